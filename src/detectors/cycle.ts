@@ -1,0 +1,91 @@
+/**
+ * Cycle / oscillation: a unit of `p` calls (minPeriod <= p <= maxPeriod) repeated back to back at least
+ * `repetitions` times at the tail of the history (A-B-A-B, A-B-C-A-B-C).
+ *
+ * ```
+ *   ... x  A B C  A B C  A B C        tail periodic with p = 3: key[i] == key[i + p] for i in span
+ *          ^start          ^last      span extended backwards while it stays periodic (within window)
+ * ```
+ *
+ * The smallest matching period wins. A unit must be primitive (not itself a repetition of a shorter
+ * unit), so A-A-A-A is an exact repeat, not a cycle. Keys are call signatures, or tool names with
+ * `key: 'tool'`. Confidence `0.5 + 0.15 * (repeats - repetitions)` (corteX's oscillation rule).
+ */
+import type { CycleOptions } from '../options/detector-options.js';
+import type { LoopSignal } from '../types.js';
+import { type DetectorContext, clampConfidence, range } from './context.js';
+import type { Detector } from './detector.js';
+import { cycleProgress } from './progress.js';
+
+/** Detects a unit of calls repeating back to back. */
+export class CycleDetector implements Detector {
+  readonly name = 'cycle';
+
+  constructor(
+    private readonly ctx: DetectorContext,
+    private readonly o: CycleOptions,
+  ) {}
+
+  record(): void {}
+
+  private keys(): Uint32Array {
+    return this.o.key === 'tool' ? this.ctx.history.tool : this.ctx.history.sig;
+  }
+
+  /** Whether the unit of `p` calls ending at `last` repeats with a shorter period dividing `p`. */
+  private primitive(last: number, p: number): boolean {
+    const h = this.ctx.history;
+    const ring = this.keys();
+    for (let d = 1; d < p; d++) {
+      if (p % d !== 0) continue;
+      let periodic = true;
+      for (let i = last - p + 1; i + d <= last; i++) {
+        if (!h.same(ring, i, i + d)) {
+          periodic = false;
+          break;
+        }
+      }
+      if (periodic) return false;
+    }
+    return true;
+  }
+
+  check(): LoopSignal | null {
+    const h = this.ctx.history;
+    const ring = this.keys();
+    const last = h.count - 1;
+    const floor = Math.max(h.count - this.o.window, h.oldest);
+    const available = last - floor + 1;
+    for (let p = this.o.minPeriod; p <= this.o.maxPeriod; p++) {
+      const need = p * this.o.repetitions;
+      if (need > available) break;
+      let periodic = true;
+      for (let i = last - need + 1; i + p <= last; i++) {
+        if (!h.same(ring, i, i + p)) {
+          periodic = false;
+          break;
+        }
+      }
+      if (!periodic || !this.primitive(last, p)) continue;
+      let start = last - need + 1;
+      while (start - 1 >= floor && h.same(ring, start - 1, start - 1 + p)) start--;
+      const repeats = Math.floor((last - start + 1) / p);
+      const unit = range(last - p + 1, last);
+      const names = unit.map((i) => (this.o.key === 'tool' ? (this.ctx.log.ref(i)?.tool ?? `call #${i}`) : this.ctx.log.preview(i)));
+      return {
+        kind: 'cycle',
+        detector: this.name,
+        pattern: `${names.join(' → ')} repeated ${repeats} times (period ${p})`,
+        confidence: clampConfidence(0.5 + 0.15 * (repeats - this.o.repetitions)),
+        loopStart: start,
+        unit,
+        repeatCount: repeats,
+        progress: cycleProgress(h, last, p, repeats),
+        progressGated: true,
+      };
+    }
+    return null;
+  }
+
+  reset(): void {}
+}

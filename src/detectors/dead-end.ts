@@ -1,0 +1,63 @@
+/**
+ * Dead end: the same error at least `threshold` times among the last `window` calls (the current one
+ * included), by exact text or, with `matchClass`, by class: the text with numbers, paths, ids and quoted
+ * parts masked, so the same wall hit with varying arguments counts. Infrastructure failures (rate limits,
+ * HTTP 429/5xx, timeouts, connection resets) never count. Confidence `0.6 + 0.1 * (count - threshold)`
+ * (corteX's DeadEndDetector).
+ */
+import type { DeadEndOptions } from '../options/detector-options.js';
+import { OutcomeFlag } from '../state/call-history.js';
+import type { LoopSignal } from '../types.js';
+import { type DetectorContext, clampConfidence } from './context.js';
+import type { Detector, ObservedCall } from './detector.js';
+
+const PREVIEW = 100;
+
+/** Detects an agent hitting the same error again and again. */
+export class DeadEndDetector implements Detector {
+  readonly name = 'dead_end';
+  private lastError = '';
+
+  constructor(
+    private readonly ctx: DetectorContext,
+    private readonly o: DeadEndOptions,
+  ) {}
+
+  private counts(index: number): boolean {
+    const f = this.ctx.history.flagsOf(index);
+    return (f & OutcomeFlag.ERROR) !== 0 && (f & OutcomeFlag.INFRA) === 0;
+  }
+
+  record(call: ObservedCall): void {
+    this.lastError = call.errorText ?? '';
+  }
+
+  check(): LoopSignal | null {
+    const h = this.ctx.history;
+    const last = h.count - 1;
+    if (last < 0 || !this.counts(last)) return null;
+    const ring = this.o.matchClass ? h.errorClass : h.error;
+    const hits: number[] = [];
+    const floor = Math.max(h.count - this.o.window, h.oldest);
+    for (let i = floor; i < last; i++) if (this.counts(i) && h.same(ring, i, last)) hits.push(i);
+    const count = hits.length + 1;
+    if (count < this.o.threshold) return null;
+    const text = this.lastError.replace(/\s+/g, ' ').trim();
+    const shown = text.length > PREVIEW ? text.slice(0, PREVIEW - 1) + '…' : text || '(no message)';
+    return {
+      kind: 'dead_end',
+      detector: this.name,
+      pattern: `the same error ${count} times in the last ${last - floor + 1} calls: ${shown}`,
+      confidence: clampConfidence(0.6 + 0.1 * (count - this.o.threshold)),
+      loopStart: hits[0] as number,
+      unit: [...hits, last],
+      repeatCount: count,
+      progress: 'stalled',
+      progressGated: false,
+    };
+  }
+
+  reset(): void {
+    this.lastError = '';
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Exact repeat: the same call (same canonical signature) several times in a row.
+ * Fires while the run at the tail is at least `threshold` long; the run is counted up to `window` calls.
+ * Confidence `0.8 + 0.05 * (run - threshold)`: identical calls back to back are strong evidence.
+ */
+import type { ExactRepeatOptions } from '../options/detector-options.js';
+import type { LoopSignal } from '../types.js';
+import { type DetectorContext, clampConfidence, range } from './context.js';
+import type { Detector } from './detector.js';
+import { repeatProgress } from './progress.js';
+
+/** Detects the same call repeated back to back. */
+export class ExactRepeatDetector implements Detector {
+  readonly name = 'exact_repeat';
+
+  constructor(
+    private readonly ctx: DetectorContext,
+    private readonly o: ExactRepeatOptions,
+  ) {}
+
+  record(): void {}
+
+  check(): LoopSignal | null {
+    const h = this.ctx.history;
+    const last = h.count - 1;
+    if (last < 0) return null;
+    const floor = Math.max(h.count - this.o.window, h.oldest);
+    let start = last;
+    while (start - 1 >= floor && h.same(h.sig, start - 1, last)) start--;
+    const run = last - start + 1;
+    if (run < this.o.threshold) return null;
+    return {
+      kind: 'exact_repeat',
+      detector: this.name,
+      pattern: `${this.ctx.log.preview(last)} called ${run} times in a row`,
+      confidence: clampConfidence(0.8 + 0.05 * (run - this.o.threshold)),
+      loopStart: start,
+      unit: [last],
+      repeatCount: run,
+      progress: repeatProgress(h, range(start, last)),
+      progressGated: true,
+    };
+  }
+
+  reset(): void {}
+}

@@ -1,0 +1,83 @@
+/**
+ * What the outcomes of a repeated unit say about progress, read from the call history:
+ *
+ * - `unknown` when no repetition has a known outcome (calls checked before they ran);
+ * - `changing` when any repetition failed for infrastructure reasons (the world, not the agent), or
+ *   every repetition got an outcome different from the one before it;
+ * - `stalled` when every repetition got the same outcome;
+ * - `mixed` otherwise: some outcomes missing, some repeated and some new, or empty acknowledgements.
+ *
+ * Two failures are the same outcome when their errors are of the same class (volatile parts masked);
+ * a failure and a success never are.
+ */
+import { CallHistory, OutcomeFlag } from '../state/call-history.js';
+import type { Progress } from '../types.js';
+
+/** Whether two calls got the same outcome (failures by error class). */
+export function sameOutcome(h: CallHistory, a: number, b: number): boolean {
+  const ea = (h.flagsOf(a) & OutcomeFlag.ERROR) !== 0;
+  const eb = (h.flagsOf(b) & OutcomeFlag.ERROR) !== 0;
+  if (ea !== eb) return false;
+  return ea ? h.same(h.errorClass, a, b) : h.same(h.outcome, a, b);
+}
+
+/** The evidence every classification starts from, or null to compare outcomes. */
+function knownOutcomes(h: CallHistory, all: readonly number[]): Progress | null {
+  let known = 0;
+  let empty = false;
+  let infra = false;
+  for (const i of all) {
+    const f = h.flagsOf(i);
+    if ((f & OutcomeFlag.KNOWN) !== 0) known++;
+    if ((f & OutcomeFlag.INFRA) !== 0) infra = true;
+    if ((f & OutcomeFlag.EMPTY) !== 0 && (f & OutcomeFlag.ERROR) === 0) empty = true;
+  }
+  if (known === 0) return 'unknown';
+  if (infra) return 'changing';
+  if (known < all.length || empty) return 'mixed';
+  return null;
+}
+
+function classify(h: CallHistory, pairs: readonly (readonly [number, number])[], all: readonly number[]): Progress {
+  const early = knownOutcomes(h, all);
+  if (early !== null) return early;
+  let same = 0;
+  for (const [a, b] of pairs) if (sameOutcome(h, a, b)) same++;
+  if (same === pairs.length) return 'stalled';
+  if (same === 0) return 'changing';
+  return 'mixed';
+}
+
+/** Progress over repetitions of one call at the given indices (ascending). */
+export function repeatProgress(h: CallHistory, indices: readonly number[]): Progress {
+  const pairs: [number, number][] = [];
+  for (let k = 1; k < indices.length; k++) pairs.push([indices[k - 1] as number, indices[k] as number]);
+  return classify(h, pairs, indices);
+}
+
+/**
+ * Progress over the repetitions of a unit of `period` calls ending at `last`, `reps` of them: a repetition
+ * is stalled when every position got the outcome it got one repetition earlier.
+ */
+export function cycleProgress(h: CallHistory, last: number, period: number, reps: number): Progress {
+  const all: number[] = [];
+  for (let i = last - period * reps + 1; i <= last; i++) all.push(i);
+  const early = knownOutcomes(h, all);
+  if (early !== null) return early;
+  let stalledReps = 0;
+  for (let r = 1; r < reps; r++) {
+    const end = last - (reps - 1 - r) * period;
+    let same = true;
+    for (let k = 0; k < period; k++) {
+      const i = end - k;
+      if (!sameOutcome(h, i, i - period)) {
+        same = false;
+        break;
+      }
+    }
+    if (same) stalledReps++;
+  }
+  if (stalledReps === reps - 1) return 'stalled';
+  if (stalledReps === 0) return 'changing';
+  return 'mixed';
+}

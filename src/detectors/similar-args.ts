@@ -1,0 +1,65 @@
+/**
+ * Similar arguments: the same tool called with nearly the same arguments (`foo`, `fo0`, `f00`): at least
+ * `threshold` calls (the current one included) among the last `window` + 1 whose args have structural
+ * similarity >= `similarity` with the current call's. Confidence `0.5 + 0.1 * (count - threshold)`.
+ */
+import type { SimilarArgsOptions } from '../options/detector-options.js';
+import { argsSimilarityAtLeast } from '../text/args-similarity.js';
+import type { LoopSignal } from '../types.js';
+import { type DetectorContext, clampConfidence } from './context.js';
+import type { Detector, ObservedCall } from './detector.js';
+import { repeatProgress } from './progress.js';
+import { snapshotArgs } from './snapshot-args.js';
+
+/** Detects retries of one tool with slightly varied arguments. */
+export class SimilarArgsDetector implements Detector {
+  readonly name = 'similar_args';
+  private readonly args: unknown[];
+  private n = 0;
+
+  constructor(
+    private readonly ctx: DetectorContext,
+    private readonly o: SimilarArgsOptions,
+    private readonly transform: ((s: string) => string) | null,
+  ) {
+    this.args = new Array<unknown>(o.window + 1);
+  }
+
+  record(call: ObservedCall): void {
+    this.args[this.n % this.args.length] = snapshotArgs(call.args, this.transform);
+    this.n++;
+  }
+
+  check(): LoopSignal | null {
+    const h = this.ctx.history;
+    const last = this.n - 1;
+    if (last < 0) return null;
+    const cur = this.args[last % this.args.length];
+    const similar: number[] = [];
+    const floor = Math.max(0, last - this.o.window, h.oldest);
+    for (let i = floor; i < last; i++) {
+      if (!h.same(h.tool, i, last)) continue;
+      if (argsSimilarityAtLeast(this.args[i % this.args.length], cur, this.o.similarity, this.o.similarity) >= this.o.similarity) similar.push(i);
+    }
+    const count = similar.length + 1;
+    if (count < this.o.threshold) return null;
+    const unit = [...similar, last];
+    return {
+      kind: 'similar_args',
+      detector: this.name,
+      pattern: `${this.ctx.log.preview(last)} is one of ${count} calls with nearly the same arguments`,
+      confidence: clampConfidence(0.5 + 0.1 * (count - this.o.threshold)),
+      loopStart: similar[0] as number,
+      unit,
+      repeatCount: count,
+      progress: repeatProgress(h, unit),
+      progressGated: true,
+      fuzzy: true,
+    };
+  }
+
+  reset(): void {
+    this.n = 0;
+    this.args.fill(undefined);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Every error loopwatch throws, each with a stable `code` callers can switch on.
+ *
+ * Option errors are `TypeError`s (wrong type, unknown name) and `RangeError`s (right type, value out of
+ * range), so generic handlers still work; they carry the option's dotted path in `option`.
+ * A brand symbol makes {@link isLoopwatchError} work across worker threads and duplicate installs.
+ */
+
+const BRAND = Symbol.for('loopwatch.error');
+
+/** Stable error codes. */
+export const ErrorCode = {
+  OPTION_TYPE: 'ERR_LOOPWATCH_OPTION_TYPE',
+  OPTION_RANGE: 'ERR_LOOPWATCH_OPTION_RANGE',
+  UNKNOWN_OPTION: 'ERR_LOOPWATCH_UNKNOWN_OPTION',
+  INVALID_EVENT: 'ERR_LOOPWATCH_INVALID_EVENT',
+  DETECTOR: 'ERR_LOOPWATCH_DETECTOR',
+} as const;
+
+/** One of {@link ErrorCode}'s values. */
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Whether `e` is any loopwatch error (of this or another copy of the package). */
+export function isLoopwatchError(e: unknown): e is { code: ErrorCodeValue; message: string } {
+  return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+}
+
+function brand(e: object): void {
+  Object.defineProperty(e, BRAND, { value: true });
+}
+
+/** An option has the wrong type, or its name is not known. */
+export class OptionTypeError extends TypeError {
+  /** `ERR_LOOPWATCH_OPTION_TYPE` or `ERR_LOOPWATCH_UNKNOWN_OPTION`. */
+  readonly code: ErrorCodeValue;
+  /** Dotted path of the option, e.g. `detectors.cycle.maxPeriod`. */
+  readonly option: string;
+
+  constructor(option: string, message: string, code: ErrorCodeValue = ErrorCode.OPTION_TYPE) {
+    super(message);
+    this.name = 'OptionTypeError';
+    this.code = code;
+    this.option = option;
+    brand(this);
+  }
+}
+
+/** An option has the right type but a value outside what it allows. */
+export class OptionRangeError extends RangeError {
+  /** `ERR_LOOPWATCH_OPTION_RANGE`. */
+  readonly code: ErrorCodeValue = ErrorCode.OPTION_RANGE;
+  /** Dotted path of the option. */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super(message);
+    this.name = 'OptionRangeError';
+    this.option = option;
+    brand(this);
+  }
+}
+
+/** An event passed to `check()` is not a tool call loopwatch can read; nothing was recorded. */
+export class InvalidEventError extends TypeError {
+  /** `ERR_LOOPWATCH_INVALID_EVENT`. */
+  readonly code: ErrorCodeValue = ErrorCode.INVALID_EVENT;
+  /** Which field is wrong. */
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super(message);
+    this.name = 'InvalidEventError';
+    this.field = field;
+    brand(this);
+  }
+}
+
+/** A custom detector broke its contract (threw, or returned a malformed signal). The call was recorded. */
+export class DetectorError extends Error {
+  /** `ERR_LOOPWATCH_DETECTOR`. */
+  readonly code: ErrorCodeValue = ErrorCode.DETECTOR;
+  /** Name of the detector. */
+  readonly detector: string;
+
+  constructor(detector: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DetectorError';
+    this.detector = detector;
+    brand(this);
+  }
+}

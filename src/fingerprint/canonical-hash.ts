@@ -1,0 +1,205 @@
+/**
+ * Canonical 64-bit fingerprints of JavaScript values.
+ *
+ * Canonical means: key order never matters, `1` and `1.0` are the same number, `-0` is `0`, every NaN is
+ * one NaN, and values JSON cannot hold are hashed deterministically instead of throwing:
+ *
+ * | value                               | hashed as                                                |
+ * |-------------------------------------|----------------------------------------------------------|
+ * | string                              | its UTF-8 bytes (lone surrogates become U+FFFD)          |
+ * | number                              | its float64 bits (`-0` as `0`, one NaN, ±Infinity kept)  |
+ * | bigint                              | the number when exactly representable, else its digits   |
+ * | `undefined`, function, symbol       | omitted as an object member, `null` elsewhere (as JSON)  |
+ * | object with `toJSON` (Date, Buffer) | what `toJSON()` returns (as JSON)                        |
+ * | Map / Set                           | order-independent sums of entries / members              |
+ * | typed array, DataView, ArrayBuffer  | its bytes                                                |
+ * | a reference to an ancestor (cycle)  | a marker holding how many levels up the ancestor is      |
+ * | nesting deeper than `maxDepth`      | a single "too deep" marker                               |
+ * | a getter or proxy that throws       | an "unsupported" marker                                  |
+ *
+ * See `combine.ts` for how member fingerprints are combined. Results come back as the low word with the
+ * high word in `u64.hi`.
+ */
+import { Tag, close, fold, pair, sum, word } from './combine.js';
+import { u64 } from './u64.js';
+import { xxh64 } from './xxh64.js';
+
+/** How deep containers may nest before their contents are replaced by one marker. */
+export const DEFAULT_MAX_DEPTH = 64;
+
+/** Byte-level tag for typed arrays and buffers. */
+const BYTES_TAG = 22;
+
+const encoder = new TextEncoder();
+let scratch = new Uint8Array(4096);
+const f64 = new Float64Array(1);
+const f64Words = new Uint32Array(f64.buffer);
+
+/** Options of a canonical walk. */
+export interface CanonicalWalkOptions {
+  /** Object keys skipped at every depth (ids, timestamps, nonces). */
+  readonly ignoreKeys: ReadonlySet<string> | null;
+  /** Containers nested deeper than this are hashed as one marker. */
+  readonly maxDepth: number;
+}
+
+/** The walk used when no per-tool options apply. */
+export const DEFAULT_WALK: CanonicalWalkOptions = { ignoreKeys: null, maxDepth: DEFAULT_MAX_DEPTH };
+
+/** Encodes `s` as UTF-8 into the shared scratch buffer and returns the byte count. */
+export function encodeUtf8(s: string): number {
+  const need = s.length * 3;
+  if (need > scratch.length) scratch = new Uint8Array(Math.max(need, scratch.length * 2));
+  return encoder.encodeInto(s, scratch).written;
+}
+
+/** The scratch buffer filled by the last {@link encodeUtf8}. */
+export function utf8Scratch(): Uint8Array {
+  return scratch;
+}
+
+/** Fingerprint of a string's UTF-8 bytes under a tag (default: string). */
+export function hashString(s: string, tag: number = Tag.STRING): number {
+  const n = encodeUtf8(s);
+  return xxh64(scratch, 0, n, 0, tag);
+}
+
+/** Fingerprint of a number by its float64 bits, with `-0` folded into `0` and one NaN. */
+export function hashNumber(n: number): number {
+  if (n !== n) return word(Tag.NUMBER, 0x7ff80000, 0);
+  f64[0] = n + 0;
+  return word(Tag.NUMBER, f64Words[1] as number, f64Words[0] as number);
+}
+
+function hashBigInt(b: bigint): number {
+  const n = Number(b);
+  if (Number.isFinite(n) && BigInt(n) === b) return hashNumber(n);
+  return hashString(b.toString(), Tag.BIGINT);
+}
+
+function constant(tag: number): number {
+  return word(tag, 0, 0);
+}
+
+/** Whether a member with this value is left out of an object, as JSON.stringify does. */
+function isOmitted(v: unknown): boolean {
+  const t = typeof v;
+  return t === 'undefined' || t === 'function' || t === 'symbol';
+}
+
+/**
+ * Fingerprint of any value (see the table above). Returns the low word; the high word is in `u64.hi`.
+ */
+export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAULT_WALK): number {
+  const ancestors: object[] = [];
+  return walk(value, 0, ancestors, options);
+}
+
+function walk(v: unknown, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
+  switch (typeof v) {
+    case 'string':
+      return hashString(v);
+    case 'number':
+      return hashNumber(v);
+    case 'boolean':
+      return constant(v ? Tag.TRUE : Tag.FALSE);
+    case 'bigint':
+      return hashBigInt(v);
+    case 'object':
+      if (v === null) return constant(Tag.NULL);
+      return walkObject(v, depth, ancestors, o);
+    default:
+      return constant(Tag.NULL);
+  }
+}
+
+function walkObject(v: object, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
+  const at = ancestors.lastIndexOf(v);
+  if (at >= 0) return word(Tag.CYCLE, 0, ancestors.length - at);
+  if (depth >= o.maxDepth) return constant(Tag.DEEP);
+  try {
+    const toJSON = (v as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') {
+      const j: unknown = toJSON.call(v, '');
+      if (j !== v) return walk(j, depth, ancestors, o);
+    }
+    if (ArrayBuffer.isView(v)) return xxh64(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), 0, v.byteLength, 0, BYTES_TAG);
+    if (v instanceof ArrayBuffer) return xxh64(new Uint8Array(v), 0, v.byteLength, 0, BYTES_TAG);
+    ancestors.push(v);
+    try {
+      if (Array.isArray(v)) return walkArray(v, depth, ancestors, o);
+      if (v instanceof Map) return walkMap(v, depth, ancestors, o);
+      if (v instanceof Set) return walkSet(v, depth, ancestors, o);
+      return walkMembers(v as Record<string, unknown>, depth, ancestors, o);
+    } finally {
+      ancestors.pop();
+    }
+  } catch {
+    return constant(Tag.UNSUPPORTED);
+  }
+}
+
+function walkArray(a: readonly unknown[], depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
+  let h = 0;
+  let l: number = Tag.ARRAY;
+  for (let i = 0; i < a.length; i++) {
+    const el = a[i];
+    const el_l = isOmitted(el) ? constant(Tag.NULL) : walk(el, depth + 1, ancestors, o);
+    const el_h = u64.hi;
+    l = fold(h, l, el_h, el_l);
+    h = u64.hi;
+  }
+  return close(h, l, a.length);
+}
+
+function walkMembers(obj: Record<string, unknown>, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
+  let sh = 0;
+  let sl = 0;
+  let n = 0;
+  const keys = Object.keys(obj);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (o.ignoreKeys !== null && o.ignoreKeys.has(k)) continue;
+    const val = obj[k];
+    if (isOmitted(val)) continue;
+    const vl = walk(val, depth + 1, ancestors, o);
+    const vh = u64.hi;
+    const kl = hashString(k);
+    const kh = u64.hi;
+    const pl = pair(kh, kl, vh, vl);
+    sl = sum(sh, sl, u64.hi, pl);
+    sh = u64.hi;
+    n++;
+  }
+  const l = fold(0, Tag.OBJECT, sh, sl);
+  return close(u64.hi, l, n);
+}
+
+function walkMap(m: Map<unknown, unknown>, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
+  let sh = 0;
+  let sl = 0;
+  for (const [k, val] of m) {
+    const kl = walk(k, depth + 1, ancestors, o);
+    const kh = u64.hi;
+    const vl = walk(val, depth + 1, ancestors, o);
+    const vh = u64.hi;
+    const pl = pair(kh, kl, vh, vl);
+    sl = sum(sh, sl, u64.hi, pl);
+    sh = u64.hi;
+  }
+  const l = fold(0, Tag.MAP, sh, sl);
+  return close(u64.hi, l, m.size);
+}
+
+function walkSet(s: Set<unknown>, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
+  let sh = 0;
+  let sl = 0;
+  for (const el of s) {
+    const el_l = walk(el, depth + 1, ancestors, o);
+    const ml = word(Tag.SET, u64.hi, el_l);
+    sl = sum(sh, sl, u64.hi, ml);
+    sh = u64.hi;
+  }
+  const l = fold(0, Tag.SET, sh, sl);
+  return close(u64.hi, l, s.size);
+}

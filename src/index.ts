@@ -1,0 +1,70 @@
+/**
+ * loopwatch: loop detection for AI agents. The public surface, every export named.
+ */
+export { LoopDetector } from './session/loop-detector.js';
+export type { VerdictListener } from './session/loop-detector.js';
+export { StatsAggregate } from './session/stats.js';
+export type { AggregateStats, DetectionStats, SessionStats } from './session/stats.js';
+export { presets, presetOptions, GRADUATED } from './presets/presets.js';
+export type { ChimeraParams, MultiResolutionParams, ToolLoopParams } from './presets/presets.js';
+export type { Detector, ObservedCall } from './detectors/detector.js';
+export type {
+  BuiltInLoopKind,
+  CallRef,
+  LoopAction,
+  LoopKind,
+  LoopSignal,
+  Progress,
+  Recommendation,
+  ToolEvent,
+  Verdict,
+} from './types.js';
+export type {
+  DetectorSetting,
+  DetectorsOptions,
+  FusionMode,
+  LoopDetectorOptions,
+  PolicyOptions,
+  ProgressMode,
+  RecommendMode,
+  ResolvedOptions,
+  ToolRule,
+} from './options/options.js';
+export { POLICY_DEFAULTS } from './options/options.js';
+export type {
+  ChantingOptions,
+  CycleOptions,
+  DeadEndOptions,
+  ExactRepeatOptions,
+  FrequencyOptions,
+  ResultRepeatOptions,
+  SemanticOptions,
+  SimilarArgsOptions,
+  StateRepeatOptions,
+} from './options/detector-options.js';
+export {
+  CHANTING_DEFAULTS,
+  CYCLE_DEFAULTS,
+  DEAD_END_DEFAULTS,
+  EXACT_REPEAT_DEFAULTS,
+  FREQUENCY_DEFAULTS,
+  RESULT_REPEAT_DEFAULTS,
+  SEMANTIC_DEFAULTS,
+  SIMILAR_ARGS_DEFAULTS,
+  STATE_REPEAT_DEFAULTS,
+} from './options/detector-options.js';
+export { resolveOptions } from './options/resolve-options.js';
+export { callSignature } from './fingerprint/signature.js';
+export type { SignatureOptions } from './fingerprint/signature.js';
+export { redactSecrets } from './text/redact.js';
+export { maskVolatile } from './text/mask-volatile.js';
+export { isInfraFailure } from './text/infra-failure.js';
+export {
+  DetectorError,
+  ErrorCode,
+  InvalidEventError,
+  OptionRangeError,
+  OptionTypeError,
+  isLoopwatchError,
+} from './errors.js';
+export type { ErrorCodeValue } from './errors.js';

@@ -1,0 +1,134 @@
+/**
+ * Small validators for options. Every failure names the option's dotted path, the rule and the value
+ * received with its type, e.g.
+ * `options.detectors.cycle.maxPeriod must be an integer >= 2, received 1.5 (number)`.
+ */
+import { ErrorCode, OptionRangeError, OptionTypeError } from '../errors.js';
+
+/** Describes a received value for an error message: `1.5 (number)`, `"x" (string)`, `null`. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  switch (typeof value) {
+    case 'string':
+      return `${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)} (string)`;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return `${String(value)} (${typeof value})`;
+    case 'undefined':
+      return 'undefined';
+    case 'function':
+      return 'a function';
+    default:
+      return `an object`;
+  }
+}
+
+/** Throws unless `value` is a plain object; returns it typed as a record. */
+export function record(path: string, value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new OptionTypeError(path, `${path} must be an object, received ${describe(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0] as number;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j] as number;
+      row[j] = Math.min(cur + 1, (row[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length] as number;
+}
+
+/** Rejects any key of `obj` not in `known`, suggesting the closest known name. */
+export function knownKeys(path: string, obj: Record<string, unknown>, known: readonly string[]): void {
+  for (const key of Object.keys(obj)) {
+    if (known.includes(key)) continue;
+    let best = '';
+    let bestD = Infinity;
+    for (const k of known) {
+      const d = distance(key.toLowerCase(), k.toLowerCase());
+      if (d < bestD) {
+        bestD = d;
+        best = k;
+      }
+    }
+    const hint = bestD <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${best}"?)` : '';
+    throw new OptionTypeError(
+      `${path}.${key}`,
+      `${path}.${key} is not a known option${hint}; known options of ${path}: ${known.join(', ')}`,
+      ErrorCode.UNKNOWN_OPTION,
+    );
+  }
+}
+
+/** An integer in [min, max]. */
+export function integer(path: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER, why = ''): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new OptionTypeError(path, `${path} must be an integer, received ${describe(value)}`);
+  }
+  if (value < min || value > max) {
+    const rule = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new OptionRangeError(path, `${path} must be an integer ${rule}${why}, received ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A finite number in [min, max], or (min, max] when `openMin`. */
+export function ratio(path: string, value: unknown, min = 0, max = 1, openMin = false): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new OptionTypeError(path, `${path} must be a finite number, received ${describe(value)}`);
+  }
+  if ((openMin ? value <= min : value < min) || value > max) {
+    const rule = openMin ? `in (${min}, ${max}]` : `in [${min}, ${max}]`;
+    throw new OptionRangeError(path, `${path} must be a number ${rule}, received ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A boolean. */
+export function bool(path: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new OptionTypeError(path, `${path} must be a boolean, received ${describe(value)}`);
+  return value;
+}
+
+/** A string. */
+export function string(path: string, value: unknown): string {
+  if (typeof value !== 'string') throw new OptionTypeError(path, `${path} must be a string, received ${describe(value)}`);
+  return value;
+}
+
+/** One of a fixed set of strings. */
+export function oneOf<T extends string>(path: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value !== 'string') {
+    throw new OptionTypeError(path, `${path} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, received ${describe(value)}`);
+  }
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new OptionRangeError(path, `${path} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, received ${describe(value)}`);
+  }
+  return value as T;
+}
+
+/** A function. */
+export function func<T>(path: string, value: unknown): T {
+  if (typeof value !== 'function') throw new OptionTypeError(path, `${path} must be a function, received ${describe(value)}`);
+  return value as T;
+}
+
+/** An array of non-empty strings. */
+export function stringList(path: string, value: unknown): readonly string[] {
+  if (!Array.isArray(value)) throw new OptionTypeError(path, `${path} must be an array of strings, received ${describe(value)}`);
+  value.forEach((v, i) => {
+    if (typeof v !== 'string' || v.length === 0) {
+      throw new OptionTypeError(`${path}[${i}]`, `${path}[${i}] must be a non-empty string, received ${describe(v)}`);
+    }
+  });
+  return Object.freeze([...(value as string[])]);
+}

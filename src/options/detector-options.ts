@@ -1,0 +1,123 @@
+/**
+ * Options of the built-in detectors, each documented where it is declared, with its default.
+ * The README's options table follows this order. Windows count calls unless said otherwise.
+ */
+
+/** Exact repeat: the same call several times in a row. */
+export interface ExactRepeatOptions {
+  /** Consecutive identical calls that make a loop. Minimum 2. @default 3 */
+  readonly threshold: number;
+  /** Most recent calls kept; a run longer than this is reported as this long. Minimum `threshold`. @default 10 */
+  readonly window: number;
+}
+
+/** Frequency: the same call several times anywhere in a window, consecutive or not. */
+export interface FrequencyOptions {
+  /** Occurrences of the current call in the window that make a loop. Minimum 2. @default 3 */
+  readonly threshold: number;
+  /** Calls looked at, the current one included. Minimum `threshold`. @default 20 */
+  readonly window: number;
+}
+
+/** Cycle: a unit of several calls repeated back to back at the tail (A-B-A-B, A-B-C-A-B-C). */
+export interface CycleOptions {
+  /** Shortest unit, in calls. Minimum 2. @default 2 */
+  readonly minPeriod: number;
+  /** Longest unit, in calls. Minimum `minPeriod`. @default 5 */
+  readonly maxPeriod: number;
+  /** Back-to-back repetitions of the unit that make a loop. Minimum 2. @default 2 */
+  readonly repetitions: number;
+  /** Most recent calls kept. Minimum `maxPeriod * repetitions`. @default 20 */
+  readonly window: number;
+  /** Compare whole calls (`call`) or only tool names (`tool`, as oscillation detectors over action types do). @default 'call' */
+  readonly key: 'call' | 'tool';
+}
+
+/** Semantic repeat: token-set Jaccard similarity of what the calls say. */
+export interface SemanticOptions {
+  /** Jaccard similarity from which two actions count as the same idea, in (0, 1]. @default 0.65 */
+  readonly threshold: number;
+  /** Earlier actions compared against. Minimum 1. @default 30 */
+  readonly window: number;
+  /** Similar earlier actions that make a loop. Minimum 1. @default 2 */
+  readonly minSimilar: number;
+  /** Distinct tokens kept per action (the first ones seen). Minimum 1. @default 256 */
+  readonly maxTokens: number;
+  /** Bytes of action text (UTF-8) tokenised; the rest is ignored. Minimum 16. @default 4096 */
+  readonly maxTextLength: number;
+  /** Actions with fewer tokens than this are too short to call paraphrases and are not compared. Minimum 1. @default 3 */
+  readonly minTokens: number;
+  /** Compare only actions of the same tool (paraphrased retries of one idea use one tool). @default true */
+  readonly sameTool: boolean;
+}
+
+/** Similar arguments: the same tool with arguments that are nearly the same (`foo`, `fo0`, `f00`). */
+export interface SimilarArgsOptions {
+  /** Similarity (normalised edit distance per field, and structure) from which args count as similar, in (0, 1]. @default 0.8 */
+  readonly similarity: number;
+  /** Similar calls, the current one included, that make a loop. Minimum 2. @default 3 */
+  readonly threshold: number;
+  /** Earlier calls looked at. Minimum 1. @default 10 */
+  readonly window: number;
+}
+
+/** Result repeat: calls that keep producing the same or a near-identical result. */
+export interface ResultRepeatOptions {
+  /** Same results, the current one included, that make a loop. Minimum 2. @default 3 */
+  readonly threshold: number;
+  /** Calls looked at, the current one included. Minimum `threshold`. @default 10 */
+  readonly window: number;
+  /** Text similarity from which two different results count as near-identical, in (0, 1]; 1 means exact only. @default 0.9 */
+  readonly similarity: number;
+}
+
+/** Dead end: the same error again and again, also with varying arguments. */
+export interface DeadEndOptions {
+  /** Same errors that make a loop. Minimum 2. @default 3 */
+  readonly threshold: number;
+  /** Calls looked at, the current one included. Minimum `threshold`. @default 15 */
+  readonly window: number;
+  /** Also match errors of the same class: text with numbers, paths, ids and quoted parts masked. @default true */
+  readonly matchClass: boolean;
+}
+
+/** State repeat: the same (action, outcome) state seen again. */
+export interface StateRepeatOptions {
+  /** Sightings of the same state that make a loop. Minimum 2. @default 3 */
+  readonly threshold: number;
+  /** States kept, the current one included. Minimum `threshold`. @default 500 */
+  readonly window: number;
+}
+
+/**
+ * Chanting: the agent's text repeating the same chunk back to back. Text is compared char by char against
+ * itself shifted by every period up to `maxPeriod` (sliding chunks); code fences, tables, list items,
+ * headings, quotes and dividers are left out of the comparison.
+ */
+export interface ChantingOptions {
+  /** Longest repeated chunk looked for, in characters. 1 to 4096. @default 200 */
+  readonly maxPeriod: number;
+  /** Back-to-back repetitions of one chunk that make chanting. Minimum 2. @default 10 */
+  readonly threshold: number;
+  /** Shortest repeated span that counts, in characters (keeps "hahaha" and "....." quiet). Minimum 2. @default 100 */
+  readonly minLength: number;
+}
+
+/** Default exact repeat options (chimera's ExactRepeatDetector). */
+export const EXACT_REPEAT_DEFAULTS: ExactRepeatOptions = { threshold: 3, window: 10 };
+/** Default frequency options (ToolLoopDetector's 3 in 20). */
+export const FREQUENCY_DEFAULTS: FrequencyOptions = { threshold: 3, window: 20 };
+/** Default cycle options. */
+export const CYCLE_DEFAULTS: CycleOptions = { minPeriod: 2, maxPeriod: 5, repetitions: 2, window: 20, key: 'call' };
+/** Default semantic options (corteX's SemanticJaccardDetector). */
+export const SEMANTIC_DEFAULTS: SemanticOptions = { threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true };
+/** Default similar-arguments options. */
+export const SIMILAR_ARGS_DEFAULTS: SimilarArgsOptions = { similarity: 0.8, threshold: 3, window: 10 };
+/** Default result repeat options. */
+export const RESULT_REPEAT_DEFAULTS: ResultRepeatOptions = { threshold: 3, window: 10, similarity: 0.9 };
+/** Default dead end options (corteX's DeadEndDetector). */
+export const DEAD_END_DEFAULTS: DeadEndOptions = { threshold: 3, window: 15, matchClass: true };
+/** Default state repeat options (corteX's ExactHashDetector). */
+export const STATE_REPEAT_DEFAULTS: StateRepeatOptions = { threshold: 3, window: 500 };
+/** Default chanting options. */
+export const CHANTING_DEFAULTS: ChantingOptions = { maxPeriod: 200, threshold: 10, minLength: 100 };

@@ -1,0 +1,144 @@
+/**
+ * Options of a LoopDetector, as callers write them (everything optional) and as they are resolved
+ * (everything present). Each option is documented where it is declared, with its default.
+ */
+import type { Detector } from '../detectors/detector.js';
+import type { StatsAggregate } from '../session/stats.js';
+import type { LoopAction, Verdict } from '../types.js';
+import type {
+  ChantingOptions,
+  CycleOptions,
+  DeadEndOptions,
+  ExactRepeatOptions,
+  FrequencyOptions,
+  ResultRepeatOptions,
+  SemanticOptions,
+  SimilarArgsOptions,
+  StateRepeatOptions,
+} from './detector-options.js';
+
+/** How one tool's calls are normalised before they are compared. */
+export interface ToolRule {
+  /** Argument fields ignored at every depth (ids, timestamps, nonces). @default [] */
+  readonly ignoreFields?: readonly string[];
+  /** Maps the args to the value that identifies the call; its canonical form is hashed instead of the args. */
+  readonly identity?: (args: unknown, tool: string) => unknown;
+  /** Never check this tool's calls: they are not recorded and get no verdict. @default false */
+  readonly exempt?: boolean;
+}
+
+/**
+ * What the policy does with signals whose repeated calls keep getting new results:
+ * `suppress` them (progress), escalate them at half speed (`slow`), or `ignore` results altogether.
+ */
+export type ProgressMode = 'suppress' | 'slow' | 'ignore';
+
+/** How a verdict is chosen when several detectors fire: fuse them all, or take the first in order. */
+export type FusionMode = 'fuse' | 'first';
+
+/**
+ * How the recommended next step is chosen: `ladder` escalates when the action is ask or break;
+ * `confidence` escalates above a confidence or repeat count (the multi-resolution rule).
+ */
+export type RecommendMode = 'ladder' | 'confidence';
+
+/** Policy: how signals become a verdict and an action. */
+export interface PolicyOptions {
+  /** Actions for the 1st, 2nd, ... verdict of a session; the last one repeats. Not empty. @default ['warn', 'warn', 'break'] */
+  readonly ladder: readonly LoopAction[];
+  /** Fuse all signals, or take the first signal in detector order (composite detectors). @default 'fuse' */
+  readonly fusion: FusionMode;
+  /** Confidence added per agreeing detector beyond the first, in [0, 1]. @default 0.1 */
+  readonly agreementBonus: number;
+  /** Verdicts below this fused confidence are dropped, in [0, 1]. @default 0.5 */
+  readonly minConfidence: number;
+  /** What to do when the repeated calls keep getting new results. @default 'suppress' */
+  readonly progress: ProgressMode;
+  /** Ladder steps taken by a verdict with no-progress evidence (same call, same result). Minimum 1. @default 2 */
+  readonly noProgressStep: number;
+  /** How the recommended next step is chosen. @default 'ladder' */
+  readonly recommend: RecommendMode;
+  /** With `recommend: 'confidence'`: escalate above this confidence, in [0, 1]. @default 0.85 */
+  readonly escalateConfidence: number;
+  /** With `recommend: 'confidence'`: escalate above this repeat count. Minimum 1. @default 5 */
+  readonly escalateRepeats: number;
+  /** Calls without a verdict after which the ladder starts again from its first step (the agent recovered); 0 never. @default 10 */
+  readonly cooldown: number;
+  /**
+   * Called with every verdict before it is returned: return an action to override the decision, `null` to
+   * drop the verdict (it then neither counts nor escalates), or nothing to keep it.
+   */
+  readonly onDetect?: ((verdict: Verdict) => LoopAction | null | undefined | void) | undefined;
+}
+
+/** The built-in detectors' options: `false` turns one off, an object changes some of its options. */
+export interface DetectorsOptions {
+  readonly exactRepeat: ExactRepeatOptions | null;
+  readonly frequency: FrequencyOptions | null;
+  readonly cycle: CycleOptions | null;
+  readonly semantic: SemanticOptions | null;
+  readonly similarArgs: SimilarArgsOptions | null;
+  readonly resultRepeat: ResultRepeatOptions | null;
+  readonly deadEnd: DeadEndOptions | null;
+  readonly stateRepeat: StateRepeatOptions | null;
+  readonly chanting: ChantingOptions | null;
+}
+
+/** What callers pass for one detector: `false` (off), `true` (defaults) or some of its options. */
+export type DetectorSetting<T> = boolean | Partial<T>;
+
+/** Options of `new LoopDetector(options)`, all optional. */
+export interface LoopDetectorOptions {
+  /** A name for the session, used in stats. @default '' */
+  readonly sessionId?: string;
+  /** The built-in detectors; leave one out for its defaults, `false` to turn it off. */
+  readonly detectors?: { readonly [K in keyof DetectorsOptions]?: DetectorSetting<NonNullable<DetectorsOptions[K]>> };
+  /** Custom detectors, checked after the built-in ones. @default [] */
+  readonly custom?: readonly Detector[];
+  /** Per-tool normalisation, by tool name. @default {} */
+  readonly tools?: Readonly<Record<string, ToolRule>>;
+  /** Argument fields ignored for every tool, at every depth. @default [] */
+  readonly ignoreFields?: readonly string[];
+  /** Mask volatile text (numbers, hex ids, quoted parts, paths) before the similarity detectors compare. @default false */
+  readonly normalizeVolatile?: boolean;
+  /** Containers nested deeper than this are hashed as one marker. 1 to 1024. @default 64 */
+  readonly maxDepth?: number;
+  /** Redact secret-shaped strings (API keys, bearer tokens, passwords) in patterns and messages. @default true */
+  readonly redactSecrets?: boolean;
+  /** The policy. */
+  readonly policy?: Partial<PolicyOptions>;
+  /** Called with every verdict after the policy (an event subscription is the other way). */
+  readonly onDetection?: (verdict: Verdict) => void;
+  /** A shared tally that adds this session's stats to a total over many sessions. */
+  readonly stats?: StatsAggregate;
+}
+
+/** Options with every value present, as the detector uses them. */
+export interface ResolvedOptions {
+  readonly sessionId: string;
+  readonly detectors: DetectorsOptions;
+  readonly custom: readonly Detector[];
+  readonly tools: ReadonlyMap<string, ToolRule>;
+  readonly ignoreFields: readonly string[];
+  readonly normalizeVolatile: boolean;
+  readonly maxDepth: number;
+  readonly redactSecrets: boolean;
+  readonly policy: PolicyOptions;
+  readonly onDetection: ((verdict: Verdict) => void) | undefined;
+  readonly stats: StatsAggregate | undefined;
+}
+
+/** Default policy. */
+export const POLICY_DEFAULTS: PolicyOptions = {
+  ladder: ['warn', 'warn', 'break'],
+  fusion: 'fuse',
+  agreementBonus: 0.1,
+  minConfidence: 0.5,
+  progress: 'suppress',
+  noProgressStep: 2,
+  recommend: 'ladder',
+  escalateConfidence: 0.85,
+  escalateRepeats: 5,
+  cooldown: 10,
+  onDetect: undefined,
+};

@@ -1,0 +1,188 @@
+/**
+ * Turns what a caller passed to `new LoopDetector(options)` into {@link ResolvedOptions}, validating
+ * every value at construction: wrong types and unknown names throw `OptionTypeError` (a TypeError),
+ * out-of-range values `OptionRangeError` (a RangeError), each naming the option, the rule and the value.
+ */
+import type { Detector } from '../detectors/detector.js';
+import { StatsAggregate } from '../session/stats.js';
+import { OptionTypeError } from '../errors.js';
+import type { LoopAction, Verdict } from '../types.js';
+import { bool, describe, func, integer, knownKeys, oneOf, ratio, record, string, stringList } from './checks.js';
+import {
+  CHANTING_DEFAULTS,
+  CYCLE_DEFAULTS,
+  DEAD_END_DEFAULTS,
+  EXACT_REPEAT_DEFAULTS,
+  FREQUENCY_DEFAULTS,
+  RESULT_REPEAT_DEFAULTS,
+  SEMANTIC_DEFAULTS,
+  SIMILAR_ARGS_DEFAULTS,
+  STATE_REPEAT_DEFAULTS,
+} from './detector-options.js';
+import { POLICY_DEFAULTS } from './options.js';
+import type { DetectorsOptions, PolicyOptions, ResolvedOptions, ToolRule } from './options.js';
+
+/** A field rule: integers with a minimum (a number or another field's value), ratios, booleans, enums. */
+type FieldRule =
+  | { readonly t: 'int'; readonly min: number | string; readonly max?: number; readonly times?: string }
+  | { readonly t: 'ratio'; readonly openMin: boolean }
+  | { readonly t: 'bool' }
+  | { readonly t: 'enum'; readonly values: readonly string[] };
+
+const int = (min: number | string, times?: string): FieldRule => (times ? { t: 'int', min, times } : { t: 'int', min });
+const unit: FieldRule = { t: 'ratio', openMin: true };
+
+/** Rules per detector, in declaration order (a field may refer to one declared before it). */
+const DETECTOR_RULES: { readonly [K in keyof DetectorsOptions]: { readonly defaults: object; readonly fields: Readonly<Record<string, FieldRule>> } } = {
+  exactRepeat: { defaults: EXACT_REPEAT_DEFAULTS, fields: { threshold: int(2), window: int('threshold') } },
+  frequency: { defaults: FREQUENCY_DEFAULTS, fields: { threshold: int(2), window: int('threshold') } },
+  cycle: {
+    defaults: CYCLE_DEFAULTS,
+    fields: {
+      minPeriod: int(2),
+      maxPeriod: int('minPeriod'),
+      repetitions: int(2),
+      window: int('maxPeriod', 'repetitions'),
+      key: { t: 'enum', values: ['call', 'tool'] },
+    },
+  },
+  semantic: {
+    defaults: SEMANTIC_DEFAULTS,
+    fields: { threshold: unit, window: int(1), minSimilar: int(1), maxTokens: int(1), maxTextLength: int(16), minTokens: int(1), sameTool: { t: 'bool' } },
+  },
+  similarArgs: { defaults: SIMILAR_ARGS_DEFAULTS, fields: { similarity: unit, threshold: int(2), window: int(1) } },
+  resultRepeat: { defaults: RESULT_REPEAT_DEFAULTS, fields: { threshold: int(2), window: int('threshold'), similarity: unit } },
+  deadEnd: { defaults: DEAD_END_DEFAULTS, fields: { threshold: int(2), window: int('threshold'), matchClass: { t: 'bool' } } },
+  stateRepeat: { defaults: STATE_REPEAT_DEFAULTS, fields: { threshold: int(2), window: int('threshold') } },
+  chanting: { defaults: CHANTING_DEFAULTS, fields: { maxPeriod: { t: 'int', min: 1, max: 4096 }, threshold: int(2), minLength: int(2) } },
+};
+
+/** Names of the built-in detectors, in the order they run. */
+export const DETECTOR_NAMES = Object.keys(DETECTOR_RULES) as readonly (keyof DetectorsOptions)[];
+
+const TOP_KEYS = [
+  'sessionId', 'detectors', 'custom', 'tools', 'ignoreFields', 'normalizeVolatile', 'maxDepth',
+  'redactSecrets', 'policy', 'onDetection', 'stats',
+] as const;
+const POLICY_KEYS = Object.keys(POLICY_DEFAULTS);
+const TOOL_RULE_KEYS = ['ignoreFields', 'identity', 'exempt'];
+const ACTIONS: readonly LoopAction[] = ['warn', 'ask', 'break'];
+
+function resolveDetector(name: keyof DetectorsOptions, value: unknown): object | null {
+  const path = `options.detectors.${name}`;
+  const { defaults, fields } = DETECTOR_RULES[name];
+  if (value === undefined || value === true) return defaults;
+  if (value === false) return null;
+  const given = record(path, value);
+  knownKeys(path, given, Object.keys(fields));
+  const out: Record<string, unknown> = { ...defaults };
+  for (const [field, rule] of Object.entries(fields)) {
+    const fpath = `${path}.${field}`;
+    const v = field in given ? given[field] : (defaults as Record<string, unknown>)[field];
+    switch (rule.t) {
+      case 'int': {
+        let min = typeof rule.min === 'number' ? rule.min : (out[rule.min] as number);
+        let why = typeof rule.min === 'number' ? '' : ` (${rule.min})`;
+        if (rule.times !== undefined) {
+          min *= out[rule.times] as number;
+          why = ` (${rule.min as string} * ${rule.times})`;
+        }
+        out[field] = integer(fpath, v, min, rule.max, why);
+        break;
+      }
+      case 'ratio':
+        out[field] = ratio(fpath, v, 0, 1, rule.openMin);
+        break;
+      case 'bool':
+        out[field] = bool(fpath, v);
+        break;
+      case 'enum':
+        out[field] = oneOf(fpath, v, rule.values);
+        break;
+    }
+  }
+  return Object.freeze(out);
+}
+
+function resolvePolicy(value: unknown): PolicyOptions {
+  if (value === undefined) return POLICY_DEFAULTS;
+  const path = 'options.policy';
+  const p = record(path, value);
+  knownKeys(path, p, POLICY_KEYS);
+  const get = (k: keyof PolicyOptions): unknown => (k in p ? p[k] : POLICY_DEFAULTS[k]);
+  const ladderRaw = get('ladder');
+  if (!Array.isArray(ladderRaw) || ladderRaw.length === 0) {
+    throw new OptionTypeError(`${path}.ladder`, `${path}.ladder must be a non-empty array of "warn" | "ask" | "break", received ${describe(ladderRaw)}`);
+  }
+  const ladder = Object.freeze(ladderRaw.map((a, i) => oneOf(`${path}.ladder[${i}]`, a, ACTIONS)));
+  const onDetect = get('onDetect');
+  return Object.freeze({
+    ladder,
+    fusion: oneOf(`${path}.fusion`, get('fusion'), ['fuse', 'first'] as const),
+    agreementBonus: ratio(`${path}.agreementBonus`, get('agreementBonus')),
+    minConfidence: ratio(`${path}.minConfidence`, get('minConfidence')),
+    progress: oneOf(`${path}.progress`, get('progress'), ['suppress', 'slow', 'ignore'] as const),
+    noProgressStep: integer(`${path}.noProgressStep`, get('noProgressStep'), 1, 100),
+    recommend: oneOf(`${path}.recommend`, get('recommend'), ['ladder', 'confidence'] as const),
+    escalateConfidence: ratio(`${path}.escalateConfidence`, get('escalateConfidence')),
+    escalateRepeats: integer(`${path}.escalateRepeats`, get('escalateRepeats'), 1),
+    cooldown: integer(`${path}.cooldown`, get('cooldown'), 0),
+    onDetect: onDetect === undefined ? undefined : func<PolicyOptions['onDetect']>(`${path}.onDetect`, onDetect),
+  });
+}
+
+function resolveTools(value: unknown): ReadonlyMap<string, ToolRule> {
+  const tools = new Map<string, ToolRule>();
+  if (value === undefined) return tools;
+  const all = record('options.tools', value);
+  for (const [name, ruleValue] of Object.entries(all)) {
+    const path = `options.tools[${JSON.stringify(name)}]`;
+    const r = record(path, ruleValue);
+    knownKeys(path, r, TOOL_RULE_KEYS);
+    const rule: ToolRule = Object.freeze({
+      ignoreFields: r.ignoreFields === undefined ? [] : stringList(`${path}.ignoreFields`, r.ignoreFields),
+      identity: r.identity === undefined ? undefined : func<ToolRule['identity']>(`${path}.identity`, r.identity),
+      exempt: r.exempt === undefined ? false : bool(`${path}.exempt`, r.exempt),
+    });
+    tools.set(name, rule);
+  }
+  return tools;
+}
+
+function resolveCustom(value: unknown): readonly Detector[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new OptionTypeError('options.custom', `options.custom must be an array of detectors, received ${describe(value)}`);
+  value.forEach((d: unknown, i) => {
+    const path = `options.custom[${i}]`;
+    const obj = record(path, d);
+    string(`${path}.name`, obj.name);
+    for (const m of ['record', 'check', 'reset']) func(`${path}.${m}`, obj[m]);
+  });
+  return Object.freeze([...(value as Detector[])]);
+}
+
+/** Validates `input` and fills in every default. Throws OptionTypeError / OptionRangeError. */
+export function resolveOptions(input: unknown = {}): ResolvedOptions {
+  const o = record('options', input);
+  knownKeys('options', o, TOP_KEYS);
+  const detectorsIn = o.detectors === undefined ? {} : record('options.detectors', o.detectors);
+  knownKeys('options.detectors', detectorsIn, DETECTOR_NAMES);
+  const detectors = {} as Record<keyof DetectorsOptions, object | null>;
+  for (const name of DETECTOR_NAMES) detectors[name] = resolveDetector(name, detectorsIn[name]);
+  if (o.stats !== undefined && !(o.stats instanceof StatsAggregate)) {
+    throw new OptionTypeError('options.stats', `options.stats must be a StatsAggregate, received ${describe(o.stats)}`);
+  }
+  return Object.freeze({
+    sessionId: o.sessionId === undefined ? '' : string('options.sessionId', o.sessionId),
+    detectors: Object.freeze(detectors) as unknown as DetectorsOptions,
+    custom: resolveCustom(o.custom),
+    tools: resolveTools(o.tools),
+    ignoreFields: o.ignoreFields === undefined ? [] : stringList('options.ignoreFields', o.ignoreFields),
+    normalizeVolatile: o.normalizeVolatile === undefined ? false : bool('options.normalizeVolatile', o.normalizeVolatile),
+    maxDepth: o.maxDepth === undefined ? 64 : integer('options.maxDepth', o.maxDepth, 1, 1024),
+    redactSecrets: o.redactSecrets === undefined ? true : bool('options.redactSecrets', o.redactSecrets),
+    policy: resolvePolicy(o.policy),
+    onDetection: o.onDetection === undefined ? undefined : func<(v: Verdict) => void>('options.onDetection', o.onDetection),
+    stats: o.stats as StatsAggregate | undefined,
+  });
+}

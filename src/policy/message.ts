@@ -1,0 +1,34 @@
+/**
+ * The text of a verdict that is injected into the model's context: what was seen, since when, and what
+ * to do next, in plain words the model can act on.
+ */
+import type { LoopAction, Recommendation } from '../types.js';
+
+const ADVICE: Readonly<Record<Recommendation, string>> = {
+  replan: 'Stop repeating it: step back, reconsider what you know, and try a different approach.',
+  backtrack: 'This path is a dead end: go back to where the loop began and take a different route.',
+  escalate: 'You are stuck: stop and ask the user or a supervisor for help instead of retrying.',
+};
+
+const CONSEQUENCE: Readonly<Record<LoopAction, string>> = {
+  warn: '',
+  ask: ' A human has been asked whether to continue.',
+  break: ' The run is being stopped.',
+};
+
+/** The message for a verdict. */
+export function verdictMessage(
+  pattern: string,
+  kind: string,
+  confidence: number,
+  loopStart: number,
+  recommended: Recommendation,
+  action: LoopAction,
+  stalled: boolean,
+): string {
+  const evidence = stalled ? ' The results have not changed either.' : '';
+  return (
+    `[loopwatch] You appear to be in a loop (${kind}, confidence ${confidence.toFixed(2)}, since call #${loopStart}): ` +
+    `${pattern}.${evidence} ${ADVICE[recommended]}${CONSEQUENCE[action]}`
+  );
+}

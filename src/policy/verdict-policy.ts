@@ -1,0 +1,142 @@
+/**
+ * From the signals of one call to a verdict, or silence:
+ *
+ * 1. progress gate: a signal about repeated calls whose results kept changing (or, for a fuzzy signal,
+ *    whose outcomes do not show a stall) is set aside (`suppress`), kept but escalated at half speed
+ *    (`slow`), or kept as is (`ignore`);
+ * 2. fusion into one confidence, dropped below `minConfidence`;
+ * 3. the ladder's action, climbing faster on no-progress evidence (the same call with the same result);
+ * 4. the recommended next step and the message, secrets redacted;
+ * 5. the caller's `onDetect`, which may override the action or drop the verdict.
+ */
+import { DetectorError } from '../errors.js';
+import type { PolicyOptions } from '../options/options.js';
+import type { CallLog } from '../state/call-log.js';
+import { redactSecrets } from '../text/redact.js';
+import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
+import { fuse } from './fuse.js';
+import { Ladder } from './ladder.js';
+import { verdictMessage } from './message.js';
+import { recommend } from './recommend.js';
+
+/** Kinds whose repetitions are identical calls, so `stalled` means same call and same result. */
+const SAME_CALL_KINDS: ReadonlySet<string> = new Set(['exact_repeat', 'frequency', 'cycle', 'state_repeat']);
+const ACTIONS: ReadonlySet<string> = new Set(['warn', 'ask', 'break']);
+
+/**
+ * Whether a signal's repetitions show progress: a call signal whose outcomes kept changing, or a fuzzy
+ * one (similar, not identical, calls) whose outcomes are known but do not show a stall.
+ */
+function showsProgress(s: LoopSignal): boolean {
+  if (s.progressGated !== true) return false;
+  if (s.fuzzy === true) return s.progress !== 'stalled' && s.progress !== 'unknown' && s.progress !== undefined;
+  return s.progress === 'changing';
+}
+
+/** What the policy decided for one call. */
+export interface Decision {
+  readonly verdict: Verdict | null;
+  /** Signals set aside because their results kept changing. */
+  readonly tolerated: number;
+}
+
+/** The verdict policy of one session. */
+export class VerdictPolicy {
+  private readonly ladder: Ladder;
+  private count = 0;
+
+  constructor(
+    private readonly p: PolicyOptions,
+    private readonly log: CallLog,
+    private readonly redact: boolean,
+  ) {
+    this.ladder = new Ladder(p.ladder, p.cooldown);
+  }
+
+  /** Verdicts given so far in the session. */
+  get detections(): number {
+    return this.count;
+  }
+
+  /** Decides about the call at `index` (with the caller's `step`) given its signals, in detector order. */
+  decide(signals: readonly LoopSignal[], index: number, step: number | undefined): Decision {
+    const p = this.p;
+    let tolerated = 0;
+    const kept: LoopSignal[] = [];
+    for (const s of signals) {
+      if (p.progress === 'suppress' && showsProgress(s)) tolerated++;
+      else kept.push(s);
+    }
+    if (kept.length === 0) {
+      this.ladder.quietCall();
+      return { verdict: null, tolerated };
+    }
+    const fused = fuse(kept, p.fusion, p.agreementBonus);
+    if (fused.confidence < p.minConfidence) {
+      this.ladder.quietCall();
+      return { verdict: null, tolerated };
+    }
+    const noProgress = p.progress !== 'ignore' && fused.signals.some((s) => SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled');
+    const onlyChanging = p.progress === 'slow' && fused.signals.every(showsProgress);
+    const rungs = noProgress ? p.noProgressStep : onlyChanging ? 0.5 : 1;
+
+    const primary = fused.primary;
+    const loopStart = primary.loopStart ?? index;
+    const repeatCount = primary.repeatCount ?? 1;
+    const unit: CallRef[] = [];
+    for (const i of primary.unit ?? [index]) {
+      const ref = this.log.ref(i);
+      if (ref !== undefined) unit.push(ref);
+    }
+    const pattern = this.redact ? redactSecrets(primary.pattern) : primary.pattern;
+    const chunk = primary.chunk === undefined ? undefined : this.redact ? redactSecrets(primary.chunk) : primary.chunk;
+    const progress = noProgress ? 'stalled' : (primary.progress ?? 'unknown');
+
+    const build = (action: LoopAction): Verdict => {
+      const recommended = recommend(p, action, primary.kind, fused.confidence, repeatCount);
+      const message = verdictMessage(pattern, primary.kind, fused.confidence, loopStart, recommended, action, noProgress);
+      return Object.freeze({
+        kind: primary.kind,
+        detector: primary.detector,
+        pattern,
+        confidence: fused.confidence,
+        loopStart,
+        unit: Object.freeze(unit),
+        repeatCount,
+        action,
+        recommended,
+        detectionCount: this.count + 1,
+        message: this.redact ? redactSecrets(message) : message,
+        index,
+        ...(step === undefined ? {} : { step }),
+        progress,
+        signals: Object.freeze(fused.signals.map((s) => Object.freeze({ ...s, pattern: this.redact ? redactSecrets(s.pattern) : s.pattern }))),
+        ...(chunk === undefined ? {} : { chunk }),
+      });
+    };
+
+    let verdict = build(this.ladder.peek());
+    if (p.onDetect !== undefined) {
+      const override: unknown = p.onDetect(verdict);
+      if (override === null) {
+        this.ladder.quietCall();
+        return { verdict: null, tolerated };
+      }
+      if (override !== undefined) {
+        if (typeof override !== 'string' || !ACTIONS.has(override)) {
+          throw new DetectorError('policy.onDetect', `policy.onDetect must return "warn", "ask", "break", null or nothing, returned ${String(override)}`);
+        }
+        verdict = build(override as LoopAction);
+      }
+    }
+    this.ladder.climb(rungs);
+    this.count++;
+    return { verdict, tolerated };
+  }
+
+  /** Starts the session's ladder and count again. */
+  reset(): void {
+    this.ladder.reset();
+    this.count = 0;
+  }
+}

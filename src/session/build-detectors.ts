@@ -1,0 +1,57 @@
+/**
+ * Builds the built-in detectors a session's options turn on, in their fixed order, over one shared
+ * context, and says how much call history they need.
+ */
+import { ChantingDetector } from '../detectors/chanting.js';
+import type { DetectorContext } from '../detectors/context.js';
+import { CycleDetector } from '../detectors/cycle.js';
+import { DeadEndDetector } from '../detectors/dead-end.js';
+import type { Detector } from '../detectors/detector.js';
+import { ExactRepeatDetector } from '../detectors/exact-repeat.js';
+import { FrequencyDetector } from '../detectors/frequency.js';
+import { ResultRepeatDetector } from '../detectors/result-repeat.js';
+import { SemanticDetector } from '../detectors/semantic.js';
+import { SimilarArgsDetector } from '../detectors/similar-args.js';
+import { StateRepeatDetector } from '../detectors/state-repeat.js';
+import type { DetectorsOptions } from '../options/options.js';
+import { maskVolatile } from '../text/mask-volatile.js';
+
+/** Calls of history the enabled detectors read (at least 1). */
+export function historyCapacity(d: DetectorsOptions): number {
+  return Math.max(
+    1,
+    d.exactRepeat?.window ?? 0,
+    d.frequency?.window ?? 0,
+    d.cycle?.window ?? 0,
+    (d.semantic?.window ?? 0) + 1,
+    (d.similarArgs?.window ?? 0) + 1,
+    d.resultRepeat?.window ?? 0,
+    d.deadEnd?.window ?? 0,
+  );
+}
+
+/** The built-in detectors, and direct handles on the two the session talks to. */
+export interface BuiltDetectors {
+  readonly all: readonly Detector[];
+  readonly frequency: FrequencyDetector | null;
+  readonly chanting: ChantingDetector | null;
+}
+
+/** Instantiates the enabled built-in detectors in their fixed order. */
+export function buildDetectors(ctx: DetectorContext, d: DetectorsOptions, normalizeVolatile: boolean): BuiltDetectors {
+  const mask = normalizeVolatile ? maskVolatile : null;
+  const frequency = d.frequency ? new FrequencyDetector(ctx, d.frequency) : null;
+  const chanting = d.chanting ? new ChantingDetector(d.chanting) : null;
+  const all: (Detector | null)[] = [
+    d.exactRepeat ? new ExactRepeatDetector(ctx, d.exactRepeat) : null,
+    frequency,
+    d.cycle ? new CycleDetector(ctx, d.cycle) : null,
+    d.semantic ? new SemanticDetector(ctx, d.semantic, mask) : null,
+    d.similarArgs ? new SimilarArgsDetector(ctx, d.similarArgs, mask) : null,
+    d.resultRepeat ? new ResultRepeatDetector(ctx, d.resultRepeat) : null,
+    d.deadEnd ? new DeadEndDetector(ctx, d.deadEnd) : null,
+    d.stateRepeat ? new StateRepeatDetector(ctx, d.stateRepeat) : null,
+    chanting,
+  ];
+  return { all: all.filter((x): x is Detector => x !== null), frequency, chanting };
+}

@@ -1,0 +1,87 @@
+/**
+ * Detection statistics: per session, and summed over many sessions by a shared {@link StatsAggregate}.
+ */
+import type { LoopAction, LoopKind } from '../types.js';
+
+/** A snapshot of detection statistics. */
+export interface DetectionStats {
+  /** Calls checked (exempt tools included). */
+  readonly checks: number;
+  /** Calls of exempt tools, not recorded. */
+  readonly skipped: number;
+  /** Verdicts given. */
+  readonly detections: number;
+  /** Verdicts by the kind of their strongest signal. */
+  readonly byKind: Readonly<Partial<Record<LoopKind, number>>>;
+  /** Verdicts by action. */
+  readonly byAction: Readonly<Record<LoopAction, number>>;
+  /** Mean fused confidence of the verdicts (0 when there are none). */
+  readonly averageConfidence: number;
+  /** Verdicts the caller reported as false positives. */
+  readonly falsePositives: number;
+  /** Signals the policy set aside because the repeated calls kept getting new results. */
+  readonly tolerated: number;
+}
+
+/** Statistics of one session. */
+export interface SessionStats extends DetectionStats {
+  /** The session's id (the `sessionId` option). */
+  readonly sessionId: string;
+}
+
+/** Totals over the sessions that share one aggregate. */
+export interface AggregateStats extends DetectionStats {
+  /** Sessions that have reported into the aggregate. */
+  readonly sessions: number;
+}
+
+/** Mutable counters behind a stats snapshot. */
+export class StatsTally {
+  checks = 0;
+  skipped = 0;
+  detections = 0;
+  falsePositives = 0;
+  tolerated = 0;
+  confidenceSum = 0;
+  readonly byKind = new Map<string, number>();
+  readonly byAction: Record<LoopAction, number> = { warn: 0, ask: 0, break: 0 };
+
+  /** Counts one verdict. */
+  addVerdict(kind: LoopKind, action: LoopAction, confidence: number): void {
+    this.detections++;
+    this.confidenceSum += confidence;
+    this.byKind.set(kind, (this.byKind.get(kind) ?? 0) + 1);
+    this.byAction[action]++;
+  }
+
+  /** A frozen snapshot. */
+  snapshot(): DetectionStats {
+    return Object.freeze({
+      checks: this.checks,
+      skipped: this.skipped,
+      detections: this.detections,
+      byKind: Object.freeze(Object.fromEntries(this.byKind)),
+      byAction: Object.freeze({ ...this.byAction }),
+      averageConfidence: this.detections === 0 ? 0 : Math.round((this.confidenceSum / this.detections) * 10000) / 10000,
+      falsePositives: this.falsePositives,
+      tolerated: this.tolerated,
+    });
+  }
+}
+
+/** Totals over many sessions: pass one instance as the `stats` option of each LoopDetector. */
+export class StatsAggregate {
+  /** @internal */
+  readonly tally = new StatsTally();
+  private joined = 0;
+
+  /** @internal Called once by each LoopDetector that reports here. */
+  join(): void {
+    this.joined++;
+  }
+
+  /** Totals so far. */
+  snapshot(): AggregateStats {
+    return Object.freeze({ ...this.tally.snapshot(), sessions: this.joined });
+  }
+}

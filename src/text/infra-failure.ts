@@ -1,0 +1,18 @@
+/**
+ * Recognises infrastructure failures: rate limits, HTTP 429 and 5xx, timeouts, connection resets.
+ * They say nothing about the agent's behaviour, so they never count toward a dead end and a call that
+ * failed this way is never evidence of no progress.
+ */
+
+const WORDS =
+  /\b(?:rate[ _-]?limit(?:ed|s)?|too many requests|quota exceeded|overloaded|temporarily unavailable|service unavailable|bad gateway|gateway time-?out|internal server error|timed? ?out|timeout|ETIMEDOUT|ESOCKETTIMEDOUT|ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|EAI_AGAIN|socket hang up|connection (?:reset|refused|aborted|closed)|network (?:error|is unreachable))\b/i;
+const STATUS = /\b(?:HTTP(?:\/\d(?:\.\d)?)?|status(?: code)?|error(?: code)?|code)\s*[:=#]?\s*(?:429|5\d\d)\b|\b(?:429|5\d\d)\s+(?:too many requests|internal server error|bad gateway|service unavailable|gateway time-?out)/i;
+
+/** Characters of an error looked at. */
+const LOOK = 1000;
+
+/** Whether an error text is an infrastructure failure rather than the agent's doing. */
+export function isInfraFailure(text: string): boolean {
+  const t = text.length > LOOK ? text.slice(0, LOOK) : text;
+  return WORDS.test(t) || STATUS.test(t);
+}
