@@ -25,6 +25,7 @@ export type {
   FusionMode,
   LoopDetectorOptions,
   PolicyOptions,
+  PrimaryMode,
   ProgressMode,
   RecommendMode,
   ResolvedOptions,

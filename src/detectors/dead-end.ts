@@ -4,6 +4,10 @@
  * parts masked, so the same wall hit with varying arguments counts. Infrastructure failures (rate limits,
  * HTTP 429/5xx, timeouts, connection resets) never count. Confidence `0.6 + 0.1 * (count - threshold)`
  * (corteX's DeadEndDetector).
+ *
+ * Progress: when calls failed more than once each and every such call's error text changed along the way
+ * (tests re-run after each edit: "5 failed", "5 failed", then "3 failed"), the world is moving and the
+ * signal is `changing`; otherwise it is `stalled`.
  */
 import type { DeadEndOptions } from '../options/detector-options.js';
 import { OutcomeFlag } from '../state/call-history.js';
@@ -44,17 +48,40 @@ export class DeadEndDetector implements Detector {
     if (count < this.o.threshold) return null;
     const text = this.lastError.replace(/\s+/g, ' ').trim();
     const shown = text.length > PREVIEW ? text.slice(0, PREVIEW - 1) + '…' : text || '(no message)';
+    const all = [...hits, last];
     return {
       kind: 'dead_end',
       detector: this.name,
       pattern: `the same error ${count} times in the last ${last - floor + 1} calls: ${shown}`,
       confidence: clampConfidence(0.6 + 0.1 * (count - this.o.threshold)),
       loopStart: hits[0] as number,
-      unit: [...hits, last],
+      unit: all,
       repeatCount: count,
-      progress: 'stalled',
-      progressGated: false,
+      progress: this.sameCallChanged(all) ? 'changing' : 'stalled',
+      progressGated: true,
     };
+  }
+
+  /** Whether some call failed more than once, and every call that did saw its error text change. */
+  private sameCallChanged(calls: readonly number[]): boolean {
+    const h = this.ctx.history;
+    let repeated = false;
+    const done = new Set<number>();
+    for (let a = 0; a < calls.length; a++) {
+      if (done.has(a)) continue;
+      let group = 0;
+      let changed = false;
+      for (let b = a + 1; b < calls.length; b++) {
+        if (!h.same(h.sig, calls[a] as number, calls[b] as number)) continue;
+        done.add(b);
+        group++;
+        if (!h.same(h.error, calls[a] as number, calls[b] as number)) changed = true;
+      }
+      if (group === 0) continue;
+      repeated = true;
+      if (!changed) return false;
+    }
+    return repeated;
   }
 
   reset(): void {

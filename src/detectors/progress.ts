@@ -7,18 +7,22 @@
  * - `stalled` when every repetition got the same outcome;
  * - `mixed` otherwise: some outcomes missing, some repeated and some new, or empty acknowledgements.
  *
- * Two failures are the same outcome when their errors are of the same class (volatile parts masked);
- * a failure and a success never are.
+ * Repeats of one call compare outcomes exactly (the result, else the error text: "5 failed" then
+ * "3 failed" is progress). Similar but different calls (`byClass`) compare failures by error class
+ * (volatile parts masked), since their errors echo their differing arguments; and for them a stall must
+ * be a failing one: every outcome an error, or a result saying nothing was found. Similar calls that all
+ * succeed with the same acknowledgement ("OK") are `mixed`. A failure and a success are never the same
+ * outcome.
  */
 import { CallHistory, OutcomeFlag } from '../state/call-history.js';
 import type { Progress } from '../types.js';
 
-/** Whether two calls got the same outcome (failures by error class). */
-export function sameOutcome(h: CallHistory, a: number, b: number): boolean {
+/** Whether two calls got the same outcome (failures by error class when `byClass`). */
+export function sameOutcome(h: CallHistory, a: number, b: number, byClass: boolean): boolean {
   const ea = (h.flagsOf(a) & OutcomeFlag.ERROR) !== 0;
   const eb = (h.flagsOf(b) & OutcomeFlag.ERROR) !== 0;
   if (ea !== eb) return false;
-  return ea ? h.same(h.errorClass, a, b) : h.same(h.outcome, a, b);
+  return ea && byClass ? h.same(h.errorClass, a, b) : h.same(h.outcome, a, b);
 }
 
 /** The evidence every classification starts from, or null to compare outcomes. */
@@ -38,21 +42,21 @@ function knownOutcomes(h: CallHistory, all: readonly number[]): Progress | null 
   return null;
 }
 
-function classify(h: CallHistory, pairs: readonly (readonly [number, number])[], all: readonly number[]): Progress {
+function classify(h: CallHistory, pairs: readonly (readonly [number, number])[], all: readonly number[], byClass: boolean): Progress {
   const early = knownOutcomes(h, all);
   if (early !== null) return early;
   let same = 0;
-  for (const [a, b] of pairs) if (sameOutcome(h, a, b)) same++;
-  if (same === pairs.length) return 'stalled';
+  for (const [a, b] of pairs) if (sameOutcome(h, a, b, byClass)) same++;
+  if (same === pairs.length) return !byClass || all.every((i) => (h.flagsOf(i) & (OutcomeFlag.ERROR | OutcomeFlag.NOTHING)) !== 0) ? 'stalled' : 'mixed';
   if (same === 0) return 'changing';
   return 'mixed';
 }
 
-/** Progress over repetitions of one call at the given indices (ascending). */
-export function repeatProgress(h: CallHistory, indices: readonly number[]): Progress {
+/** Progress over repetitions at the given indices (ascending): of one call, or of similar calls `byClass`. */
+export function repeatProgress(h: CallHistory, indices: readonly number[], byClass = false): Progress {
   const pairs: [number, number][] = [];
   for (let k = 1; k < indices.length; k++) pairs.push([indices[k - 1] as number, indices[k] as number]);
-  return classify(h, pairs, indices);
+  return classify(h, pairs, indices, byClass);
 }
 
 /**
@@ -70,7 +74,7 @@ export function cycleProgress(h: CallHistory, last: number, period: number, reps
     let same = true;
     for (let k = 0; k < period; k++) {
       const i = end - k;
-      if (!sameOutcome(h, i, i - period)) {
+      if (!sameOutcome(h, i, i - period, false)) {
         same = false;
         break;
       }

@@ -2,8 +2,10 @@
  * Semantic repeat: the action's token set (tool name plus description, or the string values of its args)
  * has Jaccard similarity >= `threshold` with at least `minSimilar` of the previous `window` actions:
  * paraphrases of one idea. Actions with fewer than `minTokens` tokens are not compared (one shared word
- * is not a paraphrase); with `sameTool`, only actions of the same tool are. Confidence
- * `0.4 + 0.2 * similar` (corteX's SemanticJaccardDetector).
+ * is not a paraphrase); with `sameTool`, only actions of the same tool are. Unless `countIdentical`, at
+ * least one similar action must be a different call: identical repeats are the exact-repeat and
+ * frequency detectors' business.
+ * Confidence `0.4 + 0.2 * similar` (corteX's SemanticJaccardDetector).
  *
  * This is the exact reference: every action keeps its whole token set (up to `maxTokens`).
  */
@@ -61,6 +63,7 @@ export class SemanticDetector implements Detector {
       if (jaccard(cur, other) >= this.o.threshold) similar.push(i);
     }
     if (similar.length < this.o.minSimilar) return null;
+    if (!this.o.countIdentical && similar.every((i) => h.same(h.sig, i, last))) return null;
     const unit = [...similar, last];
     return {
       kind: 'semantic',
@@ -70,7 +73,7 @@ export class SemanticDetector implements Detector {
       loopStart: similar[0] as number,
       unit,
       repeatCount: unit.length,
-      progress: repeatProgress(this.ctx.history, unit.filter((i) => i >= this.ctx.history.oldest)),
+      progress: repeatProgress(h, unit.filter((i) => i >= h.oldest), true),
       progressGated: true,
       fuzzy: true,
     };

@@ -1,7 +1,9 @@
 /**
  * Similar arguments: the same tool called with nearly the same arguments (`foo`, `fo0`, `f00`): at least
  * `threshold` calls (the current one included) among the last `window` + 1 whose args have structural
- * similarity >= `similarity` with the current call's. Confidence `0.5 + 0.1 * (count - threshold)`.
+ * similarity >= `similarity` with the current call's, at least one of them a different call (identical
+ * repeats are the exact-repeat and frequency detectors' business). Confidence
+ * `0.5 + 0.1 * (count - threshold)`.
  */
 import type { SimilarArgsOptions } from '../options/detector-options.js';
 import { argsSimilarityAtLeast } from '../text/args-similarity.js';
@@ -42,7 +44,7 @@ export class SimilarArgsDetector implements Detector {
       if (argsSimilarityAtLeast(this.args[i % this.args.length], cur, this.o.similarity, this.o.similarity) >= this.o.similarity) similar.push(i);
     }
     const count = similar.length + 1;
-    if (count < this.o.threshold) return null;
+    if (count < this.o.threshold || similar.every((i) => h.same(h.sig, i, last))) return null;
     const unit = [...similar, last];
     return {
       kind: 'similar_args',
@@ -52,7 +54,7 @@ export class SimilarArgsDetector implements Detector {
       loopStart: similar[0] as number,
       unit,
       repeatCount: count,
-      progress: repeatProgress(h, unit),
+      progress: repeatProgress(h, unit, true),
       progressGated: true,
       fuzzy: true,
     };

@@ -20,15 +20,22 @@ export function describe(value: unknown): string {
       return 'undefined';
     case 'function':
       return 'a function';
+    case 'symbol':
+      return `${String(value)} (symbol)`;
     default:
       return `an object`;
   }
 }
 
-/** Throws unless `value` is a plain object; returns it typed as a record. */
+/** Throws unless `value` is a plain object (not an array, Map, Date or class instance); returns it typed as a record. */
 export function record(path: string, value: unknown): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new OptionTypeError(path, `${path} must be an object, received ${describe(value)}`);
+    throw new OptionTypeError(path, `${path} must be a plain object, received ${describe(value)}`);
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+    throw new OptionTypeError(path, `${path} must be a plain object, received a ${name}`);
   }
   return value as Record<string, unknown>;
 }
@@ -59,6 +66,12 @@ export function knownKeys(path: string, obj: Record<string, unknown>, known: rea
         bestD = d;
         best = k;
       }
+    }
+    const lower = key.toLowerCase();
+    const affix = known.find((k) => k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase()));
+    if (bestD > Math.max(2, Math.floor(key.length / 3)) && affix !== undefined) {
+      best = affix;
+      bestD = 0;
     }
     const hint = bestD <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${best}"?)` : '';
     throw new OptionTypeError(

@@ -1,6 +1,7 @@
 /**
  * Options of the built-in detectors, each documented where it is declared, with its default.
- * The README's options table follows this order. Windows count calls unless said otherwise.
+ * The README's options table follows this order. Windows count calls unless said otherwise;
+ * every window and count is at most 10,000, which bounds a session's memory.
  */
 
 /** Exact repeat: the same call several times in a row. */
@@ -49,6 +50,8 @@ export interface SemanticOptions {
   readonly minTokens: number;
   /** Compare only actions of the same tool (paraphrased retries of one idea use one tool). @default true */
   readonly sameTool: boolean;
+  /** Fire on identical actions too (by default they are left to the exact-repeat and frequency detectors). @default false */
+  readonly countIdentical: boolean;
 }
 
 /** Similar arguments: the same tool with arguments that are nearly the same (`foo`, `fo0`, `f00`). */
@@ -104,20 +107,20 @@ export interface ChantingOptions {
 }
 
 /** Default exact repeat options (chimera's ExactRepeatDetector). */
-export const EXACT_REPEAT_DEFAULTS: ExactRepeatOptions = { threshold: 3, window: 10 };
+export const EXACT_REPEAT_DEFAULTS: ExactRepeatOptions = Object.freeze({ threshold: 3, window: 10 });
 /** Default frequency options (ToolLoopDetector's 3 in 20). */
-export const FREQUENCY_DEFAULTS: FrequencyOptions = { threshold: 3, window: 20 };
+export const FREQUENCY_DEFAULTS: FrequencyOptions = Object.freeze({ threshold: 3, window: 20 });
 /** Default cycle options. */
-export const CYCLE_DEFAULTS: CycleOptions = { minPeriod: 2, maxPeriod: 5, repetitions: 2, window: 20, key: 'call' };
+export const CYCLE_DEFAULTS: CycleOptions = Object.freeze({ minPeriod: 2, maxPeriod: 5, repetitions: 2, window: 20, key: 'call' });
 /** Default semantic options (corteX's SemanticJaccardDetector). */
-export const SEMANTIC_DEFAULTS: SemanticOptions = { threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true };
+export const SEMANTIC_DEFAULTS: SemanticOptions = Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false });
 /** Default similar-arguments options. */
-export const SIMILAR_ARGS_DEFAULTS: SimilarArgsOptions = { similarity: 0.8, threshold: 3, window: 10 };
+export const SIMILAR_ARGS_DEFAULTS: SimilarArgsOptions = Object.freeze({ similarity: 0.8, threshold: 3, window: 10 });
 /** Default result repeat options. */
-export const RESULT_REPEAT_DEFAULTS: ResultRepeatOptions = { threshold: 3, window: 10, similarity: 0.9 };
+export const RESULT_REPEAT_DEFAULTS: ResultRepeatOptions = Object.freeze({ threshold: 3, window: 10, similarity: 0.9 });
 /** Default dead end options (corteX's DeadEndDetector). */
-export const DEAD_END_DEFAULTS: DeadEndOptions = { threshold: 3, window: 15, matchClass: true };
+export const DEAD_END_DEFAULTS: DeadEndOptions = Object.freeze({ threshold: 3, window: 15, matchClass: true });
 /** Default state repeat options (corteX's ExactHashDetector). */
-export const STATE_REPEAT_DEFAULTS: StateRepeatOptions = { threshold: 3, window: 500 };
+export const STATE_REPEAT_DEFAULTS: StateRepeatOptions = Object.freeze({ threshold: 3, window: 500 });
 /** Default chanting options. */
-export const CHANTING_DEFAULTS: ChantingOptions = { maxPeriod: 200, threshold: 10, minLength: 100 };
+export const CHANTING_DEFAULTS: ChantingOptions = Object.freeze({ maxPeriod: 200, threshold: 10, minLength: 100 });

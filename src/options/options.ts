@@ -37,6 +37,12 @@ export type ProgressMode = 'suppress' | 'slow' | 'ignore';
 export type FusionMode = 'fuse' | 'first';
 
 /**
+ * Which signal gives a fused verdict its kind: the most `specific` (exact repeat before cycle, ...,
+ * semantic) or the most `confident` (corteX's "primary loop type").
+ */
+export type PrimaryMode = 'specific' | 'confident';
+
+/**
  * How the recommended next step is chosen: `ladder` escalates when the action is ask or break;
  * `confidence` escalates above a confidence or repeat count (the multi-resolution rule).
  */
@@ -48,6 +54,8 @@ export interface PolicyOptions {
   readonly ladder: readonly LoopAction[];
   /** Fuse all signals, or take the first signal in detector order (composite detectors). @default 'fuse' */
   readonly fusion: FusionMode;
+  /** Which signal gives a fused verdict its kind, pattern and unit. @default 'specific' */
+  readonly primary: PrimaryMode;
   /** Confidence added per agreeing detector beyond the first, in [0, 1]. @default 0.1 */
   readonly agreementBonus: number;
   /** Verdicts below this fused confidence are dropped, in [0, 1]. @default 0.5 */
@@ -129,9 +137,10 @@ export interface ResolvedOptions {
 }
 
 /** Default policy. */
-export const POLICY_DEFAULTS: PolicyOptions = {
-  ladder: ['warn', 'warn', 'break'],
+export const POLICY_DEFAULTS: PolicyOptions = Object.freeze({
+  ladder: Object.freeze(['warn', 'warn', 'break'] as const),
   fusion: 'fuse',
+  primary: 'specific',
   agreementBonus: 0.1,
   minConfidence: 0.5,
   progress: 'suppress',
@@ -141,4 +150,4 @@ export const POLICY_DEFAULTS: PolicyOptions = {
   escalateRepeats: 5,
   cooldown: 10,
   onDetect: undefined,
-};
+});

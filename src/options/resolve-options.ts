@@ -5,7 +5,7 @@
  */
 import type { Detector } from '../detectors/detector.js';
 import { StatsAggregate } from '../session/stats.js';
-import { OptionTypeError } from '../errors.js';
+import { OptionRangeError, OptionTypeError } from '../errors.js';
 import type { LoopAction, Verdict } from '../types.js';
 import { bool, describe, func, integer, knownKeys, oneOf, ratio, record, string, stringList } from './checks.js';
 import {
@@ -29,7 +29,10 @@ type FieldRule =
   | { readonly t: 'bool' }
   | { readonly t: 'enum'; readonly values: readonly string[] };
 
-const int = (min: number | string, times?: string): FieldRule => (times ? { t: 'int', min, times } : { t: 'int', min });
+/** Largest window or count any detector accepts: bounds the memory one session can take. */
+export const MAX_WINDOW = 10_000;
+
+const int = (min: number | string, times?: string): FieldRule => (times ? { t: 'int', min, max: MAX_WINDOW, times } : { t: 'int', min, max: MAX_WINDOW });
 const unit: FieldRule = { t: 'ratio', openMin: true };
 
 /** Rules per detector, in declaration order (a field may refer to one declared before it). */
@@ -48,7 +51,7 @@ const DETECTOR_RULES: { readonly [K in keyof DetectorsOptions]: { readonly defau
   },
   semantic: {
     defaults: SEMANTIC_DEFAULTS,
-    fields: { threshold: unit, window: int(1), minSimilar: int(1), maxTokens: int(1), maxTextLength: int(16), minTokens: int(1), sameTool: { t: 'bool' } },
+    fields: { threshold: unit, window: int(1), minSimilar: int(1), maxTokens: int(1), maxTextLength: int(16), minTokens: int(1), sameTool: { t: 'bool' }, countIdentical: { t: 'bool' } },
   },
   similarArgs: { defaults: SIMILAR_ARGS_DEFAULTS, fields: { similarity: unit, threshold: int(2), window: int(1) } },
   resultRepeat: { defaults: RESULT_REPEAT_DEFAULTS, fields: { threshold: int(2), window: int('threshold'), similarity: unit } },
@@ -78,7 +81,7 @@ function resolveDetector(name: keyof DetectorsOptions, value: unknown): object |
   const out: Record<string, unknown> = { ...defaults };
   for (const [field, rule] of Object.entries(fields)) {
     const fpath = `${path}.${field}`;
-    const v = field in given ? given[field] : (defaults as Record<string, unknown>)[field];
+    const v = given[field] !== undefined ? given[field] : (defaults as Record<string, unknown>)[field];
     switch (rule.t) {
       case 'int': {
         let min = typeof rule.min === 'number' ? rule.min : (out[rule.min] as number);
@@ -109,7 +112,7 @@ function resolvePolicy(value: unknown): PolicyOptions {
   const path = 'options.policy';
   const p = record(path, value);
   knownKeys(path, p, POLICY_KEYS);
-  const get = (k: keyof PolicyOptions): unknown => (k in p ? p[k] : POLICY_DEFAULTS[k]);
+  const get = (k: keyof PolicyOptions): unknown => (p[k] !== undefined ? p[k] : POLICY_DEFAULTS[k]);
   const ladderRaw = get('ladder');
   if (!Array.isArray(ladderRaw) || ladderRaw.length === 0) {
     throw new OptionTypeError(`${path}.ladder`, `${path}.ladder must be a non-empty array of "warn" | "ask" | "break", received ${describe(ladderRaw)}`);
@@ -119,6 +122,7 @@ function resolvePolicy(value: unknown): PolicyOptions {
   return Object.freeze({
     ladder,
     fusion: oneOf(`${path}.fusion`, get('fusion'), ['fuse', 'first'] as const),
+    primary: oneOf(`${path}.primary`, get('primary'), ['specific', 'confident'] as const),
     agreementBonus: ratio(`${path}.agreementBonus`, get('agreementBonus')),
     minConfidence: ratio(`${path}.minConfidence`, get('minConfidence')),
     progress: oneOf(`${path}.progress`, get('progress'), ['suppress', 'slow', 'ignore'] as const),
@@ -152,10 +156,15 @@ function resolveTools(value: unknown): ReadonlyMap<string, ToolRule> {
 function resolveCustom(value: unknown): readonly Detector[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw new OptionTypeError('options.custom', `options.custom must be an array of detectors, received ${describe(value)}`);
+  const names = new Set<string>();
   value.forEach((d: unknown, i) => {
     const path = `options.custom[${i}]`;
-    const obj = record(path, d);
-    string(`${path}.name`, obj.name);
+    if (typeof d !== 'object' || d === null) throw new OptionTypeError(path, `${path} must be a detector object, received ${describe(d)}`);
+    const obj = d as Record<string, unknown>;
+    const name = string(`${path}.name`, obj.name);
+    if (name.length === 0) throw new OptionRangeError(`${path}.name`, `${path}.name must be a non-empty string, received ${describe(name)}`);
+    if (names.has(name)) throw new OptionRangeError(`${path}.name`, `${path}.name must be unique among custom detectors, received ${describe(name)} twice`);
+    names.add(name);
     for (const m of ['record', 'check', 'reset']) func(`${path}.${m}`, obj[m]);
   });
   return Object.freeze([...(value as Detector[])]);

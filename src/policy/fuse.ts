@@ -3,12 +3,13 @@
  * `bonus` per agreeing detector beyond the first, capped at 1 (corteX's multi-detector agreement rule).
  * With `first`, the first signal in detector order stands alone (chimera's CompositeDetector).
  *
- * The verdict's kind is the most specific signal's: `SPECIFICITY` lists the built-in kinds from the
- * narrowest claim (the very same call back to back) to the broadest (similar text); custom kinds come
- * after them, in detector order.
+ * The verdict's kind is the most specific signal's (`primary: 'specific'`): `SPECIFICITY` lists the
+ * built-in kinds from the narrowest claim (the very same call back to back) to the broadest (similar
+ * text); custom kinds come after them, in detector order. With `primary: 'confident'` it is the most
+ * confident signal's (ties in detector order).
  */
 import { clampConfidence } from '../detectors/context.js';
-import type { FusionMode } from '../options/options.js';
+import type { FusionMode, PrimaryMode } from '../options/options.js';
 import type { LoopSignal } from '../types.js';
 
 /** Built-in kinds, most specific first. */
@@ -37,14 +38,14 @@ export interface Fused {
 }
 
 /** Fuses the signals (non-empty, in detector order). */
-export function fuse(signals: readonly LoopSignal[], mode: FusionMode, bonus: number): Fused {
+export function fuse(signals: readonly LoopSignal[], mode: FusionMode, bonus: number, primary: PrimaryMode = 'specific'): Fused {
   if (mode === 'first') {
     const first = signals[0] as LoopSignal;
     return { primary: first, confidence: clampConfidence(first.confidence), signals: [first] };
   }
   const ordered = signals
     .map((s, i) => ({ s, i }))
-    .sort((a, b) => rank(a.s.kind) - rank(b.s.kind) || a.i - b.i)
+    .sort((a, b) => (primary === 'specific' ? rank(a.s.kind) - rank(b.s.kind) : b.s.confidence - a.s.confidence) || a.i - b.i)
     .map((x) => x.s);
   let total = 0;
   for (const s of ordered) total += s.confidence;

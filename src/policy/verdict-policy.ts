@@ -71,7 +71,7 @@ export class VerdictPolicy {
       this.ladder.quietCall();
       return { verdict: null, tolerated };
     }
-    const fused = fuse(kept, p.fusion, p.agreementBonus);
+    const fused = fuse(kept, p.fusion, p.agreementBonus, p.primary);
     if (fused.confidence < p.minConfidence) {
       this.ladder.quietCall();
       return { verdict: null, tolerated };

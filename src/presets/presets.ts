@@ -40,14 +40,28 @@ function params(name: string, given: unknown, known: readonly string[]): Record<
   return p;
 }
 
+/** A parameter's value, or its default when it was not given (`null` is a value, and is rejected). */
+function given(p: Record<string, unknown>, key: string, fallback: unknown): unknown {
+  return p[key] === undefined ? fallback : p[key];
+}
+
+/**
+ * Lays `extra` over a preset's options: top-level keys replace, `policy` fields replace one by one, and a
+ * detector given as an object changes only the fields it names (`false` still turns it off).
+ */
 function merge(base: LoopDetectorOptions, extra: LoopDetectorOptions | undefined): LoopDetectorOptions {
   if (extra === undefined) return base;
-  return {
-    ...base,
-    ...extra,
-    detectors: { ...base.detectors, ...extra.detectors },
-    policy: { ...base.policy, ...extra.policy },
-  };
+  const path = 'preset extra options';
+  const e = record(path, extra) as LoopDetectorOptions;
+  const extraDetectors = e.detectors === undefined ? {} : record(`${path}.detectors`, e.detectors);
+  const extraPolicy = e.policy === undefined ? {} : record(`${path}.policy`, e.policy);
+  const detectors: Record<string, unknown> = { ...base.detectors };
+  for (const [name, setting] of Object.entries(extraDetectors)) {
+    const before = detectors[name];
+    const both = typeof setting === 'object' && setting !== null && typeof before === 'object' && before !== null;
+    detectors[name] = both ? { ...before, ...setting } : setting;
+  }
+  return { ...base, ...e, detectors, policy: { ...base.policy, ...extraPolicy } };
 }
 
 /** chimera's options: `window` (10), `threshold` (3, exact repeats), `cycleThreshold` (2), `onDetect` ('warn'). */
@@ -105,12 +119,15 @@ export const presetOptions = {
   /** chimera: ExactRepeatDetector then PatternCycleDetector (first result wins), one fixed OnDetect action. */
   chimera(p: ChimeraParams = {}, extra?: LoopDetectorOptions): LoopDetectorOptions {
     const o = params('chimera', p, ['window', 'threshold', 'cycleThreshold', 'onDetect']);
-    const window = integer('presets.chimera() options.window', o.window ?? 10, 4);
-    const threshold = integer('presets.chimera() options.threshold', o.threshold ?? 3, 2, window);
-    const cycleThreshold = integer('presets.chimera() options.cycleThreshold', o.cycleThreshold ?? 2, 2);
-    const onDetect = oneOf('presets.chimera() options.onDetect', o.onDetect ?? 'warn', ['warn', 'ask', 'break'] as const);
+    const path = 'presets.chimera() options';
+    const window = integer(`${path}.window`, given(o, 'window', 10), 4, 10_000);
+    const threshold = integer(`${path}.threshold`, given(o, 'threshold', 3), 2, window, ' (window)');
+    const cycleThreshold = integer(`${path}.cycleThreshold`, given(o, 'cycleThreshold', 2), 2, 10_000);
+    const onDetect = oneOf(`${path}.onDetect`, given(o, 'onDetect', 'warn'), ['warn', 'ask', 'break'] as const);
     const maxPeriod = Math.floor(window / cycleThreshold);
-    if (maxPeriod < 2) throw new OptionRangeError('presets.chimera() options.window', `presets.chimera() options.window must be at least 2 * cycleThreshold, received ${window}`);
+    if (maxPeriod < 2) {
+      throw new OptionRangeError(`${path}.window`, `${path}.window must be at least 2 * cycleThreshold (${2 * cycleThreshold}), received ${window} (number)`);
+    }
     return merge(
       {
         detectors: { ...OFF, exactRepeat: { threshold, window }, cycle: { minPeriod: 2, maxPeriod, repetitions: cycleThreshold, window } },
@@ -122,8 +139,8 @@ export const presetOptions = {
   /** ToolLoopDetector: stuck when a call repeats `repeatThreshold` times in the last `historySize`; action break. */
   toolLoop(p: ToolLoopParams = {}, extra?: LoopDetectorOptions): LoopDetectorOptions {
     const o = params('toolLoop', p, ['repeatThreshold', 'historySize']);
-    const threshold = integer('presets.toolLoop() options.repeatThreshold', o.repeatThreshold ?? 3, 2);
-    const window = integer('presets.toolLoop() options.historySize', o.historySize ?? 20, threshold);
+    const threshold = integer('presets.toolLoop() options.repeatThreshold', given(o, 'repeatThreshold', 3), 2, 10_000);
+    const window = integer('presets.toolLoop() options.historySize', given(o, 'historySize', 20), threshold, 10_000, ' (repeatThreshold)');
     return merge({ detectors: { ...OFF, frequency: { threshold, window } }, policy: { ladder: ['break'], fusion: 'first', progress: 'ignore', cooldown: 0, minConfidence: 0 } }, extra);
   },
   /** The Rust design's default: window 10, 2 duplicates, patterns 2..5 x2, warn-warn-break. */
@@ -146,12 +163,12 @@ export const presetOptions = {
       {
         detectors: {
           ...OFF,
-          stateRepeat: { threshold: integer(`${path}.exactThreshold`, o.exactThreshold ?? 3, 2), window: 500 },
-          semantic: { threshold: ratio(`${path}.jaccardThreshold`, o.jaccardThreshold ?? 0.65, 0, 1, true), window: 30, minSimilar: 2, minTokens: 1, sameTool: false },
-          cycle: { minPeriod: 2, maxPeriod: 4, repetitions: integer(`${path}.oscillationMinCycles`, o.oscillationMinCycles ?? 2, 2, 5), window: 20, key: 'tool' },
-          deadEnd: { threshold: integer(`${path}.deadEndThreshold`, o.deadEndThreshold ?? 3, 2, 15), window: 15, matchClass: true },
+          stateRepeat: { threshold: integer(`${path}.exactThreshold`, given(o, 'exactThreshold', 3), 2, 500, ' (the 500-state window)'), window: 500 },
+          semantic: { threshold: ratio(`${path}.jaccardThreshold`, given(o, 'jaccardThreshold', 0.65), 0, 1, true), window: 30, minSimilar: 2, minTokens: 1, sameTool: false, countIdentical: true },
+          cycle: { minPeriod: 2, maxPeriod: 4, repetitions: integer(`${path}.oscillationMinCycles`, given(o, 'oscillationMinCycles', 2), 2, 5, ' (4 * cycles within the 20-call window)'), window: 20, key: 'tool' },
+          deadEnd: { threshold: integer(`${path}.deadEndThreshold`, given(o, 'deadEndThreshold', 3), 2, 15, ' (the 15-call window)'), window: 15, matchClass: true },
         },
-        policy: { fusion: 'fuse', agreementBonus: 0.1, recommend: 'confidence', escalateConfidence: 0.85, escalateRepeats: 5, progress: 'ignore', cooldown: 0, minConfidence: 0 },
+        policy: { fusion: 'fuse', primary: 'confident', agreementBonus: 0.1, recommend: 'confidence', escalateConfidence: 0.85, escalateRepeats: 5, progress: 'ignore', cooldown: 0, minConfidence: 0 },
       },
       extra,
     );

@@ -14,6 +14,7 @@ import type { ResolvedOptions, ToolRule } from '../options/options.js';
 import { CallHistory, OutcomeFlag } from '../state/call-history.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { maskVolatile } from '../text/mask-volatile.js';
+import { saysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
 
 /** Checks that `event` is a tool call loopwatch can read; throws {@link InvalidEventError} otherwise. */
@@ -104,6 +105,7 @@ export class EventObserver {
     if (e.result !== undefined) {
       flags |= OutcomeFlag.KNOWN;
       if (isEmptyResult(e.result)) flags |= OutcomeFlag.EMPTY;
+      else if (saysNothingFound(e.result)) flags |= OutcomeFlag.NOTHING;
       const rl = hashValue(e.result);
       const ol = word(Tag.RESULT, u64.hi, rl);
       CallHistory.put(h.outcome, slot, u64.hi, ol);

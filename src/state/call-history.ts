@@ -21,6 +21,8 @@ export const OutcomeFlag = {
   INFRA: 4,
   /** The result was empty (blank text, null). */
   EMPTY: 8,
+  /** The result says nothing was found ("No results", "0 matches", "not found", `[]`). */
+  NOTHING: 16,
 } as const;
 
 /** Recent calls of one session. */
