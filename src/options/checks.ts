@@ -33,9 +33,11 @@ export function record(path: string, value: unknown): Record<string, unknown> {
     throw new OptionTypeError(path, `${path} must be a plain object, received ${describe(value)}`);
   }
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) {
+  // a plain object of this realm or another (vm contexts, iframes): its prototype's prototype is null
+  const plain = proto === null || (Object.prototype.toString.call(value) === '[object Object]' && Object.getPrototypeOf(proto) === null);
+  if (!plain) {
     const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
-    throw new OptionTypeError(path, `${path} must be a plain object, received a ${name}`);
+    throw new OptionTypeError(path, `${path} must be a plain object, received ${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`);
   }
   return value as Record<string, unknown>;
 }
@@ -68,12 +70,15 @@ export function knownKeys(path: string, obj: Record<string, unknown>, known: rea
       }
     }
     const lower = key.toLowerCase();
-    const affix = known.find((k) => k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase()));
+    const affix = lower.length < 3 ? undefined : known.find((k) => {
+      const kk = k.toLowerCase();
+      return kk.startsWith(lower) || lower.startsWith(kk) || kk.endsWith(lower);
+    });
     if (bestD > Math.max(2, Math.floor(key.length / 3)) && affix !== undefined) {
       best = affix;
       bestD = 0;
     }
-    const hint = bestD <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${best}"?)` : '';
+    const hint = key.length > 1 && bestD <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${best}"?)` : '';
     throw new OptionTypeError(
       `${path}.${key}`,
       `${path}.${key} is not a known option${hint}; known options of ${path}: ${known.join(', ')}`,
@@ -86,6 +91,9 @@ export function knownKeys(path: string, obj: Record<string, unknown>, known: rea
 export function integer(path: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER, why = ''): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     throw new OptionTypeError(path, `${path} must be an integer, received ${describe(value)}`);
+  }
+  if (min > max) {
+    throw new OptionRangeError(path, `${path} cannot be satisfied: it must be at least ${min}${why} and at most ${max}, received ${describe(value)}; lower the fields it depends on`);
   }
   if (value < min || value > max) {
     const rule = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;

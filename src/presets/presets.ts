@@ -34,8 +34,8 @@ const OFF = {
   chanting: false,
 } as const;
 
-function params(name: string, given: unknown, known: readonly string[]): Record<string, unknown> {
-  const p = record(`presets.${name}() options`, given ?? {});
+function params(name: string, value: unknown, known: readonly string[]): Record<string, unknown> {
+  const p = record(`presets.${name}() options`, value === undefined ? {} : value);
   knownKeys(`presets.${name}() options`, p, known);
   return p;
 }
@@ -43,6 +43,13 @@ function params(name: string, given: unknown, known: readonly string[]): Record<
 /** A parameter's value, or its default when it was not given (`null` is a value, and is rejected). */
 function given(p: Record<string, unknown>, key: string, fallback: unknown): unknown {
   return p[key] === undefined ? fallback : p[key];
+}
+
+/** The entries of `o` whose value is not `undefined` (an `undefined` option means "not given"). */
+function defined(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out;
 }
 
 /**
@@ -57,11 +64,12 @@ function merge(base: LoopDetectorOptions, extra: LoopDetectorOptions | undefined
   const extraPolicy = e.policy === undefined ? {} : record(`${path}.policy`, e.policy);
   const detectors: Record<string, unknown> = { ...base.detectors };
   for (const [name, setting] of Object.entries(extraDetectors)) {
+    if (setting === undefined) continue;
     const before = detectors[name];
     const both = typeof setting === 'object' && setting !== null && typeof before === 'object' && before !== null;
-    detectors[name] = both ? { ...before, ...setting } : setting;
+    detectors[name] = both ? { ...before, ...defined(setting as Record<string, unknown>) } : setting;
   }
-  return { ...base, ...e, detectors, policy: { ...base.policy, ...extraPolicy } };
+  return { ...base, ...defined(e as Record<string, unknown>), detectors, policy: { ...base.policy, ...defined(extraPolicy) } };
 }
 
 /** chimera's options: `window` (10), `threshold` (3, exact repeats), `cycleThreshold` (2), `onDetect` ('warn'). */
