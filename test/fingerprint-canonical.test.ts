@@ -15,7 +15,8 @@ function shuffleKeys(v: unknown, rand: () => number): unknown {
       [entries[i], entries[j]] = [entries[j] as [string, unknown], entries[i] as [string, unknown]];
     }
     const out: Record<string, unknown> = {};
-    for (const [k, x] of entries) out[k] = shuffleKeys(x, rand);
+    // defineProperty: a "__proto__" key must stay an own property, as JSON.parse makes it
+    for (const [k, x] of entries) Object.defineProperty(out, k, { value: shuffleKeys(x, rand), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return v;
@@ -140,6 +141,13 @@ describe('canonical call signatures', () => {
     expect(callSignature('bash', 'ls -la')).toBe(callSignature('bash', 'ls -la'));
     expect(callSignature('bash', '{not json')).not.toBe(callSignature('bash', '{not json!'));
     expect(callSignature('bash', '"quoted"')).not.toBe(callSignature('bash', 'quoted'));
+  });
+
+  it('should hash a "__proto__" member (as JSON.parse makes it) like any other key', () => {
+    const a = JSON.parse('{"__proto__": "", "b": 1}') as unknown;
+    expect(callSignature('t', JSON.parse('{"b": 1, "__proto__": ""}'))).toBe(callSignature('t', a));
+    expect(callSignature('t', '{"__proto__": "", "b": 1}')).toBe(callSignature('t', a));
+    expect(callSignature('t', { b: 1 })).not.toBe(callSignature('t', a));
   });
 
   it('should ignore the listed fields at every depth', () => {
