@@ -1,21 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { SEMANTIC_DEFAULTS } from '../src/index.js';
-import { jaccard, tokenSet } from '../src/text/token-set.js';
+import { jaccardExact, jaccardSketch, tokenSet } from '../src/text/token-set.js';
 import { fired, only, run } from './helpers/session.js';
 
 const search = (query: string, extra: object = {}) => ({ tool: 'web_search', args: { query }, ...extra });
 
 function tokens(text: string): Uint32Array {
   const b = new TextEncoder().encode(text);
-  return tokenSet(b, b.length, 256);
+  return tokenSet(b, b.length, 256).hashes;
 }
+const jaccard = jaccardExact;
 
 describe('semantic repeat detector', () => {
   it('should tokenise as documented: lowercase, split on non-alphanumerics, drop stop words and short tokens', () => {
-    expect(tokens('The QUICK brown-fox, of the lazy dog').length / 2).toBe(5); // quick brown fox lazy dog
+    expect(tokens('The QUICK brown-fox, of the lazy dog').length).toBe(5); // quick brown fox lazy dog
     expect(jaccard(tokens('Find the config file'), tokens('find CONFIG file'))).toBe(1);
     expect(jaccard(tokens('a b c'), tokens('a b c'))).toBe(0); // no tokens left: never similar
     expect(jaccard(tokens('alpha beta gamma delta'), tokens('alpha beta gamma epsilon'))).toBeCloseTo(3 / 5);
+  });
+
+  it('should estimate Jaccard from bottom-k sketches: exact for small sets, within the error bound for large ones', () => {
+    const words = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `word${from + i}x`).join(' ');
+    const small = [tokens('alpha beta gamma delta'), tokens('alpha beta gamma epsilon')];
+    expect(jaccardSketch(small[0]!.slice(0, 16), 4, small[1]!.slice(0, 16), 4, 16)).toBe(jaccard(small[0]!, small[1]!));
+    let worst = 0;
+    for (let shift = 0; shift <= 200; shift += 10) {
+      const a = tokens(words(0, 200));
+      const b = tokens(words(shift, 200 + shift));
+      const exact = jaccard(a, b);
+      const est = jaccardSketch(a.slice(0, 16), a.length, b.slice(0, 16), b.length, 16);
+      worst = Math.max(worst, Math.abs(est - exact));
+    }
+    // one standard error at k = 16 is at most 0.125; four of them bound every estimate here
+    expect(worst).toBeLessThanOrEqual(0.5);
   });
 
   it(`should detect paraphrases once ${SEMANTIC_DEFAULTS.minSimilar} earlier actions reach ${SEMANTIC_DEFAULTS.threshold}`, () => {

@@ -312,6 +312,20 @@ const DETECTOR_FIELDS: readonly DetectorFieldRow[] = [
     outOfRange: [],
     valid: { countIdentical: true },
   },
+  {
+    detector: 'semantic',
+    field: 'method',
+    wrongType: [[1, 'one of "sketch", "exact"', num(1)]],
+    outOfRange: [[{ method: 'minhash' }, 'one of "sketch", "exact"', str('minhash')]],
+    valid: { method: 'exact' },
+  },
+  {
+    detector: 'semantic',
+    field: 'sketchSize',
+    wrongType: [['16', INT, str('16')], [16.5, INT, num(16.5)]],
+    outOfRange: [[{ sketchSize: 3 }, 'an integer from 4 to 64', num(3)], [{ sketchSize: 65 }, 'an integer from 4 to 64', num(65)]],
+    valid: { sketchSize: 32 },
+  },
   // similarArgs
   {
     detector: 'similarArgs',
@@ -355,10 +369,10 @@ const DETECTOR_FIELDS: readonly DetectorFieldRow[] = [
   },
   {
     detector: 'resultRepeat',
-    field: 'similarity',
-    wrongType: [['0.9', FINITE, str('0.9')], [NaN, FINITE, num(NaN)]],
-    outOfRange: [[{ similarity: 0 }, UNIT_OPEN, num(0)], [{ similarity: 1.5 }, UNIT_OPEN, num(1.5)]],
-    valid: { similarity: 1 },
+    field: 'masked',
+    wrongType: [['yes', BOOL, str('yes')], [1, BOOL, num(1)]],
+    outOfRange: [],
+    valid: { masked: false },
   },
   // deadEnd
   {

@@ -40,7 +40,7 @@ export class DeadEndDetector implements Detector {
     const h = this.ctx.history;
     const last = h.count - 1;
     if (last < 0 || !this.counts(last)) return null;
-    const ring = this.o.matchClass ? h.errorClass : h.error;
+    const ring = this.o.matchClass ? h.masked : h.error;
     const hits: number[] = [];
     const floor = Math.max(h.count - this.o.window, h.oldest);
     for (let i = floor; i < last; i++) if (this.counts(i) && h.same(ring, i, last)) hits.push(i);

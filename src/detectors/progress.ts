@@ -22,7 +22,7 @@ export function sameOutcome(h: CallHistory, a: number, b: number, byClass: boole
   const ea = (h.flagsOf(a) & OutcomeFlag.ERROR) !== 0;
   const eb = (h.flagsOf(b) & OutcomeFlag.ERROR) !== 0;
   if (ea !== eb) return false;
-  return ea && byClass ? h.same(h.errorClass, a, b) : h.same(h.outcome, a, b);
+  return ea && byClass ? h.same(h.masked, a, b) : h.same(h.outcome, a, b);
 }
 
 /** The evidence every classification starts from, or null to compare outcomes. */

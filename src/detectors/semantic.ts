@@ -1,66 +1,77 @@
 /**
  * Semantic repeat: the action's token set (tool name plus description, or the string values of its args)
  * has Jaccard similarity >= `threshold` with at least `minSimilar` of the previous `window` actions:
- * paraphrases of one idea. Actions with fewer than `minTokens` tokens are not compared (one shared word
- * is not a paraphrase); with `sameTool`, only actions of the same tool are. Unless `countIdentical`, at
- * least one similar action must be a different call: identical repeats are the exact-repeat and
- * frequency detectors' business.
- * Confidence `0.4 + 0.2 * similar` (corteX's SemanticJaccardDetector).
+ * paraphrases of one idea. Actions with fewer than `minTokens` distinct tokens are not compared (one shared
+ * word is not a paraphrase); with `sameTool`, only actions of the same tool are. Unless `countIdentical`,
+ * at least one similar action must be a different call: identical repeats are the exact-repeat and
+ * frequency detectors' business. Confidence `0.4 + 0.2 * similar` (corteX's SemanticJaccardDetector).
  *
- * This is the exact reference: every action keeps its whole token set (up to `maxTokens`).
+ * With `method: 'sketch'` (the default, and what the WebAssembly build runs) each action keeps its
+ * `sketchSize` smallest token hashes: exact for actions of at most that many tokens, a bottom-k estimate
+ * beyond (see `token-set.ts`). With `method: 'exact'` whole token sets are kept.
  */
 import type { SemanticOptions } from '../options/detector-options.js';
 import { utf8Scratch } from '../fingerprint/canonical-hash.js';
 import { actionText, encodeCapped } from '../text/action-text.js';
-import { jaccard, tokenSet } from '../text/token-set.js';
+import { maskBytes } from '../text/mask-volatile.js';
+import { jaccardExact, jaccardSketch, tokenSet } from '../text/token-set.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector, ObservedCall } from './detector.js';
 import { repeatProgress } from './progress.js';
 
-/** Turns action text before tokenising (volatile-text masking), or null. */
-export type TextTransform = ((text: string) => string) | null;
+/** How a call's args are walked for text: its ignored fields and the depth cap. */
+export type WalkLookup = (tool: string) => { readonly ignoreKeys: ReadonlySet<string> | null; readonly maxDepth: number };
 
 /** Detects paraphrased repetitions of one action. */
 export class SemanticDetector implements Detector {
   readonly name = 'semantic';
   private readonly sets: (Uint32Array | undefined)[];
+  private readonly counts: Int32Array;
   private n = 0;
 
   constructor(
     private readonly ctx: DetectorContext,
     private readonly o: SemanticOptions,
-    private readonly transform: TextTransform,
+    private readonly maskText: boolean,
+    private readonly walk: WalkLookup,
   ) {
     this.sets = new Array<Uint32Array | undefined>(o.window + 1);
-  }
-
-  /** The token set of a call's action text. */
-  tokens(call: ObservedCall): Uint32Array {
-    let text = actionText(call.tool, call.args, call.event.description, this.o.maxTextLength);
-    if (this.transform !== null) text = this.transform(text);
-    const len = encodeCapped(text, this.o.maxTextLength);
-    return tokenSet(utf8Scratch(), len, this.o.maxTokens);
+    this.counts = new Int32Array(o.window + 1);
   }
 
   record(call: ObservedCall): void {
-    this.sets[this.n % this.sets.length] = this.tokens(call);
+    const w = this.walk(call.tool);
+    const text = actionText(call.tool, call.args, call.event.description, this.o.maxTextLength, w.maxDepth, w.ignoreKeys);
+    let len = encodeCapped(text, this.o.maxTextLength);
+    let bytes = utf8Scratch();
+    if (this.maskText) {
+      bytes = maskBytes(bytes, len, this.o.maxTextLength);
+      len = bytes.length;
+    }
+    const t = tokenSet(bytes, len, this.o.maxTokens);
+    const slot = this.n % this.sets.length;
+    this.sets[slot] = this.o.method === 'sketch' ? t.hashes.slice(0, this.o.sketchSize) : t.hashes;
+    this.counts[slot] = t.count;
     this.n++;
+  }
+
+  private similarity(i: number, j: number): number {
+    const a = this.sets[i % this.sets.length] as Uint32Array;
+    const b = this.sets[j % this.sets.length] as Uint32Array;
+    if (this.o.method === 'exact') return jaccardExact(a, b);
+    return jaccardSketch(a, this.counts[i % this.sets.length] as number, b, this.counts[j % this.sets.length] as number, this.o.sketchSize);
   }
 
   check(): LoopSignal | null {
     const last = this.n - 1;
-    if (last < 0) return null;
-    const cur = this.sets[last % this.sets.length] as Uint32Array;
-    const min = this.o.minTokens * 2;
-    if (cur.length < min) return null;
+    if (last < 0 || (this.counts[last % this.sets.length] as number) < this.o.minTokens) return null;
     const h = this.ctx.history;
     const similar: number[] = [];
     const floor = Math.max(0, last - this.o.window);
     for (let i = floor; i < last; i++) {
-      const other = this.sets[i % this.sets.length] as Uint32Array;
-      if (other.length < min || (this.o.sameTool && !h.same(h.tool, i, last))) continue;
-      if (jaccard(cur, other) >= this.o.threshold) similar.push(i);
+      if ((this.counts[i % this.sets.length] as number) < this.o.minTokens || (this.o.sameTool && !h.same(h.tool, i, last))) continue;
+      if (this.similarity(i, last) >= this.o.threshold) similar.push(i);
     }
     if (similar.length < this.o.minSimilar) return null;
     if (!this.o.countIdentical && similar.every((i) => h.same(h.sig, i, last))) return null;
@@ -82,5 +93,6 @@ export class SemanticDetector implements Detector {
   reset(): void {
     this.n = 0;
     this.sets.fill(undefined);
+    this.counts.fill(0);
   }
 }

@@ -27,8 +27,7 @@ import { xxh64 } from './xxh64.js';
 /** How deep containers may nest before their contents are replaced by one marker. */
 export const DEFAULT_MAX_DEPTH = 64;
 
-/** Byte-level tag for typed arrays and buffers. */
-const BYTES_TAG = 22;
+const BYTES_TAG = Tag.BYTES;
 
 const encoder = new TextEncoder();
 let scratch = new Uint8Array(4096);

@@ -38,6 +38,8 @@ export const Tag = {
   STATE: 19,
   UNSUPPORTED: 20,
   TEXT_CHUNK: 21,
+  BYTES: 22,
+  MASKED_RESULT: 23,
 } as const;
 
 /** `avalanche(round(tag, w))`: the fingerprint of one 64-bit word under a tag. Low word returned, high in `u64.hi`. */

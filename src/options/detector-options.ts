@@ -52,6 +52,14 @@ export interface SemanticOptions {
   readonly sameTool: boolean;
   /** Fire on identical actions too (by default they are left to the exact-repeat and frequency detectors). @default false */
   readonly countIdentical: boolean;
+  /**
+   * How Jaccard similarity is computed: `sketch` keeps the `sketchSize` smallest token hashes of each action
+   * (bottom-k), exact whenever both actions have at most `sketchSize` distinct tokens and otherwise the
+   * bottom-k estimate; `exact` keeps whole token sets (TypeScript only). @default 'sketch'
+   */
+  readonly method: 'sketch' | 'exact';
+  /** Token hashes kept per action by the sketch. 4 to 64. @default 16 */
+  readonly sketchSize: number;
 }
 
 /** Similar arguments: the same tool with arguments that are nearly the same (`foo`, `fo0`, `f00`). */
@@ -70,8 +78,11 @@ export interface ResultRepeatOptions {
   readonly threshold: number;
   /** Calls looked at, the current one included. Minimum `threshold`. @default 10 */
   readonly window: number;
-  /** Text similarity from which two different results count as near-identical, in (0, 1]; 1 means exact only. @default 0.9 */
-  readonly similarity: number;
+  /**
+   * Also count near-identical results: equal once their volatile parts (numbers, ids, quoted parts, paths)
+   * are masked ("0 results at 10:01:22" and "0 results at 10:01:29"). @default true
+   */
+  readonly masked: boolean;
 }
 
 /** Dead end: the same error again and again, also with varying arguments. */
@@ -113,11 +124,11 @@ export const FREQUENCY_DEFAULTS: FrequencyOptions = Object.freeze({ threshold: 3
 /** Default cycle options. */
 export const CYCLE_DEFAULTS: CycleOptions = Object.freeze({ minPeriod: 2, maxPeriod: 5, repetitions: 2, window: 20, key: 'call' });
 /** Default semantic options (corteX's SemanticJaccardDetector). */
-export const SEMANTIC_DEFAULTS: SemanticOptions = Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false });
+export const SEMANTIC_DEFAULTS: SemanticOptions = Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false, method: 'sketch', sketchSize: 16 });
 /** Default similar-arguments options. */
 export const SIMILAR_ARGS_DEFAULTS: SimilarArgsOptions = Object.freeze({ similarity: 0.8, threshold: 3, window: 10 });
 /** Default result repeat options. */
-export const RESULT_REPEAT_DEFAULTS: ResultRepeatOptions = Object.freeze({ threshold: 3, window: 10, similarity: 0.9 });
+export const RESULT_REPEAT_DEFAULTS: ResultRepeatOptions = Object.freeze({ threshold: 3, window: 10, masked: true });
 /** Default dead end options (corteX's DeadEndDetector). */
 export const DEAD_END_DEFAULTS: DeadEndOptions = Object.freeze({ threshold: 3, window: 15, matchClass: true });
 /** Default state repeat options (corteX's ExactHashDetector). */

@@ -15,6 +15,7 @@ import { SimilarArgsDetector } from '../detectors/similar-args.js';
 import { StateRepeatDetector } from '../detectors/state-repeat.js';
 import type { DetectorsOptions } from '../options/options.js';
 import { maskVolatile } from '../text/mask-volatile.js';
+import type { WalkLookup } from '../detectors/semantic.js';
 
 /** Calls of history the enabled detectors read (at least 1). */
 export function historyCapacity(d: DetectorsOptions): number {
@@ -38,15 +39,15 @@ export interface BuiltDetectors {
 }
 
 /** Instantiates the enabled built-in detectors in their fixed order. */
-export function buildDetectors(ctx: DetectorContext, d: DetectorsOptions, normalizeVolatile: boolean): BuiltDetectors {
-  const mask = normalizeVolatile ? maskVolatile : null;
+export function buildDetectors(ctx: DetectorContext, d: DetectorsOptions, normalizeVolatile: boolean, walk: WalkLookup): BuiltDetectors {
+  const mask = normalizeVolatile ? (s: string) => maskVolatile(s) : null;
   const frequency = d.frequency ? new FrequencyDetector(ctx, d.frequency) : null;
   const chanting = d.chanting ? new ChantingDetector(d.chanting) : null;
   const all: (Detector | null)[] = [
     d.exactRepeat ? new ExactRepeatDetector(ctx, d.exactRepeat) : null,
     frequency,
     d.cycle ? new CycleDetector(ctx, d.cycle) : null,
-    d.semantic ? new SemanticDetector(ctx, d.semantic, mask) : null,
+    d.semantic ? new SemanticDetector(ctx, d.semantic, normalizeVolatile, walk) : null,
     d.similarArgs ? new SimilarArgsDetector(ctx, d.similarArgs, mask) : null,
     d.resultRepeat ? new ResultRepeatDetector(ctx, d.resultRepeat) : null,
     d.deadEnd ? new DeadEndDetector(ctx, d.deadEnd) : null,

@@ -1,21 +1,35 @@
 /**
  * From a caller's event to what the detectors read: validation, argument parsing, per-tool
- * normalisation, the call's canonical signature and the outcome fingerprints, written into the session's
- * call history. Nothing is recorded when the event is invalid.
+ * normalisation, the call's canonical signature and the outcome keys, written into the session's call
+ * history. Nothing is recorded when the event is invalid.
+ *
+ * Outcome keys of a call (low 32 bits of 64-bit fingerprints):
+ * - `outcome`: the result's canonical fingerprint, else the error text's;
+ * - `masked`: for a failure, its error class (the error text masked); otherwise the masked result text;
+ * - `error`: the exact error text's;
+ * - flags: KNOWN, ERROR, INFRA (rate limit, 5xx, timeout, reset), EMPTY (blank or null result),
+ *   NOTHING (a result saying nothing was found).
  */
-import { type CanonicalWalkOptions, hashString, hashValue } from '../fingerprint/canonical-hash.js';
-import { Tag, word } from '../fingerprint/combine.js';
+import { type CanonicalWalkOptions, encodeUtf8, hashString, hashValue, utf8Scratch } from '../fingerprint/canonical-hash.js';
+import { Tag, combine2, word } from '../fingerprint/combine.js';
 import { parseArgs, signatureFrom } from '../fingerprint/signature.js';
 import { toHex, u64 } from '../fingerprint/u64.js';
+import { xxh64 } from '../fingerprint/xxh64.js';
 import type { ObservedCall } from '../detectors/detector.js';
 import { InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { ResolvedOptions, ToolRule } from '../options/options.js';
 import { CallHistory, OutcomeFlag } from '../state/call-history.js';
 import { isInfraFailure } from '../text/infra-failure.js';
-import { maskVolatile } from '../text/mask-volatile.js';
-import { saysNothingFound } from '../text/nothing-found.js';
+import { maskBytes } from '../text/mask-volatile.js';
+import { bytesSayNothingFound, valueSaysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
+
+/** What the built-in detectors read beyond the public {@link ObservedCall}. */
+export interface ObservedCallInternal extends ObservedCall {
+  /** State key for the state-repeat detector: (description or signature, outcome); 0 when there is no state. */
+  readonly stateKey: number;
+}
 
 /** Checks that `event` is a tool call loopwatch can read; throws {@link InvalidEventError} otherwise. */
 export function validateEvent(event: unknown): ToolEvent {
@@ -56,25 +70,43 @@ export function errorText(error: unknown): string | undefined {
   }
 }
 
-function isEmptyResult(result: unknown): boolean {
-  return result === null || (typeof result === 'string' && result.trim().length === 0);
+/** The text of a result for masking: itself when a string, else its JSON (BigInt as digits). */
+export function resultText(result: unknown): string {
+  if (typeof result === 'string') return result;
+  try {
+    return JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(result);
+  } catch {
+    return String(result);
+  }
+}
+
+function isBlank(bytes: Uint8Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i] as number;
+    if (!(b === 0x20 || (b >= 0x09 && b <= 0x0d))) return false;
+  }
+  return true;
 }
 
 /** Normalises events of one session and writes them into its call history. */
 export class EventObserver {
   private readonly walks = new Map<string, CanonicalWalkOptions>();
+  private readonly maskResults: boolean;
 
   constructor(
     private readonly o: ResolvedOptions,
     private readonly history: CallHistory,
-  ) {}
+  ) {
+    this.maskResults = o.detectors.resultRepeat?.masked === true;
+  }
 
   /** The per-tool rule, if any. */
   rule(tool: string): ToolRule | undefined {
     return this.o.tools.get(tool);
   }
 
-  private walkFor(tool: string): CanonicalWalkOptions {
+  /** The canonical walk for a tool's args: its ignored fields and the depth cap. */
+  walkFor(tool: string): CanonicalWalkOptions {
     let w = this.walks.get(tool);
     if (w === undefined) {
       const fields = [...this.o.ignoreFields, ...(this.o.tools.get(tool)?.ignoreFields ?? [])];
@@ -85,30 +117,46 @@ export class EventObserver {
   }
 
   /** Records a validated, non-exempt event as the next call and returns what detectors see. */
-  observe(e: ToolEvent): ObservedCall {
+  observe(e: ToolEvent): ObservedCallInternal {
     const h = this.history;
     const tool = e.tool;
     const rule = this.rule(tool);
     let args = parseArgs(e.args);
     if (rule?.identity !== undefined) args = rule.identity(args, tool);
     const index = h.advance();
-    const slot = h.slot(index);
+    const s = h.slot(index);
 
     const toolL = hashString(tool);
     const toolH = u64.hi;
-    CallHistory.put(h.tool, slot, toolH, toolL);
+    h.tool[s] = toolL;
     const sigL = signatureFrom(toolH, toolL, args, this.walkFor(tool));
     const sigH = u64.hi;
-    CallHistory.put(h.sig, slot, sigH, sigL);
+    h.sig[s] = sigL;
 
     let flags = 0;
+    let outH = 0;
+    let outL = 0;
     if (e.result !== undefined) {
       flags |= OutcomeFlag.KNOWN;
-      if (isEmptyResult(e.result)) flags |= OutcomeFlag.EMPTY;
-      else if (saysNothingFound(e.result)) flags |= OutcomeFlag.NOTHING;
-      const rl = hashValue(e.result);
-      const ol = word(Tag.RESULT, u64.hi, rl);
-      CallHistory.put(h.outcome, slot, u64.hi, ol);
+      let rl: number;
+      if (typeof e.result === 'string') {
+        const n = encodeUtf8(e.result);
+        const bytes = utf8Scratch();
+        rl = xxh64(bytes, 0, n, 0, Tag.STRING);
+        if (isBlank(bytes, n)) flags |= OutcomeFlag.EMPTY;
+        else if (bytesSayNothingFound(bytes, n)) flags |= OutcomeFlag.NOTHING;
+      } else {
+        rl = hashValue(e.result);
+        if (e.result === null) flags |= OutcomeFlag.EMPTY;
+        else if (valueSaysNothingFound(e.result)) flags |= OutcomeFlag.NOTHING;
+      }
+      outL = word(Tag.RESULT, u64.hi, rl);
+      outH = u64.hi;
+      if (this.maskResults) {
+        const n = encodeUtf8(resultText(e.result));
+        const m = maskBytes(utf8Scratch(), n);
+        h.masked[s] = xxh64(m, 0, m.length, 0, Tag.MASKED_RESULT);
+      }
     }
     const err = errorText(e.error);
     let infra = false;
@@ -116,14 +164,31 @@ export class EventObserver {
       flags |= OutcomeFlag.KNOWN | OutcomeFlag.ERROR;
       infra = isInfraFailure(err);
       if (infra) flags |= OutcomeFlag.INFRA;
-      const el = hashString(err, Tag.ERROR);
+      const n = encodeUtf8(err);
+      const bytes = utf8Scratch();
+      const el = xxh64(bytes, 0, n, 0, Tag.ERROR);
       const eh = u64.hi;
-      CallHistory.put(h.error, slot, eh, el);
-      if (e.result === undefined) CallHistory.put(h.outcome, slot, eh, el);
-      const cl = hashString(maskVolatile(err), Tag.ERROR_CLASS);
-      CallHistory.put(h.errorClass, slot, u64.hi, cl);
+      h.error[s] = el;
+      if (e.result === undefined) {
+        outL = el;
+        outH = eh;
+      }
+      const m = maskBytes(bytes, n);
+      h.masked[s] = xxh64(m, 0, m.length, 0, Tag.ERROR_CLASS);
     }
-    h.flags[slot] = flags;
+    h.outcome[s] = outL;
+    h.flags[s] = flags;
+
+    let stateKey = 0;
+    if ((flags & OutcomeFlag.KNOWN) !== 0 && !infra) {
+      let ah = sigH;
+      let al = sigL;
+      if (e.description !== undefined) {
+        al = hashString(e.description);
+        ah = u64.hi;
+      }
+      stateKey = combine2(Tag.STATE, ah, al, outH, outL) || 1;
+    }
 
     return {
       index,
@@ -134,6 +199,7 @@ export class EventObserver {
       isError: err !== undefined,
       isInfraFailure: infra,
       errorText: err,
+      stateKey,
     };
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The per-session record of recent calls that the call detectors read: parallel fixed-size rings of
- * 64-bit fingerprints (as hi/lo word pairs in Uint32Arrays) and a flags byte per call.
+ * 32-bit keys (the low words of the calls' 64-bit fingerprints) in Uint32Arrays, and a flags byte per call.
  *
  * ```
  *  absolute call index:  0 1 2 ... n-capacity ... n-1      (n = count)
@@ -8,7 +8,9 @@
  *  readable:             indices in [oldest, count)  with oldest = max(0, count - capacity)
  * ```
  *
- * This is the layout the WebAssembly build keeps in linear memory: nothing here holds a string or object.
+ * Detectors compare keys: two calls are "the same" when the low 32 bits of their fingerprints are. A false
+ * match needs a 1-in-2^32 coincidence per comparison; in exchange a session's rings take 4 bytes a call,
+ * and the WebAssembly build keeps exactly this layout in linear memory.
  */
 
 /** Flags of a recorded call's outcome. */
@@ -19,9 +21,9 @@ export const OutcomeFlag = {
   ERROR: 2,
   /** The failure was infrastructure (rate limit, 5xx, timeout, reset). */
   INFRA: 4,
-  /** The result was empty (blank text, null). */
+  /** The result was empty (only ASCII white space, or null). */
   EMPTY: 8,
-  /** The result says nothing was found ("No results", "0 matches", "not found", `[]`). */
+  /** The result says nothing was found ("No results", "0 matches", `[]`). */
   NOTHING: 16,
 } as const;
 
@@ -33,23 +35,23 @@ export class CallHistory {
   readonly sig: Uint32Array;
   /** Tool-name fingerprints. */
   readonly tool: Uint32Array;
-  /** Outcome fingerprints (the result's, else the error's). */
+  /** Outcome fingerprints: the result's, else the error text's. */
   readonly outcome: Uint32Array;
-  /** Exact error fingerprints. */
+  /** Masked outcome fingerprints: the error's class for failures, the masked result text otherwise. */
+  readonly masked: Uint32Array;
+  /** Exact error-text fingerprints (0 without an error). */
   readonly error: Uint32Array;
-  /** Error-class fingerprints (volatile parts masked). */
-  readonly errorClass: Uint32Array;
   /** {@link OutcomeFlag} bits. */
   readonly flags: Uint8Array;
   private n = 0;
 
   constructor(capacity: number) {
     this.capacity = capacity;
-    this.sig = new Uint32Array(capacity * 2);
-    this.tool = new Uint32Array(capacity * 2);
-    this.outcome = new Uint32Array(capacity * 2);
-    this.error = new Uint32Array(capacity * 2);
-    this.errorClass = new Uint32Array(capacity * 2);
+    this.sig = new Uint32Array(capacity);
+    this.tool = new Uint32Array(capacity);
+    this.outcome = new Uint32Array(capacity);
+    this.masked = new Uint32Array(capacity);
+    this.error = new Uint32Array(capacity);
     this.flags = new Uint8Array(capacity);
   }
 
@@ -68,28 +70,18 @@ export class CallHistory {
     return index % this.capacity;
   }
 
-  /** Starts a new call; the caller fills its slot with the `set*` methods. Returns its index. */
+  /** Starts a new call with every key 0 and no flags; the caller fills its slot. Returns its index. */
   advance(): number {
     const index = this.n++;
-    const s = this.slot(index) * 2;
-    this.outcome[s] = this.outcome[s + 1] = 0;
-    this.error[s] = this.error[s + 1] = 0;
-    this.errorClass[s] = this.errorClass[s + 1] = 0;
-    this.flags[this.slot(index)] = 0;
+    const s = this.slot(index);
+    this.sig[s] = this.tool[s] = this.outcome[s] = this.masked[s] = this.error[s] = 0;
+    this.flags[s] = 0;
     return index;
   }
 
-  /** Writes a 64-bit value into one ring. */
-  static put(ring: Uint32Array, slot: number, hi: number, lo: number): void {
-    ring[slot * 2] = hi;
-    ring[slot * 2 + 1] = lo;
-  }
-
-  /** Whether two calls hold the same value in one ring. */
+  /** Whether two calls hold the same key in one ring. */
   same(ring: Uint32Array, i: number, j: number): boolean {
-    const a = this.slot(i) * 2;
-    const b = this.slot(j) * 2;
-    return ring[a] === ring[b] && ring[a + 1] === ring[b + 1];
+    return ring[this.slot(i)] === ring[this.slot(j)];
   }
 
   /** The flags of a call. */

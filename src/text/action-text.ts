@@ -1,46 +1,98 @@
 /**
  * The text of an action, as the semantic detector reads it: the tool name, then either the event's
- * description or the string values of its arguments (not keys, not numbers), one per line, in the order
- * the arguments hold them. Encoded as UTF-8 and cut at `maxBytes` on a character boundary.
+ * description or the string values of its arguments (not keys, not numbers), one per line, encoded as
+ * UTF-8 and cut at `maxBytes` without splitting a character.
+ *
+ * String values are collected in the canonical walk's view of the args (see `canonical-hash.ts`): `toJSON`
+ * applied, array elements in order, object members in `Object.keys` order with ignored fields skipped, Map
+ * keys and values, Set members; containers at `maxDepth` or deeper, typed arrays and cyclic references
+ * give nothing. At most `MAX_TEXT_NODES` values are visited. The WebAssembly build walks JSON text and the
+ * host's encoding of args in the same order.
  */
 import { encodeUtf8, utf8Scratch } from '../fingerprint/canonical-hash.js';
 
-/** Nodes visited at most while collecting string values (guards wide and cyclic args). */
+/** Values visited at most while collecting string values (guards wide args). */
 export const MAX_TEXT_NODES = 10_000;
-/** Nesting followed at most while collecting string values. */
-export const MAX_TEXT_DEPTH = 64;
 
-function collect(v: unknown, depth: number, parts: string[], budget: { bytes: number; nodes: number }, seen: object[]): void {
-  if (budget.bytes <= 0 || budget.nodes <= 0) return;
-  budget.nodes--;
+interface Collect {
+  readonly parts: string[];
+  readonly ignore: ReadonlySet<string> | null;
+  readonly maxDepth: number;
+  readonly maxUnits: number;
+  units: number;
+  nodes: number;
+}
+
+function collect(v: unknown, depth: number, c: Collect, ancestors: object[]): void {
+  if (c.nodes >= MAX_TEXT_NODES || c.units > c.maxUnits) return;
+  c.nodes++;
   if (typeof v === 'string') {
-    parts.push(v);
-    budget.bytes -= v.length + 1;
+    c.parts.push(v);
+    c.units += v.length + 1;
     return;
   }
-  if (typeof v !== 'object' || v === null || depth >= MAX_TEXT_DEPTH || seen.includes(v)) return;
-  seen.push(v);
-  if (Array.isArray(v)) {
-    for (const el of v) collect(el, depth + 1, parts, budget, seen);
-  } else if (!(v instanceof Map) && !(v instanceof Set) && !ArrayBuffer.isView(v)) {
-    try {
-      for (const k of Object.keys(v)) collect((v as Record<string, unknown>)[k], depth + 1, parts, budget, seen);
-    } catch {
-      // a throwing getter or proxy contributes nothing
+  if (typeof v !== 'object' || v === null || depth >= c.maxDepth || ancestors.includes(v)) return;
+  const partsBefore = c.parts.length;
+  const unitsBefore = c.units;
+  const nodesBefore = c.nodes;
+  try {
+    const toJSON = (v as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') {
+      const j: unknown = toJSON.call(v, '');
+      if (j !== v) {
+        c.nodes--; // the value stands for the object: one node, as in the canonical encoding
+        collect(j, depth, c, ancestors);
+        return;
+      }
     }
+    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return;
+    ancestors.push(v);
+    try {
+      if (Array.isArray(v)) {
+        for (const el of v) collect(el, depth + 1, c, ancestors);
+      } else if (v instanceof Map) {
+        for (const [k, x] of v) {
+          collect(k, depth + 1, c, ancestors);
+          collect(x, depth + 1, c, ancestors);
+        }
+      } else if (v instanceof Set) {
+        for (const x of v) collect(x, depth + 1, c, ancestors);
+      } else {
+        for (const k of Object.keys(v)) {
+          if (c.ignore !== null && c.ignore.has(k)) continue;
+          const x = (v as Record<string, unknown>)[k];
+          const t = typeof x;
+          if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+          collect(x, depth + 1, c, ancestors);
+        }
+      }
+    } finally {
+      ancestors.pop();
+    }
+  } catch {
+    // a throwing getter, proxy or toJSON: the whole object contributes nothing, as it hashes as one marker
+    c.parts.length = partsBefore;
+    c.units = unitsBefore;
+    c.nodes = nodesBefore;
   }
-  seen.pop();
 }
 
 /**
  * The action text as a string: the tool, then the description or the args' string values, one per line.
  * Collection stops once the text is surely longer than `maxBytes` bytes; {@link encodeCapped} cuts it.
  */
-export function actionText(tool: string, args: unknown, description: string | undefined, maxBytes: number): string {
+export function actionText(
+  tool: string,
+  args: unknown,
+  description: string | undefined,
+  maxBytes: number,
+  maxDepth = 64,
+  ignore: ReadonlySet<string> | null = null,
+): string {
   if (description !== undefined) return tool + '\n' + description;
-  const parts: string[] = [tool];
-  collect(args, 0, parts, { bytes: maxBytes * 2 + 16, nodes: MAX_TEXT_NODES }, []);
-  return parts.join('\n');
+  const c: Collect = { parts: [tool], ignore, maxDepth, maxUnits: maxBytes, units: tool.length, nodes: 0 };
+  collect(args, 0, c, []);
+  return c.parts.join('\n');
 }
 
 /**

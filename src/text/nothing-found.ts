@@ -1,28 +1,74 @@
 /**
- * Recognises results that say nothing was found: "No results", "0 matches", "not found", "nothing to
- * show", an empty list or object. Similar retries that keep getting such answers are failing, even when
- * the tool reports them as successes; identical successes of other kinds ("OK", "File written") are not.
+ * Recognises results that say nothing was found, so similar retries that keep getting them count as
+ * failing even when the tool reports success. Identical successes of other kinds ("OK", "File written")
+ * are not failures.
+ *
+ * Over UTF-8 bytes (reproduced by `assembly/nothing.ts`): the first `NOTHING_LOOK` bytes, ASCII-lowercased,
+ * contain one of `NOTHING_PHRASES`, or, white space trimmed, are exactly one of `NOTHING_VALUES`. A result
+ * that is not text says nothing was found when it is an empty array or an object without keys.
  */
 
-/** Characters of a result looked at. */
-const LOOK = 300;
+/** Bytes of a result looked at. */
+export const NOTHING_LOOK = 300;
 
-const PHRASE =
-  /\b(?:no|0|zero)\s+(?:\w+\s+)?(?:results?|matches|matching|items?|records?|rows?|entries|files?|hits|documents?|flights?|users?|orders?|products?|options?)\b(?:\s+(?:were|was)\s+found)?|\b(?:not|nothing)\s+found\b|\bcould not find\b|\bno such\b|\bdoes not exist\b|\bnothing to show\b/i;
-const EMPTY_VALUE = /^\s*(?:\[\s*\]|\{\s*\}|null|none|empty|\(empty\)|""|'')\s*$/i;
+/** Phrases that say nothing was found (lowercase ASCII). */
+export const NOTHING_PHRASES: readonly string[] = Object.freeze([
+  'no result', '0 result', 'zero result', 'no match', '0 match', 'not found', 'nothing found', 'could not find',
+  "couldn't find", 'no such', 'does not exist', "doesn't exist", 'no items', 'no records', 'no rows',
+  'no entries', 'no files', 'no documents', 'no hits', 'no flights', 'nothing to show', '0 items',
+  '0 records', '0 rows', '0 hits', 'returned nothing', 'found nothing',
+]);
 
-/** Whether a result (text, or a value shown as JSON) says that nothing was found. */
-export function saysNothingFound(result: unknown): boolean {
-  if (Array.isArray(result)) return result.length === 0;
-  if (typeof result === 'object' && result !== null) {
-    try {
-      if (Object.keys(result).length === 0) return true;
-    } catch {
-      return false;
+/** Whole results that say nothing was found (lowercase ASCII, compared after trimming). */
+export const NOTHING_VALUES: readonly string[] = Object.freeze(['[]', '{}', 'null', 'none', 'empty', '(empty)', '""', "''"]);
+
+const ascii = new TextEncoder();
+const PHRASE_BYTES = NOTHING_PHRASES.map((p) => ascii.encode(p));
+const VALUE_BYTES = NOTHING_VALUES.map((p) => ascii.encode(p));
+const low = new Uint8Array(NOTHING_LOOK);
+
+function isSpace(b: number): boolean {
+  return b === 0x20 || (b >= 0x09 && b <= 0x0d);
+}
+
+/** Whether UTF-8 text `bytes[0, len)` says that nothing was found. */
+export function bytesSayNothingFound(bytes: Uint8Array, len: number): boolean {
+  const n = len < NOTHING_LOOK ? len : NOTHING_LOOK;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i] as number;
+    low[i] = b >= 0x41 && b <= 0x5a ? b + 32 : b;
+  }
+  let s = 0;
+  let e = len;
+  while (s < e && isSpace(bytes[s] as number)) s++;
+  while (e > s && isSpace(bytes[e - 1] as number)) e--;
+  if (e - s <= 8 && e <= n) {
+    for (const v of VALUE_BYTES) {
+      if (v.length !== e - s) continue;
+      let same = true;
+      for (let k = 0; k < v.length && same; k++) same = low[s + k] === v[k];
+      if (same) return true;
     }
+  }
+  for (const p of PHRASE_BYTES) {
+    const last = n - p.length;
+    for (let i = 0; i <= last; i++) {
+      if (low[i] !== p[0]) continue;
+      let k = 1;
+      while (k < p.length && low[i + k] === p[k]) k++;
+      if (k === p.length) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether a non-text result says nothing was found: an empty array or an object without keys. */
+export function valueSaysNothingFound(result: unknown): boolean {
+  if (Array.isArray(result)) return result.length === 0;
+  if (typeof result !== 'object' || result === null) return false;
+  try {
+    return Object.keys(result).length === 0;
+  } catch {
     return false;
   }
-  if (typeof result !== 'string') return false;
-  const t = result.length > LOOK ? result.slice(0, LOOK) : result;
-  return EMPTY_VALUE.test(t) || PHRASE.test(t);
 }
