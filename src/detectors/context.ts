@@ -2,13 +2,13 @@
  * What the built-in detectors share within one session: the fingerprint rings they read and the log of
  * call previews they name calls from.
  */
-import type { CallHistory } from '../state/call-history.js';
+import type { HistoryReader } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
 
 /** Shared per-session state handed to each built-in detector. */
 export interface DetectorContext {
   /** Fingerprint rings of recent calls, written before detectors record. */
-  readonly history: CallHistory;
+  readonly history: HistoryReader;
   /** Previews of recent calls, for patterns. */
   readonly log: CallLog;
 }

@@ -12,6 +12,7 @@
  * `key: 'tool'`. Confidence `0.5 + 0.15 * (repeats - repetitions)` (corteX's oscillation rule).
  */
 import type { CycleOptions } from '../options/detector-options.js';
+import { Ring, type RingId } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence, range } from './context.js';
 import type { Detector } from './detector.js';
@@ -28,8 +29,8 @@ export class CycleDetector implements Detector {
 
   record(): void {}
 
-  private keys(): Uint32Array {
-    return this.o.key === 'tool' ? this.ctx.history.tool : this.ctx.history.sig;
+  private keys(): RingId {
+    return this.o.key === 'tool' ? Ring.TOOL : Ring.SIG;
   }
 
   /** Whether the unit of `p` calls ending at `last` repeats with a shorter period dividing `p`. */

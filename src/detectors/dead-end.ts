@@ -10,7 +10,7 @@
  * signal is `changing`; otherwise it is `stalled`.
  */
 import type { DeadEndOptions } from '../options/detector-options.js';
-import { OutcomeFlag } from '../state/call-history.js';
+import { OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector, ObservedCall } from './detector.js';
@@ -40,7 +40,7 @@ export class DeadEndDetector implements Detector {
     const h = this.ctx.history;
     const last = h.count - 1;
     if (last < 0 || !this.counts(last)) return null;
-    const ring = this.o.matchClass ? h.masked : h.error;
+    const ring = this.o.matchClass ? Ring.MASKED : Ring.ERROR;
     const hits: number[] = [];
     const floor = Math.max(h.count - this.o.window, h.oldest);
     for (let i = floor; i < last; i++) if (this.counts(i) && h.same(ring, i, last)) hits.push(i);
@@ -72,10 +72,10 @@ export class DeadEndDetector implements Detector {
       let group = 0;
       let changed = false;
       for (let b = a + 1; b < calls.length; b++) {
-        if (!h.same(h.sig, calls[a] as number, calls[b] as number)) continue;
+        if (!h.same(Ring.SIG, calls[a] as number, calls[b] as number)) continue;
         done.add(b);
         group++;
-        if (!h.same(h.error, calls[a] as number, calls[b] as number)) changed = true;
+        if (!h.same(Ring.ERROR, calls[a] as number, calls[b] as number)) changed = true;
       }
       if (group === 0) continue;
       repeated = true;

@@ -4,6 +4,7 @@
  * Confidence `0.8 + 0.05 * (run - threshold)`: identical calls back to back are strong evidence.
  */
 import type { ExactRepeatOptions } from '../options/detector-options.js';
+import { Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence, range } from './context.js';
 import type { Detector } from './detector.js';
@@ -26,7 +27,7 @@ export class ExactRepeatDetector implements Detector {
     if (last < 0) return null;
     const floor = Math.max(h.count - this.o.window, h.oldest);
     let start = last;
-    while (start - 1 >= floor && h.same(h.sig, start - 1, last)) start--;
+    while (start - 1 >= floor && h.same(Ring.SIG, start - 1, last)) start--;
     const run = last - start + 1;
     if (run < this.o.threshold) return null;
     return {

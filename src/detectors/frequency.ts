@@ -7,6 +7,7 @@
  * count as `mixed` rather than `stalled`, and anything else as `changing`.
  */
 import type { FrequencyOptions } from '../options/detector-options.js';
+import { Ring } from '../state/call-history.js';
 import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector } from './detector.js';
@@ -33,7 +34,7 @@ export class FrequencyDetector implements Detector {
     if (last < 0) return null;
     const floor = Math.max(h.count - this.o.window, h.oldest);
     const hits: number[] = [];
-    for (let i = floor; i <= last; i++) if (h.same(h.sig, i, last)) hits.push(i);
+    for (let i = floor; i <= last; i++) if (h.same(Ring.SIG, i, last)) hits.push(i);
     if (hits.length < this.o.threshold) return null;
     return {
       kind: 'frequency',
@@ -55,7 +56,7 @@ export class FrequencyDetector implements Detector {
       let fresh = false;
       for (let i = (hits[k - 1] as number) + 1; i < (hits[k] as number) && !fresh; i++) {
         let seen = false;
-        for (let j = floor; j < i && !seen; j++) seen = h.same(h.sig, j, i);
+        for (let j = floor; j < i && !seen; j++) seen = h.same(Ring.SIG, j, i);
         fresh = !seen;
       }
       if (!fresh) return false;
@@ -69,7 +70,7 @@ export class FrequencyDetector implements Detector {
     const floor = Math.max(h.count - this.o.window, h.oldest);
     for (let i = floor; i < h.count; i++) {
       let n = 0;
-      for (let j = floor; j < h.count; j++) if (h.same(h.sig, i, j)) n++;
+      for (let j = floor; j < h.count; j++) if (h.same(Ring.SIG, i, j)) n++;
       if (n >= this.o.threshold) return true;
     }
     return false;

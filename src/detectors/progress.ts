@@ -14,19 +14,19 @@
  * succeed with the same acknowledgement ("OK") are `mixed`. A failure and a success are never the same
  * outcome.
  */
-import { CallHistory, OutcomeFlag } from '../state/call-history.js';
+import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import type { Progress } from '../types.js';
 
 /** Whether two calls got the same outcome (failures by error class when `byClass`). */
-export function sameOutcome(h: CallHistory, a: number, b: number, byClass: boolean): boolean {
+export function sameOutcome(h: HistoryReader, a: number, b: number, byClass: boolean): boolean {
   const ea = (h.flagsOf(a) & OutcomeFlag.ERROR) !== 0;
   const eb = (h.flagsOf(b) & OutcomeFlag.ERROR) !== 0;
   if (ea !== eb) return false;
-  return ea && byClass ? h.same(h.masked, a, b) : h.same(h.outcome, a, b);
+  return ea && byClass ? h.same(Ring.MASKED, a, b) : h.same(Ring.OUTCOME, a, b);
 }
 
 /** The evidence every classification starts from, or null to compare outcomes. */
-function knownOutcomes(h: CallHistory, all: readonly number[]): Progress | null {
+function knownOutcomes(h: HistoryReader, all: readonly number[]): Progress | null {
   let known = 0;
   let empty = false;
   let infra = false;
@@ -42,7 +42,7 @@ function knownOutcomes(h: CallHistory, all: readonly number[]): Progress | null 
   return null;
 }
 
-function classify(h: CallHistory, pairs: readonly (readonly [number, number])[], all: readonly number[], byClass: boolean): Progress {
+function classify(h: HistoryReader, pairs: readonly (readonly [number, number])[], all: readonly number[], byClass: boolean): Progress {
   const early = knownOutcomes(h, all);
   if (early !== null) return early;
   let same = 0;
@@ -53,7 +53,7 @@ function classify(h: CallHistory, pairs: readonly (readonly [number, number])[],
 }
 
 /** Progress over repetitions at the given indices (ascending): of one call, or of similar calls `byClass`. */
-export function repeatProgress(h: CallHistory, indices: readonly number[], byClass = false): Progress {
+export function repeatProgress(h: HistoryReader, indices: readonly number[], byClass = false): Progress {
   const pairs: [number, number][] = [];
   for (let k = 1; k < indices.length; k++) pairs.push([indices[k - 1] as number, indices[k] as number]);
   return classify(h, pairs, indices, byClass);
@@ -63,7 +63,7 @@ export function repeatProgress(h: CallHistory, indices: readonly number[], byCla
  * Progress over the repetitions of a unit of `period` calls ending at `last`, `reps` of them: a repetition
  * is stalled when every position got the outcome it got one repetition earlier.
  */
-export function cycleProgress(h: CallHistory, last: number, period: number, reps: number): Progress {
+export function cycleProgress(h: HistoryReader, last: number, period: number, reps: number): Progress {
   const all: number[] = [];
   for (let i = last - period * reps + 1; i <= last; i++) all.push(i);
   const early = knownOutcomes(h, all);

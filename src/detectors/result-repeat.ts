@@ -9,7 +9,7 @@
  * only under a lower `minConfidence`; otherwise it corroborates other detectors.
  */
 import type { ResultRepeatOptions } from '../options/detector-options.js';
-import { OutcomeFlag } from '../state/call-history.js';
+import { OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 import type { DetectorContext } from './context.js';
 import type { Detector } from './detector.js';
@@ -41,7 +41,7 @@ export class ResultRepeatDetector implements Detector {
     const floor = Math.max(0, last - this.o.window + 1, h.oldest);
     for (let i = floor; i < last; i++) {
       if (!this.counts(i)) continue;
-      if (h.same(h.outcome, i, last) || (this.o.masked && h.same(h.masked, i, last))) hits.push(i);
+      if (h.same(Ring.OUTCOME, i, last) || (this.o.masked && h.same(Ring.MASKED, i, last))) hits.push(i);
     }
     const count = hits.length + 1;
     if (count < this.o.threshold) return null;

@@ -15,6 +15,7 @@ import { utf8Scratch } from '../fingerprint/canonical-hash.js';
 import { actionText, encodeCapped } from '../text/action-text.js';
 import { maskBytes } from '../text/mask-volatile.js';
 import { jaccardExact, jaccardSketch, tokenSet } from '../text/token-set.js';
+import { Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector, ObservedCall } from './detector.js';
@@ -70,11 +71,11 @@ export class SemanticDetector implements Detector {
     const similar: number[] = [];
     const floor = Math.max(0, last - this.o.window);
     for (let i = floor; i < last; i++) {
-      if ((this.counts[i % this.sets.length] as number) < this.o.minTokens || (this.o.sameTool && !h.same(h.tool, i, last))) continue;
+      if ((this.counts[i % this.sets.length] as number) < this.o.minTokens || (this.o.sameTool && !h.same(Ring.TOOL, i, last))) continue;
       if (this.similarity(i, last) >= this.o.threshold) similar.push(i);
     }
     if (similar.length < this.o.minSimilar) return null;
-    if (!this.o.countIdentical && similar.every((i) => h.same(h.sig, i, last))) return null;
+    if (!this.o.countIdentical && similar.every((i) => h.same(Ring.SIG, i, last))) return null;
     const unit = [...similar, last];
     return {
       kind: 'semantic',

@@ -4,9 +4,14 @@
  * similarity >= `similarity` with the current call's, at least one of them a different call (identical
  * repeats are the exact-repeat and frequency detectors' business). Confidence
  * `0.5 + 0.1 * (count - threshold)`.
+ *
+ * With `onlyWhenFailing` (the policy suppresses progress), the comparison is skipped when the current call
+ * succeeded with a result that does not say "nothing found": such a fuzzy signal could never show a
+ * failing stall, so the policy would set it aside anyway; skipping it saves the edit distances.
  */
 import type { SimilarArgsOptions } from '../options/detector-options.js';
 import { argsSimilarityAtLeast } from '../text/args-similarity.js';
+import { OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector, ObservedCall } from './detector.js';
@@ -23,6 +28,7 @@ export class SimilarArgsDetector implements Detector {
     private readonly ctx: DetectorContext,
     private readonly o: SimilarArgsOptions,
     private readonly transform: ((s: string) => string) | null,
+    private readonly onlyWhenFailing: boolean,
   ) {
     this.args = new Array<unknown>(o.window + 1);
   }
@@ -36,15 +42,20 @@ export class SimilarArgsDetector implements Detector {
     const h = this.ctx.history;
     const last = this.n - 1;
     if (last < 0) return null;
+    if (this.onlyWhenFailing) {
+      const f = h.flagsOf(last);
+      const failing = (f & OutcomeFlag.KNOWN) === 0 || (f & (OutcomeFlag.ERROR | OutcomeFlag.INFRA)) === OutcomeFlag.ERROR || (f & OutcomeFlag.NOTHING) !== 0;
+      if (!failing) return null;
+    }
     const cur = this.args[last % this.args.length];
     const similar: number[] = [];
     const floor = Math.max(0, last - this.o.window, h.oldest);
     for (let i = floor; i < last; i++) {
-      if (!h.same(h.tool, i, last)) continue;
+      if (!h.same(Ring.TOOL, i, last)) continue;
       if (argsSimilarityAtLeast(this.args[i % this.args.length], cur, this.o.similarity, this.o.similarity) >= this.o.similarity) similar.push(i);
     }
     const count = similar.length + 1;
-    if (count < this.o.threshold || similar.every((i) => h.same(h.sig, i, last))) return null;
+    if (count < this.o.threshold || similar.every((i) => h.same(Ring.SIG, i, last))) return null;
     const unit = [...similar, last];
     return {
       kind: 'similar_args',

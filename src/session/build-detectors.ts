@@ -39,7 +39,7 @@ export interface BuiltDetectors {
 }
 
 /** Instantiates the enabled built-in detectors in their fixed order. */
-export function buildDetectors(ctx: DetectorContext, d: DetectorsOptions, normalizeVolatile: boolean, walk: WalkLookup): BuiltDetectors {
+export function buildDetectors(ctx: DetectorContext, d: DetectorsOptions, normalizeVolatile: boolean, walk: WalkLookup, suppressProgress: boolean): BuiltDetectors {
   const mask = normalizeVolatile ? (s: string) => maskVolatile(s) : null;
   const frequency = d.frequency ? new FrequencyDetector(ctx, d.frequency) : null;
   const chanting = d.chanting ? new ChantingDetector(d.chanting) : null;
@@ -48,7 +48,7 @@ export function buildDetectors(ctx: DetectorContext, d: DetectorsOptions, normal
     frequency,
     d.cycle ? new CycleDetector(ctx, d.cycle) : null,
     d.semantic ? new SemanticDetector(ctx, d.semantic, normalizeVolatile, walk) : null,
-    d.similarArgs ? new SimilarArgsDetector(ctx, d.similarArgs, mask) : null,
+    d.similarArgs ? new SimilarArgsDetector(ctx, d.similarArgs, mask, suppressProgress) : null,
     d.resultRepeat ? new ResultRepeatDetector(ctx, d.resultRepeat) : null,
     d.deadEnd ? new DeadEndDetector(ctx, d.deadEnd) : null,
     d.stateRepeat ? new StateRepeatDetector(ctx, d.stateRepeat) : null,

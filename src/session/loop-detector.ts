@@ -60,7 +60,7 @@ export class LoopDetector {
     this.history = new CallHistory(capacity);
     this.log = new CallLog(capacity);
     this.observer = new EventObserver(this.options, this.history);
-    const built = buildDetectors({ history: this.history, log: this.log }, this.options.detectors, this.options.normalizeVolatile, (tool) => this.observer.walkFor(tool));
+    const built = buildDetectors({ history: this.history, log: this.log }, this.options.detectors, this.options.normalizeVolatile, (tool) => this.observer.walkFor(tool), this.options.policy.progress === 'suppress');
     this.builtIn = built.all;
     this.frequency = built.frequency;
     this.chanting = built.chanting;

@@ -27,8 +27,37 @@ export const OutcomeFlag = {
   NOTHING: 16,
 } as const;
 
+/** The rings of a call history, by id. */
+export const Ring = {
+  /** Canonical call signatures. */
+  SIG: 0,
+  /** Tool-name fingerprints. */
+  TOOL: 1,
+  /** Outcome fingerprints: the result's, else the error text's. */
+  OUTCOME: 2,
+  /** Masked outcomes: the error's class for failures, the masked result text otherwise. */
+  MASKED: 3,
+  /** Exact error-text fingerprints. */
+  ERROR: 4,
+} as const;
+
+/** One of {@link Ring}'s ids. */
+export type RingId = (typeof Ring)[keyof typeof Ring];
+
+/** What detectors read from a call history: this class, or the WebAssembly slot of a session. */
+export interface HistoryReader {
+  /** Calls recorded since the last reset. */
+  readonly count: number;
+  /** Oldest call index readable in every ring. */
+  readonly oldest: number;
+  /** Whether two calls hold the same key in one ring. */
+  same(ring: RingId, i: number, j: number): boolean;
+  /** The {@link OutcomeFlag} bits of a call. */
+  flagsOf(index: number): number;
+}
+
 /** Recent calls of one session. */
-export class CallHistory {
+export class CallHistory implements HistoryReader {
   /** Calls kept. */
   readonly capacity: number;
   /** Canonical call signatures. */
@@ -53,6 +82,7 @@ export class CallHistory {
     this.masked = new Uint32Array(capacity);
     this.error = new Uint32Array(capacity);
     this.flags = new Uint8Array(capacity);
+    this.rings = [this.sig, this.tool, this.outcome, this.masked, this.error];
   }
 
   /** Calls recorded since the last reset. */
@@ -79,9 +109,12 @@ export class CallHistory {
     return index;
   }
 
+  private readonly rings: readonly Uint32Array[];
+
   /** Whether two calls hold the same key in one ring. */
-  same(ring: Uint32Array, i: number, j: number): boolean {
-    return ring[this.slot(i)] === ring[this.slot(j)];
+  same(ring: RingId, i: number, j: number): boolean {
+    const r = this.rings[ring] as Uint32Array;
+    return r[this.slot(i)] === r[this.slot(j)];
   }
 
   /** The flags of a call. */

@@ -1,0 +1,3 @@
+export function add(a: u32, b: u32): u32 {
+  return a + b;
+}
