@@ -1,3 +1,42 @@
-export function add(a: u32, b: u32): u32 {
-  return a + b;
+// The module's exports: the loopwatch hot paths (call fingerprints, per-session rings in linear memory,
+// the call detectors and the semantic sketch), driven by src/wasm/. Memory is imported, so the host can
+// re-instantiate the module over the same memory after a trap.
+import { CONFIG_SIZE, CONFIGS, H_IN, H_IN_SIZE, H_LISTS, H_LISTS_SIZE, H_OUT, H_OUT_SIZE, H_SCRATCH, H_SCRATCH_SIZE, S_CONFIG } from './abi';
+import { anyAtThreshold } from './detect';
+import { ensureRegion } from './slots';
+
+export { CONFIGS, CONFIG_SIZE, HEADER, MAGIC, OUT_SIZE, STOP_TABLE, MAX_CONFIGS, SLOT_HEADER } from './abi';
+export { setup, allocSlot, freeSlot, resetSlot, poisonSlot, slotCount, slotOk } from './slots';
+export { processOne, processBatch, kernel, scratchNeeded } from './event';
+export { xxh64 } from './xxh64';
+
+/** Makes the input area at least `size` bytes; returns its address (0: out of memory). */
+export function reserveInput(size: u32): u32 {
+  return <u32>ensureRegion(H_IN, H_IN_SIZE, size);
+}
+
+/** Makes the output area at least `size` bytes. */
+export function reserveOutput(size: u32): u32 {
+  return <u32>ensureRegion(H_OUT, H_OUT_SIZE, size);
+}
+
+/** Makes the scratch area at least `size` bytes. */
+export function reserveScratch(size: u32): u32 {
+  return <u32>ensureRegion(H_SCRATCH, H_SCRATCH_SIZE, size);
+}
+
+/** Makes the unit-lists area at least `size` bytes. */
+export function reserveLists(size: u32): u32 {
+  return <u32>ensureRegion(H_LISTS, H_LISTS_SIZE, size);
+}
+
+/** The ToolLoopDetector is_stuck view of a slot: a call repeated `threshold` times in the frequency window. */
+export function stuck(s: u32): u32 {
+  const cfg: usize = <usize>CONFIGS + <usize>load<u32>(<usize>s + S_CONFIG) * <usize>CONFIG_SIZE;
+  return anyAtThreshold(cfg, s) ? 1 : 0;
+}
+
+/** Executes `unreachable`: lets the tests check that a trap never takes other sessions down. */
+export function debugTrap(): void {
+  unreachable();
 }

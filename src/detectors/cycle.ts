@@ -13,10 +13,29 @@
  */
 import type { CycleOptions } from '../options/detector-options.js';
 import { Ring, type RingId } from '../state/call-history.js';
-import type { LoopSignal } from '../types.js';
+import type { CallLog } from '../state/call-log.js';
+import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence, range } from './context.js';
 import type { Detector } from './detector.js';
 import { cycleProgress } from './progress.js';
+
+/** The signal for a unit of `period` calls ending at `last`, periodic since `start`. */
+export function cycleSignal(log: CallLog, o: CycleOptions, last: number, start: number, period: number, progress: Progress): LoopSignal {
+  const repeats = Math.floor((last - start + 1) / period);
+  const unit = range(last - period + 1, last);
+  const names = unit.map((i) => (o.key === 'tool' ? (log.ref(i)?.tool ?? `call #${i}`) : log.preview(i)));
+  return {
+    kind: 'cycle',
+    detector: 'cycle',
+    pattern: `${names.join(' → ')} repeated ${repeats} times (period ${period})`,
+    confidence: clampConfidence(0.5 + 0.15 * (repeats - o.repetitions)),
+    loopStart: start,
+    unit,
+    repeatCount: repeats,
+    progress,
+    progressGated: true,
+  };
+}
 
 /** Detects a unit of calls repeating back to back. */
 export class CycleDetector implements Detector {
@@ -71,19 +90,7 @@ export class CycleDetector implements Detector {
       let start = last - need + 1;
       while (start - 1 >= floor && h.same(ring, start - 1, start - 1 + p)) start--;
       const repeats = Math.floor((last - start + 1) / p);
-      const unit = range(last - p + 1, last);
-      const names = unit.map((i) => (this.o.key === 'tool' ? (this.ctx.log.ref(i)?.tool ?? `call #${i}`) : this.ctx.log.preview(i)));
-      return {
-        kind: 'cycle',
-        detector: this.name,
-        pattern: `${names.join(' → ')} repeated ${repeats} times (period ${p})`,
-        confidence: clampConfidence(0.5 + 0.15 * (repeats - this.o.repetitions)),
-        loopStart: start,
-        unit,
-        repeatCount: repeats,
-        progress: cycleProgress(h, last, p, repeats),
-        progressGated: true,
-      };
+      return cycleSignal(this.ctx.log, this.o, last, start, p, cycleProgress(h, last, p, repeats));
     }
     return null;
   }

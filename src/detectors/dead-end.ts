@@ -11,11 +11,28 @@
  */
 import type { DeadEndOptions } from '../options/detector-options.js';
 import { OutcomeFlag, Ring } from '../state/call-history.js';
-import type { LoopSignal } from '../types.js';
+import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector, ObservedCall } from './detector.js';
 
 const PREVIEW = 100;
+
+/** The signal for the errors of `unit` (ascending, the current call last) among the last `span` calls. */
+export function deadEndSignal(o: DeadEndOptions, errorText: string, unit: readonly number[], span: number, progress: Progress): LoopSignal {
+  const text = errorText.replace(/\s+/g, ' ').trim();
+  const shown = text.length > PREVIEW ? text.slice(0, PREVIEW - 1) + '…' : text || '(no message)';
+  return {
+    kind: 'dead_end',
+    detector: 'dead_end',
+    pattern: `the same error ${unit.length} times in the last ${span} calls: ${shown}`,
+    confidence: clampConfidence(0.6 + 0.1 * (unit.length - o.threshold)),
+    loopStart: unit[0] as number,
+    unit,
+    repeatCount: unit.length,
+    progress,
+    progressGated: true,
+  };
+}
 
 /** Detects an agent hitting the same error again and again. */
 export class DeadEndDetector implements Detector {
@@ -44,22 +61,9 @@ export class DeadEndDetector implements Detector {
     const hits: number[] = [];
     const floor = Math.max(h.count - this.o.window, h.oldest);
     for (let i = floor; i < last; i++) if (this.counts(i) && h.same(ring, i, last)) hits.push(i);
-    const count = hits.length + 1;
-    if (count < this.o.threshold) return null;
-    const text = this.lastError.replace(/\s+/g, ' ').trim();
-    const shown = text.length > PREVIEW ? text.slice(0, PREVIEW - 1) + '…' : text || '(no message)';
+    if (hits.length + 1 < this.o.threshold) return null;
     const all = [...hits, last];
-    return {
-      kind: 'dead_end',
-      detector: this.name,
-      pattern: `the same error ${count} times in the last ${last - floor + 1} calls: ${shown}`,
-      confidence: clampConfidence(0.6 + 0.1 * (count - this.o.threshold)),
-      loopStart: hits[0] as number,
-      unit: all,
-      repeatCount: count,
-      progress: this.sameCallChanged(all) ? 'changing' : 'stalled',
-      progressGated: true,
-    };
+    return deadEndSignal(this.o, this.lastError, all, last - floor + 1, this.sameCallChanged(all) ? 'changing' : 'stalled');
   }
 
   /** Whether some call failed more than once, and every call that did saw its error text change. */

@@ -5,10 +5,26 @@
  */
 import type { ExactRepeatOptions } from '../options/detector-options.js';
 import { Ring } from '../state/call-history.js';
-import type { LoopSignal } from '../types.js';
+import type { CallLog } from '../state/call-log.js';
+import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence, range } from './context.js';
 import type { Detector } from './detector.js';
 import { repeatProgress } from './progress.js';
+
+/** The signal for a run of `run` identical calls from `start` to `last`. */
+export function exactRepeatSignal(log: CallLog, o: ExactRepeatOptions, last: number, start: number, run: number, progress: Progress): LoopSignal {
+  return {
+    kind: 'exact_repeat',
+    detector: 'exact_repeat',
+    pattern: `${log.preview(last)} called ${run} times in a row`,
+    confidence: clampConfidence(0.8 + 0.05 * (run - o.threshold)),
+    loopStart: start,
+    unit: [last],
+    repeatCount: run,
+    progress,
+    progressGated: true,
+  };
+}
 
 /** Detects the same call repeated back to back. */
 export class ExactRepeatDetector implements Detector {
@@ -30,17 +46,7 @@ export class ExactRepeatDetector implements Detector {
     while (start - 1 >= floor && h.same(Ring.SIG, start - 1, last)) start--;
     const run = last - start + 1;
     if (run < this.o.threshold) return null;
-    return {
-      kind: 'exact_repeat',
-      detector: this.name,
-      pattern: `${this.ctx.log.preview(last)} called ${run} times in a row`,
-      confidence: clampConfidence(0.8 + 0.05 * (run - this.o.threshold)),
-      loopStart: start,
-      unit: [last],
-      repeatCount: run,
-      progress: repeatProgress(h, range(start, last)),
-      progressGated: true,
-    };
+    return exactRepeatSignal(this.ctx.log, this.o, last, start, run, repeatProgress(h, range(start, last)));
   }
 
   reset(): void {}

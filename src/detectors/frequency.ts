@@ -8,6 +8,7 @@
  */
 import type { FrequencyOptions } from '../options/detector-options.js';
 import { Ring } from '../state/call-history.js';
+import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector } from './detector.js';
@@ -15,6 +16,21 @@ import { repeatProgress } from './progress.js';
 
 function softened(p: Progress): Progress {
   return p === 'stalled' ? 'mixed' : 'changing';
+}
+
+/** The signal for `count` occurrences of the call at `last` among the last `span` calls, from `start`. */
+export function frequencySignal(log: CallLog, o: FrequencyOptions, last: number, start: number, count: number, span: number, progress: Progress): LoopSignal {
+  return {
+    kind: 'frequency',
+    detector: 'frequency',
+    pattern: `${log.preview(last)} called ${count} times in the last ${span} calls`,
+    confidence: clampConfidence(0.5 + 0.1 * (count - o.threshold)),
+    loopStart: start,
+    unit: [last],
+    repeatCount: count,
+    progress,
+    progressGated: true,
+  };
 }
 
 /** Detects a call that keeps coming back within a window. */
@@ -36,17 +52,8 @@ export class FrequencyDetector implements Detector {
     const hits: number[] = [];
     for (let i = floor; i <= last; i++) if (h.same(Ring.SIG, i, last)) hits.push(i);
     if (hits.length < this.o.threshold) return null;
-    return {
-      kind: 'frequency',
-      detector: this.name,
-      pattern: `${this.ctx.log.preview(last)} called ${hits.length} times in the last ${Math.min(this.o.window, last - floor + 1)} calls`,
-      confidence: clampConfidence(0.5 + 0.1 * (hits.length - this.o.threshold)),
-      loopStart: hits[0] as number,
-      unit: [last],
-      repeatCount: hits.length,
-      progress: this.freshBetween(hits, floor) ? softened(repeatProgress(h, hits)) : repeatProgress(h, hits),
-      progressGated: true,
-    };
+    const progress = this.freshBetween(hits, floor) ? softened(repeatProgress(h, hits)) : repeatProgress(h, hits);
+    return frequencySignal(this.ctx.log, this.o, last, hits[0] as number, hits.length, last - floor + 1, progress);
   }
 
   /** Whether every gap between consecutive occurrences holds a call not made earlier in the window. */

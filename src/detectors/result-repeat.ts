@@ -17,6 +17,21 @@ import type { Detector } from './detector.js';
 /** Confidence of a result-repeat signal. */
 export const RESULT_REPEAT_CONFIDENCE = 0.4;
 
+/** The signal for `unit` (ascending, the current call last): the same result among the last `span` calls. */
+export function resultRepeatSignal(unit: readonly number[], span: number): LoopSignal {
+  return {
+    kind: 'result_repeat',
+    detector: 'result_repeat',
+    pattern: `the same result came back ${unit.length} times in the last ${span} calls`,
+    confidence: RESULT_REPEAT_CONFIDENCE,
+    loopStart: unit[0] as number,
+    unit,
+    repeatCount: unit.length,
+    progress: 'stalled',
+    progressGated: false,
+  };
+}
+
 /** Detects results that keep coming back the same. */
 export class ResultRepeatDetector implements Detector {
   readonly name = 'result_repeat';
@@ -43,19 +58,8 @@ export class ResultRepeatDetector implements Detector {
       if (!this.counts(i)) continue;
       if (h.same(Ring.OUTCOME, i, last) || (this.o.masked && h.same(Ring.MASKED, i, last))) hits.push(i);
     }
-    const count = hits.length + 1;
-    if (count < this.o.threshold) return null;
-    return {
-      kind: 'result_repeat',
-      detector: this.name,
-      pattern: `the same result came back ${count} times in the last ${last - floor + 1} calls`,
-      confidence: RESULT_REPEAT_CONFIDENCE,
-      loopStart: hits[0] as number,
-      unit: [...hits, last],
-      repeatCount: count,
-      progress: 'stalled',
-      progressGated: false,
-    };
+    if (hits.length + 1 < this.o.threshold) return null;
+    return resultRepeatSignal([...hits, last], last - floor + 1);
   }
 
   reset(): void {}

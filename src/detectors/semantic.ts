@@ -16,13 +16,31 @@ import { actionText, encodeCapped } from '../text/action-text.js';
 import { maskBytes } from '../text/mask-volatile.js';
 import { jaccardExact, jaccardSketch, tokenSet } from '../text/token-set.js';
 import { Ring } from '../state/call-history.js';
-import type { LoopSignal } from '../types.js';
+import type { CallLog } from '../state/call-log.js';
+import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector, ObservedCall } from './detector.js';
 import { repeatProgress } from './progress.js';
 
 /** How a call's args are walked for text: its ignored fields and the depth cap. */
 export type WalkLookup = (tool: string) => { readonly ignoreKeys: ReadonlySet<string> | null; readonly maxDepth: number };
+
+/** The signal for the action at `last` with similar earlier actions `similar` among the last `span`. */
+export function semanticSignal(log: CallLog, last: number, similar: readonly number[], span: number, progress: Progress): LoopSignal {
+  const unit = [...similar, last];
+  return {
+    kind: 'semantic',
+    detector: 'semantic',
+    pattern: `${log.preview(last)} is a paraphrase of ${similar.length} of the last ${span} actions`,
+    confidence: clampConfidence(0.4 + 0.2 * similar.length),
+    loopStart: similar[0] as number,
+    unit,
+    repeatCount: unit.length,
+    progress,
+    progressGated: true,
+    fuzzy: true,
+  };
+}
 
 /** Detects paraphrased repetitions of one action. */
 export class SemanticDetector implements Detector {
@@ -77,18 +95,7 @@ export class SemanticDetector implements Detector {
     if (similar.length < this.o.minSimilar) return null;
     if (!this.o.countIdentical && similar.every((i) => h.same(Ring.SIG, i, last))) return null;
     const unit = [...similar, last];
-    return {
-      kind: 'semantic',
-      detector: this.name,
-      pattern: `${this.ctx.log.preview(last)} is a paraphrase of ${similar.length} of the last ${last - floor} actions`,
-      confidence: clampConfidence(0.4 + 0.2 * similar.length),
-      loopStart: similar[0] as number,
-      unit,
-      repeatCount: unit.length,
-      progress: repeatProgress(h, unit.filter((i) => i >= h.oldest), true),
-      progressGated: true,
-      fuzzy: true,
-    };
+    return semanticSignal(this.ctx.log, last, similar, last - floor, repeatProgress(h, unit.filter((i) => i >= h.oldest), true));
   }
 
   reset(): void {

@@ -7,9 +7,25 @@
  */
 import type { StateRepeatOptions } from '../options/detector-options.js';
 import type { ObservedCallInternal } from '../session/observe-event.js';
+import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector } from './detector.js';
+
+/** The signal for the state of the call at `last`, seen `count` times since `first`. */
+export function stateRepeatSignal(log: CallLog, o: StateRepeatOptions, last: number, first: number, count: number): LoopSignal {
+  return {
+    kind: 'state_repeat',
+    detector: 'state_repeat',
+    pattern: `${log.preview(last)} reached the same state ${count} times (same action, same outcome)`,
+    confidence: clampConfidence(0.5 + 0.15 * (count - o.threshold)),
+    loopStart: first,
+    unit: [last],
+    repeatCount: count,
+    progress: 'stalled',
+    progressGated: false,
+  };
+}
 
 /** Detects the agent coming back to a state it has already been in. */
 export class StateRepeatDetector implements Detector {
@@ -43,17 +59,7 @@ export class StateRepeatDetector implements Detector {
       }
     }
     if (count < this.o.threshold) return null;
-    return {
-      kind: 'state_repeat',
-      detector: this.name,
-      pattern: `${this.ctx.log.preview(last)} reached the same state ${count} times (same action, same outcome)`,
-      confidence: clampConfidence(0.5 + 0.15 * (count - this.o.threshold)),
-      loopStart: first,
-      unit: [last],
-      repeatCount: count,
-      progress: 'stalled',
-      progressGated: false,
-    };
+    return stateRepeatSignal(this.ctx.log, this.o, last, first, count);
   }
 
   reset(): void {

@@ -1,0 +1,190 @@
+// The memory layout and record formats shared with the host. The build writes the same constants as
+// TypeScript into src/wasm/generated/abi.ts (scripts/build-wasm.mjs), so the two never drift apart.
+//
+//   [0, 1024)        unused
+//   [1024, 2048)     header: region pointers, counters (survives re-instantiation: no state in globals)
+//   [2048, 4096)     stop-word token hashes: a 512-slot open-addressing table written by the host
+//   [4096, 65536)    config table: CONFIG_SIZE bytes per detector configuration
+//   [65536, ...)     the compiler's static data, then regions (io, scratch) and slot chunks, bump-allocated
+
+export const HEADER: u32 = 1024;
+export const H_MAGIC: u32 = 0;
+export const H_MEMTOP: u32 = 4;
+export const H_IN: u32 = 8;
+export const H_IN_SIZE: u32 = 12;
+export const H_OUT: u32 = 16;
+export const H_OUT_SIZE: u32 = 20;
+export const H_SCRATCH: u32 = 24;
+export const H_SCRATCH_SIZE: u32 = 28;
+export const H_STOP_COUNT: u32 = 32;
+export const H_LISTS: u32 = 36;
+export const H_LISTS_SIZE: u32 = 40;
+export const MAGIC: u32 = 0x6c77_0001;
+
+export const STOP_TABLE: u32 = 2048;
+export const STOP_SLOTS: u32 = 512;
+
+export const CONFIGS: u32 = 4096;
+export const CONFIG_SIZE: u32 = 256;
+export const MAX_CONFIGS: u32 = 240;
+
+// config fields (byte offsets)
+export const C_FLAGS: u32 = 0;
+export const C_EX_T: u32 = 4;
+export const C_EX_W: u32 = 8;
+export const C_FR_T: u32 = 12;
+export const C_FR_W: u32 = 16;
+export const C_CY_MIN: u32 = 20;
+export const C_CY_MAX: u32 = 24;
+export const C_CY_R: u32 = 28;
+export const C_CY_W: u32 = 32;
+export const C_SE_W: u32 = 36;
+export const C_SE_MINSIM: u32 = 40;
+export const C_SE_MAXTOK: u32 = 44;
+export const C_SE_MAXTEXT: u32 = 48;
+export const C_SE_MINTOK: u32 = 52;
+export const C_SE_K: u32 = 56;
+export const C_SE_THRESH: u32 = 64; // f64
+export const C_RR_T: u32 = 72;
+export const C_RR_W: u32 = 76;
+export const C_DE_T: u32 = 80;
+export const C_DE_W: u32 = 84;
+export const C_ST_T: u32 = 88;
+export const C_ST_W: u32 = 92;
+export const C_MAXDEPTH: u32 = 96;
+export const C_SLOT_SIZE: u32 = 100;
+export const C_CAP_SIG: u32 = 104;
+export const C_CAP_TOOL: u32 = 108;
+export const C_CAP_OUT: u32 = 112;
+export const C_CAP_MASKED: u32 = 116;
+export const C_CAP_ERR: u32 = 120;
+export const C_OFF_SIG: u32 = 124;
+export const C_OFF_TOOL: u32 = 128;
+export const C_OFF_OUT: u32 = 132;
+export const C_OFF_FLAGS: u32 = 136;
+export const C_OFF_MASKED: u32 = 140;
+export const C_OFF_ERR: u32 = 144;
+export const C_OFF_STATE: u32 = 148;
+export const C_OFF_SEM: u32 = 152;
+export const C_SEM_ENTRY: u32 = 156;
+export const C_SEM_CAP: u32 = 160;
+export const C_FREE_HEAD: u32 = 164;
+export const C_LIVE: u32 = 168;
+export const C_HIST_CAP: u32 = 172;
+export const C_CHUNK: u32 = 176;
+
+// config flags
+export const CF_EXACT: u32 = 1;
+export const CF_FREQ: u32 = 2;
+export const CF_CYCLE: u32 = 4;
+export const CF_SEMANTIC: u32 = 8;
+export const CF_RESULT: u32 = 16;
+export const CF_DEADEND: u32 = 32;
+export const CF_STATE: u32 = 64;
+export const CF_CYCLE_TOOL: u32 = 128;
+export const CF_SEM_SAMETOOL: u32 = 256;
+export const CF_SEM_IDENTICAL: u32 = 512;
+export const CF_RESULT_MASKED: u32 = 1024;
+export const CF_DEAD_CLASS: u32 = 2048;
+export const CF_MASK_TEXT: u32 = 4096;
+export const CF_SEM_EXACT: u32 = 8192;
+
+// slot header (bytes)
+export const S_COUNT: u32 = 0;
+export const S_CONFIG: u32 = 4;
+export const S_STATE: u32 = 8;
+export const S_NEXT: u32 = 12;
+export const SLOT_HEADER: u32 = 16;
+export const SLOT_LIVE: u32 = 1;
+export const SLOT_POISONED: u32 = 2;
+
+// event record: total size, slot handle, flags, then length-prefixed sections (each padded to 4 bytes):
+// tool, args, description, result, result text (for masking non-text results), error, then the ignored
+// key count and 64-bit key fingerprints
+export const R_SIZE: u32 = 0;
+export const R_SLOT: u32 = 4;
+export const R_FLAGS: u32 = 8;
+export const R_BODY: u32 = 12;
+export const F_HAS_RESULT: u32 = 1;
+export const F_RESULT_TEXT: u32 = 2;
+export const F_HAS_ERROR: u32 = 4;
+export const F_INFRA: u32 = 8;
+export const F_ARGS_SHIFT: u32 = 4;
+export const ARGS_NONE: u32 = 0;
+export const ARGS_JSON: u32 = 1;
+export const ARGS_TREE: u32 = 2;
+export const ARGS_STRING: u32 = 3;
+export const F_HAS_DESC: u32 = 64;
+export const F_RESULT_NOTHING: u32 = 128;
+export const F_RESULT_EMPTY: u32 = 256;
+export const F_DEBUG_TRAP: u32 = 0x80000000;
+
+// output record (bytes)
+export const OUT_SIZE: u32 = 144;
+export const O_STATUS: u32 = 0;
+export const O_SIG_HI: u32 = 4;
+export const O_SIG_LO: u32 = 8;
+export const O_INDEX: u32 = 12;
+export const O_MASK: u32 = 16;
+export const O_OFLAGS: u32 = 20;
+export const O_EX: u32 = 24;
+export const O_FR: u32 = 36;
+export const O_CY: u32 = 52;
+export const O_SE: u32 = 68;
+export const O_RR: u32 = 88;
+export const O_DE: u32 = 104;
+export const O_ST: u32 = 124;
+export const O_TOOL_HI: u32 = 132;
+export const O_TOOL_LO: u32 = 136;
+
+// signal mask bits
+export const M_EXACT: u32 = 1;
+export const M_FREQ: u32 = 2;
+export const M_CYCLE: u32 = 4;
+export const M_SEMANTIC: u32 = 8;
+export const M_RESULT: u32 = 16;
+export const M_DEADEND: u32 = 32;
+export const M_STATE: u32 = 64;
+
+// progress codes
+export const P_UNKNOWN: u32 = 0;
+export const P_STALLED: u32 = 1;
+export const P_CHANGING: u32 = 2;
+export const P_MIXED: u32 = 3;
+
+// outcome flags (as in src/state/call-history.ts)
+export const OF_KNOWN: u32 = 1;
+export const OF_ERROR: u32 = 2;
+export const OF_INFRA: u32 = 4;
+export const OF_EMPTY: u32 = 8;
+export const OF_NOTHING: u32 = 16;
+
+// status codes
+export const ST_OK: u32 = 0;
+export const ST_NEEDS_HOST: u32 = 1;
+export const ST_BAD_SLOT: u32 = 2;
+export const ST_NO_MEMORY: u32 = 3;
+export const ST_LISTS_FULL: u32 = 4;
+
+// tree encoding tags (host walker -> module)
+export const T_NULL: u32 = 1;
+export const T_FALSE: u32 = 2;
+export const T_TRUE: u32 = 3;
+export const T_NUMBER: u32 = 4;
+export const T_STRING: u32 = 5;
+export const T_BIGINT: u32 = 6;
+export const T_ARRAY: u32 = 7;
+export const T_OBJECT: u32 = 8;
+export const T_MAP: u32 = 9;
+export const T_SET: u32 = 10;
+export const T_CYCLE: u32 = 11;
+export const T_DEEP: u32 = 12;
+export const T_UNSUPPORTED: u32 = 13;
+export const T_BYTES: u32 = 14;
+
+// text limits shared with the reference
+export const MAX_TEXT_NODES: u32 = 10000;
+export const MAX_TOKEN_BYTES: u32 = 256;
+export const MASK_LIMIT: u32 = 2048;
+export const MASK_QUOTE_MAX: u32 = 200;
+export const NOTHING_LOOK: u32 = 300;

@@ -1,0 +1,474 @@
+// The call detectors over a session slot's rings: the twins of src/detectors/{exact-repeat, frequency,
+// cycle, semantic, result-repeat, dead-end, state-repeat, progress}.ts. Each writes its findings into the
+// output record; the host builds signals, patterns and verdicts from them.
+import {
+  CF_CYCLE_TOOL, CF_DEAD_CLASS, CF_RESULT_MASKED, CF_SEM_IDENTICAL, CF_SEM_SAMETOOL, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG,
+  C_CAP_TOOL, C_CY_MAX, C_CY_MIN, C_CY_R, C_CY_W, C_DE_T, C_DE_W, C_EX_T, C_EX_W, C_FLAGS, C_FR_T, C_FR_W, C_HIST_CAP, C_OFF_ERR,
+  C_OFF_FLAGS, C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_RR_T, C_RR_W, C_SEM_CAP, C_SEM_ENTRY,
+  C_SE_K, C_SE_MINSIM, C_SE_MINTOK, C_SE_THRESH, C_SE_W, C_ST_T, C_ST_W, M_CYCLE, M_DEADEND, M_EXACT, M_FREQ, M_RESULT, M_SEMANTIC,
+  M_STATE, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_SE, O_ST, P_CHANGING, P_MIXED,
+  P_STALLED, P_UNKNOWN, S_COUNT,
+} from './abi';
+import { jaccardSketch } from './tokens';
+
+// ring ids, as src/state/call-history.ts's Ring
+const R_SIG: u32 = 0;
+const R_TOOL: u32 = 1;
+const R_OUT: u32 = 2;
+const R_MASKED: u32 = 3;
+const R_ERR: u32 = 4;
+
+let cfg: usize = 0;
+let slot: usize = 0;
+let count: u32 = 0;
+let oldest: u32 = 0;
+let out: usize = 0;
+let lists: usize = 0;
+let listsEnd: usize = 0;
+let listsFull = false;
+let idx: usize = 0; // scratch index list
+
+// @ts-ignore: decorator
+@inline function cu(off: u32): u32 {
+  return load<u32>(cfg + off);
+}
+
+function ringBase(r: u32): usize {
+  if (r == R_SIG) return slot + cu(C_OFF_SIG);
+  if (r == R_TOOL) return slot + cu(C_OFF_TOOL);
+  if (r == R_OUT) return slot + cu(C_OFF_OUT);
+  if (r == R_MASKED) return slot + cu(C_OFF_MASKED);
+  return slot + cu(C_OFF_ERR);
+}
+
+function ringCap(r: u32): u32 {
+  if (r == R_SIG) return cu(C_CAP_SIG);
+  if (r == R_TOOL) return cu(C_CAP_TOOL);
+  if (r == R_OUT) return cu(C_CAP_OUT);
+  if (r == R_MASKED) return cu(C_CAP_MASKED);
+  return cu(C_CAP_ERR);
+}
+
+// @ts-ignore: decorator
+@inline function keyAt(base: usize, cap: u32, i: u32): u32 {
+  return load<u32>(base + (<usize>(i % cap) << 2));
+}
+
+function same(r: u32, i: u32, j: u32): bool {
+  const base = ringBase(r);
+  const cap = ringCap(r);
+  return keyAt(base, cap, i) == keyAt(base, cap, j);
+}
+
+function flagsOf(i: u32): u32 {
+  return <u32>load<u8>(slot + cu(C_OFF_FLAGS) + <usize>(i % cu(C_CAP_OUT)));
+}
+
+// @ts-ignore: decorator
+@inline function maxU(a: u32, b: u32): u32 {
+  return a > b ? a : b;
+}
+
+/** Prepares the detectors for the slot's newest call (count already includes it). */
+export function detectBegin(config: usize, s: usize, o: usize, listPtr: usize, listEnd: usize, scratch: usize): void {
+  cfg = config;
+  slot = s;
+  out = o;
+  count = load<u32>(s + S_COUNT);
+  const hist = cu(C_HIST_CAP);
+  oldest = count > hist ? count - hist : 0;
+  lists = listPtr;
+  listsEnd = listEnd;
+  listsFull = false;
+  idx = scratch;
+  store<u32>(o + O_MASK, 0);
+}
+
+/** Whether a unit list did not fit in the lists area (the host then retries with a larger one). */
+export function detectListsFull(): bool {
+  return listsFull;
+}
+
+/** Where the next unit list goes. */
+export function detectListsPtr(): usize {
+  return lists;
+}
+
+function mark(bit: u32): void {
+  store<u32>(out + O_MASK, load<u32>(out + O_MASK) | bit);
+}
+
+/** Copies n indices from the scratch index list to the lists area; returns its offset there, or 0xffffffff. */
+function writeList(n: u32): u32 {
+  const need = (<usize>n + 1) << 2;
+  if (lists + need > listsEnd) {
+    listsFull = true;
+    return 0xffffffff;
+  }
+  const at = lists;
+  store<u32>(at, n);
+  memory.copy(at + 4, idx, <usize>n << 2);
+  lists += need;
+  return <u32>at;
+}
+
+// ---- progress (src/detectors/progress.ts) -------------------------------------------------------------
+
+function sameOutcome(a: u32, b: u32, byClass: bool): bool {
+  const ea = (flagsOf(a) & OF_ERROR) != 0;
+  const eb = (flagsOf(b) & OF_ERROR) != 0;
+  if (ea != eb) return false;
+  return ea && byClass ? same(R_MASKED, a, b) : same(R_OUT, a, b);
+}
+
+/** The early answer from the outcomes' flags over indices [list, +n), or 0xff to compare outcomes. */
+function knownOutcomes(list: usize, n: u32): u32 {
+  let known: u32 = 0;
+  let empty = false;
+  let infra = false;
+  for (let k: u32 = 0; k < n; k++) {
+    const f = flagsOf(load<u32>(list + (<usize>k << 2)));
+    if ((f & OF_KNOWN) != 0) known++;
+    if ((f & OF_INFRA) != 0) infra = true;
+    if ((f & OF_EMPTY) != 0 && (f & OF_ERROR) == 0) empty = true;
+  }
+  if (known == 0) return P_UNKNOWN;
+  if (infra) return P_CHANGING;
+  if (known < n || empty) return P_MIXED;
+  return 0xff;
+}
+
+/** Progress over the repetitions at indices [list, +n) (ascending). */
+function repeatProgress(list: usize, n: u32, byClass: bool): u32 {
+  const early = knownOutcomes(list, n);
+  if (early != 0xff) return early;
+  let sameCount: u32 = 0;
+  for (let k: u32 = 1; k < n; k++) {
+    if (sameOutcome(load<u32>(list + (<usize>(k - 1) << 2)), load<u32>(list + (<usize>k << 2)), byClass)) sameCount++;
+  }
+  if (sameCount == n - 1) {
+    if (!byClass) return P_STALLED;
+    for (let k: u32 = 0; k < n; k++) {
+      if ((flagsOf(load<u32>(list + (<usize>k << 2))) & (OF_ERROR | OF_NOTHING)) == 0) return P_MIXED;
+    }
+    return P_STALLED;
+  }
+  if (sameCount == 0) return P_CHANGING;
+  return P_MIXED;
+}
+
+function cycleProgress(last: u32, period: u32, reps: u32): u32 {
+  const first = last - period * reps + 1;
+  const n = last - first + 1;
+  for (let k: u32 = 0; k < n; k++) store<u32>(idx + (<usize>k << 2), first + k);
+  const early = knownOutcomes(idx, n);
+  if (early != 0xff) return early;
+  let stalledReps: u32 = 0;
+  for (let r: u32 = 1; r < reps; r++) {
+    const end = last - (reps - 1 - r) * period;
+    let sameRep = true;
+    for (let k: u32 = 0; k < period; k++) {
+      const i = end - k;
+      if (!sameOutcome(i, i - period, false)) {
+        sameRep = false;
+        break;
+      }
+    }
+    if (sameRep) stalledReps++;
+  }
+  if (stalledReps == reps - 1) return P_STALLED;
+  if (stalledReps == 0) return P_CHANGING;
+  return P_MIXED;
+}
+
+// ---- exact repeat --------------------------------------------------------------------------------------
+
+export function detectExact(): void {
+  const last = count - 1;
+  const w = cu(C_EX_W);
+  const floor = maxU(count > w ? count - w : 0, oldest);
+  const base = ringBase(R_SIG);
+  const cap = cu(C_CAP_SIG);
+  const key = keyAt(base, cap, last);
+  let start = last;
+  while (start > floor && keyAt(base, cap, start - 1) == key) start--;
+  const run = last - start + 1;
+  if (run < cu(C_EX_T)) return;
+  for (let k: u32 = 0; k < run; k++) store<u32>(idx + (<usize>k << 2), start + k);
+  mark(M_EXACT);
+  store<u32>(out + O_EX, start);
+  store<u32>(out + O_EX + 4, run);
+  store<u32>(out + O_EX + 8, repeatProgress(idx, run, false));
+}
+
+// ---- frequency -----------------------------------------------------------------------------------------
+
+/** Whether every gap between consecutive hits [idx, +n) holds a call not made earlier in the window. */
+function freshBetween(n: u32, floor: u32): bool {
+  for (let k: u32 = 1; k < n; k++) {
+    const a = load<u32>(idx + (<usize>(k - 1) << 2));
+    const b = load<u32>(idx + (<usize>k << 2));
+    let fresh = false;
+    for (let i = a + 1; i < b && !fresh; i++) {
+      let seen = false;
+      for (let j = floor; j < i && !seen; j++) seen = same(R_SIG, j, i);
+      fresh = !seen;
+    }
+    if (!fresh) return false;
+  }
+  return true;
+}
+
+export function detectFrequency(): void {
+  const last = count - 1;
+  const w = cu(C_FR_W);
+  const floor = maxU(count > w ? count - w : 0, oldest);
+  const base = ringBase(R_SIG);
+  const cap = cu(C_CAP_SIG);
+  const key = keyAt(base, cap, last);
+  let n: u32 = 0;
+  let pos = floor % cap;
+  for (let i = floor; i <= last; i++) {
+    if (load<u32>(base + (<usize>pos << 2)) == key) {
+      store<u32>(idx + (<usize>n << 2), i);
+      n++;
+    }
+    pos++;
+    if (pos == cap) pos = 0;
+  }
+  if (n < cu(C_FR_T)) return;
+  let progress = repeatProgress(idx, n, false);
+  if (freshBetween(n, floor)) progress = progress == P_STALLED ? P_MIXED : P_CHANGING;
+  mark(M_FREQ);
+  store<u32>(out + O_FR, load<u32>(idx));
+  store<u32>(out + O_FR + 4, n);
+  store<u32>(out + O_FR + 8, last - floor + 1);
+  store<u32>(out + O_FR + 12, progress);
+}
+
+// ---- cycle ---------------------------------------------------------------------------------------------
+
+export function detectCycle(): void {
+  const last = count - 1;
+  const w = cu(C_CY_W);
+  const floor = maxU(count > w ? count - w : 0, oldest);
+  const available = last - floor + 1;
+  const r = (cu(C_FLAGS) & CF_CYCLE_TOOL) != 0 ? R_TOOL : R_SIG;
+  const base = ringBase(r);
+  const cap = ringCap(r);
+  const reps = cu(C_CY_R);
+  const maxP = cu(C_CY_MAX);
+  for (let p = cu(C_CY_MIN); p <= maxP; p++) {
+    const need = p * reps;
+    if (need > available) break;
+    let periodic = true;
+    for (let i = last - need + 1; i + p <= last; i++) {
+      if (keyAt(base, cap, i) != keyAt(base, cap, i + p)) {
+        periodic = false;
+        break;
+      }
+    }
+    if (!periodic) continue;
+    // the unit must be primitive: no shorter period d dividing p
+    let primitive = true;
+    for (let d: u32 = 1; d < p && primitive; d++) {
+      if (p % d != 0) continue;
+      let per = true;
+      for (let i = last - p + 1; i + d <= last; i++) {
+        if (keyAt(base, cap, i) != keyAt(base, cap, i + d)) {
+          per = false;
+          break;
+        }
+      }
+      if (per) primitive = false;
+    }
+    if (!primitive) continue;
+    let start = last - need + 1;
+    while (start > floor && keyAt(base, cap, start - 1) == keyAt(base, cap, start - 1 + p)) start--;
+    const repeats = (last - start + 1) / p;
+    mark(M_CYCLE);
+    store<u32>(out + O_CY, start);
+    store<u32>(out + O_CY + 4, repeats);
+    store<u32>(out + O_CY + 8, cycleProgress(last, p, repeats));
+    store<u32>(out + O_CY + 12, p);
+    return;
+  }
+}
+
+// ---- semantic (sketch) ---------------------------------------------------------------------------------
+
+function semEntry(i: u32): usize {
+  return slot + cu(C_OFF_SEM) + <usize>(i % cu(C_SEM_CAP)) * <usize>cu(C_SEM_ENTRY);
+}
+
+export function detectSemantic(): void {
+  const last = count - 1;
+  const cur = semEntry(last);
+  const minTok = cu(C_SE_MINTOK);
+  if (load<u32>(cur) < minTok) return;
+  const k = cu(C_SE_K);
+  const w = cu(C_SE_W);
+  const threshold = load<f64>(cfg + C_SE_THRESH);
+  const flags = cu(C_FLAGS);
+  const sameTool = (flags & CF_SEM_SAMETOOL) != 0;
+  const floor: u32 = last > w ? last - w : 0;
+  let n: u32 = 0;
+  for (let i = floor; i < last; i++) {
+    const e = semEntry(i);
+    if (load<u32>(e) < minTok || (sameTool && !same(R_TOOL, i, last))) continue;
+    const j = jaccardSketch(e + 8, load<u32>(e, 4), load<u32>(e), cur + 8, load<u32>(cur, 4), load<u32>(cur), k);
+    if (j >= threshold) {
+      store<u32>(idx + (<usize>n << 2), i);
+      n++;
+    }
+  }
+  if (n < cu(C_SE_MINSIM)) return;
+  if ((flags & CF_SEM_IDENTICAL) == 0) {
+    let allSame = true;
+    for (let q: u32 = 0; q < n && allSame; q++) allSame = same(R_SIG, load<u32>(idx + (<usize>q << 2)), last);
+    if (allSame) return;
+  }
+  store<u32>(idx + (<usize>n << 2), last);
+  const unitLen = n + 1;
+  // progress over the unit's calls still in the history
+  let from: u32 = 0;
+  while (from < unitLen && load<u32>(idx + (<usize>from << 2)) < oldest) from++;
+  const progress = repeatProgress(idx + (<usize>from << 2), unitLen - from, true);
+  mark(M_SEMANTIC);
+  store<u32>(out + O_SE, load<u32>(idx));
+  store<u32>(out + O_SE + 4, n);
+  store<u32>(out + O_SE + 8, last - floor);
+  store<u32>(out + O_SE + 12, progress);
+  store<u32>(out + O_SE + 16, writeList(unitLen));
+}
+
+// ---- result repeat -------------------------------------------------------------------------------------
+
+function resultCounts(i: u32): bool {
+  const f = flagsOf(i);
+  return (f & OF_KNOWN) != 0 && (f & (OF_ERROR | OF_EMPTY)) == 0;
+}
+
+export function detectResult(): void {
+  const last = count - 1;
+  if (!resultCounts(last)) return;
+  const w = cu(C_RR_W);
+  const floor = maxU(last + 1 > w ? last - w + 1 : 0, oldest);
+  const masked = (cu(C_FLAGS) & CF_RESULT_MASKED) != 0;
+  let n: u32 = 0;
+  for (let i = floor; i < last; i++) {
+    if (!resultCounts(i)) continue;
+    if (same(R_OUT, i, last) || (masked && same(R_MASKED, i, last))) {
+      store<u32>(idx + (<usize>n << 2), i);
+      n++;
+    }
+  }
+  const c = n + 1;
+  if (c < cu(C_RR_T)) return;
+  store<u32>(idx + (<usize>n << 2), last);
+  mark(M_RESULT);
+  store<u32>(out + O_RR, load<u32>(idx));
+  store<u32>(out + O_RR + 4, c);
+  store<u32>(out + O_RR + 8, last - floor + 1);
+  store<u32>(out + O_RR + 12, writeList(c));
+}
+
+// ---- dead end ------------------------------------------------------------------------------------------
+
+function deadCounts(i: u32): bool {
+  const f = flagsOf(i);
+  return (f & OF_ERROR) != 0 && (f & OF_INFRA) == 0;
+}
+
+/** Whether some call failed more than once, and every call that did saw its error text change. */
+function sameCallChanged(n: u32): bool {
+  let repeated = false;
+  // groups by signature: mark members already grouped by setting their top bit in the scratch copy
+  for (let a: u32 = 0; a < n; a++) {
+    const ia = load<u32>(idx + (<usize>a << 2));
+    if ((ia & 0x80000000) != 0) continue;
+    let group: u32 = 0;
+    let changed = false;
+    for (let b = a + 1; b < n; b++) {
+      const ib = load<u32>(idx + (<usize>b << 2));
+      if ((ib & 0x80000000) != 0) continue;
+      if (!same(R_SIG, ia, ib)) continue;
+      store<u32>(idx + (<usize>b << 2), ib | 0x80000000);
+      group++;
+      if (!same(R_ERR, ia, ib)) changed = true;
+    }
+    if (group == 0) continue;
+    repeated = true;
+    if (!changed) return false;
+  }
+  return repeated;
+}
+
+export function detectDeadEnd(): void {
+  const last = count - 1;
+  if (!deadCounts(last)) return;
+  const w = cu(C_DE_W);
+  const floor = maxU(count > w ? count - w : 0, oldest);
+  const r = (cu(C_FLAGS) & CF_DEAD_CLASS) != 0 ? R_MASKED : R_ERR;
+  let n: u32 = 0;
+  for (let i = floor; i < last; i++) {
+    if (deadCounts(i) && same(r, i, last)) {
+      store<u32>(idx + (<usize>n << 2), i);
+      n++;
+    }
+  }
+  const c = n + 1;
+  if (c < cu(C_DE_T)) return;
+  store<u32>(idx + (<usize>n << 2), last);
+  const listAt = writeList(c);
+  const changed = sameCallChanged(c);
+  mark(M_DEADEND);
+  store<u32>(out + O_DE, listAt == 0xffffffff ? 0 : load<u32>(listAt + 4));
+  store<u32>(out + O_DE + 4, c);
+  store<u32>(out + O_DE + 8, last - floor + 1);
+  store<u32>(out + O_DE + 12, changed ? P_CHANGING : P_STALLED);
+  store<u32>(out + O_DE + 16, listAt);
+}
+
+// ---- state repeat --------------------------------------------------------------------------------------
+
+export function detectState(): void {
+  const last = count - 1;
+  const w = cu(C_ST_W);
+  const base = slot + cu(C_OFF_STATE);
+  const key = load<u32>(base + (<usize>(last % w) << 2));
+  if (key == 0) return;
+  let c: u32 = 0;
+  let first = last;
+  const from: u32 = count > w ? count - w : 0;
+  let pos = from % w;
+  for (let i = from; i <= last; i++) {
+    if (load<u32>(base + (<usize>pos << 2)) == key) {
+      c++;
+      if (i < first) first = i;
+    }
+    pos++;
+    if (pos == w) pos = 0;
+  }
+  if (c < cu(C_ST_T)) return;
+  mark(M_STATE);
+  store<u32>(out + O_ST, first);
+  store<u32>(out + O_ST + 4, c);
+}
+
+/** Whether any call in the frequency window occurs `threshold` times or more (the is_stuck view). */
+export function anyAtThreshold(config: usize, s: usize): bool {
+  cfg = config;
+  slot = s;
+  count = load<u32>(s + S_COUNT);
+  const hist = cu(C_HIST_CAP);
+  oldest = count > hist ? count - hist : 0;
+  const w = cu(C_FR_W);
+  const floor = maxU(count > w ? count - w : 0, oldest);
+  for (let i = floor; i < count; i++) {
+    let n: u32 = 0;
+    for (let j = floor; j < count; j++) if (same(R_SIG, i, j)) n++;
+    if (n >= cu(C_FR_T)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,290 @@
+// One tool call in, findings out: reads an event record, fingerprints the call and its outcome (the twin of
+// src/session/observe-event.ts), writes the slot's rings, and runs the enabled detectors.
+import {
+  ARGS_JSON, ARGS_NONE, ARGS_STRING, ARGS_TREE, CF_CYCLE, CF_DEADEND, CF_EXACT, CF_FREQ, CF_MASK_TEXT, CF_RESULT, CF_RESULT_MASKED,
+  CF_SEMANTIC, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
+  C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_SEM_CAP, C_SEM_ENTRY, C_SE_K, C_SE_MAXTEXT, C_SE_MAXTOK,
+  C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT,
+  HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, MAX_TOKEN_BYTES, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OUT_SIZE, O_INDEX,
+  O_OFLAGS, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
+  ST_LISTS_FULL, ST_NEEDS_HOST, ST_NO_MEMORY, ST_OK, S_COUNT, S_STATE,
+} from './abi';
+import { TAG_CALL, TAG_ERROR, TAG_ERROR_CLASS, TAG_MASKED_RESULT, TAG_NULL, TAG_RESULT, TAG_STATE, TAG_STRING, combine2, word } from './combine';
+import {
+  detectBegin, detectCycle, detectDeadEnd, detectExact, detectFrequency, detectListsFull, detectListsPtr, detectResult, detectSemantic,
+  detectState,
+} from './detect';
+import { J_HOST, J_OK, hashJson, jsonFp, jsonScratchSize } from './json';
+import { maskBytes } from './mask';
+import { saysNothingFound } from './nothing';
+import { configPtr, slotOk } from './slots';
+import { textFinish, textNode, textReplace, textStart, textString } from './text';
+import { lastSketchLen, lastTokenCount, tokenTableSlots, tokenize } from './tokens';
+import { hashTree } from './tree';
+import { xxh64 } from './xxh64';
+
+// section pointers of the record being processed
+let toolP: usize = 0;
+let toolN: u32 = 0;
+let argsP: usize = 0;
+let argsN: u32 = 0;
+let descP: usize = 0;
+let descN: u32 = 0;
+let resP: usize = 0;
+let resN: u32 = 0;
+let resTextP: usize = 0;
+let resTextN: u32 = 0;
+let errP: usize = 0;
+let errN: u32 = 0;
+let ignoreP: usize = 0;
+let ignoreN: u32 = 0;
+
+function section(p: usize): usize {
+  return p + 4 + ((<usize>load<u32>(p) + 3) & ~3);
+}
+
+function readSections(rec: usize): void {
+  let p = rec + R_BODY;
+  toolN = load<u32>(p);
+  toolP = p + 4;
+  p = section(p);
+  argsN = load<u32>(p);
+  argsP = p + 4;
+  p = section(p);
+  descN = load<u32>(p);
+  descP = p + 4;
+  p = section(p);
+  resN = load<u32>(p);
+  resP = p + 4;
+  p = section(p);
+  resTextN = load<u32>(p);
+  resTextP = p + 4;
+  p = section(p);
+  errN = load<u32>(p);
+  errP = p + 4;
+  p = section(p);
+  ignoreN = load<u32>(p);
+  ignoreP = (p + 4 + 7) & ~7;
+}
+
+/** Scratch bytes needed to process a record of `size` bytes with configuration `id`. */
+export function scratchNeeded(size: u32, id: u32): u32 {
+  const cfg = configPtr(id);
+  const maxText = load<u32>(cfg + C_SE_MAXTEXT);
+  const tokens = tokenTableSlots(load<u32>(cfg + C_SE_MAXTOK) > 0 ? load<u32>(cfg + C_SE_MAXTOK) : 1);
+  const mask = (size > maxText ? size : maxText) * 6 + 64;
+  return jsonScratchSize(size) + mask + maxText + 16 + (tokens << 2) + MAX_TOKEN_BYTES + 4096 * 4 + 256;
+}
+
+function isBlank(p: usize, n: u32): bool {
+  for (let i: u32 = 0; i < n; i++) {
+    const b = <u32>load<u8>(p + i);
+    if (!(b == 0x20 || (b >= 0x09 && b <= 0x0d))) return false;
+  }
+  return true;
+}
+
+// @ts-ignore: decorator
+@inline function ringPut(slot: usize, cfg: usize, offField: u32, capField: u32, index: u32, v: u32): void {
+  const cap = load<u32>(cfg + capField);
+  if (cap != 0) store<u32>(slot + load<u32>(cfg + offField) + (<usize>(index % cap) << 2), v);
+}
+
+/**
+ * Processes one event record into its output record. Returns a status; on NEEDS_HOST and BAD_SLOT
+ * nothing was recorded.
+ */
+export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize): u32 {
+  store<u32>(out + O_STATUS, ST_OK);
+  const s = load<u32>(rec + R_SLOT);
+  if (!slotOk(s) || (load<u32>(s + S_STATE) & SLOT_POISONED) != 0) {
+    store<u32>(out + O_STATUS, ST_BAD_SLOT);
+    return ST_BAD_SLOT;
+  }
+  const slot = <usize>s;
+  const cfg = configPtr(load<u32>(slot + 4));
+  const cflags = load<u32>(cfg + C_FLAGS);
+  const rflags = load<u32>(rec + R_FLAGS);
+  readSections(rec);
+  const scratch = <usize>load<u32>(HEADER + H_SCRATCH);
+  if (scratch == 0 || load<u32>(HEADER + H_SCRATCH_SIZE) < scratchNeeded(load<u32>(rec + R_SIZE), load<u32>(slot + 4))) {
+    store<u32>(out + O_STATUS, ST_NO_MEMORY);
+    return ST_NO_MEMORY;
+  }
+  // scratch layout: [json | mask | text | token table | token buffer | index list]
+  const jsonArea = scratch;
+  const maskArea = (jsonArea + jsonScratchSize(load<u32>(rec + R_SIZE)) + 15) & ~15;
+  const maxText = load<u32>(cfg + C_SE_MAXTEXT);
+  const recSize = load<u32>(rec + R_SIZE);
+  const textArea = (maskArea + (<usize>(recSize > maxText ? recSize : maxText) * 6 + 64) + 15) & ~15;
+  const tableArea = (textArea + maxText + 16 + 15) & ~15;
+  const maxTok = load<u32>(cfg + C_SE_MAXTOK);
+  const tokenBuf = tableArea + (<usize>tokenTableSlots(maxTok > 0 ? maxTok : 1) << 2);
+  const idxArea = (tokenBuf + MAX_TOKEN_BYTES + 15) & ~15;
+
+  const semantic = (cflags & CF_SEMANTIC) != 0;
+  const toolFp = xxh64(toolP, toolN, TAG_STRING);
+  textStart(textArea, maxText, toolP, toolN, semantic);
+
+  // the call's signature
+  const kind = (rflags >> F_ARGS_SHIFT) & 3;
+  let argsFp: u64;
+  if (kind == ARGS_JSON) {
+    const st = hashJson(argsP, argsN, load<u32>(cfg + C_MAXDEPTH), ignoreP, ignoreN, jsonArea, semantic);
+    if (st == J_HOST) {
+      store<u32>(out + O_STATUS, ST_NEEDS_HOST);
+      return ST_NEEDS_HOST;
+    }
+    if (st == J_OK) argsFp = jsonFp;
+    else {
+      argsFp = xxh64(argsP, argsN, TAG_STRING);
+      textReplace(toolN, argsP, argsN, semantic);
+    }
+  } else if (kind == ARGS_TREE) {
+    argsFp = hashTree(argsP);
+  } else if (kind == ARGS_STRING) {
+    if (textNode()) textString(argsP, argsN);
+    argsFp = xxh64(argsP, argsN, TAG_STRING);
+  } else {
+    argsFp = word(TAG_NULL, 0);
+  }
+  if ((rflags & F_HAS_DESC) != 0) textReplace(toolN, descP, descN, semantic);
+  const sig = combine2(TAG_CALL, toolFp, argsFp);
+
+  // the outcome
+  let oflags: u32 = 0;
+  let outFp: u64 = 0;
+  let masked: u32 = 0;
+  let errKey: u32 = 0;
+  const hasResult = (rflags & F_HAS_RESULT) != 0;
+  if (hasResult) {
+    oflags |= OF_KNOWN;
+    let rfp: u64;
+    if ((rflags & F_RESULT_TEXT) != 0) {
+      rfp = xxh64(resP, resN, TAG_STRING);
+      if (isBlank(resP, resN)) oflags |= OF_EMPTY;
+      else if (saysNothingFound(resP, resN)) oflags |= OF_NOTHING;
+    } else {
+      rfp = hashTree(resP);
+      if ((rflags & F_RESULT_EMPTY) != 0) oflags |= OF_EMPTY;
+      else if ((rflags & F_RESULT_NOTHING) != 0) oflags |= OF_NOTHING;
+    }
+    outFp = word(TAG_RESULT, rfp);
+    if ((cflags & CF_RESULT_MASKED) != 0) {
+      const textP = (rflags & F_RESULT_TEXT) != 0 ? resP : resTextP;
+      const textN = (rflags & F_RESULT_TEXT) != 0 ? resN : resTextN;
+      const m = maskBytes(textP, textN, MASK_LIMIT, maskArea);
+      masked = <u32>xxh64(maskArea, m, TAG_MASKED_RESULT);
+    }
+  }
+  let infra = false;
+  if ((rflags & F_HAS_ERROR) != 0) {
+    oflags |= OF_KNOWN | OF_ERROR;
+    infra = (rflags & F_INFRA) != 0;
+    if (infra) oflags |= OF_INFRA;
+    const ef = xxh64(errP, errN, TAG_ERROR);
+    errKey = <u32>ef;
+    if (!hasResult) outFp = ef;
+    const m = maskBytes(errP, errN, MASK_LIMIT, maskArea);
+    masked = <u32>xxh64(maskArea, m, TAG_ERROR_CLASS);
+  }
+  let stateKey: u32 = 0;
+  if ((oflags & OF_KNOWN) != 0 && !infra) {
+    const a = (rflags & F_HAS_DESC) != 0 ? xxh64(descP, descN, TAG_STRING) : sig;
+    stateKey = <u32>combine2(TAG_STATE, a, outFp);
+    if (stateKey == 0) stateKey = 1;
+  }
+
+  // record
+  const index = load<u32>(slot + S_COUNT);
+  ringPut(slot, cfg, C_OFF_SIG, C_CAP_SIG, index, <u32>sig);
+  if ((rflags & F_DEBUG_TRAP) != 0) unreachable(); // tests: a trap halfway through recording
+  ringPut(slot, cfg, C_OFF_TOOL, C_CAP_TOOL, index, <u32>toolFp);
+  ringPut(slot, cfg, C_OFF_OUT, C_CAP_OUT, index, <u32>outFp);
+  ringPut(slot, cfg, C_OFF_MASKED, C_CAP_MASKED, index, masked);
+  ringPut(slot, cfg, C_OFF_ERR, C_CAP_ERR, index, errKey);
+  const capOut = load<u32>(cfg + C_CAP_OUT);
+  if (capOut != 0) store<u8>(slot + load<u32>(cfg + C_OFF_FLAGS) + <usize>(index % capOut), <u8>oflags);
+  if ((cflags & CF_STATE) != 0) store<u32>(slot + load<u32>(cfg + C_OFF_STATE) + (<usize>(index % load<u32>(cfg + C_ST_W)) << 2), stateKey);
+  if (semantic) {
+    let tp = textArea;
+    let tn = textFinish();
+    if ((cflags & CF_MASK_TEXT) != 0) {
+      tn = maskBytes(textArea, tn, maxText, maskArea);
+      tp = maskArea;
+    }
+    const entry = slot + load<u32>(cfg + C_OFF_SEM) + <usize>(index % load<u32>(cfg + C_SEM_CAP)) * <usize>load<u32>(cfg + C_SEM_ENTRY);
+    tokenize(tp, tn, maxTok, load<u32>(cfg + C_SE_K), entry + 8, tableArea, tokenBuf);
+    store<u32>(entry, lastTokenCount());
+    store<u32>(entry, lastSketchLen(), 4);
+  }
+  store<u32>(slot + S_COUNT, index + 1);
+
+  // detect
+  detectBegin(cfg, slot, out, lists, listsEnd, idxArea);
+  if ((cflags & CF_EXACT) != 0) detectExact();
+  if ((cflags & CF_FREQ) != 0) detectFrequency();
+  if ((cflags & CF_CYCLE) != 0) detectCycle();
+  if (semantic) detectSemantic();
+  if ((cflags & CF_RESULT) != 0) detectResult();
+  if ((cflags & CF_DEADEND) != 0) detectDeadEnd();
+  if ((cflags & CF_STATE) != 0) detectState();
+
+  store<u32>(out + O_SIG_HI, <u32>(sig >> 32));
+  store<u32>(out + O_SIG_LO, <u32>sig);
+  store<u32>(out + O_INDEX, index);
+  store<u32>(out + O_OFLAGS, oflags);
+  store<u32>(out + O_TOOL_HI, <u32>(toolFp >> 32));
+  store<u32>(out + O_TOOL_LO, <u32>toolFp);
+  if (detectListsFull()) {
+    store<u32>(out + O_STATUS, ST_LISTS_FULL);
+    return ST_LISTS_FULL;
+  }
+  return ST_OK;
+}
+
+/**
+ * Processes `n` consecutive records into consecutive output records. Stops before a record that needs the
+ * host (its args must be re-encoded) and returns how many records were done; BAD_SLOT records are marked
+ * and passed over.
+ */
+export function processBatch(recs: usize, n: u32, outs: usize, lists: usize, listsEnd: usize): u32 {
+  let rec = recs;
+  let out = outs;
+  let l = lists;
+  for (let k: u32 = 0; k < n; k++) {
+    const st = processOne(rec, out, l, listsEnd);
+    if (st == ST_NEEDS_HOST) return k;
+    if (st == ST_OK || st == ST_LISTS_FULL) l = detectListsPtrAfter(l);
+    rec += load<u32>(rec + R_SIZE);
+    out += OUT_SIZE;
+  }
+  return n;
+}
+
+function detectListsPtrAfter(before: usize): usize {
+  const p = detectListsPtr();
+  return p > before ? p : before;
+}
+
+/** The detection kernel alone: records precomputed keys into a slot and runs the detectors. */
+export function kernel(s: u32, sigLo: u32, toolLo: u32, outcomeLo: u32, oflags: u32, out: usize, lists: usize, listsEnd: usize): u32 {
+  if (!slotOk(s)) return ST_BAD_SLOT;
+  const slot = <usize>s;
+  const cfg = configPtr(load<u32>(slot + 4));
+  const cflags = load<u32>(cfg + C_FLAGS);
+  const index = load<u32>(slot + S_COUNT);
+  ringPut(slot, cfg, C_OFF_SIG, C_CAP_SIG, index, sigLo);
+  ringPut(slot, cfg, C_OFF_TOOL, C_CAP_TOOL, index, toolLo);
+  ringPut(slot, cfg, C_OFF_OUT, C_CAP_OUT, index, outcomeLo);
+  const capOut = load<u32>(cfg + C_CAP_OUT);
+  if (capOut != 0) store<u8>(slot + load<u32>(cfg + C_OFF_FLAGS) + <usize>(index % capOut), <u8>oflags);
+  store<u32>(slot + S_COUNT, index + 1);
+  const scratch = <usize>load<u32>(HEADER + H_SCRATCH);
+  detectBegin(cfg, slot, out, lists, listsEnd, scratch);
+  if ((cflags & CF_EXACT) != 0) detectExact();
+  if ((cflags & CF_FREQ) != 0) detectFrequency();
+  if ((cflags & CF_CYCLE) != 0) detectCycle();
+  if ((cflags & CF_RESULT) != 0) detectResult();
+  return load<u32>(out + 16);
+}

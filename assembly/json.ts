@@ -1,0 +1,514 @@
+// Canonical fingerprints of JSON text, without building values: the fingerprint of a JSON document here
+// equals src/fingerprint/canonical-hash.ts's fingerprint of JSON.parse(text). Objects sum their members'
+// pair fingerprints, so key order needs no sorting.
+//
+// Returned status: OK (fingerprint in `jsonFp`), NOT_JSON (invalid: the caller hashes the text as a plain
+// string), or HOST (valid but outside what this parser reproduces exactly: numbers that need more than
+// the exact fast path, duplicate keys, array-index keys while collecting text, very wide objects, nesting
+// deeper than the skip stack). Nothing here touches session state.
+import { TAG_ARRAY, TAG_DEEP, TAG_FALSE, TAG_NULL, TAG_OBJECT, TAG_STRING, TAG_TRUE, close, fold, hashNumber, pair, word } from './combine';
+import { textNode, textResume, textString, textSuspend } from './text';
+import { xxh64 } from './xxh64';
+
+export const J_OK: u32 = 0;
+export const J_NOT_JSON: u32 = 1;
+export const J_HOST: u32 = 2;
+
+/** Keys of one object checked for duplicates at most; wider objects go to the host. */
+const MAX_KEYS: u32 = 256;
+/** Keys held at once along the open path. */
+const KEY_CAP: u32 = 4096;
+/** Containers skipped (beyond maxDepth) may nest this deep before the host takes over. */
+const SKIP_STACK: u32 = 65536;
+
+const POW10: StaticArray<f64> = [
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+  1e20, 1e21, 1e22,
+];
+
+let P: usize = 0;
+let E: usize = 0;
+let status: u32 = J_OK;
+let maxDepth: u32 = 64;
+let strBuf: usize = 0;
+let keyBuf: usize = 0;
+let keyTop: u32 = 0;
+let skipBuf: usize = 0;
+let ignorePtr: usize = 0;
+let ignoreCount: u32 = 0;
+let checkIndexKeys: bool = false;
+
+/** The fingerprint of the last document parsed with status OK. */
+export let jsonFp: u64 = 0;
+
+// @ts-ignore: decorator
+@inline function isWs(b: u32): bool {
+  return b == 0x20 || b == 0x09 || b == 0x0a || b == 0x0d;
+}
+
+function skipWs(): void {
+  while (P < E && isWs(<u32>load<u8>(P))) P++;
+}
+
+function fail(s: u32): u64 {
+  if (status == J_OK) status = s;
+  return 0;
+}
+
+function hex4(p: usize): i32 {
+  let v: i32 = 0;
+  for (let k: usize = 0; k < 4; k++) {
+    const c = <i32>load<u8>(p + k);
+    let d: i32;
+    if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+    else if (c >= 0x61 && c <= 0x66) d = c - 0x57;
+    else if (c >= 0x41 && c <= 0x46) d = c - 0x37;
+    else return -1;
+    v = (v << 4) | d;
+  }
+  return v;
+}
+
+function putUtf8(o: usize, cp: u32): usize {
+  if (cp < 0x80) {
+    store<u8>(o, <u8>cp);
+    return o + 1;
+  }
+  if (cp < 0x800) {
+    store<u8>(o, <u8>(0xc0 | (cp >> 6)));
+    store<u8>(o, <u8>(0x80 | (cp & 0x3f)), 1);
+    return o + 2;
+  }
+  if (cp < 0x10000) {
+    store<u8>(o, <u8>(0xe0 | (cp >> 12)));
+    store<u8>(o, <u8>(0x80 | ((cp >> 6) & 0x3f)), 1);
+    store<u8>(o, <u8>(0x80 | (cp & 0x3f)), 2);
+    return o + 3;
+  }
+  store<u8>(o, <u8>(0xf0 | (cp >> 18)));
+  store<u8>(o, <u8>(0x80 | ((cp >> 12) & 0x3f)), 1);
+  store<u8>(o, <u8>(0x80 | ((cp >> 6) & 0x3f)), 2);
+  store<u8>(o, <u8>(0x80 | (cp & 0x3f)), 3);
+  return o + 4;
+}
+
+/**
+ * Decodes the string at P (just after its opening quote) into strBuf as UTF-8, lone surrogates as
+ * U+FFFD (what TextEncoder makes of JSON.parse's result). Returns the byte length; P ends after the quote.
+ */
+function decodeString(): u32 {
+  let o = strBuf;
+  while (true) {
+    if (P >= E) {
+      fail(J_NOT_JSON);
+      return 0;
+    }
+    const b = <u32>load<u8>(P);
+    if (b == 0x22) {
+      P++;
+      break;
+    }
+    if (b < 0x20) {
+      fail(J_NOT_JSON);
+      return 0;
+    }
+    if (b != 0x5c) {
+      store<u8>(o++, <u8>b);
+      P++;
+      continue;
+    }
+    if (P + 1 >= E) {
+      fail(J_NOT_JSON);
+      return 0;
+    }
+    const c = <u32>load<u8>(P + 1);
+    P += 2;
+    if (c == 0x22 || c == 0x5c || c == 0x2f) store<u8>(o++, <u8>c);
+    else if (c == 0x62) store<u8>(o++, 0x08);
+    else if (c == 0x66) store<u8>(o++, 0x0c);
+    else if (c == 0x6e) store<u8>(o++, 0x0a);
+    else if (c == 0x72) store<u8>(o++, 0x0d);
+    else if (c == 0x74) store<u8>(o++, 0x09);
+    else if (c == 0x75) {
+      if (P + 4 > E) {
+        fail(J_NOT_JSON);
+        return 0;
+      }
+      const u = hex4(P);
+      if (u < 0) {
+        fail(J_NOT_JSON);
+        return 0;
+      }
+      P += 4;
+      if (u >= 0xd800 && u <= 0xdbff) {
+        // a high surrogate pairs with an immediately following \uDC00-\uDFFF escape
+        if (P + 6 <= E && <u32>load<u8>(P) == 0x5c && <u32>load<u8>(P + 1) == 0x75) {
+          const lo = hex4(P + 2);
+          if (lo >= 0xdc00 && lo <= 0xdfff) {
+            P += 6;
+            o = putUtf8(o, 0x10000 + ((<u32>(u - 0xd800)) << 10) + <u32>(lo - 0xdc00));
+            continue;
+          }
+        }
+        o = putUtf8(o, 0xfffd);
+      } else if (u >= 0xdc00 && u <= 0xdfff) {
+        o = putUtf8(o, 0xfffd);
+      } else {
+        o = putUtf8(o, <u32>u);
+      }
+    } else {
+      fail(J_NOT_JSON);
+      return 0;
+    }
+  }
+  return <u32>(o - strBuf);
+}
+
+// @ts-ignore: decorator
+@inline function isDigit(b: u32): bool {
+  return b >= 0x30 && b <= 0x39;
+}
+
+let mant: u64 = 0;
+let digits: i32 = 0;
+let pending: i32 = 0;
+let started = false;
+let tooMany = false;
+
+// @ts-ignore: decorator
+@inline function push(d: u64): void {
+  if (digits >= 15) tooMany = true;
+  else mant = mant * 10 + d;
+  digits++;
+}
+
+/** One significand digit: zeros after the first non-zero digit wait until a non-zero digit follows. */
+function digit(d: u32): void {
+  if (d == 0) {
+    if (started) pending++;
+    return;
+  }
+  for (; pending > 0; pending--) push(0);
+  push(<u64>d);
+  started = true;
+}
+
+/**
+ * Parses a JSON number at P. Exact (Clinger's fast path: one correctly rounded multiplication or division
+ * of exact doubles) for at most 15 significant digits and a decimal exponent within [-22, 22]; HOST
+ * otherwise, and the host's JSON.parse decides.
+ */
+function parseNumber(): u64 {
+  let neg = false;
+  if (<u32>load<u8>(P) == 0x2d) {
+    neg = true;
+    P++;
+  }
+  if (P >= E || !isDigit(<u32>load<u8>(P))) return fail(J_NOT_JSON);
+  mant = 0;
+  digits = 0;
+  pending = 0;
+  started = false;
+  tooMany = false;
+  let exp10: i32 = 0;
+  if (<u32>load<u8>(P) == 0x30) {
+    P++;
+    if (P < E && isDigit(<u32>load<u8>(P))) return fail(J_NOT_JSON);
+  } else {
+    while (P < E && isDigit(<u32>load<u8>(P))) {
+      digit(<u32>load<u8>(P) - 0x30);
+      P++;
+    }
+  }
+  if (P < E && <u32>load<u8>(P) == 0x2e) {
+    P++;
+    if (P >= E || !isDigit(<u32>load<u8>(P))) return fail(J_NOT_JSON);
+    while (P < E && isDigit(<u32>load<u8>(P))) {
+      digit(<u32>load<u8>(P) - 0x30);
+      exp10--;
+      P++;
+    }
+  }
+  exp10 += pending; // trailing zeros of the significand
+  if (P < E && (<u32>load<u8>(P) | 0x20) == 0x65) {
+    P++;
+    let eneg = false;
+    if (P < E && (<u32>load<u8>(P) == 0x2b || <u32>load<u8>(P) == 0x2d)) {
+      eneg = <u32>load<u8>(P) == 0x2d;
+      P++;
+    }
+    if (P >= E || !isDigit(<u32>load<u8>(P))) return fail(J_NOT_JSON);
+    let e: i32 = 0;
+    while (P < E && isDigit(<u32>load<u8>(P))) {
+      if (e < 100000) e = e * 10 + <i32>(<u32>load<u8>(P) - 0x30);
+      P++;
+    }
+    exp10 += eneg ? -e : e;
+  }
+  if (!started) return hashNumber(0.0);
+  if (tooMany || exp10 > 22 || exp10 < -22) return fail(J_HOST);
+  let v = <f64>mant;
+  if (exp10 > 0) v *= unchecked(POW10[exp10]);
+  else if (exp10 < 0) v /= unchecked(POW10[-exp10]);
+  return hashNumber(neg ? -v : v);
+}
+
+function literal(text: u64, n: usize, fp: u64): u64 {
+  // text holds the literal's bytes little-endian ("true" = 0x65757274)
+  if (P + n > E) return fail(J_NOT_JSON);
+  for (let k: usize = 0; k < n; k++) {
+    if (<u64>load<u8>(P + k) != ((text >> (k * 8)) & 0xff)) return fail(J_NOT_JSON);
+  }
+  P += n;
+  return fp;
+}
+
+/** Skip mode: a member key and its colon. */
+function memberKey(): bool {
+  skipWs();
+  if (P >= E || <u32>load<u8>(P) != 0x22) {
+    fail(J_NOT_JSON);
+    return false;
+  }
+  P++;
+  decodeString();
+  if (status != J_OK) return false;
+  skipWs();
+  if (P >= E || <u32>load<u8>(P) != 0x3a) {
+    fail(J_NOT_JSON);
+    return false;
+  }
+  P++;
+  return true;
+}
+
+/** Skip mode: a scalar value at P (any valid number is fine here, exact or not). */
+function skipScalar(b: u32): bool {
+  if (b == 0x22) {
+    P++;
+    decodeString();
+  } else if (b == 0x2d || isDigit(b)) {
+    parseNumber();
+    if (status == J_HOST) status = J_OK;
+  } else if (b == 0x74) literal(0x65757274, 4, 0);
+  else if (b == 0x66) literal(0x65736c6166, 5, 0);
+  else if (b == 0x6e) literal(0x6c6c756e, 4, 0);
+  else fail(J_NOT_JSON);
+  return status == J_OK;
+}
+
+/**
+ * Validates, without hashing, the container opening at P however deep it nests (the open brackets are kept
+ * in a byte stack; HOST beyond SKIP_STACK levels).
+ */
+function skipContainer(): void {
+  let depth: u32 = 0;
+  while (true) {
+    // a value
+    skipWs();
+    if (P >= E) {
+      fail(J_NOT_JSON);
+      return;
+    }
+    const b = <u32>load<u8>(P);
+    let closed = false;
+    if (b == 0x7b || b == 0x5b) {
+      if (depth >= SKIP_STACK) {
+        fail(J_HOST);
+        return;
+      }
+      store<u8>(skipBuf + depth, <u8>b);
+      depth++;
+      P++;
+      skipWs();
+      if (P < E && <u32>load<u8>(P) == (b == 0x7b ? 0x7d : 0x5d)) {
+        P++;
+        depth--;
+        closed = true;
+      } else {
+        if (b == 0x7b && !memberKey()) return;
+        continue;
+      }
+    } else if (!skipScalar(b)) {
+      return;
+    }
+    // after a value: commas and closing brackets
+    while (true) {
+      if (depth == 0) return;
+      skipWs();
+      if (P >= E) {
+        fail(J_NOT_JSON);
+        return;
+      }
+      const c = <u32>load<u8>(P);
+      const open = <u32>load<u8>(skipBuf + depth - 1);
+      if (c == 0x2c) {
+        P++;
+        if (open == 0x7b && !memberKey()) return;
+        break;
+      }
+      if ((open == 0x7b && c == 0x7d) || (open == 0x5b && c == 0x5d)) {
+        P++;
+        depth--;
+        continue;
+      }
+      fail(J_NOT_JSON);
+      return;
+    }
+    if (closed && depth == 0) return;
+  }
+}
+
+function isIgnored(k: u64): bool {
+  for (let i: u32 = 0; i < ignoreCount; i++) {
+    if (load<u64>(ignorePtr + (<usize>i << 3)) == k) return true;
+  }
+  return false;
+}
+
+/** Whether decoded key bytes [strBuf, +n) are an array index ("0", "17", < 2^32 - 1): JS orders those first. */
+function isIndexKey(n: u32): bool {
+  if (n == 0 || n > 10) return false;
+  if (n > 1 && <u32>load<u8>(strBuf) == 0x30) return false;
+  let v: u64 = 0;
+  for (let k: u32 = 0; k < n; k++) {
+    const c = <u32>load<u8>(strBuf + k);
+    if (!isDigit(c)) return false;
+    v = v * 10 + <u64>(c - 0x30);
+  }
+  return v < 4294967295;
+}
+
+function parseValue(depth: u32): u64 {
+  skipWs();
+  if (P >= E) return fail(J_NOT_JSON);
+  const b = <u32>load<u8>(P);
+  if (b == 0x7b) return parseObject(depth);
+  if (b == 0x5b) return parseArray(depth);
+  const text = textNode();
+  if (b == 0x22) {
+    P++;
+    const n = decodeString();
+    if (status != J_OK) return 0;
+    if (text) textString(strBuf, n);
+    return xxh64(strBuf, n, TAG_STRING);
+  }
+  if (b == 0x2d || isDigit(b)) return parseNumber();
+  if (b == 0x74) return literal(0x65757274, 4, word(TAG_TRUE, 0));
+  if (b == 0x66) return literal(0x65736c6166, 5, word(TAG_FALSE, 0));
+  if (b == 0x6e) return literal(0x6c6c756e, 4, word(TAG_NULL, 0));
+  return fail(J_NOT_JSON);
+}
+
+function parseArray(depth: u32): u64 {
+  textNode();
+  if (depth >= maxDepth) {
+    skipContainer();
+    return word(TAG_DEEP, 0);
+  }
+  P++;
+  let acc: u64 = TAG_ARRAY;
+  let n: u64 = 0;
+  skipWs();
+  if (P < E && <u32>load<u8>(P) == 0x5d) {
+    P++;
+    return close(acc, 0);
+  }
+  while (true) {
+    const v = parseValue(depth + 1);
+    if (status != J_OK) return 0;
+    acc = fold(acc, v);
+    n++;
+    skipWs();
+    if (P >= E) return fail(J_NOT_JSON);
+    const c = <u32>load<u8>(P);
+    P++;
+    if (c == 0x2c) continue;
+    if (c == 0x5d) return close(acc, n);
+    return fail(J_NOT_JSON);
+  }
+}
+
+function parseObject(depth: u32): u64 {
+  textNode();
+  if (depth >= maxDepth) {
+    skipContainer();
+    return word(TAG_DEEP, 0);
+  }
+  P++;
+  let sum: u64 = 0;
+  let n: u64 = 0;
+  const keysStart = keyTop;
+  skipWs();
+  if (P < E && <u32>load<u8>(P) == 0x7d) {
+    P++;
+    return close(fold(TAG_OBJECT, 0), 0);
+  }
+  while (true) {
+    skipWs();
+    if (P >= E || <u32>load<u8>(P) != 0x22) return fail(J_NOT_JSON);
+    P++;
+    const kn = decodeString();
+    if (status != J_OK) return 0;
+    const key = xxh64(strBuf, kn, TAG_STRING);
+    if (keyTop - keysStart >= MAX_KEYS || keyTop >= KEY_CAP) return fail(J_HOST);
+    for (let i = keysStart; i < keyTop; i++) {
+      if (load<u64>(keyBuf + (<usize>i << 3)) == key) return fail(J_HOST);
+    }
+    store<u64>(keyBuf + (<usize>keyTop << 3), key);
+    keyTop++;
+    const ignored = ignoreCount > 0 && isIgnored(key);
+    if (checkIndexKeys && !ignored && isIndexKey(kn)) return fail(J_HOST);
+    skipWs();
+    if (P >= E || <u32>load<u8>(P) != 0x3a) return fail(J_NOT_JSON);
+    P++;
+    if (ignored) textSuspend();
+    const v = parseValue(depth + 1);
+    if (ignored) textResume();
+    if (status != J_OK) return 0;
+    if (!ignored) {
+      sum += pair(key, v);
+      n++;
+    }
+    skipWs();
+    if (P >= E) return fail(J_NOT_JSON);
+    const c = <u32>load<u8>(P);
+    P++;
+    if (c == 0x2c) continue;
+    if (c == 0x7d) {
+      keyTop = keysStart;
+      return close(fold(TAG_OBJECT, sum), n);
+    }
+    return fail(J_NOT_JSON);
+  }
+}
+
+/**
+ * Hashes JSON text [ptr, ptr + len). `scratch` needs len + 8 bytes for decoded strings, then 8 * 4096 for
+ * keys and SKIP_STACK bytes for skipping. Returns J_OK (fingerprint in jsonFp), J_NOT_JSON or J_HOST.
+ */
+export function hashJson(ptr: usize, len: u32, depthLimit: u32, ignore: usize, ignoreN: u32, scratch: usize, indexKeysMatter: bool): u32 {
+  P = ptr;
+  E = ptr + len;
+  status = J_OK;
+  maxDepth = depthLimit;
+  strBuf = scratch;
+  keyBuf = (scratch + len + 15) & ~7;
+  keyTop = 0;
+  skipBuf = keyBuf + 8 * KEY_CAP;
+  ignorePtr = ignore;
+  ignoreCount = ignoreN;
+  checkIndexKeys = indexKeysMatter;
+  const fp = parseValue(0);
+  if (status == J_OK) {
+    skipWs();
+    if (P != E) status = J_NOT_JSON;
+  }
+  jsonFp = fp;
+  return status;
+}
+
+/** Scratch bytes hashJson needs for an input of `len` bytes. */
+export function jsonScratchSize(len: u32): u32 {
+  return len + 16 + 8 * KEY_CAP + SKIP_STACK;
+}

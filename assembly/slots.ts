@@ -1,0 +1,117 @@
+// Regions and session slots in linear memory. All bookkeeping lives in the header and config table, not in
+// globals, so a fresh instance over the same memory (after a trap) carries on where the last one stopped.
+//
+//   config:  free-list head, live count, slot size, chunk size      slot:  [count | config | state | next] rings...
+//   allocSlot: pop the config's free list, or carve a chunk of slots at the memory top (growing memory)
+import {
+  CONFIGS, CONFIG_SIZE, C_CHUNK, C_FREE_HEAD, C_LIVE, C_SLOT_SIZE, HEADER, H_MAGIC, H_MEMTOP, MAGIC, MAX_CONFIGS, SLOT_LIVE,
+  SLOT_POISONED, S_CONFIG, S_COUNT, S_NEXT, S_STATE,
+} from './abi';
+
+/** Initialises the header on fresh memory (idempotent); returns the memory top. */
+export function setup(): u32 {
+  if (load<u32>(HEADER + H_MAGIC) != MAGIC) {
+    memory.fill(HEADER, 0, 1024);
+    memory.fill(CONFIGS, 0, <usize>(MAX_CONFIGS * CONFIG_SIZE));
+    store<u32>(HEADER + H_MEMTOP, <u32>((__heap_base + 15) & ~15));
+    store<u32>(HEADER + H_MAGIC, MAGIC);
+  }
+  return load<u32>(HEADER + H_MEMTOP);
+}
+
+/** Reserves `size` bytes at the memory top, growing memory; returns 0 when memory cannot grow. */
+export function bump(size: u32): usize {
+  const ptr = (<usize>load<u32>(HEADER + H_MEMTOP) + 15) & ~15;
+  const end = ptr + <usize>size;
+  const have = <usize>memory.size() << 16;
+  if (end > have) {
+    const pages = <i32>((end - have + 0xffff) >> 16);
+    if (memory.grow(pages) < 0) return 0;
+  }
+  store<u32>(HEADER + H_MEMTOP, <u32>end);
+  return ptr;
+}
+
+/** Makes sure region `which` (its header pointer and size fields) holds `size` bytes; returns its pointer. */
+export function ensureRegion(ptrField: u32, sizeField: u32, size: u32): usize {
+  if (load<u32>(HEADER + sizeField) >= size && load<u32>(HEADER + ptrField) != 0) return load<u32>(HEADER + ptrField);
+  const p = bump(size);
+  if (p == 0) return 0;
+  store<u32>(HEADER + ptrField, <u32>p);
+  store<u32>(HEADER + sizeField, size);
+  return p;
+}
+
+// @ts-ignore: decorator
+@inline export function configPtr(id: u32): usize {
+  return <usize>CONFIGS + <usize>id * <usize>CONFIG_SIZE;
+}
+
+/** A zeroed, live slot for configuration `id`, or 0 when memory is exhausted. */
+export function allocSlot(id: u32): u32 {
+  const cfg = configPtr(id);
+  const size = load<u32>(cfg + C_SLOT_SIZE);
+  let s = load<u32>(cfg + C_FREE_HEAD);
+  if (s == 0) {
+    let chunk = load<u32>(cfg + C_CHUNK);
+    if (chunk == 0) chunk = 16;
+    const base = bump(size * chunk);
+    if (base == 0) return 0;
+    for (let k: u32 = 1; k < chunk; k++) {
+      const p = <u32>base + k * size;
+      store<u32>(p + S_STATE, 0);
+      store<u32>(p + S_NEXT, k + 1 < chunk ? p + size : load<u32>(cfg + C_FREE_HEAD));
+    }
+    store<u32>(cfg + C_FREE_HEAD, chunk > 1 ? <u32>base + size : load<u32>(cfg + C_FREE_HEAD));
+    s = <u32>base;
+  } else {
+    store<u32>(cfg + C_FREE_HEAD, load<u32>(s + S_NEXT));
+  }
+  memory.fill(s, 0, size);
+  store<u32>(s + S_CONFIG, id);
+  store<u32>(s + S_STATE, SLOT_LIVE);
+  store<u32>(cfg + C_LIVE, load<u32>(cfg + C_LIVE) + 1);
+  return s;
+}
+
+/** Whether `s` looks like a live slot of a registered configuration. */
+export function slotOk(s: u32): bool {
+  if (s < <u32>__heap_base || (<usize>s + 16) > (<usize>memory.size() << 16)) return false;
+  const id = load<u32>(s + S_CONFIG);
+  if (id >= MAX_CONFIGS) return false;
+  return (load<u32>(s + S_STATE) & SLOT_LIVE) != 0;
+}
+
+/** Returns a slot to its configuration's free list. 0 on success, 1 when `s` is not a live slot. */
+export function freeSlot(s: u32): u32 {
+  if (!slotOk(s)) return 1;
+  const cfg = configPtr(load<u32>(s + S_CONFIG));
+  store<u32>(s + S_STATE, 0);
+  store<u32>(s + S_NEXT, load<u32>(cfg + C_FREE_HEAD));
+  store<u32>(cfg + C_FREE_HEAD, s);
+  store<u32>(cfg + C_LIVE, load<u32>(cfg + C_LIVE) - 1);
+  return 0;
+}
+
+/** Forgets a slot's calls and lifts a quarantine. 0 on success, 1 when `s` is not a live slot. */
+export function resetSlot(s: u32): u32 {
+  if (!slotOk(s)) return 1;
+  const id = load<u32>(s + S_CONFIG);
+  const size = load<u32>(configPtr(id) + C_SLOT_SIZE);
+  memory.fill(s, 0, size);
+  store<u32>(s + S_CONFIG, id);
+  store<u32>(s + S_STATE, SLOT_LIVE);
+  return 0;
+}
+
+/** Quarantines a slot (its session hit a trap): process() refuses it until resetSlot(). */
+export function poisonSlot(s: u32): u32 {
+  if (!slotOk(s)) return 1;
+  store<u32>(s + S_STATE, load<u32>(s + S_STATE) | SLOT_POISONED);
+  return 0;
+}
+
+/** Calls recorded in a slot. */
+export function slotCount(s: u32): u32 {
+  return slotOk(s) ? load<u32>(s + S_COUNT) : 0;
+}

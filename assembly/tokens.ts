@@ -1,0 +1,146 @@
+// Token sets and bottom-k sketches: the twin of src/text/token-set.ts.
+import { MAX_TOKEN_BYTES, STOP_SLOTS, STOP_TABLE } from './abi';
+import { TAG_TOKEN } from './combine';
+import { xxh64 } from './xxh64';
+
+// @ts-ignore: decorator
+@inline function cls(b: u32): u32 {
+  // 0 separator, 1 token byte, 2 ASCII upper-case letter
+  if ((b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || b >= 0x80) return 1;
+  if (b >= 0x41 && b <= 0x5a) return 2;
+  return 0;
+}
+
+function isStop(h: u32): bool {
+  let i = h & (STOP_SLOTS - 1);
+  while (true) {
+    const v = load<u32>(STOP_TABLE + (i << 2));
+    if (v == 0) return false;
+    if (v == h) return true;
+    i = (i + 1) & (STOP_SLOTS - 1);
+  }
+}
+
+/** Table size (a power of two, at least 16) for a set of up to maxTokens hashes. */
+export function tokenTableSlots(maxTokens: u32): u32 {
+  let n: u32 = 16;
+  while (n < maxTokens * 2) n <<= 1;
+  return n;
+}
+
+let tokenCount: u32 = 0;
+let sketchLen: u32 = 0;
+
+/** Distinct tokens found by the last tokenize (capped at maxTokens). */
+export function lastTokenCount(): u32 {
+  return tokenCount;
+}
+
+/** Length of the sketch written by the last tokenize (min(count, k)). */
+export function lastSketchLen(): u32 {
+  return sketchLen;
+}
+
+/**
+ * Tokenises UTF-8 text [ptr, ptr + len) and writes the k smallest distinct token hashes, ascending, to
+ * `sketch`. `table` holds tokenTableSlots(maxTokens) u32 slots, `tokenBuf` MAX_TOKEN_BYTES bytes.
+ */
+export function tokenize(ptr: usize, len: u32, maxTokens: u32, k: u32, sketch: usize, table: usize, tokenBuf: usize): void {
+  const slots = tokenTableSlots(maxTokens);
+  memory.fill(table, 0, <usize>slots << 2);
+  let zeroSeen = false;
+  tokenCount = 0;
+  sketchLen = 0;
+  let i: u32 = 0;
+  while (i < len && tokenCount < maxTokens) {
+    while (i < len && cls(<u32>load<u8>(ptr + i)) == 0) i++;
+    let n: u32 = 0;
+    let chars: u32 = 0;
+    while (i < len) {
+      const b = <u32>load<u8>(ptr + i);
+      const c = cls(b);
+      if (c == 0) break;
+      if (n < MAX_TOKEN_BYTES) {
+        store<u8>(tokenBuf + n, <u8>(c == 2 ? b + 32 : b));
+        n++;
+      }
+      if ((b & 0xc0) != 0x80) chars++;
+      i++;
+    }
+    if (chars <= 2) continue;
+    const h = <u32>xxh64(tokenBuf, n, TAG_TOKEN);
+    if (isStop(h)) continue;
+    // insert into the distinct set
+    if (h == 0) {
+      if (zeroSeen) continue;
+      zeroSeen = true;
+    } else {
+      let s = h & (slots - 1);
+      let fresh = true;
+      while (true) {
+        const v = load<u32>(table + (<usize>s << 2));
+        if (v == 0) break;
+        if (v == h) {
+          fresh = false;
+          break;
+        }
+        s = (s + 1) & (slots - 1);
+      }
+      if (!fresh) continue;
+      store<u32>(table + (<usize>s << 2), h);
+    }
+    tokenCount++;
+    // keep the k smallest, ascending (insertion into a short sorted array)
+    if (sketchLen < k || h < load<u32>(sketch + (<usize>(k - 1) << 2))) {
+      let j = sketchLen < k ? sketchLen : k - 1;
+      while (j > 0 && load<u32>(sketch + (<usize>(j - 1) << 2)) > h) {
+        store<u32>(sketch + (<usize>j << 2), load<u32>(sketch + (<usize>(j - 1) << 2)));
+        j--;
+      }
+      store<u32>(sketch + (<usize>j << 2), h);
+      if (sketchLen < k) sketchLen++;
+    }
+  }
+}
+
+/** Exact Jaccard of two sorted arrays; 0 when both are empty. */
+export function jaccardExact(a: usize, na: u32, b: usize, nb: u32): f64 {
+  if (na == 0 && nb == 0) return 0;
+  let i: u32 = 0;
+  let j: u32 = 0;
+  let inter: u32 = 0;
+  while (i < na && j < nb) {
+    const x = load<u32>(a + (<usize>i << 2));
+    const y = load<u32>(b + (<usize>j << 2));
+    if (x < y) i++;
+    else if (x > y) j++;
+    else {
+      inter++;
+      i++;
+      j++;
+    }
+  }
+  return <f64>inter / <f64>(na + nb - inter);
+}
+
+/** Jaccard from bottom-k sketches (lengths la, lb) of sets of na and nb tokens (see token-set.ts). */
+export function jaccardSketch(a: usize, la: u32, na: u32, b: usize, lb: u32, nb: u32, k: u32): f64 {
+  if (na <= k && nb <= k) return jaccardExact(a, la, b, lb);
+  let i: u32 = 0;
+  let j: u32 = 0;
+  let taken: u32 = 0;
+  let both: u32 = 0;
+  while (taken < k && (i < la || j < lb)) {
+    const x: u64 = i < la ? <u64>load<u32>(a + (<usize>i << 2)) : 0x100000000;
+    const y: u64 = j < lb ? <u64>load<u32>(b + (<usize>j << 2)) : 0x100000000;
+    if (x < y) i++;
+    else if (x > y) j++;
+    else {
+      both++;
+      i++;
+      j++;
+    }
+    taken++;
+  }
+  return taken == 0 ? 0 : <f64>both / <f64>taken;
+}

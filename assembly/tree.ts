@@ -1,0 +1,111 @@
+// Fingerprints of the host's binary encoding of a JavaScript value (src/wasm/encode-value.ts writes it,
+// having already applied toJSON, ignored fields, the depth cap and cycle markers). Equals
+// src/fingerprint/canonical-hash.ts's fingerprint of the value; collects action text on the way.
+import {
+  T_ARRAY, T_BIGINT, T_BYTES, T_CYCLE, T_DEEP, T_FALSE, T_MAP, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING, T_TRUE, T_UNSUPPORTED,
+} from './abi';
+import {
+  TAG_ARRAY, TAG_BIGINT, TAG_BYTES, TAG_CYCLE, TAG_DEEP, TAG_FALSE, TAG_MAP, TAG_NULL, TAG_OBJECT, TAG_SET, TAG_STRING, TAG_TRUE,
+  TAG_UNSUPPORTED, close, fold, hashNumber, pair, word,
+} from './combine';
+import { textNode, textString } from './text';
+import { xxh64 } from './xxh64';
+
+let P: usize = 0;
+
+/** Hashes the encoded value at `ptr`; returns its fingerprint and leaves the cursor after it. */
+export function hashTree(ptr: usize): u64 {
+  P = ptr;
+  return value();
+}
+
+/** Where the last hashTree stopped. */
+export function treeEnd(): usize {
+  return P;
+}
+
+function value(): u64 {
+  const tag = <u32>load<u8>(P);
+  P++;
+  const text = textNode();
+  switch (tag) {
+    case T_NULL:
+      return word(TAG_NULL, 0);
+    case T_FALSE:
+      return word(TAG_FALSE, 0);
+    case T_TRUE:
+      return word(TAG_TRUE, 0);
+    case T_DEEP:
+      return word(TAG_DEEP, 0);
+    case T_UNSUPPORTED:
+      return word(TAG_UNSUPPORTED, 0);
+    case T_NUMBER: {
+      const x = load<f64>(P);
+      P += 8;
+      return hashNumber(x);
+    }
+    case T_STRING: {
+      const n = load<u32>(P);
+      const s = P + 4;
+      P = s + n;
+      if (text) textString(s, n);
+      return xxh64(s, n, TAG_STRING);
+    }
+    case T_BIGINT: {
+      const n = load<u32>(P);
+      const s = P + 4;
+      P = s + n;
+      return xxh64(s, n, TAG_BIGINT);
+    }
+    case T_BYTES: {
+      const n = load<u32>(P);
+      const s = P + 4;
+      P = s + n;
+      return xxh64(s, n, TAG_BYTES);
+    }
+    case T_CYCLE: {
+      const d = load<u32>(P);
+      P += 4;
+      return word(TAG_CYCLE, <u64>d);
+    }
+    case T_ARRAY: {
+      const n = load<u32>(P);
+      P += 4;
+      let acc: u64 = TAG_ARRAY;
+      for (let i: u32 = 0; i < n; i++) acc = fold(acc, value());
+      return close(acc, <u64>n);
+    }
+    case T_OBJECT: {
+      const n = load<u32>(P);
+      P += 4;
+      let sum: u64 = 0;
+      for (let i: u32 = 0; i < n; i++) {
+        const kn = load<u32>(P);
+        const k = xxh64(P + 4, kn, TAG_STRING);
+        P += 4 + kn;
+        sum += pair(k, value());
+      }
+      return close(fold(TAG_OBJECT, sum), <u64>n);
+    }
+    case T_MAP: {
+      const n = load<u32>(P);
+      P += 4;
+      let sum: u64 = 0;
+      for (let i: u32 = 0; i < n; i++) {
+        const k = value();
+        sum += pair(k, value());
+      }
+      return close(fold(TAG_MAP, sum), <u64>n);
+    }
+    case T_SET: {
+      const n = load<u32>(P);
+      P += 4;
+      let sum: u64 = 0;
+      for (let i: u32 = 0; i < n; i++) sum += word(TAG_SET, value());
+      return close(fold(TAG_SET, sum), <u64>n);
+    }
+    default:
+      // a tag the host never writes: the record is corrupt; hash as unsupported and stop here
+      return word(TAG_UNSUPPORTED, 0);
+  }
+}

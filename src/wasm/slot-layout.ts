@@ -1,0 +1,147 @@
+/**
+ * What a session slot in linear memory holds for a given configuration, and the config-table entry that
+ * tells the module: which detectors run, their thresholds, and each ring's capacity and offset. A ring is
+ * only as long as the longest window that reads it (and absent when none does), so a slot holds no more
+ * than its detectors need: 236 bytes for exact repeat + frequency + cycle + result repeat at their defaults.
+ *
+ * ```
+ *  slot: [count | config | state | next]  sig[capSig]  tool[capTool]  outcome[capOut]  masked[capMasked]
+ *        error[capErr]  state[stateWindow]  flags[capOut] (bytes)  semantic entries[semCap]
+ *        semantic entry: [distinct tokens | sketch length | sketch[k]]   (u32 each)
+ * ```
+ */
+import type { ResolvedOptions } from '../options/options.js';
+import { historyCapacity } from '../session/build-detectors.js';
+import * as A from './generated/abi.js';
+
+/** A slot layout and the config fields that describe it. */
+export interface SlotLayout {
+  /** Bytes per slot. */
+  readonly slotSize: number;
+  /** u32 config fields by byte offset (f64 fields separately). */
+  readonly fields: ReadonlyMap<number, number>;
+  /** The semantic threshold (an f64 field). */
+  readonly semanticThreshold: number;
+  /** Whether the module runs the semantic detector (sketch method). */
+  readonly semanticInModule: boolean;
+  /** Ring capacities and offsets, by ring id (Ring.SIG ... Ring.ERROR), for the host's history view. */
+  readonly rings: readonly { readonly cap: number; readonly off: number }[];
+  /** Offset and capacity of the outcome-flags bytes. */
+  readonly flagsOff: number;
+  /** History capacity (the `oldest` the detectors floor at). */
+  readonly histCap: number;
+}
+
+const align = (n: number, a: number): number => Math.ceil(n / a) * a;
+
+/** Lays out a slot for resolved options. */
+export function slotLayout(o: ResolvedOptions): SlotLayout {
+  const d = o.detectors;
+  const semW = d.semantic ? d.semantic.window + 1 : 0;
+  const simW = d.similarArgs ? d.similarArgs.window + 1 : 0;
+  const cycleCall = d.cycle !== null && d.cycle.key === 'call';
+  const cycleTool = d.cycle !== null && d.cycle.key === 'tool';
+  const capSig = Math.max(d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, cycleCall ? (d.cycle?.window ?? 0) : 0, semW, simW, d.deadEnd?.window ?? 0);
+  const capTool = Math.max(cycleTool ? (d.cycle?.window ?? 0) : 0, d.semantic?.sameTool === true ? semW : 0, simW);
+  const capOut = Math.max(1, d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, d.cycle?.window ?? 0, semW, simW, d.resultRepeat?.window ?? 0, d.deadEnd?.window ?? 0);
+  const capMasked = Math.max(d.resultRepeat?.masked === true ? d.resultRepeat.window : 0, d.deadEnd?.matchClass === true ? d.deadEnd.window : 0, semW, simW);
+  const capErr = d.deadEnd?.window ?? 0;
+  const stateW = d.stateRepeat?.window ?? 0;
+  const semanticInModule = d.semantic !== null && d.semantic.method === 'sketch';
+  const k = d.semantic?.sketchSize ?? 0;
+  const semEntry = semanticInModule ? 8 + 4 * k : 0;
+  const semCap = semanticInModule ? semW : 0;
+
+  let off = A.SLOT_HEADER;
+  const place = (bytes: number): number => {
+    const at = off;
+    off += align(bytes, 4);
+    return at;
+  };
+  const offSig = place(capSig * 4);
+  const offTool = place(capTool * 4);
+  const offOut = place(capOut * 4);
+  const offMasked = place(capMasked * 4);
+  const offErr = place(capErr * 4);
+  const offState = place(stateW * 4);
+  const offFlags = place(capOut);
+  const offSem = place(semCap * semEntry);
+  const slotSize = align(off, 16);
+
+  let flags = 0;
+  if (d.exactRepeat) flags |= A.CF_EXACT;
+  if (d.frequency) flags |= A.CF_FREQ;
+  if (d.cycle) flags |= A.CF_CYCLE | (cycleTool ? A.CF_CYCLE_TOOL : 0);
+  if (semanticInModule) flags |= A.CF_SEMANTIC;
+  if (d.semantic?.sameTool) flags |= A.CF_SEM_SAMETOOL;
+  if (d.semantic?.countIdentical) flags |= A.CF_SEM_IDENTICAL;
+  if (d.semantic?.method === 'exact') flags |= A.CF_SEM_EXACT;
+  if (d.resultRepeat) flags |= A.CF_RESULT | (d.resultRepeat.masked ? A.CF_RESULT_MASKED : 0);
+  if (d.deadEnd) flags |= A.CF_DEADEND | (d.deadEnd.matchClass ? A.CF_DEAD_CLASS : 0);
+  if (d.stateRepeat) flags |= A.CF_STATE;
+  if (o.normalizeVolatile) flags |= A.CF_MASK_TEXT;
+
+  const histCap = historyCapacity(d);
+  const f = new Map<number, number>([
+    [A.C_FLAGS, flags],
+    [A.C_EX_T, d.exactRepeat?.threshold ?? 0],
+    [A.C_EX_W, d.exactRepeat?.window ?? 0],
+    [A.C_FR_T, d.frequency?.threshold ?? 0],
+    [A.C_FR_W, d.frequency?.window ?? 0],
+    [A.C_CY_MIN, d.cycle?.minPeriod ?? 0],
+    [A.C_CY_MAX, d.cycle?.maxPeriod ?? 0],
+    [A.C_CY_R, d.cycle?.repetitions ?? 0],
+    [A.C_CY_W, d.cycle?.window ?? 0],
+    [A.C_SE_W, d.semantic?.window ?? 0],
+    [A.C_SE_MINSIM, d.semantic?.minSimilar ?? 0],
+    [A.C_SE_MAXTOK, semanticInModule ? (d.semantic?.maxTokens ?? 0) : 0],
+    [A.C_SE_MAXTEXT, semanticInModule ? (d.semantic?.maxTextLength ?? 0) : 0],
+    [A.C_SE_MINTOK, d.semantic?.minTokens ?? 0],
+    [A.C_SE_K, k],
+    [A.C_RR_T, d.resultRepeat?.threshold ?? 0],
+    [A.C_RR_W, d.resultRepeat?.window ?? 0],
+    [A.C_DE_T, d.deadEnd?.threshold ?? 0],
+    [A.C_DE_W, d.deadEnd?.window ?? 0],
+    [A.C_ST_T, d.stateRepeat?.threshold ?? 0],
+    [A.C_ST_W, stateW],
+    [A.C_MAXDEPTH, o.maxDepth],
+    [A.C_SLOT_SIZE, slotSize],
+    [A.C_CAP_SIG, capSig],
+    [A.C_CAP_TOOL, capTool],
+    [A.C_CAP_OUT, capOut],
+    [A.C_CAP_MASKED, capMasked],
+    [A.C_CAP_ERR, capErr],
+    [A.C_OFF_SIG, offSig],
+    [A.C_OFF_TOOL, offTool],
+    [A.C_OFF_OUT, offOut],
+    [A.C_OFF_FLAGS, offFlags],
+    [A.C_OFF_MASKED, offMasked],
+    [A.C_OFF_ERR, offErr],
+    [A.C_OFF_STATE, offState],
+    [A.C_OFF_SEM, offSem],
+    [A.C_SEM_ENTRY, semEntry],
+    [A.C_SEM_CAP, semCap],
+    [A.C_HIST_CAP, histCap],
+    [A.C_CHUNK, Math.max(16, Math.min(1024, Math.floor(65536 / slotSize)))],
+  ]);
+  return {
+    slotSize,
+    fields: f,
+    semanticThreshold: d.semantic?.threshold ?? 0,
+    semanticInModule,
+    rings: [
+      { cap: capSig, off: offSig },
+      { cap: capTool, off: offTool },
+      { cap: capOut, off: offOut },
+      { cap: capMasked, off: offMasked },
+      { cap: capErr, off: offErr },
+    ],
+    flagsOff: offFlags,
+    histCap,
+  };
+}
+
+/** A key identifying layouts that can share one config-table entry. */
+export function layoutKey(l: SlotLayout): string {
+  return `${[...l.fields.entries()].map(([k, v]) => `${k}:${v}`).join(',')};${l.semanticThreshold}`;
+}

@@ -1,0 +1,111 @@
+/**
+ * Loading the loopwatch WebAssembly module: compiled once per process from the bytes shipped inside the
+ * JavaScript (no file paths, so worker threads just import it), instantiated once per thread over a memory
+ * the host owns. Because the memory is the host's, a trap is survivable: `recover()` makes a fresh instance
+ * over the same memory, and every session's state is still there.
+ *
+ * Typed-array views over the memory are rebuilt whenever the memory has grown (`views()`).
+ */
+import { MODULE_BASE64 } from './generated/module-bytes.js';
+import { STOP_SLOTS, STOP_TABLE } from './generated/abi.js';
+import { STOP_HASHES } from '../text/token-set.js';
+
+/** The module's exports, as the host calls them. */
+export interface WasmExports {
+  setup(): number;
+  allocSlot(config: number): number;
+  freeSlot(slot: number): number;
+  resetSlot(slot: number): number;
+  poisonSlot(slot: number): number;
+  slotCount(slot: number): number;
+  slotOk(slot: number): number;
+  processOne(rec: number, out: number, lists: number, listsEnd: number): number;
+  processBatch(recs: number, n: number, outs: number, lists: number, listsEnd: number): number;
+  kernel(slot: number, sigLo: number, toolLo: number, outcomeLo: number, flags: number, out: number, lists: number, listsEnd: number): number;
+  scratchNeeded(size: number, config: number): number;
+  reserveInput(size: number): number;
+  reserveOutput(size: number): number;
+  reserveScratch(size: number): number;
+  reserveLists(size: number): number;
+  stuck(slot: number): number;
+  debugTrap(): void;
+  xxh64(ptr: number, len: number, seed: bigint): bigint;
+}
+
+let compiled: WebAssembly.Module | null = null;
+
+/** The compiled module (compiled on first use, synchronously). */
+export function compiledModule(): WebAssembly.Module {
+  if (compiled === null) compiled = new WebAssembly.Module(Buffer.from(MODULE_BASE64, 'base64'));
+  return compiled;
+}
+
+/** Views over the module's memory, valid until it grows. */
+export interface MemoryViews {
+  readonly u8: Uint8Array;
+  readonly u32: Uint32Array;
+  readonly dv: DataView;
+}
+
+/** One instance of the module over a memory of its own. */
+export class WasmInstance {
+  readonly memory: WebAssembly.Memory;
+  private ex: WasmExports;
+  private buffer: ArrayBuffer | null = null;
+  private cached: MemoryViews | null = null;
+  /** How many times the instance was rebuilt after a trap. */
+  recoveries = 0;
+
+  constructor() {
+    this.memory = new WebAssembly.Memory({ initial: 4, maximum: 65536 });
+    this.ex = this.instantiate();
+    this.ex.setup();
+    this.writeStopWords();
+  }
+
+  private instantiate(): WasmExports {
+    const instance = new WebAssembly.Instance(compiledModule(), { env: { memory: this.memory } });
+    return instance.exports as unknown as WasmExports;
+  }
+
+  /** The exports of the current instance. */
+  get exports(): WasmExports {
+    return this.ex;
+  }
+
+  /** Views over the memory, rebuilt after growth. */
+  views(): MemoryViews {
+    const b = this.memory.buffer;
+    if (b !== this.buffer || this.cached === null) {
+      this.buffer = b;
+      this.cached = { u8: new Uint8Array(b), u32: new Uint32Array(b), dv: new DataView(b) };
+    }
+    return this.cached;
+  }
+
+  /** After a trap: a fresh instance over the same memory (state kept; the header says where things are). */
+  recover(): void {
+    this.ex = this.instantiate();
+    this.ex.setup();
+    this.recoveries++;
+  }
+
+  private writeStopWords(): void {
+    const { u32 } = this.views();
+    const base = STOP_TABLE >>> 2;
+    for (const h of STOP_HASHES) {
+      if (h === 0) continue; // 0 marks an empty slot; a stop word hashing to 0 is simply not dropped by either twin
+      let i = h & (STOP_SLOTS - 1);
+      while (u32[base + i] !== 0 && u32[base + i] !== h) i = (i + 1) & (STOP_SLOTS - 1);
+      u32[base + i] = h;
+    }
+  }
+}
+
+let shared: WasmInstance | null = null;
+
+/** This thread's instance, created on first use. */
+export function sharedInstance(): WasmInstance {
+  if (shared === null) shared = new WasmInstance();
+  return shared;
+}
