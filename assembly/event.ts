@@ -95,7 +95,7 @@ function isBlank(p: usize, n: u32): bool {
  * nothing was recorded.
  */
 export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize): u32 {
-  store<u32>(out + O_STATUS, ST_OK);
+  // the status is written last: a trap leaves the host's sentinel in place, which tells it which event trapped
   const s = load<u32>(rec + R_SLOT);
   if (!slotOk(s) || (load<u32>(s + S_STATE) & SLOT_POISONED) != 0) {
     store<u32>(out + O_STATUS, ST_BAD_SLOT);
@@ -240,6 +240,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     store<u32>(out + O_STATUS, ST_LISTS_FULL);
     return ST_LISTS_FULL;
   }
+  store<u32>(out + O_STATUS, ST_OK);
   return ST_OK;
 }
 

@@ -15,6 +15,8 @@ export const ErrorCode = {
   UNKNOWN_OPTION: 'ERR_LOOPWATCH_UNKNOWN_OPTION',
   INVALID_EVENT: 'ERR_LOOPWATCH_INVALID_EVENT',
   DETECTOR: 'ERR_LOOPWATCH_DETECTOR',
+  WASM_TRAP: 'ERR_LOOPWATCH_WASM_TRAP',
+  DISPOSED: 'ERR_LOOPWATCH_DISPOSED',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -86,6 +88,34 @@ export class DetectorError extends Error {
     super(message, options);
     this.name = 'DetectorError';
     this.detector = detector;
+    brand(this);
+  }
+}
+
+/**
+ * The WebAssembly module trapped on a call. Only that call failed: the module was rebuilt over the same
+ * memory, other sessions carry on, and this session is quarantined (every call fails with this error)
+ * until `reset()`.
+ */
+export class WasmTrapError extends Error {
+  /** `ERR_LOOPWATCH_WASM_TRAP`. */
+  readonly code: ErrorCodeValue = ErrorCode.WASM_TRAP;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'WasmTrapError';
+    brand(this);
+  }
+}
+
+/** A detector was used after `dispose()`. */
+export class DisposedError extends Error {
+  /** `ERR_LOOPWATCH_DISPOSED`. */
+  readonly code: ErrorCodeValue = ErrorCode.DISPOSED;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'DisposedError';
     brand(this);
   }
 }

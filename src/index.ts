@@ -22,6 +22,7 @@ export type {
 export type {
   DetectorSetting,
   DetectorsOptions,
+  Engine,
   FusionMode,
   LoopDetectorOptions,
   PolicyOptions,

@@ -17,25 +17,39 @@ import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector, ObservedCall } from './detector.js';
 import { repeatProgress } from './progress.js';
 import { snapshotArgs } from './snapshot-args.js';
+import type { CallLog } from '../state/call-log.js';
 
-/** Detects retries of one tool with slightly varied arguments. */
+/** Detects retries of one tool with slightly varied arguments. Args are read from the call log. */
 export class SimilarArgsDetector implements Detector {
   readonly name = 'similar_args';
-  private readonly args: unknown[];
+  /** With volatile-text masking: masked copies of recent args, by call index. */
+  private readonly masked: unknown[];
+  private readonly maskedAt: Float64Array;
   private n = 0;
 
   constructor(
-    private readonly ctx: DetectorContext,
+    private readonly ctx: DetectorContext & { readonly log: CallLog },
     private readonly o: SimilarArgsOptions,
     private readonly transform: ((s: string) => string) | null,
     private readonly onlyWhenFailing: boolean,
   ) {
-    this.args = new Array<unknown>(o.window + 1);
+    this.masked = new Array<unknown>(o.window + 1);
+    this.maskedAt = new Float64Array(o.window + 1).fill(-1);
   }
 
-  record(call: ObservedCall): void {
-    this.args[this.n % this.args.length] = snapshotArgs(call.args, this.transform);
+  record(_call: ObservedCall): void {
     this.n++;
+  }
+
+  private argsAt(i: number): unknown {
+    const raw = this.ctx.log.argsOf(i);
+    if (this.transform === null) return raw;
+    const s = i % this.masked.length;
+    if (this.maskedAt[s] !== i) {
+      this.masked[s] = snapshotArgs(raw, this.transform);
+      this.maskedAt[s] = i;
+    }
+    return this.masked[s];
   }
 
   check(): LoopSignal | null {
@@ -47,12 +61,12 @@ export class SimilarArgsDetector implements Detector {
       const failing = (f & OutcomeFlag.KNOWN) === 0 || (f & (OutcomeFlag.ERROR | OutcomeFlag.INFRA)) === OutcomeFlag.ERROR || (f & OutcomeFlag.NOTHING) !== 0;
       if (!failing) return null;
     }
-    const cur = this.args[last % this.args.length];
+    const cur = this.argsAt(last);
     const similar: number[] = [];
     const floor = Math.max(0, last - this.o.window, h.oldest);
     for (let i = floor; i < last; i++) {
       if (!h.same(Ring.TOOL, i, last)) continue;
-      if (argsSimilarityAtLeast(this.args[i % this.args.length], cur, this.o.similarity, this.o.similarity) >= this.o.similarity) similar.push(i);
+      if (argsSimilarityAtLeast(this.argsAt(i), cur, this.o.similarity, this.o.similarity) >= this.o.similarity) similar.push(i);
     }
     const count = similar.length + 1;
     if (count < this.o.threshold || similar.every((i) => h.same(Ring.SIG, i, last))) return null;
@@ -73,6 +87,7 @@ export class SimilarArgsDetector implements Detector {
 
   reset(): void {
     this.n = 0;
-    this.args.fill(undefined);
+    this.masked.fill(undefined);
+    this.maskedAt.fill(-1);
   }
 }

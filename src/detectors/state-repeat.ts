@@ -6,7 +6,7 @@
  * (corteX's ExactHashDetector).
  */
 import type { StateRepeatOptions } from '../options/detector-options.js';
-import type { ObservedCallInternal } from '../session/observe-event.js';
+import type { LoggedCall } from '../session/observed-call.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
@@ -40,7 +40,7 @@ export class StateRepeatDetector implements Detector {
     this.states = new Uint32Array(o.window);
   }
 
-  record(call: ObservedCallInternal): void {
+  record(call: LoggedCall): void {
     this.states[this.n % this.o.window] = call.stateKey;
     this.n++;
   }

@@ -95,8 +95,13 @@ export interface DetectorsOptions {
 /** What callers pass for one detector: `false` (off), `true` (defaults) or some of its options. */
 export type DetectorSetting<T> = boolean | Partial<T>;
 
+/** Where the hot paths run: the WebAssembly module, or the plain-TypeScript reference (same verdicts). */
+export type Engine = 'wasm' | 'reference';
+
 /** Options of `new LoopDetector(options)`, all optional. */
 export interface LoopDetectorOptions {
+  /** Where the hot paths run; both give the same verdicts. @default 'wasm' */
+  readonly engine?: Engine;
   /** A name for the session, used in stats. @default '' */
   readonly sessionId?: string;
   /** The built-in detectors; leave one out for its defaults, `false` to turn it off. */
@@ -123,6 +128,7 @@ export interface LoopDetectorOptions {
 
 /** Options with every value present, as the detector uses them. */
 export interface ResolvedOptions {
+  readonly engine: Engine;
   readonly sessionId: string;
   readonly detectors: DetectorsOptions;
   readonly custom: readonly Detector[];

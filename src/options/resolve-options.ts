@@ -64,7 +64,7 @@ const DETECTOR_RULES: { readonly [K in keyof DetectorsOptions]: { readonly defau
 export const DETECTOR_NAMES = Object.keys(DETECTOR_RULES) as readonly (keyof DetectorsOptions)[];
 
 const TOP_KEYS = [
-  'sessionId', 'detectors', 'custom', 'tools', 'ignoreFields', 'normalizeVolatile', 'maxDepth',
+  'engine', 'sessionId', 'detectors', 'custom', 'tools', 'ignoreFields', 'normalizeVolatile', 'maxDepth',
   'redactSecrets', 'policy', 'onDetection', 'stats',
 ] as const;
 const POLICY_KEYS = Object.keys(POLICY_DEFAULTS);
@@ -182,6 +182,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     throw new OptionTypeError('options.stats', `options.stats must be a StatsAggregate, received ${describe(o.stats)}`);
   }
   return Object.freeze({
+    engine: o.engine === undefined ? 'reference' : oneOf('options.engine', o.engine, ['wasm', 'reference'] as const),
     sessionId: o.sessionId === undefined ? '' : string('options.sessionId', o.sessionId),
     detectors: Object.freeze(detectors) as unknown as DetectorsOptions,
     custom: resolveCustom(o.custom),

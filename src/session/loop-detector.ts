@@ -3,24 +3,23 @@
  * verdict when the session is looping, else null.
  *
  * ```
- * event -> validate -> normalise + fingerprint (observe-event) -> call history rings
- *       -> built-in + custom detectors (record, check) -> signals
- *       -> policy (progress gate, fusion, ladder, message, onDetect) -> verdict -> stats, listeners
+ * event -> validate -> pipeline (WebAssembly, or the TypeScript reference): normalise, fingerprint,
+ *          record in the session's rings, built-in detectors -> signals
+ *       -> custom detectors -> policy (progress gate, fusion, ladder, message, onDetect)
+ *       -> verdict -> stats, listeners
  * ```
  */
 import type { Detector, ObservedCall } from '../detectors/detector.js';
-import type { FrequencyDetector } from '../detectors/frequency.js';
-import type { ChantingDetector } from '../detectors/chanting.js';
 import { DetectorError, InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
-import { CallHistory } from '../state/call-history.js';
-import { CallLog, previewCall } from '../state/call-log.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
-import { buildDetectors, historyCapacity } from './build-detectors.js';
-import { EventObserver, validateEvent } from './observe-event.js';
+import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
+import { validateEvent } from './observe-event.js';
+import type { Pipeline } from './pipeline.js';
+import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
 
 /** Receives every verdict a session gives. */
@@ -42,12 +41,7 @@ function checkSignal(d: Detector, s: unknown): LoopSignal {
 export class LoopDetector {
   /** The resolved options (defaults filled in). */
   readonly options: ResolvedOptions;
-  private readonly history: CallHistory;
-  private readonly log: CallLog;
-  private readonly observer: EventObserver;
-  private readonly builtIn: readonly Detector[];
-  private readonly frequency: FrequencyDetector | null;
-  private readonly chanting: ChantingDetector | null;
+  private readonly pipeline: Pipeline;
   private readonly policy: VerdictPolicy;
   private readonly tally = new StatsTally();
   private readonly listeners = new Set<VerdictListener>();
@@ -56,16 +50,10 @@ export class LoopDetector {
   /** Validates every option (throws OptionTypeError / OptionRangeError naming it) and sets up the session. */
   constructor(options: LoopDetectorOptions = {}) {
     this.options = resolveOptions(options);
-    const capacity = historyCapacity(this.options.detectors);
-    this.history = new CallHistory(capacity);
-    this.log = new CallLog(capacity);
-    this.observer = new EventObserver(this.options, this.history);
-    const built = buildDetectors({ history: this.history, log: this.log }, this.options.detectors, this.options.normalizeVolatile, (tool) => this.observer.walkFor(tool), this.options.policy.progress === 'suppress');
-    this.builtIn = built.all;
-    this.frequency = built.frequency;
-    this.chanting = built.chanting;
-    this.policy = new VerdictPolicy(this.options.policy, this.log, this.options.redactSecrets);
+    this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
+    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets);
     this.options.stats?.join();
+    if (this.options.engine === 'wasm') releaseOnCollect(this, this.pipeline);
   }
 
   /**
@@ -75,27 +63,11 @@ export class LoopDetector {
   check(event: ToolEvent): Verdict | null {
     const e = validateEvent(event);
     this.count((t) => t.checks++);
-    if (this.observer.rule(e.tool)?.exempt === true) {
+    if (this.options.tools.get(e.tool)?.exempt === true) {
       this.count((t) => t.skipped++);
       return null;
     }
-    const call = this.observer.observe(e);
-    this.log.push(
-      Object.freeze({
-        index: call.index,
-        tool: call.tool,
-        signature: call.signature,
-        ...(e.step === undefined ? {} : { step: e.step }),
-        ...(e.round === undefined ? {} : { round: e.round }),
-      }),
-      previewCall(call.tool, e.description ?? call.args),
-    );
-    const signals: LoopSignal[] = [];
-    for (const d of this.builtIn) {
-      d.record(call);
-      const s = d.check();
-      if (s !== null) signals.push(s);
-    }
+    const { call, signals } = this.pipeline.observe(e);
     this.runCustom(call, signals);
     return this.finish(signals, call.index, e.step);
   }
@@ -106,11 +78,9 @@ export class LoopDetector {
    */
   checkText(text: string): Verdict | null {
     if (typeof text !== 'string') throw new InvalidEventError('text', `text must be a string, received ${describe(text)}`);
-    if (this.chanting === null) return null;
-    const index = Math.max(this.history.count - 1, 0);
-    this.chanting.recordText(text, index);
-    const s = this.chanting.check();
-    return this.finish(s === null ? [] : [s], index, undefined);
+    const s = this.pipeline.observeText(text);
+    if (s === null && this.options.detectors.chanting === null) return null;
+    return this.finish(s === null ? [] : [s], Math.max(this.pipeline.count - 1, 0), undefined);
   }
 
   private runCustom(call: ObservedCall, signals: LoopSignal[]): void {
@@ -167,7 +137,7 @@ export class LoopDetector {
    * reached its threshold (the ToolLoopDetector `is_stuck()` view).
    */
   isStuck(): boolean {
-    return this.last !== null || (this.frequency?.anyAtThreshold() ?? false);
+    return this.last !== null || this.pipeline.anyAtThreshold();
   }
 
   /** Reports that a verdict of this session was a false positive (counted in stats). */
@@ -182,11 +152,17 @@ export class LoopDetector {
 
   /** Forgets every call and starts the action ladder again (after a successful replan, for example). */
   reset(): void {
-    this.history.reset();
-    this.log.reset();
-    for (const d of this.builtIn) d.reset();
+    this.pipeline.reset();
     for (const d of this.options.custom) d.reset();
     this.policy.reset();
     this.last = null;
+  }
+
+  /**
+   * Releases the session's WebAssembly slot now rather than when the detector is garbage-collected.
+   * The detector must not be used afterwards.
+   */
+  dispose(): void {
+    this.pipeline.dispose();
   }
 }

@@ -13,9 +13,10 @@
 import { type CanonicalWalkOptions, encodeUtf8, hashString, hashValue, utf8Scratch } from '../fingerprint/canonical-hash.js';
 import { Tag, combine2, word } from '../fingerprint/combine.js';
 import { parseArgs, signatureFrom } from '../fingerprint/signature.js';
-import { toHex, u64 } from '../fingerprint/u64.js';
+import { u64 } from '../fingerprint/u64.js';
 import { xxh64 } from '../fingerprint/xxh64.js';
-import type { ObservedCall } from '../detectors/detector.js';
+import type { CallLog } from '../state/call-log.js';
+import { LoggedCall } from './observed-call.js';
 import { InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { ResolvedOptions, ToolRule } from '../options/options.js';
@@ -25,11 +26,6 @@ import { maskBytes } from '../text/mask-volatile.js';
 import { bytesSayNothingFound, valueSaysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
 
-/** What the built-in detectors read beyond the public {@link ObservedCall}. */
-export interface ObservedCallInternal extends ObservedCall {
-  /** State key for the state-repeat detector: (description or signature, outcome); 0 when there is no state. */
-  readonly stateKey: number;
-}
 
 /** Checks that `event` is a tool call loopwatch can read; throws {@link InvalidEventError} otherwise. */
 export function validateEvent(event: unknown): ToolEvent {
@@ -96,6 +92,7 @@ export class EventObserver {
   constructor(
     private readonly o: ResolvedOptions,
     private readonly history: CallHistory,
+    private readonly log: CallLog,
   ) {
     this.maskResults = o.detectors.resultRepeat?.masked === true;
   }
@@ -116,8 +113,8 @@ export class EventObserver {
     return w;
   }
 
-  /** Records a validated, non-exempt event as the next call and returns what detectors see. */
-  observe(e: ToolEvent): ObservedCallInternal {
+  /** Records a validated, non-exempt event as the next call (history and log) and returns what detectors see. */
+  observe(e: ToolEvent): LoggedCall {
     const h = this.history;
     const tool = e.tool;
     const rule = this.rule(tool);
@@ -190,16 +187,7 @@ export class EventObserver {
       stateKey = combine2(Tag.STATE, ah, al, outH, outL) || 1;
     }
 
-    return {
-      index,
-      tool,
-      args,
-      signature: toHex(sigH, sigL),
-      event: e,
-      isError: err !== undefined,
-      isInfraFailure: infra,
-      errorText: err,
-      stateKey,
-    };
+    this.log.push(tool, args, true, e.description, sigH, sigL, e.step, e.round);
+    return new LoggedCall(this.log, index, e, err !== undefined, infra, err, stateKey);
   }
 }

@@ -30,6 +30,8 @@ export interface SlotLayout {
   readonly flagsOff: number;
   /** History capacity (the `oldest` the detectors floor at). */
   readonly histCap: number;
+  /** Bytes of unit lists one event can produce at most. */
+  readonly listBytes: number;
 }
 
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
@@ -138,6 +140,7 @@ export function slotLayout(o: ResolvedOptions): SlotLayout {
     ],
     flagsOff: offFlags,
     histCap,
+    listBytes: 4 * (semW + 1 + (d.resultRepeat?.window ?? 0) + 1 + (d.deadEnd?.window ?? 0) + 1 + 3),
   };
 }
 

@@ -1,0 +1,35 @@
+/**
+ * A detection pipeline: records one session's calls and returns the built-in detectors' signals, in
+ * detector order. The reference pipeline runs the plain-TypeScript detectors; the WebAssembly pipeline
+ * runs the hot paths in the module and the rest (similar args, chanting) in TypeScript. Both give the same
+ * signals for the same events.
+ */
+import type { ObservedCall } from '../detectors/detector.js';
+import type { CallLog } from '../state/call-log.js';
+import type { LoopSignal, ToolEvent } from '../types.js';
+
+/** What a pipeline returns for one call. */
+export interface Observation {
+  /** The call, as custom detectors see it. */
+  readonly call: ObservedCall;
+  /** Built-in signals, in detector order. */
+  readonly signals: LoopSignal[];
+}
+
+/** One session's built-in detection. */
+export interface Pipeline {
+  /** The session's call log (for verdicts). */
+  readonly log: CallLog;
+  /** Records a validated, non-exempt event and returns its signals. */
+  observe(e: ToolEvent): Observation;
+  /** Feeds streamed text to the chanting detector, attributed to the latest call. */
+  observeText(text: string): LoopSignal | null;
+  /** Calls recorded since the last reset. */
+  readonly count: number;
+  /** The is_stuck view: a call repeated `threshold` times in the frequency window. */
+  anyAtThreshold(): boolean;
+  /** Forgets every call. */
+  reset(): void;
+  /** Releases what the pipeline holds outside the JavaScript heap (a WebAssembly slot). */
+  dispose(): void;
+}

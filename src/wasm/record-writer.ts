@@ -1,0 +1,197 @@
+/**
+ * Writes event records into the module's input area (the layout is in `assembly/abi.ts`):
+ *
+ * ```
+ *  [size | slot | flags]  tool  args  description  result  result-text  error  [ignored-key count, u64 keys]
+ *  every section: u32 length + bytes, padded to 4; records start on 8-byte boundaries
+ * ```
+ *
+ * Args that are JSON text go in as text (the module parses and hashes them without JSON.parse); objects go
+ * in through the value encoder; text that is not well-formed UTF-16, or that the module handed back, is
+ * parsed here first. The host decides what only it can: the error's text and whether it is an
+ * infrastructure failure, and the "nothing found" reading of results that are not text.
+ */
+import { hashString } from '../fingerprint/canonical-hash.js';
+import { u64 } from '../fingerprint/u64.js';
+import { errorText, resultText } from '../session/observe-event.js';
+import { isInfraFailure } from '../text/infra-failure.js';
+import { valueSaysNothingFound } from '../text/nothing-found.js';
+import type { ToolEvent } from '../types.js';
+import { EncodeOverflow, ValueEncoder } from './encode-value.js';
+import * as A from './generated/abi.js';
+
+/** How one event's args are to be written. */
+export interface ArgsPlan {
+  /** The args value to write: as given, or already normalised (JSON parsed, identity applied). */
+  value: unknown;
+  /** The value is already normalised: never parse it again. */
+  normalised: boolean;
+  /** Parse JSON text here rather than in the module (the module asked for the host). */
+  viaHost: boolean;
+}
+
+/** What the writer learnt about an event while writing it. */
+export interface WrittenEvent {
+  /** The error text, if any. */
+  readonly errorText: string | undefined;
+  /** Whether the error was an infrastructure failure. */
+  readonly infra: boolean;
+}
+
+const ignoredKeyWords = new WeakMap<ReadonlySet<string>, Uint32Array>();
+
+/** The fingerprints of ignored field names, as (lo, hi) word pairs, cached per set. */
+function ignoredWords(keys: ReadonlySet<string>): Uint32Array {
+  let w = ignoredKeyWords.get(keys);
+  if (w === undefined) {
+    w = new Uint32Array(keys.size * 2);
+    let i = 0;
+    for (const k of keys) {
+      const lo = hashString(k);
+      w[i++] = lo;
+      w[i++] = u64.hi;
+    }
+    ignoredKeyWords.set(keys, w);
+  }
+  return w;
+}
+
+/** Whether a string (after JSON white space) starts like an object or array. */
+function looksLikeJson(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    return c === 123 || c === 91;
+  }
+  return false;
+}
+
+/** Writes records; reused across calls (no allocation per record beyond what strings need). */
+export class RecordWriter {
+  readonly enc = new ValueEncoder();
+
+  /**
+   * Writes one record at `at` (8-aligned) of memory ending at `end`; returns the record's size.
+   * Throws EncodeOverflow when it does not fit.
+   */
+  write(
+    u8: Uint8Array,
+    dv: DataView,
+    at: number,
+    end: number,
+    slot: number,
+    e: ToolEvent,
+    args: ArgsPlan,
+    ignore: ReadonlySet<string> | null,
+    maxDepth: number,
+    maskResults: boolean,
+    learnt: { errorText: string | undefined; infra: boolean },
+  ): number {
+    const w = this.enc;
+    w.reset(u8, dv, at, end);
+    w.u32(0); // size
+    w.u32(slot);
+    w.u32(0); // flags
+    let flags = 0;
+
+    w.utf8(e.tool);
+    this.pad();
+
+    // args
+    const v = args.value;
+    let kind = A.ARGS_NONE;
+    const sectionAt = w.position;
+    if (v === undefined) {
+      w.u32(0);
+    } else if (typeof v === 'string' && (args.normalised || !looksLikeJson(v))) {
+      kind = A.ARGS_STRING;
+      w.utf8(v);
+    } else if (typeof v === 'string' && !args.viaHost && (v as string & { isWellFormed(): boolean }).isWellFormed()) {
+      kind = A.ARGS_JSON;
+      w.utf8(v);
+    } else {
+      let value: unknown = v;
+      if (typeof v === 'string') {
+        try {
+          value = JSON.parse(v) as unknown;
+        } catch {
+          value = v;
+        }
+      }
+      if (typeof value === 'string') {
+        kind = A.ARGS_STRING;
+        w.utf8(value);
+      } else {
+        kind = A.ARGS_TREE;
+        w.u32(0);
+        w.value(value, ignore, maxDepth);
+        dv.setUint32(sectionAt, w.position - sectionAt - 4, true);
+      }
+    }
+    this.pad();
+    flags |= kind << A.F_ARGS_SHIFT;
+
+    // description
+    if (e.description !== undefined) {
+      flags |= A.F_HAS_DESC;
+      w.utf8(e.description);
+    } else w.u32(0);
+    this.pad();
+
+    // result, and its text for masking when it is not text
+    const r = e.result;
+    let resultTextOf: string | null = null;
+    if (r === undefined) {
+      w.u32(0);
+    } else if (typeof r === 'string') {
+      flags |= A.F_HAS_RESULT | A.F_RESULT_TEXT;
+      w.utf8(r);
+    } else {
+      flags |= A.F_HAS_RESULT;
+      if (r === null) flags |= A.F_RESULT_EMPTY;
+      else if (valueSaysNothingFound(r)) flags |= A.F_RESULT_NOTHING;
+      const s = w.position;
+      w.u32(0);
+      w.value(r, null, 64);
+      dv.setUint32(s, w.position - s - 4, true);
+      if (maskResults) resultTextOf = resultText(r);
+    }
+    this.pad();
+    if (resultTextOf !== null) w.utf8(resultTextOf);
+    else w.u32(0);
+    this.pad();
+
+    // error
+    const err = errorText(e.error);
+    let infra = false;
+    if (err !== undefined) {
+      flags |= A.F_HAS_ERROR;
+      infra = isInfraFailure(err);
+      if (infra) flags |= A.F_INFRA;
+      w.utf8(err);
+    } else w.u32(0);
+    this.pad();
+    learnt.errorText = err;
+    learnt.infra = infra;
+
+    // ignored keys
+    if (ignore === null || ignore.size === 0) {
+      w.u32(0);
+    } else {
+      const words = ignoredWords(ignore);
+      w.u32(words.length / 2);
+      while (w.position % 8 !== 0) w.position = w.position + 1;
+      for (let i = 0; i < words.length; i++) w.u32(words[i] as number);
+    }
+    while (w.position % 8 !== 0) w.position = w.position + 1;
+    if (w.position > end) throw new EncodeOverflow();
+    const size = w.position - at;
+    dv.setUint32(at, size, true);
+    dv.setUint32(at + 8, flags, true);
+    return size;
+  }
+
+  private pad(): void {
+    while (this.enc.position % 4 !== 0) this.enc.position = this.enc.position + 1;
+  }
+}

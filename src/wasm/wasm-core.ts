@@ -1,0 +1,197 @@
+/**
+ * The host side of the module for one thread: detector configurations registered in the module's config
+ * table, session slots, and batches of events across the JS/WebAssembly boundary.
+ *
+ * A batch is written as consecutive records into the input area and processed by one call. Two things can
+ * interrupt it: a record whose JSON args the module hands back (they are written again, parsed here, and
+ * the batch goes on from there, so each session's order is kept), and a trap. A trap costs only the event
+ * that caused it: the instance is rebuilt over the same memory, that event's session is quarantined, its
+ * call reports an error, and the rest of the batch is processed.
+ */
+import { WasmTrapError } from '../errors.js';
+import type { ToolEvent } from '../types.js';
+import { EncodeOverflow } from './encode-value.js';
+import * as A from './generated/abi.js';
+import { type ArgsPlan, RecordWriter } from './record-writer.js';
+import { type SlotLayout, layoutKey } from './slot-layout.js';
+import { type WasmInstance, sharedInstance } from './wasm-module.js';
+
+/** One event of a batch. */
+export interface BatchItem {
+  /** The session's slot handle. */
+  slot: number;
+  /** The session's config id. */
+  config: number;
+  /** The event. */
+  event: ToolEvent;
+  /** How its args are written. */
+  args: ArgsPlan;
+  /** Fields ignored in its args. */
+  ignore: ReadonlySet<string> | null;
+  /** Depth cap for its args. */
+  maxDepth: number;
+  /** Whether results are masked for result repeat (its config's). */
+  maskResults: boolean;
+}
+
+/** What the host learnt while writing an item (error text, infrastructure failure). */
+export interface Learnt {
+  errorText: string | undefined;
+  infra: boolean;
+}
+
+/** Receives each processed item: its index in the batch and where its output record is (or a trap). */
+export type OutputSink = (item: number, out: number, learnt: Learnt, trap: WasmTrapError | null) => void;
+
+const SENTINEL = 0xffffffff;
+
+/** This thread's module, configurations and slots. */
+export class WasmCore {
+  readonly instance: WasmInstance;
+  private readonly writer = new RecordWriter();
+  private readonly configs = new Map<string, number>();
+  private readonly layouts: SlotLayout[] = [];
+  private inputSize = 1 << 16;
+  private readonly learnt: Learnt[] = [];
+
+  constructor(instance: WasmInstance = sharedInstance()) {
+    this.instance = instance;
+  }
+
+  /** The config id for a layout, registering it in the module's table the first time. */
+  register(layout: SlotLayout): number {
+    const key = layoutKey(layout);
+    let id = this.configs.get(key);
+    if (id !== undefined) return id;
+    id = this.configs.size;
+    if (id >= A.MAX_CONFIGS) throw new RangeError(`loopwatch: more than ${A.MAX_CONFIGS} distinct detector configurations in one thread`);
+    const { u32, dv } = this.instance.views();
+    const base = A.CONFIGS + id * A.CONFIG_SIZE;
+    for (const [off, v] of layout.fields) u32[(base + off) >>> 2] = v;
+    dv.setFloat64(base + A.C_SE_THRESH, layout.semanticThreshold, true);
+    this.configs.set(key, id);
+    this.layouts[id] = layout;
+    return id;
+  }
+
+  /** The layout registered under a config id. */
+  layout(config: number): SlotLayout {
+    return this.layouts[config] as SlotLayout;
+  }
+
+  /** A fresh slot for a configuration. */
+  alloc(config: number): number {
+    const s = this.instance.exports.allocSlot(config);
+    if (s === 0) throw new RangeError('loopwatch: WebAssembly memory exhausted (no room for another session)');
+    return s >>> 0;
+  }
+
+  /** Returns a slot to its free list. */
+  free(slot: number): void {
+    this.instance.exports.freeSlot(slot);
+  }
+
+  /** Forgets a slot's calls and lifts its quarantine. */
+  reset(slot: number): void {
+    this.instance.exports.resetSlot(slot);
+  }
+
+  /** Whether a slot is quarantined after a trap. */
+  poisoned(slot: number): boolean {
+    const { u32 } = this.instance.views();
+    return (((u32[(slot + A.S_STATE) >>> 2] as number) & A.SLOT_POISONED) !== 0);
+  }
+
+  /** Calls recorded in a slot. */
+  count(slot: number): number {
+    return this.instance.exports.slotCount(slot) >>> 0;
+  }
+
+  /** Processes `items` in order, calling `sink` for each as soon as its output is ready. */
+  run(items: readonly BatchItem[], sink: OutputSink): void {
+    const ex = () => this.instance.exports;
+    let from = 0;
+    while (from < items.length) {
+      // write as many records as fit
+      let inPtr = ex().reserveInput(this.inputSize) >>> 0;
+      if (inPtr === 0) throw new RangeError('loopwatch: WebAssembly memory exhausted');
+      let { u8, dv } = this.instance.views();
+      let pos = inPtr;
+      const end = inPtr + this.inputSize;
+      let m = 0;
+      let maxSize = 0;
+      while (from + m < items.length) {
+        const it = items[from + m] as BatchItem;
+        const learnt = (this.learnt[m] ??= { errorText: undefined, infra: false });
+        let size: number;
+        try {
+          size = this.writer.write(u8, dv, pos, end, it.slot, it.event, it.args, it.ignore, it.maxDepth, it.maskResults, learnt);
+        } catch (e) {
+          if (!(e instanceof EncodeOverflow)) throw e;
+          break;
+        }
+        pos += size;
+        if (size > maxSize) maxSize = size;
+        m++;
+      }
+      if (m === 0) {
+        this.inputSize *= 2;
+        continue;
+      }
+      // room for outputs, unit lists and scratch (reserving may grow memory: views are refreshed)
+      let listBytes = 0;
+      let scratch = 0;
+      for (let k = 0; k < m; k++) {
+        const it = items[from + k] as BatchItem;
+        const l = this.layouts[it.config] as SlotLayout;
+        listBytes += l.listBytes;
+        const need = ex().scratchNeeded(maxSize, it.config) >>> 0;
+        if (need > scratch) scratch = need;
+      }
+      const outPtr = ex().reserveOutput(m * A.OUT_SIZE) >>> 0;
+      const lists = ex().reserveLists(listBytes + 16) >>> 0;
+      const sc = ex().reserveScratch(scratch) >>> 0;
+      if (outPtr === 0 || lists === 0 || sc === 0) throw new RangeError('loopwatch: WebAssembly memory exhausted');
+      inPtr = ex().reserveInput(this.inputSize) >>> 0; // unchanged: already large enough
+      ({ u8, dv } = this.instance.views());
+      const u32 = this.instance.views().u32;
+      for (let k = 0; k < m; k++) u32[(outPtr + k * A.OUT_SIZE + A.O_STATUS) >>> 2] = SENTINEL;
+
+      let done: number;
+      let trapped = -1;
+      let trap: WasmTrapError | null = null;
+      try {
+        done = ex().processBatch(inPtr, m, outPtr, lists, lists + listBytes + 16) >>> 0;
+      } catch (e) {
+        if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+        const v = this.instance.views().u32;
+        trapped = 0;
+        while (trapped < m && v[(outPtr + trapped * A.OUT_SIZE + A.O_STATUS) >>> 2] !== SENTINEL) trapped++;
+        done = trapped;
+        trap = new WasmTrapError(`the WebAssembly module trapped on this call (${e.message}); the session is quarantined until reset()`, { cause: e });
+        this.instance.recover();
+        const it = items[from + trapped];
+        if (it !== undefined) ex().poisonSlot(it.slot);
+      }
+      for (let k = 0; k < done; k++) sink(from + k, outPtr + k * A.OUT_SIZE, this.learnt[k] as Learnt, null);
+      if (trap !== null && trapped < m) {
+        sink(from + trapped, outPtr + trapped * A.OUT_SIZE, this.learnt[trapped] as Learnt, trap);
+        from += trapped + 1;
+        continue;
+      }
+      if (done < m) {
+        const it = items[from + done] as BatchItem;
+        it.args.viaHost = true;
+      }
+      from += done;
+    }
+  }
+}
+
+let shared: WasmCore | null = null;
+
+/** This thread's core, created on first use. */
+export function sharedCore(): WasmCore {
+  if (shared === null) shared = new WasmCore();
+  return shared;
+}

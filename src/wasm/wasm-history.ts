@@ -1,0 +1,40 @@
+/**
+ * A {@link HistoryReader} over a session's slot in WebAssembly memory, so the detectors that stay in
+ * TypeScript (similar args, the exact semantic method) read the same rings the module writes.
+ */
+import type { HistoryReader, RingId } from '../state/call-history.js';
+import * as A from './generated/abi.js';
+import type { SlotLayout } from './slot-layout.js';
+import type { WasmInstance } from './wasm-module.js';
+
+/** Reads one slot's rings. */
+export class WasmHistoryView implements HistoryReader {
+  constructor(
+    private readonly instance: WasmInstance,
+    private readonly layout: SlotLayout,
+    private readonly slot: () => number,
+  ) {}
+
+  get count(): number {
+    const s = this.slot();
+    return s === 0 ? 0 : (this.instance.views().u32[(s + A.S_COUNT) >>> 2] as number);
+  }
+
+  get oldest(): number {
+    const n = this.count;
+    return n > this.layout.histCap ? n - this.layout.histCap : 0;
+  }
+
+  same(ring: RingId, i: number, j: number): boolean {
+    const r = this.layout.rings[ring] as { cap: number; off: number };
+    if (r.cap === 0) throw new RangeError(`loopwatch: ring ${ring} is not kept for this configuration`);
+    const u32 = this.instance.views().u32;
+    const base = (this.slot() + r.off) >>> 2;
+    return u32[base + (i % r.cap)] === u32[base + (j % r.cap)];
+  }
+
+  flagsOf(index: number): number {
+    const u8 = this.instance.views().u8;
+    return u8[this.slot() + this.layout.flagsOff + (index % (this.layout.rings[2] as { cap: number }).cap)] as number;
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * The WebAssembly pipeline of one session: a slot in the thread's module holds the session's rings and
+ * runs the call detectors; the host keeps the call log and runs what stays in TypeScript (similar args,
+ * chanting, the exact semantic method). Signals come back in the reference's detector order, built by the
+ * same functions, so verdicts are identical to the reference pipeline's.
+ */
+import { ChantingDetector } from '../detectors/chanting.js';
+import { cycleSignal } from '../detectors/cycle.js';
+import { deadEndSignal } from '../detectors/dead-end.js';
+import type { Detector } from '../detectors/detector.js';
+import { exactRepeatSignal } from '../detectors/exact-repeat.js';
+import { frequencySignal } from '../detectors/frequency.js';
+import { resultRepeatSignal } from '../detectors/result-repeat.js';
+import { SemanticDetector, semanticSignal } from '../detectors/semantic.js';
+import { SimilarArgsDetector } from '../detectors/similar-args.js';
+import { stateRepeatSignal } from '../detectors/state-repeat.js';
+import { DisposedError, WasmTrapError } from '../errors.js';
+import type { CanonicalWalkOptions } from '../fingerprint/canonical-hash.js';
+import { parseArgs } from '../fingerprint/signature.js';
+import type { ResolvedOptions } from '../options/options.js';
+import { historyCapacity } from '../session/build-detectors.js';
+import { LoggedCall } from '../session/observed-call.js';
+import type { Observation, Pipeline } from '../session/pipeline.js';
+import { CallLog } from '../state/call-log.js';
+import { maskVolatile } from '../text/mask-volatile.js';
+import type { LoopSignal, Progress, ToolEvent } from '../types.js';
+import * as A from './generated/abi.js';
+import type { ArgsPlan } from './record-writer.js';
+import type { BatchItem } from './wasm-core.js';
+import { type WasmCore, sharedCore } from './wasm-core.js';
+import { WasmHistoryView } from './wasm-history.js';
+import { slotLayout } from './slot-layout.js';
+
+const PROGRESS: readonly Progress[] = ['unknown', 'stalled', 'changing', 'mixed'];
+
+/** Releases slots of detectors that were garbage-collected without dispose(). */
+const collector = new FinalizationRegistry<() => void>((release) => release());
+
+/** Frees a pipeline's slot when its owner is garbage-collected. */
+export function releaseOnCollect(owner: object, pipeline: Pipeline): void {
+  collector.register(owner, () => pipeline.dispose(), pipeline);
+}
+
+/** The WebAssembly-backed pipeline. */
+export class WasmPipeline implements Pipeline {
+  readonly log: CallLog;
+  private readonly core: WasmCore;
+  private readonly config: number;
+  private slot: number;
+  private readonly view: WasmHistoryView;
+  private readonly similar: SimilarArgsDetector | null;
+  private readonly semanticHost: SemanticDetector | null;
+  private readonly chanting: ChantingDetector | null;
+  private readonly walks = new Map<string, CanonicalWalkOptions>();
+  private readonly items: BatchItem[];
+  private readonly plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
+  private result: Observation | null = null;
+  private failure: Error | null = null;
+  private pending: ToolEvent | null = null;
+
+  constructor(private readonly o: ResolvedOptions) {
+    this.core = sharedCore();
+    const layout = slotLayout(o);
+    this.config = this.core.register(layout);
+    this.slot = this.core.alloc(this.config);
+    this.view = new WasmHistoryView(this.core.instance, layout, () => this.slot);
+    this.log = new CallLog(historyCapacity(o.detectors), (args, tool) => this.normalise(args, tool));
+    const ctx = { history: this.view, log: this.log };
+    const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
+    const d = o.detectors;
+    this.similar = d.similarArgs ? new SimilarArgsDetector(ctx, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
+    this.semanticHost = d.semantic && d.semantic.method === 'exact' ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
+    this.chanting = d.chanting ? new ChantingDetector(d.chanting) : null;
+    this.items = [{ slot: this.slot, config: this.config, event: { tool: '' }, args: this.plan, ignore: null, maxDepth: o.maxDepth, maskResults: d.resultRepeat?.masked === true }];
+  }
+
+  private normalise(args: unknown, tool: string): unknown {
+    const identity = this.o.tools.get(tool)?.identity;
+    const parsed = parseArgs(args);
+    return identity === undefined ? parsed : identity(parsed, tool);
+  }
+
+  private walkFor(tool: string): CanonicalWalkOptions {
+    let w = this.walks.get(tool);
+    if (w === undefined) {
+      const fields = [...this.o.ignoreFields, ...(this.o.tools.get(tool)?.ignoreFields ?? [])];
+      w = { ignoreKeys: fields.length === 0 ? null : new Set(fields), maxDepth: this.o.maxDepth };
+      if (this.walks.size < 10_000) this.walks.set(tool, w);
+    }
+    return w;
+  }
+
+  get count(): number {
+    return this.slot === 0 ? 0 : this.core.count(this.slot);
+  }
+
+  observe(e: ToolEvent): Observation {
+    if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
+    const identity = this.o.tools.get(e.tool)?.identity;
+    this.plan.viaHost = false;
+    if (identity === undefined) {
+      this.plan.value = e.args;
+      this.plan.normalised = false;
+    } else {
+      this.plan.value = identity(parseArgs(e.args), e.tool);
+      this.plan.normalised = true;
+    }
+    const item = this.items[0] as BatchItem;
+    item.slot = this.slot;
+    item.event = e;
+    item.ignore = this.walkFor(e.tool).ignoreKeys;
+    this.result = null;
+    this.failure = null;
+    this.pending = e;
+    this.core.run(this.items, (_k, out, learnt, trap) => {
+      if (trap !== null) {
+        this.failure = trap;
+        return;
+      }
+      this.result = this.read(out, learnt.errorText, learnt.infra);
+    });
+    this.pending = null;
+    if (this.failure !== null) throw this.failure;
+    return this.result as unknown as Observation;
+  }
+
+  /** Builds the observation from an output record (the same signals, in the same order, as the reference). */
+  read(out: number, errorText: string | undefined, infra: boolean): Observation {
+    const e = this.pending as ToolEvent;
+    const u32 = this.core.instance.views().u32;
+    const at = (off: number): number => u32[(out + off) >>> 2] as number;
+    const status = at(A.O_STATUS);
+    if (status === A.ST_BAD_SLOT) {
+      if (this.core.poisoned(this.slot)) throw new WasmTrapError('loopwatch: this session is quarantined after a WebAssembly trap; call reset() to use it again');
+      throw new DisposedError('loopwatch: this session has no live WebAssembly slot');
+    }
+    if (status !== A.ST_OK) throw new RangeError(`loopwatch: the WebAssembly module could not process the call (status ${status})`);
+    const index = at(A.O_INDEX);
+    this.log.push(e.tool, this.plan.value, this.plan.normalised, e.description, at(A.O_SIG_HI), at(A.O_SIG_LO), e.step, e.round);
+    const call = new LoggedCall(this.log, index, e, errorText !== undefined, infra, errorText);
+    const d = this.o.detectors;
+    const mask = at(A.O_MASK);
+    const signals: LoopSignal[] = [];
+    const list = (ptr: number): number[] => {
+      const n = u32[ptr >>> 2] as number;
+      const xs: number[] = new Array<number>(n);
+      for (let k = 0; k < n; k++) xs[k] = u32[(ptr >>> 2) + 1 + k] as number;
+      return xs;
+    };
+    if ((mask & A.M_EXACT) !== 0 && d.exactRepeat) {
+      signals.push(exactRepeatSignal(this.log, d.exactRepeat, index, at(A.O_EX), at(A.O_EX + 4), PROGRESS[at(A.O_EX + 8)] as Progress));
+    }
+    if ((mask & A.M_FREQ) !== 0 && d.frequency) {
+      signals.push(frequencySignal(this.log, d.frequency, index, at(A.O_FR), at(A.O_FR + 4), at(A.O_FR + 8), PROGRESS[at(A.O_FR + 12)] as Progress));
+    }
+    if ((mask & A.M_CYCLE) !== 0 && d.cycle) {
+      signals.push(cycleSignal(this.log, d.cycle, index, at(A.O_CY), at(A.O_CY + 12), PROGRESS[at(A.O_CY + 8)] as Progress));
+    }
+    if (this.semanticHost !== null) {
+      this.semanticHost.record(call);
+      const s = this.semanticHost.check();
+      if (s !== null) signals.push(s);
+    } else if ((mask & A.M_SEMANTIC) !== 0) {
+      const unit = list(at(A.O_SE + 16));
+      signals.push(semanticSignal(this.log, index, unit.slice(0, -1), at(A.O_SE + 8), PROGRESS[at(A.O_SE + 12)] as Progress));
+    }
+    if (this.similar !== null) {
+      this.similar.record(call);
+      const s = this.similar.check();
+      if (s !== null) signals.push(s);
+    }
+    if ((mask & A.M_RESULT) !== 0) signals.push(resultRepeatSignal(list(at(A.O_RR + 12)), at(A.O_RR + 8)));
+    if ((mask & A.M_DEADEND) !== 0 && d.deadEnd) {
+      signals.push(deadEndSignal(d.deadEnd, errorText ?? '', list(at(A.O_DE + 16)), at(A.O_DE + 8), PROGRESS[at(A.O_DE + 12)] as Progress));
+    }
+    if ((mask & A.M_STATE) !== 0 && d.stateRepeat) signals.push(stateRepeatSignal(this.log, d.stateRepeat, index, at(A.O_ST), at(A.O_ST + 4)));
+    if (this.chanting !== null) {
+      this.chanting.record(call);
+      const s = this.chanting.check();
+      if (s !== null) signals.push(s);
+    }
+    return { call, signals };
+  }
+
+  observeText(text: string): LoopSignal | null {
+    if (this.chanting === null) return null;
+    this.chanting.recordText(text, Math.max(this.count - 1, 0));
+    return this.chanting.check();
+  }
+
+  anyAtThreshold(): boolean {
+    if (this.slot === 0 || this.o.detectors.frequency === null) return false;
+    return this.core.instance.exports.stuck(this.slot) === 1;
+  }
+
+  reset(): void {
+    if (this.slot !== 0) this.core.reset(this.slot);
+    this.log.reset();
+    const hostDetectors: (Detector | null)[] = [this.similar, this.semanticHost, this.chanting];
+    for (const d of hostDetectors) d?.reset();
+  }
+
+  dispose(): void {
+    if (this.slot === 0) return;
+    this.core.free(this.slot);
+    this.slot = 0;
+    collector.unregister(this);
+  }
+}
