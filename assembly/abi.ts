@@ -19,6 +19,8 @@ export const H_SCRATCH_SIZE: u32 = 28;
 export const H_STOP_COUNT: u32 = 32;
 export const H_LISTS: u32 = 36;
 export const H_LISTS_SIZE: u32 = 40;
+export const H_CLASSES: u32 = 64; // free-list heads of slot size classes, SIZE_CLASSES u32s
+export const SIZE_CLASSES: u32 = 128;
 export const MAGIC: u32 = 0x6c77_0001;
 
 export const STOP_TABLE: u32 = 2048;

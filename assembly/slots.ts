@@ -1,12 +1,37 @@
 // Regions and session slots in linear memory. All bookkeeping lives in the header and config table, not in
 // globals, so a fresh instance over the same memory (after a trap) carries on where the last one stopped.
 //
-//   config:  free-list head, live count, slot size, chunk size      slot:  [count | config | state | next] rings...
-//   allocSlot: pop the config's free list, or carve a chunk of slots at the memory top (growing memory)
+//   slot:  [count | config | state | next] rings...
+//   Slots are sized by class (multiples of 64 bytes up to 4 KiB, then powers of two), with one free list
+//   per class in the header, so slots outlive the configuration that sized them and configuration ids
+//   can be reused. allocSlot pops the class's free list, or carves a chunk of slots at the memory top.
 import {
-  CONFIGS, CONFIG_SIZE, C_CHUNK, C_FREE_HEAD, C_LIVE, C_SLOT_SIZE, HEADER, H_MAGIC, H_MEMTOP, MAGIC, MAX_CONFIGS, SLOT_LIVE,
-  SLOT_POISONED, S_CONFIG, S_COUNT, S_NEXT, S_STATE,
+  CONFIGS, CONFIG_SIZE, C_CHUNK, C_LIVE, C_SLOT_SIZE, HEADER, H_CLASSES, H_MAGIC, H_MEMTOP, MAGIC, MAX_CONFIGS, SIZE_CLASSES,
+  SLOT_LIVE, SLOT_POISONED, S_CONFIG, S_COUNT, S_NEXT, S_STATE,
 } from './abi';
+
+/** The size class of a slot size. */
+function classOf(size: u32): u32 {
+  if (size <= 4096) return (size + 63) >> 6;
+  let c: u32 = 64;
+  let s: u32 = 4096;
+  while (s < size && c < SIZE_CLASSES - 1) {
+    s <<= 1;
+    c++;
+  }
+  return c;
+}
+
+/** The bytes a slot of class `c` takes. */
+function classSize(c: u32): u32 {
+  if (c <= 64) return c << 6;
+  return <u32>4096 << (c - 64);
+}
+
+// @ts-ignore: decorator
+@inline function classHead(c: u32): usize {
+  return HEADER + H_CLASSES + (<usize>c << 2);
+}
 
 /** Initialises the header on fresh memory (idempotent); returns the memory top. */
 export function setup(): u32 {
@@ -51,21 +76,24 @@ export function ensureRegion(ptrField: u32, sizeField: u32, size: u32): usize {
 export function allocSlot(id: u32): u32 {
   const cfg = configPtr(id);
   const size = load<u32>(cfg + C_SLOT_SIZE);
-  let s = load<u32>(cfg + C_FREE_HEAD);
+  const c = classOf(size);
+  const bytes = classSize(c);
+  let s = load<u32>(classHead(c));
   if (s == 0) {
     let chunk = load<u32>(cfg + C_CHUNK);
     if (chunk == 0) chunk = 16;
-    const base = bump(size * chunk);
+    const base = bump(bytes * chunk);
     if (base == 0) return 0;
+    // slots 1..chunk-1 join the free list; slot 0 is handed out
     for (let k: u32 = 1; k < chunk; k++) {
-      const p = <u32>base + k * size;
+      const p = <u32>base + k * bytes;
       store<u32>(p + S_STATE, 0);
-      store<u32>(p + S_NEXT, k + 1 < chunk ? p + size : load<u32>(cfg + C_FREE_HEAD));
+      store<u32>(p + S_NEXT, k + 1 < chunk ? p + bytes : load<u32>(classHead(c)));
     }
-    store<u32>(cfg + C_FREE_HEAD, chunk > 1 ? <u32>base + size : load<u32>(cfg + C_FREE_HEAD));
+    if (chunk > 1) store<u32>(classHead(c), <u32>base + bytes);
     s = <u32>base;
   } else {
-    store<u32>(cfg + C_FREE_HEAD, load<u32>(s + S_NEXT));
+    store<u32>(classHead(c), load<u32>(s + S_NEXT));
   }
   memory.fill(s, 0, size);
   store<u32>(s + S_CONFIG, id);
@@ -86,9 +114,10 @@ export function slotOk(s: u32): bool {
 export function freeSlot(s: u32): u32 {
   if (!slotOk(s)) return 1;
   const cfg = configPtr(load<u32>(s + S_CONFIG));
+  const c = classOf(load<u32>(cfg + C_SLOT_SIZE));
   store<u32>(s + S_STATE, 0);
-  store<u32>(s + S_NEXT, load<u32>(cfg + C_FREE_HEAD));
-  store<u32>(cfg + C_FREE_HEAD, s);
+  store<u32>(s + S_NEXT, load<u32>(classHead(c)));
+  store<u32>(classHead(c), s);
   store<u32>(cfg + C_LIVE, load<u32>(cfg + C_LIVE) - 1);
   return 0;
 }

@@ -63,10 +63,12 @@ export { maskVolatile } from './text/mask-volatile.js';
 export { isInfraFailure } from './text/infra-failure.js';
 export {
   DetectorError,
+  DisposedError,
   ErrorCode,
   InvalidEventError,
   OptionRangeError,
   OptionTypeError,
+  WasmTrapError,
   isLoopwatchError,
 } from './errors.js';
 export type { ErrorCodeValue } from './errors.js';

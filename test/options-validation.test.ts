@@ -699,6 +699,16 @@ interface TopRow {
 
 const TOP_LEVEL: readonly TopRow[] = [
   {
+    option: 'engine',
+    wrongType: [
+      [{ engine: 1 }, 'one of "wasm", "reference"', num(1)],
+      [{ engine: null }, 'one of "wasm", "reference"', 'null'],
+    ],
+    outOfRange: [[{ engine: 'js' }, 'one of "wasm", "reference"', str('js')]],
+    valid: { engine: 'reference' },
+    accepted: (o) => expect(o.engine).toBe('reference'),
+  },
+  {
     option: 'sessionId',
     wrongType: [
       [{ sessionId: 42 }, 'a string', num(42)],
@@ -961,7 +971,7 @@ describe('top-level options', () => {
     const e = thrownBy(() => build({ redactSecret: true }));
     expect(e.message).toBe(
       'options.redactSecret is not a known option (did you mean "redactSecrets"?); known options of options: ' +
-        'sessionId, detectors, custom, tools, ignoreFields, normalizeVolatile, maxDepth, redactSecrets, policy, onDetection, stats',
+        'engine, sessionId, detectors, custom, tools, ignoreFields, normalizeVolatile, maxDepth, redactSecrets, policy, onDetection, stats',
     );
   });
 

@@ -182,7 +182,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     throw new OptionTypeError('options.stats', `options.stats must be a StatsAggregate, received ${describe(o.stats)}`);
   }
   return Object.freeze({
-    engine: o.engine === undefined ? 'reference' : oneOf('options.engine', o.engine, ['wasm', 'reference'] as const),
+    engine: o.engine === undefined ? 'wasm' : oneOf('options.engine', o.engine, ['wasm', 'reference'] as const),
     sessionId: o.sessionId === undefined ? '' : string('options.sessionId', o.sessionId),
     detectors: Object.freeze(detectors) as unknown as DetectorsOptions,
     custom: resolveCustom(o.custom),

@@ -124,7 +124,7 @@ export function slotLayout(o: ResolvedOptions): SlotLayout {
     [A.C_SEM_ENTRY, semEntry],
     [A.C_SEM_CAP, semCap],
     [A.C_HIST_CAP, histCap],
-    [A.C_CHUNK, Math.max(16, Math.min(1024, Math.floor(65536 / slotSize)))],
+    [A.C_CHUNK, Math.max(4, Math.min(256, Math.floor(16384 / slotSize)))],
   ]);
   return {
     slotSize,

@@ -45,12 +45,23 @@ export type OutputSink = (item: number, out: number, learnt: Learnt, trap: WasmT
 
 const SENTINEL = 0xffffffff;
 
+/** Test hook: the slot whose next record makes the module trap (`unreachable`) halfway through recording. */
+let trapArmed = 0;
+
+/** Makes the next event of session slot `slot` trap inside the module (for tests of trap isolation). */
+export function armTrapForTesting(slot: number): void {
+  trapArmed = slot;
+}
+
 /** This thread's module, configurations and slots. */
 export class WasmCore {
   readonly instance: WasmInstance;
   private readonly writer = new RecordWriter();
   private readonly configs = new Map<string, number>();
   private readonly layouts: SlotLayout[] = [];
+  private readonly keys: string[] = [];
+  private readonly refs: number[] = [];
+  private readonly freeIds: number[] = [];
   private inputSize = 1 << 16;
   private readonly learnt: Learnt[] = [];
 
@@ -58,20 +69,37 @@ export class WasmCore {
     this.instance = instance;
   }
 
-  /** The config id for a layout, registering it in the module's table the first time. */
-  register(layout: SlotLayout): number {
+  /**
+   * The config id for a layout, registering it in the module's table the first time; each acquire is
+   * matched by a release. An id whose last user released it is reused for the next new layout.
+   */
+  acquire(layout: SlotLayout): number {
     const key = layoutKey(layout);
     let id = this.configs.get(key);
-    if (id !== undefined) return id;
-    id = this.configs.size;
-    if (id >= A.MAX_CONFIGS) throw new RangeError(`loopwatch: more than ${A.MAX_CONFIGS} distinct detector configurations in one thread`);
-    const { u32, dv } = this.instance.views();
-    const base = A.CONFIGS + id * A.CONFIG_SIZE;
-    for (const [off, v] of layout.fields) u32[(base + off) >>> 2] = v;
-    dv.setFloat64(base + A.C_SE_THRESH, layout.semanticThreshold, true);
-    this.configs.set(key, id);
-    this.layouts[id] = layout;
+    if (id === undefined) {
+      id = this.freeIds.pop() ?? this.keys.length;
+      if (id >= A.MAX_CONFIGS) throw new RangeError(`loopwatch: more than ${A.MAX_CONFIGS} distinct detector configurations in use in one thread`);
+      const { u32, dv } = this.instance.views();
+      const base = A.CONFIGS + id * A.CONFIG_SIZE;
+      u32.fill(0, base >>> 2, (base + A.CONFIG_SIZE) >>> 2);
+      for (const [off, v] of layout.fields) u32[(base + off) >>> 2] = v;
+      dv.setFloat64(base + A.C_SE_THRESH, layout.semanticThreshold, true);
+      this.configs.set(key, id);
+      this.layouts[id] = layout;
+      this.keys[id] = key;
+      this.refs[id] = 0;
+    }
+    this.refs[id] = (this.refs[id] ?? 0) + 1;
     return id;
+  }
+
+  /** Releases one use of a config id (after its slot was freed). */
+  release(id: number): void {
+    const n = (this.refs[id] ?? 0) - 1;
+    this.refs[id] = n;
+    if (n > 0) return;
+    this.configs.delete(this.keys[id] as string);
+    this.freeIds.push(id);
   }
 
   /** The layout registered under a config id. */
@@ -129,6 +157,10 @@ export class WasmCore {
         } catch (e) {
           if (!(e instanceof EncodeOverflow)) throw e;
           break;
+        }
+        if (trapArmed !== 0 && it.slot === trapArmed) {
+          dv.setUint32(pos + A.R_FLAGS, dv.getUint32(pos + A.R_FLAGS, true) | A.F_DEBUG_TRAP, true);
+          trapArmed = 0;
         }
         pos += size;
         if (size > maxSize) maxSize = size;

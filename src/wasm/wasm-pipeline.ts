@@ -61,7 +61,7 @@ export class WasmPipeline implements Pipeline {
   constructor(private readonly o: ResolvedOptions) {
     this.core = sharedCore();
     const layout = slotLayout(o);
-    this.config = this.core.register(layout);
+    this.config = this.core.acquire(layout);
     this.slot = this.core.alloc(this.config);
     this.view = new WasmHistoryView(this.core.instance, layout, () => this.slot);
     this.log = new CallLog(historyCapacity(o.detectors), (args, tool) => this.normalise(args, tool));
@@ -203,6 +203,7 @@ export class WasmPipeline implements Pipeline {
   dispose(): void {
     if (this.slot === 0) return;
     this.core.free(this.slot);
+    this.core.release(this.config);
     this.slot = 0;
     collector.unregister(this);
   }
