@@ -40,6 +40,8 @@ export interface Decision {
   readonly tolerated: number;
 }
 
+const QUIET: Decision = Object.freeze({ verdict: null, tolerated: 0 });
+
 /** The verdict policy of one session. */
 export class VerdictPolicy {
   private readonly ladder: Ladder;
@@ -61,6 +63,10 @@ export class VerdictPolicy {
   /** Decides about the call at `index` (with the caller's `step`) given its signals, in detector order. */
   decide(signals: readonly LoopSignal[], index: number, step: number | undefined): Decision {
     const p = this.p;
+    if (signals.length === 0) {
+      this.ladder.quietCall();
+      return QUIET;
+    }
     let tolerated = 0;
     const kept: LoopSignal[] = [];
     for (const s of signals) {

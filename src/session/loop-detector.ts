@@ -62,14 +62,21 @@ export class LoopDetector {
    */
   check(event: ToolEvent): Verdict | null {
     const e = validateEvent(event);
-    this.count((t) => t.checks++);
-    if (this.options.tools.get(e.tool)?.exempt === true) {
-      this.count((t) => t.skipped++);
+    const agg = this.options.stats?.tally;
+    this.tally.checks++;
+    if (agg !== undefined) agg.checks++;
+    if (this.options.tools.size !== 0 && this.options.tools.get(e.tool)?.exempt === true) {
+      this.tally.skipped++;
+      if (agg !== undefined) agg.skipped++;
       return null;
     }
-    const { call, signals } = this.pipeline.observe(e);
-    this.runCustom(call, signals);
-    return this.finish(signals, call.index, e.step);
+    let signals = this.pipeline.observe(e);
+    if (this.options.custom.length !== 0) {
+      const all = [...signals];
+      this.runCustom(this.pipeline.lastCall(), all);
+      signals = all;
+    }
+    return this.finish(signals, this.pipeline.lastIndex, e.step);
   }
 
   /**
@@ -101,6 +108,10 @@ export class LoopDetector {
     if (tolerated > 0) this.count((t) => (t.tolerated += tolerated));
     this.last = verdict;
     if (verdict === null) return null;
+    return this.publish(verdict);
+  }
+
+  private publish(verdict: Verdict): Verdict {
     this.count((t) => t.addVerdict(verdict.kind, verdict.action, verdict.confidence));
     this.emit(verdict);
     return verdict;

@@ -27,6 +27,14 @@ import { bytesSayNothingFound, valueSaysNothingFound } from '../text/nothing-fou
 import type { ToolEvent } from '../types.js';
 
 
+function notString(f: string, v: unknown): never {
+  throw new InvalidEventError(f, `event.${f} must be a string when given, received ${describe(v)}`);
+}
+
+function notFinite(f: string, v: unknown): never {
+  throw new InvalidEventError(f, `event.${f} must be a finite number when given, received ${describe(v)}`);
+}
+
 /** Checks that `event` is a tool call loopwatch can read; throws {@link InvalidEventError} otherwise. */
 export function validateEvent(event: unknown): ToolEvent {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) {
@@ -36,16 +44,10 @@ export function validateEvent(event: unknown): ToolEvent {
   if (typeof e.tool !== 'string' || e.tool.length === 0) {
     throw new InvalidEventError('tool', `event.tool must be a non-empty string, received ${describe(e.tool)}`);
   }
-  for (const f of ['text', 'description'] as const) {
-    if (e[f] !== undefined && typeof e[f] !== 'string') {
-      throw new InvalidEventError(f, `event.${f} must be a string when given, received ${describe(e[f])}`);
-    }
-  }
-  for (const f of ['step', 'round'] as const) {
-    if (e[f] !== undefined && (typeof e[f] !== 'number' || !Number.isFinite(e[f]))) {
-      throw new InvalidEventError(f, `event.${f} must be a finite number when given, received ${describe(e[f])}`);
-    }
-  }
+  if (e.text !== undefined && typeof e.text !== 'string') notString('text', e.text);
+  if (e.description !== undefined && typeof e.description !== 'string') notString('description', e.description);
+  if (e.step !== undefined && !(typeof e.step === 'number' && Number.isFinite(e.step))) notFinite('step', e.step);
+  if (e.round !== undefined && !(typeof e.round === 'number' && Number.isFinite(e.round))) notFinite('round', e.round);
   return e as unknown as ToolEvent;
 }
 

@@ -8,20 +8,19 @@ import type { ObservedCall } from '../detectors/detector.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
 
-/** What a pipeline returns for one call. */
-export interface Observation {
-  /** The call, as custom detectors see it. */
-  readonly call: ObservedCall;
-  /** Built-in signals, in detector order. */
-  readonly signals: LoopSignal[];
-}
+/** No signals (shared; never mutated). */
+export const NO_SIGNALS: readonly LoopSignal[] = Object.freeze([]);
 
 /** One session's built-in detection. */
 export interface Pipeline {
   /** The session's call log (for verdicts). */
   readonly log: CallLog;
-  /** Records a validated, non-exempt event and returns its signals. */
-  observe(e: ToolEvent): Observation;
+  /** Records a validated, non-exempt event and returns its built-in signals (NO_SIGNALS when none). */
+  observe(e: ToolEvent): readonly LoopSignal[];
+  /** Index of the call recorded last. */
+  readonly lastIndex: number;
+  /** The call recorded last, as a new object custom detectors may keep. */
+  lastCall(): ObservedCall;
   /** Feeds streamed text to the chanting detector, attributed to the latest call. */
   observeText(text: string): LoopSignal | null;
   /** Calls recorded since the last reset. */

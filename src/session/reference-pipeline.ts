@@ -12,7 +12,9 @@ import { CallLog } from '../state/call-log.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
 import { buildDetectors, historyCapacity } from './build-detectors.js';
 import { EventObserver } from './observe-event.js';
-import type { Observation, Pipeline } from './pipeline.js';
+import { NO_SIGNALS, type Pipeline } from './pipeline.js';
+import type { ObservedCall } from '../detectors/detector.js';
+import type { LoggedCall } from './observed-call.js';
 
 /** The plain-TypeScript pipeline. */
 export class ReferencePipeline implements Pipeline {
@@ -42,15 +44,26 @@ export class ReferencePipeline implements Pipeline {
     return this.history.count;
   }
 
-  observe(e: ToolEvent): Observation {
+  private last: LoggedCall | null = null;
+
+  get lastIndex(): number {
+    return this.last?.index ?? 0;
+  }
+
+  lastCall(): ObservedCall {
+    return this.last as LoggedCall;
+  }
+
+  observe(e: ToolEvent): readonly LoopSignal[] {
     const call = this.observer.observe(e);
-    const signals: LoopSignal[] = [];
+    this.last = call;
+    let signals: LoopSignal[] | null = null;
     for (const d of this.detectors) {
       d.record(call);
       const s = d.check();
-      if (s !== null) signals.push(s);
+      if (s !== null) (signals ??= []).push(s);
     }
-    return { call, signals };
+    return signals ?? NO_SIGNALS;
   }
 
   observeText(text: string): LoopSignal | null {

@@ -10,8 +10,8 @@
  * - anything else: 1 when canonically equal (`1` and `1.0` are equal), else 0.
  *
  * Nesting is followed to `MAX_ARGS_DEPTH`; deeper values are compared by canonical fingerprint.
- * `argsSimilarityAtLeast` gives the same answer to "is it at least `min`?" while stopping string
- * comparisons as soon as `min` is out of reach.
+ * `argsSimilarityAtLeast` gives the same answer to "is it at least `min`?" while stopping as soon as
+ * `min` is out of reach (string comparisons in a band, objects once too many keys have failed).
  */
 import { hashValue } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
@@ -26,6 +26,16 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  const ta = typeof a;
+  if (ta === typeof b) {
+    // canonically equal numbers and booleans are === (but NaN, one value canonically)
+    if (ta === 'number') return a !== a && b !== b;
+    if (ta === 'boolean') return false;
+  }
+  return fingerprintEqual(a, b);
+}
+
+function fingerprintEqual(a: unknown, b: unknown): boolean {
   const al = hashValue(a);
   const ah = u64.hi;
   const bl = hashValue(b);
@@ -73,9 +83,37 @@ export function replacesWholeWord(a: string, b: string): boolean {
   return holdsWholeWord(a, p, a.length - q) || holdsWholeWord(b, p, b.length - q);
 }
 
+function objectSimilarity(a: Record<string, unknown>, b: Record<string, unknown>, fieldThreshold: number, depth: number, min: number): number {
+  let ka: string[];
+  let kb: string[];
+  try {
+    ka = Object.keys(a);
+    kb = Object.keys(b);
+  } catch {
+    return 0;
+  }
+  // the union of keys: those of a, and those of b that a lacks
+  let union = ka.length;
+  for (let i = 0; i < kb.length; i++) if (!Object.prototype.propertyIsEnumerable.call(a, kb[i] as string)) union++;
+  if (union === 0) return 1;
+  const allowedMisses = min <= 0 ? union : union - Math.ceil(min * union - 1e-9);
+  let misses = union - ka.length; // keys only b has never match
+  if (misses > allowedMisses) return 0;
+  let matching = 0;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i] as string;
+    if (Object.prototype.propertyIsEnumerable.call(b, k) && similarity(a[k], b[k], fieldThreshold, depth + 1, fieldThreshold) >= fieldThreshold) {
+      matching++;
+    } else if (++misses > allowedMisses) {
+      return 0;
+    }
+  }
+  return matching / union;
+}
+
 function similarity(a: unknown, b: unknown, fieldThreshold: number, depth: number, min: number): number {
+  if (a === b) return 1;
   if (typeof a === 'string' && typeof b === 'string') {
-    if (a === b) return 1;
     if (replacesWholeWord(a, b)) return 0;
     if (min <= 0) return editSimilarity(a, b);
     return sampleSimilarityAtLeast(textSample(a), textSample(b), min);
@@ -88,20 +126,6 @@ function similarity(a: unknown, b: unknown, fieldThreshold: number, depth: numbe
     for (let i = 0; i < a.length; i++) total += similarity(a[i], b[i], fieldThreshold, depth + 1, 0);
     return total / a.length;
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
-    let keys: string[];
-    try {
-      keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-    } catch {
-      return 0;
-    }
-    if (keys.length === 0) return 1;
-    let matching = 0;
-    for (const k of keys) {
-      if (!(k in a) || !(k in b)) continue;
-      if (similarity(a[k], b[k], fieldThreshold, depth + 1, fieldThreshold) >= fieldThreshold) matching++;
-    }
-    return matching / keys.length;
-  }
+  if (isPlainObject(a) && isPlainObject(b)) return objectSimilarity(a, b, fieldThreshold, depth, min);
   return sameValue(a, b) ? 1 : 0;
 }

@@ -88,6 +88,7 @@ export class WasmCore {
       this.layouts[id] = layout;
       this.keys[id] = key;
       this.refs[id] = 0;
+      this.scratchAsked[id] = -1;
     }
     this.refs[id] = (this.refs[id] ?? 0) + 1;
     return id;
@@ -135,19 +136,50 @@ export class WasmCore {
     return this.instance.exports.slotCount(slot) >>> 0;
   }
 
+  // regions of the module's memory, as the host last reserved them (they survive traps: the header holds them)
+  private inPtr = 0;
+  private inSize = 0;
+  private outPtr = 0;
+  private outSize = 0;
+  private listsPtr = 0;
+  private listsSize = 0;
+  private scratchSize = 0;
+  /** Per config: the largest record size its scratch need was asked for, and that need. */
+  private readonly scratchAsked: number[] = [];
+  private readonly scratchNeed: number[] = [];
+
+  private reserve(kind: 'in' | 'out' | 'lists' | 'scratch', size: number): number {
+    const ex = this.instance.exports;
+    const p = (kind === 'in' ? ex.reserveInput(size) : kind === 'out' ? ex.reserveOutput(size) : kind === 'lists' ? ex.reserveLists(size) : ex.reserveScratch(size)) >>> 0;
+    if (p === 0) throw new RangeError('loopwatch: WebAssembly memory exhausted');
+    return p;
+  }
+
+  private scratchFor(config: number, recordSize: number): number {
+    if ((this.scratchAsked[config] ?? -1) < recordSize) {
+      const asked = Math.max(recordSize, 2 * (this.scratchAsked[config] ?? 0), 4096);
+      this.scratchAsked[config] = asked;
+      this.scratchNeed[config] = this.instance.exports.scratchNeeded(asked, config) >>> 0;
+    }
+    return this.scratchNeed[config] as number;
+  }
+
   /** Processes `items` in order, calling `sink` for each as soon as its output is ready. */
   run(items: readonly BatchItem[], sink: OutputSink): void {
-    const ex = () => this.instance.exports;
     let from = 0;
     while (from < items.length) {
+      if (this.inSize < this.inputSize) {
+        this.inPtr = this.reserve('in', this.inputSize);
+        this.inSize = this.inputSize;
+      }
       // write as many records as fit
-      let inPtr = ex().reserveInput(this.inputSize) >>> 0;
-      if (inPtr === 0) throw new RangeError('loopwatch: WebAssembly memory exhausted');
       let { u8, dv } = this.instance.views();
+      const inPtr = this.inPtr;
+      const end = inPtr + this.inSize;
       let pos = inPtr;
-      const end = inPtr + this.inputSize;
       let m = 0;
-      let maxSize = 0;
+      let listBytes = 16;
+      let scratch = 0;
       while (from + m < items.length) {
         const it = items[from + m] as BatchItem;
         const learnt = (this.learnt[m] ??= { errorText: undefined, infra: false });
@@ -163,47 +195,47 @@ export class WasmCore {
           trapArmed = 0;
         }
         pos += size;
-        if (size > maxSize) maxSize = size;
+        listBytes += (this.layouts[it.config] as SlotLayout).listBytes;
+        const need = this.scratchFor(it.config, size);
+        if (need > scratch) scratch = need;
         m++;
       }
       if (m === 0) {
         this.inputSize *= 2;
         continue;
       }
-      // room for outputs, unit lists and scratch (reserving may grow memory: views are refreshed)
-      let listBytes = 0;
-      let scratch = 0;
-      for (let k = 0; k < m; k++) {
-        const it = items[from + k] as BatchItem;
-        const l = this.layouts[it.config] as SlotLayout;
-        listBytes += l.listBytes;
-        const need = ex().scratchNeeded(maxSize, it.config) >>> 0;
-        if (need > scratch) scratch = need;
+      // room for outputs, unit lists and scratch (reserving may grow memory; records already written stay)
+      if (this.outSize < m * A.OUT_SIZE) {
+        this.outSize = Math.max(m * A.OUT_SIZE, 2 * this.outSize);
+        this.outPtr = this.reserve('out', this.outSize);
       }
-      const outPtr = ex().reserveOutput(m * A.OUT_SIZE) >>> 0;
-      const lists = ex().reserveLists(listBytes + 16) >>> 0;
-      const sc = ex().reserveScratch(scratch) >>> 0;
-      if (outPtr === 0 || lists === 0 || sc === 0) throw new RangeError('loopwatch: WebAssembly memory exhausted');
-      inPtr = ex().reserveInput(this.inputSize) >>> 0; // unchanged: already large enough
-      ({ u8, dv } = this.instance.views());
-      const u32 = this.instance.views().u32;
+      if (this.listsSize < listBytes) {
+        this.listsSize = Math.max(listBytes, 2 * this.listsSize);
+        this.listsPtr = this.reserve('lists', this.listsSize);
+      }
+      if (this.scratchSize < scratch) {
+        this.scratchSize = scratch;
+        this.reserve('scratch', scratch);
+      }
+      const outPtr = this.outPtr;
+      let u32 = this.instance.views().u32;
       for (let k = 0; k < m; k++) u32[(outPtr + k * A.OUT_SIZE + A.O_STATUS) >>> 2] = SENTINEL;
 
       let done: number;
       let trapped = -1;
       let trap: WasmTrapError | null = null;
       try {
-        done = ex().processBatch(inPtr, m, outPtr, lists, lists + listBytes + 16) >>> 0;
+        done = this.instance.exports.processBatch(inPtr, m, outPtr, this.listsPtr, this.listsPtr + this.listsSize) >>> 0;
       } catch (e) {
         if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-        const v = this.instance.views().u32;
+        u32 = this.instance.views().u32;
         trapped = 0;
-        while (trapped < m && v[(outPtr + trapped * A.OUT_SIZE + A.O_STATUS) >>> 2] !== SENTINEL) trapped++;
+        while (trapped < m && u32[(outPtr + trapped * A.OUT_SIZE + A.O_STATUS) >>> 2] !== SENTINEL) trapped++;
         done = trapped;
         trap = new WasmTrapError(`the WebAssembly module trapped on this call (${e.message}); the session is quarantined until reset()`, { cause: e });
         this.instance.recover();
         const it = items[from + trapped];
-        if (it !== undefined) ex().poisonSlot(it.slot);
+        if (it !== undefined) this.instance.exports.poisonSlot(it.slot);
       }
       for (let k = 0; k < done; k++) sink(from + k, outPtr + k * A.OUT_SIZE, this.learnt[k] as Learnt, null);
       if (trap !== null && trapped < m) {
@@ -211,10 +243,7 @@ export class WasmCore {
         from += trapped + 1;
         continue;
       }
-      if (done < m) {
-        const it = items[from + done] as BatchItem;
-        it.args.viaHost = true;
-      }
+      if (done < m) (items[from + done] as BatchItem).args.viaHost = true;
       from += done;
     }
   }

@@ -73,13 +73,16 @@ export class WasmInstance {
     return this.ex;
   }
 
-  /** Views over the memory, rebuilt after growth. */
+  /**
+   * Views over the memory, rebuilt after growth. Growth detaches the old buffer, which empties its views,
+   * so a zero length is the cheap test (reading `memory.buffer` on every call is not).
+   */
   views(): MemoryViews {
+    const c = this.cached;
+    if (c !== null && c.u8.length !== 0) return c;
     const b = this.memory.buffer;
-    if (b !== this.buffer || this.cached === null) {
-      this.buffer = b;
-      this.cached = { u8: new Uint8Array(b), u32: new Uint32Array(b), dv: new DataView(b) };
-    }
+    this.buffer = b;
+    this.cached = { u8: new Uint8Array(b), u32: new Uint32Array(b), dv: new DataView(b) };
     return this.cached;
   }
 

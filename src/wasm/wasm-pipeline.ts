@@ -20,7 +20,8 @@ import { parseArgs } from '../fingerprint/signature.js';
 import type { ResolvedOptions } from '../options/options.js';
 import { historyCapacity } from '../session/build-detectors.js';
 import { LoggedCall } from '../session/observed-call.js';
-import type { Observation, Pipeline } from '../session/pipeline.js';
+import { NO_SIGNALS, type Pipeline } from '../session/pipeline.js';
+import type { ObservedCall } from '../detectors/detector.js';
 import { CallLog } from '../state/call-log.js';
 import { maskVolatile } from '../text/mask-volatile.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
@@ -41,6 +42,29 @@ export function releaseOnCollect(owner: object, pipeline: Pipeline): void {
   collector.register(owner, () => pipeline.dispose(), pipeline);
 }
 
+/** An ObservedCall the pipeline reuses for its own TypeScript detectors (custom detectors get fresh ones). */
+class ReusedCall implements ObservedCall {
+  index = 0;
+  event: ToolEvent = { tool: '' };
+  isError = false;
+  isInfraFailure = false;
+  errorText: string | undefined = undefined;
+
+  constructor(private readonly log: () => CallLog) {}
+
+  get tool(): string {
+    return this.event.tool;
+  }
+
+  get args(): unknown {
+    return this.log().argsOf(this.index);
+  }
+
+  get signature(): string {
+    return this.log().ref(this.index)?.signature ?? '';
+  }
+}
+
 /** The WebAssembly-backed pipeline. */
 export class WasmPipeline implements Pipeline {
   readonly log: CallLog;
@@ -54,9 +78,21 @@ export class WasmPipeline implements Pipeline {
   private readonly walks = new Map<string, CanonicalWalkOptions>();
   private readonly items: BatchItem[];
   private readonly plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
-  private result: Observation | null = null;
+  private result: readonly LoopSignal[] = NO_SIGNALS;
   private failure: Error | null = null;
   private pending: ToolEvent | null = null;
+  private lastEvent: ToolEvent | null = null;
+  private lastErrorText: string | undefined = undefined;
+  private lastInfra = false;
+  /** The index of the call recorded last. */
+  lastIndex = 0;
+  private readonly sink = (_k: number, out: number, learnt: { errorText: string | undefined; infra: boolean }, trap: WasmTrapError | null): void => {
+    if (trap !== null) {
+      this.failure = trap;
+      return;
+    }
+    this.result = this.read(out, learnt.errorText, learnt.infra);
+  };
 
   constructor(private readonly o: ResolvedOptions) {
     this.core = sharedCore();
@@ -94,7 +130,11 @@ export class WasmPipeline implements Pipeline {
     return this.slot === 0 ? 0 : this.core.count(this.slot);
   }
 
-  observe(e: ToolEvent): Observation {
+  lastCall(): ObservedCall {
+    return new LoggedCall(this.log, this.lastIndex, this.lastEvent as ToolEvent, this.lastErrorText !== undefined, this.lastInfra, this.lastErrorText);
+  }
+
+  observe(e: ToolEvent): readonly LoopSignal[] {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     const identity = this.o.tools.get(e.tool)?.identity;
     this.plan.viaHost = false;
@@ -109,37 +149,40 @@ export class WasmPipeline implements Pipeline {
     item.slot = this.slot;
     item.event = e;
     item.ignore = this.walkFor(e.tool).ignoreKeys;
-    this.result = null;
+    this.result = NO_SIGNALS;
     this.failure = null;
     this.pending = e;
-    this.core.run(this.items, (_k, out, learnt, trap) => {
-      if (trap !== null) {
-        this.failure = trap;
-        return;
-      }
-      this.result = this.read(out, learnt.errorText, learnt.infra);
-    });
+    this.core.run(this.items, this.sink);
     this.pending = null;
     if (this.failure !== null) throw this.failure;
-    return this.result as unknown as Observation;
+    return this.result;
   }
 
-  /** Builds the observation from an output record (the same signals, in the same order, as the reference). */
-  read(out: number, errorText: string | undefined, infra: boolean): Observation {
+  /** Builds the signals from an output record (the same signals, in the same order, as the reference). */
+  read(out: number, errorText: string | undefined, infra: boolean): readonly LoopSignal[] {
     const e = this.pending as ToolEvent;
     const u32 = this.core.instance.views().u32;
-    const at = (off: number): number => u32[(out + off) >>> 2] as number;
-    const status = at(A.O_STATUS);
+    const o4 = out >>> 2;
+    const status = u32[o4 + (A.O_STATUS >>> 2)] as number;
     if (status === A.ST_BAD_SLOT) {
       if (this.core.poisoned(this.slot)) throw new WasmTrapError('loopwatch: this session is quarantined after a WebAssembly trap; call reset() to use it again');
       throw new DisposedError('loopwatch: this session has no live WebAssembly slot');
     }
     if (status !== A.ST_OK) throw new RangeError(`loopwatch: the WebAssembly module could not process the call (status ${status})`);
+    const at = (off: number): number => u32[o4 + (off >>> 2)] as number;
     const index = at(A.O_INDEX);
+    this.lastIndex = index;
+    this.lastEvent = e;
+    this.lastErrorText = errorText;
+    this.lastInfra = infra;
     this.log.push(e.tool, this.plan.value, this.plan.normalised, e.description, at(A.O_SIG_HI), at(A.O_SIG_LO), e.step, e.round);
-    const call = new LoggedCall(this.log, index, e, errorText !== undefined, infra, errorText);
-    const d = this.o.detectors;
     const mask = at(A.O_MASK);
+    if (mask === 0 && this.similar === null && this.semanticHost === null && (this.chanting === null || e.text === undefined)) {
+      this.chanting?.record(this.hostCall(index, e, errorText, infra));
+      return NO_SIGNALS;
+    }
+    const call = this.hostCall(index, e, errorText, infra);
+    const d = this.o.detectors;
     const signals: LoopSignal[] = [];
     const list = (ptr: number): number[] => {
       const n = u32[ptr >>> 2] as number;
@@ -179,7 +222,24 @@ export class WasmPipeline implements Pipeline {
       const s = this.chanting.check();
       if (s !== null) signals.push(s);
     }
-    return { call, signals };
+    return signals.length === 0 ? NO_SIGNALS : signals;
+  }
+
+  /** The call as the TypeScript detectors of this pipeline read it (one reused object). */
+  private hostCall(index: number, e: ToolEvent, errorText: string | undefined, infra: boolean): ObservedCall {
+    const c = this.internalCall;
+    c.index = index;
+    c.event = e;
+    c.isError = errorText !== undefined;
+    c.isInfraFailure = infra;
+    c.errorText = errorText;
+    return c;
+  }
+
+  private readonly internalCall = new ReusedCall(this.logRef());
+
+  private logRef(): () => CallLog {
+    return () => this.log;
   }
 
   observeText(text: string): LoopSignal | null {
