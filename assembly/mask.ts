@@ -1,28 +1,28 @@
 // Volatile-part masking over UTF-8 bytes: the twin of src/text/mask-volatile.ts (see its rules).
 import { MASK_QUOTE_MAX } from './abi';
 
+// byte classes: 1 space, 2 quote, 4 delimiter, 8 ASCII alphanumeric or "_", 16 digit, 32 hex digit, 64 slash
+const CLASS: usize = memory.data<u8>([
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  1, 0, 2, 0, 0, 0, 0, 2, 4, 4, 0, 0, 4, 0, 0, 64, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 0, 4, 4, 4, 4, 0,
+  0, 40, 40, 40, 40, 40, 40, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 64, 4, 0, 8,
+  2, 40, 40, 40, 40, 40, 40, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 0, 4, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+const SPACE: u32 = 1;
+const QUOTE: u32 = 2;
+const DELIM: u32 = 4;
+const ALNUM: u32 = 8;
+const DIGIT: u32 = 16;
+const HEX: u32 = 32;
+const SLASH: u32 = 64;
+
 // @ts-ignore: decorator
 @inline function cls(b: u32): u32 {
-  // 1 space, 2 quote, 3 delimiter, 0 word byte
-  if (b == 0x20 || (b >= 0x09 && b <= 0x0d)) return 1;
-  if (b == 0x22 || b == 0x27 || b == 0x60) return 2;
-  if (b == 0x28 || b == 0x29 || b == 0x5b || b == 0x5d || b == 0x7b || b == 0x7d || b == 0x2c || b == 0x3b || b == 0x3c || b == 0x3e || b == 0x3d) return 3;
-  return 0;
-}
-
-// @ts-ignore: decorator
-@inline function isAlnum(b: u32): bool {
-  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b == 0x5f;
-}
-
-// @ts-ignore: decorator
-@inline function isDigit(b: u32): bool {
-  return b >= 0x30 && b <= 0x39;
-}
-
-// @ts-ignore: decorator
-@inline function isHex(b: u32): bool {
-  return isDigit(b) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
+  return <u32>load<u8>(CLASS + b);
 }
 
 // @ts-ignore: decorator
@@ -42,7 +42,7 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
   while (i < n) {
     const b = <u32>load<u8>(src + i);
     const c = cls(b);
-    if (c == 1) {
+    if ((c & SPACE) != 0) {
       space = o > dst;
       i++;
       continue;
@@ -51,7 +51,7 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       store<u8>(o++, 0x20);
       space = false;
     }
-    if (c == 2) {
+    if ((c & QUOTE) != 0) {
       let j = i + 1;
       while (j < n && j - i - 1 <= MASK_QUOTE_MAX) {
         const d = <u32>load<u8>(src + j);
@@ -67,19 +67,21 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       }
       continue;
     }
-    if (c == 3) {
+    if ((c & DELIM) != 0) {
       store<u8>(o++, <u8>b);
       i++;
       continue;
     }
     let j = i;
     let slash = false;
+    let any: u32 = 0;
     while (j < n) {
-      const d = <u32>load<u8>(src + j);
-      if (cls(d) != 0) break;
-      if (d == 0x2f || d == 0x5c) slash = true;
+      const d = cls(<u32>load<u8>(src + j));
+      if ((d & (SPACE | QUOTE | DELIM)) != 0) break;
+      any |= d;
       j++;
     }
+    slash = (any & SLASH) != 0;
     if (slash) {
       o = put3(o, 0x3c, 0x70, 0x61); // <pa
       o = put3(o, 0x74, 0x68, 0x3e); // th>
@@ -89,7 +91,7 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
     let k = i;
     while (k < j) {
       const d = <u32>load<u8>(src + k);
-      if (!isAlnum(d)) {
+      if ((cls(d) & ALNUM) == 0) {
         store<u8>(o++, <u8>d);
         k++;
         continue;
@@ -98,10 +100,10 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       let digit = false;
       let hex = true;
       while (m < j) {
-        const e = <u32>load<u8>(src + m);
-        if (!isAlnum(e)) break;
-        if (isDigit(e)) digit = true;
-        if (!isHex(e)) hex = false;
+        const e = cls(<u32>load<u8>(src + m));
+        if ((e & ALNUM) == 0) break;
+        if ((e & DIGIT) != 0) digit = true;
+        if ((e & HEX) == 0) hex = false;
         m++;
       }
       if (!digit) {
@@ -113,8 +115,8 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       } else {
         let x = k;
         while (x < m) {
-          if (isDigit(<u32>load<u8>(src + x))) {
-            while (x < m && isDigit(<u32>load<u8>(src + x))) x++;
+          if ((cls(<u32>load<u8>(src + x)) & DIGIT) != 0) {
+            while (x < m && (cls(<u32>load<u8>(src + x)) & DIGIT) != 0) x++;
             o = put3(o, 0x3c, 0x6e, 0x3e); // <n>
           } else {
             store<u8>(o++, load<u8>(src + x));

@@ -1,4 +1,6 @@
 // "Nothing found" results: the twin of src/text/nothing-found.ts (phrases and values must match it).
+// One pass over the first NOTHING_LOOK bytes: phrases are only tried at word starts whose first two
+// letters begin some phrase.
 import { NOTHING_LOOK } from './abi';
 
 const PHRASES: StaticArray<string> = [
@@ -19,17 +21,41 @@ const VALUES: StaticArray<string> = ['[]', '{}', 'null', 'none', 'empty', '(empt
   return b >= 0x41 && b <= 0x5a ? b + 32 : b;
 }
 
-/** Whether `s` (ASCII) equals low-cased bytes [p, p + s.length). */
+/** Whether `s` (ASCII) equals the low-cased bytes [p, p + s.length). */
 function matchesAt(p: usize, s: string): bool {
   const n = s.length;
-  for (let k = 0; k < n; k++) {
+  for (let k = 1; k < n; k++) {
     if (lower(<u32>load<u8>(p + <usize>k)) != <u32>s.charCodeAt(k)) return false;
   }
   return true;
 }
 
+// the phrases' distinct two-letter beginnings, and for each the set of phrases (bits) that begin with it
+// static memory (no allocation: the module's own allocator is not used, its heap is the slots')
+const PREFIXES: usize = memory.data(32 * 4);
+const MEMBERS: usize = memory.data(32 * 4);
+let prefixCount: i32 = 0;
+let ready = false;
+
+function prepare(): void {
+  for (let q = 0; q < PHRASES.length; q++) {
+    const ph = unchecked(PHRASES[q]);
+    const key = <u32>ph.charCodeAt(0) | (<u32>ph.charCodeAt(1) << 8);
+    let k = 0;
+    while (k < prefixCount && load<u32>(PREFIXES + (<usize>k << 2)) != key) k++;
+    if (k == prefixCount) {
+      store<u32>(PREFIXES + (<usize>k << 2), key);
+      store<u32>(MEMBERS + (<usize>k << 2), 0);
+      prefixCount++;
+    }
+    store<u32>(MEMBERS + (<usize>k << 2), load<u32>(MEMBERS + (<usize>k << 2)) | (<u32>1 << <u32>q));
+  }
+  ready = true;
+}
+
 /** Whether UTF-8 text [ptr, ptr + len) says that nothing was found. */
 export function saysNothingFound(ptr: usize, len: u32): bool {
+  if (!ready) prepare();
   const n: u32 = len < NOTHING_LOOK ? len : NOTHING_LOOK;
   let s: u32 = 0;
   let e: u32 = len;
@@ -38,17 +64,25 @@ export function saysNothingFound(ptr: usize, len: u32): bool {
   if (e - s <= 8 && e <= n) {
     for (let v = 0; v < VALUES.length; v++) {
       const val = unchecked(VALUES[v]);
-      if (<u32>val.length == e - s && matchesAt(ptr + s, val)) return true;
+      if (<u32>val.length == e - s && lower(<u32>load<u8>(ptr + s)) == <u32>val.charCodeAt(0) && matchesAt(ptr + s, val)) return true;
     }
   }
-  for (let q = 0; q < PHRASES.length; q++) {
-    const ph = unchecked(PHRASES[q]);
-    const m = <u32>ph.length;
-    if (m > n) continue;
-    const first = <u32>ph.charCodeAt(0);
-    for (let i: u32 = 0; i <= n - m; i++) {
-      if (lower(<u32>load<u8>(ptr + i)) != first) continue;
-      if (matchesAt(ptr + i, ph)) return true;
+  let prevAlnum = false;
+  for (let i: u32 = 0; i + 1 < n; i++) {
+    const c = lower(<u32>load<u8>(ptr + i));
+    const wordStart = !prevAlnum;
+    prevAlnum = (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
+    if (!wordStart) continue;
+    const key = c | (lower(<u32>load<u8>(ptr + i + 1)) << 8);
+    let k = 0;
+    while (k < prefixCount && load<u32>(PREFIXES + (<usize>k << 2)) != key) k++;
+    if (k == prefixCount) continue;
+    let members = load<u32>(MEMBERS + (<usize>k << 2));
+    while (members != 0) {
+      const q = <i32>ctz<u32>(members);
+      members &= members - 1;
+      const ph = unchecked(PHRASES[q]);
+      if (i + <u32>ph.length <= n && matchesAt(ptr + i, ph)) return true;
     }
   }
   return false;

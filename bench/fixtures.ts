@@ -50,22 +50,34 @@ function args(size: Size, variant: number): Record<string, unknown> {
 export const VARIANTS = 61;
 
 /**
- * `n` events of a size. Calls come round again only every VARIANTS calls, so the numbers measure the
- * common path (no loop); `looping` streams are measured separately.
+ * `n` events of a size. Calls come round again only every VARIANTS calls, and with `withResults` every
+ * call gets a result of its own (about 200 bytes), as working agents' calls do: the numbers measure the
+ * detection work on the common path, where no loop is found.
  */
 export function events(size: Size, n: number, withResults = false): ToolEvent[] {
   const out: ToolEvent[] = [];
   for (let i = 0; i < n; i++) {
     const v = (i * 7) % VARIANTS;
-    const e: ToolEvent = { tool: size === 'small' ? 'bash' : size === 'medium' ? 'str_replace_editor' : 'str_replace_editor', args: args(size, v) };
-    out.push(withResults ? { ...e, result: v % 5 === 0 ? 'No results found.' : `done ${v}: ${'output line\n'.repeat(3 + (v % 4))}` } : e);
+    const tool = size === 'small' ? 'bash' : 'str_replace_editor';
+    out.push(
+      withResults
+        ? { tool, args: args(size, v), result: `exit 0 after ${i} ms\n${word(i, 1)} ${word(i, 2)} ${i * 31}\n${'output line\n'.repeat(12)}` }
+        : { tool, args: args(size, v) },
+    );
   }
   return out;
 }
 
+/** A session stuck in a loop: the same failing call, or an A-B cycle, again and again. */
+export function looping(size: Size, n: number): ToolEvent[] {
+  const a: ToolEvent = { tool: 'str_replace_editor', args: args(size, 1), error: 'ERROR: No replacement was performed, old_str did not appear verbatim.' };
+  const b: ToolEvent = { tool: 'bash', args: { command: 'pytest -q tests/test_parser.py' }, result: '1 failed, 11 passed in 0.42s', error: '[exit 1] 1 failed' };
+  return Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a : b));
+}
+
 /** The same events with args as JSON text, as OpenAI delivers tool arguments. */
 export function asJsonText(es: readonly ToolEvent[]): ToolEvent[] {
-  return es.map((e) => ({ ...e, args: JSON.stringify(e.args) }));
+  return es.map((e) => (e.result === undefined ? { tool: e.tool, args: JSON.stringify(e.args) } : { tool: e.tool, args: JSON.stringify(e.args), result: e.result }));
 }
 
 /** Serialised size of an event's args, in bytes. */

@@ -35,20 +35,38 @@ function notFinite(f: string, v: unknown): never {
   throw new InvalidEventError(f, `event.${f} must be a finite number when given, received ${describe(v)}`);
 }
 
-/** Checks that `event` is a tool call loopwatch can read; throws {@link InvalidEventError} otherwise. */
+/**
+ * Checks that `event` is a tool call loopwatch can read and returns it as a fixed-shape copy (each field read
+ * once: some objects, such as those made by spreading another, make every missing-property read slow);
+ * throws {@link InvalidEventError} otherwise.
+ */
 export function validateEvent(event: unknown): ToolEvent {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) {
     throw new InvalidEventError('event', `event must be an object with a "tool" name, received ${describe(event)}`);
   }
   const e = event as Record<string, unknown>;
-  if (typeof e.tool !== 'string' || e.tool.length === 0) {
-    throw new InvalidEventError('tool', `event.tool must be a non-empty string, received ${describe(e.tool)}`);
+  const tool = e.tool;
+  if (typeof tool !== 'string' || tool.length === 0) {
+    throw new InvalidEventError('tool', `event.tool must be a non-empty string, received ${describe(tool)}`);
   }
-  if (e.text !== undefined && typeof e.text !== 'string') notString('text', e.text);
-  if (e.description !== undefined && typeof e.description !== 'string') notString('description', e.description);
-  if (e.step !== undefined && !(typeof e.step === 'number' && Number.isFinite(e.step))) notFinite('step', e.step);
-  if (e.round !== undefined && !(typeof e.round === 'number' && Number.isFinite(e.round))) notFinite('round', e.round);
-  return e as unknown as ToolEvent;
+  const text = e.text;
+  const description = e.description;
+  const step = e.step;
+  const round = e.round;
+  if (text !== undefined && typeof text !== 'string') notString('text', text);
+  if (description !== undefined && typeof description !== 'string') notString('description', description);
+  if (step !== undefined && !(typeof step === 'number' && Number.isFinite(step))) notFinite('step', step);
+  if (round !== undefined && !(typeof round === 'number' && Number.isFinite(round))) notFinite('round', round);
+  return {
+    tool,
+    args: e.args,
+    result: e.result,
+    error: e.error,
+    text: text as string | undefined,
+    description: description as string | undefined,
+    step: step as number | undefined,
+    round: round as number | undefined,
+  };
 }
 
 /**

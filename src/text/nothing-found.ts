@@ -4,8 +4,9 @@
  * are not failures.
  *
  * Over UTF-8 bytes (reproduced by `assembly/nothing.ts`): the first `NOTHING_LOOK` bytes, ASCII-lowercased,
- * contain one of `NOTHING_PHRASES`, or, white space trimmed, are exactly one of `NOTHING_VALUES`. A result
- * that is not text says nothing was found when it is an empty array or an object without keys.
+ * contain one of `NOTHING_PHRASES` starting at a word start (the text's start, or after a byte that is not
+ * an ASCII letter or digit), or, white space trimmed, are exactly one of `NOTHING_VALUES`. A result that is
+ * not text says nothing was found when it is an empty array or an object without keys.
  */
 
 /** Bytes of a result looked at. */
@@ -26,6 +27,10 @@ const ascii = new TextEncoder();
 const PHRASE_BYTES = NOTHING_PHRASES.map((p) => ascii.encode(p));
 const VALUE_BYTES = NOTHING_VALUES.map((p) => ascii.encode(p));
 const low = new Uint8Array(NOTHING_LOOK);
+
+function isAlnum(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x7a);
+}
 
 function isSpace(b: number): boolean {
   return b === 0x20 || (b >= 0x09 && b <= 0x0d);
@@ -53,7 +58,7 @@ export function bytesSayNothingFound(bytes: Uint8Array, len: number): boolean {
   for (const p of PHRASE_BYTES) {
     const last = n - p.length;
     for (let i = 0; i <= last; i++) {
-      if (low[i] !== p[0]) continue;
+      if (low[i] !== p[0] || (i > 0 && isAlnum(low[i - 1] as number))) continue;
       let k = 1;
       while (k < p.length && low[i + k] === p[k]) k++;
       if (k === p.length) return true;

@@ -1,0 +1,159 @@
+/**
+ * The benchmark suite: detection cost per call, measured from the event object (canonicalisation and
+ * hashing included), with the baselines users write today measured in the same run.
+ *
+ *   npm run bench                      every scope, a table per scope
+ *   npm run bench -- --scope core      only scopes whose name contains "core"
+ *   npm run bench -- --json            the same figures as JSON on stdout
+ *   npm run bench -- --time 500        milliseconds per task (default 400)
+ *
+ * Each task processes a batch of calls per iteration (interleaved over 1, 1,000 or 10,000 sessions), so
+ * timer overhead is amortised; figures are the mean ns per call and its ratio to the MD5 baseline.
+ */
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { Bench } from 'tinybench';
+import { LoopDetector } from '../src/session/loop-detector.js';
+import type { LoopDetectorOptions } from '../src/options/options.js';
+import type { ToolEvent } from '../src/types.js';
+import { Md5Baseline, Sha256Baseline } from './baselines.js';
+import { type Size, argsBytes, asJsonText, events } from './fixtures.js';
+import { kernelTasks, memoryFigures, sketchAgreement } from './extra.js';
+
+const { values } = parseArgs({
+  options: {
+    scope: { type: 'string', default: '' },
+    json: { type: 'boolean', default: false },
+    time: { type: 'string', default: '400' },
+    sessions: { type: 'string', default: '1,1000,10000' },
+  },
+});
+const TIME = Number(values.time);
+const SESSION_COUNTS = (values.sessions ?? '1,1000,10000').split(',').map(Number);
+const BATCH = 1000;
+const STREAM = 20_000;
+
+/** The detectors "exact + frequency + cycle" means. */
+export const CORE: LoopDetectorOptions['detectors'] = {
+  exactRepeat: true,
+  frequency: true,
+  cycle: true,
+  semantic: false,
+  similarArgs: false,
+  resultRepeat: false,
+  deadEnd: false,
+  stateRepeat: false,
+  chanting: false,
+};
+
+/** One measured figure. */
+export interface Figure {
+  scope: string;
+  size: Size | '-';
+  argsBytes: number;
+  sessions: number;
+  impl: string;
+  nsPerCall: number;
+  /** md5 baseline ns / this ns, in the same scope, size and session count. */
+  speedupVsMd5?: number;
+}
+
+type Checker = { check(e: ToolEvent): unknown };
+
+/** A task that runs BATCH calls of a stream round-robin over `sessions` checkers. */
+function batchTask(make: () => Checker, sessions: number, stream: readonly ToolEvent[]): () => void {
+  const checkers = Array.from({ length: sessions }, make);
+  let k = 0;
+  return () => {
+    for (let i = 0; i < BATCH; i++) {
+      (checkers[k % sessions] as Checker).check(stream[k % stream.length] as ToolEvent);
+      k++;
+    }
+  };
+}
+
+async function measure(tasks: readonly { name: string; fn: () => void; perIteration: number }[]): Promise<Map<string, number>> {
+  const bench = new Bench({ time: TIME, warmupTime: 100 });
+  for (const t of tasks) bench.add(t.name, t.fn);
+  await bench.run();
+  const out = new Map<string, number>();
+  for (const task of bench.tasks) {
+    const per = tasks.find((t) => t.name === task.name)?.perIteration ?? 1;
+    const r = task.result as { latency?: { mean: number } } | undefined;
+    out.set(task.name, ((r?.latency?.mean ?? NaN) * 1e6) / per);
+  }
+  return out;
+}
+
+const figures: Figure[] = [];
+const wanted = (scope: string) => (values.scope ?? '') === '' || scope.includes(values.scope ?? '');
+
+async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s: Size) => ToolEvent[], withBaselines: boolean): Promise<void> {
+  if (!wanted(scope)) return;
+  for (const size of ['small', 'medium', 'large'] as const) {
+    const stream = streamOf(size);
+    for (const sessions of SESSION_COUNTS) {
+      const detectors: LoopDetector[] = [];
+      const tasks = [
+        {
+          name: 'loopwatch (wasm)',
+          fn: batchTask(() => {
+            const d = new LoopDetector({ ...opts, engine: 'wasm' });
+            detectors.push(d);
+            return d;
+          }, sessions, stream),
+          perIteration: BATCH,
+        },
+        { name: 'loopwatch (TS reference)', fn: batchTask(() => new LoopDetector({ ...opts, engine: 'reference' }), sessions, stream), perIteration: BATCH },
+      ];
+      if (withBaselines) {
+        tasks.push({ name: 'baseline md5 (sorted JSON)', fn: batchTask(() => new Md5Baseline(), sessions, stream), perIteration: BATCH });
+        tasks.push({ name: 'baseline sha256 (JSON.stringify)', fn: batchTask(() => new Sha256Baseline(), sessions, stream), perIteration: BATCH });
+      }
+      const ns = await measure(tasks);
+      for (const d of detectors) d.dispose();
+      const md5 = ns.get('baseline md5 (sorted JSON)');
+      for (const [impl, v] of ns) {
+        figures.push({ scope, size, argsBytes: argsBytes(stream[0] as ToolEvent), sessions, impl, nsPerCall: v, ...(md5 === undefined ? {} : { speedupVsMd5: md5 / v }) });
+      }
+      if (!values.json) process.stderr.write(`.`);
+    }
+  }
+}
+
+function table(scope: string): string {
+  const rows = figures.filter((f) => f.scope === scope);
+  if (rows.length === 0) return '';
+  const lines = [`\n## ${scope}`, '| size | args | sessions | implementation | ns/call | vs md5 |', '|---|---|---|---|---|---|'];
+  for (const f of rows) {
+    const ns = f.nsPerCall >= 10_000 ? f.nsPerCall.toFixed(0) : f.nsPerCall >= 100 ? f.nsPerCall.toFixed(0) : f.nsPerCall.toFixed(1);
+    lines.push(`| ${f.size} | ${f.size === '-' ? '-' : `${f.argsBytes} B`} | ${f.sessions} | ${f.impl} | ${ns} | ${f.speedupVsMd5 === undefined ? '' : `${f.speedupVsMd5.toFixed(1)}x`} |`);
+  }
+  return lines.join('\n');
+}
+
+const started = Date.now();
+await callScope('core: exact + frequency + cycle, args as objects', { detectors: CORE }, (s) => events(s, STREAM), true);
+await callScope('core: exact + frequency + cycle, args as JSON text', { detectors: CORE }, (s) => asJsonText(events(s, STREAM)), true);
+await callScope('all default detectors, with results', {}, (s) => events(s, STREAM, true), false);
+await callScope('all default detectors, args as JSON text, with results', {}, (s) => asJsonText(events(s, STREAM, true)), false);
+if (wanted('kernel')) {
+  const ns = await measure(kernelTasks(BATCH));
+  for (const [impl, v] of ns) figures.push({ scope: 'kernel', size: '-', argsBytes: 0, sessions: 1, impl, nsPerCall: v });
+}
+const memory = wanted('memory') ? memoryFigures() : [];
+const sketch = wanted('sketch') ? await sketchAgreement() : null;
+
+const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
+if (values.json) {
+  console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, figures, memory, sketch }, null, 2));
+} else {
+  process.stderr.write('\n');
+  console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration; ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  for (const scope of [...new Set(figures.map((f) => f.scope))]) console.log(table(scope));
+  if (memory.length > 0) {
+    console.log('\n## memory per session\n| detectors | bytes per session (slot) | measured: bytes per session over 10,000 sessions |\n|---|---|---|');
+    for (const m of memory) console.log(`| ${m.detectors} | ${m.slotBytes} | ${m.measuredBytes.toFixed(0)} |`);
+  }
+  if (sketch !== null) console.log(`\n## semantic sketch vs exact Jaccard\n${sketch.note}`);
+}
