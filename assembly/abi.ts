@@ -74,6 +74,7 @@ export const C_FREE_HEAD: u32 = 164;
 export const C_LIVE: u32 = 168;
 export const C_HIST_CAP: u32 = 172;
 export const C_CHUNK: u32 = 176;
+export const C_SCRATCH_FIXED: u32 = 180; // scratch bytes a record needs beyond 7 per record byte (set by configure())
 
 // config flags
 export const CF_EXACT: u32 = 1;
@@ -96,7 +97,9 @@ export const S_COUNT: u32 = 0;
 export const S_CONFIG: u32 = 4;
 export const S_STATE: u32 = 8;
 export const S_NEXT: u32 = 12;
-export const SLOT_HEADER: u32 = 16;
+// u16 ring positions of the next write (count modulo each ring's capacity, kept to avoid divisions)
+export const S_POS: u32 = 16; // sig, tool, outcome (and flags), masked, error, state, semantic: 7 x u16
+export const SLOT_HEADER: u32 = 32;
 export const SLOT_LIVE: u32 = 1;
 export const SLOT_POISONED: u32 = 2;
 

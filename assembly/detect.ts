@@ -7,7 +7,7 @@ import {
   C_OFF_FLAGS, C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_RR_T, C_RR_W, C_SEM_CAP, C_SEM_ENTRY,
   C_SE_K, C_SE_MINSIM, C_SE_MINTOK, C_SE_THRESH, C_SE_W, C_ST_T, C_ST_W, M_CYCLE, M_DEADEND, M_EXACT, M_FREQ, M_RESULT, M_SEMANTIC,
   M_STATE, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_SE, O_ST, P_CHANGING, P_MIXED,
-  P_STALLED, P_UNKNOWN, S_COUNT,
+  P_STALLED, P_UNKNOWN, S_COUNT, S_POS,
 } from './abi';
 import { jaccardSketch } from './tokens';
 
@@ -33,35 +33,41 @@ let idx: usize = 0; // scratch index list
   return load<u32>(cfg + off);
 }
 
-function ringBase(r: u32): usize {
-  if (r == R_SIG) return slot + cu(C_OFF_SIG);
-  if (r == R_TOOL) return slot + cu(C_OFF_TOOL);
-  if (r == R_OUT) return slot + cu(C_OFF_OUT);
-  if (r == R_MASKED) return slot + cu(C_OFF_MASKED);
-  return slot + cu(C_OFF_ERR);
+// per ring, for the call being processed: base address, capacity, and the slot of the newest call
+const RING_BASE: usize = memory.data(5 * 4);
+const RING_CAP: usize = memory.data(5 * 4);
+const RING_LAST: usize = memory.data(5 * 4);
+let flagsBase: usize = 0;
+
+function ringSetup(r: u32, offField: u32, capField: u32): void {
+  const cap = cu(capField);
+  if (cap == 0) return;
+  store<u32>(RING_BASE + (<usize>r << 2), <u32>(slot + cu(offField)));
+  store<u32>(RING_CAP + (<usize>r << 2), cap);
+  // the slot keeps where each ring writes next; the newest call is one before
+  const next = <u32>load<u16>(slot + S_POS + (<usize>r << 1));
+  store<u32>(RING_LAST + (<usize>r << 2), cap == 0 ? 0 : next == 0 ? cap - 1 : next - 1);
 }
 
-function ringCap(r: u32): u32 {
-  if (r == R_SIG) return cu(C_CAP_SIG);
-  if (r == R_TOOL) return cu(C_CAP_TOOL);
-  if (r == R_OUT) return cu(C_CAP_OUT);
-  if (r == R_MASKED) return cu(C_CAP_MASKED);
-  return cu(C_CAP_ERR);
+/** Slot of call index i (count - cap <= i < count) in a ring, without a division. */
+// @ts-ignore: decorator
+@inline function slotOf(r: u32, i: u32): u32 {
+  const lastPos = load<u32>(RING_LAST + (<usize>r << 2));
+  const d = count - 1 - i;
+  return lastPos >= d ? lastPos - d : lastPos + load<u32>(RING_CAP + (<usize>r << 2)) - d;
 }
 
 // @ts-ignore: decorator
-@inline function keyAt(base: usize, cap: u32, i: u32): u32 {
-  return load<u32>(base + (<usize>(i % cap) << 2));
+@inline function key(r: u32, i: u32): u32 {
+  return load<u32>(<usize>load<u32>(RING_BASE + (<usize>r << 2)) + (<usize>slotOf(r, i) << 2));
 }
 
 function same(r: u32, i: u32, j: u32): bool {
-  const base = ringBase(r);
-  const cap = ringCap(r);
-  return keyAt(base, cap, i) == keyAt(base, cap, j);
+  return key(r, i) == key(r, j);
 }
 
 function flagsOf(i: u32): u32 {
-  return <u32>load<u8>(slot + cu(C_OFF_FLAGS) + <usize>(i % cu(C_CAP_OUT)));
+  return <u32>load<u8>(flagsBase + <usize>slotOf(R_OUT, i));
 }
 
 // @ts-ignore: decorator
@@ -79,6 +85,12 @@ export function detectBegin(config: usize, s: usize, o: usize, listPtr: usize, l
   oldest = count > hist ? count - hist : 0;
   lists = listPtr;
   listsEnd = listEnd;
+  ringSetup(R_SIG, C_OFF_SIG, C_CAP_SIG);
+  ringSetup(R_TOOL, C_OFF_TOOL, C_CAP_TOOL);
+  ringSetup(R_OUT, C_OFF_OUT, C_CAP_OUT);
+  ringSetup(R_MASKED, C_OFF_MASKED, C_CAP_MASKED);
+  ringSetup(R_ERR, C_OFF_ERR, C_CAP_ERR);
+  flagsBase = slot + cu(C_OFF_FLAGS);
   listsFull = false;
   idx = scratch;
   store<u32>(o + O_MASK, 0);
@@ -187,11 +199,9 @@ export function detectExact(): void {
   const last = count - 1;
   const w = cu(C_EX_W);
   const floor = maxU(count > w ? count - w : 0, oldest);
-  const base = ringBase(R_SIG);
-  const cap = cu(C_CAP_SIG);
-  const key = keyAt(base, cap, last);
+  const k = key(R_SIG, last);
   let start = last;
-  while (start > floor && keyAt(base, cap, start - 1) == key) start--;
+  while (start > floor && key(R_SIG, start - 1) == k) start--;
   const run = last - start + 1;
   if (run < cu(C_EX_T)) return;
   for (let k: u32 = 0; k < run; k++) store<u32>(idx + (<usize>k << 2), start + k);
@@ -219,17 +229,29 @@ function freshBetween(n: u32, floor: u32): bool {
   return true;
 }
 
+/** How many slots of a ring hold `k` (SIMD, four keys a step): an upper bound for any window of it. */
+function countInRing(base: usize, cap: u32, k: u32): u32 {
+  const needle = i32x4.splat(k);
+  let n: u32 = 0;
+  let i: u32 = 0;
+  for (; i + 4 <= cap; i += 4) n += popcnt<u32>(i32x4.bitmask(i32x4.eq(v128.load(base + (<usize>i << 2)), needle)));
+  for (; i < cap; i++) if (load<u32>(base + (<usize>i << 2)) == k) n++;
+  return n;
+}
+
 export function detectFrequency(): void {
   const last = count - 1;
   const w = cu(C_FR_W);
+  const base = <usize>load<u32>(RING_BASE + (<usize>R_SIG << 2));
+  const cap = load<u32>(RING_CAP + (<usize>R_SIG << 2));
+  const k = key(R_SIG, last);
+  // the common case: the call is not repeated often enough anywhere in the ring, so not in the window
+  if (countInRing(base, cap, k) < cu(C_FR_T)) return;
   const floor = maxU(count > w ? count - w : 0, oldest);
-  const base = ringBase(R_SIG);
-  const cap = cu(C_CAP_SIG);
-  const key = keyAt(base, cap, last);
   let n: u32 = 0;
-  let pos = floor % cap;
+  let pos = slotOf(R_SIG, floor);
   for (let i = floor; i <= last; i++) {
-    if (load<u32>(base + (<usize>pos << 2)) == key) {
+    if (load<u32>(base + (<usize>pos << 2)) == k) {
       store<u32>(idx + (<usize>n << 2), i);
       n++;
     }
@@ -254,8 +276,6 @@ export function detectCycle(): void {
   const floor = maxU(count > w ? count - w : 0, oldest);
   const available = last - floor + 1;
   const r = (cu(C_FLAGS) & CF_CYCLE_TOOL) != 0 ? R_TOOL : R_SIG;
-  const base = ringBase(r);
-  const cap = ringCap(r);
   const reps = cu(C_CY_R);
   const maxP = cu(C_CY_MAX);
   for (let p = cu(C_CY_MIN); p <= maxP; p++) {
@@ -263,7 +283,7 @@ export function detectCycle(): void {
     if (need > available) break;
     let periodic = true;
     for (let i = last - need + 1; i + p <= last; i++) {
-      if (keyAt(base, cap, i) != keyAt(base, cap, i + p)) {
+      if (key(r, i) != key(r, i + p)) {
         periodic = false;
         break;
       }
@@ -275,7 +295,7 @@ export function detectCycle(): void {
       if (p % d != 0) continue;
       let per = true;
       for (let i = last - p + 1; i + d <= last; i++) {
-        if (keyAt(base, cap, i) != keyAt(base, cap, i + d)) {
+        if (key(r, i) != key(r, i + d)) {
           per = false;
           break;
         }
@@ -284,7 +304,7 @@ export function detectCycle(): void {
     }
     if (!primitive) continue;
     let start = last - need + 1;
-    while (start > floor && keyAt(base, cap, start - 1) == keyAt(base, cap, start - 1 + p)) start--;
+    while (start > floor && key(r, start - 1) == key(r, start - 1 + p)) start--;
     const repeats = (last - start + 1) / p;
     mark(M_CYCLE);
     store<u32>(out + O_CY, start);
@@ -298,7 +318,12 @@ export function detectCycle(): void {
 // ---- semantic (sketch) ---------------------------------------------------------------------------------
 
 function semEntry(i: u32): usize {
-  return slot + cu(C_OFF_SEM) + <usize>(i % cu(C_SEM_CAP)) * <usize>cu(C_SEM_ENTRY);
+  const cap = cu(C_SEM_CAP);
+  const next = <u32>load<u16>(slot + S_POS + 12);
+  const lastPos = next == 0 ? cap - 1 : next - 1;
+  const d = count - 1 - i;
+  const p = lastPos >= d ? lastPos - d : lastPos + cap - d;
+  return slot + cu(C_OFF_SEM) + <usize>p * <usize>cu(C_SEM_ENTRY);
 }
 
 export function detectSemantic(): void {
@@ -312,9 +337,15 @@ export function detectSemantic(): void {
   const flags = cu(C_FLAGS);
   const sameTool = (flags & CF_SEM_SAMETOOL) != 0;
   const floor: u32 = last > w ? last - w : 0;
+  const semCap = cu(C_SEM_CAP);
+  const entryBytes = <usize>cu(C_SEM_ENTRY);
+  const semBase = slot + cu(C_OFF_SEM);
+  const semNext = <u32>load<u16>(slot + S_POS + 12);
+  const semLast = semNext == 0 ? semCap - 1 : semNext - 1;
+  let pos = semLast >= last - floor ? semLast - (last - floor) : semLast + semCap - (last - floor);
   let n: u32 = 0;
-  for (let i = floor; i < last; i++) {
-    const e = semEntry(i);
+  for (let i = floor; i < last; i++, pos = pos + 1 == semCap ? 0 : pos + 1) {
+    const e = semBase + <usize>pos * entryBytes;
     if (load<u32>(e) < minTok || (sameTool && !same(R_TOOL, i, last))) continue;
     const j = jaccardSketch(e + 8, load<u32>(e, 4), load<u32>(e), cur + 8, load<u32>(cur, 4), load<u32>(cur), k);
     if (j >= threshold) {
@@ -436,12 +467,14 @@ export function detectState(): void {
   const last = count - 1;
   const w = cu(C_ST_W);
   const base = slot + cu(C_OFF_STATE);
-  const key = load<u32>(base + (<usize>(last % w) << 2));
+  const next = <u32>load<u16>(slot + S_POS + 10);
+  const lastPos = next == 0 ? w - 1 : next - 1;
+  const key = load<u32>(base + (<usize>lastPos << 2));
   if (key == 0) return;
   let c: u32 = 0;
   let first = last;
   const from: u32 = count > w ? count - w : 0;
-  let pos = from % w;
+  let pos = count > w ? next : 0;
   for (let i = from; i <= last; i++) {
     if (load<u32>(base + (<usize>pos << 2)) == key) {
       c++;
@@ -463,6 +496,7 @@ export function anyAtThreshold(config: usize, s: usize): bool {
   count = load<u32>(s + S_COUNT);
   const hist = cu(C_HIST_CAP);
   oldest = count > hist ? count - hist : 0;
+  ringSetup(R_SIG, C_OFF_SIG, C_CAP_SIG);
   const w = cu(C_FR_W);
   const floor = maxU(count > w ? count - w : 0, oldest);
   for (let i = floor; i < count; i++) {

@@ -7,7 +7,7 @@ import {
   C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT,
   HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, MAX_TOKEN_BYTES, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OUT_SIZE, O_INDEX,
   O_OFLAGS, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
-  ST_LISTS_FULL, ST_NEEDS_HOST, ST_NO_MEMORY, ST_OK, S_COUNT, S_STATE,
+  ST_LISTS_FULL, ST_NEEDS_HOST, ST_NO_MEMORY, ST_OK, S_COUNT, S_POS, S_STATE, C_SCRATCH_FIXED, C_HIST_CAP,
 } from './abi';
 import { TAG_CALL, TAG_ERROR, TAG_ERROR_CLASS, TAG_MASKED_RESULT, TAG_NULL, TAG_RESULT, TAG_STATE, TAG_STRING, combine2, word } from './combine';
 import {
@@ -67,13 +67,27 @@ function readSections(rec: usize): void {
   ignoreP = (p + 4 + 7) & ~7;
 }
 
+/**
+ * Scratch bytes a configuration needs besides 7 per record byte (JSON decoding and masking scale with the
+ * record): fixed JSON stacks, the text and masking areas for action text, the token table, index lists.
+ */
+function scratchFixed(cfg: usize): u32 {
+  const maxText = load<u32>(cfg + C_SE_MAXTEXT);
+  const maxTok = load<u32>(cfg + C_SE_MAXTOK);
+  const tokens = tokenTableSlots(maxTok > 0 ? maxTok : 1);
+  const indexList = (load<u32>(cfg + C_HIST_CAP) + load<u32>(cfg + C_ST_W) + 64) << 2;
+  return jsonScratchSize(0) + maxText * 6 + 64 + maxText + 16 + (tokens << 2) + MAX_TOKEN_BYTES + indexList + 256;
+}
+
+/** Records a configuration's scratch need in its config entry (the host calls this once per new config). */
+export function configure(id: u32): void {
+  const cfg = configPtr(id);
+  store<u32>(cfg + C_SCRATCH_FIXED, scratchFixed(cfg));
+}
+
 /** Scratch bytes needed to process a record of `size` bytes with configuration `id`. */
 export function scratchNeeded(size: u32, id: u32): u32 {
-  const cfg = configPtr(id);
-  const maxText = load<u32>(cfg + C_SE_MAXTEXT);
-  const tokens = tokenTableSlots(load<u32>(cfg + C_SE_MAXTOK) > 0 ? load<u32>(cfg + C_SE_MAXTOK) : 1);
-  const mask = (size > maxText ? size : maxText) * 6 + 64;
-  return jsonScratchSize(size) + mask + maxText + 16 + (tokens << 2) + MAX_TOKEN_BYTES + 4096 * 4 + 256;
+  return size * 7 + scratchFixed(configPtr(id));
 }
 
 function isBlank(p: usize, n: u32): bool {
@@ -84,10 +98,19 @@ function isBlank(p: usize, n: u32): bool {
   return true;
 }
 
+/** The position ring `r` writes next, advanced (no division: the slot keeps each ring's position). */
 // @ts-ignore: decorator
-@inline function ringPut(slot: usize, cfg: usize, offField: u32, capField: u32, index: u32, v: u32): void {
+@inline function advance(slot: usize, r: u32, cap: u32): u32 {
+  const at = slot + S_POS + (<usize>r << 1);
+  const p = <u32>load<u16>(at);
+  store<u16>(at, <u16>(p + 1 == cap ? 0 : p + 1));
+  return p;
+}
+
+// @ts-ignore: decorator
+@inline function ringPut(slot: usize, cfg: usize, r: u32, offField: u32, capField: u32, v: u32): void {
   const cap = load<u32>(cfg + capField);
-  if (cap != 0) store<u32>(slot + load<u32>(cfg + offField) + (<usize>(index % cap) << 2), v);
+  if (cap != 0) store<u32>(slot + load<u32>(cfg + offField) + (<usize>advance(slot, r, cap) << 2), v);
 }
 
 /**
@@ -107,7 +130,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   const rflags = load<u32>(rec + R_FLAGS);
   readSections(rec);
   const scratch = <usize>load<u32>(HEADER + H_SCRATCH);
-  if (scratch == 0 || load<u32>(HEADER + H_SCRATCH_SIZE) < scratchNeeded(load<u32>(rec + R_SIZE), load<u32>(slot + 4))) {
+  if (scratch == 0 || load<u32>(HEADER + H_SCRATCH_SIZE) < load<u32>(rec + R_SIZE) * 7 + load<u32>(cfg + C_SCRATCH_FIXED)) {
     store<u32>(out + O_STATUS, ST_NO_MEMORY);
     return ST_NO_MEMORY;
   }
@@ -197,15 +220,18 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
 
   // record
   const index = load<u32>(slot + S_COUNT);
-  ringPut(slot, cfg, C_OFF_SIG, C_CAP_SIG, index, <u32>sig);
+  ringPut(slot, cfg, 0, C_OFF_SIG, C_CAP_SIG, <u32>sig);
   if ((rflags & F_DEBUG_TRAP) != 0) unreachable(); // tests: a trap halfway through recording
-  ringPut(slot, cfg, C_OFF_TOOL, C_CAP_TOOL, index, <u32>toolFp);
-  ringPut(slot, cfg, C_OFF_OUT, C_CAP_OUT, index, <u32>outFp);
-  ringPut(slot, cfg, C_OFF_MASKED, C_CAP_MASKED, index, masked);
-  ringPut(slot, cfg, C_OFF_ERR, C_CAP_ERR, index, errKey);
+  ringPut(slot, cfg, 1, C_OFF_TOOL, C_CAP_TOOL, <u32>toolFp);
   const capOut = load<u32>(cfg + C_CAP_OUT);
-  if (capOut != 0) store<u8>(slot + load<u32>(cfg + C_OFF_FLAGS) + <usize>(index % capOut), <u8>oflags);
-  if ((cflags & CF_STATE) != 0) store<u32>(slot + load<u32>(cfg + C_OFF_STATE) + (<usize>(index % load<u32>(cfg + C_ST_W)) << 2), stateKey);
+  if (capOut != 0) {
+    const p = advance(slot, 2, capOut);
+    store<u32>(slot + load<u32>(cfg + C_OFF_OUT) + (<usize>p << 2), <u32>outFp);
+    store<u8>(slot + load<u32>(cfg + C_OFF_FLAGS) + <usize>p, <u8>oflags);
+  }
+  ringPut(slot, cfg, 3, C_OFF_MASKED, C_CAP_MASKED, masked);
+  ringPut(slot, cfg, 4, C_OFF_ERR, C_CAP_ERR, errKey);
+  if ((cflags & CF_STATE) != 0) store<u32>(slot + load<u32>(cfg + C_OFF_STATE) + (<usize>advance(slot, 5, load<u32>(cfg + C_ST_W)) << 2), stateKey);
   if (semantic) {
     let tp = textArea;
     let tn = textFinish();
@@ -213,7 +239,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
       tn = maskBytes(textArea, tn, maxText, maskArea);
       tp = maskArea;
     }
-    const entry = slot + load<u32>(cfg + C_OFF_SEM) + <usize>(index % load<u32>(cfg + C_SEM_CAP)) * <usize>load<u32>(cfg + C_SEM_ENTRY);
+    const entry = slot + load<u32>(cfg + C_OFF_SEM) + <usize>advance(slot, 6, load<u32>(cfg + C_SEM_CAP)) * <usize>load<u32>(cfg + C_SEM_ENTRY);
     tokenize(tp, tn, maxTok, load<u32>(cfg + C_SE_K), entry + 8, tableArea, tokenBuf);
     store<u32>(entry, lastTokenCount());
     store<u32>(entry, lastSketchLen(), 4);
@@ -275,11 +301,14 @@ export function kernel(s: u32, sigLo: u32, toolLo: u32, outcomeLo: u32, oflags: 
   const cfg = configPtr(load<u32>(slot + 4));
   const cflags = load<u32>(cfg + C_FLAGS);
   const index = load<u32>(slot + S_COUNT);
-  ringPut(slot, cfg, C_OFF_SIG, C_CAP_SIG, index, sigLo);
-  ringPut(slot, cfg, C_OFF_TOOL, C_CAP_TOOL, index, toolLo);
-  ringPut(slot, cfg, C_OFF_OUT, C_CAP_OUT, index, outcomeLo);
+  ringPut(slot, cfg, 0, C_OFF_SIG, C_CAP_SIG, sigLo);
+  ringPut(slot, cfg, 1, C_OFF_TOOL, C_CAP_TOOL, toolLo);
   const capOut = load<u32>(cfg + C_CAP_OUT);
-  if (capOut != 0) store<u8>(slot + load<u32>(cfg + C_OFF_FLAGS) + <usize>(index % capOut), <u8>oflags);
+  if (capOut != 0) {
+    const p = advance(slot, 2, capOut);
+    store<u32>(slot + load<u32>(cfg + C_OFF_OUT) + (<usize>p << 2), outcomeLo);
+    store<u8>(slot + load<u32>(cfg + C_OFF_FLAGS) + <usize>p, <u8>oflags);
+  }
   store<u32>(slot + S_COUNT, index + 1);
   const scratch = <usize>load<u32>(HEADER + H_SCRATCH);
   detectBegin(cfg, slot, out, lists, listsEnd, scratch);

@@ -7,7 +7,7 @@ import { ensureRegion } from './slots';
 
 export { CONFIGS, CONFIG_SIZE, HEADER, MAGIC, OUT_SIZE, STOP_TABLE, MAX_CONFIGS, SLOT_HEADER } from './abi';
 export { setup, allocSlot, freeSlot, resetSlot, poisonSlot, slotCount, slotOk } from './slots';
-export { processOne, processBatch, kernel, scratchNeeded } from './event';
+export { processOne, processBatch, kernel, scratchNeeded, configure } from './event';
 export { xxh64 } from './xxh64';
 
 /** Makes the input area at least `size` bytes; returns its address (0: out of memory). */

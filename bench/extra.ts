@@ -27,12 +27,13 @@ export function kernelTasks(batch: number): { name: string; fn: () => void; perI
   const out = ex.reserveOutput(A.OUT_SIZE * 16) >>> 0;
   const lists = ex.reserveLists(1 << 16) >>> 0;
   ex.reserveScratch(ex.scratchNeeded(4096, config) >>> 0);
-  // a stream of signatures: mostly new, with the repeats and cycles agents produce
+  // a stream of signatures as a working agent makes them: mostly new calls, one repeat of an earlier call
+  // in 32 (so the window always holds some equal keys, and frequency and cycle have work to do)
   const keys = new Uint32Array(4096);
   let x = 0x9e3779b9;
   for (let i = 0; i < keys.length; i++) {
     x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    keys[i] = i % 16 < 12 ? x : (keys[i - 2] as number);
+    keys[i] = i % 32 === 31 ? (keys[i - 5] as number) : x;
   }
   let k = 0;
   return [

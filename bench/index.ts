@@ -19,6 +19,7 @@ import type { ToolEvent } from '../src/types.js';
 import { Md5Baseline, Sha256Baseline } from './baselines.js';
 import { type Size, argsBytes, asJsonText, events } from './fixtures.js';
 import { kernelTasks, memoryFigures, sketchAgreement } from './extra.js';
+import { CORE } from './index-core.js';
 
 const { values } = parseArgs({
   options: {
@@ -33,18 +34,6 @@ const SESSION_COUNTS = (values.sessions ?? '1,1000,10000').split(',').map(Number
 const BATCH = 1000;
 const STREAM = 20_000;
 
-/** The detectors "exact + frequency + cycle" means. */
-export const CORE: LoopDetectorOptions['detectors'] = {
-  exactRepeat: true,
-  frequency: true,
-  cycle: true,
-  semantic: false,
-  similarArgs: false,
-  resultRepeat: false,
-  deadEnd: false,
-  stateRepeat: false,
-  chanting: false,
-};
 
 /** One measured figure. */
 export interface Figure {

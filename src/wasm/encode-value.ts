@@ -22,90 +22,94 @@ export class EncodeOverflow extends Error {
 }
 
 const encoder = new TextEncoder();
+const OBJECT_PROTO = Object.prototype;
 
 /** Writes values into a byte area of WebAssembly memory. */
 export class ValueEncoder {
   private u8: Uint8Array = new Uint8Array(0);
   private dv: DataView = new DataView(new ArrayBuffer(0));
-  private pos = 0;
+  /** Where the next byte goes. */
+  position = 0;
   private end = 0;
   private ignore: ReadonlySet<string> | null = null;
   private maxDepth = 64;
   private readonly ancestors: object[] = [];
+  private depthOfPath = 0;
 
   /** Points the encoder at memory [start, end). */
   reset(u8: Uint8Array, dv: DataView, start: number, end: number): void {
     this.u8 = u8;
     this.dv = dv;
-    this.pos = start;
+    this.position = start;
     this.end = end;
-  }
-
-  /** Where the next byte goes. */
-  get position(): number {
-    return this.pos;
-  }
-
-  set position(p: number) {
-    this.pos = p;
-  }
-
-  private need(n: number): void {
-    if (this.pos + n > this.end) throw new EncodeOverflow();
   }
 
   /** Writes a u32 (little-endian) at the current position. */
   u32(v: number): void {
-    this.need(4);
-    this.dv.setUint32(this.pos, v, true);
-    this.pos += 4;
+    const p = this.position;
+    if (p + 4 > this.end) throw new EncodeOverflow();
+    this.dv.setUint32(p, v, true);
+    this.position = p + 4;
+  }
+
+  /** Moves the position to the next multiple of `n` (the skipped bytes are left as they are). */
+  align(n: number): void {
+    const p = this.position;
+    const q = p + ((n - (p % n)) % n);
+    if (q > this.end) throw new EncodeOverflow();
+    this.position = q;
   }
 
   private tag(t: number): void {
-    this.need(1);
-    this.u8[this.pos++] = t;
+    const p = this.position;
+    if (p >= this.end) throw new EncodeOverflow();
+    this.u8[p] = t;
+    this.position = p + 1;
   }
 
   /** Writes a string's UTF-8 bytes (lone surrogates as U+FFFD) preceded by their u32 length. */
   utf8(s: string): void {
-    this.need(4 + s.length);
-    const at = this.pos;
-    let p = at + 4;
+    const at = this.position;
     const n = s.length;
+    const u8 = this.u8;
+    if (at + 4 + n > this.end) throw new EncodeOverflow();
+    let p = at + 4;
     if (n <= 64) {
       let i = 0;
       for (; i < n; i++) {
         const c = s.charCodeAt(i);
         if (c >= 0x80) break;
-        this.u8[p++] = c;
+        u8[p + i] = c;
       }
-      if (i < n) {
-        p = at + 4;
-        this.need(4 + n * 3);
-        p += encoder.encodeInto(s, this.u8.subarray(p, this.end)).written;
+      if (i === n) {
+        p += n;
+      } else {
+        if (at + 4 + n * 3 > this.end) throw new EncodeOverflow();
+        p += encoder.encodeInto(s, u8.subarray(p, this.end)).written;
       }
     } else {
-      const r = encoder.encodeInto(s, this.u8.subarray(p, this.end));
+      const r = encoder.encodeInto(s, u8.subarray(p, this.end));
       if (r.read < n) throw new EncodeOverflow();
       p += r.written;
     }
     this.dv.setUint32(at, p - at - 4, true);
-    this.pos = p;
+    this.position = p;
   }
 
   /** Writes raw bytes preceded by their u32 length. */
   bytes(b: Uint8Array): void {
-    this.need(4 + b.length);
-    this.dv.setUint32(this.pos, b.length, true);
-    this.u8.set(b, this.pos + 4);
-    this.pos += 4 + b.length;
+    const p = this.position;
+    if (p + 4 + b.length > this.end) throw new EncodeOverflow();
+    this.dv.setUint32(p, b.length, true);
+    this.u8.set(b, p + 4);
+    this.position = p + 4 + b.length;
   }
 
   /** Encodes a value with the given ignored fields and depth cap. */
   value(v: unknown, ignore: ReadonlySet<string> | null, maxDepth: number): void {
     this.ignore = ignore;
     this.maxDepth = maxDepth;
-    this.ancestors.length = 0;
+    this.depthOfPath = 0;
     this.walk(v, 0);
   }
 
@@ -115,12 +119,14 @@ export class ValueEncoder {
         this.tag(A.T_STRING);
         this.utf8(v);
         return;
-      case 'number':
-        this.tag(A.T_NUMBER);
-        this.need(8);
-        this.dv.setFloat64(this.pos, v, true);
-        this.pos += 8;
+      case 'number': {
+        const p = this.position;
+        if (p + 9 > this.end) throw new EncodeOverflow();
+        this.u8[p] = A.T_NUMBER;
+        this.dv.setFloat64(p + 1, v, true);
+        this.position = p + 9;
         return;
+      }
       case 'boolean':
         this.tag(v ? A.T_TRUE : A.T_FALSE);
         return;
@@ -135,11 +141,8 @@ export class ValueEncoder {
         return;
       }
       case 'object':
-        if (v === null) {
-          this.tag(A.T_NULL);
-          return;
-        }
-        this.object(v, depth);
+        if (v === null) this.tag(A.T_NULL);
+        else this.object(v, depth);
         return;
       default:
         this.tag(A.T_NULL);
@@ -147,19 +150,31 @@ export class ValueEncoder {
   }
 
   private object(v: object, depth: number): void {
-    const at = this.ancestors.lastIndexOf(v);
-    if (at >= 0) {
-      this.tag(A.T_CYCLE);
-      this.u32(this.ancestors.length - at);
-      return;
+    const path = this.ancestors;
+    for (let i = this.depthOfPath - 1; i >= 0; i--) {
+      if (path[i] === v) {
+        this.tag(A.T_CYCLE);
+        this.u32(this.depthOfPath - i);
+        return;
+      }
     }
     if (depth >= this.maxDepth) {
       this.tag(A.T_DEEP);
       return;
     }
-    const start = this.pos;
+    const start = this.position;
     try {
-      const toJSON = (v as { toJSON?: unknown }).toJSON;
+      const plain = Object.getPrototypeOf(v) === OBJECT_PROTO;
+      // a plain object can only have toJSON as an own key: looking it up on every object would be a slow,
+      // megamorphic miss, so plain objects check their key list instead
+      let keys: string[] | null = null;
+      let toJSON: unknown = undefined;
+      if (plain) {
+        keys = Object.keys(v);
+        if (keys.includes('toJSON')) toJSON = (v as { toJSON?: unknown }).toJSON;
+      } else {
+        toJSON = (v as { toJSON?: unknown }).toJSON;
+      }
       if (typeof toJSON === 'function') {
         const j: unknown = toJSON.call(v, '');
         if (j !== v) {
@@ -167,28 +182,23 @@ export class ValueEncoder {
           return;
         }
       }
-      if (ArrayBuffer.isView(v)) {
-        this.tag(A.T_BYTES);
-        this.bytes(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
-        return;
+      if (!plain && !Array.isArray(v)) {
+        if (ArrayBuffer.isView(v)) {
+          this.tag(A.T_BYTES);
+          this.bytes(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+          return;
+        }
+        if (v instanceof ArrayBuffer) {
+          this.tag(A.T_BYTES);
+          this.bytes(new Uint8Array(v));
+          return;
+        }
       }
-      if (v instanceof ArrayBuffer) {
-        this.tag(A.T_BYTES);
-        this.bytes(new Uint8Array(v));
-        return;
-      }
-      this.ancestors.push(v);
+      path[this.depthOfPath++] = v;
       try {
-        if (Array.isArray(v)) {
-          this.tag(A.T_ARRAY);
-          this.u32(v.length);
-          for (let i = 0; i < v.length; i++) {
-            const el: unknown = v[i];
-            const t = typeof el;
-            if (t === 'undefined' || t === 'function' || t === 'symbol') this.tag(A.T_NULL);
-            else this.walk(el, depth + 1);
-          }
-        } else if (v instanceof Map) {
+        if (keys !== null) this.members(v as Record<string, unknown>, keys, depth);
+        else if (Array.isArray(v)) this.array(v, depth);
+        else if (v instanceof Map) {
           this.tag(A.T_MAP);
           this.u32(v.size);
           for (const [k, x] of v) {
@@ -200,28 +210,41 @@ export class ValueEncoder {
           this.u32(v.size);
           for (const x of v) this.walk(x, depth + 1);
         } else {
-          this.members(v as Record<string, unknown>, depth);
+          this.members(v as Record<string, unknown>, Object.keys(v), depth);
         }
       } finally {
-        this.ancestors.pop();
+        this.depthOfPath--;
+        path[this.depthOfPath] = undefined as unknown as object;
       }
     } catch (e) {
       if (e instanceof EncodeOverflow) throw e;
       // a getter, proxy or toJSON that throws: the whole object is one "unsupported" marker
-      this.pos = start;
+      this.position = start;
       this.tag(A.T_UNSUPPORTED);
     }
   }
 
-  private members(obj: Record<string, unknown>, depth: number): void {
+  private array(a: readonly unknown[], depth: number): void {
+    this.tag(A.T_ARRAY);
+    const n = a.length;
+    this.u32(n);
+    for (let i = 0; i < n; i++) {
+      const el: unknown = a[i];
+      const t = typeof el;
+      if (t === 'undefined' || t === 'function' || t === 'symbol') this.tag(A.T_NULL);
+      else this.walk(el, depth + 1);
+    }
+  }
+
+  private members(obj: Record<string, unknown>, keys: readonly string[], depth: number): void {
     this.tag(A.T_OBJECT);
-    const countAt = this.pos;
+    const countAt = this.position;
     this.u32(0);
     let n = 0;
-    const keys = Object.keys(obj);
+    const ignore = this.ignore;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i] as string;
-      if (this.ignore !== null && this.ignore.has(k)) continue;
+      if (ignore !== null && ignore.has(k)) continue;
       const x = obj[k];
       const t = typeof x;
       if (t === 'undefined' || t === 'function' || t === 'symbol') continue;

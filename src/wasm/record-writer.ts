@@ -180,11 +180,10 @@ export class RecordWriter {
     } else {
       const words = ignoredWords(ignore);
       w.u32(words.length / 2);
-      while (w.position % 8 !== 0) w.position = w.position + 1;
+      w.align(8);
       for (let i = 0; i < words.length; i++) w.u32(words[i] as number);
     }
-    while (w.position % 8 !== 0) w.position = w.position + 1;
-    if (w.position > end) throw new EncodeOverflow();
+    w.align(8);
     const size = w.position - at;
     dv.setUint32(at, size, true);
     dv.setUint32(at + 8, flags, true);
@@ -192,6 +191,6 @@ export class RecordWriter {
   }
 
   private pad(): void {
-    while (this.enc.position % 4 !== 0) this.enc.position = this.enc.position + 1;
+    this.enc.align(4);
   }
 }

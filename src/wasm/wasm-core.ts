@@ -84,6 +84,7 @@ export class WasmCore {
       u32.fill(0, base >>> 2, (base + A.CONFIG_SIZE) >>> 2);
       for (const [off, v] of layout.fields) u32[(base + off) >>> 2] = v;
       dv.setFloat64(base + A.C_SE_THRESH, layout.semanticThreshold, true);
+      this.instance.exports.configure(id);
       this.configs.set(key, id);
       this.layouts[id] = layout;
       this.keys[id] = key;

@@ -23,6 +23,7 @@ export interface WasmExports {
   processBatch(recs: number, n: number, outs: number, lists: number, listsEnd: number): number;
   kernel(slot: number, sigLo: number, toolLo: number, outcomeLo: number, flags: number, out: number, lists: number, listsEnd: number): number;
   scratchNeeded(size: number, config: number): number;
+  configure(config: number): void;
   reserveInput(size: number): number;
   reserveOutput(size: number): number;
   reserveScratch(size: number): number;
