@@ -347,7 +347,14 @@ export function detectSemantic(): void {
   for (let i = floor; i < last; i++, pos = pos + 1 == semCap ? 0 : pos + 1) {
     const e = semBase + <usize>pos * entryBytes;
     if (load<u32>(e) < minTok || (sameTool && !same(R_TOOL, i, last))) continue;
-    const j = jaccardSketch(e + 8, load<u32>(e, 4), load<u32>(e), cur + 8, load<u32>(cur, 4), load<u32>(cur), k);
+    const la = load<u32>(e, 4);
+    const lb = load<u32>(cur, 4);
+    const na = load<u32>(e);
+    const nb = load<u32>(cur);
+    // a cheap bound first: Jaccard never exceeds the ratio of the smaller set to the larger one, and an
+    // estimate from two full sketches never exceeds (common sketch values) / k
+    if (na <= k && nb <= k && <f64>(na < nb ? na : nb) / <f64>(na < nb ? nb : na) < threshold - 1e-9) continue;
+    const j = jaccardSketch(e + 8, la, na, cur + 8, lb, nb, k);
     if (j >= threshold) {
       store<u32>(idx + (<usize>n << 2), i);
       n++;

@@ -123,9 +123,29 @@ export function jaccardExact(a: usize, na: u32, b: usize, nb: u32): f64 {
   return <f64>inter / <f64>(na + nb - inter);
 }
 
+/** |A ∩ B| for two ascending sets of distinct values (a merge walk). */
+export function intersectionCount(a: usize, la: u32, b: usize, lb: u32): u32 {
+  let i: u32 = 0;
+  let j: u32 = 0;
+  let c: u32 = 0;
+  while (i < la && j < lb) {
+    const x = load<u32>(a + (<usize>i << 2));
+    const y = load<u32>(b + (<usize>j << 2));
+    i += <u32>(x <= y);
+    j += <u32>(y <= x);
+    c += <u32>(x == y);
+  }
+  return c;
+}
+
 /** Jaccard from bottom-k sketches (lengths la, lb) of sets of na and nb tokens (see token-set.ts). */
 export function jaccardSketch(a: usize, la: u32, na: u32, b: usize, lb: u32, nb: u32, k: u32): f64 {
-  if (na <= k && nb <= k) return jaccardExact(a, la, b, lb);
+  if (na == 0 && nb == 0) return 0;
+  const c = intersectionCount(a, la, b, lb);
+  // both sets fit in their sketches: the sketches are the sets, and Jaccard is exact
+  if (na <= k && nb <= k) return <f64>c / <f64>(na + nb - c);
+  // otherwise at most c of the k smallest hashes of the union can be common: the estimate is at most c / k
+  if (la == k && lb == k && c == 0) return 0;
   let i: u32 = 0;
   let j: u32 = 0;
   let taken: u32 = 0;

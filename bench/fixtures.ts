@@ -7,17 +7,29 @@ import type { ToolEvent } from '../src/types.js';
 /** Argument sizes the suite measures. */
 export type Size = 'small' | 'medium' | 'large';
 
-const PY = `import os\nimport sys\nfrom typing import Iterable, Optional\n\n\nclass Parser:\n    """Parses ISO dates and times, with time zones."""\n\n    def __init__(self, strict: bool = True) -> None:\n        self.strict = strict\n        self.cache: dict[str, tuple[int, int, int]] = {}\n\n    def parse(self, text: str, tz: Optional[str] = None) -> tuple[int, int, int]:\n        if text in self.cache:\n            return self.cache[text]\n        year, month, day = (int(p) for p in text.split('-'))\n        if self.strict and not (1 <= month <= 12):\n            raise ValueError(f'bad month in {text!r}')\n        self.cache[text] = (year, month, day)\n        return year, month, day\n\n`;
+const WORDS = [
+  'profile', 'billing', 'invoice', 'settings', 'avatar', 'session', 'search', 'upload', 'report', 'export', 'login', 'cart',
+  'order', 'review', 'inbox', 'calendar', 'theme', 'locale', 'metrics', 'audit', 'payment', 'shipping', 'catalog', 'coupon',
+  'wishlist', 'refund', 'ticket', 'webhook', 'scheduler', 'backup', 'cache', 'quota', 'tenant', 'invite', 'comment', 'upvote',
+  'draft', 'archive', 'preview', 'thumbnail', 'encoder', 'decoder', 'parser', 'lexer', 'router', 'gateway', 'worker', 'queue',
+];
+const VERBS = ['update', 'refactor', 'rename', 'extract', 'inline', 'memoise', 'validate', 'paginate', 'debounce', 'retry', 'log', 'trace', 'cache', 'split', 'merge', 'guard'];
+const word = (v: number, k: number): string => WORDS[(v * (k * 7 + 3) + k * 11) % WORDS.length] as string;
+const verb = (v: number, k: number): string => VERBS[(v * (k + 5) + k) % VERBS.length] as string;
 
+/** About 8 KB of Python whose identifiers depend on the variant (files an agent writes differ). */
 function largeContent(variant: number): string {
   let s = '';
   let i = 0;
-  while (s.length < 8000) s += PY.replace('Parser', `Parser${variant}_${i++}`);
+  while (s.length < 8000) {
+    const a = word(variant + i, 1);
+    const b = word(variant + i, 2);
+    const c = verb(variant + i, 3);
+    s += `\nclass ${a[0]?.toUpperCase()}${a.slice(1)}${b[0]?.toUpperCase()}${b.slice(1)}${i}:\n    """${c} the ${a} ${b} records of tenant ${variant}."""\n\n    def ${c}_${a}(self, ${b}_id: int, limit: int = ${10 + i}) -> list[dict]:\n        rows = self.store.fetch("${a}_${b}", ${b}_id, limit=limit)\n        return [self.${verb(variant + i, 4)}(row) for row in rows if row.get("${word(variant + i, 5)}")]\n`;
+    i++;
+  }
   return s.slice(0, 8000);
 }
-
-const WORDS = ['profile', 'billing', 'invoice', 'settings', 'avatar', 'session', 'search', 'upload', 'report', 'export', 'login', 'cart', 'order', 'review', 'inbox', 'calendar', 'theme', 'locale', 'metrics', 'audit'];
-const word = (v: number, k: number): string => WORDS[(v * (k + 3) + k) % WORDS.length] as string;
 
 function args(size: Size, variant: number): Record<string, unknown> {
   switch (size) {
@@ -25,24 +37,23 @@ function args(size: Size, variant: number): Record<string, unknown> {
       return { command: `${['ls -la', 'git diff', 'cat', 'grep -n'][variant % 4] as string} ${word(variant, 0)}${variant}` };
     case 'medium':
       return {
-        path: `/workspace/project/src/components/${word(variant, 1)}/${word(variant, 2)}View.tsx`,
+        path: `/workspace/project/src/${word(variant, 1)}/${word(variant, 2)}${variant}.tsx`,
         options: {
           encoding: 'utf-8',
-          flags: ['read', 'write', 'create'],
-          retries: 3,
-          timeoutMs: 30000,
-          metadata: { author: 'agent-7', tags: ['refactor', word(variant, 3), 'typescript', word(variant, 4)], created: '2024-05-01T12:00:00Z', reviewed: false },
+          flags: [verb(variant, 1), verb(variant, 2)],
+          retries: variant % 5,
+          timeoutMs: 1000 * (variant % 30),
+          metadata: { author: `agent-${variant % 9}`, tags: [word(variant, 3), word(variant, 4), verb(variant, 3)], created: `2024-05-${10 + (variant % 20)}T12:00:00Z`, reviewed: variant % 2 === 0 },
         },
         ranges: [
-          { start: 10 + variant, end: 42 },
-          { start: 120, end: 188 },
-          { start: 300, end: 356 },
+          { start: 10 + variant, end: 42 + 3 * variant },
+          { start: 120 + variant, end: 188 },
         ],
-        search: { pattern: `function\\s+use${word(variant, 5)}`, caseSensitive: true, wholeWord: false, maxResults: 50 },
-        note: `Update the ${word(variant, 6)} hook so that it memoises the ${word(variant, 7)} state and stops re-rendering the ${word(variant, 8)} list.`,
+        search: { pattern: `${verb(variant, 4)}${word(variant, 5)}\\(`, caseSensitive: variant % 3 === 0, maxResults: 10 + variant },
+        note: `${verb(variant, 5)} the ${word(variant, 6)} ${word(variant, 7)} so that ${word(variant, 8)} ${verb(variant, 6)}s the ${word(variant, 9)} ${word(variant, 10)} before ${word(variant, 11)} ${word(variant, 12)}.`,
       };
     case 'large':
-      return { command: 'create', path: `/workspace/project/app/parser_${variant}.py`, file_text: largeContent(variant % 4) };
+      return { command: 'create', path: `/workspace/project/app/${word(variant, 1)}_${variant}.py`, file_text: largeContent(variant) };
   }
 }
 

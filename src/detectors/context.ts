@@ -25,3 +25,23 @@ export function range(a: number, b: number): number[] {
   for (let i = a; i <= b; i++) out.push(i);
   return out;
 }
+
+/** A built-in signal whose pattern text is made on first read (see {@link withPattern}). */
+class PatternOnDemand {
+  private text: string | undefined;
+
+  constructor(private readonly describe: () => string) {}
+
+  get pattern(): string {
+    return (this.text ??= this.describe());
+  }
+}
+
+/**
+ * Gives a signal a pattern computed on first read: naming calls needs their previews, which is wasted on
+ * the many signals the policy sets aside (results still changing). The pattern is a getter: read it
+ * explicitly (as the policy does) rather than spreading the signal.
+ */
+export function withPattern<T extends object>(fields: T, pattern: () => string): T & { readonly pattern: string } {
+  return Object.assign(new PatternOnDemand(pattern), fields) as unknown as T & { readonly pattern: string };
+}

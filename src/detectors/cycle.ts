@@ -15,7 +15,7 @@ import type { CycleOptions } from '../options/detector-options.js';
 import { Ring, type RingId } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, Progress } from '../types.js';
-import { type DetectorContext, clampConfidence, range } from './context.js';
+import { type DetectorContext, clampConfidence, withPattern, range } from './context.js';
 import type { Detector } from './detector.js';
 import { cycleProgress } from './progress.js';
 
@@ -23,18 +23,17 @@ import { cycleProgress } from './progress.js';
 export function cycleSignal(log: CallLog, o: CycleOptions, last: number, start: number, period: number, progress: Progress): LoopSignal {
   const repeats = Math.floor((last - start + 1) / period);
   const unit = range(last - period + 1, last);
-  const names = unit.map((i) => (o.key === 'tool' ? (log.ref(i)?.tool ?? `call #${i}`) : log.preview(i)));
-  return {
+  const names = () => unit.map((i) => (o.key === 'tool' ? (log.ref(i)?.tool ?? `call #${i}`) : log.preview(i)));
+  return withPattern({
     kind: 'cycle',
     detector: 'cycle',
-    pattern: `${names.join(' → ')} repeated ${repeats} times (period ${period})`,
     confidence: clampConfidence(0.5 + 0.15 * (repeats - o.repetitions)),
     loopStart: start,
     unit,
     repeatCount: repeats,
     progress,
     progressGated: true,
-  };
+  }, () => `${names().join(' → ')} repeated ${repeats} times (period ${period})`);
 }
 
 /** Detects a unit of calls repeating back to back. */

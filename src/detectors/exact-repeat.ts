@@ -7,23 +7,22 @@ import type { ExactRepeatOptions } from '../options/detector-options.js';
 import { Ring } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, Progress } from '../types.js';
-import { type DetectorContext, clampConfidence, range } from './context.js';
+import { type DetectorContext, clampConfidence, withPattern, range } from './context.js';
 import type { Detector } from './detector.js';
 import { repeatProgress } from './progress.js';
 
 /** The signal for a run of `run` identical calls from `start` to `last`. */
 export function exactRepeatSignal(log: CallLog, o: ExactRepeatOptions, last: number, start: number, run: number, progress: Progress): LoopSignal {
-  return {
+  return withPattern({
     kind: 'exact_repeat',
     detector: 'exact_repeat',
-    pattern: `${log.preview(last)} called ${run} times in a row`,
     confidence: clampConfidence(0.8 + 0.05 * (run - o.threshold)),
     loopStart: start,
     unit: [last],
     repeatCount: run,
     progress,
     progressGated: true,
-  };
+  }, () => `${log.preview(last)} called ${run} times in a row`);
 }
 
 /** Detects the same call repeated back to back. */

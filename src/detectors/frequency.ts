@@ -10,7 +10,7 @@ import type { FrequencyOptions } from '../options/detector-options.js';
 import { Ring } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, Progress } from '../types.js';
-import { type DetectorContext, clampConfidence } from './context.js';
+import { type DetectorContext, clampConfidence, withPattern } from './context.js';
 import type { Detector } from './detector.js';
 import { repeatProgress } from './progress.js';
 
@@ -20,17 +20,16 @@ function softened(p: Progress): Progress {
 
 /** The signal for `count` occurrences of the call at `last` among the last `span` calls, from `start`. */
 export function frequencySignal(log: CallLog, o: FrequencyOptions, last: number, start: number, count: number, span: number, progress: Progress): LoopSignal {
-  return {
+  return withPattern({
     kind: 'frequency',
     detector: 'frequency',
-    pattern: `${log.preview(last)} called ${count} times in the last ${span} calls`,
     confidence: clampConfidence(0.5 + 0.1 * (count - o.threshold)),
     loopStart: start,
     unit: [last],
     repeatCount: count,
     progress,
     progressGated: true,
-  };
+  }, () => `${log.preview(last)} called ${count} times in the last ${span} calls`);
 }
 
 /** Detects a call that keeps coming back within a window. */

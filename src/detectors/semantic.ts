@@ -18,7 +18,7 @@ import { jaccardExact, jaccardSketch, tokenSet } from '../text/token-set.js';
 import { Ring } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, Progress } from '../types.js';
-import { type DetectorContext, clampConfidence } from './context.js';
+import { type DetectorContext, clampConfidence, withPattern } from './context.js';
 import type { Detector, ObservedCall } from './detector.js';
 import { repeatProgress } from './progress.js';
 
@@ -28,10 +28,9 @@ export type WalkLookup = (tool: string) => { readonly ignoreKeys: ReadonlySet<st
 /** The signal for the action at `last` with similar earlier actions `similar` among the last `span`. */
 export function semanticSignal(log: CallLog, last: number, similar: readonly number[], span: number, progress: Progress): LoopSignal {
   const unit = [...similar, last];
-  return {
+  return withPattern({
     kind: 'semantic',
     detector: 'semantic',
-    pattern: `${log.preview(last)} is a paraphrase of ${similar.length} of the last ${span} actions`,
     confidence: clampConfidence(0.4 + 0.2 * similar.length),
     loopStart: similar[0] as number,
     unit,
@@ -39,7 +38,7 @@ export function semanticSignal(log: CallLog, last: number, similar: readonly num
     progress,
     progressGated: true,
     fuzzy: true,
-  };
+  }, () => `${log.preview(last)} is a paraphrase of ${similar.length} of the last ${span} actions`);
 }
 
 /** Detects paraphrased repetitions of one action. */

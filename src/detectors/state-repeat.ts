@@ -9,22 +9,21 @@ import type { StateRepeatOptions } from '../options/detector-options.js';
 import type { LoggedCall } from '../session/observed-call.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal } from '../types.js';
-import { type DetectorContext, clampConfidence } from './context.js';
+import { type DetectorContext, clampConfidence, withPattern } from './context.js';
 import type { Detector } from './detector.js';
 
 /** The signal for the state of the call at `last`, seen `count` times since `first`. */
 export function stateRepeatSignal(log: CallLog, o: StateRepeatOptions, last: number, first: number, count: number): LoopSignal {
-  return {
+  return withPattern({
     kind: 'state_repeat',
     detector: 'state_repeat',
-    pattern: `${log.preview(last)} reached the same state ${count} times (same action, same outcome)`,
     confidence: clampConfidence(0.5 + 0.15 * (count - o.threshold)),
     loopStart: first,
     unit: [last],
     repeatCount: count,
     progress: 'stalled',
     progressGated: false,
-  };
+  }, () => `${log.preview(last)} reached the same state ${count} times (same action, same outcome)`);
 }
 
 /** Detects the agent coming back to a state it has already been in. */

@@ -33,6 +33,25 @@ function showsProgress(s: LoopSignal): boolean {
   return s.progress === 'changing';
 }
 
+/** A signal as plain, frozen data: its documented fields only, the pattern (and chunk) redacted if asked. */
+function signalData(s: LoopSignal, redact: boolean): LoopSignal {
+  const pattern = s.pattern;
+  const out: Record<string, unknown> = {
+    kind: s.kind,
+    detector: s.detector,
+    pattern: redact ? redactSecrets(pattern) : pattern,
+    confidence: s.confidence,
+  };
+  if (s.loopStart !== undefined) out.loopStart = s.loopStart;
+  if (s.unit !== undefined) out.unit = Object.freeze([...s.unit]);
+  if (s.repeatCount !== undefined) out.repeatCount = s.repeatCount;
+  if (s.progress !== undefined) out.progress = s.progress;
+  if (s.progressGated !== undefined) out.progressGated = s.progressGated;
+  if (s.fuzzy !== undefined) out.fuzzy = s.fuzzy;
+  if (s.chunk !== undefined) out.chunk = redact ? redactSecrets(s.chunk) : s.chunk;
+  return Object.freeze(out) as unknown as LoopSignal;
+}
+
 /** What the policy decided for one call. */
 export interface Decision {
   readonly verdict: Verdict | null;
@@ -116,7 +135,7 @@ export class VerdictPolicy {
         index,
         ...(step === undefined ? {} : { step }),
         progress,
-        signals: Object.freeze(fused.signals.map((s) => Object.freeze({ ...s, pattern: this.redact ? redactSecrets(s.pattern) : s.pattern }))),
+        signals: Object.freeze(fused.signals.map((s) => signalData(s, this.redact))),
         ...(chunk === undefined ? {} : { chunk }),
       });
     };
