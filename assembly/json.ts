@@ -98,7 +98,25 @@ function putUtf8(o: usize, cp: u32): usize {
  */
 function decodeString(): u32 {
   let o = strBuf;
+  const quote = i8x16.splat(0x22);
+  const backslash = i8x16.splat(0x5c);
+  const space = i8x16.splat(0x20);
   while (true) {
+    // sixteen bytes at a time while none is a quote, a backslash or a control character
+    while (P + 16 <= E) {
+      const v = v128.load(P);
+      const special = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_u(v, space)));
+      v128.store(o, v);
+      if (special != 0) {
+        // keep the plain bytes before the first special one, and go on from there
+        const n = ctz<u32>(special);
+        o += n;
+        P += n;
+        break;
+      }
+      o += 16;
+      P += 16;
+    }
     if (P >= E) {
       fail(J_NOT_JSON);
       return 0;
