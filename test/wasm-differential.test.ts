@@ -124,6 +124,33 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
     }
   });
 
+  it('should give the same verdicts through checkMany, in any batch sizes, as check() one by one', () => {
+    fc.assert(
+      fc.property(stream, options, fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 10 }), (events, o, sizes) => {
+        const ref = new LoopDetector({ ...o, engine: 'reference' });
+        const wasm = new LoopDetector({ ...o, engine: 'wasm' });
+        const refMany = new LoopDetector({ ...o, engine: 'reference' });
+        try {
+          const expected = events.map((e) => JSON.stringify(ref.check(e)));
+          const got: string[] = [];
+          const gotRef: string[] = [];
+          for (let at = 0, k = 0; at < events.length; k++) {
+            const batch = events.slice(at, at + (sizes[k % sizes.length] as number));
+            at += batch.length;
+            for (const v of wasm.checkMany(batch)) got.push(JSON.stringify(v));
+            for (const v of refMany.checkMany(batch)) gotRef.push(JSON.stringify(v));
+          }
+          expect(got).toEqual(expected);
+          expect(gotRef).toEqual(expected);
+          expect(wasm.stats()).toEqual(ref.stats());
+        } finally {
+          wasm.dispose();
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('should fingerprint args exactly as callSignature does, for any value and any JSON text', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ tool: fc.constantFrom('t', 'ü', '😀'), args: fc.oneof(argsValue, fc.jsonValue(), fc.jsonValue().map((v) => JSON.stringify(v, null, 1))) }), { maxLength: 12 }), (calls) => {

@@ -89,6 +89,20 @@ describe('WebAssembly module', () => {
     expect(sharedCore().count(slotOf(b))).toBe(0);
   });
 
+  it('should throw a trap out of checkMany and quarantine only that session', () => {
+    const a = new LoopDetector({ engine: 'wasm' });
+    const b = new LoopDetector({ engine: 'wasm' });
+    const e: ToolEvent = { tool: 'search', args: { q: 'x' } };
+    armTrapForTesting(slotOf(a));
+    expect(() => a.checkMany([e, e, e])).toThrow(WasmTrapError);
+    expect(() => a.checkMany([e])).toThrow(/quarantined/);
+    expect(b.checkMany([e, e, e]).map((v) => v?.kind ?? null)).toEqual([null, null, 'exact_repeat']);
+    a.reset();
+    expect(a.checkMany([e, e, e]).map((v) => v?.kind ?? null)).toEqual([null, null, 'exact_repeat']);
+    a.dispose();
+    b.dispose();
+  });
+
   it('should refuse a disposed detector clearly', () => {
     const d = new LoopDetector({ engine: 'wasm' });
     d.dispose();

@@ -58,7 +58,7 @@ export interface SemanticOptions {
    * bottom-k estimate; `exact` keeps whole token sets (TypeScript only). @default 'sketch'
    */
   readonly method: 'sketch' | 'exact';
-  /** Token hashes kept per action by the sketch. 4 to 64. @default 16 */
+  /** Token hashes kept per action by the sketch. 4 to 64. @default 24 */
   readonly sketchSize: number;
 }
 
@@ -124,7 +124,7 @@ export const FREQUENCY_DEFAULTS: FrequencyOptions = Object.freeze({ threshold: 3
 /** Default cycle options. */
 export const CYCLE_DEFAULTS: CycleOptions = Object.freeze({ minPeriod: 2, maxPeriod: 5, repetitions: 2, window: 20, key: 'call' });
 /** Default semantic options (corteX's SemanticJaccardDetector). */
-export const SEMANTIC_DEFAULTS: SemanticOptions = Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false, method: 'sketch', sketchSize: 16 });
+export const SEMANTIC_DEFAULTS: SemanticOptions = Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false, method: 'sketch', sketchSize: 24 });
 /** Default similar-arguments options. */
 export const SIMILAR_ARGS_DEFAULTS: SimilarArgsOptions = Object.freeze({ similarity: 0.8, threshold: 3, window: 10 });
 /** Default result repeat options. */

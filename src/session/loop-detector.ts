@@ -80,6 +80,53 @@ export class LoopDetector {
   }
 
   /**
+   * Checks several calls of this session in order, in one crossing into the WebAssembly module: the same
+   * verdicts as calling check() on each. Every event is validated first: an invalid one throws
+   * InvalidEventError (naming its position) and nothing is recorded. If a call fails (a trap), the calls
+   * before it are recorded and its error is thrown.
+   */
+  checkMany(events: readonly ToolEvent[]): (Verdict | null)[] {
+    if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array, received ${describe(events)}`);
+    const valid: ToolEvent[] = [];
+    events.forEach((ev, i) => {
+      try {
+        valid.push(validateEvent(ev));
+      } catch (err) {
+        if (err instanceof InvalidEventError) throw new InvalidEventError(err.field, `events[${i}]: ${err.message}`);
+        throw err;
+      }
+    });
+    // custom detectors see each call as it is recorded, so they take the one-by-one path
+    if (this.options.custom.length !== 0) return valid.map((e) => this.check(e));
+    const agg = this.options.stats?.tally;
+    const verdicts: (Verdict | null)[] = new Array<Verdict | null>(valid.length).fill(null);
+    const recorded: number[] = [];
+    const toRecord: ToolEvent[] = [];
+    valid.forEach((e, i) => {
+      if (this.options.tools.size !== 0 && this.options.tools.get(e.tool)?.exempt === true) return;
+      recorded.push(i);
+      toRecord.push(e);
+    });
+    const { results, indices } = this.pipeline.observeMany(toRecord);
+    let r = 0;
+    for (let i = 0; i < valid.length; i++) {
+      this.tally.checks++;
+      if (agg !== undefined) agg.checks++;
+      if (recorded[r] !== i) {
+        this.tally.skipped++;
+        if (agg !== undefined) agg.skipped++;
+        continue;
+      }
+      const res = results[r] as readonly LoopSignal[] | Error;
+      const index = indices[r] as number;
+      r++;
+      if (res instanceof Error) throw res;
+      verdicts[i] = this.finish(res, index, (valid[i] as ToolEvent).step);
+    }
+    return verdicts;
+  }
+
+  /**
    * Feeds streamed agent text (outside tool calls) to the chanting detector; returns a verdict when the
    * text is chanting. Lines may be split across calls.
    */

@@ -52,11 +52,19 @@ export class ValueEncoder {
     this.position = p + 4;
   }
 
-  /** Moves the position to the next multiple of `n` (the skipped bytes are left as they are). */
+  /** Moves the position to the next multiple of `n`, a power of two (the skipped bytes are left as they are). */
   align(n: number): void {
-    const p = this.position;
-    const q = p + ((n - (p % n)) % n);
+    const q = (this.position + n - 1) & ~(n - 1);
     if (q > this.end) throw new EncodeOverflow();
+    this.position = q;
+  }
+
+  /** Writes `count` zero u32s (empty sections). */
+  zeros(count: number): void {
+    const p = this.position;
+    const q = p + 4 * count;
+    if (q > this.end) throw new EncodeOverflow();
+    this.u8.fill(0, p, q);
     this.position = q;
   }
 

@@ -97,6 +97,7 @@ export class RecordWriter {
     w.utf8(e.tool);
     this.pad();
 
+
     // args
     const v = args.value;
     let kind = A.ARGS_NONE;
@@ -131,48 +132,57 @@ export class RecordWriter {
     this.pad();
     flags |= kind << A.F_ARGS_SHIFT;
 
-    // description
-    if (e.description !== undefined) {
-      flags |= A.F_HAS_DESC;
-      w.utf8(e.description);
-    } else w.u32(0);
-    this.pad();
-
-    // result, and its text for masking when it is not text
     const r = e.result;
-    let resultTextOf: string | null = null;
-    if (r === undefined) {
-      w.u32(0);
-    } else if (typeof r === 'string') {
-      flags |= A.F_HAS_RESULT | A.F_RESULT_TEXT;
-      w.utf8(r);
-    } else {
-      flags |= A.F_HAS_RESULT;
-      if (r === null) flags |= A.F_RESULT_EMPTY;
-      else if (valueSaysNothingFound(r)) flags |= A.F_RESULT_NOTHING;
-      const s = w.position;
-      w.u32(0);
-      w.value(r, null, 64);
-      dv.setUint32(s, w.position - s - 4, true);
-      if (maskResults) resultTextOf = resultText(r);
-    }
-    this.pad();
-    if (resultTextOf !== null) w.utf8(resultTextOf);
-    else w.u32(0);
-    this.pad();
-
-    // error
     const err = errorText(e.error);
-    let infra = false;
-    if (err !== undefined) {
-      flags |= A.F_HAS_ERROR;
-      infra = isInfraFailure(err);
-      if (infra) flags |= A.F_INFRA;
-      w.utf8(err);
-    } else w.u32(0);
-    this.pad();
-    learnt.errorText = err;
-    learnt.infra = infra;
+    if (e.description === undefined && r === undefined && err === undefined) {
+      // the common quiet call: no description, result, result text or error
+      w.zeros(4);
+      learnt.errorText = undefined;
+      learnt.infra = false;
+    } else {
+      // description
+      if (e.description !== undefined) {
+        flags |= A.F_HAS_DESC;
+        w.utf8(e.description);
+        this.pad();
+      } else w.u32(0);
+
+      // result, and its text for masking when it is not text
+      let resultTextOf: string | null = null;
+      if (r === undefined) {
+        w.u32(0);
+      } else if (typeof r === 'string') {
+        flags |= A.F_HAS_RESULT | A.F_RESULT_TEXT;
+        w.utf8(r);
+        this.pad();
+      } else {
+        flags |= A.F_HAS_RESULT;
+        if (r === null) flags |= A.F_RESULT_EMPTY;
+        else if (valueSaysNothingFound(r)) flags |= A.F_RESULT_NOTHING;
+        const s = w.position;
+        w.u32(0);
+        w.value(r, null, 64);
+        dv.setUint32(s, w.position - s - 4, true);
+        this.pad();
+        if (maskResults) resultTextOf = resultText(r);
+      }
+      if (resultTextOf !== null) {
+        w.utf8(resultTextOf);
+        this.pad();
+      } else w.u32(0);
+
+      // error
+      let infra = false;
+      if (err !== undefined) {
+        flags |= A.F_HAS_ERROR;
+        infra = isInfraFailure(err);
+        if (infra) flags |= A.F_INFRA;
+        w.utf8(err);
+        this.pad();
+      } else w.u32(0);
+      learnt.errorText = err;
+      learnt.infra = infra;
+    }
 
     // ignored keys
     if (ignore === null || ignore.size === 0) {

@@ -77,7 +77,8 @@ export class WasmPipeline implements Pipeline {
   private readonly chanting: ChantingDetector | null;
   private readonly walks = new Map<string, CanonicalWalkOptions>();
   private readonly items: BatchItem[];
-  private readonly plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
+  private plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
+  private readonly singlePlan: ArgsPlan = this.plan;
   private result: readonly LoopSignal[] = NO_SIGNALS;
   private failure: Error | null = null;
   private pending: ToolEvent | null = null;
@@ -93,6 +94,25 @@ export class WasmPipeline implements Pipeline {
     }
     this.result = this.read(out, learnt.errorText, learnt.infra);
   };
+  /** For observeMany: one result per event, in order. */
+  private batchResults: (readonly LoopSignal[] | Error)[] = [];
+  private batchIndices: number[] = [];
+  private readonly batchSink = (k: number, out: number, learnt: { errorText: string | undefined; infra: boolean }, trap: WasmTrapError | null): void => {
+    const item = this.batch[k] as BatchItem;
+    this.pending = item.event;
+    this.plan = item.args;
+    if (trap !== null) {
+      this.batchResults[k] = trap;
+      return;
+    }
+    try {
+      this.batchResults[k] = this.read(out, learnt.errorText, learnt.infra);
+      this.batchIndices[k] = this.lastIndex;
+    } catch (err) {
+      this.batchResults[k] = err as Error;
+    }
+  };
+  private batch: BatchItem[] = [];
 
   constructor(private readonly o: ResolvedOptions) {
     this.core = sharedCore();
@@ -116,13 +136,19 @@ export class WasmPipeline implements Pipeline {
     return identity === undefined ? parsed : identity(parsed, tool);
   }
 
+  private lastTool = '';
+  private lastWalk: CanonicalWalkOptions | null = null;
+
   private walkFor(tool: string): CanonicalWalkOptions {
+    if (tool === this.lastTool && this.lastWalk !== null) return this.lastWalk;
     let w = this.walks.get(tool);
     if (w === undefined) {
       const fields = [...this.o.ignoreFields, ...(this.o.tools.get(tool)?.ignoreFields ?? [])];
       w = { ignoreKeys: fields.length === 0 ? null : new Set(fields), maxDepth: this.o.maxDepth };
       if (this.walks.size < 10_000) this.walks.set(tool, w);
     }
+    this.lastTool = tool;
+    this.lastWalk = w;
     return w;
   }
 
@@ -134,9 +160,34 @@ export class WasmPipeline implements Pipeline {
     return new LoggedCall(this.log, this.lastIndex, this.lastEvent as ToolEvent, this.lastErrorText !== undefined, this.lastInfra, this.lastErrorText);
   }
 
+  /**
+   * Records several events in one crossing into the module; returns, per event, its signals or the error
+   * its call raised, and the index it was recorded at.
+   */
+  observeMany(events: readonly ToolEvent[]): { results: (readonly LoopSignal[] | Error)[]; indices: number[] } {
+    if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
+    const items: BatchItem[] = [];
+    for (const e of events) {
+      const identity = this.o.tools.size === 0 ? undefined : this.o.tools.get(e.tool)?.identity;
+      const plan: ArgsPlan = identity === undefined ? { value: e.args, normalised: false, viaHost: false } : { value: identity(parseArgs(e.args), e.tool), normalised: true, viaHost: false };
+      items.push({ slot: this.slot, config: this.config, event: e, args: plan, ignore: this.walkFor(e.tool).ignoreKeys, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true });
+    }
+    this.batch = items;
+    this.batchResults = new Array<readonly LoopSignal[] | Error>(items.length);
+    this.batchIndices = new Array<number>(items.length).fill(this.lastIndex);
+    try {
+      this.core.run(items, this.batchSink);
+    } finally {
+      this.plan = this.singlePlan;
+      this.pending = null;
+      this.batch = [];
+    }
+    return { results: this.batchResults, indices: this.batchIndices };
+  }
+
   observe(e: ToolEvent): readonly LoopSignal[] {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
-    const identity = this.o.tools.get(e.tool)?.identity;
+    const identity = this.o.tools.size === 0 ? undefined : this.o.tools.get(e.tool)?.identity;
     this.plan.viaHost = false;
     if (identity === undefined) {
       this.plan.value = e.args;
@@ -169,18 +220,23 @@ export class WasmPipeline implements Pipeline {
       throw new DisposedError('loopwatch: this session has no live WebAssembly slot');
     }
     if (status !== A.ST_OK) throw new RangeError(`loopwatch: the WebAssembly module could not process the call (status ${status})`);
-    const at = (off: number): number => u32[o4 + (off >>> 2)] as number;
-    const index = at(A.O_INDEX);
+    const index = u32[o4 + (A.O_INDEX >>> 2)] as number;
     this.lastIndex = index;
     this.lastEvent = e;
     this.lastErrorText = errorText;
     this.lastInfra = infra;
-    this.log.push(e.tool, this.plan.value, this.plan.normalised, e.description, at(A.O_SIG_HI), at(A.O_SIG_LO), e.step, e.round);
-    const mask = at(A.O_MASK);
+    this.log.push(e.tool, this.plan.value, this.plan.normalised, e.description, u32[o4 + (A.O_SIG_HI >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, e.step, e.round);
+    const mask = u32[o4 + (A.O_MASK >>> 2)] as number;
     if (mask === 0 && this.similar === null && this.semanticHost === null && (this.chanting === null || e.text === undefined)) {
       this.chanting?.record(this.hostCall(index, e, errorText, infra));
       return NO_SIGNALS;
     }
+    return this.signals(u32, o4, index, mask, e, errorText, infra);
+  }
+
+  /** The slow path of read(): some detector fired, or TypeScript detectors must run. */
+  private signals(u32: Uint32Array, o4: number, index: number, mask: number, e: ToolEvent, errorText: string | undefined, infra: boolean): readonly LoopSignal[] {
+    const at = (off: number): number => u32[o4 + (off >>> 2)] as number;
     const call = this.hostCall(index, e, errorText, infra);
     const d = this.o.detectors;
     const signals: LoopSignal[] = [];
