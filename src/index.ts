@@ -2,7 +2,7 @@
  * loopwatch: loop detection for AI agents. The public surface, every export named.
  */
 export { LoopDetector } from './session/loop-detector.js';
-export type { VerdictListener } from './session/loop-detector.js';
+export type { BatchEntry, VerdictListener } from './session/loop-detector.js';
 export { StatsAggregate } from './session/stats.js';
 export type { AggregateStats, DetectionStats, SessionStats } from './session/stats.js';
 export { presets, presetOptions, GRADUATED } from './presets/presets.js';

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidEventError, LoopDetector } from '../src/index.js';
 import type { Detector, ObservedCall, ToolEvent } from '../src/index.js';
+import { sharedCore } from '../src/wasm/wasm-core.js';
 
 const same: ToolEvent = { tool: 'search', args: { q: 'handleSubmit' }, result: 'No results found.' };
 
@@ -53,5 +54,79 @@ describe.each(['wasm', 'reference'] as const)('checkMany (%s engine)', (engine) 
     const d = new LoopDetector({ engine });
     expect(d.checkMany([])).toEqual([]);
     d.dispose();
+  });
+});
+
+describe('LoopDetector.checkBatch', () => {
+  it('should answer each call of many interleaved sessions as check() would', () => {
+    const sessions = Array.from({ length: 50 }, (_, s) => new LoopDetector({ engine: s % 3 === 0 ? 'reference' : 'wasm' }));
+    const twins = sessions.map(() => new LoopDetector({ engine: 'reference' }));
+    const entries: { detector: LoopDetector; event: ToolEvent }[] = [];
+    const expected: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      sessions.forEach((d, s) => {
+        const event: ToolEvent = { tool: 'search', args: { q: `topic ${s % 7}`, page: round % (1 + (s % 3)) } };
+        entries.push({ detector: d, event });
+        expected.push(JSON.stringify((twins[s] as LoopDetector).check(event)));
+      });
+    }
+    const before = sharedCore().crossings;
+    const got = LoopDetector.checkBatch(entries);
+    // 198 WebAssembly calls of 33 sessions, split only by the reference calls between them: 17 runs a round
+    expect(sharedCore().crossings - before).toBe(6 * 17);
+    expect(got.map((v) => JSON.stringify(v))).toEqual(expected);
+    expect(got.filter((v) => v !== null).length).toBeGreaterThan(0);
+    for (const d of sessions) d.dispose();
+  });
+
+  it('should take all calls of WebAssembly sessions into the module in one crossing', () => {
+    const sessions = Array.from({ length: 100 }, () => new LoopDetector());
+    const entries = Array.from({ length: 400 }, (_, i) => ({ detector: sessions[i % 100] as LoopDetector, event: { tool: 'bash', args: { command: `ls ${(i % 100) % 7}` } } }));
+    const before = sharedCore().crossings;
+    const got = LoopDetector.checkBatch(entries);
+    expect(sharedCore().crossings - before).toBe(1);
+    expect(got.some((v) => v instanceof Error)).toBe(false);
+    // every session repeats its call four times: flagged on the third and fourth
+    expect(got.filter((v) => v !== null).length).toBe(200);
+    for (const d of sessions) d.dispose();
+  });
+
+  it('should put an error in the place of a bad call and go on with the rest', () => {
+    const a = new LoopDetector();
+    const b = new LoopDetector();
+    b.dispose();
+    const got = LoopDetector.checkBatch([
+      { detector: a, event: same },
+      { detector: a, event: { tool: '' } },
+      { detector: 'nope' as unknown as LoopDetector, event: same },
+      { detector: b, event: same },
+      { detector: a, event: same },
+      null as unknown as { detector: LoopDetector; event: ToolEvent },
+      { detector: a, event: same },
+    ]);
+    expect(got[0]).toBeNull();
+    expect(got[1]).toBeInstanceOf(InvalidEventError);
+    expect((got[1] as Error).message).toMatch(/calls\[1\]\.event/);
+    expect((got[2] as Error).message).toMatch(/calls\[2\]\.detector must be a LoopDetector/);
+    expect((got[3] as Error).message).toMatch(/disposed/);
+    expect(got[4]).toBeNull();
+    expect(got[5]).toBeInstanceOf(InvalidEventError);
+    expect((got[6] as { kind: string }).kind).toBe('exact_repeat');
+    expect(a.stats().checks).toBe(3);
+    expect(() => LoopDetector.checkBatch({} as unknown as [])).toThrow(/must be an array/);
+    a.dispose();
+  });
+
+  it('should report a custom detector that throws for its call only', () => {
+    let n = 0;
+    const flaky: Detector = { name: 'flaky', record: () => void n++, check: () => { if (n === 2) throw new Error('boom'); return null; }, reset: () => undefined };
+    const a = new LoopDetector({ custom: [flaky] });
+    const b = new LoopDetector();
+    const got = LoopDetector.checkBatch([{ detector: a, event: same }, { detector: b, event: same }, { detector: a, event: same }, { detector: b, event: same }, { detector: b, event: same }]);
+    expect(got[2]).toBeInstanceOf(Error);
+    expect((got[2] as Error).message).toMatch(/flaky.*boom/);
+    expect((got[4] as { kind: string }).kind).toBe('exact_repeat');
+    a.dispose();
+    b.dispose();
   });
 });

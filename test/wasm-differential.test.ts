@@ -151,6 +151,42 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
     );
   });
 
+  it('should give each session the same verdicts through checkBatch, interleaved in any order and batch sizes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(stream, options), { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 200 }), fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 5 }), (sessions, order, sizes) => {
+        const refs = sessions.map(([, o]) => new LoopDetector({ ...o, engine: 'reference' }));
+        const expected = sessions.map(([events], s) => events.map((e) => JSON.stringify((refs[s] as LoopDetector).check(e))));
+        // half the sessions on the reference engine: mixed batches must keep each session's order too
+        const live = sessions.map(([, o], s) => new LoopDetector({ ...o, engine: s % 2 === 0 ? 'wasm' : 'reference' }));
+        const next = sessions.map(() => 0);
+        const entries: { detector: LoopDetector; event: ToolEvent; s: number }[] = [];
+        let pick = 0;
+        while (entries.length < sessions.reduce((n, [events]) => n + events.length, 0)) {
+          let s = (order[pick++ % Math.max(order.length, 1)] ?? 0) % sessions.length;
+          while ((next[s] as number) >= (sessions[s] as [ToolEvent[]])[0].length) s = (s + 1) % sessions.length;
+          entries.push({ detector: live[s] as LoopDetector, event: (sessions[s] as [ToolEvent[]])[0][next[s] as number] as ToolEvent, s });
+          next[s] = (next[s] as number) + 1;
+        }
+        const got: string[][] = sessions.map(() => []);
+        try {
+          for (let at = 0, k = 0; at < entries.length; k++) {
+            const chunk = entries.slice(at, at + (sizes[k % sizes.length] as number));
+            at += chunk.length;
+            LoopDetector.checkBatch(chunk).forEach((v, j) => {
+              expect(v).not.toBeInstanceOf(Error);
+              (got[(chunk[j] as { s: number }).s] as string[]).push(JSON.stringify(v));
+            });
+          }
+          expect(got).toEqual(expected);
+          live.forEach((d, s) => expect(d.stats()).toEqual((refs[s] as LoopDetector).stats()));
+        } finally {
+          for (const d of live) d.dispose();
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('should fingerprint args exactly as callSignature does, for any value and any JSON text', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ tool: fc.constantFrom('t', 'ü', '😀'), args: fc.oneof(argsValue, fc.jsonValue(), fc.jsonValue().map((v) => JSON.stringify(v, null, 1))) }), { maxLength: 12 }), (calls) => {

@@ -18,9 +18,16 @@ import { VerdictPolicy } from '../policy/verdict-policy.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { validateEvent } from './observe-event.js';
+import { type BatchCall, observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
 import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
+
+/** One call for {@link LoopDetector.checkBatch}: the session's detector and the event. */
+export interface BatchEntry {
+  readonly detector: LoopDetector;
+  readonly event: ToolEvent;
+}
 
 /** Receives every verdict a session gives. */
 export type VerdictListener = (verdict: Verdict) => void;
@@ -62,68 +69,113 @@ export class LoopDetector {
    */
   check(event: ToolEvent): Verdict | null {
     const e = validateEvent(event);
+    if (!this.begin(e)) return null;
+    return this.conclude(this.pipeline.observe(e), e);
+  }
+
+  /**
+   * Checks several calls of this session in order, through the WebAssembly module in one crossing: the same
+   * verdicts as check() on each. Every event is validated first: an invalid one throws InvalidEventError
+   * naming its position, and nothing is recorded. Otherwise every call is recorded, and if one failed (a
+   * trap, a custom detector that threw) the first such error is thrown afterwards.
+   */
+  checkMany(events: readonly ToolEvent[]): (Verdict | null)[] {
+    if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array, received ${describe(events)}`);
+    const valid = events.map((ev: unknown, i) => {
+      try {
+        return validateEvent(ev as ToolEvent);
+      } catch (err) {
+        if (err instanceof InvalidEventError) throw new InvalidEventError(err.field, `events[${i}]: ${err.message}`);
+        throw err;
+      }
+    });
+    const out = LoopDetector.run(valid.map(() => this), valid);
+    const failed = out.find((r): r is Error => r instanceof Error);
+    if (failed !== undefined) throw failed;
+    return out as (Verdict | null)[];
+  }
+
+  /**
+   * Checks calls of many sessions in one go (the batched entry point): consecutive calls of WebAssembly
+   * sessions cross into the module together. Each session gets the verdicts check() would give, in input
+   * order. Never throws for one call: where a call fails (an invalid event, a disposed or quarantined
+   * session, a custom detector that threw) its place holds the error and the other calls go on.
+   */
+  static checkBatch(calls: readonly BatchEntry[]): (Verdict | null | Error)[] {
+    if (!Array.isArray(calls)) throw new InvalidEventError('calls', `calls must be an array of { detector, event }, received ${describe(calls)}`);
+    const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(calls.length).fill(null);
+    const at: number[] = [];
+    const detectors: LoopDetector[] = [];
+    const events: ToolEvent[] = [];
+    calls.forEach((c: unknown, i) => {
+      const d = typeof c === 'object' && c !== null ? (c as { detector?: unknown }).detector : undefined;
+      if (!(d instanceof LoopDetector)) {
+        out[i] = new InvalidEventError('detector', `calls[${i}].detector must be a LoopDetector, received ${describe(d)}`);
+        return;
+      }
+      try {
+        events.push(validateEvent((c as { event: ToolEvent }).event));
+      } catch (err) {
+        out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `calls[${i}].event: ${err.message}`) : (err as Error);
+        return;
+      }
+      detectors.push(d);
+      at.push(i);
+    });
+    LoopDetector.run(detectors, events).forEach((r, k) => {
+      out[at[k] as number] = r;
+    });
+    return out;
+  }
+
+  /** Checks validated events, event k for detector k, in order; a failed call's place holds its error. */
+  private static run(detectors: readonly LoopDetector[], events: readonly ToolEvent[]): (Verdict | null | Error)[] {
+    const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
+    const at: number[] = [];
+    const calls: BatchCall[] = [];
+    events.forEach((e, i) => {
+      const d = detectors[i] as LoopDetector;
+      if (!d.begin(e)) return;
+      at.push(i);
+      calls.push({ pipeline: d.pipeline, event: e });
+    });
+    observeBatch(calls, (k, result) => {
+      const i = at[k] as number;
+      if (result instanceof Error) {
+        out[i] = result;
+        return;
+      }
+      try {
+        out[i] = (detectors[i] as LoopDetector).conclude(result, events[i] as ToolEvent);
+      } catch (err) {
+        out[i] = err instanceof Error ? err : new Error(String(err));
+      }
+    });
+    return out;
+  }
+
+  /** Counts a check; false when the tool is exempt (counted as skipped, nothing recorded). */
+  private begin(e: ToolEvent): boolean {
     const agg = this.options.stats?.tally;
     this.tally.checks++;
     if (agg !== undefined) agg.checks++;
     if (this.options.tools.size !== 0 && this.options.tools.get(e.tool)?.exempt === true) {
       this.tally.skipped++;
       if (agg !== undefined) agg.skipped++;
-      return null;
+      return false;
     }
-    let signals = this.pipeline.observe(e);
+    return true;
+  }
+
+  /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
+  private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
+    let signals = builtIn;
     if (this.options.custom.length !== 0) {
       const all = [...signals];
       this.runCustom(this.pipeline.lastCall(), all);
       signals = all;
     }
     return this.finish(signals, this.pipeline.lastIndex, e.step);
-  }
-
-  /**
-   * Checks several calls of this session in order, in one crossing into the WebAssembly module: the same
-   * verdicts as calling check() on each. Every event is validated first: an invalid one throws
-   * InvalidEventError (naming its position) and nothing is recorded. If a call fails (a trap), the calls
-   * before it are recorded and its error is thrown.
-   */
-  checkMany(events: readonly ToolEvent[]): (Verdict | null)[] {
-    if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array, received ${describe(events)}`);
-    const valid: ToolEvent[] = [];
-    events.forEach((ev, i) => {
-      try {
-        valid.push(validateEvent(ev));
-      } catch (err) {
-        if (err instanceof InvalidEventError) throw new InvalidEventError(err.field, `events[${i}]: ${err.message}`);
-        throw err;
-      }
-    });
-    // custom detectors see each call as it is recorded, so they take the one-by-one path
-    if (this.options.custom.length !== 0) return valid.map((e) => this.check(e));
-    const agg = this.options.stats?.tally;
-    const verdicts: (Verdict | null)[] = new Array<Verdict | null>(valid.length).fill(null);
-    const recorded: number[] = [];
-    const toRecord: ToolEvent[] = [];
-    valid.forEach((e, i) => {
-      if (this.options.tools.size !== 0 && this.options.tools.get(e.tool)?.exempt === true) return;
-      recorded.push(i);
-      toRecord.push(e);
-    });
-    const { results, indices } = this.pipeline.observeMany(toRecord);
-    let r = 0;
-    for (let i = 0; i < valid.length; i++) {
-      this.tally.checks++;
-      if (agg !== undefined) agg.checks++;
-      if (recorded[r] !== i) {
-        this.tally.skipped++;
-        if (agg !== undefined) agg.skipped++;
-        continue;
-      }
-      const res = results[r] as readonly LoopSignal[] | Error;
-      const index = indices[r] as number;
-      r++;
-      if (res instanceof Error) throw res;
-      verdicts[i] = this.finish(res, index, (valid[i] as ToolEvent).step);
-    }
-    return verdicts;
   }
 
   /**

@@ -17,11 +17,6 @@ export interface Pipeline {
   readonly log: CallLog;
   /** Records a validated, non-exempt event and returns its built-in signals (NO_SIGNALS when none). */
   observe(e: ToolEvent): readonly LoopSignal[];
-  /**
-   * Records several events (as many observe() calls, but in one crossing where the pipeline can); returns
-   * per event its signals or the error its call raised, and the index the call was recorded at.
-   */
-  observeMany(events: readonly ToolEvent[]): { results: (readonly LoopSignal[] | Error)[]; indices: number[] };
   /** Index of the call recorded last. */
   readonly lastIndex: number;
   /** The call recorded last, as a new object custom detectors may keep. */

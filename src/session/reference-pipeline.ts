@@ -66,20 +66,6 @@ export class ReferencePipeline implements Pipeline {
     return signals ?? NO_SIGNALS;
   }
 
-  observeMany(events: readonly ToolEvent[]): { results: (readonly LoopSignal[] | Error)[]; indices: number[] } {
-    const results: (readonly LoopSignal[] | Error)[] = [];
-    const indices: number[] = [];
-    for (const e of events) {
-      try {
-        results.push(this.observe(e));
-      } catch (err) {
-        results.push(err as Error);
-      }
-      indices.push(this.lastIndex);
-    }
-    return { results, indices };
-  }
-
   observeText(text: string): LoopSignal | null {
     if (this.chanting === null) return null;
     this.chanting.recordText(text, Math.max(this.history.count - 1, 0));

@@ -56,6 +56,8 @@ export function armTrapForTesting(slot: number): void {
 /** This thread's module, configurations and slots. */
 export class WasmCore {
   readonly instance: WasmInstance;
+  /** Calls into processBatch so far (how many JS-to-WASM crossings the calls took). */
+  crossings = 0;
   private readonly writer = new RecordWriter();
   private readonly configs = new Map<string, number>();
   private readonly layouts: SlotLayout[] = [];
@@ -225,6 +227,7 @@ export class WasmCore {
       let done: number;
       let trapped = -1;
       let trap: WasmTrapError | null = null;
+      this.crossings++;
       try {
         done = this.instance.exports.processBatch(inPtr, m, outPtr, this.listsPtr, this.listsPtr + this.listsSize) >>> 0;
       } catch (e) {

@@ -27,7 +27,7 @@ import { maskVolatile } from '../text/mask-volatile.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
 import * as A from './generated/abi.js';
 import type { ArgsPlan } from './record-writer.js';
-import type { BatchItem } from './wasm-core.js';
+import type { BatchItem, Learnt } from './wasm-core.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
 import { WasmHistoryView } from './wasm-history.js';
 import { slotLayout } from './slot-layout.js';
@@ -94,25 +94,6 @@ export class WasmPipeline implements Pipeline {
     }
     this.result = this.read(out, learnt.errorText, learnt.infra);
   };
-  /** For observeMany: one result per event, in order. */
-  private batchResults: (readonly LoopSignal[] | Error)[] = [];
-  private batchIndices: number[] = [];
-  private readonly batchSink = (k: number, out: number, learnt: { errorText: string | undefined; infra: boolean }, trap: WasmTrapError | null): void => {
-    const item = this.batch[k] as BatchItem;
-    this.pending = item.event;
-    this.plan = item.args;
-    if (trap !== null) {
-      this.batchResults[k] = trap;
-      return;
-    }
-    try {
-      this.batchResults[k] = this.read(out, learnt.errorText, learnt.infra);
-      this.batchIndices[k] = this.lastIndex;
-    } catch (err) {
-      this.batchResults[k] = err as Error;
-    }
-  };
-  private batch: BatchItem[] = [];
 
   constructor(private readonly o: ResolvedOptions) {
     this.core = sharedCore();
@@ -161,28 +142,27 @@ export class WasmPipeline implements Pipeline {
   }
 
   /**
-   * Records several events in one crossing into the module; returns, per event, its signals or the error
-   * its call raised, and the index it was recorded at.
+   * Prepares an event for a batch of many calls (see {@link runWasmBatch}): the record the core writes.
+   * The item must be completed with {@link complete} in batch order.
    */
-  observeMany(events: readonly ToolEvent[]): { results: (readonly LoopSignal[] | Error)[]; indices: number[] } {
+  stage(e: ToolEvent): BatchItem {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
-    const items: BatchItem[] = [];
-    for (const e of events) {
-      const identity = this.o.tools.size === 0 ? undefined : this.o.tools.get(e.tool)?.identity;
-      const plan: ArgsPlan = identity === undefined ? { value: e.args, normalised: false, viaHost: false } : { value: identity(parseArgs(e.args), e.tool), normalised: true, viaHost: false };
-      items.push({ slot: this.slot, config: this.config, event: e, args: plan, ignore: this.walkFor(e.tool).ignoreKeys, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true });
-    }
-    this.batch = items;
-    this.batchResults = new Array<readonly LoopSignal[] | Error>(items.length);
-    this.batchIndices = new Array<number>(items.length).fill(this.lastIndex);
+    const identity = this.o.tools.size === 0 ? undefined : this.o.tools.get(e.tool)?.identity;
+    const args: ArgsPlan = identity === undefined ? { value: e.args, normalised: false, viaHost: false } : { value: identity(parseArgs(e.args), e.tool), normalised: true, viaHost: false };
+    return { slot: this.slot, config: this.config, event: e, args, ignore: this.walkFor(e.tool).ignoreKeys, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true };
+  }
+
+  /** Reads a staged item's output (or throws its trap or status error): the call's signals. */
+  complete(item: BatchItem, out: number, learnt: Learnt, trap: WasmTrapError | null): readonly LoopSignal[] {
+    if (trap !== null) throw trap;
+    this.pending = item.event;
+    this.plan = item.args;
     try {
-      this.core.run(items, this.batchSink);
+      return this.read(out, learnt.errorText, learnt.infra);
     } finally {
       this.plan = this.singlePlan;
       this.pending = null;
-      this.batch = [];
     }
-    return { results: this.batchResults, indices: this.batchIndices };
   }
 
   observe(e: ToolEvent): readonly LoopSignal[] {
@@ -323,4 +303,33 @@ export class WasmPipeline implements Pipeline {
     this.slot = 0;
     collector.unregister(this);
   }
+}
+
+/** One staged call of a batch: the session's pipeline and the record it staged. */
+export interface StagedCall {
+  readonly pipeline: WasmPipeline;
+  readonly item: BatchItem;
+}
+
+/**
+ * Runs staged calls of any number of sessions through the thread's module in as few crossings as fit its
+ * input buffer; `done(k, signals or error)` is called for each call in order, right after it was recorded
+ * (so the session's last call is call k while `done` runs). A trap fails only its own call and quarantines
+ * its session; the other calls go on.
+ */
+export function runWasmBatch(calls: readonly StagedCall[], done: (k: number, result: readonly LoopSignal[] | Error) => void): void {
+  if (calls.length === 0) return;
+  sharedCore().run(
+    calls.map((c) => c.item),
+    (k, out, learnt, trap) => {
+      const c = calls[k] as StagedCall;
+      let result: readonly LoopSignal[] | Error;
+      try {
+        result = c.pipeline.complete(c.item, out, learnt, trap);
+      } catch (err) {
+        result = err instanceof Error ? err : new Error(String(err));
+      }
+      done(k, result);
+    },
+  );
 }
