@@ -1,7 +1,7 @@
 /** LoopDetector.checkMany: several calls of one session in one crossing, with check()'s verdicts and errors. */
 import { describe, expect, it } from 'vitest';
 import { InvalidEventError, LoopDetector } from '../src/index.js';
-import type { Detector, ObservedCall, ToolEvent } from '../src/index.js';
+import type { Detector, LoopDetectorOptions, ObservedCall, ToolEvent } from '../src/index.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
 
 const same: ToolEvent = { tool: 'search', args: { q: 'handleSubmit' }, result: 'No results found.' };
@@ -79,16 +79,22 @@ describe('LoopDetector.checkBatch', () => {
     for (const d of sessions) d.dispose();
   });
 
-  it('should take all calls of WebAssembly sessions into the module in one crossing', () => {
-    const sessions = Array.from({ length: 100 }, () => new LoopDetector());
-    const entries = Array.from({ length: 400 }, (_, i) => ({ detector: sessions[i % 100] as LoopDetector, event: { tool: 'bash', args: { command: `ls ${(i % 100) % 7}` } } }));
-    const before = sharedCore().crossings;
-    const got = LoopDetector.checkBatch(entries);
-    expect(sharedCore().crossings - before).toBe(1);
-    expect(got.some((v) => v instanceof Error)).toBe(false);
-    // every session repeats its call four times: flagged on the third and fourth
-    expect(got.filter((v) => v !== null).length).toBe(200);
-    for (const d of sessions) d.dispose();
+  it('should take calls of many WebAssembly sessions into the module together', () => {
+    const run = (o: LoopDetectorOptions): { crossings: number; flagged: number } => {
+      const sessions = Array.from({ length: 100 }, () => new LoopDetector(o));
+      // four rounds: every session repeats its call four times
+      const entries = Array.from({ length: 400 }, (_, i) => ({ detector: sessions[i % 100] as LoopDetector, event: { tool: 'bash', args: { command: `ls ${(i % 100) % 7}` } } }));
+      const before = sharedCore().crossings;
+      const got = LoopDetector.checkBatch(entries);
+      const crossings = sharedCore().crossings - before;
+      expect(got.some((v) => v instanceof Error)).toBe(false);
+      for (const d of sessions) d.dispose();
+      return { crossings, flagged: got.filter((v) => v !== null).length };
+    };
+    // module detectors only: all 400 calls in one crossing
+    expect(run({ detectors: { similarArgs: false } })).toEqual({ crossings: 1, flagged: 200 });
+    // similar args reads a session's rings after each of its calls: one crossing per round of sessions
+    expect(run({})).toEqual({ crossings: 4, flagged: 200 });
   });
 
   it('should put an error in the place of a bad call and go on with the rest', () => {

@@ -73,6 +73,9 @@ const stream = fc
   .tuple(fc.array(fc.oneof(event, variant), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }))
   .map(([pool, picks]) => picks.map((p) => pool[p % pool.length] as ToolEvent));
 
+/** Property runs, scaled by LOOPWATCH_FC_SCALE for a deeper search (e.g. LOOPWATCH_FC_SCALE=20). */
+const runs = (n: number): number => Math.round(n * Math.max(Number(process.env.LOOPWATCH_FC_SCALE ?? 1) || 1, 0.01));
+
 const options = fc.record({
   detectors: fc.record({
     exactRepeat: fc.constantFrom(true, { threshold: 2, window: 4 }),
@@ -116,7 +119,7 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
           wasm.dispose();
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
     // the streams must exercise every built-in detector, or equality proves little
     for (const k of ['exact_repeat', 'frequency', 'cycle', 'semantic', 'similar_args', 'result_repeat', 'dead_end', 'state_repeat', 'chanting']) {
@@ -147,7 +150,7 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
           wasm.dispose();
         }
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -158,13 +161,14 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
         const expected = sessions.map(([events], s) => events.map((e) => JSON.stringify((refs[s] as LoopDetector).check(e))));
         // half the sessions on the reference engine: mixed batches must keep each session's order too
         const live = sessions.map(([, o], s) => new LoopDetector({ ...o, engine: s % 2 === 0 ? 'wasm' : 'reference' }));
+        const streams = sessions.map(([events]) => events);
         const next = sessions.map(() => 0);
         const entries: { detector: LoopDetector; event: ToolEvent; s: number }[] = [];
         let pick = 0;
         while (entries.length < sessions.reduce((n, [events]) => n + events.length, 0)) {
           let s = (order[pick++ % Math.max(order.length, 1)] ?? 0) % sessions.length;
-          while ((next[s] as number) >= (sessions[s] as [ToolEvent[]])[0].length) s = (s + 1) % sessions.length;
-          entries.push({ detector: live[s] as LoopDetector, event: (sessions[s] as [ToolEvent[]])[0][next[s] as number] as ToolEvent, s });
+          while ((next[s] as number) >= (streams[s] as ToolEvent[]).length) s = (s + 1) % sessions.length;
+          entries.push({ detector: live[s] as LoopDetector, event: (streams[s] as ToolEvent[])[next[s] as number] as ToolEvent, s });
           next[s] = (next[s] as number) + 1;
         }
         const got: string[][] = sessions.map(() => []);
@@ -183,7 +187,7 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
           for (const d of live) d.dispose();
         }
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -199,7 +203,7 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
           d.dispose();
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 

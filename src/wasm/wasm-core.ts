@@ -32,6 +32,12 @@ export interface BatchItem {
   maxDepth: number;
   /** Whether results are masked for result repeat (its config's). */
   maskResults: boolean;
+  /**
+   * Whether the host reads the session's rings after the call (similar args, the exact semantic method):
+   * then no later call of the same session may share its crossing, or the host would read rings already
+   * moved on.
+   */
+  readsRings: boolean;
 }
 
 /** What the host learnt while writing an item (error text, infrastructure failure). */
@@ -59,6 +65,8 @@ export class WasmCore {
   /** Calls into processBatch so far (how many JS-to-WASM crossings the calls took). */
   crossings = 0;
   private readonly writer = new RecordWriter();
+  /** Slots in the chunk being written whose host reads their rings. */
+  private readonly chunkSlots = new Set<number>();
   private readonly configs = new Map<string, number>();
   private readonly layouts: SlotLayout[] = [];
   private readonly keys: string[] = [];
@@ -183,8 +191,13 @@ export class WasmCore {
       let m = 0;
       let listBytes = 16;
       let scratch = 0;
+      this.chunkSlots.clear();
       while (from + m < items.length) {
         const it = items[from + m] as BatchItem;
+        if (it.readsRings) {
+          if (this.chunkSlots.has(it.slot)) break;
+          this.chunkSlots.add(it.slot);
+        }
         const learnt = (this.learnt[m] ??= { errorText: undefined, infra: false });
         let size: number;
         try {

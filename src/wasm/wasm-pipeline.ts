@@ -75,6 +75,8 @@ export class WasmPipeline implements Pipeline {
   private readonly similar: SimilarArgsDetector | null;
   private readonly semanticHost: SemanticDetector | null;
   private readonly chanting: ChantingDetector | null;
+  /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
+  private readonly readsRings: boolean;
   private readonly walks = new Map<string, CanonicalWalkOptions>();
   private readonly items: BatchItem[];
   private plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
@@ -108,7 +110,8 @@ export class WasmPipeline implements Pipeline {
     this.similar = d.similarArgs ? new SimilarArgsDetector(ctx, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     this.chanting = d.chanting ? new ChantingDetector(d.chanting) : null;
-    this.items = [{ slot: this.slot, config: this.config, event: { tool: '' }, args: this.plan, ignore: null, maxDepth: o.maxDepth, maskResults: d.resultRepeat?.masked === true }];
+    this.readsRings = this.similar !== null || this.semanticHost !== null;
+    this.items = [{ slot: this.slot, config: this.config, event: { tool: '' }, args: this.plan, ignore: null, maxDepth: o.maxDepth, maskResults: d.resultRepeat?.masked === true, readsRings: false }];
   }
 
   private normalise(args: unknown, tool: string): unknown {
@@ -149,7 +152,7 @@ export class WasmPipeline implements Pipeline {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     const identity = this.o.tools.size === 0 ? undefined : this.o.tools.get(e.tool)?.identity;
     const args: ArgsPlan = identity === undefined ? { value: e.args, normalised: false, viaHost: false } : { value: identity(parseArgs(e.args), e.tool), normalised: true, viaHost: false };
-    return { slot: this.slot, config: this.config, event: e, args, ignore: this.walkFor(e.tool).ignoreKeys, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true };
+    return { slot: this.slot, config: this.config, event: e, args, ignore: this.walkFor(e.tool).ignoreKeys, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: this.readsRings };
   }
 
   /** Reads a staged item's output (or throws its trap or status error): the call's signals. */
