@@ -61,6 +61,21 @@ function batchTask(make: () => Checker, sessions: number, stream: readonly ToolE
   };
 }
 
+/** The same stream through LoopDetector.checkBatch, BATCH calls (of all sessions) per batch. */
+function checkBatchTask(make: () => LoopDetector, sessions: number, stream: readonly ToolEvent[]): () => void {
+  const detectors = Array.from({ length: sessions }, make);
+  const entries = Array.from({ length: BATCH }, () => ({ detector: detectors[0] as LoopDetector, event: stream[0] as ToolEvent }));
+  let k = 0;
+  return () => {
+    for (const entry of entries) {
+      entry.detector = detectors[k % sessions] as LoopDetector;
+      entry.event = stream[k % stream.length] as ToolEvent;
+      k++;
+    }
+    LoopDetector.checkBatch(entries);
+  };
+}
+
 async function measure(tasks: readonly { name: string; fn: () => void; perIteration: number }[]): Promise<Map<string, number>> {
   const bench = new Bench({ time: TIME, warmupTime: 100 });
   for (const t of tasks) bench.add(t.name, t.fn);
@@ -87,6 +102,15 @@ async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s:
         {
           name: 'loopwatch (wasm)',
           fn: batchTask(() => {
+            const d = new LoopDetector({ ...opts, engine: 'wasm' });
+            detectors.push(d);
+            return d;
+          }, sessions, stream),
+          perIteration: BATCH,
+        },
+        {
+          name: 'loopwatch (wasm, checkBatch)',
+          fn: checkBatchTask(() => {
             const d = new LoopDetector({ ...opts, engine: 'wasm' });
             detectors.push(d);
             return d;

@@ -72,7 +72,7 @@ export class WasmCore {
   private readonly keys: string[] = [];
   private readonly refs: number[] = [];
   private readonly freeIds: number[] = [];
-  private inputSize = 1 << 16;
+  private inputSize = 1 << 18;
   private readonly learnt: Learnt[] = [];
 
   constructor(instance: WasmInstance = sharedInstance()) {
