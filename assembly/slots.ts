@@ -30,7 +30,7 @@ function classSize(c: u32): u32 {
 
 // @ts-ignore: decorator
 @inline function classHead(c: u32): usize {
-  return HEADER + H_CLASSES + (<usize>c << 2);
+  return <usize>(HEADER + H_CLASSES + (c << 2));
 }
 
 /** Initialises the header on fresh memory (idempotent); returns the memory top. */

@@ -49,14 +49,40 @@ export interface Figure {
 
 type Checker = { check(e: ToolEvent): unknown };
 
+/**
+ * Session s's j-th call is stream[(j + 13 s) mod length]: every session walks the same kind of stream (a
+ * call comes round again every VARIANTS calls) whatever the session count, so session counts compare
+ * like with like.
+ */
+class Cursor {
+  /** The session of the current call. */
+  s = 0;
+  /** The stream index of the current call. */
+  e = 0;
+  private k = 0;
+
+  constructor(
+    private readonly sessions: number,
+    private readonly length: number,
+  ) {}
+
+  /** Moves to the next call. */
+  next(): void {
+    const s = this.k % this.sessions;
+    this.s = s;
+    this.e = ((this.k - s) / this.sessions + 13 * s) % this.length;
+    this.k++;
+  }
+}
+
 /** A task that runs BATCH calls of a stream round-robin over `sessions` checkers. */
 function batchTask(make: () => Checker, sessions: number, stream: readonly ToolEvent[]): () => void {
   const checkers = Array.from({ length: sessions }, make);
-  let k = 0;
+  const c = new Cursor(sessions, stream.length);
   return () => {
     for (let i = 0; i < BATCH; i++) {
-      (checkers[k % sessions] as Checker).check(stream[k % stream.length] as ToolEvent);
-      k++;
+      c.next();
+      (checkers[c.s] as Checker).check(stream[c.e] as ToolEvent);
     }
   };
 }
@@ -65,12 +91,12 @@ function batchTask(make: () => Checker, sessions: number, stream: readonly ToolE
 function checkBatchTask(make: () => LoopDetector, sessions: number, stream: readonly ToolEvent[]): () => void {
   const detectors = Array.from({ length: sessions }, make);
   const entries = Array.from({ length: BATCH }, () => ({ detector: detectors[0] as LoopDetector, event: stream[0] as ToolEvent }));
-  let k = 0;
+  const c = new Cursor(sessions, stream.length);
   return () => {
     for (const entry of entries) {
-      entry.detector = detectors[k % sessions] as LoopDetector;
-      entry.event = stream[k % stream.length] as ToolEvent;
-      k++;
+      c.next();
+      entry.detector = detectors[c.s] as LoopDetector;
+      entry.event = stream[c.e] as ToolEvent;
     }
     LoopDetector.checkBatch(entries);
   };

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LoopDetector, redactSecrets } from '../src/index.js';
+import { applyRules } from '../src/text/redact.js';
 import type { Verdict } from '../src/index.js';
 import { ALL_OFF, times } from './helpers/session.js';
 
@@ -58,6 +60,21 @@ describe('secret redaction', () => {
     expect(redactSecrets('api_key=QWERTY12345&q=cats')).toBe('api_key=[REDACTED]&q=cats');
     expect(redactSecrets('postgres://admin:s3cr3t@db:5432/app')).toBe('postgres://admin:[REDACTED]@db:5432/app');
     expect(redactSecrets('-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----')).toBe('[REDACTED]');
+  });
+
+  it('should redact exactly as every rule applied in full would (the trigger pre-check loses nothing)', () => {
+    const part = fc.oneof(
+      fc.constantFrom(...secrets, 'Bearer ', 'basic ', 'TOKEN ', 'Api-Key: ', 'apikey=', 'client_secret=', 'PASSWD:', 'pwd=', 'refresh-token ', 'https://u:', '@host', '-----BEGIN EC PRIVATE KEY-----', 'AIzaSyA1234567890abcdefghijklmnopqrstuv', 'github_pat_11ABCDEFG0123456789abcdef', 'rk-live-', 'sK-', ' ', '"', "'", '=', ':', '\\"'),
+      fc.string({ maxLength: 12 }),
+      fc.stringMatching(/^[A-Za-z0-9_.~+/=-]{3,24}$/),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 8 }), (parts) => {
+        const text = parts.join('');
+        expect(redactSecrets(text)).toBe(applyRules(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('should leave ordinary text alone', () => {

@@ -33,13 +33,12 @@ function showsProgress(s: LoopSignal): boolean {
   return s.progress === 'changing';
 }
 
-/** A signal as plain, frozen data: its documented fields only, the pattern (and chunk) redacted if asked. */
-function signalData(s: LoopSignal, redact: boolean): LoopSignal {
-  const pattern = s.pattern;
+/** A signal as plain, frozen data: its documented fields only, text passed through `clean` (redaction). */
+function signalData(s: LoopSignal, clean: (text: string) => string): LoopSignal {
   const out: Record<string, unknown> = {
     kind: s.kind,
     detector: s.detector,
-    pattern: redact ? redactSecrets(pattern) : pattern,
+    pattern: clean(s.pattern),
     confidence: s.confidence,
   };
   if (s.loopStart !== undefined) out.loopStart = s.loopStart;
@@ -48,7 +47,7 @@ function signalData(s: LoopSignal, redact: boolean): LoopSignal {
   if (s.progress !== undefined) out.progress = s.progress;
   if (s.progressGated !== undefined) out.progressGated = s.progressGated;
   if (s.fuzzy !== undefined) out.fuzzy = s.fuzzy;
-  if (s.chunk !== undefined) out.chunk = redact ? redactSecrets(s.chunk) : s.chunk;
+  if (s.chunk !== undefined) out.chunk = clean(s.chunk);
   return Object.freeze(out) as unknown as LoopSignal;
 }
 
@@ -57,6 +56,21 @@ export interface Decision {
   readonly verdict: Verdict | null;
   /** Signals set aside because their results kept changing. */
   readonly tolerated: number;
+}
+
+const keep = (text: string): string => text;
+
+/** redactSecrets, remembering its last few answers (a verdict's texts repeat across its parts). */
+function memoRedact(): (text: string) => string {
+  const seen = new Map<string, string>();
+  return (text) => {
+    let out = seen.get(text);
+    if (out === undefined) {
+      out = redactSecrets(text);
+      seen.set(text, out);
+    }
+    return out;
+  };
 }
 
 const QUIET: Decision = Object.freeze({ verdict: null, tolerated: 0 });
@@ -113,13 +127,18 @@ export class VerdictPolicy {
       const ref = this.log.ref(i);
       if (ref !== undefined) unit.push(ref);
     }
-    const pattern = this.redact ? redactSecrets(primary.pattern) : primary.pattern;
-    const chunk = primary.chunk === undefined ? undefined : this.redact ? redactSecrets(primary.chunk) : primary.chunk;
+    // Each distinct text is redacted once: the primary's pattern recurs in its signal entry. The message
+    // needs no pass of its own: its only variable parts are the kind and the (redacted) pattern, and its
+    // fixed words cannot complete a secret across their boundaries.
+    const clean = this.redact ? memoRedact() : keep;
+    const pattern = clean(primary.pattern);
+    const chunk = primary.chunk === undefined ? undefined : clean(primary.chunk);
+    const kind = clean(primary.kind);
     const progress = noProgress ? 'stalled' : (primary.progress ?? 'unknown');
 
     const build = (action: LoopAction): Verdict => {
       const recommended = recommend(p, action, primary.kind, fused.confidence, repeatCount);
-      const message = verdictMessage(pattern, primary.kind, fused.confidence, loopStart, recommended, action, noProgress);
+      const message = verdictMessage(pattern, kind, fused.confidence, loopStart, recommended, action, noProgress);
       return Object.freeze({
         kind: primary.kind,
         detector: primary.detector,
@@ -131,11 +150,11 @@ export class VerdictPolicy {
         action,
         recommended,
         detectionCount: this.count + 1,
-        message: this.redact ? redactSecrets(message) : message,
+        message,
         index,
         ...(step === undefined ? {} : { step }),
         progress,
-        signals: Object.freeze(fused.signals.map((s) => signalData(s, this.redact))),
+        signals: Object.freeze(fused.signals.map((s) => signalData(s, clean))),
         ...(chunk === undefined ? {} : { chunk }),
       });
     };

@@ -40,6 +40,7 @@ export class CallLog {
   private readonly steps: Float64Array;
   private readonly rounds: Float64Array;
   private readonly previews: (string | undefined)[];
+  private readonly refs: (CallRef | undefined)[];
   private n = 0;
 
   constructor(
@@ -54,6 +55,7 @@ export class CallLog {
     this.steps = new Float64Array(capacity);
     this.rounds = new Float64Array(capacity);
     this.previews = new Array<string | undefined>(capacity);
+    this.refs = new Array<CallRef | undefined>(capacity);
   }
 
   /**
@@ -71,6 +73,7 @@ export class CallLog {
     this.steps[s] = step === undefined ? NaN : step;
     this.rounds[s] = round === undefined ? NaN : round;
     this.previews[s] = undefined;
+    this.refs[s] = undefined;
     this.n++;
   }
 
@@ -78,19 +81,24 @@ export class CallLog {
     return index >= 0 && index < this.n && index >= this.n - this.capacity;
   }
 
-  /** The reference of a call, if it is still kept. */
+  /** The reference of a call (frozen, built once per call), if it is still kept. */
   ref(index: number): CallRef | undefined {
     if (!this.kept(index)) return undefined;
     const s = index % this.capacity;
-    const step = this.steps[s] as number;
-    const round = this.rounds[s] as number;
-    return Object.freeze({
-      index,
-      tool: this.tools[s] as string,
-      signature: toHex(this.sig[2 * s] as number, this.sig[2 * s + 1] as number),
-      ...(Number.isNaN(step) ? {} : { step }),
-      ...(Number.isNaN(round) ? {} : { round }),
-    });
+    let r = this.refs[s];
+    if (r === undefined) {
+      const step = this.steps[s] as number;
+      const round = this.rounds[s] as number;
+      r = Object.freeze({
+        index,
+        tool: this.tools[s] as string,
+        signature: toHex(this.sig[2 * s] as number, this.sig[2 * s + 1] as number),
+        ...(Number.isNaN(step) ? {} : { step }),
+        ...(Number.isNaN(round) ? {} : { round }),
+      });
+      this.refs[s] = r;
+    }
+    return r;
   }
 
   /** The args of a call as compared, if it is still kept. */
@@ -124,5 +132,6 @@ export class CallLog {
     this.args.fill(undefined);
     this.descriptions.fill(undefined);
     this.previews.fill(undefined);
+    this.refs.fill(undefined);
   }
 }
