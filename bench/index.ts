@@ -18,7 +18,9 @@ import type { LoopDetectorOptions } from '../src/options/options.js';
 import type { ToolEvent } from '../src/types.js';
 import { Md5Baseline, Sha256Baseline } from './baselines.js';
 import { type Size, argsBytes, asJsonText, events } from './fixtures.js';
-import { kernelTasks, memoryFigures, sketchAgreement } from './extra.js';
+import { kernelTasks } from './kernel.js';
+import { memoryFigures } from './memory.js';
+import { sketchAgreement } from './sketch-agreement.js';
 import { CORE } from './index-core.js';
 
 const { values } = parseArgs({
@@ -180,7 +182,7 @@ if (wanted('kernel')) {
   const ns = await measure(kernelTasks(BATCH));
   for (const [impl, v] of ns) figures.push({ scope: 'kernel', size: '-', argsBytes: 0, sessions: 1, impl, nsPerCall: v });
 }
-const memory = wanted('memory') ? memoryFigures() : [];
+const memory = wanted('memory') ? await memoryFigures() : [];
 const sketch = wanted('sketch') ? await sketchAgreement() : null;
 
 const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
@@ -191,8 +193,8 @@ if (values.json) {
   console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration; ${((Date.now() - started) / 1000).toFixed(0)} s`);
   for (const scope of [...new Set(figures.map((f) => f.scope))]) console.log(table(scope));
   if (memory.length > 0) {
-    console.log('\n## memory per session\n| detectors | bytes per session (slot) | measured: bytes per session over 10,000 sessions |\n|---|---|---|');
-    for (const m of memory) console.log(`| ${m.detectors} | ${m.slotBytes} | ${m.measuredBytes.toFixed(0)} |`);
+    console.log('\n## memory per session (10,000 sessions in a fresh thread)\n| detectors | slot (layout) | WebAssembly memory grown | JS heap, new | JS heap after 30 calls |\n|---|---|---|---|---|');
+    for (const m of memory) console.log(`| ${m.detectors} | ${m.slotBytes} B | ${m.wasmBytes.toFixed(0)} B | ${m.jsHeapBytes.toFixed(0)} B | ${m.jsHeapAfterCallsBytes.toFixed(0)} B |`);
   }
-  if (sketch !== null) console.log(`\n## semantic sketch vs exact Jaccard\n${sketch.note}`);
+  if (wanted('sketch')) console.log(`\n## semantic sketch vs exact Jaccard\n${sketch?.note ?? 'skipped: ../shared/data/traces is absent'}`);
 }

@@ -99,10 +99,10 @@ export class WasmPipeline implements Pipeline {
 
   constructor(private readonly o: ResolvedOptions) {
     this.core = sharedCore();
-    const layout = slotLayout(o);
-    this.config = this.core.acquire(layout);
+    this.config = this.core.acquire(slotLayout(o));
     this.slot = this.core.alloc(this.config);
-    this.view = new WasmHistoryView(this.core.instance, layout, () => this.slot);
+    // the registered layout, shared by every session of this configuration
+    this.view = new WasmHistoryView(this.core.instance, this.core.layout(this.config), () => this.slot);
     this.log = new CallLog(historyCapacity(o.detectors), (args, tool) => this.normalise(args, tool));
     const ctx = { history: this.view, log: this.log };
     const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
