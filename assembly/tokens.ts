@@ -141,26 +141,28 @@ export function intersectionCount(a: usize, la: u32, b: usize, lb: u32): u32 {
 /** Jaccard from bottom-k sketches (lengths la, lb) of sets of na and nb tokens (see token-set.ts). */
 export function jaccardSketch(a: usize, la: u32, na: u32, b: usize, lb: u32, nb: u32, k: u32): f64 {
   if (na == 0 && nb == 0) return 0;
-  const c = intersectionCount(a, la, b, lb);
   // both sets fit in their sketches: the sketches are the sets, and Jaccard is exact
-  if (na <= k && nb <= k) return <f64>c / <f64>(na + nb - c);
-  // otherwise at most c of the k smallest hashes of the union can be common: the estimate is at most c / k
-  if (la == k && lb == k && c == 0) return 0;
+  if (na <= k && nb <= k) {
+    const c = intersectionCount(a, la, b, lb);
+    return <f64>c / <f64>(na + nb - c);
+  }
+  // otherwise the k smallest hashes of the union, and the share of them found in both (a branchless merge
+  // while both sketches last; after that, every hash taken is in one sketch only)
   let i: u32 = 0;
   let j: u32 = 0;
   let taken: u32 = 0;
   let both: u32 = 0;
-  while (taken < k && (i < la || j < lb)) {
-    const x: u64 = i < la ? <u64>load<u32>(a + (<usize>i << 2)) : 0x100000000;
-    const y: u64 = j < lb ? <u64>load<u32>(b + (<usize>j << 2)) : 0x100000000;
-    if (x < y) i++;
-    else if (x > y) j++;
-    else {
-      both++;
-      i++;
-      j++;
-    }
+  while (taken < k && i < la && j < lb) {
+    const x = load<u32>(a + (<usize>i << 2));
+    const y = load<u32>(b + (<usize>j << 2));
+    i += <u32>(x <= y);
+    j += <u32>(y <= x);
+    both += <u32>(x == y);
     taken++;
+  }
+  if (taken < k) {
+    const rest = taken + (la - i) + (lb - j);
+    taken = rest < k ? rest : k;
   }
   return taken == 0 ? 0 : <f64>both / <f64>taken;
 }

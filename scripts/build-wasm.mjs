@@ -21,9 +21,11 @@ const constants = [...abi.matchAll(/^export const (\w+): u32 = (.+);/gm)].map(([
 writeFileSync(join(generated, 'abi.ts'), `${header('assembly/abi.ts')}/* eslint-disable */\n${constants.join('\n')}\n`);
 
 // 2. the module
+//    --debug: the debug target; --names: the release build with function names kept (for profiling)
 const target = process.argv.includes('--debug') ? 'debug' : 'release';
+const names = target === 'release' && process.argv.includes('--names') ? ['--debug'] : [];
 const asc = createRequire(import.meta.url).resolve('assemblyscript/bin/asc.js');
-execFileSync(process.execPath, [asc, 'assembly/index.ts', '--target', target], { cwd: root, stdio: 'inherit' });
+execFileSync(process.execPath, [asc, 'assembly/index.ts', '--target', target, ...names], { cwd: root, stdio: 'inherit' });
 
 // 3. the bytes, as base64 inside a module
 const bytes = readFileSync(join(root, 'build', `${target}.wasm`));
