@@ -3,14 +3,19 @@
  * hashing included), with the baselines users write today measured in the same run.
  *
  *   npm run bench                      every scope, a table per scope
- *   npm run bench -- --scope core      only scopes whose name contains "core"
+ *   npm run bench -- --scope core      only scopes whose id or name contains "core" (ids: core-objects,
+ *                                      core-json, all-objects, all-json, kernel, memory, sketch)
  *   npm run bench -- --json            the same figures as JSON on stdout
  *   npm run bench -- --time 500        milliseconds per task (default 400)
+ *   npm run bench -- --sessions 1,100  session counts (default 1,1000,10000)
  *
- * Each task processes a batch of calls per iteration (interleaved over 1, 1,000 or 10,000 sessions), so
- * timer overhead is amortised; figures are the mean ns per call and its ratio to the MD5 baseline.
+ * Each task processes a batch of calls per iteration (interleaved over 1, 1,000 or 10,000 sessions, each
+ * session walking a stream of its own), so timer overhead is amortised; figures are the mean ns per call
+ * and its ratio to the MD5 baseline measured beside it. Each scope runs in a fresh process.
  */
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { LoopDetector } from '../src/session/loop-detector.js';
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     time: { type: 'string', default: '400' },
     sessions: { type: 'string', default: '1,1000,10000' },
+    run: { type: 'string', default: '' },
   },
 });
 const TIME = Number(values.time);
@@ -157,7 +163,7 @@ async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s:
       for (const [impl, v] of ns) {
         figures.push({ scope, size, argsBytes: argsBytes(stream[0] as ToolEvent), sessions, impl, nsPerCall: v, ...(md5 === undefined ? {} : { speedupVsMd5: md5 / v }) });
       }
-      if (!values.json) process.stderr.write(`.`);
+      process.stderr.write(values.json ? '' : '.');
     }
   }
 }
@@ -173,28 +179,56 @@ function table(scope: string): string {
   return lines.join('\n');
 }
 
-const started = Date.now();
-await callScope('core: exact + frequency + cycle, args as objects', { detectors: CORE }, (s) => events(s, STREAM), true);
-await callScope('core: exact + frequency + cycle, args as JSON text', { detectors: CORE }, (s) => asJsonText(events(s, STREAM)), true);
-await callScope('all default detectors, with results', {}, (s) => events(s, STREAM, true), false);
-await callScope('all default detectors, args as JSON text, with results', {}, (s) => asJsonText(events(s, STREAM, true)), false);
-if (wanted('kernel')) {
-  const ns = await measure(kernelTasks(BATCH));
-  for (const [impl, v] of ns) figures.push({ scope: 'kernel', size: '-', argsBytes: 0, sessions: 1, impl, nsPerCall: v });
-}
-const memory = wanted('memory') ? await memoryFigures() : [];
-const sketch = wanted('sketch') ? await sketchAgreement() : null;
+/** The suite's scopes; each runs in a process of its own so one scope's JIT history never skews another. */
+const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] = [
+  { id: 'core-objects', name: 'core: exact + frequency + cycle, args as objects', run: () => callScope('core: exact + frequency + cycle, args as objects', { detectors: CORE }, (s) => events(s, STREAM), true) },
+  { id: 'core-json', name: 'core: exact + frequency + cycle, args as JSON text', run: () => callScope('core: exact + frequency + cycle, args as JSON text', { detectors: CORE }, (s) => asJsonText(events(s, STREAM)), true) },
+  { id: 'all-objects', name: 'all default detectors, with results', run: () => callScope('all default detectors, with results', {}, (s) => events(s, STREAM, true), false) },
+  { id: 'all-json', name: 'all default detectors, args as JSON text, with results', run: () => callScope('all default detectors, args as JSON text, with results', {}, (s) => asJsonText(events(s, STREAM, true)), false) },
+  {
+    id: 'kernel',
+    name: 'kernel',
+    run: async () => {
+      const ns = await measure(kernelTasks(BATCH));
+      for (const [impl, v] of ns) figures.push({ scope: 'kernel', size: '-', argsBytes: 0, sessions: 1, impl, nsPerCall: v });
+    },
+  },
+];
 
-const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
-if (values.json) {
-  console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, figures, memory, sketch }, null, 2));
+/** What one scope's process reports. */
+interface ScopeReport {
+  figures: Figure[];
+}
+
+if (values.run !== undefined && values.run !== '') {
+  // a child: run one scope and report its figures as JSON
+  const scope = SCOPES.find((x) => x.id === values.run);
+  if (scope === undefined) throw new Error(`unknown scope id ${values.run}`);
+  await scope.run();
+  console.log(JSON.stringify({ figures } satisfies ScopeReport));
 } else {
-  process.stderr.write('\n');
-  console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration; ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  for (const scope of [...new Set(figures.map((f) => f.scope))]) console.log(table(scope));
-  if (memory.length > 0) {
-    console.log('\n## memory per session (10,000 sessions in a fresh thread)\n| detectors | slot (layout) | WebAssembly memory grown | JS heap, new | JS heap after 30 calls |\n|---|---|---|---|---|');
-    for (const m of memory) console.log(`| ${m.detectors} | ${m.slotBytes} B | ${m.wasmBytes.toFixed(0)} B | ${m.jsHeapBytes.toFixed(0)} B | ${m.jsHeapAfterCallsBytes.toFixed(0)} B |`);
+  const started = Date.now();
+  const self = fileURLToPath(import.meta.url);
+  for (const scope of SCOPES) {
+    if (!wanted(scope.id) && !wanted(scope.name)) continue;
+    if (!values.json) process.stderr.write(`${scope.id} `);
+    const out = execFileSync(process.execPath, [self, '--run', scope.id, '--time', String(TIME), '--sessions', SESSION_COUNTS.join(','), ...(values.json ? ['--json'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
+    figures.push(...(JSON.parse(out) as ScopeReport).figures);
   }
-  if (wanted('sketch')) console.log(`\n## semantic sketch vs exact Jaccard\n${sketch?.note ?? 'skipped: ../shared/data/traces is absent'}`);
+  const memory = wanted('memory') ? await memoryFigures() : [];
+  const sketch = wanted('sketch') ? await sketchAgreement() : null;
+
+  const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
+  if (values.json) {
+    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, figures, memory, sketch }, null, 2));
+  } else {
+    process.stderr.write('\n');
+    console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process; ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    for (const scope of [...new Set(figures.map((f) => f.scope))]) console.log(table(scope));
+    if (memory.length > 0) {
+      console.log('\n## memory per session (10,000 sessions in a fresh process)\n| detectors | slot (layout) | WebAssembly memory grown | JS heap, new | JS heap after 30 calls |\n|---|---|---|---|---|');
+      for (const m of memory) console.log(`| ${m.detectors} | ${m.slotBytes} B | ${m.wasmBytes.toFixed(0)} B | ${m.jsHeapBytes.toFixed(0)} B | ${m.jsHeapAfterCallsBytes.toFixed(0)} B |`);
+    }
+    if (wanted('sketch')) console.log(`\n## semantic sketch vs exact Jaccard\n${sketch?.note ?? 'skipped: ../shared/data/traces is absent'}`);
+  }
 }
