@@ -107,8 +107,13 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
         m++;
       }
       if (!digit) {
-        memory.copy(o, src + k, m - k);
-        o += m - k;
+        // words are short: a byte loop beats memory.copy's call below 16 bytes
+        if (m - k < 16) {
+          for (let x = k; x < m; x++) store<u8>(o++, load<u8>(src + x));
+        } else {
+          memory.copy(o, src + k, m - k);
+          o += m - k;
+        }
       } else if (hex && m - k >= 7) {
         o = put3(o, 0x3c, 0x69, 0x64); // <id
         store<u8>(o++, 0x3e); // >

@@ -34,6 +34,19 @@ function matchesAt(p: usize, s: string): bool {
 // static memory (no allocation: the module's own allocator is not used, its heap is the slots')
 const PREFIXES: usize = memory.data(32 * 4);
 const MEMBERS: usize = memory.data(32 * 4);
+// per byte: 1 when some phrase begins with it (most word starts are rejected by this one load)
+const FIRST: usize = memory.data(256);
+// per byte: 1 for ASCII letters and digits (what continues a word)
+const WORD: usize = memory.data<u8>([
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+  0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+  0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
 let prefixCount: i32 = 0;
 let ready = false;
 
@@ -48,6 +61,7 @@ function prepare(): void {
       store<u32>(MEMBERS + (<usize>k << 2), 0);
       prefixCount++;
     }
+    store<u8>(FIRST + <usize>ph.charCodeAt(0), 1);
     store<u32>(MEMBERS + (<usize>k << 2), load<u32>(MEMBERS + (<usize>k << 2)) | (<u32>1 << <u32>q));
   }
   ready = true;
@@ -67,12 +81,14 @@ export function saysNothingFound(ptr: usize, len: u32): bool {
       if (<u32>val.length == e - s && lower(<u32>load<u8>(ptr + s)) == <u32>val.charCodeAt(0) && matchesAt(ptr + s, val)) return true;
     }
   }
-  let prevAlnum = false;
+  let prevWord: u32 = 0;
   for (let i: u32 = 0; i + 1 < n; i++) {
-    const c = lower(<u32>load<u8>(ptr + i));
-    const wordStart = !prevAlnum;
-    prevAlnum = (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
-    if (!wordStart) continue;
+    const b = <u32>load<u8>(ptr + i);
+    const wasWord = prevWord;
+    prevWord = <u32>load<u8>(WORD + b);
+    // FIRST holds lower-case letters and digits: an upper-case letter is looked up lowered
+    if (wasWord != 0 || load<u8>(FIRST + (b | (prevWord & ((b >> 6) & 1)) << 5)) == 0) continue;
+    const c = lower(b);
     const key = c | (lower(<u32>load<u8>(ptr + i + 1)) << 8);
     let k = 0;
     while (k < prefixCount && load<u32>(PREFIXES + (<usize>k << 2)) != key) k++;

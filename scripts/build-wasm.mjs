@@ -33,4 +33,4 @@ writeFileSync(
   join(generated, 'module-bytes.ts'),
   `${header(`build/${target}.wasm (${bytes.length} bytes)`)}/** The loopwatch WebAssembly module (${target} build), base64. */\nexport const MODULE_BASE64 =\n  '${bytes.toString('base64')}';\n`,
 );
-console.log(`loopwatch: built ${target}.wasm, ${bytes.length} bytes, ${constants.length} ABI constants`);
+process.stderr.write(`loopwatch: built ${target}.wasm, ${bytes.length} bytes, ${constants.length} ABI constants\n`);
