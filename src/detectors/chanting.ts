@@ -1,25 +1,15 @@
 /**
  * Text chanting: the agent's text repeating the same chunk back to back (degenerate generation).
  *
- * Prose is compared, character by character, with itself shifted by every period `L` up to `maxPeriod`:
- * `run[L]` counts how many characters in a row have matched the one `L` before them, so a chunk of `L`
- * characters repeated back to back shows as `run[L] + L` characters of period `L`. Only the periods at
- * which the new character matches are visited (the earlier positions of the same character, chained
- * through the ring), and a run not extended at the previous position counts as broken, so a character
- * costs O(its occurrences in the last `maxPeriod`), not O(maxPeriod).
- *
- * ```
- *   text:   . . x  A B C A B C A B C A B C      (L = 3)
- *   run[3]: 0 0 0  0 0 0 1 2 3 4 5 6 7 8 9      span = run + L = 12, repetitions = 4
- * ```
- *
- * It fires when a chunk (with at least one letter or digit) repeats `threshold` times over at least
- * `minLength` characters; the smallest such period is reported. Code fences and their contents, tables,
- * list items, headings, quotes and dividers are left out (see `structure-lines.ts`). Memory is
- * O(maxPeriod + distinct characters in the last maxPeriod).
+ * The session's prose is streamed through a period search (`src/text/period-search.ts`): at each
+ * character, the smallest period `L` up to `maxPeriod` whose chunk has repeated `threshold` times back to
+ * back over at least `minLength` characters. It fires when such a chunk has at least one letter or digit;
+ * the smallest period is reported. Code fences and their contents, tables, list items, headings, quotes
+ * and dividers are left out (see `structure-lines.ts`). Memory is O(maxPeriod).
  * Confidence `0.6 + 0.02 * (repetitions - threshold)`.
  */
 import type { ChantingOptions } from '../options/detector-options.js';
+import { PeriodSearch } from '../text/period-search.js';
 import { StructureFilter } from '../text/structure-lines.js';
 import type { LoopSignal } from '../types.js';
 import { clampConfidence } from './context.js';
@@ -41,31 +31,25 @@ interface Found {
 /** Detects text that repeats the same chunk over and over. */
 export class ChantingDetector implements Detector {
   readonly name = 'chanting';
-  private readonly ring: Uint16Array;
-  /** Absolute position of the previous occurrence of the character at each ring slot (-1: none). */
-  private readonly prevSame: Float64Array;
-  /** Absolute position of the last occurrence of each character below 256 (-1: none). */
-  private readonly lastLatin = new Float64Array(256).fill(-1);
-  /** The same for the other characters. */
-  private lastOf = new Map<number, number>();
-  private readonly run: Int32Array;
-  /** Position at which `run[L]` was last extended. */
-  private readonly runEnd: Float64Array;
+  private readonly search: PeriodSearch;
   private readonly filter = new StructureFilter();
-  private readonly boundPos = new Float64Array(BOUNDS);
+  private readonly boundPos = new Int32Array(BOUNDS);
   private readonly boundCall = new Int32Array(BOUNDS);
   private bounds = 0;
-  private pos = 0;
   private lineBuf = '';
   private lineClass: 'unknown' | 'prose' | 'skip' = 'unknown';
   private found: Found | null = null;
   private call = 0;
 
-  constructor(private readonly o: ChantingOptions) {
-    this.ring = new Uint16Array(o.maxPeriod + 1);
-    this.prevSame = new Float64Array(o.maxPeriod + 1);
-    this.run = new Int32Array(o.maxPeriod + 1);
-    this.runEnd = new Float64Array(o.maxPeriod + 1).fill(-2);
+  /**
+   * Positions are int32 (fast ring arithmetic): at `rebaseAt` characters every stored position moves back
+   * by a multiple of the ring size, so the stream may run on forever. `rebaseAt` is lowered only by tests.
+   */
+  constructor(
+    private readonly o: ChantingOptions,
+    private readonly rebaseAt = 2 ** 30,
+  ) {
+    this.search = new PeriodSearch(o.maxPeriod, o.threshold, o.minLength);
   }
 
   record(call: ObservedCall): void {
@@ -116,50 +100,28 @@ export class ChantingDetector implements Detector {
 
   private mark(): void {
     const b = this.bounds % BOUNDS;
-    this.boundPos[b] = this.pos;
+    this.boundPos[b] = this.search.pos;
     this.boundCall[b] = this.call;
     this.bounds++;
   }
 
   private append(ch: number): void {
-    const P = this.o.maxPeriod;
-    const size = P + 1;
-    const i = this.pos;
-    const need = this.o.threshold - 1;
-    let before: number;
-    if (ch < 256) {
-      before = this.lastLatin[ch] as number;
-      this.lastLatin[ch] = i;
-    } else {
-      before = this.lastOf.get(ch) ?? -1;
-      this.lastOf.set(ch, i);
-    }
-    this.prevSame[i % size] = before;
-    this.ring[i % size] = ch;
-    this.pos++;
-    let hit = 0;
-    let q = before;
-    while (q >= 0 && i - q <= P) {
-      const L = i - q;
-      const r = this.runEnd[L] === i - 1 ? (this.run[L] as number) + 1 : 1;
-      this.run[L] = r;
-      this.runEnd[L] = i;
-      if (hit === 0 && r >= need * L && r + L >= this.o.minLength) hit = L;
-      q = this.prevSame[q % size] as number;
-    }
-    if (this.lastOf.size > 4 * size) this.pruneLastOf(i - P);
-    if (hit > 0) this.note(hit, i);
+    if (this.search.pos >= this.rebaseAt) this.rebase();
+    const at = this.search.pos;
+    const hit = this.search.push(ch);
+    if (hit > 0) this.note(hit, at);
   }
 
-  /** Forgets characters not seen since `from` (they can no longer match). */
-  private pruneLastOf(from: number): void {
-    const kept = new Map<number, number>();
-    for (const [c, p] of this.lastOf) if (p >= from) kept.set(c, p);
-    this.lastOf = kept;
+  /** Moves the stream's positions back (see PeriodSearch.rebase), the ones kept here too. */
+  private rebase(): void {
+    const shift = this.search.rebase();
+    if (shift === 0) return;
+    for (let k = 0; k < BOUNDS; k++) this.boundPos[k] = Math.max((this.boundPos[k] as number) - shift, -(2 ** 30));
+    if (this.found !== null) this.found.end -= shift;
   }
 
   private note(period: number, end: number): void {
-    const span = (this.run[period] as number) + period;
+    const span = this.search.lastHitRun + period;
     const f = this.found;
     if (f !== null && f.period === period && f.end === end - 1) {
       f.span = span;
@@ -167,7 +129,7 @@ export class ChantingDetector implements Detector {
       return;
     }
     let chunk = '';
-    for (let k = end - period + 1; k <= end; k++) chunk += String.fromCharCode(this.ring[k % (this.o.maxPeriod + 1)] as number);
+    for (let k = end - period + 1; k <= end; k++) chunk += String.fromCharCode(this.search.charAt(k));
     if (!HAS_WORD.test(chunk)) return;
     this.found = { period, span, end, chunk };
   }
@@ -175,7 +137,7 @@ export class ChantingDetector implements Detector {
   private callAt(streamPos: number): number {
     const kept = Math.min(this.bounds, BOUNDS);
     let best = this.call;
-    let bestPos = -1;
+    let bestPos = -Infinity;
     for (let k = 0; k < kept; k++) {
       const p = this.boundPos[k] as number;
       if (p <= streamPos && p >= bestPos) {
@@ -206,11 +168,7 @@ export class ChantingDetector implements Detector {
   }
 
   reset(): void {
-    this.run.fill(0);
-    this.runEnd.fill(-2);
-    this.lastOf.clear();
-    this.lastLatin.fill(-1);
-    this.pos = 0;
+    this.search.reset();
     this.bounds = 0;
     this.lineBuf = '';
     this.lineClass = 'unknown';
