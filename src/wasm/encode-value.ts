@@ -64,7 +64,8 @@ export class ValueEncoder {
     const p = this.position;
     const q = p + 4 * count;
     if (q > this.end) throw new EncodeOverflow();
-    this.u8.fill(0, p, q);
+    // a few words: plain stores beat TypedArray.prototype.fill's call
+    for (let k = p; k < q; k += 4) this.dv.setUint32(k, 0, true);
     this.position = q;
   }
 

@@ -191,7 +191,7 @@ export class WasmCore {
       let m = 0;
       let listBytes = 16;
       let scratch = 0;
-      this.chunkSlots.clear();
+      if (this.chunkSlots.size !== 0) this.chunkSlots.clear();
       while (from + m < items.length) {
         const it = items[from + m] as BatchItem;
         if (it.readsRings) {
