@@ -8,6 +8,7 @@
  *   npm run bench -- --json            the same figures as JSON on stdout
  *   npm run bench -- --time 500        milliseconds per task (default 400)
  *   npm run bench -- --sessions 1,100  session counts (default 1,1000,10000)
+ *   npm run bench -- --repeat 3        run each scope 3 times (fresh processes), report medians
  *
  * Each task processes a batch of calls per iteration (interleaved over 1, 1,000 or 10,000 sessions, each
  * session walking a stream of its own), so timer overhead is amortised; figures are the mean ns per call
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     time: { type: 'string', default: '400' },
     sessions: { type: 'string', default: '1,1000,10000' },
     run: { type: 'string', default: '' },
+    repeat: { type: 'string', default: '1' },
   },
 });
 const TIME = Number(values.time);
@@ -195,6 +197,23 @@ const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] 
   },
 ];
 
+/**
+ * Per figure, the median over the runs (figures come in the same order in every run); a ratio is the
+ * median of the ratios each run measured side by side, never one run's baseline over another's figure.
+ */
+function medians(runs: readonly Figure[][]): Figure[] {
+  const median = (xs: number[]): number => {
+    const v = [...xs].sort((a, b) => a - b);
+    return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
+  };
+  return (runs[0] ?? []).map((f, i) => {
+    const all = runs.map((r) => r[i] as Figure);
+    const out: Figure = { ...f, nsPerCall: median(all.map((g) => g.nsPerCall)) };
+    if (f.speedupVsMd5 !== undefined) out.speedupVsMd5 = median(all.map((g) => g.speedupVsMd5 as number));
+    return out;
+  });
+}
+
 /** What one scope's process reports. */
 interface ScopeReport {
   figures: Figure[];
@@ -209,21 +228,26 @@ if (values.run !== undefined && values.run !== '') {
 } else {
   const started = Date.now();
   const self = fileURLToPath(import.meta.url);
+  const repeat = Math.max(1, Math.floor(Number(values.repeat)) || 1);
   for (const scope of SCOPES) {
     if (!wanted(scope.id) && !wanted(scope.name)) continue;
-    if (!values.json) process.stderr.write(`${scope.id} `);
-    const out = execFileSync(process.execPath, [self, '--run', scope.id, '--time', String(TIME), '--sessions', SESSION_COUNTS.join(','), ...(values.json ? ['--json'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
-    figures.push(...(JSON.parse(out) as ScopeReport).figures);
+    const runs: Figure[][] = [];
+    for (let r = 0; r < repeat; r++) {
+      if (!values.json) process.stderr.write(`${scope.id} `);
+      const out = execFileSync(process.execPath, [self, '--run', scope.id, '--time', String(TIME), '--sessions', SESSION_COUNTS.join(','), ...(values.json ? ['--json'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
+      runs.push((JSON.parse(out) as ScopeReport).figures);
+    }
+    figures.push(...medians(runs));
   }
   const memory = wanted('memory') ? await memoryFigures() : [];
   const sketch = wanted('sketch') ? await sketchAgreement() : null;
 
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   if (values.json) {
-    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, figures, memory, sketch }, null, 2));
+    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, memory, sketch }, null, 2));
   } else {
     process.stderr.write('\n');
-    console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process; ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
     for (const scope of [...new Set(figures.map((f) => f.scope))]) console.log(table(scope));
     if (memory.length > 0) {
       console.log('\n## memory per session (10,000 sessions in a fresh process)\n| detectors | slot (layout) | WebAssembly memory grown | JS heap, new | JS heap after 30 calls |\n|---|---|---|---|---|');

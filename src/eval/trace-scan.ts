@@ -46,6 +46,8 @@ export interface TraceScan {
   readonly byExitStatus: Readonly<Record<string, ScanGroup>>;
   readonly byKind: Readonly<Record<string, number>>;
   readonly millis: number;
+  /** Of which in LoopDetector.check. */
+  readonly detectMillis: number;
 }
 
 const RANK: Readonly<Record<LoopAction, number>> = { warn: 1, ask: 2, break: 3 };
@@ -82,6 +84,7 @@ export async function scanTraces(dir: string, options: LoopDetectorOptions = {})
   const byKind: Record<string, number> = {};
   let events = 0;
   let skippedLines = 0;
+  let detectMillis = 0;
   const start = performance.now();
   const lines = createInterface({ input: createReadStream(join(dir, 'events.jsonl.gz')).pipe(createGunzip()), crlfDelay: Infinity });
   for await (const line of lines) {
@@ -101,11 +104,14 @@ export async function scanTraces(dir: string, options: LoopDetectorOptions = {})
     }
     events++;
     let v: Verdict | null;
+    const t0 = performance.now();
     try {
       v = s.detector.check({ tool: e.tool as string, args: e.args, result: e.result, error: e.error, text: e.text as string | undefined, step: e.step as number | undefined });
     } catch {
       skippedLines++;
       continue;
+    } finally {
+      detectMillis += performance.now() - t0;
     }
     const index = s.calls++;
     if (v === null) continue;
@@ -125,7 +131,8 @@ export async function scanTraces(dir: string, options: LoopDetectorOptions = {})
     if (s.worst !== null) g.warned++;
     if (s.worst === 'break') g.broken++;
   }
-  return { events, skippedLines, sessions, byExitStatus, byKind, millis: performance.now() - start };
+  for (const s of live.values()) s.detector.dispose();
+  return { events, skippedLines, sessions, byExitStatus, byKind, millis: performance.now() - start, detectMillis };
 }
 
 /** The scan as a small text table. */
@@ -133,7 +140,7 @@ export function formatScan(scan: TraceScan): string {
   const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
   const rows = Object.entries(scan.byExitStatus).sort((a, b) => b[1].sessions - a[1].sessions);
   const lines = [
-    `${scan.events} calls in ${scan.sessions.length} sessions, ${(scan.millis / 1000).toFixed(1)} s (${((scan.millis * 1000) / Math.max(1, scan.events)).toFixed(1)} µs/call)`,
+    `${scan.events} calls in ${scan.sessions.length} sessions, ${(scan.millis / 1000).toFixed(1)} s with reading; detection ${((scan.detectMillis * 1000) / Math.max(1, scan.events)).toFixed(1)} µs/call`,
     'exit status   sessions   warn or above       break',
     ...rows.map(([k, g]) => `${k.padEnd(13)} ${String(g.sessions).padStart(8)}   ${`${g.warned} (${pct(g.warned, g.sessions)})`.padEnd(17)}   ${g.broken} (${pct(g.broken, g.sessions)})`),
     `verdicts by kind: ${Object.entries(scan.byKind).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`,
