@@ -18,7 +18,7 @@ import { VerdictPolicy } from '../policy/verdict-policy.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { validateEvent } from './observe-event.js';
-import { type BatchCall, observeBatch } from './observe-batch.js';
+import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
 import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
@@ -132,14 +132,17 @@ export class LoopDetector {
   private static run(detectors: readonly LoopDetector[], events: readonly ToolEvent[]): (Verdict | null | Error)[] {
     const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
     const at: number[] = [];
-    const calls: BatchCall[] = [];
-    events.forEach((e, i) => {
+    const pipelines: Pipeline[] = [];
+    const recorded: ToolEvent[] = [];
+    for (let i = 0; i < events.length; i++) {
       const d = detectors[i] as LoopDetector;
-      if (!d.begin(e)) return;
+      const e = events[i] as ToolEvent;
+      if (!d.begin(e)) continue;
       at.push(i);
-      calls.push({ pipeline: d.pipeline, event: e });
-    });
-    observeBatch(calls, (k, result) => {
+      pipelines.push(d.pipeline);
+      recorded.push(e);
+    }
+    observeBatch(pipelines, recorded, (k, result) => {
       const i = at[k] as number;
       if (result instanceof Error) {
         out[i] = result;

@@ -4,50 +4,54 @@
  * order, so each session sees its calls exactly as one observe() after another would give them.
  */
 import type { LoopSignal, ToolEvent } from '../types.js';
-import { type StagedCall, WasmPipeline, runWasmBatch } from '../wasm/wasm-pipeline.js';
+import type { BatchItem } from '../wasm/wasm-core.js';
+import { WasmPipeline, runWasmBatch } from '../wasm/wasm-pipeline.js';
 import type { Pipeline } from './pipeline.js';
-
-/** One call of a batch: the session's pipeline and the validated, non-exempt event. */
-export interface BatchCall {
-  readonly pipeline: Pipeline;
-  readonly event: ToolEvent;
-}
 
 /** Receives each call's signals, or the error it raised, in input order right after the call was recorded. */
 export type BatchDone = (k: number, result: readonly LoopSignal[] | Error) => void;
 
-/** Records every call and reports each through `done`; never throws for one call's failure. */
-export function observeBatch(calls: readonly BatchCall[], done: BatchDone): void {
-  let staged: StagedCall[] = [];
-  let firstStaged = 0;
+/**
+ * Records call k (`events[k]`, validated and not exempt, in the session of `pipelines[k]`) for every k and
+ * reports each through `done`; never throws for one call's failure.
+ */
+export function observeBatch(pipelines: readonly Pipeline[], events: readonly ToolEvent[], done: BatchDone): void {
+  const staged: WasmPipeline[] = [];
+  const items: BatchItem[] = [];
+  let first = 0;
   const flush = (): void => {
-    const at = firstStaged;
-    runWasmBatch(staged, (k, r) => done(at + k, r));
-    staged = [];
+    if (items.length === 0) return;
+    const at = first;
+    runWasmBatch(staged, items, (k, r) => done(at + k, r));
+    staged.length = 0;
+    items.length = 0;
   };
-  calls.forEach((c, k) => {
-    if (c.pipeline instanceof WasmPipeline) {
-      let item;
+  for (let k = 0; k < events.length; k++) {
+    const p = pipelines[k] as Pipeline;
+    const e = events[k] as ToolEvent;
+    if (p instanceof WasmPipeline) {
+      let item: BatchItem;
       try {
-        item = c.pipeline.stage(c.event);
+        item = p.stage(e);
       } catch (err) {
         flush();
         done(k, asError(err));
-        return;
+        continue;
       }
-      if (staged.length === 0) firstStaged = k;
-      staged.push({ pipeline: c.pipeline, item });
-      return;
+      if (items.length === 0) first = k;
+      staged.push(p);
+      items.push(item);
+      continue;
     }
     flush();
     let r: readonly LoopSignal[] | Error;
     try {
-      r = c.pipeline.observe(c.event);
+      r = p.observe(e);
     } catch (err) {
       r = asError(err);
     }
     done(k, r);
-  });
+  }
   flush();
 }
 

@@ -308,31 +308,21 @@ export class WasmPipeline implements Pipeline {
   }
 }
 
-/** One staged call of a batch: the session's pipeline and the record it staged. */
-export interface StagedCall {
-  readonly pipeline: WasmPipeline;
-  readonly item: BatchItem;
-}
-
 /**
- * Runs staged calls of any number of sessions through the thread's module in as few crossings as fit its
- * input buffer; `done(k, signals or error)` is called for each call in order, right after it was recorded
- * (so the session's last call is call k while `done` runs). A trap fails only its own call and quarantines
- * its session; the other calls go on.
+ * Runs staged calls of any number of sessions (call k: `items[k]`, staged by `pipelines[k]`) through the
+ * thread's module in as few crossings as fit its input buffer; `done(k, signals or error)` is called for
+ * each call in order, right after it was recorded (so the session's last call is call k while `done`
+ * runs). A trap fails only its own call and quarantines its session; the other calls go on.
  */
-export function runWasmBatch(calls: readonly StagedCall[], done: (k: number, result: readonly LoopSignal[] | Error) => void): void {
-  if (calls.length === 0) return;
-  sharedCore().run(
-    calls.map((c) => c.item),
-    (k, out, learnt, trap) => {
-      const c = calls[k] as StagedCall;
-      let result: readonly LoopSignal[] | Error;
-      try {
-        result = c.pipeline.complete(c.item, out, learnt, trap);
-      } catch (err) {
-        result = err instanceof Error ? err : new Error(String(err));
-      }
-      done(k, result);
-    },
-  );
+export function runWasmBatch(pipelines: readonly WasmPipeline[], items: readonly BatchItem[], done: (k: number, result: readonly LoopSignal[] | Error) => void): void {
+  if (items.length === 0) return;
+  sharedCore().run(items, (k, out, learnt, trap) => {
+    let result: readonly LoopSignal[] | Error;
+    try {
+      result = (pipelines[k] as WasmPipeline).complete(items[k] as BatchItem, out, learnt, trap);
+    } catch (err) {
+      result = err instanceof Error ? err : new Error(String(err));
+    }
+    done(k, result);
+  });
 }
