@@ -191,7 +191,7 @@ const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] 
     id: 'kernel',
     name: 'kernel',
     run: async () => {
-      const ns = await measure(kernelTasks(BATCH));
+      const ns = await measure(await kernelTasks(BATCH));
       for (const [impl, v] of ns) figures.push({ scope: 'kernel', size: '-', argsBytes: 0, sessions: 1, impl, nsPerCall: v });
     },
   },

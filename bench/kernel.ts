@@ -1,15 +1,20 @@
 /**
- * The detection kernel alone (exact + frequency + cycle given a call's keys) and the bare JS-to-WebAssembly
- * crossing: the floor under every per-call figure.
+ * The detection kernel alone (exact + frequency + cycle given a call's keys), the bare JS-to-WebAssembly
+ * crossing (the floor under every per-call figure), and what hashing one value through xxhash-wasm from
+ * JavaScript would cost (why the module hashes values itself, with its own xxh64).
  */
+import xxhash from 'xxhash-wasm';
 import { resolveOptions } from '../src/options/resolve-options.js';
 import * as A from '../src/wasm/generated/abi.js';
 import { slotLayout } from '../src/wasm/slot-layout.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
 import { CORE } from './index-core.js';
 
-/** Tasks: the exact + frequency + cycle kernel given 32-bit keys, and a WebAssembly call that does nothing. */
-export function kernelTasks(batch: number): { name: string; fn: () => void; perIteration: number }[] {
+/** Tasks: the kernel given 32-bit keys, a WebAssembly call that does nothing, xxhash-wasm on one value. */
+export async function kernelTasks(batch: number): Promise<{ name: string; fn: () => void; perIteration: number }[]> {
+  const { h64Raw } = await xxhash();
+  const values = Array.from({ length: 64 }, (_, i) => new TextEncoder().encode(`ls -la profile${i}`.padEnd(16, ' ').slice(0, 16)));
+  let sink = 0n;
   const core = sharedCore();
   const config = core.acquire(slotLayout(resolveOptions({ detectors: CORE })));
   const slot = core.alloc(config);
@@ -41,6 +46,14 @@ export function kernelTasks(batch: number): { name: string; fn: () => void; perI
       name: 'crossing only: one call into WebAssembly that does nothing',
       fn: () => {
         for (let i = 0; i < batch; i++) ex.slotCount(slot);
+      },
+      perIteration: batch,
+    },
+    {
+      name: 'xxhash-wasm h64Raw of one 16-byte value, from JavaScript',
+      fn: () => {
+        for (let i = 0; i < batch; i++) sink ^= h64Raw(values[i & 63] as Uint8Array, 0n);
+        if (sink === 1n) console.log('');
       },
       perIteration: batch,
     },
