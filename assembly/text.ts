@@ -70,13 +70,7 @@ export function textReplace(toolLen: u32, p: usize, n: u32, active: bool): void 
     on = false;
     return;
   }
-  store<u8>(buf + len, 0x0a);
-  len++;
-  if (len > cap) {
-    on = false;
-    return;
-  }
-  appendRaw(p, n);
+  textString(p, n);
 }
 
 /** The collected text's length after the cut at maxBytes (never splitting a character). */
