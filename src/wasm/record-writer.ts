@@ -17,7 +17,7 @@ import { errorText, resultText } from '../session/observe-event.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { valueSaysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
-import { EncodeOverflow, ValueEncoder } from './encode-value.js';
+import { ValueEncoder } from './encode-value.js';
 import * as A from './generated/abi.js';
 
 /** How one event's args are to be written. */
@@ -72,7 +72,7 @@ export class RecordWriter {
 
   /**
    * Writes one record at `at` (8-aligned) of memory ending at `end`; returns the record's size.
-   * Throws EncodeOverflow when it does not fit.
+   * Throws EncodeOverflow (from the encoder) when it does not fit.
    */
   write(
     u8: Uint8Array,

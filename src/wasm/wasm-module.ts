@@ -52,7 +52,6 @@ export interface MemoryViews {
 export class WasmInstance {
   readonly memory: WebAssembly.Memory;
   private ex: WasmExports;
-  private buffer: ArrayBuffer | null = null;
   private cached: MemoryViews | null = null;
   /** How many times the instance was rebuilt after a trap. */
   recoveries = 0;
@@ -82,7 +81,6 @@ export class WasmInstance {
     const c = this.cached;
     if (c !== null && c.u8.length !== 0) return c;
     const b = this.memory.buffer;
-    this.buffer = b;
     this.cached = { u8: new Uint8Array(b), u32: new Uint32Array(b), dv: new DataView(b) };
     return this.cached;
   }
