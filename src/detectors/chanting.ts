@@ -20,6 +20,7 @@ const CLASSIFY_AFTER = 200;
 /** Text-to-call boundaries remembered, to say which call a chant began in. */
 const BOUNDS = 256;
 const HAS_WORD = /[\p{L}\p{N}]/u;
+const EMPTY = new Int32Array(0);
 
 interface Found {
   readonly period: number;
@@ -31,10 +32,11 @@ interface Found {
 /** Detects text that repeats the same chunk over and over. */
 export class ChantingDetector implements Detector {
   readonly name = 'chanting';
-  private readonly search: PeriodSearch;
+  /** The period search and the text-to-call boundaries: made when the first text arrives. */
+  private s: PeriodSearch | null = null;
   private readonly filter = new StructureFilter();
-  private readonly boundPos = new Int32Array(BOUNDS);
-  private readonly boundCall = new Int32Array(BOUNDS);
+  private boundPos = EMPTY;
+  private boundCall = EMPTY;
   private bounds = 0;
   private lineBuf = '';
   private lineClass: 'unknown' | 'prose' | 'skip' = 'unknown';
@@ -49,7 +51,10 @@ export class ChantingDetector implements Detector {
     private readonly o: ChantingOptions,
     private readonly rebaseAt = 2 ** 30,
   ) {
-    this.search = new PeriodSearch(o.maxPeriod, o.threshold, o.minLength);
+  }
+
+  private get search(): PeriodSearch {
+    return this.s as PeriodSearch;
   }
 
   record(call: ObservedCall): void {
@@ -67,6 +72,11 @@ export class ChantingDetector implements Detector {
   }
 
   private feed(text: string, complete: boolean): void {
+    if (this.s === null) {
+      this.s = new PeriodSearch(this.o.maxPeriod, this.o.threshold, this.o.minLength);
+      this.boundPos = new Int32Array(BOUNDS);
+      this.boundCall = new Int32Array(BOUNDS);
+    }
     this.mark();
     let k = 0;
     while (k < text.length) {
@@ -168,7 +178,7 @@ export class ChantingDetector implements Detector {
   }
 
   reset(): void {
-    this.search.reset();
+    this.s?.reset();
     this.bounds = 0;
     this.lineBuf = '';
     this.lineClass = 'unknown';

@@ -172,6 +172,7 @@ function resolveCustom(value: unknown): readonly Detector[] {
 
 /** Validates `input` and fills in every default. Throws OptionTypeError / OptionRangeError. */
 export function resolveOptions(input: unknown = {}): ResolvedOptions {
+  if (isResolved(input)) return input;
   const o = record('options', input);
   knownKeys('options', o, TOP_KEYS);
   const detectorsIn = o.detectors === undefined ? {} : record('options.detectors', o.detectors);
@@ -181,7 +182,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
   if (o.stats !== undefined && !(o.stats instanceof StatsAggregate)) {
     throw new OptionTypeError('options.stats', `options.stats must be a StatsAggregate, received ${describe(o.stats)}`);
   }
-  return Object.freeze({
+  const resolved: ResolvedOptions = Object.freeze({
     engine: o.engine === undefined ? 'wasm' : oneOf('options.engine', o.engine, ['wasm', 'reference'] as const),
     sessionId: o.sessionId === undefined ? '' : string('options.sessionId', o.sessionId),
     detectors: Object.freeze(detectors) as unknown as DetectorsOptions,
@@ -195,4 +196,14 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     onDetection: o.onDetection === undefined ? undefined : func<(v: Verdict) => void>('options.onDetection', o.onDetection),
     stats: o.stats as StatsAggregate | undefined,
   });
+  RESOLVED.add(resolved);
+  return resolved;
+}
+
+/** Every options object resolveOptions() has returned. */
+const RESOLVED = new WeakSet<object>();
+
+/** Whether `o` came from resolveOptions() (so it can be shared by many sessions as it is). */
+export function isResolved(o: unknown): o is ResolvedOptions {
+  return typeof o === 'object' && o !== null && RESOLVED.has(o);
 }

@@ -51,12 +51,21 @@ export class LoopDetector {
   private readonly pipeline: Pipeline;
   private readonly policy: VerdictPolicy;
   private readonly tally = new StatsTally();
-  private readonly listeners = new Set<VerdictListener>();
+  /** Subscribers; null until the first subscribe() (most sessions have none). */
+  private listeners: Set<VerdictListener> | null = null;
   private last: Verdict | null = null;
 
-  /** Validates every option (throws OptionTypeError / OptionRangeError naming it) and sets up the session. */
-  constructor(options: LoopDetectorOptions = {}) {
+  /** The session's id in stats: the `sessionId` option, or the one given to the constructor. */
+  readonly sessionId: string;
+
+  /**
+   * Validates every option (throws OptionTypeError / OptionRangeError naming it) and sets up the session.
+   * Options that came from `resolveOptions()` are used as they are, so many sessions can share one
+   * resolution (and its slot layout); `sessionId` then names this one.
+   */
+  constructor(options: LoopDetectorOptions | ResolvedOptions = {}, sessionId?: string) {
     this.options = resolveOptions(options);
+    this.sessionId = sessionId ?? this.options.sessionId;
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
     this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets);
     this.options.stats?.join();
@@ -225,7 +234,8 @@ export class LoopDetector {
   }
 
   private emit(verdict: Verdict): void {
-    const all: VerdictListener[] = [...this.listeners];
+    if (this.listeners === null && this.options.onDetection === undefined) return;
+    const all: VerdictListener[] = this.listeners === null ? [] : [...this.listeners];
     if (this.options.onDetection !== undefined) all.unshift(this.options.onDetection);
     for (const l of all) {
       try {
@@ -239,9 +249,9 @@ export class LoopDetector {
   /** Subscribes to verdicts; returns the function that unsubscribes. */
   subscribe(listener: VerdictListener): () => void {
     if (typeof listener !== 'function') throw new TypeError(`listener must be a function, received ${describe(listener)}`);
-    this.listeners.add(listener);
+    (this.listeners ??= new Set()).add(listener);
     return () => {
-      this.listeners.delete(listener);
+      this.listeners?.delete(listener);
     };
   }
 
@@ -260,7 +270,7 @@ export class LoopDetector {
 
   /** This session's statistics (they survive `reset()`). */
   stats(): SessionStats {
-    return Object.freeze({ ...this.tally.snapshot(), sessionId: this.options.sessionId });
+    return Object.freeze({ ...this.tally.snapshot(), sessionId: this.sessionId });
   }
 
   /** Forgets every call and starts the action ladder again (after a successful replan, for example). */

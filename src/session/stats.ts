@@ -35,7 +35,7 @@ export interface AggregateStats extends DetectionStats {
   readonly sessions: number;
 }
 
-/** Mutable counters behind a stats snapshot. */
+/** Mutable counters behind a stats snapshot (small: one per session, so maps are made on first use). */
 export class StatsTally {
   checks = 0;
   skipped = 0;
@@ -43,15 +43,19 @@ export class StatsTally {
   falsePositives = 0;
   tolerated = 0;
   confidenceSum = 0;
-  readonly byKind = new Map<string, number>();
-  readonly byAction: Record<LoopAction, number> = { warn: 0, ask: 0, break: 0 };
+  warn = 0;
+  ask = 0;
+  break = 0;
+  /** Verdicts by kind; null until the first verdict. */
+  byKind: Map<string, number> | null = null;
 
   /** Counts one verdict. */
   addVerdict(kind: LoopKind, action: LoopAction, confidence: number): void {
     this.detections++;
     this.confidenceSum += confidence;
-    this.byKind.set(kind, (this.byKind.get(kind) ?? 0) + 1);
-    this.byAction[action]++;
+    const byKind = (this.byKind ??= new Map<string, number>());
+    byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+    this[action]++;
   }
 
   /** A frozen snapshot. */
@@ -60,8 +64,8 @@ export class StatsTally {
       checks: this.checks,
       skipped: this.skipped,
       detections: this.detections,
-      byKind: Object.freeze(Object.fromEntries(this.byKind)),
-      byAction: Object.freeze({ ...this.byAction }),
+      byKind: Object.freeze(this.byKind === null ? {} : Object.fromEntries(this.byKind)),
+      byAction: Object.freeze({ warn: this.warn, ask: this.ask, break: this.break }),
       averageConfidence: this.detections === 0 ? 0 : Math.round((this.confidenceSum / this.detections) * 10000) / 10000,
       falsePositives: this.falsePositives,
       tolerated: this.tolerated,

@@ -30,17 +30,20 @@ export function previewCall(tool: string, args: unknown): string {
 /** Turns args as given into args as compared (JSON strings parsed, the tool's identity applied). */
 export type ArgsNormaliser = (args: unknown, tool: string) => unknown;
 
-/** Recent calls of one session. */
+/**
+ * Recent calls of one session. The columns most sessions never need (descriptions, steps, rounds,
+ * previews, references) are made on first use: a session costs its tools, args and signatures.
+ */
 export class CallLog {
   private readonly tools: (string | undefined)[];
   private readonly args: unknown[];
   private readonly raw: Uint8Array;
-  private readonly descriptions: (string | undefined)[];
   private readonly sig: Uint32Array;
-  private readonly steps: Float64Array;
-  private readonly rounds: Float64Array;
-  private readonly previews: (string | undefined)[];
-  private readonly refs: (CallRef | undefined)[];
+  private descriptions: (string | undefined)[] | null = null;
+  private steps: Float64Array | null = null;
+  private rounds: Float64Array | null = null;
+  private previews: (string | undefined)[] | null = null;
+  private refs: (CallRef | undefined)[] | null = null;
   private n = 0;
 
   constructor(
@@ -50,12 +53,7 @@ export class CallLog {
     this.tools = new Array<string | undefined>(capacity);
     this.args = new Array<unknown>(capacity);
     this.raw = new Uint8Array(capacity);
-    this.descriptions = new Array<string | undefined>(capacity);
     this.sig = new Uint32Array(capacity * 2);
-    this.steps = new Float64Array(capacity);
-    this.rounds = new Float64Array(capacity);
-    this.previews = new Array<string | undefined>(capacity);
-    this.refs = new Array<CallRef | undefined>(capacity);
   }
 
   /**
@@ -67,13 +65,16 @@ export class CallLog {
     this.tools[s] = tool;
     this.args[s] = args;
     this.raw[s] = normalised ? 0 : 1;
-    this.descriptions[s] = description;
+    if (description !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = description;
+    else if (this.descriptions !== null) this.descriptions[s] = undefined;
     this.sig[2 * s] = sigHi;
     this.sig[2 * s + 1] = sigLo;
-    this.steps[s] = step === undefined ? NaN : step;
-    this.rounds[s] = round === undefined ? NaN : round;
-    this.previews[s] = undefined;
-    this.refs[s] = undefined;
+    if (step !== undefined) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
+    else if (this.steps !== null) this.steps[s] = NaN;
+    if (round !== undefined) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
+    else if (this.rounds !== null) this.rounds[s] = NaN;
+    if (this.previews !== null) this.previews[s] = undefined;
+    if (this.refs !== null) this.refs[s] = undefined;
     this.n++;
   }
 
@@ -85,10 +86,11 @@ export class CallLog {
   ref(index: number): CallRef | undefined {
     if (!this.kept(index)) return undefined;
     const s = index % this.capacity;
-    let r = this.refs[s];
+    const refs = (this.refs ??= new Array<CallRef | undefined>(this.capacity));
+    let r = refs[s];
     if (r === undefined) {
-      const step = this.steps[s] as number;
-      const round = this.rounds[s] as number;
+      const step = this.steps === null ? NaN : (this.steps[s] as number);
+      const round = this.rounds === null ? NaN : (this.rounds[s] as number);
       r = Object.freeze({
         index,
         tool: this.tools[s] as string,
@@ -96,7 +98,7 @@ export class CallLog {
         ...(Number.isNaN(step) ? {} : { step }),
         ...(Number.isNaN(round) ? {} : { round }),
       });
-      this.refs[s] = r;
+      refs[s] = r;
     }
     return r;
   }
@@ -116,11 +118,12 @@ export class CallLog {
   preview(index: number): string {
     if (!this.kept(index)) return `call #${index}`;
     const s = index % this.capacity;
-    let p = this.previews[s];
+    const previews = (this.previews ??= new Array<string | undefined>(this.capacity));
+    let p = previews[s];
     if (p === undefined) {
-      const d = this.descriptions[s];
+      const d = this.descriptions === null ? undefined : this.descriptions[s];
       p = previewCall(this.tools[s] as string, d ?? this.argsOf(index));
-      this.previews[s] = p;
+      previews[s] = p;
     }
     return p;
   }
@@ -130,8 +133,10 @@ export class CallLog {
     this.n = 0;
     this.tools.fill(undefined);
     this.args.fill(undefined);
-    this.descriptions.fill(undefined);
-    this.previews.fill(undefined);
-    this.refs.fill(undefined);
+    this.descriptions = null;
+    this.steps = null;
+    this.rounds = null;
+    this.previews = null;
+    this.refs = null;
   }
 }

@@ -36,8 +36,27 @@ export interface SlotLayout {
 
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
 
-/** Lays out a slot for resolved options. */
+const layouts = new WeakMap<ResolvedOptions, SlotLayout>();
+
+/**
+ * Remembers the layout object to hand out for these options: the one the core registered, which every
+ * session of the same configuration shares, so a session keeps no layout of its own.
+ */
+export function shareLayout(o: ResolvedOptions, layout: SlotLayout): void {
+  layouts.set(o, layout);
+}
+
+/** Lays out a slot for resolved options (once per options object: sessions sharing options share it). */
 export function slotLayout(o: ResolvedOptions): SlotLayout {
+  let l = layouts.get(o);
+  if (l === undefined) {
+    l = layOut(o);
+    layouts.set(o, l);
+  }
+  return l;
+}
+
+function layOut(o: ResolvedOptions): SlotLayout {
   const d = o.detectors;
   const semW = d.semantic ? d.semantic.window + 1 : 0;
   const simW = d.similarArgs ? d.similarArgs.window + 1 : 0;

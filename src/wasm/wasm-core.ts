@@ -68,6 +68,8 @@ export class WasmCore {
   /** Slots in the chunk being written whose host reads their rings. */
   private readonly chunkSlots = new Set<number>();
   private readonly configs = new Map<string, number>();
+  /** The id a layout object was last registered under (a shortcut past its key). */
+  private readonly idByLayout = new WeakMap<SlotLayout, number>();
   private readonly layouts: SlotLayout[] = [];
   private readonly keys: string[] = [];
   private readonly refs: number[] = [];
@@ -84,6 +86,11 @@ export class WasmCore {
    * matched by a release. An id whose last user released it is reused for the next new layout.
    */
   acquire(layout: SlotLayout): number {
+    const known = this.idByLayout.get(layout);
+    if (known !== undefined && this.layouts[known] === layout && (this.refs[known] ?? 0) > 0) {
+      this.refs[known] = (this.refs[known] as number) + 1;
+      return known;
+    }
     const key = layoutKey(layout);
     let id = this.configs.get(key);
     if (id === undefined) {
@@ -102,6 +109,7 @@ export class WasmCore {
       this.scratchAsked[id] = -1;
     }
     this.refs[id] = (this.refs[id] ?? 0) + 1;
+    this.idByLayout.set(layout, id);
     return id;
   }
 

@@ -30,9 +30,28 @@ import type { ArgsPlan } from './record-writer.js';
 import type { BatchItem, Learnt } from './wasm-core.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
 import { WasmHistoryView } from './wasm-history.js';
-import { slotLayout } from './slot-layout.js';
+import { shareLayout, slotLayout } from './slot-layout.js';
 
 const PROGRESS: readonly Progress[] = ['unknown', 'stalled', 'changing', 'mixed'];
+
+/** Per resolved options (shared by every session made from them), the canonical walk per tool. */
+const walksByOptions = new WeakMap<ResolvedOptions, Map<string, CanonicalWalkOptions>>();
+
+/** The canonical walk for a tool's args under some options: the ignored fields and the depth cap. */
+function walkOf(o: ResolvedOptions, tool: string): CanonicalWalkOptions {
+  let walks = walksByOptions.get(o);
+  if (walks === undefined) {
+    walks = new Map();
+    walksByOptions.set(o, walks);
+  }
+  let w = walks.get(tool);
+  if (w === undefined) {
+    const fields = [...o.ignoreFields, ...(o.tools.get(tool)?.ignoreFields ?? [])];
+    w = { ignoreKeys: fields.length === 0 ? null : new Set(fields), maxDepth: o.maxDepth };
+    if (walks.size < 10_000) walks.set(tool, w);
+  }
+  return w;
+}
 
 /** Releases slots of detectors that were garbage-collected without dispose(). */
 const collector = new FinalizationRegistry<() => void>((release) => release());
@@ -77,7 +96,6 @@ export class WasmPipeline implements Pipeline {
   private readonly chanting: ChantingDetector | null;
   /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
   private readonly readsRings: boolean;
-  private readonly walks = new Map<string, CanonicalWalkOptions>();
   private readonly items: BatchItem[];
   private plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
   private readonly singlePlan: ArgsPlan = this.plan;
@@ -102,7 +120,9 @@ export class WasmPipeline implements Pipeline {
     this.config = this.core.acquire(slotLayout(o));
     this.slot = this.core.alloc(this.config);
     // the registered layout, shared by every session of this configuration
-    this.view = new WasmHistoryView(this.core.instance, this.core.layout(this.config), () => this.slot);
+    const layout = this.core.layout(this.config);
+    shareLayout(o, layout);
+    this.view = new WasmHistoryView(this.core.instance, layout, () => this.slot);
     this.log = new CallLog(historyCapacity(o.detectors), (args, tool) => this.normalise(args, tool));
     const ctx = { history: this.view, log: this.log };
     const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
@@ -125,12 +145,7 @@ export class WasmPipeline implements Pipeline {
 
   private walkFor(tool: string): CanonicalWalkOptions {
     if (tool === this.lastTool && this.lastWalk !== null) return this.lastWalk;
-    let w = this.walks.get(tool);
-    if (w === undefined) {
-      const fields = [...this.o.ignoreFields, ...(this.o.tools.get(tool)?.ignoreFields ?? [])];
-      w = { ignoreKeys: fields.length === 0 ? null : new Set(fields), maxDepth: this.o.maxDepth };
-      if (this.walks.size < 10_000) this.walks.set(tool, w);
-    }
+    const w = walkOf(this.o, tool);
     this.lastTool = tool;
     this.lastWalk = w;
     return w;
