@@ -17,6 +17,9 @@ export const ErrorCode = {
   DETECTOR: 'ERR_LOOPWATCH_DETECTOR',
   WASM_TRAP: 'ERR_LOOPWATCH_WASM_TRAP',
   DISPOSED: 'ERR_LOOPWATCH_DISPOSED',
+  SNAPSHOT: 'ERR_LOOPWATCH_SNAPSHOT',
+  CLOSED: 'ERR_LOOPWATCH_CLOSED',
+  SESSION_LOST: 'ERR_LOOPWATCH_SESSION_LOST',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -116,6 +119,55 @@ export class DisposedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'DisposedError';
+    brand(this);
+  }
+}
+
+/**
+ * A session snapshot could not be taken or restored: not a snapshot, another format version, corrupt or
+ * truncated bytes, taken under other options, or a session whose state cannot be captured.
+ */
+export class SnapshotError extends Error {
+  /** `ERR_LOOPWATCH_SNAPSHOT`. */
+  readonly code: ErrorCodeValue = ErrorCode.SNAPSHOT;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SnapshotError';
+    brand(this);
+  }
+}
+
+/** An engine or pool was used after `close()`. */
+export class ClosedError extends Error {
+  /** `ERR_LOOPWATCH_CLOSED`. */
+  readonly code: ErrorCodeValue = ErrorCode.CLOSED;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClosedError';
+    brand(this);
+  }
+}
+
+/**
+ * A session's state was lost (its worker died) and could not be brought back exactly: the call in its
+ * place was not checked. `restoredFrom` is the number of calls the session was restored to (from its last
+ * snapshot), or null when it had none and starts again empty.
+ */
+export class SessionLostError extends Error {
+  /** `ERR_LOOPWATCH_SESSION_LOST`. */
+  readonly code: ErrorCodeValue = ErrorCode.SESSION_LOST;
+  /** The session. */
+  readonly sessionId: string;
+  /** Calls of the restored state, or null when the session restarts empty. */
+  readonly restoredFrom: number | null;
+
+  constructor(sessionId: string, restoredFrom: number | null, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SessionLostError';
+    this.sessionId = sessionId;
+    this.restoredFrom = restoredFrom;
     brand(this);
   }
 }

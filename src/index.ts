@@ -56,6 +56,7 @@ export {
   STATE_REPEAT_DEFAULTS,
 } from './options/detector-options.js';
 export { resolveOptions } from './options/resolve-options.js';
+export { SNAPSHOT_MAGIC, SNAPSHOT_VERSION } from './snapshot/snapshot-format.js';
 export { callSignature } from './fingerprint/signature.js';
 export type { SignatureOptions } from './fingerprint/signature.js';
 export { redactSecrets } from './text/redact.js';
@@ -68,6 +69,9 @@ export {
   InvalidEventError,
   OptionRangeError,
   OptionTypeError,
+  SnapshotError,
+  ClosedError,
+  SessionLostError,
   WasmTrapError,
   isLoopwatchError,
 } from './errors.js';

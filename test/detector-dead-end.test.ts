@@ -30,6 +30,10 @@ describe('dead end detector', () => {
     expect(maskVolatile('permission denied')).not.toBe(maskVolatile('file not found'));
   });
 
+  it('should keep a leading byte-order mark (U+FEFF) in masked text', () => {
+    expect(maskVolatile('\ufeffpermission denied')).toBe('\ufeffpermission denied');
+  });
+
   it('should never count infrastructure failures', () => {
     const infra = ['HTTP 429 Too Many Requests', 'rate limit exceeded, retry later', 'Error: 503 Service Unavailable', 'ETIMEDOUT', 'read ECONNRESET', 'Request timed out after 30s', 'connection reset by peer', 'status code 502'];
     for (const e of infra) expect(isInfraFailure(e)).toBe(true);

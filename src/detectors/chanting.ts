@@ -9,6 +9,9 @@
  * Confidence `0.6 + 0.02 * (repetitions - threshold)`.
  */
 import type { ChantingOptions } from '../options/detector-options.js';
+import { SnapshotError } from '../errors.js';
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { PeriodSearch } from '../text/period-search.js';
 import { StructureFilter } from '../text/structure-lines.js';
 import type { LoopSignal } from '../types.js';
@@ -175,6 +178,48 @@ export class ChantingDetector implements Detector {
       progressGated: false,
       chunk: f.chunk,
     };
+  }
+
+  /** Writes its whole state for a snapshot. */
+  save(w: ByteWriter): void {
+    w.i32(this.call);
+    w.bool(this.s !== null);
+    if (this.s === null) return;
+    this.s.save(w);
+    w.bool(this.filter.fenceOpen);
+    w.str(this.lineBuf);
+    w.u8(this.lineClass === 'unknown' ? 0 : this.lineClass === 'prose' ? 1 : 2);
+    w.f64(this.bounds);
+    w.view(this.boundPos);
+    w.view(this.boundCall);
+    const f = this.found;
+    w.bool(f !== null);
+    if (f !== null) {
+      w.u32(f.period);
+      w.i32(f.span);
+      w.i32(f.end);
+      w.str(f.chunk);
+    }
+  }
+
+  /** Reads what save() wrote. */
+  load(r: ByteReader): void {
+    this.reset();
+    this.call = r.i32();
+    if (!r.bool()) return;
+    this.s = new PeriodSearch(this.o.maxPeriod, this.o.threshold, this.o.minLength);
+    this.boundPos = new Int32Array(BOUNDS);
+    this.boundCall = new Int32Array(BOUNDS);
+    this.s.load(r);
+    this.filter.fenceOpen = r.bool();
+    this.lineBuf = r.str();
+    const c = r.u8();
+    if (c > 2) throw new SnapshotError('loopwatch: the snapshot is corrupt (line state)');
+    this.lineClass = c === 0 ? 'unknown' : c === 1 ? 'prose' : 'skip';
+    this.bounds = r.f64();
+    r.into(this.boundPos);
+    r.into(this.boundCall);
+    this.found = r.bool() ? { period: r.u32(), span: r.i32(), end: r.i32(), chunk: r.str() } : null;
   }
 
   reset(): void {

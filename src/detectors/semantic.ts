@@ -15,6 +15,9 @@ import { utf8Scratch } from '../fingerprint/canonical-hash.js';
 import { actionText, encodeCapped } from '../text/action-text.js';
 import { maskBytes } from '../text/mask-volatile.js';
 import { jaccardExact, jaccardSketch, tokenSet } from '../text/token-set.js';
+import { SnapshotError } from '../errors.js';
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { Ring } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, Progress } from '../types.js';
@@ -101,5 +104,30 @@ export class SemanticDetector implements Detector {
     this.n = 0;
     this.sets.fill(undefined);
     this.counts.fill(0);
+  }
+
+  /** Writes its state for a snapshot: the token sets of the actions in its window. */
+  save(w: ByteWriter): void {
+    w.f64(this.n);
+    w.view(this.counts);
+    for (const set of this.sets) {
+      w.bool(set !== undefined);
+      if (set !== undefined) w.view(set);
+    }
+  }
+
+  /** Reads what save() wrote. */
+  load(r: ByteReader): void {
+    this.n = r.f64();
+    r.into(this.counts);
+    for (let i = 0; i < this.sets.length; i++) {
+      if (!r.bool()) {
+        this.sets[i] = undefined;
+        continue;
+      }
+      const bytes = r.bytes();
+      if (bytes.length % 4 !== 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (a token set of odd length)');
+      this.sets[i] = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+    }
   }
 }

@@ -11,6 +11,8 @@
  */
 import type { SimilarArgsOptions } from '../options/detector-options.js';
 import { argsSimilarityAtLeast } from '../text/args-similarity.js';
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
@@ -89,5 +91,16 @@ export class SimilarArgsDetector implements Detector {
     this.n = 0;
     this.masked.fill(undefined);
     this.maskedAt.fill(-1);
+  }
+
+  /** Writes its state for a snapshot (the calls seen; masked copies are remade from the log). */
+  save(w: ByteWriter): void {
+    w.f64(this.n);
+  }
+
+  /** Reads what save() wrote. */
+  load(r: ByteReader): void {
+    this.reset();
+    this.n = r.f64();
   }
 }

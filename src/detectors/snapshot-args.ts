@@ -4,6 +4,7 @@
  * beyond `MAX_SNAPSHOT_NODES` nodes or `MAX_SNAPSHOT_DEPTH` levels a value is kept as its fingerprint.
  */
 import { hashValue } from '../fingerprint/canonical-hash.js';
+import { RestoredValue } from '../fingerprint/restored-value.js';
 import { toHex, u64 } from '../fingerprint/u64.js';
 
 /** Nodes copied at most. */
@@ -25,7 +26,7 @@ export function snapshotArgs(v: unknown, transform: ((s: string) => string) | nu
     if (--budget.nodes < 0 || depth >= MAX_SNAPSHOT_DEPTH) return fingerprintOf(x);
     try {
       if (Array.isArray(x)) return x.map((el) => copy(el, depth + 1));
-      if (x instanceof Map || x instanceof Set || ArrayBuffer.isView(x)) return fingerprintOf(x);
+      if (x instanceof Map || x instanceof Set || ArrayBuffer.isView(x) || x instanceof RestoredValue) return fingerprintOf(x);
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(x)) out[k] = copy((x as Record<string, unknown>)[k], depth + 1);
       return out;

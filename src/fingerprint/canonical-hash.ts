@@ -20,6 +20,7 @@
  * See `combine.ts` for how member fingerprints are combined. Results come back as the low word with the
  * high word in `u64.hi`.
  */
+import { carriedFingerprint } from './restored-value.js';
 import { Tag, close, fold, pair, sum, word } from './combine.js';
 import { u64 } from './u64.js';
 import { xxh64 } from './xxh64.js';
@@ -90,6 +91,14 @@ function isOmitted(v: unknown): boolean {
  * Fingerprint of any value (see the table above). Returns the low word; the high word is in `u64.hi`.
  */
 export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAULT_WALK): number {
+  if (options === DEFAULT_WALK && typeof value === 'object' && value !== null) {
+    // a value restored from a snapshot answers with its original's fingerprint
+    const carried = carriedFingerprint(value);
+    if (carried !== undefined) {
+      u64.hi = carried[1];
+      return carried[0];
+    }
+  }
   const ancestors: object[] = [];
   return walk(value, 0, ancestors, options);
 }

@@ -3,6 +3,8 @@
  * ladder, the last rung repeats. A verdict may climb more than one rung (no progress) or half a rung
  * (results still changing). With a cooldown, enough quiet calls send the session back to the first rung.
  */
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
 import type { LoopAction } from '../types.js';
 
 /** Where a session stands on its action ladder. */
@@ -36,5 +38,17 @@ export class Ladder {
   reset(): void {
     this.level = 0;
     this.quiet = 0;
+  }
+
+  /** Writes where the session stands, for a snapshot. */
+  save(w: ByteWriter): void {
+    w.f64(this.level);
+    w.f64(this.quiet);
+  }
+
+  /** Reads what save() wrote. */
+  load(r: ByteReader): void {
+    this.level = r.f64();
+    this.quiet = r.f64();
   }
 }

@@ -9,6 +9,8 @@
  * 4. the recommended next step and the message, secrets redacted;
  * 5. the caller's `onDetect`, which may override the action or drop the verdict.
  */
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { DetectorError } from '../errors.js';
 import type { PolicyOptions } from '../options/options.js';
 import type { CallLog } from '../state/call-log.js';
@@ -182,5 +184,17 @@ export class VerdictPolicy {
   reset(): void {
     this.ladder.reset();
     this.count = 0;
+  }
+
+  /** Writes the ladder and count, for a snapshot. */
+  save(w: ByteWriter): void {
+    this.ladder.save(w);
+    w.f64(this.count);
+  }
+
+  /** Reads what save() wrote. */
+  load(r: ByteReader): void {
+    this.ladder.load(r);
+    this.count = r.f64();
   }
 }

@@ -10,11 +10,14 @@
  * ```
  */
 import type { Detector, ObservedCall } from '../detectors/detector.js';
-import { DetectorError, InvalidEventError } from '../errors.js';
+import { DetectorError, InvalidEventError, SnapshotError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
+import { ByteReader } from '../snapshot/byte-reader.js';
+import { ByteWriter } from '../snapshot/byte-writer.js';
+import { openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { validateEvent } from './observe-event.js';
@@ -53,7 +56,8 @@ export class LoopDetector {
   private readonly tally = new StatsTally();
   /** Subscribers; null until the first subscribe() (most sessions have none). */
   private listeners: Set<VerdictListener> | null = null;
-  private last: Verdict | null = null;
+  /** Whether the last call got a verdict (isStuck). */
+  private lastFlagged = false;
 
   /** The session's id in stats: the `sessionId` option, or the one given to the constructor. */
   readonly sessionId: string;
@@ -217,7 +221,7 @@ export class LoopDetector {
   private finish(signals: readonly LoopSignal[], index: number, step: number | undefined): Verdict | null {
     const { verdict, tolerated } = this.policy.decide(signals, index, step);
     if (tolerated > 0) this.count((t) => (t.tolerated += tolerated));
-    this.last = verdict;
+    this.lastFlagged = verdict !== null;
     if (verdict === null) return null;
     return this.publish(verdict);
   }
@@ -260,7 +264,7 @@ export class LoopDetector {
    * reached its threshold (the ToolLoopDetector `is_stuck()` view).
    */
   isStuck(): boolean {
-    return this.last !== null || this.pipeline.anyAtThreshold();
+    return this.lastFlagged || this.pipeline.anyAtThreshold();
   }
 
   /** Reports that a verdict of this session was a false positive (counted in stats). */
@@ -278,7 +282,64 @@ export class LoopDetector {
     this.pipeline.reset();
     for (const d of this.options.custom) d.reset();
     this.policy.reset();
-    this.last = null;
+    this.lastFlagged = false;
+  }
+
+  /**
+   * The session's whole state as compact, versioned bytes: its calls' fingerprints and rings, what the
+   * host-side detectors remember, the action ladder and the stats. `restore()` on a detector made with the
+   * same options continues exactly where this one is. Needs the WebAssembly engine and no custom detectors
+   * (their state is theirs); throws {@link SnapshotError} otherwise.
+   */
+  snapshot(): Uint8Array {
+    this.snapshotable();
+    return sealSnapshot(this.payload(), this.options);
+  }
+
+  /**
+   * Replaces this session's state by a snapshot's. Throws {@link SnapshotError} and leaves the session as
+   * it was when the bytes are not a snapshot, are of another format version, are corrupt or truncated, or
+   * were taken under other options.
+   */
+  restore(bytes: Uint8Array): void {
+    this.snapshotable();
+    const { bytes: b, start, end } = openSnapshot(bytes, this.options);
+    let backup: Uint8Array | null;
+    try {
+      backup = this.payload();
+    } catch {
+      backup = null; // a quarantined session: on failure it is reset instead
+    }
+    try {
+      this.loadPayload(new ByteReader(b, start, end));
+    } catch (err) {
+      if (backup === null) this.reset();
+      else this.loadPayload(new ByteReader(backup));
+      throw err instanceof SnapshotError ? err : new SnapshotError(`loopwatch: the snapshot could not be read: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+  }
+
+  /** The state snapshot() seals. */
+  private payload(): Uint8Array {
+    const w = new ByteWriter();
+    this.tally.save(w);
+    w.bool(this.lastFlagged);
+    this.policy.save(w);
+    this.pipeline.save(w);
+    return w.finish();
+  }
+
+  private loadPayload(r: ByteReader): void {
+    this.tally.load(r);
+    this.lastFlagged = r.bool();
+    this.policy.load(r);
+    this.pipeline.load(r);
+    r.done();
+  }
+
+  private snapshotable(): void {
+    if (this.options.custom.length !== 0) throw new SnapshotError('loopwatch: sessions with custom detectors cannot be snapshotted (their state is their own)');
+    if (this.options.engine !== 'wasm') throw new SnapshotError('loopwatch: snapshots need the WebAssembly engine (engine: "wasm")');
   }
 
   /**

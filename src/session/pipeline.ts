@@ -5,6 +5,8 @@
  * signals for the same events.
  */
 import type { ObservedCall } from '../detectors/detector.js';
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
 
@@ -29,6 +31,10 @@ export interface Pipeline {
   anyAtThreshold(): boolean;
   /** Forgets every call. */
   reset(): void;
+  /** Writes the session's whole state, for a snapshot (throws SnapshotError where it cannot). */
+  save(w: ByteWriter): void;
+  /** Replaces the session's state by what save() wrote (on a pipeline made with the same options). */
+  load(r: ByteReader): void;
   /** Releases what the pipeline holds outside the JavaScript heap (a WebAssembly slot). */
   dispose(): void;
 }

@@ -2,6 +2,7 @@
  * The reference pipeline: every built-in detector in plain TypeScript over the call-history rings. It
  * defines what the answers are; the WebAssembly pipeline must give the same ones.
  */
+import { SnapshotError } from '../errors.js';
 import type { ChantingDetector } from '../detectors/chanting.js';
 import type { Detector } from '../detectors/detector.js';
 import type { FrequencyDetector } from '../detectors/frequency.js';
@@ -64,6 +65,14 @@ export class ReferencePipeline implements Pipeline {
       if (s !== null) (signals ??= []).push(s);
     }
     return signals ?? NO_SIGNALS;
+  }
+
+  save(): void {
+    throw new SnapshotError('loopwatch: snapshots need the WebAssembly engine (engine: "wasm")');
+  }
+
+  load(): void {
+    throw new SnapshotError('loopwatch: snapshots need the WebAssembly engine (engine: "wasm")');
   }
 
   observeText(text: string): LoopSignal | null {

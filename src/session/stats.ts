@@ -1,6 +1,8 @@
 /**
  * Detection statistics: per session, and summed over many sessions by a shared {@link StatsAggregate}.
  */
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
 import type { LoopAction, LoopKind } from '../types.js';
 
 /** A snapshot of detection statistics. */
@@ -56,6 +58,33 @@ export class StatsTally {
     const byKind = (this.byKind ??= new Map<string, number>());
     byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
     this[action]++;
+  }
+
+  /** Writes the counters, for a session snapshot. */
+  save(w: ByteWriter): void {
+    for (const v of [this.checks, this.skipped, this.detections, this.falsePositives, this.tolerated, this.confidenceSum, this.warn, this.ask, this.break]) w.f64(v);
+    const kinds = this.byKind === null ? [] : [...this.byKind];
+    w.u32(kinds.length);
+    for (const [k, n] of kinds) {
+      w.str(k);
+      w.f64(n);
+    }
+  }
+
+  /** Reads what save() wrote. */
+  load(r: ByteReader): void {
+    this.checks = r.f64();
+    this.skipped = r.f64();
+    this.detections = r.f64();
+    this.falsePositives = r.f64();
+    this.tolerated = r.f64();
+    this.confidenceSum = r.f64();
+    this.warn = r.f64();
+    this.ask = r.f64();
+    this.break = r.f64();
+    const n = r.count(1 << 16, 'verdict kinds');
+    this.byKind = n === 0 ? null : new Map();
+    for (let i = 0; i < n; i++) (this.byKind as Map<string, number>).set(r.str(), r.f64());
   }
 
   /** A frozen snapshot. */

@@ -4,7 +4,11 @@
  * messages can name the calls. References and previews are built only when a verdict needs them.
  * Bounded by its capacity.
  */
+import { SnapshotError } from '../errors.js';
 import { toHex } from '../fingerprint/u64.js';
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
+import { readValue, writeValue } from '../snapshot/value-codec.js';
 import type { CallRef } from '../types.js';
 
 /** Characters of argument text shown in a call preview. */
@@ -126,6 +130,52 @@ export class CallLog {
       previews[s] = p;
     }
     return p;
+  }
+
+  /**
+   * Writes the kept calls for a snapshot: previews as they read now, and the args as similar args
+   * compares them when `withArgs`.
+   */
+  save(w: ByteWriter, withArgs: boolean): void {
+    w.u32(this.capacity);
+    w.f64(this.n);
+    for (let i = Math.max(0, this.n - this.capacity); i < this.n; i++) {
+      const s = i % this.capacity;
+      w.str(this.tools[s] as string);
+      w.optStr(this.descriptions === null ? undefined : this.descriptions[s]);
+      w.u32(this.sig[2 * s] as number);
+      w.u32(this.sig[2 * s + 1] as number);
+      w.f64(this.steps === null ? NaN : (this.steps[s] as number));
+      w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
+      w.str(this.preview(i));
+      if (withArgs) writeValue(w, this.argsOf(i));
+    }
+  }
+
+  /** Reads what save() wrote, replacing every call. */
+  load(r: ByteReader, withArgs: boolean): void {
+    const capacity = r.u32();
+    if (capacity !== this.capacity) throw new SnapshotError(`loopwatch: the snapshot keeps ${capacity} calls where these options keep ${this.capacity}`);
+    const n = r.f64();
+    if (!Number.isSafeInteger(n) || n < 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (a call count that is not a count)');
+    this.reset();
+    this.previews = new Array<string | undefined>(this.capacity);
+    for (let i = Math.max(0, n - this.capacity); i < n; i++) {
+      const s = i % this.capacity;
+      this.tools[s] = r.str();
+      const d = r.optStr();
+      if (d !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = d;
+      this.sig[2 * s] = r.u32();
+      this.sig[2 * s + 1] = r.u32();
+      const step = r.f64();
+      if (!Number.isNaN(step)) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
+      const round = r.f64();
+      if (!Number.isNaN(round)) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
+      this.previews[s] = r.str();
+      this.args[s] = withArgs ? readValue(r) : undefined;
+      this.raw[s] = 0;
+    }
+    this.n = n;
   }
 
   /** Forgets every call. */

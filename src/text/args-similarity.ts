@@ -14,14 +14,16 @@
  * `min` is out of reach (string comparisons in a band, objects once too many keys have failed).
  */
 import { hashValue } from '../fingerprint/canonical-hash.js';
+import { RestoredValue } from '../fingerprint/restored-value.js';
 import { u64 } from '../fingerprint/u64.js';
 import { editSimilarity, sampleSimilarityAtLeast, textSample } from './edit-similarity.js';
 
 /** Nesting followed before values are compared by fingerprint only. */
 export const MAX_ARGS_DEPTH = 16;
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Map) && !(v instanceof Set) && !ArrayBuffer.isView(v);
+/** Objects compared key by key: not arrays, Maps, Sets, typed arrays, or values restored as a fingerprint. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Map) && !(v instanceof Set) && !ArrayBuffer.isView(v) && !(v instanceof RestoredValue);
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -139,7 +139,8 @@ export function maskBytes(src: Uint8Array, len: number, limit: number = MASK_LIM
   return out.subarray(0, o);
 }
 
-const decoder = new TextDecoder();
+// ignoreBOM: a text that begins with U+FEFF keeps it.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Masks a string (see the module comment) and returns the masked text. */
 export function maskVolatile(text: string, limit: number = MASK_LIMIT): string {

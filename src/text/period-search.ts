@@ -25,6 +25,10 @@
  * size before they overflow.
  */
 
+import { SnapshotError } from '../errors.js';
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
+
 /** Chain heads of the gram table. */
 const BUCKETS = 256;
 /** Multiplier of the rolling gram hash. */
@@ -190,6 +194,45 @@ export class PeriodSearch {
     move(this.prevInBucket);
     this.pos -= shift;
     return shift;
+  }
+
+  /** Writes the whole search state for a snapshot. */
+  save(w: ByteWriter): void {
+    w.i32(this.pos);
+    w.i32(this.gram);
+    w.u32(this.untilAnchor);
+    w.i32(this.hitRun);
+    w.u32(this.followed);
+    for (let k = 0; k < this.followed; k++) {
+      w.u32(this.periods[k] as number);
+      w.i32(this.runs[k] as number);
+    }
+    w.view(this.ring);
+    w.view(this.gramAt);
+    w.view(this.prevInBucket);
+    w.view(this.heads);
+  }
+
+  /** Reads what save() wrote (into a search made with the same options). */
+  load(r: ByteReader): void {
+    this.reset();
+    this.pos = r.i32();
+    this.gram = r.i32();
+    this.untilAnchor = r.u32();
+    this.hitRun = r.i32();
+    if (this.pos < 0 || this.untilAnchor < 1 || this.untilAnchor > this.stride) throw new SnapshotError('loopwatch: the snapshot is corrupt (text stream state)');
+    this.followed = r.count(this.maxPeriod, 'followed periods');
+    for (let k = 0; k < this.followed; k++) {
+      const L = r.u32();
+      if (L < 1 || L > this.maxPeriod || this.following[L] === 1) throw new SnapshotError('loopwatch: the snapshot is corrupt (a followed period)');
+      this.periods[k] = L;
+      this.runs[k] = r.i32();
+      this.following[L] = 1;
+    }
+    r.into(this.ring);
+    r.into(this.gramAt);
+    r.into(this.prevInBucket);
+    r.into(this.heads);
   }
 
   /** Forgets the stream. */

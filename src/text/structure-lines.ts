@@ -28,4 +28,13 @@ export class StructureFilter {
   reset(): void {
     this.inFence = false;
   }
+
+  /** Whether a code block is open (for snapshots). */
+  get fenceOpen(): boolean {
+    return this.inFence;
+  }
+
+  set fenceOpen(open: boolean) {
+    this.inFence = open;
+  }
 }

@@ -150,6 +150,31 @@ export class WasmCore {
     return (((u32[(slot + A.S_STATE) >>> 2] as number) & A.SLOT_POISONED) !== 0);
   }
 
+  /**
+   * A copy of a slot's state (its `size` bytes), for a snapshot. The header words that tie a slot to this
+   * memory (configuration id, liveness, free-list link) are zeroed in the copy.
+   */
+  readSlot(slot: number, size: number): Uint8Array {
+    const copy = this.instance.views().u8.slice(slot, slot + size);
+    const dv = new DataView(copy.buffer);
+    dv.setUint32(A.S_CONFIG, 0, true);
+    dv.setUint32(A.S_STATE, 0, true);
+    dv.setUint32(A.S_NEXT, 0, true);
+    return copy;
+  }
+
+  /** Puts a slot state readSlot() copied into a live slot of the same configuration. */
+  writeSlot(slot: number, state: Uint8Array): void {
+    const { u8, u32 } = this.instance.views();
+    const config = u32[(slot + A.S_CONFIG) >>> 2] as number;
+    const live = u32[(slot + A.S_STATE) >>> 2] as number;
+    const next = u32[(slot + A.S_NEXT) >>> 2] as number;
+    u8.set(state, slot);
+    u32[(slot + A.S_CONFIG) >>> 2] = config;
+    u32[(slot + A.S_STATE) >>> 2] = live & ~A.SLOT_POISONED;
+    u32[(slot + A.S_NEXT) >>> 2] = next;
+  }
+
   /** Calls recorded in a slot. */
   count(slot: number): number {
     return this.instance.exports.slotCount(slot) >>> 0;

@@ -14,7 +14,7 @@ import { resultRepeatSignal } from '../detectors/result-repeat.js';
 import { SemanticDetector, semanticSignal } from '../detectors/semantic.js';
 import { SimilarArgsDetector } from '../detectors/similar-args.js';
 import { stateRepeatSignal } from '../detectors/state-repeat.js';
-import { DisposedError, WasmTrapError } from '../errors.js';
+import { DisposedError, SnapshotError, WasmTrapError } from '../errors.js';
 import type { CanonicalWalkOptions } from '../fingerprint/canonical-hash.js';
 import { parseArgs } from '../fingerprint/signature.js';
 import type { ResolvedOptions } from '../options/options.js';
@@ -22,6 +22,8 @@ import { historyCapacity } from '../session/build-detectors.js';
 import { LoggedCall } from '../session/observed-call.js';
 import { NO_SIGNALS, type Pipeline } from '../session/pipeline.js';
 import type { ObservedCall } from '../detectors/detector.js';
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { CallLog } from '../state/call-log.js';
 import { maskVolatile } from '../text/mask-volatile.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
@@ -312,6 +314,34 @@ export class WasmPipeline implements Pipeline {
     this.log.reset();
     const hostDetectors: (Detector | null)[] = [this.similar, this.semanticHost, this.chanting];
     for (const d of hostDetectors) d?.reset();
+  }
+
+  save(w: ByteWriter): void {
+    if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
+    if (this.core.poisoned(this.slot)) throw new SnapshotError('loopwatch: a session quarantined after a WebAssembly trap cannot be saved; reset() it first');
+    w.bytes(this.core.readSlot(this.slot, this.core.layout(this.config).slotSize));
+    w.f64(this.lastIndex);
+    w.optStr(this.lastErrorText);
+    w.bool(this.lastInfra);
+    this.log.save(w, this.similar !== null);
+    if (this.similar !== null) this.similar.save(w);
+    if (this.semanticHost !== null) this.semanticHost.save(w);
+    if (this.chanting !== null) this.chanting.save(w);
+  }
+
+  load(r: ByteReader): void {
+    if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
+    const state = r.bytes();
+    if (state.length !== this.core.layout(this.config).slotSize) throw new SnapshotError(`loopwatch: the snapshot's session state has ${state.length} bytes where these options lay out ${this.core.layout(this.config).slotSize}`);
+    this.lastIndex = r.f64();
+    this.lastErrorText = r.optStr();
+    this.lastInfra = r.bool();
+    this.lastEvent = null;
+    this.log.load(r, this.similar !== null);
+    if (this.similar !== null) this.similar.load(r);
+    if (this.semanticHost !== null) this.semanticHost.load(r);
+    if (this.chanting !== null) this.chanting.load(r);
+    this.core.writeSlot(this.slot, state);
   }
 
   dispose(): void {

@@ -1,0 +1,104 @@
+/** A growable little-endian byte buffer for snapshots. */
+
+const encoder = new TextEncoder();
+
+/** Writes numbers, strings and bytes one after another. */
+export class ByteWriter {
+  private buf = new Uint8Array(1024);
+  private dv = new DataView(this.buf.buffer);
+  /** Bytes written so far. */
+  length = 0;
+
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+    this.dv = new DataView(next.buffer);
+  }
+
+  /** One byte. */
+  u8(v: number): void {
+    this.room(1);
+    this.buf[this.length++] = v;
+  }
+
+  /** An unsigned 32-bit integer. */
+  u32(v: number): void {
+    this.room(4);
+    this.dv.setUint32(this.length, v >>> 0, true);
+    this.length += 4;
+  }
+
+  /** A signed 32-bit integer. */
+  i32(v: number): void {
+    this.room(4);
+    this.dv.setInt32(this.length, v | 0, true);
+    this.length += 4;
+  }
+
+  /** A double (any number, NaN included). */
+  f64(v: number): void {
+    this.room(8);
+    this.dv.setFloat64(this.length, v, true);
+    this.length += 8;
+  }
+
+  /** A boolean as one byte. */
+  bool(v: boolean): void {
+    this.u8(v ? 1 : 0);
+  }
+
+  /** Raw bytes preceded by their length. */
+  bytes(b: Uint8Array): void {
+    this.u32(b.length);
+    this.room(b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
+  }
+
+  /** A typed array's bytes preceded by their length (read back into the same kind of array). */
+  view(a: ArrayBufferView): void {
+    this.bytes(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  }
+
+  /**
+   * A string, exactly: UTF-8 when it is well-formed UTF-16, else its UTF-16 code units (so lone
+   * surrogates survive); a byte says which, then the byte length.
+   */
+  str(s: string): void {
+    if ((s as string & { isWellFormed(): boolean }).isWellFormed()) {
+      this.room(5 + s.length * 3);
+      this.buf[this.length++] = 0;
+      const at = this.length;
+      const { written } = encoder.encodeInto(s, this.buf.subarray(at + 4));
+      this.dv.setUint32(at, written, true);
+      this.length = at + 4 + written;
+      return;
+    }
+    this.room(5 + s.length * 2);
+    this.buf[this.length++] = 1;
+    this.dv.setUint32(this.length, s.length * 2, true);
+    this.length += 4;
+    for (let i = 0; i < s.length; i++) {
+      this.dv.setUint16(this.length, s.charCodeAt(i), true);
+      this.length += 2;
+    }
+  }
+
+  /** A string or undefined. */
+  optStr(s: string | undefined): void {
+    if (s === undefined) this.u8(0);
+    else {
+      this.u8(1);
+      this.str(s);
+    }
+  }
+
+  /** The bytes written, as their own buffer. */
+  finish(): Uint8Array {
+    return this.buf.slice(0, this.length);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The envelope around a session snapshot:
+ *
+ * ```
+ * "LWSS" | version u16 | reserved u16 | options fingerprint (8) | payload length u32 | payload | xxh64 (8)
+ * ```
+ *
+ * The checksum covers every byte before it, so a flipped or missing byte is caught before any state is
+ * read; the options fingerprint makes a snapshot taken under other detection options a clear error rather
+ * than a session that quietly means something else. Everything is little-endian.
+ */
+import { SnapshotError } from '../errors.js';
+import { xxh64 } from '../fingerprint/xxh64.js';
+import { u64 } from '../fingerprint/u64.js';
+import type { ResolvedOptions } from '../options/options.js';
+
+/** The first four bytes of every snapshot. */
+export const SNAPSHOT_MAGIC = 'LWSS';
+/** The format version written; a snapshot of another version is refused. */
+export const SNAPSHOT_VERSION = 1;
+
+const HEADER = 4 + 2 + 2 + 8 + 4;
+const TRAILER = 8;
+const encoder = new TextEncoder();
+
+/** The detection options that decide what a session's state means, as canonical JSON text. */
+function optionsText(o: ResolvedOptions): string {
+  const tools = [...o.tools]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, rule]) => [name, { ignoreFields: rule.ignoreFields ?? [], exempt: rule.exempt === true, identity: rule.identity === undefined ? null : String(rule.identity) }]);
+  const { onDetect, ...policy } = o.policy;
+  return JSON.stringify({
+    engine: o.engine,
+    detectors: o.detectors,
+    tools,
+    ignoreFields: o.ignoreFields,
+    normalizeVolatile: o.normalizeVolatile,
+    maxDepth: o.maxDepth,
+    redactSecrets: o.redactSecrets,
+    policy,
+    onDetect: onDetect !== undefined,
+  });
+}
+
+const fingerprints = new WeakMap<ResolvedOptions, [number, number]>();
+
+/** The (low, high) words of the options' fingerprint (cached per resolution). */
+export function optionsFingerprint(o: ResolvedOptions): readonly [number, number] {
+  let f = fingerprints.get(o);
+  if (f === undefined) {
+    const bytes = encoder.encode(optionsText(o));
+    const lo = xxh64(bytes, 0, bytes.length, 0, 0);
+    f = [lo, u64.hi];
+    fingerprints.set(o, f);
+  }
+  return f;
+}
+
+/** Wraps a session's payload in the envelope. */
+export function sealSnapshot(payload: Uint8Array, options: ResolvedOptions): Uint8Array {
+  const out = new Uint8Array(HEADER + payload.length + TRAILER);
+  const dv = new DataView(out.buffer);
+  out.set(encoder.encode(SNAPSHOT_MAGIC), 0);
+  dv.setUint16(4, SNAPSHOT_VERSION, true);
+  const [lo, hi] = optionsFingerprint(options);
+  dv.setUint32(8, lo, true);
+  dv.setUint32(12, hi, true);
+  dv.setUint32(16, payload.length, true);
+  out.set(payload, HEADER);
+  const end = HEADER + payload.length;
+  const sumLo = xxh64(out, 0, end, 0, 0);
+  dv.setUint32(end, sumLo, true);
+  dv.setUint32(end + 4, u64.hi, true);
+  return out;
+}
+
+/**
+ * Checks the envelope (magic, version, length, checksum, options) and returns the payload's bounds.
+ * Throws {@link SnapshotError} saying which check failed.
+ */
+export function openSnapshot(bytes: unknown, options: ResolvedOptions): { readonly bytes: Uint8Array; readonly start: number; readonly end: number } {
+  if (!(bytes instanceof Uint8Array)) throw new SnapshotError(`loopwatch: a snapshot is a Uint8Array (a Buffer will do), received ${bytes === null ? 'null' : typeof bytes}`);
+  if (bytes.length < HEADER + TRAILER || String.fromCharCode(bytes[0] as number, bytes[1] as number, bytes[2] as number, bytes[3] as number) !== SNAPSHOT_MAGIC) {
+    throw new SnapshotError(`loopwatch: these ${bytes.length} bytes are not a loopwatch session snapshot (no "${SNAPSHOT_MAGIC}" header)`);
+  }
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = dv.getUint16(4, true);
+  if (version !== SNAPSHOT_VERSION) throw new SnapshotError(`loopwatch: the snapshot has format version ${version}; this loopwatch reads version ${SNAPSHOT_VERSION} only`);
+  const length = dv.getUint32(16, true);
+  if (HEADER + length + TRAILER !== bytes.length) throw new SnapshotError(`loopwatch: the snapshot is truncated or padded (${bytes.length} bytes, its header says ${HEADER + length + TRAILER})`);
+  const end = HEADER + length;
+  const sumLo = xxh64(bytes, 0, end, 0, 0);
+  if (dv.getUint32(end, true) !== sumLo || dv.getUint32(end + 4, true) !== u64.hi) throw new SnapshotError('loopwatch: the snapshot is corrupt (its checksum does not match its bytes)');
+  const [lo, hi] = optionsFingerprint(options);
+  if (dv.getUint32(8, true) !== lo || dv.getUint32(12, true) !== hi) {
+    throw new SnapshotError('loopwatch: the snapshot was taken under other detection options; restore it into a detector made with the same options');
+  }
+  return { bytes, start: HEADER, end };
+}

@@ -1,0 +1,136 @@
+/**
+ * Argument values in a snapshot, kept as similar args compares them (see `args-similarity.ts`): strings,
+ * numbers, booleans, null and undefined as they are; arrays and objects that are compared key by key as
+ * arrays and objects of their own enumerable keys (in order), each with the original's fingerprint; any
+ * other value (a Map, a BigInt, a function, a typed array, what lies deeper than similar args looks) as
+ * its fingerprint alone. Read back, every comparison similar args makes gives what it gave before.
+ */
+import { SnapshotError } from '../errors.js';
+import { hashValue } from '../fingerprint/canonical-hash.js';
+import { RestoredValue, carryFingerprint } from '../fingerprint/restored-value.js';
+import { u64 } from '../fingerprint/u64.js';
+import { MAX_ARGS_DEPTH, isPlainObject } from '../text/args-similarity.js';
+import type { ByteReader } from './byte-reader.js';
+import type { ByteWriter } from './byte-writer.js';
+
+const UNDEFINED = 0;
+const NULL = 1;
+const FALSE = 2;
+const TRUE = 3;
+const NUMBER = 4;
+const STRING = 5;
+const ARRAY = 6;
+const OBJECT = 7;
+const OPAQUE = 8;
+
+/** Members or elements read back at most (bounds what corrupt bytes can allocate). */
+const MAX_ITEMS = 1 << 20;
+
+function fingerprint(w: ByteWriter, v: unknown): void {
+  let lo: number;
+  let hi: number;
+  try {
+    lo = hashValue(v);
+    hi = u64.hi;
+  } catch {
+    lo = 0;
+    hi = 0;
+  }
+  w.u32(lo);
+  w.u32(hi);
+}
+
+/** Writes a value as similar args sees it, `depth` levels down from the args. */
+export function writeValue(w: ByteWriter, v: unknown, depth = 0): void {
+  switch (typeof v) {
+    case 'undefined':
+      w.u8(UNDEFINED);
+      return;
+    case 'boolean':
+      w.u8(v ? TRUE : FALSE);
+      return;
+    case 'number':
+      w.u8(NUMBER);
+      w.f64(v);
+      return;
+    case 'string':
+      w.u8(STRING);
+      w.str(v);
+      return;
+    case 'object':
+      if (v === null) {
+        w.u8(NULL);
+        return;
+      }
+      if (depth < MAX_ARGS_DEPTH && Array.isArray(v)) {
+        w.u8(ARRAY);
+        fingerprint(w, v);
+        w.u32(v.length);
+        for (let i = 0; i < v.length; i++) writeValue(w, v[i], depth + 1);
+        return;
+      }
+      if (depth < MAX_ARGS_DEPTH && isPlainObject(v)) {
+        let keys: string[];
+        let values: unknown[];
+        try {
+          keys = Object.keys(v);
+          values = keys.map((k) => v[k]);
+        } catch {
+          break;
+        }
+        w.u8(OBJECT);
+        fingerprint(w, v);
+        w.u32(keys.length);
+        for (let i = 0; i < keys.length; i++) {
+          w.str(keys[i] as string);
+          writeValue(w, values[i], depth + 1);
+        }
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  w.u8(OPAQUE);
+  fingerprint(w, v);
+}
+
+/** Reads a value writeValue wrote. */
+export function readValue(r: ByteReader): unknown {
+  const tag = r.u8();
+  switch (tag) {
+    case UNDEFINED:
+      return undefined;
+    case NULL:
+      return null;
+    case FALSE:
+      return false;
+    case TRUE:
+      return true;
+    case NUMBER:
+      return r.f64();
+    case STRING:
+      return r.str();
+    case ARRAY: {
+      const lo = r.u32();
+      const hi = r.u32();
+      const a: unknown[] = new Array<unknown>(r.count(MAX_ITEMS, 'array elements'));
+      for (let i = 0; i < a.length; i++) a[i] = readValue(r);
+      carryFingerprint(a, lo, hi);
+      return a;
+    }
+    case OBJECT: {
+      const lo = r.u32();
+      const hi = r.u32();
+      const n = r.count(MAX_ITEMS, 'object members');
+      const o: Record<string, unknown> = {};
+      for (let i = 0; i < n; i++) Object.defineProperty(o, r.str(), { value: readValue(r), enumerable: true, writable: true, configurable: true });
+      carryFingerprint(o, lo, hi);
+      return o;
+    }
+    case OPAQUE:
+      return new RestoredValue(r.u32(), r.u32());
+    default:
+      throw new SnapshotError(`loopwatch: the snapshot is corrupt (unknown value tag ${tag})`);
+  }
+}
