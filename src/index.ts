@@ -76,3 +76,6 @@ export {
   isLoopwatchError,
 } from './errors.js';
 export type { ErrorCodeValue } from './errors.js';
+export { LoopEngine } from './engine/loop-engine.js';
+export type { EngineStats, SessionEvent } from './engine/loop-engine.js';
+export type { EvictedSession, LoopEngineOptions, ResolvedEngineOptions } from './engine/engine-options.js';

@@ -63,7 +63,8 @@ const DETECTOR_RULES: { readonly [K in keyof DetectorsOptions]: { readonly defau
 /** Names of the built-in detectors, in the order they run. */
 export const DETECTOR_NAMES = Object.keys(DETECTOR_RULES) as readonly (keyof DetectorsOptions)[];
 
-const TOP_KEYS = [
+/** Names of the top-level detection options. */
+export const TOP_KEYS = [
   'engine', 'sessionId', 'detectors', 'custom', 'tools', 'ignoreFields', 'normalizeVolatile', 'maxDepth',
   'redactSecrets', 'policy', 'onDetection', 'stats',
 ] as const;

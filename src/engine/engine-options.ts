@@ -1,0 +1,71 @@
+/**
+ * Options of a {@link LoopEngine}: the detection options every session shares (those of a LoopDetector),
+ * plus how many sessions may live at once and how long an idle one is kept.
+ */
+import { OptionTypeError } from '../errors.js';
+import { describe, func, integer, knownKeys, record } from '../options/checks.js';
+import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
+import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
+import { StatsAggregate } from '../session/stats.js';
+
+/** What an engine tells `onEvict` about a session it is about to drop. */
+export interface EvictedSession {
+  /** The session. */
+  readonly sessionId: string;
+  /** `evicted`: the live-session cap needed room and it was the least recently used; `expired`: idle too long. */
+  readonly reason: 'evicted' | 'expired';
+  /** Calls the session had checked. */
+  readonly checks: number;
+  /** The session's snapshot, for persisting it (valid only during the callback; throws as LoopDetector.snapshot() does). */
+  snapshot(): Uint8Array;
+}
+
+/** Options of a LoopEngine. */
+export interface LoopEngineOptions extends Omit<LoopDetectorOptions, 'sessionId' | 'custom'> {
+  /** Most sessions live at once; making one more evicts the least recently used. @default 100000 */
+  readonly maxSessions?: number;
+  /** A session unused this long (ms) expires; 0 keeps idle sessions until evicted or ended. @default 3600000 */
+  readonly idleTtlMs?: number;
+  /** Called before a session is evicted or expires (for example to persist its snapshot). */
+  readonly onEvict?: (session: EvictedSession) => void;
+  /** The clock for idle times, in ms (tests pass their own). @default performance.now */
+  readonly clock?: () => number;
+}
+
+/** Engine options with defaults filled in and the detection options resolved once for every session. */
+export interface ResolvedEngineOptions {
+  readonly detection: ResolvedOptions;
+  readonly maxSessions: number;
+  readonly idleTtlMs: number;
+  readonly onEvict: ((session: EvictedSession) => void) | undefined;
+  readonly clock: () => number;
+}
+
+/** Engine option names beside the detection options. */
+export const ENGINE_KEYS = ['maxSessions', 'idleTtlMs', 'onEvict', 'clock'] as const;
+
+/** Most sessions an engine may be asked to hold. */
+export const MAX_SESSIONS_LIMIT = 10_000_000;
+
+/** Validates engine options (errors name the option, the rule and the value). */
+export function resolveEngineOptions(input: unknown = {}): ResolvedEngineOptions {
+  const o = record('options', input);
+  knownKeys('options', o, [...TOP_KEYS, ...ENGINE_KEYS]);
+  for (const k of ['sessionId', 'custom'] as const) {
+    if (o[k] !== undefined) {
+      throw new OptionTypeError(`options.${k}`, `options.${k} is per session and cannot be given to an engine (received ${describe(o[k])}); ${k === 'custom' ? 'custom detectors keep state of their own: use one LoopDetector per session for them' : 'each call names its session'}`);
+    }
+  }
+  const detection: Record<string, unknown> = {};
+  for (const k of TOP_KEYS) if (o[k] !== undefined) detection[k] = o[k];
+  // The engine's totals: the caller's aggregate, or one of its own.
+  detection.stats ??= new StatsAggregate();
+  const now = (): number => performance.now();
+  return Object.freeze({
+    detection: resolveOptions(detection as LoopDetectorOptions),
+    maxSessions: o.maxSessions === undefined ? 100_000 : integer('options.maxSessions', o.maxSessions, 1, MAX_SESSIONS_LIMIT),
+    idleTtlMs: o.idleTtlMs === undefined ? 3_600_000 : integer('options.idleTtlMs', o.idleTtlMs, 0),
+    onEvict: o.onEvict === undefined ? undefined : func<(session: EvictedSession) => void>('options.onEvict', o.onEvict),
+    clock: o.clock === undefined ? now : func<() => number>('options.clock', o.clock),
+  });
+}

@@ -1,0 +1,265 @@
+/**
+ * LoopEngine: loop detection for many sessions in one thread. Each session is a LoopDetector sharing one
+ * resolution of the options (and so one slot layout in the WebAssembly module's memory); calls of many
+ * sessions cross into the module together through `checkBatch`.
+ *
+ * Memory stays bounded whatever callers do: sessions end explicitly (`end`), expire when idle
+ * (`idleTtlMs`), and the least recently used one is evicted when `maxSessions` would be exceeded. An
+ * `onEvict` hook sees a session before it is dropped and can keep its snapshot.
+ */
+import { ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
+import { describe } from '../options/checks.js';
+import { LoopDetector, type BatchEntry } from '../session/loop-detector.js';
+import type { AggregateStats, SessionStats, StatsAggregate } from '../session/stats.js';
+import type { ToolEvent, Verdict } from '../types.js';
+import { type EvictedSession, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
+import { SessionTable } from './session-table.js';
+
+/** A tool call with the session it belongs to, for `checkBatch`. */
+export interface SessionEvent extends ToolEvent {
+  /** The session's id. */
+  readonly session: string;
+}
+
+/** Engine totals: the sessions' verdict counts plus the session lifecycle. */
+export interface EngineStats extends AggregateStats {
+  /** Sessions live now. */
+  readonly live: number;
+  /** Sessions started (a first call, or a restore of an unknown id). */
+  readonly created: number;
+  /** Sessions ended by `end()`. */
+  readonly ended: number;
+  /** Sessions dropped for being idle longer than `idleTtlMs`. */
+  readonly expired: number;
+  /** Sessions dropped, least recently used first, to stay within `maxSessions`. */
+  readonly evicted: number;
+  /** Snapshots restored. */
+  readonly restored: number;
+}
+
+/** Loop detection for many sessions in one thread. */
+export class LoopEngine {
+  /** The engine's options, resolved. */
+  readonly options: ResolvedEngineOptions;
+  private readonly table = new SessionTable<LoopDetector>();
+  private readonly aggregate: StatsAggregate;
+  private readonly counts = { created: 0, ended: 0, expired: 0, evicted: 0, restored: 0 };
+  private closed = false;
+
+  /** Validates every option (errors name the option) and starts with no sessions. */
+  constructor(options: LoopEngineOptions = {}) {
+    this.options = resolveEngineOptions(options);
+    this.aggregate = this.options.detection.stats as StatsAggregate;
+  }
+
+  /** Sessions live now. */
+  get size(): number {
+    return this.table.size;
+  }
+
+  /** Whether the session is live. */
+  has(sessionId: string): boolean {
+    return this.table.peek(sessionId) !== undefined;
+  }
+
+  /**
+   * Records one call of a session (started on its first call) and says whether it is looping: what
+   * `LoopDetector.check` says. Throws InvalidEventError for an event that is not a readable tool call.
+   */
+  check(sessionId: string, event: ToolEvent): Verdict | null {
+    const now = this.enter();
+    return this.session(checkId(sessionId, 'sessionId'), now, null).check(event);
+  }
+
+  /**
+   * Checks calls of many sessions, each event naming its session in `session`, in order: each session gets
+   * the verdicts check() would give. Never throws for one call: where a call fails (an invalid event or
+   * session id, a quarantined session) its place holds the error and the others go on.
+   */
+  checkBatch(events: readonly SessionEvent[]): (Verdict | null | Error)[] {
+    const now = this.enter();
+    if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array of tool calls with a "session" id, received ${describe(events)}`);
+    const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
+    const pending: Pending = { entries: [], at: [], firstTick: 0 };
+    for (let i = 0; i < events.length; i++) {
+      const e: unknown = events[i];
+      const id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
+      if (typeof id !== 'string') {
+        out[i] = new InvalidEventError('session', `events[${i}].session must be a string, received ${describe(id)}`);
+        continue;
+      }
+      const detector = this.session(id, now, pending, out);
+      if (pending.entries.length === 0) pending.firstTick = this.table.lastTick;
+      pending.entries.push({ detector, event: e as ToolEvent });
+      pending.at.push(i);
+    }
+    flush(pending, out);
+    return out;
+  }
+
+  /** Feeds a session's streamed text (outside tool calls) to its chanting detector (LoopDetector.checkText). */
+  checkText(sessionId: string, text: string): Verdict | null {
+    const now = this.enter();
+    return this.session(checkId(sessionId, 'sessionId'), now, null).checkText(text);
+  }
+
+  /** Ends a session and frees its state; false when it was not live. */
+  end(sessionId: string): boolean {
+    this.open();
+    const e = this.table.delete(sessionId);
+    if (e === undefined) return false;
+    e.value.dispose();
+    this.counts.ended++;
+    return true;
+  }
+
+  /** The session's snapshot (see LoopDetector.snapshot), or null when it is not live. */
+  snapshot(sessionId: string): Uint8Array | null {
+    this.open();
+    const e = this.table.peek(sessionId);
+    return e === undefined ? null : e.value.snapshot();
+  }
+
+  /**
+   * Puts a session in the state a snapshot holds, starting it if it is not live. Throws SnapshotError
+   * (and changes nothing) for bytes that are not a good snapshot for the engine's options.
+   */
+  restore(sessionId: string, bytes: Uint8Array): void {
+    const now = this.enter();
+    checkId(sessionId, 'sessionId');
+    const live = this.table.peek(sessionId);
+    if (live !== undefined) {
+      live.value.restore(bytes);
+      this.table.use(sessionId, now);
+    } else {
+      const d = new LoopDetector(this.options.detection, sessionId);
+      try {
+        d.restore(bytes);
+      } catch (err) {
+        d.dispose();
+        throw err;
+      }
+      this.makeRoom(null, undefined);
+      this.table.add(sessionId, d, now);
+      this.counts.created++;
+    }
+    this.counts.restored++;
+  }
+
+  /** One session's statistics, or null when it is not live. */
+  sessionStats(sessionId: string): SessionStats | null {
+    return this.table.peek(sessionId)?.value.stats() ?? null;
+  }
+
+  /** Totals over every session the engine ran, and the session lifecycle counts. */
+  stats(): EngineStats {
+    return Object.freeze({ ...this.aggregate.snapshot(), live: this.table.size, ...this.counts });
+  }
+
+  /** Expires sessions idle longer than `idleTtlMs` now (checks do this themselves); how many expired. */
+  sweep(): number {
+    this.open();
+    return this.expire(this.options.clock());
+  }
+
+  /** Frees every session; the engine cannot be used afterwards (ClosedError). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [, e] of this.table.entries()) e.value.dispose();
+    this.table.clear();
+  }
+
+  private open(): void {
+    if (this.closed) throw new ClosedError('loopwatch: this LoopEngine was closed');
+  }
+
+  /** Checks the engine is open, expires idle sessions, and returns the time now. */
+  private enter(): number {
+    this.open();
+    const now = this.options.clock();
+    if (this.options.idleTtlMs > 0) this.expire(now);
+    return now;
+  }
+
+  private expire(now: number): number {
+    const ttl = this.options.idleTtlMs;
+    if (ttl === 0) return 0;
+    let n = 0;
+    for (let first = this.table.oldest(); first !== undefined && now - first[1].seenAt > ttl; first = this.table.oldest()) {
+      this.drop(first[0], 'expired');
+      n++;
+    }
+    return n;
+  }
+
+  /** The live session, or a new one (evicting the least recently used one if the cap is reached). */
+  private session(id: string, now: number, pending: Pending | null, out?: (Verdict | null | Error)[]): LoopDetector {
+    const e = this.table.use(id, now);
+    if (e !== undefined) return e.value;
+    this.makeRoom(pending, out);
+    const d = new LoopDetector(this.options.detection, id);
+    this.table.add(id, d, now);
+    this.counts.created++;
+    return d;
+  }
+
+  /** Evicts least recently used sessions until one more fits; a batch's pending calls go first if they must. */
+  private makeRoom(pending: Pending | null, out: (Verdict | null | Error)[] | undefined): void {
+    while (this.table.size >= this.options.maxSessions) {
+      const first = this.table.oldest();
+      if (first === undefined) return;
+      // Every live session has a call waiting in this batch: check those calls before dropping one.
+      if (pending !== null && out !== undefined && pending.entries.length !== 0 && first[1].used >= pending.firstTick) flush(pending, out);
+      this.drop(first[0], 'evicted');
+    }
+  }
+
+  private drop(id: string, reason: EvictedSession['reason']): void {
+    const e = this.table.delete(id);
+    if (e === undefined) return;
+    const d = e.value;
+    if (this.options.onEvict !== undefined) {
+      let valid = true;
+      try {
+        this.options.onEvict(
+          Object.freeze({
+            sessionId: id,
+            reason,
+            checks: d.stats().checks,
+            snapshot: () => {
+              if (!valid) throw new SnapshotError(`loopwatch: session "${id}" was already dropped; take its snapshot inside onEvict`);
+              return d.snapshot();
+            },
+          }),
+        );
+      } catch (err) {
+        process.emitWarning(`loopwatch: onEvict threw for session "${id}": ${err instanceof Error ? err.message : String(err)}`, 'LoopwatchListenerWarning');
+      }
+      valid = false;
+    }
+    d.dispose();
+    this.counts[reason]++;
+  }
+}
+
+/** Calls of a batch not yet checked (their sessions must stay live until they are). */
+interface Pending {
+  entries: BatchEntry[];
+  at: number[];
+  /** Table tick of the first session used by a pending call. */
+  firstTick: number;
+}
+
+function flush(pending: Pending, out: (Verdict | null | Error)[]): void {
+  if (pending.entries.length === 0) return;
+  const results = LoopDetector.checkBatch(pending.entries);
+  for (let k = 0; k < results.length; k++) out[pending.at[k] as number] = results[k] as Verdict | null | Error;
+  pending.entries.length = 0;
+  pending.at.length = 0;
+}
+
+function checkId(id: unknown, name: string): string {
+  if (typeof id !== 'string') throw new InvalidEventError(name, `${name} must be a string, received ${describe(id)}`);
+  return id;
+}
