@@ -92,6 +92,11 @@ export class ByteReader {
     return n;
   }
 
+  /** Whether bytes are left to read. */
+  more(): boolean {
+    return this.at < this.end;
+  }
+
   /** Fails unless every byte was read. */
   done(): void {
     if (this.at !== this.end) throw new SnapshotError(`loopwatch: the snapshot is corrupt (${this.end - this.at} bytes left over)`);

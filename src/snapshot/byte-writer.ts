@@ -97,6 +97,14 @@ export class ByteWriter {
     }
   }
 
+  /**
+   * The underlying buffer and how many of its bytes were written, without a copy (to transfer it to
+   * another thread). The writer must not be used afterwards.
+   */
+  take(): { readonly buffer: ArrayBuffer; readonly length: number } {
+    return { buffer: this.buf.buffer as ArrayBuffer, length: this.length };
+  }
+
   /** The bytes written, as their own buffer. */
   finish(): Uint8Array {
     return this.buf.slice(0, this.length);

@@ -1,0 +1,195 @@
+/**
+ * Calls packed into bytes for the trip to a worker thread: one buffer per batch, transferred, not
+ * structured-cloned object by object. Strings go as UTF-8 (or UTF-16 units when not well-formed, so lone
+ * surrogates arrive intact); args, results and errors that are JSON data go as JSON text and are parsed
+ * back into the same values; anything else (a Map, a Date, a BigInt, NaN, -0, cycles) goes through
+ * `v8.serialize`, the structured clone, so the worker sees what the caller passed.
+ *
+ * Each operation: `op u8 | session str | ...`; a check carries the event's fields after its session.
+ */
+import { deserialize, serialize } from 'node:v8';
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
+import type { ToolEvent } from '../types.js';
+
+/** Operations in a batch, applied in order by the worker. */
+export const Op = {
+  /** Check one call of a session. */
+  CHECK: 0,
+  /** Feed streamed text to a session's chanting detector. */
+  TEXT: 1,
+  /** End a session. */
+  END: 2,
+  /** Take a session's snapshot. */
+  SNAPSHOT: 3,
+  /** Restore a session from a snapshot. */
+  RESTORE: 4,
+  /** Report the worker's engine stats. */
+  STATS: 5,
+} as const;
+
+/** One of {@link Op}'s values. */
+export type OpCode = (typeof Op)[keyof typeof Op];
+
+const ABSENT = 0;
+const STRING = 1;
+const JSON_TEXT = 2;
+const CLONE = 3;
+
+/** Nesting beyond which a value is sent by structured clone rather than checked for JSON. */
+const MAX_JSON_DEPTH = 64;
+
+/** Whether JSON.parse(JSON.stringify(v)) gives v back, member for member (own enumerable keys). */
+function jsonSafe(v: unknown, depth: number): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && !Object.is(v, -0);
+    case 'object': {
+      if (v === null) return true;
+      if (depth >= MAX_JSON_DEPTH) return false;
+      if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype) return false;
+        for (let i = 0; i < v.length; i++) if (!(i in v) || !jsonSafe(v[i], depth + 1)) return false;
+        return true;
+      }
+      const proto: unknown = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+      for (const k in v) {
+        if (!Object.prototype.hasOwnProperty.call(v, k)) return false;
+        const desc = Object.getOwnPropertyDescriptor(v, k);
+        if (desc === undefined || !('value' in desc) || !jsonSafe(desc.value, depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * Writes a value: absent, a string, JSON text, or a structured clone. Throws (a TypeError naming why)
+ * only when the value cannot be cloned at all (a function, a symbol, a class with private state...).
+ */
+function writeValue(w: ByteWriter, v: unknown): void {
+  if (v === undefined) {
+    w.u8(ABSENT);
+  } else if (typeof v === 'string') {
+    w.u8(STRING);
+    w.str(v);
+  } else if (jsonSafe(v, 0)) {
+    w.u8(JSON_TEXT);
+    w.str(JSON.stringify(v));
+  } else {
+    let bytes: Buffer;
+    try {
+      bytes = serialize(v);
+    } catch (err) {
+      throw new TypeError(`it cannot be sent to a worker thread (${err instanceof Error ? err.message : String(err)})`);
+    }
+    w.u8(CLONE);
+    w.bytes(bytes);
+  }
+}
+
+function readValue(r: ByteReader): unknown {
+  const tag = r.u8();
+  switch (tag) {
+    case ABSENT:
+      return undefined;
+    case STRING:
+      return r.str();
+    case JSON_TEXT:
+      return JSON.parse(r.str()) as unknown;
+    case CLONE:
+      return deserialize(r.bytes()) as unknown;
+    default:
+      throw new Error(`loopwatch: a packed batch is corrupt (value tag ${tag})`);
+  }
+}
+
+function optNumber(w: ByteWriter, v: number | undefined): void {
+  if (v === undefined) w.u8(0);
+  else {
+    w.u8(1);
+    w.f64(v);
+  }
+}
+
+/**
+ * Writes a check of a validated event. Throws a TypeError naming the field when a value cannot be sent;
+ * the writer is then rolled back to where it was.
+ */
+export function writeCheck(w: ByteWriter, session: string, e: ToolEvent): void {
+  const mark = w.length;
+  let field = 'args';
+  try {
+    w.u8(Op.CHECK);
+    w.str(session);
+    w.str(e.tool);
+    writeValue(w, e.args);
+    field = 'result';
+    writeValue(w, e.result);
+    field = 'error';
+    writeValue(w, e.error);
+    w.optStr(e.text);
+    w.optStr(e.description);
+    optNumber(w, e.step);
+    optNumber(w, e.round);
+  } catch (err) {
+    w.length = mark;
+    throw new TypeError(`event.${field}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Writes an operation on a session that carries no event: TEXT (with `text`), END, SNAPSHOT, RESTORE (with `bytes`), STATS. */
+export function writeOp(w: ByteWriter, op: Exclude<OpCode, typeof Op.CHECK>, session: string, text?: string, bytes?: Uint8Array): void {
+  w.u8(op);
+  w.str(session);
+  if (op === Op.TEXT) w.str(text ?? '');
+  if (op === Op.RESTORE) w.bytes(bytes ?? new Uint8Array(0));
+}
+
+/** An operation read back from a batch. */
+export interface PackedOp {
+  readonly op: OpCode;
+  readonly session: string;
+  /** CHECK: the event (with its session). */
+  readonly event?: ToolEvent & { readonly session: string };
+  /** TEXT: the text. */
+  readonly text?: string;
+  /** RESTORE: the snapshot. */
+  readonly bytes?: Uint8Array;
+}
+
+/** Reads the next operation. */
+export function readOp(r: ByteReader): PackedOp {
+  const op = r.u8() as OpCode;
+  const session = r.str();
+  switch (op) {
+    case Op.CHECK: {
+      const tool = r.str();
+      const args = readValue(r);
+      const result = readValue(r);
+      const error = readValue(r);
+      const text = r.optStr();
+      const description = r.optStr();
+      const step = r.bool() ? r.f64() : undefined;
+      const round = r.bool() ? r.f64() : undefined;
+      return { op, session, event: { session, tool, args, result, error, text, description, step, round } };
+    }
+    case Op.TEXT:
+      return { op, session, text: r.str() };
+    case Op.RESTORE:
+      return { op, session, bytes: r.bytes() };
+    case Op.END:
+    case Op.SNAPSHOT:
+    case Op.STATS:
+      return { op, session };
+    default:
+      throw new Error(`loopwatch: a packed batch is corrupt (operation ${String(op)})`);
+  }
+}

@@ -1,0 +1,339 @@
+/**
+ * LoopPool: loop detection for many sessions over worker threads. Sessions are sharded by a hash of their
+ * id, one single-thread piscina pool per shard, so a session always lives on one worker and its calls are
+ * checked in the order they were submitted, however callers interleave their `checkBatch` calls.
+ *
+ * ```
+ * checkBatch(events) -> validate -> shard by session -> pack into the shard's open batch (bytes)
+ *   -> transfer to the worker (at most DEPTH batches in flight per shard; the next gathers what arrives)
+ *   -> worker: LoopEngine.checkBatch -> sparse verdicts, errors, snapshots due -> back in input order
+ * ```
+ *
+ * Memory is bounded: at most `maxQueued` calls are queued or in flight, and `checkBatch` waits for room
+ * beyond that instead of growing. A worker that dies is replaced; its sessions come back from their last
+ * snapshots (`snapshotEvery`) or are reported lost ('sessionLost' events, SessionLostError in the places
+ * of the calls that died with it), never silently reset.
+ *
+ * When it pays: handing a call to a worker costs the main thread about a microsecond (validation and
+ * packing). With every default detector on, checks cost several times that and a second worker adds most
+ * of a core; with only the cheap core detectors the main thread's packing is as dear as the check itself,
+ * and a pool gains little over a LoopEngine in the calling thread (see the README's figures).
+ */
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ClosedError, InvalidEventError } from '../errors.js';
+import { describe } from '../options/checks.js';
+import { validateEvent } from '../session/observe-event.js';
+import type { EngineStats } from '../engine/loop-engine.js';
+import type { SessionEvent } from '../engine/loop-engine.js';
+import type { Verdict } from '../types.js';
+import { Op } from './event-packing.js';
+import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } from './pool-options.js';
+import { Shard, type Ticket } from './shard.js';
+
+/** A session whose state its dead worker took with it (restored to an earlier snapshot, or empty). */
+export interface LostSession {
+  readonly sessionId: string;
+  /** Calls checked in the snapshot it was restored to; null when it starts again empty. */
+  readonly restoredFrom: number | null;
+  readonly shard: number;
+}
+
+/** Pool totals: the workers' engine stats summed, and the pool's own counts. */
+export interface PoolStats extends EngineStats {
+  /** Worker threads. */
+  readonly workers: number;
+  /** Workers replaced after dying. */
+  readonly workerRestarts: number;
+  /** Sessions restored exactly from their snapshots after a worker died. */
+  readonly sessionsRestored: number;
+  /** Sessions whose state was lost with a worker (see the 'sessionLost' event). */
+  readonly sessionsLost: number;
+  /** Calls queued or in flight when the stats were asked for. */
+  readonly queued: number;
+}
+
+/** Where the worker module is: beside this file once built; the built copy when running from sources. */
+function workerFile(): string {
+  const here = fileURLToPath(new URL('./pool-worker.js', import.meta.url));
+  if (existsSync(here)) return here;
+  const built = fileURLToPath(new URL('../../dist/src/pool/pool-worker.js', import.meta.url));
+  if (existsSync(built)) return built;
+  throw new Error(`loopwatch: the pool's worker module is missing (looked for ${here} and ${built}); run \`npm run build\``);
+}
+
+/** FNV-1a over the id's UTF-16 code units: which shard holds a session. */
+export function shardOf(sessionId: string, shards: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < sessionId.length; i++) h = Math.imul(h ^ sessionId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % shards;
+}
+
+/** One caller's operations: results by slot, resolved when every one has settled. */
+class Outcome<T> implements Ticket {
+  readonly out: T[];
+  private pending: number;
+  readonly promise: Promise<T[]>;
+  private resolve!: (v: T[]) => void;
+
+  constructor(
+    n: number,
+    private readonly onSettle: () => void,
+  ) {
+    this.out = new Array<T>(n).fill(null as T);
+    this.pending = n;
+    this.promise = new Promise((res) => (this.resolve = res));
+    if (n === 0) this.resolve(this.out);
+  }
+
+  settle(slot: number, value: unknown): void {
+    this.out[slot] = value as T;
+    this.onSettle();
+    if (--this.pending === 0) this.resolve(this.out);
+  }
+}
+
+/** Loop detection for many sessions over worker threads, sessions sticky to one worker each. */
+export class LoopPool extends EventEmitter {
+  /** The pool's options, resolved. */
+  readonly options: ResolvedPoolOptions;
+  private readonly shards: Shard[];
+  private queued = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly drained: (() => void)[] = [];
+  /** A caller is enqueueing (callers take turns, in order). */
+  private turn = false;
+  private closing = false;
+  private destroyed: Promise<void> | null = null;
+  private readonly counts = { sessionsRestored: 0, sessionsLost: 0 };
+
+  /**
+   * Validates every option (errors name it) and starts the workers. Options are plain data: functions,
+   * custom detectors, `stats` and `onDetection` cannot cross to worker threads and are refused.
+   */
+  constructor(options: LoopPoolOptions = {}) {
+    super();
+    this.options = resolvePoolOptions(options);
+    const filename = workerFile();
+    const events = {
+      lost: (sessionId: string, restoredFrom: number | null, shard: number): void => {
+        this.counts.sessionsLost++;
+        this.emit('sessionLost', Object.freeze({ sessionId, restoredFrom, shard }) satisfies LostSession);
+      },
+      restored: (): void => void this.counts.sessionsRestored++,
+      restarted: (shard: number, reason: string): void => void this.emit('workerRestart', Object.freeze({ shard, reason })),
+    };
+    this.shards = Array.from({ length: this.options.workers }, (_, i) => new Shard(i, filename, this.options.engine, this.options.snapshotEvery, this.options.maxBatch, events));
+  }
+
+  /**
+   * Checks calls of many sessions (each event names its session in `session`); resolves to the verdicts
+   * (or null) in the order of the events, each what a LoopDetector of that session would give. Never
+   * rejects for one call: an invalid event, a call that could not be sent or that died with its worker
+   * holds its error in its place. Waits while `maxQueued` calls are already queued. Rejects with
+   * ClosedError once `close()` was called.
+   */
+  async checkBatch(events: readonly SessionEvent[]): Promise<(Verdict | null | Error)[]> {
+    this.ensureOpen();
+    if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array of tool calls with a "session" id, received ${describe(events)}`);
+    const outcome = new Outcome<Verdict | null | Error>(events.length, () => this.settled());
+    let at = 0;
+    await this.takeTurn();
+    try {
+      while (at < events.length) {
+        if (this.queued >= this.options.maxQueued) await this.room(true); // keeps its place at the front
+        const end = Math.min(events.length, at + Math.max(1, this.options.maxQueued - this.queued));
+        const touched = new Set<Shard>();
+        for (; at < end; at++) this.enqueueCheck(outcome, at, events[at], touched);
+        for (const s of touched) s.kick();
+      }
+    } finally {
+      this.releaseTurn();
+    }
+    return outcome.promise;
+  }
+
+  /** Checks one call; a convenience over checkBatch (which amortises better). */
+  async check(sessionId: string, event: Omit<SessionEvent, 'session'>): Promise<Verdict | null> {
+    const [v] = await this.checkBatch([{ ...event, session: sessionId } as SessionEvent]);
+    if (v instanceof Error) throw v;
+    return v ?? null;
+  }
+
+  /** Feeds a session's streamed text (outside tool calls) to its chanting detector, in order with its calls. */
+  async checkText(sessionId: string, text: string): Promise<Verdict | null> {
+    if (typeof text !== 'string') throw new InvalidEventError('text', `text must be a string, received ${describe(text)}`);
+    const v = await this.one(Op.TEXT, sessionId, text);
+    return (v as Verdict | null) ?? null;
+  }
+
+  /** Ends a session (after its calls already submitted), freeing its state in its worker. */
+  async end(sessionId: string): Promise<void> {
+    await this.one(Op.END, sessionId);
+  }
+
+  /** The session's snapshot after its calls already submitted, or null when it is not live. */
+  async snapshot(sessionId: string): Promise<Uint8Array | null> {
+    return ((await this.one(Op.SNAPSHOT, sessionId)) as Uint8Array | null) ?? null;
+  }
+
+  /** Puts a session in a snapshot's state, in order with its calls; rejects with SnapshotError for bad bytes. */
+  async restore(sessionId: string, bytes: Uint8Array): Promise<void> {
+    await this.one(Op.RESTORE, sessionId, undefined, bytes);
+  }
+
+  /** The workers' totals (after the calls already submitted) and the pool's own counts. */
+  async stats(): Promise<PoolStats> {
+    this.ensureOpen();
+    const outcome = new Outcome<EngineStats | Error>(this.shards.length, () => this.settled());
+    await this.takeTurn();
+    this.queued += this.shards.length;
+    this.shards.forEach((s, i) => {
+      s.op(outcome, i, Op.STATS, '');
+      s.kick();
+    });
+    this.releaseTurn();
+    const all = (await outcome.promise).filter((st): st is EngineStats => st !== null && !(st instanceof Error));
+    const sum: Record<string, number> = {};
+    const nested: Record<'byKind' | 'byAction', Record<string, number>> = { byKind: {}, byAction: {} };
+    let confidence = 0;
+    for (const st of all) {
+      for (const [k, v] of Object.entries(st)) {
+        if (typeof v === 'number') sum[k] = (sum[k] ?? 0) + v;
+        else if (k === 'byKind' || k === 'byAction') for (const [kk, n] of Object.entries(v as Record<string, number>)) nested[k][kk] = (nested[k][kk] ?? 0) + n;
+      }
+      confidence += st.averageConfidence * st.detections;
+    }
+    const detections = sum.detections ?? 0;
+    return Object.freeze({
+      ...(sum as unknown as EngineStats),
+      byKind: Object.freeze(nested.byKind),
+      byAction: Object.freeze(nested.byAction) as EngineStats['byAction'],
+      averageConfidence: detections === 0 ? 0 : confidence / detections,
+      workers: this.shards.length,
+      workerRestarts: this.shards.reduce((n, s) => n + s.restarts, 0),
+      ...this.counts,
+      queued: this.queued,
+    });
+  }
+
+  /** Calls queued or in flight now. */
+  get pending(): number {
+    return this.queued;
+  }
+
+  /** Finishes every call already submitted, then stops the workers. Later use is a ClosedError. */
+  close(): Promise<void> {
+    if (this.destroyed !== null) return this.destroyed;
+    this.closing = true;
+    const drained = new Promise<void>((res) => {
+      this.drained.push(res);
+      this.checkDrained();
+    });
+    this.destroyed = drained.then(async () => {
+      await Promise.all(this.shards.map((s) => s.destroy()));
+    });
+    return this.destroyed;
+  }
+
+  /** Which worker holds a session (0 ... workers - 1). */
+  shardOf(sessionId: string): number {
+    return shardOf(sessionId, this.shards.length);
+  }
+
+  /** The shard objects, for tests that kill a worker. @internal */
+  get shardsForTesting(): readonly Shard[] {
+    return this.shards;
+  }
+
+  private ensureOpen(): void {
+    if (this.closing) throw new ClosedError('loopwatch: this LoopPool was closed');
+  }
+
+  private enqueueCheck(outcome: Outcome<Verdict | null | Error>, i: number, e: unknown, touched: Set<Shard>): void {
+    const id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
+    this.queued++;
+    if (typeof id !== 'string') {
+      outcome.settle(i, new InvalidEventError('session', `events[${i}].session must be a string, received ${describe(id)}`));
+      return;
+    }
+    let event;
+    try {
+      event = validateEvent(e);
+    } catch (err) {
+      outcome.settle(i, err instanceof InvalidEventError ? new InvalidEventError(err.field, `events[${i}]: ${err.message}`) : err);
+      return;
+    }
+    const shard = this.shards[shardOf(id, this.shards.length)] as Shard;
+    try {
+      shard.check(outcome, i, id, event);
+    } catch (err) {
+      outcome.settle(i, new InvalidEventError('args', `events[${i}]: ${err instanceof Error ? err.message : String(err)}`));
+      return;
+    }
+    touched.add(shard);
+  }
+
+  private async one(op: typeof Op.TEXT | typeof Op.END | typeof Op.SNAPSHOT | typeof Op.RESTORE, sessionId: string, text?: string, bytes?: Uint8Array): Promise<unknown> {
+    this.ensureOpen();
+    if (typeof sessionId !== 'string') throw new InvalidEventError('sessionId', `sessionId must be a string, received ${describe(sessionId)}`);
+    await this.takeTurn();
+    const outcome = new Outcome<unknown>(1, () => this.settled());
+    try {
+      if (this.queued >= this.options.maxQueued) await this.room(true);
+      this.queued++;
+      const shard = this.shards[shardOf(sessionId, this.shards.length)] as Shard;
+      shard.op(outcome, 0, op, sessionId, text, bytes);
+      shard.kick();
+    } finally {
+      this.releaseTurn();
+    }
+    const [v] = await outcome.promise;
+    if (v instanceof Error) throw v;
+    return v;
+  }
+
+  /**
+   * Waits for this caller's turn to enqueue: callers enqueue one at a time, in the order they called, so a
+   * batch split by backpressure is never overtaken by a later caller's calls.
+   */
+  private async takeTurn(): Promise<void> {
+    if (!this.turn && this.waiting.length === 0 && this.queued < this.options.maxQueued) this.turn = true;
+    else await this.room(false);
+  }
+
+  private releaseTurn(): void {
+    this.turn = false;
+    this.passOn();
+    this.checkDrained();
+  }
+
+  /** Queues for the turn (at the back, or at the front for the caller holding it) until there is room. */
+  private room(front: boolean): Promise<void> {
+    if (front) this.turn = false;
+    return new Promise((res) => {
+      if (front) this.waiting.unshift(res);
+      else this.waiting.push(res);
+      this.passOn();
+    });
+  }
+
+  /** Gives the turn to the first caller in line when nobody holds it and there is room. */
+  private passOn(): void {
+    if (!this.turn && this.waiting.length !== 0 && this.queued < this.options.maxQueued) {
+      this.turn = true;
+      (this.waiting.shift() as () => void)();
+    }
+  }
+
+  private checkDrained(): void {
+    if (this.queued === 0 && !this.turn && this.waiting.length === 0 && this.drained.length !== 0) for (const d of this.drained.splice(0)) d();
+  }
+
+  private settled(): void {
+    this.queued--;
+    this.passOn();
+    this.checkDrained();
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Options of a {@link LoopPool}: the detection options every session shares (plain data only: they are
+ * sent to worker threads, where functions and class instances cannot go), the engine's session limits,
+ * and how the pool batches, bounds and protects its work.
+ */
+import os from 'node:os';
+import { OptionTypeError } from '../errors.js';
+import { describe, integer, knownKeys, record } from '../options/checks.js';
+import type { LoopDetectorOptions } from '../options/options.js';
+import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
+
+/** Options of a LoopPool. */
+export interface LoopPoolOptions extends Omit<LoopDetectorOptions, 'sessionId' | 'custom' | 'onDetection' | 'stats' | 'engine'> {
+  /** Worker threads, one shard of the sessions each. @default os.availableParallelism() */
+  readonly workers?: number;
+  /** Most sessions live at once over the whole pool (each worker holds its share). @default 100000 */
+  readonly maxSessions?: number;
+  /** A session unused this long (ms) expires in its worker; 0 keeps it. @default 3600000 */
+  readonly idleTtlMs?: number;
+  /**
+   * A session's state is snapshotted after every N of its calls, so that if its worker dies it is restored
+   * exactly; 0 takes no snapshots (a dead worker's sessions are reported lost and start again).
+   * @default 0
+   */
+  readonly snapshotEvery?: number;
+  /** Most calls sent to a worker in one message. @default 1024 */
+  readonly maxBatch?: number;
+  /** Most calls queued or in flight over the pool; `checkBatch` waits for room beyond it. @default 65536 */
+  readonly maxQueued?: number;
+}
+
+/** Pool options, validated, with defaults. */
+export interface ResolvedPoolOptions {
+  /** The detection and engine options each worker's LoopEngine is made with (plain data). */
+  readonly engine: Readonly<Record<string, unknown>>;
+  readonly workers: number;
+  readonly maxSessions: number;
+  readonly snapshotEvery: number;
+  readonly maxBatch: number;
+  readonly maxQueued: number;
+}
+
+const POOL_KEYS = ['workers', 'maxSessions', 'idleTtlMs', 'snapshotEvery', 'maxBatch', 'maxQueued'] as const;
+
+/** Throws unless every value in `v` can be sent to a worker thread as data (no functions, no class instances). */
+function plainData(path: string, v: unknown, depth = 0): void {
+  if (depth > 32) throw new OptionTypeError(path, `${path} is nested too deeply to send to a worker thread`);
+  if (typeof v === 'function') {
+    throw new OptionTypeError(path, `${path} is a function, which cannot be sent to a worker thread; LoopPool takes plain-data options (use LoopEngine or LoopDetector in this thread for callbacks)`);
+  }
+  if (typeof v !== 'object' || v === null) return;
+  if (Array.isArray(v)) {
+    v.forEach((x, i) => plainData(`${path}[${i}]`, x, depth + 1));
+    return;
+  }
+  const obj = record(path, v);
+  for (const [k, x] of Object.entries(obj)) plainData(`${path}.${k}`, x, depth + 1);
+}
+
+/** Validates pool options: names, plain data, ranges; the detection options are resolved here once. */
+export function resolvePoolOptions(input: unknown = {}): ResolvedPoolOptions {
+  const o = record('options', input);
+  const detectionKeys = TOP_KEYS.filter((k) => !['sessionId', 'custom', 'onDetection', 'stats', 'engine'].includes(k));
+  knownKeys('options', o, [...detectionKeys, ...POOL_KEYS, 'sessionId', 'custom', 'onDetection', 'stats', 'engine']);
+  for (const k of ['sessionId', 'custom', 'onDetection', 'stats', 'engine'] as const) {
+    if (o[k] !== undefined) {
+      throw new OptionTypeError(`options.${k}`, `options.${k} cannot be given to a LoopPool (received ${describe(o[k])}): ${k === 'sessionId' ? 'each call names its session' : k === 'engine' ? 'workers always run the WebAssembly engine' : k === 'stats' ? 'use await pool.stats()' : 'callbacks and detector objects cannot cross to worker threads; use LoopEngine for them'}`);
+    }
+  }
+  const engine: Record<string, unknown> = {};
+  for (const k of detectionKeys) if (o[k] !== undefined) engine[k] = o[k];
+  plainData('options', engine);
+  resolveOptions(engine); // every detection option checked here, with the same messages as LoopDetector
+  const workers = o.workers === undefined ? Math.max(1, os.availableParallelism()) : integer('options.workers', o.workers, 1, 256);
+  const maxSessions = o.maxSessions === undefined ? 100_000 : integer('options.maxSessions', o.maxSessions, 1, 10_000_000);
+  if (o.idleTtlMs !== undefined) engine.idleTtlMs = integer('options.idleTtlMs', o.idleTtlMs, 0);
+  engine.maxSessions = Math.max(1, Math.ceil(maxSessions / workers));
+  const maxBatch = o.maxBatch === undefined ? 1024 : integer('options.maxBatch', o.maxBatch, 1, 1 << 20);
+  return Object.freeze({
+    engine: Object.freeze(engine),
+    workers,
+    maxSessions,
+    snapshotEvery: o.snapshotEvery === undefined ? 0 : integer('options.snapshotEvery', o.snapshotEvery, 0),
+    maxBatch,
+    maxQueued: o.maxQueued === undefined ? 65_536 : integer('options.maxQueued', o.maxQueued, 1, 1 << 24),
+  });
+}

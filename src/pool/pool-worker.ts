@@ -1,0 +1,192 @@
+/**
+ * The worker thread of a LoopPool shard: one LoopEngine holding the shard's sessions. It applies packed
+ * batches in the order they arrive and answers with the verdicts (sparse: only calls that got one), the
+ * errors, the snapshots due and the sessions its engine dropped.
+ *
+ * A worker serves one incarnation of its shard (an epoch) set by the `start` task: a worker that was
+ * started to replace a dead one answers every batch of an older epoch as stale, untouched, so the pool can
+ * restore the shard's sessions before any of their calls run again.
+ */
+import { LoopEngine } from '../engine/loop-engine.js';
+import type { LoopEngineOptions } from '../engine/engine-options.js';
+import { ByteReader } from '../snapshot/byte-reader.js';
+import type { Verdict } from '../types.js';
+import { Op, type PackedOp, readOp } from './event-packing.js';
+import { type WireError, toWire } from './wire-errors.js';
+
+/** Starts (or restarts) the shard: the engine's options and the sessions to restore. */
+export interface StartTask {
+  readonly kind: 'start';
+  readonly epoch: number;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly snapshotEvery: number;
+  readonly snapshots: readonly (readonly [string, Uint8Array])[];
+}
+
+/** A packed batch of operations. */
+export interface RunTask {
+  readonly kind: 'run';
+  readonly epoch: number;
+  readonly buffer: ArrayBuffer;
+  readonly length: number;
+}
+
+/** What a start task answers: the sessions whose snapshot could not be restored, with why. */
+export interface StartResult {
+  readonly failed: readonly (readonly [string, string])[];
+}
+
+/** What a run task answers. */
+export interface RunResult {
+  /** The batch was for an older incarnation of the shard and was not applied. */
+  readonly stale?: true;
+  /** A stale batch's bytes, returned. */
+  readonly buffer?: ArrayBuffer;
+  /** Op indices with a verdict, and the verdicts. */
+  readonly verdictAt: number[];
+  readonly verdicts: Verdict[];
+  /** Op indices whose operation failed, and the errors. */
+  readonly errorAt: number[];
+  readonly errors: WireError[];
+  /** Op indices of SNAPSHOT and STATS operations, and what they returned. */
+  readonly valueAt: number[];
+  readonly values: unknown[];
+  /** Snapshots taken after this batch: session, calls checked, bytes. */
+  readonly snapshots: (readonly [string, number, Uint8Array])[];
+  /** Sessions the engine evicted or expired while applying this batch. */
+  readonly dropped: string[];
+}
+
+const STALE: RunResult = { stale: true, verdictAt: [], verdicts: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
+
+interface ShardState {
+  readonly epoch: number;
+  readonly engine: LoopEngine;
+  readonly every: number;
+  /** Calls per session since its last snapshot (only when snapshots are on). */
+  readonly since: Map<string, number>;
+  dropped: string[];
+}
+
+let state: ShardState | null = null;
+
+function start(task: StartTask): StartResult {
+  state?.engine.close();
+  const since = new Map<string, number>();
+  const s: ShardState = {
+    epoch: task.epoch,
+    every: task.snapshotEvery,
+    since,
+    dropped: [],
+    engine: new LoopEngine({
+      ...(task.options as LoopEngineOptions),
+      onEvict: (e) => {
+        s.dropped.push(e.sessionId);
+        since.delete(e.sessionId);
+      },
+    }),
+  };
+  state = s;
+  const failed: [string, string][] = [];
+  for (const [session, bytes] of task.snapshots) {
+    try {
+      s.engine.restore(session, bytes);
+    } catch (err) {
+      failed.push([session, err instanceof Error ? err.message : String(err)]);
+    }
+  }
+  return { failed };
+}
+
+function run(task: RunTask): RunResult {
+  const s = state;
+  // stale: the bytes go back (copied) so the pool can send them again after restoring the sessions
+  if (s === null || s.epoch !== task.epoch) return { ...STALE, buffer: task.buffer };
+  const out: RunResult = { verdictAt: [], verdicts: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
+  s.dropped = out.dropped;
+  const r = new ByteReader(new Uint8Array(task.buffer, 0, task.length));
+  const checks: NonNullable<PackedOp['event']>[] = [];
+  let firstCheck = 0;
+  let i = 0;
+  const touched = s.every > 0 ? new Set<string>() : null;
+  const flushChecks = (): void => {
+    if (checks.length === 0) return;
+    const results = s.engine.checkBatch(checks);
+    for (let k = 0; k < results.length; k++) {
+      const v = results[k];
+      if (v === null || v === undefined) continue;
+      if (v instanceof Error) {
+        out.errorAt.push(firstCheck + k);
+        out.errors.push(toWire(v));
+      } else {
+        out.verdictAt.push(firstCheck + k);
+        out.verdicts.push(v);
+      }
+    }
+    checks.length = 0;
+  };
+  for (; r.more(); i++) {
+    const op = readOp(r);
+    if (touched !== null && (op.op === Op.CHECK || op.op === Op.TEXT || op.op === Op.RESTORE)) {
+      touched.add(op.session);
+      s.since.set(op.session, (s.since.get(op.session) ?? 0) + (op.op === Op.RESTORE ? s.every : 1));
+    }
+    if (op.op === Op.CHECK) {
+      if (checks.length === 0) firstCheck = i;
+      checks.push(op.event as NonNullable<PackedOp['event']>);
+      continue;
+    }
+    flushChecks();
+    try {
+      switch (op.op) {
+        case Op.TEXT: {
+          const v = s.engine.checkText(op.session, op.text ?? '');
+          if (v !== null) {
+            out.verdictAt.push(i);
+            out.verdicts.push(v);
+          }
+          break;
+        }
+        case Op.END:
+          s.engine.end(op.session);
+          s.since.delete(op.session);
+          touched?.delete(op.session);
+          break;
+        case Op.SNAPSHOT:
+          out.valueAt.push(i);
+          out.values.push(s.engine.snapshot(op.session));
+          break;
+        case Op.RESTORE:
+          s.engine.restore(op.session, op.bytes as Uint8Array);
+          break;
+        case Op.STATS:
+          out.valueAt.push(i);
+          out.values.push(s.engine.stats());
+          break;
+      }
+    } catch (err) {
+      out.errorAt.push(i);
+      out.errors.push(toWire(err));
+    }
+  }
+  flushChecks();
+  if (touched !== null) {
+    for (const session of touched) {
+      if ((s.since.get(session) ?? 0) < s.every) continue;
+      const stats = s.engine.sessionStats(session);
+      if (stats === null) continue;
+      try {
+        out.snapshots.push([session, stats.checks, s.engine.snapshot(session) as Uint8Array]);
+        s.since.set(session, 0);
+      } catch {
+        // a session that cannot be snapshotted (quarantined after a trap) keeps its previous snapshot
+      }
+    }
+  }
+  return out;
+}
+
+/** The worker's entry point (piscina calls it once per task). */
+export default function handle(task: StartTask | RunTask): StartResult | RunResult {
+  return task.kind === 'start' ? start(task) : run(task);
+}

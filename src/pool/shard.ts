@@ -1,0 +1,323 @@
+/**
+ * One shard of a LoopPool: a single-thread piscina pool (so the shard's sessions live on one worker and
+ * its batches run in the order they were sent), the batches being filled and in flight, and what the
+ * shard knows about each session so that a dead worker's sessions are restored or reported, never
+ * silently reset.
+ *
+ * Calls are packed into the open batch; a batch is sent when fewer than {@link DEPTH} are in flight, so a
+ * busy worker's next batch gathers every call that arrives meanwhile. When the worker dies, the batch it
+ * was running fails (its calls get SessionLostError), later batches come back stale, and once nothing is
+ * in flight the shard starts a new incarnation of its worker with the sessions' last snapshots and sends
+ * the stale batches again, in order.
+ */
+import { Piscina } from 'piscina';
+import { SessionLostError } from '../errors.js';
+import { ByteWriter } from '../snapshot/byte-writer.js';
+import type { ToolEvent, Verdict } from '../types.js';
+import { type OpCode, Op, writeCheck, writeOp } from './event-packing.js';
+import type { RunResult, RunTask, StartResult, StartTask } from './pool-worker.js';
+import { fromWire } from './wire-errors.js';
+
+/** Batches in flight per shard: one running, one waiting in the worker's queue. */
+export const DEPTH = 2;
+
+/** Times a shard tries to start a new worker with its sessions' snapshots before giving them up. */
+const START_ATTEMPTS = 3;
+
+/** Receives the outcome of each operation, by slot. */
+export interface Ticket {
+  settle(slot: number, value: unknown): void;
+}
+
+/** What the shard knows of one session. */
+export interface SessionTrack {
+  readonly id: string;
+  /** Sequence number of the last batch sent with an operation of the session. */
+  lastSent: number;
+  /** Sequence number of the last batch applied with an operation of the session. */
+  lastDone: number;
+  /** The session's last snapshot, the batch after which it was taken, and the calls it had checked. */
+  snap: Uint8Array | null;
+  snapSeq: number;
+  snapChecks: number;
+  /** Set while recovering: an operation of the session was in the batch that died with the worker. */
+  inFailed: boolean;
+}
+
+/** A batch being filled or sent. */
+interface Batch {
+  readonly seq: number;
+  readonly w: ByteWriter;
+  readonly owners: Ticket[];
+  readonly slots: number[];
+  readonly tracks: (SessionTrack | null)[];
+  readonly ops: OpCode[];
+  buffer: ArrayBuffer | null;
+  length: number;
+  /** Set when its answer (or failure) arrived. */
+  result: RunResult | null;
+  failure: unknown;
+  settled: boolean;
+}
+
+/** What a shard reports to its pool. */
+export interface ShardEvents {
+  /** A session's state could not be kept exactly across a worker's death. */
+  lost(sessionId: string, restoredFrom: number | null, shard: number): void;
+  /** A session was restored exactly from its snapshot after a worker's death. */
+  restored(sessionId: string, shard: number): void;
+  /** The shard's worker died and was replaced. */
+  restarted(shard: number, reason: string): void;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/** One worker thread's share of the sessions. */
+export class Shard {
+  private readonly piscina: Piscina<StartTask | RunTask, StartResult | RunResult>;
+  private epoch = 0;
+  private seq = 0;
+  private open: Batch | null = null;
+  private readonly ready: Batch[] = [];
+  private readonly inflight: Batch[] = [];
+  private readonly stale: Batch[] = [];
+  private readonly failed: Batch[] = [];
+  private recovering = false;
+  private broken: Error | null = null;
+  /** Sessions the shard's worker holds (or will, once their batches run). */
+  readonly sessions = new Map<string, SessionTrack>();
+  /** Times the worker was replaced. */
+  restarts = 0;
+
+  constructor(
+    readonly index: number,
+    filename: string,
+    private readonly engineOptions: Readonly<Record<string, unknown>>,
+    private readonly snapshotEvery: number,
+    private readonly maxBatch: number,
+    private readonly events: ShardEvents,
+  ) {
+    this.piscina = new Piscina({ filename, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 1, idleTimeout: 2 ** 31 - 1 });
+    this.start([]).catch(() => undefined); // a failure shows as stale or failed batches, handled there
+  }
+
+  /** Packs a check; throws a TypeError (nothing packed) when the event cannot be sent. */
+  check(owner: Ticket, slot: number, session: string, event: ToolEvent): void {
+    const b = this.batch();
+    writeCheck(b.w, session, event);
+    this.add(b, owner, slot, this.track(session, b.seq), Op.CHECK);
+  }
+
+  /** Packs an operation without an event (see writeOp). */
+  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK>, session: string, text?: string, bytes?: Uint8Array): void {
+    const b = this.batch();
+    writeOp(b.w, op, session, text, bytes);
+    const track = op === Op.STATS || op === Op.SNAPSHOT ? null : this.track(session, b.seq);
+    this.add(b, owner, slot, track, op);
+  }
+
+  /** Sends what can be sent now. */
+  kick(): void {
+    if (this.broken !== null) {
+      this.failAll(this.broken);
+      return;
+    }
+    while (!this.recovering && this.inflight.length < DEPTH) {
+      const b = this.ready.shift() ?? this.takeOpen();
+      if (b === undefined) return;
+      this.send(b);
+    }
+  }
+
+  /** Stops the worker (after the pool drained). */
+  destroy(): Promise<void> {
+    return this.piscina.destroy();
+  }
+
+  /** The worker thread, for tests that kill it. @internal */
+  get threads(): readonly { terminate(): Promise<number> }[] {
+    return this.piscina.threads as unknown as readonly { terminate(): Promise<number> }[];
+  }
+
+  private batch(): Batch {
+    if (this.open === null) {
+      this.open = { seq: ++this.seq, w: new ByteWriter(), owners: [], slots: [], tracks: [], ops: [], buffer: null, length: 0, result: null, failure: null, settled: false };
+    }
+    return this.open;
+  }
+
+  private takeOpen(): Batch | undefined {
+    const b = this.open;
+    if (b === null) return undefined;
+    this.open = null;
+    return b;
+  }
+
+  private add(b: Batch, owner: Ticket, slot: number, track: SessionTrack | null, op: OpCode): void {
+    b.owners.push(owner);
+    b.slots.push(slot);
+    b.tracks.push(track);
+    b.ops.push(op);
+    if (b.owners.length >= this.maxBatch) {
+      this.ready.push(b);
+      this.open = null;
+    }
+  }
+
+  private track(session: string, seq: number): SessionTrack {
+    let t = this.sessions.get(session);
+    if (t === undefined) {
+      t = { id: session, lastSent: seq, lastDone: 0, snap: null, snapSeq: 0, snapChecks: 0, inFailed: false };
+      this.sessions.set(session, t);
+    } else t.lastSent = seq;
+    return t;
+  }
+
+  private send(b: Batch): void {
+    if (b.buffer === null) {
+      const { buffer, length } = b.w.take();
+      b.buffer = buffer;
+      b.length = length;
+    }
+    const buffer = b.buffer;
+    b.buffer = null; // transferred
+    b.result = null;
+    b.failure = null;
+    b.settled = false;
+    this.inflight.push(b);
+    this.piscina.run({ kind: 'run', epoch: this.epoch, buffer, length: b.length }, { transferList: [buffer] }).then(
+      (r) => {
+        b.result = r as RunResult;
+        b.settled = true;
+        this.drain();
+      },
+      (err: unknown) => {
+        b.failure = err;
+        b.settled = true;
+        this.drain();
+      },
+    );
+  }
+
+  /** Handles answers in the order the batches were sent. */
+  private drain(): void {
+    while (this.inflight.length !== 0 && (this.inflight[0] as Batch).settled) {
+      const b = this.inflight.shift() as Batch;
+      if (b.result === null) {
+        this.failed.push(b);
+        this.recovering = true;
+      } else if (b.result.stale === true) {
+        b.buffer = b.result.buffer ?? null;
+        this.stale.push(b);
+        this.recovering = true;
+      } else this.apply(b, b.result);
+    }
+    if (this.recovering && this.inflight.length === 0) void this.recover();
+    else this.kick();
+  }
+
+  private apply(b: Batch, r: RunResult): void {
+    const out: unknown[] = new Array<unknown>(b.owners.length).fill(null);
+    for (let k = 0; k < r.verdictAt.length; k++) out[r.verdictAt[k] as number] = deepFreeze(r.verdicts[k] as Verdict);
+    for (let k = 0; k < r.errorAt.length; k++) out[r.errorAt[k] as number] = fromWire(r.errors[k] as RunResult['errors'][number]);
+    for (let k = 0; k < r.valueAt.length; k++) out[r.valueAt[k] as number] = r.values[k];
+    for (const t of b.tracks) if (t !== null) t.lastDone = b.seq;
+    for (const [session, checks, bytes] of r.snapshots) {
+      const t = this.sessions.get(session);
+      if (t === undefined) continue;
+      t.snap = bytes;
+      t.snapSeq = b.seq;
+      t.snapChecks = checks;
+    }
+    for (let k = 0; k < b.ops.length; k++) {
+      const t = b.tracks[k];
+      if (b.ops[k] === Op.END && t !== null && t !== undefined && t.lastSent <= b.seq) this.sessions.delete(t.id);
+    }
+    for (const id of r.dropped) {
+      const t = this.sessions.get(id);
+      if (t !== undefined && t.lastSent <= b.seq) this.sessions.delete(id);
+    }
+    for (let k = 0; k < out.length; k++) (b.owners[k] as Ticket).settle(b.slots[k] as number, out[k]);
+  }
+
+  private start(snapshots: readonly (readonly [string, Uint8Array])[]): Promise<StartResult> {
+    this.epoch++;
+    return this.piscina.run({ kind: 'start', epoch: this.epoch, options: this.engineOptions, snapshotEvery: this.snapshotEvery, snapshots }) as Promise<StartResult>;
+  }
+
+  /** Starts a new incarnation of the worker with the sessions' snapshots, then sends the stale batches again. */
+  private async recover(): Promise<void> {
+    const reason = this.failed.length !== 0 ? String((this.failed[0] as Batch).failure) : 'the worker was replaced while idle';
+    this.restarts++;
+    this.events.restarted(this.index, reason);
+    for (const b of this.failed) for (const t of b.tracks) if (t !== null) t.inFailed = true;
+    let result: StartResult | null = null;
+    for (let attempt = 0; attempt < START_ATTEMPTS + 1 && result === null; attempt++) {
+      // the last attempt starts the worker without snapshots, in case one of them is what kills it
+      const snapshots = attempt < START_ATTEMPTS ? [...this.sessions.values()].filter((t) => t.snap !== null).map((t) => [t.id, t.snap as Uint8Array] as const) : [];
+      try {
+        result = await this.start(snapshots);
+        if (attempt === START_ATTEMPTS) for (const t of this.sessions.values()) t.snap = null;
+      } catch {
+        result = null;
+      }
+    }
+    if (result === null) {
+      this.broken = new Error(`loopwatch: the worker of shard ${this.index} died and could not be restarted (${reason})`);
+      this.recovering = false;
+      this.failAll(this.broken);
+      return;
+    }
+    const refused = new Set(result.failed.map(([id]) => id));
+    for (const t of [...this.sessions.values()]) {
+      if (refused.has(t.id)) t.snap = null;
+      const changed = t.inFailed || t.lastDone > (t.snap === null ? 0 : t.snapSeq);
+      if (changed) this.events.lost(t.id, t.snap === null ? null : t.snapChecks, this.index);
+      else if (t.snap !== null) this.events.restored(t.id, this.index);
+      t.lastDone = t.snap === null ? 0 : t.snapSeq;
+    }
+    // sessions with nothing left to restore and no call still to send are forgotten
+    const pending = [...this.stale, ...this.ready, ...(this.open === null ? [] : [this.open])];
+    const minPending = pending.reduce((m, b) => Math.min(m, b.seq), Infinity);
+    for (const t of [...this.sessions.values()]) if (t.snap === null && t.lastSent < minPending) this.sessions.delete(t.id);
+    for (const b of this.failed) {
+      for (let k = 0; k < b.owners.length; k++) {
+        const t = b.tracks[k];
+        const id = t?.id ?? '';
+        const from = t === null || t === undefined || t.snap === null ? null : t.snapChecks;
+        (b.owners[k] as Ticket).settle(
+          b.slots[k] as number,
+          new SessionLostError(id, from, `loopwatch: session "${id}" was lost with its worker (${reason}); this call was not checked, and the session ${from === null ? 'starts again empty' : `was restored to its snapshot after ${from} calls`}`),
+        );
+      }
+      for (const t of b.tracks) if (t !== null) t.inFailed = false;
+    }
+    this.failed.length = 0;
+    const again = this.stale.splice(0);
+    this.recovering = false;
+    for (const b of again) {
+      if (b.buffer === null) {
+        // the stale answer did not bring the bytes back: these calls cannot be sent again
+        for (let k = 0; k < b.owners.length; k++) (b.owners[k] as Ticket).settle(b.slots[k] as number, new SessionLostError(b.tracks[k]?.id ?? '', null, 'loopwatch: a batch was lost with its worker'));
+        continue;
+      }
+      this.ready.unshift(b);
+    }
+    // stale batches go first, in their original order
+    this.ready.sort((x, y) => x.seq - y.seq);
+    this.kick();
+  }
+
+  private failAll(err: Error): void {
+    for (const b of [...this.ready.splice(0), ...(this.open === null ? [] : [this.open])]) {
+      for (let k = 0; k < b.owners.length; k++) (b.owners[k] as Ticket).settle(b.slots[k] as number, err);
+    }
+    this.open = null;
+  }
+}
