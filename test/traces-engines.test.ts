@@ -2,28 +2,10 @@
  * Both engines on every call of the real agent traces: identical verdicts, call by call, under several
  * option sets and with args as objects and as JSON text. Skipped when `../shared/data/traces` is absent.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector, presetOptions } from '../src/index.js';
 import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
-import { defaultTraceDir } from '../src/eval/trace-scan.js';
-
-const dir = defaultTraceDir(resolve(dirname(fileURLToPath(import.meta.url)), '..'));
-
-/** The trace calls in order, each with its session. */
-function traceCalls(): [string, ToolEvent][] {
-  const text = gunzipSync(readFileSync(join(dir as string, 'events.jsonl.gz'))).toString('utf8');
-  const out: [string, ToolEvent][] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    const e = JSON.parse(line) as Record<string, unknown>;
-    out.push([String(e.session), { tool: String(e.tool), args: e.args, result: e.result, error: e.error as string | undefined, text: e.text as string | undefined }]);
-  }
-  return out;
-}
+import { traceCalls, traceDir as dir } from './helpers/traces.js';
 
 /** Calls where the engines disagree (at most 3 kept, as text for the failure message). */
 function differences(calls: readonly [string, ToolEvent][], options: LoopDetectorOptions): { count: number; verdicts: number; first: string[] } {

@@ -1,0 +1,74 @@
+/**
+ * Determinism: the real agent traces (skipped when `../shared` is absent) and a synthetic fleet of 10,000
+ * sessions give identical verdicts, call by call, through one LoopDetector per session, the LoopEngine in
+ * several batch sizes, and the LoopPool with 1, 2 and 4 workers in several batch sizes.
+ */
+import { describe, expect, it } from 'vitest';
+import { LoopDetector, LoopEngine, LoopPool } from '../src/index.js';
+import type { SessionEvent, Verdict } from '../src/index.js';
+import { fleetEvents } from '../bench/fleet.js';
+import { traceCalls, traceDir } from './helpers/traces.js';
+
+const json = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x instanceof Error ? `${x.name}: ${x.message}` : x));
+
+function detectors(events: readonly SessionEvent[]): string[] {
+  const ds = new Map<string, LoopDetector>();
+  const out = events.map((e) => {
+    let d = ds.get(e.session);
+    if (d === undefined) ds.set(e.session, (d = new LoopDetector({}, e.session)));
+    return json(d.check(e));
+  });
+  for (const d of ds.values()) d.dispose();
+  return out;
+}
+
+function engine(events: readonly SessionEvent[], batch: number): string[] {
+  const en = new LoopEngine();
+  const out: string[] = [];
+  for (let at = 0; at < events.length; at += batch) for (const v of en.checkBatch(events.slice(at, at + batch))) out.push(json(v));
+  en.close();
+  return out;
+}
+
+async function pool(p: LoopPool, events: readonly SessionEvent[], batch: number): Promise<string[]> {
+  const calls: Promise<(Verdict | null | Error)[]>[] = [];
+  for (let at = 0; at < events.length; at += batch) calls.push(p.checkBatch(events.slice(at, at + batch)));
+  return (await Promise.all(calls)).flat().map(json);
+}
+
+/** Index and both sides of the first difference, or null. */
+function firstDifference(a: readonly string[], b: readonly string[]): string | null {
+  if (a.length !== b.length) return `lengths ${a.length} and ${b.length}`;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return `call ${i}: ${(a[i] as string).slice(0, 300)} / ${(b[i] as string).slice(0, 300)}`;
+  return null;
+}
+
+async function everyWay(events: readonly SessionEvent[]): Promise<{ verdicts: number }> {
+  const want = detectors(events);
+  for (const batch of [1, 97, 4096]) expect(firstDifference(engine(events, batch), want), `engine, batches of ${batch}`).toBeNull();
+  for (const workers of [1, 2, 4]) {
+    for (const batch of [61, 5000]) {
+      const p = new LoopPool({ workers });
+      try {
+        expect(firstDifference(await pool(p, events, batch), want), `pool of ${workers}, batches of ${batch}`).toBeNull();
+      } finally {
+        await p.close();
+      }
+    }
+  }
+  return { verdicts: want.filter((v) => v !== 'null').length };
+}
+
+describe('the same verdicts whatever runs them', () => {
+  it('should agree on a synthetic fleet of 10,000 sessions (10 calls each, 1 in 8 looping)', async () => {
+    const events = fleetEvents(10_000, 10);
+    const { verdicts } = await everyWay(events);
+    expect(verdicts).toBeGreaterThan(1000);
+  }, 180_000);
+
+  it.skipIf(traceDir === null)('should agree on every call of the real traces', async () => {
+    const events = traceCalls().map(([session, e]): SessionEvent => ({ ...e, session }));
+    const { verdicts } = await everyWay(events);
+    expect(verdicts).toBeGreaterThan(500);
+  }, 300_000);
+});

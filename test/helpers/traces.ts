@@ -1,0 +1,26 @@
+/**
+ * The real agent traces in `../shared/data/traces` (never copied into the repo): their calls in order,
+ * each with its session. `traceDir` is null when the traces are absent, so tests can skip.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import type { ToolEvent } from '../../src/index.js';
+import { defaultTraceDir } from '../../src/eval/trace-scan.js';
+
+/** Where the traces are, or null. */
+export const traceDir = defaultTraceDir(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'));
+
+/** The trace calls in order, each with its session. */
+export function traceCalls(): [string, ToolEvent][] {
+  if (traceDir === null) return [];
+  const text = gunzipSync(readFileSync(join(traceDir, 'events.jsonl.gz'))).toString('utf8');
+  const out: [string, ToolEvent][] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const e = JSON.parse(line) as Record<string, unknown>;
+    out.push([String(e.session), { tool: String(e.tool), args: e.args, result: e.result, error: e.error as string | undefined, text: e.text as string | undefined, ...(typeof e.step === 'number' ? { step: e.step } : {}) }]);
+  }
+  return out;
+}
