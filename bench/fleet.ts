@@ -1,8 +1,9 @@
 /**
  * A synthetic fleet: many sessions, each a stream of calls of one size class (50% small, 40% medium, 10%
  * large args, as the issue's benchmark mix asks), with results; one session in eight falls into a loop
- * part-way (a repeated failing call or an A-B cycle), the others walk their variants. Deterministic: the
- * same arguments give the same fleet, call for call.
+ * part-way (a repeated failing call or an A-B cycle), the others walk their variants. Every call has
+ * args objects of its own (parsed from JSON, as a platform receives them). Deterministic: the same
+ * arguments give the same fleet, call for call.
  */
 import type { SessionEvent } from '../src/engine/loop-engine.js';
 import { type Size, events as sizedEvents, looping } from './fixtures.js';
@@ -34,7 +35,10 @@ export function fleetEvents(sessions: number, callsPerSession: number, asJson = 
       const size = sizeOf(s);
       const stuckFrom = s % 8 === 3 ? Math.floor(callsPerSession / 2) : Infinity;
       const e = c >= stuckFrom ? (loops[size][c] as SessionEvent) : (streams[size][(c + 13 * s) % (callsPerSession + 97)] as SessionEvent);
-      out[k++] = { ...e, args: asJson && typeof e.args === 'object' ? JSON.stringify(e.args) : e.args, session: sessionName(s) };
+      // every call its own objects, as a platform receiving JSON has (shared objects would flatter in-thread checks)
+      const text = JSON.stringify(e.args);
+      const args: unknown = asJson ? text : JSON.parse(text);
+      out[k++] = e.error === undefined ? { session: sessionName(s), tool: e.tool, args, result: e.result } : { session: sessionName(s), tool: e.tool, args, result: e.result, error: e.error };
     }
   }
   return out;

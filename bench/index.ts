@@ -4,11 +4,14 @@
  *
  *   npm run bench                      every scope, a table per scope
  *   npm run bench -- --scope core      only scopes whose id or name contains "core" (ids: core-objects,
- *                                      core-json, all-objects, all-json, kernel, memory, sketch)
+ *                                      core-json, all-objects, all-json, fleet-core, fleet-all, kernel,
+ *                                      memory, sketch)
  *   npm run bench -- --json            the same figures as JSON on stdout
  *   npm run bench -- --time 500        milliseconds per task (default 400)
  *   npm run bench -- --sessions 1,100  session counts (default 1,1000,10000)
  *   npm run bench -- --repeat 3        run each scope 3 times (fresh processes), report medians
+ *   npm run bench -- --scope fleet     the fleet scopes only (fleet-core, fleet-all): engine vs pool
+ *   npm run bench -- --fleet-sessions 10000 --fleet-calls 100   the fleet's size (these are the defaults)
  *
  * Each task processes a batch of calls per iteration (interleaved over 1, 1,000 or 10,000 sessions, each
  * session walking a stream of its own), so timer overhead is amortised; figures are the mean ns per call
@@ -28,6 +31,7 @@ import { kernelTasks } from './kernel.js';
 import { memoryFigures } from './memory.js';
 import { sketchAgreement } from './sketch-agreement.js';
 import { CORE } from './index-core.js';
+import { FLEET_BATCH, type FleetFigure, fleetFigures } from './fleet-bench.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,8 +41,12 @@ const { values } = parseArgs({
     sessions: { type: 'string', default: '1,1000,10000' },
     run: { type: 'string', default: '' },
     repeat: { type: 'string', default: '1' },
+    'fleet-sessions': { type: 'string', default: '10000' },
+    'fleet-calls': { type: 'string', default: '100' },
   },
 });
+const FLEET_SESSIONS = Number(values['fleet-sessions']);
+const FLEET_CALLS = Number(values['fleet-calls']);
 const TIME = Number(values.time);
 const SESSION_COUNTS = (values.sessions ?? '1,1000,10000').split(',').map(Number);
 const BATCH = 1000;
@@ -126,6 +134,7 @@ async function measure(tasks: readonly { name: string; fn: () => void; perIterat
 }
 
 const figures: Figure[] = [];
+const fleet: FleetFigure[] = [];
 const wanted = (scope: string) => (values.scope ?? '') === '' || scope.includes(values.scope ?? '');
 
 async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s: Size) => ToolEvent[], withBaselines: boolean): Promise<void> {
@@ -188,6 +197,16 @@ const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] 
   { id: 'all-objects', name: 'all default detectors, with results', run: () => callScope('all default detectors, with results', {}, (s) => events(s, STREAM, true), false) },
   { id: 'all-json', name: 'all default detectors, args as JSON text, with results', run: () => callScope('all default detectors, args as JSON text, with results', {}, (s) => asJsonText(events(s, STREAM, true)), false) },
   {
+    id: 'fleet-core',
+    name: 'fleet: exact + frequency + cycle + result',
+    run: async () => void fleet.push(...(await fleetFigures('core', FLEET_SESSIONS, FLEET_CALLS, 'fleet: exact + frequency + cycle + result repeat'))),
+  },
+  {
+    id: 'fleet-all',
+    name: 'fleet: all default detectors',
+    run: async () => void fleet.push(...(await fleetFigures('all', FLEET_SESSIONS, FLEET_CALLS, 'fleet: all default detectors'))),
+  },
+  {
     id: 'kernel',
     name: 'kernel',
     run: async () => {
@@ -214,9 +233,22 @@ function medians(runs: readonly Figure[][]): Figure[] {
   });
 }
 
+/** Per fleet figure, the median over the runs (ratios: the median of each run's own ratio). */
+function fleetMedians(runs: readonly FleetFigure[][]): FleetFigure[] {
+  const median = (xs: number[]): number => {
+    const v = [...xs].sort((a, b) => a - b);
+    return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
+  };
+  return (runs[0] ?? []).map((f, i) => {
+    const all = runs.map((r) => r[i] as FleetFigure);
+    return { ...f, callsPerSecond: median(all.map((g) => g.callsPerSecond)), p50Ms: median(all.map((g) => g.p50Ms)), p99Ms: median(all.map((g) => g.p99Ms)), vsBaseline: median(all.map((g) => g.vsBaseline ?? NaN)) };
+  });
+}
+
 /** What one scope's process reports. */
 interface ScopeReport {
   figures: Figure[];
+  fleet: FleetFigure[];
 }
 
 if (values.run !== undefined && values.run !== '') {
@@ -224,7 +256,7 @@ if (values.run !== undefined && values.run !== '') {
   const scope = SCOPES.find((x) => x.id === values.run);
   if (scope === undefined) throw new Error(`unknown scope id ${values.run}`);
   await scope.run();
-  console.log(JSON.stringify({ figures } satisfies ScopeReport));
+  console.log(JSON.stringify({ figures, fleet } satisfies ScopeReport));
 } else {
   const started = Date.now();
   const self = fileURLToPath(import.meta.url);
@@ -232,23 +264,31 @@ if (values.run !== undefined && values.run !== '') {
   for (const scope of SCOPES) {
     if (!wanted(scope.id) && !wanted(scope.name)) continue;
     const runs: Figure[][] = [];
+    const fleetRuns: FleetFigure[][] = [];
     for (let r = 0; r < repeat; r++) {
       if (!values.json) process.stderr.write(`${scope.id} `);
-      const out = execFileSync(process.execPath, [self, '--run', scope.id, '--time', String(TIME), '--sessions', SESSION_COUNTS.join(','), ...(values.json ? ['--json'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
-      runs.push((JSON.parse(out) as ScopeReport).figures);
+      const out = execFileSync(process.execPath, [self, '--run', scope.id, '--time', String(TIME), '--sessions', SESSION_COUNTS.join(','), '--fleet-sessions', String(FLEET_SESSIONS), '--fleet-calls', String(FLEET_CALLS), ...(values.json ? ['--json'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
+      const report = JSON.parse(out) as ScopeReport;
+      runs.push(report.figures);
+      fleetRuns.push(report.fleet);
     }
     figures.push(...medians(runs));
+    fleet.push(...fleetMedians(fleetRuns));
   }
   const memory = wanted('memory') ? await memoryFigures() : [];
   const sketch = wanted('sketch') ? await sketchAgreement() : null;
 
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   if (values.json) {
-    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, memory, sketch }, null, 2));
+    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, memory, sketch }, null, 2));
   } else {
     process.stderr.write('\n');
     console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
     for (const scope of [...new Set(figures.map((f) => f.scope))]) console.log(table(scope));
+    for (const scope of [...new Set(fleet.map((f) => f.scope))]) {
+      console.log(`\n## ${scope}\n${FLEET_SESSIONS.toLocaleString('en')} sessions x ${FLEET_CALLS} calls (50% small, 40% medium, 10% large args, with results; 1 session in 8 loops from mid-way), batches of ${FLEET_BATCH} calls\n| implementation | calls/s | vs plain JS | batch p50 | batch p99 |\n|---|---|---|---|---|`);
+      for (const f of fleet.filter((x) => x.scope === scope)) console.log(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.vsBaseline ?? NaN).toFixed(2)}x | ${f.p50Ms.toFixed(1)} ms | ${f.p99Ms.toFixed(1)} ms |`);
+    }
     if (memory.length > 0) {
       console.log('\n## memory per session (10,000 sessions in a fresh process)\n| detectors | slot (layout) | WebAssembly memory grown | JS heap, new | JS heap after 30 calls |\n|---|---|---|---|---|');
       for (const m of memory) console.log(`| ${m.detectors} | ${m.slotBytes} B | ${m.wasmBytes.toFixed(0)} B | ${m.jsHeapBytes.toFixed(0)} B | ${m.jsHeapAfterCallsBytes.toFixed(0)} B |`);

@@ -14,10 +14,12 @@
  * snapshots (`snapshotEvery`) or are reported lost ('sessionLost' events, SessionLostError in the places
  * of the calls that died with it), never silently reset.
  *
- * When it pays: handing a call to a worker costs the main thread about a microsecond (validation and
- * packing). With every default detector on, checks cost several times that and a second worker adds most
- * of a core; with only the cheap core detectors the main thread's packing is as dear as the check itself,
- * and a pool gains little over a LoopEngine in the calling thread (see the README's figures).
+ * When it pays: measured on 2 cores (README, `npm run bench -- --scope fleet`), it does not yet. Handing
+ * a call over costs the calling thread about 3.5 µs (validation and packing) and a worker checks it at
+ * about twice the engine's in-thread cost (args rebuilt from bytes, garbage collection), so 2 workers
+ * reach 0.53x (core detectors) and 0.90x (all detectors) of a LoopEngine in the calling thread. Use the
+ * pool for its isolation (sessions survive a dying worker) or on machines with more cores; use
+ * LoopEngine for throughput on small ones.
  */
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';

@@ -21,6 +21,9 @@ import { fromWire } from './wire-errors.js';
 /** Batches in flight per shard: one running, one waiting in the worker's queue. */
 export const DEPTH = 2;
 
+/** Bytes a batch starts with (it grows when calls need more). */
+const BATCH_BYTES = 256 * 1024;
+
 /** Times a shard tries to start a new worker with its sessions' snapshots before giving them up. */
 const START_ATTEMPTS = 3;
 
@@ -147,7 +150,7 @@ export class Shard {
 
   private batch(): Batch {
     if (this.open === null) {
-      this.open = { seq: ++this.seq, w: new ByteWriter(), owners: [], slots: [], tracks: [], ops: [], buffer: null, length: 0, result: null, failure: null, settled: false };
+      this.open = { seq: ++this.seq, w: new ByteWriter(BATCH_BYTES), owners: [], slots: [], tracks: [], ops: [], buffer: null, length: 0, result: null, failure: null, settled: false };
     }
     return this.open;
   }

@@ -73,7 +73,20 @@ export class ByteReader {
     const form = this.u8();
     const n = this.u32();
     const p = this.take(n);
-    if (form === 0) return decoder.decode(this.buf.subarray(p, p + n));
+    if (form === 0) {
+      if (n <= 32) {
+        // short strings: ASCII read by hand (TextDecoder costs more than the copy at this size)
+        let out = '';
+        let i = 0;
+        for (; i < n; i++) {
+          const c = this.buf[p + i] as number;
+          if (c >= 0x80) break;
+          out += String.fromCharCode(c);
+        }
+        if (i === n) return out;
+      }
+      return decoder.decode(this.buf.subarray(p, p + n));
+    }
     if (form !== 1 || n % 2 !== 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (a string of unknown form)');
     let s = '';
     for (let i = 0; i < n; i += 2) s += String.fromCharCode(this.dv.getUint16(p + i, true));

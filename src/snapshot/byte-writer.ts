@@ -4,10 +4,16 @@ const encoder = new TextEncoder();
 
 /** Writes numbers, strings and bytes one after another. */
 export class ByteWriter {
-  private buf = new Uint8Array(1024);
-  private dv = new DataView(this.buf.buffer);
+  private buf: Uint8Array;
+  private dv: DataView;
   /** Bytes written so far. */
   length = 0;
+
+  /** A writer with room for `capacity` bytes before it first grows. */
+  constructor(capacity = 1024) {
+    this.buf = new Uint8Array(capacity);
+    this.dv = new DataView(this.buf.buffer);
+  }
 
   private room(n: number): void {
     if (this.length + n <= this.buf.length) return;
@@ -69,6 +75,24 @@ export class ByteWriter {
    * surrogates survive); a byte says which, then the byte length.
    */
   str(s: string): void {
+    const n = s.length;
+    if (n <= 32) {
+      // short strings: ASCII copied by hand (encodeInto costs more than the copy at this size)
+      this.room(5 + n);
+      let i = 0;
+      const at = this.length + 5;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        this.buf[at + i] = c;
+      }
+      if (i === n) {
+        this.buf[this.length] = 0;
+        this.dv.setUint32(this.length + 1, n, true);
+        this.length = at + n;
+        return;
+      }
+    }
     if ((s as string & { isWellFormed(): boolean }).isWellFormed()) {
       this.room(5 + s.length * 3);
       this.buf[this.length++] = 0;
