@@ -216,15 +216,17 @@ const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] 
   },
 ];
 
+/** The median of some numbers. */
+function median(xs: readonly number[]): number {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
+}
+
 /**
  * Per figure, the median over the runs (figures come in the same order in every run); a ratio is the
  * median of the ratios each run measured side by side, never one run's baseline over another's figure.
  */
 function medians(runs: readonly Figure[][]): Figure[] {
-  const median = (xs: number[]): number => {
-    const v = [...xs].sort((a, b) => a - b);
-    return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
-  };
   return (runs[0] ?? []).map((f, i) => {
     const all = runs.map((r) => r[i] as Figure);
     const out: Figure = { ...f, nsPerCall: median(all.map((g) => g.nsPerCall)) };
@@ -235,10 +237,6 @@ function medians(runs: readonly Figure[][]): Figure[] {
 
 /** Per fleet figure, the median over the runs (ratios: the median of each run's own ratio). */
 function fleetMedians(runs: readonly FleetFigure[][]): FleetFigure[] {
-  const median = (xs: number[]): number => {
-    const v = [...xs].sort((a, b) => a - b);
-    return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
-  };
   return (runs[0] ?? []).map((f, i) => {
     const all = runs.map((r) => r[i] as FleetFigure);
     return { ...f, callsPerSecond: median(all.map((g) => g.callsPerSecond)), p50Ms: median(all.map((g) => g.p50Ms)), p99Ms: median(all.map((g) => g.p99Ms)), vsBaseline: median(all.map((g) => g.vsBaseline ?? NaN)) };
