@@ -4,23 +4,11 @@
  * several batch sizes, and the LoopPool with 1, 2 and 4 workers in several batch sizes.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector, LoopEngine, LoopPool } from '../src/index.js';
+import { LoopEngine, LoopPool } from '../src/index.js';
 import type { SessionEvent, Verdict } from '../src/index.js';
 import { fleetEvents } from '../bench/fleet.js';
 import { traceCalls, traceDir } from './helpers/traces.js';
-
-const json = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x instanceof Error ? `${x.name}: ${x.message}` : x));
-
-function detectors(events: readonly SessionEvent[]): string[] {
-  const ds = new Map<string, LoopDetector>();
-  const out = events.map((e) => {
-    let d = ds.get(e.session);
-    if (d === undefined) ds.set(e.session, (d = new LoopDetector({}, e.session)));
-    return json(d.check(e));
-  });
-  for (const d of ds.values()) d.dispose();
-  return out;
-}
+import { json, perSession } from './helpers/verdicts.js';
 
 function engine(events: readonly SessionEvent[], batch: number): string[] {
   const en = new LoopEngine();
@@ -44,7 +32,7 @@ function firstDifference(a: readonly string[], b: readonly string[]): string | n
 }
 
 async function everyWay(events: readonly SessionEvent[]): Promise<{ verdicts: number }> {
-  const want = detectors(events);
+  const want = perSession(events);
   for (const batch of [1, 97, 4096]) expect(firstDifference(engine(events, batch), want), `engine, batches of ${batch}`).toBeNull();
   for (const workers of [1, 2, 4]) {
     for (const batch of [61, 5000]) {

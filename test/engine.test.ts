@@ -6,10 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ClosedError, InvalidEventError, LoopDetector, LoopEngine, SnapshotError } from '../src/index.js';
-import type { EvictedSession, LoopDetectorOptions, SessionEvent, ToolEvent, Verdict } from '../src/index.js';
+import type { EvictedSession, SessionEvent, ToolEvent, Verdict } from '../src/index.js';
 import { options, runs, stream } from './helpers/streams.js';
-
-const json = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x instanceof Error ? `${x.name}: ${x.message}` : x));
+import { json, perSession } from './helpers/verdicts.js';
 
 /** Events of several sessions, interleaved by `order`. */
 const fleet = fc.tuple(fc.array(stream, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 200 })).map(([streams, order]) => {
@@ -25,18 +24,6 @@ const fleet = fc.tuple(fc.array(stream, { minLength: 1, maxLength: 5 }), fc.arra
   }
   return out;
 });
-
-/** What a LoopDetector per session says, event by event. */
-function perSession(o: LoopDetectorOptions, events: readonly SessionEvent[]): string[] {
-  const ds = new Map<string, LoopDetector>();
-  const out = events.map((e) => {
-    let d = ds.get(e.session);
-    if (d === undefined) ds.set(e.session, (d = new LoopDetector(o, e.session)));
-    return json(d.check(e));
-  });
-  for (const d of ds.values()) d.dispose();
-  return out;
-}
 
 /** Splits `events` into batches of the given sizes (cycling), and runs them through the engine. */
 function batched(engine: LoopEngine, events: readonly SessionEvent[], sizes: readonly number[]): string[] {
@@ -54,7 +41,7 @@ describe('LoopEngine verdicts', () => {
   it('should give every session the verdicts of its own LoopDetector, in any batching', () => {
     fc.assert(
       fc.property(fleet, options, fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 4 }), (events, o, sizes) => {
-        const want = perSession(o, events);
+        const want = perSession(events, o);
         const engine = new LoopEngine(o);
         expect(batched(engine, events, sizes)).toEqual(want);
         engine.close();

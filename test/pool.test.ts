@@ -9,20 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ClosedError, InvalidEventError, LoopDetector, LoopPool, SessionLostError } from '../src/index.js';
 import type { LostSession, SessionEvent, ToolEvent, Verdict } from '../src/index.js';
 import { runs, stream } from './helpers/streams.js';
-
-const json = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x instanceof Error ? `${x.name}: ${x.message}` : x));
-
-/** What a LoopDetector per session says, event by event. */
-function perSession(events: readonly SessionEvent[]): string[] {
-  const ds = new Map<string, LoopDetector>();
-  const out = events.map((e) => {
-    let d = ds.get(e.session);
-    if (d === undefined) ds.set(e.session, (d = new LoopDetector({}, e.session)));
-    return json(d.check(e));
-  });
-  for (const d of ds.values()) d.dispose();
-  return out;
-}
+import { json, perSession } from './helpers/verdicts.js';
 
 /** Interleaves per-session streams into one list of events, sessions named with `prefix`. */
 function interleave(prefix: string, streams: readonly (readonly ToolEvent[])[], order: readonly number[]): SessionEvent[] {
