@@ -2,9 +2,14 @@
  * Live sessions by id, in least-recently-used order, with idle expiry: the bookkeeping that keeps an
  * engine's memory bounded whatever its callers do.
  *
- * The Map's insertion order is the recency order: a use moves the session to the back (unless it already
- * is there, as in a run of one session's calls), so the first session is the least recently used one and
- * also the longest idle. Exact LRU at O(1) per call.
+ * A Map finds a session; a doubly-linked list through the entries keeps the recency order: a use moves
+ * the entry to the tail (unless it already is there, as in a run of one session's calls), so the head is
+ * the least recently used session and also the longest idle. Exact LRU at O(1) per call, and a use costs
+ * one Map lookup and a few pointer moves (moving within the Map's own order costs a delete and an insert).
+ *
+ * ```
+ *   head (oldest) <-> ... <-> tail (newest)     map: id -> entry
+ * ```
  */
 
 /** A session as the table keeps it. */
@@ -17,9 +22,24 @@ export interface TableEntry<T> {
   seenAt: number;
 }
 
+/** An entry with its place in the recency list. */
+class Node<T> implements TableEntry<T> {
+  prev: Node<T> | null = null;
+  next: Node<T> | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly value: T,
+    public used: number,
+    public seenAt: number,
+  ) {}
+}
+
 /** Sessions by id with least-recently-used order and idle times. */
 export class SessionTable<T> {
-  private readonly map = new Map<string, TableEntry<T>>();
+  private readonly map = new Map<string, Node<T>>();
+  private head: Node<T> | null = null;
+  private tail: Node<T> | null = null;
   private tick = 0;
 
   /** The tick of the last use or addition (ticks count up from 1). */
@@ -36,9 +56,9 @@ export class SessionTable<T> {
   use(id: string, at: number): TableEntry<T> | undefined {
     const e = this.map.get(id);
     if (e !== undefined) {
-      if (e.used !== this.tick) {
-        this.map.delete(id);
-        this.map.set(id, e);
+      if (e !== this.tail) {
+        this.unlink(e);
+        this.append(e);
       }
       e.used = ++this.tick;
       e.seenAt = at;
@@ -53,23 +73,28 @@ export class SessionTable<T> {
 
   /** Adds a session (the caller made room), used now. */
   add(id: string, value: T, at: number): TableEntry<T> {
-    const t = ++this.tick;
-    const e: TableEntry<T> = { value, used: t, seenAt: at };
+    const e = new Node(id, value, ++this.tick, at);
+    const old = this.map.get(id);
+    if (old !== undefined) this.unlink(old);
     this.map.set(id, e);
+    this.append(e);
     return e;
   }
 
   /** Removes a session; its entry, or undefined when it was not live. */
   delete(id: string): TableEntry<T> | undefined {
     const e = this.map.get(id);
-    if (e !== undefined) this.map.delete(id);
+    if (e !== undefined) {
+      this.map.delete(id);
+      this.unlink(e);
+    }
     return e;
   }
 
   /** The least recently used (and longest idle) session, or undefined when there is none. */
   oldest(): [string, TableEntry<T>] | undefined {
-    const first = this.map.entries().next();
-    return first.done === true ? undefined : first.value;
+    const h = this.head;
+    return h === null ? undefined : [h.id, h];
   }
 
   /** Every live session, in no particular order. */
@@ -80,5 +105,21 @@ export class SessionTable<T> {
   /** Forgets every session. */
   clear(): void {
     this.map.clear();
+    this.head = this.tail = null;
+  }
+
+  private unlink(e: Node<T>): void {
+    if (e.prev === null) this.head = e.next;
+    else e.prev.next = e.next;
+    if (e.next === null) this.tail = e.prev;
+    else e.next.prev = e.prev;
+    e.prev = e.next = null;
+  }
+
+  private append(e: Node<T>): void {
+    e.prev = this.tail;
+    if (this.tail === null) this.head = e;
+    else this.tail.next = e;
+    this.tail = e;
   }
 }

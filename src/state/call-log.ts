@@ -26,9 +26,15 @@ export function previewCall(tool: string, args: unknown): string {
       text = '[unserialisable args]';
     }
   }
-  text = text.replace(/\s+/g, ' ');
-  if (text.length > PREVIEW_ARGS_LENGTH) text = text.slice(0, PREVIEW_ARGS_LENGTH - 1) + '…';
-  return `${tool} ${text}`;
+  // collapsing white space in a prefix gives a prefix of the collapsed whole, so long args (an 8 KB file
+  // body) are collapsed only as far as the preview reaches
+  let shown = '';
+  for (let cut = 4 * PREVIEW_ARGS_LENGTH; ; cut *= 4) {
+    shown = (cut < text.length ? text.slice(0, cut) : text).replace(/\s+/g, ' ');
+    if (shown.length > PREVIEW_ARGS_LENGTH || cut >= text.length) break;
+  }
+  if (shown.length > PREVIEW_ARGS_LENGTH) shown = shown.slice(0, PREVIEW_ARGS_LENGTH - 1) + '…';
+  return `${tool} ${shown}`;
 }
 
 /** Turns args as given into args as compared (JSON strings parsed, the tool's identity applied). */

@@ -21,6 +21,9 @@ export class EncodeOverflow extends Error {
   }
 }
 
+/** The one overflow thrown: a batch fills its area often, and a new Error would capture a stack each time. */
+const OVERFLOW = new EncodeOverflow();
+
 const encoder = new TextEncoder();
 const OBJECT_PROTO = Object.prototype;
 
@@ -47,7 +50,7 @@ export class ValueEncoder {
   /** Writes a u32 (little-endian) at the current position. */
   u32(v: number): void {
     const p = this.position;
-    if (p + 4 > this.end) throw new EncodeOverflow();
+    if (p + 4 > this.end) throw OVERFLOW;
     this.dv.setUint32(p, v, true);
     this.position = p + 4;
   }
@@ -55,7 +58,7 @@ export class ValueEncoder {
   /** Moves the position to the next multiple of `n`, a power of two (the skipped bytes are left as they are). */
   align(n: number): void {
     const q = (this.position + n - 1) & ~(n - 1);
-    if (q > this.end) throw new EncodeOverflow();
+    if (q > this.end) throw OVERFLOW;
     this.position = q;
   }
 
@@ -63,7 +66,7 @@ export class ValueEncoder {
   zeros(count: number): void {
     const p = this.position;
     const q = p + 4 * count;
-    if (q > this.end) throw new EncodeOverflow();
+    if (q > this.end) throw OVERFLOW;
     // a few words: plain stores beat TypedArray.prototype.fill's call
     for (let k = p; k < q; k += 4) this.dv.setUint32(k, 0, true);
     this.position = q;
@@ -71,7 +74,7 @@ export class ValueEncoder {
 
   private tag(t: number): void {
     const p = this.position;
-    if (p >= this.end) throw new EncodeOverflow();
+    if (p >= this.end) throw OVERFLOW;
     this.u8[p] = t;
     this.position = p + 1;
   }
@@ -81,7 +84,7 @@ export class ValueEncoder {
     const at = this.position;
     const n = s.length;
     const u8 = this.u8;
-    if (at + 4 + n > this.end) throw new EncodeOverflow();
+    if (at + 4 + n > this.end) throw OVERFLOW;
     let p = at + 4;
     if (n <= 64) {
       let i = 0;
@@ -93,12 +96,12 @@ export class ValueEncoder {
       if (i === n) {
         p += n;
       } else {
-        if (at + 4 + n * 3 > this.end) throw new EncodeOverflow();
+        if (at + 4 + n * 3 > this.end) throw OVERFLOW;
         p += encoder.encodeInto(s, u8.subarray(p, this.end)).written;
       }
     } else {
       const r = encoder.encodeInto(s, u8.subarray(p, this.end));
-      if (r.read < n) throw new EncodeOverflow();
+      if (r.read < n) throw OVERFLOW;
       p += r.written;
     }
     this.dv.setUint32(at, p - at - 4, true);
@@ -108,7 +111,7 @@ export class ValueEncoder {
   /** Writes raw bytes preceded by their u32 length. */
   bytes(b: Uint8Array): void {
     const p = this.position;
-    if (p + 4 + b.length > this.end) throw new EncodeOverflow();
+    if (p + 4 + b.length > this.end) throw OVERFLOW;
     this.dv.setUint32(p, b.length, true);
     this.u8.set(b, p + 4);
     this.position = p + 4 + b.length;
@@ -130,7 +133,7 @@ export class ValueEncoder {
         return;
       case 'number': {
         const p = this.position;
-        if (p + 9 > this.end) throw new EncodeOverflow();
+        if (p + 9 > this.end) throw OVERFLOW;
         this.u8[p] = A.T_NUMBER;
         this.dv.setFloat64(p + 1, v, true);
         this.position = p + 9;
