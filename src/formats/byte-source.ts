@@ -1,0 +1,113 @@
+/**
+ * The bytes of one input: a file or a stream, gunzipped when it starts with the gzip magic bytes
+ * (1f 8b, whatever the file is called), and a bounded look at its head so the layout can be chosen
+ * before the rest is read.
+ */
+import { createReadStream } from 'node:fs';
+import { Readable, pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+
+/** How many decompressed bytes {@link peekBytes} looks at by default. */
+export const PEEK_BYTES = 64 * 1024;
+
+/** The bytes of `source`, gunzipped when they start with 1f 8b. Errors (I/O, corrupt gzip) reject the iteration. */
+export async function* inputBytes(source: string | NodeJS.ReadableStream): AsyncGenerator<Uint8Array> {
+  const raw = typeof source === 'string' ? createReadStream(source) : source;
+  const it = (raw as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
+  const head: Uint8Array[] = [];
+  let headBytes = 0;
+  let done = false;
+  try {
+    while (headBytes < 2) {
+      const r = await it.next();
+      if (r.done === true) {
+        done = true;
+        break;
+      }
+      const chunk = typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
+      head.push(chunk);
+      headBytes += chunk.length;
+    }
+    const first = Buffer.concat(head);
+    if (first[0] !== 0x1f || first[1] !== 0x8b) {
+      if (first.length > 0) yield first;
+      if (done) return;
+      for (let r = await it.next(); r.done !== true; r = await it.next()) {
+        yield typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
+      }
+      return;
+    }
+    yield* gunzip(first, done ? null : it);
+  } finally {
+    await it.return?.();
+  }
+}
+
+/** Gunzips `first` followed by the rest of `it`. */
+async function* gunzip(first: Uint8Array, it: AsyncIterator<Uint8Array | string> | null): AsyncGenerator<Uint8Array> {
+  async function* compressed(): AsyncGenerator<Uint8Array> {
+    yield first;
+    if (it === null) return;
+    for (let r = await it.next(); r.done !== true; r = await it.next()) {
+      yield typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
+    }
+  }
+  const source = Readable.from(compressed(), { objectMode: false });
+  const unzip = createGunzip();
+  pipeline(source, unzip, () => {
+    /* errors reach the iteration below: pipeline destroys `unzip` with them */
+  });
+  try {
+    for await (const chunk of unzip) yield chunk as Uint8Array;
+  } finally {
+    source.destroy();
+    unzip.destroy();
+  }
+}
+
+/** The first bytes of an input (at least `bytes` of them unless it is shorter), and all of its bytes again. */
+export interface PeekedBytes {
+  /** The head: the first chunks, joined. */
+  readonly head: Uint8Array;
+  /** True when the head is the whole input. */
+  readonly complete: boolean;
+  /** Every byte of the input, the head included, each read once. */
+  readonly all: AsyncIterable<Uint8Array>;
+  /** Releases the input when `all` is not going to be read to its end (or at all). */
+  close(): Promise<void>;
+}
+
+/** Reads at least `bytes` bytes of `source` (fewer at its end) and hands back those and the rest. */
+export async function peekBytes(source: AsyncIterable<Uint8Array>, bytes: number = PEEK_BYTES): Promise<PeekedBytes> {
+  const it = source[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let complete = false;
+  while (size < bytes) {
+    const r = await it.next();
+    if (r.done === true) {
+      complete = true;
+      break;
+    }
+    chunks.push(r.value);
+    size += r.value.length;
+  }
+  const head = Buffer.concat(chunks);
+  async function* all(): AsyncGenerator<Uint8Array> {
+    try {
+      if (head.length > 0) yield head;
+      if (complete) return;
+      for (let r = await it.next(); r.done !== true; r = await it.next()) yield r.value;
+    } finally {
+      await it.return?.();
+    }
+  }
+  return {
+    head,
+    complete,
+    all: all(),
+    close: async () => {
+      await it.return?.();
+    },
+  };
+}

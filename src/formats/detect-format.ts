@@ -1,0 +1,63 @@
+/**
+ * Which trace format a record is in, from its shape. A guess is `decisive` when the record carries a mark
+ * only one format has (OpenAI `tool_calls`, Anthropic `tool_use` blocks, Responses `function_call` items,
+ * ...); a conversation without any tool traffic reads the same in every chat format, so it only gives a
+ * tentative guess and the next record is looked at too.
+ */
+import { isRecord } from './json-value.js';
+import { TRAJ_FILE } from './detect-layout.js';
+import type { FormatName } from './trace-record.js';
+
+/** A format guess for one record. */
+export interface FormatGuess {
+  readonly format: FormatName;
+  /** False when other chat formats would read the record the same (it has no tool calls or results). */
+  readonly decisive: boolean;
+}
+
+const RESPONSES_ITEMS = new Set(['function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'reasoning']);
+const RESPONSES_PARTS = new Set(['output_text', 'input_text', 'refusal']);
+const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
+
+/** The format a message or item says it is in, if it carries a mark of one. */
+function markOf(m: unknown): FormatName | null {
+  if (!isRecord(m)) return null;
+  if (Array.isArray(m.tool_calls) || m.role === 'tool' || m.role === 'function' || isRecord(m.function_call)) return 'openai-chat';
+  if (typeof m.type === 'string' && RESPONSES_ITEMS.has(m.type)) return 'openai-responses';
+  if (Array.isArray(m.content)) {
+    for (const part of m.content) {
+      if (!isRecord(part) || typeof part.type !== 'string') continue;
+      if (ANTHROPIC_BLOCKS.has(part.type)) return 'anthropic';
+      if (RESPONSES_PARTS.has(part.type)) return 'openai-responses';
+    }
+  }
+  return null;
+}
+
+/** A guess from the parts of a conversation (messages or items); `fallback` when none carries a mark. */
+function fromParts(parts: readonly unknown[], fallback: FormatName): FormatGuess | null {
+  let known = false;
+  for (const m of parts) {
+    const mark = markOf(m);
+    if (mark !== null) return { format: mark, decisive: true };
+    if (isRecord(m) && (typeof m.role === 'string' || typeof m.type === 'string')) known = true;
+  }
+  return known || parts.length === 0 ? { format: fallback, decisive: false } : null;
+}
+
+/**
+ * The format of `value`, a record of the input `file`, or null when no format fits:
+ * `.traj` files and objects with a `trajectory` are SWE-agent; objects with a string `tool` are loopwatch
+ * events; `messages` are OpenAI chat or Anthropic (by their marks, OpenAI chat when none); `input`,
+ * `output` or `items` arrays are OpenAI Responses; a bare array is judged by its parts.
+ */
+export function detectFormat(value: unknown, file: string): FormatGuess | null {
+  if (TRAJ_FILE.test(file)) return { format: 'swe-agent', decisive: true };
+  if (Array.isArray(value)) return value.length === 0 ? null : fromParts(value, 'openai-chat');
+  if (!isRecord(value)) return null;
+  if (Array.isArray(value.trajectory)) return { format: 'swe-agent', decisive: true };
+  if (typeof value.tool === 'string') return { format: 'events', decisive: true };
+  if (Array.isArray(value.messages)) return fromParts(value.messages, value.system !== undefined ? 'anthropic' : 'openai-chat');
+  if (Array.isArray(value.items) || Array.isArray(value.input) || Array.isArray(value.output)) return { format: 'openai-responses', decisive: true };
+  return null;
+}

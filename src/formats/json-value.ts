@@ -1,0 +1,79 @@
+/**
+ * Small helpers over parsed JSON shared by the readers: a parse that reports instead of throwing (and
+ * refuses pathological nesting), the text of message content, tool arguments, and a record's session id.
+ */
+import { describe } from '../options/checks.js';
+import { MAX_NESTING } from './trace-record.js';
+
+/** A parsed JSON text, or why it is not one. */
+export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+/** Whether `text` nests arrays and objects deeper than `max` (strings are skipped). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** Parses one record's JSON text; never throws. Nesting deeper than `maxNesting` is refused. */
+export function parseJson(text: string, maxNesting: number = MAX_NESTING): Parsed {
+  if (nestsDeeperThan(text, maxNesting)) return { ok: false, message: `JSON nests deeper than ${maxNesting} levels` };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (e) {
+    return { ok: false, message: `invalid JSON: ${e instanceof Error ? `${e.name === 'SyntaxError' ? '' : `${e.name}: `}${e.message}` : String(e)}` };
+  }
+}
+
+/** Whether `v` is a JSON object (not null, not an array). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The text of message content: a string as is; an array of parts whose every part carries a string `text`
+ * (`text`, `output_text`, `input_text` parts) as those texts joined by newlines; anything else as given.
+ */
+export function contentText(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  const texts: string[] = [];
+  for (const part of content) {
+    if (!isRecord(part) || typeof part.text !== 'string') return content;
+    texts.push(part.text);
+  }
+  return texts.join('\n');
+}
+
+/** Tool-call arguments delivered as JSON text, parsed; text that is not JSON (or nests too deep) stays a string. */
+export function parseArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  const p = parseJson(args);
+  return p.ok ? p.value : args;
+}
+
+/** The session id a record names (`session`, else `id`, else `conversation_id`), or why it cannot be used. */
+export type SessionField = { readonly ok: true; readonly id: string | undefined } | { readonly ok: false; readonly message: string };
+
+const SESSION_FIELDS = ['session', 'id', 'conversation_id'] as const;
+
+/** Reads the session id of `record`: a non-empty string or a finite number; null and absent fields are skipped. */
+export function sessionField(record: Record<string, unknown>): SessionField {
+  for (const f of SESSION_FIELDS) {
+    const v = record[f];
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'string' && v !== '') return { ok: true, id: v };
+    if (typeof v === 'number' && Number.isFinite(v)) return { ok: true, id: String(v) };
+    return { ok: false, message: `"${f}" must be a non-empty string or a finite number, received ${describe(v)}` };
+  }
+  return { ok: true, id: undefined };
+}

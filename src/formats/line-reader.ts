@@ -1,0 +1,98 @@
+/**
+ * Splits an input's bytes into text lines with bounded memory: a line longer than the cap is reported and
+ * skipped without being held whole, a line that is not valid UTF-8 is reported and skipped, a BOM opening
+ * the first line is dropped and a CR before the LF is removed.
+ */
+import { type TraceIssue, issue } from './trace-record.js';
+
+/** Default cap on the bytes of one line (and of one JSON element): 64 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** One line of text. */
+export interface TextLine {
+  readonly kind: 'line';
+  /** The line without its line ending. */
+  readonly text: string;
+  /** 1-based line number. */
+  readonly line: number;
+}
+
+/** Where the lines come from and how long one may be. */
+export interface LineReaderOptions {
+  /** Name of the input, for issues. */
+  readonly file: string;
+  /** Longest line kept, in bytes (a CR before the LF counted, the LF not); longer lines become `too-long` issues. */
+  readonly maxLineBytes: number;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes one line's bytes as UTF-8; a BOM is dropped on line 1 only. Returns null when the bytes are not
+ * valid UTF-8.
+ */
+export function decodeLine(bytes: Uint8Array, line: number): string | null {
+  let start = 0;
+  if (line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+  const end = bytes.length > start && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
+  try {
+    return decoder.decode(bytes.subarray(start, end));
+  } catch {
+    return null;
+  }
+}
+
+/** The lines of `bytes`, and an issue for each line skipped; an error of the input ends it with a `read-error` issue. */
+export async function* readLines(bytes: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<TextLine | TraceIssue> {
+  const { file, maxLineBytes } = options;
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let tooLong = false;
+  let line = 1;
+  const finish = (last: Uint8Array): TextLine | TraceIssue => {
+    const n = line++;
+    if (tooLong || size + last.length > maxLineBytes) {
+      const got = size + last.length;
+      parts = [];
+      size = 0;
+      tooLong = false;
+      return issue('too-long', file, n, `line of ${got} bytes is longer than maxLineBytes (${maxLineBytes}); skipped`);
+    }
+    const whole = parts.length === 0 ? last : Buffer.concat([...parts, last]);
+    parts = [];
+    size = 0;
+    const text = decodeLine(whole, n);
+    return text === null ? issue('invalid-utf8', file, n, 'line is not valid UTF-8') : { kind: 'line', text, line: n };
+  };
+  try {
+    for await (const chunk of bytes) {
+      let pos = 0;
+      for (let nl = chunk.indexOf(LF, pos); nl !== -1; nl = chunk.indexOf(LF, pos)) {
+        yield finish(chunk.subarray(pos, nl));
+        pos = nl + 1;
+      }
+      if (pos < chunk.length) keep(chunk.subarray(pos));
+    }
+  } catch (e) {
+    yield issue('read-error', file, line, `input could not be read past this line: ${(e as Error).message ?? String(e)}`);
+    return;
+  }
+  if (size > 0 || tooLong) yield finish(new Uint8Array(0));
+
+  function keep(tail: Uint8Array): void {
+    if (tooLong) {
+      size += tail.length;
+      return;
+    }
+    if (size + tail.length > maxLineBytes) {
+      tooLong = true;
+      parts = [];
+      size += tail.length;
+      return;
+    }
+    parts.push(Buffer.from(tail));
+    size += tail.length;
+  }
+}

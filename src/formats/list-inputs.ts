@@ -1,0 +1,70 @@
+/**
+ * From the paths given to the inputs to read: a file as given (whatever its name), a folder walked
+ * recursively in sorted order (by code point, so the order is the same everywhere) keeping only trace
+ * files, `-` for standard input. Symbolic links to files are followed; links to folders are not (no loops).
+ */
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { InputName } from './format-reader.js';
+import { STDIN_NAME, type TraceIssue, issue } from './trace-record.js';
+
+/** Names of the files a folder scan reads: `.jsonl`, `.ndjson`, `.json` or `.traj`, each optionally `.gz`. */
+export const TRACE_FILE = /\.(jsonl|ndjson|json|traj)(\.gz)?$/i;
+
+/** The path standing for standard input. */
+export const STDIN_PATH = '-';
+
+/** An input to read: standard input, or a file and the name it goes by. */
+export type InputSource = (InputName & { readonly kind: 'file' }) | (InputName & { readonly kind: 'stdin' });
+
+const byCodePoint = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Why `e` (a failed fs call) failed, in words. */
+export function fsReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The inputs `path` stands for, and an issue for a path or folder that cannot be read. */
+export async function* listInputs(path: string): AsyncGenerator<InputSource | TraceIssue> {
+  if (path === STDIN_PATH) return yield { kind: 'stdin', file: STDIN_NAME, name: STDIN_NAME };
+  let isDir: boolean;
+  try {
+    isDir = (await stat(path)).isDirectory();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return yield issue(code === 'ENOENT' || code === 'ENOTDIR' ? 'missing-input' : 'read-error', path, 0, `cannot read the path: ${fsReason(e)}`);
+  }
+  if (!isDir) return yield { kind: 'file', file: path, name: basename(path) };
+  yield* walk(path, '');
+}
+
+async function* walk(dir: string, rel: string): AsyncGenerator<InputSource | TraceIssue> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    return yield issue('read-error', dir, 0, `cannot read the folder: ${fsReason(e)}`);
+  }
+  entries.sort(byCodePoint);
+  for (const e of entries) {
+    const file = join(dir, e.name);
+    const name = rel === '' ? e.name : `${rel}/${e.name}`;
+    if (e.isDirectory()) {
+      yield* walk(file, name);
+      continue;
+    }
+    if (!TRACE_FILE.test(e.name)) continue;
+    if (e.isFile()) yield { kind: 'file', file, name };
+    else if (e.isSymbolicLink()) {
+      try {
+        if ((await stat(file)).isFile()) yield { kind: 'file', file, name };
+      } catch (err) {
+        yield issue('read-error', file, 0, `cannot follow the link: ${fsReason(err)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * OpenAI Chat Completions conversations: assistant messages with `tool_calls`
+ * (`{id, type: 'function', function: {name, arguments}}`, or `custom: {name, input}`), `tool` messages
+ * answering them by `tool_call_id`, and the legacy `function_call` / `function` messages (paired by name).
+ * `arguments` are parsed when they are JSON and kept as text otherwise; the assistant message's text goes
+ * into the `text` of each of its calls; `round` is the assistant message's position among them.
+ * The format never says whether a call failed: `errorInfo` is `unknown`.
+ */
+import { describe } from '../options/checks.js';
+import { nonEmpty, openConversation, partIssue } from './conversation-record.js';
+import type { FormatReader } from './format-reader.js';
+import { contentText, isRecord, parseArguments } from './json-value.js';
+import type { RecordUnit } from './read-records.js';
+import { SessionCalls } from './session-calls.js';
+import type { TraceItem } from './trace-record.js';
+
+/** Pairing key of a legacy `function_call` (no id): its name, in a namespace real ids cannot reach. */
+const legacyId = (name: string): string => `\u0000function:${name}`;
+
+/** The items of one OpenAI chat conversation. */
+export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
+  const c = openConversation(unit, ['messages'], 'messages');
+  if ('kind' in c) return yield c;
+  const calls = new SessionCalls(c.session, unit.file, unit.line);
+  let round = 0;
+  for (let i = 0; i < c.parts.length; i++) {
+    const m = c.parts[i];
+    if (!isRecord(m)) {
+      yield partIssue(unit, 'message', i, `expected an object, received ${describe(m)}`);
+      continue;
+    }
+    if (m.role === 'assistant') {
+      const r = round++;
+      const t = contentText(m.content);
+      const text = nonEmpty(t);
+      if (Array.isArray(m.tool_calls)) {
+        for (let j = 0; j < m.tool_calls.length; j++) {
+          const tc: unknown = m.tool_calls[j];
+          const fn = isRecord(tc) ? (isRecord(tc.function) ? tc.function : isRecord(tc.custom) ? tc.custom : null) : null;
+          const name = nonEmpty(fn?.name);
+          if (!isRecord(tc) || fn === null || name === undefined) {
+            yield partIssue(unit, 'message', i, `tool call ${j} has no function name (received ${describe(tc)})`);
+            continue;
+          }
+          const args = fn === tc.function ? parseArguments(fn.arguments) : fn.input;
+          calls.call(typeof tc.id === 'string' ? tc.id : undefined, { tool: name, args, text, round: r });
+        }
+      } else if (m.tool_calls !== undefined && m.tool_calls !== null) {
+        yield partIssue(unit, 'message', i, `"tool_calls" must be an array, received ${describe(m.tool_calls)}`);
+      }
+      if (isRecord(m.function_call)) {
+        const name = nonEmpty(m.function_call.name);
+        if (name === undefined) yield partIssue(unit, 'message', i, `"function_call" has no name`);
+        else calls.call(legacyId(name), { tool: name, args: parseArguments(m.function_call.arguments), text, round: r });
+      }
+    } else if (m.role === 'tool') {
+      if (typeof m.tool_call_id !== 'string') {
+        yield partIssue(unit, 'message', i, `tool message without a string "tool_call_id" (received ${describe(m.tool_call_id)})`);
+        continue;
+      }
+      const bad = calls.result(m.tool_call_id, contentText(m.content), 'unknown');
+      if (bad !== null) yield bad;
+    } else if (m.role === 'function') {
+      if (typeof m.name !== 'string') {
+        yield partIssue(unit, 'message', i, `function message without a string "name" (received ${describe(m.name)})`);
+        continue;
+      }
+      const bad = calls.result(legacyId(m.name), contentText(m.content), 'unknown');
+      if (bad !== null) yield bad;
+    }
+  }
+  yield* calls.items();
+}
+
+/** A reader of OpenAI chat conversations (one per record; nothing kept between records). */
+export function createOpenAiChatReader(): FormatReader {
+  return { record: readOpenAiChat, finish: () => [] };
+}

@@ -1,0 +1,84 @@
+/**
+ * OpenAI Responses API items: `function_call` (`{call_id, name, arguments}`) and `custom_tool_call`
+ * (`{call_id, name, input}`) answered by `*_output` items of the same `call_id`; assistant `message` items'
+ * `output_text` is the turn's text. A turn is the run of assistant items (messages, reasoning, calls)
+ * between tool outputs or user messages: its calls share its text and its `round` (0-based). Reasoning
+ * items are otherwise ignored, as are built-in tool items (web search, file search, ...).
+ * The format never says whether a call failed: `errorInfo` is `unknown`.
+ */
+import { describe } from '../options/checks.js';
+import { nonEmpty, openConversation, partIssue } from './conversation-record.js';
+import type { FormatReader } from './format-reader.js';
+import { contentText, isRecord, parseArguments } from './json-value.js';
+import type { RecordUnit } from './read-records.js';
+import { SessionCalls } from './session-calls.js';
+import type { TraceItem } from './trace-record.js';
+
+const CALLS = new Set(['function_call', 'custom_tool_call']);
+const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
+
+/** The items of one Responses session. */
+export function* readOpenAiResponses(unit: RecordUnit): Generator<TraceItem> {
+  const c = openConversation(unit, isRecord(unit.value) && Array.isArray(unit.value.items) ? ['items'] : ['input', 'output'], 'items');
+  if ('kind' in c) return yield c;
+  const calls = new SessionCalls(c.session, unit.file, unit.line);
+  let round = -1;
+  let inTurn = false;
+  let turnCalls: number[] = [];
+  let turnText: string[] = [];
+  const closeTurn = (): void => {
+    const text = turnText.length === 0 ? undefined : turnText.join('\n');
+    for (const p of turnCalls) calls.setText(p, text);
+    turnCalls = [];
+    turnText = [];
+    inTurn = false;
+  };
+  const openTurn = (): void => {
+    if (inTurn) return;
+    round++;
+    inTurn = true;
+  };
+  for (let i = 0; i < c.parts.length; i++) {
+    const it = c.parts[i];
+    if (!isRecord(it)) {
+      yield partIssue(unit, 'item', i, `expected an object, received ${describe(it)}`);
+      continue;
+    }
+    const type = it.type;
+    if (typeof type === 'string' && CALLS.has(type)) {
+      openTurn();
+      const name = nonEmpty(it.name);
+      if (name === undefined) {
+        yield partIssue(unit, 'item', i, `${type} has no name (received ${describe(it.name)})`);
+        continue;
+      }
+      const args = type === 'function_call' ? parseArguments(it.arguments) : it.input;
+      turnCalls.push(calls.call(typeof it.call_id === 'string' ? it.call_id : undefined, { tool: name, args, round }));
+    } else if (typeof type === 'string' && OUTPUTS.has(type)) {
+      closeTurn();
+      if (typeof it.call_id !== 'string') {
+        yield partIssue(unit, 'item', i, `${type} has no string "call_id" (received ${describe(it.call_id)})`);
+        continue;
+      }
+      const bad = calls.result(it.call_id, contentText(it.output), 'unknown');
+      if (bad !== null) yield bad;
+    } else if (type === 'reasoning') {
+      openTurn();
+    } else if (type === 'message' || type === undefined) {
+      if (it.role !== 'assistant') {
+        closeTurn();
+        continue;
+      }
+      openTurn();
+      const t = nonEmpty(contentText(it.content));
+      if (t !== undefined) turnText.push(t);
+    }
+  }
+  closeTurn();
+  yield* calls.items();
+}
+
+/** A reader of Responses sessions (one per record; nothing kept between records). */
+export function createOpenAiResponsesReader(): FormatReader {
+  return { record: readOpenAiResponses, finish: () => [] };
+}

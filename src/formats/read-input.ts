@@ -1,0 +1,96 @@
+/**
+ * Reads one input through: bytes (gunzipped when they are gzip), layout, records, format (forced, or
+ * detected from the first record that tells), and the format's reader. An input whose first record fits no
+ * format is skipped with an `unknown-format` issue; other inputs carry on.
+ */
+import { describe } from '../options/checks.js';
+import { createAnthropicReader } from './anthropic.js';
+import { inputBytes, type PeekedBytes, peekBytes } from './byte-source.js';
+import { detectFormat } from './detect-format.js';
+import { detectLayout } from './detect-layout.js';
+import { createEventsReader } from './events.js';
+import type { FormatReader, InputName } from './format-reader.js';
+import { isRecord } from './json-value.js';
+import { fsReason } from './list-inputs.js';
+import { createOpenAiChatReader } from './openai-chat.js';
+import { createOpenAiResponsesReader } from './openai-responses.js';
+import { readRecords } from './read-records.js';
+import { createSweAgentReader } from './swe-agent.js';
+import { type FormatName, type TraceItem, issue } from './trace-record.js';
+
+/** Skipped lines tolerated before the first readable record; past them the input is taken for no trace file. */
+export const SNIFF_ISSUE_LIMIT = 100;
+
+/** How to read one input. */
+export interface ReadInputOptions {
+  /** Read every record in this format instead of detecting it. */
+  readonly format?: FormatName;
+  /** Longest line or JSON element, in bytes. */
+  readonly maxLineBytes: number;
+}
+
+/** A reader of `format` for `input`. */
+export function createReader(format: FormatName, input: InputName): FormatReader {
+  switch (format) {
+    case 'events':
+      return createEventsReader(input);
+    case 'openai-chat':
+      return createOpenAiChatReader();
+    case 'openai-responses':
+      return createOpenAiResponsesReader();
+    case 'anthropic':
+      return createAnthropicReader();
+    case 'swe-agent':
+      return createSweAgentReader(input);
+  }
+}
+
+/** What a record that fits no format looks like, for the issue. */
+function shape(v: unknown): string {
+  if (!isRecord(v)) return describe(v);
+  const keys = Object.keys(v);
+  return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 8).map((k) => JSON.stringify(k)).join(', ')}${keys.length > 8 ? ', ...' : ''}`;
+}
+
+/** The items of one input: a file path or a stream. */
+export async function* readInput(source: string | NodeJS.ReadableStream, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
+  const { file } = input;
+  let peeked: PeekedBytes;
+  try {
+    peeked = await peekBytes(inputBytes(source));
+  } catch (e) {
+    return yield issue('read-error', file, 0, `cannot read the input: ${fsReason(e)}`);
+  }
+  const layout = options.format === 'swe-agent' ? 'json' : detectLayout(peeked.head, peeked.complete, file);
+  let reader = options.format === undefined ? null : createReader(options.format, input);
+  let current = options.format;
+  let decided = options.format !== undefined;
+  let skipped = 0;
+  try {
+    for await (const unit of readRecords(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout })) {
+      if (unit.kind === 'issue') {
+        yield unit;
+        if (reader === null && ++skipped >= SNIFF_ISSUE_LIMIT) {
+          return yield issue('unknown-format', file, 0, `no readable record in the first ${SNIFF_ISSUE_LIMIT} lines or elements; rest of the input skipped`);
+        }
+        continue;
+      }
+      if (!decided) {
+        const guess = detectFormat(unit.value, file);
+        if (guess === null && reader === null) {
+          const known = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent';
+          return yield issue('unknown-format', file, unit.line, `the first record is ${shape(unit.value)}, not ${known}; input skipped`);
+        }
+        if (guess !== null) {
+          if (guess.format !== current) reader = createReader(guess.format, input);
+          current = guess.format;
+          decided = guess.decisive;
+        }
+      }
+      yield* reader!.record(unit);
+    }
+    if (reader !== null) yield* reader.finish();
+  } finally {
+    await peeked.close();
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The entry point of the trace readers: every input named (files, folders walked recursively, `-` for
+ * standard input) read in order into one stream of calls, session ends and issues. Bad input never throws:
+ * a path that does not exist, an unreadable file, a broken line or a record of the wrong shape is an issue
+ * naming the file and line, and reading carries on. Only invalid options throw.
+ */
+import { knownKeys, integer, oneOf, record } from '../options/checks.js';
+import { OptionTypeError } from '../errors.js';
+import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
+import { listInputs } from './list-inputs.js';
+import { readInput } from './read-input.js';
+import { FORMAT_NAMES, type FormatName, type TraceItem } from './trace-record.js';
+
+export { FORMAT_NAMES };
+export type { FormatName };
+
+/** How {@link readInputs} reads. */
+export interface ReadInputsOptions {
+  /** Read every input in this format instead of detecting it per input. @default detected */
+  readonly format?: FormatName;
+  /** The stream `-` reads. @default process.stdin */
+  readonly stdin?: NodeJS.ReadableStream;
+  /**
+   * Longest line (or JSON element, or document) kept, in bytes, at least 1; longer ones are `too-long`
+   * issues, skipped without being held whole. @default 67108864 (64 MiB)
+   */
+  readonly maxLineBytes?: number;
+}
+
+const OPTION_NAMES = ['format', 'stdin', 'maxLineBytes'] as const;
+
+/**
+ * The items of every input in `paths`, in order: each input's calls (in session call order), its session
+ * ends and its issues. Throws `OptionTypeError` / `OptionRangeError` at once on invalid options; never on
+ * bad input.
+ */
+export function readInputs(paths: readonly string[], options: ReadInputsOptions = {}): AsyncGenerator<TraceItem> {
+  const o = record('options', options);
+  knownKeys('options', o, OPTION_NAMES);
+  const format = o.format === undefined ? undefined : oneOf('options.format', o.format, FORMAT_NAMES);
+  const maxLineBytes = o.maxLineBytes === undefined ? DEFAULT_MAX_LINE_BYTES : integer('options.maxLineBytes', o.maxLineBytes, 1);
+  const stdin = o.stdin;
+  if (stdin !== undefined && (typeof stdin !== 'object' || stdin === null || typeof (stdin as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function')) {
+    throw new OptionTypeError('options.stdin', `options.stdin must be a readable stream, received ${typeof stdin}`);
+  }
+  if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string')) {
+    throw new OptionTypeError('paths', `paths must be an array of strings`);
+  }
+  return read(paths, { format, maxLineBytes, stdin: stdin as NodeJS.ReadableStream | undefined });
+}
+
+async function* read(paths: readonly string[], o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined }): AsyncGenerator<TraceItem> {
+  const options = o.format === undefined ? { maxLineBytes: o.maxLineBytes } : { format: o.format, maxLineBytes: o.maxLineBytes };
+  for (const path of paths) {
+    for await (const input of listInputs(path)) {
+      if (input.kind === 'issue') yield input;
+      else yield* readInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.file, input, options);
+    }
+  }
+}

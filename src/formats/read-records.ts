@@ -1,0 +1,109 @@
+/**
+ * From an input's bytes to parsed records, whatever the layout: each JSON Lines line, each top-level value,
+ * or each element of a top-level array. An array whose elements are conversation parts (messages or
+ * Responses items) is one record, a bare conversation; otherwise its elements are records of their own.
+ * Every line or element skipped is an issue.
+ */
+import type { Layout } from './detect-layout.js';
+import { splitJson } from './json-array-splitter.js';
+import { isRecord, parseJson } from './json-value.js';
+import { readLines } from './line-reader.js';
+import { type TraceIssue, issue } from './trace-record.js';
+
+/** One parsed record and where it came from. */
+export interface RecordUnit {
+  readonly kind: 'record';
+  /** The parsed JSON value. */
+  readonly value: unknown;
+  /** The input it was read from. */
+  readonly file: string;
+  /** 1-based line where it starts. */
+  readonly line: number;
+  /** Session id for a record that names none: `<file>:<line>`, or `<file>#<index>` for an element of the input's first array. */
+  readonly fallbackSession: string;
+}
+
+/** Where the records come from. */
+export interface RecordOptions {
+  readonly file: string;
+  readonly maxLineBytes: number;
+  readonly layout: Layout;
+}
+
+/** Whether `v` holds a whole session (messages, Responses items or a trajectory) rather than being part of one. */
+export function isSessionContainer(v: unknown): boolean {
+  if (!isRecord(v)) return false;
+  return Array.isArray(v.messages) || Array.isArray(v.items) || Array.isArray(v.input) || Array.isArray(v.trajectory) || (Array.isArray(v.output) && typeof v.type !== 'string');
+}
+
+/** Whether `v` is a message or a Responses item: an object with a `role` or `type`, no `tool`, holding no session. */
+export function isConversationPart(v: unknown): boolean {
+  return isRecord(v) && (typeof v.role === 'string' || typeof v.type === 'string') && typeof v.tool !== 'string' && !isSessionContainer(v);
+}
+
+/** The records of one input, with an issue for each line or element skipped. */
+export async function* readRecords(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<RecordUnit | TraceIssue> {
+  const { file } = options;
+  let first = true;
+  /** Records of a value read whole at `line`: one, or its elements. */
+  function* whole(value: unknown, line: number): Generator<RecordUnit> {
+    const prefix = first ? file : `${file}:${line}`;
+    first = false;
+    if (!Array.isArray(value)) return yield { kind: 'record', value, file, line, fallbackSession: `${file}:${line}` };
+    if (value.length === 0) return;
+    if (isConversationPart(value[0])) return yield { kind: 'record', value, file, line, fallbackSession: `${file}:${line}` };
+    for (let i = 0; i < value.length; i++) yield { kind: 'record', value: value[i], file, line, fallbackSession: `${prefix}#${i}` };
+  }
+  if (options.layout === 'lines') {
+    for await (const l of readLines(bytes, options)) {
+      if (l.kind === 'issue') {
+        first = false;
+        yield l;
+        continue;
+      }
+      if (l.text.trim() === '') continue;
+      const p = parseJson(l.text);
+      if (p.ok) yield* whole(p.value, l.line);
+      else {
+        first = false;
+        yield issue('invalid-json', file, l.line, p.message);
+      }
+    }
+    return;
+  }
+  let group: unknown[] | null = null;
+  let decided = false;
+  let prefix = file;
+  for await (const piece of splitJson(bytes, options)) {
+    if (piece.kind === 'issue') {
+      yield piece;
+      continue;
+    }
+    if (piece.kind === 'value') {
+      const p = parseJson(piece.text);
+      if (p.ok) yield* whole(p.value, piece.line);
+      else yield issue('invalid-json', file, piece.line, p.message);
+      first = false;
+      continue;
+    }
+    if (piece.kind === 'array-end') {
+      if (group !== null && group.length > 0) yield { kind: 'record', value: group, file, line: piece.arrayLine, fallbackSession: `${file}:${piece.arrayLine}` };
+      group = null;
+      decided = false;
+      first = false;
+      continue;
+    }
+    const p = parseJson(piece.text);
+    if (!p.ok) {
+      yield issue('invalid-json', file, piece.line, `element ${piece.index}: ${p.message}`);
+      continue;
+    }
+    if (!decided) {
+      decided = true;
+      group = isConversationPart(p.value) ? [] : null;
+      prefix = first ? file : `${file}:${piece.arrayLine}`;
+    }
+    if (group !== null) group.push(p.value);
+    else yield { kind: 'record', value: p.value, file, line: piece.line, fallbackSession: `${prefix}#${piece.index}` };
+  }
+}

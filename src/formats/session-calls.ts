@@ -1,0 +1,89 @@
+/**
+ * The calls of one conversation, held until the conversation has been read, so that results can be paired
+ * with their calls by id: a result names its call's id (`tool_call_id`, `call_id`, `tool_use_id`); a call
+ * whose result never comes is emitted without one. Calls come out in call order, with `step` set to their
+ * 0-based position, then the session's end.
+ */
+import type { ToolEvent } from '../types.js';
+import { type ErrorInfo, type TraceEnd, type TraceCall, type TraceIssue, issue } from './trace-record.js';
+
+/** A call's fields as a reader knows them when it meets the call. */
+export interface CallFields {
+  readonly tool: string;
+  readonly args?: unknown;
+  readonly text?: string;
+  readonly round?: number;
+}
+
+interface Held {
+  readonly fields: CallFields;
+  text: string | undefined;
+  outcome: { readonly result: unknown; readonly error: unknown; readonly errorInfo: ErrorInfo } | null;
+}
+
+/** The calls of one session of a conversation format. */
+export class SessionCalls {
+  private readonly calls: Held[] = [];
+  private readonly waiting = new Map<string, number[]>();
+
+  /** `session`, `file` and `line` (the conversation's) go into every item. */
+  constructor(
+    readonly session: string,
+    private readonly file: string,
+    private readonly line: number,
+  ) {}
+
+  /** Holds a call; `id` pairs it with its result (calls without id get none). Returns its position. Until a result comes, its errorInfo is `unknown`. */
+  call(id: string | undefined, fields: CallFields): number {
+    const n = this.calls.length;
+    this.calls.push({ fields, text: fields.text, outcome: null });
+    if (id !== undefined) {
+      const queue = this.waiting.get(id);
+      if (queue === undefined) this.waiting.set(id, [n]);
+      else queue.push(n);
+    }
+    return n;
+  }
+
+  /** Sets the text of the call at `position` (text known only after the call, as in Responses turns). */
+  setText(position: number, text: string | undefined): void {
+    const c = this.calls[position];
+    if (c !== undefined) c.text = text;
+  }
+
+  /**
+   * Pairs a result with the oldest call of that id still waiting for one. Returns an `unpaired-result` issue
+   * when there is none (what it names is skipped).
+   */
+  result(id: string, result: unknown, errorInfo: ErrorInfo, error?: unknown): TraceIssue | null {
+    const queue = this.waiting.get(id);
+    const n = queue?.shift();
+    if (n === undefined) return issue('unpaired-result', this.file, this.line, `result for call id ${JSON.stringify(id)} has no call in session ${JSON.stringify(this.session)}; skipped`);
+    if (queue!.length === 0) this.waiting.delete(id);
+    this.calls[n]!.outcome = { result, error, errorInfo };
+    return null;
+  }
+
+  /** The calls in call order, then the session's end. */
+  *items(): Generator<TraceCall | TraceEnd> {
+    for (let step = 0; step < this.calls.length; step++) {
+      const c = this.calls[step]!;
+      const o = c.outcome;
+      const event: ToolEvent = toolEvent(c.fields.tool, c.fields.args, o?.result, o?.error, c.text, step, c.fields.round);
+      yield { kind: 'call', session: this.session, event, errorInfo: o?.errorInfo ?? 'unknown', file: this.file, line: this.line };
+    }
+    yield { kind: 'end', session: this.session, file: this.file };
+  }
+}
+
+/** A ToolEvent with only the fields that are set. */
+export function toolEvent(tool: string, args: unknown, result: unknown, error: unknown, text: string | undefined, step: number | undefined, round: number | undefined): ToolEvent {
+  const e: { -readonly [K in keyof ToolEvent]: ToolEvent[K] } = { tool };
+  if (args !== undefined) e.args = args;
+  if (result !== undefined) e.result = result;
+  if (error !== undefined) e.error = error;
+  if (text !== undefined) e.text = text;
+  if (step !== undefined) e.step = step;
+  if (round !== undefined) e.round = round;
+  return e;
+}

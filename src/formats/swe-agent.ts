@@ -1,0 +1,51 @@
+/**
+ * SWE-agent trajectories (`.traj`): one JSON document `{trajectory: [{action, observation, thought?, ...}],
+ * info?, history?}` per file, one session. The tool is the first word of the action, `args` is
+ * `{command: action}`, the result the observation and the text the thought. The session id is the file's
+ * path relative to the folder scanned, or its base name. Steps without an action are issues.
+ * The format never says whether a call failed: `errorInfo` is `unknown`.
+ */
+import { describe } from '../options/checks.js';
+import type { FormatReader, InputName } from './format-reader.js';
+import { isRecord } from './json-value.js';
+import type { RecordUnit } from './read-records.js';
+import { toolEvent } from './session-calls.js';
+import { type TraceItem, issue } from './trace-record.js';
+
+/** The tool of a shell-like action: its first word. */
+export function actionTool(action: string): string {
+  const trimmed = action.trim();
+  const space = trimmed.search(/\s/);
+  return space === -1 ? trimmed : trimmed.slice(0, space);
+}
+
+/** The items of one trajectory document; `session` is its id. */
+export function* readSweAgent(unit: RecordUnit, session: string): Generator<TraceItem> {
+  const v = unit.value;
+  if (!isRecord(v) || !Array.isArray(v.trajectory)) {
+    return yield issue('bad-record', unit.file, unit.line, `expected an object with a "trajectory" array, received ${isRecord(v) ? `an object without one` : describe(v)}`);
+  }
+  let step = 0;
+  for (let i = 0; i < v.trajectory.length; i++) {
+    const s: unknown = v.trajectory[i];
+    const action = isRecord(s) ? s.action : undefined;
+    const tool = typeof action === 'string' ? actionTool(action) : '';
+    if (!isRecord(s) || typeof action !== 'string' || tool === '') {
+      const got = isRecord(s) ? `action ${describe(action)}` : describe(s);
+      yield issue('bad-record', unit.file, unit.line, `trajectory step ${i} has no action (received ${got}); skipped`);
+      continue;
+    }
+    const text = typeof s.thought === 'string' && s.thought !== '' ? s.thought : undefined;
+    yield { kind: 'call', session, event: toolEvent(tool, { command: action }, s.observation, undefined, text, step++, undefined), errorInfo: 'unknown', file: unit.file, line: unit.line };
+  }
+  yield { kind: 'end', session, file: unit.file };
+}
+
+/** A reader of SWE-agent trajectories for `input`: each document is a session named by the input. */
+export function createSweAgentReader(input: InputName): FormatReader {
+  let documents = 0;
+  return {
+    record: (unit) => readSweAgent(unit, documents++ === 0 ? input.name : `${input.name}#${documents - 1}`),
+    finish: () => [],
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * What the trace readers yield: tool calls in session order, the end of a session, and issues (a line,
+ * element or file that could not be read, named and skipped). Plain, readonly data.
+ */
+import type { ToolEvent } from '../types.js';
+
+/** The trace formats the readers know, in the order detection tries them. */
+export const FORMAT_NAMES = ['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent'] as const;
+
+/** One of {@link FORMAT_NAMES}. */
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+/**
+ * What the format says about the call's failure:
+ * `known`: the record said it failed (`event.error` is set);
+ * `absent`: the format reports failures and this call has none;
+ * `unknown`: the format never says (OpenAI chat and Responses, SWE-agent).
+ */
+export type ErrorInfo = 'known' | 'absent' | 'unknown';
+
+/** Why an input, line or element was skipped. */
+export type IssueCode =
+  /** The path does not exist. */
+  | 'missing-input'
+  /** The file or stream could not be read (I/O error, corrupt gzip); the rest of that input is skipped. */
+  | 'read-error'
+  /** A line or JSON element is longer than `maxLineBytes`. */
+  | 'too-long'
+  /** A line or JSON element is not valid UTF-8. */
+  | 'invalid-utf8'
+  /** A line or JSON element is not valid JSON, or nests deeper than {@link MAX_NESTING}. */
+  | 'invalid-json'
+  /** No known format fits the file's first record; the file is skipped. */
+  | 'unknown-format'
+  /** The record is JSON but not of the expected shape (missing `tool`, wrong types, ...). */
+  | 'bad-record'
+  /** A tool result names a call id that no call of the conversation has. */
+  | 'unpaired-result';
+
+/** Deepest JSON nesting a record may have; deeper records are `invalid-json` issues (they would overflow recursive consumers). */
+export const MAX_NESTING = 1000;
+
+/** One tool call of a session, in the session's call order. */
+export interface TraceCall {
+  readonly kind: 'call';
+  /** Session id: from the record (`session`, `id`, `conversation_id`), else derived from file and line. */
+  readonly session: string;
+  /** The call, ready for `LoopDetector.check()`. */
+  readonly event: ToolEvent;
+  /** What the format says about the call's failure. */
+  readonly errorInfo: ErrorInfo;
+  /** The input the call was read from (`<stdin>` for standard input). */
+  readonly file: string;
+  /** 1-based line where the call's record starts. */
+  readonly line: number;
+}
+
+/** The reader knows the session is complete: no further calls of it follow in this input. */
+export interface TraceEnd {
+  readonly kind: 'end';
+  readonly session: string;
+  /** The input the session was read from. */
+  readonly file: string;
+}
+
+/** A skipped input, line, element or record, with the reason. */
+export interface TraceIssue {
+  readonly kind: 'issue';
+  /** Stable reason code. */
+  readonly code: IssueCode;
+  /** The input (path as given or found in a folder, `<stdin>` for standard input). */
+  readonly file: string;
+  /** 1-based line where the skipped part starts; 0 for the whole input. */
+  readonly line: number;
+  /** What was wrong, naming the rule and what was received. */
+  readonly message: string;
+}
+
+/** Anything a trace reader yields. */
+export type TraceItem = TraceCall | TraceEnd | TraceIssue;
+
+/** The name standard input goes by in items. */
+export const STDIN_NAME = '<stdin>';
+
+/** An issue item. */
+export function issue(code: IssueCode, file: string, line: number, message: string): TraceIssue {
+  return { kind: 'issue', code, file, line, message };
+}
