@@ -1,0 +1,90 @@
+/**
+ * `loopwatch demo`: the main job on a fresh machine. Generates the synthetic fleet (fixed seed; coding and
+ * customer-service agents, loops of every kind injected, clean sessions full of legitimate repetition),
+ * scans it with the worker pool exactly as `loopwatch scan` would, prints the scan report, then precision
+ * and recall per loop kind against the injected truth.
+ */
+import { parseArgs } from 'node:util';
+import { iterateFleet } from '../demo/fleet/fleet.js';
+import { formatFleetScore } from '../demo/fleet/format.js';
+import type { ScanVerdict } from '../demo/fleet/scan.js';
+import { scoreFleet } from '../demo/fleet/score.js';
+import { DEFAULT_SEED, DEFAULT_SESSIONS, type SessionTruth } from '../demo/fleet/truth.js';
+import type { TraceItem } from '../formats/trace-record.js';
+import { availableParallelism } from 'node:os';
+import { type CommandIo, DEFAULT_BATCH, DEFAULT_MAX_SESSIONS, type ScanSettings, scanItems } from './scan-command.js';
+import { UsageError } from './usage-error.js';
+
+/** Where the demo says its calls come from. */
+const DEMO_FILE = '<demo fleet>';
+
+function integerFlag(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const v = Number(text);
+  if (!/^\d+$/.test(text) || v < min || v > max) throw new UsageError(`${flag} must be an integer from ${min} to ${max}, received "${text}"`);
+  return v;
+}
+
+/** The fleet as trace items, a session at a time, keeping each session's truth for the score. */
+async function* fleetItems(sessions: number, seed: number, truth: SessionTruth[]): AsyncGenerator<TraceItem> {
+  for (const s of iterateFleet({ sessions, seed })) {
+    const { events, ...t } = s;
+    truth.push(t);
+    for (let i = 0; i < events.length; i++) {
+      yield { kind: 'call', session: s.session, event: events[i] as (typeof events)[number], errorInfo: 'known', file: DEMO_FILE, line: i + 1 };
+    }
+    yield { kind: 'end', session: s.session, file: DEMO_FILE };
+  }
+}
+
+/** `loopwatch demo`: resolves to the exit code (0 unless the scan could not run). */
+export async function demoCommand(args: readonly string[], io: CommandIo): Promise<number> {
+  let v;
+  try {
+    v = parseArgs({
+      args: [...args],
+      options: {
+        sessions: { type: 'string' },
+        seed: { type: 'string' },
+        workers: { type: 'string' },
+        preset: { type: 'string' },
+        config: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    }).values;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const sessions = integerFlag('--sessions', v.sessions, DEFAULT_SESSIONS, 1, 1_000_000);
+  const seed = integerFlag('--seed', v.seed, DEFAULT_SEED, 0, 2 ** 32 - 1);
+  const settings: ScanSettings = {
+    paths: [],
+    format: undefined,
+    workers: integerFlag('--workers', v.workers, availableParallelism(), 0, 256),
+    preset: v.preset,
+    config: v.config,
+    minAction: 'warn',
+    failOn: 'never',
+    output: v.json === true ? 'none' : 'summary',
+    maxSessions: DEFAULT_MAX_SESSIONS,
+    batchSize: DEFAULT_BATCH,
+    progress: true,
+  };
+  const truth: SessionTruth[] = [];
+  const verdicts = new Map<string, ScanVerdict[]>();
+  if (v.json !== true) io.stdout.write(`loopwatch demo: ${sessions.toLocaleString('en-US')} synthetic sessions (seed ${seed}), scanned with ${settings.workers === 0 ? 'this thread' : `${settings.workers} worker${settings.workers === 1 ? '' : 's'}`}\n\n`);
+  const outcome = await scanItems(fleetItems(sessions, seed, truth), settings, io, {
+    onVerdict: (verdict, call, index) => {
+      let list = verdicts.get(call.session);
+      if (list === undefined) verdicts.set(call.session, (list = []));
+      list.push({ index, kind: verdict.kind, action: verdict.action });
+    },
+  });
+  const score = scoreFleet(truth, verdicts);
+  if (v.json === true) {
+    io.stdout.write(JSON.stringify({ summary: outcome.summary, score }, null, 2) + '\n');
+  } else {
+    io.stdout.write(`\nagainst the injected truth\n${formatFleetScore(score)}\n`);
+  }
+  return outcome.exitCode === 2 ? 2 : 0;
+}

@@ -1,0 +1,71 @@
+/**
+ * The detection options of a CLI run: a named preset, a JSON config file, or both (the file's options
+ * refine the preset's). Everything is validated before a call is read; an error names the file, the
+ * option, the rule and the value received.
+ */
+import { readFileSync } from 'node:fs';
+import { isLoopwatchError } from '../errors.js';
+import type { LoopDetectorOptions } from '../options/options.js';
+import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
+import { presetOptions } from '../presets/presets.js';
+import { UsageError } from './usage-error.js';
+
+/** Preset names the CLI takes, and what each builds. */
+export const PRESETS: Readonly<Record<string, (extra: LoopDetectorOptions | undefined) => LoopDetectorOptions>> = {
+  default: (extra) => extra ?? {},
+  balanced: (extra) => presetOptions.balanced(extra),
+  conservative: (extra) => presetOptions.conservative(extra),
+  aggressive: (extra) => presetOptions.aggressive(extra),
+  chimera: (extra) => presetOptions.chimera({}, extra),
+  'tool-loop': (extra) => presetOptions.toolLoop({}, extra),
+  'multi-resolution': (extra) => presetOptions.multiResolution({}, extra),
+};
+
+/** Top-level keys a config file may hold: the plain-data detection options, and `preset`. */
+export const CONFIG_KEYS: readonly string[] = [...TOP_KEYS.filter((k) => !['engine', 'sessionId', 'custom', 'onDetection', 'stats'].includes(k)), 'preset'];
+
+function readConfig(path: string): { preset: string | undefined; options: LoopDetectorOptions } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--config ${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(`${path}: must hold a JSON object of options, received ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+  }
+  const { preset, ...options } = value as Record<string, unknown>;
+  for (const key of Object.keys(options)) {
+    if (!CONFIG_KEYS.includes(key)) throw new UsageError(`${path}: "${key}" is not a config option (known: ${CONFIG_KEYS.join(', ')})`);
+  }
+  if (preset !== undefined && typeof preset !== 'string') throw new UsageError(`${path}: "preset" must be a string, received ${JSON.stringify(preset)}`);
+  return { preset, options: options as LoopDetectorOptions };
+}
+
+/**
+ * The detection options for `--preset` and `--config` (either may be absent), validated. Throws UsageError
+ * naming the file, the option, the rule and the value.
+ */
+export function detectionOptions(preset: string | undefined, configPath: string | undefined): LoopDetectorOptions {
+  const config = configPath === undefined ? undefined : readConfig(configPath);
+  const name = preset ?? config?.preset ?? 'default';
+  const build = Object.hasOwn(PRESETS, name) ? PRESETS[name] : undefined;
+  if (build === undefined) {
+    const where = preset === undefined ? `${configPath}: "preset"` : '--preset';
+    throw new UsageError(`${where} must be one of ${Object.keys(PRESETS).join(', ')}, received "${name}"`);
+  }
+  try {
+    const options = build(config?.options);
+    resolveOptions(options);
+    return options;
+  } catch (e) {
+    if (isLoopwatchError(e)) throw new UsageError(`${configPath ?? '--preset'}: ${e.message}`);
+    throw e;
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * `loopwatch scan [paths... | -]`: reads recorded trajectories (any supported format, plain or gzip, files
+ * or folders), checks every call with the worker pool, and reports: a summary on the terminal, one JSON line
+ * per verdict (`--jsonl`), or one JSON document (`--json`). Exit code 0 when no session reached `--fail-on`,
+ * 1 when one did, 2 on usage errors or when input was skipped (each skip is named on stderr).
+ */
+import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
+import type { TraceCall, TraceItem } from '../formats/trace-record.js';
+import type { LoopAction, Verdict } from '../types.js';
+import { detectionOptions } from './detection-options.js';
+import { scanDocument, verdictLine } from './render/machine-output.js';
+import { ProgressBar } from './render/progress-bar.js';
+import { summaryText } from './render/summary-text.js';
+import { type ScanSink, type ScanTotals, runScan } from './scan/scan-pipeline.js';
+import { type ScanSummary, summarise } from './scan/scan-summary.js';
+import { sessionChecker } from './scan/session-checker.js';
+import { UsageError } from './usage-error.js';
+
+/** Where a command writes. */
+export interface CommandIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+}
+
+const ACTIONS: readonly LoopAction[] = ['warn', 'ask', 'break'];
+/** Calls per batch handed to the checker. */
+export const DEFAULT_BATCH = 1024;
+/** Sessions checked at once by default. */
+export const DEFAULT_MAX_SESSIONS = 100_000;
+
+/** Options of a scan, parsed and checked. */
+export interface ScanSettings {
+  readonly paths: readonly string[];
+  readonly format: FormatName | undefined;
+  readonly workers: number;
+  readonly preset: string | undefined;
+  readonly config: string | undefined;
+  readonly minAction: LoopAction;
+  readonly failOn: LoopAction | 'never';
+  /** What goes to stdout: the report, verdict lines, the JSON document, or nothing (the caller prints). */
+  readonly output: 'summary' | 'jsonl' | 'json' | 'none';
+  readonly maxSessions: number;
+  readonly batchSize: number;
+  readonly progress: boolean;
+}
+
+function count(flag: string, text: string | undefined, fallback: number, min: number): number {
+  if (text === undefined) return fallback;
+  const v = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(v) || v < min) throw new UsageError(`${flag} must be an integer of at least ${min}, received "${text}"`);
+  return v;
+}
+
+function choice<T extends string>(flag: string, text: string | undefined, fallback: T, values: readonly T[]): T {
+  if (text === undefined) return fallback;
+  if (!(values as readonly string[]).includes(text)) throw new UsageError(`${flag} must be one of ${values.join(', ')}, received "${text}"`);
+  return text as T;
+}
+
+/** Parses `loopwatch scan` arguments. Throws UsageError. */
+export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): ScanSettings {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        format: { type: 'string' },
+        workers: { type: 'string' },
+        preset: { type: 'string' },
+        config: { type: 'string' },
+        'min-action': { type: 'string' },
+        'fail-on': { type: 'string' },
+        jsonl: { type: 'boolean' },
+        json: { type: 'boolean' },
+        'max-sessions': { type: 'string' },
+        'batch-size': { type: 'string' },
+        'no-progress': { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values;
+  if (v.json === true && v.jsonl === true) throw new UsageError('--json and --jsonl cannot be used together');
+  const paths = parsed.positionals.length > 0 ? parsed.positionals : stdinIsTty ? [] : ['-'];
+  if (paths.length === 0) throw new UsageError('nothing to scan: give files or folders, or - (or pipe input) to read standard input');
+  return {
+    paths,
+    format: v.format === undefined ? undefined : choice('--format', v.format, 'events', FORMAT_NAMES),
+    workers: count('--workers', v.workers, availableParallelism(), 0),
+    preset: v.preset,
+    config: v.config,
+    minAction: choice('--min-action', v['min-action'], 'warn', ACTIONS),
+    failOn: choice<LoopAction | 'never'>('--fail-on', v['fail-on'], 'break', [...ACTIONS, 'never']),
+    output: v.json === true ? 'json' : v.jsonl === true ? 'jsonl' : 'summary',
+    maxSessions: count('--max-sessions', v['max-sessions'], DEFAULT_MAX_SESSIONS, 1),
+    batchSize: count('--batch-size', v['batch-size'], DEFAULT_BATCH, 1),
+    progress: v['no-progress'] !== true,
+  };
+}
+
+/** Total bytes of the named files (null when stdin or a folder is among them). */
+function inputBytes(paths: readonly string[]): number | null {
+  let total = 0;
+  for (const p of paths) {
+    try {
+      const s = statSync(p);
+      if (!s.isFile()) return null;
+      total += s.size;
+    } catch {
+      return null;
+    }
+  }
+  return total;
+}
+
+/** The outcome of a scan, for callers that print more (the demo). */
+export interface ScanOutcome {
+  readonly totals: ScanTotals;
+  readonly summary: ScanSummary;
+  readonly exitCode: number;
+}
+
+/** Extras of a scan run. */
+export interface ScanHooks {
+  /** Bytes of input in all, when known (for the progress bar's ETA). */
+  readonly totalBytes?: number | null;
+  /** Bytes of input read so far. */
+  readonly bytesRead?: () => number;
+  /** Called with every reported verdict, in input order. */
+  readonly onVerdict?: (v: Verdict, call: TraceCall, index: number) => void;
+}
+
+/** Runs a scan of `items` with `settings`, writing the report to `io`; resolves to the outcome and exit code. */
+export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
+  const { totalBytes = null, bytesRead = () => 0, onVerdict } = hooks;
+  const options = detectionOptions(settings.preset, settings.config);
+  const checker = sessionChecker(options, settings.workers, settings.maxSessions);
+  const bar = settings.progress && settings.output !== 'jsonl' && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalBytes) : null;
+  let scanned = 0;
+  const sink: ScanSink = {
+    verdict: (v, call, index) => {
+      onVerdict?.(v, call, index);
+      if (settings.output === 'jsonl') io.stdout.write(verdictLine(v, call, index) + '\n');
+    },
+    issue: (i) => {
+      bar?.clear();
+      io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+    },
+    batchDone: (calls) => {
+      scanned += calls;
+      bar?.update(scanned, bytesRead());
+    },
+  };
+  let totals: ScanTotals;
+  try {
+    totals = await runScan(items, checker, { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize }, sink);
+  } finally {
+    bar?.clear();
+    await checker.close();
+  }
+  const summary = summarise(totals);
+  if (settings.output === 'json') io.stdout.write(scanDocument(summary, totals.sessions) + '\n');
+  else if (settings.output === 'summary') io.stdout.write(summaryText(summary, { minAction: settings.minAction }) + '\n');
+  if (totals.evicted > 0) io.stderr.write(`loopwatch: ${totals.evicted} sessions were ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
+  const failed = settings.failOn !== 'never' && totals.sessions.some((t) => t.reached(settings.failOn as LoopAction));
+  const exitCode = totals.issues > 0 ? 2 : failed ? 1 : 0;
+  if (totals.issues > 0) io.stderr.write(`loopwatch: ${totals.issues} lines, elements or inputs were skipped (named above); exit code 2\n`);
+  return { totals, summary, exitCode };
+}
+
+/** `loopwatch scan`: resolves to the exit code. */
+export async function scanCommand(args: readonly string[], io: CommandIo): Promise<number> {
+  const settings = parseScanArgs(args, io.stdin.isTTY === true);
+  detectionOptions(settings.preset, settings.config); // usage errors before any input is read
+  const items = readInputs(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin });
+  return (await scanItems(items, settings, io, { totalBytes: inputBytes(settings.paths) })).exitCode;
+}

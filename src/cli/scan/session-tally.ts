@@ -1,0 +1,101 @@
+/**
+ * What a scan keeps of one session: its calls, how far it climbed the action ladder, where its first
+ * verdict and first break-level verdict came, and the loop kinds and tools its verdicts named. Small and
+ * fixed-size except for the kind and tool counts, so a scan's memory grows by one small record a session.
+ */
+import type { LoopAction, Verdict } from '../../types.js';
+
+/** Rank of each action on the ladder (0: no verdict). */
+export const ACTION_RANK: Readonly<Record<LoopAction, number>> = { warn: 1, ask: 2, break: 3 };
+
+/** The first verdict of a session, as reports show it. */
+export interface FirstVerdict {
+  readonly index: number;
+  /** The step the input gave the call, or its index when it gave none. */
+  readonly step: number;
+  readonly kind: string;
+  readonly action: LoopAction;
+  /** Index of the call where the loop began. */
+  readonly loopStart: number;
+  /** Step of that call, when the scan still knew it (null otherwise). */
+  readonly loopStartStep: number | null;
+}
+
+/** Recent steps of a session whose steps are not its call indices, so a loop start can be named by step. */
+const STEP_MEMORY = 256;
+
+/** One session's tally. */
+export class SessionTally {
+  /** Calls checked. */
+  calls = 0;
+  /** Verdicts at or above the reporting threshold. */
+  verdicts = 0;
+  /** Highest action reached (reported verdicts only), or null. */
+  worst: LoopAction | null = null;
+  /** Highest action reached by any verdict, reported or not (what `--fail-on` looks at), or null. */
+  worstAny: LoopAction | null = null;
+  first: FirstVerdict | null = null;
+  /** Index of the first break-level verdict, or null. */
+  firstBreak: number | null = null;
+  /** Reported verdicts per loop kind. */
+  readonly kinds = new Map<string, number>();
+  /** Reported verdicts per tool of the call they were about. */
+  readonly tools = new Map<string, number>();
+  /** Calls that failed to check (invalid events, lost sessions). */
+  failed = 0;
+  /** Ring of recent steps, made only once a step differs from its index. */
+  private steps: Float64Array | null = null;
+
+  constructor(
+    /** Session id. */
+    readonly session: string,
+    /** The input the session was first read from. */
+    readonly file: string,
+  ) {}
+
+  /** Notes that call `index` (the session's next call) carries `step`. */
+  noteStep(index: number, step: number | undefined): void {
+    if (this.first !== null || step === undefined || (step === index && this.steps === null)) return;
+    if (this.steps === null) {
+      this.steps = new Float64Array(STEP_MEMORY).fill(NaN);
+      for (let k = Math.max(0, index - STEP_MEMORY); k < index; k++) this.steps[k % STEP_MEMORY] = k;
+    }
+    this.steps[index % STEP_MEMORY] = step;
+  }
+
+  /** The step of call `index`, when still known. */
+  private stepOf(index: number, current: number): number | null {
+    if (this.steps === null) return index;
+    if (current - index >= STEP_MEMORY || index < 0) return null;
+    const s = this.steps[index % STEP_MEMORY] as number;
+    return Number.isNaN(s) ? null : s;
+  }
+
+  /** Notes a verdict's action, reported or not. */
+  noteAny(action: LoopAction): void {
+    if (this.worstAny === null || ACTION_RANK[action] > ACTION_RANK[this.worstAny]) this.worstAny = action;
+  }
+
+  /** Records a reported verdict about call `index` of tool `tool`. */
+  addVerdict(v: Verdict, index: number, tool: string): void {
+    this.verdicts++;
+    if (this.worst === null || ACTION_RANK[v.action] > ACTION_RANK[this.worst]) this.worst = v.action;
+    if (this.first === null) {
+      this.first = Object.freeze({ index, step: v.step ?? index, kind: v.kind, action: v.action, loopStart: v.loopStart, loopStartStep: this.stepOf(v.loopStart, index) });
+      this.steps = null;
+    }
+    if (v.action === 'break' && this.firstBreak === null) this.firstBreak = index;
+    this.kinds.set(v.kind, (this.kinds.get(v.kind) ?? 0) + 1);
+    this.tools.set(tool, (this.tools.get(tool) ?? 0) + 1);
+  }
+
+  /** Calls made after the first break-level verdict: what stopping there would have saved. */
+  get wastedCalls(): number {
+    return this.firstBreak === null ? 0 : this.calls - this.firstBreak - 1;
+  }
+
+  /** Whether any verdict of the session reached `action` or above. */
+  reached(action: LoopAction): boolean {
+    return this.worstAny !== null && ACTION_RANK[this.worstAny] >= ACTION_RANK[action];
+  }
+}
