@@ -77,25 +77,34 @@ export interface PeekedBytes {
   close(): Promise<void>;
 }
 
-/** Reads at least `bytes` bytes of `source` (fewer at its end) and hands back those and the rest. */
+/**
+ * Reads at least `bytes` bytes of `source` (fewer at its end) and hands back those and the rest. An error
+ * met while peeking is raised by `all` after the head, so the bytes before it are still read.
+ */
 export async function peekBytes(source: AsyncIterable<Uint8Array>, bytes: number = PEEK_BYTES): Promise<PeekedBytes> {
   const it = source[Symbol.asyncIterator]();
   const chunks: Uint8Array[] = [];
   let size = 0;
   let complete = false;
-  while (size < bytes) {
-    const r = await it.next();
-    if (r.done === true) {
-      complete = true;
-      break;
+  let failure: { readonly error: unknown } | null = null;
+  try {
+    while (size < bytes) {
+      const r = await it.next();
+      if (r.done === true) {
+        complete = true;
+        break;
+      }
+      chunks.push(r.value);
+      size += r.value.length;
     }
-    chunks.push(r.value);
-    size += r.value.length;
+  } catch (error) {
+    failure = { error };
   }
   const head = Buffer.concat(chunks);
   async function* all(): AsyncGenerator<Uint8Array> {
     try {
       if (head.length > 0) yield head;
+      if (failure !== null) throw failure.error;
       if (complete) return;
       for (let r = await it.next(); r.done !== true; r = await it.next()) yield r.value;
     } finally {

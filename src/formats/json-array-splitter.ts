@@ -25,6 +25,7 @@ const Mode = { Top: 0, Array: 1, Element: 2, Value: 3, SkipLine: 4 } as const;
 type Mode = (typeof Mode)[keyof typeof Mode];
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const BOM = [0xef, 0xbb, 0xbf];
 
 /** Push-style splitter: feed it chunks, take the pieces and issues each chunk completes. */
 export class JsonSplitter {
@@ -39,7 +40,8 @@ export class JsonSplitter {
   private pieceLine = 0;
   private arrayLine = 0;
   private index = 0;
-  private started = false;
+  /** How many bytes of a BOM opening the input have been seen; -1 once past it. */
+  private bom = 0;
 
   /** `file` names the input in issues; `maxBytes` caps one piece's bytes. */
   constructor(
@@ -51,9 +53,13 @@ export class JsonSplitter {
   push(chunk: Uint8Array): (JsonPiece | TraceIssue)[] {
     const out: (JsonPiece | TraceIssue)[] = [];
     let i = 0;
-    if (!this.started) {
-      this.started = true;
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
+    while (this.bom >= 0 && i < chunk.length) {
+      if (chunk[i] !== BOM[this.bom]) {
+        this.bom = -1;
+        break;
+      }
+      i++;
+      this.bom = this.bom === BOM.length - 1 ? -1 : this.bom + 1;
     }
     let seg = this.mode === Mode.Element || this.mode === Mode.Value ? i : -1;
     for (; i < chunk.length; i++) {

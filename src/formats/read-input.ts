@@ -5,13 +5,12 @@
  */
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
-import { inputBytes, type PeekedBytes, peekBytes } from './byte-source.js';
+import { inputBytes, peekBytes } from './byte-source.js';
 import { detectFormat } from './detect-format.js';
 import { detectLayout } from './detect-layout.js';
 import { createEventsReader } from './events.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { isRecord } from './json-value.js';
-import { fsReason } from './list-inputs.js';
 import { createOpenAiChatReader } from './openai-chat.js';
 import { createOpenAiResponsesReader } from './openai-responses.js';
 import { readRecords } from './read-records.js';
@@ -55,12 +54,7 @@ function shape(v: unknown): string {
 /** The items of one input: a file path or a stream. */
 export async function* readInput(source: string | NodeJS.ReadableStream, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
   const { file } = input;
-  let peeked: PeekedBytes;
-  try {
-    peeked = await peekBytes(inputBytes(source));
-  } catch (e) {
-    return yield issue('read-error', file, 0, `cannot read the input: ${fsReason(e)}`);
-  }
+  const peeked = await peekBytes(inputBytes(source));
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(peeked.head, peeked.complete, file);
   let reader = options.format === undefined ? null : createReader(options.format, input);
   let current = options.format;

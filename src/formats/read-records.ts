@@ -45,13 +45,11 @@ export function isConversationPart(v: unknown): boolean {
 export async function* readRecords(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<RecordUnit | TraceIssue> {
   const { file } = options;
   let first = true;
-  /** Records of a value read whole at `line`: one, or its elements. */
+  /** Records of a value read whole at `line`: one, or the elements of an array that are not parts of one conversation. */
   function* whole(value: unknown, line: number): Generator<RecordUnit> {
     const prefix = first ? file : `${file}:${line}`;
     first = false;
-    if (!Array.isArray(value)) return yield { kind: 'record', value, file, line, fallbackSession: `${file}:${line}` };
-    if (value.length === 0) return;
-    if (isConversationPart(value[0])) return yield { kind: 'record', value, file, line, fallbackSession: `${file}:${line}` };
+    if (!Array.isArray(value) || value.length === 0 || isConversationPart(value[0])) return yield { kind: 'record', value, file, line, fallbackSession: `${file}:${line}` };
     for (let i = 0; i < value.length; i++) yield { kind: 'record', value: value[i], file, line, fallbackSession: `${prefix}#${i}` };
   }
   if (options.layout === 'lines') {

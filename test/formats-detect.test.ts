@@ -1,0 +1,151 @@
+/**
+ * Format and layout detection: each format recognised from its first record that tells, a forced format,
+ * unknown formats skipped by name while other inputs carry on, folders walked in sorted order keeping only
+ * trace files, standard input, missing paths, and option validation.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { detectFormat } from '../src/formats/detect-format.js';
+import { detectLayout } from '../src/formats/detect-layout.js';
+import { FORMAT_NAMES, readInputs } from '../src/formats/read-inputs.js';
+import type { TraceItem } from '../src/formats/trace-record.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'loopwatch-formats-detect-'));
+
+async function collect(paths: string[], options = {}): Promise<TraceItem[]> {
+  const out: TraceItem[] = [];
+  for await (const item of readInputs(paths, options)) out.push(item);
+  return out;
+}
+
+function write(name: string, content: string | Buffer): string {
+  const path = join(dir, name);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, content);
+  return path;
+}
+
+const line = (v: unknown): string => JSON.stringify(v) + '\n';
+const events = line({ session: 'e', tool: 'ls' });
+const chat = line({ messages: [{ role: 'assistant', tool_calls: [{ id: '1', type: 'function', function: { name: 'ls', arguments: '{}' } }] }] });
+const responses = line({ output: [{ type: 'function_call', call_id: '1', name: 'ls', arguments: '{}' }] });
+const anthropic = line({ messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: '1', name: 'ls', input: {} }] }] });
+const swe = JSON.stringify({ trajectory: [{ action: 'ls -a', observation: '.' }] }, null, 2);
+
+describe('format detection', () => {
+  it('should list the five formats', () => {
+    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent']);
+  });
+
+  it('should recognise each format from its first record', () => {
+    const first = (s: string): unknown => JSON.parse(s.split('\n')[0]!);
+    expect(detectFormat(first(events), 'x.jsonl')).toEqual({ format: 'events', decisive: true });
+    expect(detectFormat(first(chat), 'x.jsonl')).toEqual({ format: 'openai-chat', decisive: true });
+    expect(detectFormat(first(responses), 'x.jsonl')).toEqual({ format: 'openai-responses', decisive: true });
+    expect(detectFormat(first(anthropic), 'x.jsonl')).toEqual({ format: 'anthropic', decisive: true });
+    expect(detectFormat(JSON.parse(swe), 'x.json')).toEqual({ format: 'swe-agent', decisive: true });
+    expect(detectFormat({ anything: 1 }, 'run.traj')).toEqual({ format: 'swe-agent', decisive: true });
+    expect(detectFormat([{ role: 'user', content: 'hi' }], 'x.jsonl')).toEqual({ format: 'openai-chat', decisive: false });
+    expect(detectFormat({ system: 'be brief', messages: [{ role: 'user', content: 'hi' }] }, 'x.jsonl')).toEqual({ format: 'anthropic', decisive: false });
+    expect(detectFormat({ foo: 1 }, 'x.jsonl')).toBeNull();
+    expect(detectFormat(3, 'x.jsonl')).toBeNull();
+  });
+
+  it('should choose JSON Lines unless the input opens with JSON spanning lines', () => {
+    const bytes = (s: string) => Buffer.from(s);
+    expect(detectLayout(bytes('{"a":1}\n{"a":2}\n'), true, 'x.jsonl')).toBe('lines');
+    expect(detectLayout(bytes('{"a":\n1}\n'), true, 'x.json')).toBe('json');
+    expect(detectLayout(bytes('[\n  {"a":1}\n]'), true, 'x.json')).toBe('json');
+    expect(detectLayout(bytes('[{"a":1}]\n'), true, 'x.json')).toBe('lines');
+    expect(detectLayout(bytes('{"broken\n{"a":2}\n'), true, 'x.jsonl')).toBe('lines');
+    expect(detectLayout(bytes('[{"a":"long...'), false, 'x.json')).toBe('json');
+    expect(detectLayout(bytes('{"a":"long...'), false, 'x.jsonl')).toBe('lines');
+    expect(detectLayout(bytes('{"trajectory":[]}'), true, 'x.traj')).toBe('json');
+    expect(detectLayout(bytes('\uFEFF\n\n{"a":1}\n'), true, 'x.jsonl')).toBe('lines');
+  });
+
+  it('should walk a folder recursively in sorted order, reading only trace files, each in its own format', async () => {
+    const root = join(dir, 'tree');
+    write('tree/b/events.ndjson', events);
+    write('tree/a/z.traj', swe);
+    write('tree/a/chat.jsonl.gz', gzipSync(chat));
+    write('tree/c.json', anthropic);
+    write('tree/B.JSONL', responses);
+    write('tree/notes.txt', 'not a trace');
+    write('tree/a/data.csv', 'a,b');
+    const items = await collect([root]);
+    expect(items.filter((i) => i.kind === 'issue')).toEqual([]);
+    expect(items.filter((i) => i.kind === 'call').map((c) => `${c.file.slice(root.length + 1)} ${c.event.tool}`)).toEqual([
+      'B.JSONL ls',
+      'a/chat.jsonl.gz ls',
+      'a/z.traj ls',
+      'b/events.ndjson ls',
+      'c.json ls',
+    ]);
+  });
+
+  it('should keep looking while conversations have no tool traffic, then follow the first that tells', async () => {
+    const quiet = line({ id: 'q', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'text', text: 'hello' }] }] });
+    const file = write('quiet-then-claude.jsonl', quiet + anthropic + chat);
+    const items = await collect([file]);
+    expect(items.map((i) => (i.kind === 'issue' ? `${i.code} ${i.line}` : i.kind))).toEqual(['end', 'call', 'end', 'end']);
+  });
+
+  it('should read every record in a forced format, reporting the ones that do not fit', async () => {
+    const file = write('forced.jsonl', chat + events);
+    const items = await collect([file], { format: 'events' });
+    expect(items.map((i) => (i.kind === 'issue' ? `${i.code} ${i.line}: ${i.message}` : `${i.kind} ${i.session}`))).toEqual([
+      'bad-record 1: "tool" must be a non-empty string, received undefined; skipped',
+      'call e',
+      'end e',
+    ]);
+  });
+
+  it('should skip an input of unknown format by name and carry on with the next', async () => {
+    const unknown = write('unknown.jsonl', line({ hello: 'world', n: 1 }) + events);
+    const scalar = write('scalar.json', '42\n');
+    const good = write('good.jsonl', events);
+    const items = await collect([unknown, scalar, good]);
+    expect(items).toEqual([
+      { kind: 'issue', code: 'unknown-format', file: unknown, line: 1, message: 'the first record is an object with keys "hello", "n", not loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent; input skipped' },
+      { kind: 'issue', code: 'unknown-format', file: scalar, line: 1, message: 'the first record is 42 (number), not loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent; input skipped' },
+      { kind: 'call', session: 'e', event: { tool: 'ls', step: 0 }, errorInfo: 'absent', file: good, line: 1 },
+      { kind: 'end', session: 'e', file: good },
+    ]);
+  });
+
+  it('should give up on a file without any readable record after 100 skipped lines', async () => {
+    const file = write('garbage.json', 'not json\n'.repeat(150));
+    const items = await collect([file]);
+    expect(items).toHaveLength(101);
+    expect(items.at(-1)).toMatchObject({ code: 'unknown-format', file, line: 0 });
+  });
+
+  it('should read standard input as -, gzip or not', async () => {
+    for (const data of [Buffer.from(events + events), gzipSync(events + events)]) {
+      const stdin = Readable.from([data.subarray(0, 1), data.subarray(1)]);
+      const items = await collect(['-'], { stdin });
+      expect(items.map((i) => `${i.kind} ${i.file} ${i.kind === 'call' ? i.line : ''}`)).toEqual(['call <stdin> 1', 'call <stdin> 2', 'end <stdin> ']);
+    }
+  });
+
+  it('should report a missing path at line 0 and read the others', async () => {
+    const missing = join(dir, 'nope', 'missing.jsonl');
+    const good = write('also-good.jsonl', events);
+    const items = await collect([missing, good]);
+    expect(items[0]).toEqual({ kind: 'issue', code: 'missing-input', file: missing, line: 0, message: 'cannot read the path: no such file or directory' });
+    expect(items.slice(1).map((i) => i.kind)).toEqual(['call', 'end']);
+  });
+
+  it('should refuse invalid options at once, naming the option and the value', () => {
+    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", received "csv" (string)');
+    expect(() => readInputs([], { maxLineBytes: 0 })).toThrow('options.maxLineBytes must be an integer >= 1, received 0 (number)');
+    expect(() => readInputs([], { maxLineBytes: 1.5 })).toThrow(TypeError);
+    expect(() => readInputs([], { stdin: 'x' as never })).toThrow('options.stdin must be a readable stream');
+    expect(() => readInputs([], { formats: 'events' } as never)).toThrow(/formats/);
+  });
+});
