@@ -1,0 +1,107 @@
+/**
+ * Bad input and bad usage: every skipped line is named with its file and line on stderr, the rest is still
+ * scanned, the summary counts what was skipped, and the exit code is 2. Usage and config errors name the
+ * flag or option, the rule and the value.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { writeEvents } from './helpers/format-fixtures.js';
+
+const call = (session: string, i: number) => ({ session, tool: 'read_file', args: { path: `f${i}.py` }, result: `line ${i}` });
+
+describe('loopwatch scan on broken input', () => {
+  it('should name each malformed line, scan the rest, count the skips and exit 2', () => {
+    const dir = tempDir();
+    const file = writeJsonl(dir, 'broken.jsonl', [call('a', 0), '{"session": "a", "tool": ', call('a', 1), '[1, 2', { session: 'b', args: {} }, call('b', 2)]);
+    const run = loopwatch(['scan', file, '--json', '--workers', '1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:2: skipped (invalid-json)`);
+    expect(run.stderr).toContain(`${file}:4: skipped (invalid-json)`);
+    expect(run.stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:5: skipped \\(bad-record\\).*tool`));
+    expect(run.stderr).toContain('3 lines, elements or inputs were skipped');
+    const doc = JSON.parse(run.stdout) as { summary: { sessions: number; events: number; skipped: number } };
+    expect(doc.summary).toMatchObject({ sessions: 2, events: 3, skipped: 3 });
+  });
+
+  it('should name a missing path and an unknown format, and still scan the good file', () => {
+    const dir = tempDir();
+    const good = writeEvents(dir);
+    const odd = join(dir, 'odd.jsonl');
+    writeFileSync(odd, '{"hello": "world"}\n');
+    const run = loopwatch(['scan', join(dir, 'nope.jsonl'), odd, good, '--workers', '0', '--json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${join(dir, 'nope.jsonl')}: skipped (missing-input)`);
+    expect(run.stderr).toContain(`${odd}`);
+    expect(run.stderr).toContain('unknown-format');
+    expect(JSON.parse(run.stdout).summary).toMatchObject({ sessions: 2, events: 16, skipped: 2 });
+  });
+
+  it('should report invalid UTF-8 and a truncated gzip by file and line without crashing', () => {
+    const dir = tempDir();
+    const bad = join(dir, 'bytes.jsonl');
+    writeFileSync(bad, Buffer.concat([Buffer.from(JSON.stringify(call('a', 0)) + '\n'), Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]), Buffer.from(JSON.stringify(call('a', 1)) + '\n')]));
+    const gz = join(dir, 'cut.jsonl.gz');
+    writeFileSync(gz, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x01, 0x02]));
+    const run = loopwatch(['scan', bad, gz, '--workers', '0', '--json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${bad}:2: skipped (invalid-utf8)`);
+    expect(run.stderr).toContain(`${gz}`);
+    expect(JSON.parse(run.stdout).summary).toMatchObject({ sessions: 1, events: 2 });
+  });
+});
+
+describe('loopwatch exit codes and usage errors', () => {
+  const file = writeEvents(tempDir());
+
+  it('should exit 0 when no session reaches --fail-on, 1 when one does', () => {
+    expect(loopwatch(['scan', file, '--workers', '0', '--fail-on', 'never']).code).toBe(0);
+    expect(loopwatch(['scan', file, '--workers', '0', '--fail-on', 'warn']).code).toBe(1);
+    const clean = writeJsonl(tempDir(), 'clean.jsonl', [0, 1, 2].map((i) => call('c', i)));
+    expect(loopwatch(['scan', clean, '--workers', '0']).code).toBe(0);
+  });
+
+  it('should report only verdicts at or above --min-action', () => {
+    const all = loopwatch(['scan', file, '--workers', '0', '--jsonl']).stdout.trim().split('\n');
+    const breaks = loopwatch(['scan', file, '--workers', '0', '--jsonl', '--min-action', 'break']).stdout.trim().split('\n');
+    expect(breaks.length).toBeGreaterThan(0);
+    expect(breaks.length).toBeLessThan(all.length);
+    expect(breaks.every((l) => JSON.parse(l).action === 'break')).toBe(true);
+  });
+
+  it.each([
+    [['scan', file, '--min-action', 'panic'], '--min-action must be one of warn, ask, break, received "panic"'],
+    [['scan', file, '--workers', 'two'], '--workers must be an integer of at least 0, received "two"'],
+    [['scan', file, '--json', '--jsonl'], '--json and --jsonl cannot be used together'],
+    [['scan', file, '--format', 'xml'], '--format must be one of events, openai-chat, openai-responses, anthropic, swe-agent, received "xml"'],
+    [['scan', file, '--preset', 'fast'], '--preset must be one of default, balanced'],
+    [['scan', file, '--bogus'], "Unknown option '--bogus'"],
+    [['frobnicate'], 'unknown command "frobnicate"'],
+  ])('should exit 2 on %j, saying what is wrong', (args, message) => {
+    const run = loopwatch(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stdout).toBe('');
+  });
+
+  it('should validate --config: the file, the option, the rule and the value', () => {
+    const dir = tempDir();
+    const cfg = (name: string, body: string): string => {
+      writeFileSync(join(dir, name), body);
+      return join(dir, name);
+    };
+    const range = loopwatch(['scan', file, '--config', cfg('range.json', '{"detectors": {"cycle": {"maxPeriod": -1}}}')]);
+    expect(range.code).toBe(2);
+    expect(range.stderr).toMatch(/range\.json: .*detectors\.cycle\.maxPeriod.*-1/);
+    const unknown = loopwatch(['scan', file, '--config', cfg('unknown.json', '{"detector": {}}')]);
+    expect(unknown.stderr).toContain('unknown.json: "detector" is not a config option');
+    const broken = loopwatch(['scan', file, '--config', cfg('broken.json', '{"detectors": ')]);
+    expect(broken.stderr).toContain('broken.json: not valid JSON');
+    expect(loopwatch(['scan', file, '--config', join(dir, 'missing.json')]).stderr).toContain('missing.json: cannot read the file (ENOENT)');
+    // a valid config that turns every detector off but exact repeats, with a preset named inside
+    const ok = loopwatch(['scan', file, '--workers', '0', '--json', '--config', cfg('ok.json', '{"preset": "conservative", "policy": {"ladder": ["warn"]}}')]);
+    expect(ok.code).toBe(0); // the ladder never reaches break
+    expect(JSON.parse(ok.stdout).summary.byAction).toEqual({ warn: 1, ask: 0, break: 0 });
+  });
+});

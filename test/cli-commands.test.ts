@@ -1,0 +1,86 @@
+/**
+ * The CLI's commands as a new user meets them: help with examples for each, the version, the demo (the
+ * README's first command), and the same verdicts whatever the worker count and batch size.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { traceDir } from './helpers/traces.js';
+import { join } from 'node:path';
+
+describe('loopwatch help and version', () => {
+  it.each(['scan', 'demo', 'bench'])('should print help with examples for %s', (command) => {
+    const run = loopwatch([command, '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Usage: loopwatch ${command}`);
+    expect(run.stdout).toContain('Examples:');
+  });
+
+  it('should print the package version, and the command list without a command', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(loopwatch(['--version']).stdout.trim()).toBe(pkg.version);
+    const bare = loopwatch([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toContain('Commands:');
+    expect(loopwatch(['--help']).code).toBe(0);
+  });
+});
+
+describe('loopwatch demo', () => {
+  it('should scan the synthetic fleet and score it against the injected truth', () => {
+    const run = loopwatch(['demo', '--sessions', '300', '--workers', '1']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('loopwatch demo: 300 synthetic sessions (seed 42)');
+    expect(run.stdout).toContain('loopwatch scan: 300 sessions');
+    expect(run.stdout).toContain('against the injected truth');
+    expect(run.stdout).toMatch(/recall/);
+    expect(run.stdout).toMatch(/precision/);
+  });
+
+  it('should give the same scores in this thread and on workers, as JSON', () => {
+    const inThread = JSON.parse(loopwatch(['demo', '--sessions', '200', '--workers', '0', '--json']).stdout) as { score: unknown; summary: { sessions: number } };
+    const pooled = JSON.parse(loopwatch(['demo', '--sessions', '200', '--workers', '2', '--json']).stdout) as { score: unknown };
+    expect(inThread.summary.sessions).toBe(200);
+    expect(pooled.score).toEqual(inThread.score);
+  });
+});
+
+describe('loopwatch scan determinism', () => {
+  const dir = tempDir();
+  // 40 sessions interleaved: some repeat a failing call, some cycle, some work
+  const lines: unknown[] = [];
+  for (let c = 0; c < 30; c++) {
+    for (let s = 0; s < 40; s++) {
+      const kind = s % 4;
+      const args = kind === 0 ? { command: 'make test' } : kind === 1 ? { path: c % 2 === 0 ? 'a.py' : 'b.py' } : { path: `f${c}_${s}.py` };
+      lines.push({ session: `s${s}`, tool: kind === 0 ? 'bash' : 'read_file', args, result: kind === 0 ? 'error: 1 failed' : `content ${kind === 1 ? c % 2 : c}` });
+    }
+  }
+  const file = writeJsonl(dir, 'fleet.jsonl', lines);
+
+  it('should give identical verdict lines for any worker count, batch size and session cap above the live count', () => {
+    const reference = loopwatch(['scan', file, '--jsonl', '--workers', '0']).stdout;
+    expect(reference.split('\n').length).toBeGreaterThan(50);
+    for (const args of [['--workers', '1', '--batch-size', '7'], ['--workers', '2'], ['--workers', '2', '--batch-size', '1'], ['--workers', '0', '--max-sessions', '40']]) {
+      expect(loopwatch(['scan', file, '--jsonl', ...args]).stdout, args.join(' ')).toBe(reference);
+    }
+  });
+
+  it('should end the least recently used sessions beyond --max-sessions, say so, and stay deterministic', () => {
+    const one = loopwatch(['scan', file, '--json', '--workers', '0', '--max-sessions', '10']);
+    const two = loopwatch(['scan', file, '--json', '--workers', '2', '--max-sessions', '10']);
+    expect(one.stderr).toContain('sessions were ended early to keep at most 10 live (--max-sessions)');
+    const a = JSON.parse(one.stdout) as { summary: { evictedSessions: number; flaggedSessions: number } ; sessions: unknown[] };
+    const b = JSON.parse(two.stdout) as typeof a;
+    expect(a.summary.evictedSessions).toBeGreaterThan(0);
+    expect(b.sessions).toEqual(a.sessions);
+  });
+
+  it.skipIf(traceDir === null)('should give the same verdicts on the real traces with 0, 1 and 2 workers', () => {
+    const events = join(traceDir as string, 'events.jsonl.gz');
+    const reference = loopwatch(['scan', events, '--jsonl', '--workers', '0']).stdout;
+    expect(reference.length).toBeGreaterThan(0);
+    expect(loopwatch(['scan', events, '--jsonl', '--workers', '1', '--batch-size', '333']).stdout).toBe(reference);
+    expect(loopwatch(['scan', events, '--jsonl', '--workers', '2']).stdout).toBe(reference);
+  });
+});

@@ -1,0 +1,44 @@
+/** Runs the built CLI (`dist/src/cli/main.js`, made by `npm test`'s build) as a subprocess. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/** The CLI's entry point. */
+export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+
+/** What a run printed and returned. */
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `loopwatch ...args` (with `input` on stdin, if given). */
+export function loopwatch(args: readonly string[], input?: string): CliRun {
+  const r = spawnSync(process.execPath, [CLI, ...args], { input: input ?? '', encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A fresh temporary folder. */
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'loopwatch-cli-'));
+}
+
+/** Writes `lines` as JSON Lines (`.gz` names are gzipped) and returns the path. */
+export function writeJsonl(dir: string, name: string, lines: readonly unknown[]): string {
+  const path = join(dir, name);
+  const text = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+  writeFileSync(path, name.endsWith('.gz') ? gzipSync(text) : text);
+  return path;
+}
+
+/** The verdict lines of a `--jsonl` run, parsed. */
+export function verdictLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}

@@ -1,0 +1,85 @@
+/**
+ * One stuck session and one clean session, written in each trace format the CLI reads: the stuck agent
+ * runs the same failing command eight times, the clean one reads eight different files.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeJsonl } from './cli.js';
+
+/** Calls per session in the fixtures. */
+export const FIXTURE_CALLS = 8;
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+const STUCK = { tool: 'bash', args: { command: 'pytest -x tests/test_api.py' }, result: 'FAILED tests/test_api.py::test_get - AssertionError: 404 != 200' };
+const clean = (i: number) => ({ tool: 'read_file', args: { path: `src/module_${i}.py` }, result: `def f${i}():\n    return ${i}\n` });
+
+/** The loopwatch events format: both sessions interleaved. */
+export function writeEvents(dir: string, name = 'events.jsonl'): string {
+  return writeJsonl(dir, name, range(FIXTURE_CALLS).flatMap((i) => [
+    { session: 'stuck', step: i, ...STUCK, error: 'exit status 1' },
+    { session: 'clean', step: i, ...clean(i) },
+  ]));
+}
+
+/** OpenAI Chat Completions: one conversation per line. */
+export function writeOpenAiChat(dir: string, name = 'chat.jsonl'): string {
+  const conversation = (id: string, call: (i: number) => { tool: string; args: unknown; result: string }) => ({
+    id,
+    messages: [
+      { role: 'user', content: 'Please fix the failing test.' },
+      ...range(FIXTURE_CALLS).flatMap((i) => {
+        const c = call(i);
+        return [
+          { role: 'assistant', content: null, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: c.tool, arguments: JSON.stringify(c.args) } }] },
+          { role: 'tool', tool_call_id: `call_${i}`, content: c.result },
+        ];
+      }),
+    ],
+  });
+  return writeJsonl(dir, name, [conversation('chat-stuck', () => STUCK), conversation('chat-clean', clean)]);
+}
+
+/** OpenAI Responses API items: one response per line. */
+export function writeOpenAiResponses(dir: string, name = 'responses.jsonl'): string {
+  const response = (id: string, call: (i: number) => { tool: string; args: unknown; result: string }) => ({
+    id,
+    output: range(FIXTURE_CALLS).flatMap((i) => {
+      const c = call(i);
+      return [
+        { type: 'function_call', call_id: `fc_${i}`, name: c.tool, arguments: JSON.stringify(c.args) },
+        { type: 'function_call_output', call_id: `fc_${i}`, output: c.result },
+      ];
+    }),
+  });
+  return writeJsonl(dir, name, [response('resp-stuck', () => STUCK), response('resp-clean', clean)]);
+}
+
+/** Anthropic Messages: one conversation per line, tool results marked `is_error`. */
+export function writeAnthropic(dir: string, name = 'anthropic.jsonl'): string {
+  const conversation = (id: string, call: (i: number) => { tool: string; args: unknown; result: string }, failing: boolean) => ({
+    id,
+    messages: [
+      { role: 'user', content: 'Please fix the failing test.' },
+      ...range(FIXTURE_CALLS).flatMap((i) => {
+        const c = call(i);
+        return [
+          { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: c.tool, input: c.args }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: c.result, is_error: failing }] },
+        ];
+      }),
+    ],
+  });
+  return writeJsonl(dir, name, [conversation('anthropic-stuck', () => STUCK, true), conversation('anthropic-clean', clean, false)]);
+}
+
+/** SWE-agent: one `.traj` document per run. */
+export function writeSweAgent(dir: string, stuckName = 'stuck.traj', cleanName = 'clean.traj'): [string, string] {
+  const traj = (call: (i: number) => { action: string; observation: string }) => ({
+    trajectory: range(FIXTURE_CALLS).map((i) => ({ ...call(i), thought: 'Let me try that again.' })),
+    info: { exit_status: 'submitted' },
+  });
+  const stuck = join(dir, stuckName);
+  const cleanPath = join(dir, cleanName);
+  writeFileSync(stuck, JSON.stringify(traj(() => ({ action: 'python reproduce.py', observation: 'Traceback (most recent call last):\nKeyError: id' }))));
+  writeFileSync(cleanPath, JSON.stringify(traj((i) => ({ action: `open src/module_${i}.py`, observation: `[File: src/module_${i}.py (2 lines total)]` }))));
+  return [stuck, cleanPath];
+}
