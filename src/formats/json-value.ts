@@ -8,31 +8,39 @@ import { MAX_NESTING } from './trace-record.js';
 /** A parsed JSON text, or why it is not one. */
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
-/** Whether `text` nests arrays and objects deeper than `max` (strings are skipped). */
-export function nestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+/**
+ * Whether parsed JSON `value` nests arrays and objects deeper than `max` (a scalar is depth 0). Walks the
+ * containers without recursion, stopping at the first one too deep; cost grows with the number of
+ * containers, not with the text's length.
+ */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: object[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    const d = depths.pop()!;
+    if (d > max) return true;
+    const children: unknown[] = Array.isArray(v) ? v : Object.values(v);
+    for (const c of children) {
+      if (typeof c === 'object' && c !== null) {
+        stack.push(c);
+        depths.push(d + 1);
+      }
+    }
   }
   return false;
 }
 
 /** Parses one record's JSON text; never throws. Nesting deeper than `maxNesting` is refused. */
 export function parseJson(text: string, maxNesting: number = MAX_NESTING): Parsed {
-  if (nestsDeeperThan(text, maxNesting)) return { ok: false, message: `JSON nests deeper than ${maxNesting} levels` };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch (e) {
     return { ok: false, message: `invalid JSON: ${e instanceof Error ? `${e.name === 'SyntaxError' ? '' : `${e.name}: `}${e.message}` : String(e)}` };
   }
+  return nestsDeeperThan(value, maxNesting) ? { ok: false, message: `JSON nests deeper than ${maxNesting} levels` } : { ok: true, value };
 }
 
 /** Whether `v` is a JSON object (not null, not an array). */
