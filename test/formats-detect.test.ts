@@ -88,11 +88,16 @@ describe('format detection', () => {
     ]);
   });
 
-  it('should keep looking while conversations have no tool traffic, then follow the first that tells', async () => {
+  it('should keep looking while conversations have no tool traffic, follow the first that tells, and report records in another format', async () => {
     const quiet = line({ id: 'q', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'text', text: 'hello' }] }] });
     const file = write('quiet-then-claude.jsonl', quiet + anthropic + chat);
     const items = await collect([file]);
-    expect(items.map((i) => (i.kind === 'issue' ? `${i.code} ${i.line}` : i.kind))).toEqual(['end', 'call', 'end', 'end']);
+    expect(items.map((i) => (i.kind === 'issue' ? `${i.code} ${i.line}: ${i.message}` : i.kind))).toEqual([
+      'end',
+      'call',
+      'end',
+      'bad-record 3: record is in the openai-chat format, but the input was found to be anthropic; skipped',
+    ]);
   });
 
   it('should read every record in a forced format, reporting the ones that do not fit', async () => {

@@ -1,7 +1,8 @@
 /**
  * Reads one input through: bytes (gunzipped when they are gzip), layout, records, format (forced, or
  * detected from the first record that tells), and the format's reader. An input whose first record fits no
- * format is skipped with an `unknown-format` issue; other inputs carry on.
+ * format is skipped with an `unknown-format` issue; other inputs carry on. Once detected, a record plainly
+ * in another format is a `bad-record` issue rather than being misread.
  */
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
@@ -69,8 +70,8 @@ export async function* readInput(source: string | NodeJS.ReadableStream, input: 
         }
         continue;
       }
+      const guess = options.format === undefined ? detectFormat(unit.value, file) : null;
       if (!decided) {
-        const guess = detectFormat(unit.value, file);
         if (guess === null && reader === null) {
           const known = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent';
           return yield issue('unknown-format', file, unit.line, `the first record is ${shape(unit.value)}, not ${known}; input skipped`);
@@ -80,6 +81,9 @@ export async function* readInput(source: string | NodeJS.ReadableStream, input: 
           current = guess.format;
           decided = guess.decisive;
         }
+      } else if (guess !== null && guess.decisive && guess.format !== current) {
+        yield issue('bad-record', file, unit.line, `record is in the ${guess.format} format, but the input was found to be ${current}; skipped`);
+        continue;
       }
       yield* reader!.record(unit);
     }
