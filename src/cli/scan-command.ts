@@ -4,9 +4,11 @@
  * per verdict (`--jsonl`), or one JSON document (`--json`). Exit code 0 when no session reached `--fail-on`,
  * 1 when one did, 2 on usage errors or when input was skipped (each skip is named on stderr).
  */
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { STDIN_PATH, TRACE_FILE } from '../formats/list-inputs.js';
 import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
 import type { TraceCall, TraceItem } from '../formats/trace-record.js';
 import type { LoopAction, Verdict } from '../types.js';
@@ -104,16 +106,29 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
   };
 }
 
-/** Total bytes of the named files (null when stdin or a folder is among them). */
+/** Bytes of the trace files under `path` (a file, or a folder walked as the readers walk it). */
+function bytesUnder(path: string): number {
+  const s = statSync(path);
+  if (s.isFile()) return s.size;
+  if (!s.isDirectory()) return 0;
+  let total = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) total += bytesUnder(child);
+    else if (entry.isFile() && TRACE_FILE.test(entry.name)) total += statSync(child).size;
+  }
+  return total;
+}
+
+/** Total bytes of the inputs, for the progress bar's ETA (null with standard input, or when unknown). */
 function inputBytes(paths: readonly string[]): number | null {
   let total = 0;
   for (const p of paths) {
+    if (p === STDIN_PATH) return null;
     try {
-      const s = statSync(p);
-      if (!s.isFile()) return null;
-      total += s.size;
+      total += bytesUnder(p);
     } catch {
-      return null;
+      // a missing path is reported by the readers
     }
   }
   return total;
@@ -178,6 +193,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
 export async function scanCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const settings = parseScanArgs(args, io.stdin.isTTY === true);
   detectionOptions(settings.preset, settings.config); // usage errors before any input is read
-  const items = readInputs(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin });
-  return (await scanItems(items, settings, io, { totalBytes: inputBytes(settings.paths) })).exitCode;
+  let read = 0;
+  const items = readInputs(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n) => (read += n) });
+  return (await scanItems(items, settings, io, { totalBytes: inputBytes(settings.paths), bytesRead: () => read })).exitCode;
 }

@@ -10,10 +10,25 @@ import { createGunzip } from 'node:zlib';
 /** How many decompressed bytes {@link peekBytes} looks at by default. */
 export const PEEK_BYTES = 64 * 1024;
 
-/** The bytes of `source`, gunzipped when they start with 1f 8b. Errors (I/O, corrupt gzip) reject the iteration. */
-export async function* inputBytes(source: string | NodeJS.ReadableStream): AsyncGenerator<Uint8Array> {
+/**
+ * The bytes of `source`, gunzipped when they start with 1f 8b. Errors (I/O, corrupt gzip) reject the
+ * iteration. `onBytes` hears of each chunk read from the source, before decompression.
+ */
+export async function* inputBytes(source: string | NodeJS.ReadableStream, onBytes?: (bytes: number) => void): AsyncGenerator<Uint8Array> {
   const raw = typeof source === 'string' ? createReadStream(source) : source;
-  const it = (raw as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
+  const rawIt = (raw as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
+  // counts the input's own bytes (compressed ones for gzip), for progress
+  const it: AsyncIterator<Uint8Array | string> =
+    onBytes === undefined
+      ? rawIt
+      : {
+          next: async () => {
+            const r = await rawIt.next();
+            if (r.done !== true) onBytes(r.value.length);
+            return r;
+          },
+          return: async (v?: unknown) => (rawIt.return === undefined ? { done: true, value: v } : rawIt.return(v)),
+        };
   const head: Uint8Array[] = [];
   let headBytes = 0;
   let done = false;

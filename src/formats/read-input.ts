@@ -27,6 +27,8 @@ export interface ReadInputOptions {
   readonly format?: FormatName;
   /** Longest line or JSON element, in bytes. */
   readonly maxLineBytes: number;
+  /** Hears of each chunk of the input's own bytes as it is read (compressed ones for gzip). */
+  readonly onBytes?: (bytes: number) => void;
 }
 
 /** A reader of `format` for `input`. */
@@ -55,7 +57,7 @@ function shape(v: unknown): string {
 /** The items of one input: a file path or a stream. */
 export async function* readInput(source: string | NodeJS.ReadableStream, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
   const { file } = input;
-  const peeked = await peekBytes(inputBytes(source));
+  const peeked = await peekBytes(inputBytes(source, options.onBytes));
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(peeked.head, peeked.complete, file);
   let reader = options.format === undefined ? null : createReader(options.format, input);
   let current = options.format;

@@ -25,9 +25,11 @@ export interface ReadInputsOptions {
    * issues, skipped without being held whole. @default 67108864 (64 MiB)
    */
   readonly maxLineBytes?: number;
+  /** Hears of each chunk of input bytes as it is read (before decompression), for progress. */
+  readonly onBytes?: (bytes: number) => void;
 }
 
-const OPTION_NAMES = ['format', 'stdin', 'maxLineBytes'] as const;
+const OPTION_NAMES = ['format', 'stdin', 'maxLineBytes', 'onBytes'] as const;
 
 /**
  * The items of every input in `paths`, in order: each input's calls (in session call order), its session
@@ -46,11 +48,18 @@ export function readInputs(paths: readonly string[], options: ReadInputsOptions 
   if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string')) {
     throw new OptionTypeError('paths', `paths must be an array of strings`);
   }
-  return read(paths, { format, maxLineBytes, stdin: stdin as NodeJS.ReadableStream | undefined });
+  if (o.onBytes !== undefined && typeof o.onBytes !== 'function') {
+    throw new OptionTypeError('options.onBytes', `options.onBytes must be a function, received ${typeof o.onBytes}`);
+  }
+  const onBytes = o.onBytes as ((bytes: number) => void) | undefined;
+  return read(paths, { format, maxLineBytes, stdin: stdin as NodeJS.ReadableStream | undefined, onBytes });
 }
 
-async function* read(paths: readonly string[], o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined }): AsyncGenerator<TraceItem> {
-  const options = o.format === undefined ? { maxLineBytes: o.maxLineBytes } : { format: o.format, maxLineBytes: o.maxLineBytes };
+async function* read(
+  paths: readonly string[],
+  o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined },
+): AsyncGenerator<TraceItem> {
+  const options = { maxLineBytes: o.maxLineBytes, ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }) };
   for (const path of paths) {
     for await (const input of listInputs(path)) {
       if (input.kind === 'issue') yield input;

@@ -47,15 +47,21 @@ export class ProgressBar {
       const eta = share > 0 ? (seconds * (1 - share)) / share : NaN;
       line = `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(share * 100).toFixed(0).padStart(3)}% · ${line} · ETA ${formatDuration(eta)}`;
     }
-    const max = (this.out.columns ?? 80) - 1;
+    const max = this.width();
     this.out.write(`\r${line.slice(0, max).padEnd(max)}`);
     this.drawn = true;
+  }
+
+  /** Characters the line may take (a terminal that reports no width counts as 80 columns). */
+  private width(): number {
+    const c = this.out.columns;
+    return (c !== undefined && c >= 20 ? c : 80) - 1;
   }
 
   /** Clears the line. */
   clear(): void {
     if (!this.drawn) return;
-    this.out.write(`\r${' '.repeat((this.out.columns ?? 80) - 1)}\r`);
+    this.out.write(`\r${' '.repeat(this.width())}\r`);
     this.drawn = false;
   }
 }
