@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
-import { defaultTraceDir, readSessions } from '../src/eval/trace-scan.js';
+import { defaultTraceDir, readSessions } from '../src/eval/trace-dir.js';
 import { SEMANTIC_DEFAULTS } from '../src/options/detector-options.js';
 import type { LoopDetectorOptions } from '../src/options/options.js';
 import { LoopDetector } from '../src/session/loop-detector.js';

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import type { ToolEvent } from '../../src/index.js';
-import { defaultTraceDir } from '../../src/eval/trace-scan.js';
+import { defaultTraceDir } from '../../src/eval/trace-dir.js';
 
 /** Where the traces are, or null. */
 export const traceDir = defaultTraceDir(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'));
