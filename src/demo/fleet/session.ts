@@ -32,6 +32,8 @@ interface Worker {
   /** `n` calls of ordinary work, the first ones opening the task; fewer `untilDone` if the task gets done. */
   begin(n: number, untilDone?: boolean): ToolEvent[];
   work(n: number, untilDone?: boolean): ToolEvent[];
+  /** `n` calls looking over the work before handing it in (none when n <= 0). */
+  review(n: number): ToolEvent[];
   finish(): ToolEvent[];
   loop(kind: NonNullable<SessionPlan['kind']>, count: number): Block;
   legit(p: LegitPattern): Block;
@@ -40,10 +42,10 @@ interface Worker {
 function worker(style: AgentStyle, rng: Rng): Worker {
   if (style === 'coding') {
     const a = new CodingAgent(rng);
-    return { begin: (n, done) => a.work(n, true, done), work: (n, done) => a.work(n, false, done), finish: () => a.finish(), loop: (k, n) => CODING_LOOPS[k](a, rng, n), legit: (p) => remembered(a.memory, codingLegit(p, a, rng)) };
+    return { begin: (n, done) => a.work(n, true, done), work: (n, done) => a.work(n, false, done), review: (n) => Array.from({ length: Math.max(0, n) }, () => a.look()), finish: () => a.finish(), loop: (k, n) => CODING_LOOPS[k](a, rng, n), legit: (p) => remembered(a.memory, codingLegit(p, a, rng)) };
   }
   const a = new SupportAgent(rng);
-  return { begin: (n) => [...a.open(), ...a.work(n - 3)].slice(0, n), work: (n) => a.work(n), finish: () => a.finish(), loop: (k, n) => SUPPORT_LOOPS[k](a, rng, n), legit: (p) => remembered(a.memory, supportLegit(p, a, rng)) };
+  return { begin: (n) => [...a.open(), ...a.work(n - 3)].slice(0, n), work: (n) => a.work(n), review: (n) => a.work(Math.max(0, n)), finish: () => a.finish(), loop: (k, n) => SUPPORT_LOOPS[k](a, rng, n), legit: (p) => remembered(a.memory, supportLegit(p, a, rng)) };
 }
 
 /** A block whose calls plain work will not make again. */
@@ -76,7 +78,9 @@ export function makeSession(seed: number, index: number, plan: SessionPlan): Fle
     const prefix = w.begin(before, plan.legit === null);
     const block = plan.legit === null ? null : w.legit(plan.legit);
     const after = w.work(Math.max(0, room - prefix.length - (block?.events.length ?? 0)), true);
-    events = [...prefix, ...(block?.events ?? []), ...after, ...(finished ? w.finish() : [])];
+    const end = finished ? w.finish() : [];
+    const review = w.review(SESSION_CALLS.min - prefix.length - (block?.events.length ?? 0) - after.length - end.length);
+    events = [...prefix, ...(block?.events ?? []), ...after, ...review, ...end];
     if (block !== null) variant = block.variant;
   }
   const id = `${style}-${String(index).padStart(5, '0')}`;
