@@ -127,9 +127,12 @@ function writeList(n: u32): u32 {
 // ---- progress (src/detectors/progress.ts) -------------------------------------------------------------
 
 function sameOutcome(a: u32, b: u32, byClass: bool): bool {
-  const ea = (flagsOf(a) & OF_ERROR) != 0;
-  const eb = (flagsOf(b) & OF_ERROR) != 0;
+  const fa = flagsOf(a);
+  const fb = flagsOf(b);
+  const ea = (fa & OF_ERROR) != 0;
+  const eb = (fb & OF_ERROR) != 0;
   if (ea != eb) return false;
+  if (byClass && (fa & fb & OF_NOTHING) != 0) return true;
   return ea && byClass ? same(R_MASKED, a, b) : same(R_OUT, a, b);
 }
 

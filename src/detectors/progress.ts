@@ -9,7 +9,9 @@
  *
  * Repeats of one call compare outcomes exactly (the result, else the error text: "5 failed" then
  * "3 failed" is progress). Similar but different calls (`byClass`) compare failures by error class
- * (volatile parts masked), since their errors echo their differing arguments; and for them a stall must
+ * (volatile parts masked), since their errors echo their differing arguments, and take two outcomes that
+ * both say nothing was found ("Could not find [query A]", "Could not find [query B]") as the same; and for
+ * them a stall must
  * be a failing one: every outcome an error, or a result saying nothing was found. Similar calls that all
  * succeed with the same acknowledgement ("OK") are `mixed`. A failure and a success are never the same
  * outcome.
@@ -19,9 +21,13 @@ import type { Progress } from '../types.js';
 
 /** Whether two calls got the same outcome (failures by error class when `byClass`). */
 export function sameOutcome(h: HistoryReader, a: number, b: number, byClass: boolean): boolean {
-  const ea = (h.flagsOf(a) & OutcomeFlag.ERROR) !== 0;
-  const eb = (h.flagsOf(b) & OutcomeFlag.ERROR) !== 0;
+  const fa = h.flagsOf(a);
+  const fb = h.flagsOf(b);
+  const ea = (fa & OutcomeFlag.ERROR) !== 0;
+  const eb = (fb & OutcomeFlag.ERROR) !== 0;
   if (ea !== eb) return false;
+  // two different searches that both found nothing got the same outcome, whatever query their messages echo
+  if (byClass && (fa & fb & OutcomeFlag.NOTHING) !== 0) return true;
   return ea && byClass ? h.same(Ring.MASKED, a, b) : h.same(Ring.OUTCOME, a, b);
 }
 
