@@ -450,10 +450,12 @@ export function detectDeadEnd(): void {
   if (!deadCounts(last)) return;
   const w = cu(C_DE_W);
   const floor = maxU(count > w ? count - w : 0, oldest);
-  const r = (cu(C_FLAGS) & CF_DEAD_CLASS) != 0 ? R_MASKED : R_ERR;
+  const byClass = (cu(C_FLAGS) & CF_DEAD_CLASS) != 0;
+  const r = byClass ? R_MASKED : R_ERR;
+  const nothing = byClass ? flagsOf(last) & OF_NOTHING : 0;
   let n: u32 = 0;
   for (let i = floor; i < last; i++) {
-    if (deadCounts(i) && same(r, i, last)) {
+    if (deadCounts(i) && (same(r, i, last) || (flagsOf(i) & nothing) != 0)) {
       store<u32>(idx + (<usize>n << 2), i);
       n++;
     }

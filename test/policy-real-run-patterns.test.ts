@@ -18,6 +18,8 @@ function verdicts(events: readonly ToolEvent[], engine: (typeof ENGINES)[number]
 }
 
 const kinds = (vs: readonly (Verdict | null)[]): string[] => vs.filter((v): v is Verdict => v !== null).map((v) => v.kind);
+/** Every signal's kind, of every verdict (the verdict's own kind is only the most specific one). */
+const signalKinds = (vs: readonly (Verdict | null)[]): string[] => vs.flatMap((v) => (v === null ? [] : v.signals.map((s) => s.kind)));
 
 describe.each(ENGINES)('searches rephrased after each finds nothing (%s engine)', (engine) => {
   const search = (q: string, found: string | null): ToolEvent =>
@@ -33,7 +35,7 @@ describe.each(ENGINES)('searches rephrased after each finds nothing (%s engine)'
       search('architect of the Riverside County courthouse', null),
       search('Riverside County old courthouse architect name', null),
     ];
-    expect(kinds(verdicts(events, engine))).toContain('semantic');
+    expect(signalKinds(verdicts(events, engine))).toContain('semantic');
   });
 
   it('should not fire when the paraphrased searches find something new each time', () => {
@@ -42,6 +44,27 @@ describe.each(ENGINES)('searches rephrased after each finds nothing (%s engine)'
       search('Riverside County historic courthouse architect', 'The 1903 courthouse was designed by Franklin P. Burnham.'),
       search('architect of the Riverside County courthouse', 'Franklin Pierce Burnham (1853–1909) was an American architect.'),
       search('Riverside County old courthouse architect name', 'Burnham also designed the Riverside Carnegie Library.'),
+    ];
+    expect(kinds(verdicts(events, engine))).toEqual([]);
+  });
+});
+
+describe.each(ENGINES)('different searches that each fail to find anything (%s engine)', (engine) => {
+  const miss = (tool: string, q: string): ToolEvent => ({ tool, args: { query: q }, result: `Could not find [${q}]. Similar: ['${q.split(' ').at(-1)}']`, error: `Could not find [${q}]` });
+
+  it('should fire when unrelated queries keep failing the same way, each message echoing its own query', () => {
+    const events = [miss('search', 'band'), miss('search', 'American metalcore band'), miss('lookup', 'founded 2009'), miss('search', 'lead vocalist Jerry Roush')];
+    const v = verdicts(events, engine);
+    expect(kinds(v)).toContain('dead_end');
+    expect(v.findIndex((x) => x?.kind === 'dead_end')).toBe(2); // the third failure
+  });
+
+  it('should not count failures of other kinds with them', () => {
+    const events: ToolEvent[] = [
+      miss('search', 'band'),
+      { tool: 'open', args: { url: 'https://example.org/a' }, error: 'Permission denied: https://example.org/a' },
+      miss('search', 'American metalcore band'),
+      { tool: 'open', args: { url: 'https://example.org/b' }, result: 'Attila is an American metalcore band.' },
     ];
     expect(kinds(verdicts(events, engine))).toEqual([]);
   });

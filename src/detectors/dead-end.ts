@@ -58,9 +58,11 @@ export class DeadEndDetector implements Detector {
     const last = h.count - 1;
     if (last < 0 || !this.counts(last)) return null;
     const ring = this.o.matchClass ? Ring.MASKED : Ring.ERROR;
+    // by class, failures that say nothing was found are one class whatever they echo ("Could not find [A]")
+    const nothing = this.o.matchClass ? h.flagsOf(last) & OutcomeFlag.NOTHING : 0;
     const hits: number[] = [];
     const floor = Math.max(h.count - this.o.window, h.oldest);
-    for (let i = floor; i < last; i++) if (this.counts(i) && h.same(ring, i, last)) hits.push(i);
+    for (let i = floor; i < last; i++) if (this.counts(i) && (h.same(ring, i, last) || (h.flagsOf(i) & nothing) !== 0)) hits.push(i);
     if (hits.length + 1 < this.o.threshold) return null;
     const all = [...hits, last];
     return deadEndSignal(this.o, this.lastError, all, last - floor + 1, this.sameCallChanged(all) ? 'changing' : 'stalled');
