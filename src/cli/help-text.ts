@@ -9,6 +9,8 @@ Usage: loopwatch <command> [options]
 
 Commands:
   scan [paths... | -]   scan recorded trajectories and report the sessions that looped
+  explain SESSION [paths... | -]
+                        replay one session call by call with loopwatch's verdicts beside the calls
   demo                  scan a built-in synthetic fleet and score the verdicts against its injected loops
   bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)
 
@@ -19,6 +21,7 @@ Options:
 Examples:
   loopwatch demo
   loopwatch scan runs/ --json > report.json
+  loopwatch explain adp-nebius-swe-agent/ReviewNB__treon-25_38 --around 3
   zcat events.jsonl.gz | loopwatch scan - --jsonl --min-action break
 `;
 
@@ -50,6 +53,33 @@ Examples:
   loopwatch scan runs/ --format anthropic --json > report.json
   loopwatch scan run.traj --jsonl --min-action break
   cat chat.jsonl | loopwatch scan - --fail-on warn
+`;
+
+/** Help for `loopwatch explain`. */
+export const EXPLAIN_HELP = `Usage: loopwatch explain [options] SESSION [paths... | -]
+
+Replays one session of recorded trajectories through a detector, call by call: index, step, the call,
+what came back, and beside it loopwatch's verdict (action, kind, confidence, where the loop began, the
+recommended step), with the signals behind a fused verdict indented under it. A footer counts the
+verdicts per action and the calls made after the first break. SESSION is the exact id; when no call has
+it, the ids that contain it are suggested. With no paths, the traces in ../shared/data/traces are read.
+
+Options:
+  --format NAME          read every input as this format (${FORMAT_NAMES.join(' | ')})
+  --preset NAME          detection preset (${Object.keys(PRESETS).join(' | ')}; default: default)
+  --config FILE          detection options as JSON (may name a "preset"; refines it)
+  --all                  print every call (the default)
+  --around N             print only calls within N of a verdict (… marks the calls left out)
+  --json                 a JSON array: {index, step, tool, args, outcome, verdict} per call printed
+  -h, --help             this help
+
+Exit codes: 0 explained; 2 usage error, unknown session, or input skipped (named on stderr).
+
+Examples:
+  loopwatch explain adp-nebius-swe-agent/ReviewNB__treon-25_38
+  loopwatch explain run-17 runs/ --around 2
+  loopwatch explain chat-42 chat.jsonl --preset conservative --json > chat-42.json
+  zcat events.jsonl.gz | loopwatch explain run-17 -
 `;
 
 /** Help for `loopwatch demo`. */

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
- * The `loopwatch` command: `scan`, `demo`, `bench`, `--help`, `--version`. Usage errors go to stderr with
- * exit code 2; everything else is each command's own.
+ * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `--help`, `--version`. Usage errors go to
+ * stderr with exit code 2; everything else is each command's own.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchCommand } from './bench-command.js';
 import { demoCommand } from './demo-command.js';
-import { BENCH_HELP, DEMO_HELP, MAIN_HELP, SCAN_HELP } from './help-text.js';
+import { explainCommand } from './explain-command.js';
+import { BENCH_HELP, DEMO_HELP, EXPLAIN_HELP, MAIN_HELP, SCAN_HELP } from './help-text.js';
 import { type CommandIo, scanCommand } from './scan-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -25,6 +26,7 @@ export function version(): string {
 
 const COMMANDS: Readonly<Record<string, { help: string; run: (args: readonly string[], io: CommandIo) => Promise<number> }>> = {
   scan: { help: SCAN_HELP, run: scanCommand },
+  explain: { help: EXPLAIN_HELP, run: explainCommand },
   demo: { help: DEMO_HELP, run: demoCommand },
   bench: { help: BENCH_HELP, run: benchCommand },
 };

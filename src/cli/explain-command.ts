@@ -1,0 +1,155 @@
+/**
+ * `loopwatch explain SESSION [paths... | -]`: reads recorded trajectories, keeps the calls of one session,
+ * runs them through one LoopDetector and prints, call by call, what loopwatch says and why (or `--json`).
+ * With no paths it reads the real traces beside the checkout (`../shared/data/traces/events.jsonl.gz`).
+ * Exit code 0, or 2 on usage errors (an unknown session among them) or when input was skipped.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
+import type { TraceCall, TraceItem } from '../formats/trace-record.js';
+import type { LoopDetectorOptions } from '../options/options.js';
+import { LoopDetector } from '../session/loop-detector.js';
+import { detectionOptions } from './detection-options.js';
+import { type ExplainContext, type ExplainRow, aroundVerdicts, callLines, explainJson, footerLines, previewArgs, previewOutcome } from './render/explain-text.js';
+import type { CommandIo } from './scan-command.js';
+import { UsageError } from './usage-error.js';
+
+/** Session ids suggested when the one asked for is not in the input. */
+export const MAX_SUGGESTIONS = 5;
+/** Terminal width assumed when standard output reports none. */
+export const DEFAULT_COLUMNS = 120;
+
+/** Options of an explain run, parsed and checked. */
+export interface ExplainSettings {
+  readonly session: string;
+  readonly paths: readonly string[];
+  readonly format: FormatName | undefined;
+  readonly preset: string | undefined;
+  readonly config: string | undefined;
+  /** Show only calls within this many of a verdict; null shows every call. */
+  readonly around: number | null;
+  readonly json: boolean;
+}
+
+/** The real traces beside the checkout, or null when absent. */
+export function defaultTracePath(): string | null {
+  for (const up of ['../../..', '../..']) {
+    const root = fileURLToPath(new URL(`${up}/`, import.meta.url));
+    if (!existsSync(join(root, 'package.json'))) continue;
+    const path = join(root, '..', 'shared', 'data', 'traces', 'events.jsonl.gz');
+    return existsSync(path) ? path : null;
+  }
+  return null;
+}
+
+/** Parses `loopwatch explain` arguments. Throws UsageError. */
+export function parseExplainArgs(args: readonly string[]): ExplainSettings {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: { format: { type: 'string' }, preset: { type: 'string' }, config: { type: 'string' }, all: { type: 'boolean' }, around: { type: 'string' }, json: { type: 'boolean' } },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values;
+  const [session, ...given] = parsed.positionals;
+  if (session === undefined || session === '') throw new UsageError('name the session to explain: loopwatch explain SESSION [paths... | -]');
+  if (v.format !== undefined && !(FORMAT_NAMES as readonly string[]).includes(v.format)) {
+    throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')}, received "${v.format}"`);
+  }
+  if (v.all === true && v.around !== undefined) throw new UsageError('--all and --around cannot be used together');
+  if (v.around !== undefined && !/^\d+$/.test(v.around)) throw new UsageError(`--around must be an integer of at least 0, received "${v.around}"`);
+  const fallback = given.length === 0 ? defaultTracePath() : null;
+  if (given.length === 0 && fallback === null) throw new UsageError('no input: give files or folders, or - to read standard input (the default traces ../shared/data/traces are absent)');
+  const paths = fallback === null ? given : [fallback];
+  return { session, paths, format: v.format as FormatName | undefined, preset: v.preset, config: v.config, around: v.around === undefined ? null : Number(v.around), json: v.json === true };
+}
+
+/** The session's calls in `items`, the ids that contain `session` (to suggest) and the skipped inputs. */
+async function collect(items: AsyncIterable<TraceItem>, session: string, io: CommandIo): Promise<{ calls: TraceCall[]; similar: string[]; seen: string[]; issues: number }> {
+  const calls: TraceCall[] = [];
+  const similar = new Set<string>();
+  const seen = new Set<string>();
+  const needle = session.toLowerCase();
+  let issues = 0;
+  for await (const item of items) {
+    if (item.kind === 'issue') {
+      issues++;
+      io.stderr.write(`${item.file}${item.line > 0 ? `:${item.line}` : ''}: skipped (${item.code}): ${item.message}\n`);
+    } else if (item.kind === 'call') {
+      if (item.session === session) calls.push(item);
+      else if (similar.size < MAX_SUGGESTIONS && item.session.toLowerCase().includes(needle)) similar.add(item.session);
+      if (seen.size < MAX_SUGGESTIONS) seen.add(item.session);
+    }
+  }
+  return { calls, similar: [...similar], seen: [...seen], issues };
+}
+
+/** Each call checked in order by one detector, as rows; a call the detector refuses is reported and shown without a verdict. */
+function explainCalls(calls: readonly TraceCall[], options: LoopDetectorOptions, io: CommandIo): { rows: ExplainRow[]; refused: number } {
+  const detector = new LoopDetector(options, calls[0]?.session);
+  const position: number[] = []; // detector index (exempt tools not counted) -> row index
+  let refused = 0;
+  const rows = calls.map((c, index): ExplainRow => {
+    const skippedBefore = detector.stats().skipped;
+    let verdict = null;
+    try {
+      verdict = detector.check(c.event);
+      if (detector.stats().skipped === skippedBefore) position.push(index);
+    } catch (e) {
+      refused++;
+      io.stderr.write(`${c.file}:${c.line}: not checked: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
+    const loopStart = verdict === null ? null : (position[verdict.loopStart] ?? verdict.loopStart);
+    return { index, step: c.event.step ?? null, tool: c.event.tool, args: previewArgs(c.event.tool, c.event.args), outcome: previewOutcome(c.event), verdict, loopStart };
+  });
+  return { rows, refused };
+}
+
+/** The session's agent and exit status from a `sessions.jsonl` beside the first input, when it names it. */
+function sessionContext(paths: readonly string[], session: string): ExplainContext {
+  const first = paths[0];
+  if (first === undefined || first === '-') return {};
+  try {
+    const meta = join(statSync(first).isDirectory() ? first : dirname(first), 'sessions.jsonl');
+    const key = JSON.stringify(session);
+    for (const line of readFileSync(meta, 'utf8').split('\n')) {
+      if (!line.includes(key)) continue;
+      const m = JSON.parse(line) as { session?: unknown; agent?: unknown; exit_status?: unknown };
+      if (m.session !== session) continue;
+      return { ...(typeof m.agent === 'string' ? { agent: m.agent } : {}), ...(typeof m.exit_status === 'string' ? { exitStatus: m.exit_status } : {}) };
+    }
+  } catch {
+    // no metadata beside the input: nothing to add
+  }
+  return {};
+}
+
+/** `loopwatch explain`: resolves to the exit code. */
+export async function explainCommand(args: readonly string[], io: CommandIo): Promise<number> {
+  const s = parseExplainArgs(args);
+  const options = detectionOptions(s.preset, s.config); // usage errors before any input is read
+  const items = readInputs(s.paths, { ...(s.format === undefined ? {} : { format: s.format }), stdin: io.stdin });
+  const { calls, similar, seen, issues } = await collect(items, s.session, io);
+  if (calls.length === 0) {
+    const hint = similar.length > 0 ? `sessions whose id contains it: ${similar.join(', ')}` : seen.length > 0 ? `no session id contains it; sessions read include: ${seen.join(', ')}` : 'no calls were read at all';
+    throw new UsageError(`no calls of session "${s.session}" in ${s.paths.join(', ')}; ${hint}`);
+  }
+  const { rows, refused } = explainCalls(calls, options, io);
+  const shown = s.around === null ? rows : aroundVerdicts(rows, s.around);
+  if (s.json) io.stdout.write(explainJson(shown) + '\n');
+  else {
+    const width = (io.stdout as { columns?: number }).columns ?? DEFAULT_COLUMNS;
+    const head = `loopwatch explain: session ${s.session}, ${rows.length} calls from ${[...new Set(calls.map((c) => c.file))].join(', ')}`;
+    io.stdout.write([head, '', ...callLines(shown, rows.length, width), '', ...footerLines(rows, sessionContext(s.paths, s.session))].join('\n') + '\n');
+  }
+  const skipped = issues + refused;
+  if (skipped > 0) io.stderr.write(`loopwatch: ${skipped} lines, elements, inputs or calls were skipped (named above); exit code 2\n`);
+  return skipped > 0 ? 2 : 0;
+}
