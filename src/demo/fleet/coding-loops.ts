@@ -75,11 +75,21 @@ export function codingCycle(a: CodingAgent, rng: Rng, count: number): Block {
   }
 }
 
-/** One call, with the same result, coming back every two to four calls between other steps. */
+/**
+ * One call, with the same result, coming back every two to four calls between other steps; or one tool
+ * dominating: the same two or three reads over and over in no fixed order.
+ */
 export function codingFrequency(a: CodingAgent, rng: Rng, count: number): Block {
   const s = a.scene;
   const look = () => a.look();
-  switch (rng.int(0, 2)) {
+  switch (rng.int(0, 3)) {
+    case 3: {
+      const reads = rng.sample(s.files, rng.int(2, 3)).map((f) => [f, 1 + 20 * rng.int(0, 2)] as const);
+      return { variant: 'same-few-reads-in-any-order', events: fill(count, (k) => {
+        const [f, from] = reads[k < reads.length ? k : rng.int(0, reads.length - 1)] as readonly [string, number];
+        return readFile(f, from, from + 39);
+      }) };
+    }
     case 0: {
       const path = `${s.pkg}/config.py`;
       return { variant: 'reread-config-between-steps', events: recurring(count, rng, () => readFile(path, 1, 40), look, 1, 3) };

@@ -42,10 +42,24 @@ interface Worker {
 function worker(style: AgentStyle, rng: Rng): Worker {
   if (style === 'coding') {
     const a = new CodingAgent(rng);
-    return { begin: (n, done) => a.work(n, true, done), work: (n, done) => a.work(n, false, done), review: (n) => Array.from({ length: Math.max(0, n) }, () => a.look()), finish: () => a.finish(), loop: (k, n) => CODING_LOOPS[k](a, rng, n), legit: (p) => remembered(a.memory, codingLegit(p, a, rng)) };
+    return {
+      begin: (n, done) => a.work(n, true, done),
+      work: (n, done) => a.work(n, false, done),
+      review: (n) => Array.from({ length: Math.max(0, n) }, () => a.look()),
+      finish: () => a.finish(),
+      loop: (k, n) => CODING_LOOPS[k](a, rng, n),
+      legit: (p) => remembered(a.memory, codingLegit(p, a, rng)),
+    };
   }
   const a = new SupportAgent(rng);
-  return { begin: (n) => [...a.open(), ...a.work(n - 3)].slice(0, n), work: (n) => a.work(n), review: (n) => a.work(Math.max(0, n)), finish: () => a.finish(), loop: (k, n) => SUPPORT_LOOPS[k](a, rng, n), legit: (p) => remembered(a.memory, supportLegit(p, a, rng)) };
+  return {
+    begin: (n) => [...a.open(), ...a.work(n - 3)].slice(0, n),
+    work: (n) => a.work(n),
+    review: (n) => a.work(Math.max(0, n)),
+    finish: () => a.finish(),
+    loop: (k, n) => SUPPORT_LOOPS[k](a, rng, n),
+    legit: (p) => remembered(a.memory, supportLegit(p, a, rng)),
+  };
 }
 
 /** A block whose calls plain work will not make again. */

@@ -8,6 +8,7 @@ import type { ToolEvent } from '../../types.js';
 import { cycle, fill, recurring } from './loop-kit.js';
 import type { Rng } from './random.js';
 import type { SupportAgent } from './support-agent.js';
+import type { Order } from './support-scene.js';
 import { getCustomer, lookupOrder, searchKb, sendMessage, shippingStatus } from './support-tools.js';
 import type { Block } from './truth.js';
 
@@ -50,10 +51,17 @@ export function supportCycle(a: SupportAgent, rng: Rng, count: number): Block {
   }
 }
 
-/** One lookup, with the same answer, coming back every two to four calls between other steps. */
+/**
+ * One lookup, with the same answer, coming back every two to four calls between other steps; or one tool
+ * dominating: the same two or three orders looked up over and over in no fixed order.
+ */
 export function supportFrequency(a: SupportAgent, rng: Rng, count: number): Block {
   const s = a.scene;
   const other = () => a.step();
+  if (rng.chance(0.25)) {
+    const orders = rng.sample(s.orders, Math.min(3, s.orders.length));
+    return { variant: 'same-few-orders-in-any-order', events: fill(count, (k) => lookupOrder(orders[k < orders.length ? k : rng.int(0, orders.length - 1)] as Order)) };
+  }
   if (rng.chance(0.5)) return { variant: 'customer-lookup-between-steps', events: recurring(count, rng, () => getCustomer(s), other, 1, 3) };
   return { variant: 'order-lookup-between-steps', events: recurring(count, rng, () => lookupOrder(s.focus), other, 1, 3) };
 }
