@@ -23,10 +23,11 @@ export class CodingAgent {
     this.scene = codingScene(rng);
   }
 
-  /** Attaches a thought about `subject` to a call (about half the time). */
+  /** Attaches a thought about `subject` to a call just made (about half the time), in place. */
   note(e: ToolEvent, subject?: string): ToolEvent {
     const text = subject === undefined ? undefined : thought(this.rng, 'coding', subject);
-    return text === undefined ? e : { ...e, text };
+    if (text !== undefined) (e as { text?: string }).text = text;
+    return e;
   }
 
   /** A source file: the one at fault more often than the others. */

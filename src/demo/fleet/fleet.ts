@@ -36,7 +36,7 @@ export function* iterateFleet(options: FleetOptions = {}): Generator<FleetSessio
   }
 }
 
-/** The whole fleet (defaults: seed 42, 3,000 sessions). */
+/** The whole fleet (defaults: seed 42, 2,000 sessions). */
 export function generateFleet(options: FleetOptions = {}): FleetSession[] {
   return [...iterateFleet(options)];
 }

@@ -26,10 +26,11 @@ export class SupportAgent {
     return this.scene.name.split(' ')[0] as string;
   }
 
-  /** Attaches a thought about `subject` to a call (about half the time). */
+  /** Attaches a thought about `subject` to a call just made (about half the time), in place. */
   note(e: ToolEvent, subject?: string): ToolEvent {
     const text = subject === undefined ? undefined : thought(this.rng, 'support', subject);
-    return text === undefined ? e : { ...e, text };
+    if (text !== undefined) (e as { text?: string }).text = text;
+    return e;
   }
 
   /** A knowledge-base query about the issue: two to four of its words. */

@@ -76,14 +76,14 @@ export type SessionTruth = Pick<FleetSession, 'session' | 'style' | 'injected' |
 export interface FleetOptions {
   /** Seed of the whole fleet: a safe integer. @default 42 */
   readonly seed?: number;
-  /** Number of sessions, 0 to 1,000,000. @default 3000 */
+  /** Number of sessions, 0 to 1,000,000. @default 2000 */
   readonly sessions?: number;
 }
 
 /** Default fleet seed. */
 export const DEFAULT_SEED = 42;
 /** Default number of sessions. */
-export const DEFAULT_SESSIONS = 3000;
+export const DEFAULT_SESSIONS = 2000;
 /** Shortest and longest session, in calls. */
 export const SESSION_CALLS = Object.freeze({ min: 15, max: 80 });
 /**
