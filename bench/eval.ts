@@ -6,6 +6,7 @@
  *   npm run eval -- --json                the same figures as JSON
  *   npm run eval -- --list false-alarms   submitted sessions that reached break (to read with loopwatch explain)
  *   npm run eval -- --list misses         step_limit sessions with no verdict
+ *   npm run eval -- --engine reference    with the TypeScript reference engine (same verdicts, slower)
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     config: { type: 'string' },
     workers: { type: 'string', default: '0' },
     list: { type: 'string' },
+    engine: { type: 'string', default: 'wasm' },
   },
 });
 
@@ -31,7 +33,8 @@ if (dir === null) {
   process.exit(0);
 }
 
-const result = await evaluateTraces(dir, detectionOptions(values.preset, values.config), Number(values.workers));
+const engine = values.engine === 'reference' ? 'reference' : 'wasm';
+const result = await evaluateTraces(dir, { ...detectionOptions(values.preset, values.config), engine }, Number(values.workers));
 for (const i of result.issues) console.error(`${i.file}:${i.line}: skipped (${i.code}): ${i.message}`);
 
 const pct = (x: number | null): string => (x === null ? '-' : `${(100 * x).toFixed(1)}%`);
@@ -49,7 +52,7 @@ if (values.list !== undefined) {
   const head = `${cell('source', 40)} ${'sessions'.padStart(8)} ${'step_limit'.padStart(10)} ${'≥warn'.padStart(7)} ${'break'.padStart(7)} ${'submitted'.padStart(9)} ${'break'.padStart(7)} ${'1st brk'.padStart(7)} ${'saved/limit calls'.padStart(17)}`;
   const line = (r: EvalRow): string =>
     `${cell(r.source, 40)} ${String(r.sessions).padStart(8)} ${String(r.stepLimit).padStart(10)} ${pct(r.stepLimitWarned).padStart(7)} ${pct(r.stepLimitBroken).padStart(7)} ${String(r.submitted).padStart(9)} ${pct(r.submittedBroken).padStart(7)} ${(r.medianFirstBreak === null ? '-' : `#${r.medianFirstBreak}`).padStart(7)} ${`${r.savedCalls}/${r.limitCalls}`.padStart(17)}`;
-  console.log(`${result.events} calls, ${result.overall.sessions} sessions, scanned in ${(result.millis / 1000).toFixed(1)} s (${values.preset ?? 'default'} policy${values.config === undefined ? '' : `, ${values.config}`})`);
+  console.log(`${result.events} calls, ${result.overall.sessions} sessions, scanned in ${(result.millis / 1000).toFixed(1)} s, ${((result.millis * 1000) / Math.max(1, result.events)).toFixed(1)} µs per call with reading (${engine} engine, ${values.preset ?? 'default'} policy${values.config === undefined ? '' : `, ${values.config}`})`);
   console.log(head);
   console.log('-'.repeat(head.length));
   for (const r of result.rows) console.log(line(r));
