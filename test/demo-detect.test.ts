@@ -4,7 +4,7 @@
  * up different orders is not a loop), never the measured rates: those are the demo's output.
  */
 import { describe, expect, it } from 'vitest';
-import { INJECTED_KINDS, formatFleetScore, generateFleet, judgeSession, scanFleet, scoreFleet } from '../src/demo/fleet/index.js';
+import { INJECTED_KINDS, evaluateFleet, formatFleetScore, generateFleet, judgeSession, scanFleet, scoreFleet } from '../src/demo/fleet/index.js';
 
 const fleet = generateFleet();
 const verdicts = scanFleet(fleet);
@@ -33,6 +33,18 @@ describe('demo fleet through the default LoopDetector', () => {
     expect(all?.precision).toBeLessThanOrEqual(1);
     const text = formatFleetScore(score);
     for (const k of INJECTED_KINDS) expect(text).toContain(k);
+  });
+
+  it('should score the same in one streaming pass as in separate steps', () => {
+    const small = generateFleet({ seed: 5, sessions: 120 });
+    const run = evaluateFleet({ seed: 5, sessions: 120, score: { slack: 1 } });
+    expect(run.score).toEqual(scoreFleet(small, scanFleet(small), { slack: 1 }));
+    expect(run.sessions).toBe(120);
+    expect(run.calls).toBe(small.reduce((n, s) => n + s.events.length, 0));
+    expect(run.generateMs).toBeGreaterThan(0);
+    expect(run.scanMs).toBeGreaterThan(0);
+    const quiet = evaluateFleet({ seed: 5, sessions: 120, detector: { policy: { minConfidence: 1 } } });
+    expect(quiet.score.precision.find((p) => p.kind === 'all')?.flagged).toBeLessThan(run.score.precision.find((p) => p.kind === 'all')?.flagged ?? 0);
   });
 
   it('should catch every exact repeat of one call with the same result', () => {

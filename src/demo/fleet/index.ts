@@ -7,6 +7,8 @@ export type { AgentStyle, Block, FleetOptions, FleetSession, InjectedLoop, Legit
 export { MAX_SESSIONS, fleetSession, generateFleet, iterateFleet, resolveFleetOptions } from './fleet.js';
 export { scanEvents, scanFleet } from './scan.js';
 export type { FleetVerdicts, ScanVerdict } from './scan.js';
+export { evaluateFleet } from './evaluate.js';
+export type { EvaluateOptions, FleetEvaluation } from './evaluate.js';
 export { SCORE_DEFAULTS, judgeSession, median, scoreFleet } from './score.js';
 export type { FleetScore, KindRecall, LegitFalsePositives, ScoreOptions, SessionJudgement, VerdictPrecision } from './score.js';
 export { formatFleetScore, percent, table } from './format.js';
