@@ -26,11 +26,28 @@ describe('default policy on legitimate repetitive work', () => {
     expect(silent(events).fired).toEqual([]);
   });
 
-  it('should fire when the polled job never moves', () => {
-    const events: ToolEvent[] = Array.from({ length: 6 }, () => ({ tool: 'job_status', args: { job_id: 'j-8812' }, result: '{"state": "running", "completed_steps": 3, "total_steps": 16}' }));
+  it('should fire when the polled job never moves, and break once it has waited long', () => {
+    // "running" says the job is under way: identical answers climb the ladder half a rung a verdict
+    const events: ToolEvent[] = Array.from({ length: 10 }, () => ({ tool: 'job_status', args: { job_id: 'j-8812' }, result: '{"state": "running", "completed_steps": 3, "total_steps": 16}' }));
     const r = silent(events);
-    expect(r.fired.length).toBeGreaterThan(0);
+    expect(r.verdicts[2]?.action).toBe('warn');
+    expect(r.verdicts[5]?.action).toBe('warn');
     expect(r.verdicts.at(-1)!.action).toBe('break');
+  });
+
+  it('should warn but not break while a refund stays pending for a few polls before it is processed', () => {
+    const events: ToolEvent[] = [{ tool: 'refund', args: { order_id: 'o-311', amount: 42 }, result: '{"refund_id": "r-77", "status": "pending"}' }];
+    for (let i = 0; i < 5; i++) events.push({ tool: 'check_refund_status', args: { refund_id: 'r-77' }, result: '{"status": "pending"}' });
+    events.push({ tool: 'check_refund_status', args: { refund_id: 'r-77' }, result: '{"status": "processed"}' });
+    const r = silent(events);
+    expect(r.verdicts.some((v) => v?.action === 'break')).toBe(false);
+  });
+
+  it('should still break at once on identical answers that say nothing is under way', () => {
+    const events: ToolEvent[] = Array.from({ length: 5 }, () => ({ tool: 'job_status', args: { job_id: 'j-8812' }, result: '{"state": "failed", "reason": "quota exceeded"}' }));
+    const r = silent(events);
+    expect(r.verdicts[2]?.action).toBe('warn');
+    expect(r.verdicts[3]?.action).toBe('break');
   });
 
   it('should stay silent on paginated reads', () => {

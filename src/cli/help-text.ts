@@ -1,4 +1,5 @@
 /** `--help` texts of the CLI and its commands, with examples. */
+import { DEFAULT_SEED, DEFAULT_SESSIONS } from '../demo/fleet/truth.js';
 import { FORMAT_NAMES } from '../formats/trace-record.js';
 import { PRESETS } from './detection-options.js';
 
@@ -91,8 +92,8 @@ scans it with the worker pool, prints the scan report, then precision and recall
 the injected truth. No network, no data outside the package.
 
 Options:
-  --sessions N           sessions to generate (default: 3000)
-  --seed N               the fleet's seed (default: 42)
+  --sessions N           sessions to generate (default: ${DEFAULT_SESSIONS})
+  --seed N               the fleet's seed (default: ${DEFAULT_SEED})
   --workers N            worker threads (default: the machine's cores; 0 checks in this thread)
   --preset NAME          detection preset (default: default)
   --config FILE          detection options as JSON

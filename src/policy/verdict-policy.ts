@@ -95,8 +95,12 @@ export class VerdictPolicy {
     return this.count;
   }
 
-  /** Decides about the call at `index` (with the caller's `step`) given its signals, in detector order. */
-  decide(signals: readonly LoopSignal[], index: number, step: number | undefined): Decision {
+  /**
+   * Decides about the call at `index` (with the caller's `step`) given its signals, in detector order.
+   * `waiting`: the call's answer says the work is still under way (polling): the verdict climbs half a
+   * rung, as when results are still changing, however identical the answers.
+   */
+  decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false): Decision {
     const p = this.p;
     if (signals.length === 0) {
       this.ladder.quietCall();
@@ -117,9 +121,9 @@ export class VerdictPolicy {
       this.ladder.quietCall();
       return { verdict: null, tolerated };
     }
-    const noProgress = p.progress !== 'ignore' && fused.signals.some((s) => SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled');
+    const noProgress = p.progress !== 'ignore' && !waiting && fused.signals.some((s) => SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled');
     const onlyChanging = p.progress === 'slow' && fused.signals.every(showsProgress);
-    const rungs = noProgress ? p.noProgressStep : onlyChanging ? 0.5 : 1;
+    const rungs = noProgress ? p.noProgressStep : onlyChanging || waiting ? 0.5 : 1;
 
     const primary = fused.primary;
     const loopStart = primary.loopStart ?? index;

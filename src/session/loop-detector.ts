@@ -21,6 +21,7 @@ import { openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { validateEvent } from './observe-event.js';
+import { saysStillWaiting } from '../text/still-waiting.js';
 import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
 import { ReferencePipeline } from './reference-pipeline.js';
@@ -191,7 +192,9 @@ export class LoopDetector {
       this.runCustom(this.pipeline.lastCall(), all);
       signals = all;
     }
-    return this.finish(signals, this.pipeline.lastIndex, e.step);
+    // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
+    const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(e.result);
+    return this.finish(signals, this.pipeline.lastIndex, e.step, waiting);
   }
 
   /**
@@ -218,8 +221,8 @@ export class LoopDetector {
     }
   }
 
-  private finish(signals: readonly LoopSignal[], index: number, step: number | undefined): Verdict | null {
-    const { verdict, tolerated } = this.policy.decide(signals, index, step);
+  private finish(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false): Verdict | null {
+    const { verdict, tolerated } = this.policy.decide(signals, index, step, waiting);
     if (tolerated > 0) this.count((t) => (t.tolerated += tolerated));
     this.lastFlagged = verdict !== null;
     if (verdict === null) return null;

@@ -1,0 +1,32 @@
+/**
+ * Recognises outcomes that say the work is still under way ("pending", "in progress", "queued", "running"):
+ * a call repeated with such an answer is waiting on the world (polling), so identical answers are not, by
+ * themselves, evidence that the agent is stuck. Only short outcomes are read (a status, not a log or a
+ * listing that happens to contain the word).
+ */
+
+/** Longest outcome text read, in characters; longer outcomes never say "still waiting". */
+export const WAITING_LOOK = 300;
+
+/** Words of a status still under way (matched as whole words, case-insensitively). */
+export const WAITING_WORDS: readonly string[] = Object.freeze([
+  'pending', 'in progress', 'in_progress', 'in-progress', 'queued', 'processing', 'running', 'waiting',
+  'not ready', 'not yet ready', 'scheduled', 'starting', 'provisioning', 'initializing', 'initialising',
+]);
+
+// a whole word: not part of a name such as `dependency-pending.txt` or `ci/running`
+const PATTERN = new RegExp(`(?:^|[^a-z0-9_./-])(?:${WAITING_WORDS.map((w) => w.replace(/[-_ ]/g, '[-_ ]')).join('|')})(?![a-z0-9_-]|[./][a-z0-9])`, 'i');
+
+/** Whether a call's outcome (a result as given: text, or a small JSON value) says the work is still under way. */
+export function saysStillWaiting(result: unknown): boolean {
+  let text: string;
+  if (typeof result === 'string') text = result;
+  else if (typeof result === 'object' && result !== null) {
+    try {
+      text = JSON.stringify(result) ?? '';
+    } catch {
+      return false;
+    }
+  } else return false;
+  return text.length <= WAITING_LOOK && PATTERN.test(text);
+}
