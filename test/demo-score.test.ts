@@ -65,10 +65,16 @@ describe('demo fleet scoring', () => {
 
   it('should count false positives per legitimate pattern, plain work apart', () => {
     const legit = Object.fromEntries(score.legit.map((l) => [l.pattern, l]));
-    expect(legit.job_polling).toEqual({ pattern: 'job_polling', sessions: 1, flagged: 1, rate: 1, byKind: { exact_repeat: 1 } });
-    expect(legit.pagination).toEqual({ pattern: 'pagination', sessions: 1, flagged: 1, rate: 1, byKind: { frequency: 1 } });
-    expect(legit.plain).toEqual({ pattern: 'plain', sessions: 1, flagged: 0, rate: 0, byKind: {} });
+    expect(legit.job_polling).toEqual({ pattern: 'job_polling', sessions: 1, flagged: 1, rate: 1, broken: 0, byKind: { exact_repeat: 1 } });
+    expect(legit.pagination).toEqual({ pattern: 'pagination', sessions: 1, flagged: 1, rate: 1, broken: 0, byKind: { frequency: 1 } });
+    expect(legit.plain).toEqual({ pattern: 'plain', sessions: 1, flagged: 0, rate: 0, broken: 0, byKind: {} });
     expect(legit.batch_edit).toMatchObject({ sessions: 0, flagged: 0, rate: null });
+  });
+
+  it('should count the clean sessions a break-level verdict would have stopped', () => {
+    const stopped = scoreFleet(truth, { ...verdicts, g: [v(3, 'frequency', 'ask'), v(6, 'frequency', 'break')] });
+    expect(stopped.legit.find((l) => l.pattern === 'pagination')).toMatchObject({ flagged: 1, broken: 1 });
+    expect(stopped.legit.find((l) => l.pattern === 'job_polling')).toMatchObject({ flagged: 1, broken: 0 });
   });
 
   it('should count only verdicts at the lowest action asked for', () => {
@@ -103,7 +109,7 @@ describe('demo fleet report', () => {
     expect(text).toContain('clean sessions');
     expect(text).toMatch(/^all\s+4\s+3\s+75\.0%\s+3\s+1\s+2$/m);
     expect(text).toMatch(/^all\s+5\s+2\s+3\s+40\.0%$/m);
-    expect(text).toMatch(/^job_polling\s+1\s+1\s+100\.0%\s+exact_repeat 1$/m);
+    expect(text).toMatch(/^job_polling\s+1\s+1\s+100\.0%\s+0\.0%\s+exact_repeat 1$/m);
     expect(text).toContain('7 sessions');
   });
 

@@ -37,9 +37,9 @@ export function formatFleetScore(score: FleetScore): string {
     ...score.precision.map((p) => [p.kind, String(p.flagged), String(p.truePositives), String(p.falsePositives), percent(p.precision)]),
   ]);
   const legit = table([
-    ['clean sessions', 'sessions', 'flagged', 'rate', 'flagged as'],
-    ...score.legit.map((l) => [l.pattern, String(l.sessions), String(l.flagged), percent(l.rate), Object.entries(l.byKind).map(([k, n]) => `${k} ${n}`).join(', ')]),
-  ], 'lrrrl');
+    ['clean sessions', 'sessions', 'flagged', 'rate', 'at break', 'flagged as'],
+    ...score.legit.map((l) => [l.pattern, String(l.sessions), String(l.flagged), percent(l.rate), percent(l.sessions === 0 ? null : l.broken / l.sessions), Object.entries(l.byKind).map(([k, n]) => `${k} ${n}`).join(', ')]),
+  ], 'lrrrrl');
   const how = `${score.sessions} sessions; a flag is a verdict at ${score.minAction} or above; a loop is caught by a verdict at most ${score.slack} calls before its start or later; delay in calls from the loop's start.`;
   return `${recall}\n\n${precision}\n\n${legit}\n\n${how}`;
 }

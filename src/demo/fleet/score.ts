@@ -90,6 +90,8 @@ export interface LegitFalsePositives {
   readonly flagged: number;
   /** flagged / sessions, or null when there is no such session. */
   readonly rate: number | null;
+  /** Sessions with a break-level verdict: runs the default policy would have stopped. */
+  readonly broken: number;
   /** How many flags of each verdict kind. */
   readonly byKind: Readonly<Record<string, number>>;
 }
@@ -123,9 +125,9 @@ export function scoreFleet(truth: Iterable<SessionTruth>, verdicts: FleetVerdict
   const lookup = verdicts instanceof Map ? (id: string) => verdicts.get(id) : (id: string) => (verdicts as Readonly<Record<string, readonly ScanVerdict[]>>)[id];
   const rec = new Map<string, { injected: number; caught: number; same: number; early: number; delays: number[] }>();
   const prec = new Map<string, { flagged: number; tp: number }>();
-  const leg = new Map<string, { sessions: number; flagged: number; byKind: Record<string, number> }>();
+  const leg = new Map<string, { sessions: number; flagged: number; broken: number; byKind: Record<string, number> }>();
   for (const k of [...INJECTED_KINDS, 'all']) rec.set(k, { injected: 0, caught: 0, same: 0, early: 0, delays: [] });
-  for (const p of [...LEGIT_PATTERNS, 'plain']) leg.set(p, { sessions: 0, flagged: 0, byKind: {} });
+  for (const p of [...LEGIT_PATTERNS, 'plain']) leg.set(p, { sessions: 0, flagged: 0, broken: 0, byKind: {} });
   prec.set('all', { flagged: 0, tp: 0 });
   let sessions = 0;
   for (const t of truth) {
@@ -140,8 +142,9 @@ export function scoreFleet(truth: Iterable<SessionTruth>, verdicts: FleetVerdict
       }
     }
     if (t.injected === null) {
-      const l = leg.get(t.legit ?? 'plain') ?? { sessions: 0, flagged: 0, byKind: {} };
+      const l = leg.get(t.legit ?? 'plain') ?? { sessions: 0, flagged: 0, broken: 0, byKind: {} };
       l.sessions++;
+      if ((lookup(t.session) ?? []).some((v: ScanVerdict) => v.action === 'break')) l.broken++;
       if (j.flagged) {
         l.flagged++;
         l.byKind[j.firstKind as string] = (l.byKind[j.firstKind as string] ?? 0) + 1;
@@ -171,6 +174,6 @@ export function scoreFleet(truth: Iterable<SessionTruth>, verdicts: FleetVerdict
     precision: [...prec]
       .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))
       .map(([kind, p]) => ({ kind, flagged: p.flagged, truePositives: p.tp, falsePositives: p.flagged - p.tp, precision: ratio(p.tp, p.flagged) })),
-    legit: [...leg].map(([pattern, l]) => ({ pattern: pattern as LegitPattern | 'plain', sessions: l.sessions, flagged: l.flagged, rate: ratio(l.flagged, l.sessions), byKind: l.byKind })),
+    legit: [...leg].map(([pattern, l]) => ({ pattern: pattern as LegitPattern | 'plain', sessions: l.sessions, flagged: l.flagged, rate: ratio(l.flagged, l.sessions), broken: l.broken, byKind: l.byKind })),
   };
 }
