@@ -4,7 +4,8 @@
  *
  * - the seed-style plain-JS pipeline (sorted-keys JSON + MD5 + a window of hex strings per session),
  * - a LoopEngine in this thread (`checkBatch`),
- * - a LoopPool with 1 and 2 workers (batches submitted while earlier ones are in flight, up to 8).
+ * - a LoopPool with 1 and 2 workers, and with 1 worker beside a shard checked in this thread (`inlineShard`)
+ *   (batches submitted while earlier ones are in flight, up to 8).
  *
  * Reported: calls per second over the whole fleet and the latency of a batch (submit to verdicts), p50
  * and p99. Each implementation first warms up on a fleet of other sessions.
@@ -116,10 +117,10 @@ export async function fleetFigures(which: 'core' | 'all', sessions: number, call
   add('LoopEngine, this thread', runEngine(engine, work));
   engine.close();
 
-  for (const workers of [1, 2]) {
-    const pool = new LoopPool({ ...options, workers });
+  for (const [workers, inlineShard] of [[1, false], [2, false], [1, true]] as const) {
+    const pool = new LoopPool({ ...options, workers, inlineShard });
     await runPool(pool, warm);
-    add(`LoopPool, ${workers} worker${workers === 1 ? '' : 's'}`, await runPool(pool, work));
+    add(`LoopPool, ${workers} worker${workers === 1 ? '' : 's'}${inlineShard ? ' + a shard in this thread' : ''}`, await runPool(pool, work));
     await pool.close();
   }
   const base = figures[0]?.callsPerSecond ?? NaN;

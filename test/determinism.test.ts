@@ -1,7 +1,8 @@
 /**
  * Determinism: the real agent traces (skipped when `../shared` is absent) and a synthetic fleet of 10,000
  * sessions give identical verdicts, call by call, through one LoopDetector per session, the LoopEngine in
- * several batch sizes, and the LoopPool with 1, 2 and 4 workers in several batch sizes.
+ * several batch sizes, and the LoopPool with 1, 2 and 4 workers (and 1 worker beside a shard in the calling
+ * thread) in several batch sizes.
  */
 import { describe, expect, it } from 'vitest';
 import { LoopEngine, LoopPool } from '../src/index.js';
@@ -34,11 +35,11 @@ function firstDifference(a: readonly string[], b: readonly string[]): string | n
 async function everyWay(events: readonly SessionEvent[]): Promise<{ verdicts: number }> {
   const want = perSession(events);
   for (const batch of [1, 97, 4096]) expect(firstDifference(engine(events, batch), want), `engine, batches of ${batch}`).toBeNull();
-  for (const workers of [1, 2, 4]) {
+  for (const [workers, inlineShard] of [[1, false], [2, false], [4, false], [1, true]] as const) {
     for (const batch of [61, 5000]) {
-      const p = new LoopPool({ workers });
+      const p = new LoopPool({ workers, inlineShard });
       try {
-        expect(firstDifference(await pool(p, events, batch), want), `pool of ${workers}, batches of ${batch}`).toBeNull();
+        expect(firstDifference(await pool(p, events, batch), want), `pool of ${workers}${inlineShard ? ' and the calling thread' : ''}, batches of ${batch}`).toBeNull();
       } finally {
         await p.close();
       }

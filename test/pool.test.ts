@@ -48,8 +48,14 @@ afterAll(async () => {
 });
 
 describe('LoopPool verdicts', () => {
-  it('should give every session its LoopDetector verdicts with 1, 2 and 3 workers, any batching, concurrent callers', async () => {
-    const shapes = [pool({ workers: 1 }), pool({ workers: 2, maxBatch: 5 }), pool({ workers: 3, maxQueued: 16, maxBatch: 4 })];
+  it('should give every session its LoopDetector verdicts with 1, 2 and 3 workers, with a shard in the calling thread, any batching, concurrent callers', async () => {
+    const shapes = [
+      pool({ workers: 1 }),
+      pool({ workers: 2, maxBatch: 5 }),
+      pool({ workers: 3, maxQueued: 16, maxBatch: 4 }),
+      pool({ workers: 1, inlineShard: true, maxBatch: 3 }),
+      pool({ workers: 0, inlineShard: true, maxQueued: 7 }),
+    ];
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(stream, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 120 }), fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 4 }), async (streams, order, sizes) => {
@@ -71,8 +77,11 @@ describe('LoopPool verdicts', () => {
     expect((await p.checkBatch(events)).map(json)).toEqual(perSession(events));
   });
 
-  it('should put an error in the place of a call that is invalid or cannot be sent, and check the others', async () => {
-    const p = pool({ workers: 2 });
+  it.each([
+    ['2 workers', { workers: 2 }],
+    ['the calling thread only', { workers: 0, inlineShard: true }],
+  ])('should put an error in the place of a call that is invalid or cannot be sent, and check the others (%s)', async (_name, options) => {
+    const p = pool(options);
     const call = { tool: 'read', args: { path: 'a' } };
     const out = await p.checkBatch([
       { ...call, session: 'a' },
@@ -89,8 +98,11 @@ describe('LoopPool verdicts', () => {
     expect((out[5] as Verdict).kind).toBe('exact_repeat');
   });
 
-  it('should keep text, end, snapshot and restore in order with the calls', async () => {
-    const p = pool({ workers: 2 });
+  it.each([
+    ['2 workers', { workers: 2 }],
+    ['a worker and the calling thread', { workers: 1, inlineShard: true }],
+  ])('should keep text, end, snapshot and restore in order with the calls (%s)', async (_name, options) => {
+    const p = pool(options);
     const loop: SessionEvent = { session: 'x', tool: 'search', args: { q: 'handler' }, result: 'No results found.' };
     await p.checkBatch([loop, loop]);
     const bytes = (await p.snapshot('x')) as Uint8Array;
@@ -139,6 +151,7 @@ describe('LoopPool queue and lifecycle', () => {
     expect(() => new LoopPool({ policy: { onDetect: () => undefined } })).toThrow(/options.policy.onDetect is a function/);
     expect(() => new LoopPool({ workres: 2 } as never)).toThrow(/did you mean "workers"/);
     expect(() => new LoopPool({ workers: 0 })).toThrow(/options.workers must be an integer from 1/);
+    expect(() => new LoopPool({ inlineShard: 'yes' } as never)).toThrow(/options.inlineShard must be a boolean/);
     expect(() => new LoopPool({ detectors: { cycle: { minPeriod: 1 } } })).toThrow(/options.detectors.cycle.minPeriod/);
   });
 });

@@ -190,6 +190,56 @@ function optNumber(w: ByteWriter, v: number | undefined): void {
   }
 }
 
+/** Whether `v` is JSON data as writeTree takes it (checked without writing), so it needs no clone. */
+function isTree(v: unknown, depth: number): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && !Object.is(v, -0);
+    case 'object': {
+      if (v === null) return true;
+      if (depth >= MAX_TREE_DEPTH) return false;
+      if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype) return false;
+        for (let i = 0; i < v.length; i++) if (!(i in v) || !isTree(v[i], depth + 1)) return false;
+        return true;
+      }
+      const proto: unknown = Object.getPrototypeOf(v);
+      if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+      for (const k of Object.keys(v)) if (!isTree((v as Record<string, unknown>)[k], depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * Throws the TypeError writeCheck would throw when a field of the event cannot be sent to a worker thread,
+ * without packing it: a shard in the calling thread refuses exactly what worker shards refuse, so a call
+ * gets the same answer whichever shard holds its session.
+ */
+export function assertSendable(e: ToolEvent): void {
+  const fields = [['args', e.args], ['result', e.result], ['error', e.error]] as const;
+  for (const [field, v] of fields) {
+    if (v === undefined || typeof v === 'string') continue;
+    let tree = false;
+    try {
+      tree = isTree(v, 0);
+    } catch {
+      // a getter threw: the structured clone below says so
+    }
+    if (tree) continue;
+    try {
+      serialize(v);
+    } catch (err) {
+      throw new TypeError(`event.${field}: it cannot be sent to a worker thread (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
+}
+
 /**
  * Writes a check of a validated event. Throws a TypeError naming the field when a value cannot be sent;
  * the writer is then rolled back to where it was.

@@ -32,6 +32,7 @@ import type { SessionEvent } from '../engine/loop-engine.js';
 import type { Verdict } from '../types.js';
 import { Op } from './event-packing.js';
 import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } from './pool-options.js';
+import { type PoolShard, InlineShard } from './inline-shard.js';
 import { Shard, type Ticket } from './shard.js';
 
 /** A session whose state its dead worker took with it (restored to an earlier snapshot, or empty). */
@@ -100,7 +101,8 @@ class Outcome<T> implements Ticket {
 export class LoopPool extends EventEmitter {
   /** The pool's options, resolved. */
   readonly options: ResolvedPoolOptions;
-  private readonly shards: Shard[];
+  private readonly shards: PoolShard[];
+  private readonly workerShards: Shard[];
   private queued = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly drained: (() => void)[] = [];
@@ -117,7 +119,7 @@ export class LoopPool extends EventEmitter {
   constructor(options: LoopPoolOptions = {}) {
     super();
     this.options = resolvePoolOptions(options);
-    const filename = workerFile();
+    const filename = this.options.workers > 0 ? workerFile() : '';
     const events = {
       lost: (sessionId: string, restoredFrom: number | null, shard: number): void => {
         this.counts.sessionsLost++;
@@ -126,7 +128,8 @@ export class LoopPool extends EventEmitter {
       restored: (): void => void this.counts.sessionsRestored++,
       restarted: (shard: number, reason: string): void => void this.emit('workerRestart', Object.freeze({ shard, reason })),
     };
-    this.shards = Array.from({ length: this.options.workers }, (_, i) => new Shard(i, filename, this.options.engine, this.options.snapshotEvery, this.options.maxBatch, events));
+    this.workerShards = Array.from({ length: this.options.workers }, (_, i) => new Shard(i, filename, this.options.engine, this.options.snapshotEvery, this.options.maxBatch, events));
+    this.shards = this.options.inlineShard ? [...this.workerShards, new InlineShard(this.options.engine)] : this.workerShards;
   }
 
   /**
@@ -146,7 +149,7 @@ export class LoopPool extends EventEmitter {
       while (at < events.length) {
         if (this.queued >= this.options.maxQueued) await this.room(true); // keeps its place at the front
         const end = Math.min(events.length, at + Math.max(1, this.options.maxQueued - this.queued));
-        const touched = new Set<Shard>();
+        const touched = new Set<PoolShard>();
         for (; at < end; at++) this.enqueueCheck(outcome, at, events[at], touched);
         for (const s of touched) s.kick();
       }
@@ -213,7 +216,7 @@ export class LoopPool extends EventEmitter {
       byKind: Object.freeze(nested.byKind),
       byAction: Object.freeze(nested.byAction) as EngineStats['byAction'],
       averageConfidence: detections === 0 ? 0 : confidence / detections,
-      workers: this.shards.length,
+      workers: this.workerShards.length,
       workerRestarts: this.shards.reduce((n, s) => n + s.restarts, 0),
       ...this.counts,
       queued: this.queued,
@@ -244,16 +247,16 @@ export class LoopPool extends EventEmitter {
     return shardOf(sessionId, this.shards.length);
   }
 
-  /** The shard objects, for tests that kill a worker. @internal */
+  /** The worker shards, for tests that kill a worker. @internal */
   get shardsForTesting(): readonly Shard[] {
-    return this.shards;
+    return this.workerShards;
   }
 
   private ensureOpen(): void {
     if (this.closing) throw new ClosedError('loopwatch: this LoopPool was closed');
   }
 
-  private enqueueCheck(outcome: Outcome<Verdict | null | Error>, i: number, e: unknown, touched: Set<Shard>): void {
+  private enqueueCheck(outcome: Outcome<Verdict | null | Error>, i: number, e: unknown, touched: Set<PoolShard>): void {
     const id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
     this.queued++;
     if (typeof id !== 'string') {
@@ -267,7 +270,7 @@ export class LoopPool extends EventEmitter {
       outcome.settle(i, err instanceof InvalidEventError ? new InvalidEventError(err.field, `events[${i}]: ${err.message}`) : err);
       return;
     }
-    const shard = this.shards[shardOf(id, this.shards.length)] as Shard;
+    const shard = this.shards[shardOf(id, this.shards.length)] as PoolShard;
     try {
       shard.check(outcome, i, id, event);
     } catch (err) {
@@ -285,7 +288,7 @@ export class LoopPool extends EventEmitter {
     try {
       if (this.queued >= this.options.maxQueued) await this.room(true);
       this.queued++;
-      const shard = this.shards[shardOf(sessionId, this.shards.length)] as Shard;
+      const shard = this.shards[shardOf(sessionId, this.shards.length)] as PoolShard;
       shard.op(outcome, 0, op, sessionId, text, bytes);
       shard.kick();
     } finally {

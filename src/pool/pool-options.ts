@@ -5,14 +5,20 @@
  */
 import os from 'node:os';
 import { OptionTypeError } from '../errors.js';
-import { describe, integer, knownKeys, record } from '../options/checks.js';
+import { bool, describe, integer, knownKeys, record } from '../options/checks.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
 
 /** Options of a LoopPool. */
 export interface LoopPoolOptions extends Omit<LoopDetectorOptions, 'sessionId' | 'custom' | 'onDetection' | 'stats' | 'engine'> {
-  /** Worker threads, one shard of the sessions each. @default os.availableParallelism() */
+  /** Worker threads, one shard of the sessions each (0 only with `inlineShard`). @default os.availableParallelism() */
   readonly workers?: number;
+  /**
+   * One more shard, checked in the calling thread (no packing, no copies): on a machine with few cores
+   * this thread otherwise only packs calls for the workers. It runs when the calling thread turns to its
+   * event loop, so it adds latency to that thread. @default false
+   */
+  readonly inlineShard?: boolean;
   /** Most sessions live at once over the whole pool (each worker holds its share). @default 100000 */
   readonly maxSessions?: number;
   /** A session unused this long (ms) expires in its worker; 0 keeps it. @default 3600000 */
@@ -34,13 +40,14 @@ export interface ResolvedPoolOptions {
   /** The detection and engine options each worker's LoopEngine is made with (plain data). */
   readonly engine: Readonly<Record<string, unknown>>;
   readonly workers: number;
+  readonly inlineShard: boolean;
   readonly maxSessions: number;
   readonly snapshotEvery: number;
   readonly maxBatch: number;
   readonly maxQueued: number;
 }
 
-const POOL_KEYS = ['workers', 'maxSessions', 'idleTtlMs', 'snapshotEvery', 'maxBatch', 'maxQueued'] as const;
+const POOL_KEYS = ['workers', 'inlineShard', 'maxSessions', 'idleTtlMs', 'snapshotEvery', 'maxBatch', 'maxQueued'] as const;
 
 /** Throws unless every value in `v` can be sent to a worker thread as data (no functions, no class instances). */
 function plainData(path: string, v: unknown, depth = 0): void {
@@ -71,14 +78,16 @@ export function resolvePoolOptions(input: unknown = {}): ResolvedPoolOptions {
   for (const k of detectionKeys) if (o[k] !== undefined) engine[k] = o[k];
   plainData('options', engine);
   resolveOptions(engine); // every detection option checked here, with the same messages as LoopDetector
-  const workers = o.workers === undefined ? Math.max(1, os.availableParallelism()) : integer('options.workers', o.workers, 1, 256);
+  const inlineShard = o.inlineShard === undefined ? false : bool('options.inlineShard', o.inlineShard);
+  const workers = o.workers === undefined ? Math.max(1, os.availableParallelism()) : integer('options.workers', o.workers, inlineShard ? 0 : 1, 256);
   const maxSessions = o.maxSessions === undefined ? 100_000 : integer('options.maxSessions', o.maxSessions, 1, 10_000_000);
   if (o.idleTtlMs !== undefined) engine.idleTtlMs = integer('options.idleTtlMs', o.idleTtlMs, 0);
-  engine.maxSessions = Math.max(1, Math.ceil(maxSessions / workers));
+  engine.maxSessions = Math.max(1, Math.ceil(maxSessions / (workers + (inlineShard ? 1 : 0))));
   const maxBatch = o.maxBatch === undefined ? 1024 : integer('options.maxBatch', o.maxBatch, 1, 1 << 20);
   return Object.freeze({
     engine: Object.freeze(engine),
     workers,
+    inlineShard,
     maxSessions,
     snapshotEvery: o.snapshotEvery === undefined ? 0 : integer('options.snapshotEvery', o.snapshotEvery, 0),
     maxBatch,

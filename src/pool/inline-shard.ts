@@ -1,0 +1,117 @@
+/**
+ * A shard checked in the calling thread: a LoopEngine behind the same queue-and-kick surface as a worker
+ * shard, for pools on machines with few cores, where a thread that only packs calls for workers leaves a
+ * core idle. Its calls are not packed or copied; they run in the calling thread when it next turns to its
+ * event loop (after the worker shards' batches went out), in submission order, so per-session order holds.
+ * It never dies, so its sessions are never lost.
+ */
+import { LoopEngine, type SessionEvent } from '../engine/loop-engine.js';
+import type { LoopEngineOptions } from '../engine/engine-options.js';
+import type { ToolEvent } from '../types.js';
+import { Op, type OpCode, assertSendable } from './event-packing.js';
+import type { Ticket } from './shard.js';
+
+/** What a LoopPool asks of a shard. */
+export interface PoolShard {
+  /** Queues a check of `event` for `session`; its result settles `owner`'s `slot`. */
+  check(owner: Ticket, slot: number, session: string, event: ToolEvent): void;
+  /** Queues another operation (text, end, snapshot, restore, stats). */
+  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK>, session: string, text?: string, bytes?: Uint8Array): void;
+  /** Starts what can start now. */
+  kick(): void;
+  /** Stops (after the pool drained). */
+  destroy(): Promise<void>;
+  /** Times the shard's worker was replaced. */
+  readonly restarts: number;
+}
+
+interface Queued {
+  readonly owner: Ticket;
+  readonly slot: number;
+  readonly op: OpCode;
+  readonly session: string;
+  readonly event?: SessionEvent;
+  readonly text?: string;
+  readonly bytes?: Uint8Array;
+}
+
+/** The calling thread's shard. */
+export class InlineShard implements PoolShard {
+  readonly restarts = 0;
+  private readonly engine: LoopEngine;
+  private queue: Queued[] = [];
+  private scheduled = false;
+
+  constructor(engineOptions: Readonly<Record<string, unknown>>) {
+    this.engine = new LoopEngine(engineOptions as LoopEngineOptions);
+  }
+
+  /** Queues a check; throws (nothing queued) when a worker shard could not have taken the event. */
+  check(owner: Ticket, slot: number, session: string, event: ToolEvent): void {
+    assertSendable(event);
+    // a fixed-shape copy (validated upstream): spreading would make every later field read slow
+    const e: SessionEvent = { session, tool: event.tool, args: event.args, result: event.result, error: event.error, text: event.text, description: event.description, step: event.step, round: event.round };
+    this.queue.push({ owner, slot, op: Op.CHECK, session, event: e });
+  }
+
+  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK>, session: string, text?: string, bytes?: Uint8Array): void {
+    this.queue.push({ owner, slot, op, session, ...(text === undefined ? {} : { text }), ...(bytes === undefined ? {} : { bytes }) });
+  }
+
+  kick(): void {
+    if (this.scheduled || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => this.run());
+  }
+
+  destroy(): Promise<void> {
+    this.engine.close();
+    return Promise.resolve();
+  }
+
+  /** Runs everything queued: runs of checks as one engine batch, other operations one by one. */
+  private run(): void {
+    this.scheduled = false;
+    const q = this.queue;
+    this.queue = [];
+    let k = 0;
+    while (k < q.length) {
+      const first = q[k] as Queued;
+      if (first.op === Op.CHECK) {
+        let end = k;
+        while (end < q.length && (q[end] as Queued).op === Op.CHECK) end++;
+        const results = this.engine.checkBatch(q.slice(k, end).map((x) => x.event as SessionEvent));
+        for (let j = 0; j < results.length; j++) (q[k + j] as Queued).owner.settle((q[k + j] as Queued).slot, results[j] ?? null);
+        k = end;
+        continue;
+      }
+      let value: unknown = null;
+      try {
+        value = this.other(first);
+      } catch (err) {
+        value = err;
+      }
+      first.owner.settle(first.slot, value);
+      k++;
+    }
+  }
+
+  private other(x: Queued): unknown {
+    switch (x.op) {
+      case Op.TEXT:
+        return this.engine.checkText(x.session, x.text ?? '');
+      case Op.END:
+        this.engine.end(x.session);
+        return null;
+      case Op.SNAPSHOT:
+        return this.engine.snapshot(x.session);
+      case Op.RESTORE:
+        this.engine.restore(x.session, x.bytes as Uint8Array);
+        return null;
+      case Op.STATS:
+        return this.engine.stats();
+      default:
+        return null;
+    }
+  }
+}
