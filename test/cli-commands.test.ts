@@ -30,7 +30,7 @@ describe('loopwatch demo', () => {
   it('should scan the synthetic fleet and score it against the injected truth', () => {
     const run = loopwatch(['demo', '--sessions', '300', '--workers', '1']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('loopwatch demo: 300 synthetic sessions (seed 42)');
+    expect(run.stdout).toContain('loopwatch demo: 300 synthetic sessions (seed 42), scanned with this thread');
     expect(run.stdout).toContain('loopwatch scan: 300 sessions');
     expect(run.stdout).toContain('against the injected truth');
     expect(run.stdout).toMatch(/recall/);
@@ -61,7 +61,7 @@ describe('loopwatch scan determinism', () => {
   it('should give identical verdict lines for any worker count, batch size and session cap above the live count', () => {
     const reference = loopwatch(['scan', file, '--jsonl', '--workers', '0']).stdout;
     expect(reference.split('\n').length).toBeGreaterThan(50);
-    for (const args of [['--workers', '1', '--batch-size', '7'], ['--workers', '2'], ['--workers', '2', '--batch-size', '1'], ['--workers', '0', '--max-sessions', '40']]) {
+    for (const args of [['--workers', '1', '--batch-size', '7'], ['--workers', '2'], ['--workers', '3', '--batch-size', '1'], ['--workers', '0', '--max-sessions', '40']]) {
       expect(loopwatch(['scan', file, '--jsonl', ...args]).stdout, args.join(' ')).toBe(reference);
     }
   });
@@ -76,11 +76,11 @@ describe('loopwatch scan determinism', () => {
     expect(b.sessions).toEqual(a.sessions);
   });
 
-  it.skipIf(traceDir === null)('should give the same verdicts on the real traces with 0, 1 and 2 workers', () => {
+  it.skipIf(traceDir === null)('should give the same verdicts on the real traces with 1, 2 and 3 threads', () => {
     const events = join(traceDir as string, 'events.jsonl.gz');
     const reference = loopwatch(['scan', events, '--jsonl', '--workers', '0']).stdout;
     expect(reference.length).toBeGreaterThan(0);
     expect(loopwatch(['scan', events, '--jsonl', '--workers', '1', '--batch-size', '333']).stdout).toBe(reference);
-    expect(loopwatch(['scan', events, '--jsonl', '--workers', '2']).stdout).toBe(reference);
+    expect(loopwatch(['scan', events, '--jsonl', '--workers', '3']).stdout).toBe(reference);
   });
 });

@@ -35,7 +35,8 @@ gzip) and says which sessions looped, where, and what it cost. The format is det
 
 Options:
   --format NAME          read every input as this format (${FORMAT_NAMES.join(' | ')})
-  --workers N            worker threads (default: the machine's cores; 0 checks in this thread)
+  --workers N            threads checking calls: this one and N-1 worker threads (default: the machine's
+                         cores; 0 or 1: this thread alone). Verdicts are the same for every N
   --preset NAME          detection preset (${Object.keys(PRESETS).join(' | ')}; default: default)
   --config FILE          detection options as JSON (may name a "preset"; refines it)
   --min-action ACTION    lowest action reported: warn | ask | break (default: warn)
@@ -94,7 +95,8 @@ the injected truth. No network, no data outside the package.
 Options:
   --sessions N           sessions to generate (default: ${DEFAULT_SESSIONS})
   --seed N               the fleet's seed (default: ${DEFAULT_SEED})
-  --workers N            worker threads (default: the machine's cores; 0 checks in this thread)
+  --workers N            threads checking calls: this one and N-1 worker threads (default: the machine's
+                         cores; 0 or 1: this thread alone)
   --preset NAME          detection preset (default: default)
   --config FILE          detection options as JSON
   --json                 the scan summary and the scores as one JSON document

@@ -18,12 +18,15 @@ export interface SessionChecker {
 }
 
 /**
- * A checker over `workers` worker threads, or in this thread when `workers` is 0. The scan ends sessions
- * itself (it keeps at most `maxLive`, the same whatever the worker count), so the checker is sized never to
- * evict or expire one on its own: that would make verdicts depend on how sessions fall onto workers.
+ * A checker over `threads` threads: the calling thread checks one shard of the sessions itself and
+ * `threads - 1` worker threads the others (on 2 cores, a calling thread that only packed calls for 2
+ * workers left them slower than itself alone); with 0 or 1, the calling thread checks every call. The scan
+ * ends sessions itself (it keeps at most `maxLive`, the same whatever the thread count), so the checker is
+ * sized never to evict or expire one on its own: that would make verdicts depend on how sessions fall
+ * onto shards.
  */
-export function sessionChecker(options: LoopDetectorOptions, workers: number, maxLive: number): SessionChecker {
-  if (workers === 0) {
+export function sessionChecker(options: LoopDetectorOptions, threads: number, maxLive: number): SessionChecker {
+  if (threads <= 1) {
     const engine = new LoopEngine({ ...options, maxSessions: maxLive + 1, idleTtlMs: 0 });
     return {
       checkBatch: (events) => Promise.resolve(engine.checkBatch(events)),
@@ -37,7 +40,7 @@ export function sessionChecker(options: LoopDetectorOptions, workers: number, ma
       },
     };
   }
-  const pool = new LoopPool({ ...options, workers, maxSessions: (maxLive + 1) * workers, idleTtlMs: 0 });
+  const pool = new LoopPool({ ...options, workers: threads - 1, inlineShard: true, maxSessions: (maxLive + 1) * threads, idleTtlMs: 0 });
   return {
     checkBatch: (events) => pool.checkBatch(events),
     end: (session) => pool.end(session),
