@@ -2,26 +2,10 @@
  * The Anthropic Messages reader: tool_use blocks paired with tool_result blocks by id, `is_error` deciding
  * the error knowledge, text blocks on the calls of their message, results given as text blocks joined.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readInputs } from '../src/formats/read-inputs.js';
-import type { TraceItem } from '../src/formats/trace-record.js';
+import { collect, scratchDir } from './helpers/trace-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'loopwatch-formats-anthropic-'));
-
-async function collect(paths: string[], options = {}): Promise<TraceItem[]> {
-  const out: TraceItem[] = [];
-  for await (const item of readInputs(paths, options)) out.push(item);
-  return out;
-}
-
-function write(name: string, content: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+const { write } = scratchDir('formats-anthropic');
 
 const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use', id, name, input });
 const result = (tool_use_id: string, content: unknown, is_error?: boolean) => ({ type: 'tool_result', tool_use_id, content, ...(is_error === undefined ? {} : { is_error }) });

@@ -3,27 +3,12 @@
  * line (CRLF and a BOM are fine; invalid UTF-8, truncated lines, deep nesting, huge numbers, non-objects,
  * missing tools, wrong types, over-long lines and corrupt gzip are reported), and the rest is still read.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readInputs } from '../src/formats/read-inputs.js';
 import { MAX_NESTING, type TraceItem } from '../src/formats/trace-record.js';
+import { collect, scratchDir } from './helpers/trace-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'loopwatch-formats-broken-'));
-
-async function collect(paths: string[], options = {}): Promise<TraceItem[]> {
-  const out: TraceItem[] = [];
-  for await (const item of readInputs(paths, options)) out.push(item);
-  return out;
-}
-
-function write(name: string, content: string | Buffer): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+const { write } = scratchDir('formats-broken');
 
 /** Each item as one short string: `call <tool>@<line>`, `issue <code>@<line>`, `end`. */
 const brief = (items: TraceItem[]): string[] => items.map((i) => (i.kind === 'call' ? `call ${i.event.tool}@${i.line}` : i.kind === 'issue' ? `issue ${i.code}@${i.line}` : 'end'));

@@ -3,8 +3,6 @@
  * unknown formats skipped by name while other inputs carry on, folders walked in sorted order keeping only
  * trace files, standard input, missing paths, and option validation.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -12,22 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../src/formats/detect-format.js';
 import { detectLayout } from '../src/formats/detect-layout.js';
 import { FORMAT_NAMES, readInputs } from '../src/formats/read-inputs.js';
-import type { TraceItem } from '../src/formats/trace-record.js';
+import { collect, scratchDir } from './helpers/trace-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'loopwatch-formats-detect-'));
-
-async function collect(paths: string[], options = {}): Promise<TraceItem[]> {
-  const out: TraceItem[] = [];
-  for await (const item of readInputs(paths, options)) out.push(item);
-  return out;
-}
-
-function write(name: string, content: string | Buffer): string {
-  const path = join(dir, name);
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, content);
-  return path;
-}
+const { dir, write } = scratchDir('formats-detect');
 
 const line = (v: unknown): string => JSON.stringify(v) + '\n';
 const events = line({ session: 'e', tool: 'ls' });

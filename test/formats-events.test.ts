@@ -2,28 +2,14 @@
  * The loopwatch events reader: calls come out line by line with sessions interleaved, each session ends
  * when the input ends, `error` decides the error knowledge, and a real trace file reads without an issue.
  */
-import { mkdtempSync, writeFileSync, existsSync, createReadStream } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readInputs } from '../src/formats/read-inputs.js';
 import type { TraceItem } from '../src/formats/trace-record.js';
+import { collect, scratchDir } from './helpers/trace-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'loopwatch-formats-events-'));
-
-async function collect(paths: string[], options = {}): Promise<TraceItem[]> {
-  const out: TraceItem[] = [];
-  for await (const item of readInputs(paths, options)) out.push(item);
-  return out;
-}
-
-function write(name: string, content: string | Buffer): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+const { write } = scratchDir('formats-events');
 
 const jsonl = (records: object[]): string => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 

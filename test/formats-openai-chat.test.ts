@@ -2,26 +2,10 @@
  * The OpenAI chat reader: tool calls paired with tool messages by id, arguments parsed when they are JSON,
  * the assistant's text on its calls, one conversation per line, per bare array or per JSON array element.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readInputs } from '../src/formats/read-inputs.js';
-import type { TraceItem } from '../src/formats/trace-record.js';
+import { collect, scratchDir } from './helpers/trace-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'loopwatch-formats-chat-'));
-
-async function collect(paths: string[], options = {}): Promise<TraceItem[]> {
-  const out: TraceItem[] = [];
-  for await (const item of readInputs(paths, options)) out.push(item);
-  return out;
-}
-
-function write(name: string, content: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+const { write } = scratchDir('formats-chat');
 
 const call = (id: string, name: string, args: string) => ({ id, type: 'function', function: { name, arguments: args } });
 

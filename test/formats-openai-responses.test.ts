@@ -2,26 +2,10 @@
  * The OpenAI Responses reader: function calls paired with their outputs by call_id, the assistant
  * message's text on the calls of its turn, reasoning ignored, sessions from `input`/`output` or `items`.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readInputs } from '../src/formats/read-inputs.js';
-import type { TraceItem } from '../src/formats/trace-record.js';
+import { collect, scratchDir } from './helpers/trace-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'loopwatch-formats-responses-'));
-
-async function collect(paths: string[], options = {}): Promise<TraceItem[]> {
-  const out: TraceItem[] = [];
-  for await (const item of readInputs(paths, options)) out.push(item);
-  return out;
-}
-
-function write(name: string, content: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+const { write } = scratchDir('formats-responses');
 
 const fc = (call_id: string, name: string, args: string) => ({ type: 'function_call', id: `fc_${call_id}`, call_id, name, arguments: args });
 const out = (call_id: string, output: string) => ({ type: 'function_call_output', call_id, output });

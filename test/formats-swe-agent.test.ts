@@ -7,17 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readInputs } from '../src/formats/read-inputs.js';
 import { actionTool } from '../src/formats/swe-agent.js';
-import type { TraceItem } from '../src/formats/trace-record.js';
+import { collect } from './helpers/trace-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopwatch-formats-swe-'));
-
-async function collect(paths: string[], options = {}): Promise<TraceItem[]> {
-  const out: TraceItem[] = [];
-  for await (const item of readInputs(paths, options)) out.push(item);
-  return out;
-}
 
 const traj = {
   environment: 'swe_main',

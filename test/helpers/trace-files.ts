@@ -1,0 +1,30 @@
+/** Helpers of the trace-reader tests: a temporary folder to write inputs in, and every item read back. */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ReadInputsOptions, readInputs } from '../../src/formats/read-inputs.js';
+import type { TraceItem } from '../../src/formats/trace-record.js';
+
+/** Every item `readInputs` yields for `paths`. */
+export async function collect(paths: string[], options: ReadInputsOptions = {}): Promise<TraceItem[]> {
+  const out: TraceItem[] = [];
+  for await (const item of readInputs(paths, options)) out.push(item);
+  return out;
+}
+
+/**
+ * A fresh temporary folder (`loopwatch-<name>-...`) and a function writing a file into it (sub-folders
+ * made as needed), returning its path.
+ */
+export function scratchDir(name: string): { dir: string; write: (file: string, content: string | Buffer) => string } {
+  const dir = mkdtempSync(join(tmpdir(), `loopwatch-${name}-`));
+  return {
+    dir,
+    write: (file, content) => {
+      const path = join(dir, file);
+      mkdirSync(join(path, '..'), { recursive: true });
+      writeFileSync(path, content);
+      return path;
+    },
+  };
+}
