@@ -54,32 +54,32 @@ const MAX_TREE_DEPTH = 64;
  * without holes, plain objects and their own enumerable properties) and returns true; returns false, having written
  * some bytes the caller rolls back, at the first value that is not such data. One pass over the value:
  * strings are copied as bytes, not escaped as JSON.stringify would (an 8 KB file body costs ~0.8 µs here,
- * ~15 µs through JSON.stringify).
+ * ~15 µs through JSON.stringify). With no writer, only says whether `v` is such data.
  */
-function writeTree(w: ByteWriter, v: unknown, depth: number): boolean {
+function writeTree(w: ByteWriter | null, v: unknown, depth: number): boolean {
   switch (typeof v) {
     case 'string':
-      w.u8(T_STRING);
-      w.str(v);
+      w?.u8(T_STRING);
+      w?.str(v);
       return true;
     case 'boolean':
-      w.u8(v ? T_TRUE : T_FALSE);
+      w?.u8(v ? T_TRUE : T_FALSE);
       return true;
     case 'number':
       if (!Number.isFinite(v) || Object.is(v, -0)) return false;
-      w.u8(T_NUMBER);
-      w.f64(v);
+      w?.u8(T_NUMBER);
+      w?.f64(v);
       return true;
     case 'object': {
       if (v === null) {
-        w.u8(T_NULL);
+        w?.u8(T_NULL);
         return true;
       }
       if (depth >= MAX_TREE_DEPTH) return false;
       if (Array.isArray(v)) {
         if (Object.getPrototypeOf(v) !== Array.prototype) return false;
-        w.u8(T_ARRAY);
-        w.u32(v.length);
+        w?.u8(T_ARRAY);
+        w?.u32(v.length);
         for (let i = 0; i < v.length; i++) if (!(i in v) || !writeTree(w, v[i], depth + 1)) return false;
         return true;
       }
@@ -87,10 +87,10 @@ function writeTree(w: ByteWriter, v: unknown, depth: number): boolean {
       if (proto !== Object.prototype && proto !== null) return false;
       if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
       const keys = Object.keys(v);
-      w.u8(T_OBJECT);
-      w.u32(keys.length);
+      w?.u8(T_OBJECT);
+      w?.u32(keys.length);
       for (const k of keys) {
-        w.str(k);
+        w?.str(k);
         if (!writeTree(w, (v as Record<string, unknown>)[k], depth + 1)) return false;
       }
       return true;
@@ -190,32 +190,6 @@ function optNumber(w: ByteWriter, v: number | undefined): void {
   }
 }
 
-/** Whether `v` is JSON data as writeTree takes it (checked without writing), so it needs no clone. */
-function isTree(v: unknown, depth: number): boolean {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(v) && !Object.is(v, -0);
-    case 'object': {
-      if (v === null) return true;
-      if (depth >= MAX_TREE_DEPTH) return false;
-      if (Array.isArray(v)) {
-        if (Object.getPrototypeOf(v) !== Array.prototype) return false;
-        for (let i = 0; i < v.length; i++) if (!(i in v) || !isTree(v[i], depth + 1)) return false;
-        return true;
-      }
-      const proto: unknown = Object.getPrototypeOf(v);
-      if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
-      for (const k of Object.keys(v)) if (!isTree((v as Record<string, unknown>)[k], depth + 1)) return false;
-      return true;
-    }
-    default:
-      return false;
-  }
-}
-
 /**
  * Throws the TypeError writeCheck would throw when a field of the event cannot be sent to a worker thread,
  * without packing it: a shard in the calling thread refuses exactly what worker shards refuse, so a call
@@ -227,7 +201,7 @@ export function assertSendable(e: ToolEvent): void {
     if (v === undefined || typeof v === 'string') continue;
     let tree = false;
     try {
-      tree = isTree(v, 0);
+      tree = writeTree(null, v, 0);
     } catch {
       // a getter threw: the structured clone below says so
     }
