@@ -145,7 +145,9 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
     const index = tally.calls++;
     tally.noteStep(index, item.event.step);
     events++;
-    open.events.push({ ...item.event, session: item.session });
+    const e = item.event;
+    // a fixed-shape copy: spreading would make every later field read of the event slow
+    open.events.push({ session: item.session, tool: e.tool, args: e.args, result: e.result, error: e.error, text: e.text, description: e.description, step: e.step, round: e.round });
     open.calls.push(item);
     open.index.push(index);
     if (open.events.length >= plan.batchSize) await submit();
