@@ -69,3 +69,29 @@ describe.each(ENGINES)('different searches that each fail to find anything (%s e
     expect(kinds(verdicts(events, engine))).toEqual([]);
   });
 });
+
+describe.each(ENGINES)('a test re-run after each new edit, failing the same way (%s engine)', (engine) => {
+  const run: ToolEvent = { tool: 'bash', args: { command: 'python reproduce.py' }, result: 'Traceback (most recent call last):\nValueError: cannot reindex on an axis with duplicate labels', error: 'exit status 1' };
+  const edit = (k: number): ToolEvent => ({ tool: 'str_replace_editor', args: { command: 'str_replace', path: 'xarray/core/indexing.py', old_str: `attempt ${k - 1}`, new_str: `attempt ${k}` }, result: `The file xarray/core/indexing.py has been edited (attempt ${k}).` });
+  const actions = (events: readonly ToolEvent[]): string[] => verdicts(events, engine).map((v) => v?.action ?? '-');
+
+  it('should warn but not break while each re-run follows a new edit, for a few attempts', () => {
+    const events: ToolEvent[] = [run];
+    for (let k = 1; k <= 4; k++) events.push(edit(k), run);
+    const a = actions(events);
+    expect(a).toContain('warn');
+    expect(a).not.toContain('break');
+  });
+
+  it('should break once the edit-and-re-run attempts go on and on', () => {
+    const events: ToolEvent[] = [run];
+    for (let k = 1; k <= 10; k++) events.push(edit(k), run);
+    expect(actions(events)).toContain('break');
+  });
+
+  it('should still break soon when the same edit is repeated before each re-run', () => {
+    const events: ToolEvent[] = [run];
+    for (let k = 1; k <= 4; k++) events.push(edit(1), run);
+    expect(actions(events).slice(0, 7)).toContain('break');
+  });
+});

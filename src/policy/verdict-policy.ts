@@ -75,6 +75,40 @@ function memoRedact(): (text: string) => string {
   };
 }
 
+/** The calls the signals say repeat (their units together, ascending), or the current call alone. */
+function repeatedCalls(signals: readonly LoopSignal[], index: number): number[] {
+  const all = new Set<number>();
+  for (const sg of signals) for (const i of sg.unit ?? [index]) all.add(i);
+  return [...all].sort((a, b) => a - b);
+}
+
+/** Calls looked at between a unit's repetitions; a longer span counts as interleaved with new work. */
+export const INTERLEAVE_SPAN = 256;
+
+/**
+ * Whether the repetitions of a unit (ascending call indices) were interleaved with new work: between the
+ * first and the last, at least one call per gap that is not a repetition and whose call (signature) the
+ * span had not seen before, as when an agent edits something new before each re-run of its test.
+ * Signatures are compared by their low 32 bits (a collision only undercounts new work).
+ */
+export function interleavedWithNewWork(log: CallLog, unit: readonly number[]): boolean {
+  if (unit.length < 2) return false;
+  const first = unit[0] as number;
+  const last = unit[unit.length - 1] as number;
+  if (last - first > INTERLEAVE_SPAN) return true;
+  const seen = new Set<number>();
+  let next = 0;
+  let novel = 0;
+  for (let i = first; i < last; i++) {
+    const sig = log.signatureLow(i);
+    if (sig === undefined) continue;
+    if (i === unit[next]) next++;
+    else if (!seen.has(sig)) novel++;
+    seen.add(sig);
+  }
+  return novel >= unit.length - 1;
+}
+
 const QUIET: Decision = Object.freeze({ verdict: null, tolerated: 0 });
 
 /** The verdict policy of one session. */
@@ -123,7 +157,10 @@ export class VerdictPolicy {
     }
     const noProgress = p.progress !== 'ignore' && !waiting && fused.signals.some((s) => SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled');
     const onlyChanging = p.progress === 'slow' && fused.signals.every(showsProgress);
-    const rungs = noProgress ? p.noProgressStep : onlyChanging || waiting ? 0.5 : 1;
+    // repetitions with new work between them (an edit before each re-run) climb half a rung: the agent is
+    // trying things, and only a repetition that goes on many times is a loop worth breaking
+    const slow = onlyChanging || waiting || interleavedWithNewWork(this.log, repeatedCalls(fused.signals, index));
+    const rungs = slow ? 0.5 : noProgress ? p.noProgressStep : 1;
 
     const primary = fused.primary;
     const loopStart = primary.loopStart ?? index;

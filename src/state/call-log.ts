@@ -92,6 +92,11 @@ export class CallLog {
     return index >= 0 && index < this.n && index >= this.n - this.capacity;
   }
 
+  /** The low 32 bits of a call's signature, or undefined when it is no longer kept. */
+  signatureLow(index: number): number | undefined {
+    return this.kept(index) ? this.sig[2 * (index % this.capacity) + 1] : undefined;
+  }
+
   /** The reference of a call (frozen, built once per call), if it is still kept. */
   ref(index: number): CallRef | undefined {
     if (!this.kept(index)) return undefined;
