@@ -2,9 +2,10 @@
  * The CLI's commands as a new user meets them: help with examples for each, the version, the demo (the
  * README's first command), and the same verdicts whatever the worker count and batch size.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { CLI, loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
 import { traceDir } from './helpers/traces.js';
 import { join } from 'node:path';
 
@@ -82,5 +83,16 @@ describe('loopwatch scan determinism', () => {
     expect(reference.length).toBeGreaterThan(0);
     expect(loopwatch(['scan', events, '--jsonl', '--workers', '1', '--batch-size', '333']).stdout).toBe(reference);
     expect(loopwatch(['scan', events, '--jsonl', '--workers', '3']).stdout).toBe(reference);
+  });
+});
+
+describe('loopwatch scan output to a pipe', () => {
+  it('should end quietly when the reader stops early (loopwatch scan --jsonl | head -1)', () => {
+    const dir = tempDir();
+    const lines = Array.from({ length: 4000 }, (_, i) => ({ session: `p${i % 20}`, tool: 'bash', args: { command: 'make test' }, result: 'error: 1 failed' }));
+    const file = writeJsonl(dir, 'many.jsonl', lines);
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" scan "${file}" --jsonl --workers 2 | head -1 >/dev/null; echo "status \${PIPESTATUS[0]}"`], { encoding: 'utf8' });
+    expect(r.stdout).toContain('status 0');
+    expect(r.stderr).not.toMatch(/EPIPE|Error/);
   });
 });

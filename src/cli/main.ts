@@ -63,6 +63,11 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1])) {
+  // a reader that stops early (`loopwatch scan --jsonl | head`) ends the run quietly
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
   process.exitCode = code;
 }

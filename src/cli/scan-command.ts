@@ -170,6 +170,10 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
     batchDone: (calls) => {
       scanned += calls;
       bar?.update(scanned, bytesRead());
+      // verdict lines wait for a slow reader instead of piling up in memory
+      const out = io.stdout as NodeJS.WritableStream & { writableNeedDrain?: boolean };
+      if (out.writableNeedDrain === true) return new Promise<void>((resolve) => out.once('drain', resolve));
+      return undefined;
     },
   };
   let totals: ScanTotals;

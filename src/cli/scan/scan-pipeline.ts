@@ -26,8 +26,8 @@ export interface ScanSink {
   verdict(v: Verdict, call: TraceCall, index: number, tally: SessionTally): void;
   /** A skipped line, element or input, or a call the checker refused. */
   issue(issue: TraceIssue): void;
-  /** Called after each batch's verdicts are in (for progress). */
-  batchDone?(calls: number): void;
+  /** Called after each batch's verdicts are in (for progress); a promise holds the scan until it settles (output backpressure). */
+  batchDone?(calls: number): void | Promise<void>;
 }
 
 /** How a scan runs. */
@@ -99,7 +99,7 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
         }
       }
     }
-    sink.batchDone?.(batch.calls.length);
+    await sink.batchDone?.(batch.calls.length);
   };
 
   const submit = async (): Promise<void> => {
