@@ -82,3 +82,6 @@ export type { EvictedSession, LoopEngineOptions, ResolvedEngineOptions } from '.
 export { LoopPool } from './pool/loop-pool.js';
 export type { LostSession, PoolStats } from './pool/loop-pool.js';
 export type { LoopPoolOptions } from './pool/pool-options.js';
+export { readInputs, FORMAT_NAMES } from './formats/read-inputs.js';
+export type { FormatName, ReadInputsOptions } from './formats/read-inputs.js';
+export type { ErrorInfo, IssueCode, TraceCall, TraceEnd, TraceIssue, TraceItem } from './formats/trace-record.js';
