@@ -38,6 +38,13 @@ describe('loopwatch scan on broken input', () => {
     expect(JSON.parse(run.stdout).summary).toMatchObject({ sessions: 2, events: 16, skipped: 2 });
   });
 
+  it('should say so when the inputs hold no tool calls at all', () => {
+    const run = loopwatch(['scan', tempDir(), '--workers', '0']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('no tool calls found in the inputs');
+    expect(run.stdout).toContain('loopwatch scan: 0 sessions, 0 calls');
+  });
+
   it('should report invalid UTF-8 and a truncated gzip by file and line without crashing', () => {
     const dir = tempDir();
     const bad = join(dir, 'bytes.jsonl');

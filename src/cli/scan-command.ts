@@ -186,6 +186,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
   const summary = summarise(totals);
   if (settings.output === 'json') io.stdout.write(scanDocument(summary, totals.sessions) + '\n');
   else if (settings.output === 'summary') io.stdout.write(summaryText(summary, { minAction: settings.minAction }) + '\n');
+  if (totals.events === 0 && totals.issues === 0) io.stderr.write('loopwatch: no tool calls found in the inputs (folders are searched for .jsonl, .ndjson, .json and .traj files, optionally .gz)\n');
   if (totals.evicted > 0) io.stderr.write(`loopwatch: ${totals.evicted} sessions were ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
   const failed = settings.failOn !== 'never' && totals.sessions.some((t) => t.reached(settings.failOn as LoopAction));
   const exitCode = totals.issues > 0 ? 2 : failed ? 1 : 0;
