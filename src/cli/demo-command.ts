@@ -13,17 +13,11 @@ import { DEFAULT_SEED, DEFAULT_SESSIONS, type SessionTruth } from '../demo/fleet
 import type { TraceItem } from '../formats/trace-record.js';
 import { availableParallelism } from 'node:os';
 import { type CommandIo, DEFAULT_BATCH, DEFAULT_MAX_SESSIONS, type ScanSettings, scanItems } from './scan-command.js';
+import { integerFlag } from './flags.js';
 import { UsageError } from './usage-error.js';
 
 /** Where the demo says its calls come from. */
 const DEMO_FILE = '<demo fleet>';
-
-function integerFlag(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback;
-  const v = Number(text);
-  if (!/^\d+$/.test(text) || v < min || v > max) throw new UsageError(`${flag} must be an integer from ${min} to ${max}, received "${text}"`);
-  return v;
-}
 
 /** The fleet as trace items, a session at a time, keeping each session's truth for the score. */
 async function* fleetItems(sessions: number, seed: number, truth: SessionTruth[]): AsyncGenerator<TraceItem> {

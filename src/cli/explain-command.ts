@@ -13,6 +13,7 @@ import type { TraceCall, TraceItem } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import { detectionOptions } from './detection-options.js';
+import { choiceFlag, integerFlag } from './flags.js';
 import { type ExplainContext, type ExplainRow, aroundVerdicts, callLines, explainJson, footerLines, previewArgs, previewOutcome } from './render/explain-text.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
@@ -60,15 +61,13 @@ export function parseExplainArgs(args: readonly string[]): ExplainSettings {
   const v = parsed.values;
   const [session, ...given] = parsed.positionals;
   if (session === undefined || session === '') throw new UsageError('name the session to explain: loopwatch explain SESSION [paths... | -]');
-  if (v.format !== undefined && !(FORMAT_NAMES as readonly string[]).includes(v.format)) {
-    throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')}, received "${v.format}"`);
-  }
+  const format = v.format === undefined ? undefined : choiceFlag('--format', v.format, 'events', FORMAT_NAMES);
   if (v.all === true && v.around !== undefined) throw new UsageError('--all and --around cannot be used together');
-  if (v.around !== undefined && !/^\d+$/.test(v.around)) throw new UsageError(`--around must be an integer of at least 0, received "${v.around}"`);
+  const around = v.around === undefined ? null : integerFlag('--around', v.around, 0, 0);
   const fallback = given.length === 0 ? defaultTracePath() : null;
   if (given.length === 0 && fallback === null) throw new UsageError('no input: give files or folders, or - to read standard input (the default traces ../shared/data/traces are absent)');
   const paths = fallback === null ? given : [fallback];
-  return { session, paths, format: v.format as FormatName | undefined, preset: v.preset, config: v.config, around: v.around === undefined ? null : Number(v.around), json: v.json === true };
+  return { session, paths, format, preset: v.preset, config: v.config, around, json: v.json === true };
 }
 
 /** The session's calls in `items`, the ids that contain `session` (to suggest) and the skipped inputs. */

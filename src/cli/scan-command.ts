@@ -13,6 +13,7 @@ import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-input
 import type { TraceCall, TraceItem } from '../formats/trace-record.js';
 import type { LoopAction, Verdict } from '../types.js';
 import { detectionOptions } from './detection-options.js';
+import { choiceFlag, integerFlag } from './flags.js';
 import { scanDocument, verdictLine } from './render/machine-output.js';
 import { ProgressBar } from './render/progress-bar.js';
 import { summaryText } from './render/summary-text.js';
@@ -50,19 +51,6 @@ export interface ScanSettings {
   readonly progress: boolean;
 }
 
-function count(flag: string, text: string | undefined, fallback: number, min: number): number {
-  if (text === undefined) return fallback;
-  const v = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(v) || v < min) throw new UsageError(`${flag} must be an integer of at least ${min}, received "${text}"`);
-  return v;
-}
-
-function choice<T extends string>(flag: string, text: string | undefined, fallback: T, values: readonly T[]): T {
-  if (text === undefined) return fallback;
-  if (!(values as readonly string[]).includes(text)) throw new UsageError(`${flag} must be one of ${values.join(', ')}, received "${text}"`);
-  return text as T;
-}
-
 /** Parses `loopwatch scan` arguments. Throws UsageError. */
 export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): ScanSettings {
   let parsed;
@@ -93,15 +81,15 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
   if (paths.length === 0) throw new UsageError('nothing to scan: give files or folders, or - (or pipe input) to read standard input');
   return {
     paths,
-    format: v.format === undefined ? undefined : choice('--format', v.format, 'events', FORMAT_NAMES),
-    workers: count('--workers', v.workers, availableParallelism(), 0),
+    format: v.format === undefined ? undefined : choiceFlag('--format', v.format, 'events', FORMAT_NAMES),
+    workers: integerFlag('--workers', v.workers, availableParallelism(), 0),
     preset: v.preset,
     config: v.config,
-    minAction: choice('--min-action', v['min-action'], 'warn', ACTIONS),
-    failOn: choice<LoopAction | 'never'>('--fail-on', v['fail-on'], 'break', [...ACTIONS, 'never']),
+    minAction: choiceFlag('--min-action', v['min-action'], 'warn', ACTIONS),
+    failOn: choiceFlag<LoopAction | 'never'>('--fail-on', v['fail-on'], 'break', [...ACTIONS, 'never']),
     output: v.json === true ? 'json' : v.jsonl === true ? 'jsonl' : 'summary',
-    maxSessions: count('--max-sessions', v['max-sessions'], DEFAULT_MAX_SESSIONS, 1),
-    batchSize: count('--batch-size', v['batch-size'], DEFAULT_BATCH, 1),
+    maxSessions: integerFlag('--max-sessions', v['max-sessions'], DEFAULT_MAX_SESSIONS, 1),
+    batchSize: integerFlag('--batch-size', v['batch-size'], DEFAULT_BATCH, 1),
     progress: v['no-progress'] !== true,
   };
 }
