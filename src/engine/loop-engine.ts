@@ -21,6 +21,14 @@ export interface SessionEvent extends ToolEvent {
   readonly session: string;
 }
 
+/**
+ * `event` with its session, as a fixed-shape object: a copy made by spreading would make every later
+ * field read of it slow (as validation reads each field of every event).
+ */
+export function sessionEvent(session: string, e: ToolEvent): SessionEvent {
+  return { session, tool: e.tool, args: e.args, result: e.result, error: e.error, text: e.text, description: e.description, step: e.step, round: e.round };
+}
+
 /** Engine totals: the sessions' verdict counts plus the session lifecycle. */
 export interface EngineStats extends AggregateStats {
   /** Sessions live now. */

@@ -5,7 +5,7 @@
  * event loop (after the worker shards' batches went out), in submission order, so per-session order holds.
  * It never dies, so its sessions are never lost.
  */
-import { LoopEngine, type SessionEvent } from '../engine/loop-engine.js';
+import { LoopEngine, type SessionEvent, sessionEvent } from '../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import type { ToolEvent } from '../types.js';
 import { Op, type OpCode, assertSendable } from './event-packing.js';
@@ -49,9 +49,7 @@ export class InlineShard implements PoolShard {
   /** Queues a check; throws (nothing queued) when a worker shard could not have taken the event. */
   check(owner: Ticket, slot: number, session: string, event: ToolEvent): void {
     assertSendable(event);
-    // a fixed-shape copy (validated upstream): spreading would make every later field read slow
-    const e: SessionEvent = { session, tool: event.tool, args: event.args, result: event.result, error: event.error, text: event.text, description: event.description, step: event.step, round: event.round };
-    this.queue.push({ owner, slot, op: Op.CHECK, session, event: e });
+    this.queue.push({ owner, slot, op: Op.CHECK, session, event: sessionEvent(session, event) });
   }
 
   op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK>, session: string, text?: string, bytes?: Uint8Array): void {

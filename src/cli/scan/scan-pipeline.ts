@@ -13,7 +13,7 @@
  * checker, so verdicts never depend on the worker count. Memory: the open and in-flight batches, the live
  * sessions' detector state, and one small tally per session seen.
  */
-import type { SessionEvent } from '../../engine/loop-engine.js';
+import { type SessionEvent, sessionEvent } from '../../engine/loop-engine.js';
 import { SessionTable } from '../../engine/session-table.js';
 import type { TraceCall, TraceIssue, TraceItem } from '../../formats/trace-record.js';
 import type { LoopAction, Verdict } from '../../types.js';
@@ -145,9 +145,7 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
     const index = tally.calls++;
     tally.noteStep(index, item.event.step);
     events++;
-    const e = item.event;
-    // a fixed-shape copy: spreading would make every later field read of the event slow
-    open.events.push({ session: item.session, tool: e.tool, args: e.args, result: e.result, error: e.error, text: e.text, description: e.description, step: e.step, round: e.round });
+    open.events.push(sessionEvent(item.session, item.event));
     open.calls.push(item);
     open.index.push(index);
     if (open.events.length >= plan.batchSize) await submit();
