@@ -11,10 +11,9 @@
  * "3 failed" is progress). Similar but different calls (`byClass`) compare failures by error class
  * (volatile parts masked), since their errors echo their differing arguments, and take two outcomes that
  * both say nothing was found ("Could not find [query A]", "Could not find [query B]") as the same; and for
- * them a stall must
- * be a failing one: every outcome an error, or a result saying nothing was found. Similar calls that all
- * succeed with the same acknowledgement ("OK") are `mixed`. A failure and a success are never the same
- * outcome.
+ * them a stall must be a failing one: every outcome an error, or a result saying nothing was found.
+ * Similar calls that all succeed with the same acknowledgement ("OK") are `mixed`. A failure and a success
+ * are never the same outcome.
  */
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import type { Progress } from '../types.js';

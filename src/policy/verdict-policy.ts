@@ -155,7 +155,7 @@ export class VerdictPolicy {
       this.ladder.quietCall();
       return { verdict: null, tolerated };
     }
-    const noProgress = p.progress !== 'ignore' && !waiting && fused.signals.some((s) => SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled');
+    const noProgress = p.progress !== 'ignore' && fused.signals.some((s) => SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled');
     const onlyChanging = p.progress === 'slow' && fused.signals.every(showsProgress);
     // repetitions with new work between them (an edit before each re-run) climb half a rung: the agent is
     // trying things, and only a repetition that goes on many times is a loop worth breaking
