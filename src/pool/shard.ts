@@ -18,7 +18,13 @@ import { type OpCode, Op, writeCheck, writeOp } from './event-packing.js';
 import type { RunResult, RunTask, StartResult, StartTask } from './pool-worker.js';
 import { fromWire } from './wire-errors.js';
 
-/** Batches in flight per shard: one running, one waiting in the worker's queue. */
+/**
+ * Batches in flight per shard: one running, one waiting in the worker's own port queue. piscina posts
+ * both at once (`concurrentTasksPerWorker`); the worker runs them one after the other, in order (its
+ * handler is synchronous), and starts the next as soon as one ends, even while the calling thread is busy
+ * checking its own shard (with one task at a time, a worker waited ~19% of the time for the calling
+ * thread to hand it the next batch).
+ */
 export const DEPTH = 2;
 
 /** Bytes a batch starts with (it grows when calls need more). */
@@ -106,7 +112,7 @@ export class Shard {
     private readonly maxBatch: number,
     private readonly events: ShardEvents,
   ) {
-    this.piscina = new Piscina({ filename, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: 1, idleTimeout: 2 ** 31 - 1 });
+    this.piscina = new Piscina({ filename, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: DEPTH, idleTimeout: 2 ** 31 - 1 });
     this.start([]).catch(() => undefined); // a failure shows as stale or failed batches, handled there
   }
 
