@@ -142,6 +142,12 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
       '{"0":"first","b":"x"}',
       '{"s":"\\ud83d\\ude00 \\ud800 \\udc00 \\u00e9"}',
       '{"s":"\ud800"}',
+      // members read by for-in: an own key that shadows hasOwnProperty, a non-enumerable own toJSON,
+      // an own enumerable toJSON that is data, long and non-ASCII strings (written by offset)
+      { hasOwnProperty: 'x', k: 1 },
+      Object.defineProperty({ a: 1 }, 'toJSON', { value: () => ({ replaced: true }), enumerable: false }),
+      { toJSON: 'not a function', a: 2 },
+      { long: 'é'.repeat(70), lone: `a${'\ud800'}b`.repeat(40), emoji: '😀'.repeat(50) },
     ];
     const seenRef: string[] = [];
     const seenWasm: string[] = [];

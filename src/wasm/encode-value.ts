@@ -24,12 +24,15 @@ export class EncodeOverflow extends Error {
 /** The one overflow thrown: a batch fills its area often, and a new Error would capture a stack each time. */
 const OVERFLOW = new EncodeOverflow();
 
-const encoder = new TextEncoder();
 const OBJECT_PROTO = Object.prototype;
+// eslint-disable-next-line @typescript-eslint/unbound-method
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Writes values into a byte area of WebAssembly memory. */
 export class ValueEncoder {
   private u8: Uint8Array = new Uint8Array(0);
+  /** The same bytes as a Buffer, for its offset-taking string writes. */
+  private buf: Buffer = Buffer.alloc(0);
   private dv: DataView = new DataView(new ArrayBuffer(0));
   /** Where the next byte goes. */
   position = 0;
@@ -41,6 +44,7 @@ export class ValueEncoder {
 
   /** Points the encoder at memory [start, end). */
   reset(u8: Uint8Array, dv: DataView, start: number, end: number): void {
+    if (u8 !== this.u8) this.buf = Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
     this.u8 = u8;
     this.dv = dv;
     this.position = start;
@@ -93,19 +97,22 @@ export class ValueEncoder {
         if (c >= 0x80) break;
         u8[p + i] = c;
       }
-      if (i === n) {
-        p += n;
-      } else {
-        if (at + 4 + n * 3 > this.end) throw OVERFLOW;
-        p += encoder.encodeInto(s, u8.subarray(p, this.end)).written;
-      }
+      if (i === n) p += n;
+      else p += this.encodeAt(s, p);
     } else {
-      const r = encoder.encodeInto(s, u8.subarray(p, this.end));
-      if (r.read < n) throw OVERFLOW;
-      p += r.written;
+      p += this.encodeAt(s, p);
     }
     this.dv.setUint32(at, p - at - 4, true);
     this.position = p;
+  }
+
+  /**
+   * Writes a string's UTF-8 at `p` (up to the area's end) and returns the byte count. Buffer#write takes
+   * an offset, where encodeInto would need a new subarray view (~100 bytes of garbage) per string.
+   */
+  private encodeAt(s: string, p: number): number {
+    if (p + 3 * s.length > this.end && p + Buffer.byteLength(s, 'utf8') > this.end) throw OVERFLOW;
+    return this.buf.write(s, p, 'utf8');
   }
 
   /** Writes raw bytes preceded by their u32 length. */
@@ -178,15 +185,9 @@ export class ValueEncoder {
     try {
       const plain = Object.getPrototypeOf(v) === OBJECT_PROTO;
       // a plain object can only have toJSON as an own key: looking it up on every object would be a slow,
-      // megamorphic miss, so plain objects check their key list instead
-      let keys: string[] | null = null;
+      // megamorphic miss, so plain objects ask whether they own one (a cached own-property lookup)
       let toJSON: unknown = undefined;
-      if (plain) {
-        keys = Object.keys(v);
-        if (keys.includes('toJSON')) toJSON = (v as { toJSON?: unknown }).toJSON;
-      } else {
-        toJSON = (v as { toJSON?: unknown }).toJSON;
-      }
+      if (!plain || hasOwn.call(v, 'toJSON')) toJSON = (v as { toJSON?: unknown }).toJSON;
       if (typeof toJSON === 'function') {
         const j: unknown = toJSON.call(v, '');
         if (j !== v) {
@@ -208,7 +209,7 @@ export class ValueEncoder {
       }
       path[this.depthOfPath++] = v;
       try {
-        if (keys !== null) this.members(v as Record<string, unknown>, keys, depth);
+        if (plain) this.plainMembers(v as Record<string, unknown>, depth);
         else if (Array.isArray(v)) this.array(v, depth);
         else if (v instanceof Map) {
           this.tag(A.T_MAP);
@@ -246,6 +247,30 @@ export class ValueEncoder {
       if (t === 'undefined' || t === 'function' || t === 'symbol') this.tag(A.T_NULL);
       else this.walk(el, depth + 1);
     }
+  }
+
+  /**
+   * A plain object's own enumerable members, as members() writes them for Object.keys(obj), without the
+   * key array: for-in visits the same keys in the same order (inherited enumerable keys, which only a
+   * polluted Object.prototype has, are skipped), and V8 walks it from the shape's enum cache.
+   */
+  private plainMembers(obj: Record<string, unknown>, depth: number): void {
+    this.tag(A.T_OBJECT);
+    const countAt = this.position;
+    this.u32(0);
+    let n = 0;
+    const ignore = this.ignore;
+    for (const k in obj) {
+      if (!hasOwn.call(obj, k)) continue;
+      if (ignore !== null && ignore.has(k)) continue;
+      const x = obj[k];
+      const t = typeof x;
+      if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+      this.utf8(k);
+      this.walk(x, depth + 1);
+      n++;
+    }
+    this.dv.setUint32(countAt, n, true);
   }
 
   private members(obj: Record<string, unknown>, keys: readonly string[], depth: number): void {
