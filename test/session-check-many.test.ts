@@ -135,4 +135,33 @@ describe('LoopDetector.checkBatch', () => {
     a.dispose();
     b.dispose();
   });
+
+  it('should give the same verdicts when a verdict listener checks other sessions in the middle of a batch', () => {
+    const calls = (tag: string): ToolEvent[] => Array.from({ length: 8 }, (_, i) => ({ tool: 'read', args: { path: `${tag}${i % 2}` }, result: `body ${i % 2}` }));
+    // what each session says alone
+    const alone = (events: ToolEvent[]): string => {
+      const d = new LoopDetector();
+      const out = JSON.stringify(events.map((e) => d.check(e)));
+      d.dispose();
+      return out;
+    };
+    const inner = new LoopDetector();
+    const innerOut: unknown[] = [];
+    let nested = 0;
+    // the listener runs while the outer batch is still going: its own batch must not disturb the outer one
+    const outer = new LoopDetector({
+      onDetection: () => {
+        nested++;
+        innerOut.push(...LoopDetector.checkBatch(calls('in').slice(0, 2).map((event) => ({ detector: inner, event }))));
+      },
+    });
+    const other = new LoopDetector();
+    const batch = calls('out').flatMap((event, i) => [{ detector: outer, event }, { detector: other, event: calls('x')[i] as ToolEvent }]);
+    const got = LoopDetector.checkBatch(batch);
+    expect(nested).toBeGreaterThan(0);
+    expect(JSON.stringify(got.filter((_, k) => k % 2 === 0))).toBe(alone(calls('out')));
+    expect(JSON.stringify(got.filter((_, k) => k % 2 === 1))).toBe(alone(calls('x')));
+    expect(JSON.stringify(innerOut)).toBe(alone(Array.from({ length: nested }, () => calls('in').slice(0, 2)).flat()));
+    for (const d of [inner, outer, other]) d.dispose();
+  });
 });

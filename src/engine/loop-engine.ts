@@ -9,7 +9,8 @@
  */
 import { ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
 import { describe } from '../options/checks.js';
-import { LoopDetector, type BatchEntry } from '../session/loop-detector.js';
+import { validateEvent } from '../session/observe-event.js';
+import { LoopDetector } from '../session/loop-detector.js';
 import type { AggregateStats, SessionStats, StatsAggregate } from '../session/stats.js';
 import type { ToolEvent, Verdict } from '../types.js';
 import { type EvictedSession, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
@@ -88,7 +89,7 @@ export class LoopEngine {
     const now = this.enter();
     if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array of tool calls with a "session" id, received ${describe(events)}`);
     const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
-    const pending: Pending = { entries: [], at: [], firstTick: 0 };
+    const pending: Pending = { detectors: [], events: [], at: [], firstTick: 0 };
     for (let i = 0; i < events.length; i++) {
       const e: unknown = events[i];
       const id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
@@ -97,8 +98,16 @@ export class LoopEngine {
         continue;
       }
       const detector = this.session(id, now, pending, out);
-      if (pending.entries.length === 0) pending.firstTick = this.table.lastTick;
-      pending.entries.push({ detector, event: e as ToolEvent });
+      let event: ToolEvent;
+      try {
+        event = validateEvent(e);
+      } catch (err) {
+        out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `events[${i}]: ${err.message}`) : (err as Error);
+        continue;
+      }
+      if (pending.detectors.length === 0) pending.firstTick = this.table.lastTick;
+      pending.detectors.push(detector);
+      pending.events.push(event);
       pending.at.push(i);
     }
     flush(pending, out);
@@ -218,7 +227,7 @@ export class LoopEngine {
       const first = this.table.oldest();
       if (first === undefined) return;
       // Every live session has a call waiting in this batch: check those calls before dropping one.
-      if (pending !== null && out !== undefined && pending.entries.length !== 0 && first[1].used >= pending.firstTick) flush(pending, out);
+      if (pending !== null && out !== undefined && pending.detectors.length !== 0 && first[1].used >= pending.firstTick) flush(pending, out);
       this.drop(first[0], 'evicted');
     }
   }
@@ -253,17 +262,19 @@ export class LoopEngine {
 
 /** Calls of a batch not yet checked (their sessions must stay live until they are). */
 interface Pending {
-  entries: BatchEntry[];
+  /** Call k's session, its validated event, and its place in the batch. */
+  detectors: LoopDetector[];
+  events: ToolEvent[];
   at: number[];
   /** Table tick of the first session used by a pending call. */
   firstTick: number;
 }
 
 function flush(pending: Pending, out: (Verdict | null | Error)[]): void {
-  if (pending.entries.length === 0) return;
-  const results = LoopDetector.checkBatch(pending.entries);
-  for (let k = 0; k < results.length; k++) out[pending.at[k] as number] = results[k] as Verdict | null | Error;
-  pending.entries.length = 0;
+  if (pending.detectors.length === 0) return;
+  LoopDetector.runValidated(pending.detectors, pending.events, out, pending.at);
+  pending.detectors.length = 0;
+  pending.events.length = 0;
   pending.at.length = 0;
 }
 

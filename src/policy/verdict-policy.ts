@@ -135,11 +135,19 @@ export class VerdictPolicy {
    * rung, as when results are still changing, however identical the answers.
    */
   decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false): Decision {
-    const p = this.p;
     if (signals.length === 0) {
       this.ladder.quietCall();
       return QUIET;
     }
+    return this.weigh(signals, index, step, waiting);
+  }
+
+  /**
+   * decide() for a call with signals. A function of its own: its closures make V8 allocate a context on
+   * entry, which the quiet calls (most calls) should not pay for.
+   */
+  private weigh(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean): Decision {
+    const p = this.p;
     let tolerated = 0;
     const kept: LoopSignal[] = [];
     for (const s of signals) {

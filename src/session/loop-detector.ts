@@ -103,7 +103,8 @@ export class LoopDetector {
         throw err;
       }
     });
-    const out = LoopDetector.run(valid.map(() => this), valid);
+    const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(valid.length).fill(null);
+    LoopDetector.runValidated(valid.map(() => this), valid, out, null);
     const failed = out.find((r): r is Error => r instanceof Error);
     if (failed !== undefined) throw failed;
     return out as (Verdict | null)[];
@@ -121,30 +122,32 @@ export class LoopDetector {
     const at: number[] = [];
     const detectors: LoopDetector[] = [];
     const events: ToolEvent[] = [];
-    calls.forEach((c: unknown, i) => {
+    for (let i = 0; i < calls.length; i++) {
+      const c: unknown = calls[i];
       const d = typeof c === 'object' && c !== null ? (c as { detector?: unknown }).detector : undefined;
       if (!(d instanceof LoopDetector)) {
         out[i] = new InvalidEventError('detector', `calls[${i}].detector must be a LoopDetector, received ${describe(d)}`);
-        return;
+        continue;
       }
       try {
         events.push(validateEvent((c as { event: ToolEvent }).event));
       } catch (err) {
         out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `calls[${i}].event: ${err.message}`) : (err as Error);
-        return;
+        continue;
       }
       detectors.push(d);
       at.push(i);
-    });
-    LoopDetector.run(detectors, events).forEach((r, k) => {
-      out[at[k] as number] = r;
-    });
+    }
+    LoopDetector.runValidated(detectors, events, out, at);
     return out;
   }
 
-  /** Checks validated events, event k for detector k, in order; a failed call's place holds its error. */
-  private static run(detectors: readonly LoopDetector[], events: readonly ToolEvent[]): (Verdict | null | Error)[] {
-    const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
+  /**
+   * Checks validated events, event k for detector k, in order, and puts call k's verdict (or the error it
+   * raised) at `out[place[k]]` (`out[k]` when `place` is null); exempt calls leave their place as it is.
+   * @internal The batched paths (checkMany, checkBatch, LoopEngine.checkBatch) share it.
+   */
+  static runValidated(detectors: readonly LoopDetector[], events: readonly ToolEvent[], out: (Verdict | null | Error)[], place: readonly number[] | null): void {
     const at: number[] = [];
     const pipelines: Pipeline[] = [];
     const recorded: ToolEvent[] = [];
@@ -158,17 +161,17 @@ export class LoopDetector {
     }
     observeBatch(pipelines, recorded, (k, result) => {
       const i = at[k] as number;
+      const slot = place === null ? i : (place[i] as number);
       if (result instanceof Error) {
-        out[i] = result;
+        out[slot] = result;
         return;
       }
       try {
-        out[i] = (detectors[i] as LoopDetector).conclude(result, events[i] as ToolEvent);
+        out[slot] = (detectors[i] as LoopDetector).conclude(result, events[i] as ToolEvent);
       } catch (err) {
-        out[i] = err instanceof Error ? err : new Error(String(err));
+        out[slot] = err instanceof Error ? err : new Error(String(err));
       }
     });
-    return out;
   }
 
   /** Counts a check; false when the tool is exempt (counted as skipped, nothing recorded). */
@@ -222,11 +225,17 @@ export class LoopDetector {
   }
 
   private finish(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false): Verdict | null {
-    const { verdict, tolerated } = this.policy.decide(signals, index, step, waiting);
-    if (tolerated > 0) this.count((t) => (t.tolerated += tolerated));
+    const decision = this.policy.decide(signals, index, step, waiting);
+    const verdict = decision.verdict;
+    // no closure here: one capturing `tolerated` would make V8 allocate a context on every call
+    if (decision.tolerated > 0) this.tolerate(decision.tolerated);
     this.lastFlagged = verdict !== null;
     if (verdict === null) return null;
     return this.publish(verdict);
+  }
+
+  private tolerate(n: number): void {
+    this.count((t) => (t.tolerated += n));
   }
 
   private publish(verdict: Verdict): Verdict {

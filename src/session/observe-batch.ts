@@ -18,26 +18,40 @@ export type BatchDone = (k: number, result: readonly LoopSignal[] | Error) => vo
 export function observeBatch(pipelines: readonly Pipeline[], events: readonly ToolEvent[], done: BatchDone): void {
   const staged: WasmPipeline[] = [];
   const items: BatchItem[] = [];
+  // this batch's items come from the spare stack above `base`; a batch started from inside `done` (a
+  // verdict listener checking another session) takes the ones above ours, and ours are free again once
+  // they are flushed
+  const base = spareTop;
   let first = 0;
   const flush = (): void => {
     if (items.length === 0) return;
     const at = first;
-    runWasmBatch(staged, items, (k, r) => done(at + k, r));
-    staged.length = 0;
-    items.length = 0;
+    try {
+      runWasmBatch(staged, items, (k, r) => done(at + k, r));
+    } finally {
+      // the spares keep no event alive
+      for (const it of items) {
+        it.event = NO_EVENT;
+        it.args.value = undefined;
+      }
+      staged.length = 0;
+      items.length = 0;
+      spareTop = base;
+    }
   };
   for (let k = 0; k < events.length; k++) {
     const p = pipelines[k] as Pipeline;
     const e = events[k] as ToolEvent;
     if (p instanceof WasmPipeline) {
-      let item: BatchItem;
+      const item = spareTop < MAX_SPARES ? (spare[spareTop] ??= blankItem()) : blankItem();
       try {
-        item = p.stage(e);
+        p.stage(e, item);
       } catch (err) {
         flush();
         done(k, asError(err));
         continue;
       }
+      spareTop++;
       if (items.length === 0) first = k;
       staged.push(p);
       items.push(item);
@@ -53,6 +67,16 @@ export function observeBatch(pipelines: readonly Pipeline[], events: readonly To
     done(k, r);
   }
   flush();
+}
+
+/** Batch items kept from batch to batch (a stack: `spare[0..spareTop)` are in use), at most MAX_SPARES. */
+const spare: BatchItem[] = [];
+let spareTop = 0;
+const MAX_SPARES = 4096;
+const NO_EVENT: ToolEvent = Object.freeze({ tool: '' });
+
+function blankItem(): BatchItem {
+  return { slot: 0, config: 0, event: NO_EVENT, args: { value: undefined, normalised: false, viaHost: false }, ignore: null, maxDepth: 0, maskResults: false, readsRings: false };
 }
 
 function asError(err: unknown): Error {

@@ -208,8 +208,50 @@ export class WasmCore {
     return this.scratchNeed[config] as number;
   }
 
+  /** Whether a run is under way (its sinks may start another: a verdict listener checking a session). */
+  private running = false;
+
   /** Processes `items` in order, calling `sink` for each as soon as its output is ready. */
   run(items: readonly BatchItem[], sink: OutputSink): void {
+    if (this.running) {
+      this.runNested(items, sink);
+      return;
+    }
+    this.running = true;
+    try {
+      this.runChunks(items, sink);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /**
+   * A run started from a sink of another run. Both write the same output and list areas, and the outer
+   * run still has outputs to read there (and what the writer learnt about them), so those are copied aside
+   * and put back afterwards. Areas never move back: one the nested run outgrew is simply left as it was.
+   */
+  private runNested(items: readonly BatchItem[], sink: OutputSink): void {
+    const { u8 } = this.instance.views();
+    const outAt = this.outPtr;
+    const listsAt = this.listsPtr;
+    const out = u8.slice(outAt, outAt + this.outSize);
+    const lists = u8.slice(listsAt, listsAt + this.listsSize);
+    const learnt = this.learnt.map((l) => [l.errorText, l.infra] as const);
+    try {
+      this.runChunks(items, sink);
+    } finally {
+      const v = this.instance.views().u8;
+      v.set(out, outAt);
+      v.set(lists, listsAt);
+      learnt.forEach(([errorText, infra], k) => {
+        const l = this.learnt[k] as Learnt;
+        l.errorText = errorText;
+        l.infra = infra;
+      });
+    }
+  }
+
+  private runChunks(items: readonly BatchItem[], sink: OutputSink): void {
     let from = 0;
     while (from < items.length) {
       if (this.inSize < this.inputSize) {

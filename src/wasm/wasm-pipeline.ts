@@ -162,14 +162,29 @@ export class WasmPipeline implements Pipeline {
   }
 
   /**
-   * Prepares an event for a batch of many calls (see {@link runWasmBatch}): the record the core writes.
-   * The item must be completed with {@link complete} in batch order.
+   * Prepares an event for a batch of many calls (see {@link runWasmBatch}): fills `item` (the caller's,
+   * reused from batch to batch) with what the core writes. The item must be completed with
+   * {@link complete} in batch order.
    */
-  stage(e: ToolEvent): BatchItem {
+  stage(e: ToolEvent, item: BatchItem): void {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     const identity = this.o.tools.size === 0 ? undefined : this.o.tools.get(e.tool)?.identity;
-    const args: ArgsPlan = identity === undefined ? { value: e.args, normalised: false, viaHost: false } : { value: identity(parseArgs(e.args), e.tool), normalised: true, viaHost: false };
-    return { slot: this.slot, config: this.config, event: e, args, ignore: this.walkFor(e.tool).ignoreKeys, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: this.readsRings };
+    const args = item.args;
+    if (identity === undefined) {
+      args.value = e.args;
+      args.normalised = false;
+    } else {
+      args.value = identity(parseArgs(e.args), e.tool);
+      args.normalised = true;
+    }
+    args.viaHost = false;
+    item.slot = this.slot;
+    item.config = this.config;
+    item.event = e;
+    item.ignore = this.walkFor(e.tool).ignoreKeys;
+    item.maxDepth = this.o.maxDepth;
+    item.maskResults = this.o.detectors.resultRepeat?.masked === true;
+    item.readsRings = this.readsRings;
   }
 
   /** Reads a staged item's output (or throws its trap or status error): the call's signals. */
@@ -236,43 +251,38 @@ export class WasmPipeline implements Pipeline {
 
   /** The slow path of read(): some detector fired, or TypeScript detectors must run. */
   private signals(u32: Uint32Array, o4: number, index: number, mask: number, e: ToolEvent, errorText: string | undefined, infra: boolean): readonly LoopSignal[] {
-    const at = (off: number): number => u32[o4 + (off >>> 2)] as number;
+    // no closures over the output here: they would make V8 allocate a context on every call that runs
+    // TypeScript detectors (with similar args on, every call)
     const call = this.hostCall(index, e, errorText, infra);
     const d = this.o.detectors;
     const signals: LoopSignal[] = [];
-    const list = (ptr: number): number[] => {
-      const n = u32[ptr >>> 2] as number;
-      const xs: number[] = new Array<number>(n);
-      for (let k = 0; k < n; k++) xs[k] = u32[(ptr >>> 2) + 1 + k] as number;
-      return xs;
-    };
     if ((mask & A.M_EXACT) !== 0 && d.exactRepeat) {
-      signals.push(exactRepeatSignal(this.log, d.exactRepeat, index, at(A.O_EX), at(A.O_EX + 4), PROGRESS[at(A.O_EX + 8)] as Progress));
+      signals.push(exactRepeatSignal(this.log, d.exactRepeat, index, word(u32, o4, A.O_EX), word(u32, o4, A.O_EX + 4), PROGRESS[word(u32, o4, A.O_EX + 8)] as Progress));
     }
     if ((mask & A.M_FREQ) !== 0 && d.frequency) {
-      signals.push(frequencySignal(this.log, d.frequency, index, at(A.O_FR), at(A.O_FR + 4), at(A.O_FR + 8), PROGRESS[at(A.O_FR + 12)] as Progress));
+      signals.push(frequencySignal(this.log, d.frequency, index, word(u32, o4, A.O_FR), word(u32, o4, A.O_FR + 4), word(u32, o4, A.O_FR + 8), PROGRESS[word(u32, o4, A.O_FR + 12)] as Progress));
     }
     if ((mask & A.M_CYCLE) !== 0 && d.cycle) {
-      signals.push(cycleSignal(this.log, d.cycle, index, at(A.O_CY), at(A.O_CY + 12), PROGRESS[at(A.O_CY + 8)] as Progress));
+      signals.push(cycleSignal(this.log, d.cycle, index, word(u32, o4, A.O_CY), word(u32, o4, A.O_CY + 12), PROGRESS[word(u32, o4, A.O_CY + 8)] as Progress));
     }
     if (this.semanticHost !== null) {
       this.semanticHost.record(call);
       const s = this.semanticHost.check();
       if (s !== null) signals.push(s);
     } else if ((mask & A.M_SEMANTIC) !== 0) {
-      const unit = list(at(A.O_SE + 16));
-      signals.push(semanticSignal(this.log, index, unit.slice(0, -1), at(A.O_SE + 8), PROGRESS[at(A.O_SE + 12)] as Progress));
+      const unit = listAt(u32, word(u32, o4, A.O_SE + 16));
+      signals.push(semanticSignal(this.log, index, unit.slice(0, -1), word(u32, o4, A.O_SE + 8), PROGRESS[word(u32, o4, A.O_SE + 12)] as Progress));
     }
     if (this.similar !== null) {
       this.similar.record(call);
       const s = this.similar.check();
       if (s !== null) signals.push(s);
     }
-    if ((mask & A.M_RESULT) !== 0) signals.push(resultRepeatSignal(list(at(A.O_RR + 12)), at(A.O_RR + 8)));
+    if ((mask & A.M_RESULT) !== 0) signals.push(resultRepeatSignal(listAt(u32, word(u32, o4, A.O_RR + 12)), word(u32, o4, A.O_RR + 8)));
     if ((mask & A.M_DEADEND) !== 0 && d.deadEnd) {
-      signals.push(deadEndSignal(d.deadEnd, errorText ?? '', list(at(A.O_DE + 16)), at(A.O_DE + 8), PROGRESS[at(A.O_DE + 12)] as Progress));
+      signals.push(deadEndSignal(d.deadEnd, errorText ?? '', listAt(u32, word(u32, o4, A.O_DE + 16)), word(u32, o4, A.O_DE + 8), PROGRESS[word(u32, o4, A.O_DE + 12)] as Progress));
     }
-    if ((mask & A.M_STATE) !== 0 && d.stateRepeat) signals.push(stateRepeatSignal(this.log, d.stateRepeat, index, at(A.O_ST), at(A.O_ST + 4)));
+    if ((mask & A.M_STATE) !== 0 && d.stateRepeat) signals.push(stateRepeatSignal(this.log, d.stateRepeat, index, word(u32, o4, A.O_ST), word(u32, o4, A.O_ST + 4)));
     if (this.chanting !== null) {
       this.chanting.record(call);
       const s = this.chanting.check();
@@ -351,6 +361,19 @@ export class WasmPipeline implements Pipeline {
     this.slot = 0;
     collector.unregister(this);
   }
+}
+
+/** The output word at byte offset `off` of the record whose first word is `o4`. */
+function word(u32: Uint32Array, o4: number, off: number): number {
+  return u32[o4 + (off >>> 2)] as number;
+}
+
+/** The call list (u32 count, then indices) the module wrote at `ptr`. */
+function listAt(u32: Uint32Array, ptr: number): number[] {
+  const n = u32[ptr >>> 2] as number;
+  const xs: number[] = new Array<number>(n);
+  for (let k = 0; k < n; k++) xs[k] = u32[(ptr >>> 2) + 1 + k] as number;
+  return xs;
 }
 
 /**
