@@ -6,7 +6,12 @@ import { PREVIEW_ARGS_LENGTH, previewCall } from '../src/state/call-log.js';
 /** The definition: stringify, collapse every white-space run, cut. */
 function naivePreview(tool: string, args: unknown): string {
   if (args === undefined) return tool;
-  let text = typeof args === 'string' ? args : (JSON.stringify(args) ?? String(args));
+  let text: string;
+  try {
+    text = typeof args === 'string' ? args : (JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(args));
+  } catch {
+    text = '[unserialisable args]';
+  }
   text = text.replace(/\s+/g, ' ');
   if (text.length > PREVIEW_ARGS_LENGTH) text = text.slice(0, PREVIEW_ARGS_LENGTH - 1) + '…';
   return `${tool} ${text}`;
@@ -31,5 +36,43 @@ describe('previewCall', () => {
     const long = 'x' + ' '.repeat(5000) + 'y'.repeat(200);
     expect(previewCall('edit', long)).toBe(naivePreview('edit', long));
     expect(previewCall('edit', { body: long }).length).toBe('edit '.length + PREVIEW_ARGS_LENGTH);
+  });
+
+  it('should match for any JSON data, writing out only the part shown (long strings, escapes, nesting, BigInt)', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', ' ', '\n', '"', '\\', '\u0001', 'é', '😀', '\ud800', '\udc00', '\u2028'), maxLength: 600 });
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.bigInt(), fc.constant(undefined), fc.array(tie('v'), { maxLength: 5 }), fc.dictionary(text, tie('v'), { maxKeys: 5 })),
+    })).v;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(previewCall('t', v)).toBe(naivePreview('t', v));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('should leave what JSON data cannot say to JSON.stringify (toJSON, Map, Date, class instances, cycles in the shown part)', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    const odd: unknown[] = [
+      { when: new Date(0), n: 1 },
+      { toJSON: () => ({ replaced: true }) },
+      new Map([['k', 1]]),
+      { p: new Point(2) },
+      cyclic,
+      { get boom(): never { throw new Error('no'); } },
+      Object.assign(Object.create(null) as object, { bare: 'yes' }),
+      [undefined, () => 1, Symbol('s')],
+      () => 1,
+    ];
+    for (const v of odd) expect(previewCall('t', v)).toBe(naivePreview('t', v));
+    expect(previewCall('t', cyclic)).toBe('t [unserialisable args]');
+    // a cycle past the part shown does not stop the preview
+    const late: Record<string, unknown> = { body: 'x'.repeat(2000) };
+    late.self = late;
+    expect(previewCall('t', late)).toBe(`t {"body":"${'x'.repeat(PREVIEW_ARGS_LENGTH - 1 - '{"body":"'.length)}…`);
   });
 });

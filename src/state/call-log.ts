@@ -9,6 +9,7 @@ import { toHex } from '../fingerprint/u64.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeValue } from '../snapshot/value-codec.js';
+import { type JsonPrefix, jsonPrefix } from '../text/json-prefix.js';
 import type { CallRef } from '../types.js';
 
 /** Characters of argument text shown in a call preview. */
@@ -16,25 +17,29 @@ export const PREVIEW_ARGS_LENGTH = 80;
 
 /** A compact, single-line preview of a call: `tool {"args":...}`. */
 export function previewCall(tool: string, args: unknown): string {
-  let text: string;
   if (args === undefined) return tool;
-  if (typeof args === 'string') text = args;
-  else {
-    try {
-      text = JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(args);
-    } catch {
-      text = '[unserialisable args]';
-    }
-  }
   // collapsing white space in a prefix gives a prefix of the collapsed whole, so long args (an 8 KB file
-  // body) are collapsed only as far as the preview reaches
+  // body) are written out and collapsed only as far as the preview reaches
   let shown = '';
   for (let cut = 4 * PREVIEW_ARGS_LENGTH; ; cut *= 4) {
+    const { text, whole } = argsText(args, cut);
     shown = (cut < text.length ? text.slice(0, cut) : text).replace(/\s+/g, ' ');
-    if (shown.length > PREVIEW_ARGS_LENGTH || cut >= text.length) break;
+    if (shown.length > PREVIEW_ARGS_LENGTH || (whole && cut >= text.length)) break;
   }
   if (shown.length > PREVIEW_ARGS_LENGTH) shown = shown.slice(0, PREVIEW_ARGS_LENGTH - 1) + '…';
   return `${tool} ${shown}`;
+}
+
+/** At least `limit` characters of the args' text (text args as they are, others as JSON), or all of it. */
+function argsText(args: unknown, limit: number): JsonPrefix {
+  if (typeof args === 'string') return { text: args, whole: true };
+  const prefix = jsonPrefix(args, limit);
+  if (prefix !== null) return prefix;
+  try {
+    return { text: JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(args), whole: true };
+  } catch {
+    return { text: '[unserialisable args]', whole: true };
+  }
 }
 
 /** Turns args as given into args as compared (JSON strings parsed, the tool's identity applied). */
