@@ -9,7 +9,7 @@ import {
   M_STATE, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_SE, O_ST, P_CHANGING, P_MIXED,
   P_STALLED, P_UNKNOWN, S_COUNT, S_POS,
 } from './abi';
-import { jaccardSketch } from './tokens';
+import { leastCommonFull, sketchReaches } from './tokens';
 
 // ring ids, as src/state/call-history.ts's Ring
 const R_SIG: u32 = 0;
@@ -346,6 +346,7 @@ export function detectSemantic(): void {
   const semNext = <u32>load<u16>(slot + S_POS + 12);
   const semLast = semNext == 0 ? semCap - 1 : semNext - 1;
   let pos = semLast >= last - floor ? semLast - (last - floor) : semLast + semCap - (last - floor);
+  const needFull = leastCommonFull(k, threshold);
   let n: u32 = 0;
   for (let i = floor; i < last; i++, pos = pos + 1 == semCap ? 0 : pos + 1) {
     const e = semBase + <usize>pos * entryBytes;
@@ -357,8 +358,7 @@ export function detectSemantic(): void {
     // a cheap bound first: Jaccard never exceeds the ratio of the smaller set to the larger one, and an
     // estimate from two full sketches never exceeds (common sketch values) / k
     if (na <= k && nb <= k && <f64>(na < nb ? na : nb) / <f64>(na < nb ? nb : na) < threshold - 1e-9) continue;
-    const j = jaccardSketch(e + 8, la, na, cur + 8, lb, nb, k);
-    if (j >= threshold) {
+    if (sketchReaches(e + 8, la, na, cur + 8, lb, nb, k, threshold, needFull)) {
       store<u32>(idx + (<usize>n << 2), i);
       n++;
     }

@@ -166,3 +166,63 @@ export function jaccardSketch(a: usize, la: u32, na: u32, b: usize, lb: u32, nb:
   }
   return taken == 0 ? 0 : <f64>both / <f64>taken;
 }
+
+/**
+ * Whether jaccardSketch(a, la, na, b, lb, nb, k) >= threshold, the same answer, but a merge stops as soon
+ * as the matches still possible cannot reach the threshold (most pairs of calls share few tokens). The
+ * estimate only grows with the count of common values, so it reaches the threshold exactly when that count
+ * reaches the least one that does (leastCommonExact for two whole sets, leastCommonFull for two full
+ * sketches); other shapes take the whole computation.
+ */
+export function sketchReaches(a: usize, la: u32, na: u32, b: usize, lb: u32, nb: u32, k: u32, threshold: f64, needFull: u32): bool {
+  if (na == 0 && nb == 0) return 0 >= threshold;
+  let need: u32;
+  if (na <= k && nb <= k) need = leastCommonExact(na, nb, threshold);
+  else if (la == k && lb == k) need = needFull;
+  else return jaccardSketch(a, la, na, b, lb, nb, k) >= threshold;
+  if (need == U32.MAX_VALUE) return false;
+  // both cases merge until one list ends (the exact case) or k values were taken (two full sketches:
+  // each step takes one, and neither ends before k); a step that finds no match uses up a value of one
+  // list, so with `miss` mismatches allowed, more mean the threshold is out of reach
+  const full = !(na <= k && nb <= k);
+  const room = la < lb ? la : lb;
+  if (need > room) return false;
+  let i: u32 = 0;
+  let j: u32 = 0;
+  let taken: u32 = 0;
+  let both: u32 = 0;
+  while ((!full || taken < k) && i < la && j < lb) {
+    const x = load<u32>(a + (<usize>i << 2));
+    const y = load<u32>(b + (<usize>j << 2));
+    i += <u32>(x <= y);
+    j += <u32>(y <= x);
+    both += <u32>(x == y);
+    taken++;
+    // the matches still possible: at most one per value left in the shorter remaining list (and, for
+    // full sketches, one per step left)
+    const leftA = la - i;
+    const leftB = lb - j;
+    let left = leftA < leftB ? leftA : leftB;
+    if (full && k - taken < left) left = k - taken;
+    if (both + left < need) return false;
+  }
+  return both >= need;
+}
+
+/** The fewest common tokens c with c / (na + nb - c) >= threshold (as f64), or U32.MAX_VALUE when none. */
+function leastCommonExact(na: u32, nb: u32, threshold: f64): u32 {
+  const m = na < nb ? na : nb;
+  const n = na + nb;
+  // c / (n - c) >= t  <=>  c >= t n / (1 + t): start just below that and settle by the f64 test itself
+  const guess = Math.ceil((threshold * <f64>n) / (1 + threshold)) - 1;
+  let c: u32 = guess <= 0 ? 0 : guess >= <f64>m ? m : <u32>guess;
+  while (c > 0 && <f64>(c - 1) / <f64>(n - c + 1) >= threshold) c--;
+  while (c <= m && !(<f64>c / <f64>(n - c) >= threshold)) c++;
+  return c <= m ? c : U32.MAX_VALUE;
+}
+
+/** The fewest common sketch values c with c / k >= threshold (as f64), or U32.MAX_VALUE when none. */
+export function leastCommonFull(k: u32, threshold: f64): u32 {
+  for (let c: u32 = 0; c <= k; c++) if (<f64>c / <f64>k >= threshold) return c;
+  return U32.MAX_VALUE;
+}

@@ -41,6 +41,37 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
     }
   });
 
+  it('should agree on semantic similarity at any threshold and sketch size, for sets smaller and larger than the sketch', () => {
+    // a small vocabulary, so that calls share anywhere from none to all of their tokens
+    const vocab = Array.from({ length: 40 }, (_, i) => `word${i}x`);
+    const text = fc.array(fc.constantFrom(...vocab), { minLength: 1, maxLength: 60 }).map((ws) => ws.join(' '));
+    let flagged = 0;
+    let quiet = 0;
+    const semantic = fc.record({ threshold: fc.double({ min: 0.05, max: 1, noNaN: true }), sketchSize: fc.integer({ min: 4, max: 32 }), window: fc.integer({ min: 2, max: 12 }), minSimilar: fc.integer({ min: 1, max: 3 }), minTokens: fc.constant(1), countIdentical: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 2, maxLength: 30 }), semantic, (texts, sem) => {
+        const o = { detectors: { exactRepeat: false, frequency: false, cycle: false, resultRepeat: false, deadEnd: false, stateRepeat: false, similarArgs: false, chanting: false, semantic: sem } } as const;
+        const ref = new LoopDetector({ ...o, engine: 'reference' });
+        const wasm = new LoopDetector({ ...o, engine: 'wasm' });
+        try {
+          for (const t of texts) {
+            const e = { tool: 'search', args: { q: t } };
+            const v = ref.check(e);
+            expect(JSON.stringify(wasm.check(e))).toBe(JSON.stringify(v));
+            if (v !== null) flagged++;
+            else quiet++;
+          }
+        } finally {
+          wasm.dispose();
+        }
+      }),
+      { numRuns: runs(400) },
+    );
+    // both answers must be common, or equality proves little
+    expect(flagged).toBeGreaterThan(100);
+    expect(quiet).toBeGreaterThan(100);
+  });
+
   it('should give the same verdicts through checkMany, in any batch sizes, as check() one by one', () => {
     fc.assert(
       fc.property(stream, options, fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 10 }), (events, o, sizes) => {
