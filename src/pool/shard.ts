@@ -25,7 +25,7 @@ import { fromWire } from './wire-errors.js';
  * checking its own shard (with one task at a time, a worker waited ~19% of the time for the calling
  * thread to hand it the next batch).
  */
-export const DEPTH = 2;
+export const DEPTH = 4;
 
 /** Bytes a batch starts with (it grows when calls need more). */
 const BATCH_BYTES = 256 * 1024;
