@@ -4,13 +4,14 @@
  *
  *   npm run bench                      every scope, a table per scope
  *   npm run bench -- --scope core      only scopes whose id or name contains "core" (ids: core-objects,
- *                                      core-json, all-objects, all-json, fleet-core, fleet-all, kernel,
- *                                      memory, sketch)
+ *                                      core-json, all-objects, all-json, fleet-core, fleet-all, threads,
+ *                                      kernel, memory, sketch)
  *   npm run bench -- --json            the same figures as JSON on stdout
  *   npm run bench -- --time 500        milliseconds per task (default 400)
  *   npm run bench -- --sessions 1,100  session counts (default 1,1000,10000)
  *   npm run bench -- --repeat 3        run each scope 3 times (fresh processes), report medians
  *   npm run bench -- --scope fleet     the fleet scopes only (fleet-core, fleet-all): engine vs pool
+ *   npm run bench -- --scope threads   how plain JavaScript scales across two threads on this machine
  *   npm run bench -- --fleet-sessions 10000 --fleet-calls 100   the fleet's size (these are the defaults)
  *
  * Each task processes a batch of calls per iteration (interleaved over 1, 1,000 or 10,000 sessions, each
@@ -32,6 +33,7 @@ import { memoryFigures } from './memory.js';
 import { sketchAgreement } from './sketch-agreement.js';
 import { CORE } from './index-core.js';
 import { FLEET_BATCH, type FleetFigure, fleetFigures } from './fleet-bench.js';
+import { type ThreadScaling, threadScaling } from './thread-scaling.js';
 
 const { values } = parseArgs({
   options: {
@@ -135,6 +137,7 @@ async function measure(tasks: readonly { name: string; fn: () => void; perIterat
 
 const figures: Figure[] = [];
 const fleet: FleetFigure[] = [];
+const threads: ThreadScaling[] = [];
 const wanted = (scope: string) => (values.scope ?? '') === '' || scope.includes(values.scope ?? '');
 
 async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s: Size) => ToolEvent[], withBaselines: boolean): Promise<void> {
@@ -206,6 +209,7 @@ const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] 
     name: 'fleet: all default detectors',
     run: async () => void fleet.push(...(await fleetFigures('all', FLEET_SESSIONS, FLEET_CALLS, 'fleet: all default detectors'))),
   },
+  { id: 'threads', name: 'threads: how JavaScript scales across threads here', run: async () => void threads.push(...(await threadScaling())) },
   {
     id: 'kernel',
     name: 'kernel',
@@ -247,6 +251,7 @@ function fleetMedians(runs: readonly FleetFigure[][]): FleetFigure[] {
 interface ScopeReport {
   figures: Figure[];
   fleet: FleetFigure[];
+  threads: ThreadScaling[];
 }
 
 if (values.run !== undefined && values.run !== '') {
@@ -254,7 +259,7 @@ if (values.run !== undefined && values.run !== '') {
   const scope = SCOPES.find((x) => x.id === values.run);
   if (scope === undefined) throw new Error(`unknown scope id ${values.run}`);
   await scope.run();
-  console.log(JSON.stringify({ figures, fleet } satisfies ScopeReport));
+  console.log(JSON.stringify({ figures, fleet, threads } satisfies ScopeReport));
 } else {
   const started = Date.now();
   const self = fileURLToPath(import.meta.url);
@@ -269,6 +274,7 @@ if (values.run !== undefined && values.run !== '') {
       const report = JSON.parse(out) as ScopeReport;
       runs.push(report.figures);
       fleetRuns.push(report.fleet);
+      if (r === repeat - 1) threads.push(...report.threads);
     }
     figures.push(...medians(runs));
     fleet.push(...fleetMedians(fleetRuns));
@@ -278,7 +284,7 @@ if (values.run !== undefined && values.run !== '') {
 
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   if (values.json) {
-    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, memory, sketch }, null, 2));
+    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, memory, sketch }, null, 2));
   } else {
     process.stderr.write('\n');
     console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -286,6 +292,10 @@ if (values.run !== undefined && values.run !== '') {
     for (const scope of [...new Set(fleet.map((f) => f.scope))]) {
       console.log(`\n## ${scope}\n${FLEET_SESSIONS.toLocaleString('en')} sessions x ${FLEET_CALLS} calls (50% small, 40% medium, 10% large args, with results; 1 session in 8 loops from mid-way), batches of ${FLEET_BATCH} calls\n| implementation | calls/s | vs plain JS | batch p50 | batch p99 |\n|---|---|---|---|---|`);
       for (const f of fleet.filter((x) => x.scope === scope)) console.log(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.vsBaseline ?? NaN).toFixed(2)}x | ${f.p50Ms.toFixed(1)} ms | ${f.p99Ms.toFixed(1)} ms |`);
+    }
+    if (threads.length > 0) {
+      console.log('\n## threads: how JavaScript scales across threads on this machine (bounds what a pool can gain)\n| task | one thread | two threads, same task each | scaling (2.00 = perfect) |\n|---|---|---|---|');
+      for (const t of threads) console.log(`| ${t.task} | ${t.oneThreadMs.toFixed(0)} ms | ${t.twoThreadsMs.toFixed(0)} ms | ${t.scaling.toFixed(2)}x |`);
     }
     if (memory.length > 0) {
       console.log('\n## memory per session (10,000 sessions in a fresh process)\n| detectors | slot (layout) | WebAssembly memory grown | JS heap, new | JS heap after 30 calls |\n|---|---|---|---|---|');
