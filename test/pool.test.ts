@@ -77,6 +77,23 @@ describe('LoopPool verdicts', () => {
     expect((await p.checkBatch(events)).map(json)).toEqual(perSession(events));
   });
 
+  it('should give the same verdicts and previews whether args travel encoded or as a tree (ignored fields, per-tool rules, exotic values, similar args)', async () => {
+    // args encoded in this thread for the workers' module only when the encoding gives them back exactly;
+    // ignored fields (everywhere, or for one tool) and values JSON cannot hold go the other way
+    const options = { ignoreFields: ['ts'], tools: { edit: { ignoreFields: ['nonce'] } } };
+    const p = pool({ workers: 2, ...options });
+    const events: SessionEvent[] = [];
+    for (let i = 0; i < 14; i++) {
+      events.push({ session: 'enc', tool: 'search', args: { q: `handler ${i % 2}`, page: 1, opts: { exact: true, list: [1, 'é', null] } }, result: 'No results found.' });
+      events.push({ session: 'ts', tool: 'read', args: { path: 'src/a.ts', ts: i }, result: `body ${i % 2}` });
+      events.push({ session: 'tool', tool: 'edit', args: { path: 'src/a.ts', nonce: `n${i}`, text: 'x'.repeat(300 + (i % 3)) }, result: 'ok' });
+      events.push({ session: 'odd', tool: 'query', args: { when: new Date(0), n: 5n, s: 'a\ud800b', u: undefined }, result: 'same' });
+    }
+    const want = perSession(events, options);
+    expect(want.filter((v) => v !== 'null').length).toBeGreaterThan(10);
+    expect((await p.checkBatch(events)).map(json)).toEqual(want);
+  });
+
   it.each([
     ['2 workers', { workers: 2 }],
     ['the calling thread only', { workers: 0, inlineShard: true }],

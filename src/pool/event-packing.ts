@@ -10,8 +10,10 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import type { ByteReader } from '../snapshot/byte-reader.js';
-import type { ByteWriter } from '../snapshot/byte-writer.js';
+import type { ByteWriter, InPlaceFiller } from '../snapshot/byte-writer.js';
 import type { ToolEvent } from '../types.js';
+import { EncodeOverflow, ValueEncoder } from '../wasm/encode-value.js';
+import { EncodedArgs } from '../wasm/encoded-args.js';
 
 /** Operations in a batch, applied in order by the worker. */
 export const Op = {
@@ -36,6 +38,8 @@ const ABSENT = 0;
 const STRING = 1;
 const TREE = 2;
 const CLONE = 3;
+/** Args in the module's value encoding (see EncodedArgs): the worker hands the bytes to the module as they are. */
+const ENCODED = 4;
 
 /** Tags of a JSON-data tree. */
 const T_NULL = 0;
@@ -45,6 +49,8 @@ const T_NUMBER = 3;
 const T_STRING = 4;
 const T_ARRAY = 5;
 const T_OBJECT = 6;
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Nesting beyond which a value is sent by structured clone rather than as a tree. */
 const MAX_TREE_DEPTH = 64;
@@ -86,13 +92,18 @@ function writeTree(w: ByteWriter | null, v: unknown, depth: number): boolean {
       const proto: unknown = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) return false;
       if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
-      const keys = Object.keys(v);
+      // own enumerable keys, in Object.keys order, without the key array (for-in walks the shape's enum cache)
       w?.u8(T_OBJECT);
-      w?.u32(keys.length);
-      for (const k of keys) {
+      const countAt = w === null ? 0 : w.length;
+      w?.u32(0);
+      let n = 0;
+      for (const k in v) {
+        if (!hasOwn.call(v, k)) continue;
         w?.str(k);
         if (!writeTree(w, (v as Record<string, unknown>)[k], depth + 1)) return false;
+        n++;
       }
+      w?.patchU32(countAt, n);
       return true;
     }
     default:
@@ -166,9 +177,68 @@ function writeValue(w: ByteWriter, v: unknown): void {
   w.bytes(bytes);
 }
 
+/**
+ * Encodes args for the module in the calling thread, with the walk the workers' configuration gives the
+ * call's tool, so a worker copies the bytes into its record instead of rebuilding and walking objects.
+ * Only args the encoding says exactly (JSON data) go this way; the others go as before.
+ */
+export class ArgsEncoder implements InPlaceFiller {
+  private readonly enc = new ValueEncoder();
+  private pending: unknown = undefined;
+
+  /**
+   * `maxDepth`: the configuration's depth cap. `unfiltered(tool)`: no field of the tool's args is ignored
+   * (ignored fields are left out of the encoding, and the args object must come back whole).
+   */
+  constructor(
+    private readonly maxDepth: number,
+    private readonly unfiltered: (tool: string) => boolean,
+  ) {
+    this.enc.trackLoss = true;
+  }
+
+  /** Writes `args` as ENCODED and returns true; writes nothing and returns false when they cannot go so. */
+  write(w: ByteWriter, tool: string, args: unknown): boolean {
+    if (typeof args !== 'object' || args === null || !this.unfiltered(tool)) return false;
+    const mark = w.length;
+    w.u8(ENCODED);
+    const lengthAt = w.length;
+    w.u32(0);
+    this.pending = args;
+    try {
+      w.inPlace(this);
+    } catch {
+      // cannot happen (the encoder turns throwing getters into a marker), but a failure here must not lose the call
+      this.enc.lossy = true;
+    } finally {
+      this.pending = undefined;
+    }
+    if (this.enc.lossy) {
+      w.length = mark;
+      return false;
+    }
+    w.patchU32(lengthAt, w.length - lengthAt - 4);
+    return true;
+  }
+
+  /** @internal ByteWriter.inPlace's side. */
+  fill(u8: Uint8Array, dv: DataView, start: number, end: number): number {
+    this.enc.reset(u8, dv, start, end);
+    this.enc.value(this.pending, null, this.maxDepth);
+    return this.enc.position - start;
+  }
+
+  /** @internal */
+  overflowed(e: unknown): boolean {
+    return e instanceof EncodeOverflow;
+  }
+}
+
 function readValue(r: ByteReader): unknown {
   const tag = r.u8();
   switch (tag) {
+    case ENCODED:
+      return new EncodedArgs(r.bytes());
     case ABSENT:
       return undefined;
     case STRING:
@@ -196,36 +266,39 @@ function optNumber(w: ByteWriter, v: number | undefined): void {
  * gets the same answer whichever shard holds its session.
  */
 export function assertSendable(e: ToolEvent): void {
-  const fields = [['args', e.args], ['result', e.result], ['error', e.error]] as const;
-  for (const [field, v] of fields) {
-    if (v === undefined || typeof v === 'string') continue;
-    let tree = false;
-    try {
-      tree = writeTree(null, v, 0);
-    } catch {
-      // a getter threw: the structured clone below says so
-    }
-    if (tree) continue;
-    try {
-      serialize(v);
-    } catch (err) {
-      throw new TypeError(`event.${field}: it cannot be sent to a worker thread (${err instanceof Error ? err.message : String(err)})`);
-    }
+  assertFieldSendable('args', e.args);
+  assertFieldSendable('result', e.result);
+  assertFieldSendable('error', e.error);
+}
+
+function assertFieldSendable(field: string, v: unknown): void {
+  if (v === undefined || typeof v === 'string') return;
+  let tree = false;
+  try {
+    tree = writeTree(null, v, 0);
+  } catch {
+    // a getter threw: the structured clone below says so
+  }
+  if (tree) return;
+  try {
+    serialize(v);
+  } catch (err) {
+    throw new TypeError(`event.${field}: it cannot be sent to a worker thread (${err instanceof Error ? err.message : String(err)})`);
   }
 }
 
 /**
- * Writes a check of a validated event. Throws a TypeError naming the field when a value cannot be sent;
- * the writer is then rolled back to where it was.
+ * Writes a check of a validated event (its args encoded for the module when `argsEncoder` can). Throws a
+ * TypeError naming the field when a value cannot be sent; the writer is then rolled back to where it was.
  */
-export function writeCheck(w: ByteWriter, session: string, e: ToolEvent): void {
+export function writeCheck(w: ByteWriter, session: string, e: ToolEvent, argsEncoder: ArgsEncoder | null = null): void {
   const mark = w.length;
   let field = 'args';
   try {
     w.u8(Op.CHECK);
     w.str(session);
     w.str(e.tool);
-    writeValue(w, e.args);
+    if (argsEncoder === null || !argsEncoder.write(w, e.tool, e.args)) writeValue(w, e.args);
     field = 'result';
     writeValue(w, e.result);
     field = 'error';

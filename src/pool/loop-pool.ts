@@ -31,7 +31,7 @@ import { validateEvent } from '../session/observe-event.js';
 import type { EngineStats } from '../engine/loop-engine.js';
 import type { SessionEvent } from '../engine/loop-engine.js';
 import type { Verdict } from '../types.js';
-import { Op } from './event-packing.js';
+import { ArgsEncoder, Op } from './event-packing.js';
 import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } from './pool-options.js';
 import { type PoolShard, InlineShard } from './inline-shard.js';
 import { Shard, type Ticket } from './shard.js';
@@ -129,7 +129,10 @@ export class LoopPool extends EventEmitter {
       restored: (): void => void this.counts.sessionsRestored++,
       restarted: (shard: number, reason: string): void => void this.emit('workerRestart', Object.freeze({ shard, reason })),
     };
-    this.workerShards = Array.from({ length: this.options.workers }, (_, i) => new Shard(i, filename, this.options.engine, this.options.snapshotEvery, this.options.maxBatch, events));
+    // the workers' walk of each tool's args, so calls can be encoded here once for their module
+    const detection = this.options.detection;
+    const argsEncoder = new ArgsEncoder(detection.maxDepth, (tool) => detection.ignoreFields.length === 0 && (detection.tools.get(tool)?.ignoreFields?.length ?? 0) === 0);
+    this.workerShards = Array.from({ length: this.options.workers }, (_, i) => new Shard(i, filename, this.options.engine, this.options.snapshotEvery, this.options.maxBatch, events, argsEncoder));
     this.shards = this.options.inlineShard ? [...this.workerShards, new InlineShard(this.options.engine)] : this.workerShards;
   }
 

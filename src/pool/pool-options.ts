@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { OptionTypeError } from '../errors.js';
 import { bool, describe, integer, knownKeys, record } from '../options/checks.js';
-import type { LoopDetectorOptions } from '../options/options.js';
+import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
 
 /** Options of a LoopPool. */
@@ -39,6 +39,8 @@ export interface LoopPoolOptions extends Omit<LoopDetectorOptions, 'sessionId' |
 export interface ResolvedPoolOptions {
   /** The detection and engine options each worker's LoopEngine is made with (plain data). */
   readonly engine: Readonly<Record<string, unknown>>;
+  /** The same detection options resolved (for the calling thread's own use: how args are walked). */
+  readonly detection: ResolvedOptions;
   readonly workers: number;
   readonly inlineShard: boolean;
   readonly maxSessions: number;
@@ -77,7 +79,7 @@ export function resolvePoolOptions(input: unknown = {}): ResolvedPoolOptions {
   const engine: Record<string, unknown> = {};
   for (const k of detectionKeys) if (o[k] !== undefined) engine[k] = o[k];
   plainData('options', engine);
-  resolveOptions(engine); // every detection option checked here, with the same messages as LoopDetector
+  const detection = resolveOptions(engine); // every detection option checked here, with the same messages as LoopDetector
   const inlineShard = o.inlineShard === undefined ? false : bool('options.inlineShard', o.inlineShard);
   const workers = o.workers === undefined ? Math.max(1, os.availableParallelism()) : integer('options.workers', o.workers, inlineShard ? 0 : 1, 256);
   const maxSessions = o.maxSessions === undefined ? 100_000 : integer('options.maxSessions', o.maxSessions, 1, 10_000_000);
@@ -86,6 +88,7 @@ export function resolvePoolOptions(input: unknown = {}): ResolvedPoolOptions {
   const maxBatch = o.maxBatch === undefined ? 1024 : integer('options.maxBatch', o.maxBatch, 1, 1 << 20);
   return Object.freeze({
     engine: Object.freeze(engine),
+    detection,
     workers,
     inlineShard,
     maxSessions,

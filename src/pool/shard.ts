@@ -14,7 +14,7 @@ import { Piscina } from 'piscina';
 import { SessionLostError } from '../errors.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent, Verdict } from '../types.js';
-import { type OpCode, Op, writeCheck, writeOp } from './event-packing.js';
+import { type ArgsEncoder, type OpCode, Op, writeCheck, writeOp } from './event-packing.js';
 import type { RunResult, RunTask, StartResult, StartTask } from './pool-worker.js';
 import { fromWire } from './wire-errors.js';
 
@@ -81,7 +81,7 @@ export interface ShardEvents {
 
 function deepFreeze<T>(v: T): T {
   if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
-    for (const x of Object.values(v)) deepFreeze(x);
+    for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
     Object.freeze(v);
   }
   return v;
@@ -111,6 +111,7 @@ export class Shard {
     private readonly snapshotEvery: number,
     private readonly maxBatch: number,
     private readonly events: ShardEvents,
+    private readonly argsEncoder: ArgsEncoder | null = null,
   ) {
     this.piscina = new Piscina({ filename, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: DEPTH, idleTimeout: 2 ** 31 - 1 });
     this.start([]).catch(() => undefined); // a failure shows as stale or failed batches, handled there
@@ -119,7 +120,7 @@ export class Shard {
   /** Packs a check; throws a TypeError (nothing packed) when the event cannot be sent. */
   check(owner: Ticket, slot: number, session: string, event: ToolEvent): void {
     const b = this.batch();
-    writeCheck(b.w, session, event);
+    writeCheck(b.w, session, event, this.argsEncoder);
     this.add(b, owner, slot, this.track(session, b.seq), Op.CHECK);
   }
 

@@ -1,11 +1,19 @@
 /** A growable little-endian byte buffer for snapshots. */
 
-const encoder = new TextEncoder();
+/** Writes bytes in place for ByteWriter.inPlace. */
+export interface InPlaceFiller {
+  /** Writes into u8[start, end) and returns how many bytes it wrote; throws when they do not fit. */
+  fill(u8: Uint8Array, dv: DataView, start: number, end: number): number;
+  /** Whether `e`, thrown by fill, means only that the room was too small. */
+  overflowed(e: unknown): boolean;
+}
 
 /** Writes numbers, strings and bytes one after another. */
 export class ByteWriter {
   private buf: Uint8Array;
   private dv: DataView;
+  /** The same bytes as a Buffer, for its offset-taking string writes. */
+  private text: Buffer;
   /** Bytes written so far. */
   length = 0;
 
@@ -13,6 +21,7 @@ export class ByteWriter {
   constructor(capacity = 1024) {
     this.buf = new Uint8Array(capacity);
     this.dv = new DataView(this.buf.buffer);
+    this.text = Buffer.from(this.buf.buffer);
   }
 
   private room(n: number): void {
@@ -23,6 +32,7 @@ export class ByteWriter {
     next.set(this.buf.subarray(0, this.length));
     this.buf = next;
     this.dv = new DataView(next.buffer);
+    this.text = Buffer.from(next.buffer);
   }
 
   /** One byte. */
@@ -50,6 +60,28 @@ export class ByteWriter {
     this.room(8);
     this.dv.setFloat64(this.length, v, true);
     this.length += 8;
+  }
+
+  /** Overwrites the u32 at `at` (a place written before, such as a length to fill in). */
+  patchU32(at: number, v: number): void {
+    this.dv.setUint32(at, v >>> 0, true);
+  }
+
+  /**
+   * Lets `filler` write bytes in place after the last ones (it is handed the buffer, a view of it and the
+   * free range [start, end)) and keeps the count it returns; when it throws what `overflowed` recognises,
+   * the buffer doubles and it writes again.
+   */
+  inPlace(filler: InPlaceFiller): void {
+    for (;;) {
+      try {
+        this.length += filler.fill(this.buf, this.dv, this.length, this.buf.length);
+        return;
+      } catch (e) {
+        if (!filler.overflowed(e)) throw e;
+        this.room(this.buf.length - this.length + 1);
+      }
+    }
   }
 
   /** A boolean as one byte. */
@@ -97,7 +129,8 @@ export class ByteWriter {
       this.room(5 + s.length * 3);
       this.buf[this.length++] = 0;
       const at = this.length;
-      const { written } = encoder.encodeInto(s, this.buf.subarray(at + 4));
+      // Buffer#write takes an offset: no subarray view per string (room for 3 bytes a unit is ensured)
+      const written = this.text.write(s, at + 4, 'utf8');
       this.dv.setUint32(at, written, true);
       this.length = at + 4 + written;
       return;

@@ -41,6 +41,17 @@ export class ValueEncoder {
   private maxDepth = 64;
   private readonly ancestors: object[] = [];
   private depthOfPath = 0;
+  /**
+   * Whether to note encodings that do not say the whole value (see `lossy`); off on the engine's own path,
+   * where nothing reads it.
+   */
+  trackLoss = false;
+  /**
+   * With `trackLoss`: the last value() met something its encoding does not give back exactly as JSON data
+   * (a toJSON, BigInt, Map, Set, bytes, a cycle, the depth cap, a throwing getter, a class instance, an
+   * undefined/function/symbol member or element, an ignored field, a string that is not well-formed).
+   */
+  lossy = false;
 
   /** Points the encoder at memory [start, end). */
   reset(u8: Uint8Array, dv: DataView, start: number, end: number): void {
@@ -102,6 +113,8 @@ export class ValueEncoder {
     } else {
       p += this.encodeAt(s, p);
     }
+    // lone surrogates are written as U+FFFD (the ASCII fast path above never meets one)
+    if (this.trackLoss && p - at - 4 !== n && !(s as string & { isWellFormed(): boolean }).isWellFormed()) this.lossy = true;
     this.dv.setUint32(at, p - at - 4, true);
     this.position = p;
   }
@@ -129,6 +142,7 @@ export class ValueEncoder {
     this.ignore = ignore;
     this.maxDepth = maxDepth;
     this.depthOfPath = 0;
+    this.lossy = false;
     this.walk(v, 0);
   }
 
@@ -150,6 +164,7 @@ export class ValueEncoder {
         this.tag(v ? A.T_TRUE : A.T_FALSE);
         return;
       case 'bigint': {
+        this.lossy = true;
         const n = Number(v);
         if (Number.isFinite(n) && BigInt(n) === v) {
           this.walk(n, depth);
@@ -164,6 +179,7 @@ export class ValueEncoder {
         else this.object(v, depth);
         return;
       default:
+        this.lossy = true;
         this.tag(A.T_NULL);
     }
   }
@@ -172,12 +188,14 @@ export class ValueEncoder {
     const path = this.ancestors;
     for (let i = this.depthOfPath - 1; i >= 0; i--) {
       if (path[i] === v) {
+        this.lossy = true;
         this.tag(A.T_CYCLE);
         this.u32(this.depthOfPath - i);
         return;
       }
     }
     if (depth >= this.maxDepth) {
+      this.lossy = true;
       this.tag(A.T_DEEP);
       return;
     }
@@ -189,6 +207,7 @@ export class ValueEncoder {
       let toJSON: unknown = undefined;
       if (!plain || hasOwn.call(v, 'toJSON')) toJSON = (v as { toJSON?: unknown }).toJSON;
       if (typeof toJSON === 'function') {
+        this.lossy = true;
         const j: unknown = toJSON.call(v, '');
         if (j !== v) {
           this.walk(j, depth);
@@ -196,6 +215,7 @@ export class ValueEncoder {
         }
       }
       if (!plain && !Array.isArray(v)) {
+        this.lossy = true;
         if (ArrayBuffer.isView(v)) {
           this.tag(A.T_BYTES);
           this.bytes(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
@@ -232,6 +252,7 @@ export class ValueEncoder {
     } catch (e) {
       if (e instanceof EncodeOverflow) throw e;
       // a getter, proxy or toJSON that throws: the whole object is one "unsupported" marker
+      this.lossy = true;
       this.position = start;
       this.tag(A.T_UNSUPPORTED);
     }
@@ -244,8 +265,10 @@ export class ValueEncoder {
     for (let i = 0; i < n; i++) {
       const el: unknown = a[i];
       const t = typeof el;
-      if (t === 'undefined' || t === 'function' || t === 'symbol') this.tag(A.T_NULL);
-      else this.walk(el, depth + 1);
+      if (t === 'undefined' || t === 'function' || t === 'symbol') {
+        this.lossy = true;
+        this.tag(A.T_NULL);
+      } else this.walk(el, depth + 1);
     }
   }
 
@@ -262,10 +285,16 @@ export class ValueEncoder {
     const ignore = this.ignore;
     for (const k in obj) {
       if (!hasOwn.call(obj, k)) continue;
-      if (ignore !== null && ignore.has(k)) continue;
+      if (ignore !== null && ignore.has(k)) {
+        this.lossy = true;
+        continue;
+      }
       const x = obj[k];
       const t = typeof x;
-      if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+      if (t === 'undefined' || t === 'function' || t === 'symbol') {
+        this.lossy = true;
+        continue;
+      }
       this.utf8(k);
       this.walk(x, depth + 1);
       n++;
@@ -281,10 +310,16 @@ export class ValueEncoder {
     const ignore = this.ignore;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i] as string;
-      if (ignore !== null && ignore.has(k)) continue;
+      if (ignore !== null && ignore.has(k)) {
+        this.lossy = true;
+        continue;
+      }
       const x = obj[k];
       const t = typeof x;
-      if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+      if (t === 'undefined' || t === 'function' || t === 'symbol') {
+        this.lossy = true;
+        continue;
+      }
       this.utf8(k);
       this.walk(x, depth + 1);
       n++;

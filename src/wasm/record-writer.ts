@@ -18,6 +18,7 @@ import { isInfraFailure } from '../text/infra-failure.js';
 import { valueSaysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
 import { ValueEncoder } from './encode-value.js';
+import { EncodedArgs } from './encoded-args.js';
 import * as A from './generated/abi.js';
 
 /** How one event's args are to be written. */
@@ -104,6 +105,10 @@ export class RecordWriter {
     const sectionAt = w.position;
     if (v === undefined) {
       w.u32(0);
+    } else if (v instanceof EncodedArgs) {
+      // encoded by a pool's calling thread with this configuration's walk: the section as value() writes it
+      kind = A.ARGS_TREE;
+      w.bytes(v.bytes);
     } else if (typeof v === 'string' && (args.normalised || !looksLikeJson(v))) {
       kind = A.ARGS_STRING;
       w.utf8(v);

@@ -4,6 +4,7 @@
  * chanting, the exact semantic method). Signals come back in the reference's detector order, built by the
  * same functions, so verdicts are identical to the reference pipeline's.
  */
+import { EncodedArgs } from './encoded-args.js';
 import { ChantingDetector } from '../detectors/chanting.js';
 import { cycleSignal } from '../detectors/cycle.js';
 import { deadEndSignal } from '../detectors/dead-end.js';
@@ -138,7 +139,7 @@ export class WasmPipeline implements Pipeline {
 
   private normalise(args: unknown, tool: string): unknown {
     const identity = this.o.tools.get(tool)?.identity;
-    const parsed = parseArgs(args);
+    const parsed = args instanceof EncodedArgs ? args.value() : parseArgs(args);
     return identity === undefined ? parsed : identity(parsed, tool);
   }
 
