@@ -105,10 +105,24 @@ export class LoopEngine {
         out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `events[${i}]: ${err.message}`) : (err as Error);
         continue;
       }
-      if (pending.detectors.length === 0) pending.firstTick = this.table.lastTick;
-      pending.detectors.push(detector);
-      pending.events.push(event);
-      pending.at.push(i);
+      enqueue(pending, this.table.lastTick, detector, event, i);
+    }
+    flush(pending, out);
+    return out;
+  }
+
+  /**
+   * checkBatch for calls validated already (`events[i]` of session `sessions[i]`, ids checked): what a
+   * LoopPool's shard in the calling thread runs, without copying and validating each call again.
+   * @internal
+   */
+  checkValidated(sessions: readonly string[], events: readonly ToolEvent[]): (Verdict | null | Error)[] {
+    const now = this.enter();
+    const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
+    const pending: Pending = { detectors: [], events: [], at: [], firstTick: 0 };
+    for (let i = 0; i < events.length; i++) {
+      const detector = this.session(sessions[i] as string, now, pending, out);
+      enqueue(pending, this.table.lastTick, detector, events[i] as ToolEvent, i);
     }
     flush(pending, out);
     return out;
@@ -268,6 +282,14 @@ interface Pending {
   at: number[];
   /** Table tick of the first session used by a pending call. */
   firstTick: number;
+}
+
+/** Adds call `i` to the pending calls (`tick`: the table's tick of its session's use). */
+function enqueue(pending: Pending, tick: number, detector: LoopDetector, event: ToolEvent, i: number): void {
+  if (pending.detectors.length === 0) pending.firstTick = tick;
+  pending.detectors.push(detector);
+  pending.events.push(event);
+  pending.at.push(i);
 }
 
 function flush(pending: Pending, out: (Verdict | null | Error)[]): void {

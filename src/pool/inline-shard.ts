@@ -5,7 +5,7 @@
  * event loop (after the worker shards' batches went out), in submission order, so per-session order holds.
  * It never dies, so its sessions are never lost.
  */
-import { LoopEngine, type SessionEvent, sessionEvent } from '../engine/loop-engine.js';
+import { LoopEngine } from '../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import type { ToolEvent } from '../types.js';
 import { Op, type OpCode, assertSendable } from './event-packing.js';
@@ -30,7 +30,8 @@ interface Queued {
   readonly slot: number;
   readonly op: OpCode;
   readonly session: string;
-  readonly event?: SessionEvent;
+  /** A check's event, validated by the pool. */
+  readonly event?: ToolEvent;
   readonly text?: string;
   readonly bytes?: Uint8Array;
 }
@@ -49,7 +50,7 @@ export class InlineShard implements PoolShard {
   /** Queues a check; throws (nothing queued) when a worker shard could not have taken the event. */
   check(owner: Ticket, slot: number, session: string, event: ToolEvent): void {
     assertSendable(event);
-    this.queue.push({ owner, slot, op: Op.CHECK, session, event: sessionEvent(session, event) });
+    this.queue.push({ owner, slot, op: Op.CHECK, session, event });
   }
 
   op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK>, session: string, text?: string, bytes?: Uint8Array): void {
@@ -78,7 +79,12 @@ export class InlineShard implements PoolShard {
       if (first.op === Op.CHECK) {
         let end = k;
         while (end < q.length && (q[end] as Queued).op === Op.CHECK) end++;
-        const results = this.engine.checkBatch(q.slice(k, end).map((x) => x.event as SessionEvent));
+        const run = q.slice(k, end);
+        // the pool validated every call and checked its session id
+        const results = this.engine.checkValidated(
+          run.map((x) => x.session),
+          run.map((x) => x.event as ToolEvent),
+        );
         for (let j = 0; j < results.length; j++) (q[k + j] as Queued).owner.settle((q[k + j] as Queued).slot, results[j] ?? null);
         k = end;
         continue;
