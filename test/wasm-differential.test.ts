@@ -178,6 +178,8 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
       { hasOwnProperty: 'x', k: 1 },
       Object.defineProperty({ a: 1 }, 'toJSON', { value: () => ({ replaced: true }), enumerable: false }),
       { toJSON: 'not a function', a: 2 },
+      // not a plain object, and its prototype has an enumerable key: only own keys count
+      Object.assign(Object.create({ inherited: 2 }) as object, { own: 1 }),
       { long: 'é'.repeat(70), lone: `a${'\ud800'}b`.repeat(40), emoji: '😀'.repeat(50) },
     ];
     const seenRef: string[] = [];

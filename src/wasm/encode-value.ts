@@ -229,7 +229,7 @@ export class ValueEncoder {
       }
       path[this.depthOfPath++] = v;
       try {
-        if (plain) this.plainMembers(v as Record<string, unknown>, depth);
+        if (plain) this.members(v as Record<string, unknown>, depth);
         else if (Array.isArray(v)) this.array(v, depth);
         else if (v instanceof Map) {
           this.tag(A.T_MAP);
@@ -243,7 +243,7 @@ export class ValueEncoder {
           this.u32(v.size);
           for (const x of v) this.walk(x, depth + 1);
         } else {
-          this.members(v as Record<string, unknown>, Object.keys(v), depth);
+          this.members(v as Record<string, unknown>, depth);
         }
       } finally {
         this.depthOfPath--;
@@ -273,11 +273,10 @@ export class ValueEncoder {
   }
 
   /**
-   * A plain object's own enumerable members, as members() writes them for Object.keys(obj), without the
-   * key array: for-in visits the same keys in the same order (inherited enumerable keys, which only a
-   * polluted Object.prototype has, are skipped), and V8 walks it from the shape's enum cache.
+   * An object's own enumerable members (those of Object.keys, in its order) without a key array: for-in
+   * visits them (and inherited enumerable keys, skipped here), walking a plain object's shape's enum cache.
    */
-  private plainMembers(obj: Record<string, unknown>, depth: number): void {
+  private members(obj: Record<string, unknown>, depth: number): void {
     this.tag(A.T_OBJECT);
     const countAt = this.position;
     this.u32(0);
@@ -302,28 +301,4 @@ export class ValueEncoder {
     this.dv.setUint32(countAt, n, true);
   }
 
-  private members(obj: Record<string, unknown>, keys: readonly string[], depth: number): void {
-    this.tag(A.T_OBJECT);
-    const countAt = this.position;
-    this.u32(0);
-    let n = 0;
-    const ignore = this.ignore;
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i] as string;
-      if (ignore !== null && ignore.has(k)) {
-        this.lossy = true;
-        continue;
-      }
-      const x = obj[k];
-      const t = typeof x;
-      if (t === 'undefined' || t === 'function' || t === 'symbol') {
-        this.lossy = true;
-        continue;
-      }
-      this.utf8(k);
-      this.walk(x, depth + 1);
-      n++;
-    }
-    this.dv.setUint32(countAt, n, true);
-  }
 }
