@@ -19,8 +19,8 @@ import type { RunResult, RunTask, StartResult, StartTask } from './pool-worker.j
 import { fromWire } from './wire-errors.js';
 
 /**
- * Batches in flight per shard: one running, one waiting in the worker's own port queue. piscina posts
- * both at once (`concurrentTasksPerWorker`); the worker runs them one after the other, in order (its
+ * Batches in flight per shard: one running, the others waiting in the worker's own port queue. piscina
+ * posts them at once (`concurrentTasksPerWorker`); the worker runs them one after the other, in order (its
  * handler is synchronous), and starts the next as soon as one ends, even while the calling thread is busy
  * checking its own shard (with one task at a time, a worker waited ~19% of the time for the calling
  * thread to hand it the next batch).
