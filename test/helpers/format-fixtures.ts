@@ -9,6 +9,8 @@ import { writeJsonl } from './cli.js';
 /** Calls per session in the fixtures. */
 export const FIXTURE_CALLS = 8;
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+/** A session's call `i`. */
+type CallAt = (i: number) => { tool: string; args: unknown; result: string };
 const STUCK = { tool: 'bash', args: { command: 'pytest -x tests/test_api.py' }, result: 'FAILED tests/test_api.py::test_get - AssertionError: 404 != 200' };
 const clean = (i: number) => ({ tool: 'read_file', args: { path: `src/module_${i}.py` }, result: `def f${i}():\n    return ${i}\n` });
 
@@ -22,7 +24,7 @@ export function writeEvents(dir: string, name = 'events.jsonl'): string {
 
 /** OpenAI Chat Completions: one conversation per line. */
 export function writeOpenAiChat(dir: string, name = 'chat.jsonl'): string {
-  const conversation = (id: string, call: (i: number) => { tool: string; args: unknown; result: string }) => ({
+  const conversation = (id: string, call: CallAt) => ({
     id,
     messages: [
       { role: 'user', content: 'Please fix the failing test.' },
@@ -40,7 +42,7 @@ export function writeOpenAiChat(dir: string, name = 'chat.jsonl'): string {
 
 /** OpenAI Responses API items: one response per line. */
 export function writeOpenAiResponses(dir: string, name = 'responses.jsonl'): string {
-  const response = (id: string, call: (i: number) => { tool: string; args: unknown; result: string }) => ({
+  const response = (id: string, call: CallAt) => ({
     id,
     output: range(FIXTURE_CALLS).flatMap((i) => {
       const c = call(i);
@@ -55,7 +57,7 @@ export function writeOpenAiResponses(dir: string, name = 'responses.jsonl'): str
 
 /** Anthropic Messages: one conversation per line, tool results marked `is_error`. */
 export function writeAnthropic(dir: string, name = 'anthropic.jsonl'): string {
-  const conversation = (id: string, call: (i: number) => { tool: string; args: unknown; result: string }, failing: boolean) => ({
+  const conversation = (id: string, call: CallAt, failing: boolean) => ({
     id,
     messages: [
       { role: 'user', content: 'Please fix the failing test.' },
