@@ -5,7 +5,7 @@ import {
   CF_SEMANTIC, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
   C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_SEM_CAP, C_SEM_ENTRY, C_SE_K, C_SE_MAXTEXT, C_SE_MAXTOK,
   C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT,
-  HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, MAX_TOKEN_BYTES, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OUT_SIZE, O_INDEX,
+  HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OUT_SIZE, O_INDEX,
   O_OFLAGS, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
   ST_LISTS_FULL, ST_NEEDS_HOST, ST_NO_MEMORY, ST_OK, S_COUNT, S_POS, S_STATE, C_SCRATCH_FIXED, C_HIST_CAP,
 } from './abi';
@@ -76,7 +76,7 @@ function scratchFixed(cfg: usize): u32 {
   const maxTok = load<u32>(cfg + C_SE_MAXTOK);
   const tokens = tokenTableSlots(maxTok > 0 ? maxTok : 1);
   const indexList = (load<u32>(cfg + C_HIST_CAP) + load<u32>(cfg + C_ST_W) + 64) << 2;
-  return jsonScratchSize(0) + maxText * 6 + 64 + maxText + 16 + (tokens << 2) + MAX_TOKEN_BYTES + indexList + 256;
+  return jsonScratchSize(0) + maxText * 6 + 64 + maxText + 16 + (tokens << 2) + indexList + 256;
 }
 
 /** Records a configuration's scratch need in its config entry (the host calls this once per new config). */
@@ -142,8 +142,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   const textArea = (maskArea + (<usize>(recSize > maxText ? recSize : maxText) * 6 + 64) + 15) & ~15;
   const tableArea = (textArea + maxText + 16 + 15) & ~15;
   const maxTok = load<u32>(cfg + C_SE_MAXTOK);
-  const tokenBuf = tableArea + (<usize>tokenTableSlots(maxTok > 0 ? maxTok : 1) << 2);
-  const idxArea = (tokenBuf + MAX_TOKEN_BYTES + 15) & ~15;
+  const idxArea = (tableArea + (<usize>tokenTableSlots(maxTok > 0 ? maxTok : 1) << 2) + 15) & ~15;
 
   const semantic = (cflags & CF_SEMANTIC) != 0;
   const toolFp = xxh64(toolP, toolN, TAG_STRING);
@@ -240,7 +239,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
       tp = maskArea;
     }
     const entry = slot + load<u32>(cfg + C_OFF_SEM) + <usize>advance(slot, 6, load<u32>(cfg + C_SEM_CAP)) * <usize>load<u32>(cfg + C_SEM_ENTRY);
-    tokenize(tp, tn, maxTok, load<u32>(cfg + C_SE_K), entry + 8, tableArea, tokenBuf);
+    tokenize(tp, tn, maxTok, load<u32>(cfg + C_SE_K), entry + 8, tableArea);
     store<u32>(entry, lastTokenCount());
     store<u32>(entry, lastSketchLen(), 4);
   }

@@ -9,6 +9,7 @@ export { CONFIGS, CONFIG_SIZE, HEADER, MAGIC, OUT_SIZE, STOP_TABLE, MAX_CONFIGS,
 export { setup, allocSlot, freeSlot, resetSlot, poisonSlot, slotCount, slotOk } from './slots';
 export { processOne, processBatch, kernel, scratchNeeded, configure } from './event';
 export { xxh64 } from './xxh64';
+export { tokenize, lastTokenCount, lastSketchLen } from './tokens';
 
 /** Makes the input area at least `size` bytes; returns its address (0: out of memory). */
 export function reserveInput(size: u32): u32 {

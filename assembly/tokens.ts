@@ -1,14 +1,26 @@
 // Token sets and bottom-k sketches: the twin of src/text/token-set.ts.
 import { MAX_TOKEN_BYTES, STOP_SLOTS, STOP_TABLE } from './abi';
 import { TAG_TOKEN } from './combine';
-import { xxh64 } from './xxh64';
 
+/** FNV-1a's 32-bit prime and offset basis: a token's bytes are folded in one by one as they are scanned. */
+const FNV_PRIME: u32 = 0x01000193;
+const FNV_BASIS: u32 = 0x811c9dc5;
+
+/** MurmurHash3's 32-bit finaliser: spreads every input bit over the whole hash (bottom-k needs that). */
 // @ts-ignore: decorator
-@inline function cls(b: u32): u32 {
-  // 0 separator, 1 token byte, 2 ASCII upper-case letter
-  if ((b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || b >= 0x80) return 1;
-  if (b >= 0x41 && b <= 0x5a) return 2;
-  return 0;
+@inline function fmix32(h: u32): u32 {
+  h ^= h >> 16;
+  h *= 0x85ebca6b;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35;
+  h ^= h >> 16;
+  return h;
+}
+
+/** A token's hash (see src/text/token-set.ts): its folded bytes and its length, finalised. */
+// @ts-ignore: decorator
+@inline function finishToken(h: u32, n: u32): u32 {
+  return fmix32(h ^ (n * FNV_PRIME));
 }
 
 function isStop(h: u32): bool {
@@ -43,32 +55,41 @@ export function lastSketchLen(): u32 {
 
 /**
  * Tokenises UTF-8 text [ptr, ptr + len) and writes the k smallest distinct token hashes, ascending, to
- * `sketch`. `table` holds tokenTableSlots(maxTokens) u32 slots, `tokenBuf` MAX_TOKEN_BYTES bytes.
+ * `sketch`. `table` holds tokenTableSlots(maxTokens) u32 slots.
  */
-export function tokenize(ptr: usize, len: u32, maxTokens: u32, k: u32, sketch: usize, table: usize, tokenBuf: usize): void {
-  const slots = tokenTableSlots(maxTokens);
+export function tokenize(ptr: usize, len: u32, maxTokens: u32, k: u32, sketch: usize, table: usize): void {
+  // a counted token takes 3 bytes and a separator: short text needs (and clears) a smaller table
+  const most = (len >> 2) + 1;
+  const slots = tokenTableSlots(most < maxTokens ? most : maxTokens);
   memory.fill(table, 0, <usize>slots << 2);
   let zeroSeen = false;
   tokenCount = 0;
   sketchLen = 0;
   let i: u32 = 0;
   while (i < len && tokenCount < maxTokens) {
-    while (i < len && cls(<u32>load<u8>(ptr + i)) == 0) i++;
+    // skip separators: a token byte is an ASCII letter or digit, or any byte of a non-ASCII character
+    while (i < len) {
+      const b = <u32>load<u8>(ptr + i);
+      if (b >= 0x80 || (b | 0x20) - 0x61 < 26 || b - 0x30 < 10) break;
+      i++;
+    }
+    let h = FNV_BASIS ^ <u32>TAG_TOKEN;
     let n: u32 = 0;
     let chars: u32 = 0;
     while (i < len) {
       const b = <u32>load<u8>(ptr + i);
-      const c = cls(b);
-      if (c == 0) break;
+      const lower = b | 0x20;
+      const letter = lower - 0x61 < 26;
+      if (!(b >= 0x80 || letter || b - 0x30 < 10)) break;
       if (n < MAX_TOKEN_BYTES) {
-        store<u8>(tokenBuf + n, <u8>(c == 2 ? b + 32 : b));
+        h = (h ^ (letter ? lower : b)) * FNV_PRIME;
         n++;
       }
-      if ((b & 0xc0) != 0x80) chars++;
+      chars += <u32>((b & 0xc0) != 0x80);
       i++;
     }
     if (chars <= 2) continue;
-    const h = <u32>xxh64(tokenBuf, n, TAG_TOKEN);
+    h = finishToken(h, n);
     if (isStop(h)) continue;
     // insert into the distinct set
     if (h == 0) {

@@ -16,8 +16,12 @@ import type { ResolvedOptions } from '../options/options.js';
 
 /** The first four bytes of every snapshot. */
 export const SNAPSHOT_MAGIC = 'LWSS';
-/** The format version written; a snapshot of another version is refused. */
-export const SNAPSHOT_VERSION = 1;
+/**
+ * The format version written; a snapshot of another version is refused. Version 2: semantic sketches
+ * hold the FNV-1a/Murmur token hash (version 1 held xxh64's), so a version-1 session would compare
+ * tokens hashed two ways.
+ */
+export const SNAPSHOT_VERSION = 2;
 
 const HEADER = 4 + 2 + 2 + 8 + 4;
 const TRAILER = 8;

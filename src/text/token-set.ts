@@ -3,9 +3,10 @@
  *
  * A token is a maximal run of ASCII letters, ASCII digits and non-ASCII bytes; ASCII letters are
  * lowercased (other letters are kept as written). Tokens of two characters or fewer and English stop
- * words are dropped. Each token becomes the low 32 bits of its xxh64 (seed `Tag.TOKEN`; a token longer
- * than `MAX_TOKEN_BYTES` is hashed on its first bytes). A set keeps the first `maxTokens` distinct hashes,
- * sorted ascending.
+ * words are dropped. Each token becomes a 32-bit hash (`tokenHash`: FNV-1a over its lowercased bytes, from
+ * a basis keyed by `Tag.TOKEN`, then MurmurHash3's finaliser over that and its length; a token longer than
+ * `MAX_TOKEN_BYTES` is hashed on its first bytes). The hash is folded in while the token is scanned, so
+ * neither twin copies a token out. A set keeps the first `maxTokens` distinct hashes, sorted ascending.
  *
  * Jaccard similarity:
  * - `jaccardExact(a, b)`: |A ∩ B| / |A ∪ B| over whole sets (0 when both are empty);
@@ -15,13 +16,37 @@
  *   sqrt(J (1 - J) / k).
  */
 import { Tag } from '../fingerprint/combine.js';
-import { xxh64 } from '../fingerprint/xxh64.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /** Bytes of a token hashed at most. */
 export const MAX_TOKEN_BYTES = 256;
 
-const tokenBuf = new Uint8Array(MAX_TOKEN_BYTES);
+const FNV_PRIME = 0x01000193;
+/** The hash of no bytes yet: FNV-1a's offset basis, keyed by the token tag. */
+const TOKEN_BASIS = (0x811c9dc5 ^ Tag.TOKEN) >>> 0;
+
+/** Folds one (lowercased) byte into a token's running hash. */
+const fold = (h: number, b: number): number => Math.imul(h ^ b, FNV_PRIME) >>> 0;
+
+/** A token's 32-bit hash from its running hash and length: MurmurHash3's finaliser. */
+function finish(h: number, n: number): number {
+  h = (h ^ Math.imul(n, FNV_PRIME)) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** The hash of one token given as its bytes (already lowercased), as the tokeniser computes it. */
+export function tokenHash(bytes: Uint8Array): number {
+  let h = TOKEN_BASIS;
+  const n = Math.min(bytes.length, MAX_TOKEN_BYTES);
+  for (let i = 0; i < n; i++) h = fold(h, bytes[i] as number);
+  return finish(h, n);
+}
+
 const ascii = new TextEncoder();
 
 /** Byte class: 0 separator, 1 token byte, 2 ASCII upper-case letter (lowercased). */
@@ -33,10 +58,7 @@ for (let b = 0; b < 256; b++) {
 
 /** The 32-bit token hashes of the stop words. */
 export const STOP_HASHES: ReadonlySet<number> = new Set(
-  STOP_WORDS.map((w) => {
-    const b = ascii.encode(w);
-    return xxh64(b, 0, b.length, 0, Tag.TOKEN);
-  }),
+  STOP_WORDS.map((w) => tokenHash(ascii.encode(w))),
 );
 
 /** A tokenised action: its distinct token hashes, sorted, and how many there are. */
@@ -53,18 +75,22 @@ export function tokenSet(bytes: Uint8Array, len: number, maxTokens: number): Tok
   let i = 0;
   while (i < len && seen.size < maxTokens) {
     while (i < len && CLASS[bytes[i] as number] === 0) i++;
+    let h = TOKEN_BASIS;
     let n = 0;
     let chars = 0;
     while (i < len) {
       const b = bytes[i] as number;
       const c = CLASS[b] as number;
       if (c === 0) break;
-      if (n < MAX_TOKEN_BYTES) tokenBuf[n++] = c === 2 ? b + 32 : b;
+      if (n < MAX_TOKEN_BYTES) {
+        h = fold(h, c === 2 ? b + 32 : b);
+        n++;
+      }
       if ((b & 0xc0) !== 0x80) chars++;
       i++;
     }
     if (chars <= 2) continue;
-    const h = xxh64(tokenBuf, 0, n, 0, Tag.TOKEN);
+    h = finish(h, n);
     if (!STOP_HASHES.has(h)) seen.add(h);
   }
   const hashes = Uint32Array.from(seen).sort();

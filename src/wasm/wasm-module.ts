@@ -31,6 +31,9 @@ export interface WasmExports {
   stuck(slot: number): number;
   debugTrap(): void;
   xxh64(ptr: number, len: number, seed: bigint): bigint;
+  tokenize(ptr: number, len: number, maxTokens: number, k: number, sketch: number, table: number): void;
+  lastTokenCount(): number;
+  lastSketchLen(): number;
 }
 
 let compiled: WebAssembly.Module | null = null;
