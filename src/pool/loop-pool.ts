@@ -15,11 +15,12 @@
  * of the calls that died with it), never silently reset.
  *
  * When it pays: measured on 2 cores (README, `npm run bench -- --scope fleet`), with every detector on, one
- * worker and a shard in the calling thread (`inlineShard`) reach 1.31x a LoopEngine in the calling thread,
- * and 2 plain workers 1.01x. With the cheap detectors only (exact, frequency, cycle, result) a worker's call
- * (about 1.6 µs of packing in the calling thread, then reading the batch) costs more than the engine's ~4 µs
- * check, so the best pool reaches 0.79x: on small machines use LoopEngine for that, or the pool for its
- * isolation (sessions survive a dying worker). `npm run bench -- --scope threads` shows how far plain
+ * worker and a shard in the calling thread (`inlineShard`) reach 1.20x a LoopEngine in the calling thread,
+ * and 2 plain workers 0.94x (the calling thread then only packs, and three threads share two cores). With
+ * the cheap detectors only (exact, frequency, cycle, result) a worker's call (about 1.6 µs of packing in
+ * the calling thread, then reading the batch) costs more than the engine's ~4 µs check, so the best pool
+ * reaches 0.78x. On a 2-core machine use LoopEngine, or the pool with `inlineShard` and every detector on,
+ * or the pool for its isolation (sessions survive a dying worker). `npm run bench -- --scope threads` shows how far plain
  * JavaScript scales across two threads on the machine at hand. Args that are JSON data travel in the
  * module's own encoding (see EncodedArgs), so a worker neither rebuilds nor walks them.
  */
