@@ -17,6 +17,9 @@ export function sizeOf(s: number): Size {
 /** Session `s`'s id. */
 export const sessionName = (s: number): string => `session-${s}`;
 
+/** Whether session `s` falls into a loop (from its middle call on): one session in eight. */
+export const isLooping = (s: number): boolean => s % 8 === 3;
+
 /**
  * The fleet's calls interleaved round-robin (session 0's first call, session 1's first call, ...), each
  * carrying its session id. Args are objects, or JSON text with `asJson` (as model APIs deliver them).
@@ -33,7 +36,7 @@ export function fleetEvents(sessions: number, callsPerSession: number, asJson = 
   for (let c = 0; c < callsPerSession; c++) {
     for (let s = 0; s < sessions; s++) {
       const size = sizeOf(s);
-      const stuckFrom = s % 8 === 3 ? Math.floor(callsPerSession / 2) : Infinity;
+      const stuckFrom = isLooping(s) ? Math.floor(callsPerSession / 2) : Infinity;
       const e = c >= stuckFrom ? (loops[size][c] as SessionEvent) : (streams[size][(c + 13 * s) % (callsPerSession + 97)] as SessionEvent);
       // every call its own objects, as a platform receiving JSON has (shared objects would flatter in-thread checks)
       const text = JSON.stringify(e.args);

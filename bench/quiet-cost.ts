@@ -9,7 +9,7 @@
 import { LoopEngine } from '../src/engine/loop-engine.js';
 import type { LoopDetectorOptions } from '../src/index.js';
 import { FLEET_BATCH, FLEET_DETECTORS } from './fleet-bench.js';
-import { fleetEvents, sessionName } from './fleet.js';
+import { fleetEvents, isLooping, sessionName } from './fleet.js';
 
 const VARIANTS: Record<string, LoopDetectorOptions> = {
   all: FLEET_DETECTORS.all,
@@ -20,8 +20,7 @@ const VARIANTS: Record<string, LoopDetectorOptions> = {
 const [which = 'all', sessions = '10000', calls = '100'] = process.argv.slice(2);
 const options = VARIANTS[which];
 if (options === undefined) throw new Error(`unknown detector set ${which}: one of ${Object.keys(VARIANTS).join(', ')}`);
-// the fleet's looping sessions are those with s % 8 === 3
-const looping = new Set(Array.from({ length: Number(sessions) }, (_, s) => s).filter((s) => s % 8 === 3).map(sessionName));
+const looping = new Set(Array.from({ length: Number(sessions) }, (_, s) => s).filter(isLooping).map(sessionName));
 const events = fleetEvents(Number(sessions), Number(calls)).filter((e) => !looping.has(e.session));
 const engine = new LoopEngine(options);
 const warm = fleetEvents(2000, 20).map((e) => ({ ...e, session: `warm-${e.session}` }));
