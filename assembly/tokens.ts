@@ -23,6 +23,12 @@ const FNV_BASIS: u32 = 0x811c9dc5;
   return fmix32(h ^ (n * FNV_PRIME));
 }
 
+/** Whether byte `b` belongs to a token: an ASCII letter or digit, or any byte of a non-ASCII character. */
+// @ts-ignore: decorator
+@inline function isTokenByte(b: u32): bool {
+  return b >= 0x80 || (b | 0x20) - 0x61 < 26 || b - 0x30 < 10;
+}
+
 function isStop(h: u32): bool {
   let i = h & (STOP_SLOTS - 1);
   while (true) {
@@ -67,22 +73,16 @@ export function tokenize(ptr: usize, len: u32, maxTokens: u32, k: u32, sketch: u
   sketchLen = 0;
   let i: u32 = 0;
   while (i < len && tokenCount < maxTokens) {
-    // skip separators: a token byte is an ASCII letter or digit, or any byte of a non-ASCII character
-    while (i < len) {
-      const b = <u32>load<u8>(ptr + i);
-      if (b >= 0x80 || (b | 0x20) - 0x61 < 26 || b - 0x30 < 10) break;
-      i++;
-    }
+    while (i < len && !isTokenByte(<u32>load<u8>(ptr + i))) i++;
     let h = FNV_BASIS ^ <u32>TAG_TOKEN;
     let n: u32 = 0;
     let chars: u32 = 0;
     while (i < len) {
       const b = <u32>load<u8>(ptr + i);
-      const lower = b | 0x20;
-      const letter = lower - 0x61 < 26;
-      if (!(b >= 0x80 || letter || b - 0x30 < 10)) break;
+      if (!isTokenByte(b)) break;
       if (n < MAX_TOKEN_BYTES) {
-        h = (h ^ (letter ? lower : b)) * FNV_PRIME;
+        const lower = b | 0x20;
+        h = (h ^ (lower - 0x61 < 26 ? lower : b)) * FNV_PRIME;
         n++;
       }
       chars += <u32>((b & 0xc0) != 0x80);

@@ -13,8 +13,9 @@ const utf8 = new TextEncoder();
 /** The module's sketch and count for `bytes`, with the given caps. */
 function wasmTokens(bytes: Uint8Array, maxTokens: number, k: number): { count: number; sketch: number[] } {
   const inst = sharedInstance();
-  const slots = 2 * maxTokens + 16;
-  const at = inst.exports.reserveScratch(bytes.length + 4 * k + 4 * 2 * slots + 64);
+  // the token table: a power of two of at least 16 and 2 x maxTokens slots, so under 4 x maxTokens + 16
+  const tableBytes = 4 * (4 * maxTokens + 16);
+  const at = inst.exports.reserveScratch(bytes.length + 4 * k + tableBytes + 64);
   const text = at;
   const sketch = (text + bytes.length + 15) & ~15;
   const table = sketch + 4 * k;

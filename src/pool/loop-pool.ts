@@ -20,8 +20,8 @@
  * the cheap detectors only (exact, frequency, cycle, result) a worker's call (about 1.6 µs of packing in
  * the calling thread, then reading the batch) costs more than the engine's ~4 µs check, so the best pool
  * reaches 0.78x. On a 2-core machine use LoopEngine, or the pool with `inlineShard` and every detector on,
- * or the pool for its isolation (sessions survive a dying worker). `npm run bench -- --scope threads` shows how far plain
- * JavaScript scales across two threads on the machine at hand. Args that are JSON data travel in the
+ * or the pool for its isolation (sessions survive a dying worker). `npm run bench -- --scope threads`
+ * shows how far plain JavaScript scales across two threads on the machine at hand. Args that are JSON data travel in the
  * module's own encoding (see EncodedArgs), so a worker neither rebuilds nor walks them.
  */
 import { EventEmitter } from 'node:events';
