@@ -14,7 +14,7 @@
  * snapshots (`snapshotEvery`) or are reported lost ('sessionLost' events, SessionLostError in the places
  * of the calls that died with it), never silently reset.
  *
- * When it pays: measured on 2 cores (README, `npm run bench -- --scope fleet`), with every detector on, one
+ * When it pays: measured on 2 cores (docs/many-sessions.md, `npm run bench -- --scope fleet`), with every detector on, one
  * worker and a shard in the calling thread (`inlineShard`) reach 1.20x a LoopEngine in the calling thread,
  * and 2 plain workers 0.94x (the calling thread then only packs, and three threads share two cores). With
  * the cheap detectors only (exact, frequency, cycle, result) a worker's call (about 1.6 µs of packing in

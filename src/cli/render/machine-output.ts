@@ -1,6 +1,6 @@
 /**
  * The machine-readable outputs: one JSON line per verdict (`--jsonl`) and one JSON document for the whole
- * scan (`--json`). Field names and order are part of the CLI's contract (README, "Output schemas").
+ * scan (`--json`). Field names and order are part of the CLI's contract (docs/cli.md, "Output schemas").
  */
 import type { TraceCall } from '../../formats/trace-record.js';
 import type { Verdict } from '../../types.js';
