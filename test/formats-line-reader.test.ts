@@ -29,7 +29,6 @@ describe('line reader', () => {
   it('should give the same lines for every chunk size', async () => {
     const expected = [
       { kind: 'line', text: 'first', line: 1 },
-      { kind: 'line', text: '', line: 2 },
       { kind: 'line', text: 'third ünïcødé', line: 3 },
       { kind: 'issue', code: 'invalid-utf8', file: 'f', line: 4, message: 'line is not valid UTF-8' },
       { kind: 'line', text: '\uFEFFfifth keeps its BOM', line: 5 },
@@ -46,6 +45,16 @@ describe('line reader', () => {
         { kind: 'issue', code: 'too-long', file: 'f', line: 2, message: 'line of 100 bytes is longer than maxLineBytes (10); skipped' },
         { kind: 'line', text: 'ok', line: 3 },
         { kind: 'issue', code: 'too-long', file: 'f', line: 4, message: 'line of 11 bytes is longer than maxLineBytes (10); skipped' },
+      ]);
+    }
+  });
+
+  it('should count blank lines without yielding them, for any chunk size', async () => {
+    const blank = Buffer.from(`${'\n'.repeat(100_000)}  \t\r\n\n{"a": 1}\n${' \n'.repeat(1000)}last`);
+    for (const size of [1, 5, 1 << 16]) {
+      expect(await lines(blank, size)).toEqual([
+        { kind: 'line', text: '{"a": 1}', line: 100_003 },
+        { kind: 'line', text: 'last', line: 101_004 },
       ]);
     }
   });

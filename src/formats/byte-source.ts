@@ -4,15 +4,14 @@
  * before the rest is read.
  */
 import { createReadStream } from 'node:fs';
-import { Readable, pipeline } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { gunzipMembers } from './gunzip-members.js';
 
 /** How many decompressed bytes {@link peekBytes} looks at by default. */
 export const PEEK_BYTES = 64 * 1024;
 
 /**
- * The bytes of `source`, gunzipped when they start with 1f 8b. Errors (I/O, corrupt gzip) reject the
- * iteration. `onBytes` hears of each chunk read from the source, before decompression.
+ * The bytes of `source`, gunzipped when they start with 1f 8b. Errors (I/O, corrupt gzip, bytes after the
+ * gzip data: a `TrailingBytesError`) reject the iteration after every byte decoded before them. `onBytes` hears of each chunk read from the source, before decompression.
  */
 export async function* inputBytes(source: string | NodeJS.ReadableStream, onBytes?: (bytes: number) => void): AsyncGenerator<Uint8Array> {
   const raw = typeof source === 'string' ? createReadStream(source) : source;
@@ -58,7 +57,7 @@ export async function* inputBytes(source: string | NodeJS.ReadableStream, onByte
   }
 }
 
-/** Gunzips `first` followed by the rest of `it`. */
+/** Gunzips `first` followed by the rest of `it`, member by member (see gunzip-members.ts). */
 async function* gunzip(first: Uint8Array, it: AsyncIterator<Uint8Array | string> | null): AsyncGenerator<Uint8Array> {
   async function* compressed(): AsyncGenerator<Uint8Array> {
     yield first;
@@ -67,17 +66,7 @@ async function* gunzip(first: Uint8Array, it: AsyncIterator<Uint8Array | string>
       yield typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
     }
   }
-  const source = Readable.from(compressed(), { objectMode: false });
-  const unzip = createGunzip();
-  pipeline(source, unzip, () => {
-    /* errors reach the iteration below: pipeline destroys `unzip` with them */
-  });
-  try {
-    for await (const chunk of unzip) yield chunk as Uint8Array;
-  } finally {
-    source.destroy();
-    unzip.destroy();
-  }
+  yield* gunzipMembers(compressed());
 }
 
 /** The first bytes of an input (at least `bytes` of them unless it is shorter), and all of its bytes again. */

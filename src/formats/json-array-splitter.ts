@@ -12,6 +12,7 @@
  *    element 0,1,2     value  value    then 'array-end' after the ']'
  * ```
  */
+import { TrailingBytesError } from './gunzip-members.js';
 import { type TraceIssue, issue } from './trace-record.js';
 
 /** A piece of the JSON text: a top-level value that is not an array, an element of a top-level array, or an array's end. */
@@ -237,6 +238,10 @@ export async function* splitJson(bytes: AsyncIterable<Uint8Array>, options: { re
   try {
     for await (const chunk of bytes) yield* splitter.push(chunk);
   } catch (e) {
+    if (e instanceof TrailingBytesError) {
+      yield* splitter.finish();
+      return yield issue('read-error', options.file, 0, e.message);
+    }
     yield issue('read-error', options.file, splitter.currentLine, `input could not be read past this line: ${(e as Error).message ?? String(e)}`);
     yield* splitter.abort();
     return;

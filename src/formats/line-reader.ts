@@ -1,8 +1,11 @@
 /**
  * Splits an input's bytes into text lines with bounded memory: a line longer than the cap is reported and
  * skipped without being held whole, a line that is not valid UTF-8 is reported and skipped, a BOM opening
- * the first line is dropped and a CR before the LF is removed.
+ * the first line is dropped and a CR before the LF is removed. Blank lines (ASCII white space only) are
+ * counted and skipped in one pass over their bytes, without being made into lines: a gigabyte of newlines
+ * costs what reading it costs.
  */
+import { TrailingBytesError } from './gunzip-members.js';
 import { type TraceIssue, issue } from './trace-record.js';
 
 /** Default cap on the bytes of one line (and of one JSON element): 64 MiB. */
@@ -27,6 +30,8 @@ export interface LineReaderOptions {
 
 const LF = 0x0a;
 const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
@@ -44,14 +49,26 @@ export function decodeLine(bytes: Uint8Array, line: number): string | null {
   }
 }
 
-/** The lines of `bytes`, and an issue for each line skipped; an error of the input ends it with a `read-error` issue. */
+/** Whether `bytes` hold only ASCII white space (a blank line, its CR included). */
+function isBlank(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== SPACE && b !== TAB && b !== CR) return false;
+  }
+  return true;
+}
+
+/**
+ * The lines of `bytes` (blank ones left out, their numbers counted), and an issue for each line skipped; an
+ * error of the input ends it with a `read-error` issue.
+ */
 export async function* readLines(bytes: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<TextLine | TraceIssue> {
   const { file, maxLineBytes } = options;
   let parts: Uint8Array[] = [];
   let size = 0;
   let tooLong = false;
   let line = 1;
-  const finish = (last: Uint8Array): TextLine | TraceIssue => {
+  const finish = (last: Uint8Array): TextLine | TraceIssue | null => {
     const n = line++;
     if (tooLong || size + last.length > maxLineBytes) {
       const got = size + last.length;
@@ -63,23 +80,46 @@ export async function* readLines(bytes: AsyncIterable<Uint8Array>, options: Line
     const whole = parts.length === 0 ? last : Buffer.concat([...parts, last]);
     parts = [];
     size = 0;
+    if (isBlank(whole)) return null;
     const text = decodeLine(whole, n);
     return text === null ? issue('invalid-utf8', file, n, 'line is not valid UTF-8') : { kind: 'line', text, line: n };
   };
   try {
     for await (const chunk of bytes) {
-      let pos = 0;
+      let pos = size === 0 && !tooLong ? skipBlank(chunk, 0) : 0;
       for (let nl = chunk.indexOf(LF, pos); nl !== -1; nl = chunk.indexOf(LF, pos)) {
-        yield finish(chunk.subarray(pos, nl));
-        pos = nl + 1;
+        const l = finish(chunk.subarray(pos, nl));
+        if (l !== null) yield l;
+        pos = skipBlank(chunk, nl + 1);
       }
       if (pos < chunk.length) keep(chunk.subarray(pos));
     }
   } catch (e) {
+    if (e instanceof TrailingBytesError) {
+      // the data before the junk is whole: its last line too
+      const l = size > 0 || tooLong ? finish(new Uint8Array(0)) : null;
+      if (l !== null) yield l;
+      yield issue('read-error', file, 0, e.message);
+      return;
+    }
     yield issue('read-error', file, line, `input could not be read past this line: ${(e as Error).message ?? String(e)}`);
     return;
   }
-  if (size > 0 || tooLong) yield finish(new Uint8Array(0));
+  const l = size > 0 || tooLong ? finish(new Uint8Array(0)) : null;
+  if (l !== null) yield l;
+
+  /** Skips the blank lines starting at `from` (counting them); returns where the next line starts. */
+  function skipBlank(chunk: Uint8Array, from: number): number {
+    let start = from;
+    for (let i = from; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (b === LF) {
+        line++;
+        start = i + 1;
+      } else if (b !== SPACE && b !== TAB && b !== CR) return start;
+    }
+    return start;
+  }
 
   function keep(tail: Uint8Array): void {
     if (tooLong) {
