@@ -2,8 +2,11 @@
  * From the paths given to the inputs to read: a file as given (whatever its name), a folder walked
  * recursively in sorted order (by code point, so the order is the same everywhere) keeping only trace
  * files, `-` for standard input. Symbolic links to files are followed; links to folders are not (no loops).
+ * A folder entry named like a trace file that is not read (a FIFO, socket or device, which could block or
+ * never end; a link to a folder) is a `not-a-file` issue, never skipped in silence. A path given directly
+ * is read whatever it is (`<(zcat ...)` is a FIFO).
  */
-import type { Dirent } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { InputName } from './format-reader.js';
@@ -58,13 +61,31 @@ async function* walk(dir: string, rel: string): AsyncGenerator<InputSource | Tra
       continue;
     }
     if (!TRACE_FILE.test(e.name)) continue;
-    if (e.isFile()) yield { kind: 'file', file, name };
-    else if (e.isSymbolicLink()) {
-      try {
-        if ((await stat(file)).isFile()) yield { kind: 'file', file, name };
-      } catch (err) {
-        yield issue('read-error', file, 0, `cannot follow the link: ${fsReason(err)}`);
-      }
+    if (e.isFile()) {
+      yield { kind: 'file', file, name };
+      continue;
     }
+    if (!e.isSymbolicLink()) {
+      yield issue('not-a-file', file, 0, `not a regular file (${entryKind(e)}); not read`);
+      continue;
+    }
+    let target: Stats;
+    try {
+      target = await stat(file);
+    } catch (err) {
+      yield issue('read-error', file, 0, `cannot follow the link: ${fsReason(err)}`);
+      continue;
+    }
+    if (target.isFile()) yield { kind: 'file', file, name };
+    else yield issue('not-a-file', file, 0, target.isDirectory() ? 'a link to a folder; links to folders are not followed (give the folder itself to scan it)' : `a link to something that is not a regular file (${entryKind(target)}); not read`);
   }
+}
+
+/** What kind of entry `e` is, in words. */
+function entryKind(e: Dirent | Stats): string {
+  if (e.isFIFO()) return 'a FIFO';
+  if (e.isSocket()) return 'a socket';
+  if (e.isCharacterDevice() || e.isBlockDevice()) return 'a device';
+  if (e.isDirectory()) return 'a folder';
+  return 'an unknown kind of entry';
 }

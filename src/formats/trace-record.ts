@@ -35,7 +35,9 @@ export type IssueCode =
   /** The record is JSON but not of the expected shape (missing `tool`, wrong types, ...). */
   | 'bad-record'
   /** A tool result names a call id that no call of the conversation has. */
-  | 'unpaired-result';
+  | 'unpaired-result'
+  /** A folder entry named like a trace file that is no regular file (FIFO, socket, device) or a link to a folder; not read. */
+  | 'not-a-file';
 
 /** Deepest JSON nesting a record may have; deeper records are `invalid-json` issues (they would overflow recursive consumers). */
 export const MAX_NESTING = 1000;
