@@ -4,6 +4,7 @@
  * flag or option, the rule and the value.
  */
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
@@ -79,11 +80,11 @@ describe('loopwatch exit codes and usage errors', () => {
 
   it.each([
     [['scan', file, '--min-action', 'panic'], '--min-action must be one of warn, ask, break, received "panic"'],
-    [['scan', file, '--workers', 'two'], '--workers must be an integer of at least 0, received "two"'],
+    [['scan', file, '--workers', 'two'], '--workers must be an integer from 0 to 256, received "two"'],
     [['scan', file, '--json', '--jsonl'], '--json and --jsonl cannot be used together'],
     [['scan', file, '--format', 'xml'], '--format must be one of events, openai-chat, openai-responses, anthropic, swe-agent, received "xml"'],
     [['scan', file, '--preset', 'fast'], '--preset must be one of default, balanced'],
-    [['scan', file, '--bogus'], "Unknown option '--bogus'"],
+    [['scan', file, '--bogus'], 'unknown flag --bogus'],
     [['frobnicate'], 'unknown command "frobnicate"'],
   ])('should exit 2 on %j, saying what is wrong', (args, message) => {
     const run = loopwatch(args);
@@ -111,4 +112,14 @@ describe('loopwatch exit codes and usage errors', () => {
     expect(ok.code).toBe(0); // the ladder never reaches break
     expect(JSON.parse(ok.stdout).summary.byAction).toEqual({ warn: 1, ask: 0, break: 0 });
   });
+
+  it('should read a 1 MB gzip of newlines (a gigabyte of blank lines) at the cost of decompressing it', () => {
+    const dir = tempDir();
+    const path = join(dir, 'blank.jsonl.gz');
+    const events = '{"session": "a", "tool": "t"}\n';
+    writeFileSync(path, gzipSync(Buffer.concat([Buffer.from(events), Buffer.alloc(1 << 30, 10), Buffer.from(events)]), { level: 9 }));
+    const run = loopwatch(['scan', path, '--workers', '0', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).summary).toMatchObject({ sessions: 1, events: 2, skipped: 0 });
+  }, 60_000);
 });

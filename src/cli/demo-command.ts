@@ -4,7 +4,6 @@
  * scans it with the worker pool exactly as `loopwatch scan` would, prints the scan report, then precision
  * and recall per loop kind against the injected truth.
  */
-import { parseArgs } from 'node:util';
 import { iterateFleet } from '../demo/fleet/fleet.js';
 import { formatFleetScore } from '../demo/fleet/format.js';
 import type { ScanVerdict } from '../demo/fleet/scan.js';
@@ -12,9 +11,8 @@ import { scoreFleet } from '../demo/fleet/score.js';
 import { DEFAULT_SEED, DEFAULT_SESSIONS, type SessionTruth } from '../demo/fleet/truth.js';
 import type { TraceItem } from '../formats/trace-record.js';
 import { availableParallelism } from 'node:os';
-import { type CommandIo, DEFAULT_BATCH, DEFAULT_MAX_SESSIONS, type ScanSettings, scanItems } from './scan-command.js';
-import { integerFlag } from './flags.js';
-import { UsageError } from './usage-error.js';
+import { type CommandIo, DEFAULT_BATCH, DEFAULT_MAX_SESSIONS, MAX_WORKERS, type ScanSettings, scanItems } from './scan-command.js';
+import { integerFlag, parseFlags, stringOf } from './flags.js';
 
 /** Where the demo says its calls come from. */
 const DEMO_FILE = '<demo fleet>';
@@ -33,30 +31,20 @@ async function* fleetItems(sessions: number, seed: number, truth: SessionTruth[]
 
 /** `loopwatch demo`: resolves to the exit code (0 unless the scan could not run). */
 export async function demoCommand(args: readonly string[], io: CommandIo): Promise<number> {
-  let v;
-  try {
-    v = parseArgs({
-      args: [...args],
-      options: {
-        sessions: { type: 'string' },
-        seed: { type: 'string' },
-        workers: { type: 'string' },
-        preset: { type: 'string' },
-        config: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-    }).values;
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const sessions = integerFlag('--sessions', v.sessions, DEFAULT_SESSIONS, 1, 1_000_000);
-  const seed = integerFlag('--seed', v.seed, DEFAULT_SEED, 0, 2 ** 32 - 1);
+  const v = parseFlags(
+    args,
+    { sessions: { type: 'string' }, seed: { type: 'string' }, workers: { type: 'string' }, preset: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } },
+    false,
+  ).values;
+  const sessions = integerFlag('--sessions', stringOf(v, 'sessions'), DEFAULT_SESSIONS, 1, 1_000_000);
+  const seed = integerFlag('--seed', stringOf(v, 'seed'), DEFAULT_SEED, 0, 2 ** 32 - 1);
   const settings: ScanSettings = {
     paths: [],
     format: undefined,
-    workers: integerFlag('--workers', v.workers, availableParallelism(), 0, 256),
-    preset: v.preset,
-    config: v.config,
+    workers: integerFlag('--workers', stringOf(v, 'workers'), availableParallelism(), 0, MAX_WORKERS),
+    workersGiven: v.workers !== undefined,
+    preset: stringOf(v, 'preset'),
+    config: stringOf(v, 'config'),
     minAction: 'warn',
     failOn: 'never',
     output: v.json === true ? 'none' : 'summary',

@@ -7,13 +7,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
 import type { TraceCall, TraceItem } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import { detectionOptions } from './detection-options.js';
-import { choiceFlag, integerFlag } from './flags.js';
+import { choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
 import { type ExplainContext, type ExplainRow, aroundVerdicts, callLines, explainJson, footerLines, previewArgs, previewOutcome } from './render/explain-text.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
@@ -48,26 +47,21 @@ export function defaultTracePath(): string | null {
 
 /** Parses `loopwatch explain` arguments. Throws UsageError. */
 export function parseExplainArgs(args: readonly string[]): ExplainSettings {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: { format: { type: 'string' }, preset: { type: 'string' }, config: { type: 'string' }, all: { type: 'boolean' }, around: { type: 'string' }, json: { type: 'boolean' } },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const parsed = parseFlags(
+    args,
+    { format: { type: 'string' }, preset: { type: 'string' }, config: { type: 'string' }, all: { type: 'boolean' }, around: { type: 'string' }, json: { type: 'boolean' } },
+    true,
+  );
   const v = parsed.values;
   const [session, ...given] = parsed.positionals;
   if (session === undefined || session === '') throw new UsageError('name the session to explain: loopwatch explain SESSION [paths... | -]');
-  const format = v.format === undefined ? undefined : choiceFlag('--format', v.format, 'events', FORMAT_NAMES);
+  const format = v.format === undefined ? undefined : choiceFlag('--format', stringOf(v, 'format'), 'events', FORMAT_NAMES);
   if (v.all === true && v.around !== undefined) throw new UsageError('--all and --around cannot be used together');
-  const around = v.around === undefined ? null : integerFlag('--around', v.around, 0, 0);
+  const around = v.around === undefined ? null : integerFlag('--around', stringOf(v, 'around'), 0, 0);
   const fallback = given.length === 0 ? defaultTracePath() : null;
   if (given.length === 0 && fallback === null) throw new UsageError('no input: give files or folders, or - to read standard input (the default traces ../shared/data/traces are absent)');
   const paths = fallback === null ? given : [fallback];
-  return { session, paths, format, preset: v.preset, config: v.config, around, json: v.json === true };
+  return { session, paths, format, preset: stringOf(v, 'preset'), config: stringOf(v, 'config'), around, json: v.json === true };
 }
 
 /** The session's calls in `items`, the ids that contain `session` (to suggest) and the skipped inputs. */

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 /**
  * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `--help`, `--version`. Usage errors go to
- * stderr with exit code 2; everything else is each command's own.
+ * stderr in one line with exit code 2; a failure of loopwatch itself in one line with exit code 3 (never 1,
+ * which means loops were found); everything else is each command's own. A reader that closes standard
+ * output or standard error early (`| head`) stops that output, not the run: the exit code still covers
+ * every input.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { closestName } from '../options/checks.js';
 import { benchCommand } from './bench-command.js';
 import { demoCommand } from './demo-command.js';
 import { explainCommand } from './explain-command.js';
@@ -44,7 +48,9 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   }
   const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
   if (command === undefined) {
-    io.stderr.write(`loopwatch: unknown command "${first}" (commands: ${Object.keys(COMMANDS).join(', ')}; see loopwatch --help)\n`);
+    const best = closestName(first.replace(/^-+/, ''), Object.keys(COMMANDS));
+    const hint = best === undefined ? '' : `did you mean ${best}? `;
+    io.stderr.write(`loopwatch: unknown ${first.startsWith('-') ? 'flag' : 'command'} "${first}" (${hint}commands: ${Object.keys(COMMANDS).join(', ')}; see loopwatch --help)\n`);
     return 2;
   }
   if (rest.includes('-h') || rest.includes('--help')) {
@@ -55,18 +61,41 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     return await command.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`loopwatch ${first}: ${e.message}\n(see loopwatch ${first} --help)\n`);
+      io.stderr.write(`loopwatch ${first}: ${e.message} (see loopwatch ${first} --help)\n`);
       return 2;
     }
-    throw e;
+    io.stderr.write(internalError(first, e));
+    return INTERNAL_ERROR;
   }
 }
 
+/** Exit code of a failure of loopwatch itself. */
+export const INTERNAL_ERROR = 3;
+
+/** The one-line report of an unexpected error (the stack only with LOOPWATCH_DEBUG set). */
+export function internalError(command: string, e: unknown): string {
+  const detail = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
+  const stack = process.env.LOOPWATCH_DEBUG !== undefined && e instanceof Error ? `${e.stack}\n` : '';
+  return `loopwatch ${command}: internal error: ${detail.split('\n')[0]} (a bug in loopwatch; LOOPWATCH_DEBUG=1 prints the stack)\n${stack}`;
+}
+
+/** Keeps a stream whose reader went away (EPIPE) from ending the run; `onClose` hears of it once. */
+function survivePipeClose(stream: NodeJS.WritableStream, onClose: () => void): void {
+  let told = false;
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+    if (!told) onClose();
+    told = true;
+  });
+}
+
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1])) {
-  // a reader that stops early (`loopwatch scan --jsonl | head`) ends the run quietly
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
+  const command = process.argv[2] ?? '';
+  survivePipeClose(process.stderr, () => undefined);
+  survivePipeClose(process.stdout, () => process.stderr.write('loopwatch: standard output was closed; the rest of the output is dropped, the run goes on for its exit code\n'));
+  process.on('uncaughtException', (e) => {
+    process.stderr.write(internalError(command, e));
+    process.exit(INTERNAL_ERROR);
   });
   const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
   process.exitCode = code;

@@ -7,19 +7,18 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
 import { STDIN_PATH, TRACE_FILE } from '../formats/list-inputs.js';
 import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
 import type { TraceCall, TraceItem } from '../formats/trace-record.js';
 import type { LoopAction, Verdict } from '../types.js';
 import { detectionOptions } from './detection-options.js';
-import { choiceFlag, integerFlag } from './flags.js';
+import { type FlagSpec, choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
 import { scanDocument, verdictLine } from './render/machine-output.js';
 import { ProgressBar } from './render/progress-bar.js';
 import { summaryText } from './render/summary-text.js';
 import { type ScanSink, type ScanTotals, runScan } from './scan/scan-pipeline.js';
 import { type ScanSummary, summarise } from './scan/scan-summary.js';
-import { sessionChecker } from './scan/session-checker.js';
+import { MAX_LIVE_SESSIONS, checkerThreads, sessionChecker } from './scan/session-checker.js';
 import { UsageError } from './usage-error.js';
 
 /** Where a command writes. */
@@ -34,12 +33,33 @@ const ACTIONS: readonly LoopAction[] = ['warn', 'ask', 'break'];
 export const DEFAULT_BATCH = 1024;
 /** Sessions checked at once by default. */
 export const DEFAULT_MAX_SESSIONS = 100_000;
+/** Largest `--batch-size`: the pool queues at most this many calls at once anyway. */
+export const MAX_BATCH = 65_536;
+/** Largest `--workers`. */
+export const MAX_WORKERS = 256;
+
+/** The flags of `loopwatch scan`. */
+const SCAN_FLAGS: FlagSpec = {
+  format: { type: 'string' },
+  workers: { type: 'string' },
+  preset: { type: 'string' },
+  config: { type: 'string' },
+  'min-action': { type: 'string' },
+  'fail-on': { type: 'string' },
+  jsonl: { type: 'boolean' },
+  json: { type: 'boolean' },
+  'max-sessions': { type: 'string' },
+  'batch-size': { type: 'string' },
+  'no-progress': { type: 'boolean' },
+};
 
 /** Options of a scan, parsed and checked. */
 export interface ScanSettings {
   readonly paths: readonly string[];
   readonly format: FormatName | undefined;
   readonly workers: number;
+  /** Whether `--workers` was given (a lowered count is then said on stderr). */
+  readonly workersGiven?: boolean;
   readonly preset: string | undefined;
   readonly config: string | undefined;
   readonly minAction: LoopAction;
@@ -51,45 +71,26 @@ export interface ScanSettings {
   readonly progress: boolean;
 }
 
-/** Parses `loopwatch scan` arguments. Throws UsageError. */
+/** Parses `loopwatch scan` arguments. Throws UsageError naming the flag. */
 export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): ScanSettings {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        format: { type: 'string' },
-        workers: { type: 'string' },
-        preset: { type: 'string' },
-        config: { type: 'string' },
-        'min-action': { type: 'string' },
-        'fail-on': { type: 'string' },
-        jsonl: { type: 'boolean' },
-        json: { type: 'boolean' },
-        'max-sessions': { type: 'string' },
-        'batch-size': { type: 'string' },
-        'no-progress': { type: 'boolean' },
-      },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const parsed = parseFlags(args, SCAN_FLAGS, true);
   const v = parsed.values;
   if (v.json === true && v.jsonl === true) throw new UsageError('--json and --jsonl cannot be used together');
   const paths = parsed.positionals.length > 0 ? parsed.positionals : stdinIsTty ? [] : ['-'];
   if (paths.length === 0) throw new UsageError('nothing to scan: give files or folders, or - (or pipe input) to read standard input');
+  const format = stringOf(v, 'format');
   return {
     paths,
-    format: v.format === undefined ? undefined : choiceFlag('--format', v.format, 'events', FORMAT_NAMES),
-    workers: integerFlag('--workers', v.workers, availableParallelism(), 0),
-    preset: v.preset,
-    config: v.config,
-    minAction: choiceFlag('--min-action', v['min-action'], 'warn', ACTIONS),
-    failOn: choiceFlag<LoopAction | 'never'>('--fail-on', v['fail-on'], 'break', [...ACTIONS, 'never']),
+    format: format === undefined ? undefined : choiceFlag('--format', format, 'events', FORMAT_NAMES),
+    workers: integerFlag('--workers', stringOf(v, 'workers'), availableParallelism(), 0, MAX_WORKERS),
+    workersGiven: v.workers !== undefined,
+    preset: stringOf(v, 'preset'),
+    config: stringOf(v, 'config'),
+    minAction: choiceFlag('--min-action', stringOf(v, 'min-action'), 'warn', ACTIONS),
+    failOn: choiceFlag<LoopAction | 'never'>('--fail-on', stringOf(v, 'fail-on'), 'break', [...ACTIONS, 'never']),
     output: v.json === true ? 'json' : v.jsonl === true ? 'jsonl' : 'summary',
-    maxSessions: integerFlag('--max-sessions', v['max-sessions'], DEFAULT_MAX_SESSIONS, 1),
-    batchSize: integerFlag('--batch-size', v['batch-size'], DEFAULT_BATCH, 1),
+    maxSessions: integerFlag('--max-sessions', stringOf(v, 'max-sessions'), DEFAULT_MAX_SESSIONS, 1, MAX_LIVE_SESSIONS),
+    batchSize: integerFlag('--batch-size', stringOf(v, 'batch-size'), DEFAULT_BATCH, 1, MAX_BATCH),
     progress: v['no-progress'] !== true,
   };
 }
@@ -139,11 +140,28 @@ export interface ScanHooks {
   readonly onVerdict?: (v: Verdict, call: TraceCall, index: number) => void;
 }
 
+/** Resolves once `out` can take more (at once when it can, or when it has closed or failed). */
+export function drained(out: NodeJS.WritableStream): Promise<void> | undefined {
+  const w = out as NodeJS.WritableStream & { writableNeedDrain?: boolean; destroyed?: boolean };
+  if (w.writableNeedDrain !== true || w.destroyed === true) return undefined;
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      w.off('drain', done).off('close', done).off('error', done);
+      resolve();
+    };
+    w.on('drain', done).on('close', done).on('error', done);
+  });
+}
+
 /** Runs a scan of `items` with `settings`, writing the report to `io`; resolves to the outcome and exit code. */
 export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
   const { totalBytes = null, bytesRead = () => 0, onVerdict } = hooks;
   const options = detectionOptions(settings.preset, settings.config);
-  const checker = sessionChecker(options, settings.workers, settings.maxSessions);
+  const threads = checkerThreads(settings.workers, settings.maxSessions);
+  if (threads < settings.workers && settings.workersGiven === true) {
+    io.stderr.write(`loopwatch: --workers ${settings.workers} lowered to ${threads}: each thread must be able to hold all --max-sessions ${settings.maxSessions} live sessions, and all threads together at most ${MAX_LIVE_SESSIONS + 1}\n`);
+  }
+  const checker = sessionChecker(options, threads, settings.maxSessions);
   const bar = settings.progress && settings.output !== 'jsonl' && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalBytes) : null;
   let scanned = 0;
   const sink: ScanSink = {
@@ -158,10 +176,8 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
     batchDone: (calls) => {
       scanned += calls;
       bar?.update(scanned, bytesRead());
-      // verdict lines wait for a slow reader instead of piling up in memory
-      const out = io.stdout as NodeJS.WritableStream & { writableNeedDrain?: boolean };
-      if (out.writableNeedDrain === true) return new Promise<void>((resolve) => out.once('drain', resolve));
-      return undefined;
+      // verdict lines wait for a slow reader instead of piling up in memory (not for one that is gone)
+      return drained(io.stdout);
     },
   };
   let totals: ScanTotals;

@@ -57,28 +57,37 @@ function distance(a: string, b: string): number {
 }
 
 /** Rejects any key of `obj` not in `known`, suggesting the closest known name. */
+/**
+ * The name in `known` that `key` was most likely meant to be (case aside, within an edit distance of a
+ * third of its length and at least 2, or sharing a start or end with it), or undefined.
+ */
+export function closestName(key: string, known: readonly string[]): string | undefined {
+  let best = '';
+  let bestD = Infinity;
+  for (const k of known) {
+    const d = distance(key.toLowerCase(), k.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
+  }
+  const lower = key.toLowerCase();
+  const affix = lower.length < 3 ? undefined : known.find((k) => {
+    const kk = k.toLowerCase();
+    return kk.startsWith(lower) || lower.startsWith(kk) || kk.endsWith(lower);
+  });
+  if (bestD > Math.max(2, Math.floor(key.length / 3)) && affix !== undefined) {
+    best = affix;
+    bestD = 0;
+  }
+  return key.length > 1 && bestD <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
 export function knownKeys(path: string, obj: Record<string, unknown>, known: readonly string[]): void {
   for (const key of Object.keys(obj)) {
     if (known.includes(key)) continue;
-    let best = '';
-    let bestD = Infinity;
-    for (const k of known) {
-      const d = distance(key.toLowerCase(), k.toLowerCase());
-      if (d < bestD) {
-        bestD = d;
-        best = k;
-      }
-    }
-    const lower = key.toLowerCase();
-    const affix = lower.length < 3 ? undefined : known.find((k) => {
-      const kk = k.toLowerCase();
-      return kk.startsWith(lower) || lower.startsWith(kk) || kk.endsWith(lower);
-    });
-    if (bestD > Math.max(2, Math.floor(key.length / 3)) && affix !== undefined) {
-      best = affix;
-      bestD = 0;
-    }
-    const hint = key.length > 1 && bestD <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${best}"?)` : '';
+    const best = closestName(key, known);
+    const hint = best === undefined ? '' : ` (did you mean "${best}"?)`;
     throw new OptionTypeError(
       `${path}.${key}`,
       `${path}.${key} is not a known option${hint}; known options of ${path}: ${known.join(', ')}`,

@@ -2,6 +2,7 @@
  * What a scan checks calls with: the worker pool, or a LoopEngine in the calling thread (`--workers 0`).
  * Both give the same verdicts; the scan only needs batches in, verdicts out, and sessions ended.
  */
+import { MAX_SESSIONS_LIMIT } from '../../engine/engine-options.js';
 import { LoopEngine, type SessionEvent } from '../../engine/loop-engine.js';
 import type { LoopDetectorOptions } from '../../options/options.js';
 import { LoopPool } from '../../pool/loop-pool.js';
@@ -17,8 +18,24 @@ export interface SessionChecker {
   close(): Promise<void>;
 }
 
+/** Most live sessions a scan may keep (`--max-sessions`): the checker holds one more while it ends one. */
+export const MAX_LIVE_SESSIONS = MAX_SESSIONS_LIMIT - 1;
+
+/** Most threads a checker may use (the calling thread and up to 256 workers). */
+export const MAX_THREADS = 257;
+
 /**
- * A checker over `threads` threads: the calling thread checks one shard of the sessions itself and
+ * The threads a checker of `maxLive` live sessions can use when `requested` are asked for: each thread's
+ * share must be able to hold every live session (they are not spread evenly), and all of them together
+ * at most the engine's limit of sessions, so past `MAX_SESSIONS_LIMIT / (maxLive + 1)` threads it is fewer.
+ */
+export function checkerThreads(requested: number, maxLive: number): number {
+  if (requested <= 1) return requested;
+  return Math.max(1, Math.min(requested, MAX_THREADS, Math.floor(MAX_SESSIONS_LIMIT / (maxLive + 1))));
+}
+
+/**
+ * A checker over `threads` threads (at most {@link checkerThreads}): the calling thread checks one shard of the sessions itself and
  * `threads - 1` worker threads the others (on 2 cores, a calling thread that only packed calls for 2
  * workers left them slower than itself alone); with 0 or 1, the calling thread checks every call. The scan
  * ends sessions itself (it keeps at most `maxLive`, the same whatever the thread count), so the checker is

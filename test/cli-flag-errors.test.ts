@@ -1,0 +1,51 @@
+/**
+ * Bad command lines: every bad flag value is one line on stderr naming the flag, the rule and the value,
+ * with exit code 2 (never a stack trace, never 1, which means loops were found); unknown flags and commands
+ * get the closest known one; a worker count the session cap cannot be spread over is lowered and said.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_LIVE_SESSIONS, checkerThreads } from '../src/cli/scan/session-checker.js';
+import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+
+const dir = tempDir();
+const file = writeJsonl(dir, 'calls.jsonl', Array.from({ length: 6 }, () => ({ session: 'a', tool: 'bash', args: { command: 'make' } })));
+
+describe('loopwatch flag errors', () => {
+  it.each([
+    [['--max-sessions', '10000000'], '--max-sessions must be an integer from 1 to 9,999,999, received "10000000"'],
+    [['--workers', '300'], '--workers must be an integer from 0 to 256, received "300"'],
+    [['--workers', '-1'], '--workers needs a value (write --workers=VALUE for one that starts with -)'],
+    [['--workers=-1'], '--workers must be an integer from 0 to 256, received "-1"'],
+    [['--batch-size', '0'], '--batch-size must be an integer from 1 to 65,536, received "0"'],
+    [['--batch-size', '1e3'], '--batch-size must be an integer from 1 to 65,536, received "1e3"'],
+    [['--min-action', 'brake'], '--min-action must be one of warn, ask, break, received "brake" (did you mean break?)'],
+    [['--jsn'], 'unknown flag --jsn (did you mean --json?)'],
+    [['--json=yes'], '--json takes no value'],
+    [['--format'], '--format needs a value'],
+  ])('should refuse scan %j in one line naming the flag, exit 2', (flags, message) => {
+    const run = loopwatch(['scan', file, ...flags]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`loopwatch scan: ${message} (see loopwatch scan --help)\n`);
+    expect(run.stdout).toBe('');
+  });
+
+  it('should suggest the closest command, and the closest flag of demo and explain', () => {
+    expect(loopwatch(['scna', file])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "scna" (did you mean scan?') });
+    expect(loopwatch(['demo', '--sesions', '5'])).toMatchObject({ code: 2, stderr: 'loopwatch demo: unknown flag --sesions (did you mean --sessions?) (see loopwatch demo --help)\n' });
+    expect(loopwatch(['explain', 'a', file, '--arond', '2'])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown flag --arond (did you mean --around?)') });
+  });
+
+  it('should lower a worker count the session cap cannot be spread over, say so, and scan with it', () => {
+    // 100 threads of 100,000 sessions each would pass the engine's limit of 10,000,000 sessions: 99 it is
+    expect(checkerThreads(100, 100_000)).toBe(99);
+    expect(checkerThreads(100, MAX_LIVE_SESSIONS)).toBe(1);
+    expect(checkerThreads(0, MAX_LIVE_SESSIONS)).toBe(0);
+    const lowered = loopwatch(['scan', file, '--workers', '3', '--max-sessions', '4999999', '--json']);
+    expect(lowered.stderr).toBe('loopwatch: --workers 3 lowered to 2: each thread must be able to hold all --max-sessions 4999999 live sessions, and all threads together at most 10000000\n');
+    expect(lowered.code).toBe(1);
+    const biggest = loopwatch(['scan', file, '--max-sessions', String(MAX_LIVE_SESSIONS), '--json']);
+    expect(biggest.stderr).toBe('');
+    expect(biggest.code).toBe(1);
+    expect(JSON.parse(biggest.stdout).sessions).toEqual(JSON.parse(lowered.stdout).sessions);
+  });
+});
