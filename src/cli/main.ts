@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `--help`, `--version`. Usage errors go to
+ * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `serve`, `--help`, `--version`. Usage errors go to
  * stderr in one line with exit code 2; a failure of loopwatch itself in one line with exit code 3 (never 1,
  * which means loops were found); everything else is each command's own. A reader that closes standard
  * output or standard error early (`| head`) stops that output, not the run: the exit code still covers
@@ -12,8 +12,9 @@ import { closestName } from '../options/checks.js';
 import { benchCommand } from './bench-command.js';
 import { demoCommand } from './demo-command.js';
 import { explainCommand } from './explain-command.js';
-import { BENCH_HELP, DEMO_HELP, EXPLAIN_HELP, MAIN_HELP, SCAN_HELP } from './help-text.js';
+import { BENCH_HELP, DEMO_HELP, EXPLAIN_HELP, MAIN_HELP, SCAN_HELP, SERVE_HELP } from './help-text.js';
 import { type CommandIo, scanCommand } from './scan-command.js';
+import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 
 /** The package version, from package.json. */
@@ -33,6 +34,7 @@ const COMMANDS: Readonly<Record<string, { help: string; run: (args: readonly str
   explain: { help: EXPLAIN_HELP, run: explainCommand },
   demo: { help: DEMO_HELP, run: demoCommand },
   bench: { help: BENCH_HELP, run: benchCommand },
+  serve: { help: SERVE_HELP, run: serveCommand },
 };
 
 /** Runs the CLI with `argv` (without node and the script); resolves to the exit code. */

@@ -66,6 +66,13 @@ export class LoopEngine {
     return this.table.size;
   }
 
+  /** The ids of the live sessions, in no particular order (for persisting them all, e.g. at shutdown). */
+  sessionIds(): string[] {
+    const out: string[] = [];
+    for (const [id] of this.table.entries()) out.push(id);
+    return out;
+  }
+
   /** Whether the session is live. */
   has(sessionId: string): boolean {
     return this.table.peek(sessionId) !== undefined;

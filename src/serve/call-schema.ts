@@ -1,0 +1,101 @@
+/**
+ * The request bodies of `loopwatch serve`, checked field by field before anything is recorded: a bad body
+ * is an InvalidEventError whose `field` is the field's path (`calls[3].tool`) and whose message names the
+ * rule and what was received. Hand-written rather than a JSON Schema library: the shapes are small, the
+ * messages are the CLI's own (`describe`, did-you-mean for unknown fields), it costs nothing per call on the
+ * hot path, and it adds no dependency. The same rules, as JSON Schema, are in docs/service.md.
+ *
+ * A call:   { session, id?, tool, args?, result?, error?, text?, description?, step?, round? }
+ * A batch:  { calls: [call, ...] }           (1 to MAX_BATCH_CALLS calls, every one valid, or none is run)
+ */
+import { InvalidEventError } from '../errors.js';
+import { closestName, describe } from '../options/checks.js';
+import type { ToolEvent } from '../types.js';
+
+/** Longest session id or call id, in UTF-16 code units. */
+export const MAX_ID_LENGTH = 512;
+/** Longest tool name. */
+export const MAX_TOOL_LENGTH = 1024;
+/** Most calls in one batch request. */
+export const MAX_BATCH_CALLS = 10_000;
+
+/** A call as the service receives it: a tool call with its session and, optionally, the caller's call id. */
+export interface ServiceCall extends ToolEvent {
+  /** The session's id. */
+  readonly session: string;
+  /** The caller's id for the call (a tool-use id), echoed back; unique within the session when given. */
+  readonly id?: string;
+}
+
+/** Fields a call may have. */
+export const CALL_FIELDS: readonly string[] = ['session', 'id', 'tool', 'args', 'result', 'error', 'text', 'description', 'step', 'round'];
+
+/** Throws InvalidEventError naming `field`. */
+export function fail(field: string, rule: string, value: unknown): never {
+  throw new InvalidEventError(field, `${field} ${rule}, received ${describe(value)}`);
+}
+
+/** The plain object at `path`, or a 400-worthy error. */
+export function objectAt(path: string, value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'must be a JSON object', value);
+  return value as Record<string, unknown>;
+}
+
+/** Rejects any key of `o` not in `known`, naming the closest known one. */
+export function knownFields(path: string, o: Record<string, unknown>, known: readonly string[]): void {
+  for (const k of Object.keys(o)) {
+    if (known.includes(k)) continue;
+    const best = closestName(k, known);
+    const at = path === '' ? k : `${path}.${k}`;
+    throw new InvalidEventError(at, `${at} is not a known field${best === undefined ? '' : ` (did you mean ${best}?)`}; known: ${known.join(', ')}`);
+  }
+}
+
+/** A string of 1 to `max` characters at `path`. */
+export function idAt(path: string, value: unknown, max = MAX_ID_LENGTH): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > max) fail(path, `must be a string of 1 to ${max} characters`, value);
+  return value;
+}
+
+function optionalString(path: string, value: unknown): string | undefined {
+  if (value !== undefined && typeof value !== 'string') fail(path, 'must be a string when given', value);
+  return value;
+}
+
+function optionalNumber(path: string, value: unknown): number | undefined {
+  if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value))) fail(path, 'must be a finite number when given', value);
+  return value;
+}
+
+/** Reads one call at `path` (`''` for a whole body): every field checked, unknown fields refused. */
+export function readCall(path: string, value: unknown): ServiceCall {
+  const o = objectAt(path === '' ? 'body' : path, value);
+  knownFields(path, o, CALL_FIELDS);
+  const at = (f: string): string => (path === '' ? f : `${path}.${f}`);
+  const session = idAt(at('session'), o.session);
+  const id = o.id === undefined ? undefined : idAt(at('id'), o.id);
+  const tool = idAt(at('tool'), o.tool, MAX_TOOL_LENGTH);
+  return {
+    session,
+    ...(id === undefined ? {} : { id }),
+    tool,
+    args: o.args,
+    result: o.result,
+    error: o.error,
+    text: optionalString(at('text'), o.text),
+    description: optionalString(at('description'), o.description),
+    step: optionalNumber(at('step'), o.step),
+    round: optionalNumber(at('round'), o.round),
+  };
+}
+
+/** Reads a batch body `{ calls: [...] }`: all of its calls, or an error naming the first bad field. */
+export function readBatch(value: unknown): ServiceCall[] {
+  const o = objectAt('body', value);
+  knownFields('', o, ['calls']);
+  const calls = o.calls;
+  if (!Array.isArray(calls) || calls.length === 0 || calls.length > MAX_BATCH_CALLS) fail('calls', `must be an array of 1 to ${MAX_BATCH_CALLS} calls`, calls);
+  const out = new Array<ServiceCall>(calls.length);
+  for (let i = 0; i < calls.length; i++) out[i] = readCall(`calls[${i}]`, calls[i]);
+  return out;
+}

@@ -1,0 +1,110 @@
+/**
+ * Bodies in and out of `loopwatch serve`: a request body read up to a byte limit (413 past it, without
+ * reading the rest), JSON parsed with a 400 that says where it broke, and JSON or byte responses with their
+ * length set (keep-alive friendly).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A request the service refuses: the HTTP status, a stable code, the field at fault (if any), a message. */
+export class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'HttpRefusal';
+  }
+}
+
+/** Bytes of request bodies held at once by every request together, and the most allowed. */
+export interface BodyBudget {
+  used: number;
+  readonly limit: number;
+}
+
+/**
+ * The request's body, at most `limit` bytes. A declared or actual length over the limit rejects with a 413
+ * refusal; bodies held by all requests together over `budget.limit` reject with a 503 (the rest is not
+ * read; the response closes the connection).
+ */
+export function readBody(req: IncomingMessage, limit: number, budget: BodyBudget): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    return Promise.reject(tooLarge(limit, `${declared} bytes declared`));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const settle = (): void => {
+      done = true;
+      budget.used -= size;
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      budget.used += chunk.length;
+      if (size > limit || budget.used > budget.limit) {
+        settle();
+        req.pause();
+        reject(size > limit ? tooLarge(limit, 'more sent') : new HttpRefusal(503, 'overloaded', `request bodies being read hold over ${budget.limit} bytes; retry after the time in Retry-After`, undefined, { 'retry-after': '1', connection: 'close' }));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (done) return;
+      settle();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    });
+    req.on('error', (e) => {
+      if (done) return;
+      settle();
+      reject(e);
+    });
+    req.on('close', () => {
+      if (done) return;
+      settle();
+      reject(new HttpRefusal(400, 'aborted', 'the request was closed before its body ended'));
+    });
+  });
+}
+
+function tooLarge(limit: number, what: string): HttpRefusal {
+  return new HttpRefusal(413, 'body_too_large', `the request body is over the limit of ${limit} bytes (${what}); send smaller batches`);
+}
+
+/** The body parsed as JSON, or a 400 refusal saying where the text stopped being JSON. */
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0) throw new HttpRefusal(400, 'bad_json', 'the request body is empty; a JSON object is expected', 'body');
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (e) {
+    throw new HttpRefusal(400, 'bad_json', `the request body is not JSON: ${(e as Error).message}`, 'body');
+  }
+}
+
+/** Sends `value` as JSON with `status`. */
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Sends bytes (a snapshot) with `status`. */
+export function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array): void {
+  res.writeHead(status, { 'content-type': 'application/octet-stream', 'content-length': bytes.byteLength });
+  res.end(bytes);
+}
+
+/** Sends a refusal as `{ "error": { code, message, field? } }`. */
+export function sendRefusal(res: ServerResponse, r: HttpRefusal): void {
+  const body = { error: { code: r.code, message: r.message, ...(r.field === undefined ? {} : { field: r.field }) } };
+  // a body we did not read (413) or a server stopping: close the connection after this response
+  const headers: Record<string, string> = { ...r.headers };
+  if (r.status === 413) headers.connection = 'close';
+  sendJson(res, r.status, body, headers);
+}

@@ -1,0 +1,135 @@
+/**
+ * The routes of `loopwatch serve`, each a thin codec: read and check the body, ask the CheckService or the
+ * engine, answer as JSON. Every refusal is `{ "error": { code, message, field? } }` with its status.
+ *
+ *   GET    /healthz                      liveness and counts (no token needed)
+ *   POST   /v1/check                     one call            -> { id?, verdict }
+ *   POST   /v1/check/batch               { calls: [...] }    -> { results: [{ id?, verdict } | { id?, error }] }
+ *   GET    /v1/sessions/{id}/snapshot    the session's snapshot bytes (404 when it is not live)
+ *   PUT    /v1/sessions/{id}/snapshot    restore the session from snapshot bytes
+ *   DELETE /v1/sessions/{id}             end the session    -> { ended: boolean }
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { InvalidEventError, SnapshotError } from '../errors.js';
+import { idAt, readBatch, readCall } from './call-schema.js';
+import type { CheckService } from './check-service.js';
+import { type BodyBudget, HttpRefusal, parseJson, readBody, sendBytes, sendJson } from './http-io.js';
+
+/** What a route handler gets. */
+export interface RouteContext {
+  readonly service: CheckService;
+  readonly bodyLimit: number;
+  /** Bytes of bodies held by all requests together. */
+  readonly budget: BodyBudget;
+  /** Seconds since the server started, sessions live, whether it is stopping. */
+  readonly health: () => Record<string, unknown>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, ctx: RouteContext, param: string) => Promise<void> | void;
+
+/** The body as a call or a batch, turning schema errors into 400s naming the field. */
+function checked<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof InvalidEventError) throw new HttpRefusal(400, 'bad_request', e.message, e.field);
+    throw e;
+  }
+}
+
+/** The body as JSON, whatever its content-type says (so that `curl -d` works as it is). */
+async function jsonBody(req: IncomingMessage, ctx: RouteContext): Promise<unknown> {
+  return parseJson(await readBody(req, ctx.bodyLimit, ctx.budget));
+}
+
+function sessionParam(param: string): string {
+  let id: string;
+  try {
+    id = decodeURIComponent(param);
+  } catch {
+    throw new HttpRefusal(400, 'bad_request', 'the session id in the path is not valid percent-encoding', 'session');
+  }
+  return checked(() => idAt('session', id));
+}
+
+const ROUTES: ReadonlyArray<{ readonly method: string; readonly path: RegExp; readonly handle: Handler }> = [
+  { method: 'GET', path: /^\/healthz$/, handle: (_req, res, ctx) => sendJson(res, 200, ctx.health()) },
+  {
+    method: 'POST',
+    path: /^\/v1\/check$/,
+    handle: async (req, res, ctx) => {
+      const body = await jsonBody(req, ctx);
+      const call = checked(() => readCall('', body));
+      let result;
+      try {
+        result = ctx.service.check(call);
+      } catch (e) {
+        if (e instanceof InvalidEventError) throw new HttpRefusal(400, 'bad_request', e.message, e.field);
+        throw e;
+      }
+      sendJson(res, 200, result);
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/v1\/check\/batch$/,
+    handle: async (req, res, ctx) => {
+      const body = await jsonBody(req, ctx);
+      const calls = checked(() => readBatch(body));
+      sendJson(res, 200, { results: ctx.service.checkBatch(calls) });
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/v1\/sessions\/([^/]+)\/snapshot$/,
+    handle: (_req, res, ctx, param) => {
+      const id = sessionParam(param);
+      const bytes = ctx.service.engine.snapshot(id);
+      if (bytes === null) throw new HttpRefusal(404, 'no_session', `session ${JSON.stringify(id.slice(0, 80))} is not live`, 'session');
+      sendBytes(res, 200, bytes);
+    },
+  },
+  {
+    method: 'PUT',
+    path: /^\/v1\/sessions\/([^/]+)\/snapshot$/,
+    handle: async (req, res, ctx, param) => {
+      const id = sessionParam(param);
+      const bytes = await readBody(req, ctx.bodyLimit, ctx.budget);
+      try {
+        ctx.service.engine.restore(id, bytes);
+      } catch (e) {
+        if (e instanceof SnapshotError) throw new HttpRefusal(400, 'bad_snapshot', e.message, 'body');
+        throw e;
+      }
+      sendJson(res, 200, { restored: id });
+    },
+  },
+  {
+    method: 'DELETE',
+    path: /^\/v1\/sessions\/([^/]+)$/,
+    handle: (_req, res, ctx, param) => sendJson(res, 200, { ended: ctx.service.engine.end(sessionParam(param)) }),
+  },
+];
+
+/** Runs the route for the request; a refusal for an unknown path (404) or method (405). */
+export async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
+  const path = (req.url ?? '/').split('?')[0] as string;
+  const allowed: string[] = [];
+  for (const r of ROUTES) {
+    const m = r.path.exec(path);
+    if (m === null) continue;
+    if (r.method !== req.method) {
+      allowed.push(r.method);
+      continue;
+    }
+    await r.handle(req, res, ctx, m[1] ?? '');
+    return;
+  }
+  if (allowed.length > 0) throw new HttpRefusal(405, 'method_not_allowed', `${req.method ?? '?'} is not allowed on ${path}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') });
+  throw new HttpRefusal(404, 'not_found', `no route ${path.slice(0, 120)} (routes: /healthz, /v1/check, /v1/check/batch, /v1/sessions/{id}/snapshot, /v1/sessions/{id})`);
+}
+
+/** Whether a request's path needs no token. */
+export function isOpenPath(url: string | undefined): boolean {
+  return (url ?? '').split('?')[0] === '/healthz';
+}

@@ -1,0 +1,67 @@
+/**
+ * Options of the `loopwatch serve` HTTP service, each with its unit, bounds and default. The CLI fills them
+ * from its flags; tests pass them directly.
+ */
+import type { LoopEngineOptions } from '../engine/engine-options.js';
+import type { BearerToken } from './bearer-token.js';
+
+/** Options of a {@link ServeServer}. */
+export interface ServeOptions {
+  /** Address to listen on. @default '127.0.0.1' */
+  readonly host?: string;
+  /** TCP port; 0 picks a free one (see `ServeServer.port`). @default 7878 */
+  readonly port?: number;
+  /** The bearer token every request but `/healthz` must carry; required for a non-loopback host. */
+  readonly token?: BearerToken;
+  /** Where sessions are persisted at shutdown and restored from at start; none when undefined. */
+  readonly stateDir?: string;
+  /** Largest request body, in bytes (413 above). @default 4194304 */
+  readonly bodyLimit?: number;
+  /** Bytes of request bodies held at once by all requests together (503 above): bounds the memory bodies take. @default 67108864 */
+  readonly maxBufferedBytes?: number;
+  /** Requests handled at once (reading a body included); one more gets 503 with Retry-After. @default 256 */
+  readonly maxInFlight?: number;
+  /** Most open connections; the server refuses more. @default 4096 */
+  readonly maxConnections?: number;
+  /** A request whose headers and body are not in after this many ms is answered 408 and closed (slow clients). @default 30000 */
+  readonly requestTimeoutMs?: number;
+  /** At shutdown, how long in-flight requests may take to finish, in ms, before their connections are cut. @default 10000 */
+  readonly drainMs?: number;
+  /** The engine's options (detection options, maxSessions, idleTtlMs). */
+  readonly engine?: LoopEngineOptions;
+}
+
+/** ServeOptions with the defaults filled in. */
+export interface ResolvedServeOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly token: BearerToken | undefined;
+  readonly stateDir: string | undefined;
+  readonly bodyLimit: number;
+  readonly maxBufferedBytes: number;
+  readonly maxInFlight: number;
+  readonly maxConnections: number;
+  readonly requestTimeoutMs: number;
+  readonly drainMs: number;
+  readonly engine: LoopEngineOptions;
+}
+
+/** The default port of `loopwatch serve`. */
+export const DEFAULT_PORT = 7878;
+
+/** Fills in the defaults. */
+export function resolveServeOptions(o: ServeOptions): ResolvedServeOptions {
+  return {
+    host: o.host ?? '127.0.0.1',
+    port: o.port ?? DEFAULT_PORT,
+    token: o.token,
+    stateDir: o.stateDir,
+    bodyLimit: o.bodyLimit ?? 4 << 20,
+    maxBufferedBytes: o.maxBufferedBytes ?? 64 << 20,
+    maxInFlight: o.maxInFlight ?? 256,
+    maxConnections: o.maxConnections ?? 4096,
+    requestTimeoutMs: o.requestTimeoutMs ?? 30_000,
+    drainMs: o.drainMs ?? 10_000,
+    engine: o.engine ?? {},
+  };
+}
