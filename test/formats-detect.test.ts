@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../src/formats/detect-format.js';
 import { detectLayout } from '../src/formats/detect-layout.js';
 import { FORMAT_NAMES, readInputs } from '../src/formats/read-inputs.js';
-import { collect, scratchDir } from './helpers/trace-files.js';
+import { collect, collectAll, scratchDir } from './helpers/trace-files.js';
 
 const { dir, write } = scratchDir('formats-detect');
 
@@ -91,7 +91,6 @@ describe('format detection', () => {
     expect(items.map((i) => (i.kind === 'issue' ? `${i.code} ${i.line}: ${i.message}` : `${i.kind} ${i.session}`))).toEqual([
       'bad-record 1: "tool" must be a non-empty string, received undefined; skipped',
       'call e',
-      'end e',
     ]);
   });
 
@@ -103,8 +102,7 @@ describe('format detection', () => {
     expect(items).toEqual([
       { kind: 'issue', code: 'unknown-format', file: unknown, line: 1, message: 'the first record is an object with keys "hello", "n", not loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent; input skipped' },
       { kind: 'issue', code: 'unknown-format', file: scalar, line: 1, message: 'the first record is 42 (number), not loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent; input skipped' },
-      { kind: 'call', session: 'e', event: { tool: 'ls', step: 0 }, errorInfo: 'absent', file: good, line: 1 },
-      { kind: 'end', session: 'e', file: good },
+      { kind: 'call', session: 'e', event: { tool: 'ls' }, errorInfo: 'absent', file: good, line: 1 },
     ]);
   });
 
@@ -118,17 +116,17 @@ describe('format detection', () => {
   it('should read standard input as -, gzip or not', async () => {
     for (const data of [Buffer.from(events + events), gzipSync(events + events)]) {
       const stdin = Readable.from([data.subarray(0, 1), data.subarray(1)]);
-      const items = await collect(['-'], { stdin });
-      expect(items.map((i) => `${i.kind} ${i.file} ${i.kind === 'call' ? i.line : ''}`)).toEqual(['call <stdin> 1', 'call <stdin> 2', 'end <stdin> ']);
+      const items = await collectAll(['-'], { stdin });
+      expect(items.map((i) => `${i.kind} ${i.file} ${i.kind === 'call' ? i.line : ''}`)).toEqual(['call <stdin> 1', 'call <stdin> 2', 'input-end <stdin> ']);
     }
   });
 
   it('should report a missing path at line 0 and read the others', async () => {
     const missing = join(dir, 'nope', 'missing.jsonl');
     const good = write('also-good.jsonl', events);
-    const items = await collect([missing, good]);
+    const items = await collectAll([missing, good]);
     expect(items[0]).toEqual({ kind: 'issue', code: 'missing-input', file: missing, line: 0, message: 'cannot read the path: no such file or directory' });
-    expect(items.slice(1).map((i) => i.kind)).toEqual(['call', 'end']);
+    expect(items.slice(1).map((i) => i.kind)).toEqual(['call', 'input-end']);
   });
 
   it('should refuse invalid options at once, naming the option and the value', () => {

@@ -1,9 +1,9 @@
 /**
  * The loopwatch events format: JSON Lines, one tool call per line,
  * `{session, step?, tool, args, result?, error?, text?, round?, description?}`, sessions interleaved.
- * A call comes out as soon as its line is read; the reader keeps only each live session's call count, and
- * ends every session when the input ends. A record's `error` (other than null, false or "") makes a known
- * failure, its absence a known success. Lines without a `session` belong to one session named by the input.
+ * A call comes out as soon as its line is read; the reader keeps nothing per session (memory does not grow
+ * with the sessions of a file), so its sessions end with the input (the `input-end` item). A record's
+ * `error` (other than null, false or "") makes a known failure, its absence a known success. Lines without a `session` belong to one session named by the input.
  */
 import { describe } from '../options/checks.js';
 import type { FormatReader, InputName } from './format-reader.js';
@@ -27,8 +27,6 @@ function wrongType(r: Record<string, unknown>, field: string, type: 'string' | '
 
 /** A reader of the events format for `input`. */
 export function createEventsReader(input: InputName): FormatReader {
-  /** Live sessions and how many calls each has had, in order of first call. */
-  const counts = new Map<string, number>();
   const bad = (unit: RecordUnit, message: string): TraceIssue => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
   return {
     *record(unit: RecordUnit): Generator<TraceItem> {
@@ -40,16 +38,13 @@ export function createEventsReader(input: InputName): FormatReader {
       const why = wrongType(r, 'step', 'number') ?? wrongType(r, 'round', 'number') ?? wrongType(r, 'text', 'string') ?? wrongType(r, 'description', 'string');
       if (why !== null) return yield bad(unit, why);
       const session = s.id ?? input.file;
-      const n = counts.get(session) ?? 0;
-      counts.set(session, n + 1);
       const failed = isFailure(r.error);
-      const event = toolEvent(r.tool, r.args, r.result, failed ? r.error : undefined, (r.text ?? undefined) as string | undefined, (r.step ?? n) as number, (r.round ?? undefined) as number | undefined);
+      const event = toolEvent(r.tool, r.args, r.result, failed ? r.error : undefined, (r.text ?? undefined) as string | undefined, (r.step ?? undefined) as number | undefined, (r.round ?? undefined) as number | undefined);
       const withDescription = typeof r.description === 'string' ? { ...event, description: r.description } : event;
       yield { kind: 'call', session, event: withDescription, errorInfo: failed ? 'known' : 'absent', file: unit.file, line: unit.line };
     },
     *finish(): Generator<TraceItem> {
-      for (const session of counts.keys()) yield { kind: 'end', session, file: input.file };
-      counts.clear();
+      // the sessions end with the input
     },
   };
 }

@@ -2,7 +2,8 @@
  * Reads one input through: bytes (gunzipped when they are gzip), layout, records, format (forced, or
  * detected from the first record that tells), and the format's reader. An input whose first record fits no
  * format is skipped with an `unknown-format` issue; other inputs carry on. Once detected, a record plainly
- * in another format is a `bad-record` issue rather than being misread.
+ * in another format is a `bad-record` issue rather than being misread. Every input read ends with an
+ * `input-end` item.
  */
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
@@ -54,8 +55,13 @@ function shape(v: unknown): string {
   return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 8).map((k) => JSON.stringify(k)).join(', ')}${keys.length > 8 ? ', ...' : ''}`;
 }
 
-/** The items of one input: a file path or a stream. */
+/** The items of one input (a file path or a stream), then its `input-end`. */
 export async function* readInput(source: string | NodeJS.ReadableStream, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
+  yield* inputItems(source, input, options);
+  yield { kind: 'input-end', file: input.file };
+}
+
+async function* inputItems(source: string | NodeJS.ReadableStream, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
   const { file } = input;
   const peeked = await peekBytes(inputBytes(source, options.onBytes));
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(peeked.head, peeked.complete, file);

@@ -65,6 +65,17 @@ export interface TraceEnd {
   readonly file: string;
 }
 
+/**
+ * The input has ended: no further calls of any of its sessions follow. Yielded after each input read, so a
+ * consumer can end the input's sessions without the readers keeping a list of them (the events format,
+ * whose sessions may interleave, ends its sessions only this way).
+ */
+export interface TraceInputEnd {
+  readonly kind: 'input-end';
+  /** The input that ended. */
+  readonly file: string;
+}
+
 /** A skipped input, line, element or record, with the reason. */
 export interface TraceIssue {
   readonly kind: 'issue';
@@ -79,7 +90,7 @@ export interface TraceIssue {
 }
 
 /** Anything a trace reader yields. */
-export type TraceItem = TraceCall | TraceEnd | TraceIssue;
+export type TraceItem = TraceCall | TraceEnd | TraceInputEnd | TraceIssue;
 
 /** The name standard input goes by in items. */
 export const STDIN_NAME = '<stdin>';

@@ -3,10 +3,15 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ReadInputsOptions, readInputs } from '../../src/formats/read-inputs.js';
-import type { TraceItem } from '../../src/formats/trace-record.js';
+import type { TraceInputEnd, TraceItem } from '../../src/formats/trace-record.js';
+
+/** Every item `readInputs` yields for `paths`, but the `input-end` after each input (see {@link collectAll}). */
+export async function collect(paths: string[], options: ReadInputsOptions = {}): Promise<Exclude<TraceItem, TraceInputEnd>[]> {
+  return (await collectAll(paths, options)).filter((i): i is Exclude<TraceItem, TraceInputEnd> => i.kind !== 'input-end');
+}
 
 /** Every item `readInputs` yields for `paths`. */
-export async function collect(paths: string[], options: ReadInputsOptions = {}): Promise<TraceItem[]> {
+export async function collectAll(paths: string[], options: ReadInputsOptions = {}): Promise<TraceItem[]> {
   const out: TraceItem[] = [];
   for await (const item of readInputs(paths, options)) out.push(item);
   return out;
