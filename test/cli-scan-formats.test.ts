@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
 import { FIXTURE_CALLS, writeAnthropic, writeEvents, writeOpenAiChat, writeOpenAiResponses, writeSweAgent } from './helpers/format-fixtures.js';
 
-const VERDICT_FIELDS = ['session', 'index', 'step', 'tool', 'kind', 'detector', 'confidence', 'action', 'loopStart', 'recommended', 'message'];
+const VERDICT_FIELDS = ['session', 'file', 'index', 'step', 'tool', 'kind', 'detector', 'confidence', 'action', 'loopStart', 'recommended', 'message'];
 
 const dir = tempDir();
 const cases: [string, string[], string, string][] = [

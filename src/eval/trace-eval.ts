@@ -121,13 +121,16 @@ export async function evaluateTraces(dir: string, options: LoopDetectorOptions =
   const info = readSessions(dir);
   const issues: TraceIssue[] = [];
   const checker = sessionChecker(options, workers, 100_000);
+  const tallies: SessionTally[] = [];
   let totals;
   try {
-    totals = await runScan(readInputs([join(dir, 'events.jsonl.gz')]), checker, { minAction: 'warn', maxLive: 100_000, batchSize: 1024 }, { verdict: () => undefined, issue: (i) => issues.push(i) });
+    const sink = { verdict: () => undefined, issue: (i: TraceIssue) => issues.push(i), sessionDone: (_r: unknown, t: SessionTally) => tallies.push(t) };
+    totals = await runScan(readInputs([join(dir, 'events.jsonl.gz')]), checker, { minAction: 'warn', maxLive: 100_000, batchSize: 1024 }, sink);
   } finally {
     await checker.close();
   }
-  const sessions: EvalSession[] = totals.sessions.map((tally) => {
+  tallies.sort((a, b) => a.seq - b.seq);
+  const sessions: EvalSession[] = tallies.map((tally) => {
     const meta: SessionInfo | undefined = info.get(tally.session);
     return { session: tally.session, source: meta?.agent ?? 'unlisted', exitStatus: meta?.exit_status ?? 'unlisted', tally };
   });

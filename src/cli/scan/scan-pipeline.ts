@@ -1,31 +1,52 @@
 /**
  * The scan's data path: trace items -> batches of calls -> the checker (pool or engine) -> verdicts, in
- * input order, tallied per session and handed to the output as they arrive.
+ * input order, tallied per session and handed to the output as they arrive; an ended session is folded into
+ * the bounded aggregate once every verdict about it is in.
  *
  * ```
- *   reader items --call--> open batch ──full──> checker.checkBatch ──> in flight (at most DEPTH)
- *                --end---> (after the batch holding its calls) checker.end        │ oldest first
- *                --issue-> sink.issue                                             v
- *                                                   tally + sink.verdict per call, in input order
+ *   reader items --call------> open batch ──full──> checker.checkBatch ──> in flight (at most DEPTH)
+ *                --end-------> (after the batch holding its calls) checker.end        │ oldest first
+ *                --input-end-> every session of that input ends                       v
+ *                --issue-----> sink.issue                    tally + sink.verdict per call, in input order;
+ *                                                            then the batch's ended sessions: aggregate
  * ```
  *
- * Live sessions are capped here (`maxLive`, least recently used ended first, and counted), not by the
- * checker, so verdicts never depend on the worker count. Memory: the open and in-flight batches, the live
- * sessions' detector state, and one small tally per session seen.
+ * A session is its input file and its id (the same id in two files is two sessions). Live sessions are
+ * capped here (`maxLive`, least recently used ended first, and counted), not by the checker, so verdicts
+ * never depend on the worker count. A session ended that way waits (at most `maxLive` of them) in case it
+ * comes back: it then goes on with its calls numbered on, though its detector state starts afresh. Memory:
+ * the open and in-flight batches (a small record per call once it is handed over), the live and waiting
+ * sessions' tallies, the live sessions' detector state, and the bounded aggregate. Nothing grows with the
+ * number of sessions seen.
  */
 import { type SessionEvent, sessionEvent } from '../../engine/loop-engine.js';
 import { SessionTable } from '../../engine/session-table.js';
-import type { TraceCall, TraceIssue, TraceItem } from '../../formats/trace-record.js';
+import type { TraceIssue, TraceItem } from '../../formats/trace-record.js';
 import type { LoopAction, Verdict } from '../../types.js';
+import { rebaseVerdict } from './rebase-verdict.js';
+import { type ScanCounts, ScanAggregate, type SessionReport } from './scan-summary.js';
 import type { SessionChecker } from './session-checker.js';
 import { ACTION_RANK, SessionTally } from './session-tally.js';
 
+/** Where a call was read, as the outputs name it (a call's args and results are not kept once handed over). */
+export interface CallSite {
+  readonly session: string;
+  readonly file: string;
+  /** 1-based line where the call's record starts. */
+  readonly line: number;
+  readonly tool: string;
+  /** The step the input gave the call, if any. */
+  readonly step: number | undefined;
+}
+
 /** Where a scan's findings go as they are made. */
 export interface ScanSink {
-  /** A verdict at or above the reporting threshold, about `call` (the session's call `index`). */
-  verdict(v: Verdict, call: TraceCall, index: number, tally: SessionTally): void;
+  /** A verdict at or above the reporting threshold (numbered in the scan's terms), about the session's call `index`. */
+  verdict(v: Verdict, call: CallSite, index: number, tally: SessionTally): void;
   /** A skipped line, element or input, or a call the checker refused. */
   issue(issue: TraceIssue): void;
+  /** A session has ended and every verdict about it is in: its report (already in the aggregate). */
+  sessionDone?(report: SessionReport, tally: SessionTally): void;
   /** Called after each batch's verdicts are in (for progress); a promise holds the scan until it settles (output backpressure). */
   batchDone?(calls: number): void | Promise<void>;
 }
@@ -38,119 +59,197 @@ export interface ScanPlan {
   readonly maxLive: number;
   /** Calls per batch handed to the checker. */
   readonly batchSize: number;
+  /** Worst sessions and tools the summary keeps. @default 10 */
+  readonly top?: number;
+  /** Which sessions may be listed among the worst. @default all */
+  readonly listed?: (r: SessionReport) => boolean;
+  /** Aborted: stop reading input at once (Ctrl-C), even mid-read; what was read is still checked and summarised. */
+  readonly signal?: AbortSignal;
 }
 
 /** What a scan saw, beside what the sink was told. */
-export interface ScanTotals {
-  /** Every session seen, in order of first appearance. */
-  readonly sessions: readonly SessionTally[];
-  /** Calls read. */
-  readonly events: number;
-  /** Lines, elements or inputs skipped (and calls the checker refused). */
-  readonly issues: number;
-  /** Sessions ended early to stay within `maxLive`. */
-  readonly evicted: number;
-  /** Wall time of the scan, ms. */
-  readonly millis: number;
+export interface ScanTotals extends ScanCounts {
+  /** Every session, folded in. */
+  readonly aggregate: ScanAggregate;
+  /** Whether the scan stopped before the end of its input. */
+  readonly stopped: boolean;
 }
 
 /** Batches a scan has with the checker at once. */
 const DEPTH = 4;
 
 interface Batch {
-  readonly events: SessionEvent[];
-  readonly calls: TraceCall[];
+  events: SessionEvent[];
+  readonly sites: CallSite[];
+  readonly tallies: SessionTally[];
   readonly index: number[];
-  /** Sessions to end once the batch's calls are submitted. */
+  /** The tally's `base` when the call was read. */
+  readonly base: number[];
+  /** Checker sessions to end once the batch's calls are submitted. */
   readonly ends: Set<string>;
+  /** Sessions to fold into the aggregate once the batch's verdicts are in. */
+  readonly closing: SessionTally[];
 }
 
-const emptyBatch = (): Batch => ({ events: [], calls: [], index: [], ends: new Set() });
+const emptyBatch = (): Batch => ({ events: [], sites: [], tallies: [], index: [], base: [], ends: new Set(), closing: [] });
+
+/** The checker's id of a session: its file and its id. */
+export const sessionKey = (file: string, session: string): string => `${file}\u0000${session}`;
 
 /** Scans `items` with `checker`, reporting to `sink`; the checker is left open. */
 export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionChecker, plan: ScanPlan, sink: ScanSink): Promise<ScanTotals> {
   const t0 = performance.now();
-  const tallies = new Map<string, SessionTally>();
+  const aggregate = new ScanAggregate(plan.top, plan.listed);
   const live = new SessionTable<SessionTally>();
+  const waiting = new SessionTable<SessionTally>();
   const inFlight: { batch: Batch; verdicts: Promise<(Verdict | null | Error)[]> }[] = [];
   const minRank = ACTION_RANK[plan.minAction];
   let open = emptyBatch();
+  let seq = 0;
   let events = 0;
   let issues = 0;
   let evicted = 0;
+  let stopped = false;
 
   const settleOldest = async (): Promise<void> => {
     const { batch, verdicts } = inFlight.shift() as (typeof inFlight)[number];
-    const out = await verdicts;
-    for (let k = 0; k < out.length; k++) {
+    let out: (Verdict | null | Error)[];
+    try {
+      out = await verdicts;
+    } catch (e) {
+      out = batch.sites.map(() => (e instanceof Error ? e : new Error(String(e))));
+    }
+    for (let k = 0; k < batch.sites.length; k++) {
       const r = out[k];
       if (r === null || r === undefined) continue;
-      const call = batch.calls[k] as TraceCall;
-      const tally = tallies.get(call.session) as SessionTally;
+      const call = batch.sites[k] as CallSite;
+      const tally = batch.tallies[k] as SessionTally;
+      const index = batch.index[k] as number;
       if (r instanceof Error) {
-        tally.failed++;
+        tally.refused++;
         issues++;
         sink.issue({ kind: 'issue', code: 'bad-record', file: call.file, line: call.line, message: `call not checked: ${r.message}` });
-      } else {
-        tally.noteAny(r.action);
-        if (ACTION_RANK[r.action] >= minRank) {
-          tally.addVerdict(r, batch.index[k] as number, call.event.tool);
-          sink.verdict(r, call, batch.index[k] as number, tally);
-        }
+        continue;
       }
+      tally.noteAny(r.action);
+      if (ACTION_RANK[r.action] < minRank) continue;
+      const v = rebaseVerdict(r, batch.base[k] as number);
+      tally.addVerdict(v, index, call.tool);
+      sink.verdict(v, call, index, tally);
     }
-    await sink.batchDone?.(batch.calls.length);
+    for (const t of batch.closing) sink.sessionDone?.(aggregate.add(t), t);
+    await sink.batchDone?.(batch.sites.length);
   };
 
   const submit = async (): Promise<void> => {
-    if (open.events.length === 0 && open.ends.size === 0) return;
+    if (open.events.length === 0 && open.ends.size === 0 && open.closing.length === 0) return;
     const batch = open;
     open = emptyBatch();
     inFlight.push({ batch, verdicts: batch.events.length === 0 ? Promise.resolve([]) : checker.checkBatch(batch.events) });
+    batch.events = []; // the checker has them: args and results are not kept here
     // an end that fails (a pool whose worker died) changes no verdict already given
     for (const s of batch.ends) checker.end(s).catch(() => undefined);
     if (inFlight.length >= DEPTH) await settleOldest();
   };
 
-  const endSession = (session: string): void => {
-    if (live.delete(session) !== undefined) open.ends.add(session);
+  /** Folds `t` in once the open batch (holding its last calls) has settled. */
+  const close = (t: SessionTally): void => {
+    open.closing.push(t);
+  };
+  /** Ends the live session `key` in the checker; it is then folded in, or waits when ended early. */
+  const endLive = (key: string, early: boolean): void => {
+    const t = live.delete(key)?.value;
+    if (t === undefined) return;
+    open.ends.add(key);
+    if (!early) return close(t);
+    t.endedEarly = true;
+    evicted++;
+    waiting.add(key, t, 0);
+    if (waiting.size > plan.maxLive) {
+      const [oldest, e] = waiting.oldest() as [string, { value: SessionTally }];
+      waiting.delete(oldest);
+      close(e.value);
+    }
+  };
+  /** Ends every session of `file` (all of them when null), live or waiting, in the order they began. */
+  const endAll = (file: string | null): void => {
+    const of = (table: SessionTable<SessionTally>): [string, SessionTally][] =>
+      [...table.entries()].filter(([, e]) => file === null || e.value.file === file).map(([k, e]): [string, SessionTally] => [k, e.value]);
+    const ending = [...of(live).map((e) => [...e, true] as const), ...of(waiting).map((e) => [...e, false] as const)].sort((a, b) => a[1].seq - b[1].seq);
+    for (const [key, t, isLive] of ending) {
+      if (isLive) endLive(key, false);
+      else {
+        waiting.delete(key);
+        close(t);
+      }
+    }
   };
 
-  for await (const item of items) {
+  const it = items[Symbol.asyncIterator]();
+  // the next item, or 'stop' as soon as the signal is aborted (a promise per item: racing one long-lived
+  // promise would pile up a reaction per item on it)
+  let wake: ((r: 'stop') => void) | null = null;
+  plan.signal?.addEventListener('abort', () => wake?.('stop'), { once: true });
+  const next = (): Promise<IteratorResult<TraceItem> | 'stop'> =>
+    plan.signal === undefined
+      ? it.next()
+      : new Promise((resolve, reject) => {
+          if (plan.signal?.aborted === true) return resolve('stop');
+          wake = resolve;
+          it.next().then(resolve, reject);
+        });
+  for (;;) {
+    const r = await next();
+    wake = null;
+    if (r === 'stop') {
+      stopped = true;
+      // a read in progress (standard input waiting for data) is left behind, not awaited
+      it.return?.().catch(() => undefined);
+      break;
+    }
+    if (r.done === true) break;
+    const item = r.value;
     if (item.kind === 'issue') {
       issues++;
       sink.issue(item);
       continue;
     }
+    if (item.kind === 'input-end') {
+      endAll(item.file);
+      continue;
+    }
+    const key = sessionKey(item.file, item.session);
     if (item.kind === 'end') {
-      endSession(item.session);
+      if (live.peek(key) !== undefined) endLive(key, false);
+      else {
+        const t = waiting.delete(key)?.value;
+        if (t !== undefined) close(t);
+      }
       continue;
     }
     // a session ended in the open batch starts again only after that end reaches the checker
-    if (open.ends.has(item.session)) await submit();
-    let tally = live.use(item.session, 0)?.value;
+    if (open.ends.has(key)) await submit();
+    let tally = live.use(key, 0)?.value;
     if (tally === undefined) {
-      if (live.size >= plan.maxLive) {
-        const [oldest] = live.oldest() as [string, unknown];
-        endSession(oldest);
-        evicted++;
-      }
-      tally = tallies.get(item.session);
-      if (tally === undefined) {
-        tally = new SessionTally(item.session, item.file);
-        tallies.set(item.session, tally);
-      }
-      live.add(item.session, tally, 0);
+      tally = waiting.delete(key)?.value;
+      if (tally === undefined) tally = new SessionTally(item.session, item.file, seq++);
+      else tally.base = tally.calls; // the checker numbers its calls from 0 again
+      if (live.size >= plan.maxLive) endLive((live.oldest() as [string, unknown])[0], true);
+      live.add(key, tally, 0);
     }
     const index = tally.calls++;
     tally.noteStep(index, item.event.step);
+    if (item.errorInfo === 'known') tally.toolFailures++;
     events++;
-    open.events.push(sessionEvent(item.session, item.event));
-    open.calls.push(item);
+    open.events.push(sessionEvent(key, item.event));
+    open.sites.push({ session: item.session, file: item.file, line: item.line, tool: item.event.tool, step: item.event.step });
+    open.tallies.push(tally);
     open.index.push(index);
+    open.base.push(tally.base);
     if (open.events.length >= plan.batchSize) await submit();
   }
+  endAll(null);
   await submit();
   while (inFlight.length > 0) await settleOldest();
-  return { sessions: [...tallies.values()], events, issues, evicted, millis: performance.now() - t0 };
+  return { aggregate, events, issues, evicted, millis: performance.now() - t0, stopped };
 }

@@ -1,15 +1,18 @@
 /**
- * The scan's summary, as data: sessions, calls, sessions flagged per loop kind and per action, calls spent
- * after the first break-level verdict, the top looping tools and the worst sessions. The JSON output and
- * the terminal report are both made from it.
+ * The scan's findings as bounded aggregates, and its summary as data. Each session is folded in once it has
+ * ended: counts (sessions, flagged per loop kind and per action, calls wasted, refused, failed), the tools
+ * named by verdicts (at most {@link MAX_TOOLS} of them by name, the rest counted together), and the `top`
+ * worst sessions. Nothing grows with the number of sessions seen. The JSON output and the terminal report
+ * are both made from the summary.
  */
 import type { LoopAction } from '../../types.js';
-import type { ScanTotals } from './scan-pipeline.js';
 import { ACTION_RANK, type FirstVerdict, type SessionTally } from './session-tally.js';
 
 /** One session, as the report lists it. */
 export interface SessionReport {
+  /** Session id, whole. */
   readonly session: string;
+  /** The input it was read from (with the id, what identifies the session). */
   readonly file: string;
   readonly calls: number;
   /** Reported verdicts. */
@@ -23,35 +26,20 @@ export interface SessionReport {
   readonly firstBreak: number | null;
   /** Calls after the first break-level verdict. */
   readonly wastedCalls: number;
-  /** Calls the checker refused. */
-  readonly failedCalls: number;
+  /** Calls the input says failed (their tool returned an error). */
+  readonly toolFailures: number;
+  /** Calls the checker refused (read but never checked; each named on stderr). */
+  readonly refusedCalls: number;
+  /** Whether the session was ended early to stay within `--max-sessions` (its detector state was lost). */
+  readonly endedEarly: boolean;
 }
 
-/** The summary of a scan. */
-export interface ScanSummary {
-  readonly sessions: number;
-  readonly events: number;
-  /** Sessions with a reported verdict. */
-  readonly flaggedSessions: number;
-  /** Sessions with a reported verdict of each loop kind. */
-  readonly byKind: Readonly<Record<string, number>>;
-  /** Sessions by the highest action reported. */
-  readonly byAction: Readonly<Record<LoopAction, number>>;
-  /** Calls made after the first break-level verdict, over all sessions. */
-  readonly wastedCalls: number;
-  readonly eventsPerSecond: number;
-  /** Lines, elements or inputs skipped, and calls not checked. */
-  readonly skipped: number;
-  /** Sessions ended early to stay within the live-session cap. */
-  readonly evictedSessions: number;
-  /** Tools named by the most reported verdicts: tool, verdicts, sessions. */
-  readonly topTools: readonly { readonly tool: string; readonly verdicts: number; readonly sessions: number }[];
-  /** The sessions that wasted the most calls (then: reached the highest action, had the most verdicts). */
-  readonly worstSessions: readonly SessionReport[];
-}
-
-/** Tools and sessions the summary names. */
-const TOP = 10;
+/** Tools and sessions the summary names by default (`--top`). */
+export const DEFAULT_TOP = 10;
+/** Distinct tool names counted by name; verdicts about further tools are counted under {@link OTHER_TOOLS}. */
+export const MAX_TOOLS = 10_000;
+/** The name the tools beyond {@link MAX_TOOLS} are counted under. */
+export const OTHER_TOOLS = '(other tools)';
 
 /** A session's report. */
 export function sessionReport(t: SessionTally): SessionReport {
@@ -65,52 +53,130 @@ export function sessionReport(t: SessionTally): SessionReport {
     firstVerdict: t.first,
     firstBreak: t.firstBreak,
     wastedCalls: t.wastedCalls,
-    failedCalls: t.failed,
+    toolFailures: t.toolFailures,
+    refusedCalls: t.refused,
+    endedEarly: t.endedEarly,
   };
 }
 
-/** Worst first: most wasted calls, then highest action, then most verdicts, then by id (deterministic). */
-function worse(a: SessionTally, b: SessionTally): number {
-  const rank = (t: SessionTally): number => (t.worst === null ? 0 : ACTION_RANK[t.worst]);
-  return b.wastedCalls - a.wastedCalls || rank(b) - rank(a) || b.verdicts - a.verdicts || (a.session < b.session ? -1 : a.session > b.session ? 1 : 0);
+/** The summary of a scan. */
+export interface ScanSummary {
+  /** Sessions read (a session is a file and an id). */
+  readonly sessions: number;
+  /** Calls read. */
+  readonly events: number;
+  /** Sessions with a reported verdict. */
+  readonly flaggedSessions: number;
+  /** Sessions with a reported verdict of each loop kind. */
+  readonly byKind: Readonly<Record<string, number>>;
+  /** Sessions by the highest action reported. */
+  readonly byAction: Readonly<Record<LoopAction, number>>;
+  /** Calls made after the first break-level verdict, over all sessions. */
+  readonly wastedCalls: number;
+  /** Calls the input says failed. */
+  readonly toolFailures: number;
+  /** Calls the checker refused (counted in `skipped` too). */
+  readonly refusedCalls: number;
+  readonly eventsPerSecond: number;
+  /** Lines, elements or inputs skipped, and calls not checked. */
+  readonly skipped: number;
+  /** Sessions ended early to stay within the live-session cap. */
+  readonly evictedSessions: number;
+  /** Tools named by the most reported verdicts: tool, verdicts, sessions. */
+  readonly topTools: readonly { readonly tool: string; readonly verdicts: number; readonly sessions: number }[];
+  /** The sessions that wasted the most calls (then: reached the highest action, had the most verdicts), among those listed. */
+  readonly worstSessions: readonly SessionReport[];
 }
 
-/** Summarises a scan. */
-export function summarise(totals: ScanTotals): ScanSummary {
-  const byKind: Record<string, number> = {};
-  const byAction: Record<LoopAction, number> = { warn: 0, ask: 0, break: 0 };
-  const tools = new Map<string, { verdicts: number; sessions: number }>();
-  let flagged = 0;
-  let wasted = 0;
-  for (const t of totals.sessions) {
-    if (t.worst === null) continue;
-    flagged++;
-    byAction[t.worst]++;
-    wasted += t.wastedCalls;
-    for (const k of t.kinds.keys()) byKind[k] = (byKind[k] ?? 0) + 1;
+/** What the scan counted beside the sessions. */
+export interface ScanCounts {
+  readonly events: number;
+  readonly issues: number;
+  readonly evicted: number;
+  readonly millis: number;
+}
+
+const rank = (r: SessionReport): number => (r.worstAction === null ? 0 : ACTION_RANK[r.worstAction]);
+
+/** Worst first: most wasted calls, then highest action, then most verdicts, then first seen (deterministic). */
+function worse(a: { r: SessionReport; seq: number }, b: { r: SessionReport; seq: number }): number {
+  return b.r.wastedCalls - a.r.wastedCalls || rank(b.r) - rank(a.r) || b.r.verdicts - a.r.verdicts || a.seq - b.seq;
+}
+
+/** The scan's findings, folded in a session at a time, in bounded memory. */
+export class ScanAggregate {
+  /** Sessions folded in. */
+  sessions = 0;
+  private flagged = 0;
+  private wasted = 0;
+  private toolFailures = 0;
+  private refused = 0;
+  private readonly byKind = new Map<string, number>();
+  private readonly byAction: Record<LoopAction, number> = { warn: 0, ask: 0, break: 0 };
+  /** Sessions whose verdicts (reported or not) reached each action or above. */
+  readonly reached: Record<LoopAction, number> = { warn: 0, ask: 0, break: 0 };
+  private readonly tools = new Map<string, { verdicts: number; sessions: number }>();
+  private readonly worst: { r: SessionReport; seq: number }[] = [];
+
+  constructor(
+    /** Worst sessions and tools kept. */
+    private readonly top: number = DEFAULT_TOP,
+    /** Which sessions may be listed among the worst (all by default). */
+    private readonly listed: (r: SessionReport) => boolean = () => true,
+  ) {}
+
+  /** Folds in an ended session; returns its report. */
+  add(t: SessionTally): SessionReport {
+    const r = sessionReport(t);
+    this.sessions++;
+    this.toolFailures += t.toolFailures;
+    this.refused += t.refused;
+    for (const a of ['warn', 'ask', 'break'] as const) if (t.reached(a)) this.reached[a]++;
+    if (t.worst === null) return r;
+    this.flagged++;
+    this.byAction[t.worst]++;
+    this.wasted += t.wastedCalls;
+    for (const k of t.kinds.keys()) this.byKind.set(k, (this.byKind.get(k) ?? 0) + 1);
     for (const [tool, n] of t.tools) {
-      const c = tools.get(tool) ?? { verdicts: 0, sessions: 0 };
+      const name = this.tools.has(tool) || this.tools.size < MAX_TOOLS ? tool : OTHER_TOOLS;
+      const c = this.tools.get(name) ?? { verdicts: 0, sessions: 0 };
       c.verdicts += n;
       c.sessions++;
-      tools.set(tool, c);
+      this.tools.set(name, c);
     }
+    if (this.top > 0 && this.listed(r)) this.keepWorst({ r, seq: t.seq });
+    return r;
   }
-  const topTools = [...tools]
-    .sort((a, b) => b[1].verdicts - a[1].verdicts || (a[0] < b[0] ? -1 : 1))
-    .slice(0, TOP)
-    .map(([tool, c]) => ({ tool, ...c }));
-  const worstSessions = totals.sessions.filter((t) => t.worst !== null).sort(worse).slice(0, TOP).map(sessionReport);
-  return {
-    sessions: totals.sessions.length,
-    events: totals.events,
-    flaggedSessions: flagged,
-    byKind: Object.fromEntries(Object.entries(byKind).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
-    byAction,
-    wastedCalls: wasted,
-    eventsPerSecond: totals.millis > 0 ? Math.round(totals.events / (totals.millis / 1000)) : 0,
-    skipped: totals.issues,
-    evictedSessions: totals.evicted,
-    topTools,
-    worstSessions,
-  };
+
+  private keepWorst(e: { r: SessionReport; seq: number }): void {
+    const w = this.worst;
+    if (w.length >= this.top && worse(e, w[w.length - 1] as (typeof w)[number]) >= 0) return;
+    let at = w.length;
+    while (at > 0 && worse(e, w[at - 1] as (typeof w)[number]) < 0) at--;
+    w.splice(at, 0, e);
+    if (w.length > this.top) w.pop();
+  }
+
+  /** The summary as it stands. */
+  summary(counts: ScanCounts): ScanSummary {
+    const topTools = [...this.tools]
+      .sort((a, b) => b[1].verdicts - a[1].verdicts || (a[0] < b[0] ? -1 : 1))
+      .slice(0, this.top)
+      .map(([tool, c]) => ({ tool, ...c }));
+    return {
+      sessions: this.sessions,
+      events: counts.events,
+      flaggedSessions: this.flagged,
+      byKind: Object.fromEntries([...this.byKind].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
+      byAction: { ...this.byAction },
+      wastedCalls: this.wasted,
+      toolFailures: this.toolFailures,
+      refusedCalls: this.refused,
+      eventsPerSecond: counts.millis > 0 ? Math.round(counts.events / (counts.millis / 1000)) : 0,
+      skipped: counts.issues,
+      evictedSessions: counts.evicted,
+      topTools,
+      worstSessions: this.worst.map((e) => e.r),
+    };
+  }
 }

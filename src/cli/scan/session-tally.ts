@@ -1,7 +1,11 @@
 /**
- * What a scan keeps of one session: its calls, how far it climbed the action ladder, where its first
- * verdict and first break-level verdict came, and the loop kinds and tools its verdicts named. Small and
- * fixed-size except for the kind and tool counts, so a scan's memory grows by one small record a session.
+ * What a scan keeps of one session while it is live: its calls, how far it climbed the action ladder, where
+ * its first verdict and first break-level verdict came, the loop kinds and tools its verdicts named, and the
+ * calls the checker refused or the input said failed. Small and fixed-size except for the kind and tool
+ * counts; once the session has ended it is folded into the scan's bounded aggregate and dropped, so a
+ * scan's memory does not grow with the sessions it has seen.
+ *
+ * A session is its input file and its id: the same id in two files is two sessions.
  */
 import type { LoopAction, Verdict } from '../../types.js';
 
@@ -26,7 +30,7 @@ const STEP_MEMORY = 256;
 
 /** One session's tally. */
 export class SessionTally {
-  /** Calls checked. */
+  /** Calls read. */
   calls = 0;
   /** Verdicts at or above the reporting threshold. */
   verdicts = 0;
@@ -41,16 +45,27 @@ export class SessionTally {
   readonly kinds = new Map<string, number>();
   /** Reported verdicts per tool of the call they were about. */
   readonly tools = new Map<string, number>();
-  /** Calls that failed to check (invalid events, lost sessions). */
-  failed = 0;
+  /** Calls the checker refused (invalid events, lost sessions): read but never checked. */
+  refused = 0;
+  /** Calls the input says failed (their tool returned an error; formats that never say count none). */
+  toolFailures = 0;
+  /** Whether the session was ended early (to stay within the live-session cap) at least once. */
+  endedEarly = false;
+  /**
+   * Index of the call the checker's current run of this session began with: 0, or the calls before it when
+   * the session was ended early and came back (the checker numbers calls from 0 again, the scan does not).
+   */
+  base = 0;
   /** Ring of recent steps, made only once a step differs from its index. */
   private steps: Float64Array | null = null;
 
   constructor(
-    /** Session id. */
+    /** Session id, as the input names it. */
     readonly session: string,
-    /** The input the session was first read from. */
+    /** The input the session was read from. */
     readonly file: string,
+    /** Order of the session's first call in the scan (ties in rankings are broken by it). */
+    readonly seq: number,
   ) {}
 
   /** Notes that call `index` (the session's next call) carries `step`. */
@@ -76,7 +91,7 @@ export class SessionTally {
     if (this.worstAny === null || ACTION_RANK[action] > ACTION_RANK[this.worstAny]) this.worstAny = action;
   }
 
-  /** Records a reported verdict about call `index` of tool `tool`. */
+  /** Records a reported verdict (numbered in the scan's terms) about call `index` of tool `tool`. */
   addVerdict(v: Verdict, index: number, tool: string): void {
     this.verdicts++;
     if (this.worst === null || ACTION_RANK[v.action] > ACTION_RANK[this.worst]) this.worst = v.action;
