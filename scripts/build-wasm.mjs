@@ -33,4 +33,7 @@ writeFileSync(
   join(generated, 'module-bytes.ts'),
   `${header(`build/${target}.wasm (${bytes.length} bytes)`)}/** The loopwatch WebAssembly module (${target} build), base64. */\nexport const MODULE_BASE64 =\n  '${bytes.toString('base64')}';\n`,
 );
-process.stderr.write(`loopwatch: built ${target}.wasm, ${bytes.length} bytes, ${constants.length} ABI constants\n`);
+// quiet unless asked: `npm run build:wasm -- --verbose` or LOOPWATCH_VERBOSE=1
+if (process.argv.includes('--verbose') || process.env.LOOPWATCH_VERBOSE === '1') {
+  process.stderr.write(`loopwatch: built ${target}.wasm, ${bytes.length} bytes, ${constants.length} ABI constants\n`);
+}

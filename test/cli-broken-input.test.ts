@@ -21,7 +21,7 @@ describe('loopwatch scan on broken input', () => {
     expect(run.stderr).toContain(`${file}:2: skipped (invalid-json)`);
     expect(run.stderr).toContain(`${file}:4: skipped (invalid-json)`);
     expect(run.stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:5: skipped \\(bad-record\\).*tool`));
-    expect(run.stderr).toContain('3 lines, elements or inputs were skipped');
+    expect(run.stderr).toContain('loopwatch: 3 lines, elements, inputs or calls were skipped (named above; --allow-skipped to exit on the findings alone); exit code 2');
     const doc = JSON.parse(run.stdout) as { summary: { sessions: number; events: number; skipped: number } };
     expect(doc.summary).toMatchObject({ sessions: 2, events: 3, skipped: 3 });
   });
@@ -39,11 +39,14 @@ describe('loopwatch scan on broken input', () => {
     expect(JSON.parse(run.stdout).summary).toMatchObject({ sessions: 2, events: 16, skipped: 2 });
   });
 
-  it('should say so when the inputs hold no tool calls at all', () => {
+  it('should exit 2 when the inputs hold no tool calls at all, unless --allow-empty', () => {
     const run = loopwatch(['scan', tempDir(), '--workers', '0']);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain('no tool calls found in the inputs');
     expect(run.stdout).toContain('loopwatch scan: 0 sessions, 0 calls');
+    const allowed = loopwatch(['scan', tempDir(), '--workers', '0', '--allow-empty']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stderr).toBe('');
   });
 
   it('should report invalid UTF-8 and a truncated gzip by file and line without crashing', () => {

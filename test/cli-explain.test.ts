@@ -121,11 +121,11 @@ describe('loopwatch explain', () => {
     expect(loopwatch(['explain', 'stuck', events, '--around', 'x']).stderr).toContain('--around must be an integer');
   });
 
-  it.skipIf(traceDir === null)('should explain a session of the real traces (read by default) with its agent and exit status', () => {
+  it.skipIf(traceDir === null)('should explain a session of the real traces with its agent and exit status', () => {
     const first = gunzipSync(readFileSync(join(traceDir as string, 'events.jsonl.gz'))).toString('utf8').split('\n', 1)[0] as string;
     const session = (JSON.parse(first) as { session: string }).session;
     const calls = traceCalls().filter(([s]) => s === session).length;
-    const run = loopwatch(['explain', session]);
+    const run = loopwatch(['explain', session, join(traceDir as string, 'events.jsonl.gz')]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`session ${session}, ${calls} calls`);

@@ -1,12 +1,12 @@
 /**
  * `loopwatch explain SESSION [paths... | -]`: reads recorded trajectories, keeps the calls of one session,
  * runs them through one LoopDetector and prints, call by call, what loopwatch says and why (or `--json`).
- * With no paths it reads the real traces beside the checkout (`../shared/data/traces/events.jsonl.gz`).
- * Exit code 0, or 2 on usage errors (an unknown session among them) or when input was skipped.
+ * With no paths it reads standard input when that is not a terminal. A session is its file and its id: an id
+ * found in several inputs is refused, naming them. Exit code 0, or 2 on usage errors (an unknown or
+ * ambiguous session among them) or when input was skipped.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
 import type { TraceCall, TraceItem } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
@@ -34,19 +34,8 @@ export interface ExplainSettings {
   readonly json: boolean;
 }
 
-/** The real traces beside the checkout, or null when absent. */
-export function defaultTracePath(): string | null {
-  for (const up of ['../../..', '../..']) {
-    const root = fileURLToPath(new URL(`${up}/`, import.meta.url));
-    if (!existsSync(join(root, 'package.json'))) continue;
-    const path = join(root, '..', 'shared', 'data', 'traces', 'events.jsonl.gz');
-    return existsSync(path) ? path : null;
-  }
-  return null;
-}
-
-/** Parses `loopwatch explain` arguments. Throws UsageError. */
-export function parseExplainArgs(args: readonly string[]): ExplainSettings {
+/** Parses `loopwatch explain` arguments (no paths: standard input, unless it is a terminal). Throws UsageError. */
+export function parseExplainArgs(args: readonly string[], stdinIsTty = true): ExplainSettings {
   const parsed = parseFlags(
     args,
     { format: { type: 'string' }, preset: { type: 'string' }, config: { type: 'string' }, all: { type: 'boolean' }, around: { type: 'string' }, json: { type: 'boolean' } },
@@ -58,15 +47,18 @@ export function parseExplainArgs(args: readonly string[]): ExplainSettings {
   const format = v.format === undefined ? undefined : choiceFlag('--format', stringOf(v, 'format'), 'events', FORMAT_NAMES);
   if (v.all === true && v.around !== undefined) throw new UsageError('--all and --around cannot be used together');
   const around = v.around === undefined ? null : integerFlag('--around', stringOf(v, 'around'), 0, 0);
-  const fallback = given.length === 0 ? defaultTracePath() : null;
-  if (given.length === 0 && fallback === null) throw new UsageError('no input: give files or folders, or - to read standard input (the default traces ../shared/data/traces are absent)');
-  const paths = fallback === null ? given : [fallback];
+  if (given.length === 0 && stdinIsTty) throw new UsageError('no input: give files or folders, or - (or pipe input) to read standard input');
+  const paths = given.length === 0 ? ['-'] : given;
   return { session, paths, format, preset: stringOf(v, 'preset'), config: stringOf(v, 'config'), around, json: v.json === true };
 }
 
-/** The session's calls in `items`, the ids that contain `session` (to suggest) and the skipped inputs. */
-async function collect(items: AsyncIterable<TraceItem>, session: string, io: CommandIo): Promise<{ calls: TraceCall[]; similar: string[]; seen: string[]; issues: number }> {
+/**
+ * The session's calls in `items` (of the first input that has it), the inputs that have it, the ids that
+ * contain `session` (to suggest) and the skipped inputs.
+ */
+async function collect(items: AsyncIterable<TraceItem>, session: string, io: CommandIo): Promise<{ calls: TraceCall[]; files: string[]; similar: string[]; seen: string[]; issues: number }> {
   const calls: TraceCall[] = [];
+  const files: string[] = [];
   const similar = new Set<string>();
   const seen = new Set<string>();
   const needle = session.toLowerCase();
@@ -76,12 +68,15 @@ async function collect(items: AsyncIterable<TraceItem>, session: string, io: Com
       issues++;
       io.stderr.write(`${item.file}${item.line > 0 ? `:${item.line}` : ''}: skipped (${item.code}): ${item.message}\n`);
     } else if (item.kind === 'call') {
-      if (item.session === session) calls.push(item);
+      if (item.session === session) {
+        if (!files.includes(item.file)) files.push(item.file);
+        if (item.file === files[0]) calls.push(item);
+      }
       else if (similar.size < MAX_SUGGESTIONS && item.session.toLowerCase().includes(needle)) similar.add(item.session);
       if (seen.size < MAX_SUGGESTIONS) seen.add(item.session);
     }
   }
-  return { calls, similar: [...similar], seen: [...seen], issues };
+  return { calls, files, similar: [...similar], seen: [...seen], issues };
 }
 
 /** Each call checked in order by one detector, as rows; a call the detector refuses is reported and shown without a verdict. */
@@ -126,10 +121,13 @@ function sessionContext(paths: readonly string[], session: string): ExplainConte
 
 /** `loopwatch explain`: resolves to the exit code. */
 export async function explainCommand(args: readonly string[], io: CommandIo): Promise<number> {
-  const s = parseExplainArgs(args);
+  const s = parseExplainArgs(args, io.stdin.isTTY === true);
   const options = detectionOptions(s.preset, s.config); // usage errors before any input is read
   const items = readInputs(s.paths, { ...(s.format === undefined ? {} : { format: s.format }), stdin: io.stdin });
-  const { calls, similar, seen, issues } = await collect(items, s.session, io);
+  const { calls, files, similar, seen, issues } = await collect(items, s.session, io);
+  if (files.length > 1) {
+    throw new UsageError(`session "${s.session}" is in ${files.length} inputs (${files.join(', ')}); a session is its file and its id: give the one to explain as the path`);
+  }
   if (calls.length === 0) {
     const hint = similar.length > 0 ? `sessions whose id contains it: ${similar.join(', ')}` : seen.length > 0 ? `no session id contains it; sessions read include: ${seen.join(', ')}` : 'no calls were read at all';
     throw new UsageError(`no calls of session "${s.session}" in ${s.paths.join(', ')}; ${hint}`);
@@ -139,10 +137,10 @@ export async function explainCommand(args: readonly string[], io: CommandIo): Pr
   if (s.json) io.stdout.write(explainJson(shown) + '\n');
   else {
     const width = (io.stdout as { columns?: number }).columns ?? DEFAULT_COLUMNS;
-    const head = `loopwatch explain: session ${s.session}, ${rows.length} calls from ${[...new Set(calls.map((c) => c.file))].join(', ')}`;
+    const head = `loopwatch explain: session ${s.session}, ${rows.length} call${rows.length === 1 ? '' : 's'} from ${files[0]}`;
     io.stdout.write([head, '', ...callLines(shown, rows.length, width), '', ...footerLines(rows, sessionContext(s.paths, s.session))].join('\n') + '\n');
   }
   const skipped = issues + refused;
-  if (skipped > 0) io.stderr.write(`loopwatch: ${skipped} lines, elements, inputs or calls were skipped (named above); exit code 2\n`);
+  if (skipped > 0) io.stderr.write(`loopwatch: ${skipped} ${skipped === 1 ? 'line, element, input or call was' : 'lines, elements, inputs or calls were'} skipped (named above); exit code 2\n`);
   return skipped > 0 ? 2 : 0;
 }

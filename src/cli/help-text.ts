@@ -3,8 +3,12 @@ import { DEFAULT_SEED, DEFAULT_SESSIONS } from '../demo/fleet/truth.js';
 import { FORMAT_NAMES } from '../formats/trace-record.js';
 import { PRESETS } from './detection-options.js';
 
-/** Help for `loopwatch` itself. */
-export const MAIN_HELP = `loopwatch: loop detection for AI agents
+/**
+ * Help for `loopwatch` itself. `bench` is listed only where the benchmark suite is built (a checkout), not
+ * in an installed package, which has no suite to run.
+ */
+export function mainHelp(withBench: boolean): string {
+  return `loopwatch: loop detection for AI agents
 
 Usage: loopwatch <command> [options]
 
@@ -13,9 +17,8 @@ Commands:
   explain SESSION [paths... | -]
                         replay one session call by call with loopwatch's verdicts beside the calls
   demo                  scan a built-in synthetic fleet and score the verdicts against its injected loops
-  bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)
   serve [options]       loop detection as an HTTP service (or a NATS JetStream worker with --nats)
-
+${withBench ? '  bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)\n' : ''}
 Options:
   -h, --help            this help (and \`loopwatch <command> --help\`)
   -v, --version         the version
@@ -23,9 +26,10 @@ Options:
 Examples:
   loopwatch demo
   loopwatch scan runs/ --json > report.json
-  loopwatch explain adp-nebius-swe-agent/ReviewNB__treon-25_38 --around 3
+  loopwatch explain run-17 runs/ --around 3
   zcat events.jsonl.gz | loopwatch scan - --jsonl --min-action break
 `;
+}
 
 /** Help for `loopwatch scan`. */
 export const SCAN_HELP = `Usage: loopwatch scan [options] [paths... | -]
@@ -42,20 +46,32 @@ Options:
   --config FILE          detection options as JSON (may name a "preset"; refines it)
   --min-action ACTION    lowest action reported: warn | ask | break (default: warn)
   --fail-on ACTION       exit 1 when a session reaches it: warn | ask | break | never (default: break)
-  --jsonl                one JSON line per verdict on stdout
-  --json                 one JSON document: {"summary": {...}, "sessions": [...]}
-  --max-sessions N       sessions checked at once; the least recently used is ended first (default: 100000)
-  --batch-size N         calls handed to the workers at once (default: 1024; verdicts do not depend on it)
+  --jsonl                one JSON line per verdict
+  --json                 one JSON document: {"sessions": [...], "summary": {...}}
+  -o, --output FILE      write the report into FILE instead of stdout
+  --top N                worst sessions and tools the summary lists (default: 10)
+  --action A[,A]         list only verdicts of these actions, and sessions whose highest action is one
+  --kind K[,K]           list only verdicts of these kinds, and sessions with a verdict of one
+  --allow-skipped        skipped lines do not make the exit code 2 (they are still named and counted)
+  --allow-empty          inputs without any tool call are no error
+  --max-sessions N       sessions checked at once, 1 to 9999999; the least recently used is ended first
+                         (default: 100000)
+  --batch-size N         calls handed to the workers at once, 1 to 65536 (default: 1024; verdicts do not
+                         depend on it)
   --no-progress          no progress bar on a terminal
   -h, --help             this help
 
-Exit codes: 0 no session reached --fail-on; 1 some did; 2 usage error, or input skipped (named on stderr).
+Exit codes, the first that applies: 2 usage error; 130 interrupted (Ctrl-C prints the summary of what
+was read); 2 input skipped (named on stderr), unless --allow-skipped; 2 no tool calls found, unless
+--allow-empty; 1 some session reached --fail-on; 0 otherwise. 3: loopwatch itself failed.
+A session is its file and its id: the same id in two files is two sessions.
 
 Examples:
   loopwatch scan traces/events.jsonl.gz
   loopwatch scan runs/ --format anthropic --json > report.json
   loopwatch scan run.traj --jsonl --min-action break
-  cat chat.jsonl | loopwatch scan - --fail-on warn
+  loopwatch scan runs/ --kind cycle,exact_repeat --top 20 -o loops.txt
+  cat chat.jsonl | loopwatch scan - --fail-on warn --allow-skipped
 `;
 
 /** Help for `loopwatch explain`. */
@@ -65,7 +81,8 @@ Replays one session of recorded trajectories through a detector, call by call: i
 what came back, and beside it loopwatch's verdict (action, kind, confidence, where the loop began, the
 recommended step), with the signals behind a fused verdict indented under it. A footer counts the
 verdicts per action and the calls made after the first break. SESSION is the exact id; when no call has
-it, the ids that contain it are suggested. With no paths, the traces in ../shared/data/traces are read.
+it, the ids that contain it are suggested; when several inputs have it, name the one to explain. With no
+paths, standard input is read.
 
 Options:
   --format NAME          read every input as this format (${FORMAT_NAMES.join(' | ')})
@@ -79,7 +96,7 @@ Options:
 Exit codes: 0 explained; 2 usage error, unknown session, or input skipped (named on stderr).
 
 Examples:
-  loopwatch explain adp-nebius-swe-agent/ReviewNB__treon-25_38
+  loopwatch explain run-17 runs/modelA/run-17.jsonl
   loopwatch explain run-17 runs/ --around 2
   loopwatch explain chat-42 chat.jsonl --preset conservative --json > chat-42.json
   zcat events.jsonl.gz | loopwatch explain run-17 -

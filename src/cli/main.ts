@@ -6,13 +6,13 @@
  * output or standard error early (`| head`) stops that output, not the run: the exit code still covers
  * every input.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { closestName } from '../options/checks.js';
 import { benchCommand } from './bench-command.js';
 import { demoCommand } from './demo-command.js';
 import { explainCommand } from './explain-command.js';
-import { BENCH_HELP, DEMO_HELP, EXPLAIN_HELP, MAIN_HELP, SCAN_HELP, SERVE_HELP } from './help-text.js';
+import { BENCH_HELP, DEMO_HELP, EXPLAIN_HELP, SCAN_HELP, SERVE_HELP, mainHelp } from './help-text.js';
 import { type CommandIo, scanCommand } from './scan-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
@@ -29,19 +29,22 @@ export function version(): string {
   return 'unknown';
 }
 
+/** Whether the benchmark suite is built beside this package (a checkout; an installed package has none). */
+const HAS_BENCH = existsSync(fileURLToPath(new URL('../../bench/index.js', import.meta.url)));
+
 const COMMANDS: Readonly<Record<string, { help: string; run: (args: readonly string[], io: CommandIo) => Promise<number> }>> = {
   scan: { help: SCAN_HELP, run: scanCommand },
   explain: { help: EXPLAIN_HELP, run: explainCommand },
   demo: { help: DEMO_HELP, run: demoCommand },
-  bench: { help: BENCH_HELP, run: benchCommand },
   serve: { help: SERVE_HELP, run: serveCommand },
+  ...(HAS_BENCH ? { bench: { help: BENCH_HELP, run: benchCommand } } : {}),
 };
 
 /** Runs the CLI with `argv` (without node and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
-    io.stdout.write(MAIN_HELP);
+    io.stdout.write(mainHelp(HAS_BENCH));
     return first === undefined ? 2 : 0;
   }
   if (first === '-v' || first === '--version') {
@@ -99,6 +102,18 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await i
     process.stderr.write(internalError(command, e));
     process.exit(INTERNAL_ERROR);
   });
-  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+  const onInterrupt = (stop: () => void): (() => void) => {
+    let asked = false;
+    const handler = (): void => {
+      if (asked) process.exit(130); // the second Ctrl-C quits at once
+      asked = true;
+      stop();
+    };
+    process.on('SIGINT', handler);
+    return () => process.off('SIGINT', handler);
+  };
+  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, onInterrupt });
   process.exitCode = code;
+  // an interrupted scan may have left a read of standard input waiting: let the process end
+  if (code === 130) process.stdin.destroy();
 }

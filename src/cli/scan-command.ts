@@ -1,31 +1,35 @@
 /**
  * `loopwatch scan [paths... | -]`: reads recorded trajectories (any supported format, plain or gzip, files
  * or folders), checks every call with the worker pool, and reports: a summary on the terminal, one JSON line
- * per verdict (`--jsonl`), or one JSON document (`--json`). Exit code 0 when no session reached `--fail-on`,
- * 1 when one did, 2 on usage errors or when input was skipped (each skip is named on stderr).
+ * per verdict (`--jsonl`), or one JSON document (`--json`), on stdout or into `--output FILE`. Exit codes
+ * and their precedence: scan/exit-code.ts. Ctrl-C stops reading; what was read is still checked and
+ * summarised.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { STDIN_PATH, TRACE_FILE } from '../formats/list-inputs.js';
 import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
-import type { TraceCall, TraceItem } from '../formats/trace-record.js';
+import type { TraceItem } from '../formats/trace-record.js';
+import { SPECIFICITY } from '../policy/fuse.js';
 import type { LoopAction, Verdict } from '../types.js';
 import { detectionOptions } from './detection-options.js';
-import { type FlagSpec, choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
-import { scanDocument, verdictLine } from './render/machine-output.js';
+import { type FlagSpec, choiceFlag, integerFlag, listFlag, parseFlags, stringOf } from './flags.js';
+import { JsonDocumentWriter, verdictLine } from './render/machine-output.js';
+import { reportTarget } from './render/output-file.js';
 import { ProgressBar } from './render/progress-bar.js';
 import { summaryText } from './render/summary-text.js';
-import { type ScanSink, type ScanTotals, runScan } from './scan/scan-pipeline.js';
-import { type ScanSummary, summarise } from './scan/scan-summary.js';
+import { scanExitCode } from './scan/exit-code.js';
+import { inputBytes } from './scan/input-size.js';
+import { type CallSite, type ScanSink, type ScanTotals, runScan } from './scan/scan-pipeline.js';
+import { DEFAULT_TOP, type ScanSummary, type SessionReport } from './scan/scan-summary.js';
 import { MAX_LIVE_SESSIONS, checkerThreads, sessionChecker } from './scan/session-checker.js';
 import { UsageError } from './usage-error.js';
 
 /** Where a command writes. */
 export interface CommandIo {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Ctrl-C: called with a function that stops the run gracefully; returns a function that stops listening. */
+  readonly onInterrupt?: (stop: () => void) => () => void;
 }
 
 const ACTIONS: readonly LoopAction[] = ['warn', 'ask', 'break'];
@@ -48,6 +52,12 @@ const SCAN_FLAGS: FlagSpec = {
   'fail-on': { type: 'string' },
   jsonl: { type: 'boolean' },
   json: { type: 'boolean' },
+  output: { type: 'string', short: 'o' },
+  top: { type: 'string' },
+  action: { type: 'string', multiple: true },
+  kind: { type: 'string', multiple: true },
+  'allow-skipped': { type: 'boolean' },
+  'allow-empty': { type: 'boolean' },
   'max-sessions': { type: 'string' },
   'batch-size': { type: 'string' },
   'no-progress': { type: 'boolean' },
@@ -64,8 +74,20 @@ export interface ScanSettings {
   readonly config: string | undefined;
   readonly minAction: LoopAction;
   readonly failOn: LoopAction | 'never';
-  /** What goes to stdout: the report, verdict lines, the JSON document, or nothing (the caller prints). */
+  /** What the report is: the summary, verdict lines, the JSON document, or nothing (the caller prints). */
   readonly output: 'summary' | 'jsonl' | 'json' | 'none';
+  /** Where the report goes (`--output`); stdout when undefined. */
+  readonly outputFile?: string | undefined;
+  /** Worst sessions and tools listed in the summary. */
+  readonly top?: number;
+  /** Only verdicts of these actions, and sessions whose highest action is one of them, are listed (null: all). */
+  readonly actions?: readonly LoopAction[] | null;
+  /** Only verdicts of these kinds, and sessions with a verdict of one of them, are listed (null: all). */
+  readonly kinds?: readonly string[] | null;
+  /** Skipped input does not decide the exit code. */
+  readonly allowSkipped?: boolean;
+  /** Inputs without a tool call are no error. */
+  readonly allowEmpty?: boolean;
   readonly maxSessions: number;
   readonly batchSize: number;
   readonly progress: boolean;
@@ -79,6 +101,8 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
   const paths = parsed.positionals.length > 0 ? parsed.positionals : stdinIsTty ? [] : ['-'];
   if (paths.length === 0) throw new UsageError('nothing to scan: give files or folders, or - (or pipe input) to read standard input');
   const format = stringOf(v, 'format');
+  const output = stringOf(v, 'output');
+  if (output === '') throw new UsageError('--output needs a file name');
   return {
     paths,
     format: format === undefined ? undefined : choiceFlag('--format', format, 'events', FORMAT_NAMES),
@@ -89,38 +113,29 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
     minAction: choiceFlag('--min-action', stringOf(v, 'min-action'), 'warn', ACTIONS),
     failOn: choiceFlag<LoopAction | 'never'>('--fail-on', stringOf(v, 'fail-on'), 'break', [...ACTIONS, 'never']),
     output: v.json === true ? 'json' : v.jsonl === true ? 'jsonl' : 'summary',
+    outputFile: output,
+    top: integerFlag('--top', stringOf(v, 'top'), DEFAULT_TOP, 0, 10_000),
+    actions: listFlag('--action', v.action as string[] | undefined, ACTIONS),
+    kinds: listFlag('--kind', v.kind as string[] | undefined, SPECIFICITY),
+    allowSkipped: v['allow-skipped'] === true,
+    allowEmpty: v['allow-empty'] === true,
     maxSessions: integerFlag('--max-sessions', stringOf(v, 'max-sessions'), DEFAULT_MAX_SESSIONS, 1, MAX_LIVE_SESSIONS),
     batchSize: integerFlag('--batch-size', stringOf(v, 'batch-size'), DEFAULT_BATCH, 1, MAX_BATCH),
     progress: v['no-progress'] !== true,
   };
 }
 
-/** Bytes of the trace files under `path` (a file, or a folder walked as the readers walk it). */
-function bytesUnder(path: string): number {
-  const s = statSync(path);
-  if (s.isFile()) return s.size;
-  if (!s.isDirectory()) return 0;
-  let total = 0;
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    const child = join(path, entry.name);
-    if (entry.isDirectory()) total += bytesUnder(child);
-    else if (entry.isFile() && TRACE_FILE.test(entry.name)) total += statSync(child).size;
-  }
-  return total;
-}
-
-/** Total bytes of the inputs, for the progress bar's ETA (null with standard input, or when unknown). */
-function inputBytes(paths: readonly string[]): number | null {
-  let total = 0;
-  for (const p of paths) {
-    if (p === STDIN_PATH) return null;
-    try {
-      total += bytesUnder(p);
-    } catch {
-      // a missing path is reported by the readers
-    }
-  }
-  return total;
+/** Resolves once `out` can take more (at once when it can, or when it has closed or failed). */
+export function drained(out: NodeJS.WritableStream): Promise<void> | undefined {
+  const w = out as NodeJS.WritableStream & { writableNeedDrain?: boolean; destroyed?: boolean };
+  if (w.writableNeedDrain !== true || w.destroyed === true) return undefined;
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      w.off('drain', done).off('close', done).off('error', done);
+      resolve();
+    };
+    w.on('drain', done).on('close', done).on('error', done);
+  });
 }
 
 /** The outcome of a scan, for callers that print more (the demo). */
@@ -137,65 +152,81 @@ export interface ScanHooks {
   /** Bytes of input read so far. */
   readonly bytesRead?: () => number;
   /** Called with every reported verdict, in input order. */
-  readonly onVerdict?: (v: Verdict, call: TraceCall, index: number) => void;
+  readonly onVerdict?: (v: Verdict, call: CallSite, index: number) => void;
 }
 
-/** Resolves once `out` can take more (at once when it can, or when it has closed or failed). */
-export function drained(out: NodeJS.WritableStream): Promise<void> | undefined {
-  const w = out as NodeJS.WritableStream & { writableNeedDrain?: boolean; destroyed?: boolean };
-  if (w.writableNeedDrain !== true || w.destroyed === true) return undefined;
-  return new Promise<void>((resolve) => {
-    const done = (): void => {
-      w.off('drain', done).off('close', done).off('error', done);
-      resolve();
-    };
-    w.on('drain', done).on('close', done).on('error', done);
-  });
+/** Whether a session passes the `--action` and `--kind` filters. */
+function listedBy(settings: ScanSettings): (r: SessionReport) => boolean {
+  const { actions = null, kinds = null } = settings;
+  return (r) => (actions === null || (r.worstAction !== null && actions.includes(r.worstAction))) && (kinds === null || r.kinds.some((k) => kinds.includes(k)));
 }
 
-/** Runs a scan of `items` with `settings`, writing the report to `io`; resolves to the outcome and exit code. */
+const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** Runs a scan of `items` with `settings`, writing the report; resolves to the outcome and exit code. */
 export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
   const { totalBytes = null, bytesRead = () => 0, onVerdict } = hooks;
   const options = detectionOptions(settings.preset, settings.config);
+  const target = reportTarget(settings.outputFile, io.stdout);
+  const out = target.stream;
   const threads = checkerThreads(settings.workers, settings.maxSessions);
   if (threads < settings.workers && settings.workersGiven === true) {
     io.stderr.write(`loopwatch: --workers ${settings.workers} lowered to ${threads}: each thread must be able to hold all --max-sessions ${settings.maxSessions} live sessions, and all threads together at most ${MAX_LIVE_SESSIONS + 1}\n`);
   }
   const checker = sessionChecker(options, threads, settings.maxSessions);
-  const bar = settings.progress && settings.output !== 'jsonl' && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalBytes) : null;
+  const bar = settings.progress && !(settings.output === 'jsonl' && out === io.stdout) && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalBytes) : null;
+  const listed = listedBy(settings);
+  const { actions = null, kinds = null } = settings;
+  const doc = settings.output === 'json' ? new JsonDocumentWriter((t) => out.write(t)) : null;
+  const stop = new AbortController();
+  const unlisten = io.onInterrupt?.(() => {
+    stop.abort();
+    bar?.clear();
+    io.stderr.write('loopwatch: interrupted; finishing the calls already read (Ctrl-C again to quit at once)\n');
+  });
   let scanned = 0;
   const sink: ScanSink = {
     verdict: (v, call, index) => {
       onVerdict?.(v, call, index);
-      if (settings.output === 'jsonl') io.stdout.write(verdictLine(v, call, index) + '\n');
+      if (settings.output !== 'jsonl' || (actions !== null && !actions.includes(v.action)) || (kinds !== null && !kinds.includes(v.kind))) return;
+      out.write(verdictLine(v, call, index) + '\n');
     },
     issue: (i) => {
       bar?.clear();
       io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
     },
+    sessionDone: (r) => {
+      if (doc !== null && listed(r)) doc.session(r);
+    },
     batchDone: (calls) => {
       scanned += calls;
       bar?.update(scanned, bytesRead());
-      // verdict lines wait for a slow reader instead of piling up in memory (not for one that is gone)
-      return drained(io.stdout);
+      // output waits for a slow reader instead of piling up in memory (not for one that is gone)
+      return drained(out);
     },
   };
   let totals: ScanTotals;
   try {
-    totals = await runScan(items, checker, { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize }, sink);
+    const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal };
+    totals = await runScan(items, checker, plan, sink);
   } finally {
+    unlisten?.();
     bar?.clear();
     await checker.close();
   }
-  const summary = summarise(totals);
-  if (settings.output === 'json') io.stdout.write(scanDocument(summary, totals.sessions) + '\n');
-  else if (settings.output === 'summary') io.stdout.write(summaryText(summary, { minAction: settings.minAction }) + '\n');
-  if (totals.events === 0 && totals.issues === 0) io.stderr.write('loopwatch: no tool calls found in the inputs (folders are searched for .jsonl, .ndjson, .json and .traj files, optionally .gz)\n');
-  if (totals.evicted > 0) io.stderr.write(`loopwatch: ${totals.evicted} sessions were ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
-  const failed = settings.failOn !== 'never' && totals.sessions.some((t) => t.reached(settings.failOn as LoopAction));
-  const exitCode = totals.issues > 0 ? 2 : failed ? 1 : 0;
-  if (totals.issues > 0) io.stderr.write(`loopwatch: ${totals.issues} lines, elements or inputs were skipped (named above); exit code 2\n`);
-  return { totals, summary, exitCode };
+  const summary = totals.aggregate.summary(totals);
+  if (doc !== null) doc.end(summary);
+  else if (settings.output === 'summary') {
+    const width = out.isTTY === true ? (out.columns ?? 80) : Infinity;
+    out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped }) + '\n');
+  }
+  await target.close();
+  if (totals.evicted > 0) io.stderr.write(`loopwatch: ${plural(totals.evicted, 'session was', 'sessions were')} ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
+  const failing = settings.failOn === 'never' ? 0 : totals.aggregate.reached[settings.failOn];
+  const exit = scanExitCode({ interrupted: totals.stopped, skipped: totals.issues, calls: totals.events, failing, allowSkipped: settings.allowSkipped === true, allowEmpty: settings.allowEmpty === true });
+  if (exit.why !== null) io.stderr.write(`loopwatch: ${exit.why}; exit code ${exit.code}\n`);
+  else if (totals.issues > 0) io.stderr.write(`loopwatch: ${plural(totals.issues, 'line, element, input or call was', 'lines, elements, inputs or calls were')} skipped (named above)\n`);
+  return { totals, summary, exitCode: exit.code };
 }
 
 /** `loopwatch scan`: resolves to the exit code. */

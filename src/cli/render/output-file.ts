@@ -1,0 +1,33 @@
+/**
+ * Where a command's report goes: standard output, or the file `--output FILE` names, opened before any input
+ * is read (a path that cannot be written is a usage error naming it) and closed once the report is whole.
+ */
+import { createWriteStream, openSync } from 'node:fs';
+import { UsageError } from '../usage-error.js';
+
+/** A report's destination. */
+export interface ReportTarget {
+  readonly stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Resolves once everything written has reached the file (at once for standard output). */
+  close(): Promise<void>;
+}
+
+/** `--output FILE` opened for writing, or `stdout` when `path` is undefined. Throws UsageError when it cannot be written. */
+export function reportTarget(path: string | undefined, stdout: NodeJS.WritableStream & { isTTY?: boolean }): ReportTarget {
+  if (path === undefined) return { stream: stdout, close: () => Promise.resolve() };
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (e) {
+    throw new UsageError(`--output ${path}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  const stream = createWriteStream(path, { fd });
+  return {
+    stream,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        stream.once('error', reject);
+        stream.end(() => resolve());
+      }),
+  };
+}
