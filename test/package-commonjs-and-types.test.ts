@@ -1,0 +1,91 @@
+/**
+ * The package as installed from `npm pack`'s tarball: `require('loopwatch')` works from a .cjs file on Node 20
+ * with and without require(esm) (the CommonJS bundle, the pool's workers included), `import` works, the
+ * types are found under `moduleResolution` node16 (from .cts and .mts) and node10, the tarball has its
+ * LICENSE and no source map pointing at files it does not ship, and the installed CLI neither lists
+ * `bench` (no suite is shipped) nor needs `../shared`.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const app = mkdtempSync(join(tmpdir(), 'loopwatch-package-'));
+const pkgDir = join(app, 'node_modules', 'loopwatch');
+let files: string[] = [];
+
+const node = (args: string[], input?: string) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', input: input ?? '', timeout: 60_000 });
+
+beforeAll(() => {
+  // npm test has built dist/; pack it as published (no scripts), unpack it as npm would install it
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', app], { cwd: repo, encoding: 'utf8' });
+  const packed = (JSON.parse(out) as { filename: string; files: { path: string }[] }[])[0]!;
+  files = packed.files.map((f) => f.path);
+  execFileSync('tar', ['-xzf', join(app, packed.filename), '-C', app]);
+  mkdirSync(join(app, 'node_modules'));
+  renameSync(join(app, 'package'), pkgDir);
+  symlinkSync(join(repo, 'node_modules', 'piscina'), join(app, 'node_modules', 'piscina')); // the one runtime dependency
+}, 120_000);
+
+describe('the packed package', () => {
+  it('should ship a LICENSE, no source maps, and every file package.json points at', () => {
+    expect(files).toContain('LICENSE');
+    expect(readFileSync(join(pkgDir, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { main: string; types: string; exports: Record<string, Record<string, Record<string, string>>>; license: string };
+    expect(pkg.license).toBe('MIT');
+    const targets = [pkg.main, pkg.types, ...Object.values(pkg.exports['.']!).flatMap((c) => Object.values(c))];
+    for (const t of targets) expect(existsSync(join(pkgDir, t)), t).toBe(true);
+  });
+
+  it.each([[[]], [['--no-experimental-require-module']]])('should work from a .cjs file with require(), node flags %j', (flags) => {
+    writeFileSync(
+      join(app, 'use.cjs'),
+      `const lw = require('loopwatch');
+const d = new lw.LoopDetector({ sessionId: 'x' });
+let v = null;
+for (let i = 0; i < 6; i++) v = d.check({ tool: 'bash', args: { command: 'make' }, result: 'FAILED' }) ?? v;
+const pool = new lw.LoopPool({ workers: 1 });
+pool.checkBatch(Array.from({ length: 6 }, () => ({ session: 's', tool: 'bash', args: { command: 'make' }, result: 'FAILED' })))
+  .then(async (out) => { console.log(JSON.stringify({ detector: v.action, pool: out.map((o) => o && o.action) })); await pool.close(); });
+`,
+    );
+    const r = node([...flags, 'use.cjs']);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ detector: 'break', pool: [null, null, 'warn', 'break', 'break', 'break'] });
+  });
+
+  it('should work with import from an ES module', () => {
+    writeFileSync(join(app, 'use.mjs'), `import { LoopDetector, readInputs } from 'loopwatch';\nconsole.log(typeof LoopDetector, typeof readInputs);\n`);
+    expect(node(['use.mjs']).stdout.trim()).toBe('function function');
+  });
+
+  it('should type-check from .cts and .mts files under node16, and from a .ts file under node10', () => {
+    const code = `const d: LoopDetector = new LoopDetector({ sessionId: 'x' });\nconst v: Verdict | null = d.check({ tool: 't' });\nconsole.log(v);\n`;
+    writeFileSync(join(app, 'a.cts'), `import { LoopDetector, type Verdict } from 'loopwatch';\n${code}`);
+    writeFileSync(join(app, 'b.mts'), `import { LoopDetector, type Verdict } from 'loopwatch';\n${code}`);
+    writeFileSync(join(app, 'c.ts'), `import { LoopDetector, type Verdict } from 'loopwatch';\n${code}`);
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    const common = ['--noEmit', '--strict', '--skipLibCheck', 'false', '--types', 'node', '--typeRoots', join(repo, 'node_modules', '@types')];
+    const node16 = node([tsc, ...common, '--module', 'node16', '--moduleResolution', 'node16', 'a.cts', 'b.mts']);
+    expect(node16.stdout + node16.stderr).toBe('');
+    const node10 = node([tsc, ...common, '--module', 'commonjs', '--moduleResolution', 'node10', 'c.ts']);
+    expect(node10.stdout + node10.stderr).toBe('');
+  }, 60_000);
+
+  it('should run the installed CLI without ../shared and without listing bench', () => {
+    const cli = join(pkgDir, 'dist', 'src', 'cli', 'main.js');
+    const help = node([cli, '--help']);
+    expect(help.stdout).toContain('explain SESSION');
+    expect(help.stdout).not.toContain('bench');
+    expect(help.stdout).not.toContain('../shared');
+    expect(readdirSync(join(pkgDir, 'dist'))).not.toContain('bench');
+    const lines = Array.from({ length: 5 }, () => JSON.stringify({ session: 'run-1', tool: 'bash', args: { command: 'make' }, result: 'FAILED' })).join('\n');
+    const explain = node([cli, 'explain', 'run-1'], lines + '\n');
+    expect(explain.status).toBe(0);
+    expect(explain.stdout).toContain('loopwatch explain: session run-1, 5 calls from <stdin>');
+  });
+});
