@@ -54,7 +54,7 @@ export async function demoCommand(args: readonly string[], io: CommandIo): Promi
   };
   const truth: SessionTruth[] = [];
   const verdicts = new Map<string, ScanVerdict[]>();
-  if (v.json !== true) io.stdout.write(`loopwatch demo: ${sessions.toLocaleString('en-US')} synthetic sessions (seed ${seed}), scanned with ${settings.workers <= 1 ? 'this thread' : `this thread and ${settings.workers - 1} worker thread${settings.workers === 2 ? '' : 's'}`}\n\n`);
+  if (v.json !== true) io.stdout.write(`loopwatch demo: ${sessions.toLocaleString('en-US')} synthetic session${sessions === 1 ? '' : 's'} (seed ${seed}), scanned with ${settings.workers <= 1 ? 'this thread' : `this thread and ${settings.workers - 1} worker thread${settings.workers === 2 ? '' : 's'}`}\n\n`);
   const outcome = await scanItems(fleetItems(sessions, seed, truth), settings, io, {
     onVerdict: (verdict, call, index) => {
       let list = verdicts.get(call.session);

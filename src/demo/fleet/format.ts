@@ -40,6 +40,6 @@ export function formatFleetScore(score: FleetScore): string {
     ['clean sessions', 'sessions', 'flagged', 'rate', 'at break', 'flagged as'],
     ...score.legit.map((l) => [l.pattern, String(l.sessions), String(l.flagged), percent(l.rate), percent(l.sessions === 0 ? null : l.broken / l.sessions), Object.entries(l.byKind).map(([k, n]) => `${k} ${n}`).join(', ')]),
   ], 'lrrrrl');
-  const how = `${score.sessions} sessions; a flag is a verdict at ${score.minAction} or above; a loop is caught by a verdict at most ${score.slack} calls before its start or later; delay in calls from the loop's start.`;
+  const how = `${score.sessions} session${score.sessions === 1 ? '' : 's'}; a flag is a verdict at ${score.minAction} or above; a loop is caught by a verdict at most ${score.slack} call${score.slack === 1 ? '' : 's'} before its start or later; delay in calls from the loop's start.`;
   return `${recall}\n\n${precision}\n\n${legit}\n\n${how}`;
 }
