@@ -83,6 +83,7 @@ pool.checkBatch(Array.from({ length: 6 }, () => ({ session: 's', tool: 'bash', a
     expect(help.stdout).not.toContain('bench');
     expect(help.stdout).not.toContain('../shared');
     expect(readdirSync(join(pkgDir, 'dist'))).not.toContain('bench');
+    expect(node([cli, 'bench'])).toMatchObject({ status: 2, stderr: expect.stringContaining('an installed package does not ship') });
     const lines = Array.from({ length: 5 }, () => JSON.stringify({ session: 'run-1', tool: 'bash', args: { command: 'make' }, result: 'FAILED' })).join('\n');
     const explain = node([cli, 'explain', 'run-1'], lines + '\n');
     expect(explain.status).toBe(0);

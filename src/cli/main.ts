@@ -52,6 +52,10 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     return 0;
   }
   const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+  if (command === undefined && first === 'bench') {
+    io.stderr.write('loopwatch: bench runs the benchmark suite, which an installed package does not ship; run npm run bench in a checkout\n');
+    return 2;
+  }
   if (command === undefined) {
     const best = closestName(first.replace(/^-+/, ''), Object.keys(COMMANDS));
     const hint = best === undefined ? '' : `did you mean ${best}? `;
