@@ -1,5 +1,6 @@
 /**
- * `loopwatch serve`: loop detection as an HTTP service (routes in src/serve/http-routes.ts). Runs until
+ * `loopwatch serve`: loop detection as an HTTP service (routes in src/serve/http-routes.ts), or with `--nats
+ * URL` a worker of the NATS JetStream service (src/serve/nats/). Runs until
  * SIGTERM or SIGINT, then stops accepting, finishes what is in flight, writes every live session to the
  * state directory (restored at the next start) and exits 0; 1 when a session could not be written (each is
  * named on stderr).
@@ -10,7 +11,10 @@ import { BearerToken, isLoopback } from '../serve/bearer-token.js';
 import { DEFAULT_PORT, type ServeOptions } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { detectionOptions } from './detection-options.js';
-import { type FlagSpec, integerFlag, parseFlags, stringOf } from './flags.js';
+import type { LoopEngineOptions } from '../engine/engine-options.js';
+import type { NatsWorkerOptions } from '../serve/nats/nats-worker.js';
+import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
+import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -25,7 +29,16 @@ const SERVE_FLAGS: FlagSpec = {
   'max-sessions': { type: 'string' },
   preset: { type: 'string' },
   config: { type: 'string' },
+  nats: { type: 'string' },
+  partitions: { type: 'string' },
+  'snapshot-every': { type: 'string' },
+  'lease-ms': { type: 'string' },
+  'worker-id': { type: 'string' },
 };
+
+/** Flags that only a NATS worker takes, and those only the HTTP server takes. */
+const NATS_ONLY = ['partitions', 'snapshot-every', 'lease-ms', 'worker-id'];
+const HTTP_ONLY = ['host', 'port', 'token-file', 'state-dir', 'no-state', 'body-limit', 'max-in-flight'];
 
 /** The default state directory for a port: `$XDG_STATE_HOME/loopwatch/serve-<port>` (or `~/.local/state/...`). */
 export function defaultStateDir(port: number): string {
@@ -33,9 +46,39 @@ export function defaultStateDir(port: number): string {
   return join(base, 'loopwatch', `serve-${port}`);
 }
 
-/** Parses `loopwatch serve` flags into server options. Throws UsageError naming the flag. */
-export function serveOptions(args: readonly string[]): ServeOptions {
+/** The flags of a `loopwatch serve` run: HTTP server options, or NATS worker options with --nats. */
+export type ServeSettings = { readonly kind: 'http'; readonly options: ServeOptions } | { readonly kind: 'nats'; readonly options: NatsWorkerOptions };
+
+/** Parses `loopwatch serve` flags. Throws UsageError naming the flag. */
+export function serveSettings(args: readonly string[]): ServeSettings {
   const { values: v } = parseFlags(args, SERVE_FLAGS, false);
+  const nats = stringOf(v, 'nats');
+  const engine = { ...detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')), maxSessions: integerFlag('--max-sessions', stringOf(v, 'max-sessions'), 100_000, 1, 10_000_000) };
+  const given = (names: readonly string[]): string | undefined => names.find((n) => v[n] !== undefined);
+  if (nats === undefined) {
+    const stray = given(NATS_ONLY);
+    if (stray !== undefined) throw new UsageError(`--${stray} is for a NATS worker: give --nats URL too`);
+    return { kind: 'http', options: serveOptions(v, engine) };
+  }
+  const stray = given(HTTP_ONLY);
+  if (stray !== undefined) throw new UsageError(`--${stray} is for the HTTP server, not a NATS worker (--nats)`);
+  if (!/^(nats|tls):\/\/[^\s]+$/.test(nats) && !/^[\w.-]+:\d+$/.test(nats)) throw new UsageError(`--nats must be a server URL such as nats://127.0.0.1:4222, received "${nats}"`);
+  const workerId = stringOf(v, 'worker-id');
+  if (workerId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(workerId)) throw new UsageError(`--worker-id must be 1 to 64 letters, digits, _ or -, received "${workerId}"`);
+  return {
+    kind: 'nats',
+    options: {
+      servers: nats,
+      engine,
+      partitions: integerFlag('--partitions', stringOf(v, 'partitions'), DEFAULT_PARTITIONS, 1, 1024),
+      snapshotEvery: integerFlag('--snapshot-every', stringOf(v, 'snapshot-every'), 50, 1, 1_000_000),
+      leaseMs: integerFlag('--lease-ms', stringOf(v, 'lease-ms'), 5_000, 300, 600_000),
+      ...(workerId === undefined ? {} : { workerId }),
+    },
+  };
+}
+
+function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): ServeOptions {
   const host = stringOf(v, 'host') ?? '127.0.0.1';
   const port = integerFlag('--port', stringOf(v, 'port'), DEFAULT_PORT, 0, 65_535);
   const tokenFile = stringOf(v, 'token-file');
@@ -57,7 +100,7 @@ export function serveOptions(args: readonly string[]): ServeOptions {
     stateDir,
     bodyLimit: integerFlag('--body-limit', stringOf(v, 'body-limit'), 4 << 20, 1024, 1 << 30),
     maxInFlight: integerFlag('--max-in-flight', stringOf(v, 'max-in-flight'), 256, 1, 1_000_000),
-    engine: { ...detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')), maxSessions: integerFlag('--max-sessions', stringOf(v, 'max-sessions'), 100_000, 1, 10_000_000) },
+    engine,
   };
 }
 
@@ -69,9 +112,37 @@ function reportStop(r: StopReport, dir: string | undefined, io: CommandIo): numb
   return r.failed.length === 0 ? 0 : 1;
 }
 
+/** Resolves with the name of the first SIGTERM or SIGINT. */
+function stopSignal(): Promise<string> {
+  return new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+}
+
+/** A NATS worker until SIGTERM or SIGINT; then it releases its partitions (their sessions written) and exits 0. */
+async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<number> {
+  const say = (line: string): void => void io.stderr.write(`loopwatch serve: ${line}\n`);
+  // the NATS client is loaded only by a worker
+  const { NatsWorker } = await import('../serve/nats/nats-worker.js');
+  const worker = await NatsWorker.start({
+    ...options,
+    onEvent: (e) => say(e.type === 'session-lost' ? `session ${JSON.stringify(e.sessionId)} (partition ${e.partition}): state not kept: ${e.problem}` : `partition ${e.partition} ${e.type}`),
+  });
+  say(`NATS worker on ${String(options.servers)}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 50} calls`);
+  const signal = await stopSignal();
+  say(`${signal}: releasing partitions ${worker.partitions().join(', ') || '(none)'}`);
+  await worker.stop();
+  const s = worker.stats;
+  say(`stopped; ${s.calls} calls checked, ${s.verdicts} verdicts, ${s.duplicates} repeated deliveries skipped, ${s.sessionsLost} sessions whose state was not kept`);
+  return 0;
+}
+
 /** `loopwatch serve [options]`: resolves to the exit code once stopped by SIGTERM or SIGINT. */
 export async function serveCommand(args: readonly string[], io: CommandIo): Promise<number> {
-  const options = serveOptions(args);
+  const settings = serveSettings(args);
+  if (settings.kind === 'nats') return natsWorker(settings.options, io);
+  const options = settings.options;
   let server: ServeServer;
   try {
     server = await ServeServer.start(options);
@@ -83,10 +154,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   const { restored, problems } = server.restoreReport;
   for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}\n`);
-  const signal = await new Promise<string>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-  });
+  const signal = await stopSignal();
   io.stderr.write(`loopwatch serve: ${signal}: finishing requests in flight\n`);
   return reportStop(await server.stop(), options.stateDir, io);
 }

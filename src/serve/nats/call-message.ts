@@ -1,0 +1,42 @@
+/**
+ * A message of the calls stream as a worker reads it: the session from the subject, the calls from the body
+ * (one call, or `{ "calls": [...] }` for several calls of that session in order; the calls need not repeat
+ * the session), or an operation from the `Loopwatch-Op` header. A message that cannot be read is answered
+ * with an error result, never dropped in silence.
+ */
+import { InvalidEventError } from '../../errors.js';
+import { MAX_BATCH_CALLS, type ServiceCall, fail, objectAt, readCall } from '../call-schema.js';
+
+/** What a message asks for. */
+export type CallMessage =
+  | { readonly kind: 'calls'; readonly calls: readonly ServiceCall[] }
+  | { readonly kind: 'end' }
+  | { readonly kind: 'invalid'; readonly error: InvalidEventError };
+
+/** Reads a message body of session `sessionId` (`op`: the Loopwatch-Op header, if any). */
+export function readCallMessage(sessionId: string, data: Uint8Array, op: string | undefined): CallMessage {
+  try {
+    if (op === 'end') return { kind: 'end' };
+    if (op !== undefined && op !== '') throw new InvalidEventError('Loopwatch-Op', `Loopwatch-Op must be "end" when given, received "${op.slice(0, 40)}"`);
+    let value: unknown;
+    try {
+      value = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
+    } catch (e) {
+      throw new InvalidEventError('body', `the message body is not JSON: ${(e as Error).message}`);
+    }
+    const o = objectAt('body', value);
+    if (o.calls === undefined) return { kind: 'calls', calls: [readCall('', withSession(sessionId, o, 'body'))] };
+    const list = o.calls;
+    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_BATCH_CALLS) fail('calls', `must be an array of 1 to ${MAX_BATCH_CALLS} calls`, list);
+    return { kind: 'calls', calls: list.map((c, i) => readCall(`calls[${i}]`, withSession(sessionId, objectAt(`calls[${i}]`, c), `calls[${i}]`))) };
+  } catch (e) {
+    if (e instanceof InvalidEventError) return { kind: 'invalid', error: e };
+    throw e;
+  }
+}
+
+function withSession(sessionId: string, o: Record<string, unknown>, path: string): Record<string, unknown> {
+  if (o.session === undefined) return { ...o, session: sessionId };
+  if (o.session !== sessionId) throw new InvalidEventError(`${path}.session`, `${path}.session is ${JSON.stringify(String(o.session).slice(0, 80))} but the message was published for session ${JSON.stringify(sessionId.slice(0, 80))}`);
+  return o;
+}

@@ -1,0 +1,103 @@
+/**
+ * The calling side of the NATS service: publishes a session's calls into the calls stream (with the call id
+ * as `Nats-Msg-Id`, so a publish retried within the duplicate window is stored once) and, when asked, waits
+ * for the worker's answer on a reply subject. Any NATS client can do the same: publish the JSON of a call, or
+ * `{ "calls": [...] }`, to `loopwatch.in.<session token>`.
+ */
+import { type JetStreamClient, type PubAck, jetstream } from '@nats-io/jetstream';
+import { type MsgHdrs, type NatsConnection, type Subscription, connect, createInbox, headers } from '@nats-io/transport-node';
+import type { CallResult } from '../check-service.js';
+import type { ToolEvent } from '../../types.js';
+import { OP_HEADER, REPLY_HEADER, inputSubject, sessionToken } from './subjects.js';
+
+/** A call as published: a tool call with the caller's id (used to drop repeated publishes). */
+export interface PublishedCall extends ToolEvent {
+  /** The caller's id of the call, unique in the session. */
+  readonly id?: string;
+}
+
+/** What a worker answers for one message. */
+export interface MessageAnswer {
+  readonly session: string;
+  /** The message's sequence in the calls stream. */
+  readonly seq: number;
+  readonly ended?: boolean;
+  readonly results: readonly CallResult[];
+}
+
+/** Publishes calls for the workers and waits for answers. */
+export class NatsCaller {
+  private readonly js: JetStreamClient;
+  private inbox: { prefix: string; sub: Subscription; waiting: Map<string, (a: MessageAnswer) => void>; next: number } | undefined;
+
+  private constructor(readonly nc: NatsConnection) {
+    this.js = jetstream(nc);
+  }
+
+  /** Connects to the server(s). */
+  static async connect(servers: string | string[]): Promise<NatsCaller> {
+    return new NatsCaller(await connect({ servers, name: 'loopwatch-caller' }));
+  }
+
+  /** Publishes calls of one session (one message); resolves when the stream has stored it. */
+  publish(sessionId: string, calls: readonly PublishedCall[], reply?: string): Promise<PubAck> {
+    const body = calls.length === 1 ? JSON.stringify(calls[0]) : JSON.stringify({ calls });
+    const first = calls[0]?.id;
+    const last = calls[calls.length - 1]?.id;
+    const msgID = first === undefined || last === undefined ? undefined : `${sessionToken(sessionId)}.${first}${calls.length > 1 ? `..${last}.${calls.length}` : ''}`;
+    let h: MsgHdrs | undefined;
+    if (reply !== undefined) {
+      h = headers();
+      h.set(REPLY_HEADER, reply);
+    }
+    return this.js.publish(inputSubject(sessionId), body, { ...(msgID === undefined ? {} : { msgID }), ...(h === undefined ? {} : { headers: h }) });
+  }
+
+  /** Publishes calls of one session and waits (up to `timeoutMs`) for the worker's answer. */
+  async check(sessionId: string, calls: readonly PublishedCall[], timeoutMs = 10_000): Promise<MessageAnswer> {
+    const inbox = this.ensureInbox();
+    const reply = `${inbox.prefix}.${inbox.next++}`;
+    const answer = new Promise<MessageAnswer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        inbox.waiting.delete(reply);
+        reject(new Error(`no answer for session ${JSON.stringify(sessionId)} in ${timeoutMs} ms (is a loopwatch serve --nats worker running?)`));
+      }, timeoutMs);
+      inbox.waiting.set(reply, (a) => {
+        clearTimeout(timer);
+        resolve(a);
+      });
+    });
+    await this.publish(sessionId, calls, reply);
+    return answer;
+  }
+
+  /** Ends a session (its state is dropped by its worker, in order after its calls). */
+  end(sessionId: string): Promise<PubAck> {
+    const h = headers();
+    h.set(OP_HEADER, 'end');
+    return this.js.publish(inputSubject(sessionId), '', { headers: h });
+  }
+
+  /** Closes the connection. */
+  async close(): Promise<void> {
+    this.inbox?.sub.unsubscribe();
+    await this.nc.drain();
+  }
+
+  private ensureInbox(): NonNullable<NatsCaller['inbox']> {
+    if (this.inbox !== undefined) return this.inbox;
+    const prefix = createInbox();
+    const waiting = new Map<string, (a: MessageAnswer) => void>();
+    const sub = this.nc.subscribe(`${prefix}.*`, {
+      callback: (err, m) => {
+        if (err !== null) return;
+        const done = waiting.get(m.subject);
+        if (done === undefined) return; // a repeated answer (after a partition moved)
+        waiting.delete(m.subject);
+        done(m.json<MessageAnswer>());
+      },
+    });
+    this.inbox = { prefix, sub, waiting, next: 0 };
+    return this.inbox;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Creates (or checks) what the workers share on the NATS server: the calls stream with its partitioning
+ * subject transform, the verdicts stream, the two key-value buckets and one durable consumer per partition.
+ * Every worker runs it at start; it is idempotent, and refuses to run against a calls stream partitioned
+ * another way (partitions cannot change under live sessions).
+ */
+import { AckPolicy, DeliverPolicy, type JetStreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { type KV, Kvm } from '@nats-io/kv';
+import { CALLS_PREFIX, CALLS_STREAM, INPUT_PREFIX, OWNERS_BUCKET, SESSIONS_BUCKET, VERDICTS_PREFIX, VERDICTS_STREAM, partitionConsumer, partitionFilter } from './subjects.js';
+
+/** How the shared NATS objects are made. */
+export interface NatsLayout {
+  /** Partitions of the calls stream. */
+  readonly partitions: number;
+  /** How long calls and verdicts are kept, in ms. */
+  readonly retentionMs: number;
+  /** Window in which a repeated Nats-Msg-Id (call id) is dropped, in ms. */
+  readonly duplicateWindowMs: number;
+  /** Messages a partition's consumer may have delivered and not yet acknowledged. */
+  readonly maxAckPending: number;
+  /** How long a delivered call may stay unacknowledged before it is delivered again, in ms. */
+  readonly ackWaitMs: number;
+}
+
+const ns = (ms: number): number => ms * 1_000_000;
+
+/** The partition count of an existing calls stream, or null when there is none. */
+export async function existingPartitions(jsm: JetStreamManager): Promise<number | null> {
+  try {
+    const info = await jsm.streams.info(CALLS_STREAM);
+    const dest = info.config.subject_transform?.dest ?? '';
+    const m = /\{\{\s*partition\(\s*(\d+)\s*,/.exec(dest);
+    return m === null ? NaN : Number(m[1]);
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 404 || /stream not found/i.test((e as Error).message)) return null;
+    throw e;
+  }
+}
+
+/** Makes the streams, buckets and consumers (those that exist are kept). Returns the two buckets. */
+export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, layout: NatsLayout): Promise<{ sessions: KV; owners: KV }> {
+  const have = await existingPartitions(jsm);
+  if (have !== null && have !== layout.partitions) {
+    throw new Error(`the ${CALLS_STREAM} stream on this server has ${Number.isNaN(have) ? 'no partition transform' : `${have} partitions`}, not ${layout.partitions}: use --partitions ${have}, or delete the stream when no session is live`);
+  }
+  if (have === null) {
+    await jsm.streams.add({
+      name: CALLS_STREAM,
+      subjects: [`${INPUT_PREFIX}.*`],
+      subject_transform: { src: `${INPUT_PREFIX}.*`, dest: `${CALLS_PREFIX}.{{partition(${layout.partitions},1)}}.{{wildcard(1)}}` },
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      max_age: ns(layout.retentionMs),
+      duplicate_window: ns(layout.duplicateWindowMs),
+    });
+  }
+  try {
+    await jsm.streams.info(VERDICTS_STREAM);
+  } catch {
+    await jsm.streams.add({
+      name: VERDICTS_STREAM,
+      subjects: [`${VERDICTS_PREFIX}.*`],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      max_age: ns(layout.retentionMs),
+      duplicate_window: ns(layout.duplicateWindowMs),
+    });
+  }
+  for (let p = 0; p < layout.partitions; p++) {
+    const name = partitionConsumer(p);
+    try {
+      await jsm.consumers.info(CALLS_STREAM, name);
+    } catch {
+      await jsm.consumers.add(CALLS_STREAM, consumerConfig(p, layout, 0));
+    }
+  }
+  const kvm = new Kvm(nc);
+  const sessions = await kvm.create(SESSIONS_BUCKET, { history: 1 });
+  const owners = await kvm.create(OWNERS_BUCKET, { history: 1 });
+  return { sessions, owners };
+}
+
+/** Partition `p`'s durable consumer, delivering from stream sequence `from` (0: from the start). */
+export function consumerConfig(p: number, layout: NatsLayout, from: number) {
+  return {
+    durable_name: partitionConsumer(p),
+    filter_subject: partitionFilter(p),
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: ns(layout.ackWaitMs),
+    max_ack_pending: layout.maxAckPending,
+    ...(from > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from } : { deliver_policy: DeliverPolicy.All }),
+  };
+}
+
+/**
+ * Makes partition `p`'s consumer deliver again everything after its acknowledgement floor, in order: what
+ * a new owner does, so that calls a dead owner had received but not acknowledged come first, in their
+ * order, instead of after their acknowledgement wait. Returns the first sequence it will deliver.
+ */
+export async function rewindConsumer(jsm: JetStreamManager, p: number, layout: NatsLayout): Promise<number> {
+  const name = partitionConsumer(p);
+  let floor = 0;
+  try {
+    const info = await jsm.consumers.info(CALLS_STREAM, name);
+    floor = info.ack_floor.stream_seq;
+    if (info.num_ack_pending === 0 && info.num_redelivered === 0 && info.delivered.stream_seq === floor) return floor + 1;
+    await jsm.consumers.delete(CALLS_STREAM, name);
+  } catch (e) {
+    if (!/consumer not found/i.test((e as Error).message)) throw e;
+  }
+  await jsm.consumers.add(CALLS_STREAM, consumerConfig(p, layout, floor + 1));
+  return floor + 1;
+}

@@ -1,0 +1,268 @@
+/**
+ * `loopwatch serve --nats URL`: a worker that checks the calls of the partitions it owns. It consumes each
+ * owned partition through its durable consumer, checks the calls in stream order on one LoopEngine (calls
+ * that arrive together cross into the engine as one batch), publishes each message's results to
+ * `loopwatch.verdicts.<session>` (with `Nats-Msg-Id`, so the verdicts stream keeps each once) and to the
+ * message's `Loopwatch-Reply` subject when it names one, and keeps session snapshots in the bucket (see
+ * SessionBook for why a partition's move loses nothing and checks nothing twice into the state).
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { type NatsConnection, connect, headers } from '@nats-io/transport-node';
+import { LoopEngine } from '../../engine/loop-engine.js';
+import type { LoopEngineOptions } from '../../engine/engine-options.js';
+import { type CallResult, errorResult } from '../check-service.js';
+import type { ServiceCall } from '../call-schema.js';
+import { readCallMessage } from './call-message.js';
+import { type NatsLayout, ensureLayout, rewindConsumer } from './nats-setup.js';
+import { PartitionLeases } from './partition-leases.js';
+import { type BookedSession, SessionBook } from './session-book.js';
+import { SessionStore } from './session-store.js';
+import { CALLS_STREAM, DEFAULT_PARTITIONS, OP_HEADER, REPLY_HEADER, parseCallSubject, partitionConsumer, verdictSubject } from './subjects.js';
+
+/** Something a worker reports: partitions moving, and sessions whose state could not be kept. */
+export type WorkerEvent =
+  | { readonly type: 'acquired' | 'released' | 'lost'; readonly partition: number }
+  | { readonly type: 'session-lost'; readonly partition: number; readonly sessionId: string; readonly problem: string };
+
+/** Options of a NATS worker. */
+export interface NatsWorkerOptions extends Partial<NatsLayout> {
+  /** The NATS server(s), e.g. `nats://127.0.0.1:4222`. */
+  readonly servers: string | string[];
+  /** This worker's id (unique among the workers). @default `<host>-<pid>-<random>` */
+  readonly workerId?: string;
+  /** Calls of a session between two snapshots written to the bucket. @default 50 */
+  readonly snapshotEvery?: number;
+  /** Sessions with calls not yet in a stored snapshot are written after this long, in ms. @default 500 */
+  readonly flushMs?: number;
+  /** A lease or heartbeat not renewed for this long (ms) is stale: its partitions move. @default 5000 */
+  readonly leaseMs?: number;
+  /** The engine's options (detection options, maxSessions). */
+  readonly engine?: LoopEngineOptions;
+  /** Hears partition moves and lost sessions. */
+  readonly onEvent?: (e: WorkerEvent) => void;
+}
+
+/** Counts of a worker since start. */
+export interface WorkerStats {
+  messages: number;
+  calls: number;
+  verdicts: number;
+  duplicates: number;
+  invalid: number;
+  sessionsLost: number;
+}
+
+/** The defaults of the shared layout. */
+export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
+
+/** A worker consuming partitions from JetStream. */
+export class NatsWorker {
+  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0 };
+  private readonly engine: LoopEngine;
+  private readonly book: SessionBook;
+  private readonly owned = new Set<number>();
+  private readonly consumers = new Map<number, ConsumerMessages>();
+  private queue: { p: number; m: JsMsg }[] = [];
+  private busy = false;
+  private idleWaiters: (() => void)[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private leases!: PartitionLeases;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly layout: NatsLayout,
+    store: SessionStore,
+    private readonly options: NatsWorkerOptions,
+  ) {
+    this.engine = new LoopEngine({ ...options.engine, idleTtlMs: 0, onEvict: (s) => this.book.evicted(s.sessionId, s.snapshot()) });
+    this.book = new SessionBook(this.engine, store, options.snapshotEvery ?? 50, (p) => this.owned.has(p), (sessionId, partition, problem) => {
+      this.stats.sessionsLost++;
+      this.emit({ type: 'session-lost', partition, sessionId, problem });
+    });
+  }
+
+  /** Connects, makes the shared layout if missing, and starts claiming partitions. */
+  static async start(options: NatsWorkerOptions): Promise<NatsWorker> {
+    const layout: NatsLayout = { ...DEFAULT_LAYOUT, ...Object.fromEntries(Object.entries(options).filter(([k, v]) => k in DEFAULT_LAYOUT && v !== undefined)) };
+    const nc = await connect({ servers: options.servers, name: 'loopwatch-worker', maxReconnectAttempts: -1 });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const { sessions, owners } = await ensureLayout(nc, jsm, layout);
+      const w = new NatsWorker(nc, jetstream(nc), jsm, layout, new SessionStore(sessions), options);
+      const id = options.workerId ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}-${randomBytes(3).toString('hex')}`;
+      w.leases = new PartitionLeases(owners, id, layout.partitions, options.leaseMs ?? 5_000, {
+        acquire: (p) => w.acquire(p),
+        release: (p) => w.release(p),
+        lost: (p) => w.lose(p),
+      });
+      w.flushTimer = setInterval(() => w.book.saveDue(true), options.flushMs ?? 500);
+      await w.leases.start();
+      return w;
+    } catch (e) {
+      await nc.close();
+      throw e;
+    }
+  }
+
+  /** Partitions owned now. */
+  partitions(): number[] {
+    return [...this.owned].sort((a, b) => a - b);
+  }
+
+  /** Stops: releases every partition (its sessions written), then closes the connection. */
+  async stop(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.leases.stop();
+    this.engine.close();
+    await this.nc.drain();
+  }
+
+  private emit(e: WorkerEvent): void {
+    this.options.onEvent?.(e);
+  }
+
+  private async acquire(p: number): Promise<void> {
+    await rewindConsumer(this.jsm, p, this.layout);
+    this.owned.add(p);
+    const consumer = await this.js.consumers.get(CALLS_STREAM, partitionConsumer(p));
+    this.consumers.set(p, await consumer.consume({ max_messages: 1000, callback: (m) => this.enqueue(p, m) }));
+    this.emit({ type: 'acquired', partition: p });
+  }
+
+  private async release(p: number): Promise<void> {
+    this.owned.delete(p);
+    await this.consumers.get(p)?.close();
+    this.consumers.delete(p);
+    await this.idle();
+    this.owned.add(p); // its writes still need the partition
+    await this.book.release(p);
+    this.owned.delete(p);
+    this.emit({ type: 'released', partition: p });
+  }
+
+  private lose(p: number): void {
+    this.owned.delete(p);
+    void this.consumers.get(p)?.close();
+    this.consumers.delete(p);
+    this.book.abandon(p);
+    this.emit({ type: 'lost', partition: p });
+  }
+
+  private enqueue(p: number, m: JsMsg): void {
+    this.queue.push({ p, m });
+    if (!this.busy) {
+      this.busy = true;
+      void this.drain();
+    }
+  }
+
+  /** Resolves once the queue is empty and no chunk is being checked. */
+  private idle(): Promise<void> {
+    return this.busy ? new Promise((r) => this.idleWaiters.push(r)) : Promise.resolve();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const chunk = this.queue;
+        this.queue = [];
+        await this.check(chunk);
+      }
+    } catch (e) {
+      // a session could not be loaded (the server went away?): give up the partitions of what is queued,
+      // so that they are taken again from their acknowledgement floor, in order
+      const parts = new Set(this.queue.map((x) => x.p).concat([...this.owned]));
+      this.queue = [];
+      process.emitWarning(`loopwatch serve --nats: checking failed (${(e as Error).message}); partitions ${[...parts].join(', ')} given up and taken again`, 'LoopwatchNatsWarning');
+      for (const p of parts) {
+        this.lose(p);
+        void this.leases.forfeit(p);
+      }
+    } finally {
+      this.busy = false;
+      for (const r of this.idleWaiters.splice(0)) r();
+    }
+  }
+
+  /** Checks a chunk of delivered messages in order: loads unknown sessions, then one engine batch. */
+  private async check(chunk: readonly { p: number; m: JsMsg }[]): Promise<void> {
+    const loads = new Map<string, Promise<BookedSession>>();
+    const items: { m: JsMsg; sessionId: string; p: number }[] = [];
+    for (const { p, m } of chunk) {
+      const where = parseCallSubject(m.subject);
+      if (!this.owned.has(p) || where === null) {
+        if (where === null) m.term();
+        continue;
+      }
+      items.push({ m, sessionId: where.sessionId, p });
+      if (this.book.get(where.sessionId) === undefined && !loads.has(where.sessionId)) loads.set(where.sessionId, this.book.load(where.sessionId, p));
+    }
+    await Promise.all(loads.values());
+    const calls: ServiceCall[] = [];
+    const pending: { m: JsMsg; s: BookedSession; from: number; count: number; results: CallResult[] }[] = [];
+    const run = (): void => {
+      if (calls.length === 0) return;
+      const out = this.engine.checkBatch(calls);
+      for (const x of pending) {
+        for (let i = 0; i < x.count; i++) {
+          const v = out[x.from + i];
+          const id = (calls[x.from + i] as ServiceCall).id;
+          if (v instanceof Error) x.results.push(errorResult(id, v));
+          else {
+            if (v !== null && v !== undefined) this.stats.verdicts++;
+            x.results.push(id === undefined ? { verdict: v ?? null } : { id, verdict: v ?? null });
+          }
+        }
+        this.publish(x.m, x.s, x.results);
+      }
+      calls.length = 0;
+      pending.length = 0;
+    };
+    for (const { m, sessionId, p } of items) {
+      const s = this.book.get(sessionId);
+      if (s === undefined || !this.owned.has(p)) continue;
+      this.stats.messages++;
+      if (m.seq <= s.lastSeq) {
+        this.stats.duplicates++;
+        this.book.applied(s, m, 0);
+        continue;
+      }
+      this.book.revive(s);
+      const msg = readCallMessage(sessionId, m.data, m.headers?.get(OP_HEADER) || undefined);
+      if (msg.kind === 'calls') {
+        s.ended = false;
+        pending.push({ m, s, from: calls.length, count: msg.calls.length, results: [] });
+        for (const c of msg.calls) calls.push(c);
+        this.stats.calls += msg.calls.length;
+        this.book.applied(s, m, msg.calls.length);
+        continue;
+      }
+      run();
+      if (msg.kind === 'end') {
+        this.engine.end(sessionId);
+        s.ended = true;
+        this.publish(m, s, []);
+      } else {
+        this.stats.invalid++;
+        this.publish(m, s, [errorResult(undefined, msg.error)]);
+      }
+      this.book.applied(s, m, 0);
+    }
+    run();
+    this.book.saveDue(this.book.heldCount > this.layout.maxAckPending / 4);
+  }
+
+  /** Publishes a message's results to the session's verdict subject (deduplicated by sequence) and its reply subject. */
+  private publish(m: JsMsg, s: BookedSession, results: readonly CallResult[]): void {
+    const body = JSON.stringify({ session: s.id, seq: m.seq, ...(s.ended ? { ended: true } : {}), results });
+    const h = headers();
+    h.set('Nats-Msg-Id', `v${m.seq}`);
+    this.nc.publish(verdictSubject(s.id), body, { headers: h });
+    const reply = m.headers?.get(REPLY_HEADER);
+    if (reply !== undefined && reply !== '') this.nc.publish(reply, body);
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Which worker owns which partition: leases kept in the `loopwatch-owners` key-value bucket. The server here
+ * is 2.10 (pinned consumers need 2.11), and leases also spread partitions evenly, which pinning (first puller
+ * wins) does not.
+ *
+ * - Every worker puts its heartbeat `w.<worker>` each `leaseMs / 3`, and renews each lease `p.<n>` it holds
+ *   with compare-and-set on the key's revision: a renewal that fails means another worker took the
+ *   partition, and the partition is dropped at once (`lost`), its state unwritten.
+ * - A key is stale when no update of it was seen for `leaseMs`, timed by each worker's own monotonic clock
+ *   from a watch on the bucket (no clocks compared across machines).
+ * - Each worker's share: the partitions spread over the live workers (sorted by id, the first ones get one
+ *   more when they do not divide evenly). A worker over its share releases its highest partitions (after
+ *   writing their sessions); one under it claims free or stale ones (create, or update at the stale
+ *   revision: two claimants cannot both win).
+ */
+import type { KV, KvWatchEntry } from '@nats-io/kv';
+import type { QueuedIterator } from '@nats-io/transport-node';
+import { leaseKey, workerKey } from './subjects.js';
+
+/** What the worker does when ownership changes. */
+export interface LeaseHandlers {
+  /** The partition is now this worker's: start consuming it. */
+  acquire(p: number): Promise<void>;
+  /** Give the partition up: stop consuming and write its sessions (resolves when written). */
+  release(p: number): Promise<void>;
+  /** The partition was taken by another worker: drop it without writing. */
+  lost(p: number): void;
+}
+
+interface Seen {
+  revision: number;
+  value: string;
+  deleted: boolean;
+  at: number;
+}
+
+/** The share of `partitions` for the worker at `rank` among `workers` live workers. */
+export function shareOf(partitions: number, workers: number, rank: number): number {
+  return Math.floor(partitions / workers) + (rank < partitions % workers ? 1 : 0);
+}
+
+/** Partition leases of one worker. */
+export class PartitionLeases {
+  private readonly seen = new Map<string, Seen>();
+  private readonly held = new Map<number, number>(); // partition -> lease revision
+  private watcher: QueuedIterator<KvWatchEntry> | undefined;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly kv: KV,
+    private readonly workerId: string,
+    private readonly partitions: number,
+    private readonly leaseMs: number,
+    private readonly handlers: LeaseHandlers,
+  ) {}
+
+  /** Partitions held now. */
+  owned(): number[] {
+    return [...this.held.keys()].sort((a, b) => a - b);
+  }
+
+  /** Starts the heartbeat, the watch and the claim/renew loop. */
+  async start(): Promise<void> {
+    this.running = true;
+    this.watcher = await this.kv.watch({ key: ['w.*', 'p.*'] });
+    void (async () => {
+      for await (const e of this.watcher as QueuedIterator<KvWatchEntry>) {
+        this.seen.set(e.key, { revision: e.revision, value: e.operation === 'PUT' ? new TextDecoder().decode(e.value) : '', deleted: e.operation !== 'PUT', at: performance.now() });
+      }
+    })();
+    await this.kv.put(workerKey(this.workerId), this.workerId);
+    this.loop = this.run();
+  }
+
+  /** Stops: releases every partition (through the handler), removes the heartbeat. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+    for (const p of this.owned()) await this.give(p);
+    await this.kv.delete(workerKey(this.workerId)).catch(() => undefined);
+    this.watcher?.stop();
+  }
+
+  private async run(): Promise<void> {
+    const interval = Math.max(50, Math.floor(this.leaseMs / 3));
+    while (this.running) {
+      try {
+        await this.tick();
+      } catch (e) {
+        process.emitWarning(`loopwatch serve --nats: lease round failed: ${(e as Error).message}`, 'LoopwatchNatsWarning');
+      }
+      if (this.running) await new Promise((r) => setTimeout(r, interval));
+    }
+  }
+
+  private stale(key: string, now: number): boolean {
+    const s = this.seen.get(key);
+    return s === undefined || s.deleted || now - s.at > this.leaseMs;
+  }
+
+  private async tick(): Promise<void> {
+    await this.kv.put(workerKey(this.workerId), this.workerId);
+    for (const [p, revision] of this.held) {
+      try {
+        this.held.set(p, await this.kv.update(leaseKey(p), this.workerId, revision));
+      } catch {
+        this.held.delete(p);
+        this.handlers.lost(p);
+      }
+    }
+    const now = performance.now();
+    // wait one lease before claiming, to see the other workers' heartbeats first
+    if (now - this.started < this.leaseMs / 2) return;
+    const live = [...this.seen].filter(([k]) => k.startsWith('w.')).filter(([k]) => !this.stale(k, now)).map(([k]) => k.slice(2));
+    if (!live.includes(this.workerId)) live.push(this.workerId);
+    live.sort();
+    const share = shareOf(this.partitions, live.length, live.indexOf(this.workerId));
+    const mine = this.owned();
+    for (let i = mine.length - 1; i >= share; i--) await this.give(mine[i] as number);
+    for (let p = 0; p < this.partitions && this.held.size < share && this.running; p++) {
+      if (this.held.has(p) || !this.stale(leaseKey(p), now)) continue;
+      const s = this.seen.get(leaseKey(p));
+      try {
+        const revision = s === undefined ? await this.kv.create(leaseKey(p), this.workerId) : s.deleted ? await this.kv.create(leaseKey(p), this.workerId) : await this.kv.update(leaseKey(p), this.workerId, s.revision);
+        this.held.set(p, revision);
+      } catch {
+        continue; // another worker won it
+      }
+      try {
+        await this.handlers.acquire(p);
+      } catch (e) {
+        process.emitWarning(`loopwatch serve --nats: could not start partition ${p}: ${(e as Error).message}`, 'LoopwatchNatsWarning');
+        await this.give(p);
+      }
+    }
+  }
+
+  /** Gives a partition up without writing anything (its state is dropped): the lease is deleted, to be claimed again. */
+  async forfeit(p: number): Promise<void> {
+    const revision = this.held.get(p);
+    if (revision === undefined) return;
+    this.held.delete(p);
+    await this.kv.delete(leaseKey(p), { previousSeq: revision }).catch(() => undefined);
+  }
+
+  /** Releases a held partition: the handler writes its sessions, then the lease is deleted. */
+  private async give(p: number): Promise<void> {
+    const revision = this.held.get(p);
+    if (revision === undefined) return;
+    await this.handlers.release(p);
+    this.held.delete(p);
+    await this.kv.delete(leaseKey(p), { previousSeq: revision }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * A worker's bookkeeping of the sessions of the partitions it owns: how far each session's state goes in
+ * the stream, which delivered calls wait for a stored snapshot before they are acknowledged, and the writes
+ * to the key-value bucket (every K calls, when idle, when the partition is released).
+ *
+ * The rule that makes a partition's move exact: a call is acknowledged only once a snapshot holding it is
+ * stored. A new owner rewinds the partition's consumer to its acknowledgement floor, loads each session's
+ * snapshot (which says the last stream sequence it holds), skips calls at or below that sequence and checks
+ * the rest in stream order: the state it reaches is the one an uninterrupted run would have.
+ */
+import type { JsMsg } from '@nats-io/jetstream';
+import type { LoopEngine } from '../../engine/loop-engine.js';
+import type { SessionStore } from './session-store.js';
+
+/** One session's place in the stream. */
+export interface BookedSession {
+  readonly id: string;
+  readonly partition: number;
+  /** The session key's revision in the bucket (0: absent). */
+  revision: number;
+  /** Stream sequence of the last call applied. */
+  lastSeq: number;
+  /** Stream sequence of the last call held by a stored snapshot. */
+  savedSeq: number;
+  /** Calls applied in all. */
+  calls: number;
+  /** Calls applied since the last write. */
+  sinceSave: number;
+  /** Delivered messages waiting for a stored snapshot to be acknowledged. */
+  held: JsMsg[];
+  /** Whether the session was ended (its stored value is a marker). */
+  ended: boolean;
+  /** The snapshot taken when the engine evicted the session (it is no longer live there), until written. */
+  parked: Uint8Array | null;
+  /** The write in progress, if any; `again`: write once more when it is done. */
+  saving: Promise<void> | null;
+  again: boolean;
+}
+
+/** Why a session's state could not be kept. */
+export type SessionProblem = (sessionId: string, partition: number, problem: string) => void;
+
+/** The sessions of one worker. */
+export class SessionBook {
+  private readonly sessions = new Map<string, BookedSession>();
+  /** Sessions with calls not yet held by a stored snapshot. */
+  private readonly dirty = new Set<BookedSession>();
+  /** Messages held, in all. */
+  heldCount = 0;
+
+  constructor(
+    private readonly engine: LoopEngine,
+    private readonly store: SessionStore,
+    private readonly snapshotEvery: number,
+    private readonly owns: (partition: number) => boolean,
+    private readonly problem: SessionProblem,
+  ) {}
+
+  /** The booked session, or undefined. */
+  get(id: string): BookedSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Books a session loaded from the store (or new), putting its snapshot into the engine. */
+  async load(id: string, partition: number): Promise<BookedSession> {
+    const { stored, revision, problem } = await this.store.load(id);
+    const s: BookedSession = { id, partition, revision, lastSeq: 0, savedSeq: 0, calls: 0, sinceSave: 0, held: [], ended: false, parked: null, saving: null, again: false };
+    if (problem !== undefined) this.problem(id, partition, `its stored state cannot be read (${problem}); it starts again empty`);
+    if (stored !== null) {
+      s.lastSeq = s.savedSeq = stored.lastSeq;
+      s.ended = stored.ended;
+      s.calls = stored.calls;
+      if (!stored.ended) {
+        try {
+          this.engine.restore(id, stored.snapshot);
+        } catch (e) {
+          this.problem(id, partition, `its snapshot cannot be restored (${(e as Error).message}); it starts again empty`);
+        }
+      }
+    }
+    this.sessions.set(id, s);
+    return s;
+  }
+
+  /**
+   * The engine is dropping a session to make room (least recently used): keep its snapshot and write it, so
+   * that its next call finds it here (being written) or in the bucket.
+   */
+  evicted(id: string, snapshot: Uint8Array): void {
+    const s = this.sessions.get(id);
+    if (s === undefined) return;
+    s.parked = snapshot;
+    this.save(s);
+  }
+
+  /** Puts a session evicted from the engine back into it (before its next call). */
+  revive(s: BookedSession): void {
+    if (s.parked !== null && !s.ended && !this.engine.has(s.id)) this.engine.restore(s.id, s.parked);
+    s.parked = null;
+  }
+
+  /** Notes a delivered message as applied (or a duplicate at or below `lastSeq`), holding it for its acknowledgement. */
+  applied(s: BookedSession, m: JsMsg, calls: number): void {
+    if (m.seq <= s.savedSeq) {
+      m.ack();
+      return;
+    }
+    if (m.seq > s.lastSeq) {
+      s.lastSeq = m.seq;
+      s.calls += calls;
+      s.sinceSave += calls;
+    }
+    s.held.push(m);
+    this.heldCount++;
+    this.dirty.add(s);
+  }
+
+  /** Writes the sessions due (K calls since their last write), or every dirty one when `all`. */
+  saveDue(all: boolean): void {
+    for (const s of this.dirty) if (all || s.sinceSave >= this.snapshotEvery || s.ended) this.save(s);
+  }
+
+  /** Writes one session's state (one write at a time per session); acknowledges its held messages once stored. */
+  save(s: BookedSession): void {
+    if (s.saving !== null) {
+      s.again = true;
+      return;
+    }
+    if (!this.owns(s.partition)) return;
+    const held = s.held;
+    const upto = s.lastSeq;
+    s.held = [];
+    s.sinceSave = 0;
+    this.dirty.delete(s);
+    const snapshot = s.ended ? new Uint8Array(0) : (this.engine.snapshot(s.id) ?? s.parked ?? new Uint8Array(0));
+    s.saving = this.store
+      .save(s.id, s.revision, { lastSeq: upto, calls: s.calls, ended: s.ended, snapshot })
+      .then(
+        (revision) => {
+          s.revision = revision;
+          s.savedSeq = upto;
+          for (const m of held) m.ack();
+          // an ended or evicted session lives on in the bucket alone
+          if ((s.ended || !this.engine.has(s.id)) && s.held.length === 0 && this.sessions.get(s.id) === s) this.sessions.delete(s.id);
+        },
+        (e: unknown) => {
+          if (this.owns(s.partition)) this.problem(s.id, s.partition, `its stored state changed under this worker (${(e as Error).message}); the partition moved`);
+          this.drop(s);
+        },
+      )
+      .finally(() => {
+        this.heldCount -= held.length;
+        s.saving = null;
+        if (s.again && this.sessions.get(s.id) === s) {
+          s.again = false;
+          if (s.held.length > 0) this.save(s);
+        }
+      });
+  }
+
+  /** Writes every session of `partition` and waits for the writes; then forgets them. */
+  async release(partition: number): Promise<void> {
+    const mine = [...this.sessions.values()].filter((s) => s.partition === partition);
+    for (const s of mine) if (s.held.length > 0) this.save(s);
+    for (const s of mine) {
+      while (s.saving !== null) await s.saving;
+    }
+    for (const s of mine) this.drop(s);
+  }
+
+  /** Forgets every session of `partition` without writing (it is another worker's now). */
+  abandon(partition: number): void {
+    for (const s of [...this.sessions.values()]) if (s.partition === partition) this.drop(s);
+  }
+
+  private drop(s: BookedSession): void {
+    if (this.sessions.get(s.id) !== s) return;
+    this.sessions.delete(s.id);
+    this.dirty.delete(s);
+    this.heldCount -= s.held.length;
+    s.held = [];
+    this.engine.end(s.id);
+  }
+}

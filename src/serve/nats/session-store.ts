@@ -1,0 +1,90 @@
+/**
+ * Session state in the `loopwatch-sessions` key-value bucket: each session's snapshot with the stream
+ * sequence of the last call it holds, written with compare-and-set on the key's revision, so that a worker
+ * that lost its partition without knowing it can never overwrite what the new owner wrote.
+ *
+ * ```
+ *   value: "LWKV" | u8 version (1) | u8 flags (1: ended) | u16 0 | f64 last stream sequence | u32 calls | snapshot (LWSS)
+ * ```
+ * An ended session keeps a value with the `ended` flag and no snapshot until no call of it can come again.
+ */
+import type { KV } from '@nats-io/kv';
+import { sessionKey } from './subjects.js';
+
+const MAGIC = 0x4c574b56; // "LWKV"
+const HEAD = 20;
+
+/** A session's stored state. */
+export interface StoredSession {
+  /** Stream sequence of the last call the snapshot holds (calls at or below it are not checked again). */
+  readonly lastSeq: number;
+  /** Calls the session had checked. */
+  readonly calls: number;
+  /** Whether the session was ended (then `snapshot` is empty). */
+  readonly ended: boolean;
+  /** The session's snapshot bytes. */
+  readonly snapshot: Uint8Array;
+}
+
+/** A stored session and the key's revision (for the next compare-and-set), or a revision alone when absent. */
+export interface LoadedSession {
+  readonly stored: StoredSession | null;
+  /** The key's revision; 0 when the key never existed (or was purged). */
+  readonly revision: number;
+  /** Why the stored value could not be read, when it could not (then `stored` is null). */
+  readonly problem?: string;
+}
+
+/** Encodes a stored session. */
+export function encodeStored(s: StoredSession): Uint8Array {
+  const out = new Uint8Array(HEAD + s.snapshot.byteLength);
+  const v = new DataView(out.buffer);
+  v.setUint32(0, MAGIC);
+  v.setUint8(4, 1);
+  v.setUint8(5, s.ended ? 1 : 0);
+  v.setFloat64(8, s.lastSeq, true);
+  v.setUint32(16, s.calls, true);
+  out.set(s.snapshot, HEAD);
+  return out;
+}
+
+/** Decodes a stored session; throws an Error saying what is wrong with bytes that are not one. */
+export function decodeStored(bytes: Uint8Array): StoredSession {
+  if (bytes.byteLength < HEAD) throw new Error(`a stored session is at least ${HEAD} bytes, this one ${bytes.byteLength}`);
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (v.getUint32(0) !== MAGIC) throw new Error('not a loopwatch stored session (bad magic)');
+  if (v.getUint8(4) !== 1) throw new Error(`stored session version ${v.getUint8(4)} is not known here`);
+  return { ended: (v.getUint8(5) & 1) === 1, lastSeq: v.getFloat64(8, true), calls: v.getUint32(16, true), snapshot: bytes.subarray(HEAD) };
+}
+
+/** Reads, writes and forgets sessions in the bucket. */
+export class SessionStore {
+  constructor(private readonly kv: KV) {}
+
+  /** The session's stored state and the key's revision. */
+  async load(sessionId: string): Promise<LoadedSession> {
+    const e = await this.kv.get(sessionKey(sessionId));
+    if (e === null) return { stored: null, revision: 0 };
+    if (e.operation !== 'PUT') return { stored: null, revision: e.revision };
+    try {
+      return { stored: decodeStored(e.value), revision: e.revision };
+    } catch (err) {
+      return { stored: null, revision: e.revision, problem: (err as Error).message };
+    }
+  }
+
+  /**
+   * Writes the session's state if the key is still at `revision` (0: absent or deleted); resolves to the new
+   * revision. Rejects when another writer got there first (the partition moved).
+   */
+  async save(sessionId: string, revision: number, s: StoredSession): Promise<number> {
+    const key = sessionKey(sessionId);
+    const value = encodeStored(s);
+    return revision === 0 ? this.kv.create(key, value) : this.kv.update(key, value, revision);
+  }
+
+  /** Forgets an ended session's marker once no call of it can be delivered again (if nobody rewrote it). */
+  async forget(sessionId: string, revision: number): Promise<void> {
+    await this.kv.delete(sessionKey(sessionId), { previousSeq: revision });
+  }
+}

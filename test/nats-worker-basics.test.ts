@@ -1,0 +1,62 @@
+/**
+ * A NATS worker against a real nats-server (127.0.0.1, JetStream in a temp folder): calls published to a
+ * session's subject come back as its verdicts, on the reply subject and in the verdicts stream; a batch
+ * message is checked in order; a bad message gets an error result; `end` drops the session.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NatsCaller } from '../src/serve/nats/nats-caller.js';
+import { NatsWorker } from '../src/serve/nats/nats-worker.js';
+import { sessionFromToken, sessionToken } from '../src/serve/nats/subjects.js';
+import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/nats-server.js';
+
+describe('session tokens', () => {
+  it('should keep safe ids and escape the rest, reversibly', () => {
+    expect(sessionToken('run-1_A')).toBe('run-1_A');
+    expect(sessionToken('run.1/x')).toBe('run=2E1=2Fx');
+    for (const id of ['a b', 'é💥', '=', '*>.', 'x'.repeat(300)]) expect(sessionFromToken(sessionToken(id))).toBe(id);
+    expect(sessionFromToken('a=2e')).toBeNull();
+    expect(sessionFromToken('a.b')).toBeNull();
+  });
+});
+
+describe.skipIf(natsServerBinary === null)('a NATS worker on a real server', () => {
+  let server: NatsServer;
+  let worker: NatsWorker;
+  let caller: NatsCaller;
+  beforeAll(async () => {
+    server = await startNatsServer();
+    worker = await NatsWorker.start({ servers: server.url, partitions: 4, leaseMs: 600, workerId: 'w1' });
+    caller = await NatsCaller.connect(server.url);
+    for (let i = 0; i < 50 && worker.partitions().length < 4; i++) await new Promise((r) => setTimeout(r, 100));
+  }, 30_000);
+  afterAll(async () => {
+    await caller?.close();
+    await worker?.stop();
+    await server?.stop();
+  }, 30_000);
+
+  it('should own every partition alone', () => {
+    expect(worker.partitions()).toEqual([0, 1, 2, 3]);
+  });
+
+  it('should answer calls on the reply subject, in order, batch or not', async () => {
+    const call = { tool: 'bash', args: { command: 'pytest' } };
+    const a = await caller.check('s.1', [{ ...call, id: 'c1' }]);
+    expect(a.results).toEqual([{ id: 'c1', verdict: null }]);
+    const b = await caller.check('s.1', [{ ...call, id: 'c2' }, { ...call, id: 'c3' }]);
+    expect(b.results.map((r) => ('verdict' in r ? (r.verdict?.kind ?? null) : 'error'))).toEqual([null, 'exact_repeat']);
+  });
+
+  it('should answer a bad message with an error naming the field', async () => {
+    const a = await caller.check('s.2', [{ tool: 5 as unknown as string, id: 'x' }]);
+    expect(a.results[0]).toMatchObject({ error: { code: 'ERR_LOOPWATCH_INVALID_EVENT', field: 'tool' } });
+  });
+
+  it('should drop a session on end, in order after its calls', async () => {
+    const call = { tool: 'read', args: { path: 'a' } };
+    await caller.check('s.3', [call, call]);
+    await caller.end('s.3');
+    const a = await caller.check('s.3', [call]);
+    expect(a.results).toEqual([{ verdict: null }]);
+  });
+});
