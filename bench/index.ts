@@ -12,6 +12,8 @@
  *   npm run bench -- --repeat 3        run each scope 3 times (fresh processes), report medians
  *   npm run bench -- --scope fleet     the fleet scopes only (fleet-core, fleet-all): engine vs pool
  *   npm run bench -- --scope threads   how plain JavaScript scales across two threads on this machine
+ *   npm run bench -- --scope serve     loopwatch serve over HTTP (a server process, keep-alive clients)
+ *   npm run bench -- --scope nats      the NATS service: 1 and 2 worker processes on a real nats-server
  *   npm run bench -- --fleet-sessions 10000 --fleet-calls 100   the fleet's size (these are the defaults)
  *
  * Each task processes a batch of calls per iteration (interleaved over 1, 1,000 or 10,000 sessions, each
@@ -34,6 +36,9 @@ import { sketchAgreement } from './sketch-agreement.js';
 import { CORE } from './index-core.js';
 import { FLEET_BATCH, type FleetFigure, fleetFigures } from './fleet-bench.js';
 import { type ThreadScaling, threadScaling } from './thread-scaling.js';
+import { type ServiceFigure, serviceTable } from './service-figures.js';
+import { serveFigures } from './serve-bench.js';
+import { natsFigures } from './nats-bench.js';
 
 const { values } = parseArgs({
   options: {
@@ -138,6 +143,7 @@ async function measure(tasks: readonly { name: string; fn: () => void; perIterat
 const figures: Figure[] = [];
 const fleet: FleetFigure[] = [];
 const threads: ThreadScaling[] = [];
+const service: ServiceFigure[] = [];
 const wanted = (scope: string) => (values.scope ?? '') === '' || scope.includes(values.scope ?? '');
 
 async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s: Size) => ToolEvent[], withBaselines: boolean): Promise<void> {
@@ -210,6 +216,8 @@ const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] 
     run: async () => void fleet.push(...(await fleetFigures('all', FLEET_SESSIONS, FLEET_CALLS, 'fleet: all default detectors'))),
   },
   { id: 'threads', name: 'threads: how JavaScript scales across threads here', run: async () => void threads.push(...(await threadScaling())) },
+  { id: 'serve', name: 'serve: HTTP service', run: async () => void service.push(...(await serveFigures())) },
+  { id: 'nats', name: 'nats: JetStream service', run: async () => void service.push(...(await natsFigures())) },
   {
     id: 'kernel',
     name: 'kernel',
@@ -247,11 +255,20 @@ function fleetMedians(runs: readonly FleetFigure[][]): FleetFigure[] {
   });
 }
 
+/** Per service figure, the median over the runs (ratios: the median of each run's own ratio). */
+function serviceMedians(runs: readonly ServiceFigure[][]): ServiceFigure[] {
+  return (runs[0] ?? []).map((f, i) => {
+    const all = runs.map((r) => r[i] as ServiceFigure);
+    return { ...f, callsPerSecond: median(all.map((g) => g.callsPerSecond)), p50Ms: median(all.map((g) => g.p50Ms)), p99Ms: median(all.map((g) => g.p99Ms)), vsBaseline: median(all.map((g) => g.vsBaseline)) };
+  });
+}
+
 /** What one scope's process reports. */
 interface ScopeReport {
   figures: Figure[];
   fleet: FleetFigure[];
   threads: ThreadScaling[];
+  service: ServiceFigure[];
 }
 
 if (values.run !== undefined && values.run !== '') {
@@ -259,7 +276,7 @@ if (values.run !== undefined && values.run !== '') {
   const scope = SCOPES.find((x) => x.id === values.run);
   if (scope === undefined) throw new Error(`unknown scope id ${values.run}`);
   await scope.run();
-  console.log(JSON.stringify({ figures, fleet, threads } satisfies ScopeReport));
+  console.log(JSON.stringify({ figures, fleet, threads, service } satisfies ScopeReport));
 } else {
   const started = Date.now();
   const self = fileURLToPath(import.meta.url);
@@ -268,23 +285,26 @@ if (values.run !== undefined && values.run !== '') {
     if (!wanted(scope.id) && !wanted(scope.name)) continue;
     const runs: Figure[][] = [];
     const fleetRuns: FleetFigure[][] = [];
+    const serviceRuns: ServiceFigure[][] = [];
     for (let r = 0; r < repeat; r++) {
       if (!values.json) process.stderr.write(`${scope.id} `);
       const out = execFileSync(process.execPath, [self, '--run', scope.id, '--time', String(TIME), '--sessions', SESSION_COUNTS.join(','), '--fleet-sessions', String(FLEET_SESSIONS), '--fleet-calls', String(FLEET_CALLS), ...(values.json ? ['--json'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
       const report = JSON.parse(out) as ScopeReport;
       runs.push(report.figures);
       fleetRuns.push(report.fleet);
+      serviceRuns.push(report.service);
       if (r === repeat - 1) threads.push(...report.threads);
     }
     figures.push(...medians(runs));
     fleet.push(...fleetMedians(fleetRuns));
+    service.push(...serviceMedians(serviceRuns));
   }
   const memory = wanted('memory') ? await memoryFigures() : [];
   const sketch = wanted('sketch') ? await sketchAgreement() : null;
 
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   if (values.json) {
-    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, memory, sketch }, null, 2));
+    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, memory, sketch }, null, 2));
   } else {
     process.stderr.write('\n');
     console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -293,6 +313,8 @@ if (values.run !== undefined && values.run !== '') {
       console.log(`\n## ${scope}\n${FLEET_SESSIONS.toLocaleString('en')} sessions x ${FLEET_CALLS} calls (50% small, 40% medium, 10% large args, with results; 1 session in 8 loops from mid-way), batches of ${FLEET_BATCH} calls\n| implementation | calls/s | vs plain JS | batch p50 | batch p99 |\n|---|---|---|---|---|`);
       for (const f of fleet.filter((x) => x.scope === scope)) console.log(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.vsBaseline ?? NaN).toFixed(2)}x | ${f.p50Ms.toFixed(1)} ms | ${f.p99Ms.toFixed(1)} ms |`);
     }
+    console.log(serviceTable('serve: HTTP, all default detectors', '2,000 sessions x 50 calls (fleet mix, with results); server: `loopwatch serve` in a child process; client: this process, keep-alive; p50/p99 per request', service));
+    console.log(serviceTable('nats: JetStream, all default detectors', '2,000 sessions x 100 calls as messages of 50 calls of one session, 8 partitions, worker processes on one nats-server 2.10; p50/p99 per message, publish to answer', service));
     if (threads.length > 0) {
       console.log('\n## threads: how JavaScript scales across threads on this machine (bounds what a pool can gain)\n| task | one thread | two threads, same task each | scaling (2.00 = perfect) |\n|---|---|---|---|');
       for (const t of threads) console.log(`| ${t.task} | ${t.oneThreadMs.toFixed(0)} ms | ${t.twoThreadsMs.toFixed(0)} ms | ${t.scaling.toFixed(2)}x |`);

@@ -123,6 +123,7 @@ function stopSignal(): Promise<string> {
 /** A NATS worker until SIGTERM or SIGINT; then it releases its partitions (their sessions written) and exits 0. */
 async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<number> {
   const say = (line: string): void => void io.stderr.write(`loopwatch serve: ${line}\n`);
+  const stopped = stopSignal();
   // the NATS client is loaded only by a worker
   const { NatsWorker } = await import('../serve/nats/nats-worker.js');
   const worker = await NatsWorker.start({
@@ -130,7 +131,7 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
     onEvent: (e) => say(e.type === 'session-lost' ? `session ${JSON.stringify(e.sessionId)} (partition ${e.partition}): state not kept: ${e.problem}` : `partition ${e.partition} ${e.type}`),
   });
   say(`NATS worker on ${String(options.servers)}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 50} calls`);
-  const signal = await stopSignal();
+  const signal = await stopped;
   say(`${signal}: releasing partitions ${worker.partitions().join(', ') || '(none)'}`);
   await worker.stop();
   const s = worker.stats;
@@ -151,10 +152,11 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${options.host}:${options.port} (${code})`);
     throw e;
   }
+  const stopped = stopSignal(); // listening before saying so: a caller may signal as soon as it reads the line
   const { restored, problems } = server.restoreReport;
   for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}\n`);
-  const signal = await stopSignal();
+  const signal = await stopped;
   io.stderr.write(`loopwatch serve: ${signal}: finishing requests in flight\n`);
   return reportStop(await server.stop(), options.stateDir, io);
 }
