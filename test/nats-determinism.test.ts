@@ -22,7 +22,7 @@ afterEach(async () => {
 /** Starts `n` workers and waits until they share the partitions evenly. */
 async function workers(url: string, n: number): Promise<NatsWorker[]> {
   const ws: NatsWorker[] = [];
-  for (let i = 0; i < n; i++) ws.push(await NatsWorker.start({ servers: url, partitions: PARTITIONS, leaseMs: 600, snapshotEvery: 7, workerId: `w${i}` }));
+  for (let i = 0; i < n; i++) ws.push(await NatsWorker.start({ servers: url, partitions: PARTITIONS, leaseMs: 2_000, snapshotEvery: 7, workerId: `w${i}` }));
   cleanup.push(async () => void (await Promise.all(ws.map((w) => w.stop()))));
   const fair = Math.ceil(PARTITIONS / n);
   for (let t = 0; t < 200; t++) {

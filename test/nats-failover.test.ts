@@ -5,47 +5,13 @@
  * no call is lost, and the verdicts stream holds each message's answer exactly once (repeated deliveries
  * are deduplicated). A worker stopped with SIGTERM releases its partitions and exits 0.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fleetEvents } from '../bench/fleet.js';
-import { CLI } from './helpers/cli.js';
 import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/nats-server.js';
-import { VerdictCollector, publishAll, withIds } from './helpers/nats-run.js';
+import { type WorkerProcess, VerdictCollector, publishAll, startWorker, until, withIds } from './helpers/nats-run.js';
 import { perSession } from './helpers/verdicts.js';
-
-interface Worker {
-  readonly child: ChildProcess;
-  log(): string;
-  readonly exited: Promise<number | null>;
-  /** Partitions it holds now, from its log. */
-  owned(): Set<number>;
-}
-
-function startWorker(url: string, id: string): Worker {
-  const child = spawn(process.execPath, [CLI, 'serve', '--nats', url, '--partitions', '6', '--snapshot-every', '5', '--lease-ms', '900', '--worker-id', id], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr?.on('data', (b: Buffer) => (log += b.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const owned = (): Set<number> => {
-    const s = new Set<number>();
-    for (const m of log.matchAll(/partition (\d+) (acquired|released|lost)/g)) {
-      if (m[2] === 'acquired') s.add(Number(m[1]));
-      else s.delete(Number(m[1]));
-    }
-    return s;
-  };
-  return { child, log: () => log, exited, owned };
-}
-
-async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -57,9 +23,9 @@ describe.skipIf(natsServerBinary === null)('NATS workers when one is killed', ()
   it('should move its partitions and give every call the verdict of an uninterrupted run, once in the verdicts stream', async () => {
     const server: NatsServer = await startNatsServer();
     cleanup.push(() => server.stop());
-    const a = startWorker(server.url, 'wa');
-    const b = startWorker(server.url, 'wb');
-    let c: Worker | undefined;
+    const a = startWorker(server.url, 'wa', 900);
+    const b = startWorker(server.url, 'wb', 900);
+    let c: WorkerProcess | undefined;
     cleanup.push(async () => {
       for (const w of [a, b, c]) if (w !== undefined && w.child.exitCode === null) w.child.kill('SIGKILL');
     });
@@ -72,7 +38,7 @@ describe.skipIf(natsServerBinary === null)('NATS workers when one is killed', ()
     const messages = await publishAll(server.url, calls, 1, 100, async (k) => {
       if (k % 100 === 99) await new Promise((r) => setTimeout(r, 40));
       if (k === 1200) a.child.kill('SIGKILL');
-      if (k === 2800) c = startWorker(server.url, 'wc');
+      if (k === 2800) c = startWorker(server.url, 'wc', 900);
     });
     expect(await a.exited).toBe(null);
     const hadA = a.owned();

@@ -3,9 +3,11 @@
  * session's consecutive calls), collects every verdict message published (repeats included) and waits until
  * each call has its answer.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { type NatsConnection, connect } from '@nats-io/transport-node';
 import type { SessionEvent } from '../../src/index.js';
 import { NatsCaller, type MessageAnswer, type PublishedCall } from '../../src/serve/nats/nats-caller.js';
+import { CLI } from './cli.js';
 import { json } from './verdicts.js';
 
 /** Every answer seen for each call id (more than one when a call was delivered again after a move). */
@@ -80,3 +82,39 @@ export async function publishAll(url: string, calls: readonly { session: string;
   await caller.close();
   return messages.length;
 }
+
+/** A `loopwatch serve --nats` worker process. */
+export interface WorkerProcess {
+  readonly child: ChildProcess;
+  log(): string;
+  readonly exited: Promise<number | null>;
+  /** Partitions it holds now, from its log. */
+  owned(): Set<number>;
+}
+
+/** Starts a worker process (6 partitions, snapshots every 5 calls, leases of `leaseMs`). */
+export function startWorker(url: string, id: string, leaseMs: number): WorkerProcess {
+  const child = spawn(process.execPath, [CLI, 'serve', '--nats', url, '--partitions', '6', '--snapshot-every', '5', '--lease-ms', String(leaseMs), '--worker-id', id], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr?.on('data', (b: Buffer) => (log += b.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const owned = (): Set<number> => {
+    const s = new Set<number>();
+    for (const m of log.matchAll(/partition (\d+) (acquired|released|lost)/g)) {
+      if (m[2] === 'acquired') s.add(Number(m[1]));
+      else s.delete(Number(m[1]));
+    }
+    return s;
+  };
+  return { child, log: () => log, exited, owned };
+}
+
+/** Resolves once `ok()` holds; rejects after `ms`. */
+export async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+

@@ -1,7 +1,7 @@
 /**
  * Creates (or checks) what the workers share on the NATS server: the calls stream with its partitioning
- * subject transform, the verdicts stream, the two key-value buckets and one durable consumer per partition.
- * Every worker runs it at start; it is idempotent, and refuses to run against a calls stream partitioned
+ * subject transform, the verdicts stream and the two key-value buckets (each partition's durable consumer
+ * is made by its owner: takeOverConsumer). Every worker runs it at start; it is idempotent, and refuses to run against a calls stream partitioned
  * another way (partitions cannot change under live sessions).
  */
 import { AckPolicy, DeliverPolicy, type JetStreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
@@ -38,7 +38,7 @@ export async function existingPartitions(jsm: JetStreamManager): Promise<number 
   }
 }
 
-/** Makes the streams, buckets and consumers (those that exist are kept). Returns the two buckets. */
+/** Makes the streams and buckets (those that exist are kept). Returns the two buckets. */
 export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, layout: NatsLayout): Promise<{ sessions: KV; owners: KV }> {
   const have = await existingPartitions(jsm);
   if (have !== null && have !== layout.partitions) {
@@ -67,48 +67,47 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, la
       duplicate_window: ns(layout.duplicateWindowMs),
     });
   }
-  for (let p = 0; p < layout.partitions; p++) {
-    const name = partitionConsumer(p);
-    try {
-      await jsm.consumers.info(CALLS_STREAM, name);
-    } catch {
-      await jsm.consumers.add(CALLS_STREAM, consumerConfig(p, layout, 0));
-    }
-  }
   const kvm = new Kvm(nc);
   const sessions = await kvm.create(SESSIONS_BUCKET, { history: 1 });
   const owners = await kvm.create(OWNERS_BUCKET, { history: 1 });
   return { sessions, owners };
 }
 
-/** Partition `p`'s durable consumer, delivering from stream sequence `from` (0: from the start). */
-export function consumerConfig(p: number, layout: NatsLayout, from: number) {
+/** Partition `p`'s durable consumer of ownership epoch `epoch`, delivering from stream sequence `from` (0: from the start). */
+export function consumerConfig(p: number, epoch: number, layout: NatsLayout, from: number) {
   return {
-    durable_name: partitionConsumer(p),
+    durable_name: partitionConsumer(p, epoch),
     filter_subject: partitionFilter(p),
     ack_policy: AckPolicy.Explicit,
     ack_wait: ns(layout.ackWaitMs),
     max_ack_pending: layout.maxAckPending,
-    ...(from > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from } : { deliver_policy: DeliverPolicy.All }),
+    ...(from > 1 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from } : { deliver_policy: DeliverPolicy.All }),
   };
 }
 
 /**
- * Makes partition `p`'s consumer deliver again everything after its acknowledgement floor, in order: what
- * a new owner does, so that calls a dead owner had received but not acknowledged come first, in their
- * order, instead of after their acknowledgement wait. Returns the first sequence it will deliver.
+ * Makes partition `p`'s consumer for a new owner: a durable consumer of its own (named by the lease
+ * revision, the ownership epoch) that starts after the acknowledgement floor of the previous owner's, which
+ * is then deleted. So the calls a previous owner had received but not acknowledged come first and in order,
+ * and a previous owner that does not know yet that it lost the partition pulls from a consumer that is
+ * gone: it can neither take calls from the new owner nor acknowledge them. Returns the consumer's name.
  */
-export async function rewindConsumer(jsm: JetStreamManager, p: number, layout: NatsLayout): Promise<number> {
-  const name = partitionConsumer(p);
-  let floor = 0;
-  try {
-    const info = await jsm.consumers.info(CALLS_STREAM, name);
-    floor = info.ack_floor.stream_seq;
-    if (info.num_ack_pending === 0 && info.num_redelivered === 0 && info.delivered.stream_seq === floor) return floor + 1;
-    await jsm.consumers.delete(CALLS_STREAM, name);
-  } catch (e) {
-    if (!/consumer not found/i.test((e as Error).message)) throw e;
+export async function takeOverConsumer(jsm: JetStreamManager, p: number, epoch: number, layout: NatsLayout): Promise<string> {
+  const prefix = `${partitionConsumer(p)}-`;
+  const previous: { name: string; epoch: number; floor: number }[] = [];
+  for await (const c of jsm.consumers.list(CALLS_STREAM)) {
+    if (!c.name.startsWith(prefix)) continue;
+    const e = Number(c.name.slice(prefix.length));
+    if (Number.isInteger(e) && e !== epoch) previous.push({ name: c.name, epoch: e, floor: c.ack_floor.stream_seq });
   }
-  await jsm.consumers.add(CALLS_STREAM, consumerConfig(p, layout, floor + 1));
-  return floor + 1;
+  previous.sort((a, b) => b.epoch - a.epoch);
+  const floor = previous[0]?.floor ?? 0;
+  const name = partitionConsumer(p, epoch);
+  try {
+    await jsm.consumers.add(CALLS_STREAM, consumerConfig(p, epoch, layout, floor + 1));
+  } catch (e) {
+    if (!/already (exists|in use)/i.test((e as Error).message)) throw e;
+  }
+  for (const old of previous) await jsm.consumers.delete(CALLS_STREAM, old.name).catch(() => undefined);
+  return name;
 }

@@ -15,11 +15,11 @@ import type { LoopEngineOptions } from '../../engine/engine-options.js';
 import { type CallResult, errorResult } from '../check-service.js';
 import type { ServiceCall } from '../call-schema.js';
 import { readCallMessage } from './call-message.js';
-import { type NatsLayout, ensureLayout, rewindConsumer } from './nats-setup.js';
+import { type NatsLayout, ensureLayout, takeOverConsumer } from './nats-setup.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
 import { SessionStore } from './session-store.js';
-import { CALLS_STREAM, DEFAULT_PARTITIONS, OP_HEADER, REPLY_HEADER, parseCallSubject, partitionConsumer, verdictSubject } from './subjects.js';
+import { CALLS_STREAM, DEFAULT_PARTITIONS, OP_HEADER, REPLY_HEADER, parseCallSubject, verdictSubject } from './subjects.js';
 
 /** Something a worker reports: partitions moving, and sessions whose state could not be kept. */
 export type WorkerEvent =
@@ -79,9 +79,14 @@ export class NatsWorker {
     private readonly options: NatsWorkerOptions,
   ) {
     this.engine = new LoopEngine({ ...options.engine, idleTtlMs: 0, onEvict: (s) => this.book.evicted(s.sessionId, s.snapshot()) });
-    this.book = new SessionBook(this.engine, store, options.snapshotEvery ?? 50, (p) => this.owned.has(p), (sessionId, partition, problem) => {
+    this.book = new SessionBook(this.engine, store, options.snapshotEvery ?? 50, (p) => this.owned.has(p), (sessionId, partition, problem, broken) => {
       this.stats.sessionsLost++;
       this.emit({ type: 'session-lost', partition, sessionId, problem });
+      if (broken && this.owned.has(partition)) {
+        // its held calls cannot be acknowledged: start the partition again from its acknowledgement floor
+        this.lose(partition);
+        void this.leases.forfeit(partition);
+      }
     });
   }
 
@@ -95,7 +100,7 @@ export class NatsWorker {
       const w = new NatsWorker(nc, jetstream(nc), jsm, layout, new SessionStore(sessions), options);
       const id = options.workerId ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}-${randomBytes(3).toString('hex')}`;
       w.leases = new PartitionLeases(owners, id, layout.partitions, options.leaseMs ?? 5_000, {
-        acquire: (p) => w.acquire(p),
+        acquire: (p, epoch) => w.acquire(p, epoch),
         release: (p) => w.release(p),
         lost: (p) => w.lose(p),
       });
@@ -125,10 +130,10 @@ export class NatsWorker {
     this.options.onEvent?.(e);
   }
 
-  private async acquire(p: number): Promise<void> {
-    await rewindConsumer(this.jsm, p, this.layout);
+  private async acquire(p: number, epoch: number): Promise<void> {
+    const name = await takeOverConsumer(this.jsm, p, epoch, this.layout);
     this.owned.add(p);
-    const consumer = await this.js.consumers.get(CALLS_STREAM, partitionConsumer(p));
+    const consumer = await this.js.consumers.get(CALLS_STREAM, name);
     this.consumers.set(p, await consumer.consume({ max_messages: 1000, callback: (m) => this.enqueue(p, m) }));
     this.emit({ type: 'acquired', partition: p });
   }

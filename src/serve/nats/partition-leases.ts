@@ -19,8 +19,8 @@ import { leaseKey, workerKey } from './subjects.js';
 
 /** What the worker does when ownership changes. */
 export interface LeaseHandlers {
-  /** The partition is now this worker's: start consuming it. */
-  acquire(p: number): Promise<void>;
+  /** The partition is now this worker's (`epoch`: the lease's revision, new at every claim): start consuming it. */
+  acquire(p: number, epoch: number): Promise<void>;
   /** Give the partition up: stop consuming and write its sessions (resolves when written). */
   release(p: number): Promise<void>;
   /** The partition was taken by another worker: drop it without writing. */
@@ -122,14 +122,15 @@ export class PartitionLeases {
     for (let p = 0; p < this.partitions && this.held.size < share && this.running; p++) {
       if (this.held.has(p) || !this.stale(leaseKey(p), now)) continue;
       const s = this.seen.get(leaseKey(p));
+      let revision: number;
       try {
-        const revision = s === undefined ? await this.kv.create(leaseKey(p), this.workerId) : s.deleted ? await this.kv.create(leaseKey(p), this.workerId) : await this.kv.update(leaseKey(p), this.workerId, s.revision);
+        revision = s === undefined || s.deleted ? await this.kv.create(leaseKey(p), this.workerId) : await this.kv.update(leaseKey(p), this.workerId, s.revision);
         this.held.set(p, revision);
       } catch {
         continue; // another worker won it
       }
       try {
-        await this.handlers.acquire(p);
+        await this.handlers.acquire(p, revision);
       } catch (e) {
         process.emitWarning(`loopwatch serve --nats: could not start partition ${p}: ${(e as Error).message}`, 'LoopwatchNatsWarning');
         await this.give(p);

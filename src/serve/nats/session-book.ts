@@ -37,8 +37,11 @@ export interface BookedSession {
   again: boolean;
 }
 
-/** Why a session's state could not be kept. */
-export type SessionProblem = (sessionId: string, partition: number, problem: string) => void;
+/**
+ * Why a session's state could not be kept. `broken`: the partition's calls can no longer be checked in
+ * order here (a write failed with calls held), so the worker must give the partition up to be taken again.
+ */
+export type SessionProblem = (sessionId: string, partition: number, problem: string, broken: boolean) => void;
 
 /** The sessions of one worker. */
 export class SessionBook {
@@ -65,7 +68,7 @@ export class SessionBook {
   async load(id: string, partition: number): Promise<BookedSession> {
     const { stored, revision, problem } = await this.store.load(id);
     const s: BookedSession = { id, partition, revision, lastSeq: 0, savedSeq: 0, calls: 0, sinceSave: 0, held: [], ended: false, parked: null, saving: null, again: false };
-    if (problem !== undefined) this.problem(id, partition, `its stored state cannot be read (${problem}); it starts again empty`);
+    if (problem !== undefined) this.problem(id, partition, `its stored state cannot be read (${problem}); it starts again empty`, false);
     if (stored !== null) {
       s.lastSeq = s.savedSeq = stored.lastSeq;
       s.ended = stored.ended;
@@ -74,7 +77,7 @@ export class SessionBook {
         try {
           this.engine.restore(id, stored.snapshot);
         } catch (e) {
-          this.problem(id, partition, `its snapshot cannot be restored (${(e as Error).message}); it starts again empty`);
+          this.problem(id, partition, `its snapshot cannot be restored (${(e as Error).message}); it starts again empty`, false);
         }
       }
     }
@@ -136,7 +139,7 @@ export class SessionBook {
     s.saving = this.store
       .save(s.id, s.revision, { lastSeq: upto, calls: s.calls, ended: s.ended, snapshot })
       .then(
-        (revision) => {
+        ({ revision }) => {
           s.revision = revision;
           s.savedSeq = upto;
           for (const m of held) m.ack();
@@ -144,7 +147,7 @@ export class SessionBook {
           if ((s.ended || !this.engine.has(s.id)) && s.held.length === 0 && this.sessions.get(s.id) === s) this.sessions.delete(s.id);
         },
         (e: unknown) => {
-          if (this.owns(s.partition)) this.problem(s.id, s.partition, `its stored state changed under this worker (${(e as Error).message}); the partition moved`);
+          if (this.owns(s.partition)) this.problem(s.id, s.partition, `its state could not be written (${(e as Error).message})`, true);
           this.drop(s);
         },
       )

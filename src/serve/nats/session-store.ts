@@ -74,13 +74,26 @@ export class SessionStore {
   }
 
   /**
-   * Writes the session's state if the key is still at `revision` (0: absent or deleted); resolves to the new
-   * revision. Rejects when another writer got there first (the partition moved).
+   * Writes the session's state if the key is still at `revision` (0: absent or deleted). A key changed by
+   * another writer (a worker that lost the partition without knowing it yet) is read again: if what it holds
+   * goes as far in the stream as `s` or further, it stands (every stored state is the exact state at its
+   * sequence, and a stored sequence never goes back); otherwise `s` is written over it. Resolves to the
+   * key's revision and the stream sequence the stored state holds.
    */
-  async save(sessionId: string, revision: number, s: StoredSession): Promise<number> {
+  async save(sessionId: string, revision: number, s: StoredSession): Promise<{ revision: number; lastSeq: number }> {
     const key = sessionKey(sessionId);
     const value = encodeStored(s);
-    return revision === 0 ? this.kv.create(key, value) : this.kv.update(key, value, revision);
+    let at = revision;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return { revision: at === 0 ? await this.kv.create(key, value) : await this.kv.update(key, value, at), lastSeq: s.lastSeq };
+      } catch (e) {
+        const now = await this.load(sessionId);
+        if (attempt >= 5 || now.revision === at) throw e;
+        if (now.stored !== null && now.stored.lastSeq >= s.lastSeq) return { revision: now.revision, lastSeq: now.stored.lastSeq };
+        at = now.revision;
+      }
+    }
   }
 
   /** Forgets an ended session's marker once no call of it can be delivered again (if nobody rewrote it). */

@@ -4,7 +4,7 @@
  *
  * ```
  *  publish  loopwatch.in.<session>  ──stream LOOPWATCH_CALLS, subject transform──>  loopwatch.calls.<p>.<session>
- *           (p = partition(N, session): the server's FNV-1a hash of the token, mod N)   │ durable consumer partition-<p>
+ *           (p = partition(N, session): the server's FNV-1a hash of the token, mod N)   │ durable consumer partition-<p>-<epoch>
  *                                                                                      v (owned by one worker)
  *  verdicts loopwatch.verdicts.<session>  (stream LOOPWATCH_VERDICTS, deduplicated by Nats-Msg-Id)
  *  state    KV loopwatch-sessions:  s.<session>     snapshots;   KV loopwatch-owners: w.<worker>, p.<p>  leases
@@ -70,8 +70,8 @@ export const inputSubject = (sessionId: string): string => `${INPUT_PREFIX}.${se
 export const verdictSubject = (sessionId: string): string => `${VERDICTS_PREFIX}.${sessionToken(sessionId)}`;
 /** The filter of partition `p`'s consumer. */
 export const partitionFilter = (p: number): string => `${CALLS_PREFIX}.${p}.*`;
-/** The durable consumer of partition `p`. */
-export const partitionConsumer = (p: number): string => `partition-${p}`;
+/** The durable consumer of partition `p` in ownership epoch `epoch` (without: the prefix of its names). */
+export const partitionConsumer = (p: number, epoch?: number): string => (epoch === undefined ? `partition-${p}` : `partition-${p}-${epoch}`);
 /** A session's snapshot key. */
 export const sessionKey = (sessionId: string): string => `s.${sessionToken(sessionId)}`;
 /** A worker's heartbeat key. */
