@@ -314,7 +314,7 @@ if (values.run !== undefined && values.run !== '') {
       for (const f of fleet.filter((x) => x.scope === scope)) console.log(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.vsBaseline ?? NaN).toFixed(2)}x | ${f.p50Ms.toFixed(1)} ms | ${f.p99Ms.toFixed(1)} ms |`);
     }
     console.log(serviceTable('serve: HTTP, all default detectors', '2,000 sessions x 50 calls (fleet mix, with results); server: `loopwatch serve` in a child process; client: this process, keep-alive; p50/p99 per request', service));
-    console.log(serviceTable('nats: JetStream, all default detectors', '2,000 sessions x 100 calls as messages of 50 calls of one session, 8 partitions, worker processes on one nats-server 2.10; p50/p99 per message, publish to answer', service));
+    console.log(serviceTable('nats: JetStream, all default detectors', '2,000 sessions x 100 calls as messages of 50 calls of one session, 8 partitions, worker processes on one nats-server 2.10; batched rows: calls/s from the first answer to the last on a stream filled beforehand; request/reply row: p50/p99 per call, publish to answer', service));
     if (threads.length > 0) {
       console.log('\n## threads: how JavaScript scales across threads on this machine (bounds what a pool can gain)\n| task | one thread | two threads, same task each | scaling (2.00 = perfect) |\n|---|---|---|---|');
       for (const t of threads) console.log(`| ${t.task} | ${t.oneThreadMs.toFixed(0)} ms | ${t.twoThreadsMs.toFixed(0)} ms | ${t.scaling.toFixed(2)}x |`);

@@ -5,16 +5,17 @@
  * batched input: messages of 50 consecutive calls of one session. Measured beside the engine in this
  * process on the same batches:
  *
- * - 1 worker process, then 2 (a fresh server each): calls/s from the first publish to the last answer,
- *   and a message's latency from its publish to its answer (queueing included: everything is published
- *   at once);
+ * - 1 worker process, then 2 (a fresh server each), on a stream filled beforehand (so that this process's
+ *   publishing does not compete with the workers): calls/s from the first answer to the last;
  * - 1 worker, single calls with request/reply, one at a time: the latency a caller waiting for its answer sees.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { LoopEngine } from '../src/engine/loop-engine.js';
 import { NatsCaller, type MessageAnswer, type PublishedCall } from '../src/serve/nats/nats-caller.js';
+import { NatsWorker } from '../src/serve/nats/nats-worker.js';
 import { fleetEvents } from './fleet.js';
 import { natsServerBinary, startNatsServer } from './nats-server.js';
 import { type ServiceFigure, push, quantile } from './service-figures.js';
@@ -24,8 +25,8 @@ const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const PARTITIONS = 8;
 const BATCH = 50;
 
-/** Starts `n` worker processes and resolves once they hold every partition. */
-async function startWorkers(url: string, n: number): Promise<ChildProcess[]> {
+/** Starts `n` worker processes; resolves with them and a promise of their holding every partition. */
+function startWorkers(url: string, n: number): { children: ChildProcess[]; ready: Promise<void> } {
   const logs: string[] = [];
   const children = Array.from({ length: n }, (_, i) => {
     const c = spawn(process.execPath, [CLI, 'serve', '--nats', url, '--partitions', String(PARTITIONS), '--lease-ms', '1000', '--worker-id', `bench${i}`], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -34,12 +35,15 @@ async function startWorkers(url: string, n: number): Promise<ChildProcess[]> {
     return c;
   });
   const held = (log: string): number => (log.match(/acquired/g) ?? []).length - (log.match(/released|lost/g) ?? []).length;
-  for (let t = 0; t < 400; t++) {
-    const h = logs.map(held);
-    if (h.reduce((a, b) => a + b, 0) === PARTITIONS && h.every((k) => k <= Math.ceil(PARTITIONS / n))) return children;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`workers did not share the partitions: ${logs.join(' | ')}`);
+  const ready = (async () => {
+    for (let t = 0; t < 400; t++) {
+      const h = logs.map(held);
+      if (h.reduce((a, b) => a + b, 0) === PARTITIONS && h.every((k) => k <= Math.ceil(PARTITIONS / n))) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`workers did not share the partitions: ${logs.join(' | ')}`);
+  })();
+  return { children, ready };
 }
 
 /** The fleet as messages: `BATCH` consecutive calls of one session each, in an order that keeps each session's order. */
@@ -57,35 +61,21 @@ function messages(prefix: string, sessions: number, calls: number): { session: s
   return out;
 }
 
-/** Publishes every message at once (windows of 200 awaiting acks), resolves when all answers came: calls/s and latencies. */
-async function throughput(url: string, msgs: readonly { session: string; calls: PublishedCall[] }[]): Promise<{ callsPerSecond: number; latencies: number[] }> {
-  const nc = await connect({ servers: url });
-  const sentAt = new Map<string, number>();
-  const latencies: number[] = [];
-  let answered = 0;
-  let last = 0;
-  const total = msgs.reduce((a, m) => a + m.calls.length, 0);
-  const done = new Promise<void>((resolve) => {
-    nc.subscribe('loopwatch.verdicts.>', {
-      callback: (_e, m) => {
-        const a = m.json<MessageAnswer>();
-        const id = (a.results[0] as { id?: string } | undefined)?.id ?? '';
-        const t = sentAt.get(id);
-        if (t === undefined) return; // repeated
-        sentAt.delete(id);
-        last = performance.now();
-        latencies.push(last - t);
-        answered += a.results.length;
-        if (answered >= total) resolve();
-      },
-    });
-  });
-  await nc.flush();
+/** CPU seconds (user + system) a process has used so far, from /proc (NaN where there is no /proc). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Publishes the messages (windows of 200 awaiting their acknowledgement). */
+async function publishAll(url: string, msgs: readonly { session: string; calls: PublishedCall[] }[]): Promise<void> {
   const caller = await NatsCaller.connect(url);
-  const t0 = performance.now();
   let window: Promise<unknown>[] = [];
   for (const m of msgs) {
-    sentAt.set(m.calls[0]?.id ?? '', performance.now());
     window.push(caller.publish(m.session, m.calls));
     if (window.length >= 200) {
       await Promise.all(window);
@@ -93,10 +83,25 @@ async function throughput(url: string, msgs: readonly { session: string; calls: 
     }
   }
   await Promise.all(window);
-  await done;
   await caller.close();
-  await nc.close();
-  return { callsPerSecond: total / ((last - t0) / 1000), latencies };
+}
+
+/** Counts answered calls on the verdict subjects; `done` resolves at `total`, with calls/s from the first answer to the last. */
+async function answers(url: string, total: number): Promise<{ done: Promise<number>; close: () => Promise<void> }> {
+  const nc = await connect({ servers: url });
+  let answered = 0;
+  let first = 0;
+  const done = new Promise<number>((resolve) => {
+    nc.subscribe('loopwatch.verdicts.>', {
+      callback: (_e, m) => {
+        if (answered === 0) first = performance.now();
+        answered += m.json<MessageAnswer>().results.length;
+        if (answered >= total) resolve(total / ((performance.now() - first) / 1000));
+      },
+    });
+  });
+  await nc.flush();
+  return { done, close: () => nc.close() };
 }
 
 /** The nats scope's figures (none, with a note on stderr, without a nats-server binary). */
@@ -117,11 +122,20 @@ export async function natsFigures(): Promise<ServiceFigure[]> {
 
   for (const n of [1, 2]) {
     const server = await startNatsServer();
-    const workers = await startWorkers(server.url, n);
+    const setup = await NatsWorker.start({ servers: server.url, partitions: PARTITIONS, workerId: 'setup' }); // the streams and buckets
+    await setup.stop();
+    await publishAll(server.url, msgs);
+    const heard = await answers(server.url, calls);
+    const { children, ready } = startWorkers(server.url, n);
     try {
-      await throughput(server.url, messages('warm-', 500, 20));
-      const r = await throughput(server.url, msgs);
-      push(out, { scope: SCOPE, impl: `${n} worker process${n > 1 ? 'es' : ''}, messages of ${BATCH} calls`, callsPerSecond: r.callsPerSecond, p50Ms: quantile(r.latencies, 0.5), p99Ms: quantile(r.latencies, 0.99) });
+      await ready;
+      const cpu0 = [...children.map((c) => cpuSeconds(c.pid)), cpuSeconds(server.process.pid)];
+      const t0 = performance.now();
+      const callsPerSecond = await heard.done;
+      const wall = (performance.now() - t0) / 1000;
+      const cpu = [...children.map((c) => cpuSeconds(c.pid)), cpuSeconds(server.process.pid)].map((x, i) => (x - (cpu0[i] as number)) / wall);
+      const share = `CPU per wall second: ${cpu.slice(0, n).map((x) => x.toFixed(2)).join(' + ')} worker${n > 1 ? 's' : ''}, ${(cpu[n] as number).toFixed(2)} nats-server`;
+      push(out, { scope: SCOPE, impl: `${n} worker process${n > 1 ? 'es' : ''}, messages of ${BATCH} calls (stream filled beforehand; ${share})`, callsPerSecond, p50Ms: NaN, p99Ms: NaN });
       if (n === 1) {
         const caller = await NatsCaller.connect(server.url);
         const singles = fleetEvents(200, 20);
@@ -137,7 +151,8 @@ export async function natsFigures(): Promise<ServiceFigure[]> {
         await caller.close();
       }
     } finally {
-      for (const w of workers) w.kill('SIGKILL');
+      for (const w of children) w.kill('SIGKILL');
+      await heard.close();
       await server.stop();
     }
   }

@@ -33,6 +33,8 @@ export function serviceTable(scope: string, note: string, figures: readonly Serv
   const rows = figures.filter((f) => f.scope === scope);
   if (rows.length === 0) return '';
   const lines = [`\n## ${scope}\n${note}`, '| how | calls/s | vs first row | p50 | p99 |', '|---|---|---|---|---|'];
-  for (const f of rows) lines.push(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${f.vsBaseline.toFixed(2)}x | ${Number.isNaN(f.p50Ms) ? '-' : `${f.p50Ms.toFixed(2)} ms`} | ${Number.isNaN(f.p99Ms) ? '-' : `${f.p99Ms.toFixed(2)} ms`} |`);
+  // NaN (no latency measured) comes back from a scope's process as null
+  const ms = (x: number | null): string => (typeof x === 'number' && Number.isFinite(x) ? `${x.toFixed(2)} ms` : '-');
+  for (const f of rows) lines.push(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${f.vsBaseline.toFixed(2)}x | ${ms(f.p50Ms)} | ${ms(f.p99Ms)} |`);
   return lines.join('\n');
 }

@@ -71,7 +71,7 @@ export function serveSettings(args: readonly string[]): ServeSettings {
       servers: nats,
       engine,
       partitions: integerFlag('--partitions', stringOf(v, 'partitions'), DEFAULT_PARTITIONS, 1, 1024),
-      snapshotEvery: integerFlag('--snapshot-every', stringOf(v, 'snapshot-every'), 50, 1, 1_000_000),
+      snapshotEvery: integerFlag('--snapshot-every', stringOf(v, 'snapshot-every'), 100, 1, 1_000_000),
       leaseMs: integerFlag('--lease-ms', stringOf(v, 'lease-ms'), 5_000, 300, 600_000),
       ...(workerId === undefined ? {} : { workerId }),
     },
@@ -130,7 +130,7 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
     ...options,
     onEvent: (e) => say(e.type === 'session-lost' ? `session ${JSON.stringify(e.sessionId)} (partition ${e.partition}): state not kept: ${e.problem}` : `partition ${e.partition} ${e.type}`),
   });
-  say(`NATS worker on ${String(options.servers)}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 50} calls`);
+  say(`NATS worker on ${String(options.servers)}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 100} calls`);
   const signal = await stopped;
   say(`${signal}: releasing partitions ${worker.partitions().join(', ') || '(none)'}`);
   await worker.stop();

@@ -67,12 +67,19 @@ function optionalNumber(path: string, value: unknown): number | undefined {
   return value;
 }
 
-/** Reads one call at `path` (`''` for a whole body): every field checked, unknown fields refused. */
-export function readCall(path: string, value: unknown): ServiceCall {
+/**
+ * Reads one call at `path` (`''` for a whole body): every field checked, unknown fields refused. With
+ * `session`, the call belongs to that session (as a NATS message's subject says): its own `session` field
+ * may be absent, and must be the same when present.
+ */
+export function readCall(path: string, value: unknown, session?: string): ServiceCall {
   const o = objectAt(path === '' ? 'body' : path, value);
   knownFields(path, o, CALL_FIELDS);
   const at = (f: string): string => (path === '' ? f : `${path}.${f}`);
-  const session = idAt(at('session'), o.session);
+  if (session !== undefined && o.session !== undefined && o.session !== session) {
+    fail(at('session'), `must be the session the message was published for (${JSON.stringify(session.slice(0, 80))}) when given`, o.session);
+  }
+  if (session === undefined) session = idAt(at('session'), o.session);
   const id = o.id === undefined ? undefined : idAt(at('id'), o.id);
   const tool = idAt(at('tool'), o.tool, MAX_TOOL_LENGTH);
   return {

@@ -25,18 +25,12 @@ export function readCallMessage(sessionId: string, data: Uint8Array, op: string 
       throw new InvalidEventError('body', `the message body is not JSON: ${(e as Error).message}`);
     }
     const o = objectAt('body', value);
-    if (o.calls === undefined) return { kind: 'calls', calls: [readCall('', withSession(sessionId, o, 'body'))] };
+    if (o.calls === undefined) return { kind: 'calls', calls: [readCall('', o, sessionId)] };
     const list = o.calls;
     if (!Array.isArray(list) || list.length === 0 || list.length > MAX_BATCH_CALLS) fail('calls', `must be an array of 1 to ${MAX_BATCH_CALLS} calls`, list);
-    return { kind: 'calls', calls: list.map((c, i) => readCall(`calls[${i}]`, withSession(sessionId, objectAt(`calls[${i}]`, c), `calls[${i}]`))) };
+    return { kind: 'calls', calls: list.map((c, i) => readCall(`calls[${i}]`, c, sessionId)) };
   } catch (e) {
     if (e instanceof InvalidEventError) return { kind: 'invalid', error: e };
     throw e;
   }
-}
-
-function withSession(sessionId: string, o: Record<string, unknown>, path: string): Record<string, unknown> {
-  if (o.session === undefined) return { ...o, session: sessionId };
-  if (o.session !== sessionId) throw new InvalidEventError(`${path}.session`, `${path}.session is ${JSON.stringify(String(o.session).slice(0, 80))} but the message was published for session ${JSON.stringify(sessionId.slice(0, 80))}`);
-  return o;
 }

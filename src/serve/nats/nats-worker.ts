@@ -32,9 +32,9 @@ export interface NatsWorkerOptions extends Partial<NatsLayout> {
   readonly servers: string | string[];
   /** This worker's id (unique among the workers). @default `<host>-<pid>-<random>` */
   readonly workerId?: string;
-  /** Calls of a session between two snapshots written to the bucket. @default 50 */
+  /** Calls of a session between two snapshots written to the bucket. @default 100 */
   readonly snapshotEvery?: number;
-  /** Sessions with calls not yet in a stored snapshot are written after this long, in ms. @default 500 */
+  /** A session whose oldest call not yet in a stored snapshot is this old (ms) is written. @default 1000 */
   readonly flushMs?: number;
   /** A lease or heartbeat not renewed for this long (ms) is stale: its partitions move. @default 5000 */
   readonly leaseMs?: number;
@@ -53,6 +53,9 @@ export interface WorkerStats {
   invalid: number;
   sessionsLost: number;
 }
+
+/** Calls of a session between two snapshots, unless told otherwise. */
+export const DEFAULT_SNAPSHOT_EVERY = 100;
 
 /** The defaults of the shared layout. */
 export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
@@ -79,7 +82,7 @@ export class NatsWorker {
     private readonly options: NatsWorkerOptions,
   ) {
     this.engine = new LoopEngine({ ...options.engine, idleTtlMs: 0, onEvict: (s) => this.book.evicted(s.sessionId, s.snapshot()) });
-    this.book = new SessionBook(this.engine, store, options.snapshotEvery ?? 50, (p) => this.owned.has(p), (sessionId, partition, problem, broken) => {
+    this.book = new SessionBook(this.engine, store, options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY, (p) => this.owned.has(p), (sessionId, partition, problem, broken) => {
       this.stats.sessionsLost++;
       this.emit({ type: 'session-lost', partition, sessionId, problem });
       if (broken && this.owned.has(partition)) {
@@ -104,7 +107,8 @@ export class NatsWorker {
         release: (p) => w.release(p),
         lost: (p) => w.lose(p),
       });
-      w.flushTimer = setInterval(() => w.book.saveDue(true), options.flushMs ?? 500);
+      const flushMs = options.flushMs ?? 1_000;
+      w.flushTimer = setInterval(() => w.book.saveDue(false, flushMs), Math.max(10, flushMs / 4));
       await w.leases.start();
       return w;
     } catch (e) {

@@ -28,6 +28,8 @@ export interface BookedSession {
   sinceSave: number;
   /** Delivered messages waiting for a stored snapshot to be acknowledged. */
   held: JsMsg[];
+  /** When the oldest of them was held (performance.now() ms). */
+  heldSince: number;
   /** Whether the session was ended (its stored value is a marker). */
   ended: boolean;
   /** The snapshot taken when the engine evicted the session (it is no longer live there), until written. */
@@ -67,7 +69,7 @@ export class SessionBook {
   /** Books a session loaded from the store (or new), putting its snapshot into the engine. */
   async load(id: string, partition: number): Promise<BookedSession> {
     const { stored, revision, problem } = await this.store.load(id);
-    const s: BookedSession = { id, partition, revision, lastSeq: 0, savedSeq: 0, calls: 0, sinceSave: 0, held: [], ended: false, parked: null, saving: null, again: false };
+    const s: BookedSession = { id, partition, revision, lastSeq: 0, savedSeq: 0, calls: 0, sinceSave: 0, held: [], heldSince: 0, ended: false, parked: null, saving: null, again: false };
     if (problem !== undefined) this.problem(id, partition, `its stored state cannot be read (${problem}); it starts again empty`, false);
     if (stored !== null) {
       s.lastSeq = s.savedSeq = stored.lastSeq;
@@ -113,14 +115,19 @@ export class SessionBook {
       s.calls += calls;
       s.sinceSave += calls;
     }
+    if (s.held.length === 0) s.heldSince = performance.now();
     s.held.push(m);
     this.heldCount++;
     this.dirty.add(s);
   }
 
-  /** Writes the sessions due (K calls since their last write), or every dirty one when `all`. */
-  saveDue(all: boolean): void {
-    for (const s of this.dirty) if (all || s.sinceSave >= this.snapshotEvery || s.ended) this.save(s);
+  /**
+   * Writes the sessions due: K calls since their last write, ended, or holding a message for `maxAgeMs`
+   * (every one with calls to write when `all`).
+   */
+  saveDue(all: boolean, maxAgeMs = Infinity): void {
+    const old = performance.now() - maxAgeMs;
+    for (const s of this.dirty) if (all || s.sinceSave >= this.snapshotEvery || s.ended || (s.held.length > 0 && s.heldSince <= old)) this.save(s);
   }
 
   /** Writes one session's state (one write at a time per session); acknowledges its held messages once stored. */
