@@ -12,7 +12,7 @@ import { DEFAULT_PORT, type ServeOptions } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { detectionOptions } from './detection-options.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
-import type { NatsWorkerOptions } from '../serve/nats/nats-worker.js';
+import type { NatsWorker as NatsWorkerType, NatsWorkerOptions } from '../serve/nats/nats-worker.js';
 import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
 import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
 import type { CommandIo } from './scan-command.js';
@@ -126,10 +126,16 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
   const stopped = stopSignal();
   // the NATS client is loaded only by a worker
   const { NatsWorker } = await import('../serve/nats/nats-worker.js');
-  const worker = await NatsWorker.start({
-    ...options,
-    onEvent: (e) => say(e.type === 'session-lost' ? `session ${JSON.stringify(e.sessionId)} (partition ${e.partition}): state not kept: ${e.problem}` : `partition ${e.partition} ${e.type}`),
-  });
+  let worker: NatsWorkerType;
+  try {
+    worker = await NatsWorker.start({
+      ...options,
+      onEvent: (e) => say(e.type === 'session-lost' ? `session ${JSON.stringify(e.sessionId)} (partition ${e.partition}): state not kept: ${e.problem}` : `partition ${e.partition} ${e.type}`),
+    });
+  } catch (e) {
+    // an unreachable server, no JetStream, a stream partitioned another way: the setup, not a bug
+    throw new UsageError(`--nats ${String(options.servers)}: ${(e as Error).message}`);
+  }
   say(`NATS worker on ${String(options.servers)}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 100} calls`);
   const signal = await stopped;
   say(`${signal}: releasing partitions ${worker.partitions().join(', ') || '(none)'}`);

@@ -1,0 +1,38 @@
+/**
+ * `loopwatch serve` flags: every bad value or misplaced flag is one line naming the flag, exit 2, before
+ * anything listens or connects; an unreachable NATS server is named the same way.
+ */
+import { describe, expect, it } from 'vitest';
+import { loopwatch } from './helpers/cli.js';
+
+describe('loopwatch serve flags', () => {
+  it.each([
+    [['--port', '70000'], '--port must be an integer from 0 to 65,535'],
+    [['--port', 'x'], '--port must be an integer'],
+    [['--body-limit', '10'], '--body-limit must be an integer from 1024 to'],
+    [['--prot', '1'], 'did you mean --port?'],
+    [['--partitions', '4'], '--partitions is for a NATS worker: give --nats URL too'],
+    [['--nats', 'nats://127.0.0.1:4222', '--port', '1'], '--port is for the HTTP server, not a NATS worker'],
+    [['--nats', 'not a url'], '--nats must be a server URL'],
+    [['--nats', 'nats://127.0.0.1:4222', '--partitions', '0'], '--partitions must be an integer from 1 to 1,024'],
+    [['--nats', 'nats://127.0.0.1:4222', '--worker-id', 'a b'], '--worker-id must be 1 to 64 letters'],
+    [['--no-state', '--state-dir', '/tmp/x'], '--no-state and --state-dir cannot be used together'],
+    [['--preset', 'nope'], '--preset must be one of'],
+  ])('should refuse %j in one line, exit 2', (args, message) => {
+    const r = loopwatch(['serve', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('should name a NATS server it cannot reach, exit 2', () => {
+    const r = loopwatch(['serve', '--nats', 'nats://127.0.0.1:1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--nats nats:\/\/127\.0\.0\.1:1: .*(CONNECTION_REFUSED|ECONNREFUSED|refused)/i);
+  });
+
+  it('should list serve in the main help', () => {
+    expect(loopwatch(['--help']).stdout).toContain('serve [options]');
+    expect(loopwatch(['serve', '--help']).stdout).toContain('POST /v1/check');
+  });
+});
