@@ -68,7 +68,8 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, la
     });
   }
   const kvm = new Kvm(nc);
-  const sessions = await kvm.create(SESSIONS_BUCKET, { history: 1 });
+  // a session untouched for the retention time is forgotten, as its calls are
+  const sessions = await kvm.create(SESSIONS_BUCKET, { history: 1, ttl: layout.retentionMs });
   const owners = await kvm.create(OWNERS_BUCKET, { history: 1 });
   return { sessions, owners };
 }

@@ -19,7 +19,7 @@ import { type NatsLayout, ensureLayout, takeOverConsumer } from './nats-setup.js
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
 import { SessionStore } from './session-store.js';
-import { CALLS_STREAM, DEFAULT_PARTITIONS, OP_HEADER, REPLY_HEADER, parseCallSubject, verdictSubject } from './subjects.js';
+import { CALLS_STREAM, DEFAULT_PARTITIONS, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, parseCallSubject, sessionToken, verdictSubject } from './subjects.js';
 
 /** Something a worker reports: partitions moving, and sessions whose state could not be kept. */
 export type WorkerEvent =
@@ -85,6 +85,7 @@ export class NatsWorker {
     this.book = new SessionBook(this.engine, store, options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY, (p) => this.owned.has(p), (sessionId, partition, problem, broken) => {
       this.stats.sessionsLost++;
       this.emit({ type: 'session-lost', partition, sessionId, problem });
+      this.nc.publish(`${SESSION_LOST_PREFIX}.${sessionToken(sessionId)}`, JSON.stringify({ session: sessionId, partition, problem }));
       if (broken && this.owned.has(partition)) {
         // its held calls cannot be acknowledged: start the partition again from its acknowledgement floor
         this.lose(partition);

@@ -31,6 +31,8 @@ export const INPUT_PREFIX = 'loopwatch.in';
 export const CALLS_PREFIX = 'loopwatch.calls';
 /** Prefix of verdict subjects: `loopwatch.verdicts.<session>`. */
 export const VERDICTS_PREFIX = 'loopwatch.verdicts';
+/** Subject on which a worker reports a session whose state could not be kept: `loopwatch.events.session-lost.<session>`. */
+export const SESSION_LOST_PREFIX = 'loopwatch.events.session-lost';
 /** Header naming a subject the worker also sends the call's result to (request/reply through a stream). */
 export const REPLY_HEADER = 'Loopwatch-Reply';
 /** Header of an operation other than checking calls: `end` ends the session. */
