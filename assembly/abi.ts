@@ -122,6 +122,8 @@ export const ARGS_STRING: u32 = 3;
 export const F_HAS_DESC: u32 = 64;
 export const F_RESULT_NOTHING: u32 = 128;
 export const F_RESULT_EMPTY: u32 = 256;
+// a proposed call (checked before it runs, rolled back afterwards): its outcome is left out of progress
+export const F_PROPOSED: u32 = 512;
 export const F_DEBUG_TRAP: u32 = 0x80000000;
 
 // output record (bytes)
@@ -163,6 +165,7 @@ export const OF_ERROR: u32 = 2;
 export const OF_INFRA: u32 = 4;
 export const OF_EMPTY: u32 = 8;
 export const OF_NOTHING: u32 = 16;
+export const OF_PROPOSED: u32 = 32;
 
 // status codes
 export const ST_OK: u32 = 0;

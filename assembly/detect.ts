@@ -6,7 +6,7 @@ import {
   C_CAP_TOOL, C_CY_MAX, C_CY_MIN, C_CY_R, C_CY_W, C_DE_T, C_DE_W, C_EX_T, C_EX_W, C_FLAGS, C_FR_T, C_FR_W, C_HIST_CAP, C_OFF_ERR,
   C_OFF_FLAGS, C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_RR_T, C_RR_W, C_SEM_CAP, C_SEM_ENTRY,
   C_SE_K, C_SE_MINSIM, C_SE_MINTOK, C_SE_THRESH, C_SE_W, C_ST_T, C_ST_W, M_CYCLE, M_DEADEND, M_EXACT, M_FREQ, M_RESULT, M_SEMANTIC,
-  M_STATE, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_SE, O_ST, P_CHANGING, P_MIXED,
+  M_STATE, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_SE, O_ST, P_CHANGING, P_MIXED,
   P_STALLED, P_UNKNOWN, S_COUNT, S_POS,
 } from './abi';
 import { leastCommonFull, sketchReaches } from './tokens';
@@ -153,8 +153,15 @@ function knownOutcomes(list: usize, n: u32): u32 {
   return 0xff;
 }
 
-/** Progress over the repetitions at indices [list, +n) (ascending). */
+/**
+ * Progress over the repetitions at indices [list, +n) (ascending). A proposed call (the newest, checked
+ * before it runs) has no outcome yet: progress is over the repetitions before it.
+ */
 function repeatProgress(list: usize, n: u32, byClass: bool): u32 {
+  if (n != 0 && (flagsOf(load<u32>(list + (<usize>(n - 1) << 2))) & OF_PROPOSED) != 0) {
+    n--;
+    if (n < 2) return P_UNKNOWN;
+  }
   const early = knownOutcomes(list, n);
   if (early != 0xff) return early;
   let sameCount: u32 = 0;
@@ -174,7 +181,9 @@ function repeatProgress(list: usize, n: u32, byClass: bool): u32 {
 
 function cycleProgress(last: u32, period: u32, reps: u32): u32 {
   const first = last - period * reps + 1;
-  const n = last - first + 1;
+  // a proposed newest call has no outcome yet: its position is left out of the comparisons
+  const proposed = (flagsOf(last) & OF_PROPOSED) != 0;
+  const n = last - first + (proposed ? 0 : 1);
   for (let k: u32 = 0; k < n; k++) store<u32>(idx + (<usize>k << 2), first + k);
   const early = knownOutcomes(idx, n);
   if (early != 0xff) return early;
@@ -184,6 +193,7 @@ function cycleProgress(last: u32, period: u32, reps: u32): u32 {
     let sameRep = true;
     for (let k: u32 = 0; k < period; k++) {
       const i = end - k;
+      if (proposed && i == last) continue;
       if (!sameOutcome(i, i - period, false)) {
         sameRep = false;
         break;

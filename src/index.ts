@@ -3,6 +3,9 @@
  */
 export { LoopDetector } from './session/loop-detector.js';
 export type { BatchEntry, VerdictListener } from './session/loop-detector.js';
+export type { LiveAction, LiveCall, LiveDecision, LivePhase } from './live/live-call.js';
+export { MAX_CALL_ID_LENGTH } from './live/live-call.js';
+export { LATE_IDS, MAX_BLOCKED, MAX_PENDING, PENDING_PROPOSALS } from './live/live-state.js';
 export { StatsAggregate } from './session/stats.js';
 export type { AggregateStats, DetectionStats, SessionStats } from './session/stats.js';
 export { presets, presetOptions, GRADUATED } from './presets/presets.js';

@@ -123,6 +123,8 @@ export interface Verdict {
   readonly detectionCount: number;
   /** A message ready to inject into the model's context (secrets redacted by default). */
   readonly message: string;
+  /** The session the call belongs to: its id in a LoopEngine or LoopPool, the `sessionId` option of a LoopDetector. */
+  readonly session: string;
   /** Index of the call this verdict is about. */
   readonly index: number;
   /** The caller's step number of that call, when given. */

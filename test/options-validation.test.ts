@@ -1112,6 +1112,12 @@ const POLICY_FIELDS: readonly PolicyRow[] = [
     valid: 0,
   },
   {
+    field: 'stopAfter',
+    wrongType: [[Infinity, INT, num(Infinity)], [1.5, INT, num(1.5)]],
+    outOfRange: [[0, 'an integer from 1 to 1000', num(0)], [1001, 'an integer from 1 to 1000', num(1001)]],
+    valid: 1,
+  },
+  {
     field: 'onDetect',
     wrongType: [['break', FUNC, str('break')], [null, FUNC, 'null'], [{}, FUNC, 'an object']],
     outOfRange: [],
@@ -1187,6 +1193,7 @@ describe('policy options', () => {
       escalateConfidence: 0.7,
       escalateRepeats: 9,
       cooldown: 25,
+      stopAfter: 3,
       onDetect,
     } as const;
     expect(new LoopDetector({ policy }).options.policy).toEqual(policy);

@@ -130,7 +130,7 @@ describe('LoopPool verdicts', () => {
     expect(json(await p.check('moved', { ...loop }))).toBe(json(third).replaceAll('"x"', '"moved"'));
     await expect(p.restore('bad', bytes.subarray(0, 9))).rejects.toThrow(/snapshot/);
     const chant = 'I will now fix the failing test.\n'.repeat(12);
-    const local = new LoopDetector();
+    const local = new LoopDetector({}, 't');
     const want = local.checkText(chant);
     local.dispose();
     expect(want).not.toBeNull();

@@ -70,7 +70,7 @@ describe('loopwatch serve routes', () => {
     expect(third.body.verdict?.kind).toBe('exact_repeat');
     expect((await request(`${server.url}/v1/sessions/snap-copy/snapshot`, 'PUT', bytes)).status).toBe(200);
     const again = await post(`${server.url}/v1/check`, { ...call, session: 'snap-copy' });
-    expect(json(again.body.verdict)).toBe(json(third.body.verdict));
+    expect(json(again.body.verdict)).toBe(json({ ...third.body.verdict, session: 'snap-copy' }));
     expect((await request(`${server.url}/v1/sessions/snap-1`, 'DELETE')).body).toEqual({ ended: true });
     expect((await request(`${server.url}/v1/sessions/snap-1`, 'DELETE')).body).toEqual({ ended: false });
     const gone = await fetch(`${server.url}/v1/sessions/snap-1/snapshot`);

@@ -13,6 +13,7 @@ import type { DeadEndOptions } from '../options/detector-options.js';
 import { OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
+import type { Rewindable } from '../state/rewindable.js';
 import type { Detector, ObservedCall } from './detector.js';
 
 const PREVIEW = 100;
@@ -35,7 +36,7 @@ export function deadEndSignal(o: DeadEndOptions, errorText: string, unit: readon
 }
 
 /** Detects an agent hitting the same error again and again. */
-export class DeadEndDetector implements Detector {
+export class DeadEndDetector implements Detector, Rewindable {
   readonly name = 'dead_end';
   private lastError = '';
 
@@ -51,6 +52,20 @@ export class DeadEndDetector implements Detector {
 
   record(call: ObservedCall): void {
     this.lastError = call.errorText ?? '';
+  }
+
+  private undo: string | null = null;
+
+  /** Remembers what the next record() changes (see Rewindable). */
+  mark(): void {
+    this.undo = this.lastError;
+  }
+
+  /** Undoes the record() made since mark(). */
+  rollback(): void {
+    if (this.undo === null) return;
+    this.lastError = this.undo;
+    this.undo = null;
   }
 
   check(): LoopSignal | null {
@@ -92,5 +107,6 @@ export class DeadEndDetector implements Detector {
 
   reset(): void {
     this.lastError = '';
+    this.undo = null;
   }
 }

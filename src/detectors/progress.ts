@@ -1,7 +1,8 @@
 /**
  * What the outcomes of a repeated unit say about progress, read from the call history:
  *
- * - `unknown` when no repetition has a known outcome (calls checked before they ran);
+ * - `unknown` when no repetition has a known outcome (calls checked before they ran), or when a proposed
+ *   call (checked before it runs) has fewer than two repetitions before it;
  * - `changing` when any repetition failed for infrastructure reasons (the world, not the agent), or
  *   every repetition got an outcome different from the one before it;
  * - `stalled` when every repetition got the same outcome;
@@ -57,11 +58,25 @@ function classify(h: HistoryReader, pairs: readonly (readonly [number, number])[
   return 'mixed';
 }
 
-/** Progress over repetitions at the given indices (ascending): of one call, or of similar calls `byClass`. */
+/** Whether a call is a proposal (checked before it runs, so without an outcome yet). */
+function isProposed(h: HistoryReader, index: number): boolean {
+  return (h.flagsOf(index) & OutcomeFlag.PROPOSED) !== 0;
+}
+
+/**
+ * Progress over repetitions at the given indices (ascending): of one call, or of similar calls `byClass`.
+ * A proposed newest call has no outcome yet: progress is then over the repetitions before it (`unknown`
+ * with fewer than two).
+ */
 export function repeatProgress(h: HistoryReader, indices: readonly number[], byClass = false): Progress {
+  let all = indices;
+  if (all.length !== 0 && isProposed(h, all[all.length - 1] as number)) {
+    all = all.slice(0, -1);
+    if (all.length < 2) return 'unknown';
+  }
   const pairs: [number, number][] = [];
-  for (let k = 1; k < indices.length; k++) pairs.push([indices[k - 1] as number, indices[k] as number]);
-  return classify(h, pairs, indices, byClass);
+  for (let k = 1; k < all.length; k++) pairs.push([all[k - 1] as number, all[k] as number]);
+  return classify(h, pairs, all, byClass);
 }
 
 /**
@@ -69,8 +84,10 @@ export function repeatProgress(h: HistoryReader, indices: readonly number[], byC
  * is stalled when every position got the outcome it got one repetition earlier.
  */
 export function cycleProgress(h: HistoryReader, last: number, period: number, reps: number): Progress {
+  // a proposed newest call has no outcome yet: its position is left out of the comparisons
+  const proposed = isProposed(h, last);
   const all: number[] = [];
-  for (let i = last - period * reps + 1; i <= last; i++) all.push(i);
+  for (let i = last - period * reps + 1; i <= (proposed ? last - 1 : last); i++) all.push(i);
   const early = knownOutcomes(h, all);
   if (early !== null) return early;
   let stalledReps = 0;
@@ -79,6 +96,7 @@ export function cycleProgress(h: HistoryReader, last: number, period: number, re
     let same = true;
     for (let k = 0; k < period; k++) {
       const i = end - k;
+      if (proposed && i === last) continue;
       if (!sameOutcome(h, i, i - period, false)) {
         same = false;
         break;

@@ -22,6 +22,7 @@ import { Ring } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence, withPattern } from './context.js';
+import type { Rewindable } from '../state/rewindable.js';
 import type { Detector, ObservedCall } from './detector.js';
 import { repeatProgress } from './progress.js';
 
@@ -45,7 +46,7 @@ export function semanticSignal(log: CallLog, last: number, similar: readonly num
 }
 
 /** Detects paraphrased repetitions of one action. */
-export class SemanticDetector implements Detector {
+export class SemanticDetector implements Detector, Rewindable {
   readonly name = 'semantic';
   private readonly sets: (Uint32Array | undefined)[];
   private readonly counts: Int32Array;
@@ -100,7 +101,27 @@ export class SemanticDetector implements Detector {
     return semanticSignal(this.ctx.log, last, similar, last - floor, repeatProgress(h, unit.filter((i) => i >= h.oldest), true));
   }
 
+  private undo: { n: number; set: Uint32Array | undefined; count: number } | null = null;
+
+  /** Remembers what the next record() changes (see Rewindable). */
+  mark(): void {
+    const s = this.n % this.sets.length;
+    this.undo = { n: this.n, set: this.sets[s], count: this.counts[s] as number };
+  }
+
+  /** Undoes the record() made since mark(). */
+  rollback(): void {
+    const u = this.undo;
+    if (u === null) return;
+    this.undo = null;
+    const s = u.n % this.sets.length;
+    this.sets[s] = u.set;
+    this.counts[s] = u.count;
+    this.n = u.n;
+  }
+
   reset(): void {
+    this.undo = null;
     this.n = 0;
     this.sets.fill(undefined);
     this.counts.fill(0);

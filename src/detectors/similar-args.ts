@@ -20,9 +20,10 @@ import type { Detector, ObservedCall } from './detector.js';
 import { repeatProgress } from './progress.js';
 import { snapshotArgs } from './snapshot-args.js';
 import type { CallLog } from '../state/call-log.js';
+import type { Rewindable } from '../state/rewindable.js';
 
 /** Detects retries of one tool with slightly varied arguments. Args are read from the call log. */
-export class SimilarArgsDetector implements Detector {
+export class SimilarArgsDetector implements Detector, Rewindable {
   readonly name = 'similar_args';
   /** With volatile-text masking: masked copies of recent args, by call index. */
   private readonly masked: unknown[];
@@ -87,7 +88,27 @@ export class SimilarArgsDetector implements Detector {
     };
   }
 
+  private undo: { n: number; masked: unknown; at: number } | null = null;
+
+  /** Remembers what the next record() changes (see Rewindable). */
+  mark(): void {
+    const s = this.n % this.masked.length;
+    this.undo = { n: this.n, masked: this.masked[s], at: this.maskedAt[s] as number };
+  }
+
+  /** Undoes the record() made since mark(). */
+  rollback(): void {
+    const u = this.undo;
+    if (u === null) return;
+    this.undo = null;
+    const s = u.n % this.masked.length;
+    this.masked[s] = u.masked;
+    this.maskedAt[s] = u.at;
+    this.n = u.n;
+  }
+
   reset(): void {
+    this.undo = null;
     this.n = 0;
     this.masked.fill(undefined);
     this.maskedAt.fill(-1);

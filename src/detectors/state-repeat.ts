@@ -10,6 +10,7 @@ import type { LoggedCall } from '../session/observed-call.js';
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence, withPattern } from './context.js';
+import type { Rewindable } from '../state/rewindable.js';
 import type { Detector } from './detector.js';
 
 /** The signal for the state of the call at `last`, seen `count` times since `first`. */
@@ -27,7 +28,7 @@ export function stateRepeatSignal(log: CallLog, o: StateRepeatOptions, last: num
 }
 
 /** Detects the agent coming back to a state it has already been in. */
-export class StateRepeatDetector implements Detector {
+export class StateRepeatDetector implements Detector, Rewindable {
   readonly name = 'state_repeat';
   private readonly states: Uint32Array;
   private n = 0;
@@ -61,7 +62,24 @@ export class StateRepeatDetector implements Detector {
     return stateRepeatSignal(this.ctx.log, this.o, last, first, count);
   }
 
+  private undo: { n: number; state: number } | null = null;
+
+  /** Remembers what the next record() changes (see Rewindable). */
+  mark(): void {
+    this.undo = { n: this.n, state: this.states[this.n % this.o.window] as number };
+  }
+
+  /** Undoes the record() made since mark(). */
+  rollback(): void {
+    const u = this.undo;
+    if (u === null) return;
+    this.undo = null;
+    this.states[u.n % this.o.window] = u.state;
+    this.n = u.n;
+  }
+
   reset(): void {
+    this.undo = null;
     this.n = 0;
     this.states.fill(0);
   }

@@ -73,6 +73,12 @@ export interface PolicyOptions {
   /** Calls without a verdict after which the ladder starts again from its first step (the agent recovered); 0 never. @default 10 */
   readonly cooldown: number;
   /**
+   * Two-phase checks (LoopDetector.propose): the proposal that would be blocked for the `stopAfter`-th time
+   * stops the run instead (1: the first break stops it). Forgotten after `cooldown` quiet calls. 1 to 1000.
+   * @default 2
+   */
+  readonly stopAfter: number;
+  /**
    * Called with every verdict before it is returned: return an action to override the decision, `null` to
    * drop the verdict (it then neither counts nor escalates), or nothing to keep it.
    */
@@ -155,5 +161,6 @@ export const POLICY_DEFAULTS: PolicyOptions = Object.freeze({
   escalateConfidence: 0.85,
   escalateRepeats: 5,
   cooldown: 10,
+  stopAfter: 2,
   onDetect: undefined,
 });

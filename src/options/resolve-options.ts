@@ -132,6 +132,7 @@ function resolvePolicy(value: unknown): PolicyOptions {
     escalateConfidence: ratio(`${path}.escalateConfidence`, get('escalateConfidence')),
     escalateRepeats: integer(`${path}.escalateRepeats`, get('escalateRepeats'), 1),
     cooldown: integer(`${path}.cooldown`, get('cooldown'), 0),
+    stopAfter: integer(`${path}.stopAfter`, get('stopAfter'), 1, 1000),
     onDetect: onDetect === undefined ? undefined : func<PolicyOptions['onDetect']>(`${path}.onDetect`, onDetect),
   });
 }

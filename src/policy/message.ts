@@ -10,11 +10,15 @@ const ADVICE: Readonly<Record<Recommendation, string>> = {
   escalate: 'You are stuck: stop and ask the user or a supervisor for help instead of retrying.',
 };
 
-const CONSEQUENCE: Readonly<Record<LoopAction, string>> = {
+/** What follows from a verdict's action, said at the end of its message. */
+export const CONSEQUENCE: Readonly<Record<LoopAction, string>> = {
   warn: '',
   ask: ' A human has been asked whether to continue.',
   break: ' The run is being stopped.',
 };
+
+/** The consequence of a break given before a call runs (see LoopDetector.propose): the call is blocked. */
+export const BLOCKED = ' This call was blocked and did not run.';
 
 /** The message for a verdict. */
 export function verdictMessage(
@@ -25,10 +29,11 @@ export function verdictMessage(
   recommended: Recommendation,
   action: LoopAction,
   stalled: boolean,
+  consequence: string = CONSEQUENCE[action],
 ): string {
   const evidence = stalled ? ' The results have not changed either.' : '';
   return (
     `[loopwatch] You appear to be in a loop (${kind}, confidence ${confidence.toFixed(2)}, since call #${loopStart}): ` +
-    `${pattern}.${evidence} ${ADVICE[recommended]}${CONSEQUENCE[action]}`
+    `${pattern}.${evidence} ${ADVICE[recommended]}${consequence}`
   );
 }

@@ -16,13 +16,12 @@ import type { PolicyOptions } from '../options/options.js';
 import type { CallLog } from '../state/call-log.js';
 import { redactSecrets } from '../text/redact.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
+import { SAME_CALL_KINDS } from '../live/evidence.js';
 import { fuse } from './fuse.js';
 import { Ladder } from './ladder.js';
-import { verdictMessage } from './message.js';
+import { BLOCKED, CONSEQUENCE, verdictMessage } from './message.js';
 import { recommend } from './recommend.js';
 
-/** Kinds whose repetitions are identical calls, so `stalled` means same call and same result. */
-const SAME_CALL_KINDS: ReadonlySet<string> = new Set(['exact_repeat', 'frequency', 'cycle', 'state_repeat']);
 const ACTIONS: ReadonlySet<string> = new Set(['warn', 'ask', 'break']);
 
 /**
@@ -109,7 +108,26 @@ export function interleavedWithNewWork(log: CallLog, unit: readonly number[]): b
   return novel >= unit.length - 1;
 }
 
+/** A proposal's action: the ladder's, a break only with evidence (else a warning), a break when forced. */
+function proposedAction(ladder: LoopAction, rule: ProposalRule): LoopAction {
+  if (rule.force) return 'break';
+  return ladder === 'break' && !rule.evidence ? 'warn' : ladder;
+}
+
 const QUIET: Decision = Object.freeze({ verdict: null, tolerated: 0 });
+
+/**
+ * How a proposal (a call checked before it runs) is decided: nothing is counted or climbed (the call is
+ * not recorded), and a break needs evidence from calls that ran.
+ */
+export interface ProposalRule {
+  /** The same call (or cycle) already ran and failed or got the same outcome again, or was blocked. */
+  readonly evidence: boolean;
+  /** The session was blocked before: a break now stops the run instead of blocking one call. */
+  readonly stop: boolean;
+  /** The call was blocked before and comes again: a break whatever the ladder says. */
+  readonly force: boolean;
+}
 
 /** The verdict policy of one session. */
 export class VerdictPolicy {
@@ -120,6 +138,7 @@ export class VerdictPolicy {
     private readonly p: PolicyOptions,
     private readonly log: CallLog,
     private readonly redact: boolean,
+    private readonly session: string = '',
   ) {
     this.ladder = new Ladder(p.ladder, p.cooldown);
   }
@@ -134,19 +153,29 @@ export class VerdictPolicy {
    * `waiting`: the call's answer says the work is still under way (polling): the verdict climbs half a
    * rung, as when results are still changing, however identical the answers.
    */
-  decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false): Decision {
+  decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, proposal: ProposalRule | null = null): Decision {
     if (signals.length === 0) {
-      this.ladder.quietCall();
+      if (proposal === null) this.ladder.quietCall();
       return QUIET;
     }
-    return this.weigh(signals, index, step, waiting);
+    return this.weigh(signals, index, step, waiting, proposal);
+  }
+
+  /** Counts a verdict that blocked a proposed call (the call is not recorded, the verdict stands). */
+  noteBlocked(): void {
+    this.ladder.climb(1);
+    this.count++;
   }
 
   /**
    * decide() for a call with signals. A function of its own: its closures make V8 allocate a context on
    * entry, which the quiet calls (most calls) should not pay for.
    */
-  private weigh(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean): Decision {
+  private weigh(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean, proposal: ProposalRule | null): Decision {
+    // a proposal changes nothing: no quiet call, no climb, no count
+    const quiet = (): void => {
+      if (proposal === null) this.ladder.quietCall();
+    };
     const p = this.p;
     let tolerated = 0;
     const kept: LoopSignal[] = [];
@@ -155,12 +184,12 @@ export class VerdictPolicy {
       else kept.push(s);
     }
     if (kept.length === 0) {
-      this.ladder.quietCall();
+      quiet();
       return { verdict: null, tolerated };
     }
     const fused = fuse(kept, p.fusion, p.agreementBonus, p.primary);
     if (fused.confidence < p.minConfidence) {
-      this.ladder.quietCall();
+      quiet();
       return { verdict: null, tolerated };
     }
     const noProgress = p.progress !== 'ignore' && fused.signals.some((s) => SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled');
@@ -189,7 +218,9 @@ export class VerdictPolicy {
 
     const build = (action: LoopAction): Verdict => {
       const recommended = recommend(p, action, primary.kind, fused.confidence, repeatCount);
-      const message = verdictMessage(pattern, kind, fused.confidence, loopStart, recommended, action, noProgress);
+      // before a call runs, a break blocks that call (or, repeated, stops the run)
+      const consequence = proposal !== null && action === 'break' && !proposal.stop ? BLOCKED : CONSEQUENCE[action];
+      const message = verdictMessage(pattern, kind, fused.confidence, loopStart, recommended, action, noProgress, consequence);
       return Object.freeze({
         kind: primary.kind,
         detector: primary.detector,
@@ -202,6 +233,7 @@ export class VerdictPolicy {
         recommended,
         detectionCount: this.count + 1,
         message,
+        session: this.session,
         index,
         ...(step === undefined ? {} : { step }),
         progress,
@@ -210,11 +242,11 @@ export class VerdictPolicy {
       });
     };
 
-    let verdict = build(this.ladder.peek());
+    let verdict = build(proposal === null ? this.ladder.peek() : proposedAction(this.ladder.peek(), proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
       if (override === null) {
-        this.ladder.quietCall();
+        quiet();
         return { verdict: null, tolerated };
       }
       if (override !== undefined) {
@@ -224,8 +256,10 @@ export class VerdictPolicy {
         verdict = build(override as LoopAction);
       }
     }
-    this.ladder.climb(rungs);
-    this.count++;
+    if (proposal === null) {
+      this.ladder.climb(rungs);
+      this.count++;
+    }
     return { verdict, tolerated };
   }
 

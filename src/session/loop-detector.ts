@@ -26,6 +26,9 @@ import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
 import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
+import { blockingEvidence } from '../live/evidence.js';
+import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
+import { type Blocked, LiveState } from '../live/live-state.js';
 
 /** One call for {@link LoopDetector.checkBatch}: the session's detector and the event. */
 export interface BatchEntry {
@@ -48,6 +51,20 @@ function checkSignal(d: Detector, s: unknown): LoopSignal {
   return { ...(o as unknown as LoopSignal), detector: typeof o.detector === 'string' ? o.detector : d.name };
 }
 
+/** The signal of a call that was blocked before and is proposed again. */
+function blockedSignal(preview: string, index: number, b: Blocked): LoopSignal {
+  return {
+    kind: b.kind,
+    detector: 'blocked',
+    pattern: `${preview} was blocked ${b.times === 1 ? 'once' : `${b.times} times`} and is proposed again`,
+    confidence: 1,
+    loopStart: index,
+    unit: [index],
+    repeatCount: b.times + 1,
+    progress: 'stalled',
+  };
+}
+
 /** Loop detection for one agent session. */
 export class LoopDetector {
   /** The resolved options (defaults filled in). */
@@ -59,6 +76,8 @@ export class LoopDetector {
   private listeners: Set<VerdictListener> | null = null;
   /** Whether the last call got a verdict (isStuck). */
   private lastFlagged = false;
+  /** The two-phase state: proposals waiting for their outcome, blocked calls. */
+  private readonly live = new LiveState();
 
   /** The session's id in stats: the `sessionId` option, or the one given to the constructor. */
   readonly sessionId: string;
@@ -72,7 +91,7 @@ export class LoopDetector {
     this.options = resolveOptions(options);
     this.sessionId = sessionId ?? this.options.sessionId;
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
-    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets);
+    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId);
     this.options.stats?.join();
     if (this.options.engine === 'wasm') releaseOnCollect(this, this.pipeline);
   }
@@ -174,6 +193,10 @@ export class LoopDetector {
     });
   }
 
+  private isExempt(tool: string): boolean {
+    return this.options.tools.size !== 0 && this.options.tools.get(tool)?.exempt === true;
+  }
+
   /** Counts a check; false when the tool is exempt (counted as skipped, nothing recorded). */
   private begin(e: ToolEvent): boolean {
     const agg = this.options.stats?.tally;
@@ -198,6 +221,66 @@ export class LoopDetector {
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
     const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(e.result);
     return this.finish(signals, this.pipeline.lastIndex, e.step, waiting);
+  }
+
+  /**
+   * Checks a call before it runs, without recording it: may it run? `allow`; `warn` or `ask` (run it, and
+   * show the model the message, or ask a human first); `deny` (a break: do not run it; the model sees
+   * why); `stop` (blocked again: stop the run). A break before a call runs needs evidence from calls
+   * that ran: the same call already failed or got the same outcome twice, or was blocked (else it is a
+   * warning). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
+   * call waits for record() with its outcome; a call whose outcome never comes is recorded without one
+   * when the next call is proposed (calls with an `id`: after PENDING_PROPOSALS proposals). Custom
+   * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
+   */
+  propose(call: LiveCall): LiveDecision {
+    const { event, id } = validateLiveCall(call, 'propose');
+    for (const p of this.live.overdue(id)) this.check(p.event);
+    if (this.isExempt(event.tool)) return proposalDecision(this.sessionId, id, null, false);
+    const p = this.pipeline;
+    let verdict: Verdict | null;
+    let sig: string;
+    let stop: boolean;
+    p.mark();
+    try {
+      const signals = p.observe(event, true);
+      const index = p.lastIndex;
+      sig = p.log.signatureHex(index) ?? '';
+      const blocked = this.live.blockedAs(sig);
+      const all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
+      stop = this.live.strikes >= this.options.policy.stopAfter - 1;
+      const evidence = blocked !== undefined || blockingEvidence(signals, p.history, index);
+      verdict = this.policy.decide(all, index, event.step, false, { evidence, stop, force: blocked !== undefined }).verdict;
+    } finally {
+      p.rollback();
+    }
+    if (verdict !== null && verdict.action === 'break') {
+      this.live.block(sig, verdict.kind);
+      this.policy.noteBlocked();
+      this.count((t) => {
+        t.checks++;
+        t.blocked++;
+      });
+      this.publish(verdict);
+      return proposalDecision(this.sessionId, id, verdict, stop);
+    }
+    this.live.add(id, event, verdict === null ? null : { kind: verdict.kind, action: verdict.action });
+    return proposalDecision(this.sessionId, id, verdict, false);
+  }
+
+  /**
+   * Records a call that ran, with its outcome (`result` or `error`), paired with its proposal by `id` (or,
+   * without ids, the latest proposal of the same tool); a call never proposed is recorded all the same.
+   * Its verdict is check()'s: `warn` when it says something the proposal did not show (add the message to
+   * the call's result), else `allow`. Throws InvalidEventError.
+   */
+  record(call: LiveCall): LiveDecision {
+    const { event, id } = validateLiveCall(call, 'record');
+    const proposed = this.live.take(id, event.tool);
+    if (proposed === 'late') return lateRecord(this.sessionId, id);
+    const verdict = this.check(event);
+    this.live.recorded(verdict === null, this.options.policy.cooldown);
+    return recordDecision(this.sessionId, id, verdict, proposed === null ? null : proposed.shown);
   }
 
   /**
@@ -294,6 +377,7 @@ export class LoopDetector {
     this.pipeline.reset();
     for (const d of this.options.custom) d.reset();
     this.policy.reset();
+    this.live.reset();
     this.lastFlagged = false;
   }
 
@@ -337,6 +421,7 @@ export class LoopDetector {
     this.tally.save(w);
     w.bool(this.lastFlagged);
     this.policy.save(w);
+    this.live.save(w);
     this.pipeline.save(w);
     return w.finish();
   }
@@ -345,6 +430,7 @@ export class LoopDetector {
     this.tally.load(r);
     this.lastFlagged = r.bool();
     this.policy.load(r);
+    this.live.load(r);
     this.pipeline.load(r);
     r.done();
   }

@@ -134,7 +134,7 @@ export class EventObserver {
   }
 
   /** Records a validated, non-exempt event as the next call (history and log) and returns what detectors see. */
-  observe(e: ToolEvent): LoggedCall {
+  observe(e: ToolEvent, proposed = false): LoggedCall {
     const h = this.history;
     const tool = e.tool;
     const rule = this.rule(tool);
@@ -150,7 +150,7 @@ export class EventObserver {
     const sigH = u64.hi;
     h.sig[s] = sigL;
 
-    let flags = 0;
+    let flags = proposed ? OutcomeFlag.PROPOSED : 0;
     let outH = 0;
     let outL = 0;
     if (e.result !== undefined) {

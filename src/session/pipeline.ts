@@ -7,18 +7,26 @@
 import type { ObservedCall } from '../detectors/detector.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
+import type { HistoryReader } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
+import type { Rewindable } from '../state/rewindable.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
 
 /** No signals (shared; never mutated). */
 export const NO_SIGNALS: readonly LoopSignal[] = Object.freeze([]);
 
 /** One session's built-in detection. */
-export interface Pipeline {
+export interface Pipeline extends Rewindable {
   /** The session's call log (for verdicts). */
   readonly log: CallLog;
-  /** Records a validated, non-exempt event and returns its built-in signals (NO_SIGNALS when none). */
-  observe(e: ToolEvent): readonly LoopSignal[];
+  /** The session's call-history rings, as detectors read them. */
+  readonly history: HistoryReader;
+  /**
+   * Records a validated, non-exempt event and returns its built-in signals (NO_SIGNALS when none).
+   * `proposed`: the call is checked before it runs (it has no outcome, its outcome is left out of progress,
+   * and text detectors skip it); the caller rolls it back (mark() before, rollback() after).
+   */
+  observe(e: ToolEvent, proposed?: boolean): readonly LoopSignal[];
   /** Index of the call recorded last. */
   readonly lastIndex: number;
   /** The call recorded last, as a new object custom detectors may keep. */

@@ -8,7 +8,8 @@ import type { Detector } from '../detectors/detector.js';
 import type { FrequencyDetector } from '../detectors/frequency.js';
 import type { ResolvedOptions } from '../options/options.js';
 import { parseArgs } from '../fingerprint/signature.js';
-import { CallHistory } from '../state/call-history.js';
+import { CallHistory, type HistoryReader } from '../state/call-history.js';
+import type { Rewindable } from '../state/rewindable.js';
 import { CallLog } from '../state/call-log.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
 import { buildDetectors, historyCapacity } from './build-detectors.js';
@@ -17,10 +18,15 @@ import { NO_SIGNALS, type Pipeline } from './pipeline.js';
 import type { ObservedCall } from '../detectors/detector.js';
 import type { LoggedCall } from './observed-call.js';
 
+function isRewindable(d: Detector): d is Detector & Rewindable {
+  const r = d as Partial<Rewindable>;
+  return typeof r.mark === 'function' && typeof r.rollback === 'function';
+}
+
 /** The plain-TypeScript pipeline. */
 export class ReferencePipeline implements Pipeline {
   readonly log: CallLog;
-  private readonly history: CallHistory;
+  private readonly rings: CallHistory;
   private readonly observer: EventObserver;
   private readonly detectors: readonly Detector[];
   private readonly frequency: FrequencyDetector | null;
@@ -28,21 +34,21 @@ export class ReferencePipeline implements Pipeline {
 
   constructor(o: ResolvedOptions) {
     const capacity = historyCapacity(o.detectors);
-    this.history = new CallHistory(capacity);
+    this.rings = new CallHistory(capacity);
     this.log = new CallLog(capacity, (args, tool) => {
       const identity = o.tools.get(tool)?.identity;
       const parsed = parseArgs(args);
       return identity === undefined ? parsed : identity(parsed, tool);
     });
-    this.observer = new EventObserver(o, this.history, this.log);
-    const built = buildDetectors({ history: this.history, log: this.log }, o.detectors, o.normalizeVolatile, (tool) => this.observer.walkFor(tool), o.policy.progress === 'suppress');
+    this.observer = new EventObserver(o, this.rings, this.log);
+    const built = buildDetectors({ history: this.rings, log: this.log }, o.detectors, o.normalizeVolatile, (tool) => this.observer.walkFor(tool), o.policy.progress === 'suppress');
     this.detectors = built.all;
     this.frequency = built.frequency;
     this.chanting = built.chanting;
   }
 
   get count(): number {
-    return this.history.count;
+    return this.rings.count;
   }
 
   private last: LoggedCall | null = null;
@@ -55,16 +61,37 @@ export class ReferencePipeline implements Pipeline {
     return this.last as LoggedCall;
   }
 
-  observe(e: ToolEvent): readonly LoopSignal[] {
-    const call = this.observer.observe(e);
+  get history(): HistoryReader {
+    return this.rings;
+  }
+
+  observe(e: ToolEvent, proposed = false): readonly LoopSignal[] {
+    const call = this.observer.observe(e, proposed);
     this.last = call;
     let signals: LoopSignal[] | null = null;
     for (const d of this.detectors) {
+      if (proposed && d === this.chanting) continue;
       d.record(call);
       const s = d.check();
       if (s !== null) (signals ??= []).push(s);
     }
     return signals ?? NO_SIGNALS;
+  }
+
+  private undoLast: LoggedCall | null = null;
+
+  mark(): void {
+    this.rings.mark();
+    this.log.mark();
+    for (const d of this.detectors) if (isRewindable(d)) d.mark();
+    this.undoLast = this.last;
+  }
+
+  rollback(): void {
+    this.rings.rollback();
+    this.log.rollback();
+    for (const d of this.detectors) if (isRewindable(d)) d.rollback();
+    this.last = this.undoLast;
   }
 
   save(): void {
@@ -77,7 +104,7 @@ export class ReferencePipeline implements Pipeline {
 
   observeText(text: string): LoopSignal | null {
     if (this.chanting === null) return null;
-    this.chanting.recordText(text, Math.max(this.history.count - 1, 0));
+    this.chanting.recordText(text, Math.max(this.rings.count - 1, 0));
     return this.chanting.check();
   }
 
@@ -86,7 +113,7 @@ export class ReferencePipeline implements Pipeline {
   }
 
   reset(): void {
-    this.history.reset();
+    this.rings.reset();
     this.log.reset();
     for (const d of this.detectors) d.reset();
   }

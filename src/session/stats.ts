@@ -23,6 +23,8 @@ export interface DetectionStats {
   readonly falsePositives: number;
   /** Signals the policy set aside because the repeated calls kept getting new results. */
   readonly tolerated: number;
+  /** Proposed calls blocked before they ran (LoopDetector.propose: deny or stop); their verdicts count in `detections`. */
+  readonly blocked: number;
 }
 
 /** Statistics of one session. */
@@ -44,6 +46,7 @@ export class StatsTally {
   detections = 0;
   falsePositives = 0;
   tolerated = 0;
+  blocked = 0;
   confidenceSum = 0;
   warn = 0;
   ask = 0;
@@ -62,7 +65,7 @@ export class StatsTally {
 
   /** Writes the counters, for a session snapshot. */
   save(w: ByteWriter): void {
-    for (const v of [this.checks, this.skipped, this.detections, this.falsePositives, this.tolerated, this.confidenceSum, this.warn, this.ask, this.break]) w.f64(v);
+    for (const v of [this.checks, this.skipped, this.detections, this.falsePositives, this.tolerated, this.confidenceSum, this.warn, this.ask, this.break, this.blocked]) w.f64(v);
     const kinds = this.byKind === null ? [] : [...this.byKind];
     w.u32(kinds.length);
     for (const [k, n] of kinds) {
@@ -82,6 +85,7 @@ export class StatsTally {
     this.warn = r.f64();
     this.ask = r.f64();
     this.break = r.f64();
+    this.blocked = r.f64();
     const n = r.count(1 << 16, 'verdict kinds');
     this.byKind = n === 0 ? null : new Map();
     for (let i = 0; i < n; i++) (this.byKind as Map<string, number>).set(r.str(), r.f64());
@@ -98,6 +102,7 @@ export class StatsTally {
       averageConfidence: this.detections === 0 ? 0 : Math.round((this.confidenceSum / this.detections) * 10000) / 10000,
       falsePositives: this.falsePositives,
       tolerated: this.tolerated,
+      blocked: this.blocked,
     });
   }
 }

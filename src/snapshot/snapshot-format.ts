@@ -19,9 +19,10 @@ export const SNAPSHOT_MAGIC = 'LWSS';
 /**
  * The format version written; a snapshot of another version is refused. Version 2: semantic sketches
  * hold the FNV-1a/Murmur token hash (version 1 held xxh64's), so a version-1 session would compare
- * tokens hashed two ways.
+ * tokens hashed two ways. Version 3: the two-phase state (proposals waiting for their outcome, blocked
+ * calls) and the blocked count.
  */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 
 const HEADER = 4 + 2 + 2 + 8 + 4;
 const TRAILER = 8;

@@ -13,6 +13,8 @@
  * and the WebAssembly build keeps exactly this layout in linear memory.
  */
 
+import type { Rewindable } from './rewindable.js';
+
 /** Flags of a recorded call's outcome. */
 export const OutcomeFlag = {
   /** A result or an error is known. */
@@ -25,6 +27,8 @@ export const OutcomeFlag = {
   EMPTY: 8,
   /** The result says nothing was found ("No results", "0 matches", `[]`). */
   NOTHING: 16,
+  /** The call is a proposal, checked before it runs (see LoopDetector.propose): no outcome yet. */
+  PROPOSED: 32,
 } as const;
 
 /** The rings of a call history, by id. */
@@ -57,7 +61,7 @@ export interface HistoryReader {
 }
 
 /** Recent calls of one session. */
-export class CallHistory implements HistoryReader {
+export class CallHistory implements HistoryReader, Rewindable {
   /** Calls kept. */
   readonly capacity: number;
   /** Canonical call signatures. */
@@ -122,8 +126,28 @@ export class CallHistory implements HistoryReader {
     return this.flags[this.slot(index)] as number;
   }
 
+  private undo: { n: number; keys: number[]; flags: number } | null = null;
+
+  /** Remembers the slot the next advance() overwrites (see Rewindable). */
+  mark(): void {
+    const s = this.slot(this.n);
+    this.undo = { n: this.n, keys: this.rings.map((r) => r[s] as number), flags: this.flags[s] as number };
+  }
+
+  /** Undoes the call recorded since mark(). */
+  rollback(): void {
+    const u = this.undo;
+    if (u === null) return;
+    this.undo = null;
+    const s = this.slot(u.n);
+    this.rings.forEach((r, k) => (r[s] = u.keys[k] as number));
+    this.flags[s] = u.flags;
+    this.n = u.n;
+  }
+
   /** Forgets every call. */
   reset(): void {
+    this.undo = null;
     this.n = 0;
   }
 }

@@ -11,6 +11,7 @@ import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeValue } from '../snapshot/value-codec.js';
 import { type JsonPrefix, jsonPrefix } from '../text/json-prefix.js';
 import type { CallRef } from '../types.js';
+import type { Rewindable } from './rewindable.js';
 
 /** Characters of argument text shown in a call preview. */
 export const PREVIEW_ARGS_LENGTH = 80;
@@ -42,6 +43,21 @@ function argsText(args: unknown, limit: number): JsonPrefix {
   }
 }
 
+/** What one push() overwrites, kept by mark() for rollback(). */
+interface LogSlot {
+  readonly n: number;
+  readonly tool: string | undefined;
+  readonly args: unknown;
+  readonly raw: number;
+  readonly sigHi: number;
+  readonly sigLo: number;
+  readonly description: string | undefined;
+  readonly step: number;
+  readonly round: number;
+  readonly preview: string | undefined;
+  readonly ref: CallRef | undefined;
+}
+
 /** Turns args as given into args as compared (JSON strings parsed, the tool's identity applied). */
 export type ArgsNormaliser = (args: unknown, tool: string) => unknown;
 
@@ -49,7 +65,7 @@ export type ArgsNormaliser = (args: unknown, tool: string) => unknown;
  * Recent calls of one session. The columns most sessions never need (descriptions, steps, rounds,
  * previews, references) are made on first use: a session costs its tools, args and signatures.
  */
-export class CallLog {
+export class CallLog implements Rewindable {
   private readonly tools: (string | undefined)[];
   private readonly args: unknown[];
   private readonly raw: Uint8Array;
@@ -194,8 +210,55 @@ export class CallLog {
     this.n = n;
   }
 
+  private undo: LogSlot | null = null;
+
+  /** Remembers the slot the next push() overwrites (see Rewindable). */
+  mark(): void {
+    const s = this.n % this.capacity;
+    this.undo = {
+      n: this.n,
+      tool: this.tools[s],
+      args: this.args[s],
+      raw: this.raw[s] as number,
+      sigHi: this.sig[2 * s] as number,
+      sigLo: this.sig[2 * s + 1] as number,
+      description: this.descriptions?.[s],
+      step: this.steps === null ? NaN : (this.steps[s] as number),
+      round: this.rounds === null ? NaN : (this.rounds[s] as number),
+      preview: this.previews?.[s],
+      ref: this.refs?.[s],
+    };
+  }
+
+  /** Undoes the push() made since mark(). */
+  rollback(): void {
+    const u = this.undo;
+    if (u === null) return;
+    this.undo = null;
+    const s = u.n % this.capacity;
+    this.n = u.n;
+    this.tools[s] = u.tool;
+    this.args[s] = u.args;
+    this.raw[s] = u.raw;
+    this.sig[2 * s] = u.sigHi;
+    this.sig[2 * s + 1] = u.sigLo;
+    if (this.descriptions !== null) this.descriptions[s] = u.description;
+    if (this.steps !== null) this.steps[s] = u.step;
+    if (this.rounds !== null) this.rounds[s] = u.round;
+    if (this.previews !== null) this.previews[s] = u.preview;
+    if (this.refs !== null) this.refs[s] = u.ref;
+  }
+
+  /** Both words of a call's signature as a 16-digit hex string, or undefined when it is no longer kept. */
+  signatureHex(index: number): string | undefined {
+    if (!this.kept(index)) return undefined;
+    const s = index % this.capacity;
+    return toHex(this.sig[2 * s] as number, this.sig[2 * s + 1] as number);
+  }
+
   /** Forgets every call. */
   reset(): void {
+    this.undo = null;
     this.n = 0;
     this.tools.fill(undefined);
     this.args.fill(undefined);

@@ -38,6 +38,8 @@ export interface BatchItem {
    * moved on.
    */
   readsRings: boolean;
+  /** Whether the call is a proposal, checked before it runs (its outcome is left out of progress). */
+  proposed?: boolean;
 }
 
 /** What the host learnt while writing an item (error text, infrastructure failure). */
@@ -281,6 +283,7 @@ export class WasmCore {
           if (!(e instanceof EncodeOverflow)) throw e;
           break;
         }
+        if (it.proposed === true) dv.setUint32(pos + A.R_FLAGS, dv.getUint32(pos + A.R_FLAGS, true) | A.F_PROPOSED, true);
         if (trapArmed !== 0 && it.slot === trapArmed) {
           dv.setUint32(pos + A.R_FLAGS, dv.getUint32(pos + A.R_FLAGS, true) | A.F_DEBUG_TRAP, true);
           trapArmed = 0;

@@ -110,6 +110,10 @@ export class WasmPipeline implements Pipeline {
   private lastInfra = false;
   /** The index of the call recorded last. */
   lastIndex = 0;
+  /** Whether the call being observed is a proposal (text detectors skip it). */
+  private proposing = false;
+  /** What mark() kept for rollback(): the slot's bytes and the last call's fields. */
+  private undo: { state: Uint8Array; lastIndex: number; lastEvent: ToolEvent | null; lastErrorText: string | undefined; lastInfra: boolean } | null = null;
   private readonly sink = (_k: number, out: number, learnt: { errorText: string | undefined; infra: boolean }, trap: WasmTrapError | null): void => {
     if (trap !== null) {
       this.failure = trap;
@@ -201,8 +205,9 @@ export class WasmPipeline implements Pipeline {
     }
   }
 
-  observe(e: ToolEvent): readonly LoopSignal[] {
+  observe(e: ToolEvent, proposed = false): readonly LoopSignal[] {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
+    this.proposing = proposed;
     const identity = this.o.tools.size === 0 ? undefined : this.o.tools.get(e.tool)?.identity;
     this.plan.viaHost = false;
     if (identity === undefined) {
@@ -216,11 +221,17 @@ export class WasmPipeline implements Pipeline {
     item.slot = this.slot;
     item.event = e;
     item.ignore = this.walkFor(e.tool).ignoreKeys;
+    item.proposed = proposed;
     this.result = NO_SIGNALS;
     this.failure = null;
     this.pending = e;
-    this.core.run(this.items, this.sink);
-    this.pending = null;
+    try {
+      this.core.run(this.items, this.sink);
+    } finally {
+      this.pending = null;
+      this.proposing = false;
+      item.proposed = false;
+    }
     if (this.failure !== null) throw this.failure;
     return this.result;
   }
@@ -244,7 +255,7 @@ export class WasmPipeline implements Pipeline {
     this.log.push(e.tool, this.plan.value, this.plan.normalised, e.description, u32[o4 + (A.O_SIG_HI >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, e.step, e.round);
     const mask = u32[o4 + (A.O_MASK >>> 2)] as number;
     if (mask === 0 && this.similar === null && this.semanticHost === null && (this.chanting === null || e.text === undefined)) {
-      this.chanting?.record(this.hostCall(index, e, errorText, infra));
+      if (!this.proposing) this.chanting?.record(this.hostCall(index, e, errorText, infra));
       return NO_SIGNALS;
     }
     return this.signals(u32, o4, index, mask, e, errorText, infra);
@@ -284,7 +295,7 @@ export class WasmPipeline implements Pipeline {
       signals.push(deadEndSignal(d.deadEnd, errorText ?? '', listAt(u32, word(u32, o4, A.O_DE + 16)), word(u32, o4, A.O_DE + 8), PROGRESS[word(u32, o4, A.O_DE + 12)] as Progress));
     }
     if ((mask & A.M_STATE) !== 0 && d.stateRepeat) signals.push(stateRepeatSignal(this.log, d.stateRepeat, index, word(u32, o4, A.O_ST), word(u32, o4, A.O_ST + 4)));
-    if (this.chanting !== null) {
+    if (this.chanting !== null && !this.proposing) {
       this.chanting.record(call);
       const s = this.chanting.check();
       if (s !== null) signals.push(s);
@@ -313,6 +324,40 @@ export class WasmPipeline implements Pipeline {
     if (this.chanting === null) return null;
     this.chanting.recordText(text, Math.max(this.count - 1, 0));
     return this.chanting.check();
+  }
+
+  get history(): WasmHistoryView {
+    return this.view;
+  }
+
+  mark(): void {
+    if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
+    // a rollback rewrites the slot whole: a quarantined slot must stay quarantined, so it is never marked
+    if (this.core.poisoned(this.slot)) throw new WasmTrapError('loopwatch: this session is quarantined after a WebAssembly trap; call reset() to use it again');
+    this.undo = {
+      state: this.core.readSlot(this.slot, this.core.layout(this.config).slotSize),
+      lastIndex: this.lastIndex,
+      lastEvent: this.lastEvent,
+      lastErrorText: this.lastErrorText,
+      lastInfra: this.lastInfra,
+    };
+    this.log.mark();
+    this.similar?.mark();
+    this.semanticHost?.mark();
+  }
+
+  rollback(): void {
+    const u = this.undo;
+    if (u === null || this.slot === 0) return;
+    this.undo = null;
+    this.core.writeSlot(this.slot, u.state);
+    this.lastIndex = u.lastIndex;
+    this.lastEvent = u.lastEvent;
+    this.lastErrorText = u.lastErrorText;
+    this.lastInfra = u.lastInfra;
+    this.log.rollback();
+    this.similar?.rollback();
+    this.semanticHost?.rollback();
   }
 
   anyAtThreshold(): boolean {

@@ -1,0 +1,36 @@
+/**
+ * Evidence that a proposed call would repeat a loop, read from calls that ran: the policy blocks a call
+ * before it runs only with it (a break without it is only a warning). Calls on other paths or targets are
+ * other work, so only the same call counts:
+ *
+ * - it already ran and failed (not for infrastructure reasons: a rate limit or timeout is the world's);
+ * - it already ran twice with the same outcome;
+ * - a signal about identical calls (exact repeat, frequency, cycle, state repeat) shows a stall over the
+ *   repetitions that ran (see progress.ts: a proposal's own missing outcome is left out).
+ */
+import { sameOutcome } from '../detectors/progress.js';
+import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
+import type { LoopSignal } from '../types.js';
+
+/** Kinds whose repetitions are identical calls, so `stalled` means the same call with the same outcome. */
+export const SAME_CALL_KINDS: ReadonlySet<string> = new Set(['exact_repeat', 'frequency', 'cycle', 'state_repeat']);
+
+/** Whether the call at `last` (the proposal, in the rings) already ran and failed, or ran twice alike. */
+export function sameCallStalled(h: HistoryReader, last: number): boolean {
+  let later = -1;
+  for (let i = last - 1; i >= h.oldest; i--) {
+    if (!h.same(Ring.SIG, i, last)) continue;
+    const f = h.flagsOf(i);
+    if ((f & OutcomeFlag.KNOWN) === 0) continue;
+    if ((f & (OutcomeFlag.ERROR | OutcomeFlag.INFRA)) === OutcomeFlag.ERROR) return true;
+    if (later >= 0 && sameOutcome(h, i, later, false)) return true;
+    later = i;
+  }
+  return false;
+}
+
+/** Whether a proposal's signals, or the calls that ran, are evidence enough to block it (see above). */
+export function blockingEvidence(signals: readonly LoopSignal[], h: HistoryReader, last: number): boolean {
+  for (const s of signals) if (SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled') return true;
+  return sameCallStalled(h, last);
+}

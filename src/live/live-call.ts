@@ -1,0 +1,116 @@
+/**
+ * The two-phase API's data: a call checked before it runs (`propose`) and recorded after it ran
+ * (`record`), and the decision a host acts on. Every way in (library, hooks, SDK adapters, MCP proxy,
+ * service) speaks these types; only the codecs around them differ.
+ */
+import { InvalidEventError } from '../errors.js';
+import { describe } from '../options/checks.js';
+import { validateEvent } from '../session/observe-event.js';
+import type { LoopAction, ToolEvent, Verdict } from '../types.js';
+
+/** A tool call in the two-phase API: a ToolEvent with the caller's id for it, when it has one. */
+export interface LiveCall extends ToolEvent {
+  /**
+   * The caller's id of the call (a tool-use id): pairs the call's record with its proposal, so calls run in
+   * parallel are told apart. Without ids, a record pairs with the latest proposal of the same tool.
+   */
+  readonly id?: string;
+}
+
+/** The two moments of a call: before it runs, after it ran. */
+export type LivePhase = 'propose' | 'record';
+
+/**
+ * What the host does with a call:
+ * - `allow`: run it (or, after it ran, say nothing);
+ * - `warn`: run it and show the model `message` (after it ran: add `message` to its result);
+ * - `ask`: ask a human whether to run it (the host's approval mechanism), `message` saying why;
+ * - `deny`: do not run it; the model sees `message` instead of a result;
+ * - `stop`: do not run it, and stop the run: it has been blocked before and keeps looping.
+ */
+export type LiveAction = 'allow' | 'warn' | 'ask' | 'deny' | 'stop';
+
+/** The answer to a propose() or record(). Plain, frozen data. */
+export interface LiveDecision {
+  /** The session. */
+  readonly session: string;
+  /** Which moment this answers. */
+  readonly phase: LivePhase;
+  /** The caller's call id, when given. */
+  readonly id?: string;
+  /** What the host does. */
+  readonly action: LiveAction;
+  /** The text for the model (secrets redacted by default): absent for `allow`. */
+  readonly message?: string;
+  /** The verdict behind the decision, or null. */
+  readonly verdict: Verdict | null;
+  /**
+   * A record whose call was already recorded without outcome (its proposal waited too long, see
+   * {@link PENDING_PROPOSALS}): ignored, so the call counts once.
+   */
+  readonly late?: true;
+}
+
+/** Characters of a call id kept (longer ids are refused). */
+export const MAX_CALL_ID_LENGTH = 512;
+
+/** A validated live call: the event (fixed shape) and its id. */
+export interface ValidLiveCall {
+  readonly event: ToolEvent;
+  readonly id: string | undefined;
+}
+
+/**
+ * Checks a live call (as `validateEvent` does, plus its id) and returns it as a fixed-shape event and id.
+ * A proposal's result, error and text are left out: the call has not run. Throws InvalidEventError.
+ */
+export function validateLiveCall(call: unknown, phase: LivePhase): ValidLiveCall {
+  const e = validateEvent(call);
+  const id = (call as { id?: unknown }).id;
+  if (id !== undefined && !(typeof id === 'string' && id.length > 0 && id.length <= MAX_CALL_ID_LENGTH)) {
+    throw new InvalidEventError('id', `call.id must be a non-empty string of at most ${MAX_CALL_ID_LENGTH} characters when given, received ${describe(id)}`);
+  }
+  if (phase === 'record') return { event: e, id: id as string | undefined };
+  return { event: { tool: e.tool, args: e.args, result: undefined, error: undefined, text: undefined, description: e.description, step: e.step, round: e.round }, id: id as string | undefined };
+}
+
+const PROPOSE_ACTIONS: Readonly<Record<LoopAction, LiveAction>> = { warn: 'warn', ask: 'ask', break: 'deny' };
+
+const RANK: Readonly<Record<LoopAction, number>> = { warn: 0, ask: 1, break: 2 };
+
+/** The decision for a proposal's verdict (`stop` when the break stops the run). */
+export function proposalDecision(session: string, id: string | undefined, verdict: Verdict | null, stop: boolean): LiveDecision {
+  const action: LiveAction = verdict === null ? 'allow' : stop && verdict.action === 'break' ? 'stop' : PROPOSE_ACTIONS[verdict.action];
+  return decision(session, 'propose', id, action, verdict);
+}
+
+/** What the proposal of a call showed the model: its verdict's kind and action. */
+export interface Shown {
+  readonly kind: string;
+  readonly action: LoopAction;
+}
+
+/**
+ * The decision for a recorded call's verdict: `warn` (the host adds the message to the result) when it
+ * says something the proposal did not show (another kind, or a stronger action), else `allow`.
+ */
+export function recordDecision(session: string, id: string | undefined, verdict: Verdict | null, shown: Shown | null): LiveDecision {
+  const fresh = verdict !== null && (shown === null || shown.kind !== verdict.kind || RANK[verdict.action] > RANK[shown.action]);
+  return decision(session, 'record', id, fresh ? 'warn' : 'allow', verdict);
+}
+
+/** A record that came after its call was recorded without outcome: ignored. */
+export function lateRecord(session: string, id: string | undefined): LiveDecision {
+  return Object.freeze({ session, phase: 'record', ...(id === undefined ? {} : { id }), action: 'allow', verdict: null, late: true });
+}
+
+function decision(session: string, phase: LivePhase, id: string | undefined, action: LiveAction, verdict: Verdict | null): LiveDecision {
+  return Object.freeze({
+    session,
+    phase,
+    ...(id === undefined ? {} : { id }),
+    action,
+    ...(action === 'allow' || verdict === null ? {} : { message: verdict.message }),
+    verdict,
+  });
+}

@@ -1,0 +1,195 @@
+/**
+ * What a session remembers between the two moments of its calls: proposals still waiting for their
+ * outcome, calls that were blocked, and how often the session was blocked (strikes). Bounded in every
+ * part, and written into the session's snapshot.
+ *
+ * ```
+ *  propose(A) ──allow/warn/ask──> pending A ──record(A)──> recorded with its outcome
+ *      │                              └── no outcome by the next proposal (no id), or after
+ *      │                                  PENDING_PROPOSALS later proposals (with an id): recorded without one
+ *      └──deny/stop──> blocked[sig(A)] += 1, strikes += 1 (never recorded as run)
+ *  `cooldown` quiet records in a row: strikes and blocked calls are forgotten (the agent recovered)
+ * ```
+ */
+import { SnapshotError } from '../errors.js';
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
+import { readValue, writeValue } from '../snapshot/value-codec.js';
+import type { LoopAction, ToolEvent } from '../types.js';
+import type { Shown } from './live-call.js';
+
+/** Proposals waiting for their record at most; beyond it the oldest is recorded without outcome. */
+export const MAX_PENDING = 32;
+/** Later proposals a proposal with an id waits for its record before it is recorded without outcome. */
+export const PENDING_PROPOSALS = 8;
+/** Blocked calls remembered at most (the oldest is forgotten first). */
+export const MAX_BLOCKED = 64;
+/** Ids of calls recorded without outcome remembered, so a late record of one is ignored, not counted twice. */
+export const LATE_IDS = 32;
+
+/** A proposal waiting for its outcome. */
+export interface PendingCall {
+  readonly id: string | undefined;
+  readonly event: ToolEvent;
+  /** What its proposal showed the model. */
+  readonly shown: Shown | null;
+  /** Later proposals seen since. */
+  age: number;
+}
+
+/** A blocked call: how often, and the kind of loop that blocked it. */
+export interface Blocked {
+  readonly times: number;
+  readonly kind: string;
+}
+
+const ACTIONS: readonly LoopAction[] = ['warn', 'ask', 'break'];
+
+/** One session's two-phase state. */
+export class LiveState {
+  private pending: PendingCall[] = [];
+  private readonly blocked = new Map<string, Blocked>();
+  private late: string[] = [];
+  /** Proposals blocked since the session last recovered. */
+  strikes = 0;
+  private quiet = 0;
+
+  /**
+   * Takes out the proposals whose outcome is not coming, before a new proposal (with `id`): those without
+   * an id, an earlier proposal with the same id, those that waited PENDING_PROPOSALS proposals, and the
+   * oldest beyond MAX_PENDING - 1. The caller records them without outcome, in the order returned.
+   */
+  overdue(id: string | undefined): PendingCall[] {
+    const out: PendingCall[] = [];
+    const keep: PendingCall[] = [];
+    for (const p of this.pending) {
+      p.age++;
+      if (p.id === undefined || p.id === id || p.age > PENDING_PROPOSALS) out.push(p);
+      else keep.push(p);
+    }
+    while (keep.length >= MAX_PENDING) out.push(keep.shift() as PendingCall);
+    this.pending = keep;
+    for (const p of out) if (p.id !== undefined) this.rememberLate(p.id);
+    return out;
+  }
+
+  /** Every waiting proposal, taken out (to record them without outcome, e.g. when the session ends). */
+  drain(): PendingCall[] {
+    const out = this.pending;
+    this.pending = [];
+    return out;
+  }
+
+  private rememberLate(id: string): void {
+    this.late.push(id);
+    if (this.late.length > LATE_IDS) this.late.shift();
+  }
+
+  /** Adds an allowed proposal that waits for its outcome. */
+  add(id: string | undefined, event: ToolEvent, shown: Shown | null): void {
+    this.pending.push({ id, event, shown, age: 0 });
+  }
+
+  /**
+   * The proposal a record answers: by id, else the latest proposal without id of the same tool. `late` when
+   * the id's call was already recorded without outcome; null when nothing matches (a record without proposal).
+   */
+  take(id: string | undefined, tool: string): PendingCall | 'late' | null {
+    let at = -1;
+    if (id !== undefined) at = this.pending.findIndex((p) => p.id === id);
+    else for (let i = this.pending.length - 1; i >= 0 && at < 0; i--) if (this.pending[i]?.id === undefined && this.pending[i]?.event.tool === tool) at = i;
+    if (at >= 0) return this.pending.splice(at, 1)[0] as PendingCall;
+    if (id !== undefined && this.late.includes(id)) return 'late';
+    return null;
+  }
+
+  /** How often the call with signature `sig` was blocked, if it was. */
+  blockedAs(sig: string): Blocked | undefined {
+    return this.blocked.get(sig);
+  }
+
+  /** Counts a blocked proposal. */
+  block(sig: string, kind: string): void {
+    const b = this.blocked.get(sig);
+    this.blocked.delete(sig);
+    this.blocked.set(sig, { times: (b?.times ?? 0) + 1, kind });
+    if (this.blocked.size > MAX_BLOCKED) this.blocked.delete(this.blocked.keys().next().value as string);
+    this.strikes++;
+    this.quiet = 0;
+  }
+
+  /** Counts a recorded call: `cooldown` quiet ones in a row (0: never) forget strikes and blocked calls. */
+  recorded(quiet: boolean, cooldown: number): void {
+    if (!quiet) {
+      this.quiet = 0;
+      return;
+    }
+    this.quiet++;
+    if (cooldown > 0 && this.quiet >= cooldown) {
+      this.strikes = 0;
+      this.blocked.clear();
+    }
+  }
+
+  /** Forgets everything. */
+  reset(): void {
+    this.pending = [];
+    this.blocked.clear();
+    this.late = [];
+    this.strikes = 0;
+    this.quiet = 0;
+  }
+
+  /** Writes the state, for a session snapshot. */
+  save(w: ByteWriter): void {
+    w.f64(this.strikes);
+    w.f64(this.quiet);
+    w.u32(this.blocked.size);
+    for (const [sig, b] of this.blocked) {
+      w.str(sig);
+      w.f64(b.times);
+      w.str(b.kind);
+    }
+    w.u32(this.late.length);
+    for (const id of this.late) w.str(id);
+    w.u32(this.pending.length);
+    for (const p of this.pending) {
+      w.optStr(p.id);
+      w.f64(p.age);
+      w.optStr(p.shown?.kind);
+      w.u32(p.shown === null ? 0 : ACTIONS.indexOf(p.shown.action) + 1);
+      w.str(p.event.tool);
+      writeValue(w, p.event.args);
+      w.optStr(p.event.description);
+      w.f64(p.event.step ?? NaN);
+      w.f64(p.event.round ?? NaN);
+    }
+  }
+
+  /** Reads what save() wrote. */
+  load(r: ByteReader): void {
+    this.reset();
+    this.strikes = r.f64();
+    this.quiet = r.f64();
+    for (let n = r.count(MAX_BLOCKED, 'blocked calls'), i = 0; i < n; i++) {
+      const sig = r.str();
+      this.blocked.set(sig, { times: r.f64(), kind: r.str() });
+    }
+    for (let n = r.count(LATE_IDS, 'late call ids'), i = 0; i < n; i++) this.late.push(r.str());
+    for (let n = r.count(MAX_PENDING, 'pending calls'), i = 0; i < n; i++) {
+      const id = r.optStr();
+      const age = r.f64();
+      const kind = r.optStr();
+      const a = r.u32();
+      if (a > ACTIONS.length || (a === 0) !== (kind === undefined)) throw new SnapshotError('loopwatch: the snapshot is corrupt (a pending call shown with an unknown action)');
+      const shown = kind === undefined ? null : { kind, action: ACTIONS[a - 1] as LoopAction };
+      const tool = r.str();
+      const args = readValue(r);
+      const description = r.optStr();
+      const step = r.f64();
+      const round = r.f64();
+      const event: ToolEvent = { tool, args, description, step: Number.isNaN(step) ? undefined : step, round: Number.isNaN(round) ? undefined : round };
+      this.pending.push({ id, event, shown, age });
+    }
+  }
+}
