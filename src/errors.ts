@@ -6,6 +6,8 @@
  * A brand symbol makes {@link isLoopwatchError} work across worker threads and duplicate installs.
  */
 
+import type { LiveDecision } from './live/live-call.js';
+
 const BRAND = Symbol.for('loopwatch.error');
 
 /** Stable error codes. */
@@ -20,6 +22,7 @@ export const ErrorCode = {
   SNAPSHOT: 'ERR_LOOPWATCH_SNAPSHOT',
   CLOSED: 'ERR_LOOPWATCH_CLOSED',
   SESSION_LOST: 'ERR_LOOPWATCH_SESSION_LOST',
+  LOOP_STOPPED: 'ERR_LOOPWATCH_LOOP_STOPPED',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -168,6 +171,24 @@ export class SessionLostError extends Error {
     this.name = 'SessionLostError';
     this.sessionId = sessionId;
     this.restoredFrom = restoredFrom;
+    brand(this);
+  }
+}
+
+/**
+ * A run was stopped because it kept looping after its calls were blocked (a `stop` decision). Thrown by
+ * the SDK adapters where an SDK stops a run by an exception, so the caller can tell why it stopped.
+ */
+export class LoopStoppedError extends Error {
+  /** `ERR_LOOPWATCH_LOOP_STOPPED`. */
+  readonly code: ErrorCodeValue = ErrorCode.LOOP_STOPPED;
+  /** The decision that stopped the run: its session, verdict and message. */
+  readonly decision: LiveDecision;
+
+  constructor(decision: LiveDecision) {
+    super(decision.message ?? `loopwatch: session "${decision.session}" was stopped for looping`);
+    this.name = 'LoopStoppedError';
+    this.decision = decision;
     brand(this);
   }
 }

@@ -5,6 +5,8 @@ export { LoopDetector } from './session/loop-detector.js';
 export type { BatchEntry, VerdictListener } from './session/loop-detector.js';
 export type { LiveAction, LiveCall, LiveDecision, LivePhase } from './live/live-call.js';
 export { MAX_CALL_ID_LENGTH } from './live/live-call.js';
+export { LiveGuard, MAX_STOPPED } from './live/live-guard.js';
+export type { LiveGuardOptions } from './live/live-guard.js';
 export { LATE_IDS, MAX_BLOCKED, MAX_PENDING, PENDING_PROPOSALS } from './live/live-state.js';
 export { StatsAggregate } from './session/stats.js';
 export type { AggregateStats, DetectionStats, SessionStats } from './session/stats.js';
@@ -75,12 +77,13 @@ export {
   SnapshotError,
   ClosedError,
   SessionLostError,
+  LoopStoppedError,
   WasmTrapError,
   isLoopwatchError,
 } from './errors.js';
 export type { ErrorCodeValue } from './errors.js';
 export { LoopEngine } from './engine/loop-engine.js';
-export type { EngineStats, SessionEvent } from './engine/loop-engine.js';
+export type { EngineStats, SessionEvent, SessionLiveCall } from './engine/loop-engine.js';
 export type { EvictedSession, LoopEngineOptions, ResolvedEngineOptions } from './engine/engine-options.js';
 export { LoopPool } from './pool/loop-pool.js';
 export type { LostSession, PoolStats } from './pool/loop-pool.js';

@@ -13,6 +13,7 @@ import { validateEvent } from '../session/observe-event.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import type { AggregateStats, SessionStats, StatsAggregate } from '../session/stats.js';
 import type { ToolEvent, Verdict } from '../types.js';
+import type { LiveCall, LiveDecision, LivePhase } from '../live/live-call.js';
 import { type EvictedSession, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
 import { SessionTable } from './session-table.js';
 
@@ -28,6 +29,14 @@ export interface SessionEvent extends ToolEvent {
  */
 export function sessionEvent(session: string, e: ToolEvent): SessionEvent {
   return { session, tool: e.tool, args: e.args, result: e.result, error: e.error, text: e.text, description: e.description, step: e.step, round: e.round };
+}
+
+/** A two-phase call with its session and moment, for `decideBatch`. */
+export interface SessionLiveCall extends LiveCall {
+  /** The session's id. */
+  readonly session: string;
+  /** Before the call runs (`propose`) or after it ran (`record`). */
+  readonly phase: LivePhase;
 }
 
 /** Engine totals: the sessions' verdict counts plus the session lifecycle. */
@@ -133,6 +142,43 @@ export class LoopEngine {
     }
     flush(pending, out);
     return out;
+  }
+
+  /**
+   * Checks a session's call before it runs, without recording it (started on its first call): what
+   * `LoopDetector.propose` says. Throws InvalidEventError for a call that is not a readable tool call.
+   */
+  propose(sessionId: string, call: LiveCall): LiveDecision {
+    const now = this.enter();
+    return this.session(checkId(sessionId, 'sessionId'), now, null).propose(call);
+  }
+
+  /** Records a session's call that ran, with its outcome: what `LoopDetector.record` says. */
+  record(sessionId: string, call: LiveCall): LiveDecision {
+    const now = this.enter();
+    return this.session(checkId(sessionId, 'sessionId'), now, null).record(call);
+  }
+
+  /**
+   * Two-phase calls of many sessions, each naming its session and its `phase` (`propose` or `record`),
+   * in order: each gets what propose() or record() would give. Never throws for one call: where a call
+   * fails (an invalid call, session id or phase) its place holds the error and the others go on.
+   */
+  decideBatch(calls: readonly SessionLiveCall[]): (LiveDecision | Error)[] {
+    const now = this.enter();
+    if (!Array.isArray(calls)) throw new InvalidEventError('calls', `calls must be an array of tool calls with a "session" id and a "phase", received ${describe(calls)}`);
+    return calls.map((c: unknown, i) => {
+      try {
+        const o = typeof c === 'object' && c !== null ? (c as { session?: unknown; phase?: unknown }) : {};
+        if (typeof o.session !== 'string') throw new InvalidEventError('session', `calls[${i}].session must be a string, received ${describe(o.session)}`);
+        if (o.phase !== 'propose' && o.phase !== 'record') throw new InvalidEventError('phase', `calls[${i}].phase must be "propose" or "record", received ${describe(o.phase)}`);
+        const d = this.session(o.session, now, null);
+        return o.phase === 'propose' ? d.propose(c as LiveCall) : d.record(c as LiveCall);
+      } catch (err) {
+        if (err instanceof InvalidEventError && !err.message.startsWith('calls[')) return new InvalidEventError(err.field, `calls[${i}]: ${err.message}`);
+        return err instanceof Error ? err : new Error(String(err));
+      }
+    });
   }
 
   /** Feeds a session's streamed text (outside tool calls) to its chanting detector (LoopDetector.checkText). */

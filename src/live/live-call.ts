@@ -49,6 +49,8 @@ export interface LiveDecision {
    * {@link PENDING_PROPOSALS}): ignored, so the call counts once.
    */
   readonly late?: true;
+  /** loopwatch failed on this call (an internal error, or a call it could not read) and allowed it (LiveGuard). */
+  readonly failedOpen?: true;
 }
 
 /** Characters of a call id kept (longer ids are refused). */

@@ -1,0 +1,128 @@
+/**
+ * LiveGuard: the two-phase API as a host's guard runs it, for the SDK adapters, the MCP proxy and the hook
+ * command: one LoopEngine for every session the host runs, answers that never throw (inside someone
+ * else's agent an internal error allows the call and is reported once: fail open), and the stop state a
+ * host's stop condition asks for.
+ *
+ * ```
+ *   before the tool runs:  guard.propose(session, call)  -> allow | warn | ask | deny | stop
+ *   after it ran:          guard.record(session, call)   -> allow | warn (add the message to the result)
+ *   stop condition:        guard.stopped(session)        -> the stop decision, or undefined
+ * ```
+ */
+import { LoopEngine } from '../engine/loop-engine.js';
+import type { LoopEngineOptions } from '../engine/engine-options.js';
+import type { LiveCall, LiveDecision, LivePhase } from './live-call.js';
+
+/** Options of a LiveGuard: the engine's, and what happens when loopwatch itself fails. */
+export interface LiveGuardOptions extends LoopEngineOptions {
+  /**
+   * On an internal error (or a call loopwatch cannot read), deny the call instead of allowing it.
+   * @default false (fail open)
+   */
+  readonly failClosed?: boolean;
+  /**
+   * Told about the first internal error only (every later one is handled the same way, silently).
+   * @default a process warning (`LoopwatchFailOpenWarning`)
+   */
+  readonly onInternalError?: (error: Error) => void;
+}
+
+/** Sessions whose stop decision is remembered at most (the oldest is forgotten first). */
+export const MAX_STOPPED = 1024;
+
+function warnOnce(error: Error): void {
+  process.emitWarning(`loopwatch: an internal error; calls are allowed without loop checks until it clears: ${error.message}`, 'LoopwatchFailOpenWarning');
+}
+
+/** Two-phase checks for a host's sessions, failing open. */
+export class LiveGuard {
+  /** The engine holding the sessions. */
+  readonly engine: LoopEngine;
+  private readonly failClosed: boolean;
+  private readonly onInternalError: (error: Error) => void;
+  private reported = false;
+  private readonly stops = new Map<string, LiveDecision>();
+
+  /** A guard over a new engine made with `options`, or over an engine the caller made. */
+  constructor(options: LiveGuardOptions | LoopEngine = {}) {
+    if (options instanceof LoopEngine) {
+      this.engine = options;
+      this.failClosed = false;
+      this.onInternalError = warnOnce;
+    } else {
+      const { failClosed, onInternalError, ...engineOptions } = options;
+      this.engine = new LoopEngine(engineOptions);
+      this.failClosed = failClosed === true;
+      this.onInternalError = onInternalError ?? warnOnce;
+    }
+  }
+
+  /** Before the call runs: may it? Never throws. */
+  propose(session: string, call: LiveCall): LiveDecision {
+    const d = this.guarded(session, 'propose', call, () => this.engine.propose(session, call));
+    if (d.action === 'stop') this.rememberStop(session, d);
+    return d;
+  }
+
+  /** After the call ran, with its `result` or `error`: anything to add to its result? Never throws. */
+  record(session: string, call: LiveCall): LiveDecision {
+    return this.guarded(session, 'record', call, () => this.engine.record(session, call));
+  }
+
+  /** The decision that stopped the session's run, if one did. */
+  stopped(session: string): LiveDecision | undefined {
+    return this.stops.get(session);
+  }
+
+  /** Ends a session (its state and stop decision are forgotten). */
+  end(session: string): void {
+    this.stops.delete(session);
+    try {
+      this.engine.end(session);
+    } catch (err) {
+      this.report(err);
+    }
+  }
+
+  /** Frees every session. */
+  close(): void {
+    this.stops.clear();
+    this.engine.close();
+  }
+
+  private rememberStop(session: string, d: LiveDecision): void {
+    this.stops.delete(session);
+    this.stops.set(session, d);
+    if (this.stops.size > MAX_STOPPED) this.stops.delete(this.stops.keys().next().value as string);
+  }
+
+  private guarded(session: string, phase: LivePhase, call: LiveCall, run: () => LiveDecision): LiveDecision {
+    try {
+      return run();
+    } catch (err) {
+      this.report(err);
+      const id = typeof call === 'object' && call !== null && typeof call.id === 'string' ? call.id : undefined;
+      const closed = this.failClosed && phase === 'propose';
+      return Object.freeze({
+        session: String(session),
+        phase,
+        ...(id === undefined ? {} : { id }),
+        action: closed ? 'deny' : 'allow',
+        ...(closed ? { message: '[loopwatch] The loop check failed, and loopwatch is set to fail closed: this call was not run.' } : {}),
+        verdict: null,
+        ...(closed ? {} : { failedOpen: true }),
+      } as LiveDecision);
+    }
+  }
+
+  private report(err: unknown): void {
+    if (this.reported) return;
+    this.reported = true;
+    try {
+      this.onInternalError(err instanceof Error ? err : new Error(String(err)));
+    } catch {
+      // a reporter that throws must not break the host either
+    }
+  }
+}
