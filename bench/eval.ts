@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { detectionOptions } from '../src/cli/detection-options.js';
 import { type EvalRow, evaluateTraces } from '../src/eval/trace-eval.js';
+import { type TwoPhaseRow, evaluateTwoPhase } from '../src/eval/two-phase-eval.js';
 import { defaultTraceDir } from '../src/eval/trace-dir.js';
 
 const { values } = parseArgs({
@@ -33,8 +34,10 @@ if (dir === null) {
   process.exit(0);
 }
 
-const engine = values.engine === 'reference' ? 'reference' : 'wasm';
-const result = await evaluateTraces(dir, { ...detectionOptions(values.preset, values.config), engine }, Number(values.workers));
+const engine: 'wasm' | 'reference' = values.engine === 'reference' ? 'reference' : 'wasm';
+const detection = { ...detectionOptions(values.preset, values.config), engine };
+const result = await evaluateTraces(dir, detection, Number(values.workers));
+const twoPhase = await evaluateTwoPhase(dir, detection);
 for (const i of result.issues) console.error(`${i.file}:${i.line}: skipped (${i.code}): ${i.message}`);
 
 const pct = (x: number | null): string => (x === null ? '-' : `${(100 * x).toFixed(1)}%`);
@@ -47,7 +50,7 @@ if (values.list !== undefined) {
     console.log(`${s.session}\t${s.tally.calls} calls\t${f === null ? '-' : `${f.kind} at #${f.index} (loop from #${f.loopStart})`}`);
   }
 } else if (values.json === true) {
-  console.log(JSON.stringify({ rows: result.rows, overall: result.overall, events: result.events, skipped: result.issues.length }, null, 2));
+  console.log(JSON.stringify({ rows: result.rows, overall: result.overall, events: result.events, skipped: result.issues.length, twoPhase: { rows: twoPhase.rows, overall: twoPhase.overall } }, null, 2));
 } else {
   const head = `${cell('source', 40)} ${'sessions'.padStart(8)} ${'step_limit'.padStart(10)} ${'≥warn'.padStart(7)} ${'break'.padStart(7)} ${'submitted'.padStart(9)} ${'break'.padStart(7)} ${'1st brk'.padStart(7)} ${'saved/limit calls'.padStart(17)}`;
   const line = (r: EvalRow): string =>
@@ -61,4 +64,15 @@ if (values.list !== undefined) {
   console.log('\n≥warn / break: share of step_limit runs flagged; submitted break: false alarms; 1st brk: median call index of the first break;');
   console.log('saved/limit calls: calls after the first break in runs that ended on a step, cost or context limit, of all their calls.');
   console.log('Targets: step_limit ≥warn ≥ 80%; submitted break ≤ 5%.');
+  // the same runs as a live host sees them: each call proposed before it runs, recorded after
+  const head2 = `${cell('two-phase (propose, then record)', 40)} ${'sessions'.padStart(8)} ${'step_limit'.padStart(10)} ${'≥warn'.padStart(7)} ${'break'.padStart(7)} ${'submitted'.padStart(9)} ${'≥warn'.padStart(7)} ${'break'.padStart(7)} ${'saved/limit calls'.padStart(17)}`;
+  const line2 = (r: TwoPhaseRow): string =>
+    `${cell(r.source, 40)} ${String(r.sessions).padStart(8)} ${String(r.stepLimit).padStart(10)} ${pct(r.stepLimitWarned).padStart(7)} ${pct(r.stepLimitBroken).padStart(7)} ${String(r.submitted).padStart(9)} ${pct(r.submittedWarned).padStart(7)} ${pct(r.submittedBroken).padStart(7)} ${`${r.savedCalls}/${r.limitCalls}`.padStart(17)}`;
+  console.log(`\n${twoPhase.calls} calls replayed in two-phase order in ${(twoPhase.millis / 1000).toFixed(1)} s`);
+  console.log(head2);
+  console.log('-'.repeat(head2.length));
+  for (const r of twoPhase.rows) console.log(line2(r));
+  console.log('-'.repeat(head2.length));
+  console.log(line2(twoPhase.overall));
+  console.log('\n≥warn: a message shown to the model (before or after a call); break: a call blocked before it ran (the replay of that run ends there).');
 }
