@@ -7,9 +7,11 @@
  *
  * A call:   { session, id?, tool, args?, result?, error?, text?, description?, step?, round? }
  * A batch:  { calls: [call, ...] }           (1 to MAX_BATCH_CALLS calls, every one valid, or none is run)
+ * A two-phase batch: { calls: [{ phase: "propose" | "record", ...call }, ...] }
  */
 import { InvalidEventError } from '../errors.js';
 import { closestName, describe } from '../options/checks.js';
+import type { LivePhase } from '../live/live-call.js';
 import type { ToolEvent } from '../types.js';
 
 /** Longest session id or call id, in UTF-16 code units. */
@@ -96,13 +98,37 @@ export function readCall(path: string, value: unknown, session?: string): Servic
   };
 }
 
-/** Reads a batch body `{ calls: [...] }`: all of its calls, or an error naming the first bad field. */
-export function readBatch(value: unknown): ServiceCall[] {
+/** The array of calls of a batch body `{ calls: [...] }`, its length checked. */
+function batchCalls(value: unknown): unknown[] {
   const o = objectAt('body', value);
   knownFields('', o, ['calls']);
   const calls = o.calls;
   if (!Array.isArray(calls) || calls.length === 0 || calls.length > MAX_BATCH_CALLS) fail('calls', `must be an array of 1 to ${MAX_BATCH_CALLS} calls`, calls);
+  return calls;
+}
+
+/** Reads a batch body `{ calls: [...] }`: all of its calls, or an error naming the first bad field. */
+export function readBatch(value: unknown): ServiceCall[] {
+  const calls = batchCalls(value);
   const out = new Array<ServiceCall>(calls.length);
   for (let i = 0; i < calls.length; i++) out[i] = readCall(`calls[${i}]`, calls[i]);
+  return out;
+}
+
+/** A call of a two-phase batch: a call and its moment. */
+export interface PhasedCall extends ServiceCall {
+  readonly phase: LivePhase;
+}
+
+/** Reads a two-phase batch body `{ calls: [{ phase, ...call }, ...] }`, every call checked. */
+export function readPhasedBatch(value: unknown): PhasedCall[] {
+  const calls = batchCalls(value);
+  const out = new Array<PhasedCall>(calls.length);
+  for (let i = 0; i < calls.length; i++) {
+    const path = `calls[${i}]`;
+    const { phase, ...call } = objectAt(path, calls[i]);
+    if (phase !== 'propose' && phase !== 'record') fail(`${path}.phase`, 'must be "propose" or "record"', phase);
+    out[i] = { ...readCall(path, call), phase };
+  }
   return out;
 }

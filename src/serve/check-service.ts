@@ -6,7 +6,8 @@
 import { isLoopwatchError } from '../errors.js';
 import type { LoopEngine } from '../engine/loop-engine.js';
 import type { Verdict } from '../types.js';
-import type { ServiceCall } from './call-schema.js';
+import type { LiveDecision } from '../live/live-call.js';
+import type { PhasedCall, ServiceCall } from './call-schema.js';
 
 /** One call's answer: its id (when the call had one) and verdict, or the error it met. */
 export type CallResult =
@@ -34,6 +35,34 @@ export class CheckService {
     const verdict = this.engine.check(call.session, call);
     if (verdict !== null) this.counts.verdicts++;
     return call.id === undefined ? { verdict } : { id: call.id, verdict };
+  }
+
+  /** Before a call runs: the session's LiveDecision for it (LoopEngine.propose). Throws for a call the engine refuses. */
+  propose(call: ServiceCall): LiveDecision {
+    return this.decided(this.engine.propose(call.session, call));
+  }
+
+  /** After a call ran, with its outcome: the session's LiveDecision (LoopEngine.record). */
+  record(call: ServiceCall): LiveDecision {
+    return this.decided(this.engine.record(call.session, call));
+  }
+
+  /** Two-phase calls of many sessions, in order; a failed call's place holds its error. */
+  decideBatch(calls: readonly PhasedCall[]): (LiveDecision | CallResult)[] {
+    return this.engine.decideBatch(calls).map((d, i) => {
+      if (d instanceof Error) {
+        this.counts.calls++;
+        this.counts.failed++;
+        return errorResult((calls[i] as PhasedCall).id, d);
+      }
+      return this.decided(d);
+    });
+  }
+
+  private decided(d: LiveDecision): LiveDecision {
+    this.counts.calls++;
+    if (d.verdict !== null) this.counts.verdicts++;
+    return d;
   }
 
   /** Calls of many sessions, in order: each gets what check() one by one gives; a failed call's place holds its error. */

@@ -5,13 +5,16 @@
  *   GET    /healthz                      liveness and counts (no token needed)
  *   POST   /v1/check                     one call            -> { id?, verdict }
  *   POST   /v1/check/batch               { calls: [...] }    -> { results: [{ id?, verdict } | { id?, error }] }
+ *   POST   /v1/propose                   one call, before it runs    -> a LiveDecision
+ *   POST   /v1/record                    one call with its outcome   -> a LiveDecision
+ *   POST   /v1/decide/batch              { calls: [{ phase, ...call }] } -> { results: [LiveDecision | { id?, error }] }
  *   GET    /v1/sessions/{id}/snapshot    the session's snapshot bytes (404 when it is not live)
  *   PUT    /v1/sessions/{id}/snapshot    restore the session from snapshot bytes
  *   DELETE /v1/sessions/{id}             end the session    -> { ended: boolean }
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InvalidEventError, SnapshotError } from '../errors.js';
-import { idAt, readBatch, readCall } from './call-schema.js';
+import { type ServiceCall, idAt, readBatch, readCall, readPhasedBatch } from './call-schema.js';
 import type { CheckService } from './check-service.js';
 import { type BodyBudget, HttpRefusal, parseJson, readBody, sendBytes, sendJson } from './http-io.js';
 
@@ -52,6 +55,13 @@ function sessionParam(param: string): string {
   return checked(() => idAt('session', id));
 }
 
+/** Reads one call from the body, answers with what `decide` says of it (a call the engine refuses: 400). */
+async function oneCall(req: IncomingMessage, res: ServerResponse, ctx: RouteContext, decide: (call: ServiceCall) => unknown): Promise<void> {
+  const body = await jsonBody(req, ctx);
+  const call = checked(() => readCall('', body));
+  sendJson(res, 200, checked(() => decide(call)));
+}
+
 const ROUTES: ReadonlyArray<{ readonly method: string; readonly path: RegExp; readonly handle: Handler }> = [
   { method: 'GET', path: /^\/healthz$/, handle: (_req, res, ctx) => sendJson(res, 200, ctx.health()) },
   {
@@ -77,6 +87,17 @@ const ROUTES: ReadonlyArray<{ readonly method: string; readonly path: RegExp; re
       const body = await jsonBody(req, ctx);
       const calls = checked(() => readBatch(body));
       sendJson(res, 200, { results: ctx.service.checkBatch(calls) });
+    },
+  },
+  { method: 'POST', path: /^\/v1\/propose$/, handle: (req, res, ctx) => oneCall(req, res, ctx, (call) => ctx.service.propose(call)) },
+  { method: 'POST', path: /^\/v1\/record$/, handle: (req, res, ctx) => oneCall(req, res, ctx, (call) => ctx.service.record(call)) },
+  {
+    method: 'POST',
+    path: /^\/v1\/decide\/batch$/,
+    handle: async (req, res, ctx) => {
+      const body = await jsonBody(req, ctx);
+      const calls = checked(() => readPhasedBatch(body));
+      sendJson(res, 200, { results: ctx.service.decideBatch(calls) });
     },
   },
   {
@@ -126,7 +147,7 @@ export async function route(req: IncomingMessage, res: ServerResponse, ctx: Rout
     return;
   }
   if (allowed.length > 0) throw new HttpRefusal(405, 'method_not_allowed', `${req.method ?? '?'} is not allowed on ${path}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') });
-  throw new HttpRefusal(404, 'not_found', `no route ${path.slice(0, 120)} (routes: /healthz, /v1/check, /v1/check/batch, /v1/sessions/{id}/snapshot, /v1/sessions/{id})`);
+  throw new HttpRefusal(404, 'not_found', `no route ${path.slice(0, 120)} (routes: /healthz, /v1/check, /v1/check/batch, /v1/propose, /v1/record, /v1/decide/batch, /v1/sessions/{id}/snapshot, /v1/sessions/{id})`);
 }
 
 /** Whether a request's path needs no token. */
