@@ -8,7 +8,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -27,7 +27,12 @@ beforeAll(() => {
   execFileSync('tar', ['-xzf', join(app, packed.filename), '-C', app]);
   mkdirSync(join(app, 'node_modules'));
   renameSync(join(app, 'package'), pkgDir);
-  symlinkSync(join(repo, 'node_modules', 'piscina'), join(app, 'node_modules', 'piscina')); // the one runtime dependency
+  // the runtime dependencies, as npm would install them beside the package
+  const deps = Object.keys((JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+  for (const d of deps) {
+    mkdirSync(dirname(join(app, 'node_modules', d)), { recursive: true });
+    symlinkSync(join(repo, 'node_modules', d), join(app, 'node_modules', d));
+  }
 }, 120_000);
 
 describe('the packed package', () => {

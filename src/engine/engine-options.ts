@@ -2,6 +2,7 @@
  * Options of a {@link LoopEngine}: the detection options every session shares (those of a LoopDetector),
  * plus how many sessions may live at once and how long an idle one is kept.
  */
+import type { Meter } from '@opentelemetry/api';
 import { OptionTypeError } from '../errors.js';
 import { describe, func, integer, knownKeys, record } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
@@ -30,6 +31,12 @@ export interface LoopEngineOptions extends Omit<LoopDetectorOptions, 'sessionId'
   readonly onEvict?: (session: EvictedSession) => void;
   /** The clock for idle times, in ms (tests pass their own). @default performance.now */
   readonly clock?: () => number;
+  /**
+   * Where the engine's OpenTelemetry metrics go (docs/metrics.md): a Meter, `false` for none, or (by
+   * default) the meter of the MeterProvider registered globally when the engine is made; with no provider
+   * registered, nothing is measured.
+   */
+  readonly meter?: Meter | false;
 }
 
 /** Engine options with defaults filled in and the detection options resolved once for every session. */
@@ -39,13 +46,22 @@ export interface ResolvedEngineOptions {
   readonly idleTtlMs: number;
   readonly onEvict: ((session: EvictedSession) => void) | undefined;
   readonly clock: () => number;
+  readonly meter: Meter | false | undefined;
 }
 
 /** Engine option names beside the detection options. */
-export const ENGINE_KEYS = ['maxSessions', 'idleTtlMs', 'onEvict', 'clock'] as const;
+export const ENGINE_KEYS = ['maxSessions', 'idleTtlMs', 'onEvict', 'clock', 'meter'] as const;
 
 /** Most sessions an engine may be asked to hold. */
 export const MAX_SESSIONS_LIMIT = 10_000_000;
+
+function resolveMeter(value: unknown): Meter | false | undefined {
+  if (value === undefined || value === false) return value;
+  if (typeof value !== 'object' || value === null || typeof (value as { createCounter?: unknown }).createCounter !== 'function') {
+    throw new OptionTypeError('options.meter', `options.meter must be an OpenTelemetry Meter or false, received ${describe(value)}`);
+  }
+  return value as Meter;
+}
 
 /** Validates engine options (errors name the option, the rule and the value). */
 export function resolveEngineOptions(input: unknown = {}): ResolvedEngineOptions {
@@ -67,5 +83,6 @@ export function resolveEngineOptions(input: unknown = {}): ResolvedEngineOptions
     idleTtlMs: o.idleTtlMs === undefined ? 3_600_000 : integer('options.idleTtlMs', o.idleTtlMs, 0),
     onEvict: o.onEvict === undefined ? undefined : func<(session: EvictedSession) => void>('options.onEvict', o.onEvict),
     clock: o.clock === undefined ? now : func<() => number>('options.clock', o.clock),
+    meter: resolveMeter(o.meter),
   });
 }

@@ -16,6 +16,7 @@ import type { ToolEvent, Verdict } from '../types.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../live/live-call.js';
 import { type EvictedSession, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
 import { SessionTable } from './session-table.js';
+import { type EngineMetrics, type Operation, engineMetrics } from '../metrics/engine-metrics.js';
 
 /** A tool call with the session it belongs to, for `checkBatch`. */
 export interface SessionEvent extends ToolEvent {
@@ -63,10 +64,13 @@ export class LoopEngine {
   private readonly aggregate: StatsAggregate;
   private readonly counts = { created: 0, ended: 0, expired: 0, evicted: 0, restored: 0 };
   private closed = false;
+  /** OpenTelemetry instruments, or null when no MeterProvider is registered (nothing is measured). */
+  private readonly metrics: EngineMetrics | null;
 
   /** Validates every option (errors name the option) and starts with no sessions. */
   constructor(options: LoopEngineOptions = {}) {
     this.options = resolveEngineOptions(options);
+    this.metrics = engineMetrics(this.options.meter, () => this.table.size);
     this.aggregate = this.options.detection.stats as StatsAggregate;
   }
 
@@ -93,7 +97,11 @@ export class LoopEngine {
    */
   check(sessionId: string, event: ToolEvent): Verdict | null {
     const now = this.enter();
-    return this.session(checkId(sessionId, 'sessionId'), now, null).check(event);
+    if (this.metrics === null) return this.session(checkId(sessionId, 'sessionId'), now, null).check(event);
+    const t0 = performance.now();
+    const v = this.session(checkId(sessionId, 'sessionId'), now, null).check(event);
+    this.measured('check', 1, t0, v);
+    return v;
   }
 
   /**
@@ -102,6 +110,7 @@ export class LoopEngine {
    * session id, a quarantined session) its place holds the error and the others go on.
    */
   checkBatch(events: readonly SessionEvent[]): (Verdict | null | Error)[] {
+    const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
     if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array of tool calls with a "session" id, received ${describe(events)}`);
     const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
@@ -124,6 +133,7 @@ export class LoopEngine {
       enqueue(pending, this.table.lastTick, detector, event, i);
     }
     flush(pending, out);
+    if (this.metrics !== null) this.measuredBatch('batch', t0, out);
     return out;
   }
 
@@ -133,6 +143,7 @@ export class LoopEngine {
    * @internal
    */
   checkValidated(sessions: readonly string[], events: readonly ToolEvent[]): (Verdict | null | Error)[] {
+    const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
     const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
     const pending: Pending = { detectors: [], events: [], at: [], firstTick: 0 };
@@ -141,6 +152,7 @@ export class LoopEngine {
       enqueue(pending, this.table.lastTick, detector, events[i] as ToolEvent, i);
     }
     flush(pending, out);
+    if (this.metrics !== null) this.measuredBatch('batch', t0, out);
     return out;
   }
 
@@ -149,14 +161,20 @@ export class LoopEngine {
    * `LoopDetector.propose` says. Throws InvalidEventError for a call that is not a readable tool call.
    */
   propose(sessionId: string, call: LiveCall): LiveDecision {
+    const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
-    return this.session(checkId(sessionId, 'sessionId'), now, null).propose(call);
+    const d = this.session(checkId(sessionId, 'sessionId'), now, null).propose(call);
+    if (this.metrics !== null) this.measuredDecision('propose', t0, d);
+    return d;
   }
 
   /** Records a session's call that ran, with its outcome: what `LoopDetector.record` says. */
   record(sessionId: string, call: LiveCall): LiveDecision {
+    const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
-    return this.session(checkId(sessionId, 'sessionId'), now, null).record(call);
+    const d = this.session(checkId(sessionId, 'sessionId'), now, null).record(call);
+    if (this.metrics !== null) this.measuredDecision('record', t0, d);
+    return d;
   }
 
   /**
@@ -165,9 +183,10 @@ export class LoopEngine {
    * fails (an invalid call, session id or phase) its place holds the error and the others go on.
    */
   decideBatch(calls: readonly SessionLiveCall[]): (LiveDecision | Error)[] {
+    const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
     if (!Array.isArray(calls)) throw new InvalidEventError('calls', `calls must be an array of tool calls with a "session" id and a "phase", received ${describe(calls)}`);
-    return calls.map((c: unknown, i) => {
+    const out = calls.map((c: unknown, i): LiveDecision | Error => {
       try {
         const o = typeof c === 'object' && c !== null ? (c as { session?: unknown; phase?: unknown }) : {};
         if (typeof o.session !== 'string') throw new InvalidEventError('session', `calls[${i}].session must be a string, received ${describe(o.session)}`);
@@ -179,6 +198,30 @@ export class LoopEngine {
         return err instanceof Error ? err : new Error(String(err));
       }
     });
+    const m = this.metrics;
+    if (m !== null) {
+      m.operation('decide_batch', out.length, (performance.now() - t0) / 1000);
+      for (const d of out) if (!(d instanceof Error)) m.decision(d);
+    }
+    return out;
+  }
+
+  private measured(op: Operation, calls: number, t0: number, v: Verdict | null): void {
+    const m = this.metrics as EngineMetrics;
+    m.operation(op, calls, (performance.now() - t0) / 1000);
+    if (v !== null) m.verdict(v);
+  }
+
+  private measuredBatch(op: Operation, t0: number, out: readonly (Verdict | null | Error)[]): void {
+    const m = this.metrics as EngineMetrics;
+    m.operation(op, out.length, (performance.now() - t0) / 1000);
+    for (const v of out) if (v !== null && !(v instanceof Error)) m.verdict(v);
+  }
+
+  private measuredDecision(op: Operation, t0: number, d: LiveDecision): void {
+    const m = this.metrics as EngineMetrics;
+    m.operation(op, 1, (performance.now() - t0) / 1000);
+    m.decision(d);
   }
 
   /** Feeds a session's streamed text (outside tool calls) to its chanting detector (LoopDetector.checkText). */
@@ -194,6 +237,7 @@ export class LoopEngine {
     if (e === undefined) return false;
     e.value.dispose();
     this.counts.ended++;
+    this.metrics?.droppedSession('ended');
     return true;
   }
 
@@ -324,6 +368,7 @@ export class LoopEngine {
     }
     d.dispose();
     this.counts[reason]++;
+    this.metrics?.droppedSession(reason);
   }
 }
 
