@@ -19,7 +19,8 @@ import type { Verdict } from '../types.js';
 /** The meter's name (the instrumentation scope). */
 export const METER_NAME = 'loopwatch';
 
-const BUILT_IN_KINDS: ReadonlySet<string> = new Set(['exact_repeat', 'frequency', 'cycle', 'semantic', 'similar_args', 'result_repeat', 'dead_end', 'state_repeat', 'chanting']);
+/** The built-in detectors' kinds (metrics label other kinds `custom`, so labels stay bounded). */
+export const BUILT_IN_KINDS: ReadonlySet<string> = new Set(['exact_repeat', 'frequency', 'cycle', 'semantic', 'similar_args', 'result_repeat', 'dead_end', 'state_repeat', 'chanting']);
 
 const NOOP_METER = createNoopMeter().constructor;
 

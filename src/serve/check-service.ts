@@ -7,6 +7,8 @@ import { isLoopwatchError } from '../errors.js';
 import type { LoopEngine } from '../engine/loop-engine.js';
 import type { Verdict } from '../types.js';
 import type { LiveDecision } from '../live/live-call.js';
+import { BUILT_IN_KINDS } from '../metrics/engine-metrics.js';
+import { countInto } from '../metrics/tally.js';
 import type { PhasedCall, ServiceCall } from './call-schema.js';
 
 /** One call's answer: its id (when the call had one) and verdict, or the error it met. */
@@ -26,6 +28,10 @@ export function errorResult(id: string | undefined, e: unknown): CallResult {
 export class CheckService {
   /** Calls checked, verdicts given and calls that failed, since start. */
   readonly counts = { calls: 0, verdicts: 0, failed: 0 };
+  /** Verdicts by `kind/action` (built-in kinds, else `custom`), for /metrics. */
+  readonly verdicts = new Map<string, number>();
+  /** Two-phase decisions by `phase/action`, for /metrics. */
+  readonly decisions = new Map<string, number>();
 
   constructor(readonly engine: LoopEngine) {}
 
@@ -33,7 +39,7 @@ export class CheckService {
   check(call: ServiceCall): CallResult {
     this.counts.calls++;
     const verdict = this.engine.check(call.session, call);
-    if (verdict !== null) this.counts.verdicts++;
+    if (verdict !== null) this.countVerdict(verdict);
     return call.id === undefined ? { verdict } : { id: call.id, verdict };
   }
 
@@ -61,8 +67,15 @@ export class CheckService {
 
   private decided(d: LiveDecision): LiveDecision {
     this.counts.calls++;
-    if (d.verdict !== null) this.counts.verdicts++;
+    countInto(this.decisions, `${d.phase}/${d.action}`);
+    // a call's verdict counts once: when it is recorded, or when its proposal blocked it
+    if (d.verdict !== null && (d.phase === 'record' || d.action === 'deny' || d.action === 'stop')) this.countVerdict(d.verdict);
     return d;
+  }
+
+  private countVerdict(v: Verdict): void {
+    this.counts.verdicts++;
+    countInto(this.verdicts, `${BUILT_IN_KINDS.has(v.kind) ? v.kind : 'custom'}/${v.action}`);
   }
 
   /** Calls of many sessions, in order: each gets what check() one by one gives; a failed call's place holds its error. */
@@ -75,7 +88,7 @@ export class CheckService {
         this.counts.failed++;
         return errorResult(id, v);
       }
-      if (v !== null) this.counts.verdicts++;
+      if (v !== null) this.countVerdict(v);
       return id === undefined ? { verdict: v } : { id, verdict: v };
     });
   }

@@ -26,6 +26,8 @@ export interface RouteContext {
   readonly budget: BodyBudget;
   /** Seconds since the server started, sessions live, whether it is stopping. */
   readonly health: () => Record<string, unknown>;
+  /** The Prometheus text of the server's metrics. */
+  readonly metrics: () => Promise<string>;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse, ctx: RouteContext, param: string) => Promise<void> | void;
@@ -64,6 +66,15 @@ async function oneCall(req: IncomingMessage, res: ServerResponse, ctx: RouteCont
 
 const ROUTES: ReadonlyArray<{ readonly method: string; readonly path: RegExp; readonly handle: Handler }> = [
   { method: 'GET', path: /^\/healthz$/, handle: (_req, res, ctx) => sendJson(res, 200, ctx.health()) },
+  {
+    method: 'GET',
+    path: /^\/metrics$/,
+    handle: async (_req, res, ctx) => {
+      const text = await ctx.metrics();
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    },
+  },
   {
     method: 'POST',
     path: /^\/v1\/check$/,
@@ -147,7 +158,21 @@ export async function route(req: IncomingMessage, res: ServerResponse, ctx: Rout
     return;
   }
   if (allowed.length > 0) throw new HttpRefusal(405, 'method_not_allowed', `${req.method ?? '?'} is not allowed on ${path}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') });
-  throw new HttpRefusal(404, 'not_found', `no route ${path.slice(0, 120)} (routes: /healthz, /v1/check, /v1/check/batch, /v1/propose, /v1/record, /v1/decide/batch, /v1/sessions/{id}/snapshot, /v1/sessions/{id})`);
+  throw new HttpRefusal(404, 'not_found', `no route ${path.slice(0, 120)} (routes: /healthz, /metrics, /v1/check, /v1/check/batch, /v1/propose, /v1/record, /v1/decide/batch, /v1/sessions/{id}/snapshot, /v1/sessions/{id})`);
+}
+
+/** Route patterns as metrics label them (never a session id). */
+const LABELS: readonly (readonly [RegExp, string])[] = [
+  [/^\/v1\/sessions\/[^/]+\/snapshot$/, '/v1/sessions/{id}/snapshot'],
+  [/^\/v1\/sessions\/[^/]+$/, '/v1/sessions/{id}'],
+  [/^\/(?:healthz|metrics|v1\/check|v1\/check\/batch|v1\/propose|v1\/record|v1\/decide\/batch)$/, ''],
+];
+
+/** The route a request's URL matches, as a bounded metrics label (`other` for paths with no route). */
+export function routeLabel(url: string | undefined): string {
+  const path = (url ?? '/').split('?')[0] as string;
+  for (const [re, label] of LABELS) if (re.test(path)) return label === '' ? path : label;
+  return 'other';
 }
 
 /** Whether a request's path needs no token. */

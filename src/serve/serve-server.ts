@@ -9,7 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { LoopEngine } from '../engine/loop-engine.js';
 import { CheckService } from './check-service.js';
 import { HttpRefusal, sendRefusal } from './http-io.js';
-import { type RouteContext, isOpenPath, route } from './http-routes.js';
+import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
+
+/** Methods metrics name as they are (others are `other`, so labels stay bounded). */
+const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
 import { readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
 
@@ -51,7 +54,7 @@ export class ServeServer {
     this.options = resolveServeOptions(options);
     this.engine = new LoopEngine(this.options.engine);
     this.service = new CheckService(this.engine);
-    this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health() };
+    this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health(), metrics: () => this.prometheus() };
     const t = this.options.requestTimeoutMs;
     this.server = createServer({ requestTimeout: t, headersTimeout: Math.min(t, 10_000), keepAliveTimeout: 5_000, connectionsCheckingInterval: Math.min(1_000, t) }, (req, res) => this.onRequest(req, res));
     this.server.maxConnections = this.options.maxConnections;
@@ -60,6 +63,7 @@ export class ServeServer {
   /** Restores the sessions of the state directory, then listens. Rejects when the port cannot be had. */
   static async start(options: ServeOptions = {}): Promise<ServeServer> {
     const s = new ServeServer(options);
+    await s.startMetrics();
     s.restoreReport = s.restoreState();
     await new Promise<void>((resolve, reject) => {
       s.server.once('error', reject);
@@ -119,6 +123,25 @@ export class ServeServer {
     return { persisted, failed, cut };
   }
 
+  /** The Prometheus registry (loaded only by a server: the library does not load prom-client). */
+  private async startMetrics(): Promise<void> {
+    const { HttpMetrics, detectionRegistry } = await import('../metrics/prometheus.js');
+    const service = this.service;
+    const registry = detectionRegistry({
+      stats: () => this.engine.stats(),
+      liveSessions: () => this.engine.size,
+      verdicts: () => service.verdicts,
+      decisions: () => service.decisions,
+      failed: () => service.counts.failed,
+    });
+    const http = new HttpMetrics(registry);
+    this.prometheus = () => registry.metrics();
+    this.observeRequest = (route, method, status, seconds) => http.observe(route, method, status, seconds);
+  }
+
+  private prometheus: () => Promise<string> = async () => '';
+  private observeRequest: (route: string, method: string, status: number, seconds: number) => void = () => undefined;
+
   private restoreState(): RestoreReport {
     const dir = this.options.stateDir;
     if (dir === undefined) return { restored: 0, problems: [] };
@@ -149,6 +172,8 @@ export class ServeServer {
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const t0 = performance.now();
+    res.once('finish', () => this.observeRequest(routeLabel(req.url), METHODS.has(req.method ?? '') ? (req.method as string) : 'other', res.statusCode, (performance.now() - t0) / 1000));
     const refuse = (r: HttpRefusal): void => {
       if (!res.headersSent) sendRefusal(res, r);
       else res.destroy();
