@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
-import { FIXTURE_CALLS, writeAnthropic, writeEvents, writeOpenAiChat, writeOpenAiResponses, writeSweAgent } from './helpers/format-fixtures.js';
+import { FIXTURE_CALLS, writeAnthropic, writeClaudeCode, writeEvents, writeOpenAiChat, writeOpenAiResponses, writeSweAgent } from './helpers/format-fixtures.js';
 
 const VERDICT_FIELDS = ['session', 'file', 'index', 'step', 'tool', 'kind', 'detector', 'confidence', 'action', 'loopStart', 'recommended', 'message'];
 
@@ -18,6 +18,7 @@ const cases: [string, string[], string, string][] = [
 const [trajStuck, trajClean] = writeSweAgent(dir);
 // a .traj file's session is named by the file
 cases.push(['swe-agent', [trajStuck, trajClean], 'stuck.traj', 'clean.traj']);
+cases.push(['claude-code', writeClaudeCode(dir), 'cc-stuck', 'cc-clean']);
 
 describe('loopwatch scan, per format', () => {
   for (const [format, files, stuck, clean] of cases) {

@@ -13,6 +13,7 @@ import { FORMAT_NAMES, readInputs } from '../src/formats/read-inputs.js';
 import { collect, collectAll, scratchDir } from './helpers/trace-files.js';
 
 const { dir, write } = scratchDir('formats-detect');
+const KNOWN = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages, SWE-agent or Claude Code';
 
 const line = (v: unknown): string => JSON.stringify(v) + '\n';
 const events = line({ session: 'e', tool: 'ls' });
@@ -20,10 +21,11 @@ const chat = line({ messages: [{ role: 'assistant', tool_calls: [{ id: '1', type
 const responses = line({ output: [{ type: 'function_call', call_id: '1', name: 'ls', arguments: '{}' }] });
 const anthropic = line({ messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: '1', name: 'ls', input: {} }] }] });
 const swe = JSON.stringify({ trajectory: [{ action: 'ls -a', observation: '.' }] }, null, 2);
+const claudeCode = line({ type: 'assistant', sessionId: 'cc', uuid: 'u1', parentUuid: null, message: { id: 'm', role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'ls', input: {} }] } });
 
 describe('format detection', () => {
-  it('should list the five formats', () => {
-    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent']);
+  it('should list the formats', () => {
+    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code']);
   });
 
   it('should recognise each format from its first record', () => {
@@ -38,6 +40,18 @@ describe('format detection', () => {
     expect(detectFormat({ system: 'be brief', messages: [{ role: 'user', content: 'hi' }] }, 'x.jsonl')).toEqual({ format: 'anthropic', decisive: false });
     expect(detectFormat({ foo: 1 }, 'x.jsonl')).toBeNull();
     expect(detectFormat(3, 'x.jsonl')).toBeNull();
+  });
+
+  it('should recognise a Claude Code transcript from any of its lines, and not its near misses', () => {
+    const cc = { format: 'claude-code', decisive: true };
+    expect(detectFormat(JSON.parse(claudeCode), 'x.jsonl')).toEqual(cc);
+    expect(detectFormat({ type: 'summary', summary: 'Fix the bug', leafUuid: 'u9' }, 'x.jsonl')).toEqual(cc);
+    expect(detectFormat({ type: 'file-history-snapshot', messageId: 'm', snapshot: {}, isSnapshotUpdate: false }, 'x.jsonl')).toEqual(cc);
+    expect(detectFormat({ type: 'permission-mode', permissionMode: 'default', sessionId: 's' }, 'x.jsonl')).toEqual(cc);
+    // near misses: no sessionId, no type, or an Anthropic conversation
+    expect(detectFormat({ type: 'assistant', message: { role: 'assistant', content: [] } }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ sessionId: 's', message: {} }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ sessionId: 's', type: 'assistant', messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'ls', input: {} }] }] }, 'x.jsonl')).toEqual({ format: 'anthropic', decisive: true });
   });
 
   it('should choose JSON Lines unless the input opens with JSON spanning lines', () => {
@@ -60,6 +74,7 @@ describe('format detection', () => {
     write('tree/a/chat.jsonl.gz', gzipSync(chat));
     write('tree/c.json', anthropic);
     write('tree/B.JSONL', responses);
+    write('tree/d/0b6c.jsonl', claudeCode);
     write('tree/notes.txt', 'not a trace');
     write('tree/a/data.csv', 'a,b');
     const items = await collect([root]);
@@ -70,6 +85,7 @@ describe('format detection', () => {
       'a/z.traj ls',
       'b/events.ndjson ls',
       'c.json ls',
+      'd/0b6c.jsonl ls',
     ]);
   });
 
@@ -100,8 +116,8 @@ describe('format detection', () => {
     const good = write('good.jsonl', events);
     const items = await collect([unknown, scalar, good]);
     expect(items).toEqual([
-      { kind: 'issue', code: 'unknown-format', file: unknown, line: 1, message: 'the first record is an object with keys "hello", "n", not loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent; input skipped' },
-      { kind: 'issue', code: 'unknown-format', file: scalar, line: 1, message: 'the first record is 42 (number), not loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent; input skipped' },
+      { kind: 'issue', code: 'unknown-format', file: unknown, line: 1, message: `the first record is an object with keys "hello", "n", not ${KNOWN}; input skipped` },
+      { kind: 'issue', code: 'unknown-format', file: scalar, line: 1, message: `the first record is 42 (number), not ${KNOWN}; input skipped` },
       { kind: 'call', session: 'e', event: { tool: 'ls' }, errorInfo: 'absent', file: good, line: 1 },
     ]);
   });
@@ -130,7 +146,7 @@ describe('format detection', () => {
   });
 
   it('should refuse invalid options at once, naming the option and the value', () => {
-    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", received "csv" (string)');
+    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", "claude-code", received "csv" (string)');
     expect(() => readInputs([], { maxLineBytes: 0 })).toThrow('options.maxLineBytes must be an integer >= 1, received 0 (number)');
     expect(() => readInputs([], { maxLineBytes: 1.5 })).toThrow(TypeError);
     expect(() => readInputs([], { stdin: 'x' as never })).toThrow('options.stdin must be a readable stream');

@@ -7,8 +7,9 @@
  */
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
+import { createClaudeCodeReader } from './claude-code.js';
 import { inputBytes, peekBytes } from './byte-source.js';
-import { detectFormat } from './detect-format.js';
+import { KNOWN_FORMATS, detectFormat } from './detect-format.js';
 import { detectLayout } from './detect-layout.js';
 import { createEventsReader } from './events.js';
 import type { FormatReader, InputName } from './format-reader.js';
@@ -45,6 +46,8 @@ export function createReader(format: FormatName, input: InputName): FormatReader
       return createAnthropicReader();
     case 'swe-agent':
       return createSweAgentReader(input);
+    case 'claude-code':
+      return createClaudeCodeReader(input);
   }
 }
 
@@ -81,8 +84,7 @@ async function* inputItems(source: string | NodeJS.ReadableStream, input: InputN
       const guess = options.format === undefined ? detectFormat(unit.value, file) : null;
       if (!decided) {
         if (guess === null && reader === null) {
-          const known = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent';
-          return yield issue('unknown-format', file, unit.line, `the first record is ${shape(unit.value)}, not ${known}; input skipped`);
+          return yield issue('unknown-format', file, unit.line, `the first record is ${shape(unit.value)}, not ${KNOWN_FORMATS}; input skipped`);
         }
         if (guess !== null) {
           if (guess.format !== current) reader = createReader(guess.format, input);

@@ -85,3 +85,32 @@ export function writeSweAgent(dir: string, stuckName = 'stuck.traj', cleanName =
   writeFileSync(cleanPath, JSON.stringify(traj((i) => ({ action: `open src/module_${i}.py`, observation: `[File: src/module_${i}.py (2 lines total)]` }))));
   return [stuck, cleanPath];
 }
+
+/** The lines of a Claude Code transcript, each assistant message spread over a text line and a tool_use line as Claude Code writes them. */
+export function claudeCodeLines(sessionId: string, call: CallAt, failing: boolean): object[] {
+  let uuid = 0;
+  let parentUuid: string | null = null;
+  const line = (type: 'user' | 'assistant', message: object, extra: object = {}): object => {
+    const l = { parentUuid, isSidechain: false, userType: 'external', cwd: '/work/app', sessionId, version: '2.0.14', gitBranch: 'main', type, message, uuid: `u-${sessionId}-${uuid}`, timestamp: new Date(Date.UTC(2026, 0, 5, 10, 0, uuid)).toISOString(), ...extra };
+    parentUuid = `u-${sessionId}-${uuid++}`;
+    return l;
+  };
+  return [
+    { type: 'summary', summary: 'Fix the failing API test', leafUuid: `u-${sessionId}-0` },
+    line('user', { role: 'user', content: 'Please fix the failing test.' }),
+    ...range(FIXTURE_CALLS).flatMap((i) => {
+      const c = call(i);
+      const msg = { model: 'claude-sonnet-4-5', id: `msg_${sessionId}_${i}`, type: 'message', role: 'assistant', stop_reason: null, usage: { input_tokens: 10, output_tokens: 5 } };
+      return [
+        line('assistant', { ...msg, content: [{ type: 'text', text: 'Let me check.' }] }, { requestId: `req_${i}` }),
+        line('assistant', { ...msg, content: [{ type: 'tool_use', id: `toolu_${sessionId}_${i}`, name: c.tool, input: c.args }] }, { requestId: `req_${i}` }),
+        line('user', { role: 'user', content: [{ tool_use_id: `toolu_${sessionId}_${i}`, type: 'tool_result', content: c.result, ...(failing ? { is_error: true } : {}) }] }, { toolUseResult: failing ? `Error: ${c.result}` : { stdout: c.result, stderr: '', interrupted: false } }),
+      ];
+    }),
+  ];
+}
+
+/** Claude Code: one transcript file per session, named by its session id as `~/.claude/projects/<project>/` has them. */
+export function writeClaudeCode(dir: string): [string, string] {
+  return [writeJsonl(dir, 'cc-stuck.jsonl', claudeCodeLines('cc-stuck', () => STUCK, true)), writeJsonl(dir, 'cc-clean.jsonl', claudeCodeLines('cc-clean', clean, false))];
+}
