@@ -18,6 +18,7 @@ const FORMAT_OF: Record<string, FormatName> = {
   'Anthropic Messages': 'anthropic',
   'SWE-agent': 'swe-agent',
   'Claude Code transcripts': 'claude-code',
+  'Codex CLI rollouts': 'codex',
 };
 
 /** The examples of the "Input formats" section: the bold heading and the json block after it. */

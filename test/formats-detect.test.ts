@@ -13,7 +13,7 @@ import { FORMAT_NAMES, readInputs } from '../src/formats/read-inputs.js';
 import { collect, collectAll, scratchDir } from './helpers/trace-files.js';
 
 const { dir, write } = scratchDir('formats-detect');
-const KNOWN = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages, SWE-agent or Claude Code';
+const KNOWN = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages, SWE-agent, Claude Code or Codex CLI';
 
 const line = (v: unknown): string => JSON.stringify(v) + '\n';
 const events = line({ session: 'e', tool: 'ls' });
@@ -21,11 +21,12 @@ const chat = line({ messages: [{ role: 'assistant', tool_calls: [{ id: '1', type
 const responses = line({ output: [{ type: 'function_call', call_id: '1', name: 'ls', arguments: '{}' }] });
 const anthropic = line({ messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: '1', name: 'ls', input: {} }] }] });
 const swe = JSON.stringify({ trajectory: [{ action: 'ls -a', observation: '.' }] }, null, 2);
+const codex = line({ timestamp: '2026-01-05T10:00:00.000Z', type: 'response_item', payload: { type: 'function_call', name: 'ls', arguments: '{}', call_id: 'c' } });
 const claudeCode = line({ type: 'assistant', sessionId: 'cc', uuid: 'u1', parentUuid: null, message: { id: 'm', role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'ls', input: {} }] } });
 
 describe('format detection', () => {
   it('should list the formats', () => {
-    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code']);
+    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex']);
   });
 
   it('should recognise each format from its first record', () => {
@@ -54,6 +55,20 @@ describe('format detection', () => {
     expect(detectFormat({ sessionId: 's', type: 'assistant', messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'ls', input: {} }] }] }, 'x.jsonl')).toEqual({ format: 'anthropic', decisive: true });
   });
 
+  it('should recognise a Codex CLI rollout from any of its lines (2025 ones too), and not its near misses', () => {
+    const cx = { format: 'codex', decisive: true };
+    expect(detectFormat(JSON.parse(codex), 'x.jsonl')).toEqual(cx);
+    for (const type of ['session_meta', 'event_msg', 'turn_context', 'compacted']) expect(detectFormat({ timestamp: 't', type, payload: {} }, 'x.jsonl')).toEqual(cx);
+    expect(detectFormat({ id: 'c3c4', timestamp: '2025-08-18T01:16:13.522Z', instructions: null }, 'x.jsonl')).toEqual(cx);
+    expect(detectFormat({ record_type: 'state' }, 'x.jsonl')).toEqual({ format: 'codex', decisive: false });
+    // near misses: no payload object, an unknown line type, a bare item, `codex exec --json` events
+    expect(detectFormat({ timestamp: 't', type: 'response_item', payload: 'x' }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ timestamp: 't', type: 'thread.started', payload: {} }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ type: 'function_call', name: 'ls', arguments: '{}', call_id: 'c' }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ type: 'item.completed', item: { id: 'item_0', type: 'command_execution' } }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ id: 'c3c4', timestamp: 't' }, 'x.jsonl')).toBeNull();
+  });
+
   it('should choose JSON Lines unless the input opens with JSON spanning lines', () => {
     const bytes = (s: string) => Buffer.from(s);
     expect(detectLayout(bytes('{"a":1}\n{"a":2}\n'), true, 'x.jsonl')).toBe('lines');
@@ -75,6 +90,7 @@ describe('format detection', () => {
     write('tree/c.json', anthropic);
     write('tree/B.JSONL', responses);
     write('tree/d/0b6c.jsonl', claudeCode);
+    write('tree/e/2026/01/05/rollout-2026-01-05T10-00-00-0199.jsonl', codex);
     write('tree/notes.txt', 'not a trace');
     write('tree/a/data.csv', 'a,b');
     const items = await collect([root]);
@@ -86,6 +102,7 @@ describe('format detection', () => {
       'b/events.ndjson ls',
       'c.json ls',
       'd/0b6c.jsonl ls',
+      'e/2026/01/05/rollout-2026-01-05T10-00-00-0199.jsonl ls',
     ]);
   });
 
@@ -146,7 +163,7 @@ describe('format detection', () => {
   });
 
   it('should refuse invalid options at once, naming the option and the value', () => {
-    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", "claude-code", received "csv" (string)');
+    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", "claude-code", "codex", received "csv" (string)');
     expect(() => readInputs([], { maxLineBytes: 0 })).toThrow('options.maxLineBytes must be an integer >= 1, received 0 (number)');
     expect(() => readInputs([], { maxLineBytes: 1.5 })).toThrow(TypeError);
     expect(() => readInputs([], { stdin: 'x' as never })).toThrow('options.stdin must be a readable stream');

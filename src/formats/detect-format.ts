@@ -23,6 +23,7 @@ export const FORMAT_TITLES: Readonly<Record<FormatName, string>> = {
   anthropic: 'Anthropic Messages',
   'swe-agent': 'SWE-agent',
   'claude-code': 'Claude Code',
+  codex: 'Codex CLI',
 };
 
 /** The formats by title, for an input none of them fits: "a, b, ... or z". */
@@ -30,6 +31,8 @@ export const KNOWN_FORMATS = ((t: string[]) => `${t.slice(0, -1).join(', ')} or 
 
 /** Line types of a Claude Code transcript that need no `sessionId` to be told apart. */
 const CLAUDE_CODE_LINES = new Set(['summary', 'file-history-snapshot', 'queue-operation']);
+/** Line types of a Codex CLI rollout (each with a `payload`). */
+const CODEX_LINES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
 const RESPONSES_ITEMS = new Set(['function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'reasoning']);
 const RESPONSES_PARTS = new Set(['output_text', 'input_text', 'refusal']);
@@ -67,7 +70,9 @@ function fromParts(parts: readonly unknown[], fallback: FormatName): FormatGuess
  * events; `messages` are OpenAI chat or Anthropic (by their marks, OpenAI chat when none); `input`,
  * `output` or `items` arrays are OpenAI Responses; a bare array is judged by its parts. Lines of the
  * streamed formats: a `type` with a `sessionId` (or a `summary`, `file-history-snapshot` or
- * `queue-operation` line) is a Claude Code transcript.
+ * `queue-operation` line) is a Claude Code transcript; a `session_meta`, `response_item`, `event_msg`,
+ * `turn_context` or `compacted` line with a `payload` (or a 2025 rollout's first line, `{id, timestamp,
+ * instructions}`) is a Codex CLI rollout.
  */
 export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (TRAJ_FILE.test(file)) return { format: 'swe-agent', decisive: true };
@@ -84,5 +89,8 @@ export function detectFormat(value: unknown, file: string): FormatGuess | null {
 function streamedFormat(value: Record<string, unknown>): FormatGuess | null {
   const type = value.type;
   if (typeof type === 'string' && (typeof value.sessionId === 'string' || CLAUDE_CODE_LINES.has(type))) return { format: 'claude-code', decisive: true };
+  if (typeof type === 'string' && CODEX_LINES.has(type) && isRecord(value.payload)) return { format: 'codex', decisive: true };
+  if (type === undefined && typeof value.id === 'string' && typeof value.timestamp === 'string' && 'instructions' in value) return { format: 'codex', decisive: true };
+  if (type === undefined && value.record_type === 'state') return { format: 'codex', decisive: false };
   return null;
 }

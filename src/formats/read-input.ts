@@ -8,6 +8,7 @@
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
 import { createClaudeCodeReader } from './claude-code.js';
+import { createCodexReader } from './codex.js';
 import { inputBytes, peekBytes } from './byte-source.js';
 import { KNOWN_FORMATS, detectFormat } from './detect-format.js';
 import { detectLayout } from './detect-layout.js';
@@ -48,6 +49,8 @@ export function createReader(format: FormatName, input: InputName): FormatReader
       return createSweAgentReader(input);
     case 'claude-code':
       return createClaudeCodeReader(input);
+    case 'codex':
+      return createCodexReader(input);
   }
 }
 

@@ -2,7 +2,7 @@
  * One stuck session and one clean session, written in each trace format the CLI reads: the stuck agent
  * runs the same failing command eight times, the clean one reads eight different files.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonl } from './cli.js';
 
@@ -113,4 +113,36 @@ export function claudeCodeLines(sessionId: string, call: CallAt, failing: boolea
 /** Claude Code: one transcript file per session, named by its session id as `~/.claude/projects/<project>/` has them. */
 export function writeClaudeCode(dir: string): [string, string] {
   return [writeJsonl(dir, 'cc-stuck.jsonl', claudeCodeLines('cc-stuck', () => STUCK, true)), writeJsonl(dir, 'cc-clean.jsonl', claudeCodeLines('cc-clean', clean, false))];
+}
+
+/** The lines of a Codex CLI rollout: session_meta, the user's turn, then per call reasoning, a shell function_call and its structured output. */
+export function codexLines(id: string, call: CallAt, exitCode: number): object[] {
+  let t = 0;
+  const at = () => new Date(Date.UTC(2026, 0, 5, 10, 0, t++)).toISOString();
+  const item = (payload: object) => ({ timestamp: at(), type: 'response_item', payload });
+  return [
+    { timestamp: at(), type: 'session_meta', payload: { id, timestamp: at(), cwd: '/work/app', originator: 'codex_cli_rs', cli_version: '0.46.0', instructions: null, source: 'cli', git: { branch: 'main' } } },
+    item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Please fix the failing test.' }] }),
+    { timestamp: at(), type: 'event_msg', payload: { type: 'user_message', message: 'Please fix the failing test.', kind: 'plain' } },
+    { timestamp: at(), type: 'turn_context', payload: { cwd: '/work/app', approval_policy: 'on-request', model: 'gpt-5-codex', summary: 'auto' } },
+    ...range(FIXTURE_CALLS).flatMap((i) => {
+      const c = call(i);
+      return [
+        item({ type: 'reasoning', summary: [{ type: 'summary_text', text: '**Running it again**' }], content: null, encrypted_content: 'gAAAA' }),
+        item({ type: 'function_call', name: c.tool, arguments: JSON.stringify(c.args), call_id: `call_${id}_${i}` }),
+        item({ type: 'function_call_output', call_id: `call_${id}_${i}`, output: JSON.stringify({ output: c.result, metadata: { exit_code: exitCode, duration_seconds: 0.4 + i / 10 } }) }),
+        { timestamp: at(), type: 'event_msg', payload: { type: 'token_count', info: null } },
+      ];
+    }),
+  ];
+}
+
+/** Codex CLI: one rollout file per session, in the `YYYY/MM/DD/` folders `~/.codex/sessions/` has. */
+export function writeCodex(dir: string): [string, string] {
+  const day = join(dir, '2026', '01', '05');
+  mkdirSync(day, { recursive: true });
+  return [
+    writeJsonl(day, 'rollout-2026-01-05T10-00-00-codex-stuck.jsonl', codexLines('codex-stuck', () => STUCK, 1)),
+    writeJsonl(day, 'rollout-2026-01-05T11-00-00-codex-clean.jsonl', codexLines('codex-clean', clean, 0)),
+  ];
 }
