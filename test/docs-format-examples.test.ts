@@ -19,6 +19,7 @@ const FORMAT_OF: Record<string, FormatName> = {
   'SWE-agent': 'swe-agent',
   'Claude Code transcripts': 'claude-code',
   'Codex CLI rollouts': 'codex',
+  'OpenTelemetry GenAI spans': 'otel',
 };
 
 /** The examples of the "Input formats" section: the bold heading and the json block after it. */

@@ -24,6 +24,7 @@ export const FORMAT_TITLES: Readonly<Record<FormatName, string>> = {
   'swe-agent': 'SWE-agent',
   'claude-code': 'Claude Code',
   codex: 'Codex CLI',
+  otel: 'OpenTelemetry spans (OTLP/JSON)',
 };
 
 /** The formats by title, for an input none of them fits: "a, b, ... or z". */
@@ -72,7 +73,7 @@ function fromParts(parts: readonly unknown[], fallback: FormatName): FormatGuess
  * streamed formats: a `type` with a `sessionId` (or a `summary`, `file-history-snapshot` or
  * `queue-operation` line) is a Claude Code transcript; a `session_meta`, `response_item`, `event_msg`,
  * `turn_context` or `compacted` line with a `payload` (or a 2025 rollout's first line, `{id, timestamp,
- * instructions}`) is a Codex CLI rollout.
+ * instructions}`) is a Codex CLI rollout; an object with a `resourceSpans` array is an OTLP/JSON trace export.
  */
 export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (TRAJ_FILE.test(file)) return { format: 'swe-agent', decisive: true };
@@ -87,6 +88,7 @@ export function detectFormat(value: unknown, file: string): FormatGuess | null {
 
 /** The line-per-event formats: each line says which it is. */
 function streamedFormat(value: Record<string, unknown>): FormatGuess | null {
+  if (Array.isArray(value.resourceSpans)) return { format: 'otel', decisive: true };
   const type = value.type;
   if (typeof type === 'string' && (typeof value.sessionId === 'string' || CLAUDE_CODE_LINES.has(type))) return { format: 'claude-code', decisive: true };
   if (typeof type === 'string' && CODEX_LINES.has(type) && isRecord(value.payload)) return { format: 'codex', decisive: true };

@@ -17,6 +17,7 @@ import type { FormatReader, InputName } from './format-reader.js';
 import { isRecord } from './json-value.js';
 import { createOpenAiChatReader } from './openai-chat.js';
 import { createOpenAiResponsesReader } from './openai-responses.js';
+import { createOtelReader } from './otel-genai.js';
 import { readRecords } from './read-records.js';
 import { createSweAgentReader } from './swe-agent.js';
 import { type FormatName, type TraceItem, issue } from './trace-record.js';
@@ -51,6 +52,8 @@ export function createReader(format: FormatName, input: InputName): FormatReader
       return createClaudeCodeReader(input);
     case 'codex':
       return createCodexReader(input);
+    case 'otel':
+      return createOtelReader(input);
   }
 }
 

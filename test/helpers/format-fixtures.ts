@@ -146,3 +146,50 @@ export function writeCodex(dir: string): [string, string] {
     writeJsonl(day, 'rollout-2026-01-05T11-00-00-codex-clean.jsonl', codexLines('codex-clean', clean, 0)),
   ];
 }
+
+/** An OTLP/JSON string attribute. */
+const attr = (key: string, value: string | number) => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } });
+/** A 16-byte trace id (or, `bytes` 8, span id) in hex, made from `name`. */
+export const hexId = (name: string, bytes = 16): string => Buffer.from(name.padEnd(bytes, '.').slice(0, bytes)).toString('hex');
+
+/**
+ * Collector file-exporter lines (one OTLP/JSON export per line) of one agent run per session: an
+ * `invoke_agent` span naming the conversation (exported last, as it ends last), a `chat` span and an
+ * `execute_tool` span per call, the tool spans carrying no conversation id of their own; batches of three
+ * calls, each batch's spans in reverse order. `withArgs` false leaves `gen_ai.tool.call.arguments` out.
+ */
+export function otelExportLines(runs: readonly { conversation: string; call: CallAt; failing: boolean }[], withArgs = true): object[] {
+  const resource = { attributes: [attr('service.name', 'support-agent')] };
+  const scope = { name: 'opentelemetry.instrumentation.genai', version: '0.4b0' };
+  const lines: object[] = [];
+  const t0 = 1_767_607_200_000_000_000n;
+  for (const run of runs) {
+    const traceId = hexId(run.conversation);
+    const root = hexId(`${run.conversation}:root`, 8);
+    const spans = range(FIXTURE_CALLS).flatMap((i) => {
+      const c = run.call(i);
+      const start = t0 + BigInt(i) * 2_000_000_000n;
+      const span = (kind: string, offset: bigint, attributes: object[], status: object = {}) => ({
+        traceId, spanId: hexId(`${run.conversation}:${kind}${i}`, 8), parentSpanId: root, name: kind === 'chat' ? 'chat gpt-4o' : `execute_tool ${c.tool}`, kind: kind === 'chat' ? 3 : 1,
+        startTimeUnixNano: String(start + offset), endTimeUnixNano: String(start + offset + 900_000_000n), attributes, status,
+      });
+      return [
+        span('chat', 0n, [attr('gen_ai.operation.name', 'chat'), attr('gen_ai.request.model', 'gpt-4o'), attr('gen_ai.usage.input_tokens', 120)]),
+        span('tool', 1_000_000_000n, [
+          attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', c.tool), attr('gen_ai.tool.call.id', `call_${i}`), attr('gen_ai.tool.type', 'function'),
+          ...(withArgs ? [attr('gen_ai.tool.call.arguments', JSON.stringify(c.args))] : []), attr('gen_ai.tool.call.result', c.result),
+          ...(run.failing ? [attr('error.type', 'ToolError')] : []),
+        ], run.failing ? { code: 2, message: c.result } : {}),
+      ];
+    });
+    for (let b = 0; b < spans.length; b += 6) lines.push({ resourceSpans: [{ resource, scopeSpans: [{ scope, spans: spans.slice(b, b + 6).reverse() }] }] });
+    const agent = { traceId, spanId: root, name: 'invoke_agent support', kind: 1, startTimeUnixNano: String(t0 - 1n), endTimeUnixNano: String(t0 + 20_000_000_000n), attributes: [attr('gen_ai.operation.name', 'invoke_agent'), attr('gen_ai.conversation.id', run.conversation)], status: { code: 1 } };
+    lines.push({ resourceSpans: [{ resource, scopeSpans: [{ scope, spans: [agent] }] }] });
+  }
+  return lines;
+}
+
+/** OpenTelemetry GenAI spans: both runs in one collector file-exporter dump. */
+export function writeOtel(dir: string, name = 'traces.jsonl', withArgs = true): string {
+  return writeJsonl(dir, name, otelExportLines([{ conversation: 'otel-stuck', call: () => STUCK, failing: true }, { conversation: 'otel-clean', call: clean, failing: false }], withArgs));
+}
