@@ -20,6 +20,7 @@ const FORMAT_OF: Record<string, FormatName> = {
   'Claude Code transcripts': 'claude-code',
   'Codex CLI rollouts': 'codex',
   'OpenTelemetry GenAI spans': 'otel',
+  'Hook payloads': 'hooks',
 };
 
 /** The examples of the "Input formats" section: the bold heading and the json block after it. */

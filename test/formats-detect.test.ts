@@ -13,7 +13,7 @@ import { FORMAT_NAMES, readInputs } from '../src/formats/read-inputs.js';
 import { collect, collectAll, scratchDir } from './helpers/trace-files.js';
 
 const { dir, write } = scratchDir('formats-detect');
-const KNOWN = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages, SWE-agent, Claude Code, Codex CLI or OpenTelemetry spans (OTLP/JSON)';
+const KNOWN = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages, SWE-agent, Claude Code, Codex CLI, OpenTelemetry spans (OTLP/JSON) or hook payloads';
 
 const line = (v: unknown): string => JSON.stringify(v) + '\n';
 const events = line({ session: 'e', tool: 'ls' });
@@ -23,11 +23,12 @@ const anthropic = line({ messages: [{ role: 'assistant', content: [{ type: 'tool
 const swe = JSON.stringify({ trajectory: [{ action: 'ls -a', observation: '.' }] }, null, 2);
 const codex = line({ timestamp: '2026-01-05T10:00:00.000Z', type: 'response_item', payload: { type: 'function_call', name: 'ls', arguments: '{}', call_id: 'c' } });
 const otel = line({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 's' }, spans: [{ traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'ls' } }] }] }] }] });
+const hook = line({ session_id: 'h', transcript_path: '/t.jsonl', cwd: '/app', hook_event_name: 'PreToolUse', tool_name: 'ls', tool_input: {}, tool_use_id: 't' });
 const claudeCode = line({ type: 'assistant', sessionId: 'cc', uuid: 'u1', parentUuid: null, message: { id: 'm', role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'ls', input: {} }] } });
 
 describe('format detection', () => {
   it('should list the formats', () => {
-    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel']);
+    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks']);
   });
 
   it('should recognise each format from its first record', () => {
@@ -78,6 +79,17 @@ describe('format detection', () => {
     expect(detectFormat({ resourceSpans: {} }, 'x.jsonl')).toBeNull();
   });
 
+  it('should recognise a hook payload of any hook event, and not its near misses', () => {
+    const h = { format: 'hooks', decisive: true };
+    expect(detectFormat(JSON.parse(hook), 'x.jsonl')).toEqual(h);
+    expect(detectFormat({ session_id: 's', hook_event_name: 'UserPromptSubmit', prompt: 'hi' }, 'x.jsonl')).toEqual(h);
+    expect(detectFormat({ session_id: 's', hook_event_name: 'BeforeTool', tool_name: 'read_file', tool_input: {} }, 'x.jsonl')).toEqual(h);
+    // near misses: hook settings, a camelCase payload of another CLI, a hook's reply
+    expect(detectFormat({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'log.sh' }] }] } }, 'x.json')).toBeNull();
+    expect(detectFormat({ sessionId: 's', timestamp: 1, toolName: 'bash', toolArgs: {} }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }, 'x.jsonl')).toBeNull();
+  });
+
   it('should choose JSON Lines unless the input opens with JSON spanning lines', () => {
     const bytes = (s: string) => Buffer.from(s);
     expect(detectLayout(bytes('{"a":1}\n{"a":2}\n'), true, 'x.jsonl')).toBe('lines');
@@ -101,6 +113,7 @@ describe('format detection', () => {
     write('tree/d/0b6c.jsonl', claudeCode);
     write('tree/e/2026/01/05/rollout-2026-01-05T10-00-00-0199.jsonl', codex);
     write('tree/f/otel.json', JSON.stringify(JSON.parse(otel), null, 2));
+    write('tree/g/hooks.jsonl', hook);
     write('tree/notes.txt', 'not a trace');
     write('tree/a/data.csv', 'a,b');
     const items = await collect([root]);
@@ -114,6 +127,7 @@ describe('format detection', () => {
       'd/0b6c.jsonl ls',
       'e/2026/01/05/rollout-2026-01-05T10-00-00-0199.jsonl ls',
       'f/otel.json ls',
+      'g/hooks.jsonl ls',
     ]);
   });
 
@@ -174,7 +188,7 @@ describe('format detection', () => {
   });
 
   it('should refuse invalid options at once, naming the option and the value', () => {
-    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", "claude-code", "codex", "otel", received "csv" (string)');
+    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", "claude-code", "codex", "otel", "hooks", received "csv" (string)');
     expect(() => readInputs([], { maxLineBytes: 0 })).toThrow('options.maxLineBytes must be an integer >= 1, received 0 (number)');
     expect(() => readInputs([], { maxLineBytes: 1.5 })).toThrow(TypeError);
     expect(() => readInputs([], { stdin: 'x' as never })).toThrow('options.stdin must be a readable stream');

@@ -25,6 +25,7 @@ export const FORMAT_TITLES: Readonly<Record<FormatName, string>> = {
   'claude-code': 'Claude Code',
   codex: 'Codex CLI',
   otel: 'OpenTelemetry spans (OTLP/JSON)',
+  hooks: 'hook payloads',
 };
 
 /** The formats by title, for an input none of them fits: "a, b, ... or z". */
@@ -73,7 +74,8 @@ function fromParts(parts: readonly unknown[], fallback: FormatName): FormatGuess
  * streamed formats: a `type` with a `sessionId` (or a `summary`, `file-history-snapshot` or
  * `queue-operation` line) is a Claude Code transcript; a `session_meta`, `response_item`, `event_msg`,
  * `turn_context` or `compacted` line with a `payload` (or a 2025 rollout's first line, `{id, timestamp,
- * instructions}`) is a Codex CLI rollout; an object with a `resourceSpans` array is an OTLP/JSON trace export.
+ * instructions}`) is a Codex CLI rollout; an object with a `resourceSpans` array is an OTLP/JSON trace export;
+ * one with a string `hook_event_name` is a hook payload.
  */
 export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (TRAJ_FILE.test(file)) return { format: 'swe-agent', decisive: true };
@@ -89,6 +91,7 @@ export function detectFormat(value: unknown, file: string): FormatGuess | null {
 /** The line-per-event formats: each line says which it is. */
 function streamedFormat(value: Record<string, unknown>): FormatGuess | null {
   if (Array.isArray(value.resourceSpans)) return { format: 'otel', decisive: true };
+  if (typeof value.hook_event_name === 'string') return { format: 'hooks', decisive: true };
   const type = value.type;
   if (typeof type === 'string' && (typeof value.sessionId === 'string' || CLAUDE_CODE_LINES.has(type))) return { format: 'claude-code', decisive: true };
   if (typeof type === 'string' && CODEX_LINES.has(type) && isRecord(value.payload)) return { format: 'codex', decisive: true };

@@ -14,6 +14,7 @@ import { KNOWN_FORMATS, detectFormat } from './detect-format.js';
 import { detectLayout } from './detect-layout.js';
 import { createEventsReader } from './events.js';
 import type { FormatReader, InputName } from './format-reader.js';
+import { createHookPayloadsReader } from './hook-payloads.js';
 import { isRecord } from './json-value.js';
 import { createOpenAiChatReader } from './openai-chat.js';
 import { createOpenAiResponsesReader } from './openai-responses.js';
@@ -54,6 +55,8 @@ export function createReader(format: FormatName, input: InputName): FormatReader
       return createCodexReader(input);
     case 'otel':
       return createOtelReader(input);
+    case 'hooks':
+      return createHookPayloadsReader(input);
   }
 }
 

@@ -193,3 +193,25 @@ export function otelExportLines(runs: readonly { conversation: string; call: Cal
 export function writeOtel(dir: string, name = 'traces.jsonl', withArgs = true): string {
   return writeJsonl(dir, name, otelExportLines([{ conversation: 'otel-stuck', call: () => STUCK, failing: true }, { conversation: 'otel-clean', call: clean, failing: false }], withArgs));
 }
+
+/** The payloads a Claude Code tool hook receives for one session's calls: PreToolUse, then PostToolUse or PostToolUseFailure. */
+export function hookPayloads(sessionId: string, call: CallAt, failing: boolean): object[] {
+  const common = { session_id: sessionId, transcript_path: `/home/dev/.claude/projects/-work-app/${sessionId}.jsonl`, cwd: '/work/app', permission_mode: 'default' };
+  return [
+    { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'Please fix the failing test.' },
+    ...range(FIXTURE_CALLS).flatMap((i) => {
+      const c = call(i);
+      const pre = { ...common, hook_event_name: 'PreToolUse', tool_name: c.tool, tool_input: c.args, tool_use_id: `toolu_${sessionId}_${i}` };
+      const post = failing ? { ...pre, hook_event_name: 'PostToolUseFailure', error: c.result, is_interrupt: false } : { ...pre, hook_event_name: 'PostToolUse', tool_response: { stdout: c.result, stderr: '', interrupted: false } };
+      return [pre, post];
+    }),
+    { ...common, hook_event_name: 'Stop', stop_hook_active: false },
+  ];
+}
+
+/** Hook payload logs: both sessions' payloads in one log, interleaved as two agents sharing a logging hook write them. */
+export function writeHookPayloads(dir: string, name = 'hooks.jsonl'): string {
+  const a = hookPayloads('hook-stuck', () => STUCK, true);
+  const b = hookPayloads('hook-clean', clean, false);
+  return writeJsonl(dir, name, a.flatMap((p, i) => [p, b[i]!]));
+}
