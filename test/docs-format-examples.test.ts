@@ -1,8 +1,9 @@
 /**
  * Every format's example in docs/cli.md reads as the docs say: scanned from a file, it is detected as its
- * format, gives at least one call and no issue, and forcing the format reads it the same.
+ * format, gives at least one call and no issue, and forcing the format or gzipping the file reads it the same.
  */
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { type FormatName } from '../src/formats/trace-record.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
@@ -21,6 +22,7 @@ const FORMAT_OF: Record<string, FormatName> = {
   'Codex CLI rollouts': 'codex',
   'OpenTelemetry GenAI spans': 'otel',
   'Hook payloads': 'hooks',
+  'OpenHands events': 'openhands',
 };
 
 /** The examples of the "Input formats" section: the bold heading and the json block after it. */
@@ -42,6 +44,9 @@ describe('docs/cli.md format examples', () => {
       expect(detected.filter((i) => i.kind === 'issue')).toEqual([]);
       expect(detected.filter((i) => i.kind === 'call').length).toBeGreaterThan(0);
       expect(await collect([file], { format })).toEqual(detected);
+      const gz = write(`${format}${format === 'swe-agent' ? '.traj' : '.jsonl'}.gz`, gzipSync(text));
+      const calls = (items: typeof detected) => items.map((i) => (i.kind === 'call' ? [i.event, i.errorInfo] : i.kind));
+      expect(calls(await collect([gz]))).toEqual(calls(detected));
     });
   }
 });

@@ -13,7 +13,7 @@ import { FORMAT_NAMES, readInputs } from '../src/formats/read-inputs.js';
 import { collect, collectAll, scratchDir } from './helpers/trace-files.js';
 
 const { dir, write } = scratchDir('formats-detect');
-const KNOWN = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages, SWE-agent, Claude Code, Codex CLI, OpenTelemetry spans (OTLP/JSON) or hook payloads';
+const KNOWN = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages, SWE-agent, Claude Code, Codex CLI, OpenTelemetry spans (OTLP/JSON), hook payloads or OpenHands events';
 
 const line = (v: unknown): string => JSON.stringify(v) + '\n';
 const events = line({ session: 'e', tool: 'ls' });
@@ -24,11 +24,12 @@ const swe = JSON.stringify({ trajectory: [{ action: 'ls -a', observation: '.' }]
 const codex = line({ timestamp: '2026-01-05T10:00:00.000Z', type: 'response_item', payload: { type: 'function_call', name: 'ls', arguments: '{}', call_id: 'c' } });
 const otel = line({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 's' }, spans: [{ traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'ls' } }] }] }] }] });
 const hook = line({ session_id: 'h', transcript_path: '/t.jsonl', cwd: '/app', hook_event_name: 'PreToolUse', tool_name: 'ls', tool_input: {}, tool_use_id: 't' });
+const openhands = line({ id: 7, timestamp: '2026-01-05T10:00:00', source: 'agent', message: 'Running command: ls', action: 'run', args: { command: 'ls', thought: '' } });
 const claudeCode = line({ type: 'assistant', sessionId: 'cc', uuid: 'u1', parentUuid: null, message: { id: 'm', role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'ls', input: {} }] } });
 
 describe('format detection', () => {
   it('should list the formats', () => {
-    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks']);
+    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks', 'openhands']);
   });
 
   it('should recognise each format from its first record', () => {
@@ -90,6 +91,19 @@ describe('format detection', () => {
     expect(detectFormat({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }, 'x.jsonl')).toBeNull();
   });
 
+  it('should recognise OpenHands events and evaluation output, and not their near misses', () => {
+    const oh = { format: 'openhands', decisive: true };
+    expect(detectFormat(JSON.parse(openhands), 'x.jsonl')).toEqual(oh);
+    expect(detectFormat({ id: 0, source: 'environment', observation: 'agent_state_changed', content: '', extras: {} }, '0.json')).toEqual(oh);
+    expect(detectFormat({ instance_id: 'django-1', history: [JSON.parse(openhands)] }, 'output.jsonl')).toEqual(oh);
+    expect(detectFormat({ instance_id: 'django-1', history: [] }, 'output.jsonl')).toEqual({ format: 'openhands', decisive: false });
+    // near misses: a SWE-agent step (no source), a history of chat messages, an OpenHands conversation's metadata
+    expect(detectFormat({ action: 'ls -a', observation: '.', thought: 'look' }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ instance_id: 'x', history: [{ role: 'user', content: 'hi' }] }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ history: [JSON.parse(openhands)] }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ conversation_id: 'abc', title: 'Fix it', selected_repository: null }, 'metadata.json')).toBeNull();
+  });
+
   it('should choose JSON Lines unless the input opens with JSON spanning lines', () => {
     const bytes = (s: string) => Buffer.from(s);
     expect(detectLayout(bytes('{"a":1}\n{"a":2}\n'), true, 'x.jsonl')).toBe('lines');
@@ -114,6 +128,9 @@ describe('format detection', () => {
     write('tree/e/2026/01/05/rollout-2026-01-05T10-00-00-0199.jsonl', codex);
     write('tree/f/otel.json', JSON.stringify(JSON.parse(otel), null, 2));
     write('tree/g/hooks.jsonl', hook);
+    write('tree/h/conv/events/0.json', openhands);
+    write('tree/h/conv/event_cache/0-25.json', `[${openhands}]`);
+    write('tree/h/conv/metadata.json', '{"conversation_id": "conv"}');
     write('tree/notes.txt', 'not a trace');
     write('tree/a/data.csv', 'a,b');
     const items = await collect([root]);
@@ -128,6 +145,7 @@ describe('format detection', () => {
       'e/2026/01/05/rollout-2026-01-05T10-00-00-0199.jsonl ls',
       'f/otel.json ls',
       'g/hooks.jsonl ls',
+      'h/conv/events run',
     ]);
   });
 
@@ -188,7 +206,7 @@ describe('format detection', () => {
   });
 
   it('should refuse invalid options at once, naming the option and the value', () => {
-    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", "claude-code", "codex", "otel", "hooks", received "csv" (string)');
+    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", "claude-code", "codex", "otel", "hooks", "openhands", received "csv" (string)');
     expect(() => readInputs([], { maxLineBytes: 0 })).toThrow('options.maxLineBytes must be an integer >= 1, received 0 (number)');
     expect(() => readInputs([], { maxLineBytes: 1.5 })).toThrow(TypeError);
     expect(() => readInputs([], { stdin: 'x' as never })).toThrow('options.stdin must be a readable stream');

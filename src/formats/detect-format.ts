@@ -26,6 +26,7 @@ export const FORMAT_TITLES: Readonly<Record<FormatName, string>> = {
   codex: 'Codex CLI',
   otel: 'OpenTelemetry spans (OTLP/JSON)',
   hooks: 'hook payloads',
+  openhands: 'OpenHands events',
 };
 
 /** The formats by title, for an input none of them fits: "a, b, ... or z". */
@@ -75,7 +76,8 @@ function fromParts(parts: readonly unknown[], fallback: FormatName): FormatGuess
  * `queue-operation` line) is a Claude Code transcript; a `session_meta`, `response_item`, `event_msg`,
  * `turn_context` or `compacted` line with a `payload` (or a 2025 rollout's first line, `{id, timestamp,
  * instructions}`) is a Codex CLI rollout; an object with a `resourceSpans` array is an OTLP/JSON trace export;
- * one with a string `hook_event_name` is a hook payload.
+ * one with a string `hook_event_name` is a hook payload; an `action` or `observation` with its `source` is an
+ * OpenHands event, and an `instance_id` with a `history` of them an OpenHands evaluation output line.
  */
 export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (TRAJ_FILE.test(file)) return { format: 'swe-agent', decisive: true };
@@ -88,10 +90,20 @@ export function detectFormat(value: unknown, file: string): FormatGuess | null {
   return streamedFormat(value);
 }
 
+/** Whether `e` is an OpenHands event: an action or observation with its source. */
+function isOpenHandsEvent(e: unknown): boolean {
+  return isRecord(e) && typeof e.source === 'string' && (typeof e.action === 'string' || typeof e.observation === 'string');
+}
+
 /** The line-per-event formats: each line says which it is. */
 function streamedFormat(value: Record<string, unknown>): FormatGuess | null {
   if (Array.isArray(value.resourceSpans)) return { format: 'otel', decisive: true };
   if (typeof value.hook_event_name === 'string') return { format: 'hooks', decisive: true };
+  if (isOpenHandsEvent(value)) return { format: 'openhands', decisive: true };
+  if (Array.isArray(value.history) && (typeof value.instance_id === 'string' || typeof value.instance_id === 'number')) {
+    if (value.history.length === 0) return { format: 'openhands', decisive: false };
+    if (value.history.some(isOpenHandsEvent)) return { format: 'openhands', decisive: true };
+  }
   const type = value.type;
   if (typeof type === 'string' && (typeof value.sessionId === 'string' || CLAUDE_CODE_LINES.has(type))) return { format: 'claude-code', decisive: true };
   if (typeof type === 'string' && CODEX_LINES.has(type) && isRecord(value.payload)) return { format: 'codex', decisive: true };

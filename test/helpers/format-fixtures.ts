@@ -215,3 +215,45 @@ export function writeHookPayloads(dir: string, name = 'hooks.jsonl'): string {
   const b = hookPayloads('hook-clean', clean, false);
   return writeJsonl(dir, name, a.flatMap((p, i) => [p, b[i]!]));
 }
+
+/**
+ * An OpenHands event stream as `event_to_dict` writes it: the user's message and its recall, then per call
+ * an agent action with its tool call metadata and the observation caused by it (exit codes for commands),
+ * between agent state changes.
+ */
+export function openHandsEvents(call: CallAt, failing: boolean): object[] {
+  let id = 0;
+  const ts = () => new Date(Date.UTC(2026, 0, 5, 10, 0, id)).toISOString().replace('Z', '');
+  const events: object[] = [
+    { id: id++, timestamp: ts(), source: 'environment', message: '', observation: 'agent_state_changed', content: '', extras: { agent_state: 'running' } },
+    { id: id++, timestamp: ts(), source: 'user', message: 'Please fix the failing test.', action: 'message', args: { content: 'Please fix the failing test.', image_urls: null, wait_for_response: false } },
+    { id: id++, timestamp: ts(), source: 'user', message: 'Retrieving content for: Please fix', action: 'recall', args: { recall_type: 'workspace_context', query: 'Please fix the failing test.', thought: '' } },
+    { id: id++, timestamp: ts(), source: 'environment', message: 'Added workspace context', cause: 2, observation: 'recall', content: 'Added workspace context', extras: { recall_type: 'workspace_context' } },
+  ];
+  for (const i of range(FIXTURE_CALLS)) {
+    const c = call(i);
+    const run = c.tool === 'bash';
+    const meta = { function_name: run ? 'execute_bash' : 'str_replace_editor', tool_call_id: `toolu_${i}`, model_response: { id: `chatcmpl-${i}`, object: 'chat.completion', choices: [] }, total_calls_in_response: 1 };
+    const args = run ? { command: (c.args as { command: string }).command, is_input: false, thought: 'Let me run the tests again.', blocking: false, hidden: false, confirmation_state: 'confirmed' } : { path: (c.args as { path: string }).path, start: 0, end: -1, thought: 'Reading the next module.', impl_source: 'oh_aci', view_range: null };
+    const action = id++;
+    events.push({ id: action, timestamp: ts(), source: 'agent', message: run ? `Running command: ${args.command as string}` : `Reading file: ${args.path as string}`, action: run ? 'run' : 'read', tool_call_metadata: meta, args });
+    const extras = run ? { command: args.command, metadata: { exit_code: failing ? 1 : 0, pid: -1, username: 'openhands', working_dir: '/workspace', prefix: '', suffix: `\n[The command completed with exit code ${failing ? 1 : 0}.]` }, hidden: false } : { path: args.path, impl_source: 'oh_aci' };
+    events.push({ id: id++, timestamp: ts(), source: 'agent', message: run ? `Command executed with exit code ${failing ? 1 : 0}.` : `I read the file ${args.path as string}.`, cause: action, observation: run ? 'run' : 'read', tool_call_metadata: meta, content: c.result, extras, ...(run ? { success: !failing } : {}) });
+  }
+  events.push({ id: id++, timestamp: ts(), source: 'environment', message: '', observation: 'agent_state_changed', content: '', extras: { agent_state: 'awaiting_user_input' } });
+  return events;
+}
+
+/** OpenHands: each conversation as its event store keeps it, `sessions/<id>/events/<N>.json` beside its metadata and cache pages; returns the sessions folder. */
+export function writeOpenHands(dir: string): string {
+  const sessions = join(dir, 'sessions');
+  for (const [id, call, failing] of [['oh-stuck', () => STUCK, true], ['oh-clean', clean, false]] as const) {
+    const events = openHandsEvents(call, failing);
+    mkdirSync(join(sessions, id, 'events'), { recursive: true });
+    mkdirSync(join(sessions, id, 'event_cache'), { recursive: true });
+    events.forEach((e, n) => writeFileSync(join(sessions, id, 'events', `${n}.json`), JSON.stringify(e)));
+    writeFileSync(join(sessions, id, 'event_cache', '0-25.json'), JSON.stringify(events.slice(0, 25)));
+    writeFileSync(join(sessions, id, 'metadata.json'), JSON.stringify({ conversation_id: id, title: 'Fix the test', selected_repository: null }));
+  }
+  return sessions;
+}
