@@ -2,7 +2,8 @@
  * Scan memory is bounded by `--max-sessions`, not by the sessions in the input: 150,000 sessions in one file
  * scan in a 32 MB heap with `--max-sessions 1000` (each session seen used to cost ~650 B for the whole scan,
  * and the events reader kept a count per session: this ran out of memory), and `--json` still lists every
- * session, written as each one ends.
+ * session, written as each one ends. A Claude Code transcript larger than the heap is read a line at a time
+ * (its calls held only until their results come).
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -27,5 +28,26 @@ describe('scan memory', () => {
     expect(doc.summary).toMatchObject({ sessions: 150_000, events: 150_000 });
     expect(doc.sessions).toHaveLength(150_000);
     expect(new Set(doc.sessions.map((s) => s.session)).size).toBe(150_000);
+  }, 120_000);
+
+  it('should scan a Claude Code transcript larger than a 32 MB heap, holding its calls only until their results', () => {
+    const dir = tempDir();
+    const input = join(dir, 'big-session.jsonl');
+    const fd = openSync(input, 'w');
+    const calls = 60_000;
+    for (let start = 0; start < calls; start += 1000) {
+      const lines: string[] = [];
+      for (let i = start; i < start + 1000; i++) {
+        lines.push(JSON.stringify({ type: 'assistant', sessionId: 'big', uuid: `a${i}`, message: { id: `m${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'Read', input: { file_path: `src/f${i}.ts` } }] } }));
+        lines.push(JSON.stringify({ type: 'user', sessionId: 'big', uuid: `u${i}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `${'x'.repeat(200)}${i}` }] } }));
+      }
+      writeSync(fd, lines.join('\n') + '\n');
+    }
+    closeSync(fd);
+    const report = join(dir, 'report.json');
+    const r = spawnSync(process.execPath, ['--max-old-space-size=32', CLI, 'scan', input, '--workers', '0', '--json', '--output', report], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(readFileSync(report, 'utf8')).summary).toMatchObject({ sessions: 1, events: calls, skipped: 0 });
   }, 120_000);
 });

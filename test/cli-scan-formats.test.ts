@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
-import { FIXTURE_CALLS, writeAnthropic, writeEvents, writeOpenAiChat, writeOpenAiResponses, writeSweAgent } from './helpers/format-fixtures.js';
+import { FIXTURE_CALLS, writeAnthropic, writeClaudeCode, writeCodex, writeEvents, writeHookPayloads, writeOpenAiChat, writeOpenAiResponses, writeOpenHands, writeOtel, writeSweAgent } from './helpers/format-fixtures.js';
 
 const VERDICT_FIELDS = ['session', 'file', 'index', 'step', 'tool', 'kind', 'detector', 'confidence', 'action', 'loopStart', 'recommended', 'message'];
 
@@ -18,6 +18,11 @@ const cases: [string, string[], string, string][] = [
 const [trajStuck, trajClean] = writeSweAgent(dir);
 // a .traj file's session is named by the file
 cases.push(['swe-agent', [trajStuck, trajClean], 'stuck.traj', 'clean.traj']);
+cases.push(['claude-code', writeClaudeCode(dir), 'cc-stuck', 'cc-clean']);
+cases.push(['codex', writeCodex(dir), 'codex-stuck', 'codex-clean']);
+cases.push(['otel', [writeOtel(dir)], 'otel-stuck', 'otel-clean']);
+cases.push(['hooks', [writeHookPayloads(dir)], 'hook-stuck', 'hook-clean']);
+cases.push(['openhands', [writeOpenHands(dir)], 'oh-stuck', 'oh-clean']);
 
 describe('loopwatch scan, per format', () => {
   for (const [format, files, stuck, clean] of cases) {
@@ -64,6 +69,18 @@ describe('loopwatch scan, per format', () => {
     const piped = loopwatch(['scan', '-', '--json', '--workers', '0'], `${JSON.stringify({ session: 's', tool: 't', args: { a: 1 } })}\n`);
     expect(piped.code).toBe(0);
     expect(JSON.parse(piped.stdout).summary).toMatchObject({ sessions: 1, events: 1, flaggedSessions: 0 });
+  });
+
+  it('should check calls whose arguments were not recorded by tool name, and say so in the summary', () => {
+    const file = writeOtel(tempDir(), 'no-args.jsonl', false);
+    const run = loopwatch(['scan', file, '--workers', '0']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`${2 * FIXTURE_CALLS} calls had no recorded arguments: compared by tool name only`);
+    expect(run.stdout).toMatch(/otel-stuck\s+8\s+\d+ break/);
+    const doc = JSON.parse(loopwatch(['scan', file, '--json', '--workers', '0']).stdout) as { summary: Record<string, unknown> };
+    expect(doc.summary).toMatchObject({ events: 2 * FIXTURE_CALLS, callsWithoutArgs: 2 * FIXTURE_CALLS, skipped: 0 });
+    const withArgs = loopwatch(['scan', writeOtel(tempDir()), '--workers', '0']);
+    expect(withArgs.stdout).not.toContain('no recorded arguments');
   });
 
   it('should print a readable summary naming the stuck session and where its loop began', () => {

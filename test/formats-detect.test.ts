@@ -13,6 +13,7 @@ import { FORMAT_NAMES, readInputs } from '../src/formats/read-inputs.js';
 import { collect, collectAll, scratchDir } from './helpers/trace-files.js';
 
 const { dir, write } = scratchDir('formats-detect');
+const KNOWN = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages, SWE-agent, Claude Code, Codex CLI, OpenTelemetry spans (OTLP/JSON), hook payloads or OpenHands events';
 
 const line = (v: unknown): string => JSON.stringify(v) + '\n';
 const events = line({ session: 'e', tool: 'ls' });
@@ -20,10 +21,15 @@ const chat = line({ messages: [{ role: 'assistant', tool_calls: [{ id: '1', type
 const responses = line({ output: [{ type: 'function_call', call_id: '1', name: 'ls', arguments: '{}' }] });
 const anthropic = line({ messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: '1', name: 'ls', input: {} }] }] });
 const swe = JSON.stringify({ trajectory: [{ action: 'ls -a', observation: '.' }] }, null, 2);
+const codex = line({ timestamp: '2026-01-05T10:00:00.000Z', type: 'response_item', payload: { type: 'function_call', name: 'ls', arguments: '{}', call_id: 'c' } });
+const otel = line({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 's' }, spans: [{ traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'ls' } }] }] }] }] });
+const hook = line({ session_id: 'h', transcript_path: '/t.jsonl', cwd: '/app', hook_event_name: 'PreToolUse', tool_name: 'ls', tool_input: {}, tool_use_id: 't' });
+const openhands = line({ id: 7, timestamp: '2026-01-05T10:00:00', source: 'agent', message: 'Running command: ls', action: 'run', args: { command: 'ls', thought: '' } });
+const claudeCode = line({ type: 'assistant', sessionId: 'cc', uuid: 'u1', parentUuid: null, message: { id: 'm', role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'ls', input: {} }] } });
 
 describe('format detection', () => {
-  it('should list the five formats', () => {
-    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent']);
+  it('should list the formats', () => {
+    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks', 'openhands']);
   });
 
   it('should recognise each format from its first record', () => {
@@ -38,6 +44,64 @@ describe('format detection', () => {
     expect(detectFormat({ system: 'be brief', messages: [{ role: 'user', content: 'hi' }] }, 'x.jsonl')).toEqual({ format: 'anthropic', decisive: false });
     expect(detectFormat({ foo: 1 }, 'x.jsonl')).toBeNull();
     expect(detectFormat(3, 'x.jsonl')).toBeNull();
+  });
+
+  it('should recognise a Claude Code transcript from any of its lines, and not its near misses', () => {
+    const cc = { format: 'claude-code', decisive: true };
+    expect(detectFormat(JSON.parse(claudeCode), 'x.jsonl')).toEqual(cc);
+    expect(detectFormat({ type: 'summary', summary: 'Fix the bug', leafUuid: 'u9' }, 'x.jsonl')).toEqual(cc);
+    expect(detectFormat({ type: 'file-history-snapshot', messageId: 'm', snapshot: {}, isSnapshotUpdate: false }, 'x.jsonl')).toEqual(cc);
+    expect(detectFormat({ type: 'permission-mode', permissionMode: 'default', sessionId: 's' }, 'x.jsonl')).toEqual(cc);
+    // near misses: no sessionId, no type, or an Anthropic conversation
+    expect(detectFormat({ type: 'assistant', message: { role: 'assistant', content: [] } }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ sessionId: 's', message: {} }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ sessionId: 's', type: 'assistant', messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'ls', input: {} }] }] }, 'x.jsonl')).toEqual({ format: 'anthropic', decisive: true });
+  });
+
+  it('should recognise a Codex CLI rollout from any of its lines (2025 ones too), and not its near misses', () => {
+    const cx = { format: 'codex', decisive: true };
+    expect(detectFormat(JSON.parse(codex), 'x.jsonl')).toEqual(cx);
+    for (const type of ['session_meta', 'event_msg', 'turn_context', 'compacted']) expect(detectFormat({ timestamp: 't', type, payload: {} }, 'x.jsonl')).toEqual(cx);
+    expect(detectFormat({ id: 'c3c4', timestamp: '2025-08-18T01:16:13.522Z', instructions: null }, 'x.jsonl')).toEqual(cx);
+    expect(detectFormat({ record_type: 'state' }, 'x.jsonl')).toEqual({ format: 'codex', decisive: false });
+    // near misses: no payload object, an unknown line type, a bare item, `codex exec --json` events
+    expect(detectFormat({ timestamp: 't', type: 'response_item', payload: 'x' }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ timestamp: 't', type: 'thread.started', payload: {} }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ type: 'function_call', name: 'ls', arguments: '{}', call_id: 'c' }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ type: 'item.completed', item: { id: 'item_0', type: 'command_execution' } }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ id: 'c3c4', timestamp: 't' }, 'x.jsonl')).toBeNull();
+  });
+
+  it('should recognise an OTLP/JSON trace export, and not other OTLP signals', () => {
+    expect(detectFormat(JSON.parse(otel), 'x.jsonl')).toEqual({ format: 'otel', decisive: true });
+    expect(detectFormat({ resourceSpans: [] }, 'x.json')).toEqual({ format: 'otel', decisive: true });
+    expect(detectFormat({ resourceLogs: [{ scopeLogs: [] }] }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ resourceMetrics: [] }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ resourceSpans: {} }, 'x.jsonl')).toBeNull();
+  });
+
+  it('should recognise a hook payload of any hook event, and not its near misses', () => {
+    const h = { format: 'hooks', decisive: true };
+    expect(detectFormat(JSON.parse(hook), 'x.jsonl')).toEqual(h);
+    expect(detectFormat({ session_id: 's', hook_event_name: 'UserPromptSubmit', prompt: 'hi' }, 'x.jsonl')).toEqual(h);
+    expect(detectFormat({ session_id: 's', hook_event_name: 'BeforeTool', tool_name: 'read_file', tool_input: {} }, 'x.jsonl')).toEqual(h);
+    // near misses: hook settings, a camelCase payload of another CLI, a hook's reply
+    expect(detectFormat({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'log.sh' }] }] } }, 'x.json')).toBeNull();
+    expect(detectFormat({ sessionId: 's', timestamp: 1, toolName: 'bash', toolArgs: {} }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }, 'x.jsonl')).toBeNull();
+  });
+
+  it('should recognise OpenHands events and evaluation output, and not their near misses', () => {
+    const oh = { format: 'openhands', decisive: true };
+    expect(detectFormat(JSON.parse(openhands), 'x.jsonl')).toEqual(oh);
+    expect(detectFormat({ id: 0, source: 'environment', observation: 'agent_state_changed', content: '', extras: {} }, '0.json')).toEqual(oh);
+    expect(detectFormat({ instance_id: 'django-1', history: [JSON.parse(openhands)] }, 'output.jsonl')).toEqual(oh);
+    expect(detectFormat({ instance_id: 'django-1', history: [] }, 'output.jsonl')).toEqual({ format: 'openhands', decisive: false });
+    // near misses: a SWE-agent step (no source), a history of chat messages, an OpenHands conversation's metadata
+    expect(detectFormat({ action: 'ls -a', observation: '.', thought: 'look' }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ instance_id: 'x', history: [{ role: 'user', content: 'hi' }] }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ history: [JSON.parse(openhands)] }, 'x.jsonl')).toBeNull();
+    expect(detectFormat({ conversation_id: 'abc', title: 'Fix it', selected_repository: null }, 'metadata.json')).toBeNull();
   });
 
   it('should choose JSON Lines unless the input opens with JSON spanning lines', () => {
@@ -60,6 +124,13 @@ describe('format detection', () => {
     write('tree/a/chat.jsonl.gz', gzipSync(chat));
     write('tree/c.json', anthropic);
     write('tree/B.JSONL', responses);
+    write('tree/d/0b6c.jsonl', claudeCode);
+    write('tree/e/2026/01/05/rollout-2026-01-05T10-00-00-0199.jsonl', codex);
+    write('tree/f/otel.json', JSON.stringify(JSON.parse(otel), null, 2));
+    write('tree/g/hooks.jsonl', hook);
+    write('tree/h/conv/events/0.json', openhands);
+    write('tree/h/conv/event_cache/0-25.json', `[${openhands}]`);
+    write('tree/h/conv/metadata.json', '{"conversation_id": "conv"}');
     write('tree/notes.txt', 'not a trace');
     write('tree/a/data.csv', 'a,b');
     const items = await collect([root]);
@@ -70,6 +141,11 @@ describe('format detection', () => {
       'a/z.traj ls',
       'b/events.ndjson ls',
       'c.json ls',
+      'd/0b6c.jsonl ls',
+      'e/2026/01/05/rollout-2026-01-05T10-00-00-0199.jsonl ls',
+      'f/otel.json ls',
+      'g/hooks.jsonl ls',
+      'h/conv/events run',
     ]);
   });
 
@@ -100,8 +176,8 @@ describe('format detection', () => {
     const good = write('good.jsonl', events);
     const items = await collect([unknown, scalar, good]);
     expect(items).toEqual([
-      { kind: 'issue', code: 'unknown-format', file: unknown, line: 1, message: 'the first record is an object with keys "hello", "n", not loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent; input skipped' },
-      { kind: 'issue', code: 'unknown-format', file: scalar, line: 1, message: 'the first record is 42 (number), not loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent; input skipped' },
+      { kind: 'issue', code: 'unknown-format', file: unknown, line: 1, message: `the first record is an object with keys "hello", "n", not ${KNOWN}; input skipped` },
+      { kind: 'issue', code: 'unknown-format', file: scalar, line: 1, message: `the first record is 42 (number), not ${KNOWN}; input skipped` },
       { kind: 'call', session: 'e', event: { tool: 'ls' }, errorInfo: 'absent', file: good, line: 1 },
     ]);
   });
@@ -130,7 +206,7 @@ describe('format detection', () => {
   });
 
   it('should refuse invalid options at once, naming the option and the value', () => {
-    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", received "csv" (string)');
+    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", "claude-code", "codex", "otel", "hooks", "openhands", received "csv" (string)');
     expect(() => readInputs([], { maxLineBytes: 0 })).toThrow('options.maxLineBytes must be an integer >= 1, received 0 (number)');
     expect(() => readInputs([], { maxLineBytes: 1.5 })).toThrow(TypeError);
     expect(() => readInputs([], { stdin: 'x' as never })).toThrow('options.stdin must be a readable stream');

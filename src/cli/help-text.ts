@@ -31,6 +31,20 @@ Examples:
 `;
 }
 
+/** The format names as an option's choices, wrapped under its description column. */
+const FORMAT_CHOICES = ((names: readonly string[]) => {
+  const lines: string[] = [];
+  let line = '';
+  for (const n of names) {
+    const next = line === '' ? n : `${line} | ${n}`;
+    if (next.length > 80 && line !== '') {
+      lines.push(`${line} |`);
+      line = n;
+    } else line = next;
+  }
+  return [...lines, line].join(`\n${' '.repeat(25)}`);
+})(FORMAT_NAMES);
+
 /** Help for `loopwatch scan`. */
 export const SCAN_HELP = `Usage: loopwatch scan [options] [paths... | -]
 
@@ -39,7 +53,8 @@ gzip) and says which sessions looped, where, and what it cost. The format is det
   ${FORMAT_NAMES.join(', ')}
 
 Options:
-  --format NAME          read every input as this format (${FORMAT_NAMES.join(' | ')})
+  --format NAME          read every input as this format, one of:
+                         ${FORMAT_CHOICES}
   --workers N            threads checking calls: this one and N-1 worker threads (default: the machine's
                          cores; 0 or 1: this thread alone). Verdicts are the same for every N
   --preset NAME          detection preset (${Object.keys(PRESETS).join(' | ')}; default: default)
@@ -70,6 +85,7 @@ Examples:
   loopwatch scan traces/events.jsonl.gz
   loopwatch scan runs/ --format anthropic --json > report.json
   loopwatch scan run.traj --jsonl --min-action break
+  loopwatch scan ~/.claude/projects ~/.codex/sessions ~/.openhands/sessions
   loopwatch scan runs/ --kind cycle,exact_repeat --top 20 -o loops.txt
   cat chat.jsonl | loopwatch scan - --fail-on warn --allow-skipped
 `;
@@ -85,7 +101,8 @@ it, the ids that contain it are suggested; when several inputs have it, name the
 paths, standard input is read.
 
 Options:
-  --format NAME          read every input as this format (${FORMAT_NAMES.join(' | ')})
+  --format NAME          read every input as this format, one of:
+                         ${FORMAT_CHOICES}
   --preset NAME          detection preset (${Object.keys(PRESETS).join(' | ')}; default: default)
   --config FILE          detection options as JSON (may name a "preset"; refines it)
   --all                  print every call (the default)

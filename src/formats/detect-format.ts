@@ -6,7 +6,7 @@
  */
 import { isRecord } from './json-value.js';
 import { TRAJ_FILE } from './detect-layout.js';
-import type { FormatName } from './trace-record.js';
+import { FORMAT_NAMES, type FormatName } from './trace-record.js';
 
 /** A format guess for one record. */
 export interface FormatGuess {
@@ -14,6 +14,28 @@ export interface FormatGuess {
   /** False when other chat formats would read the record the same (it has no tool calls or results). */
   readonly decisive: boolean;
 }
+
+/** What each format is called in messages, in the order of {@link FORMAT_NAMES}. */
+export const FORMAT_TITLES: Readonly<Record<FormatName, string>> = {
+  events: 'loopwatch events',
+  'openai-chat': 'OpenAI chat',
+  'openai-responses': 'OpenAI Responses',
+  anthropic: 'Anthropic Messages',
+  'swe-agent': 'SWE-agent',
+  'claude-code': 'Claude Code',
+  codex: 'Codex CLI',
+  otel: 'OpenTelemetry spans (OTLP/JSON)',
+  hooks: 'hook payloads',
+  openhands: 'OpenHands events',
+};
+
+/** The formats by title, for an input none of them fits: "a, b, ... or z". */
+export const KNOWN_FORMATS = ((t: string[]) => `${t.slice(0, -1).join(', ')} or ${t.at(-1)!}`)(FORMAT_NAMES.map((f) => FORMAT_TITLES[f]));
+
+/** Line types of a Claude Code transcript that need no `sessionId` to be told apart. */
+const CLAUDE_CODE_LINES = new Set(['summary', 'file-history-snapshot', 'queue-operation']);
+/** Line types of a Codex CLI rollout (each with a `payload`). */
+const CODEX_LINES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
 const RESPONSES_ITEMS = new Set(['function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'reasoning']);
 const RESPONSES_PARTS = new Set(['output_text', 'input_text', 'refusal']);
@@ -49,7 +71,13 @@ function fromParts(parts: readonly unknown[], fallback: FormatName): FormatGuess
  * The format of `value`, a record of the input `file`, or null when no format fits:
  * `.traj` files and objects with a `trajectory` are SWE-agent; objects with a string `tool` are loopwatch
  * events; `messages` are OpenAI chat or Anthropic (by their marks, OpenAI chat when none); `input`,
- * `output` or `items` arrays are OpenAI Responses; a bare array is judged by its parts.
+ * `output` or `items` arrays are OpenAI Responses; a bare array is judged by its parts. Lines of the
+ * streamed formats: a `type` with a `sessionId` (or a `summary`, `file-history-snapshot` or
+ * `queue-operation` line) is a Claude Code transcript; a `session_meta`, `response_item`, `event_msg`,
+ * `turn_context` or `compacted` line with a `payload` (or a 2025 rollout's first line, `{id, timestamp,
+ * instructions}`) is a Codex CLI rollout; an object with a `resourceSpans` array is an OTLP/JSON trace export;
+ * one with a string `hook_event_name` is a hook payload; an `action` or `observation` with its `source` is an
+ * OpenHands event, and an `instance_id` with a `history` of them an OpenHands evaluation output line.
  */
 export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (TRAJ_FILE.test(file)) return { format: 'swe-agent', decisive: true };
@@ -59,5 +87,27 @@ export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (typeof value.tool === 'string') return { format: 'events', decisive: true };
   if (Array.isArray(value.messages)) return fromParts(value.messages, value.system !== undefined ? 'anthropic' : 'openai-chat');
   if (Array.isArray(value.items) || Array.isArray(value.input) || Array.isArray(value.output)) return { format: 'openai-responses', decisive: true };
+  return streamedFormat(value);
+}
+
+/** Whether `e` is an OpenHands event: an action or observation with its source. */
+function isOpenHandsEvent(e: unknown): boolean {
+  return isRecord(e) && typeof e.source === 'string' && (typeof e.action === 'string' || typeof e.observation === 'string');
+}
+
+/** The line-per-event formats: each line says which it is. */
+function streamedFormat(value: Record<string, unknown>): FormatGuess | null {
+  if (Array.isArray(value.resourceSpans)) return { format: 'otel', decisive: true };
+  if (typeof value.hook_event_name === 'string') return { format: 'hooks', decisive: true };
+  if (isOpenHandsEvent(value)) return { format: 'openhands', decisive: true };
+  if (Array.isArray(value.history) && (typeof value.instance_id === 'string' || typeof value.instance_id === 'number')) {
+    if (value.history.length === 0) return { format: 'openhands', decisive: false };
+    if (value.history.some(isOpenHandsEvent)) return { format: 'openhands', decisive: true };
+  }
+  const type = value.type;
+  if (typeof type === 'string' && (typeof value.sessionId === 'string' || CLAUDE_CODE_LINES.has(type))) return { format: 'claude-code', decisive: true };
+  if (typeof type === 'string' && CODEX_LINES.has(type) && isRecord(value.payload)) return { format: 'codex', decisive: true };
+  if (type === undefined && typeof value.id === 'string' && typeof value.timestamp === 'string' && 'instructions' in value) return { format: 'codex', decisive: true };
+  if (type === undefined && value.record_type === 'state') return { format: 'codex', decisive: false };
   return null;
 }

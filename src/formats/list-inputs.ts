@@ -4,11 +4,13 @@
  * files, `-` for standard input. Symbolic links to files are followed; links to folders are not (no loops).
  * A folder entry named like a trace file that is not read (a FIFO, socket or device, which could block or
  * never end; a link to a folder) is a `not-a-file` issue, never skipped in silence. A path given directly
- * is read whatever it is (`<(zcat ...)` is a FIFO).
+ * is read whatever it is (`<(zcat ...)` is a FIFO). An OpenHands `events/` folder of `<N>.json` files is one
+ * input of several files (see event-folders.ts).
  */
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { EVENTS_FOLDER, EVENT_COMPANIONS, eventFileNames } from './event-folders.js';
 import type { InputName } from './format-reader.js';
 import { STDIN_NAME, type TraceIssue, issue } from './trace-record.js';
 
@@ -18,8 +20,8 @@ export const TRACE_FILE = /\.(jsonl|ndjson|json|traj)(\.gz)?$/i;
 /** The path standing for standard input. */
 export const STDIN_PATH = '-';
 
-/** An input to read: standard input, or a file and the name it goes by. */
-export type InputSource = (InputName & { readonly kind: 'file' }) | (InputName & { readonly kind: 'stdin' });
+/** An input to read: standard input, a file, or the files of an OpenHands events folder (in order), and the name it goes by. */
+export type InputSource = (InputName & { readonly kind: 'file' }) | (InputName & { readonly kind: 'stdin' }) | (InputName & { readonly kind: 'parts'; readonly parts: readonly string[] });
 
 const byCodePoint = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -53,7 +55,12 @@ async function* walk(dir: string, rel: string): AsyncGenerator<InputSource | Tra
     return yield issue('read-error', dir, 0, `cannot read the folder: ${fsReason(e)}`);
   }
   entries.sort(byCodePoint);
+  const events = basename(dir) === EVENTS_FOLDER ? eventFileNames(entries, (n) => TRACE_FILE.test(n)) : null;
+  // an events folder is one input, named by its conversation (the folder holding it)
+  if (events !== null) return yield { kind: 'parts', file: dir, name: basename(dirname(resolve(dir))), parts: events.map((n) => join(dir, n)) };
+  const besideEvents = entries.some((e) => e.isDirectory() && e.name === EVENTS_FOLDER) && (await holdsEvents(join(dir, EVENTS_FOLDER)));
   for (const e of entries) {
+    if (besideEvents && EVENT_COMPANIONS.has(e.name)) continue;
     const file = join(dir, e.name);
     const name = rel === '' ? e.name : `${rel}/${e.name}`;
     if (e.isDirectory()) {
@@ -78,6 +85,15 @@ async function* walk(dir: string, rel: string): AsyncGenerator<InputSource | Tra
     }
     if (target.isFile()) yield { kind: 'file', file, name };
     else yield issue('not-a-file', file, 0, target.isDirectory() ? 'a link to a folder; links to folders are not followed (give the folder itself to scan it)' : `a link to something that is not a regular file (${entryKind(target)}); not read`);
+  }
+}
+
+/** Whether `dir` is an OpenHands events folder. */
+async function holdsEvents(dir: string): Promise<boolean> {
+  try {
+    return eventFileNames(await readdir(dir, { withFileTypes: true }), (n) => TRACE_FILE.test(n)) !== null;
+  } catch {
+    return false; // walking it reports why
   }
 }
 

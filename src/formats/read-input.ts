@@ -7,17 +7,22 @@
  */
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
+import { createClaudeCodeReader } from './claude-code.js';
+import { createCodexReader } from './codex.js';
 import { inputBytes, peekBytes } from './byte-source.js';
-import { detectFormat } from './detect-format.js';
+import { KNOWN_FORMATS, detectFormat } from './detect-format.js';
 import { detectLayout } from './detect-layout.js';
 import { createEventsReader } from './events.js';
 import type { FormatReader, InputName } from './format-reader.js';
+import { createHookPayloadsReader } from './hook-payloads.js';
 import { isRecord } from './json-value.js';
 import { createOpenAiChatReader } from './openai-chat.js';
 import { createOpenAiResponsesReader } from './openai-responses.js';
-import { readRecords } from './read-records.js';
+import { createOpenHandsReader } from './openhands.js';
+import { createOtelReader } from './otel-genai.js';
+import { type RecordUnit, readRecords } from './read-records.js';
 import { createSweAgentReader } from './swe-agent.js';
-import { type FormatName, type TraceItem, issue } from './trace-record.js';
+import { type FormatName, type TraceIssue, type TraceItem, issue } from './trace-record.js';
 
 /** Skipped lines tolerated before the first readable record; past them the input is taken for no trace file. */
 export const SNIFF_ISSUE_LIMIT = 100;
@@ -45,6 +50,16 @@ export function createReader(format: FormatName, input: InputName): FormatReader
       return createAnthropicReader();
     case 'swe-agent':
       return createSweAgentReader(input);
+    case 'claude-code':
+      return createClaudeCodeReader(input);
+    case 'codex':
+      return createCodexReader(input);
+    case 'otel':
+      return createOtelReader(input);
+    case 'hooks':
+      return createHookPayloadsReader(input);
+    case 'openhands':
+      return createOpenHandsReader(input);
   }
 }
 
@@ -55,22 +70,48 @@ function shape(v: unknown): string {
   return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 8).map((k) => JSON.stringify(k)).join(', ')}${keys.length > 8 ? ', ...' : ''}`;
 }
 
-/** The items of one input (a file path or a stream), then its `input-end`. */
-export async function* readInput(source: string | NodeJS.ReadableStream, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
-  yield* inputItems(source, input, options);
+/** What an input is read from: a file path, a stream, or the files of an input made of several (in order). */
+export type InputSourceData = string | readonly string[] | NodeJS.ReadableStream;
+
+const isParts = (s: InputSourceData): s is readonly string[] => Array.isArray(s);
+
+/**
+ * The items of one input (a file path, a stream, or the files of an input made of several, such as an
+ * OpenHands events folder), then its `input-end`. The calls and session ends of an input made of several
+ * files name the input (a call's line is then the position of its file among them); issues name the file.
+ */
+export async function* readInput(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
+  if (!isParts(source)) yield* inputItems(source, input, options);
+  else {
+    const position = new Map(source.map((part, i) => [part, i + 1]));
+    for await (const item of inputItems(source, input, options)) {
+      if (item.kind === 'call') yield { ...item, file: input.file, line: position.get(item.file) ?? item.line };
+      else yield item.kind === 'end' ? { ...item, file: input.file } : item;
+    }
+  }
   yield { kind: 'input-end', file: input.file };
 }
 
-async function* inputItems(source: string | NodeJS.ReadableStream, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
-  const { file } = input;
+/** The records of one file or stream (`file` names it), with an issue for each line or element skipped. */
+async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, options: ReadInputOptions): AsyncGenerator<RecordUnit | TraceIssue> {
   const peeked = await peekBytes(inputBytes(source, options.onBytes));
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(peeked.head, peeked.complete, file);
+  try {
+    yield* readRecords(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout });
+  } finally {
+    await peeked.close();
+  }
+}
+
+async function* inputItems(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
+  const { file } = input;
   let reader = options.format === undefined ? null : createReader(options.format, input);
   let current = options.format;
   let decided = options.format !== undefined;
   let skipped = 0;
-  try {
-    for await (const unit of readRecords(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout })) {
+  const records = isParts(source) ? source.map((part) => recordsOf(part, part, options)) : [recordsOf(source, file, options)];
+  for (const units of records) {
+    for await (const unit of units) {
       if (unit.kind === 'issue') {
         yield unit;
         if (reader === null && ++skipped >= SNIFF_ISSUE_LIMIT) {
@@ -78,11 +119,10 @@ async function* inputItems(source: string | NodeJS.ReadableStream, input: InputN
         }
         continue;
       }
-      const guess = options.format === undefined ? detectFormat(unit.value, file) : null;
+      const guess = options.format === undefined ? detectFormat(unit.value, unit.file) : null;
       if (!decided) {
         if (guess === null && reader === null) {
-          const known = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages or SWE-agent';
-          return yield issue('unknown-format', file, unit.line, `the first record is ${shape(unit.value)}, not ${known}; input skipped`);
+          return yield issue('unknown-format', unit.file, unit.line, `the first record is ${shape(unit.value)}, not ${KNOWN_FORMATS}; input skipped`);
         }
         if (guess !== null) {
           if (guess.format !== current) reader = createReader(guess.format, input);
@@ -90,13 +130,11 @@ async function* inputItems(source: string | NodeJS.ReadableStream, input: InputN
           decided = guess.decisive;
         }
       } else if (guess !== null && guess.decisive && guess.format !== current) {
-        yield issue('bad-record', file, unit.line, `record is in the ${guess.format} format, but the input was found to be ${current}; skipped`);
+        yield issue('bad-record', unit.file, unit.line, `record is in the ${guess.format} format, but the input was found to be ${current}; skipped`);
         continue;
       }
       yield* reader!.record(unit);
     }
-    if (reader !== null) yield* reader.finish();
-  } finally {
-    await peeked.close();
   }
+  if (reader !== null) yield* reader.finish();
 }

@@ -63,7 +63,7 @@ async function* read(
   for (const path of paths) {
     for await (const input of listInputs(path)) {
       if (input.kind === 'issue') yield input;
-      else yield* readInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.file, input, options);
+      else yield* readInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'parts' ? input.parts : input.file, input, options);
     }
   }
 }

@@ -5,7 +5,7 @@
 import type { ToolEvent } from '../types.js';
 
 /** The trace formats the readers know, in the order detection tries them. */
-export const FORMAT_NAMES = ['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent'] as const;
+export const FORMAT_NAMES = ['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks', 'openhands'] as const;
 
 /** One of {@link FORMAT_NAMES}. */
 export type FormatName = (typeof FORMAT_NAMES)[number];
@@ -14,7 +14,7 @@ export type FormatName = (typeof FORMAT_NAMES)[number];
  * What the format says about the call's failure:
  * `known`: the record said it failed (`event.error` is set);
  * `absent`: the format reports failures and this call has none;
- * `unknown`: the format never says (OpenAI chat and Responses, SWE-agent).
+ * `unknown`: the format never says (OpenAI chat and Responses, SWE-agent), or this call's record did not.
  */
 export type ErrorInfo = 'known' | 'absent' | 'unknown';
 

@@ -2,7 +2,7 @@
  * One stuck session and one clean session, written in each trace format the CLI reads: the stuck agent
  * runs the same failing command eight times, the clean one reads eight different files.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeJsonl } from './cli.js';
 
@@ -84,4 +84,176 @@ export function writeSweAgent(dir: string, stuckName = 'stuck.traj', cleanName =
   writeFileSync(stuck, JSON.stringify(traj(() => ({ action: 'python reproduce.py', observation: 'Traceback (most recent call last):\nKeyError: id' }))));
   writeFileSync(cleanPath, JSON.stringify(traj((i) => ({ action: `open src/module_${i}.py`, observation: `[File: src/module_${i}.py (2 lines total)]` }))));
   return [stuck, cleanPath];
+}
+
+/** The lines of a Claude Code transcript, each assistant message spread over a text line and a tool_use line as Claude Code writes them. */
+export function claudeCodeLines(sessionId: string, call: CallAt, failing: boolean): object[] {
+  let uuid = 0;
+  let parentUuid: string | null = null;
+  const line = (type: 'user' | 'assistant', message: object, extra: object = {}): object => {
+    const l = { parentUuid, isSidechain: false, userType: 'external', cwd: '/work/app', sessionId, version: '2.0.14', gitBranch: 'main', type, message, uuid: `u-${sessionId}-${uuid}`, timestamp: new Date(Date.UTC(2026, 0, 5, 10, 0, uuid)).toISOString(), ...extra };
+    parentUuid = `u-${sessionId}-${uuid++}`;
+    return l;
+  };
+  return [
+    { type: 'summary', summary: 'Fix the failing API test', leafUuid: `u-${sessionId}-0` },
+    line('user', { role: 'user', content: 'Please fix the failing test.' }),
+    ...range(FIXTURE_CALLS).flatMap((i) => {
+      const c = call(i);
+      const msg = { model: 'claude-sonnet-4-5', id: `msg_${sessionId}_${i}`, type: 'message', role: 'assistant', stop_reason: null, usage: { input_tokens: 10, output_tokens: 5 } };
+      return [
+        line('assistant', { ...msg, content: [{ type: 'text', text: 'Let me check.' }] }, { requestId: `req_${i}` }),
+        line('assistant', { ...msg, content: [{ type: 'tool_use', id: `toolu_${sessionId}_${i}`, name: c.tool, input: c.args }] }, { requestId: `req_${i}` }),
+        line('user', { role: 'user', content: [{ tool_use_id: `toolu_${sessionId}_${i}`, type: 'tool_result', content: c.result, ...(failing ? { is_error: true } : {}) }] }, { toolUseResult: failing ? `Error: ${c.result}` : { stdout: c.result, stderr: '', interrupted: false } }),
+      ];
+    }),
+  ];
+}
+
+/** Claude Code: one transcript file per session, named by its session id as `~/.claude/projects/<project>/` has them. */
+export function writeClaudeCode(dir: string): [string, string] {
+  return [writeJsonl(dir, 'cc-stuck.jsonl', claudeCodeLines('cc-stuck', () => STUCK, true)), writeJsonl(dir, 'cc-clean.jsonl', claudeCodeLines('cc-clean', clean, false))];
+}
+
+/** The lines of a Codex CLI rollout: session_meta, the user's turn, then per call reasoning, a shell function_call and its structured output. */
+export function codexLines(id: string, call: CallAt, exitCode: number): object[] {
+  let t = 0;
+  const at = () => new Date(Date.UTC(2026, 0, 5, 10, 0, t++)).toISOString();
+  const item = (payload: object) => ({ timestamp: at(), type: 'response_item', payload });
+  return [
+    { timestamp: at(), type: 'session_meta', payload: { id, timestamp: at(), cwd: '/work/app', originator: 'codex_cli_rs', cli_version: '0.46.0', instructions: null, source: 'cli', git: { branch: 'main' } } },
+    item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Please fix the failing test.' }] }),
+    { timestamp: at(), type: 'event_msg', payload: { type: 'user_message', message: 'Please fix the failing test.', kind: 'plain' } },
+    { timestamp: at(), type: 'turn_context', payload: { cwd: '/work/app', approval_policy: 'on-request', model: 'gpt-5-codex', summary: 'auto' } },
+    ...range(FIXTURE_CALLS).flatMap((i) => {
+      const c = call(i);
+      return [
+        item({ type: 'reasoning', summary: [{ type: 'summary_text', text: '**Running it again**' }], content: null, encrypted_content: 'gAAAA' }),
+        item({ type: 'function_call', name: c.tool, arguments: JSON.stringify(c.args), call_id: `call_${id}_${i}` }),
+        item({ type: 'function_call_output', call_id: `call_${id}_${i}`, output: JSON.stringify({ output: c.result, metadata: { exit_code: exitCode, duration_seconds: 0.4 + i / 10 } }) }),
+        { timestamp: at(), type: 'event_msg', payload: { type: 'token_count', info: null } },
+      ];
+    }),
+  ];
+}
+
+/** Codex CLI: one rollout file per session, in the `YYYY/MM/DD/` folders `~/.codex/sessions/` has. */
+export function writeCodex(dir: string): [string, string] {
+  const day = join(dir, '2026', '01', '05');
+  mkdirSync(day, { recursive: true });
+  return [
+    writeJsonl(day, 'rollout-2026-01-05T10-00-00-codex-stuck.jsonl', codexLines('codex-stuck', () => STUCK, 1)),
+    writeJsonl(day, 'rollout-2026-01-05T11-00-00-codex-clean.jsonl', codexLines('codex-clean', clean, 0)),
+  ];
+}
+
+/** An OTLP/JSON string attribute. */
+const attr = (key: string, value: string | number) => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } });
+/** A 16-byte trace id (or, `bytes` 8, span id) in hex, made from `name`. */
+export const hexId = (name: string, bytes = 16): string => Buffer.from(name.padEnd(bytes, '.').slice(0, bytes)).toString('hex');
+
+/**
+ * Collector file-exporter lines (one OTLP/JSON export per line) of one agent run per session: an
+ * `invoke_agent` span naming the conversation (exported last, as it ends last), a `chat` span and an
+ * `execute_tool` span per call, the tool spans carrying no conversation id of their own; batches of three
+ * calls, each batch's spans in reverse order. `withArgs` false leaves `gen_ai.tool.call.arguments` out.
+ */
+export function otelExportLines(runs: readonly { conversation: string; call: CallAt; failing: boolean }[], withArgs = true): object[] {
+  const resource = { attributes: [attr('service.name', 'support-agent')] };
+  const scope = { name: 'opentelemetry.instrumentation.genai', version: '0.4b0' };
+  const lines: object[] = [];
+  const t0 = 1_767_607_200_000_000_000n;
+  for (const run of runs) {
+    const traceId = hexId(run.conversation);
+    const root = hexId(`${run.conversation}:root`, 8);
+    const spans = range(FIXTURE_CALLS).flatMap((i) => {
+      const c = run.call(i);
+      const start = t0 + BigInt(i) * 2_000_000_000n;
+      const span = (kind: string, offset: bigint, attributes: object[], status: object = {}) => ({
+        traceId, spanId: hexId(`${run.conversation}:${kind}${i}`, 8), parentSpanId: root, name: kind === 'chat' ? 'chat gpt-4o' : `execute_tool ${c.tool}`, kind: kind === 'chat' ? 3 : 1,
+        startTimeUnixNano: String(start + offset), endTimeUnixNano: String(start + offset + 900_000_000n), attributes, status,
+      });
+      return [
+        span('chat', 0n, [attr('gen_ai.operation.name', 'chat'), attr('gen_ai.request.model', 'gpt-4o'), attr('gen_ai.usage.input_tokens', 120)]),
+        span('tool', 1_000_000_000n, [
+          attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', c.tool), attr('gen_ai.tool.call.id', `call_${i}`), attr('gen_ai.tool.type', 'function'),
+          ...(withArgs ? [attr('gen_ai.tool.call.arguments', JSON.stringify(c.args))] : []), attr('gen_ai.tool.call.result', c.result),
+          ...(run.failing ? [attr('error.type', 'ToolError')] : []),
+        ], run.failing ? { code: 2, message: c.result } : {}),
+      ];
+    });
+    for (let b = 0; b < spans.length; b += 6) lines.push({ resourceSpans: [{ resource, scopeSpans: [{ scope, spans: spans.slice(b, b + 6).reverse() }] }] });
+    const agent = { traceId, spanId: root, name: 'invoke_agent support', kind: 1, startTimeUnixNano: String(t0 - 1n), endTimeUnixNano: String(t0 + 20_000_000_000n), attributes: [attr('gen_ai.operation.name', 'invoke_agent'), attr('gen_ai.conversation.id', run.conversation)], status: { code: 1 } };
+    lines.push({ resourceSpans: [{ resource, scopeSpans: [{ scope, spans: [agent] }] }] });
+  }
+  return lines;
+}
+
+/** OpenTelemetry GenAI spans: both runs in one collector file-exporter dump. */
+export function writeOtel(dir: string, name = 'traces.jsonl', withArgs = true): string {
+  return writeJsonl(dir, name, otelExportLines([{ conversation: 'otel-stuck', call: () => STUCK, failing: true }, { conversation: 'otel-clean', call: clean, failing: false }], withArgs));
+}
+
+/** The payloads a Claude Code tool hook receives for one session's calls: PreToolUse, then PostToolUse or PostToolUseFailure. */
+export function hookPayloads(sessionId: string, call: CallAt, failing: boolean): object[] {
+  const common = { session_id: sessionId, transcript_path: `/home/dev/.claude/projects/-work-app/${sessionId}.jsonl`, cwd: '/work/app', permission_mode: 'default' };
+  return [
+    { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'Please fix the failing test.' },
+    ...range(FIXTURE_CALLS).flatMap((i) => {
+      const c = call(i);
+      const pre = { ...common, hook_event_name: 'PreToolUse', tool_name: c.tool, tool_input: c.args, tool_use_id: `toolu_${sessionId}_${i}` };
+      const post = failing ? { ...pre, hook_event_name: 'PostToolUseFailure', error: c.result, is_interrupt: false } : { ...pre, hook_event_name: 'PostToolUse', tool_response: { stdout: c.result, stderr: '', interrupted: false } };
+      return [pre, post];
+    }),
+    { ...common, hook_event_name: 'Stop', stop_hook_active: false },
+  ];
+}
+
+/** Hook payload logs: both sessions' payloads in one log, interleaved as two agents sharing a logging hook write them. */
+export function writeHookPayloads(dir: string, name = 'hooks.jsonl'): string {
+  const a = hookPayloads('hook-stuck', () => STUCK, true);
+  const b = hookPayloads('hook-clean', clean, false);
+  return writeJsonl(dir, name, a.flatMap((p, i) => [p, b[i]!]));
+}
+
+/**
+ * An OpenHands event stream as `event_to_dict` writes it: the user's message and its recall, then per call
+ * an agent action with its tool call metadata and the observation caused by it (exit codes for commands),
+ * between agent state changes.
+ */
+export function openHandsEvents(call: CallAt, failing: boolean): object[] {
+  let id = 0;
+  const ts = () => new Date(Date.UTC(2026, 0, 5, 10, 0, id)).toISOString().replace('Z', '');
+  const events: object[] = [
+    { id: id++, timestamp: ts(), source: 'environment', message: '', observation: 'agent_state_changed', content: '', extras: { agent_state: 'running' } },
+    { id: id++, timestamp: ts(), source: 'user', message: 'Please fix the failing test.', action: 'message', args: { content: 'Please fix the failing test.', image_urls: null, wait_for_response: false } },
+    { id: id++, timestamp: ts(), source: 'user', message: 'Retrieving content for: Please fix', action: 'recall', args: { recall_type: 'workspace_context', query: 'Please fix the failing test.', thought: '' } },
+    { id: id++, timestamp: ts(), source: 'environment', message: 'Added workspace context', cause: 2, observation: 'recall', content: 'Added workspace context', extras: { recall_type: 'workspace_context' } },
+  ];
+  for (const i of range(FIXTURE_CALLS)) {
+    const c = call(i);
+    const run = c.tool === 'bash';
+    const meta = { function_name: run ? 'execute_bash' : 'str_replace_editor', tool_call_id: `toolu_${i}`, model_response: { id: `chatcmpl-${i}`, object: 'chat.completion', choices: [] }, total_calls_in_response: 1 };
+    const args = run ? { command: (c.args as { command: string }).command, is_input: false, thought: 'Let me run the tests again.', blocking: false, hidden: false, confirmation_state: 'confirmed' } : { path: (c.args as { path: string }).path, start: 0, end: -1, thought: 'Reading the next module.', impl_source: 'oh_aci', view_range: null };
+    const action = id++;
+    events.push({ id: action, timestamp: ts(), source: 'agent', message: run ? `Running command: ${args.command as string}` : `Reading file: ${args.path as string}`, action: run ? 'run' : 'read', tool_call_metadata: meta, args });
+    const extras = run ? { command: args.command, metadata: { exit_code: failing ? 1 : 0, pid: -1, username: 'openhands', working_dir: '/workspace', prefix: '', suffix: `\n[The command completed with exit code ${failing ? 1 : 0}.]` }, hidden: false } : { path: args.path, impl_source: 'oh_aci' };
+    events.push({ id: id++, timestamp: ts(), source: 'agent', message: run ? `Command executed with exit code ${failing ? 1 : 0}.` : `I read the file ${args.path as string}.`, cause: action, observation: run ? 'run' : 'read', tool_call_metadata: meta, content: c.result, extras, ...(run ? { success: !failing } : {}) });
+  }
+  events.push({ id: id++, timestamp: ts(), source: 'environment', message: '', observation: 'agent_state_changed', content: '', extras: { agent_state: 'awaiting_user_input' } });
+  return events;
+}
+
+/** OpenHands: each conversation as its event store keeps it, `sessions/<id>/events/<N>.json` beside its metadata and cache pages; returns the sessions folder. */
+export function writeOpenHands(dir: string): string {
+  const sessions = join(dir, 'sessions');
+  for (const [id, call, failing] of [['oh-stuck', () => STUCK, true], ['oh-clean', clean, false]] as const) {
+    const events = openHandsEvents(call, failing);
+    mkdirSync(join(sessions, id, 'events'), { recursive: true });
+    mkdirSync(join(sessions, id, 'event_cache'), { recursive: true });
+    events.forEach((e, n) => writeFileSync(join(sessions, id, 'events', `${n}.json`), JSON.stringify(e)));
+    writeFileSync(join(sessions, id, 'event_cache', '0-25.json'), JSON.stringify(events.slice(0, 25)));
+    writeFileSync(join(sessions, id, 'metadata.json'), JSON.stringify({ conversation_id: id, title: 'Fix the test', selected_repository: null }));
+  }
+  return sessions;
 }

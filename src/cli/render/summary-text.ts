@@ -65,6 +65,7 @@ export function summaryText(s: ScanSummary, options: SummaryTextOptions): string
   if (options.interrupted === true) lines.push('interrupted: this covers only the input read before Ctrl-C');
   if (s.skipped > 0) lines.push(`skipped: ${count(s.skipped, 'line, element, input or call', 'lines, elements, inputs or calls')} (each named on stderr)`);
   if (s.evictedSessions > 0) lines.push(`ended early: ${count(s.evictedSessions, 'session')}, to stay within --max-sessions`);
+  if (s.callsWithoutArgs > 0) lines.push(`${count(s.callsWithoutArgs, 'call')} had no recorded arguments: compared by tool name only`);
   lines.push('');
   lines.push(`flagged sessions (${options.minAction} or above): ${n(s.flaggedSessions)} of ${n(s.sessions)} (${pct(s.flaggedSessions, s.sessions)})`);
   lines.push(`  by action: break ${n(s.byAction.break)} · ask ${n(s.byAction.ask)} · warn ${n(s.byAction.warn)}`);

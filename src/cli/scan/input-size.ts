@@ -1,6 +1,7 @@
 /** The bytes of a scan's inputs, for the progress bar's share read and time left. */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { EVENTS_FOLDER, EVENT_COMPANIONS } from '../../formats/event-folders.js';
 import { STDIN_PATH, TRACE_FILE } from '../../formats/list-inputs.js';
 
 /** Bytes of the trace files under `path` (a file, or a folder walked as the readers walk it). */
@@ -9,7 +10,10 @@ function bytesUnder(path: string): number {
   if (s.isFile()) return s.size;
   if (!s.isDirectory()) return 0;
   let total = 0;
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
+  const entries = readdirSync(path, { withFileTypes: true });
+  const besideEvents = entries.some((e) => e.isDirectory() && e.name === EVENTS_FOLDER);
+  for (const entry of entries) {
+    if (besideEvents && EVENT_COMPANIONS.has(entry.name)) continue; // an OpenHands conversation's own files: not read
     const child = join(path, entry.name);
     if (entry.isDirectory()) total += bytesUnder(child);
     else if (entry.isFile() && TRACE_FILE.test(entry.name)) total += statSync(child).size;

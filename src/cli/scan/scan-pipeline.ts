@@ -107,6 +107,7 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
   let open = emptyBatch();
   let seq = 0;
   let events = 0;
+  let withoutArgs = 0;
   let issues = 0;
   let evicted = 0;
   let stopped = false;
@@ -240,6 +241,7 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
     const index = tally.calls++;
     tally.noteStep(index, item.event.step);
     if (item.errorInfo === 'known') tally.toolFailures++;
+    if (item.event.args === undefined) withoutArgs++;
     events++;
     open.events.push(sessionEvent(key, item.event));
     open.sites.push({ session: item.session, file: item.file, line: item.line, tool: item.event.tool, step: item.event.step });
@@ -251,5 +253,5 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
   endAll(null);
   await submit();
   while (inFlight.length > 0) await settleOldest();
-  return { aggregate, events, issues, evicted, millis: performance.now() - t0, stopped };
+  return { aggregate, events, callsWithoutArgs: withoutArgs, issues, evicted, millis: performance.now() - t0, stopped };
 }

@@ -65,6 +65,8 @@ export interface ScanSummary {
   readonly sessions: number;
   /** Calls read. */
   readonly events: number;
+  /** Calls whose input recorded no arguments (checked all the same, compared by tool name alone). */
+  readonly callsWithoutArgs: number;
   /** Sessions with a reported verdict. */
   readonly flaggedSessions: number;
   /** Sessions with a reported verdict of each loop kind. */
@@ -91,6 +93,8 @@ export interface ScanSummary {
 /** What the scan counted beside the sessions. */
 export interface ScanCounts {
   readonly events: number;
+  /** Calls read without arguments. */
+  readonly callsWithoutArgs: number;
   readonly issues: number;
   readonly evicted: number;
   readonly millis: number;
@@ -166,6 +170,7 @@ export class ScanAggregate {
     return {
       sessions: this.sessions,
       events: counts.events,
+      callsWithoutArgs: counts.callsWithoutArgs,
       flaggedSessions: this.flagged,
       byKind: Object.fromEntries([...this.byKind].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
       byAction: { ...this.byAction },

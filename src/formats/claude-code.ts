@@ -1,0 +1,113 @@
+/**
+ * Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`): one JSON object per line,
+ * `{type, sessionId, uuid, parentUuid, isSidechain, timestamp, message, ...}`. Assistant lines carry
+ * `message.content[]` blocks, `tool_use {id, name, input}` among them (one API message may be spread over
+ * several lines sharing `message.id`); user lines answer with `tool_result {tool_use_id, content, is_error}`.
+ * Other lines (summary, system, file-history-snapshot, ...) hold no tool traffic and are passed over.
+ *
+ * The session is `sessionId` (the input's name when a line has none); sidechain lines (a subagent's work,
+ * inline in older transcripts or in their own `agent-*.jsonl` file) are the session
+ * `<sessionId>/agent-<agentId>` (`<sessionId>/sidechain` without `agentId`), so a subagent's calls never
+ * interleave with its parent's. `is_error: true` makes a known failure, a result without it a known
+ * success; a call without result says nothing (`unknown`). The text blocks of an assistant message go into
+ * the `text` of its calls; `round` is the message's position among the session's assistant messages.
+ */
+import { describe } from '../options/checks.js';
+import type { FormatReader, InputName } from './format-reader.js';
+import { HeldCalls, type HeldCall, failure } from './held-calls.js';
+import { contentText, isRecord } from './json-value.js';
+import type { RecordUnit } from './read-records.js';
+import { type TraceItem, issue } from './trace-record.js';
+
+const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+
+/** A session's calls and the assistant message being read. */
+interface Transcript {
+  readonly calls: HeldCalls;
+  round: number;
+  messageId: unknown;
+  messageCalls: HeldCall[];
+  messageText: string[];
+}
+
+/** The session a line belongs to, or why it names none that can be used. */
+function sessionOf(v: Record<string, unknown>, fallback: string): string | { readonly bad: string } {
+  const id = v.sessionId ?? fallback;
+  if (typeof id !== 'string' || id === '') return { bad: `"sessionId" must be a non-empty string, received ${describe(id)}` };
+  if (v.isSidechain !== true) return id;
+  return typeof v.agentId === 'string' && v.agentId !== '' ? `${id}/agent-${v.agentId}` : `${id}/sidechain`;
+}
+
+/** A reader of Claude Code transcripts for `input`. */
+export function createClaudeCodeReader(input: InputName): FormatReader {
+  const sessions = new Map<string, Transcript>();
+  const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
+
+  function* assistant(t: Transcript, unit: RecordUnit, message: Record<string, unknown>, content: readonly unknown[]): Generator<TraceItem> {
+    if (message.id === undefined || message.id !== t.messageId) {
+      t.round++;
+      t.messageId = message.id;
+      t.messageCalls = [];
+      t.messageText = [];
+    }
+    for (let j = 0; j < content.length; j++) {
+      const b: unknown = content[j];
+      if (!isRecord(b)) continue;
+      if (b.type === 'text' && typeof b.text === 'string' && b.text !== '') {
+        t.messageText.push(b.text);
+        const text = t.messageText.join('\n');
+        for (const c of t.messageCalls) c.text = text;
+      } else if (typeof b.type === 'string' && CALL_BLOCKS.has(b.type)) {
+        if (typeof b.name !== 'string' || b.name === '') {
+          yield bad(unit, `block ${j} (${b.type}) has no name (received ${describe(b.name)})`);
+          continue;
+        }
+        const text = t.messageText.length === 0 ? undefined : t.messageText.join('\n');
+        const id = typeof b.id === 'string' ? b.id : undefined;
+        t.messageCalls.push(t.calls.hold(id, { tool: b.name, args: b.input, text, round: t.round, file: unit.file, line: unit.line }));
+      }
+    }
+  }
+
+  function* user(t: Transcript, unit: RecordUnit, content: readonly unknown[]): Generator<TraceItem> {
+    for (let j = 0; j < content.length; j++) {
+      const b: unknown = content[j];
+      if (!isRecord(b) || typeof b.type !== 'string' || (b.type !== 'tool_result' && !b.type.endsWith('_tool_result'))) continue;
+      if (typeof b.tool_use_id !== 'string') {
+        yield bad(unit, `block ${j} (${b.type}) has no string "tool_use_id" (received ${describe(b.tool_use_id)})`);
+        continue;
+      }
+      const result = contentText(b.content);
+      const outcome = b.is_error === true ? failure(result) : { result, errorInfo: b.type === 'tool_result' || b.is_error === false ? ('absent' as const) : ('unknown' as const) };
+      if (!t.calls.settle(b.tool_use_id, outcome)) {
+        yield issue('unpaired-result', unit.file, unit.line, `result for call id ${JSON.stringify(b.tool_use_id)} has no call waiting in session ${JSON.stringify(t.calls.session)}; skipped`);
+      }
+    }
+  }
+
+  return {
+    *record(unit: RecordUnit): Generator<TraceItem> {
+      const v = unit.value;
+      if (!isRecord(v)) return yield bad(unit, `expected a transcript line (an object with a "type"), received ${describe(v)}`);
+      if (v.type !== 'assistant' && v.type !== 'user') return;
+      const session = sessionOf(v, input.name);
+      if (typeof session !== 'string') return yield bad(unit, session.bad);
+      const message = v.message;
+      if (!isRecord(message)) return yield bad(unit, `${v.type === 'user' ? 'a user' : 'an assistant'} line needs a "message" object, received ${describe(message)}`);
+      if (!Array.isArray(message.content)) return; // a prompt typed as plain text
+      let t = sessions.get(session);
+      if (t === undefined) {
+        t = { calls: new HeldCalls(session), round: -1, messageId: undefined, messageCalls: [], messageText: [] };
+        sessions.set(session, t);
+      }
+      yield* v.type === 'assistant' ? assistant(t, unit, message, message.content) : user(t, unit, message.content);
+      yield* t.calls.release();
+    },
+    *finish(): Generator<TraceItem> {
+      for (const t of sessions.values()) {
+        yield* t.calls.releaseAll();
+        yield { kind: 'end', session: t.calls.session, file: input.file };
+      }
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * What a Codex CLI tool output says about the call. Codex has written shell results in three shapes over
+ * its versions, all of them strings:
+ *
+ * - structured: `{"output": "...", "metadata": {"exit_code": 1, "duration_seconds": 0.4}}` as JSON text;
+ * - freeform: `Exit code: 1\nWall time: 0.4 seconds\nOutput:\n...`;
+ * - unified exec: `Chunk ID: ...\nWall time: ...\nProcess exited with code 1\nOutput:\n...`.
+ *
+ * Each gives the exit code (0: a known success, else a known failure) and the output alone as the result,
+ * without the timing that differs between identical runs. An output object `{content, success}` says
+ * success or failure by `success`. Any other output (most non-shell tools) says nothing: `unknown`.
+ * Only the first {@link HEAD_CHARS} characters are looked at for the header (linear time, whatever the size).
+ */
+import { type Outcome, failure } from './held-calls.js';
+import { contentText, isRecord, parseJson } from './json-value.js';
+
+/** Characters of an output searched for its header. */
+export const HEAD_CHARS = 512;
+
+const FREEFORM = /^Exit code: (-?\d+)\n/;
+const UNIFIED = /^(?:[^\n]*\n){0,4}Process exited with code (-?\d+)\n/;
+const BODY = '\nOutput:\n';
+
+/** A result with exit code `code`: known success at 0, known failure otherwise. */
+function exited(result: string, code: number): Outcome {
+  return code === 0 ? { result, errorInfo: 'absent' } : failure(result);
+}
+
+/** What an output string says. */
+function textOutcome(s: string): Outcome {
+  if (s.startsWith('{"output"')) {
+    const p = parseJson(s);
+    if (p.ok && isRecord(p.value) && typeof p.value.output === 'string' && isRecord(p.value.metadata) && typeof p.value.metadata.exit_code === 'number') {
+      return exited(p.value.output, p.value.metadata.exit_code);
+    }
+  }
+  const head = s.slice(0, HEAD_CHARS);
+  const m = FREEFORM.exec(head) ?? UNIFIED.exec(head);
+  if (m === null) return { result: s, errorInfo: 'unknown' };
+  const at = head.indexOf(BODY);
+  return exited(at === -1 ? s : s.slice(at + BODY.length), Number(m[1]));
+}
+
+/** What the `output` of a `function_call_output` or `custom_tool_call_output` says. */
+export function codexOutcome(output: unknown): Outcome {
+  if (typeof output === 'string') return textOutcome(output);
+  if (isRecord(output)) {
+    const text = typeof output.content === 'string' ? output.content : contentText(output.content_items ?? output.content);
+    if (output.success === false) return failure(text);
+    if (output.success === true) return { result: text, errorInfo: 'absent' };
+    return typeof text === 'string' ? textOutcome(text) : { result: text, errorInfo: 'unknown' };
+  }
+  return { result: contentText(output), errorInfo: 'unknown' };
+}

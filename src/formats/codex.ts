@@ -1,0 +1,104 @@
+/**
+ * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): `{timestamp, type, payload}` lines.
+ * `session_meta` names the session (`payload.id`; the input's name when there is none); `response_item`
+ * payloads are Responses items: `function_call {call_id, name, arguments}` (JSON text), `custom_tool_call
+ * {call_id, name, input}`, `local_shell_call {call_id, action}` (the tool `local_shell`, the action its
+ * args) and `web_search_call {action}` (the tool `web_search`, no output), answered by
+ * `function_call_output` / `custom_tool_call_output` of the same `call_id` (see codex-output.ts for what an
+ * output says about failure). `event_msg`, `turn_context` and `compacted` lines repeat what the items say
+ * or hold no tool traffic, and are passed over. Rollouts of 2025 without the envelope (a first line
+ * `{id, timestamp, instructions}`, then bare items and `{record_type: "state"}` lines) read the same.
+ *
+ * A turn is the run of assistant items (messages, reasoning, calls) between tool outputs or user messages:
+ * its calls share the text of its assistant messages and its `round` (0-based). One session per input.
+ */
+import { describe } from '../options/checks.js';
+import { codexOutcome } from './codex-output.js';
+import type { FormatReader, InputName } from './format-reader.js';
+import { HeldCalls, type HeldCall } from './held-calls.js';
+import { contentText, isRecord, parseArguments } from './json-value.js';
+import type { RecordUnit } from './read-records.js';
+import { type TraceItem, issue } from './trace-record.js';
+
+const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
+/** Line types that hold no tool call or result of their own. */
+const PASSED_OVER = new Set(['event_msg', 'turn_context', 'compacted']);
+
+/** A reader of Codex rollouts for `input`. */
+export function createCodexReader(input: InputName): FormatReader {
+  let metaId: string | undefined;
+  let calls: HeldCalls | null = null;
+  let round = -1;
+  let turnCalls: HeldCall[] | null = null;
+  let turnText: string[] = [];
+  const held = (): HeldCalls => (calls ??= new HeldCalls(metaId ?? input.name));
+  const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
+  const openTurn = (): HeldCall[] => {
+    if (turnCalls === null) {
+      round++;
+      turnCalls = [];
+      turnText = [];
+    }
+    return turnCalls;
+  };
+
+  function* item(it: Record<string, unknown>, unit: RecordUnit): Generator<TraceItem> {
+    const type = it.type;
+    const at = { file: unit.file, line: unit.line };
+    if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call' || type === 'web_search_call') {
+      const turn = openTurn();
+      const tool = type === 'local_shell_call' ? 'local_shell' : type === 'web_search_call' ? 'web_search' : it.name;
+      if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${type} has no name (received ${describe(tool)})`);
+      const args = type === 'function_call' ? parseArguments(it.arguments) : type === 'custom_tool_call' ? it.input : it.action;
+      const id = typeof it.call_id === 'string' ? it.call_id : typeof it.id === 'string' ? it.id : undefined;
+      const text = turnText.length === 0 ? undefined : turnText.join('\n');
+      const noOutput = type === 'web_search_call' ? { result: undefined, errorInfo: 'unknown' as const } : null;
+      turn.push(held().hold(noOutput === null ? id : undefined, { tool, args, text, round, ...at }, noOutput));
+    } else if (typeof type === 'string' && OUTPUTS.has(type)) {
+      turnCalls = null;
+      if (typeof it.call_id !== 'string') return yield bad(unit, `${type} has no string "call_id" (received ${describe(it.call_id)})`);
+      if (!held().settle(it.call_id, codexOutcome(it.output))) {
+        yield issue('unpaired-result', unit.file, unit.line, `result for call id ${JSON.stringify(it.call_id)} has no call waiting in session ${JSON.stringify(held().session)}; skipped`);
+      }
+    } else if (type === 'reasoning') {
+      openTurn();
+    } else if (type === 'message') {
+      if (it.role !== 'assistant') {
+        turnCalls = null;
+        return;
+      }
+      const turn = openTurn();
+      const t = contentText(it.content);
+      if (typeof t !== 'string' || t === '') return;
+      turnText.push(t);
+      for (const c of turn) c.text = turnText.join('\n');
+    }
+  }
+
+  return {
+    *record(unit: RecordUnit): Generator<TraceItem> {
+      const v = unit.value;
+      if (!isRecord(v)) return yield bad(unit, `expected a rollout line (an object with a "type" and a "payload"), received ${describe(v)}`);
+      if (v.type === undefined) {
+        // 2025 rollouts: a first line {id, timestamp, instructions} and {record_type: "state"} markers
+        if (metaId === undefined && typeof v.id === 'string' && v.id !== '' && v.record_type === undefined) metaId = v.id;
+        return;
+      }
+      if (v.type === 'session_meta') {
+        if (!isRecord(v.payload)) return yield bad(unit, `a session_meta line needs a "payload" object, received ${describe(v.payload)}`);
+        if (metaId === undefined && typeof v.payload.id === 'string' && v.payload.id !== '') metaId = v.payload.id;
+        return;
+      }
+      if (typeof v.type === 'string' && PASSED_OVER.has(v.type)) return;
+      const it = v.type === 'response_item' ? v.payload : v; // 2025 rollouts: bare items
+      if (!isRecord(it)) return yield bad(unit, `a response_item line needs a "payload" object, received ${describe(it)}`);
+      yield* item(it, unit);
+      yield* held().release();
+    },
+    *finish(): Generator<TraceItem> {
+      if (calls === null) return;
+      yield* calls.releaseAll();
+      yield { kind: 'end', session: calls.session, file: input.file };
+    },
+  };
+}

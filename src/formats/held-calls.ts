@@ -1,0 +1,110 @@
+/**
+ * The calls of one session of a streamed format (one record per line, a call's outcome on a later line:
+ * Claude Code, Codex, hook logs, OpenHands), held in call order only until their outcome is known and then
+ * released in that order. Memory is bounded: at most `maxHeld` calls wait; past that the oldest is released
+ * without its outcome (a result naming it later is then unpaired), so a call whose result never comes holds
+ * back at most that many others.
+ *
+ * ```
+ *   hold(a) hold(b) hold(c)     settle(b)      settle(a)           release() -> a, b   (c still waits)
+ *   [a? b? c?]                  [a? b! c?]     [a! b! c?]
+ * ```
+ */
+import { toolEvent } from './session-calls.js';
+import type { ErrorInfo, TraceCall } from './trace-record.js';
+
+/** Calls of one session waiting for their outcome, at most. */
+export const MAX_HELD_CALLS = 1024;
+
+/** What a call's result says. */
+export interface Outcome {
+  readonly result: unknown;
+  /** The failure, when `errorInfo` is `known`. */
+  readonly error?: unknown;
+  readonly errorInfo: ErrorInfo;
+}
+
+/** A call as a reader meets it. */
+export interface CallStart {
+  readonly tool: string;
+  /** The arguments; undefined when the format did not record them. */
+  readonly args?: unknown;
+  readonly text?: string;
+  readonly round?: number;
+  /** Where the call's record is. */
+  readonly file: string;
+  readonly line: number;
+}
+
+/** A call waiting in the queue; its `text` may still be set. */
+export interface HeldCall extends CallStart {
+  text?: string;
+  outcome: Outcome | null;
+  readonly id: string | undefined;
+}
+
+/** The held calls of one session. */
+export class HeldCalls {
+  private readonly queue: HeldCall[] = [];
+  private readonly waiting = new Map<string, HeldCall[]>();
+
+  constructor(
+    /** Session id, put into every call released. */
+    readonly session: string,
+    private readonly maxHeld: number = MAX_HELD_CALLS,
+  ) {}
+
+  /** Calls held. */
+  get size(): number {
+    return this.queue.length;
+  }
+
+  /** Holds a call; `id` pairs it with its outcome (none: it waits only for `outcome`, if given now). */
+  hold(id: string | undefined, start: CallStart, outcome: Outcome | null = null): HeldCall {
+    const held: HeldCall = { ...start, id, outcome };
+    this.queue.push(held);
+    if (id !== undefined && outcome === null) {
+      const q = this.waiting.get(id);
+      if (q === undefined) this.waiting.set(id, [held]);
+      else q.push(held);
+    }
+    return held;
+  }
+
+  /** Gives the oldest call waiting under `id` its outcome; false when no call waits under it. */
+  settle(id: string, outcome: Outcome): boolean {
+    const q = this.waiting.get(id);
+    const held = q?.shift();
+    if (held === undefined) return false;
+    if (q!.length === 0) this.waiting.delete(id);
+    held.outcome = outcome;
+    return true;
+  }
+
+  /** Releases the calls at the head that have their outcome, then the oldest past `maxHeld` without it. */
+  *release(): Generator<TraceCall> {
+    while (this.queue.length > 0 && (this.queue[0]!.outcome !== null || this.queue.length > this.maxHeld)) yield this.out(this.queue.shift()!);
+  }
+
+  /** Releases every call held, in call order. */
+  *releaseAll(): Generator<TraceCall> {
+    while (this.queue.length > 0) yield this.out(this.queue.shift()!);
+  }
+
+  private out(c: HeldCall): TraceCall {
+    if (c.outcome === null && c.id !== undefined) {
+      const q = this.waiting.get(c.id);
+      const at = q?.indexOf(c) ?? -1;
+      if (at !== -1) q!.splice(at, 1);
+      if (q?.length === 0) this.waiting.delete(c.id);
+    }
+    const o = c.outcome;
+    const event = toolEvent(c.tool, c.args, o?.result, o?.errorInfo === 'known' ? o.error : undefined, c.text, undefined, c.round);
+    return { kind: 'call', session: this.session, event, errorInfo: o?.errorInfo ?? 'unknown', file: c.file, line: c.line };
+  }
+}
+
+/** A known failure: `error` is the result text, or true when it has none. */
+export function failure(result: unknown): Outcome {
+  return { result, error: typeof result === 'string' && result !== '' ? result : true, errorInfo: 'known' };
+}

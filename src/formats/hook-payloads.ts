@@ -1,0 +1,84 @@
+/**
+ * Hook payload logs: the JSON objects a tool hook receives on stdin, one per line, as a logging hook
+ * appends them (Claude Code and Codex `PreToolUse` / `PostToolUse` / `PostToolUseFailure`, Gemini CLI
+ * `BeforeTool` / `AfterTool`): `{session_id, transcript_path, cwd, hook_event_name, tool_name, tool_input,
+ * tool_use_id?}`, the after-event adding `tool_response` or `error`. Sessions may interleave.
+ *
+ * A before-event is a call (`tool_input` its args), paired with its after-event by `tool_use_id`, or, when
+ * the payloads carry none (Gemini), with the session's oldest unanswered call of the same tool. An
+ * after-event without its before-event (a log of after-events only) is a call of its own. The after-event
+ * decides the failure: `PostToolUseFailure`, an `error`, or a `tool_response` with an `error` (Gemini) is a
+ * known failure, any other a known success; a call whose after-event never comes says nothing (`unknown`).
+ * The result is the response's `llmContent` when it has one (what the model saw), else the response.
+ * Other hook events (prompts, stops, session starts) are passed over. Sessions end with the input; only
+ * sessions with a call waiting are kept, at most {@link MAX_OPEN_SESSIONS} (the least recently used first
+ * gives its calls up without outcome).
+ */
+import { describe } from '../options/checks.js';
+import type { FormatReader, InputName } from './format-reader.js';
+import { HeldCalls, type Outcome, failure } from './held-calls.js';
+import { isRecord } from './json-value.js';
+import type { RecordUnit } from './read-records.js';
+import { type TraceItem, issue } from './trace-record.js';
+
+const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
+const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
+
+/** Sessions with a call waiting for its after-event, at most. */
+export const MAX_OPEN_SESSIONS = 10_000;
+
+/** Pairing key of a payload without `tool_use_id`: its tool, in a namespace real ids cannot reach. */
+const byOrder = (tool: string): string => `\u0000tool:${tool}`;
+const present = (v: unknown): boolean => v !== undefined && v !== null && v !== false && v !== '';
+
+/** What an after-event says about its call. */
+function afterOutcome(v: Record<string, unknown>): Outcome {
+  const response = v.tool_response;
+  const result = isRecord(response) && 'llmContent' in response ? response.llmContent : (response ?? v.error);
+  if (v.hook_event_name === 'PostToolUseFailure' || present(v.error)) return { result, error: present(v.error) ? v.error : true, errorInfo: 'known' };
+  if (isRecord(response) && present(response.error)) {
+    const e = response.error;
+    return { ...failure(result), error: isRecord(e) && typeof e.message === 'string' ? e.message : e };
+  }
+  return { result, errorInfo: 'absent' };
+}
+
+/** A reader of hook payload logs for `input`. */
+export function createHookPayloadsReader(input: InputName): FormatReader {
+  const open = new Map<string, HeldCalls>();
+  const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
+
+  return {
+    *record(unit: RecordUnit): Generator<TraceItem> {
+      const v = unit.value;
+      if (!isRecord(v) || typeof v.hook_event_name !== 'string') return yield bad(unit, `expected a hook payload (an object with a string "hook_event_name"), received ${isRecord(v) ? `an object whose "hook_event_name" is ${describe(v.hook_event_name)}` : describe(v)}`);
+      const before = BEFORE.has(v.hook_event_name);
+      if (!before && !AFTER.has(v.hook_event_name)) return;
+      const session = v.session_id ?? input.name;
+      if (typeof session !== 'string' || session === '') return yield bad(unit, `"session_id" must be a non-empty string, received ${describe(session)}`);
+      const tool = v.tool_name;
+      if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${v.hook_event_name} payload without a "tool_name" (received ${describe(tool)})`);
+      const id = typeof v.tool_use_id === 'string' && v.tool_use_id !== '' ? v.tool_use_id : byOrder(tool);
+      const calls = open.get(session) ?? new HeldCalls(session);
+      open.delete(session);
+      open.set(session, calls); // most recently used last
+      const start = { tool, args: v.tool_input, file: unit.file, line: unit.line };
+      if (before) calls.hold(id, start);
+      else {
+        const outcome = afterOutcome(v);
+        if (!calls.settle(id, outcome)) calls.hold(undefined, start, outcome);
+      }
+      yield* calls.release();
+      if (calls.size === 0) open.delete(session);
+      if (open.size > MAX_OPEN_SESSIONS) {
+        const [oldest, held] = open.entries().next().value!;
+        open.delete(oldest);
+        yield* held.releaseAll();
+      }
+    },
+    *finish(): Generator<TraceItem> {
+      for (const calls of open.values()) yield* calls.releaseAll();
+      open.clear();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The hook payload reader: before-events paired with after-events by tool_use_id (by tool and order when
+ * the payloads carry none, as Gemini CLI's do), interleaved sessions kept apart, failures from
+ * PostToolUseFailure, an error or a response's error, a before-event without after-event a call without
+ * outcome, an after-event alone a call of its own, bad payloads reported by line.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_OPEN_SESSIONS } from '../src/formats/hook-payloads.js';
+import { hookPayloads } from './helpers/format-fixtures.js';
+import { collect, scratchDir } from './helpers/trace-files.js';
+
+const { write } = scratchDir('formats-hooks');
+const jsonl = (lines: readonly unknown[]): string => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+const cc = (event: string, tool: string, id: string, extra: object = {}) => ({ session_id: 's1', transcript_path: '/t.jsonl', cwd: '/app', hook_event_name: event, tool_name: tool, tool_input: { command: id }, tool_use_id: id, ...extra });
+const gemini = (event: string, tool: string, input: object, extra: object = {}) => ({ session_id: 'g1', transcript_path: '/g.json', cwd: '/app', hook_event_name: event, timestamp: '2026-01-05T10:00:00Z', tool_name: tool, tool_input: input, ...extra });
+
+describe('hook payload format', () => {
+  it('should pair Claude Code payloads by tool_use_id, keep interleaved sessions apart and read failures', async () => {
+    const call = (i: number) => ({ tool: 'Bash', args: { command: `ls ${i}` }, result: 'missing' });
+    const a = hookPayloads('sa', call, true);
+    const b = hookPayloads('sb', call, false);
+    const file = write('claude.jsonl', jsonl(a.flatMap((p, i) => [p, b[i]])));
+    const calls = (await collect([file])).filter((i) => i.kind === 'call');
+    expect(calls).toHaveLength(16);
+    expect(calls.filter((c) => c.session === 'sa').every((c) => c.errorInfo === 'known' && c.event.error === 'missing' && c.event.result === 'missing')).toBe(true);
+    expect(calls.filter((c) => c.session === 'sb').map((c) => [c.errorInfo, c.event.args])).toEqual(Array.from({ length: 8 }, (_, i) => ['absent', { command: `ls ${i}` }]));
+    expect(calls.find((c) => c.session === 'sb')?.event.result).toEqual({ stdout: 'missing', stderr: '', interrupted: false });
+  });
+
+  it('should keep call order when after-events come out of order, and give an unanswered call no outcome', async () => {
+    const file = write('order.jsonl', jsonl([
+      cc('PreToolUse', 'Read', 'r1'),
+      cc('PreToolUse', 'Grep', 'g1'),
+      cc('PostToolUse', 'Grep', 'g1', { tool_response: 'match' }),
+      cc('PreToolUse', 'Bash', 'b1'),
+      cc('PostToolUse', 'Read', 'r1', { tool_response: { type: 'text' } }),
+      cc('PostToolUse', 'Edit', 'e1', { tool_response: 'edited' }),
+      cc('SessionEnd', 'x', 'x'),
+    ]));
+    expect((await collect([file])).map((i) => (i.kind === 'call' ? `${i.event.tool}@${i.line} ${i.errorInfo}` : i.kind))).toEqual([
+      'Read@1 absent',
+      'Grep@2 absent',
+      'Bash@4 unknown',
+      'Edit@6 absent',
+    ]);
+  });
+
+  it('should pair Gemini CLI payloads (no tool_use_id) by tool and order, and read a response error as a failure', async () => {
+    const file = write('gemini.jsonl', jsonl([
+      gemini('BeforeTool', 'run_shell_command', { command: 'make' }),
+      gemini('BeforeTool', 'read_file', { absolute_path: '/app/a.c' }),
+      gemini('BeforeTool', 'run_shell_command', { command: 'make test' }),
+      gemini('AfterTool', 'read_file', { absolute_path: '/app/a.c' }, { tool_response: { llmContent: 'int main;', returnDisplay: 'a.c' } }),
+      gemini('AfterTool', 'run_shell_command', { command: 'make' }, { tool_response: { llmContent: 'make: *** [all] Error 2', returnDisplay: '', error: { message: 'exit code 2', type: 'shell_execute_error' } } }),
+      gemini('AfterTool', 'run_shell_command', { command: 'make test' }, { tool_response: { llmContent: 'ok', returnDisplay: '' } }),
+    ]));
+    expect((await collect([file])).map((i) => (i.kind === 'call' ? [i.session, i.event.tool, i.event.result, i.event.error, i.errorInfo] : i.kind))).toEqual([
+      ['g1', 'run_shell_command', 'make: *** [all] Error 2', 'exit code 2', 'known'],
+      ['g1', 'read_file', 'int main;', undefined, 'absent'],
+      ['g1', 'run_shell_command', 'ok', undefined, 'absent'],
+    ]);
+  });
+
+  it('should report bad payloads by line and read the rest', async () => {
+    const file = write('bad.jsonl', jsonl([
+      cc('PreToolUse', 'Bash', 'b1'),
+      'hello',
+      { session_id: 's1', tool_name: 'Bash' },
+      cc('PreToolUse', '', 'x'),
+      cc('PostToolUse', 'Bash', 'b2', { session_id: 5 }),
+      cc('PostToolUseFailure', 'Bash', 'b1', { error: 'Command failed: exit 1' }),
+    ]));
+    expect((await collect([file], { format: 'hooks' })).map((i) => (i.kind === 'issue' ? `${i.code} ${i.line}: ${i.message}` : i.kind === 'call' ? `call ${i.event.error as string}` : i.kind))).toEqual([
+      'bad-record 2: expected a hook payload (an object with a string "hook_event_name"), received "hello" (string); skipped',
+      'bad-record 3: expected a hook payload (an object with a string "hook_event_name"), received an object whose "hook_event_name" is undefined; skipped',
+      'bad-record 4: PreToolUse payload without a "tool_name" (received "" (string)); skipped',
+      'bad-record 5: "session_id" must be a non-empty string, received 5 (number); skipped',
+      'call Command failed: exit 1',
+    ]);
+  });
+
+  it(`should keep at most ${MAX_OPEN_SESSIONS} sessions waiting, giving up the least recently used one's calls without outcome`, async () => {
+    const pre = (s: number) => ({ ...cc('PreToolUse', 'Bash', `b${s}`), session_id: `s${s}` });
+    const lines = [pre(0), pre(1), { ...cc('PostToolUse', 'Bash', 'b1', { tool_response: 'ok' }), session_id: 's1' }, pre(1)];
+    for (let s = 2; s <= MAX_OPEN_SESSIONS + 1; s++) lines.push(pre(s));
+    lines.push({ ...cc('PostToolUse', 'Bash', 'b0', { tool_response: 'late' }), session_id: 's0' });
+    const calls = (await collect([write('many.jsonl', jsonl(lines))])).filter((i) => i.kind === 'call');
+    expect(calls.filter((c) => c.session === 's0').map((c) => [c.line, c.errorInfo])).toEqual([[1, 'unknown'], [lines.length, 'absent']]);
+    expect(calls).toHaveLength(MAX_OPEN_SESSIONS + 4);
+  });
+});
