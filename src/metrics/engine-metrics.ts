@@ -12,7 +12,9 @@
  * | `loopwatch.sessions.dropped` | counter | `{session}` | `reason`: ended, evicted, expired |
  * | `loopwatch.check.duration` | histogram | `s` | `operation`: check, batch, propose, record, decide_batch |
  */
-import { type Attributes, type Counter, type Histogram, type Meter, createNoopMeter, metrics } from '@opentelemetry/api';
+import { createRequire } from 'node:module';
+import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
+import type * as OtelApi from '@opentelemetry/api';
 import type { LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
 
@@ -22,7 +24,11 @@ export const METER_NAME = 'loopwatch';
 /** The built-in detectors' kinds (metrics label other kinds `custom`, so labels stay bounded). */
 export const BUILT_IN_KINDS: ReadonlySet<string> = new Set(['exact_repeat', 'frequency', 'cycle', 'semantic', 'similar_args', 'result_repeat', 'dead_end', 'state_repeat', 'chanting']);
 
-const NOOP_METER = createNoopMeter().constructor;
+/**
+ * Where @opentelemetry/api 1.x keeps what was registered globally (shared by every copy of the API in the
+ * process): looked at first, so that with nothing registered the API is not even loaded.
+ */
+const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
 /** What an engine's operation was. */
 export type Operation = 'check' | 'batch' | 'propose' | 'record' | 'decide_batch';
@@ -90,7 +96,11 @@ export class EngineMetrics {
  */
 export function engineMetrics(meter: Meter | false | undefined, liveSessions: () => number): EngineMetrics | null {
   if (meter === false) return null;
-  const m = meter ?? metrics.getMeter(METER_NAME);
-  if (m instanceof NOOP_METER) return null;
+  if (meter !== undefined) return new EngineMetrics(meter, liveSessions);
+  const registered = (globalThis as Record<symbol, { metrics?: unknown } | undefined>)[OTEL_GLOBAL];
+  if (registered?.metrics === undefined) return null;
+  const api = createRequire(import.meta.url)('@opentelemetry/api') as typeof OtelApi;
+  const m = api.metrics.getMeter(METER_NAME);
+  if (m instanceof api.createNoopMeter().constructor) return null;
   return new EngineMetrics(m, liveSessions);
 }

@@ -4,8 +4,16 @@
  * when scraped (no cost per call); HTTP requests are counted and timed as they end. Series are named
  * `loopwatch_*`; labels are bounded (kinds, actions, route patterns, status codes), never a session id.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRequire } from 'node:module';
+import type { Counter as PromCounter, Histogram as PromHistogram, Registry } from 'prom-client';
+import type * as PromClient from 'prom-client';
 import type { EngineStats } from '../engine/loop-engine.js';
+
+/** prom-client, loaded when a registry is first made (a library user who never serves never loads it). */
+let prom: typeof PromClient | null = null;
+function promClient(): typeof PromClient {
+  return (prom ??= createRequire(import.meta.url)('prom-client') as typeof PromClient);
+}
 
 /** Counts by label value. */
 export type Tally = ReadonlyMap<string, number>;
@@ -26,6 +34,7 @@ export interface DetectionSource {
 
 /** A registry with the detection series and the process's default ones (`loopwatch_process_*`, ...). */
 export function detectionRegistry(source: DetectionSource, withProcess = true): Registry {
+  const { Counter, Gauge, Registry, collectDefaultMetrics } = promClient();
   const registry = new Registry();
   if (withProcess) collectDefaultMetrics({ register: registry, prefix: 'loopwatch_' });
   const registers = [registry];
@@ -108,10 +117,11 @@ export function detectionRegistry(source: DetectionSource, withProcess = true): 
 
 /** Counts and times HTTP requests by route pattern, method and status. */
 export class HttpMetrics {
-  private readonly requests: Counter<'route' | 'method' | 'status'>;
-  private readonly duration: Histogram<'route'>;
+  private readonly requests: PromCounter<'route' | 'method' | 'status'>;
+  private readonly duration: PromHistogram<'route'>;
 
   constructor(registry: Registry) {
+    const { Counter, Histogram } = promClient();
     const registers = [registry];
     this.requests = new Counter({ name: 'loopwatch_http_requests_total', help: 'HTTP requests answered, by route pattern, method and status', labelNames: ['route', 'method', 'status'], registers });
     this.duration = new Histogram({

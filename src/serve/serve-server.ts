@@ -7,6 +7,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LoopEngine } from '../engine/loop-engine.js';
+import { HttpMetrics, detectionRegistry } from '../metrics/prometheus.js';
 import { CheckService } from './check-service.js';
 import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
@@ -63,7 +64,7 @@ export class ServeServer {
   /** Restores the sessions of the state directory, then listens. Rejects when the port cannot be had. */
   static async start(options: ServeOptions = {}): Promise<ServeServer> {
     const s = new ServeServer(options);
-    await s.startMetrics();
+    s.startMetrics();
     s.restoreReport = s.restoreState();
     await new Promise<void>((resolve, reject) => {
       s.server.once('error', reject);
@@ -124,8 +125,7 @@ export class ServeServer {
   }
 
   /** The Prometheus registry (loaded only by a server: the library does not load prom-client). */
-  private async startMetrics(): Promise<void> {
-    const { HttpMetrics, detectionRegistry } = await import('../metrics/prometheus.js');
+  private startMetrics(): void {
     const service = this.service;
     const registry = detectionRegistry({
       stats: () => this.engine.stats(),
