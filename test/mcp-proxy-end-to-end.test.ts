@@ -5,7 +5,7 @@
  * server's stderr passes through; either side going away ends the proxy and the server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,7 +13,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import { STOP_ADVICE } from '../src/mcp/tool-call-gate.js';
-import { CLI } from './helpers/cli.js';
+import { CLI, loopwatch } from './helpers/cli.js';
 import { BUILD_ERROR, type McpFixtures, writeMcpFixtures } from './helpers/mcp-fixtures.js';
 import { LEGITIMATE, STUCK, type ScriptedCall } from './helpers/live-scenarios.js';
 import { replay } from './helpers/live-replay.js';
@@ -25,6 +25,7 @@ beforeAll(() => {
 const open: StdioClientTransport[] = [];
 afterAll(async () => {
   await Promise.all(open.map((t) => t.close()));
+  rmSync(fx.dir, { recursive: true, force: true });
 });
 
 interface Connected {
@@ -241,6 +242,19 @@ describe('loopwatch mcp lifetime and framing', () => {
     expect(await p.exited).toBe(0);
     expect(p.out().equals(sent)).toBe(true);
     expect(p.err()).toMatch(/^echo-server: up$/m);
+  });
+
+  it('should print its help, refuse bad flags in one line, and leave the arguments after -- to the server', () => {
+    const help = loopwatch(['mcp', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: loopwatch mcp \[options\] -- <server command>/);
+    expect(loopwatch(['--help']).stdout).toMatch(/^ {2}mcp \[options\] -- <server command\.\.\.>$/m);
+    const typo = loopwatch(['mcp', '--sesion', 'x', '--', process.execPath, fx.echo]);
+    expect([typo.code, typo.stderr]).toEqual([2, 'loopwatch mcp: unknown flag --sesion (did you mean --session?) (see loopwatch mcp --help)\n']);
+    expect(loopwatch(['mcp', '--max-line-bytes', '10', '--', process.execPath, fx.echo]).stderr).toMatch(/--max-line-bytes must be an integer from 1024 to/);
+    // --help after -- is the server's: the echo server gets it as an argument and echoes stdin
+    const own = loopwatch(['mcp', '--', process.execPath, fx.echo, '--help'], 'hello\n');
+    expect([own.code, own.stdout]).toEqual([0, 'hello\n']);
   });
 
   it('should refuse a command line without a server command, and say when the server cannot start', async () => {

@@ -129,6 +129,21 @@ describe('McpProxy messages', () => {
     expect(h.rawToClient()).toBe(`${odd}\n`);
   });
 
+  it('should not record a task handle (a task-augmented call) as the call\'s outcome', async () => {
+    const guard = new LiveGuard();
+    const recorded: unknown[] = [];
+    const record = guard.record.bind(guard);
+    guard.record = (session, c) => (recorded.push(c), record(session, c));
+    const h = harness(guard);
+    await h.client(call(1));
+    const handle = { jsonrpc: '2.0', id: 1, result: { task: { taskId: 't1', status: 'working' } } };
+    await h.server(handle);
+    await h.client(call(2, 'read', { path: 'a' }));
+    await h.server({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'A' }] } });
+    expect(h.take().client).toEqual([handle, { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'A' }] } }]);
+    expect(recorded).toEqual([{ id: '2', tool: 'read', args: { path: 'a' }, result: 'A' }]);
+  });
+
   it('should keep at most MAX_IN_FLIGHT calls waiting for an answer', async () => {
     const h = harness();
     await h.client(Array.from({ length: MAX_IN_FLIGHT + 5 }, (_, i) => JSON.stringify(call(i, 'read', { path: `f${i}` }))).join('\n'));

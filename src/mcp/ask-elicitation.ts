@@ -13,7 +13,7 @@
  * ```
  */
 import { randomBytes } from 'node:crypto';
-import { type JsonRpcId, type JsonRpcMessage, idKey, isObject } from './json-rpc.js';
+import { type JsonRpcId, type JsonRpcMessage, idKey, isObject, notificationMessage, requestMessage } from './json-rpc.js';
 
 /** Calls held for a human's answer at most; an ask beyond it is shown as a warning instead. */
 export const MAX_HELD_ASKS = 64;
@@ -58,7 +58,7 @@ export class HeldAsks {
     this.byAsk.set(askId, call);
     this.byCall.set(idKey(call.id), askId);
     const params = { message: `${call.message}\n\nRun the tool call "${call.tool}" anyway?`, requestedSchema: { type: 'object', properties: {} } };
-    return { jsonrpc: '2.0', id: askId, method: 'elicitation/create', params };
+    return requestMessage(askId, 'elicitation/create', params);
   }
 
   /** The held call a client's response answers, taken out, with the answer; undefined when it is not one of ours. */
@@ -84,6 +84,6 @@ export class HeldAsks {
     if (askId === undefined) return undefined;
     this.byCall.delete(idKey(id));
     this.byAsk.delete(askId);
-    return { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: askId, reason } };
+    return notificationMessage('notifications/cancelled', { requestId: askId, reason });
   }
 }

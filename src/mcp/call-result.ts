@@ -66,6 +66,15 @@ export function callOutcome(response: Record<string, unknown>): CallOutcome {
 }
 
 /**
+ * Whether a response is a task's handle (MCP 2025-11-25 task-augmented calls: `{task: {...}}`, the result
+ * comes later through tasks/result): not the call's outcome, so it is not recorded as one.
+ */
+export function isTaskHandle(response: Record<string, unknown>): boolean {
+  const r = response.result;
+  return isObject(r) && isObject(r.task) && !Array.isArray(r.content);
+}
+
+/**
  * Adds `notes` to a response's result as text items at the end of its content. False (nothing changed)
  * when the response has no result content to add to (a JSON-RPC error, or a malformed result).
  */

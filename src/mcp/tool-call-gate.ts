@@ -17,7 +17,7 @@ import { MAX_CALL_ID_LENGTH } from '../live/live-call.js';
 import type { LiveGuard } from '../live/live-guard.js';
 import { CONSEQUENCE } from '../policy/message.js';
 import { HeldAsks, supportsFormElicitation } from './ask-elicitation.js';
-import { appendNotes, callOutcome, refusal } from './call-result.js';
+import { appendNotes, callOutcome, isTaskHandle, refusal } from './call-result.js';
 import { type JsonRpcId, type JsonRpcMessage, idKey, isId, paramsOf, requestId, responseId, resultMessage } from './json-rpc.js';
 
 /** Calls in flight (forwarded, response not back) remembered at most; the oldest is forgotten first (not recorded). */
@@ -81,6 +81,8 @@ export class ToolCallGate {
     const call = this.inFlight.get(idKey(id));
     if (call === undefined) return false;
     this.inFlight.delete(idKey(id));
+    // a task's handle is not an outcome: the call is left to the core, which records it without one
+    if (isTaskHandle(m)) return false;
     const outcome = callOutcome(m);
     const d = this.guard.record(this.session, { tool: call.tool, args: call.args, ...(call.callId === undefined ? {} : { id: call.callId }), ...outcome });
     if (d.action === 'warn' && d.message !== undefined && !call.notes.includes(d.message)) {
