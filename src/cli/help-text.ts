@@ -18,6 +18,8 @@ Commands:
                         replay one session call by call with loopwatch's verdicts beside the calls
   demo                  scan a built-in synthetic fleet and score the verdicts against its injected loops
   serve [options]       loop detection as an HTTP service (or a NATS JetStream worker with --nats)
+  mcp [options] -- <server command...>
+                        a stdio proxy for an MCP server: checks each tools/call before it reaches the server
 ${withBench ? '  bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)\n' : ''}
 Options:
   -h, --help            this help (and \`loopwatch <command> --help\`)
@@ -28,6 +30,7 @@ Examples:
   loopwatch scan runs/ --json > report.json
   loopwatch explain run-17 runs/ --around 3
   zcat events.jsonl.gz | loopwatch scan - --jsonl --min-action break
+  loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem /tmp
 `;
 }
 
@@ -185,4 +188,36 @@ Options:
 Examples:
   loopwatch serve --port 7878
   curl -s localhost:7878/v1/check -d '{"session":"run-1","tool":"bash","args":{"command":"ls"}}'
+`;
+
+/** Help for \`loopwatch mcp\`. */
+export const MCP_HELP = `Usage: loopwatch mcp [options] -- <server command> [args...]
+
+A stdio proxy for any MCP server: put it in front of the server's command in the client's config. It
+starts the server and forwards every message both ways unchanged, except tools/call requests, which
+are checked for loops before they reach the server:
+  allow          forwarded
+  warn           forwarded; loopwatch's message added to the result as one more text item
+  ask            the user is asked (MCP elicitation) when the client supports it, else as warn
+  deny, stop     not forwarded: answered {"content": [{"type": "text", "text": MESSAGE}], "isError": true}
+Each forwarded call's result (or error) is recorded for the next checks. The server's stderr passes
+through; lines of loopwatch's own on stderr start with "loopwatch mcp:". When the client closes stdin,
+the server's stdin is closed (then SIGTERM, then SIGKILL, 2 s apart); when the server exits, so does
+the proxy, with the server's exit code (127: it could not start). Fail open: a line that is not JSON
+or is too long is forwarded unread; an internal error lets calls through (one line on stderr).
+
+Options:
+  --session ID           the session whose calls are checked together (default: a new uuid per
+                         proxy process, so each client connection is a session)
+  --fail-closed          on an internal error, refuse the call instead of letting it through
+  --preset NAME          detection preset (${Object.keys(PRESETS).join(' | ')}; default: default)
+  --config FILE          detection options as JSON (may name a "preset"; refines it)
+  --max-line-bytes N     longest line read as a message (default: 67108864); longer ones are forwarded
+                         unread
+  -h, --help             this help
+
+Examples:
+  loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem /home/me/project
+  loopwatch mcp --session review-42 -- python -m my_server --verbose
+  claude mcp add files -- npx loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem .
 `;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `serve`, `--help`, `--version`. Usage errors go to
+ * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `serve`, `mcp`, `--help`, `--version`. Usage errors go to
  * stderr in one line with exit code 2; a failure of loopwatch itself in one line with exit code 3 (never 1,
  * which means loops were found); everything else is each command's own. A reader that closes standard
  * output or standard error early (`| head`) stops that output, not the run: the exit code still covers
@@ -12,7 +12,8 @@ import { closestName } from '../options/checks.js';
 import { benchCommand } from './bench-command.js';
 import { demoCommand } from './demo-command.js';
 import { explainCommand } from './explain-command.js';
-import { BENCH_HELP, DEMO_HELP, EXPLAIN_HELP, SCAN_HELP, SERVE_HELP, mainHelp } from './help-text.js';
+import { BENCH_HELP, DEMO_HELP, EXPLAIN_HELP, MCP_HELP, SCAN_HELP, SERVE_HELP, mainHelp } from './help-text.js';
+import { mcpCommand } from './mcp-command.js';
 import { type CommandIo, scanCommand } from './scan-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
@@ -37,6 +38,7 @@ const COMMANDS: Readonly<Record<string, { help: string; run: (args: readonly str
   explain: { help: EXPLAIN_HELP, run: explainCommand },
   demo: { help: DEMO_HELP, run: demoCommand },
   serve: { help: SERVE_HELP, run: serveCommand },
+  mcp: { help: MCP_HELP, run: mcpCommand },
   ...(HAS_BENCH ? { bench: { help: BENCH_HELP, run: benchCommand } } : {}),
 };
 
@@ -62,7 +64,9 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     io.stderr.write(`loopwatch: unknown ${first.startsWith('-') ? 'flag' : 'command'} "${first}" (${hint}commands: ${Object.keys(COMMANDS).join(', ')}; see loopwatch --help)\n`);
     return 2;
   }
-  if (rest.includes('-h') || rest.includes('--help')) {
+  // after --, arguments are another program's (loopwatch mcp -- server --help)
+  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (own.includes('-h') || own.includes('--help')) {
     io.stdout.write(command.help);
     return 0;
   }
@@ -101,7 +105,10 @@ function survivePipeClose(stream: NodeJS.WritableStream, onClose: () => void): v
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1])) {
   const command = process.argv[2] ?? '';
   survivePipeClose(process.stderr, () => undefined);
-  survivePipeClose(process.stdout, () => process.stderr.write('loopwatch: standard output was closed; the rest of the output is dropped, the run goes on for its exit code\n'));
+  // mcp: a closed stdout is the client going away, which the proxy handles itself
+  survivePipeClose(process.stdout, () => {
+    if (command !== 'mcp') process.stderr.write('loopwatch: standard output was closed; the rest of the output is dropped, the run goes on for its exit code\n');
+  });
   process.on('uncaughtException', (e) => {
     process.stderr.write(internalError(command, e));
     process.exit(INTERNAL_ERROR);

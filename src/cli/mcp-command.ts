@@ -1,0 +1,107 @@
+/**
+ * `loopwatch mcp [options] -- <server command...>`: a stdio proxy for any MCP server (src/mcp/). Starts the
+ * server, forwards every message both ways, checks each `tools/call` before it reaches the server and
+ * records its result. Ends when either side does: the client's end of stdin (or a closed stdout) stops the
+ * server as the MCP spec says (stdin closed, then SIGTERM, then SIGKILL); a SIGTERM, SIGINT or SIGHUP to the
+ * proxy is passed to the server; the proxy exits with the server's exit code.
+ */
+import { randomUUID } from 'node:crypto';
+import { LiveGuard } from '../live/live-guard.js';
+import { DEFAULT_MAX_LINE_BYTES, McpProxy } from '../mcp/mcp-proxy.js';
+import { ServerProcess } from '../mcp/server-process.js';
+import { ToolCallGate } from '../mcp/tool-call-gate.js';
+import { redactSecrets } from '../text/redact.js';
+import { detectionOptions } from './detection-options.js';
+import { type FlagSpec, integerFlag, parseFlags, stringOf } from './flags.js';
+import type { CommandIo } from './scan-command.js';
+import type { LiveGuardOptions } from '../live/live-guard.js';
+import { UsageError } from './usage-error.js';
+
+const MCP_FLAGS: FlagSpec = {
+  session: { type: 'string' },
+  'fail-closed': { type: 'boolean' },
+  preset: { type: 'string' },
+  config: { type: 'string' },
+  'max-line-bytes': { type: 'string' },
+};
+
+/** How long a stopping server gets at each step (stdin closed, SIGTERM) before the next, in ms. */
+export const STOP_GRACE_MS = 2_000;
+/** How long the server's last output may take to arrive after it exited, in ms. */
+const OUTPUT_WAIT_MS = 2_000;
+/** Characters of a session id at most. */
+const MAX_SESSION_LENGTH = 256;
+
+/** The settings of a `loopwatch mcp` run. */
+export interface McpSettings {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** The given session id, or a new uuid. */
+  readonly session: string;
+  readonly guard: LiveGuardOptions;
+  readonly maxLineBytes: number;
+}
+
+/** Parses `loopwatch mcp` arguments: flags before `--`, the server command after. Throws UsageError. */
+export function mcpSettings(argv: readonly string[]): McpSettings {
+  const dash = argv.indexOf('--');
+  const { values: v } = parseFlags(dash < 0 ? argv : argv.slice(0, dash), MCP_FLAGS, false);
+  const [command, ...args] = dash < 0 ? [] : argv.slice(dash + 1);
+  if (command === undefined || command === '') throw new UsageError('give the MCP server command after --, e.g. loopwatch mcp -- npx -y @modelcontextprotocol/server-everything');
+  const session = stringOf(v, 'session') ?? randomUUID();
+  if (session === '' || session.length > MAX_SESSION_LENGTH || /[\u0000-\u001f]/.test(session)) {
+    throw new UsageError(`--session must be 1 to ${MAX_SESSION_LENGTH} characters without control characters, received ${JSON.stringify(session.slice(0, 40))}`);
+  }
+  return {
+    command,
+    args,
+    session,
+    guard: { ...detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')), failClosed: v['fail-closed'] === true },
+    maxLineBytes: integerFlag('--max-line-bytes', stringOf(v, 'max-line-bytes'), DEFAULT_MAX_LINE_BYTES, 1024, 1 << 30),
+  };
+}
+
+/** A line for stderr: redacted, one line, capped. */
+function logLine(text: string): string {
+  return `loopwatch mcp: ${redactSecrets(text.replace(/[\r\n]+/g, ' ').slice(0, 400))}\n`;
+}
+
+/** `loopwatch mcp`: resolves to the server's exit code once both sides are done. */
+export async function mcpCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+  const s = mcpSettings(argv);
+  let told = false;
+  const reportOnce = (e: Error): void => {
+    if (told) return;
+    told = true;
+    io.stderr.write(logLine(`internal error; calls pass unchecked while it lasts: ${e.message}`));
+  };
+  const guard = new LiveGuard({ ...s.guard, onInternalError: reportOnce });
+  const gate = new ToolCallGate(guard, s.session, (tool, id, d) => {
+    io.stderr.write(logLine(`${d.action} tools/call ${JSON.stringify(tool.slice(0, 80))} (id ${String(id).slice(0, 40)})${d.verdict === null ? '' : `: ${d.verdict.kind}`}`));
+  });
+  const server = new ServerProcess(s.command, s.args, STOP_GRACE_MS);
+  const stopServer = (): void => server.stop();
+  server.stdin.on('error', () => undefined); // a server gone: its exit ends the proxy
+  new McpProxy(gate, { input: io.stdin, output: io.stdout }, { input: server.stdout, output: server.stdin }, s.maxLineBytes, reportOnce, stopServer);
+  const outputDone = new Promise<void>((resolve) => {
+    server.stdout.once('close', resolve);
+    server.stdout.once('end', resolve);
+  });
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+  const onSignal = (signal: NodeJS.Signals): void => server.forward(signal);
+  for (const sig of signals) process.on(sig, onSignal);
+  io.stderr.write(logLine(`session ${s.session}: checking tools/call of ${s.command}${s.guard.failClosed === true ? ' (fail closed)' : ''}`));
+  try {
+    const exit = await server.exited;
+    if (exit.failedToStart !== undefined) {
+      io.stderr.write(logLine(`cannot start the server ${JSON.stringify(s.command)}: ${exit.failedToStart}`));
+      return exit.code;
+    }
+    await Promise.race([outputDone, new Promise((resolve) => setTimeout(resolve, OUTPUT_WAIT_MS).unref())]);
+    return exit.code;
+  } finally {
+    for (const sig of signals) process.off(sig, onSignal);
+    (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    guard.close();
+  }
+}

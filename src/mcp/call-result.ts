@@ -1,0 +1,91 @@
+/**
+ * MCP `tools/call` results as the proxy reads and writes them: the outcome recorded for loop checks (the
+ * result's text, capped), a warning added as one more text item, and the proxy's own error result for a
+ * call it did not forward.
+ */
+import { isObject } from './json-rpc.js';
+
+/** Characters kept from each end of a result's text when it is longer than twice this. */
+export const RESULT_END_CHARS = 32_768;
+
+/** What a forwarded call came back with, for LiveGuard.record: `result` or `error`, as text. */
+export type CallOutcome = { readonly result: string } | { readonly error: string };
+
+/**
+ * The text of `s` within 2 x RESULT_END_CHARS characters: its head and tail, and its length between them
+ * (so two long texts that differ only in the middle differ in length, or are taken as the same).
+ */
+export function capText(s: string): string {
+  if (s.length <= 2 * RESULT_END_CHARS) return s;
+  return `${s.slice(0, RESULT_END_CHARS)}\n[... ${s.length} characters in all ...]\n${s.slice(-RESULT_END_CHARS)}`;
+}
+
+/** A short stand-in for binary data: its length and last characters. */
+function dataTag(kind: string, mime: unknown, data: unknown): string {
+  const d = typeof data === 'string' ? data : '';
+  return `[${kind}${typeof mime === 'string' ? ` ${mime}` : ''}, ${d.length} characters ...${d.slice(-24)}]`;
+}
+
+/** The text of one content item of a tool result. */
+function itemText(item: unknown): string {
+  if (!isObject(item)) return JSON.stringify(item) ?? '';
+  switch (item.type) {
+    case 'text':
+      return typeof item.text === 'string' ? item.text : '';
+    case 'image':
+    case 'audio':
+      return dataTag(item.type, item.mimeType, item.data);
+    case 'resource': {
+      const r = isObject(item.resource) ? item.resource : {};
+      return typeof r.text === 'string' ? r.text : dataTag(`resource ${String(r.uri)}`, r.mimeType, r.blob);
+    }
+    case 'resource_link':
+      return `[resource_link ${String(item.uri)}]`;
+    default:
+      return JSON.stringify(item) ?? '';
+  }
+}
+
+/** The text of a result's content (its structured content when it has no content), capped. */
+export function resultText(result: Record<string, unknown>): string {
+  const text = Array.isArray(result.content) ? result.content.map(itemText).join('\n') : '';
+  if (text === '' && result.structuredContent !== undefined) return capText(JSON.stringify(result.structuredContent) ?? '');
+  return capText(text);
+}
+
+/** The outcome of a response to a forwarded call: a JSON-RPC error or an `isError` result is an error. */
+export function callOutcome(response: Record<string, unknown>): CallOutcome {
+  if ('error' in response) {
+    const e = isObject(response.error) ? response.error : {};
+    const message = typeof e.message === 'string' ? e.message : JSON.stringify(response.error) ?? 'error';
+    return { error: capText(`JSON-RPC error ${String(e.code)}: ${message}`) };
+  }
+  const r = isObject(response.result) ? response.result : {};
+  const text = resultText(r);
+  return r.isError === true ? { error: text === '' ? 'tool error' : text } : { result: text };
+}
+
+/**
+ * Whether a response is a task's handle (MCP 2025-11-25 task-augmented calls: `{task: {...}}`, the result
+ * comes later through tasks/result): not the call's outcome, so it is not recorded as one.
+ */
+export function isTaskHandle(response: Record<string, unknown>): boolean {
+  const r = response.result;
+  return isObject(r) && isObject(r.task) && !Array.isArray(r.content);
+}
+
+/**
+ * Adds `notes` to a response's result as text items at the end of its content. False (nothing changed)
+ * when the response has no result content to add to (a JSON-RPC error, or a malformed result).
+ */
+export function appendNotes(response: Record<string, unknown>, notes: readonly string[]): boolean {
+  const r = response.result;
+  if (!isObject(r) || !Array.isArray(r.content)) return false;
+  for (const text of notes) r.content.push({ type: 'text', text });
+  return true;
+}
+
+/** The result the proxy answers a call it did not forward with: `text` for the model, as a tool error. */
+export function refusal(text: string): Record<string, unknown> {
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,175 @@
+/**
+ * The MCP stdio proxy's data path: the client's lines to the server, the server's lines to the client,
+ * each line forwarded as the exact bytes that came in unless the gate (tool-call-gate.ts) touches its
+ * message. Batches (JSON-RPC arrays, MCP 2025-03-26) are read element by element, so no `tools/call` passes
+ * unchecked inside one. Fails open: a line that is not JSON, or longer than the cap, or that the proxy
+ * fails on, is forwarded as it came (a failure reported once).
+ *
+ * ```
+ *  client stdin ──LineSplitter──> gate.fromClient ──> server stdin      (answers of its own ──> client)
+ *  server stdout ─LineSplitter──> gate.fromServer ──> client stdout
+ * ```
+ * Backpressure: a destination that cannot take more pauses the streams that feed it until it drains.
+ */
+import { frame, isObject, type JsonRpcMessage } from './json-rpc.js';
+import { LineSplitter } from './line-splitter.js';
+import type { ToolCallGate } from './tool-call-gate.js';
+
+/** Bytes of a line read as a message at most; longer lines are forwarded unread. @default 64 MiB */
+export const DEFAULT_MAX_LINE_BYTES = 64 << 20;
+
+/** One side of the proxy: where its messages come from and where the other side's go. */
+export interface ProxySide {
+  readonly input: NodeJS.ReadableStream;
+  readonly output: NodeJS.WritableStream;
+}
+
+/** A destination stream, and the sources paused while it cannot take more. */
+class Outlet {
+  private blocked = false;
+  closed = false;
+
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    private readonly sources: readonly NodeJS.ReadableStream[],
+    private readonly isBlocked: (source: NodeJS.ReadableStream) => boolean,
+    onClosed: () => void,
+  ) {
+    stream.on('error', () => {
+      this.closed = true;
+      onClosed();
+    });
+    stream.on('drain', () => {
+      this.blocked = false;
+      for (const s of this.sources) if (!this.isBlocked(s)) s.resume();
+    });
+  }
+
+  get full(): boolean {
+    return this.blocked;
+  }
+
+  feeds(source: NodeJS.ReadableStream): boolean {
+    return this.sources.includes(source);
+  }
+
+  write(bytes: Buffer): void {
+    if (this.closed || bytes.length === 0) return;
+    if (!this.stream.write(bytes) && !this.blocked) {
+      this.blocked = true;
+      for (const s of this.sources) s.pause();
+    }
+  }
+}
+
+/** The two directions of one client-server connection. */
+export class McpProxy {
+  private readonly toServer: Outlet;
+  private readonly toClient: Outlet;
+  private readonly fromClient: LineSplitter;
+  private readonly fromServer: LineSplitter;
+
+  /**
+   * @param onFailure told of a failure of the proxy itself (the line is forwarded as it came)
+   * @param onClientGone the client closed its side (end of stdin, or stdout closed)
+   */
+  constructor(
+    private readonly gate: ToolCallGate,
+    client: ProxySide,
+    server: ProxySide,
+    maxLineBytes: number,
+    private readonly onFailure: (error: Error) => void,
+    onClientGone: () => void,
+  ) {
+    const outlets: Outlet[] = [];
+    const isBlocked = (s: NodeJS.ReadableStream): boolean => outlets.some((o) => o.full && o.feeds(s));
+    // the client's input feeds both: answers of the proxy's own go back to the client
+    this.toServer = new Outlet(server.output, [client.input], isBlocked, () => undefined);
+    this.toClient = new Outlet(client.output, [server.input, client.input], isBlocked, onClientGone);
+    outlets.push(this.toServer, this.toClient);
+    this.fromClient = new LineSplitter(maxLineBytes, (l) => this.clientLine(l), (b) => this.toServer.write(b));
+    this.fromServer = new LineSplitter(maxLineBytes, (l) => this.serverLine(l), (b) => this.toClient.write(b));
+    client.input.on('data', (c: Buffer | string) => this.fromClient.push(typeof c === 'string' ? Buffer.from(c) : c));
+    client.input.on('end', () => {
+      this.fromClient.end();
+      onClientGone();
+    });
+    client.input.on('error', onClientGone);
+    client.input.on('close', onClientGone);
+    server.input.on('data', (c: Buffer | string) => this.fromServer.push(typeof c === 'string' ? Buffer.from(c) : c));
+    server.input.on('end', () => this.fromServer.end());
+  }
+
+  private clientLine(line: Buffer): void {
+    const value = parse(line);
+    try {
+      if (Array.isArray(value)) this.clientBatch(value, line);
+      else if (isObject(value)) this.clientMessage(value, line);
+      else this.toServer.write(line);
+    } catch (e) {
+      this.failed(e);
+      this.toServer.write(line);
+    }
+  }
+
+  private clientMessage(m: JsonRpcMessage, line: Buffer): void {
+    const step = this.gate.fromClient(m, line);
+    if (step.forward) this.toServer.write(line);
+    for (const r of step.toServer) this.toServer.write(Buffer.isBuffer(r) ? r : frame(r));
+    for (const r of step.toClient) this.toClient.write(frame(r));
+  }
+
+  private clientBatch(batch: readonly unknown[], line: Buffer): void {
+    const keep: unknown[] = [];
+    const answers: JsonRpcMessage[] = [];
+    for (const m of batch) {
+      if (!isObject(m)) {
+        keep.push(m);
+        continue;
+      }
+      const step = this.gate.fromClient(m);
+      if (step.forward) keep.push(m);
+      for (const r of step.toServer) this.toServer.write(Buffer.isBuffer(r) ? r : frame(r));
+      // answers of the batch's calls go back as a batch; the proxy's own requests and notifications alone
+      for (const r of step.toClient) if (r.method === undefined) answers.push(r);
+      else this.toClient.write(frame(r));
+    }
+    if (keep.length === batch.length) this.toServer.write(line);
+    else if (keep.length > 0) this.toServer.write(frame(keep as JsonRpcMessage[]));
+    if (answers.length > 0) this.toClient.write(frame(answers));
+  }
+
+  private serverLine(line: Buffer): void {
+    if (this.gate.inFlightCount === 0) {
+      this.toClient.write(line); // nothing to pair a response with: not even read
+      return;
+    }
+    const value = parse(line);
+    try {
+      let changed = false;
+      if (Array.isArray(value)) for (const m of value) changed = (isObject(m) && this.gate.fromServer(m)) || changed;
+      else if (isObject(value)) changed = this.gate.fromServer(value);
+      this.toClient.write(changed ? frame(value as JsonRpcMessage) : line);
+    } catch (e) {
+      this.failed(e);
+      this.toClient.write(line);
+    }
+  }
+
+  private failed(e: unknown): void {
+    try {
+      this.onFailure(e instanceof Error ? e : new Error(String(e)));
+    } catch {
+      // a reporter that throws must not stop the messages
+    }
+  }
+}
+
+/** The JSON value of a line, or undefined when it is not JSON (then it is forwarded unread). */
+function parse(line: Buffer): unknown {
+  try {
+    return JSON.parse(line.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * What the MCP proxy does with each message: only `tools/call` requests from the client are touched.
+ *
+ * ```
+ *  client ──tools/call──> propose ──allow──────────> forwarded; in flight until its response
+ *                                 ├─warn───────────> forwarded; the message added to its result
+ *                                 ├─ask────────────> held, the user asked (elicitation), or as warn
+ *                                 └─deny / stop────> answered here: {content: [message], isError: true}
+ *  server ──response to a call in flight──> record (result text, or error) ──> forwarded (+ messages)
+ *  client ──notifications/cancelled──> the call leaves the in-flight table (the core records it without
+ *                                      outcome later); a held call is dropped
+ *  anything else ──> forwarded unchanged
+ * ```
+ */
+import type { LiveDecision } from '../live/live-call.js';
+import { MAX_CALL_ID_LENGTH } from '../live/live-call.js';
+import type { LiveGuard } from '../live/live-guard.js';
+import { CONSEQUENCE } from '../policy/message.js';
+import { HeldAsks, supportsFormElicitation } from './ask-elicitation.js';
+import { appendNotes, callOutcome, isTaskHandle, refusal } from './call-result.js';
+import { type JsonRpcId, type JsonRpcMessage, idKey, isId, paramsOf, requestId, responseId, resultMessage } from './json-rpc.js';
+
+/** Calls in flight (forwarded, response not back) remembered at most; the oldest is forgotten first (not recorded). */
+export const MAX_IN_FLIGHT = 4096;
+
+/** Added to a `stop` message: an MCP server cannot end the client's run, so the model is told to. */
+export const STOP_ADVICE = ' Do not call any more tools for this task: tell the user what you tried and where you are stuck.';
+
+/** What a client message gives: whether it goes on to the server, and what the proxy sends of its own. */
+export interface ClientStep {
+  /** Forward the message to the server unchanged. */
+  forward: boolean;
+  /** For the client: the proxy's answers to calls it did not forward, its elicitation requests and cancellations. */
+  readonly toClient: JsonRpcMessage[];
+  /** Held calls that may run now, for the server. */
+  readonly toServer: (Buffer | JsonRpcMessage)[];
+}
+
+/** One line about a decision that was not `allow`, for the proxy's log. */
+export type DecisionListener = (tool: string, id: JsonRpcId, d: LiveDecision) => void;
+
+interface InFlight {
+  readonly callId: string | undefined;
+  readonly tool: string;
+  readonly args: unknown;
+  readonly notes: string[];
+}
+
+/** The message of an ask shown as a warning (no human is asked, so the message does not say one is). */
+function askAsWarning(message: string): string {
+  return message.endsWith(CONSEQUENCE.ask) ? message.slice(0, -CONSEQUENCE.ask.length) : message;
+}
+
+/** The proxy's per-connection state: calls in flight, calls held for a human. */
+export class ToolCallGate {
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly asks = new HeldAsks();
+  private elicit = false;
+
+  constructor(
+    private readonly guard: LiveGuard,
+    private readonly session: string,
+    private readonly onDecision: DecisionListener = () => undefined,
+  ) {}
+
+  /** Handles a message from the client (`raw`: its line, when it came alone). */
+  fromClient(m: JsonRpcMessage, raw?: Buffer): ClientStep {
+    const step: ClientStep = { forward: true, toClient: [], toServer: [] };
+    const id = requestId(m);
+    if (m.method === 'initialize') this.elicit = supportsFormElicitation(paramsOf(m)?.capabilities);
+    else if (m.method === 'tools/call' && id !== undefined) this.propose(m, id, raw, step);
+    else if (m.method === 'notifications/cancelled') this.cancelled(m, step);
+    else if (m.method === undefined && this.asks.isOurs(m.id)) this.answered(m, step);
+    return step;
+  }
+
+  /** Handles a message from the server: true when it was changed (messages added to a call's result). */
+  fromServer(m: JsonRpcMessage): boolean {
+    const id = responseId(m);
+    if (id === undefined) return false;
+    const call = this.inFlight.get(idKey(id));
+    if (call === undefined) return false;
+    this.inFlight.delete(idKey(id));
+    // a task's handle is not an outcome: the call is left to the core, which records it without one
+    if (isTaskHandle(m)) return false;
+    const outcome = callOutcome(m);
+    const d = this.guard.record(this.session, { tool: call.tool, args: call.args, ...(call.callId === undefined ? {} : { id: call.callId }), ...outcome });
+    if (d.action === 'warn' && d.message !== undefined && !call.notes.includes(d.message)) {
+      call.notes.push(d.message);
+      this.onDecision(call.tool, id, d);
+    }
+    if (call.notes.length === 0) return false;
+    if (appendNotes(m, call.notes)) return true;
+    const e = m.error;
+    if (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string') {
+      (e as { message: string }).message += `\n${call.notes.join('\n')}`;
+      return true;
+    }
+    return false;
+  }
+
+  /** Calls forwarded whose response has not come back. */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  private propose(m: JsonRpcMessage, id: JsonRpcId, raw: Buffer | undefined, step: ClientStep): void {
+    const params = paramsOf(m);
+    const tool = params?.name;
+    if (typeof tool !== 'string' || tool === '') return; // not a call loopwatch can read: the server answers it
+    const args = params?.arguments;
+    const text = String(id);
+    const callId = text.length <= MAX_CALL_ID_LENGTH ? text : undefined;
+    const d = this.guard.propose(this.session, { tool, args, ...(callId === undefined ? {} : { id: callId }) });
+    if (d.action !== 'allow') this.onDecision(tool, id, d);
+    const message = d.message ?? '';
+    if (d.action === 'deny' || d.action === 'stop') {
+      step.toClient.push(resultMessage(id, refusal(d.action === 'stop' ? message + STOP_ADVICE : message)));
+      step.forward = false;
+      return;
+    }
+    if (d.action === 'ask' && this.elicit && this.asks.hasRoom) {
+      step.toClient.push(this.asks.hold({ id, request: raw ?? m, tool, args, message }));
+      step.forward = false;
+      return;
+    }
+    this.track(id, { callId, tool, args, notes: d.action === 'allow' ? [] : [d.action === 'ask' ? askAsWarning(message) : message] });
+  }
+
+  private track(id: JsonRpcId, call: InFlight): void {
+    const key = idKey(id);
+    this.inFlight.delete(key);
+    this.inFlight.set(key, call);
+    if (this.inFlight.size > MAX_IN_FLIGHT) this.inFlight.delete(this.inFlight.keys().next().value as string);
+  }
+
+  private cancelled(m: JsonRpcMessage, step: ClientStep): void {
+    const id = paramsOf(m)?.requestId;
+    if (!isId(id)) return;
+    this.inFlight.delete(idKey(id));
+    const cancel = this.asks.cancel(id, 'the client cancelled the tool call');
+    if (cancel === undefined) return;
+    // the server never saw the held call: the cancellation is for the proxy's elicitation only
+    step.toClient.push(cancel);
+    step.forward = false;
+  }
+
+  private answered(m: JsonRpcMessage, step: ClientStep): void {
+    step.forward = false;
+    const got = this.asks.answer(m);
+    if (got === undefined) return; // an answer to an ask already dropped
+    const { call, answer } = got;
+    if (answer === 'refuse') {
+      step.toClient.push(resultMessage(call.id, refusal(`${call.message} The user declined: this call did not run.`)));
+      return;
+    }
+    const callId = String(call.id).length <= MAX_CALL_ID_LENGTH ? String(call.id) : undefined;
+    const note = answer === 'accept' ? `${call.message} The user let this call run.` : askAsWarning(call.message);
+    this.track(call.id, { callId, tool: call.tool, args: call.args, notes: [note] });
+    step.toServer.push(call.request);
+  }
+}
