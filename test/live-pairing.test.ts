@@ -157,3 +157,22 @@ describe('two-phase input', () => {
     d.dispose();
   });
 });
+
+describe('declined calls', () => {
+  it('should count a call a human declined as blocked, not run, so the same call proposed again is blocked', () => {
+    const d = new LoopDetector({ policy: { ladder: ['ask', 'ask', 'break'] } }, 's');
+    for (let i = 0; i < 2; i++) {
+      d.propose({ ...failing, id: `a${i}` });
+      d.record({ ...failed, id: `a${i}` });
+    }
+    const asked = d.propose({ ...failing, id: 'a2' });
+    expect(asked.action).toBe('ask');
+    d.decline({ ...failing, id: 'a2' });
+    expect(d.stats()).toMatchObject({ checks: 3, blocked: 1 });
+    expect(d.propose({ ...failing, id: 'a3' }).action).toBe('stop');
+    // a decline with nothing proposed changes nothing
+    d.decline({ tool: 'never-proposed' });
+    expect(d.stats().checks).toBe(4);
+    d.dispose();
+  });
+});

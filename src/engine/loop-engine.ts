@@ -177,6 +177,12 @@ export class LoopEngine {
     return d;
   }
 
+  /** Says that a session's proposed call was declined and did not run (LoopDetector.decline). */
+  decline(sessionId: string, call: LiveCall): void {
+    const now = this.enter();
+    this.session(checkId(sessionId, 'sessionId'), now, null).decline(call);
+  }
+
   /**
    * Two-phase calls of many sessions, each naming its session and its `phase` (`propose` or `record`),
    * in order: each gets what propose() or record() would give. Never throws for one call: where a call

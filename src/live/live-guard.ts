@@ -70,6 +70,15 @@ export class LiveGuard {
     return this.guarded(session, 'record', call, () => this.engine.record(session, call));
   }
 
+  /** After an `ask` a human declined: the call did not run, and counts as blocked. Never throws. */
+  decline(session: string, call: LiveCall): void {
+    try {
+      this.engine.decline(session, call);
+    } catch (err) {
+      this.report(err);
+    }
+  }
+
   /** The decision that stopped the session's run, if one did. */
   stopped(session: string): LiveDecision | undefined {
     return this.stops.get(session);

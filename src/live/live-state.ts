@@ -33,6 +33,8 @@ export interface PendingCall {
   readonly event: ToolEvent;
   /** What its proposal showed the model. */
   readonly shown: Shown | null;
+  /** The call's signature (16 hex digits), as blocks are remembered by. */
+  readonly sig: string;
   /** Later proposals seen since. */
   age: number;
 }
@@ -86,8 +88,8 @@ export class LiveState {
   }
 
   /** Adds an allowed proposal that waits for its outcome. */
-  add(id: string | undefined, event: ToolEvent, shown: Shown | null): void {
-    this.pending.push({ id, event, shown, age: 0 });
+  add(id: string | undefined, event: ToolEvent, shown: Shown | null, sig: string): void {
+    this.pending.push({ id, event, shown, sig, age: 0 });
   }
 
   /**
@@ -155,6 +157,7 @@ export class LiveState {
     w.u32(this.pending.length);
     for (const p of this.pending) {
       w.optStr(p.id);
+      w.str(p.sig);
       w.f64(p.age);
       w.optStr(p.shown?.kind);
       w.u32(p.shown === null ? 0 : ACTIONS.indexOf(p.shown.action) + 1);
@@ -178,6 +181,7 @@ export class LiveState {
     for (let n = r.count(LATE_IDS, 'late call ids'), i = 0; i < n; i++) this.late.push(r.str());
     for (let n = r.count(MAX_PENDING, 'pending calls'), i = 0; i < n; i++) {
       const id = r.optStr();
+      const sig = r.str();
       const age = r.f64();
       const kind = r.optStr();
       const a = r.u32();
@@ -189,7 +193,7 @@ export class LiveState {
       const step = r.f64();
       const round = r.f64();
       const event: ToolEvent = { tool, args, description, step: Number.isNaN(step) ? undefined : step, round: Number.isNaN(round) ? undefined : round };
-      this.pending.push({ id, event, shown, age });
+      this.pending.push({ id, event, shown, sig, age });
     }
   }
 }

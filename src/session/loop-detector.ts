@@ -264,7 +264,7 @@ export class LoopDetector {
       this.publish(verdict);
       return proposalDecision(this.sessionId, id, verdict, stop);
     }
-    this.live.add(id, event, verdict === null ? null : { kind: verdict.kind, action: verdict.action });
+    this.live.add(id, event, verdict === null ? null : { kind: verdict.kind, action: verdict.action }, sig);
     return proposalDecision(this.sessionId, id, verdict, false);
   }
 
@@ -281,6 +281,22 @@ export class LoopDetector {
     const verdict = this.check(event);
     this.live.recorded(verdict === null, this.options.policy.cooldown);
     return recordDecision(this.sessionId, id, verdict, proposed === null ? null : proposed.shown);
+  }
+
+  /**
+   * Says that a proposed call did not run because a human (or the host's approval) declined it, as after
+   * an `ask`: it is not recorded as run; it counts as blocked, so the same call proposed again is blocked.
+   * Paired with its proposal as record() is; a call that was not proposed is ignored. Throws InvalidEventError.
+   */
+  decline(call: LiveCall): void {
+    const { event, id } = validateLiveCall(call, 'record');
+    const proposed = this.live.take(id, event.tool);
+    if (proposed === null || proposed === 'late') return;
+    this.live.block(proposed.sig, proposed.shown?.kind ?? 'declined');
+    this.count((t) => {
+      t.checks++;
+      t.blocked++;
+    });
   }
 
   /**
