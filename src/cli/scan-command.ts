@@ -6,7 +6,8 @@
  * summarised.
  */
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { TRACE_FILE } from '../formats/list-inputs.js';
 import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
 import type { TraceItem } from '../formats/trace-record.js';
 import { SPECIFICITY } from '../policy/fuse.js';
@@ -132,15 +133,26 @@ function markdownArgs(args: readonly string[]): string[] {
   return out;
 }
 
+/** Whether the scan would read `file`: it is a path given, or a trace file (by its name) in a folder given. */
+function readByScan(file: string, paths: readonly string[]): boolean {
+  const at = resolve(file);
+  return paths.some((p) => {
+    if (p === '-') return false;
+    const given = resolve(p);
+    if (given === at) return true;
+    const below = relative(given, at);
+    return TRACE_FILE.test(at) && below !== '' && !below.startsWith('..') && !isAbsolute(below);
+  });
+}
+
 /** Throws UsageError when a file to write is also one to read, or two reports would go into one file. */
 function checkOutputs(paths: readonly string[], outputs: readonly (readonly [string, string | undefined])[]): void {
   const seen = new Map<string, string>();
-  const inputs = new Set(paths.filter((p) => p !== '-').map((p) => resolve(p)));
   for (const [flag, file] of outputs) {
     if (file === undefined || file === '-') continue;
     if (file === '') throw new UsageError(`${flag} needs a file name`);
     const at = resolve(file);
-    if (inputs.has(at)) throw new UsageError(`${flag} ${file}: that is an input of the scan; it would be overwritten`);
+    if (readByScan(file, paths)) throw new UsageError(`${flag} ${file}: the scan reads that file; it would be overwritten`);
     const other = seen.get(at);
     if (other !== undefined) throw new UsageError(`${flag} ${file}: ${other} writes that file already`);
     seen.set(at, flag);
@@ -243,6 +255,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
     {
       htmlFile: settings.htmlFile,
       markdownFile: settings.markdownFile,
+      markdownOutput: settings.output === 'markdown',
       timelines: settings.timelines ?? DEFAULT_TIMELINES,
       labels,
       inputs: hooks.inputs ?? null,
@@ -259,6 +272,9 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
     io.stderr.write(`loopwatch: --workers ${settings.workers} lowered to ${threads}: each thread must be able to hold all --max-sessions ${settings.maxSessions} live sessions, and all threads together at most ${MAX_LIVE_SESSIONS + 1}\n`);
   }
   const checker = sessionChecker(options, threads, settings.maxSessions);
+  for (const line of labels?.notes ?? []) io.stderr.write(`${line}\n`);
+  for (const i of labels?.issues ?? []) io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+  if (labels !== null && labels.skipped > labels.issues.length) io.stderr.write(`loopwatch: ${plural(labels.skipped - labels.issues.length, 'further labels line was', 'further labels lines were')} skipped\n`);
   const bar = settings.progress && !(settings.output === 'jsonl' && out === io.stdout) && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalBytes) : null;
   const { actions = null, kinds = null } = settings;
   const doc = settings.output === 'json' ? new JsonDocumentWriter((t) => out.write(t)) : null;
@@ -308,7 +324,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
     const width = out.isTTY === true ? (out.columns ?? 80) : Infinity;
     out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped }) + '\n');
   }
-  await reports.finish(summary, { totals, threads }, settings.output === 'markdown' ? out : null);
+  await reports.finish(summary, { totals, threads }, out);
   await target.close();
   if (settings.htmlFile !== undefined) io.stderr.write(`loopwatch: HTML report written to ${settings.htmlFile}\n`);
   if (totals.evicted > 0) io.stderr.write(`loopwatch: ${plural(totals.evicted, 'session was', 'sessions were')} ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
@@ -324,9 +340,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
 export async function scanCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const settings = parseScanArgs(args, io.stdin.isTTY === true);
   detectionOptions(settings.preset, settings.config); // usage errors before any input is read
-  const labels = await scanLabels(settings.paths, settings.labelsFile, (line) => io.stderr.write(`${line}\n`));
-  for (const i of labels?.issues ?? []) io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
-  if (labels !== null && labels.skipped > labels.issues.length) io.stderr.write(`loopwatch: ${plural(labels.skipped - labels.issues.length, 'further labels line was', 'further labels lines were')} skipped\n`);
+  const labels = await scanLabels(settings.paths, settings.labelsFile);
   const ignore = labels?.ignore ?? [];
   let read = 0;
   const items = readInputs(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n) => (read += n), ignore });

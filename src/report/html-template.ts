@@ -56,7 +56,7 @@ input[type=search], select { font: inherit; padding: 4px 8px; border: 1px solid 
 input[type=search] { width: min(360px, 70vw); }
 td.id, td.file, td.call, td.outcome { overflow-wrap: anywhere; }
 td.id { min-width: 14em; max-width: 34em; }
-td.file { font-family: var(--mono); font-size: .8rem; color: var(--muted); max-width: 20em; }
+td.file { font-family: var(--mono); font-size: .8rem; color: var(--muted); min-width: 9em; max-width: 20em; }
 button.session { font: .85rem/1.4 var(--mono); color: var(--accent); background: none; border: 0; padding: 0; text-align: left; cursor: pointer; overflow-wrap: anywhere; }
 button.session:hover { text-decoration: underline; }
 button.more { margin-top: 8px; font: inherit; padding: 4px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg); cursor: pointer; }

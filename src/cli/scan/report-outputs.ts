@@ -29,8 +29,10 @@ import { version } from '../version.js';
 export interface ReportPlan {
   /** `--html FILE`, or undefined. */
   readonly htmlFile: string | undefined;
-  /** `--markdown=FILE`, or undefined (`--markdown` alone makes the scan's own output Markdown instead). */
+  /** `--markdown=FILE`, or undefined. */
   readonly markdownFile: string | undefined;
+  /** Whether the scan's own output is the Markdown summary (`--markdown` alone). */
+  readonly markdownOutput: boolean;
   /** Worst sessions given a timeline (`--timelines`). */
   readonly timelines: number;
   readonly labels: ScanLabels | null;
@@ -73,7 +75,7 @@ export class ReportOutputs {
 
   /** Whether there is anything to do. */
   get active(): boolean {
-    return this.html !== null || this.markdown !== null;
+    return this.html !== null || this.markdown !== null || this.plan.markdownOutput;
   }
 
   /** A reported verdict of the session whose tally is `tally`. */
@@ -97,11 +99,11 @@ export class ReportOutputs {
     return this.html?.target.stream ?? null;
   }
 
-  /** Writes the end of each report and closes its file; `markdownOut` also gets the Markdown when `--markdown` was given alone. */
-  async finish(summary: ScanSummary, cost: ScanCostFacts, markdownOut: NodeJS.WritableStream | null): Promise<void> {
+  /** Writes the end of each report and closes its file; `out` (the scan's own output) gets the Markdown when it is the report. */
+  async finish(summary: ScanSummary, cost: ScanCostFacts, out: NodeJS.WritableStream): Promise<void> {
     const matrix = this.matrix.rowsByWeight();
     const md = (): string => markdownSummary(summary, { matrix, minAction: this.plan.minAction, interrupted: cost.totals.stopped, ...(this.plan.labels === null ? {} : { labelOf: this.plan.labels.labelOf }) });
-    if (markdownOut !== null) markdownOut.write(md());
+    if (this.plan.markdownOutput) out.write(md());
     if (this.markdown !== null) {
       this.markdown.stream.write(md());
       await this.markdown.close();

@@ -23,6 +23,8 @@ export interface ScanLabels {
   /** Lines of them skipped (the first of each file are in `issues`). */
   readonly skipped: number;
   readonly issues: readonly TraceIssue[];
+  /** What was picked up, to say on stderr (one line each). */
+  readonly notes: readonly string[];
 }
 
 interface Scoped {
@@ -47,7 +49,9 @@ const within = (dir: string, file: string): boolean => {
 };
 
 /** The labels for a scan of `paths`: from `labelsFile` (`--labels`), else found beside the inputs; null when there are none. */
-export async function scanLabels(paths: readonly string[], labelsFile: string | undefined, say: (line: string) => void): Promise<ScanLabels | null> {
+export async function scanLabels(paths: readonly string[], labelsFile: string | undefined): Promise<ScanLabels | null> {
+  const notes: string[] = [];
+  const say = (line: string): number => notes.push(line);
   const beside: string[] = [];
   for (const p of paths) {
     const dir = folderOf(p);
@@ -88,5 +92,6 @@ export async function scanLabels(paths: readonly string[], labelsFile: string | 
     sources: scoped.map((s) => s.labels.file),
     skipped: scoped.reduce((n, s) => n + s.labels.skipped, 0),
     issues: scoped.flatMap((s) => s.labels.issues),
+    notes,
   };
 }

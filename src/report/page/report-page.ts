@@ -97,7 +97,7 @@ function main(): void {
     byId('lw-timeline-about'),
     tl.items.length === 0
       ? 'No session has a timeline in this report.'
-      : `Timelines are kept for ${count(tl.items.length, 'session')}: the ${fmt(tl.worst)} worst and up to ${fmt(tl.sampled)} sampled, at most ${fmt(tl.maxCalls)} calls each. For any other: loopwatch explain SESSION FILE.`,
+      : `Timelines are kept for ${count(tl.items.length, 'session')} (at most the ${fmt(tl.worst)} worst and ${fmt(tl.sampled)} sampled others; --timelines N to change), ${fmt(tl.maxCalls)} calls each at most. For any other session: loopwatch explain SESSION FILE.`,
   );
 
   const heading = byId('lw-timeline-title');
