@@ -2,11 +2,15 @@
  * What an HTML report embeds, as JSON: the session table's rows (one `<script type="application/json">`,
  * written as sessions end) and the rest of the report (a second one, written at the end). Plain types
  * only, no imports: the page script (src/report/page/) is compiled against this same file, so the Node side
- * that writes the data and the browser side that reads it cannot drift apart.
+ * that writes the data and the browser side that reads it cannot drift apart. Types, and the one constant
+ * both sides need.
  *
  * Every string in here that came from the input (session ids, files, tools, previews, labels) has been
  * capped and passed through `redactSecrets` before it was stored; the page inserts them as text only.
  */
+
+/** Session rows the page shows at first, and adds with each "show more". */
+export const TABLE_PAGE_ROWS = 200;
 
 /** An action of the ladder. */
 export type ReportAction = 'warn' | 'ask' | 'break';

@@ -54,11 +54,4 @@ export class VerdictMatrix {
       })
       .map(([detector, c]) => ({ detector, verdicts: { ...c.verdicts }, sessions: { ...c.sessions } }));
   }
-
-  /** Verdicts at `action`, over every detector. */
-  total(action: ReportAction): number {
-    let n = 0;
-    for (const c of this.rows.values()) n += c.verdicts[action];
-    return n;
-  }
 }

@@ -4,11 +4,10 @@
  * and shown a page at a time so a scan of a hundred thousand sessions stays responsive. A session's id is
  * a button that opens its timeline.
  */
-import type { ReportAction, ReportSession } from '../report-data.js';
+import { type ReportAction, type ReportSession, TABLE_PAGE_ROWS } from '../report-data.js';
 import { el, fill, fmt } from './dom.js';
 
-/** Rows shown at first, and added by "show more". */
-export const PAGE_ROWS = 200;
+const PAGE_ROWS = TABLE_PAGE_ROWS;
 
 type Key = 'session' | 'file' | 'calls' | 'worst' | 'kinds' | 'loopStart' | 'wasted' | 'label';
 
