@@ -61,7 +61,7 @@ function compare(a: ReportSession, b: ReportSession, key: Key, dir: 1 | -1): num
 }
 
 /** The folder every row's file is in (up to its last `/`), to show the files below it; empty when they share none. */
-export function commonFolder(files: readonly string[]): string {
+function commonFolder(files: readonly string[]): string {
   const first = files[0];
   if (first === undefined) return '';
   let prefix = first.slice(0, first.lastIndexOf('/') + 1);
