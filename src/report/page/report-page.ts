@@ -120,12 +120,16 @@ function main(): void {
     rows,
     hasTimeline: (row) => timelines.has(row),
     open: (row) => {
-      const hash = `#session-${row}`;
-      if (location.hash === hash) open(row);
-      else location.hash = hash;
+      open(row);
+      try {
+        if (location.hash !== `#session-${row}`) history.pushState(null, '', `#session-${row}`);
+      } catch {
+        // a browser that keeps file:// history to itself: the timeline is open all the same
+      }
     },
   });
   window.addEventListener('hashchange', fromHash);
+  window.addEventListener('popstate', fromHash);
   fromHash();
   document.body.setAttribute('data-ready', 'true');
 }
