@@ -136,6 +136,12 @@ describe.skipIf(skipBrowserTests)('the HTML report in Chromium', () => {
     expect(await page.locator('#lw-timeline .facts').textContent()).toContain('first break at #5, 6 calls after it · label: submitted');
     expect(await page.locator('#lw-timeline tr[data-index="5"] td.call').textContent()).toBe('bash {"command":"pytest -x </script><b>bold</b>"}');
     expect(await page.locator('#lw-timeline b, #lw-timeline script').count()).toBe(0);
+    // the address opens it again
+    const again = await context.newPage();
+    await again.goto(page.url());
+    await again.waitForSelector('body[data-ready="true"]');
+    expect(await again.locator('#lw-timeline-title').textContent()).toBe('Timeline: loop-a');
+    await again.close();
     await page.locator('#lw-timeline-title').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(shots, 'timeline.png') });
     await page.screenshot({ path: join(shots, 'full.png'), fullPage: true });
