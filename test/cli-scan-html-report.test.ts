@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { TIMELINE_SAMPLE } from '../src/report/timeline-picks.js';
 import { loopwatch, tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
 import { CLEAN_ID, HOSTILE_IDS, SECRET_ID, hostileFolder, readReport, sessionCalls } from './helpers/report-fixture.js';
+import { traceDir } from './helpers/traces.js';
 
 const shownIds = [...HOSTILE_IDS.filter((id) => id !== SECRET_ID), 'token=[REDACTED]', CLEAN_ID];
 
@@ -106,6 +107,26 @@ describe('scan --html', () => {
     expect(doc.totals.skipped).toBe(1);
     // a bad labels line is skipped input like any other: exit 2 without --allow-skipped
     expect(loopwatch(['scan', dir, '--labels', other, '--workers', '0']).code).toBe(2);
+  });
+
+  it.skipIf(traceDir === null)('should label the real traces from the sessions.jsonl beside them, with timelines that agree with the table', () => {
+    const out = join(tempDir(), 'report.html');
+    const run = loopwatch(['scan', traceDir as string, '--html', out]);
+    expect(run.code).toBe(1); // the labels file is not read as a trace: nothing skipped
+    const { rows, doc } = readReport(out);
+    expect(rows).toHaveLength(doc.totals.sessions);
+    expect(rows.every((r) => r.label !== null)).toBe(true);
+    expect(doc.labelSources).toEqual([join(traceDir as string, 'sessions.jsonl')]);
+    expect(doc.timelines.items.length).toBe(doc.timelines.worst + doc.timelines.sampled);
+    for (const t of doc.timelines.items) {
+      const row = rows[t.row];
+      expect(t.calls).toBe(row?.calls);
+      expect(t.note).toBeNull();
+      const shownVerdicts = t.shown.filter((c) => c.verdict !== null).length;
+      const leftOut = (['warn', 'ask', 'break'] as const).reduce((n, a) => n + (t.before?.verdicts[a] ?? 0) + (t.after?.verdicts[a] ?? 0), 0);
+      expect(shownVerdicts + leftOut).toBe(row?.verdicts);
+      expect(t.firstBreak).toBe(row?.firstBreak);
+    }
   });
 
   it('should refuse report flags that cannot work, before reading anything', () => {
