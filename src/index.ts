@@ -91,6 +91,8 @@ export type { LoopPoolOptions } from './pool/pool-options.js';
 export { readInputs, FORMAT_NAMES } from './formats/read-inputs.js';
 export type { FormatName, ReadInputsOptions } from './formats/read-inputs.js';
 export type { ErrorInfo, IssueCode, TraceCall, TraceEnd, TraceIssue, TraceItem } from './formats/trace-record.js';
+export { readSessionLabels, LABELS_FILE_NAME } from './formats/session-labels.js';
+export type { SessionLabel, SessionLabels } from './formats/session-labels.js';
 export { ServeServer } from './serve/serve-server.js';
 export type { RestoreReport, StopReport } from './serve/serve-server.js';
 export type { ServeOptions } from './serve/serve-options.js';

@@ -2,24 +2,32 @@
  * Scan memory is bounded by `--max-sessions`, not by the sessions in the input: 150,000 sessions in one file
  * scan in a 32 MB heap with `--max-sessions 1000` (each session seen used to cost ~650 B for the whole scan,
  * and the events reader kept a count per session: this ran out of memory), and `--json` still lists every
- * session, written as each one ends. A Claude Code transcript larger than the heap is read a line at a time
- * (its calls held only until their results come).
+ * session, written as each one ends; so does the HTML report's table (`--html`), with its timelines. A Claude
+ * Code transcript larger than the heap is read a line at a time (its calls held only until their results come).
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, tempDir } from './helpers/cli.js';
+import { readReport } from './helpers/report-fixture.js';
+
+const dir = tempDir();
+const input = join(dir, 'many.jsonl');
+/** Writes the input once: 150,000 sessions of one call each. */
+function many(): string {
+  if (existsSync(input)) return input;
+  const fd = openSync(input, 'w');
+  for (let start = 0; start < 150_000; start += 10_000) {
+    writeSync(fd, Array.from({ length: 10_000 }, (_, i) => `{"session":"s${start + i}","tool":"t"}\n`).join(''));
+  }
+  closeSync(fd);
+  return input;
+}
 
 describe('scan memory', () => {
   it('should scan 150,000 sessions in a 32 MB heap with --max-sessions 1000, listing every one', () => {
-    const dir = tempDir();
-    const input = join(dir, 'many.jsonl');
-    const fd = openSync(input, 'w');
-    for (let start = 0; start < 150_000; start += 10_000) {
-      writeSync(fd, Array.from({ length: 10_000 }, (_, i) => `{"session":"s${start + i}","tool":"t"}\n`).join(''));
-    }
-    closeSync(fd);
+    many();
     const report = join(dir, 'report.json');
     const r = spawnSync(process.execPath, ['--max-old-space-size=32', CLI, 'scan', input, '--workers', '0', '--max-sessions', '1000', '--json', '--output', report], { encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr).toBe('loopwatch: 149,000 sessions were ended early to keep at most 1000 live (--max-sessions)\n');
@@ -49,5 +57,16 @@ describe('scan memory', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(JSON.parse(readFileSync(report, 'utf8')).summary).toMatchObject({ sessions: 1, events: calls, skipped: 0 });
+  }, 120_000);
+
+  it('should write an HTML report of 150,000 sessions in a 32 MB heap, every one in its table', () => {
+    const html = join(dir, 'report.html');
+    const r = spawnSync(process.execPath, ['--max-old-space-size=32', CLI, 'scan', many(), '--workers', '0', '--max-sessions', '1000', '--html', html, '--output', join(dir, 'summary.txt')], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.stderr).toContain(`HTML report written to ${html}`);
+    expect(r.status).toBe(0);
+    const { rows, doc } = readReport(html);
+    expect(rows).toHaveLength(150_000);
+    expect(doc.totals).toMatchObject({ sessions: 150_000, calls: 150_000 });
+    expect(doc.timelines.items.length).toBe(doc.timelines.worst + doc.timelines.sampled);
   }, 120_000);
 });

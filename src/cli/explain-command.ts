@@ -5,16 +5,17 @@
  * found in several inputs is refused, naming them. Exit code 0, or 2 on usage errors (an unknown or
  * ambiguous session among them) or when input was skipped.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
+import { LABELS_FILE_NAME, readSessionLabels } from '../formats/session-labels.js';
 import type { TraceCall, TraceItem } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
-import { LoopDetector } from '../session/loop-detector.js';
 import { detectionOptions } from './detection-options.js';
 import { choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
-import { type ExplainContext, type ExplainRow, aroundVerdicts, callLines, explainJson, footerLines, previewArgs, previewOutcome } from './render/explain-text.js';
+import { type ExplainContext, type ExplainRow, aroundVerdicts, callLines, explainJson, footerLines } from './render/explain-text.js';
 import type { CommandIo } from './scan-command.js';
+import { SessionReplay } from './session-replay.js';
 import { UsageError } from './usage-error.js';
 
 /** Session ids suggested when the one asked for is not in the input. */
@@ -81,42 +82,33 @@ async function collect(items: AsyncIterable<TraceItem>, session: string, io: Com
 
 /** Each call checked in order by one detector, as rows; a call the detector refuses is reported and shown without a verdict. */
 function explainCalls(calls: readonly TraceCall[], options: LoopDetectorOptions, io: CommandIo): { rows: ExplainRow[]; refused: number } {
-  const detector = new LoopDetector(options, calls[0]?.session);
-  const position: number[] = []; // detector index (exempt tools not counted) -> row index
+  const replay = new SessionReplay(options, calls[0]?.session);
   let refused = 0;
-  const rows = calls.map((c, index): ExplainRow => {
-    const skippedBefore = detector.stats().skipped;
-    let verdict = null;
-    try {
-      verdict = detector.check(c.event);
-      if (detector.stats().skipped === skippedBefore) position.push(index);
-    } catch (e) {
+  const rows = calls.map((c): ExplainRow => {
+    const r = replay.next(c);
+    if (r.refused !== null) {
       refused++;
-      io.stderr.write(`${c.file}:${c.line}: not checked: ${e instanceof Error ? e.message : String(e)}\n`);
+      io.stderr.write(`${c.file}:${c.line}: not checked: ${r.refused.message}\n`);
     }
-    const loopStart = verdict === null ? null : (position[verdict.loopStart] ?? verdict.loopStart);
-    return { index, step: c.event.step ?? null, tool: c.event.tool, args: previewArgs(c.event.tool, c.event.args), outcome: previewOutcome(c.event), verdict, loopStart };
+    return r.row;
   });
   return { rows, refused };
 }
 
-/** The session's agent and exit status from a `sessions.jsonl` beside the first input, when it names it. */
-function sessionContext(paths: readonly string[], session: string): ExplainContext {
+/** The session's agent and exit status from a labels file (`sessions.jsonl`) beside the first input, when it names it. */
+async function sessionContext(paths: readonly string[], session: string): Promise<ExplainContext> {
   const first = paths[0];
   if (first === undefined || first === '-') return {};
+  let dir: string;
   try {
-    const meta = join(statSync(first).isDirectory() ? first : dirname(first), 'sessions.jsonl');
-    const key = JSON.stringify(session);
-    for (const line of readFileSync(meta, 'utf8').split('\n')) {
-      if (!line.includes(key)) continue;
-      const m = JSON.parse(line) as { session?: unknown; agent?: unknown; exit_status?: unknown };
-      if (m.session !== session) continue;
-      return { ...(typeof m.agent === 'string' ? { agent: m.agent } : {}), ...(typeof m.exit_status === 'string' ? { exitStatus: m.exit_status } : {}) };
-    }
+    dir = statSync(first).isDirectory() ? first : dirname(first);
   } catch {
-    // no metadata beside the input: nothing to add
+    return {};
   }
-  return {};
+  // a missing or unreadable file has no labels: nothing to add
+  const label = (await readSessionLabels(join(dir, LABELS_FILE_NAME))).labels.get(session);
+  if (label === undefined) return {};
+  return { ...(label.agent === null ? {} : { agent: label.agent }), exitStatus: label.label };
 }
 
 /** `loopwatch explain`: resolves to the exit code. */
@@ -138,7 +130,7 @@ export async function explainCommand(args: readonly string[], io: CommandIo): Pr
   else {
     const width = (io.stdout as { columns?: number }).columns ?? DEFAULT_COLUMNS;
     const head = `loopwatch explain: session ${s.session}, ${rows.length} call${rows.length === 1 ? '' : 's'} from ${files[0]}`;
-    io.stdout.write([head, '', ...callLines(shown, rows.length, width), '', ...footerLines(rows, sessionContext(s.paths, s.session))].join('\n') + '\n');
+    io.stdout.write([head, '', ...callLines(shown, rows.length, width), '', ...footerLines(rows, await sessionContext(s.paths, s.session))].join('\n') + '\n');
   }
   const skipped = issues + refused;
   if (skipped > 0) io.stderr.write(`loopwatch: ${skipped} ${skipped === 1 ? 'line, element, input or call was' : 'lines, elements, inputs or calls were'} skipped (named above); exit code 2\n`);

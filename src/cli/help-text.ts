@@ -67,6 +67,14 @@ Options:
   --jsonl                one JSON line per verdict
   --json                 one JSON document: {"sessions": [...], "summary": {...}}
   -o, --output FILE      write the report into FILE instead of stdout
+  --html FILE            also write an HTML report: one self-contained page (summary, detector x action
+                         matrix, sortable session table, timelines of the worst sessions), no network
+  --markdown [FILE]      the summary as Markdown tables (for CI pages and pull requests): alone, instead
+                         of the text summary; --markdown=FILE (or a FILE.md after it) writes it there too
+  --timelines N          worst sessions given a timeline in the HTML report, 0 to 1000 (default: 20;
+                         5 sampled others besides; timelines read the input files again after the scan)
+  --labels FILE          how each session ended, JSON lines {"session", "exit_status"}: a label column in
+                         the reports (default: a sessions.jsonl beside the traces, said on stderr)
   --top N                worst sessions and tools the summary lists (default: 10)
   --action A[,A]         list only verdicts of these actions, and sessions whose highest action is one
   --kind K[,K]           list only verdicts of these kinds, and sessions with a verdict of one
@@ -90,6 +98,7 @@ Examples:
   loopwatch scan run.traj --jsonl --min-action break
   loopwatch scan ~/.claude/projects ~/.codex/sessions ~/.openhands/sessions
   loopwatch scan runs/ --kind cycle,exact_repeat --top 20 -o loops.txt
+  loopwatch scan runs/ --html report.html --markdown >> "$GITHUB_STEP_SUMMARY"
   cat chat.jsonl | loopwatch scan - --fail-on warn --allow-skipped
 `;
 

@@ -6,7 +6,7 @@
  * output or standard error early (`| head`) stops that output, not the run: the exit code still covers
  * every input.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { closestName } from '../options/checks.js';
 import { benchCommand } from './bench-command.js';
@@ -17,18 +17,9 @@ import { mcpCommand } from './mcp-command.js';
 import { type CommandIo, scanCommand } from './scan-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
+import { version } from './version.js';
 
-/** The package version, from package.json. */
-export function version(): string {
-  for (const up of ['../../../package.json', '../../package.json']) {
-    try {
-      return (JSON.parse(readFileSync(fileURLToPath(new URL(up, import.meta.url)), 'utf8')) as { version: string }).version;
-    } catch {
-      // not at this depth
-    }
-  }
-  return 'unknown';
-}
+export { version };
 
 /** Whether the benchmark suite is built beside this package (a checkout; an installed package has none). */
 const HAS_BENCH = existsSync(fileURLToPath(new URL('../../bench/index.js', import.meta.url)));

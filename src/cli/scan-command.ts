@@ -6,6 +6,8 @@
  * summarised.
  */
 import { availableParallelism } from 'node:os';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { TRACE_FILE } from '../formats/list-inputs.js';
 import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
 import type { TraceItem } from '../formats/trace-record.js';
 import { SPECIFICITY } from '../policy/fuse.js';
@@ -21,6 +23,9 @@ import { inputBytes } from './scan/input-size.js';
 import { type CallSite, type ScanSink, type ScanTotals, runScan } from './scan/scan-pipeline.js';
 import { DEFAULT_TOP, type ScanSummary, type SessionReport } from './scan/scan-summary.js';
 import { MAX_LIVE_SESSIONS, checkerThreads, sessionChecker } from './scan/session-checker.js';
+import { type ReportPlan, ReportOutputs } from './scan/report-outputs.js';
+import { type ScanLabels, scanLabels } from './scan/scan-labels.js';
+import { DEFAULT_TIMELINES, MAX_TIMELINES } from '../report/timeline-picks.js';
 import { UsageError } from './usage-error.js';
 
 /** Where a command writes. */
@@ -61,6 +66,10 @@ const SCAN_FLAGS: FlagSpec = {
   'max-sessions': { type: 'string' },
   'batch-size': { type: 'string' },
   'no-progress': { type: 'boolean' },
+  html: { type: 'string' },
+  markdown: { type: 'string' },
+  labels: { type: 'string' },
+  timelines: { type: 'string' },
 };
 
 /** Options of a scan, parsed and checked. */
@@ -74,8 +83,8 @@ export interface ScanSettings {
   readonly config: string | undefined;
   readonly minAction: LoopAction;
   readonly failOn: LoopAction | 'never';
-  /** What the report is: the summary, verdict lines, the JSON document, or nothing (the caller prints). */
-  readonly output: 'summary' | 'jsonl' | 'json' | 'none';
+  /** What the report is: the summary, verdict lines, the JSON document, the Markdown summary, or nothing (the caller prints). */
+  readonly output: 'summary' | 'jsonl' | 'json' | 'markdown' | 'none';
   /** Where the report goes (`--output`); stdout when undefined. */
   readonly outputFile?: string | undefined;
   /** Worst sessions and tools listed in the summary. */
@@ -91,18 +100,82 @@ export interface ScanSettings {
   readonly maxSessions: number;
   readonly batchSize: number;
   readonly progress: boolean;
+  /** `--html FILE`: the HTML report is written there too. */
+  readonly htmlFile?: string | undefined;
+  /** `--markdown=FILE`: the Markdown summary is written there too. */
+  readonly markdownFile?: string | undefined;
+  /** `--timelines N`: worst sessions given a timeline in the HTML report. */
+  readonly timelines?: number;
+  /** `--labels FILE`: how each session ended. */
+  readonly labelsFile?: string | undefined;
+}
+
+/** Names a Markdown file given after a bare `--markdown` may end with (never the name of a trace file). */
+const MARKDOWN_FILE = /\.(md|markdown)$/i;
+
+/**
+ * `--markdown [FILE]` in the form parseArgs takes: `--markdown FILE.md` becomes `--markdown=FILE.md`, and a
+ * bare `--markdown` (not followed by a `.md` name) `--markdown=-`, the scan's own output. So a path to scan
+ * after `--markdown` is never taken for the file to write.
+ */
+function markdownArgs(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (a !== '--markdown') out.push(a);
+    else if (MARKDOWN_FILE.test(args[i + 1] ?? '')) out.push(`--markdown=${args[++i] as string}`);
+    else out.push('--markdown=-');
+  }
+  return out;
+}
+
+/** Whether the scan would read `file`: it is a path given, or a trace file (by its name) in a folder given. */
+function readByScan(file: string, paths: readonly string[]): boolean {
+  const at = resolve(file);
+  return paths.some((p) => {
+    if (p === '-') return false;
+    const given = resolve(p);
+    if (given === at) return true;
+    const below = relative(given, at);
+    return TRACE_FILE.test(at) && below !== '' && !below.startsWith('..') && !isAbsolute(below);
+  });
+}
+
+/** Throws UsageError when a file to write is also one to read, or two reports would go into one file. */
+function checkOutputs(paths: readonly string[], outputs: readonly (readonly [string, string | undefined])[]): void {
+  const seen = new Map<string, string>();
+  for (const [flag, file] of outputs) {
+    if (file === undefined || file === '-') continue;
+    if (file === '') throw new UsageError(`${flag} needs a file name`);
+    const at = resolve(file);
+    if (readByScan(file, paths)) throw new UsageError(`${flag} ${file}: the scan reads that file; it would be overwritten`);
+    const other = seen.get(at);
+    if (other !== undefined) throw new UsageError(`${flag} ${file}: ${other} writes that file already`);
+    seen.set(at, flag);
+  }
 }
 
 /** Parses `loopwatch scan` arguments. Throws UsageError naming the flag. */
 export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): ScanSettings {
-  const parsed = parseFlags(args, SCAN_FLAGS, true);
+  const parsed = parseFlags(markdownArgs(args), SCAN_FLAGS, true);
   const v = parsed.values;
   if (v.json === true && v.jsonl === true) throw new UsageError('--json and --jsonl cannot be used together');
+  const markdown = stringOf(v, 'markdown');
+  if (markdown === '-' && (v.json === true || v.jsonl === true)) throw new UsageError(`--markdown without a file and --${v.json === true ? 'json' : 'jsonl'} cannot be used together (write --markdown=FILE for both)`);
   const paths = parsed.positionals.length > 0 ? parsed.positionals : stdinIsTty ? [] : ['-'];
   if (paths.length === 0) throw new UsageError('nothing to scan: give files or folders, or - (or pipe input) to read standard input');
   const format = stringOf(v, 'format');
   const output = stringOf(v, 'output');
-  if (output === '') throw new UsageError('--output needs a file name');
+  const html = stringOf(v, 'html');
+  checkOutputs(paths, [
+    ['--output', output],
+    ['--html', html],
+    ['--markdown', markdown],
+  ]);
   return {
     paths,
     format: format === undefined ? undefined : choiceFlag('--format', format, 'events', FORMAT_NAMES),
@@ -112,7 +185,7 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
     config: stringOf(v, 'config'),
     minAction: choiceFlag('--min-action', stringOf(v, 'min-action'), 'warn', ACTIONS),
     failOn: choiceFlag<LoopAction | 'never'>('--fail-on', stringOf(v, 'fail-on'), 'break', [...ACTIONS, 'never']),
-    output: v.json === true ? 'json' : v.jsonl === true ? 'jsonl' : 'summary',
+    output: v.json === true ? 'json' : v.jsonl === true ? 'jsonl' : markdown === '-' ? 'markdown' : 'summary',
     outputFile: output,
     top: integerFlag('--top', stringOf(v, 'top'), DEFAULT_TOP, 0, 10_000),
     actions: listFlag('--action', v.action as string[] | undefined, ACTIONS),
@@ -122,6 +195,10 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
     maxSessions: integerFlag('--max-sessions', stringOf(v, 'max-sessions'), DEFAULT_MAX_SESSIONS, 1, MAX_LIVE_SESSIONS),
     batchSize: integerFlag('--batch-size', stringOf(v, 'batch-size'), DEFAULT_BATCH, 1, MAX_BATCH),
     progress: v['no-progress'] !== true,
+    htmlFile: html,
+    markdownFile: markdown === '-' ? undefined : markdown,
+    timelines: integerFlag('--timelines', stringOf(v, 'timelines'), DEFAULT_TIMELINES, 0, MAX_TIMELINES),
+    labelsFile: stringOf(v, 'labels'),
   };
 }
 
@@ -153,6 +230,10 @@ export interface ScanHooks {
   readonly bytesRead?: () => number;
   /** Called with every reported verdict, in input order. */
   readonly onVerdict?: (v: Verdict, call: CallSite, index: number) => void;
+  /** The sessions' labels, when there are any. */
+  readonly labels?: ScanLabels | null;
+  /** The inputs, for the HTML report's timelines (read again after the scan); none: no timelines. */
+  readonly inputs?: ReportPlan['inputs'];
 }
 
 /** Whether a session passes the `--action` and `--kind` filters. */
@@ -165,17 +246,36 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLoca
 
 /** Runs a scan of `items` with `settings`, writing the report; resolves to the outcome and exit code. */
 export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
-  const { totalBytes = null, bytesRead = () => 0, onVerdict } = hooks;
+  const { totalBytes = null, bytesRead = () => 0, onVerdict, labels = null } = hooks;
   const options = detectionOptions(settings.preset, settings.config);
   const target = reportTarget(settings.outputFile, io.stdout);
   const out = target.stream;
+  const listed = listedBy(settings);
+  const reports = new ReportOutputs(
+    {
+      htmlFile: settings.htmlFile,
+      markdownFile: settings.markdownFile,
+      markdownOutput: settings.output === 'markdown',
+      timelines: settings.timelines ?? DEFAULT_TIMELINES,
+      labels,
+      inputs: hooks.inputs ?? null,
+      options,
+      preset: settings.preset ?? 'default',
+      minAction: settings.minAction,
+      failOn: settings.failOn,
+      listed,
+    },
+    io.stdout,
+  );
   const threads = checkerThreads(settings.workers, settings.maxSessions);
   if (threads < settings.workers && settings.workersGiven === true) {
     io.stderr.write(`loopwatch: --workers ${settings.workers} lowered to ${threads}: each thread must be able to hold all --max-sessions ${settings.maxSessions} live sessions, and all threads together at most ${MAX_LIVE_SESSIONS + 1}\n`);
   }
   const checker = sessionChecker(options, threads, settings.maxSessions);
+  for (const line of labels?.notes ?? []) io.stderr.write(`${line}\n`);
+  for (const i of labels?.issues ?? []) io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+  if (labels !== null && labels.skipped > labels.issues.length) io.stderr.write(`loopwatch: ${plural(labels.skipped - labels.issues.length, 'further labels line was', 'further labels lines were')} skipped\n`);
   const bar = settings.progress && !(settings.output === 'jsonl' && out === io.stdout) && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalBytes) : null;
-  const listed = listedBy(settings);
   const { actions = null, kinds = null } = settings;
   const doc = settings.output === 'json' ? new JsonDocumentWriter((t) => out.write(t)) : null;
   const stop = new AbortController();
@@ -186,8 +286,9 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
   });
   let scanned = 0;
   const sink: ScanSink = {
-    verdict: (v, call, index) => {
+    verdict: (v, call, index, tally) => {
       onVerdict?.(v, call, index);
+      reports.verdict(v, tally);
       if (settings.output !== 'jsonl' || (actions !== null && !actions.includes(v.action)) || (kinds !== null && !kinds.includes(v.kind))) return;
       out.write(verdictLine(v, call, index) + '\n');
     },
@@ -195,14 +296,17 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
       bar?.clear();
       io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
     },
-    sessionDone: (r) => {
+    sessionDone: (r, tally) => {
       if (doc !== null && listed(r)) doc.session(r);
+      reports.sessionDone(r, tally);
     },
     batchDone: (calls) => {
       scanned += calls;
       bar?.update(scanned, bytesRead());
       // output waits for a slow reader instead of piling up in memory (not for one that is gone)
-      return drained(out);
+      const html = reports.htmlStream;
+      const waits = [drained(out), html === null ? undefined : drained(html)].filter((w) => w !== undefined);
+      return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
     },
   };
   let totals: ScanTotals;
@@ -220,12 +324,15 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
     const width = out.isTTY === true ? (out.columns ?? 80) : Infinity;
     out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped }) + '\n');
   }
+  await reports.finish(summary, { totals, threads }, out);
   await target.close();
+  if (settings.htmlFile !== undefined) io.stderr.write(`loopwatch: HTML report written to ${settings.htmlFile}\n`);
   if (totals.evicted > 0) io.stderr.write(`loopwatch: ${plural(totals.evicted, 'session was', 'sessions were')} ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
   const failing = settings.failOn === 'never' ? 0 : totals.aggregate.reached[settings.failOn];
-  const exit = scanExitCode({ interrupted: totals.stopped, skipped: totals.issues, calls: totals.events, failing, allowSkipped: settings.allowSkipped === true, allowEmpty: settings.allowEmpty === true });
+  const skipped = totals.issues + (labels?.skipped ?? 0);
+  const exit = scanExitCode({ interrupted: totals.stopped, skipped, calls: totals.events, failing, allowSkipped: settings.allowSkipped === true, allowEmpty: settings.allowEmpty === true });
   if (exit.why !== null) io.stderr.write(`loopwatch: ${exit.why}; exit code ${exit.code}\n`);
-  else if (totals.issues > 0) io.stderr.write(`loopwatch: ${plural(totals.issues, 'line, element, input or call was', 'lines, elements, inputs or calls were')} skipped (named above)\n`);
+  else if (skipped > 0) io.stderr.write(`loopwatch: ${plural(skipped, 'line, element, input or call was', 'lines, elements, inputs or calls were')} skipped (named above)\n`);
   return { totals, summary, exitCode: exit.code };
 }
 
@@ -233,7 +340,10 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
 export async function scanCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const settings = parseScanArgs(args, io.stdin.isTTY === true);
   detectionOptions(settings.preset, settings.config); // usage errors before any input is read
+  const labels = await scanLabels(settings.paths, settings.labelsFile);
+  const ignore = labels?.ignore ?? [];
   let read = 0;
-  const items = readInputs(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n) => (read += n) });
-  return (await scanItems(items, settings, io, { totalBytes: inputBytes(settings.paths), bytesRead: () => read })).exitCode;
+  const items = readInputs(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n) => (read += n), ignore });
+  const inputs = { paths: settings.paths, format: settings.format, ignore };
+  return (await scanItems(items, settings, io, { totalBytes: inputBytes(settings.paths), bytesRead: () => read, labels, inputs })).exitCode;
 }

@@ -33,8 +33,11 @@ export function fsReason(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The inputs `path` stands for, and an issue for a path or folder that cannot be read. */
-export async function* listInputs(path: string): AsyncGenerator<InputSource | TraceIssue> {
+/**
+ * The inputs `path` stands for, and an issue for a path or folder that cannot be read. A folder walk passes
+ * over the files in `ignore` (named as the walk names them: the folder joined with the path below it).
+ */
+export async function* listInputs(path: string, ignore: ReadonlySet<string> = new Set()): AsyncGenerator<InputSource | TraceIssue> {
   if (path === STDIN_PATH) return yield { kind: 'stdin', file: STDIN_NAME, name: STDIN_NAME };
   let isDir: boolean;
   try {
@@ -44,10 +47,10 @@ export async function* listInputs(path: string): AsyncGenerator<InputSource | Tr
     return yield issue(code === 'ENOENT' || code === 'ENOTDIR' ? 'missing-input' : 'read-error', path, 0, `cannot read the path: ${fsReason(e)}`);
   }
   if (!isDir) return yield { kind: 'file', file: path, name: basename(path) };
-  yield* walk(path, '');
+  yield* walk(path, '', ignore);
 }
 
-async function* walk(dir: string, rel: string): AsyncGenerator<InputSource | TraceIssue> {
+async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>): AsyncGenerator<InputSource | TraceIssue> {
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -64,10 +67,10 @@ async function* walk(dir: string, rel: string): AsyncGenerator<InputSource | Tra
     const file = join(dir, e.name);
     const name = rel === '' ? e.name : `${rel}/${e.name}`;
     if (e.isDirectory()) {
-      yield* walk(file, name);
+      yield* walk(file, name, ignore);
       continue;
     }
-    if (!TRACE_FILE.test(e.name)) continue;
+    if (!TRACE_FILE.test(e.name) || ignore.has(file)) continue;
     if (e.isFile()) {
       yield { kind: 'file', file, name };
       continue;

@@ -4,7 +4,7 @@
  * a path that does not exist, an unreadable file, a broken line or a record of the wrong shape is an issue
  * naming the file and line, and reading carries on. Only invalid options throw.
  */
-import { knownKeys, integer, oneOf, record } from '../options/checks.js';
+import { knownKeys, integer, oneOf, record, stringList } from '../options/checks.js';
 import { OptionTypeError } from '../errors.js';
 import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
 import { listInputs } from './list-inputs.js';
@@ -27,9 +27,14 @@ export interface ReadInputsOptions {
   readonly maxLineBytes?: number;
   /** Hears of each chunk of input bytes as it is read (before decompression), for progress. */
   readonly onBytes?: (bytes: number) => void;
+  /**
+   * Files a folder walk passes over, named as the walk names them (the folder given joined with the path
+   * below it), e.g. a labels file beside the traces. A path given directly is read all the same. @default none
+   */
+  readonly ignore?: readonly string[];
 }
 
-const OPTION_NAMES = ['format', 'stdin', 'maxLineBytes', 'onBytes'] as const;
+const OPTION_NAMES = ['format', 'stdin', 'maxLineBytes', 'onBytes', 'ignore'] as const;
 
 /**
  * The items of every input in `paths`, in order: each input's calls (in session call order), its session
@@ -52,16 +57,17 @@ export function readInputs(paths: readonly string[], options: ReadInputsOptions 
     throw new OptionTypeError('options.onBytes', `options.onBytes must be a function, received ${typeof o.onBytes}`);
   }
   const onBytes = o.onBytes as ((bytes: number) => void) | undefined;
-  return read(paths, { format, maxLineBytes, stdin: stdin as NodeJS.ReadableStream | undefined, onBytes });
+  const ignore = new Set(o.ignore === undefined ? [] : stringList('options.ignore', o.ignore));
+  return read(paths, { format, maxLineBytes, stdin: stdin as NodeJS.ReadableStream | undefined, onBytes, ignore });
 }
 
 async function* read(
   paths: readonly string[],
-  o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined },
+  o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined; ignore: ReadonlySet<string> },
 ): AsyncGenerator<TraceItem> {
   const options = { maxLineBytes: o.maxLineBytes, ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }) };
   for (const path of paths) {
-    for await (const input of listInputs(path)) {
+    for await (const input of listInputs(path, o.ignore)) {
       if (input.kind === 'issue') yield input;
       else yield* readInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'parts' ? input.parts : input.file, input, options);
     }

@@ -12,14 +12,14 @@ export interface ReportTarget {
   close(): Promise<void>;
 }
 
-/** `--output FILE` opened for writing, or `stdout` when `path` is undefined. Throws UsageError when it cannot be written. */
-export function reportTarget(path: string | undefined, stdout: NodeJS.WritableStream & { isTTY?: boolean }): ReportTarget {
+/** `--output FILE` (or the file of another `flag`) opened for writing, or `stdout` when `path` is undefined. Throws UsageError when it cannot be written. */
+export function reportTarget(path: string | undefined, stdout: NodeJS.WritableStream & { isTTY?: boolean }, flag = '--output'): ReportTarget {
   if (path === undefined) return { stream: stdout, close: () => Promise.resolve() };
   let fd: number;
   try {
     fd = openSync(path, 'w');
   } catch (e) {
-    throw new UsageError(`--output ${path}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new UsageError(`${flag} ${path}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
   const stream = createWriteStream(path, { fd });
   return {

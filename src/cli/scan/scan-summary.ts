@@ -6,7 +6,8 @@
  * are both made from the summary.
  */
 import type { LoopAction } from '../../types.js';
-import { ACTION_RANK, type FirstVerdict, type SessionTally } from './session-tally.js';
+import type { FirstVerdict, SessionTally } from './session-tally.js';
+import { WorstSessions } from './worst-sessions.js';
 
 /** One session, as the report lists it. */
 export interface SessionReport {
@@ -100,13 +101,6 @@ export interface ScanCounts {
   readonly millis: number;
 }
 
-const rank = (r: SessionReport): number => (r.worstAction === null ? 0 : ACTION_RANK[r.worstAction]);
-
-/** Worst first: most wasted calls, then highest action, then most verdicts, then first seen (deterministic). */
-function worse(a: { r: SessionReport; seq: number }, b: { r: SessionReport; seq: number }): number {
-  return b.r.wastedCalls - a.r.wastedCalls || rank(b.r) - rank(a.r) || b.r.verdicts - a.r.verdicts || a.seq - b.seq;
-}
-
 /** The scan's findings, folded in a session at a time, in bounded memory. */
 export class ScanAggregate {
   /** Sessions folded in. */
@@ -120,14 +114,16 @@ export class ScanAggregate {
   /** Sessions whose verdicts (reported or not) reached each action or above. */
   readonly reached: Record<LoopAction, number> = { warn: 0, ask: 0, break: 0 };
   private readonly tools = new Map<string, { verdicts: number; sessions: number }>();
-  private readonly worst: { r: SessionReport; seq: number }[] = [];
+  private readonly worst: WorstSessions;
 
   constructor(
     /** Worst sessions and tools kept. */
     private readonly top: number = DEFAULT_TOP,
     /** Which sessions may be listed among the worst (all by default). */
     private readonly listed: (r: SessionReport) => boolean = () => true,
-  ) {}
+  ) {
+    this.worst = new WorstSessions(top);
+  }
 
   /** Folds in an ended session; returns its report. */
   add(t: SessionTally): SessionReport {
@@ -148,17 +144,8 @@ export class ScanAggregate {
       c.sessions++;
       this.tools.set(name, c);
     }
-    if (this.top > 0 && this.listed(r)) this.keepWorst({ r, seq: t.seq });
+    if (this.top > 0 && this.listed(r)) this.worst.offer({ r, seq: t.seq, extra: undefined });
     return r;
-  }
-
-  private keepWorst(e: { r: SessionReport; seq: number }): void {
-    const w = this.worst;
-    if (w.length >= this.top && worse(e, w[w.length - 1] as (typeof w)[number]) >= 0) return;
-    let at = w.length;
-    while (at > 0 && worse(e, w[at - 1] as (typeof w)[number]) < 0) at--;
-    w.splice(at, 0, e);
-    if (w.length > this.top) w.pop();
   }
 
   /** The summary as it stands. */
@@ -181,7 +168,7 @@ export class ScanAggregate {
       skipped: counts.issues,
       evictedSessions: counts.evicted,
       topTools,
-      worstSessions: this.worst.map((e) => e.r),
+      worstSessions: this.worst.list().map((e) => e.r),
     };
   }
 }

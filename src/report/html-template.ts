@@ -1,0 +1,146 @@
+/**
+ * The HTML report's template: the page's markup and style, written around the embedded data. The file is
+ * self-contained: no fonts, images, scripts or styles from anywhere else, and a Content-Security-Policy
+ * that lets the page load nothing (`default-src 'none'`) and run only its own script and style (by hash),
+ * so even text that got past the escaping could not run. The page script (src/report/page/) fills the
+ * sections from the JSON blocks.
+ *
+ * ```
+ *   head (title, CSP, style) · skeleton (header, sections)
+ *   <script type="application/json" id="lw-sessions">[ rows, written as sessions end ]</script>
+ *   <script type="application/json" id="lw-report">{ the rest, written at the end }</script>
+ *   <script>page script</script>
+ * ```
+ */
+import { createHash } from 'node:crypto';
+import { PAGE_SCRIPT } from './generated/page-script.js';
+import { escapeHtml } from './embed-json.js';
+
+const STYLE = `
+:root { color-scheme: light dark; --bg: #fbfbfa; --fg: #1d2125; --muted: #667079; --line: #dde1e5; --panel: #ffffff;
+  --accent: #2457a6; --warn: #a66a00; --ask: #b4460f; --break: #b3261e; --loop: rgba(36, 87, 166, .13);
+  --heat-rgb: 179 38 30; --mono: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+@media (prefers-color-scheme: dark) { :root { --bg: #15181b; --fg: #e4e7ea; --muted: #9aa4ad; --line: #2e353b;
+  --panel: #1c2024; --accent: #8ab4f8; --warn: #e3b341; --ask: #f0883e; --break: #ff7b72; --loop: rgba(138, 180, 248, .16);
+  --heat-rgb: 255 123 114; } }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--fg); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; }
+header.top, main { max-width: 1280px; margin: 0 auto; padding: 0 20px; }
+header.top { padding-top: 20px; }
+h1 { font-size: 1.5rem; margin: 0 0 4px; }
+h2 { font-size: 1.15rem; margin: 28px 0 10px; }
+h2:focus { outline: none; }
+h2:focus-visible { outline: 2px solid var(--accent); outline-offset: 3px; }
+p { margin: 6px 0; }
+.meta, .hint, .muted, .status, .facts { color: var(--muted); }
+.meta { overflow-wrap: anywhere; font-size: .9rem; }
+.warning, .note { border-left: 4px solid var(--warn); background: var(--panel); padding: 6px 10px; }
+.tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 12px; }
+.tile { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
+.tile .value { font-size: 1.7rem; font-weight: 650; font-variant-numeric: tabular-nums; }
+.tile.alert .value { color: var(--break); }
+.tile .label { font-weight: 600; }
+.tile .sub { color: var(--muted); font-size: .85rem; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; background: var(--panel); font-variant-numeric: tabular-nums; }
+th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+thead th { position: sticky; top: 0; background: var(--panel); font-size: .85rem; white-space: nowrap; }
+.num { text-align: right; }
+table.matrix { width: auto; min-width: 480px; }
+table.matrix td.heat { background: rgb(var(--heat-rgb) / calc(var(--heat, 0) * .3)); }
+table.matrix .sessions { color: var(--muted); font-size: .8rem; }
+th button { font: inherit; font-weight: 650; color: inherit; background: none; border: 0; padding: 2px 0; cursor: pointer; }
+th button:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin-bottom: 6px; }
+input[type=search], select { font: inherit; padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg); }
+input[type=search] { width: min(360px, 70vw); }
+td.id, td.file, td.call, td.outcome { overflow-wrap: anywhere; }
+td.id { min-width: 14em; max-width: 34em; }
+td.file { font-family: var(--mono); font-size: .8rem; color: var(--muted); min-width: 9em; max-width: 20em; }
+button.session { font: .85rem/1.4 var(--mono); color: var(--accent); background: none; border: 0; padding: 0; text-align: left; cursor: pointer; overflow-wrap: anywhere; }
+button.session:hover { text-decoration: underline; }
+button.more { margin-top: 8px; font: inherit; padding: 4px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg); cursor: pointer; }
+.pill { display: inline-block; margin-left: 6px; padding: 0 6px; border-radius: 9px; font-size: .72rem; background: var(--loop); color: var(--accent); }
+.pill.muted { color: var(--muted); background: transparent; border: 1px solid var(--line); }
+.badge { display: inline-block; min-width: 3.2em; padding: 0 6px; border-radius: 4px; font-size: .8rem; font-weight: 650; text-align: center; color: #fff; }
+.badge.warn { background: var(--warn); } .badge.ask { background: var(--ask); } .badge.break { background: var(--break); }
+.resolved { color: var(--accent); }
+.nowrap { white-space: nowrap; }
+.empty { text-align: center; color: var(--muted); }
+.id { font-family: var(--mono); overflow-wrap: anywhere; }
+pre.command { font-family: var(--mono); background: var(--panel); border: 1px solid var(--line); padding: 8px; overflow-x: auto; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; list-style: none; padding: 0; margin: 8px 0; font-size: .85rem; color: var(--muted); }
+.legend li { display: flex; align-items: center; gap: 6px; }
+.legend .cell { display: inline-block; width: 14px; height: 14px; flex: none; }
+.strip { display: flex; gap: 1px; align-items: stretch; height: 34px; margin: 8px 0 12px; }
+.strip .cell { flex: 1 1 0; min-width: 2px; }
+.cell { position: relative; background: var(--line); }
+.cell.loop { background: var(--loop); box-shadow: inset 0 -3px 0 var(--accent); }
+.cell.wasted { background-image: repeating-linear-gradient(135deg, transparent 0 3px, rgb(var(--heat-rgb) / .35) 3px 5px); }
+.cell.failed::after { content: ""; position: absolute; left: 50%; bottom: 3px; width: 4px; height: 4px; margin-left: -2px; border-radius: 50%; background: var(--break); }
+.cell.v-warn { box-shadow: inset 0 5px 0 var(--warn); } .cell.v-ask { box-shadow: inset 0 5px 0 var(--ask); } .cell.v-break { box-shadow: inset 0 5px 0 var(--break); }
+.strip .cell.gap { flex: 0 0 auto; padding: 0 6px; font-size: .75rem; color: var(--muted); display: flex; align-items: center; background: repeating-linear-gradient(90deg, var(--line) 0 2px, transparent 2px 5px); }
+table.calls { font-size: .85rem; }
+table.calls td.call, table.calls td.outcome { font-family: var(--mono); font-size: .8rem; }
+table.calls td.call { min-width: 16em; }
+table.calls td.verdict { min-width: 14em; }
+table.calls tr.loop td:first-child { box-shadow: inset 4px 0 0 var(--accent); }
+table.calls tr.loop { background: var(--loop); }
+table.calls tr.wasted td { background-image: linear-gradient(rgb(var(--heat-rgb) / .07), rgb(var(--heat-rgb) / .07)); }
+table.calls tr.failed td.outcome { color: var(--break); }
+table.calls tr.gap td { color: var(--muted); font-style: italic; text-align: center; }
+ul.signals { margin: 2px 0 0; padding-left: 16px; color: var(--muted); }
+.two { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 0 32px; }
+dl.cost { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
+dl.cost dt { color: var(--muted); } dl.cost dd { margin: 0; font-variant-numeric: tabular-nums; }
+ul.limits { margin: 0; padding-left: 20px; } ul.limits li { margin: 4px 0; }
+footer { max-width: 1280px; margin: 32px auto; padding: 0 20px; color: var(--muted); font-size: .85rem; }
+`;
+
+const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The report's page up to the start of the session rows' JSON array (the caller writes the rows, then {@link reportTail}). */
+export function reportHead(title: string): string {
+  const csp = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(PAGE_SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header class="top">
+<h1>loopwatch scan report</h1>
+<p class="meta" id="lw-meta">${escapeHtml(title)}</p>
+</header>
+<main>
+<noscript><p class="warning">This report draws its tables with JavaScript; allow scripts for this file to see them.</p></noscript>
+<div id="lw-warnings"></div>
+<section aria-labelledby="h-summary"><h2 id="h-summary">Summary</h2><div class="tiles" id="lw-tiles"></div></section>
+<section aria-labelledby="h-matrix"><h2 id="h-matrix">Detectors × actions</h2>
+<p class="hint">Verdicts each detector gave at each action (and the sessions that had one), over every session scanned.</p><div id="lw-matrix"></div></section>
+<section aria-labelledby="h-sessions"><h2 id="h-sessions">Sessions</h2><p class="hint" id="lw-timeline-about"></p><div id="lw-table-host"></div></section>
+<section aria-labelledby="lw-timeline-title"><h2 id="lw-timeline-title" tabindex="-1">Timeline</h2>
+<div id="lw-timeline"><p class="hint">Choose a session in the table to see its calls with the verdicts beside them.</p></div></section>
+<div class="two">
+<section aria-labelledby="h-cost"><h2 id="h-cost">Cost</h2><dl class="cost" id="lw-cost"></dl></section>
+<section aria-labelledby="h-limits"><h2 id="h-limits">What this cannot tell you</h2><ul class="limits" id="lw-limits"></ul></section>
+</div>
+</main>
+<footer>Made by loopwatch scan. Self-contained: this file loads nothing from anywhere.</footer>
+<script type="application/json" id="lw-sessions">[`;
+}
+
+/** The rest of the page after the session rows: the report's JSON (already made safe by `scriptJson`) and the page script. */
+export function reportTail(reportJson: string): string {
+  return `]</script>
+<script type="application/json" id="lw-report">${reportJson}</script>
+<script>${PAGE_SCRIPT}</script>
+</body>
+</html>
+`;
+}

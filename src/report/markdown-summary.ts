@@ -1,0 +1,70 @@
+/**
+ * The scan's summary as GitHub-flavoured Markdown, for CI job pages (`$GITHUB_STEP_SUMMARY`) and pull
+ * request comments: the totals, the detector x action matrix and the worst sessions, as tables. Text from
+ * the input is capped, redacted and escaped so it stays inside its cell and renders as written: pipes,
+ * backslashes and the characters that start emphasis, links, code, HTML, entities or math are
+ * backslash-escaped, and line breaks become spaces.
+ */
+import type { ScanSummary, SessionReport } from '../cli/scan/scan-summary.js';
+import type { SessionLabel } from '../formats/session-labels.js';
+import type { MatrixRow } from './report-data.js';
+import { shown } from './shown-text.js';
+
+/** Longest text put in a cell, in characters (before escaping). */
+export const CELL_CAP = 200;
+
+const MARKDOWN_SPECIAL = /[\\`*_[\]<>|~&$]/g;
+
+/** `text` as the content of one table cell: capped, redacted, on one line, escaped. */
+export function markdownCell(text: string): string {
+  return shown(text, CELL_CAP)
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(MARKDOWN_SPECIAL, (c) => `\\${c}`);
+}
+
+const n = (x: number): string => x.toLocaleString('en-US');
+const pct = (x: number, of: number): string => (of === 0 ? '0%' : `${((100 * x) / of).toFixed(1)}%`);
+const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+
+/** What the Markdown adds to the summary. */
+export interface MarkdownExtras {
+  readonly matrix: readonly MatrixRow[];
+  /** The label of a session, when labels were given. */
+  readonly labelOf?: (file: string, session: string) => SessionLabel | undefined;
+  readonly minAction: string;
+  readonly interrupted?: boolean;
+}
+
+function loopBegan(s: SessionReport): string {
+  const f = s.firstVerdict;
+  if (f === null) return '';
+  return `${f.loopStartStep === null ? `call #${f.loopStart}` : `step ${f.loopStartStep}`}, flagged at step ${f.step}`;
+}
+
+/** The Markdown summary (ends with a newline). */
+export function markdownSummary(s: ScanSummary, x: MarkdownExtras): string {
+  const out: string[] = ['## loopwatch scan', ''];
+  if (x.interrupted === true) out.push('> **Interrupted**: this covers only the input read before Ctrl-C.', '');
+  if (s.skipped > 0) out.push(`> **Skipped**: ${n(s.skipped)} lines, elements, inputs or calls could not be read (named on stderr) and are in no figure.`, '');
+  out.push(row(['sessions', 'calls', `flagged (${x.minAction}+)`, 'break', 'ask', 'warn', 'calls after first break', 'budget wasted']));
+  out.push(row(['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
+  out.push(row([n(s.sessions), n(s.events), `${n(s.flaggedSessions)} (${pct(s.flaggedSessions, s.sessions)})`, n(s.byAction.break), n(s.byAction.ask), n(s.byAction.warn), n(s.wastedCalls), pct(s.wastedCalls, s.events)]));
+  out.push('', 'Sessions are counted by the highest action reached; budget wasted is the calls made after the first break-level verdict, over all calls.');
+  if (x.matrix.length > 0) {
+    out.push('', '### Detectors × actions (verdicts)', '');
+    out.push(row(['detector', 'warn', 'ask', 'break']), row(['---', '---:', '---:', '---:']));
+    for (const m of x.matrix) out.push(row([markdownCell(m.detector), n(m.verdicts.warn), n(m.verdicts.ask), n(m.verdicts.break)]));
+  }
+  if (s.worstSessions.length > 0) {
+    const labelled = x.labelOf !== undefined;
+    out.push('', '### Worst sessions', '');
+    out.push(row(['session', 'file', 'calls', 'action', 'kinds', 'loop began', 'wasted', ...(labelled ? ['label'] : [])]));
+    out.push(row(['---', '---', '---:', '---', '---', '---', '---:', ...(labelled ? ['---'] : [])]));
+    for (const w of s.worstSessions) {
+      const label = x.labelOf?.(w.file, w.session)?.label ?? '';
+      const cells = [markdownCell(w.session), markdownCell(w.file), n(w.calls), w.worstAction ?? '', markdownCell(w.kinds.join(', ')), loopBegan(w), n(w.wastedCalls)];
+      out.push(row(labelled ? [...cells, markdownCell(label)] : cells));
+    }
+  }
+  return `${out.join('\n')}\n`;
+}

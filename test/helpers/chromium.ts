@@ -1,0 +1,38 @@
+/**
+ * The real browser of the report tests: Debian's chromium-headless-shell (or chromium), driven by
+ * playwright-core; never a browser playwright downloads. `chromiumBinary` is null when none is installed:
+ * then the browser tests skip, saying so loudly, except under CI (`CI` set), where they run and fail, since
+ * `.ci/run` installs the browser (scripts/install-browser.sh).
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+
+/** Where Debian puts the browser, most fitting first; LOOPWATCH_CHROMIUM names another. */
+const CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+
+/** The browser binary, or null. */
+export const chromiumBinary: string | null = [process.env.LOOPWATCH_CHROMIUM, ...CANDIDATES].find((c): c is string => c !== undefined && c !== '' && existsSync(c)) ?? null;
+
+/** Whether the browser tests skip: no browser, and not in CI. */
+export const skipBrowserTests = chromiumBinary === null && process.env.CI === undefined;
+
+if (skipBrowserTests) {
+  process.stderr.write('\n*** BROWSER TESTS SKIPPED: no Chromium found (run: bash scripts/install-browser.sh, or set LOOPWATCH_CHROMIUM) ***\n\n');
+}
+
+/** The flags the browser runs with: headless, no sandbox (CI runs as root), nothing fetched in the background. */
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** A browser with a fresh profile in a temporary folder, a laptop-sized window. */
+export async function launchChromium(viewport = { width: 1366, height: 768 }): Promise<BrowserContext> {
+  if (chromiumBinary === null) throw new Error('no Chromium installed: scripts/install-browser.sh installs Debian\'s chromium-headless-shell (.ci/run runs it)');
+  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'loopwatch-chromium-')), {
+    executablePath: chromiumBinary,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport,
+    timeout: 15_000,
+  });
+}
