@@ -13,7 +13,7 @@ import { VerdictMatrix } from '../src/report/verdict-matrix.js';
 import type { LoopAction, Verdict } from '../src/types.js';
 
 const verdict = (action: LoopAction, loopStart: number, detector = 'exact_repeat'): Verdict =>
-  ({ kind: detector, detector, pattern: '', confidence: 0.9, loopStart, unit: [], repeatCount: 3, action, recommended: 'replan', detectionCount: 1, message: 'loop', index: 0, progress: 'stalled', signals: [] }) as Verdict;
+  ({ kind: detector, detector, pattern: '', confidence: 0.9, loopStart, unit: [], repeatCount: 3, action, recommended: 'replan', detectionCount: 1, message: 'loop', session: 's', index: 0, progress: 'stalled', signals: [] }) as Verdict;
 
 const report = (calls: number, loopStart: number | null, extra: Partial<SessionReport> = {}): SessionReport => ({
   session: 's',
