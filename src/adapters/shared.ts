@@ -70,15 +70,20 @@ export type Checked<T> =
 export async function runChecked<T>(guard: AdapterGuard, session: string, call: LiveCall, run: () => T | PromiseLike<T>, proposed?: LiveDecision): Promise<Checked<T>> {
   const p = proposed ?? guard.propose(session, call);
   if (p.action === 'deny' || p.action === 'stop') return { blocked: p };
-  const notes: string[] = [];
-  if (p.action !== 'allow' && p.message !== undefined) notes.push(p.message);
-  const note = (r: LiveDecision): string[] => (r.action === 'warn' && r.message !== undefined ? [...notes, r.message] : notes);
   try {
     const value = await run();
-    return { failed: false, value, notes: note(guard.record(session, { ...call, result: outcomeText(value) })) };
+    return { failed: false, value, notes: notesOf(p, guard.record(session, { ...call, result: outcomeText(value) })) };
   } catch (error) {
-    return { failed: true, error, notes: note(guard.record(session, { ...call, error: outcomeText(error) })) };
+    return { failed: true, error, notes: notesOf(p, guard.record(session, { ...call, error: outcomeText(error) })) };
   }
+}
+
+/** The messages for the model after a call ran: its proposal's (warn, ask) and its record's (warn). */
+export function notesOf(proposal: LiveDecision | undefined, record: LiveDecision): string[] {
+  const notes: string[] = [];
+  if (proposal !== undefined && proposal.action !== 'allow' && proposal.message !== undefined) notes.push(proposal.message);
+  if (record.action === 'warn' && record.message !== undefined) notes.push(record.message);
+  return notes;
 }
 
 /**
