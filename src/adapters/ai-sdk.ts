@@ -12,7 +12,7 @@
  */
 import { CallDeniedError, LoopStoppedError } from '../errors.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
-import { type AdapterGuard, MAX_REMEMBERED_CALLS, ProposalMemo, errorWithNotes, outcomeText, runChecked } from './shared.js';
+import { type AdapterGuard, MAX_REMEMBERED_CALLS, ProposalMemo, denialText, errorWithNotes, outcomeText, runChecked } from './shared.js';
 
 /** The parts of an AI SDK tool the wrapper touches (parameters typed `never`, so any tool's functions fit). */
 export interface AiSdkTool {
@@ -27,9 +27,7 @@ export type AiSdkStopCondition = (options: { steps: readonly unknown[] }) => boo
 /** What the model sees of a tool result (the AI SDK's `ToolResultOutput`, as far as warnings touch it). */
 type ModelOutput = { type: 'text'; value: string } | { type: 'json'; value: unknown } | { type: 'content'; value: unknown[] } | { type: string; value?: unknown };
 
-interface CallOptions {
-  readonly toolCallId: string;
-}
+type CallOptions = { readonly toolCallId: string };
 
 /** The tools, each checked by loopwatch before it runs and recorded after (see the module comment). */
 export function wrapTools<T extends Record<string, AiSdkTool>>(tools: T, guard: AdapterGuard, session: string): T {
@@ -95,7 +93,6 @@ async function settle(out: unknown): Promise<unknown> {
 async function* replay(values: unknown[]): AsyncGenerator<unknown> {
   yield* values;
 }
-
 /** The AI SDK's own default: text for a string, JSON otherwise. */
 function defaultOutput(output: unknown): ModelOutput {
   return typeof output === 'string' ? { type: 'text', value: output } : { type: 'json', value: output ?? null };
@@ -124,12 +121,8 @@ export function stopOnLoop<C>(guard: AdapterGuard, session: string, options: Sto
 /** AI SDK v7's `ToolApprovalStatus`, as far as loopwatch answers it. */
 export type AiSdkApproval = undefined | { type: 'denied'; reason: string } | { type: 'user-approval'; reason: string };
 
-/** The v7 tool call and outcome shapes approveCalls reads. */
-export interface AiSdkToolCall {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly input: unknown;
-}
+/** The v7 tool call approveCalls reads. */
+export type AiSdkToolCall = { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
 
 /** Options of approveCalls: your stop conditions and the run's steering object (`experimental_createSteering()`). */
 export interface ApproveCallsOptions<C> extends StopOnLoopOptions<C> {
@@ -145,7 +138,7 @@ export function approveCalls<C>(guard: AdapterGuard, session: string, options: A
     toolApproval: ({ toolCall }: { toolCall: AiSdkToolCall }): AiSdkApproval => {
       const d = guard.propose(session, call(toolCall));
       steer(d);
-      if (d.action === 'deny' || d.action === 'stop') return { type: 'denied', reason: d.message ?? '' };
+      if (d.action === 'deny' || d.action === 'stop') return { type: 'denied', reason: denialText(d) };
       return d.action === 'ask' ? { type: 'user-approval', reason: d.message ?? '' } : undefined;
     },
     onToolExecutionEnd: ({ toolCall, toolOutput }: { toolCall: AiSdkToolCall; toolOutput: { type: string; output?: unknown; error?: unknown } }): void => {
