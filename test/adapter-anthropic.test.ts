@@ -12,7 +12,7 @@ import type { AnthropicGuardOptions } from '../src/adapters/anthropic.js';
 import { LiveGuard, LoopStoppedError } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
-import { Script, SpyGuard, brokenGuard, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
+import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
 
 /** A Messages API that makes scripted call i in its i-th answer (all of them, then a final answer); keeps the request bodies. */
 function scriptedFetch(script: Script): { fetch: typeof fetch; bodies: string[] } {
@@ -83,9 +83,7 @@ describe('loopwatch/anthropic (the SDK tool runner with a scripted fetch)', () =
     const { guard, errors } = brokenGuard(['bash']);
     const { script, final, error } = await play(s, guard, 'run-3');
     expect(error).toBeUndefined();
-    expect(script.executed).toEqual(s.calls.map((_, i) => i));
-    expect(guard.decisions.every((d) => d.action === 'allow' && d.failedOpen === true)).toBe(true);
-    expect(errors).toHaveLength(1);
+    expectFailedOpenRun(guard, errors, script);
     expect(final?.content).toEqual([{ type: 'text', text: 'done' }]);
     guard.inner.close();
   });

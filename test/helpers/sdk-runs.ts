@@ -100,3 +100,12 @@ export function expectLegitimateRun(spy: SpyGuard, script: Script, session: stri
   expect(script.executed).toEqual(script.calls.map((_, i) => i));
   expect(spy.stopped(session)).toBeUndefined();
 }
+
+/** The checks for a run whose guard failed inside every check: every call ran, all allowed, one report. */
+export function expectFailedOpenRun(spy: SpyGuard, errors: readonly Error[], script: Script): void {
+  expect(script.executed).toEqual(script.calls.map((_, i) => i));
+  expect(spy.decisions.length).toBeGreaterThan(0);
+  expect(spy.decisions.every((d) => d.action === 'allow' && d.failedOpen === true)).toBe(true);
+  expect(errors).toHaveLength(1);
+  expect(errors[0]?.message).toMatch(/identity bug/);
+}
