@@ -12,7 +12,7 @@ import { FakeToolCallingModel, createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loopwatchMiddleware } from '../src/adapters/langchain.js';
-import type { LangChainMiddlewareOptions } from '../src/adapters/langchain.js';
+import type { LangChainGuard, LangChainMiddlewareOptions } from '../src/adapters/langchain.js';
 import { LiveGuard, LoopStoppedError } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
@@ -41,10 +41,9 @@ function scriptedTools(script: Script) {
   return script.tools.map((name) => tool(async (_input, config) => script.run(Script.index(String(config.toolCall?.id))), { name, description: name, schema: z.object({}).passthrough() }));
 }
 
-/** A LiveGuard whose decisions a SpyGuard also sees (the middleware takes a LiveGuard: it snapshots sessions). */
-function spied(spy: SpyGuard): LiveGuard {
-  const g = spy.inner;
-  return Object.assign(Object.create(g) as LiveGuard, { propose: spy.propose.bind(spy), record: spy.record.bind(spy) });
+/** The spy with its LiveGuard's engine (the middleware snapshots sessions). */
+function spied(spy: SpyGuard): LangChainGuard {
+  return Object.assign(spy, { engine: spy.inner.engine });
 }
 
 async function play(s: LiveScenario, spy: SpyGuard, thread: string, options: LangChainMiddlewareOptions = {}) {

@@ -16,8 +16,12 @@
  *   saved before each model call), so it checkpoints with the thread and comes back on another process.
  */
 import { LoopStoppedError } from '../errors.js';
-import type { LiveGuard } from '../live/live-guard.js';
-import { denialText, notesOf, outcomeText, withNotes } from './shared.js';
+import { type AdapterGuard, denialText, notesOf, outcomeText, withNotes } from './shared.js';
+
+/** The guard the middleware needs: a LiveGuard (its engine's snapshots keep a thread's state in the graph). */
+export interface LangChainGuard extends AdapterGuard {
+  readonly engine: { has(session: string): boolean; snapshot(session: string): Uint8Array | null; restore(session: string, bytes: Uint8Array): void };
+}
 
 /** A tool call request as the middleware gets it (LangChain's ToolCallRequest, as far as loopwatch reads it). */
 export interface LangChainToolCallRequest {
@@ -57,7 +61,7 @@ export interface LangChainMiddlewareOptions<O = undefined, F = unknown> {
 type Hook = (state: Record<string, unknown>, runtime: LangChainRuntime) => Record<string, unknown> | undefined;
 
 /** loopwatch as a LangChain agent middleware (see the module comment): pass it in createAgent's `middleware`. */
-export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LiveGuard, options: LangChainMiddlewareOptions<O, F> = {}) {
+export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChainGuard, options: LangChainMiddlewareOptions<O, F> = {}) {
   const exit = options.exitBehavior ?? 'end';
   const sessionOf = (runtime: LangChainRuntime | undefined): string => {
     const thread = runtime?.configurable?.thread_id;
@@ -125,7 +129,7 @@ function passesThrough(error: unknown, request: LangChainToolCallRequest): boole
   return e?.is_bubble_up === true || e?.name === 'ToolInvocationError' || request.runtime?.signal?.aborted === true;
 }
 
-function snapshotOf(guard: LiveGuard, session: string): string | undefined {
+function snapshotOf(guard: LangChainGuard, session: string): string | undefined {
   try {
     const bytes = guard.engine.snapshot(session);
     return bytes === null ? undefined : Buffer.from(bytes).toString('base64');
@@ -134,7 +138,7 @@ function snapshotOf(guard: LiveGuard, session: string): string | undefined {
   }
 }
 
-function restore(guard: LiveGuard, session: string, base64: string): void {
+function restore(guard: LangChainGuard, session: string, base64: string): void {
   try {
     guard.engine.restore(session, new Uint8Array(Buffer.from(base64, 'base64')));
   } catch {
