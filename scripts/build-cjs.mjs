@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Builds the CommonJS entry of the package, for `require('loopwatch')` on every Node 20 (require(esm) is on by
 // default only from 20.19, and not at all before):
-//   dist/src/index.js (tsc's ESM)  -> dist/cjs/index.cjs           (one CommonJS bundle, rolldown; dependencies and node:* stay external)
+//   dist/src/index.js (tsc's ESM)  -> dist/cjs/index.cjs           (CommonJS, rolldown; dependencies and node:* stay external)
+//   dist/src/adapters/<sdk>.js     -> dist/cjs/<sdk>.cjs           (the SDK adapters, `loopwatch/<sdk>`; code they share with
+//                                                                   the index, e.g. the error classes, in dist/cjs/shared-*.cjs)
 //   dist/src/**/*.d.ts             -> dist/cjs/types/**/*.d.ts     (the same declarations, read as CommonJS ones:
 //                                                                   dist/cjs/package.json says "type": "commonjs")
 // The bundle finds the pool's worker module at dist/src/pool/pool-worker.js, as the ESM build does. Quiet
@@ -16,13 +18,19 @@ const dependencies = Object.keys(JSON.parse(readFileSync(join(root, 'package.jso
 const out = join(root, 'dist', 'cjs');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+/** The package's subpath entries besides the index: the SDK adapters (package.json "exports" names the same). */
+const ADAPTERS = ['ai-sdk', 'openai-agents', 'langchain', 'anthropic', 'mastra'];
 await build({
-  input: join(root, 'dist', 'src', 'index.js'),
+  input: {
+    index: join(root, 'dist', 'src', 'index.js'),
+    ...Object.fromEntries(ADAPTERS.map((a) => [a, join(root, 'dist', 'src', 'adapters', `${a}.js`)])),
+  },
   platform: 'node',
   // runtime dependencies stay packages of their own (one @opentelemetry/api for the host and loopwatch)
   external: [/^node:/, ...dependencies.map((d) => new RegExp(`^${d.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(/|$)`))],
   logLevel: 'warn',
-  output: { format: 'cjs', file: join(out, 'index.cjs'), sourcemap: false },
+  // chunks beside the entries, so a module's own directory is dist/cjs wherever the bundler puts it
+  output: { format: 'cjs', dir: out, entryFileNames: '[name].cjs', chunkFileNames: 'shared-[hash].cjs', sourcemap: false },
   write: true,
 });
 writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'commonjs' }, null, 2) + '\n');

@@ -23,6 +23,7 @@ export const ErrorCode = {
   CLOSED: 'ERR_LOOPWATCH_CLOSED',
   SESSION_LOST: 'ERR_LOOPWATCH_SESSION_LOST',
   LOOP_STOPPED: 'ERR_LOOPWATCH_LOOP_STOPPED',
+  CALL_DENIED: 'ERR_LOOPWATCH_CALL_DENIED',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -188,6 +189,24 @@ export class LoopStoppedError extends Error {
   constructor(decision: LiveDecision) {
     super(decision.message ?? `loopwatch: session "${decision.session}" was stopped for looping`);
     this.name = 'LoopStoppedError';
+    this.decision = decision;
+    brand(this);
+  }
+}
+
+/**
+ * A tool call was denied before it ran (a `deny` decision): thrown from a wrapped tool by the SDK adapters
+ * whose SDK shows a tool's error to the model, so the model reads `message` in place of a result.
+ */
+export class CallDeniedError extends Error {
+  /** `ERR_LOOPWATCH_CALL_DENIED`. */
+  readonly code: ErrorCodeValue = ErrorCode.CALL_DENIED;
+  /** The decision that denied the call: its session, verdict and message. */
+  readonly decision: LiveDecision;
+
+  constructor(decision: LiveDecision) {
+    super(decision.message ?? '[loopwatch] This call was blocked and did not run.');
+    this.name = 'CallDeniedError';
     this.decision = decision;
     brand(this);
   }

@@ -78,6 +78,7 @@ export {
   ClosedError,
   SessionLostError,
   LoopStoppedError,
+  CallDeniedError,
   WasmTrapError,
   isLoopwatchError,
 } from './errors.js';

@@ -1,7 +1,8 @@
 /**
  * The package as installed from `npm pack`'s tarball: `require('loopwatch')` works from a .cjs file on Node 20
- * with and without require(esm) (the CommonJS bundle, the pool's workers included), `import` works, the
- * types are found under `moduleResolution` node16 (from .cts and .mts) and node10, the tarball has its
+ * with and without require(esm) (the CommonJS bundle, the pool's workers included), `import` works, the SDK
+ * adapters' subpaths (`loopwatch/ai-sdk`, ...) import and require (their errors the index's own classes), the
+ * types of all of them are found under `moduleResolution` node16 (from .cts and .mts) and node10, the tarball has its
  * LICENSE and no source map pointing at files it does not ship, and the installed CLI neither lists
  * `bench` (no suite is shipped) nor needs `../shared`.
  */
@@ -16,6 +17,15 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const app = mkdtempSync(join(tmpdir(), 'loopwatch-package-'));
 const pkgDir = join(app, 'node_modules', 'loopwatch');
 let files: string[] = [];
+
+/** The SDK adapters' subpaths and the functions each exports. */
+const ADAPTERS: Record<string, string[]> = {
+  'ai-sdk': ['approveCalls', 'stopOnLoop', 'wrapTools'],
+  'openai-agents': ['guardTools', 'stopDecisionOf'],
+  langchain: ['loopwatchMiddleware'],
+  anthropic: ['guardTools'],
+  mastra: ['loopwatchProcessor'],
+};
 
 const node = (args: string[], input?: string) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', input: input ?? '', timeout: 60_000 });
 
@@ -42,7 +52,9 @@ describe('the packed package', () => {
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { main: string; types: string; exports: Record<string, Record<string, Record<string, string>>>; license: string };
     expect(pkg.license).toBe('MIT');
-    const targets = [pkg.main, pkg.types, ...Object.values(pkg.exports['.']!).flatMap((c) => Object.values(c))];
+    const entries = Object.values(pkg.exports).filter((e): e is Record<string, Record<string, string>> => typeof e === 'object');
+    const targets = [pkg.main, pkg.types, ...entries.flatMap((e) => Object.values(e).flatMap((c) => Object.values(c)))];
+    expect(Object.keys(pkg.exports)).toEqual(['.', ...Object.keys(ADAPTERS).map((a) => `./${a}`), './package.json']);
     for (const t of targets) expect(existsSync(join(pkgDir, t)), t).toBe(true);
   });
 
@@ -63,6 +75,40 @@ pool.checkBatch(Array.from({ length: 6 }, () => ({ session: 's', tool: 'bash', a
     expect(JSON.parse(r.stdout)).toEqual({ detector: 'break', pool: [null, null, 'warn', 'break', 'break', 'break'] });
   });
 
+  it.each([[[]], [['--no-experimental-require-module']]])('should require every SDK adapter subpath from a .cjs file, node flags %j', (flags) => {
+    writeFileSync(
+      join(app, 'adapters.cjs'),
+      `const lw = require('loopwatch');
+const names = ${JSON.stringify(ADAPTERS)};
+const out = {};
+for (const [a, fns] of Object.entries(names)) out[a] = fns.map((f) => typeof require('loopwatch/' + a)[f]);
+// a stop thrown by an adapter is the same class as the index's LoopStoppedError (one shared CommonJS chunk)
+const guard = new lw.LiveGuard();
+const tools = require('loopwatch/ai-sdk').wrapTools({ bash: { execute: async () => { throw new Error('make: *** Error 2'); } } }, guard, 's');
+(async () => {
+  let stop = null;
+  for (let i = 0; i < 10 && stop === null; i++) {
+    try { await tools.bash.execute({ command: 'make' }, { toolCallId: 'c' + i }); } catch (e) { if (e instanceof lw.LoopStoppedError) stop = e.code; }
+  }
+  console.log(JSON.stringify({ out, stop }));
+})();
+`,
+    );
+    const r = node([...flags, 'adapters.cjs']);
+    expect(r.stderr).toBe('');
+    const got = JSON.parse(r.stdout) as { out: Record<string, string[]>; stop: string };
+    expect(got.out).toEqual(Object.fromEntries(Object.entries(ADAPTERS).map(([a, fns]) => [a, fns.map(() => 'function')])));
+    expect(got.stop).toBe('ERR_LOOPWATCH_LOOP_STOPPED');
+  });
+
+  it('should import every SDK adapter subpath from an ES module', () => {
+    const lines = Object.entries(ADAPTERS).map(([a, fns], i) => `import { ${fns.map((f) => `${f} as f${i}_${f}`).join(', ')} } from 'loopwatch/${a}';\nout.push(${fns.map((f) => `typeof f${i}_${f}`).join(', ')});`);
+    writeFileSync(join(app, 'adapters.mjs'), `const out = [];\n${lines.join('\n')}\nconsole.log(JSON.stringify(out));\n`);
+    const r = node(['adapters.mjs']);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual(Object.values(ADAPTERS).flat().map(() => 'function'));
+  });
+
   it('should work with import from an ES module', () => {
     writeFileSync(join(app, 'use.mjs'), `import { LoopDetector, readInputs } from 'loopwatch';\nconsole.log(typeof LoopDetector, typeof readInputs);\n`);
     expect(node(['use.mjs']).stdout.trim()).toBe('function function');
@@ -70,9 +116,12 @@ pool.checkBatch(Array.from({ length: 6 }, () => ({ session: 's', tool: 'bash', a
 
   it('should type-check from .cts and .mts files under node16, and from a .ts file under node10', () => {
     const code = `const d: LoopDetector = new LoopDetector({ sessionId: 'x' });\nconst v: Verdict | null = d.check({ tool: 't' });\nconsole.log(v);\n`;
-    writeFileSync(join(app, 'a.cts'), `import { LoopDetector, type Verdict } from 'loopwatch';\n${code}`);
-    writeFileSync(join(app, 'b.mts'), `import { LoopDetector, type Verdict } from 'loopwatch';\n${code}`);
-    writeFileSync(join(app, 'c.ts'), `import { LoopDetector, type Verdict } from 'loopwatch';\n${code}`);
+    // every adapter subpath, its functions used with a LiveGuard from the index
+    const imports = `import { LoopDetector, LiveGuard, type Verdict } from 'loopwatch';\nimport { wrapTools, stopOnLoop } from 'loopwatch/ai-sdk';\nimport { guardTools } from 'loopwatch/openai-agents';\nimport { loopwatchMiddleware } from 'loopwatch/langchain';\nimport { guardTools as anthropicTools } from 'loopwatch/anthropic';\nimport { loopwatchProcessor } from 'loopwatch/mastra';\n`;
+    const use = `const g = new LiveGuard();\nconsole.log(wrapTools({ t: { execute: async (i: { a: string }) => i.a } }, g, 's'), stopOnLoop(g, 's', { stopWhen: () => false }), guardTools([{ type: 'function', name: 't' }], g, 's'), loopwatchMiddleware(g).name, anthropicTools([{ name: 't', run: async () => 'ok' }], g, 's'), loopwatchProcessor(g, 's').id);\n`;
+    writeFileSync(join(app, 'a.cts'), `${imports}${code}${use}`);
+    writeFileSync(join(app, 'b.mts'), `${imports}${code}${use}`);
+    writeFileSync(join(app, 'c.ts'), `${imports}${code}${use}`);
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
     const common = ['--noEmit', '--strict', '--skipLibCheck', 'false', '--types', 'node', '--typeRoots', join(repo, 'node_modules', '@types')];
     const node16 = node([tsc, ...common, '--module', 'node16', '--moduleResolution', 'node16', 'a.cts', 'b.mts']);

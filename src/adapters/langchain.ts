@@ -1,0 +1,147 @@
+/**
+ * loopwatch for LangChain v1 agents (`createAgent` from `langchain`): a middleware, with structural types and
+ * no import of LangChain. The session is the thread (`configurable.thread_id`), or `options.session`.
+ *
+ * - `wrapToolCall`: each call is proposed before it runs and recorded after (the ToolMessage's content; an
+ *   error status or a thrown error as the error); a warning is appended to the ToolMessage the model reads;
+ *   a tool's error is answered as LangChain answers it without a wrapping middleware (an error ToolMessage);
+ * - `deny`: the tool does not run: the request goes to the handler with a stand-in tool that answers the
+ *   reason, so the model reads it as the call's ToolMessage;
+ * - `stop`, in the vocabulary of the built-in toolCallLimitMiddleware (`exitBehavior`): `'end'` (default)
+ *   answers like a deny and ends the run before the next model call (jumpTo end); `'error'` throws
+ *   LoopStoppedError out of the run; `'continue'` only denies. `guard.stopped(thread)` gives the decision.
+ * - `ask`: LangChain's approval is humanInTheLoopMiddleware, which decides before tools run; loopwatch
+ *   decides per call, so ask runs the call and the model reads the message (as warn).
+ * - With `z` (your zod), the session's loopwatch state is kept in the graph state (`loopwatch`, a snapshot
+ *   saved before each model call), so it checkpoints with the thread and comes back on another process.
+ */
+import { LoopStoppedError } from '../errors.js';
+import { type AdapterGuard, denialText, notesOf, outcomeText, withNotes } from './shared.js';
+
+/** The guard the middleware needs: a LiveGuard (its engine's snapshots keep a thread's state in the graph). */
+export interface LangChainGuard extends AdapterGuard {
+  readonly engine: { has(session: string): boolean; snapshot(session: string): Uint8Array | null; restore(session: string, bytes: Uint8Array): void };
+}
+
+/** A tool call request as the middleware gets it (LangChain's ToolCallRequest, as far as loopwatch reads it). */
+export interface LangChainToolCallRequest {
+  readonly toolCall: { readonly id?: string; readonly name: string; readonly args: unknown };
+  readonly tool?: unknown;
+  readonly runtime?: LangChainRuntime;
+}
+
+/** The run's runtime (its `configurable` holds the thread id). */
+export interface LangChainRuntime {
+  readonly configurable?: { readonly thread_id?: unknown };
+  readonly signal?: AbortSignal;
+}
+
+/** A ToolMessage, as far as loopwatch reads and amends it. */
+interface ToolMessageLike {
+  content?: unknown;
+  status?: string;
+}
+
+/** The zod functions the middleware's state schema is made with (pass `z` from `zod`): O the object schema, F the field's. */
+export interface ZodLike<O, F> {
+  object(shape: { loopwatch: F }): O;
+  string(): { optional(): F };
+}
+
+/** Options of loopwatchMiddleware. */
+export interface LangChainMiddlewareOptions<O = undefined, F = unknown> {
+  /** What a stop does, as toolCallLimitMiddleware's exitBehavior. @default 'end' */
+  readonly exitBehavior?: 'continue' | 'error' | 'end';
+  /** The session when the run has no thread id. @default 'default' */
+  readonly session?: string;
+  /** Your zod: keeps the session's state in the graph state, so it checkpoints with the thread. @default none */
+  readonly z?: ZodLike<O, F>;
+}
+
+type Hook = (state: Record<string, unknown>, runtime: LangChainRuntime) => Record<string, unknown> | undefined;
+
+/** loopwatch as a LangChain agent middleware (see the module comment): pass it in createAgent's `middleware`. */
+export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChainGuard, options: LangChainMiddlewareOptions<O, F> = {}) {
+  const exit = options.exitBehavior ?? 'end';
+  const sessionOf = (runtime: LangChainRuntime | undefined): string => {
+    const thread = runtime?.configurable?.thread_id;
+    return typeof thread === 'string' && thread.length > 0 ? thread : (options.session ?? 'default');
+  };
+
+  const wrapToolCall = async <R extends LangChainToolCallRequest, M>(request: R, handler: (request: R) => M | Promise<M>): Promise<M> => {
+    const session = sessionOf(request.runtime);
+    const { id, name, args } = request.toolCall;
+    const call = { id, tool: name, args };
+    const p = guard.propose(session, call);
+    if (p.action === 'stop' && exit === 'error') throw new LoopStoppedError(p);
+    if (p.action === 'deny' || p.action === 'stop') return answer(request, handler, denialText(p));
+    let out: M;
+    try {
+      out = await handler(request);
+    } catch (error) {
+      if (passesThrough(error, request)) throw error;
+      // as LangChain's ToolNode answers a tool's error when no middleware wraps the call
+      const notes = notesOf(p, guard.record(session, { ...call, error: outcomeText(error) }));
+      return answer(request, handler, withNotes(`${String(error)}\n Please fix your mistakes.`, notes));
+    }
+    const msg = out as ToolMessageLike;
+    const text = outcomeText(msg.content ?? out);
+    const notes = notesOf(p, guard.record(session, { ...call, ...(msg.status === 'error' ? { error: text } : { result: text }) }));
+    if (notes.length > 0 && typeof msg.content === 'string') msg.content = withNotes(msg.content, notes);
+    else if (notes.length > 0 && Array.isArray(msg.content)) msg.content = [...(msg.content as unknown[]), ...notes.map((t) => ({ type: 'text', text: t }))];
+    return out;
+  };
+
+  const beforeModel: Hook = (_state, runtime) => {
+    const session = sessionOf(runtime);
+    const saved = options.z === undefined ? undefined : snapshotOf(guard, session);
+    const end = exit === 'end' && guard.stopped(session) !== undefined ? { jumpTo: 'end' as const } : undefined;
+    return saved === undefined && end === undefined ? undefined : { ...(saved === undefined ? {} : { loopwatch: saved }), ...end };
+  };
+  const beforeAgent: Hook = (state, runtime) => {
+    const session = sessionOf(runtime);
+    if (typeof state.loopwatch === 'string' && !guard.engine.has(session)) restore(guard, session, state.loopwatch);
+    return undefined;
+  };
+
+  return {
+    [Symbol.for('AgentMiddleware')]: true,
+    name: 'LoopwatchMiddleware',
+    wrapToolCall,
+    beforeModel: { canJumpTo: ['end' as const], hook: beforeModel },
+    ...(options.z === undefined ? {} : { beforeAgent, stateSchema: options.z.object({ loopwatch: options.z.string().optional() }) }),
+  };
+}
+
+/**
+ * The call answered with `text` and without running its tool: the handler gets a stand-in tool that returns
+ * the text, so LangChain's ToolNode makes the ToolMessage (marked as an error, as toolCallLimitMiddleware does).
+ */
+async function answer<R extends LangChainToolCallRequest, M>(request: R, handler: (request: R) => M | Promise<M>, text: string): Promise<M> {
+  const out = await handler({ ...request, tool: { name: request.toolCall.name, invoke: async () => text } });
+  if (typeof out === 'object' && out !== null) (out as ToolMessageLike).status = 'error';
+  return out;
+}
+
+/** Errors LangChain handles itself: graph interrupts (and other bubble-ups), aborts, a tool's bad input. */
+function passesThrough(error: unknown, request: LangChainToolCallRequest): boolean {
+  const e = error as { is_bubble_up?: unknown; name?: unknown } | undefined;
+  return e?.is_bubble_up === true || e?.name === 'ToolInvocationError' || request.runtime?.signal?.aborted === true;
+}
+
+function snapshotOf(guard: LangChainGuard, session: string): string | undefined {
+  try {
+    const bytes = guard.engine.snapshot(session);
+    return bytes === null ? undefined : Buffer.from(bytes).toString('base64');
+  } catch {
+    return undefined; // fail open: the thread goes on without a saved state
+  }
+}
+
+function restore(guard: LangChainGuard, session: string, base64: string): void {
+  try {
+    guard.engine.restore(session, new Uint8Array(Buffer.from(base64, 'base64')));
+  } catch {
+    // fail open: a state that cannot be restored is dropped and the session starts empty
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * loopwatch/openai-agents through the OpenAI Agents SDK's own Runner, with a scripted Model (the SDK's Model
+ * interface, no network, tracing off): a stuck model is warned (the warning reaches its next input), then
+ * denied by the tool input guardrail (the tool does not run, the model reads why), then the run throws the
+ * guardrail's tripwire with the stop decision; legitimate work is never denied; an error inside loopwatch never
+ * breaks the run; ask interrupts the run for approval.
+ */
+import { Agent, Runner, ToolCallError, ToolInputGuardrailTripwireTriggered, Usage, setTracingDisabled, tool } from '@openai/agents';
+import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GUARDRAIL_NAMES, guardTools, stopDecisionOf } from '../src/adapters/openai-agents.js';
+import { LiveGuard } from '../src/index.js';
+import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
+import type { LiveScenario } from './helpers/live-scenarios.js';
+import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
+
+beforeAll(() => setTracingDisabled(true));
+afterAll(() => setTracingDisabled(false));
+
+/** The SDK's Model interface: scripted call i at the i-th turn (all of them, then a final answer); keeps its inputs. */
+class ScriptedModel implements Model {
+  readonly inputs: unknown[] = [];
+  constructor(private readonly script: Script) {}
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    const i = this.inputs.length;
+    this.inputs.push(request.input);
+    const c = this.script.calls[i];
+    if (c === undefined) return { usage: new Usage(), output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done' }] }] };
+    return { usage: new Usage(), output: [{ type: 'function_call', callId: Script.id(i), name: c.tool, arguments: JSON.stringify(c.args), status: 'completed' }] };
+  }
+  async *getStreamedResponse(): AsyncIterable<never> {
+    throw new Error('not scripted');
+  }
+}
+
+function scriptedTools(script: Script) {
+  return script.tools.map((name) =>
+    tool({
+      name,
+      description: name,
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+      strict: false,
+      execute: async (_input, _ctx, details) => script.run(Script.index(details?.toolCall?.callId ?? '')),
+    }),
+  );
+}
+
+async function play(s: LiveScenario, spy: SpyGuard, session: string) {
+  const script = new Script(s.calls);
+  const model = new ScriptedModel(script);
+  const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools(scriptedTools(script), spy, session) });
+  let error: unknown;
+  let result;
+  try {
+    result = await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 });
+  } catch (e) {
+    error = e;
+  }
+  return { script, inputs: model.inputs, result, error };
+}
+
+describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
+  it.each(STUCK.map((s) => [s.name, s] as const))('should warn, deny, then stop: %s', async (_name, s) => {
+    const spy = new SpyGuard();
+    const { script, inputs, error } = await play(s, spy, 'run-1');
+    const stop = expectStuckRun(s, spy, script, inputs, 'run-1');
+    // the run throws the SDK's ToolCallError around its guardrail tripwire, which carries the stop decision
+    expect(error).toBeInstanceOf(ToolCallError);
+    const tripped = (error as ToolCallError).error as ToolInputGuardrailTripwireTriggered;
+    expect(tripped).toBeInstanceOf(ToolInputGuardrailTripwireTriggered);
+    expect(tripped.result.guardrail.name).toBe(GUARDRAIL_NAMES.input);
+    expect(stopDecisionOf(error)).toBe(stop);
+    expect(stopDecisionOf(new Error('other'))).toBeUndefined();
+    spy.inner.close();
+  });
+
+  it.each(LEGITIMATE.map((s) => [s.name, s] as const))('should never deny %s', async (_name, s) => {
+    const spy = new SpyGuard();
+    const { script, result, error } = await play(s, spy, 'run-2');
+    expect(error).toBeUndefined();
+    expectLegitimateRun(spy, script, 'run-2');
+    expect(result?.finalOutput).toBe('done');
+    spy.inner.close();
+  });
+
+  it('should fail open when loopwatch itself fails: every call runs, one report', async () => {
+    const s = STUCK[0] as LiveScenario;
+    const { guard, errors } = brokenGuard(['bash']);
+    const { script, result, error } = await play(s, guard, 'run-3');
+    expect(error).toBeUndefined();
+    expectFailedOpenRun(guard, errors, script);
+    expect(result?.finalOutput).toBe('done');
+    guard.inner.close();
+  });
+
+  it('should interrupt the run for approval on ask, and run the call once approved', async () => {
+    const spy = new SpyGuard(new LiveGuard({ policy: { ladder: ['warn', 'ask'] } }));
+    const s = STUCK[0] as LiveScenario;
+    const script = new Script(s.calls);
+    const agent = new Agent({ name: 'worker', instructions: 'work', model: new ScriptedModel(script), tools: guardTools(scriptedTools(script), spy, 'run-4') });
+    const runner = new Runner({ tracingDisabled: true });
+    const first = await runner.run(agent, 'work', { maxTurns: 100 });
+    const [interruption] = first.interruptions ?? [];
+    const asked = spy.decisions.find((d) => d.action === 'ask');
+    expect(interruption?.rawItem).toMatchObject({ callId: asked?.id });
+    expect(script.executed).not.toContain(Script.index(asked?.id as string));
+    first.state.approve(interruption as NonNullable<typeof interruption>);
+    await runner.run(agent, first.state, { maxTurns: 1 }).catch(() => undefined);
+    expect(script.executed).toContain(Script.index(asked?.id as string));
+    expect(spy.decisions.filter((d) => d.phase === 'record' && d.id === asked?.id)).toHaveLength(1);
+    spy.inner.close();
+  });
+});

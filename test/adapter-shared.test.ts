@@ -1,0 +1,69 @@
+/**
+ * What the SDK adapters share (src/adapters/shared.ts): any tool result becomes capped text without throwing,
+ * a call runs between its proposal and its record whatever the tool does, notes reach a thrown error, and
+ * remembered proposals stay bounded.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_OUTCOME_CHARS, MAX_REMEMBERED_CALLS, ProposalMemo, errorWithNotes, outcomeText, runChecked } from '../src/adapters/shared.js';
+import { SpyGuard } from './helpers/sdk-runs.js';
+
+describe('outcomeText', () => {
+  it('should turn any value into text, never throwing', () => {
+    const circular: Record<string, unknown> = { a: 1 };
+    circular.self = circular;
+    const hostile = { toJSON: () => { throw new Error('boom'); }, toString: () => { throw new Error('boom'); } };
+    expect(outcomeText('plain')).toBe('plain');
+    expect(outcomeText({ b: [1, 2] })).toBe('{"b":[1,2]}');
+    expect(outcomeText(new TypeError('bad'))).toBe('TypeError: bad');
+    expect(outcomeText(10n)).toBe('10');
+    expect(outcomeText(circular)).toBe('[object Object]');
+    expect(outcomeText(hostile)).toBe('[object Object]');
+    expect(outcomeText(undefined)).toBe('undefined');
+  });
+
+  it('should cut long outcomes before anything reads them', () => {
+    expect(outcomeText('x'.repeat(MAX_OUTCOME_CHARS * 3))).toHaveLength(MAX_OUTCOME_CHARS);
+    expect(outcomeText({ big: 'y'.repeat(MAX_OUTCOME_CHARS) })).toHaveLength(MAX_OUTCOME_CHARS);
+  });
+});
+
+describe('runChecked', () => {
+  it('should record what the tool returned or threw, and give back the error instead of throwing', async () => {
+    const spy = new SpyGuard();
+    const ok = await runChecked(spy, 's', { id: 'a', tool: 'read', args: { p: 1 } }, async () => ({ rows: 3 }));
+    expect(ok).toMatchObject({ failed: false, value: { rows: 3 }, notes: [] });
+    const err = new Error('disk full');
+    const bad = await runChecked(spy, 's', { id: 'b', tool: 'write', args: {} }, () => {
+      throw err;
+    });
+    expect(bad).toMatchObject({ failed: true, error: err });
+    expect(spy.decisions.filter((d) => d.phase === 'record').map((d) => d.id)).toEqual(['a', 'b']);
+    spy.inner.close();
+  });
+});
+
+describe('errorWithNotes', () => {
+  it('should keep the tool error when there is nothing to add, else append the notes with the original as cause', () => {
+    const err = new RangeError('out of range');
+    expect(errorWithNotes(err, [])).toBe(err);
+    const withNote = errorWithNotes(err, ['[loopwatch] note']) as Error;
+    expect(withNote.message).toBe('out of range\n\n[loopwatch] note');
+    expect(withNote.cause).toBe(err);
+    expect((errorWithNotes('text error', ['n']) as Error).message).toBe('text error\n\nn');
+  });
+});
+
+describe('ProposalMemo', () => {
+  it('should propose a call once, find it again by id, and forget the oldest beyond its bound', () => {
+    const spy = new SpyGuard();
+    const memo = new ProposalMemo(spy, 's');
+    const first = memo.propose({ id: 'c0', tool: 'read', args: { i: 0 } });
+    expect(memo.propose({ id: 'c0', tool: 'read', args: { i: 0 } })).toBe(first);
+    expect(spy.proposals()).toHaveLength(1);
+    for (let i = 1; i <= MAX_REMEMBERED_CALLS; i++) memo.propose({ id: `c${i}`, tool: 'read', args: { i } });
+    expect(memo.take('c0')).toBeUndefined();
+    expect(memo.take(`c${MAX_REMEMBERED_CALLS}`)).toBeDefined();
+    expect(memo.take(`c${MAX_REMEMBERED_CALLS}`)).toBeUndefined();
+    spy.inner.close();
+  });
+});
