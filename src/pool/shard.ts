@@ -5,10 +5,16 @@
  * silently reset.
  *
  * Calls are packed into the open batch; a batch is sent when fewer than {@link DEPTH} are in flight, so a
- * busy worker's next batch gathers every call that arrives meanwhile. When the worker dies, the batch it
- * was running fails (its calls get SessionLostError), later batches come back stale, and once nothing is
- * in flight the shard starts a new incarnation of its worker with the sessions' last snapshots and sends
- * the stale batches again, in order.
+ * busy worker's next batch gathers every call that arrives meanwhile. When the worker dies, the batches it
+ * held fail (their calls get SessionLostError), batches a worker of another incarnation answered come
+ * back stale, and once nothing is in flight the shard starts a new incarnation of its worker with the
+ * sessions' last snapshots and sends the stale batches again, in order.
+ *
+ * Each incarnation is a piscina pool of its own, ended (destroyed, which settles every task it holds) the
+ * moment its worker is gone or a batch fails: piscina replaces a dead worker itself, but never one that
+ * died while starting up, and tasks then wait for a worker forever. So nothing the shard sent can stay
+ * pending, whenever and however often workers die; a shard whose worker cannot be started again after
+ * {@link START_ATTEMPTS} tries fails its calls with an error naming it.
  */
 import { Piscina } from 'piscina';
 import { SessionLostError } from '../errors.js';
@@ -87,9 +93,18 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
+/** A single-thread piscina pool: one incarnation of a shard's worker. */
+type WorkerPool = Piscina<StartTask | RunTask, StartResult | RunResult>;
+
 /** One worker thread's share of the sessions. */
 export class Shard {
-  private readonly piscina: Piscina<StartTask | RunTask, StartResult | RunResult>;
+  /** The current incarnation's pool (one worker thread). */
+  private piscina: WorkerPool;
+  /** Pools ended (their worker died, or the shard stopped): what they still hold has failed. */
+  private readonly ended = new WeakSet<WorkerPool>();
+  /** The recovery under way, if any. */
+  private recovery: Promise<void> | null = null;
+  private stopped = false;
   private epoch = 0;
   private seq = 0;
   private open: Batch | null = null;
@@ -106,15 +121,57 @@ export class Shard {
 
   constructor(
     readonly index: number,
-    filename: string,
+    private readonly filename: string,
     private readonly engineOptions: Readonly<Record<string, unknown>>,
     private readonly snapshotEvery: number,
     private readonly maxBatch: number,
     private readonly events: ShardEvents,
     private readonly argsEncoder: ArgsEncoder | null = null,
   ) {
-    this.piscina = new Piscina({ filename, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: DEPTH, idleTimeout: 2 ** 31 - 1 });
-    this.start([]).catch(() => undefined); // a failure shows as stale or failed batches, handled there
+    this.piscina = this.newPool();
+    this.start([]).catch(() => undefined); // a failure shows as failed batches or the worker's end, handled there
+  }
+
+  /**
+   * A pool for a new incarnation: one worker, room for the start task beside DEPTH batches. Its worker's
+   * end (an exit, an error outside a task) ends the incarnation.
+   */
+  private newPool(): WorkerPool {
+    const pool: WorkerPool = new Piscina({ filename: this.filename, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: DEPTH + 1, idleTimeout: 2 ** 31 - 1 });
+    pool.on('workerDestroy', () => this.lose(pool, 'the worker exited'));
+    pool.on('error', (err: unknown) => this.lose(pool, String(err)));
+    return pool;
+  }
+
+  /**
+   * Ends an incarnation: its pool is destroyed at once, which fails every task it still holds (piscina
+   * would otherwise keep tasks waiting for a worker that never comes), and the shard recovers.
+   */
+  private lose(pool: WorkerPool, reason: string): void {
+    if (this.ended.has(pool)) return;
+    this.end(pool);
+    if (this.stopped || pool !== this.piscina) return;
+    this.recovering = true;
+    this.lostWhy ??= reason;
+    if (this.inflight.length === 0) this.recoverOnce();
+  }
+
+  /** Destroys a pool, not waiting for it (a dead worker's exit may never be reported again). */
+  private end(pool: WorkerPool): void {
+    if (this.ended.has(pool)) return;
+    this.ended.add(pool);
+    pool.destroy().catch(() => undefined);
+  }
+
+  /** Why the current incarnation ended, when it ended with no batch failing. */
+  private lostWhy: string | null = null;
+
+  /** Starts the recovery unless one is under way. */
+  private recoverOnce(): void {
+    if (this.recovery !== null || this.stopped) return;
+    this.recovery = this.recover().finally(() => {
+      this.recovery = null;
+    });
   }
 
   /** Packs a check; throws a TypeError (nothing packed) when the event cannot be sent. */
@@ -145,9 +202,15 @@ export class Shard {
     }
   }
 
-  /** Stops the worker (after the pool drained). */
-  destroy(): Promise<void> {
-    return this.piscina.destroy();
+  /** Stops the worker (after the pool drained), and any recovery under way. */
+  async destroy(): Promise<void> {
+    this.stopped = true;
+    const pool = this.piscina;
+    if (!this.ended.has(pool)) {
+      this.ended.add(pool);
+      await pool.destroy();
+    }
+    await this.recovery;
   }
 
   /** The worker thread, for tests that kill it. @internal */
@@ -222,13 +285,14 @@ export class Shard {
       if (b.result === null) {
         this.failed.push(b);
         this.recovering = true;
+        this.end(this.piscina); // whatever failed the batch, this incarnation is over
       } else if (b.result.stale === true) {
         b.buffer = b.result.buffer ?? null;
         this.stale.push(b);
         this.recovering = true;
       } else this.apply(b, b.result);
     }
-    if (this.recovering && this.inflight.length === 0) void this.recover();
+    if (this.recovering && this.inflight.length === 0) this.recoverOnce();
     else this.kick();
   }
 
@@ -258,31 +322,51 @@ export class Shard {
 
   private start(snapshots: readonly (readonly [string, Uint8Array])[]): Promise<StartResult> {
     this.epoch++;
+    if (this.ended.has(this.piscina)) this.piscina = this.newPool();
     return this.piscina.run({ kind: 'start', epoch: this.epoch, options: this.engineOptions, snapshotEvery: this.snapshotEvery, snapshots }) as Promise<StartResult>;
   }
 
   /** Starts a new incarnation of the worker with the sessions' snapshots, then sends the stale batches again. */
   private async recover(): Promise<void> {
-    const reason = this.failed.length !== 0 ? String((this.failed[0] as Batch).failure) : 'the worker was replaced while idle';
+    const reason = this.failed.length !== 0 ? String((this.failed[0] as Batch).failure) : (this.lostWhy ?? 'the worker was replaced while idle');
+    this.lostWhy = null;
+    this.end(this.piscina);
     this.restarts++;
     this.events.restarted(this.index, reason);
     for (const b of this.failed) for (const t of b.tracks) if (t !== null) t.inFailed = true;
     let result: StartResult | null = null;
-    for (let attempt = 0; attempt < START_ATTEMPTS + 1 && result === null; attempt++) {
+    for (let attempt = 0; attempt < START_ATTEMPTS + 1 && result === null && !this.stopped; attempt++) {
       // the last attempt starts the worker without snapshots, in case one of them is what kills it
       const snapshots = attempt < START_ATTEMPTS ? [...this.sessions.values()].filter((t) => t.snap !== null).map((t) => [t.id, t.snap as Uint8Array] as const) : [];
       try {
         result = await this.start(snapshots);
-        if (attempt === START_ATTEMPTS) for (const t of this.sessions.values()) t.snap = null;
+        if (this.ended.has(this.piscina)) result = null; // it died right after starting
+        else if (attempt === START_ATTEMPTS) for (const t of this.sessions.values()) t.snap = null;
       } catch {
         result = null;
       }
+      if (result === null) this.end(this.piscina);
     }
     if (result === null) {
       this.broken = new Error(`loopwatch: the worker of shard ${this.index} died and could not be restarted (${reason})`);
-      this.recovering = false;
-      this.failAll(this.broken);
-      return;
+      this.end(this.piscina);
+    }
+    this.lostWhy = null;
+    this.settleLost(result, reason);
+    if (this.broken !== null) this.failAll(this.broken);
+  }
+
+  /**
+   * After a restart (or the shard's end, `result` null): reports the sessions whose state could not be
+   * kept exactly, fails the calls that died with the worker, and sends the stale batches again.
+   */
+  private settleLost(result: StartResult | null, reason: string): void {
+    if (result === null) {
+      for (const t of this.sessions.values()) {
+        t.snap = null;
+        t.inFailed = true;
+      }
+      result = { failed: [] };
     }
     const refused = new Set(result.failed.map(([id]) => id));
     for (const t of [...this.sessions.values()]) {
@@ -303,7 +387,7 @@ export class Shard {
         const from = t === null || t === undefined || t.snap === null ? null : t.snapChecks;
         (b.owners[k] as Ticket).settle(
           b.slots[k] as number,
-          new SessionLostError(id, from, `loopwatch: session "${id}" was lost with its worker (${reason}); this call was not checked, and the session ${from === null ? 'starts again empty' : `was restored to its snapshot after ${from} calls`}`),
+          new SessionLostError(id, from, `loopwatch: session "${id}" was lost with its worker (${reason}); this call was not checked, and the session ${this.broken !== null ? `is gone: the worker of shard ${this.index} could not be restarted` : from === null ? 'starts again empty' : `was restored to its snapshot after ${from} calls`}`),
         );
       }
       for (const t of b.tracks) if (t !== null) t.inFailed = false;
