@@ -27,6 +27,20 @@ import { bytesSayNothingFound, valueSaysNothingFound } from '../text/nothing-fou
 import type { ToolEvent } from '../types.js';
 
 
+/** What a thrown value says, without trusting it (its message may be a getter that throws too). */
+function thrownText(err: unknown): string {
+  try {
+    return err instanceof Error ? String(err.message) : String(err);
+  } catch {
+    return 'a value that cannot be shown';
+  }
+}
+
+/** The InvalidEventError for a field whose value threw as it was read (a getter, a Proxy trap, a toString). */
+export function unreadable(field: string, err: unknown): InvalidEventError {
+  return new InvalidEventError(field, `event.${field} could not be read (${thrownText(err)}); nothing was recorded`);
+}
+
 function notString(f: string, v: unknown): never {
   throw new InvalidEventError(f, `event.${f} must be a string when given, received ${describe(v)}`);
 }

@@ -13,11 +13,11 @@
  */
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
-import { errorText, resultText } from '../session/observe-event.js';
+import { errorText, resultText, unreadable } from '../session/observe-event.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { valueSaysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
-import { ValueEncoder } from './encode-value.js';
+import { EncodeOverflow, ValueEncoder } from './encode-value.js';
 import { EncodedArgs } from './encoded-args.js';
 import * as A from './generated/abi.js';
 
@@ -73,9 +73,35 @@ export class RecordWriter {
 
   /**
    * Writes one record at `at` (8-aligned) of memory ending at `end`; returns the record's size.
-   * Throws EncodeOverflow (from the encoder) when it does not fit.
+   * Throws EncodeOverflow (from the encoder) when it does not fit, and an InvalidEventError naming the
+   * field when a value throws as it is read.
    */
   write(
+    u8: Uint8Array,
+    dv: DataView,
+    at: number,
+    end: number,
+    slot: number,
+    e: ToolEvent,
+    args: ArgsPlan,
+    ignore: ReadonlySet<string> | null,
+    maxDepth: number,
+    maskResults: boolean,
+    learnt: { errorText: string | undefined; infra: boolean },
+  ): number {
+    this.field = 'args';
+    try {
+      return this.record(u8, dv, at, end, slot, e, args, ignore, maxDepth, maskResults, learnt);
+    } catch (err) {
+      if (err instanceof EncodeOverflow) throw err;
+      throw unreadable(this.field, err);
+    }
+  }
+
+  /** The field being written (what a value that throws is reported as). */
+  private field = 'args';
+
+  private record(
     u8: Uint8Array,
     dv: DataView,
     at: number,
@@ -137,8 +163,10 @@ export class RecordWriter {
     this.pad();
     flags |= kind << A.F_ARGS_SHIFT;
 
+    this.field = 'error';
     const r = e.result;
     const err = errorText(e.error);
+    this.field = 'result';
     if (e.description === undefined && r === undefined && err === undefined) {
       // the common quiet call: no description, result, result text or error
       w.zeros(4);
@@ -177,6 +205,7 @@ export class RecordWriter {
       } else w.u32(0);
 
       // error
+      this.field = 'error';
       let infra = false;
       if (err !== undefined) {
         flags |= A.F_HAS_ERROR;

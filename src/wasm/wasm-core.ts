@@ -6,7 +6,8 @@
  * interrupt it: a record whose JSON args the module hands back (they are written again, parsed here, and
  * the batch goes on from there, so each session's order is kept), and a trap. A trap costs only the event
  * that caused it: the instance is rebuilt over the same memory, that event's session is quarantined, its
- * call reports an error, and the rest of the batch is processed.
+ * call reports an error, and the rest of the batch is processed. An event whose record cannot be written
+ * (a value that throws when read) fails alone, unrecorded, after the events before it were processed.
  */
 import { WasmTrapError } from '../errors.js';
 import type { ToolEvent } from '../types.js';
@@ -46,8 +47,11 @@ export interface Learnt {
   infra: boolean;
 }
 
-/** Receives each processed item: its index in the batch and where its output record is (or a trap). */
-export type OutputSink = (item: number, out: number, learnt: Learnt, trap: WasmTrapError | null) => void;
+/**
+ * Receives each processed item: its index in the batch and where its output record is, or why it failed:
+ * a WasmTrapError (its session is quarantined), or an error from writing its record (nothing recorded).
+ */
+export type OutputSink = (item: number, out: number, learnt: Learnt, failure: Error | null) => void;
 
 const SENTINEL = 0xffffffff;
 
@@ -266,6 +270,7 @@ export class WasmCore {
       let m = 0;
       let listBytes = 16;
       let scratch = 0;
+      let unwritable: Error | null = null;
       if (this.chunkSlots.size !== 0) this.chunkSlots.clear();
       while (from + m < items.length) {
         const it = items[from + m] as BatchItem;
@@ -278,7 +283,8 @@ export class WasmCore {
         try {
           size = this.writer.write(u8, dv, pos, end, it.slot, it.event, it.args, it.ignore, it.maxDepth, it.maskResults, learnt);
         } catch (e) {
-          if (!(e instanceof EncodeOverflow)) throw e;
+          // an event that cannot be written: the records before it go first, then it fails on its own
+          if (!(e instanceof EncodeOverflow)) unwritable = e instanceof Error ? e : new Error(String(e));
           break;
         }
         if (trapArmed !== 0 && it.slot === trapArmed) {
@@ -292,7 +298,10 @@ export class WasmCore {
         m++;
       }
       if (m === 0) {
-        this.inputSize *= 2;
+        if (unwritable !== null) {
+          sink(from, 0, this.learnt[0] as Learnt, unwritable);
+          from++;
+        } else this.inputSize *= 2;
         continue;
       }
       // room for outputs, unit lists and scratch (reserving may grow memory; records already written stay)

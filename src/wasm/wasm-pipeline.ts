@@ -110,9 +110,9 @@ export class WasmPipeline implements Pipeline {
   private lastInfra = false;
   /** The index of the call recorded last. */
   lastIndex = 0;
-  private readonly sink = (_k: number, out: number, learnt: { errorText: string | undefined; infra: boolean }, trap: WasmTrapError | null): void => {
-    if (trap !== null) {
-      this.failure = trap;
+  private readonly sink = (_k: number, out: number, learnt: { errorText: string | undefined; infra: boolean }, failure: Error | null): void => {
+    if (failure !== null) {
+      this.failure = failure;
       return;
     }
     this.result = this.read(out, learnt.errorText, learnt.infra);
@@ -188,9 +188,9 @@ export class WasmPipeline implements Pipeline {
     item.readsRings = this.readsRings;
   }
 
-  /** Reads a staged item's output (or throws its trap or status error): the call's signals. */
-  complete(item: BatchItem, out: number, learnt: Learnt, trap: WasmTrapError | null): readonly LoopSignal[] {
-    if (trap !== null) throw trap;
+  /** Reads a staged item's output (or throws its failure or status error): the call's signals. */
+  complete(item: BatchItem, out: number, learnt: Learnt, failure: Error | null): readonly LoopSignal[] {
+    if (failure !== null) throw failure;
     this.pending = item.event;
     this.plan = item.args;
     try {
