@@ -9,7 +9,7 @@
  */
 import { ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
 import { describe } from '../options/checks.js';
-import { validateEvent } from '../session/observe-event.js';
+import { unreadable, validateEvent } from '../session/observe-event.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import type { AggregateStats, SessionStats, StatsAggregate } from '../session/stats.js';
 import type { ToolEvent, Verdict } from '../types.js';
@@ -84,7 +84,9 @@ export class LoopEngine {
    */
   check(sessionId: string, event: ToolEvent): Verdict | null {
     const now = this.enter();
-    return this.session(checkId(sessionId, 'sessionId'), now, null).check(event);
+    checkId(sessionId, 'sessionId');
+    validateEvent(event); // an invalid event neither starts nor evicts a session
+    return this.session(sessionId, now, null).check(event);
   }
 
   /**
@@ -99,12 +101,17 @@ export class LoopEngine {
     const pending: Pending = { detectors: [], events: [], at: [], firstTick: 0 };
     for (let i = 0; i < events.length; i++) {
       const e: unknown = events[i];
-      const id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
+      let id: unknown;
+      try {
+        id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
+      } catch (err) {
+        out[i] = new InvalidEventError('session', `events[${i}]: ${unreadable('session', err).message}`);
+        continue;
+      }
       if (typeof id !== 'string') {
         out[i] = new InvalidEventError('session', `events[${i}].session must be a string, received ${describe(id)}`);
         continue;
       }
-      const detector = this.session(id, now, pending, out);
       let event: ToolEvent;
       try {
         event = validateEvent(e);
@@ -112,6 +119,8 @@ export class LoopEngine {
         out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `events[${i}]: ${err.message}`) : (err as Error);
         continue;
       }
+      // validated first: an invalid event neither starts nor evicts a session
+      const detector = this.session(id, now, pending, out);
       enqueue(pending, this.table.lastTick, detector, event, i);
     }
     flush(pending, out);

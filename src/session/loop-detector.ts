@@ -84,7 +84,14 @@ export class LoopDetector {
   check(event: ToolEvent): Verdict | null {
     const e = validateEvent(event);
     if (!this.begin(e)) return null;
-    return this.conclude(this.pipeline.observe(e), e);
+    let signals: readonly LoopSignal[];
+    try {
+      signals = this.pipeline.observe(e);
+    } catch (err) {
+      if (err instanceof InvalidEventError) this.uncount();
+      throw err;
+    }
+    return this.conclude(signals, e);
   }
 
   /**
@@ -163,6 +170,8 @@ export class LoopDetector {
       const i = at[k] as number;
       const slot = place === null ? i : (place[i] as number);
       if (result instanceof Error) {
+        // an event found unreadable as it was written: nothing was recorded, so it is not counted either
+        if (result instanceof InvalidEventError) (detectors[i] as LoopDetector).uncount();
         out[slot] = result;
         return;
       }
@@ -185,6 +194,13 @@ export class LoopDetector {
       return false;
     }
     return true;
+  }
+
+  /** Takes back the count of a check begin() counted whose event turned out unreadable (nothing recorded). */
+  private uncount(): void {
+    this.tally.checks--;
+    const agg = this.options.stats?.tally;
+    if (agg !== undefined) agg.checks--;
   }
 
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */

@@ -131,7 +131,7 @@ export class RecordWriter {
     const sectionAt = w.position;
     if (v === undefined) {
       w.u32(0);
-    } else if (v instanceof EncodedArgs) {
+    } else if (EncodedArgs.is(v)) {
       // encoded by a pool's calling thread with this configuration's walk: the section as value() writes it
       kind = A.ARGS_TREE;
       w.bytes(v.bytes);

@@ -21,6 +21,7 @@ import { parseArgs } from '../fingerprint/signature.js';
 import type { ResolvedOptions } from '../options/options.js';
 import { historyCapacity } from '../session/build-detectors.js';
 import { LoggedCall } from '../session/observed-call.js';
+import { unreadable } from '../session/observe-event.js';
 import { NO_SIGNALS, type Pipeline } from '../session/pipeline.js';
 import type { ObservedCall } from '../detectors/detector.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -139,7 +140,7 @@ export class WasmPipeline implements Pipeline {
 
   private normalise(args: unknown, tool: string): unknown {
     const identity = this.o.tools.get(tool)?.identity;
-    const parsed = args instanceof EncodedArgs ? args.value() : parseArgs(args);
+    const parsed = EncodedArgs.is(args) ? args.value() : parseArgs(args);
     return identity === undefined ? parsed : identity(parsed, tool);
   }
 
@@ -175,7 +176,7 @@ export class WasmPipeline implements Pipeline {
       args.value = e.args;
       args.normalised = false;
     } else {
-      args.value = identity(parseArgs(e.args), e.tool);
+      args.value = identityOf(identity, e);
       args.normalised = true;
     }
     args.viaHost = false;
@@ -209,7 +210,7 @@ export class WasmPipeline implements Pipeline {
       this.plan.value = e.args;
       this.plan.normalised = false;
     } else {
-      this.plan.value = identity(parseArgs(e.args), e.tool);
+      this.plan.value = identityOf(identity, e);
       this.plan.normalised = true;
     }
     const item = this.items[0] as BatchItem;
@@ -361,6 +362,15 @@ export class WasmPipeline implements Pipeline {
     this.core.release(this.config);
     this.slot = 0;
     collector.unregister(this);
+  }
+}
+
+/** What a tool's identity makes of an event's args; when it throws, an InvalidEventError (nothing recorded). */
+function identityOf(identity: (args: unknown, tool: string) => unknown, e: ToolEvent): unknown {
+  try {
+    return identity(parseArgs(e.args), e.tool);
+  } catch (err) {
+    throw unreadable('args', err);
   }
 }
 
