@@ -78,7 +78,7 @@ export {
 export type { ErrorCodeValue } from './errors.js';
 export { LoopEngine } from './engine/loop-engine.js';
 export type { EngineStats, SessionEvent } from './engine/loop-engine.js';
-export type { EvictedSession, LoopEngineOptions, ResolvedEngineOptions } from './engine/engine-options.js';
+export type { EvictedSession, EvictedSessionInfo, LoopEngineOptions, ResolvedEngineOptions } from './engine/engine-options.js';
 export { LoopPool } from './pool/loop-pool.js';
 export type { LostSession, PoolStats } from './pool/loop-pool.js';
 export type { LoopPoolOptions } from './pool/pool-options.js';

@@ -8,14 +8,18 @@ import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
 import { StatsAggregate } from '../session/stats.js';
 
-/** What an engine tells `onEvict` about a session it is about to drop. */
-export interface EvictedSession {
+/** A session an engine dropped: which, why, and how many calls it had checked. */
+export interface EvictedSessionInfo {
   /** The session. */
   readonly sessionId: string;
   /** `evicted`: the live-session cap needed room and it was the least recently used; `expired`: idle too long. */
   readonly reason: 'evicted' | 'expired';
   /** Calls the session had checked. */
   readonly checks: number;
+}
+
+/** What an engine tells `onEvict` about a session it is about to drop. */
+export interface EvictedSession extends EvictedSessionInfo {
   /** The session's snapshot, for persisting it (valid only during the callback; throws as LoopDetector.snapshot() does). */
   snapshot(): Uint8Array;
 }
@@ -28,6 +32,12 @@ export interface LoopEngineOptions extends Omit<LoopDetectorOptions, 'sessionId'
   readonly idleTtlMs?: number;
   /** Called before a session is evicted or expires (for example to persist its snapshot). */
   readonly onEvict?: (session: EvictedSession) => void;
+  /**
+   * Called when a session was dropped without being persisted: `onEvict` threw, or the snapshot it asked
+   * for could not be taken (a SnapshotError, e.g. a session quarantined after a trap), even if `onEvict`
+   * caught it. @default a process warning of type `LoopwatchEvictWarning` naming the session and the error
+   */
+  readonly onEvictError?: (error: Error, session: EvictedSessionInfo) => void;
   /** The clock for idle times, in ms (tests pass their own). @default performance.now */
   readonly clock?: () => number;
 }
@@ -38,11 +48,12 @@ export interface ResolvedEngineOptions {
   readonly maxSessions: number;
   readonly idleTtlMs: number;
   readonly onEvict: ((session: EvictedSession) => void) | undefined;
+  readonly onEvictError: ((error: Error, session: EvictedSessionInfo) => void) | undefined;
   readonly clock: () => number;
 }
 
 /** Engine option names beside the detection options. */
-export const ENGINE_KEYS = ['maxSessions', 'idleTtlMs', 'onEvict', 'clock'] as const;
+export const ENGINE_KEYS = ['maxSessions', 'idleTtlMs', 'onEvict', 'onEvictError', 'clock'] as const;
 
 /** Most sessions an engine may be asked to hold. */
 export const MAX_SESSIONS_LIMIT = 10_000_000;
@@ -66,6 +77,7 @@ export function resolveEngineOptions(input: unknown = {}): ResolvedEngineOptions
     maxSessions: o.maxSessions === undefined ? 100_000 : integer('options.maxSessions', o.maxSessions, 1, MAX_SESSIONS_LIMIT),
     idleTtlMs: o.idleTtlMs === undefined ? 3_600_000 : integer('options.idleTtlMs', o.idleTtlMs, 0),
     onEvict: o.onEvict === undefined ? undefined : func<(session: EvictedSession) => void>('options.onEvict', o.onEvict),
+    onEvictError: o.onEvictError === undefined ? undefined : func<(error: Error, session: EvictedSessionInfo) => void>('options.onEvictError', o.onEvictError),
     clock: o.clock === undefined ? now : func<() => number>('options.clock', o.clock),
   });
 }

@@ -13,7 +13,7 @@ import { unreadable, validateEvent } from '../session/observe-event.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import type { AggregateStats, SessionStats, StatsAggregate } from '../session/stats.js';
 import type { ToolEvent, Verdict } from '../types.js';
-import { type EvictedSession, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
+import { type EvictedSession, type EvictedSessionInfo, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
 import { SessionTable } from './session-table.js';
 
 /** A tool call with the session it belongs to, for `checkBatch`. */
@@ -268,25 +268,49 @@ export class LoopEngine {
     const d = e.value;
     if (this.options.onEvict !== undefined) {
       let valid = true;
+      // a snapshot that could not be taken, even if onEvict caught its error: the session goes unpersisted
+      let failed: unknown = undefined;
+      const info = { sessionId: id, reason, checks: d.stats().checks };
       try {
         this.options.onEvict(
           Object.freeze({
-            sessionId: id,
-            reason,
-            checks: d.stats().checks,
+            ...info,
             snapshot: () => {
               if (!valid) throw new SnapshotError(`loopwatch: session "${id}" was already dropped; take its snapshot inside onEvict`);
-              return d.snapshot();
+              try {
+                return d.snapshot();
+              } catch (err) {
+                failed = err;
+                throw err;
+              }
             },
           }),
         );
       } catch (err) {
-        process.emitWarning(`loopwatch: onEvict threw for session "${id}": ${err instanceof Error ? err.message : String(err)}`, 'LoopwatchListenerWarning');
+        failed = err;
       }
       valid = false;
+      if (failed !== undefined) this.evictFailed(failed, Object.freeze(info));
     }
     d.dispose();
     this.counts[reason]++;
+  }
+
+  /** Reports a session dropped without being persisted (onEvictError, else a LoopwatchEvictWarning). */
+  private evictFailed(err: unknown, info: EvictedSessionInfo): void {
+    const error = err instanceof Error ? err : new Error(String(err));
+    const warn = (e: Error): void => {
+      process.emitWarning(`loopwatch: session "${info.sessionId}" was ${info.reason} without being persisted (${e.message})`, 'LoopwatchEvictWarning');
+    };
+    if (this.options.onEvictError === undefined) {
+      warn(error);
+      return;
+    }
+    try {
+      this.options.onEvictError(error, info);
+    } catch (e) {
+      warn(e instanceof Error ? e : new Error(String(e)));
+    }
   }
 }
 

@@ -125,12 +125,12 @@ function readTree(r: ByteReader): unknown {
     case T_STRING:
       return r.str();
     case T_ARRAY: {
-      const a: unknown[] = new Array<unknown>(r.count(1 << 24, 'array elements'));
+      const a: unknown[] = new Array<unknown>(r.items(1, 'array elements'));
       for (let i = 0; i < a.length; i++) a[i] = readTree(r);
       return a;
     }
     case T_OBJECT: {
-      const n = r.count(1 << 24, 'object members');
+      const n = r.items(6, 'object members');
       const o: Record<string, unknown> = {};
       for (let i = 0; i < n; i++) {
         const k = r.str();

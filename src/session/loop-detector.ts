@@ -10,7 +10,7 @@
  * ```
  */
 import type { Detector, ObservedCall } from '../detectors/detector.js';
-import { DetectorError, InvalidEventError, SnapshotError } from '../errors.js';
+import { DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
@@ -316,12 +316,20 @@ export class LoopDetector {
   /**
    * The session's whole state as compact, versioned bytes: its calls' fingerprints and rings, what the
    * host-side detectors remember, the action ladder and the stats. `restore()` on a detector made with the
-   * same options continues exactly where this one is. Needs the WebAssembly engine and no custom detectors
-   * (their state is theirs); throws {@link SnapshotError} otherwise.
+   * same options continues exactly where this one is, whatever its calls held. Needs the WebAssembly
+   * engine and no custom detectors (their state is theirs), and a session not quarantined after a trap;
+   * throws {@link SnapshotError} otherwise, or when the state cannot be written (its bytes would pass 4 GiB).
    */
   snapshot(): Uint8Array {
     this.snapshotable();
-    return sealSnapshot(this.payload(), this.options);
+    let payload: Uint8Array;
+    try {
+      payload = this.payload();
+    } catch (err) {
+      if (isLoopwatchError(err)) throw err;
+      throw new SnapshotError(`loopwatch: the session's snapshot could not be written: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    return sealSnapshot(payload, this.options);
   }
 
   /**
