@@ -20,6 +20,7 @@ export const ErrorCode = {
   SNAPSHOT: 'ERR_LOOPWATCH_SNAPSHOT',
   CLOSED: 'ERR_LOOPWATCH_CLOSED',
   SESSION_LOST: 'ERR_LOOPWATCH_SESSION_LOST',
+  CAPACITY: 'ERR_LOOPWATCH_CAPACITY',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -168,6 +169,23 @@ export class SessionLostError extends Error {
     this.name = 'SessionLostError';
     this.sessionId = sessionId;
     this.restoredFrom = restoredFrom;
+    brand(this);
+  }
+}
+
+/**
+ * The thread's WebAssembly memory (4 GiB at most, shared by every session of the thread) has no room for
+ * what a call needed: a new session, or a record larger than what is left. That call failed and was not
+ * recorded; other sessions are unharmed. An engine evicts its least recently used session to make room
+ * before it fails a call with this error.
+ */
+export class CapacityError extends Error {
+  /** `ERR_LOOPWATCH_CAPACITY`. */
+  readonly code: ErrorCodeValue = ErrorCode.CAPACITY;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'CapacityError';
     brand(this);
   }
 }

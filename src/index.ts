@@ -63,6 +63,7 @@ export { redactSecrets } from './text/redact.js';
 export { maskVolatile } from './text/mask-volatile.js';
 export { isInfraFailure } from './text/infra-failure.js';
 export {
+  CapacityError,
   DetectorError,
   DisposedError,
   ErrorCode,

@@ -7,6 +7,7 @@ import { describe, func, integer, knownKeys, record } from '../options/checks.js
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
 import { StatsAggregate } from '../session/stats.js';
+import { fitSessions } from '../wasm/session-capacity.js';
 
 /** A session an engine dropped: which, why, and how many calls it had checked. */
 export interface EvictedSessionInfo {
@@ -26,7 +27,11 @@ export interface EvictedSession extends EvictedSessionInfo {
 
 /** Options of a LoopEngine. */
 export interface LoopEngineOptions extends Omit<LoopDetectorOptions, 'sessionId' | 'custom'> {
-  /** Most sessions live at once; making one more evicts the least recently used. @default 100000 */
+  /**
+   * Most sessions live at once; making one more evicts the least recently used. With the WebAssembly
+   * engine, at most what one thread's 4 GiB of WebAssembly memory holds under the options (long windows
+   * make sessions large): a larger value is refused, naming the window. @default 100000, or that capacity when smaller
+   */
   readonly maxSessions?: number;
   /** A session unused this long (ms) expires; 0 keeps idle sessions until evicted or ended. @default 3600000 */
   readonly idleTtlMs?: number;
@@ -72,9 +77,11 @@ export function resolveEngineOptions(input: unknown = {}): ResolvedEngineOptions
   // The engine's totals: the caller's aggregate, or one of its own.
   detection.stats ??= new StatsAggregate();
   const now = (): number => performance.now();
+  const resolved = resolveOptions(detection as LoopDetectorOptions);
+  const maxSessions = o.maxSessions === undefined ? 100_000 : integer('options.maxSessions', o.maxSessions, 1, MAX_SESSIONS_LIMIT);
   return Object.freeze({
-    detection: resolveOptions(detection as LoopDetectorOptions),
-    maxSessions: o.maxSessions === undefined ? 100_000 : integer('options.maxSessions', o.maxSessions, 1, MAX_SESSIONS_LIMIT),
+    detection: resolved,
+    maxSessions: fitSessions(resolved, maxSessions, o.maxSessions === undefined, 'options.maxSessions'),
     idleTtlMs: o.idleTtlMs === undefined ? 3_600_000 : integer('options.idleTtlMs', o.idleTtlMs, 0),
     onEvict: o.onEvict === undefined ? undefined : func<(session: EvictedSession) => void>('options.onEvict', o.onEvict),
     onEvictError: o.onEvictError === undefined ? undefined : func<(error: Error, session: EvictedSessionInfo) => void>('options.onEvictError', o.onEvictError),

@@ -7,7 +7,7 @@
  * (`idleTtlMs`), and the least recently used one is evicted when `maxSessions` would be exceeded. An
  * `onEvict` hook sees a session before it is dropped and can keep its snapshot.
  */
-import { ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
+import { CapacityError, ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import { unreadable, validateEvent } from '../session/observe-event.js';
 import { LoopDetector } from '../session/loop-detector.js';
@@ -120,7 +120,13 @@ export class LoopEngine {
         continue;
       }
       // validated first: an invalid event neither starts nor evicts a session
-      const detector = this.session(id, now, pending, out);
+      let detector: LoopDetector;
+      try {
+        detector = this.session(id, now, pending, out);
+      } catch (err) {
+        out[i] = err as Error; // no room for a new session (CapacityError): this call only
+        continue;
+      }
       enqueue(pending, this.table.lastTick, detector, event, i);
     }
     flush(pending, out);
@@ -137,7 +143,13 @@ export class LoopEngine {
     const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
     const pending: Pending = { detectors: [], events: [], at: [], firstTick: 0 };
     for (let i = 0; i < events.length; i++) {
-      const detector = this.session(sessions[i] as string, now, pending, out);
+      let detector: LoopDetector;
+      try {
+        detector = this.session(sessions[i] as string, now, pending, out);
+      } catch (err) {
+        out[i] = err as Error;
+        continue;
+      }
       enqueue(pending, this.table.lastTick, detector, events[i] as ToolEvent, i);
     }
     flush(pending, out);
@@ -179,7 +191,7 @@ export class LoopEngine {
       live.value.restore(bytes);
       this.table.use(sessionId, now);
     } else {
-      const d = new LoopDetector(this.options.detection, sessionId);
+      const d = this.newSession(sessionId, null, undefined);
       try {
         d.restore(bytes);
       } catch (err) {
@@ -240,26 +252,45 @@ export class LoopEngine {
     return n;
   }
 
-  /** The live session, or a new one (evicting the least recently used one if the cap is reached). */
+  /**
+   * The live session, or a new one (evicting the least recently used one if the cap is reached, or if the
+   * thread's WebAssembly memory is full); a CapacityError when the memory is full and the engine has no
+   * session to evict (the memory is other engines').
+   */
   private session(id: string, now: number, pending: Pending | null, out?: (Verdict | null | Error)[]): LoopDetector {
     const e = this.table.use(id, now);
     if (e !== undefined) return e.value;
     this.makeRoom(pending, out);
-    const d = new LoopDetector(this.options.detection, id);
+    const d = this.newSession(id, pending, out);
     this.table.add(id, d, now);
     this.counts.created++;
     return d;
   }
 
+  /** A new session's detector, evicting least recently used sessions while the memory has no room for it. */
+  private newSession(id: string, pending: Pending | null, out: (Verdict | null | Error)[] | undefined): LoopDetector {
+    for (;;) {
+      try {
+        return new LoopDetector(this.options.detection, id);
+      } catch (err) {
+        if (!(err instanceof CapacityError) || !this.evictOldest(pending, out)) throw err;
+      }
+    }
+  }
+
   /** Evicts least recently used sessions until one more fits; a batch's pending calls go first if they must. */
   private makeRoom(pending: Pending | null, out: (Verdict | null | Error)[] | undefined): void {
-    while (this.table.size >= this.options.maxSessions) {
-      const first = this.table.oldest();
-      if (first === undefined) return;
-      // Every live session has a call waiting in this batch: check those calls before dropping one.
-      if (pending !== null && out !== undefined && pending.detectors.length !== 0 && first[1].used >= pending.firstTick) flush(pending, out);
-      this.drop(first[0], 'evicted');
-    }
+    while (this.table.size >= this.options.maxSessions && this.evictOldest(pending, out));
+  }
+
+  /** Evicts the least recently used session (a batch's pending calls checked first if they must); false when there is none. */
+  private evictOldest(pending: Pending | null, out: (Verdict | null | Error)[] | undefined): boolean {
+    const first = this.table.oldest();
+    if (first === undefined) return false;
+    // Every live session has a call waiting in this batch: check those calls before dropping one.
+    if (pending !== null && out !== undefined && pending.detectors.length !== 0 && first[1].used >= pending.firstTick) flush(pending, out);
+    this.drop(first[0], 'evicted');
+    return true;
   }
 
   private drop(id: string, reason: EvictedSession['reason']): void {

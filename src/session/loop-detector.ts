@@ -10,7 +10,7 @@
  * ```
  */
 import type { Detector, ObservedCall } from '../detectors/detector.js';
-import { DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
+import { CapacityError, DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
@@ -46,6 +46,11 @@ function checkSignal(d: Detector, s: unknown): LoopSignal {
   if (typeof o.pattern !== 'string') bad(`pattern must be a string, received ${describe(o.pattern)}`);
   if (typeof o.confidence !== 'number' || !(o.confidence >= 0 && o.confidence <= 1)) bad(`confidence must be a number in [0, 1], received ${describe(o.confidence)}`);
   return { ...(o as unknown as LoopSignal), detector: typeof o.detector === 'string' ? o.detector : d.name };
+}
+
+/** Whether a call's error means it was not recorded (so it is not counted either). */
+function unrecorded(err: unknown): boolean {
+  return err instanceof InvalidEventError || err instanceof CapacityError;
 }
 
 /** Loop detection for one agent session. */
@@ -88,7 +93,7 @@ export class LoopDetector {
     try {
       signals = this.pipeline.observe(e);
     } catch (err) {
-      if (err instanceof InvalidEventError) this.uncount();
+      if (unrecorded(err)) this.uncount();
       throw err;
     }
     return this.conclude(signals, e);
@@ -170,8 +175,8 @@ export class LoopDetector {
       const i = at[k] as number;
       const slot = place === null ? i : (place[i] as number);
       if (result instanceof Error) {
-        // an event found unreadable as it was written: nothing was recorded, so it is not counted either
-        if (result instanceof InvalidEventError) (detectors[i] as LoopDetector).uncount();
+        // an event found unreadable as it was written, or no room for its record: nothing was recorded, so it is not counted either
+        if (unrecorded(result)) (detectors[i] as LoopDetector).uncount();
         out[slot] = result;
         return;
       }
