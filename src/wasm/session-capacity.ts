@@ -62,9 +62,11 @@ export function fitSessions(o: ResolvedOptions, requested: number, isDefault: bo
   const capacity = sessionCapacity(o);
   if (requested <= capacity) return requested;
   if (isDefault) return Math.max(1, capacity);
+  throw new OptionRangeError(path, `${path} is ${requested.toLocaleString('en-US')}${per}, but ${sessionSizeText(o)}, and one thread's 4 GiB holds at most ${capacity.toLocaleString('en-US')} sessions: lower ${path} or the windows`);
+}
+
+/** What a session of these options takes, and why: for messages about the memory's capacity. */
+export function sessionSizeText(o: ResolvedOptions): string {
   const kib = slotClassBytes(slotLayout(o).slotSize) / 1024;
-  throw new OptionRangeError(
-    path,
-    `${path} is ${requested.toLocaleString('en-US')}${per}, but under these detection options a session takes ${kib.toLocaleString('en-US')} KiB of WebAssembly memory (its rings are as long as the windows; the longest: ${largestWindow(o)}), and one thread's 4 GiB holds at most ${capacity.toLocaleString('en-US')} sessions: lower ${path} or the windows`,
-  );
+  return `under these detection options a session takes ${kib.toLocaleString('en-US')} KiB of WebAssembly memory (its rings are as long as the windows; the longest: ${largestWindow(o)})`;
 }
