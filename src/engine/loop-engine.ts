@@ -10,6 +10,7 @@
 import { CapacityError, ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import { unreadable, validateEvent } from '../session/observe-event.js';
+import { assertSendable } from '../pool/event-packing.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import type { AggregateStats, SessionStats, StatsAggregate } from '../session/stats.js';
 import type { ToolEvent, Verdict } from '../types.js';
@@ -85,7 +86,7 @@ export class LoopEngine {
   check(sessionId: string, event: ToolEvent): Verdict | null {
     const now = this.enter();
     checkId(sessionId, 'sessionId');
-    validateEvent(event); // an invalid event neither starts nor evicts a session
+    this.validate(event); // an invalid event neither starts nor evicts a session
     return this.session(sessionId, now, null).check(event);
   }
 
@@ -114,7 +115,7 @@ export class LoopEngine {
       }
       let event: ToolEvent;
       try {
-        event = validateEvent(e);
+        event = this.validate(e);
       } catch (err) {
         out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `events[${i}]: ${err.message}`) : (err as Error);
         continue;
@@ -231,6 +232,13 @@ export class LoopEngine {
 
   private open(): void {
     if (this.closed) throw new ClosedError('loopwatch: this LoopEngine was closed');
+  }
+
+  /** The event checked as validateEvent does, and with `strictValues`, refused as a LoopPool would refuse it. */
+  private validate(event: unknown): ToolEvent {
+    const e = validateEvent(event);
+    if (this.options.detection.strictValues) assertSendable(e);
+    return e;
   }
 
   /** Checks the engine is open, expires idle sessions, and returns the time now. */

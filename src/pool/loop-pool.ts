@@ -286,7 +286,7 @@ export class LoopPool extends EventEmitter {
     try {
       shard.check(outcome, i, id, event);
     } catch (err) {
-      outcome.settle(i, new InvalidEventError('args', `events[${i}]: ${err instanceof Error ? err.message : String(err)}`));
+      outcome.settle(i, new InvalidEventError(err instanceof InvalidEventError ? err.field : 'args', `events[${i}]: ${err instanceof Error ? err.message : String(err)}`));
       return;
     }
     touched.add(shard);

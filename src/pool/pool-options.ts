@@ -81,7 +81,9 @@ export function resolvePoolOptions(input: unknown = {}): ResolvedPoolOptions {
     }
   }
   const engine: Record<string, unknown> = {};
-  for (const k of detectionKeys) if (o[k] !== undefined) engine[k] = o[k];
+  // strictValues is what a pool does anyway, in the calling thread: its workers need not check again
+  for (const k of detectionKeys) if (o[k] !== undefined && k !== 'strictValues') engine[k] = o[k];
+  if (o.strictValues !== undefined) bool('options.strictValues', o.strictValues);
   plainData('options', engine);
   const detection = resolveOptions(engine); // every detection option checked here, with the same messages as LoopDetector
   const inlineShard = o.inlineShard === undefined ? false : bool('options.inlineShard', o.inlineShard);

@@ -174,7 +174,7 @@ export class Shard {
     });
   }
 
-  /** Packs a check; throws a TypeError (nothing packed) when the event cannot be sent. */
+  /** Packs a check; throws an InvalidEventError (nothing packed) when the event cannot be sent. */
   check(owner: Ticket, slot: number, session: string, event: ToolEvent): void {
     const b = this.batch();
     writeCheck(b.w, session, event, this.argsEncoder);

@@ -21,6 +21,7 @@ import { openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { validateEvent } from './observe-event.js';
+import { assertSendable } from '../pool/event-packing.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
 import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
@@ -87,7 +88,7 @@ export class LoopDetector {
    * Throws {@link InvalidEventError} (nothing recorded) when the event is not a readable tool call.
    */
   check(event: ToolEvent): Verdict | null {
-    const e = validateEvent(event);
+    const e = this.validate(event);
     if (!this.begin(e)) return null;
     let signals: readonly LoopSignal[];
     try {
@@ -109,7 +110,7 @@ export class LoopDetector {
     if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array, received ${describe(events)}`);
     const valid = events.map((ev: unknown, i) => {
       try {
-        return validateEvent(ev as ToolEvent);
+        return this.validate(ev);
       } catch (err) {
         if (err instanceof InvalidEventError) throw new InvalidEventError(err.field, `events[${i}]: ${err.message}`);
         throw err;
@@ -142,7 +143,7 @@ export class LoopDetector {
         continue;
       }
       try {
-        events.push(validateEvent((c as { event: ToolEvent }).event));
+        events.push(d.validate((c as { event: unknown }).event));
       } catch (err) {
         out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `calls[${i}].event: ${err.message}`) : (err as Error);
         continue;
@@ -186,6 +187,16 @@ export class LoopDetector {
         out[slot] = err instanceof Error ? err : new Error(String(err));
       }
     });
+  }
+
+  /**
+   * The event checked as validateEvent does, and with `strictValues`, refused as a LoopPool would refuse it.
+   * @internal
+   */
+  validate(event: unknown): ToolEvent {
+    const e = validateEvent(event);
+    if (this.options.strictValues) assertSendable(e);
+    return e;
   }
 
   /** Counts a check; false when the tool is exempt (counted as skipped, nothing recorded). */
