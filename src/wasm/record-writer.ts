@@ -13,11 +13,11 @@
  */
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
-import { errorText, resultText, unreadable } from '../session/observe-event.js';
+import { errorText, resultText } from '../session/observe-event.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { valueSaysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
-import { EncodeOverflow, ValueEncoder } from './encode-value.js';
+import { ValueEncoder } from './encode-value.js';
 import { EncodedArgs } from './encoded-args.js';
 import * as A from './generated/abi.js';
 
@@ -71,10 +71,13 @@ function looksLikeJson(s: string): boolean {
 export class RecordWriter {
   readonly enc = new ValueEncoder();
 
+  /** The field being written: where a value that throws as it is read was (see `write`). */
+  field = 'args';
+
   /**
    * Writes one record at `at` (8-aligned) of memory ending at `end`; returns the record's size.
-   * Throws EncodeOverflow (from the encoder) when it does not fit, and an InvalidEventError naming the
-   * field when a value throws as it is read.
+   * Throws EncodeOverflow (from the encoder) when it does not fit; another error means a value threw as
+   * it was read, in `field`.
    */
   write(
     u8: Uint8Array,
@@ -89,32 +92,8 @@ export class RecordWriter {
     maskResults: boolean,
     learnt: { errorText: string | undefined; infra: boolean },
   ): number {
-    this.field = 'args';
-    try {
-      return this.record(u8, dv, at, end, slot, e, args, ignore, maxDepth, maskResults, learnt);
-    } catch (err) {
-      if (err instanceof EncodeOverflow) throw err;
-      throw unreadable(this.field, err);
-    }
-  }
-
-  /** The field being written (what a value that throws is reported as). */
-  private field = 'args';
-
-  private record(
-    u8: Uint8Array,
-    dv: DataView,
-    at: number,
-    end: number,
-    slot: number,
-    e: ToolEvent,
-    args: ArgsPlan,
-    ignore: ReadonlySet<string> | null,
-    maxDepth: number,
-    maskResults: boolean,
-    learnt: { errorText: string | undefined; infra: boolean },
-  ): number {
     const w = this.enc;
+    this.field = 'args';
     w.reset(u8, dv, at, end);
     w.u32(0); // size
     w.u32(slot);

@@ -10,6 +10,7 @@
  * (a value that throws when read) fails alone, unrecorded, after the events before it were processed.
  */
 import { CapacityError, WasmTrapError } from '../errors.js';
+import { unreadable } from '../session/observe-event.js';
 import type { ToolEvent } from '../types.js';
 import { EncodeOverflow } from './encode-value.js';
 import * as A from './generated/abi.js';
@@ -338,7 +339,7 @@ export class WasmCore {
           size = this.writer.write(u8, dv, pos, end, it.slot, it.event, it.args, it.ignore, it.maxDepth, it.maskResults, learnt);
         } catch (e) {
           // an event that cannot be written: the records before it go first, then it fails on its own
-          if (!(e instanceof EncodeOverflow)) unwritable = e instanceof Error ? e : new Error(String(e));
+          if (!(e instanceof EncodeOverflow)) unwritable = unreadable(this.writer.field, e);
           break;
         }
         if (trapArmed !== 0 && it.slot === trapArmed) {
