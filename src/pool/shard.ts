@@ -8,21 +8,18 @@
  * busy worker's next batch gathers every call that arrives meanwhile. When the worker dies, the batches it
  * held fail (their calls get SessionLostError), batches a worker of another incarnation answered come
  * back stale, and once nothing is in flight the shard starts a new incarnation of its worker with the
- * sessions' last snapshots and sends the stale batches again, in order.
- *
- * Each incarnation is a piscina pool of its own, ended (destroyed, which settles every task it holds) the
- * moment its worker is gone or a batch fails: piscina replaces a dead worker itself, but never one that
- * died while starting up, and tasks then wait for a worker forever. So nothing the shard sent can stay
- * pending, whenever and however often workers die; a shard whose worker cannot be started again after
- * {@link START_ATTEMPTS} tries fails its calls with an error naming it.
+ * sessions' last snapshots and sends the stale batches again, in order. Every incarnation ends at the
+ * first sign of trouble, settling whatever it held (see worker-incarnation.ts), so nothing sent stays
+ * pending; a shard whose worker cannot be started again after {@link START_ATTEMPTS} tries fails its calls
+ * with an error naming it.
  */
-import { Piscina } from 'piscina';
 import { SessionLostError } from '../errors.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent, Verdict } from '../types.js';
 import { type ArgsEncoder, type OpCode, Op, writeCheck, writeOp } from './event-packing.js';
-import type { RunResult, RunTask, StartResult, StartTask } from './pool-worker.js';
+import type { RunResult, StartResult } from './pool-worker.js';
 import { fromWire } from './wire-errors.js';
+import { WorkerIncarnation } from './worker-incarnation.js';
 
 /**
  * Batches in flight per shard: one running, the others waiting in the worker's own port queue. piscina
@@ -93,15 +90,9 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-/** A single-thread piscina pool: one incarnation of a shard's worker. */
-type WorkerPool = Piscina<StartTask | RunTask, StartResult | RunResult>;
-
 /** One worker thread's share of the sessions. */
 export class Shard {
-  /** The current incarnation's pool (one worker thread). */
-  private piscina: WorkerPool;
-  /** Pools ended (their worker died, or the shard stopped): what they still hold has failed. */
-  private readonly ended = new WeakSet<WorkerPool>();
+  private readonly worker: WorkerIncarnation;
   /** The recovery under way, if any. */
   private recovery: Promise<void> | null = null;
   private stopped = false;
@@ -121,46 +112,24 @@ export class Shard {
 
   constructor(
     readonly index: number,
-    private readonly filename: string,
+    filename: string,
     private readonly engineOptions: Readonly<Record<string, unknown>>,
     private readonly snapshotEvery: number,
     private readonly maxBatch: number,
     private readonly events: ShardEvents,
     private readonly argsEncoder: ArgsEncoder | null = null,
   ) {
-    this.piscina = this.newPool();
+    // room for the start task beside DEPTH batches
+    this.worker = new WorkerIncarnation(filename, DEPTH + 1, (reason) => this.lose(reason));
     this.start([]).catch(() => undefined); // a failure shows as failed batches or the worker's end, handled there
   }
 
-  /**
-   * A pool for a new incarnation: one worker, room for the start task beside DEPTH batches. Its worker's
-   * end (an exit, an error outside a task) ends the incarnation.
-   */
-  private newPool(): WorkerPool {
-    const pool: WorkerPool = new Piscina({ filename: this.filename, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: DEPTH + 1, idleTimeout: 2 ** 31 - 1 });
-    pool.on('workerDestroy', () => this.lose(pool, 'the worker exited'));
-    pool.on('error', (err: unknown) => this.lose(pool, String(err)));
-    return pool;
-  }
-
-  /**
-   * Ends an incarnation: its pool is destroyed at once, which fails every task it still holds (piscina
-   * would otherwise keep tasks waiting for a worker that never comes), and the shard recovers.
-   */
-  private lose(pool: WorkerPool, reason: string): void {
-    if (this.ended.has(pool)) return;
-    this.end(pool);
-    if (this.stopped || pool !== this.piscina) return;
+  /** The worker died by itself (its tasks failed with it): the shard recovers once nothing is in flight. */
+  private lose(reason: string): void {
+    if (this.stopped) return;
     this.recovering = true;
     this.lostWhy ??= reason;
     if (this.inflight.length === 0) this.recoverOnce();
-  }
-
-  /** Destroys a pool, not waiting for it (a dead worker's exit may never be reported again). */
-  private end(pool: WorkerPool): void {
-    if (this.ended.has(pool)) return;
-    this.ended.add(pool);
-    pool.destroy().catch(() => undefined);
   }
 
   /** Why the current incarnation ended, when it ended with no batch failing. */
@@ -205,17 +174,13 @@ export class Shard {
   /** Stops the worker (after the pool drained), and any recovery under way. */
   async destroy(): Promise<void> {
     this.stopped = true;
-    const pool = this.piscina;
-    if (!this.ended.has(pool)) {
-      this.ended.add(pool);
-      await pool.destroy();
-    }
+    await this.worker.stop();
     await this.recovery;
   }
 
   /** The worker thread, for tests that kill it. @internal */
   get threads(): readonly { terminate(): Promise<number> }[] {
-    return this.piscina.threads as unknown as readonly { terminate(): Promise<number> }[];
+    return this.worker.threads;
   }
 
   private batch(): Batch {
@@ -264,7 +229,7 @@ export class Shard {
     b.failure = null;
     b.settled = false;
     this.inflight.push(b);
-    this.piscina.run({ kind: 'run', epoch: this.epoch, buffer, length: b.length }, { transferList: [buffer] }).then(
+    this.worker.run({ kind: 'run', epoch: this.epoch, buffer, length: b.length }, [buffer]).then(
       (r) => {
         b.result = r as RunResult;
         b.settled = true;
@@ -285,7 +250,7 @@ export class Shard {
       if (b.result === null) {
         this.failed.push(b);
         this.recovering = true;
-        this.end(this.piscina); // whatever failed the batch, this incarnation is over
+        this.worker.end(); // whatever failed the batch, this incarnation is over
       } else if (b.result.stale === true) {
         b.buffer = b.result.buffer ?? null;
         this.stale.push(b);
@@ -322,15 +287,14 @@ export class Shard {
 
   private start(snapshots: readonly (readonly [string, Uint8Array])[]): Promise<StartResult> {
     this.epoch++;
-    if (this.ended.has(this.piscina)) this.piscina = this.newPool();
-    return this.piscina.run({ kind: 'start', epoch: this.epoch, options: this.engineOptions, snapshotEvery: this.snapshotEvery, snapshots }) as Promise<StartResult>;
+    return this.worker.run({ kind: 'start', epoch: this.epoch, options: this.engineOptions, snapshotEvery: this.snapshotEvery, snapshots }, undefined, true) as Promise<StartResult>;
   }
 
   /** Starts a new incarnation of the worker with the sessions' snapshots, then sends the stale batches again. */
   private async recover(): Promise<void> {
     const reason = this.failed.length !== 0 ? String((this.failed[0] as Batch).failure) : (this.lostWhy ?? 'the worker was replaced while idle');
     this.lostWhy = null;
-    this.end(this.piscina);
+    this.worker.end();
     this.restarts++;
     this.events.restarted(this.index, reason);
     for (const b of this.failed) for (const t of b.tracks) if (t !== null) t.inFailed = true;
@@ -340,16 +304,16 @@ export class Shard {
       const snapshots = attempt < START_ATTEMPTS ? [...this.sessions.values()].filter((t) => t.snap !== null).map((t) => [t.id, t.snap as Uint8Array] as const) : [];
       try {
         result = await this.start(snapshots);
-        if (this.ended.has(this.piscina)) result = null; // it died right after starting
+        if (this.worker.over) result = null; // it died right after starting
         else if (attempt === START_ATTEMPTS) for (const t of this.sessions.values()) t.snap = null;
       } catch {
         result = null;
       }
-      if (result === null) this.end(this.piscina);
+      if (result === null) this.worker.end();
     }
     if (result === null) {
       this.broken = new Error(`loopwatch: the worker of shard ${this.index} died and could not be restarted (${reason})`);
-      this.end(this.piscina);
+      this.worker.end();
     }
     this.lostWhy = null;
     this.settleLost(result, reason);
