@@ -46,11 +46,19 @@ export function setup(): u32 {
   return load<u32>(HEADER + H_MEMTOP);
 }
 
+/**
+ * Highest address + 1 handed out: the last 64 KiB page of the 4 GiB is never used, so every address and
+ * the memory top fit in 32 bits (at 4 GiB, `memory.size() << 16` as a 32-bit number would be 0).
+ */
+const ADDRESS_LIMIT: u64 = 0xffff0000;
+
 /** Reserves `size` bytes at the memory top, growing memory; returns 0 when memory cannot grow. */
 export function bump(size: u32): usize {
-  const ptr = (<usize>load<u32>(HEADER + H_MEMTOP) + 15) & ~15;
-  const end = ptr + <usize>size;
-  const have = <usize>memory.size() << 16;
+  // 64-bit arithmetic: near 4 GiB, `top + size` must not wrap round to a small address
+  const ptr: u64 = (<u64>load<u32>(HEADER + H_MEMTOP) + 15) & ~(<u64>15);
+  const end: u64 = ptr + <u64>size;
+  if (end > ADDRESS_LIMIT) return 0;
+  const have: u64 = <u64>memory.size() << 16;
   if (end > have) {
     const pages = <i32>((end - have + 0xffff) >> 16);
     // Grow by a quarter of the memory at least (at most 1024 pages, 64 MiB at a time): each growth costs
@@ -62,7 +70,7 @@ export function bump(size: u32): usize {
     }
   }
   store<u32>(HEADER + H_MEMTOP, <u32>end);
-  return ptr;
+  return <usize>ptr;
 }
 
 /** Makes sure region `which` (its header pointer and size fields) holds `size` bytes; returns its pointer. */
@@ -112,7 +120,7 @@ export function allocSlot(id: u32): u32 {
 
 /** Whether `s` looks like a live slot of a registered configuration. */
 export function slotOk(s: u32): bool {
-  if (s < <u32>__heap_base || (<usize>s + 16) > (<usize>memory.size() << 16)) return false;
+  if (s < <u32>__heap_base || (<u64>s + 16) > (<u64>memory.size() << 16)) return false;
   const id = load<u32>(s + S_CONFIG);
   if (id >= MAX_CONFIGS) return false;
   return (load<u32>(s + S_STATE) & SLOT_LIVE) != 0;

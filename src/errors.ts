@@ -24,6 +24,7 @@ export const ErrorCode = {
   SESSION_LOST: 'ERR_LOOPWATCH_SESSION_LOST',
   LOOP_STOPPED: 'ERR_LOOPWATCH_LOOP_STOPPED',
   CALL_DENIED: 'ERR_LOOPWATCH_CALL_DENIED',
+  CAPACITY: 'ERR_LOOPWATCH_CAPACITY',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -208,6 +209,23 @@ export class CallDeniedError extends Error {
     super(decision.message ?? '[loopwatch] This call was blocked and did not run.');
     this.name = 'CallDeniedError';
     this.decision = decision;
+    brand(this);
+  }
+}
+
+/**
+ * The thread's WebAssembly memory (4 GiB at most, shared by every session of the thread) has no room for
+ * what a call needed: a new session, or a record larger than what is left. That call failed and was not
+ * recorded; other sessions are unharmed. An engine evicts its least recently used session to make room
+ * before it fails a call with this error.
+ */
+export class CapacityError extends Error {
+  /** `ERR_LOOPWATCH_CAPACITY`. */
+  readonly code: ErrorCodeValue = ErrorCode.CAPACITY;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'CapacityError';
     brand(this);
   }
 }

@@ -68,6 +68,7 @@ export { redactSecrets } from './text/redact.js';
 export { maskVolatile } from './text/mask-volatile.js';
 export { isInfraFailure } from './text/infra-failure.js';
 export {
+  CapacityError,
   DetectorError,
   DisposedError,
   ErrorCode,
@@ -85,7 +86,7 @@ export {
 export type { ErrorCodeValue } from './errors.js';
 export { LoopEngine } from './engine/loop-engine.js';
 export type { EngineStats, SessionEvent, SessionLiveCall } from './engine/loop-engine.js';
-export type { EvictedSession, LoopEngineOptions, ResolvedEngineOptions } from './engine/engine-options.js';
+export type { EvictedSession, EvictedSessionInfo, LoopEngineOptions, ResolvedEngineOptions } from './engine/engine-options.js';
 export { LoopPool } from './pool/loop-pool.js';
 export type { LostSession, PoolStats } from './pool/loop-pool.js';
 export type { LoopPoolOptions } from './pool/pool-options.js';

@@ -3,6 +3,8 @@
  * with exit code 2 (never a stack trace, never 1, which means loops were found); unknown flags and commands
  * get the closest known one; a worker count the session cap cannot be spread over is lowered and said.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_LIVE_SESSIONS, checkerThreads } from '../src/cli/scan/session-checker.js';
 import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
@@ -29,6 +31,17 @@ describe('loopwatch flag errors', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('should lower a --max-sessions the WebAssembly memory cannot hold under --config, naming the window, and scan with it; the default silently', () => {
+    writeFileSync(join(dir, 'long-rings.json'), JSON.stringify({ detectors: { stateRepeat: { window: 10_000 } } }));
+    const config = ['--config', join(dir, 'long-rings.json')];
+    const given = loopwatch(['scan', file, ...config, '--max-sessions', '100000', '--json']);
+    expect(given.stderr).toBe('loopwatch: --max-sessions 100000 lowered to 64507: under these detection options a session takes 64 KiB of WebAssembly memory (its rings are as long as the windows; the longest: detectors.stateRepeat.window = 10,000), and each thread must be able to hold every live session\n');
+    expect(given.code).toBe(1);
+    const byDefault = loopwatch(['scan', file, ...config, '--json']);
+    expect(byDefault.stderr).toBe('');
+    expect(JSON.parse(byDefault.stdout).sessions).toEqual(JSON.parse(given.stdout).sessions);
+  });
+
   it('should suggest the closest command, and the closest flag of demo and explain', () => {
     expect(loopwatch(['scna', file])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "scna" (did you mean scan?') });
     expect(loopwatch(['demo', '--sesions', '5'])).toMatchObject({ code: 2, stderr: 'loopwatch demo: unknown flag --sesions (did you mean --sessions?) (see loopwatch demo --help)\n' });
@@ -40,10 +53,13 @@ describe('loopwatch flag errors', () => {
     expect(checkerThreads(100, 100_000)).toBe(99);
     expect(checkerThreads(100, MAX_LIVE_SESSIONS)).toBe(1);
     expect(checkerThreads(0, MAX_LIVE_SESSIONS)).toBe(0);
-    const lowered = loopwatch(['scan', file, '--workers', '3', '--max-sessions', '4999999', '--json']);
+    // sessions small enough for a thread's WebAssembly memory to hold 5,000,000 of them
+    writeFileSync(join(dir, 'small-sessions.json'), JSON.stringify({ detectors: { exactRepeat: true, frequency: false, cycle: false, semantic: false, similarArgs: false, resultRepeat: false, deadEnd: false, stateRepeat: false, chanting: false } }));
+    const small = ['--config', join(dir, 'small-sessions.json')];
+    const lowered = loopwatch(['scan', file, ...small, '--workers', '3', '--max-sessions', '4999999', '--json']);
     expect(lowered.stderr).toBe('loopwatch: --workers 3 lowered to 2: each thread must be able to hold all --max-sessions 4999999 live sessions, and all threads together at most 10000000\n');
     expect(lowered.code).toBe(1);
-    const biggest = loopwatch(['scan', file, '--max-sessions', String(MAX_LIVE_SESSIONS), '--json']);
+    const biggest = loopwatch(['scan', file, ...small, '--max-sessions', String(MAX_LIVE_SESSIONS), '--json']);
     expect(biggest.stderr).toBe('');
     expect(biggest.code).toBe(1);
     expect(JSON.parse(biggest.stdout).sessions).toEqual(JSON.parse(lowered.stdout).sessions);

@@ -137,6 +137,24 @@ describe('two-phase input', () => {
     d.dispose();
   });
 
+  it('should refuse a call whose values cannot be read, recording nothing, and keep its proposal waiting for a readable record', () => {
+    for (const engine of ['wasm', 'reference'] as const) {
+      const d = new LoopDetector({ engine }, 's');
+      // args of any kind are read (a getter that throws is fingerprinted as unreadable): answered, not recorded
+      const hostile = { get command(): string { throw new Error('no'); } };
+      expect(d.propose({ tool: 'bash', args: hostile }).action).toBe('allow');
+      expect(d.stats().checks).toBe(0);
+      d.propose({ id: 'k', tool: 'bash', args: { command: 'ls' } });
+      const badError = { get message(): string { throw new Error('no'); } };
+      expect(d.stats().checks).toBe(1); // the call with hostile args, recorded without outcome at this proposal
+      expect(() => d.record({ id: 'k', tool: 'bash', args: { command: 'ls' }, error: badError })).toThrow(InvalidEventError);
+      expect(d.stats().checks).toBe(1);
+      expect(d.record({ id: 'k', tool: 'bash', args: { command: 'ls' }, result: 'a b' }).late).toBeUndefined();
+      expect(d.stats().checks).toBe(2);
+      d.dispose();
+    }
+  });
+
   it('should allow exempt tools before they run, and record nothing for them', () => {
     const d = new LoopDetector({ tools: { todo: { exempt: true } } }, 's');
     for (let i = 0; i < 5; i++) {

@@ -827,6 +827,16 @@ const TOP_LEVEL: readonly TopRow[] = [
     accepted: (o) => expect(o.redactSecrets).toBe(false),
   },
   {
+    option: 'strictValues',
+    wrongType: [
+      [{ strictValues: 'yes' }, BOOL, str('yes')],
+      [{ strictValues: 1 }, BOOL, num(1)],
+    ],
+    outOfRange: [],
+    valid: { strictValues: true },
+    accepted: (o) => expect(o.strictValues).toBe(true),
+  },
+  {
     option: 'policy',
     wrongType: [
       [{ policy: 'strict' }, PLAIN, str('strict')],
@@ -884,6 +894,7 @@ describe('top-level options', () => {
       expect(o.normalizeVolatile).toBe(false);
       expect(o.maxDepth).toBe(64);
       expect(o.redactSecrets).toBe(true);
+      expect(o.strictValues).toBe(false);
       expect(o.policy).toEqual(POLICY_DEFAULTS);
       expect(o.onDetection).toBeUndefined();
       expect(o.stats).toBeUndefined();
@@ -971,7 +982,7 @@ describe('top-level options', () => {
     const e = thrownBy(() => build({ redactSecret: true }));
     expect(e.message).toBe(
       'options.redactSecret is not a known option (did you mean "redactSecrets"?); known options of options: ' +
-        'engine, sessionId, detectors, custom, tools, ignoreFields, normalizeVolatile, maxDepth, redactSecrets, policy, onDetection, stats',
+        'engine, sessionId, detectors, custom, tools, ignoreFields, normalizeVolatile, maxDepth, redactSecrets, strictValues, policy, onDetection, stats',
     );
   });
 

@@ -2,6 +2,9 @@
  * `loopwatch serve` flags: every bad value or misplaced flag is one line naming the flag, exit 2, before
  * anything listens or connects; an unreachable NATS server is named the same way.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loopwatch } from './helpers/cli.js';
 
@@ -22,6 +25,15 @@ describe('loopwatch serve flags', () => {
     const r = loopwatch(['serve', ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('should refuse a --max-sessions the WebAssembly memory cannot hold under --config in one line naming the window, exit 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-serve-flags-'));
+    writeFileSync(join(dir, 'long-rings.json'), JSON.stringify({ detectors: { stateRepeat: { window: 10_000 } } }));
+    const r = loopwatch(['serve', '--config', join(dir, 'long-rings.json'), '--max-sessions', '100000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--max-sessions 100000: .*detectors\.stateRepeat\.window = 10,000.*at most 64508 sessions/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 

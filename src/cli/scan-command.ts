@@ -22,7 +22,7 @@ import { scanExitCode } from './scan/exit-code.js';
 import { inputBytes } from './scan/input-size.js';
 import { type CallSite, type ScanSink, type ScanTotals, runScan } from './scan/scan-pipeline.js';
 import { DEFAULT_TOP, type ScanSummary, type SessionReport } from './scan/scan-summary.js';
-import { MAX_LIVE_SESSIONS, checkerThreads, sessionChecker } from './scan/session-checker.js';
+import { MAX_LIVE_SESSIONS, checkerThreads, liveSessions, sessionChecker } from './scan/session-checker.js';
 import { type ReportPlan, ReportOutputs } from './scan/report-outputs.js';
 import { type ScanLabels, scanLabels } from './scan/scan-labels.js';
 import { DEFAULT_TIMELINES, MAX_TIMELINES } from '../report/timeline-picks.js';
@@ -97,7 +97,10 @@ export interface ScanSettings {
   readonly allowSkipped?: boolean;
   /** Inputs without a tool call are no error. */
   readonly allowEmpty?: boolean;
+  /** Live sessions kept at most (lowered to what the WebAssembly memory holds unless `maxSessionsGiven`). */
   readonly maxSessions: number;
+  /** `--max-sessions` was given: lowering it to what the memory holds is said on stderr. */
+  readonly maxSessionsGiven?: boolean;
   readonly batchSize: number;
   readonly progress: boolean;
   /** `--html FILE`: the HTML report is written there too. */
@@ -193,6 +196,7 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
     allowSkipped: v['allow-skipped'] === true,
     allowEmpty: v['allow-empty'] === true,
     maxSessions: integerFlag('--max-sessions', stringOf(v, 'max-sessions'), DEFAULT_MAX_SESSIONS, 1, MAX_LIVE_SESSIONS),
+    maxSessionsGiven: v['max-sessions'] !== undefined,
     batchSize: integerFlag('--batch-size', stringOf(v, 'batch-size'), DEFAULT_BATCH, 1, MAX_BATCH),
     progress: v['no-progress'] !== true,
     htmlFile: html,
@@ -248,6 +252,7 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLoca
 export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
   const { totalBytes = null, bytesRead = () => 0, onVerdict, labels = null } = hooks;
   const options = detectionOptions(settings.preset, settings.config);
+  settings = { ...settings, maxSessions: liveSessions(options, settings.maxSessions, settings.maxSessionsGiven === true, (why) => io.stderr.write(`loopwatch: ${why}\n`)) };
   const target = reportTarget(settings.outputFile, io.stdout);
   const out = target.stream;
   const listed = listedBy(settings);

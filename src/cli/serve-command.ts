@@ -17,6 +17,9 @@ import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
 import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
+import type { LoopDetectorOptions } from '../options/options.js';
+import { resolveOptions } from '../options/resolve-options.js';
+import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
 
 const SERVE_FLAGS: FlagSpec = {
   host: { type: 'string' },
@@ -49,11 +52,24 @@ export function defaultStateDir(port: number): string {
 /** The flags of a `loopwatch serve` run: HTTP server options, or NATS worker options with --nats. */
 export type ServeSettings = { readonly kind: 'http'; readonly options: ServeOptions } | { readonly kind: 'nats'; readonly options: NatsWorkerOptions };
 
+/**
+ * The live sessions the engine keeps: `requested` when the WebAssembly memory holds that many under the
+ * detection options; else what it holds, or a UsageError naming the flag and the window when it was `given`.
+ */
+function heldSessions(options: LoopDetectorOptions, requested: number, given: boolean): number {
+  const resolved = resolveOptions(options);
+  const most = Math.max(1, sessionCapacity(resolved));
+  if (requested <= most) return requested;
+  if (!given) return most;
+  throw new UsageError(`--max-sessions ${requested}: ${sessionSizeText(resolved)}, so a thread holds at most ${most} sessions`);
+}
+
 /** Parses `loopwatch serve` flags. Throws UsageError naming the flag. */
 export function serveSettings(args: readonly string[]): ServeSettings {
   const { values: v } = parseFlags(args, SERVE_FLAGS, false);
   const nats = stringOf(v, 'nats');
-  const engine = { ...detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')), maxSessions: integerFlag('--max-sessions', stringOf(v, 'max-sessions'), 100_000, 1, 10_000_000) };
+  const detection = detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config'));
+  const engine = { ...detection, maxSessions: heldSessions(detection, integerFlag('--max-sessions', stringOf(v, 'max-sessions'), 100_000, 1, 10_000_000), v['max-sessions'] !== undefined) };
   const given = (names: readonly string[]): string | undefined => names.find((n) => v[n] !== undefined);
   if (nats === undefined) {
     const stray = given(NATS_ONLY);

@@ -8,27 +8,42 @@ import { describe, func, integer, knownKeys, record } from '../options/checks.js
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
 import { StatsAggregate } from '../session/stats.js';
+import { fitSessions } from '../wasm/session-capacity.js';
 
-/** What an engine tells `onEvict` about a session it is about to drop. */
-export interface EvictedSession {
+/** A session an engine dropped: which, why, and how many calls it had checked. */
+export interface EvictedSessionInfo {
   /** The session. */
   readonly sessionId: string;
   /** `evicted`: the live-session cap needed room and it was the least recently used; `expired`: idle too long. */
   readonly reason: 'evicted' | 'expired';
   /** Calls the session had checked. */
   readonly checks: number;
+}
+
+/** What an engine tells `onEvict` about a session it is about to drop. */
+export interface EvictedSession extends EvictedSessionInfo {
   /** The session's snapshot, for persisting it (valid only during the callback; throws as LoopDetector.snapshot() does). */
   snapshot(): Uint8Array;
 }
 
 /** Options of a LoopEngine. */
 export interface LoopEngineOptions extends Omit<LoopDetectorOptions, 'sessionId' | 'custom'> {
-  /** Most sessions live at once; making one more evicts the least recently used. @default 100000 */
+  /**
+   * Most sessions live at once; making one more evicts the least recently used. With the WebAssembly
+   * engine, at most what one thread's 4 GiB of WebAssembly memory holds under the options (long windows
+   * make sessions large): a larger value is refused, naming the window. @default 100000, or that capacity when smaller
+   */
   readonly maxSessions?: number;
   /** A session unused this long (ms) expires; 0 keeps idle sessions until evicted or ended. @default 3600000 */
   readonly idleTtlMs?: number;
   /** Called before a session is evicted or expires (for example to persist its snapshot). */
   readonly onEvict?: (session: EvictedSession) => void;
+  /**
+   * Called when a session was dropped without being persisted: `onEvict` threw, or the snapshot it asked
+   * for could not be taken (a SnapshotError, e.g. a session quarantined after a trap), even if `onEvict`
+   * caught it. @default a process warning of type `LoopwatchEvictWarning` naming the session and the error
+   */
+  readonly onEvictError?: (error: Error, session: EvictedSessionInfo) => void;
   /** The clock for idle times, in ms (tests pass their own). @default performance.now */
   readonly clock?: () => number;
   /**
@@ -45,12 +60,13 @@ export interface ResolvedEngineOptions {
   readonly maxSessions: number;
   readonly idleTtlMs: number;
   readonly onEvict: ((session: EvictedSession) => void) | undefined;
+  readonly onEvictError: ((error: Error, session: EvictedSessionInfo) => void) | undefined;
   readonly clock: () => number;
   readonly meter: Meter | false | undefined;
 }
 
 /** Engine option names beside the detection options. */
-export const ENGINE_KEYS = ['maxSessions', 'idleTtlMs', 'onEvict', 'clock', 'meter'] as const;
+export const ENGINE_KEYS = ['maxSessions', 'idleTtlMs', 'onEvict', 'onEvictError', 'clock', 'meter'] as const;
 
 /** Most sessions an engine may be asked to hold. */
 export const MAX_SESSIONS_LIMIT = 10_000_000;
@@ -77,11 +93,14 @@ export function resolveEngineOptions(input: unknown = {}): ResolvedEngineOptions
   // The engine's totals: the caller's aggregate, or one of its own.
   detection.stats ??= new StatsAggregate();
   const now = (): number => performance.now();
+  const resolved = resolveOptions(detection as LoopDetectorOptions);
+  const maxSessions = o.maxSessions === undefined ? 100_000 : integer('options.maxSessions', o.maxSessions, 1, MAX_SESSIONS_LIMIT);
   return Object.freeze({
-    detection: resolveOptions(detection as LoopDetectorOptions),
-    maxSessions: o.maxSessions === undefined ? 100_000 : integer('options.maxSessions', o.maxSessions, 1, MAX_SESSIONS_LIMIT),
+    detection: resolved,
+    maxSessions: fitSessions(resolved, maxSessions, o.maxSessions === undefined, 'options.maxSessions'),
     idleTtlMs: o.idleTtlMs === undefined ? 3_600_000 : integer('options.idleTtlMs', o.idleTtlMs, 0),
     onEvict: o.onEvict === undefined ? undefined : func<(session: EvictedSession) => void>('options.onEvict', o.onEvict),
+    onEvictError: o.onEvictError === undefined ? undefined : func<(error: Error, session: EvictedSessionInfo) => void>('options.onEvictError', o.onEvictError),
     clock: o.clock === undefined ? now : func<() => number>('options.clock', o.clock),
     meter: resolveMeter(o.meter),
   });

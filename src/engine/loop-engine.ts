@@ -7,14 +7,15 @@
  * (`idleTtlMs`), and the least recently used one is evicted when `maxSessions` would be exceeded. An
  * `onEvict` hook sees a session before it is dropped and can keep its snapshot.
  */
-import { ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
+import { CapacityError, ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
 import { describe } from '../options/checks.js';
-import { validateEvent } from '../session/observe-event.js';
+import { unreadable, validateEvent } from '../session/observe-event.js';
+import { assertSendable } from '../pool/event-packing.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import type { AggregateStats, SessionStats, StatsAggregate } from '../session/stats.js';
 import type { ToolEvent, Verdict } from '../types.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../live/live-call.js';
-import { type EvictedSession, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
+import { type EvictedSession, type EvictedSessionInfo, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
 import { SessionTable } from './session-table.js';
 import { type EngineMetrics, type Operation, engineMetrics } from '../metrics/engine-metrics.js';
 
@@ -97,9 +98,11 @@ export class LoopEngine {
    */
   check(sessionId: string, event: ToolEvent): Verdict | null {
     const now = this.enter();
-    if (this.metrics === null) return this.session(checkId(sessionId, 'sessionId'), now, null).check(event);
+    checkId(sessionId, 'sessionId');
+    this.validate(event); // an invalid event neither starts nor evicts a session
+    if (this.metrics === null) return this.session(sessionId, now, null).check(event);
     const t0 = performance.now();
-    const v = this.session(checkId(sessionId, 'sessionId'), now, null).check(event);
+    const v = this.session(sessionId, now, null).check(event);
     this.measured('check', 1, t0, v);
     return v;
   }
@@ -117,17 +120,30 @@ export class LoopEngine {
     const pending: Pending = { detectors: [], events: [], at: [], firstTick: 0 };
     for (let i = 0; i < events.length; i++) {
       const e: unknown = events[i];
-      const id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
+      let id: unknown;
+      try {
+        id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
+      } catch (err) {
+        out[i] = new InvalidEventError('session', `events[${i}]: ${unreadable('session', err).message}`);
+        continue;
+      }
       if (typeof id !== 'string') {
         out[i] = new InvalidEventError('session', `events[${i}].session must be a string, received ${describe(id)}`);
         continue;
       }
-      const detector = this.session(id, now, pending, out);
       let event: ToolEvent;
       try {
-        event = validateEvent(e);
+        event = this.validate(e);
       } catch (err) {
         out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `events[${i}]: ${err.message}`) : (err as Error);
+        continue;
+      }
+      // validated first: an invalid event neither starts nor evicts a session
+      let detector: LoopDetector;
+      try {
+        detector = this.session(id, now, pending, out);
+      } catch (err) {
+        out[i] = err as Error; // no room for a new session (CapacityError): this call only
         continue;
       }
       enqueue(pending, this.table.lastTick, detector, event, i);
@@ -148,7 +164,13 @@ export class LoopEngine {
     const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
     const pending: Pending = { detectors: [], events: [], at: [], firstTick: 0 };
     for (let i = 0; i < events.length; i++) {
-      const detector = this.session(sessions[i] as string, now, pending, out);
+      let detector: LoopDetector;
+      try {
+        detector = this.session(sessions[i] as string, now, pending, out);
+      } catch (err) {
+        out[i] = err as Error;
+        continue;
+      }
       enqueue(pending, this.table.lastTick, detector, events[i] as ToolEvent, i);
     }
     flush(pending, out);
@@ -163,7 +185,9 @@ export class LoopEngine {
   propose(sessionId: string, call: LiveCall): LiveDecision {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
-    const d = this.session(checkId(sessionId, 'sessionId'), now, null).propose(call);
+    checkId(sessionId, 'sessionId');
+    this.validate(call); // an invalid call neither starts nor evicts a session
+    const d = this.session(sessionId, now, null).propose(call);
     if (this.metrics !== null) this.measuredDecision('propose', t0, d);
     return d;
   }
@@ -172,7 +196,9 @@ export class LoopEngine {
   record(sessionId: string, call: LiveCall): LiveDecision {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
-    const d = this.session(checkId(sessionId, 'sessionId'), now, null).record(call);
+    checkId(sessionId, 'sessionId');
+    this.validate(call);
+    const d = this.session(sessionId, now, null).record(call);
     if (this.metrics !== null) this.measuredDecision('record', t0, d);
     return d;
   }
@@ -180,7 +206,9 @@ export class LoopEngine {
   /** Says that a session's proposed call was declined and did not run (LoopDetector.decline). */
   decline(sessionId: string, call: LiveCall): void {
     const now = this.enter();
-    this.session(checkId(sessionId, 'sessionId'), now, null).decline(call);
+    checkId(sessionId, 'sessionId');
+    this.validate(call);
+    this.session(sessionId, now, null).decline(call);
   }
 
   /**
@@ -197,6 +225,7 @@ export class LoopEngine {
         const o = typeof c === 'object' && c !== null ? (c as { session?: unknown; phase?: unknown }) : {};
         if (typeof o.session !== 'string') throw new InvalidEventError('session', `calls[${i}].session must be a string, received ${describe(o.session)}`);
         if (o.phase !== 'propose' && o.phase !== 'record') throw new InvalidEventError('phase', `calls[${i}].phase must be "propose" or "record", received ${describe(o.phase)}`);
+        this.validate(c);
         const d = this.session(o.session, now, null);
         return o.phase === 'propose' ? d.propose(c as LiveCall) : d.record(c as LiveCall);
       } catch (err) {
@@ -266,7 +295,7 @@ export class LoopEngine {
       live.value.restore(bytes);
       this.table.use(sessionId, now);
     } else {
-      const d = new LoopDetector(this.options.detection, sessionId);
+      const d = this.newSession(sessionId, null, undefined);
       try {
         d.restore(bytes);
       } catch (err) {
@@ -308,6 +337,13 @@ export class LoopEngine {
     if (this.closed) throw new ClosedError('loopwatch: this LoopEngine was closed');
   }
 
+  /** The event checked as validateEvent does, and with `strictValues`, refused as a LoopPool would refuse it. */
+  private validate(event: unknown): ToolEvent {
+    const e = validateEvent(event);
+    if (this.options.detection.strictValues) assertSendable(e);
+    return e;
+  }
+
   /** Checks the engine is open, expires idle sessions, and returns the time now. */
   private enter(): number {
     this.open();
@@ -327,26 +363,45 @@ export class LoopEngine {
     return n;
   }
 
-  /** The live session, or a new one (evicting the least recently used one if the cap is reached). */
+  /**
+   * The live session, or a new one (evicting the least recently used one if the cap is reached, or if the
+   * thread's WebAssembly memory is full); a CapacityError when the memory is full and the engine has no
+   * session to evict (the memory is other engines').
+   */
   private session(id: string, now: number, pending: Pending | null, out?: (Verdict | null | Error)[]): LoopDetector {
     const e = this.table.use(id, now);
     if (e !== undefined) return e.value;
     this.makeRoom(pending, out);
-    const d = new LoopDetector(this.options.detection, id);
+    const d = this.newSession(id, pending, out);
     this.table.add(id, d, now);
     this.counts.created++;
     return d;
   }
 
+  /** A new session's detector, evicting least recently used sessions while the memory has no room for it. */
+  private newSession(id: string, pending: Pending | null, out: (Verdict | null | Error)[] | undefined): LoopDetector {
+    for (;;) {
+      try {
+        return new LoopDetector(this.options.detection, id);
+      } catch (err) {
+        if (!(err instanceof CapacityError) || !this.evictOldest(pending, out)) throw err;
+      }
+    }
+  }
+
   /** Evicts least recently used sessions until one more fits; a batch's pending calls go first if they must. */
   private makeRoom(pending: Pending | null, out: (Verdict | null | Error)[] | undefined): void {
-    while (this.table.size >= this.options.maxSessions) {
-      const first = this.table.oldest();
-      if (first === undefined) return;
-      // Every live session has a call waiting in this batch: check those calls before dropping one.
-      if (pending !== null && out !== undefined && pending.detectors.length !== 0 && first[1].used >= pending.firstTick) flush(pending, out);
-      this.drop(first[0], 'evicted');
-    }
+    while (this.table.size >= this.options.maxSessions && this.evictOldest(pending, out));
+  }
+
+  /** Evicts the least recently used session (a batch's pending calls checked first if they must); false when there is none. */
+  private evictOldest(pending: Pending | null, out: (Verdict | null | Error)[] | undefined): boolean {
+    const first = this.table.oldest();
+    if (first === undefined) return false;
+    // Every live session has a call waiting in this batch: check those calls before dropping one.
+    if (pending !== null && out !== undefined && pending.detectors.length !== 0 && first[1].used >= pending.firstTick) flush(pending, out);
+    this.drop(first[0], 'evicted');
+    return true;
   }
 
   private drop(id: string, reason: EvictedSession['reason']): void {
@@ -355,26 +410,50 @@ export class LoopEngine {
     const d = e.value;
     if (this.options.onEvict !== undefined) {
       let valid = true;
+      // a snapshot that could not be taken, even if onEvict caught its error: the session goes unpersisted
+      let failed: unknown = undefined;
+      const info = { sessionId: id, reason, checks: d.stats().checks };
       try {
         this.options.onEvict(
           Object.freeze({
-            sessionId: id,
-            reason,
-            checks: d.stats().checks,
+            ...info,
             snapshot: () => {
               if (!valid) throw new SnapshotError(`loopwatch: session "${id}" was already dropped; take its snapshot inside onEvict`);
-              return d.snapshot();
+              try {
+                return d.snapshot();
+              } catch (err) {
+                failed = err;
+                throw err;
+              }
             },
           }),
         );
       } catch (err) {
-        process.emitWarning(`loopwatch: onEvict threw for session "${id}": ${err instanceof Error ? err.message : String(err)}`, 'LoopwatchListenerWarning');
+        failed = err;
       }
       valid = false;
+      if (failed !== undefined) this.evictFailed(failed, Object.freeze(info));
     }
     d.dispose();
     this.counts[reason]++;
     this.metrics?.droppedSession(reason);
+  }
+
+  /** Reports a session dropped without being persisted (onEvictError, else a LoopwatchEvictWarning). */
+  private evictFailed(err: unknown, info: EvictedSessionInfo): void {
+    const error = err instanceof Error ? err : new Error(String(err));
+    const warn = (e: Error): void => {
+      process.emitWarning(`loopwatch: session "${info.sessionId}" was ${info.reason} without being persisted (${e.message})`, 'LoopwatchEvictWarning');
+    };
+    if (this.options.onEvictError === undefined) {
+      warn(error);
+      return;
+    }
+    try {
+      this.options.onEvictError(error, info);
+    } catch (e) {
+      warn(e instanceof Error ? e : new Error(String(e)));
+    }
   }
 }
 

@@ -65,9 +65,10 @@ export interface ValidLiveCall {
 /**
  * Checks a live call (as `validateEvent` does, plus its id) and returns it as a fixed-shape event and id.
  * A proposal's result, error and text are left out: the call has not run. Throws InvalidEventError.
+ * `validate`: the session's own event check (LoopDetector.validate, which also applies `strictValues`).
  */
-export function validateLiveCall(call: unknown, phase: LivePhase): ValidLiveCall {
-  const e = validateEvent(call);
+export function validateLiveCall(call: unknown, phase: LivePhase, validate: (event: unknown) => ToolEvent = validateEvent): ValidLiveCall {
+  const e = validate(call);
   const id = (call as { id?: unknown }).id;
   if (id !== undefined && !(typeof id === 'string' && id.length > 0 && id.length <= MAX_CALL_ID_LENGTH)) {
     throw new InvalidEventError('id', `call.id must be a non-empty string of at most ${MAX_CALL_ID_LENGTH} characters when given, received ${describe(id)}`);

@@ -105,6 +105,11 @@ export class LiveState {
     return null;
   }
 
+  /** Puts back a proposal take() took out (its record could not be read). */
+  putBack(p: PendingCall): void {
+    this.pending.unshift(p);
+  }
+
   /** How often the call with signature `sig` was blocked, if it was. */
   blockedAs(sig: string): Blocked | undefined {
     return this.blocked.get(sig);

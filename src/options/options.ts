@@ -124,6 +124,13 @@ export interface LoopDetectorOptions {
   readonly maxDepth?: number;
   /** Redact secret-shaped strings (API keys, bearer tokens, passwords) in patterns and messages. @default true */
   readonly redactSecrets?: boolean;
+  /**
+   * Refuse (InvalidEventError, nothing recorded) the args and results a LoopPool's workers could not
+   * receive unchanged (functions, symbols, Proxies, class instances with toJSON, Buffers, Errors with own
+   * fields, very deep values), with the pool's messages, so answers never depend on the runner (see
+   * docs/library.md, "Values and runners"). A pool always refuses them. @default false
+   */
+  readonly strictValues?: boolean;
   /** The policy. */
   readonly policy?: Partial<PolicyOptions>;
   /** Called with every verdict after the policy (an event subscription is the other way). */
@@ -143,6 +150,7 @@ export interface ResolvedOptions {
   readonly normalizeVolatile: boolean;
   readonly maxDepth: number;
   readonly redactSecrets: boolean;
+  readonly strictValues: boolean;
   readonly policy: PolicyOptions;
   readonly onDetection: ((verdict: Verdict) => void) | undefined;
   readonly stats: StatsAggregate | undefined;

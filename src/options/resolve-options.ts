@@ -66,7 +66,7 @@ export const DETECTOR_NAMES = Object.keys(DETECTOR_RULES) as readonly (keyof Det
 /** Names of the top-level detection options. */
 export const TOP_KEYS = [
   'engine', 'sessionId', 'detectors', 'custom', 'tools', 'ignoreFields', 'normalizeVolatile', 'maxDepth',
-  'redactSecrets', 'policy', 'onDetection', 'stats',
+  'redactSecrets', 'strictValues', 'policy', 'onDetection', 'stats',
 ] as const;
 const POLICY_KEYS = Object.keys(POLICY_DEFAULTS);
 const TOOL_RULE_KEYS = ['ignoreFields', 'identity', 'exempt'];
@@ -194,6 +194,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     normalizeVolatile: o.normalizeVolatile === undefined ? false : bool('options.normalizeVolatile', o.normalizeVolatile),
     maxDepth: o.maxDepth === undefined ? 64 : integer('options.maxDepth', o.maxDepth, 1, 1024),
     redactSecrets: o.redactSecrets === undefined ? true : bool('options.redactSecrets', o.redactSecrets),
+    strictValues: o.strictValues === undefined ? false : bool('options.strictValues', o.strictValues),
     policy: resolvePolicy(o.policy),
     onDetection: o.onDetection === undefined ? undefined : func<(v: Verdict) => void>('options.onDetection', o.onDetection),
     stats: o.stats as StatsAggregate | undefined,

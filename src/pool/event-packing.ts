@@ -1,19 +1,21 @@
 /**
  * Calls packed into bytes for the trip to a worker thread: one buffer per batch, transferred, not
  * structured-cloned object by object. Strings go as UTF-8 (or UTF-16 units when not well-formed, so lone
- * surrogates arrive intact); args, results and errors that are JSON data go as a tree of tagged values
- * (strings copied, never escaped) and come back as the same values; anything else (a Map, a Date, a
- * BigInt, NaN, -0, cycles) goes through `v8.serialize`, the structured clone, so the worker sees what
- * the caller passed.
+ * surrogates arrive intact); args and results that are JSON data go as a tree of tagged values (strings
+ * copied, never escaped) and come back as the same values; anything else (a Map, a Date, a BigInt, NaN,
+ * -0, cycles) goes through `v8.serialize`, the structured clone, when the worker reads it as the caller's
+ * value (see portable-values.ts); errors go as their text.
  *
  * Each operation: `op u8 | session str | ...`; a check carries the event's fields after its session.
  */
-import { deserialize, serialize } from 'node:v8';
+import { deserialize } from 'node:v8';
+import { InvalidEventError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter, InPlaceFiller } from '../snapshot/byte-writer.js';
 import type { ToolEvent } from '../types.js';
 import { EncodeOverflow, ValueEncoder } from '../wasm/encode-value.js';
 import { EncodedArgs } from '../wasm/encoded-args.js';
+import { cloneBytes, errorOnTheWire } from './portable-values.js';
 
 /** Operations in a batch, applied in order by the worker. */
 export const Op = {
@@ -125,12 +127,12 @@ function readTree(r: ByteReader): unknown {
     case T_STRING:
       return r.str();
     case T_ARRAY: {
-      const a: unknown[] = new Array<unknown>(r.count(1 << 24, 'array elements'));
+      const a: unknown[] = new Array<unknown>(r.items(1, 'array elements'));
       for (let i = 0; i < a.length; i++) a[i] = readTree(r);
       return a;
     }
     case T_OBJECT: {
-      const n = r.count(1 << 24, 'object members');
+      const n = r.items(6, 'object members');
       const o: Record<string, unknown> = {};
       for (let i = 0; i < n; i++) {
         const k = r.str();
@@ -147,7 +149,7 @@ function readTree(r: ByteReader): unknown {
 
 /**
  * Writes a value: absent, a string, a tree of JSON data, or a structured clone. Throws (a TypeError naming
- * why) only when the value cannot be cloned at all (a function, a symbol, a class with private state...).
+ * why) when the value cannot be cloned (a function, a symbol, a Proxy...) or would not arrive unchanged.
  */
 function writeValue(w: ByteWriter, v: unknown): void {
   if (v === undefined) {
@@ -167,12 +169,7 @@ function writeValue(w: ByteWriter, v: unknown): void {
     // a getter threw: the structured clone below says so
   }
   w.length = mark;
-  let bytes: Buffer;
-  try {
-    bytes = serialize(v);
-  } catch (err) {
-    throw new TypeError(`it cannot be sent to a worker thread (${err instanceof Error ? err.message : String(err)})`);
-  }
+  const bytes = cloneBytes(v);
   w.u8(CLONE);
   w.bytes(bytes);
 }
@@ -261,14 +258,14 @@ function optNumber(w: ByteWriter, v: number | undefined): void {
 }
 
 /**
- * Throws the TypeError writeCheck would throw when a field of the event cannot be sent to a worker thread,
- * without packing it: a shard in the calling thread refuses exactly what worker shards refuse, so a call
- * gets the same answer whichever shard holds its session.
+ * Throws the InvalidEventError writeCheck would throw when a field of a validated event cannot reach a
+ * worker thread unchanged, without packing it: a shard in the calling thread, and an engine with
+ * `strictValues`, refuse exactly what worker shards refuse, so a call gets the same answer wherever it runs.
+ * (Errors always can: they travel as their text.)
  */
 export function assertSendable(e: ToolEvent): void {
   assertFieldSendable('args', e.args);
   assertFieldSendable('result', e.result);
-  assertFieldSendable('error', e.error);
 }
 
 function assertFieldSendable(field: string, v: unknown): void {
@@ -281,15 +278,16 @@ function assertFieldSendable(field: string, v: unknown): void {
   }
   if (tree) return;
   try {
-    serialize(v);
+    cloneBytes(v);
   } catch (err) {
-    throw new TypeError(`event.${field}: it cannot be sent to a worker thread (${err instanceof Error ? err.message : String(err)})`);
+    throw new InvalidEventError(field, `event.${field}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
 /**
- * Writes a check of a validated event (its args encoded for the module when `argsEncoder` can). Throws a
- * TypeError naming the field when a value cannot be sent; the writer is then rolled back to where it was.
+ * Writes a check of a validated event (its args encoded for the module when `argsEncoder` can). Throws an
+ * InvalidEventError naming the field when a value cannot be sent; the writer is then rolled back to where
+ * it was.
  */
 export function writeCheck(w: ByteWriter, session: string, e: ToolEvent, argsEncoder: ArgsEncoder | null = null): void {
   const mark = w.length;
@@ -302,14 +300,14 @@ export function writeCheck(w: ByteWriter, session: string, e: ToolEvent, argsEnc
     field = 'result';
     writeValue(w, e.result);
     field = 'error';
-    writeValue(w, e.error);
+    writeValue(w, errorOnTheWire(e.error));
     w.optStr(e.text);
     w.optStr(e.description);
     optNumber(w, e.step);
     optNumber(w, e.round);
   } catch (err) {
     w.length = mark;
-    throw new TypeError(`event.${field}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new InvalidEventError(field, `event.${field}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

@@ -81,11 +81,17 @@ export class InlineShard implements PoolShard {
         while (end < q.length && (q[end] as Queued).op === Op.CHECK) end++;
         const run = q.slice(k, end);
         // the pool validated every call and checked its session id
-        const results = this.engine.checkValidated(
-          run.map((x) => x.session),
-          run.map((x) => x.event as ToolEvent),
-        );
-        for (let j = 0; j < results.length; j++) (q[k + j] as Queued).owner.settle((q[k + j] as Queued).slot, results[j] ?? null);
+        let results: readonly unknown[];
+        try {
+          results = this.engine.checkValidated(
+            run.map((x) => x.session),
+            run.map((x) => x.event as ToolEvent),
+          );
+        } catch (err) {
+          // never thrown for one call (those hold their error in their place): every call of the run fails
+          results = run.map(() => err);
+        }
+        for (let j = 0; j < run.length; j++) (q[k + j] as Queued).owner.settle((q[k + j] as Queued).slot, results[j] ?? null);
         k = end;
         continue;
       }

@@ -29,7 +29,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ClosedError, InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
-import { validateEvent } from '../session/observe-event.js';
+import { unreadable, validateEvent } from '../session/observe-event.js';
 import type { EngineStats } from '../engine/loop-engine.js';
 import type { SessionEvent } from '../engine/loop-engine.js';
 import type { Verdict } from '../types.js';
@@ -263,8 +263,14 @@ export class LoopPool extends EventEmitter {
   }
 
   private enqueueCheck(outcome: Outcome<Verdict | null | Error>, i: number, e: unknown, touched: Set<PoolShard>): void {
-    const id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
     this.queued++;
+    let id: unknown;
+    try {
+      id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
+    } catch (err) {
+      outcome.settle(i, new InvalidEventError('session', `events[${i}]: ${unreadable('session', err).message}`));
+      return;
+    }
     if (typeof id !== 'string') {
       outcome.settle(i, new InvalidEventError('session', `events[${i}].session must be a string, received ${describe(id)}`));
       return;
@@ -280,7 +286,7 @@ export class LoopPool extends EventEmitter {
     try {
       shard.check(outcome, i, id, event);
     } catch (err) {
-      outcome.settle(i, new InvalidEventError('args', `events[${i}]: ${err instanceof Error ? err.message : String(err)}`));
+      outcome.settle(i, new InvalidEventError(err instanceof InvalidEventError ? err.field : 'args', `events[${i}]: ${err instanceof Error ? err.message : String(err)}`));
       return;
     }
     touched.add(shard);

@@ -8,6 +8,7 @@ import { OptionTypeError } from '../errors.js';
 import { bool, describe, integer, knownKeys, record } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
+import { fitSessions } from '../wasm/session-capacity.js';
 
 /** Options of a LoopPool. */
 export interface LoopPoolOptions extends Omit<LoopDetectorOptions, 'sessionId' | 'custom' | 'onDetection' | 'stats' | 'engine'> {
@@ -19,7 +20,10 @@ export interface LoopPoolOptions extends Omit<LoopDetectorOptions, 'sessionId' |
    * event loop, so it adds latency to that thread. @default false
    */
   readonly inlineShard?: boolean;
-  /** Most sessions live at once over the whole pool (each worker holds its share). @default 100000 */
+  /**
+   * Most sessions live at once over the whole pool (each worker holds its share, at most what its thread's
+   * 4 GiB of WebAssembly memory holds under the options). @default 100000, or what the threads hold when fewer
+   */
   readonly maxSessions?: number;
   /** A session unused this long (ms) expires in its worker; 0 keeps it. @default 3600000 */
   readonly idleTtlMs?: number;
@@ -77,14 +81,18 @@ export function resolvePoolOptions(input: unknown = {}): ResolvedPoolOptions {
     }
   }
   const engine: Record<string, unknown> = {};
-  for (const k of detectionKeys) if (o[k] !== undefined) engine[k] = o[k];
+  // strictValues is what a pool does anyway, in the calling thread: its workers need not check again
+  for (const k of detectionKeys) if (o[k] !== undefined && k !== 'strictValues') engine[k] = o[k];
+  if (o.strictValues !== undefined) bool('options.strictValues', o.strictValues);
   plainData('options', engine);
   const detection = resolveOptions(engine); // every detection option checked here, with the same messages as LoopDetector
   const inlineShard = o.inlineShard === undefined ? false : bool('options.inlineShard', o.inlineShard);
   const workers = o.workers === undefined ? Math.max(1, os.availableParallelism()) : integer('options.workers', o.workers, inlineShard ? 0 : 1, 256);
   const maxSessions = o.maxSessions === undefined ? 100_000 : integer('options.maxSessions', o.maxSessions, 1, 10_000_000);
   if (o.idleTtlMs !== undefined) engine.idleTtlMs = integer('options.idleTtlMs', o.idleTtlMs, 0);
-  engine.maxSessions = Math.max(1, Math.ceil(maxSessions / (workers + (inlineShard ? 1 : 0))));
+  const shards = workers + (inlineShard ? 1 : 0);
+  // each thread's memory holds its share: a share it cannot hold is refused (or, by default, lowered)
+  engine.maxSessions = fitSessions(detection, Math.max(1, Math.ceil(maxSessions / shards)), o.maxSessions === undefined, 'options.maxSessions', shards > 1 ? ` over ${shards} threads, ${Math.ceil(maxSessions / shards).toLocaleString('en-US')} each` : '');
   const maxBatch = o.maxBatch === undefined ? 1024 : integer('options.maxBatch', o.maxBatch, 1, 1 << 20);
   return Object.freeze({
     engine: Object.freeze(engine),

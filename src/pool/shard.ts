@@ -5,18 +5,21 @@
  * silently reset.
  *
  * Calls are packed into the open batch; a batch is sent when fewer than {@link DEPTH} are in flight, so a
- * busy worker's next batch gathers every call that arrives meanwhile. When the worker dies, the batch it
- * was running fails (its calls get SessionLostError), later batches come back stale, and once nothing is
- * in flight the shard starts a new incarnation of its worker with the sessions' last snapshots and sends
- * the stale batches again, in order.
+ * busy worker's next batch gathers every call that arrives meanwhile. When the worker dies, the batches it
+ * held fail (their calls get SessionLostError), batches a worker of another incarnation answered come
+ * back stale, and once nothing is in flight the shard starts a new incarnation of its worker with the
+ * sessions' last snapshots and sends the stale batches again, in order. Every incarnation ends at the
+ * first sign of trouble, settling whatever it held (see worker-incarnation.ts), so nothing sent stays
+ * pending; a shard whose worker cannot be started again after {@link START_ATTEMPTS} tries fails its calls
+ * with an error naming it.
  */
-import { Piscina } from 'piscina';
 import { SessionLostError } from '../errors.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent, Verdict } from '../types.js';
 import { type ArgsEncoder, type OpCode, Op, writeCheck, writeOp } from './event-packing.js';
-import type { RunResult, RunTask, StartResult, StartTask } from './pool-worker.js';
+import type { RunResult, StartResult } from './pool-worker.js';
 import { fromWire } from './wire-errors.js';
+import { WorkerIncarnation } from './worker-incarnation.js';
 
 /**
  * Batches in flight per shard: one running, the others waiting in the worker's own port queue. piscina
@@ -89,7 +92,10 @@ function deepFreeze<T>(v: T): T {
 
 /** One worker thread's share of the sessions. */
 export class Shard {
-  private readonly piscina: Piscina<StartTask | RunTask, StartResult | RunResult>;
+  private readonly worker: WorkerIncarnation;
+  /** The recovery under way, if any. */
+  private recovery: Promise<void> | null = null;
+  private stopped = false;
   private epoch = 0;
   private seq = 0;
   private open: Batch | null = null;
@@ -113,11 +119,31 @@ export class Shard {
     private readonly events: ShardEvents,
     private readonly argsEncoder: ArgsEncoder | null = null,
   ) {
-    this.piscina = new Piscina({ filename, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: DEPTH, idleTimeout: 2 ** 31 - 1 });
-    this.start([]).catch(() => undefined); // a failure shows as stale or failed batches, handled there
+    // room for the start task beside DEPTH batches
+    this.worker = new WorkerIncarnation(filename, DEPTH + 1, (reason) => this.lose(reason));
+    this.start([]).catch(() => undefined); // a failure shows as failed batches or the worker's end, handled there
   }
 
-  /** Packs a check; throws a TypeError (nothing packed) when the event cannot be sent. */
+  /** The worker died by itself (its tasks failed with it): the shard recovers once nothing is in flight. */
+  private lose(reason: string): void {
+    if (this.stopped) return;
+    this.recovering = true;
+    this.lostWhy ??= reason;
+    if (this.inflight.length === 0) this.recoverOnce();
+  }
+
+  /** Why the current incarnation ended, when it ended with no batch failing. */
+  private lostWhy: string | null = null;
+
+  /** Starts the recovery unless one is under way. */
+  private recoverOnce(): void {
+    if (this.recovery !== null || this.stopped) return;
+    this.recovery = this.recover().finally(() => {
+      this.recovery = null;
+    });
+  }
+
+  /** Packs a check; throws an InvalidEventError (nothing packed) when the event cannot be sent. */
   check(owner: Ticket, slot: number, session: string, event: ToolEvent): void {
     const b = this.batch();
     writeCheck(b.w, session, event, this.argsEncoder);
@@ -145,14 +171,16 @@ export class Shard {
     }
   }
 
-  /** Stops the worker (after the pool drained). */
-  destroy(): Promise<void> {
-    return this.piscina.destroy();
+  /** Stops the worker (after the pool drained), and any recovery under way. */
+  async destroy(): Promise<void> {
+    this.stopped = true;
+    await this.worker.stop();
+    await this.recovery;
   }
 
   /** The worker thread, for tests that kill it. @internal */
   get threads(): readonly { terminate(): Promise<number> }[] {
-    return this.piscina.threads as unknown as readonly { terminate(): Promise<number> }[];
+    return this.worker.threads;
   }
 
   private batch(): Batch {
@@ -201,7 +229,7 @@ export class Shard {
     b.failure = null;
     b.settled = false;
     this.inflight.push(b);
-    this.piscina.run({ kind: 'run', epoch: this.epoch, buffer, length: b.length }, { transferList: [buffer] }).then(
+    this.worker.run({ kind: 'run', epoch: this.epoch, buffer, length: b.length }, [buffer]).then(
       (r) => {
         b.result = r as RunResult;
         b.settled = true;
@@ -222,13 +250,14 @@ export class Shard {
       if (b.result === null) {
         this.failed.push(b);
         this.recovering = true;
+        this.worker.end(); // whatever failed the batch, this incarnation is over
       } else if (b.result.stale === true) {
         b.buffer = b.result.buffer ?? null;
         this.stale.push(b);
         this.recovering = true;
       } else this.apply(b, b.result);
     }
-    if (this.recovering && this.inflight.length === 0) void this.recover();
+    if (this.recovering && this.inflight.length === 0) this.recoverOnce();
     else this.kick();
   }
 
@@ -258,31 +287,50 @@ export class Shard {
 
   private start(snapshots: readonly (readonly [string, Uint8Array])[]): Promise<StartResult> {
     this.epoch++;
-    return this.piscina.run({ kind: 'start', epoch: this.epoch, options: this.engineOptions, snapshotEvery: this.snapshotEvery, snapshots }) as Promise<StartResult>;
+    return this.worker.run({ kind: 'start', epoch: this.epoch, options: this.engineOptions, snapshotEvery: this.snapshotEvery, snapshots }, undefined, true) as Promise<StartResult>;
   }
 
   /** Starts a new incarnation of the worker with the sessions' snapshots, then sends the stale batches again. */
   private async recover(): Promise<void> {
-    const reason = this.failed.length !== 0 ? String((this.failed[0] as Batch).failure) : 'the worker was replaced while idle';
+    const reason = this.failed.length !== 0 ? String((this.failed[0] as Batch).failure) : (this.lostWhy ?? 'the worker was replaced while idle');
+    this.lostWhy = null;
+    this.worker.end();
     this.restarts++;
     this.events.restarted(this.index, reason);
     for (const b of this.failed) for (const t of b.tracks) if (t !== null) t.inFailed = true;
     let result: StartResult | null = null;
-    for (let attempt = 0; attempt < START_ATTEMPTS + 1 && result === null; attempt++) {
+    for (let attempt = 0; attempt < START_ATTEMPTS + 1 && result === null && !this.stopped; attempt++) {
       // the last attempt starts the worker without snapshots, in case one of them is what kills it
       const snapshots = attempt < START_ATTEMPTS ? [...this.sessions.values()].filter((t) => t.snap !== null).map((t) => [t.id, t.snap as Uint8Array] as const) : [];
       try {
         result = await this.start(snapshots);
-        if (attempt === START_ATTEMPTS) for (const t of this.sessions.values()) t.snap = null;
+        if (this.worker.over) result = null; // it died right after starting
+        else if (attempt === START_ATTEMPTS) for (const t of this.sessions.values()) t.snap = null;
       } catch {
         result = null;
       }
+      if (result === null) this.worker.end();
     }
     if (result === null) {
       this.broken = new Error(`loopwatch: the worker of shard ${this.index} died and could not be restarted (${reason})`);
-      this.recovering = false;
-      this.failAll(this.broken);
-      return;
+      this.worker.end();
+    }
+    this.lostWhy = null;
+    this.settleLost(result, reason);
+    if (this.broken !== null) this.failAll(this.broken);
+  }
+
+  /**
+   * After a restart (or the shard's end, `result` null): reports the sessions whose state could not be
+   * kept exactly, fails the calls that died with the worker, and sends the stale batches again.
+   */
+  private settleLost(result: StartResult | null, reason: string): void {
+    if (result === null) {
+      for (const t of this.sessions.values()) {
+        t.snap = null;
+        t.inFailed = true;
+      }
+      result = { failed: [] };
     }
     const refused = new Set(result.failed.map(([id]) => id));
     for (const t of [...this.sessions.values()]) {
@@ -303,7 +351,7 @@ export class Shard {
         const from = t === null || t === undefined || t.snap === null ? null : t.snapChecks;
         (b.owners[k] as Ticket).settle(
           b.slots[k] as number,
-          new SessionLostError(id, from, `loopwatch: session "${id}" was lost with its worker (${reason}); this call was not checked, and the session ${from === null ? 'starts again empty' : `was restored to its snapshot after ${from} calls`}`),
+          new SessionLostError(id, from, `loopwatch: session "${id}" was lost with its worker (${reason}); this call was not checked, and the session ${this.broken !== null ? `is gone: the worker of shard ${this.index} could not be restarted` : from === null ? 'starts again empty' : `was restored to its snapshot after ${from} calls`}`),
         );
       }
       for (const t of b.tracks) if (t !== null) t.inFailed = false;

@@ -3,7 +3,7 @@
  * the pool rebuilds the same loopwatch error class, so callers can switch on `instanceof` and `code`
  * whichever thread checked the call.
  */
-import { DetectorError, DisposedError, InvalidEventError, SnapshotError, WasmTrapError } from '../errors.js';
+import { CapacityError, DetectorError, DisposedError, InvalidEventError, SnapshotError, WasmTrapError } from '../errors.js';
 
 /** An error as plain data. */
 export interface WireError {
@@ -38,6 +38,8 @@ export function fromWire(w: WireError): Error {
       return new DisposedError(w.message);
     case 'SnapshotError':
       return new SnapshotError(w.message);
+    case 'CapacityError':
+      return new CapacityError(w.message);
     default: {
       const e = new Error(w.message);
       e.name = w.name;

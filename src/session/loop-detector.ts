@@ -10,7 +10,7 @@
  * ```
  */
 import type { Detector, ObservedCall } from '../detectors/detector.js';
-import { DetectorError, InvalidEventError, SnapshotError } from '../errors.js';
+import { CapacityError, DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
@@ -21,6 +21,7 @@ import { openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { validateEvent } from './observe-event.js';
+import { assertSendable } from '../pool/event-packing.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
 import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
@@ -65,6 +66,11 @@ function blockedSignal(preview: string, index: number, b: Blocked): LoopSignal {
   };
 }
 
+/** Whether a call's error means it was not recorded (so it is not counted either). */
+function unrecorded(err: unknown): boolean {
+  return err instanceof InvalidEventError || err instanceof CapacityError;
+}
+
 /** Loop detection for one agent session. */
 export class LoopDetector {
   /** The resolved options (defaults filled in). */
@@ -101,9 +107,16 @@ export class LoopDetector {
    * Throws {@link InvalidEventError} (nothing recorded) when the event is not a readable tool call.
    */
   check(event: ToolEvent): Verdict | null {
-    const e = validateEvent(event);
+    const e = this.validate(event);
     if (!this.begin(e)) return null;
-    return this.conclude(this.pipeline.observe(e), e);
+    let signals: readonly LoopSignal[];
+    try {
+      signals = this.pipeline.observe(e);
+    } catch (err) {
+      if (unrecorded(err)) this.uncount();
+      throw err;
+    }
+    return this.conclude(signals, e);
   }
 
   /**
@@ -116,7 +129,7 @@ export class LoopDetector {
     if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array, received ${describe(events)}`);
     const valid = events.map((ev: unknown, i) => {
       try {
-        return validateEvent(ev as ToolEvent);
+        return this.validate(ev);
       } catch (err) {
         if (err instanceof InvalidEventError) throw new InvalidEventError(err.field, `events[${i}]: ${err.message}`);
         throw err;
@@ -149,7 +162,7 @@ export class LoopDetector {
         continue;
       }
       try {
-        events.push(validateEvent((c as { event: ToolEvent }).event));
+        events.push(d.validate((c as { event: unknown }).event));
       } catch (err) {
         out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `calls[${i}].event: ${err.message}`) : (err as Error);
         continue;
@@ -182,6 +195,8 @@ export class LoopDetector {
       const i = at[k] as number;
       const slot = place === null ? i : (place[i] as number);
       if (result instanceof Error) {
+        // an event found unreadable as it was written, or no room for its record: nothing was recorded, so it is not counted either
+        if (unrecorded(result)) (detectors[i] as LoopDetector).uncount();
         out[slot] = result;
         return;
       }
@@ -197,6 +212,16 @@ export class LoopDetector {
     return this.options.tools.size !== 0 && this.options.tools.get(tool)?.exempt === true;
   }
 
+  /**
+   * The event checked as validateEvent does, and with `strictValues`, refused as a LoopPool would refuse it.
+   * @internal
+   */
+  validate(event: unknown): ToolEvent {
+    const e = validateEvent(event);
+    if (this.options.strictValues) assertSendable(e);
+    return e;
+  }
+
   /** Counts a check; false when the tool is exempt (counted as skipped, nothing recorded). */
   private begin(e: ToolEvent): boolean {
     const agg = this.options.stats?.tally;
@@ -208,6 +233,13 @@ export class LoopDetector {
       return false;
     }
     return true;
+  }
+
+  /** Takes back the count of a check begin() counted whose event turned out unreadable (nothing recorded). */
+  private uncount(): void {
+    this.tally.checks--;
+    const agg = this.options.stats?.tally;
+    if (agg !== undefined) agg.checks--;
   }
 
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
@@ -234,7 +266,7 @@ export class LoopDetector {
    * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
    */
   propose(call: LiveCall): LiveDecision {
-    const { event, id } = validateLiveCall(call, 'propose');
+    const { event, id } = validateLiveCall(call, 'propose', (c) => this.validate(c));
     for (const p of this.live.overdue(id)) this.check(p.event);
     if (this.isExempt(event.tool)) return proposalDecision(this.sessionId, id, null, false);
     const p = this.pipeline;
@@ -275,10 +307,17 @@ export class LoopDetector {
    * the call's result), else `allow`. Throws InvalidEventError.
    */
   record(call: LiveCall): LiveDecision {
-    const { event, id } = validateLiveCall(call, 'record');
+    const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
     if (proposed === 'late') return lateRecord(this.sessionId, id);
-    const verdict = this.check(event);
+    let verdict: Verdict | null;
+    try {
+      verdict = this.check(event);
+    } catch (err) {
+      // not recorded: the proposal still waits for a record that can be read
+      if (proposed !== null && unrecorded(err)) this.live.putBack(proposed);
+      throw err;
+    }
     this.live.recorded(verdict === null, this.options.policy.cooldown);
     return recordDecision(this.sessionId, id, verdict, proposed === null ? null : proposed.shown);
   }
@@ -289,7 +328,7 @@ export class LoopDetector {
    * Paired with its proposal as record() is; a call that was not proposed is ignored. Throws InvalidEventError.
    */
   decline(call: LiveCall): void {
-    const { event, id } = validateLiveCall(call, 'record');
+    const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
     if (proposed === null || proposed === 'late') return;
     this.live.block(proposed.sig, proposed.shown?.kind ?? 'declined');
@@ -400,12 +439,20 @@ export class LoopDetector {
   /**
    * The session's whole state as compact, versioned bytes: its calls' fingerprints and rings, what the
    * host-side detectors remember, the action ladder and the stats. `restore()` on a detector made with the
-   * same options continues exactly where this one is. Needs the WebAssembly engine and no custom detectors
-   * (their state is theirs); throws {@link SnapshotError} otherwise.
+   * same options continues exactly where this one is, whatever its calls held. Needs the WebAssembly
+   * engine and no custom detectors (their state is theirs), and a session not quarantined after a trap;
+   * throws {@link SnapshotError} otherwise, or when the state cannot be written (its bytes would pass 4 GiB).
    */
   snapshot(): Uint8Array {
     this.snapshotable();
-    return sealSnapshot(this.payload(), this.options);
+    let payload: Uint8Array;
+    try {
+      payload = this.payload();
+    } catch (err) {
+      if (isLoopwatchError(err)) throw err;
+      throw new SnapshotError(`loopwatch: the session's snapshot could not be written: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    return sealSnapshot(payload, this.options);
   }
 
   /**

@@ -13,7 +13,8 @@ export type BatchDone = (k: number, result: readonly LoopSignal[] | Error) => vo
 
 /**
  * Records call k (`events[k]`, validated and not exempt, in the session of `pipelines[k]`) for every k and
- * reports each through `done`; never throws for one call's failure.
+ * reports each through `done`, in order; never throws (a failure is reported in the places of the calls
+ * it hit).
  */
 export function observeBatch(pipelines: readonly Pipeline[], events: readonly ToolEvent[], done: BatchDone): void {
   const staged: WasmPipeline[] = [];
@@ -26,8 +27,15 @@ export function observeBatch(pipelines: readonly Pipeline[], events: readonly To
   const flush = (): void => {
     if (items.length === 0) return;
     const at = first;
+    let reported = 0;
     try {
-      runWasmBatch(staged, items, (k, r) => done(at + k, r));
+      runWasmBatch(staged, items, (k, r) => {
+        reported = k + 1;
+        done(at + k, r);
+      });
+    } catch (err) {
+      // not one call's failure (those come through done): the calls not yet reported fail with it
+      for (let k = reported; k < items.length; k++) done(at + k, asError(err));
     } finally {
       // the spares keep no event alive
       for (const it of items) {

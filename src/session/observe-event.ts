@@ -27,6 +27,20 @@ import { bytesSayNothingFound, valueSaysNothingFound } from '../text/nothing-fou
 import type { ToolEvent } from '../types.js';
 
 
+/** What a thrown value says, without trusting it (its message may be a getter that throws too). */
+function thrownText(err: unknown): string {
+  try {
+    return err instanceof Error ? String(err.message) : String(err);
+  } catch {
+    return 'a value that cannot be shown';
+  }
+}
+
+/** The InvalidEventError for a field whose value threw as it was read (a getter, a Proxy trap, a toString). */
+export function unreadable(field: string, err: unknown): InvalidEventError {
+  return new InvalidEventError(field, `event.${field} could not be read (${thrownText(err)}); nothing was recorded`);
+}
+
 function notString(f: string, v: unknown): never {
   throw new InvalidEventError(f, `event.${f} must be a string when given, received ${describe(v)}`);
 }
@@ -38,30 +52,57 @@ function notFinite(f: string, v: unknown): never {
 /**
  * Checks that `event` is a tool call loopwatch can read and returns it as a fixed-shape copy (each field read
  * once: some objects, such as those made by spreading another, make every missing-property read slow);
- * throws {@link InvalidEventError} otherwise.
+ * throws {@link InvalidEventError} otherwise, also when reading a field throws (a getter, a Proxy trap) or
+ * the error's text cannot be read (see errorText). Args and results need no more than this: whatever they
+ * hold is fingerprinted (parts that throw as one "unsupported" marker, see canonical-hash.ts).
  */
 export function validateEvent(event: unknown): ToolEvent {
-  if (typeof event !== 'object' || event === null || Array.isArray(event)) {
-    throw new InvalidEventError('event', `event must be an object with a "tool" name, received ${describe(event)}`);
+  let field = 'event';
+  let e: Record<string, unknown>;
+  let tool: unknown, args: unknown, result: unknown, error: unknown, text: unknown, description: unknown, step: unknown, round: unknown;
+  try {
+    if (typeof event !== 'object' || event === null || Array.isArray(event)) {
+      throw new InvalidEventError('event', `event must be an object with a "tool" name, received ${describe(event)}`);
+    }
+    e = event as Record<string, unknown>;
+    field = 'tool';
+    tool = e.tool;
+    field = 'text';
+    text = e.text;
+    field = 'description';
+    description = e.description;
+    field = 'step';
+    step = e.step;
+    field = 'round';
+    round = e.round;
+    field = 'args';
+    args = e.args;
+    field = 'result';
+    result = e.result;
+    field = 'error';
+    error = e.error;
+  } catch (err) {
+    throw err instanceof InvalidEventError ? err : unreadable(field, err);
   }
-  const e = event as Record<string, unknown>;
-  const tool = e.tool;
   if (typeof tool !== 'string' || tool.length === 0) {
     throw new InvalidEventError('tool', `event.tool must be a non-empty string, received ${describe(tool)}`);
   }
-  const text = e.text;
-  const description = e.description;
-  const step = e.step;
-  const round = e.round;
   if (text !== undefined && typeof text !== 'string') notString('text', text);
   if (description !== undefined && typeof description !== 'string') notString('description', description);
   if (step !== undefined && !(typeof step === 'number' && Number.isFinite(step))) notFinite('step', step);
   if (round !== undefined && !(typeof round === 'number' && Number.isFinite(round))) notFinite('round', round);
+  if (error !== undefined && typeof error !== 'string') {
+    try {
+      errorText(error);
+    } catch (err) {
+      throw unreadable('error', err);
+    }
+  }
   return {
     tool,
-    args: e.args,
-    result: e.result,
-    error: e.error,
+    args,
+    result,
+    error,
     text: text as string | undefined,
     description: description as string | undefined,
     step: step as number | undefined,
@@ -71,7 +112,9 @@ export function validateEvent(event: unknown): ToolEvent {
 
 /**
  * The text of an error: `undefined` when there is none (absent, null, false or an empty string);
- * `''` for `true`; the message of an Error or of an object with a `message`; otherwise its JSON.
+ * `''` for `true`; the message of an Error or of an object with a `message`; otherwise its JSON, or its
+ * String() when JSON cannot write it. Throws when none of these can be read (a getter or Proxy trap that
+ * throws, an object neither JSON nor String can write): such an event is refused (validateEvent).
  */
 export function errorText(error: unknown): string | undefined {
   if (error === undefined || error === null || error === false || error === '') return undefined;
@@ -86,14 +129,28 @@ export function errorText(error: unknown): string | undefined {
   }
 }
 
-/** The text of a result for masking: itself when a string, else its JSON (BigInt as digits). */
+/**
+ * The text of a result for masking: itself when a string, else its JSON (BigInt as digits), or String()
+ * when JSON has none (a function, a symbol); a value neither can write (a cycle, a getter that throws)
+ * stands as its fingerprint, in letters masking keeps, so that different such results never mask alike.
+ * Never throws.
+ */
 export function resultText(result: unknown): string {
   if (typeof result === 'string') return result;
   try {
     return JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(result);
   } catch {
-    return String(result);
+    return fingerprintText(result);
   }
+}
+
+/** `[value <16 letters>]`: a value's fingerprint as letters g..v (no digits or hex letters, which masking rewrites). */
+function fingerprintText(v: unknown): string {
+  const lo = hashValue(v);
+  const hi = u64.hi;
+  let s = '[value ';
+  for (const w of [hi, lo]) for (let i = 28; i >= 0; i -= 4) s += String.fromCharCode(0x67 + ((w >>> i) & 15));
+  return `${s}]`;
 }
 
 function isBlank(bytes: Uint8Array, n: number): boolean {
@@ -133,13 +190,29 @@ export class EventObserver {
     return w;
   }
 
-  /** Records a validated, non-exempt event as the next call (history and log) and returns what detectors see. */
+  /**
+   * Records a validated, non-exempt event as the next call (history and log) and returns what detectors
+   * see. What can throw (the tool's identity, the error's text) is read before anything is recorded, and
+   * thrown as an InvalidEventError naming the field. `proposed`: a call checked before it runs (no outcome;
+   * left out of progress).
+   */
   observe(e: ToolEvent, proposed = false): LoggedCall {
     const h = this.history;
     const tool = e.tool;
     const rule = this.rule(tool);
-    let args = parseArgs(e.args);
-    if (rule?.identity !== undefined) args = rule.identity(args, tool);
+    let args: unknown;
+    let err: string | undefined;
+    try {
+      args = parseArgs(e.args);
+      if (rule?.identity !== undefined) args = rule.identity(args, tool);
+    } catch (x) {
+      throw unreadable('args', x);
+    }
+    try {
+      err = errorText(e.error);
+    } catch (x) {
+      throw unreadable('error', x);
+    }
     const index = h.advance();
     const s = h.slot(index);
 
@@ -175,7 +248,6 @@ export class EventObserver {
         h.masked[s] = xxh64(m, 0, m.length, 0, Tag.MASKED_RESULT);
       }
     }
-    const err = errorText(e.error);
     let infra = false;
     if (err !== undefined) {
       flags |= OutcomeFlag.KNOWN | OutcomeFlag.ERROR;

@@ -88,6 +88,16 @@ export class ByteReader {
     return this.bool() ? this.str() : undefined;
   }
 
+  /**
+   * A count of items that take at least `minBytes` each, refused when the bytes left could not hold them:
+   * corrupt counts cannot make huge allocations, and any count a writer wrote is read back.
+   */
+  items(minBytes: number, what: string): number {
+    const n = this.u32();
+    if (n * minBytes > this.end - this.at) throw new SnapshotError(`loopwatch: the snapshot is corrupt (${n} ${what} in ${this.end - this.at} bytes)`);
+    return n;
+  }
+
   /** A count that must not exceed `max` (so corrupt lengths cannot make huge allocations). */
   count(max: number, what: string): number {
     const n = this.u32();

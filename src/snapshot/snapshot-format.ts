@@ -61,8 +61,9 @@ export function optionsFingerprint(o: ResolvedOptions): readonly [number, number
   return f;
 }
 
-/** Wraps a session's payload in the envelope. */
+/** Wraps a session's payload in the envelope (a SnapshotError when its length cannot be written). */
 export function sealSnapshot(payload: Uint8Array, options: ResolvedOptions): Uint8Array {
+  if (payload.length > 0xffffffff - HEADER - TRAILER) throw new SnapshotError(`loopwatch: the session's state (${payload.length} bytes) is too large for a snapshot (4 GiB at most)`);
   const out = new Uint8Array(HEADER + payload.length + TRAILER);
   const dv = new DataView(out.buffer);
   out.set(encoder.encode(SNAPSHOT_MAGIC), 0);

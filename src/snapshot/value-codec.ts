@@ -23,8 +23,9 @@ const ARRAY = 6;
 const OBJECT = 7;
 const OPAQUE = 8;
 
-/** Members or elements read back at most (bounds what corrupt bytes can allocate). */
-const MAX_ITEMS = 1 << 20;
+/** Fewest bytes an element (a tag) and an object member (a key's form and length, a tag) take. */
+const ELEMENT_BYTES = 1;
+const MEMBER_BYTES = 6;
 
 function fingerprint(w: ByteWriter, v: unknown): void {
   let lo: number;
@@ -40,7 +41,12 @@ function fingerprint(w: ByteWriter, v: unknown): void {
   w.u32(hi);
 }
 
-/** Writes a value as similar args sees it, `depth` levels down from the args. */
+/**
+ * Writes a value as similar args sees it, `depth` levels down from the args. Never throws for the value:
+ * a container whose parts cannot be read (a getter or Proxy trap that throws) is written whole as its
+ * fingerprint, which is how similar args compares it (args-similarity.ts), and every count written is
+ * one readValue reads back.
+ */
 export function writeValue(w: ByteWriter, v: unknown, depth = 0): void {
   switch (typeof v) {
     case 'undefined':
@@ -57,42 +63,47 @@ export function writeValue(w: ByteWriter, v: unknown, depth = 0): void {
       w.u8(STRING);
       w.str(v);
       return;
-    case 'object':
+    case 'object': {
       if (v === null) {
         w.u8(NULL);
         return;
       }
-      if (depth < MAX_ARGS_DEPTH && Array.isArray(v)) {
-        w.u8(ARRAY);
-        fingerprint(w, v);
-        w.u32(v.length);
-        for (let i = 0; i < v.length; i++) writeValue(w, v[i], depth + 1);
-        return;
-      }
-      if (depth < MAX_ARGS_DEPTH && isPlainObject(v)) {
-        let keys: string[];
-        let values: unknown[];
-        try {
-          keys = Object.keys(v);
-          values = keys.map((k) => v[k]);
-        } catch {
-          break;
-        }
-        w.u8(OBJECT);
-        fingerprint(w, v);
-        w.u32(keys.length);
-        for (let i = 0; i < keys.length; i++) {
-          w.str(keys[i] as string);
-          writeValue(w, values[i], depth + 1);
-        }
-        return;
+      if (depth >= MAX_ARGS_DEPTH) break;
+      const mark = w.length;
+      try {
+        if (writeContainer(w, v, depth)) return;
+      } catch {
+        w.length = mark; // its parts cannot be read: it is written whole, as its fingerprint
       }
       break;
+    }
     default:
       break;
   }
   w.u8(OPAQUE);
   fingerprint(w, v);
+}
+
+/** Writes an array or a plain object member by member; false (nothing written) for other objects. */
+function writeContainer(w: ByteWriter, v: object, depth: number): boolean {
+  if (Array.isArray(v)) {
+    w.u8(ARRAY);
+    fingerprint(w, v);
+    w.u32(v.length);
+    for (let i = 0; i < v.length; i++) writeValue(w, v[i], depth + 1);
+    return true;
+  }
+  if (!isPlainObject(v)) return false;
+  const keys = Object.keys(v);
+  const values = keys.map((k) => v[k]);
+  w.u8(OBJECT);
+  fingerprint(w, v);
+  w.u32(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    w.str(keys[i] as string);
+    writeValue(w, values[i], depth + 1);
+  }
+  return true;
 }
 
 /** Reads a value writeValue wrote. */
@@ -114,7 +125,7 @@ export function readValue(r: ByteReader): unknown {
     case ARRAY: {
       const lo = r.u32();
       const hi = r.u32();
-      const a: unknown[] = new Array<unknown>(r.count(MAX_ITEMS, 'array elements'));
+      const a: unknown[] = new Array<unknown>(r.items(ELEMENT_BYTES, 'array elements'));
       for (let i = 0; i < a.length; i++) a[i] = readValue(r);
       carryFingerprint(a, lo, hi);
       return a;
@@ -122,7 +133,7 @@ export function readValue(r: ByteReader): unknown {
     case OBJECT: {
       const lo = r.u32();
       const hi = r.u32();
-      const n = r.count(MAX_ITEMS, 'object members');
+      const n = r.items(MEMBER_BYTES, 'object members');
       const o: Record<string, unknown> = {};
       for (let i = 0; i < n; i++) Object.defineProperty(o, r.str(), { value: readValue(r), enumerable: true, writable: true, configurable: true });
       carryFingerprint(o, lo, hi);

@@ -34,9 +34,9 @@ export function previewCall(tool: string, args: unknown): string {
 /** At least `limit` characters of the args' text (text args as they are, others as JSON), or all of it. */
 function argsText(args: unknown, limit: number): JsonPrefix {
   if (typeof args === 'string') return { text: args, whole: true };
-  const prefix = jsonPrefix(args, limit);
-  if (prefix !== null) return prefix;
   try {
+    const prefix = jsonPrefix(args, limit);
+    if (prefix !== null) return prefix;
     return { text: JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(args), whole: true };
   } catch {
     return { text: '[unserialisable args]', whole: true };

@@ -9,7 +9,8 @@
  *   (similarity >= `fieldThreshold`);
  * - anything else: 1 when canonically equal (`1` and `1.0` are equal), else 0.
  *
- * Nesting is followed to `MAX_ARGS_DEPTH`; deeper values are compared by canonical fingerprint.
+ * Nesting is followed to `MAX_ARGS_DEPTH`; deeper values are compared by canonical fingerprint, and so are
+ * values whose parts cannot be read (a getter or Proxy trap that throws). Never throws.
  * `argsSimilarityAtLeast` gives the same answer to "is it at least `min`?" while stopping as soon as
  * `min` is out of reach (string comparisons in a band, objects once too many keys have failed).
  */
@@ -21,7 +22,10 @@ import { editSimilarity, sampleSimilarityAtLeast, textSample } from './edit-simi
 /** Nesting followed before values are compared by fingerprint only. */
 export const MAX_ARGS_DEPTH = 16;
 
-/** Objects compared key by key: not arrays, Maps, Sets, typed arrays, or values restored as a fingerprint. */
+/**
+ * Objects compared key by key: not arrays, Maps, Sets, typed arrays, or values restored as a fingerprint.
+ * Throws for a Proxy whose traps throw (callers compare such a value by fingerprint).
+ */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Map) && !(v instanceof Set) && !ArrayBuffer.isView(v) && !(v instanceof RestoredValue);
 }
@@ -86,14 +90,8 @@ export function replacesWholeWord(a: string, b: string): boolean {
 }
 
 function objectSimilarity(a: Record<string, unknown>, b: Record<string, unknown>, fieldThreshold: number, depth: number, min: number): number {
-  let ka: string[];
-  let kb: string[];
-  try {
-    ka = Object.keys(a);
-    kb = Object.keys(b);
-  } catch {
-    return 0;
-  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
   // the union of keys: those of a, and those of b that a lacks
   let union = ka.length;
   for (let i = 0; i < kb.length; i++) if (!Object.prototype.propertyIsEnumerable.call(a, kb[i] as string)) union++;
@@ -121,13 +119,18 @@ function similarity(a: unknown, b: unknown, fieldThreshold: number, depth: numbe
     return sampleSimilarityAtLeast(textSample(a), textSample(b), min);
   }
   if (depth >= MAX_ARGS_DEPTH) return sameValue(a, b) ? 1 : 0;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return 0;
-    if (a.length === 0) return 1;
-    let total = 0;
-    for (let i = 0; i < a.length; i++) total += similarity(a[i], b[i], fieldThreshold, depth + 1, 0);
-    return total / a.length;
+  try {
+    if (Array.isArray(a) && Array.isArray(b)) {
+      if (a.length !== b.length) return 0;
+      if (a.length === 0) return 1;
+      let total = 0;
+      for (let i = 0; i < a.length; i++) total += similarity(a[i], b[i], fieldThreshold, depth + 1, 0);
+      return total / a.length;
+    }
+    if (isPlainObject(a) && isPlainObject(b)) return objectSimilarity(a, b, fieldThreshold, depth, min);
+  } catch {
+    // a value whose parts cannot be read (a getter or Proxy trap that throws) is compared whole, by
+    // fingerprint, as a snapshot keeps it (value-codec.ts)
   }
-  if (isPlainObject(a) && isPlainObject(b)) return objectSimilarity(a, b, fieldThreshold, depth, min);
   return sameValue(a, b) ? 1 : 0;
 }

@@ -69,11 +69,11 @@ export function bytesSayNothingFound(bytes: Uint8Array, len: number): boolean {
 
 /** Whether a non-text result says nothing was found: an empty array or an object without keys. */
 export function valueSaysNothingFound(result: unknown): boolean {
-  if (Array.isArray(result)) return result.length === 0;
   if (typeof result !== 'object' || result === null) return false;
   try {
+    if (Array.isArray(result)) return result.length === 0;
     return Object.keys(result).length === 0;
   } catch {
-    return false;
+    return false; // a Proxy whose traps throw, or a revoked one
   }
 }

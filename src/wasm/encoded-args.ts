@@ -13,9 +13,18 @@ const UNDECODED: unique symbol = Symbol('undecoded');
 /** A call's args as encoded bytes, with the JSON data they stand for decoded on first use. */
 export class EncodedArgs {
   private decoded: unknown = UNDECODED;
+  readonly #brand = true;
 
   /** `bytes`: one value in the module's encoding, of JSON data only (the caller's own copy). */
   constructor(readonly bytes: Uint8Array) {}
+
+  /**
+   * Whether `v` is EncodedArgs. Unlike `instanceof`, it runs no code of the value's (a Proxy's
+   * getPrototypeOf trap may throw, or lie).
+   */
+  static is(v: unknown): v is EncodedArgs {
+    return typeof v === 'object' && v !== null && #brand in v;
+  }
 
   /** The args as JSON data (decoded once). */
   value(): unknown {

@@ -71,9 +71,13 @@ function looksLikeJson(s: string): boolean {
 export class RecordWriter {
   readonly enc = new ValueEncoder();
 
+  /** The field being written: where a value that throws as it is read was (see `write`). */
+  field = 'args';
+
   /**
    * Writes one record at `at` (8-aligned) of memory ending at `end`; returns the record's size.
-   * Throws EncodeOverflow (from the encoder) when it does not fit.
+   * Throws EncodeOverflow (from the encoder) when it does not fit; another error means a value threw as
+   * it was read, in `field`.
    */
   write(
     u8: Uint8Array,
@@ -89,6 +93,7 @@ export class RecordWriter {
     learnt: { errorText: string | undefined; infra: boolean },
   ): number {
     const w = this.enc;
+    this.field = 'args';
     w.reset(u8, dv, at, end);
     w.u32(0); // size
     w.u32(slot);
@@ -105,7 +110,7 @@ export class RecordWriter {
     const sectionAt = w.position;
     if (v === undefined) {
       w.u32(0);
-    } else if (v instanceof EncodedArgs) {
+    } else if (EncodedArgs.is(v)) {
       // encoded by a pool's calling thread with this configuration's walk: the section as value() writes it
       kind = A.ARGS_TREE;
       w.bytes(v.bytes);
@@ -137,8 +142,10 @@ export class RecordWriter {
     this.pad();
     flags |= kind << A.F_ARGS_SHIFT;
 
+    this.field = 'error';
     const r = e.result;
     const err = errorText(e.error);
+    this.field = 'result';
     if (e.description === undefined && r === undefined && err === undefined) {
       // the common quiet call: no description, result, result text or error
       w.zeros(4);
@@ -177,6 +184,7 @@ export class RecordWriter {
       } else w.u32(0);
 
       // error
+      this.field = 'error';
       let infra = false;
       if (err !== undefined) {
         flags |= A.F_HAS_ERROR;

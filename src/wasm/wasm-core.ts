@@ -6,9 +6,11 @@
  * interrupt it: a record whose JSON args the module hands back (they are written again, parsed here, and
  * the batch goes on from there, so each session's order is kept), and a trap. A trap costs only the event
  * that caused it: the instance is rebuilt over the same memory, that event's session is quarantined, its
- * call reports an error, and the rest of the batch is processed.
+ * call reports an error, and the rest of the batch is processed. An event whose record cannot be written
+ * (a value that throws when read) fails alone, unrecorded, after the events before it were processed.
  */
-import { WasmTrapError } from '../errors.js';
+import { CapacityError, WasmTrapError } from '../errors.js';
+import { unreadable } from '../session/observe-event.js';
 import type { ToolEvent } from '../types.js';
 import { EncodeOverflow } from './encode-value.js';
 import * as A from './generated/abi.js';
@@ -48,8 +50,11 @@ export interface Learnt {
   infra: boolean;
 }
 
-/** Receives each processed item: its index in the batch and where its output record is (or a trap). */
-export type OutputSink = (item: number, out: number, learnt: Learnt, trap: WasmTrapError | null) => void;
+/**
+ * Receives each processed item: its index in the batch and where its output record is, or why it failed:
+ * a WasmTrapError (its session is quarantined), or an error from writing its record (nothing recorded).
+ */
+export type OutputSink = (item: number, out: number, learnt: Learnt, failure: Error | null) => void;
 
 const SENTINEL = 0xffffffff;
 
@@ -129,11 +134,25 @@ export class WasmCore {
     return this.layouts[config] as SlotLayout;
   }
 
-  /** A fresh slot for a configuration. */
+  /** A fresh slot for a configuration; a CapacityError when the thread's memory has no room for one. */
   alloc(config: number): number {
-    const s = this.instance.exports.allocSlot(config);
-    if (s === 0) throw new RangeError('loopwatch: WebAssembly memory exhausted (no room for another session)');
+    let s: number;
+    try {
+      s = this.instance.exports.allocSlot(config);
+    } catch (e) {
+      // allocSlot never traps on a full memory (it answers 0); should it trap, the instance is rebuilt
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+      this.instance.recover();
+      throw new WasmTrapError(`loopwatch: the WebAssembly module trapped allocating a session (${e.message})`, { cause: e });
+    }
+    if (s === 0) throw new CapacityError(`loopwatch: this thread's WebAssembly memory (${this.memoryText()}) has no room for another session of ${this.layouts[config]?.slotSize ?? 0} bytes; end or evict sessions, or use smaller windows`);
     return s >>> 0;
+  }
+
+  /** The memory's size, and its limit, as text. */
+  private memoryText(): string {
+    const mib = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MiB`;
+    return `${mib(this.instance.memory.buffer.byteLength)} in use, at most ${mib(this.instance.maxBytes)}`;
   }
 
   /** Returns a slot to its free list. */
@@ -194,11 +213,15 @@ export class WasmCore {
   private readonly scratchAsked: number[] = [];
   private readonly scratchNeed: number[] = [];
 
+  /** Makes a region hold `size` bytes; its address, or 0 when the memory has no room for it. */
   private reserve(kind: 'in' | 'out' | 'lists' | 'scratch', size: number): number {
     const ex = this.instance.exports;
-    const p = (kind === 'in' ? ex.reserveInput(size) : kind === 'out' ? ex.reserveOutput(size) : kind === 'lists' ? ex.reserveLists(size) : ex.reserveScratch(size)) >>> 0;
-    if (p === 0) throw new RangeError('loopwatch: WebAssembly memory exhausted');
-    return p;
+    return (kind === 'in' ? ex.reserveInput(size) : kind === 'out' ? ex.reserveOutput(size) : kind === 'lists' ? ex.reserveLists(size) : ex.reserveScratch(size)) >>> 0;
+  }
+
+  /** The error of a call that needed `bytes` of room the memory does not have. */
+  private noRoom(what: string, bytes: number): CapacityError {
+    return new CapacityError(`loopwatch: this thread's WebAssembly memory (${this.memoryText()}) has no room for ${what} (${bytes} bytes); the call was not recorded`);
   }
 
   private scratchFor(config: number, recordSize: number): number {
@@ -253,11 +276,47 @@ export class WasmCore {
     }
   }
 
+  /** Grows the output, unit-list and scratch areas for a chunk of `m` records; a CapacityError when one cannot grow. */
+  private roomFor(m: number, listBytes: number, scratch: number): CapacityError | null {
+    if (this.outSize < m * A.OUT_SIZE) {
+      let size = Math.max(m * A.OUT_SIZE, 2 * this.outSize);
+      let p = this.reserve('out', size);
+      if (p === 0) p = this.reserve('out', (size = m * A.OUT_SIZE));
+      if (p === 0) return this.noRoom('the outputs of a batch', size);
+      this.outPtr = p;
+      this.outSize = size;
+    }
+    if (this.listsSize < listBytes) {
+      const size = Math.max(listBytes, 2 * this.listsSize);
+      const p = this.reserve('lists', size);
+      if (p === 0) return this.noRoom('the call lists of a batch', size);
+      this.listsPtr = p;
+      this.listsSize = size;
+    }
+    if (this.scratchSize < scratch) {
+      if (this.reserve('scratch', scratch) === 0) return this.noRoom('the scratch area of a batch', scratch);
+      this.scratchSize = scratch;
+    }
+    return null;
+  }
+
   private runChunks(items: readonly BatchItem[], sink: OutputSink): void {
     let from = 0;
     while (from < items.length) {
       if (this.inSize < this.inputSize) {
-        this.inPtr = this.reserve('in', this.inputSize);
+        const p = this.reserve('in', this.inputSize);
+        if (p === 0) {
+          // the area grows only for a record that did not fit: that call fails, the others go on
+          const need = this.inputSize;
+          this.inputSize = Math.max(this.inSize, 1 << 18);
+          if (this.inSize !== 0) {
+            sink(from, 0, (this.learnt[0] ??= { errorText: undefined, infra: false }), this.noRoom('the call\'s record', need));
+            from++;
+            continue;
+          }
+          throw this.noRoom('its input area', need);
+        }
+        this.inPtr = p;
         this.inSize = this.inputSize;
       }
       // write as many records as fit
@@ -268,6 +327,7 @@ export class WasmCore {
       let m = 0;
       let listBytes = 16;
       let scratch = 0;
+      let unwritable: Error | null = null;
       if (this.chunkSlots.size !== 0) this.chunkSlots.clear();
       while (from + m < items.length) {
         const it = items[from + m] as BatchItem;
@@ -280,7 +340,8 @@ export class WasmCore {
         try {
           size = this.writer.write(u8, dv, pos, end, it.slot, it.event, it.args, it.ignore, it.maxDepth, it.maskResults, learnt);
         } catch (e) {
-          if (!(e instanceof EncodeOverflow)) throw e;
+          // an event that cannot be written: the records before it go first, then it fails on its own
+          if (!(e instanceof EncodeOverflow)) unwritable = unreadable(this.writer.field, e);
           break;
         }
         if (it.proposed === true) dv.setUint32(pos + A.R_FLAGS, dv.getUint32(pos + A.R_FLAGS, true) | A.F_PROPOSED, true);
@@ -295,21 +356,19 @@ export class WasmCore {
         m++;
       }
       if (m === 0) {
-        this.inputSize *= 2;
+        if (unwritable !== null) {
+          sink(from, 0, this.learnt[0] as Learnt, unwritable);
+          from++;
+        } else this.inputSize *= 2;
         continue;
       }
       // room for outputs, unit lists and scratch (reserving may grow memory; records already written stay)
-      if (this.outSize < m * A.OUT_SIZE) {
-        this.outSize = Math.max(m * A.OUT_SIZE, 2 * this.outSize);
-        this.outPtr = this.reserve('out', this.outSize);
-      }
-      if (this.listsSize < listBytes) {
-        this.listsSize = Math.max(listBytes, 2 * this.listsSize);
-        this.listsPtr = this.reserve('lists', this.listsSize);
-      }
-      if (this.scratchSize < scratch) {
-        this.scratchSize = scratch;
-        this.reserve('scratch', scratch);
+      const short = this.roomFor(m, listBytes, scratch);
+      if (short !== null) {
+        // none of these calls can run: each fails, unrecorded
+        for (let k = 0; k < m; k++) sink(from + k, 0, this.learnt[k] as Learnt, short);
+        from += m;
+        continue;
       }
       const outPtr = this.outPtr;
       let u32 = this.instance.views().u32;

@@ -36,6 +36,17 @@ export interface WasmExports {
   lastSketchLen(): number;
 }
 
+/** Most 64 KiB pages a thread's memory grows to: 4 GiB, all a 32-bit module addresses. */
+export const MAX_MEMORY_PAGES = 65536;
+
+/** Pages new instances stop at (tests lower it to fill the memory quickly). */
+let maxPages = MAX_MEMORY_PAGES;
+
+/** Makes instances created from now on stop growing at `pages` (tests that fill the memory). @internal */
+export function limitMemoryForTesting(pages: number): void {
+  maxPages = pages;
+}
+
 let compiled: WebAssembly.Module | null = null;
 
 /** The compiled module (compiled on first use, synchronously). */
@@ -54,13 +65,16 @@ export interface MemoryViews {
 /** One instance of the module over a memory of its own. */
 export class WasmInstance {
   readonly memory: WebAssembly.Memory;
+  /** The most bytes the memory may grow to. */
+  readonly maxBytes: number;
   private ex: WasmExports;
   private cached: MemoryViews | null = null;
   /** How many times the instance was rebuilt after a trap. */
   recoveries = 0;
 
   constructor() {
-    this.memory = new WebAssembly.Memory({ initial: 4, maximum: 65536 });
+    this.memory = new WebAssembly.Memory({ initial: 4, maximum: maxPages });
+    this.maxBytes = maxPages * 65536;
     this.ex = this.instantiate();
     this.ex.setup();
     this.writeStopWords();

@@ -21,6 +21,7 @@ import { parseArgs } from '../fingerprint/signature.js';
 import type { ResolvedOptions } from '../options/options.js';
 import { historyCapacity } from '../session/build-detectors.js';
 import { LoggedCall } from '../session/observed-call.js';
+import { unreadable } from '../session/observe-event.js';
 import { NO_SIGNALS, type Pipeline } from '../session/pipeline.js';
 import type { ObservedCall } from '../detectors/detector.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -114,9 +115,9 @@ export class WasmPipeline implements Pipeline {
   private proposing = false;
   /** What mark() kept for rollback(): the slot's bytes and the last call's fields. */
   private undo: { state: Uint8Array; lastIndex: number; lastEvent: ToolEvent | null; lastErrorText: string | undefined; lastInfra: boolean } | null = null;
-  private readonly sink = (_k: number, out: number, learnt: { errorText: string | undefined; infra: boolean }, trap: WasmTrapError | null): void => {
-    if (trap !== null) {
-      this.failure = trap;
+  private readonly sink = (_k: number, out: number, learnt: { errorText: string | undefined; infra: boolean }, failure: Error | null): void => {
+    if (failure !== null) {
+      this.failure = failure;
       return;
     }
     this.result = this.read(out, learnt.errorText, learnt.infra);
@@ -143,7 +144,7 @@ export class WasmPipeline implements Pipeline {
 
   private normalise(args: unknown, tool: string): unknown {
     const identity = this.o.tools.get(tool)?.identity;
-    const parsed = args instanceof EncodedArgs ? args.value() : parseArgs(args);
+    const parsed = EncodedArgs.is(args) ? args.value() : parseArgs(args);
     return identity === undefined ? parsed : identity(parsed, tool);
   }
 
@@ -179,7 +180,7 @@ export class WasmPipeline implements Pipeline {
       args.value = e.args;
       args.normalised = false;
     } else {
-      args.value = identity(parseArgs(e.args), e.tool);
+      args.value = identityOf(identity, e);
       args.normalised = true;
     }
     args.viaHost = false;
@@ -192,9 +193,9 @@ export class WasmPipeline implements Pipeline {
     item.readsRings = this.readsRings;
   }
 
-  /** Reads a staged item's output (or throws its trap or status error): the call's signals. */
-  complete(item: BatchItem, out: number, learnt: Learnt, trap: WasmTrapError | null): readonly LoopSignal[] {
-    if (trap !== null) throw trap;
+  /** Reads a staged item's output (or throws its failure or status error): the call's signals. */
+  complete(item: BatchItem, out: number, learnt: Learnt, failure: Error | null): readonly LoopSignal[] {
+    if (failure !== null) throw failure;
     this.pending = item.event;
     this.plan = item.args;
     try {
@@ -214,7 +215,7 @@ export class WasmPipeline implements Pipeline {
       this.plan.value = e.args;
       this.plan.normalised = false;
     } else {
-      this.plan.value = identity(parseArgs(e.args), e.tool);
+      this.plan.value = identityOf(identity, e);
       this.plan.normalised = true;
     }
     const item = this.items[0] as BatchItem;
@@ -406,6 +407,15 @@ export class WasmPipeline implements Pipeline {
     this.core.release(this.config);
     this.slot = 0;
     collector.unregister(this);
+  }
+}
+
+/** What a tool's identity makes of an event's args; when it throws, an InvalidEventError (nothing recorded). */
+function identityOf(identity: (args: unknown, tool: string) => unknown, e: ToolEvent): unknown {
+  try {
+    return identity(parseArgs(e.args), e.tool);
+  } catch (err) {
+    throw unreadable('args', err);
   }
 }
 

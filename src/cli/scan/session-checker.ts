@@ -5,6 +5,8 @@
 import { MAX_SESSIONS_LIMIT } from '../../engine/engine-options.js';
 import { LoopEngine, type SessionEvent } from '../../engine/loop-engine.js';
 import type { LoopDetectorOptions } from '../../options/options.js';
+import { resolveOptions } from '../../options/resolve-options.js';
+import { sessionCapacity, sessionSizeText } from '../../wasm/session-capacity.js';
 import { LoopPool } from '../../pool/loop-pool.js';
 import type { Verdict } from '../../types.js';
 
@@ -23,6 +25,19 @@ export const MAX_LIVE_SESSIONS = MAX_SESSIONS_LIMIT - 1;
 
 /** Most threads a checker may use (the calling thread and up to 256 workers). */
 export const MAX_THREADS = 257;
+
+/**
+ * The live sessions a scan keeps: `requested` (`--max-sessions`) when every checker thread's WebAssembly
+ * memory can hold them all (plus the one it ends), else as many as it can; `lowered` hears why when the
+ * flag was given.
+ */
+export function liveSessions(options: LoopDetectorOptions, requested: number, given: boolean, lowered: (why: string) => void): number {
+  const resolved = resolveOptions(options);
+  const most = Math.max(1, sessionCapacity(resolved) - 1);
+  if (requested <= most) return requested;
+  if (given) lowered(`--max-sessions ${requested} lowered to ${most}: ${sessionSizeText(resolved)}, and each thread must be able to hold every live session`);
+  return most;
+}
 
 /**
  * The threads a checker of `maxLive` live sessions can use when `requested` are asked for: each thread's
