@@ -10,6 +10,7 @@ export { setup, allocSlot, freeSlot, resetSlot, poisonSlot, slotCount, slotOk } 
 export { processOne, processBatch, kernel, scratchNeeded, configure } from './event';
 export { xxh64 } from './xxh64';
 export { tokenize, lastTokenCount, lastSketchLen } from './tokens';
+export { saysNothingFound } from './nothing';
 
 /** Makes the input area at least `size` bytes; returns its address (0: out of memory). */
 export function reserveInput(size: u32): u32 {

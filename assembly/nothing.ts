@@ -1,6 +1,7 @@
 // "Nothing found" results: the twin of src/text/nothing-found.ts (phrases and values must match it).
 // One pass over the first NOTHING_LOOK bytes: phrases are only tried at word starts whose first two
-// letters begin some phrase.
+// letters begin some phrase. Sixteen bytes at a time (SIMD), word starts whose byte begins some phrase
+// are found first, so most bytes cost a few vector operations.
 import { NOTHING_LOOK } from './abi';
 
 const PHRASES: StaticArray<string> = [
@@ -48,6 +49,9 @@ const WORD: usize = memory.data<u8>([
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 let prefixCount: i32 = 0;
+// the distinct bytes phrases begin with (lower-case letters and digits), for the sixteen-byte search
+const FIRSTS: usize = memory.data(32);
+let firstCount: i32 = 0;
 let ready = false;
 
 function prepare(): void {
@@ -60,6 +64,10 @@ function prepare(): void {
       store<u32>(PREFIXES + (<usize>k << 2), key);
       store<u32>(MEMBERS + (<usize>k << 2), 0);
       prefixCount++;
+    }
+    if (load<u8>(FIRST + <usize>ph.charCodeAt(0)) == 0) {
+      store<u8>(FIRSTS + <usize>firstCount, <u8>ph.charCodeAt(0));
+      firstCount++;
     }
     store<u8>(FIRST + <usize>ph.charCodeAt(0), 1);
     store<u32>(MEMBERS + (<usize>k << 2), load<u32>(MEMBERS + (<usize>k << 2)) | (<u32>1 << <u32>q));
@@ -81,25 +89,53 @@ export function saysNothingFound(ptr: usize, len: u32): bool {
       if (<u32>val.length == e - s && lower(<u32>load<u8>(ptr + s)) == <u32>val.charCodeAt(0) && matchesAt(ptr + s, val)) return true;
     }
   }
-  let prevWord: u32 = 0;
-  for (let i: u32 = 0; i + 1 < n; i++) {
+  // sixteen bytes at a time: the word starts (after a byte that is not an ASCII letter or digit) whose
+  // byte, lower-cased, begins some phrase
+  let i: u32 = 0;
+  let carry: u32 = 0; // whether the byte before i continues a word
+  while (i + 16 <= n) {
+    const v = v128.load(ptr + i);
+    const upper = i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x41)), i8x16.splat(26));
+    const low = v128.or(v, v128.and(upper, i8x16.splat(0x20)));
+    const letter = i8x16.lt_u(i8x16.sub(low, i8x16.splat(0x61)), i8x16.splat(26));
+    const digit = i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x30)), i8x16.splat(10));
+    const word = <u32>i8x16.bitmask(v128.or(letter, digit));
+    let first = i8x16.splat(0);
+    for (let k = 0; k < firstCount; k++) first = v128.or(first, i8x16.eq(low, i8x16.splat(load<u8>(FIRSTS + <usize>k))));
+    let starts = <u32>i8x16.bitmask(first) & ~((word << 1) | carry) & 0xffff;
+    carry = (word >> 15) & 1;
+    while (starts != 0) {
+      const at = i + ctz<u32>(starts);
+      starts &= starts - 1;
+      if (at + 1 < n && phraseAt(ptr, at, n)) return true;
+    }
+    i += 16;
+  }
+  let prevWord: u32 = carry;
+  for (; i + 1 < n; i++) {
     const b = <u32>load<u8>(ptr + i);
     const wasWord = prevWord;
     prevWord = <u32>load<u8>(WORD + b);
     // FIRST holds lower-case letters and digits: an upper-case letter is looked up lowered
     if (wasWord != 0 || load<u8>(FIRST + (b | (prevWord & ((b >> 6) & 1)) << 5)) == 0) continue;
-    const c = lower(b);
-    const key = c | (lower(<u32>load<u8>(ptr + i + 1)) << 8);
-    let k = 0;
-    while (k < prefixCount && load<u32>(PREFIXES + (<usize>k << 2)) != key) k++;
-    if (k == prefixCount) continue;
-    let members = load<u32>(MEMBERS + (<usize>k << 2));
-    while (members != 0) {
-      const q = <i32>ctz<u32>(members);
-      members &= members - 1;
-      const ph = unchecked(PHRASES[q]);
-      if (i + <u32>ph.length <= n && matchesAt(ptr + i, ph)) return true;
-    }
+    if (phraseAt(ptr, i, n)) return true;
+  }
+  return false;
+}
+
+/** Whether some phrase starts at `i` (a word start whose byte begins some phrase), within the first `n` bytes. */
+function phraseAt(ptr: usize, i: u32, n: u32): bool {
+  const c = lower(<u32>load<u8>(ptr + i));
+  const key = c | (lower(<u32>load<u8>(ptr + i + 1)) << 8);
+  let k = 0;
+  while (k < prefixCount && load<u32>(PREFIXES + (<usize>k << 2)) != key) k++;
+  if (k == prefixCount) return false;
+  let members = load<u32>(MEMBERS + (<usize>k << 2));
+  while (members != 0) {
+    const q = <i32>ctz<u32>(members);
+    members &= members - 1;
+    const ph = unchecked(PHRASES[q]);
+    if (i + <u32>ph.length <= n && matchesAt(ptr + i, ph)) return true;
   }
   return false;
 }

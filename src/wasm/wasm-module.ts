@@ -34,6 +34,7 @@ export interface WasmExports {
   tokenize(ptr: number, len: number, maxTokens: number, k: number, sketch: number, table: number): void;
   lastTokenCount(): number;
   lastSketchLen(): number;
+  saysNothingFound(ptr: number, len: number): number;
 }
 
 /** Most 64 KiB pages a thread's memory grows to: 4 GiB, all a 32-bit module addresses. */
