@@ -49,9 +49,12 @@ const WORD: usize = memory.data<u8>([
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 let prefixCount: i32 = 0;
-// the distinct bytes phrases begin with (lower-case letters and digits), for the sixteen-byte search
-const FIRSTS: usize = memory.data(32);
-let firstCount: i32 = 0;
+// the bytes phrases begin with, as two sixteen-entry tables for a vector lookup: a byte b begins some
+// phrase when FIRST_LO[b & 15] & FIRST_HI[b >> 4] != 0 (each distinct high nibble has a bit of its own;
+// phrases begin with lower-case letters and digits, three high nibbles)
+const FIRST_LO: usize = memory.data(16);
+const FIRST_HI: usize = memory.data(16);
+let hiBits: u32 = 0;
 let ready = false;
 
 function prepare(): void {
@@ -65,10 +68,12 @@ function prepare(): void {
       store<u32>(MEMBERS + (<usize>k << 2), 0);
       prefixCount++;
     }
-    if (load<u8>(FIRST + <usize>ph.charCodeAt(0)) == 0) {
-      store<u8>(FIRSTS + <usize>firstCount, <u8>ph.charCodeAt(0));
-      firstCount++;
+    const f = <u32>ph.charCodeAt(0);
+    if (load<u8>(FIRST_HI + (f >> 4)) == 0) {
+      store<u8>(FIRST_HI + (f >> 4), <u8>(<u32>1 << hiBits));
+      hiBits++;
     }
+    store<u8>(FIRST_LO + (f & 15), load<u8>(FIRST_LO + (f & 15)) | load<u8>(FIRST_HI + (f >> 4)));
     store<u8>(FIRST + <usize>ph.charCodeAt(0), 1);
     store<u32>(MEMBERS + (<usize>k << 2), load<u32>(MEMBERS + (<usize>k << 2)) | (<u32>1 << <u32>q));
   }
@@ -100,9 +105,9 @@ export function saysNothingFound(ptr: usize, len: u32): bool {
     const letter = i8x16.lt_u(i8x16.sub(low, i8x16.splat(0x61)), i8x16.splat(26));
     const digit = i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x30)), i8x16.splat(10));
     const word = <u32>i8x16.bitmask(v128.or(letter, digit));
-    let first = i8x16.splat(0);
-    for (let k = 0; k < firstCount; k++) first = v128.or(first, i8x16.eq(low, i8x16.splat(load<u8>(FIRSTS + <usize>k))));
-    let starts = <u32>i8x16.bitmask(first) & ~((word << 1) | carry) & 0xffff;
+    const classes = v128.and(i8x16.swizzle(v128.load(FIRST_LO), v128.and(low, i8x16.splat(15))), i8x16.swizzle(v128.load(FIRST_HI), i8x16.shr_u(low, 4)));
+    const first = <u32>i8x16.bitmask(i8x16.ne(classes, i8x16.splat(0)));
+    let starts = first & ~((word << 1) | carry) & 0xffff;
     carry = (word >> 15) & 1;
     while (starts != 0) {
       const at = i + ctz<u32>(starts);
