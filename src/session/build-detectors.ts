@@ -31,6 +31,17 @@ export function historyCapacity(d: DetectorsOptions): number {
   );
 }
 
+/**
+ * Recent calls whose args (and previews) a session keeps, for what reads them after the call itself was
+ * checked: similar args compares the current call's args with those of the last `window` calls; a cycle's
+ * message names the calls of its unit (at most `maxPeriod`, the newest ones); every other message names
+ * the current call. Custom detectors may keep a call and read its args later: with them, the whole history.
+ */
+export function argsWindow(d: DetectorsOptions, capacity: number, custom: boolean): number {
+  if (custom) return capacity;
+  return Math.min(capacity, Math.max(1, d.similarArgs === null ? 0 : d.similarArgs.window + 1, d.cycle === null || d.cycle.key === 'tool' ? 0 : d.cycle.maxPeriod));
+}
+
 /** The built-in detectors, and direct handles on the two the session talks to. */
 export interface BuiltDetectors {
   readonly all: readonly Detector[];

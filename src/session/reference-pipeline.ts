@@ -12,7 +12,7 @@ import { CallHistory, type HistoryReader } from '../state/call-history.js';
 import type { Rewindable } from '../state/rewindable.js';
 import { CallLog } from '../state/call-log.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
-import { buildDetectors, historyCapacity } from './build-detectors.js';
+import { argsWindow, buildDetectors, historyCapacity } from './build-detectors.js';
 import { EventObserver } from './observe-event.js';
 import { NO_SIGNALS, type Pipeline } from './pipeline.js';
 import type { ObservedCall } from '../detectors/detector.js';
@@ -39,7 +39,7 @@ export class ReferencePipeline implements Pipeline {
       const identity = o.tools.get(tool)?.identity;
       const parsed = parseArgs(args);
       return identity === undefined ? parsed : identity(parsed, tool);
-    });
+    }, argsWindow(o.detectors, capacity, o.custom.length !== 0));
     this.observer = new EventObserver(o, this.rings, this.log);
     const built = buildDetectors({ history: this.rings, log: this.log }, o.detectors, o.normalizeVolatile, (tool) => this.observer.walkFor(tool), o.policy.progress === 'suppress');
     this.detectors = built.all;

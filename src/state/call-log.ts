@@ -1,8 +1,16 @@
 /**
- * What verdicts say about recent calls: per call, the tool, the args as given, the description, the
- * signature and the caller's step and round, kept by the host beside the fingerprint rings so patterns and
- * messages can name the calls. References and previews are built only when a verdict needs them.
- * Bounded by its capacity.
+ * What verdicts say about recent calls: per call, the tool, the description, the signature and the
+ * caller's step and round, kept by the host beside the fingerprint rings so patterns and messages can name
+ * the calls; and for the newest `argsWindow` calls only, the args as given (what similar args compares,
+ * and what previews show: messages name the current call, or a cycle's unit). References and previews
+ * are built only when a verdict needs them. Bounded by its capacity; a call's args are let go as soon as
+ * nothing can read them, so a session does not hold on to its callers' objects.
+ *
+ * ```
+ *   index:   n-capacity ...                n-argsWindow ... n-1
+ *   kept:    tool, signature, description, step, round (refs)
+ *                                          args, previews
+ * ```
  */
 import { SnapshotError } from '../errors.js';
 import { toHex } from '../fingerprint/u64.js';
@@ -46,6 +54,7 @@ function argsText(args: unknown, limit: number): JsonPrefix {
 /** What one push() overwrites, kept by mark() for rollback(). */
 interface LogSlot {
   readonly n: number;
+  readonly argsSlot: number;
   readonly tool: string | undefined;
   readonly args: unknown;
   readonly raw: number;
@@ -63,10 +72,11 @@ export type ArgsNormaliser = (args: unknown, tool: string) => unknown;
 
 /**
  * Recent calls of one session. The columns most sessions never need (descriptions, steps, rounds,
- * previews, references) are made on first use: a session costs its tools, args and signatures.
+ * previews, references) are made on first use: a session costs its tools, signatures and recent args.
  */
 export class CallLog implements Rewindable {
   private readonly tools: (string | undefined)[];
+  /** The newest `argsWindow` calls' args, at `index % argsWindow`, and whether each is still as given. */
   private readonly args: unknown[];
   private readonly raw: Uint8Array;
   private readonly sig: Uint32Array;
@@ -77,13 +87,18 @@ export class CallLog implements Rewindable {
   private refs: (CallRef | undefined)[] | null = null;
   private n = 0;
 
+  /** Calls whose args and previews are kept (the newest ones; at most `capacity`). */
+  readonly argsWindow: number;
+
   constructor(
     readonly capacity: number,
     private readonly normalise: ArgsNormaliser,
+    argsWindow = capacity,
   ) {
+    this.argsWindow = Math.max(1, Math.min(capacity, argsWindow));
     this.tools = new Array<string | undefined>(capacity);
-    this.args = new Array<unknown>(capacity);
-    this.raw = new Uint8Array(capacity);
+    this.args = new Array<unknown>(this.argsWindow);
+    this.raw = new Uint8Array(this.argsWindow);
     this.sig = new Uint32Array(capacity * 2);
   }
 
@@ -93,9 +108,10 @@ export class CallLog implements Rewindable {
    */
   push(tool: string, args: unknown, normalised: boolean, description: string | undefined, sigHi: number, sigLo: number, step: number | undefined, round: number | undefined): void {
     const s = this.n % this.capacity;
+    const a = this.n % this.argsWindow;
     this.tools[s] = tool;
-    this.args[s] = args;
-    this.raw[s] = normalised ? 0 : 1;
+    this.args[a] = args;
+    this.raw[a] = normalised ? 0 : 1;
     if (description !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = description;
     else if (this.descriptions !== null) this.descriptions[s] = undefined;
     this.sig[2 * s] = sigHi;
@@ -104,13 +120,18 @@ export class CallLog implements Rewindable {
     else if (this.steps !== null) this.steps[s] = NaN;
     if (round !== undefined) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
     else if (this.rounds !== null) this.rounds[s] = NaN;
-    if (this.previews !== null) this.previews[s] = undefined;
+    if (this.previews !== null) this.previews[a] = undefined;
     if (this.refs !== null) this.refs[s] = undefined;
     this.n++;
   }
 
   private kept(index: number): boolean {
     return index >= 0 && index < this.n && index >= this.n - this.capacity;
+  }
+
+  /** Whether a call's args (and preview) are still kept. */
+  private argsKept(index: number): boolean {
+    return index >= 0 && index < this.n && index >= this.n - this.argsWindow;
   }
 
   /** The low 32 bits of a call's signature, or undefined when it is no longer kept. */
@@ -139,37 +160,39 @@ export class CallLog implements Rewindable {
     return r;
   }
 
-  /** The args of a call as compared, if it is still kept. */
+  /** The args of a call as compared, if they are still kept (the newest `argsWindow` calls). */
   argsOf(index: number): unknown {
-    if (!this.kept(index)) return undefined;
-    const s = index % this.capacity;
-    if (this.raw[s] === 1) {
-      this.args[s] = this.normalise(this.args[s], this.tools[s] as string);
-      this.raw[s] = 0;
+    if (!this.argsKept(index)) return undefined;
+    const a = index % this.argsWindow;
+    if (this.raw[a] === 1) {
+      this.args[a] = this.normalise(this.args[a], this.tools[index % this.capacity] as string);
+      this.raw[a] = 0;
     }
-    return this.args[s];
+    return this.args[a];
   }
 
-  /** The preview of a call, or `call #index` when it is no longer kept. */
+  /** The preview of a call, or `call #index` when its args are no longer kept (see argsWindow). */
   preview(index: number): string {
-    if (!this.kept(index)) return `call #${index}`;
-    const s = index % this.capacity;
-    const previews = (this.previews ??= new Array<string | undefined>(this.capacity));
-    let p = previews[s];
+    if (!this.argsKept(index)) return `call #${index}`;
+    const a = index % this.argsWindow;
+    const previews = (this.previews ??= new Array<string | undefined>(this.argsWindow));
+    let p = previews[a];
     if (p === undefined) {
+      const s = index % this.capacity;
       const d = this.descriptions === null ? undefined : this.descriptions[s];
       p = previewCall(this.tools[s] as string, d ?? this.argsOf(index));
-      previews[s] = p;
+      previews[a] = p;
     }
     return p;
   }
 
   /**
-   * Writes the kept calls for a snapshot: previews as they read now, and the args as similar args
-   * compares them when `withArgs`.
+   * Writes the kept calls for a snapshot: for the newest `argsWindow`, previews as they read now, and
+   * the args as similar args compares them when `withArgs`.
    */
   save(w: ByteWriter, withArgs: boolean): void {
     w.u32(this.capacity);
+    w.u32(this.argsWindow);
     w.f64(this.n);
     for (let i = Math.max(0, this.n - this.capacity); i < this.n; i++) {
       const s = i % this.capacity;
@@ -179,6 +202,7 @@ export class CallLog implements Rewindable {
       w.u32(this.sig[2 * s + 1] as number);
       w.f64(this.steps === null ? NaN : (this.steps[s] as number));
       w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
+      if (!this.argsKept(i)) continue;
       w.str(this.preview(i));
       if (withArgs) writeValue(w, this.argsOf(i));
     }
@@ -188,10 +212,12 @@ export class CallLog implements Rewindable {
   load(r: ByteReader, withArgs: boolean): void {
     const capacity = r.u32();
     if (capacity !== this.capacity) throw new SnapshotError(`loopwatch: the snapshot keeps ${capacity} calls where these options keep ${this.capacity}`);
+    const window = r.u32();
+    if (window !== this.argsWindow) throw new SnapshotError(`loopwatch: the snapshot keeps the args of ${window} calls where these options keep ${this.argsWindow}`);
     const n = r.f64();
     if (!Number.isSafeInteger(n) || n < 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (a call count that is not a count)');
     this.reset();
-    this.previews = new Array<string | undefined>(this.capacity);
+    this.previews = new Array<string | undefined>(this.argsWindow);
     for (let i = Math.max(0, n - this.capacity); i < n; i++) {
       const s = i % this.capacity;
       this.tools[s] = r.str();
@@ -203,9 +229,11 @@ export class CallLog implements Rewindable {
       if (!Number.isNaN(step)) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
       const round = r.f64();
       if (!Number.isNaN(round)) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
-      this.previews[s] = r.str();
-      this.args[s] = withArgs ? readValue(r) : undefined;
-      this.raw[s] = 0;
+      if (i < n - this.argsWindow) continue;
+      const a = i % this.argsWindow;
+      this.previews[a] = r.str();
+      this.args[a] = withArgs ? readValue(r) : undefined;
+      this.raw[a] = 0;
     }
     this.n = n;
   }
@@ -215,17 +243,19 @@ export class CallLog implements Rewindable {
   /** Remembers the slot the next push() overwrites (see Rewindable). */
   mark(): void {
     const s = this.n % this.capacity;
+    const a = this.n % this.argsWindow;
     this.undo = {
       n: this.n,
+      argsSlot: a,
       tool: this.tools[s],
-      args: this.args[s],
-      raw: this.raw[s] as number,
+      args: this.args[a],
+      raw: this.raw[a] as number,
       sigHi: this.sig[2 * s] as number,
       sigLo: this.sig[2 * s + 1] as number,
       description: this.descriptions?.[s],
       step: this.steps === null ? NaN : (this.steps[s] as number),
       round: this.rounds === null ? NaN : (this.rounds[s] as number),
-      preview: this.previews?.[s],
+      preview: this.previews?.[a],
       ref: this.refs?.[s],
     };
   }
@@ -237,15 +267,16 @@ export class CallLog implements Rewindable {
     this.undo = null;
     const s = u.n % this.capacity;
     this.n = u.n;
+    const a = u.argsSlot;
     this.tools[s] = u.tool;
-    this.args[s] = u.args;
-    this.raw[s] = u.raw;
+    this.args[a] = u.args;
+    this.raw[a] = u.raw;
     this.sig[2 * s] = u.sigHi;
     this.sig[2 * s + 1] = u.sigLo;
     if (this.descriptions !== null) this.descriptions[s] = u.description;
     if (this.steps !== null) this.steps[s] = u.step;
     if (this.rounds !== null) this.rounds[s] = u.round;
-    if (this.previews !== null) this.previews[s] = u.preview;
+    if (this.previews !== null) this.previews[a] = u.preview;
     if (this.refs !== null) this.refs[s] = u.ref;
   }
 

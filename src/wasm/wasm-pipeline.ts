@@ -19,7 +19,7 @@ import { DisposedError, SnapshotError, WasmTrapError } from '../errors.js';
 import type { CanonicalWalkOptions } from '../fingerprint/canonical-hash.js';
 import { parseArgs } from '../fingerprint/signature.js';
 import type { ResolvedOptions } from '../options/options.js';
-import { historyCapacity } from '../session/build-detectors.js';
+import { argsWindow, historyCapacity } from '../session/build-detectors.js';
 import { LoggedCall } from '../session/observed-call.js';
 import { unreadable } from '../session/observe-event.js';
 import { NO_SIGNALS, type Pipeline } from '../session/pipeline.js';
@@ -37,6 +37,7 @@ import { WasmHistoryView } from './wasm-history.js';
 import { shareLayout, slotLayout } from './slot-layout.js';
 
 const PROGRESS: readonly Progress[] = ['unknown', 'stalled', 'changing', 'mixed'];
+const NO_EVENT: ToolEvent = Object.freeze({ tool: '' });
 
 /** Per resolved options (shared by every session made from them), the canonical walk per tool. */
 const walksByOptions = new WeakMap<ResolvedOptions, Map<string, CanonicalWalkOptions>>();
@@ -131,7 +132,8 @@ export class WasmPipeline implements Pipeline {
     const layout = this.core.layout(this.config);
     shareLayout(o, layout);
     this.view = new WasmHistoryView(this.core.instance, layout, () => this.slot);
-    this.log = new CallLog(historyCapacity(o.detectors), (args, tool) => this.normalise(args, tool));
+    const capacity = historyCapacity(o.detectors);
+    this.log = new CallLog(capacity, (args, tool) => this.normalise(args, tool), argsWindow(o.detectors, capacity, o.custom.length !== 0));
     const ctx = { history: this.view, log: this.log };
     const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
     const d = o.detectors;
@@ -232,6 +234,9 @@ export class WasmPipeline implements Pipeline {
       this.pending = null;
       this.proposing = false;
       item.proposed = false;
+      // nothing of the caller's event stays reachable from the session
+      item.event = NO_EVENT;
+      this.plan.value = undefined;
     }
     if (this.failure !== null) throw this.failure;
     return this.result;
@@ -250,7 +255,8 @@ export class WasmPipeline implements Pipeline {
     if (status !== A.ST_OK) throw new RangeError(`loopwatch: the WebAssembly module could not process the call (status ${status})`);
     const index = u32[o4 + (A.O_INDEX >>> 2)] as number;
     this.lastIndex = index;
-    this.lastEvent = e;
+    // kept only for lastCall(), which only custom detectors read: a session holds no event of its callers'
+    this.lastEvent = this.o.custom.length === 0 ? null : e;
     this.lastErrorText = errorText;
     this.lastInfra = infra;
     this.log.push(e.tool, this.plan.value, this.plan.normalised, e.description, u32[o4 + (A.O_SIG_HI >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, e.step, e.round);
