@@ -268,9 +268,9 @@ export class LoopEngine {
   /** Ends a session and frees its state; false when it was not live. */
   end(sessionId: string): boolean {
     this.open();
-    const e = this.table.delete(sessionId);
-    if (e === undefined) return false;
-    e.value.dispose();
+    const d = this.table.delete(sessionId);
+    if (d === undefined) return false;
+    d.dispose();
     this.counts.ended++;
     this.metrics?.droppedSession('ended');
     return true;
@@ -279,8 +279,8 @@ export class LoopEngine {
   /** The session's snapshot (see LoopDetector.snapshot), or null when it is not live. */
   snapshot(sessionId: string): Uint8Array | null {
     this.open();
-    const e = this.table.peek(sessionId);
-    return e === undefined ? null : e.value.snapshot();
+    const d = this.table.peek(sessionId);
+    return d === undefined ? null : d.snapshot();
   }
 
   /**
@@ -292,7 +292,7 @@ export class LoopEngine {
     checkId(sessionId, 'sessionId');
     const live = this.table.peek(sessionId);
     if (live !== undefined) {
-      live.value.restore(bytes);
+      live.restore(bytes);
       this.table.use(sessionId, now);
     } else {
       const d = this.newSession(sessionId, null, undefined);
@@ -311,7 +311,7 @@ export class LoopEngine {
 
   /** One session's statistics, or null when it is not live. */
   sessionStats(sessionId: string): SessionStats | null {
-    return this.table.peek(sessionId)?.value.stats() ?? null;
+    return this.table.peek(sessionId)?.stats() ?? null;
   }
 
   /** Totals over every session the engine ran, and the session lifecycle counts. */
@@ -329,7 +329,7 @@ export class LoopEngine {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const [, e] of this.table.entries()) e.value.dispose();
+    for (const [, d] of this.table.entries()) d.dispose();
     this.table.clear();
   }
 
@@ -356,8 +356,8 @@ export class LoopEngine {
     const ttl = this.options.idleTtlMs;
     if (ttl === 0) return 0;
     let n = 0;
-    for (let first = this.table.oldest(); first !== undefined && now - first[1].seenAt > ttl; first = this.table.oldest()) {
-      this.drop(first[0], 'expired');
+    for (let first = this.table.oldest(); first !== undefined && now - this.table.oldestSeenAt() > ttl; first = this.table.oldest()) {
+      this.drop(first, 'expired');
       n++;
     }
     return n;
@@ -369,8 +369,8 @@ export class LoopEngine {
    * session to evict (the memory is other engines').
    */
   private session(id: string, now: number, pending: Pending | null, out?: (Verdict | null | Error)[]): LoopDetector {
-    const e = this.table.use(id, now);
-    if (e !== undefined) return e.value;
+    const live = this.table.use(id, now);
+    if (live !== undefined) return live;
     this.makeRoom(pending, out);
     const d = this.newSession(id, pending, out);
     this.table.add(id, d, now);
@@ -399,15 +399,14 @@ export class LoopEngine {
     const first = this.table.oldest();
     if (first === undefined) return false;
     // Every live session has a call waiting in this batch: check those calls before dropping one.
-    if (pending !== null && out !== undefined && pending.detectors.length !== 0 && first[1].used >= pending.firstTick) flush(pending, out);
-    this.drop(first[0], 'evicted');
+    if (pending !== null && out !== undefined && pending.detectors.length !== 0 && this.table.oldestUsed() >= pending.firstTick) flush(pending, out);
+    this.drop(first, 'evicted');
     return true;
   }
 
   private drop(id: string, reason: EvictedSession['reason']): void {
-    const e = this.table.delete(id);
-    if (e === undefined) return;
-    const d = e.value;
+    const d = this.table.delete(id);
+    if (d === undefined) return;
     if (this.options.onEvict !== undefined) {
       let valid = true;
       // a snapshot that could not be taken, even if onEvict caught its error: the session goes unpersisted

@@ -35,6 +35,7 @@ export interface WasmExports {
   lastTokenCount(): number;
   lastSketchLen(): number;
   saysNothingFound(ptr: number, len: number): number;
+  maskBytes(src: number, len: number, limit: number, dst: number): number;
 }
 
 /** Most 64 KiB pages a thread's memory grows to: 4 GiB, all a 32-bit module addresses. */

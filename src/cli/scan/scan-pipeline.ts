@@ -159,7 +159,7 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
   };
   /** Ends the live session `key` in the checker; it is then folded in, or waits when ended early. */
   const endLive = (key: string, early: boolean): void => {
-    const t = live.delete(key)?.value;
+    const t = live.delete(key);
     if (t === undefined) return;
     open.ends.add(key);
     if (!early) return close(t);
@@ -167,15 +167,14 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
     evicted++;
     waiting.add(key, t, 0);
     if (waiting.size > plan.maxLive) {
-      const [oldest, e] = waiting.oldest() as [string, { value: SessionTally }];
-      waiting.delete(oldest);
-      close(e.value);
+      const oldest = waiting.oldest() as string;
+      close(waiting.delete(oldest) as SessionTally);
     }
   };
   /** Ends every session of `file` (all of them when null), live or waiting, in the order they began. */
   const endAll = (file: string | null): void => {
     const of = (table: SessionTable<SessionTally>): [string, SessionTally][] =>
-      [...table.entries()].filter(([, e]) => file === null || e.value.file === file).map(([k, e]): [string, SessionTally] => [k, e.value]);
+      [...table.entries()].filter(([, t]) => file === null || t.file === file);
     const ending = [...of(live).map((e) => [...e, true] as const), ...of(waiting).map((e) => [...e, false] as const)].sort((a, b) => a[1].seq - b[1].seq);
     for (const [key, t, isLive] of ending) {
       if (isLive) endLive(key, false);
@@ -223,19 +222,19 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
     if (item.kind === 'end') {
       if (live.peek(key) !== undefined) endLive(key, false);
       else {
-        const t = waiting.delete(key)?.value;
+        const t = waiting.delete(key);
         if (t !== undefined) close(t);
       }
       continue;
     }
     // a session ended in the open batch starts again only after that end reaches the checker
     if (open.ends.has(key)) await submit();
-    let tally = live.use(key, 0)?.value;
+    let tally = live.use(key, 0);
     if (tally === undefined) {
-      tally = waiting.delete(key)?.value;
+      tally = waiting.delete(key);
       if (tally === undefined) tally = new SessionTally(item.session, item.file, seq++);
       else tally.base = tally.calls; // the checker numbers its calls from 0 again
-      if (live.size >= plan.maxLive) endLive((live.oldest() as [string, unknown])[0], true);
+      if (live.size >= plan.maxLive) endLive(live.oldest() as string, true);
       live.add(key, tally, 0);
     }
     const index = tally.calls++;
