@@ -19,6 +19,7 @@ export const H_SCRATCH_SIZE: u32 = 28;
 export const H_STOP_COUNT: u32 = 32;
 export const H_LISTS: u32 = 36;
 export const H_LISTS_SIZE: u32 = 40;
+export const H_SKETCH_CACHE: u32 = 44; // the sketch cache (assembly/sketch-cache.ts), 0 until first used
 export const H_CLASSES: u32 = 64; // free-list heads of slot size classes, SIZE_CLASSES u32s
 export const SIZE_CLASSES: u32 = 128;
 export const MAGIC: u32 = 0x6c77_0001;
@@ -196,3 +197,6 @@ export const MAX_TOKEN_BYTES: u32 = 256;
 export const MASK_LIMIT: u32 = 2048;
 export const MASK_QUOTE_MAX: u32 = 200;
 export const NOTHING_LOOK: u32 = 300;
+// sketches remembered by action text, per thread (a power of two)
+export const SKETCH_CACHE_SLOTS: u32 = 1024;
+export const MAX_SKETCH_K: u32 = 64;

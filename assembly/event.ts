@@ -21,6 +21,7 @@ import { configPtr, slotOk } from './slots';
 import { textFinish, textNode, textReplace, textStart, textString } from './text';
 import { lastSketchLen, lastTokenCount, tokenTableSlots, tokenize } from './tokens';
 import { hashTree } from './tree';
+import { sketchLookup, sketchRemember } from './sketch-cache';
 import { xxh64 } from './xxh64';
 
 // section pointers of the record being processed
@@ -234,14 +235,21 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   if (semantic) {
     let tp = textArea;
     let tn = textFinish();
-    if ((cflags & CF_MASK_TEXT) != 0) {
-      tn = maskBytes(textArea, tn, maxText, maskArea);
-      tp = maskArea;
-    }
     const entry = slot + load<u32>(cfg + C_OFF_SEM) + <usize>advance(slot, 6, load<u32>(cfg + C_SEM_CAP)) * <usize>load<u32>(cfg + C_SEM_ENTRY);
-    tokenize(tp, tn, maxTok, load<u32>(cfg + C_SE_K), entry + 8, tableArea);
-    store<u32>(entry, lastTokenCount());
-    store<u32>(entry, lastSketchLen(), 4);
+    const k = load<u32>(cfg + C_SE_K);
+    const masks = (cflags & CF_MASK_TEXT) != 0;
+    // the options that shape a sketch besides the text: masking, the token cap, k
+    const seed = (<u64>maxTok << 32) | (<u64>k << 1) | (masks ? 1 : 0);
+    if (!sketchLookup(tp, tn, seed, entry)) {
+      if (masks) {
+        tn = maskBytes(textArea, tn, maxText, maskArea);
+        tp = maskArea;
+      }
+      tokenize(tp, tn, maxTok, k, entry + 8, tableArea);
+      store<u32>(entry, lastTokenCount());
+      store<u32>(entry, lastSketchLen(), 4);
+      sketchRemember(entry);
+    }
   }
   store<u32>(slot + S_COUNT, index + 1);
 

@@ -72,6 +72,37 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
     expect(quiet).toBeGreaterThan(100);
   });
 
+  it('should agree on semantic verdicts when the same action texts recur across sessions tokenised with other options (the module remembers sketches by text)', () => {
+    // a few texts, each long enough to be cut by a small maxTokens, met again and again by sessions whose
+    // masking, token cap and sketch size differ, in one thread: a sketch remembered under one set of
+    // options must never stand for another's
+    const vocab = Array.from({ length: 30 }, (_, i) => `term${i}q`);
+    const texts = Array.from({ length: 6 }, (_, t) => Array.from({ length: 40 }, (_, i) => `${vocab[(i * (t + 3)) % vocab.length]} ${i % 7 === 0 ? `id${t}${i}` : ''}`).join(' '));
+    const semantic = fc.record({ sketchSize: fc.constantFrom(4, 8, 24), maxTokens: fc.constantFrom(5, 12, 256), threshold: fc.constantFrom(0.3, 0.65), minSimilar: fc.constant(1), minTokens: fc.constant(1) });
+    let flagged = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(semantic, fc.boolean()), { minLength: 2, maxLength: 4 }), fc.array(fc.nat(5), { minLength: 4, maxLength: 40 }), (configs, picks) => {
+        const sessions = configs.map(([sem, mask]) => {
+          const o = { normalizeVolatile: mask, detectors: { exactRepeat: false, frequency: false, cycle: false, resultRepeat: false, deadEnd: false, stateRepeat: false, similarArgs: false, chanting: false, semantic: sem } } as const;
+          return [new LoopDetector({ ...o, engine: 'reference' }), new LoopDetector({ ...o, engine: 'wasm' })] as const;
+        });
+        try {
+          picks.forEach((t, k) => {
+            const [ref, wasm] = sessions[k % sessions.length] as readonly [LoopDetector, LoopDetector];
+            const e = { tool: 'search', args: { q: texts[t] } };
+            const v = ref.check(e);
+            if (v !== null) flagged++;
+            expect(JSON.stringify(wasm.check(e))).toBe(JSON.stringify(v));
+          });
+        } finally {
+          for (const [, w] of sessions) w.dispose();
+        }
+      }),
+      { numRuns: runs(200) },
+    );
+    expect(flagged).toBeGreaterThan(20);
+  });
+
   it('should give the same verdicts through checkMany, in any batch sizes, as check() one by one', () => {
     fc.assert(
       fc.property(stream, options, fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 10 }), (events, o, sizes) => {
