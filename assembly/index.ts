@@ -1,7 +1,7 @@
 // The module's exports: the loopwatch hot paths (call fingerprints, per-session rings in linear memory,
 // the call detectors and the semantic sketch), driven by src/wasm/. Memory is imported, so the host can
 // re-instantiate the module over the same memory after a trap.
-import { CONFIG_SIZE, CONFIGS, H_IN, H_IN_SIZE, H_LISTS, H_LISTS_SIZE, H_OUT, H_OUT_SIZE, H_SCRATCH, H_SCRATCH_SIZE, S_CONFIG } from './abi';
+import { CONFIG_SIZE, CONFIGS, H_BYTES, H_BYTES_SIZE, H_IN, H_IN_SIZE, H_LISTS, H_LISTS_SIZE, H_OUT, H_OUT_SIZE, H_SCRATCH, H_SCRATCH_SIZE, S_CONFIG } from './abi';
 import { anyAtThreshold } from './detect';
 import { ensureRegion } from './slots';
 
@@ -26,6 +26,11 @@ export function reserveOutput(size: u32): u32 {
 /** Makes the scratch area at least `size` bytes. */
 export function reserveScratch(size: u32): u32 {
   return <u32>ensureRegion(H_SCRATCH, H_SCRATCH_SIZE, size);
+}
+
+/** Makes the area for bytes the host hashes (snapshot checksums) at least `size` bytes. */
+export function reserveBytes(size: u32): u32 {
+  return <u32>ensureRegion(H_BYTES, H_BYTES_SIZE, size);
 }
 
 /** Makes the unit-lists area at least `size` bytes. */

@@ -3,6 +3,7 @@ import xxhash from 'xxhash-wasm';
 import { describe, expect, it } from 'vitest';
 import { toBigInt, u64 } from '../src/fingerprint/u64.js';
 import { xxh64 } from '../src/fingerprint/xxh64.js';
+import { moduleXxh64 } from '../src/wasm/module-xxh64.js';
 
 const { h64Raw } = await xxhash();
 
@@ -32,5 +33,21 @@ describe('xxh64 reference', () => {
     const whole = new Uint8Array([9, 9, 1, 2, 3, 4, 5, 9, 9]);
     const lo = xxh64(whole, 2, 7, 0, 0);
     expect(toBigInt(u64.hi, lo)).toBe(h64Raw(new Uint8Array([1, 2, 3, 4, 5]), 0n));
+  });
+});
+
+describe('xxh64 in the module, of host bytes (snapshot checksums)', () => {
+  it('should give what the TypeScript xxh64 gives, for any bytes and range', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.nat(), fc.nat(), (bytes, a, b) => {
+        const start = a % (bytes.length + 1);
+        const end = start + (b % (bytes.length - start + 1));
+        const lo = moduleXxh64(bytes, start, end);
+        const got = toBigInt(u64.hi, lo);
+        const refLo = xxh64(bytes, start, end, 0, 0);
+        expect(got).toBe(toBigInt(u64.hi, refLo));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

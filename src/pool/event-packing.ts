@@ -11,9 +11,9 @@
 import { deserialize } from 'node:v8';
 import { InvalidEventError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
-import type { ByteWriter, InPlaceFiller } from '../snapshot/byte-writer.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent } from '../types.js';
-import { EncodeOverflow, ValueEncoder } from '../wasm/encode-value.js';
+import type { ArgsEncoder } from '../wasm/args-encoder.js';
 import { EncodedArgs } from '../wasm/encoded-args.js';
 import { cloneBytes, errorOnTheWire } from './portable-values.js';
 
@@ -40,8 +40,8 @@ const ABSENT = 0;
 const STRING = 1;
 const TREE = 2;
 const CLONE = 3;
-/** Args in the module's value encoding (see EncodedArgs): the worker hands the bytes to the module as they are. */
-const ENCODED = 4;
+/** Args in the module's value encoding (ArgsEncoder, EncodedArgs): the worker hands the bytes to the module as they are. */
+export const ENCODED = 4;
 
 /** Tags of a JSON-data tree. */
 const T_NULL = 0;
@@ -172,63 +172,6 @@ function writeValue(w: ByteWriter, v: unknown): void {
   const bytes = cloneBytes(v);
   w.u8(CLONE);
   w.bytes(bytes);
-}
-
-/**
- * Encodes args for the module in the calling thread, with the walk the workers' configuration gives the
- * call's tool, so a worker copies the bytes into its record instead of rebuilding and walking objects.
- * Only args the encoding says exactly (JSON data) go this way; the others go as before.
- */
-export class ArgsEncoder implements InPlaceFiller {
-  private readonly enc = new ValueEncoder();
-  private pending: unknown = undefined;
-
-  /**
-   * `maxDepth`: the configuration's depth cap. `unfiltered(tool)`: no field of the tool's args is ignored
-   * (ignored fields are left out of the encoding, and the args object must come back whole).
-   */
-  constructor(
-    private readonly maxDepth: number,
-    private readonly unfiltered: (tool: string) => boolean,
-  ) {
-    this.enc.trackLoss = true;
-  }
-
-  /** Writes `args` as ENCODED and returns true; writes nothing and returns false when they cannot go so. */
-  write(w: ByteWriter, tool: string, args: unknown): boolean {
-    if (typeof args !== 'object' || args === null || !this.unfiltered(tool)) return false;
-    const mark = w.length;
-    w.u8(ENCODED);
-    const lengthAt = w.length;
-    w.u32(0);
-    this.pending = args;
-    try {
-      w.inPlace(this);
-    } catch {
-      // cannot happen (the encoder turns throwing getters into a marker), but a failure here must not lose the call
-      this.enc.lossy = true;
-    } finally {
-      this.pending = undefined;
-    }
-    if (this.enc.lossy) {
-      w.length = mark;
-      return false;
-    }
-    w.patchU32(lengthAt, w.length - lengthAt - 4);
-    return true;
-  }
-
-  /** @internal ByteWriter.inPlace's side. */
-  fill(u8: Uint8Array, dv: DataView, start: number, end: number): number {
-    this.enc.reset(u8, dv, start, end);
-    this.enc.value(this.pending, null, this.maxDepth);
-    return this.enc.position - start;
-  }
-
-  /** @internal */
-  overflowed(e: unknown): boolean {
-    return e instanceof EncodeOverflow;
-  }
 }
 
 function readValue(r: ByteReader): unknown {

@@ -33,7 +33,8 @@ import { unreadable, validateEvent } from '../session/observe-event.js';
 import type { EngineStats } from '../engine/loop-engine.js';
 import type { SessionEvent } from '../engine/loop-engine.js';
 import type { Verdict } from '../types.js';
-import { ArgsEncoder, Op } from './event-packing.js';
+import { ENCODED, Op } from './event-packing.js';
+import { ArgsEncoder } from '../wasm/args-encoder.js';
 import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } from './pool-options.js';
 import { type PoolShard, InlineShard } from './inline-shard.js';
 import { Shard, type Ticket } from './shard.js';
@@ -133,7 +134,7 @@ export class LoopPool extends EventEmitter {
     };
     // the workers' walk of each tool's args, so calls can be encoded here once for their module
     const detection = this.options.detection;
-    const argsEncoder = new ArgsEncoder(detection.maxDepth, (tool) => detection.ignoreFields.length === 0 && (detection.tools.get(tool)?.ignoreFields?.length ?? 0) === 0);
+    const argsEncoder = new ArgsEncoder(ENCODED, detection.maxDepth, (tool) => detection.ignoreFields.length === 0 && (detection.tools.get(tool)?.ignoreFields?.length ?? 0) === 0);
     this.workerShards = Array.from({ length: this.options.workers }, (_, i) => new Shard(i, filename, this.options.engine, this.options.snapshotEvery, this.options.maxBatch, events, argsEncoder));
     this.shards = this.options.inlineShard ? [...this.workerShards, new InlineShard(this.options.engine)] : this.workerShards;
   }

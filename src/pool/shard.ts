@@ -16,7 +16,8 @@
 import { SessionLostError } from '../errors.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent, Verdict } from '../types.js';
-import { type ArgsEncoder, type OpCode, Op, writeCheck, writeOp } from './event-packing.js';
+import { type OpCode, Op, writeCheck, writeOp } from './event-packing.js';
+import type { ArgsEncoder } from '../wasm/args-encoder.js';
 import type { RunResult, StartResult } from './pool-worker.js';
 import { fromWire } from './wire-errors.js';
 import { WorkerIncarnation } from './worker-incarnation.js';

@@ -13,6 +13,7 @@ import { SnapshotError } from '../errors.js';
 import { xxh64 } from '../fingerprint/xxh64.js';
 import { u64 } from '../fingerprint/u64.js';
 import type { ResolvedOptions } from '../options/options.js';
+import { moduleXxh64 } from '../wasm/module-xxh64.js';
 
 /** The first four bytes of every snapshot. */
 export const SNAPSHOT_MAGIC = 'LWSS';
@@ -75,7 +76,7 @@ export function sealSnapshot(payload: Uint8Array, options: ResolvedOptions): Uin
   dv.setUint32(16, payload.length, true);
   out.set(payload, HEADER);
   const end = HEADER + payload.length;
-  const sumLo = xxh64(out, 0, end, 0, 0);
+  const sumLo = moduleXxh64(out, 0, end);
   dv.setUint32(end, sumLo, true);
   dv.setUint32(end + 4, u64.hi, true);
   return out;
@@ -96,7 +97,7 @@ export function openSnapshot(bytes: unknown, options: ResolvedOptions): { readon
   const length = dv.getUint32(16, true);
   if (HEADER + length + TRAILER !== bytes.length) throw new SnapshotError(`loopwatch: the snapshot is truncated or padded (${bytes.length} bytes, its header says ${HEADER + length + TRAILER})`);
   const end = HEADER + length;
-  const sumLo = xxh64(bytes, 0, end, 0, 0);
+  const sumLo = moduleXxh64(bytes, 0, end);
   if (dv.getUint32(end, true) !== sumLo || dv.getUint32(end + 4, true) !== u64.hi) throw new SnapshotError('loopwatch: the snapshot is corrupt (its checksum does not match its bytes)');
   const [lo, hi] = optionsFingerprint(options);
   if (dv.getUint32(8, true) !== lo || dv.getUint32(12, true) !== hi) {

@@ -7,9 +7,11 @@
  */
 import { SnapshotError } from '../errors.js';
 import { hashValue } from '../fingerprint/canonical-hash.js';
-import { RestoredValue, carryFingerprint } from '../fingerprint/restored-value.js';
+import { RestoredValue, carriedFingerprint, carryFingerprint } from '../fingerprint/restored-value.js';
 import { u64 } from '../fingerprint/u64.js';
 import { MAX_ARGS_DEPTH, isPlainObject } from '../text/args-similarity.js';
+import { ArgsEncoder } from '../wasm/args-encoder.js';
+import { decodeJsonData } from '../wasm/encoded-args.js';
 import type { ByteReader } from './byte-reader.js';
 import type { ByteWriter } from './byte-writer.js';
 
@@ -22,6 +24,8 @@ const STRING = 5;
 const ARRAY = 6;
 const OBJECT = 7;
 const OPAQUE = 8;
+/** Args that are JSON data, in the module's value encoding (writeArgs): read back as that data. */
+const JSON_DATA = 9;
 
 /** Fewest bytes an element (a tag) and an object member (a key's form and length, a tag) take. */
 const ELEMENT_BYTES = 1;
@@ -84,6 +88,20 @@ export function writeValue(w: ByteWriter, v: unknown, depth = 0): void {
   fingerprint(w, v);
 }
 
+/** Encodes args that are JSON data nested at most 256 deep (deeper ones go as writeValue writes them). */
+const argsEncoder = new ArgsEncoder(JSON_DATA, 256, () => true);
+
+/**
+ * Writes a call's args as similar args compares them: JSON data (most args) in the module's value
+ * encoding, one walk with no fingerprints to compute (read back as the same data, whose fingerprints are
+ * what its own hashing gives); anything else as writeValue writes it, and so are args restored from a
+ * snapshot that carry their original's fingerprint (written again as they were read).
+ */
+export function writeArgs(w: ByteWriter, v: unknown): void {
+  if (typeof v === 'object' && v !== null && carriedFingerprint(v) !== undefined) writeValue(w, v);
+  else if (!argsEncoder.write(w, '', v)) writeValue(w, v);
+}
+
 /** Writes an array or a plain object member by member; false (nothing written) for other objects. */
 function writeContainer(w: ByteWriter, v: object, depth: number): boolean {
   if (Array.isArray(v)) {
@@ -141,6 +159,12 @@ export function readValue(r: ByteReader): unknown {
     }
     case OPAQUE:
       return new RestoredValue(r.u32(), r.u32());
+    case JSON_DATA:
+      try {
+        return decodeJsonData(r.bytes());
+      } catch (e) {
+        throw new SnapshotError(`loopwatch: the snapshot is corrupt (${(e as Error).message})`);
+      }
     default:
       throw new SnapshotError(`loopwatch: the snapshot is corrupt (unknown value tag ${tag})`);
   }

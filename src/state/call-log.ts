@@ -16,7 +16,7 @@ import { SnapshotError } from '../errors.js';
 import { toHex } from '../fingerprint/u64.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
-import { readValue, writeValue } from '../snapshot/value-codec.js';
+import { readValue, writeArgs } from '../snapshot/value-codec.js';
 import { type JsonPrefix, jsonPrefix } from '../text/json-prefix.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
@@ -204,7 +204,7 @@ export class CallLog implements Rewindable {
       w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
       if (!this.argsKept(i)) continue;
       w.str(this.preview(i));
-      if (withArgs) writeValue(w, this.argsOf(i));
+      if (withArgs) writeArgs(w, this.argsOf(i));
     }
   }
 

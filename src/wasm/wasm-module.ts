@@ -28,6 +28,7 @@ export interface WasmExports {
   reserveOutput(size: number): number;
   reserveScratch(size: number): number;
   reserveLists(size: number): number;
+  reserveBytes(size: number): number;
   stuck(slot: number): number;
   debugTrap(): void;
   xxh64(ptr: number, len: number, seed: bigint): bigint;

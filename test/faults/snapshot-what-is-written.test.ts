@@ -86,7 +86,7 @@ describe('evictions that cannot persist their session', () => {
   function engineWithQuarantined(extra: object): LoopEngine {
     const e = new LoopEngine({ maxSessions: 1, onEvict: (s) => void s.snapshot(), ...extra });
     e.check('q', { tool: 'read', args: { p: 1 } });
-    const d = (e as unknown as { table: { peek(id: string): { value: LoopDetector } } }).table.peek('q').value;
+    const d = (e as unknown as { table: { peek(id: string): LoopDetector } }).table.peek('q');
     armTrapForTesting((d as unknown as { pipeline: { slot: number } }).pipeline.slot);
     expect(() => e.check('q', { tool: 'read', args: { p: 2 } })).toThrow(WasmTrapError);
     return e;
