@@ -75,4 +75,19 @@ describe('previewCall', () => {
     late.self = late;
     expect(previewCall('t', late)).toBe(`t {"body":"${'x'.repeat(PREVIEW_ARGS_LENGTH - 1 - '{"body":"'.length)}…`);
   });
+
+  it('should preview a value whose getter previews another value while it is written', () => {
+    const inner = { q: 'inner text' };
+    let seen = '';
+    const outer = {
+      a: 1,
+      get b(): string {
+        seen = previewCall('inner', inner);
+        return 'b value';
+      },
+      c: [true, null],
+    };
+    expect(previewCall('t', outer)).toBe(naivePreview('t', outer));
+    expect(seen).toBe(naivePreview('inner', inner));
+  });
 });

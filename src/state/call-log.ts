@@ -17,38 +17,30 @@ import { toHex } from '../fingerprint/u64.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeArgs } from '../snapshot/value-codec.js';
-import { type JsonPrefix, jsonPrefix } from '../text/json-prefix.js';
+import { collapsedText } from '../text/preview-text.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
 
 /** Characters of argument text shown in a call preview. */
 export const PREVIEW_ARGS_LENGTH = 80;
 
-/** A compact, single-line preview of a call: `tool {"args":...}`. */
+/** A compact, single-line preview of a call: `tool {"args":...}` (white space runs collapsed, cut with `…`). */
 export function previewCall(tool: string, args: unknown): string {
   if (args === undefined) return tool;
-  // collapsing white space in a prefix gives a prefix of the collapsed whole, so long args (an 8 KB file
-  // body) are written out and collapsed only as far as the preview reaches
-  let shown = '';
-  for (let cut = 4 * PREVIEW_ARGS_LENGTH; ; cut *= 4) {
-    const { text, whole } = argsText(args, cut);
-    shown = (cut < text.length ? text.slice(0, cut) : text).replace(/\s+/g, ' ');
-    if (shown.length > PREVIEW_ARGS_LENGTH || (whole && cut >= text.length)) break;
+  // written only as far as the preview reaches (an 8 KB file body costs its first characters)
+  let shown = collapsedText(args, PREVIEW_ARGS_LENGTH, typeof args === 'string');
+  if (shown === null) {
+    // not JSON data: as JSON.stringify writes it (BigInt as digits), or String() when it writes nothing
+    let text: string;
+    try {
+      text = JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(args);
+    } catch {
+      text = '[unserialisable args]';
+    }
+    shown = collapsedText(text, PREVIEW_ARGS_LENGTH, true) as string;
   }
   if (shown.length > PREVIEW_ARGS_LENGTH) shown = shown.slice(0, PREVIEW_ARGS_LENGTH - 1) + '…';
   return `${tool} ${shown}`;
-}
-
-/** At least `limit` characters of the args' text (text args as they are, others as JSON), or all of it. */
-function argsText(args: unknown, limit: number): JsonPrefix {
-  if (typeof args === 'string') return { text: args, whole: true };
-  try {
-    const prefix = jsonPrefix(args, limit);
-    if (prefix !== null) return prefix;
-    return { text: JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(args), whole: true };
-  } catch {
-    return { text: '[unserialisable args]', whole: true };
-  }
 }
 
 /** What one push() overwrites, kept by mark() for rollback(). */
