@@ -25,9 +25,9 @@ import type { Rewindable } from '../state/rewindable.js';
 /** Detects retries of one tool with slightly varied arguments. Args are read from the call log. */
 export class SimilarArgsDetector implements Detector, Rewindable {
   readonly name = 'similar_args';
-  /** With volatile-text masking: masked copies of recent args, by call index. */
-  private readonly masked: unknown[];
-  private readonly maskedAt: Float64Array;
+  /** With volatile-text masking: masked copies of recent args, by call index (made on first use). */
+  private masked: unknown[] | null = null;
+  private maskedAt: Float64Array | null = null;
   private n = 0;
 
   constructor(
@@ -35,10 +35,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     private readonly o: SimilarArgsOptions,
     private readonly transform: ((s: string) => string) | null,
     private readonly onlyWhenFailing: boolean,
-  ) {
-    this.masked = new Array<unknown>(o.window + 1);
-    this.maskedAt = new Float64Array(o.window + 1).fill(-1);
-  }
+  ) {}
 
   record(_call: ObservedCall): void {
     this.n++;
@@ -47,12 +44,14 @@ export class SimilarArgsDetector implements Detector, Rewindable {
   private argsAt(i: number): unknown {
     const raw = this.ctx.log.argsOf(i);
     if (this.transform === null) return raw;
-    const s = i % this.masked.length;
-    if (this.maskedAt[s] !== i) {
-      this.masked[s] = snapshotArgs(raw, this.transform);
-      this.maskedAt[s] = i;
+    const masked = (this.masked ??= new Array<unknown>(this.o.window + 1));
+    const at = (this.maskedAt ??= new Float64Array(this.o.window + 1).fill(-1));
+    const s = i % masked.length;
+    if (at[s] !== i) {
+      masked[s] = snapshotArgs(raw, this.transform);
+      at[s] = i;
     }
-    return this.masked[s];
+    return masked[s];
   }
 
   check(): LoopSignal | null {
@@ -92,8 +91,8 @@ export class SimilarArgsDetector implements Detector, Rewindable {
 
   /** Remembers what the next record() changes (see Rewindable). */
   mark(): void {
-    const s = this.n % this.masked.length;
-    this.undo = { n: this.n, masked: this.masked[s], at: this.maskedAt[s] as number };
+    const s = this.n % (this.o.window + 1);
+    this.undo = { n: this.n, masked: this.masked?.[s], at: this.maskedAt === null ? -1 : (this.maskedAt[s] as number) };
   }
 
   /** Undoes the record() made since mark(). */
@@ -101,17 +100,19 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     const u = this.undo;
     if (u === null) return;
     this.undo = null;
-    const s = u.n % this.masked.length;
-    this.masked[s] = u.masked;
-    this.maskedAt[s] = u.at;
+    const s = u.n % (this.o.window + 1);
+    if (this.masked !== null && this.maskedAt !== null) {
+      this.masked[s] = u.masked;
+      this.maskedAt[s] = u.at;
+    }
     this.n = u.n;
   }
 
   reset(): void {
     this.undo = null;
     this.n = 0;
-    this.masked.fill(undefined);
-    this.maskedAt.fill(-1);
+    this.masked = null;
+    this.maskedAt = null;
   }
 
   /** Writes its state for a snapshot (the calls seen; masked copies are remade from the log). */

@@ -71,6 +71,9 @@ function unrecorded(err: unknown): boolean {
   return err instanceof InvalidEventError || err instanceof CapacityError;
 }
 
+/** The two-phase state of a session that has used none (written in its snapshots; never changed). */
+const NO_LIVE_STATE = new LiveState();
+
 /** Loop detection for one agent session. */
 export class LoopDetector {
   /** The resolved options (defaults filled in). */
@@ -82,8 +85,12 @@ export class LoopDetector {
   private listeners: Set<VerdictListener> | null = null;
   /** Whether the last call got a verdict (isStuck). */
   private lastFlagged = false;
-  /** The two-phase state: proposals waiting for their outcome, blocked calls. */
-  private readonly live = new LiveState();
+  /** The two-phase state: proposals waiting for their outcome, blocked calls (made on first use). */
+  private liveState: LiveState | null = null;
+
+  private get live(): LiveState {
+    return (this.liveState ??= new LiveState());
+  }
 
   /** The session's id in stats: the `sessionId` option, or the one given to the constructor. */
   readonly sessionId: string;
@@ -432,7 +439,7 @@ export class LoopDetector {
     this.pipeline.reset();
     for (const d of this.options.custom) d.reset();
     this.policy.reset();
-    this.live.reset();
+    this.liveState?.reset();
     this.lastFlagged = false;
   }
 
@@ -484,7 +491,7 @@ export class LoopDetector {
     this.tally.save(w);
     w.bool(this.lastFlagged);
     this.policy.save(w);
-    this.live.save(w);
+    (this.liveState ?? NO_LIVE_STATE).save(w);
     this.pipeline.save(w);
     return w.finish();
   }

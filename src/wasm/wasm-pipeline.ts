@@ -31,13 +31,15 @@ import { maskVolatile } from '../text/mask-volatile.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
 import * as A from './generated/abi.js';
 import type { ArgsPlan } from './record-writer.js';
-import type { BatchItem, Learnt } from './wasm-core.js';
+import type { BatchItem, Learnt, OutputSink } from './wasm-core.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
 import { WasmHistoryView } from './wasm-history.js';
 import { shareLayout, slotLayout } from './slot-layout.js';
 
 const PROGRESS: readonly Progress[] = ['unknown', 'stalled', 'changing', 'mixed'];
 const NO_EVENT: ToolEvent = Object.freeze({ tool: '' });
+/** No call being read. */
+const NO_PLAN: ArgsPlan = Object.freeze({ value: undefined, normalised: false, viaHost: false });
 
 /** Per resolved options (shared by every session made from them), the canonical walk per tool. */
 const walksByOptions = new WeakMap<ResolvedOptions, Map<string, CanonicalWalkOptions>>();
@@ -95,15 +97,17 @@ export class WasmPipeline implements Pipeline {
   private readonly core: WasmCore;
   private readonly config: number;
   private slot: number;
-  private readonly view: WasmHistoryView;
+  /** The rings as TypeScript detectors read them (made when one first does). */
+  private view: WasmHistoryView | null = null;
   private readonly similar: SimilarArgsDetector | null;
   private readonly semanticHost: SemanticDetector | null;
   private readonly chanting: ChantingDetector | null;
   /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
   private readonly readsRings: boolean;
-  private readonly items: BatchItem[];
-  private plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
-  private readonly singlePlan: ArgsPlan = this.plan;
+  /** What observe() hands the core, made on its first use (sessions of an engine never call it). */
+  private single: { readonly items: BatchItem[]; readonly plan: ArgsPlan; readonly sink: OutputSink } | null = null;
+  /** How the call being read had its args written (the log keeps them). */
+  private plan: ArgsPlan = NO_PLAN;
   private result: readonly LoopSignal[] = NO_SIGNALS;
   private failure: Error | null = null;
   private pending: ToolEvent | null = null;
@@ -116,13 +120,6 @@ export class WasmPipeline implements Pipeline {
   private proposing = false;
   /** What mark() kept for rollback(): the slot's bytes and the last call's fields. */
   private undo: { state: Uint8Array; lastIndex: number; lastEvent: ToolEvent | null; lastErrorText: string | undefined; lastInfra: boolean } | null = null;
-  private readonly sink = (_k: number, out: number, learnt: { errorText: string | undefined; infra: boolean }, failure: Error | null): void => {
-    if (failure !== null) {
-      this.failure = failure;
-      return;
-    }
-    this.result = this.read(out, learnt.errorText, learnt.infra);
-  };
 
   constructor(private readonly o: ResolvedOptions) {
     this.core = sharedCore();
@@ -131,17 +128,31 @@ export class WasmPipeline implements Pipeline {
     // the registered layout, shared by every session of this configuration
     const layout = this.core.layout(this.config);
     shareLayout(o, layout);
-    this.view = new WasmHistoryView(this.core.instance, layout, () => this.slot);
     const capacity = historyCapacity(o.detectors);
     this.log = new CallLog(capacity, (args, tool) => this.normalise(args, tool), argsWindow(o.detectors, capacity, o.custom.length !== 0));
-    const ctx = { history: this.view, log: this.log };
-    const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
     const d = o.detectors;
-    this.similar = d.similarArgs ? new SimilarArgsDetector(ctx, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
-    this.semanticHost = d.semantic && d.semantic.method === 'exact' ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
+    const hostRings = d.similarArgs !== null || (d.semantic !== null && d.semantic.method === 'exact');
+    const ctx = hostRings ? { history: this.history, log: this.log } : null;
+    const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
+    this.similar = d.similarArgs && ctx !== null ? new SimilarArgsDetector(ctx, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
+    this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     this.chanting = d.chanting ? new ChantingDetector(d.chanting) : null;
-    this.readsRings = this.similar !== null || this.semanticHost !== null;
-    this.items = [{ slot: this.slot, config: this.config, event: { tool: '' }, args: this.plan, ignore: null, maxDepth: o.maxDepth, maskResults: d.resultRepeat?.masked === true, readsRings: false }];
+    this.readsRings = hostRings;
+  }
+
+  /** The single-call state observe() uses. */
+  private singleCall(): { readonly items: BatchItem[]; readonly plan: ArgsPlan; readonly sink: OutputSink } {
+    if (this.single !== null) return this.single;
+    const plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
+    const sink: OutputSink = (_k, out, learnt, failure) => {
+      if (failure !== null) {
+        this.failure = failure;
+        return;
+      }
+      this.result = this.read(out, learnt.errorText, learnt.infra);
+    };
+    const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false }];
+    return (this.single = { items, plan, sink });
   }
 
   private normalise(args: unknown, tool: string): unknown {
@@ -203,7 +214,7 @@ export class WasmPipeline implements Pipeline {
     try {
       return this.read(out, learnt.errorText, learnt.infra);
     } finally {
-      this.plan = this.singlePlan;
+      this.plan = NO_PLAN;
       this.pending = null;
     }
   }
@@ -211,16 +222,18 @@ export class WasmPipeline implements Pipeline {
   observe(e: ToolEvent, proposed = false): readonly LoopSignal[] {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     this.proposing = proposed;
+    const single = this.singleCall();
+    const plan = single.plan;
     const identity = this.o.tools.size === 0 ? undefined : this.o.tools.get(e.tool)?.identity;
-    this.plan.viaHost = false;
+    plan.viaHost = false;
     if (identity === undefined) {
-      this.plan.value = e.args;
-      this.plan.normalised = false;
+      plan.value = e.args;
+      plan.normalised = false;
     } else {
-      this.plan.value = identityOf(identity, e);
-      this.plan.normalised = true;
+      plan.value = identityOf(identity, e);
+      plan.normalised = true;
     }
-    const item = this.items[0] as BatchItem;
+    const item = single.items[0] as BatchItem;
     item.slot = this.slot;
     item.event = e;
     item.ignore = this.walkFor(e.tool).ignoreKeys;
@@ -228,15 +241,17 @@ export class WasmPipeline implements Pipeline {
     this.result = NO_SIGNALS;
     this.failure = null;
     this.pending = e;
+    this.plan = plan;
     try {
-      this.core.run(this.items, this.sink);
+      this.core.run(single.items, single.sink);
     } finally {
       this.pending = null;
       this.proposing = false;
       item.proposed = false;
       // nothing of the caller's event stays reachable from the session
       item.event = NO_EVENT;
-      this.plan.value = undefined;
+      plan.value = undefined;
+      this.plan = NO_PLAN;
     }
     if (this.failure !== null) throw this.failure;
     return this.result;
@@ -312,7 +327,7 @@ export class WasmPipeline implements Pipeline {
 
   /** The call as the TypeScript detectors of this pipeline read it (one reused object). */
   private hostCall(index: number, e: ToolEvent, errorText: string | undefined, infra: boolean): ObservedCall {
-    const c = this.internalCall;
+    const c = (this.internalCall ??= new ReusedCall(this.logRef()));
     c.index = index;
     c.event = e;
     c.isError = errorText !== undefined;
@@ -321,7 +336,7 @@ export class WasmPipeline implements Pipeline {
     return c;
   }
 
-  private readonly internalCall = new ReusedCall(this.logRef());
+  private internalCall: ReusedCall | null = null;
 
   private logRef(): () => CallLog {
     return () => this.log;
@@ -334,7 +349,7 @@ export class WasmPipeline implements Pipeline {
   }
 
   get history(): WasmHistoryView {
-    return this.view;
+    return (this.view ??= new WasmHistoryView(this.core.instance, this.core.layout(this.config), () => this.slot));
   }
 
   mark(): void {
