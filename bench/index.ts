@@ -4,8 +4,8 @@
  *
  *   npm run bench                      every scope, a table per scope
  *   npm run bench -- --scope core      only scopes whose id or name contains "core" (ids: core-objects,
- *                                      core-json, all-objects, all-json, fleet-core, fleet-all, threads,
- *                                      kernel, memory, sketch)
+ *                                      core-results, core-json, all-objects, all-json, fleet-core,
+ *                                      fleet-all, threads, kernel, memory, rss, sketch)
  *   npm run bench -- --json            the same figures as JSON on stdout
  *   npm run bench -- --time 500        milliseconds per task (default 400)
  *   npm run bench -- --sessions 1,100  session counts (default 1,1000,10000)
@@ -32,6 +32,7 @@ import { Md5Baseline, Sha256Baseline } from './baselines.js';
 import { type Size, argsBytes, asJsonText, events } from './fixtures.js';
 import { kernelTasks } from './kernel.js';
 import { memoryFigures } from './memory.js';
+import { sessionRss } from './session-rss.js';
 import { sketchAgreement } from './sketch-agreement.js';
 import { CORE } from './index-core.js';
 import { FLEET_BATCH, type FleetFigure, fleetFigures } from './fleet-bench.js';
@@ -202,6 +203,7 @@ function table(scope: string): string {
 /** The suite's scopes; each runs in a process of its own so one scope's JIT history never skews another. */
 const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] = [
   { id: 'core-objects', name: 'core: exact + frequency + cycle, args as objects', run: () => callScope('core: exact + frequency + cycle, args as objects', { detectors: CORE }, (s) => events(s, STREAM), true) },
+  { id: 'core-results', name: 'core: exact + frequency + cycle, args as objects, with a 200 B result', run: () => callScope('core: exact + frequency + cycle, args as objects, with a 200 B result', { detectors: CORE }, (s) => events(s, STREAM, true), true) },
   { id: 'core-json', name: 'core: exact + frequency + cycle, args as JSON text', run: () => callScope('core: exact + frequency + cycle, args as JSON text', { detectors: CORE }, (s) => asJsonText(events(s, STREAM)), true) },
   { id: 'all-objects', name: 'all default detectors, with results', run: () => callScope('all default detectors, with results', {}, (s) => events(s, STREAM, true), false) },
   { id: 'all-json', name: 'all default detectors, args as JSON text, with results', run: () => callScope('all default detectors, args as JSON text, with results', {}, (s) => asJsonText(events(s, STREAM, true)), false) },
@@ -300,11 +302,12 @@ if (values.run !== undefined && values.run !== '') {
     service.push(...serviceMedians(serviceRuns));
   }
   const memory = wanted('memory') ? await memoryFigures() : [];
+  const rss = wanted('rss') ? sessionRss() : [];
   const sketch = wanted('sketch') ? await sketchAgreement() : null;
 
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   if (values.json) {
-    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, memory, sketch }, null, 2));
+    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, memory, rss, sketch }, null, 2));
   } else {
     process.stderr.write('\n');
     console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -322,6 +325,10 @@ if (values.run !== undefined && values.run !== '') {
     if (memory.length > 0) {
       console.log('\n## memory per session (10,000 sessions in a fresh process)\n| detectors | slot (layout) | WebAssembly memory grown | JS heap, new | JS heap after 30 calls |\n|---|---|---|---|---|');
       for (const m of memory) console.log(`| ${m.detectors} | ${m.slotBytes} B | ${m.wasmBytes.toFixed(0)} B | ${m.jsHeapBytes.toFixed(0)} B | ${m.jsHeapAfterCallsBytes.toFixed(0)} B |`);
+    }
+    if (rss.length > 0) {
+      console.log(`\n## resident memory per session (after 100 calls of 491 B args with a 200 B result; marginal over ${rss[0]?.extra.toLocaleString('en')} sessions beyond ${rss[0]?.small.toLocaleString('en')}, each count in a fresh process)\n| detectors | RSS per session |\n|---|---|`);
+      for (const r of rss) console.log(`| ${r.detectors === 'core' ? 'exact + frequency + cycle + result repeat' : 'every default detector'} | ${Math.round(r.bytesPerSession).toLocaleString('en')} B |`);
     }
     if (wanted('sketch')) console.log(`\n## semantic sketch vs exact Jaccard\n${sketch?.note ?? 'skipped: ../shared/data/traces is absent'}`);
   }
