@@ -33,6 +33,9 @@ export interface FleetFigure {
   p99Ms: number;
   /** callsPerSecond over the plain-JS baseline's, measured in the same process. */
   vsBaseline?: number;
+  /** With --repeat: the lowest and highest calls/s over the runs (the median is callsPerSecond). */
+  minRate?: number;
+  maxRate?: number;
 }
 
 /** Calls per batch. */

@@ -71,6 +71,9 @@ export interface Figure {
   nsPerCall: number;
   /** md5 baseline ns / this ns, in the same scope, size and session count. */
   speedupVsMd5?: number;
+  /** With --repeat: the lowest and highest ns per call over the runs (the median is nsPerCall). */
+  minNs?: number;
+  maxNs?: number;
 }
 
 type Checker = { check(e: ToolEvent): unknown };
@@ -192,10 +195,12 @@ async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s:
 function table(scope: string): string {
   const rows = figures.filter((f) => f.scope === scope);
   if (rows.length === 0) return '';
-  const lines = [`\n## ${scope}`, '| size | args | sessions | implementation | ns/call | vs md5 |', '|---|---|---|---|---|---|'];
+  const spread = rows.some((f) => f.minNs !== undefined);
+  const lines = [`\n## ${scope}`, `| size | args | sessions | implementation | ns/call | vs md5 |${spread ? ' runs (min-max) |' : ''}`, `|---|---|---|---|---|---|${spread ? '---|' : ''}`];
   for (const f of rows) {
     const ns = f.nsPerCall >= 10_000 ? f.nsPerCall.toFixed(0) : f.nsPerCall >= 100 ? f.nsPerCall.toFixed(0) : f.nsPerCall.toFixed(1);
-    lines.push(`| ${f.size} | ${f.size === '-' ? '-' : `${f.argsBytes} B`} | ${f.sessions} | ${f.impl} | ${ns} | ${f.speedupVsMd5 === undefined ? '' : `${f.speedupVsMd5.toFixed(1)}x`} |`);
+    const runs = f.minNs === undefined || f.maxNs === undefined ? '' : ` ${f.minNs.toFixed(0)}-${f.maxNs.toFixed(0)} |`;
+    lines.push(`| ${f.size} | ${f.size === '-' ? '-' : `${f.argsBytes} B`} | ${f.sessions} | ${f.impl} | ${ns} | ${f.speedupVsMd5 === undefined ? '' : `${f.speedupVsMd5.toFixed(1)}x`} |${runs}`);
   }
   return lines.join('\n');
 }
@@ -243,7 +248,8 @@ function median(xs: readonly number[]): number {
 function medians(runs: readonly Figure[][]): Figure[] {
   return (runs[0] ?? []).map((f, i) => {
     const all = runs.map((r) => r[i] as Figure);
-    const out: Figure = { ...f, nsPerCall: median(all.map((g) => g.nsPerCall)) };
+    const ns = all.map((g) => g.nsPerCall);
+    const out: Figure = { ...f, nsPerCall: median(ns), minNs: Math.min(...ns), maxNs: Math.max(...ns) };
     if (f.speedupVsMd5 !== undefined) out.speedupVsMd5 = median(all.map((g) => g.speedupVsMd5 as number));
     return out;
   });
@@ -253,7 +259,8 @@ function medians(runs: readonly Figure[][]): Figure[] {
 function fleetMedians(runs: readonly FleetFigure[][]): FleetFigure[] {
   return (runs[0] ?? []).map((f, i) => {
     const all = runs.map((r) => r[i] as FleetFigure);
-    return { ...f, callsPerSecond: median(all.map((g) => g.callsPerSecond)), p50Ms: median(all.map((g) => g.p50Ms)), p99Ms: median(all.map((g) => g.p99Ms)), vsBaseline: median(all.map((g) => g.vsBaseline ?? NaN)) };
+    const rates = all.map((g) => g.callsPerSecond);
+    return { ...f, callsPerSecond: median(rates), minRate: Math.min(...rates), maxRate: Math.max(...rates), p50Ms: median(all.map((g) => g.p50Ms)), p99Ms: median(all.map((g) => g.p99Ms)), vsBaseline: median(all.map((g) => g.vsBaseline ?? NaN)) };
   });
 }
 
@@ -313,14 +320,14 @@ if (values.run !== undefined && values.run !== '') {
     console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
     for (const scope of [...new Set(figures.map((f) => f.scope))]) console.log(table(scope));
     for (const scope of [...new Set(fleet.map((f) => f.scope))]) {
-      console.log(`\n## ${scope}\n${FLEET_SESSIONS.toLocaleString('en')} sessions x ${FLEET_CALLS} calls (50% small, 40% medium, 10% large args, with results; 1 session in 8 loops from mid-way), batches of ${FLEET_BATCH} calls\n| implementation | calls/s | vs plain JS | batch p50 | batch p99 |\n|---|---|---|---|---|`);
-      for (const f of fleet.filter((x) => x.scope === scope)) console.log(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.vsBaseline ?? NaN).toFixed(2)}x | ${f.p50Ms.toFixed(1)} ms | ${f.p99Ms.toFixed(1)} ms |`);
+      console.log(`\n## ${scope}\n${FLEET_SESSIONS.toLocaleString('en')} sessions x ${FLEET_CALLS} calls (50% small, 40% medium, 10% large args, with results; 1 session in 8 loops from mid-way), batches of ${FLEET_BATCH} calls\n| implementation | calls/s | vs plain JS | batch p50 | batch p99 | runs (min-max calls/s) |\n|---|---|---|---|---|---|`);
+      for (const f of fleet.filter((x) => x.scope === scope)) console.log(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.vsBaseline ?? NaN).toFixed(2)}x | ${f.p50Ms.toFixed(1)} ms | ${f.p99Ms.toFixed(1)} ms | ${f.minRate === undefined ? '' : `${Math.round(f.minRate).toLocaleString('en')}-${Math.round(f.maxRate ?? NaN).toLocaleString('en')}`} |`);
     }
     console.log(serviceTable('serve: HTTP, all default detectors', '2,000 sessions x 50 calls (fleet mix, with results); server: `loopwatch serve` in a child process; client: this process, keep-alive; p50/p99 per request', service));
     console.log(serviceTable('nats: JetStream, all default detectors', '2,000 sessions x 100 calls as messages of 50 calls of one session, 8 partitions, worker processes on one nats-server 2.10; batched rows: calls/s from the first answer to the last on a stream filled beforehand; request/reply row: p50/p99 per call, publish to answer', service));
     if (threads.length > 0) {
-      console.log('\n## threads: how JavaScript scales across threads on this machine (bounds what a pool can gain)\n| task | one thread | two threads, same task each | scaling (2.00 = perfect) |\n|---|---|---|---|');
-      for (const t of threads) console.log(`| ${t.task} | ${t.oneThreadMs.toFixed(0)} ms | ${t.twoThreadsMs.toFixed(0)} ms | ${t.scaling.toFixed(2)}x |`);
+      console.log(`\n## threads: how JavaScript scales across threads on this machine (bounds what a pool can gain; medians of ${threads[0]?.rounds ?? 0} alternating rounds)\n| task | one thread | two threads, same task each | scaling (2.00 = perfect) | rounds (min-max) |\n|---|---|---|---|---|`);
+      for (const t of threads) console.log(`| ${t.task} | ${t.oneThreadMs.toFixed(0)} ms | ${t.twoThreadsMs.toFixed(0)} ms | ${t.scaling.toFixed(2)}x | ${t.minScaling.toFixed(2)}-${t.maxScaling.toFixed(2)}x |`);
     }
     if (memory.length > 0) {
       console.log('\n## memory per session (10,000 sessions in a fresh process)\n| detectors | slot (layout) | WebAssembly memory grown | JS heap, new | JS heap after 30 calls |\n|---|---|---|---|---|');

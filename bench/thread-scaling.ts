@@ -1,7 +1,8 @@
 /**
  * How this machine scales JavaScript across threads, whatever loopwatch does: one thread runs a task,
  * then two worker threads run the same task each at once. Scaling = 2 x one thread's time / the pair's
- * time (2.00 is perfect).
+ * time (2.00 is perfect). Each task runs ROUNDS times, one thread and two alternating, and the figures are
+ * the medians, with the lowest and highest scaling of a round (on a shared machine one run says little).
  *
  * - compute: arithmetic over a 512 KB typed array (no allocation);
  * - allocation: small objects and strings kept a little while, then dropped (as per-call JS work does:
@@ -47,8 +48,20 @@ export interface ThreadScaling {
   readonly task: TaskName;
   readonly oneThreadMs: number;
   readonly twoThreadsMs: number;
-  /** 2 x oneThreadMs / twoThreadsMs. */
+  /** The median over the rounds of 2 x one thread's time / the pair's time. */
   readonly scaling: number;
+  /** The lowest and highest scaling of a round. */
+  readonly minScaling: number;
+  readonly maxScaling: number;
+  readonly rounds: number;
+}
+
+/** Rounds per task (one thread, then two, alternating). */
+const ROUNDS = 5;
+
+function median(xs: readonly number[]): number {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
 }
 
 function inWorker(task: TaskName): Promise<void> {
@@ -59,18 +72,24 @@ function inWorker(task: TaskName): Promise<void> {
   });
 }
 
-/** Measures each task alone in this thread, then in two workers at once. */
+/** Measures each task in one worker, then in two workers at once, ROUNDS times alternating. */
 export async function threadScaling(): Promise<ThreadScaling[]> {
   const out: ThreadScaling[] = [];
   for (const task of Object.keys(TASKS) as TaskName[]) {
     await inWorker(task); // warm: the first worker start pays for module loading
-    let t = performance.now();
-    await inWorker(task);
-    const oneThreadMs = performance.now() - t;
-    t = performance.now();
-    await Promise.all([inWorker(task), inWorker(task)]);
-    const twoThreadsMs = performance.now() - t;
-    out.push({ task, oneThreadMs, twoThreadsMs, scaling: (2 * oneThreadMs) / twoThreadsMs });
+    const one: number[] = [];
+    const two: number[] = [];
+    const scaling: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      let t = performance.now();
+      await inWorker(task);
+      one.push(performance.now() - t);
+      t = performance.now();
+      await Promise.all([inWorker(task), inWorker(task)]);
+      two.push(performance.now() - t);
+      scaling.push((2 * (one[r] as number)) / (two[r] as number));
+    }
+    out.push({ task, oneThreadMs: median(one), twoThreadsMs: median(two), scaling: median(scaling), minScaling: Math.min(...scaling), maxScaling: Math.max(...scaling), rounds: ROUNDS });
   }
   return out;
 }

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_LIVE_SESSIONS, checkerThreads } from '../src/cli/scan/session-checker.js';
+import { MAX_LIVE_SESSIONS, MIN_CORES_FOR_WORKERS, checkerThreads, defaultCheckerThreads } from '../src/cli/scan/session-checker.js';
 import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
 
 const dir = tempDir();
@@ -46,6 +46,12 @@ describe('loopwatch flag errors', () => {
     expect(loopwatch(['scna', file])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "scna" (did you mean scan?') });
     expect(loopwatch(['demo', '--sesions', '5'])).toMatchObject({ code: 2, stderr: 'loopwatch demo: unknown flag --sesions (did you mean --sessions?) (see loopwatch demo --help)\n' });
     expect(loopwatch(['explain', 'a', file, '--arond', '2'])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown flag --arond (did you mean --around?)') });
+  });
+
+  it('should check with the calling thread alone by default below 4 cores, and with every core from 4 up', () => {
+    expect([1, 2, 3].map(defaultCheckerThreads)).toEqual([1, 1, 1]);
+    expect(defaultCheckerThreads(MIN_CORES_FOR_WORKERS)).toBe(MIN_CORES_FOR_WORKERS);
+    expect(defaultCheckerThreads(16)).toBe(16);
   });
 
   it('should lower a worker count the session cap cannot be spread over, say so, and scan with it', () => {

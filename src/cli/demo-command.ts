@@ -13,6 +13,7 @@ import type { TraceItem } from '../formats/trace-record.js';
 import { availableParallelism } from 'node:os';
 import { type CommandIo, DEFAULT_BATCH, DEFAULT_MAX_SESSIONS, MAX_WORKERS, type ScanSettings, scanItems } from './scan-command.js';
 import { integerFlag, parseFlags, stringOf } from './flags.js';
+import { defaultCheckerThreads } from './scan/session-checker.js';
 
 /** Where the demo says its calls come from. */
 const DEMO_FILE = '<demo fleet>';
@@ -41,7 +42,7 @@ export async function demoCommand(args: readonly string[], io: CommandIo): Promi
   const settings: ScanSettings = {
     paths: [],
     format: undefined,
-    workers: integerFlag('--workers', stringOf(v, 'workers'), availableParallelism(), 0, MAX_WORKERS),
+    workers: integerFlag('--workers', stringOf(v, 'workers'), defaultCheckerThreads(availableParallelism()), 0, MAX_WORKERS),
     workersGiven: v.workers !== undefined,
     preset: stringOf(v, 'preset'),
     config: stringOf(v, 'config'),

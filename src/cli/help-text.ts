@@ -59,7 +59,8 @@ Options:
   --format NAME          read every input as this format, one of:
                          ${FORMAT_CHOICES}
   --workers N            threads checking calls: this one and N-1 worker threads (default: the machine's
-                         cores; 0 or 1: this thread alone). Verdicts are the same for every N
+                         cores from 4 cores up, else 1; 0 or 1: this thread alone). Verdicts are the same
+                         for every N
   --preset NAME          detection preset (${Object.keys(PRESETS).join(' | ')}; default: default)
   --config FILE          detection options as JSON (may name a "preset"; refines it)
   --min-action ACTION    lowest action reported: warn | ask | break (default: warn)
@@ -143,7 +144,7 @@ Options:
   --sessions N           sessions to generate (default: ${DEFAULT_SESSIONS})
   --seed N               the fleet's seed (default: ${DEFAULT_SEED})
   --workers N            threads checking calls: this one and N-1 worker threads (default: the machine's
-                         cores; 0 or 1: this thread alone)
+                         cores from 4 cores up, else 1; 0 or 1: this thread alone)
   --preset NAME          detection preset (default: default)
   --config FILE          detection options as JSON
   --json                 the scan summary and the scores as one JSON document

@@ -22,7 +22,7 @@ import { scanExitCode } from './scan/exit-code.js';
 import { inputBytes } from './scan/input-size.js';
 import { type CallSite, type ScanSink, type ScanTotals, runScan } from './scan/scan-pipeline.js';
 import { DEFAULT_TOP, type ScanSummary, type SessionReport } from './scan/scan-summary.js';
-import { MAX_LIVE_SESSIONS, checkerThreads, liveSessions, sessionChecker } from './scan/session-checker.js';
+import { MAX_LIVE_SESSIONS, checkerThreads, defaultCheckerThreads, liveSessions, sessionChecker } from './scan/session-checker.js';
 import { type ReportPlan, ReportOutputs } from './scan/report-outputs.js';
 import { type ScanLabels, scanLabels } from './scan/scan-labels.js';
 import { DEFAULT_TIMELINES, MAX_TIMELINES } from '../report/timeline-picks.js';
@@ -182,7 +182,7 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
   return {
     paths,
     format: format === undefined ? undefined : choiceFlag('--format', format, 'events', FORMAT_NAMES),
-    workers: integerFlag('--workers', stringOf(v, 'workers'), availableParallelism(), 0, MAX_WORKERS),
+    workers: integerFlag('--workers', stringOf(v, 'workers'), defaultCheckerThreads(availableParallelism()), 0, MAX_WORKERS),
     workersGiven: v.workers !== undefined,
     preset: stringOf(v, 'preset'),
     config: stringOf(v, 'config'),

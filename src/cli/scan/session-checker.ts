@@ -39,6 +39,21 @@ export function liveSessions(options: LoopDetectorOptions, requested: number, gi
   return most;
 }
 
+/** Fewest cores on which a scan's default uses worker threads. */
+export const MIN_CORES_FOR_WORKERS = 4;
+
+/**
+ * The threads a scan (or the demo) checks calls with by default: the machine's cores, or only the calling
+ * thread on a machine of fewer than MIN_CORES_FOR_WORKERS. The calling thread also reads, decompresses and
+ * parses the input (about half of a one-thread scan's time) and packs the calls of the workers' sessions;
+ * on two cores that leaves a second thread less to gain than it costs (measured on a 2-core VM:
+ * `loopwatch scan` of the 28,505 trace calls 1.21 s with one thread, 1.28 s with two; of 228,040 calls,
+ * 7.9-8.5 s against 9.2-9.7 s, see docs/speed.md).
+ */
+export function defaultCheckerThreads(cores: number): number {
+  return cores >= MIN_CORES_FOR_WORKERS ? cores : 1;
+}
+
 /**
  * The threads a checker of `maxLive` live sessions can use when `requested` are asked for: each thread's
  * share must be able to hold every live session (they are not spread evenly), and all of them together
