@@ -73,6 +73,7 @@ Options:
                          of the text summary; --markdown=FILE (or a FILE.md after it) writes it there too
   --timelines N          worst sessions given a timeline in the HTML report, 0 to 1000 (default: 20;
                          5 sampled others besides; timelines read the input files again after the scan)
+  --metrics FILE         also write the scan's figures as Prometheus text (for a textfile collector)
   --labels FILE          how each session ended, JSON lines {"session", "exit_status"}: a label column in
                          the reports (default: a sessions.jsonl beside the traces, said on stderr)
   --top N                worst sessions and tools the summary lists (default: 10)
