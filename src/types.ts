@@ -57,7 +57,7 @@ export type Progress = 'stalled' | 'changing' | 'mixed' | 'unknown';
 export interface CallRef {
   /** Position of the call in the session, counting from 0 (exempt tools are not counted). */
   readonly index: number;
-  /** The tool called. */
+  /** The tool called (a name longer than 256 characters is cut, with `…`). */
   readonly tool: string;
   /** The call's 64-bit canonical signature as 16 hex digits. */
   readonly signature: string;

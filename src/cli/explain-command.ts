@@ -95,7 +95,7 @@ function explainCalls(calls: readonly TraceCall[], options: LoopDetectorOptions,
       io.stderr.write(`${c.file}:${c.line}: not checked: ${e instanceof Error ? e.message : String(e)}\n`);
     }
     const loopStart = verdict === null ? null : (position[verdict.loopStart] ?? verdict.loopStart);
-    return { index, step: c.event.step ?? null, tool: c.event.tool, args: previewArgs(c.event.tool, c.event.args), outcome: previewOutcome(c.event), verdict, loopStart };
+    return { index, step: c.event.step ?? null, tool: c.event.tool, args: previewArgs(c.event.args), outcome: previewOutcome(c.event), verdict, loopStart };
   });
   return { rows, refused };
 }

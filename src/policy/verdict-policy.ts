@@ -6,7 +6,7 @@
  *    (`slow`), or kept as is (`ignore`);
  * 2. fusion into one confidence, dropped below `minConfidence`;
  * 3. the ladder's action, climbing faster on no-progress evidence (the same call with the same result);
- * 4. the recommended next step and the message, secrets redacted;
+ * 4. the recommended next step and the message, texts cut to {@link VERDICT_TEXT_LIMIT} and secrets redacted;
  * 5. the caller's `onDetect`, which may override the action or drop the verdict.
  */
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -15,6 +15,7 @@ import { DetectorError } from '../errors.js';
 import type { PolicyOptions } from '../options/options.js';
 import type { CallLog } from '../state/call-log.js';
 import { redactSecrets } from '../text/redact.js';
+import { cutText } from '../text/shown-text.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
 import { fuse } from './fuse.js';
 import { Ladder } from './ladder.js';
@@ -60,15 +61,21 @@ export interface Decision {
   readonly tolerated: number;
 }
 
-const keep = (text: string): string => text;
+/**
+ * Characters of a verdict's pattern, chunk and kind (and of each signal's) kept; longer ones (a custom
+ * detector's, a pattern naming a huge tool) are cut with `…` before redaction reads them.
+ */
+export const VERDICT_TEXT_LIMIT = 4096;
 
-/** redactSecrets, remembering its last few answers (a verdict's texts repeat across its parts). */
+const keep = (text: string): string => cutText(text, VERDICT_TEXT_LIMIT);
+
+/** Cut, then redactSecrets, remembering its answers (a verdict's texts repeat across its parts). */
 function memoRedact(): (text: string) => string {
   const seen = new Map<string, string>();
   return (text) => {
     let out = seen.get(text);
     if (out === undefined) {
-      out = redactSecrets(text);
+      out = redactSecrets(cutText(text, VERDICT_TEXT_LIMIT));
       seen.set(text, out);
     }
     return out;
