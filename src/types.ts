@@ -13,7 +13,10 @@ export interface ToolEvent {
   readonly result?: unknown;
   /** The error the call produced: a message, an object with a `message`, or `true` when there is no text. */
   readonly error?: unknown;
-  /** Text the agent produced with this call (its reasoning or streamed output), checked for chanting. */
+  /**
+   * Text the agent produced with this call (its reasoning or streamed output), checked for chanting; read up
+   * to its first `TEXT_LIMIT` (65,536) characters.
+   */
   readonly text?: string;
   /** A short statement of what the call is meant to do; when given, it stands for the args in similarity. */
   readonly description?: string;

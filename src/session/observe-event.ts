@@ -24,6 +24,7 @@ import { CallHistory, OutcomeFlag } from '../state/call-history.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { maskBytes } from '../text/mask-volatile.js';
 import { bytesSayNothingFound, valueSaysNothingFound } from '../text/nothing-found.js';
+import { capText } from '../text/text-limit.js';
 import type { ToolEvent } from '../types.js';
 
 
@@ -37,8 +38,8 @@ function notFinite(f: string, v: unknown): never {
 
 /**
  * Checks that `event` is a tool call loopwatch can read and returns it as a fixed-shape copy (each field read
- * once: some objects, such as those made by spreading another, make every missing-property read slow);
- * throws {@link InvalidEventError} otherwise.
+ * once: some objects, such as those made by spreading another, make every missing-property read slow), its
+ * `text` cut to `TEXT_LIMIT` characters; throws {@link InvalidEventError} otherwise.
  */
 export function validateEvent(event: unknown): ToolEvent {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) {
@@ -62,7 +63,7 @@ export function validateEvent(event: unknown): ToolEvent {
     args: e.args,
     result: e.result,
     error: e.error,
-    text: text as string | undefined,
+    text: text === undefined ? undefined : capText(text as string),
     description: description as string | undefined,
     step: step as number | undefined,
     round: round as number | undefined,
