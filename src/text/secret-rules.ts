@@ -11,6 +11,9 @@
  *   never overlap (URL credentials start at `://` and stop at the next `/`);
  * - a hand-written scan that reads each run once and remembers the answer for the run (private key blocks,
  *   JSON Web Tokens).
+ * Regular expressions only find starts (literals, bounded counts): runs are measured by `runEnd`, a sticky
+ * `[...]*` that nothing follows. An unbounded count with more after it (`[a-z]{16,}`) keeps a backtracking
+ * entry per character and overflows the expression's stack on a run of some megabytes (`RangeError`).
  */
 
 /** Pushes the spans a rule redacts in `text` onto `out` as start, end pairs. */
@@ -67,18 +70,54 @@ const privateKeyBlock: SecretRule = (text, out) => {
   }
 };
 
-/** Pushes every match of a global regular expression whose attempts are each bounded (see the header). */
-function matches(re: RegExp): SecretRule {
-  return (text, out) => {
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push(m.index, m.index + m[0].length);
-  };
+const ALNUM = /[A-Za-z0-9]*/y;
+const WORD = /\w*/y;
+const ALNUM_DASH = /[A-Za-z0-9-]*/y;
+const AWS_KEY_ID = /[0-9A-Z]{16}\b/y;
+const GOOGLE_KEY = /[0-9A-Za-z_-]{35}\b/y;
+const KEY_PREFIX = /\b(?:[spr]k-|gh[pousr]_|github_pat_|xox[abposr]-|AKIA|ASIA|AIza)/g;
+
+/** Whether the sticky `re` matches at `at`. */
+function matchesAt(re: RegExp, text: string, at: number): boolean {
+  re.lastIndex = at;
+  return re.test(text);
 }
 
-/** Keys and tokens known by their prefix: OpenAI/Anthropic/Stripe-style, GitHub, Slack, AWS key ids, Google. */
-const prefixedTokens = matches(
-  /\b(?:(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}\b|AIza[0-9A-Za-z_-]{35}\b)/g,
-);
+/**
+ * Where the key whose prefix `prefix` starts at `at` ends, or -1: OpenAI/Anthropic-style (`sk-`, `pk-`,
+ * `rk-` and 16 or more key characters), GitHub, Slack, AWS key ids (exactly 16 more), Google (exactly 35).
+ */
+function keyEnd(text: string, at: number, prefix: string): number {
+  const from = at + prefix.length;
+  const atLeast = (run: RegExp, n: number): number => {
+    const e = runEnd(text, from, run);
+    return e - from >= n ? e : -1;
+  };
+  switch (prefix.charCodeAt(0)) {
+    case 0x67: // g
+      return prefix.length === 4 ? atLeast(ALNUM, 20) : atLeast(WORD, 20);
+    case 0x78: // x
+      return atLeast(ALNUM_DASH, 10);
+    case 0x41: // A
+      if (prefix === 'AIza') return matchesAt(GOOGLE_KEY, text, from) ? from + 35 : -1;
+      return matchesAt(AWS_KEY_ID, text, from) ? from + 16 : -1;
+    default:
+      return atLeast(BASE64URL, 16);
+  }
+}
+
+/** Keys and tokens known by their prefix (see {@link keyEnd}). */
+const prefixedTokens: SecretRule = (text, out) => {
+  const re = KEY_PREFIX;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const end = keyEnd(text, m.index, m[0]);
+    if (end >= 0) {
+      out.push(m.index, end);
+      re.lastIndex = end;
+    } else re.lastIndex = m.index + 1;
+  }
+};
 
 /**
  * JSON Web Tokens: `eyJ` at a word boundary, then three base64url segments of 8 or more characters joined
@@ -106,12 +145,20 @@ const webToken: SecretRule = (text, out) => {
   }
 };
 
-/** `Bearer`, `Basic` and `token` followed by white space and a credential: the credential. */
+const SPACES = /\s*/y;
+const AUTH_SCHEME = /\b(?:bearer|basic|token)/gi;
+const CREDENTIAL = /[A-Za-z0-9._~+/=-]*/y;
+
+/** `Bearer`, `Basic` and `token` followed by white space and a credential of 8 or more characters: the credential. */
 const authScheme: SecretRule = (text, out) => {
-  const re = /\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{8,})/gi;
+  const re = AUTH_SCHEME;
+  re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const end = m.index + m[0].length;
-    out.push(end - (m[1] as string).length, end);
+    const v = runEnd(text, re.lastIndex, SPACES);
+    if (v === re.lastIndex) continue;
+    const end = runEnd(text, v, CREDENTIAL);
+    if (end - v >= 8) out.push(v, end);
+    re.lastIndex = end;
   }
 };
 
@@ -144,18 +191,36 @@ const urlPassword: SecretRule = (text, out) => {
   }
 };
 
-const SECRET_KEYS = /(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|pwd|access[_-]?key|client[_-]?secret|private[_-]?key)\\?["']?\s*[:=]\s*\\?["']?/gi;
+const SECRET_KEY = /api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|pwd|access[_-]?key|client[_-]?secret|private[_-]?key/gi;
 
 /** An unquoted value: no white space, quote, `\`, `,`, `;`, `&` or `}`. */
 const BARE_VALUE = /[^\s"'\\,;&}]*/y;
 
+/** Index past an optional `\` and an optional quote at `i`. */
+function skipQuote(text: string, i: number): number {
+  const j = text.charCodeAt(i) === 0x5c ? i + 1 : i;
+  const c = text.charCodeAt(j);
+  return c === 0x22 || c === 0x27 ? j + 1 : j;
+}
+
+/**
+ * Where the value given to the secret-named key that ends at `i` starts (`password=`, `"api_key": "`,
+ * `\"token\" : \"`), or -1 when no `:` or `=` follows it.
+ */
+function valueStart(text: string, i: number): number {
+  const sep = runEnd(text, skipQuote(text, i), SPACES);
+  const c = text.charCodeAt(sep);
+  if (c !== 0x3a && c !== 0x3d) return -1;
+  return skipQuote(text, runEnd(text, sep + 1, SPACES));
+}
+
 /** The value given to a secret-named key (`password=...`, `"api_key": "..."`): three or more characters. */
 const keyValue: SecretRule = (text, out) => {
-  const re = SECRET_KEYS;
+  const re = SECRET_KEY;
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const v = re.lastIndex;
-    const end = runEnd(text, v, BARE_VALUE);
+    const v = valueStart(text, re.lastIndex);
+    const end = v < 0 ? -1 : runEnd(text, v, BARE_VALUE);
     if (end - v >= 3) {
       out.push(v, end);
       re.lastIndex = end;
