@@ -29,6 +29,10 @@ export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   'AKIA then 15 capitals, repeated': (n) => fill('AKIAAAAAAAAAAAAAAAA ', n),
   'ghp_ghp_...': (n) => fill('ghp_', n),
   'xoxb-xoxb-...': (n) => fill('xoxb-', n),
+  'sk_live_ and 15 characters, repeated': (n) => fill('sk_live_aaaaaaaaaaaaaaa ', n),
+  'SG. and a 16-character segment, repeated': (n) => fill('SG.aaaaaaaaaaaaaaaa.', n),
+  'AIza and 34 characters, repeated': (n) => fill(`AIza${'b'.repeat(34)} `, n),
+  '39 base64 characters, repeated': (n) => fill(`${'aB3+'.repeat(10).slice(0, 39)} `, n),
   // auth schemes: a keyword, a long white-space run, no credential
   'token then white space': (n) => 'token' + fill(' ', n - 5),
   'token token token ...': (n) => fill('token ', n),
@@ -41,6 +45,9 @@ export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   "password:' then a run, no closing quote": (n) => "password:'" + fill('a', n - 10),
   'api_key=a, repeated': (n) => fill('api_key=a,', n),
   'tokentokentoken...': (n) => fill('token', n),
+  'password: " then 255 characters, repeated': (n) => fill(`password: "${'c'.repeat(255)}\n`, n),
+  'aws_secret_access_key then spaces': (n) => 'aws_secret_access_key' + fill(' ', n - 21),
+  '--password --password ...': (n) => fill('--password ', n),
   // private key blocks: markers that almost close
   '-----BEGIN then capitals': (n) => '-----BEGIN ' + fill('A', n - 11),
   '-----BEGIN repeated': (n) => fill('-----BEGIN ', n),

@@ -11,6 +11,7 @@ import type { TraceItem } from '../formats/trace-record.js';
 import { SPECIFICITY } from '../policy/fuse.js';
 import type { LoopAction, Verdict } from '../types.js';
 import { detectionOptions } from './detection-options.js';
+import { shownOutput } from './redaction.js';
 import { type FlagSpec, choiceFlag, integerFlag, listFlag, parseFlags, stringOf } from './flags.js';
 import { JsonDocumentWriter, verdictLine } from './render/machine-output.js';
 import { reportTarget } from './render/output-file.js';
@@ -61,6 +62,7 @@ const SCAN_FLAGS: FlagSpec = {
   'max-sessions': { type: 'string' },
   'batch-size': { type: 'string' },
   'no-progress': { type: 'boolean' },
+  'no-redact': { type: 'boolean' },
 };
 
 /** Options of a scan, parsed and checked. */
@@ -91,6 +93,8 @@ export interface ScanSettings {
   readonly maxSessions: number;
   readonly batchSize: number;
   readonly progress: boolean;
+  /** Print tool names, verdicts and messages about skipped input as they are (`--no-redact`). */
+  readonly noRedact?: boolean;
 }
 
 /** Parses `loopwatch scan` arguments. Throws UsageError naming the flag. */
@@ -122,6 +126,7 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
     maxSessions: integerFlag('--max-sessions', stringOf(v, 'max-sessions'), DEFAULT_MAX_SESSIONS, 1, MAX_LIVE_SESSIONS),
     batchSize: integerFlag('--batch-size', stringOf(v, 'batch-size'), DEFAULT_BATCH, 1, MAX_BATCH),
     progress: v['no-progress'] !== true,
+    noRedact: v['no-redact'] === true,
   };
 }
 
@@ -166,7 +171,8 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLoca
 /** Runs a scan of `items` with `settings`, writing the report; resolves to the outcome and exit code. */
 export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
   const { totalBytes = null, bytesRead = () => 0, onVerdict } = hooks;
-  const options = detectionOptions(settings.preset, settings.config);
+  const shown = shownOutput(detectionOptions(settings.preset, settings.config), settings.noRedact === true);
+  const options = shown.options;
   const target = reportTarget(settings.outputFile, io.stdout);
   const out = target.stream;
   const threads = checkerThreads(settings.workers, settings.maxSessions);
@@ -193,7 +199,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
     },
     issue: (i) => {
       bar?.clear();
-      io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+      io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${shown.text(i.message)}\n`);
     },
     sessionDone: (r) => {
       if (doc !== null && listed(r)) doc.session(r);
@@ -207,7 +213,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
   };
   let totals: ScanTotals;
   try {
-    const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal };
+    const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal, toolName: shown.tool };
     totals = await runScan(items, checker, plan, sink);
   } finally {
     unlisten?.();

@@ -82,6 +82,12 @@ function memoRedact(): (text: string) => string {
   };
 }
 
+/** `ref` with its tool name passed through `clean` (itself when that changes nothing). */
+function cleanRef(ref: CallRef, clean: (text: string) => string): CallRef {
+  const tool = clean(ref.tool);
+  return tool === ref.tool ? ref : Object.freeze({ ...ref, tool });
+}
+
 /** The calls the signals say repeat (their units together, ascending), or the current call alone. */
 function repeatedCalls(signals: readonly LoopSignal[], index: number): number[] {
   const all = new Set<number>();
@@ -180,15 +186,15 @@ export class VerdictPolicy {
     const primary = fused.primary;
     const loopStart = primary.loopStart ?? index;
     const repeatCount = primary.repeatCount ?? 1;
-    const unit: CallRef[] = [];
-    for (const i of primary.unit ?? [index]) {
-      const ref = this.log.ref(i);
-      if (ref !== undefined) unit.push(ref);
-    }
     // Each distinct text is redacted once: the primary's pattern recurs in its signal entry. The message
     // needs no pass of its own: its only variable parts are the kind and the (redacted) pattern, and its
     // fixed words cannot complete a secret across their boundaries.
     const clean = this.redact ? memoRedact() : keep;
+    const unit: CallRef[] = [];
+    for (const i of primary.unit ?? [index]) {
+      const ref = this.log.ref(i);
+      if (ref !== undefined) unit.push(this.redact ? cleanRef(ref, clean) : ref);
+    }
     const pattern = clean(primary.pattern);
     const chunk = primary.chunk === undefined ? undefined : clean(primary.chunk);
     const kind = clean(primary.kind);

@@ -10,7 +10,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeValue } from '../snapshot/value-codec.js';
 import { type JsonPrefix, jsonPrefix } from '../text/json-prefix.js';
-import { cutText } from '../text/shown-text.js';
+import { CUT_MARGIN, cutText } from '../text/shown-text.js';
 import type { CallRef } from '../types.js';
 
 /** Characters of argument text shown in a call preview. */
@@ -24,17 +24,20 @@ export function previewCall(tool: string, args: unknown): string {
   return args === undefined ? name : `${name} ${previewArgs(args)}`;
 }
 
-/** The args part of a call preview: their text on one line, cut to {@link PREVIEW_ARGS_LENGTH} characters. */
+/**
+ * The args part of a call preview: their text on one line, cut to {@link PREVIEW_ARGS_LENGTH} characters
+ * (never inside a secret: see `cutText`).
+ */
 export function previewArgs(args: unknown): string {
   // collapsing white space in a prefix gives a prefix of the collapsed whole, so long args (an 8 KB file
-  // body) are written out and collapsed only as far as the preview reaches
-  let shown = '';
-  for (let cut = 4 * PREVIEW_ARGS_LENGTH; ; cut *= 4) {
+  // body) are written out and collapsed only as far as the preview (and the secrets across its cut) reach
+  const need = PREVIEW_ARGS_LENGTH + CUT_MARGIN;
+  for (let cut = 4 * need; ; cut *= 4) {
     const { text, whole } = argsText(args, cut);
-    shown = (cut < text.length ? text.slice(0, cut) : text).replace(/\s+/g, ' ');
-    if (shown.length > PREVIEW_ARGS_LENGTH || (whole && cut >= text.length)) break;
+    const complete = whole && cut >= text.length;
+    const shown = (complete ? text : text.slice(0, cut)).replace(/\s+/g, ' ');
+    if (shown.length > need || complete) return cutText(shown, PREVIEW_ARGS_LENGTH, !complete);
   }
-  return cutText(shown, PREVIEW_ARGS_LENGTH);
 }
 
 /** At least `limit` characters of the args' text (text args as they are, others as JSON), or all of it. */

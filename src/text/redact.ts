@@ -1,7 +1,8 @@
 /**
- * Redacts secret-shaped strings (API keys, bearer tokens, passwords, private keys, credentials in URLs)
- * from text that leaves loopwatch: verdict patterns, messages and published events. Every rule is linear in
- * the text's length (`secret-rules.ts`), so redaction is too, whatever the text.
+ * Redacts secret-shaped strings (API keys and tokens of known vendors, JSON Web Tokens, AWS secret keys,
+ * bearer credentials, the values of secret-named keys, private keys, credentials in URLs) from text that
+ * leaves loopwatch: verdict patterns, messages and published events, CLI output. Every rule is linear in
+ * the text's length (`secret-scan.ts`), so redaction is too, whatever the text.
  */
 import { SECRET_RULES } from './secret-rules.js';
 
@@ -12,20 +13,30 @@ export const REDACTED = '[REDACTED]';
  * A literal every rule's match contains (case aside): text without any of them cannot hold a secret, and
  * most text that leaves loopwatch has none, so one scan replaces a dozen.
  */
-const ANY_TRIGGER = /[spr]k-|gh[pousr]_|github_pat_|xox|akia|asia|aiza|eyj|bearer|basic|token|:\/\/|key|secret|passw|pwd/i;
+const ANY_TRIGGER = /[spr]k[-_]|gh[pousr]_|github_pat_|xox|akia|asia|aiza|eyj|bearer|basic|token|:\/\/|key|secret|passw|pwd|hf_|glpat-|npm_|sg\./i;
+/**
+ * What AWS secret keys, which have no literal, need: 40 base64 characters in a row, looked for only where a
+ * run begins (from every character, a run of 39 would be read 39 times).
+ */
+const FORTY_IN_A_ROW = /(?:^|[^A-Za-z0-9/+])[A-Za-z0-9/+]{40}/;
+
+/** Whether `text` may hold a secret (when not, no rule would find one). */
+export function mayHoldSecret(text: string): boolean {
+  return ANY_TRIGGER.test(text) || FORTY_IN_A_ROW.test(text);
+}
 
 /** Returns `text` with every secret-shaped substring replaced by `[REDACTED]`. */
 export function redactSecrets(text: string): string {
-  return ANY_TRIGGER.test(text) ? applyRules(text) : text;
+  return mayHoldSecret(text) ? applyRules(text) : text;
 }
 
 /**
  * The spans every rule redacts in `text`, sorted and merged (overlapping or touching spans become one), as
- * start, end pairs.
+ * start, end pairs. `openEnd`: `text` is the beginning of a longer text (see `SecretRule`).
  */
-export function secretSpans(text: string): number[] {
+export function secretSpans(text: string, openEnd = false): number[] {
   const found: number[] = [];
-  for (const rule of SECRET_RULES) rule(text, found);
+  for (const rule of SECRET_RULES) rule(text, found, openEnd);
   if (found.length === 0) return found;
   const order: number[] = [];
   for (let k = 0; k < found.length; k += 2) order.push(k);

@@ -16,10 +16,11 @@ export interface ExplainRow {
   readonly index: number;
   /** The caller's step number, when the record had one. */
   readonly step: number | null;
+  /** The tool name as shown (cut to 256 characters, secrets redacted unless `--no-redact`). */
   readonly tool: string;
-  /** The args preview (`previewCall` without the tool name). */
+  /** The args preview (`previewCall` without the tool name; secrets redacted unless `--no-redact`). */
   readonly args: string;
-  /** The outcome preview: `error: ...`, the result on one line, or empty when unknown. */
+  /** The outcome preview: `error: ...`, the result on one line, or empty when unknown (redacted likewise). */
   readonly outcome: string;
   /** What loopwatch said about the call. */
   readonly verdict: Verdict | null;
