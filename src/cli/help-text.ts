@@ -86,6 +86,8 @@ Options:
   --batch-size N         calls handed to the workers at once, 1 to 65536 (default: 1024; verdicts do not
                          depend on it)
   --no-progress          no progress bar on a terminal
+  --no-redact            print tool names, verdicts and skipped-line messages as they are (secrets
+                         included); by default secrets in them are replaced by [REDACTED]
   -h, --help             this help
 
 Exit codes, the first that applies: 2 usage error; 130 interrupted (Ctrl-C prints the summary of what
@@ -121,6 +123,8 @@ Options:
   --all                  print every call (the default)
   --around N             print only calls within N of a verdict (… marks the calls left out)
   --json                 a JSON array: {index, step, tool, args, outcome, verdict} per call printed
+  --no-redact            print calls, outcomes, verdicts and skipped-line messages as they are (secrets
+                         included); by default secrets in them are replaced by [REDACTED]
   -h, --help             this help
 
 Exit codes: 0 explained; 2 usage error, unknown session, or input skipped (named on stderr).

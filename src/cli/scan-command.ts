@@ -14,6 +14,7 @@ import type { TraceItem } from '../formats/trace-record.js';
 import { SPECIFICITY } from '../policy/fuse.js';
 import type { LoopAction, Verdict } from '../types.js';
 import { detectionOptions } from './detection-options.js';
+import { shownOutput } from './redaction.js';
 import { type FlagSpec, choiceFlag, integerFlag, listFlag, parseFlags, stringOf } from './flags.js';
 import { JsonDocumentWriter, verdictLine } from './render/machine-output.js';
 import { reportTarget } from './render/output-file.js';
@@ -73,6 +74,7 @@ const SCAN_FLAGS: FlagSpec = {
   markdown: { type: 'string' },
   labels: { type: 'string' },
   timelines: { type: 'string' },
+  'no-redact': { type: 'boolean' },
 };
 
 /** Options of a scan, parsed and checked. */
@@ -116,6 +118,8 @@ export interface ScanSettings {
   readonly labelsFile?: string | undefined;
   /** `--metrics FILE`: the scan's figures as Prometheus text, written there at the end. */
   readonly metricsFile?: string | undefined;
+  /** Print tool names, verdicts and messages about skipped input as they are (`--no-redact`). */
+  readonly noRedact?: boolean;
 }
 
 /** Names a Markdown file given after a bare `--markdown` may end with (never the name of a trace file). */
@@ -211,6 +215,7 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
     timelines: integerFlag('--timelines', stringOf(v, 'timelines'), DEFAULT_TIMELINES, 0, MAX_TIMELINES),
     labelsFile: stringOf(v, 'labels'),
     metricsFile: metrics,
+    noRedact: v['no-redact'] === true,
   };
 }
 
@@ -259,7 +264,8 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLoca
 /** Runs a scan of `items` with `settings`, writing the report; resolves to the outcome and exit code. */
 export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
   const { totalBytes = null, bytesRead = () => 0, onVerdict, labels = null } = hooks;
-  const options = detectionOptions(settings.preset, settings.config);
+  const shown = shownOutput(detectionOptions(settings.preset, settings.config), settings.noRedact === true);
+  const options = shown.options;
   settings = { ...settings, maxSessions: liveSessions(options, settings.maxSessions, settings.maxSessionsGiven === true, (why) => io.stderr.write(`loopwatch: ${why}\n`)) };
   const target = reportTarget(settings.outputFile, io.stdout);
   const out = target.stream;
@@ -307,7 +313,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
     },
     issue: (i) => {
       bar?.clear();
-      io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+      io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${shown.text(i.message)}\n`);
     },
     sessionDone: (r, tally) => {
       if (doc !== null && listed(r)) doc.session(r);
@@ -324,7 +330,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
   };
   let totals: ScanTotals;
   try {
-    const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal };
+    const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal, toolName: shown.tool };
     totals = await runScan(items, checker, plan, sink);
   } finally {
     unlisten?.();

@@ -13,6 +13,7 @@ import { SnapshotError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { PeriodSearch } from '../text/period-search.js';
+import { cutText } from '../text/shown-text.js';
 import { StructureFilter } from '../text/structure-lines.js';
 import type { LoopSignal } from '../types.js';
 import { clampConfidence } from './context.js';
@@ -169,7 +170,7 @@ export class ChantingDetector implements Detector {
     return {
       kind: 'chanting',
       detector: this.name,
-      pattern: `the text "${shown.length > 80 ? shown.slice(0, 79) + '…' : shown}" repeated ${reps} times back to back`,
+      pattern: `the text "${cutText(shown, 80)}" repeated ${reps} times back to back`,
       confidence: clampConfidence(0.6 + 0.02 * (reps - this.o.threshold)),
       loopStart: this.callAt(f.end - f.span + 1),
       unit: [this.call],

@@ -11,6 +11,7 @@
  */
 import type { DeadEndOptions } from '../options/detector-options.js';
 import { OutcomeFlag, Ring } from '../state/call-history.js';
+import { oneLine } from '../text/shown-text.js';
 import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Rewindable } from '../state/rewindable.js';
@@ -20,8 +21,7 @@ const PREVIEW = 100;
 
 /** The signal for the errors of `unit` (ascending, the current call last) among the last `span` calls. */
 export function deadEndSignal(o: DeadEndOptions, errorText: string, unit: readonly number[], span: number, progress: Progress): LoopSignal {
-  const text = errorText.replace(/\s+/g, ' ').trim();
-  const shown = text.length > PREVIEW ? text.slice(0, PREVIEW - 1) + '…' : text || '(no message)';
+  const shown = oneLine(errorText, PREVIEW) || '(no message)';
   return {
     kind: 'dead_end',
     detector: 'dead_end',

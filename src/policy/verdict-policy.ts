@@ -6,7 +6,7 @@
  *    (`slow`), or kept as is (`ignore`);
  * 2. fusion into one confidence, dropped below `minConfidence`;
  * 3. the ladder's action, climbing faster on no-progress evidence (the same call with the same result);
- * 4. the recommended next step and the message, secrets redacted;
+ * 4. the recommended next step and the message, texts cut to {@link VERDICT_TEXT_LIMIT} and secrets redacted;
  * 5. the caller's `onDetect`, which may override the action or drop the verdict.
  */
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -15,6 +15,7 @@ import { DetectorError } from '../errors.js';
 import type { PolicyOptions } from '../options/options.js';
 import type { CallLog } from '../state/call-log.js';
 import { redactSecrets } from '../text/redact.js';
+import { cutText } from '../text/shown-text.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
 import { SAME_CALL_KINDS } from '../live/evidence.js';
 import { fuse } from './fuse.js';
@@ -59,19 +60,31 @@ export interface Decision {
   readonly tolerated: number;
 }
 
-const keep = (text: string): string => text;
+/**
+ * Characters of a verdict's pattern, chunk and kind (and of each signal's) kept; longer ones (a custom
+ * detector's, a pattern naming a huge tool) are cut with `…` before redaction reads them.
+ */
+export const VERDICT_TEXT_LIMIT = 4096;
 
-/** redactSecrets, remembering its last few answers (a verdict's texts repeat across its parts). */
+const keep = (text: string): string => cutText(text, VERDICT_TEXT_LIMIT);
+
+/** Cut, then redactSecrets, remembering its answers (a verdict's texts repeat across its parts). */
 function memoRedact(): (text: string) => string {
   const seen = new Map<string, string>();
   return (text) => {
     let out = seen.get(text);
     if (out === undefined) {
-      out = redactSecrets(text);
+      out = redactSecrets(cutText(text, VERDICT_TEXT_LIMIT));
       seen.set(text, out);
     }
     return out;
   };
+}
+
+/** `ref` with its tool name passed through `clean` (itself when that changes nothing). */
+function cleanRef(ref: CallRef, clean: (text: string) => string): CallRef {
+  const tool = clean(ref.tool);
+  return tool === ref.tool ? ref : Object.freeze({ ...ref, tool });
 }
 
 /** The calls the signals say repeat (their units together, ascending), or the current call alone. */
@@ -202,15 +215,15 @@ export class VerdictPolicy {
     const primary = fused.primary;
     const loopStart = primary.loopStart ?? index;
     const repeatCount = primary.repeatCount ?? 1;
-    const unit: CallRef[] = [];
-    for (const i of primary.unit ?? [index]) {
-      const ref = this.log.ref(i);
-      if (ref !== undefined) unit.push(ref);
-    }
     // Each distinct text is redacted once: the primary's pattern recurs in its signal entry. The message
     // needs no pass of its own: its only variable parts are the kind and the (redacted) pattern, and its
     // fixed words cannot complete a secret across their boundaries.
     const clean = this.redact ? memoRedact() : keep;
+    const unit: CallRef[] = [];
+    for (const i of primary.unit ?? [index]) {
+      const ref = this.log.ref(i);
+      if (ref !== undefined) unit.push(this.redact ? cleanRef(ref, clean) : ref);
+    }
     const pattern = clean(primary.pattern);
     const chunk = primary.chunk === undefined ? undefined : clean(primary.chunk);
     const kind = clean(primary.kind);

@@ -23,6 +23,7 @@ import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { validateEvent } from './observe-event.js';
 import { assertSendable } from '../pool/event-packing.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
+import { capText } from '../text/text-limit.js';
 import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
 import { ReferencePipeline } from './reference-pipeline.js';
@@ -340,11 +341,11 @@ export class LoopDetector {
 
   /**
    * Feeds streamed agent text (outside tool calls) to the chanting detector; returns a verdict when the
-   * text is chanting. Lines may be split across calls.
+   * text is chanting. Lines may be split across calls. A piece is read up to `TEXT_LIMIT` characters.
    */
   checkText(text: string): Verdict | null {
     if (typeof text !== 'string') throw new InvalidEventError('text', `text must be a string, received ${describe(text)}`);
-    const s = this.pipeline.observeText(text);
+    const s = this.pipeline.observeText(capText(text));
     if (s === null && this.options.detectors.chanting === null) return null;
     return this.finish(s === null ? [] : [s], Math.max(this.pipeline.count - 1, 0), undefined);
   }

@@ -24,6 +24,7 @@ import { CallHistory, OutcomeFlag } from '../state/call-history.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { maskBytes } from '../text/mask-volatile.js';
 import { bytesSayNothingFound, valueSaysNothingFound } from '../text/nothing-found.js';
+import { capText } from '../text/text-limit.js';
 import type { ToolEvent } from '../types.js';
 
 
@@ -51,10 +52,11 @@ function notFinite(f: string, v: unknown): never {
 
 /**
  * Checks that `event` is a tool call loopwatch can read and returns it as a fixed-shape copy (each field read
- * once: some objects, such as those made by spreading another, make every missing-property read slow);
- * throws {@link InvalidEventError} otherwise, also when reading a field throws (a getter, a Proxy trap) or
- * the error's text cannot be read (see errorText). Args and results need no more than this: whatever they
- * hold is fingerprinted (parts that throw as one "unsupported" marker, see canonical-hash.ts).
+ * once: some objects, such as those made by spreading another, make every missing-property read slow), its
+ * `text` cut to `TEXT_LIMIT` characters; throws {@link InvalidEventError} otherwise, also when reading a
+ * field throws (a getter, a Proxy trap) or the error's text cannot be read (see errorText). Args and results
+ * need no more than this: whatever they hold is fingerprinted (parts that throw as one "unsupported" marker,
+ * see canonical-hash.ts).
  */
 export function validateEvent(event: unknown): ToolEvent {
   let field = 'event';
@@ -103,7 +105,7 @@ export function validateEvent(event: unknown): ToolEvent {
     args,
     result,
     error,
-    text: text as string | undefined,
+    text: text === undefined ? undefined : capText(text as string),
     description: description as string | undefined,
     step: step as number | undefined,
     round: round as number | undefined,

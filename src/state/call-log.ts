@@ -10,25 +10,35 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeValue } from '../snapshot/value-codec.js';
 import { type JsonPrefix, jsonPrefix } from '../text/json-prefix.js';
+import { CUT_MARGIN, cutText } from '../text/shown-text.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
 
 /** Characters of argument text shown in a call preview. */
 export const PREVIEW_ARGS_LENGTH = 80;
+/** Characters of a tool name shown in previews and call references (`CallRef.tool`); longer names are cut with `…`. */
+export const SHOWN_TOOL_LENGTH = 256;
 
-/** A compact, single-line preview of a call: `tool {"args":...}`. */
+/** A compact, single-line preview of a call: `tool {"args":...}`, the tool name cut to {@link SHOWN_TOOL_LENGTH}. */
 export function previewCall(tool: string, args: unknown): string {
-  if (args === undefined) return tool;
+  const name = cutText(tool, SHOWN_TOOL_LENGTH);
+  return args === undefined ? name : `${name} ${previewArgs(args)}`;
+}
+
+/**
+ * The args part of a call preview: their text on one line, cut to {@link PREVIEW_ARGS_LENGTH} characters
+ * (never inside a secret: see `cutText`).
+ */
+export function previewArgs(args: unknown): string {
   // collapsing white space in a prefix gives a prefix of the collapsed whole, so long args (an 8 KB file
-  // body) are written out and collapsed only as far as the preview reaches
-  let shown = '';
-  for (let cut = 4 * PREVIEW_ARGS_LENGTH; ; cut *= 4) {
+  // body) are written out and collapsed only as far as the preview (and the secrets across its cut) reach
+  const need = PREVIEW_ARGS_LENGTH + CUT_MARGIN;
+  for (let cut = 4 * need; ; cut *= 4) {
     const { text, whole } = argsText(args, cut);
-    shown = (cut < text.length ? text.slice(0, cut) : text).replace(/\s+/g, ' ');
-    if (shown.length > PREVIEW_ARGS_LENGTH || (whole && cut >= text.length)) break;
+    const complete = whole && cut >= text.length;
+    const shown = (complete ? text : text.slice(0, cut)).replace(/\s+/g, ' ');
+    if (shown.length > need || complete) return cutText(shown, PREVIEW_ARGS_LENGTH, !complete);
   }
-  if (shown.length > PREVIEW_ARGS_LENGTH) shown = shown.slice(0, PREVIEW_ARGS_LENGTH - 1) + '…';
-  return `${tool} ${shown}`;
 }
 
 /** At least `limit` characters of the args' text (text args as they are, others as JSON), or all of it. */
@@ -129,7 +139,7 @@ export class CallLog implements Rewindable {
       const round = this.rounds === null ? NaN : (this.rounds[s] as number);
       r = Object.freeze({
         index,
-        tool: this.tools[s] as string,
+        tool: cutText(this.tools[s] as string, SHOWN_TOOL_LENGTH),
         signature: toHex(this.sig[2 * s] as number, this.sig[2 * s + 1] as number),
         ...(Number.isNaN(step) ? {} : { step }),
         ...(Number.isNaN(round) ? {} : { round }),

@@ -4,6 +4,7 @@
  * the session), or an operation from the `Loopwatch-Op` header. A message that cannot be read is answered
  * with an error result, never dropped in silence.
  */
+import { jsonErrorMessage } from '../../formats/json-value.js';
 import { InvalidEventError } from '../../errors.js';
 import { MAX_BATCH_CALLS, type ServiceCall, fail, objectAt, readCall } from '../call-schema.js';
 
@@ -22,7 +23,7 @@ export function readCallMessage(sessionId: string, data: Uint8Array, op: string 
     try {
       value = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
     } catch (e) {
-      throw new InvalidEventError('body', `the message body is not JSON: ${(e as Error).message}`);
+      throw new InvalidEventError('body', `the message body is not JSON: ${jsonErrorMessage(e)}`);
     }
     const o = objectAt('body', value);
     if (o.calls === undefined) return { kind: 'calls', calls: [readCall('', o, sessionId)] };
