@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Builds the hook command as one ES module, which a hook process loads far faster than the ~70 modules
-// tsc writes (one file to read and compile instead of a module graph to resolve; see docs/hooks.md, Speed):
-//   dist/src/cli/hook-command.js (tsc's ESM)  -> dist/hook/hook-command.js   (rolldown; node:* stays external)
-// `loopwatch hook` (dist/src/cli/main.js) loads it when it is there, else the modules themselves. What
-// `hook install` loads (only for install) is split into a chunk beside it. Run by `npm run build`.
+// Builds what a hook process loads (see src/cli/hook-loader.ts and docs/hooks.md, Speed):
+//   dist/src/cli/hook-command.js (tsc's ESM)  -> dist/hook/hook.cjs       the hook command as one CommonJS file
+//                                                                         (rolldown; node:* stays external),
+//                                                                         compiled with V8's code cache at run time
+//   dist/src/cli/hook-main.js                 -> dist/hook/hook-main.cjs  the hook's own entry, which the agents'
+//                                                                         settings run (hook install writes it)
+// `loopwatch hook` (dist/src/cli/main.js) runs the same bundle. Run by `npm run build`.
 import { rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,14 +14,19 @@ import { build } from 'rolldown';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'hook');
 rmSync(out, { recursive: true, force: true });
-await build({
-  input: { 'hook-command': join(root, 'dist', 'src', 'cli', 'hook-command.js') },
-  platform: 'node',
-  external: [/^node:/],
-  logLevel: 'warn',
-  output: { format: 'esm', dir: out, sourcemap: false, chunkFileNames: 'chunk-[hash].js' },
-  write: true,
-});
+for (const [input, file] of [
+  ['hook-command.js', 'hook.cjs'],
+  ['hook-main.js', 'hook-main.cjs'],
+]) {
+  await build({
+    input: join(root, 'dist', 'src', 'cli', input),
+    platform: 'node',
+    external: [/^node:/],
+    logLevel: 'warn',
+    output: { format: 'cjs', file: join(out, file), codeSplitting: false, sourcemap: false },
+    write: true,
+  });
+}
 if (process.argv.includes('--verbose') || process.env.LOOPWATCH_VERBOSE === '1') {
-  process.stderr.write(`loopwatch: built dist/hook/hook-command.js, ${statSync(join(out, 'hook-command.js')).size} bytes\n`);
+  process.stderr.write(`loopwatch: built dist/hook/hook.cjs (${statSync(join(out, 'hook.cjs')).size} bytes) and hook-main.cjs\n`);
 }

@@ -7,14 +7,13 @@
  * error (a misconfigured hook command) exits with 1, which every agent treats as a failed hook and runs
  * the call; exit code 2 is only --fail-closed's block.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { AGENT_NAMES, type AgentName } from '../hooks/hook-agent.js';
 import { MAX_PAYLOAD_BYTES } from '../hooks/hook-payload.js';
 import { type HookReply, runHook, unchecked } from '../hooks/hook-run.js';
+import { hookStateDir } from '../hooks/state-dir.js';
 import { type FlagSpec, choiceFlag, parseFlags, stringOf } from './flags.js';
-import type { CommandIo } from './scan-command.js';
+import type { HookIo } from './hook-io.js';
 import { UsageError } from './usage-error.js';
 
 const HOOK_FLAGS: FlagSpec = {
@@ -28,41 +27,14 @@ const HOOK_FLAGS: FlagSpec = {
 /** Exit code of a usage error of `loopwatch hook` itself (not 2: agents read 2 as a block). */
 export const HOOK_USAGE_ERROR = 1;
 
-/**
- * The hooks' state directory: `--state-dir`, else `$LOOPWATCH_STATE_DIR`, else
- * `$XDG_STATE_HOME/loopwatch/hooks`, else `~/.local/state/loopwatch/hooks`.
- */
-export function hookStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  if (flag !== undefined && flag !== '') return flag;
-  if (env.LOOPWATCH_STATE_DIR !== undefined && env.LOOPWATCH_STATE_DIR !== '') return env.LOOPWATCH_STATE_DIR;
-  const base = env.XDG_STATE_HOME !== undefined && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-  return join(base, 'loopwatch', 'hooks');
-}
-
-/** Reads standard input up to MAX_PAYLOAD_BYTES; null when it is larger. */
-async function readPayload(stdin: NodeJS.ReadableStream): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += b.length;
-    if (size > MAX_PAYLOAD_BYTES) {
-      (stdin as NodeJS.ReadStream).destroy?.();
-      return null;
-    }
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
-
-function write(io: CommandIo, reply: HookReply): number {
+function write(io: HookIo, reply: HookReply): number {
   if (reply.stdout !== '') io.stdout.write(reply.stdout);
   if (reply.stderr !== '') io.stderr.write(reply.stderr);
   return reply.exitCode;
 }
 
 /** `loopwatch hook [options]` (one payload on stdin), or `loopwatch hook install|uninstall ...`. */
-export async function hookCommand(args: readonly string[], io: CommandIo): Promise<number> {
+export async function hookCommand(args: readonly string[], io: HookIo): Promise<number> {
   if (args[0] === 'install' || args[0] === 'uninstall') {
     const { hookInstallCommand } = await import('./hook-install-command.js');
     return hookInstallCommand(args[0], args.slice(1), io);
@@ -78,14 +50,14 @@ export async function hookCommand(args: readonly string[], io: CommandIo): Promi
     const preset = stringOf(v, 'preset');
     const config = stringOf(v, 'config');
     if (preset !== undefined || config !== undefined) detection = (await import('./detection-options.js')).detectionOptions(preset, config);
-    if (io.stdin.isTTY === true) throw new UsageError('reads one hook payload (JSON) on standard input, as an agent sends it; see loopwatch hook --help');
+    if (io.inputIsTTY) throw new UsageError('reads one hook payload (JSON) on standard input, as an agent sends it; see loopwatch hook --help');
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     // a misconfigured hook command must not block the agent's calls (unless it is set to fail closed)
     const reply = unchecked(`loopwatch hook ${args.join(' ')}: ${e.message}`, { failClosed }, null);
     return write(io, { ...reply, exitCode: reply.exitCode === 2 ? 2 : HOOK_USAGE_ERROR });
   }
-  const text = await readPayload(io.stdin);
-  if (text === null) return write(io, unchecked(`the hook payload is larger than ${MAX_PAYLOAD_BYTES / (1024 * 1024)} MB`, { failClosed }, null));
-  return write(io, runHook(text, { agent, stateDir, failClosed, detection }));
+  const input = await io.readInput(MAX_PAYLOAD_BYTES);
+  if (input === null) return write(io, unchecked(`the hook payload is larger than ${MAX_PAYLOAD_BYTES / (1024 * 1024)} MB`, { failClosed }, null));
+  return write(io, runHook(input.toString('utf8'), { agent, stateDir, failClosed, detection }));
 }

@@ -4,12 +4,13 @@
  * them out, and says what changed. A file it cannot read as JSON, or whose `hooks` has another shape, is
  * left as it is (exit code 2).
  *
- * The installed command is `"<node>" "<this package's dist/src/cli/main.js>" hook --agent NAME ...`:
- * absolute paths, so it runs whatever the agent's PATH and working directory, and without npx (whose start
- * alone costs several times a hook's budget). Moving or upgrading Node or loopwatch: install again.
+ * The installed command is `<node> <this package>/dist/hook/hook-main.cjs --agent NAME ...` (`loopwatch
+ * hook` without the CLI around it, see hook-main.ts): absolute paths, so it runs whatever the agent's PATH
+ * and working directory, and without npx (whose start alone costs several times a hook's budget). Moving
+ * or upgrading Node or loopwatch: install again (it replaces its entries).
  */
-import { realpathSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { AGENT_NAMES, type AgentName } from '../hooks/hook-agent.js';
 import { AGENTS } from '../hooks/agents.js';
 import { type InstallScope, installTarget, shellQuote } from '../hooks/install-targets.js';
@@ -17,7 +18,7 @@ import { readSettings, settingsText, writeSettings } from '../hooks/settings-fil
 import { type EventChange, mergeHooks, unmergeHooks } from '../hooks/settings-merge.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, type ParsedFlags, choiceFlag, parseFlags, stringOf } from './flags.js';
-import type { CommandIo } from './scan-command.js';
+import type { HookIo } from './hook-io.js';
 import { UsageError } from './usage-error.js';
 
 const INSTALL_FLAGS: FlagSpec = {
@@ -30,10 +31,20 @@ const INSTALL_FLAGS: FlagSpec = {
   config: { type: 'string' },
 };
 
+/**
+ * The script an agent's hook runs, as arguments after `node`: the hook's own entry (dist/hook/hook-main.cjs,
+ * the fastest start), else the CLI's (`main.js hook`, in a checkout that was not built with npm run build).
+ */
+function hookEntry(): string[] {
+  const self = realpathSync(process.argv[1] ?? '');
+  if (self.endsWith('hook-main.cjs')) return [self];
+  const direct = resolve(dirname(self), '..', '..', 'hook', 'hook-main.cjs');
+  return existsSync(direct) ? [direct] : [self, 'hook'];
+}
+
 /** The command line an agent runs for `agent`, with the hook options given to install. */
 export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], cwd: string): string {
-  const main = realpathSync(process.argv[1] ?? '');
-  const parts = [process.execPath, main, 'hook', '--agent', agent];
+  const parts = [process.execPath, ...hookEntry(), '--agent', agent];
   const stateDir = stringOf(v, 'state-dir');
   if (stateDir !== undefined) parts.push('--state-dir', isAbsolute(stateDir) ? stateDir : resolve(cwd, stateDir));
   if (v['fail-closed'] === true) parts.push('--fail-closed');
@@ -49,7 +60,7 @@ function describeChange(c: EventChange, matcher: string | undefined): string {
 }
 
 /** `loopwatch hook install|uninstall [options]`: resolves to the exit code. */
-export async function hookInstallCommand(verb: 'install' | 'uninstall', args: readonly string[], io: CommandIo): Promise<number> {
+export async function hookInstallCommand(verb: 'install' | 'uninstall', args: readonly string[], io: Pick<HookIo, 'stdout'>): Promise<number> {
   const { values: v } = parseFlags(args, INSTALL_FLAGS, false);
   if (v.agent === undefined) throw new UsageError(`${verb} needs --agent (${AGENT_NAMES.join(', ')})`);
   const agent = choiceFlag('--agent', stringOf(v, 'agent'), 'claude-code', AGENT_NAMES);

@@ -40,13 +40,14 @@ async function helpText(name: HelpName): Promise<string> {
 }
 
 /**
- * The hook command's module: the single-file bundle `npm run build` makes of it (dist/hook/, loaded far
- * faster than the modules one by one: see docs/hooks.md, Speed), else the module itself.
+ * `loopwatch hook`: run from the single-file bundle `npm run build` makes of it, with V8's code cache
+ * (hook-loader.ts; far faster to start: see docs/hooks.md, Speed), else from the modules themselves.
  */
-async function hookModule(): Promise<typeof import('./hook-command.js')> {
-  const bundle = new URL('../../hook/hook-command.js', import.meta.url);
-  if (existsSync(fileURLToPath(bundle))) return (await import(bundle.href)) as typeof import('./hook-command.js');
-  return import('./hook-command.js');
+async function hookCommand(args: readonly string[], io: CommandIo): Promise<number> {
+  const [{ runHookBundle }, { streamHookIo }] = await Promise.all([import('./hook-loader.js'), import('./hook-io.js')]);
+  const hookIo = streamHookIo(io);
+  const code = await runHookBundle(fileURLToPath(new URL('../../hook/hook.cjs', import.meta.url)), args, hookIo);
+  return code ?? (await import('./hook-command.js')).hookCommand(args, hookIo);
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
@@ -54,7 +55,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   explain: { help: () => helpText('EXPLAIN_HELP'), run: async (a, io) => (await import('./explain-command.js')).explainCommand(a, io) },
   demo: { help: () => helpText('DEMO_HELP'), run: async (a, io) => (await import('./demo-command.js')).demoCommand(a, io) },
   serve: { help: () => helpText('SERVE_HELP'), run: async (a, io) => (await import('./serve-command.js')).serveCommand(a, io) },
-  hook: { help: () => helpText('HOOK_HELP'), run: async (a, io) => (await hookModule()).hookCommand(a, io) },
+  hook: { help: () => helpText('HOOK_HELP'), run: hookCommand },
   ...(HAS_BENCH ? { bench: { help: () => helpText('BENCH_HELP'), run: async (a: readonly string[], io: CommandIo) => (await import('./bench-command.js')).benchCommand(a, io) } } : {}),
 };
 

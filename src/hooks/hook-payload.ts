@@ -28,6 +28,7 @@ export const MAX_TOOL_LENGTH = 1024;
 
 /** Parses a payload's text: a JSON object. Throws InvalidEventError (`payload`) otherwise. */
 export function parsePayload(text: string): Record<string, unknown> {
+  if (text.trim() === '') throw new InvalidEventError('payload', 'standard input was empty (a hook payload is one JSON object)');
   let value: unknown;
   try {
     value = JSON.parse(text);

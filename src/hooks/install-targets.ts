@@ -69,10 +69,11 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
 
 /**
  * Whether a hook command is loopwatch's: it runs `loopwatch hook` (by name, through npx, or as
- * `node .../dist/src/cli/main.js hook`, as install writes it). Uninstall removes exactly these.
+ * `node .../dist/src/cli/main.js hook`) or the hook's own entry `.../dist/hook/hook-main.cjs` (as install
+ * writes it). Uninstall removes exactly these.
  */
 export function isLoopwatchCommand(command: unknown): boolean {
-  return typeof command === 'string' && /(?:\bloopwatch|\/dist\/src\/cli\/main\.js)['"]?\s+hook(?:\s|$)/.test(command);
+  return typeof command === 'string' && /(?:\bloopwatch|\/dist\/src\/cli\/main\.js)['"]?\s+hook(?:\s|$)|\/dist\/hook\/hook-main\.cjs['"]?(?:\s|$)/.test(command);
 }
 
 /** `s` quoted for a POSIX shell when it needs quoting. */
