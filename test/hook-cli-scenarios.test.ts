@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { AGENTS, type HookStep, inParallel, replayHook } from './helpers/hook-payloads.js';
@@ -22,10 +22,14 @@ const RUNS: readonly { agent: AgentName; scenario: LiveScenario; session: string
   ...LEGITIMATE.map((scenario, k) => ({ agent: AGENTS[k % AGENTS.length] as AgentName, scenario, session: `legit-${k}` })),
 ];
 
-const results = inParallel(
-  RUNS.map((r) => () => replayHook(r.agent, r.session, r.scenario.calls, ['--state-dir', stateDir])),
-  4,
-);
+let results: HookStep[][] = [];
+
+beforeAll(async () => {
+  results = await inParallel(
+    RUNS.map((r) => () => replayHook(r.agent, r.session, r.scenario.calls, ['--state-dir', stateDir])),
+    4,
+  );
+}, 600_000);
 
 function hookActions(steps: readonly HookStep[]): string[] {
   return steps.flatMap((s, i) => (s.propose === 'allow' ? [] : [`${i}:${s.propose}`]));
@@ -33,8 +37,8 @@ function hookActions(steps: readonly HookStep[]): string[] {
 
 describe('loopwatch hook over the shared scenarios, one process per hook call', () => {
   RUNS.forEach((run, k) => {
-    it(`should ${run.scenario.stuck ? 'warn, then deny' : 'never deny'}: ${run.scenario.name} (${run.agent})`, async () => {
-      const steps = (await results)[k] as HookStep[];
+    it(`should ${run.scenario.stuck ? 'warn, then deny' : 'never deny'}: ${run.scenario.name} (${run.agent})`, () => {
+      const steps = results[k] as HookStep[];
       expect(steps.map((s) => s.stderr).join('')).toBe('');
       const library = new LoopDetector({}, run.session);
       expect(hookActions(steps)).toEqual(actions(replay(library, run.scenario.calls)));

@@ -37,7 +37,14 @@ function write(io: HookIo, reply: HookReply): number {
 export async function hookCommand(args: readonly string[], io: HookIo): Promise<number> {
   if (args[0] === 'install' || args[0] === 'uninstall') {
     const { hookInstallCommand } = await import('./hook-install-command.js');
-    return hookInstallCommand(args[0], args.slice(1), io);
+    try {
+      return await hookInstallCommand(args[0], args.slice(1), io);
+    } catch (e) {
+      // handled here: in the hook's bundle, UsageError is the bundle's own class, not the CLI's
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`loopwatch hook ${args[0]}: ${e.message} (see loopwatch hook --help)\n`);
+      return 2;
+    }
   }
   let agent: AgentName | undefined;
   let stateDir: string;

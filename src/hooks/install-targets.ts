@@ -37,9 +37,13 @@ export interface InstallTarget {
 /** Seconds an agent lets the hook run before it gives up on it (and runs the call). */
 const TIMEOUT_S = 10;
 
+function homeOf(env: NodeJS.ProcessEnv): string {
+  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+}
+
 function dirOf(env: NodeJS.ProcessEnv, variable: string, fallback: string): string {
   const v = env[variable];
-  return v !== undefined && v !== '' ? v : join(homedir(), fallback);
+  return v !== undefined && v !== '' ? v : join(homeOf(env), fallback);
 }
 
 /** The settings of `agent` for `scope` (`cwd`: the project's directory). */
@@ -60,7 +64,7 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
       };
     case 'gemini':
       return {
-        path: scope === 'user' ? join(homedir(), '.gemini', 'settings.json') : join(cwd, '.gemini', 'settings.json'),
+        path: scope === 'user' ? join(homeOf(env), '.gemini', 'settings.json') : join(cwd, '.gemini', 'settings.json'),
         events: [{ event: 'BeforeTool', matcher: '*' }, { event: 'AfterTool', matcher: '*' }, { event: 'SessionEnd' }],
         handler: (command) => ({ name: 'loopwatch', type: 'command', command, timeout: TIMEOUT_S * 1000, description: 'loop detection (loopwatch)' }),
       };
