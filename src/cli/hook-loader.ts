@@ -9,6 +9,7 @@
  *   `module.enableCompileCache` comes with Node 22). The cache is written after the first run, per Node
  *   version and bundle (size and time), in the state directory's `.cache/`. V8 rejects a cache made by
  *   another V8 and the bundle is then compiled as usual (and the cache written again).
+ *   `LOOPWATCH_HOOK_CODE_CACHE=off` turns it off.
  */
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,6 +24,9 @@ interface HookExports {
 }
 
 const CACHE_PREFIX = 'hook-';
+
+/** Set to `off`, the bundle is compiled from source every time (no cache read or written). */
+export const CODE_CACHE_ENV = 'LOOPWATCH_HOOK_CODE_CACHE';
 
 /** Writes the code cache (replacing caches of other versions); a failure only costs the next run some time. */
 function saveCache(dir: string, path: string, data: Buffer): void {
@@ -54,9 +58,10 @@ export async function runHookBundle(bundle: string, args: readonly string[], io:
   const source = readFileSync(bundle, 'utf8');
   const cacheDir = join(hookStateDir(stateDirArg(args)), '.cache');
   const cachePath = join(cacheDir, `${CACHE_PREFIX}${process.version}-${process.arch}-${size}-${mtime}.v8`);
+  const useCache = process.env[CODE_CACHE_ENV] !== 'off';
   let cached: Buffer | undefined;
   try {
-    cached = readFileSync(cachePath);
+    cached = useCache ? readFileSync(cachePath) : undefined;
   } catch {
     cached = undefined;
   }
@@ -64,6 +69,6 @@ export async function runHookBundle(bundle: string, args: readonly string[], io:
   const module = { exports: {} as HookExports };
   (script.runInThisContext() as (...a: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   const code = await module.exports.hookCommand(args, io);
-  if (cached === undefined || script.cachedDataRejected === true) saveCache(cacheDir, cachePath, script.createCachedData());
+  if (useCache && (cached === undefined || script.cachedDataRejected === true)) saveCache(cacheDir, cachePath, script.createCachedData());
   return code;
 }
