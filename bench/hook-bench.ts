@@ -20,6 +20,14 @@ import { SessionFile } from '../src/hooks/session-file.js';
 import { LoopDetector } from '../src/session/loop-detector.js';
 import { quantile } from './service-figures.js';
 
+/** Inside one fresh process (medians over runs): WebAssembly compile, the first check, a warm check. */
+export interface HookPhases {
+  runs: number;
+  wasmCompileMs: number;
+  firstCheckMs: number;
+  warmCheckMs: number;
+}
+
 /** One variant's figures. */
 export interface HookFigure {
   variant: string;
@@ -34,6 +42,7 @@ export interface HookFigure {
 const HOOK_MAIN = fileURLToPath(new URL('../hook/hook-main.cjs', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const MODULES = fileURLToPath(new URL('./hook-modules-entry.js', import.meta.url));
+const PHASES = fileURLToPath(new URL('./hook-phases-entry.js', import.meta.url));
 const HISTORY = 200;
 
 function payload(event: 'PreToolUse' | 'PostToolUse', i: number): string {
@@ -107,8 +116,22 @@ export function hookFigures(rounds = Number(process.env.LOOPWATCH_BENCH_HOOK_ROU
   });
 }
 
+/** The phases inside a fresh process, `runs` processes; medians. */
+export function hookPhases(runs = 20): HookPhases {
+  const dir = mkdtempSync(join(os.tmpdir(), 'loopwatch-bench-hook-'));
+  seedSession(dir);
+  const all = Array.from({ length: runs }, () => {
+    const r = spawnSync(process.execPath, [PHASES, dir], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`hook-phases-entry exited ${r.status}: ${r.stderr}`);
+    return JSON.parse(r.stdout) as Omit<HookPhases, 'runs'>;
+  });
+  rmSync(dir, { recursive: true, force: true });
+  const med = (k: keyof Omit<HookPhases, 'runs'>): number => quantile(all.map((x) => x[k]), 0.5);
+  return { runs, wasmCompileMs: med('wasmCompileMs'), firstCheckMs: med('firstCheckMs'), warmCheckMs: med('warmCheckMs') };
+}
+
 /** The figures as a Markdown table. */
-export function hookTable(figures: readonly HookFigure[]): string {
+export function hookTable(figures: readonly HookFigure[], phases: readonly HookPhases[]): string {
   if (figures.length === 0) return '';
   const f0 = figures[0] as HookFigure;
   const lines = [
@@ -117,5 +140,11 @@ export function hookTable(figures: readonly HookFigure[]): string {
     '|---|---|---|',
   ];
   for (const f of figures) lines.push(`| ${f.variant} | ${f.p50Ms.toFixed(1)} ms | ${f.p90Ms.toFixed(1)} ms |`);
+  for (const p of phases) {
+    lines.push(
+      `\ninside one fresh process (medians of ${p.runs} processes, no code cache): compiling the WebAssembly module ${p.wasmCompileMs.toFixed(2)} ms; ` +
+        `the first check (restore the ${HISTORY}-call session, propose, snapshot) ${p.firstCheckMs.toFixed(2)} ms; the same again, its functions compiled, ${p.warmCheckMs.toFixed(2)} ms`,
+    );
+  }
   return lines.join('\n');
 }

@@ -40,7 +40,7 @@ import { type ThreadScaling, threadScaling } from './thread-scaling.js';
 import { type ServiceFigure, serviceTable } from './service-figures.js';
 import { serveFigures } from './serve-bench.js';
 import { natsFigures } from './nats-bench.js';
-import { type HookFigure, hookFigures, hookTable } from './hook-bench.js';
+import { type HookFigure, type HookPhases, hookFigures, hookPhases, hookTable } from './hook-bench.js';
 
 const { values } = parseArgs({
   options: {
@@ -147,6 +147,7 @@ const fleet: FleetFigure[] = [];
 const threads: ThreadScaling[] = [];
 const service: ServiceFigure[] = [];
 const hook: HookFigure[] = [];
+const phases: HookPhases[] = [];
 const wanted = (scope: string) => (values.scope ?? '') === '' || scope.includes(values.scope ?? '');
 
 async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s: Size) => ToolEvent[], withBaselines: boolean): Promise<void> {
@@ -221,7 +222,14 @@ const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] 
   { id: 'threads', name: 'threads: how JavaScript scales across threads here', run: async () => void threads.push(...(await threadScaling())) },
   { id: 'serve', name: 'serve: HTTP service', run: async () => void service.push(...(await serveFigures())) },
   { id: 'nats', name: 'nats: JetStream service', run: async () => void service.push(...(await natsFigures())) },
-  { id: 'hook', name: 'hook: one process per tool call', run: async () => void hook.push(...hookFigures()) },
+  {
+    id: 'hook',
+    name: 'hook: one process per tool call',
+    run: async () => {
+      hook.push(...hookFigures());
+      phases.push(hookPhases());
+    },
+  },
   {
     id: 'kernel',
     name: 'kernel',
@@ -282,6 +290,7 @@ interface ScopeReport {
   threads: ThreadScaling[];
   service: ServiceFigure[];
   hook: HookFigure[];
+  phases: HookPhases[];
 }
 
 if (values.run !== undefined && values.run !== '') {
@@ -289,7 +298,7 @@ if (values.run !== undefined && values.run !== '') {
   const scope = SCOPES.find((x) => x.id === values.run);
   if (scope === undefined) throw new Error(`unknown scope id ${values.run}`);
   await scope.run();
-  console.log(JSON.stringify({ figures, fleet, threads, service, hook } satisfies ScopeReport));
+  console.log(JSON.stringify({ figures, fleet, threads, service, hook, phases } satisfies ScopeReport));
 } else {
   const started = Date.now();
   const self = fileURLToPath(import.meta.url);
@@ -308,6 +317,7 @@ if (values.run !== undefined && values.run !== '') {
       fleetRuns.push(report.fleet);
       serviceRuns.push(report.service);
       hookRuns.push(report.hook);
+      if (r === repeat - 1) phases.push(...report.phases);
       if (r === repeat - 1) threads.push(...report.threads);
     }
     figures.push(...medians(runs));
@@ -320,7 +330,7 @@ if (values.run !== undefined && values.run !== '') {
 
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   if (values.json) {
-    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, hook, memory, sketch }, null, 2));
+    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, hook, phases, memory, sketch }, null, 2));
   } else {
     process.stderr.write('\n');
     console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -331,7 +341,7 @@ if (values.run !== undefined && values.run !== '') {
     }
     console.log(serviceTable('serve: HTTP, all default detectors', '2,000 sessions x 50 calls (fleet mix, with results); server: `loopwatch serve` in a child process; client: this process, keep-alive; p50/p99 per request', service));
     console.log(serviceTable('nats: JetStream, all default detectors', '2,000 sessions x 100 calls as messages of 50 calls of one session, 8 partitions, worker processes on one nats-server 2.10; batched rows: calls/s from the first answer to the last on a stream filled beforehand; request/reply row: p50/p99 per call, publish to answer', service));
-    console.log(hookTable(hook));
+    console.log(hookTable(hook, phases));
     if (threads.length > 0) {
       console.log('\n## threads: how JavaScript scales across threads on this machine (bounds what a pool can gain)\n| task | one thread | two threads, same task each | scaling (2.00 = perfect) |\n|---|---|---|---|');
       for (const t of threads) console.log(`| ${t.task} | ${t.oneThreadMs.toFixed(0)} ms | ${t.twoThreadsMs.toFixed(0)} ms | ${t.scaling.toFixed(2)}x |`);
