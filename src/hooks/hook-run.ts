@@ -100,14 +100,17 @@ function decide(call: HookCall, options: HookRunOptions, notes: string[]): LiveD
 /** Runs the hook on one payload's text (never throws). */
 export function runHook(text: string, options: HookRunOptions): HookReply {
   let hook: { agent: HookAgent; call: HookCall };
+  let agent: HookAgent | null = null;
   try {
     const payload = parsePayload(text);
-    const { agent, eventName } = agentFor(payload, options.agent);
-    const phase = phaseOf(agent, eventName);
+    const found = agentFor(payload, options.agent);
+    agent = found.agent;
+    const phase = phaseOf(agent, found.eventName);
     if (phase === null) return SILENT; // an event about something else than tool calls
-    hook = { agent, call: agent.decode(payload, eventName, phase) };
+    hook = { agent, call: agent.decode(payload, found.eventName, phase) };
   } catch (e) {
-    return unchecked(`the hook payload could not be read${options.agent === undefined ? '' : ` as ${options.agent}'s`}: ${(e as Error).message}`, options, null);
+    const as = agent === null ? '' : ` as ${agent.title}'s${options.agent === undefined ? ' (detected from hook_event_name)' : ''}`;
+    return unchecked(`the hook payload could not be read${as}: ${(e as Error).message}`, options, null);
   }
   const notes: string[] = [];
   try {
@@ -116,7 +119,8 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
     return { stdout: decision === null ? '' : hook.agent.reply(hook.call, decision), stderr: notes.join(''), exitCode: 0 };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'ENOSPC' ? 'the disk is full' : `${err.code ?? err.name ?? 'Error'}: ${err.message}`;
+    const label = err.code ?? err.name ?? 'Error';
+    const why = err.code === 'ENOSPC' ? 'the disk is full' : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
     return unchecked(`${hook.agent.title}: ${why}`, options, hook, notes.join(''));
   }
 }
