@@ -35,6 +35,11 @@ function write(io: HookIo, reply: HookReply): number {
 
 /** `loopwatch hook [options]` (one payload on stdin), or `loopwatch hook install|uninstall ...`. */
 export async function hookCommand(args: readonly string[], io: HookIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    // the hook's own entry has no help texts (they are the CLI's): point at them
+    io.stdout.write('loopwatch hook: the command coding agents run before and after each tool call; see loopwatch hook --help, or docs/hooks.md\n');
+    return 0;
+  }
   if (args[0] === 'install' || args[0] === 'uninstall') {
     const { hookInstallCommand } = await import('./hook-install-command.js');
     try {
