@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds what a hook process loads (see src/cli/hook-loader.ts and docs/hooks.md, Speed):
 //   dist/src/cli/hook-command.js (tsc's ESM)  -> dist/hook/hook.cjs       the hook command as one CommonJS file
-//                                                                         (rolldown; node:* stays external),
+//                                                                         (rolldown, compressed; node:* stays external),
 //                                                                         compiled with V8's code cache at run time
 //   dist/src/cli/hook-main.js                 -> dist/hook/hook-main.cjs  the hook's own entry, which the agents'
 //                                                                         settings run (hook install writes it)
@@ -23,7 +23,8 @@ for (const [input, file] of [
     platform: 'node',
     external: [/^node:/],
     logLevel: 'warn',
-    output: { format: 'cjs', file: join(out, file), codeSplitting: false, sourcemap: false },
+    // compressed with names kept (stack traces stay readable): a smaller file reads and checks faster
+    output: { format: 'cjs', file: join(out, file), codeSplitting: false, sourcemap: false, minify: { mangle: false, compress: true } },
     write: true,
   });
 }

@@ -3,8 +3,8 @@
  * hook's own entry (hook-main.ts) it is file descriptors 0, 1 and 2 read and written directly, which spares
  * the process creating stream objects (and loading their modules) for one payload in and one line out.
  */
-import { readSync, writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync, readSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { CommandIo } from './scan-command.js';
 
 /** A hook process's input and output. */
@@ -81,7 +81,20 @@ function fdWriter(fd: number): { write(text: string): boolean } {
   };
 }
 
+/**
+ * Whether descriptor 0 is a terminal. `node:tty` costs more to load than the rest of the hook's I/O, so
+ * it is asked only when descriptor 0 is a character device (a terminal, or /dev/null), never for a pipe.
+ */
+function stdinIsTTY(): boolean {
+  try {
+    if (!fstatSync(0).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return (createRequire(import.meta.url)('node:tty') as typeof import('node:tty')).isatty(0);
+}
+
 /** The HookIo of descriptors 0, 1 and 2 (hook-main.ts). */
 export function fdHookIo(): HookIo {
-  return { stdout: fdWriter(1), stderr: fdWriter(2), readInput: readFd0, inputIsTTY: isatty(0) };
+  return { stdout: fdWriter(1), stderr: fdWriter(2), readInput: readFd0, inputIsTTY: stdinIsTTY() };
 }

@@ -16,10 +16,10 @@ export const LOCK_WAIT_MS = 3000;
 /** A lock older than this (milliseconds) is stale whoever holds it. */
 export const LOCK_STALE_MS = 10_000;
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+let sleeper: Int32Array | null = null;
 
 function sleep(ms: number): void {
-  Atomics.wait(sleeper, 0, 0, ms);
+  Atomics.wait((sleeper ??= new Int32Array(new SharedArrayBuffer(4))), 0, 0, ms);
 }
 
 function readLock(path: string): string | null {
