@@ -20,6 +20,9 @@ Commands:
   serve [options]       loop detection as an HTTP service (or a NATS JetStream worker with --nats)
   mcp [options] -- <server command...>
                         a stdio proxy for an MCP server: checks each tools/call before it reaches the server
+  hook [options]        decide on one tool call of Claude Code, Codex CLI or Gemini CLI (their hooks run it)
+  hook install|uninstall --agent NAME
+                        add loopwatch to (or remove it from) an agent's hook settings
 ${withBench ? '  bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)\n' : ''}
 Options:
   -h, --help            this help (and \`loopwatch <command> --help\`)
@@ -234,4 +237,49 @@ Examples:
   loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem /home/me/project
   loopwatch mcp --session review-42 -- python -m my_server --verbose
   claude mcp add files -- npx loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem .
+`;
+
+/** Help for \`loopwatch hook\`. */
+export const HOOK_HELP = `Usage: loopwatch hook [options]                  (run by an agent's hook, one payload on stdin)
+       loopwatch hook install --agent NAME [--user | --project] [--state-dir DIR] [--fail-closed]
+       loopwatch hook uninstall --agent NAME [--user | --project]
+
+Reads one hook payload (JSON) on standard input, as Claude Code (and the Claude Agent SDK), Codex CLI and
+Gemini CLI send it before a tool call runs (PreToolUse, BeforeTool) and after it ran (PostToolUse,
+PostToolUseFailure, AfterTool), decides, and prints the agent's answer on standard output:
+  warn  the call runs; the model is told it is looping
+  ask   the user is asked first (Claude Code, Gemini CLI; Codex: as warn, and the user is told)
+  deny  the call does not run; the model reads why
+  stop  the call does not run and the run stops (Codex: as deny)
+Each session's state lives in a file of the state directory, locked while a hook uses it (hooks of one
+session run in parallel); sessions untouched for 7 days are removed.
+
+Options:
+  --agent NAME           claude-code | codex | gemini (default: detected from the payload)
+  --state-dir DIR        the sessions' state (default: $LOOPWATCH_STATE_DIR, else
+                         $XDG_STATE_HOME/loopwatch/hooks, else ~/.local/state/loopwatch/hooks)
+  --fail-closed          deny a call loopwatch could not check (default: allow it, one line on stderr)
+  --preset NAME          detection preset (default: default)
+  --config FILE          detection options as JSON
+  -h, --help             this help
+
+install / uninstall:
+  --agent NAME           the agent whose settings to change (required)
+  --user                 the user's settings (the default): ~/.claude/settings.json, ~/.codex/hooks.json
+                         ($CODEX_HOME), ~/.gemini/settings.json
+  --project              this directory's: .claude/settings.json, .codex/hooks.json, .gemini/settings.json
+  --state-dir DIR, --fail-closed, --preset NAME, --config FILE
+                         written into the installed command
+Install merges loopwatch's entries into the file (a second install changes nothing), keeps a backup of a
+file it changes, and prints what changed; uninstall removes exactly loopwatch's entries. A file that is
+not plain JSON is left alone.
+
+Exit codes: 0 the answer is on stdout (also when loopwatch could not check the call: it is allowed); 2 a
+call denied by --fail-closed when the payload could not be read; 1 a usage error of the hook command
+(agents run the call). install / uninstall: 0 done, 2 usage error or a settings file that cannot be read.
+
+Examples:
+  loopwatch hook install --agent claude-code
+  loopwatch hook install --agent gemini --project
+  echo '{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | loopwatch hook
 `;
