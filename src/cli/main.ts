@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `serve`, `--help`, `--version`. Usage errors go to
+ * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `serve`, `eval`, `--help`, `--version`. Usage errors go to
  * stderr in one line with exit code 2; a failure of loopwatch itself in one line with exit code 3 (never 1,
  * which means loops were found); everything else is each command's own. A reader that closes standard
  * output or standard error early (`| head`) stops that output, not the run: the exit code still covers
@@ -11,8 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { closestName } from '../options/checks.js';
 import { benchCommand } from './bench-command.js';
 import { demoCommand } from './demo-command.js';
+import { evalCommand } from './eval-command.js';
 import { explainCommand } from './explain-command.js';
-import { BENCH_HELP, DEMO_HELP, EXPLAIN_HELP, SCAN_HELP, SERVE_HELP, mainHelp } from './help-text.js';
+import { BENCH_HELP, DEMO_HELP, EVAL_HELP, EXPLAIN_HELP, SCAN_HELP, SERVE_HELP, mainHelp } from './help-text.js';
 import { type CommandIo, scanCommand } from './scan-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
@@ -37,6 +38,7 @@ const COMMANDS: Readonly<Record<string, { help: string; run: (args: readonly str
   explain: { help: EXPLAIN_HELP, run: explainCommand },
   demo: { help: DEMO_HELP, run: demoCommand },
   serve: { help: SERVE_HELP, run: serveCommand },
+  eval: { help: EVAL_HELP, run: evalCommand },
   ...(HAS_BENCH ? { bench: { help: BENCH_HELP, run: benchCommand } } : {}),
 };
 
