@@ -242,7 +242,9 @@ export class VerdictPolicy {
       });
     };
 
-    let verdict = build(proposal === null ? this.ladder.peek() : proposedAction(this.ladder.peek(), proposal));
+    // the loop's key: the repeated call's signature (a climb left by a cooldown resumes on the same loop)
+    const key = (this.log.signatureLow(index) ?? 0) >>> 0 || 1;
+    let verdict = build(proposal === null ? this.ladder.peek(key, loopStart) : proposedAction(this.ladder.peek(key, loopStart), proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
       if (override === null) {
@@ -257,7 +259,7 @@ export class VerdictPolicy {
       }
     }
     if (proposal === null) {
-      this.ladder.climb(rungs);
+      this.ladder.climb(rungs, key, loopStart, index);
       this.count++;
     }
     return { verdict, tolerated };
