@@ -126,14 +126,14 @@ function writeList(n: u32): u32 {
 
 // ---- progress (src/detectors/progress.ts) -------------------------------------------------------------
 
-function sameOutcome(a: u32, b: u32, byClass: bool): bool {
+function sameOutcome(a: u32, b: u32, byClass: bool, errorsByClass: bool): bool {
   const fa = flagsOf(a);
   const fb = flagsOf(b);
   const ea = (fa & OF_ERROR) != 0;
   const eb = (fb & OF_ERROR) != 0;
   if (ea != eb) return false;
   if (byClass && (fa & fb & OF_NOTHING) != 0) return true;
-  return ea && byClass ? same(R_MASKED, a, b) : same(R_OUT, a, b);
+  return ea && errorsByClass ? same(R_MASKED, a, b) : same(R_OUT, a, b);
 }
 
 /** The early answer from the outcomes' flags over indices [list, +n), or 0xff to compare outcomes. */
@@ -166,7 +166,10 @@ function repeatProgress(list: usize, n: u32, byClass: bool): u32 {
   if (early != 0xff) return early;
   let sameCount: u32 = 0;
   for (let k: u32 = 1; k < n; k++) {
-    if (sameOutcome(load<u32>(list + (<usize>(k - 1) << 2)), load<u32>(list + (<usize>k << 2)), byClass)) sameCount++;
+    const a = load<u32>(list + (<usize>(k - 1) << 2));
+    const b = load<u32>(list + (<usize>k << 2));
+    // back to back, nothing was done between the two: their failures compare by class
+    if (sameOutcome(a, b, byClass, byClass || b == a + 1)) sameCount++;
   }
   if (sameCount == n - 1) {
     if (!byClass) return P_STALLED;
@@ -194,7 +197,8 @@ function cycleProgress(last: u32, period: u32, reps: u32): u32 {
     for (let k: u32 = 0; k < period; k++) {
       const i = end - k;
       if (proposed && i == last) continue;
-      if (!sameOutcome(i, i - period, false)) {
+      // one period apart, only the cycle's own calls came between: failures compare by class
+      if (!sameOutcome(i, i - period, false, true)) {
         sameRep = false;
         break;
       }
@@ -431,7 +435,10 @@ function deadCounts(i: u32): bool {
   return (f & OF_ERROR) != 0 && (f & OF_INFRA) == 0;
 }
 
-/** Whether some call failed more than once, and every call that did saw its error text change. */
+/**
+ * Whether some call failed more than once, and every call that did saw its error change from one failure to
+ * the next (by text; by class when it failed back to back).
+ */
 function sameCallChanged(n: u32): bool {
   let repeated = false;
   // groups by signature: mark members already grouped by setting their top bit in the scratch copy
@@ -440,13 +447,15 @@ function sameCallChanged(n: u32): bool {
     if ((ia & 0x80000000) != 0) continue;
     let group: u32 = 0;
     let changed = false;
+    let prev = ia;
     for (let b = a + 1; b < n; b++) {
       const ib = load<u32>(idx + (<usize>b << 2));
       if ((ib & 0x80000000) != 0) continue;
       if (!same(R_SIG, ia, ib)) continue;
       store<u32>(idx + (<usize>b << 2), ib | 0x80000000);
       group++;
-      if (!same(R_ERR, ia, ib)) changed = true;
+      if (!same(ib == prev + 1 ? R_MASKED : R_ERR, prev, ib)) changed = true;
+      prev = ib;
     }
     if (group == 0) continue;
     repeated = true;

@@ -65,7 +65,9 @@ function layOut(o: ResolvedOptions): SlotLayout {
   const capSig = Math.max(d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, cycleCall ? (d.cycle?.window ?? 0) : 0, semW, simW, d.deadEnd?.window ?? 0);
   const capTool = Math.max(cycleTool ? (d.cycle?.window ?? 0) : 0, d.semantic?.sameTool === true ? semW : 0, simW);
   const capOut = Math.max(1, d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, d.cycle?.window ?? 0, semW, simW, d.resultRepeat?.window ?? 0, d.deadEnd?.window ?? 0);
-  const capMasked = Math.max(d.resultRepeat?.masked === true ? d.resultRepeat.window : 0, d.deadEnd?.matchClass === true ? d.deadEnd.window : 0, semW, simW);
+  // error classes are also read by the progress of repeated calls (failures with nothing done between
+  // compare by class): every detector that reports progress over identical calls needs them
+  const capMasked = Math.max(d.resultRepeat?.masked === true ? d.resultRepeat.window : 0, d.deadEnd?.window ?? 0, semW, simW, d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, d.cycle?.window ?? 0);
   const capErr = d.deadEnd?.window ?? 0;
   const stateW = d.stateRepeat?.window ?? 0;
   const semanticInModule = d.semantic !== null && d.semantic.method === 'sketch';

@@ -66,9 +66,22 @@ export const variant = fc
     return { tool: 'search', args, ...(outcome === 'error' ? { error: `No match for '${q}'` } : outcome === 'nothing' ? { result: 'No results found.' } : {}) };
   });
 
+/**
+ * The same call failing with a moving detail (a counter, a line number, a temporary path): several in one
+ * pool are one call whose error text differs only by volatile parts, compared by class when back to back.
+ */
+export const movingError = fc
+  .tuple(fc.constantFrom('bash', 'deploy'), fc.nat(60), fc.constantFrom('attempt', 'line', 'tmp'), fc.boolean())
+  .map(([tool, n, kind, withResult]): ToolEvent => ({
+    tool,
+    args: { command: 'run checks' },
+    error: kind === 'tmp' ? `crashed in /tmp/tmp${n}x/run.py` : `failed at ${kind} ${n}`,
+    ...(withResult ? { result: `log ${n % 3}` } : {}),
+  }));
+
 /** A stream that repeats events from a small pool, so loops actually happen. */
 export const stream = fc
-  .tuple(fc.array(fc.oneof(event, variant), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }))
+  .tuple(fc.array(fc.oneof(event, variant, movingError), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }))
   .map(([pool, picks]) => picks.map((p) => pool[p % pool.length] as ToolEvent));
 
 /** Property runs, scaled by LOOPWATCH_FC_SCALE for a deeper search (e.g. LOOPWATCH_FC_SCALE=20). */
