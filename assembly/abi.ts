@@ -166,6 +166,9 @@ export const OF_INFRA: u32 = 4;
 export const OF_EMPTY: u32 = 8;
 export const OF_NOTHING: u32 = 16;
 export const OF_PROPOSED: u32 = 32;
+export const OF_BRIEF: u32 = 64;
+// a text result is brief (an acknowledgement, not an answer) under this many bytes, white space trimmed
+export const BRIEF_BYTES: u32 = 64;
 
 // status codes
 export const ST_OK: u32 = 0;

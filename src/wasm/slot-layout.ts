@@ -62,8 +62,10 @@ function layOut(o: ResolvedOptions): SlotLayout {
   const simW = d.similarArgs ? d.similarArgs.window + 1 : 0;
   const cycleCall = d.cycle !== null && d.cycle.key === 'call';
   const cycleTool = d.cycle !== null && d.cycle.key === 'tool';
-  const capSig = Math.max(d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, cycleCall ? (d.cycle?.window ?? 0) : 0, semW, simW, d.deadEnd?.window ?? 0);
-  const capTool = Math.max(cycleTool ? (d.cycle?.window ?? 0) : 0, d.semantic?.sameTool === true ? semW : 0, simW);
+  // result repeat reads the signatures and tools of its window (varied calls of one tool, same answer)
+  const rrW = d.resultRepeat?.window ?? 0;
+  const capSig = Math.max(d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, cycleCall ? (d.cycle?.window ?? 0) : 0, semW, simW, d.deadEnd?.window ?? 0, rrW);
+  const capTool = Math.max(cycleTool ? (d.cycle?.window ?? 0) : 0, d.semantic?.sameTool === true ? semW : 0, simW, rrW);
   const capOut = Math.max(1, d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, d.cycle?.window ?? 0, semW, simW, d.resultRepeat?.window ?? 0, d.deadEnd?.window ?? 0);
   // error classes are also read by the progress of repeated calls (failures with nothing done between
   // compare by class): every detector that reports progress over identical calls needs them

@@ -79,9 +79,18 @@ export const movingError = fc
     ...(withResult ? { result: `log ${n % 3}` } : {}),
   }));
 
+/** Different calls of one tool getting the very same answer (a listing), or a brief acknowledgement. */
+export const sameAnswer = fc
+  .tuple(fc.constantFrom('ls', 'ls -la', 'ls src/..', 'find . -maxdepth 1', 'ls ./'), fc.constantFrom('listing', 'other', 'ack'))
+  .map(([command, kind]): ToolEvent => ({
+    tool: 'bash',
+    args: { command },
+    result: kind === 'ack' ? 'Done.' : `README.md\npackage.json\nsrc/\ntest/\ndocs/\n${kind === 'listing' ? 'bench/' : 'build/'}\nassembly/\nscripts/`,
+  }));
+
 /** A stream that repeats events from a small pool, so loops actually happen. */
 export const stream = fc
-  .tuple(fc.array(fc.oneof(event, variant, movingError), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }))
+  .tuple(fc.array(fc.oneof(event, variant, movingError, sameAnswer), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }))
   .map(([pool, picks]) => picks.map((p) => pool[p % pool.length] as ToolEvent));
 
 /** Property runs, scaled by LOOPWATCH_FC_SCALE for a deeper search (e.g. LOOPWATCH_FC_SCALE=20). */
