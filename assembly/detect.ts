@@ -6,7 +6,7 @@ import {
   C_CAP_TOOL, C_CY_MAX, C_CY_MIN, C_CY_R, C_CY_W, C_DE_T, C_DE_W, C_EX_T, C_EX_W, C_FLAGS, C_FR_T, C_FR_W, C_HIST_CAP, C_OFF_ERR,
   C_OFF_FLAGS, C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_RR_T, C_RR_W, C_SEM_CAP, C_SEM_ENTRY,
   C_SE_K, C_SE_MINSIM, C_SE_MINTOK, C_SE_THRESH, C_SE_W, C_ST_T, C_ST_W, M_CYCLE, M_DEADEND, M_EXACT, M_FREQ, M_RESULT, M_SEMANTIC,
-  M_STATE, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_SE, O_ST, P_CHANGING, P_MIXED,
+  M_STATE, OF_BRIEF, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_SE, O_ST, P_CHANGING, P_MIXED,
   P_STALLED, P_UNKNOWN, S_COUNT, S_POS,
 } from './abi';
 import { leastCommonFull, sketchReaches } from './tokens';
@@ -173,10 +173,20 @@ function repeatProgress(list: usize, n: u32, byClass: bool): u32 {
   }
   if (sameCount == n - 1) {
     if (!byClass) return P_STALLED;
+    // similar calls stalled when every outcome failed or found nothing, or different calls among them all
+    // got the same real answer (more than a brief acknowledgement)
+    let failing = true;
+    let answers = true;
+    let varied = false;
+    const first = load<u32>(list);
     for (let k: u32 = 0; k < n; k++) {
-      if ((flagsOf(load<u32>(list + (<usize>k << 2))) & (OF_ERROR | OF_NOTHING)) == 0) return P_MIXED;
+      const i = load<u32>(list + (<usize>k << 2));
+      const f = flagsOf(i);
+      if ((f & (OF_ERROR | OF_NOTHING)) == 0) failing = false;
+      if ((f & (OF_ERROR | OF_BRIEF | OF_EMPTY)) != 0) answers = false;
+      if (!same(R_SIG, first, i)) varied = true;
     }
-    return P_STALLED;
+    return failing || (answers && varied) ? P_STALLED : P_MIXED;
   }
   if (sameCount == 0) return P_CHANGING;
   return P_MIXED;

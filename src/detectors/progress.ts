@@ -16,8 +16,9 @@
  * (volatile parts masked), since their errors echo their differing arguments, and take two outcomes that
  * both say nothing was found ("Could not find [query A]", "Could not find [query B]") as the same; and for
  * them a stall must be a failing one: every outcome an error, or a result saying nothing was found.
- * Similar calls that all succeed with the same acknowledgement ("OK") are `mixed`. A failure and a success
- * are never the same outcome.
+ * Similar calls that all succeed with the same acknowledgement ("OK") are `mixed`; different similar calls
+ * that all get the same real answer (more than a brief acknowledgement: paraphrased searches landing on
+ * the same page) are `stalled`. A failure and a success are never the same outcome.
  */
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import type { Progress } from '../types.js';
@@ -54,13 +55,26 @@ function knownOutcomes(h: HistoryReader, all: readonly number[]): Progress | nul
   return null;
 }
 
+/**
+ * Whether similar calls that all got the same outcome stalled: every outcome a failure or a result saying
+ * nothing was found, or different calls among them getting the very same answer, more than a brief
+ * acknowledgement (paraphrased searches landing on the same page). The same "OK" for similar calls, or the
+ * same call twice with the same answer, is no stall of similar calls.
+ */
+function failingOrSameAnswer(h: HistoryReader, all: readonly number[]): boolean {
+  if (all.every((i) => (h.flagsOf(i) & (OutcomeFlag.ERROR | OutcomeFlag.NOTHING)) !== 0)) return true;
+  if (!all.every((i) => (h.flagsOf(i) & (OutcomeFlag.ERROR | OutcomeFlag.BRIEF | OutcomeFlag.EMPTY)) === 0)) return false;
+  const first = all[0] as number;
+  return all.some((i) => !h.same(Ring.SIG, first, i));
+}
+
 function classify(h: HistoryReader, pairs: readonly (readonly [number, number])[], all: readonly number[], byClass: boolean): Progress {
   const early = knownOutcomes(h, all);
   if (early !== null) return early;
   let same = 0;
   // back to back, nothing was done between the two: their failures compare by class
   for (const [a, b] of pairs) if (sameOutcome(h, a, b, byClass, byClass || b === a + 1)) same++;
-  if (same === pairs.length) return !byClass || all.every((i) => (h.flagsOf(i) & (OutcomeFlag.ERROR | OutcomeFlag.NOTHING)) !== 0) ? 'stalled' : 'mixed';
+  if (same === pairs.length) return !byClass || failingOrSameAnswer(h, all) ? 'stalled' : 'mixed';
   if (same === 0) return 'changing';
   return 'mixed';
 }

@@ -56,14 +56,21 @@ export const event = fc.record(
   { requiredKeys: ['tool'] },
 ) as fc.Arbitrary<ToolEvent>;
 
-/** Retries with one character changed ("foo", "fo0"), failing or coming back empty, in both args forms. */
+/** The same page, as several paraphrased searches may land on it (more than a brief acknowledgement). */
+const PAGE = 'The handleSubmitForm callback validates every field of the user profile page before it posts the form.';
+
+/**
+ * Retries with one character changed ("foo", "fo0"), failing, coming back empty or landing on the same
+ * page, in both args forms.
+ */
 export const variant = fc
-  .tuple(fc.constantFrom('handleSubmitForm', 'user_profile_page', 'résumé parser'), fc.nat(20), fc.constantFrom('0', 'x', 'é', '😀'), fc.boolean(), fc.constantFrom<'error' | 'nothing' | 'none'>('error', 'nothing', 'none'))
+  .tuple(fc.constantFrom('handleSubmitForm', 'user_profile_page', 'résumé parser'), fc.nat(20), fc.constantFrom('0', 'x', 'é', '😀'), fc.boolean(), fc.constantFrom<'error' | 'nothing' | 'page' | 'none'>('error', 'nothing', 'page', 'none'))
   .map(([base, at, ch, asText, outcome]): ToolEvent => {
     const i = at % base.length;
     const q = base.slice(0, i) + ch + base.slice(i + 1);
     const args = asText ? JSON.stringify({ q, limit: 5 }) : { q, limit: 5 };
-    return { tool: 'search', args, ...(outcome === 'error' ? { error: `No match for '${q}'` } : outcome === 'nothing' ? { result: 'No results found.' } : {}) };
+    const got = outcome === 'error' ? { error: `No match for '${q}'` } : outcome === 'nothing' ? { result: 'No results found.' } : outcome === 'page' ? { result: PAGE } : {};
+    return { tool: 'search', args, ...got };
   });
 
 /**
