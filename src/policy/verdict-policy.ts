@@ -13,6 +13,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { DetectorError } from '../errors.js';
 import type { PolicyOptions } from '../options/options.js';
+import { type HistoryReader, OutcomeFlag } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
 import { redactSecrets } from '../text/redact.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
@@ -74,10 +75,29 @@ function memoRedact(): (text: string) => string {
   };
 }
 
-/** The calls the signals say repeat (their units together, ascending), or the current call alone. */
-function repeatedCalls(signals: readonly LoopSignal[], index: number): number[] {
+/**
+ * Kinds whose signal names the current call alone as its unit while the call itself came back since the
+ * signal's `loopStart`: its repetitions are the earlier calls with the same signature from there on.
+ */
+const RECURRING_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat']);
+
+/**
+ * The calls the signals say repeat: their units together and, when the current call failed, the earlier
+ * occurrences of a recurring failing call (so a failure that keeps coming back between new work is weighed
+ * as a dead end's failures are); ascending. Null when a recurring failure's first occurrence is older than
+ * the call log holds: its repetitions are spread over more calls than are kept, other work between them.
+ */
+function repeatedCalls(log: CallLog, h: HistoryReader, signals: readonly LoopSignal[], index: number): number[] | null {
   const all = new Set<number>();
-  for (const sg of signals) for (const i of sg.unit ?? [index]) all.add(i);
+  const failed = (h.flagsOf(index) & OutcomeFlag.ERROR) !== 0;
+  for (const sg of signals) {
+    for (const i of sg.unit ?? [index]) all.add(i);
+    const from = sg.loopStart;
+    if (!failed || !RECURRING_KINDS.has(sg.kind) || from === undefined || from >= index) continue;
+    const sig = log.signatureLow(index);
+    if (log.signatureLow(from) === undefined) return null;
+    for (let i = from; i < index; i++) if (log.signatureLow(i) === sig) all.add(i);
+  }
   return [...all].sort((a, b) => a - b);
 }
 
@@ -137,6 +157,7 @@ export class VerdictPolicy {
   constructor(
     private readonly p: PolicyOptions,
     private readonly log: CallLog,
+    private readonly history: HistoryReader,
     private readonly redact: boolean,
     private readonly session: string = '',
   ) {
@@ -196,7 +217,8 @@ export class VerdictPolicy {
     const onlyChanging = p.progress === 'slow' && fused.signals.every(showsProgress);
     // repetitions with new work between them (an edit before each re-run) climb half a rung: the agent is
     // trying things, and only a repetition that goes on many times is a loop worth breaking
-    const slow = onlyChanging || waiting || interleavedWithNewWork(this.log, repeatedCalls(fused.signals, index));
+    const repeated = repeatedCalls(this.log, this.history, fused.signals, index);
+    const slow = onlyChanging || waiting || repeated === null || interleavedWithNewWork(this.log, repeated);
     const rungs = slow ? 0.5 : noProgress ? p.noProgressStep : 1;
 
     const primary = fused.primary;

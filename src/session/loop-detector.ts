@@ -91,7 +91,7 @@ export class LoopDetector {
     this.options = resolveOptions(options);
     this.sessionId = sessionId ?? this.options.sessionId;
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
-    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId);
+    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.pipeline.history, this.options.redactSecrets, this.sessionId);
     this.options.stats?.join();
     if (this.options.engine === 'wasm') releaseOnCollect(this, this.pipeline);
   }
