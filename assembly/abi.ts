@@ -91,6 +91,7 @@ export const CF_RESULT_MASKED: u32 = 1024;
 export const CF_DEAD_CLASS: u32 = 2048;
 export const CF_MASK_TEXT: u32 = 4096;
 export const CF_SEM_EXACT: u32 = 8192;
+export const CF_SEM_NOTOOL: u32 = 16384;
 
 // slot header (bytes)
 export const S_COUNT: u32 = 0;

@@ -314,6 +314,13 @@ const DETECTOR_FIELDS: readonly DetectorFieldRow[] = [
   },
   {
     detector: 'semantic',
+    field: 'includeTool',
+    wrongType: [['no', BOOL, str('no')], [1, BOOL, num(1)]],
+    outOfRange: [],
+    valid: { includeTool: false },
+  },
+  {
+    detector: 'semantic',
     field: 'method',
     wrongType: [[1, 'one of "sketch", "exact"', num(1)]],
     outOfRange: [[{ method: 'minhash' }, 'one of "sketch", "exact"', str('minhash')]],

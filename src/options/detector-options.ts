@@ -53,6 +53,12 @@ export interface SemanticOptions {
   /** Fire on identical actions too (by default they are left to the exact-repeat and frequency detectors). @default false */
   readonly countIdentical: boolean;
   /**
+   * Put the tool name in the action text. Off, only the description (or the args' string values) is
+   * compared, as corteX compares descriptions: paraphrases made through differently named tools still
+   * match. @default true
+   */
+  readonly includeTool: boolean;
+  /**
    * How Jaccard similarity is computed: `sketch` keeps the `sketchSize` smallest token hashes of each action
    * (bottom-k), exact whenever both actions have at most `sketchSize` distinct tokens and otherwise the
    * bottom-k estimate; `exact` keeps whole token sets (TypeScript only). @default 'sketch'
@@ -124,7 +130,7 @@ export const FREQUENCY_DEFAULTS: FrequencyOptions = Object.freeze({ threshold: 3
 /** Default cycle options. */
 export const CYCLE_DEFAULTS: CycleOptions = Object.freeze({ minPeriod: 2, maxPeriod: 5, repetitions: 2, window: 20, key: 'call' });
 /** Default semantic options (corteX's SemanticJaccardDetector). */
-export const SEMANTIC_DEFAULTS: SemanticOptions = Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false, method: 'sketch', sketchSize: 24 });
+export const SEMANTIC_DEFAULTS: SemanticOptions = Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false, includeTool: true, method: 'sketch', sketchSize: 24 });
 /** Default similar-arguments options. */
 export const SIMILAR_ARGS_DEFAULTS: SimilarArgsOptions = Object.freeze({ similarity: 0.8, threshold: 3, window: 10 });
 /** Default result repeat options. */

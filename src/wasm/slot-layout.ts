@@ -100,6 +100,7 @@ function layOut(o: ResolvedOptions): SlotLayout {
   if (semanticInModule) flags |= A.CF_SEMANTIC;
   if (d.semantic?.sameTool) flags |= A.CF_SEM_SAMETOOL;
   if (d.semantic?.countIdentical) flags |= A.CF_SEM_IDENTICAL;
+  if (d.semantic?.includeTool === false) flags |= A.CF_SEM_NOTOOL;
   if (d.semantic?.method === 'exact') flags |= A.CF_SEM_EXACT;
   if (d.resultRepeat) flags |= A.CF_RESULT | (d.resultRepeat.masked ? A.CF_RESULT_MASKED : 0);
   if (d.deadEnd) flags |= A.CF_DEADEND | (d.deadEnd.matchClass ? A.CF_DEAD_CLASS : 0);

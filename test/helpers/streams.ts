@@ -108,7 +108,7 @@ export const options = fc.record({
     exactRepeat: fc.constantFrom(true, { threshold: 2, window: 4 }),
     frequency: fc.constantFrom(true, { threshold: 2, window: 5 }),
     cycle: fc.constantFrom(true, { key: 'tool' as const, window: 10 }, { minPeriod: 2, maxPeriod: 3, repetitions: 3, window: 9 }),
-    semantic: fc.constantFrom(true, { sameTool: false, minTokens: 1, countIdentical: true, sketchSize: 4 }, { threshold: 0.3, window: 5, minSimilar: 1, maxTokens: 8, maxTextLength: 40 }),
+    semantic: fc.constantFrom(true, { sameTool: false, minTokens: 1, countIdentical: true, sketchSize: 4 }, { threshold: 0.3, window: 5, minSimilar: 1, maxTokens: 8, maxTextLength: 40 }, { sameTool: false, includeTool: false, maxTextLength: 40 }),
     similarArgs: fc.constantFrom(true, false, { threshold: 2, window: 3 }),
     resultRepeat: fc.constantFrom(true, { masked: false, threshold: 2, window: 3 }),
     deadEnd: fc.constantFrom(true, { threshold: 2, window: 4, matchClass: false }),
