@@ -57,7 +57,7 @@ const DETECTOR_RULES: { readonly [K in keyof DetectorsOptions]: { readonly defau
   resultRepeat: { defaults: RESULT_REPEAT_DEFAULTS, fields: { threshold: int(2), window: int('threshold'), masked: { t: 'bool' } } },
   deadEnd: { defaults: DEAD_END_DEFAULTS, fields: { threshold: int(2), window: int('threshold'), matchClass: { t: 'bool' } } },
   stateRepeat: { defaults: STATE_REPEAT_DEFAULTS, fields: { threshold: int(2), window: int('threshold') } },
-  chanting: { defaults: CHANTING_DEFAULTS, fields: { maxPeriod: { t: 'int', min: 1, max: 4096 }, threshold: int(2), minLength: int(2) } },
+  chanting: { defaults: CHANTING_DEFAULTS, fields: { maxPeriod: { t: 'int', min: 1, max: 4096 }, threshold: int(2), minLength: int(2), longChunk: { t: 'int', min: 1, max: 4096 }, longRepetitions: int(2) } },
 };
 
 /** Names of the built-in detectors, in the order they run. */
