@@ -23,6 +23,7 @@ Commands:
   hook [options]        decide on one tool call of Claude Code, Codex CLI or Gemini CLI (their hooks run it)
   hook install|uninstall --agent NAME
                         add loopwatch to (or remove it from) an agent's hook settings
+  eval DIR              measure loopwatch on a folder of labelled runs (warned, broken, false alarms per family)
 ${withBench ? '  bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)\n' : ''}
 Options:
   -h, --help            this help (and \`loopwatch <command> --help\`)
@@ -137,6 +138,46 @@ Examples:
   loopwatch explain run-17 runs/ --around 2
   loopwatch explain chat-42 chat.jsonl --preset conservative --json > chat-42.json
   zcat events.jsonl.gz | loopwatch explain run-17 -
+`;
+
+/** Help for `loopwatch eval`. */
+export const EVAL_HELP = `Usage: loopwatch eval [options] DIR
+
+Measures loopwatch on your own labelled runs: DIR holds runs in any supported format (${FORMAT_NAMES.join(', ')};
+plain or gzip, walked recursively) and sessions.jsonl, one label a line:
+  {"session": "run-17", "exit_status": "step_limit", "agent": "mini-swe-agent 1.15.0"}
+session and exit_status are required (submitted: the agent finished; step_limit: its step cap cut it off;
+exit_cost, exit_context: other limits); agent is optional and picks the run's family. A run matches the
+label of its session id (else of the id without its file extension, then without its folders).
+
+Every run is replayed twice: one-phase (each call checked after it ran) and two-phase (proposed before it
+runs, recorded after). Per family and overall: step_limit runs warned and broken, submitted runs warned and
+broken (false alarms), with their 95% Wilson interval; calls a break would have saved; then the runs behind
+each false alarm and each miss (read them with loopwatch explain SESSION DIR).
+
+Families: mini-swe-agent (and live-swe-agent), OpenHands, SWE-agent, tau-bench (and tau2), ReAct (and
+Reflexion), from the agent name; any other agent is its own family.
+
+Options:
+  --labels FILE          the label file (default: DIR/sessions.jsonl; never read as a run)
+  --preset NAME          detection preset (${Object.keys(PRESETS).join(' | ')}; default: default)
+  --config FILE          detection options as JSON (may name a "preset"; refines it)
+  --family PATTERN=NAME  agents whose name contains PATTERN (any case) are in family NAME; repeatable, tried
+                         in order before the built-in families
+  --by family|agent      one row per family (default) or per agent name as labelled
+  --json                 the figures, lists and counts as one JSON document
+  --list false-alarms|misses
+                         only the runs of that list, one a line: session, family, calls, file
+  --workers N            threads of the one-phase replay, 0 to 256 (default 0: this thread; same figures)
+  --allow-skipped        skipped lines or labels do not make the exit code 2
+  -h, --help             this help
+
+Exit codes: 0 measured; 2 usage error, no label file, no run matching a label, or input skipped (named on stderr).
+
+Examples:
+  loopwatch eval runs/
+  loopwatch eval runs/ --family 'my-agent=ReAct' --json > quality.json
+  loopwatch eval runs/ --list false-alarms | cut -f1 | head -1 | xargs -I{} loopwatch explain {} runs/
 `;
 
 /** Help for `loopwatch demo`. */

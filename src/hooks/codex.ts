@@ -15,44 +15,28 @@
  */
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, hookJson } from './hook-agent.js';
+import { codexOutcome } from '../formats/codex-output.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
 
-/** Lines of Codex's exec output that differ on every run of the same command (timings, chunk ids). */
-const VOLATILE_LINE = /^(?:Wall time|Chunk ID|Original token count):.*$\n?/gm;
-/** The exit code line of Codex's exec output ("Exit code: 1", "Process exited with code 1"). */
-const EXIT_LINE = /^(?:Exit code:|Process exited with code) (-?\d+)/m;
-
 /**
- * The outcome a tool response says: Bash's is the output text the model reads ("Exit code: N", timings,
- * "Output:"; older Codex: JSON with `metadata.exit_code`), an MCP tool's an object (`isError`). A non-zero
- * exit code, `isError` or `success: false` is a failure. Timings are taken out, so two runs of a command
- * with the same output have the same outcome.
+ * The outcome a tool response says. Bash's is the output text the model reads, read as the rollout reader
+ * reads it (src/formats/codex-output.ts: "Exit code: N" / "Process exited with code N" headers, older
+ * JSON with `metadata.exit_code`): a non-zero exit code is a failure, and the result is the output alone,
+ * without the header and its timings, so two runs of a command with the same output have the same outcome
+ * (and a call's outcome is the same whether read from the hook or from the rollout). An MCP tool's is an
+ * object: `isError` or `success: false` is a failure.
  */
 function outcomeOf(r: unknown): { readonly error: string } | { readonly result: unknown } {
   if (typeof r === 'string') {
-    const parsed = /^\s*\{/.test(r) ? parseObject(r) : null;
-    if (parsed !== null && typeof parsed.output === 'string' && typeof parsed.metadata === 'object' && parsed.metadata !== null) {
-      const exit = (parsed.metadata as Record<string, unknown>).exit_code;
-      return typeof exit === 'number' && exit !== 0 ? { error: capText(parsed.output) } : { result: capText(parsed.output) };
-    }
-    const text = r.replace(VOLATILE_LINE, '');
-    const exit = EXIT_LINE.exec(text)?.[1];
-    return exit !== undefined && Number(exit) !== 0 ? { error: text } : { result: text };
+    const o = codexOutcome(r);
+    const text = typeof o.result === 'string' ? capText(o.result) : o.result;
+    return o.errorInfo === 'known' ? { error: typeof text === 'string' ? text : capText(JSON.stringify(text) ?? '') } : { result: text };
   }
   if (typeof r !== 'object' || r === null || Array.isArray(r)) return { result: r };
   const o = r as Record<string, unknown>;
   const exit = o.exit_code ?? o.exitCode;
   const failed = (typeof exit === 'number' && exit !== 0) || o.isError === true || o.is_error === true || o.success === false;
   return failed ? { error: capText(JSON.stringify(o)) } : { result: o };
-}
-
-function parseObject(text: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {

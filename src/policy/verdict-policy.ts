@@ -87,10 +87,28 @@ function cleanRef(ref: CallRef, clean: (text: string) => string): CallRef {
   return tool === ref.tool ? ref : Object.freeze({ ...ref, tool });
 }
 
-/** The calls the signals say repeat (their units together, ascending), or the current call alone. */
-function repeatedCalls(signals: readonly LoopSignal[], index: number): number[] {
+/**
+ * Kinds whose signal names the current call alone as its unit while the call itself came back since the
+ * signal's `loopStart`: its repetitions are the earlier calls with the same signature from there on.
+ */
+const RECURRING_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat']);
+
+/**
+ * The calls the signals say repeat: their units together and, when the current call failed, the earlier
+ * occurrences of a recurring failing call (so a failure that keeps coming back between new work is weighed
+ * as a dead end's failures are); ascending. Null when a recurring failure's first occurrence is older than
+ * the call log holds: its repetitions are spread over more calls than are kept, other work between them.
+ */
+function repeatedCalls(log: CallLog, failed: boolean, signals: readonly LoopSignal[], index: number): number[] | null {
   const all = new Set<number>();
-  for (const sg of signals) for (const i of sg.unit ?? [index]) all.add(i);
+  for (const sg of signals) {
+    for (const i of sg.unit ?? [index]) all.add(i);
+    const from = sg.loopStart;
+    if (!failed || !RECURRING_KINDS.has(sg.kind) || from === undefined || from >= index) continue;
+    const sig = log.signatureLow(index);
+    if (log.signatureLow(from) === undefined) return null;
+    for (let i = from; i < index; i++) if (log.signatureLow(i) === sig) all.add(i);
+  }
   return [...all].sort((a, b) => a - b);
 }
 
@@ -166,12 +184,12 @@ export class VerdictPolicy {
    * `waiting`: the call's answer says the work is still under way (polling): the verdict climbs half a
    * rung, as when results are still changing, however identical the answers.
    */
-  decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, proposal: ProposalRule | null = null): Decision {
+  decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, proposal: ProposalRule | null = null, failed = false): Decision {
     if (signals.length === 0) {
       if (proposal === null) this.ladder.quietCall();
       return QUIET;
     }
-    return this.weigh(signals, index, step, waiting, proposal);
+    return this.weigh(signals, index, step, waiting, proposal, failed);
   }
 
   /** Counts a verdict that blocked a proposed call (the call is not recorded, the verdict stands). */
@@ -184,7 +202,7 @@ export class VerdictPolicy {
    * decide() for a call with signals. A function of its own: its closures make V8 allocate a context on
    * entry, which the quiet calls (most calls) should not pay for.
    */
-  private weigh(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean, proposal: ProposalRule | null): Decision {
+  private weigh(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean, proposal: ProposalRule | null, failed: boolean): Decision {
     // a proposal changes nothing: no quiet call, no climb, no count
     const quiet = (): void => {
       if (proposal === null) this.ladder.quietCall();
@@ -209,7 +227,8 @@ export class VerdictPolicy {
     const onlyChanging = p.progress === 'slow' && fused.signals.every(showsProgress);
     // repetitions with new work between them (an edit before each re-run) climb half a rung: the agent is
     // trying things, and only a repetition that goes on many times is a loop worth breaking
-    const slow = onlyChanging || waiting || interleavedWithNewWork(this.log, repeatedCalls(fused.signals, index));
+    const repeated = repeatedCalls(this.log, failed, fused.signals, index);
+    const slow = onlyChanging || waiting || repeated === null || interleavedWithNewWork(this.log, repeated);
     const rungs = slow ? 0.5 : noProgress ? p.noProgressStep : 1;
 
     const primary = fused.primary;
@@ -255,7 +274,9 @@ export class VerdictPolicy {
       });
     };
 
-    let verdict = build(proposal === null ? this.ladder.peek() : proposedAction(this.ladder.peek(), proposal));
+    // the loop's key: the repeated call's signature (a climb left by a cooldown resumes on the same loop)
+    const key = (this.log.signatureLow(index) ?? 0) >>> 0 || 1;
+    let verdict = build(proposal === null ? this.ladder.peek(key, loopStart) : proposedAction(this.ladder.peek(key, loopStart), proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
       if (override === null) {
@@ -270,7 +291,7 @@ export class VerdictPolicy {
       }
     }
     if (proposal === null) {
-      this.ladder.climb(rungs);
+      this.ladder.climb(rungs, key, loopStart, index);
       this.count++;
     }
     return { verdict, tolerated };

@@ -20,7 +20,7 @@ import { ByteWriter } from '../snapshot/byte-writer.js';
 import { openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
-import { validateEvent } from './observe-event.js';
+import { errorText, validateEvent } from './observe-event.js';
 import { assertSendable } from '../pool/event-packing.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
 import { capText } from '../text/text-limit.js';
@@ -253,7 +253,9 @@ export class LoopDetector {
     }
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
     const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(e.result);
-    return this.finish(signals, this.pipeline.lastIndex, e.step, waiting);
+    // whether the call failed, from the event (in a batch the rings may already hold later calls)
+    const failed = e.error !== undefined && errorText(e.error) !== undefined;
+    return this.finish(signals, this.pipeline.lastIndex, e.step, waiting, failed);
   }
 
   /**
@@ -363,8 +365,8 @@ export class LoopDetector {
     }
   }
 
-  private finish(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false): Verdict | null {
-    const decision = this.policy.decide(signals, index, step, waiting);
+  private finish(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, failed = false): Verdict | null {
+    const decision = this.policy.decide(signals, index, step, waiting, null, failed);
     const verdict = decision.verdict;
     // no closure here: one capturing `tolerated` would make V8 allocate a context on every call
     if (decision.tolerated > 0) this.tolerate(decision.tolerated);

@@ -20,9 +20,10 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * The format version written; a snapshot of another version is refused. Version 2: semantic sketches
  * hold the FNV-1a/Murmur token hash (version 1 held xxh64's), so a version-1 session would compare
  * tokens hashed two ways. Version 3: the two-phase state (proposals waiting for their outcome, blocked
- * calls) and the blocked count.
+ * calls) and the blocked count. Version 4: the action ladder remembers the loop it climbed on and the climb
+ * a cooldown left (resumed when the same loop comes back).
  */
-export const SNAPSHOT_VERSION = 3;
+export const SNAPSHOT_VERSION = 4;
 
 const HEADER = 4 + 2 + 2 + 8 + 4;
 const TRAILER = 8;
