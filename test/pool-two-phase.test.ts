@@ -10,6 +10,7 @@ import { ClosedError, InvalidEventError, LoopDetector, LoopEngine, LoopPool } fr
 import type { LoopPoolOptions, SessionLiveCall } from '../src/index.js';
 import { fleetEvents } from '../bench/fleet.js';
 import { type Fleet, type FleetOp, randomFleet, scenarioFleet } from './helpers/live-fleet.js';
+import { STUCK } from './helpers/live-scenarios.js';
 import { json } from './helpers/verdicts.js';
 
 const pools: LoopPool[] = [];
@@ -183,6 +184,27 @@ describe('LoopPool two-phase calls', () => {
     await p.restore('other', d.snapshot());
     expect(json(await p.propose('other', { ...call, id: 'again' }))).toBe(json(other.propose({ ...call, id: 'again' })));
     for (const x of [d, back, other]) x.dispose();
+  });
+
+  it('should restore waiting proposals exactly when a worker dies between a proposal and its record (args that travelled encoded)', async () => {
+    const p = pool({ workers: 1, snapshotEvery: 1 });
+    const lost: unknown[] = [];
+    p.on('sessionLost', (e) => lost.push(e));
+    for (const s of STUCK) {
+      const d = new LoopDetector({}, `w-${s.name}`);
+      for (const [i, c] of s.calls.entries()) {
+        const call = { tool: c.tool, args: c.args }; // no ids: the next proposal records a waiting one without outcome
+        const a = await p.propose(`w-${s.name}`, call);
+        expect(json(a)).toBe(json(d.propose(call)));
+        if (i % 3 === 1) await p.shardsForTesting[0]?.threads[0]?.terminate(); // the proposal waits in the snapshot only
+        if (a.action === 'deny' || a.action === 'stop' || i % 3 === 1) continue; // its outcome never comes: recorded without one at the next proposal
+        const rec = { ...call, ...(c.error === undefined ? { result: c.result } : { error: c.error }) };
+        expect(json(await p.record(`w-${s.name}`, rec))).toBe(json(d.record(rec)));
+      }
+      d.dispose();
+    }
+    expect(lost).toEqual([]);
+    expect((await p.stats()).workerRestarts).toBeGreaterThan(5);
   });
 
   it('should refuse two-phase calls once closed', async () => {
