@@ -36,11 +36,12 @@ import { describe } from '../options/checks.js';
 import { unreadable, validateEvent } from '../session/observe-event.js';
 import type { EngineStats } from '../engine/loop-engine.js';
 import type { SessionEvent, SessionLiveCall } from '../engine/loop-engine.js';
-import { type LiveCall, type LiveDecision, type ValidLiveCall, validateLiveCall } from '../live/live-call.js';
+import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
 import { ArgsEncoder, type LiveOpCode, Op } from './event-packing.js';
 import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } from './pool-options.js';
 import { type PoolShard, InlineShard } from './inline-shard.js';
+import { liveCallError, readLiveCall } from './live-calls.js';
 import { Shard, type Ticket } from './shard.js';
 
 /** A session whose state its dead worker took with it (restored to an earlier snapshot, or empty). */
@@ -79,12 +80,6 @@ export function shardOf(sessionId: string, shards: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < sessionId.length; i++) h = Math.imul(h ^ sessionId.charCodeAt(i), 0x01000193);
   return (h >>> 0) % shards;
-}
-
-/** A two-phase call's error as decideBatch gives it: an InvalidEventError names the call (`calls[i]: ...`). */
-function inBatch(err: unknown, i: number): Error {
-  if (err instanceof InvalidEventError && !err.message.startsWith('calls[')) return new InvalidEventError(err.field, `calls[${i}]: ${err.message}`);
-  return err instanceof Error ? err : new Error(String(err));
 }
 
 /** One caller's operations: results by slot, resolved when every one has settled. */
@@ -317,34 +312,16 @@ export class LoopPool extends EventEmitter {
     touched.add(shard);
   }
 
-  /**
-   * Validates a two-phase call in the calling thread (an invalid call neither starts nor evicts a session)
-   * and packs it for its session's shard. `single`: the operation and session of a propose/record/decline
-   * call; null for `calls[i]` of decideBatch, which names its session and phase (errors then say `calls[i]`).
-   */
+  /** Reads a two-phase call in the calling thread (see readLiveCall) and packs it for its session's shard. */
   private enqueueLive(outcome: Ticket, i: number, c: unknown, touched: Set<PoolShard>, single: { readonly op: LiveOpCode; readonly session: unknown } | null): void {
     this.queued++;
-    let session: string;
-    let op: LiveOpCode;
-    let call: ValidLiveCall;
     let shard: PoolShard;
     try {
-      if (single === null) {
-        const o = typeof c === 'object' && c !== null ? (c as { session?: unknown; phase?: unknown }) : {};
-        if (typeof o.session !== 'string') throw new InvalidEventError('session', `calls[${i}].session must be a string, received ${describe(o.session)}`);
-        if (o.phase !== 'propose' && o.phase !== 'record') throw new InvalidEventError('phase', `calls[${i}].phase must be "propose" or "record", received ${describe(o.phase)}`);
-        session = o.session;
-        op = o.phase === 'propose' ? Op.PROPOSE : Op.RECORD;
-      } else {
-        if (typeof single.session !== 'string') throw new InvalidEventError('sessionId', `sessionId must be a string, received ${describe(single.session)}`);
-        session = single.session;
-        op = single.op;
-      }
-      call = validateLiveCall(c, 'record');
-      shard = this.shards[shardOf(session, this.shards.length)] as PoolShard;
-      shard.live(outcome, i, op, session, call.id, call.event);
+      const call = readLiveCall(c, i, single);
+      shard = this.shards[shardOf(call.session, this.shards.length)] as PoolShard;
+      shard.live(outcome, i, call.op, call.session, call.id, call.event);
     } catch (err) {
-      outcome.settle(i, single === null ? inBatch(err, i) : err instanceof Error ? err : new Error(String(err)));
+      outcome.settle(i, liveCallError(err, i, single !== null));
       return;
     }
     touched.add(shard);

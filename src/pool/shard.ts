@@ -18,7 +18,7 @@ import { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent, Verdict } from '../types.js';
 import { type ArgsEncoder, type LiveOpCode, type OpCode, Op, writeCheck, writeLive, writeOp } from './event-packing.js';
 import type { RunResult, StartResult } from './pool-worker.js';
-import { decisionFromWire } from './wire-decisions.js';
+import { decisionsInto } from './wire-decisions.js';
 import { fromWire } from './wire-errors.js';
 import { WorkerIncarnation } from './worker-incarnation.js';
 
@@ -92,18 +92,6 @@ function deepFreeze<T>(v: T): T {
     Object.freeze(v);
   }
   return v;
-}
-
-/** Puts the decisions of a batch's two-phase calls in their places (which hold their verdicts, or errors). */
-function decisions(b: Batch, r: RunResult, out: unknown[]): void {
-  const codes = new Map<number, number>();
-  for (let k = 0; k < r.decisionAt.length; k++) codes.set(r.decisionAt[k] as number, r.decisions[k] as number);
-  for (let k = 0; k < b.ops.length; k++) {
-    const op = b.ops[k];
-    if ((op !== Op.PROPOSE && op !== Op.RECORD) || out[k] instanceof Error) continue;
-    const session = (b.tracks[k] as SessionTrack).id;
-    out[k] = decisionFromWire(session, op === Op.PROPOSE ? 'propose' : 'record', b.ids?.get(k), codes.get(k) ?? 0, (out[k] as Verdict | null) ?? null);
-  }
 }
 
 /** One worker thread's share of the sessions. */
@@ -291,7 +279,7 @@ export class Shard {
     for (let k = 0; k < r.verdictAt.length; k++) out[r.verdictAt[k] as number] = deepFreeze(r.verdicts[k] as Verdict);
     for (let k = 0; k < r.errorAt.length; k++) out[r.errorAt[k] as number] = fromWire(r.errors[k] as RunResult['errors'][number]);
     for (let k = 0; k < r.valueAt.length; k++) out[r.valueAt[k] as number] = r.values[k];
-    if (b.live !== 0) decisions(b, r, out);
+    if (b.live !== 0) decisionsInto(out, b.ops, (k) => (b.tracks[k] as SessionTrack).id, b.ids, r);
     for (const t of b.tracks) if (t !== null) t.lastDone = b.seq;
     for (const [session, checks, bytes] of r.snapshots) {
       const t = this.sessions.get(session);

@@ -6,6 +6,8 @@
  */
 import { type LiveAction, type LiveDecision, type LivePhase, lateRecord, liveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
+import { Op, type OpCode } from './event-packing.js';
+import type { RunResult } from './pool-worker.js';
 
 /** Actions by code; code 0, `allow`, is what a decision without a code is. */
 const ACTIONS: readonly LiveAction[] = ['allow', 'warn', 'ask', 'deny', 'stop'];
@@ -24,4 +26,18 @@ export function decisionFromWire(session: string, phase: LivePhase, id: string |
   const action = ACTIONS[code];
   if (action === undefined) return new Error(`loopwatch: a worker answered with an unknown decision (${code})`);
   return liveDecision(session, phase, id, action, verdict);
+}
+
+/**
+ * Puts the decisions of a batch's two-phase calls (`ops[k]` PROPOSE or RECORD, of session `sessionOf(k)`,
+ * call id `ids.get(k)`) in their places of `out`, which hold their verdicts (or null), or their errors (kept).
+ */
+export function decisionsInto(out: unknown[], ops: readonly OpCode[], sessionOf: (k: number) => string, ids: ReadonlyMap<number, string> | null, r: Pick<RunResult, 'decisionAt' | 'decisions'>): void {
+  const codes = new Map<number, number>();
+  for (let k = 0; k < r.decisionAt.length; k++) codes.set(r.decisionAt[k] as number, r.decisions[k] as number);
+  for (let k = 0; k < ops.length; k++) {
+    const op = ops[k];
+    if ((op !== Op.PROPOSE && op !== Op.RECORD) || out[k] instanceof Error) continue;
+    out[k] = decisionFromWire(sessionOf(k), op === Op.PROPOSE ? 'propose' : 'record', ids?.get(k), codes.get(k) ?? 0, (out[k] as Verdict | null) ?? null);
+  }
 }
