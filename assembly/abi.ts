@@ -94,6 +94,7 @@ export const CF_RESULT_MASKED: u32 = 1024;
 export const CF_DEAD_CLASS: u32 = 2048;
 export const CF_MASK_TEXT: u32 = 4096;
 export const CF_SEM_EXACT: u32 = 8192;
+export const CF_SEM_NOTOOL: u32 = 16384;
 
 // slot header (bytes)
 export const S_COUNT: u32 = 0;
@@ -130,7 +131,7 @@ export const F_PROPOSED: u32 = 512;
 export const F_DEBUG_TRAP: u32 = 0x80000000;
 
 // output record (bytes)
-export const OUT_SIZE: u32 = 144;
+export const OUT_SIZE: u32 = 152;
 export const O_STATUS: u32 = 0;
 export const O_SIG_HI: u32 = 4;
 export const O_SIG_LO: u32 = 8;
@@ -146,6 +147,10 @@ export const O_DE: u32 = 104;
 export const O_ST: u32 = 124;
 export const O_TOOL_HI: u32 = 132;
 export const O_TOOL_LO: u32 = 136;
+// result repeat, continued: calls of the unit with the current call's tool and exact answer, and whether
+// they are different calls (computed here, not by the host: in a batch the rings have moved on by then)
+export const O_RR_SAME: u32 = 140;
+export const O_RR_VARIED: u32 = 144;
 
 // signal mask bits
 export const M_EXACT: u32 = 1;
@@ -169,6 +174,9 @@ export const OF_INFRA: u32 = 4;
 export const OF_EMPTY: u32 = 8;
 export const OF_NOTHING: u32 = 16;
 export const OF_PROPOSED: u32 = 32;
+export const OF_BRIEF: u32 = 64;
+// a text result is brief (an acknowledgement, not an answer) under this many bytes, white space trimmed
+export const BRIEF_BYTES: u32 = 64;
 
 // status codes
 export const ST_OK: u32 = 0;

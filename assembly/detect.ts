@@ -6,7 +6,7 @@ import {
   C_CAP_TOOL, C_CY_MAX, C_CY_MIN, C_CY_R, C_CY_W, C_DE_T, C_DE_W, C_EX_T, C_EX_W, C_FLAGS, C_FR_T, C_FR_W, C_HIST_CAP, C_OFF_ERR,
   C_OFF_FLAGS, C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_RR_T, C_RR_W, C_SEM_CAP, C_SEM_ENTRY,
   C_SE_K, C_SE_MINSIM, C_SE_MINTOK, C_SE_THRESH, C_SE_W, C_ST_T, C_ST_W, M_CYCLE, M_DEADEND, M_EXACT, M_FREQ, M_RESULT, M_SEMANTIC,
-  M_STATE, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_SE, O_ST, P_CHANGING, P_MIXED,
+  M_STATE, OF_BRIEF, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_RR_SAME, O_RR_VARIED, O_SE, O_ST, P_CHANGING, P_MIXED,
   P_STALLED, P_UNKNOWN, S_COUNT, S_POS,
 } from './abi';
 import { leastCommonFull, sketchReaches } from './tokens';
@@ -126,14 +126,14 @@ function writeList(n: u32): u32 {
 
 // ---- progress (src/detectors/progress.ts) -------------------------------------------------------------
 
-function sameOutcome(a: u32, b: u32, byClass: bool): bool {
+function sameOutcome(a: u32, b: u32, byClass: bool, errorsByClass: bool): bool {
   const fa = flagsOf(a);
   const fb = flagsOf(b);
   const ea = (fa & OF_ERROR) != 0;
   const eb = (fb & OF_ERROR) != 0;
   if (ea != eb) return false;
   if (byClass && (fa & fb & OF_NOTHING) != 0) return true;
-  return ea && byClass ? same(R_MASKED, a, b) : same(R_OUT, a, b);
+  return ea && errorsByClass ? same(R_MASKED, a, b) : same(R_OUT, a, b);
 }
 
 /** The early answer from the outcomes' flags over indices [list, +n), or 0xff to compare outcomes. */
@@ -166,14 +166,27 @@ function repeatProgress(list: usize, n: u32, byClass: bool): u32 {
   if (early != 0xff) return early;
   let sameCount: u32 = 0;
   for (let k: u32 = 1; k < n; k++) {
-    if (sameOutcome(load<u32>(list + (<usize>(k - 1) << 2)), load<u32>(list + (<usize>k << 2)), byClass)) sameCount++;
+    const a = load<u32>(list + (<usize>(k - 1) << 2));
+    const b = load<u32>(list + (<usize>k << 2));
+    // back to back, nothing was done between the two: their failures compare by class
+    if (sameOutcome(a, b, byClass, byClass || b == a + 1)) sameCount++;
   }
   if (sameCount == n - 1) {
     if (!byClass) return P_STALLED;
+    // similar calls stalled when every outcome failed or found nothing, or different calls among them all
+    // got the same real answer (more than a brief acknowledgement)
+    let failing = true;
+    let answers = true;
+    let varied = false;
+    const first = load<u32>(list);
     for (let k: u32 = 0; k < n; k++) {
-      if ((flagsOf(load<u32>(list + (<usize>k << 2))) & (OF_ERROR | OF_NOTHING)) == 0) return P_MIXED;
+      const i = load<u32>(list + (<usize>k << 2));
+      const f = flagsOf(i);
+      if ((f & (OF_ERROR | OF_NOTHING)) == 0) failing = false;
+      if ((f & (OF_ERROR | OF_BRIEF | OF_EMPTY)) != 0) answers = false;
+      if (!same(R_SIG, first, i)) varied = true;
     }
-    return P_STALLED;
+    return failing || (answers && varied) ? P_STALLED : P_MIXED;
   }
   if (sameCount == 0) return P_CHANGING;
   return P_MIXED;
@@ -194,7 +207,8 @@ function cycleProgress(last: u32, period: u32, reps: u32): u32 {
     for (let k: u32 = 0; k < period; k++) {
       const i = end - k;
       if (proposed && i == last) continue;
-      if (!sameOutcome(i, i - period, false)) {
+      // one period apart, only the cycle's own calls came between: failures compare by class
+      if (!sameOutcome(i, i - period, false, true)) {
         sameRep = false;
         break;
       }
@@ -422,6 +436,19 @@ export function detectResult(): void {
   store<u32>(out + O_RR + 4, c);
   store<u32>(out + O_RR + 8, last - floor + 1);
   store<u32>(out + O_RR + 12, writeList(c));
+  // the twin of variedSameAnswer (src/detectors/result-repeat.ts) over idx[0, c)
+  let sameCount: u32 = 0;
+  let varied: u32 = 0;
+  if ((flagsOf(last) & (OF_NOTHING | OF_BRIEF)) == 0) {
+    for (let k: u32 = 0; k < c; k++) {
+      const i = load<u32>(idx + (<usize>k << 2));
+      if (i < oldest || !same(R_TOOL, i, last) || !same(R_OUT, i, last)) continue;
+      sameCount++;
+      if (!same(R_SIG, i, last)) varied = 1;
+    }
+  }
+  store<u32>(out + O_RR_SAME, sameCount);
+  store<u32>(out + O_RR_VARIED, varied);
 }
 
 // ---- dead end ------------------------------------------------------------------------------------------
@@ -431,7 +458,10 @@ function deadCounts(i: u32): bool {
   return (f & OF_ERROR) != 0 && (f & OF_INFRA) == 0;
 }
 
-/** Whether some call failed more than once, and every call that did saw its error text change. */
+/**
+ * Whether some call failed more than once, and every call that did saw its error change from one failure to
+ * the next (by text; by class when it failed back to back).
+ */
 function sameCallChanged(n: u32): bool {
   let repeated = false;
   // groups by signature: mark members already grouped by setting their top bit in the scratch copy
@@ -440,13 +470,15 @@ function sameCallChanged(n: u32): bool {
     if ((ia & 0x80000000) != 0) continue;
     let group: u32 = 0;
     let changed = false;
+    let prev = ia;
     for (let b = a + 1; b < n; b++) {
       const ib = load<u32>(idx + (<usize>b << 2));
       if ((ib & 0x80000000) != 0) continue;
       if (!same(R_SIG, ia, ib)) continue;
       store<u32>(idx + (<usize>b << 2), ib | 0x80000000);
       group++;
-      if (!same(R_ERR, ia, ib)) changed = true;
+      if (!same(ib == prev + 1 ? R_MASKED : R_ERR, prev, ib)) changed = true;
+      prev = ib;
     }
     if (group == 0) continue;
     repeated = true;

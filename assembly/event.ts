@@ -2,10 +2,10 @@
 // src/session/observe-event.ts), writes the slot's rings, and runs the enabled detectors.
 import {
   ARGS_JSON, ARGS_NONE, ARGS_STRING, ARGS_TREE, CF_CYCLE, CF_DEADEND, CF_EXACT, CF_FREQ, CF_MASK_TEXT, CF_RESULT, CF_RESULT_MASKED,
-  CF_SEMANTIC, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
+  CF_SEMANTIC, CF_SEM_NOTOOL, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
   C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_SEM_CAP, C_SEM_ENTRY, C_SE_K, C_SE_MAXTEXT, C_SE_MAXTOK,
   C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT,
-  HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, F_PROPOSED, OUT_SIZE, O_INDEX,
+  HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, OF_BRIEF, BRIEF_BYTES, F_PROPOSED, OUT_SIZE, O_INDEX,
   O_OFLAGS, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
   ST_LISTS_FULL, ST_NEEDS_HOST, ST_NO_MEMORY, ST_OK, S_COUNT, S_POS, S_STATE, C_SCRATCH_FIXED, C_HIST_CAP,
 } from './abi';
@@ -91,6 +91,20 @@ export function scratchNeeded(size: u32, id: u32): u32 {
   return size * 7 + scratchFixed(configPtr(id));
 }
 
+/** Whether text [p, +n) is under BRIEF_BYTES once leading and trailing ASCII white space is trimmed. */
+function isBrief(p: usize, n: u32): bool {
+  let s: u32 = 0;
+  let e = n;
+  while (s < e && isSpaceByte(<u32>load<u8>(p + s))) s++;
+  while (e > s && isSpaceByte(<u32>load<u8>(p + e - 1))) e--;
+  return e - s < BRIEF_BYTES;
+}
+
+// @ts-ignore: decorator
+@inline function isSpaceByte(b: u32): bool {
+  return b == 0x20 || (b >= 0x09 && b <= 0x0d);
+}
+
 function isBlank(p: usize, n: u32): bool {
   for (let i: u32 = 0; i < n; i++) {
     const b = <u32>load<u8>(p + i);
@@ -147,7 +161,9 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
 
   const semantic = (cflags & CF_SEMANTIC) != 0;
   const toolFp = xxh64(toolP, toolN, TAG_STRING);
-  textStart(textArea, maxText, toolP, toolN, semantic);
+  // the action text starts with the tool name unless the semantic options leave it out
+  const textToolN: u32 = (cflags & CF_SEM_NOTOOL) != 0 ? 0 : toolN;
+  textStart(textArea, maxText, toolP, textToolN, semantic);
 
   // the call's signature
   const kind = (rflags >> F_ARGS_SHIFT) & 3;
@@ -161,7 +177,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     if (st == J_OK) argsFp = jsonFp;
     else {
       argsFp = xxh64(argsP, argsN, TAG_STRING);
-      textReplace(toolN, argsP, argsN, semantic);
+      textReplace(textToolN, argsP, argsN, semantic);
     }
   } else if (kind == ARGS_TREE) {
     argsFp = hashTree(argsP);
@@ -171,7 +187,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   } else {
     argsFp = word(TAG_NULL, 0);
   }
-  if ((rflags & F_HAS_DESC) != 0) textReplace(toolN, descP, descN, semantic);
+  if ((rflags & F_HAS_DESC) != 0) textReplace(textToolN, descP, descN, semantic);
   const sig = combine2(TAG_CALL, toolFp, argsFp);
 
   // the outcome
@@ -187,6 +203,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
       rfp = xxh64(resP, resN, TAG_STRING);
       if (isBlank(resP, resN)) oflags |= OF_EMPTY;
       else if (saysNothingFound(resP, resN)) oflags |= OF_NOTHING;
+      if (isBrief(resP, resN)) oflags |= OF_BRIEF;
     } else {
       rfp = hashTree(resP);
       if ((rflags & F_RESULT_EMPTY) != 0) oflags |= OF_EMPTY;

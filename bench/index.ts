@@ -14,6 +14,7 @@
  *   npm run bench -- --scope threads   how plain JavaScript scales across two threads on this machine
  *   npm run bench -- --scope serve     loopwatch serve over HTTP (a server process, keep-alive clients)
  *   npm run bench -- --scope nats      the NATS service: 1 and 2 worker processes on a real nats-server
+ *   npm run bench -- --scope hook      one `loopwatch hook` process per tool call: p50/p90 wall time, beside Node's own start
  *   npm run bench -- --fleet-sessions 10000 --fleet-calls 100   the fleet's size (these are the defaults)
  *
  * Each task processes a batch of calls per iteration (interleaved over 1, 1,000 or 10,000 sessions, each
@@ -40,6 +41,7 @@ import { type ThreadScaling, threadScaling } from './thread-scaling.js';
 import { type ServiceFigure, serviceTable } from './service-figures.js';
 import { serveFigures } from './serve-bench.js';
 import { natsFigures } from './nats-bench.js';
+import { type HookFigure, type HookPhases, hookFigures, hookPhases, hookTable } from './hook-bench.js';
 
 const { values } = parseArgs({
   options: {
@@ -148,6 +150,8 @@ const figures: Figure[] = [];
 const fleet: FleetFigure[] = [];
 const threads: ThreadScaling[] = [];
 const service: ServiceFigure[] = [];
+const hook: HookFigure[] = [];
+const phases: HookPhases[] = [];
 const wanted = (scope: string) => (values.scope ?? '') === '' || scope.includes(values.scope ?? '');
 
 async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s: Size) => ToolEvent[], withBaselines: boolean): Promise<void> {
@@ -226,6 +230,14 @@ const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] 
   { id: 'serve', name: 'serve: HTTP service', run: async () => void service.push(...(await serveFigures())) },
   { id: 'nats', name: 'nats: JetStream service', run: async () => void service.push(...(await natsFigures())) },
   {
+    id: 'hook',
+    name: 'hook: one process per tool call',
+    run: async () => {
+      hook.push(...hookFigures());
+      phases.push(hookPhases());
+    },
+  },
+  {
     id: 'kernel',
     name: 'kernel',
     run: async () => {
@@ -272,12 +284,22 @@ function serviceMedians(runs: readonly ServiceFigure[][]): ServiceFigure[] {
   });
 }
 
+/** Per hook figure, the median over the runs. */
+function hookMedians(runs: readonly HookFigure[][]): HookFigure[] {
+  return (runs[0] ?? []).map((f, i) => {
+    const all = runs.map((r) => r[i] as HookFigure);
+    return { ...f, p50Ms: median(all.map((g) => g.p50Ms)), p90Ms: median(all.map((g) => g.p90Ms)), loadEnd: (runs[runs.length - 1]?.[i] as HookFigure).loadEnd };
+  });
+}
+
 /** What one scope's process reports. */
 interface ScopeReport {
   figures: Figure[];
   fleet: FleetFigure[];
   threads: ThreadScaling[];
   service: ServiceFigure[];
+  hook: HookFigure[];
+  phases: HookPhases[];
 }
 
 if (values.run !== undefined && values.run !== '') {
@@ -285,7 +307,7 @@ if (values.run !== undefined && values.run !== '') {
   const scope = SCOPES.find((x) => x.id === values.run);
   if (scope === undefined) throw new Error(`unknown scope id ${values.run}`);
   await scope.run();
-  console.log(JSON.stringify({ figures, fleet, threads, service } satisfies ScopeReport));
+  console.log(JSON.stringify({ figures, fleet, threads, service, hook, phases } satisfies ScopeReport));
 } else {
   const started = Date.now();
   const self = fileURLToPath(import.meta.url);
@@ -295,6 +317,7 @@ if (values.run !== undefined && values.run !== '') {
     const runs: Figure[][] = [];
     const fleetRuns: FleetFigure[][] = [];
     const serviceRuns: ServiceFigure[][] = [];
+    const hookRuns: HookFigure[][] = [];
     for (let r = 0; r < repeat; r++) {
       if (!values.json) process.stderr.write(`${scope.id} `);
       const out = execFileSync(process.execPath, [self, '--run', scope.id, '--time', String(TIME), '--sessions', SESSION_COUNTS.join(','), '--fleet-sessions', String(FLEET_SESSIONS), '--fleet-calls', String(FLEET_CALLS), ...(values.json ? ['--json'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
@@ -302,11 +325,14 @@ if (values.run !== undefined && values.run !== '') {
       runs.push(report.figures);
       fleetRuns.push(report.fleet);
       serviceRuns.push(report.service);
+      hookRuns.push(report.hook);
+      if (r === repeat - 1) phases.push(...report.phases);
       if (r === repeat - 1) threads.push(...report.threads);
     }
     figures.push(...medians(runs));
     fleet.push(...fleetMedians(fleetRuns));
     service.push(...serviceMedians(serviceRuns));
+    hook.push(...hookMedians(hookRuns));
   }
   const memory = wanted('memory') ? await memoryFigures() : [];
   const rss = wanted('rss') ? sessionRss() : [];
@@ -314,7 +340,7 @@ if (values.run !== undefined && values.run !== '') {
 
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   if (values.json) {
-    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, memory, rss, sketch }, null, 2));
+    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, hook, phases, memory, rss, sketch }, null, 2));
   } else {
     process.stderr.write('\n');
     console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -325,6 +351,7 @@ if (values.run !== undefined && values.run !== '') {
     }
     console.log(serviceTable('serve: HTTP, all default detectors', '2,000 sessions x 50 calls (fleet mix, with results); server: `loopwatch serve` in a child process; client: this process, keep-alive; p50/p99 per request', service));
     console.log(serviceTable('nats: JetStream, all default detectors', '2,000 sessions x 100 calls as messages of 50 calls of one session, 8 partitions, worker processes on one nats-server 2.10; batched rows: calls/s from the first answer to the last on a stream filled beforehand; request/reply row: p50/p99 per call, publish to answer', service));
+    console.log(hookTable(hook, phases));
     if (threads.length > 0) {
       console.log(`\n## threads: how JavaScript scales across threads on this machine (bounds what a pool can gain; medians of ${threads[0]?.rounds ?? 0} alternating rounds)\n| task | one thread | two threads, same task each | scaling (2.00 = perfect) | rounds (min-max) |\n|---|---|---|---|---|`);
       for (const t of threads) console.log(`| ${t.task} | ${t.oneThreadMs.toFixed(0)} ms | ${t.twoThreadsMs.toFixed(0)} ms | ${t.scaling.toFixed(2)}x | ${t.minScaling.toFixed(2)}-${t.maxScaling.toFixed(2)}x |`);

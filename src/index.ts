@@ -64,7 +64,11 @@ export { resolveOptions } from './options/resolve-options.js';
 export { SNAPSHOT_MAGIC, SNAPSHOT_VERSION } from './snapshot/snapshot-format.js';
 export { callSignature } from './fingerprint/signature.js';
 export type { SignatureOptions } from './fingerprint/signature.js';
-export { redactSecrets } from './text/redact.js';
+export { REDACTED, redactSecrets } from './text/redact.js';
+export { VERDICT_TEXT_LIMIT } from './policy/verdict-policy.js';
+export { PREVIEW_ARGS_LENGTH, SHOWN_TOOL_LENGTH } from './state/call-log.js';
+export { TEXT_LIMIT } from './text/text-limit.js';
+export { MASK_LIMIT } from './text/mask-volatile.js';
 export { maskVolatile } from './text/mask-volatile.js';
 export { isInfraFailure } from './text/infra-failure.js';
 export {

@@ -13,7 +13,10 @@ export interface ToolEvent {
   readonly result?: unknown;
   /** The error the call produced: a message, an object with a `message`, or `true` when there is no text. */
   readonly error?: unknown;
-  /** Text the agent produced with this call (its reasoning or streamed output), checked for chanting. */
+  /**
+   * Text the agent produced with this call (its reasoning or streamed output), checked for chanting; read up
+   * to its first `TEXT_LIMIT` (65,536) characters.
+   */
   readonly text?: string;
   /** A short statement of what the call is meant to do; when given, it stands for the args in similarity. */
   readonly description?: string;
@@ -57,7 +60,7 @@ export type Progress = 'stalled' | 'changing' | 'mixed' | 'unknown';
 export interface CallRef {
   /** Position of the call in the session, counting from 0 (exempt tools are not counted). */
   readonly index: number;
-  /** The tool called. */
+  /** The tool called (a name longer than 256 characters is cut, with `…`). */
   readonly tool: string;
   /** The call's 64-bit canonical signature as 16 hex digits. */
   readonly signature: string;

@@ -51,7 +51,7 @@ describe('chanting detector', () => {
       fc.constantFrom('Let me try again. ', 'the answer is 42 and ', 'é😀', '- item\n', '```\n', '| a | b |\n', 'Retrying the build now.\n', '\n'),
       fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 40 })).map(([t, n]) => t.repeat(n)),
     );
-    const options = fc.record({ maxPeriod: fc.integer({ min: 1, max: 64 }), threshold: fc.integer({ min: 2, max: 12 }), minLength: fc.integer({ min: 2, max: 120 }) });
+    const options = fc.record({ maxPeriod: fc.integer({ min: 1, max: 64 }), threshold: fc.integer({ min: 2, max: 12 }), minLength: fc.integer({ min: 2, max: 120 }), longChunk: fc.integer({ min: 1, max: 64 }), longRepetitions: fc.integer({ min: 2, max: 12 }) });
     const call = (index: number, text: string) => ({ index, event: { tool: 't', text } }) as unknown as ObservedCall;
     let hits = 0;
     fc.assert(

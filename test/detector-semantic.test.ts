@@ -88,6 +88,13 @@ describe('semantic repeat detector', () => {
     expect(fired(run(only('semantic', { sameTool: false }), events))).toEqual([2]);
   });
 
+  it.each(['wasm', 'reference'] as const)('should leave the tool name out of the action text with includeTool false (%s engine)', (engine) => {
+    // the same three-word description through three tools: 3 of 5 tokens shared with the tool names in
+    const events = ['websearch', 'kblookup', 'newsfeed'].map((tool) => ({ tool, description: 'pixel release date' }));
+    expect(fired(run(only('semantic', { sameTool: false }, { engine }), events))).toEqual([]);
+    expect(fired(run(only('semantic', { sameTool: false, includeTool: false }, { engine }), events))).toEqual([2]);
+  });
+
   it('should not compare actions too short to be paraphrases', () => {
     const events = [{ tool: 'rm', args: { p: 'report.txt', force: false } }, { tool: 'rm', args: { p: 'report.txt', force: true } }, { tool: 'rm', args: { p: 'report.txt', recursive: true } }];
     expect(fired(run(only('semantic'), events))).toEqual([]);

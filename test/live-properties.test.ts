@@ -62,6 +62,18 @@ describe('two-phase properties', () => {
     );
   });
 
+  it('should decide a proposal alike when the history is longer than the windows comparing whole calls', () => {
+    // a cycle of tool names keeps 10 calls of history, the other detectors fewer: the evidence for a break
+    // compares signatures over the whole history, which the module must keep (it read a ring of 6 as 10)
+    const o: LoopDetectorOptions = { detectors: { exactRepeat: { threshold: 2, window: 4 }, frequency: { threshold: 2, window: 5 }, cycle: { key: 'tool', window: 10 }, semantic: { threshold: 0.3, window: 5, minSimilar: 1, maxTokens: 8, maxTextLength: 40 }, similarArgs: false, resultRepeat: { masked: false, threshold: 2, window: 3 }, deadEnd: { threshold: 2, window: 4, matchClass: false } }, policy: { minConfidence: 0 } };
+    const events: ToolEvent[] = [{ tool: 'bash' }, { tool: 'search', args: { q: 'x' }, error: 'No match for x' }, ...Array.from({ length: 6 }, () => ({ tool: 'bash' }))];
+    const steps = events.map((_, i): Step => ({ propose: i === 7, id: false, skipRecord: 1 }));
+    const ref = new LoopDetector({ ...o, engine: 'reference' }, 's');
+    const wasm = new LoopDetector({ ...o, engine: 'wasm' }, 's');
+    expect(live(wasm, events, steps)).toEqual(live(ref, events, steps));
+    wasm.dispose();
+  });
+
   it('should decide alike on the WebAssembly and reference engines, proposals, blocks and late records included', () => {
     const seen = new Set<string>();
     fc.assert(

@@ -314,6 +314,13 @@ const DETECTOR_FIELDS: readonly DetectorFieldRow[] = [
   },
   {
     detector: 'semantic',
+    field: 'includeTool',
+    wrongType: [['no', BOOL, str('no')], [1, BOOL, num(1)]],
+    outOfRange: [],
+    valid: { includeTool: false },
+  },
+  {
+    detector: 'semantic',
     field: 'method',
     wrongType: [[1, 'one of "sketch", "exact"', num(1)]],
     outOfRange: [[{ method: 'minhash' }, 'one of "sketch", "exact"', str('minhash')]],
@@ -443,6 +450,23 @@ const DETECTOR_FIELDS: readonly DetectorFieldRow[] = [
     wrongType: [['100', INT, str('100')], [99.9, INT, num(99.9)]],
     outOfRange: [[{ minLength: 1 }, upTo(2), num(1)], [{ minLength: MAX_WINDOW + 1 }, upTo(2), num(MAX_WINDOW + 1)]],
     valid: { minLength: 2 },
+  },
+  {
+    detector: 'chanting',
+    field: 'longChunk',
+    wrongType: [['50', INT, str('50')], [50.5, INT, num(50.5)]],
+    outOfRange: [
+      [{ longChunk: 0 }, 'an integer from 1 to 4096', num(0)],
+      [{ longChunk: 4097 }, 'an integer from 1 to 4096', num(4097)],
+    ],
+    valid: { longChunk: 4096 },
+  },
+  {
+    detector: 'chanting',
+    field: 'longRepetitions',
+    wrongType: [['3', INT, str('3')], [false, INT, 'false (boolean)']],
+    outOfRange: [[{ longRepetitions: 1 }, upTo(2), num(1)], [{ longRepetitions: MAX_WINDOW + 1 }, upTo(2), num(MAX_WINDOW + 1)]],
+    valid: { longRepetitions: 2 },
   },
 ];
 

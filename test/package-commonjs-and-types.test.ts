@@ -7,7 +7,7 @@
  * `bench` (no suite is shipped) nor needs `../shared`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,5 +142,20 @@ const tools = require('loopwatch/ai-sdk').wrapTools({ bash: { execute: async () 
     const explain = node([cli, 'explain', 'run-1'], lines + '\n');
     expect(explain.status).toBe(0);
     expect(explain.stdout).toContain('loopwatch explain: session run-1, 5 calls from <stdin>');
+  });
+
+  it('should ship the hook, and install the packed hook\'s own entry into an agent\'s settings', () => {
+    const cli = join(pkgDir, 'dist', 'src', 'cli', 'main.js');
+    const home = mkdtempSync(join(tmpdir(), 'loopwatch-package-home-'));
+    const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: '' };
+    const install = spawnSync(process.execPath, [cli, 'hook', 'install', '--agent', 'claude-code', '--state-dir', join(home, 'state')], { cwd: app, env, encoding: 'utf8' });
+    expect(install.stderr).toBe('');
+    expect(install.status).toBe(0);
+    const settings = JSON.parse(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    const command = settings.hooks.PreToolUse[0]?.hooks[0]?.command as string;
+    expect(command).toContain(join(realpathSync(pkgDir), 'dist', 'hook', 'hook-main.cjs'));
+    const payload = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1' });
+    const run = spawnSync('/bin/sh', ['-c', command], { input: payload, env, encoding: 'utf8' });
+    expect([run.status, run.stdout, run.stderr]).toEqual([0, '', '']);
   });
 });

@@ -95,3 +95,20 @@ describe.each(ENGINES)('a test re-run after each new edit, failing the same way 
     expect(actions(events).slice(0, 7)).toContain('break');
   });
 });
+
+describe.each(ENGINES)('paraphrased searches that land on the same page (%s engine)', (engine) => {
+  const PAGE = 'Marathi Abhimaangeet is a song written in Marathi by the noted poet Suresh Bhat and set to music by Kaushal Inamdar.';
+  const search = (q: string, result: string): ToolEvent => ({ tool: 'search', args: { query: q }, result });
+
+  it('should fire when different phrasings of one question keep returning the very same page', () => {
+    const events = [search('Marathi Abhimaangeet song', PAGE), search('Marathi Abhimaangeet song composer', PAGE), search('composer of the Marathi Abhimaangeet song', PAGE)];
+    expect(signalKinds(verdicts(events, engine))).toContain('semantic');
+  });
+
+  it('should not fire when the same phrasings get a brief acknowledgement, or different pages', () => {
+    const acks = [search('Marathi Abhimaangeet song', 'OK'), search('Marathi Abhimaangeet song composer', 'OK'), search('composer of the Marathi Abhimaangeet song', 'OK')];
+    expect(kinds(verdicts(acks, engine))).toEqual([]);
+    const pages = [search('Marathi Abhimaangeet song', PAGE), search('Marathi Abhimaangeet song composer', 'Kaushal S. Inamdar (born 2 October 1971) is an Indian music composer.'), search('composer of the Marathi Abhimaangeet song', 'Suresh Bhat (1932-2003) was a Marathi poet.')];
+    expect(kinds(verdicts(pages, engine))).toEqual([]);
+  });
+});

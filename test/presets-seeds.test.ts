@@ -191,6 +191,19 @@ describe('presets.multiResolution (corteX MultiResolutionLoopDetector)', () => {
     expect(v[2]?.recommended).toBe('backtrack');
   });
 
+  it.each(['wasm', 'reference'] as const)('compares descriptions only, as corteX does: paraphrases through differently named tools match (%s engine)', (engine) => {
+    const steps = [
+      { tool: 'web_search', args: { q: 'a' }, description: 'find the release date of the Pixel 9 phone' },
+      { tool: 'kb_lookup', args: { q: 'b' }, description: 'release date of the Pixel 9 phone' },
+      { tool: 'news_search', args: { q: 'c' }, description: 'find Pixel 9 phone release date' },
+    ];
+    const v = run(presets.multiResolution({}, { engine }), steps);
+    expect(v[2]?.signals.map((s) => s.kind)).toContain('semantic');
+    // different questions through the same differently named tools stay apart
+    const other = run(presets.multiResolution({}, { engine }), [steps[0]!, { ...steps[1]!, description: 'weather in Lyon tomorrow' }, { ...steps[2]!, description: 'price of the Pixel 9 in euros' }]);
+    expect(other.every((x) => x === null)).toBe(true);
+  });
+
   it('escalates above confidence 0.85 or more than 5 repeats', () => {
     const v = run(presets.multiResolution(), times(8, { tool: 'code_write', description: 'Writing user model', result: 'same' }));
     expect(v[4]!.recommended).toBe('escalate');

@@ -47,7 +47,7 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
     const text = fc.array(fc.constantFrom(...vocab), { minLength: 1, maxLength: 60 }).map((ws) => ws.join(' '));
     let flagged = 0;
     let quiet = 0;
-    const semantic = fc.record({ threshold: fc.double({ min: 0.05, max: 1, noNaN: true }), sketchSize: fc.integer({ min: 4, max: 32 }), window: fc.integer({ min: 2, max: 12 }), minSimilar: fc.integer({ min: 1, max: 3 }), minTokens: fc.constant(1), countIdentical: fc.boolean() });
+    const semantic = fc.record({ threshold: fc.double({ min: 0.05, max: 1, noNaN: true }), sketchSize: fc.integer({ min: 4, max: 32 }), window: fc.integer({ min: 2, max: 12 }), minSimilar: fc.integer({ min: 1, max: 3 }), minTokens: fc.constant(1), countIdentical: fc.boolean(), includeTool: fc.boolean() });
     fc.assert(
       fc.property(fc.array(text, { minLength: 2, maxLength: 30 }), semantic, (texts, sem) => {
         const o = { detectors: { exactRepeat: false, frequency: false, cycle: false, resultRepeat: false, deadEnd: false, stateRepeat: false, similarArgs: false, chanting: false, semantic: sem } } as const;

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isLoopwatchError } from '../errors.js';
+import { jsonErrorMessage } from '../formats/json-value.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
 import { presetOptions } from '../presets/presets.js';
@@ -35,7 +36,7 @@ function readConfig(path: string): { preset: string | undefined; options: LoopDe
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`);
+    throw new UsageError(`${path}: not valid JSON (${jsonErrorMessage(e)})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`${path}: must hold a JSON object of options, received ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);

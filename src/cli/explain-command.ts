@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path';
 import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
 import { LABELS_FILE_NAME, readSessionLabels } from '../formats/session-labels.js';
 import type { TraceCall, TraceItem } from '../formats/trace-record.js';
-import type { LoopDetectorOptions } from '../options/options.js';
 import { detectionOptions } from './detection-options.js';
 import { choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
+import { type Shown, shownOutput } from './redaction.js';
 import { type ExplainContext, type ExplainRow, aroundVerdicts, callLines, explainJson, footerLines } from './render/explain-text.js';
 import type { CommandIo } from './scan-command.js';
 import { SessionReplay } from './session-replay.js';
@@ -33,13 +33,15 @@ export interface ExplainSettings {
   /** Show only calls within this many of a verdict; null shows every call. */
   readonly around: number | null;
   readonly json: boolean;
+  /** Print the calls, outcomes, verdicts and messages about skipped input as they are (`--no-redact`). */
+  readonly noRedact: boolean;
 }
 
 /** Parses `loopwatch explain` arguments (no paths: standard input, unless it is a terminal). Throws UsageError. */
 export function parseExplainArgs(args: readonly string[], stdinIsTty = true): ExplainSettings {
   const parsed = parseFlags(
     args,
-    { format: { type: 'string' }, preset: { type: 'string' }, config: { type: 'string' }, all: { type: 'boolean' }, around: { type: 'string' }, json: { type: 'boolean' } },
+    { format: { type: 'string' }, preset: { type: 'string' }, config: { type: 'string' }, all: { type: 'boolean' }, around: { type: 'string' }, json: { type: 'boolean' }, 'no-redact': { type: 'boolean' } },
     true,
   );
   const v = parsed.values;
@@ -50,14 +52,14 @@ export function parseExplainArgs(args: readonly string[], stdinIsTty = true): Ex
   const around = v.around === undefined ? null : integerFlag('--around', stringOf(v, 'around'), 0, 0);
   if (given.length === 0 && stdinIsTty) throw new UsageError('no input: give files or folders, or - (or pipe input) to read standard input');
   const paths = given.length === 0 ? ['-'] : given;
-  return { session, paths, format, preset: stringOf(v, 'preset'), config: stringOf(v, 'config'), around, json: v.json === true };
+  return { session, paths, format, preset: stringOf(v, 'preset'), config: stringOf(v, 'config'), around, json: v.json === true, noRedact: v['no-redact'] === true };
 }
 
 /**
  * The session's calls in `items` (of the first input that has it), the inputs that have it, the ids that
  * contain `session` (to suggest) and the skipped inputs.
  */
-async function collect(items: AsyncIterable<TraceItem>, session: string, io: CommandIo): Promise<{ calls: TraceCall[]; files: string[]; similar: string[]; seen: string[]; issues: number }> {
+async function collect(items: AsyncIterable<TraceItem>, session: string, io: CommandIo, shown: Shown): Promise<{ calls: TraceCall[]; files: string[]; similar: string[]; seen: string[]; issues: number }> {
   const calls: TraceCall[] = [];
   const files: string[] = [];
   const similar = new Set<string>();
@@ -67,7 +69,7 @@ async function collect(items: AsyncIterable<TraceItem>, session: string, io: Com
   for await (const item of items) {
     if (item.kind === 'issue') {
       issues++;
-      io.stderr.write(`${item.file}${item.line > 0 ? `:${item.line}` : ''}: skipped (${item.code}): ${item.message}\n`);
+      io.stderr.write(`${item.file}${item.line > 0 ? `:${item.line}` : ''}: skipped (${item.code}): ${shown.text(item.message)}\n`);
     } else if (item.kind === 'call') {
       if (item.session === session) {
         if (!files.includes(item.file)) files.push(item.file);
@@ -81,16 +83,17 @@ async function collect(items: AsyncIterable<TraceItem>, session: string, io: Com
 }
 
 /** Each call checked in order by one detector, as rows; a call the detector refuses is reported and shown without a verdict. */
-function explainCalls(calls: readonly TraceCall[], options: LoopDetectorOptions, io: CommandIo): { rows: ExplainRow[]; refused: number } {
-  const replay = new SessionReplay(options, calls[0]?.session);
+function explainCalls(calls: readonly TraceCall[], shown: Shown, io: CommandIo): { rows: ExplainRow[]; refused: number } {
+  const replay = new SessionReplay(shown.options, calls[0]?.session);
   let refused = 0;
   const rows = calls.map((c): ExplainRow => {
     const r = replay.next(c);
     if (r.refused !== null) {
       refused++;
-      io.stderr.write(`${c.file}:${c.line}: not checked: ${r.refused.message}\n`);
+      io.stderr.write(`${c.file}:${c.line}: not checked: ${shown.text(r.refused.message)}\n`);
     }
-    return r.row;
+    const row = r.row;
+    return { ...row, tool: shown.tool(row.tool), args: shown.text(row.args), outcome: shown.text(row.outcome) };
   });
   return { rows, refused };
 }
@@ -114,9 +117,9 @@ async function sessionContext(paths: readonly string[], session: string): Promis
 /** `loopwatch explain`: resolves to the exit code. */
 export async function explainCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const s = parseExplainArgs(args, io.stdin.isTTY === true);
-  const options = detectionOptions(s.preset, s.config); // usage errors before any input is read
+  const output = shownOutput(detectionOptions(s.preset, s.config), s.noRedact); // usage errors before any input is read
   const items = readInputs(s.paths, { ...(s.format === undefined ? {} : { format: s.format }), stdin: io.stdin });
-  const { calls, files, similar, seen, issues } = await collect(items, s.session, io);
+  const { calls, files, similar, seen, issues } = await collect(items, s.session, io, output);
   if (files.length > 1) {
     throw new UsageError(`session "${s.session}" is in ${files.length} inputs (${files.join(', ')}); a session is its file and its id: give the one to explain as the path`);
   }
@@ -124,7 +127,7 @@ export async function explainCommand(args: readonly string[], io: CommandIo): Pr
     const hint = similar.length > 0 ? `sessions whose id contains it: ${similar.join(', ')}` : seen.length > 0 ? `no session id contains it; sessions read include: ${seen.join(', ')}` : 'no calls were read at all';
     throw new UsageError(`no calls of session "${s.session}" in ${s.paths.join(', ')}; ${hint}`);
   }
-  const { rows, refused } = explainCalls(calls, options, io);
+  const { rows, refused } = explainCalls(calls, output, io);
   const shown = s.around === null ? rows : aroundVerdicts(rows, s.around);
   if (s.json) io.stdout.write(explainJson(shown) + '\n');
   else {

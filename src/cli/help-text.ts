@@ -20,6 +20,10 @@ Commands:
   serve [options]       loop detection as an HTTP service (or a NATS JetStream worker with --nats)
   mcp [options] -- <server command...>
                         a stdio proxy for an MCP server: checks each tools/call before it reaches the server
+  hook [options]        decide on one tool call of Claude Code, Codex CLI or Gemini CLI (their hooks run it)
+  hook install|uninstall --agent NAME
+                        add loopwatch to (or remove it from) an agent's hook settings
+  eval DIR              measure loopwatch on a folder of labelled runs (warned, broken, false alarms per family)
 ${withBench ? '  bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)\n' : ''}
 Options:
   -h, --help            this help (and \`loopwatch <command> --help\`)
@@ -74,6 +78,7 @@ Options:
                          of the text summary; --markdown=FILE (or a FILE.md after it) writes it there too
   --timelines N          worst sessions given a timeline in the HTML report, 0 to 1000 (default: 20;
                          5 sampled others besides; timelines read the input files again after the scan)
+  --metrics FILE         also write the scan's figures as Prometheus text (for a textfile collector)
   --labels FILE          how each session ended, JSON lines {"session", "exit_status"}: a label column in
                          the reports (default: a sessions.jsonl beside the traces, said on stderr)
   --top N                worst sessions and tools the summary lists (default: 10)
@@ -86,6 +91,8 @@ Options:
   --batch-size N         calls handed to the workers at once, 1 to 65536 (default: 1024; verdicts do not
                          depend on it)
   --no-progress          no progress bar on a terminal
+  --no-redact            print tool names, verdicts and skipped-line messages as they are (secrets
+                         included); by default secrets in them are replaced by [REDACTED]
   -h, --help             this help
 
 Exit codes, the first that applies: 2 usage error; 130 interrupted (Ctrl-C prints the summary of what
@@ -121,6 +128,8 @@ Options:
   --all                  print every call (the default)
   --around N             print only calls within N of a verdict (… marks the calls left out)
   --json                 a JSON array: {index, step, tool, args, outcome, verdict} per call printed
+  --no-redact            print calls, outcomes, verdicts and skipped-line messages as they are (secrets
+                         included); by default secrets in them are replaced by [REDACTED]
   -h, --help             this help
 
 Exit codes: 0 explained; 2 usage error, unknown session, or input skipped (named on stderr).
@@ -130,6 +139,46 @@ Examples:
   loopwatch explain run-17 runs/ --around 2
   loopwatch explain chat-42 chat.jsonl --preset conservative --json > chat-42.json
   zcat events.jsonl.gz | loopwatch explain run-17 -
+`;
+
+/** Help for `loopwatch eval`. */
+export const EVAL_HELP = `Usage: loopwatch eval [options] DIR
+
+Measures loopwatch on your own labelled runs: DIR holds runs in any supported format (${FORMAT_NAMES.join(', ')};
+plain or gzip, walked recursively) and sessions.jsonl, one label a line:
+  {"session": "run-17", "exit_status": "step_limit", "agent": "mini-swe-agent 1.15.0"}
+session and exit_status are required (submitted: the agent finished; step_limit: its step cap cut it off;
+exit_cost, exit_context: other limits); agent is optional and picks the run's family. A run matches the
+label of its session id (else of the id without its file extension, then without its folders).
+
+Every run is replayed twice: one-phase (each call checked after it ran) and two-phase (proposed before it
+runs, recorded after). Per family and overall: step_limit runs warned and broken, submitted runs warned and
+broken (false alarms), with their 95% Wilson interval; calls a break would have saved; then the runs behind
+each false alarm and each miss (read them with loopwatch explain SESSION DIR).
+
+Families: mini-swe-agent (and live-swe-agent), OpenHands, SWE-agent, tau-bench (and tau2), ReAct (and
+Reflexion), from the agent name; any other agent is its own family.
+
+Options:
+  --labels FILE          the label file (default: DIR/sessions.jsonl; never read as a run)
+  --preset NAME          detection preset (${Object.keys(PRESETS).join(' | ')}; default: default)
+  --config FILE          detection options as JSON (may name a "preset"; refines it)
+  --family PATTERN=NAME  agents whose name contains PATTERN (any case) are in family NAME; repeatable, tried
+                         in order before the built-in families
+  --by family|agent      one row per family (default) or per agent name as labelled
+  --json                 the figures, lists and counts as one JSON document
+  --list false-alarms|misses
+                         only the runs of that list, one a line: session, family, calls, file
+  --workers N            threads of the one-phase replay, 0 to 256 (default 0: this thread; same figures)
+  --allow-skipped        skipped lines or labels do not make the exit code 2
+  -h, --help             this help
+
+Exit codes: 0 measured; 2 usage error, no label file, no run matching a label, or input skipped (named on stderr).
+
+Examples:
+  loopwatch eval runs/
+  loopwatch eval runs/ --family 'my-agent=ReAct' --json > quality.json
+  loopwatch eval runs/ --list false-alarms | cut -f1 | head -1 | xargs -I{} loopwatch explain {} runs/
 `;
 
 /** Help for `loopwatch demo`. */
@@ -230,4 +279,49 @@ Examples:
   loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem /home/me/project
   loopwatch mcp --session review-42 -- python -m my_server --verbose
   claude mcp add files -- npx loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem .
+`;
+
+/** Help for \`loopwatch hook\`. */
+export const HOOK_HELP = `Usage: loopwatch hook [options]                  (run by an agent's hook, one payload on stdin)
+       loopwatch hook install --agent NAME [--user | --project] [--state-dir DIR] [--fail-closed]
+       loopwatch hook uninstall --agent NAME [--user | --project]
+
+Reads one hook payload (JSON) on standard input, as Claude Code (and the Claude Agent SDK), Codex CLI and
+Gemini CLI send it before a tool call runs (PreToolUse, BeforeTool) and after it ran (PostToolUse,
+PostToolUseFailure, AfterTool), decides, and prints the agent's answer on standard output:
+  warn  the call runs; the model is told it is looping
+  ask   the user is asked first (Claude Code, Gemini CLI; Codex: as warn, and the user is told)
+  deny  the call does not run; the model reads why
+  stop  the call does not run and the run stops (Codex: as deny)
+Each session's state lives in a file of the state directory, locked while a hook uses it (hooks of one
+session run in parallel); sessions untouched for 7 days are removed.
+
+Options:
+  --agent NAME           claude-code | codex | gemini (default: detected from the payload)
+  --state-dir DIR        the sessions' state (default: $LOOPWATCH_STATE_DIR, else
+                         $XDG_STATE_HOME/loopwatch/hooks, else ~/.local/state/loopwatch/hooks)
+  --fail-closed          deny a call loopwatch could not check (default: allow it, one line on stderr)
+  --preset NAME          detection preset (default: default)
+  --config FILE          detection options as JSON
+  -h, --help             this help
+
+install / uninstall:
+  --agent NAME           the agent whose settings to change (required)
+  --user                 the user's settings (the default): ~/.claude/settings.json, ~/.codex/hooks.json
+                         ($CODEX_HOME), ~/.gemini/settings.json
+  --project              this directory's: .claude/settings.json, .codex/hooks.json, .gemini/settings.json
+  --state-dir DIR, --fail-closed, --preset NAME, --config FILE
+                         written into the installed command
+Install merges loopwatch's entries into the file (a second install changes nothing), keeps a backup of a
+file it changes, and prints what changed; uninstall removes exactly loopwatch's entries. A file that is
+not plain JSON is left alone.
+
+Exit codes: 0 the answer is on stdout (also when loopwatch could not check the call: it is allowed); 2 a
+call denied by --fail-closed when the payload could not be read; 1 a usage error of the hook command
+(agents run the call). install / uninstall: 0 done, 2 usage error or a settings file that cannot be read.
+
+Examples:
+  loopwatch hook install --agent claude-code
+  loopwatch hook install --agent gemini --project
+  echo '{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | loopwatch hook
 `;

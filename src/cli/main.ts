@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `serve`, `mcp`, `--help`, `--version`. Usage errors go to
+ * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `serve`, `mcp`, `hook`, `eval`, `--help`, `--version`. Usage errors go to
  * stderr in one line with exit code 2; a failure of loopwatch itself in one line with exit code 3 (never 1,
  * which means loops were found); everything else is each command's own. A reader that closes standard
  * output or standard error early (`| head`) stops that output, not the run: the exit code still covers
@@ -9,13 +9,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { closestName } from '../options/checks.js';
-import { benchCommand } from './bench-command.js';
-import { demoCommand } from './demo-command.js';
-import { explainCommand } from './explain-command.js';
-import { BENCH_HELP, DEMO_HELP, EXPLAIN_HELP, MCP_HELP, SCAN_HELP, SERVE_HELP, mainHelp } from './help-text.js';
-import { mcpCommand } from './mcp-command.js';
-import { type CommandIo, scanCommand } from './scan-command.js';
-import { serveCommand } from './serve-command.js';
+import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
 import { version } from './version.js';
 
@@ -24,20 +18,45 @@ export { version };
 /** Whether the benchmark suite is built beside this package (a checkout; an installed package has none). */
 const HAS_BENCH = existsSync(fileURLToPath(new URL('../../bench/index.js', import.meta.url)));
 
-const COMMANDS: Readonly<Record<string, { help: string; run: (args: readonly string[], io: CommandIo) => Promise<number> }>> = {
-  scan: { help: SCAN_HELP, run: scanCommand },
-  explain: { help: EXPLAIN_HELP, run: explainCommand },
-  demo: { help: DEMO_HELP, run: demoCommand },
-  serve: { help: SERVE_HELP, run: serveCommand },
-  mcp: { help: MCP_HELP, run: mcpCommand },
-  ...(HAS_BENCH ? { bench: { help: BENCH_HELP, run: benchCommand } } : {}),
+/** A command: its help text and its run, each loaded when used (a hook process loads only the hook). */
+interface Command {
+  help(): Promise<string>;
+  run(args: readonly string[], io: CommandIo): Promise<number>;
+}
+
+type HelpName = 'SCAN_HELP' | 'EXPLAIN_HELP' | 'DEMO_HELP' | 'SERVE_HELP' | 'MCP_HELP' | 'HOOK_HELP' | 'EVAL_HELP' | 'BENCH_HELP';
+
+async function helpText(name: HelpName): Promise<string> {
+  return (await import('./help-text.js'))[name];
+}
+
+/**
+ * `loopwatch hook`: run from the single-file bundle `npm run build` makes of it, with V8's code cache
+ * (hook-loader.ts; far faster to start: see docs/hooks.md, Speed), else from the modules themselves.
+ */
+async function hookCommand(args: readonly string[], io: CommandIo): Promise<number> {
+  const [{ runHookBundle }, { streamHookIo }] = await Promise.all([import('./hook-loader.js'), import('./hook-io.js')]);
+  const hookIo = streamHookIo(io);
+  const code = await runHookBundle(fileURLToPath(new URL('../../hook/hook.cjs', import.meta.url)), args, hookIo);
+  return code ?? (await import('./hook-command.js')).hookCommand(args, hookIo);
+}
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  scan: { help: () => helpText('SCAN_HELP'), run: async (a, io) => (await import('./scan-command.js')).scanCommand(a, io) },
+  explain: { help: () => helpText('EXPLAIN_HELP'), run: async (a, io) => (await import('./explain-command.js')).explainCommand(a, io) },
+  demo: { help: () => helpText('DEMO_HELP'), run: async (a, io) => (await import('./demo-command.js')).demoCommand(a, io) },
+  serve: { help: () => helpText('SERVE_HELP'), run: async (a, io) => (await import('./serve-command.js')).serveCommand(a, io) },
+  mcp: { help: () => helpText('MCP_HELP'), run: async (a, io) => (await import('./mcp-command.js')).mcpCommand(a, io) },
+  hook: { help: () => helpText('HOOK_HELP'), run: hookCommand },
+  eval: { help: () => helpText('EVAL_HELP'), run: async (a, io) => (await import('./eval-command.js')).evalCommand(a, io) },
+  ...(HAS_BENCH ? { bench: { help: () => helpText('BENCH_HELP'), run: async (a: readonly string[], io: CommandIo) => (await import('./bench-command.js')).benchCommand(a, io) } } : {}),
 };
 
 /** Runs the CLI with `argv` (without node and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
-    io.stdout.write(mainHelp(HAS_BENCH));
+    io.stdout.write((await import('./help-text.js')).mainHelp(HAS_BENCH));
     return first === undefined ? 2 : 0;
   }
   if (first === '-v' || first === '--version') {
@@ -58,7 +77,7 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   // after --, arguments are another program's (loopwatch mcp -- server --help)
   const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
   if (own.includes('-h') || own.includes('--help')) {
-    io.stdout.write(command.help);
+    io.stdout.write(await command.help());
     return 0;
   }
   try {

@@ -5,6 +5,7 @@
  * and their precedence: scan/exit-code.ts. Ctrl-C stops reading; what was read is still checked and
  * summarised.
  */
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { TRACE_FILE } from '../formats/list-inputs.js';
@@ -13,6 +14,7 @@ import type { TraceItem } from '../formats/trace-record.js';
 import { SPECIFICITY } from '../policy/fuse.js';
 import type { LoopAction, Verdict } from '../types.js';
 import { detectionOptions } from './detection-options.js';
+import { shownOutput } from './redaction.js';
 import { type FlagSpec, choiceFlag, integerFlag, listFlag, parseFlags, stringOf } from './flags.js';
 import { JsonDocumentWriter, verdictLine } from './render/machine-output.js';
 import { reportTarget } from './render/output-file.js';
@@ -26,6 +28,7 @@ import { MAX_LIVE_SESSIONS, checkerThreads, defaultCheckerThreads, liveSessions,
 import { type ReportPlan, ReportOutputs } from './scan/report-outputs.js';
 import { type ScanLabels, scanLabels } from './scan/scan-labels.js';
 import { DEFAULT_TIMELINES, MAX_TIMELINES } from '../report/timeline-picks.js';
+import { type ScanCost, scanMetricsText } from '../metrics/scan-metrics.js';
 import { UsageError } from './usage-error.js';
 
 /** Where a command writes. */
@@ -67,9 +70,11 @@ const SCAN_FLAGS: FlagSpec = {
   'batch-size': { type: 'string' },
   'no-progress': { type: 'boolean' },
   html: { type: 'string' },
+  metrics: { type: 'string' },
   markdown: { type: 'string' },
   labels: { type: 'string' },
   timelines: { type: 'string' },
+  'no-redact': { type: 'boolean' },
 };
 
 /** Options of a scan, parsed and checked. */
@@ -111,6 +116,10 @@ export interface ScanSettings {
   readonly timelines?: number;
   /** `--labels FILE`: how each session ended. */
   readonly labelsFile?: string | undefined;
+  /** `--metrics FILE`: the scan's figures as Prometheus text, written there at the end. */
+  readonly metricsFile?: string | undefined;
+  /** Print tool names, verdicts and messages about skipped input as they are (`--no-redact`). */
+  readonly noRedact?: boolean;
 }
 
 /** Names a Markdown file given after a bare `--markdown` may end with (never the name of a trace file). */
@@ -174,9 +183,11 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
   const format = stringOf(v, 'format');
   const output = stringOf(v, 'output');
   const html = stringOf(v, 'html');
+  const metrics = stringOf(v, 'metrics');
   checkOutputs(paths, [
     ['--output', output],
     ['--html', html],
+    ['--metrics', metrics],
     ['--markdown', markdown],
   ]);
   return {
@@ -203,6 +214,8 @@ export function parseScanArgs(args: readonly string[], stdinIsTty: boolean): Sca
     markdownFile: markdown === '-' ? undefined : markdown,
     timelines: integerFlag('--timelines', stringOf(v, 'timelines'), DEFAULT_TIMELINES, 0, MAX_TIMELINES),
     labelsFile: stringOf(v, 'labels'),
+    metricsFile: metrics,
+    noRedact: v['no-redact'] === true,
   };
 }
 
@@ -251,7 +264,8 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLoca
 /** Runs a scan of `items` with `settings`, writing the report; resolves to the outcome and exit code. */
 export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
   const { totalBytes = null, bytesRead = () => 0, onVerdict, labels = null } = hooks;
-  const options = detectionOptions(settings.preset, settings.config);
+  const shown = shownOutput(detectionOptions(settings.preset, settings.config), settings.noRedact === true);
+  const options = shown.options;
   settings = { ...settings, maxSessions: liveSessions(options, settings.maxSessions, settings.maxSessionsGiven === true, (why) => io.stderr.write(`loopwatch: ${why}\n`)) };
   const target = reportTarget(settings.outputFile, io.stdout);
   const out = target.stream;
@@ -299,7 +313,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
     },
     issue: (i) => {
       bar?.clear();
-      io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+      io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${shown.text(i.message)}\n`);
     },
     sessionDone: (r, tally) => {
       if (doc !== null && listed(r)) doc.session(r);
@@ -316,7 +330,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
   };
   let totals: ScanTotals;
   try {
-    const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal };
+    const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal, toolName: shown.tool };
     totals = await runScan(items, checker, plan, sink);
   } finally {
     unlisten?.();
@@ -331,6 +345,7 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
   }
   await reports.finish(summary, { totals, threads }, out);
   await target.close();
+  if (settings.metricsFile !== undefined) await writeMetrics(settings.metricsFile, summary, { seconds: totals.millis / 1000, threads }, io);
   if (settings.htmlFile !== undefined) io.stderr.write(`loopwatch: HTML report written to ${settings.htmlFile}\n`);
   if (totals.evicted > 0) io.stderr.write(`loopwatch: ${plural(totals.evicted, 'session was', 'sessions were')} ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
   const failing = settings.failOn === 'never' ? 0 : totals.aggregate.reached[settings.failOn];
@@ -339,6 +354,16 @@ export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanS
   if (exit.why !== null) io.stderr.write(`loopwatch: ${exit.why}; exit code ${exit.code}\n`);
   else if (skipped > 0) io.stderr.write(`loopwatch: ${plural(skipped, 'line, element, input or call was', 'lines, elements, inputs or calls were')} skipped (named above)\n`);
   return { totals, summary, exitCode: exit.code };
+}
+
+/** Writes the scan's Prometheus text into `file` (a file that cannot be written is said on stderr). */
+async function writeMetrics(file: string, summary: ScanSummary, cost: ScanCost, io: CommandIo): Promise<void> {
+  try {
+    writeFileSync(file, await scanMetricsText(summary, cost));
+    io.stderr.write(`loopwatch: metrics written to ${file}\n`);
+  } catch (e) {
+    io.stderr.write(`loopwatch: --metrics ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
 }
 
 /** `loopwatch scan`: resolves to the exit code. */

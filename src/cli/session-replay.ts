@@ -59,7 +59,7 @@ export class SessionReplay {
     if (refused === null && this.detector.stats().skipped === skippedBefore) this.numbered++;
     else this.skips.push(this.numbered);
     const loopStart = verdict === null ? null : this.sessionIndex(verdict.loopStart);
-    const row: ExplainRow = { index, step: c.event.step ?? null, tool: c.event.tool, args: previewArgs(c.event.tool, c.event.args), outcome: previewOutcome(c.event), verdict, loopStart };
+    const row: ExplainRow = { index, step: c.event.step ?? null, tool: c.event.tool, args: previewArgs(c.event.args), outcome: previewOutcome(c.event), verdict, loopStart };
     return { row, refused };
   }
 }

@@ -1,18 +1,27 @@
 /**
- * Text chanting: the agent's text repeating the same chunk back to back (degenerate generation).
+ * Text chanting: the agent's text repeating the same chunk back to back, or the same long sentence again
+ * and again (degenerate generation).
  *
  * The session's prose is streamed through a period search (`src/text/period-search.ts`): at each
  * character, the smallest period `L` up to `maxPeriod` whose chunk has repeated `threshold` times back to
- * back over at least `minLength` characters. It fires when such a chunk has at least one letter or digit;
- * the smallest period is reported. Code fences and their contents, tables, list items, headings, quotes
- * and dividers are left out (see `structure-lines.ts`). Memory is O(maxPeriod).
- * Confidence `0.6 + 0.02 * (repetitions - threshold)`.
+ * back (`longRepetitions` times for chunks of `longChunk` characters or more) over at least `minLength`
+ * characters (one repetition more for a long chunk repeated across pieces of text). It fires when such a
+ * chunk has at least one letter or digit; the smallest period is reported. The same prose goes through a sentence tracker (`sentence-repeats.ts`): a sentence of
+ * `longChunk` characters or more said `longRepetitions` times among the last 16 sentences, other text
+ * between, in one piece of text (once more across pieces). Code fences and their contents, tables, list items, headings,
+ * quotes, dividers and log lines are left out (see `structure-lines.ts`); a line arriving in pieces is
+ * classified once its first 16 characters are known (or it ends), so prose without line breaks is
+ * checked as it streams. Memory is O(maxPeriod).
+ * Confidence `0.6 + 0.02 * (repetitions - threshold)` (a long chunk or sentence: `0.6 + 0.05 * (repetitions
+ * - longRepetitions)`).
  */
 import type { ChantingOptions } from '../options/detector-options.js';
 import { SnapshotError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { PeriodSearch } from '../text/period-search.js';
+import { cutText } from '../text/shown-text.js';
+import { type RepeatedSentence, SENTENCE_WINDOW, SentenceRepeats } from '../text/sentence-repeats.js';
 import { StructureFilter } from '../text/structure-lines.js';
 import type { LoopSignal } from '../types.js';
 import { clampConfidence } from './context.js';
@@ -44,6 +53,9 @@ export class ChantingDetector implements Detector {
   private lineBuf = '';
   private lineClass: 'unknown' | 'prose' | 'skip' = 'unknown';
   private found: Found | null = null;
+  /** The sentence tracker: made with the period search. */
+  private sentences: SentenceRepeats | null = null;
+  private sentenceFound: RepeatedSentence | null = null;
   private call = 0;
 
   /**
@@ -62,6 +74,7 @@ export class ChantingDetector implements Detector {
 
   record(call: ObservedCall): void {
     this.found = null;
+    this.sentenceFound = null;
     this.call = call.index;
     const text = call.event.text;
     if (typeof text === 'string' && text.length > 0) this.feed(text, true);
@@ -70,16 +83,13 @@ export class ChantingDetector implements Detector {
   /** Feeds a piece of streamed text (lines may be split across pieces), attributed to call `callIndex`. */
   recordText(text: string, callIndex: number): void {
     this.found = null;
+    this.sentenceFound = null;
     this.call = callIndex;
     this.feed(text, false);
   }
 
   private feed(text: string, complete: boolean): void {
-    if (this.s === null) {
-      this.s = new PeriodSearch(this.o.maxPeriod, this.o.threshold, this.o.minLength);
-      this.boundPos = new Int32Array(BOUNDS);
-      this.boundCall = new Int32Array(BOUNDS);
-    }
+    if (this.s === null) this.start();
     this.mark();
     let k = 0;
     while (k < text.length) {
@@ -92,7 +102,8 @@ export class ChantingDetector implements Detector {
         if (nl >= 0) this.lineClass = 'unknown';
       } else {
         this.lineBuf += text.slice(k, end);
-        if (nl >= 0 || this.lineBuf.length >= CLASSIFY_AFTER) this.classify(nl >= 0);
+        // a line start that decides its class is enough: prose without line breaks is checked as it streams
+        if (nl >= 0 || this.lineBuf.length >= CLASSIFY_AFTER || StructureFilter.decided(this.lineBuf)) this.classify(nl >= 0);
       }
       k = end;
     }
@@ -103,12 +114,20 @@ export class ChantingDetector implements Detector {
     }
   }
 
+  private start(): void {
+    this.s = new PeriodSearch(this.o.maxPeriod, this.o.threshold, this.o.minLength, this.o.longChunk, this.o.longRepetitions);
+    this.sentences = new SentenceRepeats(this.o.longChunk, this.o.longRepetitions);
+    this.boundPos = new Int32Array(BOUNDS);
+    this.boundCall = new Int32Array(BOUNDS);
+  }
+
   private classify(endOfLine: boolean): void {
     const line = this.lineBuf;
     this.lineBuf = '';
-    const prose = this.filter.isProse(endOfLine ? line.slice(0, -1) : line);
-    if (prose) for (let k = 0; k < line.length; k++) this.append(line.charCodeAt(k));
-    this.lineClass = endOfLine ? 'unknown' : prose ? 'prose' : 'skip';
+    // a closing fence followed by text on the same line: the text after the fence is prose
+    const from = this.filter.proseFrom(endOfLine ? line.slice(0, -1) : line);
+    if (from >= 0) for (let k = from; k < line.length; k++) this.append(line.charCodeAt(k));
+    this.lineClass = endOfLine ? 'unknown' : from >= 0 ? 'prose' : 'skip';
   }
 
   private mark(): void {
@@ -123,6 +142,8 @@ export class ChantingDetector implements Detector {
     const at = this.search.pos;
     const hit = this.search.push(ch);
     if (hit > 0) this.note(hit, at);
+    const said = (this.sentences as SentenceRepeats).push(ch, at, this.bounds);
+    if (said !== null) this.sentenceFound = said;
   }
 
   /** Moves the stream's positions back (see PeriodSearch.rebase), the ones kept here too. */
@@ -131,10 +152,16 @@ export class ChantingDetector implements Detector {
     if (shift === 0) return;
     for (let k = 0; k < BOUNDS; k++) this.boundPos[k] = Math.max((this.boundPos[k] as number) - shift, -(2 ** 30));
     if (this.found !== null) this.found.end -= shift;
+    this.sentences?.rebase(shift);
+    if (this.sentenceFound !== null) this.sentenceFound = { ...this.sentenceFound, firstStart: this.sentenceFound.firstStart - shift };
   }
 
   private note(period: number, end: number): void {
     const span = this.search.lastHitRun + period;
+    // a long chunk repeated across pieces of text (messages) needs one repetition more than within one
+    const reps = Math.floor(span / period);
+    const pieceStart = this.boundPos[(this.bounds - 1) % BOUNDS] as number;
+    if (period >= this.o.longChunk && reps < this.o.threshold && reps <= this.o.longRepetitions && end - span + 1 < pieceStart) return;
     const f = this.found;
     if (f !== null && f.period === period && f.end === end - 1) {
       f.span = span;
@@ -163,20 +190,40 @@ export class ChantingDetector implements Detector {
 
   check(): LoopSignal | null {
     const f = this.found;
-    if (f === null) return null;
+    if (f === null) return this.sentenceSignal();
     const reps = Math.floor(f.span / f.period);
     const shown = f.chunk.replace(/\s+/g, ' ');
+    const long = f.period >= this.o.longChunk;
     return {
       kind: 'chanting',
       detector: this.name,
-      pattern: `the text "${shown.length > 80 ? shown.slice(0, 79) + '…' : shown}" repeated ${reps} times back to back`,
-      confidence: clampConfidence(0.6 + 0.02 * (reps - this.o.threshold)),
+      pattern: `the text "${cutText(shown, 80)}" repeated ${reps} times back to back`,
+      confidence: clampConfidence(long ? 0.6 + 0.05 * (reps - this.o.longRepetitions) : 0.6 + 0.02 * (reps - this.o.threshold)),
       loopStart: this.callAt(f.end - f.span + 1),
       unit: [this.call],
       repeatCount: reps,
       progress: 'unknown',
       progressGated: false,
       chunk: f.chunk,
+    };
+  }
+
+  /** The signal for a long sentence said again and again, other text between, or null. */
+  private sentenceSignal(): LoopSignal | null {
+    const s = this.sentenceFound;
+    if (s === null) return null;
+    const shown = s.text.length > 80 ? s.text.slice(0, 79) + '…' : s.text;
+    return {
+      kind: 'chanting',
+      detector: this.name,
+      pattern: `the sentence "${shown}" said ${s.count} times in the last ${SENTENCE_WINDOW} sentences`,
+      confidence: clampConfidence(0.6 + 0.05 * (s.count - this.o.longRepetitions)),
+      loopStart: this.callAt(s.firstStart),
+      unit: [this.call],
+      repeatCount: s.count,
+      progress: 'unknown',
+      progressGated: false,
+      chunk: s.text,
     };
   }
 
@@ -200,6 +247,14 @@ export class ChantingDetector implements Detector {
       w.i32(f.end);
       w.str(f.chunk);
     }
+    (this.sentences as SentenceRepeats).save(w);
+    const s = this.sentenceFound;
+    w.bool(s !== null);
+    if (s !== null) {
+      w.str(s.text);
+      w.u32(s.count);
+      w.i32(s.firstStart);
+    }
   }
 
   /** Reads what save() wrote. */
@@ -207,10 +262,8 @@ export class ChantingDetector implements Detector {
     this.reset();
     this.call = r.i32();
     if (!r.bool()) return;
-    this.s = new PeriodSearch(this.o.maxPeriod, this.o.threshold, this.o.minLength);
-    this.boundPos = new Int32Array(BOUNDS);
-    this.boundCall = new Int32Array(BOUNDS);
-    this.s.load(r);
+    this.start();
+    this.search.load(r);
     this.filter.fenceOpen = r.bool();
     this.lineBuf = r.str();
     const c = r.u8();
@@ -220,14 +273,18 @@ export class ChantingDetector implements Detector {
     r.into(this.boundPos);
     r.into(this.boundCall);
     this.found = r.bool() ? { period: r.u32(), span: r.i32(), end: r.i32(), chunk: r.str() } : null;
+    (this.sentences as SentenceRepeats).load(r);
+    this.sentenceFound = r.bool() ? { text: r.str(), count: r.u32(), firstStart: r.i32() } : null;
   }
 
   reset(): void {
     this.s?.reset();
+    this.sentences?.reset();
     this.bounds = 0;
     this.lineBuf = '';
     this.lineClass = 'unknown';
     this.found = null;
+    this.sentenceFound = null;
     this.filter.reset();
   }
 }

@@ -7,10 +7,13 @@
  *
  * Progress: when calls failed more than once each and every such call's error text changed along the way
  * (tests re-run after each edit: "5 failed", "5 failed", then "3 failed"), the world is moving and the
- * signal is `changing`; otherwise it is `stalled`.
+ * signal is `changing`; otherwise it is `stalled`. A call failing again right after itself, with nothing
+ * done between, changed only if its error class did (a moving line number, a new temporary path or an
+ * attempt counter is not progress).
  */
 import type { DeadEndOptions } from '../options/detector-options.js';
 import { OutcomeFlag, Ring } from '../state/call-history.js';
+import { oneLine } from '../text/shown-text.js';
 import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence } from './context.js';
 import type { Rewindable } from '../state/rewindable.js';
@@ -20,8 +23,7 @@ const PREVIEW = 100;
 
 /** The signal for the errors of `unit` (ascending, the current call last) among the last `span` calls. */
 export function deadEndSignal(o: DeadEndOptions, errorText: string, unit: readonly number[], span: number, progress: Progress): LoopSignal {
-  const text = errorText.replace(/\s+/g, ' ').trim();
-  const shown = text.length > PREVIEW ? text.slice(0, PREVIEW - 1) + '…' : text || '(no message)';
+  const shown = oneLine(errorText, PREVIEW) || '(no message)';
   return {
     kind: 'dead_end',
     detector: 'dead_end',
@@ -83,7 +85,10 @@ export class DeadEndDetector implements Detector, Rewindable {
     return deadEndSignal(this.o, this.lastError, all, last - floor + 1, this.sameCallChanged(all) ? 'changing' : 'stalled');
   }
 
-  /** Whether some call failed more than once, and every call that did saw its error text change. */
+  /**
+   * Whether some call failed more than once, and every call that did saw its error change from one failure
+   * to the next (by text; by class when it failed back to back).
+   */
   private sameCallChanged(calls: readonly number[]): boolean {
     const h = this.ctx.history;
     let repeated = false;
@@ -92,11 +97,14 @@ export class DeadEndDetector implements Detector, Rewindable {
       if (done.has(a)) continue;
       let group = 0;
       let changed = false;
+      let prev = calls[a] as number;
       for (let b = a + 1; b < calls.length; b++) {
-        if (!h.same(Ring.SIG, calls[a] as number, calls[b] as number)) continue;
+        const cur = calls[b] as number;
+        if (!h.same(Ring.SIG, calls[a] as number, cur)) continue;
         done.add(b);
         group++;
-        if (!h.same(Ring.ERROR, calls[a] as number, calls[b] as number)) changed = true;
+        if (!h.same(cur === prev + 1 ? Ring.MASKED : Ring.ERROR, prev, cur)) changed = true;
+        prev = cur;
       }
       if (group === 0) continue;
       repeated = true;

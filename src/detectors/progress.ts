@@ -9,18 +9,25 @@
  * - `mixed` otherwise: some outcomes missing, some repeated and some new, or empty acknowledgements.
  *
  * Repeats of one call compare outcomes exactly (the result, else the error text: "5 failed" then
- * "3 failed" is progress). Similar but different calls (`byClass`) compare failures by error class
+ * "3 failed" is progress), except two failures with nothing between them (back to back, or one period
+ * apart in a cycle, where only the cycle's own calls come between): nothing was done that could have
+ * changed the outcome, so a different number, temporary path or attempt counter in the error is noise and
+ * they compare by error class. Similar but different calls (`byClass`) compare failures by error class
  * (volatile parts masked), since their errors echo their differing arguments, and take two outcomes that
  * both say nothing was found ("Could not find [query A]", "Could not find [query B]") as the same; and for
  * them a stall must be a failing one: every outcome an error, or a result saying nothing was found.
- * Similar calls that all succeed with the same acknowledgement ("OK") are `mixed`. A failure and a success
- * are never the same outcome.
+ * Similar calls that all succeed with the same acknowledgement ("OK") are `mixed`; different similar calls
+ * that all get the same real answer (more than a brief acknowledgement: paraphrased searches landing on
+ * the same page) are `stalled`. A failure and a success are never the same outcome.
  */
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import type { Progress } from '../types.js';
 
-/** Whether two calls got the same outcome (failures by error class when `byClass`). */
-export function sameOutcome(h: HistoryReader, a: number, b: number, byClass: boolean): boolean {
+/**
+ * Whether two calls got the same outcome: failures by error class when `byClass` (similar calls) or
+ * `errorsByClass` (the same call with nothing done between), else exactly.
+ */
+export function sameOutcome(h: HistoryReader, a: number, b: number, byClass: boolean, errorsByClass = byClass): boolean {
   const fa = h.flagsOf(a);
   const fb = h.flagsOf(b);
   const ea = (fa & OutcomeFlag.ERROR) !== 0;
@@ -28,7 +35,7 @@ export function sameOutcome(h: HistoryReader, a: number, b: number, byClass: boo
   if (ea !== eb) return false;
   // two different searches that both found nothing got the same outcome, whatever query their messages echo
   if (byClass && (fa & fb & OutcomeFlag.NOTHING) !== 0) return true;
-  return ea && byClass ? h.same(Ring.MASKED, a, b) : h.same(Ring.OUTCOME, a, b);
+  return ea && errorsByClass ? h.same(Ring.MASKED, a, b) : h.same(Ring.OUTCOME, a, b);
 }
 
 /** The evidence every classification starts from, or null to compare outcomes. */
@@ -48,12 +55,26 @@ function knownOutcomes(h: HistoryReader, all: readonly number[]): Progress | nul
   return null;
 }
 
+/**
+ * Whether similar calls that all got the same outcome stalled: every outcome a failure or a result saying
+ * nothing was found, or different calls among them getting the very same answer, more than a brief
+ * acknowledgement (paraphrased searches landing on the same page). The same "OK" for similar calls, or the
+ * same call twice with the same answer, is no stall of similar calls.
+ */
+function failingOrSameAnswer(h: HistoryReader, all: readonly number[]): boolean {
+  if (all.every((i) => (h.flagsOf(i) & (OutcomeFlag.ERROR | OutcomeFlag.NOTHING)) !== 0)) return true;
+  if (!all.every((i) => (h.flagsOf(i) & (OutcomeFlag.ERROR | OutcomeFlag.BRIEF | OutcomeFlag.EMPTY)) === 0)) return false;
+  const first = all[0] as number;
+  return all.some((i) => !h.same(Ring.SIG, first, i));
+}
+
 function classify(h: HistoryReader, pairs: readonly (readonly [number, number])[], all: readonly number[], byClass: boolean): Progress {
   const early = knownOutcomes(h, all);
   if (early !== null) return early;
   let same = 0;
-  for (const [a, b] of pairs) if (sameOutcome(h, a, b, byClass)) same++;
-  if (same === pairs.length) return !byClass || all.every((i) => (h.flagsOf(i) & (OutcomeFlag.ERROR | OutcomeFlag.NOTHING)) !== 0) ? 'stalled' : 'mixed';
+  // back to back, nothing was done between the two: their failures compare by class
+  for (const [a, b] of pairs) if (sameOutcome(h, a, b, byClass, byClass || b === a + 1)) same++;
+  if (same === pairs.length) return !byClass || failingOrSameAnswer(h, all) ? 'stalled' : 'mixed';
   if (same === 0) return 'changing';
   return 'mixed';
 }
@@ -97,7 +118,8 @@ export function cycleProgress(h: HistoryReader, last: number, period: number, re
     for (let k = 0; k < period; k++) {
       const i = end - k;
       if (proposed && i === last) continue;
-      if (!sameOutcome(h, i, i - period, false)) {
+      // one period apart, only the cycle's own calls came between: failures compare by class
+      if (!sameOutcome(h, i, i - period, false, true)) {
         same = false;
         break;
       }

@@ -6,24 +6,60 @@
  *
  * Different calls may legitimately get the same acknowledgement ("OK", "File written"), so this is weak
  * evidence on its own: confidence 0.4, below the default policy's `minConfidence` of 0.5. It fires alone
- * only under a lower `minConfidence`; otherwise it corroborates other detectors.
+ * only under a lower `minConfidence`; otherwise it corroborates other detectors. Except when it goes on:
+ * `threshold + 2` different calls of one tool getting exactly the same answer (not one saying nothing was
+ * found, nor a brief acknowledgement under 64 bytes) are a loop of their own (see {@link resultRepeatSignal}).
  */
 import type { ResultRepeatOptions } from '../options/detector-options.js';
-import { OutcomeFlag, Ring } from '../state/call-history.js';
+import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
-import type { DetectorContext } from './context.js';
+import { type DetectorContext, clampConfidence } from './context.js';
 import type { Detector } from './detector.js';
 
 /** Confidence of a result-repeat signal. */
 export const RESULT_REPEAT_CONFIDENCE = 0.4;
+/** Varied calls of one tool with the very same answer, beyond `threshold`, that are a loop of their own. */
+export const VARIED_CALLS_EXTRA = 2;
 
-/** The signal for `unit` (ascending, the current call last): the same result among the last `span` calls. */
-export function resultRepeatSignal(unit: readonly number[], span: number): LoopSignal {
+/** Calls of a unit with the current call's tool and exact answer, and whether they are different calls. */
+export interface VariedSameAnswer {
+  readonly count: number;
+  readonly varied: boolean;
+}
+
+/**
+ * How many calls of `unit` are the current call's tool with exactly its result (an answer: not one saying
+ * nothing was found, nor a brief acknowledgement), and whether they are different calls: varied calls that
+ * keep getting the very same answer.
+ */
+export function variedSameAnswer(h: HistoryReader, unit: readonly number[]): VariedSameAnswer {
+  const last = unit[unit.length - 1] as number;
+  // an answer saying nothing was found, or a brief acknowledgement ("OK", "available"), is no answer
+  if ((h.flagsOf(last) & (OutcomeFlag.NOTHING | OutcomeFlag.BRIEF)) !== 0) return { count: 0, varied: false };
+  let count = 0;
+  let varied = false;
+  for (const i of unit) {
+    if (i < h.oldest || !h.same(Ring.TOOL, i, last) || !h.same(Ring.OUTCOME, i, last)) continue;
+    count++;
+    if (!h.same(Ring.SIG, i, last)) varied = true;
+  }
+  return { count, varied };
+}
+
+/**
+ * The signal for `unit` (ascending, the current call last): the same result among the last `span` calls.
+ * `same`: what variedSameAnswer says of the unit (the WebAssembly module counts it itself). When
+ * `threshold + VARIED_CALLS_EXTRA` of them are different calls of one tool getting exactly the same
+ * answer (`ls`, `ls -la`, `find . -name ...` all answering the same listing), repeated outcomes are a
+ * loop of their own: confidence 0.5, plus 0.05 per further one.
+ */
+export function resultRepeatSignal(same: VariedSameAnswer, o: ResultRepeatOptions, unit: readonly number[], span: number): LoopSignal {
+  const loop = same.varied && same.count >= o.threshold + VARIED_CALLS_EXTRA;
   return {
     kind: 'result_repeat',
     detector: 'result_repeat',
-    pattern: `the same result came back ${unit.length} times in the last ${span} calls`,
-    confidence: RESULT_REPEAT_CONFIDENCE,
+    pattern: loop ? `${same.count} different calls got the very same answer in the last ${span} calls` : `the same result came back ${unit.length} times in the last ${span} calls`,
+    confidence: loop ? clampConfidence(0.5 + 0.05 * (same.count - o.threshold - VARIED_CALLS_EXTRA)) : RESULT_REPEAT_CONFIDENCE,
     loopStart: unit[0] as number,
     unit,
     repeatCount: unit.length,
@@ -59,7 +95,8 @@ export class ResultRepeatDetector implements Detector {
       if (h.same(Ring.OUTCOME, i, last) || (this.o.masked && h.same(Ring.MASKED, i, last))) hits.push(i);
     }
     if (hits.length + 1 < this.o.threshold) return null;
-    return resultRepeatSignal([...hits, last], last - floor + 1);
+    const unit = [...hits, last];
+    return resultRepeatSignal(variedSameAnswer(h, unit), this.o, unit, last - floor + 1);
   }
 
   reset(): void {}

@@ -1,5 +1,6 @@
 /**
- * Semantic repeat: the action's token set (tool name plus description, or the string values of its args)
+ * Semantic repeat: the action's token set (tool name, unless `includeTool` is off, plus description, or the
+ * string values of its args)
  * has Jaccard similarity >= `threshold` with at least `minSimilar` of the previous `window` actions:
  * paraphrases of one idea. Actions with fewer than `minTokens` distinct tokens are not compared (one shared
  * word is not a paraphrase); with `sameTool`, only actions of the same tool are. Unless `countIdentical`,
@@ -64,7 +65,7 @@ export class SemanticDetector implements Detector, Rewindable {
 
   record(call: ObservedCall): void {
     const w = this.walk(call.tool);
-    const text = actionText(call.tool, call.args, call.event.description, this.o.maxTextLength, w.maxDepth, w.ignoreKeys);
+    const text = actionText(this.o.includeTool ? call.tool : '', call.args, call.event.description, this.o.maxTextLength, w.maxDepth, w.ignoreKeys);
     let len = encodeCapped(text, this.o.maxTextLength);
     let bytes = utf8Scratch();
     if (this.maskText) {

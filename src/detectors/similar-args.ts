@@ -6,8 +6,9 @@
  * `0.5 + 0.1 * (count - threshold)`.
  *
  * With `onlyWhenFailing` (the policy suppresses progress), the comparison is skipped when the current call
- * succeeded with a result that does not say "nothing found": such a fuzzy signal could never show a
- * failing stall, so the policy would set it aside anyway; skipping it saves the edit distances.
+ * succeeded with an empty result or a brief acknowledgement that does not say "nothing found": such a
+ * fuzzy signal could never show a stall, so the policy would set it aside anyway; skipping it saves the
+ * edit distances.
  */
 import type { SimilarArgsOptions } from '../options/detector-options.js';
 import { argsSimilarityAtLeast } from '../text/args-similarity.js';
@@ -60,8 +61,10 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     if (last < 0) return null;
     if (this.onlyWhenFailing) {
       const f = h.flagsOf(last);
+      // a stall of similar calls: failures, results saying nothing was found, or the same real answer
       const failing = (f & OutcomeFlag.KNOWN) === 0 || (f & (OutcomeFlag.ERROR | OutcomeFlag.INFRA)) === OutcomeFlag.ERROR || (f & OutcomeFlag.NOTHING) !== 0;
-      if (!failing) return null;
+      const answer = (f & (OutcomeFlag.KNOWN | OutcomeFlag.ERROR | OutcomeFlag.BRIEF | OutcomeFlag.EMPTY)) === OutcomeFlag.KNOWN;
+      if (!failing && !answer) return null;
     }
     const cur = this.argsAt(last);
     const similar: number[] = [];

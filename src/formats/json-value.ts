@@ -32,13 +32,24 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * The message of an error `JSON.parse` threw, without the excerpt of the text V8 puts in some of them
+ * (`Unexpected token 'h', ..."assword": hunter2 co"... is not valid JSON`): cut anywhere, it can hold part
+ * of a secret that redaction no longer recognises. Other errors keep their name.
+ */
+export function jsonErrorMessage(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const message = e.message.replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '');
+  return e.name === 'SyntaxError' ? message : `${e.name}: ${message}`;
+}
+
 /** Parses one record's JSON text; never throws. Nesting deeper than `maxNesting` is refused. */
 export function parseJson(text: string, maxNesting: number = MAX_NESTING): Parsed {
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch (e) {
-    return { ok: false, message: `invalid JSON: ${e instanceof Error ? `${e.name === 'SyntaxError' ? '' : `${e.name}: `}${e.message}` : String(e)}` };
+    return { ok: false, message: `invalid JSON: ${jsonErrorMessage(e)}` };
   }
   return nestsDeeperThan(value, maxNesting) ? { ok: false, message: `JSON nests deeper than ${maxNesting} levels` } : { ok: true, value };
 }

@@ -77,6 +77,11 @@ export function validateLiveCall(call: unknown, phase: LivePhase, validate: (eve
   return { event: { tool: e.tool, args: e.args, result: undefined, error: undefined, text: undefined, description: e.description, step: e.step, round: e.round }, id: id as string | undefined };
 }
 
+/** A validated event and its id as one fixed-shape LiveCall (what validateLiveCall took apart). */
+export function liveCallOf(e: ToolEvent, id: string | undefined): LiveCall {
+  return { id, tool: e.tool, args: e.args, result: e.result, error: e.error, text: e.text, description: e.description, step: e.step, round: e.round };
+}
+
 const PROPOSE_ACTIONS: Readonly<Record<LoopAction, LiveAction>> = { warn: 'warn', ask: 'ask', break: 'deny' };
 
 const RANK: Readonly<Record<LoopAction, number>> = { warn: 0, ask: 1, break: 2 };
@@ -84,7 +89,7 @@ const RANK: Readonly<Record<LoopAction, number>> = { warn: 0, ask: 1, break: 2 }
 /** The decision for a proposal's verdict (`stop` when the break stops the run). */
 export function proposalDecision(session: string, id: string | undefined, verdict: Verdict | null, stop: boolean): LiveDecision {
   const action: LiveAction = verdict === null ? 'allow' : stop && verdict.action === 'break' ? 'stop' : PROPOSE_ACTIONS[verdict.action];
-  return decision(session, 'propose', id, action, verdict);
+  return liveDecision(session, 'propose', id, action, verdict);
 }
 
 /** What the proposal of a call showed the model: its verdict's kind and action. */
@@ -99,7 +104,7 @@ export interface Shown {
  */
 export function recordDecision(session: string, id: string | undefined, verdict: Verdict | null, shown: Shown | null): LiveDecision {
   const fresh = verdict !== null && (shown === null || shown.kind !== verdict.kind || RANK[verdict.action] > RANK[shown.action]);
-  return decision(session, 'record', id, fresh ? 'warn' : 'allow', verdict);
+  return liveDecision(session, 'record', id, fresh ? 'warn' : 'allow', verdict);
 }
 
 /** A record that came after its call was recorded without outcome: ignored. */
@@ -107,7 +112,11 @@ export function lateRecord(session: string, id: string | undefined): LiveDecisio
   return Object.freeze({ session, phase: 'record', ...(id === undefined ? {} : { id }), action: 'allow', verdict: null, late: true });
 }
 
-function decision(session: string, phase: LivePhase, id: string | undefined, action: LiveAction, verdict: Verdict | null): LiveDecision {
+/**
+ * A decision as plain frozen data (the message is the verdict's, absent for `allow`): what every
+ * decision is built by, so one rebuilt elsewhere (a LoopPool's, from a worker's compact answer) is the same.
+ */
+export function liveDecision(session: string, phase: LivePhase, id: string | undefined, action: LiveAction, verdict: Verdict | null): LiveDecision {
   return Object.freeze({
     session,
     phase,

@@ -16,6 +16,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeValue } from '../snapshot/value-codec.js';
 import type { LoopAction, ToolEvent } from '../types.js';
+import { EncodedArgs } from '../wasm/encoded-args.js';
 import type { Shown } from './live-call.js';
 
 /** Proposals waiting for their record at most; beyond it the oldest is recorded without outcome. */
@@ -167,7 +168,8 @@ export class LiveState {
       w.optStr(p.shown?.kind);
       w.u32(p.shown === null ? 0 : ACTIONS.indexOf(p.shown.action) + 1);
       w.str(p.event.tool);
-      writeValue(w, p.event.args);
+      // args a LoopPool's worker received in the module's encoding are saved as the JSON data they encode
+      writeValue(w, EncodedArgs.is(p.event.args) ? p.event.args.value() : p.event.args);
       w.optStr(p.event.description);
       w.f64(p.event.step ?? NaN);
       w.f64(p.event.round ?? NaN);

@@ -4,14 +4,18 @@
  * `options.detectors.cycle.maxPeriod must be an integer >= 2, received 1.5 (number)`.
  */
 import { ErrorCode, OptionRangeError, OptionTypeError } from '../errors.js';
+import { cutText } from '../text/shown-text.js';
 
-/** Describes a received value for an error message: `1.5 (number)`, `"x" (string)`, `null`. */
+/**
+ * Describes a received value for an error message: `1.5 (number)`, `"x" (string)`, `null`. A string shows
+ * its first 40 characters, never part of a secret (see `cutText`): messages are redacted where they are shown.
+ */
 export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of length ${value.length}`;
   switch (typeof value) {
     case 'string':
-      return `${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)} (string)`;
+      return `${JSON.stringify(cutText(value, 41))} (string)`;
     case 'number':
     case 'boolean':
     case 'bigint':

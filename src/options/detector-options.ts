@@ -53,6 +53,12 @@ export interface SemanticOptions {
   /** Fire on identical actions too (by default they are left to the exact-repeat and frequency detectors). @default false */
   readonly countIdentical: boolean;
   /**
+   * Put the tool name in the action text. Off, only the description (or the args' string values) is
+   * compared, as corteX compares descriptions: paraphrases made through differently named tools still
+   * match. @default true
+   */
+  readonly includeTool: boolean;
+  /**
    * How Jaccard similarity is computed: `sketch` keeps the `sketchSize` smallest token hashes of each action
    * (bottom-k), exact whenever both actions have at most `sketchSize` distinct tokens and otherwise the
    * bottom-k estimate; `exact` keeps whole token sets (TypeScript only). @default 'sketch'
@@ -104,9 +110,10 @@ export interface StateRepeatOptions {
 }
 
 /**
- * Chanting: the agent's text repeating the same chunk back to back. Text is compared char by char against
- * itself shifted by every period up to `maxPeriod` (sliding chunks); code fences, tables, list items,
- * headings, quotes and dividers are left out of the comparison.
+ * Chanting: the agent's text repeating the same chunk back to back, or the same long sentence again and
+ * again. Text is compared char by char against itself shifted by every period up to `maxPeriod` (sliding
+ * chunks), and its sentences against the last 16; code fences, tables, list items, headings, quotes,
+ * dividers and log lines are left out of the comparison.
  */
 export interface ChantingOptions {
   /** Longest repeated chunk looked for, in characters. 1 to 4096. @default 200 */
@@ -115,6 +122,14 @@ export interface ChantingOptions {
   readonly threshold: number;
   /** Shortest repeated span that counts, in characters (keeps "hahaha" and "....." quiet). Minimum 2. @default 100 */
   readonly minLength: number;
+  /**
+   * Chunks and sentences at least this many characters long are chanting at `longRepetitions`: a long
+   * chunk repeated back to back, or a long sentence said again among the last 16 sentences, other text
+   * between (one repetition more when they come from different pieces of text). 1 to 4096. @default 60
+   */
+  readonly longChunk: number;
+  /** Repetitions of a chunk or sentence of `longChunk` characters or more that make chanting. Minimum 2. @default 3 */
+  readonly longRepetitions: number;
 }
 
 /** Default exact repeat options (chimera's ExactRepeatDetector). */
@@ -124,7 +139,7 @@ export const FREQUENCY_DEFAULTS: FrequencyOptions = Object.freeze({ threshold: 3
 /** Default cycle options. */
 export const CYCLE_DEFAULTS: CycleOptions = Object.freeze({ minPeriod: 2, maxPeriod: 5, repetitions: 2, window: 20, key: 'call' });
 /** Default semantic options (corteX's SemanticJaccardDetector). */
-export const SEMANTIC_DEFAULTS: SemanticOptions = Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false, method: 'sketch', sketchSize: 24 });
+export const SEMANTIC_DEFAULTS: SemanticOptions = Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false, includeTool: true, method: 'sketch', sketchSize: 24 });
 /** Default similar-arguments options. */
 export const SIMILAR_ARGS_DEFAULTS: SimilarArgsOptions = Object.freeze({ similarity: 0.8, threshold: 3, window: 10 });
 /** Default result repeat options. */
@@ -134,4 +149,4 @@ export const DEAD_END_DEFAULTS: DeadEndOptions = Object.freeze({ threshold: 3, w
 /** Default state repeat options (corteX's ExactHashDetector). */
 export const STATE_REPEAT_DEFAULTS: StateRepeatOptions = Object.freeze({ threshold: 3, window: 500 });
 /** Default chanting options. */
-export const CHANTING_DEFAULTS: ChantingOptions = Object.freeze({ maxPeriod: 200, threshold: 10, minLength: 100 });
+export const CHANTING_DEFAULTS: ChantingOptions = Object.freeze({ maxPeriod: 200, threshold: 10, minLength: 100, longChunk: 60, longRepetitions: 3 });

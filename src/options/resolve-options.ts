@@ -51,13 +51,13 @@ const DETECTOR_RULES: { readonly [K in keyof DetectorsOptions]: { readonly defau
   },
   semantic: {
     defaults: SEMANTIC_DEFAULTS,
-    fields: { threshold: unit, window: int(1), minSimilar: int(1), maxTokens: int(1), maxTextLength: int(16), minTokens: int(1), sameTool: { t: 'bool' }, countIdentical: { t: 'bool' }, method: { t: 'enum', values: ['sketch', 'exact'] }, sketchSize: { t: 'int', min: 4, max: 64 } },
+    fields: { threshold: unit, window: int(1), minSimilar: int(1), maxTokens: int(1), maxTextLength: int(16), minTokens: int(1), sameTool: { t: 'bool' }, countIdentical: { t: 'bool' }, includeTool: { t: 'bool' }, method: { t: 'enum', values: ['sketch', 'exact'] }, sketchSize: { t: 'int', min: 4, max: 64 } },
   },
   similarArgs: { defaults: SIMILAR_ARGS_DEFAULTS, fields: { similarity: unit, threshold: int(2), window: int(1) } },
   resultRepeat: { defaults: RESULT_REPEAT_DEFAULTS, fields: { threshold: int(2), window: int('threshold'), masked: { t: 'bool' } } },
   deadEnd: { defaults: DEAD_END_DEFAULTS, fields: { threshold: int(2), window: int('threshold'), matchClass: { t: 'bool' } } },
   stateRepeat: { defaults: STATE_REPEAT_DEFAULTS, fields: { threshold: int(2), window: int('threshold') } },
-  chanting: { defaults: CHANTING_DEFAULTS, fields: { maxPeriod: { t: 'int', min: 1, max: 4096 }, threshold: int(2), minLength: int(2) } },
+  chanting: { defaults: CHANTING_DEFAULTS, fields: { maxPeriod: { t: 'int', min: 1, max: 4096 }, threshold: int(2), minLength: int(2), longChunk: { t: 'int', min: 1, max: 4096 }, longRepetitions: int(2) } },
 };
 
 /** Names of the built-in detectors, in the order they run. */

@@ -1,7 +1,11 @@
 /**
  * The graduated response of one session: the 1st verdict gets `ladder[0]`, the next ones climb the
  * ladder, the last rung repeats. A verdict may climb more than one rung (no progress) or half a rung
- * (results still changing). With a cooldown, enough quiet calls send the session back to the first rung.
+ * (results still changing). With a cooldown, enough quiet calls send the session back to the first rung,
+ * except for the loop it was climbing on: a verdict about the same repeated call (its key) whose loop began
+ * before the quiet calls (its evidence spans them) takes the climb up where it was left, so a loop whose
+ * repetitions are spaced out by more than the cooldown (the same search every dozen calls, between new
+ * reads) still escalates. A loop that starts afresh after the quiet calls starts on the first rung.
  */
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
@@ -11,44 +15,83 @@ import type { LoopAction } from '../types.js';
 export class Ladder {
   private level = 0;
   private quiet = 0;
+  /** Key of the loop the last verdict was about (0: none), and the call it came at. */
+  private key = 0;
+  private at = 0;
+  /** Where the ladder stood when a cooldown sent it back, the key of that loop and its last verdict's call. */
+  private dormant = 0;
+  private dormantKey = 0;
+  private dormantAt = 0;
 
   constructor(
     private readonly rungs: readonly LoopAction[],
     private readonly cooldown: number,
   ) {}
 
-  /** The action for a verdict now. */
-  peek(): LoopAction {
-    return this.rungs[Math.min(Math.floor(this.level), this.rungs.length - 1)] as LoopAction;
+  /**
+   * Where a verdict about the loop `key` that began at call `loopStart` stands: a dormant climb resumes
+   * for the same loop when the loop began before that climb's last verdict.
+   */
+  private levelFor(key: number, loopStart: number): number {
+    const resumes = key !== 0 && key === this.dormantKey && this.level === 0 && loopStart <= this.dormantAt;
+    return resumes ? this.dormant : this.level;
   }
 
-  /** Counts a verdict: climbs `step` rungs. */
-  climb(step: number): void {
-    this.level += step;
+  /** The action for a verdict now about the loop `key` (0: any loop) that began at call `loopStart`. */
+  peek(key = 0, loopStart = Infinity): LoopAction {
+    return this.rungs[Math.min(Math.floor(this.levelFor(key, loopStart)), this.rungs.length - 1)] as LoopAction;
+  }
+
+  /** Counts a verdict at call `at` about the loop `key` begun at `loopStart`: climbs `step` rungs. */
+  climb(step: number, key = 0, loopStart = Infinity, at = 0): void {
+    this.level = this.levelFor(key, loopStart) + step;
+    this.dormantKey = 0;
+    this.key = key;
+    this.at = at;
     this.quiet = 0;
   }
 
   /** Counts a call without a verdict, and steps back down after `cooldown` of them. */
   quietCall(): void {
     this.quiet++;
-    if (this.cooldown > 0 && this.quiet >= this.cooldown) this.level = 0;
+    if (this.cooldown > 0 && this.quiet >= this.cooldown && this.level !== 0) {
+      this.dormant = this.level;
+      this.dormantKey = this.key;
+      this.dormantAt = this.at;
+      this.level = 0;
+    }
   }
 
   /** Back to the first rung. */
   reset(): void {
     this.level = 0;
     this.quiet = 0;
+    this.key = 0;
+    this.at = 0;
+    this.dormant = 0;
+    this.dormantKey = 0;
+    this.dormantAt = 0;
   }
 
   /** Writes where the session stands, for a snapshot. */
   save(w: ByteWriter): void {
     w.f64(this.level);
     w.f64(this.quiet);
+    w.u32(this.key);
+    w.f64(this.at);
+    w.f64(this.dormant);
+    w.u32(this.dormantKey);
+    w.f64(this.dormantAt);
   }
 
   /** Reads what save() wrote. */
   load(r: ByteReader): void {
     this.level = r.f64();
     this.quiet = r.f64();
+    this.key = r.u32();
+    this.at = r.f64();
+    this.dormant = r.f64();
+    this.dormantKey = r.u32();
+    this.dormantAt = r.f64();
   }
 }

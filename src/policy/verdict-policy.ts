@@ -6,7 +6,7 @@
  *    (`slow`), or kept as is (`ignore`);
  * 2. fusion into one confidence, dropped below `minConfidence`;
  * 3. the ladder's action, climbing faster on no-progress evidence (the same call with the same result);
- * 4. the recommended next step and the message, secrets redacted;
+ * 4. the recommended next step and the message, texts cut to {@link VERDICT_TEXT_LIMIT} and secrets redacted;
  * 5. the caller's `onDetect`, which may override the action or drop the verdict.
  */
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -15,6 +15,7 @@ import { DetectorError } from '../errors.js';
 import type { PolicyOptions } from '../options/options.js';
 import type { CallLog } from '../state/call-log.js';
 import { redactSecrets } from '../text/redact.js';
+import { cutText } from '../text/shown-text.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
 import { SAME_CALL_KINDS } from '../live/evidence.js';
 import { fuse } from './fuse.js';
@@ -59,25 +60,55 @@ export interface Decision {
   readonly tolerated: number;
 }
 
-const keep = (text: string): string => text;
+/**
+ * Characters of a verdict's pattern, chunk and kind (and of each signal's) kept; longer ones (a custom
+ * detector's, a pattern naming a huge tool) are cut with `…` before redaction reads them.
+ */
+export const VERDICT_TEXT_LIMIT = 4096;
 
-/** redactSecrets, remembering its last few answers (a verdict's texts repeat across its parts). */
+const keep = (text: string): string => cutText(text, VERDICT_TEXT_LIMIT);
+
+/** Cut, then redactSecrets, remembering its answers (a verdict's texts repeat across its parts). */
 function memoRedact(): (text: string) => string {
   const seen = new Map<string, string>();
   return (text) => {
     let out = seen.get(text);
     if (out === undefined) {
-      out = redactSecrets(text);
+      out = redactSecrets(cutText(text, VERDICT_TEXT_LIMIT));
       seen.set(text, out);
     }
     return out;
   };
 }
 
-/** The calls the signals say repeat (their units together, ascending), or the current call alone. */
-function repeatedCalls(signals: readonly LoopSignal[], index: number): number[] {
+/** `ref` with its tool name passed through `clean` (itself when that changes nothing). */
+function cleanRef(ref: CallRef, clean: (text: string) => string): CallRef {
+  const tool = clean(ref.tool);
+  return tool === ref.tool ? ref : Object.freeze({ ...ref, tool });
+}
+
+/**
+ * Kinds whose signal names the current call alone as its unit while the call itself came back since the
+ * signal's `loopStart`: its repetitions are the earlier calls with the same signature from there on.
+ */
+const RECURRING_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat']);
+
+/**
+ * The calls the signals say repeat: their units together and, when the current call failed, the earlier
+ * occurrences of a recurring failing call (so a failure that keeps coming back between new work is weighed
+ * as a dead end's failures are); ascending. Null when a recurring failure's first occurrence is older than
+ * the call log holds: its repetitions are spread over more calls than are kept, other work between them.
+ */
+function repeatedCalls(log: CallLog, failed: boolean, signals: readonly LoopSignal[], index: number): number[] | null {
   const all = new Set<number>();
-  for (const sg of signals) for (const i of sg.unit ?? [index]) all.add(i);
+  for (const sg of signals) {
+    for (const i of sg.unit ?? [index]) all.add(i);
+    const from = sg.loopStart;
+    if (!failed || !RECURRING_KINDS.has(sg.kind) || from === undefined || from >= index) continue;
+    const sig = log.signatureLow(index);
+    if (log.signatureLow(from) === undefined) return null;
+    for (let i = from; i < index; i++) if (log.signatureLow(i) === sig) all.add(i);
+  }
   return [...all].sort((a, b) => a - b);
 }
 
@@ -153,12 +184,12 @@ export class VerdictPolicy {
    * `waiting`: the call's answer says the work is still under way (polling): the verdict climbs half a
    * rung, as when results are still changing, however identical the answers.
    */
-  decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, proposal: ProposalRule | null = null): Decision {
+  decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, proposal: ProposalRule | null = null, failed = false): Decision {
     if (signals.length === 0) {
       if (proposal === null) this.ladder.quietCall();
       return QUIET;
     }
-    return this.weigh(signals, index, step, waiting, proposal);
+    return this.weigh(signals, index, step, waiting, proposal, failed);
   }
 
   /** Counts a verdict that blocked a proposed call (the call is not recorded, the verdict stands). */
@@ -171,7 +202,7 @@ export class VerdictPolicy {
    * decide() for a call with signals. A function of its own: its closures make V8 allocate a context on
    * entry, which the quiet calls (most calls) should not pay for.
    */
-  private weigh(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean, proposal: ProposalRule | null): Decision {
+  private weigh(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean, proposal: ProposalRule | null, failed: boolean): Decision {
     // a proposal changes nothing: no quiet call, no climb, no count
     const quiet = (): void => {
       if (proposal === null) this.ladder.quietCall();
@@ -196,21 +227,22 @@ export class VerdictPolicy {
     const onlyChanging = p.progress === 'slow' && fused.signals.every(showsProgress);
     // repetitions with new work between them (an edit before each re-run) climb half a rung: the agent is
     // trying things, and only a repetition that goes on many times is a loop worth breaking
-    const slow = onlyChanging || waiting || interleavedWithNewWork(this.log, repeatedCalls(fused.signals, index));
+    const repeated = repeatedCalls(this.log, failed, fused.signals, index);
+    const slow = onlyChanging || waiting || repeated === null || interleavedWithNewWork(this.log, repeated);
     const rungs = slow ? 0.5 : noProgress ? p.noProgressStep : 1;
 
     const primary = fused.primary;
     const loopStart = primary.loopStart ?? index;
     const repeatCount = primary.repeatCount ?? 1;
-    const unit: CallRef[] = [];
-    for (const i of primary.unit ?? [index]) {
-      const ref = this.log.ref(i);
-      if (ref !== undefined) unit.push(ref);
-    }
     // Each distinct text is redacted once: the primary's pattern recurs in its signal entry. The message
     // needs no pass of its own: its only variable parts are the kind and the (redacted) pattern, and its
     // fixed words cannot complete a secret across their boundaries.
     const clean = this.redact ? memoRedact() : keep;
+    const unit: CallRef[] = [];
+    for (const i of primary.unit ?? [index]) {
+      const ref = this.log.ref(i);
+      if (ref !== undefined) unit.push(this.redact ? cleanRef(ref, clean) : ref);
+    }
     const pattern = clean(primary.pattern);
     const chunk = primary.chunk === undefined ? undefined : clean(primary.chunk);
     const kind = clean(primary.kind);
@@ -242,7 +274,9 @@ export class VerdictPolicy {
       });
     };
 
-    let verdict = build(proposal === null ? this.ladder.peek() : proposedAction(this.ladder.peek(), proposal));
+    // the loop's key: the repeated call's signature (a climb left by a cooldown resumes on the same loop)
+    const key = (this.log.signatureLow(index) ?? 0) >>> 0 || 1;
+    let verdict = build(proposal === null ? this.ladder.peek(key, loopStart) : proposedAction(this.ladder.peek(key, loopStart), proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
       if (override === null) {
@@ -257,7 +291,7 @@ export class VerdictPolicy {
       }
     }
     if (proposal === null) {
-      this.ladder.climb(rungs);
+      this.ladder.climb(rungs, key, loopStart, index);
       this.count++;
     }
     return { verdict, tolerated };

@@ -6,7 +6,9 @@
  * -0, cycles) goes through `v8.serialize`, the structured clone, when the worker reads it as the caller's
  * value (see portable-values.ts); errors go as their text.
  *
- * Each operation: `op u8 | session str | ...`; a check carries the event's fields after its session.
+ * Each operation: `op u8 | session str | ...`; a check carries the event's fields after its session. A
+ * two-phase call (PROPOSE, RECORD, DECLINE) is packed as a check whose op byte says its phase, followed by
+ * its call id: `op | session | event fields | id optStr`, so it travels in the same batches as checks, in order.
  */
 import { deserialize } from 'node:v8';
 import { InvalidEventError } from '../errors.js';
@@ -31,10 +33,24 @@ export const Op = {
   RESTORE: 4,
   /** Report the worker's engine stats. */
   STATS: 5,
+  /** Check a session's call before it runs (LoopEngine.propose). */
+  PROPOSE: 6,
+  /** Record a session's call that ran, with its outcome (LoopEngine.record). */
+  RECORD: 7,
+  /** Say a session's proposed call was declined and did not run (LoopEngine.decline). */
+  DECLINE: 8,
 } as const;
 
 /** One of {@link Op}'s values. */
 export type OpCode = (typeof Op)[keyof typeof Op];
+
+/** The operations of two-phase calls. */
+export type LiveOpCode = typeof Op.PROPOSE | typeof Op.RECORD | typeof Op.DECLINE;
+
+/** Whether `op` is a two-phase call's. */
+export function isLiveOp(op: OpCode): op is LiveOpCode {
+  return op === Op.PROPOSE || op === Op.RECORD || op === Op.DECLINE;
+}
 
 const ABSENT = 0;
 const STRING = 1;
@@ -254,8 +270,19 @@ export function writeCheck(w: ByteWriter, session: string, e: ToolEvent, argsEnc
   }
 }
 
+/**
+ * Writes a two-phase call of a validated event: a check (see writeCheck, which throws the same way) whose op
+ * byte says its phase, then its call id.
+ */
+export function writeLive(w: ByteWriter, op: LiveOpCode, session: string, id: string | undefined, e: ToolEvent, argsEncoder: ArgsEncoder | null = null): void {
+  const mark = w.length;
+  writeCheck(w, session, e, argsEncoder);
+  w.patchU8(mark, op);
+  w.optStr(id);
+}
+
 /** Writes an operation on a session that carries no event: TEXT (with `text`), END, SNAPSHOT, RESTORE (with `bytes`), STATS. */
-export function writeOp(w: ByteWriter, op: Exclude<OpCode, typeof Op.CHECK>, session: string, text?: string, bytes?: Uint8Array): void {
+export function writeOp(w: ByteWriter, op: Exclude<OpCode, typeof Op.CHECK | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
   w.u8(op);
   w.str(session);
   if (op === Op.TEXT) w.str(text ?? '');
@@ -266,8 +293,10 @@ export function writeOp(w: ByteWriter, op: Exclude<OpCode, typeof Op.CHECK>, ses
 export interface PackedOp {
   readonly op: OpCode;
   readonly session: string;
-  /** CHECK: the event (with its session). */
+  /** CHECK and two-phase calls: the event (with its session). */
   readonly event?: ToolEvent & { readonly session: string };
+  /** Two-phase calls: the caller's call id, when given. */
+  readonly id?: string;
   /** TEXT: the text. */
   readonly text?: string;
   /** RESTORE: the snapshot. */
@@ -279,7 +308,10 @@ export function readOp(r: ByteReader): PackedOp {
   const op = r.u8() as OpCode;
   const session = r.str();
   switch (op) {
-    case Op.CHECK: {
+    case Op.CHECK:
+    case Op.PROPOSE:
+    case Op.RECORD:
+    case Op.DECLINE: {
       const tool = r.str();
       const args = readValue(r);
       const result = readValue(r);
@@ -288,7 +320,8 @@ export function readOp(r: ByteReader): PackedOp {
       const description = r.optStr();
       const step = r.bool() ? r.f64() : undefined;
       const round = r.bool() ? r.f64() : undefined;
-      return { op, session, event: { session, tool, args, result, error, text, description, step, round } };
+      const event = { session, tool, args, result, error, text, description, step, round };
+      return op === Op.CHECK ? { op, session, event } : { op, session, event, id: r.optStr() };
     }
     case Op.TEXT:
       return { op, session, text: r.str() };

@@ -7,16 +7,19 @@
  */
 import { LoopEngine } from '../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
+import { liveCallOf } from '../live/live-call.js';
 import type { ToolEvent } from '../types.js';
-import { Op, type OpCode, assertSendable } from './event-packing.js';
+import { type LiveOpCode, Op, type OpCode, assertSendable } from './event-packing.js';
 import type { Ticket } from './shard.js';
 
 /** What a LoopPool asks of a shard. */
 export interface PoolShard {
   /** Queues a check of `event` for `session`; its result settles `owner`'s `slot`. */
   check(owner: Ticket, slot: number, session: string, event: ToolEvent): void;
+  /** Queues a two-phase call of `session` (its id, when given); throws (nothing queued) when it cannot be sent. */
+  live(owner: Ticket, slot: number, op: LiveOpCode, session: string, id: string | undefined, event: ToolEvent): void;
   /** Queues another operation (text, end, snapshot, restore, stats). */
-  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK>, session: string, text?: string, bytes?: Uint8Array): void;
+  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void;
   /** Starts what can start now. */
   kick(): void;
   /** Stops (after the pool drained). */
@@ -30,8 +33,10 @@ interface Queued {
   readonly slot: number;
   readonly op: OpCode;
   readonly session: string;
-  /** A check's event, validated by the pool. */
+  /** A check's or two-phase call's event, validated by the pool. */
   readonly event?: ToolEvent;
+  /** A two-phase call's id. */
+  readonly id?: string;
   readonly text?: string;
   readonly bytes?: Uint8Array;
 }
@@ -53,7 +58,13 @@ export class InlineShard implements PoolShard {
     this.queue.push({ owner, slot, op: Op.CHECK, session, event });
   }
 
-  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK>, session: string, text?: string, bytes?: Uint8Array): void {
+  /** Queues a two-phase call; throws (nothing queued) when a worker shard could not have taken the event. */
+  live(owner: Ticket, slot: number, op: LiveOpCode, session: string, id: string | undefined, event: ToolEvent): void {
+    assertSendable(event);
+    this.queue.push({ owner, slot, op, session, event, ...(id === undefined ? {} : { id }) });
+  }
+
+  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
     this.queue.push({ owner, slot, op, session, ...(text === undefined ? {} : { text }), ...(bytes === undefined ? {} : { bytes }) });
   }
 
@@ -120,8 +131,16 @@ export class InlineShard implements PoolShard {
         return null;
       case Op.STATS:
         return this.engine.stats();
+      case Op.PROPOSE:
+        return this.engine.propose(x.session, liveCallOf(x.event as ToolEvent, x.id));
+      case Op.RECORD:
+        return this.engine.record(x.session, liveCallOf(x.event as ToolEvent, x.id));
+      case Op.DECLINE:
+        this.engine.decline(x.session, liveCallOf(x.event as ToolEvent, x.id));
+        return null;
       default:
         return null;
     }
   }
 }
+

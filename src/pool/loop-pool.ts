@@ -9,6 +9,10 @@
  *   -> worker: LoopEngine.checkBatch -> sparse verdicts, errors, snapshots due -> back in input order
  * ```
  *
+ * Two-phase calls (`propose`, `record`, `decline`, `decideBatch`) travel the same way, in the same batches
+ * as checks and in order with them per session; a worker answers each with its verdict and, unless it is a
+ * plain `allow`, a small code for its action, from which the pool rebuilds the LiveDecision.
+ *
  * Memory is bounded: at most `maxQueued` calls are queued or in flight, and `checkBatch` waits for room
  * beyond that instead of growing. A worker that dies is replaced; its sessions come back from their last
  * snapshots (`snapshotEvery`) or are reported lost ('sessionLost' events, SessionLostError in the places
@@ -31,12 +35,14 @@ import { ClosedError, InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import { unreadable, validateEvent } from '../session/observe-event.js';
 import type { EngineStats } from '../engine/loop-engine.js';
-import type { SessionEvent } from '../engine/loop-engine.js';
+import type { SessionEvent, SessionLiveCall } from '../engine/loop-engine.js';
+import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
-import { ENCODED, Op } from './event-packing.js';
+import { ENCODED, type LiveOpCode, Op } from './event-packing.js';
 import { ArgsEncoder } from '../wasm/args-encoder.js';
 import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } from './pool-options.js';
 import { type PoolShard, InlineShard } from './inline-shard.js';
+import { liveCallError, readLiveCall } from './live-calls.js';
 import { Shard, type Ticket } from './shard.js';
 
 /** A session whose state its dead worker took with it (restored to an earlier snapshot, or empty). */
@@ -149,21 +155,7 @@ export class LoopPool extends EventEmitter {
   async checkBatch(events: readonly SessionEvent[]): Promise<(Verdict | null | Error)[]> {
     this.ensureOpen();
     if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array of tool calls with a "session" id, received ${describe(events)}`);
-    const outcome = new Outcome<Verdict | null | Error>(events.length, () => this.settled());
-    let at = 0;
-    await this.takeTurn();
-    try {
-      while (at < events.length) {
-        if (this.queued >= this.options.maxQueued) await this.room(true); // keeps its place at the front
-        const end = Math.min(events.length, at + Math.max(1, this.options.maxQueued - this.queued));
-        const touched = new Set<PoolShard>();
-        for (; at < end; at++) this.enqueueCheck(outcome, at, events[at], touched);
-        for (const s of touched) s.kick();
-      }
-    } finally {
-      this.releaseTurn();
-    }
-    return outcome.promise;
+    return this.submit<Verdict | null | Error>(events.length, (outcome, i, touched) => this.enqueueCheck(outcome, i, events[i], touched));
   }
 
   /** Checks one call; a convenience over checkBatch (which amortises better). */
@@ -171,6 +163,34 @@ export class LoopPool extends EventEmitter {
     const [v] = await this.checkBatch([{ ...event, session: sessionId } as SessionEvent]);
     if (v instanceof Error) throw v;
     return v ?? null;
+  }
+
+  /**
+   * Two-phase calls of many sessions, each naming its session and its `phase` (`propose` or `record`);
+   * resolves to what LoopEngine.decideBatch gives, in the order of the calls: each session's calls run in
+   * order, among its checks, on its worker. Never rejects for one call: an invalid call, one that could not
+   * be sent or that died with its worker holds its error in its place. Waits while `maxQueued` calls are
+   * queued; rejects with ClosedError once `close()` was called.
+   */
+  async decideBatch(calls: readonly SessionLiveCall[]): Promise<(LiveDecision | Error)[]> {
+    this.ensureOpen();
+    if (!Array.isArray(calls)) throw new InvalidEventError('calls', `calls must be an array of tool calls with a "session" id and a "phase", received ${describe(calls)}`);
+    return this.submit<LiveDecision | Error>(calls.length, (outcome, i, touched) => this.enqueueLive(outcome, i, calls[i], touched, null));
+  }
+
+  /** Checks a session's call before it runs, without recording it: what LoopEngine.propose says. Rejects with InvalidEventError for a call that is not a readable tool call. */
+  async propose(sessionId: string, call: LiveCall): Promise<LiveDecision> {
+    return (await this.oneLive(Op.PROPOSE, sessionId, call)) as LiveDecision;
+  }
+
+  /** Records a session's call that ran, with its outcome: what LoopEngine.record says. */
+  async record(sessionId: string, call: LiveCall): Promise<LiveDecision> {
+    return (await this.oneLive(Op.RECORD, sessionId, call)) as LiveDecision;
+  }
+
+  /** Says that a session's proposed call was declined and did not run (LoopEngine.decline). */
+  async decline(sessionId: string, call: LiveCall): Promise<void> {
+    await this.oneLive(Op.DECLINE, sessionId, call);
   }
 
   /** Feeds a session's streamed text (outside tool calls) to its chanting detector, in order with its calls. */
@@ -291,6 +311,50 @@ export class LoopPool extends EventEmitter {
       return;
     }
     touched.add(shard);
+  }
+
+  /** Reads a two-phase call in the calling thread (see readLiveCall) and packs it for its session's shard. */
+  private enqueueLive(outcome: Ticket, i: number, c: unknown, touched: Set<PoolShard>, single: { readonly op: LiveOpCode; readonly session: unknown } | null): void {
+    this.queued++;
+    let shard: PoolShard;
+    try {
+      const call = readLiveCall(c, i, single);
+      shard = this.shards[shardOf(call.session, this.shards.length)] as PoolShard;
+      shard.live(outcome, i, call.op, call.session, call.id, call.event);
+    } catch (err) {
+      outcome.settle(i, liveCallError(err, i, single !== null));
+      return;
+    }
+    touched.add(shard);
+  }
+
+  private async oneLive(op: LiveOpCode, sessionId: string, call: LiveCall): Promise<LiveDecision | null> {
+    this.ensureOpen();
+    const [v] = await this.submit<LiveDecision | null | Error>(1, (outcome, i, touched) => this.enqueueLive(outcome, i, call, touched, { op, session: sessionId }));
+    if (v instanceof Error) throw v;
+    return v ?? null;
+  }
+
+  /**
+   * Enqueues `n` operations (`enqueue(outcome, i, touched)` packs the i-th) when it is this caller's turn,
+   * waiting for room whenever `maxQueued` are queued; resolves when every one has settled.
+   */
+  private async submit<T>(n: number, enqueue: (outcome: Outcome<T>, i: number, touched: Set<PoolShard>) => void): Promise<T[]> {
+    const outcome = new Outcome<T>(n, () => this.settled());
+    let at = 0;
+    await this.takeTurn();
+    try {
+      while (at < n) {
+        if (this.queued >= this.options.maxQueued) await this.room(true); // keeps its place at the front
+        const end = Math.min(n, at + Math.max(1, this.options.maxQueued - this.queued));
+        const touched = new Set<PoolShard>();
+        for (; at < end; at++) enqueue(outcome, at, touched);
+        for (const s of touched) s.kick();
+      }
+    } finally {
+      this.releaseTurn();
+    }
+    return outcome.promise;
   }
 
   private async one(op: typeof Op.TEXT | typeof Op.END | typeof Op.SNAPSHOT | typeof Op.RESTORE, sessionId: string, text?: string, bytes?: Uint8Array): Promise<unknown> {

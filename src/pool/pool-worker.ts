@@ -1,7 +1,8 @@
 /**
  * The worker thread of a LoopPool shard: one LoopEngine holding the shard's sessions. It applies packed
  * batches in the order they arrive and answers with the verdicts (sparse: only calls that got one), the
- * errors, the snapshots due and the sessions its engine dropped.
+ * two-phase decisions (sparse: only those that are not a plain `allow`, as codes, see wire-decisions.ts),
+ * the errors, the snapshots due and the sessions its engine dropped.
  *
  * A worker serves one incarnation of its shard (an epoch) set by the `start` task: a worker that was
  * started to replace a dead one answers every batch of an older epoch as stale, untouched, so the pool can
@@ -10,8 +11,10 @@
 import { LoopEngine } from '../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
-import type { Verdict } from '../types.js';
-import { Op, type PackedOp, readOp } from './event-packing.js';
+import { liveCallOf } from '../live/live-call.js';
+import type { ToolEvent, Verdict } from '../types.js';
+import { Op, type PackedOp, isLiveOp, readOp } from './event-packing.js';
+import { decisionCode } from './wire-decisions.js';
 import { type WireError, toWire } from './wire-errors.js';
 
 /** Starts (or restarts) the shard: the engine's options and the sessions to restore. */
@@ -42,9 +45,12 @@ export interface RunResult {
   readonly stale?: true;
   /** A stale batch's bytes, returned. */
   readonly buffer?: ArrayBuffer;
-  /** Op indices with a verdict, and the verdicts. */
+  /** Op indices with a verdict, and the verdicts (a two-phase call's decision's verdict among them). */
   readonly verdictAt: number[];
   readonly verdicts: Verdict[];
+  /** Op indices of two-phase calls whose decision is not a plain `allow`, and their codes (wire-decisions.ts). */
+  readonly decisionAt: number[];
+  readonly decisions: number[];
   /** Op indices whose operation failed, and the errors. */
   readonly errorAt: number[];
   readonly errors: WireError[];
@@ -57,7 +63,7 @@ export interface RunResult {
   readonly dropped: string[];
 }
 
-const STALE: RunResult = { stale: true, verdictAt: [], verdicts: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
+const STALE: RunResult = { stale: true, verdictAt: [], verdicts: [], decisionAt: [], decisions: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
 
 interface ShardState {
   readonly epoch: number;
@@ -102,7 +108,7 @@ function run(task: RunTask): RunResult {
   const s = state;
   // stale: the bytes go back (copied) so the pool can send them again after restoring the sessions
   if (s === null || s.epoch !== task.epoch) return { ...STALE, buffer: task.buffer };
-  const out: RunResult = { verdictAt: [], verdicts: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
+  const out: RunResult = { verdictAt: [], verdicts: [], decisionAt: [], decisions: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
   s.dropped = out.dropped;
   const r = new ByteReader(new Uint8Array(task.buffer, 0, task.length));
   const checks: NonNullable<PackedOp['event']>[] = [];
@@ -127,7 +133,7 @@ function run(task: RunTask): RunResult {
   };
   for (; r.more(); i++) {
     const op = readOp(r);
-    if (touched !== null && (op.op === Op.CHECK || op.op === Op.TEXT || op.op === Op.RESTORE)) {
+    if (touched !== null && (op.op === Op.CHECK || op.op === Op.TEXT || op.op === Op.RESTORE || isLiveOp(op.op))) {
       touched.add(op.session);
       s.since.set(op.session, (s.since.get(op.session) ?? 0) + (op.op === Op.RESTORE ? s.every : 1));
     }
@@ -163,6 +169,13 @@ function run(task: RunTask): RunResult {
           out.valueAt.push(i);
           out.values.push(s.engine.stats());
           break;
+        case Op.PROPOSE:
+        case Op.RECORD:
+          decide(s.engine, op, i, out);
+          break;
+        case Op.DECLINE:
+          s.engine.decline(op.session, liveCallOf(op.event as ToolEvent, op.id));
+          break;
       }
     } catch (err) {
       out.errorAt.push(i);
@@ -184,6 +197,20 @@ function run(task: RunTask): RunResult {
     }
   }
   return out;
+}
+
+/** Proposes or records a packed call; its decision goes out as its verdict and, unless a plain allow, its code. */
+function decide(engine: LoopEngine, op: PackedOp, i: number, out: RunResult): void {
+  const d = op.op === Op.PROPOSE ? engine.propose(op.session, liveCallOf(op.event as ToolEvent, op.id)) : engine.record(op.session, liveCallOf(op.event as ToolEvent, op.id));
+  if (d.verdict !== null) {
+    out.verdictAt.push(i);
+    out.verdicts.push(d.verdict);
+  }
+  const code = decisionCode(d);
+  if (code !== 0) {
+    out.decisionAt.push(i);
+    out.decisions.push(code);
+  }
 }
 
 /** The worker's entry point (piscina calls it once per task). */

@@ -16,9 +16,10 @@
 import { SessionLostError } from '../errors.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent, Verdict } from '../types.js';
-import { type OpCode, Op, writeCheck, writeOp } from './event-packing.js';
+import { type LiveOpCode, type OpCode, Op, writeCheck, writeLive, writeOp } from './event-packing.js';
 import type { ArgsEncoder } from '../wasm/args-encoder.js';
 import type { RunResult, StartResult } from './pool-worker.js';
+import { decisionsInto } from './wire-decisions.js';
 import { fromWire } from './wire-errors.js';
 import { WorkerIncarnation } from './worker-incarnation.js';
 
@@ -65,6 +66,9 @@ interface Batch {
   readonly slots: number[];
   readonly tracks: (SessionTrack | null)[];
   readonly ops: OpCode[];
+  /** Two-phase calls in the batch, and their call ids by op index (null: none given). */
+  live: number;
+  ids: Map<number, string> | null;
   buffer: ArrayBuffer | null;
   length: number;
   /** Set when its answer (or failure) arrived. */
@@ -151,8 +155,17 @@ export class Shard {
     this.add(b, owner, slot, this.track(session, b.seq), Op.CHECK);
   }
 
+  /** Packs a two-phase call; throws an InvalidEventError (nothing packed) when the event cannot be sent. */
+  live(owner: Ticket, slot: number, op: LiveOpCode, session: string, id: string | undefined, event: ToolEvent): void {
+    const b = this.batch();
+    writeLive(b.w, op, session, id, event, this.argsEncoder);
+    b.live++;
+    if (id !== undefined) (b.ids ??= new Map()).set(b.owners.length, id);
+    this.add(b, owner, slot, this.track(session, b.seq), op);
+  }
+
   /** Packs an operation without an event (see writeOp). */
-  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK>, session: string, text?: string, bytes?: Uint8Array): void {
+  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
     const b = this.batch();
     writeOp(b.w, op, session, text, bytes);
     const track = op === Op.STATS || op === Op.SNAPSHOT ? null : this.track(session, b.seq);
@@ -186,7 +199,7 @@ export class Shard {
 
   private batch(): Batch {
     if (this.open === null) {
-      this.open = { seq: ++this.seq, w: new ByteWriter(BATCH_BYTES), owners: [], slots: [], tracks: [], ops: [], buffer: null, length: 0, result: null, failure: null, settled: false };
+      this.open = { seq: ++this.seq, w: new ByteWriter(BATCH_BYTES), owners: [], slots: [], tracks: [], ops: [], live: 0, ids: null, buffer: null, length: 0, result: null, failure: null, settled: false };
     }
     return this.open;
   }
@@ -267,6 +280,7 @@ export class Shard {
     for (let k = 0; k < r.verdictAt.length; k++) out[r.verdictAt[k] as number] = deepFreeze(r.verdicts[k] as Verdict);
     for (let k = 0; k < r.errorAt.length; k++) out[r.errorAt[k] as number] = fromWire(r.errors[k] as RunResult['errors'][number]);
     for (let k = 0; k < r.valueAt.length; k++) out[r.valueAt[k] as number] = r.values[k];
+    if (b.live !== 0) decisionsInto(out, b.ops, (k) => (b.tracks[k] as SessionTrack).id, b.ids, r);
     for (const t of b.tracks) if (t !== null) t.lastDone = b.seq;
     for (const [session, checks, bytes] of r.snapshots) {
       const t = this.sessions.get(session);

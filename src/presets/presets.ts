@@ -172,7 +172,7 @@ export const presetOptions = {
         detectors: {
           ...OFF,
           stateRepeat: { threshold: integer(`${path}.exactThreshold`, given(o, 'exactThreshold', 3), 2, 500, ' (the 500-state window)'), window: 500 },
-          semantic: { threshold: ratio(`${path}.jaccardThreshold`, given(o, 'jaccardThreshold', 0.65), 0, 1, true), window: 30, minSimilar: 2, minTokens: 1, sameTool: false, countIdentical: true },
+          semantic: { threshold: ratio(`${path}.jaccardThreshold`, given(o, 'jaccardThreshold', 0.65), 0, 1, true), window: 30, minSimilar: 2, minTokens: 1, sameTool: false, countIdentical: true, includeTool: false },
           cycle: { minPeriod: 2, maxPeriod: 4, repetitions: integer(`${path}.oscillationMinCycles`, given(o, 'oscillationMinCycles', 2), 2, 5, ' (4 * cycles within the 20-call window)'), window: 20, key: 'tool' },
           deadEnd: { threshold: integer(`${path}.deadEndThreshold`, given(o, 'deadEndThreshold', 3), 2, 15, ' (the 15-call window)'), window: 15, matchClass: true },
         },

@@ -5,6 +5,7 @@
  */
 import { isLoopwatchError } from '../errors.js';
 import type { LoopEngine } from '../engine/loop-engine.js';
+import { redactSecrets } from '../text/redact.js';
 import type { Verdict } from '../types.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { BUILT_IN_KINDS } from '../metrics/engine-metrics.js';
@@ -16,12 +17,12 @@ export type CallResult =
   | { readonly id?: string; readonly verdict: Verdict | null }
   | { readonly id?: string; readonly error: { readonly code: string; readonly message: string; readonly field?: string } };
 
-/** The answer of an error, as data (loopwatch errors keep their code and field). */
+/** The answer of an error, as data (loopwatch errors keep their code and field; secrets in the message redacted). */
 export function errorResult(id: string | undefined, e: unknown): CallResult {
   const err = e instanceof Error ? e : new Error(String(e));
   const code = isLoopwatchError(err) ? err.code : 'ERR_LOOPWATCH_INTERNAL';
   const field = (err as { field?: unknown }).field;
-  return { ...(id === undefined ? {} : { id }), error: { code, message: err.message, ...(typeof field === 'string' ? { field } : {}) } };
+  return { ...(id === undefined ? {} : { id }), error: { code, message: redactSecrets(err.message), ...(typeof field === 'string' ? { field } : {}) } };
 }
 
 /** Checks calls on one engine and answers as data. */

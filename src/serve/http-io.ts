@@ -4,6 +4,8 @@
  * length set (keep-alive friendly).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonErrorMessage } from '../formats/json-value.js';
+import { redactSecrets } from '../text/redact.js';
 
 /** A request the service refuses: the HTTP status, a stable code, the field at fault (if any), a message. */
 export class HttpRefusal extends Error {
@@ -83,7 +85,7 @@ export function parseJson(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString('utf8'));
   } catch (e) {
-    throw new HttpRefusal(400, 'bad_json', `the request body is not JSON: ${(e as Error).message}`, 'body');
+    throw new HttpRefusal(400, 'bad_json', `the request body is not JSON: ${jsonErrorMessage(e)}`, 'body');
   }
 }
 
@@ -100,9 +102,9 @@ export function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array
   res.end(bytes);
 }
 
-/** Sends a refusal as `{ "error": { code, message, field? } }`. */
+/** Sends a refusal as `{ "error": { code, message, field? } }` (secrets in the message redacted). */
 export function sendRefusal(res: ServerResponse, r: HttpRefusal): void {
-  const body = { error: { code: r.code, message: r.message, ...(r.field === undefined ? {} : { field: r.field }) } };
+  const body = { error: { code: r.code, message: redactSecrets(r.message), ...(r.field === undefined ? {} : { field: r.field }) } };
   // a body we did not read (413) or a server stopping: close the connection after this response
   const headers: Record<string, string> = { ...r.headers };
   if (r.status === 413) headers.connection = 'close';

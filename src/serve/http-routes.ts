@@ -7,6 +7,7 @@
  *   POST   /v1/check/batch               { calls: [...] }    -> { results: [{ id?, verdict } | { id?, error }] }
  *   POST   /v1/propose                   one call, before it runs    -> a LiveDecision
  *   POST   /v1/record                    one call with its outcome   -> a LiveDecision
+ *   POST   /v1/hooks/{agent}             a coding agent's hook payload -> its hook output (claude-code, codex, gemini)
  *   POST   /v1/decide/batch              { calls: [{ phase, ...call }] } -> { results: [LiveDecision | { id?, error }] }
  *   GET    /v1/sessions/{id}/snapshot    the session's snapshot bytes (404 when it is not live)
  *   PUT    /v1/sessions/{id}/snapshot    restore the session from snapshot bytes
@@ -14,6 +15,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InvalidEventError, SnapshotError } from '../errors.js';
+import { AGENT_NAMES } from '../hooks/hook-agent.js';
+import { answerHook, isAgentName, uncheckedHeader } from './hook-routes.js';
 import { type ServiceCall, idAt, readBatch, readCall, readPhasedBatch } from './call-schema.js';
 import type { CheckService } from './check-service.js';
 import { type BodyBudget, HttpRefusal, parseJson, readBody, sendBytes, sendJson } from './http-io.js';
@@ -104,6 +107,19 @@ const ROUTES: ReadonlyArray<{ readonly method: string; readonly path: RegExp; re
   { method: 'POST', path: /^\/v1\/record$/, handle: (req, res, ctx) => oneCall(req, res, ctx, (call) => ctx.service.record(call)) },
   {
     method: 'POST',
+    path: /^\/v1\/hooks\/([^/]+)$/,
+    handle: async (req, res, ctx, agent) => {
+      if (!isAgentName(agent)) throw new HttpRefusal(404, 'not_found', `no hook route for ${JSON.stringify(agent.slice(0, 40))} (agents: ${AGENT_NAMES.join(', ')})`);
+      const body = await readBody(req, ctx.bodyLimit, ctx.budget);
+      const a = answerHook(ctx.service.engine, agent, body.toString('utf8'));
+      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(a.body)) };
+      if (a.unchecked !== undefined) headers['loopwatch-unchecked'] = uncheckedHeader(a.unchecked);
+      res.writeHead(200, headers);
+      res.end(a.body);
+    },
+  },
+  {
+    method: 'POST',
     path: /^\/v1\/decide\/batch$/,
     handle: async (req, res, ctx) => {
       const body = await jsonBody(req, ctx);
@@ -158,13 +174,14 @@ export async function route(req: IncomingMessage, res: ServerResponse, ctx: Rout
     return;
   }
   if (allowed.length > 0) throw new HttpRefusal(405, 'method_not_allowed', `${req.method ?? '?'} is not allowed on ${path}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') });
-  throw new HttpRefusal(404, 'not_found', `no route ${path.slice(0, 120)} (routes: /healthz, /metrics, /v1/check, /v1/check/batch, /v1/propose, /v1/record, /v1/decide/batch, /v1/sessions/{id}/snapshot, /v1/sessions/{id})`);
+  throw new HttpRefusal(404, 'not_found', `no route ${path.slice(0, 120)} (routes: /healthz, /metrics, /v1/check, /v1/check/batch, /v1/propose, /v1/record, /v1/decide/batch, /v1/hooks/{agent}, /v1/sessions/{id}/snapshot, /v1/sessions/{id})`);
 }
 
 /** Route patterns as metrics label them (never a session id). */
 const LABELS: readonly (readonly [RegExp, string])[] = [
   [/^\/v1\/sessions\/[^/]+\/snapshot$/, '/v1/sessions/{id}/snapshot'],
   [/^\/v1\/sessions\/[^/]+$/, '/v1/sessions/{id}'],
+  [/^\/v1\/hooks\/(?:claude-code|codex|gemini)$/, ''],
   [/^\/(?:healthz|metrics|v1\/check|v1\/check\/batch|v1\/propose|v1\/record|v1\/decide\/batch)$/, ''],
 ];
 

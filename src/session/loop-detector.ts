@@ -20,9 +20,10 @@ import { ByteWriter } from '../snapshot/byte-writer.js';
 import { openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
-import { validateEvent } from './observe-event.js';
+import { errorText, validateEvent } from './observe-event.js';
 import { assertSendable } from '../pool/event-packing.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
+import { capText } from '../text/text-limit.js';
 import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
 import { ReferencePipeline } from './reference-pipeline.js';
@@ -259,7 +260,9 @@ export class LoopDetector {
     }
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
     const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(e.result);
-    return this.finish(signals, this.pipeline.lastIndex, e.step, waiting);
+    // whether the call failed, from the event (in a batch the rings may already hold later calls)
+    const failed = e.error !== undefined && errorText(e.error) !== undefined;
+    return this.finish(signals, this.pipeline.lastIndex, e.step, waiting, failed);
   }
 
   /**
@@ -347,11 +350,11 @@ export class LoopDetector {
 
   /**
    * Feeds streamed agent text (outside tool calls) to the chanting detector; returns a verdict when the
-   * text is chanting. Lines may be split across calls.
+   * text is chanting. Lines may be split across calls. A piece is read up to `TEXT_LIMIT` characters.
    */
   checkText(text: string): Verdict | null {
     if (typeof text !== 'string') throw new InvalidEventError('text', `text must be a string, received ${describe(text)}`);
-    const s = this.pipeline.observeText(text);
+    const s = this.pipeline.observeText(capText(text));
     if (s === null && this.options.detectors.chanting === null) return null;
     return this.finish(s === null ? [] : [s], Math.max(this.pipeline.count - 1, 0), undefined);
   }
@@ -369,8 +372,8 @@ export class LoopDetector {
     }
   }
 
-  private finish(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false): Verdict | null {
-    const decision = this.policy.decide(signals, index, step, waiting);
+  private finish(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, failed = false): Verdict | null {
+    const decision = this.policy.decide(signals, index, step, waiting, null, failed);
     const verdict = decision.verdict;
     // no closure here: one capturing `tolerated` would make V8 allocate a context on every call
     if (decision.tolerated > 0) this.tolerate(decision.tolerated);

@@ -8,7 +8,7 @@
  * - `masked`: for a failure, its error class (the error text masked); otherwise the masked result text;
  * - `error`: the exact error text's;
  * - flags: KNOWN, ERROR, INFRA (rate limit, 5xx, timeout, reset), EMPTY (blank or null result),
- *   NOTHING (a result saying nothing was found).
+ *   NOTHING (a result saying nothing was found), BRIEF (a text result under 64 bytes: an acknowledgement).
  */
 import { type CanonicalWalkOptions, encodeUtf8, hashString, hashValue, utf8Scratch } from '../fingerprint/canonical-hash.js';
 import { Tag, combine2, word } from '../fingerprint/combine.js';
@@ -20,10 +20,11 @@ import { LoggedCall } from './observed-call.js';
 import { InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { ResolvedOptions, ToolRule } from '../options/options.js';
-import { CallHistory, OutcomeFlag } from '../state/call-history.js';
+import { BRIEF_BYTES, CallHistory, OutcomeFlag } from '../state/call-history.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { maskBytes } from '../text/mask-volatile.js';
 import { bytesSayNothingFound, valueSaysNothingFound } from '../text/nothing-found.js';
+import { capText } from '../text/text-limit.js';
 import type { ToolEvent } from '../types.js';
 
 
@@ -51,10 +52,11 @@ function notFinite(f: string, v: unknown): never {
 
 /**
  * Checks that `event` is a tool call loopwatch can read and returns it as a fixed-shape copy (each field read
- * once: some objects, such as those made by spreading another, make every missing-property read slow);
- * throws {@link InvalidEventError} otherwise, also when reading a field throws (a getter, a Proxy trap) or
- * the error's text cannot be read (see errorText). Args and results need no more than this: whatever they
- * hold is fingerprinted (parts that throw as one "unsupported" marker, see canonical-hash.ts).
+ * once: some objects, such as those made by spreading another, make every missing-property read slow), its
+ * `text` cut to `TEXT_LIMIT` characters; throws {@link InvalidEventError} otherwise, also when reading a
+ * field throws (a getter, a Proxy trap) or the error's text cannot be read (see errorText). Args and results
+ * need no more than this: whatever they hold is fingerprinted (parts that throw as one "unsupported" marker,
+ * see canonical-hash.ts).
  */
 export function validateEvent(event: unknown): ToolEvent {
   let field = 'event';
@@ -103,7 +105,7 @@ export function validateEvent(event: unknown): ToolEvent {
     args,
     result,
     error,
-    text: text as string | undefined,
+    text: text === undefined ? undefined : capText(text as string),
     description: description as string | undefined,
     step: step as number | undefined,
     round: round as number | undefined,
@@ -151,6 +153,19 @@ function fingerprintText(v: unknown): string {
   let s = '[value ';
   for (const w of [hi, lo]) for (let i = 28; i >= 0; i -= 4) s += String.fromCharCode(0x67 + ((w >>> i) & 15));
   return `${s}]`;
+}
+
+/** Whether UTF-8 text `bytes[0, n)` is under BRIEF_BYTES once leading and trailing ASCII white space is trimmed. */
+function isBrief(bytes: Uint8Array, n: number): boolean {
+  let s = 0;
+  let e = n;
+  while (s < e && isSpaceByte(bytes[s] as number)) s++;
+  while (e > s && isSpaceByte(bytes[e - 1] as number)) e--;
+  return e - s < BRIEF_BYTES;
+}
+
+function isSpaceByte(b: number): boolean {
+  return b === 0x20 || (b >= 0x09 && b <= 0x0d);
 }
 
 function isBlank(bytes: Uint8Array, n: number): boolean {
@@ -235,6 +250,7 @@ export class EventObserver {
         rl = xxh64(bytes, 0, n, 0, Tag.STRING);
         if (isBlank(bytes, n)) flags |= OutcomeFlag.EMPTY;
         else if (bytesSayNothingFound(bytes, n)) flags |= OutcomeFlag.NOTHING;
+        if (isBrief(bytes, n)) flags |= OutcomeFlag.BRIEF;
       } else {
         rl = hashValue(e.result);
         if (e.result === null) flags |= OutcomeFlag.EMPTY;

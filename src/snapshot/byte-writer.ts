@@ -62,6 +62,11 @@ export class ByteWriter {
     this.length += 8;
   }
 
+  /** Overwrites the byte at `at` (a place written before). */
+  patchU8(at: number, v: number): void {
+    this.buf[at] = v;
+  }
+
   /** Overwrites the u32 at `at` (a place written before, such as a length to fill in). */
   patchU32(at: number, v: number): void {
     this.dv.setUint32(at, v >>> 0, true);

@@ -21,10 +21,12 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * The format version written; a snapshot of another version is refused. Version 2: semantic sketches
  * hold the FNV-1a/Murmur token hash (version 1 held xxh64's), so a version-1 session would compare
  * tokens hashed two ways. Version 3: the two-phase state (proposals waiting for their outcome, blocked
- * calls) and the blocked count. Version 4: the call log keeps args and previews of its newest calls only
- * (as many as anything reads later: similar args' window, a cycle's longest unit), and says how many.
+ * calls) and the blocked count. Version 4: the action ladder remembers the loop it climbed on and the climb
+ * a cooldown left (resumed when the same loop comes back). Version 5: the call log keeps args and previews
+ * of its newest calls only (as many as anything reads later: similar args' window, a cycle's longest
+ * unit), and says how many.
  */
-export const SNAPSHOT_VERSION = 4;
+export const SNAPSHOT_VERSION = 5;
 
 const HEADER = 4 + 2 + 2 + 8 + 4;
 const TRAILER = 8;

@@ -29,7 +29,12 @@ export const OutcomeFlag = {
   NOTHING: 16,
   /** The call is a proposal, checked before it runs (see LoopDetector.propose): no outcome yet. */
   PROPOSED: 32,
+  /** The result is text under {@link BRIEF_BYTES} bytes, white space trimmed: an acknowledgement ("OK", "available"), not an answer. */
+  BRIEF: 64,
 } as const;
+
+/** Bytes under which a text result is brief (as assembly/abi.ts's BRIEF_BYTES). */
+export const BRIEF_BYTES = 64;
 
 /** The rings of a call history, by id. */
 export const Ring = {

@@ -18,17 +18,30 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeArgs } from '../snapshot/value-codec.js';
 import { collapsedText } from '../text/preview-text.js';
+import { CUT_MARGIN, cutText } from '../text/shown-text.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
 
 /** Characters of argument text shown in a call preview. */
 export const PREVIEW_ARGS_LENGTH = 80;
+/** Characters of a tool name shown in previews and call references (`CallRef.tool`); longer names are cut with `…`. */
+export const SHOWN_TOOL_LENGTH = 256;
 
-/** A compact, single-line preview of a call: `tool {"args":...}` (white space runs collapsed, cut with `…`). */
+/** A compact, single-line preview of a call: `tool {"args":...}`, the tool name cut to {@link SHOWN_TOOL_LENGTH}. */
 export function previewCall(tool: string, args: unknown): string {
-  if (args === undefined) return tool;
-  // written only as far as the preview reaches (an 8 KB file body costs its first characters)
-  let shown = collapsedText(args, PREVIEW_ARGS_LENGTH, typeof args === 'string');
+  const name = cutText(tool, SHOWN_TOOL_LENGTH);
+  return args === undefined ? name : `${name} ${previewArgs(args)}`;
+}
+
+/**
+ * The args part of a call preview: their text on one line (white space runs collapsed), cut to
+ * {@link PREVIEW_ARGS_LENGTH} characters (never inside a secret: see `cutText`).
+ */
+export function previewArgs(args: unknown): string {
+  // written only as far as the preview and the secrets across its cut reach (an 8 KB file body costs its
+  // first characters): one character more than that says whether there is more
+  const need = PREVIEW_ARGS_LENGTH + CUT_MARGIN;
+  let shown = collapsedText(args, need, typeof args === 'string');
   if (shown === null) {
     // not JSON data: as JSON.stringify writes it (BigInt as digits), or String() when it writes nothing
     let text: string;
@@ -37,10 +50,9 @@ export function previewCall(tool: string, args: unknown): string {
     } catch {
       text = '[unserialisable args]';
     }
-    shown = collapsedText(text, PREVIEW_ARGS_LENGTH, true) as string;
+    shown = collapsedText(text, need, true) as string;
   }
-  if (shown.length > PREVIEW_ARGS_LENGTH) shown = shown.slice(0, PREVIEW_ARGS_LENGTH - 1) + '…';
-  return `${tool} ${shown}`;
+  return cutText(shown, PREVIEW_ARGS_LENGTH, shown.length > need);
 }
 
 /** What one push() overwrites, kept by mark() for rollback(). */
@@ -142,7 +154,7 @@ export class CallLog implements Rewindable {
       const round = this.rounds === null ? NaN : (this.rounds[s] as number);
       r = Object.freeze({
         index,
-        tool: this.tools[s] as string,
+        tool: cutText(this.tools[s] as string, SHOWN_TOOL_LENGTH),
         signature: toHex(this.sig[2 * s] as number, this.sig[2 * s + 1] as number),
         ...(Number.isNaN(step) ? {} : { step }),
         ...(Number.isNaN(round) ? {} : { round }),

@@ -1,8 +1,10 @@
 /**
  * The period search behind chanting: a stream of characters, and at each one the smallest period `L`
  * (up to `maxPeriod`) whose run (characters in a row equal to the one `L` before them) satisfies
- * `run >= (threshold - 1) L` and `run + L >= minLength`, i.e. a chunk of `L` characters repeated
- * `threshold` times back to back over `minLength` or more characters.
+ * `run >= (reps(L) - 1) L` and `run + L >= minLength`, i.e. a chunk of `L` characters repeated `reps(L)`
+ * times back to back over `minLength` or more characters; `reps(L)` is `threshold`, or `longThreshold` for
+ * chunks of `longChunk` characters or more (a long sentence said three times over is as sure a sign as a
+ * short one said ten times).
  *
  * ```
  *   text:   . . x  A B C A B C A B C A B C      (L = 3)
@@ -34,10 +36,15 @@ const BUCKETS = 256;
 /** Multiplier of the rolling gram hash. */
 const HASH_BASE = 0x01000193;
 
+/** Repetitions that make a chunk of `L` characters chanting. */
+export function repetitionsFor(L: number, threshold: number, longChunk: number, longThreshold: number): number {
+  return L >= longChunk ? longThreshold : threshold;
+}
+
 /** Gram length and anchor stride for the options: `G + stride - 1 <= least`, G at most 8. */
-export function gramPlan(maxPeriod: number, threshold: number, minLength: number): { gram: number; stride: number; least: number } {
+export function gramPlan(maxPeriod: number, threshold: number, minLength: number, longChunk = Infinity, longThreshold = threshold): { gram: number; stride: number; least: number } {
   let least = Infinity;
-  for (let L = 1; L <= maxPeriod; L++) least = Math.min(least, Math.max((threshold - 1) * L, minLength - L));
+  for (let L = 1; L <= maxPeriod; L++) least = Math.min(least, Math.max((repetitionsFor(L, threshold, longChunk, longThreshold) - 1) * L, minLength - L));
   least = Math.max(1, least);
   if (least >= 15) return { gram: 8, stride: 8, least };
   const gram = Math.max(1, Math.ceil(least / 2));
@@ -51,6 +58,7 @@ export class PeriodSearch {
   private readonly G: number;
   private readonly stride: number;
   private readonly need: number;
+  private readonly longNeed: number;
   private readonly size: number;
   private readonly mask: number;
   /** The last `size` characters, by position & mask. */
@@ -76,12 +84,15 @@ export class PeriodSearch {
     private readonly maxPeriod: number,
     threshold: number,
     private readonly minLength: number,
+    private readonly longChunk = Infinity,
+    longThreshold = threshold,
   ) {
-    const plan = gramPlan(maxPeriod, threshold, minLength);
+    const plan = gramPlan(maxPeriod, threshold, minLength, longChunk, longThreshold);
     this.G = plan.gram;
     this.stride = plan.stride;
     this.untilAnchor = plan.stride;
     this.need = threshold - 1;
+    this.longNeed = longThreshold - 1;
     this.size = 1 << Math.ceil(Math.log2(maxPeriod + this.G + this.stride + 1));
     this.mask = this.size - 1;
     this.ring = new Uint16Array(this.size);
@@ -152,7 +163,7 @@ export class PeriodSearch {
   }
 
   private hits(L: number, r: number): boolean {
-    return r >= this.need * L && r + L >= this.minLength;
+    return r >= (L >= this.longChunk ? this.longNeed : this.need) * L && r + L >= this.minLength;
   }
 
   /** Whether the G characters ending at q equal those ending at i. */

@@ -1,42 +1,66 @@
 /**
- * Redacts secret-shaped strings (API keys, bearer tokens, passwords, private keys, credentials in URLs)
- * from text that leaves loopwatch: verdict patterns, messages and published events.
+ * Redacts secret-shaped strings (API keys and tokens of known vendors, JSON Web Tokens, AWS secret keys,
+ * bearer credentials, the values of secret-named keys, private keys, credentials in URLs) from text that
+ * leaves loopwatch: verdict patterns, messages and published events, CLI output. Every rule is linear in
+ * the text's length (`secret-scan.ts`), so redaction is too, whatever the text.
  */
+import { SECRET_RULES } from './secret-rules.js';
 
 /** What a secret is replaced with. */
 export const REDACTED = '[REDACTED]';
-
-const RULES: readonly (readonly [RegExp, string])[] = [
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, REDACTED],
-  [/\b(?:sk|pk|rk)-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_-]{16,}/g, REDACTED],
-  [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, REDACTED],
-  [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, REDACTED],
-  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/g, REDACTED],
-  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED],
-  [/\bAIza[0-9A-Za-z_-]{35}\b/g, REDACTED],
-  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, REDACTED],
-  [/\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1$2${REDACTED}`],
-  [/(\b[a-z][a-z0-9+.-]*:\/\/[^:\s/@]+:)[^@\s/]+(@)/gi, `$1${REDACTED}$2`],
-  [
-    /((?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|pwd|access[_-]?key|client[_-]?secret|private[_-]?key)\\?["']?\s*[:=]\s*\\?["']?)([^\s"'\\,;&}]{3,})/gi,
-    `$1${REDACTED}`,
-  ],
-];
 
 /**
  * A literal every rule's match contains (case aside): text without any of them cannot hold a secret, and
  * most text that leaves loopwatch has none, so one scan replaces a dozen.
  */
-const ANY_TRIGGER = /[spr]k-|gh[pousr]_|github_pat_|xox|akia|asia|aiza|eyj|bearer|basic|token|:\/\/|key|secret|passw|pwd/i;
+const ANY_TRIGGER = /[spr]k[-_]|gh[pousr]_|github_pat_|xox|akia|asia|aiza|eyj|bearer|basic|token|:\/\/|key|secret|passw|pwd|hf_|glpat-|npm_|sg\./i;
+/**
+ * What AWS secret keys, which have no literal, need: 40 base64 characters in a row, looked for only where a
+ * run begins (from every character, a run of 39 would be read 39 times).
+ */
+const FORTY_IN_A_ROW = /(?:^|[^A-Za-z0-9/+])[A-Za-z0-9/+]{40}/;
+
+/** Whether `text` may hold a secret (when not, no rule would find one). */
+export function mayHoldSecret(text: string): boolean {
+  return ANY_TRIGGER.test(text) || FORTY_IN_A_ROW.test(text);
+}
 
 /** Returns `text` with every secret-shaped substring replaced by `[REDACTED]`. */
 export function redactSecrets(text: string): string {
-  return ANY_TRIGGER.test(text) ? applyRules(text) : text;
+  return mayHoldSecret(text) ? applyRules(text) : text;
+}
+
+/**
+ * The spans every rule redacts in `text`, sorted and merged (overlapping or touching spans become one), as
+ * start, end pairs. `openEnd`: `text` is the beginning of a longer text (see `SecretRule`).
+ */
+export function secretSpans(text: string, openEnd = false): number[] {
+  const found: number[] = [];
+  for (const rule of SECRET_RULES) rule(text, found, openEnd);
+  if (found.length === 0) return found;
+  const order: number[] = [];
+  for (let k = 0; k < found.length; k += 2) order.push(k);
+  order.sort((a, b) => (found[a] as number) - (found[b] as number) || (found[b + 1] as number) - (found[a + 1] as number));
+  const merged: number[] = [];
+  for (const k of order) {
+    const start = found[k] as number;
+    const end = found[k + 1] as number;
+    const n = merged.length;
+    if (n > 0 && start <= (merged[n - 1] as number)) merged[n - 1] = Math.max(merged[n - 1] as number, end);
+    else merged.push(start, end);
+  }
+  return merged;
 }
 
 /** Every rule, without the trigger pre-check (what redactSecrets must equal; exported for its tests). */
 export function applyRules(text: string): string {
-  let out = text;
-  for (const [re, replacement] of RULES) out = out.replace(re, replacement);
-  return out;
+  const spans = secretSpans(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (let k = 0; k < spans.length; k += 2) {
+    out += text.slice(at, spans[k]) + REDACTED;
+    at = spans[k + 1] as number;
+  }
+  return out + text.slice(at);
 }

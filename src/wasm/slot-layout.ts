@@ -62,10 +62,15 @@ function layOut(o: ResolvedOptions): SlotLayout {
   const simW = d.similarArgs ? d.similarArgs.window + 1 : 0;
   const cycleCall = d.cycle !== null && d.cycle.key === 'call';
   const cycleTool = d.cycle !== null && d.cycle.key === 'tool';
-  const capSig = Math.max(d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, cycleCall ? (d.cycle?.window ?? 0) : 0, semW, simW, d.deadEnd?.window ?? 0);
-  const capTool = Math.max(cycleTool ? (d.cycle?.window ?? 0) : 0, d.semantic?.sameTool === true ? semW : 0, simW);
+  // result repeat reads the signatures and tools of its window (varied calls of one tool, same answer)
+  const rrW = d.resultRepeat?.window ?? 0;
+  // two-phase evidence (src/live/evidence.ts) compares signatures over the whole readable history
+  const capSig = Math.max(d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, cycleCall ? (d.cycle?.window ?? 0) : 0, semW, simW, d.deadEnd?.window ?? 0, rrW, historyCapacity(d));
+  const capTool = Math.max(cycleTool ? (d.cycle?.window ?? 0) : 0, d.semantic?.sameTool === true ? semW : 0, simW, rrW);
   const capOut = Math.max(1, d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, d.cycle?.window ?? 0, semW, simW, d.resultRepeat?.window ?? 0, d.deadEnd?.window ?? 0);
-  const capMasked = Math.max(d.resultRepeat?.masked === true ? d.resultRepeat.window : 0, d.deadEnd?.matchClass === true ? d.deadEnd.window : 0, semW, simW);
+  // error classes are also read by the progress of repeated calls (failures with nothing done between
+  // compare by class): every detector that reports progress over identical calls needs them
+  const capMasked = Math.max(d.resultRepeat?.masked === true ? d.resultRepeat.window : 0, d.deadEnd?.window ?? 0, semW, simW, d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, d.cycle?.window ?? 0);
   const capErr = d.deadEnd?.window ?? 0;
   const stateW = d.stateRepeat?.window ?? 0;
   const semanticInModule = d.semantic !== null && d.semantic.method === 'sketch';
@@ -96,6 +101,7 @@ function layOut(o: ResolvedOptions): SlotLayout {
   if (semanticInModule) flags |= A.CF_SEMANTIC;
   if (d.semantic?.sameTool) flags |= A.CF_SEM_SAMETOOL;
   if (d.semantic?.countIdentical) flags |= A.CF_SEM_IDENTICAL;
+  if (d.semantic?.includeTool === false) flags |= A.CF_SEM_NOTOOL;
   if (d.semantic?.method === 'exact') flags |= A.CF_SEM_EXACT;
   if (d.resultRepeat) flags |= A.CF_RESULT | (d.resultRepeat.masked ? A.CF_RESULT_MASKED : 0);
   if (d.deadEnd) flags |= A.CF_DEADEND | (d.deadEnd.matchClass ? A.CF_DEAD_CLASS : 0);

@@ -312,7 +312,7 @@ export class WasmPipeline implements Pipeline {
       const s = this.similar.check();
       if (s !== null) signals.push(s);
     }
-    if ((mask & A.M_RESULT) !== 0) signals.push(resultRepeatSignal(listAt(u32, word(u32, o4, A.O_RR + 12)), word(u32, o4, A.O_RR + 8)));
+    if ((mask & A.M_RESULT) !== 0 && d.resultRepeat) signals.push(resultRepeatSignal({ count: word(u32, o4, A.O_RR_SAME), varied: word(u32, o4, A.O_RR_VARIED) === 1 }, d.resultRepeat, listAt(u32, word(u32, o4, A.O_RR + 12)), word(u32, o4, A.O_RR + 8)));
     if ((mask & A.M_DEADEND) !== 0 && d.deadEnd) {
       signals.push(deadEndSignal(d.deadEnd, errorText ?? '', listAt(u32, word(u32, o4, A.O_DE + 16)), word(u32, o4, A.O_DE + 8), PROGRESS[word(u32, o4, A.O_DE + 12)] as Progress));
     }

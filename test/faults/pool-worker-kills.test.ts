@@ -2,7 +2,8 @@
  * Fault injection, LoopPool: workers killed while batches are in flight, while their replacements start
  * up, twice in a row, at random moments. Whatever dies, every promise the pool hands out settles (a
  * verdict, a SessionLostError in a lost call's place, or an error naming the shard), `stats()` and
- * `close()` finish, and every session whose state went is reported by a 'sessionLost' event.
+ * `close()` finish, and every session whose state went is reported by a 'sessionLost' event. The same for
+ * two-phase calls (propose, record), whose sessions carry on from a point they really went through.
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,9 @@ import { LoopDetector, LoopPool, SessionLostError } from '../../src/index.js';
 import type { LostSession, SessionEvent, ToolEvent } from '../../src/index.js';
 import { runs, stream } from '../helpers/streams.js';
 import { json } from '../helpers/verdicts.js';
+import { LEGITIMATE, STUCK } from '../helpers/live-scenarios.js';
+import { scenarioFleet } from '../helpers/live-fleet.js';
+import { LiveOracle, type LiveStep } from './live-oracle.js';
 import { killReplacement, settles, threadOf } from './settle.js';
 
 const pools: LoopPool[] = [];
@@ -22,6 +26,17 @@ const fleet = (prefix: string, sessions: number, calls: number): SessionEvent[] 
   for (let c = 0; c < calls; c++) for (let s = 0; s < sessions; s++) out.push({ session: `${prefix}${s}`, tool: 'read', args: { q: `item ${(c * (s + 1)) % 4}` }, result: `row ${c % 3}` });
   return out;
 };
+
+/** Kills `shard`'s worker, then `startups` of its replacements while they start up. */
+async function killShard(p: LoopPool, shard: number, startups: number): Promise<void> {
+  let old = threadOf(p, shard);
+  await old?.terminate();
+  for (let n = 0; n < startups; n++) {
+    const next = threadOf(p, shard);
+    if (!(await killReplacement(p, shard, old, 2000))) break;
+    old = next === old ? undefined : next;
+  }
+}
 
 describe('LoopPool when workers die', () => {
   it('should settle the in-flight batch, later batches, stats() and close() when a worker dies mid-batch and its replacement dies starting up', async () => {
@@ -132,14 +147,7 @@ describe('LoopPool under random kill schedules', () => {
                 expect(st.error).toBeUndefined();
                 continue;
               }
-              const shard = k.shard % workers;
-              let old = threadOf(p, shard);
-              await old?.terminate();
-              for (let n = 0; n < k.startups; n++) {
-                const next = threadOf(p, shard);
-                if (!(await killReplacement(p, shard, old, 2000))) break;
-                old = next === old ? undefined : next;
-              }
+              await killShard(p, k.shard % workers, k.startups);
             }
           })();
           await Promise.all([...sessions, chaos]);
@@ -151,5 +159,81 @@ describe('LoopPool under random kill schedules', () => {
       ),
       { numRuns: runs(12), endOnFailure: true },
     );
+  });
+});
+
+describe('LoopPool two-phase calls when workers die', () => {
+  it('should settle a two-phase batch in flight with SessionLostError in every place, and answer the next ones', async () => {
+    const p = new LoopPool({ workers: 1, maxBatch: 100_000 });
+    pools.push(p);
+    await p.propose('warm', { tool: 'read' }); // the worker is up and idle
+    const fleet = scenarioFleet('k-', 4);
+    const phased = fleet.ops.map((op) => ({ ...op.call, session: op.session, phase: op.kind as 'propose' | 'record' }));
+    const inFlight = p.decideBatch(phased); // one batch, sent at once
+    await threadOf(p, 0)?.terminate();
+    const a = await settles(inFlight, 10_000, 'the two-phase batch in flight');
+    expect(a.error).toBeUndefined();
+    expect((a.value as unknown[]).every((v) => v instanceof SessionLostError)).toBe(true);
+    const again = await settles(p.decideBatch(phased.slice(0, 200)), 10_000, 'the next two-phase batch');
+    expect(again.value?.filter((v) => v instanceof Error)).toEqual([]);
+    const one = await settles(p.propose('k-after', { tool: 'read', id: 'x' }), 10_000, 'a single proposal');
+    expect(one.value?.action).toBe('allow');
+  });
+
+  it('should settle every proposal and record, and carry each session on from a point it went through, whenever workers die', async () => {
+    const scenarios = [...LEGITIMATE, ...STUCK];
+    const kill = fc.record({ at: fc.nat(80), shard: fc.nat(1), startups: fc.constantFrom(0, 0, 1, 2) });
+    let run = 0;
+    let compared = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(1, 2),
+        fc.constantFrom(0, 1, 3),
+        fc.array(fc.record({ scenario: fc.nat(scenarios.length - 1), ids: fc.boolean(), from: fc.nat(4) }), { minLength: 2, maxLength: 6 }),
+        fc.array(kill, { minLength: 1, maxLength: 3 }),
+        async (workers, snapshotEvery, sessions, kills) => {
+          const prefix = `t${run++}-`;
+          const p = new LoopPool({ workers, snapshotEvery });
+          const oracles = new Map(sessions.map((_, i) => [`${prefix}${i}`, new LiveOracle(`${prefix}${i}`)]));
+          p.on('sessionLost', (e: LostSession) => oracles.get(e.sessionId)?.lost.push(e));
+          let answered = 0;
+          let running = sessions.length;
+          const ask = async (o: LiveOracle, step: LiveStep): Promise<unknown> => {
+            const r = await settles(step.phase === 'propose' ? p.propose(o.id, step.call) : p.record(o.id, step.call), 15_000, `a ${step.phase} of ${o.id}`);
+            const got = r.error ?? r.value;
+            o.answer(step, got);
+            answered++;
+            return got;
+          };
+          const driven = sessions.map(async ({ scenario, ids, from }, i) => {
+            const o = oracles.get(`${prefix}${i}`) as LiveOracle;
+            const calls = (scenarios[scenario] as (typeof scenarios)[number]).calls.slice(from);
+            for (const [k, c] of calls.entries()) {
+              const call = { tool: c.tool, args: c.args, ...(ids ? { id: `c${k}` } : {}) };
+              const got = await ask(o, { phase: 'propose', call });
+              // as a host: a call denied, stopped or not answered does not run
+              if (got instanceof Error || (got as { action: string }).action === 'deny' || (got as { action: string }).action === 'stop') continue;
+              await ask(o, { phase: 'record', call: { ...call, ...(c.error === undefined ? { result: c.result } : { error: c.error }) } });
+            }
+            running--;
+          });
+          const chaos = (async () => {
+            for (const k of [...kills].sort((a, b) => a.at - b.at)) {
+              while (answered < k.at && running > 0) await new Promise((r) => setImmediate(r));
+              await killShard(p, k.shard % workers, k.startups);
+            }
+          })();
+          await Promise.all([...driven, chaos]);
+          expect((await settles(p.stats(), 15_000, 'stats() at the end')).error).toBeUndefined();
+          expect((await settles(p.close(), 15_000, 'close()')).error).toBeUndefined();
+          for (const o of oracles.values()) {
+            compared += o.compared;
+            o.dispose();
+          }
+        },
+      ),
+      { numRuns: runs(12), endOnFailure: true },
+    );
+    expect(compared).toBeGreaterThan(100);
   });
 });

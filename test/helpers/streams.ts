@@ -56,19 +56,48 @@ export const event = fc.record(
   { requiredKeys: ['tool'] },
 ) as fc.Arbitrary<ToolEvent>;
 
-/** Retries with one character changed ("foo", "fo0"), failing or coming back empty, in both args forms. */
+/** The same page, as several paraphrased searches may land on it (more than a brief acknowledgement). */
+const PAGE = 'The handleSubmitForm callback validates every field of the user profile page before it posts the form.';
+
+/**
+ * Retries with one character changed ("foo", "fo0"), failing, coming back empty or landing on the same
+ * page, in both args forms.
+ */
 export const variant = fc
-  .tuple(fc.constantFrom('handleSubmitForm', 'user_profile_page', 'résumé parser'), fc.nat(20), fc.constantFrom('0', 'x', 'é', '😀'), fc.boolean(), fc.constantFrom<'error' | 'nothing' | 'none'>('error', 'nothing', 'none'))
+  .tuple(fc.constantFrom('handleSubmitForm', 'user_profile_page', 'résumé parser'), fc.nat(20), fc.constantFrom('0', 'x', 'é', '😀'), fc.boolean(), fc.constantFrom<'error' | 'nothing' | 'page' | 'none'>('error', 'nothing', 'page', 'none'))
   .map(([base, at, ch, asText, outcome]): ToolEvent => {
     const i = at % base.length;
     const q = base.slice(0, i) + ch + base.slice(i + 1);
     const args = asText ? JSON.stringify({ q, limit: 5 }) : { q, limit: 5 };
-    return { tool: 'search', args, ...(outcome === 'error' ? { error: `No match for '${q}'` } : outcome === 'nothing' ? { result: 'No results found.' } : {}) };
+    const got = outcome === 'error' ? { error: `No match for '${q}'` } : outcome === 'nothing' ? { result: 'No results found.' } : outcome === 'page' ? { result: PAGE } : {};
+    return { tool: 'search', args, ...got };
   });
+
+/**
+ * The same call failing with a moving detail (a counter, a line number, a temporary path): several in one
+ * pool are one call whose error text differs only by volatile parts, compared by class when back to back.
+ */
+export const movingError = fc
+  .tuple(fc.constantFrom('bash', 'deploy'), fc.nat(60), fc.constantFrom('attempt', 'line', 'tmp'), fc.boolean())
+  .map(([tool, n, kind, withResult]): ToolEvent => ({
+    tool,
+    args: { command: 'run checks' },
+    error: kind === 'tmp' ? `crashed in /tmp/tmp${n}x/run.py` : `failed at ${kind} ${n}`,
+    ...(withResult ? { result: `log ${n % 3}` } : {}),
+  }));
+
+/** Different calls of one tool getting the very same answer (a listing), or a brief acknowledgement. */
+export const sameAnswer = fc
+  .tuple(fc.constantFrom('ls', 'ls -la', 'ls src/..', 'find . -maxdepth 1', 'ls ./'), fc.constantFrom('listing', 'other', 'ack'))
+  .map(([command, kind]): ToolEvent => ({
+    tool: 'bash',
+    args: { command },
+    result: kind === 'ack' ? 'Done.' : `README.md\npackage.json\nsrc/\ntest/\ndocs/\n${kind === 'listing' ? 'bench/' : 'build/'}\nassembly/\nscripts/`,
+  }));
 
 /** A stream that repeats events from a small pool, so loops actually happen. */
 export const stream = fc
-  .tuple(fc.array(fc.oneof(event, variant), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }))
+  .tuple(fc.array(fc.oneof(event, variant, movingError, sameAnswer), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }))
   .map(([pool, picks]) => picks.map((p) => pool[p % pool.length] as ToolEvent));
 
 /** Property runs, scaled by LOOPWATCH_FC_SCALE for a deeper search (e.g. LOOPWATCH_FC_SCALE=20). */
@@ -79,7 +108,7 @@ export const options = fc.record({
     exactRepeat: fc.constantFrom(true, { threshold: 2, window: 4 }),
     frequency: fc.constantFrom(true, { threshold: 2, window: 5 }),
     cycle: fc.constantFrom(true, { key: 'tool' as const, window: 10 }, { minPeriod: 2, maxPeriod: 3, repetitions: 3, window: 9 }),
-    semantic: fc.constantFrom(true, { sameTool: false, minTokens: 1, countIdentical: true, sketchSize: 4 }, { threshold: 0.3, window: 5, minSimilar: 1, maxTokens: 8, maxTextLength: 40 }),
+    semantic: fc.constantFrom(true, { sameTool: false, minTokens: 1, countIdentical: true, sketchSize: 4 }, { threshold: 0.3, window: 5, minSimilar: 1, maxTokens: 8, maxTextLength: 40 }, { sameTool: false, includeTool: false, maxTextLength: 40 }),
     similarArgs: fc.constantFrom(true, false, { threshold: 2, window: 3 }),
     resultRepeat: fc.constantFrom(true, { masked: false, threshold: 2, window: 3 }),
     deadEnd: fc.constantFrom(true, { threshold: 2, window: 4, matchClass: false }),

@@ -3,7 +3,8 @@
  * and beside it the verdict), the signals of a fused verdict indented under it, a footer with what the
  * session cost, and the same rows as JSON for tools. Cells are cut with `…` to fit the terminal.
  */
-import { previewCall } from '../../state/call-log.js';
+import { previewArgs as argsPreview } from '../../state/call-log.js';
+import { oneLine } from '../../text/shown-text.js';
 import type { LoopAction, ToolEvent, Verdict } from '../../types.js';
 
 /** Characters of result or error text kept in an outcome preview. */
@@ -15,10 +16,11 @@ export interface ExplainRow {
   readonly index: number;
   /** The caller's step number, when the record had one. */
   readonly step: number | null;
+  /** The tool name as shown (cut to 256 characters, secrets redacted unless `--no-redact`). */
   readonly tool: string;
-  /** The args preview (`previewCall` without the tool name). */
+  /** The args preview (`previewCall` without the tool name; secrets redacted unless `--no-redact`). */
   readonly args: string;
-  /** The outcome preview: `error: ...`, the result on one line, or empty when unknown. */
+  /** The outcome preview: `error: ...`, the result on one line, or empty when unknown (redacted likewise). */
   readonly outcome: string;
   /** What loopwatch said about the call. */
   readonly verdict: Verdict | null;
@@ -32,10 +34,9 @@ export interface ExplainContext {
   readonly exitStatus?: string;
 }
 
-/** The args part of `previewCall(tool, args)`. */
-export function previewArgs(tool: string, args: unknown): string {
-  const p = previewCall(tool, args);
-  return p === tool ? '' : p.slice(tool.length + 1);
+/** The args part of `previewCall(tool, args)` (empty without args). */
+export function previewArgs(args: unknown): string {
+  return args === undefined ? '' : argsPreview(args);
 }
 
 function outcomeText(v: unknown): string {
@@ -47,11 +48,6 @@ function outcomeText(v: unknown): string {
   } catch {
     return '[unserialisable]';
   }
-}
-
-function oneLine(text: string, max: number): string {
-  const s = text.slice(0, 4 * max).replace(/\s+/g, ' ').trim();
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
 /** A one-line preview of what the call returned: `error: <message>` for a failure, else the result. */

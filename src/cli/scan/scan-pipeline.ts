@@ -65,6 +65,8 @@ export interface ScanPlan {
   readonly listed?: (r: SessionReport) => boolean;
   /** Aborted: stop reading input at once (Ctrl-C), even mid-read; what was read is still checked and summarised. */
   readonly signal?: AbortSignal;
+  /** How a reported verdict's tool is named in the outputs and the tallies (cut, redacted). @default as read */
+  readonly toolName?: (tool: string) => string;
 }
 
 /** What a scan saw, beside what the sink was told. */
@@ -135,8 +137,9 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
       tally.noteAny(r.action);
       if (ACTION_RANK[r.action] < minRank) continue;
       const v = rebaseVerdict(r, batch.base[k] as number);
-      tally.addVerdict(v, index, call.tool);
-      sink.verdict(v, call, index, tally);
+      const site = plan.toolName === undefined ? call : { ...call, tool: plan.toolName(call.tool) };
+      tally.addVerdict(v, index, site.tool);
+      sink.verdict(v, site, index, tally);
     }
     for (const t of batch.closing) sink.sessionDone?.(aggregate.add(t), t);
     await sink.batchDone?.(batch.sites.length);

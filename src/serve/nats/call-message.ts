@@ -1,15 +1,28 @@
 /**
  * A message of the calls stream as a worker reads it: the session from the subject, the calls from the body
  * (one call, or `{ "calls": [...] }` for several calls of that session in order; the calls need not repeat
- * the session), or an operation from the `Loopwatch-Op` header. A message that cannot be read is answered
- * with an error result, never dropped in silence.
+ * the session), or an operation from the `Loopwatch-Op` header. A call with a `phase` is a two-phase call:
+ * `propose` before it runs, `record` after, with its outcome (answered with a LiveDecision); without one it
+ * is a plain check (answered with its verdict). A message that cannot be read is answered with an error
+ * result, never dropped in silence.
  */
+import { jsonErrorMessage } from '../../formats/json-value.js';
 import { InvalidEventError } from '../../errors.js';
+import type { LiveDecision, LivePhase } from '../../live/live-call.js';
+import type { CallResult } from '../check-service.js';
 import { MAX_BATCH_CALLS, type ServiceCall, fail, objectAt, readCall } from '../call-schema.js';
+
+/** A call of a message: a plain check, or a two-phase call when it has a `phase`. */
+export interface MessageCall extends ServiceCall {
+  readonly phase?: LivePhase;
+}
+
+/** One call's answer in a message: a plain check's verdict (or error), or a two-phase call's LiveDecision. */
+export type MessageResult = CallResult | LiveDecision;
 
 /** What a message asks for. */
 export type CallMessage =
-  | { readonly kind: 'calls'; readonly calls: readonly ServiceCall[] }
+  | { readonly kind: 'calls'; readonly calls: readonly MessageCall[] }
   | { readonly kind: 'end' }
   | { readonly kind: 'invalid'; readonly error: InvalidEventError };
 
@@ -22,15 +35,23 @@ export function readCallMessage(sessionId: string, data: Uint8Array, op: string 
     try {
       value = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
     } catch (e) {
-      throw new InvalidEventError('body', `the message body is not JSON: ${(e as Error).message}`);
+      throw new InvalidEventError('body', `the message body is not JSON: ${jsonErrorMessage(e)}`);
     }
     const o = objectAt('body', value);
-    if (o.calls === undefined) return { kind: 'calls', calls: [readCall('', o, sessionId)] };
+    if (o.calls === undefined) return { kind: 'calls', calls: [readMessageCall('', o, sessionId)] };
     const list = o.calls;
     if (!Array.isArray(list) || list.length === 0 || list.length > MAX_BATCH_CALLS) fail('calls', `must be an array of 1 to ${MAX_BATCH_CALLS} calls`, list);
-    return { kind: 'calls', calls: list.map((c, i) => readCall(`calls[${i}]`, c, sessionId)) };
+    return { kind: 'calls', calls: list.map((c, i) => readMessageCall(`calls[${i}]`, c, sessionId)) };
   } catch (e) {
     if (e instanceof InvalidEventError) return { kind: 'invalid', error: e };
     throw e;
   }
+}
+
+/** Reads one call at `path` (see readCall), with its `phase` when it has one. */
+function readMessageCall(path: string, value: unknown, sessionId: string): MessageCall {
+  const { phase, ...call } = objectAt(path === '' ? 'body' : path, value);
+  if (phase === undefined) return readCall(path, call, sessionId);
+  if (phase !== 'propose' && phase !== 'record') fail(path === '' ? 'phase' : `${path}.phase`, 'must be "propose" or "record" when given', phase);
+  return { ...readCall(path, call, sessionId), phase };
 }

@@ -1,7 +1,8 @@
 /**
  * `loopwatch serve --nats URL`: a worker that checks the calls of the partitions it owns. It consumes each
  * owned partition through its durable consumer, checks the calls in stream order on one LoopEngine (calls
- * that arrive together cross into the engine as one batch), publishes each message's results to
+ * that arrive together cross into the engine as one batch; two-phase calls, those with a `phase`, as a
+ * decideBatch, answered with LiveDecisions), publishes each message's results to
  * `loopwatch.verdicts.<session>` (with `Nats-Msg-Id`, so the verdicts stream keeps each once) and to the
  * message's `Loopwatch-Reply` subject when it names one, and keeps session snapshots in the bucket (see
  * SessionBook for why a partition's move loses nothing and checks nothing twice into the state).
@@ -12,9 +13,9 @@ import { type ConsumerMessages, type JetStreamClient, type JetStreamManager, typ
 import { type NatsConnection, connect, headers } from '@nats-io/transport-node';
 import { LoopEngine } from '../../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../../engine/engine-options.js';
-import { type CallResult, errorResult } from '../check-service.js';
-import type { ServiceCall } from '../call-schema.js';
-import { readCallMessage } from './call-message.js';
+import type { PhasedCall } from '../call-schema.js';
+import { CheckService, errorResult } from '../check-service.js';
+import { type MessageCall, type MessageResult, readCallMessage } from './call-message.js';
 import { type NatsLayout, ensureLayout, takeOverConsumer } from './nats-setup.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
@@ -64,6 +65,8 @@ export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, rete
 export class NatsWorker {
   readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0 };
   private readonly engine: LoopEngine;
+  /** The engine's calls answered as data (it counts the verdicts: a two-phase call's once). */
+  private readonly service: CheckService;
   private readonly book: SessionBook;
   private readonly owned = new Set<number>();
   private readonly consumers = new Map<number, ConsumerMessages>();
@@ -82,6 +85,7 @@ export class NatsWorker {
     private readonly options: NatsWorkerOptions,
   ) {
     this.engine = new LoopEngine({ ...options.engine, idleTtlMs: 0, onEvict: (s) => this.book.evicted(s.sessionId, s.snapshot()) });
+    this.service = new CheckService(this.engine);
     this.book = new SessionBook(this.engine, store, options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY, (p) => this.owned.has(p), (sessionId, partition, problem, broken) => {
       this.stats.sessionsLost++;
       this.emit({ type: 'session-lost', partition, sessionId, problem });
@@ -212,21 +216,13 @@ export class NatsWorker {
       if (this.book.get(where.sessionId) === undefined && !loads.has(where.sessionId)) loads.set(where.sessionId, this.book.load(where.sessionId, p));
     }
     await Promise.all(loads.values());
-    const calls: ServiceCall[] = [];
-    const pending: { m: JsMsg; s: BookedSession; from: number; count: number; results: CallResult[] }[] = [];
+    const calls: MessageCall[] = [];
+    const pending: { m: JsMsg; s: BookedSession; from: number; count: number; results: MessageResult[] }[] = [];
     const run = (): void => {
       if (calls.length === 0) return;
-      const out = this.engine.checkBatch(calls);
+      const out = this.decide(calls);
       for (const x of pending) {
-        for (let i = 0; i < x.count; i++) {
-          const v = out[x.from + i];
-          const id = (calls[x.from + i] as ServiceCall).id;
-          if (v instanceof Error) x.results.push(errorResult(id, v));
-          else {
-            if (v !== null && v !== undefined) this.stats.verdicts++;
-            x.results.push(id === undefined ? { verdict: v ?? null } : { id, verdict: v ?? null });
-          }
-        }
+        for (let i = 0; i < x.count; i++) x.results.push(out[x.from + i] as MessageResult);
         this.publish(x.m, x.s, x.results);
       }
       calls.length = 0;
@@ -266,8 +262,27 @@ export class NatsWorker {
     this.book.saveDue(this.book.heldCount > this.layout.maxAckPending / 4);
   }
 
+  /**
+   * The results of calls in stream order: runs of plain checks cross into the engine as one batch
+   * (checkBatch, answered with verdicts), runs of two-phase calls as another (decideBatch, answered with
+   * LiveDecisions); a failed call's place holds its error.
+   */
+  private decide(calls: readonly MessageCall[]): MessageResult[] {
+    const out: MessageResult[] = [];
+    for (let at = 0; at < calls.length; ) {
+      const live = (calls[at] as MessageCall).phase !== undefined;
+      let end = at + 1;
+      while (end < calls.length && ((calls[end] as MessageCall).phase !== undefined) === live) end++;
+      const run = at === 0 && end === calls.length ? calls : calls.slice(at, end);
+      for (const r of live ? this.service.decideBatch(run as PhasedCall[]) : this.service.checkBatch(run)) out.push(r);
+      at = end;
+    }
+    this.stats.verdicts = this.service.counts.verdicts;
+    return out;
+  }
+
   /** Publishes a message's results to the session's verdict subject (deduplicated by sequence) and its reply subject. */
-  private publish(m: JsMsg, s: BookedSession, results: readonly CallResult[]): void {
+  private publish(m: JsMsg, s: BookedSession, results: readonly MessageResult[]): void {
     const body = JSON.stringify({ session: s.id, seq: m.seq, ...(s.ended ? { ended: true } : {}), results });
     const h = headers();
     h.set('Nats-Msg-Id', `v${m.seq}`);

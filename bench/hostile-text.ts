@@ -1,0 +1,60 @@
+/**
+ * Hostile text for the linear-time tests (`test/redaction-linear-time.test.ts`) and their figures
+ * (`bench/hostile-times.ts`): for each secret rule, long runs of the characters it reads with a
+ * near miss (a start that almost matches, a missing terminator) repeated or at the end, each shape made
+ * `n` characters long. A rule that retries from every start of a run costs the square of the run on these.
+ */
+
+/** `unit` repeated to `n` characters (cut), then `tail`. */
+const fill = (unit: string, n: number, tail = ''): string => unit.repeat(Math.ceil(Math.max(0, n - tail.length) / unit.length)).slice(0, Math.max(0, n - tail.length)) + tail;
+
+/** Named makers of hostile text of `n` characters. */
+export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
+  // JSON Web Tokens: many `eyJ` starts inside one base64url run, a dot missing
+  'eyJ-eyJ-...': (n) => fill('eyJ-', n),
+  'eyJ then a run, no dot': (n) => 'eyJ' + fill('a', n - 3),
+  'eyJxxxxxxxx. repeated': (n) => fill('eyJaaaaaaaa.', n),
+  'eyJ...x.y. (no third segment)': (n) => fill('eyJaaaaaaaa.bbbbbbbb. ', n),
+  // URL credentials: long schemes, users and passwords without the @
+  'a.a.a...://': (n) => fill('a.', n, '://'),
+  'a-a-a...://': (n) => fill('a-', n, '://'),
+  'a+a+a...://u:p': (n) => fill('a+', n, '://u:p'),
+  '://a: repeated': (n) => fill('://a:', n),
+  'x://u: then a password run, no @': (n) => 'x://u:' + fill('p', n - 6),
+  'x://u:p x://u:p ...': (n) => fill('x://u:p:', n),
+  // keys known by their prefix: starts that fall short
+  'sk- and 15 characters, repeated': (n) => fill('sk-aaaaaaaaaaaaaaa ', n),
+  'sk-sk-sk-...': (n) => fill('sk-', n),
+  'AIza-AIza-...': (n) => fill('AIza-', n),
+  'AKIA then 15 capitals, repeated': (n) => fill('AKIAAAAAAAAAAAAAAAA ', n),
+  'ghp_ghp_...': (n) => fill('ghp_', n),
+  'xoxb-xoxb-...': (n) => fill('xoxb-', n),
+  'sk_live_ and 15 characters, repeated': (n) => fill('sk_live_aaaaaaaaaaaaaaa ', n),
+  'SG. and a 16-character segment, repeated': (n) => fill('SG.aaaaaaaaaaaaaaaa.', n),
+  'AIza and 34 characters, repeated': (n) => fill(`AIza${'b'.repeat(34)} `, n),
+  '39 base64 characters, repeated': (n) => fill(`${'aB3+'.repeat(10).slice(0, 39)} `, n),
+  // auth schemes: a keyword, a long white-space run, no credential
+  'token then white space': (n) => 'token' + fill(' ', n - 5),
+  'token token token ...': (n) => fill('token ', n),
+  'Bearer then tabs and a short word': (n) => 'Bearer' + fill('\t', n - 6, 'abc'),
+  // secret-named keys: separators, white space and quotes without a value
+  'password= repeated': (n) => fill('password=', n),
+  'password then spaces, no separator': (n) => 'password' + fill(' ', n - 8),
+  'password: then spaces': (n) => 'password:' + fill(' ', n - 9),
+  'password:" repeated': (n) => fill('password:"', n),
+  "password:' then a run, no closing quote": (n) => "password:'" + fill('a', n - 10),
+  'api_key=a, repeated': (n) => fill('api_key=a,', n),
+  'tokentokentoken...': (n) => fill('token', n),
+  'password: " then 255 characters, repeated': (n) => fill(`password: "${'c'.repeat(255)}\n`, n),
+  'aws_secret_access_key then spaces': (n) => 'aws_secret_access_key' + fill(' ', n - 21),
+  '--password --password ...': (n) => fill('--password ', n),
+  // private key blocks: markers that almost close
+  '-----BEGIN then capitals': (n) => '-----BEGIN ' + fill('A', n - 11),
+  '-----BEGIN repeated': (n) => fill('-----BEGIN ', n),
+  'BEGIN block then END markers that fail': (n) => '-----BEGIN RSA PRIVATE KEY-----' + fill('-----END RSA ', n - 31),
+  // long runs of each rule's characters
+  'base64 run': (n) => fill('aB3+/', n),
+  'base64url run with dots': (n) => fill('aB3_-.', n),
+  'white space': (n) => fill(' \t\n', n),
+  'a mix of every trigger': (n) => fill('sk-a eyJ- ://a: token password= -----BEGIN AIza ghp_ xoxb- Bearer ', n),
+};

@@ -1,0 +1,101 @@
+/**
+ * `loopwatch eval DIR`: measures loopwatch on a folder of labelled runs (any format the scan readers know,
+ * plus a `sessions.jsonl` saying how each run ended): per family and overall, one-phase and two-phase, each
+ * share with its 95% interval, and the runs behind each false alarm and each miss (`--json` for tools,
+ * `--list` for the ids alone). Exit code 0; 2 on a usage error, no labels, no labelled run, or input
+ * skipped (named on stderr) unless `--allow-skipped`.
+ */
+import { type EvalReport, evaluate } from '../eval/eval-report.js';
+import { EvalSourceError, openEvalSource } from '../eval/eval-source.js';
+import { type FamilyOverride, parseFamilyOverride } from '../eval/families.js';
+import { detectionOptions } from './detection-options.js';
+import { type FlagSpec, choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
+import { evalText, listText } from './render/eval-text.js';
+import type { CommandIo } from './scan-command.js';
+import { UsageError } from './usage-error.js';
+
+const EVAL_FLAGS: FlagSpec = {
+  labels: { type: 'string' },
+  preset: { type: 'string' },
+  config: { type: 'string' },
+  family: { type: 'string', multiple: true },
+  by: { type: 'string' },
+  json: { type: 'boolean' },
+  list: { type: 'string' },
+  workers: { type: 'string' },
+  'allow-skipped': { type: 'boolean' },
+};
+
+/** Options of an evaluation, parsed and checked. */
+export interface EvalCommandSettings {
+  readonly dir: string;
+  readonly labels: string | undefined;
+  readonly preset: string | undefined;
+  readonly config: string | undefined;
+  readonly families: readonly FamilyOverride[];
+  readonly by: 'family' | 'agent';
+  readonly output: 'text' | 'json' | 'false-alarms' | 'misses';
+  readonly workers: number;
+  readonly allowSkipped: boolean;
+  /** The detection engine (the benchmark's `--engine reference`). @default 'wasm' */
+  readonly engine?: 'wasm' | 'reference';
+}
+
+/** Parses `loopwatch eval` arguments. Throws UsageError. */
+export function parseEvalArgs(args: readonly string[]): EvalCommandSettings {
+  const { values: v, positionals } = parseFlags(args, EVAL_FLAGS, true);
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the folder of runs: loopwatch eval DIR' : `one folder at a time, received ${positionals.length} paths`);
+  const families: FamilyOverride[] = [];
+  for (const text of (v.family ?? []) as string[]) {
+    const o = parseFamilyOverride(text);
+    if (o === null) throw new UsageError(`--family must be PATTERN=FAMILY (agents whose name contains PATTERN are in FAMILY), received "${text}"`);
+    families.push(o);
+  }
+  if (v.json === true && v.list !== undefined) throw new UsageError('--json and --list cannot be used together');
+  const list = v.list === undefined ? undefined : choiceFlag('--list', stringOf(v, 'list'), 'false-alarms', ['false-alarms', 'misses'] as const);
+  return {
+    dir: positionals[0] as string,
+    labels: stringOf(v, 'labels'),
+    preset: stringOf(v, 'preset'),
+    config: stringOf(v, 'config'),
+    families,
+    by: choiceFlag('--by', stringOf(v, 'by'), 'family', ['family', 'agent'] as const),
+    output: list ?? (v.json === true ? 'json' : 'text'),
+    workers: integerFlag('--workers', stringOf(v, 'workers'), 0, 0, 256),
+    allowSkipped: v['allow-skipped'] === true,
+  };
+}
+
+/** The report as one JSON document (lists whole; runs without a label: the count and the first 20). */
+export function evalJson(r: EvalReport): string {
+  const { unlabelled, issues, ...rest } = r;
+  return `${JSON.stringify({ ...rest, unlabelled: unlabelled.length, unlabelledFirst: unlabelled.slice(0, 20), skipped: issues.length }, null, 2)}\n`;
+}
+
+/** Runs an evaluation as parsed; resolves to the exit code. */
+export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<number> {
+  const options = { ...detectionOptions(s.preset, s.config), ...(s.engine === undefined ? {} : { engine: s.engine }) };
+  let source;
+  try {
+    source = await openEvalSource(s.dir, s.labels);
+  } catch (e) {
+    if (e instanceof EvalSourceError) throw new UsageError(e.message);
+    throw e;
+  }
+  const report = await evaluate(source, options, { workers: s.workers, families: s.families, by: s.by });
+  for (const i of report.issues) io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+  if (report.onePhase.overall.sessions === 0) {
+    io.stderr.write(`loopwatch eval: no run matched a label of ${source.labelsPath} (${source.inputs.length} run files, ${report.unlabelled.length} runs, ${source.labels.labels.size} labels); labels are matched by session id\n`);
+    return 2;
+  }
+  if (s.output === 'json') io.stdout.write(evalJson(report));
+  else if (s.output === 'false-alarms') io.stdout.write(listText(report.falseAlarms));
+  else if (s.output === 'misses') io.stdout.write(listText(report.misses));
+  else io.stdout.write(evalText(report, { policy: s.preset ?? (s.config === undefined ? 'default' : s.config), engine: s.engine ?? 'wasm', by: s.by }));
+  return report.issues.length > 0 && !s.allowSkipped ? 2 : 0;
+}
+
+/** `loopwatch eval DIR [options]`. */
+export async function evalCommand(args: readonly string[], io: CommandIo): Promise<number> {
+  return runEval(parseEvalArgs(args), io);
+}

@@ -1,0 +1,75 @@
+/**
+ * `loopwatch hook`: the command an agent runs on each tool call (src/hooks/hook-run.ts does the work), and
+ * `loopwatch hook install|uninstall` (hook-install-command.ts, loaded only for them). This module is what a
+ * hook process loads: it imports nothing a hook does not need (see docs/hooks.md, Speed).
+ *
+ * A hook must not block the agent by accident: agents read exit code 2 as "block this call", so a usage
+ * error (a misconfigured hook command) exits with 1, which every agent treats as a failed hook and runs
+ * the call; exit code 2 is only --fail-closed's block.
+ */
+import type { LoopDetectorOptions } from '../options/options.js';
+import { AGENT_NAMES, type AgentName } from '../hooks/hook-agent.js';
+import { MAX_PAYLOAD_BYTES } from '../hooks/hook-payload.js';
+import { type HookReply, runHook, unchecked } from '../hooks/hook-run.js';
+import { hookStateDir } from '../hooks/state-dir.js';
+import { type FlagSpec, choiceFlag, parseFlags, stringOf } from './flags.js';
+import type { HookIo } from './hook-io.js';
+import { UsageError } from './usage-error.js';
+
+const HOOK_FLAGS: FlagSpec = {
+  agent: { type: 'string' },
+  'state-dir': { type: 'string' },
+  'fail-closed': { type: 'boolean' },
+  preset: { type: 'string' },
+  config: { type: 'string' },
+};
+
+/** Exit code of a usage error of `loopwatch hook` itself (not 2: agents read 2 as a block). */
+export const HOOK_USAGE_ERROR = 1;
+
+function write(io: HookIo, reply: HookReply): number {
+  if (reply.stdout !== '') io.stdout.write(reply.stdout);
+  if (reply.stderr !== '') io.stderr.write(reply.stderr);
+  return reply.exitCode;
+}
+
+/** `loopwatch hook [options]` (one payload on stdin), or `loopwatch hook install|uninstall ...`. */
+export async function hookCommand(args: readonly string[], io: HookIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    // the hook's own entry has no help texts (they are the CLI's): point at them
+    io.stdout.write('loopwatch hook: the command coding agents run before and after each tool call; see loopwatch hook --help, or docs/hooks.md\n');
+    return 0;
+  }
+  if (args[0] === 'install' || args[0] === 'uninstall') {
+    const { hookInstallCommand } = await import('./hook-install-command.js');
+    try {
+      return await hookInstallCommand(args[0], args.slice(1), io);
+    } catch (e) {
+      // handled here: in the hook's bundle, UsageError is the bundle's own class, not the CLI's
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`loopwatch hook ${args[0]}: ${e.message} (see loopwatch hook --help)\n`);
+      return 2;
+    }
+  }
+  let agent: AgentName | undefined;
+  let stateDir: string;
+  let detection: LoopDetectorOptions | undefined;
+  const failClosed = args.includes('--fail-closed');
+  try {
+    const { values: v } = parseFlags(args, HOOK_FLAGS, false);
+    agent = v.agent === undefined ? undefined : choiceFlag('--agent', stringOf(v, 'agent'), 'claude-code', AGENT_NAMES);
+    stateDir = hookStateDir(stringOf(v, 'state-dir'));
+    const preset = stringOf(v, 'preset');
+    const config = stringOf(v, 'config');
+    if (preset !== undefined || config !== undefined) detection = (await import('./detection-options.js')).detectionOptions(preset, config);
+    if (io.inputIsTTY) throw new UsageError('reads one hook payload (JSON) on standard input, as an agent sends it; see loopwatch hook --help');
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    // a misconfigured hook command must not block the agent's calls (unless it is set to fail closed)
+    const reply = unchecked(`loopwatch hook ${args.join(' ')}: ${e.message}`, { failClosed }, null);
+    return write(io, { ...reply, exitCode: reply.exitCode === 2 ? 2 : HOOK_USAGE_ERROR });
+  }
+  const input = await io.readInput(MAX_PAYLOAD_BYTES);
+  if (input === null) return write(io, unchecked(`the hook payload is larger than ${MAX_PAYLOAD_BYTES / (1024 * 1024)} MB`, { failClosed }, null));
+  return write(io, runHook(input.toString('utf8'), { agent, stateDir, failClosed, detection }));
+}

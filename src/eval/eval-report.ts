@@ -1,0 +1,95 @@
+/**
+ * An evaluation of loopwatch on labelled runs: the runs replayed one-phase (each call checked after it
+ * ran) and two-phase (proposed before, recorded after), judged against their labels, and tabled per
+ * family (or per agent) and overall; the runs behind each false alarm (a `submitted` run broken) and each
+ * miss (a `step_limit` run never warned), in either replay.
+ */
+import type { TraceIssue } from '../formats/trace-record.js';
+import type { LoopDetectorOptions } from '../options/options.js';
+import { type EvalTable, type JudgedRun, evalTable } from './eval-row.js';
+import type { EvalSource } from './eval-source.js';
+import { type FamilyOverride, familyOf } from './families.js';
+import { labelFor } from './labels.js';
+import { type RunJudge, replayOnePhase } from './trace-eval.js';
+import { replayTwoPhase } from './two-phase-eval.js';
+
+/** How an evaluation runs. */
+export interface EvalSettings {
+  /** Threads of the one-phase scan (0: this thread). @default 0 */
+  readonly workers?: number;
+  /** Family overrides, tried before the built-in rules. @default none */
+  readonly families?: readonly FamilyOverride[];
+  /** Rows per family, or per agent name as labelled. @default 'family' */
+  readonly by?: 'family' | 'agent';
+}
+
+/** A run behind a false alarm or a miss, as each replay saw it (null: not one there). */
+export interface ListedRun {
+  readonly session: string;
+  readonly file: string;
+  readonly family: string;
+  readonly calls: number;
+  readonly onePhase: JudgedRun | null;
+  readonly twoPhase: JudgedRun | null;
+}
+
+/** An evaluation's results. */
+export interface EvalReport {
+  readonly onePhase: EvalTable;
+  readonly twoPhase: EvalTable;
+  /** `submitted` runs that reached break in either replay. */
+  readonly falseAlarms: readonly ListedRun[];
+  /** `step_limit` runs never warned in either replay. */
+  readonly misses: readonly ListedRun[];
+  /** Runs without a label (not judged). */
+  readonly unlabelled: readonly string[];
+  /** Labels that no run matched. */
+  readonly unmatchedLabels: number;
+  /** Skipped inputs, lines and labels. */
+  readonly issues: readonly TraceIssue[];
+  readonly calls: number;
+  readonly millis: { readonly onePhase: number; readonly twoPhase: number };
+}
+
+/** Runs where `pick` holds in either replay, in the one-phase reading order. */
+function listRuns(one: readonly JudgedRun[], two: readonly JudgedRun[], pick: (r: JudgedRun) => boolean): ListedRun[] {
+  const key = (r: JudgedRun): string => `${r.file}\u0000${r.session}`;
+  const twoBy = new Map(two.map((r) => [key(r), r]));
+  const out: ListedRun[] = [];
+  const seen = new Set<string>();
+  for (const r of one) {
+    const t = twoBy.get(key(r)) ?? null;
+    const a = pick(r);
+    const b = t !== null && pick(t);
+    seen.add(key(r));
+    if (a || b) out.push({ session: r.session, file: r.file, family: r.family, calls: r.calls, onePhase: a ? r : null, twoPhase: b ? t : null });
+  }
+  for (const t of two) if (!seen.has(key(t)) && pick(t)) out.push({ session: t.session, file: t.file, family: t.family, calls: t.calls, onePhase: null, twoPhase: t });
+  return out;
+}
+
+/** Evaluates the runs of `source` with detection `options`. */
+export async function evaluate(source: EvalSource, options: LoopDetectorOptions = {}, settings: EvalSettings = {}): Promise<EvalReport> {
+  const labels = source.labels.labels;
+  const matched = new Set<string>();
+  const judge: RunJudge = (session) => {
+    const l = labelFor(labels, session);
+    if (l === undefined) return undefined;
+    matched.add(l.session);
+    return { agent: l.agent, family: familyOf(l.agent, settings.families), exitStatus: l.exitStatus };
+  };
+  const one = await replayOnePhase(source.inputs, options, judge, settings.workers ?? 0);
+  const two = await replayTwoPhase(source.inputs, options, judge);
+  const key = settings.by === 'agent' ? (r: JudgedRun) => r.agent ?? '(no agent)' : (r: JudgedRun) => r.family;
+  return {
+    onePhase: evalTable(one.runs, key),
+    twoPhase: evalTable(two.runs, key),
+    falseAlarms: listRuns(one.runs, two.runs, (r) => r.exitStatus === 'submitted' && r.firstBreak !== null),
+    misses: listRuns(one.runs, two.runs, (r) => r.exitStatus === 'step_limit' && !r.warned),
+    unlabelled: one.unlabelled,
+    unmatchedLabels: labels.size - matched.size,
+    issues: [...source.issues, ...source.labels.issues, ...one.issues],
+    calls: one.calls,
+    millis: { onePhase: one.millis, twoPhase: two.millis },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The label file of an evaluation: how each run ended, one JSON object a line (`sessions.jsonl`, plain or
+ * gzip):
+ *
+ * ```json
+ * {"session": "run-17", "exit_status": "step_limit", "agent": "mini-swe-agent 1.15.0"}
+ * ```
+ *
+ * - `session` (required, non-empty string): the run's session id, as the trace reader names it;
+ * - `exit_status` (required, string): `submitted` (the agent finished), `step_limit` (cut off by its step
+ *   cap), `exit_cost`, `exit_context` (other limits), or anything else (counted, never judged);
+ * - `agent` (optional, string): what produced the run, for the per-family tables (see families.ts).
+ * Other fields are ignored. A line that is not such an object, or labels a session labelled before, is an
+ * issue naming the file and line; the other lines are still read.
+ *
+ * Matching a run to its label: by the exact session id; else, for ids made from a file name (SWE-agent
+ * trajectories, conversations without an id), by the id without its trace extension (`.traj`, `.json`,
+ * `.jsonl`, optionally `.gz`), then by that name without its folders (`runs/a/django-1.traj` → `django-1`).
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { fsReason } from '../formats/list-inputs.js';
+import { type TraceIssue, issue } from '../formats/trace-record.js';
+
+/** How one session ended, as its label says. */
+export interface SessionLabel {
+  readonly session: string;
+  readonly exitStatus: string;
+  readonly agent: string | undefined;
+}
+
+/** The labels of a file by session id, and the lines that could not be read. */
+export interface LabelBook {
+  readonly labels: ReadonlyMap<string, SessionLabel>;
+  readonly issues: readonly TraceIssue[];
+}
+
+const EXTENSION = /\.(jsonl|ndjson|json|traj)(\.gz)?$/i;
+
+function parseLine(text: string, file: string, line: number): SessionLabel | TraceIssue {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return issue('invalid-json', file, line, `not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return issue('bad-record', file, line, 'a label must be an object {"session", "exit_status", "agent"?}');
+  const o = v as Record<string, unknown>;
+  if (typeof o.session !== 'string' || o.session === '') return issue('bad-record', file, line, `"session" must be a non-empty string, received ${JSON.stringify(o.session) ?? 'nothing'}`);
+  if (typeof o.exit_status !== 'string') return issue('bad-record', file, line, `"exit_status" must be a string, received ${JSON.stringify(o.exit_status) ?? 'nothing'}`);
+  if (o.agent !== undefined && o.agent !== null && typeof o.agent !== 'string') return issue('bad-record', file, line, `"agent" must be a string when given, received ${JSON.stringify(o.agent)}`);
+  return { session: o.session, exitStatus: o.exit_status, agent: typeof o.agent === 'string' ? o.agent : undefined };
+}
+
+/** Reads a label file (plain or gzip). An unreadable file is one issue and no labels. */
+export function readLabels(file: string): LabelBook {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+  } catch (e) {
+    return { labels: new Map(), issues: [issue('read-error', file, 0, `cannot read the labels: ${fsReason(e)}`)] };
+  }
+  const labels = new Map<string, SessionLabel>();
+  const lineOf = new Map<string, number>();
+  const issues: TraceIssue[] = [];
+  const lines = bytes.toString('utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i] as string;
+    if (text.trim() === '') continue;
+    const got = parseLine(text, file, i + 1);
+    if ('kind' in got) {
+      issues.push(got);
+      continue;
+    }
+    const before = lineOf.get(got.session);
+    if (before !== undefined) {
+      issues.push(issue('bad-record', file, i + 1, `session ${JSON.stringify(got.session)} is already labelled on line ${before}; this label is skipped`));
+      continue;
+    }
+    labels.set(got.session, got);
+    lineOf.set(got.session, i + 1);
+  }
+  return { labels, issues };
+}
+
+/** The label of the run whose session id is `session` (see the module comment), if any. */
+export function labelFor(labels: ReadonlyMap<string, SessionLabel>, session: string): SessionLabel | undefined {
+  const exact = labels.get(session);
+  if (exact !== undefined) return exact;
+  const bare = session.replace(EXTENSION, '');
+  return labels.get(bare) ?? labels.get(basename(bare));
+}

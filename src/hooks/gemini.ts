@@ -1,0 +1,71 @@
+/**
+ * Gemini CLI: BeforeTool before a call, AfterTool after it ran (`tool_response`: `llmContent`,
+ * `returnDisplay`, and `error` when it failed), SessionEnd. Payloads have no call id, so a call's id is its
+ * canonical signature: a record pairs with the proposal of the same call, even when calls run in parallel.
+ *
+ * Output (gemini-cli docs/hooks/reference.md, packages/core/src/hooks/types.ts), by decision:
+ * - allow: nothing;
+ * - warn: BeforeTool has no context for the model: `systemMessage` tells the user now, and the model reads
+ *   the verdict after the call ran, as `hookSpecificOutput.additionalContext` on AfterTool;
+ * - ask: `decision: "ask"` (the user confirms the call), with the reason as `systemMessage`;
+ * - deny: `decision: "deny"` with `reason`, which the model reads as the tool's error;
+ * - stop: `continue: false` with `stopReason` (the agent loop stops), and the deny.
+ */
+import { callSignature } from '../fingerprint/signature.js';
+import type { LiveDecision } from '../live/live-call.js';
+import { type HookAgent, type HookCall, type HookPhase, hookJson } from './hook-agent.js';
+import { capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
+
+/** run_shell_command's `description` is the model's free text about the command. */
+const VOLATILE_INPUT = ['description'];
+
+/** The error text of a tool response, or undefined when the call succeeded. */
+function errorOf(r: Record<string, unknown>): string | undefined {
+  const e = r.error;
+  if (e === undefined || e === null || e === false) return undefined;
+  if (typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') return capText((e as { message: string }).message);
+  return capText(typeof e === 'string' ? e : JSON.stringify(e));
+}
+
+function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
+  const session = sessionOf(p);
+  if (phase === 'end') return { agent: 'gemini', eventName, phase, session, call: { tool: 'SessionEnd' } };
+  const tool = toolOf(p);
+  const args = inputOf(p, tool === 'run_shell_command' ? VOLATILE_INPUT : []);
+  const base = { tool, args, id: `sig:${callSignature(tool, args)}` };
+  if (phase === 'propose') return { agent: 'gemini', eventName, phase, session, call: base };
+  const r = capValue(p.tool_response);
+  const o = typeof r === 'object' && r !== null && !Array.isArray(r) ? (r as Record<string, unknown>) : { llmContent: r };
+  const error = errorOf(o);
+  return { agent: 'gemini', eventName, phase, session, call: error === undefined ? { ...base, result: o.llmContent ?? o.returnDisplay } : { ...base, error } };
+}
+
+function reply(c: HookCall, d: LiveDecision): string {
+  const m = d.message ?? '';
+  if (c.phase === 'record') {
+    // the proposal's warning reached only the user: the model reads the verdict here, after the result
+    const context = d.action === 'warn' ? m : (d.verdict?.message ?? '');
+    return context === '' ? '' : hookJson({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: context } });
+  }
+  switch (d.action) {
+    case 'allow':
+      return '';
+    case 'warn':
+      return hookJson({ systemMessage: m });
+    case 'ask':
+      return hookJson({ decision: 'ask', systemMessage: m });
+    case 'deny':
+      return hookJson({ decision: 'deny', reason: m });
+    case 'stop':
+      return hookJson({ continue: false, stopReason: m, decision: 'deny', reason: m });
+  }
+}
+
+/** The Gemini CLI codec. */
+export const GEMINI: HookAgent = {
+  name: 'gemini',
+  title: 'Gemini CLI',
+  events: { propose: ['BeforeTool'], record: ['AfterTool'], end: ['SessionEnd'] },
+  decode,
+  reply,
+};

@@ -1,0 +1,102 @@
+/**
+ * Reading a hook payload, the part every agent shares: the JSON text (size capped before parsing), the
+ * fields of the common contract, and every text capped before any regex sees it. A string longer than
+ * MAX_TEXT keeps its head and gets its length and a fingerprint of the whole appended, so two long results
+ * that differ only at the end still differ, in linear time.
+ *
+ * ```
+ * { session_id, transcript_path, cwd, hook_event_name, tool_name, tool_input, tool_use_id,
+ *   tool_response (after-event), error (failure event) }
+ * ```
+ */
+import { InvalidEventError } from '../errors.js';
+import { hashString } from '../fingerprint/canonical-hash.js';
+import { toHex, u64 } from '../fingerprint/u64.js';
+import { MAX_CALL_ID_LENGTH } from '../live/live-call.js';
+import { describe } from '../options/checks.js';
+
+/** Largest payload read, in bytes: a larger one is not read (the call is allowed, or denied with --fail-closed). */
+export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+/** Characters of one string of a payload (an argument, a result, an error) kept; see the header. */
+export const MAX_TEXT = 16 * 1024;
+/** Containers of a payload's values nested deeper than this are replaced by a marker. */
+export const MAX_VALUE_DEPTH = 64;
+/** Longest session id (and subagent id) read, in characters. */
+export const MAX_SESSION_LENGTH = 512;
+/** Longest tool name read, in characters. */
+export const MAX_TOOL_LENGTH = 1024;
+
+/** Parses a payload's text: a JSON object. Throws InvalidEventError (`payload`) otherwise. */
+export function parsePayload(text: string): Record<string, unknown> {
+  if (text.trim() === '') throw new InvalidEventError('payload', 'standard input was empty (a hook payload is one JSON object)');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new InvalidEventError('payload', `it is not JSON (${(e as Error).message.slice(0, 120)})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidEventError('payload', `it must be a JSON object, received ${describe(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** `s`, or its head, length and fingerprint when longer than MAX_TEXT (see the header). */
+export function capText(s: string): string {
+  if (s.length <= MAX_TEXT) return s;
+  const lo = hashString(s);
+  return `${s.slice(0, MAX_TEXT)}…[loopwatch: ${s.length} characters, xxh64 ${toHex(u64.hi, lo)}]`;
+}
+
+/** A copy of a JSON value with every string capped (capText) and nesting beyond MAX_VALUE_DEPTH replaced. */
+export function capValue(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return capText(v);
+  if (typeof v !== 'object' || v === null) return v;
+  if (depth >= MAX_VALUE_DEPTH) return '[loopwatch: nested too deep]';
+  if (Array.isArray(v)) return v.map((x) => capValue(x, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[capText(k)] = capValue(x, depth + 1);
+  return out;
+}
+
+/** The string field `name`, 1 to `max` characters. Throws InvalidEventError naming it. */
+export function stringField(p: Readonly<Record<string, unknown>>, name: string, max: number): string {
+  const v = p[name];
+  if (typeof v !== 'string' || v.length === 0 || v.length > max) {
+    throw new InvalidEventError(name, `the hook payload's ${name} must be a string of 1 to ${max} characters, received ${describe(v)}`);
+  }
+  return v;
+}
+
+/** The optional string field `name` (absent, null or empty: undefined), at most `max` characters. */
+export function optionalStringField(p: Readonly<Record<string, unknown>>, name: string, max: number): string | undefined {
+  const v = p[name];
+  if (v === undefined || v === null || v === '') return undefined;
+  return stringField(p, name, max);
+}
+
+/** The loop session of a payload: `session_id`, and `agent_id` for a subagent's calls. */
+export function sessionOf(p: Readonly<Record<string, unknown>>): string {
+  const session = stringField(p, 'session_id', MAX_SESSION_LENGTH);
+  const agent = optionalStringField(p, 'agent_id', MAX_SESSION_LENGTH);
+  return agent === undefined ? session : `${session}#${agent}`;
+}
+
+/** The tool name (`tool_name`). */
+export function toolOf(p: Readonly<Record<string, unknown>>): string {
+  return stringField(p, 'tool_name', MAX_TOOL_LENGTH);
+}
+
+/** The tool's input (`tool_input`, capped), without the fields in `volatile` (free text the model varies). */
+export function inputOf(p: Readonly<Record<string, unknown>>, volatile: readonly string[] = []): unknown {
+  const v = capValue(p.tool_input);
+  if (volatile.length === 0 || typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (!volatile.includes(k)) out[k] = x;
+  return out;
+}
+
+/** The call's id (`tool_use_id`), when the payload has one. */
+export function callIdOf(p: Readonly<Record<string, unknown>>): string | undefined {
+  return optionalStringField(p, 'tool_use_id', MAX_CALL_ID_LENGTH);
+}

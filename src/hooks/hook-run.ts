@@ -1,0 +1,126 @@
+/**
+ * One hook process's work: a payload in, the agent's output out.
+ *
+ * ```
+ * payload text -> JSON -> agent (--agent, or detected) -> codec.decode -> HookCall
+ *   -> lock the session -> state file -> LoopDetector.restore -> propose | record -> snapshot -> state file
+ *   -> unlock -> codec.reply(decision) -> stdout
+ * ```
+ *
+ * Inside someone else's agent loopwatch does no harm: anything that goes wrong (an unreadable payload, a
+ * lock held too long, a full disk, a bug) allows the call and says so in one line on stderr; a state file
+ * that is not the session's (corrupt, foreign, written under other options) is set aside and the session
+ * starts again. With `failClosed` a call that could not be checked is denied instead (an unreadable
+ * payload: exit code 2 with the reason on stderr, the block every agent understands).
+ */
+import { SnapshotError } from '../errors.js';
+import type { LiveDecision } from '../live/live-call.js';
+import type { LoopDetectorOptions } from '../options/options.js';
+import { LoopDetector } from '../session/loop-detector.js';
+import { redactSecrets } from '../text/redact.js';
+import { agentFor, phaseOf } from './agents.js';
+import type { AgentName, HookAgent, HookCall } from './hook-agent.js';
+import { parsePayload } from './hook-payload.js';
+import { SessionFile } from './session-file.js';
+import { type LockOptions, acquireLock } from './state-lock.js';
+import { sweepIfDue } from './state-sweep.js';
+
+/** Options of one hook run. */
+export interface HookRunOptions {
+  /** The agent that sends the payload. @default detected from the payload */
+  readonly agent?: AgentName;
+  /** The directory holding the sessions' state. */
+  readonly stateDir: string;
+  /** Deny a call that could not be checked instead of allowing it. @default false */
+  readonly failClosed?: boolean;
+  /** Detection options (every run of a session must use the same: the state is restarted otherwise). @default {} */
+  readonly detection?: LoopDetectorOptions;
+  /** How long to wait for a session's lock, and when a lock is stale. */
+  readonly lock?: LockOptions;
+}
+
+/** What the hook process prints and returns. */
+export interface HookReply {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+/** The reply that says nothing: the agent goes on as it would without loopwatch. */
+export const SILENT: HookReply = Object.freeze({ stdout: '', stderr: '', exitCode: 0 });
+
+function line(text: string): string {
+  return `loopwatch hook: ${redactSecrets(text.replace(/\s+/g, ' ').trim())}\n`;
+}
+
+/**
+ * The reply when the call could not be checked (`why`): allowed, or denied with `failClosed` (by the
+ * agent's own deny when the payload was read, else by exit code 2).
+ */
+export function unchecked(why: string, options: Pick<HookRunOptions, 'failClosed'>, hook: { agent: HookAgent; call: HookCall } | null, notes = ''): HookReply {
+  if (options.failClosed !== true || (hook !== null && hook.call.phase !== 'propose')) {
+    return { stdout: '', stderr: notes + line(`${why}; the call is allowed without a loop check`), exitCode: 0 };
+  }
+  const message = `[loopwatch] The loop check failed (${why}), and loopwatch is set to fail closed: this call was not run.`;
+  if (hook === null) return { stdout: '', stderr: notes + line(message), exitCode: 2 };
+  const denied: LiveDecision = { session: hook.call.session, phase: 'propose', action: 'deny', message: redactSecrets(message), verdict: null };
+  return { stdout: hook.agent.reply(hook.call, denied), stderr: notes + line(`${why}; the call is denied (--fail-closed)`), exitCode: 0 };
+}
+
+/** Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end. */
+function decide(call: HookCall, options: HookRunOptions, notes: string[]): LiveDecision | null {
+  const file = new SessionFile(options.stateDir, call.agent, call.session);
+  file.ensureDir();
+  const release = acquireLock(file.lockPath, options.lock);
+  if (release === null) throw new Error(`the state of session ${JSON.stringify(call.session.slice(0, 80))} stayed locked by another hook`);
+  let detector: LoopDetector | null = null;
+  try {
+    if (call.phase === 'end') {
+      file.remove();
+      return null;
+    }
+    detector = new LoopDetector(options.detection ?? {}, call.session);
+    try {
+      const bytes = file.read();
+      if (bytes !== null) detector.restore(bytes);
+    } catch (e) {
+      if (!(e instanceof SnapshotError)) throw e;
+      file.setAside();
+      notes.push(line(`the state of session ${JSON.stringify(call.session.slice(0, 80))} could not be read (${e.message}); it was set aside and the session starts again`));
+    }
+    const decision = call.phase === 'propose' ? detector.propose(call.call) : detector.record(call.call);
+    file.write(detector.snapshot());
+    return decision;
+  } finally {
+    release();
+    detector?.dispose();
+  }
+}
+
+/** Runs the hook on one payload's text (never throws). */
+export function runHook(text: string, options: HookRunOptions): HookReply {
+  let hook: { agent: HookAgent; call: HookCall };
+  let agent: HookAgent | null = null;
+  try {
+    const payload = parsePayload(text);
+    const found = agentFor(payload, options.agent);
+    agent = found.agent;
+    const phase = phaseOf(agent, found.eventName);
+    if (phase === null) return SILENT; // an event about something else than tool calls
+    hook = { agent, call: agent.decode(payload, found.eventName, phase) };
+  } catch (e) {
+    const as = agent === null ? '' : ` as ${agent.title}'s${options.agent === undefined ? ' (detected from hook_event_name)' : ''}`;
+    return unchecked(`the hook payload could not be read${as}: ${(e as Error).message}`, options, null);
+  }
+  const notes: string[] = [];
+  try {
+    const decision = decide(hook.call, options, notes);
+    sweepIfDue(options.stateDir);
+    return { stdout: decision === null ? '' : hook.agent.reply(hook.call, decision), stderr: notes.join(''), exitCode: 0 };
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const label = err.code ?? err.name ?? 'Error';
+    const why = err.code === 'ENOSPC' ? 'the disk is full' : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
+    return unchecked(`${hook.agent.title}: ${why}`, options, hook, notes.join(''));
+  }
+}

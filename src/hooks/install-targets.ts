@@ -1,0 +1,86 @@
+/**
+ * Where each agent reads its hooks and what loopwatch's entries look like there, as their docs say:
+ *
+ * | agent       | user file                          | project file            | events (matcher)                                   | timeout unit |
+ * |-------------|------------------------------------|-------------------------|----------------------------------------------------|--------------|
+ * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure ("*"), SessionEnd | seconds |
+ * | codex       | $CODEX_HOME or ~/.codex/hooks.json | .codex/hooks.json       | PreToolUse, PostToolUse ("*")                      | seconds      |
+ * | gemini      | ~/.gemini/settings.json            | .gemini/settings.json   | BeforeTool, AfterTool ("*"), SessionEnd            | milliseconds |
+ *
+ * Every file holds `{"hooks": {"<event>": [{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}]}}`.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentName } from './hook-agent.js';
+
+/** Whose settings: the user's, or the project's (the current directory). */
+export type InstallScope = 'user' | 'project';
+
+/** One event loopwatch hooks into, and the matcher of its group (absent: the event has none). */
+export interface HookEvent {
+  readonly event: string;
+  readonly matcher?: string;
+}
+
+/** An agent's settings for loopwatch. */
+export interface InstallTarget {
+  /** The settings file. */
+  readonly path: string;
+  /** The events loopwatch's command is added to. */
+  readonly events: readonly HookEvent[];
+  /** loopwatch's handler, for a command line. */
+  handler(command: string): Record<string, unknown>;
+  /** What the user must still do, if anything (said after an install). */
+  readonly note?: string;
+}
+
+/** Seconds an agent lets the hook run before it gives up on it (and runs the call). */
+const TIMEOUT_S = 10;
+
+function homeOf(env: NodeJS.ProcessEnv): string {
+  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+}
+
+function dirOf(env: NodeJS.ProcessEnv, variable: string, fallback: string): string {
+  const v = env[variable];
+  return v !== undefined && v !== '' ? v : join(homeOf(env), fallback);
+}
+
+/** The settings of `agent` for `scope` (`cwd`: the project's directory). */
+export function installTarget(agent: AgentName, scope: InstallScope, cwd: string, env: NodeJS.ProcessEnv = process.env): InstallTarget {
+  switch (agent) {
+    case 'claude-code':
+      return {
+        path: scope === 'user' ? join(dirOf(env, 'CLAUDE_CONFIG_DIR', '.claude'), 'settings.json') : join(cwd, '.claude', 'settings.json'),
+        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'PostToolUseFailure', matcher: '*' }, { event: 'SessionEnd' }],
+        handler: (command) => ({ type: 'command', command, timeout: TIMEOUT_S }),
+      };
+    case 'codex':
+      return {
+        path: scope === 'user' ? join(dirOf(env, 'CODEX_HOME', '.codex'), 'hooks.json') : join(cwd, '.codex', 'hooks.json'),
+        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }],
+        handler: (command) => ({ type: 'command', command, timeout: TIMEOUT_S }),
+        note: 'Codex runs a new hook only once you have reviewed and trusted it (/hooks); Codex before 0.124 also needs [features] codex_hooks = true in config.toml.',
+      };
+    case 'gemini':
+      return {
+        path: scope === 'user' ? join(homeOf(env), '.gemini', 'settings.json') : join(cwd, '.gemini', 'settings.json'),
+        events: [{ event: 'BeforeTool', matcher: '*' }, { event: 'AfterTool', matcher: '*' }, { event: 'SessionEnd' }],
+        handler: (command) => ({ name: 'loopwatch', type: 'command', command, timeout: TIMEOUT_S * 1000, description: 'loop detection (loopwatch)' }),
+      };
+  }
+}
+
+/**
+ * Whether a hook command is loopwatch's: it runs `loopwatch hook` (by name, through npx, or as
+ * `node .../dist/src/cli/main.js hook`) or the hook's own entry `.../dist/hook/hook-main.cjs` (as install
+ * writes it). Uninstall removes exactly these.
+ */
+export function isLoopwatchCommand(command: unknown): boolean {
+  return typeof command === 'string' && /(?:\bloopwatch|\/dist\/src\/cli\/main\.js)['"]?\s+hook(?:\s|$)|\/dist\/hook\/hook-main\.cjs['"]?(?:\s|$)/.test(command);
+}
+
+/** `s` quoted for a POSIX shell when it needs quoting. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_/.,:=+@%-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

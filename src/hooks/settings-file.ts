@@ -1,0 +1,86 @@
+/**
+ * An agent's settings file, read and written for `hook install`: plain JSON only (a file with comments or
+ * other syntax is refused, and left as it is), written back with its own indentation, atomically (a
+ * temporary file renamed over it, with the file's mode), after a copy of the old file is kept beside it.
+ */
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** A settings file as read: its parsed object (empty for a missing or empty file) and its text. */
+export interface SettingsText {
+  readonly path: string;
+  /** The file's text, or null when there is no file. */
+  readonly text: string | null;
+  readonly settings: Record<string, unknown>;
+}
+
+/** A settings file that is not a JSON object: the message says where and why. */
+export class SettingsParseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingsParseError';
+  }
+}
+
+/** Line and column of character `at` of `text`, for a parse error. */
+function position(text: string, at: number): string {
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${at - before.lastIndexOf('\n')}`;
+}
+
+/** Reads and parses a settings file. Throws SettingsParseError. */
+export function readSettings(path: string): SettingsText {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { path, text: null, settings: {} };
+    throw new SettingsParseError(`${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trim() === '') return { path, text, settings: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (e) {
+    const at = /position (\d+)/.exec((e as Error).message)?.[1];
+    const where = at === undefined ? '' : ` at ${position(body, Number(at))}`;
+    throw new SettingsParseError(`${path}: not plain JSON${where} (${(e as Error).message.split('\n')[0]}); comments or trailing commas included, loopwatch does not rewrite it`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SettingsParseError(`${path}: holds ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}, not a JSON object of settings`);
+  return { path, text, settings: value as Record<string, unknown> };
+}
+
+/** The indentation the text uses (its first indented line), two spaces by default. */
+function indentOf(text: string | null): string | number {
+  const m = text === null ? null : /\n([ \t]+)\S/.exec(text);
+  return m?.[1] ?? 2;
+}
+
+/** The new text of a settings file. */
+export function settingsText(old: SettingsText, settings: Record<string, unknown>): string {
+  return `${JSON.stringify(settings, null, indentOf(old.text))}\n`;
+}
+
+/**
+ * Writes `text` over the settings file, keeping the old file as `<path>.bak-<UTC time>` first when there was
+ * one. Returns the backup's path, or null.
+ */
+export function writeSettings(old: SettingsText, text: string, now = new Date()): string | null {
+  mkdirSync(dirname(old.path), { recursive: true });
+  let backup: string | null = null;
+  let mode = 0o644;
+  if (old.text !== null) {
+    const stamp = `${old.path}.bak-${now.toISOString().replace(/[-:]/g, '')}`;
+    backup = stamp;
+    for (let n = 1; existsSync(backup); n++) backup = `${stamp}-${n}`;
+    copyFileSync(old.path, backup);
+    mode = statSync(old.path).mode & 0o777;
+  }
+  const tmp = `${old.path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode });
+  chmodSync(tmp, mode);
+  renameSync(tmp, old.path);
+  return backup;
+}

@@ -1,0 +1,116 @@
+/**
+ * A session's lock across hook processes: agents run the tool calls of one session in parallel, so their
+ * hooks run in parallel, and each loads, updates and saves the same state. The lock is a file created
+ * with O_EXCL holding `pid time token`; its holder removes it when done.
+ *
+ * A lock is stale when its holder is gone (no process with its pid) or it is older than `staleMs` (a hook
+ * takes milliseconds). A stale lock is broken by renaming it to a name of the breaker's own and checking
+ * the renamed file is the stale one (two breakers cannot both win; a lock taken meanwhile is put back).
+ * Waiting is bounded: after `waitMs` the caller goes on without the state (fail open).
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+
+/** How long a hook waits for a session's lock, in milliseconds. */
+export const LOCK_WAIT_MS = 3000;
+/** A lock older than this (milliseconds) is stale whoever holds it. */
+export const LOCK_STALE_MS = 10_000;
+
+let sleeper: Int32Array | null = null;
+
+function sleep(ms: number): void {
+  Atomics.wait((sleeper ??= new Int32Array(new SharedArrayBuffer(4))), 0, 0, ms);
+}
+
+function readLock(path: string): string | null {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return null;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether the lock with `content` (read at `path`) is stale. */
+function stale(path: string, content: string, now: number, staleMs: number): boolean {
+  const [pid, time] = content.split(' ').map(Number);
+  if (pid !== undefined && time !== undefined && Number.isSafeInteger(pid) && pid > 0 && Number.isFinite(time)) {
+    return now - time > staleMs || !alive(pid);
+  }
+  // created but not written yet (or garbage): judged by its age
+  try {
+    return now - statSync(path).mtimeMs > staleMs;
+  } catch {
+    return false;
+  }
+}
+
+/** Breaks the stale lock whose content is `seen` (see the header). */
+function breakLock(path: string, seen: string): void {
+  const mine = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.broken`;
+  try {
+    renameSync(path, mine);
+  } catch {
+    return; // gone already: someone else broke or released it
+  }
+  if (readLock(mine) !== seen) {
+    try {
+      linkSync(mine, path); // a fresh lock taken meanwhile: put it back unless another exists now
+    } catch {
+      // another lock exists: the fresh one's holder will find its lock replaced, as after a break
+    }
+  }
+  try {
+    unlinkSync(mine);
+  } catch {
+    // nothing to clean
+  }
+}
+
+/** Options of {@link acquireLock}. */
+export interface LockOptions {
+  /** Milliseconds to wait at most. @default LOCK_WAIT_MS */
+  readonly waitMs?: number;
+  /** Milliseconds after which a lock is stale. @default LOCK_STALE_MS */
+  readonly staleMs?: number;
+}
+
+/** Takes the lock at `path`: resolves to the function that releases it, or null when it could not within `waitMs`. */
+export function acquireLock(path: string, options: LockOptions = {}): (() => void) | null {
+  const waitMs = options.waitMs ?? LOCK_WAIT_MS;
+  const staleMs = options.staleMs ?? LOCK_STALE_MS;
+  const nonce = randomBytes(6).toString('hex');
+  const start = Date.now();
+  for (let pause = 1; ; pause = Math.min(pause * 2, 16)) {
+    const token = `${process.pid} ${Date.now()} ${nonce}`;
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      try {
+        writeSync(fd, token);
+      } finally {
+        closeSync(fd);
+      }
+      return () => {
+        if (readLock(path) === token) unlinkSync(path);
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const seen = readLock(path);
+    const now = Date.now();
+    if (seen !== null && stale(path, seen, now, staleMs)) {
+      breakLock(path, seen);
+      continue;
+    }
+    if (now - start >= waitMs) return null;
+    sleep(pause);
+  }
+}

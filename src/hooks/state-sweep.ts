@@ -1,0 +1,61 @@
+/**
+ * Cleaning the state directory of sessions that ended long ago, cheaply and rarely: each hook looks at the
+ * age of one marker file (`.sweep`); when it is older than SWEEP_EVERY_MS (or missing), that hook touches
+ * it and removes session files untouched for `maxAgeMs`, and leftovers of crashed hooks (temporary files,
+ * locks, broken locks) older than an hour. Two hooks sweeping at once is harmless.
+ */
+import { closeSync, openSync, readdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { STATE_SUFFIX } from './session-file.js';
+
+/** Sessions untouched this long (milliseconds) are removed: 7 days. */
+export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+/** The directory is swept at most this often (milliseconds): once a day. */
+export const SWEEP_EVERY_MS = 24 * 3600 * 1000;
+/** Temporary files, locks and broken locks older than this (milliseconds) are leftovers of crashed hooks. */
+export const LEFTOVER_AGE_MS = 3600 * 1000;
+
+const MARKER = '.sweep';
+
+/** Whether `name` is a file the sweep may remove, and after how long. */
+function maxAgeOf(name: string, sessionAge: number): number | null {
+  if (name.endsWith(STATE_SUFFIX) || name.endsWith('.bad')) return sessionAge;
+  if (name.endsWith('.tmp') || name.endsWith('.lock') || name.endsWith('.broken')) return LEFTOVER_AGE_MS;
+  return null;
+}
+
+/** Sweeps `dir` when its marker says a sweep is due; returns how many files were removed. Never throws. */
+export function sweepIfDue(dir: string, now = Date.now(), maxAgeMs = SESSION_MAX_AGE_MS): number {
+  const marker = join(dir, MARKER);
+  try {
+    if (now - statSync(marker).mtimeMs < SWEEP_EVERY_MS) return 0;
+    utimesSync(marker, now / 1000, now / 1000);
+  } catch {
+    try {
+      closeSync(openSync(marker, 'w', 0o600));
+    } catch {
+      return 0; // an unwritable directory: nothing to sweep either
+    }
+  }
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const age = maxAgeOf(name, maxAgeMs);
+    if (age === null) continue;
+    const path = join(dir, name);
+    try {
+      if (now - statSync(path).mtimeMs > age) {
+        unlinkSync(path);
+        removed++;
+      }
+    } catch {
+      // removed by someone else, or not ours to remove
+    }
+  }
+  return removed;
+}

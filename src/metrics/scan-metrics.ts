@@ -1,0 +1,48 @@
+/**
+ * A scan's figures as Prometheus text (`loopwatch scan --metrics FILE`), for CI dashboards that collect
+ * metric files (node_exporter's textfile collector, a Pushgateway push). Gauges of one finished scan, from
+ * a prom-client Registry of loopwatch's own; labels bounded (actions, built-in kinds, else `custom`).
+ */
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
+import type { ScanSummary } from '../cli/scan/scan-summary.js';
+import { BUILT_IN_KINDS } from './engine-metrics.js';
+
+/** What the scan cost, beside its summary. */
+export interface ScanCost {
+  /** Wall time of the scan, in seconds. */
+  readonly seconds: number;
+  /** Threads that checked calls. */
+  readonly threads: number;
+}
+
+/** The Prometheus text of a finished scan. */
+export async function scanMetricsText(s: ScanSummary, cost: ScanCost): Promise<string> {
+  const { Gauge, Registry } = createRequire(import.meta.url)('prom-client') as typeof PromClient;
+  const registry = new Registry();
+  const registers = [registry];
+  const gauge = (name: string, help: string, value: number): void => {
+    new Gauge({ name, help, registers }).set(value);
+  };
+  gauge('loopwatch_scan_sessions', 'Sessions read (a session is a file and an id)', s.sessions);
+  gauge('loopwatch_scan_calls', 'Tool calls read', s.events);
+  gauge('loopwatch_scan_flagged_sessions_total', 'Sessions with a reported verdict', s.flaggedSessions);
+  const byAction = new Gauge({ name: 'loopwatch_scan_flagged_sessions', help: 'Sessions by the highest action reported', labelNames: ['action'], registers });
+  for (const [action, n] of Object.entries(s.byAction)) byAction.labels(action).set(n);
+  const byKind = new Gauge({ name: 'loopwatch_scan_sessions_by_kind', help: 'Sessions with a reported verdict of each loop kind (built-in kinds, else custom)', labelNames: ['kind'], registers });
+  const kinds = new Map<string, number>();
+  for (const [kind, n] of Object.entries(s.byKind)) {
+    const k = BUILT_IN_KINDS.has(kind) ? kind : 'custom';
+    kinds.set(k, (kinds.get(k) ?? 0) + n);
+  }
+  for (const [kind, n] of kinds) byKind.labels(kind).set(n);
+  gauge('loopwatch_scan_wasted_calls', 'Calls made after the first break-level verdict, over all sessions', s.wastedCalls);
+  gauge('loopwatch_scan_tool_failures', 'Calls the input says failed', s.toolFailures);
+  gauge('loopwatch_scan_refused_calls', 'Calls the checker refused', s.refusedCalls);
+  gauge('loopwatch_scan_skipped', 'Lines, elements or inputs skipped, and calls not checked', s.skipped);
+  gauge('loopwatch_scan_sessions_ended_early', 'Sessions ended early to stay within --max-sessions', s.evictedSessions);
+  gauge('loopwatch_scan_calls_per_second', 'Calls read and checked per second, end to end', s.eventsPerSecond);
+  gauge('loopwatch_scan_duration_seconds', 'Wall time of the scan', cost.seconds);
+  gauge('loopwatch_scan_threads', 'Threads that checked calls', cost.threads);
+  return registry.metrics();
+}

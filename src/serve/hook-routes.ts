@@ -1,0 +1,66 @@
+/**
+ * The coding agents' hook payloads over HTTP (`POST /v1/hooks/claude-code`, `/v1/hooks/codex`,
+ * `/v1/hooks/gemini`): the codecs of `loopwatch hook` (src/hooks/), the sessions in the server's engine
+ * instead of state files, so a hook can be one `curl` rather than a Node process per tool call.
+ *
+ * ```
+ * body (the hook's stdin) -> codec.decode -> engine.propose | record | end -> codec.reply -> body (the hook's stdout)
+ * ```
+ *
+ * Inside someone else's agent a refusal would be read as the hook's output, so an unreadable payload, or
+ * a call loopwatch fails on, is answered 200 with an empty body (the agent goes on as without loopwatch)
+ * and the reason in a `Loopwatch-Unchecked` header. The route's agent is the codec used: a payload of
+ * another agent is unchecked.
+ */
+import type { LoopEngine } from '../engine/loop-engine.js';
+import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
+import { AGENT_NAMES, type AgentName, type HookCall } from '../hooks/hook-agent.js';
+import { parsePayload } from '../hooks/hook-payload.js';
+import { redactSecrets } from '../text/redact.js';
+
+/** What a hook route answers: the agent's output (possibly empty) and, when the call went unchecked, why. */
+export interface HookAnswer {
+  readonly body: string;
+  readonly unchecked?: string;
+}
+
+/** Whether `name` is an agent the routes speak to. */
+export function isAgentName(name: string): name is AgentName {
+  return (AGENT_NAMES as readonly string[]).includes(name);
+}
+
+/** The engine's session of a hook call: the agent's session, kept apart per agent. */
+function sessionOf(call: HookCall): string {
+  return `${call.agent}:${call.session}`;
+}
+
+/** Answers one hook payload of `agent` on `engine` (never throws). */
+export function answerHook(engine: LoopEngine, agent: AgentName, text: string): HookAnswer {
+  let call: HookCall;
+  try {
+    const payload = parsePayload(text);
+    const found = agentFor(payload, agent);
+    const phase = phaseOf(found.agent, found.eventName);
+    if (phase === null) return { body: '' }; // an event about something else than tool calls
+    call = found.agent.decode(payload, found.eventName, phase);
+  } catch (e) {
+    return { body: '', unchecked: `the hook payload could not be read as ${AGENTS[agent].title}'s: ${(e as Error).message}` };
+  }
+  try {
+    if (call.phase === 'end') {
+      engine.end(sessionOf(call));
+      return { body: '' };
+    }
+    const d = call.phase === 'propose' ? engine.propose(sessionOf(call), call.call) : engine.record(sessionOf(call), call.call);
+    return { body: AGENTS[agent].reply(call, { ...d, session: call.session }) };
+  } catch (e) {
+    return { body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` };
+  }
+}
+
+/** The `Loopwatch-Unchecked` header's value: one line, redacted, ASCII, capped. */
+export function uncheckedHeader(why: string): string {
+  return redactSecrets(why.slice(0, 400))
+    .replace(/[^\x20-\x7e]/g, '?')
+    .replace(/\s+/g, ' ');
+}

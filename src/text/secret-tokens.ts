@@ -1,0 +1,171 @@
+/**
+ * Secrets known by their own shape, wherever they stand: private key blocks, keys with a vendor prefix,
+ * JSON Web Tokens, and AWS secret access keys (40 characters of base64 with both cases and a digit, `/` or
+ * `+`). Linear in the text (see `secret-scan.ts`).
+ */
+import { RUN, type SecretRule, isWord, matchesAt, runEnd } from './secret-scan.js';
+
+const LABEL = /[A-Z ]*/y;
+
+/**
+ * Where a `-----BEGIN ... PRIVATE KEY-----` (or END) marker whose label starts at `at` ends, or -1. The label
+ * is a run of capitals and spaces; `PRIVATE KEY-----` can only close it at the run's end (a `-` ends the run).
+ */
+function markerEnd(text: string, at: number): number {
+  const e = runEnd(text, at, LABEL);
+  return e - at >= 11 && text.startsWith('PRIVATE KEY', e - 11) && text.startsWith('-----', e) ? e + 5 : -1;
+}
+
+/** A private key block: from its BEGIN marker to its END marker, or to the end of the text. */
+const privateKeyBlock: SecretRule = (text, out) => {
+  let from = 0;
+  for (;;) {
+    const begin = text.indexOf('-----BEGIN ', from);
+    if (begin < 0) return;
+    const head = markerEnd(text, begin + 11);
+    if (head < 0) {
+      from = begin + 1;
+      continue;
+    }
+    let end = text.length;
+    for (let k = text.indexOf('-----END ', head); k >= 0; k = text.indexOf('-----END ', k + 1)) {
+      const e = markerEnd(text, k + 9);
+      if (e >= 0) {
+        end = e;
+        break;
+      }
+    }
+    out.push(begin, end);
+    from = end;
+  }
+};
+
+/** Where a key's body that starts at `from` ends, or -1. */
+type KeyBody = (text: string, from: number) => number;
+
+/** A body of `n` or more characters of `run`. */
+const atLeast = (run: RegExp, n: number): KeyBody => (text, from) => {
+  const e = runEnd(text, from, run);
+  return e - from >= n ? e : -1;
+};
+
+/** A body matched by the sticky `re` (bounded), then the rest of its base64url run. */
+const shaped = (re: RegExp, extend: boolean): KeyBody => (text, from) => {
+  if (!matchesAt(re, text, from)) return -1;
+  return extend ? runEnd(text, re.lastIndex, RUN.base64url) : re.lastIndex;
+};
+
+/** Keys by prefix, and what follows the prefix. */
+const KEY_BODIES: ReadonlyMap<string, KeyBody> = new Map([
+  // OpenAI, Anthropic (sk-ant-...), and the same form from others
+  ...['sk-', 'pk-', 'rk-'].map((p) => [p, atLeast(RUN.base64url, 16)] as const),
+  // Stripe secret, restricted and publishable keys
+  ...['sk', 'rk', 'pk'].flatMap((p) => [`${p}_live_`, `${p}_test_`]).map((p) => [p, atLeast(RUN.alnum, 16)] as const),
+  ...['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'].map((p) => [p, atLeast(RUN.alnum, 20)] as const),
+  ['github_pat_', atLeast(RUN.word, 20)],
+  ...['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-'].map((p) => [p, atLeast(RUN.alnumDash, 10)] as const),
+  ['AKIA', shaped(/[0-9A-Z]{16}\b/y, false)],
+  ['ASIA', shaped(/[0-9A-Z]{16}\b/y, false)],
+  ['hf_', atLeast(RUN.alnum, 30)],
+  ['glpat-', atLeast(RUN.base64url, 20)],
+  ['npm_', atLeast(RUN.alnum, 30)],
+  // SendGrid: SG.<id>.<secret>
+  ['SG.', shaped(/[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16}/y, true)],
+]);
+const KEY_PREFIX = /\b(?:[spr]k-|[spr]k_(?:live|test)_|gh[pousr]_|github_pat_|xox[abposr]-|AKIA|ASIA|hf_|glpat-|npm_|SG\.)/g;
+
+/** Keys and tokens known by their prefix (see {@link KEY_BODIES}). */
+const prefixedKey: SecretRule = (text, out) => {
+  const re = KEY_PREFIX;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const end = (KEY_BODIES.get(m[0]) as KeyBody)(text, m.index + m[0].length);
+    if (end >= 0) {
+      out.push(m.index, end);
+      re.lastIndex = end;
+    } else re.lastIndex = m.index + 1;
+  }
+};
+
+/**
+ * Google API keys: `AIza` at a word boundary and exactly 35 base64url characters (the last may be `-`, so
+ * the key ends where the run does, not at a word boundary). Every `AIza` of one run ends where the run
+ * does: only the one 39 characters before the run's end can be a key, so the run is read once.
+ */
+const googleKey: SecretRule = (text, out) => {
+  let runEndAt = -1;
+  for (let i = text.indexOf('AIza'); i >= 0; ) {
+    if (i > 0 && isWord(text.charCodeAt(i - 1))) {
+      i = text.indexOf('AIza', i + 1);
+      continue;
+    }
+    // a later `AIza` of the same run shares its end
+    if (i >= runEndAt) runEndAt = runEnd(text, i + 4, RUN.base64url);
+    const left = runEndAt - i - 4;
+    if (left === 35) {
+      out.push(i, runEndAt);
+      i = text.indexOf('AIza', runEndAt);
+    } else i = text.indexOf('AIza', left > 35 ? Math.max(i + 1, runEndAt - 39) : runEndAt);
+  }
+};
+
+/**
+ * JSON Web Tokens: `eyJ` at a word boundary, then three base64url segments of 8 or more characters joined
+ * by dots. A segment runs to the end of its base64url run, so every `eyJ` of one run shares the run's
+ * answer: a run that fails is skipped whole. With `openEnd`, a token whose segments reach the end counts.
+ */
+const webToken: SecretRule = (text, out, openEnd) => {
+  const n = text.length;
+  for (let i = text.indexOf('eyJ'); i >= 0; ) {
+    if (i > 0 && isWord(text.charCodeAt(i - 1))) {
+      i = text.indexOf('eyJ', i + 1);
+      continue;
+    }
+    const e1 = runEnd(text, i, RUN.base64url);
+    let end = -1;
+    if (openEnd && e1 === n) end = n;
+    else if (e1 - i >= 11 && text.charCodeAt(e1) === 0x2e) {
+      const e2 = runEnd(text, e1 + 1, RUN.base64url);
+      if (openEnd && e2 === n) end = n;
+      else if (e2 - e1 - 1 >= 8 && text.charCodeAt(e2) === 0x2e) {
+        const e3 = runEnd(text, e2 + 1, RUN.base64url);
+        if (e3 - e2 - 1 >= 8 || (openEnd && e3 === n)) end = e3;
+      }
+    }
+    if (end >= 0) out.push(i, end);
+    // a later `eyJ` of the same run has less room before the same dot: it fails too
+    i = text.indexOf('eyJ', end >= 0 ? end : e1);
+  }
+};
+
+/**
+ * A run of exactly 40 base64 characters (not before one or `=`) after a character that is not one (the
+ * text's start is tried on its own): tries start only where a run does.
+ */
+const FORTY = /[^A-Za-z0-9/+][A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+const FORTY_AT_START = /^[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/;
+
+/** Whether `text[from, from + 40)` has both cases and a digit, `/` or `+` (a git SHA, lowercase hex, has not). */
+function mixed(text: string, from: number): boolean {
+  let upper = false;
+  let lower = false;
+  let other = false;
+  for (let k = from; k < from + 40; k++) {
+    const c = text.charCodeAt(k);
+    if (c >= 0x41 && c <= 0x5a) upper = true;
+    else if (c >= 0x61 && c <= 0x7a) lower = true;
+    else other = true;
+  }
+  return upper && lower && other;
+}
+
+/** AWS secret access keys, bare or after any key name or command (`aws configure set ... KEY`). */
+const awsSecretKey: SecretRule = (text, out) => {
+  if (FORTY_AT_START.test(text) && mixed(text, 0)) out.push(0, 40);
+  const re = FORTY;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) if (mixed(text, m.index + 1)) out.push(m.index + 1, m.index + 41);
+};
+
+/** The rules for secrets known by their shape. */
+export const TOKEN_RULES: readonly SecretRule[] = [privateKeyBlock, prefixedKey, googleKey, webToken, awsSecretKey];

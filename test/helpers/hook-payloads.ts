@@ -1,0 +1,124 @@
+/**
+ * Hook payloads as each agent sends them (the shapes of test/fixtures/hooks/), made from scripted calls,
+ * and the action an agent reads from loopwatch's reply; runs of `loopwatch hook` as child processes (one
+ * per hook call, as agents run it), several at once.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AgentName } from '../../src/hooks/hook-agent.js';
+import type { LiveAction } from '../../src/index.js';
+import { CLI, type CliRun } from './cli.js';
+import type { ScriptedCall } from './live-scenarios.js';
+
+/** Every agent. */
+export const AGENTS: readonly AgentName[] = ['claude-code', 'codex', 'gemini'];
+
+/** A fixture file of test/fixtures/hooks/<agent>/, parsed. */
+export function fixture(agent: AgentName, name: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(fileURLToPath(new URL(`../fixtures/hooks/${agent}/${name}`, import.meta.url)), 'utf8')) as Record<string, unknown>;
+}
+
+/** The payload an agent sends before `call` runs (`id`: its tool-use id, where the agent has one). */
+export function beforePayload(agent: AgentName, session: string, call: ScriptedCall, id: string): Record<string, unknown> {
+  const p: Record<string, unknown> = { ...fixture(agent, 'before.json'), session_id: session, tool_name: call.tool, tool_input: call.args };
+  if (agent === 'gemini') delete p.tool_use_id;
+  else p.tool_use_id = id;
+  return p;
+}
+
+/** The payload an agent sends after `call` ran, with its result or error (`n`: varies Codex's timings). */
+export function afterPayload(agent: AgentName, session: string, call: ScriptedCall, id: string, n = 0): Record<string, unknown> {
+  const failed = call.error !== undefined;
+  const base = { ...fixture(agent, failed ? 'after-failure.json' : 'after-success.json'), session_id: session, tool_name: call.tool, tool_input: call.args };
+  switch (agent) {
+    case 'claude-code':
+      return failed ? { ...base, tool_use_id: id, error: call.error } : { ...base, tool_use_id: id, tool_response: call.result };
+    case 'codex':
+      return { ...base, tool_use_id: id, tool_response: `Exit code: ${failed ? 1 : 0}\nWall time: ${(0.1 + n / 7).toFixed(1)} seconds\nOutput:\n${failed ? call.error : call.result}\n` };
+    case 'gemini':
+      return {
+        ...base,
+        tool_response: failed ? { llmContent: call.error, returnDisplay: call.error, error: { message: call.error, type: 'shell_execute_error' } } : { llmContent: call.result, returnDisplay: call.result },
+      };
+  }
+}
+
+/** The action an agent reads from loopwatch's reply to a call before it runs. */
+export function proposeAction(agent: AgentName, stdout: string): LiveAction {
+  if (stdout === '') return 'allow';
+  const o = JSON.parse(stdout) as { continue?: boolean; systemMessage?: string; decision?: string; hookSpecificOutput?: { permissionDecision?: string; additionalContext?: string } };
+  const h = o.hookSpecificOutput ?? {};
+  if (agent === 'gemini') return o.continue === false ? 'stop' : o.decision === 'deny' ? 'deny' : o.decision === 'ask' ? 'ask' : 'warn';
+  if (agent === 'codex') {
+    if (h.permissionDecision === 'deny') return o.systemMessage === undefined ? 'deny' : 'stop';
+    return o.systemMessage === undefined ? 'warn' : 'ask';
+  }
+  return o.continue === false ? 'stop' : h.permissionDecision === 'deny' ? 'deny' : h.permissionDecision === 'ask' ? 'ask' : 'warn';
+}
+
+/** Runs `loopwatch ...args` with `input` on stdin, without blocking the test's thread. */
+export function loopwatchAsync(args: readonly string[], input: string, env: NodeJS.ProcessEnv = process.env, cwd?: string): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** One hook call through the CLI: the payload on stdin, `hook` with `args`. */
+export function hook(args: readonly string[], payload: unknown): Promise<CliRun> {
+  return loopwatchAsync(['hook', ...args], typeof payload === 'string' ? payload : JSON.stringify(payload));
+}
+
+/** What one scripted call got through the hook: the proposal's action and reply, the record's reply. */
+export interface HookStep {
+  readonly propose: LiveAction;
+  readonly proposeReply: string;
+  /** The record's reply ('' for none), or null when the call was not run. */
+  readonly recordReply: string | null;
+  /** Everything the hook processes printed on stderr. */
+  readonly stderr: string;
+}
+
+/**
+ * Replays scripted calls of one session through `loopwatch hook`, one process per hook call, as the agent
+ * would: each call proposed, and recorded with its outcome when it was allowed to run.
+ */
+export async function replayHook(agent: AgentName, session: string, calls: readonly ScriptedCall[], args: readonly string[]): Promise<HookStep[]> {
+  const steps: HookStep[] = [];
+  for (const [i, c] of calls.entries()) {
+    const id = `toolu_${session}_${i}`;
+    const before = await hook(['--agent', agent, ...args], beforePayload(agent, session, c, id));
+    if (before.code !== 0) throw new Error(`hook exited ${before.code}: ${before.stderr}`);
+    const propose = proposeAction(agent, before.stdout);
+    if (propose === 'deny' || propose === 'stop') {
+      steps.push({ propose, proposeReply: before.stdout, recordReply: null, stderr: before.stderr });
+      continue;
+    }
+    const after = await hook(['--agent', agent, ...args], afterPayload(agent, session, c, id, i));
+    if (after.code !== 0) throw new Error(`hook exited ${after.code}: ${after.stderr}`);
+    steps.push({ propose, proposeReply: before.stdout, recordReply: after.stdout, stderr: before.stderr + after.stderr });
+  }
+  return steps;
+}
+
+/** Runs `tasks` with at most `limit` at once; resolves with their results in order. */
+export async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const out: T[] = new Array<T>(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+      while (next < tasks.length) {
+        const i = next++;
+        out[i] = await (tasks[i] as () => Promise<T>)();
+      }
+    }),
+  );
+  return out;
+}

@@ -1,0 +1,171 @@
+/**
+ * `loopwatch hook install|uninstall` on temporary home and project folders: loopwatch's entries merged
+ * into each agent's settings file beside what is there (installing twice changes nothing), a backup of a
+ * file it changes, exactly its own entries removed, a file it cannot read left alone; and the command it
+ * installs runs.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AgentName } from '../src/hooks/hook-agent.js';
+import { installTarget, isLoopwatchCommand } from '../src/hooks/install-targets.js';
+import type { CliRun } from './helpers/cli.js';
+import { AGENTS, fixture, loopwatchAsync } from './helpers/hook-payloads.js';
+
+interface Place {
+  home: string;
+  project: string;
+  env: NodeJS.ProcessEnv;
+}
+
+function place(): Place {
+  const root = mkdtempSync(join(tmpdir(), 'loopwatch-hook-install-'));
+  const home = join(root, 'home');
+  const project = join(root, 'project');
+  mkdirSync(home);
+  mkdirSync(project);
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+  delete env.CODEX_HOME;
+  delete env.CLAUDE_CONFIG_DIR;
+  delete env.LOOPWATCH_STATE_DIR;
+  delete env.XDG_STATE_HOME;
+  return { home, project, env };
+}
+
+function run(p: Place, args: readonly string[]): Promise<CliRun> {
+  return loopwatchAsync(['hook', ...args], '', p.env, p.project);
+}
+
+function settingsPath(p: Place, agent: AgentName, scope: 'user' | 'project'): string {
+  return installTarget(agent, scope, p.project, p.env).path;
+}
+
+function read(path: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+}
+
+function backups(path: string): string[] {
+  return readdirSync(dirname(path)).filter((n) => n.startsWith(`${path.split('/').pop()}.bak-`));
+}
+
+/** Loopwatch's handlers in a settings object, per event. */
+function ownHandlers(settings: Record<string, unknown>): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const [event, groups] of Object.entries((settings.hooks ?? {}) as Record<string, { hooks: { command?: string }[] }[]>)) {
+    const own = groups.flatMap((g) => g.hooks.filter((h) => isLoopwatchCommand(h.command)));
+    if (own.length > 0) out[event] = own;
+  }
+  return out;
+}
+
+/** Settings a user already has: other keys, another hook on one of loopwatch's events. */
+function existing(agent: AgentName): Record<string, unknown> {
+  const event = agent === 'gemini' ? 'BeforeTool' : 'PreToolUse';
+  return { model: 'some-model', hooks: { [event]: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit-log.sh' }] }], Stop: [{ hooks: [{ type: 'command', command: 'notify.sh' }] }] } };
+}
+
+describe.each(AGENTS)('hook install --agent %s', (agent) => {
+  it('should add its entries once, keep a backup of the file it changed, and remove exactly them', async () => {
+    const p = place();
+    const path = settingsPath(p, agent, 'user');
+    mkdirSync(dirname(path), { recursive: true });
+    const before = `${JSON.stringify(existing(agent), null, 4)}\n`;
+    writeFileSync(path, before);
+
+    const first = await run(p, ['install', '--agent', agent]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(`loopwatch hook install: ${path}`);
+    expect(first.stdout).toMatch(/\n {2}added {6}/);
+    const installed = readFileSync(path, 'utf8');
+    expect(installed).toMatch(/\n {4}"hooks"/); // the file's own indentation
+    const own = ownHandlers(read(path));
+    expect(Object.keys(own).sort()).toEqual(installTarget(agent, 'user', p.project, p.env).events.map((e) => e.event).sort());
+    expect(Object.values(own).every((h) => h.length === 1)).toBe(true);
+    expect(backups(path)).toHaveLength(1);
+    expect(readFileSync(join(dirname(path), backups(path)[0] as string), 'utf8')).toBe(before);
+
+    const again = await run(p, ['install', '--agent', agent]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/nothing to change, loopwatch is installed already/);
+    expect(readFileSync(path, 'utf8')).toBe(installed);
+    expect(backups(path)).toHaveLength(1);
+
+    const off = await run(p, ['uninstall', '--agent', agent]);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toMatch(/\n {2}removed {4}/);
+    expect(read(path)).toEqual(existing(agent));
+    expect(backups(path)).toHaveLength(2);
+    expect((await run(p, ['uninstall', '--agent', agent])).stdout).toMatch(/nothing to change, loopwatch is not installed there/);
+  });
+
+  it('should replace its entries when installed with other options, and write the project\'s file with --project', async () => {
+    const p = place();
+    expect((await run(p, ['install', '--agent', agent, '--project'])).code).toBe(0);
+    const path = settingsPath(p, agent, 'project');
+    expect(path.startsWith(p.project)).toBe(true);
+    const r = await run(p, ['install', '--agent', agent, '--project', '--state-dir', 'state', '--fail-closed']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\n {2}updated {4}/);
+    expect(r.stdout).toMatch(/\n {2}backup {5}/);
+    const own = Object.values(ownHandlers(read(path))).flat() as { command: string }[];
+    expect(own.length).toBe(installTarget(agent, 'project', p.project, p.env).events.length);
+    for (const h of own) expect(h.command).toContain(`--agent ${agent} --state-dir ${join(p.project, 'state')} --fail-closed`);
+    expect(existsSync(settingsPath(p, agent, 'user'))).toBe(false);
+  });
+
+  it('should leave a file it cannot parse, or whose hooks have another shape, as it is', async () => {
+    const p = place();
+    const path = settingsPath(p, agent, 'user');
+    mkdirSync(dirname(path), { recursive: true });
+    const jsonc = '{\n  // my settings\n  "model": "x"\n}\n';
+    writeFileSync(path, jsonc);
+    const r = await run(p, ['install', '--agent', agent]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path}: not plain JSON at line 2, column 3`);
+    expect(r.stderr).toMatch(/nothing was changed/);
+    expect(readFileSync(path, 'utf8')).toBe(jsonc);
+    const event = agent === 'gemini' ? 'AfterTool' : 'PostToolUse';
+    const odd = JSON.stringify({ hooks: { [event]: { matcher: '*' } } });
+    writeFileSync(path, odd);
+    const shape = await run(p, ['install', '--agent', agent]);
+    expect(shape.code).toBe(2);
+    expect(shape.stderr).toContain(`${path}: "hooks.${event}" is an object, not an array; nothing was changed`);
+    expect(readFileSync(path, 'utf8')).toBe(odd);
+    expect(backups(path)).toEqual([]);
+  });
+
+  it('should install a command that runs the hook', async () => {
+    const p = place();
+    expect((await run(p, ['install', '--agent', agent, '--state-dir', 'state'])).code).toBe(0);
+    const [handler] = Object.values(ownHandlers(read(settingsPath(p, agent, 'user')))).flat() as { command: string }[];
+    expect(handler?.command).toMatch(/dist\/hook\/hook-main\.cjs --agent/);
+    const out = execFileSync('/bin/sh', ['-c', handler?.command as string], { input: JSON.stringify(fixture(agent, 'before.json')), encoding: 'utf8', env: p.env });
+    expect(out).toBe('');
+    expect(readdirSync(join(p.project, 'state')).some((n) => n.endsWith('.lwhook'))).toBe(true);
+  });
+});
+
+describe('hook install flags', () => {
+  it('should need --agent, and refuse --user with --project', async () => {
+    const p = place();
+    const none = await run(p, ['install']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/install needs --agent \(claude-code, codex, gemini\)/);
+    const both = await run(p, ['install', '--agent', 'codex', '--user', '--project']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--user and --project cannot be used together/);
+  });
+
+  it('should follow CODEX_HOME and CLAUDE_CONFIG_DIR', async () => {
+    const p = place();
+    p.env.CODEX_HOME = join(p.home, 'codex-home');
+    p.env.CLAUDE_CONFIG_DIR = join(p.home, 'claude-config');
+    expect((await run(p, ['install', '--agent', 'codex'])).code).toBe(0);
+    expect((await run(p, ['install', '--agent', 'claude-code'])).code).toBe(0);
+    expect(existsSync(join(p.home, 'codex-home', 'hooks.json'))).toBe(true);
+    expect(existsSync(join(p.home, 'claude-config', 'settings.json'))).toBe(true);
+  });
+});

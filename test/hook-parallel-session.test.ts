@@ -1,0 +1,71 @@
+/**
+ * Hooks of one session running in parallel, as agents run the tool calls of one turn: no call lost, none
+ * counted twice, no state file half-written; a lock left by a dead hook is broken at once, a lock held too
+ * long makes the hook allow the call (fail open) after a bounded wait.
+ */
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LoopDetector } from '../src/index.js';
+import type { AgentName } from '../src/hooks/hook-agent.js';
+import { SessionFile } from '../src/hooks/session-file.js';
+import { LOCK_WAIT_MS } from '../src/hooks/state-lock.js';
+import type { CliRun } from './helpers/cli.js';
+import { afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
+import type { ScriptedCall } from './helpers/live-scenarios.js';
+
+const CALLS: readonly ScriptedCall[] = Array.from({ length: 10 }, (_, i) => ({ tool: 'Read', args: { file_path: `/repo/src/part${i}.ts` }, result: `export const part${i} = ${i};` }));
+
+/** The session's stats, from its state file. */
+function statsOf(dir: string, agent: AgentName, session: string): { checks: number; blocked: number } {
+  const d = new LoopDetector({}, session);
+  d.restore(new SessionFile(dir, agent, session).read() as Uint8Array);
+  const s = d.stats();
+  d.dispose();
+  return s;
+}
+
+function expectQuiet(runs: readonly CliRun[]): void {
+  for (const r of runs) expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+}
+
+describe('ten hook processes of one session at once', () => {
+  it.each(['claude-code', 'gemini'] as const)('should count every call exactly once (%s payloads)', async (agent) => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-parallel-'));
+    const args = ['--agent', agent, '--state-dir', dir];
+    // ten calls proposed at once, then their ten results at once
+    expectQuiet(await Promise.all(CALLS.map((c, i) => hook(args, beforePayload(agent, 'turn', c, `toolu_${i}`)))));
+    expectQuiet(await Promise.all(CALLS.map((c, i) => hook(args, afterPayload(agent, 'turn', c, `toolu_${i}`)))));
+    expect(statsOf(dir, agent, 'turn').checks).toBe(10);
+    // ten calls each proposed then recorded, the ten running at once
+    expectQuiet(
+      (await Promise.all(CALLS.map(async (c, i) => [await hook(args, beforePayload(agent, 'mixed', c, `toolu_${i}`)), await hook(args, afterPayload(agent, 'mixed', c, `toolu_${i}`))]))).flat(),
+    );
+    expect(statsOf(dir, agent, 'mixed').checks).toBe(10);
+    expect(readdirSync(dir).filter((n) => /\.(lock|tmp|bad|broken)$/.test(n))).toEqual([]);
+  }, 120_000);
+
+  it('should break a lock whose hook is gone, at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-lock-'));
+    const file = new SessionFile(dir, 'claude-code', 'stale');
+    file.ensureDir();
+    writeFileSync(file.lockPath, `999999999 ${Date.now()} deadbeef`); // no such process
+    const r = await hook(['--state-dir', dir], beforePayload('claude-code', 'stale', CALLS[0] as ScriptedCall, 'toolu_0'));
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(readdirSync(dir).filter((n) => n.endsWith('.lock'))).toEqual([]);
+  }, 60_000);
+
+  it(`should allow the call after waiting ${LOCK_WAIT_MS} ms for a lock a live hook holds`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-lock-'));
+    const file = new SessionFile(dir, 'claude-code', 'held');
+    file.ensureDir();
+    writeFileSync(file.lockPath, `${process.pid} ${Date.now()} cafe`); // this test's process: alive
+    const t = Date.now();
+    const r = await hook(['--state-dir', dir], beforePayload('claude-code', 'held', CALLS[0] as ScriptedCall, 'toolu_0'));
+    expect(Date.now() - t).toBeGreaterThanOrEqual(LOCK_WAIT_MS);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^loopwatch hook: Claude Code: Error: the state of session "held" stayed locked by another hook; the call is allowed without a loop check\n$/);
+  }, 60_000);
+});
