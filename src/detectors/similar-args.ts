@@ -6,9 +6,9 @@
  * `0.5 + 0.1 * (count - threshold)`.
  *
  * With `onlyWhenFailing` (the policy suppresses progress), the comparison is skipped when the current call
- * succeeded with an empty result or a brief acknowledgement that does not say "nothing found": such a
- * fuzzy signal could never show a stall, so the policy would set it aside anyway; skipping it saves the
- * edit distances.
+ * succeeded with an empty result or a brief acknowledgement that does not say "nothing found", or with a
+ * real answer no earlier call of the tool got: such a fuzzy signal could never show a stall, so the policy
+ * would set it aside anyway; skipping it saves the edit distances.
  */
 import type { SimilarArgsOptions } from '../options/detector-options.js';
 import { argsSimilarityAtLeast } from '../text/args-similarity.js';
@@ -65,6 +65,8 @@ export class SimilarArgsDetector implements Detector, Rewindable {
       const failing = (f & OutcomeFlag.KNOWN) === 0 || (f & (OutcomeFlag.ERROR | OutcomeFlag.INFRA)) === OutcomeFlag.ERROR || (f & OutcomeFlag.NOTHING) !== 0;
       const answer = (f & (OutcomeFlag.KNOWN | OutcomeFlag.ERROR | OutcomeFlag.BRIEF | OutcomeFlag.EMPTY)) === OutcomeFlag.KNOWN;
       if (!failing && !answer) return null;
+      // a real answer stalls similar calls only when an earlier call of the tool got the very same one
+      if (!failing && !this.answeredBefore(last)) return null;
     }
     const cur = this.argsAt(last);
     const similar: number[] = [];
@@ -88,6 +90,19 @@ export class SimilarArgsDetector implements Detector, Rewindable {
       progressGated: true,
       fuzzy: true,
     };
+  }
+
+  /**
+   * Whether a call of the same tool in the window got exactly the outcome of call `last`: without one, no
+   * unit of similar calls ending at `last` can be stalled (its last two would differ), so the policy would
+   * set the signal aside and the edit distances are not worth computing.
+   */
+  private answeredBefore(last: number): boolean {
+    const h = this.ctx.history;
+    for (let i = Math.max(0, last - this.o.window, h.oldest); i < last; i++) {
+      if (h.same(Ring.TOOL, i, last) && h.same(Ring.OUTCOME, i, last)) return true;
+    }
+    return false;
   }
 
   private undo: { n: number; masked: unknown; at: number } | null = null;
