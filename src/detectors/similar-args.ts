@@ -23,6 +23,17 @@ import { snapshotArgs } from './snapshot-args.js';
 import type { CallLog } from '../state/call-log.js';
 import type { Rewindable } from '../state/rewindable.js';
 
+/** Whether a success with a real answer is compared only after an earlier same answer (off only in tests). */
+let answerGate = true;
+
+/**
+ * Turns the answered-before gate off (`false`) or back on, to test that it never changes a verdict.
+ * @internal For tests.
+ */
+export function setAnswerGate(on: boolean): void {
+  answerGate = on;
+}
+
 /** Detects retries of one tool with slightly varied arguments. Args are read from the call log. */
 export class SimilarArgsDetector implements Detector, Rewindable {
   readonly name = 'similar_args';
@@ -66,7 +77,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
       const answer = (f & (OutcomeFlag.KNOWN | OutcomeFlag.ERROR | OutcomeFlag.BRIEF | OutcomeFlag.EMPTY)) === OutcomeFlag.KNOWN;
       if (!failing && !answer) return null;
       // a real answer stalls similar calls only when an earlier call of the tool got the very same one
-      if (!failing && !this.answeredBefore(last)) return null;
+      if (!failing && answerGate && !this.answeredBefore(last)) return null;
     }
     const cur = this.argsAt(last);
     const similar: number[] = [];

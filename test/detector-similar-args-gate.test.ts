@@ -1,0 +1,52 @@
+/**
+ * Similar args skips a success with a real answer unless an earlier call of the tool got the very same
+ * outcome (no unit ending there could be stalled, so the policy would set the signal aside). The gate is a
+ * saving only: with it on and off, the same streams must give the same verdicts on both engines.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setAnswerGate } from '../src/detectors/similar-args.js';
+import { LoopDetector } from '../src/index.js';
+import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
+import { options, runs, sameAnswer, stream, variant } from './helpers/streams.js';
+
+function verdicts(events: readonly ToolEvent[], o: LoopDetectorOptions, gate: boolean): string[] {
+  setAnswerGate(gate);
+  const d = new LoopDetector(o);
+  try {
+    return events.map((e) => JSON.stringify(d.check(e)));
+  } finally {
+    d.dispose();
+  }
+}
+
+describe('similar args: the answered-before gate', () => {
+  afterEach(() => setAnswerGate(true));
+
+  it('should never change a verdict, on random streams and options, on both engines', () => {
+    fc.assert(
+      fc.property(stream, options, fc.constantFrom<'wasm' | 'reference'>('wasm', 'reference'), (events, o, engine) => {
+        const opts = { ...o, engine } as LoopDetectorOptions;
+        expect(verdicts(events, opts, true)).toEqual(verdicts(events, opts, false));
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it('should still flag paraphrased searches landing on the same page', () => {
+    const page = 'The handleSubmitForm callback validates every field of the user profile page before it posts the form.';
+    const events: ToolEvent[] = ['handleSubmitForm', 'handleSubmitForn', 'handleSubmitFxrm', 'handleSubmitF0rm', 'handleSubmitFo_m', 'handleSubmiXForm'].map((q) => ({ tool: 'search', args: { q, limit: 5 }, result: page }));
+    const flagged = verdicts(events, {}, true).filter((v) => v !== 'null');
+    expect(flagged.length).toBeGreaterThan(0);
+    expect(flagged.some((v) => v.includes('similar_args'))).toBe(true);
+  });
+
+  it('should still stop for varied calls landing on one answer amid other answers', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(variant, sameAnswer), { minLength: 4, maxLength: 30 }), (events) => {
+        expect(verdicts(events, {}, true)).toEqual(verdicts(events, {}, false));
+      }),
+      { numRuns: runs(200) },
+    );
+  });
+});
