@@ -9,7 +9,7 @@ import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
 import { createClaudeCodeReader } from './claude-code.js';
 import { createCodexReader } from './codex.js';
-import { inputBytes, peekBytes } from './byte-source.js';
+import { PEEK_BYTES, inputBytes, peekBytes } from './byte-source.js';
 import { KNOWN_FORMATS, detectFormat } from './detect-format.js';
 import { detectLayout } from './detect-layout.js';
 import { createEventsReader } from './events.js';
@@ -95,7 +95,9 @@ export async function* readInput(source: InputSourceData, input: InputName, opti
 /** The records of one file or stream (`file` names it), with an issue for each line or element skipped. */
 async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, options: ReadInputOptions): AsyncGenerator<RecordUnit | TraceIssue> {
   const peeked = await peekBytes(inputBytes(source, options.onBytes));
-  const layout = options.format === 'swe-agent' ? 'json' : detectLayout(peeked.head, peeked.complete, file);
+  // the layout is judged on the first PEEK_BYTES whatever size the reads came in
+  const look = peeked.head.subarray(0, PEEK_BYTES);
+  const layout = options.format === 'swe-agent' ? 'json' : detectLayout(look, peeked.complete && look.length === peeked.head.length, file);
   try {
     yield* readRecords(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout });
   } finally {
