@@ -7,7 +7,7 @@ import { LoopEngine, type SessionEvent } from '../../engine/loop-engine.js';
 import type { LoopDetectorOptions } from '../../options/options.js';
 import { resolveOptions } from '../../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../../wasm/session-capacity.js';
-import { LoopPool } from '../../pool/loop-pool.js';
+import { resolvePoolOptions } from '../../pool/pool-options.js';
 import type { Verdict } from '../../types.js';
 
 /** Checks batches of calls of many sessions, in submission order per session. */
@@ -87,10 +87,13 @@ export function sessionChecker(options: LoopDetectorOptions, threads: number, ma
       },
     };
   }
-  const pool = new LoopPool({ ...options, workers: threads - 1, inlineShard: true, maxSessions: (maxLive + 1) * threads, idleTtlMs: 0 });
+  const poolOptions = { ...options, workers: threads - 1, inlineShard: true, maxSessions: (maxLive + 1) * threads, idleTtlMs: 0 };
+  resolvePoolOptions(poolOptions); // invalid options throw here, as the pool's constructor would
+  // the pool's modules (piscina, the wire format: ~15 ms of loading) load only for a scan with workers
+  const pool = import('../../pool/loop-pool.js').then(({ LoopPool }) => new LoopPool(poolOptions));
   return {
-    checkBatch: (events) => pool.checkBatch(events),
-    end: (session) => pool.end(session),
-    close: () => pool.close(),
+    checkBatch: async (events) => (await pool).checkBatch(events),
+    end: async (session) => (await pool).end(session),
+    close: async () => (await pool).close(),
   };
 }
