@@ -48,7 +48,8 @@ export const MIN_CORES_FOR_WORKERS = 4;
  * parses the input (about half of a one-thread scan's time) and packs the calls of the workers' sessions;
  * on two cores that leaves a second thread less to gain than it costs (measured on a 2-core VM:
  * `loopwatch scan` of the 28,505 trace calls 1.21 s with one thread, 1.28 s with two; of 228,040 calls,
- * 7.9-8.5 s against 9.2-9.7 s, see docs/speed.md).
+ * 7.9-8.5 s against 9.2-9.7 s; after the reading was made cheaper, 0.90 s against 1.11 s, the two
+ * threads burning 1.86 CPU seconds against 1.28: see docs/speed.md, "Scan end to end").
  */
 export function defaultCheckerThreads(cores: number): number {
   return cores >= MIN_CORES_FOR_WORKERS ? cores : 1;
