@@ -15,6 +15,8 @@
  *   npm run bench -- --scope serve     loopwatch serve over HTTP (a server process, keep-alive clients)
  *   npm run bench -- --scope nats      the NATS service: 1 and 2 worker processes on a real nats-server
  *   npm run bench -- --scope hook      one `loopwatch hook` process per tool call: p50/p90 wall time, beside Node's own start
+ *   npm run bench -- --scope scan      `loopwatch scan` of the real traces end to end (plain and gzip, --workers 1 and the
+ *                                      default): calls/s of a whole child process, medians of --repeat rounds (at least 3)
  *   npm run bench -- --fleet-sessions 10000 --fleet-calls 100   the fleet's size (these are the defaults)
  *
  * Each task processes a batch of calls per iteration (interleaved over 1, 1,000 or 10,000 sessions, each
@@ -42,6 +44,8 @@ import { type ServiceFigure, serviceTable } from './service-figures.js';
 import { serveFigures } from './serve-bench.js';
 import { natsFigures } from './nats-bench.js';
 import { type HookFigure, type HookPhases, hookFigures, hookPhases, hookTable } from './hook-bench.js';
+import { scanFigures, scanTable } from './scan-end-to-end.js';
+import { defaultCheckerThreads } from '../src/cli/scan/session-checker.js';
 
 const { values } = parseArgs({
   options: {
@@ -337,10 +341,11 @@ if (values.run !== undefined && values.run !== '') {
   const memory = wanted('memory') ? await memoryFigures() : [];
   const rss = wanted('rss') ? sessionRss() : [];
   const sketch = wanted('sketch') ? await sketchAgreement() : null;
+  const scan = wanted('scan') ? scanFigures(Math.max(3, repeat), defaultCheckerThreads(os.availableParallelism())) : null;
 
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   if (values.json) {
-    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, hook, phases, memory, rss, sketch }, null, 2));
+    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, hook, phases, memory, rss, sketch, scan }, null, 2));
   } else {
     process.stderr.write('\n');
     console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -365,5 +370,6 @@ if (values.run !== undefined && values.run !== '') {
       for (const r of rss) console.log(`| ${r.detectors === 'core' ? 'exact + frequency + cycle + result repeat' : 'every default detector'} | ${Math.round(r.bytesPerSession).toLocaleString('en')} B |`);
     }
     if (wanted('sketch')) console.log(`\n## semantic sketch vs exact Jaccard\n${sketch?.note ?? 'skipped: ../shared/data/traces is absent'}`);
+    if (wanted('scan')) console.log(scanTable(scan));
   }
 }

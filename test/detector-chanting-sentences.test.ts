@@ -102,4 +102,20 @@ describe('a chanting detector in a snapshot', () => {
     expect(expected.some((v) => (JSON.parse(v) as Verdict | null)?.kind === 'chanting')).toBe(true);
     for (const d of [whole, first, second]) d.dispose();
   });
+
+  it('should resume a sentence cut by the snapshot mid-way, its shown text whole', () => {
+    const said = `${PHRASE} Then something else. ${PHRASE} More words here. ${PHRASE} And again. ${PHRASE} `;
+    const pieces = said.match(/.{1,23}/gs) as string[];
+    const whole = detector('wasm');
+    const expected = pieces.map((p) => JSON.stringify(whole.checkText(p)));
+    const cut = pieces.findIndex((_, k) => pieces.slice(0, k + 1).join('').length > said.lastIndexOf(PHRASE) + 40);
+    const first = detector('wasm');
+    const got = pieces.slice(0, cut + 1).map((p) => JSON.stringify(first.checkText(p)));
+    const second = detector('wasm');
+    second.restore(first.snapshot());
+    for (const p of pieces.slice(cut + 1)) got.push(JSON.stringify(second.checkText(p)));
+    expect(got).toEqual(expected);
+    expect(expected.filter((v) => v.includes(PHRASE.slice(0, 60).toLowerCase()))).toHaveLength(1);
+    for (const d of [whole, first, second]) d.dispose();
+  });
 });

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../src/formats/detect-format.js';
+import { FILE_READ_BYTES, PEEK_BYTES } from '../src/formats/byte-source.js';
 import { detectLayout } from '../src/formats/detect-layout.js';
 import { FORMAT_NAMES, readInputs } from '../src/formats/read-inputs.js';
 import { collect, collectAll, scratchDir } from './helpers/trace-files.js';
@@ -115,6 +116,20 @@ describe('format detection', () => {
     expect(detectLayout(bytes('{"a":"long...'), false, 'x.jsonl')).toBe('lines');
     expect(detectLayout(bytes('{"trajectory":[]}'), true, 'x.traj')).toBe('json');
     expect(detectLayout(bytes('\uFEFF\n\n{"a":1}\n'), true, 'x.jsonl')).toBe('lines');
+  });
+
+  it('should choose the layout from the first PEEK_BYTES whatever size the reads come in', async () => {
+    // a broken 100 KB first line opening with '[': cut at 64 KiB it reads as the start of a JSON array
+    const data = Buffer.from(`[${'x'.repeat(100_000)}\n${events}${events}`);
+    const file = write('long-first-line.jsonl', data);
+    const show = (items: readonly { kind: string }[]): string[] => items.map((i) => i.kind);
+    const fromFile = await collectAll([file]); // read in FILE_READ_BYTES reads: the whole file at once
+    const chunks = Array.from({ length: Math.ceil(data.length / 16_384) }, (_, k) => data.subarray(k * 16_384, (k + 1) * 16_384));
+    const fromSmallReads = await collectAll(['-'], { stdin: Readable.from(chunks) });
+    expect(data.length).toBeGreaterThan(PEEK_BYTES);
+    expect(data.length).toBeLessThan(FILE_READ_BYTES);
+    expect(show(fromFile)).toEqual(show(fromSmallReads));
+    expect(show(fromFile)).not.toContain('call');
   });
 
   it('should walk a folder recursively in sorted order, reading only trace files, each in its own format', async () => {

@@ -18,15 +18,17 @@ import { defaultCheckerThreads } from './scan/session-checker.js';
 /** Where the demo says its calls come from. */
 const DEMO_FILE = '<demo fleet>';
 
-/** The fleet as trace items, a session at a time, keeping each session's truth for the score. */
-async function* fleetItems(sessions: number, seed: number, truth: SessionTruth[]): AsyncGenerator<TraceItem> {
+/** The fleet as trace items, a session at a time (one batch each), keeping each session's truth for the score. */
+async function* fleetItems(sessions: number, seed: number, truth: SessionTruth[]): AsyncGenerator<TraceItem[]> {
   for (const s of iterateFleet({ sessions, seed })) {
     const { events, ...t } = s;
     truth.push(t);
+    const items: TraceItem[] = [];
     for (let i = 0; i < events.length; i++) {
-      yield { kind: 'call', session: s.session, event: events[i] as (typeof events)[number], errorInfo: 'known', file: DEMO_FILE, line: i + 1 };
+      items.push({ kind: 'call', session: s.session, event: events[i] as (typeof events)[number], errorInfo: 'known', file: DEMO_FILE, line: i + 1 });
     }
-    yield { kind: 'end', session: s.session, file: DEMO_FILE };
+    items.push({ kind: 'end', session: s.session, file: DEMO_FILE });
+    yield items;
   }
 }
 

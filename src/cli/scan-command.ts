@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { TRACE_FILE } from '../formats/list-inputs.js';
-import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
+import { FORMAT_NAMES, type FormatName, readInputBatches } from '../formats/read-inputs.js';
 import type { TraceItem } from '../formats/trace-record.js';
 import { SPECIFICITY } from '../policy/fuse.js';
 import type { LoopAction, Verdict } from '../types.js';
@@ -261,8 +261,8 @@ function listedBy(settings: ScanSettings): (r: SessionReport) => boolean {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-/** Runs a scan of `items` with `settings`, writing the report; resolves to the outcome and exit code. */
-export async function scanItems(items: AsyncIterable<TraceItem>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
+/** Runs a scan of `items` (in batches, as `readInputBatches` reads them) with `settings`, writing the report; resolves to the outcome and exit code. */
+export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
   const { totalBytes = null, bytesRead = () => 0, onVerdict, labels = null } = hooks;
   const shown = shownOutput(detectionOptions(settings.preset, settings.config), settings.noRedact === true);
   const options = shown.options;
@@ -373,7 +373,7 @@ export async function scanCommand(args: readonly string[], io: CommandIo): Promi
   const labels = await scanLabels(settings.paths, settings.labelsFile);
   const ignore = labels?.ignore ?? [];
   let read = 0;
-  const items = readInputs(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n) => (read += n), ignore });
+  const items = readInputBatches(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n) => (read += n), ignore });
   const inputs = { paths: settings.paths, format: settings.format, ignore };
   return (await scanItems(items, settings, io, { totalBytes: inputBytes(settings.paths), bytesRead: () => read, labels, inputs })).exitCode;
 }

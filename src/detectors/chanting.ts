@@ -96,7 +96,7 @@ export class ChantingDetector implements Detector {
       const nl = text.indexOf('\n', k);
       const end = nl < 0 ? text.length : nl + 1;
       if (this.lineClass === 'prose') {
-        for (let j = k; j < end; j++) this.append(text.charCodeAt(j));
+        this.appendRange(text, k, end);
         if (nl >= 0) this.lineClass = 'unknown';
       } else if (this.lineClass === 'skip') {
         if (nl >= 0) this.lineClass = 'unknown';
@@ -126,7 +126,7 @@ export class ChantingDetector implements Detector {
     this.lineBuf = '';
     // a closing fence followed by text on the same line: the text after the fence is prose
     const from = this.filter.proseFrom(endOfLine ? line.slice(0, -1) : line);
-    if (from >= 0) for (let k = from; k < line.length; k++) this.append(line.charCodeAt(k));
+    if (from >= 0) this.appendRange(line, from, line.length);
     this.lineClass = endOfLine ? 'unknown' : from >= 0 ? 'prose' : 'skip';
   }
 
@@ -135,6 +135,25 @@ export class ChantingDetector implements Detector {
     this.boundPos[b] = this.search.pos;
     this.boundCall[b] = this.call;
     this.bounds++;
+  }
+
+  /**
+   * append() for each character of `text` from `from` to `to` (most prose goes this way: one loop with
+   * the search and the sentence tracker at hand, ~8% less time in chanting than a call per character).
+   */
+  private appendRange(text: string, from: number, to: number): void {
+    const search = this.search;
+    const sentences = this.sentences as SentenceRepeats;
+    const piece = this.bounds;
+    for (let k = from; k < to; k++) {
+      if (search.pos >= this.rebaseAt) this.rebase();
+      const at = search.pos;
+      const ch = text.charCodeAt(k);
+      const hit = search.push(ch);
+      if (hit > 0) this.note(hit, at);
+      const said = sentences.push(ch, at, piece);
+      if (said !== null) this.sentenceFound = said;
+    }
   }
 
   private append(ch: number): void {

@@ -7,7 +7,7 @@
 import { sessionChecker } from '../cli/scan/session-checker.js';
 import { runScan } from '../cli/scan/scan-pipeline.js';
 import type { SessionTally } from '../cli/scan/session-tally.js';
-import { readInputs } from '../formats/read-inputs.js';
+import { readInputBatches } from '../formats/read-inputs.js';
 import type { TraceIssue } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import type { JudgedRun } from './eval-row.js';
@@ -33,7 +33,7 @@ export async function replayOnePhase(inputs: readonly string[], options: LoopDet
   let totals;
   try {
     const sink = { verdict: () => undefined, issue: (i: TraceIssue) => issues.push(i), sessionDone: (_r: unknown, t: SessionTally) => tallies.push(t) };
-    totals = await runScan(readInputs(inputs), checker, { minAction: 'warn', maxLive: 100_000, batchSize: 1024 }, sink);
+    totals = await runScan(readInputBatches(inputs), checker, { minAction: 'warn', maxLive: 100_000, batchSize: 1024 }, sink);
   } finally {
     await checker.close();
   }

@@ -26,6 +26,12 @@ export class TrailingBytesError extends Error {
 
 /** Decoded bytes queued before the inflater is paused (its own buffers come on top). */
 const HIGH_WATER = 1 << 20;
+/**
+ * Bytes the inflater decodes into at a time: 256 KiB rather than zlib's 16 KiB, so the 42.6 MB of the
+ * traces come in ~170 chunks, not ~2,600, each a round trip to the thread pool and a step through the
+ * readers (`loopwatch scan` of events.jsonl.gz 1.19 -> 0.98 s; 1 MiB gained nothing more).
+ */
+const INFLATE_CHUNK = 256 * 1024;
 const FHCRC = 2;
 const FEXTRA = 4;
 const FNAME = 8;
@@ -105,7 +111,7 @@ async function readHeader(q: ByteQueue): Promise<boolean> {
 
 /** Inflates one member's deflate data, yielding its bytes; gives back to `q` what follows the data. */
 async function* inflateMember(q: ByteQueue, check: { crc: number; size: number }): AsyncGenerator<Uint8Array> {
-  const inf = zlib.createInflateRaw();
+  const inf = zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK });
   const out: Uint8Array[] = [];
   let queued = 0;
   // set from the inflater's events (an object, so the checks below are not narrowed away)

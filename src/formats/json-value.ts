@@ -51,7 +51,9 @@ export function parseJson(text: string, maxNesting: number = MAX_NESTING): Parse
   } catch (e) {
     return { ok: false, message: `invalid JSON: ${jsonErrorMessage(e)}` };
   }
-  return nestsDeeperThan(value, maxNesting) ? { ok: false, message: `JSON nests deeper than ${maxNesting} levels` } : { ok: true, value };
+  // nesting d deep takes d opening and d closing brackets: shorter text cannot nest too deep (most records)
+  const mayNestTooDeep = text.length >= 2 * (maxNesting + 1);
+  return mayNestTooDeep && nestsDeeperThan(value, maxNesting) ? { ok: false, message: `JSON nests deeper than ${maxNesting} levels` } : { ok: true, value };
 }
 
 /** Whether `v` is a JSON object (not null, not an array). */

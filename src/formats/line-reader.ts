@@ -63,6 +63,23 @@ function isBlank(bytes: Uint8Array): boolean {
  * error of the input ends it with a `read-error` issue.
  */
 export async function* readLines(bytes: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<TextLine | TraceIssue> {
+  for await (const batch of readLineBatches(bytes, options)) yield* batch;
+}
+
+/**
+ * Lines in one batch at most: batches of a whole 1 MiB read (~700 trace lines) kept every parsed record
+ * alive until the last was taken in, and the collector then copied them out of the young generation
+ * (`loopwatch scan` of the traces ~4% slower than batches of 64).
+ */
+export const LINES_PER_BATCH = 64;
+
+/**
+ * {@link readLines} a batch at a time: the lines ending in each chunk read, in arrays of at most
+ * {@link LINES_PER_BATCH} (never empty). One step of the asynchronous iteration per batch rather than per
+ * line: a line's own cost is then its decoding, not the promises and iterator results of the generators
+ * it passes through.
+ */
+export async function* readLineBatches(bytes: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<(TextLine | TraceIssue)[]> {
   const { file, maxLineBytes } = options;
   let parts: Uint8Array[] = [];
   let size = 0;
@@ -86,27 +103,32 @@ export async function* readLines(bytes: AsyncIterable<Uint8Array>, options: Line
   };
   try {
     for await (const chunk of bytes) {
+      let out: (TextLine | TraceIssue)[] = [];
       let pos = size === 0 && !tooLong ? skipBlank(chunk, 0) : 0;
       for (let nl = chunk.indexOf(LF, pos); nl !== -1; nl = chunk.indexOf(LF, pos)) {
         const l = finish(chunk.subarray(pos, nl));
-        if (l !== null) yield l;
+        if (l !== null) out.push(l);
+        if (out.length >= LINES_PER_BATCH) {
+          yield out;
+          out = [];
+        }
         pos = skipBlank(chunk, nl + 1);
       }
       if (pos < chunk.length) keep(chunk.subarray(pos));
+      if (out.length > 0) yield out;
     }
   } catch (e) {
     if (e instanceof TrailingBytesError) {
       // the data before the junk is whole: its last line too
       const l = size > 0 || tooLong ? finish(new Uint8Array(0)) : null;
-      if (l !== null) yield l;
-      yield issue('read-error', file, 0, e.message);
+      yield [...(l === null ? [] : [l]), issue('read-error', file, 0, e.message)];
       return;
     }
-    yield issue('read-error', file, line, `input could not be read past this line: ${(e as Error).message ?? String(e)}`);
+    yield [issue('read-error', file, line, `input could not be read past this line: ${(e as Error).message ?? String(e)}`)];
     return;
   }
   const l = size > 0 || tooLong ? finish(new Uint8Array(0)) : null;
-  if (l !== null) yield l;
+  if (l !== null) yield [l];
 
   /** Skips the blank lines starting at `from` (counting them); returns where the next line starts. */
   function skipBlank(chunk: Uint8Array, from: number): number {

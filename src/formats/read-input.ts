@@ -9,7 +9,7 @@ import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
 import { createClaudeCodeReader } from './claude-code.js';
 import { createCodexReader } from './codex.js';
-import { inputBytes, peekBytes } from './byte-source.js';
+import { PEEK_BYTES, inputBytes, peekBytes } from './byte-source.js';
 import { KNOWN_FORMATS, detectFormat } from './detect-format.js';
 import { detectLayout } from './detect-layout.js';
 import { createEventsReader } from './events.js';
@@ -20,7 +20,7 @@ import { createOpenAiChatReader } from './openai-chat.js';
 import { createOpenAiResponsesReader } from './openai-responses.js';
 import { createOpenHandsReader } from './openhands.js';
 import { createOtelReader } from './otel-genai.js';
-import { type RecordUnit, readRecords } from './read-records.js';
+import { type RecordUnit, readRecordBatches } from './read-records.js';
 import { createSweAgentReader } from './swe-agent.js';
 import { type FormatName, type TraceIssue, type TraceItem, issue } from './trace-record.js';
 
@@ -81,60 +81,75 @@ const isParts = (s: InputSourceData): s is readonly string[] => Array.isArray(s)
  * files name the input (a call's line is then the position of its file among them); issues name the file.
  */
 export async function* readInput(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
+  for await (const batch of readInputBatches(source, input, options)) yield* batch;
+}
+
+/** {@link readInput} a batch at a time: the items of each batch of records (see `readRecordBatches`), as one array (never empty). */
+export async function* readInputBatches(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem[]> {
   if (!isParts(source)) yield* inputItems(source, input, options);
   else {
     const position = new Map(source.map((part, i) => [part, i + 1]));
-    for await (const item of inputItems(source, input, options)) {
-      if (item.kind === 'call') yield { ...item, file: input.file, line: position.get(item.file) ?? item.line };
-      else yield item.kind === 'end' ? { ...item, file: input.file } : item;
+    for await (const batch of inputItems(source, input, options)) {
+      yield batch.map((item) => (item.kind === 'call' ? { ...item, file: input.file, line: position.get(item.file) ?? item.line } : item.kind === 'end' ? { ...item, file: input.file } : item));
     }
   }
-  yield { kind: 'input-end', file: input.file };
+  yield [{ kind: 'input-end', file: input.file }];
 }
 
-/** The records of one file or stream (`file` names it), with an issue for each line or element skipped. */
-async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, options: ReadInputOptions): AsyncGenerator<RecordUnit | TraceIssue> {
+/** The records of one file or stream (`file` names it), a batch at a time, with an issue for each line or element skipped. */
+async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, options: ReadInputOptions): AsyncGenerator<(RecordUnit | TraceIssue)[]> {
   const peeked = await peekBytes(inputBytes(source, options.onBytes));
-  const layout = options.format === 'swe-agent' ? 'json' : detectLayout(peeked.head, peeked.complete, file);
+  // the layout is judged on the first PEEK_BYTES whatever size the reads came in
+  const look = peeked.head.subarray(0, PEEK_BYTES);
+  const layout = options.format === 'swe-agent' ? 'json' : detectLayout(look, peeked.complete && look.length === peeked.head.length, file);
   try {
-    yield* readRecords(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout });
+    yield* readRecordBatches(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout });
   } finally {
     await peeked.close();
   }
 }
 
-async function* inputItems(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
+async function* inputItems(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem[]> {
   const { file } = input;
   let reader = options.format === undefined ? null : createReader(options.format, input);
   let current = options.format;
   let decided = options.format !== undefined;
   let skipped = 0;
   const records = isParts(source) ? source.map((part) => recordsOf(part, part, options)) : [recordsOf(source, file, options)];
-  for (const units of records) {
-    for await (const unit of units) {
-      if (unit.kind === 'issue') {
-        yield unit;
-        if (reader === null && ++skipped >= SNIFF_ISSUE_LIMIT) {
-          return yield issue('unknown-format', file, 0, `no readable record in the first ${SNIFF_ISSUE_LIMIT} lines or elements; rest of the input skipped`);
+  for (const batches of records) {
+    for await (const units of batches) {
+      const out: TraceItem[] = [];
+      for (const unit of units) {
+        if (unit.kind === 'issue') {
+          out.push(unit);
+          if (reader === null && ++skipped >= SNIFF_ISSUE_LIMIT) {
+            out.push(issue('unknown-format', file, 0, `no readable record in the first ${SNIFF_ISSUE_LIMIT} lines or elements; rest of the input skipped`));
+            return yield out;
+          }
+          continue;
         }
-        continue;
+        const guess = options.format === undefined ? detectFormat(unit.value, unit.file) : null;
+        if (!decided) {
+          if (guess === null && reader === null) {
+            out.push(issue('unknown-format', unit.file, unit.line, `the first record is ${shape(unit.value)}, not ${KNOWN_FORMATS}; input skipped`));
+            return yield out;
+          }
+          if (guess !== null) {
+            if (guess.format !== current) reader = createReader(guess.format, input);
+            current = guess.format;
+            decided = guess.decisive;
+          }
+        } else if (guess !== null && guess.decisive && guess.format !== current) {
+          out.push(issue('bad-record', unit.file, unit.line, `record is in the ${guess.format} format, but the input was found to be ${current}; skipped`));
+          continue;
+        }
+        for (const item of reader!.record(unit)) out.push(item);
       }
-      const guess = options.format === undefined ? detectFormat(unit.value, unit.file) : null;
-      if (!decided) {
-        if (guess === null && reader === null) {
-          return yield issue('unknown-format', unit.file, unit.line, `the first record is ${shape(unit.value)}, not ${KNOWN_FORMATS}; input skipped`);
-        }
-        if (guess !== null) {
-          if (guess.format !== current) reader = createReader(guess.format, input);
-          current = guess.format;
-          decided = guess.decisive;
-        }
-      } else if (guess !== null && guess.decisive && guess.format !== current) {
-        yield issue('bad-record', unit.file, unit.line, `record is in the ${guess.format} format, but the input was found to be ${current}; skipped`);
-        continue;
-      }
-      yield* reader!.record(unit);
+      if (out.length > 0) yield out;
     }
   }
-  if (reader !== null) yield* reader.finish();
+  if (reader !== null) {
+    const rest = [...reader.finish()];
+    if (rest.length > 0) yield rest;
+  }
 }

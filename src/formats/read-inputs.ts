@@ -8,7 +8,7 @@ import { knownKeys, integer, oneOf, record, stringList } from '../options/checks
 import { OptionTypeError } from '../errors.js';
 import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
 import { listInputs } from './list-inputs.js';
-import { readInput } from './read-input.js';
+import { readInputBatches as readOneInput } from './read-input.js';
 import { FORMAT_NAMES, type FormatName, type TraceItem } from './trace-record.js';
 
 export { FORMAT_NAMES };
@@ -42,6 +42,15 @@ const OPTION_NAMES = ['format', 'stdin', 'maxLineBytes', 'onBytes', 'ignore'] as
  * bad input.
  */
 export function readInputs(paths: readonly string[], options: ReadInputsOptions = {}): AsyncGenerator<TraceItem> {
+  return itemsOf(readInputBatches(paths, options));
+}
+
+/**
+ * {@link readInputs} a batch at a time: the items of each batch of records read (at most
+ * `LINES_PER_BATCH` lines of JSON Lines), as one array (never empty), in the same order. Where every item is looked at (a scan), this saves the
+ * asynchronous steps (promises, iterator results) of each item's way through the readers.
+ */
+export function readInputBatches(paths: readonly string[], options: ReadInputsOptions = {}): AsyncGenerator<TraceItem[]> {
   const o = record('options', options);
   knownKeys('options', o, OPTION_NAMES);
   const format = o.format === undefined ? undefined : oneOf('options.format', o.format, FORMAT_NAMES);
@@ -61,15 +70,20 @@ export function readInputs(paths: readonly string[], options: ReadInputsOptions 
   return read(paths, { format, maxLineBytes, stdin: stdin as NodeJS.ReadableStream | undefined, onBytes, ignore });
 }
 
+/** The items of batches, one by one. */
+export async function* itemsOf(batches: AsyncIterable<readonly TraceItem[]>): AsyncGenerator<TraceItem> {
+  for await (const batch of batches) yield* batch;
+}
+
 async function* read(
   paths: readonly string[],
   o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined; ignore: ReadonlySet<string> },
-): AsyncGenerator<TraceItem> {
+): AsyncGenerator<TraceItem[]> {
   const options = { maxLineBytes: o.maxLineBytes, ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }) };
   for (const path of paths) {
     for await (const input of listInputs(path, o.ignore)) {
-      if (input.kind === 'issue') yield input;
-      else yield* readInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'parts' ? input.parts : input.file, input, options);
+      if (input.kind === 'issue') yield [input];
+      else yield* readOneInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'parts' ? input.parts : input.file, input, options);
     }
   }
 }

@@ -7,7 +7,7 @@
 import type { Layout } from './detect-layout.js';
 import { splitJson } from './json-array-splitter.js';
 import { isRecord, parseJson } from './json-value.js';
-import { readLines } from './line-reader.js';
+import { readLineBatches } from './line-reader.js';
 import { type TraceIssue, issue } from './trace-record.js';
 
 /** One parsed record and where it came from. */
@@ -43,29 +43,44 @@ export function isConversationPart(v: unknown): boolean {
 
 /** The records of one input, with an issue for each line or element skipped. */
 export async function* readRecords(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<RecordUnit | TraceIssue> {
+  for await (const batch of readRecordBatches(bytes, options)) yield* batch;
+}
+
+/**
+ * {@link readRecords} a batch at a time: the records and issues of each batch of lines (see
+ * `readLineBatches`), or of each JSON piece, as one array (never empty).
+ */
+export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<(RecordUnit | TraceIssue)[]> {
   const { file } = options;
   let first = true;
-  /** Records of a value read whole at `line`: one, or the elements of an array that are not parts of one conversation. */
-  function* whole(value: unknown, line: number): Generator<RecordUnit> {
+  /** Records of a value read whole at `line`, into `out`: one, or the elements of an array that are not parts of one conversation. */
+  function whole(value: unknown, line: number, out: (RecordUnit | TraceIssue)[]): void {
     const prefix = first ? file : `${file}:${line}`;
     first = false;
-    if (!Array.isArray(value) || value.length === 0 || isConversationPart(value[0])) return yield { kind: 'record', value, file, line, fallbackSession: `${file}:${line}` };
-    for (let i = 0; i < value.length; i++) yield { kind: 'record', value: value[i], file, line, fallbackSession: `${prefix}#${i}` };
+    if (!Array.isArray(value) || value.length === 0 || isConversationPart(value[0])) {
+      out.push({ kind: 'record', value, file, line, fallbackSession: `${file}:${line}` });
+      return;
+    }
+    for (let i = 0; i < value.length; i++) out.push({ kind: 'record', value: value[i], file, line, fallbackSession: `${prefix}#${i}` });
   }
   if (options.layout === 'lines') {
-    for await (const l of readLines(bytes, options)) {
-      if (l.kind === 'issue') {
-        first = false;
-        yield l;
-        continue;
+    for await (const lines of readLineBatches(bytes, options)) {
+      const out: (RecordUnit | TraceIssue)[] = [];
+      for (const l of lines) {
+        if (l.kind === 'issue') {
+          first = false;
+          out.push(l);
+          continue;
+        }
+        if (l.text.trim() === '') continue;
+        const p = parseJson(l.text);
+        if (p.ok) whole(p.value, l.line, out);
+        else {
+          first = false;
+          out.push(issue('invalid-json', file, l.line, p.message));
+        }
       }
-      if (l.text.trim() === '') continue;
-      const p = parseJson(l.text);
-      if (p.ok) yield* whole(p.value, l.line);
-      else {
-        first = false;
-        yield issue('invalid-json', file, l.line, p.message);
-      }
+      if (out.length > 0) yield out;
     }
     return;
   }
@@ -73,35 +88,31 @@ export async function* readRecords(bytes: AsyncIterable<Uint8Array>, options: Re
   let decided = false;
   let prefix = file;
   for await (const piece of splitJson(bytes, options)) {
-    if (piece.kind === 'issue') {
-      yield piece;
-      continue;
-    }
-    if (piece.kind === 'value') {
+    const out: (RecordUnit | TraceIssue)[] = [];
+    if (piece.kind === 'issue') out.push(piece);
+    else if (piece.kind === 'value') {
       const p = parseJson(piece.text);
-      if (p.ok) yield* whole(p.value, piece.line);
-      else yield issue('invalid-json', file, piece.line, p.message);
+      if (p.ok) whole(p.value, piece.line, out);
+      else out.push(issue('invalid-json', file, piece.line, p.message));
       first = false;
-      continue;
-    }
-    if (piece.kind === 'array-end') {
-      if (group !== null && group.length > 0) yield { kind: 'record', value: group, file, line: piece.arrayLine, fallbackSession: `${file}:${piece.arrayLine}` };
+    } else if (piece.kind === 'array-end') {
+      if (group !== null && group.length > 0) out.push({ kind: 'record', value: group, file, line: piece.arrayLine, fallbackSession: `${file}:${piece.arrayLine}` });
       group = null;
       decided = false;
       first = false;
-      continue;
+    } else {
+      const p = parseJson(piece.text);
+      if (!p.ok) out.push(issue('invalid-json', file, piece.line, `element ${piece.index}: ${p.message}`));
+      else {
+        if (!decided) {
+          decided = true;
+          group = isConversationPart(p.value) ? [] : null;
+          prefix = first ? file : `${file}:${piece.arrayLine}`;
+        }
+        if (group !== null) group.push(p.value);
+        else out.push({ kind: 'record', value: p.value, file, line: piece.line, fallbackSession: `${prefix}#${piece.index}` });
+      }
     }
-    const p = parseJson(piece.text);
-    if (!p.ok) {
-      yield issue('invalid-json', file, piece.line, `element ${piece.index}: ${p.message}`);
-      continue;
-    }
-    if (!decided) {
-      decided = true;
-      group = isConversationPart(p.value) ? [] : null;
-      prefix = first ? file : `${file}:${piece.arrayLine}`;
-    }
-    if (group !== null) group.push(p.value);
-    else yield { kind: 'record', value: p.value, file, line: piece.line, fallbackSession: `${prefix}#${piece.index}` };
+    if (out.length > 0) yield out;
   }
 }

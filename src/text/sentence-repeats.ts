@@ -55,7 +55,8 @@ export class SentenceRepeats {
   private start = 0;
   private pendingSpace = false;
   private words = false;
-  private shown = '';
+  /** The sentence's first SHOWN normalised characters (a string is made only for a repeated sentence). */
+  private readonly shown = new Uint16Array(SHOWN);
 
   constructor(
     private readonly minChars: number,
@@ -84,8 +85,8 @@ export class SentenceRepeats {
 
   private add(ch: number): void {
     this.hash = Math.imul(this.hash ^ ch, FNV_PRIME);
+    if (this.length < SHOWN) this.shown[this.length] = ch;
     this.length++;
-    if (this.shown.length < SHOWN) this.shown += String.fromCharCode(ch);
   }
 
   private finish(chunk: number): RepeatedSentence | null {
@@ -105,7 +106,7 @@ export class SentenceRepeats {
         first = this.starts[slot] as number;
         if (this.chunks[slot] !== chunk) across = true;
       }
-      if (count >= this.repetitions + (across ? 1 : 0)) found = { text: this.shown, count, firstStart: first };
+      if (count >= this.repetitions + (across ? 1 : 0)) found = { text: this.shownText(), count, firstStart: first };
     }
     if (n > 0) {
       const slot = this.stored % SENTENCE_WINDOW;
@@ -119,8 +120,12 @@ export class SentenceRepeats {
     this.length = 0;
     this.pendingSpace = false;
     this.words = false;
-    this.shown = '';
     return found;
+  }
+
+  /** The sentence so far as shown in a report: its first SHOWN normalised characters. */
+  private shownText(): string {
+    return String.fromCharCode(...this.shown.subarray(0, Math.min(this.length, SHOWN)));
   }
 
   /** Moves the stored stream positions back by `shift` (see PeriodSearch.rebase). */
@@ -141,7 +146,7 @@ export class SentenceRepeats {
     w.i32(this.start);
     w.bool(this.pendingSpace);
     w.bool(this.words);
-    w.str(this.shown);
+    w.str(this.shownText());
   }
 
   /** Reads what save() wrote. */
@@ -157,7 +162,9 @@ export class SentenceRepeats {
     this.start = r.i32();
     this.pendingSpace = r.bool();
     this.words = r.bool();
-    this.shown = r.str();
+    const shown = r.str();
+    if (this.length < 0 || shown.length !== Math.min(this.length, SHOWN)) throw new SnapshotError('loopwatch: the snapshot is corrupt (sentence text)');
+    for (let k = 0; k < shown.length; k++) this.shown[k] = shown.charCodeAt(k);
   }
 
   /** Forgets the stream. */
@@ -172,6 +179,5 @@ export class SentenceRepeats {
     this.start = 0;
     this.pendingSpace = false;
     this.words = false;
-    this.shown = '';
   }
 }

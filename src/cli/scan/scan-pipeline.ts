@@ -98,8 +98,8 @@ const emptyBatch = (): Batch => ({ events: [], sites: [], tallies: [], index: []
 /** The checker's id of a session: its file and its id. */
 export const sessionKey = (file: string, session: string): string => `${file}\u0000${session}`;
 
-/** Scans `items` with `checker`, reporting to `sink`; the checker is left open. */
-export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionChecker, plan: ScanPlan, sink: ScanSink): Promise<ScanTotals> {
+/** Scans `items` (in batches: `readInputBatches`) with `checker`, reporting to `sink`; the checker is left open. */
+export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checker: SessionChecker, plan: ScanPlan, sink: ScanSink): Promise<ScanTotals> {
   const t0 = performance.now();
   const aggregate = new ScanAggregate(plan.top, plan.listed);
   const live = new SessionTable<SessionTally>();
@@ -189,11 +189,11 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
   };
 
   const it = items[Symbol.asyncIterator]();
-  // the next item, or 'stop' as soon as the signal is aborted (a promise per item: racing one long-lived
-  // promise would pile up a reaction per item on it)
+  // the next batch, or 'stop' as soon as the signal is aborted (a promise per batch: racing one long-lived
+  // promise would pile up a reaction per batch on it)
   let wake: ((r: 'stop') => void) | null = null;
   plan.signal?.addEventListener('abort', () => wake?.('stop'), { once: true });
-  const next = (): Promise<IteratorResult<TraceItem> | 'stop'> =>
+  const next = (): Promise<IteratorResult<readonly TraceItem[]> | 'stop'> =>
     plan.signal === undefined
       ? it.next()
       : new Promise((resolve, reject) => {
@@ -201,25 +201,19 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
           wake = resolve;
           it.next().then(resolve, reject);
         });
-  for (;;) {
-    const r = await next();
-    wake = null;
-    if (r === 'stop') {
-      stopped = true;
-      // a read in progress (standard input waiting for data) is left behind, not awaited
-      it.return?.().catch(() => undefined);
-      break;
-    }
-    if (r.done === true) break;
-    const item = r.value;
+  /**
+   * Takes in one item (without waiting: no promise per item). 'flush': not taken, the open batch must be
+   * submitted first; 'full': taken, and the open batch is full.
+   */
+  const take = (item: TraceItem): 'taken' | 'flush' | 'full' => {
     if (item.kind === 'issue') {
       issues++;
       sink.issue(item);
-      continue;
+      return 'taken';
     }
     if (item.kind === 'input-end') {
       endAll(item.file);
-      continue;
+      return 'taken';
     }
     const key = sessionKey(item.file, item.session);
     if (item.kind === 'end') {
@@ -228,10 +222,10 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
         const t = waiting.delete(key);
         if (t !== undefined) close(t);
       }
-      continue;
+      return 'taken';
     }
     // a session ended in the open batch starts again only after that end reaches the checker
-    if (open.ends.has(key)) await submit();
+    if (open.ends.has(key)) return 'flush';
     let tally = live.use(key, 0);
     if (tally === undefined) {
       tally = waiting.delete(key);
@@ -250,7 +244,32 @@ export async function runScan(items: AsyncIterable<TraceItem>, checker: SessionC
     open.tallies.push(tally);
     open.index.push(index);
     open.base.push(tally.base);
-    if (open.events.length >= plan.batchSize) await submit();
+    return open.events.length >= plan.batchSize ? 'full' : 'taken';
+  };
+  reading: for (;;) {
+    const r = await next();
+    wake = null;
+    if (r === 'stop') {
+      stopped = true;
+      // a read in progress (standard input waiting for data) is left behind, not awaited
+      it.return?.().catch(() => undefined);
+      break;
+    }
+    if (r.done === true) break;
+    for (const item of r.value) {
+      // Ctrl-C while a batch is being taken in: the rest of it is not (as if it had not been read)
+      if (plan.signal?.aborted === true) {
+        stopped = true;
+        it.return?.().catch(() => undefined);
+        break reading;
+      }
+      let taken = take(item);
+      if (taken === 'flush') {
+        await submit();
+        taken = take(item);
+      }
+      if (taken === 'full') await submit();
+    }
   }
   endAll(null);
   await submit();

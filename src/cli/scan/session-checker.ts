@@ -7,7 +7,7 @@ import { LoopEngine, type SessionEvent } from '../../engine/loop-engine.js';
 import type { LoopDetectorOptions } from '../../options/options.js';
 import { resolveOptions } from '../../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../../wasm/session-capacity.js';
-import { LoopPool } from '../../pool/loop-pool.js';
+import { resolvePoolOptions } from '../../pool/pool-options.js';
 import type { Verdict } from '../../types.js';
 
 /** Checks batches of calls of many sessions, in submission order per session. */
@@ -48,7 +48,8 @@ export const MIN_CORES_FOR_WORKERS = 4;
  * parses the input (about half of a one-thread scan's time) and packs the calls of the workers' sessions;
  * on two cores that leaves a second thread less to gain than it costs (measured on a 2-core VM:
  * `loopwatch scan` of the 28,505 trace calls 1.21 s with one thread, 1.28 s with two; of 228,040 calls,
- * 7.9-8.5 s against 9.2-9.7 s, see docs/speed.md).
+ * 7.9-8.5 s against 9.2-9.7 s; after the reading was made cheaper, 0.90 s against 1.11 s, the two
+ * threads burning 1.86 CPU seconds against 1.28: see docs/speed.md, "Scan end to end").
  */
 export function defaultCheckerThreads(cores: number): number {
   return cores >= MIN_CORES_FOR_WORKERS ? cores : 1;
@@ -87,10 +88,13 @@ export function sessionChecker(options: LoopDetectorOptions, threads: number, ma
       },
     };
   }
-  const pool = new LoopPool({ ...options, workers: threads - 1, inlineShard: true, maxSessions: (maxLive + 1) * threads, idleTtlMs: 0 });
+  const poolOptions = { ...options, workers: threads - 1, inlineShard: true, maxSessions: (maxLive + 1) * threads, idleTtlMs: 0 };
+  resolvePoolOptions(poolOptions); // invalid options throw here, as the pool's constructor would
+  // the pool's modules (piscina, the wire format: ~15 ms of loading) load only for a scan with workers
+  const pool = import('../../pool/loop-pool.js').then(({ LoopPool }) => new LoopPool(poolOptions));
   return {
-    checkBatch: (events) => pool.checkBatch(events),
-    end: (session) => pool.end(session),
-    close: () => pool.close(),
+    checkBatch: async (events) => (await pool).checkBatch(events),
+    end: async (session) => (await pool).end(session),
+    close: async () => (await pool).close(),
   };
 }
