@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLI, loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
 import { traceDir } from './helpers/traces.js';
+import { iterateFleet } from '../src/demo/fleet/fleet.js';
 import { join } from 'node:path';
 
 describe('loopwatch help and version', () => {
@@ -36,6 +37,20 @@ describe('loopwatch demo', () => {
     expect(run.stdout).toContain('against the injected truth');
     expect(run.stdout).toMatch(/recall/);
     expect(run.stdout).toMatch(/precision/);
+  });
+
+  it('should count as failed exactly the fleet calls that failed', () => {
+    const run = JSON.parse(loopwatch(['demo', '--sessions', '120', '--workers', '0', '--json']).stdout) as { summary: { events: number; toolFailures: number } };
+    let calls = 0;
+    let failed = 0;
+    for (const s of iterateFleet({ sessions: 120, seed: 42 })) {
+      calls += s.events.length;
+      failed += s.events.filter((e) => e.error !== undefined).length;
+    }
+    expect(run.summary.events).toBe(calls);
+    expect(failed).toBeGreaterThan(0);
+    expect(failed).toBeLessThan(calls);
+    expect(run.summary.toolFailures).toBe(failed);
   });
 
   it('should give the same scores in this thread and on workers, as JSON', () => {

@@ -25,7 +25,9 @@ async function* fleetItems(sessions: number, seed: number, truth: SessionTruth[]
     truth.push(t);
     const items: TraceItem[] = [];
     for (let i = 0; i < events.length; i++) {
-      items.push({ kind: 'call', session: s.session, event: events[i] as (typeof events)[number], errorInfo: 'known', file: DEMO_FILE, line: i + 1 });
+      const event = events[i] as (typeof events)[number];
+      // the generator says of every call whether it failed: known when it did, absent when it did not
+      items.push({ kind: 'call', session: s.session, event, errorInfo: event.error === undefined ? 'absent' : 'known', file: DEMO_FILE, line: i + 1 });
     }
     items.push({ kind: 'end', session: s.session, file: DEMO_FILE });
     yield items;
