@@ -6,18 +6,18 @@
  * the pipelines around it are not).
  */
 import { describe, expect, it } from 'vitest';
+import { ENGINES, type Engine } from './helpers/verdicts.js';
 import { CHANTING_DEFAULTS, LoopDetector } from '../src/index.js';
 import type { Verdict } from '../src/index.js';
 
-const ENGINES = ['wasm', 'reference'] as const;
 const chantingOnly = { exactRepeat: false, frequency: false, cycle: false, semantic: false, similarArgs: false, resultRepeat: false, deadEnd: false, stateRepeat: false, chanting: true } as const;
 
-function detector(engine: (typeof ENGINES)[number]): LoopDetector {
+function detector(engine: Engine): LoopDetector {
   return new LoopDetector({ engine, detectors: chantingOnly, policy: { ladder: ['warn'] } });
 }
 
 /** The 1-based index of the first piece streamed through checkText that got a verdict, or 0. */
-function firstStreamed(pieces: readonly string[], engine: (typeof ENGINES)[number]): number {
+function firstStreamed(pieces: readonly string[], engine: Engine): number {
   const d = detector(engine);
   try {
     const k = pieces.findIndex((p) => d.checkText(p) !== null);
@@ -28,7 +28,7 @@ function firstStreamed(pieces: readonly string[], engine: (typeof ENGINES)[numbe
 }
 
 /** The 1-based index of the first call whose text got a verdict, or 0. */
-function firstSaid(texts: readonly string[], engine: (typeof ENGINES)[number]): number {
+function firstSaid(texts: readonly string[], engine: Engine): number {
   const d = detector(engine);
   try {
     const k = texts.findIndex((text, i) => d.check({ tool: 'reply', args: { turn: i }, text }) !== null);

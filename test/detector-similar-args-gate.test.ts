@@ -6,18 +6,13 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setAnswerGate } from '../src/detectors/similar-args.js';
-import { LoopDetector } from '../src/index.js';
 import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
 import { options, runs, sameAnswer, stream, variant } from './helpers/streams.js';
+import { verdictsOf } from './helpers/verdicts.js';
 
 function verdicts(events: readonly ToolEvent[], o: LoopDetectorOptions, gate: boolean): string[] {
   setAnswerGate(gate);
-  const d = new LoopDetector(o);
-  try {
-    return events.map((e) => JSON.stringify(d.check(e)));
-  } finally {
-    d.dispose();
-  }
+  return verdictsOf(events, o).map((v) => JSON.stringify(v));
 }
 
 describe('similar args: the answered-before gate', () => {

@@ -4,19 +4,10 @@
  * engines; the loops they resemble are in the neighbouring policy tests.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
+import { ENGINES, type Engine, actionsOf, verdictsOf } from './helpers/verdicts.js';
 import type { ToolEvent } from '../src/index.js';
 
-const ENGINES = ['wasm', 'reference'] as const;
-
-function actions(events: readonly ToolEvent[], engine: (typeof ENGINES)[number]): string[] {
-  const d = new LoopDetector({ engine });
-  try {
-    return events.map((e) => d.check(e)?.action ?? '-');
-  } finally {
-    d.dispose();
-  }
-}
+const actions = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine }));
 
 const DIFF = 'diff --git a/src/parser.py b/src/parser.py\nindex 3a4c1e2..5b6d7f8 100644\n--- a/src/parser.py\n+++ b/src/parser.py\n@@ -40,7 +40,7 @@ def parse(tokens):\n-    return tokens[0]\n+    return tokens[1]\n';
 const view = (content: string): ToolEvent => ({ tool: 'str_replace_editor', args: { command: 'view', path: '/repo/src/parser.py' }, result: `Here's the result of running cat -n on /repo/src/parser.py:\n${content}` });

@@ -3,19 +3,10 @@
  * short synthetic session showing the same behaviour, run through the default LoopDetector on both engines.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
+import { ENGINES, type Engine, verdictsOf } from './helpers/verdicts.js';
 import type { ToolEvent, Verdict } from '../src/index.js';
 
-const ENGINES = ['wasm', 'reference'] as const;
-
-function verdicts(events: readonly ToolEvent[], engine: (typeof ENGINES)[number]): (Verdict | null)[] {
-  const d = new LoopDetector({ engine });
-  try {
-    return events.map((e) => d.check(e));
-  } finally {
-    d.dispose();
-  }
-}
+const verdicts = (events: readonly ToolEvent[], engine: Engine): (Verdict | null)[] => verdictsOf(events, { engine });
 
 const kinds = (vs: readonly (Verdict | null)[]): string[] => vs.filter((v): v is Verdict => v !== null).map((v) => v.kind);
 /** Every signal's kind, of every verdict (the verdict's own kind is only the most specific one). */

@@ -5,19 +5,10 @@
  * (back to back, or alternating with the same look at a log) still breaks soon. Both engines.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
+import { ENGINES, type Engine, actionsOf, verdictsOf } from './helpers/verdicts.js';
 import type { ToolEvent } from '../src/index.js';
 
-const ENGINES = ['wasm', 'reference'] as const;
-
-function actions(events: readonly ToolEvent[], engine: (typeof ENGINES)[number]): string[] {
-  const d = new LoopDetector({ engine });
-  try {
-    return events.map((e) => d.check(e)?.action ?? '-');
-  } finally {
-    d.dispose();
-  }
-}
+const actions = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine }));
 
 const rejected: ToolEvent = { tool: 'malformed_turn', args: { blocks: 2 }, error: 'Please give exactly one action per turn, found 2.' };
 

@@ -5,21 +5,11 @@
  * by error class. With work between them (an edit), a changed count is still progress. Both engines.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
+import { ENGINES, type Engine, actionsOf, verdictsOf } from './helpers/verdicts.js';
 import type { ToolEvent, Verdict } from '../src/index.js';
 
-const ENGINES = ['wasm', 'reference'] as const;
-
-function verdicts(events: readonly ToolEvent[], engine: (typeof ENGINES)[number]): (Verdict | null)[] {
-  const d = new LoopDetector({ engine });
-  try {
-    return events.map((e) => d.check(e));
-  } finally {
-    d.dispose();
-  }
-}
-
-const actions = (vs: readonly (Verdict | null)[]): string[] => vs.map((v) => v?.action ?? '-');
+const verdicts = (events: readonly ToolEvent[], engine: Engine): (Verdict | null)[] => verdictsOf(events, { engine });
+const actions = actionsOf;
 const TMP = ['a81f', '9c2e', '77d0', 'e3b1', '0f4a', '5d5d'];
 
 describe.each(ENGINES)('the same call failing with a moving detail (%s engine)', (engine) => {

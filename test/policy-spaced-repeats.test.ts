@@ -5,11 +5,11 @@
  * takes the climb up where it was left; a loop that starts afresh starts on the first rung. Both engines.
  */
 import { describe, expect, it } from 'vitest';
+import { ENGINES, type Engine, verdictsOf } from './helpers/verdicts.js';
 import { LoopDetector } from '../src/index.js';
 import type { ToolEvent, Verdict } from '../src/index.js';
 import { POLICY_DEFAULTS } from '../src/options/options.js';
 
-const ENGINES = ['wasm', 'reference'] as const;
 
 /** `tries` searches, each followed by `gap` reads of files not read before. */
 function spaced(search: (k: number) => ToolEvent, tries: number, gap: number): ToolEvent[] {
@@ -22,14 +22,8 @@ function spaced(search: (k: number) => ToolEvent, tries: number, gap: number): T
   return out;
 }
 
-function actions(events: readonly ToolEvent[], engine: (typeof ENGINES)[number]): string[] {
-  const d = new LoopDetector({ engine });
-  try {
-    return events.map((e) => d.check(e)).filter((v): v is Verdict => v !== null).map((v) => v.action);
-  } finally {
-    d.dispose();
-  }
-}
+/** The actions of the verdicts given, in order (calls without one left out). */
+const actions = (events: readonly ToolEvent[], engine: Engine): string[] => verdictsOf(events, { engine }).filter((v): v is Verdict => v !== null).map((v) => v.action);
 
 const GAP = POLICY_DEFAULTS.cooldown + 2;
 

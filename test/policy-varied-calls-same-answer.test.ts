@@ -5,22 +5,14 @@
  * nothing was found, and brief acknowledgements, are not answers. Both engines.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
+import { ENGINES, type Engine, verdictsOf } from './helpers/verdicts.js';
 import type { ToolEvent, Verdict } from '../src/index.js';
 import { RESULT_REPEAT_DEFAULTS } from '../src/options/detector-options.js';
 import { VARIED_CALLS_EXTRA } from '../src/detectors/result-repeat.js';
 
-const ENGINES = ['wasm', 'reference'] as const;
 const LISTING = 'README.md\npackage.json\nsrc/\ntest/\ndocs/\nbench/\nassembly/\nscripts/\ntsconfig.json';
 
-function verdicts(events: readonly ToolEvent[], engine: (typeof ENGINES)[number]): (Verdict | null)[] {
-  const d = new LoopDetector({ engine });
-  try {
-    return events.map((e) => d.check(e));
-  } finally {
-    d.dispose();
-  }
-}
+const verdicts = (events: readonly ToolEvent[], engine: Engine): (Verdict | null)[] => verdictsOf(events, { engine });
 
 const bash = (command: string, result: string): ToolEvent => ({ tool: 'bash', args: { command }, result });
 
