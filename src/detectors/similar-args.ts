@@ -70,6 +70,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     const h = this.ctx.history;
     const last = this.n - 1;
     if (last < 0) return null;
+    const floor = Math.max(0, last - this.o.window, h.oldest);
     if (this.onlyWhenFailing) {
       const f = h.flagsOf(last);
       // a stall of similar calls: failures, results saying nothing was found, or the same real answer
@@ -77,11 +78,10 @@ export class SimilarArgsDetector implements Detector, Rewindable {
       const answer = (f & (OutcomeFlag.KNOWN | OutcomeFlag.ERROR | OutcomeFlag.BRIEF | OutcomeFlag.EMPTY)) === OutcomeFlag.KNOWN;
       if (!failing && !answer) return null;
       // a real answer stalls similar calls only when an earlier call of the tool got the very same one
-      if (!failing && answerGate && !this.answeredBefore(last)) return null;
+      if (!failing && answerGate && !this.answeredBefore(floor, last)) return null;
     }
     const cur = this.argsAt(last);
     const similar: number[] = [];
-    const floor = Math.max(0, last - this.o.window, h.oldest);
     for (let i = floor; i < last; i++) {
       if (!h.same(Ring.TOOL, i, last)) continue;
       if (argsSimilarityAtLeast(this.argsAt(i), cur, this.o.similarity, this.o.similarity) >= this.o.similarity) similar.push(i);
@@ -104,13 +104,13 @@ export class SimilarArgsDetector implements Detector, Rewindable {
   }
 
   /**
-   * Whether a call of the same tool in the window got exactly the outcome of call `last`: without one, no
-   * unit of similar calls ending at `last` can be stalled (its last two would differ), so the policy would
-   * set the signal aside and the edit distances are not worth computing.
+   * Whether a call of the same tool in the window (from `floor`) got exactly the outcome of call `last`:
+   * without one, no unit of similar calls ending at `last` can be stalled (its last two would differ), so
+   * the policy would set the signal aside and the edit distances are not worth computing.
    */
-  private answeredBefore(last: number): boolean {
+  private answeredBefore(floor: number, last: number): boolean {
     const h = this.ctx.history;
-    for (let i = Math.max(0, last - this.o.window, h.oldest); i < last; i++) {
+    for (let i = floor; i < last; i++) {
       if (h.same(Ring.TOOL, i, last) && h.same(Ring.OUTCOME, i, last)) return true;
     }
     return false;
