@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { defaultTraceDir } from '../src/eval/trace-dir.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** The command as the package's `bin` runs it: the bundle (scripts/build-cli.mjs). */
+const CLI = fileURLToPath(new URL('../src/bin/loopwatch.js', import.meta.url));
 
 /** One variant's figures. */
 export interface ScanFigure {

@@ -67,13 +67,15 @@ export interface PoolStats extends EngineStats {
   readonly queued: number;
 }
 
-/** Where the worker module is: beside this file once built; the built copy when running from sources. */
+/**
+ * Where the worker module is: beside this file once built; in the built pool folder when this is the
+ * bundled command (dist/src/bin); the built copy when running from sources.
+ */
 function workerFile(): string {
-  const here = fileURLToPath(new URL('./pool-worker.js', import.meta.url));
-  if (existsSync(here)) return here;
-  const built = fileURLToPath(new URL('../../dist/src/pool/pool-worker.js', import.meta.url));
-  if (existsSync(built)) return built;
-  throw new Error(`loopwatch: the pool's worker module is missing (looked for ${here} and ${built}); run \`npm run build\``);
+  const places = ['./pool-worker.js', '../pool/pool-worker.js', '../../dist/src/pool/pool-worker.js'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  const found = places.find((p) => existsSync(p));
+  if (found !== undefined) return found;
+  throw new Error(`loopwatch: the pool's worker module is missing (looked for ${places.join(', ')}); run \`npm run build\``);
 }
 
 /** FNV-1a over the id's UTF-16 code units: which shard holds a session. */

@@ -1,4 +1,7 @@
-/** Runs the built CLI (`dist/src/cli/main.js`, made by `npm test`'s build) as a subprocess. */
+/**
+ * Runs the built CLI as a subprocess: the bundled command the package's `bin` names
+ * (`dist/src/bin/loopwatch.js`, made by `npm test`'s build), as a user runs it.
+ */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,8 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/** The CLI's entry point. */
-export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+/** The CLI's entry point: the bundled command. */
+export const CLI = fileURLToPath(new URL('../../dist/src/bin/loopwatch.js', import.meta.url));
+
+/** The same command as modules, as tsc built them (`dist/src/cli/main.js`). */
+export const CLI_MODULES = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 
 /** What a run printed and returned. */
 export interface CliRun {
