@@ -262,7 +262,12 @@ export class LoopDetector {
     const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(e.result);
     // whether the call failed, from the event (in a batch the rings may already hold later calls)
     const failed = e.error !== undefined && errorText(e.error) !== undefined;
-    return this.finish(signals, this.pipeline.lastIndex, e.step, waiting, failed);
+    try {
+      return this.finish(signals, this.pipeline.lastIndex, e.step, waiting, failed);
+    } finally {
+      // the verdict is made: the log lets go of the call's args unless a later message can name it
+      this.pipeline.log.settle();
+    }
   }
 
   /**

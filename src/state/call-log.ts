@@ -1,15 +1,21 @@
 /**
  * What verdicts say about recent calls: per call, the tool, the description, the signature and the
  * caller's step and round, kept by the host beside the fingerprint rings so patterns and messages can name
- * the calls; and for the newest `argsWindow` calls only, the args as given (what similar args compares,
+ * the calls; and for the newest `argsWindow` calls at most, the args as given (what similar args compares,
  * and what previews show: messages name the current call, or a cycle's unit). References and previews
  * are built only when a verdict needs them. Bounded by its capacity; a call's args are let go as soon as
  * nothing can read them, so a session does not hold on to its callers' objects.
  *
+ * Without similar args or custom detectors (`keepAll` false), what reads a call's args after its own check
+ * is a cycle's message, which names the calls of its unit; a call is in a unit only if it repeats the call
+ * `p` before it for a period `p` the cycle detector tries (the last `p * repetitions` calls are
+ * `p`-periodic). So once its check is over ({@link CallLog.settle}), a call that repeats none of the calls
+ * `minPeriod` to `maxPeriod` before it is let go: a session that is not looping holds no args at all.
+ *
  * ```
  *   index:   n-capacity ...                n-argsWindow ... n-1
  *   kept:    tool, signature, description, step, round (refs)
- *                                          args, previews
+ *                                          args, previews (all, or those a cycle's unit can name)
  * ```
  */
 import { SnapshotError } from '../errors.js';
@@ -61,7 +67,8 @@ interface LogSlot {
   readonly argsSlot: number;
   readonly tool: string | undefined;
   readonly args: unknown;
-  readonly raw: number;
+  readonly held: number;
+  readonly settled: boolean;
   readonly sigHi: number;
   readonly sigLo: number;
   readonly description: string | undefined;
@@ -72,7 +79,31 @@ interface LogSlot {
 }
 
 /** Turns args as given into args as compared (JSON strings parsed, the tool's identity applied). */
-export type ArgsNormaliser = (args: unknown, tool: string) => unknown;
+export interface ArgsNormaliser {
+  /** The args as compared. */
+  normaliseArgs(args: unknown, tool: string): unknown;
+}
+
+/** Which calls' args a log keeps, and for how long: see {@link argsRetention}. */
+export interface ArgsRetention {
+  /** Calls whose args (and previews) may be kept: the newest ones, at least 1. */
+  readonly window: number;
+  /** Whether every call in the window keeps its args (similar args, custom detectors). */
+  readonly keepAll: boolean;
+  /** With `keepAll` false: the cycle periods whose units a message names (0 and 0: none). */
+  readonly minPeriod: number;
+  readonly maxPeriod: number;
+}
+
+/** How a call's args are held (the `held` column). */
+const enum Held {
+  /** As compared (normalised). */
+  Normalised = 0,
+  /** As given: normalised on first read. */
+  Raw = 1,
+  /** Let go after the call's check (see settle()): neither args nor preview are kept. */
+  Released = 2,
+}
 
 /**
  * Recent calls of one session. The columns most sessions never need (descriptions, steps, rounds,
@@ -80,9 +111,9 @@ export type ArgsNormaliser = (args: unknown, tool: string) => unknown;
  */
 export class CallLog implements Rewindable {
   private readonly tools: (string | undefined)[];
-  /** The newest `argsWindow` calls' args, at `index % argsWindow`, and whether each is still as given. */
+  /** The newest `argsWindow` calls' args, at `index % argsWindow`, and how each is held (a Held). */
   private readonly args: unknown[];
-  private readonly raw: Uint8Array;
+  private readonly held: Held[];
   private readonly sig: Uint32Array;
   private descriptions: (string | undefined)[] | null = null;
   private steps: Float64Array | null = null;
@@ -91,18 +122,20 @@ export class CallLog implements Rewindable {
   private refs: (CallRef | undefined)[] | null = null;
   private n = 0;
 
-  /** Calls whose args and previews are kept (the newest ones; at most `capacity`). */
+  /** Calls whose args and previews may be kept (the newest ones; at most `capacity`). */
   readonly argsWindow: number;
+  /** Whether the newest call is settled: its check is over (see settle()). */
+  private settled = true;
 
   constructor(
     readonly capacity: number,
-    private readonly normalise: ArgsNormaliser,
-    argsWindow = capacity,
+    private readonly normaliser: ArgsNormaliser,
+    private readonly retention: ArgsRetention = { window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0 },
   ) {
-    this.argsWindow = Math.max(1, Math.min(capacity, argsWindow));
+    this.argsWindow = Math.max(1, Math.min(capacity, retention.window));
     this.tools = new Array<string | undefined>(capacity);
     this.args = new Array<unknown>(this.argsWindow);
-    this.raw = new Uint8Array(this.argsWindow);
+    this.held = new Array<Held>(this.argsWindow).fill(Held.Normalised);
     this.sig = new Uint32Array(capacity * 2);
   }
 
@@ -115,7 +148,8 @@ export class CallLog implements Rewindable {
     const a = this.n % this.argsWindow;
     this.tools[s] = tool;
     this.args[a] = args;
-    this.raw[a] = normalised ? 0 : 1;
+    this.held[a] = normalised ? Held.Normalised : Held.Raw;
+    this.settled = false;
     if (description !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = description;
     else if (this.descriptions !== null) this.descriptions[s] = undefined;
     this.sig[2 * s] = sigHi;
@@ -135,7 +169,38 @@ export class CallLog implements Rewindable {
 
   /** Whether a call's args (and preview) are still kept. */
   private argsKept(index: number): boolean {
-    return index >= 0 && index < this.n && index >= this.n - this.argsWindow;
+    return index >= 0 && index < this.n && index >= this.n - this.argsWindow && this.held[index % this.argsWindow] !== Held.Released;
+  }
+
+  /**
+   * Says the newest call's check is over (its verdict made): unless something can still read its args
+   * (see the module comment), they and its preview are let go. Idempotent; a push starts a new call.
+   */
+  settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const r = this.retention;
+    const last = this.n - 1;
+    if (r.keepAll || last < 0) return;
+    const lo = this.sig[2 * (last % this.capacity) + 1];
+    for (let p = r.minPeriod; p <= r.maxPeriod && p >= 1; p++) {
+      // the low 32 bits, as the rings compare calls: a collision keeps args, never loses them
+      if (this.kept(last - p) && this.sig[2 * ((last - p) % this.capacity) + 1] === lo) return;
+    }
+    const a = last % this.argsWindow;
+    this.args[a] = undefined;
+    this.held[a] = Held.Released;
+    if (this.previews !== null) this.previews[a] = undefined;
+  }
+
+  /**
+   * The indices of the calls whose args are held now, oldest first.
+   * @internal For tests of what a session keeps.
+   */
+  heldArgs(): number[] {
+    const out: number[] = [];
+    for (let i = Math.max(0, this.n - this.argsWindow); i < this.n; i++) if (this.argsKept(i) && this.args[i % this.argsWindow] !== undefined) out.push(i);
+    return out;
   }
 
   /** The low 32 bits of a call's signature, or undefined when it is no longer kept. */
@@ -168,9 +233,9 @@ export class CallLog implements Rewindable {
   argsOf(index: number): unknown {
     if (!this.argsKept(index)) return undefined;
     const a = index % this.argsWindow;
-    if (this.raw[a] === 1) {
-      this.args[a] = this.normalise(this.args[a], this.tools[index % this.capacity] as string);
-      this.raw[a] = 0;
+    if (this.held[a] === Held.Raw) {
+      this.args[a] = this.normaliser.normaliseArgs(this.args[a], this.tools[index % this.capacity] as string);
+      this.held[a] = Held.Normalised;
     }
     return this.args[a];
   }
@@ -206,7 +271,8 @@ export class CallLog implements Rewindable {
       w.u32(this.sig[2 * s + 1] as number);
       w.f64(this.steps === null ? NaN : (this.steps[s] as number));
       w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
-      if (!this.argsKept(i)) continue;
+      if (i < this.n - this.argsWindow) continue;
+      // a call let go writes `call #i`, as its preview reads (and as no message will ever read it)
       w.str(this.preview(i));
       if (withArgs) writeArgs(w, this.argsOf(i));
     }
@@ -237,9 +303,10 @@ export class CallLog implements Rewindable {
       const a = i % this.argsWindow;
       this.previews[a] = r.str();
       this.args[a] = withArgs ? readValue(r) : undefined;
-      this.raw[a] = 0;
+      this.held[a] = Held.Normalised;
     }
     this.n = n;
+    this.settled = true;
   }
 
   private undo: LogSlot | null = null;
@@ -253,7 +320,8 @@ export class CallLog implements Rewindable {
       argsSlot: a,
       tool: this.tools[s],
       args: this.args[a],
-      raw: this.raw[a] as number,
+      held: this.held[a] as Held,
+      settled: this.settled,
       sigHi: this.sig[2 * s] as number,
       sigLo: this.sig[2 * s + 1] as number,
       description: this.descriptions?.[s],
@@ -274,7 +342,8 @@ export class CallLog implements Rewindable {
     const a = u.argsSlot;
     this.tools[s] = u.tool;
     this.args[a] = u.args;
-    this.raw[a] = u.raw;
+    this.held[a] = u.held;
+    this.settled = u.settled;
     this.sig[2 * s] = u.sigHi;
     this.sig[2 * s + 1] = u.sigLo;
     if (this.descriptions !== null) this.descriptions[s] = u.description;
@@ -295,8 +364,10 @@ export class CallLog implements Rewindable {
   reset(): void {
     this.undo = null;
     this.n = 0;
+    this.settled = true;
     this.tools.fill(undefined);
     this.args.fill(undefined);
+    this.held.fill(Held.Normalised);
     this.descriptions = null;
     this.steps = null;
     this.rounds = null;

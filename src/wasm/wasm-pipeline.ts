@@ -19,14 +19,14 @@ import { DisposedError, SnapshotError, WasmTrapError } from '../errors.js';
 import type { CanonicalWalkOptions } from '../fingerprint/canonical-hash.js';
 import { parseArgs } from '../fingerprint/signature.js';
 import type { ResolvedOptions } from '../options/options.js';
-import { argsWindow, historyCapacity } from '../session/build-detectors.js';
+import { argsRetention, historyCapacity } from '../session/build-detectors.js';
 import { LoggedCall } from '../session/observed-call.js';
 import { unreadable } from '../session/observe-event.js';
 import { NO_SIGNALS, type Pipeline } from '../session/pipeline.js';
 import type { ObservedCall } from '../detectors/detector.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
-import { CallLog } from '../state/call-log.js';
+import { type ArgsNormaliser, CallLog } from '../state/call-log.js';
 import { maskVolatile } from '../text/mask-volatile.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
 import * as A from './generated/abi.js';
@@ -61,11 +61,11 @@ function walkOf(o: ResolvedOptions, tool: string): CanonicalWalkOptions {
 }
 
 /** Releases slots of detectors that were garbage-collected without dispose(). */
-const collector = new FinalizationRegistry<() => void>((release) => release());
+const collector = new FinalizationRegistry<Pipeline>((pipeline) => pipeline.dispose());
 
-/** Frees a pipeline's slot when its owner is garbage-collected. */
+/** Frees a pipeline's slot when its owner is garbage-collected (the pipeline is held, no closure made). */
 export function releaseOnCollect(owner: object, pipeline: Pipeline): void {
-  collector.register(owner, () => pipeline.dispose(), pipeline);
+  collector.register(owner, pipeline, pipeline);
 }
 
 /** An ObservedCall the pipeline reuses for its own TypeScript detectors (custom detectors get fresh ones). */
@@ -76,23 +76,23 @@ class ReusedCall implements ObservedCall {
   isInfraFailure = false;
   errorText: string | undefined = undefined;
 
-  constructor(private readonly log: () => CallLog) {}
+  constructor(private readonly log: CallLog) {}
 
   get tool(): string {
     return this.event.tool;
   }
 
   get args(): unknown {
-    return this.log().argsOf(this.index);
+    return this.log.argsOf(this.index);
   }
 
   get signature(): string {
-    return this.log().ref(this.index)?.signature ?? '';
+    return this.log.ref(this.index)?.signature ?? '';
   }
 }
 
 /** The WebAssembly-backed pipeline. */
-export class WasmPipeline implements Pipeline {
+export class WasmPipeline implements Pipeline, ArgsNormaliser {
   readonly log: CallLog;
   private readonly core: WasmCore;
   private readonly config: number;
@@ -129,7 +129,7 @@ export class WasmPipeline implements Pipeline {
     const layout = this.core.layout(this.config);
     shareLayout(o, layout);
     const capacity = historyCapacity(o.detectors);
-    this.log = new CallLog(capacity, (args, tool) => this.normalise(args, tool), argsWindow(o.detectors, capacity, o.custom.length !== 0));
+    this.log = new CallLog(capacity, this, argsRetention(o.detectors, capacity, o.custom.length !== 0));
     const d = o.detectors;
     const hostRings = d.similarArgs !== null || (d.semantic !== null && d.semantic.method === 'exact');
     const ctx = hostRings ? { history: this.history, log: this.log } : null;
@@ -155,7 +155,8 @@ export class WasmPipeline implements Pipeline {
     return (this.single = { items, plan, sink });
   }
 
-  private normalise(args: unknown, tool: string): unknown {
+  /** Args as compared: JSON strings parsed, the tool's identity applied (the call log's ArgsNormaliser). */
+  normaliseArgs(args: unknown, tool: string): unknown {
     const identity = this.o.tools.get(tool)?.identity;
     const parsed = EncodedArgs.is(args) ? args.value() : parseArgs(args);
     return identity === undefined ? parsed : identity(parsed, tool);
@@ -277,10 +278,17 @@ export class WasmPipeline implements Pipeline {
     this.log.push(e.tool, this.plan.value, this.plan.normalised, e.description, u32[o4 + (A.O_SIG_HI >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, e.step, e.round);
     const mask = u32[o4 + (A.O_MASK >>> 2)] as number;
     if (mask === 0 && this.similar === null && this.semanticHost === null && (this.chanting === null || e.text === undefined)) {
-      if (!this.proposing) this.chanting?.record(this.hostCall(index, e, errorText, infra));
+      if (!this.proposing && this.chanting !== null) {
+        this.chanting.record(this.hostCall(index, e, errorText, infra));
+        this.dropHostCall();
+      }
       return NO_SIGNALS;
     }
-    return this.signals(u32, o4, index, mask, e, errorText, infra);
+    try {
+      return this.signals(u32, o4, index, mask, e, errorText, infra);
+    } finally {
+      this.dropHostCall();
+    }
   }
 
   /** The slow path of read(): some detector fired, or TypeScript detectors must run. */
@@ -327,7 +335,7 @@ export class WasmPipeline implements Pipeline {
 
   /** The call as the TypeScript detectors of this pipeline read it (one reused object). */
   private hostCall(index: number, e: ToolEvent, errorText: string | undefined, infra: boolean): ObservedCall {
-    const c = (this.internalCall ??= new ReusedCall(this.logRef()));
+    const c = (this.internalCall ??= new ReusedCall(this.log));
     c.index = index;
     c.event = e;
     c.isError = errorText !== undefined;
@@ -338,8 +346,12 @@ export class WasmPipeline implements Pipeline {
 
   private internalCall: ReusedCall | null = null;
 
-  private logRef(): () => CallLog {
-    return () => this.log;
+  /** Lets go of the caller's event the reused call held while the detectors read it. */
+  private dropHostCall(): void {
+    const c = this.internalCall;
+    if (c === null) return;
+    c.event = NO_EVENT;
+    c.errorText = undefined;
   }
 
   observeText(text: string): LoopSignal | null {
