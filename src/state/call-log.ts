@@ -23,59 +23,25 @@ import { toHex } from '../fingerprint/u64.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeArgs } from '../snapshot/value-codec.js';
-import { collapsedText } from '../text/preview-text.js';
-import { CUT_MARGIN, cutText } from '../text/shown-text.js';
+import { SHOWN_TOOL_LENGTH, previewCall } from '../text/call-preview.js';
+import { cutText } from '../text/shown-text.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
 
-/** Characters of argument text shown in a call preview. */
-export const PREVIEW_ARGS_LENGTH = 80;
-/** Characters of a tool name shown in previews and call references (`CallRef.tool`); longer names are cut with `…`. */
-export const SHOWN_TOOL_LENGTH = 256;
-
-/** A compact, single-line preview of a call: `tool {"args":...}`, the tool name cut to {@link SHOWN_TOOL_LENGTH}. */
-export function previewCall(tool: string, args: unknown): string {
-  const name = cutText(tool, SHOWN_TOOL_LENGTH);
-  return args === undefined ? name : `${name} ${previewArgs(args)}`;
-}
-
-/**
- * The args part of a call preview: their text on one line (white space runs collapsed), cut to
- * {@link PREVIEW_ARGS_LENGTH} characters (never inside a secret: see `cutText`).
- */
-export function previewArgs(args: unknown): string {
-  // written only as far as the preview and the secrets across its cut reach (an 8 KB file body costs its
-  // first characters): one character more than that says whether there is more
-  const need = PREVIEW_ARGS_LENGTH + CUT_MARGIN;
-  let shown = collapsedText(args, need, typeof args === 'string');
-  if (shown === null) {
-    // not JSON data: as JSON.stringify writes it (BigInt as digits), or String() when it writes nothing
-    let text: string;
-    try {
-      text = JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(args);
-    } catch {
-      text = '[unserialisable args]';
-    }
-    shown = collapsedText(text, need, true) as string;
-  }
-  return cutText(shown, PREVIEW_ARGS_LENGTH, shown.length > need);
-}
-
-/** What one push() overwrites, kept by mark() for rollback(). */
+/** What one push() overwrites, kept by mark() for rollback() (the newest call is settled by then). */
 interface LogSlot {
   readonly n: number;
-  readonly argsSlot: number;
   readonly tool: string | undefined;
-  readonly args: unknown;
-  readonly held: number;
-  readonly settled: boolean;
   readonly sigHi: number;
   readonly sigLo: number;
   readonly description: string | undefined;
   readonly step: number;
   readonly round: number;
-  readonly preview: string | undefined;
   readonly ref: CallRef | undefined;
+  /** The settled call the push lets go of from the args ring (at `n % argsWindow`). */
+  readonly args: unknown;
+  readonly held: Held;
+  readonly preview: string | undefined;
 }
 
 /** Turns args as given into args as compared (JSON strings parsed, the tool's identity applied). */
@@ -107,25 +73,31 @@ const enum Held {
 
 /**
  * Recent calls of one session. The columns most sessions never need (descriptions, steps, rounds,
- * previews, references) are made on first use: a session costs its tools, signatures and recent args.
+ * previews, references, and args kept past their call's check) are made on first use: a session that is
+ * not looping costs its tools and signatures. The newest call's args are held apart until settle()
+ * says whether the ring keeps them.
  */
 export class CallLog implements Rewindable {
   private readonly tools: (string | undefined)[];
-  /** The newest `argsWindow` calls' args, at `index % argsWindow`, and how each is held (a Held). */
-  private readonly args: unknown[];
-  private readonly held: Held[];
   private readonly sig: Uint32Array;
+  /** Settled calls' args among the newest `argsWindow`, at `index % argsWindow`, and how each is held. */
+  private args: unknown[] | null = null;
+  private held: Held[] | null = null;
+  private previews: (string | undefined)[] | null = null;
   private descriptions: (string | undefined)[] | null = null;
   private steps: Float64Array | null = null;
   private rounds: Float64Array | null = null;
-  private previews: (string | undefined)[] | null = null;
   private refs: (CallRef | undefined)[] | null = null;
   private n = 0;
+  /** Whether the newest call is settled: its check is over (see settle()). */
+  private settled = true;
+  /** The newest call's args, how they are held and its preview, until it is settled. */
+  private cur: unknown = undefined;
+  private curHeld: Held = Held.Normalised;
+  private curPreview: string | undefined = undefined;
 
   /** Calls whose args and previews may be kept (the newest ones; at most `capacity`). */
   readonly argsWindow: number;
-  /** Whether the newest call is settled: its check is over (see settle()). */
-  private settled = true;
 
   constructor(
     readonly capacity: number,
@@ -134,22 +106,17 @@ export class CallLog implements Rewindable {
   ) {
     this.argsWindow = Math.max(1, Math.min(capacity, retention.window));
     this.tools = new Array<string | undefined>(capacity);
-    this.args = new Array<unknown>(this.argsWindow);
-    this.held = new Array<Held>(this.argsWindow).fill(Held.Normalised);
     this.sig = new Uint32Array(capacity * 2);
   }
 
   /**
-   * Records the call with the next index. `normalised` says whether `args` are already as compared; if
-   * not, they are normalised when a preview needs them.
+   * Records the call with the next index (settling the one before if that was not done). `normalised`
+   * says whether `args` are already as compared; if not, they are normalised when something reads them.
    */
   push(tool: string, args: unknown, normalised: boolean, description: string | undefined, sigHi: number, sigLo: number, step: number | undefined, round: number | undefined): void {
+    this.settle();
     const s = this.n % this.capacity;
-    const a = this.n % this.argsWindow;
     this.tools[s] = tool;
-    this.args[a] = args;
-    this.held[a] = normalised ? Held.Normalised : Held.Raw;
-    this.settled = false;
     if (description !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = description;
     else if (this.descriptions !== null) this.descriptions[s] = undefined;
     this.sig[2 * s] = sigHi;
@@ -158,39 +125,63 @@ export class CallLog implements Rewindable {
     else if (this.steps !== null) this.steps[s] = NaN;
     if (round !== undefined) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
     else if (this.rounds !== null) this.rounds[s] = NaN;
-    if (this.previews !== null) this.previews[a] = undefined;
     if (this.refs !== null) this.refs[s] = undefined;
+    // the ring's entry for this index is the call `argsWindow` before, which is no longer kept
+    if (this.args !== null) this.forget(this.n % this.argsWindow);
+    this.cur = args;
+    this.curHeld = normalised ? Held.Normalised : Held.Raw;
+    this.curPreview = undefined;
+    this.settled = false;
     this.n++;
+  }
+
+  private forget(a: number): void {
+    (this.args as unknown[])[a] = undefined;
+    (this.held as Held[])[a] = Held.Released;
+    if (this.previews !== null) this.previews[a] = undefined;
+  }
+
+  /**
+   * Says the newest call's check is over (its verdict made): the ring keeps its args and preview when
+   * something can still read them (see the module comment), else they are let go. Idempotent.
+   */
+  settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const args = this.cur;
+    const held = this.curHeld;
+    const preview = this.curPreview;
+    this.cur = undefined;
+    this.curPreview = undefined;
+    if (!this.retention.keepAll && !this.repeatsAPeriodBack(this.n - 1)) return;
+    const a = (this.n - 1) % this.argsWindow;
+    (this.args ??= new Array<unknown>(this.argsWindow))[a] = args;
+    (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = held;
+    if (preview !== undefined) (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = preview;
+  }
+
+  /** Whether call `i` repeats the call `p` before it for a cycle period `p` (by the low 32 bits, as the rings compare calls). */
+  private repeatsAPeriodBack(i: number): boolean {
+    const lo = this.sig[2 * (i % this.capacity) + 1];
+    for (let p = Math.max(1, this.retention.minPeriod); p <= this.retention.maxPeriod; p++) {
+      // a collision keeps args, never loses them
+      if (this.kept(i - p) && this.sig[2 * ((i - p) % this.capacity) + 1] === lo) return true;
+    }
+    return false;
   }
 
   private kept(index: number): boolean {
     return index >= 0 && index < this.n && index >= this.n - this.capacity;
   }
 
-  /** Whether a call's args (and preview) are still kept. */
-  private argsKept(index: number): boolean {
-    return index >= 0 && index < this.n && index >= this.n - this.argsWindow && this.held[index % this.argsWindow] !== Held.Released;
+  /** Whether `index` is the newest call, not yet settled (its args are held apart). */
+  private isCurrent(index: number): boolean {
+    return !this.settled && index === this.n - 1;
   }
 
-  /**
-   * Says the newest call's check is over (its verdict made): unless something can still read its args
-   * (see the module comment), they and its preview are let go. Idempotent; a push starts a new call.
-   */
-  settle(): void {
-    if (this.settled) return;
-    this.settled = true;
-    const r = this.retention;
-    const last = this.n - 1;
-    if (r.keepAll || last < 0) return;
-    const lo = this.sig[2 * (last % this.capacity) + 1];
-    for (let p = r.minPeriod; p <= r.maxPeriod && p >= 1; p++) {
-      // the low 32 bits, as the rings compare calls: a collision keeps args, never loses them
-      if (this.kept(last - p) && this.sig[2 * ((last - p) % this.capacity) + 1] === lo) return;
-    }
-    const a = last % this.argsWindow;
-    this.args[a] = undefined;
-    this.held[a] = Held.Released;
-    if (this.previews !== null) this.previews[a] = undefined;
+  /** Whether a settled call's args (and preview) are still in the ring. */
+  private inRing(index: number): boolean {
+    return this.held !== null && index >= 0 && index < this.n && index >= this.n - this.argsWindow && this.held[index % this.argsWindow] !== Held.Released;
   }
 
   /**
@@ -199,7 +190,9 @@ export class CallLog implements Rewindable {
    */
   heldArgs(): number[] {
     const out: number[] = [];
-    for (let i = Math.max(0, this.n - this.argsWindow); i < this.n; i++) if (this.argsKept(i) && this.args[i % this.argsWindow] !== undefined) out.push(i);
+    for (let i = Math.max(0, this.n - this.argsWindow); i < this.n; i++) {
+      if (this.isCurrent(i) ? this.cur !== undefined : this.inRing(i) && (this.args as unknown[])[i % this.argsWindow] !== undefined) out.push(i);
+    }
     return out;
   }
 
@@ -229,35 +222,46 @@ export class CallLog implements Rewindable {
     return r;
   }
 
-  /** The args of a call as compared, if they are still kept (the newest `argsWindow` calls). */
+  /** The args of a call as compared, if they are still kept (see the module comment). */
   argsOf(index: number): unknown {
-    if (!this.argsKept(index)) return undefined;
-    const a = index % this.argsWindow;
-    if (this.held[a] === Held.Raw) {
-      this.args[a] = this.normaliser.normaliseArgs(this.args[a], this.tools[index % this.capacity] as string);
-      this.held[a] = Held.Normalised;
+    const tool = this.tools[index % this.capacity] as string;
+    if (this.isCurrent(index)) {
+      if (this.curHeld === Held.Raw) {
+        this.cur = this.normaliser.normaliseArgs(this.cur, tool);
+        this.curHeld = Held.Normalised;
+      }
+      return this.cur;
     }
-    return this.args[a];
+    if (!this.inRing(index)) return undefined;
+    const a = index % this.argsWindow;
+    const args = this.args as unknown[];
+    const held = this.held as Held[];
+    if (held[a] === Held.Raw) {
+      args[a] = this.normaliser.normaliseArgs(args[a], tool);
+      held[a] = Held.Normalised;
+    }
+    return args[a];
   }
 
-  /** The preview of a call, or `call #index` when its args are no longer kept (see argsWindow). */
+  /** The preview of a call, or `call #index` when its args are no longer kept. */
   preview(index: number): string {
-    if (!this.argsKept(index)) return `call #${index}`;
+    if (this.isCurrent(index)) return (this.curPreview ??= this.previewOf(index));
+    if (!this.inRing(index)) return `call #${index}`;
     const a = index % this.argsWindow;
     const previews = (this.previews ??= new Array<string | undefined>(this.argsWindow));
-    let p = previews[a];
-    if (p === undefined) {
-      const s = index % this.capacity;
-      const d = this.descriptions === null ? undefined : this.descriptions[s];
-      p = previewCall(this.tools[s] as string, d ?? this.argsOf(index));
-      previews[a] = p;
-    }
-    return p;
+    return (previews[a] ??= this.previewOf(index));
+  }
+
+  private previewOf(index: number): string {
+    const s = index % this.capacity;
+    const d = this.descriptions === null ? undefined : this.descriptions[s];
+    return previewCall(this.tools[s] as string, d ?? this.argsOf(index));
   }
 
   /**
-   * Writes the kept calls for a snapshot: for the newest `argsWindow`, previews as they read now, and
-   * the args as similar args compares them when `withArgs`.
+   * Writes the kept calls for a snapshot: for the newest `argsWindow`, previews as they read now (`call #i`
+   * for a call let go, as no message will read it), and the args as similar args compares them when
+   * `withArgs`.
    */
   save(w: ByteWriter, withArgs: boolean): void {
     w.u32(this.capacity);
@@ -272,13 +276,12 @@ export class CallLog implements Rewindable {
       w.f64(this.steps === null ? NaN : (this.steps[s] as number));
       w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
       if (i < this.n - this.argsWindow) continue;
-      // a call let go writes `call #i`, as its preview reads (and as no message will ever read it)
       w.str(this.preview(i));
       if (withArgs) writeArgs(w, this.argsOf(i));
     }
   }
 
-  /** Reads what save() wrote, replacing every call. */
+  /** Reads what save() wrote, replacing every call (all settled, in the ring). */
   load(r: ByteReader, withArgs: boolean): void {
     const capacity = r.u32();
     if (capacity !== this.capacity) throw new SnapshotError(`loopwatch: the snapshot keeps ${capacity} calls where these options keep ${this.capacity}`);
@@ -287,7 +290,6 @@ export class CallLog implements Rewindable {
     const n = r.f64();
     if (!Number.isSafeInteger(n) || n < 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (a call count that is not a count)');
     this.reset();
-    this.previews = new Array<string | undefined>(this.argsWindow);
     for (let i = Math.max(0, n - this.capacity); i < n; i++) {
       const s = i % this.capacity;
       this.tools[s] = r.str();
@@ -301,34 +303,33 @@ export class CallLog implements Rewindable {
       if (!Number.isNaN(round)) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
       if (i < n - this.argsWindow) continue;
       const a = i % this.argsWindow;
-      this.previews[a] = r.str();
-      this.args[a] = withArgs ? readValue(r) : undefined;
-      this.held[a] = Held.Normalised;
+      (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = r.str();
+      (this.args ??= new Array<unknown>(this.argsWindow))[a] = withArgs ? readValue(r) : undefined;
+      (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = Held.Normalised;
     }
     this.n = n;
-    this.settled = true;
   }
 
   private undo: LogSlot | null = null;
 
-  /** Remembers the slot the next push() overwrites (see Rewindable). */
+  /** Remembers the slot the next push() overwrites (see Rewindable); settles the newest call first. */
   mark(): void {
+    // settling is what the next push does first: doing it now leaves rollback() only the push to undo
+    this.settle();
     const s = this.n % this.capacity;
     const a = this.n % this.argsWindow;
     this.undo = {
       n: this.n,
-      argsSlot: a,
       tool: this.tools[s],
-      args: this.args[a],
-      held: this.held[a] as Held,
-      settled: this.settled,
       sigHi: this.sig[2 * s] as number,
       sigLo: this.sig[2 * s + 1] as number,
       description: this.descriptions?.[s],
       step: this.steps === null ? NaN : (this.steps[s] as number),
       round: this.rounds === null ? NaN : (this.rounds[s] as number),
-      preview: this.previews?.[a],
       ref: this.refs?.[s],
+      args: this.args?.[a],
+      held: this.held === null ? Held.Released : (this.held[a] as Held),
+      preview: this.previews?.[a],
     };
   }
 
@@ -338,19 +339,21 @@ export class CallLog implements Rewindable {
     if (u === null) return;
     this.undo = null;
     const s = u.n % this.capacity;
+    const a = u.n % this.argsWindow;
     this.n = u.n;
-    const a = u.argsSlot;
+    this.settled = true;
+    this.cur = undefined;
+    this.curPreview = undefined;
     this.tools[s] = u.tool;
-    this.args[a] = u.args;
-    this.held[a] = u.held;
-    this.settled = u.settled;
     this.sig[2 * s] = u.sigHi;
     this.sig[2 * s + 1] = u.sigLo;
     if (this.descriptions !== null) this.descriptions[s] = u.description;
     if (this.steps !== null) this.steps[s] = u.step;
     if (this.rounds !== null) this.rounds[s] = u.round;
-    if (this.previews !== null) this.previews[a] = u.preview;
     if (this.refs !== null) this.refs[s] = u.ref;
+    if (this.args !== null) this.args[a] = u.args;
+    if (this.held !== null) this.held[a] = u.held;
+    if (this.previews !== null) this.previews[a] = u.preview;
   }
 
   /** Both words of a call's signature as a 16-digit hex string, or undefined when it is no longer kept. */
@@ -365,13 +368,15 @@ export class CallLog implements Rewindable {
     this.undo = null;
     this.n = 0;
     this.settled = true;
+    this.cur = undefined;
+    this.curPreview = undefined;
     this.tools.fill(undefined);
-    this.args.fill(undefined);
-    this.held.fill(Held.Normalised);
+    this.args = null;
+    this.held = null;
+    this.previews = null;
     this.descriptions = null;
     this.steps = null;
     this.rounds = null;
-    this.previews = null;
     this.refs = null;
   }
 }

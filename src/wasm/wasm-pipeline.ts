@@ -33,7 +33,7 @@ import * as A from './generated/abi.js';
 import type { ArgsPlan } from './record-writer.js';
 import type { BatchItem, Learnt, OutputSink } from './wasm-core.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
-import { WasmHistoryView } from './wasm-history.js';
+import { type SlotHolder, WasmHistoryView } from './wasm-history.js';
 import { shareLayout, slotLayout } from './slot-layout.js';
 
 const PROGRESS: readonly Progress[] = ['unknown', 'stalled', 'changing', 'mixed'];
@@ -92,7 +92,7 @@ class ReusedCall implements ObservedCall {
 }
 
 /** The WebAssembly-backed pipeline. */
-export class WasmPipeline implements Pipeline, ArgsNormaliser {
+export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   readonly log: CallLog;
   private readonly core: WasmCore;
   private readonly config: number;
@@ -175,6 +175,11 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser {
 
   get count(): number {
     return this.slot === 0 ? 0 : this.core.count(this.slot);
+  }
+
+  /** The session's slot handle, 0 once disposed (what its history view reads). */
+  get liveSlot(): number {
+    return this.slot;
   }
 
   lastCall(): ObservedCall {
@@ -361,7 +366,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser {
   }
 
   get history(): WasmHistoryView {
-    return (this.view ??= new WasmHistoryView(this.core.instance, this.core.layout(this.config), () => this.slot));
+    return (this.view ??= new WasmHistoryView(this.core.instance, this.core.layout(this.config), this));
   }
 
   mark(): void {
