@@ -25,13 +25,15 @@ import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeArgs } from '../snapshot/value-codec.js';
 import { SHOWN_TOOL_LENGTH, previewCall } from '../text/call-preview.js';
 import { cutText } from '../text/shown-text.js';
+import { NO_TOOL_ID, toolId, toolName } from './tool-names.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
 
 /** What one push() overwrites, kept by mark() for rollback() (the newest call is settled by then). */
 interface LogSlot {
   readonly n: number;
-  readonly tool: string | undefined;
+  readonly toolWord: number;
+  readonly otherTool: string | undefined;
   readonly sigHi: number;
   readonly sigLo: number;
   readonly description: string | undefined;
@@ -78,8 +80,10 @@ const enum Held {
  * says whether the ring keeps them.
  */
 export class CallLog implements Rewindable {
-  private readonly tools: (string | undefined)[];
-  private readonly sig: Uint32Array;
+  /** Per call at `index % capacity`: its signature's high and low words and its tool's number (tool-names.ts). */
+  private readonly words: Uint32Array;
+  /** Tools the shared table gives no number, at `index % capacity` (made on first use). */
+  private otherTools: (string | undefined)[] | null = null;
   /** Settled calls' args among the newest `argsWindow`, at `index % argsWindow`, and how each is held. */
   private args: unknown[] | null = null;
   private held: Held[] | null = null;
@@ -105,8 +109,7 @@ export class CallLog implements Rewindable {
     private readonly retention: ArgsRetention = { window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0 },
   ) {
     this.argsWindow = Math.max(1, Math.min(capacity, retention.window));
-    this.tools = new Array<string | undefined>(capacity);
-    this.sig = new Uint32Array(capacity * 2);
+    this.words = new Uint32Array(capacity * 3);
   }
 
   /**
@@ -116,11 +119,11 @@ export class CallLog implements Rewindable {
   push(tool: string, args: unknown, normalised: boolean, description: string | undefined, sigHi: number, sigLo: number, step: number | undefined, round: number | undefined): void {
     this.settle();
     const s = this.n % this.capacity;
-    this.tools[s] = tool;
+    this.setTool(s, tool);
     if (description !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = description;
     else if (this.descriptions !== null) this.descriptions[s] = undefined;
-    this.sig[2 * s] = sigHi;
-    this.sig[2 * s + 1] = sigLo;
+    this.words[3 * s] = sigHi;
+    this.words[3 * s + 1] = sigLo;
     if (step !== undefined) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
     else if (this.steps !== null) this.steps[s] = NaN;
     if (round !== undefined) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
@@ -133,6 +136,19 @@ export class CallLog implements Rewindable {
     this.curPreview = undefined;
     this.settled = false;
     this.n++;
+  }
+
+  private setTool(s: number, tool: string): void {
+    const id = toolId(tool);
+    this.words[3 * s + 2] = id;
+    if (id === NO_TOOL_ID) (this.otherTools ??= new Array<string | undefined>(this.capacity))[s] = tool;
+    else if (this.otherTools !== null) this.otherTools[s] = undefined;
+  }
+
+  /** The tool of the call at `s` (a kept call). */
+  private toolAt(s: number): string {
+    const id = this.words[3 * s + 2] as number;
+    return id !== NO_TOOL_ID ? toolName(id) : ((this.otherTools as (string | undefined)[])[s] as string);
   }
 
   private forget(a: number): void {
@@ -162,10 +178,10 @@ export class CallLog implements Rewindable {
 
   /** Whether call `i` repeats the call `p` before it for a cycle period `p` (by the low 32 bits, as the rings compare calls). */
   private repeatsAPeriodBack(i: number): boolean {
-    const lo = this.sig[2 * (i % this.capacity) + 1];
+    const lo = this.words[3 * (i % this.capacity) + 1];
     for (let p = Math.max(1, this.retention.minPeriod); p <= this.retention.maxPeriod; p++) {
       // a collision keeps args, never loses them
-      if (this.kept(i - p) && this.sig[2 * ((i - p) % this.capacity) + 1] === lo) return true;
+      if (this.kept(i - p) && this.words[3 * ((i - p) % this.capacity) + 1] === lo) return true;
     }
     return false;
   }
@@ -198,7 +214,7 @@ export class CallLog implements Rewindable {
 
   /** The low 32 bits of a call's signature, or undefined when it is no longer kept. */
   signatureLow(index: number): number | undefined {
-    return this.kept(index) ? this.sig[2 * (index % this.capacity) + 1] : undefined;
+    return this.kept(index) ? this.words[3 * (index % this.capacity) + 1] : undefined;
   }
 
   /** The reference of a call (frozen, built once per call), if it is still kept. */
@@ -212,8 +228,8 @@ export class CallLog implements Rewindable {
       const round = this.rounds === null ? NaN : (this.rounds[s] as number);
       r = Object.freeze({
         index,
-        tool: cutText(this.tools[s] as string, SHOWN_TOOL_LENGTH),
-        signature: toHex(this.sig[2 * s] as number, this.sig[2 * s + 1] as number),
+        tool: cutText(this.toolAt(s), SHOWN_TOOL_LENGTH),
+        signature: toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number),
         ...(Number.isNaN(step) ? {} : { step }),
         ...(Number.isNaN(round) ? {} : { round }),
       });
@@ -224,10 +240,9 @@ export class CallLog implements Rewindable {
 
   /** The args of a call as compared, if they are still kept (see the module comment). */
   argsOf(index: number): unknown {
-    const tool = this.tools[index % this.capacity] as string;
     if (this.isCurrent(index)) {
       if (this.curHeld === Held.Raw) {
-        this.cur = this.normaliser.normaliseArgs(this.cur, tool);
+        this.cur = this.normaliser.normaliseArgs(this.cur, this.toolAt(index % this.capacity));
         this.curHeld = Held.Normalised;
       }
       return this.cur;
@@ -237,7 +252,7 @@ export class CallLog implements Rewindable {
     const args = this.args as unknown[];
     const held = this.held as Held[];
     if (held[a] === Held.Raw) {
-      args[a] = this.normaliser.normaliseArgs(args[a], tool);
+      args[a] = this.normaliser.normaliseArgs(args[a], this.toolAt(index % this.capacity));
       held[a] = Held.Normalised;
     }
     return args[a];
@@ -255,7 +270,7 @@ export class CallLog implements Rewindable {
   private previewOf(index: number): string {
     const s = index % this.capacity;
     const d = this.descriptions === null ? undefined : this.descriptions[s];
-    return previewCall(this.tools[s] as string, d ?? this.argsOf(index));
+    return previewCall(this.toolAt(s), d ?? this.argsOf(index));
   }
 
   /**
@@ -269,10 +284,10 @@ export class CallLog implements Rewindable {
     w.f64(this.n);
     for (let i = Math.max(0, this.n - this.capacity); i < this.n; i++) {
       const s = i % this.capacity;
-      w.str(this.tools[s] as string);
+      w.str(this.toolAt(s));
       w.optStr(this.descriptions === null ? undefined : this.descriptions[s]);
-      w.u32(this.sig[2 * s] as number);
-      w.u32(this.sig[2 * s + 1] as number);
+      w.u32(this.words[3 * s] as number);
+      w.u32(this.words[3 * s + 1] as number);
       w.f64(this.steps === null ? NaN : (this.steps[s] as number));
       w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
       if (i < this.n - this.argsWindow) continue;
@@ -292,11 +307,11 @@ export class CallLog implements Rewindable {
     this.reset();
     for (let i = Math.max(0, n - this.capacity); i < n; i++) {
       const s = i % this.capacity;
-      this.tools[s] = r.str();
+      this.setTool(s, r.str());
       const d = r.optStr();
       if (d !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = d;
-      this.sig[2 * s] = r.u32();
-      this.sig[2 * s + 1] = r.u32();
+      this.words[3 * s] = r.u32();
+      this.words[3 * s + 1] = r.u32();
       const step = r.f64();
       if (!Number.isNaN(step)) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
       const round = r.f64();
@@ -320,9 +335,10 @@ export class CallLog implements Rewindable {
     const a = this.n % this.argsWindow;
     this.undo = {
       n: this.n,
-      tool: this.tools[s],
-      sigHi: this.sig[2 * s] as number,
-      sigLo: this.sig[2 * s + 1] as number,
+      toolWord: this.words[3 * s + 2] as number,
+      otherTool: this.otherTools?.[s],
+      sigHi: this.words[3 * s] as number,
+      sigLo: this.words[3 * s + 1] as number,
       description: this.descriptions?.[s],
       step: this.steps === null ? NaN : (this.steps[s] as number),
       round: this.rounds === null ? NaN : (this.rounds[s] as number),
@@ -344,9 +360,10 @@ export class CallLog implements Rewindable {
     this.settled = true;
     this.cur = undefined;
     this.curPreview = undefined;
-    this.tools[s] = u.tool;
-    this.sig[2 * s] = u.sigHi;
-    this.sig[2 * s + 1] = u.sigLo;
+    this.words[3 * s + 2] = u.toolWord;
+    if (this.otherTools !== null) this.otherTools[s] = u.otherTool;
+    this.words[3 * s] = u.sigHi;
+    this.words[3 * s + 1] = u.sigLo;
     if (this.descriptions !== null) this.descriptions[s] = u.description;
     if (this.steps !== null) this.steps[s] = u.step;
     if (this.rounds !== null) this.rounds[s] = u.round;
@@ -360,7 +377,7 @@ export class CallLog implements Rewindable {
   signatureHex(index: number): string | undefined {
     if (!this.kept(index)) return undefined;
     const s = index % this.capacity;
-    return toHex(this.sig[2 * s] as number, this.sig[2 * s + 1] as number);
+    return toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number);
   }
 
   /** Forgets every call. */
@@ -370,7 +387,7 @@ export class CallLog implements Rewindable {
     this.settled = true;
     this.cur = undefined;
     this.curPreview = undefined;
-    this.tools.fill(undefined);
+    this.otherTools = null;
     this.args = null;
     this.held = null;
     this.previews = null;
