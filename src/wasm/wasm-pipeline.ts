@@ -41,6 +41,18 @@ const NO_EVENT: ToolEvent = Object.freeze({ tool: '' });
 /** No call being read. */
 const NO_PLAN: ArgsPlan = Object.freeze({ value: undefined, normalised: false, viaHost: false });
 
+/**
+ * The call being read, shared by every pipeline of the thread rather than kept by each session: a read
+ * runs no caller's code (verdict listeners run after it), so reads never overlap.
+ */
+const reading: { event: ToolEvent | null; plan: ArgsPlan; proposing: boolean; result: readonly LoopSignal[]; failure: Error | null } = {
+  event: null,
+  plan: NO_PLAN,
+  proposing: false,
+  result: NO_SIGNALS,
+  failure: null,
+};
+
 /** Per resolved options (shared by every session made from them), the canonical walk per tool. */
 const walksByOptions = new WeakMap<ResolvedOptions, Map<string, CanonicalWalkOptions>>();
 
@@ -102,22 +114,13 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   private readonly similar: SimilarArgsDetector | null;
   private readonly semanticHost: SemanticDetector | null;
   private readonly chanting: ChantingDetector | null;
-  /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
-  private readonly readsRings: boolean;
   /** What observe() hands the core, made on its first use (sessions of an engine never call it). */
   private single: { readonly items: BatchItem[]; readonly plan: ArgsPlan; readonly sink: OutputSink } | null = null;
-  /** How the call being read had its args written (the log keeps them). */
-  private plan: ArgsPlan = NO_PLAN;
-  private result: readonly LoopSignal[] = NO_SIGNALS;
-  private failure: Error | null = null;
-  private pending: ToolEvent | null = null;
   private lastEvent: ToolEvent | null = null;
   private lastErrorText: string | undefined = undefined;
   private lastInfra = false;
   /** The index of the call recorded last. */
   lastIndex = 0;
-  /** Whether the call being observed is a proposal (text detectors skip it). */
-  private proposing = false;
   /** What mark() kept for rollback(): the slot's bytes and the last call's fields. */
   private undo: { state: Uint8Array; lastIndex: number; lastEvent: ToolEvent | null; lastErrorText: string | undefined; lastInfra: boolean } | null = null;
 
@@ -137,7 +140,11 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.similar = d.similarArgs && ctx !== null ? new SimilarArgsDetector(ctx, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     this.chanting = d.chanting ? new ChantingDetector(d.chanting) : null;
-    this.readsRings = hostRings;
+  }
+
+  /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
+  private readsRings(): boolean {
+    return this.similar !== null || this.semanticHost !== null;
   }
 
   /** The single-call state observe() uses. */
@@ -146,10 +153,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
     const sink: OutputSink = (_k, out, learnt, failure) => {
       if (failure !== null) {
-        this.failure = failure;
+        reading.failure = failure;
         return;
       }
-      this.result = this.read(out, learnt.errorText, learnt.infra);
+      reading.result = this.read(out, learnt.errorText, learnt.infra);
     };
     const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false }];
     return (this.single = { items, plan, sink });
@@ -209,25 +216,25 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     item.ignore = this.walkFor(e.tool).ignoreKeys;
     item.maxDepth = this.o.maxDepth;
     item.maskResults = this.o.detectors.resultRepeat?.masked === true;
-    item.readsRings = this.readsRings;
+    item.readsRings = this.readsRings();
   }
 
   /** Reads a staged item's output (or throws its failure or status error): the call's signals. */
   complete(item: BatchItem, out: number, learnt: Learnt, failure: Error | null): readonly LoopSignal[] {
     if (failure !== null) throw failure;
-    this.pending = item.event;
-    this.plan = item.args;
+    reading.event = item.event;
+    reading.plan = item.args;
     try {
       return this.read(out, learnt.errorText, learnt.infra);
     } finally {
-      this.plan = NO_PLAN;
-      this.pending = null;
+      reading.plan = NO_PLAN;
+      reading.event = null;
     }
   }
 
   observe(e: ToolEvent, proposed = false): readonly LoopSignal[] {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
-    this.proposing = proposed;
+    reading.proposing = proposed;
     const single = this.singleCall();
     const plan = single.plan;
     const identity = this.o.tools.size === 0 ? undefined : this.o.tools.get(e.tool)?.identity;
@@ -244,28 +251,31 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     item.event = e;
     item.ignore = this.walkFor(e.tool).ignoreKeys;
     item.proposed = proposed;
-    this.result = NO_SIGNALS;
-    this.failure = null;
-    this.pending = e;
-    this.plan = plan;
+    reading.result = NO_SIGNALS;
+    reading.failure = null;
+    reading.event = e;
+    reading.plan = plan;
     try {
       this.core.run(single.items, single.sink);
     } finally {
-      this.pending = null;
-      this.proposing = false;
+      reading.event = null;
+      reading.proposing = false;
       item.proposed = false;
       // nothing of the caller's event stays reachable from the session
       item.event = NO_EVENT;
       plan.value = undefined;
-      this.plan = NO_PLAN;
+      reading.plan = NO_PLAN;
     }
-    if (this.failure !== null) throw this.failure;
-    return this.result;
+    const { failure, result } = reading;
+    reading.failure = null;
+    reading.result = NO_SIGNALS;
+    if (failure !== null) throw failure;
+    return result;
   }
 
   /** Builds the signals from an output record (the same signals, in the same order, as the reference). */
   read(out: number, errorText: string | undefined, infra: boolean): readonly LoopSignal[] {
-    const e = this.pending as ToolEvent;
+    const e = reading.event as ToolEvent;
     const u32 = this.core.instance.views().u32;
     const o4 = out >>> 2;
     const status = u32[o4 + (A.O_STATUS >>> 2)] as number;
@@ -280,10 +290,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.lastEvent = this.o.custom.length === 0 ? null : e;
     this.lastErrorText = errorText;
     this.lastInfra = infra;
-    this.log.push(e.tool, this.plan.value, this.plan.normalised, e.description, u32[o4 + (A.O_SIG_HI >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, e.step, e.round);
+    this.log.push(e.tool, reading.plan.value, reading.plan.normalised, e.description, u32[o4 + (A.O_SIG_HI >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, e.step, e.round);
     const mask = u32[o4 + (A.O_MASK >>> 2)] as number;
     if (mask === 0 && this.similar === null && this.semanticHost === null && (this.chanting === null || e.text === undefined)) {
-      if (!this.proposing && this.chanting !== null) {
+      if (!reading.proposing && this.chanting !== null) {
         this.chanting.record(this.hostCall(index, e, errorText, infra));
         this.dropHostCall();
       }
@@ -330,7 +340,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       signals.push(deadEndSignal(d.deadEnd, errorText ?? '', listAt(u32, word(u32, o4, A.O_DE + 16)), word(u32, o4, A.O_DE + 8), PROGRESS[word(u32, o4, A.O_DE + 12)] as Progress));
     }
     if ((mask & A.M_STATE) !== 0 && d.stateRepeat) signals.push(stateRepeatSignal(this.log, d.stateRepeat, index, word(u32, o4, A.O_ST), word(u32, o4, A.O_ST + 4)));
-    if (this.chanting !== null && !this.proposing) {
+    if (this.chanting !== null && !reading.proposing) {
       this.chanting.record(call);
       const s = this.chanting.check();
       if (s !== null) signals.push(s);
