@@ -130,7 +130,7 @@ for (const [key, g] of after) {
 rows.sort((a, b) => b[1] - a[1]);
 // the engine is read after the snapshot: otherwise V8 may see it dead and collect it before
 console.log(`${which}: ${engine.size} sessions x ${calls} calls; per session:`);
-console.log(`  JS heap (snapshot self sizes): ${total.toFixed(0)} B`);
+console.log(`  heap snapshot, self sizes (the module memory's growth included, as native): ${total.toFixed(0)} B`);
 console.log(`  WebAssembly memory growth: ${((wasm1 - wasm0) / sessions).toFixed(0)} B (slot ${sharedCore().layout(0).slotSize} B)`);
 console.log(`  ArrayBuffers (outside the heap, the module's memory included): ${((ab1 - ab0) / sessions).toFixed(0)} B`);
 console.log('| bytes | objects | what <- held by |');
