@@ -285,7 +285,9 @@ export class VerdictPolicy {
 
     // the loop's key: the repeated call's signature (a climb left by a cooldown resumes on the same loop)
     const key = (this.log.signatureLow(index) ?? 0) >>> 0 || 1;
-    let verdict = build(proposal === null ? this.ladder.peek(key, loopStart) : proposedAction(this.ladder.peek(key, loopStart), proposal));
+    // peeked without making the ladder: a proposal (rolled back) must leave the session as it was
+    const rung = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
+    let verdict = build(proposal === null ? rung : proposedAction(rung, proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
       if (override === null) {
@@ -320,7 +322,10 @@ export class VerdictPolicy {
 
   /** Reads what save() wrote. */
   load(r: ByteReader): void {
-    this.ladder.load(r);
+    const ladder = new Ladder(this.p.ladder, this.p.cooldown);
+    ladder.load(r);
+    // a ladder no verdict moved is not kept, as in a session that never had one
+    this.climbed = ladder.isFirstRung() ? null : ladder;
     this.count = r.f64();
   }
 }
