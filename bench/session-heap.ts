@@ -1,6 +1,6 @@
 /**
  * Where a session's bytes are: `node --expose-gc dist/bench/session-heap.js core|all SESSIONS [calls [depth]]`
- * runs SESSIONS sessions x `calls` (default 100) calls of the RSS bench's stream (session-rss-worker.ts)
+ * runs SESSIONS sessions x `calls` (default 100) calls of the RSS bench's stream (rss-stream.ts)
  * through a LoopEngine, takes a V8 heap snapshot before and after, and prints per session: the JS heap's
  * bytes grouped by what holds them (object kind and constructor, with the property or element that first
  * reaches it, and with `depth` > 1 what holds that), the WebAssembly memory's growth and the ArrayBuffers' (outside the JS heap, in RSS).
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 import { LoopEngine } from '../src/engine/loop-engine.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
-import { events } from './fixtures.js';
 import { FLEET_DETECTORS } from './fleet-bench.js';
+import { feed, warmUp } from './rss-stream.js';
 
 interface HeapSnapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
@@ -81,11 +81,8 @@ const MIN_BYTES = Number(process.env.MIN_BYTES ?? 4);
 const sessions = Number(n);
 const calls = Number(c);
 const gc = (globalThis as { gc?: () => void }).gc;
-const stream = events('medium', 200, true);
-const texts = stream.map((ev) => JSON.stringify(ev.args));
 const engine = new LoopEngine({ ...FLEET_DETECTORS[which as 'core' | 'all'], maxSessions: Math.max(100_000, sessions) });
-for (let i = 0; i < 4000; i++) engine.check(`warm-${i % 40}`, { tool: 'str_replace_editor', args: JSON.parse(texts[i % 200] as string), result: stream[i % 200]?.result });
-for (let i = 0; i < 40; i++) engine.end(`warm-${i}`);
+warmUp(engine);
 // both snapshots are written before either is read, so what reading makes is in neither
 const snap = (tag: string): string => {
   gc?.();
@@ -103,15 +100,7 @@ const wasmBytes = (): number => sharedCore().instance.memory.buffer.byteLength;
 const beforeFile = snap('before');
 const wasm0 = wasmBytes();
 const ab0 = process.memoryUsage().arrayBuffers;
-for (let round = 0; round < calls; round++) {
-  const batch = [];
-  for (let k = 0; k < sessions; k++) {
-    const at = (round + 13 * k) % 200;
-    batch.push({ session: `session-${k}`, tool: 'str_replace_editor', args: JSON.parse(texts[at] as string) as unknown, result: stream[at]?.result });
-    if (batch.length === 1000) engine.checkBatch(batch.splice(0));
-  }
-  if (batch.length > 0) engine.checkBatch(batch);
-}
+feed(engine, sessions, calls);
 const afterFile = snap('after');
 const wasm1 = wasmBytes();
 const ab1 = process.memoryUsage().arrayBuffers;
