@@ -66,7 +66,7 @@ export { callSignature } from './fingerprint/signature.js';
 export type { SignatureOptions } from './fingerprint/signature.js';
 export { REDACTED, redactSecrets } from './text/redact.js';
 export { VERDICT_TEXT_LIMIT } from './policy/verdict-policy.js';
-export { PREVIEW_ARGS_LENGTH, SHOWN_TOOL_LENGTH } from './state/call-log.js';
+export { PREVIEW_ARGS_LENGTH, SHOWN_TOOL_LENGTH } from './text/call-preview.js';
 export { TEXT_LIMIT } from './text/text-limit.js';
 export { MASK_LIMIT } from './text/mask-volatile.js';
 export { maskVolatile } from './text/mask-volatile.js';

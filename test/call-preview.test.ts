@@ -1,7 +1,7 @@
 /** Call previews: collapsing white space only as far as the preview reaches gives the whole-text answer. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PREVIEW_ARGS_LENGTH, previewCall } from '../src/state/call-log.js';
+import { PREVIEW_ARGS_LENGTH, previewCall } from '../src/text/call-preview.js';
 
 /** The definition: stringify, collapse every white-space run, cut. */
 function naivePreview(tool: string, args: unknown): string {

@@ -62,6 +62,20 @@ describe('two-phase properties', () => {
     );
   });
 
+  it('should leave a session without verdicts byte for byte as it was after a proposal that found signals', () => {
+    // the found case: the proposal weighs signals, which must not make the action ladder (made by the first verdict)
+    const o: LoopDetectorOptions = { detectors: { exactRepeat: { threshold: 2, window: 4 } }, policy: { progress: 'suppress', minConfidence: 0, ladder: ['warn', 'ask'] } };
+    const call: LiveCall = { tool: 'bash', error: 'HTTP 429 Too Many Requests', id: 'x' };
+    const recordOnly = new LoopDetector(o, 's');
+    const twoPhase = new LoopDetector(o, 's');
+    for (const d of [recordOnly, twoPhase]) d.record(call);
+    twoPhase.propose(call);
+    for (const d of [recordOnly, twoPhase]) d.record(call);
+    expect(Buffer.from(twoPhase.snapshot()).equals(Buffer.from(recordOnly.snapshot()))).toBe(true);
+    recordOnly.dispose();
+    twoPhase.dispose();
+  });
+
   it('should decide a proposal alike when the history is longer than the windows comparing whole calls', () => {
     // a cycle of tool names keeps 10 calls of history, the other detectors fewer: the evidence for a break
     // compares signatures over the whole history, which the module must keep (it read a ring of 6 as 10)

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactSecrets } from '../src/index.js';
 import { describe as describeValue } from '../src/options/checks.js';
-import { previewArgs } from '../src/state/call-log.js';
+import { previewArgs } from '../src/text/call-preview.js';
 import { cutText, oneLine } from '../src/text/shown-text.js';
 import { SECRET_SHAPES, shownPart } from './helpers/secret-shapes.js';
 

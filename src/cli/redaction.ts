@@ -5,7 +5,7 @@
  * people reading their own runs.
  */
 import type { LoopDetectorOptions } from '../options/options.js';
-import { SHOWN_TOOL_LENGTH } from '../state/call-log.js';
+import { SHOWN_TOOL_LENGTH } from '../text/call-preview.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
 

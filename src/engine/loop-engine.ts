@@ -57,6 +57,14 @@ export interface EngineStats extends AggregateStats {
   readonly restored: number;
 }
 
+/**
+ * Frees the slots of an engine garbage-collected without close(): its sessions register no finaliser of
+ * their own (see LoopDetector.owned); the registry holds the engine's table, the engine only weakly.
+ */
+const engines = new FinalizationRegistry<SessionTable<LoopDetector>>((table) => {
+  for (const [, d] of table.entries()) d.dispose();
+});
+
 /** Loop detection for many sessions in one thread. */
 export class LoopEngine {
   /** The engine's options, resolved. */
@@ -73,6 +81,7 @@ export class LoopEngine {
     this.options = resolveEngineOptions(options);
     this.metrics = engineMetrics(this.options.meter, () => this.table.size);
     this.aggregate = this.options.detection.stats as StatsAggregate;
+    engines.register(this, this.table, this);
   }
 
   /** Sessions live now. */
@@ -331,6 +340,7 @@ export class LoopEngine {
     this.closed = true;
     for (const [, d] of this.table.entries()) d.dispose();
     this.table.clear();
+    engines.unregister(this);
   }
 
   private open(): void {
@@ -382,7 +392,7 @@ export class LoopEngine {
   private newSession(id: string, pending: Pending | null, out: (Verdict | null | Error)[] | undefined): LoopDetector {
     for (;;) {
       try {
-        return new LoopDetector(this.options.detection, id);
+        return LoopDetector.owned(this.options.detection, id);
       } catch (err) {
         if (!(err instanceof CapacityError) || !this.evictOldest(pending, out)) throw err;
       }

@@ -62,6 +62,14 @@ export class Ladder {
     }
   }
 
+  /**
+   * Whether no verdict has moved it: on the first rung with nothing dormant (quiet calls counted or not,
+   * which matter only once it has climbed).
+   */
+  isFirstRung(): boolean {
+    return this.level === 0 && this.key === 0 && this.at === 0 && this.dormant === 0 && this.dormantKey === 0 && this.dormantAt === 0;
+  }
+
   /** Back to the first rung. */
   reset(): void {
     this.level = 0;

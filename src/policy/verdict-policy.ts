@@ -160,9 +160,16 @@ export interface ProposalRule {
   readonly force: boolean;
 }
 
+/** A ladder no verdict has climbed (what a session without one saves; never changed). */
+const FIRST_RUNG = new Ladder([], 0);
+
 /** The verdict policy of one session. */
 export class VerdictPolicy {
-  private readonly ladder: Ladder;
+  /**
+   * The action ladder, made by the first verdict: before one, it stands on its first rung and quiet calls
+   * change nothing it would act on (a climb starts their count again), so most sessions never make it.
+   */
+  private climbed: Ladder | null = null;
   private count = 0;
 
   constructor(
@@ -170,8 +177,10 @@ export class VerdictPolicy {
     private readonly log: CallLog,
     private readonly redact: boolean,
     private readonly session: string = '',
-  ) {
-    this.ladder = new Ladder(p.ladder, p.cooldown);
+  ) {}
+
+  private get ladder(): Ladder {
+    return (this.climbed ??= new Ladder(this.p.ladder, this.p.cooldown));
   }
 
   /** Verdicts given so far in the session. */
@@ -186,7 +195,7 @@ export class VerdictPolicy {
    */
   decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, proposal: ProposalRule | null = null, failed = false): Decision {
     if (signals.length === 0) {
-      if (proposal === null) this.ladder.quietCall();
+      if (proposal === null) this.climbed?.quietCall();
       return QUIET;
     }
     return this.weigh(signals, index, step, waiting, proposal, failed);
@@ -205,7 +214,7 @@ export class VerdictPolicy {
   private weigh(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean, proposal: ProposalRule | null, failed: boolean): Decision {
     // a proposal changes nothing: no quiet call, no climb, no count
     const quiet = (): void => {
-      if (proposal === null) this.ladder.quietCall();
+      if (proposal === null) this.climbed?.quietCall();
     };
     const p = this.p;
     let tolerated = 0;
@@ -276,7 +285,9 @@ export class VerdictPolicy {
 
     // the loop's key: the repeated call's signature (a climb left by a cooldown resumes on the same loop)
     const key = (this.log.signatureLow(index) ?? 0) >>> 0 || 1;
-    let verdict = build(proposal === null ? this.ladder.peek(key, loopStart) : proposedAction(this.ladder.peek(key, loopStart), proposal));
+    // peeked without making the ladder: a proposal (rolled back) must leave the session as it was
+    const rung = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
+    let verdict = build(proposal === null ? rung : proposedAction(rung, proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
       if (override === null) {
@@ -299,19 +310,22 @@ export class VerdictPolicy {
 
   /** Starts the session's ladder and count again. */
   reset(): void {
-    this.ladder.reset();
+    this.climbed = null;
     this.count = 0;
   }
 
   /** Writes the ladder and count, for a snapshot. */
   save(w: ByteWriter): void {
-    this.ladder.save(w);
+    (this.climbed ?? FIRST_RUNG).save(w);
     w.f64(this.count);
   }
 
   /** Reads what save() wrote. */
   load(r: ByteReader): void {
-    this.ladder.load(r);
+    const ladder = new Ladder(this.p.ladder, this.p.cooldown);
+    ladder.load(r);
+    // a ladder no verdict moved is not kept, as in a session that never had one
+    this.climbed = ladder.isFirstRung() ? null : ladder;
     this.count = r.f64();
   }
 }

@@ -16,6 +16,7 @@ import { StateRepeatDetector } from '../detectors/state-repeat.js';
 import type { DetectorsOptions } from '../options/options.js';
 import { maskVolatile } from '../text/mask-volatile.js';
 import type { WalkLookup } from '../detectors/semantic.js';
+import type { ArgsRetention } from '../state/call-log.js';
 
 /** Calls of history the enabled detectors read (at least 1). */
 export function historyCapacity(d: DetectorsOptions): number {
@@ -32,14 +33,34 @@ export function historyCapacity(d: DetectorsOptions): number {
 }
 
 /**
- * Recent calls whose args (and previews) a session keeps, for what reads them after the call itself was
- * checked: similar args compares the current call's args with those of the last `window` calls; a cycle's
- * message names the calls of its unit (at most `maxPeriod`, the newest ones); every other message names
- * the current call. Custom detectors may keep a call and read its args later: with them, the whole history.
+ * Which recent calls' args (and previews) a session keeps, for what reads them after the call itself was
+ * checked: similar args compares the current call's args with those of the last `window` calls (all of
+ * them kept); a cycle's message names the calls of its unit (at most `maxPeriod`, the newest ones, each a
+ * repeat of the call a period before it: only those are kept); every other message names the current call.
+ * Custom detectors may keep a call and read its args later: with them, the whole history.
  */
-export function argsWindow(d: DetectorsOptions, capacity: number, custom: boolean): number {
-  if (custom) return capacity;
-  return Math.min(capacity, Math.max(1, d.similarArgs === null ? 0 : d.similarArgs.window + 1, d.cycle === null || d.cycle.key === 'tool' ? 0 : d.cycle.maxPeriod));
+export function argsRetention(d: DetectorsOptions, capacity: number, custom: boolean): ArgsRetention {
+  // one object per options (and custom or not), shared by their sessions
+  let both = retentions.get(d);
+  if (both === undefined) {
+    both = [null, null];
+    retentions.set(d, both);
+  }
+  const k = custom ? 1 : 0;
+  const known = both[k];
+  if (known !== null && known.capacity === capacity) return known.retention;
+  const retention = retentionOf(d, capacity, custom);
+  both[k] = { capacity, retention };
+  return retention;
+}
+
+const retentions = new WeakMap<DetectorsOptions, [{ capacity: number; retention: ArgsRetention } | null, { capacity: number; retention: ArgsRetention } | null]>();
+
+function retentionOf(d: DetectorsOptions, capacity: number, custom: boolean): ArgsRetention {
+  if (custom) return Object.freeze({ window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0 });
+  const cycleCalls = d.cycle !== null && d.cycle.key !== 'tool';
+  const window = Math.min(capacity, Math.max(1, d.similarArgs === null ? 0 : d.similarArgs.window + 1, cycleCalls ? (d.cycle?.maxPeriod ?? 0) : 0));
+  return Object.freeze({ window, keepAll: d.similarArgs !== null, minPeriod: cycleCalls ? (d.cycle?.minPeriod ?? 0) : 0, maxPeriod: cycleCalls ? (d.cycle?.maxPeriod ?? 0) : 0 });
 }
 
 /** The built-in detectors, and direct handles on the two the session talks to. */

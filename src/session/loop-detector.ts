@@ -75,6 +75,9 @@ function unrecorded(err: unknown): boolean {
 /** The two-phase state of a session that has used none (written in its snapshots; never changed). */
 const NO_LIVE_STATE = new LiveState();
 
+/** Set while {@link LoopDetector.owned} makes a session whose owner frees its slot (no finaliser of its own). */
+let ownerFrees = false;
+
 /** Loop detection for one agent session. */
 export class LoopDetector {
   /** The resolved options (defaults filled in). */
@@ -107,7 +110,21 @@ export class LoopDetector {
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
     this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId);
     this.options.stats?.join();
-    if (this.options.engine === 'wasm') releaseOnCollect(this, this.pipeline);
+    if (this.options.engine === 'wasm' && !ownerFrees) releaseOnCollect(this, this.pipeline);
+  }
+
+  /**
+   * A session whose owner disposes it (or, when the owner itself is garbage-collected, frees it), so it
+   * registers no finaliser of its own: a LoopEngine's sessions, which saves each one a finalisation cell.
+   * @internal
+   */
+  static owned(options: ResolvedOptions, sessionId: string): LoopDetector {
+    ownerFrees = true;
+    try {
+      return new LoopDetector(options, sessionId);
+    } finally {
+      ownerFrees = false;
+    }
   }
 
   /**
@@ -262,7 +279,12 @@ export class LoopDetector {
     const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(e.result);
     // whether the call failed, from the event (in a batch the rings may already hold later calls)
     const failed = e.error !== undefined && errorText(e.error) !== undefined;
-    return this.finish(signals, this.pipeline.lastIndex, e.step, waiting, failed);
+    try {
+      return this.finish(signals, this.pipeline.lastIndex, e.step, waiting, failed);
+    } finally {
+      // the verdict is made: the log lets go of the call's args unless a later message can name it
+      this.pipeline.log.settle();
+    }
   }
 
   /**

@@ -10,9 +10,9 @@ import type { ResolvedOptions } from '../options/options.js';
 import { parseArgs } from '../fingerprint/signature.js';
 import { CallHistory, type HistoryReader } from '../state/call-history.js';
 import type { Rewindable } from '../state/rewindable.js';
-import { CallLog } from '../state/call-log.js';
+import { type ArgsNormaliser, CallLog } from '../state/call-log.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
-import { argsWindow, buildDetectors, historyCapacity } from './build-detectors.js';
+import { argsRetention, buildDetectors, historyCapacity } from './build-detectors.js';
 import { EventObserver } from './observe-event.js';
 import { NO_SIGNALS, type Pipeline } from './pipeline.js';
 import type { ObservedCall } from '../detectors/detector.js';
@@ -24,7 +24,7 @@ function isRewindable(d: Detector): d is Detector & Rewindable {
 }
 
 /** The plain-TypeScript pipeline. */
-export class ReferencePipeline implements Pipeline {
+export class ReferencePipeline implements Pipeline, ArgsNormaliser {
   readonly log: CallLog;
   private readonly rings: CallHistory;
   private readonly observer: EventObserver;
@@ -32,14 +32,10 @@ export class ReferencePipeline implements Pipeline {
   private readonly frequency: FrequencyDetector | null;
   private readonly chanting: ChantingDetector | null;
 
-  constructor(o: ResolvedOptions) {
+  constructor(private readonly o: ResolvedOptions) {
     const capacity = historyCapacity(o.detectors);
     this.rings = new CallHistory(capacity);
-    this.log = new CallLog(capacity, (args, tool) => {
-      const identity = o.tools.get(tool)?.identity;
-      const parsed = parseArgs(args);
-      return identity === undefined ? parsed : identity(parsed, tool);
-    }, argsWindow(o.detectors, capacity, o.custom.length !== 0));
+    this.log = new CallLog(capacity, this, argsRetention(o.detectors, capacity, o.custom.length !== 0));
     this.observer = new EventObserver(o, this.rings, this.log);
     const built = buildDetectors({ history: this.rings, log: this.log }, o.detectors, o.normalizeVolatile, (tool) => this.observer.walkFor(tool), o.policy.progress === 'suppress');
     this.detectors = built.all;
@@ -49,6 +45,13 @@ export class ReferencePipeline implements Pipeline {
 
   get count(): number {
     return this.rings.count;
+  }
+
+  /** Args as compared: JSON strings parsed, the tool's identity applied (the call log's ArgsNormaliser). */
+  normaliseArgs(args: unknown, tool: string): unknown {
+    const identity = this.o.tools.get(tool)?.identity;
+    const parsed = parseArgs(args);
+    return identity === undefined ? parsed : identity(parsed, tool);
   }
 
   private last: LoggedCall | null = null;

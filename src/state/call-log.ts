@@ -1,15 +1,21 @@
 /**
  * What verdicts say about recent calls: per call, the tool, the description, the signature and the
  * caller's step and round, kept by the host beside the fingerprint rings so patterns and messages can name
- * the calls; and for the newest `argsWindow` calls only, the args as given (what similar args compares,
+ * the calls; and for the newest `argsWindow` calls at most, the args as given (what similar args compares,
  * and what previews show: messages name the current call, or a cycle's unit). References and previews
  * are built only when a verdict needs them. Bounded by its capacity; a call's args are let go as soon as
  * nothing can read them, so a session does not hold on to its callers' objects.
  *
+ * Without similar args or custom detectors (`keepAll` false), what reads a call's args after its own check
+ * is a cycle's message, which names the calls of its unit; a call is in a unit only if it repeats the call
+ * `p` before it for a period `p` the cycle detector tries (the last `p * repetitions` calls are
+ * `p`-periodic). So once its check is over ({@link CallLog.settle}), a call that repeats none of the calls
+ * `minPeriod` to `maxPeriod` before it is let go: a session that is not looping holds no args at all.
+ *
  * ```
  *   index:   n-capacity ...                n-argsWindow ... n-1
  *   kept:    tool, signature, description, step, round (refs)
- *                                          args, previews
+ *                                          args, previews (all, or those a cycle's unit can name)
  * ```
  */
 import { SnapshotError } from '../errors.js';
@@ -17,130 +23,198 @@ import { toHex } from '../fingerprint/u64.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeArgs } from '../snapshot/value-codec.js';
-import { collapsedText } from '../text/preview-text.js';
-import { CUT_MARGIN, cutText } from '../text/shown-text.js';
+import { SHOWN_TOOL_LENGTH, previewCall } from '../text/call-preview.js';
+import { cutText } from '../text/shown-text.js';
+import { NO_TOOL_ID, toolId, toolName } from './tool-names.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
 
-/** Characters of argument text shown in a call preview. */
-export const PREVIEW_ARGS_LENGTH = 80;
-/** Characters of a tool name shown in previews and call references (`CallRef.tool`); longer names are cut with `…`. */
-export const SHOWN_TOOL_LENGTH = 256;
-
-/** A compact, single-line preview of a call: `tool {"args":...}`, the tool name cut to {@link SHOWN_TOOL_LENGTH}. */
-export function previewCall(tool: string, args: unknown): string {
-  const name = cutText(tool, SHOWN_TOOL_LENGTH);
-  return args === undefined ? name : `${name} ${previewArgs(args)}`;
-}
-
-/**
- * The args part of a call preview: their text on one line (white space runs collapsed), cut to
- * {@link PREVIEW_ARGS_LENGTH} characters (never inside a secret: see `cutText`).
- */
-export function previewArgs(args: unknown): string {
-  // written only as far as the preview and the secrets across its cut reach (an 8 KB file body costs its
-  // first characters): one character more than that says whether there is more
-  const need = PREVIEW_ARGS_LENGTH + CUT_MARGIN;
-  let shown = collapsedText(args, need, typeof args === 'string');
-  if (shown === null) {
-    // not JSON data: as JSON.stringify writes it (BigInt as digits), or String() when it writes nothing
-    let text: string;
-    try {
-      text = JSON.stringify(args, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(args);
-    } catch {
-      text = '[unserialisable args]';
-    }
-    shown = collapsedText(text, need, true) as string;
-  }
-  return cutText(shown, PREVIEW_ARGS_LENGTH, shown.length > need);
-}
-
-/** What one push() overwrites, kept by mark() for rollback(). */
+/** What one push() overwrites, kept by mark() for rollback() (the newest call is settled by then). */
 interface LogSlot {
   readonly n: number;
-  readonly argsSlot: number;
-  readonly tool: string | undefined;
-  readonly args: unknown;
-  readonly raw: number;
+  readonly toolWord: number;
+  readonly otherTool: string | undefined;
   readonly sigHi: number;
   readonly sigLo: number;
   readonly description: string | undefined;
   readonly step: number;
   readonly round: number;
-  readonly preview: string | undefined;
   readonly ref: CallRef | undefined;
+  /** The settled call the push lets go of from the args ring (at `n % argsWindow`). */
+  readonly args: unknown;
+  readonly held: Held;
+  readonly preview: string | undefined;
 }
 
 /** Turns args as given into args as compared (JSON strings parsed, the tool's identity applied). */
-export type ArgsNormaliser = (args: unknown, tool: string) => unknown;
+export interface ArgsNormaliser {
+  /** The args as compared. */
+  normaliseArgs(args: unknown, tool: string): unknown;
+}
+
+/** Which calls' args a log keeps, and for how long: see {@link argsRetention}. */
+export interface ArgsRetention {
+  /** Calls whose args (and previews) may be kept: the newest ones, at least 1. */
+  readonly window: number;
+  /** Whether every call in the window keeps its args (similar args, custom detectors). */
+  readonly keepAll: boolean;
+  /** With `keepAll` false: the cycle periods whose units a message names (0 and 0: none). */
+  readonly minPeriod: number;
+  readonly maxPeriod: number;
+}
+
+/** How a call's args are held (the `held` column). */
+const enum Held {
+  /** As compared (normalised). */
+  Normalised = 0,
+  /** As given: normalised on first read. */
+  Raw = 1,
+  /** Let go after the call's check (see settle()): neither args nor preview are kept. */
+  Released = 2,
+}
 
 /**
  * Recent calls of one session. The columns most sessions never need (descriptions, steps, rounds,
- * previews, references) are made on first use: a session costs its tools, signatures and recent args.
+ * previews, references, and args kept past their call's check) are made on first use: a session that is
+ * not looping costs its tools and signatures. The newest call's args are held apart until settle()
+ * says whether the ring keeps them.
  */
 export class CallLog implements Rewindable {
-  private readonly tools: (string | undefined)[];
-  /** The newest `argsWindow` calls' args, at `index % argsWindow`, and whether each is still as given. */
-  private readonly args: unknown[];
-  private readonly raw: Uint8Array;
-  private readonly sig: Uint32Array;
+  /** Per call at `index % capacity`: its signature's high and low words and its tool's number (tool-names.ts). */
+  private readonly words: Uint32Array;
+  /** Tools the shared table gives no number, at `index % capacity` (made on first use). */
+  private otherTools: (string | undefined)[] | null = null;
+  /** Settled calls' args among the newest `argsWindow`, at `index % argsWindow`, and how each is held. */
+  private args: unknown[] | null = null;
+  private held: Held[] | null = null;
+  private previews: (string | undefined)[] | null = null;
   private descriptions: (string | undefined)[] | null = null;
   private steps: Float64Array | null = null;
   private rounds: Float64Array | null = null;
-  private previews: (string | undefined)[] | null = null;
   private refs: (CallRef | undefined)[] | null = null;
   private n = 0;
+  /** Whether the newest call is settled: its check is over (see settle()). */
+  private settled = true;
+  /** The newest call's args, how they are held and its preview, until it is settled. */
+  private cur: unknown = undefined;
+  private curHeld: Held = Held.Normalised;
+  private curPreview: string | undefined = undefined;
 
-  /** Calls whose args and previews are kept (the newest ones; at most `capacity`). */
+  /** Calls whose args and previews may be kept (the newest ones; at most `capacity`). */
   readonly argsWindow: number;
 
   constructor(
     readonly capacity: number,
-    private readonly normalise: ArgsNormaliser,
-    argsWindow = capacity,
+    private readonly normaliser: ArgsNormaliser,
+    private readonly retention: ArgsRetention = { window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0 },
   ) {
-    this.argsWindow = Math.max(1, Math.min(capacity, argsWindow));
-    this.tools = new Array<string | undefined>(capacity);
-    this.args = new Array<unknown>(this.argsWindow);
-    this.raw = new Uint8Array(this.argsWindow);
-    this.sig = new Uint32Array(capacity * 2);
+    this.argsWindow = Math.max(1, Math.min(capacity, retention.window));
+    this.words = new Uint32Array(capacity * 3);
   }
 
   /**
-   * Records the call with the next index. `normalised` says whether `args` are already as compared; if
-   * not, they are normalised when a preview needs them.
+   * Records the call with the next index (settling the one before if that was not done). `normalised`
+   * says whether `args` are already as compared; if not, they are normalised when something reads them.
    */
   push(tool: string, args: unknown, normalised: boolean, description: string | undefined, sigHi: number, sigLo: number, step: number | undefined, round: number | undefined): void {
+    this.settle();
     const s = this.n % this.capacity;
-    const a = this.n % this.argsWindow;
-    this.tools[s] = tool;
-    this.args[a] = args;
-    this.raw[a] = normalised ? 0 : 1;
+    this.setTool(s, tool);
     if (description !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = description;
     else if (this.descriptions !== null) this.descriptions[s] = undefined;
-    this.sig[2 * s] = sigHi;
-    this.sig[2 * s + 1] = sigLo;
+    this.words[3 * s] = sigHi;
+    this.words[3 * s + 1] = sigLo;
     if (step !== undefined) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
     else if (this.steps !== null) this.steps[s] = NaN;
     if (round !== undefined) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
     else if (this.rounds !== null) this.rounds[s] = NaN;
-    if (this.previews !== null) this.previews[a] = undefined;
     if (this.refs !== null) this.refs[s] = undefined;
+    // the ring's entry for this index is the call `argsWindow` before, which is no longer kept
+    if (this.args !== null) this.forget(this.n % this.argsWindow);
+    this.cur = args;
+    this.curHeld = normalised ? Held.Normalised : Held.Raw;
+    this.curPreview = undefined;
+    this.settled = false;
     this.n++;
+  }
+
+  private setTool(s: number, tool: string): void {
+    const id = toolId(tool);
+    this.words[3 * s + 2] = id;
+    if (id === NO_TOOL_ID) (this.otherTools ??= new Array<string | undefined>(this.capacity))[s] = tool;
+    else if (this.otherTools !== null) this.otherTools[s] = undefined;
+  }
+
+  /** The tool of the call at `s` (a kept call). */
+  private toolAt(s: number): string {
+    const id = this.words[3 * s + 2] as number;
+    return id !== NO_TOOL_ID ? toolName(id) : ((this.otherTools as (string | undefined)[])[s] as string);
+  }
+
+  private forget(a: number): void {
+    (this.args as unknown[])[a] = undefined;
+    (this.held as Held[])[a] = Held.Released;
+    if (this.previews !== null) this.previews[a] = undefined;
+  }
+
+  /**
+   * Says the newest call's check is over (its verdict made): the ring keeps its args and preview when
+   * something can still read them (see the module comment), else they are let go. Idempotent.
+   */
+  settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const args = this.cur;
+    const held = this.curHeld;
+    const preview = this.curPreview;
+    this.cur = undefined;
+    this.curPreview = undefined;
+    if (!this.retention.keepAll && !this.repeatsAPeriodBack(this.n - 1)) return;
+    const a = (this.n - 1) % this.argsWindow;
+    (this.args ??= new Array<unknown>(this.argsWindow))[a] = args;
+    (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = held;
+    if (preview !== undefined) (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = preview;
+  }
+
+  /** Whether call `i` repeats the call `p` before it for a cycle period `p` (by the low 32 bits, as the rings compare calls). */
+  private repeatsAPeriodBack(i: number): boolean {
+    const lo = this.words[3 * (i % this.capacity) + 1];
+    for (let p = Math.max(1, this.retention.minPeriod); p <= this.retention.maxPeriod; p++) {
+      // a collision keeps args, never loses them
+      if (this.kept(i - p) && this.words[3 * ((i - p) % this.capacity) + 1] === lo) return true;
+    }
+    return false;
   }
 
   private kept(index: number): boolean {
     return index >= 0 && index < this.n && index >= this.n - this.capacity;
   }
 
-  /** Whether a call's args (and preview) are still kept. */
-  private argsKept(index: number): boolean {
-    return index >= 0 && index < this.n && index >= this.n - this.argsWindow;
+  /** Whether `index` is the newest call, not yet settled (its args are held apart). */
+  private isCurrent(index: number): boolean {
+    return !this.settled && index === this.n - 1;
+  }
+
+  /** Whether a settled call's args (and preview) are still in the ring. */
+  private inRing(index: number): boolean {
+    return this.held !== null && index >= 0 && index < this.n && index >= this.n - this.argsWindow && this.held[index % this.argsWindow] !== Held.Released;
+  }
+
+  /**
+   * The indices of the calls whose args are held now, oldest first.
+   * @internal For tests of what a session keeps.
+   */
+  heldArgs(): number[] {
+    const out: number[] = [];
+    for (let i = Math.max(0, this.n - this.argsWindow); i < this.n; i++) {
+      if (this.isCurrent(i) ? this.cur !== undefined : this.inRing(i) && (this.args as unknown[])[i % this.argsWindow] !== undefined) out.push(i);
+    }
+    return out;
   }
 
   /** The low 32 bits of a call's signature, or undefined when it is no longer kept. */
   signatureLow(index: number): number | undefined {
-    return this.kept(index) ? this.sig[2 * (index % this.capacity) + 1] : undefined;
+    return this.kept(index) ? this.words[3 * (index % this.capacity) + 1] : undefined;
   }
 
   /** The reference of a call (frozen, built once per call), if it is still kept. */
@@ -154,8 +228,8 @@ export class CallLog implements Rewindable {
       const round = this.rounds === null ? NaN : (this.rounds[s] as number);
       r = Object.freeze({
         index,
-        tool: cutText(this.tools[s] as string, SHOWN_TOOL_LENGTH),
-        signature: toHex(this.sig[2 * s] as number, this.sig[2 * s + 1] as number),
+        tool: cutText(this.toolAt(s), SHOWN_TOOL_LENGTH),
+        signature: toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number),
         ...(Number.isNaN(step) ? {} : { step }),
         ...(Number.isNaN(round) ? {} : { round }),
       });
@@ -164,35 +238,45 @@ export class CallLog implements Rewindable {
     return r;
   }
 
-  /** The args of a call as compared, if they are still kept (the newest `argsWindow` calls). */
+  /** The args of a call as compared, if they are still kept (see the module comment). */
   argsOf(index: number): unknown {
-    if (!this.argsKept(index)) return undefined;
-    const a = index % this.argsWindow;
-    if (this.raw[a] === 1) {
-      this.args[a] = this.normalise(this.args[a], this.tools[index % this.capacity] as string);
-      this.raw[a] = 0;
+    if (this.isCurrent(index)) {
+      if (this.curHeld === Held.Raw) {
+        this.cur = this.normaliser.normaliseArgs(this.cur, this.toolAt(index % this.capacity));
+        this.curHeld = Held.Normalised;
+      }
+      return this.cur;
     }
-    return this.args[a];
+    if (!this.inRing(index)) return undefined;
+    const a = index % this.argsWindow;
+    const args = this.args as unknown[];
+    const held = this.held as Held[];
+    if (held[a] === Held.Raw) {
+      args[a] = this.normaliser.normaliseArgs(args[a], this.toolAt(index % this.capacity));
+      held[a] = Held.Normalised;
+    }
+    return args[a];
   }
 
-  /** The preview of a call, or `call #index` when its args are no longer kept (see argsWindow). */
+  /** The preview of a call, or `call #index` when its args are no longer kept. */
   preview(index: number): string {
-    if (!this.argsKept(index)) return `call #${index}`;
+    if (this.isCurrent(index)) return (this.curPreview ??= this.previewOf(index));
+    if (!this.inRing(index)) return `call #${index}`;
     const a = index % this.argsWindow;
     const previews = (this.previews ??= new Array<string | undefined>(this.argsWindow));
-    let p = previews[a];
-    if (p === undefined) {
-      const s = index % this.capacity;
-      const d = this.descriptions === null ? undefined : this.descriptions[s];
-      p = previewCall(this.tools[s] as string, d ?? this.argsOf(index));
-      previews[a] = p;
-    }
-    return p;
+    return (previews[a] ??= this.previewOf(index));
+  }
+
+  private previewOf(index: number): string {
+    const s = index % this.capacity;
+    const d = this.descriptions === null ? undefined : this.descriptions[s];
+    return previewCall(this.toolAt(s), d ?? this.argsOf(index));
   }
 
   /**
-   * Writes the kept calls for a snapshot: for the newest `argsWindow`, previews as they read now, and
-   * the args as similar args compares them when `withArgs`.
+   * Writes the kept calls for a snapshot: for the newest `argsWindow`, previews as they read now (`call #i`
+   * for a call let go, as no message will read it), and the args as similar args compares them when
+   * `withArgs`.
    */
   save(w: ByteWriter, withArgs: boolean): void {
     w.u32(this.capacity);
@@ -200,19 +284,19 @@ export class CallLog implements Rewindable {
     w.f64(this.n);
     for (let i = Math.max(0, this.n - this.capacity); i < this.n; i++) {
       const s = i % this.capacity;
-      w.str(this.tools[s] as string);
+      w.str(this.toolAt(s));
       w.optStr(this.descriptions === null ? undefined : this.descriptions[s]);
-      w.u32(this.sig[2 * s] as number);
-      w.u32(this.sig[2 * s + 1] as number);
+      w.u32(this.words[3 * s] as number);
+      w.u32(this.words[3 * s + 1] as number);
       w.f64(this.steps === null ? NaN : (this.steps[s] as number));
       w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
-      if (!this.argsKept(i)) continue;
+      if (i < this.n - this.argsWindow) continue;
       w.str(this.preview(i));
       if (withArgs) writeArgs(w, this.argsOf(i));
     }
   }
 
-  /** Reads what save() wrote, replacing every call. */
+  /** Reads what save() wrote, replacing every call (all settled, in the ring). */
   load(r: ByteReader, withArgs: boolean): void {
     const capacity = r.u32();
     if (capacity !== this.capacity) throw new SnapshotError(`loopwatch: the snapshot keeps ${capacity} calls where these options keep ${this.capacity}`);
@@ -221,46 +305,47 @@ export class CallLog implements Rewindable {
     const n = r.f64();
     if (!Number.isSafeInteger(n) || n < 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (a call count that is not a count)');
     this.reset();
-    this.previews = new Array<string | undefined>(this.argsWindow);
     for (let i = Math.max(0, n - this.capacity); i < n; i++) {
       const s = i % this.capacity;
-      this.tools[s] = r.str();
+      this.setTool(s, r.str());
       const d = r.optStr();
       if (d !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = d;
-      this.sig[2 * s] = r.u32();
-      this.sig[2 * s + 1] = r.u32();
+      this.words[3 * s] = r.u32();
+      this.words[3 * s + 1] = r.u32();
       const step = r.f64();
       if (!Number.isNaN(step)) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
       const round = r.f64();
       if (!Number.isNaN(round)) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
       if (i < n - this.argsWindow) continue;
       const a = i % this.argsWindow;
-      this.previews[a] = r.str();
-      this.args[a] = withArgs ? readValue(r) : undefined;
-      this.raw[a] = 0;
+      (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = r.str();
+      (this.args ??= new Array<unknown>(this.argsWindow))[a] = withArgs ? readValue(r) : undefined;
+      (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = Held.Normalised;
     }
     this.n = n;
   }
 
   private undo: LogSlot | null = null;
 
-  /** Remembers the slot the next push() overwrites (see Rewindable). */
+  /** Remembers the slot the next push() overwrites (see Rewindable); settles the newest call first. */
   mark(): void {
+    // settling is what the next push does first: doing it now leaves rollback() only the push to undo
+    this.settle();
     const s = this.n % this.capacity;
     const a = this.n % this.argsWindow;
     this.undo = {
       n: this.n,
-      argsSlot: a,
-      tool: this.tools[s],
-      args: this.args[a],
-      raw: this.raw[a] as number,
-      sigHi: this.sig[2 * s] as number,
-      sigLo: this.sig[2 * s + 1] as number,
+      toolWord: this.words[3 * s + 2] as number,
+      otherTool: this.otherTools?.[s],
+      sigHi: this.words[3 * s] as number,
+      sigLo: this.words[3 * s + 1] as number,
       description: this.descriptions?.[s],
       step: this.steps === null ? NaN : (this.steps[s] as number),
       round: this.rounds === null ? NaN : (this.rounds[s] as number),
-      preview: this.previews?.[a],
       ref: this.refs?.[s],
+      args: this.args?.[a],
+      held: this.held === null ? Held.Released : (this.held[a] as Held),
+      preview: this.previews?.[a],
     };
   }
 
@@ -270,37 +355,45 @@ export class CallLog implements Rewindable {
     if (u === null) return;
     this.undo = null;
     const s = u.n % this.capacity;
+    const a = u.n % this.argsWindow;
     this.n = u.n;
-    const a = u.argsSlot;
-    this.tools[s] = u.tool;
-    this.args[a] = u.args;
-    this.raw[a] = u.raw;
-    this.sig[2 * s] = u.sigHi;
-    this.sig[2 * s + 1] = u.sigLo;
+    this.settled = true;
+    this.cur = undefined;
+    this.curPreview = undefined;
+    this.words[3 * s + 2] = u.toolWord;
+    if (this.otherTools !== null) this.otherTools[s] = u.otherTool;
+    this.words[3 * s] = u.sigHi;
+    this.words[3 * s + 1] = u.sigLo;
     if (this.descriptions !== null) this.descriptions[s] = u.description;
     if (this.steps !== null) this.steps[s] = u.step;
     if (this.rounds !== null) this.rounds[s] = u.round;
-    if (this.previews !== null) this.previews[a] = u.preview;
     if (this.refs !== null) this.refs[s] = u.ref;
+    if (this.args !== null) this.args[a] = u.args;
+    if (this.held !== null) this.held[a] = u.held;
+    if (this.previews !== null) this.previews[a] = u.preview;
   }
 
   /** Both words of a call's signature as a 16-digit hex string, or undefined when it is no longer kept. */
   signatureHex(index: number): string | undefined {
     if (!this.kept(index)) return undefined;
     const s = index % this.capacity;
-    return toHex(this.sig[2 * s] as number, this.sig[2 * s + 1] as number);
+    return toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number);
   }
 
   /** Forgets every call. */
   reset(): void {
     this.undo = null;
     this.n = 0;
-    this.tools.fill(undefined);
-    this.args.fill(undefined);
+    this.settled = true;
+    this.cur = undefined;
+    this.curPreview = undefined;
+    this.otherTools = null;
+    this.args = null;
+    this.held = null;
+    this.previews = null;
     this.descriptions = null;
     this.steps = null;
     this.rounds = null;
-    this.previews = null;
     this.refs = null;
   }
 }

@@ -7,13 +7,23 @@ import * as A from './generated/abi.js';
 import type { SlotLayout } from './slot-layout.js';
 import type { WasmInstance } from './wasm-module.js';
 
+/** What holds the slot a view reads (its handle changes when the slot is released). */
+export interface SlotHolder {
+  /** The slot's handle now, 0 when there is none. */
+  readonly liveSlot: number;
+}
+
 /** Reads one slot's rings. */
 export class WasmHistoryView implements HistoryReader {
   constructor(
     private readonly instance: WasmInstance,
     private readonly layout: SlotLayout,
-    private readonly slot: () => number,
+    private readonly holder: SlotHolder,
   ) {}
+
+  private slot(): number {
+    return this.holder.liveSlot;
+  }
 
   get count(): number {
     const s = this.slot();

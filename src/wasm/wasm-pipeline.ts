@@ -19,27 +19,39 @@ import { DisposedError, SnapshotError, WasmTrapError } from '../errors.js';
 import type { CanonicalWalkOptions } from '../fingerprint/canonical-hash.js';
 import { parseArgs } from '../fingerprint/signature.js';
 import type { ResolvedOptions } from '../options/options.js';
-import { argsWindow, historyCapacity } from '../session/build-detectors.js';
+import { argsRetention, historyCapacity } from '../session/build-detectors.js';
 import { LoggedCall } from '../session/observed-call.js';
 import { unreadable } from '../session/observe-event.js';
 import { NO_SIGNALS, type Pipeline } from '../session/pipeline.js';
 import type { ObservedCall } from '../detectors/detector.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
-import { CallLog } from '../state/call-log.js';
+import { type ArgsNormaliser, CallLog } from '../state/call-log.js';
 import { maskVolatile } from '../text/mask-volatile.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
 import * as A from './generated/abi.js';
 import type { ArgsPlan } from './record-writer.js';
 import type { BatchItem, Learnt, OutputSink } from './wasm-core.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
-import { WasmHistoryView } from './wasm-history.js';
+import { type SlotHolder, WasmHistoryView } from './wasm-history.js';
 import { shareLayout, slotLayout } from './slot-layout.js';
 
 const PROGRESS: readonly Progress[] = ['unknown', 'stalled', 'changing', 'mixed'];
 const NO_EVENT: ToolEvent = Object.freeze({ tool: '' });
 /** No call being read. */
 const NO_PLAN: ArgsPlan = Object.freeze({ value: undefined, normalised: false, viaHost: false });
+
+/**
+ * The call being read, shared by every pipeline of the thread rather than kept by each session: a read
+ * runs no caller's code (verdict listeners run after it), so reads never overlap.
+ */
+const reading: { event: ToolEvent | null; plan: ArgsPlan; proposing: boolean; result: readonly LoopSignal[]; failure: Error | null } = {
+  event: null,
+  plan: NO_PLAN,
+  proposing: false,
+  result: NO_SIGNALS,
+  failure: null,
+};
 
 /** Per resolved options (shared by every session made from them), the canonical walk per tool. */
 const walksByOptions = new WeakMap<ResolvedOptions, Map<string, CanonicalWalkOptions>>();
@@ -61,11 +73,11 @@ function walkOf(o: ResolvedOptions, tool: string): CanonicalWalkOptions {
 }
 
 /** Releases slots of detectors that were garbage-collected without dispose(). */
-const collector = new FinalizationRegistry<() => void>((release) => release());
+const collector = new FinalizationRegistry<Pipeline>((pipeline) => pipeline.dispose());
 
-/** Frees a pipeline's slot when its owner is garbage-collected. */
+/** Frees a pipeline's slot when its owner is garbage-collected (the pipeline is held, no closure made). */
 export function releaseOnCollect(owner: object, pipeline: Pipeline): void {
-  collector.register(owner, () => pipeline.dispose(), pipeline);
+  collector.register(owner, pipeline, pipeline);
 }
 
 /** An ObservedCall the pipeline reuses for its own TypeScript detectors (custom detectors get fresh ones). */
@@ -76,23 +88,23 @@ class ReusedCall implements ObservedCall {
   isInfraFailure = false;
   errorText: string | undefined = undefined;
 
-  constructor(private readonly log: () => CallLog) {}
+  constructor(private readonly log: CallLog) {}
 
   get tool(): string {
     return this.event.tool;
   }
 
   get args(): unknown {
-    return this.log().argsOf(this.index);
+    return this.log.argsOf(this.index);
   }
 
   get signature(): string {
-    return this.log().ref(this.index)?.signature ?? '';
+    return this.log.ref(this.index)?.signature ?? '';
   }
 }
 
 /** The WebAssembly-backed pipeline. */
-export class WasmPipeline implements Pipeline {
+export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   readonly log: CallLog;
   private readonly core: WasmCore;
   private readonly config: number;
@@ -102,22 +114,13 @@ export class WasmPipeline implements Pipeline {
   private readonly similar: SimilarArgsDetector | null;
   private readonly semanticHost: SemanticDetector | null;
   private readonly chanting: ChantingDetector | null;
-  /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
-  private readonly readsRings: boolean;
   /** What observe() hands the core, made on its first use (sessions of an engine never call it). */
   private single: { readonly items: BatchItem[]; readonly plan: ArgsPlan; readonly sink: OutputSink } | null = null;
-  /** How the call being read had its args written (the log keeps them). */
-  private plan: ArgsPlan = NO_PLAN;
-  private result: readonly LoopSignal[] = NO_SIGNALS;
-  private failure: Error | null = null;
-  private pending: ToolEvent | null = null;
   private lastEvent: ToolEvent | null = null;
   private lastErrorText: string | undefined = undefined;
   private lastInfra = false;
   /** The index of the call recorded last. */
   lastIndex = 0;
-  /** Whether the call being observed is a proposal (text detectors skip it). */
-  private proposing = false;
   /** What mark() kept for rollback(): the slot's bytes and the last call's fields. */
   private undo: { state: Uint8Array; lastIndex: number; lastEvent: ToolEvent | null; lastErrorText: string | undefined; lastInfra: boolean } | null = null;
 
@@ -129,7 +132,7 @@ export class WasmPipeline implements Pipeline {
     const layout = this.core.layout(this.config);
     shareLayout(o, layout);
     const capacity = historyCapacity(o.detectors);
-    this.log = new CallLog(capacity, (args, tool) => this.normalise(args, tool), argsWindow(o.detectors, capacity, o.custom.length !== 0));
+    this.log = new CallLog(capacity, this, argsRetention(o.detectors, capacity, o.custom.length !== 0));
     const d = o.detectors;
     const hostRings = d.similarArgs !== null || (d.semantic !== null && d.semantic.method === 'exact');
     const ctx = hostRings ? { history: this.history, log: this.log } : null;
@@ -137,7 +140,11 @@ export class WasmPipeline implements Pipeline {
     this.similar = d.similarArgs && ctx !== null ? new SimilarArgsDetector(ctx, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     this.chanting = d.chanting ? new ChantingDetector(d.chanting) : null;
-    this.readsRings = hostRings;
+  }
+
+  /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
+  private readsRings(): boolean {
+    return this.similar !== null || this.semanticHost !== null;
   }
 
   /** The single-call state observe() uses. */
@@ -146,16 +153,17 @@ export class WasmPipeline implements Pipeline {
     const plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
     const sink: OutputSink = (_k, out, learnt, failure) => {
       if (failure !== null) {
-        this.failure = failure;
+        reading.failure = failure;
         return;
       }
-      this.result = this.read(out, learnt.errorText, learnt.infra);
+      reading.result = this.read(out, learnt.errorText, learnt.infra);
     };
     const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false }];
     return (this.single = { items, plan, sink });
   }
 
-  private normalise(args: unknown, tool: string): unknown {
+  /** Args as compared: JSON strings parsed, the tool's identity applied (the call log's ArgsNormaliser). */
+  normaliseArgs(args: unknown, tool: string): unknown {
     const identity = this.o.tools.get(tool)?.identity;
     const parsed = EncodedArgs.is(args) ? args.value() : parseArgs(args);
     return identity === undefined ? parsed : identity(parsed, tool);
@@ -174,6 +182,11 @@ export class WasmPipeline implements Pipeline {
 
   get count(): number {
     return this.slot === 0 ? 0 : this.core.count(this.slot);
+  }
+
+  /** The session's slot handle, 0 once disposed (what its history view reads). */
+  get liveSlot(): number {
+    return this.slot;
   }
 
   lastCall(): ObservedCall {
@@ -203,25 +216,25 @@ export class WasmPipeline implements Pipeline {
     item.ignore = this.walkFor(e.tool).ignoreKeys;
     item.maxDepth = this.o.maxDepth;
     item.maskResults = this.o.detectors.resultRepeat?.masked === true;
-    item.readsRings = this.readsRings;
+    item.readsRings = this.readsRings();
   }
 
   /** Reads a staged item's output (or throws its failure or status error): the call's signals. */
   complete(item: BatchItem, out: number, learnt: Learnt, failure: Error | null): readonly LoopSignal[] {
     if (failure !== null) throw failure;
-    this.pending = item.event;
-    this.plan = item.args;
+    reading.event = item.event;
+    reading.plan = item.args;
     try {
       return this.read(out, learnt.errorText, learnt.infra);
     } finally {
-      this.plan = NO_PLAN;
-      this.pending = null;
+      reading.plan = NO_PLAN;
+      reading.event = null;
     }
   }
 
   observe(e: ToolEvent, proposed = false): readonly LoopSignal[] {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
-    this.proposing = proposed;
+    reading.proposing = proposed;
     const single = this.singleCall();
     const plan = single.plan;
     const identity = this.o.tools.size === 0 ? undefined : this.o.tools.get(e.tool)?.identity;
@@ -238,28 +251,31 @@ export class WasmPipeline implements Pipeline {
     item.event = e;
     item.ignore = this.walkFor(e.tool).ignoreKeys;
     item.proposed = proposed;
-    this.result = NO_SIGNALS;
-    this.failure = null;
-    this.pending = e;
-    this.plan = plan;
+    reading.result = NO_SIGNALS;
+    reading.failure = null;
+    reading.event = e;
+    reading.plan = plan;
     try {
       this.core.run(single.items, single.sink);
     } finally {
-      this.pending = null;
-      this.proposing = false;
+      reading.event = null;
+      reading.proposing = false;
       item.proposed = false;
       // nothing of the caller's event stays reachable from the session
       item.event = NO_EVENT;
       plan.value = undefined;
-      this.plan = NO_PLAN;
+      reading.plan = NO_PLAN;
     }
-    if (this.failure !== null) throw this.failure;
-    return this.result;
+    const { failure, result } = reading;
+    reading.failure = null;
+    reading.result = NO_SIGNALS;
+    if (failure !== null) throw failure;
+    return result;
   }
 
   /** Builds the signals from an output record (the same signals, in the same order, as the reference). */
   read(out: number, errorText: string | undefined, infra: boolean): readonly LoopSignal[] {
-    const e = this.pending as ToolEvent;
+    const e = reading.event as ToolEvent;
     const u32 = this.core.instance.views().u32;
     const o4 = out >>> 2;
     const status = u32[o4 + (A.O_STATUS >>> 2)] as number;
@@ -274,13 +290,20 @@ export class WasmPipeline implements Pipeline {
     this.lastEvent = this.o.custom.length === 0 ? null : e;
     this.lastErrorText = errorText;
     this.lastInfra = infra;
-    this.log.push(e.tool, this.plan.value, this.plan.normalised, e.description, u32[o4 + (A.O_SIG_HI >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, e.step, e.round);
+    this.log.push(e.tool, reading.plan.value, reading.plan.normalised, e.description, u32[o4 + (A.O_SIG_HI >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, e.step, e.round);
     const mask = u32[o4 + (A.O_MASK >>> 2)] as number;
     if (mask === 0 && this.similar === null && this.semanticHost === null && (this.chanting === null || e.text === undefined)) {
-      if (!this.proposing) this.chanting?.record(this.hostCall(index, e, errorText, infra));
+      if (!reading.proposing && this.chanting !== null) {
+        this.chanting.record(this.hostCall(index, e, errorText, infra));
+        this.dropHostCall();
+      }
       return NO_SIGNALS;
     }
-    return this.signals(u32, o4, index, mask, e, errorText, infra);
+    try {
+      return this.signals(u32, o4, index, mask, e, errorText, infra);
+    } finally {
+      this.dropHostCall();
+    }
   }
 
   /** The slow path of read(): some detector fired, or TypeScript detectors must run. */
@@ -317,7 +340,7 @@ export class WasmPipeline implements Pipeline {
       signals.push(deadEndSignal(d.deadEnd, errorText ?? '', listAt(u32, word(u32, o4, A.O_DE + 16)), word(u32, o4, A.O_DE + 8), PROGRESS[word(u32, o4, A.O_DE + 12)] as Progress));
     }
     if ((mask & A.M_STATE) !== 0 && d.stateRepeat) signals.push(stateRepeatSignal(this.log, d.stateRepeat, index, word(u32, o4, A.O_ST), word(u32, o4, A.O_ST + 4)));
-    if (this.chanting !== null && !this.proposing) {
+    if (this.chanting !== null && !reading.proposing) {
       this.chanting.record(call);
       const s = this.chanting.check();
       if (s !== null) signals.push(s);
@@ -327,7 +350,7 @@ export class WasmPipeline implements Pipeline {
 
   /** The call as the TypeScript detectors of this pipeline read it (one reused object). */
   private hostCall(index: number, e: ToolEvent, errorText: string | undefined, infra: boolean): ObservedCall {
-    const c = (this.internalCall ??= new ReusedCall(this.logRef()));
+    const c = (this.internalCall ??= new ReusedCall(this.log));
     c.index = index;
     c.event = e;
     c.isError = errorText !== undefined;
@@ -338,8 +361,12 @@ export class WasmPipeline implements Pipeline {
 
   private internalCall: ReusedCall | null = null;
 
-  private logRef(): () => CallLog {
-    return () => this.log;
+  /** Lets go of the caller's event the reused call held while the detectors read it. */
+  private dropHostCall(): void {
+    const c = this.internalCall;
+    if (c === null) return;
+    c.event = NO_EVENT;
+    c.errorText = undefined;
   }
 
   observeText(text: string): LoopSignal | null {
@@ -349,7 +376,7 @@ export class WasmPipeline implements Pipeline {
   }
 
   get history(): WasmHistoryView {
-    return (this.view ??= new WasmHistoryView(this.core.instance, this.core.layout(this.config), () => this.slot));
+    return (this.view ??= new WasmHistoryView(this.core.instance, this.core.layout(this.config), this));
   }
 
   mark(): void {

@@ -3,7 +3,7 @@
  * and beside it the verdict), the signals of a fused verdict indented under it, a footer with what the
  * session cost, and the same rows as JSON for tools. Cells are cut with `…` to fit the terminal.
  */
-import { previewArgs as argsPreview } from '../../state/call-log.js';
+import { previewArgs as argsPreview } from '../../text/call-preview.js';
 import { oneLine } from '../../text/shown-text.js';
 import type { LoopAction, ToolEvent, Verdict } from '../../types.js';
 
