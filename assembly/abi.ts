@@ -128,6 +128,9 @@ export const F_RESULT_NOTHING: u32 = 128;
 export const F_RESULT_EMPTY: u32 = 256;
 // a proposed call (checked before it runs, rolled back afterwards): its outcome is left out of progress
 export const F_PROPOSED: u32 = 512;
+// the result section holds a JSON string literal's content, escapes and all (read from event bytes): the
+// module decodes it in place, as UTF-8, before reading it
+export const F_RESULT_ESCAPED: u32 = 1024;
 export const F_DEBUG_TRAP: u32 = 0x80000000;
 
 // output record (bytes)

@@ -12,6 +12,7 @@
  * issue. Property tests hold the two ways to the same items (test/formats-event-line.test.ts).
  */
 import * as A from '../wasm/generated/abi.js';
+import { RawJsonString } from '../wasm/raw-json-string.js';
 import { sharedInstance } from '../wasm/wasm-module.js';
 import { toolEvent } from './session-calls.js';
 import { MAX_NESTING, type TraceCall } from './trace-record.js';
@@ -57,6 +58,13 @@ class LineFields {
     return JSON.parse(this.raw(f)) as unknown;
   }
 
+  /** Field `f`'s value, with a string kept as its bytes (see RawJsonString). */
+  rawValue(f: number): unknown {
+    if (this.kind(f) !== A.K_STRING) return this.value(f);
+    const e = this.at + f * 4;
+    return new RawJsonString(this.text.subarray(this.u32[e + 1] as number, this.u32[e + 2] as number), this.u32[e + 3] !== 0);
+  }
+
   /** An optional string field (absent or null: undefined), or NOT_TAKEN for any other type. */
   optionalString(f: number): string | undefined | typeof NOT_TAKEN {
     const k = this.kind(f);
@@ -71,13 +79,6 @@ class LineFields {
     if (k !== A.K_NUMBER) return NOT_TAKEN;
     const n = Number(this.raw(f));
     return Number.isFinite(n) ? n : NOT_TAKEN;
-  }
-}
-
-declare global {
-  interface Buffer {
-    /** Node's own latin1 decoder (what `toString('latin1', start, end)` calls, without its argument checks). */
-    latin1Slice(start: number, end: number): string;
   }
 }
 
@@ -125,7 +126,7 @@ function callOf(f: LineFields, file: string, line: number): TraceCall | null {
   const failed = error !== undefined && error !== null && error !== false && error !== '';
   const argsKind = f.kind(A.LF_ARGS);
   const args = argsKind === A.K_OBJECT || argsKind === A.K_ARRAY ? f.raw(A.LF_ARGS) : f.value(A.LF_ARGS);
-  const event = toolEvent(tool, args, f.value(A.LF_RESULT), failed ? error : undefined, text, step, round);
+  const event = toolEvent(tool, args, f.rawValue(A.LF_RESULT), failed ? error : undefined, text, step, round);
   const withDescription: ToolEvent = description === undefined ? event : { ...event, description };
   return { kind: 'call', session, event: withDescription, errorInfo: failed ? 'known' : 'absent', file, line };
 }

@@ -25,6 +25,16 @@ import { type RecordUnit, readRecordBatches } from './read-records.js';
 import { createSweAgentReader } from './swe-agent.js';
 import { type FormatName, type TraceCall, type TraceIssue, type TraceItem, issue } from './trace-record.js';
 
+let readsEventBytes = true;
+
+/**
+ * Turns reading events-format lines from their bytes (`event-line.ts`) off or back on: a saving only,
+ * which tests hold to the same items and verdicts as parsing every line. @internal
+ */
+export function setEventLineReading(on: boolean): void {
+  readsEventBytes = on;
+}
+
 /** Skipped lines tolerated before the first readable record; past them the input is taken for no trace file. */
 export const SNIFF_ISSUE_LIMIT = 100;
 
@@ -122,7 +132,7 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
   let decided = options.format !== undefined;
   let skipped = 0;
   // once the input is known to be in the events format, its lines are read from their bytes
-  const eventLines = (): boolean => decided && current === 'events';
+  const eventLines = (): boolean => readsEventBytes && decided && current === 'events';
   const records = isParts(source) ? source.map((part) => recordsOf(part, part, options, eventLines)) : [recordsOf(source, file, options, eventLines)];
   for (const batches of records) {
     for await (const units of batches) {

@@ -10,6 +10,7 @@
  * two-phase call (PROPOSE, RECORD, DECLINE) is packed as a check whose op byte says its phase, followed by
  * its call id: `op | session | event fields | id optStr`, so it travels in the same batches as checks, in order.
  */
+import { RawJsonString } from '../wasm/raw-json-string.js';
 import { deserialize } from 'node:v8';
 import { InvalidEventError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -58,6 +59,8 @@ const TREE = 2;
 const CLONE = 3;
 /** Args in the module's value encoding (ArgsEncoder, EncodedArgs): the worker hands the bytes to the module as they are. */
 export const ENCODED = 4;
+/** A string still in its JSON bytes (a RawJsonString): the literal, escapes and all, and whether it has any. */
+const RAW_STRING = 5;
 
 /** Tags of a JSON-data tree. */
 const T_NULL = 0;
@@ -177,6 +180,13 @@ function writeValue(w: ByteWriter, v: unknown): void {
     w.str(v);
     return;
   }
+  if (RawJsonString.is(v)) {
+    // the worker's module decodes it: it travels as the bytes it was read from
+    w.u8(RAW_STRING);
+    w.bool(v.escaped);
+    w.bytes(v.literal);
+    return;
+  }
   const mark = w.length;
   w.u8(TREE);
   try {
@@ -195,6 +205,10 @@ function readValue(r: ByteReader): unknown {
   switch (tag) {
     case ENCODED:
       return new EncodedArgs(r.bytes());
+    case RAW_STRING: {
+      const escaped = r.bool();
+      return new RawJsonString(r.bytes(), escaped);
+    }
     case ABSENT:
       return undefined;
     case STRING:
@@ -228,7 +242,7 @@ export function assertSendable(e: ToolEvent): void {
 }
 
 function assertFieldSendable(field: string, v: unknown): void {
-  if (v === undefined || typeof v === 'string') return;
+  if (v === undefined || typeof v === 'string' || RawJsonString.is(v)) return;
   let tree = false;
   try {
     tree = writeTree(null, v, 0);
