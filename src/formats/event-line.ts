@@ -36,6 +36,12 @@ class LineFields {
     return this.u32[this.at + f * 4] as number;
   }
 
+  /** Bytes of field `f`'s JSON text (a string's with its quotes). */
+  span(f: number): number {
+    const e = this.at + f * 4;
+    return (this.u32[e + 2] as number) - (this.u32[e + 1] as number);
+  }
+
   /** The JSON text of field `f`'s value. */
   raw(f: number): string {
     const e = this.at + f * 4;
@@ -83,45 +89,75 @@ class LineFields {
 }
 
 const fields = new LineFields();
+const EMPTY = Buffer.alloc(0);
+
+/** Scans `bytes` into the shared field table; false when the line must be parsed the usual way. */
+function scan(bytes: Uint8Array): boolean {
+  const n = bytes.length;
+  if (n < 2 || n > MAX_FAST_LINE_BYTES) return false;
+  const wasm = sharedInstance();
+  const ptr = wasm.exports.reserveBytes(n + SLACK);
+  if (ptr === 0) return false;
+  const views = wasm.views();
+  views.u8.set(bytes, ptr);
+  if (wasm.exports.scanEventLine(ptr, n, MAX_NESTING) !== A.LINE_OK) return false;
+  const f = fields;
+  f.text = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  f.u32 = views.u32;
+  f.at = wasm.exports.lineFields() >>> 2;
+  return true;
+}
+
+/**
+ * Whether the scanned line is a call the events reader reads as this module does (its checks, in its
+ * order, on the field kinds alone): anything it would refuse, or read another way, is not taken.
+ */
+function accepted(f: LineFields): boolean {
+  if (f.kind(A.LF_TRAJECTORY) === A.K_ARRAY) return false; // a SWE-agent trajectory
+  // a string literal of more than its two quotes is not empty, escapes or not
+  if (f.kind(A.LF_TOOL) !== A.K_STRING || f.span(A.LF_TOOL) <= 2) return false;
+  if (f.kind(A.LF_SESSION) !== A.K_STRING || f.span(A.LF_SESSION) <= 2) return false;
+  for (const n of [A.LF_STEP, A.LF_ROUND]) if (f.optionalNumber(n) === NOT_TAKEN) return false;
+  for (const t of [A.LF_TEXT, A.LF_DESCRIPTION]) {
+    const k = f.kind(t);
+    if (k !== A.K_ABSENT && k !== A.K_NULL && k !== A.K_STRING) return false;
+  }
+  return true;
+}
 
 /**
  * The call an events-format line holds, read from its bytes (`line`: its 1-based number, `file`: the
  * input); null when the line must be parsed the usual way.
  */
 export function readEventLine(bytes: Uint8Array, file: string, line: number): TraceCall | null {
-  const n = bytes.length;
-  if (n < 2 || n > MAX_FAST_LINE_BYTES) return null;
-  const wasm = sharedInstance();
-  const ptr = wasm.exports.reserveBytes(n + SLACK);
-  if (ptr === 0) return null;
-  const views = wasm.views();
-  views.u8.set(bytes, ptr);
-  if (wasm.exports.scanEventLine(ptr, n, MAX_NESTING) !== A.LINE_OK) return null;
-  const f = fields;
-  f.text = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  f.u32 = views.u32;
-  f.at = wasm.exports.lineFields() >>> 2;
+  if (!scan(bytes)) return null;
   try {
-    return callOf(f, file, line);
+    return accepted(fields) ? callOf(fields, file, line) : null;
   } finally {
-    f.text = EMPTY;
+    fields.text = EMPTY;
   }
 }
 
-const EMPTY = Buffer.alloc(0);
+/**
+ * The session of the call an events-format line holds, when {@link readEventLine} reads the line from its
+ * bytes (null otherwise): what a pool needs to route the line, without making its other values.
+ */
+export function eventLineSession(bytes: Uint8Array): string | null {
+  if (!scan(bytes)) return null;
+  try {
+    return accepted(fields) ? fields.str(A.LF_SESSION) : null;
+  } finally {
+    fields.text = EMPTY;
+  }
+}
 
-function callOf(f: LineFields, file: string, line: number): TraceCall | null {
-  // the events reader's checks, in its order; anything it would refuse (or read another way) is not taken
-  if (f.kind(A.LF_TRAJECTORY) === A.K_ARRAY) return null; // a SWE-agent trajectory
-  if (f.kind(A.LF_TOOL) !== A.K_STRING || f.kind(A.LF_SESSION) !== A.K_STRING) return null;
+function callOf(f: LineFields, file: string, line: number): TraceCall {
   const tool = f.str(A.LF_TOOL);
   const session = f.str(A.LF_SESSION);
-  if (tool === '' || session === '') return null;
-  const step = f.optionalNumber(A.LF_STEP);
-  const round = f.optionalNumber(A.LF_ROUND);
-  const text = f.optionalString(A.LF_TEXT);
-  const description = f.optionalString(A.LF_DESCRIPTION);
-  if (step === NOT_TAKEN || round === NOT_TAKEN || text === NOT_TAKEN || description === NOT_TAKEN) return null;
+  const step = f.optionalNumber(A.LF_STEP) as number | undefined;
+  const round = f.optionalNumber(A.LF_ROUND) as number | undefined;
+  const text = f.optionalString(A.LF_TEXT) as string | undefined;
+  const description = f.optionalString(A.LF_DESCRIPTION) as string | undefined;
   const error = f.value(A.LF_ERROR);
   const failed = error !== undefined && error !== null && error !== false && error !== '';
   const argsKind = f.kind(A.LF_ARGS);

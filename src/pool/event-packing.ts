@@ -11,6 +11,8 @@
  * its call id: `op | session | event fields | id optStr`, so it travels in the same batches as checks, in order.
  */
 import { RawJsonString } from '../wasm/raw-json-string.js';
+import { readEventLine } from '../formats/event-line.js';
+import { sessionEvent } from '../engine/loop-engine.js';
 import { deserialize } from 'node:v8';
 import { InvalidEventError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -40,6 +42,8 @@ export const Op = {
   RECORD: 7,
   /** Say a session's proposed call was declined and did not run (LoopEngine.decline). */
   DECLINE: 8,
+  /** Check one call given as its events-format record's bytes (read in the worker: see LoopPool.checkLines). */
+  LINE: 9,
 } as const;
 
 /** One of {@link Op}'s values. */
@@ -295,8 +299,15 @@ export function writeLive(w: ByteWriter, op: LiveOpCode, session: string, id: st
   w.optStr(id);
 }
 
+/** Writes a check of a call given as its events-format record's bytes, which read from their bytes (event-line.ts). */
+export function writeLine(w: ByteWriter, session: string, bytes: Uint8Array): void {
+  w.u8(Op.LINE);
+  w.str(session);
+  w.bytes(bytes);
+}
+
 /** Writes an operation on a session that carries no event: TEXT (with `text`), END, SNAPSHOT, RESTORE (with `bytes`), STATS. */
-export function writeOp(w: ByteWriter, op: Exclude<OpCode, typeof Op.CHECK | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
+export function writeOp(w: ByteWriter, op: Exclude<OpCode, typeof Op.CHECK | typeof Op.LINE | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
   w.u8(op);
   w.str(session);
   if (op === Op.TEXT) w.str(text ?? '');
@@ -336,6 +347,12 @@ export function readOp(r: ByteReader): PackedOp {
       const round = r.bool() ? r.f64() : undefined;
       const event = { session, tool, args, result, error, text, description, step, round };
       return op === Op.CHECK ? { op, session, event } : { op, session, event, id: r.optStr() };
+    }
+    case Op.LINE: {
+      // the calling thread read the session from these bytes and saw the record is read from them
+      const call = readEventLine(r.bytes(), '', 0);
+      if (call === null) throw new Error('loopwatch: a record the pool routed could not be read again in its worker');
+      return { op: Op.CHECK, session, event: sessionEvent(session, call.event) };
     }
     case Op.TEXT:
       return { op, session, text: r.str() };

@@ -16,7 +16,7 @@
 import { SessionLostError } from '../errors.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent, Verdict } from '../types.js';
-import { type LiveOpCode, type OpCode, Op, writeCheck, writeLive, writeOp } from './event-packing.js';
+import { type LiveOpCode, type OpCode, Op, writeCheck, writeLine, writeLive, writeOp } from './event-packing.js';
 import type { ArgsEncoder } from '../wasm/args-encoder.js';
 import type { RunResult, StartResult } from './pool-worker.js';
 import { decisionsInto } from './wire-decisions.js';
@@ -165,7 +165,14 @@ export class Shard {
   }
 
   /** Packs an operation without an event (see writeOp). */
-  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
+  /** Queues a check of the call an events-format record's bytes hold: the bytes go as they are, the worker reads them. */
+  line(owner: Ticket, slot: number, session: string, bytes: Uint8Array): void {
+    const b = this.batch();
+    writeLine(b.w, session, bytes);
+    this.add(b, owner, slot, this.track(session, b.seq), Op.CHECK);
+  }
+
+  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | typeof Op.LINE | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
     const b = this.batch();
     writeOp(b.w, op, session, text, bytes);
     const track = op === Op.STATS || op === Op.SNAPSHOT ? null : this.track(session, b.seq);
