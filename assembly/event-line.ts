@@ -48,6 +48,17 @@ function isHex(b: u32): bool {
   return b - 0x30 < 10 || (b | 0x20) - 0x61 < 6;
 }
 
+/** The length of the escape whose backslash is at `q` (2, or 6 for `\uXXXX`), or 0 when it is not a valid one. */
+function escapeLength(q: usize): usize {
+  if (q + 1 >= E) return 0;
+  const c = <u32>load<u8>(q + 1);
+  if (c == 0x75) {
+    if (q + 6 > E) return 0;
+    return isHex(<u32>load<u8>(q + 2)) && isHex(<u32>load<u8>(q + 3)) && isHex(<u32>load<u8>(q + 4)) && isHex(<u32>load<u8>(q + 5)) ? 6 : 0;
+  }
+  return c == 0x22 || c == 0x5c || c == 0x2f || c == 0x62 || c == 0x66 || c == 0x6e || c == 0x72 || c == 0x74 ? 2 : 0;
+}
+
 /** Reads a string whose opening quote is at P; false when it is not one this reader takes. */
 function str(): bool {
   P++;
@@ -55,40 +66,46 @@ function str(): bool {
   const quote = i8x16.splat(0x22);
   const backslash = i8x16.splat(0x5c);
   const space = i8x16.splat(0x20);
-  while (true) {
-    // sixteen bytes at a time while none is a quote, a backslash, a control character or outside ASCII
-    // (signed: bytes from 0x80 are negative, so below 0x20 too)
-    while (P + 16 <= E) {
-      const v = v128.load(P);
-      const special = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_s(v, space)));
-      if (special == 0) {
-        P += 16;
-        continue;
+  // sixteen bytes at a time: the quotes, backslashes, control characters and bytes outside ASCII among
+  // them (signed: bytes from 0x80 are negative, so below 0x20 too) are taken in turn from one load
+  while (P + 16 <= E) {
+    const base = P;
+    const v = v128.load(base);
+    let special = <u32>i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_s(v, space)));
+    let next = base + 16;
+    while (special != 0) {
+      const q = base + <usize>ctz<u32>(special);
+      const b = <u32>load<u8>(q);
+      if (b == 0x22) {
+        P = q + 1;
+        return true;
       }
-      P += <usize>ctz<u32>(special);
-      break;
+      if (b != 0x5c) return false;
+      const n = escapeLength(q);
+      if (n == 0) return false;
+      escaped = true;
+      const after = q + n;
+      if (after >= next) {
+        next = after;
+        break;
+      }
+      // the escape's own bytes (an escaped quote or backslash among them) are not special
+      special &= 0xffff << <u32>(after - base);
     }
-    if (P >= E) return false;
+    P = next;
+  }
+  while (P < E) {
     const b = <u32>load<u8>(P);
     if (b == 0x22) {
       P++;
       return true;
     }
     if (b == 0x5c) {
+      const n = escapeLength(P);
+      if (n == 0) return false;
       escaped = true;
-      if (P + 1 >= E) return false;
-      const c = <u32>load<u8>(P + 1);
-      if (c == 0x75) {
-        if (P + 6 > E) return false;
-        if (!isHex(<u32>load<u8>(P + 2)) || !isHex(<u32>load<u8>(P + 3)) || !isHex(<u32>load<u8>(P + 4)) || !isHex(<u32>load<u8>(P + 5))) return false;
-        P += 6;
-        continue;
-      }
-      if (c == 0x22 || c == 0x5c || c == 0x2f || c == 0x62 || c == 0x66 || c == 0x6e || c == 0x72 || c == 0x74) {
-        P += 2;
-        continue;
-      }
-      return false;
+      P += n;
+      continue;
     }
     if (b < 0x20 || b >= 0x80) return false;
     P++;
