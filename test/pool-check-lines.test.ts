@@ -7,7 +7,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LoopEngine, type SessionEvent } from '../src/engine/loop-engine.js';
 import { LoopPool } from '../src/pool/loop-pool.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { runs } from './helpers/streams.js';
+import { traceDir } from './helpers/traces.js';
 
 const record = fc.record(
   {
@@ -30,7 +34,7 @@ const line = fc.oneof(
 
 /** What checkBatch gives for the calls the lines hold (the lines parsed in the test), errors as their kind. */
 function expected(lines: readonly string[]): string[] {
-  const engine = new LoopEngine({ maxSessions: 1000 });
+  const engine = new LoopEngine({ maxSessions: 10_000 });
   const out = lines.map((l): string | SessionEvent => {
     let v: unknown;
     try {
@@ -41,7 +45,7 @@ function expected(lines: readonly string[]): string[] {
     const r = v as Record<string, unknown>;
     if (typeof r.session !== 'string' || typeof r.tool !== 'string' || r.tool === '' || (r.step !== undefined && typeof r.step !== 'number')) return 'error';
     const failed = r.error !== undefined && r.error !== null && r.error !== false && r.error !== '';
-    return { session: r.session, tool: r.tool, args: r.args, result: r.result, error: failed ? r.error : undefined, text: r.text as string | undefined, step: r.step as number | undefined } as SessionEvent;
+    return { session: r.session, tool: r.tool, args: r.args, result: r.result, error: failed ? r.error : undefined, text: (r.text ?? undefined) as string | undefined, step: (r.step ?? undefined) as number | undefined } as SessionEvent;
   });
   const events = out.filter((x): x is SessionEvent => typeof x !== 'string');
   const verdicts = engine.checkBatch(events);
@@ -57,12 +61,15 @@ function show(v: unknown): string {
 const bytes = (lines: readonly string[]): Buffer[] => lines.map((l) => Buffer.from(l, 'utf8'));
 
 describe('checkLines: calls given as bytes', () => {
-  it('an engine gives checkBatch\'s verdicts for the calls the lines hold', () => {
+  it('an engine (both kinds) gives checkBatch\'s verdicts for the calls the lines hold', () => {
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 80 }), (lines) => {
-        const engine = new LoopEngine({ maxSessions: 1000 });
-        expect(engine.checkLines(bytes(lines)).map(show)).toEqual(expected(lines));
-        engine.close();
+        const want = expected(lines);
+        for (const kind of ['wasm', 'reference'] as const) {
+          const engine = new LoopEngine({ maxSessions: 1000, engine: kind });
+          expect(engine.checkLines(bytes(lines)).map(show)).toEqual(want);
+          engine.close();
+        }
       }),
       { numRuns: runs(200) },
     );
@@ -110,4 +117,19 @@ describe('checkLines: calls given as bytes', () => {
     expect(() => engine.checkLines('x' as unknown as Uint8Array[])).toThrow(/lines must be an array/);
     engine.close();
   });
+
+  it.skipIf(traceDir === null)('gives checkBatch\'s verdicts on the real traces, in an engine and in a pool', async () => {
+    const text = gunzipSync(readFileSync(join(traceDir as string, 'events.jsonl.gz'))).toString('utf8');
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    const want = expected(lines);
+    const engine = new LoopEngine({ maxSessions: 10_000 });
+    expect(engine.checkLines(bytes(lines)).map(show)).toEqual(want);
+    engine.close();
+    const pool = new LoopPool({ workers: 1, inlineShard: true, maxSessions: 10_000 });
+    try {
+      expect((await pool.checkLines(bytes(lines))).map(show)).toEqual(want);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
 });

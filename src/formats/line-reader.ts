@@ -28,12 +28,6 @@ export interface LineReaderOptions {
   readonly maxLineBytes: number;
 }
 
-/**
- * Reads a line from its bytes (not blank, within the cap, its CR still there) instead of it being decoded
- * into text: what to hand on in its place, or null to decode it as usual.
- */
-export type LineBytesReader<T> = (bytes: Uint8Array, line: number) => T | null;
-
 const LF = 0x0a;
 const CR = 0x0d;
 const SPACE = 0x20;
@@ -85,13 +79,13 @@ export const LINES_PER_BATCH = 64;
  * line: a line's own cost is then its decoding, not the promises and iterator results of the generators
  * it passes through.
  */
-export async function* readLineBatches<T = never>(bytes: AsyncIterable<Uint8Array>, options: LineReaderOptions, fromBytes?: LineBytesReader<T>): AsyncGenerator<(TextLine | TraceIssue | T)[]> {
+export async function* readLineBatches(bytes: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<(TextLine | TraceIssue)[]> {
   const { file, maxLineBytes } = options;
   let parts: Uint8Array[] = [];
   let size = 0;
   let tooLong = false;
   let line = 1;
-  const finish = (last: Uint8Array): TextLine | TraceIssue | T | null => {
+  const finish = (last: Uint8Array): TextLine | TraceIssue | null => {
     const n = line++;
     if (tooLong || size + last.length > maxLineBytes) {
       const got = size + last.length;
@@ -104,16 +98,12 @@ export async function* readLineBatches<T = never>(bytes: AsyncIterable<Uint8Arra
     parts = [];
     size = 0;
     if (isBlank(whole)) return null;
-    if (fromBytes !== undefined) {
-      const taken = fromBytes(whole, n);
-      if (taken !== null) return taken;
-    }
     const text = decodeLine(whole, n);
     return text === null ? issue('invalid-utf8', file, n, 'line is not valid UTF-8') : { kind: 'line', text, line: n };
   };
   try {
     for await (const chunk of bytes) {
-      let out: (TextLine | TraceIssue | T)[] = [];
+      let out: (TextLine | TraceIssue)[] = [];
       let pos = size === 0 && !tooLong ? skipBlank(chunk, 0) : 0;
       for (let nl = chunk.indexOf(LF, pos); nl !== -1; nl = chunk.indexOf(LF, pos)) {
         const l = finish(chunk.subarray(pos, nl));

@@ -20,20 +20,9 @@ import { createOpenAiChatReader } from './openai-chat.js';
 import { createOpenAiResponsesReader } from './openai-responses.js';
 import { createOpenHandsReader } from './openhands.js';
 import { createOtelReader } from './otel-genai.js';
-import { readEventLine } from './event-line.js';
 import { type RecordUnit, readRecordBatches } from './read-records.js';
 import { createSweAgentReader } from './swe-agent.js';
-import { type FormatName, type TraceCall, type TraceIssue, type TraceItem, issue } from './trace-record.js';
-
-let readsEventBytes = true;
-
-/**
- * Turns reading events-format lines from their bytes (`event-line.ts`) off or back on: a saving only,
- * which tests hold to the same items and verdicts as parsing every line. @internal
- */
-export function setEventLineReading(on: boolean): void {
-  readsEventBytes = on;
-}
+import { type FormatName, type TraceIssue, type TraceItem, issue } from './trace-record.js';
 
 /** Skipped lines tolerated before the first readable record; past them the input is taken for no trace file. */
 export const SNIFF_ISSUE_LIMIT = 100;
@@ -107,19 +96,14 @@ export async function* readInputBatches(source: InputSourceData, input: InputNam
   yield [{ kind: 'input-end', file: input.file }];
 }
 
-/**
- * The records of one file or stream (`file` names it), a batch at a time, with an issue for each line or
- * element skipped; while `eventLines()` says the input is in the events format, JSON Lines calls are read
- * straight from their bytes (see `event-line.ts`).
- */
-async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, options: ReadInputOptions, eventLines: () => boolean): AsyncGenerator<(RecordUnit | TraceIssue | TraceCall)[]> {
+/** The records of one file or stream (`file` names it), a batch at a time, with an issue for each line or element skipped. */
+async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, options: ReadInputOptions): AsyncGenerator<(RecordUnit | TraceIssue)[]> {
   const peeked = await peekBytes(inputBytes(source, options.onBytes));
   // the layout is judged on the first PEEK_BYTES whatever size the reads came in
   const look = peeked.head.subarray(0, PEEK_BYTES);
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(look, peeked.complete && look.length === peeked.head.length, file);
   try {
-    const fromBytes = (bytes: Uint8Array, line: number): TraceCall | null => (eventLines() ? readEventLine(bytes, file, line) : null);
-    yield* readRecordBatches(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout, fromBytes });
+    yield* readRecordBatches(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout });
   } finally {
     await peeked.close();
   }
@@ -131,17 +115,11 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
   let current = options.format;
   let decided = options.format !== undefined;
   let skipped = 0;
-  // once the input is known to be in the events format, its lines are read from their bytes
-  const eventLines = (): boolean => readsEventBytes && decided && current === 'events';
-  const records = isParts(source) ? source.map((part) => recordsOf(part, part, options, eventLines)) : [recordsOf(source, file, options, eventLines)];
+  const records = isParts(source) ? source.map((part) => recordsOf(part, part, options)) : [recordsOf(source, file, options)];
   for (const batches of records) {
     for await (const units of batches) {
       const out: TraceItem[] = [];
       for (const unit of units) {
-        if (unit.kind === 'call') {
-          out.push(unit);
-          continue;
-        }
         if (unit.kind === 'issue') {
           out.push(unit);
           if (reader === null && ++skipped >= SNIFF_ISSUE_LIMIT) {

@@ -7,8 +7,8 @@
 import type { Layout } from './detect-layout.js';
 import { splitJson } from './json-array-splitter.js';
 import { isRecord, parseJson } from './json-value.js';
-import { type LineBytesReader, readLineBatches } from './line-reader.js';
-import { type TraceCall, type TraceIssue, issue } from './trace-record.js';
+import { readLineBatches } from './line-reader.js';
+import { type TraceIssue, issue } from './trace-record.js';
 
 /** One parsed record and where it came from. */
 export interface RecordUnit {
@@ -28,8 +28,6 @@ export interface RecordOptions {
   readonly file: string;
   readonly maxLineBytes: number;
   readonly layout: Layout;
-  /** JSON Lines only: reads a line's call straight from its bytes where it can (see `event-line.ts`); such calls come out as they are. */
-  readonly fromBytes?: LineBytesReader<TraceCall>;
 }
 
 /** Whether `v` holds a whole session (messages, Responses items or a trajectory) rather than being part of one. */
@@ -44,7 +42,7 @@ export function isConversationPart(v: unknown): boolean {
 }
 
 /** The records of one input, with an issue for each line or element skipped. */
-export async function* readRecords(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<RecordUnit | TraceIssue | TraceCall> {
+export async function* readRecords(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<RecordUnit | TraceIssue> {
   for await (const batch of readRecordBatches(bytes, options)) yield* batch;
 }
 
@@ -52,11 +50,11 @@ export async function* readRecords(bytes: AsyncIterable<Uint8Array>, options: Re
  * {@link readRecords} a batch at a time: the records and issues of each batch of lines (see
  * `readLineBatches`), or of each JSON piece, as one array (never empty).
  */
-export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<(RecordUnit | TraceIssue | TraceCall)[]> {
+export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<(RecordUnit | TraceIssue)[]> {
   const { file } = options;
   let first = true;
   /** Records of a value read whole at `line`, into `out`: one, or the elements of an array that are not parts of one conversation. */
-  function whole(value: unknown, line: number, out: (RecordUnit | TraceIssue | TraceCall)[]): void {
+  function whole(value: unknown, line: number, out: (RecordUnit | TraceIssue)[]): void {
     const prefix = first ? file : `${file}:${line}`;
     first = false;
     if (!Array.isArray(value) || value.length === 0 || isConversationPart(value[0])) {
@@ -66,10 +64,10 @@ export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, optio
     for (let i = 0; i < value.length; i++) out.push({ kind: 'record', value: value[i], file, line, fallbackSession: `${prefix}#${i}` });
   }
   if (options.layout === 'lines') {
-    for await (const lines of readLineBatches(bytes, options, options.fromBytes)) {
-      const out: (RecordUnit | TraceIssue | TraceCall)[] = [];
+    for await (const lines of readLineBatches(bytes, options)) {
+      const out: (RecordUnit | TraceIssue)[] = [];
       for (const l of lines) {
-        if (l.kind === 'issue' || l.kind === 'call') {
+        if (l.kind === 'issue') {
           first = false;
           out.push(l);
           continue;
