@@ -1,15 +1,18 @@
 /**
- * The events format's line bytes straight to a call, without `JSON.parse` of the line: the module checks
- * the line (`assembly/event-line.ts`) and says where the values of `session`, `tool`, `args`, `result`,
- * `error`, `text`, `step`, `round` and `description` are; only those become JavaScript values. Args that
- * are an object or an array stay JSON text (as OpenAI delivers them): the module fingerprints the text
- * without building objects, and the host parses it only if a detector or a verdict needs the value
- * (`parseArgs` reads JSON text and the parsed value alike, so verdicts do not change).
+ * An events-format record's bytes straight to a call, without `JSON.parse` of the record: the module
+ * checks the bytes (`assembly/event-line.ts`) and says where the values of `session`, `tool`, `args`,
+ * `result`, `error`, `text`, `step`, `round` and `description` are; only those become JavaScript values. A
+ * string result stays bytes (a RawJsonString, which the module decodes where it copies it). Args that are
+ * an object or an array stay JSON text (as OpenAI delivers them): the module fingerprints the text without
+ * building objects, and the host parses it only if a detector or a verdict needs the value (`parseArgs`
+ * reads JSON text and the parsed value alike, so verdicts do not change). Calls given as bytes
+ * (`checkLines`, src/engine/event-bytes.ts) are read this way; a pool's calling thread only asks for the
+ * session ({@link eventLineSession}).
  *
- * A line is taken only when the result is exactly what `JSON.parse` and the events reader
- * (`events.ts`) make of it; any other line (outside ASCII, not valid JSON, a field of an unexpected type,
- * a session named by `id`, a member named twice, ...) gives null and goes the parsing way, which words its
- * issue. Property tests hold the two ways to the same items (test/formats-event-line.test.ts).
+ * A record is taken only when the result is exactly what `JSON.parse` and the events reader
+ * (`events.ts`) make of it; any other (outside ASCII, not valid JSON, a field of an unexpected type, a
+ * session named by `id`, a member named twice, ...) gives null and goes the parsing way, which words its
+ * issue. Property tests hold the two ways to the same calls (test/formats-event-line.test.ts).
  */
 import * as A from '../wasm/generated/abi.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
