@@ -128,6 +128,9 @@ export const F_RESULT_NOTHING: u32 = 128;
 export const F_RESULT_EMPTY: u32 = 256;
 // a proposed call (checked before it runs, rolled back afterwards): its outcome is left out of progress
 export const F_PROPOSED: u32 = 512;
+// the result section holds a JSON string literal's content, escapes and all (read from event bytes): the
+// module decodes it in place, as UTF-8, before reading it
+export const F_RESULT_ESCAPED: u32 = 1024;
 export const F_DEBUG_TRAP: u32 = 0x80000000;
 
 // output record (bytes)
@@ -210,3 +213,29 @@ export const NOTHING_LOOK: u32 = 300;
 // sketches remembered by action text, per thread (a power of two)
 export const SKETCH_CACHE_SLOTS: u32 = 1024;
 export const MAX_SKETCH_K: u32 = 64;
+
+// events-format lines read by the module (assembly/event-line.ts, src/formats/event-line.ts)
+export const LINE_OK: u32 = 0;
+export const LINE_HOST: u32 = 1;
+export const K_ABSENT: u32 = 0;
+export const K_STRING: u32 = 1;
+export const K_NUMBER: u32 = 2;
+export const K_OBJECT: u32 = 3;
+export const K_ARRAY: u32 = 4;
+export const K_TRUE: u32 = 5;
+export const K_FALSE: u32 = 6;
+export const K_NULL: u32 = 7;
+// field table entries: [kind | start | end | escaped], in this order
+export const LF_SESSION: u32 = 0;
+export const LF_TOOL: u32 = 1;
+export const LF_ARGS: u32 = 2;
+export const LF_RESULT: u32 = 3;
+export const LF_ERROR: u32 = 4;
+export const LF_TEXT: u32 = 5;
+export const LF_STEP: u32 = 6;
+export const LF_ROUND: u32 = 7;
+export const LF_DESCRIPTION: u32 = 8;
+export const LF_TRAJECTORY: u32 = 9;
+export const LF_ID: u32 = 10;
+export const LF_CONVERSATION_ID: u32 = 11;
+export const LINE_FIELDS: u32 = 12;

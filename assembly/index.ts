@@ -12,6 +12,8 @@ export { xxh64 } from './xxh64';
 export { tokenize, lastTokenCount, lastSketchLen } from './tokens';
 export { saysNothingFound } from './nothing';
 export { maskBytes } from './mask';
+export { scanEventLine, lineFields } from './event-line';
+export { unescapeJsonInPlace } from './json-unescape';
 
 /** Makes the input area at least `size` bytes; returns its address (0: out of memory). */
 export function reserveInput(size: u32): u32 {

@@ -5,7 +5,9 @@
  * - the seed-style plain-JS pipeline (sorted-keys JSON + MD5 + a window of hex strings per session),
  * - a LoopEngine in this thread (`checkBatch`),
  * - a LoopPool with 1 and 2 workers, and with 1 worker beside a shard checked in this thread (`inlineShard`)
- *   (batches submitted while earlier ones are in flight, up to 8).
+ *   (batches submitted while earlier ones are in flight, up to 8),
+ * - the same calls as events-format records' bytes (`checkLines`): a LoopEngine reading them in this thread,
+ *   and LoopPools whose calling thread only finds each record's session (2 workers; 1 worker + a shard here).
  *
  * Reported: calls per second over the whole fleet and the latency of a batch (submit to verdicts), p50
  * and p99. Each implementation first warms up on a fleet of other sessions.
@@ -64,6 +66,39 @@ async function windowed(sessions: number, calls: number, from: number, to: numbe
     for (const l of r.latencies) total.latencies.push(l);
   }
   return total;
+}
+
+/** As windowed, with each call handed over as its events-format record's bytes (made before the clock starts). */
+async function windowedLines(sessions: number, calls: number, from: number, to: number, run: (work: readonly Buffer[][]) => Run | Promise<Run>): Promise<Run> {
+  return windowed(sessions, calls, from, to, (work) => run(work.map((b) => b.map((e) => Buffer.from(JSON.stringify(e))))));
+}
+
+function runEngineLines(engine: LoopEngine, work: readonly Buffer[][]): Run {
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  for (const b of work) {
+    const t = performance.now();
+    engine.checkLines(b);
+    latencies.push(performance.now() - t);
+  }
+  return { seconds: (performance.now() - t0) / 1000, latencies };
+}
+
+async function runPoolLines(pool: LoopPool, work: readonly Buffer[][]): Promise<Run> {
+  const latencies: number[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const t0 = performance.now();
+  for (const b of work) {
+    if (inFlight.size >= POOL_DEPTH) await Promise.race(inFlight);
+    const t = performance.now();
+    const p: Promise<void> = pool.checkLines(b).then(() => {
+      latencies.push(performance.now() - t);
+      inFlight.delete(p);
+    });
+    inFlight.add(p);
+  }
+  await Promise.all(inFlight);
+  return { seconds: (performance.now() - t0) / 1000, latencies };
 }
 
 /** Detector sets the fleet is checked with. */
@@ -152,6 +187,20 @@ export async function fleetFigures(which: 'core' | 'all', sessions: number, call
     const pool = new LoopPool({ ...options, workers, inlineShard });
     await runPool(pool, warm);
     add(`LoopPool, ${workers} worker${workers === 1 ? '' : 's'}${inlineShard ? ' + a shard in this thread' : ''}`, await windowed(sessions, calls, 0, nBatches, (w) => runPool(pool, w)));
+    await pool.close();
+  }
+
+  // the same calls as events-format records' bytes (as JSON Lines, HTTP bodies and messages bring them):
+  // the engine reads each in this thread; a pool's calling thread only finds each one's session
+  const warmLines = warm.map((b) => b.map((e) => Buffer.from(JSON.stringify(e))));
+  const engineLines = new LoopEngine(options);
+  runEngineLines(engineLines, warmLines);
+  add('LoopEngine, this thread, from bytes', await windowedLines(sessions, calls, 0, nBatches, (w) => runEngineLines(engineLines, w)));
+  engineLines.close();
+  for (const [workers, inlineShard] of [[2, false], [1, true]] as const) {
+    const pool = new LoopPool({ ...options, workers, inlineShard });
+    await runPoolLines(pool, warmLines);
+    add(`LoopPool, ${workers} worker${workers === 1 ? '' : 's'}${inlineShard ? ' + a shard in this thread' : ''}, from bytes`, await windowedLines(sessions, calls, 0, nBatches, (w) => runPoolLines(pool, w)));
     await pool.close();
   }
   const base = figures[0]?.callsPerSecond ?? NaN;

@@ -7,6 +7,7 @@
  * (`idleTtlMs`), and the least recently used one is evicted when `maxSessions` would be exceeded. An
  * `onEvict` hook sees a session before it is dropped and can keep its snapshot.
  */
+import { eventFromBytes } from './event-bytes.js';
 import { CapacityError, ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import { unreadable, validateEvent } from '../session/observe-event.js';
@@ -114,6 +115,31 @@ export class LoopEngine {
     const v = this.session(sessionId, now, null).check(event);
     this.measured('check', 1, t0, v);
     return v;
+  }
+
+  /**
+   * checkBatch for calls given as bytes: each line one events-format record (a JSON object naming its
+   * `session` and `tool`, with `args`, `result`, `error`, `text`, `step`, ... as `loopwatch scan` reads
+   * them), read from its bytes where it can be (results stay bytes until the module reads them), else
+   * parsed. A line that holds no call holds an InvalidEventError in its place.
+   */
+  checkLines(lines: readonly Uint8Array[]): (Verdict | null | Error)[] {
+    if (!Array.isArray(lines)) throw new InvalidEventError('lines', `lines must be an array of byte arrays, received ${describe(lines)}`);
+    const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(lines.length).fill(null);
+    const events: SessionEvent[] = [];
+    const at: number[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const line: unknown = lines[i];
+      const e = line instanceof Uint8Array ? eventFromBytes(line) : new InvalidEventError('lines', `lines[${i}] must be a Uint8Array, received ${describe(line)}`);
+      if (e instanceof Error) out[i] = e.message.startsWith('lines[') ? e : new InvalidEventError(e.field, `lines[${i}]: ${e.message}`);
+      else {
+        events.push(e);
+        at.push(i);
+      }
+    }
+    const verdicts = this.checkBatch(events);
+    for (let k = 0; k < verdicts.length; k++) out[at[k] as number] = verdicts[k] ?? null;
+    return out;
   }
 
   /**

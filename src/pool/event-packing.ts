@@ -10,6 +10,9 @@
  * two-phase call (PROPOSE, RECORD, DECLINE) is packed as a check whose op byte says its phase, followed by
  * its call id: `op | session | event fields | id optStr`, so it travels in the same batches as checks, in order.
  */
+import { RawJsonString } from '../wasm/raw-json-string.js';
+import { readEventLine } from '../formats/event-line.js';
+import { sessionEvent } from '../engine/loop-engine.js';
 import { deserialize } from 'node:v8';
 import { InvalidEventError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -39,6 +42,8 @@ export const Op = {
   RECORD: 7,
   /** Say a session's proposed call was declined and did not run (LoopEngine.decline). */
   DECLINE: 8,
+  /** Check one call given as its events-format record's bytes (read in the worker: see LoopPool.checkLines). */
+  LINE: 9,
 } as const;
 
 /** One of {@link Op}'s values. */
@@ -58,6 +63,8 @@ const TREE = 2;
 const CLONE = 3;
 /** Args in the module's value encoding (ArgsEncoder, EncodedArgs): the worker hands the bytes to the module as they are. */
 export const ENCODED = 4;
+/** A string still in its JSON bytes (a RawJsonString): the literal, escapes and all, and whether it has any. */
+const RAW_STRING = 5;
 
 /** Tags of a JSON-data tree. */
 const T_NULL = 0;
@@ -177,6 +184,13 @@ function writeValue(w: ByteWriter, v: unknown): void {
     w.str(v);
     return;
   }
+  if (RawJsonString.is(v)) {
+    // the worker's module decodes it: it travels as the bytes it was read from
+    w.u8(RAW_STRING);
+    w.bool(v.escaped);
+    w.bytes(v.literal);
+    return;
+  }
   const mark = w.length;
   w.u8(TREE);
   try {
@@ -195,6 +209,10 @@ function readValue(r: ByteReader): unknown {
   switch (tag) {
     case ENCODED:
       return new EncodedArgs(r.bytes());
+    case RAW_STRING: {
+      const escaped = r.bool();
+      return new RawJsonString(r.bytes(), escaped);
+    }
     case ABSENT:
       return undefined;
     case STRING:
@@ -228,7 +246,7 @@ export function assertSendable(e: ToolEvent): void {
 }
 
 function assertFieldSendable(field: string, v: unknown): void {
-  if (v === undefined || typeof v === 'string') return;
+  if (v === undefined || typeof v === 'string' || RawJsonString.is(v)) return;
   let tree = false;
   try {
     tree = writeTree(null, v, 0);
@@ -281,8 +299,15 @@ export function writeLive(w: ByteWriter, op: LiveOpCode, session: string, id: st
   w.optStr(id);
 }
 
+/** Writes a check of a call given as its events-format record's bytes, which read from their bytes (event-line.ts). */
+export function writeLine(w: ByteWriter, session: string, bytes: Uint8Array): void {
+  w.u8(Op.LINE);
+  w.str(session);
+  w.bytes(bytes);
+}
+
 /** Writes an operation on a session that carries no event: TEXT (with `text`), END, SNAPSHOT, RESTORE (with `bytes`), STATS. */
-export function writeOp(w: ByteWriter, op: Exclude<OpCode, typeof Op.CHECK | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
+export function writeOp(w: ByteWriter, op: Exclude<OpCode, typeof Op.CHECK | typeof Op.LINE | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
   w.u8(op);
   w.str(session);
   if (op === Op.TEXT) w.str(text ?? '');
@@ -322,6 +347,12 @@ export function readOp(r: ByteReader): PackedOp {
       const round = r.bool() ? r.f64() : undefined;
       const event = { session, tool, args, result, error, text, description, step, round };
       return op === Op.CHECK ? { op, session, event } : { op, session, event, id: r.optStr() };
+    }
+    case Op.LINE: {
+      // the calling thread read the session from these bytes and saw the record is read from them
+      const call = readEventLine(r.bytes(), '', 0);
+      if (call === null) throw new Error('loopwatch: a record the pool routed could not be read again in its worker');
+      return { op: Op.CHECK, session, event: sessionEvent(session, call.event) };
     }
     case Op.TEXT:
       return { op, session, text: r.str() };

@@ -5,7 +5,9 @@
  * event loop (after the worker shards' batches went out), in submission order, so per-session order holds.
  * It never dies, so its sessions are never lost.
  */
+import { eventFromBytes } from '../engine/event-bytes.js';
 import { LoopEngine } from '../engine/loop-engine.js';
+import { validateEvent } from '../session/observe-event.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { liveCallOf } from '../live/live-call.js';
 import type { ToolEvent } from '../types.js';
@@ -16,10 +18,12 @@ import type { Ticket } from './shard.js';
 export interface PoolShard {
   /** Queues a check of `event` for `session`; its result settles `owner`'s `slot`. */
   check(owner: Ticket, slot: number, session: string, event: ToolEvent): void;
+  /** Queues a check of the call an events-format record's bytes hold (they read from their bytes: see LoopPool.checkLines). */
+  line(owner: Ticket, slot: number, session: string, bytes: Uint8Array): void;
   /** Queues a two-phase call of `session` (its id, when given); throws (nothing queued) when it cannot be sent. */
   live(owner: Ticket, slot: number, op: LiveOpCode, session: string, id: string | undefined, event: ToolEvent): void;
   /** Queues another operation (text, end, snapshot, restore, stats). */
-  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void;
+  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | typeof Op.LINE | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void;
   /** Starts what can start now. */
   kick(): void;
   /** Stops (after the pool drained). */
@@ -58,13 +62,20 @@ export class InlineShard implements PoolShard {
     this.queue.push({ owner, slot, op: Op.CHECK, session, event });
   }
 
+  /** Reads the call from its bytes here and queues its check. */
+  line(owner: Ticket, slot: number, session: string, bytes: Uint8Array): void {
+    const e = eventFromBytes(bytes);
+    if (e instanceof Error) throw e;
+    this.queue.push({ owner, slot, op: Op.CHECK, session, event: validateEvent(e) });
+  }
+
   /** Queues a two-phase call; throws (nothing queued) when a worker shard could not have taken the event. */
   live(owner: Ticket, slot: number, op: LiveOpCode, session: string, id: string | undefined, event: ToolEvent): void {
     assertSendable(event);
     this.queue.push({ owner, slot, op, session, event, ...(id === undefined ? {} : { id }) });
   }
 
-  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
+  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | typeof Op.LINE | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
     this.queue.push({ owner, slot, op, session, ...(text === undefined ? {} : { text }), ...(bytes === undefined ? {} : { bytes }) });
   }
 

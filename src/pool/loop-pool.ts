@@ -39,6 +39,8 @@ import type { SessionEvent, SessionLiveCall } from '../engine/loop-engine.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
 import { ENCODED, type LiveOpCode, Op } from './event-packing.js';
+import { eventFromBytes } from '../engine/event-bytes.js';
+import { eventLineSession } from '../formats/event-line.js';
 import { ArgsEncoder } from '../wasm/args-encoder.js';
 import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } from './pool-options.js';
 import { type PoolShard, InlineShard } from './inline-shard.js';
@@ -158,6 +160,20 @@ export class LoopPool extends EventEmitter {
     this.ensureOpen();
     if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array of tool calls with a "session" id, received ${describe(events)}`);
     return this.submit<Verdict | null | Error>(events.length, (outcome, i, touched) => this.enqueueCheck(outcome, i, events[i], touched));
+  }
+
+  /**
+   * checkBatch for calls given as bytes: each line one events-format record (a JSON object naming its
+   * `session` and `tool`, with `args`, `result`, `error`, `text`, `step`, ... as `loopwatch scan` reads
+   * them). The calling thread only finds each record's session in its bytes (in the module, without
+   * making its values) and hands the bytes to the session's shard, whose thread reads the call; a record
+   * that is not read from its bytes is parsed here. A line that holds no call holds an InvalidEventError in
+   * its place. The verdicts are checkBatch's for the calls the lines hold.
+   */
+  async checkLines(lines: readonly Uint8Array[]): Promise<(Verdict | null | Error)[]> {
+    this.ensureOpen();
+    if (!Array.isArray(lines)) throw new InvalidEventError('lines', `lines must be an array of byte arrays, received ${describe(lines)}`);
+    return this.submit<Verdict | null | Error>(lines.length, (outcome, i, touched) => this.enqueueLine(outcome, i, lines[i], touched));
   }
 
   /** Checks one call; a convenience over checkBatch (which amortises better). */
@@ -310,6 +326,33 @@ export class LoopPool extends EventEmitter {
       shard.check(outcome, i, id, event);
     } catch (err) {
       outcome.settle(i, new InvalidEventError(err instanceof InvalidEventError ? err.field : 'args', `events[${i}]: ${err instanceof Error ? err.message : String(err)}`));
+      return;
+    }
+    touched.add(shard);
+  }
+
+  /** Routes a record's bytes to its session's shard (or parses it here, when it is not read from its bytes). */
+  private enqueueLine(outcome: Outcome<Verdict | null | Error>, i: number, line: unknown, touched: Set<PoolShard>): void {
+    if (!(line instanceof Uint8Array)) {
+      this.queued++;
+      outcome.settle(i, new InvalidEventError('lines', `lines[${i}] must be a Uint8Array, received ${describe(line)}`));
+      return;
+    }
+    const session = eventLineSession(line);
+    if (session === null) {
+      const e = eventFromBytes(line);
+      if (e instanceof Error) {
+        this.queued++;
+        outcome.settle(i, new InvalidEventError(e instanceof InvalidEventError ? e.field : 'event', `lines[${i}]: ${e.message}`));
+      } else this.enqueueCheck(outcome, i, e, touched);
+      return;
+    }
+    this.queued++;
+    const shard = this.shards[shardOf(session, this.shards.length)] as PoolShard;
+    try {
+      shard.line(outcome, i, session, line);
+    } catch (err) {
+      outcome.settle(i, err instanceof Error ? err : new Error(String(err)));
       return;
     }
     touched.add(shard);

@@ -8,6 +8,7 @@
  * started to replace a dead one answers every batch of an older epoch as stale, untouched, so the pool can
  * restore the shard's sessions before any of their calls run again.
  */
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { LoopEngine } from '../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
@@ -43,7 +44,7 @@ export interface StartResult {
 export interface RunResult {
   /** The batch was for an older incarnation of the shard and was not applied. */
   readonly stale?: true;
-  /** A stale batch's bytes, returned. */
+  /** The batch's bytes, returned (transferred): a stale batch's to be sent again, another's to be written over. */
   readonly buffer?: ArrayBuffer;
   /** Op indices with a verdict, and the verdicts (a two-phase call's decision's verdict among them). */
   readonly verdictAt: number[];
@@ -106,8 +107,8 @@ function start(task: StartTask): StartResult {
 
 function run(task: RunTask): RunResult {
   const s = state;
-  // stale: the bytes go back (copied) so the pool can send them again after restoring the sessions
-  if (s === null || s.epoch !== task.epoch) return { ...STALE, buffer: task.buffer };
+  // stale: the bytes go back (with every answer: see handle) so the pool can send them again after restoring the sessions
+  if (s === null || s.epoch !== task.epoch) return STALE;
   const out: RunResult = { verdictAt: [], verdicts: [], decisionAt: [], decisions: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
   s.dropped = out.dropped;
   const r = new ByteReader(new Uint8Array(task.buffer, 0, task.length));
@@ -213,7 +214,14 @@ function decide(engine: LoopEngine, op: PackedOp, i: number, out: RunResult): vo
   }
 }
 
-/** The worker's entry point (piscina calls it once per task). */
-export default function handle(task: StartTask | RunTask): StartResult | RunResult {
-  return task.kind === 'start' ? start(task) : run(task);
+/**
+ * The worker's entry point (piscina calls it once per task). A run's batch buffer goes back with its answer,
+ * transferred (nothing here holds a view of it once the batch is read), for the shard to write its next
+ * batch into: no buffer is allocated, zeroed and collected per batch.
+ */
+export default function handle(task: StartTask | RunTask): StartResult | ReturnType<typeof move> {
+  if (task.kind === 'start') return start(task);
+  const result = run(task);
+  const buffer = task.buffer;
+  return move({ [transferableSymbol]: buffer, [valueSymbol]: { ...result, buffer } });
 }

@@ -16,7 +16,7 @@
 import { SessionLostError } from '../errors.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent, Verdict } from '../types.js';
-import { type LiveOpCode, type OpCode, Op, writeCheck, writeLive, writeOp } from './event-packing.js';
+import { type LiveOpCode, type OpCode, Op, writeCheck, writeLine, writeLive, writeOp } from './event-packing.js';
 import type { ArgsEncoder } from '../wasm/args-encoder.js';
 import type { RunResult, StartResult } from './pool-worker.js';
 import { decisionsInto } from './wire-decisions.js';
@@ -34,6 +34,10 @@ export const DEPTH = 4;
 
 /** Bytes a batch starts with (it grows when calls need more). */
 const BATCH_BYTES = 256 * 1024;
+/** Most bytes a new batch starts with room for (batches grow past it as they need). */
+const MAX_BATCH_START = 16 * 1024 * 1024;
+/** Buffers a shard keeps for its next batches. */
+const SPARE_BUFFERS = DEPTH + 1;
 
 /** Times a shard tries to start a new worker with its sessions' snapshots before giving them up. */
 const START_ATTEMPTS = 3;
@@ -165,7 +169,14 @@ export class Shard {
   }
 
   /** Packs an operation without an event (see writeOp). */
-  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
+  /** Queues a check of the call an events-format record's bytes hold: the bytes go as they are, the worker reads them. */
+  line(owner: Ticket, slot: number, session: string, bytes: Uint8Array): void {
+    const b = this.batch();
+    writeLine(b.w, session, bytes);
+    this.add(b, owner, slot, this.track(session, b.seq), Op.CHECK);
+  }
+
+  op(owner: Ticket, slot: number, op: Exclude<OpCode, typeof Op.CHECK | typeof Op.LINE | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
     const b = this.batch();
     writeOp(b.w, op, session, text, bytes);
     const track = op === Op.STATS || op === Op.SNAPSHOT ? null : this.track(session, b.seq);
@@ -197,9 +208,14 @@ export class Shard {
     return this.worker.threads;
   }
 
+  /** Buffers the worker gave back, for the next batches to be written into. */
+  private readonly spare: ArrayBuffer[] = [];
+  /** Bytes a new batch starts with room for: as large as the largest batch so far needed (up to MAX_BATCH_START). */
+  private batchStart = BATCH_BYTES;
+
   private batch(): Batch {
     if (this.open === null) {
-      this.open = { seq: ++this.seq, w: new ByteWriter(BATCH_BYTES), owners: [], slots: [], tracks: [], ops: [], live: 0, ids: null, buffer: null, length: 0, result: null, failure: null, settled: false };
+      this.open = { seq: ++this.seq, w: new ByteWriter(this.batchStart, this.spare.pop()), owners: [], slots: [], tracks: [], ops: [], live: 0, ids: null, buffer: null, length: 0, result: null, failure: null, settled: false };
     }
     return this.open;
   }
@@ -236,6 +252,8 @@ export class Shard {
       const { buffer, length } = b.w.take();
       b.buffer = buffer;
       b.length = length;
+      // the next batches start as large as this one needed (no growing and copying on the way)
+      while (this.batchStart < length && this.batchStart < MAX_BATCH_START) this.batchStart *= 2;
     }
     const buffer = b.buffer;
     b.buffer = null; // transferred
@@ -269,7 +287,12 @@ export class Shard {
         b.buffer = b.result.buffer ?? null;
         this.stale.push(b);
         this.recovering = true;
-      } else this.apply(b, b.result);
+      } else {
+        // kept for the next batches, unless one huge batch made it larger than a batch starts
+        const back = b.result.buffer;
+        if (back !== undefined && back.byteLength <= MAX_BATCH_START && this.spare.length < SPARE_BUFFERS) this.spare.push(back);
+        this.apply(b, b.result);
+      }
     }
     if (this.recovering && this.inflight.length === 0) this.recoverOnce();
     else this.kick();

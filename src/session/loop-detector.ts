@@ -10,6 +10,7 @@
  * ```
  */
 import type { Detector, ObservedCall } from '../detectors/detector.js';
+import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CapacityError, DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
@@ -22,7 +23,7 @@ import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { errorText, validateEvent } from './observe-event.js';
 import { assertSendable } from '../pool/event-packing.js';
-import { saysStillWaiting } from '../text/still-waiting.js';
+import { WAITING_LOOK, saysStillWaiting } from '../text/still-waiting.js';
 import { capText } from '../text/text-limit.js';
 import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
@@ -276,7 +277,7 @@ export class LoopDetector {
       signals = all;
     }
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
-    const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(e.result);
+    const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(waitingText(e.result));
     // whether the call failed, from the event (in a batch the rings may already hold later calls)
     const failed = e.error !== undefined && errorText(e.error) !== undefined;
     try {
@@ -542,4 +543,14 @@ export class LoopDetector {
   dispose(): void {
     this.pipeline.dispose();
   }
+}
+
+/**
+ * The result as saysStillWaiting reads it. A result still in its JSON bytes is decoded only when it can be
+ * short enough to be read: its text has at least one UTF-16 unit per 6 bytes (`\uXXXX`), so longer
+ * content is past WAITING_LOOK, which saysStillWaiting never reads.
+ */
+function waitingText(result: unknown): unknown {
+  if (!RawJsonString.is(result)) return result;
+  return result.content.length > 6 * WAITING_LOOK ? undefined : result.value();
 }

@@ -15,6 +15,7 @@ import type { LoopSignal, ToolEvent } from '../types.js';
 import { argsRetention, buildDetectors, historyCapacity } from './build-detectors.js';
 import { EventObserver } from './observe-event.js';
 import { NO_SIGNALS, type Pipeline } from './pipeline.js';
+import { withPlainResult } from '../wasm/raw-json-string.js';
 import type { ObservedCall } from '../detectors/detector.js';
 import type { LoggedCall } from './observed-call.js';
 
@@ -69,7 +70,8 @@ export class ReferencePipeline implements Pipeline, ArgsNormaliser {
   }
 
   observe(e: ToolEvent, proposed = false): readonly LoopSignal[] {
-    const call = this.observer.observe(e, proposed);
+    // the reference reads values as given: a result still in its JSON bytes becomes its string first
+    const call = this.observer.observe(withPlainResult(e), proposed);
     this.last = call;
     let signals: LoopSignal[] | null = null;
     for (const d of this.detectors) {

@@ -17,9 +17,9 @@ export class ByteWriter {
   /** Bytes written so far. */
   length = 0;
 
-  /** A writer with room for `capacity` bytes before it first grows. */
-  constructor(capacity = 1024) {
-    this.buf = new Uint8Array(capacity);
+  /** A writer with room for `capacity` bytes before it first grows: in `reuse` when it is that large (its old bytes are written over). */
+  constructor(capacity = 1024, reuse?: ArrayBuffer) {
+    this.buf = reuse !== undefined && reuse.byteLength >= capacity ? new Uint8Array(reuse) : new Uint8Array(capacity);
     this.dv = new DataView(this.buf.buffer);
     this.text = Buffer.from(this.buf.buffer);
   }

@@ -19,6 +19,7 @@ import { valueSaysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
 import { ValueEncoder } from './encode-value.js';
 import { EncodedArgs } from './encoded-args.js';
+import { RawJsonString } from './raw-json-string.js';
 import * as A from './generated/abi.js';
 
 /** How one event's args are to be written. */
@@ -166,6 +167,11 @@ export class RecordWriter {
       } else if (typeof r === 'string') {
         flags |= A.F_HAS_RESULT | A.F_RESULT_TEXT;
         w.utf8(r);
+        this.pad();
+      } else if (RawJsonString.is(r)) {
+        // the literal's bytes as read: the module decodes the escapes where they land
+        flags |= A.F_HAS_RESULT | A.F_RESULT_TEXT | (r.escaped ? A.F_RESULT_ESCAPED : 0);
+        w.bytes(r.content);
         this.pad();
       } else {
         flags |= A.F_HAS_RESULT;

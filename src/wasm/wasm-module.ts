@@ -37,6 +37,9 @@ export interface WasmExports {
   lastSketchLen(): number;
   saysNothingFound(ptr: number, len: number): number;
   maskBytes(src: number, len: number, limit: number, dst: number): number;
+  scanEventLine(ptr: number, len: number, maxNesting: number): number;
+  lineFields(): number;
+  unescapeJsonInPlace(ptr: number, len: number): number;
 }
 
 /** Most 64 KiB pages a thread's memory grows to: 4 GiB, all a 32-bit module addresses. */

@@ -5,6 +5,7 @@
  * same functions, so verdicts are identical to the reference pipeline's.
  */
 import { EncodedArgs } from './encoded-args.js';
+import { withPlainResult } from './raw-json-string.js';
 import { ChantingDetector } from '../detectors/chanting.js';
 import { cycleSignal } from '../detectors/cycle.js';
 import { deadEndSignal } from '../detectors/dead-end.js';
@@ -287,7 +288,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const index = u32[o4 + (A.O_INDEX >>> 2)] as number;
     this.lastIndex = index;
     // kept only for lastCall(), which only custom detectors read: a session holds no event of its callers'
-    this.lastEvent = this.o.custom.length === 0 ? null : e;
+    this.lastEvent = this.o.custom.length === 0 ? null : withPlainResult(e);
     this.lastErrorText = errorText;
     this.lastInfra = infra;
     this.log.push(e.tool, reading.plan.value, reading.plan.normalised, e.description, u32[o4 + (A.O_SIG_HI >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, e.step, e.round);

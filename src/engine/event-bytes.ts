@@ -1,0 +1,37 @@
+/**
+ * One events-format record given as bytes (a JSON Lines line, an HTTP body, a message), to the session's
+ * call it holds: read from its bytes where `event-line.ts` can, else parsed and read by the events reader,
+ * so both ways give the same call. A record that holds no call, or names no session, is an
+ * InvalidEventError naming why.
+ */
+import { InvalidEventError } from '../errors.js';
+import { readEventLine } from '../formats/event-line.js';
+import { createEventsReader } from '../formats/events.js';
+import { parseJson } from '../formats/json-value.js';
+import { type SessionEvent, sessionEvent } from './loop-engine.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** The reader of records given as bytes: its input has no name, so a record without a session is refused. */
+const reader = createEventsReader({ file: '', name: '' });
+
+/** The call `bytes` hold, with its session, or why they hold none. */
+export function eventFromBytes(bytes: Uint8Array): SessionEvent | InvalidEventError {
+  const fast = readEventLine(bytes, '', 0);
+  if (fast !== null) return sessionEvent(fast.session, fast.event);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return new InvalidEventError('event', 'the record is not valid UTF-8');
+  }
+  const p = parseJson(text);
+  if (!p.ok) return new InvalidEventError('event', `the record is not JSON: ${p.message}`);
+  for (const item of reader.record({ kind: 'record', value: p.value, file: '', line: 0, fallbackSession: '' })) {
+    if (item.kind === 'issue') return new InvalidEventError('event', item.message.replace(/; skipped$/, ''));
+    if (item.kind === 'call') {
+      if (item.session === '') return new InvalidEventError('session', 'the record names no session ("session", "id" or "conversation_id")');
+      return sessionEvent(item.session, item.event);
+    }
+  }
+  return new InvalidEventError('event', 'the record holds no tool call');
+}

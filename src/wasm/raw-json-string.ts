@@ -1,0 +1,59 @@
+/**
+ * A string still in the bytes it was read from: a JSON string literal (quotes included, ASCII only, escapes
+ * checked), as `src/formats/event-line.ts` finds a result in an events-format line. The module takes the
+ * bytes as they are and decodes them where they land (`assembly/json-unescape.ts`), so a quiet call's result
+ * never becomes a JavaScript string; anything else that needs the text asks for {@link value}, made once.
+ */
+declare global {
+  interface Buffer {
+    /** Node's own latin1 decoder (what `toString('latin1', start, end)` calls, without its argument checks). */
+    latin1Slice(start: number, end: number): string;
+  }
+}
+
+const UNDECODED: unique symbol = Symbol('undecoded');
+
+/** A JSON string literal's bytes, with the string they stand for made on first use. */
+export class RawJsonString {
+  private decoded: string | typeof UNDECODED = UNDECODED;
+  readonly #brand = true;
+
+  /**
+   * `literal`: the literal's bytes, quotes included, every byte ASCII and every escape valid (the caller
+   * checked); `escaped`: whether it holds a backslash.
+   */
+  constructor(
+    readonly literal: Uint8Array,
+    readonly escaped: boolean,
+  ) {}
+
+  /** Whether `v` is a RawJsonString (without running any code of the value's, unlike `instanceof`). */
+  static is(v: unknown): v is RawJsonString {
+    return typeof v === 'object' && v !== null && #brand in v;
+  }
+
+  /** The bytes between the quotes. */
+  get content(): Uint8Array {
+    return this.literal.subarray(1, this.literal.length - 1);
+  }
+
+  /** The string (what `JSON.parse` makes of the literal). */
+  value(): string {
+    if (this.decoded === UNDECODED) {
+      const b = this.literal;
+      const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).latin1Slice(this.escaped ? 0 : 1, this.escaped ? b.length : b.length - 1);
+      this.decoded = this.escaped ? (JSON.parse(text) as string) : text;
+    }
+    return this.decoded;
+  }
+}
+
+/** `v` with a RawJsonString made into its string: what code that reads values as given must see. */
+export function plainValue(v: unknown): unknown {
+  return RawJsonString.is(v) ? v.value() : v;
+}
+
+/** `e` with a RawJsonString result made into its string (`e` itself when it has none). */
+export function withPlainResult<E extends { readonly result?: unknown }>(e: E): E {
+  return RawJsonString.is(e.result) ? { ...e, result: e.result.value() } : e;
+}

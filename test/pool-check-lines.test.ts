@@ -1,0 +1,135 @@
+/**
+ * Calls given as bytes (`checkLines`): an engine and pools of every shape give the verdicts checkBatch gives
+ * for the calls the lines hold, whatever the worker count; a line that holds no call has its error in
+ * its place and the others go on.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LoopEngine, type SessionEvent } from '../src/engine/loop-engine.js';
+import { LoopPool } from '../src/pool/loop-pool.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { runs } from './helpers/streams.js';
+import { traceDir } from './helpers/traces.js';
+
+const record = fc.record(
+  {
+    session: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+    tool: fc.constantFrom('read', 'edit', 'run'),
+    args: fc.constantFrom({ path: '/x.py' }, { path: '/y.py' }, { cmd: 'pytest -q' }, ['a', 1]),
+    result: fc.oneof(fc.constantFrom('ok', 'No matches found', 'line 1\n"line" 2\n', 'still running'), fc.string({ maxLength: 30 }), fc.constant({ rows: 0 })),
+    error: fc.constantFrom(undefined, null, 'Traceback: boom'),
+    text: fc.constantFrom(undefined, 'Let me try again.'),
+    step: fc.nat(50),
+  },
+  { requiredKeys: ['session', 'tool'] },
+);
+/** Lines: mostly records read from their bytes, some parsed (outside ASCII), some holding no call. */
+const line = fc.oneof(
+  { weight: 10, arbitrary: record.map((r) => JSON.stringify(r)) },
+  { weight: 2, arbitrary: record.map((r) => JSON.stringify({ ...r, text: 'déjà vu' })) },
+  { weight: 1, arbitrary: fc.constantFrom('{"tool":"read"}', '{"session":"a","tool":""}', 'not json', '{"session":"a","tool":"read","step":"x"}', '\u00ff') },
+);
+
+/** What checkBatch gives for the calls the lines hold (the lines parsed in the test), errors as their kind. */
+function expected(lines: readonly string[]): string[] {
+  const engine = new LoopEngine({ maxSessions: 10_000 });
+  const out = lines.map((l): string | SessionEvent => {
+    let v: unknown;
+    try {
+      v = JSON.parse(l);
+    } catch {
+      return 'error';
+    }
+    const r = v as Record<string, unknown>;
+    if (typeof r.session !== 'string' || typeof r.tool !== 'string' || r.tool === '' || (r.step !== undefined && typeof r.step !== 'number')) return 'error';
+    const failed = r.error !== undefined && r.error !== null && r.error !== false && r.error !== '';
+    return { session: r.session, tool: r.tool, args: r.args, result: r.result, error: failed ? r.error : undefined, text: (r.text ?? undefined) as string | undefined, step: (r.step ?? undefined) as number | undefined } as SessionEvent;
+  });
+  const events = out.filter((x): x is SessionEvent => typeof x !== 'string');
+  const verdicts = engine.checkBatch(events);
+  engine.close();
+  let k = 0;
+  return out.map((x) => (typeof x === 'string' ? x : show(verdicts[k++] ?? null)));
+}
+
+function show(v: unknown): string {
+  return v instanceof Error ? 'error' : JSON.stringify(v);
+}
+
+const bytes = (lines: readonly string[]): Buffer[] => lines.map((l) => Buffer.from(l, 'utf8'));
+
+describe('checkLines: calls given as bytes', () => {
+  it('an engine (both kinds) gives checkBatch\'s verdicts for the calls the lines hold', () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 80 }), (lines) => {
+        const want = expected(lines);
+        for (const kind of ['wasm', 'reference'] as const) {
+          const engine = new LoopEngine({ maxSessions: 1000, engine: kind });
+          expect(engine.checkLines(bytes(lines)).map(show)).toEqual(want);
+          engine.close();
+        }
+      }),
+      { numRuns: runs(200) },
+    );
+  });
+
+  it('pools of every shape give the same verdicts as the engine', async () => {
+    const shapes = [
+      { workers: 1, inlineShard: false },
+      { workers: 2, inlineShard: false },
+      { workers: 1, inlineShard: true },
+    ];
+    const pools = shapes.map((s) => new LoopPool({ ...s, maxSessions: 1000 }));
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 80 }), async (lines) => {
+          const want = expected(lines);
+          // every pool starts afresh: end the sessions the lines name
+          for (const pool of pools) {
+            const got = (await pool.checkLines(bytes(lines))).map(show);
+            expect(got).toEqual(want);
+            await Promise.all(['a', 'b', 'c', 'd', 'e'].map((s) => pool.end(s)));
+          }
+        }),
+        { numRuns: runs(40) },
+      );
+    } finally {
+      await Promise.all(pools.map((p) => p.close()));
+    }
+  });
+
+  it('names the line that holds no call, and checks the others', async () => {
+    const lines = ['{"session":"s","tool":"read","args":{"p":1},"result":"x"}', 'not json', '{"tool":"read"}', '{"session":"s","tool":"read","args":{"p":1},"result":"x"}'];
+    const pool = new LoopPool({ workers: 1 });
+    try {
+      const out = await pool.checkLines(bytes(lines));
+      expect(out[0]).toBeNull();
+      expect((out[1] as Error).message).toMatch(/^lines\[1\]: the record is not JSON/);
+      expect((out[2] as Error).message).toMatch(/^lines\[2\]: the record names no session/);
+      expect(out[3]).toBeNull();
+    } finally {
+      await pool.close();
+    }
+    const engine = new LoopEngine();
+    expect((engine.checkLines([Buffer.from('{"session":"s"}')])[0] as Error).message).toMatch(/^lines\[0\]: "tool" must be a non-empty string/);
+    expect(() => engine.checkLines('x' as unknown as Uint8Array[])).toThrow(/lines must be an array/);
+    engine.close();
+  });
+
+  it.skipIf(traceDir === null)('gives checkBatch\'s verdicts on the real traces, in an engine and in a pool', async () => {
+    const text = gunzipSync(readFileSync(join(traceDir as string, 'events.jsonl.gz'))).toString('utf8');
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    const want = expected(lines);
+    const engine = new LoopEngine({ maxSessions: 10_000 });
+    expect(engine.checkLines(bytes(lines)).map(show)).toEqual(want);
+    engine.close();
+    const pool = new LoopPool({ workers: 1, inlineShard: true, maxSessions: 10_000 });
+    try {
+      expect((await pool.checkLines(bytes(lines))).map(show)).toEqual(want);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+});
