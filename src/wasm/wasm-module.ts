@@ -37,6 +37,11 @@ export interface WasmExports {
   lastSketchLen(): number;
   saysNothingFound(ptr: number, len: number): number;
   maskBytes(src: number, len: number, limit: number, dst: number): number;
+  reserveText(size: number): number;
+  chantPush(region: number, text: number, n: number, piece: number, limit: number): number;
+  chantRebase(region: number): number;
+  chantReset(region: number): number;
+  chantCheck(region: number): number;
 }
 
 /** Most 64 KiB pages a thread's memory grows to: 4 GiB, all a 32-bit module addresses. */

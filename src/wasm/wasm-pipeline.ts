@@ -34,6 +34,7 @@ import type { ArgsPlan } from './record-writer.js';
 import type { BatchItem, Learnt, OutputSink } from './wasm-core.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
 import { WasmHistoryView } from './wasm-history.js';
+import { WasmProseStream } from './wasm-prose-stream.js';
 import { shareLayout, slotLayout } from './slot-layout.js';
 
 const PROGRESS: readonly Progress[] = ['unknown', 'stalled', 'changing', 'mixed'];
@@ -136,7 +137,8 @@ export class WasmPipeline implements Pipeline {
     const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
     this.similar = d.similarArgs && ctx !== null ? new SimilarArgsDetector(ctx, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
-    this.chanting = d.chanting ? new ChantingDetector(d.chanting) : null;
+    // chanting's per-character work runs in the module too, in a region made when the first text arrives
+    this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, (c) => new WasmProseStream(c, this.core)) : null;
     this.readsRings = hostRings;
   }
 
@@ -424,6 +426,7 @@ export class WasmPipeline implements Pipeline {
 
   dispose(): void {
     if (this.slot === 0) return;
+    this.chanting?.dispose();
     this.core.free(this.slot);
     this.core.release(this.config);
     this.slot = 0;
