@@ -155,8 +155,8 @@ export const CS_CHUNKS: u32 = 96; // f64 x SENTENCE_WINDOW: the piece of text ea
 export const CS_HASHES: u32 = 224; // i32 x SENTENCE_WINDOW
 export const CS_LENGTHS: u32 = 288; // i32 x SENTENCE_WINDOW (-1: not counted)
 export const CS_STARTS: u32 = 352; // i32 x SENTENCE_WINDOW
-export const CS_SHOWN: u32 = 416; // u16 x SENTENCE_SHOWN: the sentence so far, normalised
-export const CHANT_HEADER: u32 = 736;
+export const CS_SHOWN: u32 = 416; // u16 x (SENTENCE_SHOWN + 1): the sentence so far, normalised, then a spare unit the kernel writes past a full one
+export const CHANT_HEADER: u32 = 752;
 
 // event record: total size, slot handle, flags, then length-prefixed sections (each padded to 4 bytes):
 // tool, args, description, result, result text (for masking non-text results), error, then the ignored

@@ -174,7 +174,7 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
     sHash = add ? (sHash ^ c) * FNV_PRIME : sHash;
     sLen += <i32>add;
     words = words || (add && isWordChar(ch));
-    pending = !add && (pending || (ch != 0x0a && sLen > 0));
+    pending = !add && (pending || sLen > 0); // a line feed ends the sentence: cleared below
     let said: u32 = 0;
     if (((ENDS >> (<u64>ch & 63)) & <u64>(ch < 64)) != 0) {
       said = finishSentence(base, sHash, sLen, sStart, words, stored, piece, longChunk, reps);

@@ -9,7 +9,7 @@
  *          grams i32[size]  links i32[size]  heads i32[256]  runs i32[maxPeriod + 1]
  *          ring u16[size]  periods u16[maxPeriod + 1]  following u8[maxPeriod + 1]
  * ```
- * 5,744 bytes with the defaults (maxPeriod 200: a ring of 256); 112,368 at the largest maxPeriod (4096).
+ * 5,760 bytes with the defaults (maxPeriod 200: a ring of 256); 112,384 at the largest maxPeriod (4096).
  */
 import type { ChantingOptions } from '../options/detector-options.js';
 import { gramDropFactor, gramPlan, ringSizeFor } from '../text/period-search.js';
