@@ -5,7 +5,7 @@
  * same functions, so verdicts are identical to the reference pipeline's.
  */
 import { EncodedArgs } from './encoded-args.js';
-import { ChantingDetector } from '../detectors/chanting.js';
+import { ChantingDetector, type ProseStreamFactory } from '../detectors/chanting.js';
 import { cycleSignal } from '../detectors/cycle.js';
 import { deadEndSignal } from '../detectors/dead-end.js';
 import type { Detector } from '../detectors/detector.js';
@@ -60,6 +60,9 @@ function walkOf(o: ResolvedOptions, tool: string): CanonicalWalkOptions {
   }
   return w;
 }
+
+/** Chanting's prose stream in this thread's module (the core the pipelines share). */
+const wasmStream: ProseStreamFactory = (c) => new WasmProseStream(c);
 
 /** Releases slots of detectors that were garbage-collected without dispose(). */
 const collector = new FinalizationRegistry<() => void>((release) => release());
@@ -138,7 +141,7 @@ export class WasmPipeline implements Pipeline {
     this.similar = d.similarArgs && ctx !== null ? new SimilarArgsDetector(ctx, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     // chanting's per-character work runs in the module too, in a region made when the first text arrives
-    this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, (c) => new WasmProseStream(c, this.core)) : null;
+    this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, wasmStream) : null;
     this.readsRings = hostRings;
   }
 

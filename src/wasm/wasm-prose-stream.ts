@@ -53,6 +53,8 @@ function areaOf(instance: WasmInstance): TextArea {
 
 /** The WebAssembly stream of one session's prose. */
 export class WasmProseStream implements ProseStream {
+  /** The region's position, mirrored here (a read of the memory less per push). */
+  pos = 0;
   hitPeriod = 0;
   hitAt = 0;
   said: RepeatedSentence | null = null;
@@ -91,10 +93,6 @@ export class WasmProseStream implements ProseStream {
     return (this.instance.views().u32[(this.live + off) >>> 2] as number) | 0;
   }
 
-  get pos(): number {
-    return this.word(A.CS_POS);
-  }
-
   get hitRun(): number {
     return this.word(A.CS_HIT_RUN);
   }
@@ -121,10 +119,12 @@ export class WasmProseStream implements ProseStream {
       if (!(e instanceof WebAssembly.RuntimeError)) throw e;
       this.instance.recover();
       this.instance.exports.chantReset(region);
+      this.pos = 0;
       throw new WasmTrapError(`loopwatch: the WebAssembly module trapped in chanting's text search (${e.message}); the session's text stream was reset`, { cause: e });
     }
     if (done === BAD_REGION) throw new DisposedError('loopwatch: this session has no live chanting region');
     const k = from + done;
+    this.pos += done;
     // the range is done: the area keeps no reference to the caller's text
     if (k === to) {
       a.owner = null;
@@ -161,7 +161,9 @@ export class WasmProseStream implements ProseStream {
   }
 
   rebase(): number {
-    return this.instance.exports.chantRebase(this.live);
+    const shift = this.instance.exports.chantRebase(this.live);
+    this.pos -= shift;
+    return shift;
   }
 
   /** The region's bytes, raw (the session's options decide their layout; the snapshot's fingerprint checks them). */
@@ -177,14 +179,17 @@ export class WasmProseStream implements ProseStream {
     const bad = this.instance.exports.chantCheck(region);
     if (bad !== 0) {
       this.instance.exports.chantReset(region);
+      this.pos = 0;
       throw new SnapshotError(`loopwatch: the snapshot is corrupt (chanting state, check ${bad})`);
     }
+    this.pos = this.word(A.CS_POS);
     this.hitPeriod = 0;
     this.said = null;
   }
 
   reset(): void {
     this.instance.exports.chantReset(this.live);
+    this.pos = 0;
     this.hitPeriod = 0;
     this.said = null;
   }
