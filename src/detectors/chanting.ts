@@ -2,7 +2,9 @@
  * Text chanting: the agent's text repeating the same chunk back to back, or the same long sentence again
  * and again (degenerate generation).
  *
- * The session's prose is streamed through a period search (`src/text/period-search.ts`): at each
+ * The session's prose is streamed through a period search (`src/text/period-search.ts`; the per-character
+ * work of it and of the sentence tracker is a `ProseStream`, `src/text/prose-stream.ts`: those TypeScript
+ * classes, or the same work in the WebAssembly module for the WebAssembly pipeline): at each
  * character, the smallest period `L` up to `maxPeriod` whose chunk has repeated `threshold` times back to
  * back (`longRepetitions` times for chunks of `longChunk` characters or more) over at least `minLength`
  * characters (one repetition more for a long chunk repeated across pieces of text). It fires when such a

@@ -29,7 +29,8 @@ export interface ProseStream {
   /**
    * Pushes the code units of `text` from `from` (at least one) towards `to`, as from piece of text `piece`;
    * stops right after a character that hit (a period or a sentence), or before a character once the
-   * position has reached `limit`. Returns the index after the last character pushed.
+   * position has reached `limit` (or later, while a rebase would move nothing). Returns the index after
+   * the last character pushed.
    */
   push(text: string, from: number, to: number, piece: number, limit: number): number;
   /** The character at a position still in the ring. */
