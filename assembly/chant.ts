@@ -3,8 +3,11 @@
 // classes are the twins that define what this computes; the property tests hold the two to the same
 // hits, character by character.
 //
-//   region: [slot header 16 | scalars | last stop | sentence ring | shown]  ring  grams  links  heads
-//           periods  runs  following          (offsets: assembly/abi.ts CS_*, config CH_OFF_*)
+//   region: [slot header 16 | scalars | last stop | sentence ring | shown]  links  heads  runs  ring
+//           grams (low 16 bits)  periods  following          (offsets: assembly/abi.ts CS_*, config CH_OFF_*)
+//
+//   The one departure from period-search.ts: a gram's hash is kept as its low 16 bits. It only sorts out
+//   chain entries before their characters are compared, so the periods followed, and the hits, are the same.
 //
 //   chantPush(region, text, n, piece, limit): pushes UTF-16 units text[0, n) and stops
 //     - right after a character that hit (a period: CO_PERIOD, CO_AT, CS_HIT_RUN; or a repeated
@@ -136,7 +139,7 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
     gram = (gram - leaving * drop) * HASH_BASE + ch;
     if (i >= G - 1) {
       const h = gram;
-      store<i32>(grams + (<usize>(i & mask) << 2), h);
+      store<u16>(grams + (<usize>(i & mask) << 1), <u16>h);
       const b = <u32>(h * <i32>0x9e3779b1) >>> 24;
       let q = load<i32>(heads + (<usize>b << 2));
       store<i32>(heads + (<usize>b << 2), i);
@@ -145,7 +148,7 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
         until = stride;
         while (q >= 0 && i - q <= maxP) {
           const L = i - q;
-          if (load<i32>(grams + (<usize>(q & mask) << 2)) == h && load<u8>(following + <usize>L) == 0 && sameGram(ring, mask, G, q, i)) {
+          if (<i32>load<u16>(grams + (<usize>(q & mask) << 1)) == (h & 0xffff) && load<u8>(following + <usize>L) == 0 && sameGram(ring, mask, G, q, i)) {
             const r = runBack(ring, mask, size, G, i, L);
             store<u8>(following + <usize>L, 1);
             store<u16>(periods + (<usize>followed << 1), <u16>L);
