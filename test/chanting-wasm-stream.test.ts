@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChantingDetector } from '../src/detectors/chanting.js';
 import type { ObservedCall } from '../src/index.js';
+import { CHANTING_DEFAULTS } from '../src/index.js';
 import type { ChantingOptions } from '../src/options/detector-options.js';
 import { type ProseStream, TsProseStream } from '../src/text/prose-stream.js';
 import { SENTENCE_SHOWN, SENTENCE_WINDOW } from '../src/text/sentence-repeats.js';
@@ -96,6 +97,21 @@ describe('chanting prose stream: WebAssembly = TypeScript', () => {
       { numRuns: runs(300) },
     );
     expect(signals).toBeGreaterThan(20);
+  });
+
+  it('should copy code units as they are: lone surrogates, pairs, a byte order mark, NUL', () => {
+    const text = 'a\ud800b\udc00c\ud83d\ude00\ufeff\u0000\uffff'.repeat(3);
+    const s = new WasmProseStream(CHANTING_DEFAULTS);
+    try {
+      for (let k = 0; k < text.length; ) k = s.push(text, k, text.length, 0, 2 ** 30);
+      expect(Array.from({ length: text.length }, (_, p) => s.charAt(p))).toEqual(Array.from({ length: text.length }, (_, p) => text.charCodeAt(p)));
+      // a range from the middle of a text
+      const from = 5;
+      for (let k = from; k < text.length; ) k = s.push(text, k, text.length, 1, 2 ** 30);
+      expect(Array.from({ length: text.length - from }, (_, p) => s.charAt(text.length + p))).toEqual(Array.from({ length: text.length - from }, (_, p) => text.charCodeAt(from + p)));
+    } finally {
+      s.dispose();
+    }
   });
 
   it('should keep the search exact past a sentence longer than the 160 units kept for its report', () => {

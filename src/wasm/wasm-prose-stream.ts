@@ -5,7 +5,9 @@
  * session's first text arrives (the detector makes its stream then), and freed by dispose().
  *
  * A range of prose is copied into the module's text area as UTF-16 code units (as they are: lone
- * surrogates included) and pushed by one call, which stops only right after a hit; the detector handles
+ * surrogates included), by Buffer's native UTF-16LE write (on the traces' prose, chanting took 78 ms
+ * against 101 ms with a `charCodeAt` loop into a Uint16Array: `node dist/bench/chanting-cost.js`), and
+ * pushed by one call, which stops only right after a hit; the detector handles
  * the hit and pushes on from there, and the units already copied are used again (one copy per range).
  */
 import { CapacityError, DisposedError, SnapshotError, WasmTrapError } from '../errors.js';
@@ -27,6 +29,8 @@ const BAD_REGION = 0xffffffff;
 interface TextArea {
   ptr: number;
   u16: Uint16Array;
+  /** The same memory as a Buffer, for its native UTF-16 writes. */
+  bytes: Buffer;
   owner: WasmProseStream | null;
   text: string;
   /** text[from, to) is at ptr, copied for a push whose range ends at `end`. */
@@ -43,11 +47,14 @@ function areaOf(instance: WasmInstance): TextArea {
   if (a === undefined) {
     const ptr = instance.exports.reserveText(TEXT_UNITS * 2) >>> 0;
     if (ptr === 0) throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for chanting's text area (${TEXT_UNITS * 2} bytes)`);
-    a = { ptr, u16: new Uint16Array(instance.memory.buffer), owner: null, text: '', from: 0, to: 0, end: 0 };
+    a = { ptr, u16: new Uint16Array(instance.memory.buffer), bytes: Buffer.from(instance.memory.buffer), owner: null, text: '', from: 0, to: 0, end: 0 };
     areas.set(instance, a);
   }
   // the memory grew since: the old view is detached (empty)
-  if (a.u16.length === 0) a.u16 = new Uint16Array(instance.memory.buffer);
+  if (a.u16.length === 0) {
+    a.u16 = new Uint16Array(instance.memory.buffer);
+    a.bytes = Buffer.from(instance.memory.buffer);
+  }
   return a;
 }
 
@@ -103,9 +110,8 @@ export class WasmProseStream implements ProseStream {
     if (a === null || a.u16.length === 0) a = this.area = areaOf(this.instance);
     if (a.owner !== this || a.end !== to || from < a.from || from >= a.to || a.text !== text) {
       const n = Math.min(to - from, TEXT_UNITS);
-      const u16 = a.u16;
-      const at = (a.ptr >>> 1) - from;
-      for (let k = from; k < from + n; k++) u16[at + k] = text.charCodeAt(k);
+      // UTF-16LE as the units are, lone surrogates included; the whole text when it is the range
+      a.bytes.write(n === text.length ? text : text.substring(from, from + n), a.ptr, 2 * n, 'utf16le');
       a.owner = this;
       a.text = text;
       a.from = from;
