@@ -22,6 +22,8 @@ export const H_LISTS_SIZE: u32 = 40;
 export const H_SKETCH_CACHE: u32 = 44; // the sketch cache (assembly/sketch-cache.ts), 0 until first used
 export const H_BYTES: u32 = 48; // bytes the host has hashed (snapshot checksums)
 export const H_BYTES_SIZE: u32 = 52;
+export const H_TEXT: u32 = 56; // UTF-16 prose the host copies in for the chanting kernel (assembly/chant.ts)
+export const H_TEXT_SIZE: u32 = 60;
 export const H_CLASSES: u32 = 64; // free-list heads of slot size classes, SIZE_CLASSES u32s
 export const SIZE_CLASSES: u32 = 128;
 export const MAGIC: u32 = 0x6c77_0001;
@@ -79,6 +81,26 @@ export const C_HIST_CAP: u32 = 172;
 export const C_CHUNK: u32 = 176;
 export const C_SCRATCH_FIXED: u32 = 180; // scratch bytes a record needs beyond 7 per record byte (set by configure())
 
+// chanting configs (C_FLAGS = CF_CHANT): a text stream's region (assembly/chant.ts), laid out by
+// src/wasm/chant-layout.ts; C_SLOT_SIZE, C_LIVE and C_CHUNK as for session slots
+export const CH_MAXP: u32 = 184;
+export const CH_GRAM: u32 = 188;
+export const CH_STRIDE: u32 = 192;
+export const CH_NEED: u32 = 196;
+export const CH_LONG_NEED: u32 = 200;
+export const CH_MINLEN: u32 = 204;
+export const CH_LONG_CHUNK: u32 = 208;
+export const CH_REPS: u32 = 212;
+export const CH_SIZE: u32 = 216;
+export const CH_DROP: u32 = 220;
+export const CH_OFF_RING: u32 = 224;
+export const CH_OFF_GRAMS: u32 = 228;
+export const CH_OFF_PREV: u32 = 232;
+export const CH_OFF_HEADS: u32 = 236;
+export const CH_OFF_PERIODS: u32 = 240;
+export const CH_OFF_RUNS: u32 = 244;
+export const CH_OFF_FOLLOW: u32 = 248;
+
 // config flags
 export const CF_EXACT: u32 = 1;
 export const CF_FREQ: u32 = 2;
@@ -95,6 +117,7 @@ export const CF_DEAD_CLASS: u32 = 2048;
 export const CF_MASK_TEXT: u32 = 4096;
 export const CF_SEM_EXACT: u32 = 8192;
 export const CF_SEM_NOTOOL: u32 = 16384;
+export const CF_CHANT: u32 = 32768; // a chanting region's config, not a session slot's
 
 // slot header (bytes)
 export const S_COUNT: u32 = 0;
@@ -106,6 +129,34 @@ export const S_POS: u32 = 16; // sig, tool, outcome (and flags), masked, error, 
 export const SLOT_HEADER: u32 = 32;
 export const SLOT_LIVE: u32 = 1;
 export const SLOT_POISONED: u32 = 2;
+
+// a chanting region (after the slot header's first 16 bytes): the period search's and the sentence
+// tracker's scalars, what the last kernel call stopped on, the sentence ring, then the arrays at the
+// config's CH_OFF_* offsets (ring u16, gram hashes' low 16 bits u16, chain links i32, bucket heads i32,
+// followed periods u16, their runs i32, following flags u8)
+export const CS_POS: u32 = 16;
+export const CS_GRAM: u32 = 20;
+export const CS_UNTIL: u32 = 24;
+export const CS_HIT_RUN: u32 = 28;
+export const CS_FOLLOWED: u32 = 32;
+export const CS_S_HASH: u32 = 36;
+export const CS_S_LENGTH: u32 = 40;
+export const CS_S_START: u32 = 44;
+export const CS_S_FLAGS: u32 = 48; // 1: a space is pending, 2: the sentence has a word character
+export const CS_S_STORED: u32 = 56; // u64: sentences ended so far
+export const CO_PERIOD: u32 = 64; // the smallest period that hit at the last character pushed, or 0
+export const CO_AT: u32 = 68; // that character's stream position
+export const CO_SAID: u32 = 72; // times the sentence ending there was said, or 0
+export const CO_FIRST: u32 = 76; // where its first saying began
+export const CO_SHOWN: u32 = 80; // its characters kept for the report (at CS_SHOWN)
+export const SENTENCE_WINDOW: u32 = 16;
+export const SENTENCE_SHOWN: u32 = 160;
+export const CS_CHUNKS: u32 = 96; // f64 x SENTENCE_WINDOW: the piece of text each sentence came in
+export const CS_HASHES: u32 = 224; // i32 x SENTENCE_WINDOW
+export const CS_LENGTHS: u32 = 288; // i32 x SENTENCE_WINDOW (-1: not counted)
+export const CS_STARTS: u32 = 352; // i32 x SENTENCE_WINDOW
+export const CS_SHOWN: u32 = 416; // u16 x (SENTENCE_SHOWN + 1): the sentence so far, normalised, then a spare unit the kernel writes past a full one
+export const CHANT_HEADER: u32 = 752;
 
 // event record: total size, slot handle, flags, then length-prefixed sections (each padded to 4 bytes):
 // tool, args, description, result, result text (for masking non-text results), error, then the ignored

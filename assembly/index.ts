@@ -1,7 +1,7 @@
 // The module's exports: the loopwatch hot paths (call fingerprints, per-session rings in linear memory,
 // the call detectors and the semantic sketch), driven by src/wasm/. Memory is imported, so the host can
 // re-instantiate the module over the same memory after a trap.
-import { CONFIG_SIZE, CONFIGS, H_BYTES, H_BYTES_SIZE, H_IN, H_IN_SIZE, H_LISTS, H_LISTS_SIZE, H_OUT, H_OUT_SIZE, H_SCRATCH, H_SCRATCH_SIZE, S_CONFIG } from './abi';
+import { CONFIG_SIZE, CONFIGS, H_BYTES, H_BYTES_SIZE, H_TEXT, H_TEXT_SIZE, H_IN, H_IN_SIZE, H_LISTS, H_LISTS_SIZE, H_OUT, H_OUT_SIZE, H_SCRATCH, H_SCRATCH_SIZE, S_CONFIG } from './abi';
 import { anyAtThreshold } from './detect';
 import { ensureRegion } from './slots';
 
@@ -14,6 +14,7 @@ export { saysNothingFound } from './nothing';
 export { maskBytes } from './mask';
 export { scanEventLine, lineFields } from './event-line';
 export { unescapeJsonInPlace } from './json-unescape';
+export { chantPush, chantRebase, chantReset, chantCheck } from './chant';
 
 /** Makes the input area at least `size` bytes; returns its address (0: out of memory). */
 export function reserveInput(size: u32): u32 {
@@ -33,6 +34,11 @@ export function reserveScratch(size: u32): u32 {
 /** Makes the area for bytes the host hashes (snapshot checksums) at least `size` bytes. */
 export function reserveBytes(size: u32): u32 {
   return <u32>ensureRegion(H_BYTES, H_BYTES_SIZE, size);
+}
+
+/** Makes the area the host copies prose into for chantPush at least `size` bytes. */
+export function reserveText(size: u32): u32 {
+  return <u32>ensureRegion(H_TEXT, H_TEXT_SIZE, size);
 }
 
 /** Makes the unit-lists area at least `size` bytes. */

@@ -2,7 +2,9 @@
  * Text chanting: the agent's text repeating the same chunk back to back, or the same long sentence again
  * and again (degenerate generation).
  *
- * The session's prose is streamed through a period search (`src/text/period-search.ts`): at each
+ * The session's prose is streamed through a period search (`src/text/period-search.ts`; the per-character
+ * work of it and of the sentence tracker is a `ProseStream`, `src/text/prose-stream.ts`: those TypeScript
+ * classes, or the same work in the WebAssembly module for the WebAssembly pipeline): at each
  * character, the smallest period `L` up to `maxPeriod` whose chunk has repeated `threshold` times back to
  * back (`longRepetitions` times for chunks of `longChunk` characters or more) over at least `minLength`
  * characters (one repetition more for a long chunk repeated across pieces of text). It fires when such a
@@ -19,9 +21,9 @@ import type { ChantingOptions } from '../options/detector-options.js';
 import { SnapshotError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
-import { PeriodSearch } from '../text/period-search.js';
+import { type ProseStream, TsProseStream } from '../text/prose-stream.js';
 import { cutText } from '../text/shown-text.js';
-import { type RepeatedSentence, SENTENCE_WINDOW, SentenceRepeats } from '../text/sentence-repeats.js';
+import { type RepeatedSentence, SENTENCE_WINDOW } from '../text/sentence-repeats.js';
 import { StructureFilter } from '../text/structure-lines.js';
 import type { LoopSignal } from '../types.js';
 import { clampConfidence } from './context.js';
@@ -34,6 +36,11 @@ const BOUNDS = 256;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 const EMPTY = new Int32Array(0);
 
+/** Makes the stream a detector's prose goes through (the TypeScript one unless the pipeline says). */
+export type ProseStreamFactory = (o: ChantingOptions) => ProseStream;
+
+const tsStream: ProseStreamFactory = (o) => new TsProseStream(o);
+
 interface Found {
   readonly period: number;
   span: number;
@@ -44,8 +51,8 @@ interface Found {
 /** Detects text that repeats the same chunk over and over. */
 export class ChantingDetector implements Detector {
   readonly name = 'chanting';
-  /** The period search and the text-to-call boundaries: made when the first text arrives. */
-  private s: PeriodSearch | null = null;
+  /** The prose stream (period search, sentence tracker) and the text-to-call boundaries: made when the first text arrives. */
+  private s: ProseStream | null = null;
   private readonly filter = new StructureFilter();
   private boundPos = EMPTY;
   private boundCall = EMPTY;
@@ -53,23 +60,24 @@ export class ChantingDetector implements Detector {
   private lineBuf = '';
   private lineClass: 'unknown' | 'prose' | 'skip' = 'unknown';
   private found: Found | null = null;
-  /** The sentence tracker: made with the period search. */
-  private sentences: SentenceRepeats | null = null;
   private sentenceFound: RepeatedSentence | null = null;
   private call = 0;
 
   /**
    * Positions are int32 (fast ring arithmetic): at `rebaseAt` characters every stored position moves back
    * by a multiple of the ring size, so the stream may run on forever. `rebaseAt` is lowered only by tests.
+   * `makeStream` makes the prose stream when the first text arrives: the TypeScript one by default, the
+   * WebAssembly one in the WebAssembly pipeline.
    */
   constructor(
     private readonly o: ChantingOptions,
     private readonly rebaseAt = 2 ** 30,
+    private readonly makeStream: ProseStreamFactory = tsStream,
   ) {
   }
 
-  private get search(): PeriodSearch {
-    return this.s as PeriodSearch;
+  private get stream(): ProseStream {
+    return this.s as ProseStream;
   }
 
   record(call: ObservedCall): void {
@@ -109,14 +117,13 @@ export class ChantingDetector implements Detector {
     }
     if (complete) {
       if (this.lineBuf.length > 0) this.classify(false);
-      if (this.lineClass === 'prose') this.append(10);
+      if (this.lineClass === 'prose') this.appendRange('\n', 0, 1);
       this.lineClass = 'unknown';
     }
   }
 
   private start(): void {
-    this.s = new PeriodSearch(this.o.maxPeriod, this.o.threshold, this.o.minLength, this.o.longChunk, this.o.longRepetitions);
-    this.sentences = new SentenceRepeats(this.o.longChunk, this.o.longRepetitions);
+    this.s = this.makeStream(this.o);
     this.boundPos = new Int32Array(BOUNDS);
     this.boundCall = new Int32Array(BOUNDS);
   }
@@ -132,51 +139,39 @@ export class ChantingDetector implements Detector {
 
   private mark(): void {
     const b = this.bounds % BOUNDS;
-    this.boundPos[b] = this.search.pos;
+    this.boundPos[b] = this.stream.pos;
     this.boundCall[b] = this.call;
     this.bounds++;
   }
 
   /**
-   * append() for each character of `text` from `from` to `to` (most prose goes this way: one loop with
-   * the search and the sentence tracker at hand, ~8% less time in chanting than a call per character).
+   * Streams the characters of `text` from `from` to `to`: the stream runs on until a character hits (a
+   * chunk repeated, or a sentence said again), which is noted here before it goes on, and stops where
+   * positions are due to be rebased.
    */
   private appendRange(text: string, from: number, to: number): void {
-    const search = this.search;
-    const sentences = this.sentences as SentenceRepeats;
+    const s = this.stream;
     const piece = this.bounds;
-    for (let k = from; k < to; k++) {
-      if (search.pos >= this.rebaseAt) this.rebase();
-      const at = search.pos;
-      const ch = text.charCodeAt(k);
-      const hit = search.push(ch);
-      if (hit > 0) this.note(hit, at);
-      const said = sentences.push(ch, at, piece);
-      if (said !== null) this.sentenceFound = said;
+    let k = from;
+    while (k < to) {
+      if (s.pos >= this.rebaseAt) this.rebase();
+      k = s.push(text, k, to, piece, this.rebaseAt);
+      if (s.hitPeriod > 0) this.note(s.hitPeriod, s.hitAt);
+      if (s.said !== null) this.sentenceFound = s.said;
     }
-  }
-
-  private append(ch: number): void {
-    if (this.search.pos >= this.rebaseAt) this.rebase();
-    const at = this.search.pos;
-    const hit = this.search.push(ch);
-    if (hit > 0) this.note(hit, at);
-    const said = (this.sentences as SentenceRepeats).push(ch, at, this.bounds);
-    if (said !== null) this.sentenceFound = said;
   }
 
   /** Moves the stream's positions back (see PeriodSearch.rebase), the ones kept here too. */
   private rebase(): void {
-    const shift = this.search.rebase();
+    const shift = this.stream.rebase();
     if (shift === 0) return;
     for (let k = 0; k < BOUNDS; k++) this.boundPos[k] = Math.max((this.boundPos[k] as number) - shift, -(2 ** 30));
     if (this.found !== null) this.found.end -= shift;
-    this.sentences?.rebase(shift);
     if (this.sentenceFound !== null) this.sentenceFound = { ...this.sentenceFound, firstStart: this.sentenceFound.firstStart - shift };
   }
 
   private note(period: number, end: number): void {
-    const span = this.search.lastHitRun + period;
+    const span = this.stream.hitRun + period;
     // a long chunk repeated across pieces of text (messages) needs one repetition more than within one
     const reps = Math.floor(span / period);
     const pieceStart = this.boundPos[(this.bounds - 1) % BOUNDS] as number;
@@ -188,7 +183,7 @@ export class ChantingDetector implements Detector {
       return;
     }
     let chunk = '';
-    for (let k = end - period + 1; k <= end; k++) chunk += String.fromCharCode(this.search.charAt(k));
+    for (let k = end - period + 1; k <= end; k++) chunk += String.fromCharCode(this.stream.charAt(k));
     if (!HAS_WORD.test(chunk)) return;
     this.found = { period, span, end, chunk };
   }
@@ -266,7 +261,6 @@ export class ChantingDetector implements Detector {
       w.i32(f.end);
       w.str(f.chunk);
     }
-    (this.sentences as SentenceRepeats).save(w);
     const s = this.sentenceFound;
     w.bool(s !== null);
     if (s !== null) {
@@ -281,8 +275,8 @@ export class ChantingDetector implements Detector {
     this.reset();
     this.call = r.i32();
     if (!r.bool()) return;
-    this.start();
-    this.search.load(r);
+    if (this.s === null) this.start();
+    this.stream.load(r);
     this.filter.fenceOpen = r.bool();
     this.lineBuf = r.str();
     const c = r.u8();
@@ -292,18 +286,22 @@ export class ChantingDetector implements Detector {
     r.into(this.boundPos);
     r.into(this.boundCall);
     this.found = r.bool() ? { period: r.u32(), span: r.i32(), end: r.i32(), chunk: r.str() } : null;
-    (this.sentences as SentenceRepeats).load(r);
     this.sentenceFound = r.bool() ? { text: r.str(), count: r.u32(), firstStart: r.i32() } : null;
   }
 
   reset(): void {
     this.s?.reset();
-    this.sentences?.reset();
     this.bounds = 0;
     this.lineBuf = '';
     this.lineClass = 'unknown';
     this.found = null;
     this.sentenceFound = null;
     this.filter.reset();
+  }
+
+  /** Releases the prose stream (its memory outside the JavaScript heap); the detector is not used again. */
+  dispose(): void {
+    this.s?.dispose();
+    this.s = null;
   }
 }

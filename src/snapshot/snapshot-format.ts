@@ -24,9 +24,11 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * calls) and the blocked count. Version 4: the action ladder remembers the loop it climbed on and the climb
  * a cooldown left (resumed when the same loop comes back). Version 5: the call log keeps args and previews
  * of its newest calls only (as many as anything reads later: similar args' window, a cycle's longest
- * unit), and says how many.
+ * unit), and says how many. Version 6: chanting's text stream is saved whole before the detector's line
+ * state (the period search and the sentence tracker together); the WebAssembly pipeline saves it as the
+ * raw bytes of its region in the module's memory.
  */
-export const SNAPSHOT_VERSION = 5;
+export const SNAPSHOT_VERSION = 6;
 
 const HEADER = 4 + 2 + 2 + 8 + 4;
 const TRAILER = 8;

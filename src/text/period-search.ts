@@ -51,6 +51,18 @@ export function gramPlan(maxPeriod: number, threshold: number, minLength: number
   return { gram, stride: least - gram + 1, least };
 }
 
+/** Positions a search's ring holds: a power of two above the longest period, a gram and a stride. */
+export function ringSizeFor(maxPeriod: number, gram: number, stride: number): number {
+  return 1 << Math.ceil(Math.log2(maxPeriod + gram + stride + 1));
+}
+
+/** B^(G-1) for grams of G characters: what the rolling hash drops the leaving character by. */
+export function gramDropFactor(gram: number): number {
+  let f = 1;
+  for (let k = 1; k < gram; k++) f = Math.imul(f, HASH_BASE);
+  return f;
+}
+
 /** The streaming period search of one session's text. */
 export class PeriodSearch {
   /** Absolute position of the next character. */
@@ -93,14 +105,12 @@ export class PeriodSearch {
     this.untilAnchor = plan.stride;
     this.need = threshold - 1;
     this.longNeed = longThreshold - 1;
-    this.size = 1 << Math.ceil(Math.log2(maxPeriod + this.G + this.stride + 1));
+    this.size = ringSizeFor(maxPeriod, this.G, this.stride);
     this.mask = this.size - 1;
     this.ring = new Uint16Array(this.size);
     this.gramAt = new Int32Array(this.size);
     this.prevInBucket = new Int32Array(this.size);
-    let f = 1;
-    for (let k = 1; k < this.G; k++) f = Math.imul(f, HASH_BASE);
-    this.dropFactor = f;
+    this.dropFactor = gramDropFactor(this.G);
     this.periods = new Uint16Array(maxPeriod + 1);
     this.runs = new Int32Array(maxPeriod + 1);
     this.following = new Uint8Array(maxPeriod + 1);

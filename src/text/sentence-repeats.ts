@@ -24,7 +24,8 @@ import type { ByteWriter } from '../snapshot/byte-writer.js';
 /** Sentences remembered. */
 export const SENTENCE_WINDOW = 16;
 /** Characters of a sentence kept for the report. */
-const SHOWN = 160;
+export const SENTENCE_SHOWN = 160;
+const SHOWN = SENTENCE_SHOWN;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 

@@ -169,7 +169,7 @@ function layOut(o: ResolvedOptions): SlotLayout {
   };
 }
 
-/** A key identifying layouts that can share one config-table entry. */
-export function layoutKey(l: SlotLayout): string {
+/** A key identifying layouts that can share one config-table entry (a chanting region's too). */
+export function layoutKey(l: Pick<SlotLayout, 'fields' | 'semanticThreshold'>): string {
   return `${[...l.fields.entries()].map(([k, v]) => `${k}:${v}`).join(',')};${l.semanticThreshold}`;
 }

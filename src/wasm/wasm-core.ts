@@ -18,6 +18,19 @@ import { type ArgsPlan, RecordWriter } from './record-writer.js';
 import { type SlotLayout, layoutKey } from './slot-layout.js';
 import { type WasmInstance, sharedInstance } from './wasm-module.js';
 
+/**
+ * What a configuration registers in the module's config table: its slots' size and its u32 fields (a
+ * session slot's {@link SlotLayout}, or a chanting region's layout).
+ */
+export interface ConfigEntry {
+  /** Bytes per slot. */
+  readonly slotSize: number;
+  /** u32 config fields by byte offset. */
+  readonly fields: ReadonlyMap<number, number>;
+  /** The semantic threshold (an f64 field; 0 where there is none). */
+  readonly semanticThreshold: number;
+}
+
 /** One event of a batch. */
 export interface BatchItem {
   /** The session's slot handle. */
@@ -76,8 +89,8 @@ export class WasmCore {
   private readonly chunkSlots = new Set<number>();
   private readonly configs = new Map<string, number>();
   /** The id a layout object was last registered under (a shortcut past its key). */
-  private readonly idByLayout = new WeakMap<SlotLayout, number>();
-  private readonly layouts: SlotLayout[] = [];
+  private readonly idByLayout = new WeakMap<ConfigEntry, number>();
+  private readonly layouts: ConfigEntry[] = [];
   private readonly keys: string[] = [];
   private readonly refs: number[] = [];
   private readonly freeIds: number[] = [];
@@ -92,7 +105,7 @@ export class WasmCore {
    * The config id for a layout, registering it in the module's table the first time; each acquire is
    * matched by a release. An id whose last user released it is reused for the next new layout.
    */
-  acquire(layout: SlotLayout): number {
+  acquire(layout: ConfigEntry): number {
     const known = this.idByLayout.get(layout);
     if (known !== undefined && this.layouts[known] === layout && (this.refs[known] ?? 0) > 0) {
       this.refs[known] = (this.refs[known] as number) + 1;
@@ -129,7 +142,7 @@ export class WasmCore {
     this.freeIds.push(id);
   }
 
-  /** The layout registered under a config id. */
+  /** The layout registered under a session slot's config id. */
   layout(config: number): SlotLayout {
     return this.layouts[config] as SlotLayout;
   }

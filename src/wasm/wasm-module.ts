@@ -40,6 +40,11 @@ export interface WasmExports {
   scanEventLine(ptr: number, len: number, maxNesting: number): number;
   lineFields(): number;
   unescapeJsonInPlace(ptr: number, len: number): number;
+  reserveText(size: number): number;
+  chantPush(region: number, text: number, n: number, piece: number, limit: number): number;
+  chantRebase(region: number): number;
+  chantReset(region: number): number;
+  chantCheck(region: number): number;
 }
 
 /** Most 64 KiB pages a thread's memory grows to: 4 GiB, all a 32-bit module addresses. */

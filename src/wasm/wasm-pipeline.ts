@@ -6,7 +6,7 @@
  */
 import { EncodedArgs } from './encoded-args.js';
 import { withPlainResult } from './raw-json-string.js';
-import { ChantingDetector } from '../detectors/chanting.js';
+import { ChantingDetector, type ProseStreamFactory } from '../detectors/chanting.js';
 import { cycleSignal } from '../detectors/cycle.js';
 import { deadEndSignal } from '../detectors/dead-end.js';
 import type { Detector } from '../detectors/detector.js';
@@ -35,6 +35,7 @@ import type { ArgsPlan } from './record-writer.js';
 import type { BatchItem, Learnt, OutputSink } from './wasm-core.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
 import { type SlotHolder, WasmHistoryView } from './wasm-history.js';
+import { WasmProseStream } from './wasm-prose-stream.js';
 import { shareLayout, slotLayout } from './slot-layout.js';
 
 const PROGRESS: readonly Progress[] = ['unknown', 'stalled', 'changing', 'mixed'];
@@ -72,6 +73,9 @@ function walkOf(o: ResolvedOptions, tool: string): CanonicalWalkOptions {
   }
   return w;
 }
+
+/** Chanting's prose stream in this thread's module (the core the pipelines share). */
+const wasmStream: ProseStreamFactory = (c) => new WasmProseStream(c);
 
 /** Releases slots of detectors that were garbage-collected without dispose(). */
 const collector = new FinalizationRegistry<Pipeline>((pipeline) => pipeline.dispose());
@@ -140,7 +144,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
     this.similar = d.similarArgs && ctx !== null ? new SimilarArgsDetector(ctx, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
-    this.chanting = d.chanting ? new ChantingDetector(d.chanting) : null;
+    // chanting's per-character work runs in the module too, in a region made when the first text arrives
+    this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, wasmStream) : null;
   }
 
   /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
@@ -452,6 +457,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
 
   dispose(): void {
     if (this.slot === 0) return;
+    this.chanting?.dispose();
     this.core.free(this.slot);
     this.core.release(this.config);
     this.slot = 0;

@@ -1,0 +1,321 @@
+// Chanting's per-character work: the period search (src/text/period-search.ts) and the sentence tracker
+// (src/text/sentence-repeats.ts) of one text stream, over a region of linear memory. The TypeScript
+// classes are the twins that define what this computes; the property tests hold the two to the same
+// hits, character by character.
+//
+//   region: [slot header 16 | scalars | last stop | sentence ring | shown]  links  heads  runs  ring
+//           grams (low 16 bits)  periods  following          (offsets: assembly/abi.ts CS_*, config CH_OFF_*)
+//
+//   The one departure from period-search.ts: a gram's hash is kept as its low 16 bits. It only sorts out
+//   chain entries before their characters are compared, so the periods followed, and the hits, are the same.
+//
+//   chantPush(region, text, n, piece, limit): pushes UTF-16 units text[0, n) and stops
+//     - right after a character that hit (a period: CO_PERIOD, CO_AT, CS_HIT_RUN; or a repeated
+//       sentence: CO_SAID, CO_FIRST, CO_SHOWN units at CS_SHOWN), or
+//     - before a character once the stream position reaches `limit` (never before the first),
+//   and returns the units it pushed. Quiet prose costs the host one call per range of text.
+import {
+  CF_CHANT, CH_DROP, CH_GRAM, CH_LONG_CHUNK, CH_LONG_NEED, CH_MAXP, CH_MINLEN, CH_NEED, CH_OFF_FOLLOW, CH_OFF_GRAMS, CH_OFF_HEADS,
+  CH_OFF_PERIODS, CH_OFF_PREV, CH_OFF_RING, CH_OFF_RUNS, CH_REPS, CH_SIZE, CH_STRIDE, CO_AT, CO_FIRST, CO_PERIOD, CO_SAID,
+  CO_SHOWN, CS_CHUNKS, CS_FOLLOWED, CS_GRAM, CS_HASHES, CS_HIT_RUN, CS_LENGTHS, CS_POS, CS_S_FLAGS, CS_S_HASH, CS_S_LENGTH, CS_S_START,
+  CS_S_STORED, CS_SHOWN, CS_STARTS, CS_UNTIL, C_FLAGS, C_SLOT_SIZE, S_CONFIG, SENTENCE_SHOWN, SENTENCE_WINDOW,
+} from './abi';
+import { configPtr, slotOk } from './slots';
+
+/** Chain heads of the gram table (as in period-search.ts). */
+const BUCKETS: u32 = 256;
+const HASH_BASE: i32 = 0x01000193;
+const FNV_OFFSET: i32 = <i32>0x811c9dc5;
+const FNV_PRIME: i32 = 0x01000193;
+/** The lowest a sentence start goes when rebased (as in sentence-repeats.ts). */
+const START_FLOOR: i32 = -(1 << 30);
+const BAD_REGION: u32 = 0xffffffff;
+
+/** The config of region `s` when it is a live chanting region, else 0. */
+function chantConfig(s: u32): usize {
+  if (!slotOk(s)) return 0;
+  const cfg = configPtr(load<u32>(s + S_CONFIG));
+  return (load<u32>(cfg + C_FLAGS) & CF_CHANT) != 0 ? cfg : 0;
+}
+
+/** Forgets the stream of region `s` (a fresh region too must be reset once). 0, or 1 when `s` is not a chanting region. */
+export function chantReset(s: u32): u32 {
+  const cfg = chantConfig(s);
+  if (cfg == 0) return 1;
+  memory.fill(<usize>s + CS_POS, 0, <usize>(load<u32>(cfg + C_SLOT_SIZE) - CS_POS));
+  store<i32>(s + CS_UNTIL, load<i32>(cfg + CH_STRIDE));
+  store<i32>(s + CS_S_HASH, FNV_OFFSET);
+  memory.fill(<usize>s + load<u32>(cfg + CH_OFF_HEADS), 0xff, BUCKETS << 2);
+  return 0;
+}
+
+/** White space (tab to carriage return, space) and the line feed, as bits by code (all under 64). */
+const BLANK_OR_LF: u64 = (<u64>1 << 0x20) | (<u64>0x1f << 0x09);
+/** What ends a sentence: `.`, `!`, `?` and the line feed. */
+const ENDS: u64 = (<u64>1 << 0x2e) | (<u64>1 << 0x21) | (<u64>1 << 0x3f) | (<u64>1 << 0x0a);
+/** ASCII digits (codes 0-63) and letters (codes 64-127), as bits. */
+const DIGITS: u64 = <u64>0x3ff << 0x30;
+const LETTERS: u64 = (<u64>0x3ffffff << 1) | (<u64>0x3ffffff << 33);
+
+/** A letter or digit as sentence-repeats.ts counts them: ASCII ones, and every code from U+00C0. */
+// @ts-ignore: decorator
+@inline function isWordChar(ch: i32): bool {
+  const bits = ch < 64 ? DIGITS : LETTERS;
+  return (<u32>ch >= 0xc0) | (<u32>(ch < 128) & <u32>((bits >> (<u64>ch & 63)) & 1)) != 0;
+}
+
+/**
+ * Pushes the UTF-16 units at `text` (`n` of them) into region `s`'s stream, as from piece of text `piece`;
+ * stops after a hit or before a character at position `limit` or beyond (see the header). Returns the
+ * units pushed (0xffffffff when `s` is not a chanting region).
+ */
+export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u32 {
+  const cfg = chantConfig(s);
+  if (cfg == 0) return BAD_REGION;
+  const base = <usize>s;
+  const maxP = load<i32>(cfg + CH_MAXP);
+  const G = load<i32>(cfg + CH_GRAM);
+  const stride = load<i32>(cfg + CH_STRIDE);
+  const need = load<i32>(cfg + CH_NEED);
+  const longNeed = load<i32>(cfg + CH_LONG_NEED);
+  const minLength = load<i32>(cfg + CH_MINLEN);
+  const longChunk = load<i32>(cfg + CH_LONG_CHUNK);
+  const reps = load<i32>(cfg + CH_REPS);
+  const size = load<i32>(cfg + CH_SIZE);
+  const mask = size - 1;
+  const drop = load<i32>(cfg + CH_DROP);
+  const ring = base + load<u32>(cfg + CH_OFF_RING);
+  const grams = base + load<u32>(cfg + CH_OFF_GRAMS);
+  const links = base + load<u32>(cfg + CH_OFF_PREV);
+  const heads = base + load<u32>(cfg + CH_OFF_HEADS);
+  const periods = base + load<u32>(cfg + CH_OFF_PERIODS);
+  const runs = base + load<u32>(cfg + CH_OFF_RUNS);
+  const following = base + load<u32>(cfg + CH_OFF_FOLLOW);
+
+  let pos = load<i32>(base + CS_POS);
+  let gram = load<i32>(base + CS_GRAM);
+  let until = load<i32>(base + CS_UNTIL);
+  let hitRun = load<i32>(base + CS_HIT_RUN);
+  let followed = load<i32>(base + CS_FOLLOWED);
+  let sHash = load<i32>(base + CS_S_HASH);
+  let sLen = load<i32>(base + CS_S_LENGTH);
+  let sStart = load<i32>(base + CS_S_START);
+  const sFlags = load<u32>(base + CS_S_FLAGS);
+  let pending = (sFlags & 1) != 0;
+  let words = (sFlags & 2) != 0;
+  let stored = load<u64>(base + CS_S_STORED);
+  store<i32>(base + CO_PERIOD, 0);
+  store<u32>(base + CO_SAID, 0);
+
+  let k: u32 = 0;
+  while (k < n) {
+    if (k > 0 && pos >= limit) break;
+    const ch = <i32>load<u16>(<usize>text + (<usize>k << 1));
+    k++;
+    const i = pos;
+    pos++;
+    store<u16>(ring + (<usize>(i & mask) << 1), <u16>ch);
+    let hit: i32 = 0;
+    // follow the periods already followed
+    let w: i32 = 0;
+    for (let j: i32 = 0; j < followed; j++) {
+      const L = <i32>load<u16>(periods + (<usize>j << 1));
+      if (<i32>load<u16>(ring + (<usize>((i - L) & mask) << 1)) != ch) {
+        store<u8>(following + <usize>L, 0);
+        continue;
+      }
+      const r = load<i32>(runs + (<usize>j << 2)) + 1;
+      store<u16>(periods + (<usize>w << 1), <u16>L);
+      store<i32>(runs + (<usize>w << 2), r);
+      w++;
+      if ((hit == 0 || L < hit) && r >= (L >= longChunk ? longNeed : need) * L && r + L >= minLength) {
+        hit = L;
+        hitRun = r;
+      }
+    }
+    followed = w;
+    // the gram ending here, into the table; at an anchor, start following new periods
+    const leaving = i >= G ? <i32>load<u16>(ring + (<usize>((i - G) & mask) << 1)) : 0;
+    gram = (gram - leaving * drop) * HASH_BASE + ch;
+    if (i >= G - 1) {
+      const h = gram;
+      store<u16>(grams + (<usize>(i & mask) << 1), <u16>h);
+      const b = <u32>(h * <i32>0x9e3779b1) >>> 24;
+      let q = load<i32>(heads + (<usize>b << 2));
+      store<i32>(heads + (<usize>b << 2), i);
+      store<i32>(links + (<usize>(i & mask) << 2), q);
+      if (--until <= 0) {
+        until = stride;
+        while (q >= 0 && i - q <= maxP) {
+          const L = i - q;
+          if (<i32>load<u16>(grams + (<usize>(q & mask) << 1)) == (h & 0xffff) && load<u8>(following + <usize>L) == 0 && sameGram(ring, mask, G, q, i)) {
+            const r = runBack(ring, mask, size, G, i, L);
+            store<u8>(following + <usize>L, 1);
+            store<u16>(periods + (<usize>followed << 1), <u16>L);
+            store<i32>(runs + (<usize>followed << 2), r);
+            followed++;
+            if ((hit == 0 || L < hit) && r >= (L >= longChunk ? longNeed : need) * L && r + L >= minLength) {
+              hit = L;
+              hitRun = r;
+            }
+          }
+          q = load<i32>(links + (<usize>(q & mask) << 2));
+        }
+      }
+    }
+    // the sentence tracker, without branches on the character's class but one at a sentence end: a
+    // pending space and the character are written to `shown` whether they count or not (past the
+    // sentence's length, or into its spare last unit, they are never read)
+    const add = ((BLANK_OR_LF >> (<u64>ch & 63)) & <u64>(ch < 64)) == 0;
+    const space = add && pending;
+    sHash = space ? (sHash ^ 0x20) * FNV_PRIME : sHash;
+    store<u16>(base + CS_SHOWN + (<usize>min(sLen, <i32>SENTENCE_SHOWN) << 1), 0x20);
+    sLen += <i32>space;
+    const c = <u32>(ch - 0x41) < 26 ? ch + 32 : ch;
+    store<u16>(base + CS_SHOWN + (<usize>min(sLen, <i32>SENTENCE_SHOWN) << 1), <u16>c);
+    sStart = add && sLen == 0 ? i : sStart;
+    sHash = add ? (sHash ^ c) * FNV_PRIME : sHash;
+    sLen += <i32>add;
+    words = words || (add && isWordChar(ch));
+    pending = !add && (pending || sLen > 0); // a line feed ends the sentence: cleared below
+    let said: u32 = 0;
+    if (((ENDS >> (<u64>ch & 63)) & <u64>(ch < 64)) != 0) {
+      said = finishSentence(base, sHash, sLen, sStart, words, stored, piece, longChunk, reps);
+      if (sLen > 0) stored++;
+      sHash = FNV_OFFSET;
+      sLen = 0;
+      pending = false;
+      words = false;
+    }
+    if (hit != 0 || said != 0) {
+      if (hit != 0) {
+        store<i32>(base + CO_PERIOD, hit);
+        store<i32>(base + CO_AT, i);
+      }
+      break;
+    }
+  }
+  store<i32>(base + CS_POS, pos);
+  store<i32>(base + CS_GRAM, gram);
+  store<i32>(base + CS_UNTIL, until);
+  store<i32>(base + CS_HIT_RUN, hitRun);
+  store<i32>(base + CS_FOLLOWED, followed);
+  store<i32>(base + CS_S_HASH, sHash);
+  store<i32>(base + CS_S_LENGTH, sLen);
+  store<i32>(base + CS_S_START, sStart);
+  store<u32>(base + CS_S_FLAGS, (pending ? 1 : 0) | (words ? 2 : 0));
+  store<u64>(base + CS_S_STORED, stored);
+  return k;
+}
+
+/** Whether the G units ending at q equal those ending at i. */
+// @ts-ignore: decorator
+@inline function sameGram(ring: usize, mask: i32, G: i32, q: i32, i: i32): bool {
+  for (let k: i32 = 0; k < G; k++) {
+    if (load<u16>(ring + (<usize>((q - k) & mask) << 1)) != load<u16>(ring + (<usize>((i - k) & mask) << 1))) return false;
+  }
+  return true;
+}
+
+/** The run of period L ending at i (at least G). */
+function runBack(ring: usize, mask: i32, size: i32, G: i32, i: i32, L: i32): i32 {
+  let r = G;
+  while (i - r - L >= 0 && r + L < size && load<u16>(ring + (<usize>((i - r) & mask) << 1)) == load<u16>(ring + (<usize>((i - r - L) & mask) << 1))) r++;
+  return r;
+}
+
+/**
+ * A sentence ends (SentenceRepeats.finish): counts it among the last SENTENCE_WINDOW, stores it, and
+ * returns how many times it was said when that makes it repeated (CO_SAID, CO_FIRST, CO_SHOWN written),
+ * else 0. The caller clears the sentence and counts it stored.
+ */
+function finishSentence(base: usize, h: i32, n: i32, start: i32, words: bool, stored: u64, piece: f64, minChars: i32, reps: i32): u32 {
+  const counted = words && n >= minChars;
+  let said: u32 = 0;
+  if (counted) {
+    let count: i32 = 1;
+    let first = start;
+    let across = false;
+    const kept = stored < <u64>SENTENCE_WINDOW ? <u32>stored : SENTENCE_WINDOW;
+    for (let k: u32 = 0; k < kept; k++) {
+      const slot = <usize>((stored - 1 - <u64>k) % <u64>SENTENCE_WINDOW);
+      if (load<i32>(base + CS_HASHES + (slot << 2)) != h || load<i32>(base + CS_LENGTHS + (slot << 2)) != n) continue;
+      count++;
+      first = load<i32>(base + CS_STARTS + (slot << 2));
+      if (load<f64>(base + CS_CHUNKS + (slot << 3)) != piece) across = true;
+    }
+    if (count >= reps + (across ? 1 : 0)) {
+      said = <u32>count;
+      store<u32>(base + CO_SAID, said);
+      store<i32>(base + CO_FIRST, first);
+      store<u32>(base + CO_SHOWN, <u32>min(n, <i32>SENTENCE_SHOWN));
+    }
+  }
+  if (n > 0) {
+    const slot = <usize>(stored % <u64>SENTENCE_WINDOW);
+    store<i32>(base + CS_HASHES + (slot << 2), counted ? h : 0);
+    store<i32>(base + CS_LENGTHS + (slot << 2), counted ? n : -1);
+    store<i32>(base + CS_STARTS + (slot << 2), start);
+    store<f64>(base + CS_CHUNKS + (slot << 3), piece);
+  }
+  return said;
+}
+
+/**
+ * Moves region `s`'s positions back by a multiple of the ring size once they pass three ring sizes
+ * (PeriodSearch.rebase, then SentenceRepeats.rebase); returns the shift (0: none, or not a chanting region).
+ */
+export function chantRebase(s: u32): i32 {
+  const cfg = chantConfig(s);
+  if (cfg == 0) return 0;
+  const base = <usize>s;
+  const size = load<i32>(cfg + CH_SIZE);
+  const pos = load<i32>(base + CS_POS);
+  if (<i64>pos < 3 * <i64>size) return 0;
+  const shift = ((pos - 2 * size) / size) * size;
+  moveBack(base + load<u32>(cfg + CH_OFF_HEADS), BUCKETS, shift);
+  moveBack(base + load<u32>(cfg + CH_OFF_PREV), <u32>size, shift);
+  store<i32>(base + CS_POS, pos - shift);
+  for (let k: u32 = 0; k < SENTENCE_WINDOW; k++) {
+    const at = base + CS_STARTS + (<usize>k << 2);
+    store<i32>(at, max(load<i32>(at) - shift, START_FLOOR));
+  }
+  store<i32>(base + CS_S_START, max(load<i32>(base + CS_S_START) - shift, START_FLOOR));
+  return shift;
+}
+
+function moveBack(a: usize, n: u32, shift: i32): void {
+  for (let k: u32 = 0; k < n; k++) {
+    const at = a + (<usize>k << 2);
+    const v = load<i32>(at);
+    store<i32>(at, v < 0 ? -1 : max(v - shift, -1));
+  }
+}
+
+/**
+ * Whether region `s`'s state is one a stream can be in (after a snapshot is loaded into it): 0 when it is,
+ * else a code (1 not a chanting region, 2 scalars out of range, 3 a followed period out of range or twice).
+ */
+export function chantCheck(s: u32): u32 {
+  const cfg = chantConfig(s);
+  if (cfg == 0) return 1;
+  const base = <usize>s;
+  const maxP = load<i32>(cfg + CH_MAXP);
+  const until = load<i32>(base + CS_UNTIL);
+  const followed = load<i32>(base + CS_FOLLOWED);
+  if (load<i32>(base + CS_POS) < 0 || until < 1 || until > load<i32>(cfg + CH_STRIDE) || followed < 0 || followed > maxP || load<i32>(base + CS_S_LENGTH) < 0) return 2;
+  const periods = base + load<u32>(cfg + CH_OFF_PERIODS);
+  const following = base + load<u32>(cfg + CH_OFF_FOLLOW);
+  let flagged: i32 = 0;
+  for (let L: i32 = 1; L <= maxP; L++) if (load<u8>(following + <usize>L) != 0) flagged++;
+  if (flagged != followed || load<u8>(following) != 0) return 3;
+  // each followed period flagged, none twice (marked 2 while checked)
+  let bad = false;
+  for (let j: i32 = 0; j < followed && !bad; j++) {
+    const L = <i32>load<u16>(periods + (<usize>j << 1));
+    if (L < 1 || L > maxP || load<u8>(following + <usize>L) != 1) bad = true;
+    else store<u8>(following + <usize>L, 2);
+  }
+  for (let L: i32 = 1; L <= maxP; L++) if (load<u8>(following + <usize>L) == 2) store<u8>(following + <usize>L, 1);
+  return bad ? 3 : 0;
+}
