@@ -3,43 +3,7 @@
 // code point, a lone surrogate U+FFFD (as the encoder writes it). Decoding never lengthens the text, so it
 // is done where it lies. Input the line reader did not check (an escape cut short, an unknown one) is kept
 // byte for byte rather than trapping.
-
-function hexAt(p: usize): i32 {
-  let v: i32 = 0;
-  for (let k: usize = 0; k < 4; k++) {
-    const b = <i32>load<u8>(p + k);
-    let d: i32;
-    if (b >= 0x30 && b <= 0x39) d = b - 0x30;
-    else if ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x66) d = (b | 0x20) - 0x57;
-    else return -1;
-    v = (v << 4) | d;
-  }
-  return v;
-}
-
-/** Writes code point `c` as UTF-8 at `o`; returns the bytes written. */
-function putUtf8(o: usize, c: u32): usize {
-  if (c < 0x80) {
-    store<u8>(o, <u8>c);
-    return 1;
-  }
-  if (c < 0x800) {
-    store<u8>(o, <u8>(0xc0 | (c >> 6)));
-    store<u8>(o + 1, <u8>(0x80 | (c & 0x3f)));
-    return 2;
-  }
-  if (c < 0x10000) {
-    store<u8>(o, <u8>(0xe0 | (c >> 12)));
-    store<u8>(o + 1, <u8>(0x80 | ((c >> 6) & 0x3f)));
-    store<u8>(o + 2, <u8>(0x80 | (c & 0x3f)));
-    return 3;
-  }
-  store<u8>(o, <u8>(0xf0 | (c >> 18)));
-  store<u8>(o + 1, <u8>(0x80 | ((c >> 12) & 0x3f)));
-  store<u8>(o + 2, <u8>(0x80 | ((c >> 6) & 0x3f)));
-  store<u8>(o + 3, <u8>(0x80 | (c & 0x3f)));
-  return 4;
-}
+import { hex4, putUtf8 } from './json';
 
 /** Decodes the `n` bytes at `p` in place; returns the decoded length. */
 export function unescapeJsonInPlace(p: usize, n: u32): u32 {
@@ -95,7 +59,7 @@ export function unescapeJsonInPlace(p: usize, n: u32): u32 {
       i += 2;
       continue;
     }
-    const u = c == 0x75 && i + 6 <= end ? hexAt(i + 2) : -1;
+    const u = c == 0x75 && i + 6 <= end ? hex4(i + 2) : -1;
     if (u < 0) {
       // not an escape the line reader lets through: kept as it is
       store<u8>(o++, <u8>b);
@@ -106,13 +70,13 @@ export function unescapeJsonInPlace(p: usize, n: u32): u32 {
     let cp = <u32>u;
     if (cp >= 0xd800 && cp <= 0xdbff) {
       // a high surrogate: a pair with a low one that follows, else alone
-      const lo = i + 6 <= end && load<u8>(i) == 0x5c && load<u8>(i + 1) == 0x75 ? hexAt(i + 2) : -1;
+      const lo = i + 6 <= end && load<u8>(i) == 0x5c && load<u8>(i + 1) == 0x75 ? hex4(i + 2) : -1;
       if (lo >= 0xdc00 && lo <= 0xdfff) {
         cp = 0x10000 + ((cp - 0xd800) << 10) + (<u32>lo - 0xdc00);
         i += 6;
       } else cp = 0xfffd;
     } else if (cp >= 0xdc00 && cp <= 0xdfff) cp = 0xfffd;
-    o += putUtf8(o, cp);
+    o = putUtf8(o, cp);
   }
   return <u32>(o - p);
 }

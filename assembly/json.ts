@@ -55,7 +55,8 @@ function fail(s: u32): u64 {
   return 0;
 }
 
-function hex4(p: usize): i32 {
+/** The value of the four hex digits at `p`, or -1 when one is not a hex digit. */
+export function hex4(p: usize): i32 {
   let v: i32 = 0;
   for (let k: usize = 0; k < 4; k++) {
     const c = <i32>load<u8>(p + k);
@@ -69,7 +70,8 @@ function hex4(p: usize): i32 {
   return v;
 }
 
-function putUtf8(o: usize, cp: u32): usize {
+/** Writes code point `cp` as UTF-8 at `o`; returns the address after it. */
+export function putUtf8(o: usize, cp: u32): usize {
   if (cp < 0x80) {
     store<u8>(o, <u8>cp);
     return o + 1;

@@ -73,34 +73,6 @@ async function windowedLines(sessions: number, calls: number, from: number, to: 
   return windowed(sessions, calls, from, to, (work) => run(work.map((b) => b.map((e) => Buffer.from(JSON.stringify(e))))));
 }
 
-function runEngineLines(engine: LoopEngine, work: readonly Buffer[][]): Run {
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  for (const b of work) {
-    const t = performance.now();
-    engine.checkLines(b);
-    latencies.push(performance.now() - t);
-  }
-  return { seconds: (performance.now() - t0) / 1000, latencies };
-}
-
-async function runPoolLines(pool: LoopPool, work: readonly Buffer[][]): Promise<Run> {
-  const latencies: number[] = [];
-  const inFlight = new Set<Promise<void>>();
-  const t0 = performance.now();
-  for (const b of work) {
-    if (inFlight.size >= POOL_DEPTH) await Promise.race(inFlight);
-    const t = performance.now();
-    const p: Promise<void> = pool.checkLines(b).then(() => {
-      latencies.push(performance.now() - t);
-      inFlight.delete(p);
-    });
-    inFlight.add(p);
-  }
-  await Promise.all(inFlight);
-  return { seconds: (performance.now() - t0) / 1000, latencies };
-}
-
 /** Detector sets the fleet is checked with. */
 export const FLEET_DETECTORS: Readonly<Record<'core' | 'all', LoopDetectorOptions>> = {
   core: { detectors: { ...CORE, resultRepeat: true } },
@@ -118,25 +90,27 @@ function batches(events: readonly SessionEvent[]): SessionEvent[][] {
   return out;
 }
 
-function runEngine(engine: LoopEngine, work: readonly SessionEvent[][]): { seconds: number; latencies: number[] } {
+/** Runs `check` over the batches in this thread, one after another. */
+function runHere<T>(check: (batch: T[]) => unknown, work: readonly T[][]): Run {
   const latencies: number[] = [];
   const t0 = performance.now();
   for (const b of work) {
     const t = performance.now();
-    engine.checkBatch(b);
+    check(b);
     latencies.push(performance.now() - t);
   }
   return { seconds: (performance.now() - t0) / 1000, latencies };
 }
 
-async function runPool(pool: LoopPool, work: readonly SessionEvent[][]): Promise<{ seconds: number; latencies: number[] }> {
+/** Runs `check` over the batches with up to POOL_DEPTH of them in flight. */
+async function runInFlight<T>(check: (batch: T[]) => Promise<unknown>, work: readonly T[][]): Promise<Run> {
   const latencies: number[] = [];
   const inFlight = new Set<Promise<void>>();
   const t0 = performance.now();
   for (const b of work) {
     if (inFlight.size >= POOL_DEPTH) await Promise.race(inFlight);
     const t = performance.now();
-    const p: Promise<void> = pool.checkBatch(b).then(() => {
+    const p: Promise<void> = check(b).then(() => {
       latencies.push(performance.now() - t);
       inFlight.delete(p);
     });
@@ -179,14 +153,14 @@ export async function fleetFigures(which: 'core' | 'all', sessions: number, call
   add('plain JS (md5, seed-style)', await windowed(sessions, calls, 0, share, (w) => runBaseline(md5, w)), Math.min(total, share * FLEET_BATCH));
 
   const engine = new LoopEngine(options);
-  runEngine(engine, warm);
-  add('LoopEngine, this thread', await windowed(sessions, calls, 0, nBatches, (w) => runEngine(engine, w)));
+  runHere((b) => engine.checkBatch(b), warm);
+  add('LoopEngine, this thread', await windowed(sessions, calls, 0, nBatches, (w) => runHere((b) => engine.checkBatch(b), w)));
   engine.close();
 
   for (const [workers, inlineShard] of [[1, false], [2, false], [1, true]] as const) {
     const pool = new LoopPool({ ...options, workers, inlineShard });
-    await runPool(pool, warm);
-    add(`LoopPool, ${workers} worker${workers === 1 ? '' : 's'}${inlineShard ? ' + a shard in this thread' : ''}`, await windowed(sessions, calls, 0, nBatches, (w) => runPool(pool, w)));
+    await runInFlight((b) => pool.checkBatch(b), warm);
+    add(`LoopPool, ${workers} worker${workers === 1 ? '' : 's'}${inlineShard ? ' + a shard in this thread' : ''}`, await windowed(sessions, calls, 0, nBatches, (w) => runInFlight((b) => pool.checkBatch(b), w)));
     await pool.close();
   }
 
@@ -194,13 +168,13 @@ export async function fleetFigures(which: 'core' | 'all', sessions: number, call
   // the engine reads each in this thread; a pool's calling thread only finds each one's session
   const warmLines = warm.map((b) => b.map((e) => Buffer.from(JSON.stringify(e))));
   const engineLines = new LoopEngine(options);
-  runEngineLines(engineLines, warmLines);
-  add('LoopEngine, this thread, from bytes', await windowedLines(sessions, calls, 0, nBatches, (w) => runEngineLines(engineLines, w)));
+  runHere((b) => engineLines.checkLines(b), warmLines);
+  add('LoopEngine, this thread, from bytes', await windowedLines(sessions, calls, 0, nBatches, (w) => runHere((b) => engineLines.checkLines(b), w)));
   engineLines.close();
   for (const [workers, inlineShard] of [[2, false], [1, true]] as const) {
     const pool = new LoopPool({ ...options, workers, inlineShard });
-    await runPoolLines(pool, warmLines);
-    add(`LoopPool, ${workers} worker${workers === 1 ? '' : 's'}${inlineShard ? ' + a shard in this thread' : ''}, from bytes`, await windowedLines(sessions, calls, 0, nBatches, (w) => runPoolLines(pool, w)));
+    await runInFlight((b) => pool.checkLines(b), warmLines);
+    add(`LoopPool, ${workers} worker${workers === 1 ? '' : 's'}${inlineShard ? ' + a shard in this thread' : ''}, from bytes`, await windowedLines(sessions, calls, 0, nBatches, (w) => runInFlight((b) => pool.checkLines(b), w)));
     await pool.close();
   }
   const base = figures[0]?.callsPerSecond ?? NaN;
