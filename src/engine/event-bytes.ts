@@ -5,6 +5,7 @@
  * InvalidEventError naming why.
  */
 import { InvalidEventError } from '../errors.js';
+import { describe } from '../options/checks.js';
 import { readEventLine } from '../formats/event-line.js';
 import { createEventsReader } from '../formats/events.js';
 import { parseJson } from '../formats/json-value.js';
@@ -16,7 +17,7 @@ const reader = createEventsReader({ file: '', name: '' });
 
 /** The call `bytes` hold, with its session, or why they hold none. */
 export function eventFromBytes(bytes: Uint8Array): SessionEvent | InvalidEventError {
-  const fast = readEventLine(bytes, '', 0);
+  const fast = readEventLine(bytes);
   if (fast !== null) return sessionEvent(fast.session, fast.event);
   let text: string;
   try {
@@ -34,4 +35,14 @@ export function eventFromBytes(bytes: Uint8Array): SessionEvent | InvalidEventEr
     }
   }
   return new InvalidEventError('event', 'the record holds no tool call');
+}
+
+/**
+ * The call line `i` of a `checkLines` batch holds ({@link eventFromBytes}), or its error naming the line:
+ * what an engine and a pool both give in the line's place.
+ */
+export function eventOfLine(line: unknown, i: number): SessionEvent | InvalidEventError {
+  if (!(line instanceof Uint8Array)) return new InvalidEventError('lines', `lines[${i}] must be a Uint8Array, received ${describe(line)}`);
+  const e = eventFromBytes(line);
+  return e instanceof InvalidEventError ? new InvalidEventError(e.field, `lines[${i}]: ${e.message}`) : e;
 }

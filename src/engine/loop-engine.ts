@@ -7,7 +7,7 @@
  * (`idleTtlMs`), and the least recently used one is evicted when `maxSessions` would be exceeded. An
  * `onEvict` hook sees a session before it is dropped and can keep its snapshot.
  */
-import { eventFromBytes } from './event-bytes.js';
+import { eventOfLine } from './event-bytes.js';
 import { CapacityError, ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import { unreadable, validateEvent } from '../session/observe-event.js';
@@ -129,9 +129,8 @@ export class LoopEngine {
     const events: SessionEvent[] = [];
     const at: number[] = [];
     for (let i = 0; i < lines.length; i++) {
-      const line: unknown = lines[i];
-      const e = line instanceof Uint8Array ? eventFromBytes(line) : new InvalidEventError('lines', `lines[${i}] must be a Uint8Array, received ${describe(line)}`);
-      if (e instanceof Error) out[i] = e.message.startsWith('lines[') ? e : new InvalidEventError(e.field, `lines[${i}]: ${e.message}`);
+      const e = eventOfLine(lines[i], i);
+      if (e instanceof InvalidEventError) out[i] = e;
       else {
         events.push(e);
         at.push(i);

@@ -18,7 +18,7 @@ import * as A from '../wasm/generated/abi.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { sharedInstance } from '../wasm/wasm-module.js';
 import { toolEvent } from './session-calls.js';
-import { MAX_NESTING, type TraceCall } from './trace-record.js';
+import { MAX_NESTING } from './trace-record.js';
 import type { ToolEvent } from '../types.js';
 
 /** Longest line read this way (longer ones are parsed whole: the module's memory never shrinks). */
@@ -128,14 +128,17 @@ function accepted(f: LineFields): boolean {
   return true;
 }
 
-/**
- * The call an events-format line holds, read from its bytes (`line`: its 1-based number, `file`: the
- * input); null when the line must be parsed the usual way.
- */
-export function readEventLine(bytes: Uint8Array, file: string, line: number): TraceCall | null {
+/** A call read from its record's bytes, and the session the record names. */
+export interface LineCall {
+  readonly session: string;
+  readonly event: ToolEvent;
+}
+
+/** The call an events-format record holds, read from its bytes; null when it must be parsed the usual way. */
+export function readEventLine(bytes: Uint8Array): LineCall | null {
   if (!scan(bytes)) return null;
   try {
-    return accepted(fields) ? callOf(fields, file, line) : null;
+    return accepted(fields) ? callOf(fields) : null;
   } finally {
     fields.text = EMPTY;
   }
@@ -154,7 +157,7 @@ export function eventLineSession(bytes: Uint8Array): string | null {
   }
 }
 
-function callOf(f: LineFields, file: string, line: number): TraceCall {
+function callOf(f: LineFields): LineCall {
   const tool = f.str(A.LF_TOOL);
   const session = f.str(A.LF_SESSION);
   const step = f.optionalNumber(A.LF_STEP) as number | undefined;
@@ -166,6 +169,5 @@ function callOf(f: LineFields, file: string, line: number): TraceCall {
   const argsKind = f.kind(A.LF_ARGS);
   const args = argsKind === A.K_OBJECT || argsKind === A.K_ARRAY ? f.raw(A.LF_ARGS) : f.value(A.LF_ARGS);
   const event = toolEvent(tool, args, f.rawValue(A.LF_RESULT), failed ? error : undefined, text, step, round);
-  const withDescription: ToolEvent = description === undefined ? event : { ...event, description };
-  return { kind: 'call', session, event: withDescription, errorInfo: failed ? 'known' : 'absent', file, line };
+  return { session, event: description === undefined ? event : { ...event, description } };
 }

@@ -350,7 +350,7 @@ export function readOp(r: ByteReader): PackedOp {
     }
     case Op.LINE: {
       // the calling thread read the session from these bytes and saw the record is read from them
-      const call = readEventLine(r.bytes(), '', 0);
+      const call = readEventLine(r.bytes());
       if (call === null) throw new Error('loopwatch: a record the pool routed could not be read again in its worker');
       return { op: Op.CHECK, session, event: sessionEvent(session, call.event) };
     }

@@ -39,7 +39,7 @@ import type { SessionEvent, SessionLiveCall } from '../engine/loop-engine.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
 import { ENCODED, type LiveOpCode, Op } from './event-packing.js';
-import { eventFromBytes } from '../engine/event-bytes.js';
+import { eventOfLine } from '../engine/event-bytes.js';
 import { eventLineSession } from '../formats/event-line.js';
 import { ArgsEncoder } from '../wasm/args-encoder.js';
 import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } from './pool-options.js';
@@ -333,29 +333,25 @@ export class LoopPool extends EventEmitter {
 
   /** Routes a record's bytes to its session's shard (or parses it here, when it is not read from its bytes). */
   private enqueueLine(outcome: Outcome<Verdict | null | Error>, i: number, line: unknown, touched: Set<PoolShard>): void {
-    if (!(line instanceof Uint8Array)) {
+    const session = line instanceof Uint8Array ? eventLineSession(line) : null;
+    if (session !== null) {
       this.queued++;
-      outcome.settle(i, new InvalidEventError('lines', `lines[${i}] must be a Uint8Array, received ${describe(line)}`));
+      const shard = this.shards[shardOf(session, this.shards.length)] as PoolShard;
+      try {
+        shard.line(outcome, i, session, line as Uint8Array);
+      } catch (err) {
+        outcome.settle(i, err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      touched.add(shard);
       return;
     }
-    const session = eventLineSession(line);
-    if (session === null) {
-      const e = eventFromBytes(line);
-      if (e instanceof Error) {
-        this.queued++;
-        outcome.settle(i, new InvalidEventError(e instanceof InvalidEventError ? e.field : 'event', `lines[${i}]: ${e.message}`));
-      } else this.enqueueCheck(outcome, i, e, touched);
-      return;
-    }
-    this.queued++;
-    const shard = this.shards[shardOf(session, this.shards.length)] as PoolShard;
-    try {
-      shard.line(outcome, i, session, line);
-    } catch (err) {
-      outcome.settle(i, err instanceof Error ? err : new Error(String(err)));
-      return;
-    }
-    touched.add(shard);
+    // not read from its bytes (or not bytes at all): parsed here, or refused in its place
+    const e = eventOfLine(line, i);
+    if (e instanceof InvalidEventError) {
+      this.queued++;
+      outcome.settle(i, e);
+    } else this.enqueueCheck(outcome, i, e, touched);
   }
 
   /** Reads a two-phase call in the calling thread (see readLiveCall) and packs it for its session's shard. */
