@@ -22,7 +22,7 @@ import { MAX_NESTING } from './trace-record.js';
 import type { ToolEvent } from '../types.js';
 
 /** Longest line read this way (longer ones are parsed whole: the module's memory never shrinks). */
-export const MAX_FAST_LINE_BYTES = 1 << 20;
+const MAX_FAST_LINE_BYTES = 1 << 20;
 
 /** Bytes the module may read past a line's end (its string scan loads 16 at a time). */
 const SLACK = 16;

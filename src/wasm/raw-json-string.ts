@@ -48,11 +48,6 @@ export class RawJsonString {
   }
 }
 
-/** `v` with a RawJsonString made into its string: what code that reads values as given must see. */
-export function plainValue(v: unknown): unknown {
-  return RawJsonString.is(v) ? v.value() : v;
-}
-
 /** `e` with a RawJsonString result made into its string (`e` itself when it has none). */
 export function withPlainResult<E extends { readonly result?: unknown }>(e: E): E {
   return RawJsonString.is(e.result) ? { ...e, result: e.result.value() } : e;
