@@ -38,18 +38,46 @@ export function secretSpans(text: string, openEnd = false): number[] {
   const found: number[] = [];
   for (const rule of SECRET_RULES) rule(text, found, openEnd);
   if (found.length === 0) return found;
-  const order: number[] = [];
-  for (let k = 0; k < found.length; k += 2) order.push(k);
-  order.sort((a, b) => (found[a] as number) - (found[b] as number) || (found[b + 1] as number) - (found[a + 1] as number));
+  const order = byStart(found, text.length);
   const merged: number[] = [];
-  for (const k of order) {
+  let last = -1;
+  for (let i = 0; i < order.length; i++) {
+    const k = order[i] as number;
     const start = found[k] as number;
     const end = found[k + 1] as number;
-    const n = merged.length;
-    if (n > 0 && start <= (merged[n - 1] as number)) merged[n - 1] = Math.max(merged[n - 1] as number, end);
-    else merged.push(start, end);
+    if (last >= 0 && start <= (merged[last] as number)) {
+      if (end > (merged[last] as number)) merged[last] = end;
+    } else {
+      merged.push(start, end);
+      last = merged.length - 1;
+    }
   }
   return merged;
+}
+
+/**
+ * The indices of `spans`' starts (start, end pairs, each start at most `length`) in the order of their
+ * starts. Merging needs no other order: spans with one start merge into the longest of them whatever their
+ * order. The keys `start * pairs + pair` are sorted as numbers (exact below 2^53), without a comparator.
+ */
+function byStart(spans: readonly number[], length: number): Int32Array {
+  const pairs = spans.length / 2;
+  const order = new Int32Array(pairs);
+  let sorted = true;
+  for (let p = 0; p < pairs; p++) {
+    order[p] = 2 * p;
+    if (p > 0 && (spans[2 * p] as number) < (spans[2 * p - 2] as number)) sorted = false;
+  }
+  if (sorted) return order;
+  if ((length + 1) * pairs >= Number.MAX_SAFE_INTEGER) return order.sort((a, b) => (spans[a] as number) - (spans[b] as number));
+  const keys = new Float64Array(pairs);
+  for (let p = 0; p < pairs; p++) keys[p] = (spans[2 * p] as number) * pairs + p;
+  keys.sort();
+  for (let p = 0; p < pairs; p++) {
+    const key = keys[p] as number;
+    order[p] = 2 * (key - Math.floor(key / pairs) * pairs);
+  }
+  return order;
 }
 
 /** Every rule, without the trigger pre-check (what redactSecrets must equal; exported for its tests). */
