@@ -6,7 +6,7 @@
 //                                                                   the index, e.g. the error classes, in dist/cjs/shared-*.cjs)
 //   dist/src/**/*.d.ts             -> dist/cjs/types/**/*.d.ts     (the same declarations, read as CommonJS ones:
 //                                                                   dist/cjs/package.json says "type": "commonjs")
-// The bundle finds the pool's worker module at dist/src/pool/pool-worker.js, as the ESM build does. Quiet
+// The bundle finds the pool's worker module at dist/src/pool/pool-worker-entry.cjs, as the ESM build does. Quiet
 // unless asked (--verbose or LOOPWATCH_VERBOSE=1). Run by `npm run build`.
 import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

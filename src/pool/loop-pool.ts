@@ -70,11 +70,12 @@ export interface PoolStats extends EngineStats {
 }
 
 /**
- * Where the worker module is: beside this file once built; in the built pool folder when this is the
- * bundled command (dist/src/bin); the built copy when running from sources.
+ * Where the worker's entry file (`pool-worker-entry.cjs`) is: beside this file once built; in the built
+ * pool folder when this is the bundled command (dist/src/bin); the built copy when running from sources.
+ * @internal Exported for its test.
  */
-function workerFile(): string {
-  const places = ['./pool-worker.js', '../pool/pool-worker.js', '../../dist/src/pool/pool-worker.js'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+export function workerFile(): string {
+  const places = ['./pool-worker-entry.cjs', '../pool/pool-worker-entry.cjs', '../../dist/src/pool/pool-worker-entry.cjs'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
   const found = places.find((p) => existsSync(p));
   if (found !== undefined) return found;
   throw new Error(`loopwatch: the pool's worker module is missing (looked for ${places.join(', ')}); run \`npm run build\``);
