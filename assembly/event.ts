@@ -235,8 +235,9 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     const m = maskBytes(errP, errN, MASK_LIMIT, maskArea);
     masked = <u32>xxh64(maskArea, m, TAG_ERROR_CLASS);
   }
+  // the state key (only state repeat reads it: a description's hash and a combine saved elsewhere)
   let stateKey: u32 = 0;
-  if ((oflags & OF_KNOWN) != 0 && !infra) {
+  if ((cflags & CF_STATE) != 0 && (oflags & OF_KNOWN) != 0 && !infra) {
     const a = (rflags & F_HAS_DESC) != 0 ? xxh64(descP, descN, TAG_STRING) : sig;
     stateKey = <u32>combine2(TAG_STATE, a, outFp);
     if (stateKey == 0) stateKey = 1;
