@@ -118,6 +118,9 @@ export const CF_MASK_TEXT: u32 = 4096;
 export const CF_SEM_EXACT: u32 = 8192;
 export const CF_SEM_NOTOOL: u32 = 16384;
 export const CF_CHANT: u32 = 32768; // a chanting region's config, not a session slot's
+// some detector reads what a result says (OF_NOTHING, OF_BRIEF: semantic, similar args, result repeat, dead end by
+// class); without it the module leaves those two flags unset and skips the scans that find them
+export const CF_ANSWERS: u32 = 65536;
 
 // slot header (bytes)
 export const S_COUNT: u32 = 0;

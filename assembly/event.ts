@@ -1,7 +1,7 @@
 // One tool call in, findings out: reads an event record, fingerprints the call and its outcome (the twin of
 // src/session/observe-event.ts), writes the slot's rings, and runs the enabled detectors.
 import {
-  ARGS_JSON, ARGS_NONE, ARGS_STRING, ARGS_TREE, CF_CYCLE, CF_DEADEND, CF_EXACT, CF_FREQ, CF_MASK_TEXT, CF_RESULT, CF_RESULT_MASKED,
+  ARGS_JSON, ARGS_NONE, ARGS_STRING, ARGS_TREE, CF_ANSWERS, CF_CYCLE, CF_DEADEND, CF_EXACT, CF_FREQ, CF_MASK_TEXT, CF_RESULT, CF_RESULT_MASKED,
   CF_SEMANTIC, CF_SEM_NOTOOL, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
   C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_SEM_CAP, C_SEM_ENTRY, C_SE_K, C_SE_MAXTEXT, C_SE_MAXTOK,
   C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT, F_RESULT_ESCAPED,
@@ -197,6 +197,8 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   let masked: u32 = 0;
   let errKey: u32 = 0;
   const hasResult = (rflags & F_HAS_RESULT) != 0;
+  // what a result says (nothing found, a brief acknowledgement) only where some detector reads it
+  const answers = (cflags & CF_ANSWERS) != 0;
   if (hasResult) {
     oflags |= OF_KNOWN;
     let rfp: u64;
@@ -207,12 +209,12 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
       }
       rfp = xxh64(resP, resN, TAG_STRING);
       if (isBlank(resP, resN)) oflags |= OF_EMPTY;
-      else if (saysNothingFound(resP, resN)) oflags |= OF_NOTHING;
-      if (isBrief(resP, resN)) oflags |= OF_BRIEF;
+      else if (answers && saysNothingFound(resP, resN)) oflags |= OF_NOTHING;
+      if (answers && isBrief(resP, resN)) oflags |= OF_BRIEF;
     } else {
       rfp = hashTree(resP);
       if ((rflags & F_RESULT_EMPTY) != 0) oflags |= OF_EMPTY;
-      else if ((rflags & F_RESULT_NOTHING) != 0) oflags |= OF_NOTHING;
+      else if (answers && (rflags & F_RESULT_NOTHING) != 0) oflags |= OF_NOTHING;
     }
     outFp = word(TAG_RESULT, rfp);
     if ((cflags & CF_RESULT_MASKED) != 0) {
@@ -233,8 +235,9 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     const m = maskBytes(errP, errN, MASK_LIMIT, maskArea);
     masked = <u32>xxh64(maskArea, m, TAG_ERROR_CLASS);
   }
+  // the state key (only state repeat reads it: a description's hash and a combine saved elsewhere)
   let stateKey: u32 = 0;
-  if ((oflags & OF_KNOWN) != 0 && !infra) {
+  if ((cflags & CF_STATE) != 0 && (oflags & OF_KNOWN) != 0 && !infra) {
     const a = (rflags & F_HAS_DESC) != 0 ? xxh64(descP, descN, TAG_STRING) : sig;
     stateKey = <u32>combine2(TAG_STATE, a, outFp);
     if (stateKey == 0) stateKey = 1;

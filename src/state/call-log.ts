@@ -169,19 +169,27 @@ export class CallLog implements Rewindable {
     const preview = this.curPreview;
     this.cur = undefined;
     this.curPreview = undefined;
-    if (!this.retention.keepAll && !this.repeatsAPeriodBack(this.n - 1)) return;
+    if (!this.retention.keepAll && !this.newestRepeatsAPeriodBack()) return;
     const a = (this.n - 1) % this.argsWindow;
     (this.args ??= new Array<unknown>(this.argsWindow))[a] = args;
     (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = held;
     if (preview !== undefined) (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = preview;
   }
 
-  /** Whether call `i` repeats the call `p` before it for a cycle period `p` (by the low 32 bits, as the rings compare calls). */
-  private repeatsAPeriodBack(i: number): boolean {
-    const lo = this.words[3 * (i % this.capacity) + 1];
-    for (let p = Math.max(1, this.retention.minPeriod); p <= this.retention.maxPeriod; p++) {
+  /**
+   * Whether the newest call repeats the call `p` before it for a cycle period `p` (by the low 32 bits, as
+   * the rings compare calls). The call `p` back is kept while `p` is at most its index and under the
+   * capacity; its slot is `p` before the newest's (one division per call, not one per period).
+   */
+  private newestRepeatsAPeriodBack(): boolean {
+    const cap = this.capacity;
+    const i = this.n - 1;
+    const s = i % cap;
+    const lo = this.words[3 * s + 1];
+    const last = Math.min(this.retention.maxPeriod, i, cap - 1);
+    for (let p = Math.max(1, this.retention.minPeriod); p <= last; p++) {
       // a collision keeps args, never loses them
-      if (this.kept(i - p) && this.words[3 * ((i - p) % this.capacity) + 1] === lo) return true;
+      if (this.words[3 * (s >= p ? s - p : s - p + cap) + 1] === lo) return true;
     }
     return false;
   }

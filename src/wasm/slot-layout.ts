@@ -107,6 +107,7 @@ function layOut(o: ResolvedOptions): SlotLayout {
   if (d.deadEnd) flags |= A.CF_DEADEND | (d.deadEnd.matchClass ? A.CF_DEAD_CLASS : 0);
   if (d.stateRepeat) flags |= A.CF_STATE;
   if (o.normalizeVolatile) flags |= A.CF_MASK_TEXT;
+  if (readsAnswers(d)) flags |= A.CF_ANSWERS;
 
   const histCap = historyCapacity(d);
   const f = new Map<number, number>([
@@ -167,6 +168,15 @@ function layOut(o: ResolvedOptions): SlotLayout {
     histCap,
     listBytes: 4 * (semW + 1 + (d.resultRepeat?.window ?? 0) + 1 + (d.deadEnd?.window ?? 0) + 1 + 3),
   };
+}
+
+/**
+ * Whether some detector reads what a result says, the NOTHING and BRIEF outcome flags: the progress of
+ * similar calls (semantic, similar args), result repeat's varied calls, dead end by error class. Without
+ * one, the module skips the "nothing found" and brief scans of every result (no verdict can change).
+ */
+export function readsAnswers(d: ResolvedOptions['detectors']): boolean {
+  return d.semantic !== null || d.similarArgs !== null || d.resultRepeat !== null || d.deadEnd?.matchClass === true;
 }
 
 /** A key identifying layouts that can share one config-table entry (a chanting region's too). */
