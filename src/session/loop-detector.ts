@@ -314,7 +314,8 @@ export class LoopDetector {
       const blocked = this.live.blockedAs(sig);
       const all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
-      const evidence = blocked !== undefined || blockingEvidence(signals, p.history, index);
+      // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
+      const evidence = all.length !== 0 && (blocked !== undefined || blockingEvidence(signals, p.history, index));
       verdict = this.policy.decide(all, index, event.step, false, { evidence, stop, force: blocked !== undefined }).verdict;
     } finally {
       p.rollback();
