@@ -193,22 +193,27 @@ export function jaccardSketch(a: usize, la: u32, na: u32, b: usize, lb: u32, nb:
  * (ascending, distinct values) are merged four values at a time with SIMD, and the merge stops as soon as
  * the threshold is settled either way. The estimate only grows with the count of common values, so it
  * reaches the threshold exactly when that count reaches the least one that does, `need`
- * (leastCommonExact for two whole sets; `needFull`, leastCommonFull(k, threshold), for two full sketches);
- * other shapes take the whole computation (jaccardSketch).
+ * (leastCommonExact for two whole sets; `needFull`, leastCommonFull(k, threshold), once a set outgrows its
+ * sketch and a sketch is full).
  *
- * Two whole sets: the answer is |A ∩ B| >= need. Two full sketches (la == lb == k): only common values
- * among the k smallest of the union count. The c-th common value (in ascending order), at a[p] == b[q], is
+ * Two whole sets: the answer is |A ∩ B| >= need. Otherwise, with a sketch of k values or more, the union
+ * of the sketches holds at least k values, so jaccardSketch takes k of them (its merge runs k steps, or a
+ * list ends first and the values left make it up to k) and only common values among the k smallest of the
+ * union count: the estimate is (those) / k. The c-th common value (in ascending order), at a[p] == b[q], is
  * the (p + 1) + (q + 1) - c-th smallest value of the union, and that rank grows from one common value to
  * the next, so the counted ones are the first few: the answer is whether the need-th common value exists
  * and has p + q + 2 - need <= k. That is what the scalar merge of jaccardSketch counts, without counting
- * steps (which a block merge cannot do).
+ * steps (which a block merge cannot do). This covers two full sketches, and a full one against the
+ * sketch of a set that fits (one set of more than k tokens, the other of k or fewer). Sketches both
+ * shorter than k of sets not both within k (not made by tokenize) take the whole computation.
  */
 export function sketchReaches(a: usize, la: u32, na: u32, b: usize, lb: u32, nb: u32, k: u32, threshold: f64, needFull: u32): bool {
   if (na == 0 && nb == 0) return 0 >= threshold;
   const full = !(na <= k && nb <= k);
   let need: u32;
   if (!full) need = leastCommonExact(na, nb, threshold);
-  else if (la == k && lb == k) need = needFull;
+  // (k == 0: the estimate is 0 / 0, left to the old shapes: two empty sketches on needFull, else jaccardSketch)
+  else if ((la == k && lb == k) || (k != 0 && (la >= k || lb >= k))) need = needFull;
   else return jaccardSketch(a, la, na, b, lb, nb, k) >= threshold;
   if (need == U32.MAX_VALUE) return false;
   // no common value needed: reached (the merge below decides at the need-th common value)
