@@ -208,10 +208,20 @@ export function jaccardSketch(a: usize, la: u32, na: u32, b: usize, lb: u32, nb:
  * shorter than k of sets not both within k (not made by tokenize) take the whole computation.
  */
 export function sketchReaches(a: usize, la: u32, na: u32, b: usize, lb: u32, nb: u32, k: u32, threshold: f64, needFull: u32): bool {
+  const needExact = na <= k && nb <= k ? leastCommonExact(na, nb, threshold) : 0;
+  return sketchReachesNeed(a, la, na, b, lb, nb, k, threshold, needExact, needFull);
+}
+
+/**
+ * sketchReaches with the need of two whole sets given: `needExact` must be leastCommonExact(na, nb,
+ * threshold) when na <= k and nb <= k (it is not read otherwise). detectSemantic computes it once per set
+ * size, as the current call's size and the threshold stay the same over its window.
+ */
+export function sketchReachesNeed(a: usize, la: u32, na: u32, b: usize, lb: u32, nb: u32, k: u32, threshold: f64, needExact: u32, needFull: u32): bool {
   if (na == 0 && nb == 0) return 0 >= threshold;
   const full = !(na <= k && nb <= k);
   let need: u32;
-  if (!full) need = leastCommonExact(na, nb, threshold);
+  if (!full) need = needExact;
   // (k == 0: the estimate is 0 / 0, left to the old shapes: two empty sketches on needFull, else jaccardSketch)
   else if ((la == k && lb == k) || (k != 0 && (la >= k || lb >= k))) need = needFull;
   else return jaccardSketch(a, la, na, b, lb, nb, k) >= threshold;
@@ -282,7 +292,7 @@ export function sketchReaches(a: usize, la: u32, na: u32, b: usize, lb: u32, nb:
 }
 
 /** The fewest common tokens c with c / (na + nb - c) >= threshold (as f64), or U32.MAX_VALUE when none. */
-function leastCommonExact(na: u32, nb: u32, threshold: f64): u32 {
+export function leastCommonExact(na: u32, nb: u32, threshold: f64): u32 {
   const m = na < nb ? na : nb;
   const n = na + nb;
   // c / (n - c) >= t  <=>  c >= t n / (1 + t): start just below that and settle by the f64 test itself
