@@ -281,8 +281,9 @@ export function sketchReachesNeed(a: usize, la: u32, na: u32, b: usize, lb: u32,
 /**
  * Whether the need-th common value can still be found, when `both` < `need` were found before a[i] and
  * b[j] (leftA = la - i, leftB = lb - j, at = i + j). The r = need - both still missing lie at distinct p >= i
- * and q >= j, one per value of the shorter rest; for two full sketches the need-th, at p >= i + r - 1 and
- * q >= j + r - 1, must also have p + q + 2 - need <= k, so i + j + 2 r - need <= k.
+ * and q >= j, one per value of the shorter rest; where the union's k smallest count (`full`: sets larger
+ * than k), the need-th, at p >= i + r - 1 and q >= j + r - 1, must also have p + q + 2 - need <= k, so
+ * i + j + 2 r - need <= k.
  */
 // @ts-ignore: decorator
 @inline function stillPossible(leftA: u32, leftB: u32, both: u32, need: u32, full: bool, at: u32, k: u32): bool {
