@@ -5,11 +5,11 @@ import {
   CF_CYCLE_TOOL, CF_DEAD_CLASS, CF_RESULT_MASKED, CF_SEM_IDENTICAL, CF_SEM_SAMETOOL, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG,
   C_CAP_TOOL, C_CY_MAX, C_CY_MIN, C_CY_R, C_CY_W, C_DE_T, C_DE_W, C_EX_T, C_EX_W, C_FLAGS, C_FR_T, C_FR_W, C_HIST_CAP, C_OFF_ERR,
   C_OFF_FLAGS, C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_RR_T, C_RR_W, C_SEM_CAP, C_SEM_ENTRY,
-  C_SE_K, C_SE_MINSIM, C_SE_MINTOK, C_SE_THRESH, C_SE_W, C_ST_T, C_ST_W, M_CYCLE, M_DEADEND, M_EXACT, M_FREQ, M_RESULT, M_SEMANTIC,
+  C_SE_K, C_SE_MINSIM, MAX_SKETCH_K, C_SE_MINTOK, C_SE_THRESH, C_SE_W, C_ST_T, C_ST_W, M_CYCLE, M_DEADEND, M_EXACT, M_FREQ, M_RESULT, M_SEMANTIC,
   M_STATE, OF_BRIEF, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_RR_SAME, O_RR_VARIED, O_SE, O_ST, P_CHANGING, P_MIXED,
   P_STALLED, P_UNKNOWN, S_COUNT, S_POS,
 } from './abi';
-import { leastCommonFull, sketchReaches } from './tokens';
+import { leastCommonExact, leastCommonFull, sketchReachesNeed } from './tokens';
 
 // ring ids, as src/state/call-history.ts's Ring
 const R_SIG: u32 = 0;
@@ -353,6 +353,11 @@ function semEntry(i: u32): usize {
   return slot + cu(C_OFF_SEM) + <usize>p * <usize>cu(C_SEM_ENTRY);
 }
 
+/** leastCommonExact(na, nb, threshold) of detectSemantic's pairs, by na (NEED_UNKNOWN: not yet computed). */
+const EXACT_NEEDS: usize = memory.data((MAX_SKETCH_K + 1) * 4);
+/** A need no pair has (a need is at most MAX_SKETCH_K, or U32.MAX_VALUE for none); memory.fill's byte 0xfe. */
+const NEED_UNKNOWN: u32 = 0xfefefefe;
+
 export function detectSemantic(): void {
   const last = count - 1;
   const cur = semEntry(last);
@@ -371,18 +376,30 @@ export function detectSemantic(): void {
   const semLast = semNext == 0 ? semCap - 1 : semNext - 1;
   let pos = semLast >= last - floor ? semLast - (last - floor) : semLast + semCap - (last - floor);
   const needFull = leastCommonFull(k, threshold);
+  const lb = load<u32>(cur, 4);
+  const nb = load<u32>(cur);
+  // two whole sets' need, leastCommonExact(na, nb, threshold), depends on na alone here: each na's is
+  // computed once (most windows hold a few sizes), not once per pair (f64 divisions)
+  const wholeSets = nb <= k && k <= MAX_SKETCH_K;
+  if (wholeSets) memory.fill(EXACT_NEEDS, 0xfe, <usize>(k + 1) << 2);
   let n: u32 = 0;
   for (let i = floor; i < last; i++, pos = pos + 1 == semCap ? 0 : pos + 1) {
     const e = semBase + <usize>pos * entryBytes;
     if (load<u32>(e) < minTok || (sameTool && !same(R_TOOL, i, last))) continue;
     const la = load<u32>(e, 4);
-    const lb = load<u32>(cur, 4);
     const na = load<u32>(e);
-    const nb = load<u32>(cur);
-    // a cheap bound first: Jaccard never exceeds the ratio of the smaller set to the larger one, and an
-    // estimate from two full sketches never exceeds (common sketch values) / k
-    if (na <= k && nb <= k && <f64>(na < nb ? na : nb) / <f64>(na < nb ? nb : na) < threshold - 1e-9) continue;
-    if (sketchReaches(e + 8, la, na, cur + 8, lb, nb, k, threshold, needFull)) {
+    let needExact: u32 = 0;
+    if (na <= k && nb <= k) {
+      needExact = wholeSets ? load<u32>(EXACT_NEEDS + (<usize>na << 2)) : NEED_UNKNOWN;
+      if (needExact == NEED_UNKNOWN) {
+        needExact = leastCommonExact(na, nb, threshold);
+        if (wholeSets) store<u32>(EXACT_NEEDS + (<usize>na << 2), needExact);
+      }
+      // no count of common tokens reaches the threshold (this also covers the old bound: Jaccard never
+      // exceeds the ratio of the smaller set to the larger one); two empty sets are sketchReaches' to judge
+      if (needExact == U32.MAX_VALUE && (na | nb) != 0) continue;
+    }
+    if (sketchReachesNeed(e + 8, la, na, cur + 8, lb, nb, k, threshold, needExact, needFull)) {
       store<u32>(idx + (<usize>n << 2), i);
       n++;
     }

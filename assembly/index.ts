@@ -9,7 +9,7 @@ export { CONFIGS, CONFIG_SIZE, HEADER, MAGIC, OUT_SIZE, STOP_TABLE, MAX_CONFIGS,
 export { setup, allocSlot, freeSlot, resetSlot, poisonSlot, slotCount, slotOk } from './slots';
 export { processOne, processBatch, kernel, scratchNeeded, configure } from './event';
 export { xxh64 } from './xxh64';
-export { tokenize, lastTokenCount, lastSketchLen } from './tokens';
+export { tokenize, lastTokenCount, lastSketchLen, sketchReaches, leastCommonFull } from './tokens';
 export { saysNothingFound } from './nothing';
 export { maskBytes } from './mask';
 export { scanEventLine, lineFields } from './event-line';

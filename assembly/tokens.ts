@@ -189,49 +189,111 @@ export function jaccardSketch(a: usize, la: u32, na: u32, b: usize, lb: u32, nb:
 }
 
 /**
- * Whether jaccardSketch(a, la, na, b, lb, nb, k) >= threshold, the same answer, but a merge stops as soon
- * as the matches still possible cannot reach the threshold (most pairs of calls share few tokens). The
- * estimate only grows with the count of common values, so it reaches the threshold exactly when that count
- * reaches the least one that does (leastCommonExact for two whole sets, leastCommonFull for two full
- * sketches); other shapes take the whole computation.
+ * Whether jaccardSketch(a, la, na, b, lb, nb, k) >= threshold, the same answer, but cheaper: the lists
+ * (ascending, distinct values) are merged four values at a time with SIMD, and the merge stops as soon as
+ * the threshold is settled either way. The estimate only grows with the count of common values, so it
+ * reaches the threshold exactly when that count reaches the least one that does, `need`
+ * (leastCommonExact for two whole sets; `needFull`, leastCommonFull(k, threshold), once a set outgrows its
+ * sketch and a sketch is full).
+ *
+ * Two whole sets: the answer is |A ∩ B| >= need. Otherwise, with a sketch of k values or more, the union
+ * of the sketches holds at least k values, so jaccardSketch takes k of them (its merge runs k steps, or a
+ * list ends first and the values left make it up to k) and only common values among the k smallest of the
+ * union count: the estimate is (those) / k. The c-th common value (in ascending order), at a[p] == b[q], is
+ * the (p + 1) + (q + 1) - c-th smallest value of the union, and that rank grows from one common value to
+ * the next, so the counted ones are the first few: the answer is whether the need-th common value exists
+ * and has p + q + 2 - need <= k. That is what the scalar merge of jaccardSketch counts, without counting
+ * steps (which a block merge cannot do). This covers two full sketches, and a full one against the
+ * sketch of a set that fits (one set of more than k tokens, the other of k or fewer). Sketches both
+ * shorter than k of sets not both within k (not made by tokenize) take the whole computation.
  */
 export function sketchReaches(a: usize, la: u32, na: u32, b: usize, lb: u32, nb: u32, k: u32, threshold: f64, needFull: u32): bool {
+  const needExact = na <= k && nb <= k ? leastCommonExact(na, nb, threshold) : 0;
+  return sketchReachesNeed(a, la, na, b, lb, nb, k, threshold, needExact, needFull);
+}
+
+/**
+ * sketchReaches with the need of two whole sets given: `needExact` must be leastCommonExact(na, nb,
+ * threshold) when na <= k and nb <= k (it is not read otherwise). detectSemantic computes it once per set
+ * size, as the current call's size and the threshold stay the same over its window.
+ */
+export function sketchReachesNeed(a: usize, la: u32, na: u32, b: usize, lb: u32, nb: u32, k: u32, threshold: f64, needExact: u32, needFull: u32): bool {
   if (na == 0 && nb == 0) return 0 >= threshold;
+  const full = !(na <= k && nb <= k);
   let need: u32;
-  if (na <= k && nb <= k) need = leastCommonExact(na, nb, threshold);
-  else if (la == k && lb == k) need = needFull;
+  if (!full) need = needExact;
+  // (k == 0: the estimate is 0 / 0, left to the old shapes: two empty sketches on needFull, else jaccardSketch)
+  else if ((la == k && lb == k) || (k != 0 && (la >= k || lb >= k))) need = needFull;
   else return jaccardSketch(a, la, na, b, lb, nb, k) >= threshold;
   if (need == U32.MAX_VALUE) return false;
-  // both cases merge until one list ends (the exact case) or k values were taken (two full sketches:
-  // each step takes one, and neither ends before k); a step that finds no match uses up a value of one
-  // list, so with `miss` mismatches allowed, more mean the threshold is out of reach
-  const full = !(na <= k && nb <= k);
-  const room = la < lb ? la : lb;
-  if (need > room) return false;
+  // no common value needed: reached (the merge below decides at the need-th common value)
+  if (need == 0) return true;
+  if (need > (la < lb ? la : lb)) return false;
+  // Block merge (Schlegel et al.; Lemire et al.): compare a[i..i+4) with b[j..j+4) and its three rotations
+  // (16 pairs, 4 equality tests), then move past the block whose largest value is smaller (both when
+  // equal). Every common value is found in exactly one pair of blocks, and in ascending order: the blocks
+  // behind i and j hold every common value counted so far, the rest lie at p >= i and q >= j.
   let i: u32 = 0;
   let j: u32 = 0;
-  let taken: u32 = 0;
   let both: u32 = 0;
-  while ((!full || taken < k) && i < la && j < lb) {
+  while (i + 4 <= la && j + 4 <= lb) {
+    const va = v128.load(a + (<usize>i << 2));
+    const vb = v128.load(b + (<usize>j << 2));
+    const eq01 = v128.or(i32x4.eq(va, vb), i32x4.eq(va, i32x4.shuffle(vb, vb, 1, 2, 3, 0)));
+    const eq23 = v128.or(i32x4.eq(va, i32x4.shuffle(vb, vb, 2, 3, 0, 1)), i32x4.eq(va, i32x4.shuffle(vb, vb, 3, 0, 1, 2)));
+    // lanes of a's block found in b's block (each value of a matches at most one of b: b's are distinct)
+    const m = <u32>i32x4.bitmask(v128.or(eq01, eq23));
+    const c = <u32>popcnt<u32>(m);
+    if (both + c >= need) {
+      if (!full) return true;
+      // the need-th common value is in this pair of blocks: the (need - both)-th set lane of m, at a[p],
+      // found in b's block at b[q]
+      let rest = m;
+      for (let r = need - both; r > 1; r--) rest &= rest - 1;
+      const p = i + <u32>ctz<u32>(rest);
+      const q = j + <u32>ctz<u32>(<u32>i32x4.bitmask(i32x4.eq(vb, i32x4.splat(load<u32>(a + (<usize>p << 2))))));
+      return p + q + 2 - need <= k;
+    }
+    both += c;
+    // the blocks' largest values as scalar loads, not lanes taken out of va and vb: the next blocks'
+    // addresses wait on these, and a load is the shorter wait (measured: ~20% less per comparison)
+    const xa = load<u32>(a + (<usize>i << 2), 12);
+    const yb = load<u32>(b + (<usize>j << 2), 12);
+    i += <u32>(xa <= yb) << 2;
+    j += <u32>(yb <= xa) << 2;
+    if (!stillPossible(la - i, lb - j, both, need, full, i + j, k)) return false;
+  }
+  // the rest (fewer than four values left in a list): a scalar merge, from where the blocks stopped
+  while (i < la && j < lb) {
     const x = load<u32>(a + (<usize>i << 2));
     const y = load<u32>(b + (<usize>j << 2));
+    if (x == y) {
+      both++;
+      if (both == need) return !full || i + j + 2 - need <= k;
+    }
     i += <u32>(x <= y);
     j += <u32>(y <= x);
-    both += <u32>(x == y);
-    taken++;
-    // the matches still possible: at most one per value left in the shorter remaining list (and, for
-    // full sketches, one per step left)
-    const leftA = la - i;
-    const leftB = lb - j;
-    let left = leftA < leftB ? leftA : leftB;
-    if (full && k - taken < left) left = k - taken;
-    if (both + left < need) return false;
+    if (!stillPossible(la - i, lb - j, both, need, full, i + j, k)) return false;
   }
-  return both >= need;
+  return false;
+}
+
+/**
+ * Whether the need-th common value can still be found, when `both` < `need` were found before a[i] and
+ * b[j] (leftA = la - i, leftB = lb - j, at = i + j). The r = need - both still missing lie at distinct p >= i
+ * and q >= j, one per value of the shorter rest; where the union's k smallest count (`full`: sets larger
+ * than k), the need-th, at p >= i + r - 1 and q >= j + r - 1, must also have p + q + 2 - need <= k, so
+ * i + j + 2 r - need <= k.
+ */
+// @ts-ignore: decorator
+@inline function stillPossible(leftA: u32, leftB: u32, both: u32, need: u32, full: bool, at: u32, k: u32): bool {
+  const r = need - both;
+  if ((leftA < leftB ? leftA : leftB) < r) return false;
+  return !full || at + 2 * r <= k + need;
 }
 
 /** The fewest common tokens c with c / (na + nb - c) >= threshold (as f64), or U32.MAX_VALUE when none. */
-function leastCommonExact(na: u32, nb: u32, threshold: f64): u32 {
+export function leastCommonExact(na: u32, nb: u32, threshold: f64): u32 {
   const m = na < nb ? na : nb;
   const n = na + nb;
   // c / (n - c) >= t  <=>  c >= t n / (1 + t): start just below that and settle by the f64 test itself

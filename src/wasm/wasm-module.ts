@@ -35,6 +35,10 @@ export interface WasmExports {
   tokenize(ptr: number, len: number, maxTokens: number, k: number, sketch: number, table: number): void;
   lastTokenCount(): number;
   lastSketchLen(): number;
+  /** Whether two bottom-k sketches' Jaccard reaches `threshold` (assembly/tokens.ts); exported for the tests. */
+  sketchReaches(a: number, la: number, na: number, b: number, lb: number, nb: number, k: number, threshold: number, needFull: number): number;
+  /** The fewest common values of two full sketches whose estimate reaches `threshold`, 0xffffffff when none. */
+  leastCommonFull(k: number, threshold: number): number;
   saysNothingFound(ptr: number, len: number): number;
   maskBytes(src: number, len: number, limit: number, dst: number): number;
   scanEventLine(ptr: number, len: number, maxNesting: number): number;
