@@ -1,8 +1,8 @@
 /**
- * Files are read into one reused buffer (src/formats/byte-source.ts): a chunk is valid until the next
- * read. Inputs several read buffers long give, from a path, exactly the items the same bytes give from a
- * stream of fresh chunks: lines and JSON elements that cross a read's end, a multi-byte character cut by
- * one, gzip (whose reader keeps bytes across reads), and inputs read at once or left early.
+ * Inputs several read buffers long (src/formats/byte-source.ts reads FILE_READ_BYTES at a time) give, from
+ * a path, exactly the items the same bytes give from a stream in one chunk: lines and JSON elements that
+ * cross a read's end, multi-byte characters cut by one, gzip members whose header is cut by one, and
+ * inputs read at the same time or left early.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -39,7 +39,7 @@ async function bytesOf(it: AsyncIterable<Uint8Array>): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-describe('files read into one reused buffer', () => {
+describe('files read a buffer at a time', () => {
   it('should give the items a stream of the same bytes gives: events lines over several reads', async () => {
     const text = eventLines(3.5 * FILE_READ_BYTES, 's');
     const path = write('big.jsonl', text);
@@ -70,15 +70,14 @@ describe('files read into one reused buffer', () => {
     expect(await items(path)).toEqual(await items('-', Readable.from([zipped])));
   });
 
-  it('should read a gzip member whose header is cut by the end of a read (gzip keeps bytes across reads)', async () => {
+  it('should read a gzip member whose header is cut by the end of a read', async () => {
     const line = (i: number): string => `${JSON.stringify({ session: `h${i % 3}`, tool: 'ls', args: { r: randomBytes(200).toString('base64') } })}\n`;
     let one = '';
     for (let i = 0; one.length < 0.9 * FILE_READ_BYTES; i++) one += line(i);
     let two = '';
-    // more than a read after the cut, so that the next read writes over the whole buffer
+    // more than a read after the cut
     for (let i = 0; two.length < 1.6 * FILE_READ_BYTES; i++) two += line(i);
-    // the first member padded with a file name (FNAME) to end 5 bytes before the second read does (the
-    // first read's bytes are copied for the format's look at them)
+    // the first member padded with a file name (FNAME) to end 5 bytes before the second read does
     const plain = gzipSync(one);
     const name = 2 * FILE_READ_BYTES - 5 - plain.length - 1;
     expect(name).toBeGreaterThan(0);
