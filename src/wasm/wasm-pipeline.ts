@@ -434,6 +434,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.marked = false;
     this.core.restoreSlot(this.slot, this.undoBytes, this.core.layout(this.config).slotSize);
     this.undoBytes = NO_BYTES;
+    // the area is free again, and the thread keeps no reference to this session
+    if (sharedUndoHolder === this) sharedUndoHolder = null;
     this.lastIndex = this.undoIndex;
     this.lastEvent = this.undoEvent;
     this.lastErrorText = this.undoErrorText;
@@ -493,6 +495,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     if (this.slot === 0) return;
     this.marked = false;
     this.undoBytes = NO_BYTES;
+    if (sharedUndoHolder === this) sharedUndoHolder = null;
     this.chanting?.dispose();
     this.core.free(this.slot);
     this.core.release(this.config);
