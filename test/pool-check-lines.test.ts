@@ -100,6 +100,45 @@ describe('checkLines: calls given as bytes', () => {
     }
   });
 
+  it('pools give what an engine gives, error messages included, for lines routed by their first bytes and lines that must be read whole', async () => {
+    // lines that open with their session, and ones where another member names it (twice, or spelled with
+    // an escape), that hold no call, or that are not JSON: a pool routes the first kind without reading them
+    const tricky = fc.oneof(
+      record.map((r) => JSON.stringify(r)),
+      fc.tuple(record, fc.constantFrom('a', 'b', 'c')).map(([r, other]) => JSON.stringify(r).replace(/}$/, `,"session":"${other}"}`)),
+      fc.tuple(record, fc.constantFrom('a', 'b', 'c')).map(([r, other]) => JSON.stringify(r).replace(/}$/, `,"sess\\u0069on":"${other}"}`)),
+      record.map((r) => JSON.stringify(r).replace(/}$/, ',"args2":{"session":"z"}}')),
+      record.map((r) => JSON.stringify(r).replace(/"tool":"[a-z]+"/, '"tool":""')),
+      record.map((r) => JSON.stringify(r).replace(/}$/, ',"step":"x"}')),
+      record.map((r) => JSON.stringify(r).replace(/}$/, ',}')),
+      record.map((r) => JSON.stringify({ ...r, result: 'caf\u00e9 \u001b[0m' })),
+      record.map((r) => `${JSON.stringify(r).slice(0, -1)},"text":"déjà vu"}`),
+    );
+    const full = (v: unknown): string => (v instanceof Error ? `${v.name} ${(v as { field?: string }).field ?? ''}: ${v.message}` : JSON.stringify(v));
+    const shapes = [
+      { workers: 1, inlineShard: false },
+      { workers: 2, inlineShard: false },
+      { workers: 1, inlineShard: true },
+    ];
+    const pools = shapes.map((s) => new LoopPool({ ...s, maxSessions: 1000 }));
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(tricky, { minLength: 1, maxLength: 60 }), async (lines) => {
+          const engine = new LoopEngine({ maxSessions: 1000 });
+          const want = engine.checkLines(bytes(lines)).map(full);
+          engine.close();
+          for (const pool of pools) {
+            expect((await pool.checkLines(bytes(lines))).map(full)).toEqual(want);
+            await Promise.all(['a', 'b', 'c', 'd', 'e', 'z'].map((s) => pool.end(s)));
+          }
+        }),
+        { numRuns: runs(40) },
+      );
+    } finally {
+      await Promise.all(pools.map((p) => p.close()));
+    }
+  });
+
   it('names the line that holds no call, and checks the others', async () => {
     const lines = ['{"session":"s","tool":"read","args":{"p":1},"result":"x"}', 'not json', '{"tool":"read"}', '{"session":"s","tool":"read","args":{"p":1},"result":"x"}'];
     const pool = new LoopPool({ workers: 1 });

@@ -13,6 +13,8 @@
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { readEventLine } from '../formats/event-line.js';
 import { sessionEvent } from '../engine/loop-engine.js';
+import { eventOfLine } from '../engine/event-bytes.js';
+import { validateEvent } from '../session/observe-event.js';
 import { deserialize } from 'node:v8';
 import { InvalidEventError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -299,10 +301,14 @@ export function writeLive(w: ByteWriter, op: LiveOpCode, session: string, id: st
   w.optStr(id);
 }
 
-/** Writes a check of a call given as its events-format record's bytes, which read from their bytes (event-line.ts). */
-export function writeLine(w: ByteWriter, session: string, bytes: Uint8Array): void {
+/**
+ * Writes a check of a call given as its events-format record's bytes (line `index` of the caller's batch),
+ * routed by `session`: the worker reads the bytes (see readOp).
+ */
+export function writeLine(w: ByteWriter, session: string, index: number, bytes: Uint8Array): void {
   w.u8(Op.LINE);
   w.str(session);
+  w.u32(index);
   w.bytes(bytes);
 }
 
@@ -326,6 +332,8 @@ export interface PackedOp {
   readonly text?: string;
   /** RESTORE: the snapshot. */
   readonly bytes?: Uint8Array;
+  /** LINE: why the record holds no call to check (the error its line gets in its place). */
+  readonly error?: Error;
 }
 
 /** Reads the next operation. */
@@ -349,10 +357,10 @@ export function readOp(r: ByteReader): PackedOp {
       return op === Op.CHECK ? { op, session, event } : { op, session, event, id: r.optStr() };
     }
     case Op.LINE: {
-      // the calling thread read the session from these bytes and saw the record is read from them
-      const call = readEventLine(r.bytes());
-      if (call === null) throw new Error('loopwatch: a record the pool routed could not be read again in its worker');
-      return { op: Op.CHECK, session, event: sessionEvent(session, call.event) };
+      const index = r.u32();
+      const bytes = r.bytes();
+      const read = lineEvent(bytes, index, session);
+      return read instanceof Error ? { op, session, error: read } : { op: Op.CHECK, session, event: read };
     }
     case Op.TEXT:
       return { op, session, text: r.str() };
@@ -365,4 +373,27 @@ export function readOp(r: ByteReader): PackedOp {
     default:
       throw new Error(`loopwatch: a packed batch is corrupt (operation ${String(op)})`);
   }
+}
+
+/**
+ * The call a routed line holds, as the calling thread would have read it (LoopPool.enqueueLine): from its
+ * bytes, or parsed and validated, with the same error in its place when it holds none. A line whose
+ * session is not the one it was routed by (never, by line-route.ts) is an error too, never checked in
+ * another session's worker.
+ */
+export function lineEvent(bytes: Uint8Array, index: number, session: string): (ToolEvent & { readonly session: string }) | Error {
+  const fast = readEventLine(bytes);
+  if (fast !== null) return fast.session === session ? sessionEvent(session, fast.event) : misrouted(index);
+  const e = eventOfLine(bytes, index);
+  if (e instanceof Error) return e;
+  if (e.session !== session) return misrouted(index);
+  try {
+    return sessionEvent(session, validateEvent(e));
+  } catch (err) {
+    return err instanceof InvalidEventError ? new InvalidEventError(err.field, `events[${index}]: ${err.message}`) : (err as Error);
+  }
+}
+
+function misrouted(index: number): Error {
+  return new Error(`loopwatch: lines[${index}] names another session than the one it was routed by`);
 }

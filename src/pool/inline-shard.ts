@@ -5,13 +5,11 @@
  * event loop (after the worker shards' batches went out), in submission order, so per-session order holds.
  * It never dies, so its sessions are never lost.
  */
-import { eventFromBytes } from '../engine/event-bytes.js';
 import { LoopEngine } from '../engine/loop-engine.js';
-import { validateEvent } from '../session/observe-event.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { liveCallOf } from '../live/live-call.js';
 import type { ToolEvent } from '../types.js';
-import { type LiveOpCode, Op, type OpCode, assertSendable } from './event-packing.js';
+import { type LiveOpCode, Op, type OpCode, assertSendable, lineEvent } from './event-packing.js';
 import type { Ticket } from './shard.js';
 
 /** What a LoopPool asks of a shard. */
@@ -62,11 +60,11 @@ export class InlineShard implements PoolShard {
     this.queue.push({ owner, slot, op: Op.CHECK, session, event });
   }
 
-  /** Reads the call from its bytes here and queues its check. */
+  /** Reads the call from its bytes (line `slot`) here and queues its check; throws its error (nothing queued) when it holds none. */
   line(owner: Ticket, slot: number, session: string, bytes: Uint8Array): void {
-    const e = eventFromBytes(bytes);
+    const e = lineEvent(bytes, slot, session);
     if (e instanceof Error) throw e;
-    this.queue.push({ owner, slot, op: Op.CHECK, session, event: validateEvent(e) });
+    this.queue.push({ owner, slot, op: Op.CHECK, session, event: e });
   }
 
   /** Queues a two-phase call; throws (nothing queued) when a worker shard could not have taken the event. */

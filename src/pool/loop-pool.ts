@@ -41,6 +41,7 @@ import type { Verdict } from '../types.js';
 import { ENCODED, type LiveOpCode, Op } from './event-packing.js';
 import { eventOfLine } from '../engine/event-bytes.js';
 import { eventLineSession } from '../formats/event-line.js';
+import { lineRouteSession } from '../formats/line-route.js';
 import { ArgsEncoder } from '../wasm/args-encoder.js';
 import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } from './pool-options.js';
 import { type PoolShard, InlineShard } from './inline-shard.js';
@@ -334,7 +335,8 @@ export class LoopPool extends EventEmitter {
 
   /** Routes a record's bytes to its session's shard (or parses it here, when it is not read from its bytes). */
   private enqueueLine(outcome: Outcome<Verdict | null | Error>, i: number, line: unknown, touched: Set<PoolShard>): void {
-    const session = line instanceof Uint8Array ? eventLineSession(line) : null;
+    // routed by its first bytes where they say the session (line-route.ts), else read whole to know it
+    const session = line instanceof Uint8Array ? (lineRouteSession(line) ?? eventLineSession(line)) : null;
     if (session !== null) {
       this.queued++;
       const shard = this.shards[shardOf(session, this.shards.length)] as PoolShard;

@@ -144,6 +144,12 @@ function run(task: RunTask): RunResult {
       continue;
     }
     flushChecks();
+    if (op.op === Op.LINE) {
+      // a routed line that holds no call: its error in its place (it touched no session)
+      out.errorAt.push(i);
+      out.errors.push(toWire(op.error));
+      continue;
+    }
     try {
       switch (op.op) {
         case Op.TEXT: {

@@ -169,10 +169,10 @@ export class Shard {
   }
 
   /** Packs an operation without an event (see writeOp). */
-  /** Queues a check of the call an events-format record's bytes hold: the bytes go as they are, the worker reads them. */
+  /** Queues a check of the call an events-format record's bytes hold (line `slot`): the bytes go as they are, the worker reads them. */
   line(owner: Ticket, slot: number, session: string, bytes: Uint8Array): void {
     const b = this.batch();
-    writeLine(b.w, session, bytes);
+    writeLine(b.w, session, slot, bytes);
     this.add(b, owner, slot, this.track(session, b.seq), Op.CHECK);
   }
 
