@@ -295,7 +295,7 @@ export const LF_CONVERSATION_ID: u32 = 11;
 export const LINE_FIELDS: u32 = 12;
 
 // --- routing a line by its first bytes (line-route.ts) ---
-/** Bytes of `{"session":"`, the opening a routed line starts with. */
-export const ROUTE_PREFIX_BYTES: u32 = 12;
+/** The bytes a routed line's opening (`{"session":"`, with any JSON whitespace between) lies within. */
+export const ROUTE_OPENING_MAX: u32 = 64;
 /** Longest session name a line is routed by (longer ones: the line is read whole). */
 export const ROUTE_SESSION_MAX: u32 = 256;

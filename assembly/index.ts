@@ -13,7 +13,7 @@ export { tokenize, lastTokenCount, lastSketchLen, sketchReaches, leastCommonFull
 export { saysNothingFound } from './nothing';
 export { maskBytes } from './mask';
 export { scanEventLine, lineFields } from './event-line';
-export { routeSessionEnd } from './line-route';
+export { routeSession } from './line-route';
 export { unescapeJsonInPlace } from './json-unescape';
 export { chantPush, chantRebase, chantReset, chantCheck } from './chant';
 

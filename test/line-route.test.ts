@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { eventFromBytes } from '../src/engine/event-bytes.js';
-import { lineRouteSession, routeSessionEnd } from '../src/formats/line-route.js';
+import { lineRouteSession, routeSession } from '../src/formats/line-route.js';
 import { sharedInstance } from '../src/wasm/wasm-module.js';
 import { runs } from './helpers/streams.js';
 
@@ -20,7 +20,11 @@ const name = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
   { weight: 1, arbitrary: fc.constantFrom('', 'x'.repeat(256), 'x'.repeat(257), 'a"b', 'a\\b', 'tab\there', 'ü') },
 );
-const opening = fc.constantFrom('{"session":"', '{"session":"', '{"session":"', '{ "session":"', '{"session": "', '{"Session":"', '["session":"', '');
+const ws = fc.constantFrom('', '', ' ', '\t', '\n', '\r\n', '  ', ' '.repeat(30));
+const opening = fc.oneof(
+  { weight: 3, arbitrary: fc.tuple(ws, ws, ws).map(([a, b, c]) => `{${a}"session"${b}:${c}"`) },
+  { weight: 1, arbitrary: fc.constantFrom('{"Session":"', '["session":"', '', ' {"session":"', '{"session":', '{"session"', '{"sess', '{"session":1', '{\u00a0"session":"') },
+);
 /** Lines: an opening, a name, its closing quote (mostly), then pieces. */
 const line = fc.tuple(opening, name, fc.constantFrom('"', '"', '"', ''), fc.array(piece, { maxLength: 24 })).map(([o, n, q, rest]) => Buffer.from(o + n + q + rest.join(''), 'utf8'));
 
@@ -31,7 +35,7 @@ function moduleEnd(bytes: Uint8Array, junk: string): number {
   const u8 = wasm.views().u8;
   u8.set(bytes, ptr);
   u8.set(Buffer.from(junk.padEnd(18, junk.length === 0 ? ' ' : junk).slice(0, 18), 'latin1'), ptr + bytes.length);
-  return wasm.exports.routeSessionEnd(ptr, bytes.length);
+  return wasm.exports.routeSession(ptr, bytes.length);
 }
 
 const JUNK = ['', 'session"session"se', 'uuuuuuuuuuuuuuuuuu', '\\u\\u\\u\\u\\u\\u\\u\\u\\u', '"""""""""""""""""', '\\\\\\\\\\\\\\\\\\'];
@@ -40,7 +44,7 @@ describe('routing a line by its first bytes', () => {
   it('the module gives the twin\'s answer, whatever lies past the line', () => {
     fc.assert(
       fc.property(line, fc.constantFrom(...JUNK), (bytes, junk) => {
-        expect(moduleEnd(bytes, junk)).toBe(routeSessionEnd(bytes));
+        expect(moduleEnd(bytes, junk)).toBe(routeSession(bytes));
       }),
       { numRuns: runs(3000) },
     );
@@ -50,8 +54,8 @@ describe('routing a line by its first bytes', () => {
     for (let pad = 0; pad < 40; pad++) {
       for (const tail of ['"session"', '"session', '\\u', '\\', '"se', '"sessionX', 'x"session"']) {
         const bytes = Buffer.from(`{"session":"s1","a":"${'x'.repeat(pad)}${tail}`, 'latin1');
-        for (const junk of JUNK) expect(moduleEnd(bytes, junk)).toBe(routeSessionEnd(bytes));
-        expect(lineRouteSession(bytes) === null).toBe(routeSessionEnd(bytes) === 0);
+        for (const junk of JUNK) expect(moduleEnd(bytes, junk)).toBe(routeSession(bytes));
+        expect(lineRouteSession(bytes) === null).toBe(routeSession(bytes) === 0);
       }
     }
   });
@@ -77,6 +81,8 @@ describe('routing a line by its first bytes', () => {
 
   it('takes the plain lines writers make, and none whose session another member could name', () => {
     expect(lineRouteSession(Buffer.from('{"session":"run-7","tool":"read","args":{"path":"/a"},"result":"ok\\n"}'))).toBe('run-7');
+    // as Python's json.dumps writes it
+    expect(lineRouteSession(Buffer.from('{"session": "run-8", "step": 0, "tool": "read"}'))).toBe('run-8');
     expect(lineRouteSession(Buffer.from('{"session":"a","tool":"read","session":"b"}'))).toBeNull();
     expect(lineRouteSession(Buffer.from('{"session":"a","tool":"read","sess\\u0069on":"b"}'))).toBeNull();
     expect(lineRouteSession(Buffer.from('{"tool":"read","session":"a"}'))).toBeNull();

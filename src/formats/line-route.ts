@@ -1,42 +1,55 @@
 /**
  * The session a pool routes an events-format line by, read from the line's first bytes alone: a line that
- * opens with `{"session":"` and a plain name (1-256 printable ASCII bytes, no quote or backslash), whose
- * later bytes hold neither `"session"` nor `\u` (so no other member can be named "session", not even
- * spelled with escapes), belongs to that session whatever else it holds: the events reader, JSON.parse
- * and the module's line reader all give it that session, or refuse the line (which then touches no
- * session). Such a line goes to its worker unread; the worker reads it, or words why it holds no call.
- * Any other line is read whole in the calling thread, as before (`eventLineSession`).
+ * opens with `{"session":"` (JSON whitespace allowed between the tokens, as Python's `json.dumps` writes)
+ * and a plain name (1-256 printable ASCII bytes, no quote or backslash), whose later bytes hold neither
+ * `"session"` nor `\u` (so no other member can be named "session", not even spelled with escapes),
+ * belongs to that session whatever else it holds: the events reader, JSON.parse and the module's line
+ * reader all give it that session, or refuse the line (which then touches no session). Such a line goes to
+ * its worker unread; the worker reads it, or words why it holds no call. Any other line is read whole in
+ * the calling thread, as before (`eventLineSession`).
  *
- * This costs a copy into the module and one sixteen-bytes-at-a-time pass over quotes and backslashes,
- * against a whole JSON check for `eventLineSession`. {@link routeSessionEnd} is the TypeScript twin that
- * defines the answer; `assembly/line-route.ts` must give the same (test/line-route.test.ts).
+ * This costs a copy into the module and one sixteen-bytes-at-a-time pass, against a whole JSON check for
+ * `eventLineSession`. {@link routeSession} is the TypeScript twin that defines the answer;
+ * `assembly/line-route.ts` must give the same (test/line-route.test.ts).
  */
-import { ROUTE_PREFIX_BYTES, ROUTE_SESSION_MAX } from '../wasm/generated/abi.js';
+import { ROUTE_OPENING_MAX, ROUTE_SESSION_MAX } from '../wasm/generated/abi.js';
 import { sharedInstance } from '../wasm/wasm-module.js';
 
 /** Longest line routed by its first bytes (longer ones are read whole: the module's memory never shrinks). */
 const MAX_ROUTED_LINE_BYTES = 1 << 20;
 /** Bytes the module may read past a line's end (it loads sixteen at a time, from up to two bytes on). */
 const SLACK = 18;
-const PREFIX = Buffer.from('{"session":"', 'latin1');
 const KEY = Buffer.from('"session"', 'latin1');
 
+const isWs = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
 /**
- * The offset of the quote that closes the session name in `bytes`, or 0 when the line is not routed by its
- * first bytes (see the module comment). The twin of the module's `routeSessionEnd`, byte for byte.
+ * Where the session name in `bytes` is, as `start | (length << 8)`, or 0 when the line is not routed by
+ * its first bytes (see the module comment). The twin of the module's `routeSession`, byte for byte.
  */
-export function routeSessionEnd(bytes: Uint8Array): number {
+export function routeSession(bytes: Uint8Array): number {
   const len = bytes.length;
-  if (len < ROUTE_PREFIX_BYTES + 2) return 0;
-  for (let k = 0; k < ROUTE_PREFIX_BYTES; k++) if (bytes[k] !== PREFIX[k]) return 0;
-  let end = ROUTE_PREFIX_BYTES;
-  const limit = Math.min(len, ROUTE_PREFIX_BYTES + ROUTE_SESSION_MAX + 1);
-  for (; end < limit; end++) {
+  const lim = Math.min(len, ROUTE_OPENING_MAX);
+  if (lim === 0 || bytes[0] !== 0x7b) return 0;
+  let p = 1;
+  while (p < lim && isWs(bytes[p])) p++;
+  if (p + KEY.length > lim) return 0;
+  for (let k = 0; k < KEY.length; k++) if (bytes[p + k] !== KEY[k]) return 0;
+  p += KEY.length;
+  while (p < lim && isWs(bytes[p])) p++;
+  if (p >= lim || bytes[p] !== 0x3a) return 0;
+  p++;
+  while (p < lim && isWs(bytes[p])) p++;
+  if (p >= lim || bytes[p] !== 0x22) return 0;
+  const start = p + 1;
+  let end = start;
+  const nameLimit = Math.min(len, start + ROUTE_SESSION_MAX + 1);
+  for (; end < nameLimit; end++) {
     const c = bytes[end] as number;
     if (c === 0x22) break;
     if (c < 0x20 || c > 0x7e || c === 0x5c) return 0;
   }
-  if (end === ROUTE_PREFIX_BYTES || end >= limit) return 0;
+  if (end === start || end >= nameLimit) return 0;
   for (let i = end + 1; i < len; i++) {
     const c = bytes[i];
     if (c === 0x5c && i + 1 < len && bytes[i + 1] === 0x75) return 0;
@@ -46,7 +59,7 @@ export function routeSessionEnd(bytes: Uint8Array): number {
       if (k === KEY.length) return 0;
     }
   }
-  return end;
+  return start | ((end - start) << 8);
 }
 
 /**
@@ -55,12 +68,14 @@ export function routeSessionEnd(bytes: Uint8Array): number {
  */
 export function lineRouteSession(bytes: Uint8Array): string | null {
   const n = bytes.length;
-  if (n < ROUTE_PREFIX_BYTES + 2 || n > MAX_ROUTED_LINE_BYTES || bytes[0] !== 0x7b) return null;
+  if (n < 14 || n > MAX_ROUTED_LINE_BYTES || bytes[0] !== 0x7b) return null;
   const wasm = sharedInstance();
   const ptr = wasm.exports.reserveBytes(n + SLACK);
   if (ptr === 0) return null;
   wasm.views().u8.set(bytes, ptr);
-  const end = wasm.exports.routeSessionEnd(ptr, n);
-  if (end === 0) return null;
-  return Buffer.isBuffer(bytes) ? bytes.latin1Slice(ROUTE_PREFIX_BYTES, end) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).latin1Slice(ROUTE_PREFIX_BYTES, end);
+  const at = wasm.exports.routeSession(ptr, n);
+  if (at === 0) return null;
+  const start = at & 0xff;
+  const text = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return text.latin1Slice(start, start + (at >>> 8));
 }

@@ -212,8 +212,9 @@ function readValue(r: ByteReader): unknown {
     case ENCODED:
       return new EncodedArgs(r.bytes());
     case RAW_STRING: {
+      // a view of the batch: a check keeps no result past itself (see RawJsonString.literal)
       const escaped = r.bool();
-      return new RawJsonString(r.bytes(), escaped);
+      return new RawJsonString(r.view(), escaped);
     }
     case ABSENT:
       return undefined;
@@ -357,8 +358,9 @@ export function readOp(r: ByteReader): PackedOp {
       return op === Op.CHECK ? { op, session, event } : { op, session, event, id: r.optStr() };
     }
     case Op.LINE: {
+      // a view of the batch: what the call keeps of its line (strings, and a result no check keeps) is copied out
       const index = r.u32();
-      const bytes = r.bytes();
+      const bytes = r.view();
       const read = lineEvent(bytes, index, session);
       return read instanceof Error ? { op, session, error: read } : { op: Op.CHECK, session, event: read };
     }

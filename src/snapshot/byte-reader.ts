@@ -52,6 +52,16 @@ export class ByteReader {
     return b === 1;
   }
 
+  /**
+   * Length-prefixed bytes as a view of the buffer read (no copy): valid only while that buffer is, so
+   * never for what outlives the read when the buffer is reused or transferred (use {@link bytes}).
+   */
+  view(): Uint8Array {
+    const n = this.u32();
+    const p = this.take(n);
+    return this.buf.subarray(p, p + n);
+  }
+
   /** Length-prefixed bytes (a copy). */
   bytes(): Uint8Array {
     const n = this.u32();

@@ -23,9 +23,21 @@ export class RawJsonString {
    * checked); `escaped`: whether it holds a backslash.
    */
   constructor(
-    readonly literal: Uint8Array,
+    private readonly bytes: Uint8Array,
     readonly escaped: boolean,
   ) {}
+
+  /**
+   * The literal's bytes, quotes included. A pool's worker reads a batch's results as views of the batch's
+   * buffer, which goes back to the calling thread after the batch (nothing keeps a call's result past its
+   * check); should something read one later, its view is detached (empty), and this throws rather than
+   * give a wrong string.
+   */
+  get literal(): Uint8Array {
+    const b = this.bytes;
+    if (b.length < 2) throw new Error('loopwatch: a result was read after its batch went back to the calling thread (its bytes are gone)');
+    return b;
+  }
 
   /** Whether `v` is a RawJsonString (without running any code of the value's, unlike `instanceof`). */
   static is(v: unknown): v is RawJsonString {

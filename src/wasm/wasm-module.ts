@@ -42,7 +42,7 @@ export interface WasmExports {
   saysNothingFound(ptr: number, len: number): number;
   maskBytes(src: number, len: number, limit: number, dst: number): number;
   scanEventLine(ptr: number, len: number, maxNesting: number): number;
-  routeSessionEnd(ptr: number, len: number): number;
+  routeSession(ptr: number, len: number): number;
   lineFields(): number;
   unescapeJsonInPlace(ptr: number, len: number): number;
   reserveText(size: number): number;
