@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LoopEngine, type SessionEvent } from '../src/engine/loop-engine.js';
 import { LoopPool } from '../src/pool/loop-pool.js';
+import { lineRouteSession } from '../src/formats/line-route.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -155,6 +156,34 @@ describe('checkLines: calls given as bytes', () => {
     expect((engine.checkLines([Buffer.from('{"session":"s"}')])[0] as Error).message).toMatch(/^lines\[0\]: "tool" must be a non-empty string/);
     expect(() => engine.checkLines('x' as unknown as Uint8Array[])).toThrow(/lines must be an array/);
     engine.close();
+  });
+
+  it('a line routed by its first bytes and then broken (invalid UTF-8, cut short, over 1 MiB) gets the engine\'s error in its place', async () => {
+    const ok = Buffer.from('{"session":"s","tool":"read","args":{"p":1},"result":"x"}');
+    const lines = [
+      ok,
+      Buffer.concat([Buffer.from('{"session":"s","tool":"read","result":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+      Buffer.from('{"session":"s","tool":"read","args":{"p":'),
+      Buffer.from(`{"session":"s","tool":"read","result":"${'x'.repeat((1 << 20) + 10)}"}`),
+      Buffer.from('{"session":"s","tool":"","result":"x"}'),
+      ok,
+    ];
+    // the broken ones but the longest go to their worker unread
+    expect(lines.map((l) => lineRouteSession(l))).toEqual(['s', 's', 's', null, 's', 's']);
+    const engine = new LoopEngine();
+    const want = engine.checkLines(lines).map((v) => (v instanceof Error ? v.message : JSON.stringify(v)));
+    engine.close();
+    expect(want[1]).toMatch(/^lines\[1\]: the record is not valid UTF-8/);
+    expect(want[2]).toMatch(/^lines\[2\]: the record is not JSON/);
+    expect(want[4]).toMatch(/^lines\[4\]: /);
+    for (const shape of [{ workers: 1, inlineShard: false }, { workers: 2, inlineShard: false }, { workers: 1, inlineShard: true }]) {
+      const pool = new LoopPool(shape);
+      try {
+        expect((await pool.checkLines(lines)).map((v) => (v instanceof Error ? v.message : JSON.stringify(v)))).toEqual(want);
+      } finally {
+        await pool.close();
+      }
+    }
   });
 
   it.skipIf(traceDir === null)('gives checkBatch\'s verdicts on the real traces, in an engine and in a pool', async () => {
