@@ -61,6 +61,13 @@ function show(v: unknown): string {
 
 const bytes = (lines: readonly string[]): Buffer[] => lines.map((l) => Buffer.from(l, 'utf8'));
 
+/** Every shape of pool: workers only (one, two), and one worker beside a shard in the calling thread. */
+const POOL_SHAPES = [
+  { workers: 1, inlineShard: false },
+  { workers: 2, inlineShard: false },
+  { workers: 1, inlineShard: true },
+] as const;
+
 describe('checkLines: calls given as bytes', () => {
   it('an engine (both kinds) gives checkBatch\'s verdicts for the calls the lines hold', () => {
     fc.assert(
@@ -77,12 +84,7 @@ describe('checkLines: calls given as bytes', () => {
   });
 
   it('pools of every shape give the same verdicts as the engine', async () => {
-    const shapes = [
-      { workers: 1, inlineShard: false },
-      { workers: 2, inlineShard: false },
-      { workers: 1, inlineShard: true },
-    ];
-    const pools = shapes.map((s) => new LoopPool({ ...s, maxSessions: 1000 }));
+    const pools = POOL_SHAPES.map((s) => new LoopPool({ ...s, maxSessions: 1000 }));
     try {
       await fc.assert(
         fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 80 }), async (lines) => {
@@ -116,12 +118,7 @@ describe('checkLines: calls given as bytes', () => {
       record.map((r) => `${JSON.stringify(r).slice(0, -1)},"text":"déjà vu"}`),
     );
     const full = (v: unknown): string => (v instanceof Error ? `${v.name} ${(v as { field?: string }).field ?? ''}: ${v.message}` : JSON.stringify(v));
-    const shapes = [
-      { workers: 1, inlineShard: false },
-      { workers: 2, inlineShard: false },
-      { workers: 1, inlineShard: true },
-    ];
-    const pools = shapes.map((s) => new LoopPool({ ...s, maxSessions: 1000 }));
+    const pools = POOL_SHAPES.map((s) => new LoopPool({ ...s, maxSessions: 1000 }));
     try {
       await fc.assert(
         fc.asyncProperty(fc.array(tricky, { minLength: 1, maxLength: 60 }), async (lines) => {
@@ -176,7 +173,7 @@ describe('checkLines: calls given as bytes', () => {
     expect(want[1]).toMatch(/^lines\[1\]: the record is not valid UTF-8/);
     expect(want[2]).toMatch(/^lines\[2\]: the record is not JSON/);
     expect(want[4]).toMatch(/^lines\[4\]: /);
-    for (const shape of [{ workers: 1, inlineShard: false }, { workers: 2, inlineShard: false }, { workers: 1, inlineShard: true }]) {
+    for (const shape of POOL_SHAPES) {
       const pool = new LoopPool(shape);
       try {
         expect((await pool.checkLines(lines)).map((v) => (v instanceof Error ? v.message : JSON.stringify(v)))).toEqual(want);

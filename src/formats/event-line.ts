@@ -21,8 +21,8 @@ import { toolEvent } from './session-calls.js';
 import { MAX_NESTING } from './trace-record.js';
 import type { ToolEvent } from '../types.js';
 
-/** Longest line read this way (longer ones are parsed whole: the module's memory never shrinks). */
-const MAX_FAST_LINE_BYTES = 1 << 20;
+/** Longest line the module reads (longer ones are parsed whole: the module's memory never shrinks). */
+export const MAX_FAST_LINE_BYTES = 1 << 20;
 
 /** Bytes the module may read past a line's end (its string scan loads 16 at a time). */
 const SLACK = 16;
@@ -94,19 +94,34 @@ class LineFields {
 const fields = new LineFields();
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * Copies a line into the module's bytes area, with `slack` bytes after it that the module may read (never
+ * counted): the line's address there, or 0 when it is longer than MAX_FAST_LINE_BYTES or memory is full.
+ */
+export function copyLineIn(bytes: Uint8Array, slack: number): number {
+  if (bytes.length > MAX_FAST_LINE_BYTES) return 0;
+  const wasm = sharedInstance();
+  const ptr = wasm.exports.reserveBytes(bytes.length + slack);
+  if (ptr !== 0) wasm.views().u8.set(bytes, ptr);
+  return ptr;
+}
+
+/** `bytes` as a Buffer over the same memory (itself when it is one), for Node's string decoders. */
+export function bufferOver(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** Scans `bytes` into the shared field table; false when the line must be parsed the usual way. */
 function scan(bytes: Uint8Array): boolean {
   const n = bytes.length;
-  if (n < 2 || n > MAX_FAST_LINE_BYTES) return false;
-  const wasm = sharedInstance();
-  const ptr = wasm.exports.reserveBytes(n + SLACK);
+  if (n < 2) return false;
+  const ptr = copyLineIn(bytes, SLACK);
   if (ptr === 0) return false;
-  const views = wasm.views();
-  views.u8.set(bytes, ptr);
+  const wasm = sharedInstance();
   if (wasm.exports.scanEventLine(ptr, n, MAX_NESTING) !== A.LINE_OK) return false;
   const f = fields;
-  f.text = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  f.u32 = views.u32;
+  f.text = bufferOver(bytes);
+  f.u32 = wasm.views().u32;
   f.at = wasm.exports.lineFields() >>> 2;
   return true;
 }

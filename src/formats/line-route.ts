@@ -14,11 +14,12 @@
  */
 import { ROUTE_OPENING_MAX, ROUTE_SESSION_MAX } from '../wasm/generated/abi.js';
 import { sharedInstance } from '../wasm/wasm-module.js';
+import { bufferOver, copyLineIn } from './event-line.js';
 
-/** Longest line routed by its first bytes (longer ones are read whole: the module's memory never shrinks). */
-const MAX_ROUTED_LINE_BYTES = 1 << 20;
 /** Bytes the module may read past a line's end (it loads sixteen at a time, from up to two bytes on). */
 const SLACK = 18;
+/** The shortest line routed by its first bytes: an opening and a one-byte name. */
+const SHORTEST_ROUTED = '{"session":"x"'.length;
 const KEY = Buffer.from('"session"', 'latin1');
 
 const isWs = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
@@ -67,15 +68,11 @@ export function routeSession(bytes: Uint8Array): number {
  * be read whole to know its session.
  */
 export function lineRouteSession(bytes: Uint8Array): string | null {
-  const n = bytes.length;
-  if (n < 14 || n > MAX_ROUTED_LINE_BYTES || bytes[0] !== 0x7b) return null;
-  const wasm = sharedInstance();
-  const ptr = wasm.exports.reserveBytes(n + SLACK);
+  if (bytes.length < SHORTEST_ROUTED || bytes[0] !== 0x7b) return null;
+  const ptr = copyLineIn(bytes, SLACK);
   if (ptr === 0) return null;
-  wasm.views().u8.set(bytes, ptr);
-  const at = wasm.exports.routeSession(ptr, n);
+  const at = sharedInstance().exports.routeSession(ptr, bytes.length);
   if (at === 0) return null;
   const start = at & 0xff;
-  const text = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return text.latin1Slice(start, start + (at >>> 8));
+  return bufferOver(bytes).latin1Slice(start, start + (at >>> 8));
 }
