@@ -41,8 +41,12 @@ async function throughWorkers(events: readonly SessionEvent[], n: number, batch:
   cleanup.push(() => collector.close());
   await publishAll(server.url, withIds(events), batch);
   await collector.waitFor(events.length, 60_000);
-  // each worker checked some of the calls
-  for (const w of ws) expect(w.stats.calls).toBeGreaterThan(0);
+  // every call was checked (some twice, where a partition moved), and by more than one worker when there
+  // are several: not by each, since on a starved machine a worker may lose its partitions (a lease renewal
+  // that times out) before its first call, and their new owner's verdicts must be the same
+  const checked = ws.map((w) => w.stats.calls);
+  expect(checked.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(events.length);
+  expect(checked.filter((k) => k > 0).length, `calls checked by each worker: ${checked.join(', ')}`).toBeGreaterThanOrEqual(Math.min(n, 2));
   return events.map((_, i) => {
     const seen = collector.byId.get(String(i)) ?? [];
     expect(new Set(seen).size, `call ${i} answered differently: ${seen.join(' / ').slice(0, 300)}`).toBe(1);
