@@ -4,21 +4,24 @@
  * the calling thread's CPU per call (from /proc, Linux only) and every other thread's (workers, and V8's
  * helper threads: the garbage collector's among them), and the process's minor page faults per call.
  *
- *   node dist/bench/pool-bytes-cost.js core|all engine|pool1|pool2|pool1i [sessions = 10000] [calls = 40] [dist]
+ *   node dist/bench/pool-bytes-cost.js core|all|all-but-similar engine|pool1|pool2|pool1i [sessions = 10000] [calls = 40] [dist]
  *
+ * all-but-similar: every default detector but similar args, the one that keeps each call's args for the
+ * next `window + 1` calls (what that retention costs a fleet). With a pool, the other threads' CPU is also
+ * split: the busiest ones (the workers) and the rest (V8's and libuv's helpers).
  * pool1: 1 worker; pool2: 2 workers; pool1i: 1 worker and a shard in this thread. `dist` (a built `dist`
  * folder, e.g. a base commit built with `--outDir`) times that build's engine and pool instead of this
  * one's, with this build's fleet: run two builds alternating, a few times each, and compare medians
  * (timings on this VM vary by 10-40% between runs).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FLEET_BATCH, FLEET_DETECTORS } from './fleet-bench.js';
 import { fleetEvents } from './fleet.js';
 
 const [which = 'core', mode = 'pool2', sessions = '10000', calls = '40', dist] = process.argv.slice(2);
-if (which !== 'core' && which !== 'all') throw new Error(`unknown detector set ${which}: core or all`);
+if (which !== 'core' && which !== 'all' && which !== 'all-but-similar') throw new Error(`unknown detector set ${which}: core, all or all-but-similar`);
 if (!['engine', 'pool1', 'pool2', 'pool1i'].includes(mode)) throw new Error(`unknown mode ${mode}: engine, pool1, pool2 or pool1i`);
 const at = (file: string): string => (dist === undefined ? new URL(`../${file}`, import.meta.url).href : pathToFileURL(resolve(dist, file)).href);
 const { LoopEngine } = (await import(at('src/engine/loop-engine.js'))) as typeof import('../src/engine/loop-engine.js');
@@ -58,10 +61,23 @@ function threadCpuMs(): number {
   const fields = statOf(`/proc/self/task/${process.pid}/stat`);
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+/** Every thread's CPU time in ms so far, by thread id (threads that end meanwhile drop out). */
+function tasksCpuMs(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const f = statOf(`/proc/self/task/${tid}/stat`);
+      out.set(tid, (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
 /** The process's minor page faults so far (every thread's). */
 const minorFaults = (): number => Number(statOf('/proc/self/stat')[7]);
 
-const options = FLEET_DETECTORS[which];
+const options = which === 'all-but-similar' ? { detectors: { similarArgs: false } } : FLEET_DETECTORS[which];
 const main = pack(fleetEvents(Number(sessions), Number(calls)));
 const warm = pack(fleetEvents(2000, 10).map((e) => ({ ...e, session: `warm-${e.session}` })));
 let check: (lines: Buffer[]) => unknown;
@@ -79,6 +95,7 @@ for (const b of batchesOf(warm)) await check(b);
 const inFlight = new Set<Promise<unknown>>();
 const cpu0 = process.cpuUsage();
 const thread0 = threadCpuMs();
+const tasks0 = tasksCpuMs();
 const faults0 = minorFaults();
 const t0 = performance.now();
 for (const b of batchesOf(main)) {
@@ -90,10 +107,14 @@ await Promise.all(inFlight);
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 const threadMs = threadCpuMs() - thread0;
+// the other threads, busiest first: a pool's workers lead, V8's and libuv's helpers follow
+const others = [...tasksCpuMs()].filter(([tid]) => tid !== String(process.pid)).map(([tid, ms]) => ms - (tasks0.get(tid) ?? 0)).sort((a, b) => b - a);
+const workerCount = mode === 'pool2' ? 2 : mode === 'engine' ? 0 : 1;
 const faults = minorFaults() - faults0;
 const allMs = (cpu.user + cpu.system) / 1000;
 const perCall = (ms: number): string => `${Math.round((ms * 1e6) / main.n).toLocaleString('en')} ns`;
 console.log(
-  `${which} ${mode}${dist === undefined ? '' : ` (${dist})`}: ${Math.round(main.n / seconds).toLocaleString('en')} calls/s; CPU ${(allMs / 1000 / seconds).toFixed(2)} cores; per call: this thread ${perCall(threadMs)}, other threads ${perCall(allMs - threadMs)}; minor page faults ${(faults / main.n).toFixed(2)} a call`,
+  `${which} ${mode}${dist === undefined ? '' : ` (${dist})`}: ${Math.round(main.n / seconds).toLocaleString('en')} calls/s; CPU ${(allMs / 1000 / seconds).toFixed(2)} cores; per call: this thread ${perCall(threadMs)}, other threads ${perCall(allMs - threadMs)}` +
+    `${workerCount === 0 ? '' : ` (the ${workerCount === 1 ? 'busiest' : `${workerCount} busiest`} ${perCall(others.slice(0, workerCount).reduce((a, b) => a + b, 0))}, the rest ${perCall(others.slice(workerCount).reduce((a, b) => a + b, 0))})`}; minor page faults ${(faults / main.n).toFixed(2)} a call`,
 );
 await close();
