@@ -59,8 +59,9 @@ export interface WorkerStats {
 export const DEFAULT_SNAPSHOT_EVERY = 100;
 
 /**
- * Messages checked in one turn of the event loop at most: ~256 one-call messages of the real traces take
- * 16 ms (median; 83 at most) with every detector here, so a backlog of thousands never holds the loop for the seconds a lease lasts.
+ * Messages checked in one turn of the event loop at most: 256 one-call messages of the real traces take
+ * 16 ms (median; 83 at most) with every detector here, so a backlog of thousands never holds the loop for
+ * the seconds a lease lasts.
  */
 export const CHECK_SLICE = 256;
 
