@@ -18,7 +18,11 @@ const reader = createEventsReader({ file: '', name: '' });
 /** The call `bytes` hold, with its session, or why they hold none. */
 export function eventFromBytes(bytes: Uint8Array): SessionEvent | InvalidEventError {
   const fast = readEventLine(bytes);
-  if (fast !== null) return sessionEvent(fast.session, fast.event);
+  return fast !== null ? sessionEvent(fast.session, fast.event) : parsedEvent(bytes);
+}
+
+/** {@link eventFromBytes} the parsing way only: for bytes `readEventLine` has already declined. */
+export function parsedEvent(bytes: Uint8Array): SessionEvent | InvalidEventError {
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -43,6 +47,10 @@ export function eventFromBytes(bytes: Uint8Array): SessionEvent | InvalidEventEr
  */
 export function eventOfLine(line: unknown, i: number): SessionEvent | InvalidEventError {
   if (!(line instanceof Uint8Array)) return new InvalidEventError('lines', `lines[${i}] must be a Uint8Array, received ${describe(line)}`);
-  const e = eventFromBytes(line);
+  return atLine(eventFromBytes(line), i);
+}
+
+/** `e`, or its error as line `i` of a `checkLines` batch gets it. */
+export function atLine(e: SessionEvent | InvalidEventError, i: number): SessionEvent | InvalidEventError {
   return e instanceof InvalidEventError ? new InvalidEventError(e.field, `lines[${i}]: ${e.message}`) : e;
 }

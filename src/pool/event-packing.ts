@@ -13,7 +13,7 @@
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { readEventLine } from '../formats/event-line.js';
 import { sessionEvent } from '../engine/loop-engine.js';
-import { eventOfLine } from '../engine/event-bytes.js';
+import { atLine, parsedEvent } from '../engine/event-bytes.js';
 import { validateEvent } from '../session/observe-event.js';
 import { deserialize } from 'node:v8';
 import { InvalidEventError } from '../errors.js';
@@ -386,7 +386,8 @@ export function readOp(r: ByteReader): PackedOp {
 export function lineEvent(bytes: Uint8Array, index: number, session: string): (ToolEvent & { readonly session: string }) | Error {
   const fast = readEventLine(bytes);
   if (fast !== null) return fast.session === session ? sessionEvent(session, fast.event) : misrouted(index);
-  const e = eventOfLine(bytes, index);
+  // declined from its bytes: parsed (not read from its bytes a second time)
+  const e = atLine(parsedEvent(bytes), index);
   if (e instanceof Error) return e;
   if (e.session !== session) return misrouted(index);
   try {

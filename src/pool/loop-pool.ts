@@ -39,7 +39,7 @@ import type { SessionEvent, SessionLiveCall } from '../engine/loop-engine.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
 import { ENCODED, type LiveOpCode, Op } from './event-packing.js';
-import { eventOfLine } from '../engine/event-bytes.js';
+import { atLine, eventOfLine, parsedEvent } from '../engine/event-bytes.js';
 import { eventLineSession } from '../formats/event-line.js';
 import { lineRouteSession } from '../formats/line-route.js';
 import { ArgsEncoder } from '../wasm/args-encoder.js';
@@ -349,8 +349,9 @@ export class LoopPool extends EventEmitter {
       touched.add(shard);
       return;
     }
-    // not read from its bytes (or not bytes at all): parsed here, or refused in its place
-    const e = eventOfLine(line, i);
+    // not read from its bytes (eventLineSession declined it: not read from them a second time) or not bytes
+    // at all: parsed here, or refused in its place
+    const e = line instanceof Uint8Array ? atLine(parsedEvent(line), i) : eventOfLine(line, i);
     if (e instanceof InvalidEventError) {
       this.queued++;
       outcome.settle(i, e);

@@ -195,7 +195,7 @@ export class NatsWorker {
         // not wait behind a long backlog, or the other workers take this busy worker for a dead one
         for (let at = 0; at < chunk.length; at += CHECK_SLICE) {
           if (at > 0) await new Promise<void>((r) => setImmediate(r));
-          await this.check(at === 0 && chunk.length <= CHECK_SLICE ? chunk : chunk.slice(at, at + CHECK_SLICE));
+          await this.check(chunk.length <= CHECK_SLICE ? chunk : chunk.slice(at, at + CHECK_SLICE));
         }
       }
     } catch (e) {
