@@ -96,6 +96,19 @@ export function errorWithNotes(error: unknown, notes: readonly string[]): unknow
   return new Error(withNotes(message, notes), { cause: error });
 }
 
+/**
+ * `obj` with `props` in place of its own: a plain object is copied with them, any other object (a class
+ * instance) is not copied but shadowed (a new object whose prototype is `obj`, with `props` as its own, not
+ * enumerable), so its methods, getters and state stay reachable and calls of the original bound to it.
+ */
+export function withOwn<T extends object>(obj: T, props: Record<string, unknown>): T {
+  const proto = Object.getPrototypeOf(obj) as unknown;
+  if (proto === Object.prototype || proto === null) return { ...obj, ...props };
+  const out = Object.create(obj) as T;
+  for (const [key, value] of Object.entries(props)) Object.defineProperty(out, key, { value, writable: true, configurable: true, enumerable: false });
+  return out;
+}
+
 /** The text the model sees for a blocked call. */
 export function denialText(d: LiveDecision): string {
   return d.message ?? '[loopwatch] This call was blocked and did not run.';
