@@ -124,14 +124,19 @@ describe('loopwatch/anthropic (the SDK tool runner with a scripted fetch)', () =
   it('should take the runner\'s own tools list: server tools as they are, class-based tools with their prototype', async () => {
     const s = LEGITIMATE[3] as LiveScenario; // the first exploration of a repository: bash only
     const script = new Script(s.calls);
-    /** A tool written as a class: its run uses its own state and methods. */
+    /** A tool written as a class: its run and parse use its own state, methods and private fields. */
     class BashTool {
       readonly type = 'custom' as const;
       readonly name = 'bash';
       readonly input_schema = { type: 'object' as const, properties: { command: { type: 'string' } } };
       runs = 0;
       #script = script;
+      #parses = 0;
+      get parses(): number {
+        return this.#parses;
+      }
       parse(input: unknown): Record<string, unknown> {
+        this.#parses++; // the runner calls parse on the tool it was given: a private field must still be reachable
         return input as Record<string, unknown>;
       }
       async run(_args: Record<string, unknown>, context?: { toolUse: { id: string } }): Promise<string> {
@@ -155,6 +160,7 @@ describe('loopwatch/anthropic (the SDK tool runner with a scripted fetch)', () =
     expect(final?.content).toEqual([{ type: 'text', text: 'done' }]);
     expectLegitimateRun(spy, script, 'run-6');
     expect(bash.runs).toBe(s.calls.length);
+    expect(bash.parses).toBe(s.calls.length);
     // every request still defined the tools as the API takes them
     const sent = JSON.parse(bodies[0] as string) as { tools: Record<string, unknown>[] };
     expect(sent.tools).toEqual([
