@@ -25,6 +25,7 @@ export const ErrorCode = {
   LOOP_STOPPED: 'ERR_LOOPWATCH_LOOP_STOPPED',
   CALL_DENIED: 'ERR_LOOPWATCH_CALL_DENIED',
   CAPACITY: 'ERR_LOOPWATCH_CAPACITY',
+  SESSION_STOPPED: 'ERR_LOOPWATCH_SESSION_STOPPED',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -226,6 +227,25 @@ export class CapacityError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'CapacityError';
+    brand(this);
+  }
+}
+
+/**
+ * A new run was started on a session loopwatch had already stopped (an agent or tool set reused with the
+ * same session after a stop): the SDK adapters fail loudly instead of letting the new run do nothing. Name
+ * a session per run, or `guard.end(session)` to start the session over.
+ */
+export class SessionStoppedError extends Error {
+  /** `ERR_LOOPWATCH_SESSION_STOPPED`. */
+  readonly code: ErrorCodeValue = ErrorCode.SESSION_STOPPED;
+  /** The decision that stopped the session's earlier run. */
+  readonly decision: LiveDecision;
+
+  constructor(decision: LiveDecision) {
+    super(`loopwatch stopped session "${decision.session}" in an earlier run, and a new run was started on it: name a session per run, or call guard.end("${decision.session}") to start it over`);
+    this.name = 'SessionStoppedError';
+    this.decision = decision;
     brand(this);
   }
 }

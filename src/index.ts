@@ -84,6 +84,7 @@ export {
   SessionLostError,
   LoopStoppedError,
   CallDeniedError,
+  SessionStoppedError,
   WasmTrapError,
   isLoopwatchError,
 } from './errors.js';
