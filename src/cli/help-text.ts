@@ -244,6 +244,20 @@ Options:
   --config FILE          detection options as JSON
   -h, --help             this help
 
+A NATS JetStream worker instead (docs/service.md): --nats URL[,URL...] (a user and password, or a token,
+in the URL are used; printed redacted), then:
+  --partitions N         partitions of the calls stream (default: 16)
+  --snapshot-every N     calls of a session between two stored snapshots (default: 100)
+  --lease-ms MS          a worker not heard of for this long loses its partitions (default: 5000)
+  --worker-id ID         this worker's id (default: host, pid and a random part)
+  --nats-user USER       with --nats-password-file FILE (its first line)
+  --nats-token-file FILE token (its first line)
+  --nats-creds FILE      user JWT credentials (.creds)
+  --nats-nkey FILE       user NKey seed
+  --nats-tls-ca FILE     CA of the server's certificate (PEM); --nats-tls-cert FILE --nats-tls-key FILE
+                         when the server verifies clients
+  --nats-connect-wait S  keep trying to reach the server at start for S seconds, then exit 1 (default: 60)
+
 Examples:
   loopwatch serve --port 7878
   curl -s localhost:7878/v1/check -d '{"session":"run-1","tool":"bash","args":{"command":"ls"}}'

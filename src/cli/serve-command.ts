@@ -5,6 +5,7 @@
  * state directory (restored at the next start) and exits 0; 1 when a session could not be written (each is
  * named on stderr).
  */
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BearerToken, isLoopback } from '../serve/bearer-token.js';
@@ -12,6 +13,7 @@ import { DEFAULT_PORT, type ServeOptions } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { detectionOptions } from './detection-options.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
+import { type NatsAuthOptions, redactConnection, shownServers } from '../serve/nats/nats-auth.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions } from '../serve/nats/nats-worker.js';
 import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
 import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
@@ -37,16 +39,57 @@ const SERVE_FLAGS: FlagSpec = {
   'snapshot-every': { type: 'string' },
   'lease-ms': { type: 'string' },
   'worker-id': { type: 'string' },
+  'nats-user': { type: 'string' },
+  'nats-password-file': { type: 'string' },
+  'nats-token-file': { type: 'string' },
+  'nats-creds': { type: 'string' },
+  'nats-nkey': { type: 'string' },
+  'nats-tls-ca': { type: 'string' },
+  'nats-tls-cert': { type: 'string' },
+  'nats-tls-key': { type: 'string' },
+  'nats-connect-wait': { type: 'string' },
 };
 
+/** Flags of the NATS connection: credentials, TLS, the wait for a server at start. */
+const NATS_CONNECTION = ['nats-user', 'nats-password-file', 'nats-token-file', 'nats-creds', 'nats-nkey', 'nats-tls-ca', 'nats-tls-cert', 'nats-tls-key', 'nats-connect-wait'];
 /** Flags that only a NATS worker takes, and those only the HTTP server takes. */
-const NATS_ONLY = ['partitions', 'snapshot-every', 'lease-ms', 'worker-id'];
+const NATS_ONLY = ['partitions', 'snapshot-every', 'lease-ms', 'worker-id', ...NATS_CONNECTION];
 const HTTP_ONLY = ['host', 'port', 'token-file', 'state-dir', 'no-state', 'body-limit', 'max-in-flight'];
 
 /** The default state directory for a port: `$XDG_STATE_HOME/loopwatch/serve-<port>` (or `~/.local/state/...`). */
 export function defaultStateDir(port: number): string {
   const base = process.env.XDG_STATE_HOME !== undefined && process.env.XDG_STATE_HOME !== '' ? process.env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
   return join(base, 'loopwatch', `serve-${port}`);
+}
+
+/** The first line of a secret's file (a password, a token); a UsageError naming the flag, never the content. */
+function secretLine(flag: string, path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--${flag} ${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const line = (text.split(/\r?\n/)[0] ?? '').trim();
+  if (line === '') throw new UsageError(`--${flag} ${path}: the first line is empty`);
+  return line;
+}
+
+/** The NATS credentials and TLS files the flags name (the password and token read from their files now). */
+function natsAuth(v: ParsedFlags['values']): NatsAuthOptions {
+  const f = (name: string): string | undefined => stringOf(v, name);
+  const user = f('nats-user');
+  const passwordFile = f('nats-password-file');
+  if ((user === undefined) !== (passwordFile === undefined)) throw new UsageError('--nats-user and --nats-password-file go together');
+  if (f('nats-tls-cert') !== undefined && f('nats-tls-key') === undefined) throw new UsageError('--nats-tls-cert needs --nats-tls-key (the certificate\'s private key)');
+  if (f('nats-tls-key') !== undefined && f('nats-tls-cert') === undefined) throw new UsageError('--nats-tls-key needs --nats-tls-cert');
+  const token = f('nats-token-file');
+  const files: [keyof NatsAuthOptions, string][] = [['credsFile', 'nats-creds'], ['nkeySeedFile', 'nats-nkey'], ['tlsCaFile', 'nats-tls-ca'], ['tlsCertFile', 'nats-tls-cert'], ['tlsKeyFile', 'nats-tls-key']];
+  return {
+    ...(user === undefined || passwordFile === undefined ? {} : { user, pass: secretLine('nats-password-file', passwordFile) }),
+    ...(token === undefined ? {} : { token: secretLine('nats-token-file', token) }),
+    ...Object.fromEntries(files.filter(([, flag]) => f(flag) !== undefined).map(([key, flag]) => [key, f(flag)])),
+  };
 }
 
 /** The flags of a `loopwatch serve` run: HTTP server options, or NATS worker options with --nats. */
@@ -78,13 +121,16 @@ export function serveSettings(args: readonly string[]): ServeSettings {
   }
   const stray = given(HTTP_ONLY);
   if (stray !== undefined) throw new UsageError(`--${stray} is for the HTTP server, not a NATS worker (--nats)`);
-  if (!/^(nats|tls):\/\/[^\s]+$/.test(nats) && !/^[\w.-]+:\d+$/.test(nats)) throw new UsageError(`--nats must be a server URL such as nats://127.0.0.1:4222, received "${nats}"`);
+  if (!nats.split(',').every((u) => /^(nats|tls):\/\/[^\s]+$/.test(u) || /^[\w.-]+:\d+$/.test(u))) throw new UsageError(`--nats must be a server URL such as nats://127.0.0.1:4222 (or several, separated by commas), received "${shownServers(nats)}"`);
   const workerId = stringOf(v, 'worker-id');
   if (workerId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(workerId)) throw new UsageError(`--worker-id must be 1 to 64 letters, digits, _ or -, received "${workerId}"`);
   return {
     kind: 'nats',
     options: {
       servers: nats,
+      auth: natsAuth(v),
+      // seconds, as given; 0: one attempt
+      connectWaitMs: integerFlag('--nats-connect-wait', stringOf(v, 'nats-connect-wait'), 60, 0, 86_400) * 1000,
       engine,
       partitions: integerFlag('--partitions', stringOf(v, 'partitions'), DEFAULT_PARTITIONS, 1, 1024),
       snapshotEvery: integerFlag('--snapshot-every', stringOf(v, 'snapshot-every'), 100, 1, 1_000_000),
@@ -136,9 +182,16 @@ function stopSignal(): Promise<string> {
   });
 }
 
-/** A NATS worker until SIGTERM or SIGINT; then it releases its partitions (their sessions written) and exits 0. */
+/**
+ * A NATS worker until SIGTERM or SIGINT; then it releases its partitions (their sessions written) and exits
+ * 0. A server that cannot be reached at start is tried again (each attempt said on stderr) for
+ * --nats-connect-wait seconds, then the worker exits 1 (a runtime failure: the setup may well be right);
+ * credentials refused, no JetStream or a stream partitioned another way are a usage error (2).
+ */
 async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<number> {
   const say = (line: string): void => void io.stderr.write(`loopwatch serve: ${line}\n`);
+  const shown = shownServers(options.servers);
+  const redact = (text: string): string => redactConnection(text, options.servers, options.auth);
   const stopped = stopSignal();
   // the NATS client is loaded only by a worker
   const { NatsWorker } = await import('../serve/nats/nats-worker.js');
@@ -146,13 +199,18 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
   try {
     worker = await NatsWorker.start({
       ...options,
+      onConnectRetry: (attempt, delayMs, problem) => say(`--nats ${shown}: ${problem}; trying again in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}, up to --nats-connect-wait ${(options.connectWaitMs ?? 0) / 1000} s)`),
       onEvent: (e) => say(e.type === 'session-lost' ? `session ${JSON.stringify(e.sessionId)} (partition ${e.partition}): state not kept: ${e.problem}` : `partition ${e.partition} ${e.type}`),
     });
   } catch (e) {
-    // an unreachable server, no JetStream, a stream partitioned another way: the setup, not a bug
-    throw new UsageError(`--nats ${String(options.servers)}: ${(e as Error).message}`);
+    if ((e as Error).name === 'NatsUnreachableError') {
+      say(`--nats ${shown}: ${redact((e as Error).message)}`);
+      return 1;
+    }
+    // credentials refused, no JetStream, a stream partitioned another way: the setup, not a bug
+    throw new UsageError(`--nats ${shown}: ${redact((e as Error).message)}`);
   }
-  say(`NATS worker on ${String(options.servers)}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 100} calls`);
+  say(`NATS worker on ${shown}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 100} calls`);
   const signal = await stopped;
   say(`${signal}: releasing partitions ${worker.partitions().join(', ') || '(none)'}`);
   await worker.stop();

@@ -7,11 +7,13 @@
  * LiveDecision.
  */
 import { type JetStreamClient, type PubAck, jetstream } from '@nats-io/jetstream';
-import { type MsgHdrs, type NatsConnection, type Subscription, connect, createInbox, headers } from '@nats-io/transport-node';
+import { type MsgHdrs, type NatsConnection, type Subscription, createInbox, headers } from '@nats-io/transport-node';
 import { ErrorCode, InvalidEventError } from '../../errors.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../../live/live-call.js';
 import type { ToolEvent } from '../../types.js';
 import type { MessageResult } from './call-message.js';
+import type { NatsAuthOptions } from './nats-auth.js';
+import { connectNats } from './nats-connect.js';
 import { OP_HEADER, REPLY_HEADER, inputSubject, sessionToken } from './subjects.js';
 
 /** A call as published: a tool call with the caller's id (used to drop repeated publishes). */
@@ -41,9 +43,12 @@ export class NatsCaller {
     this.js = jetstream(nc);
   }
 
-  /** Connects to the server(s). */
-  static async connect(servers: string | string[]): Promise<NatsCaller> {
-    return new NatsCaller(await connect({ servers, name: 'loopwatch-caller' }));
+  /**
+   * Connects to the server(s): a URL (a user and password, or a token, in it are used), URLs separated by
+   * commas, or a list; `auth` gives credentials and TLS files (see NatsAuthOptions).
+   */
+  static async connect(servers: string | string[], auth: NatsAuthOptions = {}): Promise<NatsCaller> {
+    return new NatsCaller(await connectNats(servers, auth, { name: 'loopwatch-caller' }));
   }
 
   /** Publishes calls of one session (one message); resolves when the stream has stored it. */

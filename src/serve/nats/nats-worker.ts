@@ -10,13 +10,15 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { type NatsConnection, connect, headers } from '@nats-io/transport-node';
+import { type NatsConnection, headers } from '@nats-io/transport-node';
 import { ErrorCode } from '../../errors.js';
 import { LoopEngine } from '../../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../../engine/engine-options.js';
 import type { PhasedCall } from '../call-schema.js';
 import { CheckService, errorResult } from '../check-service.js';
 import { type MessageCall, type MessageResult, readCallMessage } from './call-message.js';
+import type { NatsAuthOptions } from './nats-auth.js';
+import { connectNats } from './nats-connect.js';
 import { type NatsLayout, ensureLayout, takeOverConsumer } from './nats-setup.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
@@ -30,8 +32,14 @@ export type WorkerEvent =
 
 /** Options of a NATS worker. */
 export interface NatsWorkerOptions extends Partial<NatsLayout> {
-  /** The NATS server(s), e.g. `nats://127.0.0.1:4222`. */
+  /** The NATS server(s), e.g. `nats://127.0.0.1:4222` (a user and password, or a token, in a URL are used). */
   readonly servers: string | string[];
+  /** Credentials and TLS files (see NatsAuthOptions). */
+  readonly auth?: NatsAuthOptions;
+  /** How long to keep trying to reach a server that cannot be reached at start, in ms. @default 0 (one attempt) */
+  readonly connectWaitMs?: number;
+  /** Hears each failed attempt to reach the server at start that will be tried again (its message redacted). */
+  readonly onConnectRetry?: (attempt: number, delayMs: number, problem: string) => void;
   /** This worker's id (unique among the workers). @default `<host>-<pid>-<random>` */
   readonly workerId?: string;
   /** Calls of a session between two snapshots written to the bucket. @default 100 */
@@ -115,7 +123,12 @@ export class NatsWorker {
   /** Connects, makes the shared layout if missing, and starts claiming partitions. */
   static async start(options: NatsWorkerOptions): Promise<NatsWorker> {
     const layout: NatsLayout = { ...DEFAULT_LAYOUT, ...Object.fromEntries(Object.entries(options).filter(([k, v]) => k in DEFAULT_LAYOUT && v !== undefined)) };
-    const nc = await connect({ servers: options.servers, name: 'loopwatch-worker', maxReconnectAttempts: -1 });
+    const nc = await connectNats(options.servers, options.auth ?? {}, {
+      name: 'loopwatch-worker',
+      client: { maxReconnectAttempts: -1 },
+      ...(options.connectWaitMs === undefined ? {} : { waitMs: options.connectWaitMs }),
+      ...(options.onConnectRetry === undefined ? {} : { onRetry: options.onConnectRetry }),
+    });
     try {
       const jsm = await jetstreamManager(nc);
       const { sessions, owners } = await ensureLayout(nc, jsm, layout);
