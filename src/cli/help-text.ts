@@ -2,6 +2,7 @@
 import { DEFAULT_SEED, DEFAULT_SESSIONS } from '../demo/fleet/truth.js';
 import { FORMAT_NAMES } from '../formats/trace-record.js';
 import { PRESETS } from './detection-options.js';
+import { NATS_CONNECTION_HELP } from './nats-flags.js';
 
 /**
  * Help for `loopwatch` itself. `bench` is listed only where the benchmark suite is built (a checkout), not
@@ -250,13 +251,7 @@ in the URL are used; printed redacted), then:
   --snapshot-every N     calls of a session between two stored snapshots (default: 100)
   --lease-ms MS          a worker not heard of for this long loses its partitions (default: 5000)
   --worker-id ID         this worker's id (default: host, pid and a random part)
-  --nats-user USER       with --nats-password-file FILE (its first line)
-  --nats-token-file FILE token (its first line)
-  --nats-creds FILE      user JWT credentials (.creds)
-  --nats-nkey FILE       user NKey seed
-  --nats-tls-ca FILE     CA of the server's certificate (PEM); --nats-tls-cert FILE --nats-tls-key FILE
-                         when the server verifies clients
-  --nats-connect-wait S  keep trying to reach the server at start for S seconds, then exit 1 (default: 60)
+${NATS_CONNECTION_HELP}
 
 Examples:
   loopwatch serve --port 7878

@@ -5,7 +5,6 @@
  * state directory (restored at the next start) and exits 0; 1 when a session could not be written (each is
  * named on stderr).
  */
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BearerToken, isLoopback } from '../serve/bearer-token.js';
@@ -13,10 +12,11 @@ import { DEFAULT_PORT, type ServeOptions } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { detectionOptions } from './detection-options.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
-import { type NatsAuthOptions, redactConnection, shownServers } from '../serve/nats/nats-auth.js';
+import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions } from '../serve/nats/nats-worker.js';
 import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
 import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
+import { NATS_CONNECTION_SPEC, connectWaitMs, natsAuth } from './nats-flags.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
 import type { LoopDetectorOptions } from '../options/options.js';
@@ -39,57 +39,17 @@ const SERVE_FLAGS: FlagSpec = {
   'snapshot-every': { type: 'string' },
   'lease-ms': { type: 'string' },
   'worker-id': { type: 'string' },
-  'nats-user': { type: 'string' },
-  'nats-password-file': { type: 'string' },
-  'nats-token-file': { type: 'string' },
-  'nats-creds': { type: 'string' },
-  'nats-nkey': { type: 'string' },
-  'nats-tls-ca': { type: 'string' },
-  'nats-tls-cert': { type: 'string' },
-  'nats-tls-key': { type: 'string' },
-  'nats-connect-wait': { type: 'string' },
+  ...NATS_CONNECTION_SPEC,
 };
 
-/** Flags of the NATS connection: credentials, TLS, the wait for a server at start. */
-const NATS_CONNECTION = ['nats-user', 'nats-password-file', 'nats-token-file', 'nats-creds', 'nats-nkey', 'nats-tls-ca', 'nats-tls-cert', 'nats-tls-key', 'nats-connect-wait'];
 /** Flags that only a NATS worker takes, and those only the HTTP server takes. */
-const NATS_ONLY = ['partitions', 'snapshot-every', 'lease-ms', 'worker-id', ...NATS_CONNECTION];
+const NATS_ONLY = ['partitions', 'snapshot-every', 'lease-ms', 'worker-id', ...Object.keys(NATS_CONNECTION_SPEC)];
 const HTTP_ONLY = ['host', 'port', 'token-file', 'state-dir', 'no-state', 'body-limit', 'max-in-flight'];
 
 /** The default state directory for a port: `$XDG_STATE_HOME/loopwatch/serve-<port>` (or `~/.local/state/...`). */
 export function defaultStateDir(port: number): string {
   const base = process.env.XDG_STATE_HOME !== undefined && process.env.XDG_STATE_HOME !== '' ? process.env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
   return join(base, 'loopwatch', `serve-${port}`);
-}
-
-/** The first line of a secret's file (a password, a token); a UsageError naming the flag, never the content. */
-function secretLine(flag: string, path: string): string {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--${flag} ${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  const line = (text.split(/\r?\n/)[0] ?? '').trim();
-  if (line === '') throw new UsageError(`--${flag} ${path}: the first line is empty`);
-  return line;
-}
-
-/** The NATS credentials and TLS files the flags name (the password and token read from their files now). */
-function natsAuth(v: ParsedFlags['values']): NatsAuthOptions {
-  const f = (name: string): string | undefined => stringOf(v, name);
-  const user = f('nats-user');
-  const passwordFile = f('nats-password-file');
-  if ((user === undefined) !== (passwordFile === undefined)) throw new UsageError('--nats-user and --nats-password-file go together');
-  if (f('nats-tls-cert') !== undefined && f('nats-tls-key') === undefined) throw new UsageError('--nats-tls-cert needs --nats-tls-key (the certificate\'s private key)');
-  if (f('nats-tls-key') !== undefined && f('nats-tls-cert') === undefined) throw new UsageError('--nats-tls-key needs --nats-tls-cert');
-  const token = f('nats-token-file');
-  const files: [keyof NatsAuthOptions, string][] = [['credsFile', 'nats-creds'], ['nkeySeedFile', 'nats-nkey'], ['tlsCaFile', 'nats-tls-ca'], ['tlsCertFile', 'nats-tls-cert'], ['tlsKeyFile', 'nats-tls-key']];
-  return {
-    ...(user === undefined || passwordFile === undefined ? {} : { user, pass: secretLine('nats-password-file', passwordFile) }),
-    ...(token === undefined ? {} : { token: secretLine('nats-token-file', token) }),
-    ...Object.fromEntries(files.filter(([, flag]) => f(flag) !== undefined).map(([key, flag]) => [key, f(flag)])),
-  };
 }
 
 /** The flags of a `loopwatch serve` run: HTTP server options, or NATS worker options with --nats. */
@@ -129,8 +89,7 @@ export function serveSettings(args: readonly string[]): ServeSettings {
     options: {
       servers: nats,
       auth: natsAuth(v),
-      // seconds, as given; 0: one attempt
-      connectWaitMs: integerFlag('--nats-connect-wait', stringOf(v, 'nats-connect-wait'), 60, 0, 86_400) * 1000,
+      connectWaitMs: connectWaitMs(v),
       engine,
       partitions: integerFlag('--partitions', stringOf(v, 'partitions'), DEFAULT_PARTITIONS, 1, 1024),
       snapshotEvery: integerFlag('--snapshot-every', stringOf(v, 'snapshot-every'), 100, 1, 1_000_000),
