@@ -326,7 +326,8 @@ export class NatsWorker {
     const head = { session: s.id, seq: m.seq, ...(s.ended ? { ended: true } : {}) };
     let body = JSON.stringify({ ...head, results });
     const limit = maxPayload(this.nc) - HEADER_ROOM;
-    if (Buffer.byteLength(body) > limit) {
+    // a UTF-16 unit is at most 3 UTF-8 bytes: most answers need no count
+    if (body.length * 3 > limit && Buffer.byteLength(body) > limit) {
       this.stats.answersTooLarge++;
       const error = { code: ErrorCode.ANSWER_TOO_LARGE, message: `the answer to this message is ${Buffer.byteLength(body)} bytes, over the server's max_payload (${limit + HEADER_ROOM}): publish fewer calls per message; the calls were checked` };
       body = JSON.stringify({ ...head, results: results.map((r) => ('id' in r && r.id !== undefined ? { id: r.id, error } : { error })) });
