@@ -24,8 +24,11 @@ const dir = mkdtempSync(join(tmpdir(), 'loopwatch-nats-auth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const c of cleanup.reverse()) await c();
+  // every cleanup runs (a server is stopped even when a worker's stop failed), the first failure is raised
+  const failed: unknown[] = [];
+  for (const c of cleanup.reverse()) await c().catch((e: unknown) => void failed.push(e));
   cleanup = [];
+  if (failed.length > 0) throw failed[0];
 });
 
 const PASSWORD = 'pw-Vx9-s3cret';

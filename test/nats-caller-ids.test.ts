@@ -21,8 +21,11 @@ describe.skipIf(natsServerBinary === null)('NatsCaller message ids', () => {
     await until('the worker to own its partitions', () => worker.partitions().length === 2);
   }, 30_000);
   afterAll(async () => {
-    await worker?.stop();
-    await server?.stop();
+    try {
+      await worker?.stop();
+    } finally {
+      await server?.stop();
+    }
   }, 30_000);
 
   const call = (id: string) => ({ id, tool: 'bash', args: { command: 'make' } });

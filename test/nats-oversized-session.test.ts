@@ -23,8 +23,11 @@ import { until } from './helpers/nats-run.js';
 const LIMIT = 64 * 1024;
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const c of cleanup.reverse()) await c();
+  // every cleanup runs (a server is stopped even when a worker's stop failed), the first failure is raised
+  const failed: unknown[] = [];
+  for (const c of cleanup.reverse()) await c().catch((e: unknown) => void failed.push(e));
   cleanup = [];
+  if (failed.length > 0) throw failed[0];
 });
 
 async function setUp(config?: string): Promise<{ server: NatsServer; worker: NatsWorker; caller: NatsCaller; events: WorkerEvent[] }> {

@@ -14,8 +14,11 @@ import { natsServerBinary, startNatsServer } from './helpers/nats-server.js';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const c of cleanup.reverse()) await c();
+  // every cleanup runs (a server is stopped even when a worker's stop failed), the first failure is raised
+  const failed: unknown[] = [];
+  for (const c of cleanup.reverse()) await c().catch((e: unknown) => void failed.push(e));
   cleanup = [];
+  if (failed.length > 0) throw failed[0];
 });
 
 /** A TCP port free now (listened on and closed). */
