@@ -26,6 +26,8 @@ export const ErrorCode = {
   CALL_DENIED: 'ERR_LOOPWATCH_CALL_DENIED',
   CAPACITY: 'ERR_LOOPWATCH_CAPACITY',
   SESSION_STOPPED: 'ERR_LOOPWATCH_SESSION_STOPPED',
+  ANSWER_TOO_LARGE: 'ERR_LOOPWATCH_ANSWER_TOO_LARGE',
+  DUPLICATE_CALL: 'ERR_LOOPWATCH_DUPLICATE_CALL',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -174,6 +176,25 @@ export class SessionLostError extends Error {
     this.name = 'SessionLostError';
     this.sessionId = sessionId;
     this.restoredFrom = restoredFrom;
+    brand(this);
+  }
+}
+
+/**
+ * A call published to the NATS service was dropped by the stream as a repeat: a message with the same
+ * `Nats-Msg-Id` (its session, its caller and its call id) was stored within the stream's duplicate window,
+ * so this one is not stored and gets no answer of its own. Give each call of a session its own id.
+ */
+export class DuplicateCallError extends Error {
+  /** `ERR_LOOPWATCH_DUPLICATE_CALL`. */
+  readonly code: ErrorCodeValue = ErrorCode.DUPLICATE_CALL;
+  /** The message id the stream had already stored. */
+  readonly msgId: string;
+
+  constructor(msgId: string, message: string) {
+    super(message);
+    this.name = 'DuplicateCallError';
+    this.msgId = msgId;
     brand(this);
   }
 }

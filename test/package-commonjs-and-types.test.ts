@@ -1,7 +1,8 @@
 /**
  * The package as installed from `npm pack`'s tarball: `require('loopwatch')` works from a .cjs file on Node 20
  * with and without require(esm) (the CommonJS bundle, the pool's workers included), `import` works, the SDK
- * adapters' subpaths (`loopwatch/ai-sdk`, ...) import and require (their errors the index's own classes), the
+ * adapters' subpaths (`loopwatch/ai-sdk`, ...) import and require (their errors the index's own classes), as
+ * does the NATS client's (`loopwatch/nats`, which loads the NATS packages only when it connects), the
  * types of all of them are found under `moduleResolution` node16 (from .cts and .mts) and node10, the tarball has its
  * LICENSE and no source map pointing at files it does not ship, and the installed CLI neither lists
  * `bench` (no suite is shipped) nor needs `../shared`.
@@ -54,7 +55,7 @@ describe('the packed package', () => {
     expect(pkg.license).toBe('MIT');
     const entries = Object.values(pkg.exports).filter((e): e is Record<string, Record<string, string>> => typeof e === 'object');
     const targets = [pkg.main, pkg.types, ...entries.flatMap((e) => Object.values(e).flatMap((c) => Object.values(c)))];
-    expect(Object.keys(pkg.exports)).toEqual(['.', ...Object.keys(ADAPTERS).map((a) => `./${a}`), './package.json']);
+    expect(Object.keys(pkg.exports)).toEqual(['.', ...Object.keys(ADAPTERS).map((a) => `./${a}`), './nats', './package.json']);
     for (const t of targets) expect(existsSync(join(pkgDir, t)), t).toBe(true);
   });
 
@@ -109,6 +110,22 @@ const tools = require('loopwatch/ai-sdk').wrapTools({ bash: { execute: async () 
     expect(JSON.parse(r.stdout)).toEqual(Object.values(ADAPTERS).flat().map(() => 'function'));
   });
 
+  it.each([
+    ['nats.cjs', "const nats = require('loopwatch/nats');\nconst cache = require.cache;\n"],
+    ['nats.mjs', "import * as nats from 'loopwatch/nats';\nimport { createRequire } from 'node:module';\nconst cache = createRequire(import.meta.url).cache;\n"],
+  ])('should give the NATS client, NatsCaller, from loopwatch/nats (%s), loading the NATS packages only when it connects', (file, head) => {
+    writeFileSync(
+      join(app, file),
+      `${head}const loaded = () => Object.keys(cache).filter((k) => k.includes('@nats-io')).length;
+const before = loaded();
+nats.NatsCaller.connect('nats://127.0.0.1:1').then(() => 'connected', (e) => e.message).then((m) => console.log(JSON.stringify({ before, after: loaded() > 0, types: [typeof nats.NatsCaller, typeof nats.sessionToken, typeof nats.DuplicateCallError], m })));
+`,
+    );
+    const r = node([file]);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ before: 0, after: true, types: ['function', 'function', 'function'], m: expect.stringContaining('no NATS server reachable at nats://127.0.0.1:1') });
+  });
+
   it('should work with import from an ES module', () => {
     writeFileSync(join(app, 'use.mjs'), `import { LoopDetector, readInputs } from 'loopwatch';\nconsole.log(typeof LoopDetector, typeof readInputs);\n`);
     expect(node(['use.mjs']).stdout.trim()).toBe('function function');
@@ -117,8 +134,8 @@ const tools = require('loopwatch/ai-sdk').wrapTools({ bash: { execute: async () 
   it('should type-check from .cts and .mts files under node16, and from a .ts file under node10', () => {
     const code = `const d: LoopDetector = new LoopDetector({ sessionId: 'x' });\nconst v: Verdict | null = d.check({ tool: 't' });\nconsole.log(v);\n`;
     // every adapter subpath, its functions used with a LiveGuard from the index
-    const imports = `import { LoopDetector, LiveGuard, type Verdict } from 'loopwatch';\nimport { wrapTools, stopOnLoop } from 'loopwatch/ai-sdk';\nimport { guardTools } from 'loopwatch/openai-agents';\nimport { loopwatchMiddleware } from 'loopwatch/langchain';\nimport { guardTools as anthropicTools } from 'loopwatch/anthropic';\nimport { loopwatchProcessor } from 'loopwatch/mastra';\n`;
-    const use = `const g = new LiveGuard();\nconsole.log(wrapTools({ t: { execute: async (i: { a: string }) => i.a } }, g, 's'), stopOnLoop(g, 's', { stopWhen: () => false }), guardTools([{ type: 'function', name: 't' }], g, 's'), loopwatchMiddleware(g).name, anthropicTools([{ name: 't', run: async () => 'ok' }], g, 's'), loopwatchProcessor(g, 's').id);\n`;
+    const imports = `import { LoopDetector, LiveGuard, type Verdict } from 'loopwatch';\nimport { wrapTools, stopOnLoop } from 'loopwatch/ai-sdk';\nimport { guardTools } from 'loopwatch/openai-agents';\nimport { loopwatchMiddleware } from 'loopwatch/langchain';\nimport { guardTools as anthropicTools } from 'loopwatch/anthropic';\nimport { loopwatchProcessor } from 'loopwatch/mastra';\nimport { NatsCaller, type MessageAnswer } from 'loopwatch/nats';\n`;
+    const use = `const g = new LiveGuard();\nconsole.log(wrapTools({ t: { execute: async (i: { a: string }) => i.a } }, g, 's'), stopOnLoop(g, 's', { stopWhen: () => false }), guardTools([{ type: 'function', name: 't' }], g, 's'), loopwatchMiddleware(g).name, anthropicTools([{ name: 't', run: async () => 'ok' }], g, 's'), loopwatchProcessor(g, 's').id);\nconst answer: (c: NatsCaller) => Promise<MessageAnswer> = (c) => c.check('s', [{ id: 'c1', tool: 't' }]);\nconsole.log(answer, NatsCaller.connect);\n`;
     writeFileSync(join(app, 'a.cts'), `${imports}${code}${use}`);
     writeFileSync(join(app, 'b.mts'), `${imports}${code}${use}`);
     writeFileSync(join(app, 'c.ts'), `${imports}${code}${use}`);

@@ -37,10 +37,11 @@ describe('loopwatch serve flags', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('should name a NATS server it cannot reach, exit 2', () => {
-    const r = loopwatch(['serve', '--nats', 'nats://127.0.0.1:1']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--nats nats:\/\/127\.0\.0\.1:1: .*(CONNECTION_REFUSED|ECONNREFUSED|refused)/i);
+  it('should name a NATS server it cannot reach, try again until --nats-connect-wait is spent, then exit 1 (not a usage error)', () => {
+    const r = loopwatch(['serve', '--nats', 'nats://127.0.0.1:1', '--nats-connect-wait', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--nats nats:\/\/127\.0\.0\.1:1: connection refused; trying again in 0\.3 s \(attempt 1, up to --nats-connect-wait 1 s\)/);
+    expect(r.stderr).toMatch(/--nats nats:\/\/127\.0\.0\.1:1: no NATS server reachable at nats:\/\/127\.0\.0\.1:1 \(connection refused\) after \d+ attempts in 1 s/);
   });
 
   it('should list serve in the main help', () => {

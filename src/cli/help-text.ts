@@ -2,6 +2,7 @@
 import { DEFAULT_SEED, DEFAULT_SESSIONS } from '../demo/fleet/truth.js';
 import { FORMAT_NAMES } from '../formats/trace-record.js';
 import { PRESETS } from './detection-options.js';
+import { NATS_CONNECTION_HELP } from './nats-flags.js';
 
 /**
  * Help for `loopwatch` itself. `bench` is listed only where the benchmark suite is built (a checkout), not
@@ -243,6 +244,14 @@ Options:
   --preset NAME          detection preset (default: default)
   --config FILE          detection options as JSON
   -h, --help             this help
+
+A NATS JetStream worker instead (docs/service.md): --nats URL[,URL...] (a user and password, or a token,
+in the URL are used; printed redacted), then:
+  --partitions N         partitions of the calls stream (default: 16)
+  --snapshot-every N     calls of a session between two stored snapshots (default: 100)
+  --lease-ms MS          a worker not heard of for this long loses its partitions (default: 5000)
+  --worker-id ID         this worker's id (default: host, pid and a random part)
+${NATS_CONNECTION_HELP}
 
 Examples:
   loopwatch serve --port 7878
