@@ -6,6 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CallIds, MAX_CALL_IDS } from '../src/formats/call-ids.js';
 import type { TraceCall } from '../src/formats/trace-record.js';
 import { claudeCodeLines, codexLines } from './helpers/format-fixtures.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
@@ -65,5 +66,14 @@ describe('resumed sessions', () => {
     expect(read.every((c) => c.session === '0199-parent')).toBe(true);
     expect(read.map((c) => c.event.result)).toEqual([...Array.from({ length: 8 }, (_, i) => `dir${i}: 3 files`), 'dir50: 3 files']);
     expect(read.map((c) => c.errorInfo)).toEqual([...Array(8).fill('absent'), 'known']);
+  });
+
+  it(`should remember at most ${MAX_CALL_IDS} call ids, forgetting the oldest first`, () => {
+    const ids = new CallIds<string>(2);
+    expect([ids.call('a', 'A'), ids.call('b', 'B'), ids.call('a', 'A')]).toEqual([true, true, false]);
+    expect(ids.result('a')).toEqual({ kind: 'first', holder: 'A' });
+    expect(ids.result('a')).toEqual({ kind: 'replay' });
+    expect(ids.call('c', 'C')).toBe(true); // 'a' forgotten
+    expect([ids.result('a'), ids.result('c')]).toEqual([{ kind: 'unknown' }, { kind: 'first', holder: 'C' }]);
   });
 });
