@@ -102,7 +102,7 @@ class EventSession {
   }
 }
 
-/** A reader of OpenHands events for `input` (a folder of event files, a trajectory, or evaluation output). */
+/** A reader of OpenHands events for `input` (a folder of event files, a trajectory, or evaluation or resolver output). */
 export function createOpenHandsReader(input: InputName): FormatReader {
   let stream: EventSession | null = null;
   return {
