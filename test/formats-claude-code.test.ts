@@ -54,21 +54,21 @@ describe('Claude Code format', () => {
     expect(items.at(-1)).toEqual({ kind: 'end', session: 'sess-f', file });
   });
 
-  it('should keep sidechains (subagents) apart from their parent session, by agentId when there is one', async () => {
+  it('should keep sidechains (subagents) apart from their parent session, by agentId when there is one, else by their root', async () => {
     const side = { isSidechain: true };
     const file = write('sidechains.jsonl', jsonl([
       assistant('p1', [use('p', 'Task', { prompt: 'look around' })]),
-      assistant('s1', [use('s', 'Glob', { pattern: '*.ts' })], side),
-      user([result('s', 'a.ts')], side),
+      assistant('s1', [use('s', 'Glob', { pattern: '*.ts' })], { ...side, parentUuid: null }),
+      user([result('s', 'a.ts')], { ...side, uuid: 'u-s', parentUuid: 'a-s1' }),
       assistant('a1', [use('a', 'Grep', { pattern: 'x' })], { ...side, agentId: 'ab12' }),
       user([result('p', 'done')]),
     ]));
     const items = await collect([file]);
     expect(items.map((i) => (i.kind === 'call' ? `${i.session} ${i.event.tool}` : `${i.kind} ${'session' in i ? i.session : ''}`))).toEqual([
-      's-1/sidechain Glob',
+      's-1/sidechain-a-s1 Glob',
       's-1 Task',
       'end s-1',
-      'end s-1/sidechain',
+      'end s-1/sidechain-a-s1',
       's-1/agent-ab12 Grep',
       'end s-1/agent-ab12',
     ]);

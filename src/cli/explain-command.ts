@@ -1,7 +1,8 @@
 /**
  * `loopwatch explain SESSION [paths... | -]`: reads recorded trajectories, keeps the calls of one session,
  * runs them through one LoopDetector and prints, call by call, what loopwatch says and why (or `--json`).
- * With no paths it reads standard input when that is not a terminal. A session is its file and its id: an id
+ * With no paths it reads standard input when that is not a terminal; a labels file in a folder given is not
+ * read as a trace (the rule scan follows, `labelsBeside`). A session is its file and its id: an id
  * found in several inputs is refused, naming them. Exit code 0, or 2 on usage errors (an unknown or
  * ambiguous session among them) or when input was skipped.
  */
@@ -13,6 +14,7 @@ import type { TraceCall, TraceItem } from '../formats/trace-record.js';
 import { detectionOptions } from './detection-options.js';
 import { choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
 import { type Shown, shownOutput } from './redaction.js';
+import { labelsBeside } from './scan/scan-labels.js';
 import { type ExplainContext, type ExplainRow, aroundVerdicts, callLines, explainJson, footerLines } from './render/explain-text.js';
 import type { CommandIo } from './scan-command.js';
 import { SessionReplay } from './session-replay.js';
@@ -118,7 +120,9 @@ async function sessionContext(paths: readonly string[], session: string): Promis
 export async function explainCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const s = parseExplainArgs(args, io.stdin.isTTY === true);
   const output = shownOutput(detectionOptions(s.preset, s.config), s.noRedact); // usage errors before any input is read
-  const items = readInputs(s.paths, { ...(s.format === undefined ? {} : { format: s.format }), stdin: io.stdin });
+  // a labels file in a folder given (sessions.jsonl) is passed over, as scan passes over it: labels, not a trace
+  const ignore = await labelsBeside(s.paths);
+  const items = readInputs(s.paths, { ...(s.format === undefined ? {} : { format: s.format }), stdin: io.stdin, ignore });
   const { calls, files, similar, seen, issues } = await collect(items, s.session, io, output);
   if (files.length > 1) {
     throw new UsageError(`session "${s.session}" is in ${files.length} inputs (${files.join(', ')}); a session is its file and its id: give the one to explain as the path`);

@@ -338,8 +338,13 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, sett
     await checker.close();
   }
   const summary = totals.aggregate.summary(totals);
+  const failing = settings.failOn === 'never' ? 0 : totals.aggregate.reached[settings.failOn];
+  const skipped = totals.issues + (labels?.skipped ?? 0);
+  const exit = scanExitCode({ interrupted: totals.stopped, skipped, calls: totals.events, failing, allowSkipped: settings.allowSkipped === true, allowEmpty: settings.allowEmpty === true });
+  // a scan that read no call and fails (no input, a missing file) says only why: an empty summary adds nothing
+  const nothingRead = totals.events === 0 && exit.code === 2;
   if (doc !== null) doc.end(summary);
-  else if (settings.output === 'summary') {
+  else if (settings.output === 'summary' && !nothingRead) {
     const width = out.isTTY === true ? (out.columns ?? 80) : Infinity;
     out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped }) + '\n');
   }
@@ -348,9 +353,6 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, sett
   if (settings.metricsFile !== undefined) await writeMetrics(settings.metricsFile, summary, { seconds: totals.millis / 1000, threads }, io);
   if (settings.htmlFile !== undefined) io.stderr.write(`loopwatch: HTML report written to ${settings.htmlFile}\n`);
   if (totals.evicted > 0) io.stderr.write(`loopwatch: ${plural(totals.evicted, 'session was', 'sessions were')} ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
-  const failing = settings.failOn === 'never' ? 0 : totals.aggregate.reached[settings.failOn];
-  const skipped = totals.issues + (labels?.skipped ?? 0);
-  const exit = scanExitCode({ interrupted: totals.stopped, skipped, calls: totals.events, failing, allowSkipped: settings.allowSkipped === true, allowEmpty: settings.allowEmpty === true });
   if (exit.why !== null) io.stderr.write(`loopwatch: ${exit.why}; exit code ${exit.code}\n`);
   else if (skipped > 0) io.stderr.write(`loopwatch: ${plural(skipped, 'line, element, input or call was', 'lines, elements, inputs or calls were')} skipped (named above)\n`);
   return { totals, summary, exitCode: exit.code };

@@ -2,17 +2,22 @@
  * Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`): one JSON object per line,
  * `{type, sessionId, uuid, parentUuid, isSidechain, timestamp, message, ...}`. Assistant lines carry
  * `message.content[]` blocks, `tool_use {id, name, input}` among them (one API message may be spread over
- * several lines sharing `message.id`); user lines answer with `tool_result {tool_use_id, content, is_error}`.
- * Other lines (summary, system, file-history-snapshot, ...) hold no tool traffic and are passed over.
+ * several lines sharing `message.id`); user lines answer with `tool_result {tool_use_id, content, is_error}`
+ * (text parts joined, images as short placeholders: image-part.ts). Other lines (summary, system,
+ * file-history-snapshot, ...) hold no tool traffic and are passed over.
  *
- * The session is `sessionId` (the input's name when a line has none); sidechain lines (a subagent's work,
- * inline in older transcripts or in their own `agent-*.jsonl` file) are the session
- * `<sessionId>/agent-<agentId>` (`<sessionId>/sidechain` without `agentId`), so a subagent's calls never
- * interleave with its parent's. `is_error: true` makes a known failure, a result without it a known
- * success; a call without result says nothing (`unknown`). The text blocks of an assistant message go into
- * the `text` of its calls; `round` is the message's position among the session's assistant messages.
+ * The session is `sessionId` (the input's name when a line has none); sidechain lines (a subagent's work)
+ * are sessions of their own, by `agentId` or, in older transcripts, by the root of their chain
+ * (claude-code-sessions.ts), so a subagent's calls never interleave with its parent's or another
+ * subagent's. A tool_use id is read once per transcript (call-ids.ts): the history of a resumed session
+ * written again (new uuids, the same ids) is passed over, its results too, and a result is paired with its
+ * call by id whichever chain its line is on. `is_error: true` makes a known failure, a result without it a
+ * known success; a call without result says nothing (`unknown`). The text blocks of an assistant message
+ * go into the `text` of its calls; `round` is the message's position among the session's assistant messages.
  */
 import { describe } from '../options/checks.js';
+import { CallIds } from './call-ids.js';
+import { ClaudeCodeSessions } from './claude-code-sessions.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type HeldCall, failure } from './held-calls.js';
 import { contentText, isRecord } from './json-value.js';
@@ -30,17 +35,11 @@ interface Transcript {
   messageText: string[];
 }
 
-/** The session a line belongs to, or why it names none that can be used. */
-function sessionOf(v: Record<string, unknown>, fallback: string): string | { readonly bad: string } {
-  const id = v.sessionId ?? fallback;
-  if (typeof id !== 'string' || id === '') return { bad: `"sessionId" must be a non-empty string, received ${describe(id)}` };
-  if (v.isSidechain !== true) return id;
-  return typeof v.agentId === 'string' && v.agentId !== '' ? `${id}/agent-${v.agentId}` : `${id}/sidechain`;
-}
-
 /** A reader of Claude Code transcripts for `input`. */
 export function createClaudeCodeReader(input: InputName): FormatReader {
   const sessions = new Map<string, Transcript>();
+  const lines = new ClaudeCodeSessions(input.name);
+  const ids = new CallIds<HeldCalls>();
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
   function* assistant(t: Transcript, unit: RecordUnit, message: Record<string, unknown>, content: readonly unknown[]): Generator<TraceItem> {
@@ -64,6 +63,7 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
         }
         const text = t.messageText.length === 0 ? undefined : t.messageText.join('\n');
         const id = typeof b.id === 'string' ? b.id : undefined;
+        if (id !== undefined && !ids.call(id, t.calls)) continue; // a replayed history's call, read before
         t.messageCalls.push(t.calls.hold(id, { tool: b.name, args: b.input, text, round: t.round, file: unit.file, line: unit.line }));
       }
     }
@@ -77,11 +77,14 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
         yield bad(unit, `block ${j} (${b.type}) has no string "tool_use_id" (received ${describe(b.tool_use_id)})`);
         continue;
       }
+      const met = ids.result(b.tool_use_id);
+      if (met.kind === 'replay') continue; // a replayed history's result: its call has its first one
       const result = contentText(b.content);
       const outcome = b.is_error === true ? failure(result) : { result, errorInfo: b.type === 'tool_result' || b.is_error === false ? ('absent' as const) : ('unknown' as const) };
-      if (!t.calls.settle(b.tool_use_id, outcome)) {
-        yield issue('unpaired-result', unit.file, unit.line, `result for call id ${JSON.stringify(b.tool_use_id)} has no call waiting in session ${JSON.stringify(t.calls.session)}; skipped`);
-      }
+      const holder = met.kind === 'first' ? met.holder : t.calls;
+      if (met.kind === 'unknown' || !holder.settle(b.tool_use_id, outcome)) {
+        yield issue('unpaired-result', unit.file, unit.line, `result for call id ${JSON.stringify(b.tool_use_id)} has no call waiting in session ${JSON.stringify(holder.session)}; skipped`);
+      } else if (holder !== t.calls) yield* holder.release(); // its call is in another chain's session
     }
   }
 
@@ -89,8 +92,10 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
     *record(unit: RecordUnit): Generator<TraceItem> {
       const v = unit.value;
       if (!isRecord(v)) return yield bad(unit, `expected a transcript line (an object with a "type"), received ${describe(v)}`);
-      if (v.type !== 'assistant' && v.type !== 'user') return;
-      const session = sessionOf(v, input.name);
+      const isCall = v.type === 'assistant' || v.type === 'user';
+      if (!isCall && v.isSidechain !== true) return;
+      const session = lines.of(v); // every sidechain line: its chain leads to its root
+      if (!isCall) return;
       if (typeof session !== 'string') return yield bad(unit, session.bad);
       const message = v.message;
       if (!isRecord(message)) return yield bad(unit, `${v.type === 'user' ? 'a user' : 'an assistant'} line needs a "message" object, received ${describe(message)}`);

@@ -6,6 +6,7 @@
  */
 import { isRecord } from './json-value.js';
 import { TRAJ_FILE } from './detect-layout.js';
+import { resourceList } from './otlp-json.js';
 import { FORMAT_NAMES, type FormatName } from './trace-record.js';
 
 /** A format guess for one record. */
@@ -75,9 +76,11 @@ function fromParts(parts: readonly unknown[], fallback: FormatName): FormatGuess
  * streamed formats: a `type` with a `sessionId` (or a `summary`, `file-history-snapshot` or
  * `queue-operation` line) is a Claude Code transcript; a `session_meta`, `response_item`, `event_msg`,
  * `turn_context` or `compacted` line with a `payload` (or a 2025 rollout's first line, `{id, timestamp,
- * instructions}`) is a Codex CLI rollout; an object with a `resourceSpans` array is an OTLP/JSON trace export;
+ * instructions}`) is a Codex CLI rollout; an object with a `resourceSpans` array is an OTLP/JSON trace export,
+ * one with a `batches` array of span resources (or either under `trace`) a Grafana Tempo trace;
  * one with a string `hook_event_name` is a hook payload; an `action` or `observation` with its `source` is an
- * OpenHands event, and an `instance_id` with a `history` of them an OpenHands evaluation output line.
+ * OpenHands event, and an `instance_id` (evaluation) or `issue` (resolver) with a `history` of actions and
+ * observations (with their source or, older, flattened without it) an OpenHands output line.
  */
 export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (TRAJ_FILE.test(file)) return { format: 'swe-agent', decisive: true };
@@ -95,14 +98,33 @@ function isOpenHandsEvent(e: unknown): boolean {
   return isRecord(e) && typeof e.source === 'string' && (typeof e.action === 'string' || typeof e.observation === 'string');
 }
 
+/**
+ * An OTLP/JSON export (`resourceSpans`), or a Grafana Tempo trace (`batches`, or either under `trace`) whose
+ * first resource holds span scopes or a resource (an empty one tells nothing yet).
+ */
+function otelGuess(value: Record<string, unknown>): FormatGuess | null {
+  if (Array.isArray(value.resourceSpans)) return { format: 'otel', decisive: true };
+  const found = resourceList(value);
+  if (found === null) return null;
+  const [first] = found.list;
+  if (first === undefined) return { format: 'otel', decisive: false };
+  return isRecord(first) && (Array.isArray(first.scopeSpans) || Array.isArray(first.instrumentationLibrarySpans) || isRecord(first.resource)) ? { format: 'otel', decisive: true } : null;
+}
+
+/** Whether `e` is an event of an output line's history: an action or observation (flattened, older ones have no source). */
+function isHistoryEvent(e: unknown): boolean {
+  return isRecord(e) && (typeof e.action === 'string' || typeof e.observation === 'string');
+}
+
 /** The line-per-event formats: each line says which it is. */
 function streamedFormat(value: Record<string, unknown>): FormatGuess | null {
-  if (Array.isArray(value.resourceSpans)) return { format: 'otel', decisive: true };
+  const otel = otelGuess(value);
+  if (otel !== null) return otel;
   if (typeof value.hook_event_name === 'string') return { format: 'hooks', decisive: true };
   if (isOpenHandsEvent(value)) return { format: 'openhands', decisive: true };
-  if (Array.isArray(value.history) && (typeof value.instance_id === 'string' || typeof value.instance_id === 'number')) {
+  if (Array.isArray(value.history) && (typeof value.instance_id === 'string' || typeof value.instance_id === 'number' || isRecord(value.issue))) {
     if (value.history.length === 0) return { format: 'openhands', decisive: false };
-    if (value.history.some(isOpenHandsEvent)) return { format: 'openhands', decisive: true };
+    if (value.history.some(isHistoryEvent)) return { format: 'openhands', decisive: true };
   }
   const type = value.type;
   if (typeof type === 'string' && (typeof value.sessionId === 'string' || CLAUDE_CODE_LINES.has(type))) return { format: 'claude-code', decisive: true };
