@@ -103,12 +103,11 @@ const labels = new Map();
 const calls = new Map();
 const present = [...byFile.keys()].filter((f) => existsSync(f));
 for await (const item of readInputs(present)) {
-  if (item.kind !== 'call' && item.kind !== 'end') continue;
+  if (item.kind !== 'call') continue;
   const m = byFile.get(item.file);
-  if (m === undefined) continue;
-  if (item.kind === 'call') calls.set(item.session, (calls.get(item.session) ?? 0) + 1);
-  if (labels.has(item.session)) continue;
-  labels.set(item.session, labelOf(item.session, m));
+  if (m === undefined || m.agent === 'gemini-cli') continue; // read as an OpenAI chat without calls today
+  calls.set(item.session, (calls.get(item.session) ?? 0) + 1);
+  if (!labels.has(item.session)) labels.set(item.session, labelOf(item.session, m));
 }
 // chats no reader takes yet (Gemini CLI): labelled by the sessionId they hold
 for (const m of manifest) {
@@ -118,7 +117,7 @@ for (const m of manifest) {
   const id = JSON.parse(readFileSync(f, 'utf8')).sessionId;
   if (typeof id === 'string' && !labels.has(id)) labels.set(id, labelOf(id, m));
 }
-const lines = [...labels.values()].filter((l) => calls.has(l.session) || l.agent.startsWith('gemini-cli'));
+const lines = [...labels.values()];
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'sessions.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 const noted = new Set(manifest.flatMap((m) => Object.keys(m.loops ?? {})));
