@@ -36,8 +36,8 @@ function codex(session: string, calls: readonly { command: string[]; output: str
   return lines;
 }
 
-/** Three interactive sessions (one stuck, one warned, one quiet) and, when `bench`, a submitted run. */
-function sessions(bench: boolean): string {
+/** Three interactive sessions (one stuck, one warned, one quiet) and, when `bench`, a submitted run; `loop` labels the stuck one a genuine loop. */
+function sessions(bench: boolean, loop = false): string {
   const dir = tempDir();
   dirs.push(dir);
   const stuck = Array.from({ length: 10 }, () => ({ tool: 'Bash', input: { command: 'make build' }, result: 'make: *** [all] Error 2', error: true }));
@@ -47,7 +47,7 @@ function sessions(bench: boolean): string {
   const warned = [...Array.from({ length: 3 }, () => ({ command: ['npm', 'test'], output: '1 failing', exit: 1 })), ...Array.from({ length: 6 }, (_, i) => ({ command: ['cat', `src/g${i}.ts`], output: `body ${i}`, exit: 0 }))];
   writeJsonl(dir, 'rollout-cx-warned.jsonl', codex('cx-warned', warned));
   const labels: unknown[] = [
-    { session: 'cc-stuck', exit_status: 'interactive', agent: 'claude-code 2.1.97', task_group: 'someone/dotfiles/-work-app' },
+    { session: 'cc-stuck', exit_status: 'interactive', agent: 'claude-code 2.1.97', task_group: 'someone/dotfiles/-work-app', ...(loop ? { loop: true, note: 'make build failing 10 times' } : {}) },
     { session: 'cc-quiet', exit_status: 'interactive', agent: 'claude-code 2.0.2' },
     { session: 'cx-warned', exit_status: 'interactive', agent: 'codex 0.77.0' },
   ];
@@ -70,6 +70,8 @@ interface Row {
   group: string;
   interactiveWarned: Share;
   interactiveBroken: Share;
+  interactiveLoopWarned: Share;
+  interactiveLoopBroken: Share;
   submittedWarned: Share;
 }
 interface Doc {
@@ -77,6 +79,7 @@ interface Doc {
   twoPhase: { rows: Row[]; overall: Row };
   falseAlarms: { session: string }[];
   warnings: { session: string }[];
+  loops: { session: string }[];
 }
 
 describe('loopwatch eval on interactive sessions', () => {
@@ -128,5 +131,21 @@ describe('loopwatch eval on interactive sessions', () => {
     const bench = loopwatch(['eval', dir]);
     expect(bench.stdout).not.toContain('interactive');
     expect(bench.stdout).toContain('False alarms (submitted runs broken): 0');
+  });
+
+  it('should judge a session labelled as a genuine loop apart: flagging it is no false alarm, and it is listed with its verdicts', () => {
+    const dir = sessions(false, true);
+    const doc = JSON.parse(loopwatch(['eval', dir, '--json']).stdout) as Doc;
+    for (const t of [doc.onePhase, doc.twoPhase]) {
+      const cc = t.rows.find((r) => r.group === 'claude-code') as Row;
+      expect(cc.interactiveBroken).toMatchObject({ count: 0, of: 1 });
+      expect(cc.interactiveLoopWarned).toMatchObject({ count: 1, of: 1 });
+      expect(cc.interactiveLoopBroken).toMatchObject({ count: 1, of: 1 });
+    }
+    expect(doc.falseAlarms).toEqual([]);
+    expect(doc.loops.map((r) => r.session)).toEqual(['cc-stuck']);
+    const text = loopwatch(['eval', dir]).stdout;
+    expect(text).toContain('False alarms (submitted runs and interactive sessions broken): 0');
+    expect(text).toMatch(/Genuine loops \(interactive sessions labelled loop: true; should be flagged; warned 1 \/ 1 of 1, broken 1 \/ 1 of 1\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+claude-code\s+cc-stuck\s+10\s+\w+ at #\d+, break at #\d+/);
   });
 });

@@ -58,8 +58,8 @@ describe('agent families', () => {
 
 describe('matching runs to labels', () => {
   const labels = new Map<string, SessionLabel>([
-    ['run-1', { session: 'run-1', exitStatus: 'submitted', agent: undefined }],
-    ['django-1', { session: 'django-1', exitStatus: 'step_limit', agent: undefined }],
+    ['run-1', { session: 'run-1', exitStatus: 'submitted', agent: undefined, loop: false }],
+    ['django-1', { session: 'django-1', exitStatus: 'step_limit', agent: undefined, loop: false }],
   ]);
 
   it('should match by id, then by the id without its extension and folders', () => {

@@ -38,10 +38,12 @@ export interface ListedRun {
 export interface EvalReport {
   readonly onePhase: EvalTable;
   readonly twoPhase: EvalTable;
-  /** `submitted` runs and `interactive` sessions that reached break in either replay. */
+  /** `submitted` runs and `interactive` sessions (but those labelled as genuine loops) that reached break in either replay. */
   readonly falseAlarms: readonly ListedRun[];
   /** `interactive` sessions warned in either replay and broken in neither (the cost of warnings on ordinary work). */
   readonly warnings: readonly ListedRun[];
+  /** `interactive` sessions labelled as holding a genuine loop (`loop: true`), as each replay saw them. */
+  readonly loops: readonly ListedRun[];
   /** `step_limit` runs never warned in either replay. */
   readonly misses: readonly ListedRun[];
   /** Runs without a label (not judged). */
@@ -84,7 +86,7 @@ export async function evaluate(source: EvalSource, options: LoopDetectorOptions 
     const l = labelFor(labels, session);
     if (l === undefined) return undefined;
     matched.add(l.session);
-    return { agent: l.agent, family: familyOf(l.agent, settings.families), exitStatus: l.exitStatus };
+    return { agent: l.agent, family: familyOf(l.agent, settings.families), exitStatus: l.exitStatus, loop: l.loop };
   };
   const one = await replayOnePhase(source.inputs, options, judge, settings.workers ?? 0);
   const two = await replayTwoPhase(source.inputs, options, judge);
@@ -92,8 +94,9 @@ export async function evaluate(source: EvalSource, options: LoopDetectorOptions 
   return {
     onePhase: evalTable(one.runs, key),
     twoPhase: evalTable(two.runs, key),
-    falseAlarms: listRuns(one.runs, two.runs, (r) => (r.exitStatus === 'submitted' || r.exitStatus === INTERACTIVE) && r.firstBreak !== null),
-    warnings: listRuns(one.runs, two.runs, (r) => r.exitStatus === INTERACTIVE && r.warned).filter((l) => !brokenIn(l)),
+    falseAlarms: listRuns(one.runs, two.runs, (r) => (r.exitStatus === 'submitted' || (r.exitStatus === INTERACTIVE && !r.loop)) && r.firstBreak !== null),
+    warnings: listRuns(one.runs, two.runs, (r) => r.exitStatus === INTERACTIVE && !r.loop && r.warned).filter((l) => !brokenIn(l)),
+    loops: listRuns(one.runs, two.runs, (r) => r.exitStatus === INTERACTIVE && r.loop),
     misses: listRuns(one.runs, two.runs, (r) => r.exitStatus === 'step_limit' && !r.warned),
     unlabelled: one.unlabelled,
     unmatchedLabels: labels.size - matched.size,

@@ -5,7 +5,8 @@
  *   been stopped or turned): runs stuck until their step cap, which detection should catch;
  * - `submitted` runs warned and broken: runs the agent finished, which a break would have destroyed;
  * - `interactive` sessions warned and broken: a person's session (Claude Code, Codex, ...), ordinary work
- *   where every break is a false alarm and every warning a cost (noise in the model's context);
+ *   where every break is a false alarm and every warning a cost (noise in the model's context); sessions
+ *   labelled as holding a genuine loop are counted apart (they should be warned or broken);
  * - the median call index of the first break;
  * - calls a break would have saved in runs ended on a limit (step, cost or context), of all their calls.
  * Every share comes with its 95% Wilson interval.
@@ -25,6 +26,8 @@ export interface JudgedRun {
   readonly agent: string | undefined;
   readonly family: string;
   readonly exitStatus: string;
+  /** Whether the label says the run holds a genuine loop (an interactive session that should be flagged). */
+  readonly loop: boolean;
   /** Calls in the run. */
   readonly calls: number;
   /** Whether the model was shown a message (a verdict at warn or above). */
@@ -50,6 +53,10 @@ export interface EvalRow {
   readonly interactiveWarned: Share;
   /** `interactive` sessions broken (each a false alarm). */
   readonly interactiveBroken: Share;
+  /** `interactive` sessions labelled as genuine loops that were warned (kept out of the two shares above). */
+  readonly interactiveLoopWarned: Share;
+  /** `interactive` sessions labelled as genuine loops that were broken. */
+  readonly interactiveLoopBroken: Share;
   /** Median call index of the first break, over runs that reached one. */
   readonly medianFirstBreak: number | null;
   readonly savedCalls: number;
@@ -81,6 +88,9 @@ export function evalRow(group: string, runs: readonly JudgedRun[]): EvalRow {
   let interactive = 0;
   let intWarned = 0;
   let intBroken = 0;
+  let loops = 0;
+  let loopWarned = 0;
+  let loopBroken = 0;
   let savedCalls = 0;
   let limitCalls = 0;
   const firstBreaks: number[] = [];
@@ -96,6 +106,10 @@ export function evalRow(group: string, runs: readonly JudgedRun[]): EvalRow {
       submitted++;
       if (r.warned) subWarned++;
       if (broken) subBroken++;
+    } else if (r.exitStatus === INTERACTIVE && r.loop) {
+      loops++;
+      if (r.warned) loopWarned++;
+      if (broken) loopBroken++;
     } else if (r.exitStatus === INTERACTIVE) {
       interactive++;
       if (r.warned) intWarned++;
@@ -116,6 +130,8 @@ export function evalRow(group: string, runs: readonly JudgedRun[]): EvalRow {
     submittedBroken: share(subBroken, submitted),
     interactiveWarned: share(intWarned, interactive),
     interactiveBroken: share(intBroken, interactive),
+    interactiveLoopWarned: share(loopWarned, loops),
+    interactiveLoopBroken: share(loopBroken, loops),
     medianFirstBreak: median(firstBreaks),
     savedCalls,
     limitCalls,

@@ -60,6 +60,13 @@ function table(title: string, t: EvalTable, c: Columns): string[] {
   return [head, rule, ...t.rows.map((r) => line(r, c)), rule, line(t.overall, c)];
 }
 
+/** How many of `runs` `pick` holds for, one-phase and two-phase (`2 / 1 of 3`). */
+function flagged(runs: readonly ListedRun[], pick: (r: JudgedRun) => boolean): string {
+  const one = runs.filter((r) => r.onePhase !== null && pick(r.onePhase)).length;
+  const two = runs.filter((r) => r.twoPhase !== null && pick(r.twoPhase)).length;
+  return `${n(one)} / ${n(two)} of ${n(runs.length)}`;
+}
+
 /** What a replay said of a listed run: its first verdict and break, or `none` when it was not listed there. */
 function verdictAt(r: JudgedRun | null, none: string): string {
   if (r === null) return none;
@@ -101,7 +108,8 @@ function noteInteractive(bench: boolean): string[] {
   return [
     'Shares of the runs in each group, with their 95% Wilson interval.',
     ...(bench ? ['step_limit: runs cut off by their step cap (warned: a message was shown; broken: a break stopped or turned the run);', 'submitted: runs the agent finished (broken: a false alarm, work a break would have destroyed).'] : []),
-    "interactive: a person's sessions, ordinary work (warned: a message shown, a cost; broken: a false alarm).",
+    "interactive: a person's sessions, ordinary work (warned: a message shown, a cost; broken: a false alarm); sessions",
+    'labelled as genuine loops (loop: true) are left out of these shares and listed below, one-phase / two-phase.',
     '1st brk: median call of the first break.',
     ...(bench ? ['saved/limit calls: calls from the first break on, in runs ended on a step, cost or context limit, of all their calls.'] : []),
   ];
@@ -125,6 +133,7 @@ export function evalText(report: EvalReport, ctx: EvalTextContext): string {
     '',
     ...listing(c.interactive ? 'False alarms (submitted runs and interactive sessions broken)' : 'False alarms (submitted runs broken)', report.falseAlarms, notFlagged('not broken')),
     ...(c.interactive ? ['', ...listing('Warnings on interactive sessions (warned, not broken)', report.warnings, notFlagged('not warned'))] : []),
+    ...(report.loops.length > 0 ? ['', ...listing(`Genuine loops (interactive sessions labelled loop: true; should be flagged; warned ${flagged(report.loops, (r) => r.warned)}, broken ${flagged(report.loops, (r) => r.firstBreak !== null)})`, report.loops, notFlagged('not warned'))] : []),
     ...(c.bench ? ['', ...listing('Misses (step_limit runs never warned)', report.misses, (r) => (r === null ? 'warned' : 'never warned'))] : []),
   ];
   return `${lines.join('\n')}\n`;
