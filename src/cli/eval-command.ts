@@ -1,7 +1,8 @@
 /**
  * `loopwatch eval DIR`: measures loopwatch on a folder of labelled runs (any format the scan readers know,
  * plus a `sessions.jsonl` saying how each run ended): per family and overall, one-phase and two-phase, each
- * share with its 95% interval, and the runs behind each false alarm and each miss (`--json` for tools,
+ * share with its 95% interval, and the runs behind each false alarm, each warning on an interactive session
+ * and each miss (`--json` for tools,
  * `--list` for the ids alone). Exit code 0; 2 on a usage error, no labels, no labelled run, or input
  * skipped (named on stderr) unless `--allow-skipped`.
  */
@@ -34,7 +35,7 @@ export interface EvalCommandSettings {
   readonly config: string | undefined;
   readonly families: readonly FamilyOverride[];
   readonly by: 'family' | 'agent';
-  readonly output: 'text' | 'json' | 'false-alarms' | 'misses';
+  readonly output: 'text' | 'json' | 'false-alarms' | 'warnings' | 'misses';
   readonly workers: number;
   readonly allowSkipped: boolean;
   /** The detection engine (the benchmark's `--engine reference`). @default 'wasm' */
@@ -52,7 +53,7 @@ export function parseEvalArgs(args: readonly string[]): EvalCommandSettings {
     families.push(o);
   }
   if (v.json === true && v.list !== undefined) throw new UsageError('--json and --list cannot be used together');
-  const list = v.list === undefined ? undefined : choiceFlag('--list', stringOf(v, 'list'), 'false-alarms', ['false-alarms', 'misses'] as const);
+  const list = v.list === undefined ? undefined : choiceFlag('--list', stringOf(v, 'list'), 'false-alarms', ['false-alarms', 'warnings', 'misses'] as const);
   return {
     dir: positionals[0] as string,
     labels: stringOf(v, 'labels'),
@@ -90,6 +91,7 @@ export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<nu
   }
   if (s.output === 'json') io.stdout.write(evalJson(report));
   else if (s.output === 'false-alarms') io.stdout.write(listText(report.falseAlarms));
+  else if (s.output === 'warnings') io.stdout.write(listText(report.warnings));
   else if (s.output === 'misses') io.stdout.write(listText(report.misses));
   else io.stdout.write(evalText(report, { policy: s.preset ?? (s.config === undefined ? 'default' : s.config), engine: s.engine ?? 'wasm', by: s.by }));
   return report.issues.length > 0 && !s.allowSkipped ? 2 : 0;

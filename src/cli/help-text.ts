@@ -149,16 +149,17 @@ Measures loopwatch on your own labelled runs: DIR holds runs in any supported fo
 plain or gzip, walked recursively) and sessions.jsonl, one label a line:
   {"session": "run-17", "exit_status": "step_limit", "agent": "mini-swe-agent 1.15.0"}
 session and exit_status are required (submitted: the agent finished; step_limit: its step cap cut it off;
-exit_cost, exit_context: other limits); agent is optional and picks the run's family. A run matches the
+exit_cost, exit_context: other limits; interactive: a person's session); agent is optional and picks the run's family. A run matches the
 label of its session id (else of the id without its file extension, then without its folders).
 
 Every run is replayed twice: one-phase (each call checked after it ran) and two-phase (proposed before it
 runs, recorded after). Per family and overall: step_limit runs warned and broken, submitted runs warned and
-broken (false alarms), with their 95% Wilson interval; calls a break would have saved; then the runs behind
-each false alarm and each miss (read them with loopwatch explain SESSION DIR).
+broken (false alarms), interactive sessions warned (a cost) and broken (false alarms), with their 95% Wilson
+interval; calls a break would have saved; then the runs behind each false alarm, each warning on an
+interactive session and each miss (read them with loopwatch explain SESSION DIR).
 
 Families: mini-swe-agent (and live-swe-agent), OpenHands, SWE-agent, tau-bench (and tau2), ReAct (and
-Reflexion), from the agent name; any other agent is its own family.
+Reflexion), claude-code, codex, gemini-cli, from the agent name; any other agent is its own family.
 
 Options:
   --labels FILE          the label file (default: DIR/sessions.jsonl; never read as a run)
@@ -168,7 +169,7 @@ Options:
                          in order before the built-in families
   --by family|agent      one row per family (default) or per agent name as labelled
   --json                 the figures, lists and counts as one JSON document
-  --list false-alarms|misses
+  --list false-alarms|warnings|misses
                          only the runs of that list, one a line: session, family, calls, file
   --workers N            threads of the one-phase replay, 0 to 256 (default 0: this thread; same figures)
   --allow-skipped        skipped lines or labels do not make the exit code 2
