@@ -17,6 +17,7 @@ import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
 import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
+import { REDACTED, redactSecrets } from '../text/redact.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
@@ -38,6 +39,11 @@ const SERVE_FLAGS: FlagSpec = {
   'lease-ms': { type: 'string' },
   'worker-id': { type: 'string' },
 };
+
+/** A server URL as printed: its credentials (`nats://user:password@`, `nats://token@`) never are. */
+export function shownUrl(url: string): string {
+  return redactSecrets(url.replace(/(:\/\/)[^/@\s]+@/g, `$1${REDACTED}@`));
+}
 
 /** Flags that only a NATS worker takes, and those only the HTTP server takes. */
 const NATS_ONLY = ['partitions', 'snapshot-every', 'lease-ms', 'worker-id'];
@@ -78,7 +84,7 @@ export function serveSettings(args: readonly string[]): ServeSettings {
   }
   const stray = given(HTTP_ONLY);
   if (stray !== undefined) throw new UsageError(`--${stray} is for the HTTP server, not a NATS worker (--nats)`);
-  if (!/^(nats|tls):\/\/[^\s]+$/.test(nats) && !/^[\w.-]+:\d+$/.test(nats)) throw new UsageError(`--nats must be a server URL such as nats://127.0.0.1:4222, received "${nats}"`);
+  if (!/^(nats|tls):\/\/[^\s]+$/.test(nats) && !/^[\w.-]+:\d+$/.test(nats)) throw new UsageError(`--nats must be a server URL such as nats://127.0.0.1:4222, received "${shownUrl(nats)}"`);
   const workerId = stringOf(v, 'worker-id');
   if (workerId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(workerId)) throw new UsageError(`--worker-id must be 1 to 64 letters, digits, _ or -, received "${workerId}"`);
   return {
@@ -150,9 +156,9 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
     });
   } catch (e) {
     // an unreachable server, no JetStream, a stream partitioned another way: the setup, not a bug
-    throw new UsageError(`--nats ${String(options.servers)}: ${(e as Error).message}`);
+    throw new UsageError(`--nats ${shownUrl(String(options.servers))}: ${(e as Error).message}`);
   }
-  say(`NATS worker on ${String(options.servers)}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 100} calls`);
+  say(`NATS worker on ${shownUrl(String(options.servers))}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 100} calls`);
   const signal = await stopped;
   say(`${signal}: releasing partitions ${worker.partitions().join(', ') || '(none)'}`);
   await worker.stop();

@@ -10,9 +10,7 @@
  * (the same corpus on every run).
  */
 import { createHash } from 'node:crypto';
-import type { SecretShape } from './secret-shapes.js';
-
-export { shownPart } from './secret-shapes.js';
+import { SHOWN_RUN, type SecretShape } from './secret-shapes.js';
 
 /** A secret in its context: `text` holds `hidden`; redacted, `text` must read `redacted`. */
 export interface CorpusSecret extends SecretShape {
@@ -220,3 +218,46 @@ export const ORDINARY_CORPUS: readonly CorpusText[] = [
   { name: 'prose with Bearer', text: 'Bearer authentication is described in RFC 6750.' },
   { name: 'prose with secret words', text: 'the form has a password field, a --password-file option and an api_key: "" entry' },
 ];
+
+const ORDINARY_TEXT = ORDINARY_CORPUS.map((t) => t.text).join('\n');
+
+/**
+ * The first run of 8 characters of `s.hidden` that `output` shows (JSON-escaped or not), or null; a run that
+ * ordinary text of the corpus holds too (`sk_live_` of `risk_live_data`) says nothing and is not looked for.
+ */
+export function shownPart(output: string, s: SecretShape): string | null {
+  for (let i = 0; i + SHOWN_RUN <= s.hidden.length; i++) {
+    const part = s.hidden.slice(i, i + SHOWN_RUN);
+    if (ORDINARY_TEXT.includes(part)) continue;
+    if (output.includes(part) || output.includes(JSON.stringify(part).slice(1, -1))) return part;
+  }
+  return null;
+}
+
+/** Every run of 8 characters of every secret's hidden part (as it is and JSON-escaped), with the secret's name. */
+let windows: Map<string, string> | null = null;
+
+/**
+ * The secrets of the corpus `output` shows part of (8 characters in a row of the hidden part, as they are
+ * or JSON-escaped; runs that ordinary text holds too aside), as `name: part`. One pass over `output`,
+ * whatever its length (looking for each run in turn took minutes on a 2 MB report).
+ */
+export function leakedSecrets(output: string): string[] {
+  if (windows === null) {
+    windows = new Map();
+    for (const s of SECRET_CORPUS) {
+      for (const hidden of [s.hidden, JSON.stringify(s.hidden).slice(1, -1)]) {
+        for (let i = 0; i + SHOWN_RUN <= hidden.length; i++) {
+          const part = hidden.slice(i, i + SHOWN_RUN);
+          if (!ORDINARY_TEXT.includes(part) && !windows.has(part)) windows.set(part, s.name);
+        }
+      }
+    }
+  }
+  const found = new Set<string>();
+  for (let i = 0; i + SHOWN_RUN <= output.length; i++) {
+    const name = windows.get(output.slice(i, i + SHOWN_RUN));
+    if (name !== undefined) found.add(`${name}: ${output.slice(i, i + SHOWN_RUN)}`);
+  }
+  return [...found];
+}
