@@ -3,7 +3,7 @@
  * links bare URLs (`https://`, `ftp://`, any case), `www.` and e-mail addresses (also `mailto:`, `xmpp:`)
  * without brackets, and `@name` mentions someone; and a line or paragraph separator (U+2028, U+2029), `\r`
  * or NEL in an id could end a table row. Checked on the Markdown itself and, when it is installed, with
- * cmark-gfm, GitHub's own renderer (`apt-get install cmark-gfm`; skipped with a message otherwise).
+ * cmark-gfm, GitHub's own renderer (`bash scripts/install-cmark-gfm.sh`; skipped with a message otherwise).
  */
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -39,7 +39,7 @@ const markdown = loopwatch(['scan', events, '--workers', '0', '--no-progress', '
 const rows = markdown.slice(markdown.indexOf('### Worst sessions')).split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| ---') && !l.startsWith('| session'));
 
 const cmark = spawnSync('cmark-gfm', ['--version'], { encoding: 'utf8' }).status === 0;
-if (!cmark) process.stderr.write('\n*** report-markdown-safety: cmark-gfm not installed (apt-get install cmark-gfm): the rendering checks are skipped ***\n\n');
+if (!cmark) process.stderr.write('\n*** report-markdown-safety: cmark-gfm not installed (bash scripts/install-cmark-gfm.sh): the rendering checks are skipped ***\n\n');
 
 describe('the Markdown summary', () => {
   it('should keep each session on one row of seven cells', () => {
