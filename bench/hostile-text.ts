@@ -45,6 +45,8 @@ export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   'password: then spaces': (n) => 'password:' + fill(' ', n - 9),
   'password:" repeated': (n) => fill('password:"', n),
   "password:' then a run, no closing quote": (n) => "password:'" + fill('a', n - 10),
+  'password=( repeated (code, not a secret)': (n) => fill('password=(', n),
+  'token=settings.x token=settings.x ...': (n) => fill('token=settings.x ', n),
   'api_key=a, repeated': (n) => fill('api_key=a,', n),
   'tokentokentoken...': (n) => fill('token', n),
   'password: " then 255 characters, repeated': (n) => fill(`password: "${'c'.repeat(255)}\n`, n),

@@ -79,9 +79,11 @@ describe('the redaction corpus in serve answers', () => {
       for (const [i, t] of TEXTS.entries()) {
         const bodies = t.secret ? secretBodies : ordinaryBodies;
         for (let k = 0; k < 3; k++) bodies.push((await post(`${server.url}/v1/check`, { session: `corpus-${i}`, tool: 'run', args: { cmd: t.text } })).body);
-        // an unknown field named by the text, and the text where a number belongs
-        bodies.push((await post(`${server.url}/v1/check`, { session: 'bad', tool: 'run', [t.text]: 1 })).body);
-        bodies.push((await post(`${server.url}/v1/check/batch`, { calls: [{ session: 'bad', tool: 'run', step: t.text }] })).body);
+        // an unknown field named by the text, and the text where a number belongs (its first 40 characters
+        // quoted: a cut inside a secret-named key's value leaves a fragment that is redacted, so these are
+        // held to showing no secret only)
+        secretBodies.push((await post(`${server.url}/v1/check`, { session: 'bad', tool: 'run', [t.text]: 1 })).body);
+        secretBodies.push((await post(`${server.url}/v1/check/batch`, { calls: [{ session: 'bad', tool: 'run', step: t.text }] })).body);
       }
       const out = JSON.stringify(secretBodies);
       expect(out).toContain('"verdict":{');

@@ -217,6 +217,12 @@ export const ORDINARY_CORPUS: readonly CorpusText[] = [
   { name: 'prose with token', text: 'The token generation step is slow: Token generated after 3 s.' },
   { name: 'prose with Bearer', text: 'Bearer authentication is described in RFC 6750.' },
   { name: 'prose with secret words', text: 'the form has a password field, a --password-file option and an api_key: "" entry' },
+  { name: 'a Django model field', text: 'password = models.CharField(max_length=128)' },
+  { name: 'a settings reference', text: 'secret = settings.SECRET_KEY; token = self.auth_token' },
+  { name: 'a call as the value', text: 'passwd = conn_params.get("passwd") or token_generator.make_token(user)' },
+  { name: 'JSON nulls and booleans', text: '{"api_key": null, "password": true, "token": false}' },
+  { name: 'keyword arguments set to None', text: 'def check(password, secret=None, token=None):' },
+  { name: 'shell variables', text: 'mysql --password=$DB_PASSWORD --user=app; curl -H "token: ${API_TOKEN}"' },
 ];
 
 const ORDINARY_TEXT = ORDINARY_CORPUS.map((t) => t.text).join('\n');
