@@ -18,6 +18,7 @@ import type { LiveDecision } from '../live/live-call.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import { redactSecrets } from '../text/redact.js';
+import { oneLine } from '../text/shown-text.js';
 import { agentFor, phaseOf } from './agents.js';
 import type { AgentName, HookAgent, HookCall } from './hook-agent.js';
 import { parsePayload } from './hook-payload.js';
@@ -49,8 +50,11 @@ export interface HookReply {
 /** The reply that says nothing: the agent goes on as it would without loopwatch. */
 export const SILENT: HookReply = Object.freeze({ stdout: '', stderr: '', exitCode: 0 });
 
+/** Characters of a line on stderr (cut before it is redacted, never inside a secret). */
+const LINE_LENGTH = 2000;
+
 function line(text: string): string {
-  return `loopwatch hook: ${redactSecrets(text.replace(/\s+/g, ' ').trim())}\n`;
+  return `loopwatch hook: ${redactSecrets(oneLine(text, LINE_LENGTH))}\n`;
 }
 
 /**
