@@ -70,9 +70,16 @@ export class SessionBook {
     return this.sessions.get(id);
   }
 
-  /** Books a session loaded from the store (or new), putting its snapshot into the engine. */
-  async load(id: string, partition: number): Promise<BookedSession> {
+  /**
+   * Books a session loaded from the store (or new), putting its snapshot into the engine. `current` says
+   * whether the ownership the load was made for still holds when the stored state comes: if not (the
+   * partition was lost or released meanwhile, perhaps taken back since), nothing is booked and undefined
+   * is returned, since another owner may have taken the session further than what was read, and the next
+   * ownership starts after what that owner acknowledged.
+   */
+  async load(id: string, partition: number, current: () => boolean): Promise<BookedSession | undefined> {
     const { stored, revision, problem } = await this.store.load(id);
+    if (!current()) return undefined;
     const s: BookedSession = { id, partition, revision, lastSeq: 0, savedSeq: 0, calls: 0, sinceSave: 0, held: [], heldSince: 0, ended: false, parked: null, saving: null, again: false, tooLarge: false };
     if (problem !== undefined) this.problem(id, partition, `its stored state cannot be read (${problem}); it starts again empty`, false);
     if (stored !== null) {
