@@ -157,8 +157,12 @@ export class SessionBook {
     const snapshot = s.ended ? new Uint8Array(0) : (this.engine.snapshot(s.id) ?? s.parked ?? new Uint8Array(0));
     s.saving = this.write(s, { lastSeq: upto, calls: s.calls, ended: s.ended, snapshot })
       .then(
-        ({ revision }) => {
-          s.revision = revision;
+        ({ revision, lastSeq }) => {
+          // a state another writer stored further in the stream stands (see SessionStore.save), and its
+          // revision is no base for this book's next write: that write would pass the compare-and-set and
+          // put this older state over it (a stalled former owner did so, and the next owner then started
+          // from the older state after the calls acknowledged since: calls missing from its verdicts)
+          if (lastSeq <= upto) s.revision = revision;
           s.savedSeq = upto;
           for (const m of held) m.ack();
           // an ended or evicted session lives on in the bucket alone
@@ -184,7 +188,7 @@ export class SessionBook {
    * far the session went, no snapshot: see session-store.ts), reported the first time, so that one session
    * too large to keep loses its own stored state and never holds up its partition's acknowledgements.
    */
-  private async write(s: BookedSession, stored: StoredSession): Promise<{ revision: number }> {
+  private async write(s: BookedSession, stored: StoredSession): Promise<{ revision: number; lastSeq: number }> {
     try {
       return await this.store.save(s.id, s.revision, stored);
     } catch (e) {
