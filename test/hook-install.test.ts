@@ -83,6 +83,8 @@ describe.each(AGENTS)('hook install --agent %s', (agent) => {
     expect(installed).toMatch(/\n {4}"hooks"/); // the file's own indentation
     const own = ownHandlers(read(path));
     expect(Object.keys(own).sort()).toEqual(installTarget(agent, 'user', p.project, p.env).events.map((e) => e.event).sort());
+    // the new-prompt event gives a stopped session its fresh start
+    expect(Object.keys(own)).toContain(agent === 'gemini' ? 'BeforeAgent' : 'UserPromptSubmit');
     expect(Object.values(own).every((h) => h.length === 1)).toBe(true);
     expect(backups(path)).toHaveLength(1);
     expect(readFileSync(join(dirname(path), backups(path)[0] as string), 'utf8')).toBe(before);
