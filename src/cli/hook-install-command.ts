@@ -20,8 +20,9 @@ import { AGENTS } from '../hooks/agents.js';
 import { cliVersion, versionNotes } from '../hooks/agent-cli-version.js';
 import { versionIn } from '../hooks/agent-versions.js';
 import { type InstallScope, installTarget, shellQuote } from '../hooks/install-targets.js';
-import { readSettings, settingsText, writeSettings } from '../hooks/settings-file.js';
-import { type EventChange, mergeHooks, unmergeHooks } from '../hooks/settings-merge.js';
+import { editableText, fileText, indentUnit, ownBackups, readSettings, writeSettings } from '../hooks/settings-file.js';
+import { type EventChange, type MergeResult, mergeHooks, unmergeHooks } from '../hooks/settings-merge.js';
+import { writeUninstalled } from '../hooks/settings-restore.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, type ParsedFlags, choiceFlag, parseFlags, stringOf } from './flags.js';
 import type { HookIo } from './hook-io.js';
@@ -63,6 +64,16 @@ export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], cwd:
   return parts.map(shellQuote).join(' ');
 }
 
+/** The settings as they were before loopwatch's first install (its oldest backup), when there is one. */
+function settingsBefore(path: string): Record<string, unknown> | undefined {
+  const [oldest] = ownBackups(path);
+  try {
+    return oldest === undefined ? undefined : readSettings(oldest).settings;
+  } catch {
+    return undefined;
+  }
+}
+
 function describeChange(c: EventChange, matcher: string | undefined): string {
   return `  ${c.change.padEnd(10)} ${c.event}${matcher === undefined ? '' : ` (matcher ${JSON.stringify(matcher)})`}\n`;
 }
@@ -89,17 +100,19 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   const cwd = process.cwd();
   const target = installTarget(agent, scope, cwd);
   let old;
-  let changes: EventChange[];
+  let merged: MergeResult;
   try {
     old = readSettings(target.path);
     const command = verb === 'install' ? hookCommandLine(agent, v, cwd, agentVersion) : '';
-    changes = verb === 'install' ? mergeHooks(old.settings, target.events, target.handler(command)) : unmergeHooks(old.settings, target.events);
+    const text = editableText(old);
+    merged = verb === 'install' ? mergeHooks(text, old.settings, target.events, target.handler(command), indentUnit(old.text)) : unmergeHooks(text, old.settings, target.events, settingsBefore(target.path));
   } catch (e) {
     if (e instanceof Error && (e.name === 'SettingsParseError' || e.name === 'SettingsShapeError')) {
       throw new UsageError(`${e.name === 'SettingsShapeError' ? `${target.path}: ` : ''}${e.message}; nothing was changed`);
     }
     throw e;
   }
+  const changes = merged.changes;
   const title = `${AGENTS[agent].title}, ${scope} settings`;
   const changed = changes.some((c) => c.change !== 'unchanged' && c.change !== 'absent');
   const agentLines = verb === 'install' ? versionNotes(agent, agentVersion).map((l, i) => `  ${(i === 0 ? 'agent' : 'note').padEnd(10)} ${l}\n`).join('') : '';
@@ -107,11 +120,15 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
     io.stdout.write(`loopwatch hook ${verb}: ${target.path} (${title}): nothing to change, loopwatch is ${verb === 'install' ? 'installed already' : 'not installed there'}\n${agentLines}`);
     return 0;
   }
-  const backup = writeSettings(old, settingsText(old, old.settings));
   let out = `loopwatch hook ${verb}: ${target.path} (${title})\n`;
   for (const c of changes) out += describeChange(c, target.events.find((e) => e.event === c.event)?.matcher);
-  if (verb === 'install') out += `  command    ${hookCommandLine(agent, v, cwd, agentVersion)}\n${agentLines}`;
-  out += backup === null ? '  (a new file)\n' : `  backup     ${backup}\n`;
+  if (verb === 'install') {
+    const backup = writeSettings(old, fileText(old, merged.text));
+    out += `  command    ${hookCommandLine(agent, v, cwd, agentVersion)}\n${agentLines}`;
+    out += backup === null ? '  (a new file)\n' : `  backup     ${backup}\n`;
+  } else {
+    out += writeUninstalled(old, fileText(old, merged.text)).join('');
+  }
   if (verb === 'install' && /[/\\]_npx[/\\]/.test(realpathSync(process.argv[1] ?? ''))) {
     out += '  note       this loopwatch runs from npx\'s cache, which npm may clear: install loopwatch (npm i -g loopwatch, or as a dev dependency) and run install from there\n';
   }
