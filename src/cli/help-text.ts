@@ -278,7 +278,7 @@ Options:
 Examples:
   loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem /home/me/project
   loopwatch mcp --session review-42 -- python -m my_server --verbose
-  claude mcp add files -- npx loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem .
+  claude mcp add files -- loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem .
 `;
 
 /** Help for \`loopwatch hook\`. */

@@ -64,6 +64,22 @@ export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], cwd:
   return parts.map(shellQuote).join(' ');
 }
 
+/** How to get a lasting copy of loopwatch (it is not on the npm registry yet): from a clone. */
+const LASTING_COPY = 'from a clone of loopwatch: npm ci && npm run build && npm install -g . (or npm pack, then npm install -g ./loopwatch-<version>.tgz)';
+
+/**
+ * What to know about where the installed command runs from (`self`: this CLI's real path): npx's cache,
+ * which npm may clear; or a checkout (`npm install -g .` links one), which the agent then runs on every
+ * call; null for an installed copy (inside a node_modules folder).
+ */
+function whereNote(self: string): string | null {
+  if (/[/\\]_npx[/\\]/.test(self)) return `this loopwatch runs from npx's cache, which npm may clear: install a lasting copy (${LASTING_COPY}) and run install from there`;
+  const at = Math.max(self.lastIndexOf('/dist/'), self.lastIndexOf('\\dist\\'));
+  const root = at < 0 ? dirname(self) : self.slice(0, at);
+  if (root.split(/[/\\]/).includes('node_modules')) return null;
+  return `this loopwatch runs from ${root}, a checkout (npm install -g . links one): the agent runs it from there on every call, so keep it, and run npm run build after changing it`;
+}
+
 /** The settings as they were before loopwatch's first install (its oldest backup), when there is one. */
 function settingsBefore(path: string): Record<string, unknown> | undefined {
   const [oldest] = ownBackups(path);
@@ -129,9 +145,8 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   } else {
     out += writeUninstalled(old, fileText(old, merged.text)).join('');
   }
-  if (verb === 'install' && /[/\\]_npx[/\\]/.test(realpathSync(process.argv[1] ?? ''))) {
-    out += '  note       this loopwatch runs from npx\'s cache, which npm may clear: install loopwatch (npm i -g loopwatch, or as a dev dependency) and run install from there\n';
-  }
+  const where = verb === 'install' ? whereNote(realpathSync(process.argv[1] ?? '')) : null;
+  if (where !== null) out += `  note       ${where}\n`;
   if (verb === 'install' && target.note !== undefined) out += `  note       ${target.note}\n`;
   io.stdout.write(out);
   return 0;
