@@ -5,10 +5,10 @@
  * installs runs.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { installTarget, isLoopwatchCommand } from '../src/hooks/install-targets.js';
 import type { CliRun } from './helpers/cli.js';
@@ -20,8 +20,14 @@ interface Place {
   env: NodeJS.ProcessEnv;
 }
 
+const roots: string[] = [];
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
 function place(): Place {
   const root = mkdtempSync(join(tmpdir(), 'loopwatch-hook-install-'));
+  roots.push(root);
   const home = join(root, 'home');
   const project = join(root, 'project');
   mkdirSync(home);

@@ -51,7 +51,7 @@ describe('the allow option', () => {
 
   it('should refuse rules that name nothing, unknown keys, and patterns that are not regular expressions', () => {
     expect(() => resolveAllow({})).toThrow(OptionTypeError);
-    expect(() => resolveAllow([{}])).toThrow(/options\.allow\[0\] must name a tool, a command, or both/);
+    expect(() => resolveAllow([{}])).toThrow(/options\.allow\[0\] must be a rule naming a tool, a command, or both, received an empty rule/);
     expect(() => resolveAllow([{ tool: 'Bash', cmd: 'x' }])).toThrow(/options\.allow\[0\]\.cmd is not a known option; known options of options\.allow\[0\]: tool, command/);
     expect(() => resolveAllow([{ command: '(' }])).toThrow(/options\.allow\[0\]\.command must be a regular expression \(JavaScript syntax\)/);
     expect(() => resolveAllow([{ command: 'x'.repeat(MAX_PATTERN + 1) }])).toThrow(OptionRangeError);

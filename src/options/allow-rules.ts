@@ -131,15 +131,15 @@ function compile(path: string, value: unknown): RegExp {
 export function resolveAllow(value: unknown): readonly ResolvedAllowRule[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw new OptionTypeError('options.allow', `options.allow must be an array of rules, received ${describe(value)}`);
-  if (value.length > MAX_ALLOW_RULES) throw new OptionRangeError('options.allow', `options.allow must hold at most ${MAX_ALLOW_RULES} rules, received ${value.length}`);
+  if (value.length > MAX_ALLOW_RULES) throw new OptionRangeError('options.allow', `options.allow must be an array of at most ${MAX_ALLOW_RULES} rules, received ${describe(value)}`);
   return Object.freeze(
     value.map((v: unknown, i) => {
       const path = `options.allow[${i}]`;
       const r = record(path, v);
       knownKeys(path, r, RULE_KEYS);
-      if (r.tool === undefined && r.command === undefined) throw new OptionTypeError(path, `${path} must name a tool, a command, or both, received an empty rule`);
+      if (r.tool === undefined && r.command === undefined) throw new OptionTypeError(path, `${path} must be a rule naming a tool, a command, or both, received an empty rule`);
       const tool = r.tool === undefined ? undefined : string(`${path}.tool`, r.tool);
-      if (tool === '') throw new OptionRangeError(`${path}.tool`, `${path}.tool must be a non-empty string, received ""`);
+      if (tool === '') throw new OptionRangeError(`${path}.tool`, `${path}.tool must be a non-empty string, received ${describe(tool)}`);
       return Object.freeze({ tool, command: r.command === undefined ? undefined : compile(`${path}.command`, r.command) });
     }),
   );
