@@ -38,6 +38,7 @@ export type {
   ToolRule,
 } from './options/options.js';
 export { POLICY_DEFAULTS } from './options/options.js';
+export type { AllowRule, ResolvedAllowRule } from './options/allow-rules.js';
 export type {
   ChantingOptions,
   CycleOptions,

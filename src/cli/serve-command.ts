@@ -11,6 +11,8 @@ import { BearerToken, isLoopback } from '../serve/bearer-token.js';
 import { DEFAULT_PORT, type ServeOptions } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { detectionOptions } from './detection-options.js';
+import { AGENTS } from '../hooks/agents.js';
+import { hookDetection } from '../hooks/hook-detection.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions } from '../serve/nats/nats-worker.js';
@@ -71,7 +73,8 @@ function heldSessions(options: LoopDetectorOptions, requested: number, given: bo
 export function serveSettings(args: readonly string[]): ServeSettings {
   const { values: v } = parseFlags(args, SERVE_FLAGS, false);
   const nats = stringOf(v, 'nats');
-  const detection = detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config'));
+  // the coding agents' edit tools change the workspace (a new edit after a block: a fresh start), as in `loopwatch hook`
+  const detection = hookDetection(detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')), Object.values(AGENTS));
   const engine = { ...detection, maxSessions: heldSessions(detection, integerFlag('--max-sessions', stringOf(v, 'max-sessions'), 100_000, 1, 10_000_000), v['max-sessions'] !== undefined) };
   const given = (names: readonly string[]): string | undefined => names.find((n) => v[n] !== undefined);
   if (nats === undefined) {

@@ -3,9 +3,13 @@
  *
  * ```
  * payload text -> JSON -> agent (--agent, or detected) -> codec.decode -> HookCall
- *   -> lock the session -> state file -> LoopDetector.restore -> propose | record -> snapshot -> state file
- *   -> unlock -> codec.reply(decision) -> stdout
+ *   -> lock the session -> state file -> LoopDetector.restore -> propose | record | freshStart (a prompt)
+ *   -> snapshot -> state file -> unlock -> codec.reply(decision, what the agent's version takes) -> stdout
  * ```
+ *
+ * The detection options are the command's (`--preset`, `--config`), with the agent's edit tools marked as
+ * changing the workspace (a new edit after a block gives the session a fresh start) and the project's
+ * allowlist (`.loopwatch.json`, project-allowlist.ts) added to `allow`.
  *
  * Inside someone else's agent loopwatch does no harm: anything that goes wrong (an unreadable payload, a
  * lock held too long, a full disk, a bug) allows the call and says so in one line on stderr; a state file
@@ -20,8 +24,11 @@ import { LoopDetector } from '../session/loop-detector.js';
 import { redactSecrets } from '../text/redact.js';
 import { oneLine } from '../text/shown-text.js';
 import { agentFor, phaseOf } from './agents.js';
-import type { AgentName, HookAgent, HookCall } from './hook-agent.js';
+import { transcriptVersion, versionIn, warnsBefore } from './agent-versions.js';
+import type { AgentName, HookAgent, HookCall, ReplyContext } from './hook-agent.js';
+import { hookDetection } from './hook-detection.js';
 import { parsePayload } from './hook-payload.js';
+import { projectAllowlist } from './project-allowlist.js';
 import { SessionFile } from './session-file.js';
 import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
@@ -38,6 +45,8 @@ export interface HookRunOptions {
   readonly detection?: LoopDetectorOptions;
   /** How long to wait for a session's lock, and when a lock is stale. */
   readonly lock?: LockOptions;
+  /** The agent's version as `hook install` found it, used when the transcript does not say (agent-versions.ts). */
+  readonly agentVersion?: string;
 }
 
 /** What the hook process prints and returns. */
@@ -68,11 +77,14 @@ export function unchecked(why: string, options: Pick<HookRunOptions, 'failClosed
   const message = `[loopwatch] The loop check failed (${why}), and loopwatch is set to fail closed: this call was not run.`;
   if (hook === null) return { stdout: '', stderr: notes + line(message), exitCode: 2 };
   const denied: LiveDecision = { session: hook.call.session, phase: 'propose', action: 'deny', message: redactSecrets(message), verdict: null };
-  return { stdout: hook.agent.reply(hook.call, denied), stderr: notes + line(`${why}; the call is denied (--fail-closed)`), exitCode: 0 };
+  return { stdout: hook.agent.reply(hook.call, denied, { warnsBefore: true }), stderr: notes + line(`${why}; the call is denied (--fail-closed)`), exitCode: 0 };
 }
 
-/** Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end. */
-function decide(call: HookCall, options: HookRunOptions, notes: string[]): LiveDecision | null {
+/**
+ * Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end and
+ * a prompt (a fresh start of a session that has a state; nothing to do for one that has none).
+ */
+function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[]): LiveDecision | null {
   const file = new SessionFile(options.stateDir, call.agent, call.session);
   file.ensureDir();
   const release = acquireLock(file.lockPath, options.lock);
@@ -83,14 +95,23 @@ function decide(call: HookCall, options: HookRunOptions, notes: string[]): LiveD
       file.remove();
       return null;
     }
-    detector = new LoopDetector(options.detection ?? {}, call.session);
+    detector = new LoopDetector(detection, call.session);
+    let restored = false;
     try {
       const bytes = file.read();
       if (bytes !== null) detector.restore(bytes);
+      restored = bytes !== null;
     } catch (e) {
       if (!(e instanceof SnapshotError)) throw e;
       file.setAside();
       notes.push(line(`the state of session ${JSON.stringify(call.session.slice(0, 80))} could not be read (${e.message}); it was set aside and the session starts again`));
+    }
+    if (call.phase === 'prompt') {
+      if (restored) {
+        detector.freshStart();
+        file.write(detector.snapshot());
+      }
+      return null;
     }
     const decision = call.phase === 'propose' ? detector.propose(call.call) : detector.record(call.call);
     file.write(detector.snapshot());
@@ -101,12 +122,23 @@ function decide(call: HookCall, options: HookRunOptions, notes: string[]): LiveD
   }
 }
 
+/**
+ * What the reply may say: whether the agent's version reads a warning before a call (asked only when the
+ * reply holds a warning: it reads the transcript), and the allowlist's notice.
+ */
+function replyContext(agent: HookAgent, payload: Readonly<Record<string, unknown>>, d: LiveDecision, options: HookRunOptions, notice: string | undefined): ReplyContext {
+  const warning = d.phase === 'propose' ? d.action === 'warn' || d.action === 'ask' : d.verdict !== null;
+  const version = warning ? (transcriptVersion(agent.name, payload.transcript_path) ?? versionIn(options.agentVersion ?? '')) : undefined;
+  return { warnsBefore: warnsBefore(agent.name, version), ...(notice === undefined ? {} : { notice }) };
+}
+
 /** Runs the hook on one payload's text (never throws). */
 export function runHook(text: string, options: HookRunOptions): HookReply {
   let hook: { agent: HookAgent; call: HookCall };
   let agent: HookAgent | null = null;
+  let payload: Record<string, unknown>;
   try {
-    const payload = parsePayload(text);
+    payload = parsePayload(text);
     const found = agentFor(payload, options.agent);
     agent = found.agent;
     const phase = phaseOf(agent, found.eventName);
@@ -118,9 +150,13 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
   }
   const notes: string[] = [];
   try {
-    const decision = decide(hook.call, options, notes);
+    const tool = hook.call.phase === 'propose' || hook.call.phase === 'record';
+    const allowlist = tool ? projectAllowlist(payload.cwd, options.stateDir) : { rules: [] };
+    if (allowlist.notice !== undefined) notes.push(line(allowlist.notice));
+    const decision = decide(hook.call, hookDetection(options.detection, [hook.agent], allowlist.rules), options, notes);
     sweepIfDue(options.stateDir);
-    return { stdout: decision === null ? '' : hook.agent.reply(hook.call, decision), stderr: notes.join(''), exitCode: 0 };
+    const stdout = decision === null ? '' : hook.agent.reply(hook.call, decision, replyContext(hook.agent, payload, decision, options, allowlist.notice === undefined ? undefined : redactSecrets(allowlist.notice)));
+    return { stdout, stderr: notes.join(''), exitCode: 0 };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const label = err.code ?? err.name ?? 'Error';

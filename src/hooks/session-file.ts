@@ -43,6 +43,25 @@ export class SessionFile {
     this.id = Buffer.from(`${agent}\n${session}`, 'utf8');
   }
 
+  /**
+   * The agent and session a state file at `path` belongs to (its header), or null when it is not a state
+   * file loopwatch can read (then it is left alone).
+   */
+  static owner(path: string): { readonly agent: string; readonly session: string } | null {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch {
+      return null;
+    }
+    if (bytes.length < HEAD || bytes.toString('latin1', 0, 4) !== MAGIC || bytes[4] !== FORMAT) return null;
+    const idLength = bytes.readUInt32LE(5);
+    if (HEAD + idLength > bytes.length) return null;
+    const id = bytes.toString('utf8', HEAD, HEAD + idLength);
+    const at = id.indexOf('\n');
+    return at < 0 ? null : { agent: id.slice(0, at), session: id.slice(at + 1) };
+  }
+
   /** Makes the state directory (private to the user) if it is missing. */
   ensureDir(): void {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });

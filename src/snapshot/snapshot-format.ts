@@ -26,17 +26,24 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * of its newest calls only (as many as anything reads later: similar args' window, a cycle's longest
  * unit), and says how many. Version 6: chanting's text stream is saved whole before the detector's line
  * state (the period search and the sentence tracker together); the WebAssembly pipeline saves it as the
- * raw bytes of its region in the module's memory.
+ * raw bytes of its region in the module's memory. Version 7: the two-phase state holds where the session's
+ * last fresh start was (LoopDetector.freshStart).
  */
-export const SNAPSHOT_VERSION = 6;
+export const SNAPSHOT_VERSION = 7;
 
 const HEADER = 4 + 2 + 2 + 8 + 4;
 const TRAILER = 8;
 const encoder = new TextEncoder();
 
-/** The detection options that decide what a session's state means, as canonical JSON text. */
+/**
+ * The detection options that decide what a session's state means, as canonical JSON text. `allow` and the
+ * tools' `changesWorkspace` change decisions only, not what the state holds: left out, so a session keeps
+ * its state when a project's allowlist changes.
+ */
 function optionsText(o: ResolvedOptions): string {
   const tools = [...o.tools]
+    // a rule that changes no normalisation (only `changesWorkspace`) means what no rule means
+    .filter(([, rule]) => (rule.ignoreFields ?? []).length !== 0 || rule.exempt === true || rule.identity !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, rule]) => [name, { ignoreFields: rule.ignoreFields ?? [], exempt: rule.exempt === true, identity: rule.identity === undefined ? null : String(rule.identity) }]);
   const { onDetect, ...policy } = o.policy;
