@@ -197,12 +197,12 @@ export class LiveState {
     }
   }
 
-  /** Reads what save() wrote. */
-  load(r: ByteReader): void {
+  /** Reads what save() wrote, in snapshot format `version` (before 7: no fresh start was held). */
+  load(r: ByteReader, version: number): void {
     this.reset();
     this.strikes = r.f64();
     this.quiet = r.f64();
-    this.freshAt = r.f64();
+    this.freshAt = version >= 7 ? r.f64() : 0;
     for (let n = r.count(MAX_BLOCKED, 'blocked calls'), i = 0; i < n; i++) {
       const sig = r.str();
       this.blocked.set(sig, { times: r.f64(), kind: r.str() });

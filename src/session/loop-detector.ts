@@ -18,7 +18,7 @@ import { resolveOptions } from '../options/resolve-options.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
-import { openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
+import { SNAPSHOT_VERSION, openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { errorText, validateEvent } from './observe-event.js';
@@ -528,7 +528,7 @@ export class LoopDetector {
    */
   restore(bytes: Uint8Array): void {
     this.snapshotable();
-    const { bytes: b, start, end } = openSnapshot(bytes, this.options);
+    const { bytes: b, start, end, version } = openSnapshot(bytes, this.options);
     let backup: Uint8Array | null;
     try {
       backup = this.payload();
@@ -536,7 +536,7 @@ export class LoopDetector {
       backup = null; // a quarantined session: on failure it is reset instead
     }
     try {
-      this.loadPayload(new ByteReader(b, start, end));
+      this.loadPayload(new ByteReader(b, start, end), version);
     } catch (err) {
       if (backup === null) this.reset();
       else this.loadPayload(new ByteReader(backup));
@@ -555,11 +555,11 @@ export class LoopDetector {
     return w.finish();
   }
 
-  private loadPayload(r: ByteReader): void {
+  private loadPayload(r: ByteReader, version = SNAPSHOT_VERSION): void {
     this.tally.load(r);
     this.lastFlagged = r.bool();
     this.policy.load(r);
-    this.live.load(r);
+    this.live.load(r, version);
     this.pipeline.load(r);
     r.done();
   }
