@@ -9,11 +9,11 @@
  * (test/package-optional-peers.test.ts: without them).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PackedInstall, REPO as repo, installPacked } from './helpers/packed-package.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 let packed: PackedInstall;
 let app = '';
@@ -157,8 +157,7 @@ nats.NatsCaller.connect('nats://127.0.0.1:1').then(() => 'connected', (e) => e.m
 
   it('should ship the hook, and install the packed hook\'s own entry into an agent\'s settings', () => {
     const cli = join(pkgDir, 'dist', 'src', 'cli', 'main.js');
-    const home = mkdtempSync(join(tmpdir(), 'loopwatch-package-home-'));
-    onTestFinished(() => rmSync(home, { recursive: true, force: true }));
+    const home = tempFolder('package-home');
     const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: '' };
     const install = spawnSync(process.execPath, [cli, 'hook', 'install', '--agent', 'claude-code', '--state-dir', join(home, 'state')], { cwd: app, env, encoding: 'utf8' });
     expect(install.stderr).toBe('');
