@@ -87,12 +87,14 @@ export {
   CallDeniedError,
   SessionStoppedError,
   WasmTrapError,
+  MissingPeerError,
   isLoopwatchError,
 } from './errors.js';
 export type { ErrorCodeValue } from './errors.js';
 export { LoopEngine } from './engine/loop-engine.js';
 export type { EngineStats, SessionEvent, SessionLiveCall } from './engine/loop-engine.js';
 export type { EvictedSession, EvictedSessionInfo, LoopEngineOptions, ResolvedEngineOptions } from './engine/engine-options.js';
+export type { InstrumentOptions, MeterLike, MetricAttributes } from './metrics/engine-metrics.js';
 export { LoopPool } from './pool/loop-pool.js';
 export type { LostSession, PoolStats } from './pool/loop-pool.js';
 export type { LoopPoolOptions } from './pool/pool-options.js';

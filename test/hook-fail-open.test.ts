@@ -4,8 +4,7 @@
  * the call is allowed and one line on stderr says why, secrets redacted; the session starts again where
  * its state could not be read. With --fail-closed such a call is denied instead.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
@@ -13,11 +12,12 @@ import { MAX_PAYLOAD_BYTES } from '../src/hooks/hook-payload.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { afterPayload, beforePayload, fixture, hook } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 const CALL: ScriptedCall = { tool: 'Bash', args: { command: 'ls src' }, result: 'cli\nindex.ts' };
 
 function newDir(): string {
-  return mkdtempSync(join(tmpdir(), 'loopwatch-hook-failopen-'));
+  return tempFolder('hook-failopen');
 }
 
 /** One call proposed and recorded in `session` (Claude Code payloads). */

@@ -5,14 +5,14 @@
  * installs runs.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { installTarget, isLoopwatchCommand } from '../src/hooks/install-targets.js';
 import type { CliRun } from './helpers/cli.js';
 import { AGENTS, fixture, loopwatchAsync } from './helpers/hook-payloads.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 interface Place {
   home: string;
@@ -20,14 +20,8 @@ interface Place {
   env: NodeJS.ProcessEnv;
 }
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
-});
-
 function place(): Place {
-  const root = mkdtempSync(join(tmpdir(), 'loopwatch-hook-install-'));
-  roots.push(root);
+  const root = tempFolder('hook-install');
   const home = join(root, 'home');
   const project = join(root, 'project');
   mkdirSync(home);

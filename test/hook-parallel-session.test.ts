@@ -3,9 +3,7 @@
  * counted twice, no state file half-written; a lock left by a dead hook is broken at once, a lock held too
  * long makes the hook allow the call (fail open) after a bounded wait.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { AgentName } from '../src/hooks/hook-agent.js';
@@ -14,6 +12,7 @@ import { LOCK_WAIT_MS } from '../src/hooks/state-lock.js';
 import type { CliRun } from './helpers/cli.js';
 import { afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 const CALLS: readonly ScriptedCall[] = Array.from({ length: 10 }, (_, i) => ({ tool: 'Read', args: { file_path: `/repo/src/part${i}.ts` }, result: `export const part${i} = ${i};` }));
 
@@ -32,7 +31,7 @@ function expectQuiet(runs: readonly CliRun[]): void {
 
 describe('ten hook processes of one session at once', () => {
   it.each(['claude-code', 'gemini'] as const)('should count every call exactly once (%s payloads)', async (agent) => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-parallel-'));
+    const dir = tempFolder('hook-parallel');
     const args = ['--agent', agent, '--state-dir', dir];
     // ten calls proposed at once, then their ten results at once
     expectQuiet(await Promise.all(CALLS.map((c, i) => hook(args, beforePayload(agent, 'turn', c, `toolu_${i}`)))));
@@ -47,7 +46,7 @@ describe('ten hook processes of one session at once', () => {
   }, 120_000);
 
   it('should break a lock whose hook is gone, at once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-lock-'));
+    const dir = tempFolder('hook-lock');
     const file = new SessionFile(dir, 'claude-code', 'stale');
     file.ensureDir();
     writeFileSync(file.lockPath, `999999999 ${Date.now()} deadbeef`); // no such process
@@ -57,7 +56,7 @@ describe('ten hook processes of one session at once', () => {
   }, 60_000);
 
   it(`should allow the call after waiting ${LOCK_WAIT_MS} ms for a lock a live hook holds`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-lock-'));
+    const dir = tempFolder('hook-lock');
     const file = new SessionFile(dir, 'claude-code', 'held');
     file.ensureDir();
     writeFileSync(file.lockPath, `${process.pid} ${Date.now()} cafe`); // this test's process: alive

@@ -28,8 +28,9 @@ import { MAX_LIVE_SESSIONS, checkerThreads, defaultCheckerThreads, liveSessions,
 import { type ReportPlan, ReportOutputs } from './scan/report-outputs.js';
 import { type ScanLabels, scanLabels } from './scan/scan-labels.js';
 import { DEFAULT_TIMELINES, MAX_TIMELINES } from '../report/timeline-picks.js';
+import { promClient } from '../metrics/prometheus.js';
 import { type ScanCost, scanMetricsText } from '../metrics/scan-metrics.js';
-import { UsageError } from './usage-error.js';
+import { UsageError, usablePeer } from './usage-error.js';
 import { terminalSafe } from '../text/terminal-text.js';
 
 /** Where a command writes. */
@@ -373,6 +374,7 @@ async function writeMetrics(file: string, summary: ScanSummary, cost: ScanCost, 
 export async function scanCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const settings = parseScanArgs(args, io.stdin.isTTY === true);
   detectionOptions(settings.preset, settings.config); // usage errors before any input is read
+  if (settings.metricsFile !== undefined) usablePeer(() => promClient('--metrics')); // an optional peer dependency
   const labels = await scanLabels(settings.paths, settings.labelsFile);
   const ignore = labels?.ignore ?? [];
   let read = 0;
