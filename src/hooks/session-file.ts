@@ -16,13 +16,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SnapshotError } from '../errors.js';
+import { STATE_SUFFIX } from './state-names.js';
 
 const MAGIC = 'LWHK';
 const FORMAT = 1;
 const HEAD = 9;
-
-/** Suffix of a session's state file. */
-export const STATE_SUFFIX = '.lwhook';
 
 /** A session's state file and lock in a state directory. */
 export class SessionFile {
