@@ -13,7 +13,7 @@
  * starts again. With `failClosed` a call that could not be checked is denied instead (an unreadable
  * payload: exit code 2 with the reason on stderr, the block every agent understands).
  */
-import { SnapshotError } from '../errors.js';
+import { NotPrivateError, SnapshotError } from '../errors.js';
 import type { LiveDecision } from '../live/live-call.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
@@ -21,7 +21,9 @@ import { redactSecrets } from '../text/redact.js';
 import { agentFor, phaseOf } from './agents.js';
 import type { AgentName, HookAgent, HookCall } from './hook-agent.js';
 import { parsePayload } from './hook-payload.js';
-import { SessionFile } from './session-file.js';
+import { SessionFile, type StoredSession } from './session-file.js';
+import { type SessionMeta, emptyMeta, withDecision } from './session-meta.js';
+import { prepareStateFolder } from './state-folder.js';
 import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
 
@@ -67,32 +69,62 @@ export function unchecked(why: string, options: Pick<HookRunOptions, 'failClosed
   return { stdout: hook.agent.reply(hook.call, denied), stderr: notes + line(`${why}; the call is denied (--fail-closed)`), exitCode: 0 };
 }
 
-/** Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end. */
-function decide(call: HookCall, options: HookRunOptions, notes: string[]): LiveDecision | null {
-  const file = new SessionFile(options.stateDir, call.agent, call.session);
-  file.ensureDir();
-  const release = acquireLock(file.lockPath, options.lock);
-  if (release === null) throw new Error(`the state of session ${JSON.stringify(call.session.slice(0, 80))} stayed locked by another hook`);
-  let detector: LoopDetector | null = null;
+/** The session's detector and notes, restored from its file (or fresh, the file set aside, when it cannot be). */
+function restore(file: SessionFile, call: HookCall, options: HookRunOptions, made: LoopDetector, notes: string[]): { detector: LoopDetector; meta: SessionMeta } {
+  const now = Date.now();
+  const session = JSON.stringify(call.session.slice(0, 80));
+  let stored: StoredSession | null;
   try {
-    if (call.phase === 'end') {
+    stored = file.load();
+  } catch (e) {
+    if (!(e instanceof SnapshotError || e instanceof NotPrivateError)) throw e;
+    file.setAside();
+    const why = e instanceof NotPrivateError ? `the state file of session ${session} is not the user's own hook's (${e.message}); it was not read` : `the state of session ${session} could not be read (${e.message})`;
+    notes.push(line(`${why}; it was set aside and the session starts again`));
+    return { detector: made, meta: emptyMeta(now) };
+  }
+  if (stored === null) return { detector: made, meta: emptyMeta(now) };
+  try {
+    made.restore(stored.snapshot);
+    return { detector: made, meta: stored.meta ?? emptyMeta(now) };
+  } catch (e) {
+    // whatever the bytes made restore() throw, they are not a state to decide on: a fresh session
+    made.dispose();
+    file.setAside();
+    notes.push(line(`the state of session ${session} could not be read (${(e as Error).message}); it was set aside and the session starts again`));
+    return { detector: new LoopDetector(options.detection ?? {}, call.session), meta: emptyMeta(now) };
+  }
+}
+
+/** Where decide() got to: the session's file once its folder is known to be private, until the call's state is saved (to count a call it could not check). */
+interface Reached {
+  file: SessionFile | null;
+}
+
+/** Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end. */
+function decide(call: HookCall, options: HookRunOptions, notes: string[], reached: Reached): LiveDecision | null {
+  const file = new SessionFile(options.stateDir, call.agent, call.session);
+  const tightened = prepareStateFolder(options.stateDir);
+  if (tightened !== null) notes.push(line(tightened));
+  reached.file = file;
+  // made before the lock is taken: the WebAssembly detector's set-up is this hook's own, not the session's
+  let detector = call.phase === 'end' ? null : new LoopDetector(options.detection ?? {}, call.session);
+  let release: (() => void) | null = null;
+  try {
+    release = acquireLock(file.lockPath, options.lock);
+    if (release === null) throw new Error(`the state of session ${JSON.stringify(call.session.slice(0, 80))} stayed locked by another hook`);
+    if (detector === null) {
       file.remove();
       return null;
     }
-    detector = new LoopDetector(options.detection ?? {}, call.session);
-    try {
-      const bytes = file.read();
-      if (bytes !== null) detector.restore(bytes);
-    } catch (e) {
-      if (!(e instanceof SnapshotError)) throw e;
-      file.setAside();
-      notes.push(line(`the state of session ${JSON.stringify(call.session.slice(0, 80))} could not be read (${e.message}); it was set aside and the session starts again`));
-    }
+    const restored = restore(file, call, options, detector, notes);
+    detector = restored.detector;
     const decision = call.phase === 'propose' ? detector.propose(call.call) : detector.record(call.call);
-    file.write(detector.snapshot());
+    file.write(detector.snapshot(), withDecision(restored.meta, call, decision, Date.now()));
+    reached.file = null; // checked: nothing to count whatever happens next
     return decision;
   } finally {
-    release();
+    release?.();
     detector?.dispose();
   }
 }
@@ -113,14 +145,16 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
     return unchecked(`the hook payload could not be read${as}: ${(e as Error).message}`, options, null);
   }
   const notes: string[] = [];
+  const reached: Reached = { file: null };
   try {
-    const decision = decide(hook.call, options, notes);
+    const decision = decide(hook.call, options, notes, reached);
     sweepIfDue(options.stateDir);
     return { stdout: decision === null ? '' : hook.agent.reply(hook.call, decision), stderr: notes.join(''), exitCode: 0 };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const label = err.code ?? err.name ?? 'Error';
-    const why = err.code === 'ENOSPC' ? 'the disk is full' : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
+    const why = e instanceof NotPrivateError ? `the state folder ${err.message}` : err.code === 'ENOSPC' ? 'the disk is full' : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
+    if (hook.call.phase !== 'end') reached.file?.countUnchecked(hook.call.phase);
     return unchecked(`${hook.agent.title}: ${why}`, options, hook, notes.join(''));
   }
 }

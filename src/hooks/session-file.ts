@@ -1,26 +1,55 @@
 /**
  * One session's state between hook processes: a file in the state directory holding the session's
  * snapshot (LoopDetector.snapshot(): calls, detector state, proposals waiting for their outcome, blocked
- * calls). Its name is a hash of the agent and session id, so no id can reach outside the directory; the
- * file holds the id too, so a file copied under another name is told apart. Written to a temporary name
- * and renamed, so a reader sees the old state or the new one, never half of one.
+ * calls) and its notes for people (session-meta.ts). Its name is a hash of the agent and session id, so no
+ * id can reach outside the directory; the file holds the id too, so a file copied under another name is
+ * told apart. Written to a temporary name and renamed, so a reader sees the old state or the new one,
+ * never half of one. Read only when it is private to the user (private-path.ts): a file someone else owns
+ * or can write is not the user's hook's.
  *
  * ```
  *   <dir>/<sha256(agent \n session) hex, 32 digits>.lwhook:
- *       "LWHK" | u8 format (1) | u32 id byte length (LE) | id (UTF-8) | snapshot bytes
- *   <dir>/<same>.lock     the lock of the session (state-lock.ts)
- *   <dir>/<same>.bad      a state file that could not be read, kept aside for inspection
+ *       format 2: "LWHK" | u8 2 | u32 id byte length (LE) | id (UTF-8) | u32 notes length | notes (JSON) | snapshot bytes
+ *       format 1: "LWHK" | u8 1 | u32 id byte length (LE) | id (UTF-8) | snapshot bytes  (read, no notes)
+ *   <dir>/<same>.lock       the lock of the session (state-lock.ts)
+ *   <dir>/<same>.bad        a state file that could not be read, kept aside for inspection
+ *   <dir>/<same>.unchecked  one byte per call the hooks could not check: `p` a proposal allowed unchecked,
+ *                           `r` a record dropped (appended without the lock, which is what was missing)
  * ```
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SnapshotError } from '../errors.js';
-import { STATE_SUFFIX } from './state-names.js';
+import { O_NOFOLLOW, readPrivateFile } from './private-path.js';
+import { type SessionMeta, decodeMeta, encodeMeta } from './session-meta.js';
+import { STATE_SUFFIX, UNCHECKED_SUFFIX } from './state-names.js';
 
 const MAGIC = 'LWHK';
-const FORMAT = 1;
+const FORMAT = 2;
 const HEAD = 9;
+
+/** A session's stored state: the detector's snapshot and the notes (null in a format-1 file). */
+export interface StoredSession {
+  readonly snapshot: Uint8Array;
+  readonly meta: SessionMeta | null;
+}
+
+/** Calls of a session the hooks could not check (its `.unchecked` file). */
+export interface UncheckedCounts {
+  /** Proposals allowed (or denied, with --fail-closed) without a check. */
+  readonly proposals: number;
+  /** Outcomes of calls that ran, not recorded. */
+  readonly records: number;
+}
+
+/** The agent and session id a state file's bytes name (`agent \n session`), or null when they are not a state file. */
+export function storedId(bytes: Uint8Array): string | null {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (b.length < HEAD || b.toString('latin1', 0, 4) !== MAGIC) return null;
+  const idLength = b.readUInt32LE(5);
+  return HEAD + idLength > b.length ? null : b.toString('utf8', HEAD, HEAD + idLength);
+}
 
 /** A session's state file and lock in a state directory. */
 export class SessionFile {
@@ -28,6 +57,8 @@ export class SessionFile {
   readonly path: string;
   /** The lock file's path. */
   readonly lockPath: string;
+  /** The path of the count of calls the hooks could not check. */
+  readonly uncheckedPath: string;
   private readonly id: Buffer;
 
   constructor(
@@ -38,6 +69,7 @@ export class SessionFile {
     const base = createHash('sha256').update(`${agent}\n${session}`).digest('hex').slice(0, 32);
     this.path = join(dir, base + STATE_SUFFIX);
     this.lockPath = join(dir, `${base}.lock`);
+    this.uncheckedPath = join(dir, base + UNCHECKED_SUFFIX);
     this.id = Buffer.from(`${agent}\n${session}`, 'utf8');
   }
 
@@ -46,31 +78,44 @@ export class SessionFile {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
   }
 
-  /** The stored snapshot, or null when the session has none. Throws SnapshotError for a file that is not its state. */
+  /** The stored snapshot, or null when the session has none. Throws as {@link load} does. */
   read(): Uint8Array | null {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(this.path);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw e;
-    }
-    if (bytes.length < HEAD || bytes.toString('latin1', 0, 4) !== MAGIC) throw new SnapshotError('not a loopwatch hook state file');
-    if (bytes[4] !== FORMAT) throw new SnapshotError(`a hook state file of format ${bytes[4]}, this loopwatch reads format ${FORMAT}`);
-    const idLength = bytes.readUInt32LE(5);
-    if (HEAD + idLength > bytes.length || !bytes.subarray(HEAD, HEAD + idLength).equals(this.id)) throw new SnapshotError('the state file belongs to another session');
-    return bytes.subarray(HEAD + idLength);
+    return this.load()?.snapshot ?? null;
   }
 
-  /** Writes the snapshot: to a temporary file, renamed over the state file. */
-  write(snapshot: Uint8Array): void {
+  /**
+   * The stored state, or null when the session has none. Throws NotPrivateError for a file that is not
+   * private to the user, SnapshotError for one that is not this session's state.
+   */
+  load(): StoredSession | null {
+    const bytes = readPrivateFile(this.path);
+    if (bytes === null) return null;
+    if (bytes.length < HEAD || bytes.toString('latin1', 0, 4) !== MAGIC) throw new SnapshotError('not a loopwatch hook state file');
+    const format = bytes[4];
+    if (format !== 1 && format !== FORMAT) throw new SnapshotError(`a hook state file of format ${format}, this loopwatch reads formats 1 and ${FORMAT}`);
+    const idLength = bytes.readUInt32LE(5);
+    let at = HEAD + idLength;
+    if (at > bytes.length || !bytes.subarray(HEAD, at).equals(this.id)) throw new SnapshotError('the state file belongs to another session');
+    if (format === 1) return { snapshot: bytes.subarray(at), meta: null };
+    if (at + 4 > bytes.length) throw new SnapshotError('the state file is cut short');
+    const metaLength = bytes.readUInt32LE(at);
+    at += 4;
+    if (at + metaLength > bytes.length) throw new SnapshotError('the state file is cut short');
+    return { snapshot: bytes.subarray(at + metaLength), meta: decodeMeta(bytes.subarray(at, at + metaLength)) };
+  }
+
+  /** Writes the snapshot and notes: to a new temporary file (0600), renamed over the state file. */
+  write(snapshot: Uint8Array, meta: SessionMeta): void {
+    const notes = encodeMeta(meta);
     const head = Buffer.alloc(HEAD);
     head.write(MAGIC, 0, 'latin1');
     head[4] = FORMAT;
     head.writeUInt32LE(this.id.length, 5);
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(notes.length, 0);
     const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      writeFileSync(tmp, Buffer.concat([head, this.id, snapshot]), { mode: 0o600 });
+      writeFileSync(tmp, Buffer.concat([head, this.id, length, notes, snapshot]), { mode: 0o600, flag: 'wx' });
       renameSync(tmp, this.path);
     } catch (e) {
       try {
@@ -91,12 +136,40 @@ export class SessionFile {
     }
   }
 
-  /** Removes the session's state (its end). */
+  /** Removes the session's state and counts (its end). */
   remove(): void {
-    try {
-      unlinkSync(this.path);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    for (const path of [this.path, this.uncheckedPath]) {
+      try {
+        unlinkSync(path);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
     }
+  }
+
+  /** Counts a call the hooks could not check (one byte appended, no lock needed). Never throws. */
+  countUnchecked(phase: 'propose' | 'record'): void {
+    try {
+      const fd = openSync(this.uncheckedPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW, 0o600);
+      try {
+        writeSync(fd, phase === 'propose' ? 'p' : 'r');
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // an unusable folder: the line on stderr is all there is
+    }
+  }
+
+  /** The calls counted by {@link countUnchecked}. Throws NotPrivateError when the count is not private to the user. */
+  unchecked(): UncheckedCounts {
+    const bytes = readPrivateFile(this.uncheckedPath);
+    let proposals = 0;
+    let records = 0;
+    for (const b of bytes ?? []) {
+      if (b === 0x70) proposals++;
+      else if (b === 0x72) records++;
+    }
+    return { proposals, records };
   }
 }
