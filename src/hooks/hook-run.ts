@@ -96,7 +96,7 @@ function restore(file: SessionFile, call: HookCall, options: HookRunOptions, mad
   }
 }
 
-/** Where decide() got to: the session's file once its folder is known to be private, until the call's state is saved (to count a call it could not check). */
+/** Where decide() got to: the session's file, once its folder is known to be private and the call counted in. */
 interface Reached {
   file: SessionFile | null;
 }
@@ -106,7 +106,12 @@ function decide(call: HookCall, options: HookRunOptions, notes: string[], reache
   const file = new SessionFile(options.stateDir, call.agent, call.session);
   const tightened = prepareStateFolder(options.stateDir);
   if (tightened !== null) notes.push(line(tightened));
-  reached.file = file;
+  if (call.phase !== 'end') {
+    // counted in before waiting: a hook that never gets through (a wait given up, a failure, the agent
+    // killing it) leaves its call counted in and not checked
+    file.countCall(call.phase === 'propose' ? 'p' : 'r');
+    reached.file = file;
+  }
   // made before the lock is taken: the WebAssembly detector's set-up is this hook's own, not the session's
   let detector = call.phase === 'end' ? null : new LoopDetector(options.detection ?? {}, call.session);
   let release: (() => void) | null = null;
@@ -121,7 +126,6 @@ function decide(call: HookCall, options: HookRunOptions, notes: string[], reache
     detector = restored.detector;
     const decision = call.phase === 'propose' ? detector.propose(call.call) : detector.record(call.call);
     file.write(detector.snapshot(), withDecision(restored.meta, call, decision, Date.now()));
-    reached.file = null; // checked: nothing to count whatever happens next
     return decision;
   } finally {
     release?.();
@@ -148,13 +152,13 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
   const reached: Reached = { file: null };
   try {
     const decision = decide(hook.call, options, notes, reached);
+    reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R'); // after the lock: no hook waits on it
     sweepIfDue(options.stateDir);
     return { stdout: decision === null ? '' : hook.agent.reply(hook.call, decision), stderr: notes.join(''), exitCode: 0 };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const label = err.code ?? err.name ?? 'Error';
     const why = e instanceof NotPrivateError ? `the state folder ${err.message}` : err.code === 'ENOSPC' ? 'the disk is full' : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
-    if (hook.call.phase !== 'end') reached.file?.countUnchecked(hook.call.phase);
     return unchecked(`${hook.agent.title}: ${why}`, options, hook, notes.join(''));
   }
 }

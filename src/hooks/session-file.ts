@@ -13,8 +13,11 @@
  *       format 1: "LWHK" | u8 1 | u32 id byte length (LE) | id (UTF-8) | snapshot bytes  (read, no notes)
  *   <dir>/<same>.lock       the lock of the session (state-lock.ts)
  *   <dir>/<same>.bad        a state file that could not be read, kept aside for inspection
- *   <dir>/<same>.unchecked  one byte per call the hooks could not check: `p` a proposal allowed unchecked,
- *                           `r` a record dropped (appended without the lock, which is what was missing)
+ *   <dir>/<same>.calls      what the hooks of the session did, one byte each, appended without the lock:
+ *                           `p` a proposal came in (before the hook waits for the lock), `P` it was checked;
+ *                           `r` an outcome came in, `R` it was recorded. A `p` without its `P` is a call
+ *                           allowed unchecked (or one in flight), whatever ended its hook: a wait given up,
+ *                           a failure, or the agent killing the hook
  * ```
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -23,7 +26,7 @@ import { join } from 'node:path';
 import { SnapshotError } from '../errors.js';
 import { O_NOFOLLOW, readPrivateFile } from './private-path.js';
 import { type SessionMeta, decodeMeta, encodeMeta } from './session-meta.js';
-import { STATE_SUFFIX, UNCHECKED_SUFFIX } from './state-names.js';
+import { CALLS_SUFFIX, STATE_SUFFIX } from './state-names.js';
 
 const MAGIC = 'LWHK';
 const FORMAT = 2;
@@ -35,13 +38,20 @@ export interface StoredSession {
   readonly meta: SessionMeta | null;
 }
 
-/** Calls of a session the hooks could not check (its `.unchecked` file). */
-export interface UncheckedCounts {
-  /** Proposals allowed (or denied, with --fail-closed) without a check. */
+/** What the hooks of a session did (its `.calls` file). */
+export interface CallCounts {
+  /** Proposals that came in (calls about to run). */
   readonly proposals: number;
-  /** Outcomes of calls that ran, not recorded. */
+  /** Of them, checked. The others were allowed unchecked (denied with --fail-closed), or are in flight. */
+  readonly checked: number;
+  /** Outcomes that came in (calls that ran). */
   readonly records: number;
+  /** Of them, recorded. The others were dropped, or are in flight. */
+  readonly recorded: number;
 }
+
+/** A mark of the `.calls` file: a proposal or an outcome came in (`p`, `r`), was checked or recorded (`P`, `R`). */
+export type CallMark = 'p' | 'P' | 'r' | 'R';
 
 /** The agent and session id a state file's bytes name (`agent \n session`), or null when they are not a state file. */
 export function storedId(bytes: Uint8Array): string | null {
@@ -57,8 +67,8 @@ export class SessionFile {
   readonly path: string;
   /** The lock file's path. */
   readonly lockPath: string;
-  /** The path of the count of calls the hooks could not check. */
-  readonly uncheckedPath: string;
+  /** The path of the session's count of calls (`.calls`). */
+  readonly callsPath: string;
   private readonly id: Buffer;
 
   constructor(
@@ -69,7 +79,7 @@ export class SessionFile {
     const base = createHash('sha256').update(`${agent}\n${session}`).digest('hex').slice(0, 32);
     this.path = join(dir, base + STATE_SUFFIX);
     this.lockPath = join(dir, `${base}.lock`);
-    this.uncheckedPath = join(dir, base + UNCHECKED_SUFFIX);
+    this.callsPath = join(dir, base + CALLS_SUFFIX);
     this.id = Buffer.from(`${agent}\n${session}`, 'utf8');
   }
 
@@ -138,7 +148,7 @@ export class SessionFile {
 
   /** Removes the session's state and counts (its end). */
   remove(): void {
-    for (const path of [this.path, this.uncheckedPath]) {
+    for (const path of [this.path, this.callsPath]) {
       try {
         unlinkSync(path);
       } catch (e) {
@@ -147,12 +157,12 @@ export class SessionFile {
     }
   }
 
-  /** Counts a call the hooks could not check (one byte appended, no lock needed). Never throws. */
-  countUnchecked(phase: 'propose' | 'record'): void {
+  /** Appends `mark` to the session's count of calls (no lock needed: one byte, O_APPEND). Never throws. */
+  countCall(mark: CallMark): void {
     try {
-      const fd = openSync(this.uncheckedPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW, 0o600);
+      const fd = openSync(this.callsPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW, 0o600);
       try {
-        writeSync(fd, phase === 'propose' ? 'p' : 'r');
+        writeSync(fd, mark);
       } finally {
         closeSync(fd);
       }
@@ -161,15 +171,14 @@ export class SessionFile {
     }
   }
 
-  /** The calls counted by {@link countUnchecked}. Throws NotPrivateError when the count is not private to the user. */
-  unchecked(): UncheckedCounts {
-    const bytes = readPrivateFile(this.uncheckedPath);
-    let proposals = 0;
-    let records = 0;
+  /** The session's count of calls. Throws NotPrivateError when the count is not private to the user. */
+  calls(): CallCounts {
+    const bytes = readPrivateFile(this.callsPath);
+    const n = { p: 0, P: 0, r: 0, R: 0 };
     for (const b of bytes ?? []) {
-      if (b === 0x70) proposals++;
-      else if (b === 0x72) records++;
+      const c = String.fromCharCode(b);
+      if (c === 'p' || c === 'P' || c === 'r' || c === 'R') n[c]++;
     }
-    return { proposals, records };
+    return { proposals: n.p, checked: n.P, records: n.r, recorded: n.R };
   }
 }

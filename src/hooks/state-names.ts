@@ -8,7 +8,7 @@
  *   <hash>.lock                            the session's lock              state-lock.ts
  *   <hash>.lock.<pid>.<8 hex>.broken       a stale lock being broken       state-lock.ts
  *   <hash>.bad                             a state set aside               session-file.ts
- *   <hash>.unchecked                       calls the hooks could not check session-file.ts
+ *   <hash>.calls                           the session's count of calls    session-file.ts
  *   .sweep                                 the sweep's marker              state-sweep.ts
  *   .cache                                 older versions' code cache (no longer written there)
  *   <hash>: 32 lower-case hex digits (a hash of the agent and session id)
@@ -16,17 +16,17 @@
  */
 
 /** What a file of the state folder is, by its name. */
-export type StateFileKind = 'state' | 'bad' | 'unchecked' | 'leftover';
+export type StateFileKind = 'state' | 'bad' | 'calls' | 'leftover';
 
 const HASH = '[0-9a-f]{32}';
-const SESSION_FILE = new RegExp(`^${HASH}\\.(lwhook|bad|unchecked)$`);
+const SESSION_FILE = new RegExp(`^${HASH}\\.(lwhook|bad|calls)$`);
 const LEFTOVER = new RegExp(`^${HASH}\\.(?:lock|lwhook\\.\\d{1,10}\\.[0-9a-f]{8}\\.tmp|lock\\.\\d{1,10}\\.[0-9a-f]{8}\\.broken)$`);
-const KINDS: Readonly<Record<string, StateFileKind>> = { lwhook: 'state', bad: 'bad', unchecked: 'unchecked' };
+const KINDS: Readonly<Record<string, StateFileKind>> = { lwhook: 'state', bad: 'bad', calls: 'calls' };
 
 /** Suffix of a session's state file. */
 export const STATE_SUFFIX = '.lwhook';
-/** Suffix of a session's count of calls the hooks could not check. */
-export const UNCHECKED_SUFFIX = '.unchecked';
+/** Suffix of a session's count of calls. */
+export const CALLS_SUFFIX = '.calls';
 /** The sweep's marker file. */
 export const SWEEP_MARKER = '.sweep';
 

@@ -31,11 +31,11 @@ const FOREIGN = [
   `${H}.lwhook.tmp`,
   `${H}.lwhook.12.abc.tmp`,
   `${H}.lock.12.0123abcd.broken.orig`,
-  `${H}.unchecked.txt`,
+  `${H}.calls.txt`,
 ];
 
 /** loopwatch's own names, old enough to go. */
-const OURS = [`${H}.lwhook`, `${H}.bad`, `${H}.unchecked`, `${H}.lock`, `${H}.lwhook.4242.0123abcd.tmp`, `${H}.lock.4242.89abcdef.broken`];
+const OURS = [`${H}.lwhook`, `${H}.bad`, `${H}.calls`, `${H}.lock`, `${H}.lwhook.4242.0123abcd.tmp`, `${H}.lock.4242.89abcdef.broken`];
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -67,7 +67,7 @@ describe('the sweep of a state folder that is a project', () => {
   });
 
   it('should know each of loopwatch\'s names and no other', () => {
-    expect(OURS.map(stateFileKind)).toEqual(['state', 'bad', 'unchecked', 'leftover', 'leftover', 'leftover']);
+    expect(OURS.map(stateFileKind)).toEqual(['state', 'bad', 'calls', 'leftover', 'leftover', 'leftover']);
     expect(FOREIGN.map(stateFileKind)).toEqual(FOREIGN.map(() => null));
   });
 
