@@ -241,11 +241,14 @@ export class NotPrivateError extends Error {
   readonly code: ErrorCodeValue = ErrorCode.NOT_PRIVATE;
   /** The file or folder. */
   readonly path: string;
+  /** Why it is not private (`it is owned by uid 1001, not by this user (uid 1000)`). */
+  readonly reason: string;
 
-  constructor(path: string, why: string) {
-    super(`${path}: ${why}`);
+  constructor(path: string, reason: string) {
+    super(`${path}: ${reason}`);
     this.name = 'NotPrivateError';
     this.path = path;
+    this.reason = reason;
     brand(this);
   }
 }

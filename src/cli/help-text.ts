@@ -242,6 +242,8 @@ Options:
   --max-sessions N       sessions held at once; the least recently used is dropped first (default: 100000)
   --preset NAME          detection preset (default: default)
   --config FILE          detection options as JSON
+  --log FILE             append each decision to FILE, one JSON line (a hook payload with the decision;
+                         redacted), which loopwatch scan reads (default: $LOOPWATCH_DECISION_LOG, else none)
   -h, --help             this help
 
 Examples:
@@ -285,6 +287,7 @@ Examples:
 export const HOOK_HELP = `Usage: loopwatch hook [options]                  (run by an agent's hook, one payload on stdin)
        loopwatch hook install --agent NAME [--user | --project] [--state-dir DIR] [--fail-closed]
        loopwatch hook uninstall --agent NAME [--user | --project]
+       loopwatch hook status [--session ID] [--state-dir DIR] [--json]
 
 Reads one hook payload (JSON) on standard input, as Claude Code (and the Claude Agent SDK), Codex CLI and
 Gemini CLI send it before a tool call runs (PreToolUse, BeforeTool) and after it ran (PostToolUse,
@@ -312,6 +315,10 @@ install / uninstall:
   --project              this directory's: .claude/settings.json, .codex/hooks.json, .gemini/settings.json
   --state-dir DIR, --fail-closed, --preset NAME, --config FILE
                          written into the installed command
+status: per session of the state folder, the calls its hooks saw before and after they ran and how many
+were not checked (a wait for the lock given up, a failure), the decisions by action, the last decisions
+and why (redacted), and when the state was written; --json for all of it as one JSON document.
+
 Install merges loopwatch's entries into the file (a second install changes nothing), keeps a backup of a
 file it changes, and prints what changed; uninstall removes exactly loopwatch's entries. A file that is
 not plain JSON is left alone.

@@ -20,6 +20,7 @@ import { LoopDetector } from '../session/loop-detector.js';
 import { redactSecrets } from '../text/redact.js';
 import { agentFor, phaseOf } from './agents.js';
 import type { AgentName, HookAgent, HookCall } from './hook-agent.js';
+import { type LoggedDecision, appendDecisionLine, decisionLine } from './decision-log.js';
 import { parsePayload } from './hook-payload.js';
 import { SessionFile, type StoredSession } from './session-file.js';
 import { type SessionMeta, emptyMeta, withDecision } from './session-meta.js';
@@ -39,6 +40,8 @@ export interface HookRunOptions {
   readonly detection?: LoopDetectorOptions;
   /** How long to wait for a session's lock, and when a lock is stale. */
   readonly lock?: LockOptions;
+  /** The decision log to append each decision to (decision-log.ts). @default none */
+  readonly log?: string;
 }
 
 /** What the hook process prints and returns. */
@@ -133,6 +136,13 @@ function decide(call: HookCall, options: HookRunOptions, notes: string[], reache
   }
 }
 
+/** Appends the decision to the decision log, when there is one; a failure is one more note. */
+function log(options: HookRunOptions, call: HookCall, decision: LoggedDecision, notes: string[]): void {
+  if (options.log === undefined) return;
+  const failed = appendDecisionLine(options.log, decisionLine(call, decision));
+  if (failed !== null) notes.push(line(failed));
+}
+
 /** Runs the hook on one payload's text (never throws). */
 export function runHook(text: string, options: HookRunOptions): HookReply {
   let hook: { agent: HookAgent; call: HookCall };
@@ -152,13 +162,17 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
   const reached: Reached = { file: null };
   try {
     const decision = decide(hook.call, options, notes, reached);
-    reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R'); // after the lock: no hook waits on it
+    // after the lock: no hook waits on these
+    reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R');
+    if (decision !== null) log(options, hook.call, { action: decision.action, ...(decision.message === undefined ? {} : { message: decision.message }), ...(decision.verdict === null ? {} : { kind: decision.verdict.kind }) }, notes);
     sweepIfDue(options.stateDir);
     return { stdout: decision === null ? '' : hook.agent.reply(hook.call, decision), stderr: notes.join(''), exitCode: 0 };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const label = err.code ?? err.name ?? 'Error';
     const why = e instanceof NotPrivateError ? `the state folder ${err.message}` : err.code === 'ENOSPC' ? 'the disk is full' : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
+    const denied = options.failClosed === true && hook.call.phase === 'propose';
+    if (hook.call.phase !== 'end') log(options, hook.call, { action: denied ? 'deny' : 'allow', unchecked: why }, notes);
     return unchecked(`${hook.agent.title}: ${why}`, options, hook, notes.join(''));
   }
 }

@@ -173,12 +173,16 @@ export class SessionFile {
 
   /** The session's count of calls. Throws NotPrivateError when the count is not private to the user. */
   calls(): CallCounts {
-    const bytes = readPrivateFile(this.callsPath);
-    const n = { p: 0, P: 0, r: 0, R: 0 };
-    for (const b of bytes ?? []) {
-      const c = String.fromCharCode(b);
-      if (c === 'p' || c === 'P' || c === 'r' || c === 'R') n[c]++;
-    }
-    return { proposals: n.p, checked: n.P, records: n.r, recorded: n.R };
+    return readCallCounts(this.callsPath);
   }
+}
+
+/** The count of calls in the `.calls` file at `path` (all 0 when there is none). Throws NotPrivateError when it is not private to the user. */
+export function readCallCounts(path: string): CallCounts {
+  const n = { p: 0, P: 0, r: 0, R: 0 };
+  for (const b of readPrivateFile(path) ?? []) {
+    const c = String.fromCharCode(b);
+    if (c === 'p' || c === 'P' || c === 'r' || c === 'R') n[c]++;
+  }
+  return { proposals: n.p, checked: n.P, records: n.r, recorded: n.R };
 }
