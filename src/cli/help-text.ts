@@ -285,7 +285,7 @@ Examples:
 
 /** Help for \`loopwatch hook\`. */
 export const HOOK_HELP = `Usage: loopwatch hook [options]                  (run by an agent's hook, one payload on stdin)
-       loopwatch hook install --agent NAME [--user | --project] [--state-dir DIR] [--fail-closed]
+       loopwatch hook install --agent NAME [--user | --project] [--state-dir DIR] [--fail-closed] [--log FILE]
        loopwatch hook uninstall --agent NAME [--user | --project]
        loopwatch hook status [--session ID] [--state-dir DIR] [--json]
 
@@ -313,7 +313,7 @@ install / uninstall:
   --user                 the user's settings (the default): ~/.claude/settings.json, ~/.codex/hooks.json
                          ($CODEX_HOME), ~/.gemini/settings.json
   --project              this directory's: .claude/settings.json, .codex/hooks.json, .gemini/settings.json
-  --state-dir DIR, --fail-closed, --preset NAME, --config FILE
+  --state-dir DIR, --fail-closed, --preset NAME, --config FILE, --log FILE
                          written into the installed command
 status: per session of the state folder, the calls its hooks saw before and after they ran and how many
 were not checked (a wait for the lock given up, a failure), the decisions by action, the last decisions
