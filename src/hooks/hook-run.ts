@@ -13,7 +13,7 @@
  * starts again. With `failClosed` a call that could not be checked is denied instead (an unreadable
  * payload: exit code 2 with the reason on stderr, the block every agent understands).
  */
-import { NotPrivateError, SnapshotError } from '../errors.js';
+import { NotPrivateError, SnapshotError, isLoopwatchError } from '../errors.js';
 import type { LiveDecision } from '../live/live-call.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
@@ -91,7 +91,9 @@ function restore(file: SessionFile, call: HookCall, options: HookRunOptions, mad
     made.restore(stored.snapshot);
     return { detector: made, meta: stored.meta ?? emptyMeta(now) };
   } catch (e) {
-    // whatever the bytes made restore() throw, they are not a state to decide on: a fresh session
+    // a loopwatch error other than SnapshotError (no room in memory, ...) says nothing against the bytes
+    if (isLoopwatchError(e) && !(e instanceof SnapshotError)) throw e;
+    // anything else the bytes made restore() throw: they are not a state to decide on, a fresh session
     made.dispose();
     file.setAside();
     notes.push(line(`the state of session ${session} could not be read (${(e as Error).message}); it was set aside and the session starts again`));
