@@ -17,7 +17,6 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SessionFile } from '../src/hooks/session-file.js';
-import { emptyMeta } from '../src/hooks/session-meta.js';
 import { LoopDetector } from '../src/session/loop-detector.js';
 import { quantile } from './service-figures.js';
 
@@ -72,7 +71,7 @@ function seedSession(dir: string): void {
   }
   const f = new SessionFile(dir, 'claude-code', 'bench-session');
   f.ensureDir();
-  f.write(d.snapshot(), emptyMeta(Date.now()));
+  f.write(d.snapshot());
   d.dispose();
 }
 

@@ -25,8 +25,10 @@ import { closeSync, constants, mkdirSync, openSync, renameSync, unlinkSync, writ
 import { join } from 'node:path';
 import { SnapshotError } from '../errors.js';
 import { O_NOFOLLOW, readPrivateFile } from './private-path.js';
-import { type SessionMeta, decodeMeta, encodeMeta } from './session-meta.js';
+import { type SessionMeta, decodeMeta, emptyMeta, encodeMeta } from './session-meta.js';
 import { CALLS_SUFFIX, STATE_SUFFIX } from './state-names.js';
+
+export { STATE_SUFFIX };
 
 const MAGIC = 'LWHK';
 const FORMAT = 2;
@@ -114,8 +116,11 @@ export class SessionFile {
     return { snapshot: bytes.subarray(at + metaLength), meta: decodeMeta(bytes.subarray(at, at + metaLength)) };
   }
 
-  /** Writes the snapshot and notes: to a new temporary file (0600), renamed over the state file. */
-  write(snapshot: Uint8Array, meta: SessionMeta): void {
+  /**
+   * Writes the snapshot and notes (without notes: notes that start now) to a new temporary file (0600),
+   * renamed over the state file.
+   */
+  write(snapshot: Uint8Array, meta: SessionMeta = emptyMeta(Date.now())): void {
     const notes = encodeMeta(meta);
     const head = Buffer.alloc(HEAD);
     head.write(MAGIC, 0, 'latin1');
