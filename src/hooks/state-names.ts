@@ -11,6 +11,7 @@
  *   <hash>.calls                           the session's count of calls    session-file.ts
  *   .sweep                                 the sweep's marker              state-sweep.ts
  *   .cache                                 older versions' code cache (no longer written there)
+ *   .noted                                 markers of notices told once (the project allowlist's)
  *   <hash>: 32 lower-case hex digits (a hash of the agent and session id)
  * ```
  */
@@ -37,7 +38,7 @@ export function stateFileKind(name: string): StateFileKind | null {
   return LEFTOVER.test(name) ? 'leftover' : null;
 }
 
-/** Whether `name` is one of loopwatch's in a state folder (its files, the sweep's marker, the old cache folder). */
+/** Whether `name` is one of loopwatch's in a state folder (its files, the sweep's marker, its folders). */
 export function isLoopwatchName(name: string): boolean {
-  return name === SWEEP_MARKER || name === '.cache' || stateFileKind(name) !== null;
+  return name === SWEEP_MARKER || name === '.cache' || name === '.noted' || stateFileKind(name) !== null;
 }
