@@ -29,6 +29,8 @@ export const ErrorCode = {
   ANSWER_TOO_LARGE: 'ERR_LOOPWATCH_ANSWER_TOO_LARGE',
   DUPLICATE_CALL: 'ERR_LOOPWATCH_DUPLICATE_CALL',
   MISSING_PEER: 'ERR_LOOPWATCH_MISSING_PEER',
+
+  NOT_PRIVATE: 'ERR_LOOPWATCH_NOT_PRIVATE',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -300,4 +302,26 @@ export class MissingPeerError extends Error {
 function firstLine(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
   return text.split('\n', 1)[0]!.slice(0, 200);
+}
+
+/**
+ * A file or folder loopwatch would read code or state from is not private to the user: owned by another
+ * user, writable by others than its owner, a symbolic link where a file was expected, or not a regular
+ * file. It was not used (the hooks allow the call, or start the session again, and say why).
+ */
+export class NotPrivateError extends Error {
+  /** `ERR_LOOPWATCH_NOT_PRIVATE`. */
+  readonly code: ErrorCodeValue = ErrorCode.NOT_PRIVATE;
+  /** The file or folder. */
+  readonly path: string;
+  /** Why it is not private (`it is owned by uid 1001, not by this user (uid 1000)`). */
+  readonly reason: string;
+
+  constructor(path: string, reason: string) {
+    super(`${path}: ${reason}`);
+    this.name = 'NotPrivateError';
+    this.path = path;
+    this.reason = reason;
+    brand(this);
+  }
 }

@@ -45,7 +45,7 @@ function oneLine(stderr: string): string {
 
 describe('a state file that is not the session\'s', () => {
   it.each([
-    ['truncated', (_dir: string, f: SessionFile) => writeFileSync(f.path, readFileSync(f.path).subarray(0, 200)), /could not be read \(loopwatch: .*snapshot.*\)/],
+    ['truncated', (_dir: string, f: SessionFile) => writeFileSync(f.path, readFileSync(f.path).subarray(0, -100)), /could not be read \(loopwatch: .*snapshot.*\)/],
     ['corrupt', (_dir: string, f: SessionFile) => writeFileSync(f.path, Buffer.from('LWHK\u0001garbage that is not a snapshot at all')), /could not be read \(the state file belongs to another session\)/],
     ['foreign (not a loopwatch file)', (_dir: string, f: SessionFile) => writeFileSync(f.path, '{"some": "other tool"}'), /could not be read \(not a loopwatch hook state file\)/],
     ['another session\'s, copied', (dir: string, f: SessionFile) => copyFileSync(new SessionFile(dir, 'claude-code', 'other').path, f.path), /could not be read \(the state file belongs to another session\)/],

@@ -147,13 +147,13 @@ describe.each(AGENTS)('hook install --agent %s', (agent) => {
     expect((await run(p, ['install', '--agent', agent, '--project'])).code).toBe(0);
     const path = settingsPath(p, agent, 'project');
     expect(path.startsWith(p.project)).toBe(true);
-    const r = await run(p, ['install', '--agent', agent, '--project', '--state-dir', 'state', '--fail-closed']);
+    const r = await run(p, ['install', '--agent', agent, '--project', '--state-dir', 'state', '--fail-closed', '--log', 'decisions.jsonl']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\n {2}updated {4}/);
     expect(r.stdout).toMatch(/\n {2}backup {5}/);
     const own = Object.values(ownHandlers(read(path))).flat() as { command: string }[];
     expect(own.length).toBe(installTarget(agent, 'project', p.project, p.env).events.length);
-    for (const h of own) expect(h.command).toContain(`--agent ${agent} --state-dir ${join(p.project, 'state')} --fail-closed`);
+    for (const h of own) expect(h.command).toContain(`--agent ${agent} --state-dir ${join(p.project, 'state')} --fail-closed --log ${join(p.project, 'decisions.jsonl')}`);
     expect(existsSync(settingsPath(p, agent, 'user'))).toBe(false);
   });
 

@@ -25,9 +25,9 @@ describe('the state directory', () => {
     const old = aged(join(dir, '0123456789abcdef0123456789abcdef.lwhook'), SESSION_MAX_AGE_MS + DAY);
     const recent = aged(join(dir, 'fedcba9876543210fedcba9876543210.lwhook'), SESSION_MAX_AGE_MS - DAY);
     const oldBad = aged(join(dir, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.bad'), SESSION_MAX_AGE_MS + DAY);
-    const tmp = aged(join(dir, 'x.lwhook.123.ab.tmp'), 2 * 3600 * 1000);
+    const tmp = aged(join(dir, 'cccccccccccccccccccccccccccccccc.lwhook.123.0123abcd.tmp'), 2 * 3600 * 1000);
     const lock = aged(join(dir, 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.lock'), 2 * 3600 * 1000);
-    const freshTmp = aged(join(dir, 'y.lwhook.124.cd.tmp'), 60 * 1000);
+    const freshTmp = aged(join(dir, 'dddddddddddddddddddddddddddddddd.lwhook.124.4567cdef.tmp'), 60 * 1000);
     const other = aged(join(dir, 'notes.txt'), SESSION_MAX_AGE_MS + DAY);
     const call = { tool: 'Bash', args: { command: 'ls' }, result: 'a' };
     expect(await hook(['--state-dir', dir], beforePayload('claude-code', 's', call, 't1'))).toEqual({ code: 0, stdout: '', stderr: '' });
