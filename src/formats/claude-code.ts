@@ -18,6 +18,7 @@
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
 import { ClaudeCodeSessions } from './claude-code-sessions.js';
+import { EARLY_RESULT_LINES, EarlyResults } from './early-results.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type HeldCall, failure } from './held-calls.js';
 import { contentText, isRecord } from './json-value.js';
@@ -40,6 +41,8 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
   const sessions = new Map<string, Transcript>();
   const lines = new ClaudeCodeSessions(input.name);
   const ids = new CallIds<HeldCalls>();
+  const early = new EarlyResults();
+  let callsRead = 0;
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
   function* assistant(t: Transcript, unit: RecordUnit, message: Record<string, unknown>, content: readonly unknown[]): Generator<TraceItem> {
@@ -64,7 +67,10 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
         const text = t.messageText.length === 0 ? undefined : t.messageText.join('\n');
         const id = typeof b.id === 'string' ? b.id : undefined;
         if (id !== undefined && !ids.call(id, t.calls)) continue; // a replayed history's call, read before
-        t.messageCalls.push(t.calls.hold(id, { tool: b.name, args: b.input, text, round: t.round, file: unit.file, line: unit.line }));
+        const outcome = id === undefined ? undefined : early.take(id); // its result was written first
+        if (outcome !== undefined) ids.result(id!);
+        callsRead++;
+        t.messageCalls.push(t.calls.hold(id, { tool: b.name, args: b.input, text, round: t.round, file: unit.file, line: unit.line }, outcome ?? null));
       }
     }
   }
@@ -81,15 +87,23 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       if (met.kind === 'replay') continue; // a replayed history's result: its call has its first one
       const result = contentText(b.content);
       const outcome = b.is_error === true ? failure(result) : { result, errorInfo: b.type === 'tool_result' || b.is_error === false ? ('absent' as const) : ('unknown' as const) };
-      const holder = met.kind === 'first' ? met.holder : t.calls;
-      if (met.kind === 'unknown' || !holder.settle(b.tool_use_id, outcome)) {
-        yield issue('unpaired-result', unit.file, unit.line, `result for call id ${JSON.stringify(b.tool_use_id)} has no call waiting in session ${JSON.stringify(holder.session)}; skipped`);
+      const id = JSON.stringify(b.tool_use_id);
+      if (met.kind === 'unknown') {
+        // its call may be on the next lines (Claude Code 2.1.88+ writes some results first)
+        const where = callsRead === 0 ? `: the input begins after its call (a session continued from an earlier file)` : ` within ${EARLY_RESULT_LINES} lines after it`;
+        yield* early.hold(b.tool_use_id, outcome, unit.file, unit.line, `result for call id ${id} has no call in session ${JSON.stringify(t.calls.session)}${where}; skipped`);
+        continue;
+      }
+      const holder = met.holder;
+      if (!holder.settle(b.tool_use_id, outcome)) {
+        yield issue('unpaired-result', unit.file, unit.line, `result for call id ${id} has no call waiting in session ${JSON.stringify(holder.session)}; skipped`);
       } else if (holder !== t.calls) yield* holder.release(); // its call is in another chain's session
     }
   }
 
   return {
     *record(unit: RecordUnit): Generator<TraceItem> {
+      if (early.size > 0) yield* early.tick();
       const v = unit.value;
       if (!isRecord(v)) return yield bad(unit, `expected a transcript line (an object with a "type"), received ${describe(v)}`);
       const isCall = v.type === 'assistant' || v.type === 'user';
@@ -109,6 +123,7 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       yield* t.calls.release();
     },
     *finish(): Generator<TraceItem> {
+      yield* early.flush();
       for (const t of sessions.values()) {
         yield* t.calls.releaseAll();
         yield { kind: 'end', session: t.calls.session, file: input.file };
