@@ -13,7 +13,8 @@
  * written again (new uuids, the same ids) is passed over, its results too, and a result is paired with its
  * call by id whichever chain its line is on. `is_error: true` makes a known failure, a result without it a
  * known success; a call without result says nothing (`unknown`). The text blocks of an assistant message
- * go into the `text` of its calls; `round` is the message's position among the session's assistant messages.
+ * go into the `text` of its calls (but the `(no content)` placeholder some versions write for an empty
+ * block); `round` is the message's position among the session's assistant messages.
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
@@ -26,6 +27,12 @@ import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 
 const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+
+/**
+ * The text Claude Code writes in place of an empty text block (1.0.31, 2.0.29 to 2.0.31): no narration, so
+ * not a call's text (read as text, a session's 12 empty turns were "(no content)" said 12 times).
+ */
+export const NO_CONTENT = '(no content)';
 
 /** A session's calls and the assistant message being read. */
 interface Transcript {
@@ -55,7 +62,7 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
     for (let j = 0; j < content.length; j++) {
       const b: unknown = content[j];
       if (!isRecord(b)) continue;
-      if (b.type === 'text' && typeof b.text === 'string' && b.text !== '') {
+      if (b.type === 'text' && typeof b.text === 'string' && b.text !== '' && b.text !== NO_CONTENT) {
         t.messageText.push(b.text);
         const text = t.messageText.join('\n');
         for (const c of t.messageCalls) c.text = text;
