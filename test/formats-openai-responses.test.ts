@@ -23,11 +23,11 @@ const input = [
 const output = [{ type: 'reasoning', id: 'rs_2', summary: [] }, fc('c', 'weather', '{"city":"Paris"'), say('Paris again, to be sure.')];
 
 describe('OpenAI Responses format', () => {
-  it('should pair calls with outputs by call_id, give each turn its text and round, and keep bad JSON args as text', async () => {
+  it('should pair calls with outputs by call_id, give each turn its round and its text once (to its first call), and keep bad JSON args as text', async () => {
     const file = write('resp.jsonl', JSON.stringify({ id: 'resp_1', input, output }) + '\n');
     expect(await collect([file])).toEqual([
       { kind: 'call', session: 'resp_1', event: { tool: 'weather', args: { city: 'Paris' }, result: '18C', text: 'Checking both cities.', step: 0, round: 0 }, errorInfo: 'unknown', file, line: 1 },
-      { kind: 'call', session: 'resp_1', event: { tool: 'weather', args: { city: 'Rome' }, result: '21C', text: 'Checking both cities.', step: 1, round: 0 }, errorInfo: 'unknown', file, line: 1 },
+      { kind: 'call', session: 'resp_1', event: { tool: 'weather', args: { city: 'Rome' }, result: '21C', step: 1, round: 0 }, errorInfo: 'unknown', file, line: 1 },
       { kind: 'call', session: 'resp_1', event: { tool: 'weather', args: '{"city":"Paris"', text: 'Paris again, to be sure.', step: 2, round: 1 }, errorInfo: 'unknown', file, line: 1 },
       { kind: 'end', session: 'resp_1', file },
     ]);

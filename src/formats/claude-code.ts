@@ -13,8 +13,9 @@
  * written again (new uuids, the same ids) is passed over, its results too, and a result is paired with its
  * call by id whichever chain its line is on. `is_error: true` makes a known failure, a result without it a
  * known success; a call without result says nothing (`unknown`). The text blocks of an assistant message
- * go into the `text` of its calls (but the `(no content)` placeholder some versions write for an empty
- * block); `round` is the message's position among the session's assistant messages.
+ * are said once, so they go into the `text` of its first call (with text blocks written after that call;
+ * not the `(no content)` placeholder some versions write for an empty block), never into each of its
+ * parallel calls; `round` is the message's position among the session's assistant messages.
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
@@ -64,14 +65,14 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       if (!isRecord(b)) continue;
       if (b.type === 'text' && typeof b.text === 'string' && b.text !== '' && b.text !== NO_CONTENT) {
         t.messageText.push(b.text);
-        const text = t.messageText.join('\n');
-        for (const c of t.messageCalls) c.text = text;
+        const first = t.messageCalls[0]; // the message's text is said once: its first call carries it
+        if (first !== undefined) first.text = t.messageText.join('\n');
       } else if (typeof b.type === 'string' && CALL_BLOCKS.has(b.type)) {
         if (typeof b.name !== 'string' || b.name === '') {
           yield bad(unit, `block ${j} (${b.type}) has no name (received ${describe(b.name)})`);
           continue;
         }
-        const text = t.messageText.length === 0 ? undefined : t.messageText.join('\n');
+        const text = t.messageText.length === 0 || t.messageCalls.length > 0 ? undefined : t.messageText.join('\n');
         const id = typeof b.id === 'string' ? b.id : undefined;
         if (id !== undefined && !ids.call(id, t.calls)) continue; // a replayed history's call, read before
         const outcome = id === undefined ? undefined : early.take(id); // its result was written first
