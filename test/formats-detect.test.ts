@@ -179,7 +179,7 @@ describe('format detection', () => {
   it('should read every record in a forced format, reporting the ones that do not fit', async () => {
     const file = write('forced.jsonl', chat + events);
     const items = await collect([file], { format: 'events' });
-    expect(items.map((i) => (i.kind === 'issue' ? `${i.code} ${i.line}: ${i.message}` : `${i.kind} ${i.session}`))).toEqual([
+    expect(items.map((i) => (i.kind === 'issue' ? `${i.code} ${i.line}: ${i.message}` : `${i.kind} ${'session' in i ? i.session : i.message}`))).toEqual([
       'bad-record 1: "tool" must be a non-empty string, received undefined; skipped',
       'call e',
     ]);

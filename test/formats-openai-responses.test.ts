@@ -37,7 +37,7 @@ describe('OpenAI Responses format', () => {
     const file = write('items.jsonl', [JSON.stringify({ session: 'S', items: input }), JSON.stringify([...input, ...output])].join('\n'));
     const items = await collect([file]);
     expect(items.filter((i) => i.kind === 'issue')).toEqual([]);
-    expect(items.map((i) => `${i.kind} ${i.kind === 'issue' ? i.message : i.session}`)).toEqual(['call S', 'call S', 'end S', `call ${file}:2`, `call ${file}:2`, `call ${file}:2`, `end ${file}:2`]);
+    expect(items.map((i) => `${i.kind} ${'session' in i ? i.session : i.message}`)).toEqual(['call S', 'call S', 'end S', `call ${file}:2`, `call ${file}:2`, `call ${file}:2`, `end ${file}:2`]);
   });
 
   it('should read custom tool calls and report outputs without a call and calls without a name', async () => {

@@ -69,7 +69,7 @@ export function parseEvalArgs(args: readonly string[]): EvalCommandSettings {
 
 /** The report as one JSON document (lists whole; runs without a label: the count and the first 20). */
 export function evalJson(r: EvalReport): string {
-  const { unlabelled, issues, ...rest } = r;
+  const { unlabelled, issues, notes: _notes, ...rest } = r;
   return `${JSON.stringify({ ...rest, unlabelled: unlabelled.length, unlabelledFirst: unlabelled.slice(0, 20), skipped: issues.length }, null, 2)}\n`;
 }
 
@@ -85,6 +85,7 @@ export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<nu
   }
   const report = await evaluate(source, options, { workers: s.workers, families: s.families, by: s.by });
   for (const i of report.issues) io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+  for (const n of report.notes) io.stderr.write(`${n.file}${n.line > 0 ? `:${n.line}` : ''}: ${n.message}\n`);
   if (report.onePhase.overall.sessions === 0) {
     io.stderr.write(`loopwatch eval: no run matched a label of ${source.labelsPath} (${source.inputs.length} run files, ${report.unlabelled.length} runs, ${source.labels.labels.size} labels); labels are matched by session id\n`);
     return 2;

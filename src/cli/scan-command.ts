@@ -315,6 +315,10 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, sett
       bar?.clear();
       io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${shown.text(i.message)}\n`);
     },
+    note: (n) => {
+      bar?.clear();
+      io.stderr.write(`${n.file}${n.line > 0 ? `:${n.line}` : ''}: ${shown.text(n.message)}\n`);
+    },
     sessionDone: (r, tally) => {
       if (doc !== null && listed(r)) doc.session(r);
       reports.sessionDone(r, tally);

@@ -11,7 +11,8 @@
  * (claude-code-sessions.ts), so a subagent's calls never interleave with its parent's or another
  * subagent's. A tool_use id is read once per transcript (call-ids.ts): the history of a resumed session
  * written again (new uuids, the same ids) is passed over, its results too, and a result is paired with its
- * call by id whichever chain its line is on. `is_error: true` makes a known failure, a result without it a
+ * call by id whichever chain its line is on. A compaction or side-question agent (a copy of its parent's
+ * conversation, its calls again) is passed over with one note (claude-code-sessions.ts `parentCopy`). `is_error: true` makes a known failure, a result without it a
  * known success; a call without result says nothing (`unknown`). The text blocks of an assistant message
  * are said once, so they go into the `text` of its first call (with text blocks written after that call;
  * not the `(no content)` placeholder some versions write for an empty block), never into each of its
@@ -19,7 +20,7 @@
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
-import { ClaudeCodeSessions } from './claude-code-sessions.js';
+import { ClaudeCodeSessions, parentCopy } from './claude-code-sessions.js';
 import { EARLY_RESULT_LINES, EarlyResults } from './early-results.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type HeldCall, failure } from './held-calls.js';
@@ -28,6 +29,9 @@ import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 
 const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+
+/** Agents that copy their parent (compactions, side questions) an input names at most; past that, each further line of one says so again. */
+const MAX_COPIES_NAMED = 1024;
 
 /**
  * The text Claude Code writes in place of an empty text block (1.0.31, 2.0.29 to 2.0.31): no narration, so
@@ -51,6 +55,8 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
   const ids = new CallIds<HeldCalls>();
   const early = new EarlyResults();
   let callsRead = 0;
+  /** Agents passed over as copies of their parent (said once each), at most MAX_COPIES_NAMED remembered. */
+  const copies = new Set<string>();
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
   function* assistant(t: Transcript, unit: RecordUnit, message: Record<string, unknown>, content: readonly unknown[]): Generator<TraceItem> {
@@ -114,6 +120,13 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       if (early.size > 0) yield* early.tick();
       const v = unit.value;
       if (!isRecord(v)) return yield bad(unit, `expected a transcript line (an object with a "type"), received ${describe(v)}`);
+      const copy = parentCopy(v);
+      if (copy !== null) {
+        if (copies.has(copy.agent)) return;
+        if (copies.size < MAX_COPIES_NAMED) copies.add(copy.agent);
+        const parent = typeof v.sessionId === 'string' ? ` of session ${JSON.stringify(v.sessionId)}` : '';
+        return yield { kind: 'note', file: unit.file, line: unit.line, message: `passed over: agent ${JSON.stringify(copy.agent)} is ${copy.what}${parent}, a copy of its conversation that repeats its calls` };
+      }
       const isCall = v.type === 'assistant' || v.type === 'user';
       if (!isCall && v.isSidechain !== true) return;
       const session = lines.of(v); // every sidechain line: its chain leads to its root
