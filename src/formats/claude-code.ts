@@ -44,7 +44,8 @@ interface Transcript {
   readonly calls: HeldCalls;
   round: number;
   messageId: unknown;
-  messageCalls: HeldCall[];
+  /** The message's first call: its text is said once, by this call. */
+  messageFirst: HeldCall | null;
   messageText: string[];
 }
 
@@ -63,7 +64,7 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
     if (message.id === undefined || message.id !== t.messageId) {
       t.round++;
       t.messageId = message.id;
-      t.messageCalls = [];
+      t.messageFirst = null;
       t.messageText = [];
     }
     for (let j = 0; j < content.length; j++) {
@@ -71,20 +72,20 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       if (!isRecord(b)) continue;
       if (b.type === 'text' && typeof b.text === 'string' && b.text !== '' && b.text !== NO_CONTENT) {
         t.messageText.push(b.text);
-        const first = t.messageCalls[0]; // the message's text is said once: its first call carries it
-        if (first !== undefined) first.text = t.messageText.join('\n');
+        if (t.messageFirst !== null) t.messageFirst.text = t.messageText.join('\n'); // said after its first call: still the message's
       } else if (typeof b.type === 'string' && CALL_BLOCKS.has(b.type)) {
         if (typeof b.name !== 'string' || b.name === '') {
           yield bad(unit, `block ${j} (${b.type}) has no name (received ${describe(b.name)})`);
           continue;
         }
-        const text = t.messageText.length === 0 || t.messageCalls.length > 0 ? undefined : t.messageText.join('\n');
+        const text = t.messageText.length === 0 || t.messageFirst !== null ? undefined : t.messageText.join('\n');
         const id = typeof b.id === 'string' ? b.id : undefined;
         if (id !== undefined && !ids.call(id, t.calls)) continue; // a replayed history's call, read before
         const outcome = id === undefined ? undefined : early.take(id); // its result was written first
         if (outcome !== undefined) ids.result(id!);
         callsRead++;
-        t.messageCalls.push(t.calls.hold(id, { tool: b.name, args: b.input, text, round: t.round, file: unit.file, line: unit.line }, outcome ?? null));
+        const held = t.calls.hold(id, { tool: b.name, args: b.input, text, round: t.round, file: unit.file, line: unit.line }, outcome ?? null);
+        t.messageFirst ??= held;
       }
     }
   }
@@ -137,7 +138,7 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       if (!Array.isArray(message.content)) return; // a prompt typed as plain text
       let t = sessions.get(session);
       if (t === undefined) {
-        t = { calls: new HeldCalls(session), round: -1, messageId: undefined, messageCalls: [], messageText: [] };
+        t = { calls: new HeldCalls(session), round: -1, messageId: undefined, messageFirst: null, messageText: [] };
         sessions.set(session, t);
       }
       yield* v.type === 'assistant' ? assistant(t, unit, message, message.content) : user(t, unit, message.content);
