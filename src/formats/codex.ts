@@ -11,10 +11,9 @@
  *
  * A turn is the run of assistant items (messages, reasoning, calls) between tool outputs or user messages:
  * its calls share its `round` (0-based), and the text of its assistant messages, said once, is the text of
- * its first call. One session per input,
- * named by the first `session_meta`: a resumed or forked session's rollout carries the parent's
- * `session_meta` and calls again, with their `call_id`s, and a call id is read once (call-ids.ts), its
- * replayed call and output passed over.
+ * its first call. One session per input, named by the first `session_meta`: a resumed or forked session's
+ * rollout carries the parent's `session_meta` and calls again, with their `call_id`s, and a call id is read
+ * once (call-ids.ts), its replayed call and output passed over.
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
