@@ -105,7 +105,7 @@ Examples:
   loopwatch scan traces/events.jsonl.gz
   loopwatch scan runs/ --format anthropic --json > report.json
   loopwatch scan run.traj --jsonl --min-action break
-  loopwatch scan ~/.claude/projects ~/.codex/sessions ~/.openhands/sessions
+  loopwatch scan ~/.claude/projects ~/.codex/sessions ~/.gemini/tmp ~/.openhands/sessions
   loopwatch scan runs/ --kind cycle,exact_repeat --top 20 -o loops.txt
   loopwatch scan runs/ --html report.html --markdown >> "$GITHUB_STEP_SUMMARY"
   cat chat.jsonl | loopwatch scan - --fail-on warn --allow-skipped

@@ -317,6 +317,10 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, sett
       bar?.clear();
       io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
     },
+    note: (n) => {
+      bar?.clear();
+      io.stderr.write(`${terminalSafe(n.file)}${n.line > 0 ? `:${n.line}` : ''}: ${terminalSafe(shown.text(n.message))}\n`);
+    },
     sessionDone: (r, tally) => {
       if (doc !== null && listed(r)) doc.session(r);
       reports.sessionDone(r, tally);
