@@ -14,7 +14,16 @@ import { json } from '../helpers/verdicts.js';
 import { LEGITIMATE, STUCK } from '../helpers/live-scenarios.js';
 import { scenarioFleet } from '../helpers/live-fleet.js';
 import { LiveOracle, type LiveStep } from './live-oracle.js';
-import { killReplacement, settles, threadOf } from './settle.js';
+import { Progress, killReplacement, settles, threadOf } from './settle.js';
+
+/**
+ * Time for one of the kill-schedule properties. A hang fails on its own, naming what hung (every promise
+ * awaited here is bounded by settles()); this only bounds the whole. A run is ~0.5 s of CPU (its workers
+ * started again and again: threads, modules, WebAssembly), but on 2 cores at a load of ~16 a run took
+ * 1.2-6.5 s, and 12 runs 34 s; under the full suite's heaviest load (~25) the two-phase property went past
+ * 60 s without any promise hanging.
+ */
+const PROPERTY_MS = 240_000;
 
 const pools: LoopPool[] = [];
 afterAll(async () => {
@@ -126,28 +135,27 @@ describe('LoopPool under random kill schedules', () => {
           const p = new LoopPool({ workers, snapshotEvery });
           const oracles = new Map(streams.map((_, i) => [`${prefix}${i}`, new SessionOracle(`${prefix}${i}`)]));
           p.on('sessionLost', (e: LostSession) => oracles.get(e.sessionId)?.lost.push(e));
-          let answered = 0;
-          let running = streams.length;
+          const progress = new Progress(streams.length);
           const sessions = streams.map(async (calls, i) => {
             const o = oracles.get(`${prefix}${i}`) as SessionOracle;
             for (const call of calls) {
               const r = await settles(p.checkBatch([{ ...call, session: o.id }]), 15_000, `a call of ${o.id}`);
               expect(r.error).toBeUndefined();
               o.answer(call, (r.value as unknown[])[0]);
-              answered++;
+              progress.answer();
             }
-            running--;
+            progress.sessionDone();
           });
           const chaos = (async () => {
             const todo = [...kills.map((k) => ({ ...k, kind: 'kill' as const })), ...statsAt.map((at) => ({ at, shard: 0, startups: 0, kind: 'stats' as const }))].sort((a, b) => a.at - b.at);
             for (const k of todo) {
-              while (answered < k.at && running > 0) await new Promise((r) => setImmediate(r));
+              await progress.reach(k.at);
               if (k.kind === 'stats') {
                 const st = await settles(p.stats(), 15_000, 'stats()');
                 expect(st.error).toBeUndefined();
                 continue;
               }
-              await killShard(p, k.shard % workers, k.startups);
+              expect((await settles(killShard(p, k.shard % workers, k.startups), 15_000, 'the kills')).error).toBeUndefined();
             }
           })();
           await Promise.all([...sessions, chaos]);
@@ -159,7 +167,7 @@ describe('LoopPool under random kill schedules', () => {
       ),
       { numRuns: runs(12), endOnFailure: true },
     );
-  });
+  }, PROPERTY_MS);
 });
 
 describe('LoopPool two-phase calls when workers die', () => {
@@ -196,13 +204,12 @@ describe('LoopPool two-phase calls when workers die', () => {
           const p = new LoopPool({ workers, snapshotEvery });
           const oracles = new Map(sessions.map((_, i) => [`${prefix}${i}`, new LiveOracle(`${prefix}${i}`)]));
           p.on('sessionLost', (e: LostSession) => oracles.get(e.sessionId)?.lost.push(e));
-          let answered = 0;
-          let running = sessions.length;
+          const progress = new Progress(sessions.length);
           const ask = async (o: LiveOracle, step: LiveStep): Promise<unknown> => {
             const r = await settles(step.phase === 'propose' ? p.propose(o.id, step.call) : p.record(o.id, step.call), 15_000, `a ${step.phase} of ${o.id}`);
             const got = r.error ?? r.value;
             o.answer(step, got);
-            answered++;
+            progress.answer();
             return got;
           };
           const driven = sessions.map(async ({ scenario, ids, from }, i) => {
@@ -215,12 +222,12 @@ describe('LoopPool two-phase calls when workers die', () => {
               if (got instanceof Error || (got as { action: string }).action === 'deny' || (got as { action: string }).action === 'stop') continue;
               await ask(o, { phase: 'record', call: { ...call, ...(c.error === undefined ? { result: c.result } : { error: c.error }) } });
             }
-            running--;
+            progress.sessionDone();
           });
           const chaos = (async () => {
             for (const k of [...kills].sort((a, b) => a.at - b.at)) {
-              while (answered < k.at && running > 0) await new Promise((r) => setImmediate(r));
-              await killShard(p, k.shard % workers, k.startups);
+              await progress.reach(k.at);
+              expect((await settles(killShard(p, k.shard % workers, k.startups), 15_000, 'the kills')).error).toBeUndefined();
             }
           })();
           await Promise.all([...driven, chaos]);
@@ -235,5 +242,5 @@ describe('LoopPool two-phase calls when workers die', () => {
       { numRuns: runs(12), endOnFailure: true },
     );
     expect(compared).toBeGreaterThan(100);
-  });
+  }, PROPERTY_MS);
 });

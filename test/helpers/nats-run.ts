@@ -109,10 +109,10 @@ export function startWorker(url: string, id: string, leaseMs: number): WorkerPro
   return { child, log: () => log, exited, owned };
 }
 
-/** Resolves once `ok()` holds; rejects after `ms`. */
-export async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
+/** Resolves once `ok()` holds (or resolves true); rejects after `ms`. */
+export async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
-  while (!ok()) {
+  while (!(await ok())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -79,6 +79,13 @@ export const DEFAULT_SNAPSHOT_EVERY = 100;
  */
 export const CHECK_SLICE = 256;
 
+/** A delivered message of a partition, and the ownership (lease revision) it was delivered under. */
+interface Delivery {
+  readonly p: number;
+  readonly epoch: number;
+  readonly m: JsMsg;
+}
+
 /** The defaults of the shared layout. */
 export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
 
@@ -89,9 +96,18 @@ export class NatsWorker {
   /** The engine's calls answered as data (it counts the verdicts: a two-phase call's once). */
   private readonly service: CheckService;
   private readonly book: SessionBook;
+  /** Partitions held (their sessions may be written). */
   private readonly owned = new Set<number>();
+  /**
+   * The ownership (lease revision) whose deliveries are checked now, by partition; absent while the
+   * partition is being released or after it was lost. A delivery is checked only under the ownership it
+   * came with: after a partition is lost and taken back, the new consumer delivers again from the
+   * acknowledgement floor, in order, and a delivery of the old one still queued would be checked first,
+   * on a state that lacks the calls in between (which would then pass for repeats).
+   */
+  private readonly checking = new Map<number, number>();
   private readonly consumers = new Map<number, ConsumerMessages>();
-  private queue: { p: number; m: JsMsg }[] = [];
+  private queue: Delivery[] = [];
   private busy = false;
   private idleWaiters: (() => void)[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
@@ -172,17 +188,17 @@ export class NatsWorker {
   private async acquire(p: number, epoch: number): Promise<void> {
     const name = await takeOverConsumer(this.jsm, p, epoch, this.layout);
     this.owned.add(p);
+    this.checking.set(p, epoch);
     const consumer = await this.js.consumers.get(CALLS_STREAM, name);
-    this.consumers.set(p, await consumer.consume({ max_messages: 1000, callback: (m) => this.enqueue(p, m) }));
+    this.consumers.set(p, await consumer.consume({ max_messages: 1000, callback: (m) => this.enqueue({ p, epoch, m }) }));
     this.emit({ type: 'acquired', partition: p });
   }
 
   private async release(p: number): Promise<void> {
-    this.owned.delete(p);
+    this.checking.delete(p);
     await this.consumers.get(p)?.close();
     this.consumers.delete(p);
     await this.idle();
-    this.owned.add(p); // its writes still need the partition
     await this.book.release(p);
     this.owned.delete(p);
     this.emit({ type: 'released', partition: p });
@@ -190,14 +206,15 @@ export class NatsWorker {
 
   private lose(p: number): void {
     this.owned.delete(p);
+    this.checking.delete(p);
     void this.consumers.get(p)?.close();
     this.consumers.delete(p);
     this.book.abandon(p);
     this.emit({ type: 'lost', partition: p });
   }
 
-  private enqueue(p: number, m: JsMsg): void {
-    this.queue.push({ p, m });
+  private enqueue(d: Delivery): void {
+    this.queue.push(d);
     if (!this.busy) {
       this.busy = true;
       void this.drain();
@@ -238,17 +255,18 @@ export class NatsWorker {
   }
 
   /** Checks a chunk of delivered messages in order: loads unknown sessions, then one engine batch. */
-  private async check(chunk: readonly { p: number; m: JsMsg }[]): Promise<void> {
-    const loads = new Map<string, Promise<BookedSession>>();
-    const items: { m: JsMsg; sessionId: string; p: number }[] = [];
-    for (const { p, m } of chunk) {
+  private async check(chunk: readonly Delivery[]): Promise<void> {
+    const loads = new Map<string, Promise<BookedSession | undefined>>();
+    const items: { m: JsMsg; sessionId: string; p: number; epoch: number }[] = [];
+    for (const { p, epoch, m } of chunk) {
       const where = parseCallSubject(m.subject);
-      if (!this.owned.has(p) || where === null) {
+      if (this.checking.get(p) !== epoch || where === null) {
         if (where === null) m.term();
         continue;
       }
-      items.push({ m, sessionId: where.sessionId, p });
-      if (this.book.get(where.sessionId) === undefined && !loads.has(where.sessionId)) loads.set(where.sessionId, this.book.load(where.sessionId, p));
+      items.push({ m, sessionId: where.sessionId, p, epoch });
+      // a state read under this ownership is kept only if the partition is still held so when it comes
+      if (this.book.get(where.sessionId) === undefined && !loads.has(where.sessionId)) loads.set(where.sessionId, this.book.load(where.sessionId, p, () => this.checking.get(p) === epoch));
     }
     await Promise.all(loads.values());
     const calls: MessageCall[] = [];
@@ -263,9 +281,9 @@ export class NatsWorker {
       calls.length = 0;
       pending.length = 0;
     };
-    for (const { m, sessionId, p } of items) {
+    for (const { m, sessionId, p, epoch } of items) {
       const s = this.book.get(sessionId);
-      if (s === undefined || !this.owned.has(p)) continue;
+      if (s === undefined || this.checking.get(p) !== epoch) continue;
       this.stats.messages++;
       if (m.seq <= s.lastSeq) {
         this.stats.duplicates++;

@@ -70,9 +70,16 @@ export class SessionBook {
     return this.sessions.get(id);
   }
 
-  /** Books a session loaded from the store (or new), putting its snapshot into the engine. */
-  async load(id: string, partition: number): Promise<BookedSession> {
+  /**
+   * Books a session loaded from the store (or new), putting its snapshot into the engine. `current` says
+   * whether the ownership the load was made for still holds when the stored state comes: if not (the
+   * partition was lost or released meanwhile, perhaps taken back since), nothing is booked and undefined
+   * is returned, since another owner may have taken the session further than what was read, and the next
+   * ownership starts after what that owner acknowledged.
+   */
+  async load(id: string, partition: number, current: () => boolean): Promise<BookedSession | undefined> {
     const { stored, revision, problem } = await this.store.load(id);
+    if (!current()) return undefined;
     const s: BookedSession = { id, partition, revision, lastSeq: 0, savedSeq: 0, calls: 0, sinceSave: 0, held: [], heldSince: 0, ended: false, parked: null, saving: null, again: false, tooLarge: false };
     if (problem !== undefined) this.problem(id, partition, `its stored state cannot be read (${problem}); it starts again empty`, false);
     if (stored !== null) {
@@ -150,8 +157,12 @@ export class SessionBook {
     const snapshot = s.ended ? new Uint8Array(0) : (this.engine.snapshot(s.id) ?? s.parked ?? new Uint8Array(0));
     s.saving = this.write(s, { lastSeq: upto, calls: s.calls, ended: s.ended, snapshot })
       .then(
-        ({ revision }) => {
-          s.revision = revision;
+        ({ revision, lastSeq }) => {
+          // a state another writer stored further in the stream stands (see SessionStore.save), and its
+          // revision is no base for this book's next write: that write would pass the compare-and-set and
+          // put this older state over it (a stalled former owner did so, and the next owner then started
+          // from the older state after the calls acknowledged since: calls missing from its verdicts)
+          if (lastSeq <= upto) s.revision = revision;
           s.savedSeq = upto;
           for (const m of held) m.ack();
           // an ended or evicted session lives on in the bucket alone
@@ -177,7 +188,7 @@ export class SessionBook {
    * far the session went, no snapshot: see session-store.ts), reported the first time, so that one session
    * too large to keep loses its own stored state and never holds up its partition's acknowledgements.
    */
-  private async write(s: BookedSession, stored: StoredSession): Promise<{ revision: number }> {
+  private async write(s: BookedSession, stored: StoredSession): Promise<{ revision: number; lastSeq: number }> {
     try {
       return await this.store.save(s.id, s.revision, stored);
     } catch (e) {

@@ -111,8 +111,9 @@ export class SessionStore {
    * another writer (a worker that lost the partition without knowing it yet) is read again: if what it holds
    * goes as far in the stream as `s` or further, it stands (every stored state is the exact state at its
    * sequence, and a stored sequence never goes back); otherwise `s` is written over it. Resolves to the
-   * key's revision and the stream sequence the stored state holds. A value over the server's message limit
-   * is not sent: rejects with a ValueTooLargeError.
+   * key's revision and the stream sequence the stored state holds (when that sequence is past `s.lastSeq`,
+   * the revision is another writer's: no base for the caller's next write). A value over the server's
+   * message limit is not sent: rejects with a ValueTooLargeError.
    */
   async save(sessionId: string, revision: number, s: StoredSession): Promise<{ revision: number; lastSeq: number }> {
     const key = sessionKey(sessionId);
