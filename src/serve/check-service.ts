@@ -1,7 +1,9 @@
 /**
  * What `loopwatch serve` does with a call once its request is read: the calls go to one LoopEngine in the
  * calling thread (on this 2-core machine the engine beats the pool; docs/service.md has the figures), and
- * come back as plain JSON-able results. The HTTP routes and the NATS workers are codecs around this.
+ * come back as plain JSON-able results. The HTTP routes (the hook routes too) and the NATS workers are
+ * codecs around this, and every call they hand to the engine goes through here, so every route counts
+ * the same way: `counts` (for /healthz), `verdicts` and `decisions` (for /metrics).
  */
 import { isLoopwatchError } from '../errors.js';
 import type { LoopEngine } from '../engine/loop-engine.js';
@@ -25,9 +27,9 @@ export function errorResult(id: string | undefined, e: unknown): CallResult {
   return { ...(id === undefined ? {} : { id }), error: { code, message: redactSecrets(err.message), ...(typeof field === 'string' ? { field } : {}) } };
 }
 
-/** Checks calls on one engine and answers as data. */
+/** Checks calls on one engine and answers as data, counting every call the same way whatever its route. */
 export class CheckService {
-  /** Calls checked, verdicts given and calls that failed, since start. */
+  /** Calls handed to the engine (checks, proposals, records), verdicts given and calls the engine refused, since start. */
   readonly counts = { calls: 0, verdicts: 0, failed: 0 };
   /** Verdicts by `kind/action` (built-in kinds, else `custom`), for /metrics. */
   readonly verdicts = new Map<string, number>();
@@ -38,45 +40,35 @@ export class CheckService {
 
   /** One call: its verdict (null when the session is not looping). Throws for a call the engine refuses. */
   check(call: ServiceCall): CallResult {
-    this.counts.calls++;
-    const verdict = this.engine.check(call.session, call);
+    const verdict = this.counted(() => this.engine.check(call.session, call));
     if (verdict !== null) this.countVerdict(verdict);
     return call.id === undefined ? { verdict } : { id: call.id, verdict };
   }
 
   /** Before a call runs: the session's LiveDecision for it (LoopEngine.propose). Throws for a call the engine refuses. */
   propose(call: ServiceCall): LiveDecision {
-    return this.decided(this.engine.propose(call.session, call));
+    return this.decided(this.counted(() => this.engine.propose(call.session, call)));
   }
 
-  /** After a call ran, with its outcome: the session's LiveDecision (LoopEngine.record). */
+  /** After a call ran, with its outcome: the session's LiveDecision (LoopEngine.record). Throws for a call the engine refuses. */
   record(call: ServiceCall): LiveDecision {
-    return this.decided(this.engine.record(call.session, call));
+    return this.decided(this.counted(() => this.engine.record(call.session, call)));
+  }
+
+  /** Ends a session; false when it was not live. */
+  end(session: string): boolean {
+    return this.engine.end(session);
   }
 
   /** Two-phase calls of many sessions, in order; a failed call's place holds its error. */
   decideBatch(calls: readonly PhasedCall[]): (LiveDecision | CallResult)[] {
-    return this.engine.decideBatch(calls).map((d, i) => {
-      if (d instanceof Error) {
-        this.counts.calls++;
-        this.counts.failed++;
-        return errorResult((calls[i] as PhasedCall).id, d);
-      }
-      return this.decided(d);
+    const out = this.engine.decideBatch(calls);
+    this.counts.calls += calls.length;
+    return out.map((d, i) => {
+      if (!(d instanceof Error)) return this.decided(d);
+      this.counts.failed++;
+      return errorResult((calls[i] as PhasedCall).id, d);
     });
-  }
-
-  private decided(d: LiveDecision): LiveDecision {
-    this.counts.calls++;
-    countInto(this.decisions, `${d.phase}/${d.action}`);
-    // a call's verdict counts once: when it is recorded, or when its proposal blocked it
-    if (d.verdict !== null && (d.phase === 'record' || d.action === 'deny' || d.action === 'stop')) this.countVerdict(d.verdict);
-    return d;
-  }
-
-  private countVerdict(v: Verdict): void {
-    this.counts.verdicts++;
-    countInto(this.verdicts, `${BUILT_IN_KINDS.has(v.kind) ? v.kind : 'custom'}/${v.action}`);
   }
 
   /** Calls of many sessions, in order: each gets what check() one by one gives; a failed call's place holds its error. */
@@ -92,5 +84,28 @@ export class CheckService {
       if (v !== null) this.countVerdict(v);
       return id === undefined ? { verdict: v } : { id, verdict: v };
     });
+  }
+
+  /** One call handed to the engine: counted, and counted as failed when the engine refuses it (rethrown). */
+  private counted<T>(run: () => T): T {
+    this.counts.calls++;
+    try {
+      return run();
+    } catch (e) {
+      this.counts.failed++;
+      throw e;
+    }
+  }
+
+  private decided(d: LiveDecision): LiveDecision {
+    countInto(this.decisions, `${d.phase}/${d.action}`);
+    // a call's verdict counts once: when it is recorded, or when its proposal blocked it
+    if (d.verdict !== null && (d.phase === 'record' || d.action === 'deny' || d.action === 'stop')) this.countVerdict(d.verdict);
+    return d;
+  }
+
+  private countVerdict(v: Verdict): void {
+    this.counts.verdicts++;
+    countInto(this.verdicts, `${BUILT_IN_KINDS.has(v.kind) ? v.kind : 'custom'}/${v.action}`);
   }
 }

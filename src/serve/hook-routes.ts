@@ -4,19 +4,20 @@
  * instead of state files, so a hook can be one `curl` rather than a Node process per tool call.
  *
  * ```
- * body (the hook's stdin) -> codec.decode -> engine.propose | record | end -> codec.reply -> body (the hook's stdout)
+ * body (the hook's stdin) -> codec.decode -> service.propose | record | end -> codec.reply -> body (the hook's stdout)
  * ```
  *
  * Inside someone else's agent a refusal would be read as the hook's output, so an unreadable payload, or
  * a call loopwatch fails on, is answered 200 with an empty body (the agent goes on as without loopwatch)
  * and the reason in a `Loopwatch-Unchecked` header. The route's agent is the codec used: a payload of
- * another agent is unchecked.
+ * another agent is unchecked. The calls go through the CheckService, as every route's do, so they are
+ * counted as /v1/propose and /v1/record count theirs.
  */
-import type { LoopEngine } from '../engine/loop-engine.js';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
 import { AGENT_NAMES, type AgentName, type HookCall } from '../hooks/hook-agent.js';
 import { parsePayload } from '../hooks/hook-payload.js';
 import { redactSecrets } from '../text/redact.js';
+import type { CheckService } from './check-service.js';
 
 /** What a hook route answers: the agent's output (possibly empty) and, when the call went unchecked, why. */
 export interface HookAnswer {
@@ -34,8 +35,8 @@ function sessionOf(call: HookCall): string {
   return `${call.agent}:${call.session}`;
 }
 
-/** Answers one hook payload of `agent` on `engine` (never throws). */
-export function answerHook(engine: LoopEngine, agent: AgentName, text: string): HookAnswer {
+/** Answers one hook payload of `agent` through `service` (never throws). */
+export function answerHook(service: CheckService, agent: AgentName, text: string): HookAnswer {
   let call: HookCall;
   try {
     const payload = parsePayload(text);
@@ -47,11 +48,12 @@ export function answerHook(engine: LoopEngine, agent: AgentName, text: string): 
     return { body: '', unchecked: `the hook payload could not be read as ${AGENTS[agent].title}'s: ${(e as Error).message}` };
   }
   try {
+    const session = sessionOf(call);
     if (call.phase === 'end') {
-      engine.end(sessionOf(call));
+      service.end(session);
       return { body: '' };
     }
-    const d = call.phase === 'propose' ? engine.propose(sessionOf(call), call.call) : engine.record(sessionOf(call), call.call);
+    const d = call.phase === 'propose' ? service.propose({ ...call.call, session }) : service.record({ ...call.call, session });
     return { body: AGENTS[agent].reply(call, { ...d, session: call.session }) };
   } catch (e) {
     return { body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` };

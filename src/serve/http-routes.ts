@@ -111,7 +111,7 @@ const ROUTES: ReadonlyArray<{ readonly method: string; readonly path: RegExp; re
     handle: async (req, res, ctx, agent) => {
       if (!isAgentName(agent)) throw new HttpRefusal(404, 'not_found', `no hook route for ${JSON.stringify(agent.slice(0, 40))} (agents: ${AGENT_NAMES.join(', ')})`);
       const body = await readBody(req, ctx.bodyLimit, ctx.budget);
-      const a = answerHook(ctx.service.engine, agent, body.toString('utf8'));
+      const a = answerHook(ctx.service, agent, body.toString('utf8'));
       const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(a.body)) };
       if (a.unchecked !== undefined) headers['loopwatch-unchecked'] = uncheckedHeader(a.unchecked);
       res.writeHead(200, headers);
@@ -155,7 +155,7 @@ const ROUTES: ReadonlyArray<{ readonly method: string; readonly path: RegExp; re
   {
     method: 'DELETE',
     path: /^\/v1\/sessions\/([^/]+)$/,
-    handle: (_req, res, ctx, param) => sendJson(res, 200, { ended: ctx.service.engine.end(sessionParam(param)) }),
+    handle: (_req, res, ctx, param) => sendJson(res, 200, { ended: ctx.service.end(sessionParam(param)) }),
   },
 ];
 
