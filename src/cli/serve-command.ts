@@ -14,34 +14,13 @@ import { detectionOptions } from './detection-options.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions } from '../serve/nats/nats-worker.js';
 import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
-import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
+import { type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
+import { HTTP_ONLY, NATS_ONLY, SERVE_FLAGS } from './serve-flags.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
-
-const SERVE_FLAGS: FlagSpec = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'token-file': { type: 'string' },
-  'state-dir': { type: 'string' },
-  'no-state': { type: 'boolean' },
-  'body-limit': { type: 'string' },
-  'max-in-flight': { type: 'string' },
-  'max-sessions': { type: 'string' },
-  preset: { type: 'string' },
-  config: { type: 'string' },
-  nats: { type: 'string' },
-  partitions: { type: 'string' },
-  'snapshot-every': { type: 'string' },
-  'lease-ms': { type: 'string' },
-  'worker-id': { type: 'string' },
-};
-
-/** Flags that only a NATS worker takes, and those only the HTTP server takes. */
-const NATS_ONLY = ['partitions', 'snapshot-every', 'lease-ms', 'worker-id'];
-const HTTP_ONLY = ['host', 'port', 'token-file', 'state-dir', 'no-state', 'body-limit', 'max-in-flight'];
 
 /** The default state directory for a port: `$XDG_STATE_HOME/loopwatch/serve-<port>` (or `~/.local/state/...`). */
 export function defaultStateDir(port: number): string {

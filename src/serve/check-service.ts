@@ -60,6 +60,11 @@ export class CheckService {
     return this.engine.end(session);
   }
 
+  /** Restores (or starts) a session from snapshot bytes. Throws SnapshotError, changing nothing, for bytes that are not a good snapshot. */
+  restore(session: string, bytes: Uint8Array): void {
+    this.engine.restore(session, bytes);
+  }
+
   /** Two-phase calls of many sessions, in order; a failed call's place holds its error. */
   decideBatch(calls: readonly PhasedCall[]): (LiveDecision | CallResult)[] {
     const out = this.engine.decideBatch(calls);
