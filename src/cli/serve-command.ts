@@ -73,6 +73,18 @@ export function serveSettings(args: readonly string[]): ServeSettings {
   };
 }
 
+/** The names of `--allow-host` (repeated, or comma-separated). Throws UsageError for one that is not a host name. */
+function allowedHosts(given: ParsedFlags['values'][string]): string[] {
+  const out: string[] = [];
+  for (const text of Array.isArray(given) ? given : []) {
+    for (const name of String(text).split(',').map((n) => n.trim())) {
+      if (name !== '*' && !/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[?[0-9A-Fa-f:.]+\]?)$/.test(name)) throw new UsageError(`--allow-host must be a host name or address (or *), received "${name.slice(0, 80)}"`);
+      out.push(name);
+    }
+  }
+  return out;
+}
+
 function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): ServeOptions {
   const host = stringOf(v, 'host') ?? '127.0.0.1';
   const port = integerFlag('--port', stringOf(v, 'port'), DEFAULT_PORT, 0, 65_535);
@@ -86,12 +98,15 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
     }
   }
   if (token === undefined && !isLoopback(host)) throw new UsageError(`--host ${host} is not a loopback address: give --token-file so that only callers with the token are served`);
+  const allowHosts = allowedHosts(v['allow-host']);
+  if (token === undefined && allowHosts.includes('*')) throw new UsageError('--allow-host * serves requests whatever host they name, which only a token makes safe: give --token-file too');
   if (v['no-state'] === true && stringOf(v, 'state-dir') !== undefined) throw new UsageError('--no-state and --state-dir cannot be used together');
   const stateDir = v['no-state'] === true ? undefined : (stringOf(v, 'state-dir') ?? defaultStateDir(port));
   return {
     host,
     port,
     token,
+    allowHosts,
     stateDir,
     bodyLimit: integerFlag('--body-limit', stringOf(v, 'body-limit'), 4 << 20, 1024, 1 << 30),
     maxInFlight: integerFlag('--max-in-flight', stringOf(v, 'max-in-flight'), 256, 1, 1_000_000),

@@ -24,6 +24,13 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   { name: 'host', value: 'ADDR', mode: 'http', help: ['address to listen on (default: 127.0.0.1; another needs --token-file)'] },
   { name: 'port', value: 'N', mode: 'http', help: ['TCP port, 0 for any free one (default: 7878)'] },
   { name: 'token-file', value: 'FILE', mode: 'http', help: ['require "Authorization: Bearer <token>", the token being the file\'s first line'] },
+  {
+    name: 'allow-host',
+    value: 'NAME',
+    mode: 'http',
+    multiple: true,
+    help: ['a name requests may give in Host and Origin beside loopback ones and --host (repeat, or', 'NAME,NAME); * for any name, with --token-file only. Others get 403 (DNS rebinding)'],
+  },
   { name: 'state-dir', value: 'DIR', mode: 'http', help: ['sessions kept across restarts (default: $XDG_STATE_HOME/loopwatch/serve-PORT,', 'or ~/.local/state/loopwatch/serve-PORT)'] },
   { name: 'no-state', mode: 'http', help: ['keep nothing across restarts'] },
   { name: 'body-limit', value: 'BYTES', mode: 'http', help: ['largest request body (default: 4194304)'] },

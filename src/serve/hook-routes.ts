@@ -13,11 +13,13 @@
  * another agent is unchecked. The calls go through the CheckService, as every route's do, so they are
  * counted as /v1/propose and /v1/record count theirs.
  */
+import type { ServerResponse } from 'node:http';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
 import { AGENT_NAMES, type AgentName, type HookCall } from '../hooks/hook-agent.js';
 import { parsePayload } from '../hooks/hook-payload.js';
 import { redactSecrets } from '../text/redact.js';
 import type { CheckService } from './check-service.js';
+import type { HttpRefusal } from './http-io.js';
 
 /** What a hook route answers: the agent's output (possibly empty) and, when the call went unchecked, why. */
 export interface HookAnswer {
@@ -58,6 +60,20 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
   } catch (e) {
     return { body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` };
   }
+}
+
+/** Whether a request's path is a hook route's (its refusals are sent as sendHookRefusal sends them). */
+export function isHookPath(url: string | undefined): boolean {
+  return (url ?? '').startsWith('/v1/hooks/');
+}
+
+/**
+ * Sends a refusal to a hook (a 401, 403, 415, 503...): its status, an empty body and the reason in
+ * `Loopwatch-Unchecked`, since the hook prints the body for the agent to read as its output.
+ */
+export function sendHookRefusal(res: ServerResponse, r: HttpRefusal): void {
+  res.writeHead(r.status, { ...r.headers, 'content-length': '0', 'loopwatch-unchecked': uncheckedHeader(`${r.code}: ${r.message}`) });
+  res.end();
 }
 
 /** The `Loopwatch-Unchecked` header's value: one line, redacted, ASCII, capped. */

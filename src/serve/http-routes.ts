@@ -36,7 +36,17 @@ function checked<T>(read: () => T): T {
   }
 }
 
-/** The body as JSON, whatever its content-type says (so that `curl -d` works as it is). */
+/**
+ * Refuses (415) a POST whose body is not declared `application/json`: the types a web page may send
+ * across sites without a preflight (`text/plain`, forms) are never read, so no page can post calls.
+ */
+function requireJson(req: IncomingMessage): void {
+  const type = req.headers['content-type'];
+  if (type !== undefined && type.split(';')[0]?.trim().toLowerCase() === 'application/json') return;
+  throw new HttpRefusal(415, 'unsupported_media_type', `a POST body must be sent with Content-Type: application/json, received ${type === undefined ? 'none' : JSON.stringify(type.slice(0, 80))} (curl: --json, or -H 'content-type: application/json')`, 'content-type');
+}
+
+/** The body as JSON (its content type checked by route()). */
 async function jsonBody(req: IncomingMessage, ctx: RouteContext): Promise<unknown> {
   return parseJson(await readBody(req, ctx.bodyLimit, ctx.budget));
 }
@@ -129,6 +139,7 @@ export async function route(req: IncomingMessage, res: ServerResponse, ctx: Rout
       allowed.push(r.method);
       continue;
     }
+    if (r.method === 'POST') requireJson(req);
     await r.handle(req, res, ctx, m[1] ?? '');
     return;
   }

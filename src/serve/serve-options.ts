@@ -13,6 +13,11 @@ export interface ServeOptions {
   readonly port?: number;
   /** The bearer token every request but `/healthz` must carry; required for a non-loopback host. */
   readonly token?: BearerToken;
+  /**
+   * Names a request's `Host` and `Origin` may give beside loopback names and addresses and `host` itself
+   * (request-origin.ts); `'*'` accepts any name (only safe with a token). @default []
+   */
+  readonly allowHosts?: readonly string[];
   /** Where sessions are persisted at shutdown and restored from at start; none when undefined. */
   readonly stateDir?: string;
   /** Largest request body, in bytes (413 above). @default 4194304 */
@@ -36,6 +41,7 @@ export interface ResolvedServeOptions {
   readonly host: string;
   readonly port: number;
   readonly token: BearerToken | undefined;
+  readonly allowHosts: readonly string[];
   readonly stateDir: string | undefined;
   readonly bodyLimit: number;
   readonly maxBufferedBytes: number;
@@ -55,6 +61,7 @@ export function resolveServeOptions(o: ServeOptions): ResolvedServeOptions {
     host: o.host ?? '127.0.0.1',
     port: o.port ?? DEFAULT_PORT,
     token: o.token,
+    allowHosts: o.allowHosts ?? [],
     stateDir: o.stateDir,
     bodyLimit: o.bodyLimit ?? 4 << 20,
     maxBufferedBytes: o.maxBufferedBytes ?? 64 << 20,

@@ -11,6 +11,8 @@ import { HttpMetrics, detectionRegistry } from '../metrics/prometheus.js';
 import { CheckService } from './check-service.js';
 import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
+import { isHookPath, sendHookRefusal } from './hook-routes.js';
+import { AllowedHosts } from './request-origin.js';
 
 /** Methods metrics name as they are (others are `other`, so labels stay bounded). */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
@@ -46,6 +48,7 @@ export class ServeServer {
   private readonly options: ResolvedServeOptions;
   private readonly server: Server;
   private readonly ctx: RouteContext;
+  private readonly hosts: AllowedHosts;
   private readonly startedAt = Date.now();
   private inFlight = 0;
   private stopping = false;
@@ -55,6 +58,8 @@ export class ServeServer {
     this.options = resolveServeOptions(options);
     this.engine = new LoopEngine(this.options.engine);
     this.service = new CheckService(this.engine);
+    const allow = this.options.allowHosts;
+    this.hosts = new AllowedHosts(this.options.host, allow.filter((h) => h !== '*'), allow.includes('*'));
     this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health(), metrics: () => this.prometheus() };
     const t = this.options.requestTimeoutMs;
     this.server = createServer({ requestTimeout: t, headersTimeout: Math.min(t, 10_000), keepAliveTimeout: 5_000, connectionsCheckingInterval: Math.min(1_000, t) }, (req, res) => this.onRequest(req, res));
@@ -175,12 +180,16 @@ export class ServeServer {
     const t0 = performance.now();
     res.once('finish', () => this.observeRequest(routeLabel(req.url), METHODS.has(req.method ?? '') ? (req.method as string) : 'other', res.statusCode, (performance.now() - t0) / 1000));
     const refuse = (r: HttpRefusal): void => {
-      if (!res.headersSent) sendRefusal(res, r);
-      else res.destroy();
+      if (res.headersSent) res.destroy();
+      else if (isHookPath(req.url)) sendHookRefusal(res, r);
+      else sendRefusal(res, r);
     };
     if (this.stopping) return refuse(new HttpRefusal(503, 'stopping', 'the server is stopping; retry on another instance or after its restart', undefined, { 'retry-after': '1', connection: 'close' }));
+    const open = isOpenPath(req.url);
+    const misnamed = open ? undefined : this.hosts.refusal(req);
+    if (misnamed !== undefined) return refuse(misnamed);
     const token = this.options.token;
-    if (token !== undefined && !isOpenPath(req.url) && !token.accepts(req.headers.authorization)) {
+    if (token !== undefined && !open && !token.accepts(req.headers.authorization)) {
       return refuse(new HttpRefusal(401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required', 'authorization', { 'www-authenticate': 'Bearer', connection: 'close' }));
     }
     if (this.inFlight >= this.options.maxInFlight) {
