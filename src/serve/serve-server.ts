@@ -5,7 +5,7 @@
  * the next start restores them.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
 import { LoopEngine } from '../engine/loop-engine.js';
 import { HttpMetrics, detectionRegistry } from '../metrics/prometheus.js';
 import { CheckService } from './check-service.js';
@@ -13,6 +13,19 @@ import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
 import { isHookPath, sendHookRefusal } from './hook-routes.js';
 import { AllowedHosts } from './request-origin.js';
+
+/**
+ * At a stop, how long a connection with no request in flight is kept open (since its last answer, or the
+ * stop if later) for a request on its way: one that comes is answered 503 with `Connection: close`.
+ */
+export const STOP_IDLE_MS = 1_000;
+
+/** An open connection: requests in flight on it, and since when it has none. */
+interface Connection {
+  busy: number;
+  idleSince: number;
+  ending: boolean;
+}
 
 /** Methods metrics name as they are (others are `other`, so labels stay bounded). */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
@@ -51,6 +64,9 @@ export class ServeServer {
   private readonly hosts: AllowedHosts;
   private readonly startedAt = Date.now();
   private inFlight = 0;
+  /** Open connections, and the responses not yet sent (told to close their connection at a stop). */
+  private readonly connections = new Map<Socket, Connection>();
+  private readonly responses = new Set<ServerResponse>();
   private stopping = false;
   private stopped: Promise<StopReport> | undefined;
 
@@ -64,6 +80,10 @@ export class ServeServer {
     const t = this.options.requestTimeoutMs;
     this.server = createServer({ requestTimeout: t, headersTimeout: Math.min(t, 10_000), keepAliveTimeout: 5_000, connectionsCheckingInterval: Math.min(1_000, t) }, (req, res) => this.onRequest(req, res));
     this.server.maxConnections = this.options.maxConnections;
+    this.server.on('connection', (socket: Socket) => {
+      this.connections.set(socket, { busy: 0, idleSince: Date.now(), ending: false });
+      socket.once('close', () => this.connections.delete(socket));
+    });
   }
 
   /** Restores the sessions of the state directory, then listens. Rejects when the port cannot be had. */
@@ -93,8 +113,10 @@ export class ServeServer {
   }
 
   /**
-   * Stops: no new connections or requests (503), the requests in flight finish (for up to `drainMs`), then
-   * every live session is written to the state directory and the engine is closed. Idempotent.
+   * Stops: no new connections; the requests in flight finish (for up to `drainMs`) and close their
+   * connections; a request arriving on an open connection meanwhile is answered 503 with `Connection:
+   * close`, and a connection without one is closed once it has been quiet for STOP_IDLE_MS. Then every live
+   * session is written to the state directory and the engine is closed. Idempotent.
    */
   stop(): Promise<StopReport> {
     this.stopped ??= this.drainAndPersist();
@@ -103,10 +125,20 @@ export class ServeServer {
 
   private async drainAndPersist(): Promise<StopReport> {
     this.stopping = true;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    const deadline = Date.now() + this.options.drainMs;
-    while (this.inFlight > 0 && Date.now() < deadline) {
-      this.server.closeIdleConnections();
+    const stoppedAt = Date.now();
+    for (const res of this.responses) if (!res.headersSent) res.setHeader('connection', 'close');
+    // net's close, not http's: http's also drops every connection it takes for idle, under the requests
+    // clients are sending on them (seen: 48 of 48 keep-alive clients reset at a SIGTERM under load)
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(this.server, () => resolve()));
+    const deadline = stoppedAt + this.options.drainMs;
+    while (this.connections.size > 0 && Date.now() < deadline) {
+      const now = Date.now();
+      for (const [socket, c] of this.connections) {
+        if (c.busy === 0 && !c.ending && now - Math.max(c.idleSince, stoppedAt) >= STOP_IDLE_MS) {
+          c.ending = true;
+          socket.end();
+        }
+      }
       await new Promise((r) => setTimeout(r, 10));
     }
     const cut = this.inFlight;
@@ -166,6 +198,19 @@ export class ServeServer {
     return { restored, problems };
   }
 
+  /** Counts the request on its connection until its response is sent or given up. */
+  private track(socket: Socket, res: ServerResponse): void {
+    const c = this.connections.get(socket);
+    if (c !== undefined) c.busy++;
+    this.responses.add(res);
+    res.once('close', () => {
+      this.responses.delete(res);
+      if (c === undefined) return;
+      c.busy--;
+      c.idleSince = Date.now();
+    });
+  }
+
   private health(): Record<string, unknown> {
     return {
       status: this.stopping ? 'stopping' : 'ok',
@@ -178,6 +223,7 @@ export class ServeServer {
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const t0 = performance.now();
+    this.track(req.socket, res);
     res.once('finish', () => this.observeRequest(routeLabel(req.url), METHODS.has(req.method ?? '') ? (req.method as string) : 'other', res.statusCode, (performance.now() - t0) / 1000));
     const refuse = (r: HttpRefusal): void => {
       if (res.headersSent) res.destroy();
