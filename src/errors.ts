@@ -25,6 +25,7 @@ export const ErrorCode = {
   LOOP_STOPPED: 'ERR_LOOPWATCH_LOOP_STOPPED',
   CALL_DENIED: 'ERR_LOOPWATCH_CALL_DENIED',
   CAPACITY: 'ERR_LOOPWATCH_CAPACITY',
+  NOT_PRIVATE: 'ERR_LOOPWATCH_NOT_PRIVATE',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -226,6 +227,25 @@ export class CapacityError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'CapacityError';
+    brand(this);
+  }
+}
+
+/**
+ * A file or folder loopwatch would read code or state from is not private to the user: owned by another
+ * user, writable by others than its owner, a symbolic link where a file was expected, or not a regular
+ * file. It was not used (the hooks allow the call, or start the session again, and say why).
+ */
+export class NotPrivateError extends Error {
+  /** `ERR_LOOPWATCH_NOT_PRIVATE`. */
+  readonly code: ErrorCodeValue = ErrorCode.NOT_PRIVATE;
+  /** The file or folder. */
+  readonly path: string;
+
+  constructor(path: string, why: string) {
+    super(`${path}: ${why}`);
+    this.name = 'NotPrivateError';
+    this.path = path;
     brand(this);
   }
 }

@@ -6,9 +6,10 @@
  * named on stderr).
  */
 import { homedir } from 'node:os';
+import { NotPrivateError } from '../errors.js';
 import { join } from 'node:path';
 import { BearerToken, isLoopback } from '../serve/bearer-token.js';
-import { DEFAULT_PORT, type ServeOptions } from '../serve/serve-options.js';
+import { DEFAULT_PORT, type ServeOptions, defaultSessionMemory } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { detectionOptions } from './detection-options.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
@@ -110,6 +111,7 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
     stateDir,
     bodyLimit: integerFlag('--body-limit', stringOf(v, 'body-limit'), 4 << 20, 1024, 1 << 30),
     maxInFlight: integerFlag('--max-in-flight', stringOf(v, 'max-in-flight'), 256, 1, 1_000_000),
+    sessionMemory: integerFlag('--session-memory', stringOf(v, 'session-memory'), defaultSessionMemory(), 1 << 20),
     engine,
   };
 }
@@ -164,12 +166,15 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   try {
     server = await ServeServer.start(options);
   } catch (e) {
+    // a state folder of another user, or one others can write: refused rather than served without persistence
+    if (e instanceof NotPrivateError) throw new UsageError(`the state folder ${e.message}: sessions are not kept in it. Give a folder of your own (--state-dir DIR), or --no-state`);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${options.host}:${options.port} (${code})`);
     throw e;
   }
   const stopped = stopSignal(); // listening before saying so: a caller may signal as soon as it reads the line
-  const { restored, problems } = server.restoreReport;
+  const { restored, problems, notes } = server.restoreReport;
+  for (const n of notes) io.stderr.write(`loopwatch serve: ${n}\n`);
   for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}\n`);
   const signal = await stopped;

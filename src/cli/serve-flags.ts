@@ -35,6 +35,12 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   { name: 'no-state', mode: 'http', help: ['keep nothing across restarts'] },
   { name: 'body-limit', value: 'BYTES', mode: 'http', help: ['largest request body (default: 4194304)'] },
   { name: 'max-in-flight', value: 'N', mode: 'http', help: ['requests handled at once; more get 503 (default: 256)'] },
+  {
+    name: 'session-memory',
+    value: 'BYTES',
+    mode: 'http',
+    help: ['what the sessions may hold of their calls\' content together; past it the least recently', 'used are dropped (default: a quarter of the heap limit, --max-old-space-size)'],
+  },
   { name: 'max-sessions', value: 'N', mode: 'both', help: ['sessions held at once; the least recently used is dropped first (default: 100000)'] },
   { name: 'preset', value: 'NAME', mode: 'both', help: ['detection preset (default: default), one of', Object.keys(PRESETS).join(', ')] },
   { name: 'config', value: 'FILE', mode: 'both', help: ['detection options as JSON (may name a "preset"; refines it)'] },

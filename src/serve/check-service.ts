@@ -3,7 +3,10 @@
  * calling thread (on this 2-core machine the engine beats the pool; docs/service.md has the figures), and
  * come back as plain JSON-able results. The HTTP routes (the hook routes too) and the NATS workers are
  * codecs around this, and every call they hand to the engine goes through here, so every route counts
- * the same way: `counts` (for /healthz), `verdicts` and `decisions` (for /metrics).
+ * the same way: `counts` (for /healthz), `verdicts` and `decisions` (for /metrics). With a HeldMemory
+ * (the HTTP server), every call also passes the door first (call-door.ts: capped, redacted, its size
+ * counted), and after each request the least recently used sessions go while their calls' content
+ * together is over its budget.
  */
 import { isLoopwatchError } from '../errors.js';
 import type { LoopEngine } from '../engine/loop-engine.js';
@@ -12,7 +15,9 @@ import type { Verdict } from '../types.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { BUILT_IN_KINDS } from '../metrics/engine-metrics.js';
 import { countInto } from '../metrics/tally.js';
+import { admitCall } from './call-door.js';
 import type { PhasedCall, ServiceCall } from './call-schema.js';
+import type { HeldKind, HeldMemory } from './held-memory.js';
 
 /** One call's answer: its id (when the call had one) and verdict, or the error it met. */
 export type CallResult =
@@ -36,38 +41,53 @@ export class CheckService {
   /** Two-phase decisions by `phase/action`, for /metrics. */
   readonly decisions = new Map<string, number>();
 
-  constructor(readonly engine: LoopEngine) {}
+  /**
+   * `memory`: what the sessions may hold of their calls (the HTTP server gives one; its `evict` must end
+   * in the engine's `onEvict` calling `memory.forget`). Without it, calls reach the engine as given.
+   */
+  constructor(
+    readonly engine: LoopEngine,
+    private readonly memory: HeldMemory | null = null,
+  ) {}
 
   /** One call: its verdict (null when the session is not looping). Throws for a call the engine refuses. */
   check(call: ServiceCall): CallResult {
-    const verdict = this.counted(() => this.engine.check(call.session, call));
+    const c = this.admit(call);
+    const verdict = this.settled(() => this.counted(() => this.engine.check(c.session, c)));
     if (verdict !== null) this.countVerdict(verdict);
     return call.id === undefined ? { verdict } : { id: call.id, verdict };
   }
 
   /** Before a call runs: the session's LiveDecision for it (LoopEngine.propose). Throws for a call the engine refuses. */
   propose(call: ServiceCall): LiveDecision {
-    return this.decided(this.counted(() => this.engine.propose(call.session, call)));
+    const c = this.admit(call, 'proposal');
+    return this.decided(this.settled(() => this.counted(() => this.engine.propose(c.session, c))));
   }
 
   /** After a call ran, with its outcome: the session's LiveDecision (LoopEngine.record). Throws for a call the engine refuses. */
   record(call: ServiceCall): LiveDecision {
-    return this.decided(this.counted(() => this.engine.record(call.session, call)));
+    const c = this.admit(call);
+    return this.decided(this.settled(() => this.counted(() => this.engine.record(c.session, c))));
   }
 
   /** Ends a session; false when it was not live. */
   end(session: string): boolean {
+    this.memory?.forget(session);
     return this.engine.end(session);
   }
 
   /** Restores (or starts) a session from snapshot bytes. Throws SnapshotError, changing nothing, for bytes that are not a good snapshot. */
   restore(session: string, bytes: Uint8Array): void {
     this.engine.restore(session, bytes);
+    // what the snapshot holds of its calls is in the bytes, in a smaller form than in memory
+    this.memory?.restored(session, 2 * bytes.length);
+    this.memory?.enforce();
   }
 
   /** Two-phase calls of many sessions, in order; a failed call's place holds its error. */
   decideBatch(calls: readonly PhasedCall[]): (LiveDecision | CallResult)[] {
-    const out = this.engine.decideBatch(calls);
+    const admitted = this.memory === null ? calls : calls.map((c) => this.admit(c, c.phase === 'propose' ? 'proposal' : 'call'));
+    const out = this.settled(() => this.engine.decideBatch(admitted));
     this.counts.calls += calls.length;
     return out.map((d, i) => {
       if (!(d instanceof Error)) return this.decided(d);
@@ -78,7 +98,8 @@ export class CheckService {
 
   /** Calls of many sessions, in order: each gets what check() one by one gives; a failed call's place holds its error. */
   checkBatch(calls: readonly ServiceCall[]): CallResult[] {
-    const out = this.engine.checkBatch(calls);
+    const admitted = this.memory === null ? calls : calls.map((c) => this.admit(c));
+    const out = this.settled(() => this.engine.checkBatch(admitted));
     this.counts.calls += calls.length;
     return out.map((v, i) => {
       const id = (calls[i] as ServiceCall).id;
@@ -89,6 +110,23 @@ export class CheckService {
       if (v !== null) this.countVerdict(v);
       return id === undefined ? { verdict: v } : { id, verdict: v };
     });
+  }
+
+  /** The call as the door lets it in, counted for its session (as given without a memory). */
+  private admit<T extends ServiceCall>(call: T, kind: HeldKind = 'call'): T {
+    if (this.memory === null) return call;
+    const a = admitCall(call);
+    this.memory.add(call.session, a.bytes, kind);
+    return a.call;
+  }
+
+  /** What `run` returns, the sessions over the memory's budget evicted after it (whether it threw or not). */
+  private settled<T>(run: () => T): T {
+    try {
+      return run();
+    } finally {
+      this.memory?.enforce();
+    }
   }
 
   /** One call handed to the engine: counted, and counted as failed when the engine refuses it (rethrown). */

@@ -2,6 +2,7 @@
  * Options of the `loopwatch serve` HTTP service, each with its unit, bounds and default. The CLI fills them
  * from its flags; tests pass them directly.
  */
+import { getHeapStatistics } from 'node:v8';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import type { BearerToken } from './bearer-token.js';
 
@@ -32,6 +33,12 @@ export interface ServeOptions {
   readonly requestTimeoutMs?: number;
   /** At shutdown, how long in-flight requests may take to finish, in ms, before their connections are cut. @default 10000 */
   readonly drainMs?: number;
+  /**
+   * Bytes the sessions may hold of their calls' content together (args, texts..., as counted by the door:
+   * 2 per character, 48 per value, call-door.ts); past it the least recently used sessions are evicted
+   * (held-memory.ts). @default a quarter of V8's heap limit (`--max-old-space-size`)
+   */
+  readonly sessionMemory?: number;
   /** The engine's options (detection options, maxSessions, idleTtlMs). */
   readonly engine?: LoopEngineOptions;
 }
@@ -49,7 +56,13 @@ export interface ResolvedServeOptions {
   readonly maxConnections: number;
   readonly requestTimeoutMs: number;
   readonly drainMs: number;
+  readonly sessionMemory: number;
   readonly engine: LoopEngineOptions;
+}
+
+/** The default of `sessionMemory`: a quarter of V8's heap limit. */
+export function defaultSessionMemory(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit / 4);
 }
 
 /** The default port of `loopwatch serve`. */
@@ -69,6 +82,7 @@ export function resolveServeOptions(o: ServeOptions): ResolvedServeOptions {
     maxConnections: o.maxConnections ?? 4096,
     requestTimeoutMs: o.requestTimeoutMs ?? 30_000,
     drainMs: o.drainMs ?? 10_000,
+    sessionMemory: o.sessionMemory ?? defaultSessionMemory(),
     engine: o.engine ?? {},
   };
 }

@@ -8,7 +8,10 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
 import { LoopEngine } from '../engine/loop-engine.js';
 import { HttpMetrics, detectionRegistry } from '../metrics/prometheus.js';
+import { MAX_PENDING } from '../live/live-state.js';
+import { historyCapacity } from '../session/build-detectors.js';
 import { CheckService } from './check-service.js';
+import { HeldMemory } from './held-memory.js';
 import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
 import { isHookPath, sendHookRefusal } from './hook-routes.js';
@@ -30,7 +33,8 @@ interface Connection {
 /** Methods metrics name as they are (others are `other`, so labels stay bounded). */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
-import { readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
+import { prepareStateDir, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
+
 
 /** What a start restored from the state directory. */
 export interface RestoreReport {
@@ -38,6 +42,8 @@ export interface RestoreReport {
   readonly restored: number;
   /** Files that could not be restored (kept aside as `.bad`), each with why. */
   readonly problems: readonly { readonly path: string; readonly problem: string }[];
+  /** What was done to the state directory, to say (it was made private). */
+  readonly notes: readonly string[];
 }
 
 /** What a stop persisted. */
@@ -56,8 +62,10 @@ export class ServeServer {
   readonly engine: LoopEngine;
   /** The calls' codec around the engine. */
   readonly service: CheckService;
+  /** What the sessions hold of their calls' content, and its budget. */
+  readonly memory: HeldMemory;
   /** What the start restored. */
-  restoreReport: RestoreReport = { restored: 0, problems: [] };
+  restoreReport: RestoreReport = { restored: 0, problems: [], notes: [] };
   private readonly options: ResolvedServeOptions;
   private readonly server: Server;
   private readonly ctx: RouteContext;
@@ -72,8 +80,21 @@ export class ServeServer {
 
   private constructor(options: ServeOptions) {
     this.options = resolveServeOptions(options);
-    this.engine = new LoopEngine(this.options.engine);
-    this.service = new CheckService(this.engine);
+    // the engine tells the memory of every session it drops (ended ones are told by the service)
+    let memory: HeldMemory | null = null;
+    const given = this.options.engine.onEvict;
+    this.engine = new LoopEngine({
+      ...this.options.engine,
+      onEvict: (s) => {
+        memory?.forget(s.sessionId);
+        given?.(s);
+      },
+    });
+    // a session holds content of its calls within the detectors' history (and the current one), and of its waiting proposals
+    const history = historyCapacity(this.engine.options.detection.detectors) + 1;
+    memory = new HeldMemory(this.options.sessionMemory, history, MAX_PENDING, (id) => this.engine.evict(id));
+    this.memory = memory;
+    this.service = new CheckService(this.engine, memory);
     const allow = this.options.allowHosts;
     this.hosts = new AllowedHosts(this.options.host, allow.filter((h) => h !== '*'), allow.includes('*'));
     this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health(), metrics: () => this.prometheus() };
@@ -86,7 +107,10 @@ export class ServeServer {
     });
   }
 
-  /** Restores the sessions of the state directory, then listens. Rejects when the port cannot be had. */
+  /**
+   * Restores the sessions of the state directory, then listens. Rejects when the port cannot be had, and
+   * with a NotPrivateError when the state directory is not private to the user (state-files.ts).
+   */
   static async start(options: ServeOptions = {}): Promise<ServeServer> {
     const s = new ServeServer(options);
     s.startMetrics();
@@ -148,8 +172,15 @@ export class ServeServer {
     let persisted = 0;
     const dir = this.options.stateDir;
     if (dir !== undefined) {
+      let refused: string | undefined;
+      try {
+        prepareStateDir(dir);
+      } catch (e) {
+        refused = e instanceof Error ? e.message : String(e);
+      }
       for (const id of this.engine.sessionIds()) {
         try {
+          if (refused !== undefined) throw new Error(refused);
           writeStateFile(dir, id, this.engine.snapshot(id) as Uint8Array);
           persisted++;
         } catch (e) {
@@ -181,13 +212,14 @@ export class ServeServer {
 
   private restoreState(): RestoreReport {
     const dir = this.options.stateDir;
-    if (dir === undefined) return { restored: 0, problems: [] };
+    if (dir === undefined) return { restored: 0, problems: [], notes: [] };
+    const note = prepareStateDir(dir);
     let restored = 0;
     const problems: { path: string; problem: string }[] = [];
     for (const f of readStateFiles(dir)) {
       try {
         if ('problem' in f) throw new Error(f.problem);
-        this.engine.restore(f.sessionId, f.snapshot);
+        this.service.restore(f.sessionId, f.snapshot);
         removeStateFile(f.path);
         restored++;
       } catch (e) {
@@ -195,7 +227,7 @@ export class ServeServer {
         problems.push({ path: setAsideStateFile(f.path), problem });
       }
     }
-    return { restored, problems };
+    return { restored, problems, notes: note === null ? [] : [note] };
   }
 
   /** Counts the request on its connection until its response is sent or given up. */
@@ -216,6 +248,7 @@ export class ServeServer {
       status: this.stopping ? 'stopping' : 'ok',
       uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
       sessions: this.engine.size,
+      sessionMemory: { heldBytes: this.memory.total, budgetBytes: this.memory.budget },
       inFlight: this.inFlight,
       ...this.service.counts,
     };
