@@ -5,36 +5,23 @@
  * the next start restores them.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { LoopEngine } from '../engine/loop-engine.js';
 import { HttpMetrics, detectionRegistry } from '../metrics/prometheus.js';
 import { MAX_PENDING } from '../live/live-state.js';
 import { historyCapacity } from '../session/build-detectors.js';
 import { CheckService } from './check-service.js';
+import { ConnectionDrain } from './connection-drain.js';
 import { HeldMemory } from './held-memory.js';
 import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
 import { isHookPath, sendHookRefusal } from './hook-routes.js';
 import { AllowedHosts } from './request-origin.js';
-
-/**
- * At a stop, how long a connection with no request in flight is kept open (since its last answer, or the
- * stop if later) for a request on its way: one that comes is answered 503 with `Connection: close`.
- */
-export const STOP_IDLE_MS = 1_000;
-
-/** An open connection: requests in flight on it, and since when it has none. */
-interface Connection {
-  busy: number;
-  idleSince: number;
-  ending: boolean;
-}
-
-/** Methods metrics name as they are (others are `other`, so labels stay bounded). */
-const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
 import { prepareStateDir, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
 
+/** Methods metrics name as they are (others are `other`, so labels stay bounded). */
+const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
 
 /** What a start restored from the state directory. */
 export interface RestoreReport {
@@ -72,9 +59,7 @@ export class ServeServer {
   private readonly hosts: AllowedHosts;
   private readonly startedAt = Date.now();
   private inFlight = 0;
-  /** Open connections, and the responses not yet sent (told to close their connection at a stop). */
-  private readonly connections = new Map<Socket, Connection>();
-  private readonly responses = new Set<ServerResponse>();
+  private readonly drain: ConnectionDrain;
   private stopping = false;
   private stopped: Promise<StopReport> | undefined;
 
@@ -101,10 +86,7 @@ export class ServeServer {
     const t = this.options.requestTimeoutMs;
     this.server = createServer({ requestTimeout: t, headersTimeout: Math.min(t, 10_000), keepAliveTimeout: 5_000, connectionsCheckingInterval: Math.min(1_000, t) }, (req, res) => this.onRequest(req, res));
     this.server.maxConnections = this.options.maxConnections;
-    this.server.on('connection', (socket: Socket) => {
-      this.connections.set(socket, { busy: 0, idleSince: Date.now(), ending: false });
-      socket.once('close', () => this.connections.delete(socket));
-    });
+    this.drain = new ConnectionDrain(this.server);
   }
 
   /**
@@ -113,15 +95,20 @@ export class ServeServer {
    */
   static async start(options: ServeOptions = {}): Promise<ServeServer> {
     const s = new ServeServer(options);
-    s.startMetrics();
-    s.restoreReport = s.restoreState();
-    await new Promise<void>((resolve, reject) => {
-      s.server.once('error', reject);
-      s.server.listen(s.options.port, s.options.host, () => {
-        s.server.off('error', reject);
-        resolve();
+    try {
+      s.startMetrics();
+      s.restoreReport = s.restoreState();
+      await new Promise<void>((resolve, reject) => {
+        s.server.once('error', reject);
+        s.server.listen(s.options.port, s.options.host, () => {
+          s.server.off('error', reject);
+          resolve();
+        });
       });
-    });
+    } catch (e) {
+      s.engine.close(); // its sessions' memory goes back to the thread
+      throw e;
+    }
     return s;
   }
 
@@ -139,8 +126,9 @@ export class ServeServer {
   /**
    * Stops: no new connections; the requests in flight finish (for up to `drainMs`) and close their
    * connections; a request arriving on an open connection meanwhile is answered 503 with `Connection:
-   * close`, and a connection without one is closed once it has been quiet for STOP_IDLE_MS. Then every live
-   * session is written to the state directory and the engine is closed. Idempotent.
+   * close`, and a connection without one is closed once it has been quiet for a second
+   * (connection-drain.ts). Then every live session is written to the state directory and the engine is
+   * closed. Idempotent.
    */
   stop(): Promise<StopReport> {
     this.stopped ??= this.drainAndPersist();
@@ -149,25 +137,7 @@ export class ServeServer {
 
   private async drainAndPersist(): Promise<StopReport> {
     this.stopping = true;
-    const stoppedAt = Date.now();
-    for (const res of this.responses) if (!res.headersSent) res.setHeader('connection', 'close');
-    // net's close, not http's: http's also drops every connection it takes for idle, under the requests
-    // clients are sending on them (seen: 48 of 48 keep-alive clients reset at a SIGTERM under load)
-    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(this.server, () => resolve()));
-    const deadline = stoppedAt + this.options.drainMs;
-    while (this.connections.size > 0 && Date.now() < deadline) {
-      const now = Date.now();
-      for (const [socket, c] of this.connections) {
-        if (c.busy === 0 && !c.ending && now - Math.max(c.idleSince, stoppedAt) >= STOP_IDLE_MS) {
-          c.ending = true;
-          socket.end();
-        }
-      }
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const cut = this.inFlight;
-    this.server.closeAllConnections();
-    await closed;
+    const cut = await this.drain.drain(this.options.drainMs);
     const failed: { sessionId: string; problem: string }[] = [];
     let persisted = 0;
     const dir = this.options.stateDir;
@@ -230,19 +200,6 @@ export class ServeServer {
     return { restored, problems, notes: note === null ? [] : [note] };
   }
 
-  /** Counts the request on its connection until its response is sent or given up. */
-  private track(socket: Socket, res: ServerResponse): void {
-    const c = this.connections.get(socket);
-    if (c !== undefined) c.busy++;
-    this.responses.add(res);
-    res.once('close', () => {
-      this.responses.delete(res);
-      if (c === undefined) return;
-      c.busy--;
-      c.idleSince = Date.now();
-    });
-  }
-
   private health(): Record<string, unknown> {
     return {
       status: this.stopping ? 'stopping' : 'ok',
@@ -256,7 +213,7 @@ export class ServeServer {
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const t0 = performance.now();
-    this.track(req.socket, res);
+    this.drain.track(req.socket, res);
     res.once('finish', () => this.observeRequest(routeLabel(req.url), METHODS.has(req.method ?? '') ? (req.method as string) : 'other', res.statusCode, (performance.now() - t0) / 1000));
     const refuse = (r: HttpRefusal): void => {
       if (res.headersSent) res.destroy();
