@@ -18,6 +18,8 @@ describe('the door of loopwatch serve', () => {
     expect(command).toMatch(/…\[loopwatch: 3900007 characters, xxh64 [0-9a-f]{16}\]$/);
     expect(command).not.toBe((b.call.args as { command: string }).command);
     expect(a.bytes).toBeLessThan(3 * MAX_TEXT);
+    // capped again (a hook's codec caps before the door): kept as it is, its marker naming the original
+    expect((admitCall(a.call).call.args as { command: string }).command).toBe(command);
   });
 
   it('should make args of many values, or of many characters in all, one capped string of their JSON', () => {

@@ -33,6 +33,9 @@ export const MAX_CALL_VALUES = 4_096;
 /** Bytes a value is counted for in a call's size, beside its characters (2 bytes each): a V8 object or string header and its slot. */
 export const VALUE_BYTES = 48;
 
+/** The end capText gives a string it caps. */
+const CAPPED = /…\[loopwatch: \d+ characters, xxh64 [0-9a-f]{16}\]$/;
+
 /** `text`, or its head of at most `max` characters when longer, never cut inside a secret (shown-text.ts). */
 function safeHead(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -46,7 +49,7 @@ function safeHead(text: string, max: number): string {
  * secret that runs across the cap, so redaction later finds the whole of every secret it keeps.
  */
 function safeCap(s: string): string {
-  if (s.length <= MAX_TEXT) return s;
+  if (s.length <= MAX_TEXT || (s.length <= MAX_TEXT + 80 && CAPPED.test(s))) return s; // short, or capped already (a hook's codec caps)
   // capText keeps the first MAX_TEXT characters, then its marker (length and fingerprint of the whole)
   return safeHead(s, MAX_TEXT) + capText(s).slice(MAX_TEXT);
 }
