@@ -1,113 +1,144 @@
 /**
- * loopwatch/ai-sdk against AI SDK v7's shapes. v7 needs Node 22, so it cannot be installed here: its types
- * are written out below (from ai@7's own declaration files: ToolApprovalStatus, the generic toolApproval
- * function, ToolExecutionEndEvent, StopCondition, Steering, Tool's execute/needsApproval/toModelOutput) and
- * the helpers' results are assigned to them, which `tsc` checks. At run time, a stuck scenario is played in
- * v7's order (toolApproval before the tool, onToolExecutionEnd after, stopWhen after each step).
+ * loopwatch/ai-sdk through AI SDK v7's own agent loop (the real `ai@7`, installed as `ai7`: generateText and
+ * ToolLoopAgent with toolApproval, onToolExecutionEnd, steering and stop conditions), driven by its
+ * MockLanguageModelV4: approveCalls warns through steering (the model reads it at its next step), denies with
+ * the reason (the call does not run), stops, and lets the model give a final answer without tools; legitimate
+ * work is never denied; an error inside loopwatch never breaks the run; each run has its own session, and a
+ * run on a session stopped before fails loudly. tsc checks the helpers against v7's own types here.
  */
+import { ToolLoopAgent, experimental_createSteering, generateText, isStepCount, jsonSchema, tool } from 'ai7';
+import type { ToolSet } from 'ai7';
+import { MockLanguageModelV4 } from 'ai7/test';
 import { describe, expect, it } from 'vitest';
 import { approveCalls, stopOnLoop, wrapTools } from '../src/adapters/ai-sdk.js';
-import { STUCK } from './helpers/live-scenarios.js';
+import { SessionStoppedError } from '../src/index.js';
+import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
-import { SpyGuard, received } from './helpers/sdk-runs.js';
+import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
 
-// --- AI SDK v7 shapes, written out ---------------------------------------------------------------
-type V7ToolApprovalStatus =
-  | undefined
-  | 'not-applicable'
-  | 'approved'
-  | 'denied'
-  | 'user-approval'
-  | { type: 'not-applicable'; reason?: never }
-  | { type: 'approved'; reason?: string }
-  | { type: 'denied'; reason?: string }
-  | { type: 'user-approval'; reason?: string };
-interface V7ToolCall {
-  type: 'tool-call';
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-  dynamic?: boolean;
-}
-type V7GenericToolApprovalFunction = (options: { toolCall: V7ToolCall; tools: Record<string, unknown> | undefined; toolsContext: unknown; runtimeContext: unknown; messages: unknown[] }) => V7ToolApprovalStatus | PromiseLike<V7ToolApprovalStatus>;
-type V7ToolOutput = { type: 'tool-result'; toolCallId: string; toolName: string; input: unknown; output: unknown } | { type: 'tool-error'; toolCallId: string; toolName: string; input: unknown; error: unknown };
-interface V7ToolExecutionEndEvent {
-  readonly callId: string;
-  readonly toolExecutionMs: number;
-  readonly messages: unknown[];
-  readonly toolCall: V7ToolCall;
-  readonly toolContext: unknown;
-  readonly toolOutput: V7ToolOutput;
-}
-interface V7StepResult {
-  readonly stepNumber: number;
-}
-type V7StopCondition = (options: { steps: V7StepResult[] }) => PromiseLike<boolean> | boolean;
-interface V7Steering {
-  steer(message: string | { role: 'user'; content: string }, options?: { id?: string }): Promise<{ readonly type: 'delivered' | 'not-delivered' }>;
-}
-/** The v7 call options loopwatch's helpers fill. */
-interface V7CallOptions {
-  toolApproval?: V7GenericToolApprovalFunction;
-  onToolExecutionEnd?: (event: V7ToolExecutionEndEvent) => PromiseLike<void> | void;
-  stopWhen?: V7StopCondition | V7StopCondition[];
-}
-interface V7ExecutionOptions {
-  toolCallId: string;
-  messages: unknown[];
-  abortSignal?: AbortSignal;
-  context: { tenant: string };
-}
-interface V7Tool {
-  description?: string;
-  execute: (input: { command: string }, options: V7ExecutionOptions) => Promise<string>;
-  needsApproval?: boolean | ((input: { command: string }, options: { toolCallId: string; messages: unknown[]; context: { tenant: string } }) => boolean | PromiseLike<boolean>);
-  toModelOutput?: (options: { toolCallId: string; input: { command: string }; output: string }) => { type: 'text'; value: string } | PromiseLike<{ type: 'text'; value: string }>;
-}
-// -------------------------------------------------------------------------------------------------
+type CallOptions = Parameters<MockLanguageModelV4['doGenerate']>[0];
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
 
-const isStepCount = (n: number): V7StopCondition => ({ steps }) => steps.length >= n;
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
-describe('loopwatch/ai-sdk against AI SDK v7 shapes', () => {
-  it('should type-check against v7 call options and tools', () => {
+/** What the scripted model answers when it may not call tools. */
+const FINAL = 'I could not finish: my calls were stopped.';
+
+const text = (t: string): GenerateResult => ({ content: [{ type: 'text', text: t }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] });
+
+/** v7's mock model: scripted call i at its i-th step, text when it may not call tools; keeps prompts and tool choices. */
+function scriptedModel(script: Script, idOf: (i: number) => string = Script.id): { model: MockLanguageModelV4; prompts: unknown[]; choices: (string | undefined)[] } {
+  const prompts: unknown[] = [];
+  const choices: (string | undefined)[] = [];
+  const model = new MockLanguageModelV4({
+    doGenerate: async (options: CallOptions): Promise<GenerateResult> => {
+      const i = prompts.length;
+      prompts.push(options.prompt);
+      choices.push(options.toolChoice?.type);
+      if (options.toolChoice?.type === 'none') return text(FINAL);
+      const c = script.calls[i];
+      if (c === undefined) return text('done');
+      return { content: [{ type: 'tool-call', toolCallId: idOf(i), toolName: c.tool, input: JSON.stringify(c.args) }], finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage, warnings: [] };
+    },
+  });
+  return { model, prompts, choices };
+}
+
+function scriptedTools(script: Script): ToolSet {
+  return Object.fromEntries(script.tools.map((name) => [name, tool({ inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }), execute: async (_input, { toolCallId }) => script.run(Script.index(toolCallId)) })]));
+}
+
+async function play(s: LiveScenario, spy: SpyGuard, session: string) {
+  const script = new Script(s.calls);
+  const { model, prompts, choices } = scriptedModel(script);
+  const steering = experimental_createSteering();
+  const result = await generateText({ model, prompt: 'work', tools: scriptedTools(script), experimental_steering: steering, ...approveCalls(spy, session, { stopWhen: isStepCount(100), steering }) });
+  return { script, prompts, choices, result };
+}
+
+describe('loopwatch/ai-sdk (AI SDK v7, approveCalls)', () => {
+  it.each(STUCK.map((s) => [s.name, s] as const))('should warn, deny, then stop, with a final answer: %s', async (_name, s) => {
     const spy = new SpyGuard();
-    const steering: V7Steering = { steer: async () => ({ type: 'delivered' }) };
-    const options: V7CallOptions = approveCalls(spy, 's', { stopWhen: isStepCount(20), steering });
-    const stops: V7CallOptions = stopOnLoop(spy, 's', { stopWhen: [isStepCount(20)] });
-    const tools: Record<string, V7Tool> = wrapTools({ bash: { execute: async (i: { command: string }) => i.command } satisfies V7Tool }, spy, 's');
-    expect(typeof options.toolApproval).toBe('function');
-    expect(Array.isArray(stops.stopWhen)).toBe(true);
-    expect(typeof tools.bash?.toModelOutput).toBe('function');
+    const { script, prompts, choices, result } = await play(s, spy, 'run-1');
+    const stop = expectStuckRun(s, spy, script, prompts, 'run-1');
+    expect(JSON.stringify(prompts.at(-1))).toContain(JSON.stringify(stop.message).slice(1, -1));
+    expect(choices.at(-1)).toBe('none');
+    expect(result.text).toBe(FINAL);
+    expect(result.steps).toHaveLength(spy.proposals().length + 1);
     spy.inner.close();
   });
 
-  it('should deny with the reason, steer the warning, and stop, in v7 order', async () => {
+  it.each(LEGITIMATE.map((s) => [s.name, s] as const))('should never deny %s', async (_name, s) => {
+    const spy = new SpyGuard();
+    const { script, result } = await play(s, spy, 'run-2');
+    expectLegitimateRun(spy, script, 'run-2');
+    expect(result.text).toBe('done');
+    spy.inner.close();
+  });
+
+  it('should fail open when loopwatch itself fails: every call runs, one report', async () => {
+    const { guard, errors } = brokenGuard(['bash']);
+    const { script, result } = await play(STUCK[0] as LiveScenario, guard, 'run-3');
+    expectFailedOpenRun(guard, errors, script);
+    expect(result.text).toBe('done');
+    guard.inner.close();
+  });
+
+  it('should fail loudly when a run starts on a session it already stopped', async () => {
+    const spy = new SpyGuard();
+    await play(STUCK[0] as LiveScenario, spy, 'run-4');
+    await expect(play(LEGITIMATE[0] as LiveScenario, spy, 'run-4')).rejects.toThrow(SessionStoppedError);
+    spy.inner.close();
+  });
+
+  it('should give each call of a ToolLoopAgent built once its own session (approveCalls in prepareCall)', async () => {
+    const spy = new SpyGuard();
+    const scripts = new Map<string, Script>([
+      ['run-5a', new Script((STUCK[0] as LiveScenario).calls)],
+      ['run-5b', new Script((LEGITIMATE[3] as LiveScenario).calls)],
+    ]);
+    const bash = tool({
+      inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }),
+      execute: async (_input, { toolCallId }) => {
+        const [run, i] = toolCallId.split(':');
+        return (scripts.get(run as string) as Script).run(Number(i));
+      },
+    });
+    const model = new MockLanguageModelV4({
+      doGenerate: async (options: CallOptions): Promise<GenerateResult> => {
+        const prompt = JSON.stringify(options.prompt);
+        const run = prompt.match(/run-5[ab]/)?.[0] as string;
+        const i = prompt.split('"tool-call"').length - 1;
+        const c = (scripts.get(run) as Script).calls[i];
+        if (options.toolChoice?.type === 'none') return text(FINAL);
+        if (c === undefined) return text('done');
+        return { content: [{ type: 'tool-call', toolCallId: `${run}:${i}`, toolName: c.tool, input: JSON.stringify(c.args) }], finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage, warnings: [] };
+      },
+    });
+    const steering = experimental_createSteering();
+    const agent = new ToolLoopAgent({
+      model,
+      tools: { bash },
+      prepareCall: (call) => ({ ...call, ...approveCalls(spy, String(call.prompt), { stopWhen: isStepCount(100), steering }) }),
+    });
+    const [a, b] = await Promise.all([agent.generate({ prompt: 'run-5a' }), agent.generate({ prompt: 'run-5b' })]);
+    expect(spy.stopped('run-5a')?.action).toBe('stop');
+    expect(a.text).toBe(FINAL);
+    expect(spy.stopped('run-5b')).toBeUndefined();
+    expect(scripts.get('run-5b')?.executed).toHaveLength(12);
+    expect(b.text).toBe('done');
+    spy.inner.close();
+  });
+
+  it('should also run wrapTools with a session of its own through v7 (its tools get no run context)', async () => {
     const s = STUCK[0] as LiveScenario;
     const spy = new SpyGuard();
-    const steered: string[] = [];
-    const o: V7CallOptions = approveCalls(spy, 'run', { stopWhen: isStepCount(100), steering: { steer: async (m: string) => (steered.push(m), { type: 'delivered' }) } });
-    const statuses: V7ToolApprovalStatus[] = [];
-    const steps: V7StepResult[] = [];
-    let ran = 0;
-    for (const [i, c] of s.calls.entries()) {
-      const toolCall: V7ToolCall = { type: 'tool-call', toolCallId: `c${i}`, toolName: c.tool, input: c.args };
-      const status = await o.toolApproval?.({ toolCall, tools: undefined, toolsContext: {}, runtimeContext: {}, messages: [] });
-      statuses.push(status);
-      if (status === undefined) {
-        ran++;
-        await o.onToolExecutionEnd?.({ callId: 'g', toolExecutionMs: 1, messages: [], toolCall, toolContext: undefined, toolOutput: { type: 'tool-error', toolCallId: `c${i}`, toolName: c.tool, input: c.args, error: new Error(c.error) } });
-      }
-      steps.push({ stepNumber: i });
-      const conditions = Array.isArray(o.stopWhen) ? o.stopWhen : [];
-      if ((await Promise.all(conditions.map((cond) => cond({ steps })))).some(Boolean)) break;
-    }
-    const warn = spy.decisions.find((d) => d.action === 'warn');
-    expect(received(steered, warn?.message as string)).toBe(true);
-    const denied = statuses.find((x) => typeof x === 'object' && x.type === 'denied');
-    expect(denied).toEqual({ type: 'denied', reason: spy.decisions.find((d) => d.action === 'deny')?.message });
-    expect(spy.stopped('run')?.action).toBe('stop');
-    expect(ran).toBeLessThan(s.calls.length);
-    expect(steps.length).toBeLessThan(s.calls.length);
+    const script = new Script(s.calls);
+    const { model, prompts } = scriptedModel(script);
+    const { experimental_context: _v6Only, ...stops } = stopOnLoop(spy, 'run-6', { stopWhen: isStepCount(100) });
+    const result = await generateText({ model, prompt: 'work', tools: wrapTools(scriptedTools(script), spy, 'run-6'), ...stops });
+    expectStuckRun(s, spy, script, prompts, 'run-6');
+    expect(result.text).toBe(FINAL);
     spy.inner.close();
   });
 });

@@ -1,19 +1,21 @@
 /**
  * loopwatch/langchain through LangChain v1's own agent (createAgent with the middleware), driven by its fake
  * tool-calling chat model: a stuck model is warned (the warning is in the ToolMessage it reads next), then
- * denied (the tool does not run, the model reads why), then the run ends (exitBehavior 'end'), throws
- * (LangChain's MiddlewareError, caused by LoopStoppedError: 'error') or goes on denying ('continue'); legitimate work is never denied; an error inside
- * loopwatch never breaks the run; with zod, the session's state checkpoints with the thread.
+ * denied (the tool does not run, the model reads why), then the run ends with a final AI message saying why
+ * (exitBehavior 'end'), throws one MiddlewareError caused by LoopStoppedError, parallel calls too ('error'),
+ * or goes on denying ('continue'); runs without a thread never share a session; a thread stopped before fails
+ * loudly; legitimate work is never denied; an error inside loopwatch never breaks the run; with zod, the
+ * session's state checkpoints with the thread; the recursionLimit the docs give is enough.
  */
 import { tool } from '@langchain/core/tools';
 import type { BaseMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
-import { FakeToolCallingModel, createAgent } from 'langchain';
+import { FakeToolCallingModel, MiddlewareError, createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loopwatchMiddleware } from '../src/adapters/langchain.js';
 import type { LangChainGuard, LangChainMiddlewareOptions } from '../src/adapters/langchain.js';
-import { LiveGuard, LoopStoppedError } from '../src/index.js';
+import { LiveGuard, LoopStoppedError, SessionStoppedError } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
 import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
@@ -46,14 +48,13 @@ function spied(spy: SpyGuard): LangChainGuard {
   return Object.assign(spy, { engine: spy.inner.engine });
 }
 
-async function play(s: LiveScenario, spy: SpyGuard, thread: string, options: LangChainMiddlewareOptions = {}) {
+async function play(s: LiveScenario, spy: SpyGuard, thread: string | undefined, options: LangChainMiddlewareOptions = {}, model = scriptedModel(new Script(s.calls))) {
   const script = new Script(s.calls);
-  const model = scriptedModel(script);
   const agent = createAgent({ model, tools: scriptedTools(script), middleware: [loopwatchMiddleware(spied(spy), options)] });
   let error: unknown;
   let result;
   try {
-    result = await agent.invoke({ messages: [{ role: 'user', content: 'work' }] }, { configurable: { thread_id: thread }, recursionLimit: 500 });
+    result = await agent.invoke({ messages: [{ role: 'user', content: 'work' }] }, { ...(thread === undefined ? {} : { configurable: { thread_id: thread } }), recursionLimit: 500 });
   } catch (e) {
     error = e;
   }
@@ -66,9 +67,11 @@ describe('loopwatch/langchain (createAgent with the fake tool-calling model)', (
     const { script, inputs, result, error } = await play(s, spy, 'thread-1');
     expect(error).toBeUndefined();
     const stop = expectStuckRun(s, spy, script, inputs, 'thread-1');
-    // the run ended on the stopped call's ToolMessage, before another model call
-    const last = result?.messages.at(-1);
-    expect(last?.getType()).toBe('tool');
+    // the run ended before another model call: the stopped call's ToolMessage, then a final AI message saying why
+    const [tool, last] = result?.messages.slice(-2) ?? [];
+    expect(tool?.getType()).toBe('tool');
+    expect(tool?.content).toBe(stop.message);
+    expect(last?.getType()).toBe('ai');
     expect(last?.content).toBe(stop.message);
     expect(inputs).toHaveLength(spy.proposals().length);
     spy.inner.close();
@@ -78,6 +81,7 @@ describe('loopwatch/langchain (createAgent with the fake tool-calling model)', (
     const spy = new SpyGuard();
     const { error } = await play(STUCK[0] as LiveScenario, spy, 'thread-2', { exitBehavior: 'error' });
     // LangChain wraps an error thrown in a middleware in its MiddlewareError, the LoopStoppedError as its cause
+    expect(error).toBeInstanceOf(MiddlewareError);
     const cause = (error as { cause?: unknown }).cause;
     expect(cause).toBeInstanceOf(LoopStoppedError);
     expect((cause as LoopStoppedError).decision).toBe(spy.stopped('thread-2'));
@@ -132,5 +136,71 @@ describe('loopwatch/langchain (createAgent with the fake tool-calling model)', (
     expect(spy.inner.engine.has('thread-6')).toBe(true);
     expect(spy.proposals()[0]).not.toBe('allow');
     spy.inner.close();
+  });
+
+  it('should throw one MiddlewareError when calls stopped together ran in parallel (exitBehavior error)', async () => {
+    // the same failing command, three times per model turn: two calls of the second turn are stopped together
+    const calls = Array.from({ length: 12 }, () => ({ tool: 'bash', args: { command: 'make' }, error: 'make: *** Error 2' }));
+    const script = new Script(calls);
+    const turns = Array.from({ length: 4 }, (_, t) => [0, 1, 2].map((k) => ({ id: Script.id(3 * t + k), name: 'bash', args: { command: 'make' } })));
+    const model = new ScriptedModel({ toolCalls: [...turns, []] });
+    const spy = new SpyGuard();
+    const { error } = await play({ name: 'parallel', stuck: true, calls }, spy, 'thread-7', { exitBehavior: 'error' }, model);
+    const stops = spy.decisions.filter((d) => d.action === 'stop');
+    expect(stops.length).toBeGreaterThanOrEqual(2);
+    // before the fix: an AggregateError of two MiddlewareErrors, which the documented check misses
+    expect(error).toBeInstanceOf(MiddlewareError);
+    expect((error as { cause?: unknown }).cause).toBeInstanceOf(LoopStoppedError);
+    expect(script.executed.filter((i) => stops.some((d) => d.id === Script.id(i)))).toEqual([]);
+    spy.inner.close();
+  });
+
+  it('should give each run without a thread its own session', async () => {
+    const spy = new SpyGuard();
+    const stuck = await play(STUCK[0] as LiveScenario, spy, undefined);
+    const stopped = stuck.result?.messages.at(-1);
+    expect(stopped?.getType()).toBe('ai');
+    expect(String(stopped?.content)).toContain('The run is being stopped.');
+    // an unrelated run, no thread either, with the same guard: before the fix it shared the session
+    // 'default' with the stopped run and did nothing
+    const later = await play(LEGITIMATE[3] as LiveScenario, spy, undefined);
+    expect(later.error).toBeUndefined();
+    expect(later.script.executed).toHaveLength(12);
+    expect(later.result?.messages.at(-1)?.getType()).toBe('ai');
+    const sessions = [...new Set(spy.decisions.map((d) => d.session))];
+    expect(sessions).toHaveLength(2);
+    // and two runs at once
+    const both = await Promise.all([play(LEGITIMATE[6] as LiveScenario, spy, undefined), play(LEGITIMATE[6] as LiveScenario, spy, undefined)]);
+    for (const run of both) expect(run.script.executed).toHaveLength(10);
+    expect(new Set(spy.decisions.map((d) => d.session)).size).toBe(4);
+    spy.inner.close();
+  });
+
+  it('should fail loudly when a run starts on a thread it stopped before', async () => {
+    const spy = new SpyGuard();
+    await play(STUCK[0] as LiveScenario, spy, 'thread-8');
+    expect(spy.stopped('thread-8')?.action).toBe('stop');
+    const again = await play(LEGITIMATE[0] as LiveScenario, spy, 'thread-8');
+    expect(again.error).toBeInstanceOf(SessionStoppedError);
+    expect(again.script.executed).toEqual([]);
+    // 'continue' never ends a run for a loop, so a new run on the thread goes on (denying)
+    const goOn = await play(LEGITIMATE[0] as LiveScenario, spy, 'thread-8', { exitBehavior: 'continue' });
+    expect(goOn.error).toBeUndefined();
+    spy.inner.close();
+  });
+
+  it('should run a legitimate 12-call run with the recursionLimit the docs give (3 per model turn with tool calls, plus 4)', async () => {
+    const s = LEGITIMATE[3] as LiveScenario;
+    const run = async (recursionLimit: number) => {
+      const script = new Script(s.calls);
+      const agent = createAgent({ model: scriptedModel(script), tools: scriptedTools(script), middleware: [loopwatchMiddleware(new LiveGuard())] });
+      return agent.invoke({ messages: [{ role: 'user', content: 'work' }] }, { recursionLimit }).then(
+        () => 'done',
+        (e: Error) => e.name,
+      );
+    };
+    expect(await run(3 * s.calls.length + 4)).toBe('done');
+    expect(await run(3 * s.calls.length + 3)).toBe('GraphRecursionError');
+    expect(await run(25)).toBe('GraphRecursionError'); // LangChain's default
   });
 });

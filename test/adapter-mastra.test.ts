@@ -1,89 +1,91 @@
 /**
- * loopwatch/mastra against a stand-in of Mastra's agent loop (test/helpers/mastra-loop.ts; @mastra/core needs
- * Node 22): a stuck model is warned (a system message at its next step), then denied (the step is rejected
- * with the reason as feedback, its call does not run), then the run ends with a tripwire carrying the stop
- * decision; legitimate work is never denied; an error inside loopwatch never breaks the run.
+ * loopwatch/mastra through Mastra's own Agent loop (`@mastra/core` 1.x, its MastraLanguageModelV2Mock, tools
+ * made with createTool): a stuck model is warned (a system message at its next step), then denied (the call
+ * does not run, the model reads why as the call's error), then stopped (the stopped call does not run either,
+ * and the run ends with a tripwire carrying the stop decision before the model is called again), with or
+ * without processor retries; legitimate work is never denied; an error inside loopwatch never breaks the
+ * run; the processor is an input and an output processor by Mastra's own types, and the documented example
+ * compiles (tsc checks this file).
  */
+import { Agent } from '@mastra/core/agent';
+import type { InputProcessor, OutputProcessor } from '@mastra/core/processors';
+import { RequestContext } from '@mastra/core/request-context';
+import { MastraLanguageModelV2Mock } from '@mastra/core/test-utils/llm-mock';
+import { createTool } from '@mastra/core/tools';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { loopwatchProcessor } from '../src/adapters/mastra.js';
-import type { MastraToolCall } from '../src/adapters/mastra.js';
+import type { MastraSession } from '../src/adapters/mastra.js';
+import { LiveGuard } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
-import { runMastraLoop } from './helpers/mastra-loop.js';
-import type { StepInput } from './helpers/mastra-loop.js';
 import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
 
-// --- Mastra's Processor shapes, written out (from @mastra/core's processors/index.ts) ---------------------
-interface MessageList {
-  readonly kind: 'message-list';
-}
-interface ProcessorContext {
-  abort: (reason?: string, options?: { retry?: boolean; metadata?: unknown }) => never;
-  requestContext?: { get(key: string): unknown };
-  retryCount: number;
-  state: Record<string, unknown>;
-}
-interface ProcessOutputStepArgs extends ProcessorContext {
-  messages: unknown[];
-  messageList: MessageList;
-  stepNumber: number;
-  finishReason?: string;
-  toolCalls?: { toolName: string; toolCallId: string; args: unknown }[];
-  text?: string;
-  systemMessages: { role: 'system'; content: string }[];
-  steps: { content: { type: string; toolCallId: string; toolName: string; input: unknown; error?: unknown }[] }[];
-}
-interface ProcessToolResultArgs extends ProcessorContext {
-  messages: unknown[];
-  messageList: MessageList;
-  stepNumber: number;
-  toolName: string;
-  toolCallId: string;
-  args: unknown;
-  result: unknown;
-  systemMessages: { role: 'system'; content: string }[];
-  steps: ProcessOutputStepArgs['steps'];
-}
-interface ProcessInputStepArgs extends Omit<ProcessOutputStepArgs, 'toolCalls' | 'text' | 'finishReason'> {
-  runId?: string;
-  tools?: Record<string, unknown>;
-}
-interface MastraProcessor {
-  readonly id: string;
-  readonly name?: string;
-  processOutputStep?(args: ProcessOutputStepArgs): Promise<MessageList | unknown[]> | MessageList | unknown[];
-  processToolResult?(args: ProcessToolResultArgs): Promise<MessageList | unknown[] | undefined | void> | MessageList | unknown[] | void | undefined;
-  processInputStep?(args: ProcessInputStepArgs): Promise<{ systemMessages?: { role: 'system'; content: string }[] } | MessageList | undefined | void> | { systemMessages?: { role: 'system'; content: string }[] } | MessageList | void | undefined;
-}
-// -----------------------------------------------------------------------------------------------------
+const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 
-async function play(s: LiveScenario, spy: SpyGuard, session: string, maxProcessorRetries = 10) {
+/** Mastra's mock model making scripted call i at its i-th step (all of them, then a final answer); keeps its prompts. */
+function scriptedModel(script: Script): { model: MastraLanguageModelV2Mock; prompts: unknown[] } {
+  const prompts: unknown[] = [];
+  const model = new MastraLanguageModelV2Mock({
+    doGenerate: async (options) => {
+      const i = prompts.length;
+      prompts.push(options.prompt);
+      const c = script.calls[i];
+      if (c === undefined) return { content: [{ type: 'text', text: 'done' }], finishReason: 'stop', usage, warnings: [] };
+      return { content: [{ type: 'tool-call', toolCallId: Script.id(i), toolName: c.tool, input: JSON.stringify(c.args) }], finishReason: 'tool-calls', usage, warnings: [] };
+    },
+  });
+  return { model, prompts };
+}
+
+function scriptedTools(script: Script) {
+  return Object.fromEntries(
+    script.tools.map((name) => [
+      name,
+      createTool({ id: name, description: name, inputSchema: z.record(z.string(), z.unknown()), execute: async (_input, ctx) => script.run(Script.index(ctx.agent?.toolCallId ?? '')) }),
+    ]),
+  );
+}
+
+async function play(s: LiveScenario, spy: SpyGuard, session: MastraSession, options: { maxProcessorRetries?: number; requestContext?: RequestContext } = {}) {
   const script = new Script(s.calls);
-  const inputs: StepInput[] = [];
-  const model = (step: number, input: StepInput): MastraToolCall[] => {
-    inputs.push(input);
-    const c = script.calls[step];
-    return c === undefined ? [] : [{ toolCallId: Script.id(step), toolName: c.tool, args: c.args }];
-  };
-  const tools = Object.fromEntries(script.tools.map((name) => [name, (_args: unknown, id: string) => script.run(Script.index(id))]));
-  const result = await runMastraLoop({ processor: loopwatchProcessor(spy, session), model, tools, maxProcessorRetries });
-  return { script, inputs, result };
+  const { model, prompts } = scriptedModel(script);
+  const loopwatch = loopwatchProcessor(spy, session);
+  const agent = new Agent({ id: 'worker', name: 'worker', instructions: 'You are a worker.', model, tools: scriptedTools(script), inputProcessors: [loopwatch], outputProcessors: [loopwatch] });
+  // Mastra's default is 5 steps: more than a stuck loop needs to be stopped, less than the legitimate scenarios
+  const result = await agent.generate('work', { maxSteps: 100, ...options });
+  return { script, prompts, result };
 }
 
-describe("loopwatch/mastra (a stand-in of Mastra's agent loop)", () => {
+/** Every call loopwatch denied or stopped, by id. */
+function blockedIds(spy: SpyGuard): string[] {
+  return spy.decisions.filter((d) => d.phase === 'propose' && (d.action === 'deny' || d.action === 'stop')).map((d) => d.id as string);
+}
+
+describe("loopwatch/mastra (Mastra's Agent with its mock model)", () => {
   it.each(STUCK.map((s) => [s.name, s] as const))('should warn, deny, then stop: %s', async (_name, s) => {
     const spy = new SpyGuard();
-    const { script, inputs, result } = await play(s, spy, 'run-1');
-    const stop = expectStuckRun(s, spy, script, inputs, 'run-1');
+    const { script, prompts, result } = await play(s, spy, 'run-1');
+    const stop = expectStuckRun(s, spy, script, prompts, 'run-1');
+    // no call loopwatch blocked ran, and the model was not called again after the stop
+    for (const id of blockedIds(spy)) expect(script.executed).not.toContain(Script.index(id));
+    expect(prompts).toHaveLength(Script.index(stop.id as string) + 1);
     expect(result.tripwire).toMatchObject({ reason: stop.message, processorId: 'loopwatch', metadata: stop });
-    expect(result.tripwire?.retry).toBeUndefined();
     spy.inner.close();
   });
 
-  it('should end the run at the first deny when the agent allows no processor retries', async () => {
+  it.each([[undefined], [0], [3]])('should run no call it blocked, whatever maxProcessorRetries (%s)', async (maxProcessorRetries) => {
+    // a model repeating the same fruitless search: before the fix, a stopped call (any retries) or a denied
+    // one (no retries) still ran, because a processor's abort without retry does not cancel the step's calls
+    const s: LiveScenario = { name: 'search', stuck: true, calls: Array.from({ length: 8 }, () => ({ tool: 'search', args: { q: 'x' }, result: 'No matches found' })) };
     const spy = new SpyGuard();
-    const { result } = await play(STUCK[0] as LiveScenario, spy, 'run-2', 0);
-    expect(result.tripwire).toMatchObject({ retry: true, metadata: { action: 'deny' } });
+    const { script, result } = await play(s, spy, 'run-2', maxProcessorRetries === undefined ? {} : { maxProcessorRetries });
+    expect(spy.proposals()).toContain('deny');
+    expect(spy.proposals().at(-1)).toBe('stop');
+    const blocked = blockedIds(spy).map(Script.index);
+    expect(blocked.length).toBeGreaterThanOrEqual(2);
+    expect(script.executed.filter((i) => blocked.includes(i))).toEqual([]);
+    expect(result.tripwire?.metadata).toBe(spy.stopped('run-2'));
     spy.inner.close();
   });
 
@@ -104,18 +106,58 @@ describe("loopwatch/mastra (a stand-in of Mastra's agent loop)", () => {
     guard.inner.close();
   });
 
-  it("should fit Mastra's Processor interface", () => {
+  it('should name the session from the request context when given a function', async () => {
     const spy = new SpyGuard();
-    const processor: MastraProcessor = loopwatchProcessor(spy, 's');
-    expect(processor.id).toBe('loopwatch');
+    const requestContext = new RequestContext();
+    requestContext.set('threadId', 'thread-7');
+    await play(LEGITIMATE[0] as LiveScenario, spy, (ctx) => `t:${String((ctx as RequestContext).get('threadId'))}`, { requestContext });
+    expect(new Set(spy.decisions.map((d) => d.session))).toEqual(new Set(['t:thread-7']));
     spy.inner.close();
   });
 
-  it('should name the session from the request context when given a function', async () => {
+  it('should fail loudly when a run starts on a session it already stopped', async () => {
     const spy = new SpyGuard();
-    const p = loopwatchProcessor(spy, (ctx) => `thread-${(ctx as { id: string }).id}`);
-    p.processOutputStep({ abort: () => { throw new Error('no'); }, state: {}, requestContext: { id: '7' }, toolCalls: [{ toolCallId: 'a', toolName: 'read', args: {} }], messageList: [] });
-    expect(spy.decisions[0]?.session).toBe('thread-7');
+    await play(STUCK[0] as LiveScenario, spy, 'run-5');
+    expect(spy.stopped('run-5')?.action).toBe('stop');
+    // the same agent set-up, run again on the stopped session: an error, not a run that silently does nothing
+    const again = play(LEGITIMATE[0] as LiveScenario, spy, 'run-5');
+    await expect(again).rejects.toThrow(/stopped session "run-5" in an earlier run/);
+    spy.inner.end('run-5');
+    const { script } = await play(LEGITIMATE[0] as LiveScenario, spy, 'run-5');
+    expect(script.executed).toHaveLength(10);
     spy.inner.close();
+  });
+
+  it('should refuse to be only an output processor', async () => {
+    const guard = new LiveGuard();
+    const script = new Script((LEGITIMATE[0] as LiveScenario).calls);
+    const agent = new Agent({ id: 'worker', name: 'worker', instructions: 'work', model: scriptedModel(script).model, tools: scriptedTools(script), outputProcessors: [loopwatchProcessor(guard, 's')] });
+    await expect(agent.generate('work', { maxSteps: 100 })).rejects.toThrow(/inputProcessors/);
+    expect(script.executed).toEqual([]);
+    guard.close();
+  });
+
+  it("should be an input and an output processor by Mastra's types, and the documented example should compile", async () => {
+    const guard = new LiveGuard();
+    const processor = loopwatchProcessor(guard, 's');
+    const asInput: InputProcessor = processor;
+    const asOutput: OutputProcessor = processor;
+    expect([asInput.id, asOutput.id]).toEqual(['loopwatch', 'loopwatch']);
+    // docs/adapters.md, Mastra
+    const script = new Script((LEGITIMATE[3] as LiveScenario).calls);
+    const { model } = scriptedModel(script);
+    const tools = scriptedTools(script);
+    const session = 'run-42';
+    const prompt = 'work';
+    /* --- example --- */
+    const loopwatch = loopwatchProcessor(guard, session); // or (requestContext) => a session id
+    const agent = new Agent({ id: 'worker', name: 'worker', instructions: 'You are a worker.', model, tools, inputProcessors: [loopwatch] });
+    const result = await agent.generate(prompt, { maxSteps: 50 }); // Mastra's default is 5 steps
+    if (guard.stopped(session)) {
+      /* stopped for a loop: result.tripwire?.metadata is the stop decision */
+    }
+    /* --- end --- */
+    expect(result.text).toBe('done');
+    guard.close();
   });
 });

@@ -3,13 +3,14 @@
  * interface, no network, tracing off): a stuck model is warned (the warning reaches its next input), then
  * denied by the tool input guardrail (the tool does not run, the model reads why), then the run throws the
  * guardrail's tripwire with the stop decision; legitimate work is never denied; an error inside loopwatch never
- * breaks the run; ask interrupts the run for approval.
+ * breaks the run; ask interrupts the run for approval; a warned image stays an image; tools guarded once
+ * serve concurrent runs, each in its own session; a run on a named session stopped before fails loudly.
  */
 import { Agent, Runner, ToolCallError, ToolInputGuardrailTripwireTriggered, Usage, setTracingDisabled, tool } from '@openai/agents';
 import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUARDRAIL_NAMES, guardTools, stopDecisionOf } from '../src/adapters/openai-agents.js';
-import { LiveGuard } from '../src/index.js';
+import { LiveGuard, SessionStoppedError } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
 import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
@@ -45,7 +46,7 @@ function scriptedTools(script: Script) {
   );
 }
 
-async function play(s: LiveScenario, spy: SpyGuard, session: string) {
+async function play(s: LiveScenario, spy: SpyGuard, session?: string) {
   const script = new Script(s.calls);
   const model = new ScriptedModel(script);
   const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools(scriptedTools(script), spy, session) });
@@ -108,6 +109,94 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     await runner.run(agent, first.state, { maxTurns: 1 }).catch(() => undefined);
     expect(script.executed).toContain(Script.index(asked?.id as string));
     expect(spy.decisions.filter((d) => d.phase === 'record' && d.id === asked?.id)).toHaveLength(1);
+    spy.inner.close();
+  });
+
+  it('should keep an image a tool returns, with the warning beside it', async () => {
+    // a screenshot tool answering the same 12 KB PNG each time: warned at its third call
+    const png = `data:image/png;base64,${Buffer.alloc(9_000, 7).toString('base64')}`;
+    const calls = Array.from({ length: 4 }, () => ({ tool: 'screenshot', args: {} }));
+    const script = new Script(calls);
+    const model = new ScriptedModel(script);
+    const screenshot = tool({
+      name: 'screenshot',
+      description: 'screenshot',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+      strict: false,
+      execute: async (_input, _ctx, details) => (script.run(Script.index(details?.toolCall?.callId ?? '')), { type: 'image' as const, image: png }),
+    });
+    const spy = new SpyGuard();
+    const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools([screenshot], spy, 'run-6') });
+    await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).catch(() => undefined);
+    const warned = spy.decisions.find((d) => d.phase === 'propose' && d.action === 'warn');
+    expect(warned).toBeDefined();
+    // what the model read of the warned call: the image as an image, and the warning as text beside it
+    const results = (model.inputs.at(-1) as { type: string; callId?: string; output?: unknown }[]).filter((i) => i.type === 'function_call_result');
+    const result = results.find((r) => r.callId === warned?.id);
+    expect(result?.output).toEqual([expect.objectContaining({ type: 'input_image', image: png }), { type: 'input_text', text: warned?.message }]);
+    // before the fix the output was the image's JSON as 16 KB of text, cut, with the warning after it
+    expect(JSON.stringify(model.inputs.at(-1))).not.toContain('\\"type\\":\\"image\\"');
+    spy.inner.close();
+  });
+
+  it('should give each run its own session with tools guarded once, also two runs at once', async () => {
+    const spy = new SpyGuard();
+    const stuck = new Script((STUCK[0] as LiveScenario).calls);
+    const legit = new Script((LEGITIMATE[3] as LiveScenario).calls);
+    const scripts = new Map<string, Script>([
+      ['a', stuck],
+      ['b', legit],
+    ]);
+    const bash = tool({
+      name: 'bash',
+      description: 'bash',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+      strict: false,
+      execute: async (_input, _ctx, details) => {
+        const [run, i] = (details?.toolCall?.callId ?? '').split(':');
+        return (scripts.get(run as string) as Script).run(Number(i));
+      },
+    });
+    const tools = guardTools([bash], spy);
+    /** A model for run `run` (its call ids are `run:i`). */
+    const modelOf = (run: string): Model => {
+      const script = scripts.get(run) as Script;
+      let i = 0;
+      return {
+        getResponse: async () => {
+          const c = script.calls[i];
+          const id = `${run}:${i++}`;
+          if (c === undefined) return { usage: new Usage(), output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done' }] }] };
+          return { usage: new Usage(), output: [{ type: 'function_call', callId: id, name: c.tool, arguments: JSON.stringify(c.args), status: 'completed' }] };
+        },
+        async *getStreamedResponse() {
+          throw new Error('not scripted');
+        },
+      };
+    };
+    const runner = new Runner({ tracingDisabled: true });
+    const run = (id: string) => runner.run(new Agent({ name: 'worker', instructions: 'work', model: modelOf(id), tools }), 'work', { maxTurns: 100 });
+    const [a, b] = await Promise.allSettled([run('a'), run('b')]);
+    expect(stopDecisionOf(a.status === 'rejected' ? a.reason : undefined)?.action).toBe('stop');
+    expect(b.status).toBe('fulfilled');
+    expect(legit.executed).toHaveLength(12);
+    expect(new Set(spy.decisions.map((d) => d.session)).size).toBe(2);
+    // after the stop, the same tools in a new run: before the fix they were bound to the stopped session
+    scripts.set('c', new Script((LEGITIMATE[3] as LiveScenario).calls));
+    expect((await run('c')).finalOutput).toBe('done');
+    expect(scripts.get('c')?.executed).toHaveLength(12);
+    spy.inner.close();
+  });
+
+  it('should fail loudly when a run starts on a named session it already stopped', async () => {
+    const spy = new SpyGuard();
+    const first = await play(STUCK[0] as LiveScenario, spy, 'run-5');
+    expect(stopDecisionOf(first.error)?.action).toBe('stop');
+    const again = await play(LEGITIMATE[0] as LiveScenario, spy, 'run-5');
+    let e = again.error as { error?: unknown; cause?: unknown } | undefined;
+    while (e !== undefined && !(e instanceof SessionStoppedError)) e = (e.error ?? e.cause) as typeof e;
+    expect(e).toBeInstanceOf(SessionStoppedError);
+    expect(again.script.executed).toEqual([]);
     spy.inner.close();
   });
 });

@@ -1,10 +1,10 @@
 /**
  * What the SDK adapters share (src/adapters/shared.ts): any tool result becomes capped text without throwing,
  * a call runs between its proposal and its record whatever the tool does, notes reach a thrown error, and
- * remembered proposals stay bounded.
+ * remembered proposals stay bounded, and a wrapped class instance keeps its prototype.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_OUTCOME_CHARS, MAX_REMEMBERED_CALLS, ProposalMemo, errorWithNotes, outcomeText, runChecked } from '../src/adapters/shared.js';
+import { MAX_OUTCOME_CHARS, MAX_REMEMBERED_CALLS, ProposalMemo, errorWithNotes, outcomeText, runChecked, withOwn } from '../src/adapters/shared.js';
 import { SpyGuard } from './helpers/sdk-runs.js';
 
 describe('outcomeText', () => {
@@ -65,5 +65,38 @@ describe('ProposalMemo', () => {
     expect(memo.take(`c${MAX_REMEMBERED_CALLS}`)).toBeDefined();
     expect(memo.take(`c${MAX_REMEMBERED_CALLS}`)).toBeUndefined();
     spy.inner.close();
+  });
+});
+
+describe('withOwn', () => {
+  it('should copy a plain object, and wrap a class instance without losing its methods, state or private fields', () => {
+    const plain = { name: 'a', run: () => 1 };
+    const copy = withOwn(plain, { run: () => 2 });
+    expect(copy).toEqual({ name: 'a', run: expect.any(Function) });
+    expect(copy.run()).toBe(2);
+    expect(plain.run()).toBe(1);
+    class Counter {
+      count = 0;
+      #secret = 'kept';
+      get secret(): string {
+        return this.#secret;
+      }
+      bump(): number {
+        return ++this.count;
+      }
+      run(): string {
+        return `${this.bump()} ${this.#secret}`;
+      }
+    }
+    const original = new Counter();
+    const wrapped = withOwn(original, { run: () => `wrapped ${original.run()}` });
+    expect(wrapped).toBeInstanceOf(Counter);
+    expect(wrapped.run()).toBe('wrapped 1 kept');
+    // the original's methods and getters, whoever calls them, on the original's state and private fields
+    expect(wrapped.bump()).toBe(2);
+    expect(wrapped.secret).toBe('kept');
+    wrapped.count = 10;
+    expect(original.count).toBe(10);
+    expect('run' in wrapped && 'bump' in wrapped).toBe(true);
   });
 });

@@ -2,10 +2,13 @@
  * `loopwatch serve --help` lists every route the server serves and every flag the parser takes, because
  * all three are written from the same tables (src/serve/route-table.ts, src/cli/serve-flags.ts). Before,
  * the help was a text of its own and missed /v1/propose, /v1/record, /v1/decide/batch, /v1/hooks/*,
- * /metrics and the NATS flags.
+ * /metrics and the NATS flags. The NATS connection flags (credentials, TLS, --nats-connect-wait) are in the
+ * same table as NATS-only flags: listed under the worker's options, refused without --nats, read with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NATS_CONNECTION_FLAGS } from '../src/cli/nats-flags.js';
 import { serveSettings } from '../src/cli/serve-command.js';
+import { SERVE_FLAG_TABLE } from '../src/cli/serve-flags.js';
 import { ROUTE_SPECS } from '../src/serve/route-table.js';
 import { ServeServer } from '../src/serve/serve-server.js';
 import { loopwatch } from './helpers/cli.js';
@@ -68,5 +71,33 @@ describe('loopwatch serve --help', () => {
       unknown = (e as Error).message;
     }
     expect(unknown).toMatch(/unknown flag --not-a-flag/);
+  });
+
+  it('should list each flag under its mode, and the parser refuse it in the other mode: the NATS connection flags are NATS-only', () => {
+    const section = (title: string): string => help.slice(help.indexOf(title), help.indexOf('\n\n', help.indexOf(title)));
+    const sections = { http: section('HTTP server options:'), nats: section('NATS worker options'), both: section('Options of both:') };
+    const named = (text: string, name: string): boolean => new RegExp(`^ {2}--${name}(?: |$)`, 'm').test(text);
+    for (const f of SERVE_FLAG_TABLE) {
+      for (const [mode, text] of Object.entries(sections)) expect(named(text, f.name), `--${f.name} under ${mode}`).toBe(mode === f.mode);
+    }
+    for (const f of NATS_CONNECTION_FLAGS) expect(SERVE_FLAG_TABLE.find((x) => x.name === f.name)?.mode, f.name).toBe('nats');
+    const refusal = (args: string[]): string => {
+      try {
+        serveSettings(args);
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    for (const f of SERVE_FLAG_TABLE) {
+      const given = [`--${f.name}`, ...(f.value === undefined ? [] : ['1'])];
+      if (f.mode === 'nats' && f.name !== 'nats') expect(refusal(given), f.name).toBe(`--${f.name} is for a NATS worker: give --nats URL too`);
+      if (f.mode === 'http') expect(refusal(['--nats', 'nats://127.0.0.1:4222', ...given]), f.name).toBe(`--${f.name} is for the HTTP server, not a NATS worker (--nats)`);
+    }
+    // with --nats, the connection flags reach the worker's options
+    const s = serveSettings(['--nats', 'nats://127.0.0.1:4222', '--nats-connect-wait', '5', '--nats-creds', '/dev/null', '--nats-tls-ca', '/x/ca.pem']);
+    expect(s.kind).toBe('nats');
+    expect(s.kind === 'nats' && s.options.connectWaitMs).toBe(5_000);
+    expect(s.kind === 'nats' && s.options.auth).toEqual({ credsFile: '/dev/null', tlsCaFile: '/x/ca.pem' });
   });
 });

@@ -1,18 +1,23 @@
 /**
  * loopwatch for the Vercel AI SDK (`ai`), with structural types and no import of it.
  *
- * - v6 (and v7): `wrapTools(tools, guard, session)` checks each call in the tool's own `needsApproval`
- *   (ask: the SDK's approval request) and `execute` (deny: the tool's error, which the model reads; stop: a
- *   LoopStoppedError as the tool's error), records the outcome, and adds warnings to what the model sees of
- *   the result (`toModelOutput`; the result your code gets is unchanged). Spread
- *   `stopOnLoop(guard, session, { stopWhen })` into generateText/streamText so a stop ends the run.
- * - v7 only: `approveCalls(guard, session, { stopWhen, steering })` gives `toolApproval` (approved, denied with
- *   the reason, or user-approval), `onToolExecutionEnd` (the outcome) and `stopWhen`; warnings are steering
- *   messages at the next step. Use it instead of wrapTools, not with it.
+ * - v6: `wrapTools(tools, guard)` checks each call in the tool's own `needsApproval` (ask: the SDK's approval
+ *   request) and `execute` (deny: the tool's error, which the model reads; stop: a LoopStoppedError as the
+ *   tool's error), records the outcome, and adds warnings to what the model sees of the result
+ *   (`toModelOutput`; the result your code gets is unchanged). Spread `stopOnLoop(guard, session, { stopWhen })`
+ *   into each generateText/streamText call: it names the run's session (through the run's
+ *   `experimental_context`, so tools wrapped once serve every run, each in its own session), and a stop ends
+ *   the run with a final answer (see ai-sdk-run.ts).
+ * - v7: `approveCalls(guard, session, { stopWhen, steering })` (ai-sdk-approve.ts), without wrapping tools.
  */
 import { CallDeniedError, LoopStoppedError } from '../errors.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
-import { type AdapterGuard, MAX_REMEMBERED_CALLS, ProposalMemo, denialText, errorWithNotes, outcomeText, runChecked } from './shared.js';
+import { type AiSdkPrepareStepOptions, type RunEnd, type StopOnLoopOptions, runEnd } from './ai-sdk-run.js';
+import { type AdapterGuard, MAX_REMEMBERED_CALLS, ProposalMemo, errorWithNotes, outcomeText, runChecked } from './shared.js';
+
+export { approveCalls } from './ai-sdk-approve.js';
+export type { AiSdkApproval, AiSdkToolCall, ApproveCallsOptions } from './ai-sdk-approve.js';
+export type { AiSdkPrepareStepOptions, AiSdkStopCondition, RunEnd, StopOnLoopOptions } from './ai-sdk-run.js';
 
 /** The parts of an AI SDK tool the wrapper touches (parameters typed `never`, so any tool's functions fit). */
 export interface AiSdkTool {
@@ -21,17 +26,32 @@ export interface AiSdkTool {
   toModelOutput?: (options: never) => unknown;
 }
 
-/** A stop condition as the AI SDK calls it (v6 and v7 `StopCondition`). */
-export type AiSdkStopCondition = (options: { steps: readonly unknown[] }) => boolean | PromiseLike<boolean>;
-
 /** What the model sees of a tool result (the AI SDK's `ToolResultOutput`, as far as warnings touch it). */
 type ModelOutput = { type: 'text'; value: string } | { type: 'json'; value: unknown } | { type: 'content'; value: unknown[] } | { type: string; value?: unknown };
 
-type CallOptions = { readonly toolCallId: string };
+type CallOptions = { readonly toolCallId: string; readonly experimental_context?: unknown };
 
-/** The tools, each checked by loopwatch before it runs and recorded after (see the module comment). */
-export function wrapTools<T extends Record<string, AiSdkTool>>(tools: T, guard: AdapterGuard, session: string): T {
-  const memo = new ProposalMemo(guard, session);
+/** The session each run's context names (a run's `experimental_context`, registered by stopOnLoop). */
+const runSessions = new WeakMap<object, string>();
+
+/**
+ * The tools, each checked by loopwatch before it runs and recorded after (see the module comment), in the
+ * session of the run that calls them (named by stopOnLoop), else in `session`.
+ */
+export function wrapTools<T extends Record<string, AiSdkTool>>(tools: T, guard: AdapterGuard, session?: string): T {
+  const memos = new Map<string, ProposalMemo>();
+  const memoOf = (o: CallOptions): { memo: ProposalMemo; session: string } => {
+    const ctx = o.experimental_context;
+    const s = (typeof ctx === 'object' && ctx !== null ? runSessions.get(ctx) : undefined) ?? session;
+    if (s === undefined) throw new TypeError('loopwatch: this run names no session: spread stopOnLoop(guard, session, ...) into the call, or give wrapTools a session');
+    let memo = memos.get(s);
+    if (memo === undefined) {
+      memo = new ProposalMemo(guard, s);
+      memos.set(s, memo);
+      if (memos.size > MAX_REMEMBERED_CALLS) memos.delete(memos.keys().next().value as string);
+    }
+    return { memo, session: s };
+  };
   const notes = new Map<string, string[]>();
   const out: Record<string, AiSdkTool> = {};
   for (const [name, tool] of Object.entries(tools)) {
@@ -47,10 +67,11 @@ export function wrapTools<T extends Record<string, AiSdkTool>>(tools: T, guard: 
       ...tool,
       needsApproval: async (input: unknown, o: CallOptions) => {
         const mine = typeof own === 'function' ? await own(input, o) : own === true;
-        return memo.propose(call(input, o)).action === 'ask' || mine;
+        return memoOf(o).memo.propose(call(input, o)).action === 'ask' || mine;
       },
       execute: async (input: unknown, o: CallOptions) => {
-        const c = await runChecked(guard, session, call(input, o), () => settle(execute(input, o)), memo.take(o.toolCallId));
+        const run = memoOf(o);
+        const c = await runChecked(guard, run.session, call(input, o), () => settle(execute(input, o)), run.memo.take(o.toolCallId));
         if (c.blocked !== undefined) throw blockedError(c.blocked);
         if (c.failed) throw errorWithNotes(c.error, c.notes);
         if (c.notes.length > 0) {
@@ -106,44 +127,24 @@ function withModelNotes(base: ModelOutput, notes: readonly string[]): ModelOutpu
   return base;
 }
 
-/** Options of the stop helpers. */
-export interface StopOnLoopOptions<C> {
-  /** Your own stop conditions (the SDK's default is replaced by what you spread, so name yours, e.g. `stepCountIs(20)`). */
-  readonly stopWhen: C | readonly C[];
+/** What stopOnLoop spreads into a v6 call: the stop conditions, prepareStep, and the run's context. */
+export interface StopOnLoop<C, P, R, X extends object> extends RunEnd<C, P, R> {
+  experimental_context: X;
 }
 
-/** `{ stopWhen }` to spread into generateText/streamText: yours, plus "stop when loopwatch stopped the session". */
-export function stopOnLoop<C>(guard: AdapterGuard, session: string, options: StopOnLoopOptions<C>): { stopWhen: (C | AiSdkStopCondition)[] } {
-  const loopStopped: AiSdkStopCondition = () => guard.stopped(session) !== undefined;
-  return { stopWhen: [loopStopped, ...(Array.isArray(options.stopWhen) ? (options.stopWhen as readonly C[]) : [options.stopWhen as C])] };
-}
-
-/** AI SDK v7's `ToolApprovalStatus`, as far as loopwatch answers it. */
-export type AiSdkApproval = undefined | { type: 'denied'; reason: string } | { type: 'user-approval'; reason: string };
-
-/** The v7 tool call approveCalls reads. */
-export type AiSdkToolCall = { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
-
-/** Options of approveCalls: your stop conditions and the run's steering object (`experimental_createSteering()`). */
-export interface ApproveCallsOptions<C> extends StopOnLoopOptions<C> {
-  readonly steering: { steer(message: string): unknown };
-}
-
-/** AI SDK v7 options to spread into generateText/streamText/agent calls (see the module comment). */
-export function approveCalls<C>(guard: AdapterGuard, session: string, options: ApproveCallsOptions<C>) {
-  const steer = (d: LiveDecision): void => void (d.action === 'warn' && d.message !== undefined && options.steering.steer(d.message));
-  const call = (c: AiSdkToolCall): LiveCall => ({ id: c.toolCallId, tool: c.toolName, args: c.input });
-  return {
-    ...stopOnLoop(guard, session, options),
-    toolApproval: ({ toolCall }: { toolCall: AiSdkToolCall }): AiSdkApproval => {
-      const d = guard.propose(session, call(toolCall));
-      steer(d);
-      if (d.action === 'deny' || d.action === 'stop') return { type: 'denied', reason: denialText(d) };
-      return d.action === 'ask' ? { type: 'user-approval', reason: d.message ?? '' } : undefined;
-    },
-    onToolExecutionEnd: ({ toolCall, toolOutput }: { toolCall: AiSdkToolCall; toolOutput: { type: string; output?: unknown; error?: unknown } }): void => {
-      const outcome = toolOutput.type === 'tool-error' ? { error: outcomeText(toolOutput.error) } : { result: outcomeText(toolOutput.output) };
-      steer(guard.record(session, { ...call(toolCall), ...outcome }));
-    },
-  };
+/**
+ * AI SDK v6 options to spread into each generateText/streamText call (or a ToolLoopAgent's `prepareCall`):
+ * `experimental_context` names the run's session for the tools wrapTools wrapped (your own context object
+ * when you give one as `context`, passed on as it is), `stopWhen` yours plus loopwatch's, and `prepareStep`
+ * (yours, when given, run first) for the final answer after a stop (see ai-sdk-run.ts).
+ */
+export function stopOnLoop<C, P extends AiSdkPrepareStepOptions = AiSdkPrepareStepOptions, R = undefined, X extends object = Record<string, never>>(
+  guard: AdapterGuard,
+  session: string,
+  options: StopOnLoopOptions<C, P, R> & { readonly context?: X },
+): StopOnLoop<C, NoInfer<P>, NoInfer<R>, X> {
+  const context = options.context ?? ({} as X);
+  if (typeof context !== 'object' || context === null) throw new TypeError(`loopwatch: stopOnLoop's context must be an object (the run's experimental_context), received ${typeof context}`);
+  runSessions.set(context, session);
+  return { ...runEnd(guard, session, options), experimental_context: context };
 }

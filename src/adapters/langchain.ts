@@ -1,6 +1,7 @@
 /**
  * loopwatch for LangChain v1 agents (`createAgent` from `langchain`): a middleware, with structural types and
- * no import of LangChain. The session is the thread (`configurable.thread_id`), or `options.session`.
+ * no import of LangChain. The session is the thread (`configurable.thread_id`), else `options.session`, else
+ * the run's own (named after the run's first message, so runs without a thread never share one).
  *
  * - `wrapToolCall`: each call is proposed before it runs and recorded after (the ToolMessage's content; an
  *   error status or a thrown error as the error); a warning is appended to the ToolMessage the model reads;
@@ -8,15 +9,19 @@
  * - `deny`: the tool does not run: the request goes to the handler with a stand-in tool that answers the
  *   reason, so the model reads it as the call's ToolMessage;
  * - `stop`, in the vocabulary of the built-in toolCallLimitMiddleware (`exitBehavior`): `'end'` (default)
- *   answers like a deny and ends the run before the next model call (jumpTo end); `'error'` throws
- *   LoopStoppedError out of the run; `'continue'` only denies. `guard.stopped(thread)` gives the decision.
+ *   answers like a deny and ends the run before the next model call (jumpTo end) with a final AI message
+ *   saying why, as toolCallLimitMiddleware does; `'error'` throws LoopStoppedError out of the run (one error,
+ *   LangChain's MiddlewareError around it, also when calls run in parallel); `'continue'` only denies.
+ *   `guard.stopped(session)` gives the decision. A run started on a session stopped before (a thread, or
+ *   `options.session`) throws a SessionStoppedError, except with `'continue'`.
  * - `ask`: LangChain's approval is humanInTheLoopMiddleware, which decides before tools run; loopwatch
  *   decides per call, so ask runs the call and the model reads the message (as warn).
  * - With `z` (your zod), the session's loopwatch state is kept in the graph state (`loopwatch`, a snapshot
  *   saved before each model call), so it checkpoints with the thread and comes back on another process.
  */
-import { LoopStoppedError } from '../errors.js';
-import { type AdapterGuard, denialText, notesOf, outcomeText, withNotes } from './shared.js';
+import { LoopStoppedError, SessionStoppedError } from '../errors.js';
+import type { LiveDecision } from '../live/live-call.js';
+import { type AdapterGuard, MAX_REMEMBERED_CALLS, denialText, notesOf, outcomeText, withNotes } from './shared.js';
 
 /** The guard the middleware needs: a LiveGuard (its engine's snapshots keep a thread's state in the graph). */
 export interface LangChainGuard extends AdapterGuard {
@@ -27,7 +32,14 @@ export interface LangChainGuard extends AdapterGuard {
 export interface LangChainToolCallRequest {
   readonly toolCall: { readonly id?: string; readonly name: string; readonly args: unknown };
   readonly tool?: unknown;
+  readonly state?: LangChainState;
   readonly runtime?: LangChainRuntime;
+}
+
+/** The graph state, as far as loopwatch reads it (the run's first message names a run without a thread). */
+export interface LangChainState {
+  readonly messages?: readonly { readonly id?: unknown }[];
+  readonly loopwatch?: unknown;
 }
 
 /** The run's runtime (its `configurable` holds the thread id). */
@@ -52,28 +64,39 @@ export interface ZodLike<O, F> {
 export interface LangChainMiddlewareOptions<O = undefined, F = unknown> {
   /** What a stop does, as toolCallLimitMiddleware's exitBehavior. @default 'end' */
   readonly exitBehavior?: 'continue' | 'error' | 'end';
-  /** The session when the run has no thread id. @default 'default' */
+  /** The session when the run has no thread id (runs given the same one share it). @default one per run */
   readonly session?: string;
   /** Your zod: keeps the session's state in the graph state, so it checkpoints with the thread. @default none */
   readonly z?: ZodLike<O, F>;
 }
 
-type Hook = (state: Record<string, unknown>, runtime: LangChainRuntime) => Record<string, unknown> | undefined;
+type Hook = (state: LangChainState, runtime: LangChainRuntime) => Record<string, unknown> | undefined;
 
 /** loopwatch as a LangChain agent middleware (see the module comment): pass it in createAgent's `middleware`. */
 export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChainGuard, options: LangChainMiddlewareOptions<O, F> = {}) {
   const exit = options.exitBehavior ?? 'end';
-  const sessionOf = (runtime: LangChainRuntime | undefined): string => {
+  const sessionOf = (state: LangChainState | undefined, runtime: LangChainRuntime | undefined): string => {
     const thread = runtime?.configurable?.thread_id;
-    return typeof thread === 'string' && thread.length > 0 ? thread : (options.session ?? 'default');
+    if (typeof thread === 'string' && thread.length > 0) return thread;
+    if (options.session !== undefined) return options.session;
+    const first = state?.messages?.[0]?.id;
+    return typeof first === 'string' && first.length > 0 ? `langchain-run:${first}` : 'langchain-run';
+  };
+  // exitBehavior 'error': the sessions whose stop was thrown, so calls stopped alongside (in parallel) answer
+  // as denied instead of throwing too (LangGraph would throw an AggregateError of them)
+  const thrown = new Set<string>();
+  const throwStop = (session: string, d: LiveDecision): never => {
+    thrown.add(session);
+    if (thrown.size > MAX_REMEMBERED_CALLS) thrown.delete(thrown.values().next().value as string);
+    throw new LoopStoppedError(d);
   };
 
   const wrapToolCall = async <R extends LangChainToolCallRequest, M>(request: R, handler: (request: R) => M | Promise<M>): Promise<M> => {
-    const session = sessionOf(request.runtime);
+    const session = sessionOf(request.state, request.runtime);
     const { id, name, args } = request.toolCall;
     const call = { id, tool: name, args };
     const p = guard.propose(session, call);
-    if (p.action === 'stop' && exit === 'error') throw new LoopStoppedError(p);
+    if (p.action === 'stop' && exit === 'error' && !thrown.has(session)) throwStop(session, p);
     if (p.action === 'deny' || p.action === 'stop') return answer(request, handler, denialText(p));
     let out: M;
     try {
@@ -92,15 +115,19 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
     return out;
   };
 
-  const beforeModel: Hook = (_state, runtime) => {
-    const session = sessionOf(runtime);
+  const beforeModel: Hook = (state, runtime) => {
+    const session = sessionOf(state, runtime);
     const saved = options.z === undefined ? undefined : snapshotOf(guard, session);
-    const end = exit === 'end' && guard.stopped(session) !== undefined ? { jumpTo: 'end' as const } : undefined;
+    const stop = exit === 'end' ? guard.stopped(session) : undefined;
+    // as toolCallLimitMiddleware ends a run: a final AI message saying why (LangGraph's reducer makes it an AIMessage)
+    const end = stop === undefined ? undefined : { jumpTo: 'end' as const, messages: [{ role: 'assistant', content: denialText(stop) }] };
     return saved === undefined && end === undefined ? undefined : { ...(saved === undefined ? {} : { loopwatch: saved }), ...end };
   };
   const beforeAgent: Hook = (state, runtime) => {
-    const session = sessionOf(runtime);
-    if (typeof state.loopwatch === 'string' && !guard.engine.has(session)) restore(guard, session, state.loopwatch);
+    const session = sessionOf(state, runtime);
+    if (options.z !== undefined && typeof state.loopwatch === 'string' && !guard.engine.has(session)) restore(guard, session, state.loopwatch);
+    const earlier = exit === 'continue' ? undefined : guard.stopped(session);
+    if (earlier !== undefined) throw new SessionStoppedError(earlier);
     return undefined;
   };
 
@@ -108,8 +135,9 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
     [Symbol.for('AgentMiddleware')]: true,
     name: 'LoopwatchMiddleware',
     wrapToolCall,
+    beforeAgent,
     beforeModel: { canJumpTo: ['end' as const], hook: beforeModel },
-    ...(options.z === undefined ? {} : { beforeAgent, stateSchema: options.z.object({ loopwatch: options.z.string().optional() }) }),
+    ...(options.z === undefined ? {} : { stateSchema: options.z.object({ loopwatch: options.z.string().optional() }) }),
   };
 }
 

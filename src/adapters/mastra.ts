@@ -1,38 +1,27 @@
 /**
- * loopwatch for Mastra agents (`@mastra/core`, which needs Node 22): a Processor, with structural types
- * written from Mastra's Processor interface and no import of it. Tested against a stand-in of Mastra's agent
- * loop (test/helpers/mastra-loop.ts), not Mastra itself: Mastra cannot run on the Node 20 loopwatch supports.
+ * loopwatch for Mastra agents (`@mastra/core` 1.x), as a Processor with structural types and no import of
+ * Mastra. Tested through Mastra's own Agent loop with its mock model (test/adapter-mastra.test.ts).
  *
- * Add it to the agent's `inputProcessors` and `outputProcessors` both:
- * - `processOutputStep` (after the model answered, before its tools run): each tool call is proposed.
- *   Mastra blocks a step, not one call: `deny` is `abort(reason, { retry: true })` (the step's calls do not
- *   run; the model is asked again with the reason as feedback; needs the agent's `maxProcessorRetries`,
- *   without which Mastra ends the run instead), `stop` is `abort(reason)` (the run ends with a tripwire whose
- *   metadata is the stop decision; `guard.stopped(session)` says the same). Processors have no approval
- *   step, so `ask` is shown to the model as `warn` is.
- * - `processToolResult` (after a tool returned): the outcome is recorded.
- * - `processInputStep` (before the next model call): tool errors of the last step are recorded (Mastra does
- *   not call processToolResult for them), and warnings go to the model as a system message.
+ * Mastra blocks calls only where they run: a processor's `abort` in `processOutputStep` (after the model
+ * answered, before its tools run) does not cancel the step's tool calls unless it asks for a retry, and then
+ * it rejects the whole step. So loopwatch checks each call in the tool itself:
+ *
+ * - `processInputStep` (before each model call) hands Mastra the step's tools, each one's `execute` wrapped:
+ *   the call is proposed before it runs and recorded after (its result, or the error it threw). `deny`: the
+ *   tool does not run and throws a CallDeniedError, whose message the model reads as the call's error (the
+ *   step's other calls run). `stop`: as deny with a LoopStoppedError, and the next `processInputStep` ends
+ *   the run before the model is called again (`abort`: the result's `tripwire` has the stop decision as its
+ *   metadata). Warnings (and `ask`: processors have no approval step) reach the model as a system message at
+ *   its next step.
+ * - `processOutputStep` only checks that the processor is an input processor too (it throws otherwise).
+ * - A run started on a session loopwatch already stopped throws a SessionStoppedError.
  */
-import type { LiveCall, LiveDecision } from '../live/live-call.js';
-import { type AdapterGuard, denialText, notesOf, outcomeText } from './shared.js';
+import { CallDeniedError, LoopStoppedError, SessionStoppedError } from '../errors.js';
+import type { LiveDecision } from '../live/live-call.js';
+import { type AdapterGuard, denialText, runChecked, withOwn } from './shared.js';
 
 /** Mastra's abort: throws its TripWire. */
 export type MastraAbort = (reason?: string, options?: { retry?: boolean; metadata?: LiveDecision }) => never;
-
-/** A tool call as processOutputStep gets it (Mastra's ToolCallInfo). */
-export interface MastraToolCall {
-  readonly toolName: string;
-  readonly toolCallId: string;
-  readonly args: unknown;
-}
-
-/** What every processor method gets, as far as loopwatch reads it. */
-interface MastraContext {
-  readonly abort: MastraAbort;
-  readonly state: Record<string, unknown>;
-  readonly requestContext?: unknown;
-}
 
 /** A system message (Mastra's CoreMessage with role system). */
 export interface MastraSystemMessage {
@@ -40,74 +29,85 @@ export interface MastraSystemMessage {
   readonly content: string;
 }
 
-/** A step's content part, as far as loopwatch reads it (tool errors). */
-interface StepPart {
-  readonly type: string;
-  readonly toolCallId?: string;
-  readonly toolName?: string;
-  readonly input?: unknown;
-  readonly error?: unknown;
+/** What loopwatch reads of every processor method's arguments. */
+interface MastraContext {
+  readonly abort: MastraAbort;
+  readonly state: Record<string, unknown>;
+  readonly requestContext?: unknown;
 }
 
-/** The processor methods loopwatch implements, with the arguments it reads. */
+/** A tool call's options as Mastra passes them to a tool's `execute`, as far as loopwatch reads them. */
+interface ExecuteOptions {
+  readonly toolCallId?: string;
+}
+
+/** The processor loopwatchProcessor returns: an input processor (and an output processor, see the module comment). */
 export interface LoopwatchProcessor {
   readonly id: 'loopwatch';
   readonly name: string;
-  processOutputStep<L>(args: MastraContext & { readonly toolCalls?: readonly MastraToolCall[]; readonly messageList: L }): L;
-  processToolResult(args: MastraContext & MastraToolCall & { readonly result: unknown }): undefined;
-  processInputStep(args: MastraContext & { readonly steps: readonly { readonly content?: readonly StepPart[] }[]; readonly systemMessages: readonly MastraSystemMessage[] }): { systemMessages: MastraSystemMessage[] } | undefined;
+  processInputStep<S>(args: MastraContext & { readonly tools?: Record<string, unknown>; readonly systemMessages: readonly S[] }): { tools?: Record<string, unknown>; systemMessages?: (S | MastraSystemMessage)[] };
+  processOutputStep<L>(args: MastraContext & { readonly messageList: L }): L;
 }
 
 /** The run's session: a name, or a function of Mastra's request context. */
 export type MastraSession = string | ((requestContext: unknown) => string);
 
+/** What one run (one generate or stream call) keeps in the processor's state. */
 interface RunState {
+  readonly session: string;
   notes: string[];
-  proposals: Map<string, LiveDecision>;
 }
 
-/** loopwatch as a Mastra processor (see the module comment). */
+/** loopwatch as a Mastra processor (see the module comment): add it to the agent's `inputProcessors`, last. */
 export function loopwatchProcessor(guard: AdapterGuard, session: MastraSession): LoopwatchProcessor {
-  const sessionOf = (ctx: MastraContext): string => (typeof session === 'string' ? session : session(ctx.requestContext));
-  const run = (ctx: MastraContext): RunState => {
-    const s = ctx.state.loopwatch as RunState | undefined;
-    return s ?? ((ctx.state.loopwatch = { notes: [], proposals: new Map() }) as RunState);
+  const runOf = (ctx: MastraContext): RunState | undefined => ctx.state.loopwatch as RunState | undefined;
+  const start = (ctx: MastraContext): RunState => {
+    const name = typeof session === 'string' ? session : session(ctx.requestContext);
+    const earlier = guard.stopped(name);
+    if (earlier !== undefined) throw new SessionStoppedError(earlier);
+    const r: RunState = { session: name, notes: [] };
+    ctx.state.loopwatch = r;
+    return r;
   };
-  const call = (c: MastraToolCall): LiveCall => ({ id: c.toolCallId, tool: c.toolName, args: c.args });
 
   return {
     id: 'loopwatch',
     name: 'loopwatch',
+    processInputStep(args) {
+      const r = runOf(args) ?? start(args);
+      const stop = guard.stopped(r.session);
+      if (stop !== undefined) args.abort(denialText(stop), { metadata: stop });
+      const notes = r.notes;
+      r.notes = [];
+      return {
+        ...(args.tools === undefined ? {} : { tools: guardedTools(args.tools, guard, r) }),
+        ...(notes.length === 0 ? {} : { systemMessages: [...args.systemMessages, { role: 'system', content: notes.join('\n\n') } as const] }),
+      };
+    },
     processOutputStep(args) {
-      const r = run(args);
-      for (const c of args.toolCalls ?? []) {
-        const d = guard.propose(sessionOf(args), call(c));
-        if (d.action === 'deny') args.abort(denialText(d), { retry: true, metadata: d });
-        if (d.action === 'stop') args.abort(denialText(d), { metadata: d });
-        r.proposals.set(c.toolCallId, d);
-      }
+      if (runOf(args) === undefined) throw new TypeError('loopwatch: add the processor to the agent\'s inputProcessors: it checks each call in the tools it hands Mastra there');
       return args.messageList;
     },
-    processToolResult(args) {
-      const r = run(args);
-      const p = r.proposals.get(args.toolCallId);
-      r.proposals.delete(args.toolCallId);
-      r.notes.push(...notesOf(p, guard.record(sessionOf(args), { ...call(args), result: outcomeText(args.result) })));
-      return undefined;
-    },
-    processInputStep(args) {
-      const r = run(args);
-      for (const part of args.steps.at(-1)?.content ?? []) {
-        const p = part.type === 'tool-error' && part.toolCallId !== undefined ? r.proposals.get(part.toolCallId) : undefined;
-        if (p === undefined) continue;
-        r.proposals.delete(part.toolCallId as string);
-        const recorded = guard.record(sessionOf(args), { ...call({ toolCallId: part.toolCallId as string, toolName: part.toolName ?? '', args: part.input }), error: outcomeText(part.error) });
-        r.notes.push(...notesOf(p, recorded));
-      }
-      if (r.notes.length === 0) return undefined;
-      const content = r.notes.join('\n\n');
-      r.notes = [];
-      return { systemMessages: [...args.systemMessages, { role: 'system', content }] };
-    },
   };
+}
+
+/** The step's tools, each one with an `execute` wrapped to be checked by loopwatch. */
+function guardedTools(tools: Record<string, unknown>, guard: AdapterGuard, r: RunState): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = typeof tool === 'object' && tool !== null ? (tool as { execute?: unknown }).execute : undefined;
+    if (typeof execute !== 'function') {
+      out[name] = tool;
+      continue;
+    }
+    const guarded = async (input: unknown, options?: ExecuteOptions): Promise<unknown> => {
+      const c = await runChecked(guard, r.session, { id: options?.toolCallId, tool: name, args: input }, () => (execute as (i: unknown, o?: ExecuteOptions) => unknown).call(tool, input, options));
+      if (c.blocked !== undefined) throw c.blocked.action === 'stop' ? new LoopStoppedError(c.blocked) : new CallDeniedError(c.blocked);
+      r.notes.push(...c.notes);
+      if (c.failed) throw c.error;
+      return c.value;
+    };
+    out[name] = withOwn(tool as object, { execute: guarded });
+  }
+  return out;
 }

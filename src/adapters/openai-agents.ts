@@ -1,16 +1,23 @@
 /**
  * loopwatch for the OpenAI Agents SDK (`@openai/agents`), with structural types and no import of it.
  *
- * `guardTools(tools, guard, session)` returns copies of the function tools with loopwatch in the SDK's own
- * places (other tools unchanged; the tool functions themselves are not touched):
+ * `guardTools(tools, guard, session?)` returns copies of the function tools with loopwatch in the SDK's own
+ * places (other tools unchanged):
  * - `needsApproval`: the call is proposed; `ask` asks for approval (the run's interruption, as for any tool);
  * - a tool input guardrail (first): `deny` is `rejectContent(message)` (the tool does not run, the model
  *   reads the message), `stop` is `throwException`: the run throws (a ToolCallError wrapping the SDK's
- *   ToolInputGuardrailTripwireTriggered); `stopDecisionOf(error)` or `guard.stopped(session)` gives the stop decision;
- * - a tool output guardrail (last): the outcome is recorded; a warning is added to the output the model reads.
+ *   ToolInputGuardrailTripwireTriggered); `stopDecisionOf(error)` gives the stop decision;
+ * - `invoke`: the outcome is recorded after the tool ran; a warning is added to the output the model reads:
+ *   appended to text, or as a text item beside structured output (an image or file stays what it is). A
+ *   tool with an `outputSchema` keeps its output as it is, without the warning.
+ *
+ * The session is the run's: each run (each RunContext) has its own unless `session` names one (a name, or a
+ * function of the RunContext), so tools guarded once serve concurrent runs. A run started on a named session
+ * loopwatch already stopped throws a SessionStoppedError.
  */
+import { SessionStoppedError } from '../errors.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
-import { type AdapterGuard, ProposalMemo, denialText, notesOf, outcomeText, withNotes } from './shared.js';
+import { type AdapterGuard, MAX_REMEMBERED_CALLS, ProposalMemo, denialText, notesOf, outcomeText, withNotes, withOwn } from './shared.js';
 
 /** A tool guardrail's answer (the SDK's ToolGuardrailFunctionOutput). */
 export interface AgentsGuardrailOutput {
@@ -37,52 +44,92 @@ export interface AgentsTool {
   readonly type: string;
   readonly name?: string;
   readonly needsApproval?: (runContext: never, input: never, callId?: string) => Promise<boolean>;
+  readonly invoke?: (runContext: never, input: never, details?: never) => unknown;
   readonly inputGuardrails?: readonly unknown[];
-  readonly outputGuardrails?: readonly unknown[];
 }
 
+/** The session of a run: a name for every run, or a function of the run's RunContext. @default one per run */
+export type AgentsSession = string | ((runContext: unknown) => string);
+
 type Approval = (runContext: unknown, input: unknown, callId?: string) => Promise<boolean>;
+type Invoke = (runContext: unknown, input: string, details?: { toolCall?: { callId?: string } }) => unknown;
 
 /** Names of loopwatch's guardrails, as they appear in the SDK's traces and results. */
-export const GUARDRAIL_NAMES = Object.freeze({ input: 'loopwatch-propose', output: 'loopwatch-record' });
+export const GUARDRAIL_NAMES = Object.freeze({ input: 'loopwatch-propose' });
+
+let runs = 0;
 
 /** The tools, function tools checked by loopwatch (see the module comment). */
-export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: AdapterGuard, session: string): T[] {
-  const memo = new ProposalMemo(guard, session);
+export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: AdapterGuard, session?: AgentsSession): T[] {
+  const named = new WeakMap<object, string>();
+  const memos = new Map<string, ProposalMemo>();
+  /** The run's session (and the memo of its proposals), fixed the first time the run is seen. */
+  const runOf = (runContext: unknown): { session: string; memo: ProposalMemo } => {
+    const key = typeof runContext === 'object' && runContext !== null ? runContext : named;
+    let s = named.get(key);
+    if (s === undefined) {
+      s = session === undefined ? `openai-agents-run-${++runs}` : typeof session === 'string' ? session : session(runContext);
+      const earlier = guard.stopped(s);
+      if (earlier !== undefined) throw new SessionStoppedError(earlier);
+      named.set(key, s);
+    }
+    let memo = memos.get(s);
+    if (memo === undefined) {
+      memo = new ProposalMemo(guard, s);
+      memos.set(s, memo);
+      if (memos.size > MAX_REMEMBERED_CALLS) memos.delete(memos.keys().next().value as string);
+    }
+    return { session: s, memo };
+  };
   const call = (c: AgentsFunctionCall): LiveCall => ({ id: c.callId, tool: c.name, args: parseArgs(c.arguments) });
 
-  const propose: AgentsToolGuardrail<{ toolCall: AgentsFunctionCall }> = {
+  const propose: AgentsToolGuardrail<{ toolCall: AgentsFunctionCall; context?: unknown }> = {
     type: 'tool_input',
     name: GUARDRAIL_NAMES.input,
-    run: async ({ toolCall }) => {
+    run: async ({ toolCall, context }) => {
+      const { memo } = runOf(context);
       const d = memo.propose(call(toolCall));
-      if (d.action === 'deny') memo.take(toolCall.callId);
-      if (d.action === 'stop') {
-        memo.take(toolCall.callId);
-        return { behavior: { type: 'throwException' }, outputInfo: d };
-      }
-      return d.action === 'deny' ? { behavior: { type: 'rejectContent', message: denialText(d) }, outputInfo: d } : { behavior: { type: 'allow' } };
-    },
-  };
-  const record: AgentsToolGuardrail<{ toolCall: AgentsFunctionCall; output: unknown }> = {
-    type: 'tool_output',
-    name: GUARDRAIL_NAMES.output,
-    run: async ({ toolCall, output }) => {
-      const text = outcomeText(output);
-      const notes = notesOf(memo.take(toolCall.callId), guard.record(session, { ...call(toolCall), result: text }));
-      return notes.length === 0 ? { behavior: { type: 'allow' } } : { behavior: { type: 'rejectContent', message: withNotes(text, notes) } };
+      if (d.action !== 'deny' && d.action !== 'stop') return { behavior: { type: 'allow' } };
+      memo.take(toolCall.callId);
+      return d.action === 'stop' ? { behavior: { type: 'throwException' }, outputInfo: d } : { behavior: { type: 'rejectContent', message: denialText(d) }, outputInfo: d };
     },
   };
 
   return tools.map((tool) => {
-    if (tool.type !== 'function') return tool;
+    const invoke = tool.invoke as Invoke | undefined;
+    if (tool.type !== 'function' || typeof invoke !== 'function') return tool;
     const own = tool.needsApproval as Approval | undefined;
+    const typed = (tool as { outputSchema?: unknown }).outputSchema !== undefined;
     const needsApproval: Approval = async (ctx, input, callId) => {
-      const asks = callId !== undefined && memo.propose({ id: callId, tool: tool.name ?? '', args: input }).action === 'ask';
-      return asks || (own !== undefined && (await own(ctx, input, callId)));
+      const asks = callId !== undefined && runOf(ctx).memo.propose({ id: callId, tool: tool.name ?? '', args: input }).action === 'ask';
+      return asks || (own !== undefined && (await own.call(tool, ctx, input, callId)));
     };
-    return { ...tool, needsApproval, inputGuardrails: [propose, ...(tool.inputGuardrails ?? [])], outputGuardrails: [...(tool.outputGuardrails ?? []), record] };
+    const guardedInvoke: Invoke = async (ctx, input, details) => {
+      const out = await invoke.call(tool, ctx, input, details);
+      const callId = details?.toolCall?.callId;
+      const { session: s, memo } = runOf(ctx);
+      const c: LiveCall = { id: callId, tool: tool.name ?? '', args: parseArgs(input) };
+      const notes = notesOf(memo.take(callId), guard.record(s, { ...c, result: outcomeText(out) }));
+      return typed ? out : withOutputNotes(out, notes);
+    };
+    return withOwn(tool, { needsApproval, invoke: guardedInvoke, inputGuardrails: [propose, ...(tool.inputGuardrails ?? [])] });
   });
+}
+
+/** Tool output item types the SDK takes as structured output (text, image, file). */
+const STRUCTURED = new Set(['text', 'image', 'file']);
+
+function isStructured(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && STRUCTURED.has((value as { type?: unknown }).type as string);
+}
+
+/** A tool's output with the notes for the model: appended to text, or as text items beside structured output. */
+function withOutputNotes(out: unknown, notes: readonly string[]): unknown {
+  if (notes.length === 0) return out;
+  const items = notes.map((text) => ({ type: 'text', text }));
+  if (Array.isArray(out) && out.length > 0 && out.every(isStructured)) return [...out, ...items];
+  if (isStructured(out)) return [out, ...items];
+  return withNotes(typeof out === 'string' ? out : outcomeText(out), notes);
 }
 
 /** The stop decision behind an error a run threw when loopwatch's guardrail stopped it, else undefined. */

@@ -96,6 +96,26 @@ export function errorWithNotes(error: unknown, notes: readonly string[]): unknow
   return new Error(withNotes(message, notes), { cause: error });
 }
 
+/**
+ * `obj` with `props` in place of its own: a plain object is copied with them; any other object (a class
+ * instance) is not copied but wrapped in a Proxy that answers `props` and otherwise reads and writes the
+ * original, its methods and getters run on the original (so its prototype, state and private fields stay
+ * its own, whoever calls them).
+ */
+export function withOwn<T extends object>(obj: T, props: Record<string, unknown>): T {
+  const proto = Object.getPrototypeOf(obj) as unknown;
+  if (proto === Object.prototype || proto === null) return { ...obj, ...props };
+  return new Proxy(obj, {
+    get: (target, key) => {
+      if (typeof key === 'string' && Object.hasOwn(props, key)) return props[key];
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+    set: (target, key, value) => Reflect.set(target, key, value, target),
+    has: (target, key) => (typeof key === 'string' && Object.hasOwn(props, key)) || Reflect.has(target, key),
+  });
+}
+
 /** The text the model sees for a blocked call. */
 export function denialText(d: LiveDecision): string {
   return d.message ?? '[loopwatch] This call was blocked and did not run.';

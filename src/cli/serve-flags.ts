@@ -5,6 +5,7 @@
  */
 import { PRESETS } from './detection-options.js';
 import type { FlagSpec } from './flags.js';
+import { NATS_CONNECTION_FLAGS } from './nats-flags.js';
 
 /** One flag: its name, its value's name in help (none for a switch), which mode takes it, and its help. */
 export interface ServeFlag {
@@ -44,11 +45,18 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   { name: 'max-sessions', value: 'N', mode: 'both', help: ['sessions held at once; the least recently used is dropped first (default: 100000)'] },
   { name: 'preset', value: 'NAME', mode: 'both', help: ['detection preset (default: default), one of', Object.keys(PRESETS).join(', ')] },
   { name: 'config', value: 'FILE', mode: 'both', help: ['detection options as JSON (may name a "preset"; refines it)'] },
-  { name: 'nats', value: 'URL', mode: 'nats', help: ['be a worker of the NATS JetStream service on this server (nats://HOST:PORT)', 'instead of an HTTP server'] },
+  {
+    name: 'nats',
+    value: 'URL',
+    mode: 'nats',
+    help: ['be a worker of the NATS JetStream service on this server (nats://HOST:PORT, or several', 'separated by commas) instead of an HTTP server; a user and password, or a token, in the', 'URL are used (printed redacted)'],
+  },
   { name: 'partitions', value: 'N', mode: 'nats', help: ['partitions of the calls stream, fixed when it is made (default: 16)'] },
   { name: 'snapshot-every', value: 'N', mode: 'nats', help: ['write a session\'s snapshot every N of its calls (default: 100)'] },
   { name: 'lease-ms', value: 'MS', mode: 'nats', help: ['a partition\'s lease: not renewed for this long, another worker takes it', '(default: 5000)'] },
   { name: 'worker-id', value: 'ID', mode: 'nats', help: ['this worker\'s name in the leases (default: HOST-PID-RANDOM)'] },
+  // the connection: credentials, TLS, the wait for a server at start (nats-flags.ts reads them)
+  ...NATS_CONNECTION_FLAGS.map((f): ServeFlag => ({ ...f, mode: 'nats' })),
 ];
 
 /** The table as the flag parser's spec. */

@@ -4,7 +4,8 @@
  * instead of state files, so a hook can be one `curl` rather than a Node process per tool call.
  *
  * ```
- * body (the hook's stdin) -> codec.decode -> service.propose | record | end -> codec.reply -> body (the hook's stdout)
+ * body (the hook's stdin) -> codec.decode -> service.propose | record | freshStart (a prompt) | end
+ *   -> codec.reply -> body (the hook's stdout)
  * ```
  *
  * Inside someone else's agent a refusal would be read as the hook's output, so an unreadable payload, or
@@ -15,7 +16,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
-import { AGENT_NAMES, type AgentName, type HookCall } from '../hooks/hook-agent.js';
+import { AGENT_NAMES, type AgentName, type HookCall, PLAIN_REPLY } from '../hooks/hook-agent.js';
 import { parsePayload } from '../hooks/hook-payload.js';
 import { redactSecrets } from '../text/redact.js';
 import type { CheckService } from './check-service.js';
@@ -55,8 +56,12 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
       service.end(session);
       return { body: '' };
     }
+    if (call.phase === 'prompt') {
+      service.freshStart(session);
+      return { body: '' };
+    }
     const d = call.phase === 'propose' ? service.propose({ ...call.call, session }) : service.record({ ...call.call, session });
-    return { body: AGENTS[agent].reply(call, { ...d, session: call.session }) };
+    return { body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) };
   } catch (e) {
     return { body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` };
   }

@@ -4,10 +4,9 @@
  * then the browser tests skip, saying so loudly, except under CI (`CI` set), where they run and fail, since
  * `.ci/run` installs the browser (scripts/install-browser.sh).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { tempFolder } from './temp-folder.js';
 
 /** Where Debian puts the browser, most fitting first; LOOPWATCH_CHROMIUM names another. */
 const CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
@@ -25,18 +24,14 @@ if (skipBrowserTests) {
 /** The flags the browser runs with: headless, no sandbox (CI runs as root), nothing fetched in the background. */
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** A browser with a fresh profile in a temporary folder (removed when it closes), a laptop-sized window; `args`: more flags. */
+/** A browser with a fresh profile in a temporary folder (removed when the test file ends), a laptop-sized window; `args`: more flags. */
 export async function launchChromium(viewport = { width: 1366, height: 768 }, args: readonly string[] = []): Promise<BrowserContext> {
   if (chromiumBinary === null) throw new Error('no Chromium installed: scripts/install-browser.sh installs Debian\'s chromium-headless-shell (.ci/run runs it)');
-  const profile = mkdtempSync(join(tmpdir(), 'loopwatch-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  return chromium.launchPersistentContext(tempFolder('chromium'), {
     executablePath: chromiumBinary,
     headless: true,
     args: [...CHROMIUM_FLAGS, ...args],
     viewport,
     timeout: 15_000,
   });
-  // the profile goes with the browser
-  context.once('close', () => rmSync(profile, { recursive: true, force: true }));
-  return context;
 }
