@@ -1,5 +1,14 @@
 /**
- * The open connections of `loopwatch serve`, and how a stop lets them go without resetting a request.
+ * The open connections of `loopwatch serve`: how an idle one is closed, and how a stop lets them go,
+ * without resetting a request.
+ *
+ * A kept-alive connection quiet for the server's keepAliveTimeout (it advertises `Keep-Alive: timeout=5`;
+ * Node waits 1 s more) is closed: Node destroys it at once, and a request a client sent on it meanwhile
+ * (bytes not yet read: sent at the last moment, or by a client whose event loop was held for seconds, as
+ * an in-process test's is, so that the server's timer runs only after the request was written) makes that
+ * close a reset, ECONNRESET for the client. So at that timeout the connection is given KEEP_ALIVE_GRACE_MS
+ * more (its bytes read meanwhile) and closed only when nothing came.
+ *
  * Node's `server.close()` drops every connection it takes for idle at once, under the requests clients
  * are already sending on them (seen: 48 of 48 keep-alive clients reset at a SIGTERM under load). So a
  * stop closes only the listener, then:
@@ -20,6 +29,9 @@ import { Server as NetServer, type Socket } from 'node:net';
  */
 export const STOP_IDLE_MS = 1_000;
 
+/** How long a connection at its keep-alive timeout still waits for a request on its way, in ms. */
+export const KEEP_ALIVE_GRACE_MS = 1_000;
+
 /** An open connection: requests in flight on it, and since when it has none. */
 interface Connection {
   busy: number;
@@ -37,6 +49,18 @@ export class ConnectionDrain {
       this.connections.set(socket, { busy: 0, idleSince: Date.now(), ending: false });
       socket.once('close', () => this.connections.delete(socket));
     });
+    // with a listener, Node leaves a socket's timeout to it (server.timeout is 0: only the keep-alive one comes)
+    server.on('timeout', (socket: Socket) => this.closeIdle(socket));
+  }
+
+  /** Closes a connection at its keep-alive timeout, unless a request comes within KEEP_ALIVE_GRACE_MS (see the header). */
+  private closeIdle(socket: Socket): void {
+    const read = socket.bytesRead;
+    setTimeout(() => {
+      // bytes read since: a request came (its response sets the keep-alive timeout again)
+      if (socket.destroyed || socket.bytesRead !== read || (this.connections.get(socket)?.busy ?? 0) > 0) return;
+      socket.destroy();
+    }, KEEP_ALIVE_GRACE_MS).unref();
   }
 
   /** Counts a request on its connection until its response is sent or given up. */
