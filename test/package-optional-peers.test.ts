@@ -98,7 +98,7 @@ pool.close().then(() => console.log(JSON.stringify({ before, subpaths, afterPool
       'serve.mjs',
       `import { ServeServer } from 'loopwatch';
 const server = await ServeServer.start({ port: 0 });
-const check = await fetch(server.url + '/v1/check', { method: 'POST', body: JSON.stringify({ session: 's', id: 'c1', tool: 'bash', args: { command: 'ls' } }) });
+const check = await fetch(server.url + '/v1/check', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session: 's', id: 'c1', tool: 'bash', args: { command: 'ls' } }) });
 const metrics = await fetch(server.url + '/metrics');
 const body = await metrics.json();
 await server.stop();
@@ -115,7 +115,7 @@ console.log(JSON.stringify({ check: check.status, metrics: metrics.status, body,
     try {
       expect(serve.stderr()).toContain('GET /metrics answers 501');
       expect(serve.stderr()).toContain('npm install prom-client');
-      const check = await fetch(`${serve.url}/v1/check`, { method: 'POST', body: JSON.stringify({ session: 's', id: 'c1', tool: 'bash', args: { command: 'ls' } }) });
+      const check = await fetch(`${serve.url}/v1/check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session: 's', id: 'c1', tool: 'bash', args: { command: 'ls' } }) });
       expect(check.status).toBe(200);
       expect((await fetch(`${serve.url}/metrics`)).status).toBe(501);
     } finally {

@@ -78,7 +78,7 @@ describe('loopwatch serve refuses bad requests, naming the field', () => {
     // chunked: no content-length, the limit is found while reading
     const streamed = await new Promise<number>((resolve, reject) => {
       const { port } = new URL(server.url);
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/check', method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/check', method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
@@ -94,7 +94,7 @@ describe('loopwatch serve refuses bad requests, naming the field', () => {
 describe('loopwatch serve under load', () => {
   it('should answer a client that sends its request too slowly 408 and close it, serving others meanwhile', async () => {
     const slow = await rawSocket(server.url);
-    slow.write('POST /v1/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"session":');
+    slow.write('POST /v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"session":');
     const answer = readUntilClose(slow, 8_000);
     await stillServing();
     const { text, closed } = await answer;
@@ -106,7 +106,7 @@ describe('loopwatch serve under load', () => {
     const small = await ServeServer.start({ port: 0, maxInFlight: 3, requestTimeoutMs: 5_000 });
     try {
       const holders = await Promise.all([0, 1, 2].map(() => rawSocket(small.url)));
-      for (const h of holders) h.write('POST /v1/check HTTP/1.1\r\nHost: x\r\nContent-Length: 60\r\n\r\n{"session":"hold",');
+      for (const h of holders) h.write('POST /v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n{"session":"hold",');
       await new Promise((r) => setTimeout(r, 200));
       const refused = await post(`${small.url}/v1/check`, good);
       expect(refused.status).toBe(503);
@@ -125,7 +125,7 @@ describe('loopwatch serve under load', () => {
     const tight = await ServeServer.start({ port: 0, maxBufferedBytes: 10_000, requestTimeoutMs: 5_000 });
     try {
       const holder = await rawSocket(tight.url);
-      holder.write(`POST /v1/check HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n${'{"session":"s","tool":"x","result":"'.padEnd(9_000, 'x')}`);
+      holder.write(`POST /v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 20000\r\n\r\n${'{"session":"s","tool":"x","result":"'.padEnd(9_000, 'x')}`);
       await new Promise((r) => setTimeout(r, 200));
       const refused = await post(`${tight.url}/v1/check`, { ...good, result: 'y'.repeat(5_000) });
       expect(refused.status).toBe(503);
@@ -142,7 +142,7 @@ describe('loopwatch serve under load', () => {
     const call = (session: string, i: number): Promise<{ status: number; body: string }> =>
       new Promise((resolve, reject) => {
         const body = JSON.stringify({ session, id: String(i), tool: 'bash', args: { command: 'pytest' } });
-        const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/check', method: 'POST', agent, headers: { 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/check', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
           let text = '';
           res.on('data', (b: Buffer) => (text += b.toString()));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));

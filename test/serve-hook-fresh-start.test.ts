@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 async function post(agent: AgentName, payload: unknown): Promise<string> {
-  const res = await fetch(`${server.url}/v1/hooks/${agent}`, { method: 'POST', body: JSON.stringify(payload) });
+  const res = await fetch(`${server.url}/v1/hooks/${agent}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
   expect(res.status).toBe(200);
   expect(res.headers.get('loopwatch-unchecked')).toBeNull();
   return (await res.text()).trim();

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 async function hookPost(agent: string, payload: unknown): Promise<{ status: number; body: string; unchecked: string | null }> {
-  const res = await fetch(`${server.url}/v1/hooks/${agent}`, { method: 'POST', body: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  const res = await fetch(`${server.url}/v1/hooks/${agent}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof payload === 'string' ? payload : JSON.stringify(payload) });
   return { status: res.status, body: await res.text(), unchecked: res.headers.get('loopwatch-unchecked') };
 }
 

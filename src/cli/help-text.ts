@@ -2,7 +2,7 @@
 import { DEFAULT_SEED, DEFAULT_SESSIONS } from '../demo/fleet/truth.js';
 import { FORMAT_NAMES } from '../formats/trace-record.js';
 import { PRESETS } from './detection-options.js';
-import { NATS_CONNECTION_HELP } from './nats-flags.js';
+import { serveHelp } from './serve-help.js';
 
 /**
  * Help for `loopwatch` itself. `bench` is listed only where the benchmark suite is built (a checkout), not
@@ -219,45 +219,8 @@ Examples:
   loopwatch bench --scope core --repeat 3
 `;
 
-/** Help for \`loopwatch serve\`. */
-export const SERVE_HELP = `Usage: loopwatch serve [options]
-
-Loop detection as an HTTP service: one engine holds every session in memory. Routes (JSON):
-  POST /v1/check                 one call {session, id?, tool, args?, result?, error?, ...} -> {id?, verdict}
-  POST /v1/check/batch           {calls: [...]} -> {results: [{id?, verdict} | {id?, error}]}
-  GET|PUT /v1/sessions/ID/snapshot   a session's snapshot bytes, or restore one
-  DELETE /v1/sessions/ID         end a session
-  GET /healthz                   liveness and counts (no token needed)
-A bad body gets 400 naming the field, a body over --body-limit 413, an overloaded server 503 with
-Retry-After. SIGTERM or SIGINT: stop accepting, finish requests in flight, write every live session to
-the state directory (restored at the next start), exit 0.
-
-Options:
-  --host ADDR            address to listen on (default: 127.0.0.1; another needs --token-file)
-  --port N               TCP port, 0 for any free one (default: 7878)
-  --token-file FILE      require "Authorization: Bearer <token>", the token being the file's first line
-  --state-dir DIR        sessions kept across restarts (default: $XDG_STATE_HOME/loopwatch/serve-PORT,
-                         or ~/.local/state/loopwatch/serve-PORT)
-  --no-state             keep nothing across restarts
-  --body-limit BYTES     largest request body (default: 4194304)
-  --max-in-flight N      requests handled at once; more get 503 (default: 256)
-  --max-sessions N       sessions held at once; the least recently used is dropped first (default: 100000)
-  --preset NAME          detection preset (default: default)
-  --config FILE          detection options as JSON
-  -h, --help             this help
-
-A NATS JetStream worker instead (docs/service.md): --nats URL[,URL...] (a user and password, or a token,
-in the URL are used; printed redacted), then:
-  --partitions N         partitions of the calls stream (default: 16)
-  --snapshot-every N     calls of a session between two stored snapshots (default: 100)
-  --lease-ms MS          a worker not heard of for this long loses its partitions (default: 5000)
-  --worker-id ID         this worker's id (default: host, pid and a random part)
-${NATS_CONNECTION_HELP}
-
-Examples:
-  loopwatch serve --port 7878
-  curl -s localhost:7878/v1/check -d '{"session":"run-1","tool":"bash","args":{"command":"ls"}}'
-`;
+/** Help for \`loopwatch serve\` (written from the route and flag tables). */
+export const SERVE_HELP = serveHelp();
 
 /** Help for \`loopwatch mcp\`. */
 export const MCP_HELP = `Usage: loopwatch mcp [options] -- <server command> [args...]

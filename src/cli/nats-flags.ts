@@ -1,11 +1,12 @@
 /**
  * The NATS connection flags of `loopwatch serve --nats`: credentials, TLS and the wait for a server at start,
- * as a table (name, value, help: the shape of the serve flags' help) and their reading. A password or token
+ * as a table (name, value, help: serve-flags.ts puts them in serve's flag table, as NATS-only flags, so the
+ * parser, the checks and `serve --help` take them from there) and their reading. A password or token
  * is read from a file (a flag's value shows in `ps`); a URL may hold them too (nats-auth.ts).
  */
 import { readFileSync } from 'node:fs';
 import type { NatsAuthOptions } from '../serve/nats/nats-auth.js';
-import { type FlagSpec, type ParsedFlags, integerFlag, stringOf } from './flags.js';
+import { type ParsedFlags, integerFlag, stringOf } from './flags.js';
 import { UsageError } from './usage-error.js';
 
 /** One connection flag: its name, its value's name in help, and its help lines. */
@@ -27,16 +28,6 @@ export const NATS_CONNECTION_FLAGS: readonly NatsConnectionFlag[] = [
   { name: 'nats-tls-key', value: 'FILE', help: ['the client certificate\'s private key (PEM)'] },
   { name: 'nats-connect-wait', value: 'S', help: ['keep trying to reach the server at start for S seconds, then exit 1', '(default: 60; 0: one attempt)'] },
 ];
-
-/** The connection flags as the flag parser's spec. */
-export const NATS_CONNECTION_SPEC: FlagSpec = Object.fromEntries(NATS_CONNECTION_FLAGS.map((f) => [f.name, { type: 'string' }]));
-
-/** The connection flags' lines of `serve --help`. */
-export const NATS_CONNECTION_HELP = NATS_CONNECTION_FLAGS.map((f) => {
-  const head = `  --${f.name} ${f.value}`;
-  const pad = ' '.repeat(25);
-  return [`${head.padEnd(25)}${head.length >= 25 ? `\n${pad}` : ''}${f.help[0]}`, ...f.help.slice(1).map((l) => `${pad}${l}`)].join('\n');
-}).join('\n');
 
 /** The first line of a secret's file (a password, a token); a UsageError naming the flag, never the content. */
 function secretLine(flag: string, path: string): string {

@@ -6,9 +6,10 @@
  * named on stderr).
  */
 import { homedir } from 'node:os';
+import { NotPrivateError } from '../errors.js';
 import { join } from 'node:path';
 import { BearerToken, isLoopback } from '../serve/bearer-token.js';
-import { DEFAULT_PORT, type ServeOptions } from '../serve/serve-options.js';
+import { DEFAULT_PORT, type ServeOptions, defaultSessionMemory } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { detectionOptions } from './detection-options.js';
 import { AGENTS } from '../hooks/agents.js';
@@ -17,37 +18,15 @@ import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions } from '../serve/nats/nats-worker.js';
 import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
-import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
-import { NATS_CONNECTION_SPEC, connectWaitMs, natsAuth } from './nats-flags.js';
+import { type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
+import { connectWaitMs, natsAuth } from './nats-flags.js';
+import { HTTP_ONLY, NATS_ONLY, SERVE_FLAGS } from './serve-flags.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError, peerAsUsage } from './usage-error.js';
 import { NATS_PEERS, importPeers } from '../peers/optional-peers.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
-
-const SERVE_FLAGS: FlagSpec = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'token-file': { type: 'string' },
-  'state-dir': { type: 'string' },
-  'no-state': { type: 'boolean' },
-  'body-limit': { type: 'string' },
-  'max-in-flight': { type: 'string' },
-  'max-sessions': { type: 'string' },
-  preset: { type: 'string' },
-  config: { type: 'string' },
-  nats: { type: 'string' },
-  partitions: { type: 'string' },
-  'snapshot-every': { type: 'string' },
-  'lease-ms': { type: 'string' },
-  'worker-id': { type: 'string' },
-  ...NATS_CONNECTION_SPEC,
-};
-
-/** Flags that only a NATS worker takes, and those only the HTTP server takes. */
-const NATS_ONLY = ['partitions', 'snapshot-every', 'lease-ms', 'worker-id', ...Object.keys(NATS_CONNECTION_SPEC)];
-const HTTP_ONLY = ['host', 'port', 'token-file', 'state-dir', 'no-state', 'body-limit', 'max-in-flight'];
 
 /** The default state directory for a port: `$XDG_STATE_HOME/loopwatch/serve-<port>` (or `~/.local/state/...`). */
 export function defaultStateDir(port: number): string {
@@ -103,6 +82,18 @@ export function serveSettings(args: readonly string[]): ServeSettings {
   };
 }
 
+/** The names of `--allow-host` (repeated, or comma-separated). Throws UsageError for one that is not a host name. */
+function allowedHosts(given: ParsedFlags['values'][string]): string[] {
+  const out: string[] = [];
+  for (const text of Array.isArray(given) ? given : []) {
+    for (const name of String(text).split(',').map((n) => n.trim())) {
+      if (name !== '*' && !/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[?[0-9A-Fa-f:.]+\]?)$/.test(name)) throw new UsageError(`--allow-host must be a host name or address (or *), received "${name.slice(0, 80)}"`);
+      out.push(name);
+    }
+  }
+  return out;
+}
+
 function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): ServeOptions {
   const host = stringOf(v, 'host') ?? '127.0.0.1';
   const port = integerFlag('--port', stringOf(v, 'port'), DEFAULT_PORT, 0, 65_535);
@@ -116,15 +107,19 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
     }
   }
   if (token === undefined && !isLoopback(host)) throw new UsageError(`--host ${host} is not a loopback address: give --token-file so that only callers with the token are served`);
+  const allowHosts = allowedHosts(v['allow-host']);
+  if (token === undefined && allowHosts.includes('*')) throw new UsageError('--allow-host * serves requests whatever host they name, which only a token makes safe: give --token-file too');
   if (v['no-state'] === true && stringOf(v, 'state-dir') !== undefined) throw new UsageError('--no-state and --state-dir cannot be used together');
   const stateDir = v['no-state'] === true ? undefined : (stringOf(v, 'state-dir') ?? defaultStateDir(port));
   return {
     host,
     port,
     token,
+    allowHosts,
     stateDir,
     bodyLimit: integerFlag('--body-limit', stringOf(v, 'body-limit'), 4 << 20, 1024, 1 << 30),
     maxInFlight: integerFlag('--max-in-flight', stringOf(v, 'max-in-flight'), 256, 1, 1_000_000),
+    sessionMemory: integerFlag('--session-memory', stringOf(v, 'session-memory'), defaultSessionMemory(), 1 << 20),
     engine,
   };
 }
@@ -193,12 +188,15 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   try {
     server = await ServeServer.start(options);
   } catch (e) {
+    // a state folder of another user, or one others can write: refused rather than served without persistence
+    if (e instanceof NotPrivateError) throw new UsageError(`the state folder ${e.message}: sessions are not kept in it. Give a folder of your own (--state-dir DIR), or --no-state`);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${options.host}:${options.port} (${code})`);
     throw e;
   }
   const stopped = stopSignal(); // listening before saying so: a caller may signal as soon as it reads the line
-  const { restored, problems } = server.restoreReport;
+  const { restored, problems, notes } = server.restoreReport;
+  for (const n of notes) io.stderr.write(`loopwatch serve: ${n}\n`);
   for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
   if (server.metricsUnavailable !== null) io.stderr.write(`loopwatch serve: GET /metrics answers 501: ${server.metricsUnavailable.message.replace(/^loopwatch: /, '')}\n`);
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}\n`);

@@ -322,6 +322,17 @@ export class LoopEngine {
     return true;
   }
 
+  /**
+   * Evicts a live session as the `maxSessions` cap does (`onEvict` sees it first; counted as evicted):
+   * for hosts that bound sessions by something else than their number. False when it was not live.
+   */
+  evict(sessionId: string): boolean {
+    this.open();
+    if (this.table.peek(sessionId) === undefined) return false;
+    this.drop(sessionId, 'evicted');
+    return true;
+  }
+
   /** The session's snapshot (see LoopDetector.snapshot), or null when it is not live. */
   snapshot(sessionId: string): Uint8Array | null {
     this.open();

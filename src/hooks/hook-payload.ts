@@ -48,14 +48,17 @@ export function capText(s: string): string {
   return `${s.slice(0, MAX_TEXT)}…[loopwatch: ${s.length} characters, xxh64 ${toHex(u64.hi, lo)}]`;
 }
 
-/** A copy of a JSON value with every string capped (capText) and nesting beyond MAX_VALUE_DEPTH replaced. */
-export function capValue(v: unknown, depth = 0): unknown {
-  if (typeof v === 'string') return capText(v);
+/**
+ * A copy of a JSON value with every string capped (capText, or `cap`: `loopwatch serve` also redacts) and
+ * nesting beyond MAX_VALUE_DEPTH replaced.
+ */
+export function capValue(v: unknown, depth = 0, cap: (s: string) => string = capText): unknown {
+  if (typeof v === 'string') return cap(v);
   if (typeof v !== 'object' || v === null) return v;
   if (depth >= MAX_VALUE_DEPTH) return '[loopwatch: nested too deep]';
-  if (Array.isArray(v)) return v.map((x) => capValue(x, depth + 1));
+  if (Array.isArray(v)) return v.map((x) => capValue(x, depth + 1, cap));
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[capText(k)] = capValue(x, depth + 1);
+  for (const [k, x] of Object.entries(v)) out[cap(k)] = capValue(x, depth + 1, cap);
   return out;
 }
 

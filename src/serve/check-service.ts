@@ -1,7 +1,12 @@
 /**
  * What `loopwatch serve` does with a call once its request is read: the calls go to one LoopEngine in the
  * calling thread (on this 2-core machine the engine beats the pool; docs/service.md has the figures), and
- * come back as plain JSON-able results. The HTTP routes and the NATS workers are codecs around this.
+ * come back as plain JSON-able results. The HTTP routes (the hook routes too) and the NATS workers are
+ * codecs around this, and every call they hand to the engine goes through here, so every route counts
+ * the same way: `counts` (for /healthz), `verdicts` and `decisions` (for /metrics). With a HeldMemory
+ * (the HTTP server), every call also passes the door first (call-door.ts: capped, redacted, its size
+ * counted), and after each request the least recently used sessions go while their calls' content
+ * together is over its budget.
  */
 import { isLoopwatchError } from '../errors.js';
 import type { LoopEngine } from '../engine/loop-engine.js';
@@ -10,7 +15,9 @@ import type { Verdict } from '../types.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { BUILT_IN_KINDS } from '../metrics/engine-metrics.js';
 import { countInto } from '../metrics/tally.js';
+import { admitCall } from './call-door.js';
 import type { PhasedCall, ServiceCall } from './call-schema.js';
+import type { HeldKind, HeldMemory } from './held-memory.js';
 
 /** One call's answer: its id (when the call had one) and verdict, or the error it met. */
 export type CallResult =
@@ -25,63 +32,79 @@ export function errorResult(id: string | undefined, e: unknown): CallResult {
   return { ...(id === undefined ? {} : { id }), error: { code, message: redactSecrets(err.message), ...(typeof field === 'string' ? { field: redactSecrets(field) } : {}) } };
 }
 
-/** Checks calls on one engine and answers as data. */
+/** Checks calls on one engine and answers as data, counting every call the same way whatever its route. */
 export class CheckService {
-  /** Calls checked, verdicts given and calls that failed, since start. */
+  /** Calls handed to the engine (checks, proposals, records), verdicts given and calls the engine refused, since start. */
   readonly counts = { calls: 0, verdicts: 0, failed: 0 };
   /** Verdicts by `kind/action` (built-in kinds, else `custom`), for /metrics. */
   readonly verdicts = new Map<string, number>();
   /** Two-phase decisions by `phase/action`, for /metrics. */
   readonly decisions = new Map<string, number>();
 
-  constructor(readonly engine: LoopEngine) {}
+  /**
+   * `memory`: what the sessions may hold of their calls (the HTTP server gives one; its `evict` must end
+   * in the engine's `onEvict` calling `memory.forget`). Without it, calls reach the engine as given.
+   */
+  constructor(
+    readonly engine: LoopEngine,
+    private readonly memory: HeldMemory | null = null,
+  ) {}
 
   /** One call: its verdict (null when the session is not looping). Throws for a call the engine refuses. */
   check(call: ServiceCall): CallResult {
-    this.counts.calls++;
-    const verdict = this.engine.check(call.session, call);
+    const c = this.admit(call);
+    const verdict = this.settled(() => this.counted(() => this.engine.check(c.session, c)));
     if (verdict !== null) this.countVerdict(verdict);
     return call.id === undefined ? { verdict } : { id: call.id, verdict };
   }
 
   /** Before a call runs: the session's LiveDecision for it (LoopEngine.propose). Throws for a call the engine refuses. */
   propose(call: ServiceCall): LiveDecision {
-    return this.decided(this.engine.propose(call.session, call));
+    const c = this.admit(call, 'proposal');
+    return this.decided(this.settled(() => this.counted(() => this.engine.propose(c.session, c))));
   }
 
-  /** After a call ran, with its outcome: the session's LiveDecision (LoopEngine.record). */
+  /** After a call ran, with its outcome: the session's LiveDecision (LoopEngine.record). Throws for a call the engine refuses. */
   record(call: ServiceCall): LiveDecision {
-    return this.decided(this.engine.record(call.session, call));
+    const c = this.admit(call);
+    return this.decided(this.settled(() => this.counted(() => this.engine.record(c.session, c))));
+  }
+
+  /** Gives a session a fresh start (a new prompt: LoopEngine.freshStart; false when it was not live). What it holds of its calls is unchanged. */
+  freshStart(session: string): boolean {
+    return this.engine.freshStart(session);
+  }
+
+  /** Ends a session; false when it was not live. */
+  end(session: string): boolean {
+    this.memory?.forget(session);
+    return this.engine.end(session);
+  }
+
+  /** Restores (or starts) a session from snapshot bytes. Throws SnapshotError, changing nothing, for bytes that are not a good snapshot. */
+  restore(session: string, bytes: Uint8Array): void {
+    this.engine.restore(session, bytes);
+    // what the snapshot holds of its calls is in the bytes, in a smaller form than in memory
+    this.memory?.restored(session, 2 * bytes.length);
+    this.memory?.enforce();
   }
 
   /** Two-phase calls of many sessions, in order; a failed call's place holds its error. */
   decideBatch(calls: readonly PhasedCall[]): (LiveDecision | CallResult)[] {
-    return this.engine.decideBatch(calls).map((d, i) => {
-      if (d instanceof Error) {
-        this.counts.calls++;
-        this.counts.failed++;
-        return errorResult((calls[i] as PhasedCall).id, d);
-      }
-      return this.decided(d);
+    const admitted = this.memory === null ? calls : calls.map((c) => this.admit(c, c.phase === 'propose' ? 'proposal' : 'call'));
+    const out = this.settled(() => this.engine.decideBatch(admitted));
+    this.counts.calls += calls.length;
+    return out.map((d, i) => {
+      if (!(d instanceof Error)) return this.decided(d);
+      this.counts.failed++;
+      return errorResult((calls[i] as PhasedCall).id, d);
     });
-  }
-
-  private decided(d: LiveDecision): LiveDecision {
-    this.counts.calls++;
-    countInto(this.decisions, `${d.phase}/${d.action}`);
-    // a call's verdict counts once: when it is recorded, or when its proposal blocked it
-    if (d.verdict !== null && (d.phase === 'record' || d.action === 'deny' || d.action === 'stop')) this.countVerdict(d.verdict);
-    return d;
-  }
-
-  private countVerdict(v: Verdict): void {
-    this.counts.verdicts++;
-    countInto(this.verdicts, `${BUILT_IN_KINDS.has(v.kind) ? v.kind : 'custom'}/${v.action}`);
   }
 
   /** Calls of many sessions, in order: each gets what check() one by one gives; a failed call's place holds its error. */
   checkBatch(calls: readonly ServiceCall[]): CallResult[] {
-    const out = this.engine.checkBatch(calls);
+    const admitted = this.memory === null ? calls : calls.map((c) => this.admit(c));
+    const out = this.settled(() => this.engine.checkBatch(admitted));
     this.counts.calls += calls.length;
     return out.map((v, i) => {
       const id = (calls[i] as ServiceCall).id;
@@ -92,5 +115,45 @@ export class CheckService {
       if (v !== null) this.countVerdict(v);
       return id === undefined ? { verdict: v } : { id, verdict: v };
     });
+  }
+
+  /** The call as the door lets it in, counted for its session (as given without a memory). */
+  private admit<T extends ServiceCall>(call: T, kind: HeldKind = 'call'): T {
+    if (this.memory === null) return call;
+    const a = admitCall(call);
+    this.memory.add(call.session, a.bytes, kind);
+    return a.call;
+  }
+
+  /** What `run` returns, the sessions over the memory's budget evicted after it (whether it threw or not). */
+  private settled<T>(run: () => T): T {
+    try {
+      return run();
+    } finally {
+      this.memory?.enforce();
+    }
+  }
+
+  /** One call handed to the engine: counted, and counted as failed when the engine refuses it (rethrown). */
+  private counted<T>(run: () => T): T {
+    this.counts.calls++;
+    try {
+      return run();
+    } catch (e) {
+      this.counts.failed++;
+      throw e;
+    }
+  }
+
+  private decided(d: LiveDecision): LiveDecision {
+    countInto(this.decisions, `${d.phase}/${d.action}`);
+    // a call's verdict counts once: when it is recorded, or when its proposal blocked it
+    if (d.verdict !== null && (d.phase === 'record' || d.action === 'deny' || d.action === 'stop')) this.countVerdict(d.verdict);
+    return d;
+  }
+
+  private countVerdict(v: Verdict): void {
+    this.counts.verdicts++;
+    countInto(this.verdicts, `${BUILT_IN_KINDS.has(v.kind) ? v.kind : 'custom'}/${v.action}`);
   }
 }

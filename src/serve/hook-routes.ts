@@ -4,20 +4,23 @@
  * instead of state files, so a hook can be one `curl` rather than a Node process per tool call.
  *
  * ```
- * body (the hook's stdin) -> codec.decode -> engine.propose | record | freshStart (a prompt) | end
+ * body (the hook's stdin) -> codec.decode -> service.propose | record | freshStart (a prompt) | end
  *   -> codec.reply -> body (the hook's stdout)
  * ```
  *
  * Inside someone else's agent a refusal would be read as the hook's output, so an unreadable payload, or
  * a call loopwatch fails on, is answered 200 with an empty body (the agent goes on as without loopwatch)
  * and the reason in a `Loopwatch-Unchecked` header. The route's agent is the codec used: a payload of
- * another agent is unchecked.
+ * another agent is unchecked. The calls go through the CheckService, as every route's do, so they are
+ * counted as /v1/propose and /v1/record count theirs.
  */
-import type { LoopEngine } from '../engine/loop-engine.js';
+import type { ServerResponse } from 'node:http';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
 import { AGENT_NAMES, type AgentName, type HookCall, PLAIN_REPLY } from '../hooks/hook-agent.js';
 import { parsePayload } from '../hooks/hook-payload.js';
 import { redactSecrets } from '../text/redact.js';
+import type { CheckService } from './check-service.js';
+import type { HttpRefusal } from './http-io.js';
 
 /** What a hook route answers: the agent's output (possibly empty) and, when the call went unchecked, why. */
 export interface HookAnswer {
@@ -35,8 +38,8 @@ function sessionOf(call: HookCall): string {
   return `${call.agent}:${call.session}`;
 }
 
-/** Answers one hook payload of `agent` on `engine` (never throws). */
-export function answerHook(engine: LoopEngine, agent: AgentName, text: string): HookAnswer {
+/** Answers one hook payload of `agent` through `service` (never throws). */
+export function answerHook(service: CheckService, agent: AgentName, text: string): HookAnswer {
   let call: HookCall;
   try {
     const payload = parsePayload(text);
@@ -48,19 +51,34 @@ export function answerHook(engine: LoopEngine, agent: AgentName, text: string): 
     return { body: '', unchecked: `the hook payload could not be read as ${AGENTS[agent].title}'s: ${(e as Error).message}` };
   }
   try {
+    const session = sessionOf(call);
     if (call.phase === 'end') {
-      engine.end(sessionOf(call));
+      service.end(session);
       return { body: '' };
     }
     if (call.phase === 'prompt') {
-      engine.freshStart(sessionOf(call));
+      service.freshStart(session);
       return { body: '' };
     }
-    const d = call.phase === 'propose' ? engine.propose(sessionOf(call), call.call) : engine.record(sessionOf(call), call.call);
+    const d = call.phase === 'propose' ? service.propose({ ...call.call, session }) : service.record({ ...call.call, session });
     return { body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) };
   } catch (e) {
     return { body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` };
   }
+}
+
+/** Whether a request's path is a hook route's (its refusals are sent as sendHookRefusal sends them). */
+export function isHookPath(url: string | undefined): boolean {
+  return (url ?? '').startsWith('/v1/hooks/');
+}
+
+/**
+ * Sends a refusal to a hook (a 401, 403, 415, 503...): its status, an empty body and the reason in
+ * `Loopwatch-Unchecked`, since the hook prints the body for the agent to read as its output.
+ */
+export function sendHookRefusal(res: ServerResponse, r: HttpRefusal): void {
+  res.writeHead(r.status, { ...r.headers, 'content-length': '0', 'loopwatch-unchecked': uncheckedHeader(`${r.code}: ${r.message}`) });
+  res.end();
 }
 
 /** The `Loopwatch-Unchecked` header's value: one line, redacted, ASCII, capped. */

@@ -1,17 +1,7 @@
 /**
- * The routes of `loopwatch serve`, each a thin codec: read and check the body, ask the CheckService or the
- * engine, answer as JSON. Every refusal is `{ "error": { code, message, field? } }` with its status.
- *
- *   GET    /healthz                      liveness and counts (no token needed)
- *   POST   /v1/check                     one call            -> { id?, verdict }
- *   POST   /v1/check/batch               { calls: [...] }    -> { results: [{ id?, verdict } | { id?, error }] }
- *   POST   /v1/propose                   one call, before it runs    -> a LiveDecision
- *   POST   /v1/record                    one call with its outcome   -> a LiveDecision
- *   POST   /v1/hooks/{agent}             a coding agent's hook payload -> its hook output (claude-code, codex, gemini)
- *   POST   /v1/decide/batch              { calls: [{ phase, ...call }] } -> { results: [LiveDecision | { id?, error }] }
- *   GET    /v1/sessions/{id}/snapshot    the session's snapshot bytes (404 when it is not live)
- *   PUT    /v1/sessions/{id}/snapshot    restore the session from snapshot bytes
- *   DELETE /v1/sessions/{id}             end the session    -> { ended: boolean }
+ * The handlers of `loopwatch serve`'s routes (the routes themselves, and what help says of them, are the
+ * table in route-table.ts), each a thin codec: read and check the body, ask the CheckService, answer as
+ * JSON. Every refusal is `{ "error": { code, message, field? } }` with its status.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InvalidEventError, SnapshotError } from '../errors.js';
@@ -20,6 +10,7 @@ import { answerHook, isAgentName, uncheckedHeader } from './hook-routes.js';
 import { type ServiceCall, idAt, readBatch, readCall, readPhasedBatch } from './call-schema.js';
 import type { CheckService } from './check-service.js';
 import { type BodyBudget, HttpRefusal, parseJson, readBody, sendBytes, sendJson } from './http-io.js';
+import { ROUTE_SPECS, type RouteKey, pathPattern } from './route-table.js';
 
 /** What a route handler gets. */
 export interface RouteContext {
@@ -45,7 +36,17 @@ function checked<T>(read: () => T): T {
   }
 }
 
-/** The body as JSON, whatever its content-type says (so that `curl -d` works as it is). */
+/**
+ * Refuses (415) a POST whose body is not declared `application/json`: the types a web page may send
+ * across sites without a preflight (`text/plain`, forms) are never read, so no page can post calls.
+ */
+function requireJson(req: IncomingMessage): void {
+  const type = req.headers['content-type'];
+  if (type !== undefined && type.split(';')[0]?.trim().toLowerCase() === 'application/json') return;
+  throw new HttpRefusal(415, 'unsupported_media_type', `a POST body must be sent with Content-Type: application/json, received ${type === undefined ? 'none' : JSON.stringify(type.slice(0, 80))} (curl: --json, or -H 'content-type: application/json')`, 'content-type');
+}
+
+/** The body as JSON (its content type checked by route()). */
 async function jsonBody(req: IncomingMessage, ctx: RouteContext): Promise<unknown> {
   return parseJson(await readBody(req, ctx.bodyLimit, ctx.budget));
 }
@@ -67,97 +68,65 @@ async function oneCall(req: IncomingMessage, res: ServerResponse, ctx: RouteCont
   sendJson(res, 200, checked(() => decide(call)));
 }
 
-const ROUTES: ReadonlyArray<{ readonly method: string; readonly path: RegExp; readonly handle: Handler }> = [
-  { method: 'GET', path: /^\/healthz$/, handle: (_req, res, ctx) => sendJson(res, 200, ctx.health()) },
-  {
-    method: 'GET',
-    path: /^\/metrics$/,
-    handle: async (_req, res, ctx) => {
-      const text = await ctx.metrics();
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-    },
+/** The handler of each route of the table. */
+const HANDLERS: Readonly<Record<RouteKey, Handler>> = {
+  'GET /healthz': (_req, res, ctx) => sendJson(res, 200, ctx.health()),
+  'GET /metrics': async (_req, res, ctx) => {
+    const text = await ctx.metrics();
+    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
   },
-  {
-    method: 'POST',
-    path: /^\/v1\/check$/,
-    handle: async (req, res, ctx) => {
-      const body = await jsonBody(req, ctx);
-      const call = checked(() => readCall('', body));
-      let result;
-      try {
-        result = ctx.service.check(call);
-      } catch (e) {
-        if (e instanceof InvalidEventError) throw new HttpRefusal(400, 'bad_request', e.message, e.field);
-        throw e;
-      }
-      sendJson(res, 200, result);
-    },
+  'POST /v1/check': async (req, res, ctx) => {
+    const body = await jsonBody(req, ctx);
+    const call = checked(() => readCall('', body));
+    sendJson(res, 200, checked(() => ctx.service.check(call)));
   },
-  {
-    method: 'POST',
-    path: /^\/v1\/check\/batch$/,
-    handle: async (req, res, ctx) => {
-      const body = await jsonBody(req, ctx);
-      const calls = checked(() => readBatch(body));
-      sendJson(res, 200, { results: ctx.service.checkBatch(calls) });
-    },
+  'POST /v1/check/batch': async (req, res, ctx) => {
+    const body = await jsonBody(req, ctx);
+    const calls = checked(() => readBatch(body));
+    sendJson(res, 200, { results: ctx.service.checkBatch(calls) });
   },
-  { method: 'POST', path: /^\/v1\/propose$/, handle: (req, res, ctx) => oneCall(req, res, ctx, (call) => ctx.service.propose(call)) },
-  { method: 'POST', path: /^\/v1\/record$/, handle: (req, res, ctx) => oneCall(req, res, ctx, (call) => ctx.service.record(call)) },
-  {
-    method: 'POST',
-    path: /^\/v1\/hooks\/([^/]+)$/,
-    handle: async (req, res, ctx, agent) => {
-      if (!isAgentName(agent)) throw new HttpRefusal(404, 'not_found', `no hook route for ${JSON.stringify(agent.slice(0, 40))} (agents: ${AGENT_NAMES.join(', ')})`);
-      const body = await readBody(req, ctx.bodyLimit, ctx.budget);
-      const a = answerHook(ctx.service.engine, agent, body.toString('utf8'));
-      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(a.body)) };
-      if (a.unchecked !== undefined) headers['loopwatch-unchecked'] = uncheckedHeader(a.unchecked);
-      res.writeHead(200, headers);
-      res.end(a.body);
-    },
+  'POST /v1/propose': (req, res, ctx) => oneCall(req, res, ctx, (call) => ctx.service.propose(call)),
+  'POST /v1/record': (req, res, ctx) => oneCall(req, res, ctx, (call) => ctx.service.record(call)),
+  'POST /v1/hooks/{agent}': async (req, res, ctx, agent) => {
+    if (!isAgentName(agent)) throw new HttpRefusal(404, 'not_found', `no hook route for ${JSON.stringify(agent.slice(0, 40))} (agents: ${AGENT_NAMES.join(', ')})`);
+    const body = await readBody(req, ctx.bodyLimit, ctx.budget);
+    const a = answerHook(ctx.service, agent, body.toString('utf8'));
+    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(a.body)) };
+    if (a.unchecked !== undefined) headers['loopwatch-unchecked'] = uncheckedHeader(a.unchecked);
+    res.writeHead(200, headers);
+    res.end(a.body);
   },
-  {
-    method: 'POST',
-    path: /^\/v1\/decide\/batch$/,
-    handle: async (req, res, ctx) => {
-      const body = await jsonBody(req, ctx);
-      const calls = checked(() => readPhasedBatch(body));
-      sendJson(res, 200, { results: ctx.service.decideBatch(calls) });
-    },
+  'POST /v1/decide/batch': async (req, res, ctx) => {
+    const body = await jsonBody(req, ctx);
+    const calls = checked(() => readPhasedBatch(body));
+    sendJson(res, 200, { results: ctx.service.decideBatch(calls) });
   },
-  {
-    method: 'GET',
-    path: /^\/v1\/sessions\/([^/]+)\/snapshot$/,
-    handle: (_req, res, ctx, param) => {
-      const id = sessionParam(param);
-      const bytes = ctx.service.engine.snapshot(id);
-      if (bytes === null) throw new HttpRefusal(404, 'no_session', `session ${JSON.stringify(id.slice(0, 80))} is not live`, 'session');
-      sendBytes(res, 200, bytes);
-    },
+  'GET /v1/sessions/{id}/snapshot': (_req, res, ctx, param) => {
+    const id = sessionParam(param);
+    const bytes = ctx.service.engine.snapshot(id);
+    if (bytes === null) throw new HttpRefusal(404, 'no_session', `session ${JSON.stringify(id.slice(0, 80))} is not live`, 'session');
+    sendBytes(res, 200, bytes);
   },
-  {
-    method: 'PUT',
-    path: /^\/v1\/sessions\/([^/]+)\/snapshot$/,
-    handle: async (req, res, ctx, param) => {
-      const id = sessionParam(param);
-      const bytes = await readBody(req, ctx.bodyLimit, ctx.budget);
-      try {
-        ctx.service.engine.restore(id, bytes);
-      } catch (e) {
-        if (e instanceof SnapshotError) throw new HttpRefusal(400, 'bad_snapshot', e.message, 'body');
-        throw e;
-      }
-      sendJson(res, 200, { restored: id });
-    },
+  'PUT /v1/sessions/{id}/snapshot': async (req, res, ctx, param) => {
+    const id = sessionParam(param);
+    const bytes = await readBody(req, ctx.bodyLimit, ctx.budget);
+    try {
+      ctx.service.restore(id, bytes);
+    } catch (e) {
+      if (e instanceof SnapshotError) throw new HttpRefusal(400, 'bad_snapshot', e.message, 'body');
+      throw e;
+    }
+    sendJson(res, 200, { restored: id });
   },
-  {
-    method: 'DELETE',
-    path: /^\/v1\/sessions\/([^/]+)$/,
-    handle: (_req, res, ctx, param) => sendJson(res, 200, { ended: ctx.service.engine.end(sessionParam(param)) }),
-  },
-];
+  'DELETE /v1/sessions/{id}': (_req, res, ctx, param) => sendJson(res, 200, { ended: ctx.service.end(sessionParam(param)) }),
+};
+
+/** The table's routes with their handlers and path expressions. */
+const ROUTES = ROUTE_SPECS.map((r) => ({ method: r.method, path: pathPattern(r.path), handle: HANDLERS[`${r.method} ${r.path}` as RouteKey] }));
+
+/** Every path of the table, once each, as the 404 message lists them. */
+const PATHS = [...new Set(ROUTE_SPECS.map((r) => r.path))].join(', ');
 
 /** Runs the route for the request; a refusal for an unknown path (404) or method (405). */
 export async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
@@ -170,20 +139,16 @@ export async function route(req: IncomingMessage, res: ServerResponse, ctx: Rout
       allowed.push(r.method);
       continue;
     }
+    if (r.method === 'POST') requireJson(req);
     await r.handle(req, res, ctx, m[1] ?? '');
     return;
   }
   if (allowed.length > 0) throw new HttpRefusal(405, 'method_not_allowed', `${req.method ?? '?'} is not allowed on ${path}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') });
-  throw new HttpRefusal(404, 'not_found', `no route ${path.slice(0, 120)} (routes: /healthz, /metrics, /v1/check, /v1/check/batch, /v1/propose, /v1/record, /v1/decide/batch, /v1/hooks/{agent}, /v1/sessions/{id}/snapshot, /v1/sessions/{id})`);
+  throw new HttpRefusal(404, 'not_found', `no route ${path.slice(0, 120)} (routes: ${PATHS})`);
 }
 
-/** Route patterns as metrics label them (never a session id). */
-const LABELS: readonly (readonly [RegExp, string])[] = [
-  [/^\/v1\/sessions\/[^/]+\/snapshot$/, '/v1/sessions/{id}/snapshot'],
-  [/^\/v1\/sessions\/[^/]+$/, '/v1/sessions/{id}'],
-  [/^\/v1\/hooks\/(?:claude-code|codex|gemini)$/, ''],
-  [/^\/(?:healthz|metrics|v1\/check|v1\/check\/batch|v1\/propose|v1\/record|v1\/decide\/batch)$/, ''],
-];
+/** Route patterns as metrics label them (never a session id): a pattern's path, or the path itself when it has no `{name}`. */
+const LABELS: readonly (readonly [RegExp, string])[] = [...new Set(ROUTE_SPECS.map((r) => r.path))].map((p) => [p === '/v1/hooks/{agent}' ? /^\/v1\/hooks\/(?:claude-code|codex|gemini)$/ : pathPattern(p), p.includes('{') && !p.startsWith('/v1/hooks/') ? p : ''] as const);
 
 /** The route a request's URL matches, as a bounded metrics label (`other` for paths with no route). */
 export function routeLabel(url: string | undefined): string {
@@ -192,7 +157,10 @@ export function routeLabel(url: string | undefined): string {
   return 'other';
 }
 
+/** Paths served without the token. */
+const OPEN = ROUTE_SPECS.filter((r) => 'open' in r && r.open).map((r) => r.path as string);
+
 /** Whether a request's path needs no token. */
 export function isOpenPath(url: string | undefined): boolean {
-  return (url ?? '').split('?')[0] === '/healthz';
+  return OPEN.includes((url ?? '').split('?')[0] as string);
 }

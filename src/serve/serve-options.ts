@@ -2,6 +2,7 @@
  * Options of the `loopwatch serve` HTTP service, each with its unit, bounds and default. The CLI fills them
  * from its flags; tests pass them directly.
  */
+import { getHeapStatistics } from 'node:v8';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import type { BearerToken } from './bearer-token.js';
 
@@ -13,6 +14,11 @@ export interface ServeOptions {
   readonly port?: number;
   /** The bearer token every request but `/healthz` must carry; required for a non-loopback host. */
   readonly token?: BearerToken;
+  /**
+   * Names a request's `Host` and `Origin` may give beside loopback names and addresses and `host` itself
+   * (request-origin.ts); `'*'` accepts any name (only safe with a token). @default []
+   */
+  readonly allowHosts?: readonly string[];
   /** Where sessions are persisted at shutdown and restored from at start; none when undefined. */
   readonly stateDir?: string;
   /** Largest request body, in bytes (413 above). @default 4194304 */
@@ -27,6 +33,12 @@ export interface ServeOptions {
   readonly requestTimeoutMs?: number;
   /** At shutdown, how long in-flight requests may take to finish, in ms, before their connections are cut. @default 10000 */
   readonly drainMs?: number;
+  /**
+   * Bytes the sessions may hold of their calls' content together (args, texts..., as counted by the door:
+   * 2 per character, 48 per value, call-door.ts); past it the least recently used sessions are evicted
+   * (held-memory.ts). @default a quarter of V8's heap limit (`--max-old-space-size`)
+   */
+  readonly sessionMemory?: number;
   /** The engine's options (detection options, maxSessions, idleTtlMs). */
   readonly engine?: LoopEngineOptions;
 }
@@ -36,6 +48,7 @@ export interface ResolvedServeOptions {
   readonly host: string;
   readonly port: number;
   readonly token: BearerToken | undefined;
+  readonly allowHosts: readonly string[];
   readonly stateDir: string | undefined;
   readonly bodyLimit: number;
   readonly maxBufferedBytes: number;
@@ -43,7 +56,13 @@ export interface ResolvedServeOptions {
   readonly maxConnections: number;
   readonly requestTimeoutMs: number;
   readonly drainMs: number;
+  readonly sessionMemory: number;
   readonly engine: LoopEngineOptions;
+}
+
+/** The default of `sessionMemory`: a quarter of V8's heap limit. */
+export function defaultSessionMemory(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit / 4);
 }
 
 /** The default port of `loopwatch serve`. */
@@ -55,6 +74,7 @@ export function resolveServeOptions(o: ServeOptions): ResolvedServeOptions {
     host: o.host ?? '127.0.0.1',
     port: o.port ?? DEFAULT_PORT,
     token: o.token,
+    allowHosts: o.allowHosts ?? [],
     stateDir: o.stateDir,
     bodyLimit: o.bodyLimit ?? 4 << 20,
     maxBufferedBytes: o.maxBufferedBytes ?? 64 << 20,
@@ -62,6 +82,7 @@ export function resolveServeOptions(o: ServeOptions): ResolvedServeOptions {
     maxConnections: o.maxConnections ?? 4096,
     requestTimeoutMs: o.requestTimeoutMs ?? 30_000,
     drainMs: o.drainMs ?? 10_000,
+    sessionMemory: o.sessionMemory ?? defaultSessionMemory(),
     engine: o.engine ?? {},
   };
 }

@@ -9,14 +9,20 @@ import type { AddressInfo } from 'node:net';
 import { LoopEngine } from '../engine/loop-engine.js';
 import { MissingPeerError } from '../errors.js';
 import { HttpMetrics, detectionRegistry, promClient } from '../metrics/prometheus.js';
+import { MAX_PENDING } from '../live/live-state.js';
+import { historyCapacity } from '../session/build-detectors.js';
 import { CheckService } from './check-service.js';
+import { ConnectionDrain } from './connection-drain.js';
+import { HeldMemory } from './held-memory.js';
 import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
+import { isHookPath, sendHookRefusal } from './hook-routes.js';
+import { AllowedHosts } from './request-origin.js';
+import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
+import { prepareStateDir, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
 
 /** Methods metrics name as they are (others are `other`, so labels stay bounded). */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
-import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
-import { readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
 
 /** What a start restored from the state directory. */
 export interface RestoreReport {
@@ -24,6 +30,8 @@ export interface RestoreReport {
   readonly restored: number;
   /** Files that could not be restored (kept aside as `.bad`), each with why. */
   readonly problems: readonly { readonly path: string; readonly problem: string }[];
+  /** What was done to the state directory, to say (it was made private). */
+  readonly notes: readonly string[];
 }
 
 /** What a stop persisted. */
@@ -42,38 +50,66 @@ export class ServeServer {
   readonly engine: LoopEngine;
   /** The calls' codec around the engine. */
   readonly service: CheckService;
+  /** What the sessions hold of their calls' content, and its budget. */
+  readonly memory: HeldMemory;
   /** What the start restored. */
-  restoreReport: RestoreReport = { restored: 0, problems: [] };
+  restoreReport: RestoreReport = { restored: 0, problems: [], notes: [] };
   private readonly options: ResolvedServeOptions;
   private readonly server: Server;
   private readonly ctx: RouteContext;
+  private readonly hosts: AllowedHosts;
   private readonly startedAt = Date.now();
   private inFlight = 0;
+  private readonly drain: ConnectionDrain;
   private stopping = false;
   private stopped: Promise<StopReport> | undefined;
 
   private constructor(options: ServeOptions) {
     this.options = resolveServeOptions(options);
-    this.engine = new LoopEngine(this.options.engine);
-    this.service = new CheckService(this.engine);
+    // the engine tells the memory of every session it drops (ended ones are told by the service)
+    let memory: HeldMemory | null = null;
+    const given = this.options.engine.onEvict;
+    this.engine = new LoopEngine({
+      ...this.options.engine,
+      onEvict: (s) => {
+        memory?.forget(s.sessionId);
+        given?.(s);
+      },
+    });
+    // a session holds content of its calls within the detectors' history (and the current one), and of its waiting proposals
+    const history = historyCapacity(this.engine.options.detection.detectors) + 1;
+    memory = new HeldMemory(this.options.sessionMemory, history, MAX_PENDING, (id) => this.engine.evict(id));
+    this.memory = memory;
+    this.service = new CheckService(this.engine, memory);
+    const allow = this.options.allowHosts;
+    this.hosts = new AllowedHosts(this.options.host, allow.filter((h) => h !== '*'), allow.includes('*'));
     this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health(), metrics: () => this.prometheus() };
     const t = this.options.requestTimeoutMs;
     this.server = createServer({ requestTimeout: t, headersTimeout: Math.min(t, 10_000), keepAliveTimeout: 5_000, connectionsCheckingInterval: Math.min(1_000, t) }, (req, res) => this.onRequest(req, res));
     this.server.maxConnections = this.options.maxConnections;
+    this.drain = new ConnectionDrain(this.server);
   }
 
-  /** Restores the sessions of the state directory, then listens. Rejects when the port cannot be had. */
+  /**
+   * Restores the sessions of the state directory, then listens. Rejects when the port cannot be had, and
+   * with a NotPrivateError when the state directory is not private to the user (state-files.ts).
+   */
   static async start(options: ServeOptions = {}): Promise<ServeServer> {
     const s = new ServeServer(options);
-    s.startMetrics();
-    s.restoreReport = s.restoreState();
-    await new Promise<void>((resolve, reject) => {
-      s.server.once('error', reject);
-      s.server.listen(s.options.port, s.options.host, () => {
-        s.server.off('error', reject);
-        resolve();
+    try {
+      s.startMetrics();
+      s.restoreReport = s.restoreState();
+      await new Promise<void>((resolve, reject) => {
+        s.server.once('error', reject);
+        s.server.listen(s.options.port, s.options.host, () => {
+          s.server.off('error', reject);
+          resolve();
+        });
       });
-    });
+    } catch (e) {
+      s.engine.close(); // its sessions' memory goes back to the thread
+      throw e;
+    }
     return s;
   }
 
@@ -89,8 +125,11 @@ export class ServeServer {
   }
 
   /**
-   * Stops: no new connections or requests (503), the requests in flight finish (for up to `drainMs`), then
-   * every live session is written to the state directory and the engine is closed. Idempotent.
+   * Stops: no new connections; the requests in flight finish (for up to `drainMs`) and close their
+   * connections; a request arriving on an open connection meanwhile is answered 503 with `Connection:
+   * close`, and a connection without one is closed once it has been quiet for a second
+   * (connection-drain.ts). Then every live session is written to the state directory and the engine is
+   * closed. Idempotent.
    */
   stop(): Promise<StopReport> {
     this.stopped ??= this.drainAndPersist();
@@ -99,21 +138,20 @@ export class ServeServer {
 
   private async drainAndPersist(): Promise<StopReport> {
     this.stopping = true;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    const deadline = Date.now() + this.options.drainMs;
-    while (this.inFlight > 0 && Date.now() < deadline) {
-      this.server.closeIdleConnections();
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const cut = this.inFlight;
-    this.server.closeAllConnections();
-    await closed;
+    const cut = await this.drain.drain(this.options.drainMs);
     const failed: { sessionId: string; problem: string }[] = [];
     let persisted = 0;
     const dir = this.options.stateDir;
     if (dir !== undefined) {
+      let refused: string | undefined;
+      try {
+        prepareStateDir(dir);
+      } catch (e) {
+        refused = e instanceof Error ? e.message : String(e);
+      }
       for (const id of this.engine.sessionIds()) {
         try {
+          if (refused !== undefined) throw new Error(refused);
           writeStateFile(dir, id, this.engine.snapshot(id) as Uint8Array);
           persisted++;
         } catch (e) {
@@ -163,13 +201,14 @@ export class ServeServer {
 
   private restoreState(): RestoreReport {
     const dir = this.options.stateDir;
-    if (dir === undefined) return { restored: 0, problems: [] };
+    if (dir === undefined) return { restored: 0, problems: [], notes: [] };
+    const note = prepareStateDir(dir);
     let restored = 0;
     const problems: { path: string; problem: string }[] = [];
     for (const f of readStateFiles(dir)) {
       try {
         if ('problem' in f) throw new Error(f.problem);
-        this.engine.restore(f.sessionId, f.snapshot);
+        this.service.restore(f.sessionId, f.snapshot);
         removeStateFile(f.path);
         restored++;
       } catch (e) {
@@ -177,7 +216,7 @@ export class ServeServer {
         problems.push({ path: setAsideStateFile(f.path), problem });
       }
     }
-    return { restored, problems };
+    return { restored, problems, notes: note === null ? [] : [note] };
   }
 
   private health(): Record<string, unknown> {
@@ -185,6 +224,7 @@ export class ServeServer {
       status: this.stopping ? 'stopping' : 'ok',
       uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
       sessions: this.engine.size,
+      sessionMemory: { heldBytes: this.memory.total, budgetBytes: this.memory.budget },
       inFlight: this.inFlight,
       ...this.service.counts,
     };
@@ -192,14 +232,19 @@ export class ServeServer {
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const t0 = performance.now();
+    this.drain.track(req.socket, res);
     res.once('finish', () => this.observeRequest(routeLabel(req.url), METHODS.has(req.method ?? '') ? (req.method as string) : 'other', res.statusCode, (performance.now() - t0) / 1000));
     const refuse = (r: HttpRefusal): void => {
-      if (!res.headersSent) sendRefusal(res, r);
-      else res.destroy();
+      if (res.headersSent) res.destroy();
+      else if (isHookPath(req.url)) sendHookRefusal(res, r);
+      else sendRefusal(res, r);
     };
     if (this.stopping) return refuse(new HttpRefusal(503, 'stopping', 'the server is stopping; retry on another instance or after its restart', undefined, { 'retry-after': '1', connection: 'close' }));
+    const open = isOpenPath(req.url);
+    const misnamed = open ? undefined : this.hosts.refusal(req);
+    if (misnamed !== undefined) return refuse(misnamed);
     const token = this.options.token;
-    if (token !== undefined && !isOpenPath(req.url) && !token.accepts(req.headers.authorization)) {
+    if (token !== undefined && !open && !token.accepts(req.headers.authorization)) {
       return refuse(new HttpRefusal(401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required', 'authorization', { 'www-authenticate': 'Bearer', connection: 'close' }));
     }
     if (this.inFlight >= this.options.maxInFlight) {

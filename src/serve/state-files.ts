@@ -6,14 +6,27 @@
  *
  * ```
  *   <dir>/<sha256(id) hex>.lwsession:  "LWSF" | u32 id byte length (LE) | id (UTF-8) | snapshot bytes (LWSS)
+ *   <dir>/<same>.lwsession.<pid>.<8 hex>.tmp   while it is written
+ *   <dir>/<same>.lwsession.bad                 a file that could not be restored, kept for inspection
  * ```
+ *
+ * A snapshot holds what the session's detectors keep of recent calls (args as the service's door left
+ * them: capped and redacted, call-door.ts), so the folder is private: made 0700, files 0600 (written
+ * O_EXCL, so a name planted in advance is never followed), an own folder open to others and holding only
+ * these names is made 0700, and a folder of another user, or one others can write that holds other files,
+ * is refused (NotPrivateError). A file is read only when it is the user's own, not writable by others and
+ * not a symbolic link (private-path.ts); another is set aside, never restored.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { NotPrivateError } from '../errors.js';
+import { O_NOFOLLOW, modeText, readPrivateFile, userId } from '../hooks/private-path.js';
 
 const MAGIC = 'LWSF';
 const SUFFIX = '.lwsession';
+/** Every name this module writes in a state directory. */
+const OWN_NAME = /^[0-9a-f]{64}\.lwsession(?:\.bad|\.\d+\.[0-9a-f]{8}\.tmp)?$/;
 
 /** A session file read back: its id and snapshot, or why it could not be read. */
 export type StateFile = { readonly path: string; readonly sessionId: string; readonly snapshot: Uint8Array } | { readonly path: string; readonly problem: string };
@@ -23,20 +36,59 @@ export function stateFileName(sessionId: string): string {
   return createHash('sha256').update(sessionId).digest('hex') + SUFFIX;
 }
 
-/** Writes a session's snapshot into `dir` (made if missing), atomically. */
+/**
+ * Makes the state directory if it is missing (0700, missing parents too) and checks it is private (see
+ * the header). Returns a line to say when an own folder was made private, else null. Throws
+ * NotPrivateError when the folder is refused; nothing is checked where the platform has no user ids.
+ */
+export function prepareStateDir(dir: string): string | null {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const uid = userId();
+  if (uid === null) return null;
+  const st = statSync(dir);
+  if (!st.isDirectory()) throw new NotPrivateError(dir, 'it is not a folder');
+  if (st.uid !== uid) throw new NotPrivateError(dir, `it is owned by uid ${st.uid}, not by this user (uid ${uid})`);
+  if ((st.mode & 0o077) === 0) return null;
+  const foreign = readdirSync(dir).find((name) => !OWN_NAME.test(name));
+  if (foreign === undefined) {
+    chmodSync(dir, 0o700);
+    return `the state folder ${dir} was open to others (mode ${modeText(st)}); it was made private (0700)`;
+  }
+  if ((st.mode & 0o022) !== 0) {
+    throw new NotPrivateError(dir, `others than its owner can write to it (mode ${modeText(st)}), and it holds files that are not loopwatch's (such as ${JSON.stringify(foreign.slice(0, 80))})`);
+  }
+  return null; // readable by others, holding other files: the session files themselves are 0600
+}
+
+/** Writes a session's snapshot into `dir` (prepared by prepareStateDir), atomically, readable by the user only. */
 export function writeStateFile(dir: string, sessionId: string, snapshot: Uint8Array): void {
-  mkdirSync(dir, { recursive: true });
   const id = Buffer.from(sessionId, 'utf8');
   const head = Buffer.alloc(8);
   head.write(MAGIC, 0, 'latin1');
   head.writeUInt32LE(id.length, 4);
   const path = join(dir, stateFileName(sessionId));
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, Buffer.concat([head, id, snapshot]));
-  renameSync(tmp, path);
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    for (const part of [head, id, snapshot]) for (let at = 0; at < part.length; ) at += writeSync(fd, part, at);
+    closeSync(fd);
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never made, or gone
+    }
+    throw e;
+  }
 }
 
-/** Every session file in `dir` (none when it does not exist), read back. */
+/** Every session file in `dir` (none when it does not exist), read back; one that is not private is a problem, unread. */
 export function readStateFiles(dir: string): StateFile[] {
   let names: string[];
   try {
@@ -48,7 +100,15 @@ export function readStateFiles(dir: string): StateFile[] {
   const out: StateFile[] = [];
   for (const name of names.filter((n) => n.endsWith(SUFFIX)).sort()) {
     const path = join(dir, name);
-    const bytes = readFileSync(path);
+    let bytes: Buffer | null;
+    try {
+      bytes = readPrivateFile(path);
+    } catch (e) {
+      if (!(e instanceof NotPrivateError)) throw e;
+      out.push({ path, problem: `not read: ${e.message.slice(path.length + 2)} (a file loopwatch did not write)` });
+      continue;
+    }
+    if (bytes === null) continue; // gone meanwhile
     const idLength = bytes.length >= 8 ? bytes.readUInt32LE(4) : -1;
     if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== MAGIC || 8 + idLength > bytes.length) {
       out.push({ path, problem: 'not a loopwatch session file (bad header)' });
@@ -69,9 +129,15 @@ export function removeStateFile(path: string): void {
   unlinkSync(path);
 }
 
-/** Keeps a file that could not be restored aside (`.bad`), so it is neither lost nor read again. */
+/** Keeps a file that could not be restored aside (`.bad`, readable by the user only when it is theirs), so it is neither lost nor read again. */
 export function setAsideStateFile(path: string): string {
   const bad = `${path}.bad`;
   renameSync(path, bad);
+  try {
+    const st = lstatSync(bad); // never through a link
+    if (st.isFile() && st.uid === userId()) chmodSync(bad, 0o600);
+  } catch {
+    // another user's file (it stays theirs), or a platform without modes
+  }
   return bad;
 }

@@ -24,13 +24,13 @@ if (skipBrowserTests) {
 /** The flags the browser runs with: headless, no sandbox (CI runs as root), nothing fetched in the background. */
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** A browser with a fresh profile in a temporary folder, a laptop-sized window. */
-export async function launchChromium(viewport = { width: 1366, height: 768 }): Promise<BrowserContext> {
+/** A browser with a fresh profile in a temporary folder (removed when the test file ends), a laptop-sized window; `args`: more flags. */
+export async function launchChromium(viewport = { width: 1366, height: 768 }, args: readonly string[] = []): Promise<BrowserContext> {
   if (chromiumBinary === null) throw new Error('no Chromium installed: scripts/install-browser.sh installs Debian\'s chromium-headless-shell (.ci/run runs it)');
   return chromium.launchPersistentContext(tempFolder('chromium'), {
     executablePath: chromiumBinary,
     headless: true,
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_FLAGS, ...args],
     viewport,
     timeout: 15_000,
   });
