@@ -12,11 +12,12 @@
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { DetectorError } from '../errors.js';
-import type { PolicyOptions } from '../options/options.js';
-import type { CallLog } from '../state/call-log.js';
+import { POLICY_DEFAULTS, type PolicyOptions } from '../options/options.js';
+import { clampConfidence, withPattern } from '../detectors/context.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
+import type { PolicyLog } from './policy-log.js';
 import { SAME_CALL_KINDS } from '../live/evidence.js';
 import { fuse } from './fuse.js';
 import { Ladder } from './ladder.js';
@@ -24,6 +25,9 @@ import { BLOCKED, CONSEQUENCE, verdictMessage } from './message.js';
 import { recommend } from './recommend.js';
 
 const ACTIONS: ReadonlySet<string> = new Set(['warn', 'ask', 'break']);
+
+/** The default `kindWeights` (every kind 1): signals are used as they are. */
+const NO_WEIGHTS = POLICY_DEFAULTS.kindWeights;
 
 /**
  * Whether a signal's repetitions show progress: a call signal whose outcomes kept changing, or a fuzzy
@@ -51,6 +55,19 @@ function signalData(s: LoopSignal, clean: (text: string) => string): LoopSignal 
   if (s.fuzzy !== undefined) out.fuzzy = s.fuzzy;
   if (s.chunk !== undefined) out.chunk = clean(s.chunk);
   return Object.freeze(out) as unknown as LoopSignal;
+}
+
+/** `s` with another confidence: its documented fields, the pattern still read only when needed. */
+function reweighed(s: LoopSignal, confidence: number): LoopSignal {
+  const out: { -readonly [K in keyof LoopSignal]?: LoopSignal[K] } = { kind: s.kind, detector: s.detector, confidence };
+  if (s.loopStart !== undefined) out.loopStart = s.loopStart;
+  if (s.unit !== undefined) out.unit = s.unit;
+  if (s.repeatCount !== undefined) out.repeatCount = s.repeatCount;
+  if (s.progress !== undefined) out.progress = s.progress;
+  if (s.progressGated !== undefined) out.progressGated = s.progressGated;
+  if (s.fuzzy !== undefined) out.fuzzy = s.fuzzy;
+  if (s.chunk !== undefined) out.chunk = s.chunk;
+  return withPattern(out, () => s.pattern) as LoopSignal;
 }
 
 /** What the policy decided for one call. */
@@ -99,7 +116,7 @@ const RECURRING_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat
  * as a dead end's failures are); ascending. Null when a recurring failure's first occurrence is older than
  * the call log holds: its repetitions are spread over more calls than are kept, other work between them.
  */
-function repeatedCalls(log: CallLog, failed: boolean, signals: readonly LoopSignal[], index: number): number[] | null {
+function repeatedCalls(log: PolicyLog, failed: boolean, signals: readonly LoopSignal[], index: number): number[] | null {
   const all = new Set<number>();
   for (const sg of signals) {
     for (const i of sg.unit ?? [index]) all.add(i);
@@ -121,7 +138,7 @@ export const INTERLEAVE_SPAN = 256;
  * span had not seen before, as when an agent edits something new before each re-run of its test.
  * Signatures are compared by their low 32 bits (a collision only undercounts new work).
  */
-export function interleavedWithNewWork(log: CallLog, unit: readonly number[]): boolean {
+export function interleavedWithNewWork(log: PolicyLog, unit: readonly number[]): boolean {
   if (unit.length < 2) return false;
   const first = unit[0] as number;
   const last = unit[unit.length - 1] as number;
@@ -174,7 +191,7 @@ export class VerdictPolicy {
 
   constructor(
     private readonly p: PolicyOptions,
-    private readonly log: CallLog,
+    private readonly log: PolicyLog,
     private readonly redact: boolean,
     private readonly session: string = '',
   ) {}
@@ -190,8 +207,9 @@ export class VerdictPolicy {
 
   /**
    * Decides about the call at `index` (with the caller's `step`) given its signals, in detector order.
-   * `waiting`: the call's answer says the work is still under way (polling): the verdict climbs half a
-   * rung, as when results are still changing, however identical the answers.
+   * `waiting`: the call's answer says the work is still under way (polling): the verdict climbs
+   * `interleavedStep` rungs (half a rung by default), as when results are still changing, however identical
+   * the answers.
    */
   decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, proposal: ProposalRule | null = null, failed = false): Decision {
     if (signals.length === 0) {
@@ -219,7 +237,7 @@ export class VerdictPolicy {
     const p = this.p;
     let tolerated = 0;
     const kept: LoopSignal[] = [];
-    for (const s of signals) {
+    for (const s of this.weighted(signals)) {
       if (p.progress === 'suppress' && showsProgress(s)) tolerated++;
       else kept.push(s);
     }
@@ -234,11 +252,12 @@ export class VerdictPolicy {
     }
     const noProgress = p.progress !== 'ignore' && fused.signals.some((s) => SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled');
     const onlyChanging = p.progress === 'slow' && fused.signals.every(showsProgress);
-    // repetitions with new work between them (an edit before each re-run) climb half a rung: the agent is
-    // trying things, and only a repetition that goes on many times is a loop worth breaking
+    // repetitions with new work between them (an edit before each re-run) climb `interleavedStep` rungs
+    // (half a rung by default): the agent is trying things, and only a repetition that goes on many times
+    // is a loop worth breaking
     const repeated = repeatedCalls(this.log, failed, fused.signals, index);
     const slow = onlyChanging || waiting || repeated === null || interleavedWithNewWork(this.log, repeated);
-    const rungs = slow ? 0.5 : noProgress ? p.noProgressStep : 1;
+    const rungs = slow ? p.interleavedStep : noProgress ? p.noProgressStep : 1;
 
     const primary = fused.primary;
     const loopStart = primary.loopStart ?? index;
@@ -306,6 +325,22 @@ export class VerdictPolicy {
       this.count++;
     }
     return { verdict, tolerated };
+  }
+
+  /**
+   * The signals with `kindWeights` applied: each confidence times its kind's weight (capped at 1), the
+   * kinds weighing 0 left out. A blocked call's signal (the session's own evidence) is never weighed.
+   */
+  private weighted(signals: readonly LoopSignal[]): readonly LoopSignal[] {
+    const w = this.p.kindWeights;
+    if (w === NO_WEIGHTS) return signals;
+    const out: LoopSignal[] = [];
+    for (const s of signals) {
+      const weight = s.detector !== 'blocked' && Object.hasOwn(w, s.kind) ? (w[s.kind] as number) : 1;
+      if (weight === 1) out.push(s);
+      else if (weight > 0) out.push(reweighed(s, clampConfidence(s.confidence * weight)));
+    }
+    return out;
   }
 
   /** Starts the session's ladder and count again. */
