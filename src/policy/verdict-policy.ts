@@ -13,7 +13,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { DetectorError } from '../errors.js';
 import { POLICY_DEFAULTS, type PolicyOptions } from '../options/options.js';
-import { clampConfidence, withPattern } from '../detectors/context.js';
+import { clampConfidence } from '../detectors/context.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
@@ -57,17 +57,48 @@ function signalData(s: LoopSignal, clean: (text: string) => string): LoopSignal 
   return Object.freeze(out) as unknown as LoopSignal;
 }
 
-/** `s` with another confidence: its documented fields, the pattern still read only when needed. */
-function reweighed(s: LoopSignal, confidence: number): LoopSignal {
-  const out: { -readonly [K in keyof LoopSignal]?: LoopSignal[K] } = { kind: s.kind, detector: s.detector, confidence };
-  if (s.loopStart !== undefined) out.loopStart = s.loopStart;
-  if (s.unit !== undefined) out.unit = s.unit;
-  if (s.repeatCount !== undefined) out.repeatCount = s.repeatCount;
-  if (s.progress !== undefined) out.progress = s.progress;
-  if (s.progressGated !== undefined) out.progressGated = s.progressGated;
-  if (s.fuzzy !== undefined) out.fuzzy = s.fuzzy;
-  if (s.chunk !== undefined) out.chunk = s.chunk;
-  return withPattern(out, () => s.pattern) as LoopSignal;
+/** A signal with another confidence: its documented fields, the pattern still read only when needed. */
+class Reweighed implements LoopSignal {
+  readonly kind: string;
+  readonly detector: string;
+  readonly loopStart: number | undefined;
+  readonly unit: readonly number[] | undefined;
+  readonly repeatCount: number | undefined;
+  readonly progress: LoopSignal['progress'];
+  readonly progressGated: boolean | undefined;
+  readonly fuzzy: boolean | undefined;
+  readonly chunk: string | undefined;
+  readonly #of: LoopSignal;
+
+  constructor(
+    of: LoopSignal,
+    readonly confidence: number,
+  ) {
+    this.#of = of;
+    this.kind = of.kind;
+    this.detector = of.detector;
+    this.loopStart = of.loopStart;
+    this.unit = of.unit;
+    this.repeatCount = of.repeatCount;
+    this.progress = of.progress;
+    this.progressGated = of.progressGated;
+    this.fuzzy = of.fuzzy;
+    this.chunk = of.chunk;
+  }
+
+  get pattern(): string {
+    return this.#of.pattern;
+  }
+}
+
+/**
+ * `s` weighed by `weights` (`kindWeights`): its confidence times its kind's weight, capped at 1; null for
+ * a kind weighing 0. A blocked call's signal (the session's own evidence) is never weighed.
+ */
+export function weighSignal(s: LoopSignal, weights: Readonly<Record<string, number>>): LoopSignal | null {
+  const weight = s.detector !== 'blocked' && Object.hasOwn(weights, s.kind) ? (weights[s.kind] as number) : 1;
+  if (weight === 1) return s;
+  return weight > 0 ? new Reweighed(s, clampConfidence(s.confidence * weight)) : null;
 }
 
 /** What the policy decided for one call. */
@@ -327,18 +358,14 @@ export class VerdictPolicy {
     return { verdict, tolerated };
   }
 
-  /**
-   * The signals with `kindWeights` applied: each confidence times its kind's weight (capped at 1), the
-   * kinds weighing 0 left out. A blocked call's signal (the session's own evidence) is never weighed.
-   */
+  /** The signals with `kindWeights` applied (weighSignal), the kinds weighing 0 left out. */
   private weighted(signals: readonly LoopSignal[]): readonly LoopSignal[] {
     const w = this.p.kindWeights;
     if (w === NO_WEIGHTS) return signals;
     const out: LoopSignal[] = [];
     for (const s of signals) {
-      const weight = s.detector !== 'blocked' && Object.hasOwn(w, s.kind) ? (w[s.kind] as number) : 1;
-      if (weight === 1) out.push(s);
-      else if (weight > 0) out.push(reweighed(s, clampConfidence(s.confidence * weight)));
+      const weighed = weighSignal(s, w);
+      if (weighed !== null) out.push(weighed);
     }
     return out;
   }
