@@ -21,6 +21,8 @@ export interface SignalEntry {
   readonly emulated: boolean;
   /** The count its threshold is compared with. */
   readonly count: number;
+  /** The Variants its copies are numbered by (copies made under another numbering are dropped). */
+  owner: Variants | null;
   /** Its re-scored, weighed copies (null: weighed 0), by its kind's variant (see Variants). */
   cache: (LoopSignal | null | undefined)[] | null;
   /** The same, each alone in a list (for a call with this one signal). */
@@ -62,6 +64,8 @@ export interface Emulation {
   readonly weights: Readonly<Record<string, number>>;
   /** Each KIND_FORMULAS kind's variant: its threshold and weight, numbered by a Variants. */
   readonly variant: Int32Array;
+  /** What numbers the variants. */
+  readonly variants: Variants;
   /** Calls the candidate's call log keeps (its windows are the recording's). */
   readonly capacity: number;
   /** The candidate's policy with every weight 1 (the weights are applied here). */
@@ -78,6 +82,7 @@ export function emulationOf(o: ResolvedOptions, recordedWith: ResolvedOptions, v
     recorded,
     weights: w,
     variant: Int32Array.from(KIND_FORMULAS, (f, i) => variants.of(i, thresholds[i] === recorded[i] ? -1 : (thresholds[i] as number), Object.hasOwn(w, f.kind) ? (w[f.kind] as number) : 1)),
+    variants,
     capacity: historyCapacity(o.detectors),
     policy: { ...o.policy, kindWeights: POLICY_DEFAULTS.kindWeights },
   };
@@ -88,7 +93,7 @@ export function entryOf(signal: LoopSignal): SignalEntry {
   const f = formulaOf(signal.kind);
   const kind = f === undefined || signal.detector !== f.kind ? -1 : KIND_FORMULAS.indexOf(f);
   const emulated = f !== undefined && kind >= 0 && f.field !== null;
-  return { signal, kind, emulated, count: emulated ? (f as NonNullable<typeof f>).count(signal) : 0, cache: null, alone: null };
+  return { signal, kind, emulated, count: emulated ? (f as NonNullable<typeof f>).count(signal) : 0, owner: null, cache: null, alone: null };
 }
 
 const NONE: readonly LoopSignal[] = Object.freeze([]);
@@ -101,8 +106,17 @@ function thresholdFor(e: SignalEntry, em: Emulation): number {
   return t === em.recorded[e.kind] ? -1 : t;
 }
 
+/** Drops the copies of `e` numbered by other Variants than `em`'s. */
+function own(e: SignalEntry, em: Emulation): void {
+  if (e.owner === em.variants) return;
+  e.owner = em.variants;
+  e.cache = null;
+  e.alone = null;
+}
+
 /** `e` re-scored for threshold `t` (-1: as recorded) and weighed (null: weighed 0), made once per variant. */
 function weighed(e: SignalEntry, t: number, em: Emulation): LoopSignal | null {
+  own(e, em);
   const v = em.variant[e.kind] as number;
   const cache = (e.cache ??= []);
   let s = cache[v];
@@ -126,6 +140,7 @@ export function emulate(entries: readonly SignalEntry[], em: Emulation): readonl
     }
     const t = thresholdFor(e, em);
     if (Number.isNaN(t)) return NONE;
+    own(e, em);
     const alone = (e.alone ??= []);
     const v = em.variant[e.kind] as number;
     let list = alone[v];
@@ -142,5 +157,16 @@ export function emulate(entries: readonly SignalEntry[], em: Emulation): readonl
     const s = e.kind < 0 ? weighSignal(e.signal, em.weights) : weighed(e, t, em);
     if (s !== null) (out ??= []).push(s);
   }
+  return out ?? NONE;
+}
+
+/**
+ * The candidate's signals among `entries` before weighing (as recorded, their confidence aside): what a
+ * proposal's evidence is read from, since a session reads it from its detectors' signals, not the
+ * policy's weighed ones.
+ */
+export function unweighed(entries: readonly SignalEntry[], em: Emulation): readonly LoopSignal[] {
+  let out: LoopSignal[] | null = null;
+  for (const e of entries) if (!Number.isNaN(thresholdFor(e, em))) (out ??= []).push(e.signal);
   return out ?? NONE;
 }

@@ -6,14 +6,15 @@
  * - one-phase (as `loopwatch scan` sees a run): every recorded call decided after it ran; the run is
  *   warned at its first verdict and broken at its first break, where the replay stops;
  * - two-phase (as a live host does): each call proposed (a break needs evidence from calls that ran: a
- *   signal about identical calls that stalled, or the same call already failed or answered twice alike),
+ *   detector's signal about identical calls that stalled, whatever its kind's weight, or the same call
+ *   already failed or answered twice alike),
  *   then recorded; the run ends at the first blocked proposal, as eval's replayTwoPhase ends it. Before
  *   that block no call was blocked, so a proposal is never forced, and it stops the run only when
  *   `stopAfter` is 1 (a block either way).
  */
 import { signalsShowStall } from '../live/evidence.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
-import { type Emulation, type SignalEntry, emulate, entryOf } from './emulation.js';
+import { type Emulation, type SignalEntry, emulate, entryOf, unweighed } from './emulation.js';
 import type { RecordedRun } from './recording.js';
 import { SignatureLog } from './signature-log.js';
 
@@ -95,7 +96,8 @@ export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
     log.count = k + 1;
     const proposed = emulate(c.proposed, em);
     if (proposed.length !== 0) {
-      const evidence = signalsShowStall(proposed) || c.stalledBefore;
+      // evidence is read from the detectors' signals, those of kinds weighing 0 included
+      const evidence = signalsShowStall(unweighed(c.proposed, em)) || c.stalledBefore;
       const v = vp.decide(proposed, k, undefined, false, { evidence, stop, force: false }).verdict;
       if (v !== null) {
         warned = true;
