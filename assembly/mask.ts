@@ -1,10 +1,11 @@
 // Volatile-part masking over UTF-8 bytes: the twin of src/text/mask-volatile.ts (see its rules).
 import { MASK_QUOTE_MAX } from './abi';
 
-// byte classes: 1 space, 2 quote, 4 delimiter, 8 ASCII alphanumeric or "_", 16 digit, 32 hex digit, 64 slash
+// byte classes: 1 space, 2 quote, 4 delimiter, 8 ASCII alphanumeric or "_", 16 digit, 32 hex digit, 64 slash,
+// 128 colon (a word byte; an "ID:" label is found in the byte loop, so the vector path leaves it there)
 const CLASS: usize = memory.data<u8>([
   0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  1, 0, 2, 0, 0, 0, 0, 2, 4, 4, 0, 0, 4, 0, 0, 64, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 0, 4, 4, 4, 4, 0,
+  1, 0, 2, 0, 0, 0, 0, 2, 4, 4, 0, 0, 4, 0, 0, 64, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 128, 4, 4, 4, 4, 0,
   0, 40, 40, 40, 40, 40, 40, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 64, 4, 0, 8,
   2, 40, 40, 40, 40, 40, 40, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 0, 4, 0, 0,
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -19,6 +20,7 @@ const ALNUM: u32 = 8;
 const DIGIT: u32 = 16;
 const HEX: u32 = 32;
 const SLASH: u32 = 64;
+const COLON: u32 = 128;
 
 // @ts-ignore: decorator
 @inline function cls(b: u32): u32 {
@@ -33,7 +35,7 @@ const SLASH: u32 = 64;
   return o + 3;
 }
 
-// bytes that need the byte loop (quotes, delimiters, digits, slashes), as two sixteen-entry tables for a
+// bytes that need the byte loop (quotes, delimiters, digits, slashes, colons), as two sixteen-entry tables for a
 // vector lookup: b is one when SPECIAL_LO[b & 15] & SPECIAL_HI[b >> 4] != 0, each distinct high nibble
 // of such bytes having a bit of its own (five of them); made from CLASS on first use
 const SPECIAL_LO: usize = memory.data(16);
@@ -45,7 +47,7 @@ let spaceLanes: v128 = i8x16.splat(0);
 function prepareSpecial(): void {
   let bits: u32 = 0;
   for (let b: u32 = 0; b < 128; b++) {
-    if ((cls(b) & (QUOTE | DELIM | DIGIT | SLASH)) == 0) continue;
+    if ((cls(b) & (QUOTE | DELIM | DIGIT | SLASH | COLON)) == 0) continue;
     if (load<u8>(SPECIAL_HI + (b >> 4)) == 0) {
       store<u8>(SPECIAL_HI + (b >> 4), <u8>(<u32>1 << bits));
       bits++;
@@ -155,6 +157,22 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       j++;
     }
     slash = (any & SLASH) != 0;
+    if (j - i == 3 && (<u32>load<u8>(src + i) | 0x20) == 0x69 && (<u32>load<u8>(src + i + 1) | 0x20) == 0x64 && <u32>load<u8>(src + i + 2) == 0x3a) {
+      // "ID:" labels the next word, masked whole: <id>
+      o = copyBytes(o, src + i, 3);
+      let w = j;
+      while (w < n && (cls(<u32>load<u8>(src + w)) & SPACE) != 0) w++;
+      if (w > j && w < n && (cls(<u32>load<u8>(src + w)) & (SPACE | QUOTE | DELIM)) == 0) {
+        let t = w;
+        while (t < n && (cls(<u32>load<u8>(src + t)) & (SPACE | QUOTE | DELIM)) == 0) t++;
+        store<u8>(o++, 0x20);
+        o = put3(o, 0x3c, 0x69, 0x64); // <id
+        store<u8>(o++, 0x3e); // >
+        j = t;
+      }
+      i = j;
+      continue;
+    }
     if (slash) {
       o = put3(o, 0x3c, 0x70, 0x61); // <pa
       o = put3(o, 0x74, 0x68, 0x3e); // th>

@@ -4,7 +4,7 @@
  * (scripts/install-nats-server.sh, run by .ci/run) or PATH; `natsServerBinary` is null when there is none.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,11 +31,30 @@ export interface NatsServer {
   stop(): Promise<void>;
 }
 
+/** How a server is started beyond the defaults. */
+export interface NatsServerOptions {
+  /**
+   * The text of a configuration file (nats-server's format: `max_payload`, `authorization`, `tls`, ...),
+   * written into the server's folder; the command line's address, port and JetStream folder still apply.
+   * `{{dir}}` in it stands for that folder.
+   */
+  readonly config?: string;
+  /** The TCP port. @default a free one */
+  readonly port?: number;
+  /** The scheme of `url` (`tls` for a server that requires TLS). @default 'nats' */
+  readonly scheme?: 'nats' | 'tls';
+}
+
 /** Starts a server with JetStream in a fresh temporary folder; resolves once it accepts clients. */
-export function startNatsServer(): Promise<NatsServer> {
+export function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServer> {
   if (natsServerBinary === null) throw new Error('no nats-server');
   const dir = mkdtempSync(join(tmpdir(), 'loopwatch-nats-'));
-  const child = spawn(natsServerBinary, ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', join(dir, 'js'), '--http_port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const args = ['-a', '127.0.0.1', '-p', String(options.port ?? -1), '-js', '-sd', join(dir, 'js'), '--http_port', '0'];
+  if (options.config !== undefined) {
+    writeFileSync(join(dir, 'nats.conf'), options.config.replaceAll('{{dir}}', dir));
+    args.push('-c', join(dir, 'nats.conf'));
+  }
+  const child = spawn(natsServerBinary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
@@ -57,7 +76,7 @@ export function startNatsServer(): Promise<NatsServer> {
       const m = /Listening for client connections on 127\.0\.0\.1:(\d+)/.exec(log);
       if (m !== null && /Server is ready/.test(log)) {
         clearTimeout(timer);
-        resolve({ url: `nats://127.0.0.1:${m[1]}`, process: child, stop });
+        resolve({ url: `${options.scheme ?? 'nats'}://127.0.0.1:${m[1]}`, process: child, stop });
       }
     });
     void exited.then(() => {

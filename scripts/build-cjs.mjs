@@ -4,6 +4,8 @@
 //   dist/src/index.js (tsc's ESM)  -> dist/cjs/index.cjs           (CommonJS, rolldown; dependencies and node:* stay external)
 //   dist/src/adapters/<sdk>.js     -> dist/cjs/<sdk>.cjs           (the SDK adapters, `loopwatch/<sdk>`; code they share with
 //                                                                   the index, e.g. the error classes, in dist/cjs/shared-*.cjs)
+//   dist/src/nats.js               -> dist/cjs/nats.cjs            (the NATS service's client, `loopwatch/nats`; the NATS
+//                                                                   client packages, optional peers, loaded on first use)
 //   dist/src/**/*.d.ts             -> dist/cjs/types/**/*.d.ts     (the same declarations, read as CommonJS ones:
 //                                                                   dist/cjs/package.json says "type": "commonjs")
 // The bundle finds the pool's worker module at dist/src/pool/pool-worker-entry.cjs, as the ESM build does. Quiet
@@ -14,7 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dependencies = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies ?? {});
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+// what is installed beside loopwatch, never bundled into it: its dependencies and its (optional) peers
+const dependencies = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})];
 const out = join(root, 'dist', 'cjs');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -24,6 +28,7 @@ await build({
   input: {
     index: join(root, 'dist', 'src', 'index.js'),
     ...Object.fromEntries(ADAPTERS.map((a) => [a, join(root, 'dist', 'src', 'adapters', `${a}.js`)])),
+    nats: join(root, 'dist', 'src', 'nats.js'),
   },
   platform: 'node',
   // runtime dependencies stay packages of their own (one @opentelemetry/api for the host and loopwatch)

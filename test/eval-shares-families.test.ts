@@ -35,6 +35,11 @@ describe('agent families', () => {
     ['tau2-bench llm_agent', 'tau-bench'],
     ['ReAct (base) from the Reflexion repo', 'ReAct'],
     ['Reflexion agent', 'ReAct'],
+    ['claude-code 2.1.97', 'claude-code'],
+    ['Claude Code 1.0.58', 'claude-code'],
+    ['codex 0.77.0', 'codex'],
+    ['codex', 'codex'],
+    ['gemini-cli 0.9', 'gemini-cli'],
     ['my own agent', 'my own agent'],
   ])('should put %s in %s', (agent, family) => {
     expect(familyOf(agent)).toBe(family);
@@ -47,14 +52,14 @@ describe('agent families', () => {
     expect(familyOf(undefined)).toBe(NO_AGENT);
     expect(parseFamilyOverride('=x')).toBeNull();
     expect(parseFamilyOverride('x=')).toBeNull();
-    expect(FAMILY_RULES.length).toBe(5);
+    expect(FAMILY_RULES.length).toBe(8);
   });
 });
 
 describe('matching runs to labels', () => {
   const labels = new Map<string, SessionLabel>([
-    ['run-1', { session: 'run-1', exitStatus: 'submitted', agent: undefined }],
-    ['django-1', { session: 'django-1', exitStatus: 'step_limit', agent: undefined }],
+    ['run-1', { session: 'run-1', exitStatus: 'submitted', agent: undefined, loop: false }],
+    ['django-1', { session: 'django-1', exitStatus: 'step_limit', agent: undefined, loop: false }],
   ]);
 
   it('should match by id, then by the id without its extension and folders', () => {

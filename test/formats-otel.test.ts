@@ -65,7 +65,7 @@ describe('OpenTelemetry GenAI format', () => {
     const items = await collect([file], { format: 'otel' });
     const at = 'resourceSpans[0].scopeSpans[0].spans';
     expect(items.map((i) => (i.kind === 'issue' ? `${i.code} ${i.line}: ${i.message}` : i.kind === 'call' ? `call ${i.event.tool}` : i.kind))).toEqual([
-      'bad-record 1: expected an OTLP/JSON trace export (an object with a "resourceSpans" array), received an object without one; skipped',
+      'bad-record 1: expected an OTLP/JSON trace export (an object with a "resourceSpans" or "batches" array), received an object without one; skipped',
       'bad-record 2: resourceSpans[0] has no "scopeSpans" array; skipped',
       `bad-record 3: ${at}[0]: expected a span object, received 7 (number); skipped`,
       `bad-record 3: ${at}[1]: "traceId" must be 16 bytes in hex or base64, received "xyz" (string); skipped`,

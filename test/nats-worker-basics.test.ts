@@ -54,14 +54,17 @@ describe.skipIf(natsServerBinary === null)('a NATS worker on a real server', () 
 
   it('should report a session whose stored state cannot be read, on stderr-facing events and on NATS, and go on empty', async () => {
     const { Kvm } = await import('@nats-io/kv');
+    const { connect } = await import('@nats-io/transport-node');
+    const nc = await connect({ servers: server.url });
     const heard: string[] = [];
-    const sub = caller.nc.subscribe('loopwatch.events.session-lost.>', { callback: (_e, m) => void heard.push(m.string()) });
-    await caller.nc.flush();
-    await (await new Kvm(caller.nc).open('loopwatch-sessions')).put('s.broken', new Uint8Array([9, 9, 9]));
+    const sub = nc.subscribe('loopwatch.events.session-lost.>', { callback: (_e, m) => void heard.push(m.string()) });
+    await nc.flush();
+    await (await new Kvm(nc).open('loopwatch-sessions')).put('s.broken', new Uint8Array([9, 9, 9]));
     const a = await caller.check('broken', [{ tool: 'read', id: 'b1' }]);
     expect(a.results).toEqual([{ id: 'b1', verdict: null }]);
     for (let i = 0; i < 40 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     sub.unsubscribe();
+    await nc.close();
     expect(JSON.parse(heard[0] ?? '{}')).toMatchObject({ session: 'broken', problem: expect.stringContaining('cannot be read') });
     expect(worker.stats.sessionsLost).toBe(1);
   });

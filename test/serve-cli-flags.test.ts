@@ -2,11 +2,11 @@
  * `loopwatch serve` flags: every bad value or misplaced flag is one line naming the flag, exit 2, before
  * anything listens or connects; an unreachable NATS server is named the same way.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loopwatch } from './helpers/cli.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 describe('loopwatch serve flags', () => {
   it.each([
@@ -29,7 +29,7 @@ describe('loopwatch serve flags', () => {
   });
 
   it('should refuse a --max-sessions the WebAssembly memory cannot hold under --config in one line naming the window, exit 2', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-serve-flags-'));
+    const dir = tempFolder('serve-flags');
     writeFileSync(join(dir, 'long-rings.json'), JSON.stringify({ detectors: { stateRepeat: { window: 10_000 } } }));
     const r = loopwatch(['serve', '--config', join(dir, 'long-rings.json'), '--max-sessions', '100000']);
     expect(r.code).toBe(2);
@@ -37,10 +37,11 @@ describe('loopwatch serve flags', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('should name a NATS server it cannot reach, exit 2', () => {
-    const r = loopwatch(['serve', '--nats', 'nats://127.0.0.1:1']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--nats nats:\/\/127\.0\.0\.1:1: .*(CONNECTION_REFUSED|ECONNREFUSED|refused)/i);
+  it('should name a NATS server it cannot reach, try again until --nats-connect-wait is spent, then exit 1 (not a usage error)', () => {
+    const r = loopwatch(['serve', '--nats', 'nats://127.0.0.1:1', '--nats-connect-wait', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--nats nats:\/\/127\.0\.0\.1:1: connection refused; trying again in 0\.3 s \(attempt 1, up to --nats-connect-wait 1 s\)/);
+    expect(r.stderr).toMatch(/--nats nats:\/\/127\.0\.0\.1:1: no NATS server reachable at nats:\/\/127\.0\.0\.1:1 \(connection refused\) after \d+ attempts in 1 s/);
   });
 
   it('should list serve in the main help', () => {

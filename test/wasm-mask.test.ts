@@ -1,8 +1,8 @@
 /**
  * The module's volatile-part masking (assembly/mask.ts) against its TypeScript twin
  * (src/text/mask-volatile.ts): the same masked bytes for any text and limit, with the parts masking must
- * get right (white space runs, quotes, paths, ids, numbers, multi-byte characters) placed at every offset
- * around the module's sixteen-byte steps.
+ * get right (white space runs, quotes, paths, ids, labelled ids, numbers, multi-byte characters) placed at
+ * every offset around the module's sixteen-byte steps.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -24,8 +24,8 @@ function wasmMask(bytes: Uint8Array, limit: number): number[] {
 }
 
 const piece = fc.oneof(
-  fc.constantFrom('output', 'line', 'Error:', 'exit', ' ', '  ', '\n', '\t', ' \n ', '"quoted"', "'q'", '`cmd`', '"', '/usr/bin/env', 'C:\\\\x', 'a/b', 'line42', '10:01:22', '9f86d081', 'deadbeef12', 'abc_12', '_', '(x)', '[1]', '{}', ',', ';', '<', '=', 'é', '日本', '🙂', 'x-y.z', '-', '.'),
-  fc.string({ unit: fc.constantFrom('a', 'b', 'Z', '0', '7', 'f', ' ', '\n', '/', '"', '-', '.', ':'), maxLength: 40 }),
+  fc.constantFrom('output', 'line', 'Error:', 'exit', ' ', '  ', '\n', '\t', ' \n ', '"quoted"', "'q'", '`cmd`', '"', '/usr/bin/env', 'C:\\\\x', 'a/b', 'line42', '10:01:22', '9f86d081', 'deadbeef12', 'abc_12', '_', '(x)', '[1]', '{}', ',', ';', '<', '=', 'é', '日本', '🙂', 'x-y.z', '-', '.', 'ID:', 'id:', 'Id: ', 'ID:x', 'Chunk ID: f800eb', 'Chunk ID: abcdef'),
+  fc.string({ unit: fc.constantFrom('a', 'b', 'Z', '0', '7', 'f', ' ', '\n', '/', '"', '-', '.', ':', 'I', 'D', 'd'), maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 12 }),
 );
 const text = fc.array(piece, { maxLength: 60 }).map((ps) => ps.join(''));
@@ -42,7 +42,7 @@ describe('WebAssembly masking = TypeScript twin', () => {
   });
 
   it('should mask the same whatever offset a word, number, path or space run starts at', () => {
-    for (const part of ['output line here', 'line42 ok', '/tmp/x y', 'a  b', 'abcdefg1 x', ' lead', 'tail ', 'x\n\ny', 'deadbeef1234 z']) {
+    for (const part of ['output line here', 'line42 ok', '/tmp/x y', 'a  b', 'abcdefg1 x', ' lead', 'tail ', 'x\n\ny', 'deadbeef1234 z', 'Chunk ID: abcdef x', 'ID:  f800eb', 'id: a/b', 'ID:']) {
       for (let at = 0; at < 40; at++) {
         for (const before of ['w', ' ', '9', '\n']) {
           const bytes = utf8.encode(`${before.repeat(at)}${part} and words after it all`);

@@ -1,7 +1,8 @@
 /**
  * `loopwatch eval DIR`: measures loopwatch on a folder of labelled runs (any format the scan readers know,
  * plus a `sessions.jsonl` saying how each run ended): per family and overall, one-phase and two-phase, each
- * share with its 95% interval, and the runs behind each false alarm and each miss (`--json` for tools,
+ * share with its 95% interval, and the runs behind each false alarm, each warning on an interactive session
+ * and each miss (`--json` for tools,
  * `--list` for the ids alone). Exit code 0; 2 on a usage error, no labels, no labelled run, or input
  * skipped (named on stderr) unless `--allow-skipped`.
  */
@@ -13,6 +14,8 @@ import { type FlagSpec, choiceFlag, integerFlag, parseFlags, stringOf } from './
 import { evalText, listText } from './render/eval-text.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
+import { redactSecrets } from '../text/redact.js';
+import { terminalSafe } from '../text/terminal-text.js';
 
 const EVAL_FLAGS: FlagSpec = {
   labels: { type: 'string' },
@@ -34,7 +37,7 @@ export interface EvalCommandSettings {
   readonly config: string | undefined;
   readonly families: readonly FamilyOverride[];
   readonly by: 'family' | 'agent';
-  readonly output: 'text' | 'json' | 'false-alarms' | 'misses';
+  readonly output: 'text' | 'json' | 'false-alarms' | 'warnings' | 'misses';
   readonly workers: number;
   readonly allowSkipped: boolean;
   /** The detection engine (the benchmark's `--engine reference`). @default 'wasm' */
@@ -52,7 +55,7 @@ export function parseEvalArgs(args: readonly string[]): EvalCommandSettings {
     families.push(o);
   }
   if (v.json === true && v.list !== undefined) throw new UsageError('--json and --list cannot be used together');
-  const list = v.list === undefined ? undefined : choiceFlag('--list', stringOf(v, 'list'), 'false-alarms', ['false-alarms', 'misses'] as const);
+  const list = v.list === undefined ? undefined : choiceFlag('--list', stringOf(v, 'list'), 'false-alarms', ['false-alarms', 'warnings', 'misses'] as const);
   return {
     dir: positionals[0] as string,
     labels: stringOf(v, 'labels'),
@@ -68,7 +71,7 @@ export function parseEvalArgs(args: readonly string[]): EvalCommandSettings {
 
 /** The report as one JSON document (lists whole; runs without a label: the count and the first 20). */
 export function evalJson(r: EvalReport): string {
-  const { unlabelled, issues, ...rest } = r;
+  const { unlabelled, issues, notes: _notes, ...rest } = r;
   return `${JSON.stringify({ ...rest, unlabelled: unlabelled.length, unlabelledFirst: unlabelled.slice(0, 20), skipped: issues.length }, null, 2)}\n`;
 }
 
@@ -83,13 +86,17 @@ export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<nu
     throw e;
   }
   const report = await evaluate(source, options, { workers: s.workers, families: s.families, by: s.by });
-  for (const i of report.issues) io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+  // as scan prints them: secrets redacted, control characters escaped
+  const safe = (text: string): string => terminalSafe(redactSecrets(text));
+  for (const i of report.issues) io.stderr.write(`${safe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${safe(i.message)}\n`);
+  for (const n of report.notes) io.stderr.write(`${safe(n.file)}${n.line > 0 ? `:${n.line}` : ''}: ${safe(n.message)}\n`);
   if (report.onePhase.overall.sessions === 0) {
     io.stderr.write(`loopwatch eval: no run matched a label of ${source.labelsPath} (${source.inputs.length} run files, ${report.unlabelled.length} runs, ${source.labels.labels.size} labels); labels are matched by session id\n`);
     return 2;
   }
   if (s.output === 'json') io.stdout.write(evalJson(report));
   else if (s.output === 'false-alarms') io.stdout.write(listText(report.falseAlarms));
+  else if (s.output === 'warnings') io.stdout.write(listText(report.warnings));
   else if (s.output === 'misses') io.stdout.write(listText(report.misses));
   else io.stdout.write(evalText(report, { policy: s.preset ?? (s.config === undefined ? 'default' : s.config), engine: s.engine ?? 'wasm', by: s.by }));
   return report.issues.length > 0 && !s.allowSkipped ? 2 : 0;

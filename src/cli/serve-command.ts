@@ -11,12 +11,17 @@ import { BearerToken, isLoopback } from '../serve/bearer-token.js';
 import { DEFAULT_PORT, type ServeOptions } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { detectionOptions } from './detection-options.js';
+import { AGENTS } from '../hooks/agents.js';
+import { hookDetection } from '../hooks/hook-detection.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
+import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions } from '../serve/nats/nats-worker.js';
 import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
 import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
+import { NATS_CONNECTION_SPEC, connectWaitMs, natsAuth } from './nats-flags.js';
 import type { CommandIo } from './scan-command.js';
-import { UsageError } from './usage-error.js';
+import { UsageError, peerAsUsage } from './usage-error.js';
+import { NATS_PEERS, importPeers } from '../peers/optional-peers.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
@@ -37,10 +42,11 @@ const SERVE_FLAGS: FlagSpec = {
   'snapshot-every': { type: 'string' },
   'lease-ms': { type: 'string' },
   'worker-id': { type: 'string' },
+  ...NATS_CONNECTION_SPEC,
 };
 
 /** Flags that only a NATS worker takes, and those only the HTTP server takes. */
-const NATS_ONLY = ['partitions', 'snapshot-every', 'lease-ms', 'worker-id'];
+const NATS_ONLY = ['partitions', 'snapshot-every', 'lease-ms', 'worker-id', ...Object.keys(NATS_CONNECTION_SPEC)];
 const HTTP_ONLY = ['host', 'port', 'token-file', 'state-dir', 'no-state', 'body-limit', 'max-in-flight'];
 
 /** The default state directory for a port: `$XDG_STATE_HOME/loopwatch/serve-<port>` (or `~/.local/state/...`). */
@@ -68,7 +74,8 @@ function heldSessions(options: LoopDetectorOptions, requested: number, given: bo
 export function serveSettings(args: readonly string[]): ServeSettings {
   const { values: v } = parseFlags(args, SERVE_FLAGS, false);
   const nats = stringOf(v, 'nats');
-  const detection = detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config'));
+  // the coding agents' edit tools change the workspace (a new edit after a block: a fresh start), as in `loopwatch hook`
+  const detection = hookDetection(detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')), Object.values(AGENTS));
   const engine = { ...detection, maxSessions: heldSessions(detection, integerFlag('--max-sessions', stringOf(v, 'max-sessions'), 100_000, 1, 10_000_000), v['max-sessions'] !== undefined) };
   const given = (names: readonly string[]): string | undefined => names.find((n) => v[n] !== undefined);
   if (nats === undefined) {
@@ -78,13 +85,15 @@ export function serveSettings(args: readonly string[]): ServeSettings {
   }
   const stray = given(HTTP_ONLY);
   if (stray !== undefined) throw new UsageError(`--${stray} is for the HTTP server, not a NATS worker (--nats)`);
-  if (!/^(nats|tls):\/\/[^\s]+$/.test(nats) && !/^[\w.-]+:\d+$/.test(nats)) throw new UsageError(`--nats must be a server URL such as nats://127.0.0.1:4222, received "${nats}"`);
+  if (!nats.split(',').every((u) => /^(nats|tls):\/\/[^\s]+$/.test(u) || /^[\w.-]+:\d+$/.test(u))) throw new UsageError(`--nats must be a server URL such as nats://127.0.0.1:4222 (or several, separated by commas), received "${shownServers(nats)}"`);
   const workerId = stringOf(v, 'worker-id');
   if (workerId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(workerId)) throw new UsageError(`--worker-id must be 1 to 64 letters, digits, _ or -, received "${workerId}"`);
   return {
     kind: 'nats',
     options: {
       servers: nats,
+      auth: natsAuth(v),
+      connectWaitMs: connectWaitMs(v),
       engine,
       partitions: integerFlag('--partitions', stringOf(v, 'partitions'), DEFAULT_PARTITIONS, 1, 1024),
       snapshotEvery: integerFlag('--snapshot-every', stringOf(v, 'snapshot-every'), 100, 1, 1_000_000),
@@ -136,23 +145,37 @@ function stopSignal(): Promise<string> {
   });
 }
 
-/** A NATS worker until SIGTERM or SIGINT; then it releases its partitions (their sessions written) and exits 0. */
+/**
+ * A NATS worker until SIGTERM or SIGINT; then it releases its partitions (their sessions written) and exits
+ * 0. A server that cannot be reached at start is tried again (each attempt said on stderr) for
+ * --nats-connect-wait seconds, then the worker exits 1 (a runtime failure: the setup may well be right);
+ * credentials refused, no JetStream or a stream partitioned another way are a usage error (2).
+ */
 async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<number> {
   const say = (line: string): void => void io.stderr.write(`loopwatch serve: ${line}\n`);
+  const shown = shownServers(options.servers);
+  const redact = (text: string): string => redactConnection(text, options.servers, options.auth);
   const stopped = stopSignal();
-  // the NATS client is loaded only by a worker
-  const { NatsWorker } = await import('../serve/nats/nats-worker.js');
+  // the NATS client is loaded only by a worker (optional peer dependencies: missing, a usage error naming them)
+  const { NatsWorker } = await importPeers('--nats', NATS_PEERS, () => import('../serve/nats/nats-worker.js')).catch((e: unknown) => {
+    throw peerAsUsage(e);
+  });
   let worker: NatsWorkerType;
   try {
     worker = await NatsWorker.start({
       ...options,
+      onConnectRetry: (attempt, delayMs, problem) => say(`--nats ${shown}: ${problem}; trying again in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}, up to --nats-connect-wait ${(options.connectWaitMs ?? 0) / 1000} s)`),
       onEvent: (e) => say(e.type === 'session-lost' ? `session ${JSON.stringify(e.sessionId)} (partition ${e.partition}): state not kept: ${e.problem}` : `partition ${e.partition} ${e.type}`),
     });
   } catch (e) {
-    // an unreachable server, no JetStream, a stream partitioned another way: the setup, not a bug
-    throw new UsageError(`--nats ${String(options.servers)}: ${(e as Error).message}`);
+    if ((e as Error).name === 'NatsUnreachableError') {
+      say(`--nats ${shown}: ${redact((e as Error).message)}`);
+      return 1;
+    }
+    // credentials refused, no JetStream, a stream partitioned another way: the setup, not a bug
+    throw new UsageError(`--nats ${shown}: ${redact((e as Error).message)}`);
   }
-  say(`NATS worker on ${String(options.servers)}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 100} calls`);
+  say(`NATS worker on ${shown}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 100} calls`);
   const signal = await stopped;
   say(`${signal}: releasing partitions ${worker.partitions().join(', ') || '(none)'}`);
   await worker.stop();
@@ -177,6 +200,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   const stopped = stopSignal(); // listening before saying so: a caller may signal as soon as it reads the line
   const { restored, problems } = server.restoreReport;
   for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
+  if (server.metricsUnavailable !== null) io.stderr.write(`loopwatch serve: GET /metrics answers 501: ${server.metricsUnavailable.message.replace(/^loopwatch: /, '')}\n`);
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}\n`);
   const signal = await stopped;
   io.stderr.write(`loopwatch serve: ${signal}: finishing requests in flight\n`);

@@ -1,12 +1,13 @@
 /**
  * An evaluation of loopwatch on labelled runs: the runs replayed one-phase (each call checked after it
  * ran) and two-phase (proposed before, recorded after), judged against their labels, and tabled per
- * family (or per agent) and overall; the runs behind each false alarm (a `submitted` run broken) and each
- * miss (a `step_limit` run never warned), in either replay.
+ * family (or per agent) and overall; the runs behind each false alarm (a `submitted` run or an `interactive`
+ * session broken), each warning on an interactive session and each miss (a `step_limit` run never warned),
+ * in either replay.
  */
-import type { TraceIssue } from '../formats/trace-record.js';
+import type { TraceIssue, TraceNote } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
-import { type EvalTable, type JudgedRun, evalTable } from './eval-row.js';
+import { type EvalTable, INTERACTIVE, type JudgedRun, evalTable } from './eval-row.js';
 import type { EvalSource } from './eval-source.js';
 import { type FamilyOverride, familyOf } from './families.js';
 import { labelFor } from './labels.js';
@@ -37,8 +38,12 @@ export interface ListedRun {
 export interface EvalReport {
   readonly onePhase: EvalTable;
   readonly twoPhase: EvalTable;
-  /** `submitted` runs that reached break in either replay. */
+  /** `submitted` runs and `interactive` sessions (but those labelled as genuine loops) that reached break in either replay. */
   readonly falseAlarms: readonly ListedRun[];
+  /** `interactive` sessions warned in either replay and broken in neither (the cost of warnings on ordinary work). */
+  readonly warnings: readonly ListedRun[];
+  /** `interactive` sessions labelled as holding a genuine loop (`loop: true`), as each replay saw them. */
+  readonly loops: readonly ListedRun[];
   /** `step_limit` runs never warned in either replay. */
   readonly misses: readonly ListedRun[];
   /** Runs without a label (not judged). */
@@ -47,6 +52,8 @@ export interface EvalReport {
   readonly unmatchedLabels: number;
   /** Skipped inputs, lines and labels. */
   readonly issues: readonly TraceIssue[];
+  /** Parts of inputs passed over on purpose (copies of calls read elsewhere), said once each. */
+  readonly notes: readonly TraceNote[];
   readonly calls: number;
   readonly millis: { readonly onePhase: number; readonly twoPhase: number };
 }
@@ -68,6 +75,11 @@ function listRuns(one: readonly JudgedRun[], two: readonly JudgedRun[], pick: (r
   return out;
 }
 
+/** Whether a listed run reached break in either replay. */
+function brokenIn(l: ListedRun): boolean {
+  return (l.onePhase?.firstBreak ?? null) !== null || (l.twoPhase?.firstBreak ?? null) !== null;
+}
+
 /** Evaluates the runs of `source` with detection `options`. */
 export async function evaluate(source: EvalSource, options: LoopDetectorOptions = {}, settings: EvalSettings = {}): Promise<EvalReport> {
   const labels = source.labels.labels;
@@ -76,7 +88,7 @@ export async function evaluate(source: EvalSource, options: LoopDetectorOptions 
     const l = labelFor(labels, session);
     if (l === undefined) return undefined;
     matched.add(l.session);
-    return { agent: l.agent, family: familyOf(l.agent, settings.families), exitStatus: l.exitStatus };
+    return { agent: l.agent, family: familyOf(l.agent, settings.families), exitStatus: l.exitStatus, loop: l.loop };
   };
   const one = await replayOnePhase(source.inputs, options, judge, settings.workers ?? 0);
   const two = await replayTwoPhase(source.inputs, options, judge);
@@ -84,11 +96,14 @@ export async function evaluate(source: EvalSource, options: LoopDetectorOptions 
   return {
     onePhase: evalTable(one.runs, key),
     twoPhase: evalTable(two.runs, key),
-    falseAlarms: listRuns(one.runs, two.runs, (r) => r.exitStatus === 'submitted' && r.firstBreak !== null),
+    falseAlarms: listRuns(one.runs, two.runs, (r) => (r.exitStatus === 'submitted' || (r.exitStatus === INTERACTIVE && !r.loop)) && r.firstBreak !== null),
+    warnings: listRuns(one.runs, two.runs, (r) => r.exitStatus === INTERACTIVE && !r.loop && r.warned).filter((l) => !brokenIn(l)),
+    loops: listRuns(one.runs, two.runs, (r) => r.exitStatus === INTERACTIVE && r.loop),
     misses: listRuns(one.runs, two.runs, (r) => r.exitStatus === 'step_limit' && !r.warned),
     unlabelled: one.unlabelled,
     unmatchedLabels: labels.size - matched.size,
     issues: [...source.issues, ...source.labels.issues, ...one.issues],
+    notes: one.notes ?? [],
     calls: one.calls,
     millis: { onePhase: one.millis, twoPhase: two.millis },
   };

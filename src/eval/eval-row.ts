@@ -4,6 +4,9 @@
  * - `step_limit` runs warned (a message shown at some point) and broken (a break: the run would have
  *   been stopped or turned): runs stuck until their step cap, which detection should catch;
  * - `submitted` runs warned and broken: runs the agent finished, which a break would have destroyed;
+ * - `interactive` sessions warned and broken: a person's session (Claude Code, Codex, ...), ordinary work
+ *   where every break is a false alarm and every warning a cost (noise in the model's context); sessions
+ *   labelled as holding a genuine loop are counted apart (they should be warned or broken);
  * - the median call index of the first break;
  * - calls a break would have saved in runs ended on a limit (step, cost or context), of all their calls.
  * Every share comes with its 95% Wilson interval.
@@ -13,6 +16,9 @@ import { type Share, share } from './wilson.js';
 /** Exit statuses that mean the run was cut off by a limit rather than finishing. */
 export const LIMIT_STATUSES: readonly string[] = ['step_limit', 'exit_cost', 'exit_context'];
 
+/** The exit status of a person's interactive session: judged like finished work, warnings counted as a cost. */
+export const INTERACTIVE = 'interactive';
+
 /** One run as an evaluation judged it. */
 export interface JudgedRun {
   readonly session: string;
@@ -20,6 +26,8 @@ export interface JudgedRun {
   readonly agent: string | undefined;
   readonly family: string;
   readonly exitStatus: string;
+  /** Whether the label says the run holds a genuine loop (an interactive session that should be flagged). */
+  readonly loop: boolean;
   /** Calls in the run. */
   readonly calls: number;
   /** Whether the model was shown a message (a verdict at warn or above). */
@@ -41,6 +49,14 @@ export interface EvalRow {
   readonly stepLimitBroken: Share;
   readonly submittedWarned: Share;
   readonly submittedBroken: Share;
+  /** `interactive` sessions that were shown a message (a cost on ordinary work). */
+  readonly interactiveWarned: Share;
+  /** `interactive` sessions broken (each a false alarm). */
+  readonly interactiveBroken: Share;
+  /** `interactive` sessions labelled as genuine loops that were warned (kept out of the two shares above). */
+  readonly interactiveLoopWarned: Share;
+  /** `interactive` sessions labelled as genuine loops that were broken. */
+  readonly interactiveLoopBroken: Share;
   /** Median call index of the first break, over runs that reached one. */
   readonly medianFirstBreak: number | null;
   readonly savedCalls: number;
@@ -69,6 +85,12 @@ export function evalRow(group: string, runs: readonly JudgedRun[]): EvalRow {
   let submitted = 0;
   let subWarned = 0;
   let subBroken = 0;
+  let interactive = 0;
+  let intWarned = 0;
+  let intBroken = 0;
+  let loops = 0;
+  let loopWarned = 0;
+  let loopBroken = 0;
   let savedCalls = 0;
   let limitCalls = 0;
   const firstBreaks: number[] = [];
@@ -84,6 +106,14 @@ export function evalRow(group: string, runs: readonly JudgedRun[]): EvalRow {
       submitted++;
       if (r.warned) subWarned++;
       if (broken) subBroken++;
+    } else if (r.exitStatus === INTERACTIVE && r.loop) {
+      loops++;
+      if (r.warned) loopWarned++;
+      if (broken) loopBroken++;
+    } else if (r.exitStatus === INTERACTIVE) {
+      interactive++;
+      if (r.warned) intWarned++;
+      if (broken) intBroken++;
     }
     if (LIMIT_STATUSES.includes(r.exitStatus)) {
       limitCalls += r.calls;
@@ -98,6 +128,10 @@ export function evalRow(group: string, runs: readonly JudgedRun[]): EvalRow {
     stepLimitBroken: share(slBroken, stepLimit),
     submittedWarned: share(subWarned, submitted),
     submittedBroken: share(subBroken, submitted),
+    interactiveWarned: share(intWarned, interactive),
+    interactiveBroken: share(intBroken, interactive),
+    interactiveLoopWarned: share(loopWarned, loops),
+    interactiveLoopBroken: share(loopBroken, loops),
     medianFirstBreak: median(firstBreaks),
     savedCalls,
     limitCalls,

@@ -10,6 +10,9 @@
  * | `SWE-agent` | `swe-agent` (after the two above) |
  * | `tau-bench` | `tau-bench`, `tau2`, `tau-2`, `tau_bench` |
  * | `ReAct` | `react`, `reflexion` |
+ * | `claude-code` | `claude-code`, `claude code` (Claude Code transcripts) |
+ * | `codex` | `codex` (Codex CLI rollouts) |
+ * | `gemini-cli` | `gemini-cli`, `gemini cli` (Gemini CLI chats) |
  *
  * Any other agent is a family of its own, named as the label names it; a label without `agent` is in
  * `(no agent)`. Overrides (`PATTERN=FAMILY`, the CLI's `--family`) are tried first, in order: a
@@ -29,6 +32,9 @@ export const FAMILY_RULES: readonly FamilyRule[] = Object.freeze([
   { pattern: /\bswe-agent\b/i, family: 'SWE-agent' },
   { pattern: /\btau(?:-?2|[-_]bench)/i, family: 'tau-bench' },
   { pattern: /\b(?:react|reflexion)\b/i, family: 'ReAct' },
+  { pattern: /\bclaude[- ]code\b/i, family: 'claude-code' },
+  { pattern: /\bcodex\b/i, family: 'codex' },
+  { pattern: /\bgemini[- ]cli\b/i, family: 'gemini-cli' },
 ]);
 
 /** The family of sessions whose label names no agent. */

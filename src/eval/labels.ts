@@ -8,8 +8,11 @@
  *
  * - `session` (required, non-empty string): the run's session id, as the trace reader names it;
  * - `exit_status` (required, string): `submitted` (the agent finished), `step_limit` (cut off by its step
- *   cap), `exit_cost`, `exit_context` (other limits), or anything else (counted, never judged);
- * - `agent` (optional, string): what produced the run, for the per-family tables (see families.ts).
+ *   cap), `exit_cost`, `exit_context` (other limits), `interactive` (a person's session: ordinary work), or
+ *   anything else (counted, never judged);
+ * - `agent` (optional, string): what produced the run, for the per-family tables (see families.ts);
+ * - `loop` (optional, `true`): an interactive session that holds a genuine loop, which should be warned or
+ *   broken: judged apart from ordinary work.
  * Other fields are ignored. A line that is not such an object, or labels a session labelled before, is an
  * issue naming the file and line; the other lines are still read.
  *
@@ -28,6 +31,8 @@ export interface SessionLabel {
   readonly session: string;
   readonly exitStatus: string;
   readonly agent: string | undefined;
+  /** Whether the label says the session holds a genuine loop (`"loop": true`). */
+  readonly loop: boolean;
 }
 
 /** The labels of a file by session id, and the lines that could not be read. */
@@ -50,7 +55,7 @@ function parseLine(text: string, file: string, line: number): SessionLabel | Tra
   if (typeof o.session !== 'string' || o.session === '') return issue('bad-record', file, line, `"session" must be a non-empty string, received ${JSON.stringify(o.session) ?? 'nothing'}`);
   if (typeof o.exit_status !== 'string') return issue('bad-record', file, line, `"exit_status" must be a string, received ${JSON.stringify(o.exit_status) ?? 'nothing'}`);
   if (o.agent !== undefined && o.agent !== null && typeof o.agent !== 'string') return issue('bad-record', file, line, `"agent" must be a string when given, received ${JSON.stringify(o.agent)}`);
-  return { session: o.session, exitStatus: o.exit_status, agent: typeof o.agent === 'string' ? o.agent : undefined };
+  return { session: o.session, exitStatus: o.exit_status, agent: typeof o.agent === 'string' ? o.agent : undefined, loop: o.loop === true };
 }
 
 /** Reads a label file (plain or gzip). An unreadable file is one issue and no labels. */

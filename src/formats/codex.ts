@@ -10,9 +10,13 @@
  * `{id, timestamp, instructions}`, then bare items and `{record_type: "state"}` lines) read the same.
  *
  * A turn is the run of assistant items (messages, reasoning, calls) between tool outputs or user messages:
- * its calls share the text of its assistant messages and its `round` (0-based). One session per input.
+ * its calls share its `round` (0-based), and the text of its assistant messages, said once, is the text of
+ * its first call. One session per input, named by the first `session_meta`: a resumed or forked session's
+ * rollout carries the parent's `session_meta` and calls again, with their `call_id`s, and a call id is read
+ * once (call-ids.ts), its replayed call and output passed over.
  */
 import { describe } from '../options/checks.js';
+import { CallIds } from './call-ids.js';
 import { codexOutcome } from './codex-output.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type HeldCall } from './held-calls.js';
@@ -31,6 +35,7 @@ export function createCodexReader(input: InputName): FormatReader {
   let round = -1;
   let turnCalls: HeldCall[] | null = null;
   let turnText: string[] = [];
+  const ids = new CallIds<true>();
   const held = (): HeldCalls => (calls ??= new HeldCalls(metaId ?? input.name));
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
   const openTurn = (): HeldCall[] => {
@@ -51,13 +56,16 @@ export function createCodexReader(input: InputName): FormatReader {
       if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${type} has no name (received ${describe(tool)})`);
       const args = type === 'function_call' ? parseArguments(it.arguments) : type === 'custom_tool_call' ? it.input : it.action;
       const id = typeof it.call_id === 'string' ? it.call_id : typeof it.id === 'string' ? it.id : undefined;
-      const text = turnText.length === 0 ? undefined : turnText.join('\n');
+      const text = turnText.length === 0 || turn.length > 0 ? undefined : turnText.join('\n'); // said once: the turn's first call
       const noOutput = type === 'web_search_call' ? { result: undefined, errorInfo: 'unknown' as const } : null;
+      if (noOutput === null && id !== undefined && !ids.call(id, true)) return; // the parent's call, replayed
       turn.push(held().hold(noOutput === null ? id : undefined, { tool, args, text, round, ...at }, noOutput));
     } else if (typeof type === 'string' && OUTPUTS.has(type)) {
       turnCalls = null;
       if (typeof it.call_id !== 'string') return yield bad(unit, `${type} has no string "call_id" (received ${describe(it.call_id)})`);
-      if (!held().settle(it.call_id, codexOutcome(it.output))) {
+      const met = ids.result(it.call_id);
+      if (met.kind === 'replay') return; // the parent's output, replayed
+      if (met.kind === 'unknown' || !held().settle(it.call_id, codexOutcome(it.output))) {
         yield issue('unpaired-result', unit.file, unit.line, `result for call id ${JSON.stringify(it.call_id)} has no call waiting in session ${JSON.stringify(held().session)}; skipped`);
       }
     } else if (type === 'reasoning') {
@@ -71,7 +79,7 @@ export function createCodexReader(input: InputName): FormatReader {
       const t = contentText(it.content);
       if (typeof t !== 'string' || t === '') return;
       turnText.push(t);
-      for (const c of turn) c.text = turnText.join('\n');
+      if (turn[0] !== undefined) turn[0].text = turnText.join('\n');
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import { isRecord } from './json-value.js';
 import { TRAJ_FILE } from './detect-layout.js';
+import { resourceList } from './otlp-json.js';
 import { FORMAT_NAMES, type FormatName } from './trace-record.js';
 
 /** A format guess for one record. */
@@ -27,6 +28,7 @@ export const FORMAT_TITLES: Readonly<Record<FormatName, string>> = {
   otel: 'OpenTelemetry spans (OTLP/JSON)',
   hooks: 'hook payloads',
   openhands: 'OpenHands events',
+  'gemini-cli': 'Gemini CLI chats',
 };
 
 /** The formats by title, for an input none of them fits: "a, b, ... or z". */
@@ -41,9 +43,20 @@ const RESPONSES_ITEMS = new Set(['function_call', 'function_call_output', 'custo
 const RESPONSES_PARTS = new Set(['output_text', 'input_text', 'refusal']);
 const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
 
+/** Whether `m` is a Gemini API content with a mark of one: a `model` turn, or a function call or response among its parts. */
+function isGeminiContent(m: Readonly<Record<string, unknown>>): boolean {
+  return Array.isArray(m.parts) && (m.role === 'model' || m.parts.some((p) => isRecord(p) && (isRecord(p.functionCall) || isRecord(p.functionResponse))));
+}
+
+/** Whether `m` is an entry of Gemini CLI's `logs.json` (the prompts typed): `{sessionId, messageId, type, message, timestamp}`. */
+export function isGeminiLogEntry(m: unknown): boolean {
+  return isRecord(m) && typeof m.sessionId === 'string' && typeof m.messageId === 'number' && typeof m.message === 'string';
+}
+
 /** The format a message or item says it is in, if it carries a mark of one. */
 function markOf(m: unknown): FormatName | null {
   if (!isRecord(m)) return null;
+  if (m.type === 'gemini' || isGeminiContent(m) || isGeminiLogEntry(m)) return 'gemini-cli';
   if (Array.isArray(m.tool_calls) || m.role === 'tool' || m.role === 'function' || isRecord(m.function_call)) return 'openai-chat';
   if (typeof m.type === 'string' && RESPONSES_ITEMS.has(m.type)) return 'openai-responses';
   if (Array.isArray(m.content)) {
@@ -75,9 +88,11 @@ function fromParts(parts: readonly unknown[], fallback: FormatName): FormatGuess
  * streamed formats: a `type` with a `sessionId` (or a `summary`, `file-history-snapshot` or
  * `queue-operation` line) is a Claude Code transcript; a `session_meta`, `response_item`, `event_msg`,
  * `turn_context` or `compacted` line with a `payload` (or a 2025 rollout's first line, `{id, timestamp,
- * instructions}`) is a Codex CLI rollout; an object with a `resourceSpans` array is an OTLP/JSON trace export;
+ * instructions}`) is a Codex CLI rollout; an object with a `resourceSpans` array is an OTLP/JSON trace export,
+ * one with a `batches` array of span resources (or either under `trace`) a Grafana Tempo trace;
  * one with a string `hook_event_name` is a hook payload; an `action` or `observation` with its `source` is an
- * OpenHands event, and an `instance_id` with a `history` of them an OpenHands evaluation output line.
+ * OpenHands event, and an `instance_id` (evaluation) or `issue` (resolver) with a `history` of actions and
+ * observations (with their source or, older, flattened without it) an OpenHands output line.
  */
 export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (TRAJ_FILE.test(file)) return { format: 'swe-agent', decisive: true };
@@ -85,9 +100,20 @@ export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (!isRecord(value)) return null;
   if (Array.isArray(value.trajectory)) return { format: 'swe-agent', decisive: true };
   if (typeof value.tool === 'string') return { format: 'events', decisive: true };
+  if (isGeminiChat(value)) return { format: 'gemini-cli', decisive: true };
   if (Array.isArray(value.messages)) return fromParts(value.messages, value.system !== undefined ? 'anthropic' : 'openai-chat');
   if (Array.isArray(value.items) || Array.isArray(value.input) || Array.isArray(value.output)) return { format: 'openai-responses', decisive: true };
   return streamedFormat(value);
+}
+
+/**
+ * Whether `value` is a Gemini CLI chat or a line of one: `sessionId` and `projectHash` (the document, or the
+ * first line of a JSON Lines chat), a `gemini` message, or a checkpoint `{history}` of contents.
+ */
+function isGeminiChat(value: Readonly<Record<string, unknown>>): boolean {
+  if (typeof value.sessionId === 'string' && typeof value.projectHash === 'string') return true;
+  if (value.type === 'gemini' && typeof value.id === 'string') return true;
+  return Array.isArray(value.history) && value.history.some((c) => isRecord(c) && isGeminiContent(c));
 }
 
 /** Whether `e` is an OpenHands event: an action or observation with its source. */
@@ -95,14 +121,33 @@ function isOpenHandsEvent(e: unknown): boolean {
   return isRecord(e) && typeof e.source === 'string' && (typeof e.action === 'string' || typeof e.observation === 'string');
 }
 
+/**
+ * An OTLP/JSON export (`resourceSpans`), or a Grafana Tempo trace (`batches`, or either under `trace`) whose
+ * first resource holds span scopes or a resource (an empty one tells nothing yet).
+ */
+function otelGuess(value: Record<string, unknown>): FormatGuess | null {
+  if (Array.isArray(value.resourceSpans)) return { format: 'otel', decisive: true };
+  const found = resourceList(value);
+  if (found === null) return null;
+  const [first] = found.list;
+  if (first === undefined) return { format: 'otel', decisive: false };
+  return isRecord(first) && (Array.isArray(first.scopeSpans) || Array.isArray(first.instrumentationLibrarySpans) || isRecord(first.resource)) ? { format: 'otel', decisive: true } : null;
+}
+
+/** Whether `e` is an event of an output line's history: an action or observation (flattened, older ones have no source). */
+function isHistoryEvent(e: unknown): boolean {
+  return isRecord(e) && (typeof e.action === 'string' || typeof e.observation === 'string');
+}
+
 /** The line-per-event formats: each line says which it is. */
 function streamedFormat(value: Record<string, unknown>): FormatGuess | null {
-  if (Array.isArray(value.resourceSpans)) return { format: 'otel', decisive: true };
+  const otel = otelGuess(value);
+  if (otel !== null) return otel;
   if (typeof value.hook_event_name === 'string') return { format: 'hooks', decisive: true };
   if (isOpenHandsEvent(value)) return { format: 'openhands', decisive: true };
-  if (Array.isArray(value.history) && (typeof value.instance_id === 'string' || typeof value.instance_id === 'number')) {
+  if (Array.isArray(value.history) && (typeof value.instance_id === 'string' || typeof value.instance_id === 'number' || isRecord(value.issue))) {
     if (value.history.length === 0) return { format: 'openhands', decisive: false };
-    if (value.history.some(isOpenHandsEvent)) return { format: 'openhands', decisive: true };
+    if (value.history.some(isHistoryEvent)) return { format: 'openhands', decisive: true };
   }
   const type = value.type;
   if (typeof type === 'string' && (typeof value.sessionId === 'string' || CLAUDE_CODE_LINES.has(type))) return { format: 'claude-code', decisive: true };

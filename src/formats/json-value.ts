@@ -1,8 +1,10 @@
 /**
  * Small helpers over parsed JSON shared by the readers: a parse that reports instead of throwing (and
- * refuses pathological nesting), the text of message content, tool arguments, and a record's session id.
+ * refuses pathological nesting), the text of message content (images as placeholders), tool arguments,
+ * and a record's session id.
  */
 import { describe } from '../options/checks.js';
+import { imagePlaceholder } from './image-part.js';
 import { MAX_NESTING } from './trace-record.js';
 
 /** A parsed JSON text, or why it is not one. */
@@ -63,14 +65,17 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 
 /**
  * The text of message content: a string as is; an array of parts whose every part carries a string `text`
- * (`text`, `output_text`, `input_text` parts) as those texts joined by newlines; anything else as given.
+ * (`text`, `output_text`, `input_text` parts) or is an image block (see image-part.ts: a short placeholder
+ * in place of its base64) as those texts joined by newlines; anything else as given.
  */
 export function contentText(content: unknown): unknown {
   if (!Array.isArray(content)) return content;
   const texts: string[] = [];
   for (const part of content) {
-    if (!isRecord(part) || typeof part.text !== 'string') return content;
-    texts.push(part.text);
+    if (!isRecord(part)) return content;
+    const text = typeof part.text === 'string' ? part.text : imagePlaceholder(part);
+    if (text === null) return content;
+    texts.push(text);
   }
   return texts.join('\n');
 }

@@ -1,13 +1,13 @@
 /**
  * OpenTelemetry GenAI spans in OTLP/JSON: a document `{resourceSpans: [{resource, scopeSpans: [{scope,
- * spans}]}]}`, or a collector file-exporter dump with one such export per line. Each span whose
- * `gen_ai.operation.name` is `execute_tool` is a call: the tool `gen_ai.tool.name`, the args
- * `gen_ai.tool.call.arguments` (parsed when JSON text; left unset when not recorded, and the call is then
- * compared by tool name alone), the result `gen_ai.tool.call.result`. A span with status code 2 (error) or
- * an `error.type` is a known failure (`event.error` the status message, else the error type); any other is
- * a known success. Other spans are passed over, but a `gen_ai.conversation.id` on any span of a trace names
- * the session of the trace's tool spans that carry none; without one the session is the trace id. Ids may be
- * hex or base64 and are compared as hex.
+ * spans}]}]}`, a collector file-exporter dump with one such export per line, or a trace as Grafana Tempo's
+ * API returns it (`{batches: [...]}`, or `{trace: {resourceSpans: [...]}}` from its v2 API; older exports
+ * name the scope lists `instrumentationLibrarySpans`). Each tool span is a call (see otel-tool-span.ts for
+ * which spans are, and how Google ADK's attributes read): the tool, the args (parsed when JSON text; left
+ * unset when not recorded, and the call is then compared by tool name alone), the result, and whether it
+ * failed. Other spans are passed over, but a `gen_ai.conversation.id` (or ADK's
+ * `gcp.vertex.agent.session_id`) on any span of a trace names the session of the trace's tool spans that
+ * carry none; without one the session is the trace id. Ids may be hex or base64 and are compared as hex.
  *
  * Exporters write spans as they end, not as they start, so calls are held and released ordered by
  * `startTimeUnixNano` within each session: all of an input's calls when it has at most
@@ -17,8 +17,9 @@
 import { describe } from '../options/checks.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import type { Outcome } from './held-calls.js';
-import { isRecord, parseArguments } from './json-value.js';
-import { attributeMap, otlpId, unixNano } from './otlp-json.js';
+import { isRecord } from './json-value.js';
+import { attributeMap, otlpId, resourceList, unixNano } from './otlp-json.js';
+import { spanToolCall } from './otel-tool-span.js';
 import type { RecordUnit } from './read-records.js';
 import { toolEvent } from './session-calls.js';
 import { type TraceItem, issue } from './trace-record.js';
@@ -39,7 +40,8 @@ interface SpanCall {
   readonly line: number;
 }
 
-const isErrorStatus = (status: unknown): boolean => isRecord(status) && (status.code === 2 || status.code === 'STATUS_CODE_ERROR');
+/** Attributes naming a span's conversation, in order of preference. */
+const CONVERSATION_KEYS = ['gen_ai.conversation.id', 'gcp.vertex.agent.session_id'] as const;
 const idText = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
 
 /** A reader of OTLP/JSON GenAI spans for `input`. */
@@ -54,21 +56,16 @@ export function createOtelReader(input: InputName): FormatReader {
     const attrs = attributeMap(s.attributes);
     const traceId = otlpId(s.traceId, 16);
     if (traceId === null) return yield bad(unit, `${where}: "traceId" must be 16 bytes in hex or base64, received ${describe(s.traceId)}`);
-    const conversation = idText(attrs.get('gen_ai.conversation.id'));
+    let conversation: string | undefined;
+    for (const k of CONVERSATION_KEYS) conversation ??= idText(attrs.get(k));
     if (conversation !== undefined && !conversations.has(traceId)) {
       conversations.set(traceId, conversation);
       if (conversations.size > MAX_TRACES) conversations.delete(conversations.keys().next().value!);
     }
-    if (attrs.get('gen_ai.operation.name') !== 'execute_tool') return;
-    const tool = attrs.get('gen_ai.tool.name');
-    if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${where}: execute_tool span without a "gen_ai.tool.name" (received ${describe(tool)})`);
-    const args = attrs.has('gen_ai.tool.call.arguments') ? parseArguments(attrs.get('gen_ai.tool.call.arguments')) : undefined;
-    const result = attrs.get('gen_ai.tool.call.result');
-    const errorType = attrs.get('error.type');
-    const failed = isErrorStatus(s.status) || (errorType !== undefined && errorType !== '');
-    const message = isRecord(s.status) && typeof s.status.message === 'string' && s.status.message !== '' ? s.status.message : undefined;
-    const outcome: Outcome = failed ? { result, error: message ?? errorType ?? true, errorInfo: 'known' } : { result, errorInfo: 'absent' };
-    held.push({ conversation, traceId, start: unixNano(s.startTimeUnixNano) ?? 0n, seq: seq++, tool, args, outcome, line: unit.line });
+    const call = spanToolCall(s, attrs);
+    if (call === null) return;
+    if ('bad' in call) return yield bad(unit, `${where}: ${call.bad}`);
+    held.push({ conversation, traceId, start: unixNano(s.startTimeUnixNano) ?? 0n, seq: seq++, tool: call.tool, args: call.args, outcome: call.outcome, line: unit.line });
   }
 
   /** Releases the `n` earliest-starting calls held. */
@@ -83,19 +80,20 @@ export function createOtelReader(input: InputName): FormatReader {
 
   return {
     *record(unit: RecordUnit): Generator<TraceItem> {
-      const v = unit.value;
-      if (!isRecord(v) || !Array.isArray(v.resourceSpans)) return yield bad(unit, `expected an OTLP/JSON trace export (an object with a "resourceSpans" array), received ${isRecord(v) ? 'an object without one' : describe(v)}`);
-      for (let r = 0; r < v.resourceSpans.length; r++) {
-        const rs: unknown = v.resourceSpans[r];
+      const found = resourceList(unit.value);
+      if (found === null) return yield bad(unit, `expected an OTLP/JSON trace export (an object with a "resourceSpans" or "batches" array), received ${isRecord(unit.value) ? 'an object without one' : describe(unit.value)}`);
+      const { key, list } = found;
+      for (let r = 0; r < list.length; r++) {
+        const rs: unknown = list[r];
         const scopes = isRecord(rs) ? (rs.scopeSpans ?? rs.instrumentationLibrarySpans) : undefined;
         if (!Array.isArray(scopes)) {
-          yield bad(unit, `resourceSpans[${r}] has no "scopeSpans" array`);
+          yield bad(unit, `${key}[${r}] has no "scopeSpans" array`);
           continue;
         }
         for (let k = 0; k < scopes.length; k++) {
           const spans: unknown = isRecord(scopes[k]) ? (scopes[k] as Record<string, unknown>).spans : undefined;
           if (!Array.isArray(spans)) continue;
-          for (let i = 0; i < spans.length; i++) yield* span(spans[i], unit, `resourceSpans[${r}].scopeSpans[${k}].spans[${i}]`);
+          for (let i = 0; i < spans.length; i++) yield* span(spans[i], unit, `${key}[${r}].scopeSpans[${k}].spans[${i}]`);
         }
       }
       if (held.length > MAX_HELD_SPANS) yield* release(held.length - MAX_HELD_SPANS / 2);

@@ -1,10 +1,23 @@
 /**
- * Reading OTLP/JSON as plain values: attribute lists (`[{key, value: AnyValue}]`) as a map of JS values,
- * span and trace ids as lowercase hex, timestamps as bigints. The OTLP/JSON spec writes ids in hex; dumps
+ * Reading OTLP/JSON as plain values: an export's resource list (as exporters and Grafana Tempo write it),
+ * attribute lists (`[{key, value: AnyValue}]`) as a map of JS values, span and trace ids as lowercase hex,
+ * timestamps as bigints. The OTLP/JSON spec writes ids in hex; dumps
  * made with a generic protobuf-to-JSON mapping write them in base64: both are accepted (a 16-byte trace id is
  * 32 hex digits or 24 base64 characters, so the two never read alike).
  */
 import { isRecord } from './json-value.js';
+
+/**
+ * The resource list of an export: `resourceSpans` (OTLP/JSON), `batches` (Grafana Tempo), either under
+ * `trace` (Tempo's v2 API); null when `v` has none.
+ */
+export function resourceList(v: unknown): { readonly key: string; readonly list: readonly unknown[] } | null {
+  if (!isRecord(v)) return null;
+  const doc = isRecord(v.trace) && v.resourceSpans === undefined && v.batches === undefined ? v.trace : v;
+  if (Array.isArray(doc.resourceSpans)) return { key: 'resourceSpans', list: doc.resourceSpans };
+  if (Array.isArray(doc.batches)) return { key: 'batches', list: doc.batches };
+  return null;
+}
 
 /** An OTLP `AnyValue` as a JS value: strings, numbers, booleans, arrays and objects; undefined when empty or unknown. */
 export function anyValue(v: unknown): unknown {

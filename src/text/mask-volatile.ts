@@ -6,8 +6,10 @@
  * Rules, applied left to right to the first `limit` bytes:
  * - runs of white space (space, tab, CR, LF, VT, FF) become one space; leading and trailing ones go;
  * - a quoted part (`"…"`, `'…'` or backticks, at most 200 bytes, no line break) becomes `<q>`;
- * - a word (a run of bytes that are not white space, quotes or `( ) [ ] { } , ; < > =`) holding `/` or `\`
- *   is a path or URL and becomes `<path>`;
+ * - a word (a run of bytes that are not white space, quotes or `( ) [ ] { } , ; < > =`) labelled an id, right
+ *   after the word `ID:` (any case) and white space, becomes `<id>` whatever it holds (`Chunk ID: f800eb`,
+ *   the header Codex puts on a running command's output, reads `Chunk ID: <id>`);
+ * - a word holding `/` or `\` is a path or URL and becomes `<path>`;
  * - inside other words, each run of ASCII letters, digits and `_` that holds a digit becomes `<id>` when it
  *   is 7 or more hex digits, else has each run of digits replaced by `<n>` (`line42` → `line<n>`,
  *   `10:01:22` → `<n>:<n>:<n>`, `9f86d081` → `<id>`);
@@ -41,6 +43,11 @@ function isDigit(b: number): boolean {
 
 function isHex(b: number): boolean {
   return isDigit(b) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
+}
+
+/** Whether `src[i, j)` is the word `ID:` (any case), the label of an id. */
+function isIdLabel(src: Uint8Array, i: number, j: number): boolean {
+  return j - i === 3 && ((src[i] as number) | 0x20) === 0x69 && ((src[i + 1] as number) | 0x20) === 0x64 && src[i + 2] === 0x3a;
 }
 
 let out = new Uint8Array(MASK_LIMIT * 6 + 8);
@@ -94,6 +101,21 @@ export function maskBytes(src: Uint8Array, len: number, limit: number = MASK_LIM
       const c = src[j] as number;
       if (c === 0x2f || c === 0x5c) slash = true;
       j++;
+    }
+    if (isIdLabel(src, i, j)) {
+      for (let x = i; x < j; x++) out[o++] = src[x] as number;
+      let w = j;
+      while (w < n && CLASS[src[w] as number] === 1) w++;
+      if (w > j && w < n && CLASS[src[w] as number] === 0) {
+        // the labelled word, masked whole
+        let t = w;
+        while (t < n && CLASS[src[t] as number] === 0) t++;
+        out[o++] = 0x20;
+        emit(ID);
+        j = t;
+      }
+      i = j;
+      continue;
     }
     if (slash) {
       emit(PATH);

@@ -1,6 +1,8 @@
 /**
  * An evaluation as a readable report: the one-phase and the two-phase table (per family or agent, then
- * every run), each share with its 95% interval, then the runs behind each false alarm and each miss.
+ * every run), each share with its 95% interval, then the runs behind each false alarm, each warning on an
+ * interactive session and each miss. The benchmark columns (step_limit, submitted) are shown unless every
+ * run is an interactive session; the interactive columns when there is one.
  */
 import type { EvalRow, EvalTable, JudgedRun } from '../../eval/eval-row.js';
 import type { EvalReport, ListedRun } from '../../eval/eval-report.js';
@@ -21,37 +23,67 @@ function cell(s: string, width: number): string {
 
 const SHARE = 19;
 
-function header(title: string): string {
-  return `${cell(title, 24)} ${'runs'.padStart(6)} ${'step_limit'.padStart(10)} ${cell('warned', SHARE)} ${cell('broken', SHARE)} ${'submitted'.padStart(9)} ${cell('warned', SHARE)} ${cell('broken', SHARE)} ${'1st brk'.padStart(7)} ${'saved/limit calls'.padStart(17)}`;
+/** Which groups of columns a report shows. */
+interface Columns {
+  readonly bench: boolean;
+  readonly interactive: boolean;
 }
 
-function line(r: EvalRow): string {
+function columnsOf(report: EvalReport): Columns {
+  const rows = [report.onePhase.overall, report.twoPhase.overall];
+  const interactive = rows.some((r) => r.interactiveWarned.of > 0);
+  return { interactive, bench: !interactive || rows.some((r) => r.stepLimitWarned.of + r.submittedWarned.of > 0) };
+}
+
+function header(title: string, c: Columns): string {
+  const cells = [cell(title, 24), 'runs'.padStart(6)];
+  if (c.bench) cells.push('step_limit'.padStart(10), cell('warned', SHARE), cell('broken', SHARE), 'submitted'.padStart(9), cell('warned', SHARE), cell('broken', SHARE));
+  if (c.interactive) cells.push('interactive'.padStart(11), cell('warned', SHARE), cell('broken', SHARE));
+  cells.push('1st brk'.padStart(7));
+  if (c.bench) cells.push('saved/limit calls'.padStart(17));
+  return cells.join(' ');
+}
+
+function line(r: EvalRow, c: Columns): string {
   const brk = r.medianFirstBreak === null ? '-' : `#${r.medianFirstBreak}`;
-  return `${cell(r.group, 24)} ${n(r.sessions).padStart(6)} ${n(r.stepLimitWarned.of).padStart(10)} ${cell(shareText(r.stepLimitWarned), SHARE)} ${cell(shareText(r.stepLimitBroken), SHARE)} ${n(r.submittedWarned.of).padStart(9)} ${cell(shareText(r.submittedWarned), SHARE)} ${cell(shareText(r.submittedBroken), SHARE)} ${brk.padStart(7)} ${`${n(r.savedCalls)}/${n(r.limitCalls)}`.padStart(17)}`;
+  const cells = [cell(r.group, 24), n(r.sessions).padStart(6)];
+  if (c.bench) cells.push(n(r.stepLimitWarned.of).padStart(10), cell(shareText(r.stepLimitWarned), SHARE), cell(shareText(r.stepLimitBroken), SHARE), n(r.submittedWarned.of).padStart(9), cell(shareText(r.submittedWarned), SHARE), cell(shareText(r.submittedBroken), SHARE));
+  if (c.interactive) cells.push(n(r.interactiveWarned.of).padStart(11), cell(shareText(r.interactiveWarned), SHARE), cell(shareText(r.interactiveBroken), SHARE));
+  cells.push(brk.padStart(7));
+  if (c.bench) cells.push(`${n(r.savedCalls)}/${n(r.limitCalls)}`.padStart(17));
+  return cells.join(' ');
 }
 
-function table(title: string, t: EvalTable): string[] {
-  const head = header(title);
+function table(title: string, t: EvalTable, c: Columns): string[] {
+  const head = header(title, c);
   const rule = '-'.repeat(head.length);
-  return [head, rule, ...t.rows.map(line), rule, line(t.overall)];
+  return [head, rule, ...t.rows.map((r) => line(r, c)), rule, line(t.overall, c)];
 }
 
-function verdictAt(r: JudgedRun | null, missed: boolean): string {
-  if (r === null) return missed ? 'warned' : 'not broken';
-  if (missed) return 'never warned';
+/** How many of `runs` `pick` holds for, one-phase and two-phase (`2 / 1 of 3`). */
+function flagged(runs: readonly ListedRun[], pick: (r: JudgedRun) => boolean): string {
+  const one = runs.filter((r) => r.onePhase !== null && pick(r.onePhase)).length;
+  const two = runs.filter((r) => r.twoPhase !== null && pick(r.twoPhase)).length;
+  return `${n(one)} / ${n(two)} of ${n(runs.length)}`;
+}
+
+/** What a replay said of a listed run: its first verdict and break, or `none` when it was not listed there. */
+function verdictAt(r: JudgedRun | null, none: string): string {
+  if (r === null) return none;
   const f = r.first;
-  return `${f === null ? 'break' : f.kind} at #${f?.index ?? r.firstBreak}, break at #${r.firstBreak}`;
+  if (f === null) return r.firstBreak === null ? none : `break at #${r.firstBreak}`;
+  return `${f.kind} at #${f.index}${r.firstBreak === null ? '' : `, break at #${r.firstBreak}`}`;
 }
 
-function listing(title: string, runs: readonly ListedRun[], missed: boolean): string[] {
+function listing(title: string, runs: readonly ListedRun[], said: (r: JudgedRun | null) => string): string[] {
   const one = runs.filter((r) => r.onePhase !== null).length;
   const two = runs.filter((r) => r.twoPhase !== null).length;
   const out = [`${title}: ${n(runs.length)} (one-phase ${n(one)}, two-phase ${n(two)})`];
   if (runs.length === 0) return out;
-  const width = Math.min(60, Math.max(...runs.map((r) => r.session.length)));
+  const width = Math.min(60, Math.max(7, ...runs.map((r) => r.session.length)));
   out.push(`  ${cell('family', 16)} ${cell('session', width)} ${'calls'.padStart(6)}  ${cell('one-phase', 38)} two-phase`);
   for (const r of runs) {
-    out.push(`  ${cell(r.family, 16)} ${cell(r.session, width)} ${n(r.calls).padStart(6)}  ${cell(verdictAt(r.onePhase, missed), 38)} ${verdictAt(r.twoPhase, missed)}`);
+    out.push(`  ${cell(r.family, 16)} ${cell(r.session, width)} ${n(r.calls).padStart(6)}  ${cell(said(r.onePhase), 38)} ${said(r.twoPhase)}`);
   }
   return out;
 }
@@ -63,26 +95,46 @@ export interface EvalTextContext {
   readonly by: 'family' | 'agent';
 }
 
+/** The note under the tables of runs with benchmark labels only. */
+const NOTE_BENCH = [
+  'Shares of the runs in each group, with their 95% Wilson interval. step_limit: runs cut off by their step cap (warned: a',
+  'message was shown; broken: a break stopped or turned the run); submitted: runs the agent finished (broken: a false alarm,',
+  'work a break would have destroyed). 1st brk: median call of the first break. saved/limit calls: calls from the first',
+  'break on, in runs ended on a step, cost or context limit, of all their calls.',
+];
+
+/** The note under the tables when some runs are interactive sessions (`bench`: with the benchmark columns). */
+function noteInteractive(bench: boolean): string[] {
+  return [
+    'Shares of the runs in each group, with their 95% Wilson interval.',
+    ...(bench ? ['step_limit: runs cut off by their step cap (warned: a message was shown; broken: a break stopped or turned the run);', 'submitted: runs the agent finished (broken: a false alarm, work a break would have destroyed).'] : []),
+    "interactive: a person's sessions, ordinary work (warned: a message shown, a cost; broken: a false alarm); sessions",
+    'labelled as genuine loops (loop: true) are left out of these shares and listed below, one-phase / two-phase.',
+    '1st brk: median call of the first break.',
+    ...(bench ? ['saved/limit calls: calls from the first break on, in runs ended on a step, cost or context limit, of all their calls.'] : []),
+  ];
+}
+
 /** The report as text lines. */
 export function evalText(report: EvalReport, ctx: EvalTextContext): string {
   const judged = report.onePhase.overall.sessions;
+  const c = columnsOf(report);
+  const notFlagged = (none: string) => (r: JudgedRun | null) => verdictAt(r, none);
   const lines = [
     `${n(report.calls)} calls, ${n(judged)} labelled runs judged${report.unlabelled.length === 0 ? '' : `, ${n(report.unlabelled.length)} runs without a label left out`}${report.unmatchedLabels === 0 ? '' : `, ${n(report.unmatchedLabels)} labels without a run`} (${ctx.policy} policy, ${ctx.engine} engine; one-phase ${(report.millis.onePhase / 1000).toFixed(1)} s, two-phase ${(report.millis.twoPhase / 1000).toFixed(1)} s)`,
     '',
     'One-phase: each call checked after it ran, with its outcome',
-    ...table(ctx.by, report.onePhase),
+    ...table(ctx.by, report.onePhase, c),
     '',
     'Two-phase: each call proposed before it runs (a break blocks it, and the replay of that run ends), then recorded',
-    ...table(ctx.by, report.twoPhase),
+    ...table(ctx.by, report.twoPhase, c),
     '',
-    'Shares of the runs in each group, with their 95% Wilson interval. step_limit: runs cut off by their step cap (warned: a',
-    'message was shown; broken: a break stopped or turned the run); submitted: runs the agent finished (broken: a false alarm,',
-    'work a break would have destroyed). 1st brk: median call of the first break. saved/limit calls: calls from the first',
-    'break on, in runs ended on a step, cost or context limit, of all their calls.',
+    ...(c.interactive ? noteInteractive(c.bench) : NOTE_BENCH),
     '',
-    ...listing('False alarms (submitted runs broken)', report.falseAlarms, false),
-    '',
-    ...listing('Misses (step_limit runs never warned)', report.misses, true),
+    ...listing(c.interactive ? 'False alarms (submitted runs and interactive sessions broken)' : 'False alarms (submitted runs broken)', report.falseAlarms, notFlagged('not broken')),
+    ...(c.interactive ? ['', ...listing('Warnings on interactive sessions (warned, not broken)', report.warnings, notFlagged('not warned'))] : []),
+    ...(report.loops.length > 0 ? ['', ...listing(`Genuine loops (interactive sessions labelled loop: true; should be flagged; warned ${flagged(report.loops, (r) => r.warned)}, broken ${flagged(report.loops, (r) => r.firstBreak !== null)})`, report.loops, notFlagged('not warned'))] : []),
+    ...(c.bench ? ['', ...listing('Misses (step_limit runs never warned)', report.misses, (r) => (r === null ? 'warned' : 'never warned'))] : []),
   ];
   return `${lines.join('\n')}\n`;
 }

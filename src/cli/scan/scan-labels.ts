@@ -48,10 +48,12 @@ const within = (dir: string, file: string): boolean => {
   return r !== '' && !r.startsWith('..') && !isAbsolute(r);
 };
 
-/** The labels for a scan of `paths`: from `labelsFile` (`--labels`), else found beside the inputs; null when there are none. */
-export async function scanLabels(paths: readonly string[], labelsFile: string | undefined): Promise<ScanLabels | null> {
-  const notes: string[] = [];
-  const say = (line: string): number => notes.push(line);
+/**
+ * The labels files beside `paths`: a `sessions.jsonl` whose first record is a label, in a folder given or
+ * beside a file given (not one given itself). They are labels, not traces: scan and explain pass over them
+ * when they walk a folder (`ignore`), the one rule both follow.
+ */
+export async function labelsBeside(paths: readonly string[]): Promise<string[]> {
   const beside: string[] = [];
   for (const p of paths) {
     const dir = folderOf(p);
@@ -59,6 +61,14 @@ export async function scanLabels(paths: readonly string[], labelsFile: string | 
     if (candidate === null || candidate === join(p) || beside.includes(candidate)) continue;
     if (await looksLikeLabels(candidate)) beside.push(candidate);
   }
+  return beside;
+}
+
+/** The labels for a scan of `paths`: from `labelsFile` (`--labels`), else found beside the inputs; null when there are none. */
+export async function scanLabels(paths: readonly string[], labelsFile: string | undefined): Promise<ScanLabels | null> {
+  const notes: string[] = [];
+  const say = (line: string): number => notes.push(line);
+  const beside = await labelsBeside(paths);
   const scoped: Scoped[] = [];
   if (labelsFile !== undefined) {
     const labels = await readSessionLabels(labelsFile);

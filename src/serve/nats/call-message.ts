@@ -4,10 +4,14 @@
  * the session), or an operation from the `Loopwatch-Op` header. A call with a `phase` is a two-phase call:
  * `propose` before it runs, `record` after, with its outcome (answered with a LiveDecision); without one it
  * is a plain check (answered with its verdict). A message that cannot be read is answered with an error
- * result, never dropped in silence.
+ * result, never dropped in silence. What a call leaves in its session's state is bounded on the way in, as
+ * the hooks bound theirs: every string of its args and error, and its description, cut at MAX_TEXT (16 KiB)
+ * characters (its head, its length and a fingerprint of the whole), so that a session's snapshot (it keeps
+ * about ten calls' args) stays well under the server's message limit.
  */
 import { jsonErrorMessage } from '../../formats/json-value.js';
 import { InvalidEventError } from '../../errors.js';
+import { capText, capValue } from '../../hooks/hook-payload.js';
 import type { LiveDecision, LivePhase } from '../../live/live-call.js';
 import type { CallResult } from '../check-service.js';
 import { MAX_BATCH_CALLS, type ServiceCall, fail, objectAt, readCall } from '../call-schema.js';
@@ -51,7 +55,17 @@ export function readCallMessage(sessionId: string, data: Uint8Array, op: string 
 /** Reads one call at `path` (see readCall), with its `phase` when it has one. */
 function readMessageCall(path: string, value: unknown, sessionId: string): MessageCall {
   const { phase, ...call } = objectAt(path === '' ? 'body' : path, value);
-  if (phase === undefined) return readCall(path, call, sessionId);
+  if (phase === undefined) return bounded(readCall(path, call, sessionId));
   if (phase !== 'propose' && phase !== 'record') fail(path === '' ? 'phase' : `${path}.phase`, 'must be "propose" or "record" when given', phase);
-  return { ...readCall(path, call, sessionId), phase };
+  return { ...bounded(readCall(path, call, sessionId)), phase };
+}
+
+/** The call with its args, error and description capped (see the module's doc). */
+function bounded(c: ServiceCall): ServiceCall {
+  return {
+    ...c,
+    ...(c.args === undefined ? {} : { args: capValue(c.args) }),
+    ...(c.error === undefined ? {} : { error: capValue(c.error) }),
+    ...(c.description === undefined ? {} : { description: capText(c.description) }),
+  };
 }

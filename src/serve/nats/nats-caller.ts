@@ -1,17 +1,25 @@
 /**
- * The calling side of the NATS service: publishes a session's calls into the calls stream (with the call id
- * as `Nats-Msg-Id`, so a publish retried within the duplicate window is stored once) and, when asked, waits
- * for the worker's answer on a reply subject. Any NATS client can do the same: publish the JSON of a call, or
- * `{ "calls": [...] }`, to `loopwatch.in.<session token>`. A call with a `phase` is a two-phase call
- * (`propose` before it runs, `record` after): `propose()` and `record()` publish one and wait for its
- * LiveDecision.
+ * The calling side of the NATS service (`loopwatch/nats`): publishes a session's calls into the calls stream
+ * and, when asked, waits for the worker's answer on a reply subject. Any NATS client can do the same:
+ * publish the JSON of a call, or `{ "calls": [...] }`, to `loopwatch.in.<session token>`. A call with a
+ * `phase` is a two-phase call (`propose` before it runs, `record` after): `propose()` and `record()` publish
+ * one and wait for its LiveDecision.
+ *
+ * Each message carries a `Nats-Msg-Id` of this client's random id, the session and the call ids, so a
+ * publish retried within the stream's duplicate window is stored once, and a client started again (new id)
+ * never has its calls dropped as repeats of the last one's. A publish the stream dropped as a repeat (the
+ * same call id twice from one client) rejects at once with a DuplicateCallError rather than waiting for an
+ * answer that will not come. The NATS client is loaded by `connect()`, not by importing this module.
  */
-import { type JetStreamClient, type PubAck, jetstream } from '@nats-io/jetstream';
-import { type MsgHdrs, type NatsConnection, type Subscription, connect, createInbox, headers } from '@nats-io/transport-node';
-import { ErrorCode, InvalidEventError } from '../../errors.js';
+import { randomBytes } from 'node:crypto';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
+import { DuplicateCallError, ErrorCode, InvalidEventError } from '../../errors.js';
+import { NATS_PEERS, importPeers } from '../../peers/optional-peers.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../../live/live-call.js';
 import type { ToolEvent } from '../../types.js';
 import type { MessageResult } from './call-message.js';
+import type { NatsAuthOptions } from './nats-auth.js';
 import { OP_HEADER, REPLY_HEADER, inputSubject, sessionToken } from './subjects.js';
 
 /** A call as published: a tool call with the caller's id (used to drop repeated publishes). */
@@ -20,6 +28,16 @@ export interface PublishedCall extends ToolEvent {
   readonly id?: string;
   /** A two-phase call's moment (`propose` before it runs, `record` after); absent for a plain check. */
   readonly phase?: LivePhase;
+}
+
+/** The stream's acknowledgement of a published message. */
+export interface PublishAck {
+  /** The stream that stored it. */
+  readonly stream: string;
+  /** Its sequence in the stream (the stored one's, for a repeat). */
+  readonly seq: number;
+  /** Whether the stream dropped it as a repeat of a message with the same id (stored within the duplicate window). */
+  readonly duplicate: boolean;
 }
 
 /** What a worker answers for one message. */
@@ -32,40 +50,88 @@ export interface MessageAnswer {
   readonly results: readonly MessageResult[];
 }
 
+/** How a NatsCaller connects: credentials and TLS files (NatsAuthOptions), and its id. */
+export interface NatsCallerOptions extends NatsAuthOptions {
+  /**
+   * This client's part of every message id (letters, digits, `_`, `-`). Two clients with one id have their
+   * calls with the same ids dropped as repeats within the duplicate window (2 minutes): give one only to
+   * carry deduplication across a restart on purpose. @default 12 random hex digits
+   */
+  readonly clientId?: string;
+}
+
+/** What `connect()` loads: the NATS client's functions the caller uses. */
+interface NatsClient {
+  readonly headers: () => MsgHdrs;
+  readonly createInbox: () => string;
+}
+
 /** Publishes calls for the workers and waits for answers. */
 export class NatsCaller {
-  private readonly js: JetStreamClient;
+  /** This client's part of every message id. */
+  readonly clientId: string;
   private inbox: { prefix: string; sub: Subscription; waiting: Map<string, (a: MessageAnswer) => void>; next: number } | undefined;
 
-  private constructor(readonly nc: NatsConnection) {
-    this.js = jetstream(nc);
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly client: NatsClient,
+    clientId: string | undefined,
+  ) {
+    if (clientId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(clientId)) throw new TypeError(`clientId must be 1 to 64 letters, digits, _ or -, received ${JSON.stringify(clientId.slice(0, 80))}`);
+    this.clientId = clientId ?? randomBytes(6).toString('hex');
   }
 
-  /** Connects to the server(s). */
-  static async connect(servers: string | string[]): Promise<NatsCaller> {
-    return new NatsCaller(await connect({ servers, name: 'loopwatch-caller' }));
+  /**
+   * Connects to the server(s): a URL (a user and password, or a token, in it are used), URLs separated by
+   * commas, or a list; `options` gives credentials and TLS files and the client's id. Loads the NATS client.
+   */
+  static async connect(servers: string | string[], options: NatsCallerOptions = {}): Promise<NatsCaller> {
+    const [{ connectNats }, { jetstream }, core] = await importPeers('the NATS client (loopwatch/nats)', NATS_PEERS, () => Promise.all([import('./nats-connect.js'), import('@nats-io/jetstream'), import('@nats-io/transport-node')]));
+    const { clientId, ...auth } = options;
+    const nc = await connectNats(servers, auth, { name: 'loopwatch-caller' });
+    try {
+      return new NatsCaller(nc, jetstream(nc), { headers: core.headers, createInbox: core.createInbox }, clientId);
+    } catch (e) {
+      await nc.close();
+      throw e;
+    }
   }
 
-  /** Publishes calls of one session (one message); resolves when the stream has stored it. */
-  publish(sessionId: string, calls: readonly PublishedCall[], reply?: string): Promise<PubAck> {
-    const body = calls.length === 1 ? JSON.stringify(calls[0]) : JSON.stringify({ calls });
+  /** The `Nats-Msg-Id` of a message of `calls` (undefined when a call has no id: then it is not deduplicated). */
+  messageId(sessionId: string, calls: readonly PublishedCall[]): string | undefined {
     const first = callKey(calls[0]);
     const last = callKey(calls[calls.length - 1]);
-    const msgID = first === undefined || last === undefined ? undefined : `${sessionToken(sessionId)}.${first}${calls.length > 1 ? `..${last}.${calls.length}` : ''}`;
-    let h: MsgHdrs | undefined;
-    if (reply !== undefined) {
-      h = headers();
-      h.set(REPLY_HEADER, reply);
-    }
-    return this.js.publish(inputSubject(sessionId), body, { ...(msgID === undefined ? {} : { msgID }), ...(h === undefined ? {} : { headers: h }) });
+    if (first === undefined || last === undefined) return undefined;
+    return `${this.clientId}.${sessionToken(sessionId)}.${first}${calls.length > 1 ? `..${last}.${calls.length}` : ''}`;
   }
 
-  /** Publishes calls of one session and waits (up to `timeoutMs`) for the worker's answer. */
+  /**
+   * Publishes calls of one session (one message); resolves when the stream has stored it (or dropped it as
+   * a repeat: then the acknowledgement says `duplicate: true`).
+   */
+  async publish(sessionId: string, calls: readonly PublishedCall[], reply?: string): Promise<PublishAck> {
+    const body = calls.length === 1 ? JSON.stringify(calls[0]) : JSON.stringify({ calls });
+    const msgID = this.messageId(sessionId, calls);
+    let h: MsgHdrs | undefined;
+    if (reply !== undefined) {
+      h = this.client.headers();
+      h.set(REPLY_HEADER, reply);
+    }
+    const { stream, seq, duplicate } = await this.js.publish(inputSubject(sessionId), body, { ...(msgID === undefined ? {} : { msgID }), ...(h === undefined ? {} : { headers: h }) });
+    return { stream, seq, duplicate };
+  }
+
+  /**
+   * Publishes calls of one session and waits (up to `timeoutMs`) for the worker's answer. Rejects at once
+   * with a DuplicateCallError when the stream dropped the message as a repeat (it will not be answered).
+   */
   async check(sessionId: string, calls: readonly PublishedCall[], timeoutMs = 10_000): Promise<MessageAnswer> {
     const inbox = this.ensureInbox();
     const reply = `${inbox.prefix}.${inbox.next++}`;
+    let timer: NodeJS.Timeout | undefined;
     const answer = new Promise<MessageAnswer>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      timer = setTimeout(() => {
         inbox.waiting.delete(reply);
         reject(new Error(`no answer for session ${JSON.stringify(sessionId)} in ${timeoutMs} ms (is a loopwatch serve --nats worker running?)`));
       }, timeoutMs);
@@ -74,7 +140,20 @@ export class NatsCaller {
         resolve(a);
       });
     });
-    await this.publish(sessionId, calls, reply);
+    let ack: PublishAck;
+    try {
+      ack = await this.publish(sessionId, calls, reply);
+    } catch (e) {
+      clearTimeout(timer);
+      inbox.waiting.delete(reply);
+      throw e;
+    }
+    if (ack.duplicate) {
+      clearTimeout(timer);
+      inbox.waiting.delete(reply);
+      const id = this.messageId(sessionId, calls) ?? '';
+      throw new DuplicateCallError(id, `the stream dropped this message as a repeat: a message with id ${JSON.stringify(id)} (this client, the session and the call id${calls.length > 1 ? 's' : ''}) was stored within its duplicate window, so this one was not stored and gets no answer; give each call of a session its own id`);
+    }
     return answer;
   }
 
@@ -89,10 +168,11 @@ export class NatsCaller {
   }
 
   /** Ends a session (its state is dropped by its worker, in order after its calls). */
-  end(sessionId: string): Promise<PubAck> {
-    const h = headers();
+  async end(sessionId: string): Promise<PublishAck> {
+    const h = this.client.headers();
     h.set(OP_HEADER, 'end');
-    return this.js.publish(inputSubject(sessionId), '', { headers: h });
+    const { stream, seq, duplicate } = await this.js.publish(inputSubject(sessionId), '', { headers: h });
+    return { stream, seq, duplicate };
   }
 
   /** Closes the connection. */
@@ -103,7 +183,7 @@ export class NatsCaller {
 
   private ensureInbox(): NonNullable<NatsCaller['inbox']> {
     if (this.inbox !== undefined) return this.inbox;
-    const prefix = createInbox();
+    const prefix = this.client.createInbox();
     const waiting = new Map<string, (a: MessageAnswer) => void>();
     const sub = this.nc.subscribe(`${prefix}.*`, {
       callback: (err, m) => {

@@ -10,16 +10,19 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { type NatsConnection, connect, headers } from '@nats-io/transport-node';
+import { type NatsConnection, headers } from '@nats-io/transport-node';
+import { ErrorCode } from '../../errors.js';
 import { LoopEngine } from '../../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../../engine/engine-options.js';
 import type { PhasedCall } from '../call-schema.js';
 import { CheckService, errorResult } from '../check-service.js';
 import { type MessageCall, type MessageResult, readCallMessage } from './call-message.js';
+import type { NatsAuthOptions } from './nats-auth.js';
+import { connectNats } from './nats-connect.js';
 import { type NatsLayout, ensureLayout, takeOverConsumer } from './nats-setup.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
-import { SessionStore } from './session-store.js';
+import { HEADER_ROOM, SessionStore } from './session-store.js';
 import { CALLS_STREAM, DEFAULT_PARTITIONS, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, parseCallSubject, sessionToken, verdictSubject } from './subjects.js';
 
 /** Something a worker reports: partitions moving, and sessions whose state could not be kept. */
@@ -29,8 +32,14 @@ export type WorkerEvent =
 
 /** Options of a NATS worker. */
 export interface NatsWorkerOptions extends Partial<NatsLayout> {
-  /** The NATS server(s), e.g. `nats://127.0.0.1:4222`. */
+  /** The NATS server(s), e.g. `nats://127.0.0.1:4222` (a user and password, or a token, in a URL are used). */
   readonly servers: string | string[];
+  /** Credentials and TLS files (see NatsAuthOptions). */
+  readonly auth?: NatsAuthOptions;
+  /** How long to keep trying to reach a server that cannot be reached at start, in ms. @default 0 (one attempt) */
+  readonly connectWaitMs?: number;
+  /** Hears each failed attempt to reach the server at start that will be tried again (its message redacted). */
+  readonly onConnectRetry?: (attempt: number, delayMs: number, problem: string) => void;
   /** This worker's id (unique among the workers). @default `<host>-<pid>-<random>` */
   readonly workerId?: string;
   /** Calls of a session between two snapshots written to the bucket. @default 100 */
@@ -52,7 +61,12 @@ export interface WorkerStats {
   verdicts: number;
   duplicates: number;
   invalid: number;
+  /** Sessions whose state was not kept (unreadable, not restorable, not written, or too large): each reported. */
   sessionsLost: number;
+  /** Writes of a session's state over the server's message limit, made as a marker instead (sessions reported once each). */
+  statesTooLarge: number;
+  /** Answers over the server's message limit, sent as errors instead. */
+  answersTooLarge: number;
 }
 
 /** Calls of a session between two snapshots, unless told otherwise. */
@@ -70,7 +84,7 @@ export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, rete
 
 /** A worker consuming partitions from JetStream. */
 export class NatsWorker {
-  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0 };
+  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, answersTooLarge: 0 };
   private readonly engine: LoopEngine;
   /** The engine's calls answered as data (it counts the verdicts: a two-phase call's once). */
   private readonly service: CheckService;
@@ -82,6 +96,7 @@ export class NatsWorker {
   private idleWaiters: (() => void)[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private leases!: PartitionLeases;
+  private stopping: Promise<void> | undefined;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -102,17 +117,22 @@ export class NatsWorker {
         this.lose(partition);
         void this.leases.forfeit(partition);
       }
-    });
+    }, () => void this.stats.statesTooLarge++);
   }
 
   /** Connects, makes the shared layout if missing, and starts claiming partitions. */
   static async start(options: NatsWorkerOptions): Promise<NatsWorker> {
     const layout: NatsLayout = { ...DEFAULT_LAYOUT, ...Object.fromEntries(Object.entries(options).filter(([k, v]) => k in DEFAULT_LAYOUT && v !== undefined)) };
-    const nc = await connect({ servers: options.servers, name: 'loopwatch-worker', maxReconnectAttempts: -1 });
+    const nc = await connectNats(options.servers, options.auth ?? {}, {
+      name: 'loopwatch-worker',
+      client: { maxReconnectAttempts: -1 },
+      ...(options.connectWaitMs === undefined ? {} : { waitMs: options.connectWaitMs }),
+      ...(options.onConnectRetry === undefined ? {} : { onRetry: options.onConnectRetry }),
+    });
     try {
       const jsm = await jetstreamManager(nc);
       const { sessions, owners } = await ensureLayout(nc, jsm, layout);
-      const w = new NatsWorker(nc, jetstream(nc), jsm, layout, new SessionStore(sessions), options);
+      const w = new NatsWorker(nc, jetstream(nc), jsm, layout, new SessionStore(sessions, () => maxPayload(nc)), options);
       const id = options.workerId ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}-${randomBytes(3).toString('hex')}`;
       w.leases = new PartitionLeases(owners, id, layout.partitions, options.leaseMs ?? 5_000, {
         acquire: (p, epoch) => w.acquire(p, epoch),
@@ -134,12 +154,15 @@ export class NatsWorker {
     return [...this.owned].sort((a, b) => a - b);
   }
 
-  /** Stops: releases every partition (its sessions written), then closes the connection. */
-  async stop(): Promise<void> {
-    clearInterval(this.flushTimer);
-    await this.leases.stop();
-    this.engine.close();
-    await this.nc.drain();
+  /** Stops: releases every partition (its sessions written), then closes the connection. Once; later calls wait for the first. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      clearInterval(this.flushTimer);
+      await this.leases.stop();
+      this.engine.close();
+      await this.nc.drain();
+    })();
+    return this.stopping;
   }
 
   private emit(e: WorkerEvent): void {
@@ -293,13 +316,32 @@ export class NatsWorker {
     return out;
   }
 
-  /** Publishes a message's results to the session's verdict subject (deduplicated by sequence) and its reply subject. */
+  /**
+   * Publishes a message's results to the session's verdict subject (deduplicated by sequence) and its reply
+   * subject. An answer over the server's message limit (thousands of calls in one message) goes as an
+   * error per call, or one error for the message when even that is too large: never a throw, which would
+   * give the partition up and take the same message again.
+   */
   private publish(m: JsMsg, s: BookedSession, results: readonly MessageResult[]): void {
-    const body = JSON.stringify({ session: s.id, seq: m.seq, ...(s.ended ? { ended: true } : {}), results });
+    const head = { session: s.id, seq: m.seq, ...(s.ended ? { ended: true } : {}) };
+    let body = JSON.stringify({ ...head, results });
+    const limit = maxPayload(this.nc) - HEADER_ROOM;
+    // a UTF-16 unit is at most 3 UTF-8 bytes: most answers need no count
+    if (body.length * 3 > limit && Buffer.byteLength(body) > limit) {
+      this.stats.answersTooLarge++;
+      const error = { code: ErrorCode.ANSWER_TOO_LARGE, message: `the answer to this message is ${Buffer.byteLength(body)} bytes, over the server's max_payload (${limit + HEADER_ROOM}): publish fewer calls per message; the calls were checked` };
+      body = JSON.stringify({ ...head, results: results.map((r) => ('id' in r && r.id !== undefined ? { id: r.id, error } : { error })) });
+      if (Buffer.byteLength(body) > limit) body = JSON.stringify({ ...head, results: [{ error }] });
+    }
     const h = headers();
     h.set('Nats-Msg-Id', `v${m.seq}`);
     this.nc.publish(verdictSubject(s.id), body, { headers: h });
     const reply = m.headers?.get(REPLY_HEADER);
     if (reply !== undefined && reply !== '') this.nc.publish(reply, body);
   }
+}
+
+/** The largest message the connected server takes, in bytes (its `max_payload`; NATS's default when not told). */
+function maxPayload(nc: NatsConnection): number {
+  return nc.info?.max_payload ?? 1024 * 1024;
 }

@@ -10,7 +10,7 @@
  */
 import type { JsMsg } from '@nats-io/jetstream';
 import type { LoopEngine } from '../../engine/loop-engine.js';
-import type { SessionStore } from './session-store.js';
+import { type SessionStore, type StoredSession, ValueTooLargeError } from './session-store.js';
 
 /** One session's place in the stream. */
 export interface BookedSession {
@@ -37,6 +37,8 @@ export interface BookedSession {
   /** The write in progress, if any; `again`: write once more when it is done. */
   saving: Promise<void> | null;
   again: boolean;
+  /** Whether a write of its state was refused as too large here (reported once). */
+  tooLarge: boolean;
 }
 
 /**
@@ -59,6 +61,8 @@ export class SessionBook {
     private readonly snapshotEvery: number,
     private readonly owns: (partition: number) => boolean,
     private readonly problem: SessionProblem,
+    /** Hears each write of a session's state refused as over the server's message limit. */
+    private readonly tooLarge: () => void = () => undefined,
   ) {}
 
   /** The booked session, or undefined. */
@@ -69,13 +73,14 @@ export class SessionBook {
   /** Books a session loaded from the store (or new), putting its snapshot into the engine. */
   async load(id: string, partition: number): Promise<BookedSession> {
     const { stored, revision, problem } = await this.store.load(id);
-    const s: BookedSession = { id, partition, revision, lastSeq: 0, savedSeq: 0, calls: 0, sinceSave: 0, held: [], heldSince: 0, ended: false, parked: null, saving: null, again: false };
+    const s: BookedSession = { id, partition, revision, lastSeq: 0, savedSeq: 0, calls: 0, sinceSave: 0, held: [], heldSince: 0, ended: false, parked: null, saving: null, again: false, tooLarge: false };
     if (problem !== undefined) this.problem(id, partition, `its stored state cannot be read (${problem}); it starts again empty`, false);
     if (stored !== null) {
       s.lastSeq = s.savedSeq = stored.lastSeq;
       s.ended = stored.ended;
       s.calls = stored.calls;
-      if (!stored.ended) {
+      // a state too large to keep (reported by the worker that could not write it) starts again empty
+      if (!stored.ended && stored.notKept !== true) {
         try {
           this.engine.restore(id, stored.snapshot);
         } catch (e) {
@@ -143,8 +148,7 @@ export class SessionBook {
     s.sinceSave = 0;
     this.dirty.delete(s);
     const snapshot = s.ended ? new Uint8Array(0) : (this.engine.snapshot(s.id) ?? s.parked ?? new Uint8Array(0));
-    s.saving = this.store
-      .save(s.id, s.revision, { lastSeq: upto, calls: s.calls, ended: s.ended, snapshot })
+    s.saving = this.write(s, { lastSeq: upto, calls: s.calls, ended: s.ended, snapshot })
       .then(
         ({ revision }) => {
           s.revision = revision;
@@ -166,6 +170,25 @@ export class SessionBook {
           if (s.held.length > 0) this.save(s);
         }
       });
+  }
+
+  /**
+   * Writes a session's state; a state over the server's message limit is written as a marker instead (how
+   * far the session went, no snapshot: see session-store.ts), reported the first time, so that one session
+   * too large to keep loses its own stored state and never holds up its partition's acknowledgements.
+   */
+  private async write(s: BookedSession, stored: StoredSession): Promise<{ revision: number }> {
+    try {
+      return await this.store.save(s.id, s.revision, stored);
+    } catch (e) {
+      if (!(e instanceof ValueTooLargeError)) throw e;
+      this.tooLarge();
+      if (!s.tooLarge && this.owns(s.partition)) {
+        s.tooLarge = true;
+        this.problem(s.id, s.partition, `${e.message}: it is not kept in the bucket, and starts again empty if its partition moves`, false);
+      }
+      return this.store.save(s.id, s.revision, { ...stored, notKept: true, snapshot: new Uint8Array(0) });
+    }
   }
 
   /** Writes every session of `partition` and waits for the writes; then forgets them. */

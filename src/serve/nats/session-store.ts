@@ -4,9 +4,12 @@
  * that lost its partition without knowing it can never overwrite what the new owner wrote.
  *
  * ```
- *   value: "LWKV" | u8 version (1) | u8 flags (1: ended) | u16 0 | f64 last stream sequence | u32 calls | snapshot (LWSS)
+ *   value: "LWKV" | u8 version (1) | u8 flags (1: ended, 2: not kept) | u16 0 | f64 last stream sequence | u32 calls | snapshot (LWSS)
  * ```
  * An ended session keeps a value with the `ended` flag and no snapshot until no call of it can come again.
+ * A session whose value would be over the server's message limit (`max_payload`) keeps a value with the
+ * `not kept` flag and no snapshot: how far it went in the stream, so that a new owner starts it again empty
+ * from there rather than from an older state.
  */
 import type { KV } from '@nats-io/kv';
 import { sessionKey } from './subjects.js';
@@ -22,6 +25,8 @@ export interface StoredSession {
   readonly calls: number;
   /** Whether the session was ended (then `snapshot` is empty). */
   readonly ended: boolean;
+  /** Whether the session's state was too large to keep (then `snapshot` is empty). */
+  readonly notKept?: boolean;
   /** The session's snapshot bytes. */
   readonly snapshot: Uint8Array;
 }
@@ -41,7 +46,7 @@ export function encodeStored(s: StoredSession): Uint8Array {
   const v = new DataView(out.buffer);
   v.setUint32(0, MAGIC);
   v.setUint8(4, 1);
-  v.setUint8(5, s.ended ? 1 : 0);
+  v.setUint8(5, (s.ended ? 1 : 0) | (s.notKept === true ? 2 : 0));
   v.setFloat64(8, s.lastSeq, true);
   v.setUint32(16, s.calls, true);
   out.set(s.snapshot, HEAD);
@@ -54,12 +59,40 @@ export function decodeStored(bytes: Uint8Array): StoredSession {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (v.getUint32(0) !== MAGIC) throw new Error('not a loopwatch stored session (bad magic)');
   if (v.getUint8(4) !== 1) throw new Error(`stored session version ${v.getUint8(4)} is not known here`);
-  return { ended: (v.getUint8(5) & 1) === 1, lastSeq: v.getFloat64(8, true), calls: v.getUint32(16, true), snapshot: bytes.subarray(HEAD) };
+  const flags = v.getUint8(5);
+  return { ended: (flags & 1) === 1, ...((flags & 2) === 2 ? { notKept: true } : {}), lastSeq: v.getFloat64(8, true), calls: v.getUint32(16, true), snapshot: bytes.subarray(HEAD) };
+}
+
+/**
+ * Bytes a message's headers may take beside a stored value: a key-value write carries a header or two
+ * (`Nats-Expected-Last-Subject-Sequence: <n>`, under 100 bytes), and the server's `max_payload` counts
+ * headers and value together.
+ */
+export const HEADER_ROOM = 1024;
+
+/** A session's value is larger than the server takes in one message: it was not written. */
+export class ValueTooLargeError extends Error {
+  constructor(
+    /** The value's size, in bytes. */
+    readonly bytes: number,
+    /** The largest value the server takes (its `max_payload` less HEADER_ROOM), in bytes. */
+    readonly limit: number,
+  ) {
+    super(`its state is ${bytes} bytes, over the ${limit + HEADER_ROOM} bytes the server takes in a message (max_payload)`);
+    this.name = 'ValueTooLargeError';
+  }
 }
 
 /** Reads, writes and forgets sessions in the bucket. */
 export class SessionStore {
-  constructor(private readonly kv: KV) {}
+  /**
+   * @param maxPayload The server's largest message in bytes (`max_payload` of the connection's server info,
+   * read at each write: a reconnection may reach a server with another).
+   */
+  constructor(
+    private readonly kv: KV,
+    private readonly maxPayload: () => number = () => 1024 * 1024,
+  ) {}
 
   /** The session's stored state and the key's revision. */
   async load(sessionId: string): Promise<LoadedSession> {
@@ -78,16 +111,21 @@ export class SessionStore {
    * another writer (a worker that lost the partition without knowing it yet) is read again: if what it holds
    * goes as far in the stream as `s` or further, it stands (every stored state is the exact state at its
    * sequence, and a stored sequence never goes back); otherwise `s` is written over it. Resolves to the
-   * key's revision and the stream sequence the stored state holds.
+   * key's revision and the stream sequence the stored state holds. A value over the server's message limit
+   * is not sent: rejects with a ValueTooLargeError.
    */
   async save(sessionId: string, revision: number, s: StoredSession): Promise<{ revision: number; lastSeq: number }> {
     const key = sessionKey(sessionId);
     const value = encodeStored(s);
+    const limit = this.maxPayload() - HEADER_ROOM;
+    if (value.byteLength > limit) throw new ValueTooLargeError(value.byteLength, limit);
     let at = revision;
     for (let attempt = 0; ; attempt++) {
       try {
         return { revision: at === 0 ? await this.kv.create(key, value) : await this.kv.update(key, value, at), lastSeq: s.lastSeq };
       } catch (e) {
+        // the client refuses a message over the limit it was told (a server reached since may have another)
+        if (/max_payload/i.test((e as Error).message)) throw new ValueTooLargeError(value.byteLength, limit);
         const now = await this.load(sessionId);
         if (attempt >= 5 || now.revision === at) throw e;
         if (now.stored !== null && now.stored.lastSeq >= s.lastSeq) return { revision: now.revision, lastSeq: now.stored.lastSeq };

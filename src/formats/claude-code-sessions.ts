@@ -1,0 +1,73 @@
+/**
+ * The session a Claude Code transcript line belongs to. A main-chain line is its `sessionId`'s; a sidechain
+ * line (a subagent's work) is `<sessionId>/agent-<agentId>` when it names its agent (2.0.x and later,
+ * mostly in its own `agent-*.jsonl` file). Older versions wrote every Task subagent inline in the parent's
+ * transcript without an `agentId`: those lines are told apart by their roots. Each line names its parent
+ * (`parentUuid`); a sidechain line whose parent is no sidechain line read before (null for the first line
+ * of a subagent) is a root, and every line below it is the subagent `<sessionId>/sidechain-<root uuid>`.
+ *
+ * ```
+ *   main  m1 ── m2 (Task A) ── m3 (Task B) ── m4
+ *   side  r1 ── a1 ── a2                       -> <sessionId>/sidechain-r1
+ *   side  r2 ── b1                             -> <sessionId>/sidechain-r2
+ * ```
+ *
+ * Roots are remembered for at most {@link MAX_SIDECHAIN_LINES} lines (the oldest forgotten first); a line
+ * without a `uuid` of its own is `<sessionId>/sidechain`.
+ */
+import { describe } from '../options/checks.js';
+
+/** Agents of Claude Code that copy their parent's conversation (`agentId` prefix -> what they are). */
+const PARENT_COPIES: readonly (readonly [string, string])[] = [
+  ['acompact-', 'a compaction'],
+  ['aside_question-', 'a side question'],
+];
+
+/**
+ * What line `v` is when it belongs to an agent that copies its parent session's conversation, else null.
+ * Claude Code 2.1 writes a compaction (`subagents/agent-acompact-*.jsonl`) and a side question asked while
+ * the agent works (`agent-aside_question-*.jsonl`) as sidechains that start from the parent's whole
+ * conversation: every `tool_use` of the parent again, with its id, and none of their own. They are no new
+ * work; read as subagents they would repeat the parent's calls.
+ */
+export function parentCopy(v: Readonly<Record<string, unknown>>): { readonly agent: string; readonly what: string } | null {
+  const agent = v.agentId;
+  if (v.isSidechain !== true || typeof agent !== 'string') return null;
+  for (const [prefix, what] of PARENT_COPIES) if (agent.startsWith(prefix)) return { agent, what };
+  return null;
+}
+
+/** Sidechain lines whose root is remembered at most. */
+export const MAX_SIDECHAIN_LINES = 65_536;
+
+/** Resolves the sessions of one transcript's lines, remembering the roots of its sidechain lines. */
+export class ClaudeCodeSessions {
+  /** uuid of a sidechain line without agentId -> uuid of its root. */
+  private readonly roots = new Map<string, string>();
+
+  constructor(
+    /** Session id of lines without `sessionId` (the input's name). */
+    private readonly fallback: string,
+    private readonly max: number = MAX_SIDECHAIN_LINES,
+  ) {}
+
+  /**
+   * The session of line `v` (any line type: a sidechain's system or progress lines carry its chain too),
+   * or why it names none that can be used.
+   */
+  of(v: Record<string, unknown>): string | { readonly bad: string } {
+    const id = v.sessionId ?? this.fallback;
+    if (typeof id !== 'string' || id === '') return { bad: `"sessionId" must be a non-empty string, received ${describe(id)}` };
+    if (v.isSidechain !== true) return id;
+    if (typeof v.agentId === 'string' && v.agentId !== '') return `${id}/agent-${v.agentId}`;
+    const uuid = v.uuid;
+    const parent = typeof v.parentUuid === 'string' ? this.roots.get(v.parentUuid) : undefined;
+    if (typeof uuid !== 'string' || uuid === '') return parent === undefined ? `${id}/sidechain` : `${id}/sidechain-${parent}`;
+    const root = parent ?? uuid;
+    if (!this.roots.has(uuid)) {
+      this.roots.set(uuid, root);
+      if (this.roots.size > this.max) this.roots.delete(this.roots.keys().next().value!);
+    }
+    return `${id}/sidechain-${root}`;
+  }
+}
