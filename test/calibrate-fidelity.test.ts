@@ -44,9 +44,8 @@ function randomPoints(space: Space, count: number, seed: number): Point[] {
 }
 
 /** Checks the simulation against real replays for the start and `extra` random points; returns how many runs broke. */
-async function checkFidelity(dir: string, extra: number, seed: number): Promise<{ runs: number; broken: number }> {
+async function checkFidelity(dir: string, extra: number, seed: number, start: LoopDetectorOptions = {}): Promise<{ runs: number; broken: number }> {
   const source = await openEvalSource(dir);
-  const start: LoopDetectorOptions = {};
   const space = spaceFor(start);
   const permissive = resolveOptions(permissiveOptions(start, space));
   const recording: Recording = await recordSignals(source.inputs, permissive);
@@ -99,6 +98,15 @@ describe('calibrate: simulation against real replays', () => {
     expect(r.runs).toBe(45);
     // the points tried broke some runs (the check is not vacuous)
     expect(r.broken).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('should keep no signal of a call the allow option lets repeat, as a session does', async () => {
+    const dir = writeSyntheticRuns(27);
+    made.push(dir);
+    // the failing make and the re-run pytest are checks meant to repeat: never warned for repeating
+    const r = await checkFidelity(dir, 3, 13, { allow: [{ tool: 'bash' }, { tool: 'search', command: 'never' }] });
+    expect(r.runs).toBe(27);
+    expect(r.broken).toBeGreaterThan(5);
   }, 120_000);
 
   it.skipIf(traceDir === null)('should give a sample of the real traces the outcomes a real replay gives', async () => {

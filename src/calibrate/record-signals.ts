@@ -14,6 +14,7 @@ import { readInputs } from '../formats/read-inputs.js';
 import type { TraceIssue } from '../formats/trace-record.js';
 import { sameCallStalled } from '../live/evidence.js';
 import { validateLiveCall } from '../live/live-call.js';
+import { allowedToRepeat } from '../options/allow-rules.js';
 import type { ResolvedOptions } from '../options/options.js';
 import { assertSendable } from '../pool/event-packing.js';
 import { waitingText } from '../session/loop-detector.js';
@@ -48,26 +49,33 @@ const plain = (signals: readonly LoopSignal[]): readonly LoopSignal[] => (signal
  * Proposes then records one validated call; the call's record, or null when the session could not record
  * it (a replay counts such a call as refused, with no verdict).
  */
-function recordCall(p: Pipeline, e: ToolEvent, at: number): RecordedCall | null {
+function recordCall(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): RecordedCall | null {
   try {
-    return observeBoth(p, e, at);
+    return observeBoth(p, e, at, allowed);
   } catch {
     return null;
   }
 }
 
-function observeBoth(p: Pipeline, e: ToolEvent, at: number): RecordedCall {
+/**
+ * Observes the proposal (rolled back) and the call. A call the `allow` option lets repeat is observed as
+ * any call (its detectors' streams go on) but keeps no signal: LoopDetector hands the policy none for it,
+ * before or after it runs.
+ */
+function observeBoth(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): RecordedCall {
   const proposal = validateLiveCall(e, 'propose').event;
   let proposed: readonly LoopSignal[];
   let stalledBefore = false;
   p.mark();
   try {
-    proposed = plain(p.observe(proposal, true));
+    const seen = p.observe(proposal, true);
+    proposed = allowed ? NO_SIGNALS : plain(seen);
     if (proposed.length !== 0) stalledBefore = sameCallStalled(p.history, p.lastIndex);
   } finally {
     p.rollback();
   }
-  const recorded = plain(p.observe(e));
+  const observed = p.observe(e);
+  const recorded = allowed ? NO_SIGNALS : plain(observed);
   const index = p.lastIndex;
   const sig = p.log.signatureLow(index) ?? 0;
   p.log.settle();
@@ -117,7 +125,7 @@ export async function recordSignals(inputs: readonly string[], options: Resolved
         continue;
       }
       const p = (r.pipeline ??= options.engine === 'wasm' ? new WasmPipeline(options) : new ReferencePipeline(options));
-      const c = recordCall(p, e, at);
+      const c = recordCall(p, e, at, options.allow.length !== 0 && allowedToRepeat(options.allow, e.tool, e.args));
       if (c !== null) r.recorded.push(c);
     }
   } finally {
