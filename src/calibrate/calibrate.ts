@@ -41,7 +41,7 @@ export interface CalibrateSettings {
   /** Folds (at least 2). */
   readonly folds: number;
   readonly seed: number;
-  /** Random restarts of each fit's search. @default 2 */
+  /** Restarts of each fit's search from its best point, a few parameters set at random (search.ts). @default 2 */
   readonly restarts?: number | undefined;
   /** Family overrides (`--family`), for the per-family figures. */
   readonly families?: readonly FamilyOverride[] | undefined;

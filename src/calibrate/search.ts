@@ -1,17 +1,22 @@
 /**
- * The search: coordinate descent over the space's values, from the starting point and from `restarts`
- * random points. One sweep visits the parameters in an order drawn from the seed and, for each, tries
- * every other value with the rest fixed, moving to the best (objective.ts) when it is strictly better;
- * sweeps repeat until one moves nothing or `maxSweeps` is reached. The best point found wins (the first
- * found on a tie). Everything random comes from the seed, so a fit is deterministic.
+ * The search: coordinate descent over the space's values from the starting point, then `restarts` times
+ * from the best point found with a few parameters set at random (iterated local search: a descent stops
+ * where no single parameter helps, and a kick lets a fit cross to a better region). One sweep visits the
+ * parameters in an order drawn from the seed and, for each, tries every other value with the rest fixed,
+ * moving to the best (objective.ts) when it is strictly better; sweeps repeat until one moves nothing or
+ * `maxSweeps` is reached. A restart's point replaces the best only when strictly better. Everything random
+ * comes from the seed, so a fit is deterministic.
  */
 import type { Point } from './candidate.js';
 import { type Evaluator, type Limits, OVER } from './evaluator.js';
 import { type Budget, type Totals, better, overshoot } from './objective.js';
 
+/** Parameters a restart sets at random. */
+export const KICK = 4;
+
 /** How hard a fit searches. */
 export interface SearchSettings {
-  /** Random starting points besides the starting point. @default 2 */
+  /** Restarts from the best point with KICK parameters set at random. @default 2 */
   readonly restarts?: number;
   /** Sweeps over the parameters per descent at most. @default 4 */
   readonly maxSweeps?: number;
@@ -69,13 +74,10 @@ export function search(ev: Evaluator, indices: readonly number[], budget: Budget
     const t = ev.evaluate(p, order, against !== null && overshoot(against, budget) === 0 ? limits : undefined);
     return t === OVER ? null : t;
   };
-  const starts: Point[] = [ev.space.start];
-  for (let r = 0; r < (settings.restarts ?? 2); r++) starts.push(params.map((p) => Math.floor(rand() * p.values.length)));
-  let best: SearchResult | null = null;
-  for (const from of starts) {
-    let cur = [...from];
+  const descend = (from: Point): SearchResult | null => {
+    const cur = [...from];
     let curT = score(cur, null);
-    if (curT === null) continue;
+    if (curT === null) return null;
     for (let sweep = 0; sweep < maxSweeps; sweep++) {
       let moved = false;
       for (const i of shuffled(params.map((_, k) => k), rand)) {
@@ -99,7 +101,18 @@ export function search(ev: Evaluator, indices: readonly number[], budget: Budget
       }
       if (!moved) break;
     }
-    if (best === null || better(curT, best.totals, budget)) best = { point: cur, totals: curT, evaluations: 0 };
+    return { point: cur, totals: curT, evaluations: 0 };
+  };
+  let best = descend(ev.space.start);
+  // restarts: the best point kicked (a few parameters set at random) and descended again
+  for (let r = 0; r < (settings.restarts ?? 2) && best !== null; r++) {
+    const kicked = [...best.point];
+    for (let k = 0; k < KICK; k++) {
+      const i = Math.floor(rand() * params.length);
+      kicked[i] = Math.floor(rand() * (params[i]?.values.length ?? 1));
+    }
+    const got = descend(kicked);
+    if (got !== null && better(got.totals, best.totals, budget)) best = got;
   }
   if (best === null) throw new RangeError('loopwatch calibrate: no valid point to start from');
   return { ...best, evaluations };

@@ -210,7 +210,8 @@ Options:
                          point's own share, per replay)
   --folds K              folds by task group, 2 to 100 (default: 5)
   --seed N               the seed of the folds and of the search (default: 1); the same seed, the same fit
-  --restarts N           random starting points of each fit's search besides the starting point (default: 2)
+  --restarts N           restarts of each fit's search from its best point with a few parameters set at
+                         random, kept when better (default: 2)
   --family PATTERN=NAME  agents whose name contains PATTERN are in family NAME (the per-family figures)
   -o, --output FILE      write the config to FILE (and the report to standard output)
   --json                 the report as one JSON document
