@@ -22,9 +22,9 @@ function usage(args: readonly string[], message: RegExp): void {
 }
 
 describe('loopwatch calibrate: usage errors', () => {
-  it('should want exactly one folder', () => {
+  it('should want a folder, and --labels with one folder only', () => {
     usage([], /name the folder of labelled runs: loopwatch calibrate DIR/);
-    usage([dir, dir], /one folder at a time, received 2 paths/);
+    usage([dir, dir, '--labels', join(dir, 'l.jsonl')], /--labels names the label file of one folder, received 2 folders/);
   });
 
   it('should take budgets as percentages from 0% to 100%', () => {
@@ -78,8 +78,9 @@ describe('loopwatch calibrate: usage errors', () => {
 
   it('should parse the defaults', () => {
     const s = parseCalibrateArgs(['runs/']);
-    expect(s).toMatchObject({ dir: 'runs/', maxFalseAlarms: 0.01, maxWarnings: undefined, folds: 5, seed: 1, restarts: 2, output: undefined, json: false });
+    expect(s).toMatchObject({ dirs: ['runs/'], maxFalseAlarms: 0.01, maxWarnings: undefined, folds: 5, seed: 1, restarts: 2, output: undefined, json: false });
     expect(() => parseCalibrateArgs(['runs/', '-o', ''])).toThrow(UsageError);
+    expect(parseCalibrateArgs(['runs/', 'devset/']).dirs).toEqual(['runs/', 'devset/']);
   });
 
   it('should print its help', () => {

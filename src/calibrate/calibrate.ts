@@ -10,8 +10,8 @@
  *              ─> the config: fitted on every run, the pooled held-out figures as its expected rates
  * ```
  */
-import { type LabelBook, labelFor } from '../eval/labels.js';
-import { openEvalSource } from '../eval/eval-source.js';
+import { labelFor } from '../eval/labels.js';
+import { type EvalSource, openEvalSource } from '../eval/eval-source.js';
 import { type FamilyOverride, familyOf } from '../eval/families.js';
 import type { TraceIssue } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
@@ -21,7 +21,7 @@ import { type CalibrationRun, Evaluator } from './evaluator.js';
 import { replayFolds, runKey } from './fold-replay.js';
 import { assignFolds } from './folds.js';
 import { type HeldOutRun, type ReplayFigures, replayFigures } from './held-out.js';
-import { readLabelFacts } from './label-facts.js';
+import { type LabelFacts, readLabelFacts } from './label-facts.js';
 import { type Budget, type Totals, runClass } from './objective.js';
 import { recordSignals } from './record-signals.js';
 import { search } from './search.js';
@@ -29,8 +29,12 @@ import { type RunOutcome, prepareRun } from './simulate.js';
 
 /** What a calibration fits, on what, under which budgets. */
 export interface CalibrateSettings {
-  /** The folder of runs (as `loopwatch eval` reads it) and its label file (`DIR/sessions.jsonl` by default). */
-  readonly dir: string;
+  /**
+   * The folder of runs (as `loopwatch eval` reads it), or several: each with its own label file
+   * (`DIR/sessions.jsonl`); a run is matched to the labels of its own folder.
+   */
+  readonly dir: string | readonly string[];
+  /** The label file of a single folder (instead of `DIR/sessions.jsonl`); not with several folders. */
   readonly labels?: string | undefined;
   /** The starting point: the detection options the fit starts from (a preset and a config laid over it). */
   readonly start: LoopDetectorOptions;
@@ -103,13 +107,21 @@ interface Labelled {
   readonly resolved: boolean | undefined;
 }
 
-function labelled(book: LabelBook, factsFile: string, runs: readonly ReturnType<typeof prepareRun>[], families: readonly FamilyOverride[]): Labelled[] {
-  const facts = readLabelFacts(factsFile);
+/** The runs and labels of one folder, and the extra facts of its labels. */
+interface Folder {
+  readonly source: EvalSource;
+  readonly facts: ReadonlyMap<string, LabelFacts>;
+}
+
+/** The runs that have a label in their own folder (`folderOf` a run file's folder). */
+function labelled(folderOf: ReadonlyMap<string, Folder>, runs: readonly ReturnType<typeof prepareRun>[], families: readonly FamilyOverride[]): Labelled[] {
   const out: Labelled[] = [];
   for (const p of runs) {
-    const l = labelFor(book.labels, p.session);
+    const folder = folderOf.get(p.file);
+    if (folder === undefined) continue;
+    const l = labelFor(folder.source.labels.labels, p.session);
     if (l === undefined) continue;
-    const f = facts.get(l.session);
+    const f = folder.facts.get(l.session);
     out.push({
       run: { prepared: p, cls: runClass(l.exitStatus, f?.loop === true) },
       key: runKey(p.file, p.session),
@@ -130,15 +142,27 @@ function budgetFor(s: CalibrateSettings, start: Totals): Budget {
 /** Runs a calibration. Throws CalibrateError, and EvalSourceError when the folder or labels are missing. */
 export async function calibrate(s: CalibrateSettings): Promise<Calibration> {
   const say = s.progress ?? (() => undefined);
-  const source = await openEvalSource(s.dir, s.labels);
+  const dirs = typeof s.dir === 'string' ? [s.dir] : s.dir;
+  if (dirs.length === 0) throw new CalibrateError('name the folder of labelled runs');
+  if (dirs.length > 1 && s.labels !== undefined) throw new CalibrateError('--labels names the label file of one folder; with several folders each holds its own sessions.jsonl');
+  const folders: Folder[] = [];
+  for (const d of dirs) {
+    const source = await openEvalSource(d, s.labels);
+    folders.push({ source, facts: readLabelFacts(source.labelsPath) });
+  }
+  const folderOf = new Map<string, Folder>();
+  for (const f of folders) for (const file of f.source.inputs) if (!folderOf.has(file)) folderOf.set(file, f);
+  const inputs = [...folderOf.keys()];
   const space = spaceFor(s.start);
   const permissive = resolveOptions(permissiveOptions(s.start, space));
-  say(`recording signals of ${source.inputs.length} run file${source.inputs.length === 1 ? '' : 's'}`);
-  const recording = await recordSignals(source.inputs, permissive);
+  say(`recording signals of ${inputs.length} run file${inputs.length === 1 ? '' : 's'}`);
+  const recording = await recordSignals(inputs, permissive);
   const prepared = recording.runs.map(prepareRun);
-  const runs = labelled(source.labels, source.labelsPath, prepared, s.families ?? []);
+  const runs = labelled(folderOf, prepared, s.families ?? []);
   const groups = new Set(runs.map((r) => r.group)).size;
-  if (runs.length === 0) throw new CalibrateError(`no run matched a label of ${source.labelsPath} (${recording.runs.length} runs, ${source.labels.labels.size} labels); labels are matched by session id`);
+  const labelCount = folders.reduce((n, f) => n + f.source.labels.labels.size, 0);
+  const labelFiles = folders.map((f) => f.source.labelsPath).join(', ');
+  if (runs.length === 0) throw new CalibrateError(`no run matched a label of ${labelFiles} (${recording.runs.length} runs, ${labelCount} labels); labels are matched by session id`);
   if (groups < s.folds) throw new CalibrateError(`${s.folds} folds need at least ${s.folds} task groups, the labelled runs have ${groups}; lower --folds`);
   const ev = new Evaluator(s.start, space, permissive, runs.map((r) => r.run));
   const fold = assignFolds(runs.map((r) => r.group), s.folds, s.seed);
@@ -164,7 +188,7 @@ export async function calibrate(s: CalibrateSettings): Promise<Calibration> {
   say(`replaying each fold with the fit made without it`);
   const replayStarted = performance.now();
   const foldOf = new Map(runs.map((r, i) => [r.key, fold[i] as number]));
-  const replayed = await replayFolds(source.inputs, points.map((p) => withFitted(s.start, fittedOf(space, p))), (file, session) => foldOf.get(runKey(file, session)));
+  const replayed = await replayFolds(inputs, points.map((p) => withFitted(s.start, fittedOf(space, p))), (file, session) => foldOf.get(runKey(file, session)));
   const byKey = new Map(replayed.map((r) => [runKey(r.file, r.session), r]));
   const held: HeldOutRun[] = [];
   const one: RunOutcome[] = [];
@@ -200,9 +224,9 @@ export async function calibrate(s: CalibrateSettings): Promise<Calibration> {
       resolved: runs.filter((r) => r.resolved === true).length,
       groups,
       unlabelled: recording.runs.length - runs.length,
-      skipped: source.issues.length + source.labels.issues.length + recording.issues.length,
+      skipped: folders.reduce((n, f) => n + f.source.issues.length + f.source.labels.issues.length, 0) + recording.issues.length,
     },
-    issues: [...source.issues, ...source.labels.issues, ...recording.issues],
+    issues: [...folders.flatMap((f) => [...f.source.issues, ...f.source.labels.issues]), ...recording.issues],
     folds: s.folds,
     seed: s.seed,
     search: { evaluations, simulations: ev.simulations },

@@ -1,5 +1,5 @@
 /**
- * `loopwatch calibrate DIR`: fits the policy to a folder of labelled runs (as `loopwatch eval` reads it)
+ * `loopwatch calibrate DIR [DIR...]`: fits the policy to folders of labelled runs (each as `loopwatch eval` reads it)
  * under a false-alarm budget and a warning budget, checks the fit on held-out folds by real replay, and
  * writes the config (`-o FILE`, else standard output) with its expected rates in it; the report goes to
  * standard output with `-o`, else to standard error. Exit code 0; 2 on a usage error, no labels, no labelled
@@ -33,7 +33,8 @@ const CALIBRATE_FLAGS: FlagSpec = {
 
 /** A calibration's command line, parsed and checked. */
 export interface CalibrateCommandSettings {
-  readonly dir: string;
+  /** The folders of labelled runs (each with its own sessions.jsonl). */
+  readonly dirs: readonly string[];
   readonly labels: string | undefined;
   readonly preset: string | undefined;
   readonly config: string | undefined;
@@ -61,7 +62,8 @@ export function percentFlag(flag: string, text: string | undefined, fallback: nu
 /** Parses `loopwatch calibrate` arguments. Throws UsageError. */
 export function parseCalibrateArgs(args: readonly string[]): CalibrateCommandSettings {
   const { values: v, positionals } = parseFlags(args, CALIBRATE_FLAGS, true);
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'name the folder of labelled runs: loopwatch calibrate DIR' : `one folder at a time, received ${positionals.length} paths`);
+  if (positionals.length === 0) throw new UsageError('name the folder of labelled runs: loopwatch calibrate DIR [DIR...]');
+  if (positionals.length > 1 && v.labels !== undefined) throw new UsageError(`--labels names the label file of one folder, received ${positionals.length} folders (each holds its own sessions.jsonl)`);
   const families: FamilyOverride[] = [];
   for (const text of (v.family ?? []) as string[]) {
     const o = parseFamilyOverride(text);
@@ -71,7 +73,7 @@ export function parseCalibrateArgs(args: readonly string[]): CalibrateCommandSet
   const output = stringOf(v, 'output');
   if (output === '') throw new UsageError('-o needs a file name');
   return {
-    dir: positionals[0] as string,
+    dirs: positionals,
     labels: stringOf(v, 'labels'),
     preset: stringOf(v, 'preset'),
     config: stringOf(v, 'config'),
@@ -99,7 +101,7 @@ export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, a
   const progress = io.stderr.isTTY === true ? (line: string) => io.stderr.write(`loopwatch calibrate: ${line}\n`) : undefined;
   let result;
   try {
-    result = await calibrate({ dir: s.dir, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, folds: s.folds, seed: s.seed, restarts: s.restarts, families: s.families, progress });
+    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, folds: s.folds, seed: s.seed, restarts: s.restarts, families: s.families, progress });
   } catch (e) {
     if (e instanceof EvalSourceError || e instanceof CalibrateError) throw new UsageError(e.message);
     throw e;
@@ -121,7 +123,7 @@ export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, a
   return result.data.skipped > 0 && !s.allowSkipped ? 2 : 0;
 }
 
-/** `loopwatch calibrate DIR [options]`. */
+/** `loopwatch calibrate DIR [DIR...] [options]`. */
 export async function calibrateCommand(args: readonly string[], io: CommandIo): Promise<number> {
   return runCalibrate(parseCalibrateArgs(args), io, args);
 }

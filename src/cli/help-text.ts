@@ -185,9 +185,10 @@ Examples:
 `;
 
 /** Help for `loopwatch calibrate`. */
-export const CALIBRATE_HELP = `Usage: loopwatch calibrate [options] DIR
+export const CALIBRATE_HELP = `Usage: loopwatch calibrate [options] DIR [DIR...]
 
-Fits loopwatch's policy to your own labelled runs (DIR and its labels as loopwatch eval reads them): the
+Fits loopwatch's policy to your own labelled runs (each DIR and its labels as loopwatch eval reads them; a
+run is judged by the labels of its own folder, so the public traces and your own sessions fit together): the
 action ladder, the confidence floor, how fast no-progress and interleaved repetitions climb, the cooldown,
 a weight for each signal kind and the thresholds of the detectors whose signals can be re-scored, so that
 as many step_limit runs as possible are broken (then as many calls saved) while at most --max-false-alarms
@@ -202,7 +203,7 @@ and how it was made in "fitted" (both ignored by --config readers). Fast: the ru
 permissive detectors and candidates are scored by replaying the recorded signals through the policy.
 
 Options:
-  --labels FILE          the label file (default: DIR/sessions.jsonl)
+  --labels FILE          the label file of a single DIR (default: DIR/sessions.jsonl)
   --preset NAME          the starting point's preset (${Object.keys(PRESETS).join(' | ')}; default: default)
   --config FILE          the starting point's options as JSON (may name a "preset"; refines it)
   --max-false-alarms P   share of finished runs a fit may break, in each replay (default: 1%)
@@ -224,6 +225,7 @@ or input skipped (named on stderr).
 
 Examples:
   loopwatch calibrate runs/ -o loopwatch.json
+  loopwatch calibrate traces/ my-sessions/ -o loopwatch.json
   loopwatch calibrate runs/ --max-false-alarms 0.5% --max-warnings 10% --seed 7 > fitted.json
   loopwatch eval runs/ --config loopwatch.json
 `;
