@@ -172,6 +172,10 @@ Options:
   --json                 the figures, lists and counts as one JSON document
   --list false-alarms|warnings|misses
                          only the runs of that list, one a line: session, family, calls, file
+  --curve                also the curve: the presets (conservative, default, balanced, aggressive) and the
+                         --config, each replayed whole: step_limit runs broken against finished work
+                         (submitted, interactive) broken and warned, per replay (in --json: "curve")
+  --html FILE            also write the curve as a page with two plots (implies --curve)
   --workers N            threads of the one-phase replay, 0 to 256 (default 0: this thread; same figures)
   --allow-skipped        skipped lines or labels do not make the exit code 2
   -h, --help             this help
@@ -181,6 +185,7 @@ Exit codes: 0 measured; 2 usage error, no label file, no run matching a label, o
 Examples:
   loopwatch eval runs/
   loopwatch eval runs/ --family 'my-agent=ReAct' --json > quality.json
+  loopwatch eval runs/ --config loopwatch.json --curve --html curve.html
   loopwatch eval runs/ --list false-alarms | cut -f1 | head -1 | xargs -I{} loopwatch explain {} runs/
 `;
 
