@@ -9,7 +9,7 @@ import { OptionRangeError, OptionTypeError } from '../errors.js';
 import { describe, knownKeys, record } from '../options/checks.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
-import { presetOptions } from './presets.js';
+import { merge, presetOptions } from './presets.js';
 
 /** Preset names a config (and the CLI's `--preset`) takes, and what each builds over extra options. */
 export const CONFIG_PRESETS: Readonly<Record<string, (extra: LoopDetectorOptions | undefined) => LoopDetectorOptions>> = {
@@ -44,4 +44,16 @@ export function configOptions(config: unknown): LoopDetectorOptions {
   const options = build(rest as LoopDetectorOptions);
   resolveOptions(options);
   return options;
+}
+
+/**
+ * A preset built from a config (a fitted one: what `loopwatch calibrate -o FILE` writes, kept as a module
+ * by `scripts/preset-from-config.mjs`): the config's options (its own preset with its options laid over,
+ * its notes left out), with a caller's extra options laid over them as every preset lays them (policy
+ * fields one by one, a detector's fields one by one). The config is checked once, here; so a shipped
+ * default could be `default: presetFromConfig(FITTED_DEFAULT)` in CONFIG_PRESETS. Throws as configOptions.
+ */
+export function presetFromConfig(config: unknown): (extra?: LoopDetectorOptions) => LoopDetectorOptions {
+  const base = configOptions(config);
+  return (extra) => (extra === undefined ? base : merge(base, extra));
 }
