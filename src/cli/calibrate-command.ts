@@ -15,6 +15,8 @@ import { type FlagSpec, integerFlag, parseFlags, stringOf } from './flags.js';
 import { calibrateJson, calibrateText } from './render/calibrate-text.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
+import { redactSecrets } from '../text/redact.js';
+import { terminalSafe } from '../text/terminal-text.js';
 
 const CALIBRATE_FLAGS: FlagSpec = {
   labels: { type: 'string' },
@@ -106,7 +108,9 @@ export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, a
     if (e instanceof EvalSourceError || e instanceof CalibrateError) throw new UsageError(e.message);
     throw e;
   }
-  for (const i of result.issues) io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+  // as eval prints them: secrets redacted, control characters escaped
+  const safe = (text: string): string => terminalSafe(redactSecrets(text));
+  for (const i of result.issues) io.stderr.write(`${safe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${safe(i.message)}\n`);
   const config = `${JSON.stringify(calibratedConfig(result, { preset: s.preset ?? file?.preset, options: file?.options }, commandLine(args), new Date()), null, 2)}\n`;
   const report = s.json ? calibrateJson(result) : calibrateText(result, s.output);
   if (s.output !== undefined) {

@@ -7,6 +7,8 @@ import type { Calibration } from '../../calibrate/calibrate.js';
 import type { Figure, ReplayFigures } from '../../calibrate/held-out.js';
 import type { ReplayTotals } from '../../calibrate/objective.js';
 import { shareText } from './eval-text.js';
+import { redactSecrets } from '../../text/redact.js';
+import { terminalSafe } from '../../text/terminal-text.js';
 
 const n = (x: number): string => x.toLocaleString('en-US');
 const pc = (x: number | null): string => (x === null ? '-' : `${(100 * x).toFixed(1)}%`);
@@ -64,7 +66,7 @@ export function calibrateText(c: Calibration, output: string | undefined): strin
     out.push('held out per family (one-phase / two-phase):');
     out.push(`  ${'family'.padEnd(24)} ${'runs'.padStart(6)}  ${'step_limit broken'.padEnd(22)} ${'finished broken'.padEnd(22)} finished warned`);
     for (const f of c.perFamily) {
-      out.push(`  ${f.family.slice(0, 24).padEnd(24)} ${n(f.runs).padStart(6)}  ${both(f.onePhase.stepLimitBroken, f.twoPhase.stepLimitBroken).padEnd(22)} ${both(f.onePhase.finishedBroken, f.twoPhase.finishedBroken).padEnd(22)} ${both(f.onePhase.finishedWarned, f.twoPhase.finishedWarned)}`);
+      out.push(`  ${terminalSafe(redactSecrets(f.family)).slice(0, 24).padEnd(24)} ${n(f.runs).padStart(6)}  ${both(f.onePhase.stepLimitBroken, f.twoPhase.stepLimitBroken).padEnd(22)} ${both(f.onePhase.finishedBroken, f.twoPhase.finishedBroken).padEnd(22)} ${both(f.onePhase.finishedWarned, f.twoPhase.finishedWarned)}`);
     }
   }
   out.push('');
