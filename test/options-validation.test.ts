@@ -1142,6 +1142,26 @@ const POLICY_FIELDS: readonly PolicyRow[] = [
     valid: 100,
   },
   {
+    field: 'interleavedStep',
+    wrongType: [['0.5', FINITE, str('0.5')], [NaN, FINITE, num(NaN)]],
+    outOfRange: [[0, 'a number in (0, 100]', num(0)], [-1, 'a number in (0, 100]', num(-1)], [101, 'a number in (0, 100]', num(101)]],
+    valid: 1,
+  },
+  {
+    field: 'kindWeights',
+    wrongType: [
+      ['exact_repeat', PLAIN, str('exact_repeat')],
+      [[1], PLAIN, 'an array of length 1'],
+      [{ frequency: '1' }, FINITE, str('1'), 'options.policy.kindWeights.frequency'],
+      [{ cycle: null }, FINITE, 'null', 'options.policy.kindWeights.cycle'],
+    ],
+    outOfRange: [
+      [{ frequency: -0.5 }, 'a number in [0, 10]', num(-0.5), 'options.policy.kindWeights.frequency'],
+      [{ my_kind: 11 }, 'a number in [0, 10]', num(11), 'options.policy.kindWeights.my_kind'],
+    ],
+    valid: { frequency: 0.5, chanting: 0 },
+  },
+  {
     field: 'recommend',
     wrongType: [[null, oneOfRule('ladder', 'confidence'), 'null']],
     outOfRange: [['always', oneOfRule('ladder', 'confidence'), str('always')]],
@@ -1243,6 +1263,8 @@ describe('policy options', () => {
       minConfidence: 0.3,
       progress: 'ignore',
       noProgressStep: 1,
+      interleavedStep: 0.75,
+      kindWeights: { dead_end: 1.5 },
       recommend: 'confidence',
       escalateConfidence: 0.7,
       escalateRepeats: 9,

@@ -7,25 +7,20 @@ import { readFileSync } from 'node:fs';
 import { isLoopwatchError } from '../errors.js';
 import { jsonErrorMessage } from '../formats/json-value.js';
 import type { LoopDetectorOptions } from '../options/options.js';
-import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
-import { presetOptions } from '../presets/presets.js';
+import { resolveOptions } from '../options/resolve-options.js';
+import { CONFIG_NOTES, CONFIG_OPTION_KEYS, CONFIG_PRESETS } from '../presets/config-options.js';
 import { UsageError } from './usage-error.js';
 
 /** Preset names the CLI takes, and what each builds. */
-export const PRESETS: Readonly<Record<string, (extra: LoopDetectorOptions | undefined) => LoopDetectorOptions>> = {
-  default: (extra) => extra ?? {},
-  balanced: (extra) => presetOptions.balanced(extra),
-  conservative: (extra) => presetOptions.conservative(extra),
-  aggressive: (extra) => presetOptions.aggressive(extra),
-  chimera: (extra) => presetOptions.chimera({}, extra),
-  'tool-loop': (extra) => presetOptions.toolLoop({}, extra),
-  'multi-resolution': (extra) => presetOptions.multiResolution({}, extra),
-};
+export const PRESETS = CONFIG_PRESETS;
 
-/** Top-level keys a config file may hold: the plain-data detection options, and `preset`. */
-export const CONFIG_KEYS: readonly string[] = [...TOP_KEYS.filter((k) => !['engine', 'sessionId', 'custom', 'onDetection', 'stats'].includes(k)), 'preset'];
+export { CONFIG_NOTES };
 
-function readConfig(path: string): { preset: string | undefined; options: LoopDetectorOptions } {
+/** Top-level keys a config file may hold: the plain-data detection options, `preset`, and its notes. */
+export const CONFIG_KEYS: readonly string[] = [...CONFIG_OPTION_KEYS, 'preset', ...CONFIG_NOTES];
+
+/** A config file's preset and options (its notes left out). Throws UsageError. */
+export function readConfig(path: string): { preset: string | undefined; options: LoopDetectorOptions } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -44,6 +39,7 @@ function readConfig(path: string): { preset: string | undefined; options: LoopDe
   const { preset, ...options } = value as Record<string, unknown>;
   for (const key of Object.keys(options)) {
     if (!CONFIG_KEYS.includes(key)) throw new UsageError(`${path}: "${key}" is not a config option (known: ${CONFIG_KEYS.join(', ')})`);
+    if (CONFIG_NOTES.includes(key)) delete options[key];
   }
   if (preset !== undefined && typeof preset !== 'string') throw new UsageError(`${path}: "preset" must be a string, received ${JSON.stringify(preset)}`);
   return { preset, options: options as LoopDetectorOptions };

@@ -6,12 +6,16 @@
  * `--list` for the ids alone). Exit code 0; 2 on a usage error, no labels, no labelled run, or input
  * skipped (named on stderr) unless `--allow-skipped`.
  */
+import { CURVE_PRESETS, type CurvePoint, type CurvePolicy, evaluateCurve } from '../eval/eval-curve.js';
 import { type EvalReport, evaluate } from '../eval/eval-report.js';
 import { EvalSourceError, openEvalSource } from '../eval/eval-source.js';
 import { type FamilyOverride, parseFamilyOverride } from '../eval/families.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
+import { curveText } from './render/curve-text.js';
+import { writeCurvePage } from './render/curve-page.js';
 import { evalText, listText } from './render/eval-text.js';
+import type { LoopDetectorOptions } from '../options/options.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
 import { redactSecrets } from '../text/redact.js';
@@ -24,6 +28,8 @@ const EVAL_FLAGS: FlagSpec = {
   family: { type: 'string', multiple: true },
   by: { type: 'string' },
   json: { type: 'boolean' },
+  curve: { type: 'boolean' },
+  html: { type: 'string' },
   list: { type: 'string' },
   workers: { type: 'string' },
   'allow-skipped': { type: 'boolean' },
@@ -38,6 +44,10 @@ export interface EvalCommandSettings {
   readonly families: readonly FamilyOverride[];
   readonly by: 'family' | 'agent';
   readonly output: 'text' | 'json' | 'false-alarms' | 'warnings' | 'misses';
+  /** Also the curve: every preset's point (and the config's), broken against false alarms and warnings. */
+  readonly curve: boolean;
+  /** Also an HTML page plotting the curve (implies `curve`). */
+  readonly html: string | undefined;
   readonly workers: number;
   readonly allowSkipped: boolean;
   /** The detection engine (the benchmark's `--engine reference`). @default 'wasm' */
@@ -55,6 +65,9 @@ export function parseEvalArgs(args: readonly string[]): EvalCommandSettings {
     families.push(o);
   }
   if (v.json === true && v.list !== undefined) throw new UsageError('--json and --list cannot be used together');
+  const html = stringOf(v, 'html');
+  if (html === '') throw new UsageError('--html needs a file name');
+  if (v.list !== undefined && (v.curve === true || html !== undefined)) throw new UsageError(`--list and --${html === undefined ? 'curve' : 'html'} cannot be used together`);
   const list = v.list === undefined ? undefined : choiceFlag('--list', stringOf(v, 'list'), 'false-alarms', ['false-alarms', 'warnings', 'misses'] as const);
   return {
     dir: positionals[0] as string,
@@ -64,15 +77,26 @@ export function parseEvalArgs(args: readonly string[]): EvalCommandSettings {
     families,
     by: choiceFlag('--by', stringOf(v, 'by'), 'family', ['family', 'agent'] as const),
     output: list ?? (v.json === true ? 'json' : 'text'),
+    curve: v.curve === true || html !== undefined,
+    html,
     workers: integerFlag('--workers', stringOf(v, 'workers'), 0, 0, 256),
     allowSkipped: v['allow-skipped'] === true,
   };
 }
 
 /** The report as one JSON document (lists whole; runs without a label: the count and the first 20). */
-export function evalJson(r: EvalReport): string {
+export function evalJson(r: EvalReport, curve?: readonly CurvePoint[]): string {
   const { unlabelled, issues, notes: _notes, ...rest } = r;
-  return `${JSON.stringify({ ...rest, unlabelled: unlabelled.length, unlabelledFirst: unlabelled.slice(0, 20), skipped: issues.length }, null, 2)}\n`;
+  return `${JSON.stringify({ ...rest, unlabelled: unlabelled.length, unlabelledFirst: unlabelled.slice(0, 20), skipped: issues.length, ...(curve === undefined ? {} : { curve }) }, null, 2)}\n`;
+}
+
+/** The policies of the curve: the presets, then the evaluated policy when it is none of them (its report reused). */
+function curvePolicies(s: EvalCommandSettings, options: LoopDetectorOptions, report: EvalReport): CurvePolicy[] {
+  const engine = s.engine === undefined ? {} : { engine: s.engine };
+  const mine = s.config === undefined ? (s.preset ?? 'default') : null;
+  const out: CurvePolicy[] = CURVE_PRESETS.map((name) => (name === mine ? { name, options, report } : { name, options: { ...detectionOptions(name, undefined), ...engine } }));
+  if (mine === null || !CURVE_PRESETS.includes(mine)) out.push({ name: mine ?? (s.config as string), options, report });
+  return out;
 }
 
 /** Runs an evaluation as parsed; resolves to the exit code. */
@@ -85,7 +109,8 @@ export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<nu
     if (e instanceof EvalSourceError) throw new UsageError(e.message);
     throw e;
   }
-  const report = await evaluate(source, options, { workers: s.workers, families: s.families, by: s.by });
+  const settings = { workers: s.workers, families: s.families, by: s.by };
+  const report = await evaluate(source, options, settings);
   // as scan prints them: secrets redacted, control characters escaped
   const safe = (text: string): string => terminalSafe(redactSecrets(text));
   for (const i of report.issues) io.stderr.write(`${safe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${safe(i.message)}\n`);
@@ -94,11 +119,16 @@ export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<nu
     io.stderr.write(`loopwatch eval: no run matched a label of ${source.labelsPath} (${source.inputs.length} run files, ${report.unlabelled.length} runs, ${source.labels.labels.size} labels); labels are matched by session id\n`);
     return 2;
   }
-  if (s.output === 'json') io.stdout.write(evalJson(report));
+  const curve = s.curve ? await evaluateCurve(source, curvePolicies(s, options, report), settings) : undefined;
+  if (s.html !== undefined && curve !== undefined) writeCurvePage(s.html, curve, { dir: s.dir, runs: report.onePhase.overall.sessions, calls: report.calls });
+  if (s.output === 'json') io.stdout.write(evalJson(report, curve));
   else if (s.output === 'false-alarms') io.stdout.write(listText(report.falseAlarms));
   else if (s.output === 'warnings') io.stdout.write(listText(report.warnings));
   else if (s.output === 'misses') io.stdout.write(listText(report.misses));
-  else io.stdout.write(evalText(report, { policy: s.preset ?? (s.config === undefined ? 'default' : s.config), engine: s.engine ?? 'wasm', by: s.by }));
+  else {
+    io.stdout.write(evalText(report, { policy: s.preset ?? (s.config === undefined ? 'default' : s.config), engine: s.engine ?? 'wasm', by: s.by }));
+    if (curve !== undefined) io.stdout.write(`\n${curveText(curve)}`);
+  }
   return report.issues.length > 0 && !s.allowSkipped ? 2 : 0;
 }
 

@@ -25,6 +25,7 @@ Commands:
   hook install|uninstall --agent NAME
                         add loopwatch to (or remove it from) an agent's hook settings
   eval DIR              measure loopwatch on a folder of labelled runs (warned, broken, false alarms per family)
+  calibrate DIR         fit the policy to a folder of labelled runs under a false-alarm budget (held-out figures)
 ${withBench ? '  bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)\n' : ''}
 Options:
   -h, --help            this help (and \`loopwatch <command> --help\`)
@@ -171,6 +172,10 @@ Options:
   --json                 the figures, lists and counts as one JSON document
   --list false-alarms|warnings|misses
                          only the runs of that list, one a line: session, family, calls, file
+  --curve                also the curve: the presets (conservative, default, balanced, aggressive) and the
+                         --config, each replayed whole: step_limit runs broken against finished work
+                         (submitted, interactive) broken and warned, per replay (in --json: "curve")
+  --html FILE            also write the curve as a page with two plots (implies --curve)
   --workers N            threads of the one-phase replay, 0 to 256 (default 0: this thread; same figures)
   --allow-skipped        skipped lines or labels do not make the exit code 2
   -h, --help             this help
@@ -180,7 +185,54 @@ Exit codes: 0 measured; 2 usage error, no label file, no run matching a label, o
 Examples:
   loopwatch eval runs/
   loopwatch eval runs/ --family 'my-agent=ReAct' --json > quality.json
+  loopwatch eval runs/ --config loopwatch.json --curve --html curve.html
   loopwatch eval runs/ --list false-alarms | cut -f1 | head -1 | xargs -I{} loopwatch explain {} runs/
+`;
+
+/** Help for `loopwatch calibrate`. */
+export const CALIBRATE_HELP = `Usage: loopwatch calibrate [options] DIR [DIR...]
+
+Fits loopwatch's policy to your own labelled runs (each DIR and its labels as loopwatch eval reads them; a
+run is judged by the labels of its own folder, so the public traces and your own sessions fit together): the
+action ladder, the confidence floor, how fast no-progress and interleaved repetitions climb, the cooldown,
+a weight for each signal kind and the thresholds of the detectors whose signals can be re-scored, so that
+as many step_limit runs as possible are broken (then as many calls saved) while at most --max-false-alarms
+of the finished runs (submitted, or interactive sessions) are broken and at most --max-warnings of them
+warned, in both replays (one-phase, as scan sees runs; two-phase, as a live host does).
+
+Honest figures: the runs are split into folds by task group (task_group in the labels, else the session);
+each fold is replayed for real with the policy fitted on the other folds, and the report gives those
+held-out figures, pooled over the folds with their 95% Wilson interval and the folds' range, never the
+training fit. The config written is fitted on every run, with the held-out figures as its "expected" rates
+and how it was made in "fitted" (both ignored by --config readers). Fast: the runs are replayed once with
+permissive detectors and candidates are scored by replaying the recorded signals through the policy.
+
+Options:
+  --labels FILE          the label file of a single DIR (default: DIR/sessions.jsonl)
+  --preset NAME          the starting point's preset (${Object.keys(PRESETS).join(' | ')}; default: default)
+  --config FILE          the starting point's options as JSON (may name a "preset"; refines it)
+  --max-false-alarms P   share of finished runs a fit may break, in each replay (default: 1%)
+  --max-warnings P       share of finished runs a fit may warn, in each replay (default: the starting
+                         point's own share, per replay)
+  --folds K              folds by task group, 2 to 100 (default: 5)
+  --seed N               the seed of the folds and of the search (default: 1); the same seed, the same fit
+  --restarts N           restarts of each fit's search from its best point with a few parameters set at
+                         random, kept when better (default: 2)
+  --family PATTERN=NAME  agents whose name contains PATTERN are in family NAME (the per-family figures)
+  -o, --output FILE      write the config to FILE (and the report to standard output)
+  --json                 the report as one JSON document
+  --allow-skipped        skipped lines or labels do not make the exit code 2
+  -h, --help             this help
+
+Without -o the config goes to standard output and the report to standard error.
+Exit codes: 0 fitted; 2 usage error, no label file, no run matching a label, fewer task groups than folds,
+or input skipped (named on stderr).
+
+Examples:
+  loopwatch calibrate runs/ -o loopwatch.json
+  loopwatch calibrate traces/ my-sessions/ -o loopwatch.json
+  loopwatch calibrate runs/ --max-false-alarms 0.5% --max-warnings 10% --seed 7 > fitted.json
+  loopwatch eval runs/ --config loopwatch.json
 `;
 
 /** Help for `loopwatch demo`. */

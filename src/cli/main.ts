@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `serve`, `mcp`, `hook`, `eval`, `--help`, `--version`. Usage errors go to
+ * The `loopwatch` command: `scan`, `explain`, `demo`, `bench`, `serve`, `mcp`, `hook`, `eval`, `calibrate`, `--help`, `--version`. Usage errors go to
  * stderr in one line with exit code 2; a failure of loopwatch itself in one line with exit code 3 (never 1,
  * which means loops were found); everything else is each command's own. A reader that closes standard
  * output or standard error early (`| head`) stops that output, not the run: the exit code still covers
@@ -27,7 +27,7 @@ interface Command {
   run(args: readonly string[], io: CommandIo): Promise<number>;
 }
 
-type HelpName = 'SCAN_HELP' | 'EXPLAIN_HELP' | 'DEMO_HELP' | 'SERVE_HELP' | 'MCP_HELP' | 'HOOK_HELP' | 'EVAL_HELP' | 'BENCH_HELP';
+type HelpName = 'SCAN_HELP' | 'EXPLAIN_HELP' | 'DEMO_HELP' | 'SERVE_HELP' | 'MCP_HELP' | 'HOOK_HELP' | 'EVAL_HELP' | 'CALIBRATE_HELP' | 'BENCH_HELP';
 
 async function helpText(name: HelpName): Promise<string> {
   return (await import('./help-text.js'))[name];
@@ -52,6 +52,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   mcp: { help: () => helpText('MCP_HELP'), run: async (a, io) => (await import('./mcp-command.js')).mcpCommand(a, io) },
   hook: { help: () => helpText('HOOK_HELP'), run: hookCommand },
   eval: { help: () => helpText('EVAL_HELP'), run: async (a, io) => (await import('./eval-command.js')).evalCommand(a, io) },
+  calibrate: { help: () => helpText('CALIBRATE_HELP'), run: async (a, io) => (await import('./calibrate-command.js')).calibrateCommand(a, io) },
   ...(HAS_BENCH ? { bench: { help: () => helpText('BENCH_HELP'), run: async (a: readonly string[], io: CommandIo) => (await import('./bench-command.js')).benchCommand(a, io) } } : {}),
 };
 

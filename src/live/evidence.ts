@@ -29,8 +29,13 @@ export function sameCallStalled(h: HistoryReader, last: number): boolean {
   return false;
 }
 
+/** Whether a signal about identical calls shows a stall over the repetitions that ran. */
+export function signalsShowStall(signals: readonly LoopSignal[]): boolean {
+  for (const s of signals) if (SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled') return true;
+  return false;
+}
+
 /** Whether a proposal's signals, or the calls that ran, are evidence enough to block it (see above). */
 export function blockingEvidence(signals: readonly LoopSignal[], h: HistoryReader, last: number): boolean {
-  for (const s of signals) if (SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled') return true;
-  return sameCallStalled(h, last);
+  return signalsShowStall(signals) || sameCallStalled(h, last);
 }

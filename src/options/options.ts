@@ -71,6 +71,20 @@ export interface PolicyOptions {
   readonly progress: ProgressMode;
   /** Ladder steps taken by a verdict with no-progress evidence (same call, same result). Minimum 1. @default 2 */
   readonly noProgressStep: number;
+  /**
+   * Ladder steps taken by a verdict about a repetition interleaved with new work (a new call between each
+   * repeat), about a call whose answer says the work is still under way (polling), or, with
+   * `progress: 'slow'`, about calls whose results keep changing. More than 0, at most 100. @default 0.5
+   */
+  readonly interleavedStep: number;
+  /**
+   * Weight of each signal kind (`exact_repeat`, `frequency`, `cycle`, `semantic`, `similar_args`,
+   * `result_repeat`, `dead_end`, `state_repeat`, `chanting`, or a custom detector's kind): a signal's
+   * confidence is multiplied by its kind's weight (capped at 1) before fusion; 0 sets the kind aside (its
+   * signals are dropped, as if its detector had said nothing). A kind not named weighs 1. Each weight from
+   * 0 to 10. @default {} (every kind 1)
+   */
+  readonly kindWeights: Readonly<Record<string, number>>;
   /** How the recommended next step is chosen. @default 'ladder' */
   readonly recommend: RecommendMode;
   /** With `recommend: 'confidence'`: escalate above this confidence, in [0, 1]. @default 0.85 */
@@ -179,6 +193,8 @@ export const POLICY_DEFAULTS: PolicyOptions = Object.freeze({
   minConfidence: 0.5,
   progress: 'suppress',
   noProgressStep: 2,
+  interleavedStep: 0.5,
+  kindWeights: Object.freeze({}),
   recommend: 'ladder',
   escalateConfidence: 0.85,
   escalateRepeats: 5,

@@ -109,6 +109,22 @@ function resolveDetector(name: keyof DetectorsOptions, value: unknown): object |
   return Object.freeze(out);
 }
 
+/** Largest weight a signal kind may have (`policy.kindWeights`). */
+export const MAX_KIND_WEIGHT = 10;
+
+/** `policy.kindWeights`: a plain object of weights from 0 to MAX_KIND_WEIGHT by kind name, frozen. */
+function resolveKindWeights(path: string, value: unknown): Readonly<Record<string, number>> {
+  if (value === POLICY_DEFAULTS.kindWeights) return POLICY_DEFAULTS.kindWeights;
+  const given = record(path, value);
+  const out: Record<string, number> = {};
+  for (const [kind, weight] of Object.entries(given)) {
+    if (kind.length === 0) throw new OptionRangeError(path, `${path} must name kinds by non-empty strings, received an empty name`);
+    if (weight === undefined) continue;
+    out[kind] = ratio(`${path}.${kind}`, weight, 0, MAX_KIND_WEIGHT);
+  }
+  return Object.keys(out).length === 0 ? POLICY_DEFAULTS.kindWeights : Object.freeze(out);
+}
+
 function resolvePolicy(value: unknown): PolicyOptions {
   if (value === undefined) return POLICY_DEFAULTS;
   const path = 'options.policy';
@@ -129,6 +145,8 @@ function resolvePolicy(value: unknown): PolicyOptions {
     minConfidence: ratio(`${path}.minConfidence`, get('minConfidence')),
     progress: oneOf(`${path}.progress`, get('progress'), ['suppress', 'slow', 'ignore'] as const),
     noProgressStep: integer(`${path}.noProgressStep`, get('noProgressStep'), 1, 100),
+    interleavedStep: ratio(`${path}.interleavedStep`, get('interleavedStep'), 0, 100, true),
+    kindWeights: resolveKindWeights(`${path}.kindWeights`, get('kindWeights')),
     recommend: oneOf(`${path}.recommend`, get('recommend'), ['ladder', 'confidence'] as const),
     escalateConfidence: ratio(`${path}.escalateConfidence`, get('escalateConfidence')),
     escalateRepeats: integer(`${path}.escalateRepeats`, get('escalateRepeats'), 1),

@@ -1,7 +1,7 @@
 /**
  * The graduated response of one session: the 1st verdict gets `ladder[0]`, the next ones climb the
- * ladder, the last rung repeats. A verdict may climb more than one rung (no progress) or half a rung
- * (results still changing). With a cooldown, enough quiet calls send the session back to the first rung,
+ * ladder, the last rung repeats. A verdict may climb more than one rung (no progress) or part of one
+ * (`interleavedStep`: results still changing, new work between repetitions, polling). With a cooldown, enough quiet calls send the session back to the first rung,
  * except for the loop it was climbing on: a verdict about the same repeated call (its key) whose loop began
  * before the quiet calls (its evidence spans them) takes the climb up where it was left, so a loop whose
  * repetitions are spaced out by more than the cooldown (the same search every dozen calls, between new

@@ -12,11 +12,12 @@
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { DetectorError } from '../errors.js';
-import type { PolicyOptions } from '../options/options.js';
-import type { CallLog } from '../state/call-log.js';
+import { POLICY_DEFAULTS, type PolicyOptions } from '../options/options.js';
+import { clampConfidence } from '../detectors/context.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
+import type { PolicyLog } from './policy-log.js';
 import { SAME_CALL_KINDS } from '../live/evidence.js';
 import { fuse } from './fuse.js';
 import { Ladder } from './ladder.js';
@@ -24,6 +25,9 @@ import { BLOCKED, CONSEQUENCE, verdictMessage } from './message.js';
 import { recommend } from './recommend.js';
 
 const ACTIONS: ReadonlySet<string> = new Set(['warn', 'ask', 'break']);
+
+/** The default `kindWeights` (every kind 1): signals are used as they are. */
+const NO_WEIGHTS = POLICY_DEFAULTS.kindWeights;
 
 /**
  * Whether a signal's repetitions show progress: a call signal whose outcomes kept changing, or a fuzzy
@@ -51,6 +55,50 @@ function signalData(s: LoopSignal, clean: (text: string) => string): LoopSignal 
   if (s.fuzzy !== undefined) out.fuzzy = s.fuzzy;
   if (s.chunk !== undefined) out.chunk = clean(s.chunk);
   return Object.freeze(out) as unknown as LoopSignal;
+}
+
+/** A signal with another confidence: its documented fields, the pattern still read only when needed. */
+class Reweighed implements LoopSignal {
+  readonly kind: string;
+  readonly detector: string;
+  readonly loopStart: number | undefined;
+  readonly unit: readonly number[] | undefined;
+  readonly repeatCount: number | undefined;
+  readonly progress: LoopSignal['progress'];
+  readonly progressGated: boolean | undefined;
+  readonly fuzzy: boolean | undefined;
+  readonly chunk: string | undefined;
+  readonly #of: LoopSignal;
+
+  constructor(
+    of: LoopSignal,
+    readonly confidence: number,
+  ) {
+    this.#of = of;
+    this.kind = of.kind;
+    this.detector = of.detector;
+    this.loopStart = of.loopStart;
+    this.unit = of.unit;
+    this.repeatCount = of.repeatCount;
+    this.progress = of.progress;
+    this.progressGated = of.progressGated;
+    this.fuzzy = of.fuzzy;
+    this.chunk = of.chunk;
+  }
+
+  get pattern(): string {
+    return this.#of.pattern;
+  }
+}
+
+/**
+ * `s` weighed by `weights` (`kindWeights`): its confidence times its kind's weight, capped at 1; null for
+ * a kind weighing 0. A blocked call's signal (the session's own evidence) is never weighed.
+ */
+export function weighSignal(s: LoopSignal, weights: Readonly<Record<string, number>>): LoopSignal | null {
+  const weight = s.detector !== 'blocked' && Object.hasOwn(weights, s.kind) ? (weights[s.kind] as number) : 1;
+  if (weight === 1) return s;
+  return weight > 0 ? new Reweighed(s, clampConfidence(s.confidence * weight)) : null;
 }
 
 /** What the policy decided for one call. */
@@ -99,7 +147,7 @@ const RECURRING_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat
  * as a dead end's failures are); ascending. Null when a recurring failure's first occurrence is older than
  * the call log holds: its repetitions are spread over more calls than are kept, other work between them.
  */
-function repeatedCalls(log: CallLog, failed: boolean, signals: readonly LoopSignal[], index: number): number[] | null {
+function repeatedCalls(log: PolicyLog, failed: boolean, signals: readonly LoopSignal[], index: number): number[] | null {
   const all = new Set<number>();
   for (const sg of signals) {
     for (const i of sg.unit ?? [index]) all.add(i);
@@ -121,7 +169,7 @@ export const INTERLEAVE_SPAN = 256;
  * span had not seen before, as when an agent edits something new before each re-run of its test.
  * Signatures are compared by their low 32 bits (a collision only undercounts new work).
  */
-export function interleavedWithNewWork(log: CallLog, unit: readonly number[]): boolean {
+export function interleavedWithNewWork(log: PolicyLog, unit: readonly number[]): boolean {
   if (unit.length < 2) return false;
   const first = unit[0] as number;
   const last = unit[unit.length - 1] as number;
@@ -174,7 +222,7 @@ export class VerdictPolicy {
 
   constructor(
     private readonly p: PolicyOptions,
-    private readonly log: CallLog,
+    private readonly log: PolicyLog,
     private readonly redact: boolean,
     private readonly session: string = '',
   ) {}
@@ -190,8 +238,9 @@ export class VerdictPolicy {
 
   /**
    * Decides about the call at `index` (with the caller's `step`) given its signals, in detector order.
-   * `waiting`: the call's answer says the work is still under way (polling): the verdict climbs half a
-   * rung, as when results are still changing, however identical the answers.
+   * `waiting`: the call's answer says the work is still under way (polling): the verdict climbs
+   * `interleavedStep` rungs (half a rung by default), as when results are still changing, however identical
+   * the answers.
    */
   decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, proposal: ProposalRule | null = null, failed = false): Decision {
     if (signals.length === 0) {
@@ -219,7 +268,7 @@ export class VerdictPolicy {
     const p = this.p;
     let tolerated = 0;
     const kept: LoopSignal[] = [];
-    for (const s of signals) {
+    for (const s of this.weighted(signals)) {
       if (p.progress === 'suppress' && showsProgress(s)) tolerated++;
       else kept.push(s);
     }
@@ -234,11 +283,12 @@ export class VerdictPolicy {
     }
     const noProgress = p.progress !== 'ignore' && fused.signals.some((s) => SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled');
     const onlyChanging = p.progress === 'slow' && fused.signals.every(showsProgress);
-    // repetitions with new work between them (an edit before each re-run) climb half a rung: the agent is
-    // trying things, and only a repetition that goes on many times is a loop worth breaking
+    // repetitions with new work between them (an edit before each re-run) climb `interleavedStep` rungs
+    // (half a rung by default): the agent is trying things, and only a repetition that goes on many times
+    // is a loop worth breaking
     const repeated = repeatedCalls(this.log, failed, fused.signals, index);
     const slow = onlyChanging || waiting || repeated === null || interleavedWithNewWork(this.log, repeated);
-    const rungs = slow ? 0.5 : noProgress ? p.noProgressStep : 1;
+    const rungs = slow ? p.interleavedStep : noProgress ? p.noProgressStep : 1;
 
     const primary = fused.primary;
     const loopStart = primary.loopStart ?? index;
@@ -306,6 +356,18 @@ export class VerdictPolicy {
       this.count++;
     }
     return { verdict, tolerated };
+  }
+
+  /** The signals with `kindWeights` applied (weighSignal), the kinds weighing 0 left out. */
+  private weighted(signals: readonly LoopSignal[]): readonly LoopSignal[] {
+    const w = this.p.kindWeights;
+    if (w === NO_WEIGHTS) return signals;
+    const out: LoopSignal[] = [];
+    for (const s of signals) {
+      const weighed = weighSignal(s, w);
+      if (weighed !== null) out.push(weighed);
+    }
+    return out;
   }
 
   /** Puts the ladder back on its first rung, nothing dormant (a fresh start); the count of verdicts stays. */

@@ -56,7 +56,7 @@ function defined(o: Record<string, unknown>): Record<string, unknown> {
  * Lays `extra` over a preset's options: top-level keys replace, `policy` fields replace one by one, and a
  * detector given as an object changes only the fields it names (`false` still turns it off).
  */
-function merge(base: LoopDetectorOptions, extra: LoopDetectorOptions | undefined): LoopDetectorOptions {
+export function merge(base: LoopDetectorOptions, extra: LoopDetectorOptions | undefined): LoopDetectorOptions {
   if (extra === undefined) return base;
   const path = 'preset extra options';
   const e = record(path, extra) as LoopDetectorOptions;

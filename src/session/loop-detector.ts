@@ -579,11 +579,11 @@ export class LoopDetector {
 }
 
 /**
- * The result as saysStillWaiting reads it. A result still in its JSON bytes is decoded only when it can be
+ * The result as saysStillWaiting reads it (exported for `loopwatch calibrate`, which records what the policy reads). A result still in its JSON bytes is decoded only when it can be
  * short enough to be read: its text has at least one UTF-16 unit per 6 bytes (`\uXXXX`), so longer
  * content is past WAITING_LOOK, which saysStillWaiting never reads.
  */
-function waitingText(result: unknown): unknown {
+export function waitingText(result: unknown): unknown {
   if (!RawJsonString.is(result)) return result;
   return result.content.length > 6 * WAITING_LOOK ? undefined : result.value();
 }

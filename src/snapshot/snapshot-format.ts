@@ -12,7 +12,7 @@
 import { SnapshotError } from '../errors.js';
 import { xxh64 } from '../fingerprint/xxh64.js';
 import { u64 } from '../fingerprint/u64.js';
-import type { ResolvedOptions } from '../options/options.js';
+import { POLICY_DEFAULTS, type ResolvedOptions } from '../options/options.js';
 import { moduleXxh64 } from '../wasm/module-xxh64.js';
 
 /** The first four bytes of every snapshot. */
@@ -53,7 +53,10 @@ function optionsText(o: ResolvedOptions): string {
     .filter(([, rule]) => (rule.ignoreFields ?? []).length !== 0 || rule.exempt === true || rule.identity !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, rule]) => [name, { ignoreFields: rule.ignoreFields ?? [], exempt: rule.exempt === true, identity: rule.identity === undefined ? null : String(rule.identity) }]);
-  const { onDetect, ...policy } = o.policy;
+  const { onDetect, interleavedStep, kindWeights, ...before } = o.policy;
+  // policy fields added since version 6 are written only when set, so older snapshots restore as they did
+  const weights = Object.keys(kindWeights).sort().map((k) => [k, kindWeights[k]]);
+  const policy = { ...before, ...(interleavedStep === POLICY_DEFAULTS.interleavedStep ? {} : { interleavedStep }), ...(weights.length === 0 ? {} : { kindWeights: weights }) };
   return JSON.stringify({
     engine: o.engine,
     detectors: o.detectors,

@@ -1,0 +1,140 @@
+/**
+ * The one replay `loopwatch calibrate` makes with detectors: every run read as an evaluation reads it, each
+ * call proposed then recorded through a session pipeline exactly as LoopDetector.propose() and record() do
+ * (mark, observe the proposal, roll it back; observe the call with its outcome), with permissive
+ * thresholds, keeping the signals and facts the policy reads (see recording.ts). No policy runs here: the
+ * simulation replays the policy over what is kept.
+ *
+ * Why one recording serves both replays: before a session's first block, its detectors' streams do not
+ * depend on the policy (a proposal is always rolled back, and every call that is not blocked is
+ * recorded), so the one-phase replay's calls and the two-phase replay's recorded calls give the same
+ * signals; a block ends the two-phase replay of a run (eval's replayTwoPhase does the same).
+ */
+import { readInputs } from '../formats/read-inputs.js';
+import type { TraceIssue } from '../formats/trace-record.js';
+import { sameCallStalled } from '../live/evidence.js';
+import { validateLiveCall } from '../live/live-call.js';
+import { allowedToRepeat } from '../options/allow-rules.js';
+import type { ResolvedOptions } from '../options/options.js';
+import { assertSendable } from '../pool/event-packing.js';
+import { waitingText } from '../session/loop-detector.js';
+import { errorText } from '../session/observe-event.js';
+import type { Pipeline } from '../session/pipeline.js';
+import { ReferencePipeline } from '../session/reference-pipeline.js';
+import { saysStillWaiting } from '../text/still-waiting.js';
+import type { LoopSignal, ToolEvent } from '../types.js';
+import { WasmPipeline } from '../wasm/wasm-pipeline.js';
+import { NO_SIGNALS, type RecordedCall, type RecordedRun, plainSignal } from './recording.js';
+
+/** The runs of a recording, in reading order, and what was skipped. */
+export interface Recording {
+  readonly runs: readonly RecordedRun[];
+  readonly issues: readonly TraceIssue[];
+  /** Calls read. */
+  readonly calls: number;
+  readonly millis: number;
+}
+
+interface OpenRun {
+  readonly session: string;
+  readonly file: string;
+  calls: number;
+  readonly recorded: RecordedCall[];
+  pipeline: Pipeline | null;
+}
+
+const plain = (signals: readonly LoopSignal[]): readonly LoopSignal[] => (signals.length === 0 ? NO_SIGNALS : Object.freeze(signals.map(plainSignal)));
+
+/**
+ * Proposes then records one validated call; the call's record, or null when the session could not record
+ * it (a replay counts such a call as refused, with no verdict).
+ */
+function recordCall(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): RecordedCall | null {
+  try {
+    return observeBoth(p, e, at, allowed);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Observes the proposal (rolled back) and the call. A call the `allow` option lets repeat is observed as
+ * any call (its detectors' streams go on) but keeps no signal: LoopDetector hands the policy none for it,
+ * before or after it runs.
+ */
+function observeBoth(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): RecordedCall {
+  const proposal = validateLiveCall(e, 'propose').event;
+  let proposed: readonly LoopSignal[];
+  let stalledBefore = false;
+  p.mark();
+  try {
+    const seen = p.observe(proposal, true);
+    proposed = allowed ? NO_SIGNALS : plain(seen);
+    if (proposed.length !== 0) stalledBefore = sameCallStalled(p.history, p.lastIndex);
+  } finally {
+    p.rollback();
+  }
+  const observed = p.observe(e);
+  const recorded = allowed ? NO_SIGNALS : plain(observed);
+  const index = p.lastIndex;
+  const sig = p.log.signatureLow(index) ?? 0;
+  p.log.settle();
+  const failed = e.error !== undefined && errorText(e.error) !== undefined;
+  const waiting = e.error === undefined && saysStillWaiting(waitingText(e.result));
+  return { at, sig, failed, waiting, stalledBefore, proposed, recorded };
+}
+
+/**
+ * Reads `inputs` and records every run with `options` (resolved: the permissive detectors). Calls of an
+ * exempt tool, and calls a session would refuse, are counted in their run and not recorded (the session
+ * records nothing for them either).
+ */
+export async function recordSignals(inputs: readonly string[], options: ResolvedOptions): Promise<Recording> {
+  const started = performance.now();
+  const issues: TraceIssue[] = [];
+  const open = new Map<string, OpenRun>();
+  const runs: OpenRun[] = [];
+  let calls = 0;
+  const close = (r: OpenRun): void => {
+    r.pipeline?.dispose();
+    r.pipeline = null;
+  };
+  try {
+    for await (const item of readInputs(inputs)) {
+      if (item.kind === 'issue') issues.push(item);
+      if (item.kind === 'end' || item.kind === 'input-end') {
+        for (const r of open.values()) if (r.file === item.file && (item.kind === 'input-end' || r.session === item.session)) close(r);
+        continue;
+      }
+      if (item.kind !== 'call') continue;
+      calls++;
+      const key = `${item.file}\u0000${item.session}`;
+      let r = open.get(key);
+      if (r === undefined) {
+        r = { session: item.session, file: item.file, calls: 0, recorded: [], pipeline: null };
+        open.set(key, r);
+        runs.push(r);
+      }
+      const at = r.calls++;
+      if (options.tools.size !== 0 && options.tools.get(item.event.tool)?.exempt === true) continue;
+      let e: ToolEvent;
+      try {
+        e = validateLiveCall(item.event, 'record').event;
+        if (options.strictValues) assertSendable(e);
+      } catch {
+        continue;
+      }
+      const p = (r.pipeline ??= options.engine === 'wasm' ? new WasmPipeline(options) : new ReferencePipeline(options));
+      const c = recordCall(p, e, at, options.allow.length !== 0 && allowedToRepeat(options.allow, e.tool, e.args));
+      if (c !== null) r.recorded.push(c);
+    }
+  } finally {
+    for (const r of open.values()) close(r);
+  }
+  return {
+    runs: runs.map((r) => ({ session: r.session, file: r.file, calls: r.calls, recorded: r.recorded })),
+    issues,
+    calls,
+    millis: performance.now() - started,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * What one replay records for `loopwatch calibrate`: per run, per call, the built-in signals of its
+ * proposal (two-phase, before it runs) and of its record (after it ran), and the per-call facts the policy
+ * reads besides them. Signals are plain frozen data (their documented fields; patterns left out, the
+ * verdicts of a simulation are only counted).
+ */
+import type { LoopSignal } from '../types.js';
+
+/** One recorded call (a call the session recorded: exempt and unreadable calls are left out). */
+export interface RecordedCall {
+  /** Its index among all the calls of its run, as an evaluation numbers them. */
+  readonly at: number;
+  /** The low 32 bits of its signature (what the policy tells repetitions and loops apart by). */
+  readonly sig: number;
+  /** It failed (an error the session reads as one). */
+  readonly failed: boolean;
+  /** Its answer says the work is still under way (polling). */
+  readonly waiting: boolean;
+  /** At its proposal, the same call had already run and failed, or run twice with the same outcome. */
+  readonly stalledBefore: boolean;
+  /** Signals of its proposal (before it ran), in detector order. */
+  readonly proposed: readonly LoopSignal[];
+  /** Signals of its record (after it ran), in detector order. */
+  readonly recorded: readonly LoopSignal[];
+}
+
+/** One recorded run. */
+export interface RecordedRun {
+  readonly session: string;
+  readonly file: string;
+  /** Calls read, the unrecorded ones included. */
+  readonly calls: number;
+  readonly recorded: readonly RecordedCall[];
+}
+
+/** No signals (shared). */
+export const NO_SIGNALS: readonly LoopSignal[] = Object.freeze([]);
+
+/** A signal as plain frozen data: its documented fields, without the pattern (and chunk) text. */
+export function plainSignal(s: LoopSignal): LoopSignal {
+  const out: { -readonly [K in keyof LoopSignal]?: LoopSignal[K] } = { kind: s.kind, detector: s.detector, pattern: '', confidence: s.confidence };
+  if (s.loopStart !== undefined) out.loopStart = s.loopStart;
+  if (s.unit !== undefined) out.unit = Object.freeze([...s.unit]);
+  if (s.repeatCount !== undefined) out.repeatCount = s.repeatCount;
+  if (s.progress !== undefined) out.progress = s.progress;
+  if (s.progressGated !== undefined) out.progressGated = s.progressGated;
+  if (s.fuzzy !== undefined) out.fuzzy = s.fuzzy;
+  return Object.freeze(out) as LoopSignal;
+}

@@ -1,0 +1,112 @@
+/**
+ * A candidate policy replayed over a recording, without detectors: per run, the candidate's signals
+ * (emulation.ts: re-scored for its thresholds, weighed by its kind weights) go through the real
+ * VerdictPolicy, with a SignatureLog for the calls it reads, as a session would hand them over.
+ *
+ * - one-phase (as `loopwatch scan` sees a run): every recorded call decided after it ran; the run is
+ *   warned at its first verdict and broken at its first break, where the replay stops;
+ * - two-phase (as a live host does): each call proposed (a break needs evidence from calls that ran: a
+ *   detector's signal about identical calls that stalled, whatever its kind's weight, or the same call
+ *   already failed or answered twice alike),
+ *   then recorded; the run ends at the first blocked proposal, as eval's replayTwoPhase ends it. Before
+ *   that block no call was blocked, so a proposal is never forced, and it stops the run only when
+ *   `stopAfter` is 1 (a block either way).
+ */
+import { signalsShowStall } from '../live/evidence.js';
+import { VerdictPolicy } from '../policy/verdict-policy.js';
+import { type Emulation, type SignalEntry, emulate, entryOf, unweighed } from './emulation.js';
+import type { RecordedRun } from './recording.js';
+import { SignatureLog } from './signature-log.js';
+
+/** A recorded call, its signals as entries. */
+interface PreparedCall {
+  readonly at: number;
+  readonly failed: boolean;
+  readonly waiting: boolean;
+  readonly stalledBefore: boolean;
+  readonly proposed: readonly SignalEntry[];
+  readonly recorded: readonly SignalEntry[];
+}
+
+/** A recorded run, ready to be simulated many times. */
+export interface PreparedRun {
+  readonly session: string;
+  readonly file: string;
+  readonly calls: number;
+  readonly sigs: Uint32Array;
+  readonly list: readonly PreparedCall[];
+  /** Whether any call has a signal (a run without one is quiet under every candidate). */
+  readonly active: boolean;
+}
+
+/** How a replay ended for one run. */
+export interface RunOutcome {
+  readonly warned: boolean;
+  /** The index (among all the run's calls) of the first break or blocked call, or null. */
+  readonly firstBreak: number | null;
+  /** Calls a break would have saved: one-phase the calls after it, two-phase the calls from it on. */
+  readonly saved: number;
+}
+
+const QUIET: RunOutcome = Object.freeze({ warned: false, firstBreak: null, saved: 0 });
+
+const NO_ENTRIES: readonly SignalEntry[] = Object.freeze([]);
+
+/** Prepares a recorded run. */
+export function prepareRun(run: RecordedRun): PreparedRun {
+  let active = false;
+  const list = run.recorded.map((c) => {
+    const proposed = c.proposed.length === 0 ? NO_ENTRIES : c.proposed.map(entryOf);
+    const recorded = c.recorded.length === 0 ? NO_ENTRIES : c.recorded.map(entryOf);
+    if (proposed.length !== 0 || recorded.length !== 0) active = true;
+    return { at: c.at, failed: c.failed, waiting: c.waiting, stalledBefore: c.stalledBefore, proposed, recorded };
+  });
+  return { session: run.session, file: run.file, calls: run.calls, sigs: Uint32Array.from(run.recorded, (c) => c.sig), list, active };
+}
+
+/** The one-phase outcome of `run` under the candidate `em`. */
+export function simulateOnePhase(run: PreparedRun, em: Emulation): RunOutcome {
+  if (!run.active) return QUIET;
+  const log = new SignatureLog(run.sigs, em.capacity);
+  const vp = new VerdictPolicy(em.policy, log, false);
+  let warned = false;
+  const list = run.list;
+  for (let k = 0; k < list.length; k++) {
+    const c = list[k] as PreparedCall;
+    log.count = k + 1;
+    const signals = emulate(c.recorded, em);
+    const v = vp.decide(signals, k, undefined, c.waiting && signals.length !== 0, null, c.failed).verdict;
+    if (v === null) continue;
+    warned = true;
+    if (v.action === 'break') return { warned, firstBreak: c.at, saved: run.calls - c.at - 1 };
+  }
+  return warned ? { warned, firstBreak: null, saved: 0 } : QUIET;
+}
+
+/** The two-phase outcome of `run` under the candidate `em`. */
+export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
+  if (!run.active) return QUIET;
+  const log = new SignatureLog(run.sigs, em.capacity);
+  const vp = new VerdictPolicy(em.policy, log, false);
+  const stop = em.policy.stopAfter <= 1;
+  let warned = false;
+  const list = run.list;
+  for (let k = 0; k < list.length; k++) {
+    const c = list[k] as PreparedCall;
+    log.count = k + 1;
+    const proposed = emulate(c.proposed, em);
+    if (proposed.length !== 0) {
+      // evidence is read from the detectors' signals, those of kinds weighing 0 included
+      const evidence = signalsShowStall(unweighed(c.proposed, em)) || c.stalledBefore;
+      const v = vp.decide(proposed, k, undefined, false, { evidence, stop, force: false }).verdict;
+      if (v !== null) {
+        warned = true;
+        if (v.action === 'break') return { warned, firstBreak: c.at, saved: run.calls - c.at };
+      }
+    }
+    const recorded = emulate(c.recorded, em);
+    const v = vp.decide(recorded, k, undefined, c.waiting && recorded.length !== 0, null, c.failed).verdict;
+    if (v !== null) warned = true;
+  }
+  return warned ? { warned, firstBreak: null, saved: 0 } : QUIET;
+}

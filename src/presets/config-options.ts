@@ -1,0 +1,59 @@
+/**
+ * A config file's options for the library: what `--config FILE` stands for in every command, so a config
+ * written by `loopwatch calibrate` (or by hand) gives a LoopDetector, a LoopEngine or a LoopPool the same
+ * detection: `new LoopDetector(configOptions(JSON.parse(text)))`. A config is a JSON object of the
+ * plain-data detection options, optionally naming a `preset` its options refine, and optionally holding
+ * notes that describe it (`expected`, `fitted`: what calibrate writes), which are ignored.
+ */
+import { OptionRangeError, OptionTypeError } from '../errors.js';
+import { describe, knownKeys, record } from '../options/checks.js';
+import type { LoopDetectorOptions } from '../options/options.js';
+import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
+import { merge, presetOptions } from './presets.js';
+
+/** Preset names a config (and the CLI's `--preset`) takes, and what each builds over extra options. */
+export const CONFIG_PRESETS: Readonly<Record<string, (extra: LoopDetectorOptions | undefined) => LoopDetectorOptions>> = {
+  default: (extra) => extra ?? {},
+  balanced: (extra) => presetOptions.balanced(extra),
+  conservative: (extra) => presetOptions.conservative(extra),
+  aggressive: (extra) => presetOptions.aggressive(extra),
+  chimera: (extra) => presetOptions.chimera({}, extra),
+  'tool-loop': (extra) => presetOptions.toolLoop({}, extra),
+  'multi-resolution': (extra) => presetOptions.multiResolution({}, extra),
+};
+
+/** Members of a config that describe it rather than set options (`loopwatch calibrate` writes them): ignored. */
+export const CONFIG_NOTES: readonly string[] = ['expected', 'fitted'];
+
+/** Option keys a config may hold: the plain-data detection options (not engine, sessionId, custom, onDetection, stats). */
+export const CONFIG_OPTION_KEYS: readonly string[] = TOP_KEYS.filter((k) => !['engine', 'sessionId', 'custom', 'onDetection', 'stats'].includes(k));
+
+/**
+ * The detection options of a parsed config: its preset (default: `default`) with its options laid over,
+ * its notes left out, validated. Throws OptionTypeError (a wrong type, an unknown key) or OptionRangeError
+ * (an unknown preset, a value out of range), naming the option.
+ */
+export function configOptions(config: unknown): LoopDetectorOptions {
+  const c = record('config', config);
+  knownKeys('config', c, [...CONFIG_OPTION_KEYS, 'preset', ...CONFIG_NOTES]);
+  const { preset = 'default', ...rest } = c;
+  if (typeof preset !== 'string') throw new OptionTypeError('config.preset', `config.preset must be a string, received ${describe(preset)}`);
+  const build = Object.hasOwn(CONFIG_PRESETS, preset) ? CONFIG_PRESETS[preset] : undefined;
+  if (build === undefined) throw new OptionRangeError('config.preset', `config.preset must be one of ${Object.keys(CONFIG_PRESETS).join(', ')}, received ${describe(preset)}`);
+  for (const note of CONFIG_NOTES) delete rest[note];
+  const options = build(rest as LoopDetectorOptions);
+  resolveOptions(options);
+  return options;
+}
+
+/**
+ * A preset built from a config (a fitted one: what `loopwatch calibrate -o FILE` writes, kept as a module
+ * by `scripts/preset-from-config.mjs`): the config's options (its own preset with its options laid over,
+ * its notes left out), with a caller's extra options laid over them as every preset lays them (policy
+ * fields one by one, a detector's fields one by one). The config is checked once, here; so a shipped
+ * default could be `default: presetFromConfig(FITTED_DEFAULT)` in CONFIG_PRESETS. Throws as configOptions.
+ */
+export function presetFromConfig(config: unknown): (extra?: LoopDetectorOptions) => LoopDetectorOptions {
+  const base = configOptions(config);
+  return (extra) => (extra === undefined ? base : merge(base, extra));
+}
