@@ -30,9 +30,10 @@ function cards(sel: string, sortBy: string | null): string {
   ${sel} thead th { position: static; border: 0; padding: 0; }`;
   return `  ${sel}, ${sel} tbody, ${sel} tr { display: block; min-width: 0; }
   ${head}
-  ${sel} tbody tr { padding: 6px 0; border-bottom: 1px solid var(--line); }
-  ${sel} tbody td { display: block; position: relative; border: 0; padding: 1px 8px 1px calc(7.5em + 16px); text-align: left; min-width: 0; max-width: none; }
-  ${sel} tbody td::before { content: attr(data-label); position: absolute; left: 8px; width: 7.5em; color: var(--muted); font: .8rem/1.7 system-ui, sans-serif; font-style: normal; }
+  ${sel} tbody tr { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 20rem), 1fr)); padding: 6px 0; border-bottom: 1px solid var(--line); }
+  ${sel} tbody td { display: block; position: relative; border: 0; padding: 1px 8px 1px calc(6.5rem + 16px); text-align: left; min-width: 0; max-width: none; }
+  ${sel} tbody td.id, ${sel} tbody td.file, ${sel} tbody td.call, ${sel} tbody td.outcome, ${sel} tbody td.verdict, ${sel} tbody td[colspan] { grid-column: 1 / -1; }
+  ${sel} tbody td::before { content: attr(data-label); position: absolute; left: 8px; width: 6.5rem; color: var(--muted); font: .8rem/1.7 system-ui, sans-serif; font-style: normal; }
   ${sel} tbody td:empty { display: none; }
   ${sel} tbody td[colspan] { padding-left: 8px; }
   ${sel} tbody td[colspan]::before { content: none; }
@@ -143,6 +144,7 @@ footer { max-width: 1280px; margin: 32px auto; padding: 0 20px; color: var(--mut
 ${cards('table.sessions', 'Sort by')}
 }
 @media (max-width: 640px) {
+  table.matrix .sessions { display: block; } table.matrix th, table.matrix td { padding: 4px 6px; }
 ${cards('table.calls', null)}
 }
 `;
