@@ -52,13 +52,12 @@ describe.skipIf(skipBrowserTests)('the HTML report key and layout in Chromium', 
     return [...new Set([...matrix.filter((k) => k !== 'all detectors'), ...rows.flatMap((t) => t.split(', ')).filter((k) => k !== '')])];
   };
   /** Every kind the report's data names: besides those, the timelines' verdicts and their signals. */
-  const kindsInData = (): Promise<string[]> =>
-    page.evaluate(() => {
-      const doc = JSON.parse(document.getElementById('lw-report')?.textContent ?? '{}') as ReportDocument;
-      const rows = JSON.parse(document.getElementById('lw-sessions')?.textContent ?? '[]') as ReportSession[];
-      const verdicts = doc.timelines.items.flatMap((t) => t.shown.flatMap((c) => (c.verdict === null ? [] : [c.verdict])));
-      return [...new Set([...doc.matrix.map((m) => m.detector), ...rows.flatMap((r) => r.kinds), ...verdicts.flatMap((v) => [v.kind, v.detector, ...v.signals.flatMap((s) => [s.kind, s.detector])])])];
-    });
+  const kindsInData = async (): Promise<string[]> => {
+    const doc = JSON.parse((await page.locator('#lw-report').textContent()) ?? '{}') as ReportDocument;
+    const rows = JSON.parse((await page.locator('#lw-sessions').textContent()) ?? '[]') as ReportSession[];
+    const verdicts = doc.timelines.items.flatMap((t) => t.shown.flatMap((c) => (c.verdict === null ? [] : [c.verdict])));
+    return [...new Set([...doc.matrix.map((m) => m.detector), ...rows.flatMap((r) => r.kinds), ...verdicts.flatMap((v) => [v.kind, v.detector, ...v.signals.flatMap((s) => [s.kind, s.detector])])])];
+  };
 
   it('should name every kind shown, with its meaning, in a key that is visible and read aloud', async () => {
     const kinds = await kindsShown();
@@ -91,9 +90,10 @@ describe.skipIf(skipBrowserTests)('the HTML report key and layout in Chromium', 
     // one line for all its text (every piece of text at the same height), and the row no taller than the rows of short paths
     const tops = await cell.evaluate((td) => {
       const out: number[] = [];
-      const walk = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+      const doc = td.ownerDocument;
+      const walk = doc.createTreeWalker(td, 4 /* NodeFilter.SHOW_TEXT */);
       for (let n = walk.nextNode(); n !== null; n = walk.nextNode()) {
-        const range = document.createRange();
+        const range = doc.createRange();
         range.selectNodeContents(n);
         for (const r of range.getClientRects()) if (r.width > 0) out.push(r.top);
       }
@@ -105,8 +105,9 @@ describe.skipIf(skipBrowserTests)('the HTML report key and layout in Chromium', 
     const short = await page.locator('#lw-table tr', { hasText: 'clean-1' }).evaluate((tr) => tr.getBoundingClientRect().height);
     expect(height).toBeLessThanOrEqual(short + 1);
     // the copy button copies the whole path (the clipboard stubbed: a headless page has none to read back)
-    await page.evaluate(() => {
-      Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (t: string) => void document.body.setAttribute('data-copied', t) } });
+    await page.locator('body').evaluate((body) => {
+      const nav = body.ownerDocument.defaultView?.navigator;
+      Object.defineProperty(nav, 'clipboard', { configurable: true, value: { writeText: async (t: string) => void body.setAttribute('data-copied', t) } });
     });
     await cell.locator('button.copy').click();
     await expect.poll(() => page.locator('body').getAttribute('data-copied')).toBe(longFile);
@@ -117,16 +118,17 @@ describe.skipIf(skipBrowserTests)('the HTML report key and layout in Chromium', 
       await page.setViewportSize({ width, height: 900 });
       await page.locator('#lw-table button.session.has-timeline').first().click();
       await page.waitForSelector('#lw-timeline table.calls');
-      const report = await page.evaluate(() => {
-        const view = document.documentElement.clientWidth;
+      const report = await page.locator('html').evaluate((html) => {
+        const view = html.clientWidth;
         const tables = ['#lw-matrix-table', '#lw-table', '#lw-timeline table.calls'].map((sel) => {
-          const table = document.querySelector(sel) as HTMLElement;
-          const box = table.parentElement as HTMLElement;
+          const table = html.querySelector(sel);
+          const box = table?.parentElement;
+          if (table === null || box === null || box === undefined) return { sel, view, boxRight: Infinity, boxScroll: Infinity, boxClient: 0, lastHead: 0, lastCell: Infinity };
           const right = box.getBoundingClientRect().right;
           const last = (s: string): number => Math.max(...[...table.querySelectorAll(s)].map((e) => e.getBoundingClientRect().right));
           return { sel, view, boxRight: Math.round(right), boxScroll: box.scrollWidth, boxClient: box.clientWidth, lastHead: Math.round(last('thead th:last-child')), lastCell: Math.round(last('tbody tr:first-child > :last-child')) };
         });
-        return { page: document.documentElement.scrollWidth, view, tables };
+        return { page: html.scrollWidth, view, tables };
       });
       expect(report.page, 'the page scrolls sideways').toBeLessThanOrEqual(report.view);
       for (const t of report.tables) {
