@@ -144,7 +144,7 @@ footer { max-width: 1280px; margin: 32px auto; padding: 0 20px; color: var(--mut
 ${cards('table.sessions', 'Sort by')}
 }
 @media (max-width: 640px) {
-  table.matrix .sessions { display: block; } table.matrix th, table.matrix td { padding: 4px 6px; }
+  table.matrix .sessions { display: block; } table.matrix th, table.matrix td { padding: 4px 6px; } table.matrix .badge { min-width: 0; }
 ${cards('table.calls', null)}
 }
 `;

@@ -27,6 +27,9 @@ export const ACTION_MEANINGS: Readonly<Record<ReportAction, string>> = {
   break: 'the run should stop here',
 };
 
+/** What `kind` means; a name the built-ins do not use (`constructor` included: own keys only) is a custom detector's. */
+export const meaning = (kind: string): string => (Object.hasOwn(KIND_MEANINGS, kind) ? (KIND_MEANINGS[kind] as string) : 'reported by a custom detector of that name');
+
 /** Kinds listed at most (custom detectors could be many); the rest are counted. */
 export const MAX_KINDS = 64;
 
@@ -37,7 +40,7 @@ export function kindList(seen: Iterable<string>): HTMLElement[] {
   const list = el(
     'dl',
     { class: 'key kinds', id: 'lw-legend-kinds' },
-    ...kinds.slice(0, MAX_KINDS).flatMap((k) => [el('dt', { 'data-kind': k }, k), el('dd', {}, KIND_MEANINGS[k] ?? 'reported by a custom detector of that name')]),
+    ...kinds.slice(0, MAX_KINDS).flatMap((k) => [el('dt', { 'data-kind': k }, k), el('dd', {}, meaning(k))]),
   );
   return kinds.length <= MAX_KINDS ? [list] : [list, el('p', { class: 'hint' }, `and ${kinds.length - MAX_KINDS} more custom kinds`)];
 }

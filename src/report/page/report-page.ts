@@ -35,6 +35,9 @@ function tiles(d: ReportDocument): HTMLElement[] {
   ];
 }
 
+/** `name` with a line-break opportunity after each `_` (`state_` / `repeat` on a phone); its text unchanged. */
+const breakable = (name: string): (string | HTMLElement)[] => name.split('_').flatMap((part, i, all) => (i < all.length - 1 ? [`${part}_`, el('wbr')] : [part]));
+
 function matrix(rows: readonly MatrixRow[]): HTMLElement {
   if (rows.length === 0) return el('p', { class: 'hint' }, 'No verdicts.');
   const max = Math.max(1, ...rows.flatMap((r) => ACTIONS.map((a) => r.verdicts[a])));
@@ -51,7 +54,7 @@ function matrix(rows: readonly MatrixRow[]): HTMLElement {
       'table',
       { class: 'matrix', id: 'lw-matrix-table' },
       el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'detector'), ...ACTIONS.map((a) => el('th', { scope: 'col', class: 'num' }, el('span', { class: `badge ${a}` }, a))), el('th', { scope: 'col', class: 'num' }, 'all'))),
-      el('tbody', {}, ...rows.map((r) => el('tr', {}, el('th', { scope: 'row' }, r.detector), ...ACTIONS.map((a) => cell(r.verdicts[a], r.sessions[a])), el('td', { class: 'num' }, fmt(ACTIONS.reduce((n, a) => n + r.verdicts[a], 0)))))),
+      el('tbody', {}, ...rows.map((r) => el('tr', {}, el('th', { scope: 'row' }, ...breakable(r.detector)), ...ACTIONS.map((a) => cell(r.verdicts[a], r.sessions[a])), el('td', { class: 'num' }, fmt(ACTIONS.reduce((n, a) => n + r.verdicts[a], 0)))))),
       el('tfoot', {}, el('tr', {}, el('th', { scope: 'row' }, 'all detectors'), ...ACTIONS.map((a) => el('td', { class: 'num' }, fmt(total(a)))), el('td', { class: 'num' }, fmt(ACTIONS.reduce((n, a) => n + total(a), 0))))),
     ),
   );
