@@ -3,9 +3,10 @@
  * names every verdict kind the report shows (with what it means) and every action and mark, visible and
  * read by screen readers; a long file path stays on one line, cut in the middle, the whole path in the
  * cell's title and copied by its button; and at 800 px and 390 px no table cuts a column (each last column
- * in view, without scrolling sideways) and the page never scrolls sideways.
+ * in view, without scrolling sideways) and the page never scrolls sideways. Custom kinds (hostile names, or
+ * `constructor`) are shown as text and explained as custom.
  */
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -13,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument, ReportSession } from '../src/report/report-data.js';
 import { launchChromium, skipBrowserTests } from './helpers/chromium.js';
 import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
-import { hostileFolder } from './helpers/report-fixture.js';
+import { HtmlReportWriter } from '../src/report/html-report-writer.js';
+import { hostileFolder, readReport } from './helpers/report-fixture.js';
 
 /** A path as deep and long as Claude Code's project folders make them. */
 const DEEP = join('projects', 'C--Users-someone-with-a-long-name-Documents-work-some-repository-name', 'nested-folder-with-more-words', 'sessions');
@@ -27,6 +29,7 @@ describe.skipIf(skipBrowserTests)('the HTML report key and layout in Chromium', 
   let context: BrowserContext;
   let page: Page;
   let longFile = '';
+  let reportPath = '';
 
   beforeAll(async () => {
     const { dir } = hostileFolder();
@@ -35,6 +38,7 @@ describe.skipIf(skipBrowserTests)('the HTML report key and layout in Chromium', 
     const out = join(tempDir(), 'report.html');
     const run = loopwatch(['scan', dir, '--html', out, '--workers', '0']);
     expect(run.stderr).toContain('HTML report written');
+    reportPath = out;
     context = await launchChromium({ width: 1280, height: 900 });
     page = await context.newPage();
     await page.goto(pathToFileURL(out).href);
@@ -81,6 +85,32 @@ describe.skipIf(skipBrowserTests)('the HTML report key and layout in Chromium', 
     expect(await strip.isVisible()).toBe(true);
     expect(await strip.evaluate((e) => e.closest('[aria-hidden="true"]') === null)).toBe(true);
     expect(await strip.textContent()).toContain('after the first break');
+  });
+
+  it("should name a custom detector's kinds as text, whatever they are called", async () => {
+    // the CLI runs only the built-in detectors: the report is written again with custom kinds in its rows and matrix
+    const { rows, doc } = readReport(reportPath);
+    const custom = ['constructor', 'toString', '<img src=x onerror=alert(9)>', '</script><b>x</b>'];
+    const out = join(tempDir(), 'custom.html');
+    writeFileSync(out, '');
+    const writer = new HtmlReportWriter((text) => appendFileSync(out, text), 'custom kinds');
+    for (const r of rows) writer.session(r.row === 0 ? { ...r, kinds: [...r.kinds, ...custom.slice(0, 3)] } : r);
+    writer.end({ ...doc, matrix: [...doc.matrix, { detector: custom[3] as string, verdicts: { warn: 1, ask: 0, break: 0 }, sessions: { warn: 1, ask: 0, break: 0 } }] });
+    const other = await context.newPage();
+    const dialogs: string[] = [];
+    other.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await other.goto(pathToFileURL(out).href);
+    await other.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+    const named = await other.locator('#lw-legend dl.kinds dt').allTextContents();
+    expect(named).toEqual(expect.arrayContaining(custom));
+    const meanings = await other.locator('#lw-legend dl.kinds dd').allTextContents();
+    for (const k of custom) expect(meanings[named.indexOf(k)], k).toBe('reported by a custom detector of that name');
+    expect(await other.locator('#lw-legend img, #lw-legend b').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    await other.close();
   });
 
   it('should keep a long file path on one line, cut, with the whole path in its title and copied by its button', async () => {
