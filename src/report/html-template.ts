@@ -16,6 +16,30 @@ import { createHash } from 'node:crypto';
 import { PAGE_SCRIPT } from './generated/page-script.js';
 import { escapeHtml } from './embed-json.js';
 
+/**
+ * CSS that draws the table `sel` as one card per row (each cell a line, its column's name, from the cell's
+ * `data-label`, before it), so a narrow window cuts no column; the header row becomes a row of sort buttons
+ * (after `sortBy`) or is hidden. The table keeps its semantics through explicit roles (set by the page).
+ */
+function cards(sel: string, sortBy: string | null): string {
+  const head = sortBy === null
+    ? `${sel} thead { display: none; }`
+    : `${sel} thead, ${sel} thead tr { display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 14px; }
+  ${sel} thead { padding: 4px 8px; border-bottom: 1px solid var(--line); background: var(--panel); }
+  ${sel} thead tr::before { content: "${sortBy}"; color: var(--muted); font-size: .85rem; }
+  ${sel} thead th { position: static; border: 0; padding: 0; }`;
+  return `  ${sel}, ${sel} tbody, ${sel} tr { display: block; min-width: 0; }
+  ${head}
+  ${sel} tbody tr { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 20rem), 1fr)); padding: 6px 0; border-bottom: 1px solid var(--line); }
+  ${sel} tbody td { display: block; position: relative; border: 0; padding: 1px 8px 1px calc(6.5rem + 16px); text-align: left; min-width: 0; max-width: none; }
+  ${sel} tbody td.id, ${sel} tbody td.file, ${sel} tbody td.call, ${sel} tbody td.outcome, ${sel} tbody td.verdict, ${sel} tbody td[colspan] { grid-column: 1 / -1; }
+  ${sel} tbody td::before { content: attr(data-label); position: absolute; left: 8px; width: 6.5rem; color: var(--muted); font: .8rem/1.7 system-ui, sans-serif; font-style: normal; }
+  ${sel} tbody td:empty { display: none; }
+  ${sel} tbody td[colspan] { padding-left: 8px; }
+  ${sel} tbody td[colspan]::before { content: none; }
+  ${sel} td.file .file-line { max-width: none; }`;
+}
+
 const STYLE = `
 :root { color-scheme: light dark; --bg: #fbfbfa; --fg: #1d2125; --muted: #667079; --line: #dde1e5; --panel: #ffffff;
   --accent: #2457a6; --warn: #a66a00; --ask: #b4460f; --break: #b3261e; --loop: rgba(36, 87, 166, .13);
@@ -46,7 +70,7 @@ table { border-collapse: collapse; width: 100%; background: var(--panel); font-v
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 thead th { position: sticky; top: 0; background: var(--panel); font-size: .85rem; white-space: nowrap; }
 .num { text-align: right; }
-table.matrix { width: auto; min-width: 480px; }
+table.matrix { width: auto; min-width: min(480px, 100%); }
 table.matrix td.heat { background: rgb(var(--heat-rgb) / calc(var(--heat, 0) * .3)); }
 table.matrix .sessions { color: var(--muted); font-size: .8rem; }
 th button { font: inherit; font-weight: 650; color: inherit; background: none; border: 0; padding: 2px 0; cursor: pointer; }
@@ -56,7 +80,18 @@ input[type=search], select { font: inherit; padding: 4px 8px; border: 1px solid 
 input[type=search] { width: min(360px, 70vw); }
 td.id, td.file, td.call, td.outcome { overflow-wrap: anywhere; }
 td.id { min-width: 14em; max-width: 34em; }
-td.file { font-family: var(--mono); font-size: .8rem; color: var(--muted); min-width: 9em; max-width: 20em; }
+td.file { font-family: var(--mono); font-size: .8rem; color: var(--muted); min-width: 9em; white-space: nowrap; }
+td.file .file-line { display: flex; align-items: baseline; gap: 4px; max-width: 24em; }
+td.file .path { display: flex; min-width: 0; overflow: hidden; }
+td.file .head, td.file .tail { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
+td.file .head { flex: 0 1 auto; min-width: 2ch; }
+td.file .tail { flex: 0 1 auto; min-width: 6ch; direction: rtl; text-align: left; }
+td.file .tail > span { direction: ltr; unicode-bidi: isolate; }
+button.copy { flex: none; font: .75rem/1 system-ui, sans-serif; color: var(--muted); background: none; border: 1px solid transparent; border-radius: 4px; padding: 1px 3px; cursor: pointer; }
+button.copy::before { content: "copy"; }
+button.copy[data-copied="yes"]::before { content: "copied"; }
+tr:hover button.copy, button.copy:focus-visible { border-color: var(--line); }
+.offscreen { position: fixed; left: -9999px; top: 0; }
 button.session { font: .85rem/1.4 var(--mono); color: var(--accent); background: none; border: 0; padding: 0; text-align: left; cursor: pointer; overflow-wrap: anywhere; }
 button.session:hover { text-decoration: underline; }
 button.more { margin-top: 8px; font: inherit; padding: 4px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg); cursor: pointer; }
@@ -69,10 +104,18 @@ button.more { margin-top: 8px; font: inherit; padding: 4px 12px; border: 1px sol
 .empty { text-align: center; color: var(--muted); }
 .id { font-family: var(--mono); overflow-wrap: anywhere; }
 pre.command { font-family: var(--mono); background: var(--panel); border: 1px solid var(--line); padding: 8px; overflow-x: auto; }
+h3.key-title { font-size: .95rem; margin: 10px 0 4px; }
+ul.key.marks { list-style: none; padding: 0; margin: 4px 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 340px), 1fr)); gap: 4px 24px; font-size: .85rem; }
+ul.key .mark { font-family: var(--mono); font-size: .8rem; }
+ul.key .mark.heat { background: rgb(var(--heat-rgb) / .15); padding: 0 4px; font-family: inherit; }
+ul.key .pill { margin-left: 0; }
+dl.key.kinds { display: grid; grid-template-columns: fit-content(40%) 1fr; gap: 2px 16px; margin: 4px 0; font-size: .85rem; }
+dl.key.kinds dt { font-family: var(--mono); font-weight: 600; overflow-wrap: anywhere; }
+dl.key.kinds dd { margin: 0; color: var(--muted); }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; list-style: none; padding: 0; margin: 8px 0; font-size: .85rem; color: var(--muted); }
 .legend li { display: flex; align-items: center; gap: 6px; }
 .legend .cell { display: inline-block; width: 14px; height: 14px; flex: none; }
-.strip { display: flex; gap: 1px; align-items: stretch; height: 34px; margin: 8px 0 12px; }
+.strip { display: flex; gap: 1px; align-items: stretch; height: 34px; margin: 8px 0 12px; overflow-x: auto; }
 .strip .cell { flex: 1 1 0; min-width: 2px; }
 .cell { position: relative; background: var(--line); }
 .cell.loop { background: var(--loop); box-shadow: inset 0 -3px 0 var(--accent); }
@@ -95,6 +138,15 @@ dl.cost { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; 
 dl.cost dt { color: var(--muted); } dl.cost dd { margin: 0; font-variant-numeric: tabular-nums; }
 ul.limits { margin: 0; padding-left: 20px; } ul.limits li { margin: 4px 0; }
 footer { max-width: 1280px; margin: 32px auto; padding: 0 20px; color: var(--muted); font-size: .85rem; }
+@media (max-width: 800px) {
+  header.top, main, footer { padding-left: 12px; padding-right: 12px; }
+  .strip { gap: 0; } .strip .cell { min-width: 1px; }
+${cards('table.sessions', 'Sort by')}
+}
+@media (max-width: 640px) {
+  table.matrix .sessions { display: block; } table.matrix th, table.matrix td { padding: 4px 6px; } table.matrix .badge { min-width: 0; }
+${cards('table.calls', null)}
+}
 `;
 
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -121,6 +173,7 @@ export function reportHead(title: string): string {
 <noscript><p class="warning">This report draws its tables with JavaScript; allow scripts for this file to see them.</p></noscript>
 <div id="lw-warnings"></div>
 <section aria-labelledby="h-summary"><h2 id="h-summary">Summary</h2><div class="tiles" id="lw-tiles"></div></section>
+<section aria-labelledby="h-key"><h2 id="h-key">Key</h2><div id="lw-legend"></div></section>
 <section aria-labelledby="h-matrix"><h2 id="h-matrix">Detectors × actions</h2>
 <p class="hint">Verdicts each detector gave at each action (and the sessions that had one), over every session scanned.</p><div id="lw-matrix"></div></section>
 <section aria-labelledby="h-sessions"><h2 id="h-sessions">Sessions</h2><p class="hint" id="lw-timeline-about"></p><div id="lw-table-host"></div></section>

@@ -12,6 +12,9 @@
 /** Session rows the page shows at first, and adds with each "show more". */
 export const TABLE_PAGE_ROWS = 200;
 
+/** The matrix row the detectors past verdict-matrix's `MAX_DETECTORS` are counted under (here, so the page knows it). */
+export const OTHER_DETECTORS = '(other detectors)';
+
 /** An action of the ladder. */
 export type ReportAction = 'warn' | 'ask' | 'break';
 

@@ -6,12 +6,12 @@
  * kept once the session is gone.
  */
 import type { LoopAction, Verdict } from '../types.js';
-import type { MatrixRow, ReportAction } from './report-data.js';
+import { type MatrixRow, OTHER_DETECTORS, type ReportAction } from './report-data.js';
+
+export { OTHER_DETECTORS };
 
 /** Detectors counted by name; further ones are counted under {@link OTHER_DETECTORS}. */
 export const MAX_DETECTORS = 64;
-/** The name the detectors past {@link MAX_DETECTORS} are counted under. */
-export const OTHER_DETECTORS = '(other detectors)';
 
 interface Cells {
   readonly verdicts: Record<ReportAction, number>;

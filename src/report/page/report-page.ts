@@ -4,8 +4,9 @@
  * and opens a timeline when a session is chosen or the address names one (`#session-<row>`). Built into
  * the report by scripts/build-page.mjs; it loads nothing and talks to no network.
  */
-import type { MatrixRow, ReportAction, ReportDocument, ReportSession, ReportTimeline } from '../report-data.js';
+import { type MatrixRow, OTHER_DETECTORS, type ReportAction, type ReportDocument, type ReportSession, type ReportTimeline } from '../report-data.js';
 import { count, el, fill, fmt, pct } from './dom.js';
+import { legend } from './legend.js';
 import { sessionTable } from './session-table.js';
 import { timelineView } from './timeline-view.js';
 
@@ -34,6 +35,9 @@ function tiles(d: ReportDocument): HTMLElement[] {
   ];
 }
 
+/** `name` with a line-break opportunity after each `_` (`state_` / `repeat` on a phone); its text unchanged. */
+const breakable = (name: string): (string | HTMLElement)[] => name.split('_').flatMap((part, i, all) => (i < all.length - 1 ? [`${part}_`, el('wbr')] : [part]));
+
 function matrix(rows: readonly MatrixRow[]): HTMLElement {
   if (rows.length === 0) return el('p', { class: 'hint' }, 'No verdicts.');
   const max = Math.max(1, ...rows.flatMap((r) => ACTIONS.map((a) => r.verdicts[a])));
@@ -50,7 +54,7 @@ function matrix(rows: readonly MatrixRow[]): HTMLElement {
       'table',
       { class: 'matrix', id: 'lw-matrix-table' },
       el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'detector'), ...ACTIONS.map((a) => el('th', { scope: 'col', class: 'num' }, el('span', { class: `badge ${a}` }, a))), el('th', { scope: 'col', class: 'num' }, 'all'))),
-      el('tbody', {}, ...rows.map((r) => el('tr', {}, el('th', { scope: 'row' }, r.detector), ...ACTIONS.map((a) => cell(r.verdicts[a], r.sessions[a])), el('td', { class: 'num' }, fmt(ACTIONS.reduce((n, a) => n + r.verdicts[a], 0)))))),
+      el('tbody', {}, ...rows.map((r) => el('tr', {}, el('th', { scope: 'row' }, ...breakable(r.detector)), ...ACTIONS.map((a) => cell(r.verdicts[a], r.sessions[a])), el('td', { class: 'num' }, fmt(ACTIONS.reduce((n, a) => n + r.verdicts[a], 0)))))),
       el('tfoot', {}, el('tr', {}, el('th', { scope: 'row' }, 'all detectors'), ...ACTIONS.map((a) => el('td', { class: 'num' }, fmt(total(a)))), el('td', { class: 'num' }, fmt(ACTIONS.reduce((n, a) => n + total(a), 0))))),
     ),
   );
@@ -79,6 +83,14 @@ function warnings(d: ReportDocument): HTMLElement[] {
   return out.map((w) => el('p', { class: 'warning' }, w));
 }
 
+/** Every kind and detector the report names (matrix, table, timelines), in the order first met; the matrix's catch-all row left out. */
+function kindsSeen(d: ReportDocument, rows: readonly ReportSession[]): string[] {
+  const seen = new Set<string>(d.matrix.map((m) => m.detector).filter((k) => k !== OTHER_DETECTORS));
+  for (const r of rows) for (const k of r.kinds) seen.add(k);
+  for (const t of d.timelines.items) for (const c of t.shown) if (c.verdict !== null) for (const k of [c.verdict.kind, c.verdict.detector, ...c.verdict.signals.flatMap((s) => [s.kind, s.detector])]) seen.add(k);
+  return [...seen];
+}
+
 function main(): void {
   const d = readJson<ReportDocument>('lw-report');
   const rows = readJson<ReportSession[]>('lw-sessions');
@@ -90,6 +102,7 @@ function main(): void {
   fill(byId('lw-warnings'), ...warnings(d));
   fill(byId('lw-tiles'), ...tiles(d));
   fill(byId('lw-matrix'), matrix(d.matrix));
+  fill(byId('lw-legend'), ...legend(kindsSeen(d, rows)));
   fill(byId('lw-cost'), ...cost(d));
   fill(byId('lw-limits'), ...d.limits.map((l) => el('li', {}, l)));
   const tl = d.timelines;

@@ -6,6 +6,7 @@
  */
 import { type ReportAction, type ReportSession, TABLE_PAGE_ROWS } from '../report-data.js';
 import { el, fill, fmt } from './dom.js';
+import { fileCell } from './file-cell.js';
 
 const PAGE_ROWS = TABLE_PAGE_ROWS;
 
@@ -116,9 +117,11 @@ export function sessionTable(host: HTMLElement, o: TableOptions): void {
       limit = PAGE_ROWS;
       render();
     });
-    return el('th', { scope: 'col', class: c.numeric ? 'num' : null, 'data-key': c.key }, b);
+    return el('th', { scope: 'col', role: 'columnheader', class: c.numeric ? 'num' : null, 'data-key': c.key }, b);
   });
-  const table = el('table', { id: 'lw-table', class: 'sessions' }, el('thead', {}, el('tr', {}, ...headCells)), body);
+  // explicit roles: below 800 px the rows are drawn as cards (CSS display), which must not cost the table its semantics
+  body.setAttribute('role', 'rowgroup');
+  const table = el('table', { id: 'lw-table', class: 'sessions', role: 'table' }, el('thead', { role: 'rowgroup' }, el('tr', { role: 'row' }, ...headCells)), body);
 
   function matches(r: ReportSession, text: string, act: string, lab: string): boolean {
     if (act === 'flagged' ? r.worst === null : act === 'none' ? r.worst !== null : act !== '' && r.worst !== act) return false;
@@ -133,7 +136,7 @@ export function sessionTable(host: HTMLElement, o: TableOptions): void {
     id.addEventListener('click', () => o.open(r.row));
     const cells: Record<Key, HTMLTableCellElement> = {
       session: el('td', { class: 'id' }, id, has ? el('span', { class: 'pill' }, 'timeline') : null, r.endedEarly ? el('span', { class: 'pill muted', title: 'ended early to stay within --max-sessions' }, 'ended early') : null),
-      file: el('td', { class: 'file', title: r.file }, r.file.slice(folder.length)),
+      file: fileCell(r.file, folder),
       calls: el('td', { class: 'num' }, fmt(r.calls)),
       worst: el('td', {}, r.worst === null ? el('span', { class: 'muted' }, '–') : el('span', { class: `badge ${r.worst}` }, r.worst)),
       kinds: el('td', { class: 'kinds' }, r.kinds.join(', ')),
@@ -141,14 +144,18 @@ export function sessionTable(host: HTMLElement, o: TableOptions): void {
       wasted: el('td', { class: 'num' }, r.wasted === 0 ? '' : fmt(r.wasted)),
       label: el('td', {}, r.label === null ? '' : r.label, r.resolved === true ? el('span', { class: 'resolved', title: 'solved its task' }, ' ✓') : null),
     };
-    return el('tr', { 'data-row': r.row }, ...columns.map((c) => cells[c.key]));
+    for (const c of columns) {
+      cells[c.key].setAttribute('data-label', c.title);
+      cells[c.key].setAttribute('role', 'cell');
+    }
+    return el('tr', { 'data-row': r.row, role: 'row' }, ...columns.map((c) => cells[c.key]));
   }
 
   function render(): void {
     const text = search.value.trim().toLowerCase();
     const shown = o.rows.filter((r) => matches(r, text, action.value, label.value)).sort((a, b) => compare(a, b, sort.key, sort.dir));
     fill(body, ...shown.slice(0, limit).map(rowOf));
-    if (shown.length === 0) fill(body, el('tr', {}, el('td', { colspan: columns.length, class: 'empty' }, 'No session matches the filters.')));
+    if (shown.length === 0) fill(body, el('tr', { role: 'row' }, el('td', { colspan: columns.length, class: 'empty', role: 'cell' }, 'No session matches the filters.')));
     for (const th of headCells) {
       const key = th.getAttribute('data-key');
       const on = key === sort.key;

@@ -6,6 +6,7 @@
  */
 import type { ReportSession, ReportTimeline, TimelineCall, TimelineGap } from '../report-data.js';
 import { count, el, fmt } from './dom.js';
+import { timelineKey } from './legend.js';
 
 const inSpans = (t: ReportTimeline, i: number): boolean => t.spans.some(([s, e]) => i >= s && i <= e);
 const wasted = (t: ReportTimeline, i: number): boolean => t.firstBreak !== null && i > t.firstBreak;
@@ -47,29 +48,25 @@ function verdictCell(c: TimelineCall): HTMLElement {
   );
 }
 
+const HEADS = ['#', 'step', 'call', 'outcome', 'verdict'] as const;
+
 function callRow(t: ReportTimeline, c: TimelineCall): HTMLTableRowElement {
-  return el(
-    'tr',
-    { class: stateClass(t, c), 'data-index': c.index },
+  const cells = [
     el('td', { class: 'num' }, c.index),
     el('td', { class: 'num muted' }, c.step ?? ''),
     el('td', { class: 'call' }, el('strong', {}, c.tool), c.args === '' ? null : ` ${c.args}`),
     el('td', { class: 'outcome' }, c.outcome),
     verdictCell(c),
-  );
+  ];
+  // the column's name on each cell: a narrow window draws the rows as cards, each cell named by it
+  cells.forEach((td, i) => {
+    td.setAttribute('data-label', HEADS[i] ?? '');
+    td.setAttribute('role', 'cell');
+  });
+  return el('tr', { class: stateClass(t, c), 'data-index': c.index, role: 'row' }, ...cells);
 }
 
-const gapRow = (g: TimelineGap | null, where: string): HTMLTableRowElement | null => (g === null ? null : el('tr', { class: 'gap' }, el('td', { colspan: 5 }, `… ${gapText(g, where)}`)));
-
-const LEGEND: readonly (readonly [string, string])[] = [
-  ['cell', 'call'],
-  ['cell loop', 'in a loop'],
-  ['cell wasted', 'after the first break'],
-  ['cell failed', 'failed'],
-  ['cell v-warn', 'warn'],
-  ['cell v-ask', 'ask'],
-  ['cell v-break', 'break'],
-];
+const gapRow = (g: TimelineGap | null, where: string): HTMLTableRowElement | null => (g === null ? null : el('tr', { class: 'gap', role: 'row' }, el('td', { colspan: 5, role: 'cell' }, `… ${gapText(g, where)}`)));
 
 /** The timeline of `r` drawn from `t`. */
 export function timelineView(r: ReportSession, t: ReportTimeline): HTMLElement[] {
@@ -81,16 +78,16 @@ export function timelineView(r: ReportSession, t: ReportTimeline): HTMLElement[]
   return [
     el('p', { class: 'facts' }, facts.join(' · ')),
     t.note === null ? null : el('p', { class: 'note' }, `Note: ${t.note}.`),
-    el('ul', { class: 'legend', 'aria-hidden': 'true' }, ...LEGEND.map(([cls, text]) => el('li', {}, el('span', { class: cls }), text))),
+    timelineKey(),
     strip(t),
     el(
       'div',
       { class: 'scroll' },
       el(
         'table',
-        { class: 'calls' },
-        el('thead', {}, el('tr', {}, ...['#', 'step', 'call', 'outcome', 'verdict'].map((h, i) => el('th', { scope: 'col', class: i < 2 ? 'num' : null }, h)))),
-        el('tbody', {}, gapRow(t.before, 'before'), ...t.shown.map((c) => callRow(t, c)), gapRow(t.after, 'after')),
+        { class: 'calls', role: 'table' },
+        el('thead', { role: 'rowgroup' }, el('tr', { role: 'row' }, ...HEADS.map((h, i) => el('th', { scope: 'col', role: 'columnheader', class: i < 2 ? 'num' : null }, h)))),
+        el('tbody', { role: 'rowgroup' }, gapRow(t.before, 'before'), ...t.shown.map((c) => callRow(t, c)), gapRow(t.after, 'after')),
       ),
     ),
   ].filter((e): e is HTMLElement => e !== null);
