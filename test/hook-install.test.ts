@@ -5,14 +5,14 @@
  * installs runs.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { installTarget, isLoopwatchCommand } from '../src/hooks/install-targets.js';
 import type { CliRun } from './helpers/cli.js';
 import { AGENTS, fixture, loopwatchAsync } from './helpers/hook-payloads.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 interface Place {
   home: string;
@@ -20,14 +20,8 @@ interface Place {
   env: NodeJS.ProcessEnv;
 }
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
-});
-
 function place(): Place {
-  const root = mkdtempSync(join(tmpdir(), 'loopwatch-hook-install-'));
-  roots.push(root);
+  const root = tempFolder('hook-install');
   const home = join(root, 'home');
   const project = join(root, 'project');
   mkdirSync(home);
@@ -153,13 +147,13 @@ describe.each(AGENTS)('hook install --agent %s', (agent) => {
     expect((await run(p, ['install', '--agent', agent, '--project'])).code).toBe(0);
     const path = settingsPath(p, agent, 'project');
     expect(path.startsWith(p.project)).toBe(true);
-    const r = await run(p, ['install', '--agent', agent, '--project', '--state-dir', 'state', '--fail-closed']);
+    const r = await run(p, ['install', '--agent', agent, '--project', '--state-dir', 'state', '--fail-closed', '--log', 'decisions.jsonl']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\n {2}updated {4}/);
     expect(r.stdout).toMatch(/\n {2}backup {5}/);
     const own = Object.values(ownHandlers(read(path))).flat() as { command: string }[];
     expect(own.length).toBe(installTarget(agent, 'project', p.project, p.env).events.length);
-    for (const h of own) expect(h.command).toContain(`--agent ${agent} --state-dir ${join(p.project, 'state')} --fail-closed`);
+    for (const h of own) expect(h.command).toContain(`--agent ${agent} --state-dir ${join(p.project, 'state')} --fail-closed --log ${join(p.project, 'decisions.jsonl')}`);
     expect(existsSync(settingsPath(p, agent, 'user'))).toBe(false);
   });
 

@@ -76,6 +76,8 @@ async function collect(items: AsyncIterable<TraceItem>, session: string, io: Com
     if (item.kind === 'issue') {
       issues++;
       io.stderr.write(`${terminalSafe(item.file)}${item.line > 0 ? `:${item.line}` : ''}: skipped (${item.code}): ${terminalSafe(shown.text(item.message))}\n`);
+    } else if (item.kind === 'note') {
+      io.stderr.write(`${terminalSafe(item.file)}${item.line > 0 ? `:${item.line}` : ''}: ${terminalSafe(shown.text(item.message))}\n`);
     } else if (item.kind === 'call') {
       if (item.session === session) {
         if (!files.includes(item.file)) files.push(item.file);

@@ -105,7 +105,7 @@ Examples:
   loopwatch scan traces/events.jsonl.gz
   loopwatch scan runs/ --format anthropic --json > report.json
   loopwatch scan run.traj --jsonl --min-action break
-  loopwatch scan ~/.claude/projects ~/.codex/sessions ~/.openhands/sessions
+  loopwatch scan ~/.claude/projects ~/.codex/sessions ~/.gemini/tmp ~/.openhands/sessions
   loopwatch scan runs/ --kind cycle,exact_repeat --top 20 -o loops.txt
   loopwatch scan runs/ --html report.html --markdown >> "$GITHUB_STEP_SUMMARY"
   cat chat.jsonl | loopwatch scan - --fail-on warn --allow-skipped
@@ -293,9 +293,10 @@ Examples:
 
 /** Help for \`loopwatch hook\`. */
 export const HOOK_HELP = `Usage: loopwatch hook [options]                  (run by an agent's hook, one payload on stdin)
-       loopwatch hook install --agent NAME [--user | --project] [--state-dir DIR] [--fail-closed]
+       loopwatch hook install --agent NAME [--user | --project] [--state-dir DIR] [--fail-closed] [--log FILE]
        loopwatch hook uninstall --agent NAME [--user | --project]
        loopwatch hook reset [--session ID] [--agent NAME] [--state-dir DIR]
+       loopwatch hook status [--session ID] [--state-dir DIR] [--json]
 
 Reads one hook payload (JSON) on standard input, as Claude Code (and the Claude Agent SDK), Codex CLI and
 Gemini CLI send it before a tool call runs (PreToolUse, BeforeTool) and after it ran (PostToolUse,
@@ -322,6 +323,8 @@ Options:
   --config FILE          detection options as JSON (may name a "preset"; refines it; may hold "allow")
   --agent-version V      the agent's version, used when the session's transcript does not say it
                          (install writes it)
+  --log FILE             append each decision to FILE, one JSON line (a hook payload with the decision;
+                         redacted), which loopwatch scan reads (default: $LOOPWATCH_DECISION_LOG, else none)
   -h, --help             this help
 
 install / uninstall:
@@ -329,9 +332,14 @@ install / uninstall:
   --user                 the user's settings (the default): ~/.claude/settings.json, ~/.codex/hooks.json
                          ($CODEX_HOME), ~/.gemini/settings.json
   --project              this directory's: .claude/settings.json, .codex/hooks.json, .gemini/settings.json
-  --state-dir DIR, --fail-closed, --preset NAME, --config FILE
+  --state-dir DIR, --fail-closed, --preset NAME, --config FILE, --log FILE
                          written into the installed command
   --agent-version V      written into the command (default: what \`claude|codex|gemini --version\` says)
+
+status: per session of the state folder, the calls its hooks saw before and after they ran and how many
+were not checked (a wait for the lock given up, a failure), the decisions by action, the last decisions
+and why (redacted), and when the state was written; --json for all of it as one JSON document.
+
 Install merges loopwatch's entries into the file (a second install changes nothing), keeps a backup of a
 file it changes, and prints what changed and what the agent's version can take; uninstall removes exactly
 loopwatch's entries, and what install added around them. A file that is not plain JSON is left alone.

@@ -37,6 +37,7 @@ const INSTALL_FLAGS: FlagSpec = {
   preset: { type: 'string' },
   config: { type: 'string' },
   'agent-version': { type: 'string' },
+  log: { type: 'string' },
 };
 
 /**
@@ -56,6 +57,8 @@ export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], cwd:
   const stateDir = stringOf(v, 'state-dir');
   if (stateDir !== undefined) parts.push('--state-dir', isAbsolute(stateDir) ? stateDir : resolve(cwd, stateDir));
   if (v['fail-closed'] === true) parts.push('--fail-closed');
+  const log = stringOf(v, 'log');
+  if (log !== undefined) parts.push('--log', resolve(cwd, log));
   const preset = stringOf(v, 'preset');
   if (preset !== undefined) parts.push('--preset', preset);
   const config = stringOf(v, 'config');
@@ -102,7 +105,7 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   if (v.user === true && v.project === true) throw new UsageError('--user and --project cannot be used together');
   const scope: InstallScope = v.project === true ? 'project' : 'user';
   if (verb === 'uninstall') {
-    const stray = ['state-dir', 'fail-closed', 'preset', 'config', 'agent-version'].find((f) => v[f] !== undefined);
+    const stray = ['state-dir', 'fail-closed', 'preset', 'config', 'agent-version', 'log'].find((f) => v[f] !== undefined);
     if (stray !== undefined) throw new UsageError(`--${stray} is for install`);
   } else if (v.preset !== undefined || v.config !== undefined) {
     detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')); // refused now rather than on every call

@@ -39,11 +39,12 @@ function resetOne(dir: string, agent: AgentName, session: string, detection: Ret
   if (release === null) return 'locked';
   const detector = new LoopDetector(hookDetection(detection, [AGENTS[agent]]), session);
   try {
-    const bytes = file.read();
-    if (bytes === null) return 'started over'; // ended meanwhile
-    detector.restore(bytes);
+    const stored = file.load();
+    if (stored === null) return 'started over'; // ended meanwhile
+    detector.restore(stored.snapshot);
     detector.freshStart();
-    file.write(detector.snapshot());
+    // the notes `hook status` shows go on: a fresh start is not a new session
+    file.write(detector.snapshot(), stored.meta ?? undefined);
     return 'fresh start';
   } catch (e) {
     if (!(e instanceof SnapshotError)) throw e;

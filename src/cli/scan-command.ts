@@ -28,8 +28,9 @@ import { MAX_LIVE_SESSIONS, checkerThreads, defaultCheckerThreads, liveSessions,
 import { type ReportPlan, ReportOutputs } from './scan/report-outputs.js';
 import { type ScanLabels, scanLabels } from './scan/scan-labels.js';
 import { DEFAULT_TIMELINES, MAX_TIMELINES } from '../report/timeline-picks.js';
+import { promClient } from '../metrics/prometheus.js';
 import { type ScanCost, scanMetricsText } from '../metrics/scan-metrics.js';
-import { UsageError } from './usage-error.js';
+import { UsageError, usablePeer } from './usage-error.js';
 import { terminalSafe } from '../text/terminal-text.js';
 
 /** Where a command writes. */
@@ -316,6 +317,10 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, sett
       bar?.clear();
       io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
     },
+    note: (n) => {
+      bar?.clear();
+      io.stderr.write(`${terminalSafe(n.file)}${n.line > 0 ? `:${n.line}` : ''}: ${terminalSafe(shown.text(n.message))}\n`);
+    },
     sessionDone: (r, tally) => {
       if (doc !== null && listed(r)) doc.session(r);
       reports.sessionDone(r, tally);
@@ -373,6 +378,7 @@ async function writeMetrics(file: string, summary: ScanSummary, cost: ScanCost, 
 export async function scanCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const settings = parseScanArgs(args, io.stdin.isTTY === true);
   detectionOptions(settings.preset, settings.config); // usage errors before any input is read
+  if (settings.metricsFile !== undefined) usablePeer(() => promClient('--metrics')); // an optional peer dependency
   const labels = await scanLabels(settings.paths, settings.labelsFile);
   const ignore = labels?.ignore ?? [];
   let read = 0;

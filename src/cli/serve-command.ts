@@ -20,7 +20,8 @@ import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
 import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
 import { NATS_CONNECTION_SPEC, connectWaitMs, natsAuth } from './nats-flags.js';
 import type { CommandIo } from './scan-command.js';
-import { UsageError } from './usage-error.js';
+import { UsageError, peerAsUsage } from './usage-error.js';
+import { NATS_PEERS, importPeers } from '../peers/optional-peers.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
@@ -155,8 +156,10 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
   const shown = shownServers(options.servers);
   const redact = (text: string): string => redactConnection(text, options.servers, options.auth);
   const stopped = stopSignal();
-  // the NATS client is loaded only by a worker
-  const { NatsWorker } = await import('../serve/nats/nats-worker.js');
+  // the NATS client is loaded only by a worker (optional peer dependencies: missing, a usage error naming them)
+  const { NatsWorker } = await importPeers('--nats', NATS_PEERS, () => import('../serve/nats/nats-worker.js')).catch((e: unknown) => {
+    throw peerAsUsage(e);
+  });
   let worker: NatsWorkerType;
   try {
     worker = await NatsWorker.start({
@@ -197,6 +200,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   const stopped = stopSignal(); // listening before saying so: a caller may signal as soon as it reads the line
   const { restored, problems } = server.restoreReport;
   for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
+  if (server.metricsUnavailable !== null) io.stderr.write(`loopwatch serve: GET /metrics answers 501: ${server.metricsUnavailable.message.replace(/^loopwatch: /, '')}\n`);
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}\n`);
   const signal = await stopped;
   io.stderr.write(`loopwatch serve: ${signal}: finishing requests in flight\n`);
