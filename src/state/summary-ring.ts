@@ -58,6 +58,11 @@ export class SummaryRing {
     this.end += n;
   }
 
+  /** Forgets call `index`'s summary, if held (its bytes stay until a compaction). */
+  drop(index: number): void {
+    if (this.has(index)) this.index[index % this.slots] = -1;
+  }
+
   /** Moves the held summaries to the arena's start (in arena order), growing it when `n` more bytes still do not fit. */
   private makeRoom(n: number): void {
     const order: number[] = [];
