@@ -135,6 +135,17 @@ describe('similar args over summaries', () => {
     expect(bySummary(a, near, 0.8)).toBe(argsSimilarity(a, near, 0.8));
   });
 
+  it('should give what the args gave for one long word (a blob) with words only in the units kept at its end', () => {
+    const blob = 'Q'.repeat(5 * STRING_KEPT);
+    for (const end of [' end word', ' end', '-', ' x y z']) {
+      const a = blob + end;
+      for (const b of [blob + end.replace('d', 'q'), blob + end + ' more', `${blob}Q${end}`, blob.slice(1) + end, blob + end.slice(1), `${blob}${end} `]) {
+        expect(bySummary(a, b, 0.8)).toBe(argsSimilarity(a, b, 0.8));
+        expect(bySummary(b, a, 0.8)).toBe(argsSimilarity(b, a, 0.8));
+      }
+    }
+  });
+
   it('should keep at most SUMMARY_MAX_BYTES of any args, and args past it as their fingerprint', () => {
     const huge = { content: 'x'.repeat(1 << 20), more: 'y'.repeat(1 << 20) };
     expect(summarizeArgs(huge).length).toBeLessThan(2 * (STRING_WHOLE + 64));

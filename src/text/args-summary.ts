@@ -30,8 +30,8 @@
  * kept to find where two strings stop agreeing even past the units kept (equality too: same length, same
  * prefix hash, same last units); and where its whole words lie around the units kept: `headRunEnd`, the
  * end of the word holding the last unit kept at the start (when that unit is a word character);
- * `midRunStart` and `midRunEnd`, the first whole word starting after the units kept at the start
- * (0xffffffff when none); `beforeTail`, whether the unit just before those kept at the end is a word
+ * `midRunStart` and `midRunEnd`, the first whole word starting after the units kept at the start and
+ * before those kept at the end (0xffffffff when none); `beforeTail`, whether the unit just before those kept at the end is a word
  * character. Whether the part where two strings differ holds a whole word (`replacesWholeWord`) is then
  * exact whenever that part begins or ends within the units kept, and their lengths differ by at most
  * STRING_KEPT.
@@ -52,7 +52,7 @@
 import { hashValue } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
 import { MAX_ARGS_DEPTH, isPlainObject } from './args-similarity.js';
-import { BASE_1, BASE_2 } from './unit-hash.js';
+import { BASE_1, BASE_2, joinHash, stringHash } from './unit-hash.js';
 
 /** Bytes a summary takes at most: args whose summary would be larger are kept as their fingerprint. */
 export const SUMMARY_MAX_BYTES = 4096;
@@ -60,7 +60,7 @@ export const SUMMARY_MAX_BYTES = 4096;
 export const STRING_KEPT = 256;
 /** Strings of at most this many units are kept whole. */
 export const STRING_WHOLE = 2 * STRING_KEPT;
-/** `midRunStart` when no whole word starts after the units kept at a long string's start. */
+/** `midRunStart` when no whole word starts between the units kept at a long string's start and end. */
 export const NO_RUN = 0xffffffff;
 
 /** Node tags. */
@@ -147,6 +147,22 @@ function opaque(v: unknown): void {
   w.u32(hi);
 }
 
+let mid1 = 0;
+let mid2 = 0;
+
+/** `H` of `s[from, to)` in both bases, into `mid1` and `mid2`: one read of the units, one multiply per unit and base. */
+function midHashes(s: string, from: number, to: number): void {
+  let h = 0;
+  let g = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    h = (Math.imul(h, BASE_1) + c) | 0;
+    g = (Math.imul(g, BASE_2) + c) | 0;
+  }
+  mid1 = h >>> 0;
+  mid2 = g >>> 0;
+}
+
 /** Writes a string node. */
 function string(s: string): void {
   const n = s.length;
@@ -160,32 +176,25 @@ function string(s: string): void {
   }
   const K = STRING_KEPT;
   const wide = anyWide(s, 0, K) || anyWide(s, n - K, n);
-  // the hashes of all but the last K units and of all but the first K, in one pass
-  let p1 = 0;
-  let p2 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (i < n - K) {
-      p1 = (Math.imul(p1, BASE_1) + c) | 0;
-      p2 = (Math.imul(p2, BASE_2) + c) | 0;
-    }
-    if (i >= K) {
-      s1 = (Math.imul(s1, BASE_1) + c) | 0;
-      s2 = (Math.imul(s2, BASE_2) + c) | 0;
-    }
-  }
+  // the hashes of all but the last K units and of all but the first K, from the middle's, read once:
+  // H(head ++ mid) and H(mid ++ tail) (unit-hash.ts)
+  midHashes(s, K, n - K);
+  const mid = n - 2 * K;
+  const p1 = joinHash(stringHash(s, 0, K, BASE_1), BASE_1, mid1, mid);
+  const p2 = joinHash(stringHash(s, 0, K, BASE_2), BASE_2, mid2, mid);
+  const s1 = joinHash(mid1, BASE_1, stringHash(s, n - K, n, BASE_1), K);
+  const s2 = joinHash(mid2, BASE_2, stringHash(s, n - K, n, BASE_2), K);
   // the end of the word holding unit K - 1 (when it is a word character)
   let headRunEnd = 0;
   if (isWordUnit(s.charCodeAt(K - 1))) {
     headRunEnd = K;
     while (headRunEnd < n && isWordUnit(s.charCodeAt(headRunEnd))) headRunEnd++;
   }
-  // the first whole word starting at K or after
+  // the first whole word starting at K or after, before the units kept at the end (none starts inside the
+  // word holding unit K - 1: the search begins past it, so a string is read once however long its words)
   let midRunStart = NO_RUN;
   let midRunEnd = 0;
-  for (let i = K; i < n; i++) {
+  for (let i = headRunEnd > K ? headRunEnd : K; i < n - K; i++) {
     if (isWordUnit(s.charCodeAt(i)) && !isWordUnit(s.charCodeAt(i - 1))) {
       midRunStart = i;
       let e = i + 1;

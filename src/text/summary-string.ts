@@ -114,13 +114,18 @@ function sameString(a: StringView, b: StringView): boolean {
 /**
  * `holdsWholeWord(s, from, to)` of args-similarity.ts, from what the view keeps: `from` and `to` are
  * within the units kept; the loop reaches the part not kept only right after the units kept at the start,
- * where the first whole word after them is known.
+ * where the first whole word after them is known (or that none starts before the units kept at the end,
+ * where the loop reads on).
  */
 function holdsWholeWord(s: StringView, from: number, to: number): boolean {
   let i = from;
   while (i < to) {
     if (s.long && i >= STRING_KEPT && i < s.tailFrom) {
-      if (s.midRunStart === NO_RUN || s.midRunStart >= to) return false;
+      if (s.midRunStart === NO_RUN) {
+        i = s.tailFrom;
+        continue;
+      }
+      if (s.midRunStart >= to) return false;
       if (s.midRunEnd <= to) return true;
       i = s.midRunEnd;
       continue;
