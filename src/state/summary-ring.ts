@@ -63,7 +63,12 @@ export class SummaryRing {
     if (this.has(index)) this.index[index % this.slots] = -1;
   }
 
-  /** Moves the held summaries to the arena's start (in arena order), growing it when `n` more bytes still do not fit. */
+  /**
+   * Moves the held summaries to the arena's start (in arena order), into a new arena of twice what they and
+   * `n` more bytes take when the arena is smaller than that (so a compaction leaves at least as much free
+   * room as it moved, and its copies cost at most one byte per byte put: an arena barely larger than its
+   * summaries would be compacted at every put). At most `2 * slots * SUMMARY_MAX_BYTES` bytes.
+   */
   private makeRoom(n: number): void {
     const order: number[] = [];
     let live = 0;
@@ -73,7 +78,7 @@ export class SummaryRing {
       live += this.length[s] as number;
     }
     order.sort((x, y) => (this.offset[x] as number) - (this.offset[y] as number));
-    const target = live + n > this.arena.length ? new Uint8Array(Math.max(256, 2 * (live + n))) : this.arena;
+    const target = 2 * (live + n) > this.arena.length ? new Uint8Array(Math.max(1024, 2 * (live + n))) : this.arena;
     let at = 0;
     for (const s of order) {
       const from = this.offset[s] as number;

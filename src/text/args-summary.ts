@@ -52,7 +52,7 @@
 import { hashValue } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
 import { MAX_ARGS_DEPTH, isPlainObject } from './args-similarity.js';
-import { BASE_1, BASE_2, joinHash, stringHash } from './unit-hash.js';
+import { BASE_1, BASE_2, joinHash } from './unit-hash.js';
 
 /** Bytes a summary takes at most: args whose summary would be larger are kept as their fingerprint. */
 export const SUMMARY_MAX_BYTES = 4096;
@@ -113,6 +113,34 @@ class SummaryWriter {
     this.dv.setUint32(this.room(4), v, true);
   }
 
+  /**
+   * A short string's node (tag, length, width, units), written in one pass while its units fit in a byte,
+   * again two bytes a unit from the first that does not.
+   */
+  shortString(s: string, tag: number): void {
+    const n = s.length;
+    const start = this.room(6 + n);
+    const b = this.bytes;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0xff) {
+        this.at = start + 6;
+        this.units(s, 0, n, true);
+        b[start + 5] = 1;
+        this.head(start, tag, n);
+        return;
+      }
+      b[start + 6 + i] = c;
+    }
+    b[start + 5] = 0;
+    this.head(start, tag, n);
+  }
+
+  private head(start: number, tag: number, n: number): void {
+    this.bytes[start] = tag;
+    this.dv.setUint32(start + 1, n, true);
+  }
+
   /** Units [from, to) of `s`, one or two bytes each. */
   units(s: string, from: number, to: number, wide: boolean): void {
     if (wide) {
@@ -167,23 +195,25 @@ function midHashes(s: string, from: number, to: number): void {
 function string(s: string): void {
   const n = s.length;
   if (n <= STRING_WHOLE) {
-    const wide = anyWide(s, 0, n);
-    w.u8(S_STRING);
-    w.u32(n);
-    w.u8(wide ? 1 : 0);
-    w.units(s, 0, n, wide);
+    w.shortString(s, S_STRING);
     return;
   }
   const K = STRING_KEPT;
   const wide = anyWide(s, 0, K) || anyWide(s, n - K, n);
   // the hashes of all but the last K units and of all but the first K, from the middle's, read once:
   // H(head ++ mid) and H(mid ++ tail) (unit-hash.ts)
-  midHashes(s, K, n - K);
   const mid = n - 2 * K;
-  const p1 = joinHash(stringHash(s, 0, K, BASE_1), BASE_1, mid1, mid);
-  const p2 = joinHash(stringHash(s, 0, K, BASE_2), BASE_2, mid2, mid);
-  const s1 = joinHash(mid1, BASE_1, stringHash(s, n - K, n, BASE_1), K);
-  const s2 = joinHash(mid2, BASE_2, stringHash(s, n - K, n, BASE_2), K);
+  midHashes(s, 0, K);
+  const head1 = mid1;
+  const head2 = mid2;
+  midHashes(s, n - K, n);
+  const tail1 = mid1;
+  const tail2 = mid2;
+  midHashes(s, K, n - K);
+  const p1 = joinHash(head1, BASE_1, mid1, mid);
+  const p2 = joinHash(head2, BASE_2, mid2, mid);
+  const s1 = joinHash(mid1, BASE_1, tail1, K);
+  const s2 = joinHash(mid2, BASE_2, tail2, K);
   // the end of the word holding unit K - 1 (when it is a word character)
   let headRunEnd = 0;
   if (isWordUnit(s.charCodeAt(K - 1))) {
@@ -277,11 +307,7 @@ function container(v: object, depth: number): boolean {
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
     w.u32(keyHash(k));
-    const wide = anyWide(k, 0, k.length);
-    w.u8(S_STRING);
-    w.u32(k.length);
-    w.u8(wide ? 1 : 0);
-    w.units(k, 0, k.length, wide);
+    w.shortString(k, S_STRING);
     node(v[k], depth + 1);
   }
   w.dv.setUint32(start + 1, w.at - start, true);
