@@ -155,6 +155,12 @@ describe('similar args over summaries', () => {
     expect(s[0]).toBe(S_OPAQUE);
     expect(bySummary(wide, { ...wide }, 0.8)).toBe(1);
     expect(bySummary(wide, { ...wide, k1: 2 }, 0.8)).toBe(0);
+    // a member past the budget is compared whole, its siblings as usual: equal rows and a query with a typo
+    const rows = Array.from({ length: 2 * SUMMARY_MAX_BYTES }, (_, i) => ({ id: i }));
+    const [a, b] = [{ rows, q: 'handleSubmitForm' }, { rows: rows.map((r) => ({ ...r })), q: 'handleSubmitF0rm' }];
+    expect(summarizeArgs(a)[0]).not.toBe(S_OPAQUE);
+    expect(bySummary(a, b, 0.8)).toBe(argsSimilarity(a, b, 0.8));
+    expect(bySummary(a, { ...b, rows: [...rows.slice(1), { id: -1 }] }, 0.8)).toBe(0.5); // other rows: no longer similar
     fc.assert(
       fc.property(value, (v) => {
         expect(summarizeArgs(v).length).toBeLessThanOrEqual(SUMMARY_MAX_BYTES);

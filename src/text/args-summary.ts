@@ -43,8 +43,9 @@
  *   (the start of those kept at their end), d being how much their lengths differ: whether the change
  *   holds a whole word is not known, and it is taken to (they are another target: similarity 0);
  * - two different long strings whose hashes collide (strings built for it): they compare as equal;
- * - summaries beyond SUMMARY_MAX_BYTES (thousands of keys or elements, many long strings): the whole args
- *   are OPAQUE, compared by fingerprint;
+ * - a container whose summary would pass SUMMARY_MAX_BYTES (thousands of keys or elements, many long
+ *   strings) is OPAQUE, compared by fingerprint (equal or not), its siblings summarised as usual; when
+ *   the budget cannot hold even that, its parent is OPAQUE, up to the whole args;
  * - long strings with lone surrogates (their hash reads them as U+FFFD), a getter or Proxy that throws
  *   (the whole container is OPAQUE, where the args were compared as far as they could be read), an object
  *   whose `toJSON` gives a Map or a Set (compared key by key, where the args' fingerprint said the Map's).
@@ -275,9 +276,10 @@ function node(v: unknown, depth: number): void {
         const mark = w.at;
         try {
           if (container(v, depth)) return;
-        } catch (e) {
-          if (e === FULL) throw e;
-          w.at = mark; // its parts cannot be read: compared whole, by fingerprint
+        } catch {
+          // its parts cannot be read, or its summary would pass the budget (FULL): compared whole, by
+          // fingerprint; its siblings stay as they are (when even that does not fit, its parent goes whole)
+          w.at = mark;
         }
       }
       opaque(v);
