@@ -17,6 +17,9 @@
  *   npm run bench -- --scope hook      one `loopwatch hook` process per tool call: p50/p90 wall time, beside Node's own start
  *   npm run bench -- --scope scan      `loopwatch scan` of the real traces end to end (plain and gzip, --workers 1 and the
  *                                      default): calls/s of a whole child process, medians of --repeat rounds (at least 3)
+ *   npm run bench -- --scope real      the real traces' calls in memory through one LoopEngine: every default detector,
+ *                                      each alone, beside the seed md5 pipeline in the same run (bench/real-calls.ts;
+ *                                      medians of --repeat alternating rounds, at least 5)
  *   npm run bench -- --fleet-sessions 10000 --fleet-calls 100   the fleet's size (these are the defaults)
  *
  * Each task processes a batch of calls per iteration (interleaved over 1, 1,000 or 10,000 sessions, each
@@ -45,6 +48,7 @@ import { serveFigures } from './serve-bench.js';
 import { natsFigures } from './nats-bench.js';
 import { type HookFigure, type HookPhases, hookFigures, hookPhases, hookTable } from './hook-bench.js';
 import { scanFigures, scanTable } from './scan-end-to-end.js';
+import { type RealCallBench, realCallTable } from './real-calls.js';
 import { defaultCheckerThreads } from '../src/cli/scan/session-checker.js';
 
 const { values } = parseArgs({
@@ -342,10 +346,14 @@ if (values.run !== undefined && values.run !== '') {
   const rss = wanted('rss') ? sessionRss() : [];
   const sketch = wanted('sketch') ? await sketchAgreement() : null;
   const scan = wanted('scan') ? scanFigures(Math.max(3, repeat), defaultCheckerThreads(os.availableParallelism())) : null;
+  // in a process of its own, as the other scopes
+  const real = wanted('real')
+    ? (JSON.parse(execFileSync(process.execPath, [fileURLToPath(new URL('./real-calls.js', import.meta.url)), String(Math.max(5, repeat)), '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 })) as RealCallBench | null)
+    : null;
 
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   if (values.json) {
-    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, hook, phases, memory, rss, sketch, scan }, null, 2));
+    console.log(JSON.stringify({ machine, batch: BATCH, timeMsPerTask: TIME, repeat, figures, fleet, threads, service, hook, phases, memory, rss, sketch, scan, real }, null, 2));
   } else {
     process.stderr.write('\n');
     console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -371,5 +379,6 @@ if (values.run !== undefined && values.run !== '') {
     }
     if (wanted('sketch')) console.log(`\n## semantic sketch vs exact Jaccard\n${sketch?.note ?? 'skipped: ../shared/data/traces is absent'}`);
     if (wanted('scan')) console.log(scanTable(scan));
+    if (wanted('real')) console.log(realCallTable(real));
   }
 }

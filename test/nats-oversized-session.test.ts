@@ -1,6 +1,7 @@
 /**
  * A session whose state is over the server's message limit, on a real nats-server with a small
- * `max_payload` (64 KiB, from a configuration file, so that a few calls reach it). Before the fix, the
+ * `max_payload` (32 KiB, from a configuration file, so that a few calls of args near the 4 KB a call
+ * similar args keeps reach it). Before the fix, the
  * worker could not write the session, gave its partition up, took it back and met the same state again:
  * the partition flapped forever, its acknowledgement floor never moved, every call was delivered again and
  * again. Now only that session loses its stored state (reported once, counted), the other sessions of the
@@ -20,7 +21,10 @@ import { decodeStored } from '../src/serve/nats/session-store.js';
 import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/nats-server.js';
 import { until } from './helpers/nats-run.js';
 
-const LIMIT = 64 * 1024;
+const LIMIT = 32 * 1024;
+
+/** Args whose summary similar args keeps is near its 4 KB budget: 300 short strings (a session of 10 such calls passes LIMIT). */
+const bulky = (i: number): { rows: string[] } => ({ rows: Array.from({ length: 300 }, (_, j) => `${i}-${j}`) });
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   // every cleanup runs (a server is stopped even when a worker's stop failed), the first failure is raised
@@ -63,8 +67,8 @@ async function bucketAndFloor(url: string): Promise<{ stored: Map<string, Return
 describe.skipIf(natsServerBinary === null)('a session over the server\'s message limit', () => {
   it('should lose only its own stored state, once reported, while its partition stays, is stored and acknowledged', async () => {
     const { server, worker, caller, events } = await setUp(`max_payload: ${LIMIT}\n`);
-    // 15,000-character args (under the 16 KiB cap): the session's state passes 64 KiB after a few calls
-    const big = (i: number) => ({ id: `b${i}`, tool: 'write', args: { path: `f${i}`, content: `${i}`.padEnd(15_000, 'x') } });
+    // args whose summaries take near 4 KB each: the session's state passes 32 KiB after about ten calls
+    const big = (i: number) => ({ id: `b${i}`, tool: 'write', args: bulky(i) });
     const small = (i: number) => ({ id: `s${i}`, tool: 'read', args: { path: 'notes.md' } });
     const answers: unknown[] = [];
     for (let i = 0; i < 12; i++) {
@@ -92,21 +96,21 @@ describe.skipIf(natsServerBinary === null)('a session over the server\'s message
     expect(events.filter((e) => e.type !== 'session-lost')).toEqual([{ type: 'acquired', partition: 0 }]);
     expect(worker.stats.duplicates).toBe(0);
     const lost = events.filter((e) => e.type === 'session-lost');
-    expect(lost).toEqual([{ type: 'session-lost', partition: 0, sessionId: 'big', problem: expect.stringMatching(/bytes, over the 65536 bytes the server takes in a message \(max_payload\): it is not kept/) }]);
+    expect(lost).toEqual([{ type: 'session-lost', partition: 0, sessionId: 'big', problem: expect.stringMatching(/bytes, over the 32768 bytes the server takes in a message \(max_payload\): it is not kept/) }]);
     expect(worker.stats.sessionsLost).toBe(1);
     expect(worker.stats.statesTooLarge).toBeGreaterThanOrEqual(2);
   }, 60_000);
 
   it('should start a session whose state was too large to keep again empty on a new owner, without a second report', async () => {
     const { server, worker, caller } = await setUp(`max_payload: ${LIMIT}\n`);
-    for (let i = 0; i < 6; i++) await caller.check('big', [{ id: `b${i}`, tool: 'write', args: { content: `${i}`.padEnd(15_000, 'x') } }], 5_000);
+    for (let i = 0; i < 12; i++) await caller.check('big', [{ id: `b${i}`, tool: 'write', args: bulky(i) }], 5_000);
     await worker.stop(); // releases the partition, writing the marker
     expect(worker.stats.sessionsLost).toBe(1);
     const events: WorkerEvent[] = [];
     const next = await NatsWorker.start({ servers: server.url, partitions: 1, leaseMs: 900, workerId: 'w2', onEvent: (e) => void events.push(e) });
     cleanup.push(() => next.stop());
     await until('the new worker to own the partition', () => next.partitions().length === 1);
-    const a = await caller.check('big', [{ id: 'again', tool: 'write', args: { content: '0'.padEnd(15_000, 'x') } }], 5_000);
+    const a = await caller.check('big', [{ id: 'again', tool: 'write', args: bulky(0) }], 5_000);
     expect(a.results).toEqual([{ id: 'again', verdict: null }]);
     expect(events.filter((e) => e.type === 'session-lost')).toEqual([]);
     expect(next.stats.sessionsLost).toBe(0);
@@ -121,10 +125,11 @@ describe.skipIf(natsServerBinary === null)('a session over the server\'s message
     const wide = stored.get('s.wide');
     expect(wide?.calls).toBe(30);
     expect(wide?.notKept).toBeUndefined();
-    // uncapped, the same calls keep ten calls' args whole: over 1 MB
+    // uncapped, the same calls keep no args either, only similar args' summaries (they kept ten calls' args
+    // whole, over 1 MB, before the summaries)
     const engine = new LoopEngine({});
     for (let i = 0; i < 30; i++) engine.check('wide', call(i));
-    expect(engine.snapshot('wide')?.byteLength).toBeGreaterThan(1_000_000);
+    expect(engine.snapshot('wide')?.byteLength).toBeLessThan(200 * 1024);
     engine.close();
     expect(wide?.snapshot.byteLength).toBeLessThan(200 * 1024);
     expect(worker.stats.sessionsLost).toBe(0);
@@ -132,7 +137,7 @@ describe.skipIf(natsServerBinary === null)('a session over the server\'s message
   }, 60_000);
 
   it('should answer a message whose answer is over the limit with an error per call, and keep the partition', async () => {
-    const { worker, caller, events } = await setUp(`max_payload: ${LIMIT}\n`);
+    const { worker, caller, events } = await setUp(`max_payload: ${2 * LIMIT}\n`);
     // 300 repeats of one call: about 300 verdicts of a few hundred bytes each, over 64 KiB
     const calls = Array.from({ length: 300 }, (_, i) => ({ id: `r${i}`, tool: 'bash', args: { command: 'make test' } }));
     const a = await caller.check('wordy', calls, 5_000);

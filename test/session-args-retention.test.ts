@@ -1,14 +1,17 @@
 /**
- * What a session keeps of its callers' args: without similar args (or custom detectors), only the args a
- * later message can name, those of calls that repeat the call a cycle period before them; nothing of a
- * session that is not looping. Letting the others go never changes a verdict (both engines, snapshots
- * included), and what is kept stays within the window.
+ * What a session keeps of its callers' args: without custom detectors, only the previews a later message
+ * can name, those of calls that repeat the call a cycle period before them; nothing of a session that is
+ * not looping; similar args keeps bounded summaries of its window's args, never the args. Letting the
+ * others go never changes a verdict (both engines, snapshots included), and what is kept stays within the
+ * window.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { Detector, LoopDetectorOptions, ToolEvent } from '../src/index.js';
 import type { CallLog } from '../src/state/call-log.js';
+import type { SummaryRing } from '../src/state/summary-ring.js';
+import { SUMMARY_MAX_BYTES } from '../src/text/args-summary.js';
 import { ENGINES, json, verdictsOf } from './helpers/verdicts.js';
 import { options, runs, stream } from './helpers/streams.js';
 
@@ -90,11 +93,15 @@ describe('args a session keeps', () => {
     }
   });
 
-  it('should keep the args of the similar-args window, and no older ones', () => {
+  it('should keep no args with similar args on, only its bounded summaries of the window', () => {
     for (const engine of ENGINES) {
       const d = new LoopDetector({ engine, detectors: { similarArgs: { window: 4 } } });
-      for (let i = 0; i < 50; i++) d.check({ tool: 'search', args: { q: `query ${i}` } });
-      expect(logOf(d).heldArgs()).toEqual([45, 46, 47, 48, 49]);
+      for (let i = 0; i < 50; i++) d.check({ tool: 'search', args: { q: `query ${i}`, body: 'x'.repeat(100_000) } });
+      expect(logOf(d).heldArgValues()).toEqual([]);
+      const ring = (d as unknown as { pipeline: { similar?: { ring: SummaryRing }; detectors?: { ring?: SummaryRing }[] } }).pipeline;
+      const summaries = ring.similar?.ring ?? (ring.detectors?.find((x) => x.ring !== undefined)?.ring as SummaryRing);
+      expect([44, 45, 46, 47, 48, 49].map((i) => summaries.has(i))).toEqual([false, true, true, true, true, true]);
+      expect(summaries.bytes.length).toBeLessThan(5 * 2 * SUMMARY_MAX_BYTES);
       d.dispose();
     }
   });

@@ -3,6 +3,10 @@
  * session snapshot made by loopwatch 258a23b (format 6, before the two-phase state held a fresh start)
  * after eight calls proposed and recorded. Restored now, the session goes on exactly as one that ran those
  * eight calls itself; formats older than the oldest read, or newer than this one writes, are refused.
+ * `fixtures/snapshots/v7-similar-args.json` holds a format-7 snapshot made by loopwatch 4838850 (its call
+ * log held similar args' window of args) after three near-identical failing searches: restored now, the
+ * args are summarised as they are read, and the next searches get the verdicts, similar args included, of
+ * the session that ran all five (fails when the old args are not summarised).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +14,7 @@ import { LoopDetector } from '../src/index.js';
 import { SnapshotError } from '../src/errors.js';
 import { OLDEST_READ_VERSION, SNAPSHOT_VERSION } from '../src/snapshot/snapshot-format.js';
 import type { LiveCall } from '../src/live/live-call.js';
+import type { ToolEvent } from '../src/index.js';
 
 interface Fixture {
   readonly calls: readonly LiveCall[];
@@ -59,5 +64,21 @@ describe('snapshots of older formats', () => {
       expect(() => d.restore(withVersion(version))).toThrow(SnapshotError);
       expect(() => d.restore(withVersion(version))).toThrow(`format version ${version}`);
     }
+  });
+});
+
+describe('a format-7 snapshot taken with similar args on', () => {
+  it('should summarise the args its call log held and go on as the session that ran its calls', () => {
+    const f = JSON.parse(readFileSync(new URL('./fixtures/snapshots/v7-similar-args.json', import.meta.url), 'utf8')) as { calls: ToolEvent[]; snapshot: string };
+    const bytes = new Uint8Array(Buffer.from(f.snapshot, 'base64'));
+    expect(Buffer.from(bytes).readUInt16LE(4)).toBe(7);
+    const restored = new LoopDetector({ sessionId: 's' });
+    restored.restore(bytes);
+    const ran = new LoopDetector({ sessionId: 's' });
+    for (const c of f.calls.slice(0, 3)) ran.check(c);
+    const later = f.calls.slice(3).map((c) => [restored.check(c), ran.check(c)]);
+    for (const [a, b] of later) expect(a).toEqual(b);
+    // the verdicts after the restore come from similar args comparing the calls saved in format 7
+    expect(later.some(([a]) => a?.signals.some((s) => s.kind === 'similar_args'))).toBe(true);
   });
 });

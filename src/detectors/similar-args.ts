@@ -5,13 +5,19 @@
  * repeats are the exact-repeat and frequency detectors' business). Confidence
  * `0.5 + 0.1 * (count - threshold)`.
  *
+ * What it keeps of a call is a bounded summary of its args (text/args-summary.ts, at most
+ * SUMMARY_MAX_BYTES), made when the call is recorded and compared as the args were
+ * (text/summary-similarity.ts): a session's memory does not grow with the size of its calls' args.
+ *
  * With `onlyWhenFailing` (the policy suppresses progress), the comparison is skipped when the current call
  * succeeded with an empty result or a brief acknowledgement that does not say "nothing found", or with a
  * real answer no earlier call of the tool got: such a fuzzy signal could never show a stall, so the policy
  * would set it aside anyway; skipping it saves the edit distances.
  */
 import type { SimilarArgsOptions } from '../options/detector-options.js';
-import { argsSimilarityAtLeast } from '../text/args-similarity.js';
+import { summarizeArgs } from '../text/args-summary.js';
+import { summarySimilarityAtLeast } from '../text/summary-similarity.js';
+import { SummaryRing } from '../state/summary-ring.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { OutcomeFlag, Ring } from '../state/call-history.js';
@@ -34,12 +40,11 @@ export function setAnswerGate(on: boolean): void {
   answerGate = on;
 }
 
-/** Detects retries of one tool with slightly varied arguments. Args are read from the call log. */
+/** Detects retries of one tool with slightly varied arguments, from its own summaries of their args. */
 export class SimilarArgsDetector implements Detector, Rewindable {
   readonly name = 'similar_args';
-  /** With volatile-text masking: masked copies of recent args, by call index (made on first use). */
-  private masked: unknown[] | null = null;
-  private maskedAt: Float64Array | null = null;
+  /** The summaries of the newest `window + 1` calls' args (masked when volatile text is masked). */
+  private readonly ring: SummaryRing;
   private n = 0;
 
   constructor(
@@ -47,23 +52,19 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     private readonly o: SimilarArgsOptions,
     private readonly transform: ((s: string) => string) | null,
     private readonly onlyWhenFailing: boolean,
-  ) {}
+  ) {
+    this.ring = new SummaryRing(o.window + 1);
+  }
 
+  /** Summarises the call's args (read from the log, as compared) as call `n`'s. */
   record(_call: ObservedCall): void {
+    this.keep(this.n, this.ctx.log.argsOf(this.n));
     this.n++;
   }
 
-  private argsAt(i: number): unknown {
-    const raw = this.ctx.log.argsOf(i);
-    if (this.transform === null) return raw;
-    const masked = (this.masked ??= new Array<unknown>(this.o.window + 1));
-    const at = (this.maskedAt ??= new Float64Array(this.o.window + 1).fill(-1));
-    const s = i % masked.length;
-    if (at[s] !== i) {
-      masked[s] = snapshotArgs(raw, this.transform);
-      at[s] = i;
-    }
-    return masked[s];
+  /** Keeps the summary of args as compared (normalised) as call `index`'s, masked when masking. */
+  private keep(index: number, args: unknown): void {
+    this.ring.put(index, summarizeArgs(this.transform === null ? args : snapshotArgs(args, this.transform)));
   }
 
   check(): LoopSignal | null {
@@ -80,11 +81,15 @@ export class SimilarArgsDetector implements Detector, Rewindable {
       // a real answer stalls similar calls only when an earlier call of the tool got the very same one
       if (!failing && answerGate && !this.answeredBefore(floor, last)) return null;
     }
-    const cur = this.argsAt(last);
+    const ring = this.ring;
+    if (!ring.has(last)) return null;
+    const bytes = ring.bytes;
+    const cur = ring.at(last);
+    const min = this.o.similarity;
     const similar: number[] = [];
     for (let i = floor; i < last; i++) {
-      if (!h.same(Ring.TOOL, i, last)) continue;
-      if (argsSimilarityAtLeast(this.argsAt(i), cur, this.o.similarity, this.o.similarity) >= this.o.similarity) similar.push(i);
+      if (!h.same(Ring.TOOL, i, last) || !ring.has(i)) continue;
+      if (summarySimilarityAtLeast(bytes, ring.at(i), bytes, cur, min, min) >= min) similar.push(i);
     }
     const count = similar.length + 1;
     if (count < this.o.threshold || similar.every((i) => h.same(Ring.SIG, i, last))) return null;
@@ -116,42 +121,48 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     return false;
   }
 
-  private undo: { n: number; masked: unknown; at: number } | null = null;
+  private undoN = -1;
 
   /** Remembers what the next record() changes (see Rewindable). */
   mark(): void {
-    const s = this.n % (this.o.window + 1);
-    this.undo = { n: this.n, masked: this.masked?.[s], at: this.maskedAt === null ? -1 : (this.maskedAt[s] as number) };
+    this.undoN = this.n;
   }
 
-  /** Undoes the record() made since mark(). */
+  /**
+   * Undoes the record() made since mark(): its summary is dropped; the one it replaced (`window + 1`
+   * calls older) is read by no later check, whose window starts after it.
+   */
   rollback(): void {
-    const u = this.undo;
-    if (u === null) return;
-    this.undo = null;
-    const s = u.n % (this.o.window + 1);
-    if (this.masked !== null && this.maskedAt !== null) {
-      this.masked[s] = u.masked;
-      this.maskedAt[s] = u.at;
-    }
-    this.n = u.n;
+    const n = this.undoN;
+    if (n < 0) return;
+    this.undoN = -1;
+    this.ring.drop(n);
+    this.n = n;
   }
 
   reset(): void {
-    this.undo = null;
+    this.undoN = -1;
     this.n = 0;
-    this.masked = null;
-    this.maskedAt = null;
+    this.ring.reset();
   }
 
-  /** Writes its state for a snapshot (the calls seen; masked copies are remade from the log). */
+  /** Writes its state for a snapshot: the calls seen, and the summaries of the window's calls. */
   save(w: ByteWriter): void {
     w.f64(this.n);
+    this.ring.save(w, Math.max(0, this.n - this.o.window - 1), this.n);
   }
 
-  /** Reads what save() wrote. */
-  load(r: ByteReader): void {
+  /**
+   * Reads what save() wrote. Snapshots before format SUMMARY_SNAPSHOT_VERSION held no summaries but the
+   * args of the window's calls in the call log: `oldArgs` gives them (by call index), summarised here.
+   */
+  load(r: ByteReader, oldArgs: ((index: number) => unknown) | null = null): void {
     this.reset();
     this.n = r.f64();
+    if (oldArgs === null) {
+      this.ring.load(r);
+      return;
+    }
+    for (let i = Math.max(0, this.n - this.o.window - 1); i < this.n; i++) this.keep(i, oldArgs(i));
   }
 }

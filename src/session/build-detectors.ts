@@ -34,10 +34,10 @@ export function historyCapacity(d: DetectorsOptions): number {
 
 /**
  * Which recent calls' args (and previews) a session keeps, for what reads them after the call itself was
- * checked: similar args compares the current call's args with those of the last `window` calls (all of
- * them kept); a cycle's message names the calls of its unit (at most `maxPeriod`, the newest ones, each a
- * repeat of the call a period before it: only those are kept); every other message names the current call.
- * Custom detectors may keep a call and read its args later: with them, the whole history.
+ * checked: a cycle's message names the calls of its unit (at most `maxPeriod`, the newest ones, each a
+ * repeat of the call a period before it: only their previews are kept); every other message names the
+ * current call, and similar args keeps summaries of its own. Custom detectors may keep a call and read its
+ * args later: with them, the whole history's args.
  */
 export function argsRetention(d: DetectorsOptions, capacity: number, custom: boolean): ArgsRetention {
   // one object per options (and custom or not), shared by their sessions
@@ -59,8 +59,8 @@ const retentions = new WeakMap<DetectorsOptions, [{ capacity: number; retention:
 function retentionOf(d: DetectorsOptions, capacity: number, custom: boolean): ArgsRetention {
   if (custom) return Object.freeze({ window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0 });
   const cycleCalls = d.cycle !== null && d.cycle.key !== 'tool';
-  const window = Math.min(capacity, Math.max(1, d.similarArgs === null ? 0 : d.similarArgs.window + 1, cycleCalls ? (d.cycle?.maxPeriod ?? 0) : 0));
-  return Object.freeze({ window, keepAll: d.similarArgs !== null, minPeriod: cycleCalls ? (d.cycle?.minPeriod ?? 0) : 0, maxPeriod: cycleCalls ? (d.cycle?.maxPeriod ?? 0) : 0 });
+  const window = Math.min(capacity, Math.max(1, cycleCalls ? (d.cycle?.maxPeriod ?? 0) : 0));
+  return Object.freeze({ window, keepAll: false, minPeriod: cycleCalls ? (d.cycle?.minPeriod ?? 0) : 0, maxPeriod: cycleCalls ? (d.cycle?.maxPeriod ?? 0) : 0 });
 }
 
 /** The built-in detectors, and direct handles on the two the session talks to. */

@@ -560,7 +560,7 @@ export class LoopDetector {
     this.lastFlagged = r.bool();
     this.policy.load(r);
     this.live.load(r, version);
-    this.pipeline.load(r);
+    this.pipeline.load(r, version);
     r.done();
   }
 

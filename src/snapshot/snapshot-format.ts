@@ -28,13 +28,21 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * unit), and says how many. Version 6: chanting's text stream is saved whole before the detector's line
  * state (the period search and the sentence tracker together); the WebAssembly pipeline saves it as the
  * raw bytes of its region in the module's memory. Version 7: the two-phase state holds where the session's
- * last fresh start was (LoopDetector.freshStart).
+ * last fresh start was (LoopDetector.freshStart). Version 8: similar args keeps bounded summaries of its
+ * window's args ({@link ARGS_SUMMARIES_SINCE}) and the call log no args.
  */
-export const SNAPSHOT_VERSION = 7;
+export const SNAPSHOT_VERSION = 8;
+
+/**
+ * The first format version whose similar args saves its summaries of args (text/args-summary.ts); before
+ * it, the call log held the window's args whole and they are summarised as they are read.
+ */
+export const ARGS_SUMMARIES_SINCE = 8;
 
 /**
  * The oldest format version still read: a version-6 snapshot differs from version 7 only by the fresh
- * start the two-phase state did not yet hold (read as none), so sessions saved before it carry on.
+ * start the two-phase state did not yet hold (read as none), and version 7 from 8 by the args its call log
+ * holds where similar args now keeps summaries, so sessions saved before them carry on.
  */
 export const OLDEST_READ_VERSION = 6;
 

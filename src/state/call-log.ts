@@ -1,28 +1,30 @@
 /**
  * What verdicts say about recent calls: per call, the tool, the description, the signature and the
  * caller's step and round, kept by the host beside the fingerprint rings so patterns and messages can name
- * the calls; and for the newest `argsWindow` calls at most, the args as given (what similar args compares,
- * and what previews show: messages name the current call, or a cycle's unit). References and previews
- * are built only when a verdict needs them. Bounded by its capacity; a call's args are let go as soon as
- * nothing can read them, so a session does not hold on to its callers' objects.
+ * the calls; and for the newest `argsWindow` calls at most, the args as given (what custom detectors may
+ * read) or their previews (what messages show: they name the current call, or a cycle's unit). References
+ * and previews are built only when a verdict needs them. Bounded by its capacity; a call's args are let go
+ * as soon as nothing can read them, so a session does not hold on to its callers' objects.
  *
- * Without similar args or custom detectors (`keepAll` false), what reads a call's args after its own check
- * is a cycle's message, which names the calls of its unit; a call is in a unit only if it repeats the call
- * `p` before it for a period `p` the cycle detector tries (the last `p * repetitions` calls are
- * `p`-periodic). So once its check is over ({@link CallLog.settle}), a call that repeats none of the calls
- * `minPeriod` to `maxPeriod` before it is let go: a session that is not looping holds no args at all.
+ * Without custom detectors (`keepAll` false), what reads a call after its own check is a cycle's message,
+ * which names the calls of its unit by their previews; a call is in a unit only if it repeats the call `p`
+ * before it for a period `p` the cycle detector tries (the last `p * repetitions` calls are `p`-periodic).
+ * So once its check is over ({@link CallLog.settle}), a call that repeats one of the calls `minPeriod` to
+ * `maxPeriod` before it keeps its preview (made then) and no args, and any other call nothing at all: a
+ * session holds no args past its newest call, whatever their size. (Similar args keeps its own bounded
+ * summaries of args: detectors/similar-args.ts.)
  *
  * ```
  *   index:   n-capacity ...                n-argsWindow ... n-1
  *   kept:    tool, signature, description, step, round (refs)
- *                                          args, previews (all, or those a cycle's unit can name)
+ *                                          args and previews (keepAll), or the previews a cycle's unit can name
  * ```
  */
 import { SnapshotError } from '../errors.js';
 import { toHex } from '../fingerprint/u64.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
-import { readValue, writeArgs } from '../snapshot/value-codec.js';
+import { readValue } from '../snapshot/value-codec.js';
 import { SHOWN_TOOL_LENGTH, previewCall } from '../text/call-preview.js';
 import { cutText } from '../text/shown-text.js';
 import { NO_TOOL_ID, toolId, toolName } from './tool-names.js';
@@ -56,7 +58,7 @@ export interface ArgsNormaliser {
 export interface ArgsRetention {
   /** Calls whose args (and previews) may be kept: the newest ones, at least 1. */
   readonly window: number;
-  /** Whether every call in the window keeps its args (similar args, custom detectors). */
+  /** Whether every call in the window keeps its args (custom detectors). */
   readonly keepAll: boolean;
   /** With `keepAll` false: the cycle periods whose units a message names (0 and 0: none). */
   readonly minPeriod: number;
@@ -71,6 +73,8 @@ const enum Held {
   Raw = 1,
   /** Let go after the call's check (see settle()): neither args nor preview are kept. */
   Released = 2,
+  /** Its preview kept, made when it settled, and no args (see settle()). */
+  Preview = 3,
 }
 
 /**
@@ -163,16 +167,19 @@ export class CallLog implements Rewindable {
    */
   settle(): void {
     if (this.settled) return;
-    this.settled = true;
+    const keepAll = this.retention.keepAll;
+    // a call a cycle's message may name keeps its preview, made now while its args are at hand
+    const named = !keepAll && this.newestRepeatsAPeriodBack();
+    const preview = named ? this.preview(this.n - 1) : this.curPreview;
     const args = this.cur;
     const held = this.curHeld;
-    const preview = this.curPreview;
+    this.settled = true;
     this.cur = undefined;
     this.curPreview = undefined;
-    if (!this.retention.keepAll && !this.newestRepeatsAPeriodBack()) return;
+    if (!keepAll && !named) return;
     const a = (this.n - 1) % this.argsWindow;
-    (this.args ??= new Array<unknown>(this.argsWindow))[a] = args;
-    (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = held;
+    (this.args ??= new Array<unknown>(this.argsWindow))[a] = keepAll ? args : undefined;
+    (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = keepAll ? held : Held.Preview;
     if (preview !== undefined) (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = preview;
   }
 
@@ -209,10 +216,23 @@ export class CallLog implements Rewindable {
   }
 
   /**
-   * The indices of the calls whose args are held now, oldest first.
+   * The indices of the calls whose args (or, past their check, previews) are held now, oldest first.
    * @internal For tests of what a session keeps.
    */
   heldArgs(): number[] {
+    const out: number[] = [];
+    for (let i = Math.max(0, this.n - this.argsWindow); i < this.n; i++) {
+      if (this.isCurrent(i) ? this.cur !== undefined : this.inRing(i) && ((this.held as Held[])[i % this.argsWindow] === Held.Preview || (this.args as unknown[])[i % this.argsWindow] !== undefined)) out.push(i);
+    }
+    return out;
+  }
+
+  /**
+   * The indices of the calls whose args themselves are held now (the newest, until its check is over;
+   * more only with custom detectors), oldest first.
+   * @internal For tests of what a session keeps.
+   */
+  heldArgValues(): number[] {
     const out: number[] = [];
     for (let i = Math.max(0, this.n - this.argsWindow); i < this.n; i++) {
       if (this.isCurrent(i) ? this.cur !== undefined : this.inRing(i) && (this.args as unknown[])[i % this.argsWindow] !== undefined) out.push(i);
@@ -259,6 +279,7 @@ export class CallLog implements Rewindable {
     const a = index % this.argsWindow;
     const args = this.args as unknown[];
     const held = this.held as Held[];
+    if (held[a] === Held.Preview) return undefined;
     if (held[a] === Held.Raw) {
       args[a] = this.normaliser.normaliseArgs(args[a], this.toolAt(index % this.capacity));
       held[a] = Held.Normalised;
@@ -283,10 +304,10 @@ export class CallLog implements Rewindable {
 
   /**
    * Writes the kept calls for a snapshot: for the newest `argsWindow`, previews as they read now (`call #i`
-   * for a call let go, as no message will read it), and the args as similar args compares them when
-   * `withArgs`.
+   * for a call let go, as no message will read it). No args: sessions with custom detectors, the only
+   * ones whose log keeps args, are not snapshotted.
    */
-  save(w: ByteWriter, withArgs: boolean): void {
+  save(w: ByteWriter): void {
     w.u32(this.capacity);
     w.u32(this.argsWindow);
     w.f64(this.n);
@@ -300,16 +321,21 @@ export class CallLog implements Rewindable {
       w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
       if (i < this.n - this.argsWindow) continue;
       w.str(this.preview(i));
-      if (withArgs) writeArgs(w, this.argsOf(i));
     }
   }
 
-  /** Reads what save() wrote, replacing every call (all settled, in the ring). */
-  load(r: ByteReader, withArgs: boolean): void {
+  /**
+   * Reads what save() wrote, replacing every call (all settled, in the ring). `oldArgs`, for a snapshot of
+   * a format before ARGS_SUMMARIES_SINCE taken with similar args on: that log kept the args of its window
+   * (`window + 1` calls of similar args', or more), read and handed to `oldArgs` by call index, not kept.
+   */
+  load(r: ByteReader, oldArgs: ((index: number, args: unknown) => void) | null = null): void {
     const capacity = r.u32();
     if (capacity !== this.capacity) throw new SnapshotError(`loopwatch: the snapshot keeps ${capacity} calls where these options keep ${this.capacity}`);
     const window = r.u32();
-    if (window !== this.argsWindow) throw new SnapshotError(`loopwatch: the snapshot keeps the args of ${window} calls where these options keep ${this.argsWindow}`);
+    if (oldArgs === null ? window !== this.argsWindow : window < this.argsWindow || window > capacity) {
+      throw new SnapshotError(`loopwatch: the snapshot keeps the args of ${window} calls where these options keep ${this.argsWindow}`);
+    }
     const n = r.f64();
     if (!Number.isSafeInteger(n) || n < 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (a call count that is not a count)');
     this.reset();
@@ -324,11 +350,14 @@ export class CallLog implements Rewindable {
       if (!Number.isNaN(step)) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
       const round = r.f64();
       if (!Number.isNaN(round)) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
+      if (i < n - window) continue;
+      const preview = r.str();
+      if (oldArgs !== null) oldArgs(i, readValue(r));
       if (i < n - this.argsWindow) continue;
       const a = i % this.argsWindow;
-      (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = r.str();
-      (this.args ??= new Array<unknown>(this.argsWindow))[a] = withArgs ? readValue(r) : undefined;
-      (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = Held.Normalised;
+      (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = preview;
+      (this.args ??= new Array<unknown>(this.argsWindow))[a] = undefined;
+      (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = Held.Preview;
     }
     this.n = n;
   }

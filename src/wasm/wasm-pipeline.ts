@@ -4,6 +4,7 @@
  * chanting, the exact semantic method). Signals come back in the reference's detector order, built by the
  * same functions, so verdicts are identical to the reference pipeline's.
  */
+import { ARGS_SUMMARIES_SINCE } from '../snapshot/snapshot-format.js';
 import { EncodedArgs } from './encoded-args.js';
 import { withPlainResult } from './raw-json-string.js';
 import { ChantingDetector, type ProseStreamFactory } from '../detectors/chanting.js';
@@ -470,13 +471,13 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     w.f64(this.lastIndex);
     w.optStr(this.lastErrorText);
     w.bool(this.lastInfra);
-    this.log.save(w, this.similar !== null);
+    this.log.save(w);
     if (this.similar !== null) this.similar.save(w);
     if (this.semanticHost !== null) this.semanticHost.save(w);
     if (this.chanting !== null) this.chanting.save(w);
   }
 
-  load(r: ByteReader): void {
+  load(r: ByteReader, version: number): void {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     const state = r.bytes();
     if (state.length !== this.core.layout(this.config).slotSize) throw new SnapshotError(`loopwatch: the snapshot's session state has ${state.length} bytes where these options lay out ${this.core.layout(this.config).slotSize}`);
@@ -484,8 +485,11 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.lastErrorText = r.optStr();
     this.lastInfra = r.bool();
     this.lastEvent = null;
-    this.log.load(r, this.similar !== null);
-    if (this.similar !== null) this.similar.load(r);
+    // before ARGS_SUMMARIES_SINCE, the log held similar args' window of args: summarised as they are read
+    const similar = this.similar;
+    const old = similar !== null && version < ARGS_SUMMARIES_SINCE ? new Map<number, unknown>() : null;
+    this.log.load(r, old === null ? null : (i, args) => old.set(i, args));
+    if (similar !== null) similar.load(r, old === null ? null : (i) => old.get(i));
     if (this.semanticHost !== null) this.semanticHost.load(r);
     if (this.chanting !== null) this.chanting.load(r);
     this.core.writeSlot(this.slot, state);

@@ -1,0 +1,128 @@
+/**
+ * The args summaries (text/args-summary.ts) of a session's newest calls, by call index: one byte arena
+ * and a table, so a session holds a few objects whatever its calls, and nothing of its callers'.
+ *
+ * ```
+ *   table, per slot (index % slots):  index | offset | length
+ *   arena:   [ summaries, appended in call order | free ]      compacted, or grown, when the next one does not fit
+ * ```
+ *
+ * A put() replaces the summary `slots` calls older; the others stay where they are (or move together in a
+ * compaction), so a caller that marks before a put and rolls back after it only has to forget the put,
+ * as long as it asks for at most `slots - 1` calls before the one put.
+ */
+import { SnapshotError } from '../errors.js';
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
+import { isSummary } from '../text/summary-check.js';
+
+/** The newest calls' args summaries of one session. */
+export class SummaryRing {
+  private arena = new Uint8Array(0);
+  private readonly index: Float64Array;
+  private readonly offset: Int32Array;
+  private readonly length: Int32Array;
+  private end = 0;
+
+  constructor(readonly slots: number) {
+    this.index = new Float64Array(slots).fill(-1);
+    this.offset = new Int32Array(slots);
+    this.length = new Int32Array(slots);
+  }
+
+  /** The arena the summaries lie in (read at `at(index)`); a put may replace it. */
+  get bytes(): Uint8Array {
+    return this.arena;
+  }
+
+  /** Whether call `index`'s summary is held. */
+  has(index: number): boolean {
+    return index >= 0 && this.index[index % this.slots] === index;
+  }
+
+  /** Where call `index`'s summary starts in `bytes` (a held one). */
+  at(index: number): number {
+    return this.offset[index % this.slots] as number;
+  }
+
+  /** Keeps `summary` as call `index`'s, replacing the summary held in its slot. */
+  put(index: number, summary: Uint8Array): void {
+    const s = index % this.slots;
+    this.index[s] = -1;
+    const n = summary.length;
+    if (this.end + n > this.arena.length) this.makeRoom(n);
+    this.arena.set(summary, this.end);
+    this.index[s] = index;
+    this.offset[s] = this.end;
+    this.length[s] = n;
+    this.end += n;
+  }
+
+  /** Forgets call `index`'s summary, if held (its bytes stay until a compaction). */
+  drop(index: number): void {
+    if (this.has(index)) this.index[index % this.slots] = -1;
+  }
+
+  /**
+   * Moves the held summaries to the arena's start (in arena order), into a new arena of twice what they and
+   * `n` more bytes take when the arena is smaller than that (so a compaction leaves at least as much free
+   * room as it moved, and its copies cost at most one byte per byte put: an arena barely larger than its
+   * summaries would be compacted at every put). At most `2 * slots * SUMMARY_MAX_BYTES` bytes.
+   */
+  private makeRoom(n: number): void {
+    const order: number[] = [];
+    let live = 0;
+    for (let s = 0; s < this.slots; s++) {
+      if (this.index[s] === -1) continue;
+      order.push(s);
+      live += this.length[s] as number;
+    }
+    order.sort((x, y) => (this.offset[x] as number) - (this.offset[y] as number));
+    const target = 2 * (live + n) > this.arena.length ? new Uint8Array(Math.max(1024, 2 * (live + n))) : this.arena;
+    let at = 0;
+    for (const s of order) {
+      const from = this.offset[s] as number;
+      const len = this.length[s] as number;
+      if (target === this.arena) target.copyWithin(at, from, from + len);
+      else target.set(this.arena.subarray(from, from + len), at);
+      this.offset[s] = at;
+      at += len;
+    }
+    this.arena = target;
+    this.end = at;
+  }
+
+  /** Forgets every summary (the arena is let go). */
+  reset(): void {
+    this.index.fill(-1);
+    this.arena = new Uint8Array(0);
+    this.end = 0;
+  }
+
+  /** Writes the summaries of calls [from, to) that are held, for a snapshot. */
+  save(w: ByteWriter, from: number, to: number): void {
+    let count = 0;
+    for (let i = from; i < to; i++) if (this.has(i)) count++;
+    w.u32(count);
+    for (let i = from; i < to; i++) {
+      if (!this.has(i)) continue;
+      const s = i % this.slots;
+      w.f64(i);
+      const o = this.offset[s] as number;
+      w.bytes(this.arena.subarray(o, o + (this.length[s] as number)));
+    }
+  }
+
+  /** Reads what save() wrote (after a reset). */
+  load(r: ByteReader): void {
+    this.reset();
+    const count = r.u32();
+    for (let k = 0; k < count; k++) {
+      const i = r.f64();
+      if (!Number.isSafeInteger(i) || i < 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (an args summary of no call)');
+      const summary = r.view();
+      if (!isSummary(summary)) throw new SnapshotError('loopwatch: the snapshot is corrupt (an args summary that is not one)');
+      this.put(i, summary);
+    }
+  }
+}

@@ -1,0 +1,333 @@
+/**
+ * What similar args keeps of a call's args: a bounded summary, as bytes, from which every comparison
+ * similar args makes (`summary-similarity.ts`) gives what comparing the args themselves gave
+ * (`args-similarity.ts`) on everything but the pathological args listed below. A session keeps its recent
+ * calls' summaries instead of their args, so its memory no longer grows with their size.
+ *
+ * A summary is one node, written depth first (every number little-endian):
+ *
+ * ```
+ *  NULL | FALSE | TRUE                  tag                     (null, undefined, functions, symbols: NULL)
+ *  NUMBER                               tag f64                 (a BigInt a number says exactly: that number)
+ *  OPAQUE                               tag u32 lo u32 hi       (any other value: its canonical fingerprint)
+ *  STRING   (at most STRING_WHOLE units) tag u32 length u8 wide units
+ *  LONG     (longer strings)             tag u32 length u8 wide u32 prefix1 u32 prefix2 u32 suffix1 u32 suffix2
+ *                                        u32 headRunEnd u32 midRunStart u32 midRunEnd u8 beforeTail,
+ *                                        then the first and last STRING_KEPT units
+ *  ARRAY                                tag u32 bytes u32 count node*
+ *  OBJECT                               tag u32 bytes u32 count (u32 keyHash, key as a STRING node, node)*
+ * ```
+ *
+ * Units are UTF-16 code units, one byte each when every unit kept is below 256 (`wide` 0), else two.
+ * `bytes` counts a container's whole node, so a reader skips one without walking it. Arrays and plain
+ * objects are followed MAX_ARGS_DEPTH levels down (as similar args follows them); deeper ones, and every
+ * value similar args compares by fingerprint (a Map, a Set, bytes, a value restored as its fingerprint, a
+ * BigInt no number says), are OPAQUE.
+ *
+ * A long string keeps what its comparisons read: its length; the first and last STRING_KEPT units (the
+ * edit-distance sample is within them); polynomial hashes (unit-hash.ts, two bases) of all but its last
+ * STRING_KEPT units (`prefix`) and of all but its first (`suffix`), which a comparison extends by the units
+ * kept to find where two strings stop agreeing even past the units kept (equality too: same length, same
+ * prefix hash, same last units); and where its whole words lie around the units kept: `headRunEnd`, the
+ * end of the word holding the last unit kept at the start (when that unit is a word character);
+ * `midRunStart` and `midRunEnd`, the first whole word starting after the units kept at the start and
+ * before those kept at the end (0xffffffff when none); `beforeTail`, whether the unit just before those kept at the end is a word
+ * character. Whether the part where two strings differ holds a whole word (`replacesWholeWord`) is then
+ * exact whenever that part begins or ends within the units kept, and their lengths differ by at most
+ * STRING_KEPT.
+ *
+ * Where the summaries differ from the args, all pathological:
+ * - two strings longer than STRING_WHOLE units that differ only between the units kept at their start and
+ *   at their end, or whose lengths differ by more than STRING_KEPT units with the difference out of
+ *   sight, or whose difference begins (ends) within d units of the end of the units kept at their start
+ *   (the start of those kept at their end), d being how much their lengths differ: whether the change
+ *   holds a whole word is not known, and it is taken to (they are another target: similarity 0);
+ * - two different long strings whose hashes collide (strings built for it): they compare as equal;
+ * - a container whose summary would pass SUMMARY_MAX_BYTES (thousands of keys or elements, many long
+ *   strings) is OPAQUE, compared by fingerprint (equal or not), its siblings summarised as usual; when
+ *   the budget cannot hold even that, its parent is OPAQUE, up to the whole args;
+ * - long strings with lone surrogates (their hash reads them as U+FFFD), a getter or Proxy that throws
+ *   (the whole container is OPAQUE, where the args were compared as far as they could be read), an object
+ *   whose `toJSON` gives a Map or a Set (compared key by key, where the args' fingerprint said the Map's).
+ */
+import { hashValue } from '../fingerprint/canonical-hash.js';
+import { u64 } from '../fingerprint/u64.js';
+import { MAX_ARGS_DEPTH, isPlainObject } from './args-similarity.js';
+import { BASE_1, BASE_2, joinHash } from './unit-hash.js';
+
+/** Bytes a summary takes at most: args whose summary would be larger are kept as their fingerprint. */
+export const SUMMARY_MAX_BYTES = 4096;
+/** Units a long string keeps at its start, and as many at its end. */
+export const STRING_KEPT = 256;
+/** Strings of at most this many units are kept whole. */
+export const STRING_WHOLE = 2 * STRING_KEPT;
+/** `midRunStart` when no whole word starts between the units kept at a long string's start and end. */
+export const NO_RUN = 0xffffffff;
+
+/** Node tags. */
+export const S_NULL = 1;
+export const S_FALSE = 2;
+export const S_TRUE = 3;
+export const S_NUMBER = 4;
+export const S_OPAQUE = 5;
+export const S_STRING = 6;
+export const S_LONG = 7;
+export const S_ARRAY = 8;
+export const S_OBJECT = 9;
+
+/** Bytes of a LONG node before its units. */
+export const LONG_HEADER = 1 + 4 + 1 + 28 + 1;
+
+/** Thrown when a summary passes SUMMARY_MAX_BYTES (the args are then kept as their fingerprint). */
+const FULL = new Error('summary full');
+
+/** Whether code unit c is a word character (as `replacesWholeWord` reads words). */
+export function isWordUnit(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
+}
+
+/** FNV-1a of a string's code units (a key's quick check before its units are compared). */
+export function keyHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Builds summaries into a buffer it reuses (one per thread). */
+class SummaryWriter {
+  bytes = new Uint8Array(SUMMARY_MAX_BYTES + 64);
+  dv = new DataView(this.bytes.buffer);
+  at = 0;
+
+  room(n: number): number {
+    const p = this.at;
+    if (p + n > SUMMARY_MAX_BYTES) throw FULL;
+    this.at = p + n;
+    return p;
+  }
+
+  u8(v: number): void {
+    this.bytes[this.room(1)] = v;
+  }
+
+  u32(v: number): void {
+    this.dv.setUint32(this.room(4), v, true);
+  }
+
+  /**
+   * A short string's node (tag, length, width, units), written in one pass while its units fit in a byte,
+   * again two bytes a unit from the first that does not.
+   */
+  shortString(s: string, tag: number): void {
+    const n = s.length;
+    const start = this.room(6 + n);
+    const b = this.bytes;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0xff) {
+        this.at = start + 6;
+        this.units(s, 0, n, true);
+        b[start + 5] = 1;
+        this.head(start, tag, n);
+        return;
+      }
+      b[start + 6 + i] = c;
+    }
+    b[start + 5] = 0;
+    this.head(start, tag, n);
+  }
+
+  private head(start: number, tag: number, n: number): void {
+    this.bytes[start] = tag;
+    this.dv.setUint32(start + 1, n, true);
+  }
+
+  /** Units [from, to) of `s`, one or two bytes each. */
+  units(s: string, from: number, to: number, wide: boolean): void {
+    if (wide) {
+      const p = this.room(2 * (to - from));
+      for (let i = from; i < to; i++) this.dv.setUint16(p + 2 * (i - from), s.charCodeAt(i), true);
+    } else {
+      const p = this.room(to - from);
+      const b = this.bytes;
+      for (let i = from; i < to; i++) b[p + i - from] = s.charCodeAt(i);
+    }
+  }
+}
+
+const w = new SummaryWriter();
+
+function anyWide(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) > 0xff) return true;
+  return false;
+}
+
+function opaque(v: unknown): void {
+  let lo = 0;
+  let hi = 0;
+  try {
+    lo = hashValue(v);
+    hi = u64.hi;
+  } catch {
+    // hashValue never throws on a value; should it, every such value is one fingerprint
+  }
+  w.u8(S_OPAQUE);
+  w.u32(lo);
+  w.u32(hi);
+}
+
+let mid1 = 0;
+let mid2 = 0;
+
+/** `H` of `s[from, to)` in both bases, into `mid1` and `mid2`: one read of the units, one multiply per unit and base. */
+function midHashes(s: string, from: number, to: number): void {
+  let h = 0;
+  let g = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    h = (Math.imul(h, BASE_1) + c) | 0;
+    g = (Math.imul(g, BASE_2) + c) | 0;
+  }
+  mid1 = h >>> 0;
+  mid2 = g >>> 0;
+}
+
+/** Writes a string node. */
+function string(s: string): void {
+  const n = s.length;
+  if (n <= STRING_WHOLE) {
+    w.shortString(s, S_STRING);
+    return;
+  }
+  const K = STRING_KEPT;
+  const wide = anyWide(s, 0, K) || anyWide(s, n - K, n);
+  // the hashes of all but the last K units and of all but the first K, from the middle's, read once:
+  // H(head ++ mid) and H(mid ++ tail) (unit-hash.ts)
+  const mid = n - 2 * K;
+  midHashes(s, 0, K);
+  const head1 = mid1;
+  const head2 = mid2;
+  midHashes(s, n - K, n);
+  const tail1 = mid1;
+  const tail2 = mid2;
+  midHashes(s, K, n - K);
+  const p1 = joinHash(head1, BASE_1, mid1, mid);
+  const p2 = joinHash(head2, BASE_2, mid2, mid);
+  const s1 = joinHash(mid1, BASE_1, tail1, K);
+  const s2 = joinHash(mid2, BASE_2, tail2, K);
+  // the end of the word holding unit K - 1 (when it is a word character)
+  let headRunEnd = 0;
+  if (isWordUnit(s.charCodeAt(K - 1))) {
+    headRunEnd = K;
+    while (headRunEnd < n && isWordUnit(s.charCodeAt(headRunEnd))) headRunEnd++;
+  }
+  // the first whole word starting at K or after, before the units kept at the end (none starts inside the
+  // word holding unit K - 1: the search begins past it, so a string is read once however long its words)
+  let midRunStart = NO_RUN;
+  let midRunEnd = 0;
+  for (let i = headRunEnd > K ? headRunEnd : K; i < n - K; i++) {
+    if (isWordUnit(s.charCodeAt(i)) && !isWordUnit(s.charCodeAt(i - 1))) {
+      midRunStart = i;
+      let e = i + 1;
+      while (e < n && isWordUnit(s.charCodeAt(e))) e++;
+      midRunEnd = e;
+      break;
+    }
+  }
+  w.u8(S_LONG);
+  w.u32(n);
+  w.u8(wide ? 1 : 0);
+  w.u32(p1 >>> 0);
+  w.u32(p2 >>> 0);
+  w.u32(s1 >>> 0);
+  w.u32(s2 >>> 0);
+  w.u32(headRunEnd);
+  w.u32(midRunStart);
+  w.u32(midRunEnd);
+  w.u8(isWordUnit(s.charCodeAt(n - K - 1)) ? 1 : 0);
+  w.units(s, 0, K, wide);
+  w.units(s, n - K, n, wide);
+}
+
+function node(v: unknown, depth: number): void {
+  switch (typeof v) {
+    case 'string':
+      string(v);
+      return;
+    case 'number':
+      w.u8(S_NUMBER);
+      w.dv.setFloat64(w.room(8), v, true);
+      return;
+    case 'boolean':
+      w.u8(v ? S_TRUE : S_FALSE);
+      return;
+    case 'bigint': {
+      const n = Number(v);
+      if (Number.isFinite(n) && BigInt(n) === v) node(n, depth);
+      else opaque(v);
+      return;
+    }
+    case 'object':
+      if (v === null) {
+        w.u8(S_NULL);
+        return;
+      }
+      if (depth < MAX_ARGS_DEPTH) {
+        const mark = w.at;
+        try {
+          if (container(v, depth)) return;
+        } catch {
+          // its parts cannot be read, or its summary would pass the budget (FULL): compared whole, by
+          // fingerprint; its siblings stay as they are (when even that does not fit, its parent goes whole)
+          w.at = mark;
+        }
+      }
+      opaque(v);
+      return;
+    default:
+      w.u8(S_NULL);
+  }
+}
+
+/** Writes an array or a plain object; false (nothing written) for another object. */
+function container(v: object, depth: number): boolean {
+  if (Array.isArray(v)) {
+    const start = w.at;
+    w.u8(S_ARRAY);
+    w.u32(0);
+    w.u32(v.length);
+    for (let i = 0; i < v.length; i++) node(v[i], depth + 1);
+    w.dv.setUint32(start + 1, w.at - start, true);
+    return true;
+  }
+  if (!isPlainObject(v)) return false;
+  const keys = Object.keys(v);
+  const start = w.at;
+  w.u8(S_OBJECT);
+  w.u32(0);
+  w.u32(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    w.u32(keyHash(k));
+    w.shortString(k, S_STRING);
+    node(v[k], depth + 1);
+  }
+  w.dv.setUint32(start + 1, w.at - start, true);
+  return true;
+}
+
+/**
+ * The summary of args as similar args compares them (normalised, masked when it masks), in a buffer reused
+ * by the next call: copy what is kept. Never throws.
+ */
+export function summarizeArgs(args: unknown): Uint8Array {
+  w.at = 0;
+  try {
+    node(args, 0);
+  } catch (e) {
+    if (e !== FULL) throw e;
+    w.at = 0;
+    opaque(args);
+  }
+  return w.bytes.subarray(0, w.at);
+}
