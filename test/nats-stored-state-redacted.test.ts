@@ -36,10 +36,12 @@ interface Call {
 
 /** The texts of the corpus used: each vendor key in two contexts (all contexts in turn), and every secret known by its context. */
 function secretTexts(): string[] {
-  const vendor = SECRET_CORPUS.filter((s) => VENDOR_KEYS.some((k) => s.hidden === k.value));
-  const picked = vendor.filter((_, i) => i % Math.ceil(KEY_CONTEXTS.length / 2) === 0);
+  const vendor = VENDOR_KEYS.flatMap((k, j) => {
+    const inContexts = SECRET_CORPUS.filter((s) => s.hidden === k.value);
+    return [inContexts[j % inContexts.length], inContexts[(j + 9) % inContexts.length]];
+  });
   const context = SECRET_CORPUS.filter((s) => !VENDOR_KEYS.some((k) => s.hidden === k.value));
-  return [...picked, ...context].map((s) => s.text);
+  return [...vendor, ...context].map((s) => (s as (typeof SECRET_CORPUS)[number]).text);
 }
 
 /** The calls of the test, as sessions of calls in order (one message each over NATS, one batch each over HTTP). */
