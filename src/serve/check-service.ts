@@ -6,7 +6,8 @@
  * the same way: `counts` (for /healthz), `verdicts` and `decisions` (for /metrics). With a HeldMemory
  * (the HTTP server), every call also passes the door first (call-door.ts: capped, redacted, its size
  * counted), and after each request the least recently used sessions go while their calls' content
- * together is over its budget.
+ * together is over its budget. A NATS worker's calls pass the same door as their message is read
+ * (call-message.ts), so they reach this service already capped and redacted.
  */
 import { isLoopwatchError } from '../errors.js';
 import type { LoopEngine } from '../engine/loop-engine.js';

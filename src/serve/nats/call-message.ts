@@ -4,15 +4,18 @@
  * the session), or an operation from the `Loopwatch-Op` header. A call with a `phase` is a two-phase call:
  * `propose` before it runs, `record` after, with its outcome (answered with a LiveDecision); without one it
  * is a plain check (answered with its verdict). A message that cannot be read is answered with an error
- * result, never dropped in silence. What a call leaves in its session's state is bounded on the way in, as
- * the hooks bound theirs: every string of its args and error, and its description, cut at MAX_TEXT (16 KiB)
- * characters (its head, its length and a fingerprint of the whole), so that a session's snapshot (it keeps
- * about ten calls' args) stays well under the server's message limit.
+ * result, never dropped in silence. Every call is let in through `serve`'s door (call-door.ts admitCall),
+ * as the HTTP server lets its calls in: its args and error capped (every string at MAX_TEXT, 16 KiB,
+ * characters: its head, its length and a fingerprint of the whole; a call as a whole at MAX_CALL_CHARS)
+ * and redacted, its tool name and description redacted, its text cut and redacted. So a session's
+ * snapshot (it keeps about ten calls' args) stays well under the server's message limit, the sessions
+ * bucket and the worker's answers hold no secret a call carried, and the same calls get the same
+ * verdicts from `serve --nats` as from `serve` over HTTP.
  */
 import { jsonErrorMessage } from '../../formats/json-value.js';
 import { InvalidEventError } from '../../errors.js';
-import { capText, capValue } from '../../hooks/hook-payload.js';
 import type { LiveDecision, LivePhase } from '../../live/live-call.js';
+import { admitCall } from '../call-door.js';
 import type { CallResult } from '../check-service.js';
 import { MAX_BATCH_CALLS, type ServiceCall, fail, objectAt, readCall } from '../call-schema.js';
 
@@ -60,12 +63,7 @@ function readMessageCall(path: string, value: unknown, sessionId: string): Messa
   return { ...bounded(readCall(path, call, sessionId)), phase };
 }
 
-/** The call with its args, error and description capped (see the module's doc). */
+/** The call as `serve`'s door lets it in: capped and redacted (see the module's doc). */
 function bounded(c: ServiceCall): ServiceCall {
-  return {
-    ...c,
-    ...(c.args === undefined ? {} : { args: capValue(c.args) }),
-    ...(c.error === undefined ? {} : { error: capValue(c.error) }),
-    ...(c.description === undefined ? {} : { description: capText(c.description) }),
-  };
+  return admitCall(c).call;
 }
