@@ -18,6 +18,7 @@ import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
 import { SAME_CALL_KINDS } from '../live/evidence.js';
+import type { EvidenceScreen } from './evidence-screen.js';
 import { fuse } from './fuse.js';
 import { Ladder } from './ladder.js';
 import { BLOCKED, CONSEQUENCE, verdictMessage } from './message.js';
@@ -177,6 +178,8 @@ export class VerdictPolicy {
     private readonly log: CallLog,
     private readonly redact: boolean,
     private readonly session: string = '',
+    /** The host's reading of what each signal is evidence of (see evidence-screen.ts); none: as given. */
+    private readonly screen: EvidenceScreen | null = null,
   ) {}
 
   private get ladder(): Ladder {
@@ -219,7 +222,9 @@ export class VerdictPolicy {
     const p = this.p;
     let tolerated = 0;
     const kept: LoopSignal[] = [];
-    for (const s of signals) {
+    for (const given of signals) {
+      const s = this.screen === null ? given : this.screen.screen(given, index);
+      if (s === null) continue;
       if (p.progress === 'suppress' && showsProgress(s)) tolerated++;
       else kept.push(s);
     }

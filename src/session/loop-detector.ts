@@ -15,6 +15,9 @@ import { CapacityError, DetectorError, InvalidEventError, SnapshotError, isLoopw
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
+import { CallFacts } from '../policy/call-facts.js';
+import { EvidenceScreen } from '../policy/evidence-screen.js';
+import { turnThresholds } from '../policy/turns.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
@@ -92,6 +95,10 @@ export class LoopDetector {
   private lastFlagged = false;
   /** The two-phase state: proposals waiting for their outcome, blocked calls (made on first use). */
   private liveState: LiveState | null = null;
+  /** What the host knows of each recent call (its turn, what its outcome means), for the evidence screen. */
+  private readonly facts: CallFacts;
+  /** The turn of the call being recorded when the caller gave none (calls in flight together), else undefined. */
+  private inFlight: number | undefined = undefined;
 
   private get live(): LiveState {
     return (this.liveState ??= new LiveState());
@@ -109,7 +116,9 @@ export class LoopDetector {
     this.options = resolveOptions(options);
     this.sessionId = sessionId ?? this.options.sessionId;
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
-    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId);
+    this.facts = new CallFacts(this.pipeline.log.capacity);
+    const screen = new EvidenceScreen(this.pipeline.log, this.facts, turnThresholds(this.options.detectors));
+    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId, screen);
     this.options.stats?.join();
     if (this.options.engine === 'wasm' && !ownerFrees) releaseOnCollect(this, this.pipeline);
   }
@@ -143,6 +152,16 @@ export class LoopDetector {
       throw err;
     }
     return this.conclude(signals, e);
+  }
+
+  /** check() for a call of a turn the caller did not give (calls in flight together; undefined: none). */
+  private checkInTurn(event: ToolEvent, turn: number | undefined): Verdict | null {
+    this.inFlight = turn;
+    try {
+      return this.check(event);
+    } finally {
+      this.inFlight = undefined;
+    }
   }
 
   /**
@@ -270,6 +289,7 @@ export class LoopDetector {
 
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
+    this.facts.note(this.pipeline.lastIndex, 0, e.round ?? this.inFlight);
     let signals = builtIn;
     if (this.options.custom.length !== 0) {
       const all = [...signals];
@@ -300,16 +320,20 @@ export class LoopDetector {
    */
   propose(call: LiveCall): LiveDecision {
     const { event, id } = validateLiveCall(call, 'propose', (c) => this.validate(c));
-    for (const p of this.live.overdue(id)) this.check(p.event);
+    for (const p of this.live.overdue(id)) this.checkInTurn(p.event, p.turn);
     if (this.isExempt(event.tool)) return proposalDecision(this.sessionId, id, null, false);
     const p = this.pipeline;
     let verdict: Verdict | null;
     let sig: string;
     let stop: boolean;
+    // without a round from the caller, a call proposed while others are in flight is of their turn
+    const turn = event.round === undefined && id !== undefined ? this.live.inFlightTurn() : undefined;
     p.mark();
+    this.facts.mark();
     try {
       const signals = p.observe(event, true);
       const index = p.lastIndex;
+      this.facts.note(index, 0, event.round ?? turn);
       sig = p.log.signatureHex(index) ?? '';
       const blocked = this.live.blockedAs(sig);
       const all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
@@ -319,6 +343,7 @@ export class LoopDetector {
       verdict = this.policy.decide(all, index, event.step, false, { evidence, stop, force: blocked !== undefined }).verdict;
     } finally {
       p.rollback();
+      this.facts.rollback();
     }
     if (verdict !== null && verdict.action === 'break') {
       this.live.block(sig, verdict.kind);
@@ -330,7 +355,7 @@ export class LoopDetector {
       this.publish(verdict);
       return proposalDecision(this.sessionId, id, verdict, stop);
     }
-    this.live.add(id, event, verdict === null ? null : { kind: verdict.kind, action: verdict.action }, sig);
+    this.live.add(id, event, verdict === null ? null : { kind: verdict.kind, action: verdict.action }, sig, turn);
     return proposalDecision(this.sessionId, id, verdict, false);
   }
 
@@ -346,7 +371,7 @@ export class LoopDetector {
     if (proposed === 'late') return lateRecord(this.sessionId, id);
     let verdict: Verdict | null;
     try {
-      verdict = this.check(event);
+      verdict = this.checkInTurn(event, proposed === null ? undefined : proposed.turn);
     } catch (err) {
       // not recorded: the proposal still waits for a record that can be read
       if (proposed !== null && unrecorded(err)) this.live.putBack(proposed);
@@ -466,6 +491,7 @@ export class LoopDetector {
     this.pipeline.reset();
     for (const d of this.options.custom) d.reset();
     this.policy.reset();
+    this.facts.reset();
     this.liveState?.reset();
     this.lastFlagged = false;
   }
@@ -520,6 +546,7 @@ export class LoopDetector {
     this.policy.save(w);
     (this.liveState ?? NO_LIVE_STATE).save(w);
     this.pipeline.save(w);
+    this.facts.save(w);
     return w.finish();
   }
 
@@ -529,6 +556,7 @@ export class LoopDetector {
     this.policy.load(r);
     this.live.load(r);
     this.pipeline.load(r);
+    this.facts.load(r);
     r.done();
   }
 

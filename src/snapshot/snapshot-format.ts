@@ -26,9 +26,10 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * of its newest calls only (as many as anything reads later: similar args' window, a cycle's longest
  * unit), and says how many. Version 6: chanting's text stream is saved whole before the detector's line
  * state (the period search and the sentence tracker together); the WebAssembly pipeline saves it as the
- * raw bytes of its region in the module's memory.
+ * raw bytes of its region in the module's memory. Version 7: chanting remembers the round and text it read
+ * last (the same text given with several calls of one turn is read once).
  */
-export const SNAPSHOT_VERSION = 6;
+export const SNAPSHOT_VERSION = 7;
 
 const HEADER = 4 + 2 + 2 + 8 + 4;
 const TRAILER = 8;
