@@ -17,6 +17,7 @@ import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js
 import { resolveOptions } from '../options/resolve-options.js';
 import { CallFacts } from '../policy/call-facts.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
+import { outcomeFacts } from '../policy/outcome-facts.js';
 import { turnThresholds } from '../policy/turns.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
@@ -289,7 +290,7 @@ export class LoopDetector {
 
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
-    this.facts.note(this.pipeline.lastIndex, 0, e.round ?? this.inFlight);
+    this.facts.note(this.pipeline.lastIndex, outcomeFacts(e), e.round ?? this.inFlight);
     let signals = builtIn;
     if (this.options.custom.length !== 0) {
       const all = [...signals];
