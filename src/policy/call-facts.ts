@@ -1,12 +1,14 @@
 /**
  * What the host knows of each recent call beyond the detectors' rings, for the evidence screen: the model
  * turn the call came in (the caller's `round`, or the turn of calls in flight together, see
- * live-state.ts), and a few facts about its outcome, read once from the event when the call is recorded.
+ * live-state.ts), a few facts about its outcome, read once from the event when the call is recorded, and
+ * for a change of the workspace, what it changed (the fingerprint of the file it names).
  * Kept beside the call log, one slot per call index, as long as the log; both engines share it.
  *
  * ```
  *   index:  oldest ...              n-1       slot = index % capacity
  *   bits:   CallFact flags of each call        turn: its model turn (NaN: none known)
+ *   target: what a change changed (0: not a change, or not known)
  * ```
  */
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -28,6 +30,10 @@ export const CallFact = {
   SILENT: 16,
   /** The outcome says the work is still under way (polling). */
   WAITING: 32,
+  /** A success whose output says a check passed ("9 passed", "All checks passed!", nothing at all). */
+  CLEAN: 64,
+  /** A call checked before it runs (a proposal): no outcome yet. */
+  PROPOSED: 128,
 } as const;
 
 /** The facts of a session's recent calls. */
@@ -35,19 +41,28 @@ export class CallFacts implements Rewindable {
   private readonly bits: Uint8Array;
   /** Turns, made when the first call with one is noted. */
   private turns: Float64Array | null = null;
+  /** Targets of changes, made when the first change with one is noted. */
+  private targets: Uint32Array | null = null;
   private n = 0;
 
   constructor(readonly capacity: number) {
     this.bits = new Uint8Array(capacity);
   }
 
-  /** Notes the call at `index` (the next one, or one noted since the last mark). */
-  note(index: number, bits: number, turn: number | undefined): void {
+  /** Notes the call at `index` (the next one, or one noted since the last mark); `target`: 0 for none. */
+  note(index: number, bits: number, turn: number | undefined, target = 0): void {
     const s = index % this.capacity;
     this.bits[s] = bits;
     if (turn !== undefined) (this.turns ??= new Float64Array(this.capacity).fill(NaN))[s] = turn;
     else if (this.turns !== null) this.turns[s] = NaN;
+    if (target !== 0) (this.targets ??= new Uint32Array(this.capacity))[s] = target;
+    else if (this.targets !== null) this.targets[s] = 0;
     if (index >= this.n) this.n = index + 1;
+  }
+
+  /** The oldest call whose facts are kept. */
+  get oldest(): number {
+    return Math.max(0, this.n - this.capacity);
   }
 
   private kept(index: number): boolean {
@@ -66,12 +81,17 @@ export class CallFacts implements Rewindable {
     return Number.isNaN(t) ? undefined : t;
   }
 
-  private undo: { n: number; bits: number; turn: number } | null = null;
+  /** What a change changed (a fingerprint of the file it names), 0 when unknown or not kept. */
+  targetOf(index: number): number {
+    return this.targets === null || !this.kept(index) ? 0 : (this.targets[index % this.capacity] as number);
+  }
+
+  private undo: { n: number; bits: number; turn: number; target: number } | null = null;
 
   /** Remembers the slot the next note() overwrites (see Rewindable). */
   mark(): void {
     const s = this.n % this.capacity;
-    this.undo = { n: this.n, bits: this.bits[s] as number, turn: this.turns === null ? NaN : (this.turns[s] as number) };
+    this.undo = { n: this.n, bits: this.bits[s] as number, turn: this.turns === null ? NaN : (this.turns[s] as number), target: this.targets === null ? 0 : (this.targets[s] as number) };
   }
 
   /** Undoes the note() made since mark(). */
@@ -82,6 +102,7 @@ export class CallFacts implements Rewindable {
     const s = u.n % this.capacity;
     this.bits[s] = u.bits;
     if (this.turns !== null) this.turns[s] = u.turn;
+    if (this.targets !== null) this.targets[s] = u.target;
     this.n = u.n;
   }
 
@@ -91,6 +112,7 @@ export class CallFacts implements Rewindable {
     this.n = 0;
     this.bits.fill(0);
     this.turns = null;
+    this.targets = null;
   }
 
   /** Writes the kept calls' facts, for a snapshot. */
@@ -99,6 +121,7 @@ export class CallFacts implements Rewindable {
     for (let i = Math.max(0, this.n - this.capacity); i < this.n; i++) {
       w.u8(this.bits[i % this.capacity] as number);
       w.f64(this.turns === null ? NaN : (this.turns[i % this.capacity] as number));
+      w.u32(this.targets === null ? 0 : (this.targets[i % this.capacity] as number));
     }
   }
 
@@ -111,7 +134,7 @@ export class CallFacts implements Rewindable {
     for (let i = Math.max(0, n - this.capacity); i < n; i++) {
       const bits = r.u8();
       const turn = r.f64();
-      this.note(i, bits, Number.isNaN(turn) ? undefined : turn);
+      this.note(i, bits, Number.isNaN(turn) ? undefined : turn, r.u32());
     }
   }
 }

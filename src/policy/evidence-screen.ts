@@ -8,7 +8,10 @@
  *   the result it says keeps coming back is an acknowledgement, not an answer;
  * - or marked as progress, which the policy's progress mode then weighs (`suppress` sets it aside, `slow`
  *   climbs half a rung, `ignore` keeps it): similar calls whose "very same answer" is an acknowledgement
- *   ("The file <path> has been updated successfully." after each of several edits) show no stall.
+ *   ("The file <path> has been updated successfully." after each of several edits) show no stall; and a
+ *   call repeated with a distinct successful change of the workspace between each repetition and the next
+ *   (a check re-run after each new edit: see workspace-changes.ts) is progress, whatever it answers. The
+ *   same edit made again, an edit that failed, or only reads between, are not.
  *
  * Shared by both engines: it reads only what the host keeps (the call log and the calls' facts), never the
  * detectors' rings (in a batch those may already hold later calls).
@@ -16,12 +19,21 @@
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, Progress } from '../types.js';
 import { CallFact, type CallFacts } from './call-facts.js';
-import { type TurnThresholds, repeatsOverTurns } from './turns.js';
+import { type TurnThresholds, repeatsOverTurns, repetitionsOf } from './turns.js';
 
 /** A copy of a signal with another progress (its pattern, when made on demand, still made on demand). */
 export function withProgress(s: LoopSignal, progress: Progress): LoopSignal {
-  return Object.assign(Object.create(Object.getPrototypeOf(s) as object) as LoopSignal, s, { progress });
+  return Object.assign(Object.create(Object.getPrototypeOf(s) as object) as LoopSignal, s, { progress, progressGated: true });
 }
+
+/**
+ * Kinds whose repetitions can have work between them (exact repeats are back to back; a cycle's unit holds
+ * its own edits, the same each time).
+ */
+const SPACED_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat', 'dead_end', 'result_repeat', 'semantic', 'similar_args']);
+
+/** Calls before the first repetition in which an edit counts as made before (at least; or the loop's span). */
+export const CHANGE_LOOKBACK = 20;
 
 /** The host's reading of a session's signals. */
 export class EvidenceScreen {
@@ -34,11 +46,51 @@ export class EvidenceScreen {
   /** The signal as evidence of a loop at call `index`: itself, a copy marked as progress, or null (none). */
   screen(s: LoopSignal, index: number): LoopSignal | null {
     if (!repeatsOverTurns(this.log, this.facts, this.turns, s, index)) return null;
-    if (s.detector === s.kind && (s.kind === 'result_repeat' || (s.fuzzy === true && s.progress === 'stalled')) && this.anyHas(s.unit ?? [index], CallFact.ACK)) {
+    if (s.detector !== s.kind) return s;
+    if ((s.kind === 'result_repeat' || (s.fuzzy === true && s.progress === 'stalled')) && this.anyHas(s.unit ?? [index], CallFact.ACK)) {
       // the same acknowledgement is no repeated answer: results repeating is no evidence, similar calls no stall
       return s.kind === 'result_repeat' ? null : withProgress(s, 'mixed');
     }
+    if (SPACED_KINDS.has(s.kind) && s.progress !== 'changing' && this.changedBetween(repetitionsOf(this.log, s, index), (s.loopStart ?? index) < this.facts.oldest)) {
+      return withProgress(s, 'changing');
+    }
     return s;
+  }
+
+  /**
+   * Whether every gap between two repetitions of a check that passed at its latest run (ascending call indices, those still
+   * kept; `hidden`: earlier ones are no longer kept, the calls kept before the first count as a gap too)
+   * holds a successful change of the workspace whose call was not made earlier (since CHANGE_LOOKBACK
+   * calls, or the loop's span, before the first repetition): the state the check sees changed each time.
+   */
+  private changedBetween(reps: readonly number[], hidden: boolean): boolean {
+    const oldest = this.facts.oldest;
+    // the calls kept before the first repetition kept are a gap only when there are some
+    const before = hidden && reps[0] !== undefined && reps[0] > oldest;
+    if (reps.length < (before ? 1 : 2)) return false;
+    // the check passed at its latest run (it may have failed before: then the work fixed it); one that keeps
+    // reporting a failure, or describing the same behaviour, is not confirmed by the work between its runs
+    let latest = reps.length - 1;
+    if (latest > 0 && (this.facts.of(reps[latest] as number) & CallFact.PROPOSED) !== 0) latest--;
+    if ((this.facts.of(reps[latest] as number) & CallFact.CLEAN) === 0) return false;
+    const last = reps[reps.length - 1] as number;
+    const first = reps[0] as number;
+    const from = Math.max(oldest, first - Math.max(CHANGE_LOOKBACK, last - first));
+    for (let k = before ? 0 : 1; k < reps.length; k++) {
+      const a = k === 0 ? oldest - 1 : (reps[k - 1] as number);
+      let changed = false;
+      for (let c = a + 1; c < (reps[k] as number) && !changed; c++) changed = (this.facts.of(c) & CallFact.CHANGED) !== 0 && this.novel(c, from);
+      if (!changed) return false;
+    }
+    return true;
+  }
+
+  /** Whether the call at `c` was not made in the calls from `from`. */
+  private novel(c: number, from: number): boolean {
+    const sig = this.log.signatureLow(c);
+    if (sig === undefined) return false;
+    for (let j = from; j < c; j++) if (this.log.signatureLow(j) === sig) return false;
+    return true;
   }
 
   private anyHas(calls: readonly number[], fact: number): boolean {

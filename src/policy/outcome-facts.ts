@@ -3,11 +3,15 @@
  * when the call is recorded: by the host, for both engines. Each recogniser reads a short text only (its
  * own cap), so a call with a long result costs a length check.
  */
+import { hashString } from '../fingerprint/canonical-hash.js';
 import { errorText } from '../session/observe-event.js';
+import type { CallLog } from '../state/call-log.js';
 import { ACK_LOOK, isAcknowledgement } from '../text/acknowledgement.js';
+import { PASS_LOOK, reportsFailure, reportsPass } from '../text/failure-report.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
+import { changeTarget, changesWorkspace } from './workspace-changes.js';
 
 /**
  * A result as text when it may be `limit` characters or fewer: a string, or a JSON string literal still in
@@ -20,12 +24,51 @@ export function shortText(result: unknown, limit: number): string | undefined {
   return text.length <= limit ? text : undefined;
 }
 
-/** The CallFact bits of a recorded call's outcome. */
-export function outcomeFacts(e: ToolEvent): number {
-  let bits = 0;
-  if (errorText(e.error) === undefined) {
-    const text = shortText(e.result, ACK_LOOK);
-    if (text !== undefined && isAcknowledgement(text)) bits |= CallFact.ACK;
+/**
+ * The first `limit` characters of a text result (a string, or a JSON string literal still in its bytes, of
+ * which only a prefix is decoded when it is long); undefined for a result that is not text.
+ */
+export function textHead(result: unknown, limit: number): string | undefined {
+  if (typeof result === 'string') return result.length > limit ? result.slice(0, limit) : result;
+  if (!RawJsonString.is(result)) return undefined;
+  const c = result.content;
+  if (c.length <= 6 * limit) return result.value().slice(0, limit);
+  // a prefix of the literal, decoded; an escape cut at its end is dropped
+  let text = Buffer.from(c.buffer, c.byteOffset, 6 * limit).latin1Slice(0, 6 * limit);
+  for (let cut = 0; cut < 6; cut++) {
+    try {
+      return (JSON.parse(`"${text}"`) as string).slice(0, limit);
+    } catch {
+      text = text.slice(0, -1);
+    }
   }
-  return bits;
+  return undefined;
+}
+
+/** A recorded call's facts: CallFact bits, and the fingerprint of what a change changed (0: none known). */
+export interface OutcomeFacts {
+  bits: number;
+  target: number;
+}
+
+/**
+ * The facts of a recorded call's outcome, written into `out`; its args as compared are read from the call
+ * log (at `index`) only when it succeeded with a tool that may change the workspace through them.
+ */
+export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts): OutcomeFacts {
+  out.bits = 0;
+  out.target = 0;
+  if (errorText(e.error) !== undefined || e.result === undefined) return out;
+  const text = shortText(e.result, ACK_LOOK);
+  if (text !== undefined && isAcknowledgement(text)) out.bits |= CallFact.ACK;
+  const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
+  if (head !== undefined && reportsPass(head)) out.bits |= CallFact.CLEAN;
+  // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
+  if (head !== undefined && reportsFailure(head)) return out;
+  const args = log.argsOf(index);
+  if (!changesWorkspace(e.tool, args)) return out;
+  out.bits |= CallFact.CHANGED;
+  const target = changeTarget(e.tool, args);
+  if (target !== undefined) out.target = hashString(target) >>> 0 || 1;
+  return out;
 }

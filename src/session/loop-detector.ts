@@ -15,9 +15,9 @@ import { CapacityError, DetectorError, InvalidEventError, SnapshotError, isLoopw
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
-import { CallFacts } from '../policy/call-facts.js';
+import { CallFact, CallFacts } from '../policy/call-facts.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
-import { outcomeFacts } from '../policy/outcome-facts.js';
+import { type OutcomeFacts, outcomeFacts } from '../policy/outcome-facts.js';
 import { turnThresholds } from '../policy/turns.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
@@ -100,6 +100,8 @@ export class LoopDetector {
   private readonly facts: CallFacts;
   /** The turn of the call being recorded when the caller gave none (calls in flight together), else undefined. */
   private inFlight: number | undefined = undefined;
+  /** The facts of the call being recorded (one object, reused). */
+  private readonly outcome: OutcomeFacts = { bits: 0, target: 0 };
 
   private get live(): LiveState {
     return (this.liveState ??= new LiveState());
@@ -290,7 +292,9 @@ export class LoopDetector {
 
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
-    this.facts.note(this.pipeline.lastIndex, outcomeFacts(e), e.round ?? this.inFlight);
+    const index = this.pipeline.lastIndex;
+    const f = outcomeFacts(e, this.pipeline.log, index, this.outcome);
+    this.facts.note(index, f.bits, e.round ?? this.inFlight, f.target);
     let signals = builtIn;
     if (this.options.custom.length !== 0) {
       const all = [...signals];
@@ -334,7 +338,7 @@ export class LoopDetector {
     try {
       const signals = p.observe(event, true);
       const index = p.lastIndex;
-      this.facts.note(index, 0, event.round ?? turn);
+      this.facts.note(index, CallFact.PROPOSED, event.round ?? turn);
       sig = p.log.signatureHex(index) ?? '';
       const blocked = this.live.blockedAs(sig);
       const all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
