@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // a temp folder per run; the run fails naming any loopwatch-* folder a test leaves behind
+    globalSetup: ['test/setup/temp-folders.ts'],
     testTimeout: 60_000,
     // two test files at once, also on 2 cores (vitest's default there is 1): most files wait on child
     // processes, worker threads or sockets, so the suite ran in 385 s instead of 480-510 s here

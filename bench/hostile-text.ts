@@ -36,6 +36,8 @@ export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   // auth schemes: a keyword, a long white-space run, no credential
   'token then white space': (n) => 'token' + fill(' ', n - 5),
   'token token token ...': (n) => fill('token ', n),
+  'Basic and a word of 8 or more, repeated': (n) => fill('Basic functionality ', n),
+  'Authorization: then spaces, quotes and Basic, repeated': (n) => fill('Authorization: " \\\' Basic abcdefghij ', n),
   'Bearer then tabs and a short word': (n) => 'Bearer' + fill('\t', n - 6, 'abc'),
   // secret-named keys: separators, white space and quotes without a value
   'password= repeated': (n) => fill('password=', n),
@@ -43,6 +45,8 @@ export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   'password: then spaces': (n) => 'password:' + fill(' ', n - 9),
   'password:" repeated': (n) => fill('password:"', n),
   "password:' then a run, no closing quote": (n) => "password:'" + fill('a', n - 10),
+  'password=( repeated (code, not a secret)': (n) => fill('password=(', n),
+  'token=settings.x token=settings.x ...': (n) => fill('token=settings.x ', n),
   'api_key=a, repeated': (n) => fill('api_key=a,', n),
   'tokentokentoken...': (n) => fill('token', n),
   'password: " then 255 characters, repeated': (n) => fill(`password: "${'c'.repeat(255)}\n`, n),
@@ -52,6 +56,16 @@ export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   '-----BEGIN then capitals': (n) => '-----BEGIN ' + fill('A', n - 11),
   '-----BEGIN repeated': (n) => fill('-----BEGIN ', n),
   'BEGIN block then END markers that fail': (n) => '-----BEGIN RSA PRIVATE KEY-----' + fill('-----END RSA ', n - 31),
+  // where a token starts: escapes and encoded bytes before prefixes, prefixes glued to words
+  '\\nghp_ and 19 characters, repeated': (n) => fill('\\nghp_aaaaaaaaaaaaaaaaaaa', n),
+  '%3Dsk- and 15 characters, repeated': (n) => fill('%3Dsk-aaaaaaaaaaaaaaa', n),
+  'disk-disk-...': (n) => fill('disk-', n),
+  '\\u001beyJ-\\u001beyJ-...': (n) => fill('\\u001beyJ-', n),
+  // AWS secret keys: runs of 40 that are not keys, with and without context
+  '\\n and 40 base64 characters, repeated': (n) => fill(`\\n${'aB3+'.repeat(10)} `, n),
+  'paths of 40, repeated': (n) => fill('/Users/jdoe/Projects/github/dotfiles/zsh ', n),
+  'AKIA ids and runs of 40 of low entropy, repeated': (n) => fill(`AKIAIOSFODNN7EXAMPLE ${'aB3+'.repeat(10)} `, n),
+  'secret and base64 of text, repeated': (n) => fill('secret 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 ', n),
   // long runs of each rule's characters
   'base64 run': (n) => fill('aB3+/', n),
   'base64url run with dots': (n) => fill('aB3_-.', n),

@@ -5,7 +5,7 @@
 //   dist/src/adapters/<sdk>.js     -> dist/cjs/<sdk>.cjs           (the SDK adapters, `loopwatch/<sdk>`; code they share with
 //                                                                   the index, e.g. the error classes, in dist/cjs/shared-*.cjs)
 //   dist/src/nats.js               -> dist/cjs/nats.cjs            (the NATS service's client, `loopwatch/nats`; the NATS
-//                                                                   client packages loaded on first use, from a chunk)
+//                                                                   client packages, optional peers, loaded on first use)
 //   dist/src/**/*.d.ts             -> dist/cjs/types/**/*.d.ts     (the same declarations, read as CommonJS ones:
 //                                                                   dist/cjs/package.json says "type": "commonjs")
 // The bundle finds the pool's worker module at dist/src/pool/pool-worker-entry.cjs, as the ESM build does. Quiet
@@ -16,7 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dependencies = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies ?? {});
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+// what is installed beside loopwatch, never bundled into it: its dependencies and its (optional) peers
+const dependencies = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})];
 const out = join(root, 'dist', 'cjs');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });

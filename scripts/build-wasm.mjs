@@ -3,7 +3,7 @@
 //   assembly/abi.ts            -> src/wasm/generated/abi.ts           (the same constants, as TypeScript)
 //   assembly/*.ts (asc release) -> build/release.wasm, build/release.wat
 //   build/release.wasm         -> src/wasm/generated/module-bytes.ts  (base64, loaded synchronously)
-// Flags live in asconfig.json. Run by `npm run build` (and so by `npm ci` / `npm install`) and by `npm test`.
+// Flags live in asconfig.json. Run by `npm run build` (and so by `npm start`, `npm test` and `npm pack`).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

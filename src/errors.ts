@@ -28,6 +28,9 @@ export const ErrorCode = {
   SESSION_STOPPED: 'ERR_LOOPWATCH_SESSION_STOPPED',
   ANSWER_TOO_LARGE: 'ERR_LOOPWATCH_ANSWER_TOO_LARGE',
   DUPLICATE_CALL: 'ERR_LOOPWATCH_DUPLICATE_CALL',
+  MISSING_PEER: 'ERR_LOOPWATCH_MISSING_PEER',
+
+  NOT_PRIVATE: 'ERR_LOOPWATCH_NOT_PRIVATE',
 } as const;
 
 /** One of {@link ErrorCode}'s values. */
@@ -267,6 +270,58 @@ export class SessionStoppedError extends Error {
     super(`loopwatch stopped session "${decision.session}" in an earlier run, and a new run was started on it: name a session per run, or call guard.end("${decision.session}") to start it over`);
     this.name = 'SessionStoppedError';
     this.decision = decision;
+    brand(this);
+  }
+}
+
+/**
+ * A part of loopwatch that needs a package it does not install with itself (an optional peer dependency:
+ * the NATS client for the NATS service, prom-client for Prometheus metrics, @opentelemetry/api for an
+ * engine's OpenTelemetry metrics) was used where that package cannot be found. The message names the
+ * packages and the command that installs them.
+ */
+export class MissingPeerError extends Error {
+  /** `ERR_LOOPWATCH_MISSING_PEER`. */
+  readonly code: ErrorCodeValue = ErrorCode.MISSING_PEER;
+  /** What needed them, e.g. `the NATS service`. */
+  readonly feature: string;
+  /** Every package the feature needs, as `npm install` takes them. */
+  readonly packages: readonly string[];
+
+  constructor(feature: string, packages: readonly string[], cause: unknown) {
+    const many = packages.length > 1;
+    super(`loopwatch: ${feature} needs ${packages.join(', ')}, ${many ? 'optional peer dependencies' : 'an optional peer dependency'} of loopwatch that npm does not install with it (${firstLine(cause)}); install ${many ? 'them' : 'it'} where loopwatch is installed: npm install ${packages.join(' ')} (with -g beside a global loopwatch)`, { cause });
+    this.name = 'MissingPeerError';
+    this.feature = feature;
+    this.packages = Object.freeze([...packages]);
+    brand(this);
+  }
+}
+
+/** The first line of an error's message, 200 characters at most. */
+function firstLine(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.split('\n', 1)[0]!.slice(0, 200);
+}
+
+/**
+ * A file or folder loopwatch would read code or state from is not private to the user: owned by another
+ * user, writable by others than its owner, a symbolic link where a file was expected, or not a regular
+ * file. It was not used (the hooks allow the call, or start the session again, and say why).
+ */
+export class NotPrivateError extends Error {
+  /** `ERR_LOOPWATCH_NOT_PRIVATE`. */
+  readonly code: ErrorCodeValue = ErrorCode.NOT_PRIVATE;
+  /** The file or folder. */
+  readonly path: string;
+  /** Why it is not private (`it is owned by uid 1001, not by this user (uid 1000)`). */
+  readonly reason: string;
+
+  constructor(path: string, reason: string) {
+    super(`${path}: ${reason}`);
+    this.name = 'NotPrivateError';
+    this.path = path;
+    this.reason = reason;
     brand(this);
   }
 }

@@ -38,6 +38,7 @@ export type {
   ToolRule,
 } from './options/options.js';
 export { POLICY_DEFAULTS } from './options/options.js';
+export type { AllowRule, ResolvedAllowRule } from './options/allow-rules.js';
 export type {
   ChantingOptions,
   CycleOptions,
@@ -86,18 +87,20 @@ export {
   CallDeniedError,
   SessionStoppedError,
   WasmTrapError,
+  MissingPeerError,
   isLoopwatchError,
 } from './errors.js';
 export type { ErrorCodeValue } from './errors.js';
 export { LoopEngine } from './engine/loop-engine.js';
 export type { EngineStats, SessionEvent, SessionLiveCall } from './engine/loop-engine.js';
 export type { EvictedSession, EvictedSessionInfo, LoopEngineOptions, ResolvedEngineOptions } from './engine/engine-options.js';
+export type { InstrumentOptions, MeterLike, MetricAttributes } from './metrics/engine-metrics.js';
 export { LoopPool } from './pool/loop-pool.js';
 export type { LostSession, PoolStats } from './pool/loop-pool.js';
 export type { LoopPoolOptions } from './pool/pool-options.js';
 export { readInputs, FORMAT_NAMES } from './formats/read-inputs.js';
 export type { FormatName, ReadInputsOptions } from './formats/read-inputs.js';
-export type { ErrorInfo, IssueCode, TraceCall, TraceEnd, TraceIssue, TraceItem } from './formats/trace-record.js';
+export type { ErrorInfo, IssueCode, TraceCall, TraceEnd, TraceIssue, TraceItem, TraceNote } from './formats/trace-record.js';
 export { readSessionLabels, LABELS_FILE_NAME } from './formats/session-labels.js';
 export type { SessionLabel, SessionLabels } from './formats/session-labels.js';
 export { ServeServer } from './serve/serve-server.js';

@@ -3,7 +3,8 @@
  * docs/service.md). `NatsCaller.connect(servers, options)` connects (with credentials and TLS files when
  * the server requires them); `check()` publishes calls of a session and waits for their verdicts,
  * `propose()` and `record()` a two-phase call's LiveDecision, `end()` ends a session. Importing this
- * module loads no NATS client: `connect()` does (the `@nats-io/*` packages).
+ * module loads no NATS client: `connect()` does (the `@nats-io/*` packages, optional peer dependencies of
+ * loopwatch: without them it rejects with a MissingPeerError naming the `npm install` that adds them).
  *
  * ```ts
  * import { NatsCaller } from 'loopwatch/nats';
@@ -16,4 +17,4 @@ export type { MessageAnswer, NatsCallerOptions, PublishAck, PublishedCall } from
 export type { MessageResult } from './serve/nats/call-message.js';
 export type { NatsAuthOptions } from './serve/nats/nats-auth.js';
 export { inputSubject, sessionToken, verdictSubject } from './serve/nats/subjects.js';
-export { DuplicateCallError } from './errors.js';
+export { DuplicateCallError, MissingPeerError } from './errors.js';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { type FormatName } from '../src/formats/trace-record.js';
+import { FORMAT_NAMES, type FormatName } from '../src/formats/trace-record.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 
 const DOC = readFileSync(new URL('../docs/cli.md', import.meta.url), 'utf8');
@@ -23,6 +23,7 @@ const FORMAT_OF: Record<string, FormatName> = {
   'OpenTelemetry GenAI spans': 'otel',
   'Hook payloads': 'hooks',
   'OpenHands events': 'openhands',
+  'Gemini CLI chats': 'gemini-cli',
 };
 
 /** The examples of the "Input formats" section: the bold heading and the json block after it. */
@@ -33,7 +34,7 @@ function examples(): { title: string; text: string }[] {
 
 describe('docs/cli.md format examples', () => {
   it('should have an example for every format', () => {
-    expect(examples().map((e) => FORMAT_OF[e.title])).toEqual(Object.values(FORMAT_OF));
+    expect(examples().map((e) => FORMAT_OF[e.title])).toEqual([...FORMAT_NAMES]);
   });
 
   for (const { title, text } of examples()) {

@@ -20,12 +20,12 @@ const messages = [
 ];
 
 describe('Anthropic format', () => {
-  it('should pair tool uses with results by id and take is_error as known error knowledge', async () => {
+  it('should pair tool uses with results by id, take is_error as known error knowledge, and give the message text to its first call once', async () => {
     const file = write('claude.jsonl', JSON.stringify({ id: 'msg-conv', system: 'Be brief.', messages }) + '\n');
     const text = 'Running the tests.\nAnd reading.';
     expect(await collect([file])).toEqual([
       { kind: 'call', session: 'msg-conv', event: { tool: 'bash', args: { command: 'npm test' }, result: 'exit 1: 3 failing', error: 'exit 1: 3 failing', text, step: 0, round: 0 }, errorInfo: 'known', file, line: 1 },
-      { kind: 'call', session: 'msg-conv', event: { tool: 'read', args: { path: 'a.ts' }, result: 'line 1\nline 2', text, step: 1, round: 0 }, errorInfo: 'absent', file, line: 1 },
+      { kind: 'call', session: 'msg-conv', event: { tool: 'read', args: { path: 'a.ts' }, result: 'line 1\nline 2', step: 1, round: 0 }, errorInfo: 'absent', file, line: 1 },
       { kind: 'call', session: 'msg-conv', event: { tool: 'bash', args: { command: 'npm test' }, result: 'ok', step: 2, round: 1 }, errorInfo: 'absent', file, line: 1 },
       { kind: 'call', session: 'msg-conv', event: { tool: 'bash', args: { command: 'git diff' }, step: 3, round: 2 }, errorInfo: 'unknown', file, line: 1 },
       { kind: 'end', session: 'msg-conv', file },

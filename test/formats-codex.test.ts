@@ -17,7 +17,7 @@ const say = (text: string) => item({ type: 'message', role: 'assistant', content
 const output = (call_id: string, out: unknown) => item({ type: 'function_call_output', call_id, output: out });
 
 describe('Codex CLI format', () => {
-  it('should pair calls with their outputs, give turns their text and round, and read exit codes', async () => {
+  it('should pair calls with their outputs, give turns their round and their text once (to the first call), and read exit codes', async () => {
     const file = write('rollout-2026-01-05T10-00-00-0199-abc.jsonl', jsonl([
       meta,
       item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix it' }] }),
@@ -41,7 +41,7 @@ describe('Codex CLI format', () => {
     const line = (n: number) => ({ session, file, line: n });
     expect(await collect([file])).toEqual([
       { kind: 'call', event: { tool: 'shell', args: { command: ['bash', '-lc', 'pytest'] }, result: '1 failed', error: '1 failed', text: 'Running the tests.', round: 0 }, errorInfo: 'known', ...line(4) },
-      { kind: 'call', event: { tool: 'shell', args: 'not json', result: 'ok\n', text: 'Running the tests.', round: 0 }, errorInfo: 'absent', ...line(6) },
+      { kind: 'call', event: { tool: 'shell', args: 'not json', result: 'ok\n', round: 0 }, errorInfo: 'absent', ...line(6) },
       { kind: 'call', event: { tool: 'apply_patch', args: '*** Begin Patch\n*** End Patch', result: 'Done!', round: 1 }, errorInfo: 'unknown', ...line(10) },
       { kind: 'call', event: { tool: 'local_shell', args: { type: 'exec', command: ['ls'] }, result: 'ls: cannot access\n', error: 'ls: cannot access\n', round: 2 }, errorInfo: 'known', ...line(12) },
       { kind: 'call', event: { tool: 'web_search', args: { type: 'search', query: 'vitest' }, round: 2 }, errorInfo: 'unknown', ...line(13) },

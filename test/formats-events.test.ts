@@ -42,7 +42,7 @@ describe('events format', () => {
   it('should put lines without a session into one session named by the file', async () => {
     const file = write('single.jsonl', jsonl([{ tool: 'a' }, { tool: 'b' }]));
     const items = await collect([file]);
-    expect(items.map((i) => (i.kind === 'issue' ? i.message : `${i.kind}:${i.session}`))).toEqual([`call:${file}`, `call:${file}`]);
+    expect(items.map((i) => (i.kind === 'issue' || i.kind === 'note' ? i.message : `${i.kind}:${i.session}`))).toEqual([`call:${file}`, `call:${file}`]);
   });
 
   it('should treat error false or "" as no error, and a numeric session id as its text', async () => {

@@ -19,11 +19,11 @@ const messages = [
 ];
 
 describe('OpenAI chat format', () => {
-  it('should pair calls with tool messages by id, in call order, with the text of their message', async () => {
+  it('should pair calls with tool messages by id, in call order, with the text of their message once (on its first call)', async () => {
     const file = write('chat.jsonl', JSON.stringify({ id: 'conv-1', messages }) + '\n');
     expect(await collect([file])).toEqual([
       { kind: 'call', session: 'conv-1', event: { tool: 'grep', args: { pattern: 'bug' }, result: 'a.py:3\nb.py:9', text: 'Searching first.', step: 0, round: 0 }, errorInfo: 'unknown', file, line: 1 },
-      { kind: 'call', session: 'conv-1', event: { tool: 'ls', args: 'not json', result: 'a.py', text: 'Searching first.', step: 1, round: 0 }, errorInfo: 'unknown', file, line: 1 },
+      { kind: 'call', session: 'conv-1', event: { tool: 'ls', args: 'not json', result: 'a.py', step: 1, round: 0 }, errorInfo: 'unknown', file, line: 1 },
       { kind: 'call', session: 'conv-1', event: { tool: 'open', args: { path: 'a.py' }, step: 2, round: 1 }, errorInfo: 'unknown', file, line: 1 },
       { kind: 'end', session: 'conv-1', file },
     ]);

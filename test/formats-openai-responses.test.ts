@@ -23,11 +23,11 @@ const input = [
 const output = [{ type: 'reasoning', id: 'rs_2', summary: [] }, fc('c', 'weather', '{"city":"Paris"'), say('Paris again, to be sure.')];
 
 describe('OpenAI Responses format', () => {
-  it('should pair calls with outputs by call_id, give each turn its text and round, and keep bad JSON args as text', async () => {
+  it('should pair calls with outputs by call_id, give each turn its round and its text once (to its first call), and keep bad JSON args as text', async () => {
     const file = write('resp.jsonl', JSON.stringify({ id: 'resp_1', input, output }) + '\n');
     expect(await collect([file])).toEqual([
       { kind: 'call', session: 'resp_1', event: { tool: 'weather', args: { city: 'Paris' }, result: '18C', text: 'Checking both cities.', step: 0, round: 0 }, errorInfo: 'unknown', file, line: 1 },
-      { kind: 'call', session: 'resp_1', event: { tool: 'weather', args: { city: 'Rome' }, result: '21C', text: 'Checking both cities.', step: 1, round: 0 }, errorInfo: 'unknown', file, line: 1 },
+      { kind: 'call', session: 'resp_1', event: { tool: 'weather', args: { city: 'Rome' }, result: '21C', step: 1, round: 0 }, errorInfo: 'unknown', file, line: 1 },
       { kind: 'call', session: 'resp_1', event: { tool: 'weather', args: '{"city":"Paris"', text: 'Paris again, to be sure.', step: 2, round: 1 }, errorInfo: 'unknown', file, line: 1 },
       { kind: 'end', session: 'resp_1', file },
     ]);
@@ -37,7 +37,7 @@ describe('OpenAI Responses format', () => {
     const file = write('items.jsonl', [JSON.stringify({ session: 'S', items: input }), JSON.stringify([...input, ...output])].join('\n'));
     const items = await collect([file]);
     expect(items.filter((i) => i.kind === 'issue')).toEqual([]);
-    expect(items.map((i) => `${i.kind} ${i.kind === 'issue' ? i.message : i.session}`)).toEqual(['call S', 'call S', 'end S', `call ${file}:2`, `call ${file}:2`, `call ${file}:2`, `end ${file}:2`]);
+    expect(items.map((i) => `${i.kind} ${'session' in i ? i.session : i.message}`)).toEqual(['call S', 'call S', 'end S', `call ${file}:2`, `call ${file}:2`, `call ${file}:2`, `end ${file}:2`]);
   });
 
   it('should read custom tool calls and report outputs without a call and calls without a name', async () => {

@@ -84,7 +84,7 @@ describe('OpenHands format', () => {
     events.slice(1).forEach((e, i) => put(`conv-9/events/${i + 1}.json`, JSON.stringify(e)));
     put('conv-9/events/5.json', '{"id": 5, "source": "agent",');
     const items = await collect([folder], { format: 'openhands' });
-    expect(items.map((i) => (i.kind === 'issue' ? `${i.code} ${i.file.slice(folder.length)}:${i.line}${i.code === 'bad-record' ? ` ${i.message}` : ''}` : `${i.kind} ${i.session}`))).toEqual([
+    expect(items.map((i) => (i.kind === 'issue' ? `${i.code} ${i.file.slice(folder.length)}:${i.line}${i.code === 'bad-record' ? ` ${i.message}` : ''}` : `${i.kind} ${'session' in i ? i.session : i.message}`))).toEqual([
       'call conv-9',
       'bad-record /2.json:1 expected an OpenHands event (an object with an "action" or "observation"), received "oops" (string); skipped',
       'bad-record /3.json:1 expected an OpenHands event (an object with an "action" or "observation"), received an object with neither; skipped',
@@ -104,6 +104,6 @@ describe('OpenHands format', () => {
     put('other/events/notes.json', jsonl([pair[0]]));
     put('other/metadata.json', '{"title": "t"}');
     const items = await collect([join(mixed, '..')]);
-    expect(items.map((i) => `${i.kind} ${'session' in i ? i.session : i.code}`)).toEqual(['call events/0.json', 'end events/0.json', 'call events/notes.json', 'end events/notes.json', 'issue unknown-format']);
+    expect(items.map((i) => `${i.kind} ${'session' in i ? i.session : i.kind === 'issue' ? i.code : i.message}`)).toEqual(['call events/0.json', 'end events/0.json', 'call events/notes.json', 'end events/notes.json', 'issue unknown-format']);
   });
 });

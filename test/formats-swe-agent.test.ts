@@ -2,15 +2,15 @@
  * The SWE-agent reader: one `.traj` document per session, the tool the first word of the action, the
  * session named by the path under the folder scanned (or the base name), steps without an action reported.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { actionTool } from '../src/formats/swe-agent.js';
 import { collect } from './helpers/trace-files.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'loopwatch-formats-swe-'));
+const dir = tempFolder('formats-swe');
 
 const traj = {
   environment: 'swe_main',

@@ -4,15 +4,15 @@
  * reply shape (replies.json, with `<message>` for loopwatch's message). The agent is detected from the
  * payload where --agent is not given.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { AGENTS, fixture, hook } from './helpers/hook-payloads.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-fixtures-'));
+const dir = tempFolder('hook-fixtures');
 const askConfig = join(dir, 'ask.json');
 writeFileSync(askConfig, JSON.stringify({ policy: { ladder: ['ask', 'break'] } }));
 

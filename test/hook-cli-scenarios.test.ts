@@ -4,17 +4,15 @@
  * calls are denied; legitimate work: never denied. The decisions are the library's (LoopDetector.propose
  * and record on the same calls): the door a call comes in by changes nothing.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { AGENTS, type HookStep, inParallel, replayHook } from './helpers/hook-payloads.js';
 import { actions, replay } from './helpers/live-replay.js';
 import { LEGITIMATE, type LiveScenario, STUCK } from './helpers/live-scenarios.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
-const stateDir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-scenarios-'));
+const stateDir = tempFolder('hook-scenarios');
 
 /** Each stuck scenario with every agent; each legitimate one with one agent, in turn (every agent gets some). */
 const RUNS: readonly { agent: AgentName; scenario: LiveScenario; session: string }[] = [

@@ -4,8 +4,7 @@
  * the call is allowed and one line on stderr says why, secrets redacted; the session starts again where
  * its state could not be read. With --fail-closed such a call is denied instead.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
@@ -13,11 +12,12 @@ import { MAX_PAYLOAD_BYTES } from '../src/hooks/hook-payload.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { afterPayload, beforePayload, fixture, hook } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 const CALL: ScriptedCall = { tool: 'Bash', args: { command: 'ls src' }, result: 'cli\nindex.ts' };
 
 function newDir(): string {
-  return mkdtempSync(join(tmpdir(), 'loopwatch-hook-failopen-'));
+  return tempFolder('hook-failopen');
 }
 
 /** One call proposed and recorded in `session` (Claude Code payloads). */
@@ -45,7 +45,7 @@ function oneLine(stderr: string): string {
 
 describe('a state file that is not the session\'s', () => {
   it.each([
-    ['truncated', (_dir: string, f: SessionFile) => writeFileSync(f.path, readFileSync(f.path).subarray(0, 200)), /could not be read \(loopwatch: .*snapshot.*\)/],
+    ['truncated', (_dir: string, f: SessionFile) => writeFileSync(f.path, readFileSync(f.path).subarray(0, -100)), /could not be read \(loopwatch: .*snapshot.*\)/],
     ['corrupt', (_dir: string, f: SessionFile) => writeFileSync(f.path, Buffer.from('LWHK\u0001garbage that is not a snapshot at all')), /could not be read \(the state file belongs to another session\)/],
     ['foreign (not a loopwatch file)', (_dir: string, f: SessionFile) => writeFileSync(f.path, '{"some": "other tool"}'), /could not be read \(not a loopwatch hook state file\)/],
     ['another session\'s, copied', (dir: string, f: SessionFile) => copyFileSync(new SessionFile(dir, 'claude-code', 'other').path, f.path), /could not be read \(the state file belongs to another session\)/],

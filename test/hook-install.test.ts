@@ -5,14 +5,14 @@
  * installs runs.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { installTarget, isLoopwatchCommand } from '../src/hooks/install-targets.js';
 import type { CliRun } from './helpers/cli.js';
 import { AGENTS, fixture, loopwatchAsync } from './helpers/hook-payloads.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 interface Place {
   home: string;
@@ -21,7 +21,7 @@ interface Place {
 }
 
 function place(): Place {
-  const root = mkdtempSync(join(tmpdir(), 'loopwatch-hook-install-'));
+  const root = tempFolder('hook-install');
   const home = join(root, 'home');
   const project = join(root, 'project');
   mkdirSync(home);
@@ -83,6 +83,8 @@ describe.each(AGENTS)('hook install --agent %s', (agent) => {
     expect(installed).toMatch(/\n {4}"hooks"/); // the file's own indentation
     const own = ownHandlers(read(path));
     expect(Object.keys(own).sort()).toEqual(installTarget(agent, 'user', p.project, p.env).events.map((e) => e.event).sort());
+    // the new-prompt event gives a stopped session its fresh start
+    expect(Object.keys(own)).toContain(agent === 'gemini' ? 'BeforeAgent' : 'UserPromptSubmit');
     expect(Object.values(own).every((h) => h.length === 1)).toBe(true);
     expect(backups(path)).toHaveLength(1);
     expect(readFileSync(join(dirname(path), backups(path)[0] as string), 'utf8')).toBe(before);
@@ -96,9 +98,48 @@ describe.each(AGENTS)('hook install --agent %s', (agent) => {
     const off = await run(p, ['uninstall', '--agent', agent]);
     expect(off.code).toBe(0);
     expect(off.stdout).toMatch(/\n {2}removed {4}/);
-    expect(read(path)).toEqual(existing(agent));
-    expect(backups(path)).toHaveLength(2);
+    // the file as it was, byte for byte, and install's backup no longer needed
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    expect(off.stdout).toContain('  restored   the file as it was before install; its backup is removed');
+    expect(backups(path)).toEqual([]);
     expect((await run(p, ['uninstall', '--agent', agent])).stdout).toMatch(/nothing to change, loopwatch is not installed there/);
+  });
+
+  it('should keep the file\'s own formatting, and leave no empty hooks object behind', async () => {
+    const p = place();
+    const path = settingsPath(p, agent, 'user');
+    mkdirSync(dirname(path), { recursive: true });
+    const before = '{\n    "model": "some-model",\n    "permissions": { "allow": ["Bash(npm test)", "Read"], "deny": [] },\n    "env": {"A": "1"}\n}\n';
+    writeFileSync(path, before);
+    expect((await run(p, ['install', '--agent', agent])).code).toBe(0);
+    const installed = readFileSync(path, 'utf8');
+    expect(installed.startsWith('{\n    "model": "some-model",\n    "permissions": { "allow": ["Bash(npm test)", "Read"], "deny": [] },\n    "env": {"A": "1"},\n    "hooks": {\n        "')).toBe(true);
+    const off = await run(p, ['uninstall', '--agent', agent]);
+    expect(off.code).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    expect(read(path).hooks).toBeUndefined();
+    expect(backups(path)).toEqual([]);
+  });
+
+  it('should remove a file (and folder) install made, and keep what the user changed since, with a backup', async () => {
+    const p = place();
+    expect((await run(p, ['install', '--agent', agent, '--project'])).code).toBe(0);
+    const path = settingsPath(p, agent, 'project');
+    const off = await run(p, ['uninstall', '--agent', agent, '--project']);
+    expect(off.stdout).toContain('  removed    the file: install had made it, and nothing else is in it\n');
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(dirname(path))).toBe(false);
+
+    const user = settingsPath(p, agent, 'user');
+    mkdirSync(dirname(user), { recursive: true });
+    writeFileSync(user, '{"model": "a"}\n');
+    expect((await run(p, ['install', '--agent', agent])).code).toBe(0);
+    const [first] = backups(user);
+    writeFileSync(user, readFileSync(user, 'utf8').replace('"model": "a"', '"model": "b"'));
+    const changed = await run(p, ['uninstall', '--agent', agent]);
+    expect(readFileSync(user, 'utf8')).toBe('{"model": "b"}\n');
+    expect(changed.stdout).toContain(`  backup     ${join(dirname(user), first as string)} (kept: not the file as it is now)\n`);
+    expect(backups(user)).toHaveLength(2);
   });
 
   it('should replace its entries when installed with other options, and write the project\'s file with --project', async () => {
@@ -106,13 +147,13 @@ describe.each(AGENTS)('hook install --agent %s', (agent) => {
     expect((await run(p, ['install', '--agent', agent, '--project'])).code).toBe(0);
     const path = settingsPath(p, agent, 'project');
     expect(path.startsWith(p.project)).toBe(true);
-    const r = await run(p, ['install', '--agent', agent, '--project', '--state-dir', 'state', '--fail-closed']);
+    const r = await run(p, ['install', '--agent', agent, '--project', '--state-dir', 'state', '--fail-closed', '--log', 'decisions.jsonl']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\n {2}updated {4}/);
     expect(r.stdout).toMatch(/\n {2}backup {5}/);
     const own = Object.values(ownHandlers(read(path))).flat() as { command: string }[];
     expect(own.length).toBe(installTarget(agent, 'project', p.project, p.env).events.length);
-    for (const h of own) expect(h.command).toContain(`--agent ${agent} --state-dir ${join(p.project, 'state')} --fail-closed`);
+    for (const h of own) expect(h.command).toContain(`--agent ${agent} --state-dir ${join(p.project, 'state')} --fail-closed --log ${join(p.project, 'decisions.jsonl')}`);
     expect(existsSync(settingsPath(p, agent, 'user'))).toBe(false);
   });
 

@@ -3,17 +3,20 @@
  * counted twice, no state file half-written; a lock left by a dead hook is broken at once, a lock held too
  * long makes the hook allow the call (fail open) after a bounded wait.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { AgentName } from '../src/hooks/hook-agent.js';
+import type { HookStatus } from '../src/hooks/hook-status.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { LOCK_WAIT_MS } from '../src/hooks/state-lock.js';
-import type { CliRun } from './helpers/cli.js';
+import { CLI, type CliRun, loopwatch } from './helpers/cli.js';
 import { afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 const CALLS: readonly ScriptedCall[] = Array.from({ length: 10 }, (_, i) => ({ tool: 'Read', args: { file_path: `/repo/src/part${i}.ts` }, result: `export const part${i} = ${i};` }));
 
@@ -32,7 +35,7 @@ function expectQuiet(runs: readonly CliRun[]): void {
 
 describe('ten hook processes of one session at once', () => {
   it.each(['claude-code', 'gemini'] as const)('should count every call exactly once (%s payloads)', async (agent) => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-parallel-'));
+    const dir = tempFolder('hook-parallel');
     const args = ['--agent', agent, '--state-dir', dir];
     // ten calls proposed at once, then their ten results at once
     expectQuiet(await Promise.all(CALLS.map((c, i) => hook(args, beforePayload(agent, 'turn', c, `toolu_${i}`)))));
@@ -46,8 +49,31 @@ describe('ten hook processes of one session at once', () => {
     expect(readdirSync(dir).filter((n) => /\.(lock|tmp|bad|broken)$/.test(n))).toEqual([]);
   }, 120_000);
 
+  it('thirty at once: should check every call or count it as not checked, and say so once, never losing one silently', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-parallel-'));
+    try {
+      const args = ['--agent', 'claude-code', '--state-dir', dir];
+      const many = Array.from({ length: 30 }, (_, i) => ({ tool: 'Read', args: { file_path: `/repo/src/file${i}.ts` }, result: `${i}` }));
+      const before = await Promise.all(many.map((c, i) => hook(args, beforePayload('claude-code', 'wide', c, `toolu_${i}`))));
+      const after = await Promise.all(many.map((c, i) => hook(args, afterPayload('claude-code', 'wide', c, `toolu_${i}`))));
+      const told = (runs: readonly CliRun[]): number => runs.filter((r) => /stayed locked by another hook; the call is allowed without a loop check\n$/.test(r.stderr)).length;
+      for (const r of [...before, ...after]) expect([r.code, r.stderr === '' || told([r]) === 1]).toEqual([0, true]);
+      const status = loopwatch(['hook', 'status', '--state-dir', dir, '--session', 'wide', '--json']);
+      const [s] = (JSON.parse(status.stdout) as HookStatus).sessions;
+      // every call was counted in, and is either checked or counted as not checked, as its hook said
+      expect(s!.calls).toEqual({ proposals: 30, checked: 30 - told(before), records: 30, recorded: 30 - told(after) });
+      expect([s!.unchecked, s!.dropped]).toEqual([told(before), told(after)]);
+      // what was checked is in the state: no decision lost between the lock holders
+      expect([s!.notes!.proposals, s!.notes!.records]).toEqual([30 - told(before), 30 - told(after)]);
+      const text = loopwatch(['hook', 'status', '--state-dir', dir]).stdout;
+      expect(text).toContain(`calls:     30 before they ran (${told(before)} not checked), 30 after (${told(after)} not recorded)`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
   it('should break a lock whose hook is gone, at once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-lock-'));
+    const dir = tempFolder('hook-lock');
     const file = new SessionFile(dir, 'claude-code', 'stale');
     file.ensureDir();
     writeFileSync(file.lockPath, `999999999 ${Date.now()} deadbeef`); // no such process
@@ -57,7 +83,7 @@ describe('ten hook processes of one session at once', () => {
   }, 60_000);
 
   it(`should allow the call after waiting ${LOCK_WAIT_MS} ms for a lock a live hook holds`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-lock-'));
+    const dir = tempFolder('hook-lock');
     const file = new SessionFile(dir, 'claude-code', 'held');
     file.ensureDir();
     writeFileSync(file.lockPath, `${process.pid} ${Date.now()} cafe`); // this test's process: alive
@@ -67,5 +93,25 @@ describe('ten hook processes of one session at once', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^loopwatch hook: Claude Code: Error: the state of session "held" stayed locked by another hook; the call is allowed without a loop check\n$/);
+    const [s] = (JSON.parse(loopwatch(['hook', 'status', '--state-dir', dir, '--json']).stdout) as HookStatus).sessions;
+    expect([s!.calls, s!.unchecked]).toEqual([{ proposals: 1, checked: 0, records: 0, recorded: 0 }, 1]);
+  }, 60_000);
+
+  it('should count as not checked the call of a hook killed while it waits (as an agent kills one past its timeout)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-lock-'));
+    try {
+      const file = new SessionFile(dir, 'claude-code', 'killed');
+      file.ensureDir();
+      writeFileSync(file.lockPath, `${process.pid} ${Date.now()} cafe`);
+      const child = spawn(process.execPath, [CLI, 'hook', '--state-dir', dir], { stdio: ['pipe', 'ignore', 'ignore'] });
+      child.stdin.end(JSON.stringify(beforePayload('claude-code', 'killed', CALLS[0] as ScriptedCall, 'toolu_0')));
+      for (let i = 0; i < 200 && !existsSync(file.callsPath); i++) await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('close', r));
+      const [s] = (JSON.parse(loopwatch(['hook', 'status', '--state-dir', dir, '--json']).stdout) as HookStatus).sessions;
+      expect([s!.calls, s!.unchecked]).toEqual([{ proposals: 1, checked: 0, records: 0, recorded: 0 }, 1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

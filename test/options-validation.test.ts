@@ -800,7 +800,7 @@ const TOP_LEVEL: readonly TopRow[] = [
     ],
     outOfRange: [],
     valid: { tools: { search: { ignoreFields: ['requestId'] } } },
-    accepted: (o) => expect(o.tools.get('search')).toEqual({ ignoreFields: ['requestId'], identity: undefined, exempt: false }),
+    accepted: (o) => expect(o.tools.get('search')).toEqual({ ignoreFields: ['requestId'], identity: undefined, exempt: false, changesWorkspace: false }),
   },
   {
     option: 'ignoreFields',
@@ -813,6 +813,25 @@ const TOP_LEVEL: readonly TopRow[] = [
     outOfRange: [],
     valid: { ignoreFields: ['requestId', 'timestamp'] },
     accepted: (o) => expect(o.ignoreFields).toEqual(['requestId', 'timestamp']),
+  },
+  {
+    option: 'allow',
+    wrongType: [
+      [{ allow: { tool: 'Bash' } }, 'an array of rules', 'an object'],
+      [{ allow: ['Bash'] }, 'a plain object', str('Bash'), 'options.allow[0]'],
+      [{ allow: [{ tool: 3 }] }, 'a string', num(3), 'options.allow[0].tool'],
+      [{ allow: [{}] }, 'a rule naming a tool, a command, or both', 'an empty rule', 'options.allow[0]'],
+    ],
+    outOfRange: [
+      [{ allow: [{ tool: '' }] }, 'a non-empty string', str(''), 'options.allow[0].tool'],
+      [{ allow: [{ command: '' }] }, 'a regular expression of 1 to 512 characters', str(''), 'options.allow[0].command'],
+      [{ allow: Array.from({ length: 257 }, () => ({ tool: 'x' })) }, 'an array of at most 256 rules', 'an array of length 257'],
+    ],
+    valid: { allow: [{ tool: 'Bash', command: '^npm test$' }, { tool: 'job_status' }] },
+    accepted: (o) => {
+      expect(o.allow.map((r) => [r.tool, r.command?.source])).toEqual([['Bash', '^npm test$'], ['job_status', undefined]]);
+      expect(Object.isFrozen(o.allow)).toBe(true);
+    },
   },
   {
     option: 'normalizeVolatile',
@@ -967,7 +986,7 @@ describe('top-level options', () => {
     );
     expect(d.options.sessionId).toBe('bare');
     expect(d.options.detectors.cycle).toEqual({ ...CYCLE_DEFAULTS, key: 'tool' });
-    expect(d.options.tools.get('search')).toEqual({ ignoreFields: [], identity: undefined, exempt: true });
+    expect(d.options.tools.get('search')).toEqual({ ignoreFields: [], identity: undefined, exempt: true, changesWorkspace: false });
     expect(d.options.policy.cooldown).toBe(1);
   });
 
@@ -1006,7 +1025,7 @@ describe('top-level options', () => {
     const e = thrownBy(() => build({ redactSecret: true }));
     expect(e.message).toBe(
       'options.redactSecret is not a known option (did you mean "redactSecrets"?); known options of options: ' +
-        'engine, sessionId, detectors, custom, tools, ignoreFields, normalizeVolatile, maxDepth, redactSecrets, strictValues, policy, onDetection, stats',
+        'engine, sessionId, detectors, custom, tools, ignoreFields, allow, normalizeVolatile, maxDepth, redactSecrets, strictValues, policy, onDetection, stats',
     );
   });
 
@@ -1258,7 +1277,7 @@ describe('tool rules', () => {
     expectTypeError(() => build(rule({ ignoreFields: ['id', 1] })), `${path}.ignoreFields[1]`, 'a non-empty string', num(1));
     expectTypeError(() => build(rule({ ignoreFields: [''] })), `${path}.ignoreFields[0]`, 'a non-empty string', str(''));
     const d = build(rule({ ignoreFields: ['id', 'ts'] }));
-    expect(d.options.tools.get('search')).toEqual({ ignoreFields: ['id', 'ts'], identity: undefined, exempt: false });
+    expect(d.options.tools.get('search')).toEqual({ ignoreFields: ['id', 'ts'], identity: undefined, exempt: false, changesWorkspace: false });
   });
 
   it('should reject a bad tools[name].identity and accept a valid one', () => {
@@ -1273,7 +1292,7 @@ describe('tool rules', () => {
     expectTypeError(() => build(rule({ exempt: 'yes' })), `${path}.exempt`, BOOL, str('yes'));
     expectTypeError(() => build(rule({ exempt: 1 })), `${path}.exempt`, BOOL, num(1));
     const d = build(rule({ exempt: true }));
-    expect(d.options.tools.get('search')).toEqual({ ignoreFields: [], identity: undefined, exempt: true });
+    expect(d.options.tools.get('search')).toEqual({ ignoreFields: [], identity: undefined, exempt: true, changesWorkspace: false });
   });
 
   it('should reject an unknown tool rule field, suggesting the closest known one', () => {
@@ -1290,7 +1309,7 @@ describe('tool rules', () => {
   it('should resolve a rule for every tool given, with defaults for the fields left out', () => {
     const d = build({ tools: { a: {}, b: { exempt: true }, c: { ignoreFields: ['x'] } } });
     expect([...d.options.tools.keys()]).toEqual(['a', 'b', 'c']);
-    expect(d.options.tools.get('a')).toEqual({ ignoreFields: [], identity: undefined, exempt: false });
+    expect(d.options.tools.get('a')).toEqual({ ignoreFields: [], identity: undefined, exempt: false, changesWorkspace: false });
     expect(Object.isFrozen(d.options.tools.get('c'))).toBe(true);
   });
 });

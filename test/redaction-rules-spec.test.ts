@@ -7,40 +7,64 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SecretRule } from '../src/text/secret-scan.js';
 import { TOKEN_RULES } from '../src/text/secret-tokens.js';
+import { KEY_ID_NEAR, looksLikeKey, looksRandom, secretWordBefore } from '../src/text/secret-aws.js';
 import { VALUE_RULES } from '../src/text/secret-values.js';
 
 const [privateKeyBlock, prefixedKey, googleKey, webToken, awsSecretKey] = TOKEN_RULES as [SecretRule, SecretRule, SecretRule, SecretRule, SecretRule];
 const [authScheme, urlPassword] = VALUE_RULES as [SecretRule, SecretRule];
 
-/** Spans of every match (or of its group 1) of a global expression, kept when `keep` says so. */
-function specSpans(re: RegExp, text: string, keep: (m: RegExpExecArray) => boolean = () => true): number[] {
+/**
+ * Spans of every match (or of its group `secret`, when the expression has one) of a global expression
+ * (with the `d` flag when it has the group), kept when `keep` says so.
+ */
+function specSpans(re: RegExp, text: string, keep: (m: RegExpExecArray, text: string) => boolean = () => true): number[] {
   const out: number[] = [];
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (!keep(m)) continue;
-    if (m[1] === undefined) out.push(m.index, m.index + m[0].length);
-    else {
-      const at = m.index + m[0].lastIndexOf(m[1]);
-      out.push(at, at + m[1].length);
-    }
+    if (!keep(m, text)) continue;
+    const group = m.indices?.groups?.['secret'];
+    if (group === undefined) out.push(m.index, m.index + m[0].length);
+    else out.push(group[0], group[1]);
   }
   return out;
 }
 
-const mixed = (m: RegExpExecArray): boolean => /[A-Z]/.test(m[0]) && /[a-z]/.test(m[0]) && /[0-9/+]/.test(m[0]);
+/** Where a token may start: the text's start, after anything but a letter, or after an escape or `%3D`. */
+const TOKEN_START = String.raw`(?:(?<![A-Za-z])|(?<=\\[A-Za-z]|%[0-9A-Fa-f]{2}|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}))`;
+/** An escape that begins just before a run of base64 (taken whole, as the rule takes the first that fits). */
+const ESCAPE = String.raw`(?:(?<=\\)(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|[A-Za-z])|(?<=%)[0-9A-Fa-f]{2})`;
 
-const SPECS: readonly [string, SecretRule, RegExp, ((m: RegExpExecArray) => boolean)?][] = [
+/** An auth scheme's credential counts with a digit, `+`, `/` or `=`, or after `Authorization:` (any case, quotes around). */
+function authCredential(m: RegExpExecArray, text: string): boolean {
+  return /[0-9+/=]/.test(m.groups?.['secret'] as string) || /authorization[ \t"'\\]{0,8}[:=][ \t"'\\]{0,8}$/i.test(text.slice(0, m.index));
+}
+
+/** The AWS rule's judgement of the 40 characters of `m`'s group: like a key, and in context or random. */
+function awsKey(m: RegExpExecArray, text: string): boolean {
+  const [k, e] = m.indices?.groups?.['secret'] as [number, number];
+  if (!looksLikeKey(text, k)) return false;
+  const ids = [...text.matchAll(/A[KS]IA[0-9A-Z]{16}/g)].map((x) => x.index);
+  const idNear = ids.some((i) => i + 20 >= k - KEY_ID_NEAR && i <= e + KEY_ID_NEAR);
+  return secretWordBefore(text, k) || idNear || looksRandom(text, k);
+}
+
+const SPECS: readonly [string, SecretRule, RegExp, ((m: RegExpExecArray, text: string) => boolean)?][] = [
   ['private key blocks', privateKeyBlock, /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g],
   [
     'prefixed keys',
     prefixedKey,
-    /\b(?:[spr]k-[A-Za-z0-9_-]{16,}|[spr]k_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}\b|hf_[A-Za-z0-9]{30,}|glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,})/g,
+    new RegExp(`${TOKEN_START}(?:[spr]k-[A-Za-z0-9_-]{16,}|[spr]k_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\\w{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z])|hf_[A-Za-z0-9]{30,}|glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,})`, 'g'),
   ],
-  ['Google keys', googleKey, /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g],
-  ['JSON Web Tokens', webToken, /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g],
-  ['AWS secret keys', awsSecretKey, /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, mixed],
-  ['auth schemes', authScheme, /\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{8,})/gi],
-  ['URL passwords', urlPassword, /(?<=[A-Za-z0-9+.-]):\/\/[^:\s/@]+:([^@\s/]+)@/g],
+  ['Google keys', googleKey, new RegExp(`${TOKEN_START}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`, 'g')],
+  ['JSON Web Tokens', webToken, new RegExp(`${TOKEN_START}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`, 'g')],
+  [
+    'AWS secret keys',
+    awsSecretKey,
+    new RegExp(`(?<![A-Za-z0-9/+])(?:(?=(${ESCAPE}))\\1|(?!${ESCAPE}))(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`, 'dg'),
+    awsKey,
+  ],
+  ['auth schemes', authScheme, /\b(?:bearer|basic|token)\s+(?<secret>[A-Za-z0-9._~+/=-]{8,})/dgi, authCredential],
+  ['URL passwords', urlPassword, /(?<=[A-Za-z0-9+.-]):\/\/[^:\s/@]*:(?<secret>[^@\s/]+)@/dg],
 ];
 
 const part = fc.oneof(
@@ -52,9 +76,15 @@ const part = fc.oneof(
   fc.constantFrom(
     '-----BEGIN RSA PRIVATE KEY-----', '-----END RSA PRIVATE KEY-----', '-----BEGIN PRIVATE KEY-----',
     'eyJhbGciOiJIUzI1NiJ9', 'eyJzdWIiOiIx', '.eyJzdWIiOiIxMjM0', '.SflKxwRJSMeK', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIx.SflKxwRJSMeK',
-    'postgres://admin:s3cr3t@db', 'x://u:p', 'x://u:pass@', '@h', 'https://', 'user:', 'pa:ss',
+    'postgres://admin:s3cr3t@db', 'x://u:p', 'x://u:pass@', '@h', 'https://', 'user:', 'pa:ss', 'redis://:', 'x://:p@',
+    'Authorization: ', '"authorization": "', 'Authorization=', 'basic functionality', 'Token generated', 'Basic dXNlcjpwYXNz',
     'AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBW-', 'Sy-9tSrke72PouQMnMX-a7eZSW0jkFMBW', 'Bearer abcdefgh12', 'token  a.b~c+d/e=f', 'Basic dXNlcjpw',
   ),
+  // where a token starts: escapes, percent-encoded bytes, letters and digits before a prefix
+  fc.constantFrom('\\', '\\n', '\\t', '%3D', '%2f', '%', '\\x1b', '\\x', '\\u001b', '\\u00', 'x', 'u', 'n', '1'),
+  // AWS keys and what is not one: random runs, paths and names of 40, their context
+  fc.stringMatching(/^[A-Za-z0-9/+]{38,42}$/),
+  fc.constantFrom('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', '/Users/jdoe/Projects/github/dotfiles/zsh', 'AbstractSingletonProxyFactoryBeanImpl2xy', 'dGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVy', 'secret ', 'AWS ', 'AKIAIOSFODNN7EXAMPLE ', ' '.repeat(90)),
 );
 
 describe('hand-written secret rules', () => {

@@ -3,10 +3,10 @@
  * person opens it: the page asks for nothing but its own file, runs no script from the data (hostile ids
  * show as written, no dialog opens), fills its tiles and matrix, lists the sessions a page at a time, sorts
  * them from the keyboard, filters them by text, action and label, and opens a timeline (and says what to
- * run for a session without one). Screenshots are saved in a temporary folder, named on stderr.
+ * run for a session without one). Screenshots are saved in LOOPWATCH_REPORT_SHOTS when it names a folder
+ * (kept), else in a temporary folder removed with the test file.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -15,6 +15,7 @@ import { TABLE_PAGE_ROWS as PAGE_ROWS } from '../src/report/report-data.js';
 import { launchChromium, skipBrowserTests } from './helpers/chromium.js';
 import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
 import { hostileFolder, sessionCalls } from './helpers/report-fixture.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 /** Clean sessions besides the fixture's six, in a sub-folder: more than a page of rows. */
 const BULK = 250;
@@ -24,7 +25,7 @@ describe.skipIf(skipBrowserTests)('the HTML report in Chromium', () => {
   let page: Page;
   const requests: string[] = [];
   const problems: string[] = [];
-  const shots = mkdtempSync(join(tmpdir(), 'loopwatch-report-shots-'));
+  const shots = process.env.LOOPWATCH_REPORT_SHOTS || tempFolder('report-shots');
   let reportUrl = '';
 
   beforeAll(async () => {
@@ -52,7 +53,7 @@ describe.skipIf(skipBrowserTests)('the HTML report in Chromium', () => {
 
   afterAll(async () => {
     await context?.close();
-    process.stderr.write(`report screenshots: ${shots}\n`);
+    if (process.env.LOOPWATCH_REPORT_SHOTS) process.stderr.write(`report screenshots: ${shots}\n`);
   });
 
   const rowCount = (): Promise<number> => page.locator('#lw-table tbody tr[data-row]').count();

@@ -2,11 +2,11 @@
  * `loopwatch serve` flags: every bad value or misplaced flag is one line naming the flag, exit 2, before
  * anything listens or connects; an unreachable NATS server is named the same way.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loopwatch } from './helpers/cli.js';
+import { tempFolder } from './helpers/temp-folder.js';
 
 describe('loopwatch serve flags', () => {
   it.each([
@@ -29,7 +29,7 @@ describe('loopwatch serve flags', () => {
   });
 
   it('should refuse a --max-sessions the WebAssembly memory cannot hold under --config in one line naming the window, exit 2', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-serve-flags-'));
+    const dir = tempFolder('serve-flags');
     writeFileSync(join(dir, 'long-rings.json'), JSON.stringify({ detectors: { stateRepeat: { window: 10_000 } } }));
     const r = loopwatch(['serve', '--config', join(dir, 'long-rings.json'), '--max-sessions', '100000']);
     expect(r.code).toBe(2);

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector, SNAPSHOT_VERSION, SnapshotError } from '../src/index.js';
+import { OLDEST_READ_VERSION } from '../src/snapshot/snapshot-format.js';
 import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
 import { options, runs, stream } from './helpers/streams.js';
 
@@ -116,7 +117,7 @@ describe('bad snapshots', () => {
     const { bytes, d } = taken();
     const other = bytes.slice();
     new DataView(other.buffer).setUint16(4, SNAPSHOT_VERSION + 1, true);
-    expect(() => d.restore(other)).toThrow(`format version ${SNAPSHOT_VERSION + 1}; this loopwatch reads version ${SNAPSHOT_VERSION}`);
+    expect(() => d.restore(other)).toThrow(`format version ${SNAPSHOT_VERSION + 1}; this loopwatch reads versions ${OLDEST_READ_VERSION} to ${SNAPSHOT_VERSION}`);
     d.dispose();
   });
 

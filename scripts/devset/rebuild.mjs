@@ -18,10 +18,10 @@
  * Then `OUT/sessions.jsonl`, the labels `loopwatch eval` reads, one per session the readers find (the
  * built library, `dist/`: run `npm run build` first), each `{"session", "exit_status": "interactive",
  * "agent": "<agent> <version>", "task_group", "source": "<repo>@<commit>:<path>"}` and `"loop": true` with
- * a `"note"` for a genuine loop. Gemini CLI chats are kept but no reader takes them yet: they are
- * labelled by their `sessionId`, and the labels stay unmatched until one does. Claude Code's compaction and
- * side-question transcripts (`subagents/agent-acompact-*`, `agent-aside_question-*`) repeat their parent's
- * calls: kept, not labelled.
+ * a `"note"` for a genuine loop. Gemini CLI chats are labelled by the session the reader names (their
+ * `sessionId`). Claude Code's compaction and side-question transcripts (`subagents/agent-acompact-*`,
+ * `agent-aside_question-*`) repeat their parent's calls: the reader passes them over (a note), so they get
+ * no label.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -104,23 +104,12 @@ const byFile = new Map(manifest.map((m) => [join(out, m.file), m]));
 const labels = new Map();
 const calls = new Map();
 const present = [...byFile.keys()].filter((f) => existsSync(f));
-// Claude Code's compaction and side-question transcripts repeat the parent's calls (every tool_use id):
-// the readers take them as subagents today, so they are kept but not labelled (eval leaves them out)
-const COPY_OF_PARENT = /\/subagents\/agent-(acompact|aside_question)-[^/]*\.jsonl$/;
 for await (const item of readInputs(present)) {
   if (item.kind !== 'call') continue;
   const m = byFile.get(item.file);
-  if (m === undefined || m.agent === 'gemini-cli' || COPY_OF_PARENT.test(m.file)) continue; // Gemini: read as an OpenAI chat without calls today
+  if (m === undefined) continue;
   calls.set(item.session, (calls.get(item.session) ?? 0) + 1);
   if (!labels.has(item.session)) labels.set(item.session, labelOf(item.session, m));
-}
-// chats no reader takes yet (Gemini CLI): labelled by the sessionId they hold
-for (const m of manifest) {
-  if (m.agent !== 'gemini-cli') continue;
-  const f = join(out, m.file);
-  if (!existsSync(f)) continue;
-  const id = JSON.parse(readFileSync(f, 'utf8')).sessionId;
-  if (typeof id === 'string' && !labels.has(id)) labels.set(id, labelOf(id, m));
 }
 const lines = [...labels.values()];
 mkdirSync(out, { recursive: true });

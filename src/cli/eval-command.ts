@@ -14,6 +14,8 @@ import { type FlagSpec, choiceFlag, integerFlag, parseFlags, stringOf } from './
 import { evalText, listText } from './render/eval-text.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
+import { redactSecrets } from '../text/redact.js';
+import { terminalSafe } from '../text/terminal-text.js';
 
 const EVAL_FLAGS: FlagSpec = {
   labels: { type: 'string' },
@@ -69,7 +71,7 @@ export function parseEvalArgs(args: readonly string[]): EvalCommandSettings {
 
 /** The report as one JSON document (lists whole; runs without a label: the count and the first 20). */
 export function evalJson(r: EvalReport): string {
-  const { unlabelled, issues, ...rest } = r;
+  const { unlabelled, issues, notes: _notes, ...rest } = r;
   return `${JSON.stringify({ ...rest, unlabelled: unlabelled.length, unlabelledFirst: unlabelled.slice(0, 20), skipped: issues.length }, null, 2)}\n`;
 }
 
@@ -84,7 +86,10 @@ export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<nu
     throw e;
   }
   const report = await evaluate(source, options, { workers: s.workers, families: s.families, by: s.by });
-  for (const i of report.issues) io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+  // as scan prints them: secrets redacted, control characters escaped
+  const safe = (text: string): string => terminalSafe(redactSecrets(text));
+  for (const i of report.issues) io.stderr.write(`${safe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${safe(i.message)}\n`);
+  for (const n of report.notes) io.stderr.write(`${safe(n.file)}${n.line > 0 ? `:${n.line}` : ''}: ${safe(n.message)}\n`);
   if (report.onePhase.overall.sessions === 0) {
     io.stderr.write(`loopwatch eval: no run matched a label of ${source.labelsPath} (${source.inputs.length} run files, ${report.unlabelled.length} runs, ${source.labels.labels.size} labels); labels are matched by session id\n`);
     return 2;

@@ -18,12 +18,16 @@ import { labelsBeside } from './scan/scan-labels.js';
 import { type ExplainContext, type ExplainRow, aroundVerdicts, callLines, explainJson, footerLines } from './render/explain-text.js';
 import type { CommandIo } from './scan-command.js';
 import { SessionReplay } from './session-replay.js';
+import { cutText } from '../text/shown-text.js';
+import { terminalSafe } from '../text/terminal-text.js';
 import { UsageError } from './usage-error.js';
 
 /** Session ids suggested when the one asked for is not in the input. */
 export const MAX_SUGGESTIONS = 5;
 /** Terminal width assumed when standard output reports none. */
 export const DEFAULT_COLUMNS = 120;
+/** Characters of a session id or file shown in the header and in messages. */
+export const SHOWN_ID_LENGTH = 256;
 
 /** Options of an explain run, parsed and checked. */
 export interface ExplainSettings {
@@ -71,7 +75,9 @@ async function collect(items: AsyncIterable<TraceItem>, session: string, io: Com
   for await (const item of items) {
     if (item.kind === 'issue') {
       issues++;
-      io.stderr.write(`${item.file}${item.line > 0 ? `:${item.line}` : ''}: skipped (${item.code}): ${shown.text(item.message)}\n`);
+      io.stderr.write(`${terminalSafe(item.file)}${item.line > 0 ? `:${item.line}` : ''}: skipped (${item.code}): ${terminalSafe(shown.text(item.message))}\n`);
+    } else if (item.kind === 'note') {
+      io.stderr.write(`${terminalSafe(item.file)}${item.line > 0 ? `:${item.line}` : ''}: ${terminalSafe(shown.text(item.message))}\n`);
     } else if (item.kind === 'call') {
       if (item.session === session) {
         if (!files.includes(item.file)) files.push(item.file);
@@ -92,7 +98,7 @@ function explainCalls(calls: readonly TraceCall[], shown: Shown, io: CommandIo):
     const r = replay.next(c);
     if (r.refused !== null) {
       refused++;
-      io.stderr.write(`${c.file}:${c.line}: not checked: ${shown.text(r.refused.message)}\n`);
+      io.stderr.write(`${terminalSafe(c.file)}:${c.line}: not checked: ${terminalSafe(shown.text(r.refused.message))}\n`);
     }
     const row = r.row;
     return { ...row, tool: shown.tool(row.tool), args: shown.text(row.args), outcome: shown.text(row.outcome) };
@@ -124,20 +130,24 @@ export async function explainCommand(args: readonly string[], io: CommandIo): Pr
   const ignore = await labelsBeside(s.paths);
   const items = readInputs(s.paths, { ...(s.format === undefined ? {} : { format: s.format }), stdin: io.stdin, ignore });
   const { calls, files, similar, seen, issues } = await collect(items, s.session, io, output);
+  /** An id or file as a message shows it: cut, redacted, controls as escapes. */
+  const id = (text: string): string => terminalSafe(output.text(cutText(text, SHOWN_ID_LENGTH)));
   if (files.length > 1) {
-    throw new UsageError(`session "${s.session}" is in ${files.length} inputs (${files.join(', ')}); a session is its file and its id: give the one to explain as the path`);
+    throw new UsageError(`session "${id(s.session)}" is in ${files.length} inputs (${files.map(id).join(', ')}); a session is its file and its id: give the one to explain as the path`);
   }
   if (calls.length === 0) {
-    const hint = similar.length > 0 ? `sessions whose id contains it: ${similar.join(', ')}` : seen.length > 0 ? `no session id contains it; sessions read include: ${seen.join(', ')}` : 'no calls were read at all';
-    throw new UsageError(`no calls of session "${s.session}" in ${s.paths.join(', ')}; ${hint}`);
+    const hint = similar.length > 0 ? `sessions whose id contains it: ${similar.map(id).join(', ')}` : seen.length > 0 ? `no session id contains it; sessions read include: ${seen.map(id).join(', ')}` : 'no calls were read at all';
+    throw new UsageError(`no calls of session "${id(s.session)}" in ${s.paths.map(id).join(', ')}; ${hint}`);
   }
   const { rows, refused } = explainCalls(calls, output, io);
   const shown = s.around === null ? rows : aroundVerdicts(rows, s.around);
   if (s.json) io.stdout.write(explainJson(shown) + '\n');
   else {
     const width = (io.stdout as { columns?: number }).columns ?? DEFAULT_COLUMNS;
-    const head = `loopwatch explain: session ${s.session}, ${rows.length} call${rows.length === 1 ? '' : 's'} from ${files[0]}`;
-    io.stdout.write([head, '', ...callLines(shown, rows.length, width), '', ...footerLines(rows, await sessionContext(s.paths, s.session))].join('\n') + '\n');
+    const head = `loopwatch explain: session ${id(s.session)}, ${rows.length} call${rows.length === 1 ? '' : 's'} from ${id(files[0] ?? '')}`;
+    const context = await sessionContext(s.paths, s.session);
+    const labelled = { ...(context.agent === undefined ? {} : { agent: output.text(context.agent) }), ...(context.exitStatus === undefined ? {} : { exitStatus: output.text(context.exitStatus) }) };
+    io.stdout.write([head, '', ...callLines(shown, rows.length, width), '', ...footerLines(rows, labelled)].join('\n') + '\n');
   }
   const skipped = issues + refused;
   if (skipped > 0) io.stderr.write(`loopwatch: ${skipped} ${skipped === 1 ? 'line, element, input or call was' : 'lines, elements, inputs or calls were'} skipped (named above); exit code 2\n`);

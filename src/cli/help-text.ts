@@ -105,7 +105,7 @@ Examples:
   loopwatch scan traces/events.jsonl.gz
   loopwatch scan runs/ --format anthropic --json > report.json
   loopwatch scan run.traj --jsonl --min-action break
-  loopwatch scan ~/.claude/projects ~/.codex/sessions ~/.openhands/sessions
+  loopwatch scan ~/.claude/projects ~/.codex/sessions ~/.gemini/tmp ~/.openhands/sessions
   loopwatch scan runs/ --kind cycle,exact_repeat --top 20 -o loops.txt
   loopwatch scan runs/ --html report.html --markdown >> "$GITHUB_STEP_SUMMARY"
   cat chat.jsonl | loopwatch scan - --fail-on warn --allow-skipped
@@ -288,31 +288,43 @@ Options:
 Examples:
   loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem /home/me/project
   loopwatch mcp --session review-42 -- python -m my_server --verbose
-  claude mcp add files -- npx loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem .
+  claude mcp add files -- loopwatch mcp -- npx -y @modelcontextprotocol/server-filesystem .
 `;
 
 /** Help for \`loopwatch hook\`. */
 export const HOOK_HELP = `Usage: loopwatch hook [options]                  (run by an agent's hook, one payload on stdin)
-       loopwatch hook install --agent NAME [--user | --project] [--state-dir DIR] [--fail-closed]
+       loopwatch hook install --agent NAME [--user | --project] [--state-dir DIR] [--fail-closed] [--log FILE]
        loopwatch hook uninstall --agent NAME [--user | --project]
+       loopwatch hook reset [--session ID] [--agent NAME] [--state-dir DIR]
+       loopwatch hook status [--session ID] [--state-dir DIR] [--json]
 
 Reads one hook payload (JSON) on standard input, as Claude Code (and the Claude Agent SDK), Codex CLI and
 Gemini CLI send it before a tool call runs (PreToolUse, BeforeTool) and after it ran (PostToolUse,
 PostToolUseFailure, AfterTool), decides, and prints the agent's answer on standard output:
-  warn  the call runs; the model is told it is looping
+  warn  the call runs; the model is told it is looping (after the call, where the agent's version cannot
+        take it before: Codex before 0.129, Claude Code before 2.1.9)
   ask   the user is asked first (Claude Code, Gemini CLI; Codex: as warn, and the user is told)
   deny  the call does not run; the model reads why
   stop  the call does not run and the run stops (Codex: as deny)
-Each session's state lives in a file of the state directory, locked while a hook uses it (hooks of one
-session run in parallel); sessions untouched for 7 days are removed.
+A new prompt from the user (UserPromptSubmit, BeforeAgent), a new successful edit after a block, or
+loopwatch hook reset gives a stopped session a fresh start. Calls meant to repeat are listed in the
+project's .loopwatch.json ({"allow": [{"tool": "Bash", "command": "^npm (run )?test\\\\b"}]}), looked for
+from the agent's working directory up to the git root. Each session's state lives in a file of the state
+directory, locked while a hook uses it (hooks of one session run in parallel); sessions untouched for 7
+days are removed.
 
 Options:
   --agent NAME           claude-code | codex | gemini (default: detected from the payload)
   --state-dir DIR        the sessions' state (default: $LOOPWATCH_STATE_DIR, else
                          $XDG_STATE_HOME/loopwatch/hooks, else ~/.local/state/loopwatch/hooks)
   --fail-closed          deny a call loopwatch could not check (default: allow it, one line on stderr)
-  --preset NAME          detection preset (default: default)
-  --config FILE          detection options as JSON
+  --preset NAME          detection preset (default: default), one of:
+                         ${Object.keys(PRESETS).join(', ')}
+  --config FILE          detection options as JSON (may name a "preset"; refines it; may hold "allow")
+  --agent-version V      the agent's version, used when the session's transcript does not say it
+                         (install writes it)
+  --log FILE             append each decision to FILE, one JSON line (a hook payload with the decision;
+                         redacted), which loopwatch scan reads (default: $LOOPWATCH_DECISION_LOG, else none)
   -h, --help             this help
 
 install / uninstall:
@@ -320,18 +332,30 @@ install / uninstall:
   --user                 the user's settings (the default): ~/.claude/settings.json, ~/.codex/hooks.json
                          ($CODEX_HOME), ~/.gemini/settings.json
   --project              this directory's: .claude/settings.json, .codex/hooks.json, .gemini/settings.json
-  --state-dir DIR, --fail-closed, --preset NAME, --config FILE
+  --state-dir DIR, --fail-closed, --preset NAME, --config FILE, --log FILE
                          written into the installed command
+  --agent-version V      written into the command (default: what \`claude|codex|gemini --version\` says)
+
+status: per session of the state folder, the calls its hooks saw before and after they ran and how many
+were not checked (a wait for the lock given up, a failure), the decisions by action, the last decisions
+and why (redacted), and when the state was written; --json for all of it as one JSON document.
+
 Install merges loopwatch's entries into the file (a second install changes nothing), keeps a backup of a
-file it changes, and prints what changed; uninstall removes exactly loopwatch's entries. A file that is
-not plain JSON is left alone.
+file it changes, and prints what changed and what the agent's version can take; uninstall removes exactly
+loopwatch's entries, and what install added around them. A file that is not plain JSON is left alone.
+
+reset: gives every session of the state directory a fresh start, or --session ID's (and its subagents');
+--agent NAME only that agent's; --preset / --config as installed (a state written under other options is
+removed). Exit code 1 when no session matched.
 
 Exit codes: 0 the answer is on stdout (also when loopwatch could not check the call: it is allowed); 2 a
 call denied by --fail-closed when the payload could not be read; 1 a usage error of the hook command
-(agents run the call). install / uninstall: 0 done, 2 usage error or a settings file that cannot be read.
+(agents run the call). install / uninstall / reset: 0 done, 2 usage error or a settings file that cannot
+be read.
 
 Examples:
   loopwatch hook install --agent claude-code
   loopwatch hook install --agent gemini --project
+  loopwatch hook reset --session 8d4c1a52-7f3e-4b1a-9c55-2f0e6b1d9a77
   echo '{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | loopwatch hook
 `;

@@ -1,13 +1,15 @@
 /**
  * `loopwatch hook`: the command an agent runs on each tool call (src/hooks/hook-run.ts does the work), and
- * `loopwatch hook install|uninstall` (hook-install-command.ts, loaded only for them). This module is what a
- * hook process loads: it imports nothing a hook does not need (see docs/hooks.md, Speed).
+ * `loopwatch hook install|uninstall` (hook-install-command.ts), `reset` (hook-reset-command.ts) and
+ * `status` (hook-status-command.ts), loaded only for them. This module is what a hook process loads: it
+ * imports nothing a hook does not need (see docs/hooks.md, Speed).
  *
  * A hook must not block the agent by accident: agents read exit code 2 as "block this call", so a usage
  * error (a misconfigured hook command) exits with 1, which every agent treats as a failed hook and runs
  * the call; exit code 2 is only --fail-closed's block.
  */
 import type { LoopDetectorOptions } from '../options/options.js';
+import { DECISION_LOG_ENV } from '../hooks/decision-log.js';
 import { AGENT_NAMES, type AgentName } from '../hooks/hook-agent.js';
 import { MAX_PAYLOAD_BYTES } from '../hooks/hook-payload.js';
 import { type HookReply, runHook, unchecked } from '../hooks/hook-run.js';
@@ -22,6 +24,8 @@ const HOOK_FLAGS: FlagSpec = {
   'fail-closed': { type: 'boolean' },
   preset: { type: 'string' },
   config: { type: 'string' },
+  'agent-version': { type: 'string' },
+  log: { type: 'string' },
 };
 
 /** Exit code of a usage error of `loopwatch hook` itself (not 2: agents read 2 as a block). */
@@ -40,25 +44,32 @@ export async function hookCommand(args: readonly string[], io: HookIo): Promise<
     io.stdout.write('loopwatch hook: the command coding agents run before and after each tool call; see loopwatch hook --help, or docs/hooks.md\n');
     return 0;
   }
-  if (args[0] === 'install' || args[0] === 'uninstall') {
-    const { hookInstallCommand } = await import('./hook-install-command.js');
+  if (args[0] === 'install' || args[0] === 'uninstall' || args[0] === 'reset' || args[0] === 'status') {
+    const verb = args[0];
     try {
-      return await hookInstallCommand(args[0], args.slice(1), io);
+      if (verb === 'reset') return (await import('./hook-reset-command.js')).hookResetCommand(args.slice(1), io);
+      if (verb === 'status') return (await import('./hook-status-command.js')).hookStatusCommand(args.slice(1), io);
+      return await (await import('./hook-install-command.js')).hookInstallCommand(verb, args.slice(1), io);
     } catch (e) {
       // handled here: in the hook's bundle, UsageError is the bundle's own class, not the CLI's
       if (!(e instanceof UsageError)) throw e;
-      io.stderr.write(`loopwatch hook ${args[0]}: ${e.message} (see loopwatch hook --help)\n`);
+      io.stderr.write(`loopwatch hook ${verb}: ${e.message} (see loopwatch hook --help)\n`);
       return 2;
     }
   }
   let agent: AgentName | undefined;
   let stateDir: string;
   let detection: LoopDetectorOptions | undefined;
+  let agentVersion: string | undefined;
+  let log: string | undefined;
   const failClosed = args.includes('--fail-closed');
   try {
     const { values: v } = parseFlags(args, HOOK_FLAGS, false);
     agent = v.agent === undefined ? undefined : choiceFlag('--agent', stringOf(v, 'agent'), 'claude-code', AGENT_NAMES);
     stateDir = hookStateDir(stringOf(v, 'state-dir'));
+    agentVersion = stringOf(v, 'agent-version');
+    const logged = stringOf(v, 'log') ?? process.env[DECISION_LOG_ENV];
+    log = logged === '' ? undefined : logged;
     const preset = stringOf(v, 'preset');
     const config = stringOf(v, 'config');
     if (preset !== undefined || config !== undefined) detection = (await import('./detection-options.js')).detectionOptions(preset, config);
@@ -71,5 +82,5 @@ export async function hookCommand(args: readonly string[], io: HookIo): Promise<
   }
   const input = await io.readInput(MAX_PAYLOAD_BYTES);
   if (input === null) return write(io, unchecked(`the hook payload is larger than ${MAX_PAYLOAD_BYTES / (1024 * 1024)} MB`, { failClosed }, null));
-  return write(io, runHook(input.toString('utf8'), { agent, stateDir, failClosed, detection }));
+  return write(io, runHook(input.toString('utf8'), { agent, stateDir, failClosed, detection, log, ...(agentVersion === undefined ? {} : { agentVersion }) }));
 }

@@ -8,14 +8,21 @@
  * hook` without the CLI around it, see hook-main.ts): absolute paths, so it runs whatever the agent's PATH
  * and working directory, and without npx (whose start alone costs several times a hook's budget). Moving
  * or upgrading Node or loopwatch: install again (it replaces its entries).
+ *
+ * Install also asks the agent its version (`claude --version`, ...: agent-cli-version.ts), says what that
+ * version can take (a warning before a call; hooks without a setting), and writes it into the command
+ * (`--agent-version`), for the hook to use when a session's transcript does not say it.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { AGENT_NAMES, type AgentName } from '../hooks/hook-agent.js';
 import { AGENTS } from '../hooks/agents.js';
+import { cliVersion, versionNotes } from '../hooks/agent-cli-version.js';
+import { versionIn } from '../hooks/agent-versions.js';
 import { type InstallScope, installTarget, shellQuote } from '../hooks/install-targets.js';
-import { readSettings, settingsText, writeSettings } from '../hooks/settings-file.js';
-import { type EventChange, mergeHooks, unmergeHooks } from '../hooks/settings-merge.js';
+import { editableText, fileText, indentUnit, ownBackups, readSettings, writeSettings } from '../hooks/settings-file.js';
+import { type EventChange, type MergeResult, mergeHooks, unmergeHooks } from '../hooks/settings-merge.js';
+import { writeUninstalled } from '../hooks/settings-restore.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, type ParsedFlags, choiceFlag, parseFlags, stringOf } from './flags.js';
 import type { HookIo } from './hook-io.js';
@@ -29,6 +36,8 @@ const INSTALL_FLAGS: FlagSpec = {
   'fail-closed': { type: 'boolean' },
   preset: { type: 'string' },
   config: { type: 'string' },
+  'agent-version': { type: 'string' },
+  log: { type: 'string' },
 };
 
 /**
@@ -42,17 +51,46 @@ function hookEntry(): string[] {
   return existsSync(direct) ? [direct] : [self, 'hook'];
 }
 
-/** The command line an agent runs for `agent`, with the hook options given to install. */
-export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], cwd: string): string {
+/** The command line an agent runs for `agent`, with the hook options given to install and the agent's version. */
+export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], cwd: string, agentVersion?: string): string {
   const parts = [process.execPath, ...hookEntry(), '--agent', agent];
   const stateDir = stringOf(v, 'state-dir');
   if (stateDir !== undefined) parts.push('--state-dir', isAbsolute(stateDir) ? stateDir : resolve(cwd, stateDir));
   if (v['fail-closed'] === true) parts.push('--fail-closed');
+  const log = stringOf(v, 'log');
+  if (log !== undefined) parts.push('--log', resolve(cwd, log));
   const preset = stringOf(v, 'preset');
   if (preset !== undefined) parts.push('--preset', preset);
   const config = stringOf(v, 'config');
   if (config !== undefined) parts.push('--config', resolve(cwd, config));
+  if (agentVersion !== undefined) parts.push('--agent-version', agentVersion);
   return parts.map(shellQuote).join(' ');
+}
+
+/** How to get a lasting copy of loopwatch (it is not on the npm registry yet): from a clone. */
+const LASTING_COPY = 'from a clone of loopwatch: npm ci && npm run build && npm install -g . (or npm pack, then npm install -g ./loopwatch-<version>.tgz)';
+
+/**
+ * What to know about where the installed command runs from (`self`: this CLI's real path): npx's cache,
+ * which npm may clear; or a checkout (`npm install -g .` links one), which the agent then runs on every
+ * call; null for an installed copy (inside a node_modules folder).
+ */
+function whereNote(self: string): string | null {
+  if (/[/\\]_npx[/\\]/.test(self)) return `this loopwatch runs from npx's cache, which npm may clear: install a lasting copy (${LASTING_COPY}) and run install from there`;
+  const at = Math.max(self.lastIndexOf('/dist/'), self.lastIndexOf('\\dist\\'));
+  const root = at < 0 ? dirname(self) : self.slice(0, at);
+  if (root.split(/[/\\]/).includes('node_modules')) return null;
+  return `this loopwatch runs from ${root}, a checkout (npm install -g . links one): the agent runs it from there on every call, so keep it, and run npm run build after changing it`;
+}
+
+/** The settings as they were before loopwatch's first install (its oldest backup), when there is one. */
+function settingsBefore(path: string): Record<string, unknown> | undefined {
+  const [oldest] = ownBackups(path);
+  try {
+    return oldest === undefined ? undefined : readSettings(oldest).settings;
+  } catch {
+    return undefined;
+  }
 }
 
 function describeChange(c: EventChange, matcher: string | undefined): string {
@@ -67,39 +105,51 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   if (v.user === true && v.project === true) throw new UsageError('--user and --project cannot be used together');
   const scope: InstallScope = v.project === true ? 'project' : 'user';
   if (verb === 'uninstall') {
-    const stray = ['state-dir', 'fail-closed', 'preset', 'config'].find((f) => v[f] !== undefined);
+    const stray = ['state-dir', 'fail-closed', 'preset', 'config', 'agent-version', 'log'].find((f) => v[f] !== undefined);
     if (stray !== undefined) throw new UsageError(`--${stray} is for install`);
   } else if (v.preset !== undefined || v.config !== undefined) {
     detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')); // refused now rather than on every call
   }
+  let agentVersion: string | undefined;
+  if (verb === 'install') {
+    const given = stringOf(v, 'agent-version');
+    agentVersion = given === undefined ? cliVersion(agent) : versionIn(given);
+    if (given !== undefined && agentVersion === undefined) throw new UsageError(`--agent-version must be a version such as 2.1.9, received ${JSON.stringify(given.slice(0, 40))}`);
+  }
   const cwd = process.cwd();
   const target = installTarget(agent, scope, cwd);
   let old;
-  let changes: EventChange[];
+  let merged: MergeResult;
   try {
     old = readSettings(target.path);
-    const command = verb === 'install' ? hookCommandLine(agent, v, cwd) : '';
-    changes = verb === 'install' ? mergeHooks(old.settings, target.events, target.handler(command)) : unmergeHooks(old.settings, target.events);
+    const command = verb === 'install' ? hookCommandLine(agent, v, cwd, agentVersion) : '';
+    const text = editableText(old);
+    merged = verb === 'install' ? mergeHooks(text, old.settings, target.events, target.handler(command), indentUnit(old.text)) : unmergeHooks(text, old.settings, target.events, settingsBefore(target.path));
   } catch (e) {
     if (e instanceof Error && (e.name === 'SettingsParseError' || e.name === 'SettingsShapeError')) {
       throw new UsageError(`${e.name === 'SettingsShapeError' ? `${target.path}: ` : ''}${e.message}; nothing was changed`);
     }
     throw e;
   }
+  const changes = merged.changes;
   const title = `${AGENTS[agent].title}, ${scope} settings`;
   const changed = changes.some((c) => c.change !== 'unchanged' && c.change !== 'absent');
+  const agentLines = verb === 'install' ? versionNotes(agent, agentVersion).map((l, i) => `  ${(i === 0 ? 'agent' : 'note').padEnd(10)} ${l}\n`).join('') : '';
   if (!changed) {
-    io.stdout.write(`loopwatch hook ${verb}: ${target.path} (${title}): nothing to change, loopwatch is ${verb === 'install' ? 'installed already' : 'not installed there'}\n`);
+    io.stdout.write(`loopwatch hook ${verb}: ${target.path} (${title}): nothing to change, loopwatch is ${verb === 'install' ? 'installed already' : 'not installed there'}\n${agentLines}`);
     return 0;
   }
-  const backup = writeSettings(old, settingsText(old, old.settings));
   let out = `loopwatch hook ${verb}: ${target.path} (${title})\n`;
   for (const c of changes) out += describeChange(c, target.events.find((e) => e.event === c.event)?.matcher);
-  if (verb === 'install') out += `  command    ${hookCommandLine(agent, v, cwd)}\n`;
-  out += backup === null ? '  (a new file)\n' : `  backup     ${backup}\n`;
-  if (verb === 'install' && /[/\\]_npx[/\\]/.test(realpathSync(process.argv[1] ?? ''))) {
-    out += '  note       this loopwatch runs from npx\'s cache, which npm may clear: install loopwatch (npm i -g loopwatch, or as a dev dependency) and run install from there\n';
+  if (verb === 'install') {
+    const backup = writeSettings(old, fileText(old, merged.text));
+    out += `  command    ${hookCommandLine(agent, v, cwd, agentVersion)}\n${agentLines}`;
+    out += backup === null ? '  (a new file)\n' : `  backup     ${backup}\n`;
+  } else {
+    out += writeUninstalled(old, fileText(old, merged.text)).join('');
   }
+  const where = verb === 'install' ? whereNote(realpathSync(process.argv[1] ?? '')) : null;
+  if (where !== null) out += `  note       ${where}\n`;
   if (verb === 'install' && target.note !== undefined) out += `  note       ${target.note}\n`;
   io.stdout.write(out);
   return 0;

@@ -9,6 +9,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { closestName } from '../options/checks.js';
+import { redactSecrets } from '../text/redact.js';
+import { cutText } from '../text/shown-text.js';
+import { terminalSafe } from '../text/terminal-text.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
 import { version } from './version.js';
@@ -71,7 +74,7 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   if (command === undefined) {
     const best = closestName(first.replace(/^-+/, ''), Object.keys(COMMANDS));
     const hint = best === undefined ? '' : `did you mean ${best}? `;
-    io.stderr.write(`loopwatch: unknown ${first.startsWith('-') ? 'flag' : 'command'} "${first}" (${hint}commands: ${Object.keys(COMMANDS).join(', ')}; see loopwatch --help)\n`);
+    io.stderr.write(`loopwatch: unknown ${first.startsWith('-') ? 'flag' : 'command'} "${shownMessage(first)}" (${hint}commands: ${Object.keys(COMMANDS).join(', ')}; see loopwatch --help)\n`);
     return 2;
   }
   // after --, arguments are another program's (loopwatch mcp -- server --help)
@@ -84,12 +87,23 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     return await command.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`loopwatch ${first}: ${e.message} (see loopwatch ${first} --help)\n`);
+      io.stderr.write(`loopwatch ${first}: ${shownMessage(e.message)} (see loopwatch ${first} --help)\n`);
       return 2;
     }
     io.stderr.write(internalError(first, e));
     return INTERNAL_ERROR;
   }
+}
+
+/** Characters of an error message printed. */
+const MESSAGE_LENGTH = 4096;
+
+/**
+ * An error's message as printed: cut, redacted (a usage error may quote a flag's value: `--nats
+ * nats://user:password@host`), its control characters as escapes (it may quote input: a session id).
+ */
+export function shownMessage(message: string): string {
+  return terminalSafe(redactSecrets(cutText(message, MESSAGE_LENGTH)));
 }
 
 /** Exit code of a failure of loopwatch itself. */
@@ -99,7 +113,7 @@ export const INTERNAL_ERROR = 3;
 export function internalError(command: string, e: unknown): string {
   const detail = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
   const stack = process.env.LOOPWATCH_DEBUG !== undefined && e instanceof Error ? `${e.stack}\n` : '';
-  return `loopwatch ${command}: internal error: ${detail.split('\n')[0]} (a bug in loopwatch; LOOPWATCH_DEBUG=1 prints the stack)\n${stack}`;
+  return `loopwatch ${command}: internal error: ${shownMessage(detail.split('\n')[0] as string)} (a bug in loopwatch; LOOPWATCH_DEBUG=1 prints the stack)\n${stack}`;
 }
 
 /** Keeps a stream whose reader went away (EPIPE) from ending the run; `onClose` hears of it once. */

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_LINE_BYTES, McpProxy } from '../mcp/mcp-proxy.js';
 import { ServerProcess } from '../mcp/server-process.js';
 import { ToolCallGate } from '../mcp/tool-call-gate.js';
 import { redactSecrets } from '../text/redact.js';
+import { oneLine } from '../text/shown-text.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, integerFlag, parseFlags, stringOf } from './flags.js';
 import type { CommandIo } from './scan-command.js';
@@ -63,7 +64,7 @@ export function mcpSettings(argv: readonly string[]): McpSettings {
 
 /** A line for stderr: redacted, one line, capped. */
 function logLine(text: string): string {
-  return `loopwatch mcp: ${redactSecrets(text.replace(/[\r\n]+/g, ' ').slice(0, 400))}\n`;
+  return `loopwatch mcp: ${redactSecrets(oneLine(text, 400))}\n`;
 }
 
 /** `loopwatch mcp`: resolves to the server's exit code once both sides are done. */

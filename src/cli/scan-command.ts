@@ -28,8 +28,10 @@ import { MAX_LIVE_SESSIONS, checkerThreads, defaultCheckerThreads, liveSessions,
 import { type ReportPlan, ReportOutputs } from './scan/report-outputs.js';
 import { type ScanLabels, scanLabels } from './scan/scan-labels.js';
 import { DEFAULT_TIMELINES, MAX_TIMELINES } from '../report/timeline-picks.js';
+import { promClient } from '../metrics/prometheus.js';
 import { type ScanCost, scanMetricsText } from '../metrics/scan-metrics.js';
-import { UsageError } from './usage-error.js';
+import { UsageError, usablePeer } from './usage-error.js';
+import { terminalSafe } from '../text/terminal-text.js';
 
 /** Where a command writes. */
 export interface CommandIo {
@@ -292,11 +294,11 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, sett
   }
   const checker = sessionChecker(options, threads, settings.maxSessions);
   for (const line of labels?.notes ?? []) io.stderr.write(`${line}\n`);
-  for (const i of labels?.issues ?? []) io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${i.message}\n`);
+  for (const i of labels?.issues ?? []) io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
   if (labels !== null && labels.skipped > labels.issues.length) io.stderr.write(`loopwatch: ${plural(labels.skipped - labels.issues.length, 'further labels line was', 'further labels lines were')} skipped\n`);
   const bar = settings.progress && !(settings.output === 'jsonl' && out === io.stdout) && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalBytes) : null;
   const { actions = null, kinds = null } = settings;
-  const doc = settings.output === 'json' ? new JsonDocumentWriter((t) => out.write(t)) : null;
+  const doc = settings.output === 'json' ? new JsonDocumentWriter((t) => out.write(t), shown.text) : null;
   const stop = new AbortController();
   const unlisten = io.onInterrupt?.(() => {
     stop.abort();
@@ -309,11 +311,15 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, sett
       onVerdict?.(v, call, index);
       reports.verdict(v, tally);
       if (settings.output !== 'jsonl' || (actions !== null && !actions.includes(v.action)) || (kinds !== null && !kinds.includes(v.kind))) return;
-      out.write(verdictLine(v, call, index) + '\n');
+      out.write(verdictLine(v, call, index, shown.text) + '\n');
     },
     issue: (i) => {
       bar?.clear();
-      io.stderr.write(`${i.file}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${shown.text(i.message)}\n`);
+      io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
+    },
+    note: (n) => {
+      bar?.clear();
+      io.stderr.write(`${terminalSafe(n.file)}${n.line > 0 ? `:${n.line}` : ''}: ${terminalSafe(shown.text(n.message))}\n`);
     },
     sessionDone: (r, tally) => {
       if (doc !== null && listed(r)) doc.session(r);
@@ -346,7 +352,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, sett
   if (doc !== null) doc.end(summary);
   else if (settings.output === 'summary' && !nothingRead) {
     const width = out.isTTY === true ? (out.columns ?? 80) : Infinity;
-    out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped }) + '\n');
+    out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped, shown: shown.text }) + '\n');
   }
   await reports.finish(summary, { totals, threads }, out);
   await target.close();
@@ -372,6 +378,7 @@ async function writeMetrics(file: string, summary: ScanSummary, cost: ScanCost, 
 export async function scanCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const settings = parseScanArgs(args, io.stdin.isTTY === true);
   detectionOptions(settings.preset, settings.config); // usage errors before any input is read
+  if (settings.metricsFile !== undefined) usablePeer(() => promClient('--metrics')); // an optional peer dependency
   const labels = await scanLabels(settings.paths, settings.labelsFile);
   const ignore = labels?.ignore ?? [];
   let read = 0;

@@ -11,6 +11,8 @@ import { BearerToken, isLoopback } from '../serve/bearer-token.js';
 import { DEFAULT_PORT, type ServeOptions } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { detectionOptions } from './detection-options.js';
+import { AGENTS } from '../hooks/agents.js';
+import { hookDetection } from '../hooks/hook-detection.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions } from '../serve/nats/nats-worker.js';
@@ -18,7 +20,8 @@ import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
 import { type FlagSpec, type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
 import { NATS_CONNECTION_SPEC, connectWaitMs, natsAuth } from './nats-flags.js';
 import type { CommandIo } from './scan-command.js';
-import { UsageError } from './usage-error.js';
+import { UsageError, peerAsUsage } from './usage-error.js';
+import { NATS_PEERS, importPeers } from '../peers/optional-peers.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
@@ -71,7 +74,8 @@ function heldSessions(options: LoopDetectorOptions, requested: number, given: bo
 export function serveSettings(args: readonly string[]): ServeSettings {
   const { values: v } = parseFlags(args, SERVE_FLAGS, false);
   const nats = stringOf(v, 'nats');
-  const detection = detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config'));
+  // the coding agents' edit tools change the workspace (a new edit after a block: a fresh start), as in `loopwatch hook`
+  const detection = hookDetection(detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')), Object.values(AGENTS));
   const engine = { ...detection, maxSessions: heldSessions(detection, integerFlag('--max-sessions', stringOf(v, 'max-sessions'), 100_000, 1, 10_000_000), v['max-sessions'] !== undefined) };
   const given = (names: readonly string[]): string | undefined => names.find((n) => v[n] !== undefined);
   if (nats === undefined) {
@@ -152,8 +156,10 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
   const shown = shownServers(options.servers);
   const redact = (text: string): string => redactConnection(text, options.servers, options.auth);
   const stopped = stopSignal();
-  // the NATS client is loaded only by a worker
-  const { NatsWorker } = await import('../serve/nats/nats-worker.js');
+  // the NATS client is loaded only by a worker (optional peer dependencies: missing, a usage error naming them)
+  const { NatsWorker } = await importPeers('--nats', NATS_PEERS, () => import('../serve/nats/nats-worker.js')).catch((e: unknown) => {
+    throw peerAsUsage(e);
+  });
   let worker: NatsWorkerType;
   try {
     worker = await NatsWorker.start({
@@ -194,6 +200,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   const stopped = stopSignal(); // listening before saying so: a caller may signal as soon as it reads the line
   const { restored, problems } = server.restoreReport;
   for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
+  if (server.metricsUnavailable !== null) io.stderr.write(`loopwatch serve: GET /metrics answers 501: ${server.metricsUnavailable.message.replace(/^loopwatch: /, '')}\n`);
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}\n`);
   const signal = await stopped;
   io.stderr.write(`loopwatch serve: ${signal}: finishing requests in flight\n`);

@@ -24,6 +24,7 @@ import { SnapshotError } from '../errors.js';
 import { hashString } from '../fingerprint/canonical-hash.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
+import { SNAPSHOT_VERSION } from '../snapshot/snapshot-format.js';
 import { type ProseStream, TsProseStream } from '../text/prose-stream.js';
 import { cutText } from '../text/shown-text.js';
 import { type RepeatedSentence, SENTENCE_WINDOW } from '../text/sentence-repeats.js';
@@ -295,12 +296,17 @@ export class ChantingDetector implements Detector {
     }
   }
 
-  /** Reads what save() wrote. */
-  load(r: ByteReader): void {
+  /**
+   * Reads what save() wrote, in snapshot format `version` (default: today's; before 8, no text was
+   * remembered: the next text is read whatever its round).
+   */
+  load(r: ByteReader, version = SNAPSHOT_VERSION): void {
     this.reset();
     this.call = r.i32();
-    this.textRound = r.f64();
-    this.lastTextHash = r.u32();
+    if (version >= 8) {
+      this.textRound = r.f64();
+      this.lastTextHash = r.u32();
+    }
     if (!r.bool()) return;
     if (this.s === null) this.start();
     this.stream.load(r);

@@ -2,8 +2,8 @@
  * Options of a {@link LoopEngine}: the detection options every session shares (those of a LoopDetector),
  * plus how many sessions may live at once and how long an idle one is kept.
  */
-import type { Meter } from '@opentelemetry/api';
 import { OptionTypeError } from '../errors.js';
+import type { MeterLike } from '../metrics/engine-metrics.js';
 import { describe, func, integer, knownKeys, record } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
@@ -47,11 +47,11 @@ export interface LoopEngineOptions extends Omit<LoopDetectorOptions, 'sessionId'
   /** The clock for idle times, in ms (tests pass their own). @default performance.now */
   readonly clock?: () => number;
   /**
-   * Where the engine's OpenTelemetry metrics go (docs/metrics.md): a Meter, `false` for none, or (by
+   * Where the engine's OpenTelemetry metrics go (docs/metrics.md): a Meter (`@opentelemetry/api`'s), `false` for none, or (by
    * default) the meter of the MeterProvider registered globally when the engine is made; with no provider
    * registered, nothing is measured.
    */
-  readonly meter?: Meter | false;
+  readonly meter?: MeterLike | false;
 }
 
 /** Engine options with defaults filled in and the detection options resolved once for every session. */
@@ -62,7 +62,7 @@ export interface ResolvedEngineOptions {
   readonly onEvict: ((session: EvictedSession) => void) | undefined;
   readonly onEvictError: ((error: Error, session: EvictedSessionInfo) => void) | undefined;
   readonly clock: () => number;
-  readonly meter: Meter | false | undefined;
+  readonly meter: MeterLike | false | undefined;
 }
 
 /** Engine option names beside the detection options. */
@@ -71,12 +71,12 @@ export const ENGINE_KEYS = ['maxSessions', 'idleTtlMs', 'onEvict', 'onEvictError
 /** Most sessions an engine may be asked to hold. */
 export const MAX_SESSIONS_LIMIT = 10_000_000;
 
-function resolveMeter(value: unknown): Meter | false | undefined {
+function resolveMeter(value: unknown): MeterLike | false | undefined {
   if (value === undefined || value === false) return value;
   if (typeof value !== 'object' || value === null || typeof (value as { createCounter?: unknown }).createCounter !== 'function') {
     throw new OptionTypeError('options.meter', `options.meter must be an OpenTelemetry Meter or false, received ${describe(value)}`);
   }
-  return value as Meter;
+  return value as MeterLike;
 }
 
 /** Validates engine options (errors name the option, the rule and the value). */

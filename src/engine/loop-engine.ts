@@ -299,6 +299,18 @@ export class LoopEngine {
     return this.session(checkId(sessionId, 'sessionId'), now, null).checkText(text);
   }
 
+  /**
+   * Gives a live session a fresh start (LoopDetector.freshStart: the user gave new instructions, or a
+   * person said so); false when it was not live (nothing is started).
+   */
+  freshStart(sessionId: string): boolean {
+    this.open();
+    const d = this.table.peek(sessionId);
+    if (d === undefined) return false;
+    d.freshStart();
+    return true;
+  }
+
   /** Ends a session and frees its state; false when it was not live. */
   end(sessionId: string): boolean {
     this.open();

@@ -5,7 +5,7 @@
  * session broken), each warning on an interactive session and each miss (a `step_limit` run never warned),
  * in either replay.
  */
-import type { TraceIssue } from '../formats/trace-record.js';
+import type { TraceIssue, TraceNote } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { type EvalTable, INTERACTIVE, type JudgedRun, evalTable } from './eval-row.js';
 import type { EvalSource } from './eval-source.js';
@@ -52,6 +52,8 @@ export interface EvalReport {
   readonly unmatchedLabels: number;
   /** Skipped inputs, lines and labels. */
   readonly issues: readonly TraceIssue[];
+  /** Parts of inputs passed over on purpose (copies of calls read elsewhere), said once each. */
+  readonly notes: readonly TraceNote[];
   readonly calls: number;
   readonly millis: { readonly onePhase: number; readonly twoPhase: number };
 }
@@ -101,6 +103,7 @@ export async function evaluate(source: EvalSource, options: LoopDetectorOptions 
     unlabelled: one.unlabelled,
     unmatchedLabels: labels.size - matched.size,
     issues: [...source.issues, ...source.labels.issues, ...one.issues],
+    notes: one.notes ?? [],
     calls: one.calls,
     millis: { onePhase: one.millis, twoPhase: two.millis },
   };

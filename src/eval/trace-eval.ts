@@ -8,7 +8,7 @@ import { sessionChecker } from '../cli/scan/session-checker.js';
 import { runScan } from '../cli/scan/scan-pipeline.js';
 import type { SessionTally } from '../cli/scan/session-tally.js';
 import { readInputBatches } from '../formats/read-inputs.js';
-import type { TraceIssue } from '../formats/trace-record.js';
+import type { TraceIssue, TraceNote } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import type { JudgedRun } from './eval-row.js';
 
@@ -21,6 +21,8 @@ export interface Replay {
   /** Runs no label names (session ids, in reading order). */
   readonly unlabelled: readonly string[];
   readonly issues: readonly TraceIssue[];
+  /** Parts of inputs passed over on purpose (one-phase replay only). */
+  readonly notes?: readonly TraceNote[];
   readonly calls: number;
   readonly millis: number;
 }
@@ -28,11 +30,12 @@ export interface Replay {
 /** Scans `inputs` with `options` (in this thread unless `workers` > 0) and judges each run. */
 export async function replayOnePhase(inputs: readonly string[], options: LoopDetectorOptions, judge: RunJudge, workers = 0): Promise<Replay> {
   const issues: TraceIssue[] = [];
+  const notes: TraceNote[] = [];
   const checker = sessionChecker(options, workers, 100_000);
   const tallies: SessionTally[] = [];
   let totals;
   try {
-    const sink = { verdict: () => undefined, issue: (i: TraceIssue) => issues.push(i), sessionDone: (_r: unknown, t: SessionTally) => tallies.push(t) };
+    const sink = { verdict: () => undefined, issue: (i: TraceIssue) => issues.push(i), note: (n: TraceNote) => notes.push(n), sessionDone: (_r: unknown, t: SessionTally) => tallies.push(t) };
     totals = await runScan(readInputBatches(inputs), checker, { minAction: 'warn', maxLive: 100_000, batchSize: 1024 }, sink);
   } finally {
     await checker.close();
@@ -57,5 +60,5 @@ export async function replayOnePhase(inputs: readonly string[], options: LoopDet
       saved: t.wastedCalls,
     });
   }
-  return { runs, unlabelled, issues, calls: totals.events, millis: totals.millis };
+  return { runs, unlabelled, issues, notes, calls: totals.events, millis: totals.millis };
 }

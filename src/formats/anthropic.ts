@@ -3,8 +3,8 @@
  * uses too) answered by `tool_result` blocks (`{tool_use_id, content, is_error?}`, content a string or text
  * blocks). `is_error: true` makes a known failure (`event.error` is the result text, or `true` when it has
  * none); a result without it is a known success. Calls without a result say nothing (`unknown`). The text
- * blocks of the assistant message go into the `text` of each of its calls; `round` is the assistant
- * message's position among them.
+ * blocks of the assistant message are said once: they go into the `text` of its first call, not of each
+ * of its parallel calls; `round` is the assistant message's position among them.
  */
 import { describe } from '../options/checks.js';
 import { nonEmpty, openConversation, partIssue } from './conversation-record.js';
@@ -41,14 +41,17 @@ export function* readAnthropic(unit: RecordUnit): Generator<TraceItem> {
     const assistant = m.role === 'assistant';
     const r = assistant ? round++ : -1;
     if (!Array.isArray(m.content)) continue;
-    const text = assistant ? assistantText(m.content) : undefined;
+    let text = assistant ? assistantText(m.content) : undefined; // said once: the message's first call carries it
     for (let j = 0; j < m.content.length; j++) {
       const b: unknown = m.content[j];
       if (!isRecord(b) || typeof b.type !== 'string') continue;
       if (assistant && CALL_BLOCKS.has(b.type)) {
         const name = nonEmpty(b.name);
         if (name === undefined) yield partIssue(unit, 'message', i, `block ${j} (${b.type}) has no name (received ${describe(b.name)})`);
-        else calls.call(typeof b.id === 'string' ? b.id : undefined, { tool: name, args: b.input, text, round: r });
+        else {
+          calls.call(typeof b.id === 'string' ? b.id : undefined, { tool: name, args: b.input, text, round: r });
+          text = undefined;
+        }
       } else if (isResultBlock(b.type)) {
         if (typeof b.tool_use_id !== 'string') {
           yield partIssue(unit, 'message', i, `block ${j} (${b.type}) has no string "tool_use_id" (received ${describe(b.tool_use_id)})`);

@@ -17,6 +17,26 @@
  */
 import { describe } from '../options/checks.js';
 
+/** Agents of Claude Code that copy their parent's conversation (`agentId` prefix -> what they are). */
+const PARENT_COPIES: readonly (readonly [string, string])[] = [
+  ['acompact-', 'a compaction'],
+  ['aside_question-', 'a side question'],
+];
+
+/**
+ * What line `v` is when it belongs to an agent that copies its parent session's conversation, else null.
+ * Claude Code 2.1 writes a compaction (`subagents/agent-acompact-*.jsonl`) and a side question asked while
+ * the agent works (`agent-aside_question-*.jsonl`) as sidechains that start from the parent's whole
+ * conversation: every `tool_use` of the parent again, with its id, and none of their own. They are no new
+ * work; read as subagents they would repeat the parent's calls.
+ */
+export function parentCopy(v: Readonly<Record<string, unknown>>): { readonly agent: string; readonly what: string } | null {
+  const agent = v.agentId;
+  if (v.isSidechain !== true || typeof agent !== 'string') return null;
+  for (const [prefix, what] of PARENT_COPIES) if (agent.startsWith(prefix)) return { agent, what };
+  return null;
+}
+
 /** Sidechain lines whose root is remembered at most. */
 export const MAX_SIDECHAIN_LINES = 65_536;
 

@@ -11,13 +11,17 @@
  * (claude-code-sessions.ts), so a subagent's calls never interleave with its parent's or another
  * subagent's. A tool_use id is read once per transcript (call-ids.ts): the history of a resumed session
  * written again (new uuids, the same ids) is passed over, its results too, and a result is paired with its
- * call by id whichever chain its line is on. `is_error: true` makes a known failure, a result without it a
+ * call by id whichever chain its line is on. A compaction or side-question agent (a copy of its parent's
+ * conversation, its calls again) is passed over with one note (claude-code-sessions.ts `parentCopy`). `is_error: true` makes a known failure, a result without it a
  * known success; a call without result says nothing (`unknown`). The text blocks of an assistant message
- * go into the `text` of its calls; `round` is the message's position among the session's assistant messages.
+ * are said once, so they go into the `text` of its first call (with text blocks written after that call;
+ * not the `(no content)` placeholder some versions write for an empty block), never into each of its
+ * parallel calls; `round` is the message's position among the session's assistant messages.
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
-import { ClaudeCodeSessions } from './claude-code-sessions.js';
+import { ClaudeCodeSessions, parentCopy } from './claude-code-sessions.js';
+import { EARLY_RESULT_LINES, EarlyResults } from './early-results.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type HeldCall, failure } from './held-calls.js';
 import { contentText, isRecord } from './json-value.js';
@@ -26,12 +30,22 @@ import { type TraceItem, issue } from './trace-record.js';
 
 const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
+/** Agents that copy their parent (compactions, side questions) an input names at most; past that, each further line of one says so again. */
+const MAX_COPIES_NAMED = 1024;
+
+/**
+ * The text Claude Code writes in place of an empty text block (1.0.31, 2.0.29 to 2.0.31): no narration, so
+ * not a call's text (read as text, a session's 12 empty turns were "(no content)" said 12 times).
+ */
+export const NO_CONTENT = '(no content)';
+
 /** A session's calls and the assistant message being read. */
 interface Transcript {
   readonly calls: HeldCalls;
   round: number;
   messageId: unknown;
-  messageCalls: HeldCall[];
+  /** The message's first call: its text is said once, by this call. */
+  messageFirst: HeldCall | null;
   messageText: string[];
 }
 
@@ -40,31 +54,38 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
   const sessions = new Map<string, Transcript>();
   const lines = new ClaudeCodeSessions(input.name);
   const ids = new CallIds<HeldCalls>();
+  const early = new EarlyResults();
+  let callsRead = 0;
+  /** Agents passed over as copies of their parent (said once each), at most MAX_COPIES_NAMED remembered. */
+  const copies = new Set<string>();
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
   function* assistant(t: Transcript, unit: RecordUnit, message: Record<string, unknown>, content: readonly unknown[]): Generator<TraceItem> {
     if (message.id === undefined || message.id !== t.messageId) {
       t.round++;
       t.messageId = message.id;
-      t.messageCalls = [];
+      t.messageFirst = null;
       t.messageText = [];
     }
     for (let j = 0; j < content.length; j++) {
       const b: unknown = content[j];
       if (!isRecord(b)) continue;
-      if (b.type === 'text' && typeof b.text === 'string' && b.text !== '') {
+      if (b.type === 'text' && typeof b.text === 'string' && b.text !== '' && b.text !== NO_CONTENT) {
         t.messageText.push(b.text);
-        const text = t.messageText.join('\n');
-        for (const c of t.messageCalls) c.text = text;
+        if (t.messageFirst !== null) t.messageFirst.text = t.messageText.join('\n'); // said after its first call: still the message's
       } else if (typeof b.type === 'string' && CALL_BLOCKS.has(b.type)) {
         if (typeof b.name !== 'string' || b.name === '') {
           yield bad(unit, `block ${j} (${b.type}) has no name (received ${describe(b.name)})`);
           continue;
         }
-        const text = t.messageText.length === 0 ? undefined : t.messageText.join('\n');
+        const text = t.messageText.length === 0 || t.messageFirst !== null ? undefined : t.messageText.join('\n');
         const id = typeof b.id === 'string' ? b.id : undefined;
         if (id !== undefined && !ids.call(id, t.calls)) continue; // a replayed history's call, read before
-        t.messageCalls.push(t.calls.hold(id, { tool: b.name, args: b.input, text, round: t.round, file: unit.file, line: unit.line }));
+        const outcome = id === undefined ? undefined : early.take(id); // its result was written first
+        if (outcome !== undefined) ids.result(id!);
+        callsRead++;
+        const held = t.calls.hold(id, { tool: b.name, args: b.input, text, round: t.round, file: unit.file, line: unit.line }, outcome ?? null);
+        t.messageFirst ??= held;
       }
     }
   }
@@ -81,17 +102,32 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       if (met.kind === 'replay') continue; // a replayed history's result: its call has its first one
       const result = contentText(b.content);
       const outcome = b.is_error === true ? failure(result) : { result, errorInfo: b.type === 'tool_result' || b.is_error === false ? ('absent' as const) : ('unknown' as const) };
-      const holder = met.kind === 'first' ? met.holder : t.calls;
-      if (met.kind === 'unknown' || !holder.settle(b.tool_use_id, outcome)) {
-        yield issue('unpaired-result', unit.file, unit.line, `result for call id ${JSON.stringify(b.tool_use_id)} has no call waiting in session ${JSON.stringify(holder.session)}; skipped`);
+      const id = JSON.stringify(b.tool_use_id);
+      if (met.kind === 'unknown') {
+        // its call may be on the next lines (Claude Code 2.1.88+ writes some results first)
+        const where = callsRead === 0 ? `: the input begins after its call (a session continued from an earlier file)` : ` within ${EARLY_RESULT_LINES} lines after it`;
+        yield* early.hold(b.tool_use_id, outcome, unit.file, unit.line, `result for call id ${id} has no call in session ${JSON.stringify(t.calls.session)}${where}; skipped`);
+        continue;
+      }
+      const holder = met.holder;
+      if (!holder.settle(b.tool_use_id, outcome)) {
+        yield issue('unpaired-result', unit.file, unit.line, `result for call id ${id} has no call waiting in session ${JSON.stringify(holder.session)}; skipped`);
       } else if (holder !== t.calls) yield* holder.release(); // its call is in another chain's session
     }
   }
 
   return {
     *record(unit: RecordUnit): Generator<TraceItem> {
+      if (early.size > 0) yield* early.tick();
       const v = unit.value;
       if (!isRecord(v)) return yield bad(unit, `expected a transcript line (an object with a "type"), received ${describe(v)}`);
+      const copy = parentCopy(v);
+      if (copy !== null) {
+        if (copies.has(copy.agent)) return;
+        if (copies.size < MAX_COPIES_NAMED) copies.add(copy.agent);
+        const parent = typeof v.sessionId === 'string' ? ` of session ${JSON.stringify(v.sessionId)}` : '';
+        return yield { kind: 'note', file: unit.file, line: unit.line, message: `passed over: agent ${JSON.stringify(copy.agent)} is ${copy.what}${parent}, a copy of its conversation that repeats its calls` };
+      }
       const isCall = v.type === 'assistant' || v.type === 'user';
       if (!isCall && v.isSidechain !== true) return;
       const session = lines.of(v); // every sidechain line: its chain leads to its root
@@ -102,13 +138,14 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       if (!Array.isArray(message.content)) return; // a prompt typed as plain text
       let t = sessions.get(session);
       if (t === undefined) {
-        t = { calls: new HeldCalls(session), round: -1, messageId: undefined, messageCalls: [], messageText: [] };
+        t = { calls: new HeldCalls(session), round: -1, messageId: undefined, messageFirst: null, messageText: [] };
         sessions.set(session, t);
       }
       yield* v.type === 'assistant' ? assistant(t, unit, message, message.content) : user(t, unit, message.content);
       yield* t.calls.release();
     },
     *finish(): Generator<TraceItem> {
+      yield* early.flush();
       for (const t of sessions.values()) {
         yield* t.calls.releaseAll();
         yield { kind: 'end', session: t.calls.session, file: input.file };

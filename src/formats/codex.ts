@@ -10,10 +10,10 @@
  * `{id, timestamp, instructions}`, then bare items and `{record_type: "state"}` lines) read the same.
  *
  * A turn is the run of assistant items (messages, reasoning, calls) between tool outputs or user messages:
- * its calls share the text of its assistant messages and its `round` (0-based). One session per input,
- * named by the first `session_meta`: a resumed or forked session's rollout carries the parent's
- * `session_meta` and calls again, with their `call_id`s, and a call id is read once (call-ids.ts), its
- * replayed call and output passed over.
+ * its calls share its `round` (0-based), and the text of its assistant messages, said once, is the text of
+ * its first call. One session per input, named by the first `session_meta`: a resumed or forked session's
+ * rollout carries the parent's `session_meta` and calls again, with their `call_id`s, and a call id is read
+ * once (call-ids.ts), its replayed call and output passed over.
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
@@ -56,7 +56,7 @@ export function createCodexReader(input: InputName): FormatReader {
       if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${type} has no name (received ${describe(tool)})`);
       const args = type === 'function_call' ? parseArguments(it.arguments) : type === 'custom_tool_call' ? it.input : it.action;
       const id = typeof it.call_id === 'string' ? it.call_id : typeof it.id === 'string' ? it.id : undefined;
-      const text = turnText.length === 0 ? undefined : turnText.join('\n');
+      const text = turnText.length === 0 || turn.length > 0 ? undefined : turnText.join('\n'); // said once: the turn's first call
       const noOutput = type === 'web_search_call' ? { result: undefined, errorInfo: 'unknown' as const } : null;
       if (noOutput === null && id !== undefined && !ids.call(id, true)) return; // the parent's call, replayed
       turn.push(held().hold(noOutput === null ? id : undefined, { tool, args, text, round, ...at }, noOutput));
@@ -79,7 +79,7 @@ export function createCodexReader(input: InputName): FormatReader {
       const t = contentText(it.content);
       if (typeof t !== 'string' || t === '') return;
       turnText.push(t);
-      for (const c of turn) c.text = turnText.join('\n');
+      if (turn[0] !== undefined) turn[0].text = turnText.join('\n');
     }
   }
 

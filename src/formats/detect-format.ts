@@ -28,6 +28,7 @@ export const FORMAT_TITLES: Readonly<Record<FormatName, string>> = {
   otel: 'OpenTelemetry spans (OTLP/JSON)',
   hooks: 'hook payloads',
   openhands: 'OpenHands events',
+  'gemini-cli': 'Gemini CLI chats',
 };
 
 /** The formats by title, for an input none of them fits: "a, b, ... or z". */
@@ -42,9 +43,20 @@ const RESPONSES_ITEMS = new Set(['function_call', 'function_call_output', 'custo
 const RESPONSES_PARTS = new Set(['output_text', 'input_text', 'refusal']);
 const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
 
+/** Whether `m` is a Gemini API content with a mark of one: a `model` turn, or a function call or response among its parts. */
+function isGeminiContent(m: Readonly<Record<string, unknown>>): boolean {
+  return Array.isArray(m.parts) && (m.role === 'model' || m.parts.some((p) => isRecord(p) && (isRecord(p.functionCall) || isRecord(p.functionResponse))));
+}
+
+/** Whether `m` is an entry of Gemini CLI's `logs.json` (the prompts typed): `{sessionId, messageId, type, message, timestamp}`. */
+export function isGeminiLogEntry(m: unknown): boolean {
+  return isRecord(m) && typeof m.sessionId === 'string' && typeof m.messageId === 'number' && typeof m.message === 'string';
+}
+
 /** The format a message or item says it is in, if it carries a mark of one. */
 function markOf(m: unknown): FormatName | null {
   if (!isRecord(m)) return null;
+  if (m.type === 'gemini' || isGeminiContent(m) || isGeminiLogEntry(m)) return 'gemini-cli';
   if (Array.isArray(m.tool_calls) || m.role === 'tool' || m.role === 'function' || isRecord(m.function_call)) return 'openai-chat';
   if (typeof m.type === 'string' && RESPONSES_ITEMS.has(m.type)) return 'openai-responses';
   if (Array.isArray(m.content)) {
@@ -88,9 +100,20 @@ export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (!isRecord(value)) return null;
   if (Array.isArray(value.trajectory)) return { format: 'swe-agent', decisive: true };
   if (typeof value.tool === 'string') return { format: 'events', decisive: true };
+  if (isGeminiChat(value)) return { format: 'gemini-cli', decisive: true };
   if (Array.isArray(value.messages)) return fromParts(value.messages, value.system !== undefined ? 'anthropic' : 'openai-chat');
   if (Array.isArray(value.items) || Array.isArray(value.input) || Array.isArray(value.output)) return { format: 'openai-responses', decisive: true };
   return streamedFormat(value);
+}
+
+/**
+ * Whether `value` is a Gemini CLI chat or a line of one: `sessionId` and `projectHash` (the document, or the
+ * first line of a JSON Lines chat), a `gemini` message, or a checkpoint `{history}` of contents.
+ */
+function isGeminiChat(value: Readonly<Record<string, unknown>>): boolean {
+  if (typeof value.sessionId === 'string' && typeof value.projectHash === 'string') return true;
+  if (value.type === 'gemini' && typeof value.id === 'string') return true;
+  return Array.isArray(value.history) && value.history.some((c) => isRecord(c) && isGeminiContent(c));
 }
 
 /** Whether `e` is an OpenHands event: an action or observation with its source. */

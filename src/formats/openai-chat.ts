@@ -2,8 +2,9 @@
  * OpenAI Chat Completions conversations: assistant messages with `tool_calls`
  * (`{id, type: 'function', function: {name, arguments}}`, or `custom: {name, input}`), `tool` messages
  * answering them by `tool_call_id`, and the legacy `function_call` / `function` messages (paired by name).
- * `arguments` are parsed when they are JSON and kept as text otherwise; the assistant message's text goes
- * into the `text` of each of its calls; `round` is the assistant message's position among them.
+ * `arguments` are parsed when they are JSON and kept as text otherwise; the assistant message's text is
+ * said once: it goes into the `text` of its first call, not of each of its parallel calls; `round` is the
+ * assistant message's position among them.
  * The format never says whether a call failed: `errorInfo` is `unknown`.
  */
 import { describe } from '../options/checks.js';
@@ -32,7 +33,7 @@ export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
     if (m.role === 'assistant') {
       const r = round++;
       const t = contentText(m.content);
-      const text = nonEmpty(t);
+      let text = nonEmpty(t); // said once: the message's first call carries it
       if (Array.isArray(m.tool_calls)) {
         for (let j = 0; j < m.tool_calls.length; j++) {
           const tc: unknown = m.tool_calls[j];
@@ -44,6 +45,7 @@ export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
           }
           const args = fn === tc.function ? parseArguments(fn.arguments) : fn.input;
           calls.call(typeof tc.id === 'string' ? tc.id : undefined, { tool: name, args, text, round: r });
+          text = undefined;
         }
       } else if (m.tool_calls !== undefined && m.tool_calls !== null) {
         yield partIssue(unit, 'message', i, `"tool_calls" must be an array, received ${describe(m.tool_calls)}`);

@@ -2,8 +2,9 @@
  * OpenAI Responses API items: `function_call` (`{call_id, name, arguments}`) and `custom_tool_call`
  * (`{call_id, name, input}`) answered by `*_output` items of the same `call_id`; assistant `message` items'
  * `output_text` is the turn's text. A turn is the run of assistant items (messages, reasoning, calls)
- * between tool outputs or user messages: its calls share its text and its `round` (0-based). Reasoning
- * items are otherwise ignored, as are built-in tool items (web search, file search, ...).
+ * between tool outputs or user messages: its calls share its `round` (0-based), and its text, said once, is
+ * the text of its first call. Reasoning items are otherwise ignored, as are built-in tool items (web
+ * search, file search, ...).
  * The format never says whether a call failed: `errorInfo` is `unknown`.
  */
 import { describe } from '../options/checks.js';
@@ -28,7 +29,7 @@ export function* readOpenAiResponses(unit: RecordUnit): Generator<TraceItem> {
   let turnText: string[] = [];
   const closeTurn = (): void => {
     const text = turnText.length === 0 ? undefined : turnText.join('\n');
-    for (const p of turnCalls) calls.setText(p, text);
+    if (turnCalls[0] !== undefined) calls.setText(turnCalls[0], text); // said once: the turn's first call carries it
     turnCalls = [];
     turnText = [];
     inTurn = false;

@@ -1,18 +1,20 @@
 /**
  * Reads one input through: bytes (gunzipped when they are gzip), layout, records, format (forced, or
  * detected from the first record that tells), and the format's reader. An input whose first record fits no
- * format is skipped with an `unknown-format` issue; other inputs carry on. Once detected, a record plainly
- * in another format is a `bad-record` issue rather than being misread. Every input read ends with an
- * `input-end` item.
+ * format is skipped with an `unknown-format` issue, and so is one read by a guess only (every record could
+ * be several formats: a conversation without tool calls) that gave no call; other inputs carry on. Once
+ * detected, a record plainly in another format is a `bad-record` issue rather than being misread. Every
+ * input read ends with an `input-end` item.
  */
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
 import { createClaudeCodeReader } from './claude-code.js';
 import { createCodexReader } from './codex.js';
 import { PEEK_BYTES, inputBytes, peekBytes } from './byte-source.js';
-import { KNOWN_FORMATS, detectFormat } from './detect-format.js';
+import { FORMAT_TITLES, KNOWN_FORMATS, detectFormat } from './detect-format.js';
 import { detectLayout } from './detect-layout.js';
 import { createEventsReader } from './events.js';
+import { createGeminiCliReader } from './gemini-cli.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { createHookPayloadsReader } from './hook-payloads.js';
 import { isRecord } from './json-value.js';
@@ -60,6 +62,8 @@ export function createReader(format: FormatName, input: InputName): FormatReader
       return createHookPayloadsReader(input);
     case 'openhands':
       return createOpenHandsReader(input);
+    case 'gemini-cli':
+      return createGeminiCliReader(input);
   }
 }
 
@@ -115,6 +119,7 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
   let current = options.format;
   let decided = options.format !== undefined;
   let skipped = 0;
+  let calls = 0;
   const records = isParts(source) ? source.map((part) => recordsOf(part, part, options)) : [recordsOf(source, file, options)];
   for (const batches of records) {
     for await (const units of batches) {
@@ -143,13 +148,19 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
           out.push(issue('bad-record', unit.file, unit.line, `record is in the ${guess.format} format, but the input was found to be ${current}; skipped`));
           continue;
         }
-        for (const item of reader!.record(unit)) out.push(item);
+        for (const item of reader!.record(unit)) {
+          if (item.kind === 'call') calls++;
+          out.push(item);
+        }
       }
       if (out.length > 0) yield out;
     }
   }
   if (reader !== null) {
     const rest = [...reader.finish()];
+    calls += rest.filter((i) => i.kind === 'call').length;
+    // read by a guess only (no record carried a mark of the format) and nothing found: say so, not vanish
+    if (!decided && calls === 0 && current !== undefined) rest.push(issue('unknown-format', file, 0, `no record carried a mark of a known format (a tool call, a result, a line type) and reading it as ${FORMAT_TITLES[current]} found no call; input skipped`));
     if (rest.length > 0) yield rest;
   }
 }

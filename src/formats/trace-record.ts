@@ -5,7 +5,7 @@
 import type { ToolEvent } from '../types.js';
 
 /** The trace formats the readers know, in the order detection tries them. */
-export const FORMAT_NAMES = ['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks', 'openhands'] as const;
+export const FORMAT_NAMES = ['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks', 'openhands', 'gemini-cli'] as const;
 
 /** One of {@link FORMAT_NAMES}. */
 export type FormatName = (typeof FORMAT_NAMES)[number];
@@ -89,8 +89,23 @@ export interface TraceIssue {
   readonly message: string;
 }
 
+/**
+ * A part of an input read on purpose as no calls, said once so that it does not vanish silently; not a
+ * skip (it does not make a scan exit 2). Claude Code's compaction and side-question transcripts, which
+ * repeat the calls of their parent session, are passed over with one.
+ */
+export interface TraceNote {
+  readonly kind: 'note';
+  /** The input. */
+  readonly file: string;
+  /** 1-based line of the first record concerned; 0 for the whole input. */
+  readonly line: number;
+  /** What was passed over, and why. */
+  readonly message: string;
+}
+
 /** Anything a trace reader yields. */
-export type TraceItem = TraceCall | TraceEnd | TraceInputEnd | TraceIssue;
+export type TraceItem = TraceCall | TraceEnd | TraceInputEnd | TraceIssue | TraceNote;
 
 /** The name standard input goes by in items. */
 export const STDIN_NAME = '<stdin>';

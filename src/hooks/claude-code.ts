@@ -1,6 +1,7 @@
 /**
  * Claude Code (and the Claude Agent SDK, which runs the same hooks): PreToolUse before a call,
- * PostToolUse after it succeeded, PostToolUseFailure after it failed (`error`, `is_interrupt`), SessionEnd.
+ * PostToolUse after it succeeded, PostToolUseFailure after it failed (`error`, `is_interrupt`),
+ * UserPromptSubmit (a new prompt: the session's fresh start), SessionEnd.
  *
  * Output (https://code.claude.com/docs/en/hooks), by decision:
  * - allow: nothing (Claude's own permission rules apply: a hook's `permissionDecision: "allow"` would
@@ -10,9 +11,12 @@
  * - deny: `permissionDecision: "deny"`, the reason shown to Claude instead of a result;
  * - stop: `continue: false` with `stopReason` (Claude stops; the user sees the reason), and the deny;
  * - after the call (warn): `additionalContext` on PostToolUse / PostToolUseFailure.
+ *
+ * Claude Code reads PreToolUse's `additionalContext` from 2.1.9 on; before, a warning is given after the
+ * call instead (agent-versions.ts), and an ask carries its reason alone.
  */
 import type { LiveDecision } from '../live/live-call.js';
-import { type HookAgent, type HookCall, type HookPhase, hookJson } from './hook-agent.js';
+import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
 
 /** Bash's `description` is the model's free text about the command: two runs of one command differ in it. */
@@ -20,7 +24,7 @@ const VOLATILE_INPUT = ['description'];
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
   const session = sessionOf(p);
-  if (phase === 'end') return { agent: 'claude-code', eventName, phase, session, call: { tool: 'SessionEnd' } };
+  if (phase === 'end' || phase === 'prompt') return { agent: 'claude-code', eventName, phase, session, call: { tool: eventName } };
   const tool = toolOf(p);
   const id = callIdOf(p);
   const args = inputOf(p, tool === 'Bash' ? VOLATILE_INPUT : []);
@@ -33,20 +37,25 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   return { agent: 'claude-code', eventName, phase, session, call: { ...base, result: capValue(p.tool_response) } };
 }
 
-function reply(c: HookCall, d: LiveDecision): string {
+function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
   const m = d.message ?? '';
-  if (c.phase === 'record') return d.action === 'warn' ? hookJson({ hookSpecificOutput: { hookEventName: c.eventName, additionalContext: m } }) : '';
+  if (c.phase === 'record') {
+    const context = afterCallContext(d, ctx);
+    return hookJson(context === '' ? {} : { hookSpecificOutput: { hookEventName: c.eventName, additionalContext: context } }, ctx);
+  }
   switch (d.action) {
     case 'allow':
-      return '';
+      return hookJson({}, ctx);
     case 'warn':
-      return hookJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: m } });
-    case 'ask':
-      return hookJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: m, additionalContext: m } });
+      return hookJson(ctx.warnsBefore ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: m } } : {}, ctx);
+    case 'ask': {
+      const ask = { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: m };
+      return hookJson({ hookSpecificOutput: ctx.warnsBefore ? { ...ask, additionalContext: m } : ask }, ctx);
+    }
     case 'deny':
-      return hookJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m } });
+      return hookJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m } }, ctx);
     case 'stop':
-      return hookJson({ continue: false, stopReason: m, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m } });
+      return hookJson({ continue: false, stopReason: m, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m } }, ctx);
   }
 }
 
@@ -54,7 +63,8 @@ function reply(c: HookCall, d: LiveDecision): string {
 export const CLAUDE_CODE: HookAgent = {
   name: 'claude-code',
   title: 'Claude Code',
-  events: { propose: ['PreToolUse'], record: ['PostToolUse', 'PostToolUseFailure'], end: ['SessionEnd'] },
+  events: { propose: ['PreToolUse'], record: ['PostToolUse', 'PostToolUseFailure'], prompt: ['UserPromptSubmit'], end: ['SessionEnd'] },
+  editTools: ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
   decode,
   reply,
 };

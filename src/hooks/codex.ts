@@ -1,7 +1,7 @@
 /**
  * Codex CLI: PreToolUse before a call, PostToolUse after it ran (success or failure alike: the failure is
- * read from `tool_response`, see outcomeOf), for Bash, apply_patch and MCP tools. Payloads carry `turn_id` and `model`,
- * which Claude Code's do not.
+ * read from `tool_response`, see outcomeOf), for Bash, apply_patch and MCP tools; UserPromptSubmit (a new
+ * prompt: the session's fresh start). Payloads carry `turn_id` and `model`, which Claude Code's do not.
  *
  * Codex parses hook output strictly (codex-rs/hooks output_parser.rs): an unknown field, a
  * `permissionDecision` of "allow" (without `updatedInput`) or "ask", or `continue: false` on PreToolUse
@@ -12,9 +12,13 @@
  * - deny: `permissionDecision: "deny"` with the reason, which the model reads;
  * - stop: the deny (PreToolUse cannot stop a Codex run), `systemMessage` telling the user to stop it;
  * - after the call (warn): `additionalContext` on PostToolUse.
+ *
+ * Codex before 0.129 refuses PreToolUse's `additionalContext` (the hook counts as failed, the warning is
+ * lost): for those versions (agent-versions.ts) a warning is given after the call instead, and an ask is
+ * told to the user alone.
  */
 import type { LiveDecision } from '../live/live-call.js';
-import { type HookAgent, type HookCall, type HookPhase, hookJson } from './hook-agent.js';
+import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { codexOutcome } from '../formats/codex-output.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
 
@@ -41,7 +45,7 @@ function outcomeOf(r: unknown): { readonly error: string } | { readonly result: 
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
   const session = sessionOf(p);
-  if (phase === 'end') return { agent: 'codex', eventName, phase, session, call: { tool: eventName } };
+  if (phase === 'end' || phase === 'prompt') return { agent: 'codex', eventName, phase, session, call: { tool: eventName } };
   const tool = toolOf(p);
   const id = callIdOf(p);
   const base = { tool, args: inputOf(p), ...(id === undefined ? {} : { id }) };
@@ -49,23 +53,29 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   return { agent: 'codex', eventName, phase, session, call: { ...base, ...outcomeOf(capValue(p.tool_response)) } };
 }
 
-function reply(c: HookCall, d: LiveDecision): string {
+function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
   const m = d.message ?? '';
-  if (c.phase === 'record') return d.action === 'warn' ? hookJson({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: m } }) : '';
+  if (c.phase === 'record') {
+    const context = afterCallContext(d, ctx);
+    return hookJson(context === '' ? {} : { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: context } }, ctx);
+  }
   switch (d.action) {
     case 'allow':
-      return '';
+      return hookJson({}, ctx);
     case 'warn':
-      return hookJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: m } });
+      return hookJson(ctx.warnsBefore ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: m } } : {}, ctx);
     case 'ask':
-      return hookJson({ systemMessage: m, hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: m } });
+      return hookJson(ctx.warnsBefore ? { systemMessage: m, hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: m } } : { systemMessage: m }, ctx);
     case 'deny':
-      return hookJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m } });
+      return hookJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m } }, ctx);
     case 'stop':
-      return hookJson({
-        systemMessage: `loopwatch: this run keeps looping after its calls were blocked; stop it. ${m}`,
-        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m },
-      });
+      return hookJson(
+        {
+          systemMessage: `loopwatch: this run keeps looping after its calls were blocked; stop it. ${m}`,
+          hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m },
+        },
+        ctx,
+      );
   }
 }
 
@@ -73,7 +83,8 @@ function reply(c: HookCall, d: LiveDecision): string {
 export const CODEX: HookAgent = {
   name: 'codex',
   title: 'Codex CLI',
-  events: { propose: ['PreToolUse'], record: ['PostToolUse'], end: [] },
+  events: { propose: ['PreToolUse'], record: ['PostToolUse'], prompt: ['UserPromptSubmit'], end: [] },
+  editTools: ['apply_patch'],
   decode,
   reply,
 };

@@ -1,6 +1,7 @@
 /**
  * Gemini CLI: BeforeTool before a call, AfterTool after it ran (`tool_response`: `llmContent`,
- * `returnDisplay`, and `error` when it failed), SessionEnd. Payloads have no call id, so a call's id is its
+ * `returnDisplay`, and `error` when it failed), BeforeAgent (a new prompt: the session's fresh start),
+ * SessionEnd. Payloads have no call id, so a call's id is its
  * canonical signature: a record pairs with the proposal of the same call, even when calls run in parallel.
  *
  * Output (gemini-cli docs/hooks/reference.md, packages/core/src/hooks/types.ts), by decision:
@@ -13,7 +14,7 @@
  */
 import { callSignature } from '../fingerprint/signature.js';
 import type { LiveDecision } from '../live/live-call.js';
-import { type HookAgent, type HookCall, type HookPhase, hookJson } from './hook-agent.js';
+import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
 
 /** run_shell_command's `description` is the model's free text about the command. */
@@ -29,7 +30,7 @@ function errorOf(r: Record<string, unknown>): string | undefined {
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
   const session = sessionOf(p);
-  if (phase === 'end') return { agent: 'gemini', eventName, phase, session, call: { tool: 'SessionEnd' } };
+  if (phase === 'end' || phase === 'prompt') return { agent: 'gemini', eventName, phase, session, call: { tool: eventName } };
   const tool = toolOf(p);
   const args = inputOf(p, tool === 'run_shell_command' ? VOLATILE_INPUT : []);
   const base = { tool, args, id: `sig:${callSignature(tool, args)}` };
@@ -40,24 +41,24 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   return { agent: 'gemini', eventName, phase, session, call: error === undefined ? { ...base, result: o.llmContent ?? o.returnDisplay } : { ...base, error } };
 }
 
-function reply(c: HookCall, d: LiveDecision): string {
+function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
   const m = d.message ?? '';
   if (c.phase === 'record') {
     // the proposal's warning reached only the user: the model reads the verdict here, after the result
-    const context = d.action === 'warn' ? m : (d.verdict?.message ?? '');
-    return context === '' ? '' : hookJson({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: context } });
+    const context = afterCallContext(d, { ...ctx, warnsBefore: false });
+    return hookJson(context === '' ? {} : { hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: context } }, ctx);
   }
   switch (d.action) {
     case 'allow':
-      return '';
+      return hookJson({}, ctx);
     case 'warn':
-      return hookJson({ systemMessage: m });
+      return hookJson({ systemMessage: m }, ctx);
     case 'ask':
-      return hookJson({ decision: 'ask', systemMessage: m });
+      return hookJson({ decision: 'ask', systemMessage: m }, ctx);
     case 'deny':
-      return hookJson({ decision: 'deny', reason: m });
+      return hookJson({ decision: 'deny', reason: m }, ctx);
     case 'stop':
-      return hookJson({ continue: false, stopReason: m, decision: 'deny', reason: m });
+      return hookJson({ continue: false, stopReason: m, decision: 'deny', reason: m }, ctx);
   }
 }
 
@@ -65,7 +66,8 @@ function reply(c: HookCall, d: LiveDecision): string {
 export const GEMINI: HookAgent = {
   name: 'gemini',
   title: 'Gemini CLI',
-  events: { propose: ['BeforeTool'], record: ['AfterTool'], end: ['SessionEnd'] },
+  events: { propose: ['BeforeTool'], record: ['AfterTool'], prompt: ['BeforeAgent'], end: ['SessionEnd'] },
+  editTools: ['write_file', 'replace'],
   decode,
   reply,
 };

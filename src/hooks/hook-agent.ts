@@ -11,8 +11,11 @@ export type AgentName = 'claude-code' | 'codex' | 'gemini';
 /** Every agent name, in the order help texts list them. */
 export const AGENT_NAMES: readonly AgentName[] = ['claude-code', 'codex', 'gemini'];
 
-/** What a hook event asks: check a call before it runs, record one that ran, or end the session. */
-export type HookPhase = 'propose' | 'record' | 'end';
+/**
+ * What a hook event asks: check a call before it runs, record one that ran, give the session a fresh start
+ * (a new prompt from the user: src/live/fresh-start.ts), or end the session.
+ */
+export type HookPhase = 'propose' | 'record' | 'prompt' | 'end';
 
 /** A hook payload, decoded. */
 export interface HookCall {
@@ -24,9 +27,23 @@ export interface HookCall {
   readonly phase: HookPhase;
   /** The loop session: the agent's session id (and subagent id, when the payload names one). */
   readonly session: string;
-  /** The call (for `end`: only its tool is meaningful). */
+  /** The call (for `prompt` and `end`: only its tool is meaningful). */
   readonly call: LiveCall;
 }
+
+/** What a reply may say besides the decision, and what the agent can take. */
+export interface ReplyContext {
+  /**
+   * The agent reads a warning given before a call runs. When it cannot (an older version), a warning is
+   * given after the call instead, with its result (the record's reply carries the verdict's message).
+   */
+  readonly warnsBefore: boolean;
+  /** A line for the user (`systemMessage`) besides the decision, e.g. a project allowlist that was ignored. */
+  readonly notice?: string;
+}
+
+/** The context of a reply to an agent that takes warnings before a call, with nothing else to say. */
+export const PLAIN_REPLY: ReplyContext = Object.freeze({ warnsBefore: true });
 
 /** An agent's hook codec. */
 export interface HookAgent {
@@ -37,15 +54,37 @@ export interface HookAgent {
   /** `hook_event_name` values per phase. */
   readonly events: Readonly<Record<HookPhase, readonly string[]>>;
   /**
+   * Tools whose successful call changes the workspace (edits, file writes): after a block, a new one gives
+   * the session a fresh start (ToolRule.changesWorkspace).
+   */
+  readonly editTools: readonly string[];
+  /**
    * The call a payload of one of `events` carries (texts capped, see hook-payload.ts). Throws
    * InvalidEventError naming the payload field that cannot be read.
    */
   decode(payload: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall;
   /** What to print on stdout for a decision on `call` (`''` when there is nothing to say). */
-  reply(call: HookCall, decision: LiveDecision): string;
+  reply(call: HookCall, decision: LiveDecision, context: ReplyContext): string;
 }
 
-/** One line of JSON output for the agent. */
-export function hookJson(output: Readonly<Record<string, unknown>>): string {
-  return `${JSON.stringify(output)}\n`;
+/**
+ * One line of JSON output for the agent, with the context's notice for the user (`systemMessage`, before
+ * any of the output's own); `''` for an output with nothing in it.
+ */
+export function hookJson(output: Readonly<Record<string, unknown>>, context: ReplyContext = PLAIN_REPLY): string {
+  const notice = context.notice;
+  if (notice !== undefined) {
+    const own = output.systemMessage;
+    output = { ...output, systemMessage: typeof own === 'string' ? `${notice}\n${own}` : notice };
+  }
+  return Object.keys(output).length === 0 ? '' : `${JSON.stringify(output)}\n`;
+}
+
+/**
+ * The context for the model after a call ran: the record's warning, or, where the agent could not take a
+ * warning before the call, the verdict the call got (what the proposal would have said).
+ */
+export function afterCallContext(d: LiveDecision, context: ReplyContext): string {
+  if (d.action === 'warn') return d.message ?? '';
+  return context.warnsBefore ? '' : (d.verdict?.message ?? '');
 }

@@ -3,28 +3,39 @@
  *
  * ```
  * payload text -> JSON -> agent (--agent, or detected) -> codec.decode -> HookCall
- *   -> lock the session -> state file -> LoopDetector.restore -> propose | record -> snapshot -> state file
- *   -> unlock -> codec.reply(decision) -> stdout
+ *   -> lock the session -> state file -> LoopDetector.restore -> propose | record | freshStart (a prompt)
+ *   -> snapshot -> state file -> unlock -> codec.reply(decision, what the agent's version takes) -> stdout
  * ```
+ *
+ * The detection options are the command's (`--preset`, `--config`), with the agent's edit tools marked as
+ * changing the workspace (a new edit after a block gives the session a fresh start) and the project's
+ * allowlist (`.loopwatch.json`, project-allowlist.ts) added to `allow`.
  *
  * Inside someone else's agent loopwatch does no harm: anything that goes wrong (an unreadable payload, a
  * lock held too long, a full disk, a bug) allows the call and says so in one line on stderr; a state file
- * that is not the session's (corrupt, foreign, written under other options) is set aside and the session
- * starts again. With `failClosed` a call that could not be checked is denied instead (an unreadable
+ * that is not the session's (corrupt, foreign, written under other options, or not the user's own hook's:
+ * another owner, writable by others) is set aside and the session starts again, and a state folder of
+ * another user decides nothing (state-folder.ts). With `failClosed` a call that could not be checked is denied instead (an unreadable
  * payload: exit code 2 with the reason on stderr, the block every agent understands).
  */
-import { SnapshotError } from '../errors.js';
+import { NotPrivateError, SnapshotError, isLoopwatchError } from '../errors.js';
 import type { LiveDecision } from '../live/live-call.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import { redactSecrets } from '../text/redact.js';
+import { oneLine } from '../text/shown-text.js';
 import { agentFor, phaseOf } from './agents.js';
-import type { AgentName, HookAgent, HookCall } from './hook-agent.js';
+import { transcriptVersion, versionIn, warnsBefore } from './agent-versions.js';
+import { type LoggedDecision, appendDecisionLine, decisionLine } from './decision-log.js';
+import type { AgentName, HookAgent, HookCall, ReplyContext } from './hook-agent.js';
+import { hookDetection } from './hook-detection.js';
 import { parsePayload } from './hook-payload.js';
-import { SessionFile } from './session-file.js';
+import { projectAllowlist } from './project-allowlist.js';
+import { SessionFile, type StoredSession } from './session-file.js';
+import { type SessionMeta, emptyMeta, withDecision } from './session-meta.js';
+import { prepareStateFolder } from './state-folder.js';
 import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
-
 /** Options of one hook run. */
 export interface HookRunOptions {
   /** The agent that sends the payload. @default detected from the payload */
@@ -37,6 +48,10 @@ export interface HookRunOptions {
   readonly detection?: LoopDetectorOptions;
   /** How long to wait for a session's lock, and when a lock is stale. */
   readonly lock?: LockOptions;
+  /** The agent's version as `hook install` found it, used when the transcript does not say (agent-versions.ts). */
+  readonly agentVersion?: string;
+  /** The decision log to append each decision to (decision-log.ts). @default none */
+  readonly log?: string;
 }
 
 /** What the hook process prints and returns. */
@@ -49,8 +64,11 @@ export interface HookReply {
 /** The reply that says nothing: the agent goes on as it would without loopwatch. */
 export const SILENT: HookReply = Object.freeze({ stdout: '', stderr: '', exitCode: 0 });
 
+/** Characters of a line on stderr (cut before it is redacted, never inside a secret). */
+const LINE_LENGTH = 2000;
+
 function line(text: string): string {
-  return `loopwatch hook: ${redactSecrets(text.replace(/\s+/g, ' ').trim())}\n`;
+  return `loopwatch hook: ${redactSecrets(oneLine(text, LINE_LENGTH))}\n`;
 }
 
 /**
@@ -64,45 +82,109 @@ export function unchecked(why: string, options: Pick<HookRunOptions, 'failClosed
   const message = `[loopwatch] The loop check failed (${why}), and loopwatch is set to fail closed: this call was not run.`;
   if (hook === null) return { stdout: '', stderr: notes + line(message), exitCode: 2 };
   const denied: LiveDecision = { session: hook.call.session, phase: 'propose', action: 'deny', message: redactSecrets(message), verdict: null };
-  return { stdout: hook.agent.reply(hook.call, denied), stderr: notes + line(`${why}; the call is denied (--fail-closed)`), exitCode: 0 };
+  return { stdout: hook.agent.reply(hook.call, denied, { warnsBefore: true }), stderr: notes + line(`${why}; the call is denied (--fail-closed)`), exitCode: 0 };
 }
 
-/** Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end. */
-function decide(call: HookCall, options: HookRunOptions, notes: string[]): LiveDecision | null {
-  const file = new SessionFile(options.stateDir, call.agent, call.session);
-  file.ensureDir();
-  const release = acquireLock(file.lockPath, options.lock);
-  if (release === null) throw new Error(`the state of session ${JSON.stringify(call.session.slice(0, 80))} stayed locked by another hook`);
-  let detector: LoopDetector | null = null;
+/** The session's detector and notes, restored from its file (or fresh, the file set aside, when it cannot be). */
+function restore(file: SessionFile, call: HookCall, detection: LoopDetectorOptions, made: LoopDetector, notes: string[]): { detector: LoopDetector; meta: SessionMeta; restored: boolean } {
+  const now = Date.now();
+  const session = JSON.stringify(call.session.slice(0, 80));
+  let stored: StoredSession | null;
   try {
-    if (call.phase === 'end') {
+    stored = file.load();
+  } catch (e) {
+    if (!(e instanceof SnapshotError || e instanceof NotPrivateError)) throw e;
+    file.setAside();
+    const why = e instanceof NotPrivateError ? `the state file of session ${session} is not the user's own hook's (${e.message}); it was not read` : `the state of session ${session} could not be read (${e.message})`;
+    notes.push(line(`${why}; it was set aside and the session starts again`));
+    return { detector: made, meta: emptyMeta(now), restored: false };
+  }
+  if (stored === null) return { detector: made, meta: emptyMeta(now), restored: false };
+  try {
+    made.restore(stored.snapshot);
+    return { detector: made, meta: stored.meta ?? emptyMeta(now), restored: true };
+  } catch (e) {
+    // a loopwatch error other than SnapshotError (no room in memory, ...) says nothing against the bytes
+    if (isLoopwatchError(e) && !(e instanceof SnapshotError)) throw e;
+    // anything else the bytes made restore() throw: they are not a state to decide on, a fresh session
+    made.dispose();
+    file.setAside();
+    notes.push(line(`the state of session ${session} could not be read (${(e as Error).message}); it was set aside and the session starts again`));
+    return { detector: new LoopDetector(detection, call.session), meta: emptyMeta(now), restored: false };
+  }
+}
+
+/** Where decide() got to: the session's file, once its folder is known to be private and the call counted in. */
+interface Reached {
+  file: SessionFile | null;
+}
+
+/**
+ * Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end and
+ * a prompt (a fresh start of a session that has a state; nothing to do for one that has none).
+ */
+function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached): LiveDecision | null {
+  const file = new SessionFile(options.stateDir, call.agent, call.session);
+  const tightened = prepareStateFolder(options.stateDir);
+  if (tightened !== null) notes.push(line(tightened));
+  if (call.phase === 'propose' || call.phase === 'record') {
+    // counted in before waiting: a hook that never gets through (a wait given up, a failure, the agent
+    // killing it) leaves its call counted in and not checked
+    file.countCall(call.phase === 'propose' ? 'p' : 'r');
+    reached.file = file;
+  }
+  // made before the lock is taken: the WebAssembly detector's set-up is this hook's own, not the session's
+  let detector = call.phase === 'end' ? null : new LoopDetector(detection, call.session);
+  let release: (() => void) | null = null;
+  try {
+    release = acquireLock(file.lockPath, options.lock);
+    if (release === null) throw new Error(`the state of session ${JSON.stringify(call.session.slice(0, 80))} stayed locked by another hook`);
+    if (detector === null) {
       file.remove();
       return null;
     }
-    detector = new LoopDetector(options.detection ?? {}, call.session);
-    try {
-      const bytes = file.read();
-      if (bytes !== null) detector.restore(bytes);
-    } catch (e) {
-      if (!(e instanceof SnapshotError)) throw e;
-      file.setAside();
-      notes.push(line(`the state of session ${JSON.stringify(call.session.slice(0, 80))} could not be read (${e.message}); it was set aside and the session starts again`));
+    const restored = restore(file, call, detection, detector, notes);
+    detector = restored.detector;
+    if (call.phase === 'prompt') {
+      if (restored.restored) {
+        detector.freshStart();
+        file.write(detector.snapshot(), restored.meta);
+      }
+      return null;
     }
     const decision = call.phase === 'propose' ? detector.propose(call.call) : detector.record(call.call);
-    file.write(detector.snapshot());
+    file.write(detector.snapshot(), withDecision(restored.meta, call, decision, Date.now()));
     return decision;
   } finally {
-    release();
+    release?.();
     detector?.dispose();
   }
+}
+
+/**
+ * What the reply may say: whether the agent's version reads a warning before a call (asked only when the
+ * reply holds a warning: it reads the transcript), and the allowlist's notice.
+ */
+function replyContext(agent: HookAgent, payload: Readonly<Record<string, unknown>>, d: LiveDecision, options: HookRunOptions, notice: string | undefined): ReplyContext {
+  const warning = d.phase === 'propose' ? d.action === 'warn' || d.action === 'ask' : d.verdict !== null;
+  const version = warning ? (transcriptVersion(agent.name, payload.transcript_path) ?? versionIn(options.agentVersion ?? '')) : undefined;
+  return { warnsBefore: warnsBefore(agent.name, version), ...(notice === undefined ? {} : { notice }) };
+}
+
+/** Appends the decision to the decision log, when there is one; a failure is one more note. */
+function log(options: HookRunOptions, call: HookCall, decision: LoggedDecision, notes: string[]): void {
+  if (options.log === undefined) return;
+  const failed = appendDecisionLine(options.log, decisionLine(call, decision));
+  if (failed !== null) notes.push(line(failed));
 }
 
 /** Runs the hook on one payload's text (never throws). */
 export function runHook(text: string, options: HookRunOptions): HookReply {
   let hook: { agent: HookAgent; call: HookCall };
   let agent: HookAgent | null = null;
+  let payload: Record<string, unknown>;
   try {
-    const payload = parsePayload(text);
+    payload = parsePayload(text);
     const found = agentFor(payload, options.agent);
     agent = found.agent;
     const phase = phaseOf(agent, found.eventName);
@@ -113,14 +195,24 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
     return unchecked(`the hook payload could not be read${as}: ${(e as Error).message}`, options, null);
   }
   const notes: string[] = [];
+  const reached: Reached = { file: null };
   try {
-    const decision = decide(hook.call, options, notes);
+    const tool = hook.call.phase === 'propose' || hook.call.phase === 'record';
+    const allowlist = tool ? projectAllowlist(payload.cwd, options.stateDir) : { rules: [] };
+    if (allowlist.notice !== undefined) notes.push(line(allowlist.notice));
+    const decision = decide(hook.call, hookDetection(options.detection, [hook.agent], allowlist.rules), options, notes, reached);
+    // after the lock: no hook waits on these
+    reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R');
+    if (decision !== null) log(options, hook.call, { action: decision.action, ...(decision.message === undefined ? {} : { message: decision.message }), ...(decision.verdict === null ? {} : { kind: decision.verdict.kind }) }, notes);
     sweepIfDue(options.stateDir);
-    return { stdout: decision === null ? '' : hook.agent.reply(hook.call, decision), stderr: notes.join(''), exitCode: 0 };
+    const stdout = decision === null ? '' : hook.agent.reply(hook.call, decision, replyContext(hook.agent, payload, decision, options, allowlist.notice === undefined ? undefined : redactSecrets(allowlist.notice)));
+    return { stdout, stderr: notes.join(''), exitCode: 0 };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const label = err.code ?? err.name ?? 'Error';
-    const why = err.code === 'ENOSPC' ? 'the disk is full' : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
+    const why = e instanceof NotPrivateError ? `the state folder ${err.message}` : err.code === 'ENOSPC' ? 'the disk is full' : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
+    const denied = options.failClosed === true && hook.call.phase === 'propose';
+    if (hook.call.phase === 'propose' || hook.call.phase === 'record') log(options, hook.call, { action: denied ? 'deny' : 'allow', unchecked: why }, notes);
     return unchecked(`${hook.agent.title}: ${why}`, options, hook, notes.join(''));
   }
 }

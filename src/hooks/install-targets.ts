@@ -3,9 +3,11 @@
  *
  * | agent       | user file                          | project file            | events (matcher)                                   | timeout unit |
  * |-------------|------------------------------------|-------------------------|----------------------------------------------------|--------------|
- * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure ("*"), SessionEnd | seconds |
- * | codex       | $CODEX_HOME or ~/.codex/hooks.json | .codex/hooks.json       | PreToolUse, PostToolUse ("*")                      | seconds      |
- * | gemini      | ~/.gemini/settings.json            | .gemini/settings.json   | BeforeTool, AfterTool ("*"), SessionEnd            | milliseconds |
+ * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure ("*"), UserPromptSubmit, SessionEnd | seconds |
+ * | codex       | $CODEX_HOME or ~/.codex/hooks.json | .codex/hooks.json       | PreToolUse, PostToolUse ("*"), UserPromptSubmit    | seconds      |
+ * | gemini      | ~/.gemini/settings.json            | .gemini/settings.json   | BeforeTool, AfterTool ("*"), BeforeAgent, SessionEnd | milliseconds |
+ *
+ * The prompt events (UserPromptSubmit, BeforeAgent) give the session a fresh start (src/live/fresh-start.ts).
  *
  * Every file holds `{"hooks": {"<event>": [{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}]}}`.
  */
@@ -52,20 +54,20 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
     case 'claude-code':
       return {
         path: scope === 'user' ? join(dirOf(env, 'CLAUDE_CONFIG_DIR', '.claude'), 'settings.json') : join(cwd, '.claude', 'settings.json'),
-        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'PostToolUseFailure', matcher: '*' }, { event: 'SessionEnd' }],
+        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'PostToolUseFailure', matcher: '*' }, { event: 'UserPromptSubmit' }, { event: 'SessionEnd' }],
         handler: (command) => ({ type: 'command', command, timeout: TIMEOUT_S }),
       };
     case 'codex':
       return {
         path: scope === 'user' ? join(dirOf(env, 'CODEX_HOME', '.codex'), 'hooks.json') : join(cwd, '.codex', 'hooks.json'),
-        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }],
+        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'UserPromptSubmit' }],
         handler: (command) => ({ type: 'command', command, timeout: TIMEOUT_S }),
         note: 'Codex runs a new hook only once you have reviewed and trusted it (/hooks); Codex before 0.124 also needs [features] codex_hooks = true in config.toml.',
       };
     case 'gemini':
       return {
         path: scope === 'user' ? join(homeOf(env), '.gemini', 'settings.json') : join(cwd, '.gemini', 'settings.json'),
-        events: [{ event: 'BeforeTool', matcher: '*' }, { event: 'AfterTool', matcher: '*' }, { event: 'SessionEnd' }],
+        events: [{ event: 'BeforeTool', matcher: '*' }, { event: 'AfterTool', matcher: '*' }, { event: 'BeforeAgent' }, { event: 'SessionEnd' }],
         handler: (command) => ({ name: 'loopwatch', type: 'command', command, timeout: TIMEOUT_S * 1000, description: 'loop detection (loopwatch)' }),
       };
   }

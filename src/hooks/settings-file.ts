@@ -1,10 +1,11 @@
 /**
  * An agent's settings file, read and written for `hook install`: plain JSON only (a file with comments or
- * other syntax is refused, and left as it is), written back with its own indentation, atomically (a
- * temporary file renamed over it, with the file's mode), after a copy of the old file is kept beside it.
+ * other syntax is refused, and left as it is), edited in place (json-text.ts: its own formatting kept),
+ * written atomically (a temporary file renamed over it, with the file's mode), after a copy of the old
+ * file is kept beside it (`<file>.bak-<UTC time>`, which uninstall removes once the file is as it was).
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 /** A settings file as read: its parsed object (empty for a missing or empty file) and its text. */
 export interface SettingsText {
@@ -52,35 +53,70 @@ export function readSettings(path: string): SettingsText {
   return { path, text, settings: value as Record<string, unknown> };
 }
 
-/** The indentation the text uses (its first indented line), two spaces by default. */
-function indentOf(text: string | null): string | number {
+/** The indentation unit the text uses (its first indented line), two spaces by default. */
+export function indentUnit(text: string | null): string {
   const m = text === null ? null : /\n([ \t]+)\S/.exec(text);
-  return m?.[1] ?? 2;
+  return m?.[1] ?? '  ';
 }
 
-/** The new text of a settings file. */
-export function settingsText(old: SettingsText, settings: Record<string, unknown>): string {
-  return `${JSON.stringify(settings, null, indentOf(old.text))}\n`;
+/**
+ * The JSON text loopwatch edits for a settings file (json-text.ts): the file's own text without a byte
+ * order mark, or `{}` on lines of its own for a missing or blank file.
+ */
+export function editableText(old: SettingsText): string {
+  const body = old.text?.replace(/^\uFEFF/, '') ?? '';
+  return body.trim() === '' ? '{\n}\n' : body;
+}
+
+/** The file's text for an edited `body` (its byte order mark kept). */
+export function fileText(old: SettingsText, body: string): string {
+  return old.text?.startsWith('\uFEFF') === true ? `\uFEFF${body}` : body;
 }
 
 /**
  * Writes `text` over the settings file, keeping the old file as `<path>.bak-<UTC time>` first when there was
- * one. Returns the backup's path, or null.
+ * one and `backup` is true. Returns the backup's path, or null.
  */
-export function writeSettings(old: SettingsText, text: string, now = new Date()): string | null {
+export function writeSettings(old: SettingsText, text: string, now = new Date(), backup = true): string | null {
   mkdirSync(dirname(old.path), { recursive: true });
-  let backup: string | null = null;
+  let copy: string | null = null;
   let mode = 0o644;
   if (old.text !== null) {
-    const stamp = `${old.path}.bak-${now.toISOString().replace(/[-:]/g, '')}`;
-    backup = stamp;
-    for (let n = 1; existsSync(backup); n++) backup = `${stamp}-${n}`;
-    copyFileSync(old.path, backup);
     mode = statSync(old.path).mode & 0o777;
+    if (backup) {
+      const stamp = `${old.path}.bak-${now.toISOString().replace(/[-:]/g, '')}`;
+      copy = stamp;
+      for (let n = 1; existsSync(copy); n++) copy = `${stamp}-${n}`;
+      copyFileSync(old.path, copy);
+    }
   }
   const tmp = `${old.path}.${process.pid}.tmp`;
   writeFileSync(tmp, text, { mode });
   chmodSync(tmp, mode);
   renameSync(tmp, old.path);
-  return backup;
+  return copy;
+}
+
+/** The backups loopwatch made of the settings file at `path` (`<file>.bak-<UTC time>`), oldest first. */
+export function ownBackups(path: string): string[] {
+  const name = basename(path);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.startsWith(`${name}.bak-`) && /^\d{8}T\d{6}(\.\d+)?Z(-\d+)?$/.test(n.slice(name.length + 5)))
+    .sort()
+    .map((n) => join(dirname(path), n));
+}
+
+/** The text of a file, or null when it cannot be read. */
+export function textOf(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
 }

@@ -6,13 +6,23 @@
  * A lock is stale when its holder is gone (no process with its pid) or it is older than `staleMs` (a hook
  * takes milliseconds). A stale lock is broken by renaming it to a name of the breaker's own and checking
  * the renamed file is the stale one (two breakers cannot both win; a lock taken meanwhile is put back).
- * Waiting is bounded: after `waitMs` the caller goes on without the state (fail open).
+ *
+ * Waiting is bounded, and judged by progress: a waiter gives up (the caller goes on without the state,
+ * fail open) when one holder has kept the lock for `waitMs`, or after `maxWaitMs` in all. While the lock
+ * changes hands, hooks of the session are getting through, so a waiter behind 30 of them waits its turn
+ * rather than giving up at `waitMs` with the queue moving. It polls (the lock file cannot be waited on),
+ * from 1 ms after each change of holder, doubling to 16 ms, with jitter so waiters started together do
+ * not poll in step; sleeping is Atomics.wait, which costs no CPU.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 
-/** How long a hook waits for a session's lock, in milliseconds. */
+/** How long a hook waits while one holder keeps a session's lock, in milliseconds. */
 export const LOCK_WAIT_MS = 3000;
+/** How long a hook waits for a session's lock at most, however it moves, in milliseconds. */
+export const LOCK_MAX_WAIT_MS = 6000;
+/** The longest pause between two looks at a held lock, in milliseconds. */
+const MAX_PAUSE_MS = 16;
 /** A lock older than this (milliseconds) is stale whoever holds it. */
 export const LOCK_STALE_MS = 10_000;
 
@@ -77,19 +87,27 @@ function breakLock(path: string, seen: string): void {
 
 /** Options of {@link acquireLock}. */
 export interface LockOptions {
-  /** Milliseconds to wait at most. @default LOCK_WAIT_MS */
+  /** Milliseconds to wait while one holder keeps the lock. @default LOCK_WAIT_MS */
   readonly waitMs?: number;
+  /** Milliseconds to wait at most, however the lock moves. @default LOCK_MAX_WAIT_MS */
+  readonly maxWaitMs?: number;
   /** Milliseconds after which a lock is stale. @default LOCK_STALE_MS */
   readonly staleMs?: number;
 }
 
-/** Takes the lock at `path`: resolves to the function that releases it, or null when it could not within `waitMs`. */
+/**
+ * Takes the lock at `path`: returns the function that releases it, or null when it could not (one holder
+ * kept it `waitMs`, or `maxWaitMs` passed).
+ */
 export function acquireLock(path: string, options: LockOptions = {}): (() => void) | null {
   const waitMs = options.waitMs ?? LOCK_WAIT_MS;
+  const maxWaitMs = options.maxWaitMs ?? LOCK_MAX_WAIT_MS;
   const staleMs = options.staleMs ?? LOCK_STALE_MS;
   const nonce = randomBytes(6).toString('hex');
   const start = Date.now();
-  for (let pause = 1; ; pause = Math.min(pause * 2, 16)) {
+  let holder: string | null = null;
+  let since = start;
+  for (let pause = 1; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
     const token = `${process.pid} ${Date.now()} ${nonce}`;
     try {
       const fd = openSync(path, 'wx', 0o600);
@@ -110,7 +128,13 @@ export function acquireLock(path: string, options: LockOptions = {}): (() => voi
       breakLock(path, seen);
       continue;
     }
-    if (now - start >= waitMs) return null;
-    sleep(pause);
+    if (seen !== holder) {
+      // the lock changed hands (or was released): the session's hooks are getting through
+      holder = seen;
+      since = now;
+      pause = 1;
+    }
+    if (now - since >= waitMs || now - start >= maxWaitMs) return null;
+    sleep(pause * (0.5 + Math.random()));
   }
 }

@@ -2,11 +2,14 @@
  * Cleaning the state directory of sessions that ended long ago, cheaply and rarely: each hook looks at the
  * age of one marker file (`.sweep`); when it is older than SWEEP_EVERY_MS (or missing), that hook touches
  * it and removes session files untouched for `maxAgeMs`, and leftovers of crashed hooks (temporary files,
- * locks, broken locks) older than an hour. Two hooks sweeping at once is harmless.
+ * locks, broken locks) older than an hour. Only files whose names are exactly loopwatch's (state-names.ts)
+ * are looked at: the folder may be a project's (`--state-dir .`), whose `Cargo.lock` or `build.tmp` are not
+ * loopwatch's to remove. Two hooks sweeping at once is harmless.
  */
-import { closeSync, openSync, readdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { STATE_SUFFIX } from './session-file.js';
+import { O_NOFOLLOW } from './private-path.js';
+import { SWEEP_MARKER, stateFileKind } from './state-names.js';
 
 /** Sessions untouched this long (milliseconds) are removed: 7 days. */
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
@@ -15,24 +18,21 @@ export const SWEEP_EVERY_MS = 24 * 3600 * 1000;
 /** Temporary files, locks and broken locks older than this (milliseconds) are leftovers of crashed hooks. */
 export const LEFTOVER_AGE_MS = 3600 * 1000;
 
-const MARKER = '.sweep';
-
 /** Whether `name` is a file the sweep may remove, and after how long. */
 function maxAgeOf(name: string, sessionAge: number): number | null {
-  if (name.endsWith(STATE_SUFFIX) || name.endsWith('.bad')) return sessionAge;
-  if (name.endsWith('.tmp') || name.endsWith('.lock') || name.endsWith('.broken')) return LEFTOVER_AGE_MS;
-  return null;
+  const kind = stateFileKind(name);
+  return kind === null ? null : kind === 'leftover' ? LEFTOVER_AGE_MS : sessionAge;
 }
 
 /** Sweeps `dir` when its marker says a sweep is due; returns how many files were removed. Never throws. */
 export function sweepIfDue(dir: string, now = Date.now(), maxAgeMs = SESSION_MAX_AGE_MS): number {
-  const marker = join(dir, MARKER);
+  const marker = join(dir, SWEEP_MARKER);
   try {
     if (now - statSync(marker).mtimeMs < SWEEP_EVERY_MS) return 0;
     utimesSync(marker, now / 1000, now / 1000);
   } catch {
     try {
-      closeSync(openSync(marker, 'w', 0o600));
+      closeSync(openSync(marker, constants.O_WRONLY | constants.O_CREAT | O_NOFOLLOW, 0o600));
     } catch {
       return 0; // an unwritable directory: nothing to sweep either
     }
@@ -49,7 +49,8 @@ export function sweepIfDue(dir: string, now = Date.now(), maxAgeMs = SESSION_MAX
     if (age === null) continue;
     const path = join(dir, name);
     try {
-      if (now - statSync(path).mtimeMs > age) {
+      const st = lstatSync(path);
+      if (!st.isDirectory() && now - st.mtimeMs > age) {
         unlinkSync(path);
         removed++;
       }

@@ -8,6 +8,7 @@
  *   before the tool runs:  guard.propose(session, call)  -> allow | warn | ask | deny | stop
  *   after it ran:          guard.record(session, call)   -> allow | warn (add the message to the result)
  *   stop condition:        guard.stopped(session)        -> the stop decision, or undefined
+ *   new user instructions: guard.freshStart(session)     -> a way back after a stop
  * ```
  */
 import { LoopEngine } from '../engine/loop-engine.js';
@@ -82,6 +83,19 @@ export class LiveGuard {
   /** The decision that stopped the session's run, if one did. */
   stopped(session: string): LiveDecision | undefined {
     return this.stops.get(session);
+  }
+
+  /**
+   * Gives a session a fresh start (LoopDetector.freshStart): its stop decision is forgotten, and so are
+   * the calls it blocked; the next run of a call of before is judged as new. Never throws.
+   */
+  freshStart(session: string): void {
+    this.stops.delete(session);
+    try {
+      this.engine.freshStart(session);
+    } catch (err) {
+      this.report(err);
+    }
   }
 
   /** Ends a session (its state and stop decision are forgotten). */

@@ -9,6 +9,7 @@
  *      │                                  PENDING_PROPOSALS later proposals (with an id): recorded without one
  *      └──deny/stop──> blocked[sig(A)] += 1, strikes += 1 (never recorded as run)
  *  `cooldown` quiet records in a row: strikes and blocked calls are forgotten (the agent recovered)
+ *  a fresh start (fresh-start.ts): strikes and blocked calls forgotten, the call count it came at kept
  * ```
  */
 import { SnapshotError } from '../errors.js';
@@ -66,6 +67,8 @@ export class LiveState {
   /** Turns of calls in flight together given so far, and the calls of the latest one. */
   private turns = 0;
   private turnCalls = 0;
+  /** The count of calls recorded when the session last had a fresh start (0: never). */
+  freshAt = 0;
 
   /**
    * Takes out the proposals whose outcome is not coming, before a new proposal (with `id`): those without
@@ -174,6 +177,22 @@ export class LiveState {
     }
   }
 
+  /** Whether a call was blocked since the session last recovered (or had a fresh start). */
+  hasBlocked(): boolean {
+    return this.strikes > 0 || this.blocked.size > 0;
+  }
+
+  /**
+   * A fresh start after `calls` recorded calls: strikes and blocked calls are forgotten; proposals waiting
+   * for their outcome stay (their records still pair with them).
+   */
+  freshStart(calls: number): void {
+    this.blocked.clear();
+    this.strikes = 0;
+    this.quiet = 0;
+    this.freshAt = calls;
+  }
+
   /** Forgets everything. */
   reset(): void {
     this.pending = [];
@@ -183,12 +202,14 @@ export class LiveState {
     this.quiet = 0;
     this.turns = 0;
     this.turnCalls = 0;
+    this.freshAt = 0;
   }
 
   /** Writes the state, for a session snapshot. */
   save(w: ByteWriter): void {
     w.f64(this.strikes);
     w.f64(this.quiet);
+    w.f64(this.freshAt);
     w.f64(this.turns);
     w.f64(this.turnCalls);
     w.u32(this.blocked.size);
@@ -216,13 +237,19 @@ export class LiveState {
     }
   }
 
-  /** Reads what save() wrote. */
-  load(r: ByteReader): void {
+  /**
+   * Reads what save() wrote, in snapshot format `version` (before 7: no fresh start was held; before 8, no
+   * turns of calls in flight together: the pending calls read as of none).
+   */
+  load(r: ByteReader, version: number): void {
     this.reset();
     this.strikes = r.f64();
     this.quiet = r.f64();
-    this.turns = r.f64();
-    this.turnCalls = r.f64();
+    this.freshAt = version >= 7 ? r.f64() : 0;
+    if (version >= 8) {
+      this.turns = r.f64();
+      this.turnCalls = r.f64();
+    }
     for (let n = r.count(MAX_BLOCKED, 'blocked calls'), i = 0; i < n; i++) {
       const sig = r.str();
       this.blocked.set(sig, { times: r.f64(), kind: r.str() });
@@ -241,7 +268,7 @@ export class LiveState {
       const description = r.optStr();
       const step = r.f64();
       const round = r.f64();
-      const turn = r.f64();
+      const turn = version >= 8 ? r.f64() : NaN;
       const event: ToolEvent = { tool, args, description, step: Number.isNaN(step) ? undefined : step, round: Number.isNaN(round) ? undefined : round };
       this.pending.push({ id, event, shown, sig, age, turn: Number.isNaN(turn) ? undefined : turn });
     }

@@ -12,11 +12,39 @@
  * | `loopwatch.sessions.dropped` | counter | `{session}` | `reason`: ended, evicted, expired |
  * | `loopwatch.check.duration` | histogram | `s` | `operation`: check, batch, propose, record, decide_batch |
  */
-import { createRequire } from 'node:module';
-import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api';
-import type * as OtelApi from '@opentelemetry/api';
 import type { LiveDecision } from '../live/live-call.js';
+import { MissingPeerError } from '../errors.js';
+import { OTEL_API_PEER, requirePeer } from '../peers/optional-peers.js';
 import type { Verdict } from '../types.js';
+
+/** Attributes of a measurement (OpenTelemetry's `Attributes`, as loopwatch gives them). */
+export type MetricAttributes = Readonly<Record<string, string>>;
+
+/** A description and a unit, as an OpenTelemetry Meter takes them when it makes an instrument. */
+export interface InstrumentOptions {
+  readonly description?: string;
+  readonly unit?: string;
+}
+
+/**
+ * What an engine uses of an OpenTelemetry `Meter` (from `@opentelemetry/api`, which any Meter satisfies):
+ * declared here so that loopwatch's types need no OpenTelemetry package installed.
+ */
+export interface MeterLike {
+  createCounter(name: string, options?: InstrumentOptions): { add(value: number, attributes?: MetricAttributes): void };
+  createHistogram(name: string, options?: InstrumentOptions): { record(value: number, attributes?: MetricAttributes): void };
+  createObservableUpDownCounter(name: string, options?: InstrumentOptions): { addCallback(callback: (result: { observe(value: number): void }) => void): void };
+}
+
+type Counter = ReturnType<MeterLike['createCounter']>;
+type Histogram = ReturnType<MeterLike['createHistogram']>;
+type Attributes = MetricAttributes;
+
+/** What an engine uses of `@opentelemetry/api` (loaded only when a MeterProvider is registered). */
+interface OtelApi {
+  readonly metrics: { getMeter(name: string): MeterLike };
+  createNoopMeter(): object;
+}
 
 /** The meter's name (the instrumentation scope). */
 export const METER_NAME = 'loopwatch';
@@ -50,7 +78,7 @@ export class EngineMetrics {
   private readonly verdictAttrs = new Map<string, Attributes>();
   private readonly decisionAttrs = new Map<string, Attributes>();
 
-  constructor(meter: Meter, liveSessions: () => number) {
+  constructor(meter: MeterLike, liveSessions: () => number) {
     this.checks = meter.createCounter('loopwatch.checks', { description: 'Tool calls checked (recorded, or checked before they ran)', unit: '{call}' });
     this.verdicts = meter.createCounter('loopwatch.verdicts', { description: 'Verdicts given, by loop kind and action', unit: '{verdict}' });
     this.decisions = meter.createCounter('loopwatch.decisions', { description: 'Two-phase decisions, by phase and action', unit: '{decision}' });
@@ -94,13 +122,33 @@ export class EngineMetrics {
  * The engine's instruments on `meter`, or on the global MeterProvider's meter; null when metrics are off
  * (`meter: false`) or no MeterProvider is registered (then the engine does not even read the clock).
  */
-export function engineMetrics(meter: Meter | false | undefined, liveSessions: () => number): EngineMetrics | null {
+export function engineMetrics(meter: MeterLike | false | undefined, liveSessions: () => number): EngineMetrics | null {
   if (meter === false) return null;
   if (meter !== undefined) return new EngineMetrics(meter, liveSessions);
   const registered = (globalThis as Record<symbol, { metrics?: unknown } | undefined>)[OTEL_GLOBAL];
   if (registered?.metrics === undefined) return null;
-  const api = createRequire(import.meta.url)('@opentelemetry/api') as typeof OtelApi;
+  const api = otelApi();
+  if (api === null) return null;
   const m = api.metrics.getMeter(METER_NAME);
   if (m instanceof api.createNoopMeter().constructor) return null;
   return new EngineMetrics(m, liveSessions);
+}
+
+/** Said once per process: a MeterProvider is registered but loopwatch cannot load @opentelemetry/api. */
+let apiMissingSaid = false;
+
+/**
+ * The OpenTelemetry API, or null (said once, as a process warning) when it cannot be found from here: a
+ * provider is registered, so the host has the API, but in a layout loopwatch does not see it from (it is an
+ * optional peer dependency). The engine then runs without metrics rather than failing.
+ */
+function otelApi(): OtelApi | null {
+  try {
+    return requirePeer<OtelApi>("an engine's OpenTelemetry metrics", OTEL_API_PEER, import.meta.url);
+  } catch (e) {
+    if (!(e instanceof MissingPeerError)) throw e;
+    if (!apiMissingSaid) process.emitWarning(e.message, { code: e.code });
+    apiMissingSaid = true;
+    return null;
+  }
 }

@@ -4,15 +4,20 @@
  * when scraped (no cost per call); HTTP requests are counted and timed as they end. Series are named
  * `loopwatch_*`; labels are bounded (kinds, actions, route patterns, status codes), never a session id.
  */
-import { createRequire } from 'node:module';
 import type { Counter as PromCounter, Histogram as PromHistogram, Registry } from 'prom-client';
 import type * as PromClient from 'prom-client';
 import type { EngineStats } from '../engine/loop-engine.js';
+import { PROMETHEUS_PEER, requirePeer } from '../peers/optional-peers.js';
 
 /** prom-client, loaded when a registry is first made (a library user who never serves never loads it). */
 let prom: typeof PromClient | null = null;
-function promClient(): typeof PromClient {
-  return (prom ??= createRequire(import.meta.url)('prom-client') as typeof PromClient);
+
+/**
+ * prom-client (an optional peer dependency): a MissingPeerError for `feature` when it is not installed.
+ * @internal
+ */
+export function promClient(feature = 'Prometheus metrics'): typeof PromClient {
+  return (prom ??= requirePeer<typeof PromClient>(feature, PROMETHEUS_PEER, import.meta.url));
 }
 
 /** Counts by label value. */

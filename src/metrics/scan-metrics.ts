@@ -3,10 +3,9 @@
  * metric files (node_exporter's textfile collector, a Pushgateway push). Gauges of one finished scan, from
  * a prom-client Registry of loopwatch's own; labels bounded (actions, built-in kinds, else `custom`).
  */
-import { createRequire } from 'node:module';
-import type * as PromClient from 'prom-client';
 import type { ScanSummary } from '../cli/scan/scan-summary.js';
 import { BUILT_IN_KINDS } from './engine-metrics.js';
+import { promClient } from './prometheus.js';
 
 /** What the scan cost, beside its summary. */
 export interface ScanCost {
@@ -18,7 +17,7 @@ export interface ScanCost {
 
 /** The Prometheus text of a finished scan. */
 export async function scanMetricsText(s: ScanSummary, cost: ScanCost): Promise<string> {
-  const { Gauge, Registry } = createRequire(import.meta.url)('prom-client') as typeof PromClient;
+  const { Gauge, Registry } = promClient('--metrics');
   const registry = new Registry();
   const registers = [registry];
   const gauge = (name: string, help: string, value: number): void => {

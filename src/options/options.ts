@@ -5,6 +5,7 @@
 import type { Detector } from '../detectors/detector.js';
 import type { StatsAggregate } from '../session/stats.js';
 import type { LoopAction, Verdict } from '../types.js';
+import type { AllowRule, ResolvedAllowRule } from './allow-rules.js';
 import type {
   ChantingOptions,
   CycleOptions,
@@ -25,6 +26,12 @@ export interface ToolRule {
   readonly identity?: (args: unknown, tool: string) => unknown;
   /** Never check this tool's calls: they are not recorded and get no verdict. @default false */
   readonly exempt?: boolean;
+  /**
+   * A call of this tool that succeeded changes the workspace (an edit, a file write): after calls were
+   * blocked, a new one (no verdict of its own) gives the session a fresh start (LoopDetector.freshStart),
+   * so re-running a check after the change is not blocked again. @default false
+   */
+  readonly changesWorkspace?: boolean;
 }
 
 /**
@@ -118,6 +125,12 @@ export interface LoopDetectorOptions {
   readonly tools?: Readonly<Record<string, ToolRule>>;
   /** Argument fields ignored for every tool, at every depth. @default [] */
   readonly ignoreFields?: readonly string[];
+  /**
+   * Calls meant to repeat (checks, polls): recorded like any call, never warned, asked about, denied or
+   * stopped for repeating. Each rule names a `tool`, a `command` pattern (a regular expression searched in
+   * the call's `command` argument, made safe: see allow-rules.ts), or both. At most 256 rules. @default []
+   */
+  readonly allow?: readonly AllowRule[];
   /** Mask volatile text (numbers, hex ids, quoted parts, paths) before the similarity detectors compare. @default false */
   readonly normalizeVolatile?: boolean;
   /** Containers nested deeper than this are hashed as one marker. 1 to 1024. @default 64 */
@@ -147,6 +160,7 @@ export interface ResolvedOptions {
   readonly custom: readonly Detector[];
   readonly tools: ReadonlyMap<string, ToolRule>;
   readonly ignoreFields: readonly string[];
+  readonly allow: readonly ResolvedAllowRule[];
   readonly normalizeVolatile: boolean;
   readonly maxDepth: number;
   readonly redactSecrets: boolean;

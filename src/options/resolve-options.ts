@@ -7,6 +7,7 @@ import type { Detector } from '../detectors/detector.js';
 import { StatsAggregate } from '../session/stats.js';
 import { OptionRangeError, OptionTypeError } from '../errors.js';
 import type { LoopAction, Verdict } from '../types.js';
+import { resolveAllow } from './allow-rules.js';
 import { bool, describe, func, integer, knownKeys, oneOf, ratio, record, string, stringList } from './checks.js';
 import {
   CHANTING_DEFAULTS,
@@ -65,11 +66,11 @@ export const DETECTOR_NAMES = Object.keys(DETECTOR_RULES) as readonly (keyof Det
 
 /** Names of the top-level detection options. */
 export const TOP_KEYS = [
-  'engine', 'sessionId', 'detectors', 'custom', 'tools', 'ignoreFields', 'normalizeVolatile', 'maxDepth',
+  'engine', 'sessionId', 'detectors', 'custom', 'tools', 'ignoreFields', 'allow', 'normalizeVolatile', 'maxDepth',
   'redactSecrets', 'strictValues', 'policy', 'onDetection', 'stats',
 ] as const;
 const POLICY_KEYS = Object.keys(POLICY_DEFAULTS);
-const TOOL_RULE_KEYS = ['ignoreFields', 'identity', 'exempt'];
+const TOOL_RULE_KEYS = ['ignoreFields', 'identity', 'exempt', 'changesWorkspace'];
 const ACTIONS: readonly LoopAction[] = ['warn', 'ask', 'break'];
 
 function resolveDetector(name: keyof DetectorsOptions, value: unknown): object | null {
@@ -149,6 +150,7 @@ function resolveTools(value: unknown): ReadonlyMap<string, ToolRule> {
       ignoreFields: r.ignoreFields === undefined ? [] : stringList(`${path}.ignoreFields`, r.ignoreFields),
       identity: r.identity === undefined ? undefined : func<ToolRule['identity']>(`${path}.identity`, r.identity),
       exempt: r.exempt === undefined ? false : bool(`${path}.exempt`, r.exempt),
+      changesWorkspace: r.changesWorkspace === undefined ? false : bool(`${path}.changesWorkspace`, r.changesWorkspace),
     });
     tools.set(name, rule);
   }
@@ -191,6 +193,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     custom: resolveCustom(o.custom),
     tools: resolveTools(o.tools),
     ignoreFields: o.ignoreFields === undefined ? [] : stringList('options.ignoreFields', o.ignoreFields),
+    allow: resolveAllow(o.allow),
     normalizeVolatile: o.normalizeVolatile === undefined ? false : bool('options.normalizeVolatile', o.normalizeVolatile),
     maxDepth: o.maxDepth === undefined ? 64 : integer('options.maxDepth', o.maxDepth, 1, 1024),
     redactSecrets: o.redactSecrets === undefined ? true : bool('options.redactSecrets', o.redactSecrets),

@@ -313,6 +313,11 @@ export class VerdictPolicy {
     return { verdict, tolerated };
   }
 
+  /** Puts the ladder back on its first rung, nothing dormant (a fresh start); the count of verdicts stays. */
+  freshStart(): void {
+    this.climbed = null;
+  }
+
   /** Starts the session's ladder and count again. */
   reset(): void {
     this.climbed = null;

@@ -6,11 +6,20 @@
  * tasks then wait for a worker forever. Here nothing sent can stay pending, whenever and however often
  * workers die.
  */
-import { Piscina } from 'piscina';
+import { createRequire } from 'node:module';
+import type * as PiscinaModule from 'piscina';
+import type { Piscina } from 'piscina';
 import type { RunResult, RunTask, StartResult, StartTask } from './pool-worker.js';
 
 /** A single-thread piscina pool: one incarnation of a shard's worker. */
 type WorkerPool = Piscina<StartTask | RunTask, StartResult | RunResult>;
+
+/**
+ * piscina, loaded when the first worker is started, not when loopwatch is imported: reading its modules
+ * costs a program that never makes a LoopPool tens of ms (more on a busy machine) for nothing.
+ */
+let piscina: typeof PiscinaModule | null = null;
+const loadPiscina = (): typeof PiscinaModule => (piscina ??= createRequire(import.meta.url)('piscina') as typeof PiscinaModule);
 
 /** A shard's worker thread, incarnation after incarnation. */
 export class WorkerIncarnation {
@@ -32,7 +41,7 @@ export class WorkerIncarnation {
   }
 
   private newPool(): WorkerPool {
-    const pool: WorkerPool = new Piscina({ filename: this.filename, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: this.tasks, idleTimeout: 2 ** 31 - 1 });
+    const pool: WorkerPool = new (loadPiscina().Piscina)({ filename: this.filename, minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: this.tasks, idleTimeout: 2 ** 31 - 1 });
     const gone = (reason: string): void => {
       if (this.ended.has(pool)) return;
       this.endPool(pool);

@@ -3,23 +3,34 @@
  * request comments: the totals, the detector x action matrix and the worst sessions, as tables. Text from
  * the input is capped, redacted and escaped so it stays inside its cell and renders as written: pipes,
  * backslashes and the characters that start emphasis, links, code, HTML, entities or math are
- * backslash-escaped, and line breaks become spaces.
+ * backslash-escaped, white space runs (line breaks, U+2028 and U+2029 among them) become one space and
+ * other control characters escapes (`\x00`, `\u202e`: nothing can end the row), and nothing becomes a link: GitHub links bare URLs
+ * (`https://`, `ftp://`, any case), `www.` and e-mail addresses (also after `mailto:` and `xmpp:`) without
+ * brackets. `\://` and `www\.` (backslash escapes GitHub honours) and a zero-width joiner after `@` (a
+ * backslash there does not stop the link; the joiner also keeps `@name` from mentioning anyone) defeat
+ * that, checked with cmark-gfm, GitHub's renderer (`test/report-markdown-safety.test.ts`).
  */
 import type { ScanSummary, SessionReport } from '../cli/scan/scan-summary.js';
 import type { SessionLabel } from '../formats/session-labels.js';
 import type { MatrixRow } from './report-data.js';
-import { shown } from './shown-text.js';
+import { redactSecrets } from '../text/redact.js';
+import { oneLine } from '../text/shown-text.js';
+import { terminalSafe } from '../text/terminal-text.js';
 
 /** Longest text put in a cell, in characters (before escaping). */
 export const CELL_CAP = 200;
 
 const MARKDOWN_SPECIAL = /[\\`*_[\]<>|~&$]/g;
+/** A zero-width joiner: put after `@`, it keeps an e-mail address from being linked and `@name` from mentioning anyone. */
+const JOINER = '\u200d';
 
-/** `text` as the content of one table cell: capped, redacted, on one line, escaped. */
+/** `text` as the content of one table cell: capped, redacted, on one line (controls as escapes), escaped, no link. */
 export function markdownCell(text: string): string {
-  return shown(text, CELL_CAP)
-    .replace(/[\r\n\t]+/g, ' ')
-    .replace(MARKDOWN_SPECIAL, (c) => `\\${c}`);
+  return terminalSafe(redactSecrets(oneLine(text, CELL_CAP)))
+    .replace(MARKDOWN_SPECIAL, (c) => `\\${c}`)
+    .replace(/:\/\//g, '\\://')
+    .replace(/(www)\./gi, '$1\\.')
+    .replace(/@/g, `@${JOINER}`);
 }
 
 const n = (x: number): string => x.toLocaleString('en-US');

@@ -13,6 +13,7 @@ import { InvalidEventError } from '../errors.js';
 import { closestName, describe } from '../options/checks.js';
 import type { LivePhase } from '../live/live-call.js';
 import type { ToolEvent } from '../types.js';
+import { cutText } from '../text/shown-text.js';
 
 /** Longest session id or call id, in UTF-16 code units. */
 export const MAX_ID_LENGTH = 512;
@@ -28,6 +29,9 @@ export interface ServiceCall extends ToolEvent {
   /** The caller's id for the call (a tool-use id), echoed back; unique within the session when given. */
   readonly id?: string;
 }
+
+/** Characters of an unknown field's path named in a refusal. */
+export const SHOWN_FIELD_LENGTH = 128;
 
 /** Fields a call may have. */
 export const CALL_FIELDS: readonly string[] = ['session', 'id', 'tool', 'args', 'result', 'error', 'text', 'description', 'step', 'round'];
@@ -47,8 +51,9 @@ export function objectAt(path: string, value: unknown): Record<string, unknown> 
 export function knownFields(path: string, o: Record<string, unknown>, known: readonly string[]): void {
   for (const k of Object.keys(o)) {
     if (known.includes(k)) continue;
-    const best = closestName(k, known);
-    const at = path === '' ? k : `${path}.${k}`;
+    const best = closestName(k.slice(0, SHOWN_FIELD_LENGTH), known);
+    // an unknown key may be anything the caller sent, of any length: named by its first characters
+    const at = cutText(path === '' ? k : `${path}.${k}`, SHOWN_FIELD_LENGTH);
     throw new InvalidEventError(at, `${at} is not a known field${best === undefined ? '' : ` (did you mean ${best}?)`}; known: ${known.join(', ')}`);
   }
 }

@@ -17,12 +17,12 @@ export type CallResult =
   | { readonly id?: string; readonly verdict: Verdict | null }
   | { readonly id?: string; readonly error: { readonly code: string; readonly message: string; readonly field?: string } };
 
-/** The answer of an error, as data (loopwatch errors keep their code and field; secrets in the message redacted). */
+/** The answer of an error, as data (loopwatch errors keep their code and field; secrets in the message and field redacted). */
 export function errorResult(id: string | undefined, e: unknown): CallResult {
   const err = e instanceof Error ? e : new Error(String(e));
   const code = isLoopwatchError(err) ? err.code : 'ERR_LOOPWATCH_INTERNAL';
   const field = (err as { field?: unknown }).field;
-  return { ...(id === undefined ? {} : { id }), error: { code, message: redactSecrets(err.message), ...(typeof field === 'string' ? { field } : {}) } };
+  return { ...(id === undefined ? {} : { id }), error: { code, message: redactSecrets(err.message), ...(typeof field === 'string' ? { field: redactSecrets(field) } : {}) } };
 }
 
 /** Checks calls on one engine and answers as data. */

@@ -4,7 +4,8 @@
  * instead of state files, so a hook can be one `curl` rather than a Node process per tool call.
  *
  * ```
- * body (the hook's stdin) -> codec.decode -> engine.propose | record | end -> codec.reply -> body (the hook's stdout)
+ * body (the hook's stdin) -> codec.decode -> engine.propose | record | freshStart (a prompt) | end
+ *   -> codec.reply -> body (the hook's stdout)
  * ```
  *
  * Inside someone else's agent a refusal would be read as the hook's output, so an unreadable payload, or
@@ -14,7 +15,7 @@
  */
 import type { LoopEngine } from '../engine/loop-engine.js';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
-import { AGENT_NAMES, type AgentName, type HookCall } from '../hooks/hook-agent.js';
+import { AGENT_NAMES, type AgentName, type HookCall, PLAIN_REPLY } from '../hooks/hook-agent.js';
 import { parsePayload } from '../hooks/hook-payload.js';
 import { redactSecrets } from '../text/redact.js';
 
@@ -51,8 +52,12 @@ export function answerHook(engine: LoopEngine, agent: AgentName, text: string): 
       engine.end(sessionOf(call));
       return { body: '' };
     }
+    if (call.phase === 'prompt') {
+      engine.freshStart(sessionOf(call));
+      return { body: '' };
+    }
     const d = call.phase === 'propose' ? engine.propose(sessionOf(call), call.call) : engine.record(sessionOf(call), call.call);
-    return { body: AGENTS[agent].reply(call, { ...d, session: call.session }) };
+    return { body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) };
   } catch (e) {
     return { body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` };
   }

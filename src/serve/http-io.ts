@@ -102,9 +102,10 @@ export function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array
   res.end(bytes);
 }
 
-/** Sends a refusal as `{ "error": { code, message, field? } }` (secrets in the message redacted). */
+/** Sends a refusal as `{ "error": { code, message, field? } }` (secrets in the message and field redacted). */
 export function sendRefusal(res: ServerResponse, r: HttpRefusal): void {
-  const body = { error: { code: r.code, message: redactSecrets(r.message), ...(r.field === undefined ? {} : { field: r.field }) } };
+  // the field may be an unknown key the caller sent (`aws_secret_access_key=...`): redacted as the message is
+  const body = { error: { code: r.code, message: redactSecrets(r.message), ...(r.field === undefined ? {} : { field: redactSecrets(r.field) }) } };
   // a body we did not read (413) or a server stopping: close the connection after this response
   const headers: Record<string, string> = { ...r.headers };
   if (r.status === 413) headers.connection = 'close';

@@ -7,7 +7,8 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LoopEngine } from '../engine/loop-engine.js';
-import { HttpMetrics, detectionRegistry } from '../metrics/prometheus.js';
+import { MissingPeerError } from '../errors.js';
+import { HttpMetrics, detectionRegistry, promClient } from '../metrics/prometheus.js';
 import { CheckService } from './check-service.js';
 import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
@@ -124,9 +125,27 @@ export class ServeServer {
     return { persisted, failed, cut };
   }
 
+  /**
+   * Why `GET /metrics` is not served (prom-client, an optional peer dependency, is not installed: it then
+   * answers 501 with this message, and everything else works), or null.
+   */
+  get metricsUnavailable(): MissingPeerError | null {
+    return this.metricsProblem;
+  }
+
+  private metricsProblem: MissingPeerError | null = null;
+
   /** The Prometheus registry (loaded only by a server: the library does not load prom-client). */
   private startMetrics(): void {
     const service = this.service;
+    try {
+      promClient('GET /metrics');
+    } catch (e) {
+      if (!(e instanceof MissingPeerError)) throw e;
+      this.metricsProblem = e;
+      this.prometheus = () => Promise.reject(new HttpRefusal(501, 'metrics_unavailable', e.message));
+      return;
+    }
     const registry = detectionRegistry({
       stats: () => this.engine.stats(),
       liveSessions: () => this.engine.size,

@@ -22,7 +22,7 @@ import { turnThresholds } from '../policy/turns.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
-import { openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
+import { SNAPSHOT_VERSION, openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { errorText, validateEvent } from './observe-event.js';
@@ -36,6 +36,9 @@ import { type SessionStats, StatsTally } from './stats.js';
 import { blockingEvidence } from '../live/evidence.js';
 import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
 import { type Blocked, LiveState } from '../live/live-state.js';
+import { afterFreshStart } from '../live/fresh-start.js';
+import { allowedToRepeat } from '../options/allow-rules.js';
+import { NO_SIGNALS } from './pipeline.js';
 
 /** One call for {@link LoopDetector.checkBatch}: the session's detector and the event. */
 export interface BatchEntry {
@@ -301,6 +304,7 @@ export class LoopDetector {
       this.runCustom(this.pipeline.lastCall(), all);
       signals = all;
     }
+    if (signals.length !== 0) signals = this.counted(signals, e, this.pipeline.lastIndex);
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
     const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(waitingText(e.result));
     // whether the call failed, from the event (in a batch the rings may already hold later calls)
@@ -341,7 +345,8 @@ export class LoopDetector {
       this.facts.note(index, CallFact.PROPOSED, event.round ?? turn);
       sig = p.log.signatureHex(index) ?? '';
       const blocked = this.live.blockedAs(sig);
-      const all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
+      let all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
+      if (all.length !== 0) all = this.counted(all, event, index);
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
       // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
       const evidence = all.length !== 0 && (blocked !== undefined || blockingEvidence(signals, p.history, index));
@@ -383,7 +388,34 @@ export class LoopDetector {
       throw err;
     }
     this.live.recorded(verdict === null, this.options.policy.cooldown);
+    // a new change to the workspace after a block: what was blocked may run again (fresh-start.ts)
+    if (verdict === null && this.liveState?.hasBlocked() === true && this.options.tools.get(event.tool)?.changesWorkspace === true && errorText(event.error) === undefined) {
+      this.freshStart();
+    }
     return recordDecision(this.sessionId, id, verdict, proposed === null ? null : proposed.shown);
+  }
+
+  /**
+   * Gives the session a fresh start (see src/live/fresh-start.ts): after new instructions from the user, or
+   * when a person says so. The action ladder goes back to its first rung, blocked calls and strikes are
+   * forgotten (so nothing is stopped for having been blocked before), and a call's first runs since are
+   * judged without the loops begun before; the calls stay in the history, so a loop that comes back is
+   * found again and climbs the ladder from its first rung. Proposals waiting for their outcome stay. Stats
+   * are kept.
+   */
+  freshStart(): void {
+    this.policy.freshStart();
+    this.live.freshStart(this.pipeline.count);
+    this.lastFlagged = false;
+  }
+
+  /**
+   * The signals of the call at `index` that count: none for a call the `allow` option lets repeat; after a
+   * fresh start, those src/live/fresh-start.ts keeps.
+   */
+  private counted(signals: readonly LoopSignal[], e: ToolEvent, index: number): readonly LoopSignal[] {
+    if (this.options.allow.length !== 0 && allowedToRepeat(this.options.allow, e.tool, e.args)) return NO_SIGNALS;
+    return this.liveState === null ? signals : afterFreshStart(signals, this.pipeline.history, index, this.liveState.freshAt);
   }
 
   /**
@@ -527,7 +559,7 @@ export class LoopDetector {
    */
   restore(bytes: Uint8Array): void {
     this.snapshotable();
-    const { bytes: b, start, end } = openSnapshot(bytes, this.options);
+    const { bytes: b, start, end, version } = openSnapshot(bytes, this.options);
     let backup: Uint8Array | null;
     try {
       backup = this.payload();
@@ -535,7 +567,7 @@ export class LoopDetector {
       backup = null; // a quarantined session: on failure it is reset instead
     }
     try {
-      this.loadPayload(new ByteReader(b, start, end));
+      this.loadPayload(new ByteReader(b, start, end), version);
     } catch (err) {
       if (backup === null) this.reset();
       else this.loadPayload(new ByteReader(backup));
@@ -555,13 +587,14 @@ export class LoopDetector {
     return w.finish();
   }
 
-  private loadPayload(r: ByteReader): void {
+  private loadPayload(r: ByteReader, version = SNAPSHOT_VERSION): void {
     this.tally.load(r);
     this.lastFlagged = r.bool();
     this.policy.load(r);
-    this.live.load(r);
-    this.pipeline.load(r);
-    this.facts.load(r);
+    this.live.load(r, version);
+    this.pipeline.load(r, version);
+    if (version >= 8) this.facts.load(r);
+    else this.facts.reset();
     r.done();
   }
 

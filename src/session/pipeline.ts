@@ -41,8 +41,11 @@ export interface Pipeline extends Rewindable {
   reset(): void;
   /** Writes the session's whole state, for a snapshot (throws SnapshotError where it cannot). */
   save(w: ByteWriter): void;
-  /** Replaces the session's state by what save() wrote (on a pipeline made with the same options). */
-  load(r: ByteReader): void;
+  /**
+   * Replaces the session's state by what save() wrote (on a pipeline made with the same options), in
+   * snapshot format `version`.
+   */
+  load(r: ByteReader, version: number): void;
   /** Releases what the pipeline holds outside the JavaScript heap (a WebAssembly slot). */
   dispose(): void;
 }

@@ -18,7 +18,8 @@ import { moduleXxh64 } from '../wasm/module-xxh64.js';
 /** The first four bytes of every snapshot. */
 export const SNAPSHOT_MAGIC = 'LWSS';
 /**
- * The format version written; a snapshot of another version is refused. Version 2: semantic sketches
+ * The format version written; a snapshot of an older version than {@link OLDEST_READ_VERSION} or a newer one
+ * is refused. Version 2: semantic sketches
  * hold the FNV-1a/Murmur token hash (version 1 held xxh64's), so a version-1 session would compare
  * tokens hashed two ways. Version 3: the two-phase state (proposals waiting for their outcome, blocked
  * calls) and the blocked count. Version 4: the action ladder remembers the loop it climbed on and the climb
@@ -26,18 +27,34 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * of its newest calls only (as many as anything reads later: similar args' window, a cycle's longest
  * unit), and says how many. Version 6: chanting's text stream is saved whole before the detector's line
  * state (the period search and the sentence tracker together); the WebAssembly pipeline saves it as the
- * raw bytes of its region in the module's memory. Version 7: chanting remembers the round and text it read
- * last (the same text given with several calls of one turn is read once).
+ * raw bytes of its region in the module's memory. Version 7: the two-phase state holds where the session's
+ * last fresh start was (LoopDetector.freshStart). Version 8: chanting remembers the round and text it read
+ * last (the same text given with several calls of one turn is read once), the two-phase state counts the
+ * turns of calls in flight together, and the host keeps each recent call's facts (its turn, what its
+ * outcome says, what a change changed) for the evidence screen.
  */
-export const SNAPSHOT_VERSION = 7;
+export const SNAPSHOT_VERSION = 8;
+
+/**
+ * The oldest format version still read: versions 6 and 7 lack only state that starts empty when read (the
+ * fresh start before 7, read as none; before 8, chanting's last text, the in-flight turns and the calls'
+ * facts, read as none known), so sessions saved before them carry on.
+ */
+export const OLDEST_READ_VERSION = 6;
 
 const HEADER = 4 + 2 + 2 + 8 + 4;
 const TRAILER = 8;
 const encoder = new TextEncoder();
 
-/** The detection options that decide what a session's state means, as canonical JSON text. */
+/**
+ * The detection options that decide what a session's state means, as canonical JSON text. `allow` and the
+ * tools' `changesWorkspace` change decisions only, not what the state holds: left out, so a session keeps
+ * its state when a project's allowlist changes.
+ */
 function optionsText(o: ResolvedOptions): string {
   const tools = [...o.tools]
+    // a rule that changes no normalisation (only `changesWorkspace`) means what no rule means
+    .filter(([, rule]) => (rule.ignoreFields ?? []).length !== 0 || rule.exempt === true || rule.identity !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, rule]) => [name, { ignoreFields: rule.ignoreFields ?? [], exempt: rule.exempt === true, identity: rule.identity === undefined ? null : String(rule.identity) }]);
   const { onDetect, ...policy } = o.policy;
@@ -88,17 +105,18 @@ export function sealSnapshot(payload: Uint8Array, options: ResolvedOptions): Uin
 }
 
 /**
- * Checks the envelope (magic, version, length, checksum, options) and returns the payload's bounds.
+ * Checks the envelope (magic, version, length, checksum, options) and returns the payload's bounds and
+ * format version.
  * Throws {@link SnapshotError} saying which check failed.
  */
-export function openSnapshot(bytes: unknown, options: ResolvedOptions): { readonly bytes: Uint8Array; readonly start: number; readonly end: number } {
+export function openSnapshot(bytes: unknown, options: ResolvedOptions): { readonly bytes: Uint8Array; readonly start: number; readonly end: number; readonly version: number } {
   if (!(bytes instanceof Uint8Array)) throw new SnapshotError(`loopwatch: a snapshot is a Uint8Array (a Buffer will do), received ${bytes === null ? 'null' : typeof bytes}`);
   if (bytes.length < HEADER + TRAILER || String.fromCharCode(bytes[0] as number, bytes[1] as number, bytes[2] as number, bytes[3] as number) !== SNAPSHOT_MAGIC) {
     throw new SnapshotError(`loopwatch: these ${bytes.length} bytes are not a loopwatch session snapshot (no "${SNAPSHOT_MAGIC}" header)`);
   }
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = dv.getUint16(4, true);
-  if (version !== SNAPSHOT_VERSION) throw new SnapshotError(`loopwatch: the snapshot has format version ${version}; this loopwatch reads version ${SNAPSHOT_VERSION} only`);
+  if (version < OLDEST_READ_VERSION || version > SNAPSHOT_VERSION) throw new SnapshotError(`loopwatch: the snapshot has format version ${version}; this loopwatch reads versions ${OLDEST_READ_VERSION} to ${SNAPSHOT_VERSION}`);
   const length = dv.getUint32(16, true);
   if (HEADER + length + TRAILER !== bytes.length) throw new SnapshotError(`loopwatch: the snapshot is truncated or padded (${bytes.length} bytes, its header says ${HEADER + length + TRAILER})`);
   const end = HEADER + length;
@@ -108,5 +126,5 @@ export function openSnapshot(bytes: unknown, options: ResolvedOptions): { readon
   if (dv.getUint32(8, true) !== lo || dv.getUint32(12, true) !== hi) {
     throw new SnapshotError('loopwatch: the snapshot was taken under other detection options; restore it into a detector made with the same options');
   }
-  return { bytes, start: HEADER, end };
+  return { bytes, start: HEADER, end, version };
 }

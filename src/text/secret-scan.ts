@@ -29,6 +29,46 @@ export function isWord(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 }
 
+/** Whether `c` is an ASCII letter. */
+function isLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** Whether `c` is a hexadecimal digit. */
+function isHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}
+
+/** Whether the `n` characters before `end` are hexadecimal digits. */
+function hexBefore(text: string, end: number, n: number): boolean {
+  if (end < n) return false;
+  for (let k = end - n; k < end; k++) if (!isHex(text.charCodeAt(k))) return false;
+  return true;
+}
+
+/**
+ * Characters an escape or encoding that ends at `i` takes (0 when none does): `\n`, `\t` (a backslash and a
+ * letter, as JSON and shells write a line break or tab), `\x1b`, `\u000a`, and `%3D` (a percent-encoded
+ * byte). What follows one starts a new token, whatever letter or digit the escape ends with.
+ */
+export function escapeBefore(text: string, i: number): number {
+  if (i >= 3 && text.charCodeAt(i - 3) === 0x25 && hexBefore(text, i, 2)) return 3;
+  if (i >= 2 && text.charCodeAt(i - 2) === 0x5c && isLetter(text.charCodeAt(i - 1))) return 2;
+  if (i >= 4 && text.charCodeAt(i - 4) === 0x5c && text.charCodeAt(i - 3) === 0x78 && hexBefore(text, i, 2)) return 4;
+  if (i >= 6 && text.charCodeAt(i - 6) === 0x5c && text.charCodeAt(i - 5) === 0x75 && hexBefore(text, i, 4)) return 6;
+  return 0;
+}
+
+/**
+ * Whether a key's prefix at `i` starts a token: at the text's start, after anything but an ASCII letter
+ * (`_`, a digit, punctuation, white space), or after an escape or encoding ({@link escapeBefore}). After a
+ * letter the prefix is inside a word (`disk-...`, `risk_live_...`). A word boundary (`\b`) was the rule
+ * before, and a key after `_`, a digit, `\n` in JSON text or `%3D` in a URL was shown whole.
+ */
+export function startsToken(text: string, i: number): boolean {
+  return i === 0 || !isLetter(text.charCodeAt(i - 1)) || escapeBefore(text, i) > 0;
+}
+
 /**
  * End of the run that `run` (a sticky regular expression of one character class and `*`, which always
  * matches) reads from `i`.

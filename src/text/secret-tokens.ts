@@ -1,9 +1,9 @@
 /**
  * Secrets known by their own shape, wherever they stand: private key blocks, keys with a vendor prefix,
- * JSON Web Tokens, and AWS secret access keys (40 characters of base64 with both cases and a digit, `/` or
- * `+`). Linear in the text (see `secret-scan.ts`).
+ * JSON Web Tokens, and AWS secret access keys (`secret-aws.ts`). Linear in the text (see `secret-scan.ts`).
  */
-import { RUN, type SecretRule, isWord, matchesAt, runEnd } from './secret-scan.js';
+import { awsSecretKey } from './secret-aws.js';
+import { RUN, type SecretRule, matchesAt, runEnd, startsToken } from './secret-scan.js';
 
 const LABEL = /[A-Z ]*/y;
 
@@ -64,22 +64,23 @@ const KEY_BODIES: ReadonlyMap<string, KeyBody> = new Map([
   ...['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'].map((p) => [p, atLeast(RUN.alnum, 20)] as const),
   ['github_pat_', atLeast(RUN.word, 20)],
   ...['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-'].map((p) => [p, atLeast(RUN.alnumDash, 10)] as const),
-  ['AKIA', shaped(/[0-9A-Z]{16}\b/y, false)],
-  ['ASIA', shaped(/[0-9A-Z]{16}\b/y, false)],
+  // 20 characters: not followed by a letter or digit (`_`, as after any key, may follow)
+  ['AKIA', shaped(/[0-9A-Z]{16}(?![0-9A-Za-z])/y, false)],
+  ['ASIA', shaped(/[0-9A-Z]{16}(?![0-9A-Za-z])/y, false)],
   ['hf_', atLeast(RUN.alnum, 30)],
   ['glpat-', atLeast(RUN.base64url, 20)],
   ['npm_', atLeast(RUN.alnum, 30)],
   // SendGrid: SG.<id>.<secret>
   ['SG.', shaped(/[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16}/y, true)],
 ]);
-const KEY_PREFIX = /\b(?:[spr]k-|[spr]k_(?:live|test)_|gh[pousr]_|github_pat_|xox[abposr]-|AKIA|ASIA|hf_|glpat-|npm_|SG\.)/g;
+const KEY_PREFIX = /(?:[spr]k-|[spr]k_(?:live|test)_|gh[pousr]_|github_pat_|xox[abposr]-|AKIA|ASIA|hf_|glpat-|npm_|SG\.)/g;
 
-/** Keys and tokens known by their prefix (see {@link KEY_BODIES}). */
+/** Keys and tokens known by their prefix (see {@link KEY_BODIES}) where a token starts (`startsToken`). */
 const prefixedKey: SecretRule = (text, out) => {
   const re = KEY_PREFIX;
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const end = (KEY_BODIES.get(m[0]) as KeyBody)(text, m.index + m[0].length);
+    const end = startsToken(text, m.index) ? (KEY_BODIES.get(m[0]) as KeyBody)(text, m.index + m[0].length) : -1;
     if (end >= 0) {
       out.push(m.index, end);
       re.lastIndex = end;
@@ -88,14 +89,14 @@ const prefixedKey: SecretRule = (text, out) => {
 };
 
 /**
- * Google API keys: `AIza` at a word boundary and exactly 35 base64url characters (the last may be `-`, so
+ * Google API keys: `AIza` where a token starts (`startsToken`) and exactly 35 base64url characters (the last may be `-`, so
  * the key ends where the run does, not at a word boundary). Every `AIza` of one run ends where the run
  * does: only the one 39 characters before the run's end can be a key, so the run is read once.
  */
 const googleKey: SecretRule = (text, out) => {
   let runEndAt = -1;
   for (let i = text.indexOf('AIza'); i >= 0; ) {
-    if (i > 0 && isWord(text.charCodeAt(i - 1))) {
+    if (!startsToken(text, i)) {
       i = text.indexOf('AIza', i + 1);
       continue;
     }
@@ -110,14 +111,14 @@ const googleKey: SecretRule = (text, out) => {
 };
 
 /**
- * JSON Web Tokens: `eyJ` at a word boundary, then three base64url segments of 8 or more characters joined
+ * JSON Web Tokens: `eyJ` where a token starts (`startsToken`), then three base64url segments of 8 or more characters joined
  * by dots. A segment runs to the end of its base64url run, so every `eyJ` of one run shares the run's
  * answer: a run that fails is skipped whole. With `openEnd`, a token whose segments reach the end counts.
  */
 const webToken: SecretRule = (text, out, openEnd) => {
   const n = text.length;
   for (let i = text.indexOf('eyJ'); i >= 0; ) {
-    if (i > 0 && isWord(text.charCodeAt(i - 1))) {
+    if (!startsToken(text, i)) {
       i = text.indexOf('eyJ', i + 1);
       continue;
     }
@@ -136,35 +137,6 @@ const webToken: SecretRule = (text, out, openEnd) => {
     // a later `eyJ` of the same run has less room before the same dot: it fails too
     i = text.indexOf('eyJ', end >= 0 ? end : e1);
   }
-};
-
-/**
- * A run of exactly 40 base64 characters (not before one or `=`) after a character that is not one (the
- * text's start is tried on its own): tries start only where a run does.
- */
-const FORTY = /[^A-Za-z0-9/+][A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
-const FORTY_AT_START = /^[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/;
-
-/** Whether `text[from, from + 40)` has both cases and a digit, `/` or `+` (a git SHA, lowercase hex, has not). */
-function mixed(text: string, from: number): boolean {
-  let upper = false;
-  let lower = false;
-  let other = false;
-  for (let k = from; k < from + 40; k++) {
-    const c = text.charCodeAt(k);
-    if (c >= 0x41 && c <= 0x5a) upper = true;
-    else if (c >= 0x61 && c <= 0x7a) lower = true;
-    else other = true;
-  }
-  return upper && lower && other;
-}
-
-/** AWS secret access keys, bare or after any key name or command (`aws configure set ... KEY`). */
-const awsSecretKey: SecretRule = (text, out) => {
-  if (FORTY_AT_START.test(text) && mixed(text, 0)) out.push(0, 40);
-  const re = FORTY;
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) if (mixed(text, m.index + 1)) out.push(m.index + 1, m.index + 41);
 };
 
 /** The rules for secrets known by their shape. */

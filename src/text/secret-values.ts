@@ -8,17 +8,56 @@ import { RUN, type SecretRule, isWord, runEnd } from './secret-scan.js';
 
 const AUTH_SCHEME = /\b(?:bearer|basic|token)/gi;
 const CREDENTIAL = /[A-Za-z0-9._~+/=-]*/y;
+/** Most white space, quotes and backslashes skipped on each side of an `Authorization` header's separator. */
+const HEADER_GAP = 8;
 
-/** `Bearer`, `Basic` and `token` followed by white space and a credential of 8 or more characters: the credential. */
+/** Index before the white space, quotes and backslashes (at most {@link HEADER_GAP}) that end at `k`. */
+function gapStart(text: string, k: number): number {
+  const stop = Math.max(0, k - HEADER_GAP);
+  while (k > stop) {
+    const c = text.charCodeAt(k - 1);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x22 && c !== 0x27 && c !== 0x5c) break;
+    k--;
+  }
+  return k;
+}
+
+/**
+ * Whether the scheme at `at` is an `Authorization` header's: `Authorization: Basic`, `"authorization":
+ * "Bearer`, `Authorization=Bearer` (any case; quotes, escapes and white space around the separator).
+ */
+export function afterAuthorization(text: string, at: number): boolean {
+  let k = gapStart(text, at);
+  const c = text.charCodeAt(k - 1);
+  if (k === 0 || (c !== 0x3a && c !== 0x3d)) return false;
+  k = gapStart(text, k - 1);
+  return k >= 13 && text.slice(k - 13, k).toLowerCase() === 'authorization';
+}
+
+/** Whether `text[from, to)` has a digit, `+`, `/` or `=`, as credentials do and words (`Basic functionality`) do not. */
+export function credentialLike(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x3d) return true;
+  }
+  return false;
+}
+
+/**
+ * `Bearer`, `Basic` and `token` followed by white space and a credential of 8 or more characters: the
+ * credential, when it is an `Authorization` header's, or has a digit, `+`, `/` or `=` (prose says `Basic
+ * functionality`, `token generation`: 292 such phrases in the shared traces were redacted before).
+ */
 const authScheme: SecretRule = (text, out) => {
   const re = AUTH_SCHEME;
   re.lastIndex = 0;
-  while (re.test(text)) {
-    const v = runEnd(text, re.lastIndex, RUN.space);
-    if (v === re.lastIndex) continue;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const after = re.lastIndex;
+    const v = runEnd(text, after, RUN.space);
+    if (v === after) continue;
     const end = runEnd(text, v, CREDENTIAL);
     if (end - v >= 8) {
-      out.push(v, end);
+      if (credentialLike(text, v, end) || afterAuthorization(text, m.index)) out.push(v, end);
       re.lastIndex = end;
     } else re.lastIndex = v; // a scheme may follow in these few characters
   }
@@ -32,7 +71,7 @@ const USER = /[^:\s/@]*/y;
 const PASSWORD = /[^@\s/]*/y;
 
 /**
- * The password of credentials in a URL (`scheme://user:password@host`). A try starts at `://` and reads no
+ * The password of credentials in a URL (`scheme://user:password@host`, `redis://:password@host`). A try starts at `://` and reads no
  * further than the next `/`, where the next try starts. With `openEnd`, a password reaching the end counts.
  */
 const urlPassword: SecretRule = (text, out, openEnd) => {
@@ -41,7 +80,8 @@ const urlPassword: SecretRule = (text, out, openEnd) => {
     if (k > 0 && isSchemeEnd(text.charCodeAt(k - 1))) {
       const user = runEnd(text, k + 3, USER);
       next = user;
-      if (user > k + 3 && text.charCodeAt(user) === 0x3a) {
+      // the user may be empty (`redis://:password@host`)
+      if (text.charCodeAt(user) === 0x3a) {
         const end = runEnd(text, user + 1, PASSWORD);
         if (end > user + 1 && (text.charCodeAt(end) === 0x40 || (openEnd && end === text.length))) {
           out.push(user + 1, end);
@@ -60,11 +100,38 @@ const BARE_VALUE = /[^\s"'\\,;&}]*/y;
 
 const isQuote = (c: number): boolean => c === 0x22 || c === 0x27;
 
+/** Words that are a value of code, not a secret (`token=None`, `"api_key": null`). */
+const CODE_WORDS: ReadonlySet<string> = new Set(['None', 'null', 'NULL', 'nil', 'true', 'false', 'True', 'False', 'undefined']);
+/** A dotted name (`settings.SECRET_KEY`, `self.password`, `process.env.TOKEN`). */
+const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+/** Longest bare value looked at as a dotted name. */
+const NAME_MAX = 100;
+
 /**
- * The span of the value that starts at `v` (after the separator), as [start, end], or null: a quoted value
+ * Whether the unquoted value `text[start, end)` is code rather than a secret: a call or an index
+ * (`models.CharField(max_length=128`, `settings_dict[`), a variable or template (`$DB_PASSWORD`,
+ * `{token}`), a literal such as `None` or `null`, or a dotted name (`settings.SECRET_KEY`). 233 of the
+ * 1,114 spans redacted in the shared traces were such code.
+ */
+function codeValue(text: string, start: number, end: number): boolean {
+  const first = text.charCodeAt(start);
+  if (first === 0x24 || first === 0x7b) return true;
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x28 || c === 0x5b) return true;
+  }
+  if (end - start > NAME_MAX) return false;
+  // what closes the code around it (`token=None):`) is not part of the value
+  const value = text.slice(start, end).replace(/[):.\]]+$/, '');
+  return CODE_WORDS.has(value) || DOTTED_NAME.test(value);
+}
+
+/**
+ * The span of the value that starts at `v` (after the separator), as [start, end], or null (an empty span:
+ * code, to skip): a quoted value
  * (`"correct horse, battery"`, also `\"...\"` inside JSON text) up to its closing quote, a line break or
  * {@link QUOTED_VALUE_MAX} characters; else three or more characters up to white space, a quote, `\`, `,`,
- * `;`, `&` or `}`.
+ * `;`, `&` or `}`, unless they are code ({@link codeValue}).
  */
 function valueSpan(text: string, v: number): [number, number] | null {
   const escaped = text.charCodeAt(v) === 0x5c && isQuote(text.charCodeAt(v + 1));
@@ -73,14 +140,19 @@ function valueSpan(text: string, v: number): [number, number] | null {
   if (!isQuote(q)) {
     const start = text.charCodeAt(at) === 0x5c ? at + 1 : at;
     const end = runEnd(text, start, BARE_VALUE);
-    return end - start >= 3 ? [start, end] : null;
+    if (end - start < 3) return null;
+    // code is skipped whole (an empty span), so that a key inside it is not read again from each start
+    return codeValue(text, start, end) ? [end, end] : [start, end];
   }
   const start = at + 1;
   const stop = Math.min(text.length, start + QUOTED_VALUE_MAX);
   let k = start;
   for (; k < stop; k++) {
     const c = text.charCodeAt(k);
-    if (c === q) return k === start ? null : [start, escaped && text.charCodeAt(k - 1) === 0x5c ? k - 1 : k];
+    if (c === q) {
+      const end = escaped && text.charCodeAt(k - 1) === 0x5c ? k - 1 : k;
+      return end === start ? null : [start, end]; // an empty value (`\"\"` in JSON text too) has nothing to hide
+    }
     if (c === 0x0a || c === 0x0d) break;
     if (c === 0x5c && !escaped) k++;
   }
@@ -113,7 +185,7 @@ function keyValue(keys: RegExp, spaced: boolean): SecretRule {
       else if (!spaced || v === key) v = -1;
       const span = v < 0 ? null : valueSpan(text, v);
       if (span !== null) {
-        out.push(span[0], span[1]);
+        if (span[1] > span[0]) out.push(span[0], span[1]);
         re.lastIndex = span[1];
       } else re.lastIndex = m.index + 1;
     }

@@ -476,7 +476,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     if (this.chanting !== null) this.chanting.save(w);
   }
 
-  load(r: ByteReader): void {
+  load(r: ByteReader, version: number): void {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     const state = r.bytes();
     if (state.length !== this.core.layout(this.config).slotSize) throw new SnapshotError(`loopwatch: the snapshot's session state has ${state.length} bytes where these options lay out ${this.core.layout(this.config).slotSize}`);
@@ -487,7 +487,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.log.load(r, this.similar !== null);
     if (this.similar !== null) this.similar.load(r);
     if (this.semanticHost !== null) this.semanticHost.load(r);
-    if (this.chanting !== null) this.chanting.load(r);
+    if (this.chanting !== null) this.chanting.load(r, version);
     this.core.writeSlot(this.slot, state);
   }
 

@@ -4,10 +4,9 @@
  * then the browser tests skip, saying so loudly, except under CI (`CI` set), where they run and fail, since
  * `.ci/run` installs the browser (scripts/install-browser.sh).
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { tempFolder } from './temp-folder.js';
 
 /** Where Debian puts the browser, most fitting first; LOOPWATCH_CHROMIUM names another. */
 const CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
@@ -28,7 +27,7 @@ export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '-
 /** A browser with a fresh profile in a temporary folder, a laptop-sized window. */
 export async function launchChromium(viewport = { width: 1366, height: 768 }): Promise<BrowserContext> {
   if (chromiumBinary === null) throw new Error('no Chromium installed: scripts/install-browser.sh installs Debian\'s chromium-headless-shell (.ci/run runs it)');
-  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'loopwatch-chromium-')), {
+  return chromium.launchPersistentContext(tempFolder('chromium'), {
     executablePath: chromiumBinary,
     headless: true,
     args: CHROMIUM_FLAGS,

@@ -3,11 +3,11 @@
  * (`dist/src/bin/loopwatch.js`, made by `npm test`'s build), as a user runs it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { tempFolder } from './temp-folder.js';
 
 /** The CLI's entry point: the bundled command. */
 export const CLI = fileURLToPath(new URL('../../dist/src/bin/loopwatch.js', import.meta.url));
@@ -30,7 +30,7 @@ export function loopwatch(args: readonly string[], input?: string): CliRun {
 
 /** A fresh temporary folder. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'loopwatch-cli-'));
+  return tempFolder('cli');
 }
 
 /** Writes `lines` as JSON Lines (`.gz` names are gzipped) and returns the path. */

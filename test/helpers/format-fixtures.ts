@@ -257,3 +257,48 @@ export function writeOpenHands(dir: string): string {
   }
   return sessions;
 }
+
+/**
+ * A Gemini CLI chat as the CLI records it (`~/.gemini/tmp/<project>/chats/session-*.json`): the user's
+ * message, then per call a `gemini` message with its text, thoughts and the tool call with its
+ * `functionResponse` result and status (an `error` response and status when `failing`).
+ */
+export function geminiChat(sessionId: string, call: CallAt, failing: boolean): object {
+  let t = 0;
+  const ts = () => new Date(Date.UTC(2026, 1, 23, 9, 0, t++)).toISOString();
+  return {
+    sessionId,
+    projectHash: 'c1a9f0'.padEnd(64, '0'),
+    startTime: ts(),
+    lastUpdated: ts(),
+    messages: [
+      { id: `${sessionId}-u`, timestamp: ts(), type: 'user', content: [{ text: 'Please fix the failing test.' }] },
+      ...range(FIXTURE_CALLS).map((i) => {
+        const c = call(i);
+        const id = `${c.tool}_17718374356${i}_0`;
+        const response = failing ? { error: c.result } : { output: c.result };
+        return {
+          id: `${sessionId}-g${i}`,
+          timestamp: ts(),
+          type: 'gemini',
+          content: 'Let me check.',
+          thoughts: [{ subject: 'Checking', description: 'Looking at it again.', timestamp: ts() }],
+          tokens: { input: 100, output: 10, cached: 0, thoughts: 5, tool: 0, total: 115 },
+          model: 'gemini-3-pro-preview',
+          toolCalls: [{ id, name: c.tool, args: c.args, result: [{ functionResponse: { id, name: c.tool, response } }], status: failing ? 'error' : 'success', timestamp: ts(), resultDisplay: c.result, displayName: c.tool, description: '', renderOutputAsMarkdown: false }],
+        };
+      }),
+    ],
+  };
+}
+
+/** Gemini CLI: one chat file per session, under `chats/` as `~/.gemini/tmp/<project>/` has them. */
+export function writeGeminiCli(dir: string): [string, string] {
+  const chats = join(dir, 'gemini', 'chats');
+  mkdirSync(chats, { recursive: true });
+  const stuck = join(chats, 'session-2026-02-23T09-00-gem-stuck.json');
+  const cleanPath = join(chats, 'session-2026-02-23T10-00-gem-clean.json');
+  writeFileSync(stuck, JSON.stringify(geminiChat('gem-stuck', () => STUCK, true), null, 2));
+  writeFileSync(cleanPath, JSON.stringify(geminiChat('gem-clean', clean, false), null, 2));
+  return [stuck, cleanPath];
+}

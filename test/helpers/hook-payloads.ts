@@ -44,6 +44,35 @@ export function afterPayload(agent: AgentName, session: string, call: ScriptedCa
   }
 }
 
+/** The payload an agent sends when the user submits a new prompt (UserPromptSubmit, BeforeAgent). */
+export function promptPayload(agent: AgentName, session: string): Record<string, unknown> {
+  return { ...fixture(agent, 'prompt.json'), session_id: session };
+}
+
+/** A successful edit of `file` as each agent's edit tool makes it (Edit, apply_patch, replace). */
+export function editCall(agent: AgentName, file: string): ScriptedCall {
+  switch (agent) {
+    case 'claude-code':
+      return { tool: 'Edit', args: { file_path: file, old_string: 'gcc', new_string: 'cc' }, result: `The file ${file} has been updated.` };
+    case 'codex':
+      return { tool: 'apply_patch', args: { input: `*** Begin Patch\n*** Update File: ${file}\n-gcc\n+cc\n*** End Patch` }, result: `Success. Updated the following files:\nM ${file}` };
+    case 'gemini':
+      return { tool: 'replace', args: { file_path: file, old_string: 'gcc', new_string: 'cc' }, result: `Successfully modified file: ${file} (1 replacements).` };
+  }
+}
+
+/** A read of `file` as each agent's read tool makes it. */
+export function readCall(agent: AgentName, file: string): ScriptedCall {
+  switch (agent) {
+    case 'claude-code':
+      return { tool: 'Read', args: { file_path: file }, result: `contents of ${file}` };
+    case 'codex':
+      return { tool: 'Bash', args: { command: `cat ${file}` }, result: `contents of ${file}` };
+    case 'gemini':
+      return { tool: 'read_file', args: { file_path: file }, result: `contents of ${file}` };
+  }
+}
+
 /** The action an agent reads from loopwatch's reply to a call before it runs. */
 export function proposeAction(agent: AgentName, stdout: string): LiveAction {
   if (stdout === '') return 'allow';

@@ -8,12 +8,12 @@
  *   ScriptedCall, each tool-and-args queue repeating its last outcome when it runs out).
  * It prints `test-server: pid N` when it starts and `test-server: call N TOOL` for each call it gets, on stderr.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ScriptedCall } from './live-scenarios.js';
+import { tempFolder } from './temp-folder.js';
 
 /** The SDK's folder (its package.json export is its CommonJS build's, so it is found from a module of it). */
 const SDK_CJS = createRequire(import.meta.url).resolve('@modelcontextprotocol/sdk/server');
@@ -96,7 +96,7 @@ export interface McpFixtures {
 
 /** Writes the fixture programs into a fresh temporary folder. */
 export function writeMcpFixtures(): McpFixtures {
-  const dir = mkdtempSync(join(tmpdir(), 'loopwatch-mcp-'));
+  const dir = tempFolder('mcp');
   const write = (name: string, text: string): string => {
     const path = join(dir, name);
     writeFileSync(path, text);

@@ -1,9 +1,9 @@
 /** Helpers of the trace-reader tests: a temporary folder to write inputs in, and every item read back. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ReadInputsOptions, readInputs } from '../../src/formats/read-inputs.js';
 import type { TraceInputEnd, TraceItem } from '../../src/formats/trace-record.js';
+import { tempFolder } from './temp-folder.js';
 
 /** Every item `readInputs` yields for `paths`, but the `input-end` after each input (see {@link collectAll}). */
 export async function collect(paths: string[], options: ReadInputsOptions = {}): Promise<Exclude<TraceItem, TraceInputEnd>[]> {
@@ -22,7 +22,7 @@ export async function collectAll(paths: string[], options: ReadInputsOptions = {
  * made as needed), returning its path.
  */
 export function scratchDir(name: string): { dir: string; write: (file: string, content: string | Buffer) => string } {
-  const dir = mkdtempSync(join(tmpdir(), `loopwatch-${name}-`));
+  const dir = tempFolder(name);
   return {
     dir,
     write: (file, content) => {

@@ -1,10 +1,13 @@
 /**
  * How `loopwatch explain` shows a session: one line per call (index, step, call preview, outcome preview,
  * and beside it the verdict), the signals of a fused verdict indented under it, a footer with what the
- * session cost, and the same rows as JSON for tools. Cells are cut with `…` to fit the terminal.
+ * session cost, and the same rows as JSON for tools. Cells are cut with `…` to fit the terminal, after their
+ * control characters are written as escapes (`terminal-text.ts`): a cut falls between code points, never
+ * inside an escape.
  */
 import { previewArgs as argsPreview } from '../../text/call-preview.js';
 import { oneLine } from '../../text/shown-text.js';
+import { headSafe, jsonSafe, terminalSafe } from '../../text/terminal-text.js';
 import type { LoopAction, ToolEvent, Verdict } from '../../types.js';
 
 /** Characters of result or error text kept in an outcome preview. */
@@ -60,9 +63,9 @@ export function previewOutcome(e: ToolEvent): string {
   return oneLine(text === '' ? 'error' : `error: ${text}`, OUTCOME_PREVIEW_LENGTH);
 }
 
-/** `s` cut to `width` characters with `…`. */
+/** `s` (terminal-safe) cut to `width` characters with `…`. */
 function cut(s: string, width: number): string {
-  return s.length > width ? `${s.slice(0, Math.max(0, width - 1))}…` : s;
+  return s.length > width ? `${headSafe(s, width - 1)}…` : s;
 }
 
 const cell = (s: string, width: number): string => cut(s, width).padEnd(width);
@@ -100,8 +103,8 @@ export function callLines(shown: readonly ExplainRow[], total: number, width: nu
   for (const r of shown) {
     if (r.index > next) out.push(gap(r.index - next, idxW));
     next = r.index + 1;
-    const call = r.args === '' ? r.tool : `${r.tool} ${r.args}`;
-    out.push(line(`${String(r.index).padStart(idxW)} ${String(r.step ?? '').padStart(stepW)}  ${cell(call, callW)}  ${cell(r.outcome, outW)}  ${verdictText(r)}`));
+    const call = terminalSafe(r.args === '' ? r.tool : `${r.tool} ${r.args}`);
+    out.push(line(`${String(r.index).padStart(idxW)} ${String(r.step ?? '').padStart(stepW)}  ${cell(call, callW)}  ${cell(terminalSafe(r.outcome), outW)}  ${verdictText(r)}`));
     const signals = r.verdict?.signals ?? [];
     if (signals.length > 1) {
       for (const s of signals) {
@@ -127,16 +130,16 @@ export function footerLines(rows: readonly ExplainRow[], context: ExplainContext
     lines.push(`first break: ${at(firstBreak)} ${firstBreak.verdict.kind}; calls after it: ${rows.length - firstBreak.index - 1}`);
   } else lines.push('first break: none');
   if (context.agent !== undefined || context.exitStatus !== undefined) {
-    lines.push(`agent: ${context.agent ?? '?'} · exit status: ${context.exitStatus ?? '?'}`);
+    lines.push(terminalSafe(`agent: ${context.agent ?? '?'} · exit status: ${context.exitStatus ?? '?'}`));
   }
   return lines;
 }
 
 /** The `--json` document: one `{index, step, tool, args, outcome, verdict}` per row shown. */
 export function explainJson(shown: readonly ExplainRow[]): string {
-  return JSON.stringify(
+  return jsonSafe(JSON.stringify(
     shown.map((r) => ({ index: r.index, step: r.step, tool: r.tool, args: r.args, outcome: r.outcome, verdict: r.verdict })),
     null,
     2,
-  );
+  ));
 }

@@ -2,17 +2,21 @@
  * The machine-readable outputs: one JSON line per verdict (`--jsonl`) and one JSON document for the whole
  * scan (`--json`), written as the scan goes: each session's report once it has ended, the summary at the
  * end, so the document never has to be held whole. Field names and order are part of the CLI's contract
- * (docs/cli.md, "Output schemas").
+ * (docs/cli.md, "Output schemas"). Session ids and files are redacted as the rest (`shown`), and the
+ * characters a terminal acts on that JSON leaves raw are escaped (`jsonSafe`).
  */
+import { jsonSafe } from '../../text/terminal-text.js';
 import type { Verdict } from '../../types.js';
 import type { CallSite } from '../scan/scan-pipeline.js';
 import type { ScanSummary, SessionReport } from '../scan/scan-summary.js';
 
-/** One `--jsonl` line (without the newline) for a verdict about the session's call `index`. */
-export function verdictLine(v: Verdict, call: CallSite, index: number): string {
-  return JSON.stringify({
-    session: call.session,
-    file: call.file,
+const asIs = (text: string): string => text;
+
+/** One `--jsonl` line (without the newline) for a verdict about the session's call `index`; `shown` redacts the session id and file. */
+export function verdictLine(v: Verdict, call: CallSite, index: number, shown: (text: string) => string = asIs): string {
+  const line = JSON.stringify({
+    session: shown(call.session),
+    file: shown(call.file),
     index,
     step: call.step ?? index,
     tool: call.tool,
@@ -24,6 +28,7 @@ export function verdictLine(v: Verdict, call: CallSite, index: number): string {
     recommended: v.recommended,
     message: v.message,
   });
+  return jsonSafe(line);
 }
 
 /** Writes the `--json` document a piece at a time: `{"sessions": [...], "summary": {...}}`. */
@@ -31,7 +36,11 @@ export class JsonDocumentWriter {
   private count = 0;
   private started = false;
 
-  constructor(private readonly write: (text: string) => void) {}
+  constructor(
+    private readonly write: (text: string) => void,
+    /** Session ids and files as shown (redacted unless `--no-redact`). */
+    private readonly shown: (text: string) => string = asIs,
+  ) {}
 
   private start(): void {
     if (this.started) return;
@@ -42,13 +51,15 @@ export class JsonDocumentWriter {
   /** One session's report (one line of the array). */
   session(r: SessionReport): void {
     this.start();
-    this.write(`${this.count++ === 0 ? '\n    ' : ',\n    '}${JSON.stringify(r)}`);
+    const shown = { ...r, session: this.shown(r.session), file: this.shown(r.file) };
+    this.write(`${this.count++ === 0 ? '\n    ' : ',\n    '}${jsonSafe(JSON.stringify(shown))}`);
   }
 
   /** The summary, closing the document. */
   end(summary: ScanSummary): void {
     this.start();
-    const body = JSON.stringify(summary, null, 2).replace(/\n/g, '\n  ');
+    const worstSessions = summary.worstSessions.map((r) => ({ ...r, session: this.shown(r.session), file: this.shown(r.file) }));
+    const body = jsonSafe(JSON.stringify({ ...summary, worstSessions }, null, 2)).replace(/\n/g, '\n  ');
     this.write(`${this.count === 0 ? '' : '\n  '}],\n  "summary": ${body}\n}\n`);
   }
 }

@@ -1,8 +1,10 @@
 /**
  * The scan's summary as a readable terminal report. Session ids and files are shown whole unless the report
  * goes to a terminal too narrow for them; then the id is cut to what the terminal leaves (never below
- * {@link MIN_SESSION_WIDTH} characters) and the file keeps its end. `--json` always has both whole.
+ * {@link MIN_SESSION_WIDTH} characters) and the file keeps its end. `--json` always has both whole. Ids, files
+ * and tool names are redacted (`shown`) and their control characters written as escapes (`terminal-text.ts`).
  */
+import { cutSafe, terminalSafe } from '../../text/terminal-text.js';
 import type { ScanSummary, SessionReport } from '../scan/scan-summary.js';
 
 /** Fewest characters of a session id shown, however narrow the terminal. */
@@ -13,10 +15,9 @@ const pct = (x: number, of: number): string => (of === 0 ? '0%' : `${((100 * x) 
 /** `1 session`, `2 sessions`. */
 export const count = (x: number, one: string, many = `${one}s`): string => `${n(x)} ${x === 1 ? one : many}`;
 
-/** `s` in `width` characters: cut with `…` at the end (or, `fromEnd`, at the start), else padded. */
+/** `s` (terminal-safe) in `width` characters: cut with `…` at the end (or, `fromEnd`, at the start), else padded. */
 function cell(s: string, width: number, fromEnd = false): string {
-  if (s.length <= width) return s.padEnd(width);
-  return fromEnd ? `…${s.slice(s.length - width + 1)}` : `${s.slice(0, width - 1)}…`;
+  return s.length <= width ? s.padEnd(width) : cutSafe(s, width, fromEnd);
 }
 
 function loopBegan(s: SessionReport): string {
@@ -34,10 +35,13 @@ export interface SummaryTextOptions {
   readonly width?: number;
   /** Whether the scan stopped before the end of its input (Ctrl-C). */
   readonly interrupted?: boolean;
+  /** Session ids and files as shown (redacted unless `--no-redact`). @default as they are */
+  readonly shown?: (text: string) => string;
 }
 
 /** The worst-sessions table, its columns fitted to `width`. */
-function worstTable(rows: readonly SessionReport[], width: number): string[] {
+function worstTable(reports: readonly SessionReport[], width: number, shown: (text: string) => string): string[] {
+  const rows = reports.map((r) => ({ ...r, session: terminalSafe(shown(r.session)), file: terminalSafe(shown(r.file)) }));
   const began = rows.map(loopBegan);
   const beganW = Math.max(10, ...began.map((b) => b.length));
   const fixed = 2 + 7 + 8 + 7 + 15 + beganW + 1; // indent, calls, wasted, action, kind, loop began, gap
@@ -76,15 +80,16 @@ export function summaryText(s: ScanSummary, options: SummaryTextOptions): string
   if (s.topTools.length > 0) {
     lines.push('');
     lines.push('top looping tools');
-    const toolW = Math.max(28, ...s.topTools.map((t) => t.tool.length));
+    const tools = s.topTools.map((t) => ({ ...t, tool: terminalSafe(t.tool) }));
+    const toolW = Math.max(28, ...tools.map((t) => t.tool.length));
     const w = Math.max(28, Math.min(toolW, width - 22));
     lines.push(`  ${cell('tool', w)} ${'verdicts'.padStart(9)} ${'sessions'.padStart(9)}`);
-    for (const t of s.topTools) lines.push(`  ${cell(t.tool, w)} ${n(t.verdicts).padStart(9)} ${n(t.sessions).padStart(9)}`);
+    for (const t of tools) lines.push(`  ${cell(t.tool, w)} ${n(t.verdicts).padStart(9)} ${n(t.sessions).padStart(9)}`);
   }
   if (s.worstSessions.length > 0) {
     lines.push('');
     lines.push('worst sessions');
-    lines.push(...worstTable(s.worstSessions, width));
+    lines.push(...worstTable(s.worstSessions, width, options.shown ?? ((t) => t)));
   }
   return lines.join('\n');
 }

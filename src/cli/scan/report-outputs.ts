@@ -24,6 +24,7 @@ import type { ScanSummary, SessionReport } from './scan-summary.js';
 import type { ScanLabels } from './scan-labels.js';
 import type { SessionTally } from './session-tally.js';
 import { version } from '../version.js';
+import { terminalSafe } from '../../text/terminal-text.js';
 
 /** What the reports are and what they need to know. */
 export interface ReportPlan {
@@ -64,7 +65,7 @@ export class ReportOutputs {
     private readonly plan: ReportPlan,
     stdout: NodeJS.WritableStream,
   ) {
-    const title = `loopwatch scan of ${plan.inputs?.paths.join(', ') ?? 'generated sessions'}`;
+    const title = terminalSafe(`loopwatch scan of ${plan.inputs?.paths.join(', ') ?? 'generated sessions'}`);
     if (plan.htmlFile !== undefined) {
       const target = reportTarget(plan.htmlFile, stdout, '--html');
       this.html = { target, writer: new HtmlReportWriter((t) => target.stream.write(t), title) };
@@ -136,10 +137,10 @@ export class ReportOutputs {
     };
     const labels = this.plan.labels;
     return {
-      title: `loopwatch scan of ${this.plan.inputs?.paths.join(', ') ?? 'generated sessions'}`,
+      title: terminalSafe(`loopwatch scan of ${this.plan.inputs?.paths.join(', ') ?? 'generated sessions'}`),
       generatedAt: new Date().toISOString(),
       version: version(),
-      inputs: this.plan.inputs?.paths ?? [],
+      inputs: (this.plan.inputs?.paths ?? []).map(terminalSafe),
       settings: { preset: this.plan.preset, minAction: this.plan.minAction, failOn: this.plan.failOn },
       totals: {
         sessions: s.sessions,

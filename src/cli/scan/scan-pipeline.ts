@@ -21,7 +21,7 @@
  */
 import { type SessionEvent, sessionEvent } from '../../engine/loop-engine.js';
 import { SessionTable } from '../../engine/session-table.js';
-import type { TraceIssue, TraceItem } from '../../formats/trace-record.js';
+import type { TraceIssue, TraceItem, TraceNote } from '../../formats/trace-record.js';
 import type { LoopAction, Verdict } from '../../types.js';
 import { rebaseVerdict } from './rebase-verdict.js';
 import { type ScanCounts, ScanAggregate, type SessionReport } from './scan-summary.js';
@@ -45,6 +45,8 @@ export interface ScanSink {
   verdict(v: Verdict, call: CallSite, index: number, tally: SessionTally): void;
   /** A skipped line, element or input, or a call the checker refused. */
   issue(issue: TraceIssue): void;
+  /** A part of an input passed over on purpose (no skip). */
+  note?(note: TraceNote): void;
   /** A session has ended and every verdict about it is in: its report (already in the aggregate). */
   sessionDone?(report: SessionReport, tally: SessionTally): void;
   /** Called after each batch's verdicts are in (for progress); a promise holds the scan until it settles (output backpressure). */
@@ -213,6 +215,10 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
     }
     if (item.kind === 'input-end') {
       endAll(item.file);
+      return 'taken';
+    }
+    if (item.kind === 'note') {
+      sink.note?.(item);
       return 'taken';
     }
     const key = sessionKey(item.file, item.session);

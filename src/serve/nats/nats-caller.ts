@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
 import { DuplicateCallError, ErrorCode, InvalidEventError } from '../../errors.js';
+import { NATS_PEERS, importPeers } from '../../peers/optional-peers.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../../live/live-call.js';
 import type { ToolEvent } from '../../types.js';
 import type { MessageResult } from './call-message.js';
@@ -86,7 +87,7 @@ export class NatsCaller {
    * commas, or a list; `options` gives credentials and TLS files and the client's id. Loads the NATS client.
    */
   static async connect(servers: string | string[], options: NatsCallerOptions = {}): Promise<NatsCaller> {
-    const [{ connectNats }, { jetstream }, core] = await Promise.all([import('./nats-connect.js'), import('@nats-io/jetstream'), import('@nats-io/transport-node')]);
+    const [{ connectNats }, { jetstream }, core] = await importPeers('the NATS client (loopwatch/nats)', NATS_PEERS, () => Promise.all([import('./nats-connect.js'), import('@nats-io/jetstream'), import('@nats-io/transport-node')]));
     const { clientId, ...auth } = options;
     const nc = await connectNats(servers, auth, { name: 'loopwatch-caller' });
     try {

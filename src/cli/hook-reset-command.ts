@@ -1,0 +1,93 @@
+/**
+ * `loopwatch hook reset [--session ID] [--agent NAME]`: gives sessions of the hooks' state directory a
+ * fresh start (LoopDetector.freshStart, src/live/fresh-start.ts), the way back after a stop a person can
+ * take without waiting for the agent's next prompt: every session, or the one named (its subagents'
+ * sessions, `ID#agent`, too). Each session is changed under its lock, as a hook changes it. A state
+ * written under other detection options than the ones given (`--preset`, `--config`: give the installed
+ * command's) cannot be read: it is removed, and the session starts over.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SnapshotError } from '../errors.js';
+import { AGENTS } from '../hooks/agents.js';
+import { AGENT_NAMES, type AgentName } from '../hooks/hook-agent.js';
+import { hookDetection } from '../hooks/hook-detection.js';
+import { STATE_SUFFIX, SessionFile } from '../hooks/session-file.js';
+import { hookStateDir } from '../hooks/state-dir.js';
+import { acquireLock } from '../hooks/state-lock.js';
+import { LoopDetector } from '../session/loop-detector.js';
+import { redactSecrets } from '../text/redact.js';
+import { detectionOptions } from './detection-options.js';
+import { type FlagSpec, choiceFlag, parseFlags, stringOf } from './flags.js';
+import type { HookIo } from './hook-io.js';
+import { UsageError } from './usage-error.js';
+
+const RESET_FLAGS: FlagSpec = {
+  session: { type: 'string' },
+  agent: { type: 'string' },
+  'state-dir': { type: 'string' },
+  preset: { type: 'string' },
+  config: { type: 'string' },
+};
+
+/** What happened to one session. */
+type Outcome = 'fresh start' | 'started over' | 'locked';
+
+function resetOne(dir: string, agent: AgentName, session: string, detection: ReturnType<typeof detectionOptions>): Outcome {
+  const file = new SessionFile(dir, agent, session);
+  const release = acquireLock(file.lockPath);
+  if (release === null) return 'locked';
+  const detector = new LoopDetector(hookDetection(detection, [AGENTS[agent]]), session);
+  try {
+    const stored = file.load();
+    if (stored === null) return 'started over'; // ended meanwhile
+    detector.restore(stored.snapshot);
+    detector.freshStart();
+    // the notes `hook status` shows go on: a fresh start is not a new session
+    file.write(detector.snapshot(), stored.meta ?? undefined);
+    return 'fresh start';
+  } catch (e) {
+    if (!(e instanceof SnapshotError)) throw e;
+    file.remove();
+    return 'started over';
+  } finally {
+    detector.dispose();
+    release();
+  }
+}
+
+/** `loopwatch hook reset [options]`: resolves to the exit code (1: no session matched). */
+export function hookResetCommand(args: readonly string[], io: Pick<HookIo, 'stdout'>): number {
+  const { values: v } = parseFlags(args, RESET_FLAGS, false);
+  const only = stringOf(v, 'session');
+  if (only === '') throw new UsageError('--session needs a session id');
+  const agent = v.agent === undefined ? undefined : choiceFlag('--agent', stringOf(v, 'agent'), 'claude-code', AGENT_NAMES);
+  const detection = detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config'));
+  const dir = hookStateDir(stringOf(v, 'state-dir'));
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(STATE_SUFFIX));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw new UsageError(`${dir}: cannot be read (${code ?? (e as Error).message})`);
+    names = [];
+  }
+  let out = '';
+  let count = 0;
+  for (const name of names.sort()) {
+    const owner = SessionFile.owner(join(dir, name));
+    if (owner === null || !(AGENT_NAMES as readonly string[]).includes(owner.agent)) continue;
+    if (agent !== undefined && owner.agent !== agent) continue;
+    if (only !== undefined && owner.session !== only && !owner.session.startsWith(`${only}#`)) continue;
+    const outcome = resetOne(dir, owner.agent as AgentName, owner.session, detection);
+    count++;
+    const why = outcome === 'started over' ? ' (its state was written under other detection options: removed)' : outcome === 'locked' ? ' (a hook held it: try again)' : '';
+    out += `  ${outcome.padEnd(12)} ${owner.agent.padEnd(11)} ${redactSecrets(owner.session.slice(0, 200))}${why}\n`;
+  }
+  if (count === 0) {
+    io.stdout.write(`loopwatch hook reset: no session${only === undefined ? '' : ` ${JSON.stringify(redactSecrets(only.slice(0, 200)))}`}${agent === undefined ? '' : ` of ${agent}`} in ${dir}\n`);
+    return 1;
+  }
+  io.stdout.write(`loopwatch hook reset: ${dir}\n${out}`);
+  return 0;
+}

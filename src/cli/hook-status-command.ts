@@ -1,0 +1,102 @@
+/**
+ * `loopwatch hook status [--session ID] [--state-dir DIR] [--json]`: what the hooks did, per session of the
+ * state folder (its files are binary): calls seen before and after they ran and how many were not
+ * checked, the decisions by action, the last decisions and why, and how long ago the state was written.
+ * Everything printed is redacted (the notes were redacted when written, and are again) and has its control
+ * characters escaped, so a session id or tool name cannot drive the terminal. Exit code 0, 2 on a usage
+ * error.
+ */
+import type { LiveAction } from '../live/live-call.js';
+import { AGENTS } from '../hooks/agents.js';
+import type { AgentName } from '../hooks/hook-agent.js';
+import { type HookStatus, type SessionStatus, hookStatus } from '../hooks/hook-status.js';
+import type { DecisionNote } from '../hooks/session-meta.js';
+import { hookStateDir } from '../hooks/state-dir.js';
+import { redactSecrets } from '../text/redact.js';
+import { parseFlags, stringOf } from './flags.js';
+import type { HookIo } from './hook-io.js';
+import { UsageError } from './usage-error.js';
+
+/** Sessions listed in text at most (the most recently written); `--json` lists every one. */
+export const STATUS_SESSIONS_SHOWN = 20;
+
+/** Control characters (C0, DEL, C1) and the line separators, which no output may carry raw. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+function escape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** `text` as status prints it: cut, redacted, its control characters escaped. */
+function shown(text: string, max = 400): string {
+  const t = redactSecrets(text.length > 4 * max ? text.slice(0, 4 * max) : text);
+  return (t.length > max ? `${t.slice(0, max - 1)}…` : t).replace(CONTROL, escape);
+}
+
+function ago(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 90) return `${s} s ago`;
+  if (s < 90 * 60) return `${Math.round(s / 60)} min ago`;
+  if (s < 48 * 3600) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} days ago`;
+}
+
+const time = (ms: number): string => `${new Date(ms).toISOString().slice(11, 19)}Z`;
+const date = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}Z`;
+
+function noteLine(n: DecisionNote): string {
+  const when = n.phase === 'propose' ? 'before' : 'after';
+  if (n.count > 1) return `${time(n.time)} ${n.action} x${n.count} (the last ${when} ${shown(n.tool, 60)})`;
+  const kind = n.kind === undefined ? '' : ` [${shown(n.kind, 40)}]`;
+  const why = n.why === undefined ? '' : ` ${shown(n.why)}`;
+  return `${time(n.time)} ${when.padEnd(6)} ${shown(n.tool, 60)}: ${n.action}${kind}${why}`;
+}
+
+function sessionLines(s: SessionStatus): string[] {
+  const agent = s.agent !== null && Object.hasOwn(AGENTS, s.agent) ? AGENTS[s.agent as AgentName].title : s.agent === null ? null : shown(s.agent, 40);
+  const who = s.session === null ? `session ${s.key} (no state file names its id)` : `${agent} session "${shown(s.session, 200)}"`;
+  const lines = [`${who}${s.stateAgeMs === null ? '' : `, state written ${ago(s.stateAgeMs)}`}`];
+  if (s.problem !== null) lines.push(`  not read:  ${shown(s.problem)}`);
+  if (s.calls !== null) {
+    const c = s.calls;
+    lines.push(`  calls:     ${c.proposals} before they ran (${s.unchecked} not checked), ${c.records} after (${s.dropped} not recorded)`);
+  }
+  if (s.notes !== null) {
+    const a = s.notes.actions;
+    const by = (['allow', 'warn', 'ask', 'deny', 'stop'] as LiveAction[]).filter((k) => a[k] > 0).map((k) => `${a[k]} ${k}`);
+    lines.push(`  decisions: ${by.length === 0 ? 'none' : by.join(', ')}, since ${date(s.notes.started)}`);
+    s.notes.recent.forEach((n, i) => lines.push(`  ${i === 0 ? 'last:      ' : '           '}${noteLine(n)}`));
+  }
+  return lines;
+}
+
+/** The status as text. */
+export function statusText(status: HookStatus, asked: string | undefined): string {
+  const out = [`loopwatch hook status: ${shown(status.stateDir, 1000)}`];
+  if (status.problem !== null) return `${out[0]}\n${shown(status.problem)}\n`;
+  const n = status.sessions.length;
+  const aside = status.setAside === 0 ? '' : `; ${status.setAside} state file${status.setAside === 1 ? '' : 's'} set aside (.bad)`;
+  out.push(asked === undefined ? `${n} session${n === 1 ? '' : 's'}${aside}` : `${n === 0 ? 'no' : n} session${n === 1 ? '' : 's'} "${shown(asked, 200)}"${n === 0 ? ' (its state ends with its SessionEnd, or after 7 days untouched)' : ''}`);
+  for (const s of status.sessions.slice(0, STATUS_SESSIONS_SHOWN)) out.push('', ...sessionLines(s));
+  if (n > STATUS_SESSIONS_SHOWN) out.push('', `and ${n - STATUS_SESSIONS_SHOWN} more, written earlier (--session ID shows one, --json every one)`);
+  return `${out.join('\n')}\n`;
+}
+
+/** Characters JSON leaves raw in strings that a terminal or a JavaScript reader may act on. */
+const JSON_RAW = /[\u007f-\u009f\u2028\u2029]/g;
+
+/** The status as JSON (one object; texts redacted, control characters escaped). */
+export function statusJson(status: HookStatus): string {
+  const json = JSON.stringify(status, (_k, v: unknown) => (typeof v === 'string' ? redactSecrets(v) : v), 2);
+  return `${json.replace(JSON_RAW, escape)}\n`;
+}
+
+/** Runs `loopwatch hook status` with `args` (after `status`). Throws UsageError. */
+export function hookStatusCommand(args: readonly string[], io: HookIo): number {
+  const { values: v } = parseFlags(args, { session: { type: 'string' }, 'state-dir': { type: 'string' }, json: { type: 'boolean' } }, false);
+  const session = stringOf(v, 'session');
+  if (session === '') throw new UsageError('--session needs a session id');
+  const status = hookStatus(hookStateDir(stringOf(v, 'state-dir')), session);
+  io.stdout.write(v.json === true ? statusJson(status) : statusText(status, session));
+  return 0;
+}

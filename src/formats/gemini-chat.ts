@@ -1,0 +1,70 @@
+/**
+ * The messages of one Gemini CLI chat (`~/.gemini/tmp/<project>/chats/`), read into one session's calls.
+ * A `gemini` message (`{id, type: "gemini", content, thoughts, toolCalls}`) is one model turn: each of its
+ * `toolCalls` (`{id, name, args, result, status}`) is a call, its outcome from the status and the result's
+ * `functionResponse` (gemini-parts.ts), and its `content` (thoughts left out) is said once, the text of its
+ * first call. `user`, `info`, `error` and `warning` messages hold no calls.
+ *
+ * Since 0.3x the CLI appends a message again each time it changes (its tool calls added, their results in,
+ * its tokens counted), and `updateMessagesFromHistory` writes every message again under `$set`: a tool call
+ * id is read once (call-ids.ts), and a later copy only brings the outcome of a call still waiting for it.
+ */
+import { describe } from '../options/checks.js';
+import { CallIds } from './call-ids.js';
+import { partsText, toolCallOutcome } from './gemini-parts.js';
+import { HeldCalls, type HeldCall } from './held-calls.js';
+import { isRecord } from './json-value.js';
+import type { RecordUnit } from './read-records.js';
+import { type TraceItem, issue } from './trace-record.js';
+
+const NO_OUTCOME = { result: undefined, errorInfo: 'unknown' } as const;
+
+/** The calls of one chat, held until their outcome is known. */
+export class GeminiChat {
+  readonly calls: HeldCalls;
+  private readonly ids = new CallIds<true>();
+  private round = -1;
+  private messageId: unknown = undefined;
+  private first: HeldCall | null = null;
+
+  constructor(session: string) {
+    this.calls = new HeldCalls(session);
+  }
+
+  /** The items of message `m` (found at `unit`; `where` names it in issues), then the calls now complete. */
+  *message(m: unknown, unit: RecordUnit, where: string): Generator<TraceItem> {
+    if (!isRecord(m) || m.type !== 'gemini') return; // user, info, error and warning messages hold no calls
+    const again = m.id !== undefined && m.id === this.messageId;
+    if (!again) {
+      this.round++;
+      this.messageId = m.id;
+      this.first = null;
+    }
+    const text = partsText(m.content);
+    if (this.first !== null && text !== undefined) this.first.text = text;
+    const toolCalls = m.toolCalls;
+    if (toolCalls !== undefined && !Array.isArray(toolCalls)) {
+      return yield issue('bad-record', unit.file, unit.line, `${where}"toolCalls" must be an array, received ${describe(toolCalls)}; skipped`);
+    }
+    for (let j = 0; j < (toolCalls?.length ?? 0); j++) {
+      const tc: unknown = toolCalls![j];
+      if (!isRecord(tc) || typeof tc.name !== 'string' || tc.name === '') {
+        yield issue('bad-record', unit.file, unit.line, `${where}tool call ${j} has no name (received ${describe(isRecord(tc) ? tc.name : tc)}); skipped`);
+        continue;
+      }
+      const id = typeof tc.id === 'string' && tc.id !== '' ? tc.id : undefined;
+      const outcome = toolCallOutcome(tc);
+      if (id !== undefined && !this.ids.call(id, true)) {
+        // a call read before, written again: it may bring the outcome it was waiting for
+        if (outcome !== null && this.ids.result(id).kind === 'first') this.calls.settle(id, outcome);
+        continue;
+      }
+      if (id !== undefined && outcome !== null) this.ids.result(id);
+      const start = { tool: tc.name, args: tc.args, text: this.first === null ? text : undefined, round: this.round, file: unit.file, line: unit.line };
+      // a call without id cannot be answered later: what this record says of it is all there is
+      const held = this.calls.hold(id, start, outcome ?? (id === undefined ? NO_OUTCOME : null));
+      this.first ??= held;
+    }
+    yield* this.calls.release();
+  }
+}

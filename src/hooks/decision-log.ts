@@ -1,0 +1,110 @@
+/**
+ * The hooks' optional decision log: one JSON line per decision, redacted, appended to a file the user
+ * names (`loopwatch hook --log FILE`, or `LOOPWATCH_DECISION_LOG=FILE` in the agent's environment). Off
+ * unless asked for.
+ *
+ * Each line is the hook payload as Claude Code sends it, whatever the agent (`hook_event_name` PreToolUse,
+ * PostToolUse or PostToolUseFailure; `session_id`, `tool_name`, `tool_input`, `tool_use_id`, and after the
+ * call `tool_response` or `error`, as the hook read them: capped, volatile fields left out), with the time,
+ * the agent and loopwatch's decision beside it:
+ *
+ * ```
+ * {"time":"2026-12-04T14:40:09.120Z","agent":"codex","hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash",
+ *  "tool_input":{"command":"npm test"},"tool_use_id":"call_7","loopwatch":{"action":"warn","kind":"exact_repeat","message":"..."}}
+ * ```
+ *
+ * So `loopwatch scan LOG` and `loopwatch explain SESSION LOG` read the log as a hook payload log: every
+ * call of the session with its outcome, paired as the hooks paired them (a call denied before it ran has
+ * none). A call the hooks could not check is logged too, `"unchecked"` saying why. The file is opened
+ * O_APPEND (one write per line: hooks of a session in parallel do not interleave lines), created 0600, and
+ * written only when it is a regular file of the user's that others cannot write (not a symbolic link).
+ */
+import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
+import type { LiveAction } from '../live/live-call.js';
+import { redactSecrets } from '../text/redact.js';
+import type { HookCall } from './hook-agent.js';
+import { O_NOFOLLOW, notPrivate } from './private-path.js';
+
+/** The environment variable naming the decision log (when `--log` is not given). */
+export const DECISION_LOG_ENV = 'LOOPWATCH_DECISION_LOG';
+/** A line longer than this (characters) logs its call's input and outcome as a note of their size instead. */
+export const MAX_LOG_LINE = 256 * 1024;
+
+/** What the hook answered, as logged. */
+export interface LoggedDecision {
+  readonly action: LiveAction;
+  readonly message?: string;
+  /** The kind of loop behind it, when there was one. */
+  readonly kind?: string;
+  /** Why the call was not checked, when it was not. */
+  readonly unchecked?: string;
+}
+
+/** `value` with every string redacted (keys too): used when the line's JSON text could not be redacted whole. */
+function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (typeof value !== 'object' || value === null || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[redactSecrets(k)] = redactValue(v, depth + 1);
+  return out;
+}
+
+/** One JSON text, redacted: as a whole (the rules see `"password": "..."` pairs), else value by value. */
+function redactedJson(line: Record<string, unknown>): string {
+  const text = JSON.stringify(line);
+  const redacted = redactSecrets(text);
+  if (redacted === text) return text;
+  try {
+    JSON.parse(redacted);
+    return redacted;
+  } catch {
+    return JSON.stringify(redactValue(line));
+  }
+}
+
+/** The log line of `decision` on `call` (ends with a newline). */
+export function decisionLine(call: HookCall, decision: LoggedDecision, now = Date.now()): string {
+  const c = call.call;
+  const event = call.phase === 'propose' ? 'PreToolUse' : c.error !== undefined && c.error !== null && c.error !== false && c.error !== '' ? 'PostToolUseFailure' : 'PostToolUse';
+  const outcome = (full: boolean): Record<string, unknown> => {
+    if (call.phase !== 'record') return {};
+    if (event === 'PostToolUseFailure') return { error: full ? c.error : `[loopwatch: an error of ${JSON.stringify(c.error).length} characters left out]` };
+    return c.result === undefined ? {} : { tool_response: full ? c.result : `[loopwatch: a result of ${JSON.stringify(c.result).length} characters left out]` };
+  };
+  const build = (full: boolean): Record<string, unknown> => ({
+    time: new Date(now).toISOString(),
+    agent: call.agent,
+    hook_event_name: event,
+    session_id: call.session,
+    tool_name: c.tool,
+    tool_input: full ? c.args : { '[loopwatch]': `an input of ${JSON.stringify(c.args ?? null).length} characters left out` },
+    ...(c.id === undefined ? {} : { tool_use_id: c.id }),
+    ...outcome(full),
+    loopwatch: decision,
+  });
+  const line = redactedJson(build(true));
+  return `${line.length <= MAX_LOG_LINE ? line : redactedJson(build(false))}\n`;
+}
+
+/** Appends `line` to the log at `path`; returns why it could not (for one line on stderr), or null. */
+export function appendDecisionLine(path: string, line: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0), 0o600);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return `the decision log ${path} cannot be written (${code === 'ELOOP' ? 'it is a symbolic link' : (code ?? (e as Error).message)})`;
+  }
+  try {
+    const st = fstatSync(fd);
+    const why = st.isFile() ? notPrivate(st) : 'it is not a regular file';
+    if (why !== null) return `the decision log ${path} is not written: ${why}`;
+    writeSync(fd, line);
+    return null;
+  } catch (e) {
+    return `the decision log ${path} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+  } finally {
+    closeSync(fd);
+  }
+}

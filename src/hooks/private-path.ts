@@ -1,0 +1,66 @@
+/**
+ * Whether a file or folder is private to this user, before loopwatch reads code or state from it. A hook
+ * runs inside the user's agent on every tool call: a state file or a compiled-code cache that someone else
+ * could write would let them decide the user's calls, or run code as the user. So what is read must be
+ *
+ * - owned by this user (`process.getuid()`), and
+ * - not writable by its group or by others (mode `& 0o022` is 0), and
+ * - for files: a regular file reached without a symbolic link as its last component (opened with
+ *   O_NOFOLLOW, checked on the open descriptor, so it cannot be swapped between check and read).
+ *
+ * Where the platform has no user ids (Windows: no `process.getuid`) nothing is checked: its modes do not
+ * say who can write.
+ */
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { NotPrivateError } from '../errors.js';
+
+/** Mode bits that let others than the owner write. */
+const OTHERS_WRITE = 0o022;
+
+/** Flag that makes open() refuse a symbolic link as the last component (0 where the platform has none). */
+export const O_NOFOLLOW: number = constants.O_NOFOLLOW ?? 0;
+
+/** This user's id, or null where the platform has none (then nothing is checked). */
+export function userId(): number | null {
+  return typeof process.getuid === 'function' ? process.getuid() : null;
+}
+
+/** The permission bits of `st` as people write them (`0755`). */
+export function modeText(st: Pick<Stats, 'mode'>): string {
+  return `0${(st.mode & 0o7777).toString(8).padStart(3, '0')}`;
+}
+
+/** Why `st` is not private to the user `uid`, or null when it is (always null without user ids). */
+export function notPrivate(st: Pick<Stats, 'uid' | 'mode'>, uid: number | null = userId()): string | null {
+  if (uid === null) return null;
+  if (st.uid !== uid) return `it is owned by uid ${st.uid}, not by this user (uid ${uid})`;
+  if ((st.mode & OTHERS_WRITE) !== 0) return `others than its owner can write to it (mode ${modeText(st)})`;
+  return null;
+}
+
+/**
+ * The bytes of the file at `path` when it is a regular file private to this user; null when there is no
+ * such file. Throws NotPrivateError when it is not private (or not a regular file, or a symbolic link),
+ * and the file system's error for anything else.
+ */
+export function readPrivateFile(path: string): Buffer | null {
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO planted under the name does not block the open (regular files ignore the flag)
+    fd = openSync(path, constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP') throw new NotPrivateError(path, 'it is a symbolic link');
+    throw e;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new NotPrivateError(path, 'it is not a regular file');
+    const why = notPrivate(st);
+    if (why !== null) throw new NotPrivateError(path, why);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * A project's allowlist for the hooks: `.loopwatch.json` in the agent's working directory (the payload's
+ * `cwd`) or a folder above it, up to the git root (the folder holding `.git`); outside a git repository,
+ * in the working directory only. The nearest file is used:
+ *
+ * ```json
+ * { "allow": [{ "tool": "Bash", "command": "^npx tsc --noEmit$" }, { "command": "^npm (run )?test\\b" }] }
+ * ```
+ *
+ * The rules are the `allow` option's (src/options/allow-rules.ts). The file is untrusted input: it is read
+ * only when it is a regular file of at most MAX_ALLOWLIST_BYTES owned by the user (a file another user
+ * planted in a shared folder is not), and a file that cannot be used (not JSON, another shape, a rule
+ * refused) is ignored: the calls are checked without it, and the user is told once per version of the
+ * file (a marker in the state directory's `.noted/`).
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { AllowRule } from '../options/allow-rules.js';
+import { resolveAllow } from '../options/allow-rules.js';
+
+/** The allowlist's file name. */
+export const ALLOWLIST_FILE = '.loopwatch.json';
+/** Largest allowlist file read, in bytes. */
+export const MAX_ALLOWLIST_BYTES = 64 * 1024;
+/** Folders looked at above the working directory, at most. */
+const MAX_LEVELS = 64;
+
+/** A project's allowlist: its rules (none when there is no usable file), and what to tell the user once. */
+export interface ProjectAllowlist {
+  readonly rules: readonly AllowRule[];
+  /** The file, when one was found. */
+  readonly path?: string;
+  /** Why the file was ignored, said once per version of the file; undefined otherwise. */
+  readonly notice?: string;
+}
+
+const NONE: ProjectAllowlist = Object.freeze({ rules: [] });
+
+/** The folders whose `.loopwatch.json` counts for `cwd`, nearest first (see the header). */
+export function allowlistFolders(cwd: string): string[] {
+  const up: string[] = [];
+  for (let dir = cwd, n = 0; n < MAX_LEVELS; n++) {
+    up.push(dir);
+    if (existsSync(join(dir, '.git'))) return up;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return [cwd];
+}
+
+/** Reads and checks an allowlist file; throws an Error saying why it cannot be used. */
+function readRules(path: string, size: number): readonly AllowRule[] {
+  if (size > MAX_ALLOWLIST_BYTES) throw new Error(`it is ${size} bytes, more than ${MAX_ALLOWLIST_BYTES}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new Error(`not JSON (${(e as Error).message.split('\n')[0]?.slice(0, 120)})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('it must hold a JSON object: {"allow": [rules]}');
+  const { allow, ...rest } = value as Record<string, unknown>;
+  const stray = Object.keys(rest)[0];
+  if (stray !== undefined) throw new Error(`"${stray.slice(0, 40)}" is not a key it may hold (only "allow")`);
+  resolveAllow(allow); // refuses an unsafe or malformed rule, naming it
+  return (allow ?? []) as readonly AllowRule[];
+}
+
+/** Whether `why` about the file at `path` (as `st` says it is now) has been told already; remembers it if not. */
+function toldBefore(stateDir: string, path: string, st: { size: number; mtimeMs: number }, why: string): boolean {
+  const key = createHash('sha256').update(`${path}\n${st.size}\n${st.mtimeMs}\n${why}`).digest('hex').slice(0, 32);
+  const dir = join(stateDir, '.noted');
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    closeSync(openSync(join(dir, key), 'wx', 0o600));
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EEXIST';
+  }
+}
+
+/** The allowlist for a hook payload's `cwd` (see the header); never throws. */
+export function projectAllowlist(cwd: unknown, stateDir: string): ProjectAllowlist {
+  if (typeof cwd !== 'string' || cwd.length > 4096 || !isAbsolute(cwd)) return NONE;
+  for (const dir of allowlistFolders(cwd)) {
+    const path = join(dir, ALLOWLIST_FILE);
+    let st;
+    try {
+      st = statSync(path);
+    } catch {
+      continue;
+    }
+    const uid = process.getuid?.();
+    if (!st.isFile() || (uid !== undefined && st.uid !== uid && st.uid !== 0)) continue;
+    try {
+      return { rules: readRules(path, st.size), path };
+    } catch (e) {
+      const why = (e as Error).message;
+      return toldBefore(stateDir, path, st, why) ? { rules: [], path } : { rules: [], path, notice: `loopwatch: ${path} is not used (${why}); calls are checked without its allowlist` };
+    }
+  }
+  return NONE;
+}

@@ -1,0 +1,269 @@
+/**
+ * The redaction corpus (issue 30, item 4; issue 28, item 13): secrets that must go, each vendor shape in
+ * every context a key is found in (start of text, after a real or JSON-escaped line break, after `_`, a
+ * digit, `%3D`, `=`, `:`, quotes, inside JSON strings and URL query strings, after `Authorization:
+ * Bearer`, in env assignments), secrets known by their context (PEM blocks, URL passwords, secret-named
+ * keys), and ordinary text that must stay as it is (paths, git SHAs, sha256 and npm integrity hashes,
+ * UUIDs, base64 of words, long identifiers, URLs without credentials, prose with trigger words).
+ *
+ * No real secret is committed: the secrets are made here, of the real shapes, from a seeded generator
+ * (the same corpus on every run).
+ */
+import { createHash } from 'node:crypto';
+import { SHOWN_RUN, type SecretShape } from './secret-shapes.js';
+
+/** A secret in its context: `text` holds `hidden`; redacted, `text` must read `redacted`. */
+export interface CorpusSecret extends SecretShape {
+  /** `text` as `redactSecrets` must give it back. */
+  readonly redacted: string;
+}
+
+/** Ordinary text that redaction must give back unchanged. */
+export interface CorpusText {
+  readonly name: string;
+  readonly text: string;
+}
+
+/** A seeded generator of numbers in [0, 1) (mulberry32). */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const random = generator(30_4);
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const DIGITS = '0123456789';
+const ALNUM = UPPER + LOWER + DIGITS;
+const B64URL = `${ALNUM}-_`;
+const B64 = `${ALNUM}+/`;
+
+/** `n` characters of `alphabet`, at least one of each of `must` (letters and digits, as real keys have). */
+function chars(alphabet: string, n: number, must: readonly string[] = [UPPER, LOWER, DIGITS]): string {
+  for (;;) {
+    let s = '';
+    for (let i = 0; i < n; i++) s += alphabet[Math.floor(random() * alphabet.length)];
+    if (must.every((set) => [...s].some((c) => set.includes(c)))) return s;
+  }
+}
+
+const base64url = (text: string): string => Buffer.from(text).toString('base64url');
+
+/** A key of a vendor's shape, made up. */
+interface VendorKey {
+  readonly name: string;
+  readonly value: string;
+  /** A key with no prefix of its own cannot be told from the run it is glued to (a digit or `/` before it). */
+  readonly bare?: boolean;
+}
+
+/** Every vendor shape the rules know, made up. */
+export const VENDOR_KEYS: readonly VendorKey[] = [
+  { name: 'AWS access key id', value: `AKIA${chars(UPPER + '234567', 16, [UPPER, '234567'])}` },
+  { name: 'AWS secret access key', value: chars(B64, 40, [UPPER, LOWER, DIGITS, '+/']), bare: true },
+  { name: 'GitHub token', value: `ghp_${chars(ALNUM, 36)}` },
+  { name: 'GitHub app token', value: `ghs_${chars(ALNUM, 36)}` },
+  { name: 'GitHub fine-grained token', value: `github_pat_11${chars(UPPER + DIGITS, 20, [UPPER, DIGITS])}_${chars(ALNUM, 59)}` },
+  { name: 'OpenAI project key', value: `sk-proj-${chars(B64URL, 48)}` },
+  { name: 'OpenAI key', value: `sk-${chars(ALNUM, 48)}` },
+  { name: 'Anthropic key', value: `sk-ant-api03-${chars(B64URL, 93)}AA` },
+  { name: 'Slack bot token', value: `xoxb-${chars(DIGITS, 12, [DIGITS])}-${chars(DIGITS, 13, [DIGITS])}-${chars(ALNUM, 24)}` },
+  { name: 'Stripe secret key', value: `sk_live_${chars(ALNUM, 24)}` },
+  { name: 'Stripe restricted key', value: `rk_test_${chars(ALNUM, 24)}` },
+  { name: 'Google API key', value: `AIza${chars(B64URL, 35)}` },
+  { name: 'JSON Web Token', value: `${base64url('{"alg":"HS256","typ":"JWT"}')}.${base64url(`{"sub":"${chars(DIGITS, 10, [DIGITS])}","name":"Ada","iat":1516239022}`)}.${chars(B64URL, 43)}` },
+  { name: 'Hugging Face token', value: `hf_${chars(ALNUM, 34)}` },
+  { name: 'GitLab token', value: `glpat-${chars(B64URL, 20)}` },
+  { name: 'npm token', value: `npm_${chars(ALNUM, 36)}` },
+  { name: 'SendGrid key', value: `SG.${chars(B64URL, 22)}.${chars(B64URL, 43)}` },
+];
+
+/** A context a key is found in: the text around it. */
+interface KeyContext {
+  readonly name: string;
+  readonly wrap: (key: string) => string;
+  /** Not for keys without a prefix: a run they are glued to cannot be told from them. */
+  readonly prefixedOnly?: boolean;
+}
+
+/** Every context each vendor key is put in. */
+export const KEY_CONTEXTS: readonly KeyContext[] = [
+  { name: 'alone', wrap: (k) => k },
+  { name: 'at the start of a line', wrap: (k) => `first line\n${k}\nlast line` },
+  { name: 'after an escaped line break in JSON text', wrap: (k) => `{"command":"cat > .env <<EOF\\n${k}\\nEOF"}` },
+  { name: 'after an escaped tab', wrap: (k) => `"key:\\t${k}"` },
+  { name: 'after an escaped character', wrap: (k) => `"\\u001b${k}"` },
+  { name: 'after _', wrap: (k) => `OPENAI_${k}` },
+  { name: 'after a digit', wrap: (k) => `v2${k}`, prefixedOnly: true },
+  { name: 'after %3D in a URL', wrap: (k) => `https://example.com/callback?state=xyz%26code%3D${k}&next=%2F` },
+  { name: 'after =', wrap: (k) => `CREDENTIAL=${k}` },
+  { name: 'after :', wrap: (k) => `credential:${k}` },
+  { name: 'in double quotes', wrap: (k) => `echo "${k}"` },
+  { name: "in single quotes", wrap: (k) => `export X='${k}'` },
+  { name: 'inside a JSON string', wrap: (k) => JSON.stringify({ note: `use ${k} for the deploy` }) },
+  { name: 'inside JSON inside JSON', wrap: (k) => JSON.stringify({ body: JSON.stringify({ value: k }) }) },
+  { name: 'in a URL query string', wrap: (k) => `https://api.example.com/v1/items?q=${k}&page=2` },
+  { name: 'in a URL path', wrap: (k) => `https://hooks.example.com/services/${k}`, prefixedOnly: true },
+  { name: 'after Authorization: Bearer', wrap: (k) => `curl -H "Authorization: Bearer ${k}" https://api.example.com` },
+  { name: 'in an env assignment', wrap: (k) => `API_KEY=${k} npm run deploy` },
+  { name: 'in a sentence', wrap: (k) => `The key (${k}) was rotated.` },
+];
+
+const REDACTED = '[REDACTED]';
+const secret = (name: string, text: string, hidden: string, redacted = text.replace(hidden, REDACTED)): CorpusSecret => ({ name, text, hidden, redacted });
+
+/** Opaque values with no shape of their own (passwords, tokens), made up. */
+const opaque = (n = 32): string => chars(ALNUM, n);
+const pem = (label: string): { block: string; body: string } => {
+  const body = [chars(B64, 64), chars(B64, 64), `${chars(B64, 40)}==`].join('\n');
+  return { block: `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----`, body };
+};
+
+/** Secrets known by what stands around them. */
+function contextSecrets(): CorpusSecret[] {
+  const out: CorpusSecret[] = [];
+  const bearer = opaque(40);
+  out.push(secret('Bearer credential', `Authorization: Bearer ${bearer}`, bearer));
+  const basic = Buffer.from('deploy:correcthorse').toString('base64');
+  out.push(secret('Basic credential in a header', `curl -H 'Authorization: Basic ${basic}' https://ci.example.com`, basic));
+  const header = opaque();
+  out.push(secret('Bearer credential in JSON', JSON.stringify({ headers: { authorization: `Bearer ${header}` } }), header));
+  const rsa = pem('RSA PRIVATE KEY');
+  out.push(secret('PEM private key', rsa.block, rsa.body, REDACTED));
+  const ssh = pem('OPENSSH PRIVATE KEY');
+  out.push(secret('PEM private key in JSON text', JSON.stringify({ content: ssh.block }), JSON.stringify(ssh.body).slice(1, -1), JSON.stringify({ content: REDACTED })));
+  const live = `sk-live-${opaque(24)}`;
+  out.push(secret('env assignment of an sk-live key', `API_KEY=${live}`, live));
+  const dbPass = opaque(20);
+  out.push(secret('env assignment of a password', `DATABASE_PASSWORD=${dbPass} ./migrate`, dbPass));
+  const aws = chars(B64, 40, [UPPER, LOWER, DIGITS, '/']);
+  out.push(secret('AWS secret key in an env assignment', `AWS_SECRET_ACCESS_KEY=${aws}`, aws));
+  out.push(secret('AWS secret key after aws configure', `aws configure set aws_secret_access_key ${aws}`, aws));
+  const id = VENDOR_KEYS[0]?.value as string;
+  out.push(secret('AWS secret key beside its key id', `id ${id}, key ${aws}`, aws, `id ${REDACTED}, key ${REDACTED}`));
+  out.push(secret('AWS secret key in JSON', JSON.stringify({ SecretAccessKey: aws, Expiration: '2026-12-01' }), aws));
+  const pg = opaque(18);
+  out.push(secret('URL password', `postgres://app:${pg}@db.internal:5432/app`, pg));
+  const redis = opaque(24);
+  out.push(secret('URL password without a user', `REDIS_URL=redis://:${redis}@cache.internal:6379/0`, redis));
+  const ghs = VENDOR_KEYS[3]?.value as string;
+  // `token:` is a secret-named key too, whose bare value runs to white space (it may hold `@` and `/`)
+  out.push(secret('token as a URL password', `git clone https://x-access-token:${ghs}@github.com/org/repo.git`, ghs, `git clone https://x-access-token:${REDACTED}`));
+  const query = opaque();
+  out.push(secret('access token in a query string', `https://api.example.com/v1/me?access_token=${query}&fields=id`, query));
+  const client = opaque();
+  out.push(secret('client secret in a form body', `grant_type=client_credentials&client_secret=${client}&scope=read`, client));
+  const pw = 'correct horse, battery staple';
+  out.push(secret('quoted password with spaces', JSON.stringify({ user: 'ada', password: pw }), pw));
+  const apiKey = opaque();
+  out.push(secret('apiKey in JSON', JSON.stringify({ apiKey, region: 'eu' }), apiKey));
+  const flag = opaque(16);
+  out.push(secret('password flag', `mysql -u root --password ${flag} app`, flag));
+  return out;
+}
+
+/** Every secret of the corpus: each vendor key in each context, then the secrets known by their context. */
+export const SECRET_CORPUS: readonly CorpusSecret[] = [
+  ...VENDOR_KEYS.flatMap((k) =>
+    KEY_CONTEXTS.filter((c) => k.bare !== true || c.prefixedOnly !== true).map((c) => {
+      const text = c.wrap(k.value);
+      // a key inside JSON inside JSON is escaped twice over: what is hidden is what the text holds
+      return secret(`${k.name} ${c.name}`, text, k.value);
+    }),
+  ),
+  ...contextSecrets(),
+];
+
+const sha = (algorithm: string, text: string, encoding: 'hex' | 'base64'): string => createHash(algorithm).update(text).digest(encoding);
+const b64 = (text: string): string => Buffer.from(text).toString('base64');
+
+/** Ordinary text: none of it may be redacted. */
+export const ORDINARY_CORPUS: readonly CorpusText[] = [
+  { name: 'a macOS path of 40 characters', text: 'ls /Users/jdoe/Projects/github/dotfiles/zsh/.zshrc' },
+  { name: 'the path of issue 28', text: 'cat /Users/name/Projects/github/dotfile/.config/nvim/init.lua' },
+  { name: 'Java paths after escaped line breaks', text: '"src/main/App.java\\nsrc/test/java/perf/ObjectWriterTestBase.java\\n/src/test/java/perf/ObjectReaderTestBase.java"' },
+  { name: 'a path with a CamelCase project', text: 'https://github.com/GoogleContainerTools/jib/issues/2920' },
+  { name: 'a Windows path', text: 'C:\\Users\\Jane\\AppData\\Local\\Programs\\Microsoft VS Code\\Code.exe' },
+  { name: 'a CI path', text: '/home/runner/work/loopwatch/loopwatch/src/text/secret-scan.ts:42:7' },
+  { name: 'a git SHA', text: `git checkout ${sha('sha1', 'a', 'hex')} && git log -1` },
+  { name: 'an upper-case git SHA', text: `SHA1 ${sha('sha1', 'b', 'hex').toUpperCase()}` },
+  { name: 'git SHAs after an escaped line break', text: `"commits:\\n${sha('sha1', 'c', 'hex')}\\n${sha('sha1', 'd', 'hex')}"` },
+  { name: 'a sha256', text: `sha256:${sha('sha256', 'e', 'hex')}` },
+  { name: 'a docker digest', text: `node@sha256:${sha('sha256', 'f', 'hex')}` },
+  { name: 'an npm integrity hash', text: `"integrity": "sha512-${sha('sha512', 'g', 'base64')}"` },
+  { name: 'an sha1 integrity hash', text: `"integrity": "sha1-${sha('sha1', 'h', 'base64')}"` },
+  { name: 'a UUID', text: 'request 123e4567-e89b-12d3-a456-426614174000 failed' },
+  { name: 'a UUID in JSON', text: '{"id":"f47ac10b-58cc-4372-a567-0e02b2c3d479","ok":true}' },
+  { name: 'base64 of 30 bytes of words', text: b64('the quick brown fox jumps over') },
+  { name: 'base64 of a sentence', text: `echo ${b64('Hello world, this is a test ok')} | base64 -d` },
+  { name: 'base64 of JSON', text: b64('{"name":"loopwatch","version":"1.0.0"}') },
+  { name: 'a long CamelCase identifier', text: 'AbstractSingletonProxyFactoryBeanImpl2xy' },
+  { name: 'a long camelCase identifier', text: 'getUserAccountSettingsForOrganization2x()' },
+  { name: 'snake case with key words', text: 'test_should_not_redact_the_disk_key_value_pairs_in_risk_live_data' },
+  { name: 'prefixes inside words', text: 'the disk-encryption-settings-manager and task-runner-for-desk-management-console' },
+  { name: 'short prefixes', text: 'pip install sk-learn; hf_hub; npm_config_cache; SG.1; glpat-x' },
+  { name: 'a URL without credentials', text: 'https://github.com/org/repo/blob/main/src/secret-scan.ts#L12' },
+  { name: 'a URL with a query string', text: 'https://example.com/search?q=token+limits&page=2&sort=desc' },
+  { name: 'an encoded URL', text: 'https://registry.npmjs.org/@scope%2fpkg/-/pkg-1.2.3.tgz' },
+  { name: 'a localhost URL', text: 'http://localhost:3000/api/v1/users/42?expand=roles' },
+  { name: 'an S3 URL', text: 'aws s3 cp /Users/jdoe/Projects/github/dotfiles/zsh s3://my-bucket/backups/' },
+  { name: 'prose with Basic', text: 'Basic functionality works; the basic dimensionless test passes.' },
+  { name: 'prose with token', text: 'The token generation step is slow: Token generated after 3 s.' },
+  { name: 'prose with Bearer', text: 'Bearer authentication is described in RFC 6750.' },
+  { name: 'prose with secret words', text: 'the form has a password field, a --password-file option and an api_key: "" entry' },
+  { name: 'a Django model field', text: 'password = models.CharField(max_length=128)' },
+  { name: 'a settings reference', text: 'secret = settings.SECRET_KEY; token = self.auth_token' },
+  { name: 'a call as the value', text: 'passwd = conn_params.get("passwd") or token_generator.make_token(user)' },
+  { name: 'JSON nulls and booleans', text: '{"api_key": null, "password": true, "token": false}' },
+  { name: 'keyword arguments set to None', text: 'def check(password, secret=None, token=None):' },
+  { name: 'shell variables', text: 'mysql --password=$DB_PASSWORD --user=app; curl -H "token: ${API_TOKEN}"' },
+];
+
+const ORDINARY_TEXT = ORDINARY_CORPUS.map((t) => t.text).join('\n');
+
+/**
+ * The first run of 8 characters of `s.hidden` that `output` shows (JSON-escaped or not), or null; a run that
+ * ordinary text of the corpus holds too (`sk_live_` of `risk_live_data`) says nothing and is not looked for.
+ */
+export function shownPart(output: string, s: SecretShape): string | null {
+  for (let i = 0; i + SHOWN_RUN <= s.hidden.length; i++) {
+    const part = s.hidden.slice(i, i + SHOWN_RUN);
+    if (ORDINARY_TEXT.includes(part)) continue;
+    if (output.includes(part) || output.includes(JSON.stringify(part).slice(1, -1))) return part;
+  }
+  return null;
+}
+
+/** Every run of 8 characters of every secret's hidden part (as it is and JSON-escaped), with the secret's name. */
+let windows: Map<string, string> | null = null;
+
+/**
+ * The secrets of the corpus `output` shows part of (8 characters in a row of the hidden part, as they are
+ * or JSON-escaped; runs that ordinary text holds too aside), as `name: part`. One pass over `output`,
+ * whatever its length (looking for each run in turn took minutes on a 2 MB report).
+ */
+export function leakedSecrets(output: string): string[] {
+  if (windows === null) {
+    windows = new Map();
+    for (const s of SECRET_CORPUS) {
+      for (const hidden of [s.hidden, JSON.stringify(s.hidden).slice(1, -1)]) {
+        for (let i = 0; i + SHOWN_RUN <= hidden.length; i++) {
+          const part = hidden.slice(i, i + SHOWN_RUN);
+          if (!ORDINARY_TEXT.includes(part) && !windows.has(part)) windows.set(part, s.name);
+        }
+      }
+    }
+  }
+  const found = new Set<string>();
+  for (let i = 0; i + SHOWN_RUN <= output.length; i++) {
+    const name = windows.get(output.slice(i, i + SHOWN_RUN));
+    if (name !== undefined) found.add(`${name}: ${output.slice(i, i + SHOWN_RUN)}`);
+  }
+  return [...found];
+}

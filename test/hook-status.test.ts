@@ -1,0 +1,126 @@
+/**
+ * `loopwatch hook status`: what the hooks did, per session of the state folder (whose files are binary):
+ * the calls seen before and after they ran and how many were not checked, the decisions by action, the
+ * last ones and why, redacted, with control characters escaped; `--session` for one session and its
+ * subagents; `--json` for all of it. A file that is not private to the user is reported, not read.
+ */
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HookStatus } from '../src/hooks/hook-status.js';
+import { SessionFile } from '../src/hooks/session-file.js';
+import { loopwatch } from './helpers/cli.js';
+import { afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
+import type { ScriptedCall } from './helpers/live-scenarios.js';
+
+const SECRET = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
+const FAILING: ScriptedCall = { tool: 'Bash', args: { command: `GITHUB_TOKEN=${SECRET} npm test` }, error: 'FAIL test/a.test.ts' };
+const READ: ScriptedCall = { tool: 'Read', args: { file_path: '/repo/a.ts' }, result: 'export {}' };
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function newDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'loopwatch-hook-status-'));
+  dirs.push(d);
+  return d;
+}
+
+/** Runs `n` calls of `call` in `session`, each proposed then, when allowed to run, recorded. */
+async function calls(dir: string, session: string, call: ScriptedCall, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const b = await hook(['--agent', 'claude-code', '--state-dir', dir], beforePayload('claude-code', session, call, `${session}-${i}`));
+    if (/"deny"|"continue":false/.test(b.stdout)) continue;
+    await hook(['--agent', 'claude-code', '--state-dir', dir], afterPayload('claude-code', session, call, `${session}-${i}`));
+  }
+}
+
+function status(dir: string, ...args: string[]): HookStatus {
+  const r = loopwatch(['hook', 'status', '--state-dir', dir, '--json', ...args]);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as HookStatus;
+}
+
+describe('loopwatch hook status', () => {
+  it('should show each session\'s calls, decisions and their reasons, redacted', async () => {
+    const dir = newDir();
+    await calls(dir, 'loop', FAILING, 5);
+    await calls(dir, 'fine', READ, 2);
+    const s = status(dir);
+    expect(s.problem).toBeNull();
+    expect(s.sessions.map((x) => x.session).sort()).toEqual(['fine', 'loop']);
+    const loop = s.sessions.find((x) => x.session === 'loop')!;
+    expect(loop.agent).toBe('claude-code');
+    expect(loop.calls).toEqual({ proposals: 5, checked: 5, records: loop.calls!.records, recorded: loop.calls!.records });
+    expect([loop.unchecked, loop.dropped]).toEqual([0, 0]);
+    expect(loop.notes!.proposals).toBe(5);
+    expect(loop.notes!.actions.warn + loop.notes!.actions.deny + loop.notes!.actions.stop).toBeGreaterThan(0);
+    const flagged = loop.notes!.recent.filter((n) => n.action !== 'allow');
+    expect(flagged.length).toBeGreaterThan(0);
+    expect(flagged.every((n) => n.why !== undefined && n.kind !== undefined)).toBe(true);
+    expect(loop.stateAgeMs).toBeGreaterThanOrEqual(0);
+
+    const text = loopwatch(['hook', 'status', '--state-dir', dir]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^loopwatch hook status: .*\n2 sessions\n/);
+    expect(text.stdout).toMatch(/Claude Code session "loop", state written \d+ s ago\n {2}calls: {5}5 before they ran \(0 not checked\), \d+ after \(0 not recorded\)\n {2}decisions: \d+ allow, .*since \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\n {2}last: {6}\d\d:\d\d:\d\dZ allow x\d+ \(the last (before|after) Bash\)\n/);
+    expect(text.stdout).toMatch(/before Bash: (warn|deny|stop) \[exact_repeat\] \[loopwatch\] /);
+    expect(text.stdout + JSON.stringify(s)).not.toContain(SECRET.slice(4));
+  }, 120_000);
+
+  it('should show one session and its subagents with --session, and say when there is none', async () => {
+    const dir = newDir();
+    await calls(dir, 'a', READ, 1);
+    await calls(dir, 'b', READ, 1);
+    await hook(['--agent', 'claude-code', '--state-dir', dir], { ...beforePayload('claude-code', 'a', READ, 'sub-1'), agent_id: 'helper' });
+    expect(status(dir, '--session', 'a').sessions.map((x) => x.session).sort()).toEqual(['a', 'a#helper']);
+    expect(status(dir, '--session', 'c').sessions).toEqual([]);
+    expect(loopwatch(['hook', 'status', '--state-dir', dir, '--session', 'c']).stdout).toMatch(/\nno sessions "c" \(its state ends with its SessionEnd, or after 7 days untouched\)\n$/);
+  }, 120_000);
+
+  it('should escape control characters and redact secrets of ids and tool names', async () => {
+    const dir = newDir();
+    const id = `s\u001b]0;pwned\u0007\u009b31m ${SECRET}`;
+    await calls(dir, id, { ...READ, tool: `Read\u001b[2J ${SECRET}` }, 1);
+    for (const out of [loopwatch(['hook', 'status', '--state-dir', dir]).stdout, loopwatch(['hook', 'status', '--state-dir', dir, '--json']).stdout]) {
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(out).not.toContain(SECRET.slice(4));
+      expect(out).toContain('\\u001b');
+    }
+  }, 60_000);
+
+  it.skipIf(process.platform === 'win32')('should report, not read, a state file others can write, and a missing folder', async () => {
+    const dir = newDir();
+    await calls(dir, 's', READ, 1);
+    chmodSync(new SessionFile(dir, 'claude-code', 's').path, 0o666);
+    const [s] = status(dir).sessions;
+    expect(s!.session).toBeNull();
+    expect(s!.notes).toBeNull();
+    expect(s!.problem).toBe('its state file is not read: others than its owner can write to it (mode 0666)');
+    expect(s!.calls).toEqual({ proposals: 1, checked: 1, records: 1, recorded: 1 });
+    expect(status(join(dir, 'none')).problem).toBe('there is no state folder (no hook has run with it)');
+  }, 60_000);
+
+  it('should list a session whose state an older loopwatch wrote (format 1), without notes', () => {
+    const dir = newDir();
+    const f = new SessionFile(dir, 'codex', 'old');
+    const id = Buffer.from('codex\nold');
+    const head = Buffer.alloc(9);
+    head.write('LWHK', 0, 'latin1');
+    head[4] = 1;
+    head.writeUInt32LE(id.length, 5);
+    writeFileSync(f.path, Buffer.concat([head, id, Buffer.from('snapshot')]), { mode: 0o600 });
+    const [s] = status(dir).sessions;
+    expect([s!.agent, s!.session, s!.notes, s!.calls, s!.problem]).toEqual(['codex', 'old', null, null, null]);
+    expect(loopwatch(['hook', 'status', '--state-dir', dir]).stdout).toMatch(/\nCodex CLI session "old", state written \d+ s ago\n$/);
+  });
+
+  it('should refuse an unknown flag with exit code 2', () => {
+    const r = loopwatch(['hook', 'status', '--sesion', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^loopwatch hook status: unknown flag --sesion \(did you mean --session\?\)/);
+  });
+});

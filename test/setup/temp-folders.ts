@@ -1,0 +1,52 @@
+/**
+ * Global setup of every vitest run: the run gets a temp folder of its own (TMPDIR, which the test workers
+ * and every process they start inherit, so `os.tmpdir()` is that folder), and at the end the run fails
+ * (exit code 1) naming each folder prefix a test left a `loopwatch-*` folder of, e.g. `loopwatch-cli-` (3).
+ * The run's folder is then removed, whatever it holds. A run's own folder keeps other runs on the machine
+ * (other clones' tests) out of the count. Tests make their folders with test/helpers/temp-folder.ts, which
+ * removes them when their file ends.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** `loopwatch-*` names by their prefix (the name without mkdtemp's 6-character suffix), with counts. */
+export function leftoverPrefixes(names: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const name of names) {
+    if (!name.startsWith('loopwatch-')) continue;
+    const prefix = /^(.*-)[A-Za-z0-9]{6}$/.exec(name)?.[1] ?? name;
+    out.set(prefix, (out.get(prefix) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** The message for leftovers (empty when there are none). */
+export function leftoverMessage(left: ReadonlyMap<string, number>): string {
+  if (left.size === 0) return '';
+  const list = [...left].map(([prefix, n]) => `${prefix}* (${n})`).join(', ');
+  return `\nTEMP FOLDERS LEFT BEHIND by the tests: ${list}. Find the test that makes folders with that prefix and have it remove them (test/helpers/temp-folder.ts does).\n`;
+}
+
+/** The run's temp folder, and TMPDIR before it. */
+let run: { dir: string; previous: string | undefined } | null = null;
+
+/** Before the run: a temp folder of its own, as TMPDIR. */
+export function setup(): void {
+  run = { dir: mkdtempSync(join(tmpdir(), 'loopwatch-test-run-')), previous: process.env.TMPDIR };
+  process.env.TMPDIR = run.dir;
+}
+
+/** After the run: fails it naming what tests left behind, and removes the run's folder. */
+export function teardown(): void {
+  if (run === null) return;
+  const message = leftoverMessage(leftoverPrefixes(readdirSync(run.dir)));
+  if (run.previous === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = run.previous;
+  rmSync(run.dir, { recursive: true, force: true });
+  run = null;
+  if (message !== '') {
+    process.stderr.write(message);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Snapshots written by an older loopwatch still restore: `fixtures/snapshots/v6-two-phase.json` holds a
+ * session snapshot made by loopwatch 258a23b (format 6, before the two-phase state held a fresh start)
+ * after eight calls proposed and recorded. Restored now, the session goes on exactly as one that ran those
+ * eight calls itself; formats older than the oldest read, or newer than this one writes, are refused.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LoopDetector } from '../src/index.js';
+import { SnapshotError } from '../src/errors.js';
+import { OLDEST_READ_VERSION, SNAPSHOT_VERSION } from '../src/snapshot/snapshot-format.js';
+import type { LiveCall } from '../src/live/live-call.js';
+
+interface Fixture {
+  readonly calls: readonly LiveCall[];
+  readonly snapshot: string;
+}
+
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/snapshots/v6-two-phase.json', import.meta.url), 'utf8')) as Fixture;
+const SNAPPED_AFTER = 8;
+
+/** Each later call's two decisions, as data. */
+function goOn(d: LoopDetector, calls: readonly LiveCall[]): unknown[] {
+  return calls.map((c) => {
+    const p = d.propose(c);
+    const r = d.record(c);
+    return [p.action, p.verdict ?? null, r.action, r.verdict ?? null];
+  });
+}
+
+/** The fixture's snapshot with its format version set to `version` (the checksum is checked after it). */
+function withVersion(version: number): Uint8Array {
+  const b = Buffer.from(fixture.snapshot, 'base64');
+  b.writeUInt16LE(version, 4);
+  return new Uint8Array(b);
+}
+
+describe('snapshots of older formats', () => {
+  it('should restore a format-6 snapshot and go on as the session that ran its calls', () => {
+    const bytes = new Uint8Array(Buffer.from(fixture.snapshot, 'base64'));
+    expect(Buffer.from(bytes).readUInt16LE(4)).toBe(6);
+    const restored = new LoopDetector({ sessionId: 's' });
+    restored.restore(bytes);
+    const ran = new LoopDetector({ sessionId: 's' });
+    for (const c of fixture.calls.slice(0, SNAPPED_AFTER)) {
+      ran.propose(c);
+      ran.record(c);
+    }
+    const later = fixture.calls.slice(SNAPPED_AFTER);
+    expect(goOn(restored, later)).toEqual(goOn(ran, later));
+    expect(restored.stats()).toEqual(ran.stats());
+    // and it is written back in today's format
+    expect(Buffer.from(restored.snapshot()).readUInt16LE(4)).toBe(SNAPSHOT_VERSION);
+  });
+
+  it('should refuse a format older than the oldest read, or newer than the one written, saying which', () => {
+    for (const version of [OLDEST_READ_VERSION - 1, SNAPSHOT_VERSION + 1]) {
+      const d = new LoopDetector({ sessionId: 's' });
+      expect(() => d.restore(withVersion(version))).toThrow(SnapshotError);
+      expect(() => d.restore(withVersion(version))).toThrow(`format version ${version}`);
+    }
+  });
+});
