@@ -34,11 +34,15 @@ export const CallFact = {
   CLEAN: 64,
   /** A call checked before it runs (a proposal): no outcome yet. */
   PROPOSED: 128,
+  /** The call failed, or its output reports a failure (an error, a traceback, "FAILED"). */
+  FAILED: 256,
+  /** The call is a change of the workspace (an edit, a write), whether or not it succeeded. */
+  WRITE: 512,
 } as const;
 
 /** The facts of a session's recent calls. */
 export class CallFacts implements Rewindable {
-  private readonly bits: Uint8Array;
+  private readonly bits: Uint16Array;
   /** Turns, made when the first call with one is noted. */
   private turns: Float64Array | null = null;
   /** Targets of changes, made when the first change with one is noted. */
@@ -46,7 +50,7 @@ export class CallFacts implements Rewindable {
   private n = 0;
 
   constructor(readonly capacity: number) {
-    this.bits = new Uint8Array(capacity);
+    this.bits = new Uint16Array(capacity);
   }
 
   /** Notes the call at `index` (the next one, or one noted since the last mark); `target`: 0 for none. */
@@ -119,7 +123,7 @@ export class CallFacts implements Rewindable {
   save(w: ByteWriter): void {
     w.f64(this.n);
     for (let i = Math.max(0, this.n - this.capacity); i < this.n; i++) {
-      w.u8(this.bits[i % this.capacity] as number);
+      w.u32(this.bits[i % this.capacity] as number);
       w.f64(this.turns === null ? NaN : (this.turns[i % this.capacity] as number));
       w.u32(this.targets === null ? 0 : (this.targets[i % this.capacity] as number));
     }
@@ -132,7 +136,7 @@ export class CallFacts implements Rewindable {
     if (!Number.isInteger(n) || n < 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (call facts)');
     this.n = n;
     for (let i = Math.max(0, n - this.capacity); i < n; i++) {
-      const bits = r.u8();
+      const bits = r.u32() & 0xffff;
       const turn = r.f64();
       this.note(i, bits, Number.isNaN(turn) ? undefined : turn, r.u32());
     }

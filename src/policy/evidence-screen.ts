@@ -58,29 +58,49 @@ export class EvidenceScreen {
   }
 
   /**
-   * Whether every gap between two repetitions of a check that passed at its latest run (ascending call indices, those still
-   * kept; `hidden`: earlier ones are no longer kept, the calls kept before the first count as a gap too)
-   * holds a successful change of the workspace whose call was not made earlier (since CHANGE_LOOKBACK
-   * calls, or the loop's span, before the first repetition): the state the check sees changed each time.
+   * Whether every gap between two repetitions of a check (ascending call indices, those still kept;
+   * `hidden`: earlier ones are no longer kept, the calls kept before the first count as a gap too) holds a
+   * successful change of the workspace whose call was not made earlier (since CHANGE_LOOKBACK calls, or the
+   * loop's span, before the first repetition): the state the check sees changed each time. A check that
+   * passed at its latest run (it may have failed before: then the work fixed it) needs that alone; one that
+   * keeps failing (the same build error) needs each gap to change a file no earlier change changed (work
+   * spreading over the code, as when one build is fixed file by file), not the same file edited again and
+   * again (an attempt at one fix, retried); one that only describes a behaviour (a reproduction script
+   * printing the same thing after each edit) is not confirmed by the work between its runs.
    */
   private changedBetween(reps: readonly number[], hidden: boolean): boolean {
     const oldest = this.facts.oldest;
     // the calls kept before the first repetition kept are a gap only when there are some
     const before = hidden && reps[0] !== undefined && reps[0] > oldest;
     if (reps.length < (before ? 1 : 2)) return false;
-    // the check passed at its latest run (it may have failed before: then the work fixed it); one that keeps
-    // reporting a failure, or describing the same behaviour, is not confirmed by the work between its runs
     let latest = reps.length - 1;
     if (latest > 0 && (this.facts.of(reps[latest] as number) & CallFact.PROPOSED) !== 0) latest--;
-    if ((this.facts.of(reps[latest] as number) & CallFact.CLEAN) === 0) return false;
+    const outcome = this.facts.of(reps[latest] as number);
+    const passed = (outcome & CallFact.CLEAN) !== 0;
+    // a check that neither passed nor failed describes a behaviour (a reproduction script's output): the
+    // same description after each edit says the edits did not change it
+    if (!passed && (outcome & CallFact.FAILED) === 0) return false;
     const last = reps[reps.length - 1] as number;
     const first = reps[0] as number;
     const from = Math.max(oldest, first - Math.max(CHANGE_LOOKBACK, last - first));
+    // a failing write repeated is no check of the work between (an edit failing again after other edits)
+    if (!passed) for (const i of reps) if ((this.facts.of(i) & CallFact.WRITE) !== 0) return false;
+    // the files changed so far: since `from`, before the first repetition, then gap by gap
+    const files = passed ? null : new Set<number>();
+    if (files !== null) for (let c = from; c < first; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0) files.add(this.facts.targetOf(c));
     for (let k = before ? 0 : 1; k < reps.length; k++) {
       const a = k === 0 ? oldest - 1 : (reps[k - 1] as number);
       let changed = false;
-      for (let c = a + 1; c < (reps[k] as number) && !changed; c++) changed = (this.facts.of(c) & CallFact.CHANGED) !== 0 && this.novel(c, from);
+      const gap: number[] = [];
+      for (let c = a + 1; c < (reps[k] as number); c++) {
+        if ((this.facts.of(c) & CallFact.CHANGED) === 0) continue;
+        const file = this.facts.targetOf(c);
+        if (files !== null) gap.push(file);
+        if (changed || !this.novel(c, from)) continue;
+        changed = files === null || (file !== 0 && !files.has(file));
+      }
       if (!changed) return false;
+      if (files !== null) for (const f of gap) files.add(f);
     }
     return true;
   }

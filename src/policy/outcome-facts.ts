@@ -53,22 +53,44 @@ export interface OutcomeFacts {
 
 /**
  * The facts of a recorded call's outcome, written into `out`; its args as compared are read from the call
- * log (at `index`) only when it succeeded with a tool that may change the workspace through them.
+ * log (at `index`) to tell a change of the workspace (see workspace-changes.ts).
  */
 export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts): OutcomeFacts {
   out.bits = 0;
   out.target = 0;
-  if (errorText(e.error) !== undefined || e.result === undefined) return out;
+  const failed = errorText(e.error) !== undefined;
+  if (!failed && e.result === undefined) return out;
+  const args = log.argsOf(index);
+  const writes = changes(e.tool, args);
+  if (writes) out.bits |= CallFact.WRITE;
+  if (failed) {
+    out.bits |= CallFact.FAILED;
+    return out;
+  }
   const text = shortText(e.result, ACK_LOOK);
   if (text !== undefined && isAcknowledgement(text)) out.bits |= CallFact.ACK;
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
   if (head !== undefined && reportsPass(head)) out.bits |= CallFact.CLEAN;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
-  if (head !== undefined && reportsFailure(head)) return out;
-  const args = log.argsOf(index);
-  if (!changesWorkspace(e.tool, args)) return out;
+  if (head !== undefined && reportsFailure(head)) {
+    out.bits |= CallFact.FAILED;
+    return out;
+  }
+  if (!writes) return out;
   out.bits |= CallFact.CHANGED;
-  const target = changeTarget(e.tool, args);
+  const target = guarded(() => changeTarget(e.tool, args), undefined);
   if (target !== undefined) out.target = hashString(target) >>> 0 || 1;
   return out;
 }
+
+/** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */
+function guarded<T>(read: () => T, otherwise: T): T {
+  try {
+    return read();
+  } catch {
+    return otherwise;
+  }
+}
+
+/** Whether a call changes the workspace (false when its args cannot be read). */
+const changes = (tool: string, args: unknown): boolean => guarded(() => changesWorkspace(tool, args), false);
