@@ -5,7 +5,9 @@
  *
  * - kept as it is;
  * - dropped, when it is no evidence of a loop at all: its repetitions are one model turn (turns.ts), or
- *   the result it says keeps coming back is an acknowledgement, not an answer;
+ *   the result it says keeps coming back is an acknowledgement, not an answer; the same error, when each
+ *   failure was the person declining the call or a different call failing without a word (a search that
+ *   found nothing: see failure-kinds.ts), is no dead end;
  * - or marked as progress, which the policy's progress mode then weighs (`suppress` sets it aside, `slow`
  *   climbs half a rung, `ignore` keeps it): similar calls whose "very same answer" is an acknowledgement
  *   ("The file <path> has been updated successfully." after each of several edits) show no stall; and a
@@ -47,6 +49,7 @@ export class EvidenceScreen {
   screen(s: LoopSignal, index: number): LoopSignal | null {
     if (!repeatsOverTurns(this.log, this.facts, this.turns, s, index)) return null;
     if (s.detector !== s.kind) return s;
+    if (s.kind === 'dead_end' && this.notTheAgentsWall(s.unit ?? [index])) return null;
     if ((s.kind === 'result_repeat' || (s.fuzzy === true && s.progress === 'stalled')) && this.anyHas(s.unit ?? [index], CallFact.ACK)) {
       // the same acknowledgement is no repeated answer: results repeating is no evidence, similar calls no stall
       return s.kind === 'result_repeat' ? null : withProgress(s, 'mixed');
@@ -110,6 +113,24 @@ export class EvidenceScreen {
     const sig = this.log.signatureLow(c);
     if (sig === undefined) return false;
     for (let j = from; j < c; j++) if (this.log.signatureLow(j) === sig) return false;
+    return true;
+  }
+
+  /**
+   * Whether the failures of a dead end are none of the agent's wall: each declined or interrupted by the
+   * person, or a different call failing without a word (searches that found nothing). The same silent call
+   * failing again is left to the detectors of repeated calls.
+   */
+  private notTheAgentsWall(unit: readonly number[]): boolean {
+    const silent = new Set<number>();
+    for (const i of unit) {
+      const f = this.facts.of(i);
+      if ((f & CallFact.DECLINED) !== 0) continue;
+      if ((f & CallFact.SILENT) === 0) return false;
+      const sig = this.log.signatureLow(i);
+      if (sig === undefined || silent.has(sig)) return false;
+      silent.add(sig);
+    }
     return true;
   }
 

@@ -7,6 +7,7 @@ import { hashString } from '../fingerprint/canonical-hash.js';
 import { errorText } from '../session/observe-event.js';
 import type { CallLog } from '../state/call-log.js';
 import { ACK_LOOK, isAcknowledgement } from '../text/acknowledgement.js';
+import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/failure-kinds.js';
 import { PASS_LOOK, reportsFailure, reportsPass } from '../text/failure-report.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
@@ -58,13 +59,14 @@ export interface OutcomeFacts {
 export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts): OutcomeFacts {
   out.bits = 0;
   out.target = 0;
-  const failed = errorText(e.error) !== undefined;
+  const error = errorText(e.error);
+  const failed = error !== undefined;
   if (!failed && e.result === undefined) return out;
   const args = log.argsOf(index);
   const writes = changes(e.tool, args);
   if (writes) out.bits |= CallFact.WRITE;
   if (failed) {
-    out.bits |= CallFact.FAILED;
+    out.bits |= CallFact.FAILED | failureKind(error, e.result);
     return out;
   }
   const text = shortText(e.result, ACK_LOOK);
@@ -81,6 +83,15 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const target = guarded(() => changeTarget(e.tool, args), undefined);
   if (target !== undefined) out.target = hashString(target) >>> 0 || 1;
   return out;
+}
+
+/** The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0. */
+function failureKind(error: string, result: unknown): number {
+  if (isDeclined(error)) return CallFact.DECLINED;
+  if (needsPerson(error)) return CallFact.NEEDS_PERSON;
+  const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
+  if ((result === undefined || result === null || text !== undefined) && failedSilently(error, text)) return CallFact.SILENT;
+  return 0;
 }
 
 /** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */
