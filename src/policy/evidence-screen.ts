@@ -13,7 +13,9 @@
  *   ("The file <path> has been updated successfully." after each of several edits) show no stall; and a
  *   call repeated with a distinct successful change of the workspace between each repetition and the next
  *   (a check re-run after each new edit: see workspace-changes.ts) is progress, whatever it answers. The
- *   same edit made again, an edit that failed, or only reads between, are not.
+ *   same edit made again, an edit that failed, or only reads between, are not;
+ * - or marked as stalled: the same call failing at each repetition with a new error text each time, and
+ *   nothing changed in the workspace between, made no progress (nothing was done that could change it).
  *
  * Shared by both engines: it reads only what the host keeps (the call log and the calls' facts), never the
  * detectors' rings (in a batch those may already hold later calls).
@@ -54,6 +56,7 @@ export class EvidenceScreen {
       // the same acknowledgement is no repeated answer: results repeating is no evidence, similar calls no stall
       return s.kind === 'result_repeat' ? null : withProgress(s, 'mixed');
     }
+    if (s.progress === 'changing' && s.fuzzy !== true && this.failedUnchanged(repetitionsOf(this.log, s, index))) return withProgress(s, 'stalled');
     if (SPACED_KINDS.has(s.kind) && s.progress !== 'changing' && this.changedBetween(repetitionsOf(this.log, s, index), (s.loopStart ?? index) < this.facts.oldest)) {
       return withProgress(s, 'changing');
     }
@@ -113,6 +116,24 @@ export class EvidenceScreen {
     const sig = this.log.signatureLow(c);
     if (sig === undefined) return false;
     for (let j = from; j < c; j++) if (this.log.signatureLow(j) === sig) return false;
+    return true;
+  }
+
+  /**
+   * Whether the same call failed at each of its repetitions (at least two kept; the latest, a proposal, not
+   * yet run) with nothing changed in the workspace from the first to the last: a new error text each time
+   * is then no progress, since nothing was done that could have changed the outcome.
+   */
+  private failedUnchanged(reps: readonly number[]): boolean {
+    let ran = 0;
+    for (const i of reps) {
+      const f = this.facts.of(i);
+      if ((f & CallFact.PROPOSED) !== 0) continue;
+      if ((f & CallFact.FAILED) === 0 || (f & (CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.WAITING)) !== 0) return false;
+      ran++;
+    }
+    if (ran < 2) return false;
+    for (let c = reps[0] as number; c < (reps[reps.length - 1] as number); c++) if ((this.facts.of(c) & (CallFact.CHANGED | CallFact.WRITE)) !== 0) return false;
     return true;
   }
 
