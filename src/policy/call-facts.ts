@@ -38,6 +38,8 @@ export const CallFact = {
   FAILED: 256,
   /** The call is a change of the workspace (an edit, a write), whether or not it succeeded. */
   WRITE: 512,
+  /** The call waits before it looks (`sleep 30 && gh run list`): a poll paced by the agent. */
+  PACED: 1024,
 } as const;
 
 /** The facts of a session's recent calls. */

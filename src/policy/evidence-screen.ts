@@ -138,6 +138,34 @@ export class EvidenceScreen {
   }
 
   /**
+   * Whether the latest run of the call at `index` (the same call, before it; within the calls kept) said
+   * the work was still under way: the call proposed again polls.
+   */
+  waitedBefore(index: number): boolean {
+    const last = this.lastRun(index);
+    return last !== undefined && (this.facts.of(last) & CallFact.WAITING) !== 0;
+  }
+
+  /**
+   * Whether the latest run of the call at `index` waits on someone other than the agent: it failed for want
+   * of a person (not authorized, login required: only a person can unblock it), or it is a poll the agent
+   * paces (`sleep 30 && gh run list`: how long to wait for the world is the person's call). The verdict then
+   * asks rather than breaks.
+   */
+  waitsOnOthers(index: number): boolean {
+    const last = (this.facts.of(index) & CallFact.PROPOSED) !== 0 ? this.lastRun(index) : index;
+    return last !== undefined && (this.facts.of(last) & (CallFact.NEEDS_PERSON | CallFact.PACED)) !== 0;
+  }
+
+  /** The latest call before `index` that is the same call, within the calls kept. */
+  private lastRun(index: number): number | undefined {
+    const sig = this.log.signatureLow(index);
+    if (sig === undefined) return undefined;
+    for (let j = index - 1; j >= this.facts.oldest; j--) if (this.log.signatureLow(j) === sig) return j;
+    return undefined;
+  }
+
+  /**
    * Whether the failures of a dead end are none of the agent's wall: each declined or interrupted by the
    * person, or a different call failing without a word (searches that found nothing). The same silent call
    * failing again is left to the detectors of repeated calls.

@@ -9,10 +9,20 @@ import type { CallLog } from '../state/call-log.js';
 import { ACK_LOOK, isAcknowledgement } from '../text/acknowledgement.js';
 import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/failure-kinds.js';
 import { PASS_LOOK, reportsFailure, reportsPass } from '../text/failure-report.js';
+import { saysStillWaiting } from '../text/still-waiting.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
-import { changeTarget, changesWorkspace } from './workspace-changes.js';
+import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
+
+/** A shell command that waits before it looks: it polls the world. */
+const WAITS_FIRST = /^\s*(?:sleep\s+\d+(?:\.\d+)?[smh]?\s*(?:&&|;)|timeout\s+\d+\s+\S*(?:wait|watch))/;
+
+/** Whether a call's args are a shell command that waits before it looks. */
+function waitsFirst(args: unknown): boolean {
+  const c = commandText(args);
+  return c !== undefined && WAITS_FIRST.test(c.replace(/^(?:bash|sh|zsh)\s+-l?c\s+/, ''));
+}
 
 /**
  * A result as text when it may be `limit` characters or fewer: a string, or a JSON string literal still in
@@ -71,6 +81,9 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   }
   const text = shortText(e.result, ACK_LOOK);
   if (text !== undefined && isAcknowledgement(text)) out.bits |= CallFact.ACK;
+  // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
+  if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
+  else if (text !== undefined && saysStillWaiting(text)) out.bits |= CallFact.WAITING;
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
   if (head !== undefined && reportsPass(head)) out.bits |= CallFact.CLEAN;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing

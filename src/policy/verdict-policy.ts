@@ -291,7 +291,9 @@ export class VerdictPolicy {
     // the loop's key: the repeated call's signature (a climb left by a cooldown resumes on the same loop)
     const key = (this.log.signatureLow(index) ?? 0) >>> 0 || 1;
     // peeked without making the ladder: a proposal (rolled back) must leave the session as it was
-    const rung = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
+    const climbed = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
+    // a call waiting on a person (not authorized) or on the world (a paced poll) is asked about, not broken
+    const rung = climbed === 'break' && this.screen?.waitsOnOthers(index) === true ? 'ask' : climbed;
     let verdict = build(proposal === null ? rung : proposedAction(rung, proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);

@@ -101,6 +101,8 @@ export class LoopDetector {
   private liveState: LiveState | null = null;
   /** What the host knows of each recent call (its turn, what its outcome means), for the evidence screen. */
   private readonly facts: CallFacts;
+  /** The host's reading of the signals (shared with the policy). */
+  private readonly screen: EvidenceScreen;
   /** The turn of the call being recorded when the caller gave none (calls in flight together), else undefined. */
   private inFlight: number | undefined = undefined;
   /** The facts of the call being recorded (one object, reused). */
@@ -123,8 +125,8 @@ export class LoopDetector {
     this.sessionId = sessionId ?? this.options.sessionId;
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
     this.facts = new CallFacts(this.pipeline.log.capacity);
-    const screen = new EvidenceScreen(this.pipeline.log, this.facts, turnThresholds(this.options.detectors));
-    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId, screen);
+    this.screen = new EvidenceScreen(this.pipeline.log, this.facts, turnThresholds(this.options.detectors));
+    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId, this.screen);
     this.options.stats?.join();
     if (this.options.engine === 'wasm' && !ownerFrees) releaseOnCollect(this, this.pipeline);
   }
@@ -306,7 +308,7 @@ export class LoopDetector {
     }
     if (signals.length !== 0) signals = this.counted(signals, e, this.pipeline.lastIndex);
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
-    const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(waitingText(e.result));
+    const waiting = signals.length !== 0 && e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
     // whether the call failed, from the event (in a batch the rings may already hold later calls)
     const failed = e.error !== undefined && errorText(e.error) !== undefined;
     try {
@@ -350,7 +352,9 @@ export class LoopDetector {
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
       // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
       const evidence = all.length !== 0 && (blocked !== undefined || blockingEvidence(signals, p.history, index));
-      verdict = this.policy.decide(all, index, event.step, false, { evidence, stop, force: blocked !== undefined }).verdict;
+      // the same call that ran last said the work was still under way: proposed again, it polls
+      const waiting = all.length !== 0 && this.screen.waitedBefore(index);
+      verdict = this.policy.decide(all, index, event.step, waiting, { evidence, stop, force: blocked !== undefined }).verdict;
     } finally {
       p.rollback();
       this.facts.rollback();
