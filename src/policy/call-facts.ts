@@ -40,6 +40,8 @@ export const CallFact = {
   WRITE: 512,
   /** The call waits before it looks (`sleep 30 && gh run list`): a poll paced by the agent. */
   PACED: 1024,
+  /** The call failed on the infrastructure (a rate limit, a timeout, a reset connection): the world's failure. */
+  INFRA: 2048,
 } as const;
 
 /** The facts of a session's recent calls. */

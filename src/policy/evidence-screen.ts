@@ -36,6 +36,12 @@ export function withProgress(s: LoopSignal, progress: Progress): LoopSignal {
  */
 const SPACED_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat', 'dead_end', 'result_repeat', 'semantic', 'similar_args']);
 
+/**
+ * Failures of one call, each with a new error and nothing changed between, that make it stalled: again and
+ * again (three different failures may be a build finding one problem after another).
+ */
+export const FAILED_AGAIN = 4;
+
 /** Calls before the first repetition in which an edit counts as made before (at least; or the loop's span). */
 export const CHANGE_LOOKBACK = 20;
 
@@ -120,8 +126,8 @@ export class EvidenceScreen {
   }
 
   /**
-   * Whether the same call failed at each of its repetitions (at least two kept; the latest, a proposal, not
-   * yet run) with nothing changed in the workspace from the first to the last: a new error text each time
+   * Whether the same call failed at each of its repetitions (at least FAILED_AGAIN kept, not on the
+   * infrastructure; the latest, a proposal, not yet run) with nothing changed in the workspace from the first to the last: a new error text each time
    * is then no progress, since nothing was done that could have changed the outcome.
    */
   private failedUnchanged(reps: readonly number[]): boolean {
@@ -129,10 +135,10 @@ export class EvidenceScreen {
     for (const i of reps) {
       const f = this.facts.of(i);
       if ((f & CallFact.PROPOSED) !== 0) continue;
-      if ((f & CallFact.FAILED) === 0 || (f & (CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.WAITING)) !== 0) return false;
+      if ((f & CallFact.FAILED) === 0 || (f & (CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.WAITING | CallFact.INFRA)) !== 0) return false;
       ran++;
     }
-    if (ran < 2) return false;
+    if (ran < FAILED_AGAIN) return false;
     for (let c = reps[0] as number; c < (reps[reps.length - 1] as number); c++) if ((this.facts.of(c) & (CallFact.CHANGED | CallFact.WRITE)) !== 0) return false;
     return true;
   }

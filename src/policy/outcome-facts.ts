@@ -9,6 +9,7 @@ import type { CallLog } from '../state/call-log.js';
 import { ACK_LOOK, isAcknowledgement } from '../text/acknowledgement.js';
 import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/failure-kinds.js';
 import { PASS_LOOK, reportsFailure, reportsPass } from '../text/failure-report.js';
+import { isInfraFailure } from '../text/infra-failure.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
@@ -100,6 +101,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
 
 /** The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0. */
 function failureKind(error: string, result: unknown): number {
+  if (isInfraFailure(error)) return CallFact.INFRA;
   if (isDeclined(error)) return CallFact.DECLINED;
   if (needsPerson(error)) return CallFact.NEEDS_PERSON;
   const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
