@@ -153,14 +153,17 @@ export class EvidenceScreen {
   }
 
   /**
-   * Whether the latest run of the call at `index` waits on someone other than the agent: it failed for want
+   * Whether the call at `index` (recorded) or its latest run before it waits on someone other than the agent: it failed for want
    * of a person (not authorized, login required: only a person can unblock it), or it is a poll the agent
    * paces (`sleep 30 && gh run list`: how long to wait for the world is the person's call). The verdict then
    * asks rather than breaks.
    */
   waitsOnOthers(index: number): boolean {
-    const last = (this.facts.of(index) & CallFact.PROPOSED) !== 0 ? this.lastRun(index) : index;
-    return last !== undefined && (this.facts.of(last) & (CallFact.NEEDS_PERSON | CallFact.PACED)) !== 0;
+    const others = CallFact.NEEDS_PERSON | CallFact.PACED;
+    // recorded, the call itself counts (and, once the person granted access, the run before it)
+    if ((this.facts.of(index) & (CallFact.PROPOSED | others)) > 0 && (this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
+    const last = this.lastRun(index);
+    return last !== undefined && (this.facts.of(last) & others) !== 0;
   }
 
   /** The latest call before `index` that is the same call, within the calls kept. */
