@@ -57,6 +57,7 @@ export class EvidenceScreen {
   screen(s: LoopSignal, index: number): LoopSignal | null {
     if (!repeatsOverTurns(this.log, this.facts, this.turns, s, index)) return null;
     if (s.detector !== s.kind) return s;
+    if (s.fuzzy === true && !this.ranEnough(s, index)) return null;
     if (s.kind === 'dead_end' && this.notTheAgentsWall(s.unit ?? [index])) return null;
     if ((s.kind === 'result_repeat' || (s.fuzzy === true && s.progress === 'stalled')) && this.anyHas(s.unit ?? [index], CallFact.ACK)) {
       // the same acknowledgement is no repeated answer: results repeating is no evidence, similar calls no stall
@@ -123,6 +124,25 @@ export class EvidenceScreen {
     if (sig === undefined) return false;
     for (let j = from; j < c; j++) if (this.log.signatureLow(j) === sig) return false;
     return true;
+  }
+
+  /**
+   * Whether a signal of similar calls made at a proposal has its detector's threshold of similar calls that
+   * ran: the proposed call's outcome is not known, so its likeness to stalled calls is no stall of its own
+   * (a third edit of a file, proposed after two failed, is most often the one that works).
+   */
+  private ranEnough(s: LoopSignal, index: number): boolean {
+    if ((this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
+    const need = this.turns.get(s.kind);
+    if (need === undefined || s.unit === undefined) return true;
+    let ran = 0;
+    for (const i of s.unit) {
+      if (i === index) continue;
+      // similar calls failing are the dead end's evidence, kept: a stall of failures is a stall
+      if ((this.facts.of(i) & CallFact.FAILED) !== 0) return true;
+      ran++;
+    }
+    return ran >= need;
   }
 
   /**
