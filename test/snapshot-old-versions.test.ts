@@ -1,7 +1,9 @@
 /**
  * Snapshots written by an older loopwatch still restore: `fixtures/snapshots/v6-two-phase.json` holds a
  * session snapshot made by loopwatch 258a23b (format 6, before the two-phase state held a fresh start)
- * after eight calls proposed and recorded. Restored now, the session goes on exactly as one that ran those
+ * after eight calls proposed and recorded; `v7-two-phase.json` one made by loopwatch 4838850 (format 7,
+ * before chanting's last turn text, the in-flight turns and the calls' facts were kept) from the same calls
+ * with a fresh start after the fourth. Restored now, each session goes on exactly as one that ran those
  * eight calls itself; formats older than the oldest read, or newer than this one writes, are refused.
  * `fixtures/snapshots/v7-similar-args.json` holds a format-7 snapshot made by loopwatch 4838850 (its call
  * log held similar args' window of args) after three near-identical failing searches: restored now, the
@@ -21,8 +23,12 @@ interface Fixture {
   readonly snapshot: string;
 }
 
-const fixture = JSON.parse(readFileSync(new URL('./fixtures/snapshots/v6-two-phase.json', import.meta.url), 'utf8')) as Fixture;
+const read = (name: string): Fixture => JSON.parse(readFileSync(new URL(`./fixtures/snapshots/${name}`, import.meta.url), 'utf8')) as Fixture;
+const fixture = read('v6-two-phase.json');
+const fixture7 = read('v7-two-phase.json');
 const SNAPPED_AFTER = 8;
+/** The call after which the format-7 fixture's session had a fresh start. */
+const FRESH_AFTER = 3;
 
 /** Each later call's two decisions, as data. */
 function goOn(d: LoopDetector, calls: readonly LiveCall[]): unknown[] {
@@ -55,6 +61,23 @@ describe('snapshots of older formats', () => {
     expect(goOn(restored, later)).toEqual(goOn(ran, later));
     expect(restored.stats()).toEqual(ran.stats());
     // and it is written back in today's format
+    expect(Buffer.from(restored.snapshot()).readUInt16LE(4)).toBe(SNAPSHOT_VERSION);
+  });
+
+  it('should restore a format-7 snapshot, its fresh start kept, and go on as the session that ran its calls', () => {
+    const bytes = new Uint8Array(Buffer.from(fixture7.snapshot, 'base64'));
+    expect(Buffer.from(bytes).readUInt16LE(4)).toBe(7);
+    const restored = new LoopDetector({ sessionId: 's' });
+    restored.restore(bytes);
+    const ran = new LoopDetector({ sessionId: 's' });
+    fixture7.calls.slice(0, SNAPPED_AFTER).forEach((c, i) => {
+      ran.propose(c);
+      ran.record(c);
+      if (i === FRESH_AFTER) ran.freshStart();
+    });
+    const later = fixture7.calls.slice(SNAPPED_AFTER);
+    expect(goOn(restored, later)).toEqual(goOn(ran, later));
+    expect(restored.stats()).toEqual(ran.stats());
     expect(Buffer.from(restored.snapshot()).readUInt16LE(4)).toBe(SNAPSHOT_VERSION);
   });
 

@@ -13,14 +13,18 @@
  * between, in one piece of text (once more across pieces). Code fences and their contents, tables, list items, headings,
  * quotes, dividers and log lines are left out (see `structure-lines.ts`); a line arriving in pieces is
  * classified once its first 16 characters are known (or it ends), so prose without line breaks is
- * checked as it streams. Memory is O(maxPeriod).
+ * checked as it streams. A call's text is read once per model turn: calls of one round that carry the same
+ * text (a message that made several calls, as the trace readers may give it) add it once. Memory is
+ * O(maxPeriod).
  * Confidence `0.6 + 0.02 * (repetitions - threshold)` (a long chunk or sentence: `0.6 + 0.05 * (repetitions
  * - longRepetitions)`).
  */
 import type { ChantingOptions } from '../options/detector-options.js';
 import { SnapshotError } from '../errors.js';
+import { hashString } from '../fingerprint/canonical-hash.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
+import { SNAPSHOT_VERSION } from '../snapshot/snapshot-format.js';
 import { type ProseStream, TsProseStream } from '../text/prose-stream.js';
 import { cutText } from '../text/shown-text.js';
 import { type RepeatedSentence, SENTENCE_WINDOW } from '../text/sentence-repeats.js';
@@ -62,6 +66,14 @@ export class ChantingDetector implements Detector {
   private found: Found | null = null;
   private sentenceFound: RepeatedSentence | null = null;
   private call = 0;
+  /**
+   * The round (model turn) of the last call whose text was read (NaN: none given), and that text (or,
+   * after a snapshot was loaded, its fingerprint): the same text given with another call of the same turn
+   * is one piece of prose, read once.
+   */
+  private textRound = NaN;
+  private lastText: string | null = null;
+  private lastTextHash = 0;
 
   /**
    * Positions are int32 (fast ring arithmetic): at `rebaseAt` characters every stored position moves back
@@ -85,7 +97,19 @@ export class ChantingDetector implements Detector {
     this.sentenceFound = null;
     this.call = call.index;
     const text = call.event.text;
-    if (typeof text === 'string' && text.length > 0) this.feed(text, true);
+    if (typeof text !== 'string' || text.length === 0) return;
+    const round = call.event.round;
+    // the calls of one turn may each carry the turn's message: it is said once, not once per call
+    if (round !== undefined && round === this.textRound && this.sameText(text)) return;
+    this.feed(text, true);
+    this.textRound = round ?? NaN;
+    this.lastText = text;
+  }
+
+  /** Whether `text` is the text read last (by its fingerprint after a snapshot was loaded). */
+  private sameText(text: string): boolean {
+    if (this.lastText !== null) return text === this.lastText;
+    return hashString(text) >>> 0 === this.lastTextHash;
   }
 
   /** Feeds a piece of streamed text (lines may be split across pieces), attributed to call `callIndex`. */
@@ -244,6 +268,8 @@ export class ChantingDetector implements Detector {
   /** Writes its whole state for a snapshot. */
   save(w: ByteWriter): void {
     w.i32(this.call);
+    w.f64(this.textRound);
+    w.u32(this.lastText === null ? this.lastTextHash : hashString(this.lastText) >>> 0);
     w.bool(this.s !== null);
     if (this.s === null) return;
     this.s.save(w);
@@ -270,10 +296,17 @@ export class ChantingDetector implements Detector {
     }
   }
 
-  /** Reads what save() wrote. */
-  load(r: ByteReader): void {
+  /**
+   * Reads what save() wrote, in snapshot format `version` (default: today's; before 8, no text was
+   * remembered: the next text is read whatever its round).
+   */
+  load(r: ByteReader, version = SNAPSHOT_VERSION): void {
     this.reset();
     this.call = r.i32();
+    if (version >= 8) {
+      this.textRound = r.f64();
+      this.lastTextHash = r.u32();
+    }
     if (!r.bool()) return;
     if (this.s === null) this.start();
     this.stream.load(r);
@@ -291,6 +324,9 @@ export class ChantingDetector implements Detector {
 
   reset(): void {
     this.s?.reset();
+    this.textRound = NaN;
+    this.lastText = null;
+    this.lastTextHash = 0;
     this.bounds = 0;
     this.lineBuf = '';
     this.lineClass = 'unknown';

@@ -28,6 +28,11 @@ export const PENDING_PROPOSALS = 8;
 export const MAX_BLOCKED = 64;
 /** Ids of calls recorded without outcome remembered, so a late record of one is ignored, not counted twice. */
 export const LATE_IDS = 32;
+/**
+ * Calls one turn of calls in flight together holds at most; the next one starts another turn (a caller
+ * that proposes calls with ids and never records them is not taken for one endless turn).
+ */
+export const MAX_TURN_CALLS = 16;
 
 /** A proposal waiting for its outcome. */
 export interface PendingCall {
@@ -39,6 +44,8 @@ export interface PendingCall {
   readonly sig: string;
   /** Later proposals seen since. */
   age: number;
+  /** The turn of calls in flight together it belongs to (a negative number), when others were proposed beside it. */
+  turn: number | undefined;
 }
 
 /** A blocked call: how often, and the kind of loop that blocked it. */
@@ -57,6 +64,9 @@ export class LiveState {
   /** Proposals blocked since the session last recovered. */
   strikes = 0;
   private quiet = 0;
+  /** Turns of calls in flight together given so far, and the calls of the latest one. */
+  private turns = 0;
+  private turnCalls = 0;
   /** The count of calls recorded when the session last had a fresh start (0: never). */
   freshAt = 0;
 
@@ -91,9 +101,34 @@ export class LiveState {
     if (this.late.length > LATE_IDS) this.late.shift();
   }
 
-  /** Adds an allowed proposal that waits for its outcome. */
-  add(id: string | undefined, event: ToolEvent, shown: Shown | null, sig: string): void {
-    this.pending.push({ id, event, shown, sig, age: 0 });
+  /** Adds an allowed proposal that waits for its outcome (of the turn `turn`, see inFlightTurn). */
+  add(id: string | undefined, event: ToolEvent, shown: Shown | null, sig: string, turn?: number): void {
+    this.pending.push({ id, event, shown, sig, age: 0, turn });
+  }
+
+  /**
+   * The turn of a call (with an id, and no round from the caller) proposed now: calls proposed while others
+   * with ids still wait for their outcome run beside them, as the calls a model makes in one answer do, so
+   * they share a turn (a negative number, apart from callers' rounds); the calls in flight that had none
+   * join it. Undefined when nothing is in flight (one call at a time: each its own turn). A turn holds at
+   * most MAX_TURN_CALLS calls. Call it after overdue().
+   */
+  inFlightTurn(): number | undefined {
+    let latest: PendingCall | undefined;
+    for (const p of this.pending) if (p.id !== undefined) latest = p;
+    if (latest === undefined) return undefined;
+    if (latest.turn !== undefined && latest.turn === -this.turns && this.turnCalls < MAX_TURN_CALLS) {
+      this.turnCalls++;
+      return latest.turn;
+    }
+    const turn = -++this.turns;
+    this.turnCalls = 1;
+    for (const p of this.pending) {
+      if (p.id === undefined || p.turn !== undefined || this.turnCalls >= MAX_TURN_CALLS) continue;
+      p.turn = turn;
+      this.turnCalls++;
+    }
+    return turn;
   }
 
   /**
@@ -165,6 +200,8 @@ export class LiveState {
     this.late = [];
     this.strikes = 0;
     this.quiet = 0;
+    this.turns = 0;
+    this.turnCalls = 0;
     this.freshAt = 0;
   }
 
@@ -173,6 +210,8 @@ export class LiveState {
     w.f64(this.strikes);
     w.f64(this.quiet);
     w.f64(this.freshAt);
+    w.f64(this.turns);
+    w.f64(this.turnCalls);
     w.u32(this.blocked.size);
     for (const [sig, b] of this.blocked) {
       w.str(sig);
@@ -194,15 +233,23 @@ export class LiveState {
       w.optStr(p.event.description);
       w.f64(p.event.step ?? NaN);
       w.f64(p.event.round ?? NaN);
+      w.f64(p.turn ?? NaN);
     }
   }
 
-  /** Reads what save() wrote, in snapshot format `version` (before 7: no fresh start was held). */
+  /**
+   * Reads what save() wrote, in snapshot format `version` (before 7: no fresh start was held; before 8, no
+   * turns of calls in flight together: the pending calls read as of none).
+   */
   load(r: ByteReader, version: number): void {
     this.reset();
     this.strikes = r.f64();
     this.quiet = r.f64();
     this.freshAt = version >= 7 ? r.f64() : 0;
+    if (version >= 8) {
+      this.turns = r.f64();
+      this.turnCalls = r.f64();
+    }
     for (let n = r.count(MAX_BLOCKED, 'blocked calls'), i = 0; i < n; i++) {
       const sig = r.str();
       this.blocked.set(sig, { times: r.f64(), kind: r.str() });
@@ -221,8 +268,9 @@ export class LiveState {
       const description = r.optStr();
       const step = r.f64();
       const round = r.f64();
+      const turn = version >= 8 ? r.f64() : NaN;
       const event: ToolEvent = { tool, args, description, step: Number.isNaN(step) ? undefined : step, round: Number.isNaN(round) ? undefined : round };
-      this.pending.push({ id, event, shown, sig, age });
+      this.pending.push({ id, event, shown, sig, age, turn: Number.isNaN(turn) ? undefined : turn });
     }
   }
 }

@@ -19,6 +19,7 @@ import { cutText } from '../text/shown-text.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
 import type { PolicyLog } from './policy-log.js';
 import { SAME_CALL_KINDS } from '../live/evidence.js';
+import type { EvidenceScreen } from './evidence-screen.js';
 import { fuse } from './fuse.js';
 import { Ladder } from './ladder.js';
 import { BLOCKED, CONSEQUENCE, verdictMessage } from './message.js';
@@ -225,6 +226,8 @@ export class VerdictPolicy {
     private readonly log: PolicyLog,
     private readonly redact: boolean,
     private readonly session: string = '',
+    /** The host's reading of what each signal is evidence of (see evidence-screen.ts); none: as given. */
+    private readonly screen: EvidenceScreen | null = null,
   ) {}
 
   private get ladder(): Ladder {
@@ -268,7 +271,9 @@ export class VerdictPolicy {
     const p = this.p;
     let tolerated = 0;
     const kept: LoopSignal[] = [];
-    for (const s of this.weighted(signals)) {
+    for (const given of this.weighted(signals)) {
+      const s = this.screen === null ? given : this.screen.screen(given, index);
+      if (s === null) continue;
       if (p.progress === 'suppress' && showsProgress(s)) tolerated++;
       else kept.push(s);
     }
@@ -336,7 +341,9 @@ export class VerdictPolicy {
     // the loop's key: the repeated call's signature (a climb left by a cooldown resumes on the same loop)
     const key = (this.log.signatureLow(index) ?? 0) >>> 0 || 1;
     // peeked without making the ladder: a proposal (rolled back) must leave the session as it was
-    const rung = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
+    const climbed = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
+    // a call waiting on a person (not authorized) or on the world (a paced poll) is asked about, not broken
+    const rung = climbed === 'break' && this.screen?.waitsOnOthers(index) === true ? 'ask' : climbed;
     let verdict = build(proposal === null ? rung : proposedAction(rung, proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);

@@ -15,6 +15,10 @@ import { CapacityError, DetectorError, InvalidEventError, SnapshotError, isLoopw
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
+import { CallFact, CallFacts } from '../policy/call-facts.js';
+import { EvidenceScreen } from '../policy/evidence-screen.js';
+import { type OutcomeFacts, outcomeFacts } from '../policy/outcome-facts.js';
+import { turnThresholds } from '../policy/turns.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
@@ -95,6 +99,14 @@ export class LoopDetector {
   private lastFlagged = false;
   /** The two-phase state: proposals waiting for their outcome, blocked calls (made on first use). */
   private liveState: LiveState | null = null;
+  /** What the host knows of each recent call (its turn, what its outcome means), for the evidence screen. */
+  private readonly facts: CallFacts;
+  /** The host's reading of the signals (shared with the policy). */
+  private readonly screen: EvidenceScreen;
+  /** The turn of the call being recorded when the caller gave none (calls in flight together), else undefined. */
+  private inFlight: number | undefined = undefined;
+  /** The facts of the call being recorded (one object, reused). */
+  private readonly outcome: OutcomeFacts = { bits: 0, target: 0 };
 
   private get live(): LiveState {
     return (this.liveState ??= new LiveState());
@@ -112,7 +124,9 @@ export class LoopDetector {
     this.options = resolveOptions(options);
     this.sessionId = sessionId ?? this.options.sessionId;
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
-    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId);
+    this.facts = new CallFacts(this.pipeline.log.capacity);
+    this.screen = new EvidenceScreen(this.pipeline.log, this.facts, turnThresholds(this.options.detectors));
+    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId, this.screen);
     this.options.stats?.join();
     if (this.options.engine === 'wasm' && !ownerFrees) releaseOnCollect(this, this.pipeline);
   }
@@ -146,6 +160,16 @@ export class LoopDetector {
       throw err;
     }
     return this.conclude(signals, e);
+  }
+
+  /** check() for a call of a turn the caller did not give (calls in flight together; undefined: none). */
+  private checkInTurn(event: ToolEvent, turn: number | undefined): Verdict | null {
+    this.inFlight = turn;
+    try {
+      return this.check(event);
+    } finally {
+      this.inFlight = undefined;
+    }
   }
 
   /**
@@ -273,6 +297,9 @@ export class LoopDetector {
 
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
+    const index = this.pipeline.lastIndex;
+    const f = outcomeFacts(e, this.pipeline.log, index, this.outcome);
+    this.facts.note(index, f.bits, e.round ?? this.inFlight, f.target);
     let signals = builtIn;
     if (this.options.custom.length !== 0) {
       const all = [...signals];
@@ -281,7 +308,7 @@ export class LoopDetector {
     }
     if (signals.length !== 0) signals = this.counted(signals, e, this.pipeline.lastIndex);
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
-    const waiting = signals.length !== 0 && e.error === undefined && saysStillWaiting(waitingText(e.result));
+    const waiting = signals.length !== 0 && e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
     // whether the call failed, from the event (in a batch the rings may already hold later calls)
     const failed = e.error !== undefined && errorText(e.error) !== undefined;
     try {
@@ -304,16 +331,20 @@ export class LoopDetector {
    */
   propose(call: LiveCall): LiveDecision {
     const { event, id } = validateLiveCall(call, 'propose', (c) => this.validate(c));
-    for (const p of this.live.overdue(id)) this.check(p.event);
+    for (const p of this.live.overdue(id)) this.checkInTurn(p.event, p.turn);
     if (this.isExempt(event.tool)) return proposalDecision(this.sessionId, id, null, false);
     const p = this.pipeline;
     let verdict: Verdict | null;
     let sig: string;
     let stop: boolean;
+    // without a round from the caller, a call proposed while others are in flight is of their turn
+    const turn = event.round === undefined && id !== undefined ? this.live.inFlightTurn() : undefined;
     p.mark();
+    this.facts.mark();
     try {
       const signals = p.observe(event, true);
       const index = p.lastIndex;
+      this.facts.note(index, CallFact.PROPOSED, event.round ?? turn);
       sig = p.log.signatureHex(index) ?? '';
       const blocked = this.live.blockedAs(sig);
       let all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
@@ -321,9 +352,12 @@ export class LoopDetector {
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
       // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
       const evidence = all.length !== 0 && (blocked !== undefined || blockingEvidence(signals, p.history, index));
-      verdict = this.policy.decide(all, index, event.step, false, { evidence, stop, force: blocked !== undefined }).verdict;
+      // the same call that ran last said the work was still under way: proposed again, it polls
+      const waiting = all.length !== 0 && this.screen.waitedBefore(index);
+      verdict = this.policy.decide(all, index, event.step, waiting, { evidence, stop, force: blocked !== undefined }).verdict;
     } finally {
       p.rollback();
+      this.facts.rollback();
     }
     if (verdict !== null && verdict.action === 'break') {
       this.live.block(sig, verdict.kind);
@@ -335,7 +369,7 @@ export class LoopDetector {
       this.publish(verdict);
       return proposalDecision(this.sessionId, id, verdict, stop);
     }
-    this.live.add(id, event, verdict === null ? null : { kind: verdict.kind, action: verdict.action }, sig);
+    this.live.add(id, event, verdict === null ? null : { kind: verdict.kind, action: verdict.action }, sig, turn);
     return proposalDecision(this.sessionId, id, verdict, false);
   }
 
@@ -351,7 +385,7 @@ export class LoopDetector {
     if (proposed === 'late') return lateRecord(this.sessionId, id);
     let verdict: Verdict | null;
     try {
-      verdict = this.check(event);
+      verdict = this.checkInTurn(event, proposed === null ? undefined : proposed.turn);
     } catch (err) {
       // not recorded: the proposal still waits for a record that can be read
       if (proposed !== null && unrecorded(err)) this.live.putBack(proposed);
@@ -498,6 +532,7 @@ export class LoopDetector {
     this.pipeline.reset();
     for (const d of this.options.custom) d.reset();
     this.policy.reset();
+    this.facts.reset();
     this.liveState?.reset();
     this.lastFlagged = false;
   }
@@ -552,6 +587,7 @@ export class LoopDetector {
     this.policy.save(w);
     (this.liveState ?? NO_LIVE_STATE).save(w);
     this.pipeline.save(w);
+    this.facts.save(w);
     return w.finish();
   }
 
@@ -561,6 +597,8 @@ export class LoopDetector {
     this.policy.load(r);
     this.live.load(r, version);
     this.pipeline.load(r, version);
+    if (version >= 8) this.facts.load(r);
+    else this.facts.reset();
     r.done();
   }
 

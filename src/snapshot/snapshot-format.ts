@@ -29,7 +29,10 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * state (the period search and the sentence tracker together); the WebAssembly pipeline saves it as the
  * raw bytes of its region in the module's memory. Version 7: the two-phase state holds where the session's
  * last fresh start was (LoopDetector.freshStart). Version 8: similar args keeps bounded summaries of its
- * window's args ({@link ARGS_SUMMARIES_SINCE}) and the call log no args.
+ * window's args ({@link ARGS_SUMMARIES_SINCE}) and the call log no args; chanting remembers the round and
+ * text it read last (the same text given with several calls of one turn is read once), the two-phase state
+ * counts the turns of calls in flight together, and the host keeps each recent call's facts (its turn, what
+ * its outcome says, what a change changed) for the evidence screen.
  */
 export const SNAPSHOT_VERSION = 8;
 
@@ -40,9 +43,10 @@ export const SNAPSHOT_VERSION = 8;
 export const ARGS_SUMMARIES_SINCE = 8;
 
 /**
- * The oldest format version still read: a version-6 snapshot differs from version 7 only by the fresh
- * start the two-phase state did not yet hold (read as none), and version 7 from 8 by the args its call log
- * holds where similar args now keeps summaries, so sessions saved before them carry on.
+ * The oldest format version still read: versions 6 and 7 lack only state that starts empty or is derived
+ * when read (the fresh start before 7, read as none; before 8, chanting's last text, the in-flight turns and
+ * the calls' facts, read as none known, and the args the call log held, summarised as they are read), so
+ * sessions saved before them carry on.
  */
 export const OLDEST_READ_VERSION = 6;
 

@@ -491,7 +491,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.log.load(r, old === null ? null : (i, args) => old.set(i, args));
     if (similar !== null) similar.load(r, old === null ? null : (i) => old.get(i));
     if (this.semanticHost !== null) this.semanticHost.load(r);
-    if (this.chanting !== null) this.chanting.load(r);
+    if (this.chanting !== null) this.chanting.load(r, version);
     this.core.writeSlot(this.slot, state);
   }
 

@@ -52,6 +52,8 @@ export const event = fc.record(
     text: fc.option(fc.oneof(nasty, fc.constant('Let me try again. '.repeat(12))), { nil: undefined }),
     description: fc.option(fc.constantFrom('read the config', 'read the configuration file', 'write the model'), { nil: undefined }),
     step: fc.option(fc.nat(1000), { nil: undefined }),
+    // mostly none; a few turns, so that calls of one turn (parallel calls) come up
+    round: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat(3) }),
   },
   { requiredKeys: ['tool'] },
 ) as fc.Arbitrary<ToolEvent>;

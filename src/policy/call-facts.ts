@@ -1,0 +1,148 @@
+/**
+ * What the host knows of each recent call beyond the detectors' rings, for the evidence screen: the model
+ * turn the call came in (the caller's `round`, or the turn of calls in flight together, see
+ * live-state.ts), a few facts about its outcome, read once from the event when the call is recorded, and
+ * for a change of the workspace, what it changed (the fingerprint of the file it names).
+ * Kept beside the call log, one slot per call index, as long as the log; both engines share it.
+ *
+ * ```
+ *   index:  oldest ...              n-1       slot = index % capacity
+ *   bits:   CallFact flags of each call        turn: its model turn (NaN: none known)
+ *   target: what a change changed (0: not a change, or not known)
+ * ```
+ */
+import type { ByteReader } from '../snapshot/byte-reader.js';
+import type { ByteWriter } from '../snapshot/byte-writer.js';
+import { SnapshotError } from '../errors.js';
+import type { Rewindable } from '../state/rewindable.js';
+
+/** Facts about a call's outcome (bits). */
+export const CallFact = {
+  /** A success whose answer is an acknowledgement ("The file <path> has been updated successfully."). */
+  ACK: 1,
+  /** The call changed the workspace (an edit or a write) and succeeded. */
+  CHANGED: 2,
+  /** The person declined the call or interrupted it: their decision, not a failure. */
+  DECLINED: 4,
+  /** The call failed for want of a person (not authorized, login required, permission denied). */
+  NEEDS_PERSON: 8,
+  /** The call failed without a word (an exit status, no output): a search that found nothing. */
+  SILENT: 16,
+  /** The outcome says the work is still under way (polling). */
+  WAITING: 32,
+  /** A success whose output says a check passed ("9 passed", "All checks passed!", nothing at all). */
+  CLEAN: 64,
+  /** A call checked before it runs (a proposal): no outcome yet. */
+  PROPOSED: 128,
+  /** The call failed, or its output reports a failure (an error, a traceback, "FAILED"). */
+  FAILED: 256,
+  /** The call is a change of the workspace (an edit, a write), whether or not it succeeded. */
+  WRITE: 512,
+  /** The call waits before it looks (`sleep 30 && gh run list`): a poll paced by the agent. */
+  PACED: 1024,
+  /** The call failed on the infrastructure (a rate limit, a timeout, a reset connection): the world's failure. */
+  INFRA: 2048,
+} as const;
+
+/** The facts of a session's recent calls. */
+export class CallFacts implements Rewindable {
+  private readonly bits: Uint16Array;
+  /** Turns, made when the first call with one is noted. */
+  private turns: Float64Array | null = null;
+  /** Targets of changes, made when the first change with one is noted. */
+  private targets: Uint32Array | null = null;
+  private n = 0;
+
+  constructor(readonly capacity: number) {
+    this.bits = new Uint16Array(capacity);
+  }
+
+  /** Notes the call at `index` (the next one, or one noted since the last mark); `target`: 0 for none. */
+  note(index: number, bits: number, turn: number | undefined, target = 0): void {
+    const s = index % this.capacity;
+    this.bits[s] = bits;
+    if (turn !== undefined) (this.turns ??= new Float64Array(this.capacity).fill(NaN))[s] = turn;
+    else if (this.turns !== null) this.turns[s] = NaN;
+    if (target !== 0) (this.targets ??= new Uint32Array(this.capacity))[s] = target;
+    else if (this.targets !== null) this.targets[s] = 0;
+    if (index >= this.n) this.n = index + 1;
+  }
+
+  /** The oldest call whose facts are kept. */
+  get oldest(): number {
+    return Math.max(0, this.n - this.capacity);
+  }
+
+  private kept(index: number): boolean {
+    return index >= 0 && index < this.n && index >= this.n - this.capacity;
+  }
+
+  /** The CallFact bits of a call (0 when it is no longer kept). */
+  of(index: number): number {
+    return this.kept(index) ? (this.bits[index % this.capacity] as number) : 0;
+  }
+
+  /** The model turn of a call, if one is known and the call still kept. */
+  turnOf(index: number): number | undefined {
+    if (this.turns === null || !this.kept(index)) return undefined;
+    const t = this.turns[index % this.capacity] as number;
+    return Number.isNaN(t) ? undefined : t;
+  }
+
+  /** What a change changed (a fingerprint of the file it names), 0 when unknown or not kept. */
+  targetOf(index: number): number {
+    return this.targets === null || !this.kept(index) ? 0 : (this.targets[index % this.capacity] as number);
+  }
+
+  private undo: { n: number; bits: number; turn: number; target: number } | null = null;
+
+  /** Remembers the slot the next note() overwrites (see Rewindable). */
+  mark(): void {
+    const s = this.n % this.capacity;
+    this.undo = { n: this.n, bits: this.bits[s] as number, turn: this.turns === null ? NaN : (this.turns[s] as number), target: this.targets === null ? 0 : (this.targets[s] as number) };
+  }
+
+  /** Undoes the note() made since mark(). */
+  rollback(): void {
+    const u = this.undo;
+    if (u === null) return;
+    this.undo = null;
+    const s = u.n % this.capacity;
+    this.bits[s] = u.bits;
+    if (this.turns !== null) this.turns[s] = u.turn;
+    if (this.targets !== null) this.targets[s] = u.target;
+    this.n = u.n;
+  }
+
+  /** Forgets every call. */
+  reset(): void {
+    this.undo = null;
+    this.n = 0;
+    this.bits.fill(0);
+    this.turns = null;
+    this.targets = null;
+  }
+
+  /** Writes the kept calls' facts, for a snapshot. */
+  save(w: ByteWriter): void {
+    w.f64(this.n);
+    for (let i = Math.max(0, this.n - this.capacity); i < this.n; i++) {
+      w.u32(this.bits[i % this.capacity] as number);
+      w.f64(this.turns === null ? NaN : (this.turns[i % this.capacity] as number));
+      w.u32(this.targets === null ? 0 : (this.targets[i % this.capacity] as number));
+    }
+  }
+
+  /** Reads what save() wrote. */
+  load(r: ByteReader): void {
+    this.reset();
+    const n = r.f64();
+    if (!Number.isInteger(n) || n < 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (call facts)');
+    this.n = n;
+    for (let i = Math.max(0, n - this.capacity); i < n; i++) {
+      const bits = r.u32() & 0xffff;
+      const turn = r.f64();
+      this.note(i, bits, Number.isNaN(turn) ? undefined : turn, r.u32());
+    }
+  }
+}

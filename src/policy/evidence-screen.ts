@@ -1,0 +1,219 @@
+/**
+ * What a signal is evidence of, read by the host before the policy weighs it. The detectors say what
+ * repeats; the host knows what the calls were (their turns, what their answers mean), and a warning, like
+ * a break, needs evidence that the session is not progressing. Each signal is:
+ *
+ * - kept as it is;
+ * - dropped, when it is no evidence of a loop at all: its repetitions are one model turn (turns.ts), or
+ *   the result it says keeps coming back is an acknowledgement, not an answer; the same error, when each
+ *   failure was the person declining the call or a different call failing without a word (a search that
+ *   found nothing: see failure-kinds.ts), is no dead end;
+ * - or marked as progress, which the policy's progress mode then weighs (`suppress` sets it aside, `slow`
+ *   climbs half a rung, `ignore` keeps it): similar calls whose "very same answer" is an acknowledgement
+ *   ("The file <path> has been updated successfully." after each of several edits) show no stall; and a
+ *   call repeated with a distinct successful change of the workspace between each repetition and the next
+ *   (a check re-run after each new edit: see workspace-changes.ts) is progress, whatever it answers. The
+ *   same edit made again, an edit that failed, or only reads between, are not;
+ * - or marked as stalled: the same call failing at each repetition with a new error text each time, and
+ *   nothing changed in the workspace between, made no progress (nothing was done that could change it).
+ *
+ * Shared by both engines: it reads only what the host keeps (the call log and the calls' facts), never the
+ * detectors' rings (in a batch those may already hold later calls).
+ */
+import type { CallLog } from '../state/call-log.js';
+import type { LoopSignal, Progress } from '../types.js';
+import { CallFact, type CallFacts } from './call-facts.js';
+import { type TurnThresholds, repeatsOverTurns, repetitionsOf } from './turns.js';
+
+/** A copy of a signal with another progress (its pattern, when made on demand, still made on demand). */
+export function withProgress(s: LoopSignal, progress: Progress): LoopSignal {
+  return Object.assign(Object.create(Object.getPrototypeOf(s) as object) as LoopSignal, s, { progress, progressGated: true });
+}
+
+/**
+ * Kinds whose repetitions can have work between them (exact repeats are back to back; a cycle's unit holds
+ * its own edits, the same each time).
+ */
+const SPACED_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat', 'dead_end', 'result_repeat', 'semantic', 'similar_args']);
+
+/**
+ * Failures of one call, each with a new error and nothing changed between, that make it stalled: again and
+ * again (three different failures may be a build finding one problem after another).
+ */
+export const FAILED_AGAIN = 4;
+
+/** Calls before the first repetition in which an edit counts as made before (at least; or the loop's span). */
+export const CHANGE_LOOKBACK = 20;
+
+/** The host's reading of a session's signals. */
+export class EvidenceScreen {
+  constructor(
+    private readonly log: CallLog,
+    private readonly facts: CallFacts,
+    private readonly turns: TurnThresholds,
+  ) {}
+
+  /** The signal as evidence of a loop at call `index`: itself, a copy marked as progress, or null (none). */
+  screen(s: LoopSignal, index: number): LoopSignal | null {
+    if (!repeatsOverTurns(this.log, this.facts, this.turns, s, index)) return null;
+    if (s.detector !== s.kind) return s;
+    if (s.fuzzy === true && !this.ranEnough(s, index)) return null;
+    if (s.kind === 'dead_end' && this.notTheAgentsWall(s.unit ?? [index])) return null;
+    if ((s.kind === 'result_repeat' || (s.fuzzy === true && s.progress === 'stalled')) && this.anyHas(s.unit ?? [index], CallFact.ACK)) {
+      // the same acknowledgement is no repeated answer: results repeating is no evidence, similar calls no stall
+      return s.kind === 'result_repeat' ? null : withProgress(s, 'mixed');
+    }
+    if (s.progress === 'changing' && s.fuzzy !== true && this.failedUnchanged(repetitionsOf(this.log, s, index))) return withProgress(s, 'stalled');
+    if (SPACED_KINDS.has(s.kind) && s.progress !== 'changing' && this.changedBetween(repetitionsOf(this.log, s, index), (s.loopStart ?? index) < this.facts.oldest)) {
+      return withProgress(s, 'changing');
+    }
+    return s;
+  }
+
+  /**
+   * Whether every gap between two repetitions of a check (ascending call indices, those still kept;
+   * `hidden`: earlier ones are no longer kept, the calls kept before the first count as a gap too) holds a
+   * successful change of the workspace whose call was not made earlier (since CHANGE_LOOKBACK calls, or the
+   * loop's span, before the first repetition): the state the check sees changed each time. A check that
+   * passed at its latest run (it may have failed before: then the work fixed it) needs that alone; one that
+   * keeps failing (the same build error) needs each gap to change a file no earlier change changed (work
+   * spreading over the code, as when one build is fixed file by file), not the same file edited again and
+   * again (an attempt at one fix, retried); one that only describes a behaviour (a reproduction script
+   * printing the same thing after each edit) is not confirmed by the work between its runs.
+   */
+  private changedBetween(reps: readonly number[], hidden: boolean): boolean {
+    const oldest = this.facts.oldest;
+    // the calls kept before the first repetition kept are a gap only when there are some
+    const before = hidden && reps[0] !== undefined && reps[0] > oldest;
+    if (reps.length < (before ? 1 : 2)) return false;
+    let latest = reps.length - 1;
+    if (latest > 0 && (this.facts.of(reps[latest] as number) & CallFact.PROPOSED) !== 0) latest--;
+    const outcome = this.facts.of(reps[latest] as number);
+    const passed = (outcome & CallFact.CLEAN) !== 0;
+    // a check that neither passed nor failed describes a behaviour (a reproduction script's output): the
+    // same description after each edit says the edits did not change it
+    if (!passed && (outcome & CallFact.FAILED) === 0) return false;
+    const last = reps[reps.length - 1] as number;
+    const first = reps[0] as number;
+    const from = Math.max(oldest, first - Math.max(CHANGE_LOOKBACK, last - first));
+    // a failing write repeated is no check of the work between (an edit failing again after other edits)
+    if (!passed) for (const i of reps) if ((this.facts.of(i) & CallFact.WRITE) !== 0) return false;
+    // the files changed so far: since `from`, before the first repetition, then gap by gap
+    const files = passed ? null : new Set<number>();
+    if (files !== null) for (let c = from; c < first; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0) files.add(this.facts.targetOf(c));
+    for (let k = before ? 0 : 1; k < reps.length; k++) {
+      const a = k === 0 ? oldest - 1 : (reps[k - 1] as number);
+      let changed = false;
+      const gap: number[] = [];
+      for (let c = a + 1; c < (reps[k] as number); c++) {
+        if ((this.facts.of(c) & CallFact.CHANGED) === 0) continue;
+        const file = this.facts.targetOf(c);
+        if (files !== null) gap.push(file);
+        if (changed || !this.novel(c, from)) continue;
+        changed = files === null || (file !== 0 && !files.has(file));
+      }
+      if (!changed) return false;
+      if (files !== null) for (const f of gap) files.add(f);
+    }
+    return true;
+  }
+
+  /** Whether the call at `c` was not made in the calls from `from`. */
+  private novel(c: number, from: number): boolean {
+    const sig = this.log.signatureLow(c);
+    if (sig === undefined) return false;
+    for (let j = from; j < c; j++) if (this.log.signatureLow(j) === sig) return false;
+    return true;
+  }
+
+  /**
+   * Whether a signal of similar calls made at a proposal has its detector's threshold of similar calls that
+   * ran: the proposed call's outcome is not known, so its likeness to stalled calls is no stall of its own
+   * (a third edit of a file, proposed after two failed, is most often the one that works).
+   */
+  private ranEnough(s: LoopSignal, index: number): boolean {
+    if ((this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
+    const need = this.turns.get(s.kind);
+    if (need === undefined || s.unit === undefined) return true;
+    let ran = 0;
+    for (const i of s.unit) {
+      if (i === index) continue;
+      // similar calls failing are the dead end's evidence, kept: a stall of failures is a stall
+      if ((this.facts.of(i) & CallFact.FAILED) !== 0) return true;
+      ran++;
+    }
+    return ran >= need;
+  }
+
+  /**
+   * Whether the same call failed at each of its repetitions (at least FAILED_AGAIN kept, not on the
+   * infrastructure; the latest, a proposal, not yet run) with nothing changed in the workspace from the first to the last: a new error text each time
+   * is then no progress, since nothing was done that could have changed the outcome.
+   */
+  private failedUnchanged(reps: readonly number[]): boolean {
+    let ran = 0;
+    for (const i of reps) {
+      const f = this.facts.of(i);
+      if ((f & CallFact.PROPOSED) !== 0) continue;
+      if ((f & CallFact.FAILED) === 0 || (f & (CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.WAITING | CallFact.INFRA)) !== 0) return false;
+      ran++;
+    }
+    if (ran < FAILED_AGAIN) return false;
+    for (let c = reps[0] as number; c < (reps[reps.length - 1] as number); c++) if ((this.facts.of(c) & (CallFact.CHANGED | CallFact.WRITE)) !== 0) return false;
+    return true;
+  }
+
+  /**
+   * Whether the latest run of the call at `index` (the same call, before it; within the calls kept) said
+   * the work was still under way: the call proposed again polls.
+   */
+  waitedBefore(index: number): boolean {
+    const last = this.lastRun(index);
+    return last !== undefined && (this.facts.of(last) & CallFact.WAITING) !== 0;
+  }
+
+  /**
+   * Whether the call at `index` (recorded) or its latest run before it waits on someone other than the agent: it failed for want
+   * of a person (not authorized, login required: only a person can unblock it), or it is a poll the agent
+   * paces (`sleep 30 && gh run list`: how long to wait for the world is the person's call). The verdict then
+   * asks rather than breaks.
+   */
+  waitsOnOthers(index: number): boolean {
+    const others = CallFact.NEEDS_PERSON | CallFact.PACED;
+    // recorded, the call itself counts (and, once the person granted access, the run before it)
+    if ((this.facts.of(index) & (CallFact.PROPOSED | others)) > 0 && (this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
+    const last = this.lastRun(index);
+    return last !== undefined && (this.facts.of(last) & others) !== 0;
+  }
+
+  /** The latest call before `index` that is the same call, within the calls kept. */
+  private lastRun(index: number): number | undefined {
+    const sig = this.log.signatureLow(index);
+    if (sig === undefined) return undefined;
+    for (let j = index - 1; j >= this.facts.oldest; j--) if (this.log.signatureLow(j) === sig) return j;
+    return undefined;
+  }
+
+  /**
+   * Whether the failures of a dead end are none of the agent's wall: each declined or interrupted by the
+   * person, or a different call failing without a word (searches that found nothing). The same silent call
+   * failing again is left to the detectors of repeated calls.
+   */
+  private notTheAgentsWall(unit: readonly number[]): boolean {
+    const silent = new Set<number>();
+    for (const i of unit) {
+      const f = this.facts.of(i);
+      if ((f & CallFact.DECLINED) !== 0) continue;
+      if ((f & CallFact.SILENT) === 0) return false;
+      const sig = this.log.signatureLow(i);
+      if (sig === undefined || silent.has(sig)) return false;
+      silent.add(sig);
+    }
+    return true;
+  }
+
+  private anyHas(calls: readonly number[], fact: number): boolean {
+    for (const i of calls) if ((this.facts.of(i) & fact) !== 0) return true;
+    return false;
+  }
+}

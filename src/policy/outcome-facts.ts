@@ -1,0 +1,122 @@
+/**
+ * The facts of a call's outcome the evidence screen weighs (see call-facts.ts), read once from the event
+ * when the call is recorded: by the host, for both engines. Each recogniser reads a short text only (its
+ * own cap), so a call with a long result costs a length check.
+ */
+import { hashString } from '../fingerprint/canonical-hash.js';
+import { errorText } from '../session/observe-event.js';
+import type { CallLog } from '../state/call-log.js';
+import { ACK_LOOK, isAcknowledgement } from '../text/acknowledgement.js';
+import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/failure-kinds.js';
+import { PASS_LOOK, reportsFailure, reportsPass } from '../text/failure-report.js';
+import { isInfraFailure } from '../text/infra-failure.js';
+import { saysStillWaiting } from '../text/still-waiting.js';
+import type { ToolEvent } from '../types.js';
+import { RawJsonString } from '../wasm/raw-json-string.js';
+import { CallFact } from './call-facts.js';
+import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
+
+/** A shell command that waits before it looks: it polls the world. */
+const WAITS_FIRST = /^\s*(?:sleep\s+\d+(?:\.\d+)?[smh]?\s*(?:&&|;)|timeout\s+\d+\s+\S*(?:wait|watch))/;
+
+/** Whether a call's args are a shell command that waits before it looks. */
+function waitsFirst(args: unknown): boolean {
+  const c = commandText(args);
+  return c !== undefined && WAITS_FIRST.test(c.replace(/^(?:bash|sh|zsh)\s+-l?c\s+/, ''));
+}
+
+/**
+ * A result as text when it may be `limit` characters or fewer: a string, or a JSON string literal still in
+ * its bytes (decoded only when it can be that short: at least one UTF-16 unit per 6 bytes); else undefined.
+ */
+export function shortText(result: unknown, limit: number): string | undefined {
+  if (typeof result === 'string') return result.length <= limit ? result : undefined;
+  if (!RawJsonString.is(result) || result.content.length > 6 * limit) return undefined;
+  const text = result.value();
+  return text.length <= limit ? text : undefined;
+}
+
+/**
+ * The first `limit` characters of a text result (a string, or a JSON string literal still in its bytes, of
+ * which only a prefix is decoded when it is long); undefined for a result that is not text.
+ */
+export function textHead(result: unknown, limit: number): string | undefined {
+  if (typeof result === 'string') return result.length > limit ? result.slice(0, limit) : result;
+  if (!RawJsonString.is(result)) return undefined;
+  const c = result.content;
+  if (c.length <= 6 * limit) return result.value().slice(0, limit);
+  // a prefix of the literal, decoded; an escape cut at its end is dropped
+  let text = Buffer.from(c.buffer, c.byteOffset, 6 * limit).latin1Slice(0, 6 * limit);
+  for (let cut = 0; cut < 6; cut++) {
+    try {
+      return (JSON.parse(`"${text}"`) as string).slice(0, limit);
+    } catch {
+      text = text.slice(0, -1);
+    }
+  }
+  return undefined;
+}
+
+/** A recorded call's facts: CallFact bits, and the fingerprint of what a change changed (0: none known). */
+export interface OutcomeFacts {
+  bits: number;
+  target: number;
+}
+
+/**
+ * The facts of a recorded call's outcome, written into `out`; its args as compared are read from the call
+ * log (at `index`) to tell a change of the workspace (see workspace-changes.ts).
+ */
+export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts): OutcomeFacts {
+  out.bits = 0;
+  out.target = 0;
+  const error = errorText(e.error);
+  const failed = error !== undefined;
+  if (!failed && e.result === undefined) return out;
+  const args = log.argsOf(index);
+  const writes = changes(e.tool, args);
+  if (writes) out.bits |= CallFact.WRITE;
+  if (failed) {
+    out.bits |= CallFact.FAILED | failureKind(error, e.result);
+    return out;
+  }
+  const text = shortText(e.result, ACK_LOOK);
+  if (text !== undefined && isAcknowledgement(text)) out.bits |= CallFact.ACK;
+  // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
+  if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
+  else if (text !== undefined && saysStillWaiting(text)) out.bits |= CallFact.WAITING;
+  const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
+  if (head !== undefined && reportsPass(head)) out.bits |= CallFact.CLEAN;
+  // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
+  if (head !== undefined && reportsFailure(head)) {
+    out.bits |= CallFact.FAILED;
+    return out;
+  }
+  if (!writes) return out;
+  out.bits |= CallFact.CHANGED;
+  const target = guarded(() => changeTarget(e.tool, args), undefined);
+  if (target !== undefined) out.target = hashString(target) >>> 0 || 1;
+  return out;
+}
+
+/** The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0. */
+function failureKind(error: string, result: unknown): number {
+  if (isInfraFailure(error)) return CallFact.INFRA;
+  if (isDeclined(error)) return CallFact.DECLINED;
+  if (needsPerson(error)) return CallFact.NEEDS_PERSON;
+  const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
+  if ((result === undefined || result === null || text !== undefined) && failedSilently(error, text)) return CallFact.SILENT;
+  return 0;
+}
+
+/** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */
+function guarded<T>(read: () => T, otherwise: T): T {
+  try {
+    return read();
+  } catch {
+    return otherwise;
+  }
+}
+
+/** Whether a call changes the workspace (false when its args cannot be read). */
+const changes = (tool: string, args: unknown): boolean => guarded(() => changesWorkspace(tool, args), false);

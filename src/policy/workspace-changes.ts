@@ -1,0 +1,99 @@
+/**
+ * Which calls change the workspace: edits, writes, patches, formatters run in place, installs. A check
+ * (tests, type-check, lint, build) re-run after each distinct successful change is progress even when its
+ * output never changes, since the state it checks did; a call that only reads (a file, a search, a
+ * listing) changes nothing, so a repetition with only reads between is no progress.
+ *
+ * The one table of tool names loopwatch keeps ({@link EDIT_TOOLS}), with the commands of a shell call that
+ * write ({@link SHELL_WRITES}). A tool not named here changes the workspace only through a shell command
+ * these recognise; an unknown tool is taken to read.
+ */
+
+/** Tools whose successful call changes the workspace, whatever their args (names as the agents give them). */
+export const EDIT_TOOLS: ReadonlySet<string> = new Set([
+  // Claude Code
+  'Edit', 'MultiEdit', 'Write', 'NotebookEdit',
+  // Codex
+  'apply_patch',
+  // Gemini CLI
+  'write_file', 'replace',
+  // SWE-agent
+  'edit', 'create', 'insert',
+  // Cline, Roo Code, Cursor, MCP filesystem servers
+  'write_to_file', 'replace_in_file', 'apply_diff', 'insert_content', 'search_replace', 'edit_file', 'create_file', 'move_file', 'delete_file',
+]);
+
+/**
+ * Tools that edit through a `command` argument (OpenHands' and Anthropic's text editors), and the commands
+ * that change a file (`view` reads; `undo_edit` goes back to a state already seen).
+ */
+export const EDITOR_TOOLS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['str_replace_editor', new Set(['create', 'str_replace', 'insert'])],
+  ['str_replace_based_edit_tool', new Set(['create', 'str_replace', 'insert'])],
+]);
+
+/** Shell commands that write files or the environment, tried on a shell call's command text. */
+export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
+  // patches, in-place edits, files written through a pipe
+  /(?:^|[\s;&|(])(?:apply_patch|patch|tee)(?:\s|$)/,
+  /(?:^|[\s;&|(])(?:sed|perl)\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*i/,
+  /(?:^|[\s;&|(])git\s+(?:apply|am|checkout|restore|reset|merge|rebase|cherry-pick|revert|stash|switch|pull|mv|rm)\b/,
+  // a redirect into a file (not a descriptor, not /dev/null)
+  /(?:^|[^0-9&>=-])>>?\s*(?!&|\/dev\/null)["']?[\w.~/$-]/,
+  // files made, moved, removed
+  /(?:^|[\s;&|(])(?:mv|cp|rm|mkdir|touch|ln|chmod|truncate|install)\s/,
+  // formatters and fixers that rewrite files
+  /(?:^|[\s;&|(])(?:gofmt\s+(?:-\w+\s+)*-w|go\s+fmt|cargo\s+fmt|rustfmt|black|isort|ruff\s+format|prettier\s+.*--write|eslint\s+.*--fix|ruff\s+check\s+.*--fix)\b/,
+  // installs
+  /(?:^|[\s;&|(])(?:npm\s+(?:install|i|ci|add)|pnpm\s+(?:install|add|i)|yarn\s+add|pip3?\s+install|uv\s+(?:add|pip\s+install|sync)|poetry\s+add|cargo\s+add|go\s+get|bundle\s+install)\b/,
+]);
+
+/** Characters of a shell command read at most. */
+export const COMMAND_LOOK = 4096;
+
+/** The command text of a shell call's args: `command` or `cmd`, a string or an array of strings. */
+export function commandText(args: unknown): string | undefined {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  const a = args as Record<string, unknown>;
+  const c = a.command ?? a.cmd;
+  if (typeof c === 'string') return c.length > COMMAND_LOOK ? c.slice(0, COMMAND_LOOK) : c;
+  if (Array.isArray(c) && c.every((x) => typeof x === 'string')) return (c as string[]).join(' ').slice(0, COMMAND_LOOK);
+  return undefined;
+}
+
+/** Whether a call of `tool` with (normalised) `args` changes the workspace when it succeeds. */
+export function changesWorkspace(tool: string, args: unknown): boolean {
+  if (EDIT_TOOLS.has(tool)) return true;
+  const editor = EDITOR_TOOLS.get(tool);
+  if (editor !== undefined) {
+    const c = typeof args === 'object' && args !== null ? (args as Record<string, unknown>).command : undefined;
+    return typeof c === 'string' && editor.has(c);
+  }
+  const command = commandText(args);
+  return command !== undefined && SHELL_WRITES.some((p) => p.test(command));
+}
+
+/** Fields that name the file an edit changes, in the order tried. */
+export const TARGET_FIELDS: readonly string[] = Object.freeze(['file_path', 'path', 'notebook_path', 'filePath', 'target_file', 'filename', 'file']);
+
+const PATCH_FILE = /\*\*\* (?:Update|Add|Delete) File: ([^\n]+)/;
+
+/**
+ * The file a change names: its path field, or the first file of a patch (`*** Update File: <path>`, as
+ * Codex's apply_patch writes it, as a tool's input or inside a shell command); undefined when unknown
+ * (most shell writes).
+ */
+export function changeTarget(tool: string, args: unknown): string | undefined {
+  if (typeof args === 'string') return PATCH_FILE.exec(args.slice(0, COMMAND_LOOK))?.[1]?.trim();
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  const a = args as Record<string, unknown>;
+  if (EDIT_TOOLS.has(tool) || EDITOR_TOOLS.has(tool)) {
+    for (const f of TARGET_FIELDS) if (typeof a[f] === 'string' && a[f] !== '') return a[f] as string;
+  }
+  for (const text of [a.input, a.patch, commandText(args)]) {
+    if (typeof text !== 'string') continue;
+    const file = PATCH_FILE.exec(text.slice(0, COMMAND_LOOK))?.[1]?.trim();
+    if (file !== undefined) return file;
+  }
+  return undefined;
+}

@@ -1,0 +1,50 @@
+/**
+ * Recognises results that acknowledge a change rather than answer a question: "The file <path> has been
+ * updated successfully.", "Todos have been modified successfully. Ensure that you continue to use the todo
+ * list...", "Success. Updated the following files: M <path>", "Plan updated", "Task #3 created
+ * successfully". Every edit of a session gets the same one, so two different edits acknowledged alike are
+ * no evidence that the agent keeps getting the same answer: an acknowledgement is not an answer.
+ *
+ * A text result is an acknowledgement when, its volatile parts (paths, ids, numbers, quoted parts) masked,
+ * it is at most {@link ACK_BYTES} bytes (a long path does not make it an answer; a listing or a page is
+ * never one) and says a change was made in one of the ways of {@link ACK_PATTERNS}: "has been <done>",
+ * "<done> successfully", "successfully <done>", a text that starts with "Success", "OK", "Done" or with
+ * what was done ("Updated task #1"), a short "<thing> <done>" ("Plan updated"), or a command that completed
+ * without output. A page that merely uses such a word ("a song written in Marathi") is not one.
+ */
+import { encodeUtf8, utf8Scratch } from '../fingerprint/canonical-hash.js';
+import { maskBytes } from './mask-volatile.js';
+
+/** Characters of a result read at most; a longer result is never an acknowledgement. */
+export const ACK_LOOK = 1024;
+/** Bytes of the masked result at most. */
+export const ACK_BYTES = 256;
+
+/** What a call may have done, as an acknowledgement says it. */
+const DONE = 'updated|modified|created|written|saved|applied|deleted|removed|added|changed|edited|moved|renamed|sent|scheduled|cancell?ed|committed|approved|stored|uploaded|recorded|reverted|replaced|inserted|appended|set';
+
+/** The ways an acknowledgement says a change was made (tried on the masked text). */
+export const ACK_PATTERNS: readonly RegExp[] = Object.freeze([
+  new RegExp(`\\b(?:has|have) (?:been )?(?:successfully )?(?:${DONE})\\b`, 'i'),
+  new RegExp(`\\b(?:${DONE}|completed|done) successfully\\b`, 'i'),
+  new RegExp(`\\bsuccessfully (?:${DONE}|completed)\\b`, 'i'),
+  new RegExp(`^\\W*(?:success|succeeded|ok|okay|done|${DONE})\\b`, 'i'),
+  new RegExp(`^\\W*(?:\\w+ ){1,2}(?:${DONE})\\W*$`, 'i'),
+  /\bcompleted with (?:no output|exit code <n>)/i,
+]);
+
+/** A quick test on the text as given: an acknowledgement holds one of these words. */
+const ANY = new RegExp(`(?:success|succeeded|\\bok\\b|okay|done|completed|${DONE})`, 'i');
+
+const decoder = new TextDecoder();
+
+/** Whether a text result acknowledges a change (see the module comment). */
+export function isAcknowledgement(text: string): boolean {
+  // most results hold none of the words: looked for in the text first, then in its masked form
+  if (text.length > ACK_LOOK || !ANY.test(text)) return false;
+  const n = encodeUtf8(text);
+  const masked = maskBytes(utf8Scratch(), n);
+  if (masked.length > ACK_BYTES) return false;
+  const shown = decoder.decode(masked);
+  return ACK_PATTERNS.some((p) => p.test(shown));
+}

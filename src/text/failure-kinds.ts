@@ -1,0 +1,55 @@
+/**
+ * Failures that are not the agent's wall: the person declined or interrupted the call (Claude Code's "The
+ * user doesn't want to proceed with this tool use", "Permission for this tool use was denied", Gemini
+ * CLI's "[Operation Cancelled]", an interrupted request), the call failed for want of a person (not
+ * authorized, login required: only a person can grant access), or it failed without a word (a search that
+ * found nothing: `rg` exits 1 and prints nothing, which the readers give as an error with no text or with
+ * the exit code alone).
+ *
+ * Different calls failing in these ways are no dead end: a person deciding, or searches finding nothing,
+ * say nothing about the agent repeating itself. Each recogniser reads the first {@link KIND_LOOK}
+ * characters of the error text.
+ */
+
+/** Characters of an error text read. */
+export const KIND_LOOK = 512;
+
+/** What a person's decline or interruption says. */
+export const DECLINE_PATTERNS: readonly RegExp[] = Object.freeze([
+  /\bthe user doesn't want to (?:proceed|take this action)\b/i,
+  /\bpermission for this tool use was denied\b/i,
+  /\b(?:tool use|request|operation) (?:was )?(?:rejected|interrupted|cancell?ed) by (?:the )?user\b/i,
+  /^\s*\[(?:operation cancell?ed|request interrupted)[^\]]*\]/i,
+  /\buser (?:denied|rejected|declined|cancell?ed)(?: the)? (?:execution|tool|call|request|this)\b/i,
+  /^\s*user_rejected\b/i,
+]);
+
+/** What a failure for want of a person says (access only a person can grant). */
+export const NEEDS_PERSON_PATTERNS: readonly RegExp[] = Object.freeze([
+  /\bnot (?:authori[sz]ed|authenticated|logged in)\b/i,
+  /\b(?:unauthori[sz]ed|unauthenticated)\b/i,
+  /\b(?:login|sign[ -]in|authentication|re-?authentication) (?:is )?required\b/i,
+  /\bplease (?:log ?in|sign ?in|authenticate|re-?authenticate)\b/i,
+]);
+
+/** An exit status and a note of no output, which are all a silent failure says. */
+const EXIT_ONLY = /^\s*(?:error:?\s*)?(?:\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code)\s*:?\s*\d+\]?\.?\s*|\((?:no output|completed with no output)\)\s*|[\s—–-]+)*$/i;
+
+const head = (text: string): string => (text.length > KIND_LOOK ? text.slice(0, KIND_LOOK) : text);
+
+/** Whether an error says the person declined or interrupted the call. */
+export function isDeclined(error: string): boolean {
+  const t = head(error);
+  return DECLINE_PATTERNS.some((p) => p.test(t));
+}
+
+/** Whether an error says the call needs a person to grant access. */
+export function needsPerson(error: string): boolean {
+  const t = head(error);
+  return NEEDS_PERSON_PATTERNS.some((p) => p.test(t));
+}
+
+/** Whether a failure says nothing but that it failed (no text, or an exit status alone). */
+export function failedSilently(error: string, result: string | undefined): boolean {
+  return EXIT_ONLY.test(head(error)) && (result === undefined || EXIT_ONLY.test(head(result)));
+}

@@ -1,0 +1,61 @@
+/**
+ * Recognises what a check's output says: that it passed ("9 passed", "All checks passed!", "ok  pkg
+ * (cached)", "Finished `dev` profile", or nothing at all), or that something failed although the call
+ * succeeded (a script or test run that exits 0 and prints "❌ Failed", "Error: ...", a traceback). A check
+ * that passes confirms the work done before it, however often it is re-run after new work; one that keeps
+ * reporting a failure, or keeps describing the same behaviour (a reproduction script printing the same
+ * thing after each edit), is not confirmed by that work.
+ *
+ * Over the first {@link FAILURE_LOOK} characters: a word of {@link FAILURE_WORDS} as a whole word (so
+ * `error_handler` or `ErrorBoundary.tsx` are not reports) not counted as none ("0 errors", "no failures"),
+ * or a cross mark.
+ */
+
+/** Characters of an output read. */
+export const FAILURE_LOOK = 4096;
+
+/** Words that report a failure (whole words, case-insensitively). */
+export const FAILURE_WORDS: readonly string[] = Object.freeze([
+  'error', 'errors', 'failed', 'failure', 'failures', 'fail', 'fails', 'traceback', 'exception', 'panic', 'panicked', 'fatal',
+  'assertionerror', 'typeerror', 'valueerror', 'keyerror', 'attributeerror', 'importerror', 'modulenotfounderror', 'syntaxerror', 'nameerror', 'runtimeerror',
+]);
+
+// "0 errors", "no failures" report none
+const REPORT = new RegExp(`(?:^|[^\\p{L}\\p{N}_.-])(?<!(?:^|\\s)(?:0|no|zero) )(?:${FAILURE_WORDS.join('|')})(?![\\p{L}\\p{N}_])|[❌✗✘]`, 'iu');
+
+/** Whether an output reports a failure (see the module comment). */
+export function reportsFailure(text: string): boolean {
+  return REPORT.test(text.length > FAILURE_LOOK ? text.slice(0, FAILURE_LOOK) : text);
+}
+
+/** Characters of an output read for a pass. */
+export const PASS_LOOK = 4096;
+
+/**
+ * What a check says when it passed: test counts ("9 passed", "Tests: 37 passed, 37 total", "test result:
+ * ok", `ok  pkg (cached)`), a clean lint or type check ("All checks passed!", "Success: no issues found",
+ * "Found 0 errors", "0 problems"), a build that succeeded ("Finished `dev` profile", "compiled
+ * successfully", "Build succeeded"), a tree with nothing to do ("up to date", "nothing to commit").
+ */
+export const PASS_PATTERNS: readonly RegExp[] = Object.freeze([
+  /\b\d+ (?:passed|passing)\b/i,
+  /\ball (?:\d+ )?(?:tests?|checks?|specs?) (?:passed|pass|ok)\b/i,
+  /(?:^|\n)\s*ok\b|\btest result: ok\b/i,
+  /\b(?:no (?:issues|errors|problems|warnings)|(?:found )?0 (?:errors?|failures?|problems?|issues?))\b/i,
+  /\b(?:success|succeeded|successfully)\b/i,
+  /(?:^|\n)\s*finished\b|\bbuild (?:succeeded|successful|complete)\b|\bcompiled\b/i,
+  /\b(?:up[ -]to[ -]date|nothing to commit|working tree clean)\b/i,
+]);
+
+/** The notes a harness adds to every output (OpenHands' exit code and working directory), not the check's words. */
+const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash )?completed with no output\)/giu;
+
+/**
+ * Whether an output says a check passed: nothing but white space and a harness's notes, or a pass of
+ * {@link PASS_PATTERNS}, and no failure reported.
+ */
+export function reportsPass(text: string): boolean {
+  const head = (text.length > PASS_LOOK ? text.slice(0, PASS_LOOK) : text).replace(NOTES, '');
+  if (head.trim() === '') return true;
+  return !reportsFailure(head) && PASS_PATTERNS.some((p) => p.test(head));
+}

@@ -1,0 +1,74 @@
+/**
+ * A loop that waits on someone other than the agent is asked about, not broken: a call failing "Not
+ * authorized" until the person grants access (only a person can unblock it), and a poll the agent paces
+ * (`sleep 30 && gh run list` until CI finishes: how long to wait for the world is the person's call). The
+ * stuck twins still break: the same call failing on a wall of its own (a file it may not write), and an
+ * unpaced poll hammering at once. Both engines, one- and two-phase.
+ */
+import { describe, expect, it } from 'vitest';
+import { LoopDetector } from '../src/index.js';
+import type { ToolEvent } from '../src/index.js';
+import { ENGINES, type Engine, actionsOf, verdictsOf } from './helpers/verdicts.js';
+
+const NOT_AUTHORIZED = "Error calling tool 'get_tasks': Error querying OmniFocus tasks: 316:318: execution error: Not authorized to send Apple events to OmniFocus. (-1743)";
+const getTasks: ToolEvent = { tool: 'mcp__omnifocus__get_tasks', args: { inbox_only: true }, error: NOT_AUTHORIZED };
+/** The person has not granted access yet: the call fails the same way, again and again. */
+const unauthorized: ToolEvent[] = Array.from({ length: 8 }, () => getTasks);
+
+const RUNS = (status: string, conclusion: string): string => JSON.stringify([{ conclusion, databaseId: 22597919399, name: 'CI/CD', status, url: 'https://github.com/o/r/actions/runs/22597919399' }]);
+const POLL = 'sleep 30 && gh run list --branch main --json status,conclusion,name,databaseId,url --limit 3';
+/** CI polled every 30 s: still in progress eight times, then done. */
+const pacedPoll: ToolEvent[] = [
+  ...Array.from({ length: 8 }, (): ToolEvent => ({ tool: 'Bash', args: { command: POLL }, result: RUNS('in_progress', '') })),
+  { tool: 'Bash', args: { command: POLL }, result: RUNS('completed', 'success') },
+];
+/** The same write failing on a file the agent may not write. */
+const denied: ToolEvent[] = Array.from({ length: 8 }, () => ({ tool: 'Bash', args: { command: 'cp build/app /usr/local/bin/app' }, error: 'Exit code 1\ncp: /usr/local/bin/app: Permission denied' }));
+/** The same status asked for at once, again and again, the same answer. */
+const hammered: ToolEvent[] = Array.from({ length: 8 }, () => ({ tool: 'Bash', args: { command: 'gh run list --branch main --limit 3' }, result: RUNS('in_progress', '') }));
+
+const actions = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine })).filter((a) => a !== '-');
+
+/** The actions of a two-phase replay: each call proposed, then recorded unless it was blocked. */
+function live(events: readonly ToolEvent[], engine: Engine): string[] {
+  const d = new LoopDetector({ engine });
+  const out: string[] = [];
+  try {
+    for (const [i, e] of events.entries()) {
+      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
+      if (p.action !== 'allow') out.push(p.action);
+      if (p.action === 'deny' || p.action === 'stop') break;
+      const r = d.record({ ...e, id: `c${i}` });
+      if (r.action !== 'allow') out.push(r.action);
+    }
+  } finally {
+    d.dispose();
+  }
+  return out;
+}
+
+describe.each(ENGINES)('loops that wait on others (%s engine)', (engine) => {
+  it('should ask, not break, while a call fails for want of a person', () => {
+    const one = actions(unauthorized, engine);
+    expect(one).toContain('ask');
+    expect(one).not.toContain('break');
+    const two = live(unauthorized, engine);
+    expect(two).toContain('ask');
+    expect(two.filter((a) => a === 'deny' || a === 'stop')).toEqual([]);
+  });
+
+  it('should ask, not break, while the agent paces its polling', () => {
+    expect(actions(pacedPoll, engine)).not.toContain('break');
+    expect(live(pacedPoll, engine).filter((a) => a === 'deny' || a === 'stop')).toEqual([]);
+  });
+
+  it('should still break the same call failing on a wall of its own', () => {
+    expect(actions(denied, engine)).toContain('break');
+    expect(live(denied, engine)).toContain('deny');
+  });
+
+  it('should still break an unpaced poll hammering at once', () => {
+    expect(actions(hammered, engine)).toContain('break');
+    expect(live(hammered, engine)).toContain('deny');
+  });
+});
