@@ -8,11 +8,14 @@ import { LoopDetector } from '../src/index.js';
 import type { ToolEvent } from '../src/index.js';
 import { run } from './helpers/session.js';
 
-/** The same failing test run after each edit of a different file. */
+/**
+ * The same failing test run after each new edit of one file (after edits of different files the failing
+ * test is progress: the evidence screen's rule, test/policy-checks-after-edits).
+ */
 function editAndRetest(times: number): ToolEvent[] {
   const events: ToolEvent[] = [];
   for (let i = 0; i < times; i++) {
-    events.push({ tool: 'edit', args: { path: `src/mod${i}.py`, text: `fix ${i}` }, result: 'ok' });
+    events.push({ tool: 'edit', args: { path: 'src/mod.py', text: `fix ${i}` }, result: 'ok' });
     events.push({ tool: 'bash', args: { command: 'pytest tests/test_core.py' }, error: 'FAILED tests/test_core.py::test_x - AssertionError' });
   }
   return events;
