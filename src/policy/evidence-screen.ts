@@ -23,11 +23,15 @@
 import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, Progress } from '../types.js';
 import { CallFact, type CallFacts } from './call-facts.js';
+import { SignalCopy } from './signal-copy.js';
 import { type TurnThresholds, repeatsOverTurns, repetitionsOf } from './turns.js';
 
-/** A copy of a signal with another progress (its pattern, when made on demand, still made on demand). */
+/**
+ * A copy of a signal with another progress (its pattern, when made on demand, still made on demand), of
+ * any signal: one the policy weighed (`kindWeights`) too.
+ */
 export function withProgress(s: LoopSignal, progress: Progress): LoopSignal {
-  return Object.assign(Object.create(Object.getPrototypeOf(s) as object) as LoopSignal, s, { progress, progressGated: true });
+  return new SignalCopy(s, s.confidence, progress, true);
 }
 
 /**

@@ -24,6 +24,7 @@ import { fuse } from './fuse.js';
 import { Ladder } from './ladder.js';
 import { BLOCKED, CONSEQUENCE, verdictMessage } from './message.js';
 import { recommend } from './recommend.js';
+import { SignalCopy } from './signal-copy.js';
 
 const ACTIONS: ReadonlySet<string> = new Set(['warn', 'ask', 'break']);
 
@@ -58,40 +59,6 @@ function signalData(s: LoopSignal, clean: (text: string) => string): LoopSignal 
   return Object.freeze(out) as unknown as LoopSignal;
 }
 
-/** A signal with another confidence: its documented fields, the pattern still read only when needed. */
-class Reweighed implements LoopSignal {
-  readonly kind: string;
-  readonly detector: string;
-  readonly loopStart: number | undefined;
-  readonly unit: readonly number[] | undefined;
-  readonly repeatCount: number | undefined;
-  readonly progress: LoopSignal['progress'];
-  readonly progressGated: boolean | undefined;
-  readonly fuzzy: boolean | undefined;
-  readonly chunk: string | undefined;
-  readonly #of: LoopSignal;
-
-  constructor(
-    of: LoopSignal,
-    readonly confidence: number,
-  ) {
-    this.#of = of;
-    this.kind = of.kind;
-    this.detector = of.detector;
-    this.loopStart = of.loopStart;
-    this.unit = of.unit;
-    this.repeatCount = of.repeatCount;
-    this.progress = of.progress;
-    this.progressGated = of.progressGated;
-    this.fuzzy = of.fuzzy;
-    this.chunk = of.chunk;
-  }
-
-  get pattern(): string {
-    return this.#of.pattern;
-  }
-}
-
 /**
  * `s` weighed by `weights` (`kindWeights`): its confidence times its kind's weight, capped at 1; null for
  * a kind weighing 0. A blocked call's signal (the session's own evidence) is never weighed.
@@ -99,7 +66,7 @@ class Reweighed implements LoopSignal {
 export function weighSignal(s: LoopSignal, weights: Readonly<Record<string, number>>): LoopSignal | null {
   const weight = s.detector !== 'blocked' && Object.hasOwn(weights, s.kind) ? (weights[s.kind] as number) : 1;
   if (weight === 1) return s;
-  return weight > 0 ? new Reweighed(s, clampConfidence(s.confidence * weight)) : null;
+  return weight > 0 ? new SignalCopy(s, clampConfidence(s.confidence * weight), s.progress, s.progressGated) : null;
 }
 
 /** What the policy decided for one call. */
