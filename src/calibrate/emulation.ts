@@ -7,6 +7,7 @@
  * re-scored and weighed once per threshold and weight instead of once per call and candidate.
  */
 import { POLICY_DEFAULTS, type PolicyOptions, type ResolvedOptions } from '../options/options.js';
+import { type TurnThresholds, turnThresholds } from '../policy/turns.js';
 import { weighSignal } from '../policy/verdict-policy.js';
 import { historyCapacity } from '../session/build-detectors.js';
 import type { LoopSignal } from '../types.js';
@@ -70,6 +71,8 @@ export interface Emulation {
   readonly capacity: number;
   /** The candidate's policy with every weight 1 (the weights are applied here). */
   readonly policy: PolicyOptions;
+  /** The turns the candidate's evidence screen asks a kind's repetitions to span (its detectors' thresholds). */
+  readonly turns: TurnThresholds;
 }
 
 /** The emulation of candidate options `o` over a recording made with `recordedWith`, its variants numbered by `variants`. */
@@ -85,6 +88,7 @@ export function emulationOf(o: ResolvedOptions, recordedWith: ResolvedOptions, v
     variants,
     capacity: historyCapacity(o.detectors),
     policy: { ...o.policy, kindWeights: POLICY_DEFAULTS.kindWeights },
+    turns: turnThresholds(o.detectors),
   };
 }
 

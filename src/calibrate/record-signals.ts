@@ -2,8 +2,8 @@
  * The one replay `loopwatch calibrate` makes with detectors: every run read as an evaluation reads it, each
  * call proposed then recorded through a session pipeline exactly as LoopDetector.propose() and record() do
  * (mark, observe the proposal, roll it back; observe the call with its outcome), with permissive
- * thresholds, keeping the signals and facts the policy reads (see recording.ts). No policy runs here: the
- * simulation replays the policy over what is kept.
+ * thresholds, keeping the signals and facts the policy and its evidence screen read (see recording.ts).
+ * No policy runs here: the simulation replays the policy over what is kept.
  *
  * Why one recording serves both replays: before a session's first block, its detectors' streams do not
  * depend on the policy (a proposal is always rolled back, and every call that is not blocked is
@@ -16,6 +16,8 @@ import { sameCallStalled } from '../live/evidence.js';
 import { validateLiveCall } from '../live/live-call.js';
 import { allowedToRepeat } from '../options/allow-rules.js';
 import type { ResolvedOptions } from '../options/options.js';
+import { CallFact } from '../policy/call-facts.js';
+import { outcomeFacts } from '../policy/outcome-facts.js';
 import { assertSendable } from '../pool/event-packing.js';
 import { waitingText } from '../session/loop-detector.js';
 import { errorText } from '../session/observe-event.js';
@@ -78,10 +80,13 @@ function observeBoth(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): R
   const recorded = allowed ? NO_SIGNALS : plain(observed);
   const index = p.lastIndex;
   const sig = p.log.signatureLow(index) ?? 0;
+  // what the session's CallFacts notes of the call (read before the log lets go of its args)
+  const f = outcomeFacts(e, p.log, index, { bits: 0, target: 0 });
   p.log.settle();
   const failed = e.error !== undefined && errorText(e.error) !== undefined;
-  const waiting = e.error === undefined && saysStillWaiting(waitingText(e.result));
-  return { at, sig, failed, waiting, stalledBefore, proposed, recorded };
+  // as LoopDetector reads it: a status still under way, or a poll the agent paces
+  const waiting = e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
+  return { at, sig, failed, waiting, facts: f.bits, turn: e.round, target: f.target, stalledBefore, proposed, recorded };
 }
 
 /**

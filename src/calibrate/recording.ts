@@ -1,7 +1,9 @@
 /**
  * What one replay records for `loopwatch calibrate`: per run, per call, the built-in signals of its
  * proposal (two-phase, before it runs) and of its record (after it ran), and the per-call facts the policy
- * reads besides them. Signals are plain frozen data (their documented fields; patterns left out, the
+ * and its evidence screen read besides them (what a session's CallFacts holds of the call: its outcome's
+ * facts, its turn, what a change changed), so that the simulation screens each candidate's signals as a
+ * session would. Signals are plain frozen data (their documented fields; patterns left out, the
  * verdicts of a simulation are only counted).
  */
 import type { LoopSignal } from '../types.js';
@@ -14,8 +16,14 @@ export interface RecordedCall {
   readonly sig: number;
   /** It failed (an error the session reads as one). */
   readonly failed: boolean;
-  /** Its answer says the work is still under way (polling). */
+  /** Its answer says the work is still under way (polling), as a session reads it for the policy. */
   readonly waiting: boolean;
+  /** The CallFact bits of its outcome (see policy/outcome-facts.ts). */
+  readonly facts: number;
+  /** Its model turn (the event's `round`), if it had one. */
+  readonly turn: number | undefined;
+  /** What it changed, if a change of the workspace (a file's fingerprint; 0: none known). */
+  readonly target: number;
   /** At its proposal, the same call had already run and failed, or run twice with the same outcome. */
   readonly stalledBefore: boolean;
   /** Signals of its proposal (before it ran), in detector order. */

@@ -1,7 +1,10 @@
 /**
  * A candidate policy replayed over a recording, without detectors: per run, the candidate's signals
  * (emulation.ts: re-scored for its thresholds, weighed by its kind weights) go through the real
- * VerdictPolicy, with a SignatureLog for the calls it reads, as a session would hand them over.
+ * VerdictPolicy and its real EvidenceScreen (with the candidate's turn thresholds), with a SignatureLog
+ * and a FactLog for the calls and facts they read, as a session would hand them over. The screen reads
+ * each re-scored signal (its decisions depend on the signal's kind, unit and repetitions), so it runs
+ * here for each candidate rather than once at recording.
  *
  * - one-phase (as `loopwatch scan` sees a run): every recorded call decided after it ran; the run is
  *   warned at its first verdict and broken at its first break, where the replay stops;
@@ -13,8 +16,10 @@
  *   `stopAfter` is 1 (a block either way).
  */
 import { signalsShowStall } from '../live/evidence.js';
+import { EvidenceScreen } from '../policy/evidence-screen.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { type Emulation, type SignalEntry, emulate, entryOf, unweighed } from './emulation.js';
+import { FactLog, type RunFacts } from './fact-log.js';
 import type { RecordedRun } from './recording.js';
 import { SignatureLog } from './signature-log.js';
 
@@ -34,6 +39,8 @@ export interface PreparedRun {
   readonly file: string;
   readonly calls: number;
   readonly sigs: Uint32Array;
+  /** What the session's CallFacts noted of each recorded call. */
+  readonly facts: RunFacts;
   readonly list: readonly PreparedCall[];
   /** Whether any call has a signal (a run without one is quiet under every candidate). */
   readonly active: boolean;
@@ -61,19 +68,35 @@ export function prepareRun(run: RecordedRun): PreparedRun {
     if (proposed.length !== 0 || recorded.length !== 0) active = true;
     return { at: c.at, failed: c.failed, waiting: c.waiting, stalledBefore: c.stalledBefore, proposed, recorded };
   });
-  return { session: run.session, file: run.file, calls: run.calls, sigs: Uint32Array.from(run.recorded, (c) => c.sig), list, active };
+  return { session: run.session, file: run.file, calls: run.calls, sigs: Uint32Array.from(run.recorded, (c) => c.sig), facts: factsOf(run), list, active };
+}
+
+/** The facts of a recorded run's calls, as arrays (turns and targets only when some call has one). */
+function factsOf(run: RecordedRun): RunFacts {
+  const calls = run.recorded;
+  const bits = Uint16Array.from(calls, (c) => c.facts);
+  const turns = calls.some((c) => c.turn !== undefined) ? Float64Array.from(calls, (c) => c.turn ?? NaN) : null;
+  const targets = calls.some((c) => c.target !== 0) ? Uint32Array.from(calls, (c) => c.target) : null;
+  return { bits, turns, targets };
+}
+
+/** The policy a session of the candidate `em` runs over `run`'s calls, with the views it reads. */
+function policyOver(run: PreparedRun, em: Emulation): { log: SignatureLog; facts: FactLog; screen: EvidenceScreen; vp: VerdictPolicy } {
+  const log = new SignatureLog(run.sigs, em.capacity);
+  const facts = new FactLog(run.facts, em.capacity);
+  const screen = new EvidenceScreen(log, facts, em.turns);
+  return { log, facts, screen, vp: new VerdictPolicy(em.policy, log, false, '', screen) };
 }
 
 /** The one-phase outcome of `run` under the candidate `em`. */
 export function simulateOnePhase(run: PreparedRun, em: Emulation): RunOutcome {
   if (!run.active) return QUIET;
-  const log = new SignatureLog(run.sigs, em.capacity);
-  const vp = new VerdictPolicy(em.policy, log, false);
+  const { log, facts, vp } = policyOver(run, em);
   let warned = false;
   const list = run.list;
   for (let k = 0; k < list.length; k++) {
     const c = list[k] as PreparedCall;
-    log.count = k + 1;
+    log.count = facts.count = k + 1;
     const signals = emulate(c.recorded, em);
     const v = vp.decide(signals, k, undefined, c.waiting && signals.length !== 0, null, c.failed).verdict;
     if (v === null) continue;
@@ -86,19 +109,25 @@ export function simulateOnePhase(run: PreparedRun, em: Emulation): RunOutcome {
 /** The two-phase outcome of `run` under the candidate `em`. */
 export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
   if (!run.active) return QUIET;
-  const log = new SignatureLog(run.sigs, em.capacity);
-  const vp = new VerdictPolicy(em.policy, log, false);
+  const { log, facts, screen, vp } = policyOver(run, em);
   const stop = em.policy.stopAfter <= 1;
   let warned = false;
   const list = run.list;
   for (let k = 0; k < list.length; k++) {
     const c = list[k] as PreparedCall;
-    log.count = k + 1;
+    log.count = facts.count = k + 1;
     const proposed = emulate(c.proposed, em);
     if (proposed.length !== 0) {
       // evidence is read from the detectors' signals, those of kinds weighing 0 included
       const evidence = signalsShowStall(unweighed(c.proposed, em)) || c.stalledBefore;
-      const v = vp.decide(proposed, k, undefined, false, { evidence, stop, force: false }).verdict;
+      facts.proposing = true;
+      let v;
+      try {
+        // the same call that ran last said the work was still under way: proposed again, it polls
+        v = vp.decide(proposed, k, undefined, screen.waitedBefore(k), { evidence, stop, force: false }).verdict;
+      } finally {
+        facts.proposing = false;
+      }
       if (v !== null) {
         warned = true;
         if (v.action === 'break') return { warned, firstBreak: c.at, saved: run.calls - c.at };

@@ -15,6 +15,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { SnapshotError } from '../errors.js';
 import type { Rewindable } from '../state/rewindable.js';
+import type { ScreenFacts } from './screen-facts.js';
 
 /** Facts about a call's outcome (bits). */
 export const CallFact = {
@@ -45,7 +46,7 @@ export const CallFact = {
 } as const;
 
 /** The facts of a session's recent calls. */
-export class CallFacts implements Rewindable {
+export class CallFacts implements Rewindable, ScreenFacts {
   private readonly bits: Uint16Array;
   /** Turns, made when the first call with one is noted. */
   private turns: Float64Array | null = null;

@@ -18,11 +18,13 @@
  *   nothing changed in the workspace between, made no progress (nothing was done that could change it).
  *
  * Shared by both engines: it reads only what the host keeps (the call log and the calls' facts), never the
- * detectors' rings (in a batch those may already hold later calls).
+ * detectors' rings (in a batch those may already hold later calls); through narrow interfaces (PolicyLog,
+ * ScreenFacts), so `loopwatch calibrate` replays recorded calls through this very screen.
  */
-import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal, Progress } from '../types.js';
-import { CallFact, type CallFacts } from './call-facts.js';
+import { CallFact } from './call-facts.js';
+import type { PolicyLog } from './policy-log.js';
+import type { ScreenFacts } from './screen-facts.js';
 import { SignalCopy } from './signal-copy.js';
 import { type TurnThresholds, repeatsOverTurns, repetitionsOf } from './turns.js';
 
@@ -52,8 +54,8 @@ export const CHANGE_LOOKBACK = 20;
 /** The host's reading of a session's signals. */
 export class EvidenceScreen {
   constructor(
-    private readonly log: CallLog,
-    private readonly facts: CallFacts,
+    private readonly log: PolicyLog,
+    private readonly facts: ScreenFacts,
     private readonly turns: TurnThresholds,
   ) {}
 

@@ -15,9 +15,9 @@
  */
 import { RESULT_REPEAT_CONFIDENCE, VARIED_CALLS_EXTRA } from '../detectors/result-repeat.js';
 import type { DetectorsOptions } from '../options/options.js';
-import type { CallLog } from '../state/call-log.js';
 import type { LoopSignal } from '../types.js';
-import type { CallFacts } from './call-facts.js';
+import type { PolicyLog } from './policy-log.js';
+import type { ScreenFacts } from './screen-facts.js';
 
 /** Turns a built-in kind's repetitions must span: its detector's own threshold. */
 export type TurnThresholds = ReadonlyMap<string, number>;
@@ -49,7 +49,7 @@ function thresholdsOf(d: DetectorsOptions): TurnThresholds {
  * errors), every call of a cycle's span, else the occurrences of the current call since the loop began
  * (exact repeat, frequency, state repeat name the current call alone).
  */
-export function repetitionsOf(log: CallLog, s: LoopSignal, index: number): readonly number[] {
+export function repetitionsOf(log: PolicyLog, s: LoopSignal, index: number): readonly number[] {
   const from = s.loopStart ?? index;
   if (s.kind === 'cycle') {
     const all: number[] = [];
@@ -69,7 +69,7 @@ export function repetitionsOf(log: CallLog, s: LoopSignal, index: number): reado
  * calls than `need` say nothing (the repetitions were not all found: older than the log, or a state repeat
  * keyed by a description shared by different calls): true.
  */
-export function spansTurns(facts: CallFacts, calls: readonly number[], need: number): boolean {
+export function spansTurns(facts: ScreenFacts, calls: readonly number[], need: number): boolean {
   if (calls.length < need) return true;
   const rounds = new Set<number>();
   let turns = 0;
@@ -90,7 +90,7 @@ export function spansTurns(facts: CallFacts, calls: readonly number[], need: num
  * detector's threshold in turns (varied calls getting the very same answer: that many more); other signals
  * (custom detectors, chanting, a blocked call proposed again) always are.
  */
-export function repeatsOverTurns(log: CallLog, facts: CallFacts, thresholds: TurnThresholds, s: LoopSignal, index: number): boolean {
+export function repeatsOverTurns(log: PolicyLog, facts: ScreenFacts, thresholds: TurnThresholds, s: LoopSignal, index: number): boolean {
   if (s.detector !== s.kind) return true;
   let need = thresholds.get(s.kind);
   if (need === undefined) return true;
