@@ -81,11 +81,10 @@ function factsOf(run: RecordedRun): RunFacts {
 }
 
 /** The policy a session of the candidate `em` runs over `run`'s calls, with the views it reads. */
-function policyOver(run: PreparedRun, em: Emulation): { log: SignatureLog; facts: FactLog; screen: EvidenceScreen; vp: VerdictPolicy } {
+function policyOver(run: PreparedRun, em: Emulation): { log: SignatureLog; facts: FactLog; vp: VerdictPolicy } {
   const log = new SignatureLog(run.sigs, em.capacity);
   const facts = new FactLog(run.facts, em.capacity);
-  const screen = new EvidenceScreen(log, facts, em.turns);
-  return { log, facts, screen, vp: new VerdictPolicy(em.policy, log, false, '', screen) };
+  return { log, facts, vp: new VerdictPolicy(em.policy, log, false, '', new EvidenceScreen(log, facts, em.turns)) };
 }
 
 /** The one-phase outcome of `run` under the candidate `em`. */
@@ -109,7 +108,7 @@ export function simulateOnePhase(run: PreparedRun, em: Emulation): RunOutcome {
 /** The two-phase outcome of `run` under the candidate `em`. */
 export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
   if (!run.active) return QUIET;
-  const { log, facts, screen, vp } = policyOver(run, em);
+  const { log, facts, vp } = policyOver(run, em);
   const stop = em.policy.stopAfter <= 1;
   let warned = false;
   const list = run.list;
@@ -120,11 +119,12 @@ export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
     if (proposed.length !== 0) {
       // evidence is read from the detectors' signals, those of kinds weighing 0 included
       const evidence = signalsShowStall(unweighed(c.proposed, em)) || c.stalledBefore;
+      // decided as a proposal: its facts say so (waiting is not passed: it changes only the ladder's climb,
+      // which a proposal never makes)
       facts.proposing = true;
       let v;
       try {
-        // the same call that ran last said the work was still under way: proposed again, it polls
-        v = vp.decide(proposed, k, undefined, screen.waitedBefore(k), { evidence, stop, force: false }).verdict;
+        v = vp.decide(proposed, k, undefined, false, { evidence, stop, force: false }).verdict;
       } finally {
         facts.proposing = false;
       }
