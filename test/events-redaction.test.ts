@@ -37,7 +37,8 @@ describe('detection events', () => {
 
   it('should give verdicts as frozen plain data that survives JSON', () => {
     const d = new LoopDetector({ detectors: exactOnly });
-    const v = times(3, { tool: 'a', args: { x: 1 }, step: 7, round: 2 }).map((e) => d.check(e))[2]!;
+    // one call a model turn (rounds 0, 1, 2): calls of one turn are one decision (the evidence screen)
+    const v = [0, 1, 2].map((round) => d.check({ tool: 'a', args: { x: 1 }, step: 7, round }))[2]!;
     expect(Object.isFrozen(v)).toBe(true);
     expect(JSON.parse(JSON.stringify(v))).toEqual(v);
     expect(v.unit[0]).toEqual({ index: 2, tool: 'a', signature: expect.stringMatching(/^[0-9a-f]{16}$/), step: 7, round: 2 });
