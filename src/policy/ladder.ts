@@ -42,6 +42,14 @@ export class Ladder {
     return this.rungs[Math.min(Math.floor(this.levelFor(key, loopStart)), this.rungs.length - 1)] as LoopAction;
   }
 
+  /**
+   * Whether the latest verdict was about the loop `key` (not 0) and a verdict about it now would get the
+   * last rung (break): no quiet calls since sent the ladder back.
+   */
+  standsOnLastRungFor(key: number): boolean {
+    return key !== 0 && key === this.key && this.level !== 0 && Math.floor(this.level) >= this.rungs.length - 1;
+  }
+
   /** Counts a verdict at call `at` about the loop `key` begun at `loopStart`: climbs `step` rungs. */
   climb(step: number, key = 0, loopStart = Infinity, at = 0): void {
     this.level = this.levelFor(key, loopStart) + step;

@@ -1,0 +1,46 @@
+/**
+ * A call that reached a break when it last ran, proposed again. Some loops show only in a call's outcome
+ * (the same call with the same result: state or result repeat; the same error: dead end), so the detectors
+ * find them when the call is recorded, never when it is proposed: the proposal has no outcome yet. A
+ * record's break cannot stop a call that already ran; without this, the next proposal of the very same
+ * call would be allowed (no signal), and a loop of outcome-only evidence would never be blocked live,
+ * whatever the ladder said. So when the session's latest verdict was a break about the same call and the
+ * same call already stalled (failed, or ran twice alike: evidence.ts), its proposal carries this signal,
+ * with evidence, and the policy decides it as it decides any proposal (a break blocks it, a call waiting on
+ * a person is asked about). A verdict about other work, or `cooldown` quiet calls, end it.
+ */
+import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
+import type { LoopSignal } from '../types.js';
+
+/** The detector named by the signal of a call proposed again after it broke (the session's own evidence). */
+export const BROKEN_DETECTOR = 'broke_when_ran';
+
+/** Earlier runs of the call named in its signal's unit at most. */
+const UNIT_RUNS = 8;
+
+/**
+ * The signal of the call at `last` (the proposal, in the rings), which broke when it last ran: its kind
+ * `dead_end` when its latest run failed, else `state_repeat` (it ran twice alike); its unit the latest
+ * runs of the same call and the proposal.
+ */
+export function brokenCallSignal(h: HistoryReader, last: number, preview: string): LoopSignal {
+  const runs: number[] = [];
+  let failed = false;
+  for (let i = last - 1; i >= h.oldest && runs.length < UNIT_RUNS; i--) {
+    if (!h.same(Ring.SIG, i, last)) continue;
+    if (runs.length === 0) failed = (h.flagsOf(i) & (OutcomeFlag.ERROR | OutcomeFlag.INFRA)) === OutcomeFlag.ERROR;
+    runs.push(i);
+  }
+  runs.reverse();
+  runs.push(last);
+  return {
+    kind: failed ? 'dead_end' : 'state_repeat',
+    detector: BROKEN_DETECTOR,
+    pattern: `${preview} reached a break when it last ran and is proposed again`,
+    confidence: 1,
+    loopStart: runs[0] as number,
+    unit: runs,
+    repeatCount: runs.length,
+    progress: 'stalled',
+  };
+}
