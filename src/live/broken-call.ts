@@ -9,6 +9,8 @@
  * with evidence, and the policy decides it as it decides any proposal (a break blocks it, a call waiting on
  * a person is asked about). A verdict about other work, or `cooldown` quiet calls, end it.
  */
+import { sameOutcome } from '../detectors/progress.js';
+import { CallFact, type CallFacts } from '../policy/call-facts.js';
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 
@@ -43,4 +45,33 @@ export function brokenCallSignal(h: HistoryReader, last: number, preview: string
     repeatCount: runs.length,
     progress: 'stalled',
   };
+}
+
+/**
+ * Whether the workspace changed (a successful edit or write, CallFact.CHANGED) since the call at `last`
+ * (the proposal) last ran: then the call checks new work, as a blocked call may run again after a change
+ * (fresh-start.ts). True when its last run is no longer kept.
+ */
+export function changedSinceLastRun(h: HistoryReader, facts: CallFacts, last: number): boolean {
+  for (let i = last - 1; i >= h.oldest; i--) {
+    if (h.same(Ring.SIG, i, last)) return false;
+    if ((facts.of(i) & (CallFact.CHANGED | CallFact.WRITE)) !== 0) return true;
+  }
+  return true;
+}
+
+/**
+ * Whether the latest two runs of the call at `last` (the proposal) got the same outcome (exact text): the
+ * same call answered the same twice, the evidence of a state or result repeat (not a dead end's: an error
+ * of the same class, which work between the runs may be about to fix).
+ */
+export function ranAlikeLastTwice(h: HistoryReader, last: number): boolean {
+  let later = -1;
+  for (let i = last - 1; i >= h.oldest; i--) {
+    if (!h.same(Ring.SIG, i, last)) continue;
+    if ((h.flagsOf(i) & OutcomeFlag.KNOWN) === 0) return false;
+    if (later >= 0) return sameOutcome(h, i, later, false);
+    later = i;
+  }
+  return false;
 }

@@ -43,11 +43,12 @@ export class Ladder {
   }
 
   /**
-   * Whether the latest verdict was about the loop `key` (not 0) and a verdict about it now would get the
-   * last rung (break): no quiet calls since sent the ladder back.
+   * Whether the latest verdict was about the loop `key` (not 0) and was itself given on the last rung: the
+   * ladder stood there before that verdict's climb, whatever its step (at most `maxStep` rungs), and no
+   * quiet calls since sent it back.
    */
-  standsOnLastRungFor(key: number): boolean {
-    return key !== 0 && key === this.key && this.level !== 0 && Math.floor(this.level) >= this.rungs.length - 1;
+  brokeLastOn(key: number, maxStep: number): boolean {
+    return key !== 0 && key === this.key && this.level !== 0 && Math.floor(this.level - maxStep) >= this.rungs.length - 1;
   }
 
   /** Counts a verdict at call `at` about the loop `key` begun at `loopStart`: climbs `step` rungs. */

@@ -224,6 +224,8 @@ export class VerdictPolicy {
    */
   private climbed: Ladder | null = null;
   private count = 0;
+  /** The key of the latest verdict made after its call ran when that verdict was a break, else 0. */
+  private brokeKey = 0;
 
   constructor(
     private readonly p: PolicyOptions,
@@ -264,7 +266,8 @@ export class VerdictPolicy {
    */
   brokeWhenLastRan(index: number): boolean {
     const key = (this.log.signatureLow(index) ?? 0) >>> 0 || 1;
-    return this.climbed !== null && this.p.ladder[this.p.ladder.length - 1] === 'break' && this.climbed.standsOnLastRungFor(key);
+    // EXPERIMENT: brokeKey is not in the session's snapshot, so a restored session forgets it
+    return this.brokeKey === key && this.climbed !== null && this.climbed.brokeLastOn(key, 0);
   }
 
   /** Counts a verdict that blocked a proposed call (the call is not recorded, the verdict stands). */
@@ -373,6 +376,7 @@ export class VerdictPolicy {
       }
     }
     if (proposal === null) {
+      this.brokeKey = verdict.action === 'break' ? key : 0;
       this.ladder.climb(rungs, key, loopStart, index);
       this.count++;
     }

@@ -33,8 +33,8 @@ import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
 import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
-import { brokenCallSignal } from '../live/broken-call.js';
-import { blockingEvidence, sameCallStalled } from '../live/evidence.js';
+import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
+import { blockingEvidence } from '../live/evidence.js';
 import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
 import { type Blocked, LiveState } from '../live/live-state.js';
 import { afterFreshStart } from '../live/fresh-start.js';
@@ -350,7 +350,7 @@ export class LoopDetector {
       const blocked = this.live.blockedAs(sig);
       let all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
       // the same call reached a break when it last ran (a loop its outcomes showed) and stalled: it meets that break
-      const broke = blocked === undefined && this.policy.brokeWhenLastRan(index) && sameCallStalled(p.history, index);
+      const broke = blocked === undefined && this.policy.brokeWhenLastRan(index) && ranAlikeLastTwice(p.history, index);
       if (broke) all = [...all, brokenCallSignal(p.history, index, p.log.preview(index))];
       if (all.length !== 0) all = this.counted(all, event, index);
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
