@@ -42,15 +42,6 @@ export class Ladder {
     return this.rungs[Math.min(Math.floor(this.levelFor(key, loopStart)), this.rungs.length - 1)] as LoopAction;
   }
 
-  /**
-   * Whether the latest verdict was about the loop `key` (not 0) and was itself given on the last rung: the
-   * ladder stood there before that verdict's climb, whatever its step (at most `maxStep` rungs), and no
-   * quiet calls since sent it back.
-   */
-  brokeLastOn(key: number, maxStep: number): boolean {
-    return key !== 0 && key === this.key && this.level !== 0 && Math.floor(this.level - maxStep) >= this.rungs.length - 1;
-  }
-
   /** Counts a verdict at call `at` about the loop `key` begun at `loopStart`: climbs `step` rungs. */
   climb(step: number, key = 0, loopStart = Infinity, at = 0): void {
     this.level = this.levelFor(key, loopStart) + step;

@@ -19,7 +19,6 @@ import { cutText } from '../text/shown-text.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
 import type { PolicyLog } from './policy-log.js';
 import { SAME_CALL_KINDS } from '../live/evidence.js';
-import { BROKEN_DETECTOR } from '../live/broken-call.js';
 import type { EvidenceScreen } from './evidence-screen.js';
 import { fuse } from './fuse.js';
 import { Ladder } from './ladder.js';
@@ -27,9 +26,6 @@ import { BLOCKED, CONSEQUENCE, verdictMessage } from './message.js';
 import { recommend } from './recommend.js';
 
 const ACTIONS: ReadonlySet<string> = new Set(['warn', 'ask', 'break']);
-
-/** Signals of the session's own evidence (a blocked call, a call that broke when it ran): never weighed. */
-const SESSION_DETECTORS: ReadonlySet<string> = new Set(['blocked', BROKEN_DETECTOR]);
 
 /** The default `kindWeights` (every kind 1): signals are used as they are. */
 const NO_WEIGHTS = POLICY_DEFAULTS.kindWeights;
@@ -98,10 +94,10 @@ class Reweighed implements LoopSignal {
 
 /**
  * `s` weighed by `weights` (`kindWeights`): its confidence times its kind's weight, capped at 1; null for
- * a kind weighing 0. The session's own evidence (a blocked call's signal, a broken call's) is never weighed.
+ * a kind weighing 0. A blocked call's signal (the session's own evidence) is never weighed.
  */
 export function weighSignal(s: LoopSignal, weights: Readonly<Record<string, number>>): LoopSignal | null {
-  const weight = !SESSION_DETECTORS.has(s.detector) && Object.hasOwn(weights, s.kind) ? (weights[s.kind] as number) : 1;
+  const weight = s.detector !== 'blocked' && Object.hasOwn(weights, s.kind) ? (weights[s.kind] as number) : 1;
   if (weight === 1) return s;
   return weight > 0 ? new Reweighed(s, clampConfidence(s.confidence * weight)) : null;
 }
@@ -224,8 +220,6 @@ export class VerdictPolicy {
    */
   private climbed: Ladder | null = null;
   private count = 0;
-  /** The key of the latest verdict made after its call ran when that verdict was a break, else 0. */
-  private brokeKey = 0;
 
   constructor(
     private readonly p: PolicyOptions,
@@ -257,17 +251,6 @@ export class VerdictPolicy {
       return QUIET;
     }
     return this.weigh(signals, index, step, waiting, proposal, failed);
-  }
-
-  /**
-   * Whether the session's latest verdict was about the same call as the one at `index` (its signature) and
-   * stands on the ladder's last rung: the call reached a break when it last ran, and the loop it belongs
-   * to has not cooled down since. A proposal of that call meets that break (see src/live/broken-call.ts).
-   */
-  brokeWhenLastRan(index: number): boolean {
-    const key = (this.log.signatureLow(index) ?? 0) >>> 0 || 1;
-    // EXPERIMENT: brokeKey is not in the session's snapshot, so a restored session forgets it
-    return this.brokeKey === key && this.climbed !== null && this.climbed.brokeLastOn(key, 0);
   }
 
   /** Counts a verdict that blocked a proposed call (the call is not recorded, the verdict stands). */
@@ -376,7 +359,6 @@ export class VerdictPolicy {
       }
     }
     if (proposal === null) {
-      this.brokeKey = verdict.action === 'break' ? key : 0;
       this.ladder.climb(rungs, key, loopStart, index);
       this.count++;
     }

@@ -33,7 +33,6 @@ import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
 import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
-import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
 import { blockingEvidence } from '../live/evidence.js';
 import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
 import { type Blocked, LiveState } from '../live/live-state.js';
@@ -349,13 +348,10 @@ export class LoopDetector {
       sig = p.log.signatureHex(index) ?? '';
       const blocked = this.live.blockedAs(sig);
       let all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
-      // the same call reached a break when it last ran (a loop its outcomes showed) and stalled: it meets that break
-      const broke = blocked === undefined && this.policy.brokeWhenLastRan(index) && ranAlikeLastTwice(p.history, index);
-      if (broke) all = [...all, brokenCallSignal(p.history, index, p.log.preview(index))];
       if (all.length !== 0) all = this.counted(all, event, index);
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
       // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
-      const evidence = all.length !== 0 && (blocked !== undefined || broke || blockingEvidence(signals, p.history, index));
+      const evidence = all.length !== 0 && (blocked !== undefined || blockingEvidence(signals, p.history, index));
       // the same call that ran last said the work was still under way: proposed again, it polls
       const waiting = all.length !== 0 && this.screen.waitedBefore(index);
       verdict = this.policy.decide(all, index, event.step, waiting, { evidence, stop, force: blocked !== undefined }).verdict;
