@@ -10,10 +10,10 @@
  * a person is asked about). A verdict about other work, or `cooldown` quiet calls, end it.
  * LiveState keeps the call (a blocked-call entry blocked 0 times), so a session's snapshot holds it.
  *
- * Only a call that ran twice alike carries it: the same output again (a state or result repeat). A dead
- * end's failures are errors of one class, and the work between them may be about to fix it (the failing
- * test re-run after each edit, until it passes): measured on the public traces, carrying those too breaks
- * a finished run more.
+ * Only a call whose latest two runs answered exactly alike carries it (the same output, or the same error
+ * text). A dead end counts errors of one class: a failing test whose message moves after each edit (the
+ * work may be about to fix it) is not carried; measured on the public traces, carrying every failure again
+ * (evidence.ts's sameCallStalled) broke a finished run more.
  */
 import { sameOutcome } from '../detectors/progress.js';
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
