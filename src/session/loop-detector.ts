@@ -324,8 +324,8 @@ export class LoopDetector {
    * Checks a call before it runs, without recording it: may it run? `allow`; `warn` or `ask` (run it, and
    * show the model the message, or ask a human first); `deny` (a break: do not run it; the model sees
    * why); `stop` (blocked again: stop the run). A break before a call runs needs evidence from calls
-   * that ran: the same call already failed or got the same outcome twice, or was blocked (else it is a
-   * warning). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
+   * that ran: the same call already failed or got the same outcome twice, or was blocked, or reached a break
+   * when it last ran after answering alike twice (src/live/broken-call.ts) (else it is a warning). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
    * call waits for record() with its outcome; a call whose outcome never comes is recorded without one
    * when the next call is proposed (calls with an `id`: after PENDING_PROPOSALS proposals). Custom
    * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
