@@ -12,6 +12,7 @@
  */
 import { readInputs } from '../formats/read-inputs.js';
 import type { TraceIssue } from '../formats/trace-record.js';
+import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
 import { sameCallStalled } from '../live/evidence.js';
 import { validateLiveCall } from '../live/live-call.js';
 import { allowedToRepeat } from '../options/allow-rules.js';
@@ -68,11 +69,13 @@ function observeBoth(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): R
   const proposal = validateLiveCall(e, 'propose').event;
   let proposed: readonly LoopSignal[];
   let stalledBefore = false;
+  let alikeFrom = -1;
   p.mark();
   try {
     const seen = p.observe(proposal, true);
     proposed = allowed ? NO_SIGNALS : plain(seen);
     if (proposed.length !== 0) stalledBefore = sameCallStalled(p.history, p.lastIndex);
+    if (!allowed && ranAlikeLastTwice(p.history, p.lastIndex)) alikeFrom = brokenCallSignal(p.history, p.lastIndex, '').loopStart as number;
   } finally {
     p.rollback();
   }
@@ -86,7 +89,7 @@ function observeBoth(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): R
   const failed = e.error !== undefined && errorText(e.error) !== undefined;
   // as LoopDetector reads it: a status still under way, or a poll the agent paces
   const waiting = e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
-  return { at, sig, failed, waiting, facts: f.bits, turn: e.round, target: f.target, stalledBefore, proposed, recorded };
+  return { at, sig, failed, waiting, facts: f.bits, turn: e.round, target: f.target, stalledBefore, alikeFrom, proposed, recorded };
 }
 
 /**

@@ -26,6 +26,11 @@ export interface RecordedCall {
   readonly target: number;
   /** At its proposal, the same call had already run and failed, or run twice with the same outcome. */
   readonly stalledBefore: boolean;
+  /**
+   * At its proposal, when the same call's latest two runs answered alike (src/live/broken-call.ts), where
+   * the signal of a call proposed again after it broke would say its loop began; else -1.
+   */
+  readonly alikeFrom: number;
   /** Signals of its proposal (before it ran), in detector order. */
   readonly proposed: readonly LoopSignal[];
   /** Signals of its record (after it ran), in detector order. */

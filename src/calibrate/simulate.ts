@@ -11,12 +11,15 @@
  * - two-phase (as a live host does): each call proposed (a break needs evidence from calls that ran: a
  *   detector's signal about identical calls that stalled, whatever its kind's weight, or the same call
  *   already failed or answered twice alike),
- *   then recorded; the run ends at the first blocked proposal, as eval's replayTwoPhase ends it. Before
+ *   then recorded; a call whose latest verdict was a break and which answered alike twice meets that break
+ *   when proposed again (src/live/broken-call.ts); the run ends at the first blocked proposal, as eval's replayTwoPhase ends it. Before
  *   that block no call was blocked, so a proposal is never forced, and it stops the run only when
  *   `stopAfter` is 1 (a block either way).
  */
+import { BROKEN_DETECTOR } from '../live/broken-call.js';
 import { signalsShowStall } from '../live/evidence.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
+import type { LoopSignal } from '../types.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { type Emulation, type SignalEntry, emulate, entryOf, unweighed } from './emulation.js';
 import { FactLog, type RunFacts } from './fact-log.js';
@@ -29,6 +32,7 @@ interface PreparedCall {
   readonly failed: boolean;
   readonly waiting: boolean;
   readonly stalledBefore: boolean;
+  readonly alikeFrom: number;
   readonly proposed: readonly SignalEntry[];
   readonly recorded: readonly SignalEntry[];
 }
@@ -66,7 +70,7 @@ export function prepareRun(run: RecordedRun): PreparedRun {
     const proposed = c.proposed.length === 0 ? NO_ENTRIES : c.proposed.map(entryOf);
     const recorded = c.recorded.length === 0 ? NO_ENTRIES : c.recorded.map(entryOf);
     if (proposed.length !== 0 || recorded.length !== 0) active = true;
-    return { at: c.at, failed: c.failed, waiting: c.waiting, stalledBefore: c.stalledBefore, proposed, recorded };
+    return { at: c.at, failed: c.failed, waiting: c.waiting, stalledBefore: c.stalledBefore, alikeFrom: c.alikeFrom, proposed, recorded };
   });
   return { session: run.session, file: run.file, calls: run.calls, sigs: Uint32Array.from(run.recorded, (c) => c.sig), facts: factsOf(run), list, active };
 }
@@ -105,20 +109,31 @@ export function simulateOnePhase(run: PreparedRun, em: Emulation): RunOutcome {
   return warned ? { warned, firstBreak: null, saved: 0 } : QUIET;
 }
 
+/** The signal of a call proposed again after it broke when it last ran (src/live/broken-call.ts), at `k`. */
+function brokenSignal(from: number, k: number): LoopSignal {
+  return { kind: 'state_repeat', detector: BROKEN_DETECTOR, pattern: '', confidence: 1, loopStart: from, unit: [from, k], repeatCount: 2, progress: 'stalled' };
+}
+
 /** The two-phase outcome of `run` under the candidate `em`. */
 export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
   if (!run.active) return QUIET;
   const { log, facts, vp } = policyOver(run, em);
   const stop = em.policy.stopAfter <= 1;
+  const cooldown = em.policy.cooldown;
   let warned = false;
+  // the call that broke when it last ran (LiveState's entry blocked 0 times), and the quiet records since
+  let broke = -1;
+  let quiet = 0;
   const list = run.list;
   for (let k = 0; k < list.length; k++) {
     const c = list[k] as PreparedCall;
     log.count = facts.count = k + 1;
-    const proposed = emulate(c.proposed, em);
+    let proposed = emulate(c.proposed, em);
+    const again = broke >= 0 && c.alikeFrom >= 0 && (run.sigs[broke] as number) === (run.sigs[k] as number);
+    if (again) proposed = [...proposed, brokenSignal(c.alikeFrom, k)];
     if (proposed.length !== 0) {
       // evidence is read from the detectors' signals, those of kinds weighing 0 included
-      const evidence = signalsShowStall(unweighed(c.proposed, em)) || c.stalledBefore;
+      const evidence = again || signalsShowStall(unweighed(c.proposed, em)) || c.stalledBefore;
       // decided as a proposal: its facts say so (waiting is not passed: it changes only the ladder's climb,
       // which a proposal never makes)
       facts.proposing = true;
@@ -135,7 +150,11 @@ export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
     }
     const recorded = emulate(c.recorded, em);
     const v = vp.decide(recorded, k, undefined, c.waiting && recorded.length !== 0, null, c.failed).verdict;
-    if (v !== null) warned = true;
+    if (v !== null) {
+      warned = true;
+      broke = v.action === 'break' ? k : -1;
+      quiet = 0;
+    } else if (cooldown > 0 && ++quiet >= cooldown) broke = -1;
   }
   return warned ? { warned, firstBreak: null, saved: 0 } : QUIET;
 }

@@ -48,7 +48,7 @@ export interface PendingCall {
   turn: number | undefined;
 }
 
-/** A blocked call: how often, and the kind of loop that blocked it. */
+/** A blocked call: how often (0: not blocked, it broke when it last ran: broken-call.ts), and the kind of loop that blocked it. */
 export interface Blocked {
   readonly times: number;
   readonly kind: string;
@@ -164,6 +164,18 @@ export class LiveState {
     this.quiet = 0;
   }
 
+  /**
+   * Notes a recorded call's verdict (not null): when it is a break, the call (signature `sig`) is kept as
+   * broken when it ran (a blocked-call entry blocked 0 times, see broken-call.ts) until the next verdict;
+   * any verdict forgets the call kept so before.
+   */
+  recordedVerdict(sig: string, broke: boolean, kind: string): void {
+    for (const [s, b] of this.blocked) if (b.times === 0) this.blocked.delete(s);
+    if (!broke || this.blocked.has(sig)) return;
+    this.blocked.set(sig, { times: 0, kind });
+    if (this.blocked.size > MAX_BLOCKED) this.blocked.delete(this.blocked.keys().next().value as string);
+  }
+
   /** Counts a recorded call: `cooldown` quiet ones in a row (0: never) forget strikes and blocked calls. */
   recorded(quiet: boolean, cooldown: number): void {
     if (!quiet) {
@@ -179,7 +191,9 @@ export class LiveState {
 
   /** Whether a call was blocked since the session last recovered (or had a fresh start). */
   hasBlocked(): boolean {
-    return this.strikes > 0 || this.blocked.size > 0;
+    if (this.strikes > 0) return true;
+    for (const b of this.blocked.values()) if (b.times > 0) return true;
+    return false;
   }
 
   /**

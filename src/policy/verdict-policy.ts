@@ -19,6 +19,7 @@ import { cutText } from '../text/shown-text.js';
 import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
 import type { PolicyLog } from './policy-log.js';
 import { SAME_CALL_KINDS } from '../live/evidence.js';
+import { BROKEN_DETECTOR } from '../live/broken-call.js';
 import type { EvidenceScreen } from './evidence-screen.js';
 import { fuse } from './fuse.js';
 import { Ladder } from './ladder.js';
@@ -27,6 +28,9 @@ import { recommend } from './recommend.js';
 import { SignalCopy } from './signal-copy.js';
 
 const ACTIONS: ReadonlySet<string> = new Set(['warn', 'ask', 'break']);
+
+/** Signals of the session's own evidence (a blocked call, a call that broke when it ran): never weighed. */
+const SESSION_DETECTORS: ReadonlySet<string> = new Set(['blocked', BROKEN_DETECTOR]);
 
 /** The default `kindWeights` (every kind 1): signals are used as they are. */
 const NO_WEIGHTS = POLICY_DEFAULTS.kindWeights;
@@ -61,10 +65,10 @@ function signalData(s: LoopSignal, clean: (text: string) => string): LoopSignal 
 
 /**
  * `s` weighed by `weights` (`kindWeights`): its confidence times its kind's weight, capped at 1; null for
- * a kind weighing 0. A blocked call's signal (the session's own evidence) is never weighed.
+ * a kind weighing 0. The session's own evidence (a blocked call's signal, a broken call's) is never weighed.
  */
 export function weighSignal(s: LoopSignal, weights: Readonly<Record<string, number>>): LoopSignal | null {
-  const weight = s.detector !== 'blocked' && Object.hasOwn(weights, s.kind) ? (weights[s.kind] as number) : 1;
+  const weight = !SESSION_DETECTORS.has(s.detector) && Object.hasOwn(weights, s.kind) ? (weights[s.kind] as number) : 1;
   if (weight === 1) return s;
   return weight > 0 ? new SignalCopy(s, clampConfidence(s.confidence * weight), s.progress, s.progressGated) : null;
 }

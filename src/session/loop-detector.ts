@@ -33,6 +33,7 @@ import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
 import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
+import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
 import { blockingEvidence } from '../live/evidence.js';
 import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
 import { type Blocked, LiveState } from '../live/live-state.js';
@@ -323,8 +324,8 @@ export class LoopDetector {
    * Checks a call before it runs, without recording it: may it run? `allow`; `warn` or `ask` (run it, and
    * show the model the message, or ask a human first); `deny` (a break: do not run it; the model sees
    * why); `stop` (blocked again: stop the run). A break before a call runs needs evidence from calls
-   * that ran: the same call already failed or got the same outcome twice, or was blocked (else it is a
-   * warning). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
+   * that ran: the same call already failed or got the same outcome twice, or was blocked, or reached a break
+   * when it last ran after answering alike twice (src/live/broken-call.ts) (else it is a warning). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
    * call waits for record() with its outcome; a call whose outcome never comes is recorded without one
    * when the next call is proposed (calls with an `id`: after PENDING_PROPOSALS proposals). Custom
    * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
@@ -346,12 +347,16 @@ export class LoopDetector {
       const index = p.lastIndex;
       this.facts.note(index, CallFact.PROPOSED, event.round ?? turn);
       sig = p.log.signatureHex(index) ?? '';
-      const blocked = this.live.blockedAs(sig);
+      const kept = this.live.blockedAs(sig);
+      const blocked = kept !== undefined && kept.times > 0 ? kept : undefined;
       let all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
+      // the same call reached a break when it last ran, after answering alike twice: it meets that break
+      const broke = kept !== undefined && kept.times === 0 && ranAlikeLastTwice(p.history, index);
+      if (broke) all = [...all, brokenCallSignal(p.history, index, p.log.preview(index))];
       if (all.length !== 0) all = this.counted(all, event, index);
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
       // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
-      const evidence = all.length !== 0 && (blocked !== undefined || blockingEvidence(signals, p.history, index));
+      const evidence = all.length !== 0 && (blocked !== undefined || broke || blockingEvidence(signals, p.history, index));
       // the same call that ran last said the work was still under way: proposed again, it polls
       const waiting = all.length !== 0 && this.screen.waitedBefore(index);
       verdict = this.policy.decide(all, index, event.step, waiting, { evidence, stop, force: blocked !== undefined }).verdict;
@@ -391,6 +396,7 @@ export class LoopDetector {
       if (proposed !== null && unrecorded(err)) this.live.putBack(proposed);
       throw err;
     }
+    if (verdict !== null) this.live.recordedVerdict(proposed?.sig ?? this.pipeline.log.signatureHex(verdict.index) ?? '', verdict.action === 'break', verdict.kind);
     this.live.recorded(verdict === null, this.options.policy.cooldown);
     // a new change to the workspace after a block: what was blocked may run again (fresh-start.ts)
     if (verdict === null && this.liveState?.hasBlocked() === true && this.options.tools.get(event.tool)?.changesWorkspace === true && errorText(event.error) === undefined) {
