@@ -27,23 +27,37 @@ export function textSample(s: string): TextSample {
   return { text, length: s.length };
 }
 
-function levenshtein(a: string, b: string): number {
-  if (a.length < b.length) {
+/** A string's UTF-16 code units in `into` (grown when too short); returns the array holding them. */
+function unitsOf(s: string, into: Uint16Array): Uint16Array {
+  const out = into.length >= s.length ? into : new Uint16Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+let unitsA: Uint16Array = new Uint16Array(EDIT_SAMPLE);
+let unitsB: Uint16Array = new Uint16Array(EDIT_SAMPLE);
+
+/** The Levenshtein distance of `a[0, an)` and `b[0, bn)`, code units in arrays. */
+export function levenshteinUnits(a: Uint16Array, an: number, b: Uint16Array, bn: number): number {
+  if (an < bn) {
     const t = a;
     a = b;
     b = t;
+    const tn = an;
+    an = bn;
+    bn = tn;
   }
-  const m = b.length;
-  if (m === 0) return a.length;
+  const m = bn;
+  if (m === 0) return an;
   if (row.length < m + 1) row = new Int32Array(m + 1);
   for (let j = 0; j <= m; j++) row[j] = j;
-  for (let i = 1; i <= a.length; i++) {
+  for (let i = 1; i <= an; i++) {
     let prev = row[0] as number;
     row[0] = i;
-    const ca = a.charCodeAt(i - 1);
+    const ca = a[i - 1];
     for (let j = 1; j <= m; j++) {
       const cur = row[j] as number;
-      const sub = prev + (ca === b.charCodeAt(j - 1) ? 0 : 1);
+      const sub = prev + (ca === b[j - 1] ? 0 : 1);
       const del = cur + 1;
       const ins = (row[j - 1] as number) + 1;
       row[j] = sub < del ? (sub < ins ? sub : ins) : del < ins ? del : ins;
@@ -54,17 +68,20 @@ function levenshtein(a: string, b: string): number {
 }
 
 /**
- * Whether `levenshtein(a, b) <= d`, computing only the diagonal band of width `2d + 1` (Ukkonen), and
- * the distance itself when it is within `d` (else -1).
+ * Whether the Levenshtein distance of `a[0, an)` and `b[0, bn)` is at most `d`, computing only the diagonal
+ * band of width `2d + 1` (Ukkonen), and the distance itself when it is within `d` (else -1).
  */
-function levenshteinWithin(a: string, b: string, d: number): number {
-  if (a.length < b.length) {
+export function levenshteinUnitsWithin(a: Uint16Array, an: number, b: Uint16Array, bn: number, d: number): number {
+  if (an < bn) {
     const t = a;
     a = b;
     b = t;
+    const tn = an;
+    an = bn;
+    bn = tn;
   }
-  const n = a.length;
-  const m = b.length;
+  const n = an;
+  const m = bn;
   if (n - m > d) return -1;
   if (m === 0) return n;
   if (prevRow.length < m + 2) {
@@ -81,10 +98,10 @@ function levenshteinWithin(a: string, b: string, d: number): number {
     const hi = i + d < m ? i + d : m;
     cur[lo - 1] = lo - 1 === 0 ? i : INF;
     if (hi < m) cur[hi + 1] = INF;
-    const ca = a.charCodeAt(i - 1);
+    const ca = a[i - 1];
     let best = lo - 1 === 0 ? i : INF;
     for (let j = lo; j <= hi; j++) {
-      const sub = (prev[j - 1] as number) + (ca === b.charCodeAt(j - 1) ? 0 : 1);
+      const sub = (prev[j - 1] as number) + (ca === b[j - 1] ? 0 : 1);
       const del = (prev[j] as number) + 1;
       const ins = (cur[j - 1] as number) + 1;
       const v = sub < del ? (sub < ins ? sub : ins) : del < ins ? del : ins;
@@ -98,6 +115,20 @@ function levenshteinWithin(a: string, b: string, d: number): number {
   }
   const dist = prev[m] as number;
   return dist <= d ? dist : -1;
+}
+
+/** The Levenshtein distance of two strings' code units. */
+function levenshtein(a: string, b: string): number {
+  unitsA = unitsOf(a, unitsA);
+  unitsB = unitsOf(b, unitsB);
+  return levenshteinUnits(unitsA, a.length, unitsB, b.length);
+}
+
+/** levenshteinUnitsWithin of two strings' code units. */
+function levenshteinWithin(a: string, b: string, d: number): number {
+  unitsA = unitsOf(a, unitsA);
+  unitsB = unitsOf(b, unitsB);
+  return levenshteinUnitsWithin(unitsA, a.length, unitsB, b.length, d);
 }
 
 /**
