@@ -6,10 +6,9 @@
  * Both engines, one- and two-phase.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
 import type { ToolEvent } from '../src/index.js';
 import { isAcknowledgement } from '../src/text/acknowledgement.js';
-import { ENGINES, type Engine, actionsOf, verdictsOf } from './helpers/verdicts.js';
+import { ENGINES, flaggedActions, liveActions } from './helpers/verdicts.js';
 
 const PATH = '/Users/someone/Documents/GitHub/expense-tracker/supabase/functions/resend/index.ts';
 const UPDATED = `The file ${PATH} has been updated successfully.`;
@@ -36,25 +35,6 @@ const sameEdit: ToolEvent[] = Array.from({ length: 6 }, () => ({ tool: 'Edit', a
 const LISTING = 'README.md\nnode_modules\npackage-lock.json\npackage.json\nsrc\ntest\ntsconfig.json\nvitest.config.ts\n';
 const listings: ToolEvent[] = ['ls', 'ls -1', 'ls .', 'ls ./', 'ls -1 .', 'ls -- .', 'command ls'].map((command) => ({ tool: 'Bash', args: { command }, result: LISTING }));
 
-const flagged = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine })).filter((a) => a !== '-');
-
-function live(events: readonly ToolEvent[], engine: Engine): string[] {
-  const d = new LoopDetector({ engine });
-  const out: string[] = [];
-  try {
-    events.forEach((e, i) => {
-      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
-      if (p.action !== 'allow') out.push(p.action);
-      if (p.action === 'deny' || p.action === 'stop') return;
-      const r = d.record({ ...e, id: `c${i}` });
-      if (r.action !== 'allow') out.push(r.action);
-    });
-  } finally {
-    d.dispose();
-  }
-  return out;
-}
-
 describe('what an acknowledgement is', () => {
   it('should read short success messages as acknowledgements, once paths are masked', () => {
     expect(isAcknowledgement(UPDATED)).toBe(true);
@@ -79,21 +59,21 @@ describe('what an acknowledgement is', () => {
 
 describe.each(ENGINES)('acknowledgements are not answers (%s engine)', (engine) => {
   it('should not flag successive edits of one file acknowledged alike, one- or two-phase', () => {
-    expect(flagged(edits, engine)).toEqual([]);
-    expect(live(edits, engine)).toEqual([]);
+    expect(flaggedActions(edits, engine)).toEqual([]);
+    expect(liveActions(edits, engine)).toEqual([]);
   });
 
   it('should not flag todo-list updates acknowledged alike, one- or two-phase', () => {
-    expect(flagged(todos, engine)).toEqual([]);
-    expect(live(todos, engine)).toEqual([]);
+    expect(flaggedActions(todos, engine)).toEqual([]);
+    expect(liveActions(todos, engine)).toEqual([]);
   });
 
   it('should still break the same edit made again and again', () => {
-    expect(flagged(sameEdit, engine)).toContain('break');
-    expect(live(sameEdit, engine)).toContain('deny');
+    expect(flaggedActions(sameEdit, engine)).toContain('break');
+    expect(liveActions(sameEdit, engine)).toContain('deny');
   });
 
   it('should still warn on varied calls that keep getting the very same real answer', () => {
-    expect(flagged(listings, engine)).toContain('warn');
+    expect(flaggedActions(listings, engine)).toContain('warn');
   });
 });

@@ -7,11 +7,10 @@
  * edits of one file, and an edit failing again after other edits. Both engines, one- and two-phase.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
 import type { ToolEvent } from '../src/index.js';
 import { changeTarget, changesWorkspace } from '../src/policy/workspace-changes.js';
 import { reportsFailure, reportsPass } from '../src/text/failure-report.js';
-import { ENGINES, type Engine, actionsOf, verdictsOf } from './helpers/verdicts.js';
+import { ENGINES, flaggedActions, liveActions } from './helpers/verdicts.js';
 
 const FILES = ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts', 'src/e.ts', 'src/f.ts', 'src/g.ts', 'src/h.ts', 'src/i.ts'];
 
@@ -31,26 +30,6 @@ const GO = bash('go test ./...', 'ok  \texample.com/shop/cart\t(cached)\nok  \te
 const BUILD_ERROR = "src/main.ts(3,1): error TS2304: Cannot find name 'foo'.";
 const FAILING_BUILD: ToolEvent = { tool: 'Bash', args: { command: 'npm run build' }, error: `Exit code 2\n${BUILD_ERROR}` };
 const REPRO = bash('python reproduce.py', 'Default modules result: 4\nExpected: -4');
-
-const flagged = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine })).filter((a) => a !== '-');
-
-/** The actions of a two-phase replay: each call proposed, then recorded unless it was blocked. */
-function live(events: readonly ToolEvent[], engine: Engine): string[] {
-  const d = new LoopDetector({ engine });
-  const out: string[] = [];
-  try {
-    events.forEach((e, i) => {
-      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
-      if (p.action !== 'allow') out.push(p.action);
-      if (p.action === 'deny' || p.action === 'stop') return;
-      const r = d.record({ ...e, id: `c${i}` });
-      if (r.action !== 'allow') out.push(r.action);
-    });
-  } finally {
-    d.dispose();
-  }
-  return out;
-}
 
 describe('what a check says and what changes the workspace', () => {
   it('should read passes, failures and writes', () => {
@@ -76,31 +55,31 @@ describe.each(ENGINES)('checks re-run after each distinct edit (%s engine)', (en
     ['the same failing build after edits to different files', FAILING_BUILD],
   ])('should not flag %s, one- or two-phase', (_name, check) => {
     const events = afterEachEdit(check);
-    expect(flagged(events, engine)).toEqual([]);
-    expect(live(events, engine)).toEqual([]);
+    expect(flaggedActions(events, engine)).toEqual([]);
+    expect(liveActions(events, engine)).toEqual([]);
   });
 
   it('should still flag the same check with only reads between', () => {
     const events = FILES.flatMap((f) => [{ tool: 'Read', args: { file_path: f }, result: `contents of ${f}` }, TSC]);
-    expect(flagged(events, engine)).toContain('break');
-    expect(live(events, engine)).toContain('warn');
+    expect(flaggedActions(events, engine)).toContain('break');
+    expect(liveActions(events, engine)).toContain('warn');
   });
 
   it('should still break the same edit made again between the checks', () => {
     const events = FILES.flatMap(() => [edit('src/a.ts', 0), TSC]);
-    expect(flagged(events, engine)).toContain('break');
-    expect(live(events, engine)).toContain('deny');
+    expect(flaggedActions(events, engine)).toContain('break');
+    expect(liveActions(events, engine)).toContain('deny');
   });
 
   it('should still break a reproduction script describing the same behaviour after each edit', () => {
     const events = afterEachEdit(REPRO);
-    expect(flagged(events, engine)).toContain('break');
-    expect(live(events, engine)).toContain('deny');
+    expect(flaggedActions(events, engine)).toContain('break');
+    expect(liveActions(events, engine)).toContain('deny');
   });
 
   it('should still break a failing check after edits of one file', () => {
     const events = FILES.flatMap((_f, i) => [edit('src/a.ts', i), FAILING_BUILD]);
-    expect(flagged(events, engine)).toContain('break');
-    expect(live(events, engine)).toContain('deny');
+    expect(flaggedActions(events, engine)).toContain('break');
+    expect(liveActions(events, engine)).toContain('deny');
   });
 });

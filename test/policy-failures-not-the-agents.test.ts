@@ -6,10 +6,9 @@
  * different calls failing with the same real error. Both engines, one- and two-phase.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
 import type { ToolEvent } from '../src/index.js';
 import { failedSilently, isDeclined, needsPerson } from '../src/text/failure-kinds.js';
-import { ENGINES, type Engine, actionsOf, verdictsOf } from './helpers/verdicts.js';
+import { ENGINES, flaggedActions, liveActions } from './helpers/verdicts.js';
 
 const shell = (cmd: string, outcome: Pick<ToolEvent, 'result' | 'error'>): ToolEvent => ({ tool: 'shell', args: { command: ['bash', '-lc', cmd] }, ...outcome });
 const read = (i: number): ToolEvent => ({ tool: 'Read', args: { file_path: `src/part${i}.ts` }, result: `export const part${i} = ${i};` });
@@ -39,26 +38,6 @@ const sameSearch: ToolEvent[] = Array.from({ length: 6 }, () => shell("rg -n 'fi
 /** Different commands hitting the same real error. */
 const sameWall: ToolEvent[] = ['make', 'make all', 'make build', 'make -j4', 'make install'].map((c) => shell(c, { error: 'make: *** No rule to make target `config.mk`. Stop.' }));
 
-const flagged = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine })).filter((a) => a !== '-');
-
-/** The actions of a two-phase replay: each call proposed, then recorded unless it was blocked. */
-function live(events: readonly ToolEvent[], engine: Engine): string[] {
-  const d = new LoopDetector({ engine });
-  const out: string[] = [];
-  try {
-    events.forEach((e, i) => {
-      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
-      if (p.action !== 'allow') out.push(p.action);
-      if (p.action === 'deny' || p.action === 'stop') return;
-      const r = d.record({ ...e, id: `c${i}` });
-      if (r.action !== 'allow') out.push(r.action);
-    });
-  } finally {
-    d.dispose();
-  }
-  return out;
-}
-
 describe('what a failure says about who stopped it', () => {
   it('should tell declines, failures for want of a person and silent failures', () => {
     expect(isDeclined(DECLINE)).toBe(true);
@@ -77,22 +56,22 @@ describe('what a failure says about who stopped it', () => {
 
 describe.each(ENGINES)('failures that are not the agent\'s wall (%s engine)', (engine) => {
   it('should not flag different searches that found nothing, one- or two-phase', () => {
-    expect(flagged(emptySearches, engine)).toEqual([]);
-    expect(live(emptySearches, engine)).toEqual([]);
+    expect(flaggedActions(emptySearches, engine)).toEqual([]);
+    expect(liveActions(emptySearches, engine)).toEqual([]);
   });
 
   it('should not flag calls the person declined, one- or two-phase', () => {
-    expect(flagged(declined, engine)).toEqual([]);
-    expect(live(declined, engine)).toEqual([]);
+    expect(flaggedActions(declined, engine)).toEqual([]);
+    expect(liveActions(declined, engine)).toEqual([]);
   });
 
   it('should still break the same search failing again and again', () => {
-    expect(flagged(sameSearch, engine)).toContain('break');
-    expect(live(sameSearch, engine)).toContain('deny');
+    expect(flaggedActions(sameSearch, engine)).toContain('break');
+    expect(liveActions(sameSearch, engine)).toContain('deny');
   });
 
   it('should still flag different calls hitting the same real error', () => {
-    expect(flagged(sameWall, engine)).toContain('warn');
-    expect(live(sameWall, engine)).toContain('warn');
+    expect(flaggedActions(sameWall, engine)).toContain('warn');
+    expect(liveActions(sameWall, engine)).toContain('warn');
   });
 });

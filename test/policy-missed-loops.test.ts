@@ -7,9 +7,8 @@
  * of another file, with the error moving on.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
 import type { ToolEvent } from '../src/index.js';
-import { ENGINES, type Engine, actionsOf, verdictsOf } from './helpers/verdicts.js';
+import { ENGINES, flaggedActions, liveActions } from './helpers/verdicts.js';
 
 const read = (i: number): ToolEvent => ({ tool: 'Read', args: { file_path: `src/mod${i}.ts` }, result: `export const mod${i} = ${i};` });
 const edit = (i: number): ToolEvent => ({ tool: 'Edit', args: { file_path: `src/mod${i}.ts`, old_string: `= ${i};`, new_string: `= ${i + 1};` }, result: `The file src/mod${i}.ts has been updated successfully.` });
@@ -39,46 +38,26 @@ const LISTING = 'README.md\nnode_modules\npackage-lock.json\npackage.json\nsrc\n
 /** Near-identical listings of one folder, the very same output each time. */
 const listings: ToolEvent[] = ['ls', 'ls -1', 'ls .', 'ls ./', 'ls -1 .', 'ls -- .', 'command ls'].map((command) => ({ tool: 'Bash', args: { command }, result: LISTING }));
 
-const flagged = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine })).filter((a) => a !== '-');
-
-/** The actions of a two-phase replay: each call proposed, then recorded unless it was blocked. */
-function live(events: readonly ToolEvent[], engine: Engine): string[] {
-  const d = new LoopDetector({ engine });
-  const out: string[] = [];
-  try {
-    for (const [i, e] of events.entries()) {
-      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
-      if (p.action !== 'allow') out.push(p.action);
-      if (p.action === 'deny' || p.action === 'stop') break;
-      const r = d.record({ ...e, id: `c${i}` });
-      if (r.action !== 'allow') out.push(r.action);
-    }
-  } finally {
-    d.dispose();
-  }
-  return out;
-}
-
 describe.each(ENGINES)('loops issue 27 found missed (%s engine)', (engine) => {
   it('should break the same search issued again after each new read', () => {
-    expect(flagged(searchAfterEachRead, engine)).toContain('break');
-    expect(live(searchAfterEachRead, engine)).toContain('deny');
+    expect(flaggedActions(searchAfterEachRead, engine)).toContain('break');
+    expect(liveActions(searchAfterEachRead, engine, { afterBlock: 'end' })).toContain('deny');
   });
 
   it('should break one command failing again and again with a new error each time, nothing changed between', () => {
-    expect(flagged(newErrorEachTime, engine)).toContain('break');
-    expect(live(newErrorEachTime, engine)).toContain('deny');
-    expect(flagged(newErrorReadsBetween, engine)).toContain('break');
-    expect(live(newErrorReadsBetween, engine)).toContain('deny');
+    expect(flaggedActions(newErrorEachTime, engine)).toContain('break');
+    expect(liveActions(newErrorEachTime, engine, { afterBlock: 'end' })).toContain('deny');
+    expect(flaggedActions(newErrorReadsBetween, engine)).toContain('break');
+    expect(liveActions(newErrorReadsBetween, engine, { afterBlock: 'end' })).toContain('deny');
   });
 
   it('should not flag the same command failing anew after each edit of another file', () => {
-    expect(flagged(newErrorAfterEachEdit, engine)).toEqual([]);
-    expect(live(newErrorAfterEachEdit, engine)).toEqual([]);
+    expect(flaggedActions(newErrorAfterEachEdit, engine)).toEqual([]);
+    expect(liveActions(newErrorAfterEachEdit, engine, { afterBlock: 'end' })).toEqual([]);
   });
 
   it('should warn on near-identical commands getting the very same output', () => {
-    expect(flagged(listings, engine)).toContain('warn');
-    expect(live(listings, engine)).toContain('warn');
+    expect(flaggedActions(listings, engine)).toContain('warn');
+    expect(liveActions(listings, engine, { afterBlock: 'end' })).toContain('warn');
   });
 });

@@ -7,9 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { LiveCall, ToolEvent } from '../src/index.js';
-import { ENGINES, type Engine, actionsOf, verdictsOf } from './helpers/verdicts.js';
-
-const flagged = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine })).filter((a) => a !== '-');
+import { ENGINES, type Engine, flaggedActions } from './helpers/verdicts.js';
 
 /** Reads of numbered files (no outcome given, as a caller that reports none), each in the turn `round(i)`. */
 const reads = (round: (i: number) => number): ToolEvent[] => Array.from({ length: 12 }, (_, i) => ({ tool: 'Read', args: { file_path: `/home/u/book/chapter${i + 1}.md` }, round: round(i) }));
@@ -26,24 +24,24 @@ const cascade = (round: (i: number) => number): ToolEvent[] => [
 
 describe.each(ENGINES)('parallel calls of one turn (%s engine, one-phase)', (engine) => {
   it('should not flag twelve Reads of numbered files made in one turn', () => {
-    expect(flagged(reads(() => 7), engine)).toEqual([]);
+    expect(flaggedActions(reads(() => 7), engine)).toEqual([]);
   });
 
   it('should flag the same Reads made turn after turn', () => {
-    expect(flagged(reads((i) => i), engine)).toContain('warn');
+    expect(flaggedActions(reads((i) => i), engine)).toContain('warn');
   });
 
   it('should not take four calls failing together in one turn for a dead end', () => {
-    expect(flagged(messages(() => 2), engine)).toEqual([]);
+    expect(flaggedActions(messages(() => 2), engine)).toEqual([]);
   });
 
   it('should take the same failure in turn after turn for a dead end', () => {
-    expect(flagged(messages((i) => i), engine)).toContain('warn');
+    expect(flaggedActions(messages((i) => i), engine)).toContain('warn');
   });
 
   it('should not take a cascade of cancelled sibling calls for a dead end', () => {
-    expect(flagged(cascade(() => 1), engine)).toEqual([]);
-    expect(flagged(cascade((i) => i), engine)).toContain('warn');
+    expect(flaggedActions(cascade(() => 1), engine)).toEqual([]);
+    expect(flaggedActions(cascade((i) => i), engine)).toContain('warn');
   });
 });
 

@@ -5,9 +5,8 @@
  * the detector's threshold, or failed (a stall of failures is a stall). Both engines.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
 import type { ToolEvent } from '../src/index.js';
-import { ENGINES, type Engine } from './helpers/verdicts.js';
+import { ENGINES, liveActions } from './helpers/verdicts.js';
 
 const FILE = '/Users/someone/app/resources/js/types/index.d.ts';
 const LINES = 'export interface BusinessProcessActivity {\n  id: number;\n  name: string;\n  lane: string;\n}\n';
@@ -18,30 +17,12 @@ const readingOn: ToolEvent[] = [read(300, LINES), read(310, LINES), read(320, 'e
 /** Reads further on that keep getting the very same lines. */
 const stuck: ToolEvent[] = [300, 310, 320, 330, 340].map((o) => read(o, LINES));
 
-/** Each call's two-phase decisions that are not allow, as `P<i>:<action>` / `R<i>:<action>`. */
-function live(events: readonly ToolEvent[], engine: Engine): string[] {
-  const d = new LoopDetector({ engine });
-  const out: string[] = [];
-  try {
-    for (const [i, e] of events.entries()) {
-      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
-      if (p.action !== 'allow') out.push(`P${i}:${p.action}`);
-      if (p.action === 'deny' || p.action === 'stop') break;
-      const r = d.record({ ...e, id: `c${i}` });
-      if (r.action !== 'allow') out.push(`R${i}:${r.action}`);
-    }
-  } finally {
-    d.dispose();
-  }
-  return out;
-}
-
 describe.each(ENGINES)('similar calls proposed (%s engine)', (engine) => {
   it('should not warn a proposal whose similar calls that ran are fewer than the threshold', () => {
-    expect(live(readingOn, engine)).toEqual([]);
+    expect(liveActions(readingOn, engine, { afterBlock: 'end', labelled: true })).toEqual([]);
   });
 
   it('should still warn once the similar calls that ran keep getting the same answer', () => {
-    expect(live(stuck, engine).length).toBeGreaterThan(0);
+    expect(liveActions(stuck, engine, { afterBlock: 'end', labelled: true }).length).toBeGreaterThan(0);
   });
 });

@@ -6,9 +6,8 @@
  * unpaced poll hammering at once. Both engines, one- and two-phase.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
 import type { ToolEvent } from '../src/index.js';
-import { ENGINES, type Engine, actionsOf, verdictsOf } from './helpers/verdicts.js';
+import { ENGINES, type Engine, actionsOf, verdictsOf, liveActions } from './helpers/verdicts.js';
 
 const NOT_AUTHORIZED = "Error calling tool 'get_tasks': Error querying OmniFocus tasks: 316:318: execution error: Not authorized to send Apple events to OmniFocus. (-1743)";
 const getTasks: ToolEvent = { tool: 'mcp__omnifocus__get_tasks', args: { inbox_only: true }, error: NOT_AUTHORIZED };
@@ -29,46 +28,28 @@ const hammered: ToolEvent[] = Array.from({ length: 8 }, () => ({ tool: 'Bash', a
 
 const actions = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine })).filter((a) => a !== '-');
 
-/** The actions of a two-phase replay: each call proposed, then recorded unless it was blocked. */
-function live(events: readonly ToolEvent[], engine: Engine): string[] {
-  const d = new LoopDetector({ engine });
-  const out: string[] = [];
-  try {
-    for (const [i, e] of events.entries()) {
-      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
-      if (p.action !== 'allow') out.push(p.action);
-      if (p.action === 'deny' || p.action === 'stop') break;
-      const r = d.record({ ...e, id: `c${i}` });
-      if (r.action !== 'allow') out.push(r.action);
-    }
-  } finally {
-    d.dispose();
-  }
-  return out;
-}
-
 describe.each(ENGINES)('loops that wait on others (%s engine)', (engine) => {
   it('should ask, not break, while a call fails for want of a person', () => {
     const one = actions(unauthorized, engine);
     expect(one).toContain('ask');
     expect(one).not.toContain('break');
-    const two = live(unauthorized, engine);
+    const two = liveActions(unauthorized, engine, { afterBlock: 'end' });
     expect(two).toContain('ask');
     expect(two.filter((a) => a === 'deny' || a === 'stop')).toEqual([]);
   });
 
   it('should ask, not break, while the agent paces its polling', () => {
     expect(actions(pacedPoll, engine)).not.toContain('break');
-    expect(live(pacedPoll, engine).filter((a) => a === 'deny' || a === 'stop')).toEqual([]);
+    expect(liveActions(pacedPoll, engine, { afterBlock: 'end' }).filter((a) => a === 'deny' || a === 'stop')).toEqual([]);
   });
 
   it('should still break the same call failing on a wall of its own', () => {
     expect(actions(denied, engine)).toContain('break');
-    expect(live(denied, engine)).toContain('deny');
+    expect(liveActions(denied, engine, { afterBlock: 'end' })).toContain('deny');
   });
 
   it('should still break an unpaced poll hammering at once', () => {
     expect(actions(hammered, engine)).toContain('break');
-    expect(live(hammered, engine)).toContain('deny');
+    expect(liveActions(hammered, engine, { afterBlock: 'end' })).toContain('deny');
   });
 });

@@ -38,3 +38,39 @@ export function perSession(events: readonly SessionEvent[], options: LoopDetecto
   for (const d of ds.values()) d.dispose();
   return out;
 }
+
+/** The actions at warn or above that one-phase checks (`check`) of `events` give, in order. */
+export const flaggedActions = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine })).filter((a) => a !== '-');
+
+/** How {@link liveActions} goes on after a blocked call, and how it names the actions. */
+export interface LiveReplayOptions {
+  /** 'skip' (default): the blocked call is not recorded and the next one is proposed; 'end': the replay ends. */
+  afterBlock?: 'skip' | 'end';
+  /** Each action as `P<i>:<action>` (proposal) or `R<i>:<action>` (record) rather than bare. */
+  labelled?: boolean;
+}
+
+/**
+ * The actions other than allow of a two-phase replay of `events`: each call proposed (`propose`), then
+ * recorded with its outcome (`record`) unless it was blocked.
+ */
+export function liveActions(events: readonly ToolEvent[], engine: Engine, options: LiveReplayOptions = {}): string[] {
+  const d = new LoopDetector({ engine });
+  const out: string[] = [];
+  const name = (phase: string, i: number, action: string): string => (options.labelled === true ? `${phase}${i}:${action}` : action);
+  try {
+    for (const [i, e] of events.entries()) {
+      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
+      if (p.action !== 'allow') out.push(name('P', i, p.action));
+      if (p.action === 'deny' || p.action === 'stop') {
+        if (options.afterBlock === 'end') break;
+        continue;
+      }
+      const r = d.record({ ...e, id: `c${i}` });
+      if (r.action !== 'allow') out.push(name('R', i, r.action));
+    }
+  } finally {
+    d.dispose();
+  }
+  return out;
+}
