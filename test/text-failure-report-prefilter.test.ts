@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FAILURE_LOOK, FAILURE_WORDS, PASS_LOOK, PASS_PATTERNS, reportsFailure, reportsPass } from '../src/text/failure-report.js';
+import { FAILURE_LOOK, FAILURE_WORDS, PASS_LOOK, PASS_PATTERNS, REPORTS_FAILURE, REPORTS_PASS, reportOf, reportsFailure, reportsPass } from '../src/text/failure-report.js';
 
 const REPORT = new RegExp(`(?:^|[^\\p{L}\\p{N}_.-])(?<!(?:^|\\s)(?:0|no|zero) )(?:${FAILURE_WORDS.join('|')})(?![\\p{L}\\p{N}_])|[❌✗✘]`, 'iu');
 const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash )?completed with no output\)/giu;
@@ -29,6 +29,12 @@ describe('failure-report prefilter', () => {
 
   it('should report a pass exactly as the patterns tested one by one do', () => {
     fc.assert(fc.property(output, (t) => reportsPass(t) === plainPass(t)), { numRuns: 5000 });
+  });
+
+  it('should give both readings at once exactly as the two functions give them', () => {
+    const both = (t: string): number => (plainPass(t) ? REPORTS_PASS : 0) | (plainFailure(t) ? REPORTS_FAILURE : 0);
+    fc.assert(fc.property(output, (t) => reportOf(t) === both(t)), { numRuns: 5000 });
+    expect(reportOf('[Current working directory: /srv/errors]\n3 passed')).toBe(both('[Current working directory: /srv/errors]\n3 passed'));
   });
 
   it('should read a failure word past the cheap scan as before, and none in a long clean output', () => {

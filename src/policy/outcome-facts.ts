@@ -8,7 +8,7 @@ import { errorText } from '../session/observe-event.js';
 import type { CallLog } from '../state/call-log.js';
 import { ACK_LOOK, isAcknowledgement } from '../text/acknowledgement.js';
 import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/failure-kinds.js';
-import { PASS_LOOK, reportsFailure, reportsPass } from '../text/failure-report.js';
+import { PASS_LOOK, REPORTS_FAILURE, REPORTS_PASS, reportOf } from '../text/failure-report.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
 import type { ToolEvent } from '../types.js';
@@ -86,9 +86,10 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
   else if (text !== undefined && saysStillWaiting(text)) out.bits |= CallFact.WAITING;
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
-  if (head !== undefined && reportsPass(head)) out.bits |= CallFact.CLEAN;
+  const report = head === undefined ? 0 : reportOf(head);
+  if ((report & REPORTS_PASS) !== 0) out.bits |= CallFact.CLEAN;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
-  if (head !== undefined && reportsFailure(head)) {
+  if ((report & REPORTS_FAILURE) !== 0) {
     out.bits |= CallFact.FAILED;
     return out;
   }

@@ -67,3 +67,21 @@ export function reportsPass(text: string): boolean {
   if (head.trim() === '') return true;
   return !reportsFailure(head) && ANY_PASS.test(head);
 }
+
+/** {@link reportOf}'s bit: the output says the check passed ({@link reportsPass}). */
+export const REPORTS_PASS = 1;
+/** {@link reportOf}'s bit: the output reports a failure ({@link reportsFailure}). */
+export const REPORTS_FAILURE = 2;
+
+/**
+ * Both readings of an output, {@link REPORTS_PASS} and {@link REPORTS_FAILURE} as bits: the same answers as
+ * reportsPass and reportsFailure, with the failure read once when the harness's notes change nothing (as
+ * {@link PASS_LOOK} and {@link FAILURE_LOOK} are equal, the two read the same characters then).
+ */
+export function reportOf(text: string): number {
+  const look = text.length > PASS_LOOK ? text.slice(0, PASS_LOOK) : text;
+  const failure = reportsFailure(text);
+  const head = look.replace(NOTES, '');
+  const pass = head.trim() === '' || (!(head === look && PASS_LOOK === FAILURE_LOOK ? failure : reportsFailure(head)) && ANY_PASS.test(head));
+  return (pass ? REPORTS_PASS : 0) | (failure ? REPORTS_FAILURE : 0);
+}
