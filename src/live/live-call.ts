@@ -7,8 +7,10 @@
 import { InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import { validateEvent } from '../session/observe-event.js';
-import type { LiveAction, LiveCall, LiveDecision, LivePhase, LoopAction, ToolEvent, Verdict } from '../types.js';
+import type { LoopAction, ToolEvent, Verdict } from '../types.js';
 
+// the two-phase API's data types live in types.ts; importers of this module find them here too
+import type { LiveAction, LiveCall, LiveDecision, LivePhase } from '../types.js';
 export type { LiveAction, LiveCall, LiveDecision, LivePhase } from '../types.js';
 
 /** Characters of a call id kept (longer ids are refused). */
