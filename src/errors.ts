@@ -6,7 +6,7 @@
  * A brand symbol makes {@link isLoopwatchError} work across worker threads and duplicate installs.
  */
 
-import type { LiveDecision } from './live/live-call.js';
+import type { LiveDecision } from './types.js';
 
 const BRAND = Symbol.for('loopwatch.error');
 

@@ -1,5 +1,6 @@
 /**
- * The data loopwatch takes in and gives back: tool-call events, detector signals and verdicts.
+ * The data loopwatch takes in and gives back: tool-call events, detector signals and verdicts, and the
+ * two-phase API's calls and decisions (live-call.ts builds those).
  * Everything here is plain, readonly data.
  */
 
@@ -138,4 +139,49 @@ export interface Verdict {
   readonly signals: readonly LoopSignal[];
   /** For text chanting: the repeated chunk (secrets redacted by default). */
   readonly chunk?: string;
+}
+
+/** A tool call in the two-phase API: a ToolEvent with the caller's id for it, when it has one. */
+export interface LiveCall extends ToolEvent {
+  /**
+   * The caller's id of the call (a tool-use id): pairs the call's record with its proposal, so calls run in
+   * parallel are told apart. Without ids, a record pairs with the latest proposal of the same tool.
+   */
+  readonly id?: string;
+}
+
+/** The two moments of a call: before it runs, after it ran. */
+export type LivePhase = 'propose' | 'record';
+
+/**
+ * What the host does with a call:
+ * - `allow`: run it (or, after it ran, say nothing);
+ * - `warn`: run it and show the model `message` (after it ran: add `message` to its result);
+ * - `ask`: ask a human whether to run it (the host's approval mechanism), `message` saying why;
+ * - `deny`: do not run it; the model sees `message` instead of a result;
+ * - `stop`: do not run it, and stop the run: it has been blocked before and keeps looping.
+ */
+export type LiveAction = 'allow' | 'warn' | 'ask' | 'deny' | 'stop';
+
+/** The answer to a propose() or record(). Plain, frozen data. */
+export interface LiveDecision {
+  /** The session. */
+  readonly session: string;
+  /** Which moment this answers. */
+  readonly phase: LivePhase;
+  /** The caller's call id, when given. */
+  readonly id?: string;
+  /** What the host does. */
+  readonly action: LiveAction;
+  /** The text for the model (secrets redacted by default): absent for `allow`. */
+  readonly message?: string;
+  /** The verdict behind the decision, or null. */
+  readonly verdict: Verdict | null;
+  /**
+   * A record whose call was already recorded without outcome (its proposal waited too long, see
+   * `PENDING_PROPOSALS`, live-state.ts): ignored, so the call counts once.
+   */
+  readonly late?: true;
+  /** loopwatch failed on this call (an internal error, or a call it could not read) and allowed it (LiveGuard). */
+  readonly failedOpen?: true;
 }

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventFromBytes } from '../src/engine/event-bytes.js';
+import { eventFromBytes } from '../src/wire/event-bytes.js';
 import { lineRouteSession, routeSession } from '../src/formats/line-route.js';
 import { sharedInstance } from '../src/wasm/wasm-module.js';
 import { runs } from './helpers/streams.js';

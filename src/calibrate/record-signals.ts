@@ -19,7 +19,7 @@ import { allowedToRepeat } from '../options/allow-rules.js';
 import type { ResolvedOptions } from '../options/options.js';
 import { CallFact } from '../policy/call-facts.js';
 import { outcomeFacts } from '../policy/outcome-facts.js';
-import { assertSendable } from '../pool/event-packing.js';
+import { assertSendable } from '../wire/portable-values.js';
 import { waitingText } from '../session/loop-detector.js';
 import { errorText } from '../session/observe-event.js';
 import type { Pipeline } from '../session/pipeline.js';

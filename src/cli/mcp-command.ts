@@ -6,7 +6,7 @@
  * proxy is passed to the server; the proxy exits with the server's exit code.
  */
 import { randomUUID } from 'node:crypto';
-import { LiveGuard } from '../live/live-guard.js';
+import { LiveGuard } from '../engine/live-guard.js';
 import { DEFAULT_MAX_LINE_BYTES, McpProxy } from '../mcp/mcp-proxy.js';
 import { ServerProcess } from '../mcp/server-process.js';
 import { ToolCallGate } from '../mcp/tool-call-gate.js';
@@ -15,7 +15,7 @@ import { oneLine } from '../text/shown-text.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, integerFlag, parseFlags, stringOf } from './flags.js';
 import type { CommandIo } from './scan-command.js';
-import type { LiveGuardOptions } from '../live/live-guard.js';
+import type { LiveGuardOptions } from '../engine/live-guard.js';
 import { UsageError } from './usage-error.js';
 
 const MCP_FLAGS: FlagSpec = {

@@ -7,11 +7,11 @@
  * (`idleTtlMs`), and the least recently used one is evicted when `maxSessions` would be exceeded. An
  * `onEvict` hook sees a session before it is dropped and can keep its snapshot.
  */
-import { eventOfLine } from './event-bytes.js';
+import { eventOfLine } from '../wire/event-bytes.js';
 import { CapacityError, ClosedError, InvalidEventError, SnapshotError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import { unreadable, validateEvent } from '../session/observe-event.js';
-import { assertSendable } from '../pool/event-packing.js';
+import { assertSendable } from '../wire/portable-values.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import type { AggregateStats, SessionStats, StatsAggregate } from '../session/stats.js';
 import type { ToolEvent, Verdict } from '../types.js';
@@ -19,20 +19,9 @@ import type { LiveCall, LiveDecision, LivePhase } from '../live/live-call.js';
 import { type EvictedSession, type EvictedSessionInfo, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
 import { SessionTable } from './session-table.js';
 import { type EngineMetrics, type Operation, engineMetrics } from '../metrics/engine-metrics.js';
+import type { SessionEvent } from '../wire/session-event.js';
 
-/** A tool call with the session it belongs to, for `checkBatch`. */
-export interface SessionEvent extends ToolEvent {
-  /** The session's id. */
-  readonly session: string;
-}
-
-/**
- * `event` with its session, as a fixed-shape object: a copy made by spreading would make every later
- * field read of it slow (as validation reads each field of every event).
- */
-export function sessionEvent(session: string, e: ToolEvent): SessionEvent {
-  return { session, tool: e.tool, args: e.args, result: e.result, error: e.error, text: e.text, description: e.description, step: e.step, round: e.round };
-}
+export { type SessionEvent, sessionEvent } from '../wire/session-event.js';
 
 /** A two-phase call with its session and moment, for `decideBatch`. */
 export interface SessionLiveCall extends LiveCall {

@@ -6,7 +6,7 @@
  * an object or an array stay JSON text (as OpenAI delivers them): the module fingerprints the text without
  * building objects, and the host parses it only if a detector or a verdict needs the value (`parseArgs`
  * reads JSON text and the parsed value alike, so verdicts do not change). Calls given as bytes
- * (`checkLines`, src/engine/event-bytes.ts) are read this way; a pool's calling thread only asks for the
+ * (`checkLines`, src/wire/event-bytes.ts) are read this way; a pool's calling thread only asks for the
  * session ({@link eventLineSession}).
  *
  * A record is taken only when the result is exactly what `JSON.parse` and the events reader

@@ -1,57 +1,17 @@
 /**
  * The two-phase API's data: a call checked before it runs (`propose`) and recorded after it ran
  * (`record`), and the decision a host acts on. Every way in (library, hooks, SDK adapters, MCP proxy,
- * service) speaks these types; only the codecs around them differ.
+ * service) speaks these types; only the codecs around them differ. The types are declared in types.ts
+ * with the rest of the data (errors.ts carries a LiveDecision) and exported from here too.
  */
 import { InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import { validateEvent } from '../session/observe-event.js';
 import type { LoopAction, ToolEvent, Verdict } from '../types.js';
 
-/** A tool call in the two-phase API: a ToolEvent with the caller's id for it, when it has one. */
-export interface LiveCall extends ToolEvent {
-  /**
-   * The caller's id of the call (a tool-use id): pairs the call's record with its proposal, so calls run in
-   * parallel are told apart. Without ids, a record pairs with the latest proposal of the same tool.
-   */
-  readonly id?: string;
-}
-
-/** The two moments of a call: before it runs, after it ran. */
-export type LivePhase = 'propose' | 'record';
-
-/**
- * What the host does with a call:
- * - `allow`: run it (or, after it ran, say nothing);
- * - `warn`: run it and show the model `message` (after it ran: add `message` to its result);
- * - `ask`: ask a human whether to run it (the host's approval mechanism), `message` saying why;
- * - `deny`: do not run it; the model sees `message` instead of a result;
- * - `stop`: do not run it, and stop the run: it has been blocked before and keeps looping.
- */
-export type LiveAction = 'allow' | 'warn' | 'ask' | 'deny' | 'stop';
-
-/** The answer to a propose() or record(). Plain, frozen data. */
-export interface LiveDecision {
-  /** The session. */
-  readonly session: string;
-  /** Which moment this answers. */
-  readonly phase: LivePhase;
-  /** The caller's call id, when given. */
-  readonly id?: string;
-  /** What the host does. */
-  readonly action: LiveAction;
-  /** The text for the model (secrets redacted by default): absent for `allow`. */
-  readonly message?: string;
-  /** The verdict behind the decision, or null. */
-  readonly verdict: Verdict | null;
-  /**
-   * A record whose call was already recorded without outcome (its proposal waited too long, see
-   * {@link PENDING_PROPOSALS}): ignored, so the call counts once.
-   */
-  readonly late?: true;
-  /** loopwatch failed on this call (an internal error, or a call it could not read) and allowed it (LiveGuard). */
-  readonly failedOpen?: true;
-}
+// the two-phase API's data types live in types.ts; importers of this module find them here too
+import type { LiveAction, LiveCall, LiveDecision, LivePhase } from '../types.js';
+export type { LiveAction, LiveCall, LiveDecision, LivePhase } from '../types.js';
 
 /** Characters of a call id kept (longer ids are refused). */
 export const MAX_CALL_ID_LENGTH = 512;

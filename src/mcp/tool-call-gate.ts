@@ -14,7 +14,7 @@
  */
 import type { LiveDecision } from '../live/live-call.js';
 import { MAX_CALL_ID_LENGTH } from '../live/live-call.js';
-import type { LiveGuard } from '../live/live-guard.js';
+import type { LiveGuard } from '../engine/live-guard.js';
 import { CONSEQUENCE } from '../policy/message.js';
 import { HeldAsks, supportsFormElicitation } from './ask-elicitation.js';
 import { appendNotes, callOutcome, isTaskHandle, refusal } from './call-result.js';

@@ -4,7 +4,7 @@
  * surrogates arrive intact); args and results that are JSON data go as a tree of tagged values (strings
  * copied, never escaped) and come back as the same values; anything else (a Map, a Date, a BigInt, NaN,
  * -0, cycles) goes through `v8.serialize`, the structured clone, when the worker reads it as the caller's
- * value (see portable-values.ts); errors go as their text.
+ * value (see wire/portable-values.ts); errors go as their text.
  *
  * Each operation: `op u8 | session str | ...`; a check carries the event's fields after its session. A
  * two-phase call (PROPOSE, RECORD, DECLINE) is packed as a check whose op byte says its phase, followed by
@@ -12,8 +12,8 @@
  */
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { readEventLine } from '../formats/event-line.js';
-import { sessionEvent } from '../engine/loop-engine.js';
-import { atLine, parsedEvent } from '../engine/event-bytes.js';
+import { sessionEvent } from '../wire/session-event.js';
+import { atLine, parsedEvent } from '../wire/event-bytes.js';
 import { validateEvent } from '../session/observe-event.js';
 import { deserialize } from 'node:v8';
 import { InvalidEventError } from '../errors.js';
@@ -22,7 +22,8 @@ import type { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent } from '../types.js';
 import type { ArgsEncoder } from '../wasm/args-encoder.js';
 import { EncodedArgs } from '../wasm/encoded-args.js';
-import { cloneBytes, errorOnTheWire } from './portable-values.js';
+import { cloneBytes, errorOnTheWire } from '../wire/portable-values.js';
+import { readTree, writeTree } from '../wire/value-tree.js';
 
 /** Operations in a batch, applied in order by the worker. */
 export const Op = {
@@ -67,110 +68,6 @@ const CLONE = 3;
 export const ENCODED = 4;
 /** A string still in its JSON bytes (a RawJsonString): the literal, escapes and all, and whether it has any. */
 const RAW_STRING = 5;
-
-/** Tags of a JSON-data tree. */
-const T_NULL = 0;
-const T_FALSE = 1;
-const T_TRUE = 2;
-const T_NUMBER = 3;
-const T_STRING = 4;
-const T_ARRAY = 5;
-const T_OBJECT = 6;
-
-const hasOwn = Object.prototype.hasOwnProperty;
-
-/** Nesting beyond which a value is sent by structured clone rather than as a tree. */
-const MAX_TREE_DEPTH = 64;
-
-/**
- * Writes `v` as a tree of JSON data (null, booleans, finite numbers other than -0, strings, plain arrays
- * without holes, plain objects and their own enumerable properties) and returns true; returns false, having written
- * some bytes the caller rolls back, at the first value that is not such data. One pass over the value:
- * strings are copied as bytes, not escaped as JSON.stringify would (an 8 KB file body costs ~0.8 µs here,
- * ~15 µs through JSON.stringify). With no writer, only says whether `v` is such data.
- */
-function writeTree(w: ByteWriter | null, v: unknown, depth: number): boolean {
-  switch (typeof v) {
-    case 'string':
-      w?.u8(T_STRING);
-      w?.str(v);
-      return true;
-    case 'boolean':
-      w?.u8(v ? T_TRUE : T_FALSE);
-      return true;
-    case 'number':
-      if (!Number.isFinite(v) || Object.is(v, -0)) return false;
-      w?.u8(T_NUMBER);
-      w?.f64(v);
-      return true;
-    case 'object': {
-      if (v === null) {
-        w?.u8(T_NULL);
-        return true;
-      }
-      if (depth >= MAX_TREE_DEPTH) return false;
-      if (Array.isArray(v)) {
-        if (Object.getPrototypeOf(v) !== Array.prototype) return false;
-        w?.u8(T_ARRAY);
-        w?.u32(v.length);
-        for (let i = 0; i < v.length; i++) if (!(i in v) || !writeTree(w, v[i], depth + 1)) return false;
-        return true;
-      }
-      const proto: unknown = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) return false;
-      if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
-      // own enumerable keys, in Object.keys order, without the key array (for-in walks the shape's enum cache)
-      w?.u8(T_OBJECT);
-      const countAt = w === null ? 0 : w.length;
-      w?.u32(0);
-      let n = 0;
-      for (const k in v) {
-        if (!hasOwn.call(v, k)) continue;
-        w?.str(k);
-        if (!writeTree(w, (v as Record<string, unknown>)[k], depth + 1)) return false;
-        n++;
-      }
-      w?.patchU32(countAt, n);
-      return true;
-    }
-    default:
-      return false;
-  }
-}
-
-function readTree(r: ByteReader): unknown {
-  const tag = r.u8();
-  switch (tag) {
-    case T_NULL:
-      return null;
-    case T_FALSE:
-      return false;
-    case T_TRUE:
-      return true;
-    case T_NUMBER:
-      return r.f64();
-    case T_STRING:
-      return r.str();
-    case T_ARRAY: {
-      const a: unknown[] = new Array<unknown>(r.items(1, 'array elements'));
-      for (let i = 0; i < a.length; i++) a[i] = readTree(r);
-      return a;
-    }
-    case T_OBJECT: {
-      const n = r.items(6, 'object members');
-      const o: Record<string, unknown> = {};
-      for (let i = 0; i < n; i++) {
-        const k = r.str();
-        const x = readTree(r);
-        if (k === '__proto__') Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
-        else o[k] = x;
-      }
-      return o;
-    }
-    default:
-      throw new Error(`loopwatch: a packed batch is corrupt (tree tag ${tag})`);
-  }
-}
 
 /**
  * Writes a value: absent, a string, a tree of JSON data, or a structured clone. Throws (a TypeError naming
@@ -234,33 +131,6 @@ function optNumber(w: ByteWriter, v: number | undefined): void {
   else {
     w.u8(1);
     w.f64(v);
-  }
-}
-
-/**
- * Throws the InvalidEventError writeCheck would throw when a field of a validated event cannot reach a
- * worker thread unchanged, without packing it: a shard in the calling thread, and an engine with
- * `strictValues`, refuse exactly what worker shards refuse, so a call gets the same answer wherever it runs.
- * (Errors always can: they travel as their text.)
- */
-export function assertSendable(e: ToolEvent): void {
-  assertFieldSendable('args', e.args);
-  assertFieldSendable('result', e.result);
-}
-
-function assertFieldSendable(field: string, v: unknown): void {
-  if (v === undefined || typeof v === 'string' || RawJsonString.is(v)) return;
-  let tree = false;
-  try {
-    tree = writeTree(null, v, 0);
-  } catch {
-    // a getter threw: the structured clone below says so
-  }
-  if (tree) return;
-  try {
-    cloneBytes(v);
-  } catch (err) {
-    throw new InvalidEventError(field, `event.${field}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

@@ -9,7 +9,8 @@ import { LoopEngine } from '../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { liveCallOf } from '../live/live-call.js';
 import type { ToolEvent } from '../types.js';
-import { type LiveOpCode, Op, type OpCode, assertSendable, lineEvent } from './event-packing.js';
+import { type LiveOpCode, Op, type OpCode, lineEvent } from './event-packing.js';
+import { assertSendable } from '../wire/portable-values.js';
 import type { Ticket } from './shard.js';
 
 /** What a LoopPool asks of a shard. */

@@ -39,7 +39,7 @@ import type { SessionEvent, SessionLiveCall } from '../engine/loop-engine.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
 import { ENCODED, type LiveOpCode, Op } from './event-packing.js';
-import { atLine, eventOfLine, parsedEvent } from '../engine/event-bytes.js';
+import { atLine, eventOfLine, parsedEvent } from '../wire/event-bytes.js';
 import { eventLineSession } from '../formats/event-line.js';
 import { lineRouteSession } from '../formats/line-route.js';
 import { ArgsEncoder } from '../wasm/args-encoder.js';

@@ -13,56 +13,11 @@ import { LoopEngine } from '../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
 import { liveCallOf } from '../live/live-call.js';
-import type { ToolEvent, Verdict } from '../types.js';
+import type { ToolEvent } from '../types.js';
 import { Op, type PackedOp, isLiveOp, readOp } from './event-packing.js';
 import { decisionCode } from './wire-decisions.js';
-import { type WireError, toWire } from './wire-errors.js';
-
-/** Starts (or restarts) the shard: the engine's options and the sessions to restore. */
-export interface StartTask {
-  readonly kind: 'start';
-  readonly epoch: number;
-  readonly options: Readonly<Record<string, unknown>>;
-  readonly snapshotEvery: number;
-  readonly snapshots: readonly (readonly [string, Uint8Array])[];
-}
-
-/** A packed batch of operations. */
-export interface RunTask {
-  readonly kind: 'run';
-  readonly epoch: number;
-  readonly buffer: ArrayBuffer;
-  readonly length: number;
-}
-
-/** What a start task answers: the sessions whose snapshot could not be restored, with why. */
-export interface StartResult {
-  readonly failed: readonly (readonly [string, string])[];
-}
-
-/** What a run task answers. */
-export interface RunResult {
-  /** The batch was for an older incarnation of the shard and was not applied. */
-  readonly stale?: true;
-  /** The batch's bytes, returned (transferred): a stale batch's to be sent again, another's to be written over. */
-  readonly buffer?: ArrayBuffer;
-  /** Op indices with a verdict, and the verdicts (a two-phase call's decision's verdict among them). */
-  readonly verdictAt: number[];
-  readonly verdicts: Verdict[];
-  /** Op indices of two-phase calls whose decision is not a plain `allow`, and their codes (wire-decisions.ts). */
-  readonly decisionAt: number[];
-  readonly decisions: number[];
-  /** Op indices whose operation failed, and the errors. */
-  readonly errorAt: number[];
-  readonly errors: WireError[];
-  /** Op indices of SNAPSHOT and STATS operations, and what they returned. */
-  readonly valueAt: number[];
-  readonly values: unknown[];
-  /** Snapshots taken after this batch: session, calls checked, bytes. */
-  readonly snapshots: (readonly [string, number, Uint8Array])[];
-  /** Sessions the engine evicted or expired while applying this batch. */
-  readonly dropped: string[];
-}
+import { toWire } from './wire-errors.js';
+import type { RunResult, RunTask, StartResult, StartTask } from './worker-tasks.js';
 
 const STALE: RunResult = { stale: true, verdictAt: [], verdicts: [], decisionAt: [], decisions: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
 

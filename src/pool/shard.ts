@@ -18,7 +18,7 @@ import { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ToolEvent, Verdict } from '../types.js';
 import { type LiveOpCode, type OpCode, Op, writeCheck, writeLine, writeLive, writeOp } from './event-packing.js';
 import type { ArgsEncoder } from '../wasm/args-encoder.js';
-import type { RunResult, StartResult } from './pool-worker.js';
+import type { RunResult, StartResult } from './worker-tasks.js';
 import { decisionsInto } from './wire-decisions.js';
 import { fromWire } from './wire-errors.js';
 import { WorkerIncarnation } from './worker-incarnation.js';

@@ -7,7 +7,7 @@
 import { type LiveAction, type LiveDecision, type LivePhase, lateRecord, liveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
 import { Op, type OpCode } from './event-packing.js';
-import type { RunResult } from './pool-worker.js';
+import type { RunResult } from './worker-tasks.js';
 
 /** Actions by code; code 0, `allow`, is what a decision without a code is. */
 const ACTIONS: readonly LiveAction[] = ['allow', 'warn', 'ask', 'deny', 'stop'];

@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import type * as PiscinaModule from 'piscina';
 import type { Piscina } from 'piscina';
-import type { RunResult, RunTask, StartResult, StartTask } from './pool-worker.js';
+import type { RunResult, RunTask, StartResult, StartTask } from './worker-tasks.js';
 
 /** A single-thread piscina pool: one incarnation of a shard's worker. */
 type WorkerPool = Piscina<StartTask | RunTask, StartResult | RunResult>;

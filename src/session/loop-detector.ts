@@ -26,7 +26,7 @@ import { SNAPSHOT_VERSION, openSnapshot, sealSnapshot } from '../snapshot/snapsh
 import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { errorText, validateEvent } from './observe-event.js';
-import { assertSendable } from '../pool/event-packing.js';
+import { assertSendable } from '../wire/portable-values.js';
 import { WAITING_LOOK, saysStillWaiting } from '../text/still-waiting.js';
 import { capText } from '../text/text-limit.js';
 import { observeBatch } from './observe-batch.js';

@@ -4,7 +4,7 @@
  * verdict, then highest action, then most verdicts, then first seen (so the ranking is deterministic).
  * The summary's `--top` list and the HTML report's timelines both rank this way.
  */
-import type { SessionReport } from './scan-summary.js';
+import type { SessionReport } from './session-report.js';
 import { ACTION_RANK } from './session-tally.js';
 
 /** A session kept among the worst, with what its keeper attached to it. */

@@ -9,7 +9,7 @@ import { describe } from '../options/checks.js';
 import { readEventLine } from '../formats/event-line.js';
 import { createEventsReader } from '../formats/events.js';
 import { parseJson } from '../formats/json-value.js';
-import { type SessionEvent, sessionEvent } from './loop-engine.js';
+import { type SessionEvent, sessionEvent } from './session-event.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** The reader of records given as bytes: its input has no name, so a record without a session is refused. */

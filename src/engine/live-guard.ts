@@ -11,9 +11,9 @@
  *   new user instructions: guard.freshStart(session)     -> a way back after a stop
  * ```
  */
-import { LoopEngine } from '../engine/loop-engine.js';
-import type { LoopEngineOptions } from '../engine/engine-options.js';
-import type { LiveCall, LiveDecision, LivePhase } from './live-call.js';
+import { LoopEngine } from './loop-engine.js';
+import type { LoopEngineOptions } from './engine-options.js';
+import type { LiveCall, LiveDecision, LivePhase } from '../live/live-call.js';
 
 /** Options of a LiveGuard: the engine's, and what happens when loopwatch itself fails. */
 export interface LiveGuardOptions extends LoopEngineOptions {

@@ -8,12 +8,16 @@
  * text (all the engine reads of them), so any error the engine can read reaches a worker.
  *
  * `strictValues: true` makes a LoopDetector or LoopEngine refuse exactly what a pool refuses
- * (assertSendable in event-packing.ts), with the same messages.
+ * (assertSendable, below), with the same messages.
  */
 import { deserialize, serialize } from 'node:v8';
 import { type CanonicalWalkOptions, hashValue } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
-import { errorText, resultText } from '../session/observe-event.js';
+import { InvalidEventError } from '../errors.js';
+import { errorText, resultText } from '../text/outcome-text.js';
+import type { ToolEvent } from '../types.js';
+import { RawJsonString } from '../wasm/raw-json-string.js';
+import { writeTree } from './value-tree.js';
 
 /** The deepest walk an engine may make of args (options.maxDepth is at most 1024). */
 const DEEPEST: CanonicalWalkOptions = { ignoreKeys: null, maxDepth: 1024 };
@@ -53,4 +57,31 @@ export function errorOnTheWire(error: unknown): unknown {
   if (error === undefined || error === null || error === false || typeof error === 'string') return error;
   const text = errorText(error);
   return text === '' ? true : text;
+}
+
+/**
+ * Throws the InvalidEventError writeCheck (pool/event-packing.ts) would throw when a field of a validated
+ * event cannot reach a worker thread unchanged, without packing it: a shard in the calling thread, and an
+ * engine or a LoopDetector with `strictValues`, refuse exactly what worker shards refuse, so a call gets the
+ * same answer wherever it runs. (Errors always can: they travel as their text.)
+ */
+export function assertSendable(e: ToolEvent): void {
+  assertFieldSendable('args', e.args);
+  assertFieldSendable('result', e.result);
+}
+
+function assertFieldSendable(field: string, v: unknown): void {
+  if (v === undefined || typeof v === 'string' || RawJsonString.is(v)) return;
+  let tree = false;
+  try {
+    tree = writeTree(null, v, 0);
+  } catch {
+    // a getter threw: the structured clone below says so
+  }
+  if (tree) return;
+  try {
+    cloneBytes(v);
+  } catch (err) {
+    throw new InvalidEventError(field, `event.${field}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

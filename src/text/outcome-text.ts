@@ -1,0 +1,51 @@
+/**
+ * The text of a call's outcome as every part reads it: an error's text (its message, or its JSON) and a
+ * result's text for masking (itself, its JSON, or its fingerprint in letters). The session's observer, the
+ * module's record writer, the outcome facts and the pool's check of what reaches a worker unchanged all
+ * read outcomes through these two.
+ */
+import { hashValue } from '../fingerprint/canonical-hash.js';
+import { u64 } from '../fingerprint/u64.js';
+
+/**
+ * The text of an error: `undefined` when there is none (absent, null, false or an empty string);
+ * `''` for `true`; the message of an Error or of an object with a `message`; otherwise its JSON, or its
+ * String() when JSON cannot write it. Throws when none of these can be read (a getter or Proxy trap that
+ * throws, an object neither JSON nor String can write): such an event is refused (validateEvent).
+ */
+export function errorText(error: unknown): string | undefined {
+  if (error === undefined || error === null || error === false || error === '') return undefined;
+  if (error === true) return '';
+  if (typeof error === 'string') return error;
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  if (typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+/**
+ * The text of a result for masking: itself when a string, else its JSON (BigInt as digits), or String()
+ * when JSON has none (a function, a symbol); a value neither can write (a cycle, a getter that throws)
+ * stands as its fingerprint, in letters masking keeps, so that different such results never mask alike.
+ * Never throws.
+ */
+export function resultText(result: unknown): string {
+  if (typeof result === 'string') return result;
+  try {
+    return JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(result);
+  } catch {
+    return fingerprintText(result);
+  }
+}
+
+/** `[value <16 letters>]`: a value's fingerprint as letters g..v (no digits or hex letters, which masking rewrites). */
+function fingerprintText(v: unknown): string {
+  const lo = hashValue(v);
+  const hi = u64.hi;
+  let s = '[value ';
+  for (const w of [hi, lo]) for (let i = 28; i >= 0; i -= 4) s += String.fromCharCode(0x67 + ((w >>> i) & 15));
+  return `${s}]`;
+}
