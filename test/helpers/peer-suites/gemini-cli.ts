@@ -32,20 +32,17 @@ const fine = (mirrors: string, steps: PeerStep[]): PeerCase => ({ mirrors: `${FI
 
 const rand = seeded(27);
 
-/** Identical calls whose outcomes the host never gives: two-phase warns on each, but a break needs outcomes of calls that ran. */
-const NO_OUTCOME_TWO_PHASE = { differs: { phases: ['two-phase'], why: 'identical calls with no outcome given are warned at each proposal, never denied: a break before a call runs needs the outcomes of the calls that ran' } } as const;
-
 /** Gemini CLI's cases, in the order of its test file. */
 export const GEMINI_CLI_CASES: readonly PeerCase[] = [
   // Tool Call Loop Detection
   fine('should not detect a loop for fewer than TOOL_CALL_LOOP_THRESHOLD identical calls', times(TOOL_THRESHOLD - 1, same())),
-  { ...NO_OUTCOME_TWO_PHASE, ...loop('should detect a loop on the TOOL_CALL_LOOP_THRESHOLD-th identical call', times(2 * TOOL_THRESHOLD, same())) },
-  { ...NO_OUTCOME_TWO_PHASE, ...loop('should detect a loop on subsequent identical calls', times(2 * TOOL_THRESHOLD + 1, same())) },
+  loop('should detect a loop on the TOOL_CALL_LOOP_THRESHOLD-th identical call', times(2 * TOOL_THRESHOLD, same())),
+  loop('should detect a loop on subsequent identical calls', times(2 * TOOL_THRESHOLD + 1, same())),
   {
     ...fine('should not detect a loop for different tool calls', times(TOOL_THRESHOLD - 2, call('testTool', { param: 'value1' }), call('testTool', { param: 'value2' }), call('anotherTool', { param: 'value1' }))),
     differs: { phases: ['one-phase'], why: 'the three calls cycle three times with nothing known of their outcomes; one-phase breaks the cycle at the 6th call' },
   },
-  { ...NO_OUTCOME_TWO_PHASE, ...loop('should not reset tool call counter for other event types', [...times(TOOL_THRESHOLD - 1, same()), say('Let me call it once more.\n'), ...times(TOOL_THRESHOLD + 1, same())]) },
+  loop('should not reset tool call counter for other event types', [...times(TOOL_THRESHOLD - 1, same()), say('Let me call it once more.\n'), ...times(TOOL_THRESHOLD + 1, same())]),
   // Content Loop Detection
   fine('should not detect a loop for random content', Array.from({ length: 1000 }, () => say(randomText(rand, 10)))),
   loop('should detect a loop when a chunk of content repeats consecutively', times(2 * CONTENT_THRESHOLD, say(chunk))),
@@ -78,5 +75,5 @@ export const GEMINI_CLI_CASES: readonly PeerCase[] = [
   // Divider Content Detection
   fine('should not detect a loop for repeating divider-like content', times(CONTENT_THRESHOLD + 5, say('-'.repeat(CHUNK)))),
   // Iterative Loop State: the loop goes on after the first detection (the model was told, and called it again)
-  { ...NO_OUTCOME_TWO_PHASE, ...loop('should correctly transition from Strike 1 to Strike 2', times(2 * TOOL_THRESHOLD, same())) },
+  loop('should correctly transition from Strike 1 to Strike 2', times(2 * TOOL_THRESHOLD, same())),
 ];
