@@ -26,6 +26,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { SNAPSHOT_VERSION } from '../snapshot/snapshot-format.js';
 import { type ProseStream, TsProseStream } from '../text/prose-stream.js';
+import { rootLength } from '../text/chunk-root.js';
 import { cutText } from '../text/shown-text.js';
 import { type RepeatedSentence, SENTENCE_WINDOW } from '../text/sentence-repeats.js';
 import { StructureFilter } from '../text/structure-lines.js';
@@ -209,7 +210,18 @@ export class ChantingDetector implements Detector {
     let chunk = '';
     for (let k = end - period + 1; k <= end; k++) chunk += String.fromCharCode(this.stream.charAt(k));
     if (!HAS_WORD.test(chunk)) return;
+    if (this.shortChunkSaidOver(chunk, span)) return;
     this.found = { period, span, end, chunk };
+  }
+
+  /**
+   * Whether a long chunk is a short one said over (src/text/chunk-root.ts) whose repetitions over `span`
+   * are still fewer than the short rule's threshold: then it is not yet chanting.
+   */
+  private shortChunkSaidOver(chunk: string, span: number): boolean {
+    if (chunk.length < this.o.longChunk) return false;
+    const root = rootLength(chunk);
+    return root < this.o.longChunk && Math.floor(span / root) < this.o.threshold;
   }
 
   private callAt(streamPos: number): number {

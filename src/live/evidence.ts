@@ -6,7 +6,10 @@
  * - it already ran and failed (not for infrastructure reasons: a rate limit or timeout is the world's);
  * - it already ran twice with the same outcome;
  * - a signal about identical calls (exact repeat, frequency, cycle, state repeat) shows a stall over the
- *   repetitions that ran (see progress.ts: a proposal's own missing outcome is left out).
+ *   repetitions that ran (see progress.ts: a proposal's own missing outcome is left out);
+ * - it already ran `UNKNOWN_OUTCOME_RUNS` times and no outcome of it was ever given: a host that reports
+ *   none (a proxy seeing only requests) leaves the repetition itself as the only evidence, as one-phase
+ *   checks do (Gemini CLI stops the 5th identical call request).
  */
 import { sameOutcome } from '../detectors/progress.js';
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
@@ -15,8 +18,26 @@ import type { LoopSignal } from '../types.js';
 /** Kinds whose repetitions are identical calls, so `stalled` means the same call with the same outcome. */
 export const SAME_CALL_KINDS: ReadonlySet<string> = new Set(['exact_repeat', 'frequency', 'cycle', 'state_repeat']);
 
-/** Whether the call at `last` (the proposal, in the rings) already ran and failed, or ran twice alike. */
+/** Runs of one call, none with an outcome, that are evidence enough to block it (its next is the 5th). */
+export const UNKNOWN_OUTCOME_RUNS = 4;
+
+/** Whether the call at `last` ran `UNKNOWN_OUTCOME_RUNS` times or more, never with an outcome given. */
+export function repeatedWithoutOutcomes(h: HistoryReader, last: number): boolean {
+  let runs = 0;
+  for (let i = last - 1; i >= h.oldest; i--) {
+    if (!h.same(Ring.SIG, i, last)) continue;
+    if ((h.flagsOf(i) & OutcomeFlag.KNOWN) !== 0) return false;
+    runs++;
+  }
+  return runs >= UNKNOWN_OUTCOME_RUNS;
+}
+
+/**
+ * Whether the call at `last` (the proposal, in the rings) already ran and failed, or ran twice alike, or
+ * ran again and again with no outcome ever given.
+ */
 export function sameCallStalled(h: HistoryReader, last: number): boolean {
+  if (repeatedWithoutOutcomes(h, last)) return true;
   let later = -1;
   for (let i = last - 1; i >= h.oldest; i--) {
     if (!h.same(Ring.SIG, i, last)) continue;

@@ -26,6 +26,7 @@ import { Ladder } from './ladder.js';
 import { BLOCKED, CONSEQUENCE, verdictMessage } from './message.js';
 import { recommend } from './recommend.js';
 import { SignalCopy } from './signal-copy.js';
+import { cycleWithoutOutcomes } from './unknown-outcomes.js';
 
 const ACTIONS: ReadonlySet<string> = new Set(['warn', 'ask', 'break']);
 
@@ -314,7 +315,9 @@ export class VerdictPolicy {
     // peeked without making the ladder: a proposal (rolled back) must leave the session as it was
     const climbed = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
     // a call waiting on a person (not authorized) or on the world (a paced poll) is asked about, not broken
-    const rung = climbed === 'break' && this.screen?.waitsOnOthers(index) === true ? 'ask' : climbed;
+    const asked = climbed === 'break' && this.screen?.waitsOnOthers(index) === true ? 'ask' : climbed;
+    // a cycle with no outcome known: a few turns of it are not evidence enough to break (unknown-outcomes.ts)
+    const rung = asked === 'break' && p.progress !== 'ignore' && cycleWithoutOutcomes(primary, fused.signals) ? 'warn' : asked;
     let verdict = build(proposal === null ? rung : proposedAction(rung, proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
