@@ -31,6 +31,8 @@ import type { Rewindable } from '../state/rewindable.js';
 
 /** Whether a success with a real answer is compared only after an earlier same answer (off only in tests). */
 let answerGate = true;
+/** Whether comparisons that cannot give a signal are skipped unread (off only in tests). */
+let comparePrefilter = true;
 
 /**
  * Turns the answered-before gate off (`false`) or back on, to test that it never changes a verdict.
@@ -38,6 +40,15 @@ let answerGate = true;
  */
 export function setAnswerGate(on: boolean): void {
   answerGate = on;
+}
+
+/**
+ * Turns the comparison prefilter (`worthComparing`) off (`false`) or back on, to test that it never
+ * changes a verdict.
+ * @internal For tests.
+ */
+export function setComparePrefilter(on: boolean): void {
+  comparePrefilter = on;
 }
 
 /** Detects retries of one tool with slightly varied arguments, from its own summaries of their args. */
@@ -83,6 +94,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     }
     const ring = this.ring;
     if (!ring.has(last)) return null;
+    if (comparePrefilter && !this.worthComparing(floor, last)) return null;
     const bytes = ring.bytes;
     const cur = ring.at(last);
     const min = this.o.similarity;
@@ -106,6 +118,25 @@ export class SimilarArgsDetector implements Detector, Rewindable {
       progressGated: true,
       fuzzy: true,
     };
+  }
+
+  /**
+   * Whether the comparisons can give a signal at all: the calls they would compare (the same tool, a
+   * summary held) must be at least `threshold - 1`, and one of them must be another call (another
+   * signature): the similar calls are among them, and a signal needs that many and one that differs. No
+   * summary is read, so a call of a tool its window holds too few of, or whose every earlier call of the
+   * tool was this very call, costs no edit distance.
+   */
+  private worthComparing(floor: number, last: number): boolean {
+    const h = this.ctx.history;
+    let candidates = 0;
+    let other = false;
+    for (let i = floor; i < last; i++) {
+      if (!h.same(Ring.TOOL, i, last) || !this.ring.has(i)) continue;
+      candidates++;
+      if (!other && !h.same(Ring.SIG, i, last)) other = true;
+    }
+    return other && candidates + 1 >= this.o.threshold;
   }
 
   /**
