@@ -179,12 +179,13 @@ export class EvidenceScreen {
   }
 
   /**
-   * Whether the call at `index` (recorded) or its latest run before it waits on someone other than the agent: it failed for want
-   * of a person (not authorized, login required: only a person can unblock it), or it is a poll: paced by
-   * the agent (`sleep 30 && gh run list`, or `sleep 30` then the poll: see pollsAfterAWait), or answered
-   * with a status field saying the world's work is still under way (`"status": "in_progress"`: the model's
-   * own turn paces it, and what ends it is the world finishing, not the agent trying something else). How long to wait for the
-   * world is the person's call: the verdict then asks rather than breaks.
+   * Whether the call at `index` (recorded) or its latest run before it waits on someone other than the
+   * agent: it failed for want of a person (not authorized, login required: only a person can unblock it),
+   * or it is a poll: paced by the agent (`sleep 30 && gh run list`, or `sleep 30` then the poll: see
+   * pollsAfterAWait), or answered with a status field saying the world's work is still under way
+   * (`"status": "in_progress"`: the model's own turn paces it, and what ends it is the world finishing, not
+   * the agent trying something else; see polledBefore). How long to wait for the world is the person's
+   * call: the verdict then asks rather than breaks.
    */
   waitsOnOthers(index: number): boolean {
     const others = CallFact.NEEDS_PERSON | CallFact.PACED;
@@ -197,13 +198,15 @@ export class EvidenceScreen {
 
   /**
    * Whether a run of the call at `index` before it (within the calls kept) answered with a status field
-   * saying the work was still under way: the call is a poll of the world, whose answer the world changes (a finished CI run polled
-   * again after the agent started another).
+   * saying the work was still under way: the call is a poll of the world, whose answer the world changes
+   * (a finished CI run polled again after the agent started another).
    */
   private polledBefore(index: number): boolean {
     const sig = this.log.signatureLow(index);
     if (sig === undefined) return false;
-    for (let j = index - 1; j >= this.facts.oldest; j--) if (this.log.signatureLow(j) === sig && (this.facts.of(j) & CallFact.POLLED) !== 0) return true;
+    for (let j = index - 1; j >= this.facts.oldest; j--) {
+      if (this.log.signatureLow(j) === sig && (this.facts.of(j) & CallFact.POLLED) !== 0) return true;
+    }
     return false;
   }
 
