@@ -26,13 +26,14 @@ describe('default policy on legitimate repetitive work', () => {
     expect(silent(events).fired).toEqual([]);
   });
 
-  it('should fire when the polled job never moves, and break once it has waited long', () => {
-    // "running" says the job is under way: identical answers climb the ladder half a rung a verdict
+  it('should fire when the polled job never moves, and ask the person once it has waited long', () => {
+    // "running" says the job is under way: identical answers climb the ladder half a rung a verdict, and
+    // at the top the person is asked (how long to wait for the world is theirs to say), not the run broken
     const events: ToolEvent[] = Array.from({ length: 10 }, () => ({ tool: 'job_status', args: { job_id: 'j-8812' }, result: '{"state": "running", "completed_steps": 3, "total_steps": 16}' }));
     const r = silent(events);
     expect(r.verdicts[2]?.action).toBe('warn');
     expect(r.verdicts[5]?.action).toBe('warn');
-    expect(r.verdicts.at(-1)!.action).toBe('break');
+    expect(r.verdicts.at(-1)!.action).toBe('ask');
   });
 
   it('should warn but not break while a refund stays pending for a few polls before it is processed', () => {

@@ -1,9 +1,11 @@
 /**
  * A loop that waits on someone other than the agent is asked about, not broken: a call failing "Not
- * authorized" until the person grants access (only a person can unblock it), and a poll the agent paces
- * (`sleep 30 && gh run list` until CI finishes: how long to wait for the world is the person's call). The
- * stuck twins still break: the same call failing on a wall of its own (a file it may not write), and an
- * unpaced poll hammering at once. Both engines, one- and two-phase.
+ * authorized" until the person grants access (only a person can unblock it), a poll the agent paces
+ * (`sleep 30 && gh run list` until CI finishes: how long to wait for the world is the person's call), and a
+ * poll asked at once whose answer says the work is under way (the model's own turn paces it; what ends it
+ * is the world finishing). The stuck twins still break: the same call failing on a wall of its own (a file
+ * it may not write), and a status check hammered at once whose answer says nothing is under way. Both
+ * engines, one- and two-phase.
  */
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
@@ -23,8 +25,10 @@ const pacedPoll: ToolEvent[] = [
 ];
 /** The same write failing on a file the agent may not write. */
 const denied: ToolEvent[] = Array.from({ length: 8 }, () => ({ tool: 'Bash', args: { command: 'cp build/app /usr/local/bin/app' }, error: 'Exit code 1\ncp: /usr/local/bin/app: Permission denied' }));
-/** The same status asked for at once, again and again, the same answer. */
+/** The same status asked for at once, again and again, the same answer: still in progress. */
 const hammered: ToolEvent[] = Array.from({ length: 8 }, () => ({ tool: 'Bash', args: { command: 'gh run list --branch main --limit 3' }, result: RUNS('in_progress', '') }));
+/** The same status asked for at once, again and again, the same answer: the run is over. */
+const hammeredDone: ToolEvent[] = Array.from({ length: 8 }, () => ({ tool: 'Bash', args: { command: 'gh run list --branch main --limit 3' }, result: RUNS('completed', 'failure') }));
 
 const actions = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine })).filter((a) => a !== '-');
 
@@ -48,8 +52,14 @@ describe.each(ENGINES)('loops that wait on others (%s engine)', (engine) => {
     expect(liveActions(denied, engine, { afterBlock: 'end' })).toContain('deny');
   });
 
-  it('should still break an unpaced poll hammering at once', () => {
-    expect(actions(hammered, engine)).toContain('break');
-    expect(liveActions(hammered, engine, { afterBlock: 'end' })).toContain('deny');
+  it('should ask, not break, an unpaced poll whose answer says the work is under way', () => {
+    expect(actions(hammered, engine)).toContain('ask');
+    expect(actions(hammered, engine)).not.toContain('break');
+    expect(liveActions(hammered, engine, { afterBlock: 'end' }).filter((a) => a === 'deny' || a === 'stop')).toEqual([]);
+  });
+
+  it('should still break a status check hammered at once whose answer says nothing is under way', () => {
+    expect(actions(hammeredDone, engine)).toContain('break');
+    expect(liveActions(hammeredDone, engine, { afterBlock: 'end' })).toContain('deny');
   });
 });

@@ -21,7 +21,7 @@ import { CallFact } from '../policy/call-facts.js';
 import { outcomeFacts } from '../policy/outcome-facts.js';
 import { assertSendable } from '../wire/portable-values.js';
 import { waitingText } from '../session/loop-detector.js';
-import { errorText } from '../session/observe-event.js';
+import { callFailed } from '../policy/failed-call.js';
 import type { Pipeline } from '../session/pipeline.js';
 import { ReferencePipeline } from '../session/reference-pipeline.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
@@ -86,7 +86,7 @@ function observeBoth(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): R
   // what the session's CallFacts notes of the call (read before the log lets go of its args)
   const f = outcomeFacts(e, p.log, index, { bits: 0, target: 0 });
   p.log.settle();
-  const failed = e.error !== undefined && errorText(e.error) !== undefined;
+  const failed = callFailed(e);
   // as LoopDetector reads it: a status still under way, or a poll the agent paces
   const waiting = e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
   return { at, sig, failed, waiting, facts: f.bits, turn: e.round, target: f.target, stalledBefore, alikeFrom, proposed, recorded };

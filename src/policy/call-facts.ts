@@ -29,7 +29,7 @@ export const CallFact = {
   NEEDS_PERSON: 8,
   /** The call failed without a word (an exit status, no output): a search that found nothing. */
   SILENT: 16,
-  /** The outcome says the work is still under way (polling). */
+  /** The outcome says the work is still under way (polling): a short text saying so, or a status field (POLLED). */
   WAITING: 32,
   /** A success whose output says a check passed ("9 passed", "All checks passed!", nothing at all). */
   CLEAN: 64,
@@ -39,10 +39,15 @@ export const CallFact = {
   FAILED: 256,
   /** The call is a change of the workspace (an edit, a write), whether or not it succeeded. */
   WRITE: 512,
-  /** The call waits before it looks (`sleep 30 && gh run list`): a poll paced by the agent. */
+  /** The call waits before it looks (`sleep 30 && gh run list`), or only waits (`sleep 30`): a poll paced by the agent. */
   PACED: 1024,
   /** The call failed on the infrastructure (a rate limit, a timeout, a reset connection): the world's failure. */
   INFRA: 2048,
+  /**
+   * A status report whose status field says the work is still under way (`"status": "in_progress"`): a poll
+   * of the world (with WAITING; a word alone, "while running the tool", is no such report).
+   */
+  POLLED: 4096,
 } as const;
 
 /** The facts of a session's recent calls. */

@@ -179,17 +179,44 @@ export class EvidenceScreen {
   }
 
   /**
-   * Whether the call at `index` (recorded) or its latest run before it waits on someone other than the agent: it failed for want
-   * of a person (not authorized, login required: only a person can unblock it), or it is a poll the agent
-   * paces (`sleep 30 && gh run list`: how long to wait for the world is the person's call). The verdict then
-   * asks rather than breaks.
+   * Whether the call at `index` (recorded) or its latest run before it waits on someone other than the
+   * agent: it failed for want of a person (not authorized, login required: only a person can unblock it),
+   * or it is a poll: paced by the agent (`sleep 30 && gh run list`, or `sleep 30` then the poll: see
+   * pollsAfterAWait), or answered with a status field saying the world's work is still under way
+   * (`"status": "in_progress"`: the model's own turn paces it, and what ends it is the world finishing, not
+   * the agent trying something else; see polledBefore). How long to wait for the world is the person's
+   * call: the verdict then asks rather than breaks.
    */
   waitsOnOthers(index: number): boolean {
     const others = CallFact.NEEDS_PERSON | CallFact.PACED;
     // recorded, the call itself counts (and, once the person granted access, the run before it)
-    if ((this.facts.of(index) & (CallFact.PROPOSED | others)) > 0 && (this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
+    if ((this.facts.of(index) & (CallFact.PROPOSED | others | CallFact.POLLED)) > 0 && (this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
     const last = this.lastRun(index);
-    return last !== undefined && (this.facts.of(last) & others) !== 0;
+    if (last !== undefined && (this.facts.of(last) & others) !== 0) return true;
+    return this.polledBefore(index) || this.pollsAfterAWait(index, last);
+  }
+
+  /**
+   * Whether a run of the call at `index` before it (within the calls kept) answered with a status field
+   * saying the work was still under way: the call is a poll of the world, whose answer the world changes
+   * (a finished CI run polled again after the agent started another).
+   */
+  private polledBefore(index: number): boolean {
+    const sig = this.log.signatureLow(index);
+    if (sig === undefined) return false;
+    for (let j = index - 1; j >= this.facts.oldest; j--) {
+      if (this.log.signatureLow(j) === sig && (this.facts.of(j) & CallFact.POLLED) !== 0) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether the call at `index`, or its latest run `last`, came right after a call that waited (`sleep 30`
+   * on its own, then the poll): the agent paces the poll in two calls rather than one.
+   */
+  private pollsAfterAWait(index: number, last: number | undefined): boolean {
+    const waited = (c: number): boolean => c >= this.facts.oldest && (this.facts.of(c) & (CallFact.PACED | CallFact.PROPOSED)) === CallFact.PACED;
+    return waited(index - 1) || (last !== undefined && waited(last - 1));
   }
 
   /** The latest call before `index` that is the same call, within the calls kept. */

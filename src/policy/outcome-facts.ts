@@ -10,6 +10,8 @@ import { ACK_LOOK, isAcknowledgement } from '../text/acknowledgement.js';
 import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/failure-kinds.js';
 import { PASS_LOOK, REPORTS_FAILURE, REPORTS_PASS, reportOf } from '../text/failure-report.js';
 import { isInfraFailure } from '../text/infra-failure.js';
+import { onlyWaits } from '../text/bare-wait.js';
+import { reportsStatusUnderWay } from '../text/status-field.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
@@ -19,10 +21,10 @@ import { changeTarget, changesWorkspace, commandText } from './workspace-changes
 /** A shell command that waits before it looks: it polls the world. */
 const WAITS_FIRST = /^\s*(?:sleep\s+\d+(?:\.\d+)?[smh]?\s*(?:&&|;)|timeout\s+\d+\s+\S*(?:wait|watch))/;
 
-/** Whether a call's args are a shell command that waits before it looks. */
+/** Whether a call's args are a shell command that waits before it looks, or only waits (`sleep 30`). */
 function waitsFirst(args: unknown): boolean {
-  const c = commandText(args);
-  return c !== undefined && WAITS_FIRST.test(c.replace(/^(?:bash|sh|zsh)\s+-l?c\s+/, ''));
+  const c = commandText(args)?.replace(/^(?:bash|sh|zsh)\s+-l?c\s+/, '');
+  return c !== undefined && (WAITS_FIRST.test(c) || onlyWaits(c));
 }
 
 /**
@@ -87,6 +89,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   else if (text !== undefined && saysStillWaiting(text)) out.bits |= CallFact.WAITING;
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
   const report = head === undefined ? 0 : reportOf(head);
+  if (head !== undefined && reportsStatusUnderWay(head)) out.bits |= CallFact.WAITING | CallFact.POLLED;
   if ((report & REPORTS_PASS) !== 0) out.bits |= CallFact.CLEAN;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if ((report & REPORTS_FAILURE) !== 0) {

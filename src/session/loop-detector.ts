@@ -17,6 +17,7 @@ import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js
 import { resolveOptions } from '../options/resolve-options.js';
 import { CallFact, CallFacts } from '../policy/call-facts.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
+import { callFailed } from '../policy/failed-call.js';
 import { type OutcomeFacts, outcomeFacts } from '../policy/outcome-facts.js';
 import { turnThresholds } from '../policy/turns.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
@@ -311,7 +312,7 @@ export class LoopDetector {
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
     const waiting = signals.length !== 0 && e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
     // whether the call failed, from the event (in a batch the rings may already hold later calls)
-    const failed = e.error !== undefined && errorText(e.error) !== undefined;
+    const failed = callFailed(e);
     try {
       return this.finish(signals, this.pipeline.lastIndex, e.step, waiting, failed);
     } finally {

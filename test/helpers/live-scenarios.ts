@@ -71,6 +71,22 @@ export const LEGITIMATE: readonly LiveScenario[] = [
     stuck: false,
     calls: Array.from({ length: 10 }, (_, p) => ok('read_file', { path: '/var/log/app.log', offset: p * 200, limit: 200 }, `lines ${p * 200 + 1}-${p * 200 + 200}: GET /api/items?page=${p} 200`)),
   },
+  {
+    name: 'a type check printing nothing after each distinct edit',
+    stuck: false,
+    calls: Array.from({ length: 8 }, (_, i) => [
+      ok('edit', { path: `src/module${i}.ts`, old_string: `const v = ${i};`, new_string: `const v = ${i + 1};` }, `The file src/module${i}.ts has been updated successfully.`),
+      ok('bash', { command: 'npx tsc --noEmit' }, ''),
+    ]).flat(),
+  },
+  {
+    name: 'the same failing build after edits to different files',
+    stuck: false,
+    calls: Array.from({ length: 8 }, (_, i) => [
+      ok('edit', { path: `src/part${i}.ts`, old_string: `export const p = ${i};`, new_string: `export const p: number = ${i};` }, `The file src/part${i}.ts has been updated successfully.`),
+      fail('bash', { command: 'npm run build' }, "Exit code 2\nsrc/main.ts(3,1): error TS2304: Cannot find name 'foo'."),
+    ]).flat(),
+  },
 ];
 
 /** Stuck loops: proposed before each call runs, recorded after; warned, then denied. */
