@@ -8,7 +8,7 @@
  *      │                              └── no outcome by the next proposal (no id), or after
  *      │                                  PENDING_PROPOSALS later proposals (with an id): recorded without one
  *      └──deny/stop──> blocked[sig(A)] += 1, strikes += 1 (never recorded as run)
- *  record(A) with a verdict ──> latest verdict (its kind, whether a break), for dead-end-wall.ts
+ *  record(A) with a verdict ──> the kind of the latest verdict, for dead-end-wall.ts
  *  `cooldown` quiet records in a row: strikes, blocked calls and the latest verdict are forgotten (the agent recovered)
  *  a fresh start (fresh-start.ts): strikes and blocked calls forgotten, the call count it came at kept
  * ```
@@ -50,19 +50,11 @@ export interface PendingCall {
 }
 
 /**
- * The keys under which a snapshot holds the latest recorded verdict among the blocked calls, as a call
- * blocked 0 times whose kind is the verdict's: one for a break, one for any other action. No call's
- * signature (16 hex digits) is either, and older readers take them for a call that broke and never comes
- * again, so the snapshot format is unchanged.
+ * The key under which a snapshot holds the kind of the latest recorded verdict, among the blocked calls (as
+ * a call blocked 0 times of that kind). No call's signature (16 hex digits) is this, and older readers take
+ * it for a call that broke and never comes again, so the snapshot format is unchanged.
  */
-const LATEST_BREAK_KEY = 'latest verdict: break';
 const LATEST_VERDICT_KEY = 'latest verdict';
-
-/** The latest verdict a recorded call got: its kind, and whether it was a break. */
-export interface LatestVerdict {
-  readonly kind: string;
-  readonly broke: boolean;
-}
 
 /** A blocked call: how often (0: not blocked, it broke when it last ran: broken-call.ts), and the kind of loop that blocked it. */
 export interface Blocked {
@@ -85,8 +77,8 @@ export class LiveState {
   private turnCalls = 0;
   /** The count of calls recorded when the session last had a fresh start (0: never). */
   freshAt = 0;
-  /** The latest verdict a recorded call got, until `cooldown` quiet records or a fresh start (null: none). */
-  latestVerdict: LatestVerdict | null = null;
+  /** The kind of the latest verdict a recorded call got, until `cooldown` quiet records or a fresh start (null: none). */
+  latestVerdictKind: string | null = null;
 
   /**
    * Takes out the proposals whose outcome is not coming, before a new proposal (with `id`): those without
@@ -185,10 +177,10 @@ export class LiveState {
   /**
    * Notes a recorded call's verdict (not null): when it is a break, the call (signature `sig`) is kept as
    * broken when it ran (a blocked-call entry blocked 0 times, see broken-call.ts) until the next verdict;
-   * any verdict forgets the call kept so before. The verdict is kept as the latest (latestVerdict).
+   * any verdict forgets the call kept so before. Its kind is kept as the latest (latestVerdictKind).
    */
   recordedVerdict(sig: string, broke: boolean, kind: string): void {
-    this.latestVerdict = { kind, broke };
+    this.latestVerdictKind = kind;
     for (const [s, b] of this.blocked) if (b.times === 0) this.blocked.delete(s);
     if (!broke || this.blocked.has(sig)) return;
     this.blocked.set(sig, { times: 0, kind });
@@ -205,7 +197,7 @@ export class LiveState {
     if (cooldown > 0 && this.quiet >= cooldown) {
       this.strikes = 0;
       this.blocked.clear();
-      this.latestVerdict = null;
+      this.latestVerdictKind = null;
     }
   }
 
@@ -222,7 +214,7 @@ export class LiveState {
    */
   freshStart(calls: number): void {
     this.blocked.clear();
-    this.latestVerdict = null;
+    this.latestVerdictKind = null;
     this.strikes = 0;
     this.quiet = 0;
     this.freshAt = calls;
@@ -238,7 +230,7 @@ export class LiveState {
     this.turns = 0;
     this.turnCalls = 0;
     this.freshAt = 0;
-    this.latestVerdict = null;
+    this.latestVerdictKind = null;
   }
 
   /** Writes the state, for a session snapshot. */
@@ -248,8 +240,8 @@ export class LiveState {
     w.f64(this.freshAt);
     w.f64(this.turns);
     w.f64(this.turnCalls);
-    // the latest verdict rides among the blocked calls (LATEST_VERDICT_KEY), in place of the oldest one when full
-    const latest = this.latestVerdict;
+    // the latest verdict's kind rides among the blocked calls (LATEST_VERDICT_KEY), in place of the oldest one when full
+    const latest = this.latestVerdictKind;
     const skip = latest !== null && this.blocked.size >= MAX_BLOCKED ? this.blocked.size - MAX_BLOCKED + 1 : 0;
     w.u32(this.blocked.size - skip + (latest === null ? 0 : 1));
     let i = 0;
@@ -260,9 +252,9 @@ export class LiveState {
       w.str(b.kind);
     }
     if (latest !== null) {
-      w.str(latest.broke ? LATEST_BREAK_KEY : LATEST_VERDICT_KEY);
+      w.str(LATEST_VERDICT_KEY);
       w.f64(0);
-      w.str(latest.kind);
+      w.str(latest);
     }
     w.u32(this.late.length);
     for (const id of this.late) w.str(id);
@@ -299,7 +291,7 @@ export class LiveState {
     for (let n = r.count(MAX_BLOCKED, 'blocked calls'), i = 0; i < n; i++) {
       const sig = r.str();
       const b = { times: r.f64(), kind: r.str() };
-      if (sig === LATEST_VERDICT_KEY || sig === LATEST_BREAK_KEY) this.latestVerdict = { kind: b.kind, broke: sig === LATEST_BREAK_KEY };
+      if (sig === LATEST_VERDICT_KEY) this.latestVerdictKind = b.kind;
       else this.blocked.set(sig, b);
     }
     for (let n = r.count(LATE_IDS, 'late call ids'), i = 0; i < n; i++) this.late.push(r.str());

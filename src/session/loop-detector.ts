@@ -35,7 +35,7 @@ import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
 import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
 import { blockingEvidence } from '../live/evidence.js';
-import { wallRuns, wallSignal } from '../live/dead-end-wall.js';
+import { wallSignal } from '../live/dead-end-wall.js';
 import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
 import { type Blocked, LiveState } from '../live/live-state.js';
 import { afterFreshStart } from '../live/fresh-start.js';
@@ -328,7 +328,8 @@ export class LoopDetector {
    * why); `stop` (blocked again: stop the run). A break before a call runs needs evidence from calls
    * that ran: the same call already failed or got the same outcome twice, or was blocked, or reached a break
    * when it last ran after answering alike twice (src/live/broken-call.ts), or tries again the wall of a
-   * dead end, nothing else done since (src/live/dead-end-wall.ts) (else it is a warning). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
+   * dead end, nothing else done since (src/live/dead-end-wall.ts) (else it is a warning); the same call's
+   * earlier runs count only when no new work came between them (src/live/evidence.ts). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
    * call waits for record() with its outcome; a call whose outcome never comes is recorded without one
    * when the next call is proposed (calls with an `id`: after PENDING_PROPOSALS proposals). Custom
    * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
@@ -357,12 +358,12 @@ export class LoopDetector {
       const broke = kept !== undefined && kept.times === 0 && ranAlikeLastTwice(p.history, index);
       if (broke) all = [...all, brokenCallSignal(p.history, index, p.log.preview(index))];
       // another attempt at the wall of a dead end, nothing else done since: it meets that dead end (dead-end-wall.ts)
-      const wall = this.deadEndWall(index);
-      if (wall !== null && this.live.latestVerdict?.broke === true && !all.some((s) => s.kind === 'dead_end')) all = [...all, wallSignal(wall, index, p.log.preview(index))];
+      const wall = this.deadEndWall(signals, index);
+      if (wall !== null) all = [...all, wall];
       if (all.length !== 0) all = this.counted(all, event, index);
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
       // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
-      const evidence = all.length !== 0 && (blocked !== undefined || broke || wall !== null || blockingEvidence(signals, p.history, index));
+      const evidence = all.length !== 0 && (blocked !== undefined || broke || wall !== null || blockingEvidence(signals, p.history, p.log, index));
       // the same call that ran last said the work was still under way: proposed again, it polls
       const waiting = all.length !== 0 && this.screen.waitedBefore(index);
       verdict = this.policy.decide(all, index, event.step, waiting, { evidence, stop, force: blocked !== undefined }).verdict;
@@ -430,12 +431,14 @@ export class LoopDetector {
    * fresh start, those src/live/fresh-start.ts keeps.
    */
   /**
-   * The calls of the dead end's wall the proposal at `index` would hit again (src/live/dead-end-wall.ts):
-   * when the latest recorded verdict was a dead end and the calls right before it hit one wall; else null.
+   * The signal of the proposal at `index` (its detectors' `signals`) that tries again the wall of a dead end
+   * (src/live/dead-end-wall.ts): the latest recorded verdict was a dead end, no detector's signal of the
+   * proposal says dead end already, and the calls right before it hit one wall. Else null.
    */
-  private deadEndWall(index: number): number[] | null {
-    if (this.liveState?.latestVerdict?.kind !== 'dead_end') return null;
-    return wallRuns(this.pipeline.history, index, this.options.detectors.deadEnd?.threshold ?? DEAD_END_DEFAULTS.threshold);
+  private deadEndWall(signals: readonly LoopSignal[], index: number): LoopSignal | null {
+    if (this.liveState?.latestVerdictKind !== 'dead_end' || signals.some((s) => s.kind === 'dead_end')) return null;
+    const threshold = this.options.detectors.deadEnd?.threshold ?? DEAD_END_DEFAULTS.threshold;
+    return wallSignal(this.pipeline.history, index, threshold, this.pipeline.log.preview(index));
   }
 
   private counted(signals: readonly LoopSignal[], e: ToolEvent, index: number): readonly LoopSignal[] {
