@@ -13,7 +13,8 @@
 import { readInputs } from '../formats/read-inputs.js';
 import type { TraceIssue } from '../formats/trace-record.js';
 import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
-import { sameCallStalled } from '../live/evidence.js';
+import { sameCallStalledAlone } from '../live/evidence.js';
+import { wallLength } from '../live/dead-end-wall.js';
 import { validateLiveCall } from '../live/live-call.js';
 import { allowedToRepeat } from '../options/allow-rules.js';
 import type { ResolvedOptions } from '../options/options.js';
@@ -27,7 +28,7 @@ import { ReferencePipeline } from '../session/reference-pipeline.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
 import { WasmPipeline } from '../wasm/wasm-pipeline.js';
-import { NO_SIGNALS, type RecordedCall, type RecordedRun, plainSignal } from './recording.js';
+import { NO_SIGNALS, type RecordedCall, type RecordedRun, WALL_RECORDED, plainSignal } from './recording.js';
 
 /** The runs of a recording, in reading order, and what was skipped. */
 export interface Recording {
@@ -70,11 +71,13 @@ function observeBoth(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): R
   let proposed: readonly LoopSignal[];
   let stalledBefore = false;
   let alikeFrom = -1;
+  let wall = 0;
   p.mark();
   try {
     const seen = p.observe(proposal, true);
     proposed = allowed ? NO_SIGNALS : plain(seen);
-    if (proposed.length !== 0) stalledBefore = sameCallStalled(p.history, p.lastIndex);
+    if (proposed.length !== 0) stalledBefore = sameCallStalledAlone(p.history, p.log, p.lastIndex);
+    if (!allowed) wall = wallLength(p.history, p.lastIndex, WALL_RECORDED);
     if (!allowed && ranAlikeLastTwice(p.history, p.lastIndex)) alikeFrom = brokenCallSignal(p.history, p.lastIndex, '').loopStart as number;
   } finally {
     p.rollback();
@@ -89,7 +92,7 @@ function observeBoth(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): R
   const failed = callFailed(e);
   // as LoopDetector reads it: a status still under way, or a poll the agent paces
   const waiting = e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
-  return { at, sig, failed, waiting, facts: f.bits, turn: e.round, target: f.target, stalledBefore, alikeFrom, proposed, recorded };
+  return { at, sig, failed, waiting, facts: f.bits, turn: e.round, target: f.target, stalledBefore, wall, alikeFrom, proposed, recorded };
 }
 
 /**

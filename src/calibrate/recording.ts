@@ -24,8 +24,16 @@ export interface RecordedCall {
   readonly turn: number | undefined;
   /** What it changed, if a change of the workspace (a file's fingerprint; 0: none known). */
   readonly target: number;
-  /** At its proposal, the same call had already run and failed, or run twice with the same outcome. */
+  /**
+   * At its proposal, the same call had already run and failed, or run twice with the same outcome, its runs
+   * not interleaved with new work (src/live/evidence.ts's sameCallStalledAlone).
+   */
   readonly stalledBefore: boolean;
+  /**
+   * At its proposal, how many calls right before it were of its tool and failed with one class of error, at
+   * most WALL_RECORDED (src/live/dead-end-wall.ts's wallLength); 0 for a call the allow option lets repeat.
+   */
+  readonly wall: number;
   /**
    * At its proposal, when the same call's latest two runs answered alike (src/live/broken-call.ts), where
    * the signal of a call proposed again after it broke would say its loop began; else -1.
@@ -36,6 +44,9 @@ export interface RecordedCall {
   /** Signals of its record (after it ran), in detector order. */
   readonly recorded: readonly LoopSignal[];
 }
+
+/** The longest wall (calls right before a proposal that failed alike) recorded: above every dead_end threshold fitted. */
+export const WALL_RECORDED = 64;
 
 /** One recorded run. */
 export interface RecordedRun {

@@ -17,13 +17,16 @@
  *   `stopAfter` is 1 (a block either way).
  */
 import { BROKEN_DETECTOR } from '../live/broken-call.js';
+import { wallSignalOf } from '../live/dead-end-wall.js';
 import { signalsShowStall } from '../live/evidence.js';
+import { DEAD_END_DEFAULTS } from '../options/detector-options.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
 import type { LoopSignal } from '../types.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { type Emulation, type SignalEntry, emulate, entryOf, unweighed } from './emulation.js';
 import { FactLog, type RunFacts } from './fact-log.js';
 import type { RecordedRun } from './recording.js';
+import { KIND_FORMULAS } from './signal-formulas.js';
 import { SignatureLog } from './signature-log.js';
 
 /** A recorded call, its signals as entries. */
@@ -33,6 +36,7 @@ interface PreparedCall {
   readonly waiting: boolean;
   readonly stalledBefore: boolean;
   readonly alikeFrom: number;
+  readonly wall: number;
   readonly proposed: readonly SignalEntry[];
   readonly recorded: readonly SignalEntry[];
 }
@@ -70,7 +74,7 @@ export function prepareRun(run: RecordedRun): PreparedRun {
     const proposed = c.proposed.length === 0 ? NO_ENTRIES : c.proposed.map(entryOf);
     const recorded = c.recorded.length === 0 ? NO_ENTRIES : c.recorded.map(entryOf);
     if (proposed.length !== 0 || recorded.length !== 0) active = true;
-    return { at: c.at, failed: c.failed, waiting: c.waiting, stalledBefore: c.stalledBefore, alikeFrom: c.alikeFrom, proposed, recorded };
+    return { at: c.at, failed: c.failed, waiting: c.waiting, stalledBefore: c.stalledBefore, alikeFrom: c.alikeFrom, wall: c.wall, proposed, recorded };
   });
   return { session: run.session, file: run.file, calls: run.calls, sigs: Uint32Array.from(run.recorded, (c) => c.sig), facts: factsOf(run), list, active };
 }
@@ -114,6 +118,14 @@ function brokenSignal(from: number, k: number): LoopSignal {
   return { kind: 'state_repeat', detector: BROKEN_DETECTOR, pattern: '', confidence: 1, loopStart: from, unit: [from, k], repeatCount: 2, progress: 'stalled' };
 }
 
+const DEAD_END_AT = KIND_FORMULAS.findIndex((f) => f.kind === 'dead_end');
+
+/** The candidate's dead_end threshold, as LoopDetector reads it for the wall (its default when the detector is off). */
+function deadEndThreshold(em: Emulation): number {
+  const t = em.thresholds[DEAD_END_AT];
+  return t === undefined || Number.isNaN(t) ? DEAD_END_DEFAULTS.threshold : t;
+}
+
 /** The two-phase outcome of `run` under the candidate `em`. */
 export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
   if (!run.active) return QUIET;
@@ -124,6 +136,9 @@ export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
   // the call that broke when it last ran (LiveState's entry blocked 0 times), and the quiet records since
   let broke = -1;
   let quiet = 0;
+  // the kind of the latest recorded verdict (LiveState.latestVerdictKind), and dead_end's threshold (dead-end-wall.ts)
+  let latestKind: string | null = null;
+  const wallAt = deadEndThreshold(em);
   const list = run.list;
   for (let k = 0; k < list.length; k++) {
     const c = list[k] as PreparedCall;
@@ -131,9 +146,11 @@ export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
     let proposed = emulate(c.proposed, em);
     const again = broke >= 0 && c.alikeFrom >= 0 && (run.sigs[broke] as number) === (run.sigs[k] as number);
     if (again) proposed = [...proposed, brokenSignal(c.alikeFrom, k)];
+    const wall = latestKind === 'dead_end' && wallAt >= 1 && c.wall >= wallAt && !unweighed(c.proposed, em).some((s) => s.kind === 'dead_end');
+    if (wall) proposed = [...proposed, wallSignalOf(k, wallAt, '')];
     if (proposed.length !== 0) {
       // evidence is read from the detectors' signals, those of kinds weighing 0 included
-      const evidence = again || signalsShowStall(unweighed(c.proposed, em)) || c.stalledBefore;
+      const evidence = again || wall || signalsShowStall(unweighed(c.proposed, em)) || c.stalledBefore;
       // decided as a proposal: its facts say so (waiting is not passed: it changes only the ladder's climb,
       // which a proposal never makes)
       facts.proposing = true;
@@ -153,8 +170,12 @@ export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
     if (v !== null) {
       warned = true;
       broke = v.action === 'break' ? k : -1;
+      latestKind = v.kind;
       quiet = 0;
-    } else if (cooldown > 0 && ++quiet >= cooldown) broke = -1;
+    } else if (cooldown > 0 && ++quiet >= cooldown) {
+      broke = -1;
+      latestKind = null;
+    }
   }
   return warned ? { warned, firstBreak: null, saved: 0 } : QUIET;
 }

@@ -88,7 +88,7 @@ export async function evaluate(source: EvalSource, options: LoopDetectorOptions 
     const l = labelFor(labels, session);
     if (l === undefined) return undefined;
     matched.add(l.session);
-    return { agent: l.agent, family: familyOf(l.agent, settings.families), exitStatus: l.exitStatus, loop: l.loop };
+    return { agent: l.agent, family: familyOf(l.agent, settings.families), exitStatus: l.exitStatus, loop: l.loop, ...(l.resolved === undefined ? {} : { resolved: l.resolved }) };
   };
   const one = await replayOnePhase(source.inputs, options, judge, settings.workers ?? 0);
   const two = await replayTwoPhase(source.inputs, options, judge);

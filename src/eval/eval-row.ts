@@ -28,6 +28,8 @@ export interface JudgedRun {
   readonly exitStatus: string;
   /** Whether the label says the run holds a genuine loop (an interactive session that should be flagged). */
   readonly loop: boolean;
+  /** Whether the label says the run's work was correct; undefined when it does not say. */
+  readonly resolved?: boolean;
   /** Calls in the run. */
   readonly calls: number;
   /** Whether the model was shown a message (a verdict at warn or above). */
@@ -57,6 +59,10 @@ export interface EvalRow {
   readonly interactiveLoopWarned: Share;
   /** `interactive` sessions labelled as genuine loops that were broken. */
   readonly interactiveLoopBroken: Share;
+  /** Runs labelled resolved (correct work, whatever their exit) that were broken: work a break would have destroyed. */
+  readonly resolvedBroken: Share;
+  /** `submitted` runs labelled resolved that were broken. */
+  readonly resolvedSubmittedBroken: Share;
   /** Median call index of the first break, over runs that reached one. */
   readonly medianFirstBreak: number | null;
   readonly savedCalls: number;
@@ -93,6 +99,10 @@ export function evalRow(group: string, runs: readonly JudgedRun[]): EvalRow {
   let loopBroken = 0;
   let savedCalls = 0;
   let limitCalls = 0;
+  let resolved = 0;
+  let resBroken = 0;
+  let resSubmitted = 0;
+  let resSubBroken = 0;
   const firstBreaks: number[] = [];
   for (const r of runs) {
     calls += r.calls;
@@ -115,6 +125,12 @@ export function evalRow(group: string, runs: readonly JudgedRun[]): EvalRow {
       if (r.warned) intWarned++;
       if (broken) intBroken++;
     }
+    if (r.resolved === true) {
+      resolved++;
+      if (broken) resBroken++;
+      if (r.exitStatus === 'submitted') resSubmitted++;
+      if (r.exitStatus === 'submitted' && broken) resSubBroken++;
+    }
     if (LIMIT_STATUSES.includes(r.exitStatus)) {
       limitCalls += r.calls;
       savedCalls += r.saved;
@@ -132,6 +148,8 @@ export function evalRow(group: string, runs: readonly JudgedRun[]): EvalRow {
     interactiveBroken: share(intBroken, interactive),
     interactiveLoopWarned: share(loopWarned, loops),
     interactiveLoopBroken: share(loopBroken, loops),
+    resolvedBroken: share(resBroken, resolved),
+    resolvedSubmittedBroken: share(resSubBroken, resSubmitted),
     medianFirstBreak: median(firstBreaks),
     savedCalls,
     limitCalls,

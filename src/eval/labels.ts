@@ -12,7 +12,9 @@
  *   anything else (counted, never judged);
  * - `agent` (optional, string): what produced the run, for the per-family tables (see families.ts);
  * - `loop` (optional, `true`): an interactive session that holds a genuine loop, which should be warned or
- *   broken: judged apart from ordinary work.
+ *   broken: judged apart from ordinary work;
+ * - `resolved` (optional, boolean): whether the run's work was correct (a benchmark's verdict): a resolved
+ *   run broken is correct work a break would have destroyed.
  * Other fields are ignored. A line that is not such an object, or labels a session labelled before, is an
  * issue naming the file and line; the other lines are still read.
  *
@@ -33,6 +35,8 @@ export interface SessionLabel {
   readonly agent: string | undefined;
   /** Whether the label says the session holds a genuine loop (`"loop": true`). */
   readonly loop: boolean;
+  /** Whether the label says the run's work was correct (`"resolved"`); undefined when it does not say. */
+  readonly resolved?: boolean;
 }
 
 /** The labels of a file by session id, and the lines that could not be read. */
@@ -55,7 +59,8 @@ function parseLine(text: string, file: string, line: number): SessionLabel | Tra
   if (typeof o.session !== 'string' || o.session === '') return issue('bad-record', file, line, `"session" must be a non-empty string, received ${JSON.stringify(o.session) ?? 'nothing'}`);
   if (typeof o.exit_status !== 'string') return issue('bad-record', file, line, `"exit_status" must be a string, received ${JSON.stringify(o.exit_status) ?? 'nothing'}`);
   if (o.agent !== undefined && o.agent !== null && typeof o.agent !== 'string') return issue('bad-record', file, line, `"agent" must be a string when given, received ${JSON.stringify(o.agent)}`);
-  return { session: o.session, exitStatus: o.exit_status, agent: typeof o.agent === 'string' ? o.agent : undefined, loop: o.loop === true };
+  const resolved = typeof o.resolved === 'boolean' ? { resolved: o.resolved } : {};
+  return { session: o.session, exitStatus: o.exit_status, agent: typeof o.agent === 'string' ? o.agent : undefined, loop: o.loop === true, ...resolved };
 }
 
 /** Reads a label file (plain or gzip). An unreadable file is one issue and no labels. */

@@ -13,7 +13,7 @@ import type { LoopDetectorOptions } from '../options/options.js';
 import type { JudgedRun } from './eval-row.js';
 
 /** What a label says of a run: its agent, family and exit status; undefined for a run without a label. */
-export type RunJudge = (session: string) => { readonly agent: string | undefined; readonly family: string; readonly exitStatus: string; readonly loop: boolean } | undefined;
+export type RunJudge = (session: string) => { readonly agent: string | undefined; readonly family: string; readonly exitStatus: string; readonly loop: boolean; readonly resolved?: boolean } | undefined;
 
 /** The runs of one replay: judged, and those without a label. */
 export interface Replay {

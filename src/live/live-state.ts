@@ -8,7 +8,8 @@
  *      │                              └── no outcome by the next proposal (no id), or after
  *      │                                  PENDING_PROPOSALS later proposals (with an id): recorded without one
  *      └──deny/stop──> blocked[sig(A)] += 1, strikes += 1 (never recorded as run)
- *  `cooldown` quiet records in a row: strikes and blocked calls are forgotten (the agent recovered)
+ *  record(A) with a verdict ──> the kind of the latest verdict, for dead-end-wall.ts
+ *  `cooldown` quiet records in a row: strikes, blocked calls and the latest verdict are forgotten (the agent recovered)
  *  a fresh start (fresh-start.ts): strikes and blocked calls forgotten, the call count it came at kept
  * ```
  */
@@ -48,6 +49,13 @@ export interface PendingCall {
   turn: number | undefined;
 }
 
+/**
+ * The key under which a snapshot holds the kind of the latest recorded verdict, among the blocked calls (as
+ * a call blocked 0 times of that kind). No call's signature (16 hex digits) is this, and older readers take
+ * it for a call that broke and never comes again, so the snapshot format is unchanged.
+ */
+const LATEST_VERDICT_KEY = 'latest verdict';
+
 /** A blocked call: how often (0: not blocked, it broke when it last ran: broken-call.ts), and the kind of loop that blocked it. */
 export interface Blocked {
   readonly times: number;
@@ -69,6 +77,8 @@ export class LiveState {
   private turnCalls = 0;
   /** The count of calls recorded when the session last had a fresh start (0: never). */
   freshAt = 0;
+  /** The kind of the latest verdict a recorded call got, until `cooldown` quiet records or a fresh start (null: none). */
+  latestVerdictKind: string | null = null;
 
   /**
    * Takes out the proposals whose outcome is not coming, before a new proposal (with `id`): those without
@@ -167,16 +177,17 @@ export class LiveState {
   /**
    * Notes a recorded call's verdict (not null): when it is a break, the call (signature `sig`) is kept as
    * broken when it ran (a blocked-call entry blocked 0 times, see broken-call.ts) until the next verdict;
-   * any verdict forgets the call kept so before.
+   * any verdict forgets the call kept so before. Its kind is kept as the latest (latestVerdictKind).
    */
   recordedVerdict(sig: string, broke: boolean, kind: string): void {
+    this.latestVerdictKind = kind;
     for (const [s, b] of this.blocked) if (b.times === 0) this.blocked.delete(s);
     if (!broke || this.blocked.has(sig)) return;
     this.blocked.set(sig, { times: 0, kind });
     if (this.blocked.size > MAX_BLOCKED) this.blocked.delete(this.blocked.keys().next().value as string);
   }
 
-  /** Counts a recorded call: `cooldown` quiet ones in a row (0: never) forget strikes and blocked calls. */
+  /** Counts a recorded call: `cooldown` quiet ones in a row (0: never) forget strikes, blocked calls and the latest verdict. */
   recorded(quiet: boolean, cooldown: number): void {
     if (!quiet) {
       this.quiet = 0;
@@ -186,6 +197,7 @@ export class LiveState {
     if (cooldown > 0 && this.quiet >= cooldown) {
       this.strikes = 0;
       this.blocked.clear();
+      this.latestVerdictKind = null;
     }
   }
 
@@ -202,6 +214,7 @@ export class LiveState {
    */
   freshStart(calls: number): void {
     this.blocked.clear();
+    this.latestVerdictKind = null;
     this.strikes = 0;
     this.quiet = 0;
     this.freshAt = calls;
@@ -217,6 +230,7 @@ export class LiveState {
     this.turns = 0;
     this.turnCalls = 0;
     this.freshAt = 0;
+    this.latestVerdictKind = null;
   }
 
   /** Writes the state, for a session snapshot. */
@@ -226,11 +240,21 @@ export class LiveState {
     w.f64(this.freshAt);
     w.f64(this.turns);
     w.f64(this.turnCalls);
-    w.u32(this.blocked.size);
+    // the latest verdict's kind rides among the blocked calls (LATEST_VERDICT_KEY), in place of the oldest one when full
+    const latest = this.latestVerdictKind;
+    const skip = latest !== null && this.blocked.size >= MAX_BLOCKED ? this.blocked.size - MAX_BLOCKED + 1 : 0;
+    w.u32(this.blocked.size - skip + (latest === null ? 0 : 1));
+    let i = 0;
     for (const [sig, b] of this.blocked) {
+      if (i++ < skip) continue;
       w.str(sig);
       w.f64(b.times);
       w.str(b.kind);
+    }
+    if (latest !== null) {
+      w.str(LATEST_VERDICT_KEY);
+      w.f64(0);
+      w.str(latest);
     }
     w.u32(this.late.length);
     for (const id of this.late) w.str(id);
@@ -266,7 +290,9 @@ export class LiveState {
     }
     for (let n = r.count(MAX_BLOCKED, 'blocked calls'), i = 0; i < n; i++) {
       const sig = r.str();
-      this.blocked.set(sig, { times: r.f64(), kind: r.str() });
+      const b = { times: r.f64(), kind: r.str() };
+      if (sig === LATEST_VERDICT_KEY) this.latestVerdictKind = b.kind;
+      else this.blocked.set(sig, b);
     }
     for (let n = r.count(LATE_IDS, 'late call ids'), i = 0; i < n; i++) this.late.push(r.str());
     for (let n = r.count(MAX_PENDING, 'pending calls'), i = 0; i < n; i++) {

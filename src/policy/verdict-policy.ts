@@ -20,18 +20,22 @@ import type { CallRef, LoopAction, LoopSignal, Verdict } from '../types.js';
 import type { PolicyLog } from './policy-log.js';
 import { SAME_CALL_KINDS } from '../live/evidence.js';
 import { BROKEN_DETECTOR } from '../live/broken-call.js';
+import { WALL_DETECTOR } from '../live/dead-end-wall.js';
 import type { EvidenceScreen } from './evidence-screen.js';
 import { fuse } from './fuse.js';
+import { interleavedWithNewWork } from './interleaving.js';
 import { Ladder } from './ladder.js';
 import { BLOCKED, CONSEQUENCE, verdictMessage } from './message.js';
 import { recommend } from './recommend.js';
 import { SignalCopy } from './signal-copy.js';
 import { cycleWithoutOutcomes } from './unknown-outcomes.js';
 
+export { INTERLEAVE_SPAN, interleavedWithNewWork } from './interleaving.js';
+
 const ACTIONS: ReadonlySet<string> = new Set(['warn', 'ask', 'break']);
 
-/** Signals of the session's own evidence (a blocked call, a call that broke when it ran): never weighed. */
-const SESSION_DETECTORS: ReadonlySet<string> = new Set(['blocked', BROKEN_DETECTOR]);
+/** Signals of the session's own evidence (a blocked call, a call that broke when it ran, a dead end's wall met again): never weighed. */
+const SESSION_DETECTORS: ReadonlySet<string> = new Set(['blocked', BROKEN_DETECTOR, WALL_DETECTOR]);
 
 /** The default `kindWeights` (every kind 1): signals are used as they are. */
 const NO_WEIGHTS = POLICY_DEFAULTS.kindWeights;
@@ -131,33 +135,6 @@ function repeatedCalls(log: PolicyLog, failed: boolean, signals: readonly LoopSi
     for (let i = from; i < index; i++) if (log.signatureLow(i) === sig) all.add(i);
   }
   return [...all].sort((a, b) => a - b);
-}
-
-/** Calls looked at between a unit's repetitions; a longer span counts as interleaved with new work. */
-export const INTERLEAVE_SPAN = 256;
-
-/**
- * Whether the repetitions of a unit (ascending call indices) were interleaved with new work: between the
- * first and the last, at least one call per gap that is not a repetition and whose call (signature) the
- * span had not seen before, as when an agent edits something new before each re-run of its test.
- * Signatures are compared by their low 32 bits (a collision only undercounts new work).
- */
-export function interleavedWithNewWork(log: PolicyLog, unit: readonly number[]): boolean {
-  if (unit.length < 2) return false;
-  const first = unit[0] as number;
-  const last = unit[unit.length - 1] as number;
-  if (last - first > INTERLEAVE_SPAN) return true;
-  const seen = new Set<number>();
-  let next = 0;
-  let novel = 0;
-  for (let i = first; i < last; i++) {
-    const sig = log.signatureLow(i);
-    if (sig === undefined) continue;
-    if (i === unit[next]) next++;
-    else if (!seen.has(sig)) novel++;
-    seen.add(sig);
-  }
-  return novel >= unit.length - 1;
 }
 
 /** A proposal's action: the ladder's, a break only with evidence (else a warning), a break when forced. */

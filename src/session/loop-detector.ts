@@ -36,10 +36,12 @@ import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
 import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
 import { blockingEvidence } from '../live/evidence.js';
+import { wallSignal } from '../live/dead-end-wall.js';
 import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
 import { type Blocked, LiveState } from '../live/live-state.js';
 import { afterFreshStart } from '../live/fresh-start.js';
 import { allowedToRepeat } from '../options/allow-rules.js';
+import { DEAD_END_DEFAULTS } from '../options/detector-options.js';
 import { NO_SIGNALS } from './pipeline.js';
 
 /** One call for {@link LoopDetector.checkBatch}: the session's detector and the event. */
@@ -326,7 +328,9 @@ export class LoopDetector {
    * show the model the message, or ask a human first); `deny` (a break: do not run it; the model sees
    * why); `stop` (blocked again: stop the run). A break before a call runs needs evidence from calls
    * that ran: the same call already failed or got the same outcome twice, or was blocked, or reached a break
-   * when it last ran after answering alike twice (src/live/broken-call.ts) (else it is a warning). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
+   * when it last ran after answering alike twice (src/live/broken-call.ts), or tries again the wall of a
+   * dead end, nothing else done since (src/live/dead-end-wall.ts) (else it is a warning); the same call's
+   * earlier runs count only when no new work came between them (src/live/evidence.ts). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
    * call waits for record() with its outcome; a call whose outcome never comes is recorded without one
    * when the next call is proposed (calls with an `id`: after PENDING_PROPOSALS proposals). Custom
    * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
@@ -354,10 +358,13 @@ export class LoopDetector {
       // the same call reached a break when it last ran, after answering alike twice: it meets that break
       const broke = kept !== undefined && kept.times === 0 && ranAlikeLastTwice(p.history, index);
       if (broke) all = [...all, brokenCallSignal(p.history, index, p.log.preview(index))];
+      // another attempt at the wall of a dead end, nothing else done since: it meets that dead end (dead-end-wall.ts)
+      const wall = this.deadEndWall(signals, index);
+      if (wall !== null) all = [...all, wall];
       if (all.length !== 0) all = this.counted(all, event, index);
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
       // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
-      const evidence = all.length !== 0 && (blocked !== undefined || broke || blockingEvidence(signals, p.history, index));
+      const evidence = all.length !== 0 && (blocked !== undefined || broke || wall !== null || blockingEvidence(signals, p.history, p.log, index));
       // the same call that ran last said the work was still under way: proposed again, it polls
       const waiting = all.length !== 0 && this.screen.waitedBefore(index);
       verdict = this.policy.decide(all, index, event.step, waiting, { evidence, stop, force: blocked !== undefined }).verdict;
@@ -424,6 +431,17 @@ export class LoopDetector {
    * The signals of the call at `index` that count: none for a call the `allow` option lets repeat; after a
    * fresh start, those src/live/fresh-start.ts keeps.
    */
+  /**
+   * The signal of the proposal at `index` (its detectors' `signals`) that tries again the wall of a dead end
+   * (src/live/dead-end-wall.ts): the latest recorded verdict was a dead end, no detector's signal of the
+   * proposal says dead end already, and the calls right before it hit one wall. Else null.
+   */
+  private deadEndWall(signals: readonly LoopSignal[], index: number): LoopSignal | null {
+    if (this.liveState?.latestVerdictKind !== 'dead_end' || signals.some((s) => s.kind === 'dead_end')) return null;
+    const threshold = this.options.detectors.deadEnd?.threshold ?? DEAD_END_DEFAULTS.threshold;
+    return wallSignal(this.pipeline.history, index, threshold, this.pipeline.log.preview(index));
+  }
+
   private counted(signals: readonly LoopSignal[], e: ToolEvent, index: number): readonly LoopSignal[] {
     if (this.options.allow.length !== 0 && allowedToRepeat(this.options.allow, e.tool, e.args)) return NO_SIGNALS;
     return this.liveState === null ? signals : afterFreshStart(signals, this.pipeline.history, index, this.liveState.freshAt);

@@ -115,6 +115,18 @@ function noteInteractive(bench: boolean): string[] {
   ];
 }
 
+/** Of a resolved share: `count of n (p%)`. */
+const ofResolved = (s: Share): string => `${s.count} of ${s.of} (${s.rate === null ? '-' : `${(100 * s.rate).toFixed(1)}%`})`;
+
+/** The line on resolved runs broken (correct work a break would have destroyed), when labels say which were resolved. */
+function resolvedLines(report: EvalReport): string[] {
+  const one = report.onePhase.overall;
+  const two = report.twoPhase.overall;
+  if (one.resolvedBroken.of === 0) return [];
+  const said = (r: EvalRow): string => `${ofResolved(r.resolvedBroken)}, submitted ${ofResolved(r.resolvedSubmittedBroken)}`;
+  return [`Resolved runs broken (correct work a break would have destroyed): one-phase ${said(one)}; two-phase ${said(two)}`, ''];
+}
+
 /** The report as text lines. */
 export function evalText(report: EvalReport, ctx: EvalTextContext): string {
   const judged = report.onePhase.overall.sessions;
@@ -131,6 +143,7 @@ export function evalText(report: EvalReport, ctx: EvalTextContext): string {
     '',
     ...(c.interactive ? noteInteractive(c.bench) : NOTE_BENCH),
     '',
+    ...resolvedLines(report),
     ...listing(c.interactive ? 'False alarms (submitted runs and interactive sessions broken)' : 'False alarms (submitted runs broken)', report.falseAlarms, notFlagged('not broken')),
     ...(c.interactive ? ['', ...listing('Warnings on interactive sessions (warned, not broken)', report.warnings, notFlagged('not warned'))] : []),
     ...(report.loops.length > 0 ? ['', ...listing(`Genuine loops (interactive sessions labelled loop: true; should be flagged; warned ${flagged(report.loops, (r) => r.warned)}, broken ${flagged(report.loops, (r) => r.firstBreak !== null)})`, report.loops, notFlagged('not warned'))] : []),
