@@ -40,3 +40,11 @@ describe.skipIf(sample === null)('scripts/fit-default.mjs on a sample of the tra
     for (const t of [report.onePhase.overall, report.twoPhase.overall]) expect(t.submittedBroken.rate ?? 0).toBeLessThanOrEqual(0.01);
   }, 600_000);
 });
+
+describe('the committed output of scripts/fit-default.mjs', () => {
+  it('should be a config every --config reader accepts', async () => {
+    const { FITTED_DEFAULT } = await import('../src/presets/fitted-default.js');
+    expect(() => configOptions(FITTED_DEFAULT)).not.toThrow();
+    expect((FITTED_DEFAULT.fitted as { command: string }).command).toMatch(/^loopwatch calibrate /);
+  });
+});
