@@ -13,6 +13,7 @@ export type { AggregateStats, DetectionStats, SessionStats } from './session/sta
 export { presets, presetOptions, GRADUATED } from './presets/presets.js';
 export type { ChimeraParams, MultiResolutionParams, ToolLoopParams } from './presets/presets.js';
 export { CONFIG_NOTES, CONFIG_PRESETS, configOptions, presetFromConfig } from './presets/config-options.js';
+export type { ConfigReader } from './presets/config-options.js';
 export type { Detector, ObservedCall } from './detectors/detector.js';
 export type {
   BuiltInLoopKind,

@@ -97,6 +97,10 @@ describe('loopwatch/langchain (createAgent with the fake tool-calling model)', (
     expect(spy.proposals()).toHaveLength(s.calls.length);
     expect(script.executed.length).toBeLessThan(s.calls.length);
     expect(result?.messages.at(-1)?.getType()).toBe('ai');
+    // 'continue' only denies a stop's call: what the model reads says so, not that the run is being stopped
+    const said = (result?.messages ?? []).map((m) => String(m.content));
+    expect(said.some((t) => t.includes('The run is being stopped.'))).toBe(false);
+    expect(said.filter((t) => t.endsWith('This call was blocked and did not run.')).length).toBeGreaterThan(1);
     spy.inner.close();
   });
 

@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
+import { hostMessage } from '../src/live/host-message.js';
 import { STOP_ADVICE } from '../src/mcp/tool-call-gate.js';
 import { CLI, loopwatch } from './helpers/cli.js';
 import { BUILD_ERROR, type McpFixtures, writeMcpFixtures } from './helpers/mcp-fixtures.js';
@@ -75,7 +76,8 @@ function viaLibrary(calls: readonly ScriptedCall[]): { texts: string[]; isError:
   return steps.map((s, i) => {
     const c = calls[i] as ScriptedCall;
     const p = s.propose;
-    if (s.record === null) return { texts: [`${p.message ?? ''}${p.action === 'stop' ? STOP_ADVICE : ''}`], isError: true };
+    // a proxy cannot end the run: its stop says the call was blocked, then STOP_ADVICE
+    if (s.record === null) return { texts: [p.action === 'stop' ? `${hostMessage(p, { stop: 'call', asks: false }) ?? ''}${STOP_ADVICE}` : (p.message ?? '')], isError: true };
     const notes = p.action === 'allow' ? [] : [p.message ?? ''];
     if (s.record.action === 'warn' && !notes.includes(s.record.message ?? '')) notes.push(s.record.message ?? '');
     return { texts: [c.error ?? c.result ?? '', ...notes], isError: c.error !== undefined };
@@ -102,6 +104,9 @@ describe('loopwatch mcp with an SDK client and server', () => {
     expect(denied).toBeGreaterThan(warned);
     expect(got[denied]).toEqual({ texts: [expect.stringMatching(/^\[loopwatch\].*This call was blocked and did not run\.$/)], isError: true });
     expect(got.some((g) => g.texts[0]?.endsWith(STOP_ADVICE))).toBe(true);
+    // the proxy blocks the call and tells the model to stop; it does not say the run is being stopped
+    expect(got.some((g) => g.texts[0]?.endsWith(` This call was blocked and did not run.${STOP_ADVICE}`))).toBe(true);
+    expect(got.some((g) => g.texts.some((t) => t.includes('The run is being stopped.')))).toBe(false);
     // every call that ran, and only those, reached the server (it says so on stderr, through the proxy's)
     expect(serverCalls(c.stderr(), 'build')).toBe(got.filter((g) => g.texts[0] === BUILD_ERROR).length);
     expect(c.stderr()).toMatch(/^test-server: pid \d+$/m);

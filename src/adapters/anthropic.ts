@@ -60,7 +60,8 @@ export function guardTools<T extends object>(tools: readonly T[], guard: Adapter
   const checked: Run = async (call, run) => {
     const p = guard.propose(session, call);
     const refused = p.action === 'ask' && options.approve !== undefined && !(await options.approve(p));
-    const c = await runChecked(guard, session, call, run, refused ? { ...p, action: 'deny' } : p);
+    // without `approve`, an ask runs the call and no human was asked
+    const c = await runChecked(guard, session, call, run, refused ? { ...p, action: 'deny' } : p, { stop: 'run', asks: options.approve !== undefined });
     if (c.blocked !== undefined) {
       if (c.blocked.action !== 'stop') throw new CallDeniedError(c.blocked);
       const stop = new LoopStoppedError(c.blocked);

@@ -20,6 +20,7 @@
  *   saved before each model call), so it checkpoints with the thread and comes back on another process.
  */
 import { LoopStoppedError, SessionStoppedError } from '../errors.js';
+import type { HostReach } from '../live/host-message.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { type AdapterGuard, MAX_REMEMBERED_CALLS, denialText, notesOf, outcomeText, withNotes } from './shared.js';
 
@@ -75,6 +76,8 @@ type Hook = (state: LangChainState, runtime: LangChainRuntime) => Record<string,
 /** loopwatch as a LangChain agent middleware (see the module comment): pass it in createAgent's `middleware`. */
 export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChainGuard, options: LangChainMiddlewareOptions<O, F> = {}) {
   const exit = options.exitBehavior ?? 'end';
+  // no approval step (an ask runs the call); 'continue' only denies a stop's call
+  const reach: HostReach = { stop: exit === 'continue' ? 'call' : 'run', asks: false };
   const sessionOf = (state: LangChainState | undefined, runtime: LangChainRuntime | undefined): string => {
     const thread = runtime?.configurable?.thread_id;
     if (typeof thread === 'string' && thread.length > 0) return thread;
@@ -97,19 +100,19 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
     const call = { id, tool: name, args };
     const p = guard.propose(session, call);
     if (p.action === 'stop' && exit === 'error' && !thrown.has(session)) throwStop(session, p);
-    if (p.action === 'deny' || p.action === 'stop') return answer(request, handler, denialText(p));
+    if (p.action === 'deny' || p.action === 'stop') return answer(request, handler, denialText(p, reach));
     let out: M;
     try {
       out = await handler(request);
     } catch (error) {
       if (passesThrough(error, request)) throw error;
       // as LangChain's ToolNode answers a tool's error when no middleware wraps the call
-      const notes = notesOf(p, guard.record(session, { ...call, error: outcomeText(error) }));
+      const notes = notesOf(p, guard.record(session, { ...call, error: outcomeText(error) }), reach);
       return answer(request, handler, withNotes(`${String(error)}\n Please fix your mistakes.`, notes));
     }
     const msg = out as ToolMessageLike;
     const text = outcomeText(msg.content ?? out);
-    const notes = notesOf(p, guard.record(session, { ...call, ...(msg.status === 'error' ? { error: text } : { result: text }) }));
+    const notes = notesOf(p, guard.record(session, { ...call, ...(msg.status === 'error' ? { error: text } : { result: text }) }), reach);
     if (notes.length > 0 && typeof msg.content === 'string') msg.content = withNotes(msg.content, notes);
     else if (notes.length > 0 && Array.isArray(msg.content)) msg.content = [...(msg.content as unknown[]), ...notes.map((t) => ({ type: 'text', text: t }))];
     return out;
@@ -120,7 +123,7 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
     const saved = options.z === undefined ? undefined : snapshotOf(guard, session);
     const stop = exit === 'end' ? guard.stopped(session) : undefined;
     // as toolCallLimitMiddleware ends a run: a final AI message saying why (LangGraph's reducer makes it an AIMessage)
-    const end = stop === undefined ? undefined : { jumpTo: 'end' as const, messages: [{ role: 'assistant', content: denialText(stop) }] };
+    const end = stop === undefined ? undefined : { jumpTo: 'end' as const, messages: [{ role: 'assistant', content: denialText(stop, reach) }] };
     return saved === undefined && end === undefined ? undefined : { ...(saved === undefined ? {} : { loopwatch: saved }), ...end };
   };
   const beforeAgent: Hook = (state, runtime) => {

@@ -17,6 +17,7 @@
  * - A run started on a session loopwatch already stopped throws a SessionStoppedError.
  */
 import { CallDeniedError, LoopStoppedError, SessionStoppedError } from '../errors.js';
+import type { HostReach } from '../live/host-message.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { type AdapterGuard, denialText, runChecked, withOwn } from './shared.js';
 
@@ -91,6 +92,9 @@ export function loopwatchProcessor(guard: AdapterGuard, session: MastraSession):
   };
 }
 
+/** Processors have no approval step: an ask runs the call, and its message does not say a human was asked. */
+const MASTRA_REACH: HostReach = Object.freeze({ stop: 'run', asks: false });
+
 /** The step's tools, each one with an `execute` wrapped to be checked by loopwatch. */
 function guardedTools(tools: Record<string, unknown>, guard: AdapterGuard, r: RunState): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -101,7 +105,7 @@ function guardedTools(tools: Record<string, unknown>, guard: AdapterGuard, r: Ru
       continue;
     }
     const guarded = async (input: unknown, options?: ExecuteOptions): Promise<unknown> => {
-      const c = await runChecked(guard, r.session, { id: options?.toolCallId, tool: name, args: input }, () => (execute as (i: unknown, o?: ExecuteOptions) => unknown).call(tool, input, options));
+      const c = await runChecked(guard, r.session, { id: options?.toolCallId, tool: name, args: input }, () => (execute as (i: unknown, o?: ExecuteOptions) => unknown).call(tool, input, options), undefined, MASTRA_REACH);
       if (c.blocked !== undefined) throw c.blocked.action === 'stop' ? new LoopStoppedError(c.blocked) : new CallDeniedError(c.blocked);
       r.notes.push(...c.notes);
       if (c.failed) throw c.error;

@@ -11,6 +11,7 @@
  * ```
  */
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
+import { FULL_REACH, type HostReach, hostMessage } from '../live/host-message.js';
 
 /** The part of a LiveGuard an adapter uses (structural, so a guard from another copy of loopwatch works too). */
 export interface AdapterGuard {
@@ -67,21 +68,32 @@ export type Checked<T> =
  * error) is recorded, and the messages the model should see (the proposal's warning, the record's) come back
  * as `notes`. Never throws: the tool's error comes back as `error`.
  */
-export async function runChecked<T>(guard: AdapterGuard, session: string, call: LiveCall, run: () => T | PromiseLike<T>, proposed?: LiveDecision): Promise<Checked<T>> {
+export async function runChecked<T>(
+  guard: AdapterGuard,
+  session: string,
+  call: LiveCall,
+  run: () => T | PromiseLike<T>,
+  proposed?: LiveDecision,
+  reach: HostReach = FULL_REACH,
+): Promise<Checked<T>> {
   const p = proposed ?? guard.propose(session, call);
   if (p.action === 'deny' || p.action === 'stop') return { blocked: p };
   try {
     const value = await run();
-    return { failed: false, value, notes: notesOf(p, guard.record(session, { ...call, result: outcomeText(value) })) };
+    return { failed: false, value, notes: notesOf(p, guard.record(session, { ...call, result: outcomeText(value) }), reach) };
   } catch (error) {
-    return { failed: true, error, notes: notesOf(p, guard.record(session, { ...call, error: outcomeText(error) })) };
+    return { failed: true, error, notes: notesOf(p, guard.record(session, { ...call, error: outcomeText(error) }), reach) };
   }
 }
 
-/** The messages for the model after a call ran: its proposal's (warn, ask) and its record's (warn). */
-export function notesOf(proposal: LiveDecision | undefined, record: LiveDecision): string[] {
+/**
+ * The messages for the model after a call ran: its proposal's (warn, ask) and its record's (warn), as
+ * true for a host of `reach` (an ask without an approval step does not say a human was asked).
+ */
+export function notesOf(proposal: LiveDecision | undefined, record: LiveDecision, reach: HostReach = FULL_REACH): string[] {
   const notes: string[] = [];
-  if (proposal !== undefined && proposal.action !== 'allow' && proposal.message !== undefined) notes.push(proposal.message);
+  const said = proposal === undefined || proposal.action === 'allow' ? undefined : hostMessage(proposal, reach);
+  if (said !== undefined) notes.push(said);
   if (record.action === 'warn' && record.message !== undefined) notes.push(record.message);
   return notes;
 }
@@ -116,9 +128,9 @@ export function withOwn<T extends object>(obj: T, props: Record<string, unknown>
   });
 }
 
-/** The text the model sees for a blocked call. */
-export function denialText(d: LiveDecision): string {
-  return d.message ?? '[loopwatch] This call was blocked and did not run.';
+/** The text the model sees for a blocked call, as true for a host of `reach` (a stop that only blocks the call says so). */
+export function denialText(d: LiveDecision, reach: HostReach = FULL_REACH): string {
+  return hostMessage(d, reach) ?? '[loopwatch] This call was blocked and did not run.';
 }
 
 /**

@@ -47,8 +47,14 @@ export interface CalibrateSettings {
   readonly seed: number;
   /** Restarts of each fit's search from its best point, a few parameters set at random (search.ts). @default 2 */
   readonly restarts?: number | undefined;
-  /** Family overrides (`--family`), for the per-family figures. */
+  /** Family overrides (`--family`), for the per-family figures and fits. */
   readonly families?: readonly FamilyOverride[] | undefined;
+  /**
+   * Fit each family with at least this many labelled runs on its own (`--per-family`; smaller families, and
+   * those with fewer task groups than folds or without both step-limit and finished runs, keep the pooled
+   * fit). undefined: one pooled fit.
+   */
+  readonly perFamily?: number | undefined;
   /** Hears what is being done (one line at a time). */
   readonly progress?: ((line: string) => void) | undefined;
 }
@@ -69,10 +75,17 @@ export interface FoldFigures {
   readonly twoPhase: ReplayFigures;
 }
 
+/** Fitted options as a config file lays them over the starting point. */
+export type Fitted = { readonly policy: Readonly<Record<string, unknown>>; readonly detectors: Readonly<Record<string, Readonly<Record<string, number>>>> };
+
 /** What a calibration found. */
 export interface Calibration {
   /** The options fitted on every run, as a config file lays them over the starting point. */
-  readonly fitted: { readonly policy: Readonly<Record<string, unknown>>; readonly detectors: Readonly<Record<string, Readonly<Record<string, number>>>> };
+  readonly fitted: Fitted;
+  /** Per family fitted on its own (`perFamily`): its options, fitted on every run of the family. */
+  readonly familyFits: Readonly<Record<string, Fitted>>;
+  /** With `perFamily`: the families that kept the pooled fit, and why. */
+  readonly pooledFamilies: readonly { readonly family: string; readonly runs: number; readonly why: string }[];
   /** Pooled held-out figures, per replay (the fit's expected rates). */
   readonly heldOut: { readonly onePhase: ReplayFigures; readonly twoPhase: ReplayFigures };
   /** The held-out figures of each fold alone (its runs replayed with the fit made without them). */
@@ -133,6 +146,19 @@ function labelled(folderOf: ReadonlyMap<string, Folder>, runs: readonly ReturnTy
   return out;
 }
 
+/**
+ * Why a family keeps the pooled fit (`minRuns` runs at least, a task group per fold, step-limit and
+ * finished runs both), or null when it is fitted on its own.
+ */
+function smallFamily(runs: readonly Labelled[], minRuns: number, folds: number): string | null {
+  if (runs.length < minRuns) return `${runs.length} runs, fewer than ${minRuns}`;
+  const groups = new Set(runs.map((r) => r.group)).size;
+  if (groups < folds) return `${groups} task groups, fewer than the ${folds} folds`;
+  if (!runs.some((r) => r.run.cls.stuck)) return 'no step-limit run';
+  if (!runs.some((r) => r.run.cls.finished)) return 'no finished run';
+  return null;
+}
+
 /** The warning budget: the given share, else the starting point's own share in each replay. */
 function budgetFor(s: CalibrateSettings, start: Totals): Budget {
   const own = (t: Totals['one']): number => (t.finished === 0 ? 0 : t.finishedWarned / t.finished);
@@ -184,11 +210,38 @@ export async function calibrate(s: CalibrateSettings): Promise<Calibration> {
   say('fitting on every run');
   const final = fit(all);
   evaluations += final.evaluations;
+  // per family: its own fold fits and final fit, over its runs only (replayed as option sets after the pooled ones)
+  const setOf = runs.map((_, i) => fold[i] as number);
+  const foldOptions = points.map((p) => withFitted(s.start, fittedOf(space, p)));
+  const familyFits: Record<string, Fitted> = {};
+  const pooledFamilies: { family: string; runs: number; why: string }[] = [];
+  if (s.perFamily !== undefined) {
+    for (const family of [...new Set(runs.map((r) => r.family))].sort()) {
+      const mine = all.filter((i) => runs[i]?.family === family);
+      const why = smallFamily(mine.map((i) => runs[i] as Labelled), s.perFamily, s.folds);
+      if (why !== null) {
+        pooledFamilies.push({ family, runs: mine.length, why });
+        continue;
+      }
+      const base = foldOptions.length;
+      for (let f = 0; f < s.folds; f++) {
+        say(`${family}, fold ${f + 1} of ${s.folds}: fitting on the family's other folds`);
+        const r = fit(mine.filter((i) => fold[i] !== f));
+        foldOptions.push(withFitted(s.start, fittedOf(space, r.point)));
+        evaluations += r.evaluations;
+      }
+      say(`${family}: fitting on every run of the family`);
+      const r = fit(mine);
+      evaluations += r.evaluations;
+      familyFits[family] = fittedOf(space, r.point);
+      for (const i of mine) setOf[i] = base + (fold[i] as number);
+    }
+  }
   const fitMillis = performance.now() - fitStarted;
   say(`replaying each fold with the fit made without it`);
   const replayStarted = performance.now();
-  const foldOf = new Map(runs.map((r, i) => [r.key, fold[i] as number]));
-  const replayed = await replayFolds(inputs, points.map((p) => withFitted(s.start, fittedOf(space, p))), (file, session) => foldOf.get(runKey(file, session)));
+  const foldOf = new Map(runs.map((r, i) => [r.key, setOf[i] as number]));
+  const replayed = await replayFolds(inputs, foldOptions, (file, session) => foldOf.get(runKey(file, session)));
   const byKey = new Map(replayed.map((r) => [runKey(r.file, r.session), r]));
   const held: HeldOutRun[] = [];
   const one: RunOutcome[] = [];
@@ -211,6 +264,8 @@ export async function calibrate(s: CalibrateSettings): Promise<Calibration> {
   const perFamily = [...new Set(fam)].sort().map((family) => ({ family, ...subset((i) => fam[i] === family) }));
   return {
     fitted: fittedOf(space, final.point),
+    familyFits,
+    pooledFamilies,
     heldOut: { onePhase: replayFigures(held, one, s.folds), twoPhase: replayFigures(held, two, s.folds) },
     perFold,
     perFamily,

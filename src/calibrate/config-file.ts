@@ -5,7 +5,10 @@
  *
  * - `expected`: the pooled held-out figures per replay (rate, 95% Wilson interval, fold range), what runs
  *   like the data should see;
- * - `fitted`: the command that made it, when, on what data, with which folds, seed and budgets.
+ * - `fitted`: the command that made it, when, on what data, with which folds, seed and budgets;
+ *
+ * and, fitted per family (`--per-family`), a `families` section: each family's fitted options, which every
+ * reader lays over the pooled ones for that family's sessions (presets/config-families.ts).
  */
 import type { LoopDetectorOptions } from '../options/options.js';
 import type { Calibration } from './calibrate.js';
@@ -41,6 +44,7 @@ export function calibratedConfig(c: Calibration, start: StartingPoint, command: 
   return {
     ...(start.preset === undefined || start.preset === 'default' ? {} : { preset: start.preset }),
     ...options,
+    ...(Object.keys(c.familyFits).length === 0 ? {} : { families: c.familyFits }),
     expected: { onePhase: replayNote(c.heldOut.onePhase), twoPhase: replayNote(c.heldOut.twoPhase) },
     fitted: {
       command,

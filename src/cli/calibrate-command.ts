@@ -28,10 +28,15 @@ const CALIBRATE_FLAGS: FlagSpec = {
   seed: { type: 'string' },
   restarts: { type: 'string' },
   family: { type: 'string', multiple: true },
+  'per-family': { type: 'boolean' },
+  'min-family-runs': { type: 'string' },
   output: { type: 'string', short: 'o' },
   json: { type: 'boolean' },
   'allow-skipped': { type: 'boolean' },
 };
+
+/** Runs a family needs to be fitted on its own with `--per-family` (`--min-family-runs`). */
+export const MIN_FAMILY_RUNS = 40;
 
 /** A calibration's command line, parsed and checked. */
 export interface CalibrateCommandSettings {
@@ -47,6 +52,8 @@ export interface CalibrateCommandSettings {
   readonly seed: number;
   readonly restarts: number;
   readonly families: readonly FamilyOverride[];
+  /** Fit families of at least this many runs on their own (`--per-family`, `--min-family-runs`); undefined: pooled only. */
+  readonly perFamily: number | undefined;
   readonly output: string | undefined;
   readonly json: boolean;
   readonly allowSkipped: boolean;
@@ -85,6 +92,7 @@ export function parseCalibrateArgs(args: readonly string[]): CalibrateCommandSet
     seed: integerFlag('--seed', stringOf(v, 'seed'), 1, 0, 2 ** 32 - 1),
     restarts: integerFlag('--restarts', stringOf(v, 'restarts'), 2, 0, 100),
     families,
+    perFamily: v['per-family'] === true ? integerFlag('--min-family-runs', stringOf(v, 'min-family-runs'), MIN_FAMILY_RUNS, 2, 1_000_000) : undefined,
     output,
     json: v.json === true,
     allowSkipped: v['allow-skipped'] === true,
@@ -103,7 +111,7 @@ export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, a
   const progress = io.stderr.isTTY === true ? (line: string) => io.stderr.write(`loopwatch calibrate: ${line}\n`) : undefined;
   let result;
   try {
-    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, folds: s.folds, seed: s.seed, restarts: s.restarts, families: s.families, progress });
+    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, folds: s.folds, seed: s.seed, restarts: s.restarts, families: s.families, perFamily: s.perFamily, progress });
   } catch (e) {
     if (e instanceof EvalSourceError || e instanceof CalibrateError) throw new UsageError(e.message);
     throw e;

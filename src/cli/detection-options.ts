@@ -8,6 +8,7 @@ import { isLoopwatchError } from '../errors.js';
 import { jsonErrorMessage } from '../formats/json-value.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
+import { FAMILIES_KEY, type FamilyOptions, familyOptions } from '../presets/config-families.js';
 import { CONFIG_NOTES, CONFIG_OPTION_KEYS, CONFIG_PRESETS } from '../presets/config-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -17,10 +18,10 @@ export const PRESETS = CONFIG_PRESETS;
 export { CONFIG_NOTES };
 
 /** Top-level keys a config file may hold: the plain-data detection options, `preset`, and its notes. */
-export const CONFIG_KEYS: readonly string[] = [...CONFIG_OPTION_KEYS, 'preset', ...CONFIG_NOTES];
+export const CONFIG_KEYS: readonly string[] = [...CONFIG_OPTION_KEYS, 'preset', FAMILIES_KEY, ...CONFIG_NOTES];
 
-/** A config file's preset and options (its notes left out). Throws UsageError. */
-export function readConfig(path: string): { preset: string | undefined; options: LoopDetectorOptions } {
+/** A config file's preset, options (its notes left out) and per-family section (unchecked). Throws UsageError. */
+export function readConfig(path: string): { preset: string | undefined; options: LoopDetectorOptions; families?: unknown } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -36,13 +37,13 @@ export function readConfig(path: string): { preset: string | undefined; options:
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`${path}: must hold a JSON object of options, received ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
   }
-  const { preset, ...options } = value as Record<string, unknown>;
+  const { preset, [FAMILIES_KEY]: families, ...options } = value as Record<string, unknown>;
   for (const key of Object.keys(options)) {
     if (!CONFIG_KEYS.includes(key)) throw new UsageError(`${path}: "${key}" is not a config option (known: ${CONFIG_KEYS.join(', ')})`);
     if (CONFIG_NOTES.includes(key)) delete options[key];
   }
   if (preset !== undefined && typeof preset !== 'string') throw new UsageError(`${path}: "preset" must be a string, received ${JSON.stringify(preset)}`);
-  return { preset, options: options as LoopDetectorOptions };
+  return { preset, options: options as LoopDetectorOptions, ...(families === undefined ? {} : { families }) };
 }
 
 /**
@@ -50,6 +51,14 @@ export function readConfig(path: string): { preset: string | undefined; options:
  * naming the file, the option, the rule and the value.
  */
 export function detectionOptions(preset: string | undefined, configPath: string | undefined): LoopDetectorOptions {
+  return familyDetection(preset, configPath).pooled;
+}
+
+/**
+ * The detection options for `--preset` and `--config`, pooled and per family (a config's `families`,
+ * config-families.ts), validated. Throws UsageError naming the file, the option, the rule and the value.
+ */
+export function familyDetection(preset: string | undefined, configPath: string | undefined): FamilyOptions {
   const config = configPath === undefined ? undefined : readConfig(configPath);
   const name = preset ?? config?.preset ?? 'default';
   const build = Object.hasOwn(PRESETS, name) ? PRESETS[name] : undefined;
@@ -60,7 +69,7 @@ export function detectionOptions(preset: string | undefined, configPath: string 
   try {
     const options = build(config?.options);
     resolveOptions(options);
-    return options;
+    return familyOptions(options, config?.families);
   } catch (e) {
     if (isLoopwatchError(e)) throw new UsageError(`${configPath ?? '--preset'}: ${e.message}`);
     throw e;

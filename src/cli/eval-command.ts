@@ -10,7 +10,7 @@ import { CURVE_PRESETS, type CurvePoint, type CurvePolicy, evaluateCurve } from 
 import { type EvalReport, evaluate } from '../eval/eval-report.js';
 import { EvalSourceError, openEvalSource } from '../eval/eval-source.js';
 import { type FamilyOverride, parseFamilyOverride } from '../eval/families.js';
-import { detectionOptions } from './detection-options.js';
+import { detectionOptions, familyDetection } from './detection-options.js';
 import { type FlagSpec, choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
 import { curveText } from './render/curve-text.js';
 import { writeCurvePage } from './render/curve-page.js';
@@ -101,7 +101,8 @@ function curvePolicies(s: EvalCommandSettings, options: LoopDetectorOptions, rep
 
 /** Runs an evaluation as parsed; resolves to the exit code. */
 export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<number> {
-  const options = { ...detectionOptions(s.preset, s.config), ...(s.engine === undefined ? {} : { engine: s.engine }) };
+  const found = familyDetection(s.preset, s.config);
+  const options = { ...found.pooled, ...(s.engine === undefined ? {} : { engine: s.engine }) };
   let source;
   try {
     source = await openEvalSource(s.dir, s.labels);
@@ -110,7 +111,8 @@ export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<nu
     throw e;
   }
   const settings = { workers: s.workers, families: s.families, by: s.by };
-  const report = await evaluate(source, options, settings);
+  // a config's families: their runs replayed with their own options (the curve stays pooled)
+  const report = await evaluate(source, options, { ...settings, familyOptions: found.families });
   // as scan prints them: secrets redacted, control characters escaped
   const safe = (text: string): string => terminalSafe(redactSecrets(text));
   for (const i of report.issues) io.stderr.write(`${safe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${safe(i.message)}\n`);

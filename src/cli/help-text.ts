@@ -219,6 +219,9 @@ Options:
   --restarts N           restarts of each fit's search from its best point with a few parameters set at
                          random, kept when better (default: 2)
   --family PATTERN=NAME  agents whose name contains PATTERN are in family NAME (the per-family figures)
+  --per-family           fit each family of at least --min-family-runs runs on its own (the config's
+                         "families"; the others keep the pooled fit)
+  --min-family-runs N    runs a family needs for its own fit with --per-family (default: 40)
   -o, --output FILE      write the config to FILE (and the report to standard output)
   --json                 the report as one JSON document
   --allow-skipped        skipped lines or labels do not make the exit code 2

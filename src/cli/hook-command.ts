@@ -72,7 +72,12 @@ export async function hookCommand(args: readonly string[], io: HookIo): Promise<
     log = logged === '' ? undefined : logged;
     const preset = stringOf(v, 'preset');
     const config = stringOf(v, 'config');
-    if (preset !== undefined || config !== undefined) detection = (await import('./detection-options.js')).detectionOptions(preset, config);
+    if (preset !== undefined || config !== undefined) {
+      // the agent's family's options when the config has them (gemini is the gemini-cli family)
+      const found = (await import('./detection-options.js')).familyDetection(preset, config);
+      const { optionsForAgent } = await import('../presets/config-families.js');
+      detection = agent === undefined ? found.pooled : optionsForAgent(found, agent === 'gemini' ? 'gemini-cli' : agent);
+    }
     if (io.inputIsTTY) throw new UsageError('reads one hook payload (JSON) on standard input, as an agent sends it; see loopwatch hook --help');
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;

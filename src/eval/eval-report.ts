@@ -11,7 +11,7 @@ import { type EvalTable, INTERACTIVE, type JudgedRun, evalTable } from './eval-r
 import type { EvalSource } from './eval-source.js';
 import { type FamilyOverride, familyOf } from './families.js';
 import { labelFor } from './labels.js';
-import { type RunJudge, replayOnePhase } from './trace-eval.js';
+import { type Replay, type RunJudge, replayOnePhase } from './trace-eval.js';
 import { replayTwoPhase } from './two-phase-eval.js';
 
 /** How an evaluation runs. */
@@ -22,6 +22,12 @@ export interface EvalSettings {
   readonly families?: readonly FamilyOverride[];
   /** Rows per family, or per agent name as labelled. @default 'family' */
   readonly by?: 'family' | 'agent';
+  /**
+   * Options per family (a config's `families`, config-families.ts): the runs of such a family are replayed
+   * with its options (one more pass over the inputs per family the labels hold), the others with `options`.
+   * @default none
+   */
+  readonly familyOptions?: ReadonlyMap<string, LoopDetectorOptions>;
 }
 
 /** A run behind a false alarm or a miss, as each replay saw it (null: not one there). */
@@ -80,6 +86,37 @@ function brokenIn(l: ListedRun): boolean {
   return (l.onePhase?.firstBreak ?? null) !== null || (l.twoPhase?.firstBreak ?? null) !== null;
 }
 
+/**
+ * Both replays, each run with its family's options when `settings.familyOptions` has them (a pass per such
+ * family, judging only its runs), the others with `options`; inputs' issues, notes and unlabelled runs are
+ * the pooled pass's.
+ */
+async function replayByFamily(source: EvalSource, options: LoopDetectorOptions, judge: RunJudge, settings: EvalSettings): Promise<{ one: Replay; two: Replay }> {
+  const own = settings.familyOptions ?? new Map<string, LoopDetectorOptions>();
+  const present = new Set<string>();
+  for (const l of source.labels.labels.values()) present.add(familyOf(l.agent, settings.families));
+  const fitted = [...own.keys()].filter((f) => present.has(f));
+  const only = (keep: (family: string) => boolean): RunJudge => (session) => {
+    const got = judge(session);
+    return got !== undefined && keep(got.family) ? got : undefined;
+  };
+  const pooledJudge = fitted.length === 0 ? judge : only((f) => !fitted.includes(f));
+  let one = await replayOnePhase(source.inputs, options, pooledJudge, settings.workers ?? 0);
+  let two = await replayTwoPhase(source.inputs, options, pooledJudge);
+  if (fitted.length === 0) return { one, two };
+  const unlabelled = one.unlabelled.filter((s) => judge(s) === undefined);
+  one = { ...one, unlabelled };
+  for (const family of fitted) {
+    const o = { ...(own.get(family) as LoopDetectorOptions), ...(options.engine === undefined ? {} : { engine: options.engine }) };
+    const j = only((f) => f === family);
+    const a = await replayOnePhase(source.inputs, o, j, settings.workers ?? 0);
+    const b = await replayTwoPhase(source.inputs, o, j);
+    one = { ...one, runs: [...one.runs, ...a.runs], millis: one.millis + a.millis };
+    two = { ...two, runs: [...two.runs, ...b.runs], millis: two.millis + b.millis };
+  }
+  return { one, two };
+}
+
 /** Evaluates the runs of `source` with detection `options`. */
 export async function evaluate(source: EvalSource, options: LoopDetectorOptions = {}, settings: EvalSettings = {}): Promise<EvalReport> {
   const labels = source.labels.labels;
@@ -90,8 +127,7 @@ export async function evaluate(source: EvalSource, options: LoopDetectorOptions 
     matched.add(l.session);
     return { agent: l.agent, family: familyOf(l.agent, settings.families), exitStatus: l.exitStatus, loop: l.loop, ...(l.resolved === undefined ? {} : { resolved: l.resolved }) };
   };
-  const one = await replayOnePhase(source.inputs, options, judge, settings.workers ?? 0);
-  const two = await replayTwoPhase(source.inputs, options, judge);
+  const { one, two } = await replayByFamily(source, options, judge, settings);
   const key = settings.by === 'agent' ? (r: JudgedRun) => r.agent ?? '(no agent)' : (r: JudgedRun) => r.family;
   return {
     onePhase: evalTable(one.runs, key),

@@ -17,6 +17,7 @@
  * lost): for those versions (agent-versions.ts) a warning is given after the call instead, and an ask is
  * told to the user alone.
  */
+import { type HostReach, hostMessage } from '../live/host-message.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { codexOutcome } from '../formats/codex-output.js';
@@ -53,8 +54,11 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   return { agent: 'codex', eventName, phase, session, call: { ...base, ...outcomeOf(capValue(p.tool_response)) } };
 }
 
+/** Codex has no ask from a hook, and a hook cannot stop its run: a stop blocks the call and tells the user. */
+const CODEX_REACH: HostReach = Object.freeze({ stop: 'user', asks: false });
+
 function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
-  const m = d.message ?? '';
+  const m = hostMessage(d, CODEX_REACH) ?? '';
   if (c.phase === 'record') {
     const context = afterCallContext(d, ctx);
     return hookJson(context === '' ? {} : { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: context } }, ctx);

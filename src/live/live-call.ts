@@ -7,6 +7,7 @@
 import { InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import { validateEvent } from '../session/observe-event.js';
+import { recordedMessage } from './host-message.js';
 import type { LoopAction, ToolEvent, Verdict } from '../types.js';
 
 // the two-phase API's data types live in types.ts; importers of this module find them here too
@@ -73,13 +74,15 @@ export function lateRecord(session: string, id: string | undefined): LiveDecisio
 }
 
 /**
- * A decision as plain frozen data (the message is the verdict's, absent for `allow`): what every
+ * A decision as plain frozen data (the message is the verdict's, absent for `allow`; a recorded call's says
+ * it already ran, host-message.ts): what every
  * decision is built by, so one rebuilt elsewhere (a LoopPool's, from a worker's compact answer) is the same.
  */
 export function liveDecision(session: string, phase: LivePhase, id: string | undefined, action: LiveAction, verdict: Verdict | null): LiveDecision {
   // four literals rather than conditional spreads (~45 ns against ~220 with the freeze, node 20; every
   // propose() and record() makes one), members in the same order either way
-  const message = action === 'allow' || verdict === null ? undefined : verdict.message;
+  // a recorded call already ran: its message does not say it was blocked or the run is being stopped
+  const message = action === 'allow' || verdict === null ? undefined : phase === 'record' ? recordedMessage(verdict.message, verdict.action) : verdict.message;
   if (id === undefined) return Object.freeze(message === undefined ? { session, phase, action, verdict } : { session, phase, action, message, verdict });
   return Object.freeze(message === undefined ? { session, phase, id, action, verdict } : { session, phase, id, action, message, verdict });
 }

@@ -12,6 +12,7 @@
  *  anything else ──> forwarded unchanged
  * ```
  */
+import { type HostReach, hostMessage } from '../live/host-message.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { MAX_CALL_ID_LENGTH } from '../live/live-call.js';
 import type { LiveGuard } from '../engine/live-guard.js';
@@ -25,6 +26,9 @@ export const MAX_IN_FLIGHT = 4096;
 
 /** Added to a `stop` message: an MCP server cannot end the client's run, so the model is told to. */
 export const STOP_ADVICE = ' Do not call any more tools for this task: tell the user what you tried and where you are stuck.';
+
+/** A proxy cannot end the client's run: a stop blocks the call and the model is told to stop (STOP_ADVICE). */
+const MCP_REACH: HostReach = Object.freeze({ stop: 'call', asks: false });
 
 /** What a client message gives: whether it goes on to the server, and what the proxy sends of its own. */
 export interface ClientStep {
@@ -115,7 +119,7 @@ export class ToolCallGate {
     if (d.action !== 'allow') this.onDecision(tool, id, d);
     const message = d.message ?? '';
     if (d.action === 'deny' || d.action === 'stop') {
-      step.toClient.push(resultMessage(id, refusal(d.action === 'stop' ? message + STOP_ADVICE : message)));
+      step.toClient.push(resultMessage(id, refusal(d.action === 'stop' ? (hostMessage(d, MCP_REACH) ?? '') + STOP_ADVICE : message)));
       step.forward = false;
       return;
     }

@@ -9,9 +9,15 @@ import { OptionRangeError, OptionTypeError } from '../errors.js';
 import { describe, knownKeys, record } from '../options/checks.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
+import { FAMILIES_KEY, familyOptions, optionsForAgent } from './config-families.js';
 import { merge, presetOptions } from './presets.js';
 
-/** Preset names a config (and the CLI's `--preset`) takes, and what each builds over extra options. */
+/**
+ * Preset names a config (and the CLI's `--preset`) takes, and what each builds over extra options. The
+ * `default` is the built-in option values; `node scripts/fit-default.mjs` fits one on the public traces and
+ * the devset (src/presets/fitted-default.ts), kept beside it, not shipped as the default while it breaks
+ * fewer step-limit runs than the hand-tuned one (docs/evaluation.md, "The shipped default, fitted").
+ */
 export const CONFIG_PRESETS: Readonly<Record<string, (extra: LoopDetectorOptions | undefined) => LoopDetectorOptions>> = {
   default: (extra) => extra ?? {},
   balanced: (extra) => presetOptions.balanced(extra),
@@ -28,22 +34,29 @@ export const CONFIG_NOTES: readonly string[] = ['expected', 'fitted'];
 /** Option keys a config may hold: the plain-data detection options (not engine, sessionId, custom, onDetection, stats). */
 export const CONFIG_OPTION_KEYS: readonly string[] = TOP_KEYS.filter((k) => !['engine', 'sessionId', 'custom', 'onDetection', 'stats'].includes(k));
 
+/** What a reader knows of the session a config's options are for. */
+export interface ConfigReader {
+  /** The agent's name (`claude-code`, `codex`, `gemini-cli`, or a label's agent): its family's options when the config has them. */
+  readonly agent?: string | undefined;
+}
+
 /**
  * The detection options of a parsed config: its preset (default: `default`) with its options laid over,
- * its notes left out, validated. Throws OptionTypeError (a wrong type, an unknown key) or OptionRangeError
- * (an unknown preset, a value out of range), naming the option.
+ * its notes left out, validated; for `reader.agent`, its family's options when the config holds them
+ * (config-families.ts), else the pooled ones. Throws OptionTypeError (a wrong type, an unknown key) or
+ * OptionRangeError (an unknown preset, a value out of range), naming the option.
  */
-export function configOptions(config: unknown): LoopDetectorOptions {
+export function configOptions(config: unknown, reader: ConfigReader = {}): LoopDetectorOptions {
   const c = record('config', config);
-  knownKeys('config', c, [...CONFIG_OPTION_KEYS, 'preset', ...CONFIG_NOTES]);
-  const { preset = 'default', ...rest } = c;
+  knownKeys('config', c, [...CONFIG_OPTION_KEYS, 'preset', FAMILIES_KEY, ...CONFIG_NOTES]);
+  const { preset = 'default', [FAMILIES_KEY]: families, ...rest } = c;
   if (typeof preset !== 'string') throw new OptionTypeError('config.preset', `config.preset must be a string, received ${describe(preset)}`);
   const build = Object.hasOwn(CONFIG_PRESETS, preset) ? CONFIG_PRESETS[preset] : undefined;
   if (build === undefined) throw new OptionRangeError('config.preset', `config.preset must be one of ${Object.keys(CONFIG_PRESETS).join(', ')}, received ${describe(preset)}`);
   for (const note of CONFIG_NOTES) delete rest[note];
   const options = build(rest as LoopDetectorOptions);
   resolveOptions(options);
-  return options;
+  return optionsForAgent(familyOptions(options, families), reader.agent);
 }
 
 /**
@@ -51,7 +64,8 @@ export function configOptions(config: unknown): LoopDetectorOptions {
  * by `scripts/preset-from-config.mjs`): the config's options (its own preset with its options laid over,
  * its notes left out), with a caller's extra options laid over them as every preset lays them (policy
  * fields one by one, a detector's fields one by one). The config is checked once, here; so a shipped
- * default could be `default: presetFromConfig(FITTED_DEFAULT)` in CONFIG_PRESETS. Throws as configOptions.
+ * default could be `default: presetFromConfig(FITTED_DEFAULT)` in CONFIG_PRESETS. Its `families` are not
+ * used (a preset has no agent). Throws as configOptions.
  */
 export function presetFromConfig(config: unknown): (extra?: LoopDetectorOptions) => LoopDetectorOptions {
   const base = configOptions(config);

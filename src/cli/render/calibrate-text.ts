@@ -69,6 +69,12 @@ export function calibrateText(c: Calibration, output: string | undefined): strin
       out.push(`  ${terminalSafe(redactSecrets(f.family)).slice(0, 24).padEnd(24)} ${n(f.runs).padStart(6)}  ${both(f.onePhase.stepLimitBroken, f.twoPhase.stepLimitBroken).padEnd(22)} ${both(f.onePhase.finishedBroken, f.twoPhase.finishedBroken).padEnd(22)} ${both(f.onePhase.finishedWarned, f.twoPhase.finishedWarned)}`);
     }
   }
+  const own = Object.keys(c.familyFits);
+  if (own.length > 0 || c.pooledFamilies.length > 0) {
+    out.push('');
+    out.push(`fitted per family (the config's families): ${own.length === 0 ? 'none' : own.map((f) => terminalSafe(redactSecrets(f))).join(', ')}`);
+    for (const p of c.pooledFamilies) out.push(`  ${terminalSafe(redactSecrets(p.family))}: the pooled fit (${p.why})`);
+  }
   out.push('');
   out.push('fitted on every run:');
   for (const [k, v] of Object.entries(c.fitted.policy)) out.push(`  policy.${k} ${JSON.stringify(v)}`);

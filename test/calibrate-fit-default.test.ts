@@ -1,0 +1,50 @@
+/**
+ * scripts/fit-default.mjs (the fit of the shipped default) rerun on a small fixed sample of the real traces
+ * (every 25th labelled session, copied into a temporary folder; skipped without ../shared): the same
+ * command twice gives the same fit, and the fit keeps its false-alarm budget (1% of finished runs broken)
+ * on the runs it was fitted on, in both replays.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../src/eval/eval-report.js';
+import { openEvalSource } from '../src/eval/eval-source.js';
+import { configOptions } from '../src/index.js';
+import { writeTraceSample } from './helpers/calibrate-runs.js';
+import { tempDir } from './helpers/cli.js';
+
+const SCRIPT = join(import.meta.dirname, '..', 'scripts', 'fit-default.mjs');
+const sample = writeTraceSample(25, 3);
+afterAll(() => {
+  if (sample !== null) rmSync(sample, { recursive: true, force: true });
+});
+
+/** The fitted config of one run of the script on the sample, without its date. */
+function fit(out: string): Record<string, unknown> {
+  const text = execFileSync(process.execPath, [SCRIPT, '--check', '--config-out', out, sample as string], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  expect(text).toMatch(/held out/);
+  expect(text).toMatch(/two-phase, replayed on each whole set/);
+  const config = JSON.parse(readFileSync(out, 'utf8')) as { fitted: Record<string, unknown> } & Record<string, unknown>;
+  return { ...config, fitted: { ...config.fitted, date: null } };
+}
+
+describe.skipIf(sample === null)('scripts/fit-default.mjs on a sample of the traces', () => {
+  it('should fit the same twice and keep the false-alarm budget on the runs it was fitted on', async () => {
+    const dir = tempDir();
+    const first = fit(join(dir, 'a.json'));
+    const second = fit(join(dir, 'b.json'));
+    expect(second).toEqual(first);
+    expect((first.fitted as { maxFalseAlarms: number }).maxFalseAlarms).toBe(0.01);
+    const report = await evaluate(await openEvalSource(sample as string), configOptions(first));
+    for (const t of [report.onePhase.overall, report.twoPhase.overall]) expect(t.submittedBroken.rate ?? 0).toBeLessThanOrEqual(0.01);
+  }, 600_000);
+});
+
+describe('the committed output of scripts/fit-default.mjs', () => {
+  it('should be a config every --config reader accepts', async () => {
+    const { FITTED_DEFAULT } = await import('../src/presets/fitted-default.js');
+    expect(() => configOptions(FITTED_DEFAULT)).not.toThrow();
+    expect((FITTED_DEFAULT.fitted as { command: string }).command).toMatch(/^loopwatch calibrate /);
+  });
+});
