@@ -19,16 +19,19 @@ export interface SessionRss {
 const SMALL = 5_000;
 const EXTRA = 20_000;
 
-function growth(which: string, sessions: number): number {
-  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(new URL('./session-rss-worker.js', import.meta.url)), which, String(sessions)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+function growth(which: string, sessions: number, stream: 'fixture' | 'real'): number {
+  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(new URL('./session-rss-worker.js', import.meta.url)), which, String(sessions), stream], { encoding: 'utf8', maxBuffer: 1 << 20 });
   return (JSON.parse(out) as { rssGrowth: number }).rssGrowth;
 }
 
-/** Measures core (exact, frequency, cycle, result repeat) and every default detector. */
-export function sessionRss(): SessionRss[] {
+/**
+ * Measures core (exact, frequency, cycle, result repeat) and every default detector, on the fixture's
+ * calls or (`real`) on the traces' (session-rss-worker.ts).
+ */
+export function sessionRss(stream: 'fixture' | 'real' = 'fixture'): SessionRss[] {
   return (['core', 'all'] as const).map((detectors) => {
-    const a = growth(detectors, SMALL);
-    const b = growth(detectors, SMALL + EXTRA);
+    const a = growth(detectors, SMALL, stream);
+    const b = growth(detectors, SMALL + EXTRA, stream);
     return { detectors, bytesPerSession: (b - a) / EXTRA, small: SMALL, extra: EXTRA };
   });
 }

@@ -15,7 +15,8 @@
  * capped here (`maxLive`, least recently used ended first, and counted), not by the checker, so verdicts
  * never depend on the worker count. A session ended that way waits (at most `maxLive` of them) in case it
  * comes back: it then goes on with its calls numbered on, though its detector state starts afresh. Memory:
- * the open and in-flight batches (a small record per call once it is handed over), the live and waiting
+ * the open and in-flight batches (a batch closes at `batchSize` calls or `MAX_BATCH_BYTES` of them, the
+ * first reached; a small record per call once it is handed over), the live and waiting
  * sessions' tallies, the live sessions' detector state, and the bounded aggregate. Nothing grows with the
  * number of sessions seen.
  */
@@ -23,6 +24,7 @@ import { type SessionEvent, sessionEvent } from '../../engine/loop-engine.js';
 import { SessionTable } from '../../engine/session-table.js';
 import type { TraceIssue, TraceItem, TraceNote } from '../../formats/trace-record.js';
 import type { LoopAction, Verdict } from '../../types.js';
+import { MAX_BATCH_BYTES, eventHeldBytes } from './event-size.js';
 import { rebaseVerdict } from './rebase-verdict.js';
 import { type ScanCounts, ScanAggregate, type SessionReport } from './scan-summary.js';
 import type { SessionChecker } from './session-checker.js';
@@ -59,8 +61,10 @@ export interface ScanPlan {
   readonly minAction: LoopAction;
   /** Most sessions checked at once; the least recently used is ended to make room. */
   readonly maxLive: number;
-  /** Calls per batch handed to the checker. */
+  /** Calls per batch handed to the checker (fewer when they hold `MAX_BATCH_BYTES`: see event-size.ts). */
   readonly batchSize: number;
+  /** Bytes of calls a batch takes before it is handed over, as `eventHeldBytes` counts them. @default MAX_BATCH_BYTES */
+  readonly batchBytes?: number;
   /** Worst sessions and tools the summary keeps. @default 10 */
   readonly top?: number;
   /** Which sessions may be listed among the worst. @default all */
@@ -84,6 +88,8 @@ const DEPTH = 4;
 
 interface Batch {
   events: SessionEvent[];
+  /** What the calls in `events` hold, as `eventHeldBytes` counts it. */
+  bytes: number;
   readonly sites: CallSite[];
   readonly tallies: SessionTally[];
   readonly index: number[];
@@ -95,7 +101,7 @@ interface Batch {
   readonly closing: SessionTally[];
 }
 
-const emptyBatch = (): Batch => ({ events: [], sites: [], tallies: [], index: [], base: [], ends: new Set(), closing: [] });
+const emptyBatch = (): Batch => ({ events: [], bytes: 0, sites: [], tallies: [], index: [], base: [], ends: new Set(), closing: [] });
 
 /** The checker's id of a session: its file and its id. */
 export const sessionKey = (file: string, session: string): string => `${file}\u0000${session}`;
@@ -108,6 +114,7 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
   const waiting = new SessionTable<SessionTally>();
   const inFlight: { batch: Batch; verdicts: Promise<(Verdict | null | Error)[]> }[] = [];
   const minRank = ACTION_RANK[plan.minAction];
+  const batchBytes = plan.batchBytes ?? MAX_BATCH_BYTES;
   let open = emptyBatch();
   let seq = 0;
   let events = 0;
@@ -250,7 +257,8 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
     open.tallies.push(tally);
     open.index.push(index);
     open.base.push(tally.base);
-    return open.events.length >= plan.batchSize ? 'full' : 'taken';
+    open.bytes += eventHeldBytes(item.event, batchBytes - open.bytes);
+    return open.events.length >= plan.batchSize || open.bytes >= batchBytes ? 'full' : 'taken';
   };
   reading: for (;;) {
     const r = await next();
