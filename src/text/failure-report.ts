@@ -58,6 +58,9 @@ const ANY_PASS = new RegExp(PASS_PATTERNS.map((p) => `(?:${p.source})`).join('|'
 /** The notes a harness adds to every output (OpenHands' exit code and working directory), not the check's words. */
 const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash )?completed with no output\)/giu;
 
+/** NOTES without its global flag: whether an output holds a note at all (most hold none: nothing to take out). */
+const ANY_NOTE = new RegExp(NOTES.source, 'iu');
+
 /**
  * Whether an output says a check passed: nothing but white space and a harness's notes, or a pass of
  * {@link PASS_PATTERNS}, and no failure reported.
@@ -81,7 +84,7 @@ export const REPORTS_FAILURE = 2;
 export function reportOf(text: string): number {
   const look = text.length > PASS_LOOK ? text.slice(0, PASS_LOOK) : text;
   const failure = reportsFailure(text);
-  const head = look.replace(NOTES, '');
+  const head = ANY_NOTE.test(look) ? look.replace(NOTES, '') : look;
   const pass = head.trim() === '' || (!(head === look && PASS_LOOK === FAILURE_LOOK ? failure : reportsFailure(head)) && ANY_PASS.test(head));
   return (pass ? REPORTS_PASS : 0) | (failure ? REPORTS_FAILURE : 0);
 }
