@@ -1,6 +1,7 @@
 /**
  * A result's outcome facts read fast answer exactly as the plain definitions (test/helpers/outcome-reference.ts):
- * each distinct head read once (readHead, cached), the notes looked for before they are taken out, the
+ * each distinct head read once (readHead, cached), the module's one pass over its bytes (reportScan: the
+ * pass patterns, and whether a failure stem or a note can be there at all), the notes looked for before they are taken out, the
  * acknowledgement's masking stopped once it is too long, the shell writes tested as one expression. Random
  * texts built to hit the patterns' edges (words at text boundaries, Unicode letters next to words, "0 errors",
  * notes, lengths at the 1024 and 4096 caps, multi-byte characters and JSON escapes cut at a cap), then every
@@ -12,9 +13,10 @@ import { shortText, textHead } from '../src/policy/outcome-facts.js';
 import { changesWorkspace } from '../src/policy/workspace-changes.js';
 import { parseArgs } from '../src/fingerprint/signature.js';
 import { ACK_LOOK, isAcknowledgement } from '../src/text/acknowledgement.js';
-import { PASS_LOOK, REPORTS_FAILURE, REPORTS_PASS, reportOf } from '../src/text/failure-report.js';
+import { PASS_LOOK, PASS_PATTERNS, REPORTS_FAILURE, REPORTS_PASS, reportOf } from '../src/text/failure-report.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_WAITING, READING_CACHE_CHARS, readHead, readingCacheChars } from '../src/text/result-reading.js';
 import { saysStillWaiting } from '../src/text/still-waiting.js';
+import { SCAN_MAY_FAIL, SCAN_MAY_NOTE, SCAN_PASS, SCAN_PASS_UNKNOWN, reportScan } from '../src/wasm/module-report-scan.js';
 import { RawJsonString } from '../src/wasm/raw-json-string.js';
 import { plainAcknowledgement, plainChangesWorkspace, plainReport } from './helpers/outcome-reference.js';
 import { traceCalls, traceDir } from './helpers/traces.js';
@@ -27,7 +29,8 @@ const PIECES = [
   '[Python interpreter: /usr/bin/python]', '[Command finished with exit code 1]', '(completed with no output)', '(bash completed with no output)',
   'The file /a/b.ts has been updated successfully.', 'has been', 'updated', 'Plan updated', 'Task #3 created', 'Done', 'set', 'offset', '"quoted part"',
   'ID: f800eb', '/usr/local/lib', 'line42', '9f86d081', 'pending', 'in progress', 'in_progress', 'running', 'queued', 'ci/running', 'not ready',
-  ' ', '  ', '\n', '\t', '.', '-', '_', '7', '0', '(', ')', '[', ']', ':',
+  ' ', '  ', '\n', '\t', '.', '-', '_', '7', '0', '(', ')', '[', ']', ':', '\u00a0', '\u2028', '\u3000', '\ufeff', '\u00a0ok', 'é ok', '\u3000finished',
+  'ok(', 'passed❌', '[the', '(bash', '[Python', '(Completed', 'ERROR', 'Panic', 'FATAL', 'exceptions', 'all 12 tests passed', 'ALL CHECKS OK', '0 warnings',
 ];
 const words = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 6 }), fc.string({ unit: 'grapheme', maxLength: 3 })), { maxLength: 40 }).map((p) => p.join(''));
 /** Texts near the caps: padding to about ACK_LOOK, the masked ACK_BYTES or PASS_LOOK characters, then words. */
@@ -69,7 +72,7 @@ describe('outcome readings read fast', () => {
         const want = plainResult(t);
         return readHead(t.slice(0, PASS_LOOK)) === want && fastResult(t) === want && reportOf(t) === plainReport(t) && isAcknowledgement(t) === plainAcknowledgement(t);
       }),
-      { numRuns: 4000 },
+      { numRuns: 10_000 },
     );
   });
 
@@ -81,6 +84,24 @@ describe('outcome readings read fast', () => {
         expect(fastResult(t)).toBe(plainResult(t));
       }
     }
+  });
+
+  it("should find in the module's one pass what the expressions find, and never miss a stem or a note", () => {
+    const STEMS = /error|fail|traceback|exception|panic|fatal|[❌✗✘]/iu;
+    const NOTE = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash )?completed with no output\)/iu;
+    fc.assert(
+      fc.property(text, (t) => {
+        const scan = reportScan(t);
+        const pass = PASS_PATTERNS.some((p) => p.test(t));
+        if ((scan & SCAN_PASS_UNKNOWN) === 0 && ((scan & SCAN_PASS) !== 0) !== pass) return false;
+        if ((scan & SCAN_PASS) !== 0 && !pass) return false;
+        return (!STEMS.test(t) || (scan & SCAN_MAY_FAIL) !== 0) && (!NOTE.test(t) || (scan & SCAN_MAY_NOTE) !== 0);
+      }),
+      { numRuns: 10_000 },
+    );
+    expect(reportScan('ok\nTRACEBAC\u212A (most recent call last)') & SCAN_MAY_FAIL).toBe(SCAN_MAY_FAIL);
+    expect(reportScan('\u00a0ok') & (SCAN_PASS | SCAN_PASS_UNKNOWN)).toBe(SCAN_PASS_UNKNOWN); // a non-ASCII space before a line-start word: the expression decides
+    expect(reportScan('9 passed(') & SCAN_PASS).toBe(SCAN_PASS);
   });
 
   it('should read results that are not text as before (null a pass, objects nothing)', () => {
