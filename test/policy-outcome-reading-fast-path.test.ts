@@ -14,7 +14,7 @@ import { changesWorkspace } from '../src/policy/workspace-changes.js';
 import { parseArgs } from '../src/fingerprint/signature.js';
 import { ACK_LOOK, isAcknowledgement } from '../src/text/acknowledgement.js';
 import { PASS_LOOK, PASS_PATTERNS, REPORTS_FAILURE, REPORTS_PASS, reportOf } from '../src/text/failure-report.js';
-import { READ_ACK, READ_FAILURE, READ_PASS, READ_WAITING, READING_CACHE_CHARS, readHead, readingCacheChars } from '../src/text/result-reading.js';
+import { READ_ACK, READ_FAILURE, READ_PASS, READ_WAITING, READING_CACHE_CHARS, READING_CACHE_ENTRIES, readHead, readingCacheChars, readingCacheSize } from '../src/text/result-reading.js';
 import { saysStillWaiting } from '../src/text/still-waiting.js';
 import { SCAN_MAY_FAIL, SCAN_MAY_NOTE, SCAN_PASS, SCAN_PASS_UNKNOWN, reportScan } from '../src/wasm/module-report-scan.js';
 import { RawJsonString } from '../src/wasm/raw-json-string.js';
@@ -120,7 +120,10 @@ describe('outcome readings read fast', () => {
     const want = plainResult('9 passed');
     for (let i = 0; i < 200; i++) readHead(`${i} ${'y'.repeat(PASS_LOOK - 8)}`);
     expect(readingCacheChars()).toBeLessThanOrEqual(READING_CACHE_CHARS);
+    for (let i = 0; i < 3 * READING_CACHE_ENTRIES; i++) readHead(`${i} passed`);
+    expect(readingCacheSize()).toBeLessThanOrEqual(READING_CACHE_ENTRIES);
     expect(readHead('9 passed')).toBe(want);
+    expect(readHead(`${'z'.repeat(PASS_LOOK)}`)).toBe(plainResult('z'.repeat(PASS_LOOK)));
   });
 
   it('should tell a shell write exactly as the patterns tested one by one', () => {
