@@ -12,6 +12,7 @@ export { xxh64 } from './xxh64';
 export { tokenize, lastTokenCount, lastSketchLen, sketchReaches, leastCommonFull } from './tokens';
 export { saysNothingFound } from './nothing';
 export { maskBytes } from './mask';
+export { reportScan } from './report-scan';
 export { scanEventLine, lineFields } from './event-line';
 export { routeSession } from './line-route';
 export { unescapeJsonInPlace } from './json-unescape';

@@ -6,13 +6,12 @@
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { errorText } from '../session/observe-event.js';
 import type { CallLog } from '../state/call-log.js';
-import { ACK_LOOK, isAcknowledgement } from '../text/acknowledgement.js';
 import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/failure-kinds.js';
-import { PASS_LOOK, REPORTS_FAILURE, REPORTS_PASS, reportOf } from '../text/failure-report.js';
+import { PASS_LOOK } from '../text/failure-report.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { onlyWaits } from '../text/bare-wait.js';
+import { READ_ACK, READ_FAILURE, READ_PASS, READ_WAITING, readHead } from '../text/result-reading.js';
 import { reportsStatusUnderWay } from '../text/status-field.js';
-import { saysStillWaiting } from '../text/still-waiting.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
@@ -82,17 +81,17 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     out.bits |= CallFact.FAILED | failureKind(error, e.result);
     return out;
   }
-  const text = shortText(e.result, ACK_LOOK);
-  if (text !== undefined && isAcknowledgement(text)) out.bits |= CallFact.ACK;
+  // what the result says, read once per distinct text (see result-reading.ts)
+  const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
+  const read = head === undefined ? 0 : readHead(head);
+  if ((read & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
   if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
-  else if (text !== undefined && saysStillWaiting(text)) out.bits |= CallFact.WAITING;
-  const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
-  const report = head === undefined ? 0 : reportOf(head);
+  else if ((read & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
   if (head !== undefined && reportsStatusUnderWay(head)) out.bits |= CallFact.WAITING | CallFact.POLLED;
-  if ((report & REPORTS_PASS) !== 0) out.bits |= CallFact.CLEAN;
+  if ((read & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
-  if ((report & REPORTS_FAILURE) !== 0) {
+  if ((read & READ_FAILURE) !== 0) {
     out.bits |= CallFact.FAILED;
     return out;
   }

@@ -48,6 +48,9 @@ export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
   /(?:^|[\s;&|(])(?:npm\s+(?:install|i|ci|add)|pnpm\s+(?:install|add|i)|yarn\s+add|pip3?\s+install|uv\s+(?:add|pip\s+install|sync)|poetry\s+add|cargo\s+add|go\s+get|bundle\s+install)\b/,
 ]);
 
+/** SHELL_WRITES as one expression (none has flags or state): one scan of a command where some() would make seven. */
+const ANY_SHELL_WRITE = new RegExp(SHELL_WRITES.map((p) => `(?:${p.source})`).join('|'));
+
 /** Characters of a shell command read at most. */
 export const COMMAND_LOOK = 4096;
 
@@ -70,7 +73,7 @@ export function changesWorkspace(tool: string, args: unknown): boolean {
     return typeof c === 'string' && editor.has(c);
   }
   const command = commandText(args);
-  return command !== undefined && SHELL_WRITES.some((p) => p.test(command));
+  return command !== undefined && ANY_SHELL_WRITE.test(command);
 }
 
 /** Fields that name the file an edit changes, in the order tried. */

@@ -13,7 +13,7 @@
  * without output. A page that merely uses such a word ("a song written in Marathi") is not one.
  */
 import { encodeUtf8, utf8Scratch } from '../fingerprint/canonical-hash.js';
-import { maskBytes } from './mask-volatile.js';
+import { MASK_LIMIT, maskBytes } from './mask-volatile.js';
 
 /** Characters of a result read at most; a longer result is never an acknowledgement. */
 export const ACK_LOOK = 1024;
@@ -43,7 +43,8 @@ export function isAcknowledgement(text: string): boolean {
   // most results hold none of the words: looked for in the text first, then in its masked form
   if (text.length > ACK_LOOK || !ANY.test(text)) return false;
   const n = encodeUtf8(text);
-  const masked = maskBytes(utf8Scratch(), n);
+  // masked only until it is longer than ACK_BYTES: a longer text is no acknowledgement, however long
+  const masked = maskBytes(utf8Scratch(), n, MASK_LIMIT, ACK_BYTES);
   if (masked.length > ACK_BYTES) return false;
   const shown = decoder.decode(masked);
   return ACK_PATTERNS.some((p) => p.test(shown));

@@ -10,6 +10,7 @@
  * `error_handler` or `ErrorBoundary.tsx` are not reports) not counted as none ("0 errors", "no failures"),
  * or a cross mark.
  */
+import { SCAN_MAY_FAIL, SCAN_MAY_NOTE, SCAN_PASS, SCAN_PASS_UNKNOWN, reportScan } from '../wasm/module-report-scan.js';
 
 /** Characters of an output read. */
 export const FAILURE_LOOK = 4096;
@@ -55,8 +56,16 @@ export const PASS_PATTERNS: readonly RegExp[] = Object.freeze([
 /** PASS_PATTERNS as one expression (the same flags, no state): one scan where some() would make seven. */
 const ANY_PASS = new RegExp(PASS_PATTERNS.map((p) => `(?:${p.source})`).join('|'), 'i');
 
+/** Whether a text holds a pass of PASS_PATTERNS, from its reportScan bits (`scan`) or else the expression. */
+function holdsPass(text: string, scan = reportScan(text)): boolean {
+  return scan < 0 || (scan & SCAN_PASS_UNKNOWN) !== 0 ? ANY_PASS.test(text) : (scan & SCAN_PASS) !== 0;
+}
+
 /** The notes a harness adds to every output (OpenHands' exit code and working directory), not the check's words. */
 const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash )?completed with no output\)/giu;
+
+/** NOTES without its global flag: whether an output holds a note at all (most hold none: nothing to take out). */
+const ANY_NOTE = new RegExp(NOTES.source, 'iu');
 
 /**
  * Whether an output says a check passed: nothing but white space and a harness's notes, or a pass of
@@ -65,7 +74,7 @@ const NOTES = /\[(?:the command completed with exit code \d+\.?|current working 
 export function reportsPass(text: string): boolean {
   const head = (text.length > PASS_LOOK ? text.slice(0, PASS_LOOK) : text).replace(NOTES, '');
   if (head.trim() === '') return true;
-  return !reportsFailure(head) && ANY_PASS.test(head);
+  return !reportsFailure(head) && holdsPass(head);
 }
 
 /** {@link reportOf}'s bit: the output says the check passed ({@link reportsPass}). */
@@ -80,8 +89,10 @@ export const REPORTS_FAILURE = 2;
  */
 export function reportOf(text: string): number {
   const look = text.length > PASS_LOOK ? text.slice(0, PASS_LOOK) : text;
-  const failure = reportsFailure(text);
-  const head = look.replace(NOTES, '');
-  const pass = head.trim() === '' || (!(head === look && PASS_LOOK === FAILURE_LOOK ? failure : reportsFailure(head)) && ANY_PASS.test(head));
+  // one pass of the module says which expressions can match at all (PASS_LOOK and FAILURE_LOOK are equal)
+  const scan = PASS_LOOK === FAILURE_LOOK ? reportScan(look) : -1;
+  const failure = scan < 0 ? reportsFailure(text) : (scan & SCAN_MAY_FAIL) !== 0 && STEMS.test(look) && REPORT.test(look);
+  const head = (scan < 0 || (scan & SCAN_MAY_NOTE) !== 0) && ANY_NOTE.test(look) ? look.replace(NOTES, '') : look;
+  const pass = head.trim() === '' || (head === look ? !failure && holdsPass(head, scan) : !reportsFailure(head) && holdsPass(head));
   return (pass ? REPORTS_PASS : 0) | (failure ? REPORTS_FAILURE : 0);
 }

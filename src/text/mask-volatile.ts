@@ -54,9 +54,10 @@ let out = new Uint8Array(MASK_LIMIT * 6 + 8);
 
 /**
  * Masks `src[0, min(len, limit))` and returns the masked bytes (a view of a shared buffer, valid until the
- * next call).
+ * next call). With `stopPast`, stops as soon as more than `stopPast` bytes are written (the masked text
+ * only grows as it is written): for a caller that only needs to know whether it is longer than that.
  */
-export function maskBytes(src: Uint8Array, len: number, limit: number = MASK_LIMIT): Uint8Array {
+export function maskBytes(src: Uint8Array, len: number, limit: number = MASK_LIMIT, stopPast = Infinity): Uint8Array {
   const n = len < limit ? len : limit;
   // masked output is at most six times the input (a lone "/" becomes "<path>")
   if (out.length < n * 6 + 8) out = new Uint8Array(n * 6 + 8);
@@ -66,7 +67,7 @@ export function maskBytes(src: Uint8Array, len: number, limit: number = MASK_LIM
     for (const b of bytes) out[o++] = b;
   };
   let i = 0;
-  while (i < n) {
+  while (i < n && o <= stopPast) {
     const b = src[i] as number;
     const cls = CLASS[b] as number;
     if (cls === 1) {

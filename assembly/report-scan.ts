@@ -1,0 +1,211 @@
+// What src/text/failure-report.ts reads of an output, in one pass over its UTF-8 bytes (reportScan):
+// - whether it holds a pass of PASS_PATTERNS (ASCII, case-insensitive, no `u` flag). Every pattern begins at
+//   a word start (`\b` before a word byte), so only word starts whose byte may begin one are tried. The
+//   answer is the patterns' own, except where a line-start word (`(?:^|\n)\s*ok`, `...finished`) has
+//   non-ASCII bytes before it on its line: `\s` there may be a non-ASCII space, so the scan says "unknown"
+//   and the host asks the expression;
+// - whether it may report a failure: it holds a stem of STEMS (error, fail, traceback with a Kelvin sign
+//   for its k, exception, panic, fatal, a cross mark), without which the failure expression cannot match;
+// - whether it may hold a harness's note: a `[` followed by t, c or p, or a `(` followed by b or c (how
+//   every note of NOTES begins), without which there is no note to take out.
+// The last two are only ever "maybe": the host then asks the expressions themselves.
+
+/** reportScan's bits. */
+export const SCAN_PASS: u32 = 1;
+export const SCAN_PASS_UNKNOWN: u32 = 2;
+export const SCAN_MAY_FAIL: u32 = 4;
+export const SCAN_MAY_NOTE: u32 = 8;
+
+// per byte, bits: WORD a word byte of `\b` (ASCII letters, digits, `_`), FIRST a word byte that may begin a
+// pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`
+const WORD: u32 = 1;
+const FIRST: u32 = 2;
+const STEM: u32 = 4;
+const NOTE: u32 = 8;
+const UNIT: usize = memory.data(256);
+let ready = false;
+
+function mark(chars: string, bits: u32): void {
+  for (let k = 0; k < chars.length; k++) {
+    const c = <usize>chars.charCodeAt(k);
+    store<u8>(UNIT + c, load<u8>(UNIT + c) | bits);
+  }
+}
+
+function init(): void {
+  mark('0123456789', WORD | FIRST);
+  mark('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', WORD);
+  mark('abcfnostuwABCFNOSTUW', FIRST);
+  mark('eftpEFTP', STEM);
+  store<u8>(UNIT + 0xe2, STEM);
+  mark('[(', NOTE);
+  ready = true;
+}
+
+// @ts-ignore: decorator
+@inline function lower(b: u32): u32 {
+  return b >= 0x41 && b <= 0x5a ? b + 32 : b;
+}
+
+/** Whether the bytes at `p` (before `end`) are `s` (lower-case ASCII; letters in either case). */
+function at(p: usize, end: usize, s: string): bool {
+  const n = <usize>s.length;
+  if (p + n > end) return false;
+  for (let k: usize = 0; k < n; k++) if (lower(<u32>load<u8>(p + k)) != <u32>s.charCodeAt(<i32>k)) return false;
+  return true;
+}
+
+/** Whether `q` is a word boundary after a word byte (the end, or a byte that is not a word byte). */
+// @ts-ignore: decorator
+@inline function endsAt(q: usize, end: usize): bool {
+  return q >= end || (<u32>load<u8>(UNIT + <usize>load<u8>(q)) & WORD) == 0;
+}
+
+/** Whether `s` is at `p`, followed by a word boundary. */
+function wordAt(p: usize, end: usize, s: string): bool {
+  return at(p, end, s) && endsAt(p + <usize>s.length, end);
+}
+
+/** Whether one of `words` is at `p`, followed by a word boundary. */
+function anyWordAt(p: usize, end: usize, words: StaticArray<string>): bool {
+  for (let k = 0; k < words.length; k++) if (wordAt(p, end, unchecked(words[k]))) return true;
+  return false;
+}
+
+/** 1 when only ASCII white space separates `p` from `start` or from a line feed before it; 0 when not; 2 unknown. */
+function startsLine(start: usize, p: usize): u32 {
+  while (p > start) {
+    p--;
+    const b = <u32>load<u8>(p);
+    if (b == 0x0a) return 1;
+    if (b >= 0x80) return 2;
+    if (!(b == 0x20 || (b >= 0x09 && b <= 0x0d))) return 0;
+  }
+  return 1;
+}
+
+const PASSED: StaticArray<string> = ['passed', 'passing'];
+const ZERO: StaticArray<string> = ['errors', 'error', 'failures', 'failure', 'problems', 'problem', 'issues', 'issue'];
+const NO: StaticArray<string> = ['issues', 'errors', 'problems', 'warnings'];
+const SUITES: StaticArray<string> = ['tests', 'test', 'checks', 'check', 'specs', 'spec'];
+const VERDICTS: StaticArray<string> = ['passed', 'pass', 'ok'];
+const SUCCESS: StaticArray<string> = ['success', 'succeeded', 'successfully'];
+const BUILT: StaticArray<string> = ['succeeded', 'successful', 'complete'];
+
+/** The end of a run of ASCII digits from `p` (p itself when none). */
+function digitsFrom(p: usize, end: usize): usize {
+  while (p < end && <u32>load<u8>(p) - 0x30 < 10) p++;
+  return p;
+}
+
+/** `(?:tests?|checks?|specs?) (?:passed|pass|ok)\b` at `p`. */
+function suitePassed(p: usize, end: usize): bool {
+  for (let k = 0; k < SUITES.length; k++) {
+    const s = unchecked(SUITES[k]);
+    const q = p + <usize>s.length;
+    if (at(p, end, s) && q < end && load<u8>(q) == 0x20 && anyWordAt(q + 1, end, VERDICTS)) return true;
+  }
+  return false;
+}
+
+/** `all (?:\d+ )?(?:tests?|checks?|specs?) (?:passed|pass|ok)\b` at `p`. */
+function allPassed(p: usize, end: usize): bool {
+  if (!at(p, end, 'all ')) return false;
+  if (suitePassed(p + 4, end)) return true;
+  const d = digitsFrom(p + 4, end);
+  return d > p + 4 && d < end && load<u8>(d) == 0x20 && suitePassed(d + 1, end);
+}
+
+// @ts-ignore: decorator
+@inline function dash(p: usize, end: usize): bool {
+  return p < end && (load<u8>(p) == 0x20 || load<u8>(p) == 0x2d);
+}
+
+/** What a word start at `p` (its byte `c`) begins: 0, 1, or 2 (unknown). */
+function passAt(start: usize, p: usize, end: usize, c: u32): u32 {
+  if (c - 0x30 < 10) {
+    const d = digitsFrom(p, end);
+    if (d < end && load<u8>(d) == 0x20) {
+      if (anyWordAt(d + 1, end, PASSED)) return 1;
+      if (c == 0x30 && d == p + 1 && anyWordAt(d + 1, end, ZERO)) return 1;
+    }
+    return 0;
+  }
+  // the second byte first: most word starts go no further
+  if (p + 2 > end) return 0;
+  const n = lower(<u32>load<u8>(p + 1));
+  switch (c | 0x20) {
+    case 0x61: return n == 0x6c && allPassed(p, end) ? 1 : 0;
+    case 0x62: return n == 0x75 && at(p, end, 'build ') && anyWordAt(p + 6, end, BUILT) ? 1 : 0;
+    case 0x63: return n == 0x6f && wordAt(p, end, 'compiled') ? 1 : 0;
+    case 0x66: return n == 0x69 && wordAt(p, end, 'finished') ? startsLine(start, p) : 0;
+    case 0x6e: return n == 0x6f && ((at(p, end, 'no ') && anyWordAt(p + 3, end, NO)) || wordAt(p, end, 'nothing to commit')) ? 1 : 0;
+    case 0x6f: return n == 0x6b && wordAt(p, end, 'ok') ? startsLine(start, p) : 0;
+    case 0x73: return n == 0x75 && anyWordAt(p, end, SUCCESS) ? 1 : 0;
+    case 0x74: return n == 0x65 && wordAt(p, end, 'test result: ok') ? 1 : 0;
+    case 0x75: return n == 0x70 && at(p, end, 'up') && dash(p + 2, end) && at(p + 3, end, 'to') && dash(p + 5, end) && wordAt(p + 6, end, 'date') ? 1 : 0;
+    case 0x77: return n == 0x6f && wordAt(p, end, 'working tree clean') ? 1 : 0;
+    default: return 0;
+  }
+}
+
+/** Whether a stem of STEMS begins at `p` (its byte `c`): error, fail, traceback, exception, panic, fatal, a cross mark. */
+function stemAt(p: usize, end: usize, c: u32): bool {
+  if (p + 3 > end) return false;
+  // the second byte first: most e, f, t and p bytes are followed by none of a stem's
+  const n = lower(<u32>load<u8>(p + 1));
+  switch (lower(c)) {
+    case 0x65: // e
+      return (n == 0x72 && at(p, end, 'error')) || (n == 0x78 && at(p, end, 'exception'));
+    case 0x66: // f
+      return n == 0x61 && (at(p, end, 'fail') || at(p, end, 'fatal'));
+    case 0x70: // p
+      return n == 0x61 && at(p, end, 'panic');
+    case 0x74: { // t
+      if (n != 0x72 || !at(p, end, 'tracebac')) return false;
+      const q = p + 8;
+      // k, K, or the Kelvin sign (E2 84 AA), which the expression's `u` flag folds to k
+      return q < end && (lower(<u32>load<u8>(q)) == 0x6b || (q + 3 <= end && load<u8>(q) == 0xe2 && load<u8>(q + 1) == 0x84 && load<u8>(q + 2) == 0xaa));
+    }
+    default: {
+      // ❌ E2 9D 8C, ✗ E2 9C 97, ✘ E2 9C 98
+      if (c != 0xe2) return false;
+      const b2 = <u32>load<u8>(p + 2);
+      return (n == 0x9d && b2 == 0x8c) || (n == 0x9c && (b2 == 0x97 || b2 == 0x98));
+    }
+  }
+}
+
+/** Whether a note may begin at `p` (a `[` or `(`): the byte after it is one a note's first word begins with. */
+function noteAt(p: usize, end: usize, c: u32): bool {
+  if (p + 1 >= end) return false;
+  const n = lower(<u32>load<u8>(p + 1));
+  return c == 0x5b ? n == 0x74 || n == 0x63 || n == 0x70 : n == 0x62 || n == 0x63;
+}
+
+/** What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment). */
+export function reportScan(ptr: usize, len: u32): u32 {
+  if (!ready) init();
+  const end = ptr + <usize>len;
+  let prev: u32 = 0;
+  let out: u32 = 0;
+  for (let p = ptr; p < end; p++) {
+    const c = <u32>load<u8>(p);
+    const u = <u32>load<u8>(UNIT + <usize>c);
+    if (u > WORD) {
+      if ((u & FIRST) != 0 && (prev & WORD) == 0 && (out & SCAN_PASS) == 0) {
+        const r = passAt(ptr, p, end, c);
+        if (r == 1) out = (out & ~SCAN_PASS_UNKNOWN) | SCAN_PASS;
+        else if (r == 2) out |= SCAN_PASS_UNKNOWN;
+      }
+      if ((u & STEM) != 0 && (out & SCAN_MAY_FAIL) == 0 && p + 1 < end) {
+        // a stem's second byte (er, ex, fa, pa, tr, and a cross mark's 9C or 9D) before the call
+        const n = lower(<u32>load<u8>(p + 1));
+        if ((n == 0x72 || n == 0x78 || n == 0x61 || n == 0x9c || n == 0x9d) && stemAt(p, end, c)) out |= SCAN_MAY_FAIL;
+      }
+      if ((u & NOTE) != 0 && (out & SCAN_MAY_NOTE) == 0 && noteAt(p, end, c)) out |= SCAN_MAY_NOTE;
+    }
+    prev = u;
+  }
+  return out;
+}

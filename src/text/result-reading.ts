@@ -1,0 +1,61 @@
+/**
+ * What a text result says, as the outcome facts read it (see outcome-facts.ts): whether it acknowledges a
+ * change, says the work is still under way, and reports a pass or a failure. All three are functions of the
+ * result's first {@link PASS_LOOK} characters alone (the acknowledgement and the status read a result of at
+ * most {@link ACK_LOOK} characters, which is then all of it), so each distinct head is read once: a call that
+ * gets the answer it got before (the calls a loop is made of) costs a lookup. The texts kept are bounded
+ * ({@link READING_CACHE_CHARS} characters, {@link READING_CACHE_ENTRIES} texts): past either the cache starts
+ * again empty. A head cut from a longer output is kept as a copy, so that the cache never keeps the rest of
+ * that output alive; a shorter head is the caller's text itself (copying every one cost a fifth of a call).
+ */
+import { ACK_LOOK, isAcknowledgement } from './acknowledgement.js';
+import { PASS_LOOK, reportOf } from './failure-report.js';
+import { saysStillWaiting } from './still-waiting.js';
+
+/** {@link readHead}'s bit: the output says a check passed (failure-report.ts's REPORTS_PASS). */
+export const READ_PASS = 1;
+/** {@link readHead}'s bit: the output reports a failure (failure-report.ts's REPORTS_FAILURE). */
+export const READ_FAILURE = 2;
+/** {@link readHead}'s bit: a result of at most ACK_LOOK characters that acknowledges a change. */
+export const READ_ACK = 4;
+/** {@link readHead}'s bit: a result of at most ACK_LOOK characters that says the work is still under way. */
+export const READ_WAITING = 8;
+
+/** Characters of result heads the cache keeps at most (about 1 MB). */
+export const READING_CACHE_CHARS = 1 << 19;
+/** Result heads the cache keeps at most. */
+export const READING_CACHE_ENTRIES = 1024;
+
+const cache = new Map<string, number>();
+let cached = 0;
+
+/** What a result's head (its first PASS_LOOK characters: all of it when it is short) says, as READ_ bits. */
+export function readHead(head: string): number {
+  const known = cache.get(head);
+  if (known !== undefined) return known;
+  let bits = reportOf(head);
+  if (head.length <= ACK_LOOK) {
+    if (isAcknowledgement(head)) bits |= READ_ACK;
+    if (saysStillWaiting(head)) bits |= READ_WAITING;
+  }
+  if (head.length <= PASS_LOOK) {
+    if (cached + head.length > READING_CACHE_CHARS || cache.size >= READING_CACHE_ENTRIES) {
+      cache.clear();
+      cached = 0;
+    }
+    // a head of PASS_LOOK characters may be a view of a longer output: the joined text is made flat, then cut
+    cache.set(head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head, bits);
+    cached += head.length;
+  }
+  return bits;
+}
+
+/** Characters of result heads the cache holds now (at most READING_CACHE_CHARS). */
+export function readingCacheChars(): number {
+  return cached;
+}
+
+/** Result heads the cache holds now (at most READING_CACHE_ENTRIES). */
+export function readingCacheSize(): number {
+  return cache.size;
+}

@@ -1,0 +1,40 @@
+/**
+ * What failure-report.ts reads of an output, found by the thread's module in one pass over the output's UTF-8
+ * bytes (assembly/report-scan.ts) instead of three expressions each scanning it: whether it holds a pass of
+ * PASS_PATTERNS (or the module cannot tell), whether it holds a failure word's stem, whether it may hold a
+ * harness's note. The last two only say where the expressions need not be asked.
+ *
+ * The scans run in an instance of their own (one a thread, made on first use, 256 KiB): its memory grows
+ * when it must without emptying the views the engine's instance is read through in the middle of a batch.
+ */
+import { WasmInstance } from './wasm-module.js';
+
+/** {@link reportScan}'s bit: a pass of PASS_PATTERNS is in the text. */
+export const SCAN_PASS = 1;
+/** {@link reportScan}'s bit: none found, but the module could not tell for a line-start word (ask the patterns). */
+export const SCAN_PASS_UNKNOWN = 2;
+/** {@link reportScan}'s bit: a stem of a failure word is in the text (without it, no failure is reported). */
+export const SCAN_MAY_FAIL = 4;
+/** {@link reportScan}'s bit: a harness's note may be in the text (without it, none is). */
+export const SCAN_MAY_NOTE = 8;
+
+const encoder = new TextEncoder();
+let own: WasmInstance | null = null;
+/** The view of the area the text is written into, kept while the area and the memory stay (one allocation less a call). */
+let area: Uint8Array | null = null;
+let areaAt = 0;
+
+/** The SCAN_ bits of `text`; -1 when the module has no room for its bytes (the caller asks the expressions). */
+export function reportScan(text: string): number {
+  const inst = (own ??= new WasmInstance());
+  const most = 3 * text.length;
+  // at least what a head of 4,096 characters may take, so the area is taken from the heap once or twice
+  const at = inst.exports.reserveBytes(Math.max(most, 3 * 4096));
+  if (at === 0) return -1;
+  if (area === null || area.length === 0 || area.length < most || areaAt !== at) {
+    area = inst.views().u8.subarray(at, at + Math.max(most, 3 * 4096));
+    areaAt = at;
+  }
+  const { written } = encoder.encodeInto(text, area);
+  return inst.exports.reportScan(at, written);
+}
