@@ -14,7 +14,7 @@
  * pooled ones as a preset's extra options are (policy fields one by one, a detector's fields one by one).
  */
 import { OptionTypeError } from '../errors.js';
-import { type FamilyOverride, familyOf } from '../eval/families.js';
+import { type FamilyOverride, familyOf } from './agent-families.js';
 import { describe, record } from '../options/checks.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
