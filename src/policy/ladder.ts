@@ -6,6 +6,11 @@
  * before the quiet calls (its evidence spans them) takes the climb up where it was left, so a loop whose
  * repetitions are spaced out by more than the cooldown (the same search every dozen calls, between new
  * reads) still escalates. A loop that starts afresh after the quiet calls starts on the first rung.
+ *
+ * A rung is earned by a loop: a different loop that began after the last verdict (another call, its first
+ * repetitions all after that verdict) is at most warned at its first sighting, however high the ladder
+ * stands (a CI poll asked about must not make the first failed edit after it a break). Its verdict climbs
+ * the ladder as any does, so its next sighting, or any other verdict, acts on the rung the session stands on.
  */
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
@@ -39,7 +44,23 @@ export class Ladder {
 
   /** The action for a verdict now about the loop `key` (0: any loop) that began at call `loopStart`. */
   peek(key = 0, loopStart = Infinity): LoopAction {
-    return this.rungs[Math.min(Math.floor(this.levelFor(key, loopStart)), this.rungs.length - 1)] as LoopAction;
+    const top = this.rungs.length - 1;
+    const rung = Math.min(Math.floor(this.levelFor(key, loopStart)), top);
+    return this.rungs[this.isNewLoop(key, loopStart) ? Math.min(rung, this.belowBreak()) : rung] as LoopAction;
+  }
+
+  /**
+   * Whether a verdict about the loop `key` begun at `loopStart` is about a loop the ladder has not seen:
+   * another call than the last verdict's, begun after that verdict (a keyed one: a block's climb names none).
+   */
+  private isNewLoop(key: number, loopStart: number): boolean {
+    return key !== 0 && this.key !== 0 && key !== this.key && Number.isFinite(loopStart) && loopStart > this.at;
+  }
+
+  /** The highest rung below the ladder's first break (the last rung when it has none, 0 when it starts on one). */
+  private belowBreak(): number {
+    const first = this.rungs.indexOf('break');
+    return first < 0 ? this.rungs.length - 1 : Math.max(first - 1, 0);
   }
 
   /** Counts a verdict at call `at` about the loop `key` begun at `loopStart`: climbs `step` rungs. */
