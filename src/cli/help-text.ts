@@ -68,7 +68,9 @@ Options:
                          cores from 4 cores up, else 1; 0 or 1: this thread alone). Verdicts are the same
                          for every N
   --preset NAME          detection preset (${Object.keys(PRESETS).join(' | ')}; default: default)
-  --config FILE          detection options as JSON (may name a "preset"; refines it)
+  --config FILE          detection options as JSON (may name a "preset"; refines it); its "families"
+                         (calibrate --per-family) check each session with its agent's family's options:
+                         the label's agent, else the transcript's format (claude-code, codex...)
   --min-action ACTION    lowest action reported: warn | ask | break (default: warn)
   --fail-on ACTION       exit 1 when a session reaches it: warn | ask | break | never (default: break)
   --jsonl                one JSON line per verdict

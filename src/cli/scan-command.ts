@@ -13,7 +13,10 @@ import { FORMAT_NAMES, type FormatName, readInputBatches } from '../formats/read
 import type { TraceItem } from '../formats/trace-record.js';
 import { SPECIFICITY } from '../policy/fuse.js';
 import type { LoopAction, Verdict } from '../types.js';
-import { detectionOptions } from './detection-options.js';
+import type { LoopDetectorOptions } from '../options/options.js';
+import { detectionOptions, familyDetection } from './detection-options.js';
+import { type FamilyOptions, optionsForAgent } from '../presets/config-families.js';
+import { familyChecker } from './scan/family-checker.js';
 import { shownOutput } from './redaction.js';
 import { type FlagSpec, choiceFlag, integerFlag, listFlag, parseFlags, stringOf } from './flags.js';
 import { JsonDocumentWriter, verdictLine } from './render/machine-output.js';
@@ -23,6 +26,7 @@ import { summaryText } from './render/summary-text.js';
 import { scanExitCode } from './scan/exit-code.js';
 import { inputBytes } from './scan/input-size.js';
 import { type CallSite, type ScanSink, type ScanTotals, runScan } from './scan/scan-pipeline.js';
+import type { FormatName as ReadFormat } from '../formats/trace-record.js';
 import { DEFAULT_TOP, type ScanSummary, type SessionReport } from './scan/scan-summary.js';
 import { MAX_LIVE_SESSIONS, checkerThreads, defaultCheckerThreads, liveSessions, sessionChecker } from './scan/session-checker.js';
 import { type ReportPlan, ReportOutputs } from './scan/report-outputs.js';
@@ -253,6 +257,34 @@ export interface ScanHooks {
   readonly labels?: ScanLabels | null;
   /** The inputs, for the HTML report's timelines (read again after the scan); none: no timelines. */
   readonly inputs?: ReportPlan['inputs'];
+  /**
+   * The agent of the session `session` read from `file`, asked at the session's first call: a config's
+   * `families` then give it its family's options (config-families.ts). @default the label's `agent`
+   */
+  readonly agentOf?: (file: string, session: string) => string | undefined;
+}
+
+/** Agents whose trace format names them: a session read in that format is that agent's (eval's families). */
+const FORMAT_AGENTS: Partial<Record<ReadFormat, string>> = { 'claude-code': 'claude-code', codex: 'codex', 'gemini-cli': 'gemini-cli', openhands: 'OpenHands', 'swe-agent': 'SWE-agent' };
+
+/**
+ * The agent of a scan's session: its label's `agent` when it has one, else the agent whose trace format
+ * its input was found in (`formats`: each input's format, as the reader found it).
+ */
+export function scanAgentOf(labels: ScanLabels | null, formats: ReadonlyMap<string, ReadFormat>): (file: string, session: string) => string | undefined {
+  return (file, session) => {
+    const labelled = labels?.labelOf(file, session)?.agent;
+    if (typeof labelled === 'string') return labelled;
+    const format = formats.get(file);
+    return format === undefined ? undefined : FORMAT_AGENTS[format];
+  };
+}
+
+/** The options of `found` as a scan shows them (redaction off with `--no-redact`), each family's too. */
+function shownFamilies(found: FamilyOptions, noRedact: boolean): FamilyOptions {
+  const families = new Map<string, LoopDetectorOptions>();
+  for (const [name, o] of found.families) families.set(name, shownOutput(o, noRedact).options);
+  return { pooled: shownOutput(found.pooled, noRedact).options, families };
 }
 
 /** Whether a session passes the `--action` and `--kind` filters. */
@@ -266,9 +298,14 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLoca
 /** Runs a scan of `items` (in batches, as `readInputBatches` reads them) with `settings`, writing the report; resolves to the outcome and exit code. */
 export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
   const { totalBytes = null, bytesRead = () => 0, onVerdict, labels = null } = hooks;
-  const shown = shownOutput(detectionOptions(settings.preset, settings.config), settings.noRedact === true);
-  const options = shown.options;
-  settings = { ...settings, maxSessions: liveSessions(options, settings.maxSessions, settings.maxSessionsGiven === true, (why) => io.stderr.write(`loopwatch: ${why}\n`)) };
+  const found = familyDetection(settings.preset, settings.config);
+  const shown = shownOutput(found.pooled, settings.noRedact === true);
+  const families = shownFamilies(found, settings.noRedact === true);
+  const options = families.pooled;
+  // every option set's checker must hold the live sessions (each family's layout may differ)
+  let maxSessions = settings.maxSessions;
+  for (const o of [options, ...families.families.values()]) maxSessions = liveSessions(o, maxSessions, settings.maxSessionsGiven === true, (why) => io.stderr.write(`loopwatch: ${why}\n`));
+  settings = { ...settings, maxSessions };
   const target = reportTarget(settings.outputFile, io.stdout);
   const out = target.stream;
   const listed = listedBy(settings);
@@ -292,7 +329,13 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, sett
   if (threads < settings.workers && settings.workersGiven === true) {
     io.stderr.write(`loopwatch: --workers ${settings.workers} lowered to ${threads}: each thread must be able to hold all --max-sessions ${settings.maxSessions} live sessions, and all threads together at most ${MAX_LIVE_SESSIONS + 1}\n`);
   }
-  const checker = sessionChecker(options, threads, settings.maxSessions);
+  // a config's families: each session checked with its agent's family's options (the pooled ones else)
+  const agentOf = hooks.agentOf ?? ((file: string, session: string) => labels?.labelOf(file, session)?.agent ?? undefined);
+  const optionsOf = (key: string): LoopDetectorOptions => {
+    const cut = key.indexOf('\u0000');
+    return optionsForAgent(families, agentOf(key.slice(0, cut), key.slice(cut + 1)));
+  };
+  const checker = familyChecker(families, optionsOf, (o) => sessionChecker(o, threads, settings.maxSessions));
   for (const line of labels?.notes ?? []) io.stderr.write(`${line}\n`);
   for (const i of labels?.issues ?? []) io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
   if (labels !== null && labels.skipped > labels.issues.length) io.stderr.write(`loopwatch: ${plural(labels.skipped - labels.issues.length, 'further labels line was', 'further labels lines were')} skipped\n`);
@@ -382,7 +425,16 @@ export async function scanCommand(args: readonly string[], io: CommandIo): Promi
   const labels = await scanLabels(settings.paths, settings.labelsFile);
   const ignore = labels?.ignore ?? [];
   let read = 0;
-  const items = readInputBatches(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n) => (read += n), ignore });
+  // each input's format, for the agent of its sessions (a config's families). A session's agent is asked
+  // when the batch holding its first call is handed over, and a batch holds calls of at most MAX_BATCH
+  // inputs: the latest MAX_BATCH inputs' formats are enough
+  const formats = new Map<string, ReadFormat>();
+  const onFormat = (file: string, format: ReadFormat): void => {
+    formats.delete(file);
+    formats.set(file, format);
+    if (formats.size > MAX_BATCH) formats.delete(formats.keys().next().value as string);
+  };
+  const items = readInputBatches(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n) => (read += n), onFormat, ignore });
   const inputs = { paths: settings.paths, format: settings.format, ignore };
-  return (await scanItems(items, settings, io, { totalBytes: inputBytes(settings.paths), bytesRead: () => read, labels, inputs })).exitCode;
+  return (await scanItems(items, settings, io, { totalBytes: inputBytes(settings.paths), bytesRead: () => read, labels, inputs, agentOf: scanAgentOf(labels, formats) })).exitCode;
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { BearerToken, isLoopback } from '../serve/bearer-token.js';
 import { DEFAULT_PORT, type ServeOptions, defaultSessionMemory } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
-import { detectionOptions } from './detection-options.js';
+import { familyDetection } from './detection-options.js';
 import { AGENTS } from '../hooks/agents.js';
 import { hookDetection } from '../hooks/hook-detection.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
@@ -54,13 +54,19 @@ export function serveSettings(args: readonly string[]): ServeSettings {
   const { values: v } = parseFlags(args, SERVE_FLAGS, false);
   const nats = stringOf(v, 'nats');
   // the coding agents' edit tools change the workspace (a new edit after a block: a fresh start), as in `loopwatch hook`
-  const detection = hookDetection(detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')), Object.values(AGENTS));
-  const engine = { ...detection, maxSessions: heldSessions(detection, integerFlag('--max-sessions', stringOf(v, 'max-sessions'), 100_000, 1, 10_000_000), v['max-sessions'] !== undefined) };
+  const found = familyDetection(stringOf(v, 'preset'), stringOf(v, 'config'));
+  const detection = hookDetection(found.pooled, Object.values(AGENTS));
+  // a config's families: an engine each (HTTP only), holding as many sessions as the pooled one
+  const families = new Map<string, LoopDetectorOptions>();
+  for (const [name, o] of found.families) families.set(name, hookDetection(o, Object.values(AGENTS)));
+  let maxSessions = integerFlag('--max-sessions', stringOf(v, 'max-sessions'), 100_000, 1, 10_000_000);
+  for (const o of [detection, ...families.values()]) maxSessions = heldSessions(o, maxSessions, v['max-sessions'] !== undefined);
+  const engine = { ...detection, maxSessions };
   const given = (names: readonly string[]): string | undefined => names.find((n) => v[n] !== undefined);
   if (nats === undefined) {
     const stray = given(NATS_ONLY);
     if (stray !== undefined) throw new UsageError(`--${stray} is for a NATS worker: give --nats URL too`);
-    return { kind: 'http', options: serveOptions(v, engine) };
+    return { kind: 'http', options: { ...serveOptions(v, engine), ...(families.size === 0 ? {} : { families }) } };
   }
   const stray = given(HTTP_ONLY);
   if (stray !== undefined) throw new UsageError(`--${stray} is for the HTTP server, not a NATS worker (--nats)`);

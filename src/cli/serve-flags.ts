@@ -44,7 +44,7 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   },
   { name: 'max-sessions', value: 'N', mode: 'both', help: ['sessions held at once; the least recently used is dropped first (default: 100000)'] },
   { name: 'preset', value: 'NAME', mode: 'both', help: ['detection preset (default: default), one of', Object.keys(PRESETS).join(', ')] },
-  { name: 'config', value: 'FILE', mode: 'both', help: ['detection options as JSON (may name a "preset"; refines it)'] },
+  { name: 'config', value: 'FILE', mode: 'both', help: ['detection options as JSON (may name a "preset"; refines it); its "families"', 'give a session its agent\'s family\'s options (a call\'s "agent", a hook route\'s', 'agent; HTTP only)'] },
   {
     name: 'nats',
     value: 'URL',

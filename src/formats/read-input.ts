@@ -37,6 +37,8 @@ export interface ReadInputOptions {
   readonly maxLineBytes: number;
   /** Hears of each chunk of the input's own bytes as it is read (compressed ones for gzip). */
   readonly onBytes?: (bytes: number) => void;
+  /** Hears of the format found for the input (again when a later record makes it another). */
+  readonly onFormat?: (file: string, format: FormatName) => void;
 }
 
 /** A reader of `format` for `input`. */
@@ -116,6 +118,7 @@ async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, 
 async function* inputItems(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem[]> {
   const { file } = input;
   let reader = options.format === undefined ? null : createReader(options.format, input);
+  if (options.format !== undefined) options.onFormat?.(file, options.format);
   let current = options.format;
   let decided = options.format !== undefined;
   let skipped = 0;
@@ -140,7 +143,10 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
             return yield out;
           }
           if (guess !== null) {
-            if (guess.format !== current) reader = createReader(guess.format, input);
+            if (guess.format !== current) {
+              reader = createReader(guess.format, input);
+              options.onFormat?.(file, guess.format);
+            }
             current = guess.format;
             decided = guess.decisive;
           }

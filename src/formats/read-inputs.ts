@@ -27,6 +27,8 @@ export interface ReadInputsOptions {
   readonly maxLineBytes?: number;
   /** Hears of each chunk of input bytes as it is read (before decompression), for progress. */
   readonly onBytes?: (bytes: number) => void;
+  /** Hears of the format found for each input (named as its items name it), before its calls are read. */
+  readonly onFormat?: (file: string, format: FormatName) => void;
   /**
    * Files a folder walk passes over, named as the walk names them (the folder given joined with the path
    * below it), e.g. a labels file beside the traces. A path given directly is read all the same. @default none
@@ -34,7 +36,7 @@ export interface ReadInputsOptions {
   readonly ignore?: readonly string[];
 }
 
-const OPTION_NAMES = ['format', 'stdin', 'maxLineBytes', 'onBytes', 'ignore'] as const;
+const OPTION_NAMES = ['format', 'stdin', 'maxLineBytes', 'onBytes', 'onFormat', 'ignore'] as const;
 
 /**
  * The items of every input in `paths`, in order: each input's calls (in session call order), its session
@@ -66,8 +68,12 @@ export function readInputBatches(paths: readonly string[], options: ReadInputsOp
     throw new OptionTypeError('options.onBytes', `options.onBytes must be a function, received ${typeof o.onBytes}`);
   }
   const onBytes = o.onBytes as ((bytes: number) => void) | undefined;
+  if (o.onFormat !== undefined && typeof o.onFormat !== 'function') {
+    throw new OptionTypeError('options.onFormat', `options.onFormat must be a function, received ${typeof o.onFormat}`);
+  }
+  const onFormat = o.onFormat as ((file: string, format: FormatName) => void) | undefined;
   const ignore = new Set(o.ignore === undefined ? [] : stringList('options.ignore', o.ignore));
-  return read(paths, { format, maxLineBytes, stdin: stdin as NodeJS.ReadableStream | undefined, onBytes, ignore });
+  return read(paths, { format, maxLineBytes, stdin: stdin as NodeJS.ReadableStream | undefined, onBytes, onFormat, ignore });
 }
 
 /** The items of batches, one by one. */
@@ -77,9 +83,9 @@ export async function* itemsOf(batches: AsyncIterable<readonly TraceItem[]>): As
 
 async function* read(
   paths: readonly string[],
-  o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined; ignore: ReadonlySet<string> },
+  o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined; onFormat: ((file: string, format: FormatName) => void) | undefined; ignore: ReadonlySet<string> },
 ): AsyncGenerator<TraceItem[]> {
-  const options = { maxLineBytes: o.maxLineBytes, ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }) };
+  const options = { maxLineBytes: o.maxLineBytes, ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }), ...(o.onFormat === undefined ? {} : { onFormat: o.onFormat }) };
   for (const path of paths) {
     for await (const input of listInputs(path, o.ignore)) {
       if (input.kind === 'issue') yield [input];

@@ -9,8 +9,9 @@
  *
  * A family is named as eval names it (eval/families.ts: the label's agent through the built-in rules, e.g.
  * `claude-code`, `codex`, `gemini-cli`, `OpenHands`). A reader that knows the agent (eval and calibrate: the
- * label's; a hook: its `--agent`; the library, a LoopPool, `serve`'s caller: `configOptions(config, { agent })`)
- * uses the family's options; any other session, the pooled ones. Each family's options are laid over the
+ * label's; scan: the label's, else its transcript format's; a hook: its `--agent`; serve: a call's `agent` or
+ * its hook route's; the library, a LoopPool: `configOptions(config, { agent })`) uses the family's options;
+ * any other session, the pooled ones. Each family's options are laid over the
  * pooled ones as a preset's extra options are (policy fields one by one, a detector's fields one by one).
  */
 import { OptionTypeError } from '../errors.js';

@@ -5,7 +5,7 @@
  * messages are the CLI's own (`describe`, did-you-mean for unknown fields), it costs nothing per call on the
  * hot path, and it adds no dependency. The same rules, as JSON Schema, are in docs/service.md.
  *
- * A call:   { session, id?, tool, args?, result?, error?, text?, description?, step?, round? }
+ * A call:   { session, id?, agent?, tool, args?, result?, error?, text?, description?, step?, round? }
  * A batch:  { calls: [call, ...] }           (1 to MAX_BATCH_CALLS calls, every one valid, or none is run)
  * A two-phase batch: { calls: [{ phase: "propose" | "record", ...call }, ...] }
  */
@@ -28,13 +28,18 @@ export interface ServiceCall extends ToolEvent {
   readonly session: string;
   /** The caller's id for the call (a tool-use id), echoed back; unique within the session when given. */
   readonly id?: string;
+  /**
+   * The agent making the call (e.g. `claude-code`, `my-agent 1.2`): with a config's `families`, a session
+   * starting with it gets its family's options (family-engines.ts). Not handed to the engine.
+   */
+  readonly agent?: string;
 }
 
 /** Characters of an unknown field's path named in a refusal. */
 export const SHOWN_FIELD_LENGTH = 128;
 
 /** Fields a call may have. */
-export const CALL_FIELDS: readonly string[] = ['session', 'id', 'tool', 'args', 'result', 'error', 'text', 'description', 'step', 'round'];
+export const CALL_FIELDS: readonly string[] = ['session', 'id', 'agent', 'tool', 'args', 'result', 'error', 'text', 'description', 'step', 'round'];
 
 /** Throws InvalidEventError naming `field`. */
 export function fail(field: string, rule: string, value: unknown): never {
@@ -88,10 +93,12 @@ export function readCall(path: string, value: unknown, session?: string): Servic
   }
   if (session === undefined) session = idAt(at('session'), o.session);
   const id = o.id === undefined ? undefined : idAt(at('id'), o.id);
+  const agent = o.agent === undefined ? undefined : idAt(at('agent'), o.agent);
   const tool = idAt(at('tool'), o.tool, MAX_TOOL_LENGTH);
   return {
     session,
     ...(id === undefined ? {} : { id }),
+    ...(agent === undefined ? {} : { agent }),
     tool,
     args: o.args,
     result: o.result,

@@ -19,6 +19,7 @@ import { countInto } from '../metrics/tally.js';
 import { admitCall } from './call-door.js';
 import type { PhasedCall, ServiceCall } from './call-schema.js';
 import type { HeldKind, HeldMemory } from './held-memory.js';
+import type { FamilyEngines } from './family-engines.js';
 
 /** One call's answer: its id (when the call had one) and verdict, or the error it met. */
 export type CallResult =
@@ -45,46 +46,71 @@ export class CheckService {
   /**
    * `memory`: what the sessions may hold of their calls (the HTTP server gives one; its `evict` must end
    * in the engine's `onEvict` calling `memory.forget`). Without it, calls reach the engine as given.
+   * `families`: the engines of a config's families (`engine` is then their pooled one): a call goes to
+   * the engine its session and `agent` give (family-engines.ts).
    */
   constructor(
     readonly engine: LoopEngine,
     private readonly memory: HeldMemory | null = null,
+    private readonly families: FamilyEngines | null = null,
   ) {}
+
+  /** The engine of a call of `session` naming `agent`. */
+  engineFor(session: string, agent?: string): LoopEngine {
+    return this.families === null ? this.engine : this.families.engineFor(session, agent);
+  }
+
+  /** The engine holding the live session `session` (the pooled one when none does). */
+  private holding(session: string): LoopEngine {
+    return this.families?.holding(session) ?? this.engine;
+  }
 
   /** One call: its verdict (null when the session is not looping). Throws for a call the engine refuses. */
   check(call: ServiceCall): CallResult {
+    const engine = this.engineFor(call.session, call.agent);
     const c = this.admit(call);
-    const verdict = this.settled(() => this.counted(() => this.engine.check(c.session, c)));
+    const verdict = this.settled(() => this.counted(() => engine.check(c.session, c)));
     if (verdict !== null) this.countVerdict(verdict);
     return call.id === undefined ? { verdict } : { id: call.id, verdict };
   }
 
   /** Before a call runs: the session's LiveDecision for it (LoopEngine.propose). Throws for a call the engine refuses. */
   propose(call: ServiceCall): LiveDecision {
+    const engine = this.engineFor(call.session, call.agent);
     const c = this.admit(call, 'proposal');
-    return this.decided(this.settled(() => this.counted(() => this.engine.propose(c.session, c))));
+    return this.decided(this.settled(() => this.counted(() => engine.propose(c.session, c))));
   }
 
   /** After a call ran, with its outcome: the session's LiveDecision (LoopEngine.record). Throws for a call the engine refuses. */
   record(call: ServiceCall): LiveDecision {
+    const engine = this.engineFor(call.session, call.agent);
     const c = this.admit(call);
-    return this.decided(this.settled(() => this.counted(() => this.engine.record(c.session, c))));
+    return this.decided(this.settled(() => this.counted(() => engine.record(c.session, c))));
   }
 
   /** Gives a session a fresh start (a new prompt: LoopEngine.freshStart; false when it was not live). What it holds of its calls is unchanged. */
   freshStart(session: string): boolean {
-    return this.engine.freshStart(session);
+    return this.holding(session).freshStart(session);
   }
 
   /** Ends a session; false when it was not live. */
   end(session: string): boolean {
     this.memory?.forget(session);
-    return this.engine.end(session);
+    return this.holding(session).end(session);
   }
 
-  /** Restores (or starts) a session from snapshot bytes. Throws SnapshotError, changing nothing, for bytes that are not a good snapshot. */
-  restore(session: string, bytes: Uint8Array): void {
-    this.engine.restore(session, bytes);
+  /** The snapshot of a live session (LoopEngine.snapshot), or null when it is not live. */
+  snapshot(session: string): Uint8Array | null {
+    return this.holding(session).snapshot(session);
+  }
+
+  /**
+   * Restores (or starts) a session from snapshot bytes, into `engine` when given (a family's, from the state
+   * directory), else the engine holding it, else the pooled one. Throws SnapshotError, changing nothing,
+   * for bytes that are not a good snapshot.
+   */
+  restore(session: string, bytes: Uint8Array, engine: LoopEngine = this.holding(session)): void {
+    engine.restore(session, bytes);
     // what the snapshot holds of its calls is in the bytes, in a smaller form than in memory
     this.memory?.restored(session, 2 * bytes.length);
     this.memory?.enforce();
@@ -93,7 +119,7 @@ export class CheckService {
   /** Two-phase calls of many sessions, in order; a failed call's place holds its error. */
   decideBatch(calls: readonly PhasedCall[]): (LiveDecision | CallResult)[] {
     const admitted = this.memory === null ? calls : calls.map((c) => this.admit(c, c.phase === 'propose' ? 'proposal' : 'call'));
-    const out = this.settled(() => this.engine.decideBatch(admitted));
+    const out = this.settled(() => this.perEngine(calls, admitted, (e, part) => e.decideBatch(part)));
     this.counts.calls += calls.length;
     return out.map((d, i) => {
       if (!(d instanceof Error)) return this.decided(d);
@@ -105,7 +131,7 @@ export class CheckService {
   /** Calls of many sessions, in order: each gets what check() one by one gives; a failed call's place holds its error. */
   checkBatch(calls: readonly ServiceCall[]): CallResult[] {
     const admitted = this.memory === null ? calls : calls.map((c) => this.admit(c));
-    const out = this.settled(() => this.engine.checkBatch(admitted));
+    const out = this.settled(() => this.perEngine(calls, admitted, (e, part) => e.checkBatch(part)));
     this.counts.calls += calls.length;
     return out.map((v, i) => {
       const id = (calls[i] as ServiceCall).id;
@@ -118,10 +144,36 @@ export class CheckService {
     });
   }
 
-  /** The call as the door lets it in, counted for its session (as given without a memory). */
+  /**
+   * `run` on the batch `admitted` (`calls` as admitted): all of it on the pooled engine without families;
+   * with them, each engine's part (its sessions' calls in order, a session's engine chosen at its first
+   * call of the batch) and the answers put back in the batch's order.
+   */
+  private perEngine<T extends ServiceCall, R>(calls: readonly T[], admitted: readonly T[], run: (engine: LoopEngine, part: readonly T[]) => (R | Error)[]): (R | Error)[] {
+    if (this.families === null) return run(this.engine, admitted);
+    const chosen = new Map<string, LoopEngine>();
+    const parts = new Map<LoopEngine, { calls: T[]; at: number[] }>();
+    calls.forEach((c, i) => {
+      let engine = chosen.get(c.session);
+      if (engine === undefined) chosen.set(c.session, (engine = this.engineFor(c.session, c.agent)));
+      let part = parts.get(engine);
+      if (part === undefined) parts.set(engine, (part = { calls: [], at: [] }));
+      part.calls.push(admitted[i] as T);
+      part.at.push(i);
+    });
+    const out = new Array<R | Error>(calls.length);
+    for (const [engine, part] of parts) {
+      const got = run(engine, part.calls);
+      part.at.forEach((i, k) => (out[i] = got[k] as R | Error));
+    }
+    return out;
+  }
+
+  /** The call as the door lets it in, counted for its session (as given without a memory), without its `agent`. */
   private admit<T extends ServiceCall>(call: T, kind: HeldKind = 'call'): T {
-    if (this.memory === null) return call;
-    const a = admitCall(call);
+    const plain = call.agent === undefined ? call : withoutAgent(call);
+    if (this.memory === null) return plain;
+    const a = admitCall(plain);
     this.memory.add(call.session, a.bytes, kind);
     return a.call;
   }
@@ -157,4 +209,10 @@ export class CheckService {
     this.counts.verdicts++;
     countInto(this.verdicts, `${BUILT_IN_KINDS.has(v.kind) ? v.kind : 'custom'}/${v.action}`);
   }
+}
+
+/** `call` without its `agent` (the engine is not given it). */
+function withoutAgent<T extends ServiceCall>(call: T): T {
+  const { agent: _agent, ...rest } = call;
+  return rest as T;
 }

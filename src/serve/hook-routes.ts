@@ -60,7 +60,9 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
       service.freshStart(session);
       return { body: '' };
     }
-    const d = call.phase === 'propose' ? service.propose({ ...call.call, session }) : service.record({ ...call.call, session });
+    // the route's agent picks a config's family (gemini is the gemini-cli family, as `loopwatch hook` has it)
+    const named = { ...call.call, session, agent: agent === 'gemini' ? 'gemini-cli' : agent };
+    const d = call.phase === 'propose' ? service.propose(named) : service.record(named);
     return { body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) };
   } catch (e) {
     return { body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` };

@@ -104,7 +104,7 @@ const HANDLERS: Readonly<Record<RouteKey, Handler>> = {
   },
   'GET /v1/sessions/{id}/snapshot': (_req, res, ctx, param) => {
     const id = sessionParam(param);
-    const bytes = ctx.service.engine.snapshot(id);
+    const bytes = ctx.service.snapshot(id);
     if (bytes === null) throw new HttpRefusal(404, 'no_session', `session ${JSON.stringify(id.slice(0, 80))} is not live`, 'session');
     sendBytes(res, 200, bytes);
   },

@@ -4,6 +4,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
+import type { LoopDetectorOptions } from '../options/options.js';
 import type { BearerToken } from './bearer-token.js';
 
 /** Options of a {@link ServeServer}. */
@@ -41,6 +42,12 @@ export interface ServeOptions {
   readonly sessionMemory?: number;
   /** The engine's options (detection options, maxSessions, idleTtlMs). */
   readonly engine?: LoopEngineOptions;
+  /**
+   * A config's families (config-families.ts): each family's detection options, laid over the pooled ones;
+   * a session whose calls name an agent of the family is checked on an engine of those options, with
+   * `engine`'s sessions, idle time and onEvict (family-engines.ts). @default none
+   */
+  readonly families?: ReadonlyMap<string, LoopDetectorOptions>;
 }
 
 /** ServeOptions with the defaults filled in. */
@@ -58,6 +65,7 @@ export interface ResolvedServeOptions {
   readonly drainMs: number;
   readonly sessionMemory: number;
   readonly engine: LoopEngineOptions;
+  readonly families: ReadonlyMap<string, LoopDetectorOptions>;
 }
 
 /** The default of `sessionMemory`: a quarter of V8's heap limit. */
@@ -84,5 +92,6 @@ export function resolveServeOptions(o: ServeOptions): ResolvedServeOptions {
     drainMs: o.drainMs ?? 10_000,
     sessionMemory: o.sessionMemory ?? defaultSessionMemory(),
     engine: o.engine ?? {},
+    families: o.families ?? new Map(),
   };
 }

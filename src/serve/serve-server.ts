@@ -6,7 +6,9 @@
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LoopEngine } from '../engine/loop-engine.js';
+import type { LoopEngine } from '../engine/loop-engine.js';
+import { join } from 'node:path';
+import { FamilyEngines } from './family-engines.js';
 import { MissingPeerError } from '../errors.js';
 import { HttpMetrics, detectionRegistry, promClient } from '../metrics/prometheus.js';
 import { MAX_PENDING } from '../live/live-state.js';
@@ -46,8 +48,10 @@ export interface StopReport {
 
 /** The HTTP service. Start it with {@link ServeServer.start}. */
 export class ServeServer {
-  /** The engine holding every session. */
+  /** The engine holding every session (with a config's families, those of no family: `engines` has the others). */
   readonly engine: LoopEngine;
+  /** The pooled engine and one per family of the config. */
+  readonly engines: FamilyEngines;
   /** The calls' codec around the engine. */
   readonly service: CheckService;
   /** What the sessions hold of their calls' content, and its budget. */
@@ -69,18 +73,22 @@ export class ServeServer {
     // the engine tells the memory of every session it drops (ended ones are told by the service)
     let memory: HeldMemory | null = null;
     const given = this.options.engine.onEvict;
-    this.engine = new LoopEngine({
-      ...this.options.engine,
-      onEvict: (s) => {
-        memory?.forget(s.sessionId);
-        given?.(s);
+    this.engines = new FamilyEngines(
+      {
+        ...this.options.engine,
+        onEvict: (s) => {
+          memory?.forget(s.sessionId);
+          given?.(s);
+        },
       },
-    });
+      this.options.families,
+    );
+    this.engine = this.engines.pooled;
     // a session holds content of its calls within the detectors' history (and the current one), and of its waiting proposals
-    const history = historyCapacity(this.engine.options.detection.detectors) + 1;
-    memory = new HeldMemory(this.options.sessionMemory, history, MAX_PENDING, (id) => this.engine.evict(id));
+    const history = Math.max(...this.engines.all.map((e) => historyCapacity(e.options.detection.detectors))) + 1;
+    memory = new HeldMemory(this.options.sessionMemory, history, MAX_PENDING, (id) => this.engines.holding(id)?.evict(id));
     this.memory = memory;
-    this.service = new CheckService(this.engine, memory);
+    this.service = new CheckService(this.engine, memory, this.engines.all.length > 1 ? this.engines : null);
     const allow = this.options.allowHosts;
     this.hosts = new AllowedHosts(this.options.host, allow.filter((h) => h !== '*'), allow.includes('*'));
     this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health(), metrics: () => this.prometheus() };
@@ -107,7 +115,7 @@ export class ServeServer {
         });
       });
     } catch (e) {
-      s.engine.close(); // its sessions' memory goes back to the thread
+      s.engines.close(); // its sessions' memory goes back to the thread
       throw e;
     }
     return s;
@@ -149,17 +157,20 @@ export class ServeServer {
       } catch (e) {
         refused = e instanceof Error ? e.message : String(e);
       }
-      for (const id of this.engine.sessionIds()) {
-        try {
-          if (refused !== undefined) throw new Error(refused);
-          writeStateFile(dir, id, this.engine.snapshot(id) as Uint8Array);
-          persisted++;
-        } catch (e) {
-          failed.push({ sessionId: id, problem: e instanceof Error ? e.message : String(e) });
+      for (const [at, engine] of this.stateDirs(dir)) {
+        for (const id of engine.sessionIds()) {
+          try {
+            if (refused !== undefined) throw new Error(refused);
+            if (at !== dir) prepareStateDir(at);
+            writeStateFile(at, id, engine.snapshot(id) as Uint8Array);
+            persisted++;
+          } catch (e) {
+            failed.push({ sessionId: id, problem: e instanceof Error ? e.message : String(e) });
+          }
         }
       }
     }
-    this.engine.close();
+    this.engines.close();
     return { persisted, failed, cut };
   }
 
@@ -186,7 +197,7 @@ export class ServeServer {
     }
     const registry = detectionRegistry({
       stats: () => this.engine.stats(),
-      liveSessions: () => this.engine.size,
+      liveSessions: () => this.engines.size,
       verdicts: () => service.verdicts,
       decisions: () => service.decisions,
       failed: () => service.counts.failed,
@@ -205,10 +216,11 @@ export class ServeServer {
     const note = prepareStateDir(dir);
     let restored = 0;
     const problems: { path: string; problem: string }[] = [];
-    for (const f of readStateFiles(dir)) {
+    const files = this.stateDirs(dir).flatMap(([at, engine]) => readStateFiles(at).map((f) => [f, engine] as const));
+    for (const [f, engine] of files) {
       try {
         if ('problem' in f) throw new Error(f.problem);
-        this.service.restore(f.sessionId, f.snapshot);
+        this.service.restore(f.sessionId, f.snapshot, engine);
         removeStateFile(f.path);
         restored++;
       } catch (e) {
@@ -219,11 +231,16 @@ export class ServeServer {
     return { restored, problems, notes: note === null ? [] : [note] };
   }
 
+  /** Where each engine's sessions are persisted: the pooled engine's in `dir`, a family's in a folder of it named by the family. */
+  private stateDirs(dir: string): [string, LoopEngine][] {
+    return [[dir, this.engine], ...[...this.engines.families()].map(([name, e]): [string, LoopEngine] => [join(dir, `family-${Buffer.from(name, 'utf8').toString('hex').slice(0, 200)}`), e])];
+  }
+
   private health(): Record<string, unknown> {
     return {
       status: this.stopping ? 'stopping' : 'ok',
       uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
-      sessions: this.engine.size,
+      sessions: this.engines.size,
       sessionMemory: { heldBytes: this.memory.total, budgetBytes: this.memory.budget },
       inFlight: this.inFlight,
       ...this.service.counts,
