@@ -9,7 +9,7 @@
  */
 import { LoopEngine } from '../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
-import { familyOf } from '../eval/families.js';
+import { familyOf } from '../presets/agent-families.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 
 /** The pooled engine and each family's. */
