@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultStateDir, serveSettings } from '../src/cli/serve-command.js';
 import { loopwatch } from './helpers/cli.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
@@ -26,6 +27,19 @@ describe('loopwatch serve flags', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('should keep state in serve-PORT for a port given, and in no shared folder for --port 0 unless --state-dir names one', () => {
+    const stateOf = (args: string[]): string | undefined => {
+      const s = serveSettings(args);
+      if (s.kind !== 'http') throw new Error('expected the HTTP server');
+      return s.options.stateDir;
+    };
+    expect(stateOf(['--port', '8123'])).toBe(defaultStateDir(8123));
+    // every server on a port the system chooses would share serve-0 and restore the others' sessions
+    expect(stateOf(['--port', '0'])).toBeUndefined();
+    expect(stateOf(['--port', '0', '--state-dir', '/tmp/lw-own'])).toBe('/tmp/lw-own');
+    expect(stateOf(['--port', '8123', '--no-state'])).toBeUndefined();
   });
 
   it('should refuse a --max-sessions the WebAssembly memory cannot hold under --config in one line naming the window, exit 2', () => {

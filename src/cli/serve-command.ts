@@ -116,7 +116,9 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
   const allowHosts = allowedHosts(v['allow-host']);
   if (token === undefined && allowHosts.includes('*')) throw new UsageError('--allow-host * serves requests whatever host they name, which only a token makes safe: give --token-file too');
   if (v['no-state'] === true && stringOf(v, 'state-dir') !== undefined) throw new UsageError('--no-state and --state-dir cannot be used together');
-  const stateDir = v['no-state'] === true ? undefined : (stringOf(v, 'state-dir') ?? defaultStateDir(port));
+  // a port the system chooses (--port 0) names no folder of its own: every such server would share serve-0
+  // and restore the others' sessions, so it keeps state only in a folder given
+  const stateDir = v['no-state'] === true ? undefined : (stringOf(v, 'state-dir') ?? (port === 0 ? undefined : defaultStateDir(port)));
   return {
     host,
     port,
@@ -205,7 +207,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   for (const n of notes) io.stderr.write(`loopwatch serve: ${n}\n`);
   for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
   if (server.metricsUnavailable !== null) io.stderr.write(`loopwatch serve: GET /metrics answers 501: ${server.metricsUnavailable.message.replace(/^loopwatch: /, '')}\n`);
-  io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}\n`);
+  io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}${options.stateDir === undefined && options.port === 0 && !args.includes('--no-state') ? '; --port 0 keeps no sessions across restarts (give --state-dir for that)' : ''}\n`);
   const signal = await stopped;
   io.stderr.write(`loopwatch serve: ${signal}: finishing requests in flight\n`);
   return reportStop(await server.stop(), options.stateDir, io);

@@ -32,7 +32,7 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
     multiple: true,
     help: ['a name requests may give in Host and Origin beside loopback ones and --host (repeat, or', 'NAME,NAME); * for any name, with --token-file only. Others get 403 (DNS rebinding)'],
   },
-  { name: 'state-dir', value: 'DIR', mode: 'http', help: ['sessions kept across restarts (default: $XDG_STATE_HOME/loopwatch/serve-PORT,', 'or ~/.local/state/loopwatch/serve-PORT)'] },
+  { name: 'state-dir', value: 'DIR', mode: 'http', help: ['sessions kept across restarts (default: $XDG_STATE_HOME/loopwatch/serve-PORT,', 'or ~/.local/state/loopwatch/serve-PORT; none with --port 0)'] },
   { name: 'no-state', mode: 'http', help: ['keep nothing across restarts'] },
   { name: 'body-limit', value: 'BYTES', mode: 'http', help: ['largest request body (default: 4194304)'] },
   { name: 'max-in-flight', value: 'N', mode: 'http', help: ['requests handled at once; more get 503 (default: 256)'] },
