@@ -8,20 +8,25 @@
 //   for its k, exception, panic, fatal, a cross mark), without which the failure expression cannot match;
 // - whether it may hold a harness's note: a `[` followed by t, c or p, or a `(` followed by b or c (how
 //   every note of NOTES begins), without which there is no note to take out.
-// The last two are only ever "maybe": the host then asks the expressions themselves.
+// - when asked (a text short enough to be an acknowledgement), whether it holds a word of acknowledgement.ts's
+//   quick test ANY (ASCII, case-insensitive, no `u` flag: anywhere, `ok` alone as a whole word), without
+//   which the text is no acknowledgement and is not masked.
+// The last three are only ever "maybe": the host then asks the expressions themselves.
 
 /** reportScan's bits. */
 export const SCAN_PASS: u32 = 1;
 export const SCAN_PASS_UNKNOWN: u32 = 2;
 export const SCAN_MAY_FAIL: u32 = 4;
 export const SCAN_MAY_NOTE: u32 = 8;
+export const SCAN_MAY_ACK: u32 = 16;
 
 // per byte, bits: WORD a word byte of `\b` (ASCII letters, digits, `_`), FIRST a word byte that may begin a
-// pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`
+// pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`, ACK a byte that may begin a word of ANY
 const WORD: u32 = 1;
 const FIRST: u32 = 2;
 const STEM: u32 = 4;
 const NOTE: u32 = 8;
+const ACK: u32 = 16;
 const UNIT: usize = memory.data(256);
 let ready = false;
 
@@ -39,6 +44,7 @@ function init(): void {
   mark('eftpEFTP', STEM);
   store<u8>(UNIT + 0xe2, STEM);
   mark('[(', NOTE);
+  mark('acdeimorsuwACDEIMORSUW', ACK);
   ready = true;
 }
 
@@ -183,12 +189,47 @@ function noteAt(p: usize, end: usize, c: u32): bool {
   return c == 0x5b ? n == 0x74 || n == 0x63 || n == 0x70 : n == 0x62 || n == 0x63;
 }
 
-/** What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment). */
-export function reportScan(ptr: usize, len: u32): u32 {
+// ANY's words by their first letter (`ok` apart: a whole word)
+const ACK_A: StaticArray<string> = ['applied', 'added', 'approved', 'appended'];
+const ACK_C: StaticArray<string> = ['completed', 'created', 'changed', 'cancelled', 'canceled', 'committed'];
+const ACK_D: StaticArray<string> = ['done', 'deleted'];
+const ACK_M: StaticArray<string> = ['modified', 'moved'];
+const ACK_R: StaticArray<string> = ['removed', 'renamed', 'recorded', 'reverted', 'replaced'];
+const ACK_S: StaticArray<string> = ['success', 'succeeded', 'saved', 'sent', 'scheduled', 'stored', 'set'];
+const ACK_U: StaticArray<string> = ['updated', 'uploaded'];
+
+/** Whether one of `words` is at `p`. */
+function anyAt(p: usize, end: usize, words: StaticArray<string>): bool {
+  for (let k = 0; k < words.length; k++) if (at(p, end, unchecked(words[k]))) return true;
+  return false;
+}
+
+/** Whether a word of ANY begins at `p` (its byte `c`; `prev` the table bits of the byte before). */
+function ackAt(p: usize, end: usize, c: u32, prev: u32): bool {
+  if (p + 2 > end) return false;
+  switch (c | 0x20) {
+    case 0x61: return anyAt(p, end, ACK_A);
+    case 0x63: return anyAt(p, end, ACK_C);
+    case 0x64: return anyAt(p, end, ACK_D);
+    case 0x65: return at(p, end, 'edited');
+    case 0x69: return at(p, end, 'inserted');
+    case 0x6d: return anyAt(p, end, ACK_M);
+    case 0x6f: return at(p, end, 'okay') || ((prev & WORD) == 0 && wordAt(p, end, 'ok'));
+    case 0x72: return anyAt(p, end, ACK_R);
+    case 0x73: return anyAt(p, end, ACK_S);
+    case 0x75: return anyAt(p, end, ACK_U);
+    case 0x77: return at(p, end, 'written');
+    default: return false;
+  }
+}
+
+/** What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when `ack` is 1. */
+export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
   if (!ready) init();
   const end = ptr + <usize>len;
   let prev: u32 = 0;
-  let out: u32 = 0;
+  // SCAN_MAY_ACK set from the start when not asked: never looked for
+  let out: u32 = ack != 0 ? 0 : SCAN_MAY_ACK;
   for (let p = ptr; p < end; p++) {
     const c = <u32>load<u8>(p);
     const u = <u32>load<u8>(UNIT + <usize>c);
@@ -204,8 +245,9 @@ export function reportScan(ptr: usize, len: u32): u32 {
         if ((n == 0x72 || n == 0x78 || n == 0x61 || n == 0x9c || n == 0x9d) && stemAt(p, end, c)) out |= SCAN_MAY_FAIL;
       }
       if ((u & NOTE) != 0 && (out & SCAN_MAY_NOTE) == 0 && noteAt(p, end, c)) out |= SCAN_MAY_NOTE;
+      if ((u & ACK) != 0 && (out & SCAN_MAY_ACK) == 0 && ackAt(p, end, c, prev)) out |= SCAN_MAY_ACK;
     }
     prev = u;
   }
-  return out;
+  return ack != 0 ? out : out & ~SCAN_MAY_ACK;
 }
