@@ -8,9 +8,12 @@
 //   for its k, exception, panic, fatal, a cross mark), without which the failure expression cannot match;
 // - whether it may hold a harness's note: a `[` followed by t, c or p, or a `(` followed by b or c (how
 //   every note of NOTES begins), without which there is no note to take out.
-// - when asked (a text short enough to be an acknowledgement), whether it holds a word of acknowledgement.ts's
-//   quick test ANY (ASCII, case-insensitive, no `u` flag: anywhere, `ok` alone as a whole word), without
-//   which the text is no acknowledgement and is not masked.
+// - when asked (a text short enough to be an acknowledgement), whether it may be one: it holds a word that
+//   every ACK_PATTERNS match holds (a word of DONE, completed, done, success, succeeded, ok, okay; ASCII,
+//   any case) with no ASCII letter or `_` on either side. The patterns read the masked text, where such a
+//   word stands between non-word bytes; masking keeps letters as they are and only puts `<n>` for digits
+//   next to one (`42updated`), so in the text itself it has at most digits beside it, or is cut at the
+//   MASK_LIMIT-th byte (the masked text ends there). Without one the text is not masked at all.
 // The last three are only ever "maybe": the host then asks the expressions themselves.
 
 /** reportScan's bits. */
@@ -27,6 +30,9 @@ const FIRST: u32 = 2;
 const STEM: u32 = 4;
 const NOTE: u32 = 8;
 const ACK: u32 = 16;
+const LETTER: u32 = 32;
+/** Bytes of a text masked at most (src/text/mask-volatile.ts's MASK_LIMIT). */
+const MASK_LIMIT: usize = 2048;
 const UNIT: usize = memory.data(256);
 let ready = false;
 
@@ -45,6 +51,7 @@ function init(): void {
   store<u8>(UNIT + 0xe2, STEM);
   mark('[(', NOTE);
   mark('acdeimorsuwACDEIMORSUW', ACK);
+  mark('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', LETTER);
   ready = true;
 }
 
@@ -189,36 +196,46 @@ function noteAt(p: usize, end: usize, c: u32): bool {
   return c == 0x5b ? n == 0x74 || n == 0x63 || n == 0x70 : n == 0x62 || n == 0x63;
 }
 
-// ANY's words by their first letter (`ok` apart: a whole word)
+// the words by their first letter
 const ACK_A: StaticArray<string> = ['applied', 'added', 'approved', 'appended'];
 const ACK_C: StaticArray<string> = ['completed', 'created', 'changed', 'cancelled', 'canceled', 'committed'];
 const ACK_D: StaticArray<string> = ['done', 'deleted'];
 const ACK_M: StaticArray<string> = ['modified', 'moved'];
+const ACK_O: StaticArray<string> = ['ok', 'okay'];
 const ACK_R: StaticArray<string> = ['removed', 'renamed', 'recorded', 'reverted', 'replaced'];
 const ACK_S: StaticArray<string> = ['success', 'succeeded', 'saved', 'sent', 'scheduled', 'stored', 'set'];
 const ACK_U: StaticArray<string> = ['updated', 'uploaded'];
+const ACK_E: StaticArray<string> = ['edited'];
+const ACK_I: StaticArray<string> = ['inserted'];
+const ACK_W: StaticArray<string> = ['written'];
 
-/** Whether one of `words` is at `p`. */
-function anyAt(p: usize, end: usize, words: StaticArray<string>): bool {
-  for (let k = 0; k < words.length; k++) if (at(p, end, unchecked(words[k]))) return true;
+/** Whether one of `words` is at `p` with no ASCII letter or `_` after it (or cut at `cut`). */
+function anyLoneAt(p: usize, end: usize, cut: usize, words: StaticArray<string>): bool {
+  for (let k = 0; k < words.length; k++) {
+    const w = unchecked(words[k]);
+    const q = p + <usize>w.length;
+    if (at(p, end, w) && (q >= end || q == cut || (<u32>load<u8>(UNIT + <usize>load<u8>(q)) & LETTER) == 0)) return true;
+  }
   return false;
 }
 
-/** Whether a word of ANY begins at `p` (its byte `c`; `prev` the table bits of the byte before). */
-function ackAt(p: usize, end: usize, c: u32, prev: u32): bool {
+/** Whether a word of the acknowledgement's patterns begins at `p` (its byte `c`; no letter before it). */
+function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
   if (p + 2 > end) return false;
+  // the second byte first (as stemAt does): most of these letters are followed by none of a word's
+  const n = lower(<u32>load<u8>(p + 1));
   switch (c | 0x20) {
-    case 0x61: return anyAt(p, end, ACK_A);
-    case 0x63: return anyAt(p, end, ACK_C);
-    case 0x64: return anyAt(p, end, ACK_D);
-    case 0x65: return at(p, end, 'edited');
-    case 0x69: return at(p, end, 'inserted');
-    case 0x6d: return anyAt(p, end, ACK_M);
-    case 0x6f: return at(p, end, 'okay') || ((prev & WORD) == 0 && wordAt(p, end, 'ok'));
-    case 0x72: return anyAt(p, end, ACK_R);
-    case 0x73: return anyAt(p, end, ACK_S);
-    case 0x75: return anyAt(p, end, ACK_U);
-    case 0x77: return at(p, end, 'written');
+    case 0x61: return (n == 0x70 || n == 0x64) && anyLoneAt(p, end, cut, ACK_A); // ap, ad
+    case 0x63: return (n == 0x6f || n == 0x72 || n == 0x68 || n == 0x61) && anyLoneAt(p, end, cut, ACK_C); // co, cr, ch, ca
+    case 0x64: return (n == 0x6f || n == 0x65) && anyLoneAt(p, end, cut, ACK_D); // do, de
+    case 0x65: return n == 0x64 && anyLoneAt(p, end, cut, ACK_E);
+    case 0x69: return n == 0x6e && anyLoneAt(p, end, cut, ACK_I);
+    case 0x6d: return n == 0x6f && anyLoneAt(p, end, cut, ACK_M);
+    case 0x6f: return n == 0x6b && anyLoneAt(p, end, cut, ACK_O);
+    case 0x72: return n == 0x65 && anyLoneAt(p, end, cut, ACK_R);
+    case 0x73: return (n == 0x75 || n == 0x61 || n == 0x65 || n == 0x63 || n == 0x74) && anyLoneAt(p, end, cut, ACK_S); // su, sa, se, sc, st
+    case 0x75: return n == 0x70 && anyLoneAt(p, end, cut, ACK_U);
+    case 0x77: return n == 0x72 && anyLoneAt(p, end, cut, ACK_W);
     default: return false;
   }
 }
@@ -245,7 +262,7 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
         if ((n == 0x72 || n == 0x78 || n == 0x61 || n == 0x9c || n == 0x9d) && stemAt(p, end, c)) out |= SCAN_MAY_FAIL;
       }
       if ((u & NOTE) != 0 && (out & SCAN_MAY_NOTE) == 0 && noteAt(p, end, c)) out |= SCAN_MAY_NOTE;
-      if ((u & ACK) != 0 && (out & SCAN_MAY_ACK) == 0 && ackAt(p, end, c, prev)) out |= SCAN_MAY_ACK;
+      if ((u & ACK) != 0 && (prev & LETTER) == 0 && (out & SCAN_MAY_ACK) == 0 && ackAt(p, end, ptr + MASK_LIMIT, c)) out |= SCAN_MAY_ACK;
     }
     prev = u;
   }

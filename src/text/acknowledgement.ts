@@ -33,10 +33,7 @@ export const ACK_PATTERNS: readonly RegExp[] = Object.freeze([
   /\bcompleted with (?:no output|exit code <n>)/i,
 ]);
 
-/**
- * A quick test on the text as given: an acknowledgement holds one of these words (assembly/report-scan.ts
- * looks for the same words in its pass: keep the two alike).
- */
+/** A quick test on the text as given: an acknowledgement holds one of these words. */
 const ANY = new RegExp(`(?:success|succeeded|\\bok\\b|okay|done|completed|${DONE})`, 'i');
 
 const decoder = new TextDecoder();
@@ -44,14 +41,7 @@ const decoder = new TextDecoder();
 /** Whether a text result acknowledges a change (see the module comment). */
 export function isAcknowledgement(text: string): boolean {
   // most results hold none of the words: looked for in the text first, then in its masked form
-  return text.length <= ACK_LOOK && ANY.test(text) && saysDone(text);
-}
-
-/**
- * Whether a text of at most ACK_LOOK characters that holds a word of the quick test (found by the caller, as
- * result-reading.ts does in the module's pass) acknowledges a change: its masked form read.
- */
-export function saysDone(text: string): boolean {
+  if (text.length > ACK_LOOK || !ANY.test(text)) return false;
   const n = encodeUtf8(text);
   // masked only until it is longer than ACK_BYTES: a longer text is no acknowledgement, however long
   const masked = maskBytes(utf8Scratch(), n, MASK_LIMIT, ACK_BYTES);

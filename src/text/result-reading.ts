@@ -11,7 +11,7 @@
  * that output alive; a shorter head is the caller's text itself (copying every one cost a fifth of a call).
  */
 import { SCAN_MAY_ACK, reportScan } from '../wasm/module-report-scan.js';
-import { ACK_LOOK, isAcknowledgement, saysDone } from './acknowledgement.js';
+import { ACK_LOOK, isAcknowledgement } from './acknowledgement.js';
 import { PASS_LOOK, reportFrom } from './failure-report.js';
 import { reportsStatusUnderWay } from './status-field.js';
 import { saysStillWaiting } from './still-waiting.js';
@@ -45,7 +45,8 @@ export function readHead(head: string): number {
   const scan = reportScan(look, short);
   let bits = reportFrom(look, scan);
   if (short) {
-    if (scan < 0 ? isAcknowledgement(head) : (scan & SCAN_MAY_ACK) !== 0 && saysDone(head)) bits |= READ_ACK;
+    // read (its quick test, then masked) only where the module found a word every acknowledgement holds
+    if ((scan < 0 || (scan & SCAN_MAY_ACK) !== 0) && isAcknowledgement(head)) bits |= READ_ACK;
     if (saysStillWaiting(head)) bits |= READ_WAITING;
   }
   if (reportsStatusUnderWay(head)) bits |= READ_STATUS;

@@ -27,12 +27,11 @@ export const plainReport = (t: string): number => (plainPass(t) ? REPORTS_PASS :
 
 const decoder = new TextDecoder();
 const DONE = 'updated|modified|created|written|saved|applied|deleted|removed|added|changed|edited|moved|renamed|sent|scheduled|cancell?ed|committed|approved|stored|uploaded|recorded|reverted|replaced|inserted|appended|set';
-/** The acknowledgement's quick test: a text without one of these words is no acknowledgement. */
-export const ANY_ACK_WORD = new RegExp(`(?:success|succeeded|\\bok\\b|okay|done|completed|${DONE})`, 'i');
+const ANY = new RegExp(`(?:success|succeeded|\\bok\\b|okay|done|completed|${DONE})`, 'i');
 
 /** Whether a text acknowledges a change: the whole text masked, then its length and the patterns. */
 export function plainAcknowledgement(text: string): boolean {
-  if (text.length > ACK_LOOK || !ANY_ACK_WORD.test(text)) return false;
+  if (text.length > ACK_LOOK || !ANY.test(text)) return false;
   const masked = maskBytes(utf8Scratch(), encodeUtf8(text));
   if (masked.length > ACK_BYTES) return false;
   const shown = decoder.decode(masked);
