@@ -34,13 +34,19 @@ const LETTER: u32 = 32;
 /** Bytes of a text masked at most (src/text/mask-volatile.ts's MASK_LIMIT). */
 const MASK_LIMIT: usize = 2048;
 const UNIT: usize = memory.data(256);
+// the same with ACK and LETTER, for acknowledgementWord's pass (only a short text's bytes are read by it)
+const UNIT_ACK: usize = memory.data(256);
 let ready = false;
 
-function mark(chars: string, bits: u32): void {
+function markIn(table: usize, chars: string, bits: u32): void {
   for (let k = 0; k < chars.length; k++) {
     const c = <usize>chars.charCodeAt(k);
-    store<u8>(UNIT + c, load<u8>(UNIT + c) | bits);
+    store<u8>(table + c, load<u8>(table + c) | bits);
   }
+}
+
+function mark(chars: string, bits: u32): void {
+  markIn(UNIT, chars, bits);
 }
 
 function init(): void {
@@ -50,8 +56,9 @@ function init(): void {
   mark('eftpEFTP', STEM);
   store<u8>(UNIT + 0xe2, STEM);
   mark('[(', NOTE);
-  mark('acdeimorsuwACDEIMORSUW', ACK);
-  mark('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', LETTER);
+  memory.copy(UNIT_ACK, UNIT, 256);
+  markIn(UNIT_ACK, 'acdeimorsuwACDEIMORSUW', ACK);
+  markIn(UNIT_ACK, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', LETTER);
   ready = true;
 }
 
@@ -214,7 +221,7 @@ function anyLoneAt(p: usize, end: usize, cut: usize, words: StaticArray<string>)
   for (let k = 0; k < words.length; k++) {
     const w = unchecked(words[k]);
     const q = p + <usize>w.length;
-    if (at(p, end, w) && (q >= end || q == cut || (<u32>load<u8>(UNIT + <usize>load<u8>(q)) & LETTER) == 0)) return true;
+    if (at(p, end, w) && (q >= end || q == cut || (<u32>load<u8>(UNIT_ACK + <usize>load<u8>(q)) & LETTER) == 0)) return true;
   }
   return false;
 }
@@ -240,13 +247,25 @@ function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
   }
 }
 
+/** Whether [ptr, end) holds a word of the acknowledgement's patterns with no letter beside it (a pass of its own: the main loop stays as small as it was). */
+function acknowledgementWord(ptr: usize, end: usize): bool {
+  const cut = ptr + MASK_LIMIT;
+  let prev: u32 = 0;
+  for (let p = ptr; p < end; p++) {
+    const c = <u32>load<u8>(p);
+    const u = <u32>load<u8>(UNIT_ACK + <usize>c);
+    if ((u & ACK) != 0 && (prev & LETTER) == 0 && ackAt(p, end, cut, c)) return true;
+    prev = u;
+  }
+  return false;
+}
+
 /** What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when `ack` is 1. */
 export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
   if (!ready) init();
   const end = ptr + <usize>len;
   let prev: u32 = 0;
-  // SCAN_MAY_ACK set from the start when not asked: never looked for
-  let out: u32 = ack != 0 ? 0 : SCAN_MAY_ACK;
+  let out: u32 = 0;
   for (let p = ptr; p < end; p++) {
     const c = <u32>load<u8>(p);
     const u = <u32>load<u8>(UNIT + <usize>c);
@@ -262,9 +281,8 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
         if ((n == 0x72 || n == 0x78 || n == 0x61 || n == 0x9c || n == 0x9d) && stemAt(p, end, c)) out |= SCAN_MAY_FAIL;
       }
       if ((u & NOTE) != 0 && (out & SCAN_MAY_NOTE) == 0 && noteAt(p, end, c)) out |= SCAN_MAY_NOTE;
-      if ((u & ACK) != 0 && (prev & LETTER) == 0 && (out & SCAN_MAY_ACK) == 0 && ackAt(p, end, ptr + MASK_LIMIT, c)) out |= SCAN_MAY_ACK;
     }
     prev = u;
   }
-  return ack != 0 ? out : out & ~SCAN_MAY_ACK;
+  return ack != 0 && acknowledgementWord(ptr, end) ? out | SCAN_MAY_ACK : out;
 }

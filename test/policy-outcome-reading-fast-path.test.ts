@@ -32,6 +32,7 @@ const PIECES = [
   'The file /a/b.ts has been updated successfully.', 'has been', 'updated', 'Plan updated', 'Task #3 created', 'Done', 'set', 'offset', '"quoted part"',
   'ID: f800eb', '/usr/local/lib', 'line42', '9f86d081', 'pending', 'in progress', 'in_progress', 'running', 'queued', 'ci/running', 'not ready',
   ' ', '  ', '\n', '\t', '.', '-', '_', '7', '0', '(', ')', '[', ']', ':', '\u00a0', '\u2028', '\u3000', '\ufeff', '\u00a0ok', 'é ok', '\u3000finished',
+  'panic\u212Aed', '\u017Fyntaxerror', '\u212Aeyerror', 'fail\u017F', 'errors2', 'x.error', 'a-fail', 'NO ERRORS', 'ZERO failures', '\u00a0no errors', 'KeyError:', 'error_',
   'Saved', 'SENT', 'reset', 'Okay', 'book', 'ok_', 'tok', 'Cancelled', 'canceled', 'Written', 'inserted', 'appended', 'uploaded', 'Reverted', 'completed', 'succe',
   'status: running', '"status": "in_progress"', 'state=queued', 'phase: Pending', 'running_total',
   'ok(', 'passed❌', '[the', '(bash', '[Python', '(Completed', 'ERROR', 'Panic', 'FATAL', 'exceptions', 'all 12 tests passed', 'ALL CHECKS OK', '0 warnings',
