@@ -1,4 +1,6 @@
-// What src/text/failure-report.ts reads of an output, in one pass over its UTF-8 bytes (reportScan):
+// What src/text/failure-report.ts reads of an output, in one pass over its UTF-8 bytes (reportScan), and what
+// acknowledgement.ts needs of a short one, in a pass of its own (acknowledgementWord: in the main loop it
+// made that loop slower for every text):
 // - whether it holds a pass of PASS_PATTERNS (ASCII, case-insensitive, no `u` flag). Every pattern begins at
 //   a word start (`\b` before a word byte), so only word starts whose byte may begin one are tried. The
 //   answer is the patterns' own, except where a line-start word (`(?:^|\n)\s*ok`, `...finished`) has
@@ -7,7 +9,7 @@
 // - whether it may report a failure: it holds a stem of STEMS (error, fail, traceback with a Kelvin sign
 //   for its k, exception, panic, fatal, a cross mark), without which the failure expression cannot match;
 // - whether it may hold a harness's note: a `[` followed by t, c or p, or a `(` followed by b or c (how
-//   every note of NOTES begins), without which there is no note to take out.
+//   every note of NOTES begins), without which there is no note to take out;
 // - when asked (a text short enough to be an acknowledgement), whether it may be one: it holds a word that
 //   every ACK_PATTERNS match holds (a word of DONE, completed, done, success, succeeded, ok, okay; ASCII,
 //   any case) with no ASCII letter or `_` on either side. The patterns read the masked text, where such a

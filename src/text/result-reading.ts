@@ -3,8 +3,8 @@
  * change, says the work is still under way (in so many words, or in a status field), and reports a pass or a
  * failure. All are functions of the result's first {@link PASS_LOOK} characters alone (the acknowledgement
  * and the status read a result of at most {@link ACK_LOOK} characters, the status field one of at most
- * STATUS_LOOK, which is then all of it), so each distinct head is read once, in one pass of the module over
- * its bytes for the failure, the pass, the notes and the acknowledgement's words: a call that
+ * STATUS_LOOK, which is then all of it), so each distinct head is read once (the module reads its bytes
+ * for the failure stems, the pass, the notes and the acknowledgement's words): a call that
  * gets the answer it got before (the calls a loop is made of) costs a lookup. The texts kept are bounded
  * ({@link READING_CACHE_CHARS} characters, {@link READING_CACHE_ENTRIES} texts): past either the cache starts
  * again empty. A head cut from a longer output is kept as a copy, so that the cache never keeps the rest of
