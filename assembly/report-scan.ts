@@ -1,4 +1,6 @@
-// What src/text/failure-report.ts reads of an output, in one pass over its UTF-8 bytes (reportScan):
+// What src/text/failure-report.ts reads of an output, in one pass over its UTF-8 bytes (reportScan), and what
+// acknowledgement.ts needs of a short one, in a pass of its own (acknowledgementWord: in the main loop it
+// made that loop slower for every text):
 // - whether it holds a pass of PASS_PATTERNS (ASCII, case-insensitive, no `u` flag). Every pattern begins at
 //   a word start (`\b` before a word byte), so only word starts whose byte may begin one are tried. The
 //   answer is the patterns' own, except where a line-start word (`(?:^|\n)\s*ok`, `...finished`) has
@@ -7,29 +9,46 @@
 // - whether it may report a failure: it holds a stem of STEMS (error, fail, traceback with a Kelvin sign
 //   for its k, exception, panic, fatal, a cross mark), without which the failure expression cannot match;
 // - whether it may hold a harness's note: a `[` followed by t, c or p, or a `(` followed by b or c (how
-//   every note of NOTES begins), without which there is no note to take out.
-// The last two are only ever "maybe": the host then asks the expressions themselves.
+//   every note of NOTES begins), without which there is no note to take out;
+// - when asked (a text short enough to be an acknowledgement), whether it may be one: it holds a word that
+//   every ACK_PATTERNS match holds (a word of DONE, completed, done, success, succeeded, ok, okay; ASCII,
+//   any case) with no ASCII letter or `_` on either side. The patterns read the masked text, where such a
+//   word stands between non-word bytes; masking keeps letters as they are and only puts `<n>` for digits
+//   next to one (`42updated`), so in the text itself it has at most digits beside it, or is cut at the
+//   MASK_LIMIT-th byte (the masked text ends there). Without one the text is not masked at all.
+// The last three are only ever "maybe": the host then asks the expressions themselves.
 
 /** reportScan's bits. */
 export const SCAN_PASS: u32 = 1;
 export const SCAN_PASS_UNKNOWN: u32 = 2;
 export const SCAN_MAY_FAIL: u32 = 4;
 export const SCAN_MAY_NOTE: u32 = 8;
+export const SCAN_MAY_ACK: u32 = 16;
 
 // per byte, bits: WORD a word byte of `\b` (ASCII letters, digits, `_`), FIRST a word byte that may begin a
-// pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`
+// pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`, ACK a byte that may begin a word of ANY
 const WORD: u32 = 1;
 const FIRST: u32 = 2;
 const STEM: u32 = 4;
 const NOTE: u32 = 8;
+const ACK: u32 = 16;
+const LETTER: u32 = 32;
+/** Bytes of a text masked at most (src/text/mask-volatile.ts's MASK_LIMIT). */
+const MASK_LIMIT: usize = 2048;
 const UNIT: usize = memory.data(256);
+// the same with ACK and LETTER, for acknowledgementWord's pass (only a short text's bytes are read by it)
+const UNIT_ACK: usize = memory.data(256);
 let ready = false;
 
-function mark(chars: string, bits: u32): void {
+function markIn(table: usize, chars: string, bits: u32): void {
   for (let k = 0; k < chars.length; k++) {
     const c = <usize>chars.charCodeAt(k);
-    store<u8>(UNIT + c, load<u8>(UNIT + c) | bits);
+    store<u8>(table + c, load<u8>(table + c) | bits);
   }
+}
+
+function mark(chars: string, bits: u32): void {
+  markIn(UNIT, chars, bits);
 }
 
 function init(): void {
@@ -39,6 +58,9 @@ function init(): void {
   mark('eftpEFTP', STEM);
   store<u8>(UNIT + 0xe2, STEM);
   mark('[(', NOTE);
+  memory.copy(UNIT_ACK, UNIT, 256);
+  markIn(UNIT_ACK, 'acdeimorsuwACDEIMORSUW', ACK);
+  markIn(UNIT_ACK, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', LETTER);
   ready = true;
 }
 
@@ -183,8 +205,65 @@ function noteAt(p: usize, end: usize, c: u32): bool {
   return c == 0x5b ? n == 0x74 || n == 0x63 || n == 0x70 : n == 0x62 || n == 0x63;
 }
 
-/** What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment). */
-export function reportScan(ptr: usize, len: u32): u32 {
+// the words by their first letter
+const ACK_A: StaticArray<string> = ['applied', 'added', 'approved', 'appended'];
+const ACK_C: StaticArray<string> = ['completed', 'created', 'changed', 'cancelled', 'canceled', 'committed'];
+const ACK_D: StaticArray<string> = ['done', 'deleted'];
+const ACK_M: StaticArray<string> = ['modified', 'moved'];
+const ACK_O: StaticArray<string> = ['ok', 'okay'];
+const ACK_R: StaticArray<string> = ['removed', 'renamed', 'recorded', 'reverted', 'replaced'];
+const ACK_S: StaticArray<string> = ['success', 'succeeded', 'saved', 'sent', 'scheduled', 'stored', 'set'];
+const ACK_U: StaticArray<string> = ['updated', 'uploaded'];
+const ACK_E: StaticArray<string> = ['edited'];
+const ACK_I: StaticArray<string> = ['inserted'];
+const ACK_W: StaticArray<string> = ['written'];
+
+/** Whether one of `words` is at `p` with no ASCII letter or `_` after it (or cut at `cut`). */
+function anyLoneAt(p: usize, end: usize, cut: usize, words: StaticArray<string>): bool {
+  for (let k = 0; k < words.length; k++) {
+    const w = unchecked(words[k]);
+    const q = p + <usize>w.length;
+    if (at(p, end, w) && (q >= end || q == cut || (<u32>load<u8>(UNIT_ACK + <usize>load<u8>(q)) & LETTER) == 0)) return true;
+  }
+  return false;
+}
+
+/** Whether a word of the acknowledgement's patterns begins at `p` (its byte `c`; no letter before it). */
+function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
+  if (p + 2 > end) return false;
+  // the second byte first (as stemAt does): most of these letters are followed by none of a word's
+  const n = lower(<u32>load<u8>(p + 1));
+  switch (c | 0x20) {
+    case 0x61: return (n == 0x70 || n == 0x64) && anyLoneAt(p, end, cut, ACK_A); // ap, ad
+    case 0x63: return (n == 0x6f || n == 0x72 || n == 0x68 || n == 0x61) && anyLoneAt(p, end, cut, ACK_C); // co, cr, ch, ca
+    case 0x64: return (n == 0x6f || n == 0x65) && anyLoneAt(p, end, cut, ACK_D); // do, de
+    case 0x65: return n == 0x64 && anyLoneAt(p, end, cut, ACK_E);
+    case 0x69: return n == 0x6e && anyLoneAt(p, end, cut, ACK_I);
+    case 0x6d: return n == 0x6f && anyLoneAt(p, end, cut, ACK_M);
+    case 0x6f: return n == 0x6b && anyLoneAt(p, end, cut, ACK_O);
+    case 0x72: return n == 0x65 && anyLoneAt(p, end, cut, ACK_R);
+    case 0x73: return (n == 0x75 || n == 0x61 || n == 0x65 || n == 0x63 || n == 0x74) && anyLoneAt(p, end, cut, ACK_S); // su, sa, se, sc, st
+    case 0x75: return n == 0x70 && anyLoneAt(p, end, cut, ACK_U);
+    case 0x77: return n == 0x72 && anyLoneAt(p, end, cut, ACK_W);
+    default: return false;
+  }
+}
+
+/** Whether [ptr, end) holds a word of the acknowledgement's patterns with no letter beside it (a pass of its own: the main loop stays as small as it was). */
+function acknowledgementWord(ptr: usize, end: usize): bool {
+  const cut = ptr + MASK_LIMIT;
+  let prev: u32 = 0;
+  for (let p = ptr; p < end; p++) {
+    const c = <u32>load<u8>(p);
+    const u = <u32>load<u8>(UNIT_ACK + <usize>c);
+    if ((u & ACK) != 0 && (prev & LETTER) == 0 && ackAt(p, end, cut, c)) return true;
+    prev = u;
+  }
+  return false;
+}
+
+/** What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when `ack` is 1. */
+export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
   if (!ready) init();
   const end = ptr + <usize>len;
   let prev: u32 = 0;
@@ -207,5 +286,5 @@ export function reportScan(ptr: usize, len: u32): u32 {
     }
     prev = u;
   }
-  return out;
+  return ack != 0 && acknowledgementWord(ptr, end) ? out | SCAN_MAY_ACK : out;
 }

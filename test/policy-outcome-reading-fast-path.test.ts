@@ -13,10 +13,12 @@ import { shortText, textHead } from '../src/policy/outcome-facts.js';
 import { changesWorkspace } from '../src/policy/workspace-changes.js';
 import { parseArgs } from '../src/fingerprint/signature.js';
 import { ACK_LOOK, isAcknowledgement } from '../src/text/acknowledgement.js';
+import { MASK_LIMIT } from '../src/text/mask-volatile.js';
 import { PASS_LOOK, PASS_PATTERNS, REPORTS_FAILURE, REPORTS_PASS, reportOf } from '../src/text/failure-report.js';
-import { READ_ACK, READ_FAILURE, READ_PASS, READ_WAITING, READING_CACHE_CHARS, READING_CACHE_ENTRIES, readHead, readingCacheChars, readingCacheSize } from '../src/text/result-reading.js';
+import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, READING_CACHE_CHARS, READING_CACHE_ENTRIES, readHead, readingCacheChars, readingCacheSize } from '../src/text/result-reading.js';
+import { reportsStatusUnderWay } from '../src/text/status-field.js';
 import { saysStillWaiting } from '../src/text/still-waiting.js';
-import { SCAN_MAY_FAIL, SCAN_MAY_NOTE, SCAN_PASS, SCAN_PASS_UNKNOWN, reportScan } from '../src/wasm/module-report-scan.js';
+import { SCAN_MAY_ACK, SCAN_MAY_FAIL, SCAN_MAY_NOTE, SCAN_PASS, SCAN_PASS_UNKNOWN, reportScan } from '../src/wasm/module-report-scan.js';
 import { RawJsonString } from '../src/wasm/raw-json-string.js';
 import { plainAcknowledgement, plainChangesWorkspace, plainReport } from './helpers/outcome-reference.js';
 import { traceCalls, traceDir } from './helpers/traces.js';
@@ -30,6 +32,9 @@ const PIECES = [
   'The file /a/b.ts has been updated successfully.', 'has been', 'updated', 'Plan updated', 'Task #3 created', 'Done', 'set', 'offset', '"quoted part"',
   'ID: f800eb', '/usr/local/lib', 'line42', '9f86d081', 'pending', 'in progress', 'in_progress', 'running', 'queued', 'ci/running', 'not ready',
   ' ', '  ', '\n', '\t', '.', '-', '_', '7', '0', '(', ')', '[', ']', ':', '\u00a0', '\u2028', '\u3000', '\ufeff', '\u00a0ok', 'é ok', '\u3000finished',
+  'panic\u212Aed', '\u017Fyntaxerror', '\u212Aeyerror', 'fail\u017F', 'errors2', 'x.error', 'a-fail', 'NO ERRORS', 'ZERO failures', '\u00a0no errors', 'KeyError:', 'error_',
+  'Saved', 'SENT', 'reset', 'Okay', 'book', 'ok_', 'tok', 'Cancelled', 'canceled', 'Written', 'inserted', 'appended', 'uploaded', 'Reverted', 'completed', 'succe',
+  'status: running', '"status": "in_progress"', 'state=queued', 'phase: Pending', 'running_total',
   'ok(', 'passed❌', '[the', '(bash', '[Python', '(Completed', 'ERROR', 'Panic', 'FATAL', 'exceptions', 'all 12 tests passed', 'ALL CHECKS OK', '0 warnings',
 ];
 const words = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 6 }), fc.string({ unit: 'grapheme', maxLength: 3 })), { maxLength: 40 }).map((p) => p.join(''));
@@ -52,6 +57,7 @@ function plainResult(result: unknown): number {
   let bits = head === undefined ? 0 : plainReport(head);
   if (short !== undefined && plainAcknowledgement(short)) bits |= READ_ACK;
   if (short !== undefined && saysStillWaiting(short)) bits |= READ_WAITING;
+  if (head !== undefined && reportsStatusUnderWay(head)) bits |= READ_STATUS;
   return bits;
 }
 
@@ -95,6 +101,8 @@ describe('outcome readings read fast', () => {
         const pass = PASS_PATTERNS.some((p) => p.test(t));
         if ((scan & SCAN_PASS_UNKNOWN) === 0 && ((scan & SCAN_PASS) !== 0) !== pass) return false;
         if ((scan & SCAN_PASS) !== 0 && !pass) return false;
+        // looked for only when asked, and then never missing an acknowledgement
+        if ((scan & SCAN_MAY_ACK) !== 0 || ((reportScan(t, true) & SCAN_MAY_ACK) === 0 && plainAcknowledgement(t))) return false;
         return (!STEMS.test(t) || (scan & SCAN_MAY_FAIL) !== 0) && (!NOTE.test(t) || (scan & SCAN_MAY_NOTE) !== 0);
       }),
       { numRuns: 10_000 },
@@ -102,6 +110,23 @@ describe('outcome readings read fast', () => {
     expect(reportScan('ok\nTRACEBAC\u212A (most recent call last)') & SCAN_MAY_FAIL).toBe(SCAN_MAY_FAIL);
     expect(reportScan('\u00a0ok') & (SCAN_PASS | SCAN_PASS_UNKNOWN)).toBe(SCAN_PASS_UNKNOWN); // a non-ASCII space before a line-start word: the expression decides
     expect(reportScan('9 passed(') & SCAN_PASS).toBe(SCAN_PASS);
+    for (const t of ['Plan updated', 'OK', 'x ok.', 'Okay', 'CANCELED', 'succeeded', '42updated', 'set7', '(done)', 'ok0']) expect(reportScan(t, true) & SCAN_MAY_ACK).toBe(SCAN_MAY_ACK);
+    for (const t of ['reset', 'tokay', 'book', 'ok_', 'oks', 'x_updated', 'succe', 'update', 'settings', 'nothing here']) expect(reportScan(t, true) & SCAN_MAY_ACK).toBe(0);
+  });
+
+  it("should mask a text where a word of the patterns stands beside digits or is cut where the masking stops", () => {
+    // the masking puts <n> for digits beside a word, and reads MASK_LIMIT bytes: "has been updatedX" is cut
+    // after "updated"; a path of 2,000 bytes (670 characters) is masked to "<path>"
+    const path = `/${'日'.repeat(670)} has been `;
+    for (const w of ['updated', 'Set', 'saved']) {
+      const t = `${path}${' '.repeat(MASK_LIMIT - Buffer.byteLength(path) - w.length)}${w}X`;
+      expect(Buffer.byteLength(t.slice(0, -1))).toBe(MASK_LIMIT);
+      expect(t.length).toBeLessThanOrEqual(ACK_LOOK);
+      expect(plainAcknowledgement(t)).toBe(true);
+      expect(readHead(t) & READ_ACK).toBe(READ_ACK);
+    }
+    for (const t of ['Plan updated2', '3Done', 'file42 saved12', 'reset done', 'ok9', 'Updated2 task 1']) expect(readHead(t)).toBe(plainResult(t));
+    expect(readHead('Updated2 task 1') & READ_ACK).toBe(READ_ACK); // masked "Updated<n> task <n>"
   });
 
   it('should read results that are not text as before (null a pass, objects nothing)', () => {

@@ -10,8 +10,7 @@ import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/fail
 import { PASS_LOOK } from '../text/failure-report.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { onlyWaits } from '../text/bare-wait.js';
-import { READ_ACK, READ_FAILURE, READ_PASS, READ_WAITING, readHead } from '../text/result-reading.js';
-import { reportsStatusUnderWay } from '../text/status-field.js';
+import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
@@ -88,7 +87,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
   if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
   else if ((read & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
-  if (head !== undefined && reportsStatusUnderWay(head)) out.bits |= CallFact.WAITING | CallFact.POLLED;
+  if ((read & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
   if ((read & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if ((read & READ_FAILURE) !== 0) {

@@ -90,8 +90,16 @@ export const REPORTS_FAILURE = 2;
 export function reportOf(text: string): number {
   const look = text.length > PASS_LOOK ? text.slice(0, PASS_LOOK) : text;
   // one pass of the module says which expressions can match at all (PASS_LOOK and FAILURE_LOOK are equal)
-  const scan = PASS_LOOK === FAILURE_LOOK ? reportScan(look) : -1;
-  const failure = scan < 0 ? reportsFailure(text) : (scan & SCAN_MAY_FAIL) !== 0 && STEMS.test(look) && REPORT.test(look);
+  return reportFrom(look, PASS_LOOK === FAILURE_LOOK ? reportScan(look) : -1);
+}
+
+/**
+ * {@link reportOf} of a text of at most PASS_LOOK characters (`look`) whose reportScan bits the caller has
+ * (`scan`; -1 for none: the expressions decide).
+ */
+export function reportFrom(look: string, scan: number): number {
+  if (PASS_LOOK !== FAILURE_LOOK) scan = -1;
+  const failure = scan < 0 ? reportsFailure(look) : (scan & SCAN_MAY_FAIL) !== 0 && STEMS.test(look) && REPORT.test(look);
   const head = (scan < 0 || (scan & SCAN_MAY_NOTE) !== 0) && ANY_NOTE.test(look) ? look.replace(NOTES, '') : look;
   const pass = head.trim() === '' || (head === look ? !failure && holdsPass(head, scan) : !reportsFailure(head) && holdsPass(head));
   return (pass ? REPORTS_PASS : 0) | (failure ? REPORTS_FAILURE : 0);

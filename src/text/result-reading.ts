@@ -1,15 +1,19 @@
 /**
  * What a text result says, as the outcome facts read it (see outcome-facts.ts): whether it acknowledges a
- * change, says the work is still under way, and reports a pass or a failure. All three are functions of the
- * result's first {@link PASS_LOOK} characters alone (the acknowledgement and the status read a result of at
- * most {@link ACK_LOOK} characters, which is then all of it), so each distinct head is read once: a call that
+ * change, says the work is still under way (in so many words, or in a status field), and reports a pass or a
+ * failure. All are functions of the result's first {@link PASS_LOOK} characters alone (the acknowledgement
+ * and the status read a result of at most {@link ACK_LOOK} characters, the status field one of at most
+ * STATUS_LOOK, which is then all of it), so each distinct head is read once (the module reads its bytes
+ * for the failure stems, the pass, the notes and the acknowledgement's words): a call that
  * gets the answer it got before (the calls a loop is made of) costs a lookup. The texts kept are bounded
  * ({@link READING_CACHE_CHARS} characters, {@link READING_CACHE_ENTRIES} texts): past either the cache starts
  * again empty. A head cut from a longer output is kept as a copy, so that the cache never keeps the rest of
  * that output alive; a shorter head is the caller's text itself (copying every one cost a fifth of a call).
  */
+import { SCAN_MAY_ACK, reportScan } from '../wasm/module-report-scan.js';
 import { ACK_LOOK, isAcknowledgement } from './acknowledgement.js';
-import { PASS_LOOK, reportOf } from './failure-report.js';
+import { PASS_LOOK, reportFrom } from './failure-report.js';
+import { reportsStatusUnderWay } from './status-field.js';
 import { saysStillWaiting } from './still-waiting.js';
 
 /** {@link readHead}'s bit: the output says a check passed (failure-report.ts's REPORTS_PASS). */
@@ -20,6 +24,8 @@ export const READ_FAILURE = 2;
 export const READ_ACK = 4;
 /** {@link readHead}'s bit: a result of at most ACK_LOOK characters that says the work is still under way. */
 export const READ_WAITING = 8;
+/** {@link readHead}'s bit: a status field says the work is still under way (status-field.ts, on the head as given). */
+export const READ_STATUS = 16;
 
 /** Characters of result heads the cache keeps at most (about 1 MB). */
 export const READING_CACHE_CHARS = 1 << 19;
@@ -33,11 +39,17 @@ let cached = 0;
 export function readHead(head: string): number {
   const known = cache.get(head);
   if (known !== undefined) return known;
-  let bits = reportOf(head);
-  if (head.length <= ACK_LOOK) {
-    if (isAcknowledgement(head)) bits |= READ_ACK;
+  const look = head.length > PASS_LOOK ? head.slice(0, PASS_LOOK) : head;
+  const short = head.length <= ACK_LOOK;
+  // the module's one pass: the failure stems, the pass patterns, the notes, and (short) the acknowledgement's words
+  const scan = reportScan(look, short);
+  let bits = reportFrom(look, scan);
+  if (short) {
+    // read (its quick test, then masked) only where the module found a word every acknowledgement holds
+    if ((scan < 0 || (scan & SCAN_MAY_ACK) !== 0) && isAcknowledgement(head)) bits |= READ_ACK;
     if (saysStillWaiting(head)) bits |= READ_WAITING;
   }
+  if (reportsStatusUnderWay(head)) bits |= READ_STATUS;
   if (head.length <= PASS_LOOK) {
     if (cached + head.length > READING_CACHE_CHARS || cache.size >= READING_CACHE_ENTRIES) {
       cache.clear();

@@ -2,7 +2,8 @@
  * What failure-report.ts reads of an output, found by the thread's module in one pass over the output's UTF-8
  * bytes (assembly/report-scan.ts) instead of three expressions each scanning it: whether it holds a pass of
  * PASS_PATTERNS (or the module cannot tell), whether it holds a failure word's stem, whether it may hold a
- * harness's note. The last two only say where the expressions need not be asked.
+ * harness's note, and (when asked) whether it holds a word of the acknowledgement's quick test. The last three
+ * only say where the expressions need not be asked.
  *
  * The scans run in an instance of their own (one a thread, made on first use, 256 KiB): its memory grows
  * when it must without emptying the views the engine's instance is read through in the middle of a batch.
@@ -17,6 +18,8 @@ export const SCAN_PASS_UNKNOWN = 2;
 export const SCAN_MAY_FAIL = 4;
 /** {@link reportScan}'s bit: a harness's note may be in the text (without it, none is). */
 export const SCAN_MAY_NOTE = 8;
+/** {@link reportScan}'s bit, when asked: a word of acknowledgement.ts's quick test is in the text (without it, no acknowledgement). */
+export const SCAN_MAY_ACK = 16;
 
 const encoder = new TextEncoder();
 let own: WasmInstance | null = null;
@@ -24,8 +27,11 @@ let own: WasmInstance | null = null;
 let area: Uint8Array | null = null;
 let areaAt = 0;
 
-/** The SCAN_ bits of `text`; -1 when the module has no room for its bytes (the caller asks the expressions). */
-export function reportScan(text: string): number {
+/**
+ * The SCAN_ bits of `text` (SCAN_MAY_ACK looked for when `ack`); -1 when the module has no room for its bytes
+ * (the caller asks the expressions).
+ */
+export function reportScan(text: string, ack = false): number {
   const inst = (own ??= new WasmInstance());
   const most = 3 * text.length;
   // at least what a head of 4,096 characters may take, so the area is taken from the heap once or twice
@@ -36,5 +42,5 @@ export function reportScan(text: string): number {
     areaAt = at;
   }
   const { written } = encoder.encodeInto(text, area);
-  return inst.exports.reportScan(at, written);
+  return inst.exports.reportScan(at, written, ack ? 1 : 0);
 }

@@ -40,8 +40,8 @@ export interface WasmExports {
   /** The fewest common values of two full sketches whose estimate reaches `threshold`, 0xffffffff when none. */
   leastCommonFull(k: number, threshold: number): number;
   saysNothingFound(ptr: number, len: number): number;
-  /** What an output holds for failure-report.ts (assembly/report-scan.ts): SCAN_ bits. */
-  reportScan(ptr: number, len: number): number;
+  /** What an output holds for failure-report.ts and acknowledgement.ts (assembly/report-scan.ts): SCAN_ bits. */
+  reportScan(ptr: number, len: number, ack: number): number;
   maskBytes(src: number, len: number, limit: number, dst: number): number;
   scanEventLine(ptr: number, len: number, maxNesting: number): number;
   routeSession(ptr: number, len: number): number;
