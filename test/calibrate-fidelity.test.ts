@@ -12,7 +12,7 @@ import { type Point, type Space, fittedOf, permissiveOptions, spaceFor, withFitt
 import { Variants, emulationOf, thresholdsOf } from '../src/calibrate/emulation.js';
 import { replayFolds, runKey } from '../src/calibrate/fold-replay.js';
 import { type Recording, recordSignals } from '../src/calibrate/record-signals.js';
-import { random } from '../src/calibrate/search.js';
+import { seededRandom } from '../src/fingerprint/seeded-random.js';
 import { KIND_FORMULAS } from '../src/calibrate/signal-formulas.js';
 import { prepareRun, simulateOnePhase, simulateTwoPhase } from '../src/calibrate/simulate.js';
 import { openEvalSource } from '../src/eval/eval-source.js';
@@ -39,7 +39,7 @@ const real = (r: JudgedRun): Outcome => [r.warned, r.firstBreak];
 
 /** Random points of `space`: some parameters moved, the rest at the start. */
 function randomPoints(space: Space, count: number, seed: number): Point[] {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   return Array.from({ length: count }, () => space.params.map((p, i) => (rand() < 0.5 ? Math.floor(rand() * p.values.length) : (space.start[i] as number))));
 }
 

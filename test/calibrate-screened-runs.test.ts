@@ -13,7 +13,7 @@ import { fittedOf, permissiveOptions, spaceFor, withFitted } from '../src/calibr
 import { Variants, emulationOf } from '../src/calibrate/emulation.js';
 import { runKey } from '../src/calibrate/fold-replay.js';
 import { recordSignals } from '../src/calibrate/record-signals.js';
-import { random } from '../src/calibrate/search.js';
+import { seededRandom } from '../src/fingerprint/seeded-random.js';
 import { prepareRun, simulateOnePhase, simulateTwoPhase } from '../src/calibrate/simulate.js';
 import type { RunJudge } from '../src/eval/trace-eval.js';
 import { replayOnePhase } from '../src/eval/trace-eval.js';
@@ -80,7 +80,7 @@ describe('calibrate: the simulation screens signals as a session does', () => {
     const permissive = resolveOptions(permissiveOptions({}, space));
     const prepared = (await recordSignals(inputs, permissive)).runs.map(prepareRun);
     expect(prepared.length).toBe(SHAPES.length * 2);
-    const rand = random(3);
+    const rand = seededRandom(3);
     const points = [space.start, ...Array.from({ length: 4 }, () => space.params.map((p, i) => (rand() < 0.5 ? Math.floor(rand() * p.values.length) : (space.start[i] as number))))];
     const outcomes = new Set<string>();
     for (const point of points) {

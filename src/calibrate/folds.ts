@@ -4,13 +4,14 @@
  * then each goes to the fold holding the fewest runs so far (the lowest-numbered on a tie): folds of about
  * equal size, the same for a seed.
  */
-import { random, shuffled } from './search.js';
+import { seededRandom } from '../fingerprint/seeded-random.js';
+import { shuffled } from './search.js';
 
 /** The fold of each run (by position in `groups`), 0 to k - 1. */
 export function assignFolds(groups: readonly string[], k: number, seed: number): number[] {
   const size = new Map<string, number>();
   for (const g of groups) size.set(g, (size.get(g) ?? 0) + 1);
-  const names = shuffled([...size.keys()].sort(), random(seed ^ 0x5f0d));
+  const names = shuffled([...size.keys()].sort(), seededRandom(seed ^ 0x5f0d));
   const load = new Array<number>(k).fill(0);
   const foldOf = new Map<string, number>();
   for (const g of names) {

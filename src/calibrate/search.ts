@@ -10,6 +10,7 @@
 import type { Point } from './candidate.js';
 import { type Evaluator, type Limits, OVER } from './evaluator.js';
 import { type Budget, type Totals, better, overshoot } from './objective.js';
+import { seededRandom } from '../fingerprint/seeded-random.js';
 
 /** Parameters a restart sets at random. */
 export const KICK = 4;
@@ -28,18 +29,6 @@ export interface SearchResult {
   readonly totals: Totals;
   /** Points scored. */
   readonly evaluations: number;
-}
-
-/** A generator of 32-bit random numbers from a seed (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `xs` shuffled by `rand` (Fisher-Yates), as a new array. */
@@ -61,7 +50,7 @@ function limitsOf(ev: Evaluator, indices: readonly number[], b: Budget): Limits 
 
 /** Fits the evaluator's space on the runs at `indices` under `budget`. */
 export function search(ev: Evaluator, indices: readonly number[], budget: Budget, seed: number, settings: SearchSettings = {}): SearchResult {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const params = ev.space.params;
   const maxSweeps = settings.maxSweeps ?? 4;
   let evaluations = 0;

@@ -6,6 +6,7 @@
  */
 import type { SessionReport } from '../cli/scan/scan-summary.js';
 import { WorstSessions } from '../cli/scan/worst-sessions.js';
+import { seededRandom } from '../fingerprint/seeded-random.js';
 
 /** Sessions sampled besides the worst (none when no worst are asked for). */
 export const TIMELINE_SAMPLE = 5;
@@ -22,24 +23,13 @@ export interface TimelinePick {
   readonly why: 'worst' | 'sample';
 }
 
-/** A small seeded generator (mulberry32): uniform numbers in [0, 1). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The sessions picked so far. */
 export class TimelinePicks {
   private readonly worst: WorstSessions<number>;
   private readonly sample: { report: SessionReport; row: number }[] = [];
   private readonly sampleSize: number;
-  private readonly random = seeded(0x5eed);
+  private readonly random = seededRandom(0x5eed);
   private offered = 0;
 
   constructor(worst: number) {

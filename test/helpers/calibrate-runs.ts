@@ -8,21 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { traceDir } from './traces.js';
+import { seededRandom } from '../../src/fingerprint/seeded-random.js';
 
 /** One synthetic call line of the events format. */
 type Line = Record<string, unknown>;
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The calls of one synthetic run of `shape`, variant `v`. */
 function shapeCalls(shape: number, v: number, r: () => number): Line[] {
@@ -72,7 +62,7 @@ const STATUS = ['step_limit', 'submitted', 'step_limit', 'submitted', 'submitted
 /** Writes `runs` synthetic labelled runs (events.jsonl, sessions.jsonl) into a new temporary folder. */
 export function writeSyntheticRuns(runs: number, seed = 7): string {
   const dir = mkdtempSync(join(tmpdir(), 'loopwatch-calibrate-'));
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const lines: Line[] = [];
   const labels: Line[] = [];
   for (let k = 0; k < runs; k++) {

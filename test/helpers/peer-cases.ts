@@ -147,19 +147,6 @@ export function summaryLine(suite: string, phase: Phase, t: PeerTally): string {
   return `${suite} ${phase}: caught ${t.caught} of ${t.loops} loops, broke ${t.broke} of ${t.mustBreak} the peer stops; legitimate broken ${t.legitimateBroken} of ${t.legitimate} (warned ${t.legitimateWarned})`;
 }
 
-/**
- * A seeded pseudo-random generator (mulberry32): random text that is the same on every run.
- */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SHOWN_RUN, type SecretShape } from './secret-shapes.js';
+import { seededRandom } from '../../src/fingerprint/seeded-random.js';
 
 /** A secret in its context: `text` holds `hidden`; redacted, `text` must read `redacted`. */
 export interface CorpusSecret extends SecretShape {
@@ -24,19 +25,8 @@ export interface CorpusText {
   readonly text: string;
 }
 
-/** A seeded generator of numbers in [0, 1) (mulberry32). */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-const random = generator(30_4);
+const random = seededRandom(30_4);
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const DIGITS = '0123456789';

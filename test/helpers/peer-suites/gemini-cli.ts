@@ -12,7 +12,8 @@
  * behaviour); the 'LoopDetectionService LLM Checks' block (a model asked after 30 turns whether the session
  * is unproductive: no call or text pattern to replay).
  */
-import { type PeerCase, type PeerStep, call, randomText, say, seeded, times } from '../peer-cases.js';
+import { type PeerCase, type PeerStep, call, randomText, say, times } from '../peer-cases.js';
+import { seededRandom } from '../../../src/fingerprint/seeded-random.js';
 
 const FILE = 'google-gemini/gemini-cli packages/core/src/services/loopDetectionService.test.ts';
 const TOOL_THRESHOLD = 5;
@@ -30,7 +31,7 @@ const chunk = repetitive(1, CHUNK);
 const loop = (mirrors: string, steps: PeerStep[]): PeerCase => ({ mirrors: `${FILE}: "${mirrors}"`, loop: true, peerStops: true, steps });
 const fine = (mirrors: string, steps: PeerStep[]): PeerCase => ({ mirrors: `${FILE}: "${mirrors}"`, loop: false, peerStops: false, steps });
 
-const rand = seeded(27);
+const rand = seededRandom(27);
 
 /** Gemini CLI's cases, in the order of its test file. */
 export const GEMINI_CLI_CASES: readonly PeerCase[] = [
