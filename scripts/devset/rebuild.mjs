@@ -7,6 +7,12 @@
  *   node scripts/devset/rebuild.mjs --mirrors DIR    mirrors elsewhere (DIR/<owner>+<name>/repo, git dirs)
  *   node scripts/devset/rebuild.mjs --out DIR        another folder than devset/
  *   node scripts/devset/rebuild.mjs --check          checks an existing devset/ against the manifest only
+ *   node scripts/devset/rebuild.mjs --set holdout    the held-out set instead: holdout-manifest.jsonl into holdout/
+ *
+ * Two sets share this script: `devset` (the default: manifest.jsonl, written to devset/), the sessions the
+ * policy is tuned on, and `holdout` (holdout-manifest.jsonl, written to holdout/, git-ignored too), sessions
+ * from other repositories that nothing is tuned on, to measure where the default truly stands; a fix found
+ * on it is measured on both. Both manifests have the same fields.
  *
  * `manifest.jsonl` beside this script has one line per file: where it came from (`repo`, `commit`,
  * `path`), what it is (`sha256`, `bytes`), who wrote it (`agent`, `version`) and its `task_group`, plus
@@ -36,11 +42,17 @@ const flag = (name, fallback) => {
   const at = args.indexOf(name);
   return at < 0 ? fallback : args[at + 1];
 };
+const sets = { devset: 'manifest.jsonl', holdout: 'holdout-manifest.jsonl' };
+const set = flag('--set', 'devset');
+if (!Object.hasOwn(sets, set)) {
+  console.error(`rebuild: --set must be one of ${Object.keys(sets).join(', ')}, got ${JSON.stringify(set)}`);
+  process.exit(2);
+}
 const mirrors = resolve(flag('--mirrors', '/work/.mirror'));
-const out = resolve(root, flag('--out', 'devset'));
+const out = resolve(root, flag('--out', set));
 const checkOnly = args.includes('--check');
 
-const manifest = readFileSync(join(here, 'manifest.jsonl'), 'utf8')
+const manifest = readFileSync(join(here, sets[set]), 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '')
   .map((l) => JSON.parse(l));
