@@ -37,6 +37,28 @@ export function parentCopy(v: Readonly<Record<string, unknown>>): { readonly age
   return null;
 }
 
+/** The prompt Claude Code opens a warmup agent with. */
+export const WARMUP_PROMPT = 'Warmup';
+
+/**
+ * Whether line `v` opens a warmup agent. Claude Code (2.0.x, 2.1.x) starts a subagent with the prompt
+ * "Warmup" to fill the prompt cache before it is needed; the model's calls there are never run (each is
+ * answered `is_error` "Warmup") and no person sees them. No work: read as a subagent, a model asking for
+ * the same `Glob` hundreds of times against that answer reads as a loop. The opening line is the
+ * sidechain's root (no `parentUuid`), a user line whose content is the prompt alone (a string, or one text
+ * block).
+ */
+export function opensWarmup(v: Readonly<Record<string, unknown>>): boolean {
+  if (v.isSidechain !== true || v.type !== 'user' || (v.parentUuid !== null && v.parentUuid !== undefined)) return false;
+  const message = v.message;
+  if (typeof message !== 'object' || message === null) return false;
+  const content = (message as { content?: unknown }).content;
+  if (content === WARMUP_PROMPT) return true;
+  if (!Array.isArray(content) || content.length !== 1) return false;
+  const block: unknown = content[0];
+  return typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' && (block as { text?: unknown }).text === WARMUP_PROMPT;
+}
+
 /** Sidechain lines whose root is remembered at most. */
 export const MAX_SIDECHAIN_LINES = 65_536;
 

@@ -12,7 +12,8 @@
  * subagent's. A tool_use id is read once per transcript (call-ids.ts): the history of a resumed session
  * written again (new uuids, the same ids) is passed over, its results too, and a result is paired with its
  * call by id whichever chain its line is on. A compaction or side-question agent (a copy of its parent's
- * conversation, its calls again) is passed over with one note (claude-code-sessions.ts `parentCopy`). `is_error: true` makes a known failure, a result without it a
+ * conversation, its calls again) is passed over with one note (claude-code-sessions.ts `parentCopy`), and so
+ * is a warmup agent (the prompt "Warmup": calls that never run, answered "Warmup"; `opensWarmup`). `is_error: true` makes a known failure, a result without it a
  * known success; a call without result says nothing (`unknown`). The text blocks of an assistant message
  * are said once, so they go into the `text` of its first call (with text blocks written after that call;
  * not the `(no content)` placeholder some versions write for an empty block), never into each of its
@@ -20,7 +21,7 @@
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
-import { ClaudeCodeSessions, parentCopy } from './claude-code-sessions.js';
+import { ClaudeCodeSessions, WARMUP_PROMPT, opensWarmup, parentCopy } from './claude-code-sessions.js';
 import { EARLY_RESULT_LINES, EarlyResults } from './early-results.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type HeldCall, failure } from './held-calls.js';
@@ -30,7 +31,7 @@ import { type TraceItem, issue } from './trace-record.js';
 
 const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
-/** Agents that copy their parent (compactions, side questions) an input names at most; past that, each further line of one says so again. */
+/** Agents passed over (copies of their parent, warmups) an input remembers at most; past that, each further line of a copy says so again and a warmup's further lines are read. */
 const MAX_COPIES_NAMED = 1024;
 
 /**
@@ -58,6 +59,8 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
   let callsRead = 0;
   /** Agents passed over as copies of their parent (said once each), at most MAX_COPIES_NAMED remembered. */
   const copies = new Set<string>();
+  /** Warmup agents' sessions, whose lines are passed over (at most MAX_COPIES_NAMED remembered). */
+  const warmups = new Set<string>();
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
   function* assistant(t: Transcript, unit: RecordUnit, message: Record<string, unknown>, content: readonly unknown[]): Generator<TraceItem> {
@@ -133,6 +136,11 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       const session = lines.of(v); // every sidechain line: its chain leads to its root
       if (!isCall) return;
       if (typeof session !== 'string') return yield bad(unit, session.bad);
+      if (warmups.has(session)) return;
+      if (opensWarmup(v)) {
+        if (warmups.size < MAX_COPIES_NAMED) warmups.add(session);
+        return yield { kind: 'note', file: unit.file, line: unit.line, message: `passed over: ${JSON.stringify(session)} is a warmup agent (the prompt ${JSON.stringify(WARMUP_PROMPT)}: its calls never run)` };
+      }
       const message = v.message;
       if (!isRecord(message)) return yield bad(unit, `${v.type === 'user' ? 'a user' : 'an assistant'} line needs a "message" object, received ${describe(message)}`);
       if (!Array.isArray(message.content)) return; // a prompt typed as plain text
