@@ -4,12 +4,15 @@
  * CLI's "[Operation Cancelled]", an interrupted request), the call failed for want of a person (not
  * authorized, login required: only a person can grant access), or it failed without a word (a search that
  * found nothing: `rg` exits 1 and prints nothing, which the readers give as an error with no text or with
- * the exit code alone).
+ * the exit code alone; a glob or `ls` that matched nothing says only that), whatever a shell's startup
+ * printed before it.
  *
  * Different calls failing in these ways are no dead end: a person deciding, or searches finding nothing,
  * say nothing about the agent repeating itself. Each recogniser reads the first {@link KIND_LOOK}
  * characters of the error text.
  */
+
+import { withoutShellNoise } from './shell-noise.js';
 
 /** Characters of an error text read. */
 export const KIND_LOOK = 512;
@@ -35,7 +38,20 @@ export const NEEDS_PERSON_PATTERNS: readonly RegExp[] = Object.freeze([
 /** An exit status and a note of no output, which are all a silent failure says. */
 const EXIT_ONLY = /^\s*(?:error:?\s*)?(?:\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code)\s*:?\s*\d+\]?\.?\s*|\((?:no output|completed with no output)\)\s*|[\s—–-]+)*$/i;
 
+/**
+ * A line in which a probe says it found nothing: a glob without a match (zsh "zsh:1: no matches found:
+ * .eslintrc*", "(eval):1: no matches found: ..." in Claude Code, fish "No matches for wildcard"), `ls` of a path that is not there ("ls: cannot access
+ * 'Dockerfile': No such file or directory", BSD "ls: Dockerfile: No such file or directory"). Another
+ * program's "No such file or directory" (`rg`, `cat`) is a real failure.
+ */
+const NOTHING_MATCHED_LINE = /^(?:(?:zsh|bash|sh|\(eval\))(?::\d+)?: no matches? found: [^\n]*|fish: No matches for wildcard [^\n]*|ls: (?:cannot access )?[^\n]*: No such file or directory)\r?$/gim;
+
 const head = (text: string): string => (text.length > KIND_LOOK ? text.slice(0, KIND_LOOK) : text);
+
+/** What a failure's text says beyond a shell's startup lines and a probe's "found nothing" lines. */
+function saysBeyondNothingFound(text: string): string {
+  return withoutShellNoise(head(text)).replace(NOTHING_MATCHED_LINE, '');
+}
 
 /** Whether an error says the person declined or interrupted the call. */
 export function isDeclined(error: string): boolean {
@@ -49,7 +65,10 @@ export function needsPerson(error: string): boolean {
   return NEEDS_PERSON_PATTERNS.some((p) => p.test(t));
 }
 
-/** Whether a failure says nothing but that it failed (no text, or an exit status alone). */
+/**
+ * Whether a failure says nothing but that it failed or found nothing (no text, an exit status alone, a
+ * glob or `ls` finding nothing), once the lines a shell's startup prints are set aside (shell-noise.ts).
+ */
 export function failedSilently(error: string, result: string | undefined): boolean {
-  return EXIT_ONLY.test(head(error)) && (result === undefined || EXIT_ONLY.test(head(result)));
+  return EXIT_ONLY.test(saysBeyondNothingFound(error)) && (result === undefined || EXIT_ONLY.test(saysBeyondNothingFound(result)));
 }
