@@ -4,7 +4,9 @@
  * `ls .eslintrc*`, `rg --files -g 'eslint.config.*'`, each failing because nothing matched (zsh "no
  * matches found", `ls` "No such file or directory", `rg` exit 1 and no output), and every output begins
  * with the line Homebrew's `shellenv.sh` prints when the sandbox forbids `ps`. With that line read as the
- * failure's words they were a dead end, warned and broken at the 7th probe. The stuck twins still fire:
+ * failure's words they were a dead end, warned and broken at the 7th probe; as similar calls (`ls X`,
+ * `ls Y`) they were semantic warnings. Similar calls that failed in ways that are none of the agent's
+ * wall are no stall either: an edit the person declined twice, revised, then made. The stuck twins still fire:
  * the same probe failing again and again, and different commands failing with the same real error after
  * the same startup line.
  */
@@ -27,6 +29,15 @@ const probes: ToolEvent[] = [
   probe('ls .prettierrc*', `${BREW}zsh:1: no matches found: .prettierrc*\n`),
   probe("ls -d 'Makefile'", `${BREW}ls: cannot access 'Makefile': No such file or directory\n`),
   probe('ls package.json', `${BREW}ls: package.json: No such file or directory\n`),
+];
+const DECLINE = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+const edit = (n: number, outcome: Pick<ToolEvent, 'result' | 'error'>): ToolEvent => ({ tool: 'Edit', args: { file_path: '/home/me/dotfiles/flake.nix', old_string: '  outputs =\n    {\n      self,\n      nixpkgs,\n', new_string: `  outputs =\n    {\n      self,\n      nixpkgs,\n      home-manager${n},\n` }, ...outcome });
+/** An edit the person declined twice, revised each time, then made. */
+const declinedEdits: ToolEvent[] = [
+  { tool: 'Read', args: { file_path: '/home/me/dotfiles/flake.nix' }, result: '{ description = "dotfiles"; }' },
+  edit(1, { error: DECLINE }),
+  edit(2, { error: DECLINE }),
+  edit(3, { result: 'The file /home/me/dotfiles/flake.nix has been updated.' }),
 ];
 /** The same probe finding nothing, again and again. */
 const sameProbe: ToolEvent[] = Array.from({ length: 6 }, () => probe('ls .prettierrc*', `${BREW}zsh:1: no matches found: .prettierrc*\n`));
@@ -55,6 +66,16 @@ describe('what a probe that found nothing says', () => {
 describe.each(ENGINES)('probes that find nothing (%s engine)', (engine) => {
   it('should see no dead end in different probes finding nothing after a startup line', () => {
     expect(verdictsOf(probes, { engine }).filter((v) => v?.kind === 'dead_end')).toEqual([]);
+  });
+
+  it('should not flag different probes finding nothing as similar calls either, one- or two-phase', () => {
+    expect(flaggedActions(probes, engine)).toEqual([]);
+    expect(liveActions(probes, engine)).toEqual([]);
+  });
+
+  it('should not flag a similar edit after the person declined the first two, one- or two-phase', () => {
+    expect(flaggedActions(declinedEdits, engine)).toEqual([]);
+    expect(liveActions(declinedEdits, engine)).toEqual([]);
   });
 
   it('should still break the same probe failing again and again', () => {

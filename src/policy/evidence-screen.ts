@@ -65,6 +65,7 @@ export class EvidenceScreen {
     if (s.detector !== s.kind) return s;
     if (s.fuzzy === true && !this.ranEnough(s, index)) return null;
     if (s.kind === 'dead_end' && this.notTheAgentsWall(s.unit ?? [index])) return null;
+    if (s.fuzzy === true && this.ranNotTheAgentsWall(s.unit ?? [index], index)) return null;
     if ((s.kind === 'result_repeat' || (s.fuzzy === true && s.progress === 'stalled')) && this.anyHas(s.unit ?? [index], CallFact.ACK)) {
       // the same acknowledgement is no repeated answer: results repeating is no evidence, similar calls no stall
       return s.kind === 'result_repeat' ? null : withProgress(s, 'mixed');
@@ -243,6 +244,16 @@ export class EvidenceScreen {
       silent.add(sig);
     }
     return true;
+  }
+
+  /**
+   * Whether similar calls (a fuzzy signal's unit) that ran failed in ways that are none of the agent's wall
+   * (see notTheAgentsWall): different probes finding nothing (`ls .eslintrc*`, `ls .prettierrc*`), edits the
+   * person declined. A proposal in the unit is left out (its outcome is not known yet).
+   */
+  private ranNotTheAgentsWall(unit: readonly number[], index: number): boolean {
+    const ran = unit.filter((i) => i !== index || (this.facts.of(i) & CallFact.PROPOSED) === 0);
+    return ran.length > 0 && this.notTheAgentsWall(ran);
   }
 
   private anyHas(calls: readonly number[], fact: number): boolean {
