@@ -13,8 +13,8 @@
  * written again (new uuids, the same ids) is passed over, its results too, and a result is paired with its
  * call by id whichever chain its line is on. A compaction or side-question agent (a copy of its parent's
  * conversation, its calls again) is passed over with one note (claude-code-sessions.ts `parentCopy`), and so
- * is a warmup agent (the prompt "Warmup": calls that never run, answered "Warmup"; `opensWarmup`). `is_error: true` makes a known failure, a result without it a
- * known success; a call without result says nothing (`unknown`). The text blocks of an assistant message
+ * is a warmup agent (the prompt "Warmup": calls that never run, answered "Warmup"; `opensWarmup`).
+ * `is_error: true` makes a known failure, a result without it a known success; a call without result says nothing (`unknown`). The text blocks of an assistant message
  * are said once, so they go into the `text` of its first call (with text blocks written after that call;
  * not the `(no content)` placeholder some versions write for an empty block), never into each of its
  * parallel calls; `round` is the message's position among the session's assistant messages.
@@ -31,7 +31,10 @@ import { type TraceItem, issue } from './trace-record.js';
 
 const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
-/** Agents passed over (copies of their parent, warmups) an input remembers at most; past that, each further line of a copy says so again and a warmup's further lines are read. */
+/**
+ * Agents passed over (copies of their parent, warmups) an input remembers at most; past that, each further
+ * line of a copy says so again and a warmup's further lines are read.
+ */
 const MAX_COPIES_NAMED = 1024;
 
 /**

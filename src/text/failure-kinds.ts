@@ -40,9 +40,10 @@ const EXIT_ONLY = /^\s*(?:error:?\s*)?(?:\[?(?:exit(?: code| status)?|exited wit
 
 /**
  * A line in which a probe says it found nothing: a glob without a match (zsh "zsh:1: no matches found:
- * .eslintrc*", "(eval):1: no matches found: ..." in Claude Code, fish "No matches for wildcard"), `ls` of a path that is not there ("ls: cannot access
- * 'Dockerfile': No such file or directory", BSD "ls: Dockerfile: No such file or directory"). Another
- * program's "No such file or directory" (`rg`, `cat`) is a real failure.
+ * .eslintrc*", Claude Code's "(eval):1: no matches found: ...", fish "No matches for wildcard"), `ls` of
+ * a path that is not there ("ls: cannot access 'Dockerfile': No such file or directory", BSD "ls:
+ * Dockerfile: No such file or directory"). Another program's "No such file or directory" (`rg`, `cat`)
+ * is a real failure.
  */
 const NOTHING_MATCHED_LINE = /^(?:(?:zsh|bash|sh|\(eval\))(?::\d+)?: no matches? found: [^\n]*|fish: No matches for wildcard [^\n]*|ls: (?:cannot access )?[^\n]*: No such file or directory)\r?$/gim;
 
