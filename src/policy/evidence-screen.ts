@@ -197,6 +197,18 @@ export class EvidenceScreen {
   }
 
   /**
+   * Whether the call at `index` (recorded), or its latest run (proposed), was a turn the harness rejected:
+   * no action it could read, so nothing ran (turn-rejection.ts). The harness corrects the model itself, and
+   * ends a run that cannot recover on its own limit: such a loop is warned about, never broken.
+   */
+  rejectedTurn(index: number): boolean {
+    const own = this.facts.of(index);
+    if ((own & CallFact.PROPOSED) === 0) return (own & CallFact.REJECTED) !== 0;
+    const last = this.lastRun(index);
+    return last !== undefined && (this.facts.of(last) & CallFact.REJECTED) !== 0;
+  }
+
+  /**
    * Whether a run of the call at `index` before it (within the calls kept) answered with a status field
    * saying the work was still under way: the call is a poll of the world, whose answer the world changes
    * (a finished CI run polled again after the agent started another).
