@@ -1,7 +1,7 @@
 /**
  * A turn the harness rejected is never broken: the model's answer held no action the harness could read
  * (two commands where one is allowed, text that does not parse as a call), so nothing ran, and the
- * harness's own answer corrects the model (and its own format-error cap ends a run that cannot recover).
+ * harness's own answer corrects the model (and its own limits end a run that does not recover).
  * Such rejections, recurring between real work or in bursts, are warned about; a run whose model slipped
  * in form is not stopped. The twin still breaks: a real command failing the same way again and again.
  * Both engines, one- and two-phase; the recogniser's words, and ordinary errors it must not take for one.

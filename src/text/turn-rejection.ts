@@ -1,9 +1,9 @@
 /**
  * Recognises a harness rejecting the model's turn: the answer held no action the harness could read (no
  * command, two commands where one is allowed, text that does not parse as a tool call), so nothing ran
- * and the harness says how to answer instead. The harness corrects the model and ends a run that cannot
- * recover on its own limit (a format-error cap); a loop detector that breaks such a run stops correct work
- * whose model slipped in form, not in substance. The policy therefore never breaks on a rejected turn
+ * and the harness says how to answer instead. The harness corrects the model, and its own limits end a run
+ * that does not recover (SWE-agent's cap on requeries, `exit_format`; a step or cost limit); a loop detector
+ * that breaks such a run stops correct work whose model slipped in form, not in substance. The policy therefore never breaks on a rejected turn
  * (evidence-screen.ts, `rejectedTurn`): repeated, it is warned about.
  *
  * The texts are those harnesses answer with, as words of the class, not one harness's message: "provide
