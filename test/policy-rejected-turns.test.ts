@@ -20,6 +20,9 @@ const bursts: ToolEvent[] = [
   rejected(2), rejected(4), rejected(3), work(4), work(5), rejected(2), work(6), rejected(2), work(7), work(8), rejected(2), work(9),
 ];
 
+/** A burst of rejected turns, each with other args (2, 3, ... actions found), then real work. */
+const burst: ToolEvent[] = [work(1), ...[2, 3, 4, 5, 6, 7, 8].map(rejected), work(2)];
+
 /** The same real command failing the same way, again and again (the stuck twin). */
 const failing: ToolEvent[] = Array.from({ length: 9 }, () => ({ tool: 'bash', args: { command: 'python setup.py build' }, error: '[exit 1] error: command gcc failed' }));
 
@@ -33,6 +36,12 @@ describe.each(ENGINES)('turns the harness rejected (%s engine)', (engine) => {
     expect(one).not.toContain('break');
     expect(blocks(bursts, engine)).toEqual([]);
     expect(liveActions(bursts, engine, { afterBlock: 'end' })).toContain('warn');
+  });
+
+  it('should warn, never block, a burst of rejected turns each of other args', () => {
+    expect(actions(burst, engine)).toContain('warn');
+    expect(actions(burst, engine)).not.toContain('break');
+    expect(blocks(burst, engine)).toEqual([]);
   });
 
   it('should still break a real command failing the same way again and again', () => {

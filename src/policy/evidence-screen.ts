@@ -197,15 +197,23 @@ export class EvidenceScreen {
   }
 
   /**
-   * Whether the call at `index` (recorded), or its latest run (proposed), was a turn the harness rejected:
-   * no action it could read, so nothing ran (turn-rejection.ts). The harness corrects the model itself, and
-   * ends a run that cannot recover on its own limit: such a loop is warned about, never broken.
+   * Whether the call at `index` (recorded) was a turn the harness rejected: no action it could read, so
+   * nothing ran (turn-rejection.ts); proposed, whether its latest run was one, or every call of the loop's
+   * `unit` that ran was (a burst of rejected turns, each of other args). The harness corrects the model
+   * itself, and its own limits end a run that does not recover: such a loop is warned about, never broken.
    */
-  rejectedTurn(index: number): boolean {
+  rejectedTurn(index: number, unit: readonly number[]): boolean {
     const own = this.facts.of(index);
     if ((own & CallFact.PROPOSED) === 0) return (own & CallFact.REJECTED) !== 0;
     const last = this.lastRun(index);
-    return last !== undefined && (this.facts.of(last) & CallFact.REJECTED) !== 0;
+    if (last !== undefined && (this.facts.of(last) & CallFact.REJECTED) !== 0) return true;
+    let ran = 0;
+    for (const i of unit) {
+      if (i === index) continue;
+      if ((this.facts.of(i) & CallFact.REJECTED) === 0) return false;
+      ran++;
+    }
+    return ran > 0;
   }
 
   /**

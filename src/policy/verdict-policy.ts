@@ -295,7 +295,7 @@ export class VerdictPolicy {
     const asked = climbed === 'break' && this.screen?.waitsOnOthers(index) === true ? 'ask' : climbed;
     // a cycle with no outcome known: a few turns of it are not evidence enough to break (unknown-outcomes.ts);
     // a turn the harness rejected (nothing ran): the harness corrects it, warned about (turn-rejection.ts)
-    const rung = asked === 'break' && ((p.progress !== 'ignore' && cycleWithoutOutcomes(primary, fused.signals)) || this.screen?.rejectedTurn(index) === true) ? 'warn' : asked;
+    const rung = asked === 'break' && ((p.progress !== 'ignore' && cycleWithoutOutcomes(primary, fused.signals)) || this.screen?.rejectedTurn(index, primary.unit ?? [index]) === true) ? 'warn' : asked;
     let verdict = build(proposal === null ? rung : proposedAction(rung, proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
