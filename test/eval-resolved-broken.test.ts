@@ -1,7 +1,8 @@
 /**
  * `loopwatch eval` counts resolved runs broken (issue 27): labels that say `resolved` (a benchmark's
  * verdict that the run's work was correct) give the share of resolved runs a break would have destroyed,
- * over all resolved runs and over the submitted ones, in both replays, as text and JSON; labels without it
+ * over all resolved runs and over the submitted ones, in both replays, as text and JSON, and the runs
+ * themselves (listed under the tables, `resolvedBroken` in the JSON, `--list resolved`); labels without it
  * print nothing more.
  */
 import { rmSync } from 'node:fs';
@@ -59,9 +60,26 @@ describe('loopwatch eval: resolved runs broken', () => {
     expect(run.stdout).toContain('Resolved runs broken (correct work a break would have destroyed): one-phase 2 of 3 (66.7%), submitted 1 of 2 (50.0%); two-phase 2 of 3 (66.7%), submitted 1 of 2 (50.0%)');
   });
 
+  it('should list the resolved runs broken, with where each replay broke them', () => {
+    const dir = runs(true);
+    const run = loopwatch(['eval', dir]);
+    expect(run.code).toBe(0);
+    const at = run.stdout.indexOf('Resolved runs broken (labelled resolved');
+    expect(at).toBeGreaterThan(0);
+    const listed = run.stdout.slice(at).split('\n').filter((l) => l.startsWith('  ') && !l.includes('session'));
+    expect(listed.map((l) => /\b(ok-broken|limit-ok|ok-quiet|wrong-broken)\b/.exec(l)?.[1])).toEqual(['ok-broken', 'limit-ok']);
+    for (const l of listed) expect(l).toMatch(/break at #\d+.*break at #\d+/);
+    const doc = JSON.parse(loopwatch(['eval', dir, '--json']).stdout) as { resolvedBroken: { session: string }[] };
+    expect(doc.resolvedBroken.map((r) => r.session)).toEqual(['ok-broken', 'limit-ok']);
+    const list = loopwatch(['eval', dir, '--list', 'resolved']);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0])).toEqual(['ok-broken', 'limit-ok']);
+  });
+
   it('should print no such line when no label says whether its run was resolved', () => {
     const run = loopwatch(['eval', runs(false)]);
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain('Resolved runs');
+    expect(loopwatch(['eval', runs(false), '--list', 'resolved']).stdout).toBe('');
   });
 });

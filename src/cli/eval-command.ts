@@ -1,8 +1,8 @@
 /**
  * `loopwatch eval DIR`: measures loopwatch on a folder of labelled runs (any format the scan readers know,
  * plus a `sessions.jsonl` saying how each run ended): per family and overall, one-phase and two-phase, each
- * share with its 95% interval, and the runs behind each false alarm, each warning on an interactive session
- * and each miss (`--json` for tools,
+ * share with its 95% interval, and the runs behind each false alarm, each warning on an interactive session,
+ * each miss and each resolved run broken (`--json` for tools,
  * `--list` for the ids alone). Exit code 0; 2 on a usage error, no labels, no labelled run, or input
  * skipped (named on stderr) unless `--allow-skipped`.
  */
@@ -43,7 +43,7 @@ export interface EvalCommandSettings {
   readonly config: string | undefined;
   readonly families: readonly FamilyOverride[];
   readonly by: 'family' | 'agent';
-  readonly output: 'text' | 'json' | 'false-alarms' | 'warnings' | 'misses';
+  readonly output: 'text' | 'json' | 'false-alarms' | 'warnings' | 'misses' | 'resolved';
   /** Also the curve: every preset's point (and the config's), broken against false alarms and warnings. */
   readonly curve: boolean;
   /** Also an HTML page plotting the curve (implies `curve`). */
@@ -68,7 +68,7 @@ export function parseEvalArgs(args: readonly string[]): EvalCommandSettings {
   const html = stringOf(v, 'html');
   if (html === '') throw new UsageError('--html needs a file name');
   if (v.list !== undefined && (v.curve === true || html !== undefined)) throw new UsageError(`--list and --${html === undefined ? 'curve' : 'html'} cannot be used together`);
-  const list = v.list === undefined ? undefined : choiceFlag('--list', stringOf(v, 'list'), 'false-alarms', ['false-alarms', 'warnings', 'misses'] as const);
+  const list = v.list === undefined ? undefined : choiceFlag('--list', stringOf(v, 'list'), 'false-alarms', ['false-alarms', 'warnings', 'misses', 'resolved'] as const);
   return {
     dir: positionals[0] as string,
     labels: stringOf(v, 'labels'),
@@ -127,6 +127,7 @@ export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<nu
   else if (s.output === 'false-alarms') io.stdout.write(listText(report.falseAlarms));
   else if (s.output === 'warnings') io.stdout.write(listText(report.warnings));
   else if (s.output === 'misses') io.stdout.write(listText(report.misses));
+  else if (s.output === 'resolved') io.stdout.write(listText(report.resolvedBroken));
   else {
     io.stdout.write(evalText(report, { policy: s.preset ?? (s.config === undefined ? 'default' : s.config), engine: s.engine ?? 'wasm', by: s.by }));
     if (curve !== undefined) io.stdout.write(`\n${curveText(curve)}`);

@@ -172,8 +172,9 @@ Options:
                          in order before the built-in families
   --by family|agent      one row per family (default) or per agent name as labelled
   --json                 the figures, lists and counts as one JSON document
-  --list false-alarms|warnings|misses
-                         only the runs of that list, one a line: session, family, calls, file
+  --list false-alarms|warnings|misses|resolved
+                         only the runs of that list, one a line: session, family, calls, file (resolved:
+                         runs labelled resolved, broken in either replay)
   --curve                also the curve: the presets (conservative, default, balanced, aggressive) and the
                          --config, each replayed whole: step_limit runs broken against finished work
                          (submitted, interactive) broken and warned, per replay (in --json: "curve")

@@ -2,8 +2,8 @@
  * An evaluation of loopwatch on labelled runs: the runs replayed one-phase (each call checked after it
  * ran) and two-phase (proposed before, recorded after), judged against their labels, and tabled per
  * family (or per agent) and overall; the runs behind each false alarm (a `submitted` run or an `interactive`
- * session broken), each warning on an interactive session and each miss (a `step_limit` run never warned),
- * in either replay.
+ * session broken), each warning on an interactive session, each miss (a `step_limit` run never warned) and
+ * each resolved run broken (correct work, whatever its exit), in either replay.
  */
 import type { TraceIssue, TraceNote } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
@@ -52,6 +52,8 @@ export interface EvalReport {
   readonly loops: readonly ListedRun[];
   /** `step_limit` runs never warned in either replay. */
   readonly misses: readonly ListedRun[];
+  /** Runs labelled resolved (correct work, whatever their exit) broken in either replay: work a break would have destroyed. */
+  readonly resolvedBroken: readonly ListedRun[];
   /** Runs without a label (not judged). */
   readonly unlabelled: readonly string[];
   /** Labels that no run matched. */
@@ -136,6 +138,7 @@ export async function evaluate(source: EvalSource, options: LoopDetectorOptions 
     warnings: listRuns(one.runs, two.runs, (r) => r.exitStatus === INTERACTIVE && !r.loop && r.warned).filter((l) => !brokenIn(l)),
     loops: listRuns(one.runs, two.runs, (r) => r.exitStatus === INTERACTIVE && r.loop),
     misses: listRuns(one.runs, two.runs, (r) => r.exitStatus === 'step_limit' && !r.warned),
+    resolvedBroken: listRuns(one.runs, two.runs, (r) => r.resolved === true && r.firstBreak !== null),
     unlabelled: one.unlabelled,
     unmatchedLabels: labels.size - matched.size,
     issues: [...source.issues, ...source.labels.issues, ...one.issues],

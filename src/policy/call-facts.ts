@@ -48,6 +48,11 @@ export const CallFact = {
    * of the world (with WAITING; a word alone, "while running the tool", is no such report).
    */
   POLLED: 4096,
+  /**
+   * The harness rejected the model's turn: no action it could read (two commands where one is allowed, text
+   * that does not parse as a call), so nothing ran (turn-rejection.ts). Never broken: warned about.
+   */
+  REJECTED: 8192,
 } as const;
 
 /** The facts of a session's recent calls. */

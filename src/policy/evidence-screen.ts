@@ -198,6 +198,26 @@ export class EvidenceScreen {
   }
 
   /**
+   * Whether the call at `index` (recorded) was a turn the harness rejected: no action it could read, so
+   * nothing ran (turn-rejection.ts); proposed, whether its latest run was one, or every call of the loop's
+   * `unit` that ran was (a burst of rejected turns, each of other args). The harness corrects the model
+   * itself, and its own limits end a run that does not recover: such a loop is warned about, never broken.
+   */
+  rejectedTurn(index: number, unit: readonly number[]): boolean {
+    const own = this.facts.of(index);
+    if ((own & CallFact.PROPOSED) === 0) return (own & CallFact.REJECTED) !== 0;
+    const last = this.lastRun(index);
+    if (last !== undefined && (this.facts.of(last) & CallFact.REJECTED) !== 0) return true;
+    let ran = 0;
+    for (const i of unit) {
+      if (i === index) continue;
+      if ((this.facts.of(i) & CallFact.REJECTED) === 0) return false;
+      ran++;
+    }
+    return ran > 0;
+  }
+
+  /**
    * Whether a run of the call at `index` before it (within the calls kept) answered with a status field
    * saying the work was still under way: the call is a poll of the world, whose answer the world changes
    * (a finished CI run polled again after the agent started another).

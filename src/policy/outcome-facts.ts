@@ -9,6 +9,7 @@ import type { CallLog } from '../state/call-log.js';
 import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/failure-kinds.js';
 import { PASS_LOOK } from '../text/failure-report.js';
 import { isInfraFailure } from '../text/infra-failure.js';
+import { isTurnRejection } from '../text/turn-rejection.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
@@ -106,6 +107,7 @@ function failureKind(error: string, result: unknown): number {
   if (isInfraFailure(error)) return CallFact.INFRA;
   if (isDeclined(error)) return CallFact.DECLINED;
   if (needsPerson(error)) return CallFact.NEEDS_PERSON;
+  if (isTurnRejection(error)) return CallFact.REJECTED;
   const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
   if ((result === undefined || result === null || text !== undefined) && failedSilently(error, text)) return CallFact.SILENT;
   return 0;

@@ -293,8 +293,9 @@ export class VerdictPolicy {
     const climbed = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
     // a call waiting on a person (not authorized) or on the world (a paced poll) is asked about, not broken
     const asked = climbed === 'break' && this.screen?.waitsOnOthers(index) === true ? 'ask' : climbed;
-    // a cycle with no outcome known: a few turns of it are not evidence enough to break (unknown-outcomes.ts)
-    const rung = asked === 'break' && p.progress !== 'ignore' && cycleWithoutOutcomes(primary, fused.signals) ? 'warn' : asked;
+    // a cycle with no outcome known: a few turns of it are not evidence enough to break (unknown-outcomes.ts);
+    // a turn the harness rejected (nothing ran): the harness corrects it, warned about (turn-rejection.ts)
+    const rung = asked === 'break' && ((p.progress !== 'ignore' && cycleWithoutOutcomes(primary, fused.signals)) || this.screen?.rejectedTurn(index, primary.unit ?? [index]) === true) ? 'warn' : asked;
     let verdict = build(proposal === null ? rung : proposedAction(rung, proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);

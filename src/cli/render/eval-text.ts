@@ -1,7 +1,7 @@
 /**
  * An evaluation as a readable report: the one-phase and the two-phase table (per family or agent, then
  * every run), each share with its 95% interval, then the runs behind each false alarm, each warning on an
- * interactive session and each miss. The benchmark columns (step_limit, submitted) are shown unless every
+ * interactive session, each miss and each resolved run broken. The benchmark columns (step_limit, submitted) are shown unless every
  * run is an interactive session; the interactive columns when there is one.
  */
 import type { EvalRow, EvalTable, JudgedRun } from '../../eval/eval-row.js';
@@ -148,6 +148,7 @@ export function evalText(report: EvalReport, ctx: EvalTextContext): string {
     ...(c.interactive ? ['', ...listing('Warnings on interactive sessions (warned, not broken)', report.warnings, notFlagged('not warned'))] : []),
     ...(report.loops.length > 0 ? ['', ...listing(`Genuine loops (interactive sessions labelled loop: true; should be flagged; warned ${flagged(report.loops, (r) => r.warned)}, broken ${flagged(report.loops, (r) => r.firstBreak !== null)})`, report.loops, notFlagged('not warned'))] : []),
     ...(c.bench ? ['', ...listing('Misses (step_limit runs never warned)', report.misses, (r) => (r === null ? 'warned' : 'never warned'))] : []),
+    ...(report.resolvedBroken.length > 0 ? ['', ...listing('Resolved runs broken (labelled resolved: correct work, whatever their exit)', report.resolvedBroken, notFlagged('not broken'))] : []),
   ];
   return `${lines.join('\n')}\n`;
 }
