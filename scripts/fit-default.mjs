@@ -14,8 +14,9 @@
 // sessions broken (none) and warned (<= 15%). The held-out figures of the fit, resolved runs broken among
 // them, are calibrate's own report (folds by task group, never the training fit).
 //
-// Budgets: 1% of finished runs broken, and the starting point's own share of finished runs warned (per
-// replay), as `loopwatch calibrate` defaults them; 5 folds, seed 1. Whether src/presets/config-options.ts
+// Budgets, as `loopwatch calibrate` defaults them: fitted for the two-phase replay, 1% of finished runs
+// broken and the starting point's own share warned there, the one-phase replay held to the starting
+// point's own shares; 5 folds, seed 1. Whether src/presets/config-options.ts
 // builds `default` from FITTED_DEFAULT is a decision made on these figures (see docs/evaluation.md), not
 // by this script.
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -6,7 +6,9 @@
  * emulated has the confidence its detector's formula (signal-formulas.ts) gives, so a detector whose
  * formula changes without the table fails here.
  */
-import { rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Point, type Space, fittedOf, permissiveOptions, spaceFor, withFitted } from '../src/calibrate/candidate.js';
 import { Variants, emulationOf, thresholdsOf } from '../src/calibrate/emulation.js';
@@ -25,6 +27,24 @@ import { writeSyntheticRuns, writeTraceSample } from './helpers/calibrate-runs.j
 import { traceDir } from './helpers/traces.js';
 
 const made: string[] = [];
+
+/** The coding-agent development set (git-ignored; absent outside the lead's machine): null when absent. */
+const devset = ((d: string) => (existsSync(join(d, 'sessions.jsonl')) ? d : null))(resolve(import.meta.dirname, '..', 'devset'));
+
+/** Every `every`-th repository folder of each agent in the devset, with the devset's labels, copied into a temporary folder. */
+function writeDevsetSample(root: string, every: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loopwatch-calibrate-devset-'));
+  cpSync(join(root, 'sessions.jsonl'), join(dir, 'sessions.jsonl'));
+  for (const agent of readdirSync(root, { withFileTypes: true })) {
+    if (!agent.isDirectory()) continue;
+    readdirSync(join(root, agent.name))
+      .sort()
+      .forEach((repo, i) => {
+        if (i % every === 0) cpSync(join(root, agent.name, repo), join(dir, agent.name, repo), { recursive: true });
+      });
+  }
+  return dir;
+}
 afterAll(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
@@ -116,5 +136,12 @@ describe('calibrate: simulation against real replays', () => {
     const r = await checkFidelity(dir, 3, 5);
     expect(r.runs).toBeGreaterThan(100);
     expect(r.broken).toBeGreaterThan(5);
+  }, 300_000);
+
+  it.skipIf(devset === null)("should give a sample of the devset's Claude Code, Codex and Gemini CLI sessions the outcomes a real replay gives", async () => {
+    const dir = writeDevsetSample(devset as string, 4);
+    made.push(dir);
+    const r = await checkFidelity(dir, 2, 7);
+    expect(r.runs).toBeGreaterThan(30);
   }, 300_000);
 });

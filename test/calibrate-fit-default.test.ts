@@ -1,8 +1,8 @@
 /**
  * scripts/fit-default.mjs (the fit of the shipped default) rerun on a small fixed sample of the real traces
  * (every 25th labelled session, copied into a temporary folder; skipped without ../shared): the same
- * command twice gives the same fit, and the fit keeps its false-alarm budget (1% of finished runs broken)
- * on the runs it was fitted on, in both replays.
+ * command twice gives the same fit, and the fit keeps its false-alarm budget on the runs it was fitted on
+ * (1% of finished runs broken two-phase; one-phase no more than the hand default breaks).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -35,9 +35,12 @@ describe.skipIf(sample === null)('scripts/fit-default.mjs on a sample of the tra
     const first = fit(join(dir, 'a.json'));
     const second = fit(join(dir, 'b.json'));
     expect(second).toEqual(first);
-    expect((first.fitted as { maxFalseAlarms: number }).maxFalseAlarms).toBe(0.01);
+    // fitted for the two-phase replay at 1%; the one-phase replay held to the hand default's own share
+    const budget = (first.fitted as { maxFalseAlarms: { onePhase: number; twoPhase: number } }).maxFalseAlarms;
+    expect(budget.twoPhase).toBe(0.01);
     const report = await evaluate(await openEvalSource(sample as string), configOptions(first));
-    for (const t of [report.onePhase.overall, report.twoPhase.overall]) expect(t.submittedBroken.rate ?? 0).toBeLessThanOrEqual(0.01);
+    expect(report.twoPhase.overall.submittedBroken.rate ?? 0).toBeLessThanOrEqual(0.01);
+    expect(report.onePhase.overall.submittedBroken.rate ?? 0).toBeLessThanOrEqual(budget.onePhase + 1e-4);
   }, 600_000);
 });
 

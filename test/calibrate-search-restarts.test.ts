@@ -36,7 +36,7 @@ describe('calibrate search: restarts', () => {
     const ev = new Evaluator({}, space, permissive, runs);
     const all = runs.map((_, i) => i);
     const start = ev.evaluate(space.start, all) as Totals;
-    const budget: Budget = { maxFalseAlarms: 0.03, maxWarnings: [start.one.finishedWarned / start.one.finished, start.two.finishedWarned / start.two.finished] };
+    const budget: Budget = { maxFalseAlarms: [0.03, 0.03], scope: 'both', maxWarnings: [start.one.finishedWarned / start.one.finished, start.two.finishedWarned / start.two.finished] };
     for (let seed = 1; seed <= 2; seed++) {
       const none = search(ev, all, budget, seed, { restarts: 0, maxSweeps: 2 });
       const some = search(ev, all, budget, seed, { restarts: 2, maxSweeps: 2 });

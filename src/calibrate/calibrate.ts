@@ -22,7 +22,7 @@ import { replayFolds, runKey } from './fold-replay.js';
 import { assignFolds } from './folds.js';
 import { type HeldOutRun, type ReplayFigures, replayFigures } from './held-out.js';
 import { type LabelFacts, readLabelFacts } from './label-facts.js';
-import { type Budget, type Totals, runClass } from './objective.js';
+import { type Budget, type BudgetScope, type Totals, inScope, runClass } from './objective.js';
 import { recordSignals } from './record-signals.js';
 import { search } from './search.js';
 import { type RunOutcome, prepareRun } from './simulate.js';
@@ -38,10 +38,16 @@ export interface CalibrateSettings {
   readonly labels?: string | undefined;
   /** The starting point: the detection options the fit starts from (a preset and a config laid over it). */
   readonly start: LoopDetectorOptions;
-  /** Share of finished runs a fit may break, in each replay. */
+  /** Share of finished runs a fit may break, in each replay of `budgetScope`. */
   readonly maxFalseAlarms: number;
-  /** Share of finished runs a fit may warn, in each replay; undefined: the starting point's own, per replay. */
+  /** Share of finished runs a fit may warn, in each replay of `budgetScope`; undefined: the starting point's own, per replay. */
   readonly maxWarnings?: number | undefined;
+  /**
+   * The replays the budgets are for and the fit improves: `two-phase` (a live host: hook, serve,
+   * propose/record), `one-phase` (`scan`, `check()`), or `both`. A replay outside it is held to the
+   * starting point's own shares of finished runs broken and warned (it gets no worse). @default 'two-phase'
+   */
+  readonly budgetScope?: BudgetScope | undefined;
   /** Folds (at least 2). */
   readonly folds: number;
   readonly seed: number;
@@ -159,10 +165,23 @@ function smallFamily(runs: readonly Labelled[], minRuns: number, folds: number):
   return null;
 }
 
-/** The warning budget: the given share, else the starting point's own share in each replay. */
-function budgetFor(s: CalibrateSettings, start: Totals): Budget {
-  const own = (t: Totals['one']): number => (t.finished === 0 ? 0 : t.finishedWarned / t.finished);
-  return { maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings === undefined ? [own(start.one), own(start.two)] : [s.maxWarnings, s.maxWarnings] };
+/**
+ * The budgets of a fit, per replay, from the starting point's totals on its runs: in the scope's replays
+ * the false-alarm share given and the warning share given (else the starting point's own); outside the
+ * scope, the starting point's own shares of both (that replay may get no worse).
+ */
+export function budgetFor(s: Pick<CalibrateSettings, 'maxFalseAlarms' | 'maxWarnings' | 'budgetScope'>, start: Totals): Budget {
+  const scope = s.budgetScope ?? 'two-phase';
+  const share = (n: number, t: Totals['one']): number => (t.finished === 0 ? 0 : n / t.finished);
+  const per = (replay: 0 | 1): { broken: number; warned: number } => {
+    const t = replay === 0 ? start.one : start.two;
+    const own = { broken: share(t.finishedBroken, t), warned: share(t.finishedWarned, t) };
+    if (!inScope(scope, replay)) return own;
+    return { broken: s.maxFalseAlarms, warned: s.maxWarnings ?? own.warned };
+  };
+  const one = per(0);
+  const two = per(1);
+  return { maxFalseAlarms: [one.broken, two.broken], maxWarnings: [one.warned, two.warned], scope };
 }
 
 /** Runs a calibration. Throws CalibrateError, and EvalSourceError when the folder or labels are missing. */

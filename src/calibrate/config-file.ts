@@ -5,7 +5,8 @@
  *
  * - `expected`: the pooled held-out figures per replay (rate, 95% Wilson interval, fold range), what runs
  *   like the data should see;
- * - `fitted`: the command that made it, when, on what data, with which folds, seed and budgets;
+ * - `fitted`: the command that made it, when, on what data, with which folds, seed, replays fitted for
+ *   (`budgetScope`) and budgets (per replay);
  *
  * and, fitted per family (`--per-family`), a `families` section: each family's fitted options, which every
  * reader lays over the pooled ones for that family's sessions (presets/config-families.ts).
@@ -52,7 +53,8 @@ export function calibratedConfig(c: Calibration, start: StartingPoint, command: 
       data: { runs: c.data.runs, calls: c.data.calls, stepLimit: c.data.stepLimit, finished: c.data.finished, resolved: c.data.resolved, taskGroups: c.data.groups },
       folds: c.folds,
       seed: c.seed,
-      maxFalseAlarms: c.budget.maxFalseAlarms,
+      budgetScope: c.budget.scope,
+      maxFalseAlarms: { onePhase: round(c.budget.maxFalseAlarms[0]), twoPhase: round(c.budget.maxFalseAlarms[1]) },
       maxWarnings: { onePhase: round(c.budget.maxWarnings[0]), twoPhase: round(c.budget.maxWarnings[1]) },
     },
   };

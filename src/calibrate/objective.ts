@@ -7,12 +7,16 @@
  *   labelled as holding a genuine loop (`loop: true`), which counts in neither;
  * - calls saved are counted in runs ended on a limit (`step_limit`, `exit_cost`, `exit_context`).
  *
- * The scalarisation is lexicographic. The budgets are hard: in both replays (one-phase and two-phase), at
- * most `maxFalseAlarms` of the finished runs broken and at most `maxWarnings` of them warned. Among
- * candidates within budget: more stuck runs broken (one-phase and two-phase summed), then more calls
- * saved (summed), then fewer finished runs warned (summed). A candidate over budget is worse than any
- * within it, and of two over budget the one that overshoots less (in shares of finished runs, summed over
- * the budgets and replays) is better, so a fit starting over budget walks back into it.
+ * The scalarisation is lexicographic. The budgets are hard, per replay: at most `maxFalseAlarms` of the
+ * finished runs broken and at most `maxWarnings` of them warned. The replays a fit improves are those of
+ * `Budget.scope` (the two-phase replay, as a live host checks each call before it runs; the one-phase
+ * replay, as `scan` and `check()` see a run; or both); calibrate.ts holds a replay outside the scope to the
+ * starting point's own shares, so it gets no worse. Among candidates within budget: more stuck runs broken
+ * (in the scope's replays, summed), then more stuck runs warned, then more calls saved, then fewer
+ * finished runs warned, then (outside the scope) fewer finished runs broken, then warned. A candidate over
+ * budget is worse than any within it, and of two over budget the one that overshoots less (in shares of
+ * finished runs, summed over the budgets and replays) is better, so a fit starting over budget walks back
+ * into it.
  */
 import { LIMIT_STATUSES } from '../eval/eval-row.js';
 
@@ -72,10 +76,23 @@ export function addRun(t: ReplayTotals, c: RunClass, warned: boolean, broken: bo
   if (c.limit) t.saved += saved;
 }
 
-/** The budgets, as shares of finished runs: broken (both replays) and warned (one-phase, two-phase). */
+/** The replays a fit improves: the two-phase one (live hosts), the one-phase one (`scan`, `check()`), or both. */
+export type BudgetScope = 'two-phase' | 'one-phase' | 'both';
+
+/** The scopes, as the CLI names them. */
+export const BUDGET_SCOPES: readonly BudgetScope[] = ['two-phase', 'one-phase', 'both'];
+
+/** The budgets, as shares of finished runs, per replay (one-phase, two-phase): broken and warned. */
 export interface Budget {
-  readonly maxFalseAlarms: number;
+  readonly maxFalseAlarms: readonly [number, number];
   readonly maxWarnings: readonly [number, number];
+  /** The replays whose counts the objective maximises. */
+  readonly scope: BudgetScope;
+}
+
+/** Whether `scope` holds the one-phase (0) or the two-phase (1) replay. */
+export function inScope(scope: BudgetScope, replay: 0 | 1): boolean {
+  return scope === 'both' || scope === (replay === 0 ? 'one-phase' : 'two-phase');
 }
 
 const over = (count: number, of: number, share: number): number => (of === 0 ? 0 : Math.max(0, count / of - share - 1e-12));
@@ -83,11 +100,16 @@ const over = (count: number, of: number, share: number): number => (of === 0 ? 0
 /** How far `t` is over `budget` (0: within it). */
 export function overshoot(t: Totals, b: Budget): number {
   return (
-    over(t.one.finishedBroken, t.one.finished, b.maxFalseAlarms) +
-    over(t.two.finishedBroken, t.two.finished, b.maxFalseAlarms) +
+    over(t.one.finishedBroken, t.one.finished, b.maxFalseAlarms[0]) +
+    over(t.two.finishedBroken, t.two.finished, b.maxFalseAlarms[1]) +
     over(t.one.finishedWarned, t.one.finished, b.maxWarnings[0]) +
     over(t.two.finishedWarned, t.two.finished, b.maxWarnings[1])
   );
+}
+
+/** `field` of the replays in `b`'s scope (`inside`) or outside it, summed. */
+function sum(t: Totals, b: Budget, field: keyof ReplayTotals, inside: boolean): number {
+  return (inScope(b.scope, 0) === inside ? t.one[field] : 0) + (inScope(b.scope, 1) === inside ? t.two[field] : 0);
 }
 
 /** Whether `a` is strictly better than `b` under `budget` (see the module comment). */
@@ -95,11 +117,17 @@ export function better(a: Totals, b: Totals, budget: Budget): boolean {
   const oa = overshoot(a, budget);
   const ob = overshoot(b, budget);
   if (oa !== ob) return oa < ob;
-  const ka = a.one.stuckBroken + a.two.stuckBroken;
-  const kb = b.one.stuckBroken + b.two.stuckBroken;
-  if (ka !== kb) return ka > kb;
-  const sa = a.one.saved + a.two.saved;
-  const sb = b.one.saved + b.two.saved;
-  if (sa !== sb) return sa > sb;
-  return a.one.finishedWarned + a.two.finishedWarned < b.one.finishedWarned + b.two.finishedWarned;
+  // more is better in the scope's replays, then fewer finished runs warned in them, then fewer outside them
+  const more: readonly (keyof ReplayTotals)[] = ['stuckBroken', 'stuckWarned', 'saved'];
+  for (const f of more) {
+    const d = sum(a, budget, f, true) - sum(b, budget, f, true);
+    if (d !== 0) return d > 0;
+  }
+  const da = sum(a, budget, 'finishedWarned', true) - sum(b, budget, 'finishedWarned', true);
+  if (da !== 0) return da < 0;
+  for (const f of ['finishedBroken', 'finishedWarned'] as const) {
+    const d = sum(a, budget, f, false) - sum(b, budget, f, false);
+    if (d !== 0) return d < 0;
+  }
+  return false;
 }

@@ -41,11 +41,11 @@ export function shuffled<T>(xs: readonly T[], rand: () => number): T[] {
   return out;
 }
 
-/** The counts of finished runs broken and warned the budget allows on the runs at `indices`. */
+/** The counts of finished runs broken and warned the budget allows on the runs at `indices` (per replay). */
 function limitsOf(ev: Evaluator, indices: readonly number[], b: Budget): Limits {
   const finished = indices.filter((i) => ev.runs[i]?.cls.finished === true).length;
   const most = (share: number): number => Math.floor(share * finished + 1e-9);
-  return { broken: [most(b.maxFalseAlarms), most(b.maxFalseAlarms)], warned: [most(b.maxWarnings[0]), most(b.maxWarnings[1])] };
+  return { broken: [most(b.maxFalseAlarms[0]), most(b.maxFalseAlarms[1])], warned: [most(b.maxWarnings[0]), most(b.maxWarnings[1])] };
 }
 
 /** Fits the evaluator's space on the runs at `indices` under `budget`. */

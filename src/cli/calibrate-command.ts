@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { CalibrateError, calibrate } from '../calibrate/calibrate.js';
 import { calibratedConfig } from '../calibrate/config-file.js';
+import { BUDGET_SCOPES, type BudgetScope } from '../calibrate/objective.js';
 import { EvalSourceError } from '../eval/eval-source.js';
 import { type FamilyOverride, parseFamilyOverride } from '../eval/families.js';
 import { detectionOptions, readConfig } from './detection-options.js';
@@ -24,6 +25,7 @@ const CALIBRATE_FLAGS: FlagSpec = {
   config: { type: 'string' },
   'max-false-alarms': { type: 'string' },
   'max-warnings': { type: 'string' },
+  replay: { type: 'string' },
   folds: { type: 'string' },
   seed: { type: 'string' },
   restarts: { type: 'string' },
@@ -48,6 +50,8 @@ export interface CalibrateCommandSettings {
   /** Shares (0 to 1). */
   readonly maxFalseAlarms: number;
   readonly maxWarnings: number | undefined;
+  /** The replays the budgets are for and the fit improves (`--replay`). */
+  readonly budgetScope: BudgetScope;
   readonly folds: number;
   readonly seed: number;
   readonly restarts: number;
@@ -66,6 +70,14 @@ export function percentFlag(flag: string, text: string | undefined, fallback: nu
   const v = m === null ? NaN : Number(m[1]);
   if (!(v >= 0 && v <= 100)) throw new UsageError(`${flag} must be a percentage from 0% to 100% (as 1% or 0.5), received "${text}"`);
   return v / 100;
+}
+
+/** The `--replay` flag (default `two-phase`). Throws UsageError. */
+function scopeFlag(text: string | undefined): BudgetScope {
+  if (text === undefined) return 'two-phase';
+  const scope = BUDGET_SCOPES.find((s) => s === text);
+  if (scope === undefined) throw new UsageError(`--replay must be one of ${BUDGET_SCOPES.join(', ')}, received "${text}"`);
+  return scope;
 }
 
 /** Parses `loopwatch calibrate` arguments. Throws UsageError. */
@@ -88,6 +100,7 @@ export function parseCalibrateArgs(args: readonly string[]): CalibrateCommandSet
     config: stringOf(v, 'config'),
     maxFalseAlarms: percentFlag('--max-false-alarms', stringOf(v, 'max-false-alarms'), 0.01) as number,
     maxWarnings: percentFlag('--max-warnings', stringOf(v, 'max-warnings'), undefined),
+    budgetScope: scopeFlag(stringOf(v, 'replay')),
     folds: integerFlag('--folds', stringOf(v, 'folds'), 5, 2, 100),
     seed: integerFlag('--seed', stringOf(v, 'seed'), 1, 0, 2 ** 32 - 1),
     restarts: integerFlag('--restarts', stringOf(v, 'restarts'), 2, 0, 100),
@@ -111,7 +124,7 @@ export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, a
   const progress = io.stderr.isTTY === true ? (line: string) => io.stderr.write(`loopwatch calibrate: ${line}\n`) : undefined;
   let result;
   try {
-    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, folds: s.folds, seed: s.seed, restarts: s.restarts, families: s.families, perFamily: s.perFamily, progress });
+    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, budgetScope: s.budgetScope, folds: s.folds, seed: s.seed, restarts: s.restarts, families: s.families, perFamily: s.perFamily, progress });
   } catch (e) {
     if (e instanceof EvalSourceError || e instanceof CalibrateError) throw new UsageError(e.message);
     throw e;

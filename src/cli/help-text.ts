@@ -199,9 +199,11 @@ Fits loopwatch's policy to your own labelled runs (each DIR and its labels as lo
 run is judged by the labels of its own folder, so the public traces and your own sessions fit together): the
 action ladder, the confidence floor, how fast no-progress and interleaved repetitions climb, the cooldown,
 a weight for each signal kind and the thresholds of the detectors whose signals can be re-scored, so that
-as many step_limit runs as possible are broken (then as many calls saved) while at most --max-false-alarms
-of the finished runs (submitted, or interactive sessions) are broken and at most --max-warnings of them
-warned, in both replays (one-phase, as scan sees runs; two-phase, as a live host does).
+as many step_limit runs as possible are broken (then warned, then as many calls saved) while at most
+--max-false-alarms of the finished runs (submitted, or interactive sessions) are broken and at most
+--max-warnings of them warned, in the replay of --replay (two-phase, as a live host checks each call before
+it runs; one-phase, as scan and check() see runs; or both); a replay left out keeps at most the starting
+point's own shares (it gets no worse).
 
 Honest figures: the runs are split into folds by task group (task_group in the labels, else the session);
 each fold is replayed for real with the policy fitted on the other folds, and the report gives those
@@ -214,9 +216,10 @@ Options:
   --labels FILE          the label file of a single DIR (default: DIR/sessions.jsonl)
   --preset NAME          the starting point's preset (${Object.keys(PRESETS).join(' | ')}; default: default)
   --config FILE          the starting point's options as JSON (may name a "preset"; refines it)
-  --max-false-alarms P   share of finished runs a fit may break, in each replay (default: 1%)
-  --max-warnings P       share of finished runs a fit may warn, in each replay (default: the starting
-                         point's own share, per replay)
+  --max-false-alarms P   share of finished runs a fit may break (default: 1%)
+  --max-warnings P       share of finished runs a fit may warn (default: the starting point's own share)
+  --replay R             two-phase | one-phase | both: the replays the budgets are for and the fit
+                         improves (default: two-phase)
   --folds K              folds by task group, 2 to 100 (default: 5)
   --seed N               the seed of the folds and of the search (default: 1); the same seed, the same fit
   --restarts N           restarts of each fit's search from its best point with a few parameters set at

@@ -5,7 +5,7 @@
  */
 import type { Calibration } from '../../calibrate/calibrate.js';
 import type { Figure, ReplayFigures } from '../../calibrate/held-out.js';
-import type { ReplayTotals } from '../../calibrate/objective.js';
+import { type ReplayTotals, inScope } from '../../calibrate/objective.js';
 import { shareText } from './eval-text.js';
 import { redactSecrets } from '../../text/redact.js';
 import { terminalSafe } from '../../text/terminal-text.js';
@@ -40,7 +40,9 @@ export function calibrateText(c: Calibration, output: string | undefined): strin
   const d = c.data;
   const out: string[] = [];
   out.push(`loopwatch calibrate: ${n(d.runs)} labelled runs (${n(d.calls)} calls; ${n(d.stepLimit)} step_limit, ${n(d.finished)} finished${d.resolved > 0 ? `, ${n(d.resolved)} resolved` : ''}) in ${n(d.groups)} task groups; ${c.folds} folds, seed ${c.seed}${d.unlabelled > 0 ? `; ${n(d.unlabelled)} runs without a label left out` : ''}`);
-  out.push(`budget, each replay: at most ${pc(c.budget.maxFalseAlarms)} of finished runs broken, at most ${pc(c.budget.maxWarnings[0])} (one-phase) and ${pc(c.budget.maxWarnings[1])} (two-phase) warned`);
+  const b = c.budget;
+  const budget = (r: 0 | 1): string => `at most ${pc(b.maxFalseAlarms[r])} of finished runs broken and ${pc(b.maxWarnings[r])} warned${inScope(b.scope, r) ? '' : " (the starting point's own)"}`;
+  out.push(`fitted for the ${b.scope === 'both' ? 'one-phase and two-phase replays' : `${b.scope} replay`}; budget one-phase: ${budget(0)}; two-phase: ${budget(1)}`);
   out.push('');
   out.push('held out: each fold replayed with the fit made without it; pooled over folds [95% interval], range over folds');
   out.push(`  ${''.padEnd(18)} ${'one-phase'.padEnd(44)} two-phase`);
