@@ -144,6 +144,19 @@ describe.each(ENGINES)('one call failing again and again, a new error each time 
     expect(full({})).toEqual(without);
   });
 
+  it('should leave the two-phase state alone: a block is forgotten after the cooldown, its warning counted as a quiet record', () => {
+    const readme: ToolEvent = { tool: 'Read', args: { file_path: 'README.md' }, result: '# parser' };
+    const page = (i: number): ToolEvent => ({ tool: 'Read', args: { file_path: `docs/p${i}.md` }, result: `page ${i}` });
+    // six failures, a read repeated until blocked (call 15), the 7th failure (warned), 8 new reads, the read again
+    const events = [...fixing(FAILING_AGAIN - 1), readme, readme, readme, readme, edit(FAILING_AGAIN - 1), failing(FAILING_AGAIN - 1), ...Array.from({ length: 8 }, (_, i) => page(i)), readme];
+    const last = events.length - 1;
+    const actions = liveActions(events, engine, { labelled: true });
+    expect(actions).toContain('P15:deny');
+    expect(actions).toContain(`R${2 * FAILING_AGAIN + 3}:warn`);
+    // 10 quiet records since the block (policy.cooldown): the block and its strike are forgotten, no stop
+    expect(actions.filter((a) => a.startsWith(`P${last}:`))).toEqual([`P${last}:warn`]);
+  });
+
   it("should go with dead_end's detector and with its kind's weight", () => {
     expect(verdicts(fixing(FAILING_AGAIN), engine, { detectors: { deadEnd: false } })).toEqual([]);
     expect(verdicts(fixing(FAILING_AGAIN), engine, { policy: { kindWeights: { [FAILING_AGAIN_DETECTOR]: 0 } } })).toEqual([]);
