@@ -18,7 +18,8 @@ import { wallLength } from '../live/dead-end-wall.js';
 import { validateLiveCall } from '../live/live-call.js';
 import { allowedToRepeat } from '../options/allow-rules.js';
 import type { ResolvedOptions } from '../options/options.js';
-import { CallFact } from '../policy/call-facts.js';
+import { CallFact, CallFacts } from '../policy/call-facts.js';
+import { failingAgainSignal } from '../policy/failing-again.js';
 import { outcomeFacts } from '../policy/outcome-facts.js';
 import { assertSendable } from '../wire/portable-values.js';
 import { waitingText } from '../session/loop-detector.js';
@@ -45,6 +46,8 @@ interface OpenRun {
   calls: number;
   readonly recorded: RecordedCall[];
   pipeline: Pipeline | null;
+  /** What the session's CallFacts notes of its recorded calls, for the failing-again rule (null: off, or not made yet). */
+  facts: CallFacts | null;
 }
 
 const plain = (signals: readonly LoopSignal[]): readonly LoopSignal[] => (signals.length === 0 ? NO_SIGNALS : Object.freeze(signals.map(plainSignal)));
@@ -53,9 +56,9 @@ const plain = (signals: readonly LoopSignal[]): readonly LoopSignal[] => (signal
  * Proposes then records one validated call; the call's record, or null when the session could not record
  * it (a replay counts such a call as refused, with no verdict).
  */
-function recordCall(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): RecordedCall | null {
+function recordCall(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: number, allowed: boolean): RecordedCall | null {
   try {
-    return observeBoth(p, e, at, allowed);
+    return observeBoth(p, facts, e, at, allowed);
   } catch {
     return null;
   }
@@ -64,9 +67,10 @@ function recordCall(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): Re
 /**
  * Observes the proposal (rolled back) and the call. A call the `allow` option lets repeat is observed as
  * any call (its detectors' streams go on) but keeps no signal: LoopDetector hands the policy none for it,
- * before or after it runs.
+ * before or after it runs. `facts`: the run's facts, to which the call's are added, for the signal of a
+ * call failing again (src/policy/failing-again.ts) as LoopDetector adds it; null when it is off.
  */
-function observeBoth(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): RecordedCall {
+function observeBoth(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: number, allowed: boolean): RecordedCall {
   const proposal = validateLiveCall(e, 'propose').event;
   let proposed: readonly LoopSignal[];
   let stalledBefore = false;
@@ -83,11 +87,13 @@ function observeBoth(p: Pipeline, e: ToolEvent, at: number, allowed: boolean): R
     p.rollback();
   }
   const observed = p.observe(e);
-  const recorded = allowed ? NO_SIGNALS : plain(observed);
   const index = p.lastIndex;
   const sig = p.log.signatureLow(index) ?? 0;
   // what the session's CallFacts notes of the call (read before the log lets go of its args)
   const f = outcomeFacts(e, p.log, index, { bits: 0, target: 0 });
+  facts?.note(index, f.bits, e.round, f.target);
+  const again = facts === null || allowed || (f.bits & CallFact.FAILED) === 0 ? null : failingAgainSignal(p.history, facts, index, p.log);
+  const recorded = allowed ? NO_SIGNALS : plain(again === null ? observed : [...observed, again]);
   p.log.settle();
   const failed = callFailed(e);
   // as LoopDetector reads it: a status still under way, or a poll the agent paces
@@ -109,6 +115,7 @@ export async function recordSignals(inputs: readonly string[], options: Resolved
   const close = (r: OpenRun): void => {
     r.pipeline?.dispose();
     r.pipeline = null;
+    r.facts = null;
   };
   try {
     for await (const item of readInputs(inputs)) {
@@ -122,7 +129,7 @@ export async function recordSignals(inputs: readonly string[], options: Resolved
       const key = `${item.file}\u0000${item.session}`;
       let r = open.get(key);
       if (r === undefined) {
-        r = { session: item.session, file: item.file, calls: 0, recorded: [], pipeline: null };
+        r = { session: item.session, file: item.file, calls: 0, recorded: [], pipeline: null, facts: null };
         open.set(key, r);
         runs.push(r);
       }
@@ -136,7 +143,9 @@ export async function recordSignals(inputs: readonly string[], options: Resolved
         continue;
       }
       const p = (r.pipeline ??= options.engine === 'wasm' ? new WasmPipeline(options) : new ReferencePipeline(options));
-      const c = recordCall(p, e, at, options.allow.length !== 0 && allowedToRepeat(options.allow, e.tool, e.args));
+      // as LoopDetector, the failing-again rule goes with dead_end's detector
+      const facts = options.detectors.deadEnd === null ? null : (r.facts ??= new CallFacts(p.log.capacity));
+      const c = recordCall(p, facts, e, at, options.allow.length !== 0 && allowedToRepeat(options.allow, e.tool, e.args));
       if (c !== null) r.recorded.push(c);
     }
   } finally {

@@ -21,6 +21,7 @@ import { wallSignalOf } from '../live/dead-end-wall.js';
 import { signalsShowStall } from '../live/evidence.js';
 import { DEAD_END_DEFAULTS } from '../options/detector-options.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
+import { FAILING_AGAIN_DETECTOR } from '../policy/failing-again.js';
 import type { LoopSignal } from '../types.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { type Emulation, type SignalEntry, emulate, entryOf, unweighed } from './emulation.js';
@@ -167,8 +168,9 @@ export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
     }
     const recorded = emulate(c.recorded, em);
     const v = vp.decide(recorded, k, undefined, c.waiting && recorded.length !== 0, null, c.failed).verdict;
-    if (v !== null) {
-      warned = true;
+    if (v !== null) warned = true;
+    // a warning about a call failing again is left out of the two-phase state, as LoopDetector.record leaves it
+    if (v !== null && v.detector !== FAILING_AGAIN_DETECTOR) {
       broke = v.action === 'break' ? k : -1;
       latestKind = v.kind;
       quiet = 0;

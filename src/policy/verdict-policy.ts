@@ -22,6 +22,7 @@ import { SAME_CALL_KINDS } from '../live/evidence.js';
 import { BROKEN_DETECTOR } from '../live/broken-call.js';
 import { WALL_DETECTOR } from '../live/dead-end-wall.js';
 import type { EvidenceScreen } from './evidence-screen.js';
+import { failingAgainAlone } from './failing-again.js';
 import { fuse } from './fuse.js';
 import { interleavedWithNewWork } from './interleaving.js';
 import { Ladder } from './ladder.js';
@@ -226,6 +227,8 @@ export class VerdictPolicy {
       if (p.progress === 'suppress' && showsProgress(s)) tolerated++;
       else kept.push(s);
     }
+    // a call failing again, a new error each time (failing-again.ts), speaks only alone, and only warns
+    const warnOnly = failingAgainAlone(kept);
     if (kept.length === 0) {
       quiet();
       return { verdict: null, tolerated };
@@ -295,7 +298,7 @@ export class VerdictPolicy {
     const asked = climbed === 'break' && this.screen?.waitsOnOthers(index) === true ? 'ask' : climbed;
     // a cycle with no outcome known: a few turns of it are not evidence enough to break (unknown-outcomes.ts);
     // a turn the harness rejected (nothing ran): the harness corrects it, warned about (turn-rejection.ts)
-    const rung = asked === 'break' && ((p.progress !== 'ignore' && cycleWithoutOutcomes(primary, fused.signals)) || this.screen?.rejectedTurn(index, primary.unit ?? [index]) === true) ? 'warn' : asked;
+    const rung = warnOnly || (asked === 'break' && ((p.progress !== 'ignore' && cycleWithoutOutcomes(primary, fused.signals)) || this.screen?.rejectedTurn(index, primary.unit ?? [index]) === true)) ? 'warn' : asked;
     let verdict = build(proposal === null ? rung : proposedAction(rung, proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
@@ -311,7 +314,8 @@ export class VerdictPolicy {
       }
     }
     if (proposal === null) {
-      this.ladder.climb(rungs, key, loopStart, index);
+      if (warnOnly) quiet();
+      else this.ladder.climb(rungs, key, loopStart, index);
       this.count++;
     }
     return { verdict, tolerated };

@@ -17,6 +17,7 @@ import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js
 import { resolveOptions } from '../options/resolve-options.js';
 import { CallFact, CallFacts } from '../policy/call-facts.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
+import { FAILING_AGAIN_DETECTOR, failingAgainSignal } from '../policy/failing-again.js';
 import { callFailed } from '../policy/failed-call.js';
 import { type OutcomeFacts, outcomeFacts } from '../policy/outcome-facts.js';
 import { turnThresholds } from '../policy/turns.js';
@@ -310,6 +311,9 @@ export class LoopDetector {
       this.runCustom(this.pipeline.lastCall(), all);
       signals = all;
     }
+    // the same call failing again and again, a new error each time (failing-again.ts): the policy weighs it alone
+    const again = (f.bits & CallFact.FAILED) === 0 || this.options.detectors.deadEnd === null ? null : failingAgainSignal(this.pipeline.history, this.facts, index, this.pipeline.log);
+    if (again !== null) signals = [...signals, again];
     if (signals.length !== 0) signals = this.counted(signals, e, this.pipeline.lastIndex);
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
     const waiting = signals.length !== 0 && e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
@@ -404,8 +408,10 @@ export class LoopDetector {
       if (proposed !== null && unrecorded(err)) this.live.putBack(proposed);
       throw err;
     }
-    if (verdict !== null) this.live.recordedVerdict(proposed?.sig ?? this.pipeline.log.signatureHex(verdict.index) ?? '', verdict.action === 'break', verdict.kind);
-    this.live.recorded(verdict === null, this.options.policy.cooldown);
+    // a warning about a call failing again (failing-again.ts) is left out of the two-phase state
+    const counts = verdict !== null && verdict.detector !== FAILING_AGAIN_DETECTOR;
+    if (counts && verdict !== null) this.live.recordedVerdict(proposed?.sig ?? this.pipeline.log.signatureHex(verdict.index) ?? '', verdict.action === 'break', verdict.kind);
+    this.live.recorded(!counts, this.options.policy.cooldown);
     // a new change to the workspace after a block: what was blocked may run again (fresh-start.ts)
     if (verdict === null && this.liveState?.hasBlocked() === true && this.options.tools.get(event.tool)?.changesWorkspace === true && errorText(event.error) === undefined) {
       this.freshStart();
