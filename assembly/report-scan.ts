@@ -8,8 +8,8 @@
 //   and the host asks the expression;
 // - whether it may report a failure: it holds a stem of STEMS (error, fail, traceback with a Kelvin sign
 //   for its k, exception, panic, fatal, a cross mark), without which the failure expression cannot match;
-// - whether it may hold a harness's note: a `[` followed by t, c or p, or a `(` followed by b or c (how
-//   every note of NOTES begins), without which there is no note to take out;
+// - whether it may hold a harness's note: a `[` followed by th, py, cu or co, or a `(` followed by ba or co
+//   (how every note of NOTES begins), without which there is no note to take out;
 // - when asked (a text short enough to be an acknowledgement), whether it may be one: it holds a word that
 //   every ACK_PATTERNS match holds (a word of DONE, completed, done, success, succeeded, ok, okay; ASCII,
 //   any case) with no ASCII letter or `_` on either side. The patterns read the masked text, where such a
@@ -27,18 +27,18 @@ export const SCAN_MAY_ACK: u32 = 16;
 
 // per byte, bits: WORD a word byte of `\b` (ASCII letters, digits, `_`), FIRST a word byte that may begin a
 // pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`, ACK a byte that may begin a word of ANY
-const WORD: u32 = 1;
-const FIRST: u32 = 2;
-const STEM: u32 = 4;
-const NOTE: u32 = 8;
+export const WORD: u32 = 1;
+export const FIRST: u32 = 2;
+export const STEM: u32 = 4;
+export const NOTE: u32 = 8;
 const ACK: u32 = 16;
 const LETTER: u32 = 32;
 /** Bytes of a text masked at most (src/text/mask-volatile.ts's MASK_LIMIT). */
 const MASK_LIMIT: usize = 2048;
-const UNIT: usize = memory.data(256);
+export const UNIT: usize = memory.data(256);
 // the same with ACK and LETTER, for acknowledgementWord's pass (only a short text's bytes are read by it)
 const UNIT_ACK: usize = memory.data(256);
-let ready = false;
+export let ready = false;
 
 function markIn(table: usize, chars: string, bits: u32): void {
   for (let k = 0; k < chars.length; k++) {
@@ -51,13 +51,14 @@ function mark(chars: string, bits: u32): void {
   markIn(UNIT, chars, bits);
 }
 
-function init(): void {
+export function init(): void {
   mark('0123456789', WORD | FIRST);
   mark('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', WORD);
   mark('abcfnostuwABCFNOSTUW', FIRST);
   mark('eftpEFTP', STEM);
   store<u8>(UNIT + 0xe2, STEM);
   mark('[(', NOTE);
+  initTriples();
   memory.copy(UNIT_ACK, UNIT, 256);
   markIn(UNIT_ACK, 'acdeimorsuwACDEIMORSUW', ACK);
   markIn(UNIT_ACK, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', LETTER);
@@ -65,7 +66,7 @@ function init(): void {
 }
 
 // @ts-ignore: decorator
-@inline function lower(b: u32): u32 {
+@inline export function lower(b: u32): u32 {
   return b >= 0x41 && b <= 0x5a ? b + 32 : b;
 }
 
@@ -144,7 +145,7 @@ function allPassed(p: usize, end: usize): bool {
 }
 
 /** What a word start at `p` (its byte `c`) begins: 0, 1, or 2 (unknown). */
-function passAt(start: usize, p: usize, end: usize, c: u32): u32 {
+export function passAt(start: usize, p: usize, end: usize, c: u32): u32 {
   if (c - 0x30 < 10) {
     const d = digitsFrom(p, end);
     if (d < end && load<u8>(d) == 0x20) {
@@ -172,7 +173,7 @@ function passAt(start: usize, p: usize, end: usize, c: u32): u32 {
 }
 
 /** Whether a stem of STEMS begins at `p` (its byte `c`): error, fail, traceback, exception, panic, fatal, a cross mark. */
-function stemAt(p: usize, end: usize, c: u32): bool {
+export function stemAt(p: usize, end: usize, c: u32): bool {
   if (p + 3 > end) return false;
   // the second byte first: most e, f, t and p bytes are followed by none of a stem's
   const n = lower(<u32>load<u8>(p + 1));
@@ -198,11 +199,13 @@ function stemAt(p: usize, end: usize, c: u32): bool {
   }
 }
 
-/** Whether a note may begin at `p` (a `[` or `(`): the byte after it is one a note's first word begins with. */
-function noteAt(p: usize, end: usize, c: u32): bool {
-  if (p + 1 >= end) return false;
+/** Whether a note may begin at `p` (a `[` or `(`): the two bytes after it begin a note's first word ([th [py [cu [co, (ba (co). */
+export function noteAt(p: usize, end: usize, c: u32): bool {
+  if (p + 2 >= end) return false;
   const n = lower(<u32>load<u8>(p + 1));
-  return c == 0x5b ? n == 0x74 || n == 0x63 || n == 0x70 : n == 0x62 || n == 0x63;
+  const m = lower(<u32>load<u8>(p + 2));
+  if (c == 0x5b) return (n == 0x74 && m == 0x68) || (n == 0x70 && m == 0x79) || (n == 0x63 && (m == 0x75 || m == 0x6f));
+  return (n == 0x62 && m == 0x61) || (n == 0x63 && m == 0x6f);
 }
 
 // the words by their first letter
@@ -250,7 +253,7 @@ function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
 }
 
 /** Whether [ptr, end) holds a word of the acknowledgement's patterns with no letter beside it (a pass of its own: the main loop stays as small as it was). */
-function acknowledgementWord(ptr: usize, end: usize): bool {
+export function acknowledgementWord(ptr: usize, end: usize): bool {
   const cut = ptr + MASK_LIMIT;
   let prev: u32 = 0;
   for (let p = ptr; p < end; p++) {
@@ -262,29 +265,193 @@ function acknowledgementWord(ptr: usize, end: usize): bool {
   return false;
 }
 
-/** What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when `ack` is 1. */
+// Where the checks may begin, sixteen bytes at a time. Each check needs its first three bytes to be one of a
+// few triples (passAt: all, bui, com, fin, no_/not, ok?, suc, tes, up_/up-, wor at a word start, or a run of
+// digits, a space and p, e, f or i; stemAt: err, exc, fai/fat, pan, tra, or a cross mark's E2 9C/9D; noteAt:
+// [th [cu [co [py (ba (co), so a block's lanes are classed by their byte and the next two, each by two nibble
+// lookups (i8x16.swizzle): bit k of a set is on in a lane when its byte's low and high nibbles both allow
+// triple k's first byte, the next byte's its second and the one after its third. A nibble product holds every
+// byte asked for (letters in both cases; more at most), so a lane whose bits are all off is one where the
+// check would answer no: only the other lanes are looked at, by the scalar checks above.
+//
+//   set A, bits 0-7: all bui com fin no(space or t) ok(any) suc tes      (pass, at a word start)
+//   set B, bits 0-2: up(space or -) wor (pass, at a word start), a digit, a space, then p e f or i (the
+//          run's last digit: its start is found by walking back), bits 3-7: err exc fa(i or t) pan tra (stems)
+//   set C, bits 0-2: [t/[p then h/y, [c then u/o, ( then ba/co (notes), bit 3: E2 9C/9D (cross marks)
+const TABLES: usize = memory.data(3 * 96); // per set, for each of the three bytes: its low nibble's table, its high nibble's
+const B_PASS: u8 = 0x03;
+const B_DIGITS: u8 = 0x04;
+const C_NOTE: u8 = 0x07;
+
+/** Marks byte `c` (a letter in both cases) for bit `bit` of set `set`, as a triple's `at`-th byte (0, 1, 2). */
+function mark3(set: usize, bit: u32, at: usize, c: u32): void {
+  const base = TABLES + set * 96 + at * 32;
+  for (let twice = 0; twice < 2; twice++) {
+    store<u8>(base + <usize>(c & 15), load<u8>(base + <usize>(c & 15)) | bit);
+    store<u8>(base + 16 + <usize>(c >> 4), load<u8>(base + 16 + <usize>(c >> 4)) | bit);
+    if ((c | 0x20) - 0x61 >= 26) break;
+    c ^= 0x20;
+  }
+}
+
+/** Marks every byte as the `at`-th byte of bit `bit` of set `set`. */
+function markAny(set: usize, bit: u32, at: usize): void {
+  const base = TABLES + set * 96 + at * 32;
+  for (let k: usize = 0; k < 32; k++) store<u8>(base + k, load<u8>(base + k) | bit);
+}
+
+/** Marks the triples `words` (each its bytes, a `*` for any byte) as bits 1 << (first + k) of set `set`. */
+function markTriples(set: usize, first: u32, words: StaticArray<string>): void {
+  for (let k = 0; k < words.length; k++) {
+    const w = unchecked(words[k]);
+    const bit: u32 = 1 << (first + <u32>k);
+    for (let at = 0; at < w.length; at++) {
+      const c = <u32>w.charCodeAt(at);
+      if (c == 0x2a) markAny(set, bit, <usize>at);
+      else mark3(set, bit, <usize>at, c);
+    }
+  }
+}
+
+const TRIPLES_A: StaticArray<string> = ['all', 'bui', 'com', 'fin', 'no', 'ok*', 'suc', 'tes'];
+const TRIPLES_B: StaticArray<string> = ['up', 'wor'];
+const STEM_TRIPLES: StaticArray<string> = ['err', 'exc', 'fa', 'pan', 'tra'];
+
+/** Fills the triple tables (once). */
+function initTriples(): void {
+  markTriples(0, 0, TRIPLES_A);
+  mark3(0, 0x10, 2, 0x20); // no, not
+  mark3(0, 0x10, 2, 0x74);
+  markTriples(1, 0, TRIPLES_B);
+  mark3(1, 1, 2, 0x20); // up, up-
+  mark3(1, 1, 2, 0x2d);
+  for (let d: u32 = 0x30; d <= 0x39; d++) mark3(1, 4, 0, d);
+  mark3(1, 4, 1, 0x20);
+  for (let k = 0; k < 4; k++) mark3(1, 4, 2, <u32>'pefi'.charCodeAt(k));
+  markTriples(1, 3, STEM_TRIPLES);
+  mark3(1, 0x20, 2, 0x69); // fail, fatal
+  mark3(1, 0x20, 2, 0x74);
+  // the notes: [th [py, [cu [co, (ba (co
+  mark3(2, 1, 0, 0x5b);
+  mark3(2, 1, 1, 0x74);
+  mark3(2, 1, 1, 0x70);
+  mark3(2, 1, 2, 0x68);
+  mark3(2, 1, 2, 0x79);
+  mark3(2, 2, 0, 0x5b);
+  mark3(2, 2, 1, 0x63);
+  mark3(2, 2, 2, 0x75);
+  mark3(2, 2, 2, 0x6f);
+  mark3(2, 4, 0, 0x28);
+  mark3(2, 4, 1, 0x62);
+  mark3(2, 4, 1, 0x63);
+  mark3(2, 4, 2, 0x61);
+  mark3(2, 4, 2, 0x6f);
+  // a cross mark: E2 9C 97/98, E2 9D 8C
+  mark3(2, 8, 0, 0xe2);
+  mark3(2, 8, 1, 0x9c);
+  mark3(2, 8, 1, 0x9d);
+  markAny(2, 8, 2);
+}
+
+// @ts-ignore: decorator
+@inline function triples(lo0: v128, hi0: v128, lo1: v128, hi1: v128, lo2: v128, hi2: v128, t: usize): v128 {
+  return v128.and(
+    v128.and(v128.and(i8x16.swizzle(v128.load(t), lo0), i8x16.swizzle(v128.load(t + 16), hi0)), v128.and(i8x16.swizzle(v128.load(t + 32), lo1), i8x16.swizzle(v128.load(t + 48), hi1))),
+    v128.and(i8x16.swizzle(v128.load(t + 64), lo2), i8x16.swizzle(v128.load(t + 80), hi2)),
+  );
+}
+
+/** Whether byte `b` is a word byte of `\b` (an ASCII letter, digit or `_`). */
+// @ts-ignore: decorator
+@inline function wordByte(b: u32): bool {
+  return (<u32>load<u8>(UNIT + <usize>b) & WORD) != 0;
+}
+
+/** passAt at the start of the run of digits whose last digit is at `q`, when that start is a word start; else 0. */
+function passAtRun(ptr: usize, q: usize, end: usize): u32 {
+  let s = q;
+  while (s > ptr && <u32>load<u8>(s - 1) - 0x30 < 10) s--;
+  if (s > ptr && wordByte(<u32>load<u8>(s - 1))) return 0;
+  return passAt(ptr, s, end, <u32>load<u8>(s));
+}
+
+/**
+ * What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when
+ * `ack` is 1. Reads up to 18 bytes past the end (the caller's area has room; what they hold changes nothing).
+ * The same bits as reportScanBytewise (assembly/report-scan-bytewise.ts), which looks at every byte.
+ */
 export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
   if (!ready) init();
   const end = ptr + <usize>len;
-  let prev: u32 = 0;
+  const nib = i8x16.splat(0x0f);
+  const zero = i8x16.splat(0);
+  const bPass = i8x16.splat(B_PASS);
+  const bDigits = i8x16.splat(B_DIGITS);
+  const bStems = i8x16.splat(~(B_PASS | B_DIGITS));
+  const cNote = i8x16.splat(C_NOTE);
+  const aLetter = i8x16.splat(0x61);
+  const zeroDigit = i8x16.splat(0x30);
   let out: u32 = 0;
-  for (let p = ptr; p < end; p++) {
-    const c = <u32>load<u8>(p);
-    const u = <u32>load<u8>(UNIT + <usize>c);
-    if (u > WORD) {
-      if ((u & FIRST) != 0 && (prev & WORD) == 0 && (out & SCAN_PASS) == 0) {
-        const r = passAt(ptr, p, end, c);
-        if (r == 1) out = (out & ~SCAN_PASS_UNKNOWN) | SCAN_PASS;
-        else if (r == 2) out |= SCAN_PASS_UNKNOWN;
+  for (let p = ptr; p < end; p += 16) {
+    const v0 = v128.load(p);
+    const v1 = v128.load(p + 1);
+    const v2 = v128.load(p + 2);
+    const lo0 = v128.and(v0, nib);
+    const hi0 = i8x16.shr_u(v0, 4);
+    const lo1 = v128.and(v1, nib);
+    const hi1 = i8x16.shr_u(v1, 4);
+    const lo2 = v128.and(v2, nib);
+    const hi2 = i8x16.shr_u(v2, 4);
+    const b = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 96);
+    const c = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 192);
+    const live: u32 = end - p >= 16 ? 0xffff : (1 << <u32>(end - p)) - 1;
+    if ((out & SCAN_PASS) == 0) {
+      // lanes after a byte that is not a word byte (an ASCII letter, digit or `_`); the text's first byte is at a start
+      const w = v128.load(p - 1);
+      const word = v128.or(
+        v128.or(i8x16.lt_u(i8x16.sub(v128.or(w, i8x16.splat(0x20)), aLetter), i8x16.splat(26)), i8x16.lt_u(i8x16.sub(w, zeroDigit), i8x16.splat(10))),
+        i8x16.eq(w, i8x16.splat(0x5f)),
+      );
+      let starts = ~<u32>i8x16.bitmask(word);
+      if (p == ptr) starts |= 1;
+      const a = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES);
+      let m = (<u32>i8x16.bitmask(i8x16.ne(v128.or(a, v128.and(b, bPass)), zero)) & starts) | <u32>i8x16.bitmask(i8x16.ne(v128.and(b, bDigits), zero));
+      m &= live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        const x = <u32>load<u8>(q);
+        const r = x - 0x30 < 10 ? passAtRun(ptr, q, end) : passAt(ptr, q, end, x);
+        if (r == 1) {
+          out = (out & ~SCAN_PASS_UNKNOWN) | SCAN_PASS;
+          break;
+        }
+        if (r == 2) out |= SCAN_PASS_UNKNOWN;
+        m &= m - 1;
       }
-      if ((u & STEM) != 0 && (out & SCAN_MAY_FAIL) == 0 && p + 1 < end) {
-        // a stem's second byte (er, ex, fa, pa, tr, and a cross mark's 9C or 9D) before the call
-        const n = lower(<u32>load<u8>(p + 1));
-        if ((n == 0x72 || n == 0x78 || n == 0x61 || n == 0x9c || n == 0x9d) && stemAt(p, end, c)) out |= SCAN_MAY_FAIL;
-      }
-      if ((u & NOTE) != 0 && (out & SCAN_MAY_NOTE) == 0 && noteAt(p, end, c)) out |= SCAN_MAY_NOTE;
     }
-    prev = u;
+    if ((out & SCAN_MAY_FAIL) == 0) {
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.or(v128.and(b, bStems), v128.andnot(c, cNote)), zero)) & live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        if (stemAt(q, end, <u32>load<u8>(q))) {
+          out |= SCAN_MAY_FAIL;
+          break;
+        }
+        m &= m - 1;
+      }
+    }
+    if ((out & SCAN_MAY_NOTE) == 0) {
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(c, cNote), zero)) & live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        if (noteAt(q, end, <u32>load<u8>(q))) {
+          out |= SCAN_MAY_NOTE;
+          break;
+        }
+        m &= m - 1;
+      }
+    }
+    if ((out & (SCAN_PASS | SCAN_MAY_FAIL | SCAN_MAY_NOTE)) == (SCAN_PASS | SCAN_MAY_FAIL | SCAN_MAY_NOTE)) break;
   }
   return ack != 0 && acknowledgementWord(ptr, end) ? out | SCAN_MAY_ACK : out;
 }
