@@ -16,7 +16,9 @@
 //   word stands between non-word bytes; masking keeps letters as they are and only puts `<n>` for digits
 //   next to one (`42updated`), so in the text itself it has at most digits beside it, or is cut at the
 //   MASK_LIMIT-th byte (the masked text ends there). Without one the text is not masked at all.
-// The last three are only ever "maybe": the host then asks the expressions themselves.
+// - whether it may hold a status field (status-field.ts): the word status, state or phase (ASCII, any case),
+//   without which its expression cannot match.
+// The last four are only ever "maybe": the host then asks the expressions themselves.
 
 /** reportScan's bits. */
 export const SCAN_PASS: u32 = 1;
@@ -24,6 +26,7 @@ export const SCAN_PASS_UNKNOWN: u32 = 2;
 export const SCAN_MAY_FAIL: u32 = 4;
 export const SCAN_MAY_NOTE: u32 = 8;
 export const SCAN_MAY_ACK: u32 = 16;
+export const SCAN_MAY_STATUS: u32 = 32;
 
 // per byte, bits: WORD a word byte of `\b` (ASCII letters, digits, `_`), FIRST a word byte that may begin a
 // pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`, ACK a byte that may begin a word of ANY
@@ -208,6 +211,11 @@ export function noteAt(p: usize, end: usize, c: u32): bool {
   return (n == 0x62 && m == 0x61) || (n == 0x63 && m == 0x6f);
 }
 
+/** Whether status, state or phase (any case) begins at `p`. */
+export function statusAt(p: usize, end: usize): bool {
+  return at(p, end, 'status') || at(p, end, 'state') || at(p, end, 'phase');
+}
+
 // the words by their first letter
 const ACK_A: StaticArray<string> = ['applied', 'added', 'approved', 'appended'];
 const ACK_C: StaticArray<string> = ['completed', 'created', 'changed', 'cancelled', 'canceled', 'committed'];
@@ -277,11 +285,13 @@ export function acknowledgementWord(ptr: usize, end: usize): bool {
 //   set A, bits 0-7: all bui com fin no(space or t) ok(any) suc tes      (pass, at a word start)
 //   set B, bits 0-2: up(space or -) wor (pass, at a word start), a digit, a space, then p e f or i (the
 //          run's last digit: its start is found by walking back), bits 3-7: err exc fa(i or t) pan tra (stems)
-//   set C, bits 0-2: [t/[p then h/y, [c then u/o, ( then ba/co (notes), bit 3: E2 9C/9D (cross marks)
+//   set C, bits 0-2: [t/[p then h/y, [c then u/o, ( then ba/co (notes), bit 3: E2 9C/9D (cross marks),
+//          bits 4-5: sta pha (status fields)
 const TABLES: usize = memory.data(3 * 96); // per set, for each of the three bytes: its low nibble's table, its high nibble's
 const B_PASS: u8 = 0x03;
 const B_DIGITS: u8 = 0x04;
 const C_NOTE: u8 = 0x07;
+const C_STATUS: u8 = 0x30;
 
 /** Marks byte `c` (a letter in both cases) for bit `bit` of set `set`, as a triple's `at`-th byte (0, 1, 2). */
 function mark3(set: usize, bit: u32, at: usize, c: u32): void {
@@ -316,6 +326,7 @@ function markTriples(set: usize, first: u32, words: StaticArray<string>): void {
 const TRIPLES_A: StaticArray<string> = ['all', 'bui', 'com', 'fin', 'no', 'ok*', 'suc', 'tes'];
 const TRIPLES_B: StaticArray<string> = ['up', 'wor'];
 const STEM_TRIPLES: StaticArray<string> = ['err', 'exc', 'fa', 'pan', 'tra'];
+const STATUS_TRIPLES: StaticArray<string> = ['sta', 'pha'];
 
 /** Fills the triple tables (once). */
 function initTriples(): void {
@@ -351,6 +362,7 @@ function initTriples(): void {
   mark3(2, 8, 1, 0x9c);
   mark3(2, 8, 1, 0x9d);
   markAny(2, 8, 2);
+  markTriples(2, 4, STATUS_TRIPLES);
 }
 
 // @ts-ignore: decorator
@@ -375,6 +387,9 @@ function passAtRun(ptr: usize, q: usize, end: usize): u32 {
   return passAt(ptr, s, end, <u32>load<u8>(s));
 }
 
+/** The bits after which the pass has nothing left to find (SCAN_PASS_UNKNOWN is dropped by SCAN_PASS). */
+const ALL = SCAN_PASS | SCAN_MAY_FAIL | SCAN_MAY_NOTE | SCAN_MAY_STATUS;
+
 /**
  * What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when
  * `ack` is 1. Reads up to 18 bytes past the end (the caller's area has room; what they hold changes nothing).
@@ -389,6 +404,7 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
   const bDigits = i8x16.splat(B_DIGITS);
   const bStems = i8x16.splat(~(B_PASS | B_DIGITS));
   const cNote = i8x16.splat(C_NOTE);
+  const cStatus = i8x16.splat(C_STATUS);
   const aLetter = i8x16.splat(0x61);
   const zeroDigit = i8x16.splat(0x30);
   let out: u32 = 0;
@@ -430,7 +446,7 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
       }
     }
     if ((out & SCAN_MAY_FAIL) == 0) {
-      let m = <u32>i8x16.bitmask(i8x16.ne(v128.or(v128.and(b, bStems), v128.andnot(c, cNote)), zero)) & live;
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.or(v128.and(b, bStems), v128.and(c, i8x16.splat(8))), zero)) & live;
       while (m != 0) {
         const q = p + <usize>ctz(m);
         if (stemAt(q, end, <u32>load<u8>(q))) {
@@ -451,7 +467,18 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
         m &= m - 1;
       }
     }
-    if ((out & (SCAN_PASS | SCAN_MAY_FAIL | SCAN_MAY_NOTE)) == (SCAN_PASS | SCAN_MAY_FAIL | SCAN_MAY_NOTE)) break;
+    if ((out & SCAN_MAY_STATUS) == 0) {
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(c, cStatus), zero)) & live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        if (statusAt(q, end)) {
+          out |= SCAN_MAY_STATUS;
+          break;
+        }
+        m &= m - 1;
+      }
+    }
+    if ((out & ALL) == ALL) break;
   }
   return ack != 0 && acknowledgementWord(ptr, end) ? out | SCAN_MAY_ACK : out;
 }

@@ -99,7 +99,8 @@ export function reportOf(text: string): number {
  */
 export function reportFrom(look: string, scan: number): number {
   if (PASS_LOOK !== FAILURE_LOOK) scan = -1;
-  const failure = scan < 0 ? reportsFailure(look) : (scan & SCAN_MAY_FAIL) !== 0 && STEMS.test(look) && REPORT.test(look);
+  // the module found a stem where it says SCAN_MAY_FAIL (what STEMS would find): REPORT alone decides
+  const failure = scan < 0 ? reportsFailure(look) : (scan & SCAN_MAY_FAIL) !== 0 && REPORT.test(look);
   const head = (scan < 0 || (scan & SCAN_MAY_NOTE) !== 0) && ANY_NOTE.test(look) ? look.replace(NOTES, '') : look;
   const pass = head.trim() === '' || (head === look ? !failure && holdsPass(head, scan) : !reportsFailure(head) && holdsPass(head));
   return (pass ? REPORTS_PASS : 0) | (failure ? REPORTS_FAILURE : 0);

@@ -2,8 +2,8 @@
  * What failure-report.ts reads of an output, found by the thread's module in one pass over the output's UTF-8
  * bytes (assembly/report-scan.ts) instead of three expressions each scanning it: whether it holds a pass of
  * PASS_PATTERNS (or the module cannot tell), whether it holds a failure word's stem, whether it may hold a
- * harness's note, and (when asked) whether it holds a word of the acknowledgement's quick test. The last three
- * only say where the expressions need not be asked.
+ * harness's note, whether it may hold a status field, and (when asked) whether it holds a word of the
+ * acknowledgement's quick test. The last four only say where the expressions need not be asked.
  *
  * The scans run in an instance of their own (one a thread, made on first use, 256 KiB): its memory grows
  * when it must without emptying the views the engine's instance is read through in the middle of a batch.
@@ -20,6 +20,8 @@ export const SCAN_MAY_FAIL = 4;
 export const SCAN_MAY_NOTE = 8;
 /** {@link reportScan}'s bit, when asked: a word of acknowledgement.ts's quick test is in the text (without it, no acknowledgement). */
 export const SCAN_MAY_ACK = 16;
+/** {@link reportScan}'s bit: the word status, state or phase is in the text (without it, status-field.ts's expression cannot match). */
+export const SCAN_MAY_STATUS = 32;
 
 const encoder = new TextEncoder();
 let own: WasmInstance | null = null;
