@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { shortText, textHead } from '../src/policy/outcome-facts.js';
 import { changesWorkspace } from '../src/policy/workspace-changes.js';
 import { parseArgs } from '../src/fingerprint/signature.js';
-import { ACK_LOOK, isAcknowledgement } from '../src/text/acknowledgement.js';
+import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from '../src/text/acknowledgement.js';
 import { MASK_LIMIT } from '../src/text/mask-volatile.js';
 import { PASS_LOOK, PASS_PATTERNS, REPORTS_FAILURE, REPORTS_PASS, reportOf } from '../src/text/failure-report.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, READING_CACHE_CHARS, READING_CACHE_ENTRIES, readHead, readingCacheChars, readingCacheSize } from '../src/text/result-reading.js';
@@ -133,6 +133,19 @@ describe('outcome readings read fast', () => {
   it('should read results that are not text as before (null a pass, objects nothing)', () => {
     for (const r of [null, { status: 'pending' }, [1, 2], 42, true]) expect(fastResult(r)).toBe(plainResult(r));
     expect(fastResult(null)).toBe(READ_PASS);
+  });
+
+  it("should mask a scanned text in the module as the host masks it, and mask here a text it was not the last to scan", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const want = plainAcknowledgement(t);
+        reportScan(t, true);
+        if (acknowledgesScanned(t) !== want) return false;
+        reportScan(`${t}x`);
+        return acknowledgesScanned(t) === want;
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('should stop masking an acknowledgement only where its length already says no', () => {

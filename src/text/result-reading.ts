@@ -11,7 +11,7 @@
  * that output alive; a shorter head is the caller's text itself (copying every one cost a fifth of a call).
  */
 import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan } from '../wasm/module-report-scan.js';
-import { ACK_LOOK, isAcknowledgement } from './acknowledgement.js';
+import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
 import { PASS_LOOK, reportFrom } from './failure-report.js';
 import { reportsStatusUnderWay } from './status-field.js';
 import { saysStillWaiting } from './still-waiting.js';
@@ -43,12 +43,14 @@ export function readHead(head: string): number {
   const short = head.length <= ACK_LOOK;
   // the module's one pass: the failure stems, the pass patterns, the notes, a status field's name, and (short) the acknowledgement's words
   const scan = reportScan(look, short);
-  let bits = reportFrom(look, scan);
+  let bits = 0;
   if (short) {
-    // read (its quick test, then masked) only where the module found a word every acknowledgement holds
-    if ((scan < 0 || (scan & SCAN_MAY_ACK) !== 0) && isAcknowledgement(head)) bits |= READ_ACK;
+    // read (its quick test, then masked by the module from the bytes just scanned: before reportFrom, which
+    // may scan another text) only where the module found a word every acknowledgement holds
+    if (scan < 0 ? isAcknowledgement(head) : (scan & SCAN_MAY_ACK) !== 0 && acknowledgesScanned(head)) bits |= READ_ACK;
     if (saysStillWaiting(head)) bits |= READ_WAITING;
   }
+  bits |= reportFrom(look, scan);
   // the status field is read within the scanned text (its first record too): only where the module found its name
   if ((scan < 0 || (scan & SCAN_MAY_STATUS) !== 0) && reportsStatusUnderWay(head)) bits |= READ_STATUS;
   if (head.length <= PASS_LOOK) {

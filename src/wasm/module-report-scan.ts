@@ -28,6 +28,9 @@ let own: WasmInstance | null = null;
 /** The view of the area the text is written into, kept while the area and the memory stay (one allocation less a call). */
 let area: Uint8Array | null = null;
 let areaAt = 0;
+/** The text whose bytes the area holds now (the last one scanned), and their length. */
+let lastText: string | null = null;
+let lastN = 0;
 
 /** Bytes the module may read past a text's end (a block of sixteen, and the next byte): the area keeps them. */
 const SLACK = 32;
@@ -38,12 +41,15 @@ function write(text: string): number {
   // at least what a head of 4,096 characters may take, so the area is taken from the heap once or twice
   const room = Math.max(3 * text.length, 3 * 4096) + SLACK;
   const at = inst.exports.reserveBytes(room);
+  lastText = null;
   if (at === 0) return -1;
   if (area === null || area.length === 0 || area.length < room - SLACK || areaAt !== at) {
     area = inst.views().u8.subarray(at, at + room - SLACK);
     areaAt = at;
   }
-  return encoder.encodeInto(text, area).written;
+  lastText = text;
+  lastN = encoder.encodeInto(text, area).written;
+  return lastN;
 }
 
 /**
@@ -59,4 +65,19 @@ export function reportScan(text: string, ack = false): number {
 export function reportScanBytewise(text: string, ack = false): number {
   const n = write(text);
   return n < 0 ? -1 : (own as WasmInstance).exports.reportScanBytewise(areaAt, n, ack ? 1 : 0);
+}
+
+/**
+ * The first `limit` bytes of `text` masked by the module (assembly/mask.ts, the twin of mask-volatile.ts's
+ * maskBytes) from the bytes the last scan wrote, when `text` is the text last scanned; else null (the
+ * caller masks it itself). A view of the module's memory, valid until the next call here.
+ */
+export function maskScanned(text: string, limit: number): Uint8Array | null {
+  if (text !== lastText || own === null) return null;
+  const n = lastN < limit ? lastN : limit;
+  const dst = own.exports.reserveScratch(6 * n + 8);
+  if (dst === 0) return null;
+  // the area's address again: reserving the scratch may have grown the memory, never moved the area
+  const m = own.exports.maskBytes(areaAt, lastN, limit, dst);
+  return own.views().u8.subarray(dst, dst + m);
 }
