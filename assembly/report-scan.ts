@@ -8,6 +8,8 @@
 //   and the host asks the expression;
 // - whether it may report a failure: it holds a stem of STEMS (error, fail, traceback with a Kelvin sign
 //   for its k, exception, panic, fatal, a cross mark), without which the failure expression cannot match;
+//   and at each stem, whether REPORT matches the word that holds it (assembly/failure-word.ts): SCAN_FAILURE
+//   when one does, else SCAN_FAILURE_UNKNOWN when a stem's word has a non-ASCII character beside it;
 // - whether it may hold a harness's note: a `[` followed by th, py, cu or co, or a `(` followed by ba or co
 //   (how every note of NOTES begins), without which there is no note to take out;
 // - when asked (a text short enough to be an acknowledgement), whether it may be one: it holds a word that
@@ -20,6 +22,8 @@
 //   without which its expression cannot match.
 // The last four are only ever "maybe": the host then asks the expressions themselves.
 
+import { FAILURE_REPORTED, FAILURE_UNKNOWN, failureAt } from './failure-word';
+
 /** reportScan's bits. */
 export const SCAN_PASS: u32 = 1;
 export const SCAN_PASS_UNKNOWN: u32 = 2;
@@ -27,6 +31,8 @@ export const SCAN_MAY_FAIL: u32 = 4;
 export const SCAN_MAY_NOTE: u32 = 8;
 export const SCAN_MAY_ACK: u32 = 16;
 export const SCAN_MAY_STATUS: u32 = 32;
+export const SCAN_FAILURE: u32 = 64;
+export const SCAN_FAILURE_UNKNOWN: u32 = 128;
 
 // per byte, bits: WORD a word byte of `\b` (ASCII letters, digits, `_`), FIRST a word byte that may begin a
 // pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`, ACK a byte that may begin a word of ANY
@@ -387,8 +393,15 @@ function passAtRun(ptr: usize, q: usize, end: usize): u32 {
   return passAt(ptr, s, end, <u32>load<u8>(s));
 }
 
+/** `out` with what the stem at `q` says: SCAN_MAY_FAIL, and SCAN_FAILURE or SCAN_FAILURE_UNKNOWN (assembly/failure-word.ts). */
+export function failureBits(out: u32, ptr: usize, q: usize, end: usize): u32 {
+  const f = failureAt(ptr, q, end);
+  if (f == FAILURE_REPORTED) return (out & ~SCAN_FAILURE_UNKNOWN) | SCAN_MAY_FAIL | SCAN_FAILURE;
+  return f == FAILURE_UNKNOWN ? out | SCAN_MAY_FAIL | SCAN_FAILURE_UNKNOWN : out | SCAN_MAY_FAIL;
+}
+
 /** The bits after which the pass has nothing left to find (SCAN_PASS_UNKNOWN is dropped by SCAN_PASS). */
-const ALL = SCAN_PASS | SCAN_MAY_FAIL | SCAN_MAY_NOTE | SCAN_MAY_STATUS;
+const ALL = SCAN_PASS | SCAN_FAILURE | SCAN_MAY_NOTE | SCAN_MAY_STATUS;
 
 /**
  * What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when
@@ -445,13 +458,13 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
         m &= m - 1;
       }
     }
-    if ((out & SCAN_MAY_FAIL) == 0) {
+    if ((out & SCAN_FAILURE) == 0) {
       let m = <u32>i8x16.bitmask(i8x16.ne(v128.or(v128.and(b, bStems), v128.and(c, i8x16.splat(8))), zero)) & live;
       while (m != 0) {
         const q = p + <usize>ctz(m);
         if (stemAt(q, end, <u32>load<u8>(q))) {
-          out |= SCAN_MAY_FAIL;
-          break;
+          out = failureBits(out, ptr, q, end);
+          if ((out & SCAN_FAILURE) != 0) break;
         }
         m &= m - 1;
       }

@@ -10,7 +10,7 @@
  * `error_handler` or `ErrorBoundary.tsx` are not reports) not counted as none ("0 errors", "no failures"),
  * or a cross mark.
  */
-import { SCAN_MAY_FAIL, SCAN_MAY_NOTE, SCAN_PASS, SCAN_PASS_UNKNOWN, reportScan } from '../wasm/module-report-scan.js';
+import { SCAN_FAILURE, SCAN_FAILURE_UNKNOWN, SCAN_MAY_NOTE, SCAN_PASS, SCAN_PASS_UNKNOWN, reportScan } from '../wasm/module-report-scan.js';
 
 /** Characters of an output read. */
 export const FAILURE_LOOK = 4096;
@@ -99,8 +99,8 @@ export function reportOf(text: string): number {
  */
 export function reportFrom(look: string, scan: number): number {
   if (PASS_LOOK !== FAILURE_LOOK) scan = -1;
-  // the module found a stem where it says SCAN_MAY_FAIL (what STEMS would find): REPORT alone decides
-  const failure = scan < 0 ? reportsFailure(look) : (scan & SCAN_MAY_FAIL) !== 0 && REPORT.test(look);
+  // the module decides REPORT at each stem, but where a non-ASCII character stands beside a stem's word
+  const failure = scan < 0 ? reportsFailure(look) : (scan & SCAN_FAILURE) !== 0 || ((scan & SCAN_FAILURE_UNKNOWN) !== 0 && REPORT.test(look));
   const head = (scan < 0 || (scan & SCAN_MAY_NOTE) !== 0) && ANY_NOTE.test(look) ? look.replace(NOTES, '') : look;
   const pass = head.trim() === '' || (head === look ? !failure && holdsPass(head, scan) : !reportsFailure(head) && holdsPass(head));
   return (pass ? REPORTS_PASS : 0) | (failure ? REPORTS_FAILURE : 0);

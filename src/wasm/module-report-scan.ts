@@ -22,6 +22,10 @@ export const SCAN_MAY_NOTE = 8;
 export const SCAN_MAY_ACK = 16;
 /** {@link reportScan}'s bit: the word status, state or phase is in the text (without it, status-field.ts's expression cannot match). */
 export const SCAN_MAY_STATUS = 32;
+/** {@link reportScan}'s bit: failure-report.ts's REPORT matches (a failure word or a cross mark; decided by the module). */
+export const SCAN_FAILURE = 64;
+/** {@link reportScan}'s bit: no failure word found, but one stem's word has a non-ASCII character beside it (ask REPORT). */
+export const SCAN_FAILURE_UNKNOWN = 128;
 
 const encoder = new TextEncoder();
 let own: WasmInstance | null = null;
