@@ -1,6 +1,6 @@
-// What src/text/failure-report.ts reads of an output, in one pass over its UTF-8 bytes (reportScan), and what
-// acknowledgement.ts needs of a short one, in a pass of its own (acknowledgementWord: in the main loop it
-// made that loop slower for every text):
+// What src/text/failure-report.ts and status-field.ts read of an output, in one pass over its UTF-8 bytes
+// sixteen at a time (reportScan), and what acknowledgement.ts needs of a short one, looked for in the same
+// blocks only when asked (a fourth set of lanes, below):
 // - whether it holds a pass of PASS_PATTERNS (ASCII, case-insensitive, no `u` flag). Every pattern begins at
 //   a word start (`\b` before a word byte), so only word starts whose byte may begin one are tried. The
 //   answer is the patterns' own, except where a line-start word (`(?:^|\n)\s*ok`, `...finished`) has
@@ -45,7 +45,7 @@ const LETTER: u32 = 32;
 /** Bytes of a text masked at most (src/text/mask-volatile.ts's MASK_LIMIT). */
 const MASK_LIMIT: usize = 2048;
 export const UNIT: usize = memory.data(256);
-// the same with ACK and LETTER, for acknowledgementWord's pass (only a short text's bytes are read by it)
+// the same with ACK and LETTER, for ackAt and the reference twin's acknowledgementWord
 const UNIT_ACK: usize = memory.data(256);
 export let ready = false;
 
@@ -246,7 +246,7 @@ function anyLoneAt(p: usize, end: usize, cut: usize, words: StaticArray<string>)
 }
 
 /** Whether a word of the acknowledgement's patterns begins at `p` (its byte `c`; no letter before it). */
-function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
+export function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
   if (p + 2 > end) return false;
   // the second byte first (as stemAt does): most of these letters are followed by none of a word's
   const n = lower(<u32>load<u8>(p + 1));
@@ -266,7 +266,7 @@ function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
   }
 }
 
-/** Whether [ptr, end) holds a word of the acknowledgement's patterns with no letter beside it (a pass of its own: the main loop stays as small as it was). */
+/** Whether [ptr, end) holds a word of the acknowledgement's patterns with no letter beside it, byte by byte (the reference twin's; reportScan finds it in its blocks). */
 export function acknowledgementWord(ptr: usize, end: usize): bool {
   const cut = ptr + MASK_LIMIT;
   let prev: u32 = 0;
@@ -293,7 +293,10 @@ export function acknowledgementWord(ptr: usize, end: usize): bool {
 //          run's last digit: its start is found by walking back), bits 3-7: err exc fa(i or t) pan tra (stems)
 //   set C, bits 0-2: [t/[p then h/y, [c then u/o, ( then ba/co (notes), bit 3: E2 9C/9D (cross marks),
 //          bits 4-5: sta pha (status fields)
-const TABLES: usize = memory.data(3 * 96); // per set, for each of the three bytes: its low nibble's table, its high nibble's
+//   set D, when asked, after no ASCII letter or `_`: the acknowledgement's words by their first three letters,
+//          grouped (app/add, com/cre/cha/can, don/del/mod/mov, edi/ins, ok, rem/ren/rec/rev/rep,
+//          suc/sav/sen/sch/sto/set, upd/upl/wri), each group a product of letter sets (more at most)
+const TABLES: usize = memory.data(4 * 96); // per set, for each of the three bytes: its low nibble's table, its high nibble's
 const B_PASS: u8 = 0x03;
 const B_DIGITS: u8 = 0x04;
 const C_NOTE: u8 = 0x07;
@@ -334,6 +337,14 @@ const TRIPLES_B: StaticArray<string> = ['up', 'wor'];
 const STEM_TRIPLES: StaticArray<string> = ['err', 'exc', 'fa', 'pan', 'tra'];
 const STATUS_TRIPLES: StaticArray<string> = ['sta', 'pha'];
 
+/** Marks bit `bit` of set `set` for the triples of `first` x `second` x `third` (letters; `*` any byte). */
+function markSets(set: usize, bit: u32, first: string, second: string, third: string): void {
+  for (let k = 0; k < first.length; k++) mark3(set, bit, 0, <u32>first.charCodeAt(k));
+  for (let k = 0; k < second.length; k++) mark3(set, bit, 1, <u32>second.charCodeAt(k));
+  if (third == '*') markAny(set, bit, 2);
+  else for (let k = 0; k < third.length; k++) mark3(set, bit, 2, <u32>third.charCodeAt(k));
+}
+
 /** Fills the triple tables (once). */
 function initTriples(): void {
   markTriples(0, 0, TRIPLES_A);
@@ -369,6 +380,14 @@ function initTriples(): void {
   mark3(2, 8, 1, 0x9d);
   markAny(2, 8, 2);
   markTriples(2, 4, STATUS_TRIPLES);
+  markSets(3, 1, 'a', 'pd', 'pd');
+  markSets(3, 2, 'c', 'orha', 'mean');
+  markSets(3, 4, 'dm', 'oe', 'nldv');
+  markSets(3, 8, 'ei', 'dn', 'is');
+  markSets(3, 16, 'o', 'k', '*');
+  markSets(3, 32, 'r', 'e', 'mncvp');
+  markSets(3, 64, 's', 'uaect', 'cvnhot');
+  markSets(3, 128, 'uw', 'pr', 'dli');
 }
 
 // @ts-ignore: decorator
@@ -420,6 +439,9 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
   const cStatus = i8x16.splat(C_STATUS);
   const aLetter = i8x16.splat(0x61);
   const zeroDigit = i8x16.splat(0x30);
+  // with `ack`, the pass is done once the acknowledgement's word is found too
+  const want: u32 = ack != 0 ? ALL | SCAN_MAY_ACK : ALL;
+  const cut = ptr + MASK_LIMIT;
   let out: u32 = 0;
   for (let p = ptr; p < end; p += 16) {
     const v0 = v128.load(p);
@@ -491,7 +513,24 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
         m &= m - 1;
       }
     }
-    if ((out & ALL) == ALL) break;
+    if ((want & ~out & SCAN_MAY_ACK) != 0) {
+      // lanes after no ASCII letter or `_` (digits may be there: masking makes them <n>)
+      const w = v128.load(p - 1);
+      const letter = v128.or(i8x16.lt_u(i8x16.sub(v128.or(w, i8x16.splat(0x20)), aLetter), i8x16.splat(26)), i8x16.eq(w, i8x16.splat(0x5f)));
+      let free = ~<u32>i8x16.bitmask(letter);
+      if (p == ptr) free |= 1;
+      const d = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 288);
+      let m = <u32>i8x16.bitmask(i8x16.ne(d, zero)) & free & live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        if (ackAt(q, end, cut, <u32>load<u8>(q))) {
+          out |= SCAN_MAY_ACK;
+          break;
+        }
+        m &= m - 1;
+      }
+    }
+    if ((out & want) == want) break;
   }
-  return ack != 0 && acknowledgementWord(ptr, end) ? out | SCAN_MAY_ACK : out;
+  return out;
 }
