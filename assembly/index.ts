@@ -13,6 +13,7 @@ export { tokenize, lastTokenCount, lastSketchLen, sketchReaches, leastCommonFull
 export { saysNothingFound } from './nothing';
 export { maskBytes } from './mask';
 export { reportScan } from './report-scan';
+export { reportScanBytewise } from './report-scan-bytewise';
 export { scanEventLine, lineFields } from './event-line';
 export { routeSession } from './line-route';
 export { unescapeJsonInPlace } from './json-unescape';

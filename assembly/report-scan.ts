@@ -1,6 +1,6 @@
-// What src/text/failure-report.ts reads of an output, in one pass over its UTF-8 bytes (reportScan), and what
-// acknowledgement.ts needs of a short one, in a pass of its own (acknowledgementWord: in the main loop it
-// made that loop slower for every text):
+// What src/text/failure-report.ts and status-field.ts read of an output, in one pass over its UTF-8 bytes
+// sixteen at a time (reportScan), and what acknowledgement.ts needs of a short one, looked for in the same
+// blocks only when asked (a fourth set of lanes, below):
 // - whether it holds a pass of PASS_PATTERNS (ASCII, case-insensitive, no `u` flag). Every pattern begins at
 //   a word start (`\b` before a word byte), so only word starts whose byte may begin one are tried. The
 //   answer is the patterns' own, except where a line-start word (`(?:^|\n)\s*ok`, `...finished`) has
@@ -8,15 +8,22 @@
 //   and the host asks the expression;
 // - whether it may report a failure: it holds a stem of STEMS (error, fail, traceback with a Kelvin sign
 //   for its k, exception, panic, fatal, a cross mark), without which the failure expression cannot match;
-// - whether it may hold a harness's note: a `[` followed by t, c or p, or a `(` followed by b or c (how
-//   every note of NOTES begins), without which there is no note to take out;
+//   and at each stem, whether REPORT matches the word that holds it (assembly/failure-word.ts): SCAN_FAILURE
+//   when one does, else SCAN_FAILURE_UNKNOWN when a stem's word has a non-ASCII character beside it;
+// - whether it may hold a harness's note: a `[` followed by th, py, cu or co, or a `(` followed by ba or co
+//   (how every note of NOTES begins), without which there is no note to take out;
 // - when asked (a text short enough to be an acknowledgement), whether it may be one: it holds a word that
 //   every ACK_PATTERNS match holds (a word of DONE, completed, done, success, succeeded, ok, okay; ASCII,
 //   any case) with no ASCII letter or `_` on either side. The patterns read the masked text, where such a
 //   word stands between non-word bytes; masking keeps letters as they are and only puts `<n>` for digits
 //   next to one (`42updated`), so in the text itself it has at most digits beside it, or is cut at the
 //   MASK_LIMIT-th byte (the masked text ends there). Without one the text is not masked at all.
-// The last three are only ever "maybe": the host then asks the expressions themselves.
+// - whether it may hold a status field (status-field.ts): the word status, state or phase (ASCII, any case),
+//   without which its expression cannot match.
+// The last four are only ever "maybe": the host then asks the expressions themselves.
+
+import { FAILURE_REPORTED, FAILURE_UNKNOWN, failureAt } from './failure-word';
+import { B_DIGITS, B_PASS, C_NOTE, C_STATUS, TABLES, initTriples, triples } from './report-lanes';
 
 /** reportScan's bits. */
 export const SCAN_PASS: u32 = 1;
@@ -24,21 +31,24 @@ export const SCAN_PASS_UNKNOWN: u32 = 2;
 export const SCAN_MAY_FAIL: u32 = 4;
 export const SCAN_MAY_NOTE: u32 = 8;
 export const SCAN_MAY_ACK: u32 = 16;
+export const SCAN_MAY_STATUS: u32 = 32;
+export const SCAN_FAILURE: u32 = 64;
+export const SCAN_FAILURE_UNKNOWN: u32 = 128;
 
 // per byte, bits: WORD a word byte of `\b` (ASCII letters, digits, `_`), FIRST a word byte that may begin a
 // pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`, ACK a byte that may begin a word of ANY
-const WORD: u32 = 1;
-const FIRST: u32 = 2;
-const STEM: u32 = 4;
-const NOTE: u32 = 8;
+export const WORD: u32 = 1;
+export const FIRST: u32 = 2;
+export const STEM: u32 = 4;
+export const NOTE: u32 = 8;
 const ACK: u32 = 16;
 const LETTER: u32 = 32;
 /** Bytes of a text masked at most (src/text/mask-volatile.ts's MASK_LIMIT). */
 const MASK_LIMIT: usize = 2048;
-const UNIT: usize = memory.data(256);
-// the same with ACK and LETTER, for acknowledgementWord's pass (only a short text's bytes are read by it)
+export const UNIT: usize = memory.data(256);
+// the same with ACK and LETTER, for ackAt and the reference twin's acknowledgementWord
 const UNIT_ACK: usize = memory.data(256);
-let ready = false;
+export let ready = false;
 
 function markIn(table: usize, chars: string, bits: u32): void {
   for (let k = 0; k < chars.length; k++) {
@@ -51,13 +61,14 @@ function mark(chars: string, bits: u32): void {
   markIn(UNIT, chars, bits);
 }
 
-function init(): void {
+export function init(): void {
   mark('0123456789', WORD | FIRST);
   mark('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', WORD);
   mark('abcfnostuwABCFNOSTUW', FIRST);
   mark('eftpEFTP', STEM);
   store<u8>(UNIT + 0xe2, STEM);
   mark('[(', NOTE);
+  initTriples();
   memory.copy(UNIT_ACK, UNIT, 256);
   markIn(UNIT_ACK, 'acdeimorsuwACDEIMORSUW', ACK);
   markIn(UNIT_ACK, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', LETTER);
@@ -65,7 +76,7 @@ function init(): void {
 }
 
 // @ts-ignore: decorator
-@inline function lower(b: u32): u32 {
+@inline export function lower(b: u32): u32 {
   return b >= 0x41 && b <= 0x5a ? b + 32 : b;
 }
 
@@ -144,7 +155,7 @@ function allPassed(p: usize, end: usize): bool {
 }
 
 /** What a word start at `p` (its byte `c`) begins: 0, 1, or 2 (unknown). */
-function passAt(start: usize, p: usize, end: usize, c: u32): u32 {
+export function passAt(start: usize, p: usize, end: usize, c: u32): u32 {
   if (c - 0x30 < 10) {
     const d = digitsFrom(p, end);
     if (d < end && load<u8>(d) == 0x20) {
@@ -172,7 +183,7 @@ function passAt(start: usize, p: usize, end: usize, c: u32): u32 {
 }
 
 /** Whether a stem of STEMS begins at `p` (its byte `c`): error, fail, traceback, exception, panic, fatal, a cross mark. */
-function stemAt(p: usize, end: usize, c: u32): bool {
+export function stemAt(p: usize, end: usize, c: u32): bool {
   if (p + 3 > end) return false;
   // the second byte first: most e, f, t and p bytes are followed by none of a stem's
   const n = lower(<u32>load<u8>(p + 1));
@@ -198,11 +209,18 @@ function stemAt(p: usize, end: usize, c: u32): bool {
   }
 }
 
-/** Whether a note may begin at `p` (a `[` or `(`): the byte after it is one a note's first word begins with. */
-function noteAt(p: usize, end: usize, c: u32): bool {
-  if (p + 1 >= end) return false;
+/** Whether a note may begin at `p` (a `[` or `(`): the two bytes after it begin a note's first word ([th [py [cu [co, (ba (co). */
+export function noteAt(p: usize, end: usize, c: u32): bool {
+  if (p + 2 >= end) return false;
   const n = lower(<u32>load<u8>(p + 1));
-  return c == 0x5b ? n == 0x74 || n == 0x63 || n == 0x70 : n == 0x62 || n == 0x63;
+  const m = lower(<u32>load<u8>(p + 2));
+  if (c == 0x5b) return (n == 0x74 && m == 0x68) || (n == 0x70 && m == 0x79) || (n == 0x63 && (m == 0x75 || m == 0x6f));
+  return (n == 0x62 && m == 0x61) || (n == 0x63 && m == 0x6f);
+}
+
+/** Whether status, state or phase (any case) begins at `p`. */
+export function statusAt(p: usize, end: usize): bool {
+  return at(p, end, 'status') || at(p, end, 'state') || at(p, end, 'phase');
 }
 
 // the words by their first letter
@@ -229,7 +247,7 @@ function anyLoneAt(p: usize, end: usize, cut: usize, words: StaticArray<string>)
 }
 
 /** Whether a word of the acknowledgement's patterns begins at `p` (its byte `c`; no letter before it). */
-function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
+export function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
   if (p + 2 > end) return false;
   // the second byte first (as stemAt does): most of these letters are followed by none of a word's
   const n = lower(<u32>load<u8>(p + 1));
@@ -249,8 +267,8 @@ function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
   }
 }
 
-/** Whether [ptr, end) holds a word of the acknowledgement's patterns with no letter beside it (a pass of its own: the main loop stays as small as it was). */
-function acknowledgementWord(ptr: usize, end: usize): bool {
+/** Whether [ptr, end) holds a word of the acknowledgement's patterns with no letter beside it, byte by byte (the reference twin's; reportScan finds it in its blocks). */
+export function acknowledgementWord(ptr: usize, end: usize): bool {
   const cut = ptr + MASK_LIMIT;
   let prev: u32 = 0;
   for (let p = ptr; p < end; p++) {
@@ -262,29 +280,139 @@ function acknowledgementWord(ptr: usize, end: usize): bool {
   return false;
 }
 
-/** What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when `ack` is 1. */
+/** Whether byte `b` is a word byte of `\b` (an ASCII letter, digit or `_`). */
+// @ts-ignore: decorator
+@inline function wordByte(b: u32): bool {
+  return (<u32>load<u8>(UNIT + <usize>b) & WORD) != 0;
+}
+
+/** passAt at the start of the run of digits whose last digit is at `q`, when that start is a word start; else 0. */
+function passAtRun(ptr: usize, q: usize, end: usize): u32 {
+  let s = q;
+  while (s > ptr && <u32>load<u8>(s - 1) - 0x30 < 10) s--;
+  if (s > ptr && wordByte(<u32>load<u8>(s - 1))) return 0;
+  return passAt(ptr, s, end, <u32>load<u8>(s));
+}
+
+/** `out` with what the stem at `q` says: SCAN_MAY_FAIL, and SCAN_FAILURE or SCAN_FAILURE_UNKNOWN (assembly/failure-word.ts). */
+export function failureBits(out: u32, ptr: usize, q: usize, end: usize): u32 {
+  const f = failureAt(ptr, q, end);
+  if (f == FAILURE_REPORTED) return (out & ~SCAN_FAILURE_UNKNOWN) | SCAN_MAY_FAIL | SCAN_FAILURE;
+  return f == FAILURE_UNKNOWN ? out | SCAN_MAY_FAIL | SCAN_FAILURE_UNKNOWN : out | SCAN_MAY_FAIL;
+}
+
+/** The bits after which the pass has nothing left to find (SCAN_PASS_UNKNOWN is dropped by SCAN_PASS). */
+const ALL = SCAN_PASS | SCAN_FAILURE | SCAN_MAY_NOTE | SCAN_MAY_STATUS;
+
+/**
+ * What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when
+ * `ack` is 1. Reads up to 18 bytes past the end (the caller's area has room; what they hold changes nothing).
+ * The same bits as reportScanBytewise (assembly/report-scan-bytewise.ts), which looks at every byte.
+ */
 export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
   if (!ready) init();
   const end = ptr + <usize>len;
-  let prev: u32 = 0;
+  const nib = i8x16.splat(0x0f);
+  const zero = i8x16.splat(0);
+  const bPass = i8x16.splat(B_PASS);
+  const bDigits = i8x16.splat(B_DIGITS);
+  const bStems = i8x16.splat(~(B_PASS | B_DIGITS));
+  const cNote = i8x16.splat(C_NOTE);
+  const cStatus = i8x16.splat(C_STATUS);
+  const aLetter = i8x16.splat(0x61);
+  const zeroDigit = i8x16.splat(0x30);
+  // with `ack`, the pass is done once the acknowledgement's word is found too
+  const want: u32 = ack != 0 ? ALL | SCAN_MAY_ACK : ALL;
+  const cut = ptr + MASK_LIMIT;
   let out: u32 = 0;
-  for (let p = ptr; p < end; p++) {
-    const c = <u32>load<u8>(p);
-    const u = <u32>load<u8>(UNIT + <usize>c);
-    if (u > WORD) {
-      if ((u & FIRST) != 0 && (prev & WORD) == 0 && (out & SCAN_PASS) == 0) {
-        const r = passAt(ptr, p, end, c);
-        if (r == 1) out = (out & ~SCAN_PASS_UNKNOWN) | SCAN_PASS;
-        else if (r == 2) out |= SCAN_PASS_UNKNOWN;
+  for (let p = ptr; p < end; p += 16) {
+    const v0 = v128.load(p);
+    const v1 = v128.load(p + 1);
+    const v2 = v128.load(p + 2);
+    const lo0 = v128.and(v0, nib);
+    const hi0 = i8x16.shr_u(v0, 4);
+    const lo1 = v128.and(v1, nib);
+    const hi1 = i8x16.shr_u(v1, 4);
+    const lo2 = v128.and(v2, nib);
+    const hi2 = i8x16.shr_u(v2, 4);
+    const b = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 96);
+    const c = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 192);
+    const live: u32 = end - p >= 16 ? 0xffff : (1 << <u32>(end - p)) - 1;
+    if ((out & SCAN_PASS) == 0) {
+      // lanes after a byte that is not a word byte (an ASCII letter, digit or `_`); the text's first byte is at a start
+      const w = v128.load(p - 1);
+      const word = v128.or(
+        v128.or(i8x16.lt_u(i8x16.sub(v128.or(w, i8x16.splat(0x20)), aLetter), i8x16.splat(26)), i8x16.lt_u(i8x16.sub(w, zeroDigit), i8x16.splat(10))),
+        i8x16.eq(w, i8x16.splat(0x5f)),
+      );
+      let starts = ~<u32>i8x16.bitmask(word);
+      if (p == ptr) starts |= 1;
+      const a = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES);
+      let m = (<u32>i8x16.bitmask(i8x16.ne(v128.or(a, v128.and(b, bPass)), zero)) & starts) | <u32>i8x16.bitmask(i8x16.ne(v128.and(b, bDigits), zero));
+      m &= live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        const x = <u32>load<u8>(q);
+        const r = x - 0x30 < 10 ? passAtRun(ptr, q, end) : passAt(ptr, q, end, x);
+        if (r == 1) {
+          out = (out & ~SCAN_PASS_UNKNOWN) | SCAN_PASS;
+          break;
+        }
+        if (r == 2) out |= SCAN_PASS_UNKNOWN;
+        m &= m - 1;
       }
-      if ((u & STEM) != 0 && (out & SCAN_MAY_FAIL) == 0 && p + 1 < end) {
-        // a stem's second byte (er, ex, fa, pa, tr, and a cross mark's 9C or 9D) before the call
-        const n = lower(<u32>load<u8>(p + 1));
-        if ((n == 0x72 || n == 0x78 || n == 0x61 || n == 0x9c || n == 0x9d) && stemAt(p, end, c)) out |= SCAN_MAY_FAIL;
-      }
-      if ((u & NOTE) != 0 && (out & SCAN_MAY_NOTE) == 0 && noteAt(p, end, c)) out |= SCAN_MAY_NOTE;
     }
-    prev = u;
+    if ((out & SCAN_FAILURE) == 0) {
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.or(v128.and(b, bStems), v128.and(c, i8x16.splat(8))), zero)) & live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        if (stemAt(q, end, <u32>load<u8>(q))) {
+          out = failureBits(out, ptr, q, end);
+          if ((out & SCAN_FAILURE) != 0) break;
+        }
+        m &= m - 1;
+      }
+    }
+    if ((out & SCAN_MAY_NOTE) == 0) {
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(c, cNote), zero)) & live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        if (noteAt(q, end, <u32>load<u8>(q))) {
+          out |= SCAN_MAY_NOTE;
+          break;
+        }
+        m &= m - 1;
+      }
+    }
+    if ((out & SCAN_MAY_STATUS) == 0) {
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(c, cStatus), zero)) & live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        if (statusAt(q, end)) {
+          out |= SCAN_MAY_STATUS;
+          break;
+        }
+        m &= m - 1;
+      }
+    }
+    if ((want & ~out & SCAN_MAY_ACK) != 0) {
+      // lanes after no ASCII letter or `_` (digits may be there: masking makes them <n>)
+      const w = v128.load(p - 1);
+      const letter = v128.or(i8x16.lt_u(i8x16.sub(v128.or(w, i8x16.splat(0x20)), aLetter), i8x16.splat(26)), i8x16.eq(w, i8x16.splat(0x5f)));
+      let free = ~<u32>i8x16.bitmask(letter);
+      if (p == ptr) free |= 1;
+      const d = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 288);
+      let m = <u32>i8x16.bitmask(i8x16.ne(d, zero)) & free & live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        if (ackAt(q, end, cut, <u32>load<u8>(q))) {
+          out |= SCAN_MAY_ACK;
+          break;
+        }
+        m &= m - 1;
+      }
+    }
+    if ((out & want) == want) break;
   }
-  return ack != 0 && acknowledgementWord(ptr, end) ? out | SCAN_MAY_ACK : out;
+  return out;
 }

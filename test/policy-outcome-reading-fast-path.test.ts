@@ -12,15 +12,15 @@ import { describe, expect, it } from 'vitest';
 import { shortText, textHead } from '../src/policy/outcome-facts.js';
 import { changesWorkspace } from '../src/policy/workspace-changes.js';
 import { parseArgs } from '../src/fingerprint/signature.js';
-import { ACK_LOOK, isAcknowledgement } from '../src/text/acknowledgement.js';
+import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from '../src/text/acknowledgement.js';
 import { MASK_LIMIT } from '../src/text/mask-volatile.js';
 import { PASS_LOOK, PASS_PATTERNS, REPORTS_FAILURE, REPORTS_PASS, reportOf } from '../src/text/failure-report.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, READING_CACHE_CHARS, READING_CACHE_ENTRIES, readHead, readingCacheChars, readingCacheSize } from '../src/text/result-reading.js';
 import { reportsStatusUnderWay } from '../src/text/status-field.js';
 import { saysStillWaiting } from '../src/text/still-waiting.js';
-import { SCAN_MAY_ACK, SCAN_MAY_FAIL, SCAN_MAY_NOTE, SCAN_PASS, SCAN_PASS_UNKNOWN, reportScan } from '../src/wasm/module-report-scan.js';
+import { SCAN_FAILURE, SCAN_FAILURE_UNKNOWN, SCAN_MAY_ACK, SCAN_MAY_FAIL, SCAN_MAY_NOTE, SCAN_MAY_STATUS, SCAN_PASS, SCAN_PASS_UNKNOWN, reportScan } from '../src/wasm/module-report-scan.js';
 import { RawJsonString } from '../src/wasm/raw-json-string.js';
-import { plainAcknowledgement, plainChangesWorkspace, plainReport } from './helpers/outcome-reference.js';
+import { plainAcknowledgement, plainChangesWorkspace, plainFailure, plainReport } from './helpers/outcome-reference.js';
 import { traceCalls, traceDir } from './helpers/traces.js';
 
 const PIECES = [
@@ -34,8 +34,10 @@ const PIECES = [
   ' ', '  ', '\n', '\t', '.', '-', '_', '7', '0', '(', ')', '[', ']', ':', '\u00a0', '\u2028', '\u3000', '\ufeff', '\u00a0ok', 'é ok', '\u3000finished',
   'panic\u212Aed', '\u017Fyntaxerror', '\u212Aeyerror', 'fail\u017F', 'errors2', 'x.error', 'a-fail', 'NO ERRORS', 'ZERO failures', '\u00a0no errors', 'KeyError:', 'error_',
   'Saved', 'SENT', 'reset', 'Okay', 'book', 'ok_', 'tok', 'Cancelled', 'canceled', 'Written', 'inserted', 'appended', 'uploaded', 'Reverted', 'completed', 'succe',
-  'status: running', '"status": "in_progress"', 'state=queued', 'phase: Pending', 'running_total',
+  'status: running', '"status": "in_progress"', 'state=queued', 'phase: Pending', 'running_total', 'STATUS:running', '[{"Status":"queued"}]', 'Output: [{"phase": "pending"', '"stat', 'us":"waiting"',
   'ok(', 'passed❌', '[the', '(bash', '[Python', '(Completed', 'ERROR', 'Panic', 'FATAL', 'exceptions', 'all 12 tests passed', 'ALL CHECKS OK', '0 warnings',
+  '10 errors', 'x0 errors', '\n0 errors', '\tno error', 'No Fail', 'zero errors', 'Zero Errors', 'azero errors', '0  errors', ' no  failures', 'no-error', 'error.', '.error', '-fail',
+  'é error', 'erroré', '\u00a0zero error', 'ﬁ', 'Error2', '_fail', 'FAILS', 'Failures:', 'RuntimeError:', 'ModuleNotFoundError', 'Panicked', 'keyerror', 'error\u212A',
 ];
 const words = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 6 }), fc.string({ unit: 'grapheme', maxLength: 3 })), { maxLength: 40 }).map((p) => p.join(''));
 /** Texts near the caps: padding to about ACK_LOOK, the masked ACK_BYTES or PASS_LOOK characters, then words. */
@@ -103,6 +105,12 @@ describe('outcome readings read fast', () => {
         if ((scan & SCAN_PASS) !== 0 && !pass) return false;
         // looked for only when asked, and then never missing an acknowledgement
         if ((scan & SCAN_MAY_ACK) !== 0 || ((reportScan(t, true) & SCAN_MAY_ACK) === 0 && plainAcknowledgement(t))) return false;
+        // the failure expression's answer, decided by the module but where it says it cannot tell
+        const head = t.slice(0, PASS_LOOK);
+        const hs = reportScan(head);
+        if ((hs & SCAN_FAILURE_UNKNOWN) === 0 && ((hs & SCAN_FAILURE) !== 0) !== plainFailure(head)) return false;
+        if ((hs & SCAN_FAILURE) !== 0 && (hs & SCAN_FAILURE_UNKNOWN) !== 0) return false;
+        if (reportsStatusUnderWay(t.slice(0, PASS_LOOK)) && (reportScan(t.slice(0, PASS_LOOK)) & SCAN_MAY_STATUS) === 0) return false;
         return (!STEMS.test(t) || (scan & SCAN_MAY_FAIL) !== 0) && (!NOTE.test(t) || (scan & SCAN_MAY_NOTE) !== 0);
       }),
       { numRuns: 10_000 },
@@ -132,6 +140,19 @@ describe('outcome readings read fast', () => {
   it('should read results that are not text as before (null a pass, objects nothing)', () => {
     for (const r of [null, { status: 'pending' }, [1, 2], 42, true]) expect(fastResult(r)).toBe(plainResult(r));
     expect(fastResult(null)).toBe(READ_PASS);
+  });
+
+  it("should mask a scanned text in the module as the host masks it, and mask here a text it was not the last to scan", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const want = plainAcknowledgement(t);
+        reportScan(t, true);
+        if (acknowledgesScanned(t) !== want) return false;
+        reportScan(`${t}x`);
+        return acknowledgesScanned(t) === want;
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('should stop masking an acknowledgement only where its length already says no', () => {

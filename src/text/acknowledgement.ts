@@ -13,6 +13,7 @@
  * without output. A page that merely uses such a word ("a song written in Marathi") is not one.
  */
 import { encodeUtf8, utf8Scratch } from '../fingerprint/canonical-hash.js';
+import { maskScanned } from '../wasm/module-report-scan.js';
 import { MASK_LIMIT, maskBytes } from './mask-volatile.js';
 
 /** Characters of a result read at most; a longer result is never an acknowledgement. */
@@ -45,6 +46,20 @@ export function isAcknowledgement(text: string): boolean {
   const n = encodeUtf8(text);
   // masked only until it is longer than ACK_BYTES: a longer text is no acknowledgement, however long
   const masked = maskBytes(utf8Scratch(), n, MASK_LIMIT, ACK_BYTES);
+  if (masked.length > ACK_BYTES) return false;
+  const shown = decoder.decode(masked);
+  return ACK_PATTERNS.some((p) => p.test(shown));
+}
+
+/**
+ * {@link isAcknowledgement} of the text reportScan read last (module-report-scan.ts), masked by the module
+ * from the bytes it holds (the same masked bytes; it masks them whole rather than stop past ACK_BYTES);
+ * a text it does not hold is masked here.
+ */
+export function acknowledgesScanned(text: string): boolean {
+  if (text.length > ACK_LOOK || !ANY.test(text)) return false;
+  const masked = maskScanned(text, MASK_LIMIT);
+  if (masked === null) return isAcknowledgement(text);
   if (masked.length > ACK_BYTES) return false;
   const shown = decoder.decode(masked);
   return ACK_PATTERNS.some((p) => p.test(shown));

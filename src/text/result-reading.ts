@@ -4,14 +4,14 @@
  * failure. All are functions of the result's first {@link PASS_LOOK} characters alone (the acknowledgement
  * and the status read a result of at most {@link ACK_LOOK} characters, the status field one of at most
  * STATUS_LOOK, which is then all of it), so each distinct head is read once (the module reads its bytes
- * for the failure stems, the pass, the notes and the acknowledgement's words): a call that
+ * for the failure stems, the pass, the notes, a status field's name and the acknowledgement's words): a call that
  * gets the answer it got before (the calls a loop is made of) costs a lookup. The texts kept are bounded
  * ({@link READING_CACHE_CHARS} characters, {@link READING_CACHE_ENTRIES} texts): past either the cache starts
  * again empty. A head cut from a longer output is kept as a copy, so that the cache never keeps the rest of
  * that output alive; a shorter head is the caller's text itself (copying every one cost a fifth of a call).
  */
-import { SCAN_MAY_ACK, reportScan } from '../wasm/module-report-scan.js';
-import { ACK_LOOK, isAcknowledgement } from './acknowledgement.js';
+import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan } from '../wasm/module-report-scan.js';
+import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
 import { PASS_LOOK, reportFrom } from './failure-report.js';
 import { reportsStatusUnderWay } from './status-field.js';
 import { saysStillWaiting } from './still-waiting.js';
@@ -41,15 +41,18 @@ export function readHead(head: string): number {
   if (known !== undefined) return known;
   const look = head.length > PASS_LOOK ? head.slice(0, PASS_LOOK) : head;
   const short = head.length <= ACK_LOOK;
-  // the module's one pass: the failure stems, the pass patterns, the notes, and (short) the acknowledgement's words
+  // the module's one pass: the failure stems, the pass patterns, the notes, a status field's name, and (short) the acknowledgement's words
   const scan = reportScan(look, short);
-  let bits = reportFrom(look, scan);
+  let bits = 0;
   if (short) {
-    // read (its quick test, then masked) only where the module found a word every acknowledgement holds
-    if ((scan < 0 || (scan & SCAN_MAY_ACK) !== 0) && isAcknowledgement(head)) bits |= READ_ACK;
+    // read (its quick test, then masked by the module from the bytes just scanned: before reportFrom, which
+    // may scan another text) only where the module found a word every acknowledgement holds
+    if (scan < 0 ? isAcknowledgement(head) : (scan & SCAN_MAY_ACK) !== 0 && acknowledgesScanned(head)) bits |= READ_ACK;
     if (saysStillWaiting(head)) bits |= READ_WAITING;
   }
-  if (reportsStatusUnderWay(head)) bits |= READ_STATUS;
+  bits |= reportFrom(look, scan);
+  // the status field is read within the scanned text (its first record too): only where the module found its name
+  if ((scan < 0 || (scan & SCAN_MAY_STATUS) !== 0) && reportsStatusUnderWay(head)) bits |= READ_STATUS;
   if (head.length <= PASS_LOOK) {
     if (cached + head.length > READING_CACHE_CHARS || cache.size >= READING_CACHE_ENTRIES) {
       cache.clear();

@@ -2,8 +2,8 @@
  * What failure-report.ts reads of an output, found by the thread's module in one pass over the output's UTF-8
  * bytes (assembly/report-scan.ts) instead of three expressions each scanning it: whether it holds a pass of
  * PASS_PATTERNS (or the module cannot tell), whether it holds a failure word's stem, whether it may hold a
- * harness's note, and (when asked) whether it holds a word of the acknowledgement's quick test. The last three
- * only say where the expressions need not be asked.
+ * harness's note, whether it may hold a status field, and (when asked) whether it holds a word of the
+ * acknowledgement's quick test. The last four only say where the expressions need not be asked.
  *
  * The scans run in an instance of their own (one a thread, made on first use, 256 KiB): its memory grows
  * when it must without emptying the views the engine's instance is read through in the middle of a batch.
@@ -20,27 +20,68 @@ export const SCAN_MAY_FAIL = 4;
 export const SCAN_MAY_NOTE = 8;
 /** {@link reportScan}'s bit, when asked: a word of acknowledgement.ts's quick test is in the text (without it, no acknowledgement). */
 export const SCAN_MAY_ACK = 16;
+/** {@link reportScan}'s bit: the word status, state or phase is in the text (without it, status-field.ts's expression cannot match). */
+export const SCAN_MAY_STATUS = 32;
+/** {@link reportScan}'s bit: failure-report.ts's REPORT matches (a failure word or a cross mark; decided by the module). */
+export const SCAN_FAILURE = 64;
+/** {@link reportScan}'s bit: no failure word found, but one stem's word has a non-ASCII character beside it (ask REPORT). */
+export const SCAN_FAILURE_UNKNOWN = 128;
 
 const encoder = new TextEncoder();
 let own: WasmInstance | null = null;
 /** The view of the area the text is written into, kept while the area and the memory stay (one allocation less a call). */
 let area: Uint8Array | null = null;
 let areaAt = 0;
+/** The text whose bytes the area holds now (the last one scanned), and their length. */
+let lastText: string | null = null;
+let lastN = 0;
+
+/** Bytes the module may read past a text's end (a block of sixteen, and the next byte): the area keeps them. */
+const SLACK = 32;
+
+/** Writes `text` into the module's area (at areaAt); its UTF-8 length, or -1 when the module has no room. */
+function write(text: string): number {
+  const inst = (own ??= new WasmInstance());
+  // at least what a head of 4,096 characters may take, so the area is taken from the heap once or twice
+  const room = Math.max(3 * text.length, 3 * 4096) + SLACK;
+  const at = inst.exports.reserveBytes(room);
+  lastText = null;
+  if (at === 0) return -1;
+  if (area === null || area.length === 0 || area.length < room - SLACK || areaAt !== at) {
+    area = inst.views().u8.subarray(at, at + room - SLACK);
+    areaAt = at;
+  }
+  lastText = text;
+  lastN = encoder.encodeInto(text, area).written;
+  return lastN;
+}
 
 /**
  * The SCAN_ bits of `text` (SCAN_MAY_ACK looked for when `ack`); -1 when the module has no room for its bytes
  * (the caller asks the expressions).
  */
 export function reportScan(text: string, ack = false): number {
-  const inst = (own ??= new WasmInstance());
-  const most = 3 * text.length;
-  // at least what a head of 4,096 characters may take, so the area is taken from the heap once or twice
-  const at = inst.exports.reserveBytes(Math.max(most, 3 * 4096));
-  if (at === 0) return -1;
-  if (area === null || area.length === 0 || area.length < most || areaAt !== at) {
-    area = inst.views().u8.subarray(at, at + Math.max(most, 3 * 4096));
-    areaAt = at;
-  }
-  const { written } = encoder.encodeInto(text, area);
-  return inst.exports.reportScan(at, written, ack ? 1 : 0);
+  const n = write(text);
+  return n < 0 ? -1 : (own as WasmInstance).exports.reportScan(areaAt, n, ack ? 1 : 0);
+}
+
+/** {@link reportScan} by the module's reference twin, which looks at every byte (for the differential tests). */
+export function reportScanBytewise(text: string, ack = false): number {
+  const n = write(text);
+  return n < 0 ? -1 : (own as WasmInstance).exports.reportScanBytewise(areaAt, n, ack ? 1 : 0);
+}
+
+/**
+ * The first `limit` bytes of `text` masked by the module (assembly/mask.ts, the twin of mask-volatile.ts's
+ * maskBytes) from the bytes the last scan wrote, when `text` is the text last scanned; else null (the
+ * caller masks it itself). A view of the module's memory, valid until the next call here.
+ */
+export function maskScanned(text: string, limit: number): Uint8Array | null {
+  if (text !== lastText || own === null) return null;
+  const n = lastN < limit ? lastN : limit;
+  const dst = own.exports.reserveScratch(6 * n + 8);
+  if (dst === 0) return null;
+  // the area's address again: reserving the scratch may have grown the memory, never moved the area
+  const m = own.exports.maskBytes(areaAt, lastN, limit, dst);
+  return own.views().u8.subarray(dst, dst + m);
 }

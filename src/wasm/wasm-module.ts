@@ -42,6 +42,8 @@ export interface WasmExports {
   saysNothingFound(ptr: number, len: number): number;
   /** What an output holds for failure-report.ts and acknowledgement.ts (assembly/report-scan.ts): SCAN_ bits. */
   reportScan(ptr: number, len: number, ack: number): number;
+  /** reportScan's reference twin, a loop over every byte (assembly/report-scan-bytewise.ts); for the tests. */
+  reportScanBytewise(ptr: number, len: number, ack: number): number;
   maskBytes(src: number, len: number, limit: number, dst: number): number;
   scanEventLine(ptr: number, len: number, maxNesting: number): number;
   routeSession(ptr: number, len: number): number;

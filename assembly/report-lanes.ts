@@ -1,0 +1,121 @@
+// Where report-scan.ts's checks may begin in an output, sixteen bytes at a time (the lane classes of its pass). Each check needs its first three bytes to be one of a
+// few triples (passAt: all, bui, com, fin, no_/not, ok?, suc, tes, up_/up-, wor at a word start, or a run of
+// digits, a space and p, e, f or i; stemAt: err, exc, fai/fat, pan, tra, or a cross mark's E2 9C/9D; noteAt:
+// [th [cu [co [py (ba (co), so a block's lanes are classed by their byte and the next two, each by two nibble
+// lookups (i8x16.swizzle): bit k of a set is on in a lane when its byte's low and high nibbles both allow
+// triple k's first byte, the next byte's its second and the one after its third. A nibble product holds every
+// byte asked for (letters in both cases; more at most), so a lane whose bits are all off is one where the
+// check would answer no: only the other lanes are looked at, by report-scan.ts's scalar checks.
+//
+//   set A, bits 0-7: all bui com fin no(space or t) ok(any) suc tes      (pass, at a word start)
+//   set B, bits 0-2: up(space or -) wor (pass, at a word start), a digit, a space, then p e f or i (the
+//          run's last digit: its start is found by walking back), bits 3-7: err exc fa(i or t) pan tra (stems)
+//   set C, bits 0-2: [t/[p then h/y, [c then u/o, ( then ba/co (notes), bit 3: E2 9C/9D (cross marks),
+//          bits 4-5: sta pha (status fields)
+//   set D, when asked, after no ASCII letter or `_`: the acknowledgement's words by their first three letters,
+//          grouped (app/add, com/cre/cha/can, don/del/mod/mov, edi/ins, ok, rem/ren/rec/rev/rep,
+//          suc/sav/sen/sch/sto/set, upd/upl/wri), each group a product of letter sets (more at most)
+/** Per set, for each of the three bytes: its low nibble's table, its high nibble's. */
+export const TABLES: usize = memory.data(4 * 96);
+/** Set B's pass bits, its digit-run bit; set C's note bits, its status bits. */
+export const B_PASS: u8 = 0x03;
+export const B_DIGITS: u8 = 0x04;
+export const C_NOTE: u8 = 0x07;
+export const C_STATUS: u8 = 0x30;
+
+/** Marks byte `c` (a letter in both cases) for bit `bit` of set `set`, as a triple's `at`-th byte (0, 1, 2). */
+function mark3(set: usize, bit: u32, at: usize, c: u32): void {
+  const base = TABLES + set * 96 + at * 32;
+  for (let twice = 0; twice < 2; twice++) {
+    store<u8>(base + <usize>(c & 15), load<u8>(base + <usize>(c & 15)) | bit);
+    store<u8>(base + 16 + <usize>(c >> 4), load<u8>(base + 16 + <usize>(c >> 4)) | bit);
+    if ((c | 0x20) - 0x61 >= 26) break;
+    c ^= 0x20;
+  }
+}
+
+/** Marks every byte as the `at`-th byte of bit `bit` of set `set`. */
+function markAny(set: usize, bit: u32, at: usize): void {
+  const base = TABLES + set * 96 + at * 32;
+  for (let k: usize = 0; k < 32; k++) store<u8>(base + k, load<u8>(base + k) | bit);
+}
+
+/** Marks the triples `words` (each its bytes, a `*` for any byte) as bits 1 << (first + k) of set `set`. */
+function markTriples(set: usize, first: u32, words: StaticArray<string>): void {
+  for (let k = 0; k < words.length; k++) {
+    const w = unchecked(words[k]);
+    const bit: u32 = 1 << (first + <u32>k);
+    for (let at = 0; at < w.length; at++) {
+      const c = <u32>w.charCodeAt(at);
+      if (c == 0x2a) markAny(set, bit, <usize>at);
+      else mark3(set, bit, <usize>at, c);
+    }
+  }
+}
+
+const TRIPLES_A: StaticArray<string> = ['all', 'bui', 'com', 'fin', 'no', 'ok*', 'suc', 'tes'];
+const TRIPLES_B: StaticArray<string> = ['up', 'wor'];
+const STEM_TRIPLES: StaticArray<string> = ['err', 'exc', 'fa', 'pan', 'tra'];
+const STATUS_TRIPLES: StaticArray<string> = ['sta', 'pha'];
+
+/** Marks bit `bit` of set `set` for the triples of `first` x `second` x `third` (letters; `*` any byte). */
+function markSets(set: usize, bit: u32, first: string, second: string, third: string): void {
+  for (let k = 0; k < first.length; k++) mark3(set, bit, 0, <u32>first.charCodeAt(k));
+  for (let k = 0; k < second.length; k++) mark3(set, bit, 1, <u32>second.charCodeAt(k));
+  if (third == '*') markAny(set, bit, 2);
+  else for (let k = 0; k < third.length; k++) mark3(set, bit, 2, <u32>third.charCodeAt(k));
+}
+
+/** Fills the triple tables (once). */
+export function initTriples(): void {
+  markTriples(0, 0, TRIPLES_A);
+  mark3(0, 0x10, 2, 0x20); // no, not
+  mark3(0, 0x10, 2, 0x74);
+  markTriples(1, 0, TRIPLES_B);
+  mark3(1, 1, 2, 0x20); // up, up-
+  mark3(1, 1, 2, 0x2d);
+  for (let d: u32 = 0x30; d <= 0x39; d++) mark3(1, 4, 0, d);
+  mark3(1, 4, 1, 0x20);
+  for (let k = 0; k < 4; k++) mark3(1, 4, 2, <u32>'pefi'.charCodeAt(k));
+  markTriples(1, 3, STEM_TRIPLES);
+  mark3(1, 0x20, 2, 0x69); // fail, fatal
+  mark3(1, 0x20, 2, 0x74);
+  // the notes: [th [py, [cu [co, (ba (co
+  mark3(2, 1, 0, 0x5b);
+  mark3(2, 1, 1, 0x74);
+  mark3(2, 1, 1, 0x70);
+  mark3(2, 1, 2, 0x68);
+  mark3(2, 1, 2, 0x79);
+  mark3(2, 2, 0, 0x5b);
+  mark3(2, 2, 1, 0x63);
+  mark3(2, 2, 2, 0x75);
+  mark3(2, 2, 2, 0x6f);
+  mark3(2, 4, 0, 0x28);
+  mark3(2, 4, 1, 0x62);
+  mark3(2, 4, 1, 0x63);
+  mark3(2, 4, 2, 0x61);
+  mark3(2, 4, 2, 0x6f);
+  // a cross mark: E2 9C 97/98, E2 9D 8C
+  mark3(2, 8, 0, 0xe2);
+  mark3(2, 8, 1, 0x9c);
+  mark3(2, 8, 1, 0x9d);
+  markAny(2, 8, 2);
+  markTriples(2, 4, STATUS_TRIPLES);
+  markSets(3, 1, 'a', 'pd', 'pd');
+  markSets(3, 2, 'c', 'orha', 'mean');
+  markSets(3, 4, 'dm', 'oe', 'nldv');
+  markSets(3, 8, 'ei', 'dn', 'is');
+  markSets(3, 16, 'o', 'k', '*');
+  markSets(3, 32, 'r', 'e', 'mncvp');
+  markSets(3, 64, 's', 'uaect', 'cvnhot');
+  markSets(3, 128, 'uw', 'pr', 'dli');
+}
+
+// @ts-ignore: decorator
+@inline export function triples(lo0: v128, hi0: v128, lo1: v128, hi1: v128, lo2: v128, hi2: v128, t: usize): v128 {
+  return v128.and(
+    v128.and(v128.and(i8x16.swizzle(v128.load(t), lo0), i8x16.swizzle(v128.load(t + 16), hi0)), v128.and(i8x16.swizzle(v128.load(t + 32), lo1), i8x16.swizzle(v128.load(t + 48), hi1))),
+    v128.and(i8x16.swizzle(v128.load(t + 64), lo2), i8x16.swizzle(v128.load(t + 80), hi2)),
+  );
+}
+
