@@ -35,48 +35,83 @@ const COLON: u32 = 128;
   return o + 3;
 }
 
-// bytes that need the byte loop (quotes, delimiters, digits, slashes, colons), as two sixteen-entry tables for a
-// vector lookup: b is one when SPECIAL_LO[b & 15] & SPECIAL_HI[b >> 4] != 0, each distinct high nibble
-// of such bytes having a bit of its own (five of them); made from CLASS on first use
-const SPECIAL_LO: usize = memory.data(16);
-const SPECIAL_HI: usize = memory.data(16);
+// byte sets for a vector lookup, as two sixteen-entry tables each: b is in a set when LO[b & 15] & HI[b >> 4]
+// != 0, each distinct high nibble of its bytes having a bit of its own (at most eight: bytes under 128);
+// made from CLASS on first use. NEED: bytes only the byte loop masks (quotes, digits, slashes, colons);
+// KEPT: delimiters, which are kept as they are and end a word
+const NEED_LO: usize = memory.data(16);
+const NEED_HI: usize = memory.data(16);
+const KEPT_LO: usize = memory.data(16);
+const KEPT_HI: usize = memory.data(16);
 let specialReady = false;
 // lanes of the last chunk plainRun() accepted that hold white space (all ones), for the store
 let spaceLanes: v128 = i8x16.splat(0);
 
-function prepareSpecial(): void {
+function prepareSet(lo: usize, hi: usize, classes: u32): void {
   let bits: u32 = 0;
   for (let b: u32 = 0; b < 128; b++) {
-    if ((cls(b) & (QUOTE | DELIM | DIGIT | SLASH | COLON)) == 0) continue;
-    if (load<u8>(SPECIAL_HI + (b >> 4)) == 0) {
-      store<u8>(SPECIAL_HI + (b >> 4), <u8>(<u32>1 << bits));
+    if ((cls(b) & classes) == 0) continue;
+    if (load<u8>(hi + (b >> 4)) == 0) {
+      store<u8>(hi + (b >> 4), <u8>(<u32>1 << bits));
       bits++;
     }
-    store<u8>(SPECIAL_LO + (b & 15), load<u8>(SPECIAL_LO + (b & 15)) | load<u8>(SPECIAL_HI + (b >> 4)));
+    store<u8>(lo + (b & 15), load<u8>(lo + (b & 15)) | load<u8>(hi + (b >> 4)));
   }
+}
+
+function prepareSpecial(): void {
+  prepareSet(NEED_LO, NEED_HI, QUOTE | DIGIT | SLASH | COLON);
+  prepareSet(KEPT_LO, KEPT_HI, DELIM);
   specialReady = true;
+}
+
+/** Lanes of v (as bits) whose byte is in the set of tables lo, hi. */
+// @ts-ignore: decorator
+@inline function inSet(v: v128, lo: usize, hi: usize): u32 {
+  const m = v128.and(i8x16.swizzle(v128.load(lo), v128.and(v, i8x16.splat(15))), i8x16.swizzle(v128.load(hi), i8x16.shr_u(v, 4)));
+  return <u32>i8x16.bitmask(i8x16.ne(m, i8x16.splat(0)));
 }
 
 /**
  * Whether the bytes at p (at least 16 before the limit, `left` of them) start a run the vector path
- * keeps: no special byte, no two white space bytes together (nor one after a pending space, nor one
- * first in the output), and ending where a word ends. Returns 0, or the run's length (at most 16) with
- * 0x80 set when its last byte is white space.
+ * keeps, and how long it is: words without digits, slashes, colons or quotes, and delimiters, separated
+ * by single white space bytes (none first after a pending space, nor first in the output), ending where a
+ * word ends (after a white space byte or a delimiter, before a quote, or where the next byte ends the
+ * word). Such bytes are kept as they are, each white space byte as 0x20: what the byte loop writes.
+ * Returns 0, or the run's length (at most 16) with 0x80 set when its last byte is white space.
  */
 function plainRun(p: usize, left: usize, pending: bool, started: bool): u32 {
   const v = v128.load(p);
-  const special = v128.and(i8x16.swizzle(v128.load(SPECIAL_LO), v128.and(v, i8x16.splat(15))), i8x16.swizzle(v128.load(SPECIAL_HI), i8x16.shr_u(v, 4)));
-  if (v128.any_true(special)) return 0;
   const sp = v128.or(i8x16.eq(v, i8x16.splat(0x20)), i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x09)), i8x16.splat(5)));
   const bits = <u32>i8x16.bitmask(sp);
-  if ((bits & (bits >> 1)) != 0) return 0;
   if ((bits & 1) != 0 && (pending || !started)) return 0;
-  let len: u32 = 16;
-  if (left > 16 && (bits & 0x8000) == 0 && (cls(<u32>load<u8>(p + 16)) & (SPACE | QUOTE | DELIM)) == 0) {
-    // the last word goes on past the chunk: stop after the last white space byte
-    if (bits == 0) return 0;
-    len = 32 - clz<u32>(bits);
+  const need = inSet(v, NEED_LO, NEED_HI);
+  // lanes a run may end after: white space and delimiters
+  const ends = bits | inSet(v, KEPT_LO, KEPT_HI);
+  let len: u32;
+  if (need == 0) {
+    len = 16;
+    if (left > 16 && (ends & 0x8000) == 0 && (cls(<u32>load<u8>(p + 16)) & (SPACE | QUOTE | DELIM)) == 0) {
+      // the last word goes on past the chunk: stop after the last white space byte or delimiter
+      if (ends == 0) return 0;
+      len = 32 - clz<u32>(ends);
+    }
+  } else {
+    const first = <u32>ctz<u32>(need);
+    if ((cls(<u32>load<u8>(p + first)) & QUOTE) != 0) {
+      // a quote ends the word before it
+      len = first;
+    } else {
+      // a word that needs the byte loop: stop before it
+      const before = ends & ((<u32>1 << first) - 1);
+      if (before == 0) return 0;
+      len = 32 - clz<u32>(before);
+    }
+    if (len == 0) return 0;
   }
+  // two white space bytes together: stop after the first (the byte loop takes the rest of the run)
+  const pairs = bits & (bits >> 1) & ((<u32>1 << (len - 1)) - 1);
+  if (pairs != 0) len = <u32>ctz<u32>(pairs) + 1;
   spaceLanes = sp;
   return len | ((bits >> (len - 1)) & 1) << 7;
 }
@@ -118,8 +153,10 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
     const b = <u32>load<u8>(src + i);
     const c = cls(b);
     if ((c & SPACE) != 0) {
-      space = o > dst;
+      // the whole run of white space at once
       i++;
+      while (i < n && (cls(<u32>load<u8>(src + i)) & SPACE) != 0) i++;
+      space = o > dst;
       continue;
     }
     if (space) {
@@ -148,7 +185,6 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       continue;
     }
     let j = i;
-    let slash = false;
     let any: u32 = 0;
     while (j < n) {
       const d = cls(<u32>load<u8>(src + j));
@@ -156,7 +192,7 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       any |= d;
       j++;
     }
-    slash = (any & SLASH) != 0;
+    const slash = (any & SLASH) != 0;
     if (j - i == 3 && (<u32>load<u8>(src + i) | 0x20) == 0x69 && (<u32>load<u8>(src + i + 1) | 0x20) == 0x64 && <u32>load<u8>(src + i + 2) == 0x3a) {
       // "ID:" labels the next word, masked whole: <id>
       o = copyBytes(o, src + i, 3);
