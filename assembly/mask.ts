@@ -137,7 +137,10 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
   while (i < n) {
     // sixteen bytes at a time while they hold only words without digits or slashes, separated by single
     // white space bytes (most prose and log text): kept as they are, each space byte as 0x20
-    if (i + 16 <= n) {
+    // (not where the byte loop is sure to be needed: a quote, digit, slash or colon first, or white space
+    // after a pending space or before any output)
+    const first = cls(<u32>load<u8>(src + i));
+    if (i + 16 <= n && (first & (QUOTE | DIGIT | SLASH | COLON)) == 0 && ((first & SPACE) == 0 || (!space && o > dst))) {
       const run = plainRun(src + i, n - i, space, o > dst);
       if (run != 0) {
         if (space) store<u8>(o++, 0x20);
@@ -164,13 +167,31 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       space = false;
     }
     if ((c & QUOTE) != 0) {
+      // the first closing quote or line feed within MASK_QUOTE_MAX bytes, sixteen bytes at a time
+      const stop = n < i + 2 + MASK_QUOTE_MAX ? n : i + 2 + MASK_QUOTE_MAX;
       let j = i + 1;
-      while (j < n && j - i - 1 <= MASK_QUOTE_MAX) {
-        const d = <u32>load<u8>(src + j);
-        if (d == b || d == 0x0a) break;
-        j++;
+      let found = false;
+      while (j + 16 <= stop) {
+        const v = v128.load(src + j);
+        const hits = <u32>i8x16.bitmask(v128.or(i8x16.eq(v, i8x16.splat(<i8>b)), i8x16.eq(v, i8x16.splat(0x0a))));
+        if (hits != 0) {
+          j += ctz<u32>(hits);
+          found = true;
+          break;
+        }
+        j += 16;
       }
-      if (j < n && <u32>load<u8>(src + j) == b && j - i - 1 <= MASK_QUOTE_MAX) {
+      if (!found) {
+        while (j < stop) {
+          const d = <u32>load<u8>(src + j);
+          if (d == b || d == 0x0a) {
+            found = true;
+            break;
+          }
+          j++;
+        }
+      }
+      if (found && <u32>load<u8>(src + j) == b) {
         o = put3(o, 0x3c, 0x71, 0x3e); // <q>
         i = j + 1;
       } else {
