@@ -44,8 +44,11 @@ const NEED_HI: usize = memory.data(16);
 const KEPT_LO: usize = memory.data(16);
 const KEPT_HI: usize = memory.data(16);
 let specialReady = false;
-// lanes of the last chunk plainRun() accepted that hold white space (all ones), for the store
+// lanes of the last chunk plainRun() read that hold white space (all ones, for the store; and as bits)
 let spaceLanes: v128 = i8x16.splat(0);
+let spaceBits: u32 = 0;
+// for each eight-bit mask, the indices of its set bits in order (eight bytes each): compressStore's shuffles
+const SHUFFLES: usize = memory.data(256 * 8);
 
 function prepareSet(lo: usize, hi: usize, classes: u32): void {
   let bits: u32 = 0;
@@ -62,6 +65,12 @@ function prepareSet(lo: usize, hi: usize, classes: u32): void {
 function prepareSpecial(): void {
   prepareSet(NEED_LO, NEED_HI, QUOTE | DIGIT | SLASH | COLON);
   prepareSet(KEPT_LO, KEPT_HI, DELIM);
+  for (let m: u32 = 0; m < 256; m++) {
+    let k: u32 = 0;
+    for (let lane: u32 = 0; lane < 8; lane++) {
+      if ((m & (<u32>1 << lane)) != 0) store<u8>(SHUFFLES + (m << 3) + k++, <u8>lane);
+    }
+  }
   specialReady = true;
 }
 
@@ -73,18 +82,15 @@ function prepareSpecial(): void {
 }
 
 /**
- * Whether the bytes at p (at least 16 before the limit, `left` of them) start a run the vector path
- * keeps, and how long it is: words without digits, slashes, colons or quotes, and delimiters, separated
- * by single white space bytes (none first after a pending space, nor first in the output), ending where a
- * word ends (after a white space byte or a delimiter, before a quote, or where the next byte ends the
- * word). Such bytes are kept as they are, each white space byte as 0x20: what the byte loop writes.
- * Returns 0, or the run's length (at most 16) with 0x80 set when its last byte is white space.
+ * How many of the bytes at p (at least 16 before the limit, `left` of them) the vector path takes: words
+ * without digits, slashes, colons or quotes, delimiters and white space, up to where a word ends (after a
+ * white space byte or a delimiter, before a quote, or where the next byte ends the word). 0 when none.
+ * Leaves the chunk's white space lanes in spaceLanes (all ones) and spaceBits.
  */
-function plainRun(p: usize, left: usize, pending: bool, started: bool): u32 {
+function plainRun(p: usize, left: usize): u32 {
   const v = v128.load(p);
   const sp = v128.or(i8x16.eq(v, i8x16.splat(0x20)), i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x09)), i8x16.splat(5)));
   const bits = <u32>i8x16.bitmask(sp);
-  if ((bits & 1) != 0 && (pending || !started)) return 0;
   const need = inSet(v, NEED_LO, NEED_HI);
   // lanes a run may end after: white space and delimiters
   const ends = bits | inSet(v, KEPT_LO, KEPT_HI);
@@ -107,13 +113,24 @@ function plainRun(p: usize, left: usize, pending: bool, started: bool): u32 {
       if (before == 0) return 0;
       len = 32 - clz<u32>(before);
     }
-    if (len == 0) return 0;
   }
-  // two white space bytes together: stop after the first (the byte loop takes the rest of the run)
-  const pairs = bits & (bits >> 1) & ((<u32>1 << (len - 1)) - 1);
-  if (pairs != 0) len = <u32>ctz<u32>(pairs) + 1;
   spaceLanes = sp;
-  return len | ((bits >> (len - 1)) & 1) << 7;
+  spaceBits = bits;
+  return len;
+}
+
+/**
+ * Stores the lanes of v set in `keep` (16 bits), in order, at o; returns o + their count. Writes up to 16
+ * bytes past o: each half through a shuffle from a table of the eight-lane masks.
+ */
+// @ts-ignore: decorator
+@inline function compressStore(o: usize, v: v128, keep: u32): usize {
+  const lo = keep & 0xff;
+  const hi = keep >> 8;
+  v128.store(o, i8x16.swizzle(v, v128.load64_zero(SHUFFLES + (<usize>lo << 3))));
+  const at = o + <usize>popcnt<u32>(lo);
+  v128.store(at, i8x16.swizzle(v, i8x16.add(v128.load64_zero(SHUFFLES + (<usize>hi << 3)), i8x16.splat(8))));
+  return at + <usize>popcnt<u32>(hi);
 }
 
 /** Copies n bytes to o; returns o + n. Words are short: a byte loop beats memory.copy's call below 16 bytes. */
@@ -135,20 +152,29 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
   let space = false;
   let i: usize = 0;
   while (i < n) {
-    // sixteen bytes at a time while they hold only words without digits or slashes, separated by single
-    // white space bytes (most prose and log text): kept as they are, each space byte as 0x20
-    // (not where the byte loop is sure to be needed: a quote, digit, slash or colon first, or white space
-    // after a pending space or before any output)
-    const first = cls(<u32>load<u8>(src + i));
-    if (i + 16 <= n && (first & (QUOTE | DIGIT | SLASH | COLON)) == 0 && ((first & SPACE) == 0 || (!space && o > dst))) {
-      const run = plainRun(src + i, n - i, space, o > dst);
-      if (run != 0) {
+    // sixteen bytes at a time while they hold only words without digits or slashes, delimiters and white
+    // space (most prose and log text): kept as they are, each run of white space as one 0x20 (none first in
+    // the output, and a run that ends the chunk left pending, as the byte loop leaves it); not tried where
+    // the byte loop is sure to be needed (a quote, digit, slash or colon first)
+    if (i + 16 <= n && (cls(<u32>load<u8>(src + i)) & (QUOTE | DIGIT | SLASH | COLON)) == 0) {
+      const len = plainRun(src + i, n - i);
+      if (len != 0) {
+        const lanes = (<u32>1 << len) - 1;
+        const blank = spaceBits & lanes;
+        const words = lanes & ~blank;
+        if (words == 0) {
+          space = o > dst;
+          i += len;
+          continue;
+        }
+        // white space right after white space goes, and first, after a pending space or before any output
+        const lead: u32 = space || o == dst ? 1 : 0;
         if (space) store<u8>(o++, 0x20);
-        v128.store(o, v128.bitselect(i8x16.splat(0x20), v128.load(src + i), spaceLanes));
-        // a space ending the run is left pending, as the byte loop leaves it
-        space = (run & 0x80) != 0;
-        const len = <usize>(run & 0x1f);
-        o += space ? len - 1 : len;
+        const keep = lanes & ~(blank & ((blank << 1) | lead));
+        o = compressStore(o, v128.bitselect(i8x16.splat(0x20), v128.load(src + i), spaceLanes), keep);
+        // white space ending the run: its 0x20 is taken back and left pending
+        space = <u32>(32 - clz<u32>(words)) < len;
+        if (space) o--;
         i += len;
         continue;
       }
