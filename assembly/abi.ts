@@ -25,6 +25,7 @@ export const H_BYTES_SIZE: u32 = 52;
 export const H_TEXT: u32 = 56; // UTF-16 prose the host copies in for the chanting kernel (assembly/chant.ts)
 export const H_TEXT_SIZE: u32 = 60;
 export const H_CLASSES: u32 = 64; // free-list heads of slot size classes, SIZE_CLASSES u32s
+export const H_MASK_CACHE: u32 = 1020; // the masked-hash cache (assembly/mask-cache.ts), 0 until first used (the header's last word)
 export const SIZE_CLASSES: u32 = 128;
 export const MAGIC: u32 = 0x6c77_0001;
 
@@ -267,6 +268,8 @@ export const NOTHING_LOOK: u32 = 300;
 // sketches remembered by action text, per thread (a power of two)
 export const SKETCH_CACHE_SLOTS: u32 = 1024;
 export const MAX_SKETCH_K: u32 = 64;
+// masked hashes of results and errors remembered by their text, per thread (a power of two)
+export const MASK_CACHE_SLOTS: u32 = 2048;
 
 // events-format lines read by the module (assembly/event-line.ts, src/formats/event-line.ts)
 export const LINE_OK: u32 = 0;

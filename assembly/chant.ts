@@ -49,19 +49,28 @@ export function chantReset(s: u32): u32 {
   return 0;
 }
 
-/** White space (tab to carriage return, space) and the line feed, as bits by code (all under 64). */
-const BLANK_OR_LF: u64 = (<u64>1 << 0x20) | (<u64>0x1f << 0x09);
-/** What ends a sentence: `.`, `!`, `?` and the line feed. */
-const ENDS: u64 = (<u64>1 << 0x2e) | (<u64>1 << 0x21) | (<u64>1 << 0x3f) | (<u64>1 << 0x0a);
-/** ASCII digits (codes 0-63) and letters (codes 64-127), as bits. */
-const DIGITS: u64 = <u64>0x3ff << 0x30;
-const LETTERS: u64 = (<u64>0x3ffffff << 1) | (<u64>0x3ffffff << 33);
+/** A unit's part in a sentence (sentence-repeats.ts), as bits: it is added (not white space or a line feed), ends a sentence (`.`, `!`, `?`, the line feed), or is a letter or digit (ASCII ones, and every code from U+00C0). */
+const ADDS: u32 = 1;
+const ENDS: u32 = 2;
+const WORD: u32 = 4;
+/** Those bits for the units under 128, made on first use. */
+const UNIT: usize = memory.data(128);
+let unitReady = false;
 
-/** A letter or digit as sentence-repeats.ts counts them: ASCII ones, and every code from U+00C0. */
+function prepareUnits(): void {
+  for (let ch: u32 = 0; ch < 128; ch++) {
+    const blank = ch == 0x20 || (ch >= 0x09 && ch <= 0x0d);
+    const end = ch == 0x2e || ch == 0x21 || ch == 0x3f || ch == 0x0a;
+    const word = ch - 0x30 < 10 || (ch | 0x20) - 0x61 < 26;
+    store<u8>(UNIT + ch, <u8>((blank ? 0 : ADDS) | (end ? ENDS : 0) | (word ? WORD : 0)));
+  }
+  unitReady = true;
+}
+
+/** The bits of unit `ch` (any code under 65536). */
 // @ts-ignore: decorator
-@inline function isWordChar(ch: i32): bool {
-  const bits = ch < 64 ? DIGITS : LETTERS;
-  return (<u32>ch >= 0xc0) | (<u32>(ch < 128) & <u32>((bits >> (<u64>ch & 63)) & 1)) != 0;
+@inline function unitBits(ch: i32): u32 {
+  return ch < 128 ? <u32>load<u8>(UNIT + <usize>ch) : ch >= 0xc0 ? ADDS | WORD : ADDS;
 }
 
 /**
@@ -107,9 +116,12 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
   store<i32>(base + CO_PERIOD, 0);
   store<u32>(base + CO_SAID, 0);
 
+  if (!unitReady) prepareUnits();
+  // units pushed at most: the first always, then while the position is under the limit
+  const room = <i64>limit - <i64>pos;
+  const most: u32 = room >= <i64>n ? n : room >= 1 ? <u32>room : n > 0 ? 1 : 0;
   let k: u32 = 0;
-  while (k < n) {
-    if (k > 0 && pos >= limit) break;
+  while (k < most) {
     const ch = <i32>load<u16>(<usize>text + (<usize>k << 1));
     k++;
     const i = pos;
@@ -166,7 +178,8 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
     // the sentence tracker, without branches on the character's class but one at a sentence end: a
     // pending space and the character are written to `shown` whether they count or not (past the
     // sentence's length, or into its spare last unit, they are never read)
-    const add = ((BLANK_OR_LF >> (<u64>ch & 63)) & <u64>(ch < 64)) == 0;
+    const bits = unitBits(ch);
+    const add = (bits & ADDS) != 0;
     const space = add && pending;
     sHash = space ? (sHash ^ 0x20) * FNV_PRIME : sHash;
     store<u16>(base + CS_SHOWN + (<usize>min(sLen, <i32>SENTENCE_SHOWN) << 1), 0x20);
@@ -176,10 +189,10 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
     sStart = add && sLen == 0 ? i : sStart;
     sHash = add ? (sHash ^ c) * FNV_PRIME : sHash;
     sLen += <i32>add;
-    words = words || (add && isWordChar(ch));
+    words = words || (bits & WORD) != 0;
     pending = !add && (pending || sLen > 0); // a line feed ends the sentence: cleared below
     let said: u32 = 0;
-    if (((ENDS >> (<u64>ch & 63)) & <u64>(ch < 64)) != 0) {
+    if ((bits & ENDS) != 0) {
       said = finishSentence(base, sHash, sLen, sStart, words, stored, piece, longChunk, reps);
       if (sLen > 0) stored++;
       sHash = FNV_OFFSET;

@@ -16,6 +16,7 @@ import {
 } from './detect';
 import { J_HOST, J_OK, hashJson, jsonFp, jsonScratchSize } from './json';
 import { maskBytes } from './mask';
+import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedKnown, maskedRemember } from './mask-cache';
 import { saysNothingFound } from './nothing';
 import { configPtr, slotOk } from './slots';
 import { textFinish, textNode, textReplace, textStart, textString } from './text';
@@ -218,10 +219,18 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     }
     outFp = word(TAG_RESULT, rfp);
     if ((cflags & CF_RESULT_MASKED) != 0) {
-      const textP = (rflags & F_RESULT_TEXT) != 0 ? resP : resTextP;
-      const textN = (rflags & F_RESULT_TEXT) != 0 ? resN : resTextN;
-      const m = maskBytes(textP, textN, MASK_LIMIT, maskArea);
-      masked = <u32>xxh64(maskArea, m, TAG_MASKED_RESULT);
+      const isText = (rflags & F_RESULT_TEXT) != 0;
+      const textP = isText ? resP : resTextP;
+      const textN = isText ? resN : resTextN;
+      // a text result's hash covers it whole; a value's result text is hashed as far as masking reads it
+      const cut = textN < MASK_LIMIT ? textN : MASK_LIMIT;
+      if (isText ? maskedKnown(rfp, textN, MK_RESULT) : maskedKnown(xxh64(textP, cut, TAG_MASKED_RESULT), cut, MK_RESULT_TEXT)) {
+        masked = maskedFound();
+      } else {
+        const m = maskBytes(textP, textN, MASK_LIMIT, maskArea);
+        masked = <u32>xxh64(maskArea, m, TAG_MASKED_RESULT);
+        maskedRemember(masked);
+      }
     }
   }
   let infra = false;
@@ -232,8 +241,13 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     const ef = xxh64(errP, errN, TAG_ERROR);
     errKey = <u32>ef;
     if (!hasResult) outFp = ef;
-    const m = maskBytes(errP, errN, MASK_LIMIT, maskArea);
-    masked = <u32>xxh64(maskArea, m, TAG_ERROR_CLASS);
+    if (maskedKnown(ef, errN, MK_ERROR)) {
+      masked = maskedFound();
+    } else {
+      const m = maskBytes(errP, errN, MASK_LIMIT, maskArea);
+      masked = <u32>xxh64(maskArea, m, TAG_ERROR_CLASS);
+      maskedRemember(masked);
+    }
   }
   // the state key (only state repeat reads it: a description's hash and a combine saved elsewhere)
   let stateKey: u32 = 0;

@@ -35,50 +35,102 @@ const COLON: u32 = 128;
   return o + 3;
 }
 
-// bytes that need the byte loop (quotes, delimiters, digits, slashes, colons), as two sixteen-entry tables for a
-// vector lookup: b is one when SPECIAL_LO[b & 15] & SPECIAL_HI[b >> 4] != 0, each distinct high nibble
-// of such bytes having a bit of its own (five of them); made from CLASS on first use
-const SPECIAL_LO: usize = memory.data(16);
-const SPECIAL_HI: usize = memory.data(16);
+// byte sets for a vector lookup, as two sixteen-entry tables each: b is in a set when LO[b & 15] & HI[b >> 4]
+// != 0, each distinct high nibble of its bytes having a bit of its own (at most eight: bytes under 128);
+// made from CLASS on first use. NEED: bytes only the byte loop masks (quotes, digits, slashes, colons);
+// KEPT: delimiters, which are kept as they are and end a word
+const NEED_LO: usize = memory.data(16);
+const NEED_HI: usize = memory.data(16);
+const KEPT_LO: usize = memory.data(16);
+const KEPT_HI: usize = memory.data(16);
 let specialReady = false;
-// lanes of the last chunk plainRun() accepted that hold white space (all ones), for the store
+// lanes of the last chunk plainRun() read that hold white space (all ones, for the store; and as bits)
 let spaceLanes: v128 = i8x16.splat(0);
+let spaceBits: u32 = 0;
+// for each eight-bit mask, the indices of its set bits in order (eight bytes each): compressStore's shuffles
+const SHUFFLES: usize = memory.data(256 * 8);
 
-function prepareSpecial(): void {
+function prepareSet(lo: usize, hi: usize, classes: u32): void {
   let bits: u32 = 0;
   for (let b: u32 = 0; b < 128; b++) {
-    if ((cls(b) & (QUOTE | DELIM | DIGIT | SLASH | COLON)) == 0) continue;
-    if (load<u8>(SPECIAL_HI + (b >> 4)) == 0) {
-      store<u8>(SPECIAL_HI + (b >> 4), <u8>(<u32>1 << bits));
+    if ((cls(b) & classes) == 0) continue;
+    if (load<u8>(hi + (b >> 4)) == 0) {
+      store<u8>(hi + (b >> 4), <u8>(<u32>1 << bits));
       bits++;
     }
-    store<u8>(SPECIAL_LO + (b & 15), load<u8>(SPECIAL_LO + (b & 15)) | load<u8>(SPECIAL_HI + (b >> 4)));
+    store<u8>(lo + (b & 15), load<u8>(lo + (b & 15)) | load<u8>(hi + (b >> 4)));
+  }
+}
+
+function prepareSpecial(): void {
+  prepareSet(NEED_LO, NEED_HI, QUOTE | DIGIT | SLASH | COLON);
+  prepareSet(KEPT_LO, KEPT_HI, DELIM);
+  for (let m: u32 = 0; m < 256; m++) {
+    let k: u32 = 0;
+    for (let lane: u32 = 0; lane < 8; lane++) {
+      if ((m & (<u32>1 << lane)) != 0) store<u8>(SHUFFLES + (m << 3) + k++, <u8>lane);
+    }
   }
   specialReady = true;
 }
 
+/** Lanes of v (as bits) whose byte is in the set of tables lo, hi. */
+// @ts-ignore: decorator
+@inline function inSet(v: v128, lo: usize, hi: usize): u32 {
+  const m = v128.and(i8x16.swizzle(v128.load(lo), v128.and(v, i8x16.splat(15))), i8x16.swizzle(v128.load(hi), i8x16.shr_u(v, 4)));
+  return <u32>i8x16.bitmask(i8x16.ne(m, i8x16.splat(0)));
+}
+
 /**
- * Whether the bytes at p (at least 16 before the limit, `left` of them) start a run the vector path
- * keeps: no special byte, no two white space bytes together (nor one after a pending space, nor one
- * first in the output), and ending where a word ends. Returns 0, or the run's length (at most 16) with
- * 0x80 set when its last byte is white space.
+ * How many of the bytes at p (at least 16 before the limit, `left` of them) the vector path takes: words
+ * without digits, slashes, colons or quotes, delimiters and white space, up to where a word ends (after a
+ * white space byte or a delimiter, before a quote, or where the next byte ends the word). 0 when none.
+ * Leaves the chunk's white space lanes in spaceLanes (all ones) and spaceBits.
  */
-function plainRun(p: usize, left: usize, pending: bool, started: bool): u32 {
+function plainRun(p: usize, left: usize): u32 {
   const v = v128.load(p);
-  const special = v128.and(i8x16.swizzle(v128.load(SPECIAL_LO), v128.and(v, i8x16.splat(15))), i8x16.swizzle(v128.load(SPECIAL_HI), i8x16.shr_u(v, 4)));
-  if (v128.any_true(special)) return 0;
   const sp = v128.or(i8x16.eq(v, i8x16.splat(0x20)), i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x09)), i8x16.splat(5)));
   const bits = <u32>i8x16.bitmask(sp);
-  if ((bits & (bits >> 1)) != 0) return 0;
-  if ((bits & 1) != 0 && (pending || !started)) return 0;
-  let len: u32 = 16;
-  if (left > 16 && (bits & 0x8000) == 0 && (cls(<u32>load<u8>(p + 16)) & (SPACE | QUOTE | DELIM)) == 0) {
-    // the last word goes on past the chunk: stop after the last white space byte
-    if (bits == 0) return 0;
-    len = 32 - clz<u32>(bits);
+  const need = inSet(v, NEED_LO, NEED_HI);
+  // lanes a run may end after: white space and delimiters
+  const ends = bits | inSet(v, KEPT_LO, KEPT_HI);
+  let len: u32;
+  if (need == 0) {
+    len = 16;
+    if (left > 16 && (ends & 0x8000) == 0 && (cls(<u32>load<u8>(p + 16)) & (SPACE | QUOTE | DELIM)) == 0) {
+      // the last word goes on past the chunk: stop after the last white space byte or delimiter
+      if (ends == 0) return 0;
+      len = 32 - clz<u32>(ends);
+    }
+  } else {
+    const first = <u32>ctz<u32>(need);
+    if ((cls(<u32>load<u8>(p + first)) & QUOTE) != 0) {
+      // a quote ends the word before it
+      len = first;
+    } else {
+      // a word that needs the byte loop: stop before it
+      const before = ends & ((<u32>1 << first) - 1);
+      if (before == 0) return 0;
+      len = 32 - clz<u32>(before);
+    }
   }
   spaceLanes = sp;
-  return len | ((bits >> (len - 1)) & 1) << 7;
+  spaceBits = bits;
+  return len;
+}
+
+/**
+ * Stores the lanes of v set in `keep` (16 bits), in order, at o; returns o + their count. Writes up to 16
+ * bytes past o: each half through a shuffle from a table of the eight-lane masks.
+ */
+// @ts-ignore: decorator
+@inline function compressStore(o: usize, v: v128, keep: u32): usize {
+  const lo = keep & 0xff;
+  const hi = keep >> 8;
+  v128.store(o, i8x16.swizzle(v, v128.load64_zero(SHUFFLES + (<usize>lo << 3))));
+  const at = o + <usize>popcnt<u32>(lo);
+  v128.store(at, i8x16.swizzle(v, i8x16.add(v128.load64_zero(SHUFFLES + (<usize>hi << 3)), i8x16.splat(8))));
+  return at + <usize>popcnt<u32>(hi);
 }
 
 /** Copies n bytes to o; returns o + n. Words are short: a byte loop beats memory.copy's call below 16 bytes. */
@@ -100,17 +152,29 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
   let space = false;
   let i: usize = 0;
   while (i < n) {
-    // sixteen bytes at a time while they hold only words without digits or slashes, separated by single
-    // white space bytes (most prose and log text): kept as they are, each space byte as 0x20
-    if (i + 16 <= n) {
-      const run = plainRun(src + i, n - i, space, o > dst);
-      if (run != 0) {
+    // sixteen bytes at a time while they hold only words without digits or slashes, delimiters and white
+    // space (most prose and log text): kept as they are, each run of white space as one 0x20 (none first in
+    // the output, and a run that ends the chunk left pending, as the byte loop leaves it); not tried where
+    // the byte loop is sure to be needed (a quote, digit, slash or colon first)
+    if (i + 16 <= n && (cls(<u32>load<u8>(src + i)) & (QUOTE | DIGIT | SLASH | COLON)) == 0) {
+      const len = plainRun(src + i, n - i);
+      if (len != 0) {
+        const lanes = (<u32>1 << len) - 1;
+        const blank = spaceBits & lanes;
+        const words = lanes & ~blank;
+        if (words == 0) {
+          space = o > dst;
+          i += len;
+          continue;
+        }
+        // white space right after white space goes, and first, after a pending space or before any output
+        const lead: u32 = space || o == dst ? 1 : 0;
         if (space) store<u8>(o++, 0x20);
-        v128.store(o, v128.bitselect(i8x16.splat(0x20), v128.load(src + i), spaceLanes));
-        // a space ending the run is left pending, as the byte loop leaves it
-        space = (run & 0x80) != 0;
-        const len = <usize>(run & 0x1f);
-        o += space ? len - 1 : len;
+        const keep = lanes & ~(blank & ((blank << 1) | lead));
+        o = compressStore(o, v128.bitselect(i8x16.splat(0x20), v128.load(src + i), spaceLanes), keep);
+        // white space ending the run: its 0x20 is taken back and left pending
+        space = <u32>(32 - clz<u32>(words)) < len;
+        if (space) o--;
         i += len;
         continue;
       }
@@ -118,8 +182,10 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
     const b = <u32>load<u8>(src + i);
     const c = cls(b);
     if ((c & SPACE) != 0) {
-      space = o > dst;
+      // the whole run of white space at once
       i++;
+      while (i < n && (cls(<u32>load<u8>(src + i)) & SPACE) != 0) i++;
+      space = o > dst;
       continue;
     }
     if (space) {
@@ -127,13 +193,31 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       space = false;
     }
     if ((c & QUOTE) != 0) {
+      // the first closing quote or line feed within MASK_QUOTE_MAX bytes, sixteen bytes at a time
+      const stop = n < i + 2 + MASK_QUOTE_MAX ? n : i + 2 + MASK_QUOTE_MAX;
       let j = i + 1;
-      while (j < n && j - i - 1 <= MASK_QUOTE_MAX) {
-        const d = <u32>load<u8>(src + j);
-        if (d == b || d == 0x0a) break;
-        j++;
+      let found = false;
+      while (j + 16 <= stop) {
+        const v = v128.load(src + j);
+        const hits = <u32>i8x16.bitmask(v128.or(i8x16.eq(v, i8x16.splat(<i8>b)), i8x16.eq(v, i8x16.splat(0x0a))));
+        if (hits != 0) {
+          j += ctz<u32>(hits);
+          found = true;
+          break;
+        }
+        j += 16;
       }
-      if (j < n && <u32>load<u8>(src + j) == b && j - i - 1 <= MASK_QUOTE_MAX) {
+      if (!found) {
+        while (j < stop) {
+          const d = <u32>load<u8>(src + j);
+          if (d == b || d == 0x0a) {
+            found = true;
+            break;
+          }
+          j++;
+        }
+      }
+      if (found && <u32>load<u8>(src + j) == b) {
         o = put3(o, 0x3c, 0x71, 0x3e); // <q>
         i = j + 1;
       } else {
@@ -148,7 +232,6 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       continue;
     }
     let j = i;
-    let slash = false;
     let any: u32 = 0;
     while (j < n) {
       const d = cls(<u32>load<u8>(src + j));
@@ -156,7 +239,7 @@ export function maskBytes(src: usize, len: u32, limit: u32, dst: usize): u32 {
       any |= d;
       j++;
     }
-    slash = (any & SLASH) != 0;
+    const slash = (any & SLASH) != 0;
     if (j - i == 3 && (<u32>load<u8>(src + i) | 0x20) == 0x69 && (<u32>load<u8>(src + i + 1) | 0x20) == 0x64 && <u32>load<u8>(src + i + 2) == 0x3a) {
       // "ID:" labels the next word, masked whole: <id>
       o = copyBytes(o, src + i, 3);

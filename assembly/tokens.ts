@@ -23,10 +23,25 @@ const FNV_BASIS: u32 = 0x811c9dc5;
   return fmix32(h ^ (n * FNV_PRIME));
 }
 
-/** Whether byte `b` belongs to a token: an ASCII letter or digit, or any byte of a non-ASCII character. */
+/**
+ * Each byte as a token's hash takes it: ASCII letters lowered, digits and the bytes of non-ASCII characters
+ * as they are; 0 for a byte that belongs to no token. Made on first use.
+ */
+const FOLD: usize = memory.data(256);
+let foldReady = false;
+
+function prepareFold(): void {
+  for (let b: u32 = 0; b < 256; b++) {
+    const lower = b | 0x20;
+    const letter = lower - 0x61 < 26;
+    store<u8>(FOLD + b, <u8>(letter ? lower : b >= 0x80 || b - 0x30 < 10 ? b : 0));
+  }
+  foldReady = true;
+}
+
 // @ts-ignore: decorator
-@inline function isTokenByte(b: u32): bool {
-  return b >= 0x80 || (b | 0x20) - 0x61 < 26 || b - 0x30 < 10;
+@inline function fold(ptr: usize, i: u32): u32 {
+  return <u32>load<u8>(FOLD + <usize>load<u8>(ptr + i));
 }
 
 function isStop(h: u32): bool {
@@ -71,23 +86,25 @@ export function tokenize(ptr: usize, len: u32, maxTokens: u32, k: u32, sketch: u
   let zeroSeen = false;
   tokenCount = 0;
   sketchLen = 0;
+  if (!foldReady) prepareFold();
   let i: u32 = 0;
   while (i < len && tokenCount < maxTokens) {
-    while (i < len && !isTokenByte(<u32>load<u8>(ptr + i))) i++;
+    while (i < len && fold(ptr, i) == 0) i++;
+    const start = i;
     let h = FNV_BASIS ^ <u32>TAG_TOKEN;
-    let n: u32 = 0;
-    let chars: u32 = 0;
-    while (i < len) {
-      const b = <u32>load<u8>(ptr + i);
-      if (!isTokenByte(b)) break;
-      if (n < MAX_TOKEN_BYTES) {
-        const lower = b | 0x20;
-        h = (h ^ (lower - 0x61 < 26 ? lower : b)) * FNV_PRIME;
-        n++;
-      }
-      chars += <u32>((b & 0xc0) != 0x80);
+    // the token's first MAX_TOKEN_BYTES bytes are hashed, the rest passed over
+    const hashed = len - i > MAX_TOKEN_BYTES ? i + MAX_TOKEN_BYTES : len;
+    while (i < hashed) {
+      const t = fold(ptr, i);
+      if (t == 0) break;
+      h = (h ^ t) * FNV_PRIME;
       i++;
     }
+    const n = i - start;
+    while (i < len && fold(ptr, i) != 0) i++;
+    // a token of fewer than three characters is left out (counted up to three: continuation bytes are not)
+    let chars: u32 = 0;
+    for (let x = start; x < i && chars < 3; x++) chars += <u32>((<u32>load<u8>(ptr + x) & 0xc0) != 0x80);
     if (chars <= 2) continue;
     h = finishToken(h, n);
     if (isStop(h)) continue;

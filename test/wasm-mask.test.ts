@@ -42,7 +42,7 @@ describe('WebAssembly masking = TypeScript twin', () => {
   });
 
   it('should mask the same whatever offset a word, number, path or space run starts at', () => {
-    for (const part of ['output line here', 'line42 ok', '/tmp/x y', 'a  b', 'abcdefg1 x', ' lead', 'tail ', 'x\n\ny', 'deadbeef1234 z', 'Chunk ID: abcdef x', 'ID:  f800eb', 'id: a/b', 'ID:']) {
+    for (const part of ['output line here', 'line42 ok', '/tmp/x y', 'a  b', 'abcdefg1 x', ' lead', 'tail ', 'x\n\ny', 'deadbeef1234 z', 'Chunk ID: abcdef x', 'ID:  f800eb', 'id: a/b', 'ID:', 'f(x, y) = z;', 'a  (b) [c]', "say 'hi' now", 'x\t\t{y}', 'ab cd9 ef', 'one two three four five six', `"${'x'.repeat(199)}"`, `"${'x'.repeat(200)}"`, `"${'x'.repeat(201)}"`, `'${'y'.repeat(30)}\n'`, `\`${'z '.repeat(40)}\``]) {
       for (let at = 0; at < 40; at++) {
         for (const before of ['w', ' ', '9', '\n']) {
           const bytes = utf8.encode(`${before.repeat(at)}${part} and words after it all`);

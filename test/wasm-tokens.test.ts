@@ -49,6 +49,19 @@ describe('WebAssembly tokeniser = TypeScript twin', () => {
     );
   });
 
+  it('should agree on any bytes, stray continuation bytes and runs of them included', () => {
+    const bytes = fc.array(fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x80, 0xbf, 0xc3, 0x41, 0x7a, 0x20)), { maxLength: 400 }).map((b) => Uint8Array.from(b));
+    fc.assert(
+      fc.property(bytes, fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 32 }), (b, maxTokens, k) => {
+        const ref = tokenSet(b, b.length, maxTokens);
+        const got = wasmTokens(b, maxTokens, k);
+        expect(got.count).toBe(ref.count);
+        expect(got.sketch).toEqual(Array.from(ref.hashes.subarray(0, k)));
+      }),
+      { numRuns: runs(500) },
+    );
+  });
+
   it('should lowercase ASCII letters only, cut tokens at MAX_TOKEN_BYTES, and drop short tokens and stop words', () => {
     const hashes = (t: string) => Array.from(tokenSet(utf8.encode(t), utf8.encode(t).length, 256).hashes);
     expect(hashes('Retry RETRY retry')).toEqual([tokenHash(utf8.encode('retry'))]);

@@ -75,6 +75,10 @@ export class ChantingDetector implements Detector {
   private textRound = NaN;
   private lastText: string | null = null;
   private lastTextHash = 0;
+  /** The range of prose queued for the stream (see queue()): text[queuedFrom, queuedTo), or none. */
+  private queued: string | null = null;
+  private queuedFrom = 0;
+  private queuedTo = 0;
 
   /**
    * Positions are int32 (fast ring arithmetic): at `rebaseAt` characters every stored position moves back
@@ -129,17 +133,20 @@ export class ChantingDetector implements Detector {
       const nl = text.indexOf('\n', k);
       const end = nl < 0 ? text.length : nl + 1;
       if (this.lineClass === 'prose') {
-        this.appendRange(text, k, end);
+        this.queue(text, k, end);
         if (nl >= 0) this.lineClass = 'unknown';
       } else if (this.lineClass === 'skip') {
         if (nl >= 0) this.lineClass = 'unknown';
       } else {
+        // a line that begins here is text[k, end): its prose is queued as a range of the text
+        const fresh = this.lineBuf.length === 0;
         this.lineBuf += text.slice(k, end);
         // a line start that decides its class is enough: prose without line breaks is checked as it streams
-        if (nl >= 0 || this.lineBuf.length >= CLASSIFY_AFTER || StructureFilter.decided(this.lineBuf)) this.classify(nl >= 0);
+        if (nl >= 0 || this.lineBuf.length >= CLASSIFY_AFTER || StructureFilter.decided(this.lineBuf)) this.classify(nl >= 0, fresh ? text : null, k);
       }
       k = end;
     }
+    this.flush();
     if (complete) {
       if (this.lineBuf.length > 0) this.classify(false);
       if (this.lineClass === 'prose') this.appendRange('\n', 0, 1);
@@ -153,13 +160,47 @@ export class ChantingDetector implements Detector {
     this.boundCall = new Int32Array(BOUNDS);
   }
 
-  private classify(endOfLine: boolean): void {
+  /**
+   * Classifies the line in lineBuf and streams its prose: queued as a range of `text` when the line is
+   * text[at, at + its length), else streamed from the line itself.
+   */
+  private classify(endOfLine: boolean, text: string | null = null, at = 0): void {
     const line = this.lineBuf;
     this.lineBuf = '';
     // a closing fence followed by text on the same line: the text after the fence is prose
     const from = this.filter.proseFrom(endOfLine ? line.slice(0, -1) : line);
-    if (from >= 0) this.appendRange(line, from, line.length);
+    if (from >= 0) {
+      if (text !== null) this.queue(text, at + from, at + line.length);
+      else {
+        this.flush();
+        this.appendRange(line, from, line.length);
+      }
+    }
     this.lineClass = endOfLine ? 'unknown' : from >= 0 ? 'prose' : 'skip';
+  }
+
+  /**
+   * Queues text[from, to) for the stream: a range that goes on from the one queued is joined to it, so
+   * the prose lines of a message, back to back in its text, take one push (the stream sees the same
+   * characters in the same order, and stops at a hit wherever it is).
+   */
+  private queue(text: string, from: number, to: number): void {
+    if (this.queued === text && this.queuedTo === from) {
+      this.queuedTo = to;
+      return;
+    }
+    this.flush();
+    this.queued = text;
+    this.queuedFrom = from;
+    this.queuedTo = to;
+  }
+
+  /** Streams the queued range, if any. */
+  private flush(): void {
+    const text = this.queued;
+    if (text === null) return;
+    this.queued = null;
+    this.appendRange(text, this.queuedFrom, this.queuedTo);
   }
 
   private mark(): void {
@@ -342,6 +383,7 @@ export class ChantingDetector implements Detector {
     this.bounds = 0;
     this.lineBuf = '';
     this.lineClass = 'unknown';
+    this.queued = null;
     this.found = null;
     this.sentenceFound = null;
     this.filter.reset();
