@@ -54,6 +54,7 @@ import { hashValue } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
 import { MAX_ARGS_DEPTH, isPlainObject } from './args-similarity.js';
 import { BASE_1, BASE_2, joinHash } from './unit-hash.js';
+import { moduleHashes, moduleStringHashes } from '../wasm/module-unit-hash.js';
 
 /** Bytes a summary takes at most: args whose summary would be larger are kept as their fingerprint. */
 export const SUMMARY_MAX_BYTES = 4096;
@@ -77,6 +78,17 @@ export const S_OBJECT = 9;
 
 /** Bytes of a LONG node before its units. */
 export const LONG_HEADER = 1 + 4 + 1 + 28 + 1;
+
+/** Whether long strings are hashed by the module when they can be (off only in tests: the answers are the same). */
+let moduleHashing = true;
+
+/**
+ * Turns hashing long strings in the module off (`false`) or back on, to test that the summaries are the same.
+ * @internal For tests.
+ */
+export function setModuleHashing(on: boolean): void {
+  moduleHashing = on;
+}
 
 /** Thrown when a summary passes SUMMARY_MAX_BYTES (the args are then kept as their fingerprint). */
 const FULL = new Error('summary full');
@@ -215,17 +227,29 @@ function string(s: string): void {
     return;
   }
   const K = STRING_KEPT;
-  const wide = anyWide(s, 0, K) || anyWide(s, n - K, n);
   // the hashes of all but the last K units and of all but the first K, from the middle's, read once:
-  // H(head ++ mid) and H(mid ++ tail) (unit-hash.ts)
+  // H(head ++ mid) and H(mid ++ tail) (unit-hash.ts); in the module when every unit is below 128
   const mid = n - 2 * K;
-  midHashes(s, 0, K);
-  const head1 = mid1;
-  const head2 = mid2;
-  midHashes(s, n - K, n);
-  const tail1 = mid1;
-  const tail2 = mid2;
-  midHashes(s, K, n - K);
+  const inModule = moduleHashing && moduleStringHashes(s, K);
+  const wide = !inModule && (anyWide(s, 0, K) || anyWide(s, n - K, n));
+  let head1: number, head2: number, tail1: number, tail2: number;
+  if (inModule) {
+    const h = moduleHashes.hashes;
+    head1 = h[0] as number;
+    head2 = h[1] as number;
+    mid1 = h[2] as number;
+    mid2 = h[3] as number;
+    tail1 = h[4] as number;
+    tail2 = h[5] as number;
+  } else {
+    midHashes(s, 0, K);
+    head1 = mid1;
+    head2 = mid2;
+    midHashes(s, n - K, n);
+    tail1 = mid1;
+    tail2 = mid2;
+    midHashes(s, K, n - K);
+  }
   const p1 = joinHash(head1, BASE_1, mid1, mid);
   const p2 = joinHash(head2, BASE_2, mid2, mid);
   const s1 = joinHash(mid1, BASE_1, tail1, K);
@@ -260,6 +284,14 @@ function string(s: string): void {
   w.u32(midRunStart);
   w.u32(midRunEnd);
   w.u8(isWordUnit(s.charCodeAt(n - K - 1)) ? 1 : 0);
+  if (inModule) {
+    // one byte a unit, already in the module's memory
+    const b = moduleHashes.bytes;
+    const at = moduleHashes.at;
+    w.bytes.set(b.subarray(at, at + K), w.room(K));
+    w.bytes.set(b.subarray(at + n - K, at + n), w.room(K));
+    return;
+  }
   w.units(s, 0, K, wide);
   w.units(s, n - K, n, wide);
 }

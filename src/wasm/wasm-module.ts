@@ -32,6 +32,8 @@ export interface WasmExports {
   stuck(slot: number): number;
   debugTrap(): void;
   xxh64(ptr: number, len: number, seed: bigint): bigint;
+  /** Similar args' hashes of a long string's start, middle and end (assembly/unit-hash.ts): six u32 at `out`. */
+  longStringHashes(ptr: number, len: number, k: number, out: number): void;
   tokenize(ptr: number, len: number, maxTokens: number, k: number, sketch: number, table: number): void;
   lastTokenCount(): number;
   lastSketchLen(): number;
