@@ -3,13 +3,17 @@
  * units a step) when every unit is below 128: the hashes are text/unit-hash.ts's to the bit at every
  * length around the eight-unit steps, and a long string's summary is the same bytes with the module's
  * hashing on or off, for strings of plain text, of any byte below 128, and with units the module does not
- * take (which the host hashes as before).
+ * take (which the host hashes as before). Hashing never grows the module's memory (it runs while a batch's
+ * outputs are read, through views growth would detach): a string the area made with the instance cannot
+ * hold is left to the host, and the verdicts of a batch with such strings are the reference engine's.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STRING_KEPT, setModuleHashing, summarizeArgs } from '../src/text/args-summary.js';
 import { BASE_1, BASE_2, stringHash } from '../src/text/unit-hash.js';
 import { moduleHashes, moduleStringHashes } from '../src/wasm/module-unit-hash.js';
+import { HOST_BYTES_AREA, sharedInstance } from '../src/wasm/wasm-module.js';
+import { LoopDetector } from '../src/index.js';
 
 const runs = Number(process.env.LOOPWATCH_FC_SCALE ?? 1) * 200;
 
@@ -64,5 +68,29 @@ describe('similar args: long strings hashed in the module', () => {
       }),
       { numRuns: runs },
     );
+  });
+
+  it('should never grow the module memory, leaving strings the area cannot hold to the host', () => {
+    const inst = sharedInstance();
+    const before = inst.views().u8.buffer;
+    for (const n of [600, 4000, HOST_BYTES_AREA - 64, HOST_BYTES_AREA, 100_000, 300_000]) {
+      const s = 'word '.repeat(Math.ceil(n / 5)).slice(0, n);
+      expect(moduleStringHashes(s, STRING_KEPT), `${n} units`).toBe(n + 32 <= HOST_BYTES_AREA);
+      expect(inst.views().u8.buffer, `${n} units`).toBe(before);
+    }
+  });
+
+  it('should give a batch with strings of every size the reference engine\'s verdicts', () => {
+    const calls = Array.from({ length: 24 }, (_, i) => ({
+      tool: 'write',
+      args: { path: `a${i % 3}.txt`, content: `${'line of text '.repeat(2000 * (1 + (i % 4)) ** 2)}${i % 2}` },
+      result: i % 3 === 0 ? 'ok' : 'no such file',
+      error: i % 3 === 0 ? undefined : 'write failed: no such file',
+    }));
+    const wasm = new LoopDetector({ sessionId: 's', engine: 'wasm' });
+    const ref = new LoopDetector({ sessionId: 's', engine: 'reference' });
+    const got = wasm.checkMany(calls);
+    const want = calls.map((c) => ref.check(c));
+    expect(got).toEqual(want);
   });
 });

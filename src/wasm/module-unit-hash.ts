@@ -4,11 +4,15 @@
  * unit is below 128, and hashed there eight units a step. The same hashes as text/unit-hash.ts's, which
  * reads a unit at a time (most of a long string's summary's cost); any other string is hashed by the
  * caller, as before.
+ *
+ * The area is the one the module keeps for host bytes (`reserveBytes`), made when the thread's instance is
+ * (wasm-module.ts, HOST_BYTES_AREA): this never grows the module's memory, because it runs while a batch's
+ * output is being read (similar args summarises a call there), and growing the memory would detach the
+ * views the reader holds. A string the area cannot hold is hashed by the caller.
  */
+import * as A from './generated/abi.js';
 import { sharedInstance } from './wasm-module.js';
 
-/** Strings longer than this are hashed by the caller (the area stays bounded). */
-export const MODULE_HASH_MAX_UNITS = 256 * 1024;
 /** Bytes before the string in the area: the six hashes. */
 const OUT_BYTES = 32;
 
@@ -28,22 +32,18 @@ export const moduleHashes: { readonly hashes: Uint32Array; bytes: Uint8Array<Arr
  */
 export function moduleStringHashes(s: string, k: number): boolean {
   const n = s.length;
-  if (n > MODULE_HASH_MAX_UNITS) return false;
   const inst = sharedInstance();
-  // areas grow by powers of two: each growth takes new memory (the old area is not given back)
-  let size = 64 * 1024;
-  while (size < n + OUT_BYTES) size *= 2;
-  const out = inst.exports.reserveBytes(size);
-  if (out === 0) return false;
-  let u8 = inst.views().u8;
+  let { u8, u32 } = inst.views();
+  // the area as it is: never made or grown here (see the module comment)
+  const out = u32[(A.HEADER + A.H_BYTES) >>> 2] as number;
+  if (out === 0 || (u32[(A.HEADER + A.H_BYTES_SIZE) >>> 2] as number) < n + OUT_BYTES) return false;
   const at = out + OUT_BYTES;
   // n bytes hold the string only when every unit takes one byte (below 128): else fewer units are read
   if (encoder.encodeInto(s, u8.subarray(at, at + n)).read !== n) return false;
   inst.exports.longStringHashes(at, n, k, out);
-  const views = inst.views();
-  u8 = views.u8;
+  ({ u8, u32 } = inst.views());
   const h = moduleHashes.hashes;
-  for (let i = 0; i < 6; i++) h[i] = views.u32[(out >>> 2) + i] as number;
+  for (let i = 0; i < 6; i++) h[i] = u32[(out >>> 2) + i] as number;
   moduleHashes.bytes = u8;
   moduleHashes.at = at;
   return true;
