@@ -20,14 +20,14 @@ const FLAGS = 4;
 
 /** The newest calls' ring words of one session, read as a {@link HistoryReader}. */
 export class SimilarWindow implements HistoryReader, Rewindable {
+  /** The slots' words, then (one slot more) the words the last push() after mark() replaced. */
   private readonly words: Uint32Array;
   private n = 0;
-  /** The slot the last push() replaced, for rollback(): its words and the count before it. */
-  private readonly undo = new Uint32Array(W);
+  /** The count before the push() rollback() undoes (-2: mark() was called, the next push is kept; -1: none). */
   private undoN = -1;
 
   constructor(readonly slots: number) {
-    this.words = new Uint32Array(W * slots);
+    this.words = new Uint32Array(W * (slots + 1));
   }
 
   get count(): number {
@@ -44,7 +44,7 @@ export class SimilarWindow implements HistoryReader, Rewindable {
     const p = W * (this.n % this.slots);
     const w = this.words;
     if (this.undoN === -2) {
-      this.undo.set(w.subarray(p, p + W));
+      w.copyWithin(W * this.slots, p, p + W);
       this.undoN = this.n;
     }
     w[p + Ring.SIG] = sig >>> 0;
@@ -87,7 +87,7 @@ export class SimilarWindow implements HistoryReader, Rewindable {
     this.undoN = -1;
     if (n < 0) return;
     const p = W * (n % this.slots);
-    this.words.set(this.undo, p);
+    this.words.copyWithin(p, W * this.slots, W * this.slots + W);
     this.n = n;
   }
 
