@@ -189,7 +189,7 @@ export const F_RESULT_ESCAPED: u32 = 1024;
 export const F_DEBUG_TRAP: u32 = 0x80000000;
 
 // output record (bytes)
-export const OUT_SIZE: u32 = 152;
+export const OUT_SIZE: u32 = 160;
 export const O_STATUS: u32 = 0;
 export const O_SIG_HI: u32 = 4;
 export const O_SIG_LO: u32 = 8;
@@ -209,6 +209,10 @@ export const O_TOOL_LO: u32 = 136;
 // they are different calls (computed here, not by the host: in a batch the rings have moved on by then)
 export const O_RR_SAME: u32 = 140;
 export const O_RR_VARIED: u32 = 144;
+// the call's outcome and masked outcome words as its rings hold them: similar args keeps its window's on the
+// host, so its sessions' calls share a crossing (its rings would have moved on by the time the host reads them)
+export const O_OUT_LO: u32 = 148;
+export const O_MASKED_LO: u32 = 152;
 
 // signal mask bits
 export const M_EXACT: u32 = 1;

@@ -18,6 +18,7 @@ export { scanEventLine, lineFields } from './event-line';
 export { routeSession } from './line-route';
 export { unescapeJsonInPlace } from './json-unescape';
 export { chantPush, chantRebase, chantReset, chantCheck } from './chant';
+export { longStringHashes } from './unit-hash';
 
 /** Makes the input area at least `size` bytes; returns its address (0: out of memory). */
 export function reserveInput(size: u32): u32 {

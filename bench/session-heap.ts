@@ -1,7 +1,7 @@
 /**
- * Where a session's bytes are: `node --expose-gc dist/bench/session-heap.js core|all SESSIONS [calls [depth]]`
- * runs SESSIONS sessions x `calls` (default 100) calls of the RSS bench's stream (rss-stream.ts)
- * through a LoopEngine, takes a V8 heap snapshot before and after, and prints per session: the JS heap's
+ * Where a session's bytes are: `node --expose-gc dist/bench/session-heap.js core|all SESSIONS [calls [depth
+ * [fixture|real]]]` runs SESSIONS sessions x `calls` (default 100) calls of the RSS bench's stream (rss-stream.ts,
+ * or with `real` the traces' calls as session-rss-worker.ts feeds them, rss-real-stream.ts) through a LoopEngine, takes a V8 heap snapshot before and after, and prints per session: the JS heap's
  * bytes grouped by what holds them (object kind and constructor, with the property or element that first
  * reaches it, and with `depth` > 1 what holds that), the WebAssembly memory's growth and the ArrayBuffers' (outside the JS heap, in RSS).
  * A measuring tool, not a figure of the suite: snapshots of many sessions take a while and much memory.
@@ -14,6 +14,7 @@ import { LoopEngine } from '../src/engine/loop-engine.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
 import { FLEET_DETECTORS } from './fleet-bench.js';
 import { feed, warmUp } from './rss-stream.js';
+import { feedReal, loadRealCalls } from './rss-real-stream.js';
 
 interface HeapSnapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
@@ -73,7 +74,8 @@ function groups(file: string): Groups {
   return out;
 }
 
-const [which = 'core', n = '2000', c = '100', depth = '1'] = process.argv.slice(2);
+const [which = 'core', n = '2000', c = '100', depth = '1', stream = 'fixture'] = process.argv.slice(2);
+const real = stream === 'real' ? await loadRealCalls() : null;
 /** How many holders each group names (1: the direct one). */
 const DEPTH = Number(depth);
 /** Groups below this many bytes per session are left out of the table. */
@@ -100,7 +102,8 @@ const wasmBytes = (): number => sharedCore().instance.memory.buffer.byteLength;
 const beforeFile = snap('before');
 const wasm0 = wasmBytes();
 const ab0 = process.memoryUsage().arrayBuffers;
-feed(engine, sessions, calls);
+if (real === null) feed(engine, sessions, calls);
+else feedReal(engine, real, sessions, calls);
 const afterFile = snap('after');
 const wasm1 = wasmBytes();
 const ab1 = process.memoryUsage().arrayBuffers;
@@ -118,7 +121,7 @@ for (const [key, g] of after) {
 }
 rows.sort((a, b) => b[1] - a[1]);
 // the engine is read after the snapshot: otherwise V8 may see it dead and collect it before
-console.log(`${which}: ${engine.size} sessions x ${calls} calls; per session:`);
+console.log(`${which} (${stream}): ${engine.size} sessions x ${calls} calls; per session:`);
 console.log(`  heap snapshot, self sizes (the module memory's growth included, as native): ${total.toFixed(0)} B`);
 console.log(`  WebAssembly memory growth: ${((wasm1 - wasm0) / sessions).toFixed(0)} B (slot ${sharedCore().layout(0).slotSize} B)`);
 console.log(`  ArrayBuffers (outside the heap, the module's memory included): ${((ab1 - ab0) / sessions).toFixed(0)} B`);

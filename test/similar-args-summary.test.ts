@@ -47,7 +47,7 @@ const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
   v: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     shortText,
-    fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom(0.5, -0, NaN, Infinity, 1e21)),
+    fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom(0.5, -0, NaN, Infinity, 1e21, 127, 128, -128, -129, 255, 2 ** 31, 127.5)),
     fc.constantFrom(null, undefined, true, false, 3n, 2n ** 80n),
     fc.array(tie('v'), { maxLength: 4 }),
     fc.dictionary(fc.constantFrom('a', 'b', 'path', 'q', '__proto__', 'é'), tie('v'), { maxKeys: 4 }),

@@ -9,6 +9,11 @@
  * log held similar args' window of args) after three near-identical failing searches: restored now, the
  * args are summarised as they are read, and the next searches get the verdicts, similar args included, of
  * the session that ran all five (fails when the old args are not summarised).
+ * `fixtures/snapshots/v8-similar-args.json` holds a format-8 snapshot made by loopwatch 29ff24e (similar
+ * args' summaries in their first form: key hashes, u32 sizes) after three near-identical failing searches
+ * whose args hold nested objects, small and large numbers, arrays, a long string and a key outside ASCII:
+ * restored now, the summaries are turned into today's form, and the next searches get the verdicts,
+ * similar args included, of the session that ran all six (fails when they are read as today's form).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -103,5 +108,23 @@ describe('a format-7 snapshot taken with similar args on', () => {
     for (const [a, b] of later) expect(a).toEqual(b);
     // the verdicts after the restore come from similar args comparing the calls saved in format 7
     expect(later.some(([a]) => a?.signals.some((s) => s.kind === 'similar_args'))).toBe(true);
+  });
+});
+
+describe('a format-8 snapshot taken with similar args on', () => {
+  it('should turn its summaries into today\'s form and go on as the session that ran its calls', () => {
+    const f = JSON.parse(readFileSync(new URL('./fixtures/snapshots/v8-similar-args.json', import.meta.url), 'utf8')) as { calls: ToolEvent[]; snapshot: string };
+    const bytes = new Uint8Array(Buffer.from(f.snapshot, 'base64'));
+    expect(Buffer.from(bytes).readUInt16LE(4)).toBe(8);
+    const restored = new LoopDetector({ sessionId: 's' });
+    restored.restore(bytes);
+    const ran = new LoopDetector({ sessionId: 's' });
+    for (const c of f.calls.slice(0, 3)) ran.check(c);
+    const later = f.calls.slice(3).map((c) => [restored.check(c), ran.check(c)]);
+    for (const [a, b] of later) expect(a).toEqual(b);
+    // the similar calls of the verdict after the restore include calls saved in format 8
+    const similar = later.flatMap(([a]) => a?.signals.filter((s) => s.kind === 'similar_args') ?? []);
+    expect(similar.length).toBeGreaterThan(0);
+    expect(similar.some((s) => (s.unit ?? []).some((i) => i < 3))).toBe(true);
   });
 });

@@ -58,6 +58,19 @@ describe('summary ring arena', () => {
     }
   });
 
+  it('should make the arena once while the window fills with summaries of one size', () => {
+    for (const size of [20, 235, 768, 4000]) {
+      const ring = new SummaryRing(11);
+      const arenas = new Set<Uint8Array>();
+      for (let i = 0; i < 40; i++) {
+        ring.put(i, bytesOf(size, i));
+        arenas.add(ring.bytes);
+      }
+      expect(arenas.size, `summaries of ${size} B`).toBe(1);
+      expect(ring.bytes.length).toBeLessThanOrEqual(Math.max(256, Math.ceil(1.3 * 11 * size)));
+    }
+  });
+
   it('should give back an arena grown for large summaries once they are small', () => {
     const ring = new SummaryRing(11);
     for (let i = 0; i < 50; i++) ring.put(i, bytesOf(4000, i));

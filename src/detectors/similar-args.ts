@@ -186,12 +186,14 @@ export class SimilarArgsDetector implements Detector, Rewindable {
   /**
    * Reads what save() wrote. Snapshots before format SUMMARY_SNAPSHOT_VERSION held no summaries but the
    * args of the window's calls in the call log: `oldArgs` gives them (by call index), summarised here.
+   * Snapshots before format SUMMARY_FORM_SINCE hold summaries in their first form (`firstForm`), turned
+   * into today's as they are read.
    */
-  load(r: ByteReader, oldArgs: ((index: number) => unknown) | null = null): void {
+  load(r: ByteReader, oldArgs: ((index: number) => unknown) | null = null, firstForm = false): void {
     this.reset();
     this.n = r.f64();
     if (oldArgs === null) {
-      this.ring.load(r);
+      this.ring.load(r, firstForm);
       return;
     }
     for (let i = Math.max(0, this.n - this.o.window - 1); i < this.n; i++) this.keep(i, oldArgs(i));

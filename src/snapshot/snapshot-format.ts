@@ -32,15 +32,23 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * window's args ({@link ARGS_SUMMARIES_SINCE}) and the call log no args; chanting remembers the round and
  * text it read last (the same text given with several calls of one turn is read once), the two-phase state
  * counts the turns of calls in flight together, and the host keeps each recent call's facts (its turn, what
- * its outcome says, what a change changed) for the evidence screen.
+ * its outcome says, what a change changed) for the evidence screen. Version 9: similar args' summaries in
+ * their second, smaller form ({@link SUMMARY_FORM_SINCE}).
  */
-export const SNAPSHOT_VERSION = 8;
+export const SNAPSHOT_VERSION = 9;
 
 /**
  * The first format version whose similar args saves its summaries of args (text/args-summary.ts); before
  * it, the call log held the window's args whole and they are summarised as they are read.
  */
 export const ARGS_SUMMARIES_SINCE = 8;
+
+/**
+ * The first format version whose args summaries are in their second form (text/args-summary.ts: no key
+ * hashes, 16-bit sizes, small integers in a byte); a format-8 snapshot's are turned into it as they are read
+ * (text/summary-v1.ts).
+ */
+export const SUMMARY_FORM_SINCE = 9;
 
 /**
  * The oldest format version still read: versions 6 and 7 lack only state that starts empty or is derived

@@ -13,7 +13,9 @@
  * The arena holds its summaries and about a quarter more (at least room for the next one), so a session
  * of summaries of the same size writes round the ring without moving any; it was twice its summaries
  * before (an arena compacted whenever it filled up), which made similar args' arena ~17 KB of a session's
- * ~35 KB with the RSS bench's 491 B args (768 B summaries).
+ * ~35 KB with the RSS bench's 491 B args (768 B summaries). While the ring fills, a compaction makes the
+ * arena for the summaries it will hold (at the mean size of those held so far), so a session's arena is
+ * made about once then, not once every few puts.
  *
  * A put() replaces the summary `slots` calls older; the others stay where they are (or move together in a
  * compaction), so a caller that marks before a put and rolls back after it only has to forget the put,
@@ -23,6 +25,10 @@ import { SnapshotError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { isSummary } from '../text/summary-check.js';
+import { summaryFromV1 } from '../text/summary-v1.js';
+
+/** The arena of a ring that holds nothing yet (shared: never written, a put makes one). */
+const NO_ARENA = new Uint8Array(0);
 
 /** Smallest arena a compaction makes: small summaries share one small block. */
 const MIN_ARENA_BYTES = 256;
@@ -34,16 +40,14 @@ export function roomFor(live: number, n: number): number {
 
 /** The newest calls' args summaries of one session. */
 export class SummaryRing {
-  private arena = new Uint8Array(0);
-  private readonly index: Float64Array;
-  private readonly offset: Int32Array;
-  private readonly length: Int32Array;
+  private arena = NO_ARENA;
+  /** Per slot: the call index held (-1: none), where its summary starts, its length (one array, not three: fewer objects per session). */
+  private readonly table: Float64Array;
   private end = 0;
 
   constructor(readonly slots: number) {
-    this.index = new Float64Array(slots).fill(-1);
-    this.offset = new Int32Array(slots);
-    this.length = new Int32Array(slots);
+    this.table = new Float64Array(3 * slots);
+    for (let s = 0; s < slots; s++) this.table[3 * s] = -1;
   }
 
   /** The arena the summaries lie in (read at `at(index)`); a put may replace it. */
@@ -53,48 +57,63 @@ export class SummaryRing {
 
   /** Whether call `index`'s summary is held. */
   has(index: number): boolean {
-    return index >= 0 && this.index[index % this.slots] === index;
+    return index >= 0 && this.table[3 * (index % this.slots)] === index;
   }
 
   /** Where call `index`'s summary starts in `bytes` (a held one). */
   at(index: number): number {
-    return this.offset[index % this.slots] as number;
+    return this.table[3 * (index % this.slots) + 1] as number;
   }
 
   /** Keeps `summary` as call `index`'s, replacing the summary held in its slot. */
   put(index: number, summary: Uint8Array): void {
     const s = index % this.slots;
-    this.index[s] = -1;
+    this.table[3 * s] = -1;
     const n = summary.length;
     const at = this.fits(this.end, n) ? this.end : !this.oversized(n) && this.fits(0, n) ? 0 : this.makeRoom(n);
     this.arena.set(summary, at);
-    this.index[s] = index;
-    this.offset[s] = at;
-    this.length[s] = n;
+    this.table[3 * s] = index;
+    this.table[3 * s + 1] = at;
+    this.table[3 * s + 2] = n;
     this.end = at + n;
   }
 
   /** Whether the arena is more than twice what a compaction would make for its summaries and `n` more (asked once a round). */
   private oversized(n: number): boolean {
     let live = 0;
-    for (let s = 0; s < this.slots; s++) if (this.index[s] !== -1) live += this.length[s] as number;
-    return 2 * roomFor(live, n) < this.arena.length;
+    let held = 1;
+    for (let s = 0; s < this.slots; s++) {
+      if (this.table[3 * s] === -1) continue;
+      live += this.table[3 * s + 2] as number;
+      held++;
+    }
+    return 2 * this.roomAhead(live, held, n) < this.arena.length;
+  }
+
+  /**
+   * The arena a compaction makes for `live` bytes of `held - 1` summaries and `n` more: while the ring is
+   * not yet full, sized for the summaries it will hold, at the mean size of those it holds and the one put,
+   * so a session's arena is made about once while its window fills (it was made anew ~4 times a session on
+   * the traces, 6,097 arenas for 1,464 sessions: most of a put's cost).
+   */
+  private roomAhead(live: number, held: number, n: number): number {
+    return roomFor(held >= this.slots ? live : Math.ceil(((live + n) * this.slots) / held) - n, n);
   }
 
   /** Whether `n` bytes at `at` lie inside the arena and overlap no summary held. */
   private fits(at: number, n: number): boolean {
     if (at + n > this.arena.length) return false;
     for (let s = 0; s < this.slots; s++) {
-      if (this.index[s] === -1) continue;
-      const o = this.offset[s] as number;
-      if (o < at + n && at < o + (this.length[s] as number)) return false;
+      if (this.table[3 * s] === -1) continue;
+      const o = this.table[3 * s + 1] as number;
+      if (o < at + n && at < o + (this.table[3 * s + 2] as number)) return false;
     }
     return true;
   }
 
   /** Forgets call `index`'s summary, if held (its bytes stay until a compaction). */
   drop(index: number): void {
-    if (this.has(index)) this.index[index % this.slots] = -1;
+    if (this.has(index)) this.table[3 * (index % this.slots)] = -1;
   }
 
   /**
@@ -108,20 +127,20 @@ export class SummaryRing {
     const order: number[] = [];
     let live = 0;
     for (let s = 0; s < this.slots; s++) {
-      if (this.index[s] === -1) continue;
+      if (this.table[3 * s] === -1) continue;
       order.push(s);
-      live += this.length[s] as number;
+      live += this.table[3 * s + 2] as number;
     }
-    order.sort((x, y) => (this.offset[x] as number) - (this.offset[y] as number));
-    const size = roomFor(live, n);
+    order.sort((x, y) => (this.table[3 * x + 1] as number) - (this.table[3 * y + 1] as number));
+    const size = this.roomAhead(live, order.length + 1, n);
     const target = size > this.arena.length || 2 * size < this.arena.length ? new Uint8Array(size) : this.arena;
     let at = 0;
     for (const s of order) {
-      const from = this.offset[s] as number;
-      const len = this.length[s] as number;
+      const from = this.table[3 * s + 1] as number;
+      const len = this.table[3 * s + 2] as number;
       if (target === this.arena) target.copyWithin(at, from, from + len);
       else target.set(this.arena.subarray(from, from + len), at);
-      this.offset[s] = at;
+      this.table[3 * s + 1] = at;
       at += len;
     }
     this.arena = target;
@@ -131,8 +150,8 @@ export class SummaryRing {
 
   /** Forgets every summary (the arena is let go). */
   reset(): void {
-    this.index.fill(-1);
-    this.arena = new Uint8Array(0);
+    for (let s = 0; s < this.slots; s++) this.table[3 * s] = -1;
+    this.arena = NO_ARENA;
     this.end = 0;
   }
 
@@ -145,20 +164,21 @@ export class SummaryRing {
       if (!this.has(i)) continue;
       const s = i % this.slots;
       w.f64(i);
-      const o = this.offset[s] as number;
-      w.bytes(this.arena.subarray(o, o + (this.length[s] as number)));
+      const o = this.table[3 * s + 1] as number;
+      w.bytes(this.arena.subarray(o, o + (this.table[3 * s + 2] as number)));
     }
   }
 
-  /** Reads what save() wrote (after a reset). */
-  load(r: ByteReader): void {
+  /** Reads what save() wrote (after a reset); `firstForm`: summaries in their first form (text/summary-v1.ts), turned into today's. */
+  load(r: ByteReader, firstForm = false): void {
     this.reset();
     const count = r.u32();
     for (let k = 0; k < count; k++) {
       const i = r.f64();
       if (!Number.isSafeInteger(i) || i < 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (an args summary of no call)');
-      const summary = r.view();
-      if (!isSummary(summary)) throw new SnapshotError('loopwatch: the snapshot is corrupt (an args summary that is not one)');
+      const read = r.view();
+      const summary = firstForm ? summaryFromV1(read) : read;
+      if (summary === null || !isSummary(summary)) throw new SnapshotError('loopwatch: the snapshot is corrupt (an args summary that is not one)');
       this.put(i, summary);
     }
   }

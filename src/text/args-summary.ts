@@ -8,18 +8,23 @@
  *
  * ```
  *  NULL | FALSE | TRUE                  tag                     (null, undefined, functions, symbols: NULL)
- *  NUMBER                               tag f64                 (a BigInt a number says exactly: that number)
+ *  SMALL                                tag i8                  (an integer from -128 to 127, not -0)
+ *  NUMBER                               tag f64                 (any other number; a BigInt a number says exactly: that number)
  *  OPAQUE                               tag u32 lo u32 hi       (any other value: its canonical fingerprint)
- *  STRING   (at most STRING_WHOLE units) tag u32 length u8 wide units
+ *  STRING   (at most STRING_WHOLE units) tag u16 (length | wide << 15) units           (keys too, whatever their length)
  *  LONG     (longer strings)             tag u32 length u8 wide u32 prefix1 u32 prefix2 u32 suffix1 u32 suffix2
  *                                        u32 headRunEnd u32 midRunStart u32 midRunEnd u8 beforeTail,
  *                                        then the first and last STRING_KEPT units
- *  ARRAY                                tag u32 bytes u32 count node*
- *  OBJECT                               tag u32 bytes u32 count (u32 keyHash, key as a STRING node, node)*
+ *  ARRAY                                tag u16 bytes u16 count node*
+ *  OBJECT                               tag u16 bytes u16 count (key as a STRING node, node)*
  * ```
  *
  * Units are UTF-16 code units, one byte each when every unit kept is below 256 (`wide` 0), else two.
- * `bytes` counts a container's whole node, so a reader skips one without walking it. Arrays and plain
+ * `bytes` counts a container's whole node, so a reader skips one without walking it. A summary is at most
+ * SUMMARY_MAX_BYTES, so every length, size and count but a long string's fits in 15 bits. This is the
+ * second form (snapshot format 9 on): the first (text/summary-v1.ts, which turns one into the other) gave
+ * every key a u32 hash and every string, array and object u32 sizes, so a summary was larger than small
+ * args (768 B for the RSS bench's 491 B args; 484 B in this form). Arrays and plain
  * objects are followed MAX_ARGS_DEPTH levels down (as similar args follows them); deeper ones, and every
  * value similar args compares by fingerprint (a Map, a Set, bytes, a value restored as its fingerprint, a
  * BigInt no number says), are OPAQUE.
@@ -54,6 +59,7 @@ import { hashValue } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
 import { MAX_ARGS_DEPTH, isPlainObject } from './args-similarity.js';
 import { BASE_1, BASE_2, joinHash } from './unit-hash.js';
+import { moduleHashes, moduleStringHashes } from '../wasm/module-unit-hash.js';
 
 /** Bytes a summary takes at most: args whose summary would be larger are kept as their fingerprint. */
 export const SUMMARY_MAX_BYTES = 4096;
@@ -74,9 +80,27 @@ export const S_STRING = 6;
 export const S_LONG = 7;
 export const S_ARRAY = 8;
 export const S_OBJECT = 9;
+export const S_SMALL = 10;
 
 /** Bytes of a LONG node before its units. */
 export const LONG_HEADER = 1 + 4 + 1 + 28 + 1;
+/** Bytes of a STRING node before its units. */
+export const STRING_HEADER = 3;
+/** Bytes of an ARRAY or OBJECT node before its parts. */
+export const CONTAINER_HEADER = 5;
+/** The bit of a STRING node's u16 that says its units take two bytes. */
+export const WIDE_BIT = 0x8000;
+
+/** Whether long strings are hashed by the module when they can be (off only in tests: the answers are the same). */
+let moduleHashing = true;
+
+/**
+ * Turns hashing long strings in the module off (`false`) or back on, to test that the summaries are the same.
+ * @internal For tests.
+ */
+export function setModuleHashing(on: boolean): void {
+  moduleHashing = on;
+}
 
 /** Thrown when a summary passes SUMMARY_MAX_BYTES (the args are then kept as their fingerprint). */
 const FULL = new Error('summary full');
@@ -84,13 +108,6 @@ const FULL = new Error('summary full');
 /** Whether code unit c is a word character (as `replacesWholeWord` reads words). */
 export function isWordUnit(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
-}
-
-/** FNV-1a of a string's code units (a key's quick check before its units are compared). */
-export function keyHash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
 
 /** Builds summaries into a buffer it reuses (one per thread). */
@@ -114,32 +131,30 @@ class SummaryWriter {
     this.dv.setUint32(this.room(4), v, true);
   }
 
+  u16(v: number): void {
+    this.dv.setUint16(this.room(2), v, true);
+  }
+
   /**
    * A short string's node (tag, length, width, units), written in one pass while its units fit in a byte,
    * again two bytes a unit from the first that does not.
    */
-  shortString(s: string, tag: number): void {
+  shortString(s: string): void {
     const n = s.length;
-    const start = this.room(6 + n);
+    const start = this.room(STRING_HEADER + n);
     const b = this.bytes;
+    b[start] = S_STRING;
     for (let i = 0; i < n; i++) {
       const c = s.charCodeAt(i);
       if (c > 0xff) {
-        this.at = start + 6;
+        this.at = start + STRING_HEADER;
         this.units(s, 0, n, true);
-        b[start + 5] = 1;
-        this.head(start, tag, n);
+        this.dv.setUint16(start + 1, n | WIDE_BIT, true);
         return;
       }
-      b[start + 6 + i] = c;
+      b[start + STRING_HEADER + i] = c;
     }
-    b[start + 5] = 0;
-    this.head(start, tag, n);
-  }
-
-  private head(start: number, tag: number, n: number): void {
-    this.bytes[start] = tag;
-    this.dv.setUint32(start + 1, n, true);
+    this.dv.setUint16(start + 1, n, true);
   }
 
   /** Units [from, to) of `s`, one or two bytes each. */
@@ -211,21 +226,33 @@ function midHashes(s: string, from: number, to: number): void {
 function string(s: string): void {
   const n = s.length;
   if (n <= STRING_WHOLE) {
-    w.shortString(s, S_STRING);
+    w.shortString(s);
     return;
   }
   const K = STRING_KEPT;
-  const wide = anyWide(s, 0, K) || anyWide(s, n - K, n);
   // the hashes of all but the last K units and of all but the first K, from the middle's, read once:
-  // H(head ++ mid) and H(mid ++ tail) (unit-hash.ts)
+  // H(head ++ mid) and H(mid ++ tail) (unit-hash.ts); in the module when every unit is below 128
   const mid = n - 2 * K;
-  midHashes(s, 0, K);
-  const head1 = mid1;
-  const head2 = mid2;
-  midHashes(s, n - K, n);
-  const tail1 = mid1;
-  const tail2 = mid2;
-  midHashes(s, K, n - K);
+  const inModule = moduleHashing && moduleStringHashes(s, K);
+  const wide = !inModule && (anyWide(s, 0, K) || anyWide(s, n - K, n));
+  let head1: number, head2: number, tail1: number, tail2: number;
+  if (inModule) {
+    const h = moduleHashes.hashes;
+    head1 = h[0] as number;
+    head2 = h[1] as number;
+    mid1 = h[2] as number;
+    mid2 = h[3] as number;
+    tail1 = h[4] as number;
+    tail2 = h[5] as number;
+  } else {
+    midHashes(s, 0, K);
+    head1 = mid1;
+    head2 = mid2;
+    midHashes(s, n - K, n);
+    tail1 = mid1;
+    tail2 = mid2;
+    midHashes(s, K, n - K);
+  }
   const p1 = joinHash(head1, BASE_1, mid1, mid);
   const p2 = joinHash(head2, BASE_2, mid2, mid);
   const s1 = joinHash(mid1, BASE_1, tail1, K);
@@ -260,6 +287,14 @@ function string(s: string): void {
   w.u32(midRunStart);
   w.u32(midRunEnd);
   w.u8(isWordUnit(s.charCodeAt(n - K - 1)) ? 1 : 0);
+  if (inModule) {
+    // one byte a unit, already in the module's memory
+    const b = moduleHashes.bytes;
+    const at = moduleHashes.at;
+    w.bytes.set(b.subarray(at, at + K), w.room(K));
+    w.bytes.set(b.subarray(at + n - K, at + n), w.room(K));
+    return;
+  }
   w.units(s, 0, K, wide);
   w.units(s, n - K, n, wide);
 }
@@ -270,6 +305,11 @@ function node(v: unknown, depth: number): void {
       string(v);
       return;
     case 'number':
+      if (v === (v << 24) >> 24 && !Object.is(v, -0)) {
+        w.u8(S_SMALL);
+        w.u8(v & 0xff);
+        return;
+      }
       w.u8(S_NUMBER);
       w.dv.setFloat64(w.room(8), v, true);
       return;
@@ -307,27 +347,29 @@ function node(v: unknown, depth: number): void {
 /** Writes an array or a plain object; false (nothing written) for another object. */
 function container(v: object, depth: number): boolean {
   if (Array.isArray(v)) {
+    // more elements than a summary's bytes cannot fit (each takes one at least): FULL before the count is written
+    if (v.length > SUMMARY_MAX_BYTES) throw FULL;
     const start = w.at;
     w.u8(S_ARRAY);
-    w.u32(0);
-    w.u32(v.length);
+    w.u16(0);
+    w.u16(v.length);
     for (let i = 0; i < v.length; i++) node(v[i], depth + 1);
-    w.dv.setUint32(start + 1, w.at - start, true);
+    w.dv.setUint16(start + 1, w.at - start, true);
     return true;
   }
   if (!isPlainObject(v)) return false;
   const keys = Object.keys(v);
+  if (keys.length > SUMMARY_MAX_BYTES) throw FULL;
   const start = w.at;
   w.u8(S_OBJECT);
-  w.u32(0);
-  w.u32(keys.length);
+  w.u16(0);
+  w.u16(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
-    w.u32(keyHash(k));
-    w.shortString(k, S_STRING);
+    w.shortString(k);
     node(v[k], depth + 1);
   }
-  w.dv.setUint32(start + 1, w.at - start, true);
+  w.dv.setUint16(start + 1, w.at - start, true);
   return true;
 }
 

@@ -8,11 +8,11 @@
 import { Tag, word } from '../fingerprint/combine.js';
 import { hashNumber } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
-import { S_ARRAY, S_FALSE, S_LONG, S_NULL, S_NUMBER, S_OBJECT, S_OPAQUE, S_STRING, S_TRUE } from './args-summary.js';
-import { f64At, nodeEnd, u32 } from './summary-read.js';
+import { S_ARRAY, S_FALSE, S_LONG, S_NULL, S_NUMBER, S_OBJECT, S_OPAQUE, S_SMALL, S_STRING, S_TRUE } from './args-summary.js';
+import { countOf, nodeEnd, numberAt, partsAt, u32 } from './summary-read.js';
 import { stringSimilarity } from './summary-string.js';
 
-/** The canonical fingerprint's words of a scalar node (NULL, FALSE, TRUE, NUMBER, OPAQUE): low returned, high in `fpHi`. */
+/** The canonical fingerprint's words of a scalar node (NULL, FALSE, TRUE, SMALL, NUMBER, OPAQUE): low returned, high in `fpHi`. */
 let fpHi = 0;
 function scalarFingerprint(b: Uint8Array, p: number): number {
   switch (b[p]) {
@@ -31,8 +31,9 @@ function scalarFingerprint(b: Uint8Array, p: number): number {
       fpHi = u64.hi;
       return lo;
     }
+    case S_SMALL:
     case S_NUMBER: {
-      const lo = hashNumber(f64At(b, p + 1));
+      const lo = hashNumber(numberAt(b, p));
       fpHi = u64.hi;
       return lo;
     }
@@ -43,7 +44,11 @@ function scalarFingerprint(b: Uint8Array, p: number): number {
 }
 
 function isScalar(tag: number): boolean {
-  return tag === S_NULL || tag === S_FALSE || tag === S_TRUE || tag === S_NUMBER || tag === S_OPAQUE;
+  return tag === S_NULL || tag === S_FALSE || tag === S_TRUE || tag === S_SMALL || tag === S_NUMBER || tag === S_OPAQUE;
+}
+
+function isNumber(tag: number): boolean {
+  return tag === S_SMALL || tag === S_NUMBER;
 }
 
 /** `sameValue` of args-similarity.ts: scalars by canonical fingerprint; a string or a container never equals another kind. */
@@ -51,10 +56,10 @@ function sameValue(ab: Uint8Array, ap: number, bb: Uint8Array, bp: number): bool
   const ta = ab[ap] as number;
   const tb = bb[bp] as number;
   if (!isScalar(ta) || !isScalar(tb)) return false;
-  if (ta === tb && ta !== S_NUMBER && ta !== S_OPAQUE) return true;
-  if (ta === S_NUMBER && tb === S_NUMBER) {
-    const x = f64At(ab, ap + 1);
-    const y = f64At(bb, bp + 1);
+  if (ta === tb && !isNumber(ta) && ta !== S_OPAQUE) return true;
+  if (isNumber(ta) && isNumber(tb)) {
+    const x = numberAt(ab, ap);
+    const y = numberAt(bb, bp);
     return x === y || (x !== x && y !== y);
   }
   const lo = scalarFingerprint(ab, ap);
@@ -62,17 +67,16 @@ function sameValue(ab: Uint8Array, ap: number, bb: Uint8Array, bp: number): bool
   return scalarFingerprint(bb, bp) === lo && fpHi === hi;
 }
 
-/** Whether members [from, end) of an object node hold key `key` (a STRING node at `kp` of `kb`, hash `h`); its value's offset, or -1. */
-function memberValue(b: Uint8Array, from: number, count: number, kb: Uint8Array, kp: number, h: number): number {
+/** Whether the `count` members from `from` of an object node hold key `key` (a STRING node at `kp` of `kb`); its value's offset, or -1. */
+function memberValue(b: Uint8Array, from: number, count: number, kb: Uint8Array, kp: number): number {
   let m = from;
   const klen = nodeEnd(kb, kp) - kp;
   for (let i = 0; i < count; i++) {
-    const keyAt = m + 4;
-    const valueAt = nodeEnd(b, keyAt);
-    if (u32(b, m) === h && nodeEnd(b, keyAt) - keyAt === klen) {
+    const valueAt = nodeEnd(b, m);
+    if (valueAt - m === klen) {
       let same = true;
       for (let j = 0; j < klen; j++) {
-        if (b[keyAt + j] !== kb[kp + j]) {
+        if (b[m + j] !== kb[kp + j]) {
           same = false;
           break;
         }
@@ -85,14 +89,13 @@ function memberValue(b: Uint8Array, from: number, count: number, kb: Uint8Array,
 }
 
 function objectSimilarity(ab: Uint8Array, ap: number, bb: Uint8Array, bp: number, fieldThreshold: number, depth: number, min: number): number {
-  const ka = u32(ab, ap + 5);
-  const kb = u32(bb, bp + 5);
+  const ka = countOf(ab, ap);
+  const kb = countOf(bb, bp);
   // the union of keys: those of a, and those of b that a lacks
   let union = ka;
-  for (let i = 0, m = bp + 9; i < kb; i++) {
-    const keyAt = m + 4;
-    const valueAt = nodeEnd(bb, keyAt);
-    if (memberValue(ab, ap + 9, ka, bb, keyAt, u32(bb, m)) < 0) union++;
+  for (let i = 0, m = partsAt(bp); i < kb; i++) {
+    const valueAt = nodeEnd(bb, m);
+    if (memberValue(ab, partsAt(ap), ka, bb, m) < 0) union++;
     m = nodeEnd(bb, valueAt);
   }
   if (union === 0) return 1;
@@ -100,10 +103,9 @@ function objectSimilarity(ab: Uint8Array, ap: number, bb: Uint8Array, bp: number
   let misses = union - ka; // keys only b has never match
   if (misses > allowedMisses) return 0;
   let matching = 0;
-  for (let i = 0, m = ap + 9; i < ka; i++) {
-    const keyAt = m + 4;
-    const valueAt = nodeEnd(ab, keyAt);
-    const other = memberValue(bb, bp + 9, kb, ab, keyAt, u32(ab, m));
+  for (let i = 0, m = partsAt(ap); i < ka; i++) {
+    const valueAt = nodeEnd(ab, m);
+    const other = memberValue(bb, partsAt(bp), kb, ab, m);
     if (other >= 0 && similarity(ab, valueAt, bb, other, fieldThreshold, depth + 1, fieldThreshold) >= fieldThreshold) {
       matching++;
     } else if (++misses > allowedMisses) {
@@ -119,12 +121,12 @@ function similarity(ab: Uint8Array, ap: number, bb: Uint8Array, bp: number, fiel
   const tb = bb[bp] as number;
   if ((ta === S_STRING || ta === S_LONG) && (tb === S_STRING || tb === S_LONG)) return stringSimilarity(ab, ap, bb, bp, min);
   if (ta === S_ARRAY && tb === S_ARRAY) {
-    const n = u32(ab, ap + 5);
-    if (n !== u32(bb, bp + 5)) return 0;
+    const n = countOf(ab, ap);
+    if (n !== countOf(bb, bp)) return 0;
     if (n === 0) return 1;
     let total = 0;
-    let x = ap + 9;
-    let y = bp + 9;
+    let x = partsAt(ap);
+    let y = partsAt(bp);
     for (let i = 0; i < n; i++) {
       total += similarity(ab, x, bb, y, fieldThreshold, depth + 1, 0);
       x = nodeEnd(ab, x);

@@ -3,9 +3,9 @@
  * another target (the part where they differ holds a whole word), else their edit similarity, from what a
  * summary keeps of each (all its units, or the first and last STRING_KEPT with hashes and word bounds).
  */
-import { LONG_HEADER, NO_RUN, STRING_KEPT, S_LONG, isWordUnit } from './args-summary.js';
+import { NO_RUN, STRING_KEPT, S_LONG, isWordUnit } from './args-summary.js';
 import { EDIT_SAMPLE } from './edit-similarity.js';
-import { u32 } from './summary-read.js';
+import { stringLength, stringWide, u32, unitsAt } from './summary-read.js';
 import { UnitSample, unitSimilarity, unitSimilarityAtLeast } from './unit-edit.js';
 import { BASE_1, BASE_2, joinHash, unitsHash } from './unit-hash.js';
 
@@ -31,11 +31,11 @@ class StringView {
 
   load(b: Uint8Array, p: number): void {
     const long = b[p] === S_LONG;
-    const n = u32(b, p + 1);
-    const wide = b[p + 5] === 1;
+    const n = stringLength(b, p);
+    const wide = stringWide(b, p);
     this.length = n;
     this.long = long;
-    let q: number;
+    const q = unitsAt(b, p);
     let kept: number;
     if (long) {
       this.prefix1 = u32(b, p + 6);
@@ -48,12 +48,10 @@ class StringView {
       this.beforeTail = b[p + 34] === 1;
       this.head = STRING_KEPT;
       this.tailFrom = n - STRING_KEPT;
-      q = p + LONG_HEADER;
       kept = 2 * STRING_KEPT;
     } else {
       this.head = n;
       this.tailFrom = 0;
-      q = p + 6;
       kept = n;
     }
     const u = this.units;

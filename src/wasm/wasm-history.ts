@@ -43,6 +43,13 @@ export class WasmHistoryView implements HistoryReader {
     return u32[base + (i % r.cap)] === u32[base + (j % r.cap)];
   }
 
+  /** Call `i`'s word in a ring (one held). */
+  word(ring: RingId, i: number): number {
+    const r = this.layout.rings[ring] as { cap: number; off: number };
+    if (r.cap === 0) throw new RangeError(`loopwatch: ring ${ring} is not kept for this configuration`);
+    return this.instance.views().u32[((this.slot() + r.off) >>> 2) + (i % r.cap)] as number;
+  }
+
   flagsOf(index: number): number {
     const u8 = this.instance.views().u8;
     return u8[this.slot() + this.layout.flagsOff + (index % (this.layout.rings[2] as { cap: number }).cap)] as number;

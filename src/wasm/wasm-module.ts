@@ -32,6 +32,8 @@ export interface WasmExports {
   stuck(slot: number): number;
   debugTrap(): void;
   xxh64(ptr: number, len: number, seed: bigint): bigint;
+  /** Similar args' hashes of a long string's start, middle and end (assembly/unit-hash.ts): six u32 at `out`. */
+  longStringHashes(ptr: number, len: number, k: number, out: number): void;
   tokenize(ptr: number, len: number, maxTokens: number, k: number, sketch: number, table: number): void;
   lastTokenCount(): number;
   lastSketchLen(): number;
@@ -143,8 +145,18 @@ export class WasmInstance {
 
 let shared: WasmInstance | null = null;
 
+/**
+ * Bytes of the area the module keeps for host bytes, made with the thread's instance: similar args hashes
+ * long strings there (module-unit-hash.ts) without ever growing the memory; snapshot checksums may grow it.
+ */
+export const HOST_BYTES_AREA = 64 * 1024;
+
 /** This thread's instance, created on first use. */
 export function sharedInstance(): WasmInstance {
-  if (shared === null) shared = new WasmInstance();
+  if (shared === null) {
+    shared = new WasmInstance();
+    // made now, before any batch: what the host hashes there must never grow the memory mid-batch
+    shared.exports.reserveBytes(HOST_BYTES_AREA);
+  }
   return shared;
 }

@@ -4,7 +4,7 @@
  * chanting, the exact semantic method). Signals come back in the reference's detector order, built by the
  * same functions, so verdicts are identical to the reference pipeline's.
  */
-import { ARGS_SUMMARIES_SINCE } from '../snapshot/snapshot-format.js';
+import { ARGS_SUMMARIES_SINCE, SUMMARY_FORM_SINCE } from '../snapshot/snapshot-format.js';
 import { EncodedArgs } from './encoded-args.js';
 import { withPlainResult } from './raw-json-string.js';
 import { ChantingDetector, type ProseStreamFactory } from '../detectors/chanting.js';
@@ -16,6 +16,7 @@ import { frequencySignal } from '../detectors/frequency.js';
 import { resultRepeatSignal } from '../detectors/result-repeat.js';
 import { SemanticDetector, semanticSignal } from '../detectors/semantic.js';
 import { SimilarArgsDetector } from '../detectors/similar-args.js';
+import { SimilarWindow } from '../state/similar-window.js';
 import { stateRepeatSignal } from '../detectors/state-repeat.js';
 import { DisposedError, SnapshotError, WasmTrapError } from '../errors.js';
 import type { CanonicalWalkOptions } from '../fingerprint/canonical-hash.js';
@@ -139,6 +140,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   /** The rings as TypeScript detectors read them (made when one first does). */
   private view: WasmHistoryView | null = null;
   private readonly similar: SimilarArgsDetector | null;
+  /** What similar args reads of its window's calls besides their args (null without similar args). */
+  private readonly similarWindow: SimilarWindow | null;
   private readonly semanticHost: SemanticDetector | null;
   private readonly chanting: ChantingDetector | null;
   /** What observe() hands the core, made on its first use (sessions of an engine never call it). */
@@ -167,10 +170,12 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const capacity = historyCapacity(o.detectors);
     this.log = new CallLog(capacity, this, argsRetention(o.detectors, capacity, o.custom.length !== 0));
     const d = o.detectors;
-    const hostRings = d.similarArgs !== null || (d.semantic !== null && d.semantic.method === 'exact');
+    const hostRings = d.semantic !== null && d.semantic.method === 'exact';
     const ctx = hostRings ? { history: this.history, log: this.log } : null;
     const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
-    this.similar = d.similarArgs && ctx !== null ? new SimilarArgsDetector(ctx, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
+    // similar args reads its window's ring words from the host's copy, taken from each call's output
+    this.similarWindow = d.similarArgs ? new SimilarWindow(d.similarArgs.window + 1) : null;
+    this.similar = d.similarArgs && this.similarWindow !== null ? new SimilarArgsDetector({ history: this.similarWindow, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     // chanting's per-character work runs in the module too, in a region made when the first text arrives
     this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, wasmStream) : null;
@@ -178,7 +183,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
 
   /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
   private readsRings(): boolean {
-    return this.similar !== null || this.semanticHost !== null;
+    return this.semanticHost !== null;
   }
 
   /** The single-call state observe() uses. */
@@ -365,6 +370,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       signals.push(semanticSignal(this.log, index, unit.slice(0, -1), word(u32, o4, A.O_SE + 8), PROGRESS[word(u32, o4, A.O_SE + 12)] as Progress));
     }
     if (this.similar !== null) {
+      this.keepWindow(u32, o4, index);
       this.similar.record(call);
       const s = this.similar.check();
       if (s !== null) signals.push(s);
@@ -380,6 +386,22 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       if (s !== null) signals.push(s);
     }
     return signals.length === 0 ? NO_SIGNALS : signals;
+  }
+
+  /**
+   * Adds the call's ring words (from its output) to similar args' window; when the window has missed calls
+   * the module recorded (a call that failed after it was recorded), it is taken again from the rings first.
+   */
+  private keepWindow(u32: Uint32Array, o4: number, index: number): void {
+    const win = this.similarWindow as SimilarWindow;
+    if (win.count !== index) this.refillWindow(index);
+    win.push(u32[o4 + (A.O_TOOL_LO >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, u32[o4 + (A.O_OUT_LO >>> 2)] as number, u32[o4 + (A.O_MASKED_LO >>> 2)] as number, u32[o4 + (A.O_OFLAGS >>> 2)] as number);
+  }
+
+  /** Takes similar args' window of the calls before `count` from the module's rings. */
+  private refillWindow(count: number): void {
+    const h = this.history;
+    (this.similarWindow as SimilarWindow).fill(count, (ring, i) => h.word(ring, i), (i) => h.flagsOf(i));
   }
 
   /** The call as the TypeScript detectors of this pipeline read it (one reused object). */
@@ -426,6 +448,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.undoErrorText = this.lastErrorText;
     this.undoInfra = this.lastInfra;
     this.log.mark();
+    this.similarWindow?.mark();
     this.similar?.mark();
     this.semanticHost?.mark();
   }
@@ -443,6 +466,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.lastInfra = this.undoInfra;
     this.undoEvent = null;
     this.log.rollback();
+    this.similarWindow?.rollback();
     this.similar?.rollback();
     this.semanticHost?.rollback();
   }
@@ -460,6 +484,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   reset(): void {
     if (this.slot !== 0) this.core.reset(this.slot);
     this.log.reset();
+    this.similarWindow?.reset();
     const hostDetectors: (Detector | null)[] = [this.similar, this.semanticHost, this.chanting];
     for (const d of hostDetectors) d?.reset();
   }
@@ -489,10 +514,11 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const similar = this.similar;
     const old = similar !== null && version < ARGS_SUMMARIES_SINCE ? new Map<number, unknown>() : null;
     this.log.load(r, old === null ? null : (i, args) => old.set(i, args));
-    if (similar !== null) similar.load(r, old === null ? null : (i) => old.get(i));
+    if (similar !== null) similar.load(r, old === null ? null : (i) => old.get(i), version < SUMMARY_FORM_SINCE);
     if (this.semanticHost !== null) this.semanticHost.load(r);
     if (this.chanting !== null) this.chanting.load(r, version);
     this.core.writeSlot(this.slot, state);
+    if (this.similarWindow !== null) this.refillWindow(this.history.count);
   }
 
   dispose(): void {
