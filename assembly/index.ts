@@ -19,6 +19,7 @@ export { routeSession } from './line-route';
 export { unescapeJsonInPlace } from './json-unescape';
 export { chantPush, chantRebase, chantReset, chantCheck } from './chant';
 export { longStringHashes } from './unit-hash';
+export { maskCacheReady } from './mask-cache';
 
 /** Makes the input area at least `size` bytes; returns its address (0: out of memory). */
 export function reserveInput(size: u32): u32 {

@@ -74,3 +74,11 @@ export function maskedRemember(masked: u32): void {
   store<u32>(at, masked, 16);
   store<u64>(at, key);
 }
+
+/**
+ * Makes the cache's region now (the host calls it when a thread's instance is made): made lazily, at the first
+ * result a batch masks, its growth of the memory would detach the views a batch's reader holds.
+ */
+export function maskCacheReady(): u32 {
+  return <u32>region();
+}

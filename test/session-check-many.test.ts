@@ -91,11 +91,14 @@ describe('LoopDetector.checkBatch', () => {
       for (const d of sessions) d.dispose();
       return { crossings, flagged: got.filter((v) => v !== null).length };
     };
-    // module detectors only: all 400 calls in one crossing
-    expect(run({ detectors: { similarArgs: false } })).toEqual({ crossings: 1, flagged: 200 });
-    // every detector: similar args keeps its window's ring words on the host, so one crossing too (it read the
-    // session's rings after each of its calls before: one crossing per round of sessions, 4)
-    expect(run({})).toEqual({ crossings: 1, flagged: 200 });
+    // module detectors only, and no failing-again rule (it goes with dead end): all 400 calls in one crossing
+    expect(run({ detectors: { similarArgs: false, deadEnd: false } })).toEqual({ crossings: 1, flagged: 200 });
+    // similar args keeps its window's ring words on the host, so one crossing too (it read the session's rings
+    // after each of its calls before: one crossing per round of sessions, 4)
+    expect(run({ detectors: { deadEnd: false } })).toEqual({ crossings: 1, flagged: 200 });
+    // every detector: the failing-again rule reads a session's rings after each of its recorded calls
+    // (test/policy-failing-again-batched): one crossing per round of sessions
+    expect(run({})).toEqual({ crossings: 4, flagged: 200 });
   });
 
   it('should put an error in the place of a bad call and go on with the rest', () => {

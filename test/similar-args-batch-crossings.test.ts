@@ -19,7 +19,8 @@ function calls(n: number): ToolEvent[] {
   }));
 }
 
-const detectors = { semantic: false, chanting: false } as const;
+// dead end off: its failing-again rule reads the rings after each call (one call a crossing), similar args no longer does
+const detectors = { semantic: false, chanting: false, deadEnd: false } as const;
 
 describe('similar args in a batch', () => {
   it('should take one crossing for a batch of one session\'s calls', () => {

@@ -29,6 +29,8 @@ export interface WasmExports {
   reserveScratch(size: number): number;
   reserveLists(size: number): number;
   reserveBytes(size: number): number;
+  /** Makes the masked-hash cache's region (assembly/mask-cache.ts) now, before any batch; its address, 0 when memory cannot grow. */
+  maskCacheReady(): number;
   stuck(slot: number): number;
   debugTrap(): void;
   xxh64(ptr: number, len: number, seed: bigint): bigint;
@@ -157,6 +159,7 @@ export function sharedInstance(): WasmInstance {
     shared = new WasmInstance();
     // made now, before any batch: what the host hashes there must never grow the memory mid-batch
     shared.exports.reserveBytes(HOST_BYTES_AREA);
+    shared.exports.maskCacheReady();
   }
   return shared;
 }

@@ -183,7 +183,9 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
 
   /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
   private readsRings(): boolean {
-    return this.semanticHost !== null;
+    // the policy's failing-again rule (src/policy/failing-again.ts, on with dead end) reads the rings of the
+    // 40 calls before each recorded one: a later call of the session in the same crossing could overwrite them
+    return this.semanticHost !== null || this.o.detectors.deadEnd !== null;
   }
 
   /** The single-call state observe() uses. */
