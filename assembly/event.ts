@@ -19,7 +19,7 @@ import { maskBytes } from './mask';
 import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedKnown, maskedRemember } from './mask-cache';
 import { saysNothingFound } from './nothing';
 import { configPtr, slotOk } from './slots';
-import { textFinish, textNode, textReplace, textStart, textString } from './text';
+import { textFinish, textNode, textReplace, textResume, textStart, textString, textSuspend } from './text';
 import { lastSketchLen, lastTokenCount, tokenTableSlots, tokenize } from './tokens';
 import { hashTree } from './tree';
 import { unescapeJsonInPlace } from './json-unescape';
@@ -213,7 +213,10 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
       else if (answers && saysNothingFound(resP, resN)) oflags |= OF_NOTHING;
       if (answers && isBrief(resP, resN)) oflags |= OF_BRIEF;
     } else {
+      // the result's strings are not action text (src/text/action-text.ts reads the tool, args, description)
+      textSuspend();
       rfp = hashTree(resP);
+      textResume();
       if ((rflags & F_RESULT_EMPTY) != 0) oflags |= OF_EMPTY;
       else if (answers && (rflags & F_RESULT_NOTHING) != 0) oflags |= OF_NOTHING;
     }

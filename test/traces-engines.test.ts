@@ -35,8 +35,12 @@ describe.skipIf(dir === null)('both engines on the real traces', () => {
   const calls = dir === null ? [] : traceCalls();
   const asJson = calls.map(([id, e]): [string, ToolEvent] => [id, typeof e.args === 'object' && e.args !== null ? { ...e, args: JSON.stringify(e.args) } : e]);
 
+  // results as SDKs hand them over: a value with an output field (or error), not a string
+  const asValues = calls.map(([id, e]): [string, ToolEvent] => [id, typeof e.result === 'string' ? { ...e, result: { output: e.result } } : e]);
+
   it.each([
     ['default options, args as objects', calls, {}],
+    ['default options, results given as values', asValues, {}],
     ['default options, args as JSON text', asJson, {}],
     ['multiResolution preset, volatile parts masked, exact results', calls, { ...presetOptions.multiResolution(), normalizeVolatile: true, detectors: { ...presetOptions.multiResolution().detectors, resultRepeat: { masked: false } } }],
   ] as const)('should give identical verdicts on every call: %s', (_name, stream, options) => {

@@ -43,11 +43,29 @@ export const argsValue = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('[', '{"unterminated": ', '{"a": 1} trailing', '[1, 2,]', '{"a": 01}', '{"a": "\\x"}', '{"a": "\u0001"}') },
 );
 
+/** Failure-looking and ordinary texts that tools put inside a result given as a value. */
+const resultWords = fc.oneof(nasty, fc.constantFrom('permission denied: /tmp/x', 'Error: ENOENT: no such file', 'No results found.', 'FAILED tests/a.py::t1', 'Traceback (most recent call last):', 'HTTP 429 Too Many Requests', 'ok', ''));
+
+/**
+ * Results given as values, as SDKs hand them over: an object with an output or error field (a string, or
+ * nested objects and arrays of strings), or an array of such parts.
+ */
+export const resultValue: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    resultWords,
+    fc.record({ output: resultWords }, { requiredKeys: [] }),
+    fc.record({ output: tie('v'), error: resultWords, exitCode: fc.integer({ min: 0, max: 2 }) }, { requiredKeys: ['output'] }),
+    fc.array(tie('v'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('stdout', 'stderr', 'content', 'text', 'type'), tie('v'), { maxKeys: 3 }),
+  ),
+})).v;
+
 export const event = fc.record(
   {
     tool: fc.constantFrom('bash', 'search', 'read_file', 'edit'),
     args: argsValue,
-    result: fc.option(fc.oneof(nasty, fc.constantFrom('No results found.', '0 matches', '   ', '', '[]', 'OK', 'done'), fc.constant(null), fc.constant([]), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 })), { nil: undefined }),
+    result: fc.option(fc.oneof(nasty, fc.constantFrom('No results found.', '0 matches', '   ', '', '[]', 'OK', 'done'), fc.constant(null), fc.constant([]), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }), resultValue), { nil: undefined }),
     error: fc.option(fc.oneof(nasty, fc.constantFrom('HTTP 429 Too Many Requests', 'ModuleNotFoundError: No module named \'x1\'', 'ModuleNotFoundError: No module named \'y2\'', 'ETIMEDOUT', true)), { nil: undefined }),
     text: fc.option(fc.oneof(nasty, fc.constant('Let me try again. '.repeat(12))), { nil: undefined }),
     description: fc.option(fc.constantFrom('read the config', 'read the configuration file', 'write the model'), { nil: undefined }),
@@ -97,9 +115,14 @@ export const sameAnswer = fc
     result: kind === 'ack' ? 'Done.' : `README.md\npackage.json\nsrc/\ntest/\ndocs/\n${kind === 'listing' ? 'bench/' : 'build/'}\nassembly/\nscripts/`,
   }));
 
+/** Different commands of one tool getting the same result given as a value, failure-looking or nested. */
+export const sameValueAnswer = fc
+  .tuple(fc.constantFrom('ls', 'grep x', 'cat a.txt', 'pwd'), fc.constantFrom<unknown>({ output: 'permission denied: /tmp/x' }, { output: { stderr: 'Error: ENOENT: no such file' }, exitCode: 1 }, [{ type: 'text', text: 'No results found.' }]))
+  .map(([command, result]): ToolEvent => ({ tool: 'bash', args: { command }, result }));
+
 /** A stream that repeats events from a small pool, so loops actually happen. */
 export const stream = fc
-  .tuple(fc.array(fc.oneof(event, variant, movingError, sameAnswer), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }))
+  .tuple(fc.array(fc.oneof(event, variant, movingError, sameAnswer, sameValueAnswer), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }))
   .map(([pool, picks]) => picks.map((p) => pool[p % pool.length] as ToolEvent));
 
 /** Property runs, scaled by LOOPWATCH_FC_SCALE for a deeper search (e.g. LOOPWATCH_FC_SCALE=20). */
