@@ -1,6 +1,6 @@
 /**
  * A fit does not set aside a kind the starting point weighs: every kind weighed above 0 is tried only at
- * weights of at least `--min-weight` (default 0.6, DEFAULT_MIN_KIND_WEIGHT), so a default fitted on runs
+ * weights of at least `--min-weight` (default 0.8, DEFAULT_MIN_KIND_WEIGHT), so a default fitted on runs
  * that hardly hold a kind's loops (chanting, cycles) keeps its detector speaking. `--min-weight 0` frees
  * the weights; a kind the starting point weighs 0 stays free either way.
  */
@@ -39,12 +39,13 @@ describe('calibrate: the floor of a kind weight', () => {
   it('should keep a lower starting weight, and leave a kind weighed 0 free', () => {
     const tried = weightsTried({ policy: { kindWeights: { cycle: 0.5, chanting: 0 } } }, DEFAULT_MIN_KIND_WEIGHT);
     expect(tried.get('cycle')).toEqual([0.5, 0.6, 0.8, 1, 1.2, 1.5]);
+    expect(weightsTried({}, DEFAULT_MIN_KIND_WEIGHT).get('cycle')).toEqual([0.8, 1, 1.2, 1.5]);
     expect(tried.get('chanting')).toContain(0);
     expect(tried.get('chanting')).toContain(1.5);
   });
 
-  it('should take --min-weight from 0 to 1.5, 0.6 by default', () => {
-    expect(parseCalibrateArgs(['runs']).minKindWeight).toBe(0.6);
+  it('should take --min-weight from 0 to 1.5, 0.8 by default', () => {
+    expect(parseCalibrateArgs(['runs']).minKindWeight).toBe(0.8);
     expect(parseCalibrateArgs(['runs', '--min-weight', '0']).minKindWeight).toBe(0);
     expect(parseCalibrateArgs(['runs', '--min-weight', '1.2']).minKindWeight).toBe(1.2);
     expect(() => parseCalibrateArgs(['runs', '--min-weight', '2'])).toThrow(UsageError);

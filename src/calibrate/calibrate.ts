@@ -51,7 +51,7 @@ export interface CalibrateSettings {
   readonly budgetScope?: BudgetScope | undefined;
   /**
    * The least weight a kind the starting point weighs above 0 may be given (`--min-weight`), so that a fit
-   * does not set aside a kind its runs hardly hold loops of. @default DEFAULT_MIN_KIND_WEIGHT (0.6)
+   * does not set aside a kind its runs hardly hold loops of. @default DEFAULT_MIN_KIND_WEIGHT (0.8)
    */
   readonly minKindWeight?: number | undefined;
   /** Folds (at least 2). */

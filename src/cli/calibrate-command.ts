@@ -57,7 +57,7 @@ export interface CalibrateCommandSettings {
   readonly folds: number;
   readonly seed: number;
   readonly restarts: number;
-  /** The least weight of a kind the starting point weighs above 0 (`--min-weight`, default 0.6). */
+  /** The least weight of a kind the starting point weighs above 0 (`--min-weight`, default 0.8). */
   readonly minKindWeight: number;
   readonly families: readonly FamilyOverride[];
   /** Fit families of at least this many runs on their own (`--per-family`, `--min-family-runs`); undefined: pooled only. */
