@@ -46,7 +46,9 @@ function writeTwoFamilies(n: number): string {
 }
 
 const dir = writeTwoFamilies(30);
-const settings = { dir, start: {}, maxFalseAlarms: 0.01, maxWarnings: 1, folds: 3, seed: 3, restarts: 1 } as const;
+// every kind weight free (--min-weight 0), as when this case was written: at the default floor (0.8) the
+// pooled fit breaks all 15 of alpha's loops as alpha's own fit does, and the case shows no difference
+const settings = { dir, start: {}, maxFalseAlarms: 0.01, maxWarnings: 1, folds: 3, seed: 3, restarts: 1, minKindWeight: 0 } as const;
 
 /** The row of `family` in an eval JSON's two-phase table. */
 function row(json: string, family: string): EvalRow {

@@ -105,7 +105,7 @@ describe('loopwatch exit codes and usage errors', () => {
     [['scan', file, '--workers', 'two'], '--workers must be an integer from 0 to 256, received "two"'],
     [['scan', file, '--json', '--jsonl'], '--json and --jsonl cannot be used together'],
     [['scan', file, '--format', 'xml'], '--format must be one of events, openai-chat, openai-responses, anthropic, swe-agent, claude-code, codex, otel, hooks, openhands, gemini-cli, received "xml"'],
-    [['scan', file, '--preset', 'fast'], '--preset must be one of default, balanced'],
+    [['scan', file, '--preset', 'fast'], '--preset must be one of default, hand-tuned, balanced'],
     [['scan', file, '--bogus'], 'unknown flag --bogus'],
     [['frobnicate'], 'unknown command "frobnicate"'],
   ])('should exit 2 on %j, saying what is wrong', (args, message) => {

@@ -72,7 +72,7 @@ describe('loopwatch calibrate: usage errors', () => {
   });
 
   it('should refuse a bad starting point before reading runs', () => {
-    usage([dir, '--preset', 'loud'], /--preset must be one of default, balanced/);
+    usage([dir, '--preset', 'loud'], /--preset must be one of default, hand-tuned, balanced/);
     usage([dir, '--config', join(dir, 'none.json')], /--config .*none.json: cannot read the file/);
   });
 

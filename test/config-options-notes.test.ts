@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectionOptions } from '../src/cli/detection-options.js';
 import { UsageError } from '../src/cli/usage-error.js';
-import { LoopDetector, OptionRangeError, OptionTypeError, configOptions, presetOptions } from '../src/index.js';
+import { CONFIG_PRESETS, LoopDetector, OptionRangeError, OptionTypeError, configOptions, presetOptions } from '../src/index.js';
 import { tempDir } from './helpers/cli.js';
 
 const dir = tempDir();
@@ -20,8 +20,11 @@ describe('config files and their notes', () => {
   it('should give a config its preset with its options laid over, notes left out', () => {
     const options = { policy: { cooldown: 4, kindWeights: { cycle: 0.5 } }, detectors: { frequency: { threshold: 5 } } };
     expect(configOptions({ preset: 'balanced', ...options, ...notes })).toEqual(presetOptions.balanced(options));
-    expect(configOptions({ ...options, ...notes })).toEqual(options);
-    expect(new LoopDetector(configOptions({ ...options, ...notes })).options.policy.kindWeights).toEqual({ cycle: 0.5 });
+    // no preset: the shipped default (fitted, CONFIG_PRESETS.default); hand-tuned: the built-in values
+    expect(configOptions({ ...options, ...notes })).toEqual(CONFIG_PRESETS.default?.(options));
+    expect(configOptions({ preset: 'hand-tuned', ...options, ...notes })).toEqual(options);
+    expect(new LoopDetector(configOptions({ preset: 'hand-tuned', ...options, ...notes })).options.policy.kindWeights).toEqual({ cycle: 0.5 });
+    expect(new LoopDetector(configOptions({ ...options, ...notes })).options.policy.kindWeights.cycle).toBe(0.5);
   });
 
   it('should name what is wrong in a config', () => {

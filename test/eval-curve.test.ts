@@ -32,7 +32,8 @@ describe('loopwatch eval --curve', () => {
     const curve = (JSON.parse(run.stdout) as { curve: CurvePoint[] }).curve;
     expect(curve.map((p) => p.policy)).toEqual([...CURVE_PRESETS, config]);
     const source = await openEvalSource(dir);
-    const options = [...CURVE_PRESETS.map((name) => (PRESETS[name] as () => object)()), { policy: { ladder: ['warn', 'warn', 'warn', 'break'] } }];
+    // the config names no preset: its options are laid over the shipped default's
+    const options = [...CURVE_PRESETS.map((name) => (PRESETS[name] as () => object)()), (PRESETS.default as (o: object) => object)({ policy: { ladder: ['warn', 'warn', 'warn', 'break'] } })];
     for (const [i, o] of options.entries()) {
       const report = await evaluate(source, o);
       expect(curve[i]?.onePhase, curve[i]?.policy).toEqual(curveFigures(report.onePhase.overall));

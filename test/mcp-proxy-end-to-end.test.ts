@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
+import { CONFIG_PRESETS, LoopDetector } from '../src/index.js';
 import { hostMessage } from '../src/live/host-message.js';
 import { STOP_ADVICE } from '../src/mcp/tool-call-gate.js';
 import { CLI, loopwatch } from './helpers/cli.js';
@@ -70,7 +70,8 @@ async function viaProxy(c: Connected, calls: readonly ScriptedCall[]): Promise<{
 
 /** What the model would see for each call with the library's decisions for the same calls. */
 function viaLibrary(calls: readonly ScriptedCall[]): { texts: string[]; isError: boolean }[] {
-  const d = new LoopDetector();
+  // the proxy runs the shipped default preset (fitted), as a library user with configOptions({}) does
+  const d = new LoopDetector(CONFIG_PRESETS.default?.(undefined));
   const steps = replay({ propose: (c) => d.propose(c), record: (c) => d.record(c) }, calls);
   d.dispose();
   return steps.map((s, i) => {

@@ -7,6 +7,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fleetEvents } from '../bench/fleet.js';
+import { CONFIG_PRESETS } from '../src/presets/config-options.js';
 import { tempDir } from './helpers/cli.js';
 import { post, rawSocket, readUntilClose } from './helpers/http.js';
 import { startServe } from './helpers/serve-process.js';
@@ -16,7 +17,8 @@ describe('loopwatch serve on SIGTERM', () => {
   it('should finish the request in flight, persist every session, exit 0, and restore them at the next start', async () => {
     const dir = tempDir();
     const events = fleetEvents(50, 12);
-    const want = perSession(events);
+    // serve runs the shipped default preset (fitted) when none is named
+    const want = perSession(events, CONFIG_PRESETS.default?.(undefined));
     const half = events.length / 2;
     const first = await startServe(['--port', '0', '--state-dir', dir]);
     const got: string[] = [];

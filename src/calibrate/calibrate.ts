@@ -25,6 +25,7 @@ import { type LabelFacts, readLabelFacts } from './label-facts.js';
 import { type Budget, type BudgetScope, type Totals, inScope, runClass } from './objective.js';
 import { recordSignals } from './record-signals.js';
 import { search } from './search.js';
+import { DEFAULT_MIN_KIND_WEIGHT, SEARCH_SPACE } from './search-space.js';
 import { type RunOutcome, prepareRun } from './simulate.js';
 
 /** What a calibration fits, on what, under which budgets. */
@@ -48,6 +49,11 @@ export interface CalibrateSettings {
    * starting point's own shares of finished runs broken and warned (it gets no worse). @default 'two-phase'
    */
   readonly budgetScope?: BudgetScope | undefined;
+  /**
+   * The least weight a kind the starting point weighs above 0 may be given (`--min-weight`), so that a fit
+   * does not set aside a kind its runs hardly hold loops of. @default DEFAULT_MIN_KIND_WEIGHT (0.8)
+   */
+  readonly minKindWeight?: number | undefined;
   /** Folds (at least 2). */
   readonly folds: number;
   readonly seed: number;
@@ -198,7 +204,7 @@ export async function calibrate(s: CalibrateSettings): Promise<Calibration> {
   const folderOf = new Map<string, Folder>();
   for (const f of folders) for (const file of f.source.inputs) if (!folderOf.has(file)) folderOf.set(file, f);
   const inputs = [...folderOf.keys()];
-  const space = spaceFor(s.start);
+  const space = spaceFor(s.start, SEARCH_SPACE, s.minKindWeight ?? DEFAULT_MIN_KIND_WEIGHT);
   const permissive = resolveOptions(permissiveOptions(s.start, space));
   say(`recording signals of ${inputs.length} run file${inputs.length === 1 ? '' : 's'}`);
   const recording = await recordSignals(inputs, permissive);

@@ -39,8 +39,19 @@ function applies(p: Param, o: ResolvedOptions): boolean {
   return true;
 }
 
-/** The space of a fit starting from `start`: its parameters and where it starts. */
-export function spaceFor(start: LoopDetectorOptions, space: readonly Param[] = SEARCH_SPACE): Space {
+/** A kind weight's values at or above the floor when the kind starts above 0 (the starting value always kept). */
+function floored(p: Param, v: ParamValue, minKindWeight: number): readonly ParamValue[] {
+  if (!('weight' in p.at) || typeof v !== 'number' || v <= 0) return p.values;
+  const least = Math.min(minKindWeight, v);
+  return p.values.filter((x) => (x as number) >= least);
+}
+
+/**
+ * The space of a fit starting from `start`: its parameters and where it starts. A kind the starting point
+ * weighs above 0 is tried only at weights of at least `minKindWeight` (or its starting weight when lower;
+ * see DEFAULT_MIN_KIND_WEIGHT); 0, the default here, leaves every weight free.
+ */
+export function spaceFor(start: LoopDetectorOptions, space: readonly Param[] = SEARCH_SPACE, minKindWeight = 0): Space {
   const o = resolveOptions(start);
   const params: Param[] = [];
   const point: number[] = [];
@@ -48,11 +59,11 @@ export function spaceFor(start: LoopDetectorOptions, space: readonly Param[] = S
     if (!applies(p, o)) continue;
     const v = startValue(p, o);
     if (v === undefined) continue;
-    let at = p.values.findIndex((x) => sameValue(x, v));
-    let values = p.values;
+    let values = floored(p, v, minKindWeight);
+    let at = values.findIndex((x) => sameValue(x, v));
     if (at < 0) {
       // the starting value joins the values tried, in order when it is a number
-      values = typeof v === 'number' ? [...p.values, v].sort((a, b) => (a as number) - (b as number)) : [...p.values, v];
+      values = typeof v === 'number' ? [...values, v].sort((a, b) => (a as number) - (b as number)) : [...values, v];
       at = values.findIndex((x) => sameValue(x, v));
     }
     params.push({ ...p, values });

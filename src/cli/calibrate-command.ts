@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { CalibrateError, calibrate } from '../calibrate/calibrate.js';
 import { calibratedConfig } from '../calibrate/config-file.js';
 import { BUDGET_SCOPES, type BudgetScope } from '../calibrate/objective.js';
+import { DEFAULT_MIN_KIND_WEIGHT } from '../calibrate/search-space.js';
 import { EvalSourceError } from '../eval/eval-source.js';
 import { type FamilyOverride, parseFamilyOverride } from '../eval/families.js';
 import { detectionOptions, readConfig } from './detection-options.js';
@@ -29,6 +30,7 @@ const CALIBRATE_FLAGS: FlagSpec = {
   folds: { type: 'string' },
   seed: { type: 'string' },
   restarts: { type: 'string' },
+  'min-weight': { type: 'string' },
   family: { type: 'string', multiple: true },
   'per-family': { type: 'boolean' },
   'min-family-runs': { type: 'string' },
@@ -55,6 +57,8 @@ export interface CalibrateCommandSettings {
   readonly folds: number;
   readonly seed: number;
   readonly restarts: number;
+  /** The least weight of a kind the starting point weighs above 0 (`--min-weight`, default 0.8). */
+  readonly minKindWeight: number;
   readonly families: readonly FamilyOverride[];
   /** Fit families of at least this many runs on their own (`--per-family`, `--min-family-runs`); undefined: pooled only. */
   readonly perFamily: number | undefined;
@@ -78,6 +82,14 @@ function scopeFlag(text: string | undefined): BudgetScope {
   const scope = BUDGET_SCOPES.find((s) => s === text);
   if (scope === undefined) throw new UsageError(`--replay must be one of ${BUDGET_SCOPES.join(', ')}, received "${text}"`);
   return scope;
+}
+
+/** The `--min-weight` flag: a number from 0 to 1.5 (the highest weight tried), default DEFAULT_MIN_KIND_WEIGHT. Throws UsageError. */
+function minWeightFlag(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MIN_KIND_WEIGHT;
+  const v = /^(\d+(?:\.\d+)?|\.\d+)$/.test(text.trim()) ? Number(text) : NaN;
+  if (!(v >= 0 && v <= 1.5)) throw new UsageError(`--min-weight must be a number from 0 to 1.5 (0 lets a fit set a kind aside), received "${text}"`);
+  return v;
 }
 
 /** Parses `loopwatch calibrate` arguments. Throws UsageError. */
@@ -104,6 +116,7 @@ export function parseCalibrateArgs(args: readonly string[]): CalibrateCommandSet
     folds: integerFlag('--folds', stringOf(v, 'folds'), 5, 2, 100),
     seed: integerFlag('--seed', stringOf(v, 'seed'), 1, 0, 2 ** 32 - 1),
     restarts: integerFlag('--restarts', stringOf(v, 'restarts'), 2, 0, 100),
+    minKindWeight: minWeightFlag(stringOf(v, 'min-weight')),
     families,
     perFamily: v['per-family'] === true ? integerFlag('--min-family-runs', stringOf(v, 'min-family-runs'), MIN_FAMILY_RUNS, 2, 1_000_000) : undefined,
     output,
@@ -124,7 +137,7 @@ export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, a
   const progress = io.stderr.isTTY === true ? (line: string) => io.stderr.write(`loopwatch calibrate: ${line}\n`) : undefined;
   let result;
   try {
-    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, budgetScope: s.budgetScope, folds: s.folds, seed: s.seed, restarts: s.restarts, families: s.families, perFamily: s.perFamily, progress });
+    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, budgetScope: s.budgetScope, folds: s.folds, seed: s.seed, restarts: s.restarts, minKindWeight: s.minKindWeight, families: s.families, perFamily: s.perFamily, progress });
   } catch (e) {
     if (e instanceof EvalSourceError || e instanceof CalibrateError) throw new UsageError(e.message);
     throw e;

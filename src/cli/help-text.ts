@@ -224,6 +224,8 @@ Options:
   --seed N               the seed of the folds and of the search (default: 1); the same seed, the same fit
   --restarts N           restarts of each fit's search from its best point with a few parameters set at
                          random, kept when better (default: 2)
+  --min-weight W         least weight a fit gives a kind the starting point weighs above 0, so a kind
+                         the runs hardly hold loops of is not set aside (default: 0.8; 0: free)
   --family PATTERN=NAME  agents whose name contains PATTERN are in family NAME (the per-family figures)
   --per-family           fit each family of at least --min-family-runs runs on its own (the config's
                          "families"; the others keep the pooled fit)

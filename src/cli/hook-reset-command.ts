@@ -62,7 +62,11 @@ export function hookResetCommand(args: readonly string[], io: Pick<HookIo, 'stdo
   const only = stringOf(v, 'session');
   if (only === '') throw new UsageError('--session needs a session id');
   const agent = v.agent === undefined ? undefined : choiceFlag('--agent', stringOf(v, 'agent'), 'claude-code', AGENT_NAMES);
-  const detection = detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config'));
+  // as `loopwatch hook` takes them: the built-in values when neither --preset nor --config is given (the hook
+  // does not load the presets then), so a session's state is matched, not removed as written under other options
+  const preset = stringOf(v, 'preset');
+  const config = stringOf(v, 'config');
+  const detection = preset === undefined && config === undefined ? {} : detectionOptions(preset, config);
   const dir = hookStateDir(stringOf(v, 'state-dir'));
   let names: string[];
   try {

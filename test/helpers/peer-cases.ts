@@ -15,7 +15,7 @@
  *   two-phase:  call -> propose() [-> record()]  text -> checkText(text)   user -> freshStart()
  *               (a call denied or stopped does not run, and the run ends there)
  */
-import { LoopDetector } from '../../src/index.js';
+import { LoopDetector, type LoopDetectorOptions } from '../../src/index.js';
 
 /** One tool call of a case, and what it returned when it ran (peers that judge calls before they run have no outcome). */
 export interface PeerCall {
@@ -69,9 +69,12 @@ export interface PeerOutcome {
 /** The two ways a host uses loopwatch. */
 export type Phase = 'one-phase' | 'two-phase';
 
-/** Replays a case in one-phase order (check after each call) or two-phase order (propose, then record). */
-export function replayCase(c: PeerCase, phase: Phase): PeerOutcome {
-  const d = new LoopDetector({ sessionId: 'peer' });
+/**
+ * Replays a case in one-phase order (check after each call) or two-phase order (propose, then record),
+ * with the built-in option values or `options` (the shipped default preset, say).
+ */
+export function replayCase(c: PeerCase, phase: Phase, options: LoopDetectorOptions = {}): PeerOutcome {
+  const d = new LoopDetector({ ...options, sessionId: 'peer' });
   const actions: string[] = [];
   let broken = false;
   try {
@@ -122,10 +125,10 @@ export interface PeerTally {
 }
 
 /** Adds up what loopwatch did with every case of a suite. */
-export function tally(cases: readonly PeerCase[], phase: Phase): PeerTally {
+export function tally(cases: readonly PeerCase[], phase: Phase, options: LoopDetectorOptions = {}): PeerTally {
   const t: PeerTally = { loops: 0, caught: 0, mustBreak: 0, broke: 0, legitimate: 0, legitimateWarned: 0, legitimateBroken: 0 };
   for (const c of cases) {
-    const o = replayCase(c, phase);
+    const o = replayCase(c, phase, options);
     if (c.loop) {
       t.loops++;
       if (o.caught) t.caught++;
