@@ -66,7 +66,8 @@ function layOut(o: ResolvedOptions): SlotLayout {
   const rrW = d.resultRepeat?.window ?? 0;
   // two-phase evidence (src/live/evidence.ts) compares signatures over the whole readable history
   const capSig = Math.max(d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, cycleCall ? (d.cycle?.window ?? 0) : 0, semW, simW, d.deadEnd?.window ?? 0, rrW, historyCapacity(d));
-  const capTool = Math.max(cycleTool ? (d.cycle?.window ?? 0) : 0, d.semantic?.sameTool === true ? semW : 0, simW, rrW);
+  // a dead end's wall (src/live/dead-end-wall.ts) compares the tools of the dead end's threshold calls before a proposal
+  const capTool = Math.max(cycleTool ? (d.cycle?.window ?? 0) : 0, d.semantic?.sameTool === true ? semW : 0, simW, rrW, d.deadEnd?.window ?? 0);
   const capOut = Math.max(1, d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, d.cycle?.window ?? 0, semW, simW, d.resultRepeat?.window ?? 0, d.deadEnd?.window ?? 0);
   // error classes are also read by the progress of repeated calls (failures with nothing done between
   // compare by class): every detector that reports progress over identical calls needs them
