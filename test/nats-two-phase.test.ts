@@ -16,6 +16,7 @@ import { type Fleet, scenarioFleet } from './helpers/live-fleet.js';
 import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/nats-server.js';
 import { type WorkerProcess, publishAll, startWorker, until } from './helpers/nats-run.js';
 import { json } from './helpers/verdicts.js';
+import { CONFIG_PRESETS } from '../src/index.js';
 
 const PARTITIONS = 6;
 let cleanup: (() => Promise<void>)[] = [];
@@ -138,7 +139,8 @@ describe.skipIf(natsServerBinary === null)('two-phase calls through NATS workers
     await until('two workers sharing 6 partitions', () => a.owned().size === 3 && b.owned().size === 3);
     const collector = await AnswerCollector.start(server.url);
     cleanup.push(() => collector.close());
-    const fleet = scenarioFleet('kill-', 3, 5);
+    // worker processes (`loopwatch serve --nats`) run the shipped default preset (fitted), as configOptions({}) does
+    const fleet = scenarioFleet('kill-', 3, 5, CONFIG_PRESETS.default?.(undefined) ?? {});
     const kill = Math.floor(fleet.ops.length / 2);
     await publishAll(server.url, published(fleet), 1, 50, async (k) => {
       if (k % 50 === 49) await new Promise((r) => setTimeout(r, 30));

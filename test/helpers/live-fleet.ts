@@ -6,7 +6,7 @@
  */
 import { LoopDetector } from '../../src/index.js';
 import { Rng, streamSeed } from '../../src/demo/fleet/random.js';
-import type { LiveCall, SessionEvent } from '../../src/index.js';
+import type { LiveCall, LoopDetectorOptions, SessionEvent } from '../../src/index.js';
 import { LEGITIMATE, STUCK, type ScriptedCall } from './live-scenarios.js';
 import { json } from './verdicts.js';
 
@@ -42,9 +42,9 @@ export interface PlanOptions {
   readonly parallel?: number;
 }
 
-/** Plans one session's calls against its own LoopDetector: the operations and their answers. */
-export function planSession(session: string, calls: readonly ScriptedCall[], o: PlanOptions, rnd: () => number): { ops: FleetOp[]; want: string[] } {
-  const d = new LoopDetector({}, session);
+/** Plans one session's calls against its own LoopDetector (with `options`): the operations and their answers. */
+export function planSession(session: string, calls: readonly ScriptedCall[], o: PlanOptions, rnd: () => number, options: LoopDetectorOptions = {}): { ops: FleetOp[]; want: string[] } {
+  const d = new LoopDetector(options, session);
   const ops: FleetOp[] = [];
   const want: string[] = [];
   const outcome = (c: ScriptedCall): Partial<LiveCall> => (c.error === undefined ? { result: c.result } : { error: c.error });
@@ -98,10 +98,10 @@ export function interleave(sessions: readonly { ops: FleetOp[]; want: string[] }
 }
 
 /** The shared live scenarios, `copies` sessions of each, with and without ids, interleaved (`prefix` names the sessions). */
-export function scenarioFleet(prefix: string, copies: number, seed = 1): Fleet {
+export function scenarioFleet(prefix: string, copies: number, seed = 1, options: LoopDetectorOptions = {}): Fleet {
   const rnd = seeded(seed);
   const plans = [...LEGITIMATE, ...STUCK].flatMap((s, k) =>
-    Array.from({ length: copies }, (_, c) => [true, false].map((ids) => planSession(`${prefix}${k}-${c}-${ids ? 'id' : 'noid'}`, s.calls, { ids }, rnd))).flat(),
+    Array.from({ length: copies }, (_, c) => [true, false].map((ids) => planSession(`${prefix}${k}-${c}-${ids ? 'id' : 'noid'}`, s.calls, { ids }, rnd, options))).flat(),
   );
   return interleave(plans, rnd);
 }
