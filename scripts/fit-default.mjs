@@ -15,8 +15,8 @@
 // them, are calibrate's own report (folds by task group, never the training fit).
 //
 // Budgets, as `loopwatch calibrate` defaults them: fitted for the two-phase replay, 1% of finished runs
-// broken and the starting point's own share warned there, the one-phase replay held to the starting
-// point's own shares; 5 folds, seed 1. Whether src/presets/config-options.ts
+// broken (by their Wilson centre, a margin for runs not seen) and the starting point's own share warned
+// there, the one-phase replay only breaking ties (no --hold-other); 5 folds, seed 1. Whether src/presets/config-options.ts
 // builds `default` from FITTED_DEFAULT is a decision made on these figures (see docs/evaluation.md), not
 // by this script.
 import { execFileSync, spawnSync } from 'node:child_process';

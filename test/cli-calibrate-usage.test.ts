@@ -80,6 +80,8 @@ describe('loopwatch calibrate: usage errors', () => {
     const s = parseCalibrateArgs(['runs/']);
     expect(s).toMatchObject({ dirs: ['runs/'], maxFalseAlarms: 0.01, maxWarnings: undefined, budgetScope: 'two-phase', folds: 5, seed: 1, restarts: 2, output: undefined, json: false });
     expect(parseCalibrateArgs(['runs/', '--replay', 'both']).budgetScope).toBe('both');
+    expect(s.holdOther).toBe(false);
+    expect(parseCalibrateArgs(['runs/', '--hold-other']).holdOther).toBe(true);
     expect(() => parseCalibrateArgs(['runs/', '--replay', 'live'])).toThrow(/--replay must be one of two-phase, one-phase, both, received "live"/);
     expect(() => parseCalibrateArgs(['runs/', '-o', ''])).toThrow(UsageError);
     expect(parseCalibrateArgs(['runs/', 'devset/']).dirs).toEqual(['runs/', 'devset/']);
@@ -88,7 +90,7 @@ describe('loopwatch calibrate: usage errors', () => {
   it('should print its help', () => {
     const run = loopwatch(['calibrate', '--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--max-false-alarms', '--max-warnings', '--replay', '--folds', '--seed', '--preset', '--config', '-o, --output', '--json']) expect(run.stdout).toContain(flag);
+    for (const flag of ['--max-false-alarms', '--max-warnings', '--replay', '--hold-other', '--folds', '--seed', '--preset', '--config', '-o, --output', '--json']) expect(run.stdout).toContain(flag);
     expect(loopwatch(['--help']).stdout).toContain('calibrate DIR');
   });
 });

@@ -22,7 +22,7 @@ import { replayFolds, runKey } from './fold-replay.js';
 import { assignFolds } from './folds.js';
 import { type HeldOutRun, type ReplayFigures, replayFigures } from './held-out.js';
 import { type LabelFacts, readLabelFacts } from './label-facts.js';
-import { type Budget, type BudgetScope, type Totals, inScope, runClass } from './objective.js';
+import { BUDGET_MARGIN, type Budget, type BudgetScope, type Totals, inScope, runClass } from './objective.js';
 import { recordSignals } from './record-signals.js';
 import { search } from './search.js';
 import { DEFAULT_MIN_KIND_WEIGHT, SEARCH_SPACE } from './search-space.js';
@@ -49,6 +49,13 @@ export interface CalibrateSettings {
    * starting point's own shares of finished runs broken and warned (it gets no worse). @default 'two-phase'
    */
   readonly budgetScope?: BudgetScope | undefined;
+  /**
+   * Hold the replay outside `budgetScope` to the starting point's own shares of finished runs broken and
+   * warned (`--hold-other`); by default it has no budget, and its finished runs broken, then warned, only
+   * break ties. Held, a fit for the two-phase replay can hardly trade: on the public traces every point
+   * that breaks more step-limit runs two-phase breaks more finished runs one-phase. @default false
+   */
+  readonly holdOther?: boolean | undefined;
   /**
    * The least weight a kind the starting point weighs above 0 may be given (`--min-weight`), so that a fit
    * does not set aside a kind its runs hardly hold loops of. @default DEFAULT_MIN_KIND_WEIGHT (0.8)
@@ -173,21 +180,22 @@ function smallFamily(runs: readonly Labelled[], minRuns: number, folds: number):
 
 /**
  * The budgets of a fit, per replay, from the starting point's totals on its runs: in the scope's replays
- * the false-alarm share given and the warning share given (else the starting point's own); outside the
- * scope, the starting point's own shares of both (that replay may get no worse).
+ * the false-alarm share given (met with BUDGET_MARGIN) and the warning share given (else the starting
+ * point's own); outside the scope, none (100%), or with `holdOther` the starting point's own shares of
+ * both (that replay may get no worse).
  */
-export function budgetFor(s: Pick<CalibrateSettings, 'maxFalseAlarms' | 'maxWarnings' | 'budgetScope'>, start: Totals): Budget {
+export function budgetFor(s: Pick<CalibrateSettings, 'maxFalseAlarms' | 'maxWarnings' | 'budgetScope' | 'holdOther'>, start: Totals): Budget {
   const scope = s.budgetScope ?? 'two-phase';
   const share = (n: number, t: Totals['one']): number => (t.finished === 0 ? 0 : n / t.finished);
   const per = (replay: 0 | 1): { broken: number; warned: number } => {
     const t = replay === 0 ? start.one : start.two;
     const own = { broken: share(t.finishedBroken, t), warned: share(t.finishedWarned, t) };
-    if (!inScope(scope, replay)) return own;
+    if (!inScope(scope, replay)) return s.holdOther === true ? own : { broken: 1, warned: 1 };
     return { broken: s.maxFalseAlarms, warned: s.maxWarnings ?? own.warned };
   };
   const one = per(0);
   const two = per(1);
-  return { maxFalseAlarms: [one.broken, two.broken], maxWarnings: [one.warned, two.warned], scope };
+  return { maxFalseAlarms: [one.broken, two.broken], maxWarnings: [one.warned, two.warned], scope, margin: BUDGET_MARGIN };
 }
 
 /** Runs a calibration. Throws CalibrateError, and EvalSourceError when the folder or labels are missing. */

@@ -9,7 +9,7 @@
  */
 import type { Point } from './candidate.js';
 import { type Evaluator, type Limits, OVER } from './evaluator.js';
-import { type Budget, type Totals, better, overshoot } from './objective.js';
+import { type Budget, type Totals, better, budgetCount, marginOf, overshoot } from './objective.js';
 import { seededRandom } from '../fingerprint/seeded-random.js';
 
 /** Parameters a restart sets at random. */
@@ -44,8 +44,8 @@ export function shuffled<T>(xs: readonly T[], rand: () => number): T[] {
 /** The counts of finished runs broken and warned the budget allows on the runs at `indices` (per replay). */
 function limitsOf(ev: Evaluator, indices: readonly number[], b: Budget): Limits {
   const finished = indices.filter((i) => ev.runs[i]?.cls.finished === true).length;
-  const most = (share: number): number => Math.floor(share * finished + 1e-9);
-  return { broken: [most(b.maxFalseAlarms[0]), most(b.maxFalseAlarms[1])], warned: [most(b.maxWarnings[0]), most(b.maxWarnings[1])] };
+  const most = (share: number, z = 0): number => budgetCount(share, finished, z);
+  return { broken: [most(b.maxFalseAlarms[0], marginOf(b, 0)), most(b.maxFalseAlarms[1], marginOf(b, 1))], warned: [most(b.maxWarnings[0]), most(b.maxWarnings[1])] };
 }
 
 /** Fits the evaluator's space on the runs at `indices` under `budget`. */

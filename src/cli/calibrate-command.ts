@@ -27,6 +27,7 @@ const CALIBRATE_FLAGS: FlagSpec = {
   'max-false-alarms': { type: 'string' },
   'max-warnings': { type: 'string' },
   replay: { type: 'string' },
+  'hold-other': { type: 'boolean' },
   folds: { type: 'string' },
   seed: { type: 'string' },
   restarts: { type: 'string' },
@@ -54,6 +55,8 @@ export interface CalibrateCommandSettings {
   readonly maxWarnings: number | undefined;
   /** The replays the budgets are for and the fit improves (`--replay`). */
   readonly budgetScope: BudgetScope;
+  /** Hold the replay outside `--replay` to the starting point's own shares (`--hold-other`). */
+  readonly holdOther: boolean;
   readonly folds: number;
   readonly seed: number;
   readonly restarts: number;
@@ -113,6 +116,7 @@ export function parseCalibrateArgs(args: readonly string[]): CalibrateCommandSet
     maxFalseAlarms: percentFlag('--max-false-alarms', stringOf(v, 'max-false-alarms'), 0.01) as number,
     maxWarnings: percentFlag('--max-warnings', stringOf(v, 'max-warnings'), undefined),
     budgetScope: scopeFlag(stringOf(v, 'replay')),
+    holdOther: v['hold-other'] === true,
     folds: integerFlag('--folds', stringOf(v, 'folds'), 5, 2, 100),
     seed: integerFlag('--seed', stringOf(v, 'seed'), 1, 0, 2 ** 32 - 1),
     restarts: integerFlag('--restarts', stringOf(v, 'restarts'), 2, 0, 100),
@@ -137,7 +141,7 @@ export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, a
   const progress = io.stderr.isTTY === true ? (line: string) => io.stderr.write(`loopwatch calibrate: ${line}\n`) : undefined;
   let result;
   try {
-    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, budgetScope: s.budgetScope, folds: s.folds, seed: s.seed, restarts: s.restarts, minKindWeight: s.minKindWeight, families: s.families, perFamily: s.perFamily, progress });
+    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, budgetScope: s.budgetScope, holdOther: s.holdOther, folds: s.folds, seed: s.seed, restarts: s.restarts, minKindWeight: s.minKindWeight, families: s.families, perFamily: s.perFamily, progress });
   } catch (e) {
     if (e instanceof EvalSourceError || e instanceof CalibrateError) throw new UsageError(e.message);
     throw e;

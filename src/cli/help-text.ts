@@ -202,8 +202,10 @@ a weight for each signal kind and the thresholds of the detectors whose signals 
 as many step_limit runs as possible are broken (then warned, then as many calls saved) while at most
 --max-false-alarms of the finished runs (submitted, or interactive sessions) are broken and at most
 --max-warnings of them warned, in the replay of --replay (two-phase, as a live host checks each call before
-it runs; one-phase, as scan and check() see runs; or both); a replay left out keeps at most the starting
-point's own shares (it gets no worse).
+it runs; one-phase, as scan and check() see runs; or both); a replay left out only breaks ties (fewest
+finished runs broken, then warned), or with --hold-other keeps at most the starting point's own shares.
+The false-alarm budget is a promise about new runs, so a fit meets it with a margin: its finished runs
+broken are counted by their Wilson centre, (k + 1.92) / (n + 3.84), not k / n.
 
 Honest figures: the runs are split into folds by task group (task_group in the labels, else the session);
 each fold is replayed for real with the policy fitted on the other folds, and the report gives those
@@ -220,6 +222,8 @@ Options:
   --max-warnings P       share of finished runs a fit may warn (default: the starting point's own share)
   --replay R             two-phase | one-phase | both: the replays the budgets are for and the fit
                          improves (default: two-phase)
+  --hold-other           hold the replay --replay leaves out to the starting point's own shares of
+                         finished runs broken and warned (default: it only breaks ties)
   --folds K              folds by task group, 2 to 100 (default: 5)
   --seed N               the seed of the folds and of the search (default: 1); the same seed, the same fit
   --restarts N           restarts of each fit's search from its best point with a few parameters set at

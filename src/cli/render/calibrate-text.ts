@@ -41,7 +41,9 @@ export function calibrateText(c: Calibration, output: string | undefined): strin
   const out: string[] = [];
   out.push(`loopwatch calibrate: ${n(d.runs)} labelled runs (${n(d.calls)} calls; ${n(d.stepLimit)} step_limit, ${n(d.finished)} finished${d.resolved > 0 ? `, ${n(d.resolved)} resolved` : ''}) in ${n(d.groups)} task groups; ${c.folds} folds, seed ${c.seed}${d.unlabelled > 0 ? `; ${n(d.unlabelled)} runs without a label left out` : ''}`);
   const b = c.budget;
-  const budget = (r: 0 | 1): string => `at most ${pc(b.maxFalseAlarms[r])} of finished runs broken and ${pc(b.maxWarnings[r])} warned${inScope(b.scope, r) ? '' : " (the starting point's own)"}`;
+  const free = (r: 0 | 1): boolean => !inScope(b.scope, r) && b.maxFalseAlarms[r] >= 1 && b.maxWarnings[r] >= 1;
+  const budget = (r: 0 | 1): string =>
+    free(r) ? 'none (its finished runs broken, then warned, only break ties)' : `at most ${pc(b.maxFalseAlarms[r])} of finished runs broken${inScope(b.scope, r) && (b.margin ?? 0) > 0 ? ' (by their Wilson centre)' : ''} and ${pc(b.maxWarnings[r])} warned${inScope(b.scope, r) ? '' : " (the starting point's own)"}`;
   out.push(`fitted for the ${b.scope === 'both' ? 'one-phase and two-phase replays' : `${b.scope} replay`}; budget one-phase: ${budget(0)}; two-phase: ${budget(1)}`);
   out.push('');
   out.push('held out: each fold replayed with the fit made without it; pooled over folds [95% interval], range over folds');
