@@ -137,6 +137,10 @@ export class ChantingDetector implements Detector {
         if (nl >= 0) this.lineClass = 'unknown';
       } else if (this.lineClass === 'skip') {
         if (nl >= 0) this.lineClass = 'unknown';
+      } else if (nl >= 0 && this.lineBuf.length === 0) {
+        // a whole line of this text: classified where it lies (no copy), its prose queued as a range
+        const from = this.filter.proseIn(text, k, nl);
+        if (from >= 0) this.queue(text, k + from, end);
       } else {
         // a line that begins here is text[k, end): its prose is queued as a range of the text
         const fresh = this.lineBuf.length === 0;
@@ -168,7 +172,7 @@ export class ChantingDetector implements Detector {
     const line = this.lineBuf;
     this.lineBuf = '';
     // a closing fence followed by text on the same line: the text after the fence is prose
-    const from = this.filter.proseFrom(endOfLine ? line.slice(0, -1) : line);
+    const from = this.filter.proseIn(line, 0, endOfLine ? line.length - 1 : line.length);
     if (from >= 0) {
       if (text !== null) this.queue(text, at + from, at + line.length);
       else {
