@@ -16,19 +16,29 @@ const LOG = /^\s*(?:\[?\d{2,4}[-/.:]\d{1,2}|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|W
 /** A line start that may still become a divider (only divider characters and white space so far). */
 const MAYBE_DIVIDER = /^\s*(?:[-*_=]\s*)*$/;
 
+/** MAY_OPEN's mark for the first letter of a log level: only a line going on with a second upper-case letter may be one. */
+const LEVEL = 2;
 /**
  * The ASCII characters a structured line can begin with after its leading white space (1: may, 0: cannot):
  * fences (` ~), tables (|), list items (- * + and digits), headings (#), quotes (>), dividers (- * _ =) and
  * log lines ([, digits, and the first letters of TRACE DEBUG INFO NOTICE WARN WARNING ERROR FATAL
- * CRITICAL). A line beginning with any other ASCII character is prose (or, in a code block, code) whatever
- * follows; characters from U+0080 up (the list bullet, Unicode white space the regexes' \s skips) are read
- * by the regexes.
+ * CRITICAL, marked LEVEL: "The" and "I will" are prose). A line beginning with any other ASCII character
+ * is prose (or, in a code block, code) whatever follows; characters from U+0080 up (the list bullet,
+ * Unicode white space the regexes' \s skips) are read by the regexes.
  */
 const MAY_OPEN: Uint8Array = (() => {
   const t = new Uint8Array(128);
-  for (const ch of '`~|-*+#>_=[0123456789TDINWEFC') t[ch.charCodeAt(0)] = 1;
+  for (const ch of '`~|-*+#>_=[0123456789') t[ch.charCodeAt(0)] = 1;
+  for (const ch of 'TDINWEFC') t[ch.charCodeAt(0)] = LEVEL;
   return t;
 })();
+
+/** Whether text[k] (before `to`) is an ASCII upper-case letter. */
+function upperAt(text: string, k: number, to: number): boolean {
+  if (k >= to) return false;
+  const c = text.charCodeAt(k);
+  return c >= 0x41 && c <= 0x5a;
+}
 
 /** Characters after leading white space that decide a line start once it arrives in pieces. */
 export const DECIDING_PREFIX = 16;
@@ -70,7 +80,8 @@ export class StructureFilter {
       if (c !== 0x20 && (c < 0x09 || c > 0x0d)) break;
       k++;
     }
-    if (fastPath && (k === to || (c < 0x80 && (MAY_OPEN[c] as number) === 0))) return this.inFence ? -1 : 0;
+    const opens = k === to ? 0 : c < 0x80 ? (MAY_OPEN[c] as number) : 1;
+    if (fastPath && (opens === 0 || (opens === LEVEL && !upperAt(text, k + 1, to)))) return this.inFence ? -1 : 0;
     return this.classify(from === 0 && to === text.length ? text : text.slice(from, to));
   }
 
