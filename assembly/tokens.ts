@@ -94,18 +94,26 @@ export function tokenize(ptr: usize, len: u32, maxTokens: u32, k: u32, sketch: u
     let h = FNV_BASIS ^ <u32>TAG_TOKEN;
     // the token's first MAX_TOKEN_BYTES bytes are hashed, the rest passed over
     const hashed = len - i > MAX_TOKEN_BYTES ? i + MAX_TOKEN_BYTES : len;
+    // the bytes hashed, or-ed: 0x80 set when one is not ASCII
+    let seen: u32 = 0;
     while (i < hashed) {
       const t = fold(ptr, i);
       if (t == 0) break;
       h = (h ^ t) * FNV_PRIME;
+      seen |= t;
       i++;
     }
     const n = i - start;
     while (i < len && fold(ptr, i) != 0) i++;
-    // a token of fewer than three characters is left out (counted up to three: continuation bytes are not)
-    let chars: u32 = 0;
-    for (let x = start; x < i && chars < 3; x++) chars += <u32>((<u32>load<u8>(ptr + x) & 0xc0) != 0x80);
-    if (chars <= 2) continue;
+    // a token of fewer than three characters is left out (counted up to three: continuation bytes are not).
+    // Bytes are at least characters, and a token longer than the bytes hashed has MAX_TOKEN_BYTES of them:
+    // two bytes or fewer are two characters or fewer; three or more, all ASCII, are three or more
+    if (n <= 2) continue;
+    if ((seen & 0x80) != 0) {
+      let chars: u32 = 0;
+      for (let x = start; x < i && chars < 3; x++) chars += <u32>((<u32>load<u8>(ptr + x) & 0xc0) != 0x80);
+      if (chars <= 2) continue;
+    }
     h = finishToken(h, n);
     if (isStop(h)) continue;
     // insert into the distinct set

@@ -16,8 +16,44 @@ const LOG = /^\s*(?:\[?\d{2,4}[-/.:]\d{1,2}|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|W
 /** A line start that may still become a divider (only divider characters and white space so far). */
 const MAYBE_DIVIDER = /^\s*(?:[-*_=]\s*)*$/;
 
+/** MAY_OPEN's mark for the first letter of a log level: only a line going on with a second upper-case letter may be one. */
+const LEVEL = 2;
+/**
+ * The ASCII characters a structured line can begin with after its leading white space (1: may, 0: cannot):
+ * fences (` ~), tables (|), list items (- * + and digits), headings (#), quotes (>), dividers (- * _ =) and
+ * log lines ([, digits, and the first letters of TRACE DEBUG INFO NOTICE WARN WARNING ERROR FATAL
+ * CRITICAL, marked LEVEL: "The" and "I will" are prose). A line beginning with any other ASCII character
+ * is prose (or, in a code block, code) whatever follows; characters from U+0080 up (the list bullet,
+ * Unicode white space the regexes' \s skips) are read by the regexes.
+ */
+const MAY_OPEN: Uint8Array = (() => {
+  const t = new Uint8Array(128);
+  for (const ch of '`~|-*+#>_=[0123456789') t[ch.charCodeAt(0)] = 1;
+  for (const ch of 'TDINWEFC') t[ch.charCodeAt(0)] = LEVEL;
+  return t;
+})();
+
+/** Whether text[k] (before `to`) is an ASCII upper-case letter. */
+function upperAt(text: string, k: number, to: number): boolean {
+  if (k >= to) return false;
+  const c = text.charCodeAt(k);
+  return c >= 0x41 && c <= 0x5a;
+}
+
 /** Characters after leading white space that decide a line start once it arrives in pieces. */
 export const DECIDING_PREFIX = 16;
+
+/** Whether proseIn decides lines by their first character when it can (off only in tests). */
+let fastPath = true;
+
+/**
+ * Turns proseIn's first-character decision off (`false`: every line read by the regexes) or back on, to
+ * test that it never changes a line's class.
+ * @internal For tests.
+ */
+export function setStructureFastPath(on: boolean): void {
+  fastPath = on;
+}
 
 /** Tracks fenced code blocks across lines and says which lines (or which part of a line) are prose. */
 export class StructureFilter {
@@ -28,6 +64,29 @@ export class StructureFilter {
    * marker for a line that closes a block and goes on with text, -1 for a line that is not prose.
    */
   proseFrom(line: string): number {
+    return this.proseIn(line, 0, line.length);
+  }
+
+  /**
+   * proseFrom() of the line `text[from, to)` (its end of line left out), read where it lies: a line whose
+   * first character after ASCII white space can begin none of the structures (most prose) is decided
+   * without a regex or a copy of the line; any other is read as proseFrom() always read it.
+   */
+  proseIn(text: string, from: number, to: number): number {
+    let k = from;
+    let c = -1;
+    while (k < to) {
+      c = text.charCodeAt(k);
+      if (c !== 0x20 && (c < 0x09 || c > 0x0d)) break;
+      k++;
+    }
+    const opens = k === to ? 0 : c < 0x80 ? (MAY_OPEN[c] as number) : 1;
+    if (fastPath && (opens === 0 || (opens === LEVEL && !upperAt(text, k + 1, to)))) return this.inFence ? -1 : 0;
+    return this.classify(from === 0 && to === text.length ? text : text.slice(from, to));
+  }
+
+  /** proseFrom() by the regexes alone (what proseIn decides early must agree with it). */
+  private classify(line: string): number {
     if (FENCE.test(line)) {
       const closing = this.inFence;
       this.inFence = !this.inFence;
