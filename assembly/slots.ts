@@ -83,6 +83,22 @@ export function ensureRegion(ptrField: u32, sizeField: u32, size: u32): usize {
   return p;
 }
 
+/**
+ * A zeroed region of `bytes` bytes whose address is kept in header field `field`: made (bumped and zeroed)
+ * the first time, found there afterwards, so it survives re-instantiation; 0 when memory cannot grow. The
+ * caches (mask-cache.ts, sketch-cache.ts) are made this way when a thread's instance is made
+ * (cachesReady), never in the middle of a batch, whose growth of the memory would detach the host's views.
+ */
+export function zeroedRegion(field: u32, bytes: u32): usize {
+  const known = <usize>load<u32>(HEADER + field);
+  if (known != 0) return known;
+  const p = bump(bytes);
+  if (p == 0) return 0;
+  memory.fill(p, 0, <usize>bytes);
+  store<u32>(HEADER + field, <u32>p);
+  return p;
+}
+
 // @ts-ignore: decorator
 @inline export function configPtr(id: u32): usize {
   return <usize>CONFIGS + <usize>id * <usize>CONFIG_SIZE;
