@@ -1,15 +1,16 @@
 /**
- * What similar args reads of its window's calls besides their args (tool, signature, outcome, masked
- * outcome and outcome flags, the words the module's rings hold), kept on the host as each call's output is
- * read, so the detector never reads the module's rings: in a batch they have moved on to the session's later
- * calls by then, which made every call of a session with similar args on take a crossing of its own (27,068
- * crossings for the traces' 28,505 calls, against 446 without it).
+ * The ring words of a session's newest calls (tool, signature, outcome, masked outcome and outcome flags,
+ * the words the module's rings hold), kept on the host as each call's output is read, for what reads them
+ * after a call is recorded: similar args (its window) and the policy's failing-again rule (the calls within
+ * FAILING_WINDOW, src/policy/failing-again.ts). Neither reads the module's rings: in a batch they have moved
+ * on to the session's later calls by then, which made every call of a session with either on take a crossing
+ * of its own (similar args: 27,068 crossings for the traces' 28,505 calls, against 446 without it).
  *
  * ```
  *   words, per slot (index % slots):  sig | tool | outcome | masked | flags
  * ```
- * Only the newest `slots` calls are held; a detector asks about no other (its window, `slots - 1` calls
- * before the newest). One typed array, whatever the calls.
+ * Only the newest `slots` calls are held; a reader asks about no other (`oldest` bounds it). One typed
+ * array, whatever the calls.
  */
 import { type HistoryReader, Ring, type RingId } from './call-history.js';
 import type { Rewindable } from './rewindable.js';
@@ -19,7 +20,7 @@ const W = 5;
 const FLAGS = 4;
 
 /** The newest calls' ring words of one session, read as a {@link HistoryReader}. */
-export class SimilarWindow implements HistoryReader, Rewindable {
+export class RecentWords implements HistoryReader, Rewindable {
   /** The slots' words, then (one slot more) the words the last push() after mark() replaced. */
   private readonly words: Uint32Array;
   private n = 0;
@@ -56,7 +57,7 @@ export class SimilarWindow implements HistoryReader, Rewindable {
   }
 
   same(ring: RingId, i: number, j: number): boolean {
-    if (ring > Ring.MASKED) throw new RangeError(`loopwatch: ring ${ring} is not kept for similar args`);
+    if (ring > Ring.MASKED) throw new RangeError(`loopwatch: ring ${ring} is not kept on the host`);
     const w = this.words;
     return w[W * (i % this.slots) + ring] === w[W * (j % this.slots) + ring];
   }
