@@ -179,8 +179,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const ctx = hostRings ? { history: this.history, log: this.log } : null;
     const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
     // similar args and the failing-again rule read ring words from the host's copy, taken from each call's output
-    const slots = recentSlots(o);
-    this.recent = slots === 0 ? null : new RecentWords(slots);
+    const reach = recentReach(o);
+    this.recent = reach === 0 ? null : new RecentWords(d.similarArgs === null ? 1 : d.similarArgs.window + 1, reach);
     this.similar = d.similarArgs && this.recent !== null ? new SimilarArgsDetector({ history: this.recent, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     // chanting's per-character work runs in the module too, in a region made when the first text arrives
@@ -557,11 +557,11 @@ function identityOf(identity: (args: unknown, tool: string) => unknown, e: ToolE
 }
 
 /**
- * Calls whose ring words the host keeps: similar args' window (and the call itself), and the calls the
- * failing-again rule reads (FAILING_WINDOW, on with dead end) as far as the history holds them, so the rule
- * reads as far back as over the rings (src/state/call-history.ts). 0 when neither is on.
+ * Calls whose signatures and outcomes the host keeps (src/state/recent-words.ts): similar args' window (and
+ * the call itself), and the calls the failing-again rule reads (FAILING_WINDOW, on with dead end) as far as
+ * the history holds them, so the rule reads as far back as over the rings. 0 when neither is on.
  */
-export function recentSlots(o: ResolvedOptions): number {
+export function recentReach(o: ResolvedOptions): number {
   const d = o.detectors;
   return Math.max(d.similarArgs === null ? 0 : d.similarArgs.window + 1, d.deadEnd === null ? 0 : Math.min(FAILING_WINDOW, historyCapacity(d)));
 }
