@@ -4,6 +4,8 @@
 import { CONFIG_SIZE, CONFIGS, H_BYTES, H_BYTES_SIZE, H_TEXT, H_TEXT_SIZE, H_IN, H_IN_SIZE, H_LISTS, H_LISTS_SIZE, H_OUT, H_OUT_SIZE, H_SCRATCH, H_SCRATCH_SIZE, S_CONFIG } from './abi';
 import { anyAtThreshold } from './detect';
 import { ensureRegion } from './slots';
+import { maskCacheRegion } from './mask-cache';
+import { sketchCacheRegion } from './sketch-cache';
 
 export { CONFIGS, CONFIG_SIZE, HEADER, MAGIC, OUT_SIZE, STOP_TABLE, MAX_CONFIGS, SLOT_HEADER } from './abi';
 export { setup, allocSlot, freeSlot, resetSlot, poisonSlot, slotCount, slotOk } from './slots';
@@ -19,7 +21,14 @@ export { routeSession } from './line-route';
 export { unescapeJsonInPlace } from './json-unescape';
 export { chantPush, chantRebase, chantReset, chantCheck } from './chant';
 export { longStringHashes } from './unit-hash';
-export { maskCacheReady } from './mask-cache';
+
+/**
+ * Makes the caches' zeroed regions (masked hashes, sketches) when the thread's instance is made, so no
+ * batch grows the memory for them midway; 1 when both are there, 0 when memory could not grow (lookups then miss).
+ */
+export function cachesReady(): u32 {
+  return maskCacheRegion() != 0 && sketchCacheRegion() != 0 ? 1 : 0;
+}
 
 /** Makes the input area at least `size` bytes; returns its address (0: out of memory). */
 export function reserveInput(size: u32): u32 {

@@ -4,8 +4,8 @@
 // hashing the same bytes does: a text met recently gets its masked hash from here instead of masked again.
 //
 //   entry: [key u64 | text length u32 | kind u32 | masked hash u32 | pad u32]
-//   direct-mapped, MASK_CACHE_SLOTS entries, in a region made on first use (its pointer in the header, so it
-//   survives re-instantiation); a key is written last, and cleared before its entry is rewritten, so an
+//   direct-mapped, MASK_CACHE_SLOTS entries, in a zeroed region (slots.ts's zeroedRegion) made with the
+//   thread's instance (its pointer in the header, so it survives re-instantiation; none: every lookup misses); a key is written last, and cleared before its entry is rewritten, so an
 //   entry interrupted by a trap is never found.
 //
 // The key is a 64-bit hash the caller has of the text (a text result's own hash, covering it whole; the
@@ -13,7 +13,7 @@
 // which, and the length is compared too: a hit gives exactly what masking would, unless two texts of the
 // same kind and length share a 64-bit hash, the odds signatures already live with.
 import { HEADER, H_MASK_CACHE, MASK_CACHE_SLOTS } from './abi';
-import { bump } from './slots';
+import { zeroedRegion } from './slots';
 
 /** Kinds of keyed text: a text result (its hash), a value's result text (cut), an error (its hash). */
 export const MK_RESULT: u32 = 1;
@@ -28,16 +28,12 @@ let textLen: u32 = 0;
 let textKind: u32 = 0;
 let found: u32 = 0;
 
-function region(): usize {
-  let r = <usize>load<u32>(HEADER + H_MASK_CACHE);
-  if (r == 0) {
-    r = bump(MASK_CACHE_SLOTS * ENTRY);
-    if (r != 0) {
-      memory.fill(r, 0, <usize>(MASK_CACHE_SLOTS * ENTRY));
-      store<u32>(HEADER + H_MASK_CACHE, <u32>r);
-    }
-  }
-  return r;
+/** Bytes of the cache's region. */
+const BYTES: u32 = MASK_CACHE_SLOTS * ENTRY;
+
+/** Makes the cache's region (once: when the thread's instance is made); its address, 0 when memory cannot grow. */
+export function maskCacheRegion(): usize {
+  return zeroedRegion(H_MASK_CACHE, BYTES);
 }
 
 /**
@@ -45,7 +41,7 @@ function region(): usize {
  * gives it). Either way it remembers where a miss is to be stored (maskedRemember).
  */
 export function maskedKnown(fp: u64, n: u32, kind: u32): bool {
-  const r = region();
+  const r = <usize>load<u32>(HEADER + H_MASK_CACHE);
   if (r == 0) {
     at = 0;
     return false;
@@ -75,10 +71,3 @@ export function maskedRemember(masked: u32): void {
   store<u64>(at, key);
 }
 
-/**
- * Makes the cache's region now (the host calls it when a thread's instance is made): made lazily, at the first
- * result a batch masks, its growth of the memory would detach the views a batch's reader holds.
- */
-export function maskCacheReady(): u32 {
-  return <u32>region();
-}

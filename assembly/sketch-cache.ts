@@ -4,14 +4,14 @@
 // tokenising it), and a text met recently gets its count and sketch copied instead of tokenised again.
 //
 //   entry: [key u64 | text length u32 | count u32 | sketch length u32 | pad] [sketch: MAX_SKETCH_K x u32]
-//   direct-mapped, SKETCH_CACHE_SLOTS entries, in a region made on first use (its pointer in the header,
-//   so it survives re-instantiation); a key is written last, and cleared before its entry is rewritten,
+//   direct-mapped, SKETCH_CACHE_SLOTS entries, in a zeroed region (slots.ts's zeroedRegion) made with the
+//   thread's instance (its pointer in the header, so it survives re-instantiation; none: every lookup misses); a key is written last, and cleared before its entry is rewritten,
 //   so an entry interrupted by a trap is never found.
 //
 // A hit gives exactly what tokenising would (the same count and sketch written the same way), unless two
 // texts of the same length share a 64-bit hash: the odds signatures already live with.
 import { HEADER, H_SKETCH_CACHE, MAX_SKETCH_K, SKETCH_CACHE_SLOTS } from './abi';
-import { bump } from './slots';
+import { zeroedRegion } from './slots';
 import { xxh64 } from './xxh64';
 
 const ENTRY: u32 = 24 + MAX_SKETCH_K * 4;
@@ -20,16 +20,12 @@ let at: usize = 0; // the entry of the last lookup
 let key: u64 = 0;
 let textLen: u32 = 0;
 
-function region(): usize {
-  let r = <usize>load<u32>(HEADER + H_SKETCH_CACHE);
-  if (r == 0) {
-    r = bump(SKETCH_CACHE_SLOTS * ENTRY);
-    if (r != 0) {
-      memory.fill(r, 0, <usize>(SKETCH_CACHE_SLOTS * ENTRY));
-      store<u32>(HEADER + H_SKETCH_CACHE, <u32>r);
-    }
-  }
-  return r;
+/** Bytes of the cache's region. */
+const BYTES: u32 = SKETCH_CACHE_SLOTS * ENTRY;
+
+/** Makes the cache's region (once: when the thread's instance is made); its address, 0 when memory cannot grow. */
+export function sketchCacheRegion(): usize {
+  return zeroedRegion(H_SKETCH_CACHE, BYTES);
 }
 
 /**
@@ -38,7 +34,7 @@ function region(): usize {
  * way it remembers where a miss is to be stored (sketchRemember).
  */
 export function sketchLookup(p: usize, n: u32, seed: u64, entry: usize): bool {
-  const r = region();
+  const r = <usize>load<u32>(HEADER + H_SKETCH_CACHE);
   if (r == 0) {
     at = 0;
     return false;

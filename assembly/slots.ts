@@ -2,8 +2,9 @@
 // globals, so a fresh instance over the same memory (after a trap) carries on where the last one stopped.
 //
 //   slot:  [count | config | state | next] rings...
-//   Slots are sized by class (multiples of 64 bytes up to 4 KiB, of 512 bytes up to 16 KiB, then powers of
-//   two), with one free list per class in the header, so slots outlive the configuration that sized them
+//   Slots are sized by class (multiples of 64 bytes up to 4 KiB, of 128 bytes up to 8 KiB, of 512 bytes up
+//   to 16 KiB, then powers of two: a class wastes at most 3% of a slot up to 8 KiB, where sessions' slots and
+//   chanting regions are), with one free list per class in the header, so slots outlive the configuration that sized them
 //   and configuration ids can be reused. allocSlot pops the class's free list, or carves a chunk of slots at the memory top.
 import {
   CONFIGS, CONFIG_SIZE, C_CHUNK, C_LIVE, C_SLOT_SIZE, HEADER, H_CLASSES, H_MAGIC, H_MEMTOP, MAGIC, MAX_CONFIGS, SIZE_CLASSES,
@@ -13,8 +14,9 @@ import {
 /** The size class of a slot size. */
 function classOf(size: u32): u32 {
   if (size <= 4096) return (size + 63) >> 6;
-  if (size <= 16384) return 64 + ((size - 4096 + 511) >> 9);
-  let c: u32 = 88;
+  if (size <= 8192) return 64 + ((size - 4096 + 127) >> 7);
+  if (size <= 16384) return 96 + ((size - 8192 + 511) >> 9);
+  let c: u32 = 112;
   let s: u32 = 16384;
   while (s < size && c < SIZE_CLASSES - 1) {
     s <<= 1;
@@ -26,8 +28,9 @@ function classOf(size: u32): u32 {
 /** The bytes a slot of class `c` takes. */
 function classSize(c: u32): u32 {
   if (c <= 64) return c << 6;
-  if (c <= 88) return 4096 + ((c - 64) << 9);
-  return <u32>16384 << (c - 88);
+  if (c <= 96) return 4096 + ((c - 64) << 7);
+  if (c <= 112) return 8192 + ((c - 96) << 9);
+  return <u32>16384 << (c - 112);
 }
 
 // @ts-ignore: decorator
@@ -80,6 +83,22 @@ export function ensureRegion(ptrField: u32, sizeField: u32, size: u32): usize {
   if (p == 0) return 0;
   store<u32>(HEADER + ptrField, <u32>p);
   store<u32>(HEADER + sizeField, size);
+  return p;
+}
+
+/**
+ * A zeroed region of `bytes` bytes whose address is kept in header field `field`: made (bumped and zeroed)
+ * the first time, found there afterwards, so it survives re-instantiation; 0 when memory cannot grow. The
+ * caches (mask-cache.ts, sketch-cache.ts) are made this way when a thread's instance is made
+ * (cachesReady), never in the middle of a batch, whose growth of the memory would detach the host's views.
+ */
+export function zeroedRegion(field: u32, bytes: u32): usize {
+  const known = <usize>load<u32>(HEADER + field);
+  if (known != 0) return known;
+  const p = bump(bytes);
+  if (p == 0) return 0;
+  memory.fill(p, 0, <usize>bytes);
+  store<u32>(HEADER + field, <u32>p);
   return p;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Similar args keeps what it reads of its window's calls besides their args (tool, signature, outcome,
- * masked outcome, flags) on the host, from each call's output (src/state/similar-window.ts), so a batch
+ * masked outcome, flags) on the host, from each call's output (src/state/recent-words.ts), so a batch
  * of one session's calls with similar args on crosses into the module once, not once a call (27,068
  * crossings for the traces' 28,505 calls before, 446 after), with the verdicts of the calls checked one by
  * one, proposals and a restored snapshot included.
@@ -19,7 +19,7 @@ function calls(n: number): ToolEvent[] {
   }));
 }
 
-// dead end off: its failing-again rule reads the rings after each call (one call a crossing), similar args no longer does
+// dead end off: this file is about similar args (test/policy-failing-again-crossings.test.ts has dead end's rule)
 const detectors = { semantic: false, chanting: false, deadEnd: false } as const;
 
 describe('similar args in a batch', () => {

@@ -38,12 +38,8 @@ import type { Detector, ObservedCall } from './detector.js';
 const CLASSIFY_AFTER = 200;
 /** Text-to-call boundaries remembered, to say which call a chant began in. */
 const BOUNDS = 256;
-/**
- * Boundaries the arrays hold at first (64 bytes each, on V8's heap): they grow to BOUNDS as texts come.
- * Two arrays of BOUNDS made with each session's first text cost ~2.5 us (their memory is allocated
- * outside the heap), some 0.13 us a call over the traces' sessions.
- */
-const FIRST_BOUNDS = 16;
+/** Boundaries the arrays hold at first; they double as pieces of text come, up to BOUNDS (most sessions need fewer). */
+const FIRST_BOUNDS = 32;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 const EMPTY = new Int32Array(0);
 
@@ -68,8 +64,8 @@ export class ChantingDetector implements Detector {
   private boundPos = EMPTY;
   private boundCall = EMPTY;
   private bounds = 0;
-  /** What boundPos holds past the boundaries kept so far (0, moved by rebases as the kept ones are), as saved. */
-  private unusedPos = 0;
+  /** What the boundaries not made yet hold: 0, less each rebase's shift (saved as such: snapshots hold BOUNDS). */
+  private restPos = 0;
   private lineBuf = '';
   private lineClass: 'unknown' | 'prose' | 'skip' = 'unknown';
   private found: Found | null = null;
@@ -170,17 +166,26 @@ export class ChantingDetector implements Detector {
     this.s = this.makeStream(this.o);
     this.boundPos = new Int32Array(FIRST_BOUNDS);
     this.boundCall = new Int32Array(FIRST_BOUNDS);
-    this.unusedPos = 0;
+    this.restPos = 0;
   }
 
-  /** The boundary arrays at `n` entries (the new ones as BOUNDS-sized arrays would hold them). */
-  private growBounds(n: number): void {
-    const pos = new Int32Array(n).fill(this.unusedPos);
+  /** Doubles the boundary arrays (up to BOUNDS), the new entries as the ones not made yet. */
+  private growBounds(): void {
+    const n = Math.min(BOUNDS, 2 * this.boundPos.length);
+    const pos = new Int32Array(n).fill(this.restPos);
     pos.set(this.boundPos);
     const call = new Int32Array(n);
     call.set(this.boundCall);
     this.boundPos = pos;
     this.boundCall = call;
+  }
+
+  /** A boundary array as BOUNDS entries, the ones not made yet holding `rest` (what snapshots hold). */
+  private static whole(a: Int32Array, rest: number): Int32Array {
+    if (a.length === BOUNDS) return a;
+    const all = new Int32Array(BOUNDS).fill(rest);
+    all.set(a);
+    return all;
   }
 
   /**
@@ -227,8 +232,8 @@ export class ChantingDetector implements Detector {
   }
 
   private mark(): void {
-    if (this.bounds === this.boundPos.length && this.bounds < BOUNDS) this.growBounds(Math.min(2 * this.bounds, BOUNDS));
     const b = this.bounds % BOUNDS;
+    if (b >= this.boundPos.length) this.growBounds();
     this.boundPos[b] = this.stream.pos;
     this.boundCall[b] = this.call;
     this.bounds++;
@@ -256,7 +261,7 @@ export class ChantingDetector implements Detector {
     const shift = this.stream.rebase();
     if (shift === 0) return;
     for (let k = 0; k < this.boundPos.length; k++) this.boundPos[k] = Math.max((this.boundPos[k] as number) - shift, -(2 ** 30));
-    this.unusedPos = Math.max(this.unusedPos - shift, -(2 ** 30));
+    this.restPos = Math.max(this.restPos - shift, -(2 ** 30));
     if (this.found !== null) this.found.end -= shift;
     if (this.sentenceFound !== null) this.sentenceFound = { ...this.sentenceFound, firstStart: this.sentenceFound.firstStart - shift };
   }
@@ -355,10 +360,8 @@ export class ChantingDetector implements Detector {
     w.str(this.lineBuf);
     w.u8(this.lineClass === 'unknown' ? 0 : this.lineClass === 'prose' ? 1 : 2);
     w.f64(this.bounds);
-    // the arrays as BOUNDS entries, however many are held yet (the snapshot's form does not move)
-    if (this.boundPos.length < BOUNDS) this.growBounds(BOUNDS);
-    w.view(this.boundPos);
-    w.view(this.boundCall);
+    w.view(ChantingDetector.whole(this.boundPos, this.restPos));
+    w.view(ChantingDetector.whole(this.boundCall, 0));
     const f = this.found;
     w.bool(f !== null);
     if (f !== null) {
@@ -396,9 +399,8 @@ export class ChantingDetector implements Detector {
     if (c > 2) throw new SnapshotError('loopwatch: the snapshot is corrupt (line state)');
     this.lineClass = c === 0 ? 'unknown' : c === 1 ? 'prose' : 'skip';
     this.bounds = r.f64();
-    if (this.boundPos.length < BOUNDS) this.growBounds(BOUNDS);
-    r.into(this.boundPos);
-    r.into(this.boundCall);
+    this.boundPos = r.into(new Int32Array(BOUNDS));
+    this.boundCall = r.into(new Int32Array(BOUNDS));
     this.found = r.bool() ? { period: r.u32(), span: r.i32(), end: r.i32(), chunk: r.str() } : null;
     this.sentenceFound = r.bool() ? { text: r.str(), count: r.u32(), firstStart: r.i32() } : null;
   }

@@ -13,8 +13,9 @@
  *  file (one build fixed file by file: each run checks new work, as issue 27 says)
  * ```
  *
- * Read when a call is recorded (one-phase and two-phase alike), from the rings both engines keep (the
- * call's signature and outcome fingerprint) and the host's facts (a failure of the agent's own: not the
+ * Read when a call is recorded (one-phase and two-phase alike), from the words of the calls both engines
+ * keep (the call's signature and outcome fingerprint: the reference's rings, the host's copy of them for the
+ * module, src/state/recent-words.ts, since a batch's later calls may already be in its rings) and the host's facts (a failure of the agent's own: not the
  * infrastructure's, not a person declining it), so the engines give the same verdicts. The policy uses the
  * signal only when no other signal of the call is kept (verdict-policy.ts): it never adds to another
  * loop's evidence, its warning climbs no rung of the ladder, and the two-phase state ignores it.

@@ -312,7 +312,7 @@ export class LoopDetector {
       signals = all;
     }
     // the same call failing again and again, a new error each time (failing-again.ts): the policy weighs it alone
-    const again = (f.bits & CallFact.FAILED) === 0 || this.options.detectors.deadEnd === null ? null : failingAgainSignal(this.pipeline.history, this.facts, index, this.pipeline.log);
+    const again = (f.bits & CallFact.FAILED) === 0 || this.options.detectors.deadEnd === null ? null : failingAgainSignal(this.pipeline.recentWords, this.facts, index, this.pipeline.log);
     if (again !== null) signals = [...signals, again];
     if (signals.length !== 0) signals = this.counted(signals, e, this.pipeline.lastIndex);
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress

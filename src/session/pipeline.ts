@@ -22,6 +22,12 @@ export interface Pipeline extends Rewindable {
   /** The session's call-history rings, as detectors read them. */
   readonly history: HistoryReader;
   /**
+   * What the policy's rules read of the recorded calls once a call is recorded (the failing-again rule,
+   * src/policy/failing-again.ts): the rings themselves for the reference; for the module, the host's copy of
+   * the newest calls' words (src/state/recent-words.ts), since in a batch its rings may hold later calls.
+   */
+  readonly recentWords: HistoryReader;
+  /**
    * Records a validated, non-exempt event and returns its built-in signals (NO_SIGNALS when none).
    * `proposed`: the call is checked before it runs (it has no outcome, its outcome is left out of progress,
    * and text detectors skip it); the caller rolls it back (mark() before, rollback() after).

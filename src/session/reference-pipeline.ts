@@ -69,6 +69,10 @@ export class ReferencePipeline implements Pipeline, ArgsNormaliser {
     return this.rings;
   }
 
+  get recentWords(): HistoryReader {
+    return this.rings;
+  }
+
   observe(e: ToolEvent, proposed = false): readonly LoopSignal[] {
     // the reference reads values as given: a result still in its JSON bytes becomes its string first
     const call = this.observer.observe(withPlainResult(e), proposed);

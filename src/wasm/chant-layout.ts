@@ -11,7 +11,7 @@
  * ```
  * A gram's hash is kept as its low 16 bits (period-search.ts keeps all 32): it only sorts out chain
  * entries before their characters are compared, so the periods followed are the same.
- * 5,248 bytes with the defaults (maxPeriod 200: a ring of 256; a slot of the 5,632-byte class); 96,000 at the
+ * 5,248 bytes with the defaults (maxPeriod 200: a ring of 256; a slot class of as many bytes); 96,000 at the
  * largest maxPeriod (4096).
  */
 import type { ChantingOptions } from '../options/detector-options.js';

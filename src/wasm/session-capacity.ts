@@ -1,7 +1,7 @@
 /**
  * How many sessions one thread's WebAssembly memory holds under some options, known before any session
  * exists: a session's slot takes its size class's bytes (`assembly/slots.ts`: multiples of 64 bytes up to
- * 4 KiB, of 512 bytes up to 16 KiB, then powers of two), slots are carved in chunks, and the memory stops
+ * 4 KiB, of 128 bytes up to 8 KiB, of 512 bytes up to 16 KiB, then powers of two), slots are carved in chunks, and the memory stops
  * at 4 GiB less its last page and what the module keeps for its own areas. Engines compare their
  * `maxSessions` with it, so a session cap the memory cannot honour is refused (or, as a default, lowered)
  * when the engine is made, not found out at the 65,000th session.
@@ -24,7 +24,8 @@ const AREAS = 64 * 2 ** 20;
 /** Bytes a slot of `size` bytes takes: its size class. */
 export function slotClassBytes(size: number): number {
   if (size <= 4096) return Math.ceil(size / 64) * 64;
-  if (size <= 16384) return 4096 + Math.ceil((size - 4096) / 512) * 512;
+  if (size <= 8192) return 4096 + Math.ceil((size - 4096) / 128) * 128;
+  if (size <= 16384) return 8192 + Math.ceil((size - 8192) / 512) * 512;
   let s = 16384;
   while (s < size) s *= 2;
   return s;

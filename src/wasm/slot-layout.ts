@@ -64,14 +64,17 @@ function layOut(o: ResolvedOptions): SlotLayout {
   const cycleTool = d.cycle !== null && d.cycle.key === 'tool';
   // result repeat reads the signatures and tools of its window (varied calls of one tool, same answer)
   const rrW = d.resultRepeat?.window ?? 0;
+  // calibrate's recorded wall length (src/calibrate/record-signals.ts, WALL_RECORDED calls at most) compares
+  // the tools and masked outcomes of the calls before a proposal back to the history's oldest call
+  const wallCap = d.deadEnd === null ? 0 : historyCapacity(d);
   // two-phase evidence (src/live/evidence.ts) compares signatures over the whole readable history
   const capSig = Math.max(d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, cycleCall ? (d.cycle?.window ?? 0) : 0, semW, simW, d.deadEnd?.window ?? 0, rrW, historyCapacity(d));
   // a dead end's wall (src/live/dead-end-wall.ts) compares the tools of the dead end's threshold calls before a proposal
-  const capTool = Math.max(cycleTool ? (d.cycle?.window ?? 0) : 0, d.semantic?.sameTool === true ? semW : 0, simW, rrW, d.deadEnd?.window ?? 0);
+  const capTool = Math.max(cycleTool ? (d.cycle?.window ?? 0) : 0, d.semantic?.sameTool === true ? semW : 0, simW, rrW, d.deadEnd?.window ?? 0, wallCap);
   const capOut = Math.max(1, d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, d.cycle?.window ?? 0, semW, simW, d.resultRepeat?.window ?? 0, d.deadEnd?.window ?? 0);
   // error classes are also read by the progress of repeated calls (failures with nothing done between
   // compare by class): every detector that reports progress over identical calls needs them
-  const capMasked = Math.max(d.resultRepeat?.masked === true ? d.resultRepeat.window : 0, d.deadEnd?.window ?? 0, semW, simW, d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, d.cycle?.window ?? 0);
+  const capMasked = Math.max(d.resultRepeat?.masked === true ? d.resultRepeat.window : 0, d.deadEnd?.window ?? 0, semW, simW, d.exactRepeat?.window ?? 0, d.frequency?.window ?? 0, d.cycle?.window ?? 0, wallCap);
   const capErr = d.deadEnd?.window ?? 0;
   const stateW = d.stateRepeat?.window ?? 0;
   const semanticInModule = d.semantic !== null && d.semantic.method === 'sketch';

@@ -35,11 +35,19 @@ export class WasmHistoryView implements HistoryReader {
     return n > this.layout.histCap ? n - this.layout.histCap : 0;
   }
 
+  /**
+   * Whether calls `i` and `j` hold the same word in a ring. A ring may keep fewer calls than `oldest` says
+   * (each is as long as what reads it: slot-layout.ts); a call older than its ring keeps has had its word
+   * overwritten by a later call's, so it is never the same as another.
+   */
   same(ring: RingId, i: number, j: number): boolean {
     const r = this.layout.rings[ring] as { cap: number; off: number };
     if (r.cap === 0) throw new RangeError(`loopwatch: ring ${ring} is not kept for this configuration`);
     const u32 = this.instance.views().u32;
-    const base = (this.slot() + r.off) >>> 2;
+    const s = this.slot();
+    const from = (u32[(s + A.S_COUNT) >>> 2] as number) - r.cap;
+    if (i < from || j < from) return false;
+    const base = (s + r.off) >>> 2;
     return u32[base + (i % r.cap)] === u32[base + (j % r.cap)];
   }
 

@@ -29,8 +29,8 @@ export interface WasmExports {
   reserveScratch(size: number): number;
   reserveLists(size: number): number;
   reserveBytes(size: number): number;
-  /** Makes the masked-hash cache's region (assembly/mask-cache.ts) now, before any batch; its address, 0 when memory cannot grow. */
-  maskCacheReady(): number;
+  /** Makes the caches' regions (assembly/mask-cache.ts, sketch-cache.ts) now, before any batch: 1 when both are there. */
+  cachesReady(): number;
   stuck(slot: number): number;
   debugTrap(): void;
   xxh64(ptr: number, len: number, seed: bigint): bigint;
@@ -101,6 +101,9 @@ export class WasmInstance {
     this.maxBytes = maxPages * 65536;
     this.ex = this.instantiate();
     this.ex.setup();
+    // the caches' regions now: made at a batch's first result or text, their growth of the memory would
+    // detach the views that batch's reader holds
+    this.ex.cachesReady();
     this.writeStopWords();
   }
 
@@ -159,7 +162,6 @@ export function sharedInstance(): WasmInstance {
     shared = new WasmInstance();
     // made now, before any batch: what the host hashes there must never grow the memory mid-batch
     shared.exports.reserveBytes(HOST_BYTES_AREA);
-    shared.exports.maskCacheReady();
   }
   return shared;
 }

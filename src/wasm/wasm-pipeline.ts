@@ -16,17 +16,19 @@ import { frequencySignal } from '../detectors/frequency.js';
 import { resultRepeatSignal } from '../detectors/result-repeat.js';
 import { SemanticDetector, semanticSignal } from '../detectors/semantic.js';
 import { SimilarArgsDetector } from '../detectors/similar-args.js';
-import { SimilarWindow } from '../state/similar-window.js';
+import { RecentWords } from '../state/recent-words.js';
 import { stateRepeatSignal } from '../detectors/state-repeat.js';
 import { DisposedError, SnapshotError, WasmTrapError } from '../errors.js';
 import type { CanonicalWalkOptions } from '../fingerprint/canonical-hash.js';
 import { parseArgs } from '../fingerprint/signature.js';
 import type { ResolvedOptions } from '../options/options.js';
+import { FAILING_WINDOW } from '../policy/failing-again.js';
 import { argsRetention, historyCapacity } from '../session/build-detectors.js';
 import { LoggedCall } from '../session/observed-call.js';
 import { unreadable } from '../session/observe-event.js';
 import { NO_SIGNALS, type Pipeline } from '../session/pipeline.js';
 import type { ObservedCall } from '../detectors/detector.js';
+import type { HistoryReader } from '../state/call-history.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { type ArgsNormaliser, CallLog } from '../state/call-log.js';
@@ -140,8 +142,11 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   /** The rings as TypeScript detectors read them (made when one first does). */
   private view: WasmHistoryView | null = null;
   private readonly similar: SimilarArgsDetector | null;
-  /** What similar args reads of its window's calls besides their args (null without similar args). */
-  private readonly similarWindow: SimilarWindow | null;
+  /**
+   * The newest calls' ring words, read after a call is recorded by similar args (its window) and the
+   * failing-again rule (on with dead end); null when neither is on.
+   */
+  private readonly recent: RecentWords | null;
   private readonly semanticHost: SemanticDetector | null;
   private readonly chanting: ChantingDetector | null;
   /** What observe() hands the core, made on its first use (sessions of an engine never call it). */
@@ -173,19 +178,21 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const hostRings = d.semantic !== null && d.semantic.method === 'exact';
     const ctx = hostRings ? { history: this.history, log: this.log } : null;
     const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
-    // similar args reads its window's ring words from the host's copy, taken from each call's output
-    this.similarWindow = d.similarArgs ? new SimilarWindow(d.similarArgs.window + 1) : null;
-    this.similar = d.similarArgs && this.similarWindow !== null ? new SimilarArgsDetector({ history: this.similarWindow, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
+    // similar args and the failing-again rule read ring words from the host's copy, taken from each call's output
+    const reach = recentReach(o);
+    this.recent = reach === 0 ? null : new RecentWords(d.similarArgs === null ? 1 : d.similarArgs.window + 1, reach);
+    this.similar = d.similarArgs && this.recent !== null ? new SimilarArgsDetector({ history: this.recent, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     // chanting's per-character work runs in the module too, in a region made when the first text arrives
     this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, wasmStream) : null;
   }
 
-  /** Whether host detectors read this session's rings (so its calls cross one per crossing in a batch). */
+  /**
+   * Whether host detectors read this session's rings (so its calls cross one per crossing in a batch): only
+   * the exact semantic method; similar args and the failing-again rule read the host's words (`recent`).
+   */
   private readsRings(): boolean {
-    // the policy's failing-again rule (src/policy/failing-again.ts, on with dead end) reads the rings of the
-    // 40 calls before each recorded one: a later call of the session in the same crossing could overwrite them
-    return this.semanticHost !== null || this.o.detectors.deadEnd !== null;
+    return this.semanticHost !== null;
   }
 
   /** The single-call state observe() uses. */
@@ -332,6 +339,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.lastErrorText = errorText;
     this.lastInfra = infra;
     this.log.push(e.tool, reading.plan.value, reading.plan.normalised, e.description, u32[o4 + (A.O_SIG_HI >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, e.step, e.round);
+    if (this.recent !== null) this.keepWords(u32, o4, index);
     const mask = u32[o4 + (A.O_MASK >>> 2)] as number;
     if (mask === 0 && this.similar === null && this.semanticHost === null && (this.chanting === null || e.text === undefined)) {
       if (!reading.proposing && this.chanting !== null) {
@@ -372,7 +380,6 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       signals.push(semanticSignal(this.log, index, unit.slice(0, -1), word(u32, o4, A.O_SE + 8), PROGRESS[word(u32, o4, A.O_SE + 12)] as Progress));
     }
     if (this.similar !== null) {
-      this.keepWindow(u32, o4, index);
       this.similar.record(call);
       const s = this.similar.check();
       if (s !== null) signals.push(s);
@@ -391,19 +398,19 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   }
 
   /**
-   * Adds the call's ring words (from its output) to similar args' window; when the window has missed calls
-   * the module recorded (a call that failed after it was recorded), it is taken again from the rings first.
+   * Adds the call's ring words (from its output) to the host's words; when they have missed calls the
+   * module recorded (a call that failed after it was recorded), they are taken again from the rings first.
    */
-  private keepWindow(u32: Uint32Array, o4: number, index: number): void {
-    const win = this.similarWindow as SimilarWindow;
-    if (win.count !== index) this.refillWindow(index);
+  private keepWords(u32: Uint32Array, o4: number, index: number): void {
+    const win = this.recent as RecentWords;
+    if (win.count !== index) this.refillWords(index);
     win.push(u32[o4 + (A.O_TOOL_LO >>> 2)] as number, u32[o4 + (A.O_SIG_LO >>> 2)] as number, u32[o4 + (A.O_OUT_LO >>> 2)] as number, u32[o4 + (A.O_MASKED_LO >>> 2)] as number, u32[o4 + (A.O_OFLAGS >>> 2)] as number);
   }
 
-  /** Takes similar args' window of the calls before `count` from the module's rings. */
-  private refillWindow(count: number): void {
+  /** Takes the host's words of the calls before `count` from the module's rings. */
+  private refillWords(count: number): void {
     const h = this.history;
-    (this.similarWindow as SimilarWindow).fill(count, (ring, i) => h.word(ring, i), (i) => h.flagsOf(i));
+    (this.recent as RecentWords).fill(count, (ring, i) => h.word(ring, i), (i) => h.flagsOf(i));
   }
 
   /** The call as the TypeScript detectors of this pipeline read it (one reused object). */
@@ -433,6 +440,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     return this.chanting.check();
   }
 
+  get recentWords(): HistoryReader {
+    return this.recent ?? this.history;
+  }
+
   get history(): WasmHistoryView {
     return (this.view ??= new WasmHistoryView(this.core.instance, this.core.layout(this.config), this));
   }
@@ -450,7 +461,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.undoErrorText = this.lastErrorText;
     this.undoInfra = this.lastInfra;
     this.log.mark();
-    this.similarWindow?.mark();
+    this.recent?.mark();
     this.similar?.mark();
     this.semanticHost?.mark();
   }
@@ -468,7 +479,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.lastInfra = this.undoInfra;
     this.undoEvent = null;
     this.log.rollback();
-    this.similarWindow?.rollback();
+    this.recent?.rollback();
     this.similar?.rollback();
     this.semanticHost?.rollback();
   }
@@ -486,7 +497,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   reset(): void {
     if (this.slot !== 0) this.core.reset(this.slot);
     this.log.reset();
-    this.similarWindow?.reset();
+    this.recent?.reset();
     const hostDetectors: (Detector | null)[] = [this.similar, this.semanticHost, this.chanting];
     for (const d of hostDetectors) d?.reset();
   }
@@ -520,7 +531,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     if (this.semanticHost !== null) this.semanticHost.load(r);
     if (this.chanting !== null) this.chanting.load(r, version);
     this.core.writeSlot(this.slot, state);
-    if (this.similarWindow !== null) this.refillWindow(this.history.count);
+    if (this.recent !== null) this.refillWords(this.history.count);
   }
 
   dispose(): void {
@@ -543,6 +554,16 @@ function identityOf(identity: (args: unknown, tool: string) => unknown, e: ToolE
   } catch (err) {
     throw unreadable('args', err);
   }
+}
+
+/**
+ * Calls whose signatures and outcomes the host keeps (src/state/recent-words.ts): similar args' window (and
+ * the call itself), and the calls the failing-again rule reads (FAILING_WINDOW, on with dead end) as far as
+ * the history holds them, so the rule reads as far back as over the rings. 0 when neither is on.
+ */
+export function recentReach(o: ResolvedOptions): number {
+  const d = o.detectors;
+  return Math.max(d.similarArgs === null ? 0 : d.similarArgs.window + 1, d.deadEnd === null ? 0 : Math.min(FAILING_WINDOW, historyCapacity(d)));
 }
 
 /** The output word at byte offset `off` of the record whose first word is `o4`. */
