@@ -15,8 +15,9 @@
  *   npm run bench -- --scope serve     loopwatch serve over HTTP (a server process, keep-alive clients)
  *   npm run bench -- --scope nats      the NATS service: 1 and 2 worker processes on a real nats-server
  *   npm run bench -- --scope hook      one `loopwatch hook` process per tool call: p50/p90 wall time, beside Node's own start
- *   npm run bench -- --scope scan      `loopwatch scan` of the real traces end to end (plain and gzip, --workers 1 and the
- *                                      default): calls/s of a whole child process, medians of --repeat rounds (at least 3)
+ *   npm run bench -- --scope scan      `loopwatch scan` of the real traces x10, sessions renamed per copy, end to end (plain
+ *                                      and gzip, --workers 1, 2 and the default): calls/s and cores busy of a whole child
+ *                                      process, medians of --repeat rounds (at least 3)
  *   npm run bench -- --scope real      the real traces' calls in memory through one LoopEngine: every default detector,
  *                                      each alone, beside the seed md5 pipeline in the same run (bench/real-calls.ts;
  *                                      medians of --repeat alternating rounds, at least 5)
@@ -345,7 +346,7 @@ if (values.run !== undefined && values.run !== '') {
   const memory = wanted('memory') ? await memoryFigures() : [];
   const rss = wanted('rss') ? sessionRss() : [];
   const sketch = wanted('sketch') ? await sketchAgreement() : null;
-  const scan = wanted('scan') ? scanFigures(Math.max(3, repeat), defaultCheckerThreads(os.availableParallelism())) : null;
+  const scan = wanted('scan') ? await scanFigures(Math.max(3, repeat), defaultCheckerThreads(os.availableParallelism())) : null;
   // in a process of its own, as the other scopes
   const real = wanted('real')
     ? (JSON.parse(execFileSync(process.execPath, [fileURLToPath(new URL('./real-calls.js', import.meta.url)), String(Math.max(5, repeat)), '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 })) as RealCallBench | null)
