@@ -35,6 +35,13 @@ export interface FleetFigure {
   p99Ms: number;
   /** callsPerSecond over the plain-JS baseline's, measured in the same process. */
   vsBaseline?: number;
+  /**
+   * CPU time of every thread of this process (this one, the pool's workers, V8's helpers) over the wall
+   * time, while the implementation checked the fleet: cores kept busy (issue 29: the engine alone <= ~1.05).
+   */
+  coresBusy?: number;
+  /** A pool's calls/s over the engine's in this thread in the same run, fed the same way (objects or bytes). */
+  vsEngine?: number;
   /** With --repeat: the lowest and highest calls/s over the runs (the median is callsPerSecond). */
   minRate?: number;
   maxRate?: number;
@@ -47,10 +54,17 @@ const POOL_DEPTH = 8;
 /** Batches built (and then checked) at a time. */
 export const FLEET_WINDOW = 100;
 
-/** A run's timed seconds and batch latencies. */
+/** A run's timed seconds, the CPU seconds of all threads meanwhile, and batch latencies. */
 interface Run {
   seconds: number;
+  cpuSeconds: number;
   latencies: number[];
+}
+
+/** CPU seconds of every thread of the process since `from` (a process.cpuUsage() reading). */
+function cpuSince(from: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1e6;
 }
 
 /**
@@ -58,11 +72,12 @@ interface Run {
  * run, outside the timing); the timed seconds and latencies of all windows together.
  */
 async function windowed(sessions: number, calls: number, from: number, to: number, run: (work: readonly SessionEvent[][]) => Run | Promise<Run>): Promise<Run> {
-  const total: Run = { seconds: 0, latencies: [] };
+  const total: Run = { seconds: 0, cpuSeconds: 0, latencies: [] };
   for (let b = from; b < to; b += FLEET_WINDOW) {
     const work = batches(fleetSlice(sessions, calls, b * FLEET_BATCH, Math.min(to, b + FLEET_WINDOW) * FLEET_BATCH));
     const r = await run(work);
     total.seconds += r.seconds;
+    total.cpuSeconds += r.cpuSeconds;
     for (const l of r.latencies) total.latencies.push(l);
   }
   return total;
@@ -93,19 +108,21 @@ function batches(events: readonly SessionEvent[]): SessionEvent[][] {
 /** Runs `check` over the batches in this thread, one after another. */
 function runHere<T>(check: (batch: T[]) => unknown, work: readonly T[][]): Run {
   const latencies: number[] = [];
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (const b of work) {
     const t = performance.now();
     check(b);
     latencies.push(performance.now() - t);
   }
-  return { seconds: (performance.now() - t0) / 1000, latencies };
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), latencies };
 }
 
 /** Runs `check` over the batches with up to POOL_DEPTH of them in flight. */
 async function runInFlight<T>(check: (batch: T[]) => Promise<unknown>, work: readonly T[][]): Promise<Run> {
   const latencies: number[] = [];
   const inFlight = new Set<Promise<void>>();
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (const b of work) {
     if (inFlight.size >= POOL_DEPTH) await Promise.race(inFlight);
@@ -117,11 +134,12 @@ async function runInFlight<T>(check: (batch: T[]) => Promise<unknown>, work: rea
     inFlight.add(p);
   }
   await Promise.all(inFlight);
-  return { seconds: (performance.now() - t0) / 1000, latencies };
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), latencies };
 }
 
-function runBaseline(sessions: Map<string, Md5Baseline>, work: readonly SessionEvent[][]): { seconds: number; latencies: number[] } {
+function runBaseline(sessions: Map<string, Md5Baseline>, work: readonly SessionEvent[][]): Run {
   const latencies: number[] = [];
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (const b of work) {
     const t = performance.now();
@@ -132,7 +150,7 @@ function runBaseline(sessions: Map<string, Md5Baseline>, work: readonly SessionE
     }
     latencies.push(performance.now() - t);
   }
-  return { seconds: (performance.now() - t0) / 1000, latencies };
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), latencies };
 }
 
 /** Checks the fleet with every implementation; `which` picks the detector set. */
@@ -143,7 +161,7 @@ export async function fleetFigures(which: 'core' | 'all', sessions: number, call
   const warm = batches(fleetEvents(Math.min(sessions, 2000), 10).map((e) => ({ ...e, session: `warm-${e.session}` })));
   const figures: FleetFigure[] = [];
   const add = (impl: string, r: Run, n = total): void => {
-    figures.push({ scope, impl, callsPerSecond: n / r.seconds, p50Ms: quantile(r.latencies, 0.5), p99Ms: quantile(r.latencies, 0.99) });
+    figures.push({ scope, impl, callsPerSecond: n / r.seconds, p50Ms: quantile(r.latencies, 0.5), p99Ms: quantile(r.latencies, 0.99), coresBusy: r.cpuSeconds / r.seconds });
   };
 
   // the baseline on a fifth of the fleet's batches (it is the slowest; its rate is what matters)
@@ -178,6 +196,10 @@ export async function fleetFigures(which: 'core' | 'all', sessions: number, call
     await pool.close();
   }
   const base = figures[0]?.callsPerSecond ?? NaN;
-  for (const f of figures) f.vsBaseline = f.callsPerSecond / base;
+  const engineRate = (bytes: boolean): number => figures.find((f) => f.impl === `LoopEngine, this thread${bytes ? ', from bytes' : ''}`)?.callsPerSecond ?? NaN;
+  for (const f of figures) {
+    f.vsBaseline = f.callsPerSecond / base;
+    if (f.impl.startsWith('LoopPool')) f.vsEngine = f.callsPerSecond / engineRate(f.impl.endsWith('from bytes'));
+  }
   return figures;
 }
