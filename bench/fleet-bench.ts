@@ -17,6 +17,7 @@
  * tracing of them was timed as the checker's own work). A pool finishes each window's batches before the
  * next window is built, so its timed part includes a drain per window.
  */
+import { readFileSync } from 'node:fs';
 import { LoopEngine, type SessionEvent } from '../src/engine/loop-engine.js';
 import type { LoopDetectorOptions } from '../src/options/options.js';
 import { LoopPool } from '../src/pool/loop-pool.js';
@@ -40,6 +41,12 @@ export interface FleetFigure {
    * time, while the implementation checked the fleet: cores kept busy (issue 29: the engine alone <= ~1.05).
    */
   coresBusy?: number;
+  /**
+   * CPU time of every thread over this thread's own (Linux: /proc/self/task/PID/stat; NaN elsewhere): for the
+   * engine, the cores it keeps busy per core of its own thread, which a loaded machine does not skew as it
+   * skews the wall time (V8's compiler and collector threads are the rest).
+   */
+  cpuPerOwnCpu?: number;
   /** A pool's calls/s over the engine's in this thread in the same run, fed the same way (objects or bytes). */
   vsEngine?: number;
   /** With --repeat: the lowest and highest calls/s over the runs (the median is callsPerSecond). */
@@ -54,10 +61,11 @@ const POOL_DEPTH = 8;
 /** Batches built (and then checked) at a time. */
 export const FLEET_WINDOW = 100;
 
-/** A run's timed seconds, the CPU seconds of all threads meanwhile, and batch latencies. */
+/** A run's timed seconds, the CPU seconds of all threads and of this thread meanwhile, and batch latencies. */
 interface Run {
   seconds: number;
   cpuSeconds: number;
+  ownCpuSeconds: number;
   latencies: number[];
 }
 
@@ -67,17 +75,29 @@ function cpuSince(from: NodeJS.CpuUsage): number {
   return (d.user + d.system) / 1e6;
 }
 
+/** CPU seconds of this (the main) thread so far: utime + stime of /proc/self/task/PID/stat, in 10 ms ticks; NaN where unreadable. */
+function ownCpu(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /**
  * Runs `run` over the fleet's batches `from` to `to`, a window at a time (each built just before it is
  * run, outside the timing); the timed seconds and latencies of all windows together.
  */
 async function windowed(sessions: number, calls: number, from: number, to: number, run: (work: readonly SessionEvent[][]) => Run | Promise<Run>): Promise<Run> {
-  const total: Run = { seconds: 0, cpuSeconds: 0, latencies: [] };
+  const total: Run = { seconds: 0, cpuSeconds: 0, ownCpuSeconds: 0, latencies: [] };
   for (let b = from; b < to; b += FLEET_WINDOW) {
     const work = batches(fleetSlice(sessions, calls, b * FLEET_BATCH, Math.min(to, b + FLEET_WINDOW) * FLEET_BATCH));
     const r = await run(work);
     total.seconds += r.seconds;
     total.cpuSeconds += r.cpuSeconds;
+    total.ownCpuSeconds += r.ownCpuSeconds;
     for (const l of r.latencies) total.latencies.push(l);
   }
   return total;
@@ -109,13 +129,14 @@ function batches(events: readonly SessionEvent[]): SessionEvent[][] {
 function runHere<T>(check: (batch: T[]) => unknown, work: readonly T[][]): Run {
   const latencies: number[] = [];
   const c0 = process.cpuUsage();
+  const own0 = ownCpu();
   const t0 = performance.now();
   for (const b of work) {
     const t = performance.now();
     check(b);
     latencies.push(performance.now() - t);
   }
-  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), latencies };
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), ownCpuSeconds: ownCpu() - own0, latencies };
 }
 
 /** Runs `check` over the batches with up to POOL_DEPTH of them in flight. */
@@ -123,6 +144,7 @@ async function runInFlight<T>(check: (batch: T[]) => Promise<unknown>, work: rea
   const latencies: number[] = [];
   const inFlight = new Set<Promise<void>>();
   const c0 = process.cpuUsage();
+  const own0 = ownCpu();
   const t0 = performance.now();
   for (const b of work) {
     if (inFlight.size >= POOL_DEPTH) await Promise.race(inFlight);
@@ -134,12 +156,13 @@ async function runInFlight<T>(check: (batch: T[]) => Promise<unknown>, work: rea
     inFlight.add(p);
   }
   await Promise.all(inFlight);
-  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), latencies };
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), ownCpuSeconds: ownCpu() - own0, latencies };
 }
 
 function runBaseline(sessions: Map<string, Md5Baseline>, work: readonly SessionEvent[][]): Run {
   const latencies: number[] = [];
   const c0 = process.cpuUsage();
+  const own0 = ownCpu();
   const t0 = performance.now();
   for (const b of work) {
     const t = performance.now();
@@ -150,7 +173,7 @@ function runBaseline(sessions: Map<string, Md5Baseline>, work: readonly SessionE
     }
     latencies.push(performance.now() - t);
   }
-  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), latencies };
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), ownCpuSeconds: ownCpu() - own0, latencies };
 }
 
 /** Checks the fleet with every implementation; `which` picks the detector set. */
@@ -161,7 +184,7 @@ export async function fleetFigures(which: 'core' | 'all', sessions: number, call
   const warm = batches(fleetEvents(Math.min(sessions, 2000), 10).map((e) => ({ ...e, session: `warm-${e.session}` })));
   const figures: FleetFigure[] = [];
   const add = (impl: string, r: Run, n = total): void => {
-    figures.push({ scope, impl, callsPerSecond: n / r.seconds, p50Ms: quantile(r.latencies, 0.5), p99Ms: quantile(r.latencies, 0.99), coresBusy: r.cpuSeconds / r.seconds });
+    figures.push({ scope, impl, callsPerSecond: n / r.seconds, p50Ms: quantile(r.latencies, 0.5), p99Ms: quantile(r.latencies, 0.99), coresBusy: r.cpuSeconds / r.seconds, cpuPerOwnCpu: r.cpuSeconds / r.ownCpuSeconds });
   };
 
   // the baseline on a fifth of the fleet's batches (it is the slowest; its rate is what matters)
