@@ -7,7 +7,8 @@
  * are written into a scratch folder first (no labels file beside them), removed afterwards. Variants are
  * run in turn, round after round, so a burst of load on a shared machine falls on all of them; each figure
  * is the median of the rounds with their spread, with the CPU time of all the child's threads over its
- * wall time (cores kept busy), and the load average before and after.
+ * wall time (cores kept busy), that CPU split into the main thread, the busiest other (a worker) and the
+ * rest (V8's compiler and collector helpers), and the load average before and after.
  *
  * Alone: `node dist/bench/scan-end-to-end.js [rounds] [copies]` prints the table.
  */
@@ -47,6 +48,13 @@ export interface ScanFigure {
   readonly coresBusy: number;
   /** Median peak resident memory, MB. */
   readonly maxRssMb: number;
+  /**
+   * Median CPU seconds of the main thread, of the busiest other thread (with `--workers 2`, the worker) and
+   * of the rest (V8's compiler and collector helpers, libuv's); NaN where /proc is not there.
+   */
+  readonly mainCpuS: number;
+  readonly busiestOtherCpuS: number;
+  readonly restCpuS: number;
 }
 
 /** What the scope measured, and the machine's load around it. */
@@ -68,6 +76,9 @@ interface Run {
   readonly ms: number;
   readonly cpuMs: number;
   readonly rssKb: number;
+  readonly mainMs: number;
+  readonly busiestOtherMs: number;
+  readonly restMs: number;
 }
 
 /** Runs `loopwatch scan FILE --jsonl` in a child (output discarded). */
@@ -80,8 +91,16 @@ function scanOnce(file: string, workers: readonly string[], cpuFile: string): Ru
   });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`loopwatch scan ${file} ${workers.join(' ')} exited with ${r.status ?? r.signal}: ${r.stderr}`);
-  const cpu = JSON.parse(readFileSync(cpuFile, 'utf8')) as { userMs: number; systemMs: number; maxRssKb: number };
-  return { ms, cpuMs: cpu.userMs + cpu.systemMs, rssKb: cpu.maxRssKb };
+  const cpu = JSON.parse(readFileSync(cpuFile, 'utf8')) as { userMs: number; systemMs: number; maxRssKb: number; mainMs: number | null; othersMs: number[] };
+  const others = cpu.othersMs;
+  return {
+    ms,
+    cpuMs: cpu.userMs + cpu.systemMs,
+    rssKb: cpu.maxRssKb,
+    mainMs: cpu.mainMs ?? NaN,
+    busiestOtherMs: others[0] ?? NaN,
+    restMs: others.length === 0 ? NaN : others.slice(1).reduce((a, b) => a + b, 0),
+  };
 }
 
 /** The session id prefix of each record line: how the traces' lines begin (checked, else parsed and rewritten). */
@@ -152,6 +171,9 @@ export async function scanFigures(rounds: number, defaultThreads: number, copies
         callsPerSecond: calls / (m / 1000),
         coresBusy: median(rs.map((x) => x.cpuMs / x.ms)),
         maxRssMb: median(rs.map((x) => x.rssKb / 1024)),
+        mainCpuS: median(rs.map((x) => x.mainMs / 1000)),
+        busiestOtherCpuS: median(rs.map((x) => x.busiestOtherMs / 1000)),
+        restCpuS: median(rs.map((x) => x.restMs / 1000)),
       };
     });
     return { figures, rounds, copies, loadBefore, loadAfter };
@@ -167,13 +189,13 @@ export function scanTable(bench: ScanBench | null): string {
   const { figures, rounds, copies, loadBefore, loadAfter } = bench;
   const rows = figures.map(
     (f) =>
-      `| ${f.input} (${(f.inputBytes / 1e6).toFixed(1)} MB) | ${f.workers} | ${f.calls.toLocaleString('en')} | ${(f.medianMs / 1000).toFixed(2)} s | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.minMs / 1000).toFixed(2)}-${(f.maxMs / 1000).toFixed(2)} s | ${f.coresBusy.toFixed(2)} | ${Math.round(f.maxRssMb)} MB |`,
+      `| ${f.input} (${(f.inputBytes / 1e6).toFixed(1)} MB) | ${f.workers} | ${f.calls.toLocaleString('en')} | ${(f.medianMs / 1000).toFixed(2)} s | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.minMs / 1000).toFixed(2)}-${(f.maxMs / 1000).toFixed(2)} s | ${f.coresBusy.toFixed(2)} | ${f.mainCpuS.toFixed(1)} / ${f.busiestOtherCpuS.toFixed(1)} / ${f.restCpuS.toFixed(1)} s | ${Math.round(f.maxRssMb)} MB |`,
   );
   return [
     head,
     `the traces ${copies} times over, sessions renamed per copy; a whole child process per run (start, module loading, reading, detection, output to /dev/null); medians of ${rounds} alternating rounds; cores busy = CPU time of all threads / wall; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
-    '| input | --workers | calls | wall (median) | calls/s | runs (min-max) | cores busy | peak RSS |',
-    '|---|---|---|---|---|---|---|---|',
+    '| input | --workers | calls | wall (median) | calls/s | runs (min-max) | cores busy | CPU: main / busiest other thread / rest | peak RSS |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }
