@@ -17,6 +17,7 @@
  * tracing of them was timed as the checker's own work). A pool finishes each window's batches before the
  * next window is built, so its timed part includes a drain per window.
  */
+import { readFileSync } from 'node:fs';
 import { LoopEngine, type SessionEvent } from '../src/engine/loop-engine.js';
 import type { LoopDetectorOptions } from '../src/options/options.js';
 import { LoopPool } from '../src/pool/loop-pool.js';
@@ -35,6 +36,19 @@ export interface FleetFigure {
   p99Ms: number;
   /** callsPerSecond over the plain-JS baseline's, measured in the same process. */
   vsBaseline?: number;
+  /**
+   * CPU time of every thread of this process (this one, the pool's workers, V8's helpers) over the wall
+   * time, while the implementation checked the fleet: cores kept busy (issue 29: the engine alone <= ~1.05).
+   */
+  coresBusy?: number;
+  /**
+   * CPU time of every thread over this thread's own (Linux: /proc/self/task/PID/stat; NaN elsewhere): for the
+   * engine, the cores it keeps busy per core of its own thread, which a loaded machine does not skew as it
+   * skews the wall time (V8's compiler and collector threads are the rest).
+   */
+  cpuPerOwnCpu?: number;
+  /** A pool's calls/s over the engine's in this thread in the same run, fed the same way (objects or bytes). */
+  vsEngine?: number;
   /** With --repeat: the lowest and highest calls/s over the runs (the median is callsPerSecond). */
   minRate?: number;
   maxRate?: number;
@@ -47,10 +61,29 @@ const POOL_DEPTH = 8;
 /** Batches built (and then checked) at a time. */
 export const FLEET_WINDOW = 100;
 
-/** A run's timed seconds and batch latencies. */
+/** A run's timed seconds, the CPU seconds of all threads and of this thread meanwhile, and batch latencies. */
 interface Run {
   seconds: number;
+  cpuSeconds: number;
+  ownCpuSeconds: number;
   latencies: number[];
+}
+
+/** CPU seconds of every thread of the process since `from` (a process.cpuUsage() reading). */
+function cpuSince(from: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1e6;
+}
+
+/** CPU seconds of this (the main) thread so far: utime + stime of /proc/self/task/PID/stat, in 10 ms ticks; NaN where unreadable. */
+function ownCpu(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /**
@@ -58,11 +91,13 @@ interface Run {
  * run, outside the timing); the timed seconds and latencies of all windows together.
  */
 async function windowed(sessions: number, calls: number, from: number, to: number, run: (work: readonly SessionEvent[][]) => Run | Promise<Run>): Promise<Run> {
-  const total: Run = { seconds: 0, latencies: [] };
+  const total: Run = { seconds: 0, cpuSeconds: 0, ownCpuSeconds: 0, latencies: [] };
   for (let b = from; b < to; b += FLEET_WINDOW) {
     const work = batches(fleetSlice(sessions, calls, b * FLEET_BATCH, Math.min(to, b + FLEET_WINDOW) * FLEET_BATCH));
     const r = await run(work);
     total.seconds += r.seconds;
+    total.cpuSeconds += r.cpuSeconds;
+    total.ownCpuSeconds += r.ownCpuSeconds;
     for (const l of r.latencies) total.latencies.push(l);
   }
   return total;
@@ -93,19 +128,23 @@ function batches(events: readonly SessionEvent[]): SessionEvent[][] {
 /** Runs `check` over the batches in this thread, one after another. */
 function runHere<T>(check: (batch: T[]) => unknown, work: readonly T[][]): Run {
   const latencies: number[] = [];
+  const c0 = process.cpuUsage();
+  const own0 = ownCpu();
   const t0 = performance.now();
   for (const b of work) {
     const t = performance.now();
     check(b);
     latencies.push(performance.now() - t);
   }
-  return { seconds: (performance.now() - t0) / 1000, latencies };
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), ownCpuSeconds: ownCpu() - own0, latencies };
 }
 
 /** Runs `check` over the batches with up to POOL_DEPTH of them in flight. */
 async function runInFlight<T>(check: (batch: T[]) => Promise<unknown>, work: readonly T[][]): Promise<Run> {
   const latencies: number[] = [];
   const inFlight = new Set<Promise<void>>();
+  const c0 = process.cpuUsage();
+  const own0 = ownCpu();
   const t0 = performance.now();
   for (const b of work) {
     if (inFlight.size >= POOL_DEPTH) await Promise.race(inFlight);
@@ -117,11 +156,13 @@ async function runInFlight<T>(check: (batch: T[]) => Promise<unknown>, work: rea
     inFlight.add(p);
   }
   await Promise.all(inFlight);
-  return { seconds: (performance.now() - t0) / 1000, latencies };
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), ownCpuSeconds: ownCpu() - own0, latencies };
 }
 
-function runBaseline(sessions: Map<string, Md5Baseline>, work: readonly SessionEvent[][]): { seconds: number; latencies: number[] } {
+function runBaseline(sessions: Map<string, Md5Baseline>, work: readonly SessionEvent[][]): Run {
   const latencies: number[] = [];
+  const c0 = process.cpuUsage();
+  const own0 = ownCpu();
   const t0 = performance.now();
   for (const b of work) {
     const t = performance.now();
@@ -132,7 +173,7 @@ function runBaseline(sessions: Map<string, Md5Baseline>, work: readonly SessionE
     }
     latencies.push(performance.now() - t);
   }
-  return { seconds: (performance.now() - t0) / 1000, latencies };
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuSince(c0), ownCpuSeconds: ownCpu() - own0, latencies };
 }
 
 /** Checks the fleet with every implementation; `which` picks the detector set. */
@@ -143,7 +184,7 @@ export async function fleetFigures(which: 'core' | 'all', sessions: number, call
   const warm = batches(fleetEvents(Math.min(sessions, 2000), 10).map((e) => ({ ...e, session: `warm-${e.session}` })));
   const figures: FleetFigure[] = [];
   const add = (impl: string, r: Run, n = total): void => {
-    figures.push({ scope, impl, callsPerSecond: n / r.seconds, p50Ms: quantile(r.latencies, 0.5), p99Ms: quantile(r.latencies, 0.99) });
+    figures.push({ scope, impl, callsPerSecond: n / r.seconds, p50Ms: quantile(r.latencies, 0.5), p99Ms: quantile(r.latencies, 0.99), coresBusy: r.cpuSeconds / r.seconds, cpuPerOwnCpu: r.cpuSeconds / r.ownCpuSeconds });
   };
 
   // the baseline on a fifth of the fleet's batches (it is the slowest; its rate is what matters)
@@ -178,6 +219,10 @@ export async function fleetFigures(which: 'core' | 'all', sessions: number, call
     await pool.close();
   }
   const base = figures[0]?.callsPerSecond ?? NaN;
-  for (const f of figures) f.vsBaseline = f.callsPerSecond / base;
+  const engineRate = (bytes: boolean): number => figures.find((f) => f.impl === `LoopEngine, this thread${bytes ? ', from bytes' : ''}`)?.callsPerSecond ?? NaN;
+  for (const f of figures) {
+    f.vsBaseline = f.callsPerSecond / base;
+    if (f.impl.startsWith('LoopPool')) f.vsEngine = f.callsPerSecond / engineRate(f.impl.endsWith('from bytes'));
+  }
   return figures;
 }

@@ -15,8 +15,9 @@
  *   npm run bench -- --scope serve     loopwatch serve over HTTP (a server process, keep-alive clients)
  *   npm run bench -- --scope nats      the NATS service: 1 and 2 worker processes on a real nats-server
  *   npm run bench -- --scope hook      one `loopwatch hook` process per tool call: p50/p90 wall time, beside Node's own start
- *   npm run bench -- --scope scan      `loopwatch scan` of the real traces end to end (plain and gzip, --workers 1 and the
- *                                      default): calls/s of a whole child process, medians of --repeat rounds (at least 3)
+ *   npm run bench -- --scope scan      `loopwatch scan` of the real traces x10, sessions renamed per copy, end to end (plain
+ *                                      and gzip, --workers 1, 2 and the default): calls/s and cores busy of a whole child
+ *                                      process, medians of --repeat rounds (at least 3)
  *   npm run bench -- --scope real      the real traces' calls in memory through one LoopEngine: every default detector,
  *                                      each alone, beside the seed md5 pipeline in the same run (bench/real-calls.ts;
  *                                      medians of --repeat alternating rounds, at least 5)
@@ -280,7 +281,7 @@ function fleetMedians(runs: readonly FleetFigure[][]): FleetFigure[] {
   return (runs[0] ?? []).map((f, i) => {
     const all = runs.map((r) => r[i] as FleetFigure);
     const rates = all.map((g) => g.callsPerSecond);
-    return { ...f, callsPerSecond: median(rates), minRate: Math.min(...rates), maxRate: Math.max(...rates), p50Ms: median(all.map((g) => g.p50Ms)), p99Ms: median(all.map((g) => g.p99Ms)), vsBaseline: median(all.map((g) => g.vsBaseline ?? NaN)) };
+    return { ...f, callsPerSecond: median(rates), minRate: Math.min(...rates), maxRate: Math.max(...rates), p50Ms: median(all.map((g) => g.p50Ms)), p99Ms: median(all.map((g) => g.p99Ms)), vsBaseline: median(all.map((g) => g.vsBaseline ?? NaN)), coresBusy: median(all.map((g) => g.coresBusy ?? NaN)), cpuPerOwnCpu: median(all.map((g) => g.cpuPerOwnCpu ?? NaN)), ...(f.vsEngine === undefined ? {} : { vsEngine: median(all.map((g) => g.vsEngine ?? NaN)) }) };
   });
 }
 
@@ -345,7 +346,7 @@ if (values.run !== undefined && values.run !== '') {
   const memory = wanted('memory') ? await memoryFigures() : [];
   const rss = wanted('rss') ? sessionRss() : [];
   const sketch = wanted('sketch') ? await sketchAgreement() : null;
-  const scan = wanted('scan') ? scanFigures(Math.max(3, repeat), defaultCheckerThreads(os.availableParallelism())) : null;
+  const scan = wanted('scan') ? await scanFigures(Math.max(3, repeat), defaultCheckerThreads(os.availableParallelism())) : null;
   // in a process of its own, as the other scopes
   const real = wanted('real')
     ? (JSON.parse(execFileSync(process.execPath, [fileURLToPath(new URL('./real-calls.js', import.meta.url)), String(Math.max(5, repeat)), '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 })) as RealCallBench | null)
@@ -359,8 +360,8 @@ if (values.run !== undefined && values.run !== '') {
     console.log(`# loopwatch benchmarks\n${machine.cpus} x ${machine.model}, Node ${machine.node}, ${machine.platform}; ${TIME} ms per task, ${BATCH} calls per iteration, each scope in a fresh process${repeat > 1 ? `, median of ${repeat} runs` : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
     for (const scope of [...new Set(figures.map((f) => f.scope))]) console.log(table(scope));
     for (const scope of [...new Set(fleet.map((f) => f.scope))]) {
-      console.log(`\n## ${scope}\n${FLEET_SESSIONS.toLocaleString('en')} sessions x ${FLEET_CALLS} calls (50% small, 40% medium, 10% large args, with results; 1 session in 8 loops from mid-way), batches of ${FLEET_BATCH} calls\n| implementation | calls/s | vs plain JS | batch p50 | batch p99 | runs (min-max calls/s) |\n|---|---|---|---|---|---|`);
-      for (const f of fleet.filter((x) => x.scope === scope)) console.log(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.vsBaseline ?? NaN).toFixed(2)}x | ${f.p50Ms.toFixed(1)} ms | ${f.p99Ms.toFixed(1)} ms | ${f.minRate === undefined ? '' : `${Math.round(f.minRate).toLocaleString('en')}-${Math.round(f.maxRate ?? NaN).toLocaleString('en')}`} |`);
+      console.log(`\n## ${scope}\n${FLEET_SESSIONS.toLocaleString('en')} sessions x ${FLEET_CALLS} calls (50% small, 40% medium, 10% large args, with results; 1 session in 8 loops from mid-way), batches of ${FLEET_BATCH} calls\n| implementation | calls/s | vs plain JS | pool vs engine (same input) | cores busy (CPU / wall) | CPU / own thread's CPU | batch p50 | batch p99 | runs (min-max calls/s) |\n|---|---|---|---|---|---|---|---|---|`);
+      for (const f of fleet.filter((x) => x.scope === scope)) console.log(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.vsBaseline ?? NaN).toFixed(2)}x | ${f.vsEngine === undefined ? '' : `${f.vsEngine.toFixed(2)}x`} | ${(f.coresBusy ?? NaN).toFixed(2)} | ${(f.cpuPerOwnCpu ?? NaN).toFixed(2)} | ${f.p50Ms.toFixed(1)} ms | ${f.p99Ms.toFixed(1)} ms | ${f.minRate === undefined ? '' : `${Math.round(f.minRate).toLocaleString('en')}-${Math.round(f.maxRate ?? NaN).toLocaleString('en')}`} |`);
     }
     console.log(serviceTable('serve: HTTP, all default detectors', '2,000 sessions x 50 calls (fleet mix, with results); server: `loopwatch serve` in a child process; client: this process, keep-alive; p50/p99 per request', service));
     console.log(serviceTable('nats: JetStream, all default detectors', '2,000 sessions x 100 calls as messages of 50 calls of one session, 8 partitions, worker processes on one nats-server 2.10; batched rows: calls/s from the first answer to the last on a stream filled beforehand; request/reply row: p50/p99 per call, publish to answer', service));
