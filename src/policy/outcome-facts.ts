@@ -14,6 +14,7 @@ import { onlyWaits } from '../text/bare-wait.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
+import { programKey } from '../live/dead-end-wall.js';
 import { CallFact } from './call-facts.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
@@ -58,7 +59,10 @@ export function textHead(result: unknown, limit: number): string | undefined {
   return undefined;
 }
 
-/** A recorded call's facts: CallFact bits, and the fingerprint of what a change changed (0: none known). */
+/**
+ * A recorded call's facts: CallFact bits, and its target: the fingerprint of what a change changed, or for a
+ * failure, the key of the program its shell command ran (src/live/dead-end-wall.ts's programKey); 0: none known.
+ */
 export interface OutcomeFacts {
   bits: number;
   target: number;
@@ -79,6 +83,8 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   if (writes) out.bits |= CallFact.WRITE;
   if (failed) {
     out.bits |= CallFact.FAILED | failureKind(error, e.result);
+    // the program a failed shell command ran: a dead end's wall compares the next proposal's with it
+    out.target = programKey(args);
     return out;
   }
   // what the result says, read once per distinct text (see result-reading.ts)

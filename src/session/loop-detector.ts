@@ -37,7 +37,7 @@ import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
 import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
 import { blockingEvidence } from '../live/evidence.js';
-import { wallSignal } from '../live/dead-end-wall.js';
+import { programKey, wallSignal } from '../live/dead-end-wall.js';
 import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
 import { type Blocked, LiveState } from '../live/live-state.js';
 import { afterFreshStart } from '../live/fresh-start.js';
@@ -440,12 +440,15 @@ export class LoopDetector {
   /**
    * The signal of the proposal at `index` (its detectors' `signals`) that tries again the wall of a dead end
    * (src/live/dead-end-wall.ts): the latest recorded verdict was a dead end, no detector's signal of the
-   * proposal says dead end already, and the calls right before it hit one wall. Else null.
+   * proposal says dead end already, and the calls right before it hit one wall (a shell command: running its
+   * program). Else null.
    */
   private deadEndWall(signals: readonly LoopSignal[], index: number): LoopSignal | null {
     if (this.liveState?.latestVerdictKind !== 'dead_end' || signals.some((s) => s.kind === 'dead_end')) return null;
     const threshold = this.options.detectors.deadEnd?.threshold ?? DEAD_END_DEFAULTS.threshold;
-    return wallSignal(this.pipeline.history, index, threshold, this.pipeline.log.preview(index));
+    // a shell command meets the wall only when it runs the program the failed calls ran
+    const program = programKey(this.pipeline.log.argsOf(index));
+    return wallSignal(this.pipeline.history, index, threshold, this.pipeline.log.preview(index), this.facts, program);
   }
 
   private counted(signals: readonly LoopSignal[], e: ToolEvent, index: number): readonly LoopSignal[] {
