@@ -9,7 +9,9 @@
  * - the session's latest recorded verdict was a dead end (LiveState.latestVerdictKind), and
  * - the calls right before it, `threshold` of them (dead_end's), are all of its tool and all failed with
  *   one class of error (the same masked error, or each saying nothing was found), none for the world's
- *   reasons (a rate limit, a timeout), and
+ *   reasons (a rate limit, a timeout), and none refused by the tool for its args (a schema's validation
+ *   error, src/text/invalid-args.ts: the next attempt with changed args answers it; a real Gemini CLI
+ *   session was denied the `ask_user` whose header was at last short enough), and
  * - it resembles them: a shell command runs the program they ran (src/text/command-program.ts: `git log`
  *   and `git status` are one wall, `ls -la .claude/` after them is the agent leaving it). Every shell call
  *   is one tool, so the tool alone said nothing there. Any other tool's name already says what it does
@@ -25,6 +27,7 @@
  * one finished run more broken (19 -> 20), the devset unchanged.
  */
 import { hashString } from '../fingerprint/canonical-hash.js';
+import { CallFact } from '../policy/call-facts.js';
 import { commandText } from '../policy/workspace-changes.js';
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import { commandProgram } from '../text/command-program.js';
@@ -52,25 +55,30 @@ export function programKey(args: unknown): number {
   }
 }
 
-/** Where the wall reads the program keys of the calls that ran (the host's CallFacts: `targetOf` of a failed call). */
-export interface ProgramKeys {
+/** What the wall reads of the calls that ran, beside the rings: the host's CallFacts (`targetOf` of a failed call is its program key). */
+export interface WallFacts {
   /** The program key of the call at `index` when it failed (see programKey), 0 when none is known. */
   targetOf(index: number): number;
+  /** The CallFact bits of the call at `index`. */
+  of(index: number): number;
 }
 
 /**
  * How many calls right before the call at `last` (the proposal, in the rings), at most `max`, are all of
  * its tool and all failed with the class of error of the latest of them (the same masked error, or each
- * saying nothing was found); with `programs`, each also ran the proposal's `program` (a call or a proposal
- * whose key is 0, no shell command, is compared by its tool only).
+ * saying nothing was found); with `programs` (the calls' facts), none refused for its args, and each ran
+ * the proposal's `program` (a call or a proposal whose key is 0, no shell command, is compared by its tool
+ * only).
  */
-export function wallLength(h: HistoryReader, last: number, max: number, programs: ProgramKeys | null = null, program = 0): number {
+export function wallLength(h: HistoryReader, last: number, max: number, programs: WallFacts | null = null, program = 0): number {
   const first = last - 1;
   let n = 0;
   for (let i = first; i >= h.oldest && n < max; i--) {
     const f = h.flagsOf(i);
     if (!h.same(Ring.TOOL, i, last) || !failedOwn(f)) break;
     if (program !== 0 && programs !== null && !sameProgram(programs.targetOf(i), program)) break;
+    // a tool refusing the args (a validation error) is answered by new args: no wall (invalid-args.ts)
+    if (programs !== null && (programs.of(i) & CallFact.INVALID_ARGS) !== 0) break;
     if (i !== first && !h.same(Ring.MASKED, i, first) && (f & h.flagsOf(first) & OutcomeFlag.NOTHING) === 0) break;
     n++;
   }
@@ -86,7 +94,7 @@ function sameProgram(key: number, program: number): boolean {
  * The signal of the proposal at `last` when the `threshold` calls right before it hit one wall (wallLength,
  * with the proposal's program key and the calls' keys): its unit those calls and the proposal; null when they did not.
  */
-export function wallSignal(h: HistoryReader, last: number, threshold: number, preview: string, programs: ProgramKeys | null = null, program = 0): LoopSignal | null {
+export function wallSignal(h: HistoryReader, last: number, threshold: number, preview: string, programs: WallFacts | null = null, program = 0): LoopSignal | null {
   if (threshold < 1 || wallLength(h, last, threshold, programs, program) < threshold) return null;
   return wallSignalOf(last, threshold, preview);
 }

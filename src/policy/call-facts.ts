@@ -54,6 +54,11 @@ export const CallFact = {
    * that does not parse as a call), so nothing ran (turn-rejection.ts). Never broken: warned about.
    */
   REJECTED: 8192,
+  /**
+   * The tool refused the call's arguments before doing anything (a schema's validation error: "must NOT
+   * have more than 16 characters"; invalid-args.ts): the next call with changed args answers it.
+   */
+  INVALID_ARGS: 16384,
 } as const;
 
 /** The facts of a session's recent calls. */

@@ -10,6 +10,7 @@ import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/fail
 import { PASS_LOOK } from '../text/failure-report.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { isTurnRejection } from '../text/turn-rejection.js';
+import { refusedArgs } from '../text/invalid-args.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
@@ -83,6 +84,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   if (writes) out.bits |= CallFact.WRITE;
   if (failed) {
     out.bits |= CallFact.FAILED | failureKind(error, e.result);
+    if (refusedArgs(error)) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it
     out.target = programKey(args);
     return out;
