@@ -334,7 +334,8 @@ export class LoopDetector {
    * that ran: the same call already failed or got the same outcome twice, or was blocked, or reached a break
    * when it last ran after answering alike twice (src/live/broken-call.ts), or tries again the wall of a
    * dead end, nothing else done since (src/live/dead-end-wall.ts) (else it is a warning); the same call's
-   * earlier runs count only when no new work came between them (src/live/evidence.ts). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
+   * earlier runs count only when no new work came between them and the latest is within the policy's
+   * cooldown of the proposal (src/live/evidence.ts). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
    * call waits for record() with its outcome; a call whose outcome never comes is recorded without one
    * when the next call is proposed (calls with an `id`: after PENDING_PROPOSALS proposals). Custom
    * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
@@ -368,7 +369,7 @@ export class LoopDetector {
       if (all.length !== 0) all = this.counted(all, event, index);
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
       // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
-      const evidence = all.length !== 0 && (blocked !== undefined || broke || wall !== null || blockingEvidence(signals, p.history, p.log, index));
+      const evidence = all.length !== 0 && (blocked !== undefined || broke || wall !== null || blockingEvidence(signals, p.history, p.log, index, this.options.policy.cooldown));
       // the same call that ran last said the work was still under way: proposed again, it polls
       const waiting = all.length !== 0 && this.screen.waitedBefore(index);
       verdict = this.policy.decide(all, index, event.step, waiting, { evidence, stop, force: blocked !== undefined }).verdict;
