@@ -88,6 +88,31 @@ describe.each(['wasm', 'reference'] as const)('a dead end of one program, left b
   });
 });
 
+describe('a dead end of one program in a restored session', () => {
+  it('should keep the programs of the failed calls in the snapshot: ls allowed, git met by the wall', () => {
+    const options: LoopDetectorOptions = { engine: 'wasm' };
+    const d = new LoopDetector(options, 's');
+    const other = new LoopDetector(options, 's');
+    const same = new LoopDetector(options, 's');
+    try {
+      // the failing git calls one a turn, so the wall stands before the next proposal
+      const gits = [...GIT.flat(), bash('git log -5', 'Show the last commits', { error: NOT_A_REPO })].map((c) => [c]);
+      run(d, [...BEFORE, ...gits]);
+      const snap = d.snapshot();
+      other.restore(snap);
+      same.restore(snap);
+      const leave = other.propose({ ...(LEAVE[0]?.[0] as LiveCall), id: 'leave' });
+      expect(leave.verdict?.signals.map((s) => s.detector) ?? []).not.toContain('dead_end_again');
+      const again = same.propose({ ...bash('git branch -a', 'List branches', { error: NOT_A_REPO }), id: 'again' });
+      expect(again.verdict?.signals.map((s) => s.detector) ?? []).toContain('dead_end_again');
+    } finally {
+      d.dispose();
+      other.dispose();
+      same.dispose();
+    }
+  });
+});
+
 describe('the program of a shell command', () => {
   it('should name the program past wrappers, and a runner with its program', () => {
     expect(commandProgram('git log --oneline')).toBe('git');
