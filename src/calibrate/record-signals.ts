@@ -14,11 +14,12 @@ import { readInputs } from '../formats/read-inputs.js';
 import type { TraceIssue } from '../formats/trace-record.js';
 import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
 import { sameCallStalledAlone } from '../live/evidence.js';
-import { wallLength } from '../live/dead-end-wall.js';
+import { programKey, wallLength } from '../live/dead-end-wall.js';
 import { validateLiveCall } from '../live/live-call.js';
 import { allowedToRepeat } from '../options/allow-rules.js';
 import type { ResolvedOptions } from '../options/options.js';
 import { CallFact, CallFacts } from '../policy/call-facts.js';
+import { type HistoryReader, Ring } from '../state/call-history.js';
 import { failingAgainSignal } from '../policy/failing-again.js';
 import { outcomeFacts } from '../policy/outcome-facts.js';
 import { assertSendable } from '../wire/portable-values.js';
@@ -76,12 +77,15 @@ function observeBoth(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: num
   let stalledBefore = false;
   let alikeFrom = -1;
   let wall = 0;
+  let lastRun = 0;
   p.mark();
   try {
     const seen = p.observe(proposal, true);
     proposed = allowed ? NO_SIGNALS : plain(seen);
     if (proposed.length !== 0) stalledBefore = sameCallStalledAlone(p.history, p.log, p.lastIndex);
-    if (!allowed) wall = wallLength(p.history, p.lastIndex, WALL_RECORDED);
+    // as LoopDetector reads it: the calls' facts, and the program a shell proposal runs
+    if (!allowed) wall = wallLength(p.history, p.lastIndex, WALL_RECORDED, facts, programKey(p.log.argsOf(p.lastIndex)));
+    lastRun = latestRunBack(p.history, p.lastIndex);
     if (!allowed && ranAlikeLastTwice(p.history, p.lastIndex)) alikeFrom = brokenCallSignal(p.history, p.lastIndex, '').loopStart as number;
   } finally {
     p.rollback();
@@ -98,7 +102,7 @@ function observeBoth(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: num
   const failed = callFailed(e);
   // as LoopDetector reads it: a status still under way, or a poll the agent paces
   const waiting = e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
-  return { at, sig, failed, waiting, facts: f.bits, turn: e.round, target: f.target, stalledBefore, wall, alikeFrom, proposed, recorded };
+  return { at, sig, failed, waiting, facts: f.bits, turn: e.round, target: f.target, stalledBefore, lastRun, wall, alikeFrom, proposed, recorded };
 }
 
 /**
@@ -157,4 +161,10 @@ export async function recordSignals(inputs: readonly string[], options: Resolved
     calls,
     millis: performance.now() - started,
   };
+}
+
+/** How many calls back the call at `last` last ran (0: not in the history). */
+function latestRunBack(h: HistoryReader, last: number): number {
+  for (let i = last - 1; i >= h.oldest; i--) if (h.same(Ring.SIG, i, last)) return last - i;
+  return 0;
 }

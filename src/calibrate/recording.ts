@@ -30,8 +30,14 @@ export interface RecordedCall {
    */
   readonly stalledBefore: boolean;
   /**
-   * At its proposal, how many calls right before it were of its tool and failed with one class of error, at
-   * most WALL_RECORDED (src/live/dead-end-wall.ts's wallLength); 0 for a call the allow option lets repeat.
+   * At its proposal, how many calls back the same call last ran (0: it had not run): its earlier runs are
+   * evidence only within the policy's cooldown (src/live/evidence.ts's retriedAfter).
+   */
+  readonly lastRun: number;
+  /**
+   * At its proposal, how many calls right before it were of its tool and failed with one class of error, none
+   * refused for its args and, for a shell command, each running its program, at most WALL_RECORDED
+   * (src/live/dead-end-wall.ts's wallLength); 0 for a call the allow option lets repeat.
    */
   readonly wall: number;
   /**

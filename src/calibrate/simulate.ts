@@ -36,6 +36,7 @@ interface PreparedCall {
   readonly failed: boolean;
   readonly waiting: boolean;
   readonly stalledBefore: boolean;
+  readonly lastRun: number;
   readonly alikeFrom: number;
   readonly wall: number;
   readonly proposed: readonly SignalEntry[];
@@ -75,7 +76,7 @@ export function prepareRun(run: RecordedRun): PreparedRun {
     const proposed = c.proposed.length === 0 ? NO_ENTRIES : c.proposed.map(entryOf);
     const recorded = c.recorded.length === 0 ? NO_ENTRIES : c.recorded.map(entryOf);
     if (proposed.length !== 0 || recorded.length !== 0) active = true;
-    return { at: c.at, failed: c.failed, waiting: c.waiting, stalledBefore: c.stalledBefore, alikeFrom: c.alikeFrom, wall: c.wall, proposed, recorded };
+    return { at: c.at, failed: c.failed, waiting: c.waiting, stalledBefore: c.stalledBefore, lastRun: c.lastRun, alikeFrom: c.alikeFrom, wall: c.wall, proposed, recorded };
   });
   return { session: run.session, file: run.file, calls: run.calls, sigs: Uint32Array.from(run.recorded, (c) => c.sig), facts: factsOf(run), list, active };
 }
@@ -151,7 +152,9 @@ export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
     if (wall) proposed = [...proposed, wallSignalOf(k, wallAt, '')];
     if (proposed.length !== 0) {
       // evidence is read from the detectors' signals, those of kinds weighing 0 included
-      const evidence = again || wall || signalsShowStall(unweighed(c.proposed, em)) || c.stalledBefore;
+      // the same call's runs only when the latest is within the cooldown (src/live/evidence.ts's retriedAfter)
+      const recent = cooldown <= 0 || c.lastRun === 0 || c.lastRun <= cooldown;
+      const evidence = again || wall || ((signalsShowStall(unweighed(c.proposed, em)) || c.stalledBefore) && recent);
       // decided as a proposal: its facts say so (waiting is not passed: it changes only the ladder's climb,
       // which a proposal never makes)
       facts.proposing = true;

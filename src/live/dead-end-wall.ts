@@ -9,7 +9,14 @@
  * - the session's latest recorded verdict was a dead end (LiveState.latestVerdictKind), and
  * - the calls right before it, `threshold` of them (dead_end's), are all of its tool and all failed with
  *   one class of error (the same masked error, or each saying nothing was found), none for the world's
- *   reasons (a rate limit, a timeout).
+ *   reasons (a rate limit, a timeout), and none refused by the tool for its args (a schema's validation
+ *   error, src/text/invalid-args.ts: the next attempt with changed args answers it; a real Gemini CLI
+ *   session was denied the `ask_user` whose header was at last short enough), and
+ * - it resembles them: a shell command runs the program they ran (src/text/command-program.ts: `git log`
+ *   and `git status` are one wall, `ls -la .claude/` after them is the agent leaving it). Every shell call
+ *   is one tool, so the tool alone said nothing there. Any other tool's name already says what it does
+ *   (`Read`, `Search`, `replace`), and a dead end is that tool with new arguments each time, so for it the
+ *   same tool is enough: asking for args alike would miss the very loop the wall stops.
  *
  * Then the proposal carries the signal below (kind `dead_end`, the session's own evidence, never weighed)
  * and the calls that ran are evidence enough to block it: the ladder decides, as for any proposal (a warning
@@ -19,7 +26,11 @@
  * two-phase 38.3% -> 50.8% (with evidence.ts's rule for answers alike, 47.5%; ReAct's 32.9% -> 65.7%),
  * one finished run more broken (19 -> 20), the devset unchanged.
  */
+import { hashString } from '../fingerprint/canonical-hash.js';
+import { CallFact } from '../policy/call-facts.js';
+import { commandText } from '../policy/workspace-changes.js';
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
+import { commandProgram } from '../text/command-program.js';
 import type { LoopSignal } from '../types.js';
 
 /** The detector named by the signal of a proposal that meets a dead end's wall (the session's own evidence). */
@@ -31,28 +42,60 @@ function failedOwn(flags: number): boolean {
 }
 
 /**
+ * The key of the program a call's shell command runs (src/text/command-program.ts), 0 when its args hold no
+ * shell command naming one (any other tool's call). Never throws: args that cannot be read give 0.
+ */
+export function programKey(args: unknown): number {
+  try {
+    const command = commandText(args);
+    const program = command === undefined ? undefined : commandProgram(command);
+    return program === undefined ? 0 : hashString(program) >>> 0 || 1;
+  } catch {
+    return 0;
+  }
+}
+
+/** What the wall reads of the calls that ran, beside the rings: the host's CallFacts (`targetOf` of a failed call is its program key). */
+export interface WallFacts {
+  /** The program key of the call at `index` when it failed (see programKey), 0 when none is known. */
+  targetOf(index: number): number;
+  /** The CallFact bits of the call at `index`. */
+  of(index: number): number;
+}
+
+/**
  * How many calls right before the call at `last` (the proposal, in the rings), at most `max`, are all of
  * its tool and all failed with the class of error of the latest of them (the same masked error, or each
- * saying nothing was found).
+ * saying nothing was found); with `programs` (the calls' facts), none refused for its args, and each ran
+ * the proposal's `program` (a call or a proposal whose key is 0, no shell command, is compared by its tool
+ * only).
  */
-export function wallLength(h: HistoryReader, last: number, max: number): number {
+export function wallLength(h: HistoryReader, last: number, max: number, programs: WallFacts | null = null, program = 0): number {
   const first = last - 1;
   let n = 0;
   for (let i = first; i >= h.oldest && n < max; i--) {
     const f = h.flagsOf(i);
     if (!h.same(Ring.TOOL, i, last) || !failedOwn(f)) break;
+    if (program !== 0 && programs !== null && !sameProgram(programs.targetOf(i), program)) break;
+    // a tool refusing the args (a validation error) is answered by new args: no wall (invalid-args.ts)
+    if (programs !== null && (programs.of(i) & CallFact.INVALID_ARGS) !== 0) break;
     if (i !== first && !h.same(Ring.MASKED, i, first) && (f & h.flagsOf(first) & OutcomeFlag.NOTHING) === 0) break;
     n++;
   }
   return n;
 }
 
+/** Whether a call that ran `key` (0: not known) may be the program `program` (known). */
+function sameProgram(key: number, program: number): boolean {
+  return key === 0 || key === program;
+}
+
 /**
- * The signal of the proposal at `last` when the `threshold` calls right before it hit one wall (wallLength):
- * its unit those calls and the proposal; null when they did not.
+ * The signal of the proposal at `last` when the `threshold` calls right before it hit one wall (wallLength,
+ * with the proposal's program key and the calls' keys): its unit those calls and the proposal; null when they did not.
  */
-export function wallSignal(h: HistoryReader, last: number, threshold: number, preview: string): LoopSignal | null {
-  if (threshold < 1 || wallLength(h, last, threshold) < threshold) return null;
+export function wallSignal(h: HistoryReader, last: number, threshold: number, preview: string, programs: WallFacts | null = null, program = 0): LoopSignal | null {
+  if (threshold < 1 || wallLength(h, last, threshold, programs, program) < threshold) return null;
   return wallSignalOf(last, threshold, preview);
 }
 

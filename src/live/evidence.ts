@@ -13,6 +13,12 @@
  * - it already ran `UNKNOWN_OUTCOME_RUNS` times and no outcome of it was ever given: a host that reports
  *   none (a proxy seeing only requests) leaves the repetition itself as the only evidence, as one-phase
  *   checks do (Gemini CLI stops the 5th identical call request).
+ *
+ * Each only when the call's latest run is recent: within the policy's cooldown (10 calls by default) of the
+ * proposal. A call retried after more calls than that (a Gemini CLI `replace` that had failed twice, tried
+ * again after a commit, a push and a CI run 11 calls later, in a real session) is a fresh attempt, warned
+ * about and not blocked; the ladder forgets a loop after as many quiet calls. Measured (docs/evaluation.md):
+ * devset two-phase broken 1 -> 0, the public traces unchanged.
  */
 import { sameOutcome } from '../detectors/progress.js';
 import { interleavedWithNewWork } from '../policy/interleaving.js';
@@ -82,7 +88,24 @@ export function signalsShowStall(signals: readonly LoopSignal[]): boolean {
   return false;
 }
 
-/** Whether a proposal's signals, or the calls that ran, are evidence enough to block it (see above). */
-export function blockingEvidence(signals: readonly LoopSignal[], h: HistoryReader, log: PolicyLog, last: number): boolean {
-  return signalsShowStall(signals) || sameCallStalledAlone(h, log, last);
+/**
+ * Whether a proposal's signals, or the calls that ran, are evidence enough to block it (see above). With
+ * `span` (the policy's cooldown; 0: none), a call whose latest run is more than `span` calls back is a
+ * fresh attempt: no evidence.
+ */
+export function blockingEvidence(signals: readonly LoopSignal[], h: HistoryReader, log: PolicyLog, last: number, span = 0): boolean {
+  if (!signalsShowStall(signals) && !sameCallStalledAlone(h, log, last)) return false;
+  return span <= 0 || !retriedAfter(h, last, span);
+}
+
+/**
+ * Whether the call at `last` (the proposal) ran before, its latest run more than `span` calls back: a
+ * retry after other work (a failed edit tried again after a commit, a push and a CI run), not a loop
+ * going round. The ladder forgets a loop after as many quiet calls (its cooldown).
+ */
+export function retriedAfter(h: HistoryReader, last: number, span: number): boolean {
+  const from = Math.max(h.oldest, last - span);
+  for (let i = last - 1; i >= from; i--) if (h.same(Ring.SIG, i, last)) return false;
+  for (let i = from - 1; i >= h.oldest; i--) if (h.same(Ring.SIG, i, last)) return true;
+  return false;
 }

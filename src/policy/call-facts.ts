@@ -2,13 +2,14 @@
  * What the host knows of each recent call beyond the detectors' rings, for the evidence screen: the model
  * turn the call came in (the caller's `round`, or the turn of calls in flight together, see
  * live-state.ts), a few facts about its outcome, read once from the event when the call is recorded, and
- * for a change of the workspace, what it changed (the fingerprint of the file it names).
+ * its target: for a change of the workspace, what it changed (the fingerprint of the file it names); for a
+ * failure, the program its shell command ran (read by a dead end's wall, src/live/dead-end-wall.ts).
  * Kept beside the call log, one slot per call index, as long as the log; both engines share it.
  *
  * ```
  *   index:  oldest ...              n-1       slot = index % capacity
  *   bits:   CallFact flags of each call        turn: its model turn (NaN: none known)
- *   target: what a change changed (0: not a change, or not known)
+ *   target: what a change changed, or the program a failed shell command ran (0: neither, or not known)
  * ```
  */
 import type { ByteReader } from '../snapshot/byte-reader.js';
@@ -53,6 +54,11 @@ export const CallFact = {
    * that does not parse as a call), so nothing ran (turn-rejection.ts). Never broken: warned about.
    */
   REJECTED: 8192,
+  /**
+   * The tool refused the call's arguments before doing anything (a schema's validation error: "must NOT
+   * have more than 16 characters"; invalid-args.ts): the next call with changed args answers it.
+   */
+  INVALID_ARGS: 16384,
 } as const;
 
 /** The facts of a session's recent calls. */
@@ -100,7 +106,10 @@ export class CallFacts implements Rewindable, ScreenFacts {
     return Number.isNaN(t) ? undefined : t;
   }
 
-  /** What a change changed (a fingerprint of the file it names), 0 when unknown or not kept. */
+  /**
+   * What a change changed (a fingerprint of the file it names), or for a failure the program its shell
+   * command ran (dead-end-wall.ts's programKey); 0 when unknown or not kept. Read it for a CHANGED or a FAILED call.
+   */
   targetOf(index: number): number {
     return this.targets === null || !this.kept(index) ? 0 : (this.targets[index % this.capacity] as number);
   }

@@ -10,10 +10,12 @@ import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/fail
 import { PASS_LOOK } from '../text/failure-report.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { isTurnRejection } from '../text/turn-rejection.js';
+import { refusedArgs } from '../text/invalid-args.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
+import { programKey } from '../live/dead-end-wall.js';
 import { CallFact } from './call-facts.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
@@ -58,7 +60,10 @@ export function textHead(result: unknown, limit: number): string | undefined {
   return undefined;
 }
 
-/** A recorded call's facts: CallFact bits, and the fingerprint of what a change changed (0: none known). */
+/**
+ * A recorded call's facts: CallFact bits, and its target: the fingerprint of what a change changed, or for a
+ * failure, the key of the program its shell command ran (src/live/dead-end-wall.ts's programKey); 0: none known.
+ */
 export interface OutcomeFacts {
   bits: number;
   target: number;
@@ -79,6 +84,9 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   if (writes) out.bits |= CallFact.WRITE;
   if (failed) {
     out.bits |= CallFact.FAILED | failureKind(error, e.result);
+    if (refusedArgs(error)) out.bits |= CallFact.INVALID_ARGS;
+    // the program a failed shell command ran: a dead end's wall compares the next proposal's with it
+    out.target = programKey(args);
     return out;
   }
   // what the result says, read once per distinct text (see result-reading.ts)

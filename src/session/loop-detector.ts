@@ -37,7 +37,7 @@ import { ReferencePipeline } from './reference-pipeline.js';
 import { type SessionStats, StatsTally } from './stats.js';
 import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
 import { blockingEvidence } from '../live/evidence.js';
-import { wallSignal } from '../live/dead-end-wall.js';
+import { programKey, wallSignal } from '../live/dead-end-wall.js';
 import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
 import { type Blocked, LiveState } from '../live/live-state.js';
 import { afterFreshStart } from '../live/fresh-start.js';
@@ -334,7 +334,8 @@ export class LoopDetector {
    * that ran: the same call already failed or got the same outcome twice, or was blocked, or reached a break
    * when it last ran after answering alike twice (src/live/broken-call.ts), or tries again the wall of a
    * dead end, nothing else done since (src/live/dead-end-wall.ts) (else it is a warning); the same call's
-   * earlier runs count only when no new work came between them (src/live/evidence.ts). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
+   * earlier runs count only when no new work came between them and the latest is within the policy's
+   * cooldown of the proposal (src/live/evidence.ts). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
    * call waits for record() with its outcome; a call whose outcome never comes is recorded without one
    * when the next call is proposed (calls with an `id`: after PENDING_PROPOSALS proposals). Custom
    * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
@@ -368,7 +369,7 @@ export class LoopDetector {
       if (all.length !== 0) all = this.counted(all, event, index);
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
       // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
-      const evidence = all.length !== 0 && (blocked !== undefined || broke || wall !== null || blockingEvidence(signals, p.history, p.log, index));
+      const evidence = all.length !== 0 && (blocked !== undefined || broke || wall !== null || blockingEvidence(signals, p.history, p.log, index, this.options.policy.cooldown));
       // the same call that ran last said the work was still under way: proposed again, it polls
       const waiting = all.length !== 0 && this.screen.waitedBefore(index);
       verdict = this.policy.decide(all, index, event.step, waiting, { evidence, stop, force: blocked !== undefined }).verdict;
@@ -440,12 +441,15 @@ export class LoopDetector {
   /**
    * The signal of the proposal at `index` (its detectors' `signals`) that tries again the wall of a dead end
    * (src/live/dead-end-wall.ts): the latest recorded verdict was a dead end, no detector's signal of the
-   * proposal says dead end already, and the calls right before it hit one wall. Else null.
+   * proposal says dead end already, and the calls right before it hit one wall (a shell command: running its
+   * program). Else null.
    */
   private deadEndWall(signals: readonly LoopSignal[], index: number): LoopSignal | null {
     if (this.liveState?.latestVerdictKind !== 'dead_end' || signals.some((s) => s.kind === 'dead_end')) return null;
     const threshold = this.options.detectors.deadEnd?.threshold ?? DEAD_END_DEFAULTS.threshold;
-    return wallSignal(this.pipeline.history, index, threshold, this.pipeline.log.preview(index));
+    // a shell command meets the wall only when it runs the program the failed calls ran
+    const program = programKey(this.pipeline.log.argsOf(index));
+    return wallSignal(this.pipeline.history, index, threshold, this.pipeline.log.preview(index), this.facts, program);
   }
 
   private counted(signals: readonly LoopSignal[], e: ToolEvent, index: number): readonly LoopSignal[] {

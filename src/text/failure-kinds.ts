@@ -2,7 +2,7 @@
  * Failures that are not the agent's wall: the person declined or interrupted the call (Claude Code's "The
  * user doesn't want to proceed with this tool use", "Permission for this tool use was denied", Gemini
  * CLI's "[Operation Cancelled]", an interrupted request), the call failed for want of a person (not
- * authorized, login required: only a person can grant access), or it failed without a word (a search that
+ * authorized, login required, denied by the person's policy: only a person can grant access), or it failed without a word (a search that
  * found nothing: `rg` exits 1 and prints nothing, which the readers give as an error with no text or with
  * the exit code alone; a glob or `ls` that matched nothing says only that), whatever a shell's startup
  * printed before it.
@@ -33,6 +33,8 @@ export const NEEDS_PERSON_PATTERNS: readonly RegExp[] = Object.freeze([
   /\b(?:unauthori[sz]ed|unauthenticated)\b/i,
   /\b(?:login|sign[ -]in|authentication|re-?authentication) (?:is )?required\b/i,
   /\bplease (?:log ?in|sign ?in|authenticate|re-?authenticate)\b/i,
+  // the person's settings forbid the call (Gemini CLI's policy engine: "Tool execution denied by policy.")
+  /\b(?:tool )?execution (?:was )?denied by (?:the )?policy\b/i,
 ]);
 
 /** An exit status and a note of no output, which are all a silent failure says. */

@@ -9,7 +9,7 @@
  * The texts are those harnesses answer with, as words of the class, not one harness's message: "provide
  * exactly one action", "your output was not formatted correctly", "your last output did not use any tool
  * calls", "could not parse LLM output", "invalid format: missing 'Action:'", "no action found in your
- * response".
+ * response", a tool the harness does not have ('Tool "replace" not found in registry').
  */
 
 /** Characters of an error text read. */
@@ -22,6 +22,8 @@ export const REJECTION_PATTERNS: readonly RegExp[] = Object.freeze([
   /\b(?:could\s+not|couldn't|unable\s+to|failed\s+to)\s+parse\s+(?:the\s+|your\s+)?(?:llm\s+|model\s+)?(?:output|response|action|answer)\b/i,
   /\binvalid\s+format:\s+missing\s+'?action/i,
   /\bno\s+(?:valid\s+|parsable\s+)?(?:action|command|tool[ _]call|function[ _]call)s?\s+(?:was\s+|were\s+)?found\s+in\s+(?:your|the)\s+(?:response|output|answer|message)\b/i,
+  // a call of a tool the harness does not have (Gemini CLI: 'Tool "replace" not found in registry.')
+  /\btool\s+["'`]?[\w.:-]{1,64}["'`]?\s+(?:not\s+found\s+in\s+(?:the\s+)?(?:tool\s+)?registry|is\s+not\s+(?:a\s+)?registered(?:\s+tool)?)\b/i,
 ]);
 
 /** Whether an error says the harness could not read an action from the model's turn (nothing ran). */

@@ -1,0 +1,36 @@
+/**
+ * Recognises a tool refusing a call's arguments before doing anything: a schema's validation error
+ * ("params/questions/0/header must NOT have more than 16 characters", "params must have required property
+ * 'old_string'", pydantic's "1 validation error for Edit ... Field required", "missing 1 required
+ * positional argument"). The error says what to change in the args, so the next call with changed args is
+ * the agent answering it, not another knock on a wall the world put up (a page that does not exist, a
+ * folder that is not a repository): a dead end's wall (src/live/dead-end-wall.ts) is not made of these.
+ *
+ * The texts are words of the class (JSON Schema validators, pydantic, zod, Python's call errors), not
+ * one tool's message. Reads at most {@link INVALID_ARGS_LOOK} characters.
+ */
+
+/** Characters of an error text read. */
+export const INVALID_ARGS_LOOK = 512;
+
+/** What a refusal of the args says. */
+export const INVALID_ARGS_PATTERNS: readonly RegExp[] = Object.freeze([
+  // JSON Schema validators (ajv): "<path> must NOT have more than 16 characters", "must have required property 'x'"
+  /\bmust\s+(?:NOT\s+)?(?:have\s+(?:more|fewer|less)\s+than\s+\d+|have\s+required\s+property|be\s+(?:equal\s+to\s+one\s+of|one\s+of|equal\s+to\s+constant|(?:a\s+|an\s+)?(?:string|number|integer|boolean|array|object|null)\b|[<>]=?\s*\d)|match\s+(?:pattern|format)|have\s+no\s+additional\s+properties)/i,
+  // pydantic: "1 validation error for Edit", "Field required", "Input should be a valid string"
+  /\b\d+\s+validation\s+errors?\s+for\s+\w+/i,
+  /\bInput\s+should\s+be\s+(?:a\s+valid|less|greater|at\s+(?:most|least))\b/,
+  // zod: "Expected string, received number"
+  /\bExpected\s+(?:string|number|boolean|array|object|integer),\s+received\s+\w+/,
+  // Python: "missing 1 required positional argument", "got an unexpected keyword argument"
+  /\bmissing\s+\d+\s+required\s+(?:positional\s+|keyword(?:-only)?\s+)?arguments?\b/i,
+  /\bgot\s+an\s+unexpected\s+keyword\s+argument\b/i,
+  // generic: "Invalid params", "invalid arguments for tool"
+  /\binvalid\s+(?:params|parameters|arguments|args|tool\s+(?:input|arguments))\b/i,
+]);
+
+/** Whether an error says the tool refused the call's arguments (see above). */
+export function refusedArgs(error: string): boolean {
+  const t = error.length > INVALID_ARGS_LOOK ? error.slice(0, INVALID_ARGS_LOOK) : error;
+  return INVALID_ARGS_PATTERNS.some((p) => p.test(t));
+}
