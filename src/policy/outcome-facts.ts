@@ -12,6 +12,7 @@ import { isInfraFailure } from '../text/infra-failure.js';
 import { isTurnRejection } from '../text/turn-rejection.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
+import type { ResolvedOptions } from '../options/options.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
@@ -66,9 +67,10 @@ export interface OutcomeFacts {
 
 /**
  * The facts of a recorded call's outcome, written into `out`; its args as compared are read from the call
- * log (at `index`) to tell a change of the workspace (see workspace-changes.ts).
+ * log (at `index`) to tell a change of the workspace (see workspace-changes.ts). With `ack` false, whether
+ * the result acknowledges a change (CallFact.ACK) is not read (see {@link readsAcknowledgement}).
  */
-export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts): OutcomeFacts {
+export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts, ack = true): OutcomeFacts {
   out.bits = 0;
   out.target = 0;
   const error = errorText(e.error);
@@ -83,7 +85,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   }
   // what the result says, read once per distinct text (see result-reading.ts)
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
-  const read = head === undefined ? 0 : readHead(head);
+  const read = head === undefined ? 0 : readHead(head, ack);
   if ((read & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
   if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
@@ -100,6 +102,15 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const target = guarded(() => changeTarget(e.tool, args), undefined);
   if (target !== undefined) out.target = hashString(target) >>> 0 || 1;
   return out;
+}
+
+/**
+ * Whether a session with these detectors weighs CallFact.ACK: the evidence screen reads it of result
+ * repeat's signals and of fuzzy ones (semantic, similar args; a custom detector's may be fuzzy too).
+ */
+export function readsAcknowledgement(o: Pick<ResolvedOptions, 'detectors' | 'custom'>): boolean {
+  const d = o.detectors;
+  return d.resultRepeat !== null || d.semantic !== null || d.similarArgs !== null || o.custom.length !== 0;
 }
 
 /** The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0. */
