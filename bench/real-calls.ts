@@ -6,7 +6,12 @@
  * similar args), and the seed-style pipeline on the same calls in the same run (`Md5Baseline`: md5 of the
  * tool and sorted-keys JSON args, a window of 20 per session).
  *
- *   node dist/bench/real-calls.js [rounds = 5] [--json]
+ *   node dist/bench/real-calls.js [rounds = 5] [--json] [--traces DIR] [--dist DIR]
+ *
+ * `--traces DIR`: a folder holding `events.jsonl.gz` (default: `../shared/data/traces` beside the repository,
+ * found from this file's own folder, so a build copied elsewhere needs it). `--dist DIR`: the `dist` folder
+ * of another build whose LoopEngine is measured (e.g. a base commit built with `--outDir`); the calls are
+ * read, and the seed measured, by this build.
  *
  * Variants take turns within each round (the first variant of a round moves by one each round), each on
  * fresh sessions, after one round that is not counted (the JIT's first compiles). A variant's figure is
@@ -16,7 +21,7 @@
  */
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultTraceDir } from '../src/eval/trace-dir.js';
 import { readInputBatches } from '../src/formats/read-inputs.js';
 import { LoopEngine, type SessionEvent, sessionEvent } from '../src/engine/loop-engine.js';
@@ -70,9 +75,15 @@ function variants(): { name: string; options: LoopDetectorOptions | null }[] {
   ];
 }
 
-/** The traces' calls in file order, read as a scan reads them; null when the traces are absent. */
-export async function traceEvents(): Promise<SessionEvent[] | null> {
-  const dir = defaultTraceDir(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'));
+/** The engine class measured: this build's, or another build's (`--dist`). */
+type Engine = typeof LoopEngine;
+
+/**
+ * The traces' calls in file order, read as a scan reads them; null when the traces are absent. `traces`:
+ * the folder holding `events.jsonl.gz` (default: the one beside the repository).
+ */
+export async function traceEvents(traces?: string): Promise<SessionEvent[] | null> {
+  const dir = traces !== undefined ? resolve(traces) : defaultTraceDir(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'));
   if (dir === null) return null;
   const out: SessionEvent[] = [];
   for await (const batch of readInputBatches([join(dir, 'events.jsonl.gz')])) {
@@ -82,7 +93,7 @@ export async function traceEvents(): Promise<SessionEvent[] | null> {
 }
 
 /** Wall nanoseconds a call of one pass over `calls` on fresh sessions. */
-function pass(calls: readonly SessionEvent[], options: LoopDetectorOptions | null): number {
+function pass(calls: readonly SessionEvent[], options: LoopDetectorOptions | null, Engine: Engine): number {
   if (options === null) {
     const seeds = new Map<string, Md5Baseline>();
     const t0 = process.hrtime.bigint();
@@ -93,7 +104,7 @@ function pass(calls: readonly SessionEvent[], options: LoopDetectorOptions | nul
     }
     return Number(process.hrtime.bigint() - t0) / calls.length;
   }
-  const engine = new LoopEngine(options);
+  const engine = new Engine(options);
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < calls.length; i += BATCH) engine.checkBatch(calls.slice(i, i + BATCH));
   const ns = Number(process.hrtime.bigint() - t0) / calls.length;
@@ -106,20 +117,24 @@ function median(xs: readonly number[]): number {
   return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
 }
 
-/** The figures over `rounds` rounds of every variant; null when the traces are absent. */
-export async function realCallFigures(rounds: number): Promise<RealCallBench | null> {
-  const calls = await traceEvents();
+/**
+ * The figures over `rounds` rounds of every variant; null when the traces are absent. `traces`: the folder of
+ * `events.jsonl.gz` (default: beside the repository); `dist`: another build's `dist` folder to measure.
+ */
+export async function realCallFigures(rounds: number, traces?: string, dist?: string): Promise<RealCallBench | null> {
+  const Engine: Engine = dist === undefined ? LoopEngine : ((await import(pathToFileURL(resolve(dist, 'src', 'engine', 'loop-engine.js')).href)) as { LoopEngine: Engine }).LoopEngine;
+  const calls = await traceEvents(traces);
   if (calls === null) return null;
   const vs = variants();
   const seed = vs.length - 1;
   const exact = vs.findIndex((v) => v.name === 'exactRepeat alone');
-  for (const v of vs) pass(calls, v.options); // not counted: the JIT's first compiles
+  for (const v of vs) pass(calls, v.options, Engine); // not counted: the JIT's first compiles
   const loadBefore = os.loadavg()[0] as number;
   const times = vs.map(() => [] as number[]);
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < vs.length; k++) {
       const i = (k + r) % vs.length;
-      times[i]?.push(pass(calls, (vs[i] as (typeof vs)[number]).options));
+      times[i]?.push(pass(calls, (vs[i] as (typeof vs)[number]).options, Engine));
     }
   }
   const loadAfter = os.loadavg()[0] as number;
@@ -155,7 +170,11 @@ export function realCallTable(b: RealCallBench | null): string {
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
+  const valueOf = (flag: string): string | undefined => {
+    const i = args.indexOf(flag);
+    return i < 0 ? undefined : args[i + 1];
+  };
   const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
-  const b = await realCallFigures(rounds);
+  const b = await realCallFigures(rounds, valueOf('--traces'), valueOf('--dist'));
   console.log(args.includes('--json') ? JSON.stringify(b) : realCallTable(b));
 }

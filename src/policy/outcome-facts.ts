@@ -13,6 +13,7 @@ import { isTurnRejection } from '../text/turn-rejection.js';
 import { refusedArgs } from '../text/invalid-args.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
+import type { ResolvedOptions } from '../options/options.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { programKey } from '../live/dead-end-wall.js';
@@ -22,10 +23,33 @@ import { changeTarget, changesWorkspace, commandText } from './workspace-changes
 /** A shell command that waits before it looks: it polls the world. */
 const WAITS_FIRST = /^\s*(?:sleep\s+\d+(?:\.\d+)?[smh]?\s*(?:&&|;)|timeout\s+\d+\s+\S*(?:wait|watch))/;
 
+/** A shell run around the command (`bash -lc "..."`), taken off before it is read. */
+const SHELL_PREFIX = /^(?:bash|sh|zsh)\s+-l?c\s+/;
+
+/** Character codes of b, s, t, z (a command beginning with none of b, s, z has no SHELL_PREFIX). */
+const B = 0x62;
+const S = 0x73;
+const T = 0x74;
+const Z = 0x7a;
+
+/**
+ * Whether a command may be one WAITS_FIRST or onlyWaits reads: both begin with white space (`\s`, the set
+ * trimStart takes off) then sleep, start-sleep or timeout (onlyWaits' ASCII letters in either case: a
+ * non-ASCII letter never folds to one without the u flag). Most commands begin otherwise: they skip the
+ * three expressions (~5% of exact repeat alone's time on the traces).
+ */
+function mayWait(command: string): boolean {
+  const c = command.trimStart().charCodeAt(0) | 0x20;
+  return c === S || c === T;
+}
+
 /** Whether a call's args are a shell command that waits before it looks, or only waits (`sleep 30`). */
-function waitsFirst(args: unknown): boolean {
-  const c = commandText(args)?.replace(/^(?:bash|sh|zsh)\s+-l?c\s+/, '');
-  return c !== undefined && (WAITS_FIRST.test(c) || onlyWaits(c));
+export function waitsFirst(args: unknown): boolean {
+  const given = commandText(args);
+  if (given === undefined) return false;
+  const first = given.charCodeAt(0);
+  const c = first === B || first === S || first === Z ? given.replace(SHELL_PREFIX, '') : given;
+  return mayWait(c) && (WAITS_FIRST.test(c) || onlyWaits(c));
 }
 
 /**
@@ -71,9 +95,10 @@ export interface OutcomeFacts {
 
 /**
  * The facts of a recorded call's outcome, written into `out`; its args as compared are read from the call
- * log (at `index`) to tell a change of the workspace (see workspace-changes.ts).
+ * log (at `index`) to tell a change of the workspace (see workspace-changes.ts). With `ack` false, whether
+ * the result acknowledges a change (CallFact.ACK) is not read (see {@link readsAcknowledgement}).
  */
-export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts): OutcomeFacts {
+export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts, ack = true): OutcomeFacts {
   out.bits = 0;
   out.target = 0;
   const error = errorText(e.error);
@@ -91,7 +116,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   }
   // what the result says, read once per distinct text (see result-reading.ts)
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
-  const read = head === undefined ? 0 : readHead(head);
+  const read = head === undefined ? 0 : readHead(head, ack);
   if ((read & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
   if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
@@ -108,6 +133,15 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const target = guarded(() => changeTarget(e.tool, args), undefined);
   if (target !== undefined) out.target = hashString(target) >>> 0 || 1;
   return out;
+}
+
+/**
+ * Whether a session with these detectors weighs CallFact.ACK: the evidence screen reads it of result
+ * repeat's signals and of fuzzy ones (semantic, similar args; a custom detector's may be fuzzy too).
+ */
+export function readsAcknowledgement(o: Pick<ResolvedOptions, 'detectors' | 'custom'>): boolean {
+  const d = o.detectors;
+  return d.resultRepeat !== null || d.semantic !== null || d.similarArgs !== null || o.custom.length !== 0;
 }
 
 /** The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0. */

@@ -19,7 +19,7 @@ import { CallFact, CallFacts } from '../policy/call-facts.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
 import { FAILING_AGAIN_DETECTOR, failingAgainSignal } from '../policy/failing-again.js';
 import { callFailed } from '../policy/failed-call.js';
-import { type OutcomeFacts, outcomeFacts } from '../policy/outcome-facts.js';
+import { type OutcomeFacts, outcomeFacts, readsAcknowledgement } from '../policy/outcome-facts.js';
 import { turnThresholds } from '../policy/turns.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
@@ -112,6 +112,8 @@ export class LoopDetector {
   private inFlight: number | undefined = undefined;
   /** The facts of the call being recorded (one object, reused). */
   private readonly outcome: OutcomeFacts = { bits: 0, target: 0 };
+  /** Whether the evidence screen ever weighs an acknowledgement with these detectors (else it is not read). */
+  private readonly readsAck: boolean;
 
   private get live(): LiveState {
     return (this.liveState ??= new LiveState());
@@ -130,6 +132,7 @@ export class LoopDetector {
     this.sessionId = sessionId ?? this.options.sessionId;
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
     this.facts = new CallFacts(this.pipeline.log.capacity);
+    this.readsAck = readsAcknowledgement(this.options);
     this.screen = new EvidenceScreen(this.pipeline.log, this.facts, turnThresholds(this.options.detectors));
     this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId, this.screen);
     this.options.stats?.join();
@@ -303,7 +306,7 @@ export class LoopDetector {
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
     const index = this.pipeline.lastIndex;
-    const f = outcomeFacts(e, this.pipeline.log, index, this.outcome);
+    const f = outcomeFacts(e, this.pipeline.log, index, this.outcome, this.readsAck);
     this.facts.note(index, f.bits, e.round ?? this.inFlight, f.target);
     let signals = builtIn;
     if (this.options.custom.length !== 0) {
@@ -317,8 +320,9 @@ export class LoopDetector {
     if (signals.length !== 0) signals = this.counted(signals, e, this.pipeline.lastIndex);
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
     const waiting = signals.length !== 0 && e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
-    // whether the call failed, from the event (in a batch the rings may already hold later calls)
-    const failed = callFailed(e);
+    // whether the call failed, from the event (in a batch the rings may already hold later calls); the
+    // policy weighs it only with signals, so a quiet call (most calls) does not read its result for it
+    const failed = signals.length !== 0 && callFailed(e);
     try {
       return this.finish(signals, this.pipeline.lastIndex, e.step, waiting, failed);
     } finally {

@@ -9,8 +9,11 @@
  * ({@link READING_CACHE_CHARS} characters, {@link READING_CACHE_ENTRIES} texts): past either the cache starts
  * again empty. A head cut from a longer output is kept as a copy, so that the cache never keeps the rest of
  * that output alive; a shorter head is the caller's text itself (copying every one cost a fifth of a call).
+ * Heads are found by a key the module computes from the bytes it reads anyway (textKey), then compared: a
+ * string as a Map's key costs V8 a hash of every character the first time it is used, which every call's
+ * new result is (2.1 us for 1.5 KB; a bench that reads the same strings again hides it).
  */
-import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan } from '../wasm/module-report-scan.js';
+import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan, textKey } from '../wasm/module-report-scan.js';
 import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
 import { PASS_LOOK, reportFrom } from './failure-report.js';
 import { reportsStatusUnderWay } from './status-field.js';
@@ -32,37 +35,67 @@ export const READING_CACHE_CHARS = 1 << 19;
 /** Result heads the cache keeps at most. */
 export const READING_CACHE_ENTRIES = 1024;
 
-const cache = new Map<string, number>();
+/** A head read, and what it says. */
+interface Reading {
+  readonly text: string;
+  bits: number;
+}
+
+/** Readings by their text's key (module-report-scan's textKey: a string key would be hashed by V8 each call). */
+const cache = new Map<number, Reading>();
 let cached = 0;
 
-/** What a result's head (its first PASS_LOOK characters: all of it when it is short) says, as READ_ bits. */
-export function readHead(head: string): number {
-  const known = cache.get(head);
-  if (known !== undefined) return known;
+/** A cached reading's bit (never returned): the acknowledgement was not read (READ_ACK is 0 there, not known). */
+const ACK_UNREAD = 32;
+
+/**
+ * What a result's head (its first PASS_LOOK characters: all of it when it is short) says, as READ_ bits.
+ * With `ack` false, READ_ACK is not looked for (it is 0): for callers whose detectors never weigh an
+ * acknowledgement (the evidence screen reads it of result repeat's and fuzzy signals only), which then skip
+ * its words in the scan and its masking (a sixth of the outcome reading of short results).
+ */
+export function readHead(head: string, ack = true): number {
+  // only heads of at most PASS_LOOK characters are kept; the key writes the head's bytes where the scan reads them
+  const key = head.length <= PASS_LOOK ? textKey(head) : -1;
+  const reading = key < 0 ? undefined : cache.get(key);
+  if (reading !== undefined && reading.text === head) {
+    const known = reading.bits;
+    if ((known & ACK_UNREAD) === 0) return ack ? known : known & ~READ_ACK;
+    if (!ack) return known & ~ACK_UNREAD;
+    // read without the acknowledgement before: read it now (its plain test) and keep the whole reading
+    const whole = (known & ~ACK_UNREAD) | (isAcknowledgement(head) ? READ_ACK : 0);
+    reading.bits = whole;
+    return whole;
+  }
   const look = head.length > PASS_LOOK ? head.slice(0, PASS_LOOK) : head;
   const short = head.length <= ACK_LOOK;
-  // the module's one pass: the failure stems, the pass patterns, the notes, a status field's name, and (short) the acknowledgement's words
-  const scan = reportScan(look, short);
+  // the module's one pass: the failure stems, the pass patterns, the notes, a status field's name, and (short, asked) the acknowledgement's words
+  const scan = reportScan(look, short && ack);
   let bits = 0;
   if (short) {
     // read (its quick test, then masked by the module from the bytes just scanned: before reportFrom, which
     // may scan another text) only where the module found a word every acknowledgement holds
-    if (scan < 0 ? isAcknowledgement(head) : (scan & SCAN_MAY_ACK) !== 0 && acknowledgesScanned(head)) bits |= READ_ACK;
+    if (!ack) bits |= ACK_UNREAD;
+    else if (scan < 0 ? isAcknowledgement(head) : (scan & SCAN_MAY_ACK) !== 0 && acknowledgesScanned(head)) bits |= READ_ACK;
     if (saysStillWaiting(head)) bits |= READ_WAITING;
   }
   bits |= reportFrom(look, scan);
   // the status field is read within the scanned text (its first record too): only where the module found its name
   if ((scan < 0 || (scan & SCAN_MAY_STATUS) !== 0) && reportsStatusUnderWay(head)) bits |= READ_STATUS;
-  if (head.length <= PASS_LOOK) {
+  if (key >= 0) {
     if (cached + head.length > READING_CACHE_CHARS || cache.size >= READING_CACHE_ENTRIES) {
       cache.clear();
       cached = 0;
     }
     // a head of PASS_LOOK characters may be a view of a longer output: the joined text is made flat, then cut
-    cache.set(head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head, bits);
+    const text = head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head;
+    const was = cache.get(key);
+    // another text of the same key (as likely as two random 53-bit numbers being equal) is replaced
+    if (was !== undefined) cached -= was.text.length;
+    cache.set(key, { text, bits });
     cached += head.length;
   }
-  return bits;
+  return bits & ~ACK_UNREAD;
 }
 
 /** Characters of result heads the cache holds now (at most READING_CACHE_CHARS). */
