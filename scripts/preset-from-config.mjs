@@ -3,7 +3,7 @@
 // (or by hand) becomes a TypeScript module exporting it as data, with a do-not-edit header naming the
 // command that fitted it, so a preset (the shipped default, say) is built from it with presetFromConfig:
 //
-//   node scripts/preset-from-config.mjs fitted.json src/presets/fitted-default.ts FITTED_DEFAULT
+//   node scripts/preset-from-config.mjs fitted.json src/options/fitted-default.ts FITTED_DEFAULT
 //   // src/presets/config-options.ts:  default: presetFromConfig(FITTED_DEFAULT),
 //
 // The config is checked first as every --config is (dist/ must be built): a config that is not valid
