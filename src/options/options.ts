@@ -81,7 +81,7 @@ export interface PolicyOptions {
   readonly interleavedStep: number;
   /**
    * Weight of each signal kind (`exact_repeat`, `frequency`, `cycle`, `semantic`, `similar_args`,
-   * `result_repeat`, `dead_end`, `state_repeat`, `chanting`, or a custom detector's kind): a signal's
+   * `result_repeat`, `dead_end`, `state_repeat`, `chanting`, `failing_again`, or a custom detector's kind): a signal's
    * confidence is multiplied by its kind's weight (capped at 1) before fusion; 0 sets the kind aside (its
    * signals are dropped, as if its detector had said nothing). A kind not named weighs 1. Each weight from
    * 0 to 10. `{}`: every kind 1 (the hand-tuned policy's). @default `cycle` 0.8, every other kind 1 (fitted)
