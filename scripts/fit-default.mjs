@@ -16,9 +16,9 @@
 //
 // Budgets, as `loopwatch calibrate` defaults them: fitted for the two-phase replay, 1% of finished runs
 // broken and the starting point's own share warned there, the one-phase replay held to the starting
-// point's own shares; 5 folds, seed 1. Whether src/presets/config-options.ts
-// builds `default` from FITTED_DEFAULT is a decision made on these figures (see docs/evaluation.md), not
-// by this script.
+// point's own shares; 5 folds, seed 1. What it writes is the default everywhere once built (the library,
+// the hook, serve, scan, eval: src/options/shipped-default.ts lays it over the hand-tuned values), so
+// committing it is a decision made on these figures (see docs/evaluation.md), not by this script.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
