@@ -3,8 +3,8 @@
 // (or by hand) becomes a TypeScript module exporting it as data, with a do-not-edit header naming the
 // command that fitted it, so a preset (the shipped default, say) is built from it with presetFromConfig:
 //
-//   node scripts/preset-from-config.mjs fitted.json src/presets/fitted-default.ts FITTED_DEFAULT
-//   // src/presets/config-options.ts:  default: presetFromConfig(FITTED_DEFAULT),
+//   node scripts/preset-from-config.mjs fitted.json src/options/fitted-default.ts FITTED_DEFAULT
+//   // src/options/shipped-default.ts lays FITTED_DEFAULT over the hand-tuned values: every default reads it
 //
 // The config is checked first as every --config is (dist/ must be built): a config that is not valid
 // options is refused (exit 1) and nothing is written. Its notes (expected, fitted) are kept as data: the

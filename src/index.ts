@@ -26,6 +26,7 @@ export type {
   ToolEvent,
   Verdict,
 } from './types.js';
+export { BUILT_IN_LOOP_KINDS } from './types.js';
 export type {
   DetectorSetting,
   DetectorsOptions,

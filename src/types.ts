@@ -27,7 +27,10 @@ export interface ToolEvent {
   readonly round?: number;
 }
 
-/** The kinds of loop the built-in detectors report. */
+/**
+ * The kinds of loop the built-in detectors report, and `failing_again`: the policy's own signal (one
+ * action failing again and again, another error each time: src/policy/failing-again.ts), which only warns.
+ */
 export type BuiltInLoopKind =
   | 'exact_repeat'
   | 'frequency'
@@ -37,7 +40,22 @@ export type BuiltInLoopKind =
   | 'result_repeat'
   | 'dead_end'
   | 'state_repeat'
-  | 'chanting';
+  | 'chanting'
+  | 'failing_again';
+
+/** Every built-in loop kind (metrics and `serve` count each under its name, any other as `custom`). */
+export const BUILT_IN_LOOP_KINDS: readonly BuiltInLoopKind[] = Object.freeze([
+  'exact_repeat',
+  'frequency',
+  'cycle',
+  'semantic',
+  'similar_args',
+  'result_repeat',
+  'dead_end',
+  'state_repeat',
+  'chanting',
+  'failing_again',
+] satisfies readonly BuiltInLoopKind[]);
 
 /** A loop kind: a built-in one or the name a custom detector gives. */
 export type LoopKind = BuiltInLoopKind | (string & {});

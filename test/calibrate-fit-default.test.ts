@@ -45,20 +45,21 @@ describe.skipIf(sample === null)('scripts/fit-default.mjs on a sample of the tra
 
 describe('the committed output of scripts/fit-default.mjs, the shipped default', () => {
   it('should be a config every --config reader accepts', async () => {
-    const { FITTED_DEFAULT } = await import('../src/presets/fitted-default.js');
+    const { FITTED_DEFAULT } = await import('../src/options/fitted-default.js');
     expect(() => configOptions(FITTED_DEFAULT)).not.toThrow();
     expect((FITTED_DEFAULT.fitted as { command: string }).command).toMatch(/^loopwatch calibrate /);
   });
 
   it('should be the shipped default, laid over the hand-tuned values', async () => {
-    const { FITTED_DEFAULT } = await import('../src/presets/fitted-default.js');
+    const { FITTED_DEFAULT } = await import('../src/options/fitted-default.js');
     const { CONFIG_PRESETS } = await import('../src/presets/config-options.js');
+    const { resolveOptions } = await import('../src/options/resolve-options.js');
     const { policy, detectors } = FITTED_DEFAULT as { policy: Record<string, unknown>; detectors: Record<string, Record<string, number>> };
-    const shipped = configOptions({});
-    expect(shipped).toEqual(configOptions({ preset: 'hand-tuned', policy, detectors }));
-    expect(shipped.policy?.kindWeights).toEqual(policy.kindWeights);
-    expect(configOptions({ preset: 'hand-tuned' })).toEqual({});
+    const shipped = resolveOptions(configOptions({}));
+    expect(shipped).toEqual(resolveOptions(configOptions({ preset: 'hand-tuned', policy, detectors })));
+    expect(shipped.policy.kindWeights).toEqual(policy.kindWeights);
+    expect(resolveOptions(configOptions({ preset: 'hand-tuned' })).policy.kindWeights).toEqual({});
     // a caller's options are laid over the fitted ones
-    expect(CONFIG_PRESETS.default?.({ policy: { cooldown: 3 } }).policy).toEqual({ ...policy, cooldown: 3 });
+    expect(resolveOptions(CONFIG_PRESETS.default?.({ policy: { cooldown: 3 } })).policy).toEqual({ ...shipped.policy, cooldown: 3 });
   });
 });

@@ -22,7 +22,10 @@ describe('config files and their notes', () => {
     expect(configOptions({ preset: 'balanced', ...options, ...notes })).toEqual(presetOptions.balanced(options));
     // no preset: the shipped default (fitted, CONFIG_PRESETS.default); hand-tuned: the built-in values
     expect(configOptions({ ...options, ...notes })).toEqual(CONFIG_PRESETS.default?.(options));
-    expect(configOptions({ preset: 'hand-tuned', ...options, ...notes })).toEqual(options);
+    const hand = new LoopDetector(configOptions({ preset: 'hand-tuned', ...options, ...notes })).options;
+    expect(hand.detectors.frequency).toEqual({ threshold: 5, window: 20 });
+    expect(hand.detectors.similarArgs?.threshold).toBe(3); // the built-in value (the shipped default's is 4)
+    expect(hand.policy.cooldown).toBe(4);
     expect(new LoopDetector(configOptions({ preset: 'hand-tuned', ...options, ...notes })).options.policy.kindWeights).toEqual({ cycle: 0.5 });
     expect(new LoopDetector(configOptions({ ...options, ...notes })).options.policy.kindWeights.cycle).toBe(0.5);
   });

@@ -4,6 +4,9 @@ import { argsSimilarity, replacesWholeWord } from '../src/text/args-similarity.j
 import { fired, only, run } from './helpers/session.js';
 
 const grep = (pattern: string, extra: object = {}) => ({ tool: 'grep', args: { pattern, path: 'src/' }, ...extra });
+/** Misspelled retries of one search, as many as the default threshold (4 in the shipped default, 3 hand-tuned). */
+const RETRIES = ['handleSubmitForm', 'handleSubmitFrom', 'handleSubmtForm', 'handleSubmitFom', 'handelSubmitForm'].slice(0, SIMILAR_ARGS_DEFAULTS.threshold);
+const AT = SIMILAR_ARGS_DEFAULTS.threshold - 1;
 
 describe('similar arguments detector', () => {
   it('should score similarity per field and by structure', () => {
@@ -24,10 +27,14 @@ describe('similar arguments detector', () => {
   });
 
   it(`should detect foo / fo0 / f00 retries (${SIMILAR_ARGS_DEFAULTS.threshold} similar calls)`, () => {
-    const v = run(only('similarArgs'), [grep('handleSubmitForm'), grep('handleSubmitFrom'), grep('handleSubmtForm')]);
-    expect(fired(v)).toEqual([2]);
-    expect(v[2]!.kind).toBe('similar_args');
-    expect(v[2]!.repeatCount).toBe(3);
+    expect(SIMILAR_ARGS_DEFAULTS.threshold).toBe(4);
+    const v = run(only('similarArgs'), RETRIES.map((p) => grep(p)));
+    expect(fired(v)).toEqual([AT]);
+    expect(v[AT]!.kind).toBe('similar_args');
+    expect(v[AT]!.repeatCount).toBe(SIMILAR_ARGS_DEFAULTS.threshold);
+    // the hand-tuned value: the third retry
+    const hand = run(only('similarArgs', { threshold: 3 }), RETRIES.slice(0, 3).map((p) => grep(p)));
+    expect(fired(hand)).toEqual([2]);
   });
 
   it('should not fire across different tools or on different targets', () => {
@@ -43,12 +50,12 @@ describe('similar arguments detector', () => {
   });
 
   it('should stay silent when the variants get new results (default policy)', () => {
-    const events = ['handleSubmitForm', 'handleSubmitFrom', 'handleSubmtForm'].map((p, i) => grep(p, { result: `${i + 1} matches` }));
+    const events = RETRIES.map((p, i) => grep(p, { result: `${i + 1} matches` }));
     expect(fired(run(only('similarArgs', true, { policy: { progress: 'suppress' } }), events))).toEqual([]);
   });
 
   it('should fire when the variants all come back empty-handed', () => {
-    const events = ['handleSubmitForm', 'handleSubmitFrom', 'handleSubmtForm'].map((p) => grep(p, { result: 'No matches found.' }));
-    expect(fired(run(only('similarArgs', true, { policy: { progress: 'suppress' } }), events))).toEqual([2]);
+    const events = RETRIES.map((p) => grep(p, { result: 'No matches found.' }));
+    expect(fired(run(only('similarArgs', true, { policy: { progress: 'suppress' } }), events))).toEqual([AT]);
   });
 });

@@ -53,7 +53,8 @@ describe('the same verdicts whatever runs them', () => {
   it('should agree on a synthetic fleet of 4,000 sessions (10 calls each, 1 in 8 looping)', async () => {
     const events = fleetEvents(4_000, 10);
     const { verdicts } = await everyWay(events);
-    expect(verdicts).toBeGreaterThan(800);
+    // 528 under the shipped default (1,000 under hand-tuned: its two-call cycles are flagged a turn later, at a weight of 0.8)
+    expect(verdicts).toBeGreaterThan(450);
   }, 180_000);
 
   it.skipIf(traceDir === null)('should agree on every call of the real traces', async () => {

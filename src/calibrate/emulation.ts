@@ -6,7 +6,7 @@
  * (which then runs with every weight 1, as weighSignal leaves a weight of 1 alone), so that each signal is
  * re-scored and weighed once per threshold and weight instead of once per call and candidate.
  */
-import { POLICY_DEFAULTS, type PolicyOptions, type ResolvedOptions } from '../options/options.js';
+import { NO_KIND_WEIGHTS, type PolicyOptions, type ResolvedOptions } from '../options/options.js';
 import { type TurnThresholds, turnThresholds } from '../policy/turns.js';
 import { weighSignal } from '../policy/verdict-policy.js';
 import { historyCapacity } from '../session/build-detectors.js';
@@ -87,7 +87,7 @@ export function emulationOf(o: ResolvedOptions, recordedWith: ResolvedOptions, v
     variant: Int32Array.from(KIND_FORMULAS, (f, i) => variants.of(i, thresholds[i] === recorded[i] ? -1 : (thresholds[i] as number), Object.hasOwn(w, f.kind) ? (w[f.kind] as number) : 1)),
     variants,
     capacity: historyCapacity(o.detectors),
-    policy: { ...o.policy, kindWeights: POLICY_DEFAULTS.kindWeights },
+    policy: { ...o.policy, kindWeights: NO_KIND_WEIGHTS },
     turns: turnThresholds(o.detectors),
   };
 }

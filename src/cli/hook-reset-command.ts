@@ -62,8 +62,9 @@ export function hookResetCommand(args: readonly string[], io: Pick<HookIo, 'stdo
   const only = stringOf(v, 'session');
   if (only === '') throw new UsageError('--session needs a session id');
   const agent = v.agent === undefined ? undefined : choiceFlag('--agent', stringOf(v, 'agent'), 'claude-code', AGENT_NAMES);
-  // as `loopwatch hook` takes them: the built-in values when neither --preset nor --config is given (the hook
-  // does not load the presets then), so a session's state is matched, not removed as written under other options
+  // as `loopwatch hook` takes them: the library's defaults (the shipped default) when neither --preset nor
+  // --config is given (the hook does not load the presets then), so a session's state is matched, not removed
+  // as written under other options (a state written under the hand-tuned default matches too: legacy-default.ts)
   const preset = stringOf(v, 'preset');
   const config = stringOf(v, 'config');
   const detection = preset === undefined && config === undefined ? {} : detectionOptions(preset, config);

@@ -15,7 +15,7 @@
 import type { LiveDecision } from '../live/live-call.js';
 import { MissingPeerError } from '../errors.js';
 import { OTEL_API_PEER, requirePeer } from '../peers/optional-peers.js';
-import type { Verdict } from '../types.js';
+import { BUILT_IN_LOOP_KINDS, type Verdict } from '../types.js';
 
 /** Attributes of a measurement (OpenTelemetry's `Attributes`, as loopwatch gives them). */
 export type MetricAttributes = Readonly<Record<string, string>>;
@@ -50,7 +50,7 @@ interface OtelApi {
 export const METER_NAME = 'loopwatch';
 
 /** The built-in detectors' kinds (metrics label other kinds `custom`, so labels stay bounded). */
-export const BUILT_IN_KINDS: ReadonlySet<string> = new Set(['exact_repeat', 'frequency', 'cycle', 'semantic', 'similar_args', 'result_repeat', 'dead_end', 'state_repeat', 'chanting']);
+export const BUILT_IN_KINDS: ReadonlySet<string> = new Set<string>(BUILT_IN_LOOP_KINDS);
 
 /**
  * Where @opentelemetry/api 1.x keeps what was registered globally (shared by every copy of the API in the

@@ -1,8 +1,10 @@
 /**
  * Options of the built-in detectors, each documented where it is declared, with its default.
  * The README's options table follows this order. Windows count calls unless said otherwise;
- * every window and count is at most 10,000, which bounds a session's memory.
+ * every window and count is at most 10,000, which bounds a session's memory. A `@default` is the shipped
+ * default's value (the fitted default preset: shipped-default.ts); HAND_TUNED_DETECTORS holds the built-in ones.
  */
+import { fittedDetector, shippedValues } from './shipped-default.js';
 
 /** Exact repeat: the same call several times in a row. */
 export interface ExactRepeatOptions {
@@ -72,7 +74,7 @@ export interface SemanticOptions {
 export interface SimilarArgsOptions {
   /** Similarity (normalised edit distance per field, and structure) from which args count as similar, in (0, 1]. @default 0.8 */
   readonly similarity: number;
-  /** Similar calls, the current one included, that make a loop. Minimum 2. @default 3 */
+  /** Similar calls, the current one included, that make a loop. Minimum 2. @default 4 (hand-tuned: 3) */
   readonly threshold: number;
   /** Earlier calls looked at. Minimum 1. @default 10 */
   readonly window: number;
@@ -132,21 +134,70 @@ export interface ChantingOptions {
   readonly longRepetitions: number;
 }
 
-/** Default exact repeat options (chimera's ExactRepeatDetector). */
-export const EXACT_REPEAT_DEFAULTS: ExactRepeatOptions = Object.freeze({ threshold: 3, window: 10 });
-/** Default frequency options (ToolLoopDetector's 3 in 20). */
-export const FREQUENCY_DEFAULTS: FrequencyOptions = Object.freeze({ threshold: 3, window: 20 });
-/** Default cycle options. */
-export const CYCLE_DEFAULTS: CycleOptions = Object.freeze({ minPeriod: 2, maxPeriod: 5, repetitions: 2, window: 20, key: 'call' });
-/** Default semantic options (corteX's SemanticJaccardDetector). */
-export const SEMANTIC_DEFAULTS: SemanticOptions = Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false, includeTool: true, method: 'sketch', sketchSize: 24 });
-/** Default similar-arguments options. */
-export const SIMILAR_ARGS_DEFAULTS: SimilarArgsOptions = Object.freeze({ similarity: 0.8, threshold: 3, window: 10 });
-/** Default result repeat options. */
-export const RESULT_REPEAT_DEFAULTS: ResultRepeatOptions = Object.freeze({ threshold: 3, window: 10, masked: true });
-/** Default dead end options (corteX's DeadEndDetector). */
-export const DEAD_END_DEFAULTS: DeadEndOptions = Object.freeze({ threshold: 3, window: 15, matchClass: true });
-/** Default state repeat options (corteX's ExactHashDetector). */
-export const STATE_REPEAT_DEFAULTS: StateRepeatOptions = Object.freeze({ threshold: 3, window: 500 });
-/** Default chanting options. */
-export const CHANTING_DEFAULTS: ChantingOptions = Object.freeze({ maxPeriod: 200, threshold: 10, minLength: 100, longChunk: 60, longRepetitions: 3 });
+/** Every built-in detector's options, as the options name them. */
+export interface BuiltInDetectorOptions {
+  readonly exactRepeat: ExactRepeatOptions;
+  readonly frequency: FrequencyOptions;
+  readonly cycle: CycleOptions;
+  readonly semantic: SemanticOptions;
+  readonly similarArgs: SimilarArgsOptions;
+  readonly resultRepeat: ResultRepeatOptions;
+  readonly deadEnd: DeadEndOptions;
+  readonly stateRepeat: StateRepeatOptions;
+  readonly chanting: ChantingOptions;
+}
+
+/**
+ * The hand-tuned built-in values of every detector (preset `hand-tuned`): what the fit starts from. The
+ * defaults below are these with the fitted values laid over (shipped-default.ts).
+ */
+export const HAND_TUNED_DETECTORS: BuiltInDetectorOptions = Object.freeze({
+  // chimera's ExactRepeatDetector
+  exactRepeat: Object.freeze({ threshold: 3, window: 10 }),
+  // ToolLoopDetector's 3 in 20
+  frequency: Object.freeze({ threshold: 3, window: 20 }),
+  cycle: Object.freeze({ minPeriod: 2, maxPeriod: 5, repetitions: 2, window: 20, key: 'call' as const }),
+  // corteX's SemanticJaccardDetector
+  semantic: Object.freeze({ threshold: 0.65, window: 30, minSimilar: 2, maxTokens: 256, maxTextLength: 4096, minTokens: 3, sameTool: true, countIdentical: false, includeTool: true, method: 'sketch' as const, sketchSize: 24 }),
+  similarArgs: Object.freeze({ similarity: 0.8, threshold: 3, window: 10 }),
+  resultRepeat: Object.freeze({ threshold: 3, window: 10, masked: true }),
+  // corteX's DeadEndDetector
+  deadEnd: Object.freeze({ threshold: 3, window: 15, matchClass: true }),
+  // corteX's ExactHashDetector
+  stateRepeat: Object.freeze({ threshold: 3, window: 500 }),
+  chanting: Object.freeze({ maxPeriod: 200, threshold: 10, minLength: 100, longChunk: 60, longRepetitions: 3 }),
+});
+
+const shipped = <K extends keyof BuiltInDetectorOptions>(name: K): BuiltInDetectorOptions[K] => shippedValues(HAND_TUNED_DETECTORS[name], fittedDetector(name));
+
+/** Default exact repeat options (the shipped default: hand-tuned, fitted values laid over). */
+export const EXACT_REPEAT_DEFAULTS: ExactRepeatOptions = shipped('exactRepeat');
+/** Default frequency options (the shipped default). */
+export const FREQUENCY_DEFAULTS: FrequencyOptions = shipped('frequency');
+/** Default cycle options (the shipped default). */
+export const CYCLE_DEFAULTS: CycleOptions = shipped('cycle');
+/** Default semantic options (the shipped default). */
+export const SEMANTIC_DEFAULTS: SemanticOptions = shipped('semantic');
+/** Default similar-arguments options (the shipped default). */
+export const SIMILAR_ARGS_DEFAULTS: SimilarArgsOptions = shipped('similarArgs');
+/** Default result repeat options (the shipped default). */
+export const RESULT_REPEAT_DEFAULTS: ResultRepeatOptions = shipped('resultRepeat');
+/** Default dead end options (the shipped default). */
+export const DEAD_END_DEFAULTS: DeadEndOptions = shipped('deadEnd');
+/** Default state repeat options (the shipped default). */
+export const STATE_REPEAT_DEFAULTS: StateRepeatOptions = shipped('stateRepeat');
+/** Default chanting options (the shipped default). */
+export const CHANTING_DEFAULTS: ChantingOptions = shipped('chanting');
+
+/** Every detector's default options by name (the shipped default), beside HAND_TUNED_DETECTORS. */
+export const DETECTOR_DEFAULTS: BuiltInDetectorOptions = Object.freeze({
+  exactRepeat: EXACT_REPEAT_DEFAULTS,
+  frequency: FREQUENCY_DEFAULTS,
+  cycle: CYCLE_DEFAULTS,
+  semantic: SEMANTIC_DEFAULTS,
+  similarArgs: SIMILAR_ARGS_DEFAULTS,
+  resultRepeat: RESULT_REPEAT_DEFAULTS,
+  deadEnd: DEAD_END_DEFAULTS,
+  stateRepeat: STATE_REPEAT_DEFAULTS,
+  chanting: CHANTING_DEFAULTS,
+});

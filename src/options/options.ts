@@ -6,6 +6,8 @@ import type { Detector } from '../detectors/detector.js';
 import type { StatsAggregate } from '../session/stats.js';
 import type { LoopAction, Verdict } from '../types.js';
 import type { AllowRule, ResolvedAllowRule } from './allow-rules.js';
+import { HAND_TUNED_DETECTORS } from './detector-options.js';
+import { fittedPolicy, shippedValues } from './shipped-default.js';
 import type {
   ChantingOptions,
   CycleOptions,
@@ -79,10 +81,10 @@ export interface PolicyOptions {
   readonly interleavedStep: number;
   /**
    * Weight of each signal kind (`exact_repeat`, `frequency`, `cycle`, `semantic`, `similar_args`,
-   * `result_repeat`, `dead_end`, `state_repeat`, `chanting`, or a custom detector's kind): a signal's
+   * `result_repeat`, `dead_end`, `state_repeat`, `chanting`, `failing_again`, or a custom detector's kind): a signal's
    * confidence is multiplied by its kind's weight (capped at 1) before fusion; 0 sets the kind aside (its
    * signals are dropped, as if its detector had said nothing). A kind not named weighs 1. Each weight from
-   * 0 to 10. @default {} (every kind 1)
+   * 0 to 10. `{}`: every kind 1 (the hand-tuned policy's). @default `cycle` 0.8, every other kind 1 (fitted)
    */
   readonly kindWeights: Readonly<Record<string, number>>;
   /** How the recommended next step is chosen. @default 'ladder' */
@@ -184,8 +186,11 @@ export interface ResolvedOptions {
   readonly stats: StatsAggregate | undefined;
 }
 
-/** Default policy. */
-export const POLICY_DEFAULTS: PolicyOptions = Object.freeze({
+/** No signal kind weighed (every kind 1): `kindWeights` as the hand-tuned policy has it, and as `{}` resolves. */
+export const NO_KIND_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({});
+
+/** The hand-tuned built-in policy (preset `hand-tuned`): what the fit starts from. */
+export const HAND_TUNED_POLICY: PolicyOptions = Object.freeze({
   ladder: Object.freeze(['warn', 'warn', 'break'] as const),
   fusion: 'fuse',
   primary: 'specific',
@@ -194,7 +199,7 @@ export const POLICY_DEFAULTS: PolicyOptions = Object.freeze({
   progress: 'suppress',
   noProgressStep: 2,
   interleavedStep: 0.5,
-  kindWeights: Object.freeze({}),
+  kindWeights: NO_KIND_WEIGHTS,
   recommend: 'ladder',
   escalateConfidence: 0.85,
   escalateRepeats: 5,
@@ -202,3 +207,9 @@ export const POLICY_DEFAULTS: PolicyOptions = Object.freeze({
   stopAfter: 2,
   onDetect: undefined,
 });
+
+/** Default policy: the shipped default's (HAND_TUNED_POLICY with the fitted fields laid over, shipped-default.ts). */
+export const POLICY_DEFAULTS: PolicyOptions = shippedValues(HAND_TUNED_POLICY, fittedPolicy());
+
+/** The hand-tuned built-in options, every detector and policy field given: what preset `hand-tuned` builds on. */
+export const HAND_TUNED_OPTIONS: LoopDetectorOptions = Object.freeze({ detectors: HAND_TUNED_DETECTORS, policy: HAND_TUNED_POLICY });

@@ -20,7 +20,7 @@ import {
   SIMILAR_ARGS_DEFAULTS,
   STATE_REPEAT_DEFAULTS,
 } from './detector-options.js';
-import { POLICY_DEFAULTS } from './options.js';
+import { NO_KIND_WEIGHTS, POLICY_DEFAULTS } from './options.js';
 import type { DetectorsOptions, PolicyOptions, ResolvedOptions, ToolRule } from './options.js';
 
 /** A field rule: integers with a minimum (a number or another field's value), ratios, booleans, enums. */
@@ -112,9 +112,9 @@ function resolveDetector(name: keyof DetectorsOptions, value: unknown): object |
 /** Largest weight a signal kind may have (`policy.kindWeights`). */
 export const MAX_KIND_WEIGHT = 10;
 
-/** `policy.kindWeights`: a plain object of weights from 0 to MAX_KIND_WEIGHT by kind name, frozen. */
+/** `policy.kindWeights`: a plain object of weights from 0 to MAX_KIND_WEIGHT by kind name, frozen (`{}`: no kind weighed). */
 function resolveKindWeights(path: string, value: unknown): Readonly<Record<string, number>> {
-  if (value === POLICY_DEFAULTS.kindWeights) return POLICY_DEFAULTS.kindWeights;
+  if (value === POLICY_DEFAULTS.kindWeights || value === NO_KIND_WEIGHTS) return value as Readonly<Record<string, number>>;
   const given = record(path, value);
   const out: Record<string, number> = {};
   for (const [kind, weight] of Object.entries(given)) {
@@ -122,7 +122,7 @@ function resolveKindWeights(path: string, value: unknown): Readonly<Record<strin
     if (weight === undefined) continue;
     out[kind] = ratio(`${path}.${kind}`, weight, 0, MAX_KIND_WEIGHT);
   }
-  return Object.keys(out).length === 0 ? POLICY_DEFAULTS.kindWeights : Object.freeze(out);
+  return Object.keys(out).length === 0 ? NO_KIND_WEIGHTS : Object.freeze(out);
 }
 
 function resolvePolicy(value: unknown): PolicyOptions {

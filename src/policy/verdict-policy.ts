@@ -12,7 +12,7 @@
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { DetectorError } from '../errors.js';
-import { POLICY_DEFAULTS, type PolicyOptions } from '../options/options.js';
+import { NO_KIND_WEIGHTS, type PolicyOptions } from '../options/options.js';
 import { clampConfidence } from '../detectors/context.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
@@ -38,8 +38,8 @@ const ACTIONS: ReadonlySet<string> = new Set(['warn', 'ask', 'break']);
 /** Signals of the session's own evidence (a blocked call, a call that broke when it ran, a dead end's wall met again): never weighed. */
 const SESSION_DETECTORS: ReadonlySet<string> = new Set(['blocked', BROKEN_DETECTOR, WALL_DETECTOR]);
 
-/** The default `kindWeights` (every kind 1): signals are used as they are. */
-const NO_WEIGHTS = POLICY_DEFAULTS.kindWeights;
+/** No `kindWeights` (every kind 1): signals are used as they are. */
+const NO_WEIGHTS = NO_KIND_WEIGHTS;
 
 /**
  * Whether a signal's repetitions show progress: a call signal whose outcomes kept changing, or a fuzzy

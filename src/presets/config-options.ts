@@ -7,30 +7,34 @@
  */
 import { OptionRangeError, OptionTypeError } from '../errors.js';
 import { describe, knownKeys, record } from '../options/checks.js';
-import type { LoopDetectorOptions } from '../options/options.js';
+import { HAND_TUNED_DETECTORS } from '../options/detector-options.js';
+import { HAND_TUNED_OPTIONS, type LoopDetectorOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
 import { FAMILIES_KEY, familyOptions, optionsForAgent } from './config-families.js';
-import { FITTED_DEFAULT } from './fitted-default.js';
 import { merge, presetOptions } from './presets.js';
 
-/** The shipped default's options: FITTED_DEFAULT's, built once when first asked for. */
-let fittedDefault: ((extra?: LoopDetectorOptions) => LoopDetectorOptions) | undefined;
-
-/** FITTED_DEFAULT as a preset, laid over the hand-tuned values when it names no preset or `default` (not over itself). */
-function fittedPreset(): (extra?: LoopDetectorOptions) => LoopDetectorOptions {
-  const named = FITTED_DEFAULT.preset;
-  return presetFromConfig({ ...FITTED_DEFAULT, preset: named === undefined || named === 'default' ? 'hand-tuned' : named });
+/**
+ * The hand-tuned built-in values with `extra` laid over as every preset lays it; a detector set to `true`
+ * keeps its hand-tuned values (in the other presets `true` means the default's).
+ */
+function handTuned(extra: LoopDetectorOptions | undefined): LoopDetectorOptions {
+  const detectors = extra?.detectors;
+  if (detectors === undefined || detectors === null || typeof detectors !== 'object') return merge(HAND_TUNED_OPTIONS, extra);
+  const named: Record<string, unknown> = { ...detectors };
+  for (const [name, setting] of Object.entries(named)) if (setting === true && Object.hasOwn(HAND_TUNED_DETECTORS, name)) delete named[name];
+  return merge(HAND_TUNED_OPTIONS, { ...extra, detectors: named });
 }
 
 /**
  * Preset names a config (and the CLI's `--preset`) takes, and what each builds over extra options. The
- * `default` is fitted: `node scripts/fit-default.mjs` fits it from `hand-tuned` (the built-in option
- * values, what `new LoopDetector()` runs) on the public traces and the devset, held out, and writes it as
- * src/presets/fitted-default.ts (docs/evaluation.md, "The shipped default, fitted").
+ * `default` is what `new LoopDetector()` runs: the hand-tuned values with the fitted ones laid over
+ * (src/options/shipped-default.ts). `node scripts/fit-default.mjs` fits them from `hand-tuned` (the
+ * built-in values) on the public traces and the devset, held out, and writes them as
+ * src/options/fitted-default.ts (docs/evaluation.md, "The shipped default, fitted").
  */
 export const CONFIG_PRESETS: Readonly<Record<string, (extra: LoopDetectorOptions | undefined) => LoopDetectorOptions>> = {
-  default: (extra) => (fittedDefault ??= fittedPreset())(extra),
-  'hand-tuned': (extra) => extra ?? {},
+  default: (extra) => extra ?? {},
+  'hand-tuned': handTuned,
   balanced: (extra) => presetOptions.balanced(extra),
   conservative: (extra) => presetOptions.conservative(extra),
   aggressive: (extra) => presetOptions.aggressive(extra),
@@ -75,8 +79,8 @@ export function configOptions(config: unknown, reader: ConfigReader = {}): LoopD
  * by `scripts/preset-from-config.mjs`): the config's options (its own preset with its options laid over,
  * its notes left out), with a caller's extra options laid over them as every preset lays them (policy
  * fields one by one, a detector's fields one by one). The config is checked once, here; the shipped
- * `default` in CONFIG_PRESETS is `presetFromConfig(FITTED_DEFAULT)`. Its `families` are not used (a preset
- * has no agent). Throws as configOptions.
+ * default's options are `presetFromConfig(FITTED_DEFAULT)()` (the library fills them in without it). Its
+ * `families` are not used (a preset has no agent). Throws as configOptions.
  */
 export function presetFromConfig(config: unknown): (extra?: LoopDetectorOptions) => LoopDetectorOptions {
   const base = configOptions(config);

@@ -18,7 +18,8 @@
  */
 import { OptionRangeError } from '../errors.js';
 import { integer, knownKeys, oneOf, ratio, record } from '../options/checks.js';
-import type { LoopDetectorOptions } from '../options/options.js';
+import { HAND_TUNED_DETECTORS } from '../options/detector-options.js';
+import { HAND_TUNED_POLICY, type LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import type { LoopAction } from '../types.js';
 
@@ -33,6 +34,19 @@ const OFF = {
   stateRepeat: false,
   chanting: false,
 } as const;
+
+/**
+ * A seed design's options over the hand-tuned values: each detector it turns on, and the policy, keep the
+ * built-in value of every field the seed does not set (the shipped default's fitted values, a signal kind's
+ * weight among them, are loopwatch's, not the seed's).
+ */
+function seed(o: LoopDetectorOptions): LoopDetectorOptions {
+  const detectors: Record<string, unknown> = { ...o.detectors };
+  for (const [name, setting] of Object.entries(detectors)) {
+    if (typeof setting === 'object' && setting !== null) detectors[name] = { ...HAND_TUNED_DETECTORS[name as keyof typeof HAND_TUNED_DETECTORS], ...setting };
+  }
+  return { ...o, detectors, policy: { ...HAND_TUNED_POLICY, ...o.policy } };
+}
 
 function params(name: string, value: unknown, known: readonly string[]): Record<string, unknown> {
   const p = record(`presets.${name}() options`, value === undefined ? {} : value);
@@ -111,7 +125,7 @@ export const GRADUATED: Readonly<Record<'balanced' | 'conservative' | 'aggressiv
 };
 
 function graduated(g: Graduated): LoopDetectorOptions {
-  return {
+  return seed({
     detectors: {
       ...OFF,
       // max_duplicates earlier identical calls among the last `window` → a frequency of max + 1 in window + 1
@@ -119,7 +133,7 @@ function graduated(g: Graduated): LoopDetectorOptions {
       cycle: { minPeriod: g.minPattern, maxPeriod: g.maxPattern, repetitions: g.repetitions, window: Math.max(g.window, g.maxPattern * g.repetitions) },
     },
     policy: { ladder: g.ladder, fusion: 'first', progress: 'ignore', cooldown: 0, minConfidence: 0 },
-  };
+  });
 }
 
 /** Options of each preset (validated when a LoopDetector is built from them). */
@@ -137,10 +151,10 @@ export const presetOptions = {
       throw new OptionRangeError(`${path}.window`, `${path}.window must be at least 2 * cycleThreshold (${2 * cycleThreshold}), received ${window} (number)`);
     }
     return merge(
-      {
+      seed({
         detectors: { ...OFF, exactRepeat: { threshold, window }, cycle: { minPeriod: 2, maxPeriod, repetitions: cycleThreshold, window } },
         policy: { ladder: [onDetect], fusion: 'first', progress: 'ignore', cooldown: 0, minConfidence: 0 },
-      },
+      }),
       extra,
     );
   },
@@ -149,7 +163,7 @@ export const presetOptions = {
     const o = params('toolLoop', p, ['repeatThreshold', 'historySize']);
     const threshold = integer('presets.toolLoop() options.repeatThreshold', given(o, 'repeatThreshold', 3), 2, 10_000);
     const window = integer('presets.toolLoop() options.historySize', given(o, 'historySize', 20), threshold, 10_000, ' (repeatThreshold)');
-    return merge({ detectors: { ...OFF, frequency: { threshold, window } }, policy: { ladder: ['break'], fusion: 'first', progress: 'ignore', cooldown: 0, minConfidence: 0 } }, extra);
+    return merge(seed({ detectors: { ...OFF, frequency: { threshold, window } }, policy: { ladder: ['break'], fusion: 'first', progress: 'ignore', cooldown: 0, minConfidence: 0 } }), extra);
   },
   /** The Rust design's default: window 10, 2 duplicates, patterns 2..5 x2, warn-warn-break. */
   balanced(extra?: LoopDetectorOptions): LoopDetectorOptions {
@@ -168,7 +182,7 @@ export const presetOptions = {
     const o = params('multiResolution', p, ['exactThreshold', 'jaccardThreshold', 'oscillationMinCycles', 'deadEndThreshold']);
     const path = 'presets.multiResolution() options';
     return merge(
-      {
+      seed({
         detectors: {
           ...OFF,
           stateRepeat: { threshold: integer(`${path}.exactThreshold`, given(o, 'exactThreshold', 3), 2, 500, ' (the 500-state window)'), window: 500 },
@@ -177,7 +191,7 @@ export const presetOptions = {
           deadEnd: { threshold: integer(`${path}.deadEndThreshold`, given(o, 'deadEndThreshold', 3), 2, 15, ' (the 15-call window)'), window: 15, matchClass: true },
         },
         policy: { fusion: 'fuse', primary: 'confident', agreementBonus: 0.1, recommend: 'confidence', escalateConfidence: 0.85, escalateRepeats: 5, progress: 'ignore', cooldown: 0, minConfidence: 0 },
-      },
+      }),
       extra,
     );
   },

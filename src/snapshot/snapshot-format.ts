@@ -14,6 +14,7 @@ import { xxh64 } from '../fingerprint/xxh64.js';
 import { u64 } from '../fingerprint/u64.js';
 import { POLICY_DEFAULTS, type ResolvedOptions } from '../options/options.js';
 import { moduleXxh64 } from '../wasm/module-xxh64.js';
+import { handTunedTwin } from './legacy-default.js';
 
 /** The first four bytes of every snapshot. */
 export const SNAPSHOT_MAGIC = 'LWSS';
@@ -104,6 +105,27 @@ export function optionsFingerprint(o: ResolvedOptions): readonly [number, number
   return f;
 }
 
+const legacy = new WeakMap<ResolvedOptions, readonly [number, number] | null>();
+
+/**
+ * The fingerprint of the options' hand-tuned twin (legacy-default.ts): a snapshot taken under the
+ * hand-tuned default restores under the shipped one. Null when the options have no twin (cached).
+ */
+function legacyFingerprint(o: ResolvedOptions): readonly [number, number] | null {
+  let f = legacy.get(o);
+  if (f === undefined) {
+    const twin = handTunedTwin(o);
+    f = twin === null ? null : optionsFingerprint(twin);
+    legacy.set(o, f);
+  }
+  return f;
+}
+
+/** Whether the snapshot's header carries fingerprint `f`. */
+function carries(dv: DataView, f: readonly [number, number] | null): boolean {
+  return f !== null && dv.getUint32(8, true) === f[0] && dv.getUint32(12, true) === f[1];
+}
+
 /** Wraps a session's payload in the envelope (a SnapshotError when its length cannot be written). */
 export function sealSnapshot(payload: Uint8Array, options: ResolvedOptions): Uint8Array {
   if (payload.length > 0xffffffff - HEADER - TRAILER) throw new SnapshotError(`loopwatch: the session's state (${payload.length} bytes) is too large for a snapshot (4 GiB at most)`);
@@ -141,8 +163,7 @@ export function openSnapshot(bytes: unknown, options: ResolvedOptions): { readon
   const end = HEADER + length;
   const sumLo = moduleXxh64(bytes, 0, end);
   if (dv.getUint32(end, true) !== sumLo || dv.getUint32(end + 4, true) !== u64.hi) throw new SnapshotError('loopwatch: the snapshot is corrupt (its checksum does not match its bytes)');
-  const [lo, hi] = optionsFingerprint(options);
-  if (dv.getUint32(8, true) !== lo || dv.getUint32(12, true) !== hi) {
+  if (!carries(dv, optionsFingerprint(options)) && !carries(dv, legacyFingerprint(options))) {
     throw new SnapshotError('loopwatch: the snapshot was taken under other detection options; restore it into a detector made with the same options');
   }
   return { bytes, start: HEADER, end, version };

@@ -7,8 +7,15 @@ import type { BuiltInLoopKind, ToolEvent } from '../../types.js';
 /** The two kinds of agent the fleet simulates. */
 export type AgentStyle = 'coding' | 'support';
 
-/** Every loop kind the built-in detectors report, in the order the fleet injects and reports them. */
-export const INJECTED_KINDS: readonly BuiltInLoopKind[] = Object.freeze([
+/**
+ * A loop kind the fleet injects: each kind the built-in detectors report. `failing_again` is not one: it
+ * is the policy's own warning-only signal (seven failures of one call with new errors), read from the
+ * same calls a dead end or a state repeat is made of.
+ */
+export type InjectedKind = Exclude<BuiltInLoopKind, 'failing_again'>;
+
+/** Every loop kind the fleet injects, in the order the fleet injects and reports them. */
+export const INJECTED_KINDS: readonly InjectedKind[] = Object.freeze([
   'exact_repeat',
   'cycle',
   'frequency',
@@ -49,7 +56,7 @@ export interface Block {
 
 /** The loop injected into a session: its kind and the index of its first call. */
 export interface InjectedLoop {
-  readonly kind: BuiltInLoopKind;
+  readonly kind: InjectedKind;
   /** Index (from 0) of the loop's first call: the first occurrence of what then repeats. */
   readonly startIndex: number;
 }

@@ -4,21 +4,9 @@
  * Kinds are listed as they appear in this report (the built-in ones with their detector's one-line
  * meaning from docs/detectors.md, any other as a custom detector's), so a reader meets no unexplained word.
  */
+import { meaning } from '../kind-meanings.js';
 import type { ReportAction } from '../report-data.js';
 import { el } from './dom.js';
-
-/** What each built-in kind (and the detector of that name) means, in one line. */
-export const KIND_MEANINGS: Readonly<Record<string, string>> = {
-  exact_repeat: 'the same call several times in a row',
-  frequency: 'the same call several times among the last ones, in a row or not',
-  cycle: 'a run of calls repeated back to back (A-B-A-B, A-B-C-A-B-C)',
-  semantic: 'calls of one tool whose text says nearly the same thing, without progress',
-  similar_args: 'the same tool with nearly the same arguments (foo, fo0, f00), without progress',
-  result_repeat: 'calls that keep getting the same result',
-  dead_end: 'the same error again and again',
-  state_repeat: 'the same call with the same outcome seen again',
-  chanting: "the agent's own text repeating a chunk or sentence",
-};
 
 /** What each action means. */
 export const ACTION_MEANINGS: Readonly<Record<ReportAction, string>> = {
@@ -26,9 +14,6 @@ export const ACTION_MEANINGS: Readonly<Record<ReportAction, string>> = {
   ask: 'a person is asked before the call goes on',
   break: 'the run should stop here',
 };
-
-/** What `kind` means; a name the built-ins do not use (`constructor` included: own keys only) is a custom detector's. */
-export const meaning = (kind: string): string => (Object.hasOwn(KIND_MEANINGS, kind) ? (KIND_MEANINGS[kind] as string) : 'reported by a custom detector of that name');
 
 /** Kinds listed at most (custom detectors could be many); the rest are counted. */
 export const MAX_KINDS = 64;
