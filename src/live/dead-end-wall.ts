@@ -26,11 +26,8 @@
  * two-phase 38.3% -> 50.8% (with evidence.ts's rule for answers alike, 47.5%; ReAct's 32.9% -> 65.7%),
  * one finished run more broken (19 -> 20), the devset unchanged.
  */
-import { hashString } from '../fingerprint/canonical-hash.js';
 import { CallFact } from '../policy/call-facts.js';
-import { commandText } from '../policy/workspace-changes.js';
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
-import { commandProgram } from '../text/command-program.js';
 import type { LoopSignal } from '../types.js';
 
 /** The detector named by the signal of a proposal that meets a dead end's wall (the session's own evidence). */
@@ -41,23 +38,9 @@ function failedOwn(flags: number): boolean {
   return (flags & (OutcomeFlag.ERROR | OutcomeFlag.INFRA)) === OutcomeFlag.ERROR;
 }
 
-/**
- * The key of the program a call's shell command runs (src/text/command-program.ts), 0 when its args hold no
- * shell command naming one (any other tool's call). Never throws: args that cannot be read give 0.
- */
-export function programKey(args: unknown): number {
-  try {
-    const command = commandText(args);
-    const program = command === undefined ? undefined : commandProgram(command);
-    return program === undefined ? 0 : hashString(program) >>> 0 || 1;
-  } catch {
-    return 0;
-  }
-}
-
 /** What the wall reads of the calls that ran, beside the rings: the host's CallFacts (`targetOf` of a failed call is its program key). */
 export interface WallFacts {
-  /** The program key of the call at `index` when it failed (see programKey), 0 when none is known. */
+  /** The program key of the call at `index` when it failed (src/text/command-program.ts's programKey), 0 when none is known. */
   targetOf(index: number): number;
   /** The CallFact bits of the call at `index`. */
   of(index: number): number;

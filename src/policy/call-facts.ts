@@ -108,7 +108,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
 
   /**
    * What a change changed (a fingerprint of the file it names), or for a failure the program its shell
-   * command ran (dead-end-wall.ts's programKey); 0 when unknown or not kept. Read it for a CHANGED or a FAILED call.
+   * command ran (command-program.ts's programKey); 0 when unknown or not kept. Read it for a CHANGED or a FAILED call.
    */
   targetOf(index: number): number {
     return this.targets === null || !this.kept(index) ? 0 : (this.targets[index % this.capacity] as number);

@@ -12,11 +12,11 @@ import { isInfraFailure } from '../text/infra-failure.js';
 import { isTurnRejection } from '../text/turn-rejection.js';
 import { refusedArgs } from '../text/invalid-args.js';
 import { onlyWaits } from '../text/bare-wait.js';
+import { programKey } from '../text/command-program.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ResolvedOptions } from '../options/options.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
-import { programKey } from '../live/dead-end-wall.js';
 import { CallFact } from './call-facts.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
@@ -86,7 +86,7 @@ export function textHead(result: unknown, limit: number): string | undefined {
 
 /**
  * A recorded call's facts: CallFact bits, and its target: the fingerprint of what a change changed, or for a
- * failure, the key of the program its shell command ran (src/live/dead-end-wall.ts's programKey); 0: none known.
+ * failure, the key of the program its shell command ran (src/text/command-program.ts's programKey); 0: none known.
  */
 export interface OutcomeFacts {
   bits: number;

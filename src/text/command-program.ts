@@ -11,7 +11,12 @@
  * ```
  * Wrappers passed over: a shell's `-c`, `cd DIR &&` (or `;`), variable assignments, `sudo`, `env`, `time`,
  * `nice`, `timeout N`, `command`, `exec`, `nohup`. Reads at most {@link PROGRAM_LOOK} characters.
+ *
+ * {@link programKey} is the program as a number, what a failed call's facts keep (src/policy/outcome-facts.ts)
+ * and the wall compares.
  */
+import { hashString } from '../fingerprint/canonical-hash.js';
+import { commandText } from '../policy/workspace-changes.js';
 
 /** Characters of a command read at most (a program is named near its start). */
 export const PROGRAM_LOOK = 512;
@@ -54,4 +59,18 @@ export function commandProgram(command: string): string | undefined {
 function baseName(word: string): string {
   const cut = word.lastIndexOf('/');
   return cut >= 0 && cut < word.length - 1 ? word.slice(cut + 1) : word;
+}
+
+/**
+ * The key of the program a call's shell command runs ({@link commandProgram}), 0 when its args hold no shell
+ * command naming one (any other tool's call). Never throws: args that cannot be read give 0.
+ */
+export function programKey(args: unknown): number {
+  try {
+    const command = commandText(args);
+    const program = command === undefined ? undefined : commandProgram(command);
+    return program === undefined ? 0 : hashString(program) >>> 0 || 1;
+  } catch {
+    return 0;
+  }
 }
