@@ -7,7 +7,7 @@
  */
 import type { TraceIssue, TraceNote } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
-import { type EvalTable, INTERACTIVE, type JudgedRun, evalTable } from './eval-row.js';
+import { type EvalTable, INTERACTIVE, JUDGED_STATUSES, type JudgedRun, evalTable } from './eval-row.js';
 import type { EvalSource } from './eval-source.js';
 import { type FamilyOverride, familyOf } from './families.js';
 import { labelFor } from './labels.js';
@@ -58,6 +58,11 @@ export interface EvalReport {
   readonly unlabelled: readonly string[];
   /** Labels that no run matched. */
   readonly unmatchedLabels: number;
+  /**
+   * Runs labelled with an exit status no figure counts (not one of JUDGED_STATUSES: `unknown`, `error`, a
+   * typo such as `steplimit`), by status, most first: replayed and counted in `runs`, in no share.
+   */
+  readonly unjudged: Readonly<Record<string, number>>;
   /** Skipped inputs, lines and labels. */
   readonly issues: readonly TraceIssue[];
   /** Parts of inputs passed over on purpose (copies of calls read elsewhere), said once each. */
@@ -81,6 +86,13 @@ function listRuns(one: readonly JudgedRun[], two: readonly JudgedRun[], pick: (r
   }
   for (const t of two) if (!seen.has(key(t)) && pick(t)) out.push({ session: t.session, file: t.file, family: t.family, calls: t.calls, onePhase: null, twoPhase: t });
   return out;
+}
+
+/** How many runs of each exit status no figure counts, most first. */
+function unjudgedStatuses(runs: readonly JudgedRun[]): Record<string, number> {
+  const by = new Map<string, number>();
+  for (const r of runs) if (!JUDGED_STATUSES.includes(r.exitStatus)) by.set(r.exitStatus, (by.get(r.exitStatus) ?? 0) + 1);
+  return Object.fromEntries([...by].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
 
 /** Whether a listed run reached break in either replay. */
@@ -141,6 +153,7 @@ export async function evaluate(source: EvalSource, options: LoopDetectorOptions 
     resolvedBroken: listRuns(one.runs, two.runs, (r) => r.resolved === true && r.firstBreak !== null),
     unlabelled: one.unlabelled,
     unmatchedLabels: labels.size - matched.size,
+    unjudged: unjudgedStatuses(one.runs),
     issues: [...source.issues, ...source.labels.issues, ...one.issues],
     notes: one.notes ?? [],
     calls: one.calls,

@@ -19,6 +19,9 @@ export const LIMIT_STATUSES: readonly string[] = ['step_limit', 'exit_cost', 'ex
 /** The exit status of a person's interactive session: judged like finished work, warnings counted as a cost. */
 export const INTERACTIVE = 'interactive';
 
+/** The exit statuses some figure counts; a run labelled otherwise is replayed and counted, in no share. */
+export const JUDGED_STATUSES: readonly string[] = ['submitted', ...LIMIT_STATUSES, INTERACTIVE];
+
 /** One run as an evaluation judged it. */
 export interface JudgedRun {
   readonly session: string;

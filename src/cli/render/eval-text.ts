@@ -4,7 +4,7 @@
  * interactive session, each miss and each resolved run broken. The benchmark columns (step_limit, submitted) are shown unless every
  * run is an interactive session; the interactive columns when there is one.
  */
-import type { EvalRow, EvalTable, JudgedRun } from '../../eval/eval-row.js';
+import { type EvalRow, type EvalTable, JUDGED_STATUSES, type JudgedRun } from '../../eval/eval-row.js';
 import type { EvalReport, ListedRun } from '../../eval/eval-report.js';
 import type { Share } from '../../eval/wilson.js';
 
@@ -127,13 +127,25 @@ function resolvedLines(report: EvalReport): string[] {
   return [`Resolved runs broken (correct work a break would have destroyed): one-phase ${said(one)}; two-phase ${said(two)}`, ''];
 }
 
+/**
+ * The runs whose exit status no figure counts (a typo such as `steplimit` would otherwise vanish from every
+ * share unsaid), and the statuses that are counted.
+ */
+function unjudgedNote(report: EvalReport): string {
+  const by = Object.entries(report.unjudged);
+  if (by.length === 0) return '';
+  const total = by.reduce((a, [, k]) => a + k, 0);
+  const shown = by.slice(0, 5).map(([status, k]) => `${JSON.stringify(status.length > 40 ? `${status.slice(0, 40)}...` : status)} ${n(k)}`).join(', ');
+  return `, ${n(total)} of them labelled with an exit status no figure counts (${shown}${by.length > 5 ? ', ...' : ''}; counted: ${JUDGED_STATUSES.join(', ')})`;
+}
+
 /** The report as text lines. */
 export function evalText(report: EvalReport, ctx: EvalTextContext): string {
   const judged = report.onePhase.overall.sessions;
   const c = columnsOf(report);
   const notFlagged = (none: string) => (r: JudgedRun | null) => verdictAt(r, none);
   const lines = [
-    `${n(report.calls)} calls, ${n(judged)} labelled runs judged${report.unlabelled.length === 0 ? '' : `, ${n(report.unlabelled.length)} runs without a label left out`}${report.unmatchedLabels === 0 ? '' : `, ${n(report.unmatchedLabels)} labels without a run`} (${ctx.policy} policy, ${ctx.engine} engine; one-phase ${(report.millis.onePhase / 1000).toFixed(1)} s, two-phase ${(report.millis.twoPhase / 1000).toFixed(1)} s)`,
+    `${n(report.calls)} calls, ${n(judged)} labelled runs judged${report.unlabelled.length === 0 ? '' : `, ${n(report.unlabelled.length)} runs without a label left out`}${report.unmatchedLabels === 0 ? '' : `, ${n(report.unmatchedLabels)} labels without a run`}${unjudgedNote(report)} (${ctx.policy} policy, ${ctx.engine} engine; one-phase ${(report.millis.onePhase / 1000).toFixed(1)} s, two-phase ${(report.millis.twoPhase / 1000).toFixed(1)} s)`,
     '',
     'One-phase: each call checked after it ran, with its outcome',
     ...table(ctx.by, report.onePhase, c),
