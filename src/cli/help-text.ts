@@ -24,6 +24,8 @@ Commands:
   hook [options]        decide on one tool call of Claude Code, Codex CLI or Gemini CLI (their hooks run it)
   hook install|uninstall --agent NAME
                         add loopwatch to (or remove it from) an agent's hook settings
+  hook status|reset [--session ID]
+                        what the hooks did per session; give a stopped session a fresh start
   eval DIR              measure loopwatch on a folder of labelled runs (warned, broken, false alarms per family)
   calibrate DIR         fit the policy to a folder of labelled runs under a false-alarm budget (held-out figures)
 ${withBench ? '  bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)\n' : ''}

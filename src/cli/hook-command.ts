@@ -37,15 +37,18 @@ function write(io: HookIo, reply: HookReply): number {
   return reply.exitCode;
 }
 
-/** `loopwatch hook [options]` (one payload on stdin), or `loopwatch hook install|uninstall ...`. */
+/** The subcommands of `loopwatch hook` (the main help lists each: test/cli-main-help-hook-verbs.test.ts). */
+export const HOOK_VERBS = ['install', 'uninstall', 'reset', 'status'] as const;
+
+/** `loopwatch hook [options]` (one payload on stdin), or `loopwatch hook install|uninstall|reset|status ...`. */
 export async function hookCommand(args: readonly string[], io: HookIo): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     // the hook's own entry has no help texts (they are the CLI's): point at them
     io.stdout.write('loopwatch hook: the command coding agents run before and after each tool call; see loopwatch hook --help, or docs/hooks.md\n');
     return 0;
   }
-  if (args[0] === 'install' || args[0] === 'uninstall' || args[0] === 'reset' || args[0] === 'status') {
-    const verb = args[0];
+  const verb = HOOK_VERBS.find((v) => v === args[0]);
+  if (verb !== undefined) {
     try {
       if (verb === 'reset') return (await import('./hook-reset-command.js')).hookResetCommand(args.slice(1), io);
       if (verb === 'status') return (await import('./hook-status-command.js')).hookStatusCommand(args.slice(1), io);

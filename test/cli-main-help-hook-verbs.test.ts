@@ -1,0 +1,18 @@
+/**
+ * `loopwatch --help` names every subcommand of `loopwatch hook`: `hook status` and `hook reset` (the way
+ * to see what the hooks did and the way back after a stop, docs/hooks.md) were missing from it, so a user
+ * reading the main help did not learn they exist.
+ */
+import { describe, expect, it } from 'vitest';
+import { HOOK_VERBS } from '../src/cli/hook-command.js';
+import { loopwatch } from './helpers/cli.js';
+
+describe('loopwatch --help', () => {
+  it('should name every hook subcommand', () => {
+    const r = loopwatch(['--help']);
+    expect(r.code).toBe(0);
+    const hookLines = r.stdout.split('\n').filter((l) => l.startsWith('  hook '));
+    const named = new Set(hookLines.flatMap((l) => (l.trim().split(/\s+/)[1] ?? '').split('|')));
+    for (const verb of HOOK_VERBS) expect(named, verb).toContain(verb);
+  });
+});
