@@ -4,6 +4,7 @@
 
 const MAX_NOISE_LINES: u32 = 4;
 const NOISE_LOOK: u32 = 1024;
+const NOISE_WORD: u32 = 256;
 
 const STARTUP_FILES: StaticArray<string> = [
   '.profile', '.bashrc', '.bash_profile', '.bash_login', '.zshrc', '.zprofile', '.zshenv', '.zlogin', 'profile', 'bashrc', 'bash.bashrc',
@@ -70,11 +71,22 @@ function noiseLine(p: usize, at: u32, end: u32): bool {
   return false;
 }
 
+/** Whether the line at `at` may be noise, from its first bytes (nvm's first word, or a path, a colon, ` line `). */
+function mayBeNoise(p: usize, at: u32, look: u32): bool {
+  if (load<u8>(p + at) == 0x4e) return true;
+  const cap = at + NOISE_WORD < look ? at + NOISE_WORD : look;
+  let ws = at;
+  while (ws < cap && !isSpace(<u32>load<u8>(p + ws))) ws++;
+  const lineEnd = ws + <u32>LINE.length < look ? ws + <u32>LINE.length : look;
+  return ws < cap && ws - at >= 2 && load<u8>(p + ws - 1) == 0x3a && equalAt(p, ws, lineEnd, LINE);
+}
+
 /** Where the shell-startup lines UTF-8 text [p, p + len) begins with end (0: none). */
 export function shellNoiseEnd(p: usize, len: u32): u32 {
   const look = len < NOISE_LOOK ? len : NOISE_LOOK;
   let at: u32 = 0;
   for (let n: u32 = 0; n < MAX_NOISE_LINES && at < look; n++) {
+    if (!mayBeNoise(p, at, look)) break;
     let end = at;
     while (end < look && load<u8>(p + end) != 0x0a) end++;
     if (end == look && look < len) break; // the line goes on past the bytes read

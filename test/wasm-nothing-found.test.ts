@@ -83,6 +83,7 @@ describe('WebAssembly "nothing found" = TypeScript twin', () => {
         'Now using node v18.20. (npm v10)',
         '/x/.profile:  line 2: y',
         '/x/.profile: line x: y',
+        `/${'d/'.repeat(130)}.profile: line 3: compdef: command not found`,
       ),
       fc.string({ unit: fc.constantFrom('a', '/', '.', ':', ' ', '1', 'l', 'i', 'n', 'e', 'p', 'r', 'o', 'f', '\r'), maxLength: 30 }),
     );

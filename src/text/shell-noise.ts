@@ -97,14 +97,32 @@ function noiseLine(bytes: Uint8Array, at: number, end: number): boolean {
   return false;
 }
 
+/** Bytes of a line's first word (a startup file's path and its colon) read at most before it is taken for none. */
+export const NOISE_WORD = 256;
+
+/**
+ * Whether the line at `at` may be noise, from its first bytes: nvm's first word, or a first word of at
+ * most {@link NOISE_WORD} bytes ending in a colon followed by ` line ` (most outputs are rejected here,
+ * without looking for the line's end).
+ */
+function mayBeNoise(bytes: Uint8Array, at: number, look: number): boolean {
+  if (bytes[at] === 0x4e) return true;
+  const cap = Math.min(look, at + NOISE_WORD);
+  let ws = at;
+  while (ws < cap && !isSpace(bytes[ws] as number)) ws++;
+  return ws < cap && ws - at >= 2 && bytes[ws - 1] === 0x3a && equalAt(bytes, ws, Math.min(ws + LINE.length, look), LINE);
+}
+
 /**
  * Where the shell-startup lines UTF-8 text `bytes[0, len)` begins with end (0 when it begins with none):
- * the bytes withoutShellNoise would drop, read over the first {@link NOISE_LOOK} bytes.
+ * the bytes withoutShellNoise would drop, read over the first {@link NOISE_LOOK} bytes (a path of more than
+ * {@link NOISE_WORD} bytes is taken for none).
  */
 export function shellNoiseEnd(bytes: Uint8Array, len: number): number {
   const look = len < NOISE_LOOK ? len : NOISE_LOOK;
   let at = 0;
   for (let n = 0; n < MAX_NOISE_LINES && at < look; n++) {
+    if (!mayBeNoise(bytes, at, look)) break;
     let end = at;
     while (end < look && bytes[end] !== 0x0a) end++;
     if (end === look && look < len) break; // the line goes on past the bytes read
