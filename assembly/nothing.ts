@@ -3,6 +3,7 @@
 // letters begin some phrase. Sixteen bytes at a time (SIMD), word starts whose byte begins some phrase
 // are found first, so most bytes cost a few vector operations.
 import { NOTHING_LOOK } from './abi';
+import { shellNoiseEnd } from './shell-noise';
 
 const PHRASES: StaticArray<string> = [
   'no result', '0 result', 'zero result', 'no match', '0 match', 'not found', 'nothing found', 'could not find',
@@ -80,8 +81,16 @@ function prepare(): void {
   ready = true;
 }
 
-/** Whether UTF-8 text [ptr, ptr + len) says that nothing was found. */
+/**
+ * Whether UTF-8 text [ptr, ptr + len) says that nothing was found, once the lines a shell's startup prints
+ * ahead of it are set aside (shell-noise.ts).
+ */
 export function saysNothingFound(ptr: usize, len: u32): bool {
+  const skip = shellNoiseEnd(ptr, len);
+  return saysNothing(ptr + skip, len - skip);
+}
+
+function saysNothing(ptr: usize, len: u32): bool {
   if (!ready) prepare();
   const n: u32 = len < NOTHING_LOOK ? len : NOTHING_LOOK;
   let s: u32 = 0;

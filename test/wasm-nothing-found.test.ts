@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTHING_LOOK, NOTHING_PHRASES, NOTHING_VALUES, bytesSayNothingFound } from '../src/text/nothing-found.js';
+import { MAX_NOISE_LINES, shellNoiseEnd } from '../src/text/shell-noise.js';
 import { sharedInstance } from '../src/wasm/wasm-module.js';
 import { runs } from './helpers/streams.js';
 
@@ -66,5 +67,46 @@ describe('WebAssembly "nothing found" = TypeScript twin', () => {
       expect(bytesSayNothingFound(bytes, bytes.length)).toBe(false);
       expect(wasmSays(bytes)).toBe(false);
     }
+  });
+
+  it("should set aside the same shell-startup lines first (assembly/shell-noise.ts = shellNoiseEnd)", () => {
+    const line = fc.oneof(
+      fc.constantFrom(
+        '/Users/ana/.profile: line 6: compdef: command not found',
+        '/home/bo/.bashrc: line 12: __git_ps1: command not found\r',
+        '.zshrc: line 1: ',
+        '/etc/profile: line 9:',
+        '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted',
+        './build.sh: line 6: make: command not found',
+        'Now using node v18.20.5 (npm v10.8.2)',
+        'Now using node v18 (npm v10.8.2) ',
+        'Now using node v18.20. (npm v10)',
+        '/x/.profile:  line 2: y',
+        '/x/.profile: line x: y',
+        `/${'d/'.repeat(130)}.profile: line 3: compdef: command not found`,
+      ),
+      fc.string({ unit: fc.constantFrom('a', '/', '.', ':', ' ', '1', 'l', 'i', 'n', 'e', 'p', 'r', 'o', 'f', '\r'), maxLength: 30 }),
+    );
+    const noisy = fc.tuple(fc.array(line, { maxLength: 6 }), text, fc.nat(1200)).map(([ls, t, pad]) => `${ls.join('\n')}${ls.length > 0 ? '\n' : ''}${pad > 1100 ? 'y'.repeat(pad) : ''}${t}`);
+    let skipped = 0;
+    fc.assert(
+      fc.property(noisy, (t) => {
+        const bytes = utf8.encode(t);
+        if (shellNoiseEnd(bytes, bytes.length) > 0) skipped++;
+        expect(wasmSays(bytes)).toBe(bytesSayNothingFound(bytes, bytes.length));
+      }),
+      { numRuns: runs(2000) },
+    );
+    expect(skipped).toBeGreaterThan(0);
+    // up to MAX_NOISE_LINES of them are set aside, the next is read as the command's own
+    for (let k = 0; k <= MAX_NOISE_LINES + 2; k++) {
+      for (const end of ['\n', '\r\n']) {
+        const bytes = utf8.encode(`${`/Users/ana/.profile: line 6: compdef: command not found${end}`.repeat(k)}src${end}`);
+        expect(wasmSays(bytes), `${k} lines`).toBe(k > MAX_NOISE_LINES);
+        expect(bytesSayNothingFound(bytes, bytes.length), `${k} lines`).toBe(k > MAX_NOISE_LINES);
+      }
+    }
+    const long = utf8.encode(`${'/Users/ana/.profile: line 6: compdef: command not found\n'.repeat(3)}${'y '.repeat(200)}no result`);
+    expect(wasmSays(long)).toBe(false);
   });
 });

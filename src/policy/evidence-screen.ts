@@ -107,7 +107,9 @@ export class EvidenceScreen {
     if (!passed) for (const i of reps) if ((this.facts.of(i) & CallFact.WRITE) !== 0) return false;
     // the files changed so far: since `from`, before the first repetition, then gap by gap
     const files = passed ? null : new Set<number>();
-    if (files !== null) for (let c = from; c < first; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0) files.add(this.facts.targetOf(c));
+    // (with a gap before the first repetition kept, none: the calls before that gap are no longer kept, and
+    // the gap's own changes are what it is judged on)
+    if (files !== null && !before) for (let c = from; c < first; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0) files.add(this.facts.targetOf(c));
     for (let k = before ? 0 : 1; k < reps.length; k++) {
       const a = k === 0 ? oldest - 1 : (reps[k - 1] as number);
       let changed = false;

@@ -123,19 +123,37 @@ const RECURRING_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat
  * The calls the signals say repeat: their units together and, when the current call failed, the earlier
  * occurrences of a recurring failing call (so a failure that keeps coming back between new work is weighed
  * as a dead end's failures are); ascending. Null when a recurring failure's first occurrence is older than
- * the call log holds: its repetitions are spread over more calls than are kept, other work between them.
+ * the call log holds: its repetitions are spread over more calls than are kept, other work between them; so
+ * too for a recurring call or state that did not fail when none of its repetitions is still in the log (a
+ * setup script or a template read again at the start of each new piece of work, dozens of calls apart).
  */
 function repeatedCalls(log: PolicyLog, failed: boolean, signals: readonly LoopSignal[], index: number): number[] | null {
   const all = new Set<number>();
   for (const sg of signals) {
     for (const i of sg.unit ?? [index]) all.add(i);
     const from = sg.loopStart;
-    if (!failed || !RECURRING_KINDS.has(sg.kind) || from === undefined || from >= index) continue;
+    if (!RECURRING_KINDS.has(sg.kind) || from === undefined || from >= index) continue;
+    if (!failed) {
+      // a state or call back only after more calls than the log keeps, none of its repetitions kept: other work filled the span
+      if (log.signatureLow(from) === undefined && !keptRepetition(log, index)) return null;
+      continue;
+    }
     const sig = log.signatureLow(index);
     if (log.signatureLow(from) === undefined) return null;
     for (let i = from; i < index; i++) if (log.signatureLow(i) === sig) all.add(i);
   }
   return [...all].sort((a, b) => a - b);
+}
+
+/** Whether a call before `index` still in the log is the same call as it. */
+function keptRepetition(log: PolicyLog, index: number): boolean {
+  const sig = log.signatureLow(index);
+  for (let i = index - 1; i >= 0; i--) {
+    const s = log.signatureLow(i);
+    if (s === undefined) return false;
+    if (s === sig) return true;
+  }
+  return false;
 }
 
 /** A proposal's action: the ladder's, a break only with evidence (else a warning), a break when forced. */

@@ -6,8 +6,11 @@
  * Over UTF-8 bytes (reproduced by `assembly/nothing.ts`): the first `NOTHING_LOOK` bytes, ASCII-lowercased,
  * contain one of `NOTHING_PHRASES` starting at a word start (the text's start, or after a byte that is not
  * an ASCII letter or digit), or, white space trimmed, are exactly one of `NOTHING_VALUES`. A result that is
- * not text says nothing was found when it is an empty array or an object without keys.
+ * not text says nothing was found when it is an empty array or an object without keys. The lines a shell's
+ * startup prints ahead of a command's output (shell-noise.ts: "~/.profile: line 6: compdef: command not
+ * found") are set aside first: their "not found" is the profile's, not the command's.
  */
+import { shellNoiseEnd } from './shell-noise.js';
 
 /** Bytes of a result looked at. */
 export const NOTHING_LOOK = 300;
@@ -38,6 +41,12 @@ function isSpace(b: number): boolean {
 
 /** Whether UTF-8 text `bytes[0, len)` says that nothing was found. */
 export function bytesSayNothingFound(bytes: Uint8Array, len: number): boolean {
+  const skip = shellNoiseEnd(bytes, len);
+  return skip === 0 ? saysNothing(bytes, len) : saysNothing(bytes.subarray(skip), len - skip);
+}
+
+/** bytesSayNothingFound of text without a shell's startup lines. */
+function saysNothing(bytes: Uint8Array, len: number): boolean {
   const n = len < NOTHING_LOOK ? len : NOTHING_LOOK;
   for (let i = 0; i < n; i++) {
     const b = bytes[i] as number;

@@ -2,19 +2,34 @@
  * Lines a shell prints ahead of every command's own output, from the person's startup files rather than
  * the command: a profile script whose `ps` a sandbox forbids (Homebrew's `shellenv.sh` under Codex CLI on
  * macOS: "/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted"),
- * nvm switching versions ("Now using node v18.20.5 (npm v10.8.2)"). They say nothing about the command:
- * a search that found nothing, after them, still said nothing.
+ * a startup file that fails under the shell that reads it (a zsh `.profile` sourced by `bash -lc`:
+ * "/Users/me/.profile: line 6: compdef: command not found"), nvm switching versions ("Now using node
+ * v18.20.5 (npm v10.8.2)"). They say nothing about the command: a search that found nothing, after them,
+ * still said nothing, and a listing after them found what it lists (their "not found" is the profile's).
  *
- * Only leading lines are dropped (at most {@link MAX_NOISE_LINES}), each matched whole; a line like them
- * further down is the command's own.
+ * Only leading lines are dropped (at most {@link MAX_NOISE_LINES}, within the first
+ * {@link NOISE_LOOK} bytes), each matched whole; a line like them further down is the command's own.
+ * {@link withoutShellNoise} reads a string; {@link shellNoiseEnd} reads UTF-8 bytes and is what both
+ * engines run before reading a result ("nothing found": assembly/shell-noise.ts is its twin).
  */
 
 /** Leading lines dropped at most. */
 export const MAX_NOISE_LINES = 4;
 
+/** Bytes of a result within which its leading noise lines must end (bounds the bytes read). */
+export const NOISE_LOOK = 1024;
+
+/** The startup files a shell reads (the name after the path's last `/`), whose errors lead every output. */
+export const STARTUP_FILES: readonly string[] = Object.freeze([
+  '.profile', '.bashrc', '.bash_profile', '.bash_login', '.zshrc', '.zprofile', '.zshenv', '.zlogin', 'profile', 'bashrc', 'bash.bashrc',
+]);
+
+const STARTUP_NAME = STARTUP_FILES.map((f) => f.replaceAll('.', '\\.')).join('|');
+
 /** Whole lines a shell's startup prints before each command's output. */
 export const SHELL_NOISE_PATTERNS: readonly RegExp[] = Object.freeze([
   /^\S+: line \d+: \/bin\/ps: Operation not permitted\r?$/,
+  new RegExp(`^(?:\\S*/)?(?:${STARTUP_NAME}): line \\d+: [^\\n]*$`),
   /^Now using node v\d+(?:\.\d+)* \(npm v\d+(?:\.\d+)*\)\r?$/,
 ]);
 
@@ -28,4 +43,91 @@ export function withoutShellNoise(text: string): string {
     at = end === -1 ? text.length : end + 1;
   }
   return at === 0 ? text : text.slice(at);
+}
+
+const ascii = new TextEncoder();
+const STARTUP_BYTES = STARTUP_FILES.map((f) => ascii.encode(f));
+const PS = ascii.encode('/bin/ps: Operation not permitted');
+const NODE = ascii.encode('Now using node v');
+const NPM = ascii.encode(' (npm v');
+const LINE = ascii.encode(' line ');
+
+const isSpace = (b: number): boolean => b === 0x20 || (b >= 0x09 && b <= 0x0d);
+const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39;
+
+/** Whether `bytes[at, end)` equals `s`. */
+function equalAt(bytes: Uint8Array, at: number, end: number, s: Uint8Array): boolean {
+  if (end - at !== s.length) return false;
+  for (let k = 0; k < s.length; k++) if (bytes[at + k] !== s[k]) return false;
+  return true;
+}
+
+/** Where a version `\d+(?:\.\d+)*` starting at `i` ends, or -1 when none starts there. */
+function versionEnd(bytes: Uint8Array, i: number, end: number): number {
+  if (i >= end || !isDigit(bytes[i] as number)) return -1;
+  while (i < end && isDigit(bytes[i] as number)) i++;
+  while (i + 1 < end && bytes[i] === 0x2e && isDigit(bytes[i + 1] as number)) {
+    i++;
+    while (i < end && isDigit(bytes[i] as number)) i++;
+  }
+  return i;
+}
+
+/** Whether the line `bytes[at, end)` (no `\n`) is one of SHELL_NOISE_PATTERNS. */
+function noiseLine(bytes: Uint8Array, at: number, end: number): boolean {
+  const cut = end > at && bytes[end - 1] === 0x0d ? end - 1 : end;
+  if (cut - at >= NODE.length && equalAt(bytes, at, at + NODE.length, NODE)) {
+    const v = versionEnd(bytes, at + NODE.length, cut);
+    if (v < 0 || !equalAt(bytes, v, Math.min(v + NPM.length, cut), NPM)) return false;
+    const w = versionEnd(bytes, v + NPM.length, cut);
+    return w >= 0 && w + 1 === cut && bytes[w] === 0x29;
+  }
+  // `<path>: line <n>: <message>`: the path runs to the first white space, its last byte the colon
+  let ws = at;
+  while (ws < cut && !isSpace(bytes[ws] as number)) ws++;
+  if (ws - at < 2 || bytes[ws - 1] !== 0x3a || !equalAt(bytes, ws, Math.min(ws + LINE.length, cut), LINE)) return false;
+  let d = ws + LINE.length;
+  if (d >= cut || !isDigit(bytes[d] as number)) return false;
+  while (d < cut && isDigit(bytes[d] as number)) d++;
+  if (d + 1 >= cut || bytes[d] !== 0x3a || bytes[d + 1] !== 0x20) return false;
+  if (equalAt(bytes, d + 2, cut, PS)) return true;
+  let base = ws - 1;
+  while (base > at && bytes[base - 1] !== 0x2f) base--;
+  for (const f of STARTUP_BYTES) if (equalAt(bytes, base, ws - 1, f)) return true;
+  return false;
+}
+
+/** Bytes of a line's first word (a startup file's path and its colon) read at most before it is taken for none. */
+export const NOISE_WORD = 256;
+
+/**
+ * Whether the line at `at` may be noise, from its first bytes: nvm's first word, or a first word of at
+ * most {@link NOISE_WORD} bytes ending in a colon followed by ` line ` (most outputs are rejected here,
+ * without looking for the line's end).
+ */
+function mayBeNoise(bytes: Uint8Array, at: number, look: number): boolean {
+  if (bytes[at] === 0x4e) return true;
+  const cap = Math.min(look, at + NOISE_WORD);
+  let ws = at;
+  while (ws < cap && !isSpace(bytes[ws] as number)) ws++;
+  return ws < cap && ws - at >= 2 && bytes[ws - 1] === 0x3a && equalAt(bytes, ws, Math.min(ws + LINE.length, look), LINE);
+}
+
+/**
+ * Where the shell-startup lines UTF-8 text `bytes[0, len)` begins with end (0 when it begins with none):
+ * the bytes withoutShellNoise would drop, read over the first {@link NOISE_LOOK} bytes (a path of more than
+ * {@link NOISE_WORD} bytes is taken for none).
+ */
+export function shellNoiseEnd(bytes: Uint8Array, len: number): number {
+  const look = len < NOISE_LOOK ? len : NOISE_LOOK;
+  let at = 0;
+  for (let n = 0; n < MAX_NOISE_LINES && at < look; n++) {
+    if (!mayBeNoise(bytes, at, look)) break;
+    let end = at;
+    while (end < look && bytes[end] !== 0x0a) end++;
+    if (end === look && look < len) break; // the line goes on past the bytes read
+    if (!noiseLine(bytes, at, end)) break;
+    at = end < len ? end + 1 : end;
+  }
+  return at;
 }

@@ -1,0 +1,97 @@
+// The lines a shell's startup prints ahead of a command's output: the twin of shellNoiseEnd in
+// src/text/shell-noise.ts (the startup files, the `ps` line and nvm's line must match it). At most
+// MAX_NOISE_LINES leading lines, within the first NOISE_LOOK bytes, each matched whole.
+
+const MAX_NOISE_LINES: u32 = 4;
+const NOISE_LOOK: u32 = 1024;
+const NOISE_WORD: u32 = 256;
+
+const STARTUP_FILES: StaticArray<string> = [
+  '.profile', '.bashrc', '.bash_profile', '.bash_login', '.zshrc', '.zprofile', '.zshenv', '.zlogin', 'profile', 'bashrc', 'bash.bashrc',
+];
+const PS = '/bin/ps: Operation not permitted';
+const NODE = 'Now using node v';
+const NPM = ' (npm v';
+const LINE = ' line ';
+
+// @ts-ignore: decorator
+@inline function isSpace(b: u32): bool {
+  return b == 0x20 || (b >= 0x09 && b <= 0x0d);
+}
+
+// @ts-ignore: decorator
+@inline function isDigit(b: u32): bool {
+  return b >= 0x30 && b <= 0x39;
+}
+
+/** Whether bytes [p + at, p + end) equal `s` (ASCII). */
+function equalAt(p: usize, at: u32, end: u32, s: string): bool {
+  if (end < at || end - at != <u32>s.length) return false;
+  for (let k = 0; k < s.length; k++) if (<u32>load<u8>(p + at + <u32>k) != <u32>s.charCodeAt(k)) return false;
+  return true;
+}
+
+/** Where a version (digits, then dot-digits groups) starting at `i` ends, or -1 when none starts there. */
+function versionEnd(p: usize, i: u32, end: u32): i64 {
+  if (i >= end || !isDigit(<u32>load<u8>(p + i))) return -1;
+  while (i < end && isDigit(<u32>load<u8>(p + i))) i++;
+  while (i + 1 < end && load<u8>(p + i) == 0x2e && isDigit(<u32>load<u8>(p + i + 1))) {
+    i++;
+    while (i < end && isDigit(<u32>load<u8>(p + i))) i++;
+  }
+  return <i64>i;
+}
+
+/** Whether the line [p + at, p + end) (no newline) is a shell-startup line. */
+function noiseLine(p: usize, at: u32, end: u32): bool {
+  const cut = end > at && load<u8>(p + end - 1) == 0x0d ? end - 1 : end;
+  const nodeLen = <u32>NODE.length;
+  if (cut - at >= nodeLen && equalAt(p, at, at + nodeLen, NODE)) {
+    const v = versionEnd(p, at + nodeLen, cut);
+    if (v < 0) return false;
+    const vu = <u32>v;
+    const npmEnd = vu + <u32>NPM.length < cut ? vu + <u32>NPM.length : cut;
+    if (!equalAt(p, vu, npmEnd, NPM)) return false;
+    const w = versionEnd(p, vu + <u32>NPM.length, cut);
+    return w >= 0 && <u32>w + 1 == cut && load<u8>(p + <u32>w) == 0x29;
+  }
+  // `<path>: line <n>: <message>`: the path runs to the first white space, its last byte the colon
+  let ws = at;
+  while (ws < cut && !isSpace(<u32>load<u8>(p + ws))) ws++;
+  const lineLen = <u32>LINE.length;
+  if (ws - at < 2 || load<u8>(p + ws - 1) != 0x3a || !equalAt(p, ws, ws + lineLen < cut ? ws + lineLen : cut, LINE)) return false;
+  let d = ws + lineLen;
+  if (d >= cut || !isDigit(<u32>load<u8>(p + d))) return false;
+  while (d < cut && isDigit(<u32>load<u8>(p + d))) d++;
+  if (d + 1 >= cut || load<u8>(p + d) != 0x3a || load<u8>(p + d + 1) != 0x20) return false;
+  if (equalAt(p, d + 2, cut, PS)) return true;
+  let base = ws - 1;
+  while (base > at && load<u8>(p + base - 1) != 0x2f) base--;
+  for (let f = 0; f < STARTUP_FILES.length; f++) if (equalAt(p, base, ws - 1, unchecked(STARTUP_FILES[f]))) return true;
+  return false;
+}
+
+/** Whether the line at `at` may be noise, from its first bytes (nvm's first word, or a path, a colon, ` line `). */
+function mayBeNoise(p: usize, at: u32, look: u32): bool {
+  if (load<u8>(p + at) == 0x4e) return true;
+  const cap = at + NOISE_WORD < look ? at + NOISE_WORD : look;
+  let ws = at;
+  while (ws < cap && !isSpace(<u32>load<u8>(p + ws))) ws++;
+  const lineEnd = ws + <u32>LINE.length < look ? ws + <u32>LINE.length : look;
+  return ws < cap && ws - at >= 2 && load<u8>(p + ws - 1) == 0x3a && equalAt(p, ws, lineEnd, LINE);
+}
+
+/** Where the shell-startup lines UTF-8 text [p, p + len) begins with end (0: none). */
+export function shellNoiseEnd(p: usize, len: u32): u32 {
+  const look = len < NOISE_LOOK ? len : NOISE_LOOK;
+  let at: u32 = 0;
+  for (let n: u32 = 0; n < MAX_NOISE_LINES && at < look; n++) {
+    if (!mayBeNoise(p, at, look)) break;
+    let end = at;
+    while (end < look && load<u8>(p + end) != 0x0a) end++;
+    if (end == look && look < len) break; // the line goes on past the bytes read
+    if (!noiseLine(p, at, end)) break;
+    at = end < len ? end + 1 : end;
+  }
+  return at;
+}
