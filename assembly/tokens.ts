@@ -115,8 +115,8 @@ export function tokenize(ptr: usize, len: u32, maxTokens: u32, k: u32, sketch: u
       if (chars <= 2) continue;
     }
     h = finishToken(h, n);
-    if (isStop(h)) continue;
-    // insert into the distinct set
+    // insert into the distinct set, unless it is a stop word's hash (looked up only when the set does not
+    // hold it: a stop word's never goes in; 0, the empty slot's mark, is none)
     if (h == 0) {
       if (zeroSeen) continue;
       zeroSeen = true;
@@ -132,7 +132,7 @@ export function tokenize(ptr: usize, len: u32, maxTokens: u32, k: u32, sketch: u
         }
         s = (s + 1) & (slots - 1);
       }
-      if (!fresh) continue;
+      if (!fresh || isStop(h)) continue;
       store<u32>(table + (<usize>s << 2), h);
     }
     tokenCount++;
