@@ -1,5 +1,5 @@
 // Token sets and bottom-k sketches: the twin of src/text/token-set.ts.
-import { MAX_TOKEN_BYTES, STOP_SLOTS, STOP_TABLE } from './abi';
+import { MAX_SKETCH_K, MAX_TOKEN_BYTES, STOP_SLOTS, STOP_TABLE } from './abi';
 import { TAG_TOKEN } from './combine';
 
 /** FNV-1a's 32-bit prime and offset basis: a token's bytes are folded in one by one as they are scanned. */
@@ -115,8 +115,8 @@ export function tokenize(ptr: usize, len: u32, maxTokens: u32, k: u32, sketch: u
       if (chars <= 2) continue;
     }
     h = finishToken(h, n);
-    if (isStop(h)) continue;
-    // insert into the distinct set
+    // insert into the distinct set, unless it is a stop word's hash (looked up only when the set does not
+    // hold it: a stop word's never goes in; 0, the empty slot's mark, is none)
     if (h == 0) {
       if (zeroSeen) continue;
       zeroSeen = true;
@@ -132,20 +132,60 @@ export function tokenize(ptr: usize, len: u32, maxTokens: u32, k: u32, sketch: u
         }
         s = (s + 1) & (slots - 1);
       }
-      if (!fresh) continue;
+      if (!fresh || isStop(h)) continue;
       store<u32>(table + (<usize>s << 2), h);
     }
     tokenCount++;
-    // keep the k smallest, ascending (insertion into a short sorted array)
-    if (sketchLen < k || h < load<u32>(sketch + (<usize>(k - 1) << 2))) {
-      let j = sketchLen < k ? sketchLen : k - 1;
+    // keep the k smallest, ascending: the first k as they come, sorted once there are k (or at the end);
+    // after that, a smaller one by insertion into the sorted k
+    if (sketchLen < k) {
+      store<u32>(sketch + (<usize>sketchLen << 2), h);
+      sketchLen++;
+      if (sketchLen == k) sortDistinct(sketch, k);
+    } else if (h < load<u32>(sketch + (<usize>(k - 1) << 2))) {
+      let j = k - 1;
       while (j > 0 && load<u32>(sketch + (<usize>(j - 1) << 2)) > h) {
         store<u32>(sketch + (<usize>j << 2), load<u32>(sketch + (<usize>(j - 1) << 2)));
         j--;
       }
       store<u32>(sketch + (<usize>j << 2), h);
-      if (sketchLen < k) sketchLen++;
     }
+  }
+  if (sketchLen < k) sortDistinct(sketch, sketchLen);
+}
+
+/** A copy of the values sortDistinct ranks (k is at most MAX_SKETCH_K). */
+const RANKED: usize = memory.data(MAX_SKETCH_K << 2, 16);
+
+/**
+ * Sorts the `n` (at most MAX_SKETCH_K) distinct values at `a` ascending: each goes to its rank, the count
+ * of values below it, counted four at a time. Its cost does not hang on the order the values came in, as
+ * an insertion's does (a branch mispredicted at about every value).
+ */
+function sortDistinct(a: usize, n: u32): void {
+  if (n < 2) return;
+  if (n > MAX_SKETCH_K) {
+    // (no sketch is this long: options cap k at MAX_SKETCH_K) an insertion sort
+    for (let i: u32 = 1; i < n; i++) {
+      const x = load<u32>(a + (<usize>i << 2));
+      let j = i;
+      while (j > 0 && load<u32>(a + (<usize>(j - 1) << 2)) > x) {
+        store<u32>(a + (<usize>j << 2), load<u32>(a + (<usize>(j - 1) << 2)));
+        j--;
+      }
+      store<u32>(a + (<usize>j << 2), x);
+    }
+    return;
+  }
+  memory.copy(RANKED, a, <usize>n << 2);
+  const whole = n & ~3;
+  for (let i: u32 = 0; i < n; i++) {
+    const x = load<u32>(RANKED + (<usize>i << 2));
+    const v = i32x4.splat(x);
+    let rank: u32 = 0;
+    for (let q: u32 = 0; q < whole; q += 4) rank += <u32>popcnt<u32>(<u32>i32x4.bitmask(i32x4.lt_u(v128.load(RANKED + (<usize>q << 2)), v)));
+    for (let q = whole; q < n; q++) rank += <u32>(load<u32>(RANKED + (<usize>q << 2)) < x);
+    store<u32>(a + (<usize>rank << 2), x);
   }
 }
 

@@ -7,6 +7,9 @@
  *
  *   node dist/bench/ab-real-calls.js DIST_A DIST_B [rounds = 7] [exact,all] [--traces DIR] [--chunk 1024] [--fresh]
  *
+ * A set is `exact` (exact repeat alone), `all` (every default detector), or a detector's option name
+ * (`chanting`, `semantic`, ...): that detector alone, as `real-calls.js` measures each detector.
+ *
  * `--fresh` reads the calls again before each round, a copy for each build (not timed): each round then
  * meets strings never used before, as a scan does (V8 hashes a string the first time it is a Map's key, and keeps the hash: a bench
  * that reads the same strings again measures that cost only in its first round).
@@ -28,6 +31,9 @@ const SETS: Record<string, LoopDetectorOptions> = {
   exact: { detectors: Object.fromEntries(DETECTORS.map((d) => [d, d === 'exactRepeat'])) } as LoopDetectorOptions,
   all: {},
 };
+
+/** The options with detector `name` alone on. */
+const alone = (name: string): LoopDetectorOptions => ({ detectors: Object.fromEntries(DETECTORS.map((d) => [d, d === name])) }) as LoopDetectorOptions;
 
 type Engine = typeof LoopEngine;
 
@@ -95,8 +101,8 @@ if (calls === null) {
   const chunk = Number(flag('--chunk') ?? 1024);
   const us = (ns: number): string => (ns / 1000).toFixed(2);
   for (const name of setsArg.split(',')) {
-    const options = SETS[name];
-    if (options === undefined) throw new Error(`unknown detector set ${name}: exact or all`);
+    const options = SETS[name] ?? ((DETECTORS as readonly string[]).includes(name) ? alone(name) : undefined);
+    if (options === undefined) throw new Error(`unknown detector set ${name}: exact, all or a detector's option name`);
     round(calls, calls, A, B, options, chunk, 0); // not counted: the JIT's first compiles
     const rs: { a: number; b: number; s: number }[] = [];
     for (let r = 0; r < Number(roundsArg); r++) {

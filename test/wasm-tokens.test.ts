@@ -62,6 +62,22 @@ describe('WebAssembly tokeniser = TypeScript twin', () => {
     );
   });
 
+  it('should keep the same sketch whether it fills or not, for sketches of up to 64 values and beyond', () => {
+    // the first k distinct hashes are sorted at once when the sketch fills (or at the end), the rest inserted
+    const word = fc.string({ unit: fc.constantFrom('a', 'e', 'k', 'R', 'z', '7', 'é'), minLength: 3, maxLength: 9 });
+    const many = fc.oneof(text, fc.array(word, { minLength: 40, maxLength: 220 }).map((ws) => ws.join(' ')));
+    fc.assert(
+      fc.property(many, fc.integer({ min: 1, max: 300 }), fc.integer({ min: 33, max: 96 }), (t, maxTokens, k) => {
+        const bytes = utf8.encode(t);
+        const ref = tokenSet(bytes, bytes.length, maxTokens);
+        const got = wasmTokens(bytes, maxTokens, k);
+        expect(got.count).toBe(ref.count);
+        expect(got.sketch).toEqual(Array.from(ref.hashes.subarray(0, k)));
+      }),
+      { numRuns: runs(200) },
+    );
+  });
+
   it('should lowercase ASCII letters only, cut tokens at MAX_TOKEN_BYTES, and drop short tokens and stop words', () => {
     const hashes = (t: string) => Array.from(tokenSet(utf8.encode(t), utf8.encode(t).length, 256).hashes);
     expect(hashes('Retry RETRY retry')).toEqual([tokenHash(utf8.encode('retry'))]);
