@@ -5,8 +5,7 @@
  * session holds a genuine loop (`loop: true`). Lines labels.ts skips are skipped here too, silently (it
  * reports them); a field of the wrong type is taken as absent.
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { readLabelFileBytes } from '../formats/label-file-bytes.js';
 
 /** The extra facts of one label. */
 export interface LabelFacts {
@@ -20,8 +19,7 @@ export function readLabelFacts(file: string): ReadonlyMap<string, LabelFacts> {
   const out = new Map<string, LabelFacts>();
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+    bytes = readLabelFileBytes(file);
   } catch {
     return out;
   }

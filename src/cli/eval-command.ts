@@ -19,7 +19,7 @@ import type { LoopDetectorOptions } from '../options/options.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
 import { redactSecrets } from '../text/redact.js';
-import { terminalSafe } from '../text/terminal-text.js';
+import { jsonSafe, terminalSafe } from '../text/terminal-text.js';
 
 const EVAL_FLAGS: FlagSpec = {
   labels: { type: 'string' },
@@ -84,10 +84,17 @@ export function parseEvalArgs(args: readonly string[]): EvalCommandSettings {
   };
 }
 
-/** The report as one JSON document (lists whole; runs without a label: the count and the first 20). */
+/** Every string of the JSON document redacted, as scan's `--json` shows ids and files. */
+const redactStrings = (_key: string, value: unknown): unknown => (typeof value === 'string' ? redactSecrets(value) : value);
+
+/**
+ * The report as one JSON document (lists whole; runs without a label: the count and the first 20). Text read
+ * from the runs and labels (families, agents, session ids, files) has its secrets redacted and the characters
+ * a terminal acts on that JSON leaves raw escaped, as in scan's `--json`.
+ */
 export function evalJson(r: EvalReport, curve?: readonly CurvePoint[]): string {
   const { unlabelled, issues, notes: _notes, ...rest } = r;
-  return `${JSON.stringify({ ...rest, unlabelled: unlabelled.length, unlabelledFirst: unlabelled.slice(0, 20), skipped: issues.length, ...(curve === undefined ? {} : { curve }) }, null, 2)}\n`;
+  return `${jsonSafe(JSON.stringify({ ...rest, unlabelled: unlabelled.length, unlabelledFirst: unlabelled.slice(0, 20), skipped: issues.length, ...(curve === undefined ? {} : { curve }) }, redactStrings, 2))}\n`;
 }
 
 /** The policies of the curve: the presets, then the evaluated policy when it is none of them (its report reused). */

@@ -9,7 +9,7 @@
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FORMAT_NAMES, type FormatName, readInputs } from '../formats/read-inputs.js';
-import { LABELS_FILE_NAME, readSessionLabels } from '../formats/session-labels.js';
+import { LABELS_FILE_NAME, isRegularFile, readSessionLabels } from '../formats/session-labels.js';
 import type { TraceCall, TraceItem } from '../formats/trace-record.js';
 import { detectionOptions } from './detection-options.js';
 import { choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
@@ -116,8 +116,10 @@ async function sessionContext(paths: readonly string[], session: string): Promis
   } catch {
     return {};
   }
-  // a missing or unreadable file has no labels: nothing to add
-  const label = (await readSessionLabels(join(dir, LABELS_FILE_NAME))).labels.get(session);
+  // a missing or unreadable file has no labels: nothing to add; nor has a FIFO or device under the name
+  const file = join(dir, LABELS_FILE_NAME);
+  if (!isRegularFile(file)) return {};
+  const label = (await readSessionLabels(file)).labels.get(session);
   if (label === undefined) return {};
   return { ...(label.agent === null ? {} : { agent: label.agent }), exitStatus: label.label };
 }

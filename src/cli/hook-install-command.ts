@@ -20,7 +20,7 @@ import { AGENTS } from '../hooks/agents.js';
 import { cliVersion, versionNotes } from '../hooks/agent-cli-version.js';
 import { versionIn } from '../hooks/agent-versions.js';
 import { type InstallScope, installTarget, shellQuote } from '../hooks/install-targets.js';
-import { editableText, fileText, indentUnit, ownBackups, readSettings, writeSettings } from '../hooks/settings-file.js';
+import { SettingsParseError, editableText, fileText, indentUnit, outsideProject, ownBackups, readSettings, writeSettings } from '../hooks/settings-file.js';
 import { type EventChange, type MergeResult, mergeHooks, unmergeHooks } from '../hooks/settings-merge.js';
 import { writeUninstalled } from '../hooks/settings-restore.js';
 import { detectionOptions } from './detection-options.js';
@@ -121,6 +121,8 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   let old;
   let merged: MergeResult;
   try {
+    const outside = scope === 'project' ? outsideProject(target.path, cwd) : null;
+    if (outside !== null) throw new SettingsParseError(outside);
     old = readSettings(target.path);
     const command = verb === 'install' ? hookCommandLine(agent, v, cwd, agentVersion) : '';
     const text = editableText(old);

@@ -25,6 +25,7 @@ import type { CommandIo } from './scan-command.js';
 import { UsageError, peerAsUsage } from './usage-error.js';
 import { NATS_PEERS, importPeers } from '../peers/optional-peers.js';
 import type { LoopDetectorOptions } from '../options/options.js';
+import { terminalSafe } from '../text/terminal-text.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
 
@@ -205,6 +206,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   const stopped = stopSignal(); // listening before saying so: a caller may signal as soon as it reads the line
   const { restored, problems, notes } = server.restoreReport;
   for (const n of notes) io.stderr.write(`loopwatch serve: ${n}\n`);
+  if (options.token?.exposure != null) io.stderr.write(`loopwatch serve: ${terminalSafe(options.token.exposure)}\n`);
   for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
   if (server.metricsUnavailable !== null) io.stderr.write(`loopwatch serve: GET /metrics answers 501: ${server.metricsUnavailable.message.replace(/^loopwatch: /, '')}\n`);
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}${options.stateDir === undefined && options.port === 0 && !args.includes('--no-state') ? '; --port 0 keeps no sessions across restarts (give --state-dir for that)' : ''}\n`);

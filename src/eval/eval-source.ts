@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { listInputs } from '../formats/list-inputs.js';
+import { isRegularFile } from '../formats/session-labels.js';
 import type { TraceIssue } from '../formats/trace-record.js';
 import { type LabelBook, readLabels } from './labels.js';
 
@@ -36,6 +37,10 @@ export async function openEvalSource(dir: string, labelsPath?: string): Promise<
   const labelsAt = labelsPath ?? (statSync(dir).isDirectory() ? join(dir, LABELS_FILE) : '');
   if (labelsAt === '' || !existsSync(labelsAt)) {
     throw new EvalSourceError(`no labels: ${labelsAt === '' ? `${dir} is a file` : `${labelsAt} does not exist`}; give a folder holding ${LABELS_FILE}, or --labels FILE`);
+  }
+  // a FIFO or device found under the name would block the read or never end it; one the user names is read
+  if (labelsPath === undefined && !isRegularFile(labelsAt)) {
+    throw new EvalSourceError(`no labels: ${labelsAt} is not a regular file (a FIFO, a device or a link to one), not read; give --labels FILE to read it anyway`);
   }
   const skip = resolve(labelsAt);
   const inputs: string[] = [];

@@ -22,9 +22,8 @@
  * trajectories, conversations without an id), by the id without its trace extension (`.traj`, `.json`,
  * `.jsonl`, optionally `.gz`), then by that name without its folders (`runs/a/django-1.traj` → `django-1`).
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { readLabelFileBytes } from '../formats/label-file-bytes.js';
 import { fsReason } from '../formats/list-inputs.js';
 import { type TraceIssue, issue } from '../formats/trace-record.js';
 
@@ -44,6 +43,9 @@ export interface LabelBook {
   readonly labels: ReadonlyMap<string, SessionLabel>;
   readonly issues: readonly TraceIssue[];
 }
+
+/** Lines of a label file that cannot be used named one by one; the rest are counted in one more issue. */
+export const MAX_LABEL_ISSUES = 1000;
 
 const EXTENSION = /\.(jsonl|ndjson|json|traj)(\.gz)?$/i;
 
@@ -67,31 +69,37 @@ function parseLine(text: string, file: string, line: number): SessionLabel | Tra
 export function readLabels(file: string): LabelBook {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+    bytes = readLabelFileBytes(file);
   } catch (e) {
     return { labels: new Map(), issues: [issue('read-error', file, 0, `cannot read the labels: ${fsReason(e)}`)] };
   }
   const labels = new Map<string, SessionLabel>();
   const lineOf = new Map<string, number>();
   const issues: TraceIssue[] = [];
+  // the first MAX_LABEL_ISSUES lines that cannot be used are named, the others counted in one last issue
+  let unlisted = 0;
+  const note = (i: TraceIssue): void => {
+    if (issues.length < MAX_LABEL_ISSUES) issues.push(i);
+    else unlisted++;
+  };
   const lines = bytes.toString('utf8').split('\n');
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i] as string;
     if (text.trim() === '') continue;
     const got = parseLine(text, file, i + 1);
     if ('kind' in got) {
-      issues.push(got);
+      note(got);
       continue;
     }
     const before = lineOf.get(got.session);
     if (before !== undefined) {
-      issues.push(issue('bad-record', file, i + 1, `session ${JSON.stringify(got.session)} is already labelled on line ${before}; this label is skipped`));
+      note(issue('bad-record', file, i + 1, `session ${JSON.stringify(got.session)} is already labelled on line ${before}; this label is skipped`));
       continue;
     }
     labels.set(got.session, got);
     lineOf.set(got.session, i + 1);
   }
+  if (unlisted > 0) issues.push(issue('bad-record', file, 0, `${unlisted} more lines could not be used as labels (not named)`));
   return { labels, issues };
 }
 

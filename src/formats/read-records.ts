@@ -85,6 +85,9 @@ export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, optio
     return;
   }
   let group: unknown[] | null = null;
+  // the text of a bare conversation's parts held so far: past maxLineBytes, as a document read whole, it is skipped
+  let groupBytes = 0;
+  let overflow = false;
   let decided = false;
   let prefix = file;
   for await (const piece of splitJson(bytes, options)) {
@@ -98,8 +101,16 @@ export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, optio
     } else if (piece.kind === 'array-end') {
       if (group !== null && group.length > 0) out.push({ kind: 'record', value: group, file, line: piece.arrayLine, fallbackSession: `${file}:${piece.arrayLine}` });
       group = null;
+      groupBytes = 0;
+      overflow = false;
       decided = false;
       first = false;
+    } else if (overflow) {
+      // the rest of a conversation over the limit: not parsed, not held
+    } else if (group !== null && groupBytes + piece.text.length > options.maxLineBytes) {
+      out.push(issue('too-long', file, piece.arrayLine, `conversation of more than ${options.maxLineBytes} bytes (at element ${piece.index}) is longer than maxLineBytes (${options.maxLineBytes}); skipped`));
+      group = null;
+      overflow = true;
     } else {
       const p = parseJson(piece.text);
       if (!p.ok) out.push(issue('invalid-json', file, piece.line, `element ${piece.index}: ${p.message}`));
@@ -109,7 +120,10 @@ export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, optio
           group = isConversationPart(p.value) ? [] : null;
           prefix = first ? file : `${file}:${piece.arrayLine}`;
         }
-        if (group !== null) group.push(p.value);
+        if (group !== null) {
+          group.push(p.value);
+          groupBytes += piece.text.length;
+        }
         else out.push({ kind: 'record', value: p.value, file, line: piece.line, fallbackSession: `${prefix}#${piece.index}` });
       }
     }

@@ -16,7 +16,7 @@
  * by that and not by the file. Used by `loopwatch scan` (the report's label column); meant for anything
  * that judges verdicts against how runs ended.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { inputBytes } from './byte-source.js';
 import { isRecord, parseJson } from './json-value.js';
 import { readLines } from './line-reader.js';
@@ -108,8 +108,22 @@ export async function readSessionLabels(path: string, maxLabels: number = MAX_LA
   return { file: path, labels, issues, skipped };
 }
 
-/** Whether the first record of `path` (within its first {@link MAX_LABEL_LINE_BYTES}) is a labels record. Never throws. */
+/**
+ * Whether `path` is a regular file (or a link to one). A labels file loopwatch finds by itself (beside the
+ * traces, or a folder's `sessions.jsonl`) is read only then: a FIFO or a link to `/dev/zero` planted under
+ * the name would block the read or never end it. A file the user names (`--labels`) is read whatever it is.
+ */
+export function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the first record of `path` (within its first {@link MAX_LABEL_LINE_BYTES}) is a labels record; false for anything but a regular file. Never throws. */
 export async function looksLikeLabels(path: string): Promise<boolean> {
+  if (!isRegularFile(path)) return false;
   try {
     for await (const l of readLines(inputBytes(path), { file: path, maxLineBytes: MAX_LABEL_LINE_BYTES })) {
       if (l.kind === 'issue') return false;

@@ -3,9 +3,14 @@
  * other syntax is refused, and left as it is), edited in place (json-text.ts: its own formatting kept),
  * written atomically (a temporary file renamed over it, with the file's mode), after a copy of the old
  * file is kept beside it (`<file>.bak-<UTC time>`, which uninstall removes once the file is as it was).
+ * A settings file that is a symbolic link is refused, never written through nor replaced: a project's
+ * `.claude/settings.json` linked to `~/.docker/config.json` would otherwise have its target's text (its
+ * credentials) copied into the project as the new settings file and its backup. The temporary file and the
+ * backup are created new (`O_EXCL`), never through a link planted under their names.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 /** A settings file as read: its parsed object (empty for a missing or empty file) and its text. */
 export interface SettingsText {
@@ -30,8 +35,27 @@ function position(text: string, at: number): string {
   return `line ${line}, column ${at - before.lastIndexOf('\n')}`;
 }
 
-/** Reads and parses a settings file. Throws SettingsParseError. */
+/** Whether something (a link too, even a dangling one) is at `path`. */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads and parses a settings file. Throws SettingsParseError, also when the file is a symbolic link. */
 export function readSettings(path: string): SettingsText {
+  let link: string | null = null;
+  try {
+    if (lstatSync(path).isSymbolicLink()) link = readlinkSync(path);
+  } catch {
+    // missing: read below as no file
+  }
+  if (link !== null) {
+    throw new SettingsParseError(`${path}: is a symbolic link (to ${link}); loopwatch neither writes through it nor replaces it: add the hooks to the file it points to yourself, or replace the link by a file`);
+  }
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -86,15 +110,34 @@ export function writeSettings(old: SettingsText, text: string, now = new Date(),
     if (backup) {
       const stamp = `${old.path}.bak-${now.toISOString().replace(/[-:]/g, '')}`;
       copy = stamp;
-      for (let n = 1; existsSync(copy); n++) copy = `${stamp}-${n}`;
-      copyFileSync(old.path, copy);
+      for (let n = 1; present(copy); n++) copy = `${stamp}-${n}`;
+      copyFileSync(old.path, copy, constants.COPYFILE_EXCL);
     }
   }
-  const tmp = `${old.path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode });
+  const tmp = `${old.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, text, { mode, flag: 'wx' });
   chmodSync(tmp, mode);
   renameSync(tmp, old.path);
   return copy;
+}
+
+/**
+ * Why a project's settings file at `path` is not the project's own, or null when it is: its folder (say
+ * `.claude`) is a symbolic link, or leads through one, to a folder outside `project`. Install and uninstall
+ * refuse such a file rather than edit another folder's settings (a cloned repository's `.claude` linked to
+ * `~/.gemini` would have Claude Code's hooks written into Gemini CLI's user settings).
+ */
+export function outsideProject(path: string, project: string): string | null {
+  let folder: string;
+  let root: string;
+  try {
+    folder = realpathSync(dirname(path));
+    root = realpathSync(project);
+  } catch {
+    return null; // no folder yet: install makes it, in the project
+  }
+  const rel = relative(root, folder);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)) ? null : `${path}: its folder is ${folder}, outside the project ${root} (a symbolic link); loopwatch does not edit another folder's settings from a project`;
 }
 
 /** The backups loopwatch made of the settings file at `path` (`<file>.bak-<UTC time>`), oldest first. */

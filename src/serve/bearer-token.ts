@@ -3,28 +3,41 @@
  * time. Without one the server only listens on a loopback address.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 
 /** Checks `Authorization: Bearer <token>` headers against one token. */
 export class BearerToken {
   private readonly digest: Buffer;
 
-  /** `token`: the secret (non-empty, no whitespace inside). */
-  constructor(token: string) {
+  /**
+   * `token`: the secret (non-empty, no whitespace inside). `exposure`: why others than the server's user may
+   * read the file it came from (said once at start), or null.
+   */
+  constructor(
+    token: string,
+    readonly exposure: string | null = null,
+  ) {
     this.digest = createHash('sha256').update(token).digest();
   }
 
   /** Reads the token from a file (its first line, trimmed). Throws an Error naming the file when it is unusable. */
   static fromFile(path: string): BearerToken {
     let text: string;
+    let exposure: string | null;
     try {
-      text = readFileSync(path, 'utf8');
+      const fd = openSync(path, 'r');
+      try {
+        exposure = readableByOthers(fstatSync(fd));
+        text = readFileSync(fd, 'utf8');
+      } finally {
+        closeSync(fd);
+      }
     } catch (e) {
       throw new Error(`--token-file ${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
     }
     const token = (text.split(/\r?\n/)[0] ?? '').trim();
     if (token.length < 16 || /\s/.test(token)) throw new Error(`--token-file ${path}: the first line must hold a token of at least 16 characters without spaces`);
-    return new BearerToken(token);
+    return new BearerToken(token, exposure === null ? null : `--token-file ${path}: ${exposure}; whoever can read it can use the server (chmod 600 it)`);
   }
 
   /** Whether an `authorization` header value carries the token. */
@@ -33,6 +46,14 @@ export class BearerToken {
     const given = createHash('sha256').update(header.slice(7).trim()).digest();
     return timingSafeEqual(given, this.digest);
   }
+}
+
+/** Why others than this user may read a file of mode and owner `st`, or null (always null where the platform has no user ids). */
+function readableByOthers(st: { uid: number; mode: number }): string | null {
+  if (typeof process.getuid !== 'function') return null;
+  if (st.uid !== process.getuid()) return `the file is owned by uid ${st.uid}, not by this user`;
+  if ((st.mode & 0o044) !== 0) return `its group or others can read it (mode 0${(st.mode & 0o777).toString(8)})`;
+  return null;
 }
 
 /** Whether `host` is a loopback address (or a name for one). */

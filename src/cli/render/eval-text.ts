@@ -7,6 +7,8 @@
 import { type EvalRow, type EvalTable, JUDGED_STATUSES, type JudgedRun } from '../../eval/eval-row.js';
 import type { EvalReport, ListedRun } from '../../eval/eval-report.js';
 import type { Share } from '../../eval/wilson.js';
+import { redactSecrets } from '../../text/redact.js';
+import { cutSafe, terminalSafe } from '../../text/terminal-text.js';
 
 const n = (x: number): string => x.toLocaleString('en-US');
 const pc = (x: number): string => (100 * x).toFixed(1);
@@ -19,6 +21,14 @@ export function shareText(s: Share): string {
 
 function cell(s: string, width: number): string {
   return s.length > width ? `${s.slice(0, width - 1)}…` : s.padEnd(width);
+}
+
+/** Text read from the runs or labels (a family, an agent, a session id, a file) as scan prints it: secrets redacted, controls escaped. */
+const shown = (s: string): string => terminalSafe(redactSecrets(s));
+
+/** {@link shown} text in a column of `width`, cut between code points and outside escapes. */
+function textCell(s: string, width: number): string {
+  return cutSafe(shown(s), width).padEnd(width);
 }
 
 const SHARE = 19;
@@ -46,7 +56,7 @@ function header(title: string, c: Columns): string {
 
 function line(r: EvalRow, c: Columns): string {
   const brk = r.medianFirstBreak === null ? '-' : `#${r.medianFirstBreak}`;
-  const cells = [cell(r.group, 24), n(r.sessions).padStart(6)];
+  const cells = [textCell(r.group, 24), n(r.sessions).padStart(6)];
   if (c.bench) cells.push(n(r.stepLimitWarned.of).padStart(10), cell(shareText(r.stepLimitWarned), SHARE), cell(shareText(r.stepLimitBroken), SHARE), n(r.submittedWarned.of).padStart(9), cell(shareText(r.submittedWarned), SHARE), cell(shareText(r.submittedBroken), SHARE));
   if (c.interactive) cells.push(n(r.interactiveWarned.of).padStart(11), cell(shareText(r.interactiveWarned), SHARE), cell(shareText(r.interactiveBroken), SHARE));
   cells.push(brk.padStart(7));
@@ -80,10 +90,10 @@ function listing(title: string, runs: readonly ListedRun[], said: (r: JudgedRun 
   const two = runs.filter((r) => r.twoPhase !== null).length;
   const out = [`${title}: ${n(runs.length)} (one-phase ${n(one)}, two-phase ${n(two)})`];
   if (runs.length === 0) return out;
-  const width = Math.min(60, Math.max(7, ...runs.map((r) => r.session.length)));
+  const width = Math.min(60, Math.max(7, ...runs.map((r) => shown(r.session).length)));
   out.push(`  ${cell('family', 16)} ${cell('session', width)} ${'calls'.padStart(6)}  ${cell('one-phase', 38)} two-phase`);
   for (const r of runs) {
-    out.push(`  ${cell(r.family, 16)} ${cell(r.session, width)} ${n(r.calls).padStart(6)}  ${cell(said(r.onePhase), 38)} ${said(r.twoPhase)}`);
+    out.push(`  ${textCell(r.family, 16)} ${textCell(r.session, width)} ${n(r.calls).padStart(6)}  ${cell(said(r.onePhase), 38)} ${said(r.twoPhase)}`);
   }
   return out;
 }
@@ -167,5 +177,5 @@ export function evalText(report: EvalReport, ctx: EvalTextContext): string {
 
 /** The runs of a list, one per line: session, family, calls, file (for `loopwatch explain`). */
 export function listText(runs: readonly ListedRun[]): string {
-  return runs.map((r) => `${r.session}\t${r.family}\t${r.calls}\t${r.file}\n`).join('');
+  return runs.map((r) => `${shown(r.session)}\t${shown(r.family)}\t${r.calls}\t${shown(r.file)}\n`).join('');
 }

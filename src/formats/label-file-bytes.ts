@@ -1,0 +1,41 @@
+/**
+ * The bytes of a labels file read whole (eval's and calibrate's `sessions.jsonl`, plain or gzip), bounded:
+ * at most {@link MAX_LABEL_FILE_BYTES} read from the file and at most as many unpacked from gzip. A labels
+ * file is untrusted input (a downloaded data set's): a gzip bomb, or a FIFO or device named with
+ * `--labels`, would otherwise take the memory until the process dies (a 5 MB gzip of 5 GB held 4.3 GB).
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+
+/** Largest labels file read, and largest text unpacked from a gzip one, in bytes (256 MiB: about two million labels). */
+export const MAX_LABEL_FILE_BYTES = 256 * 1024 * 1024;
+
+/** The file's bytes, unpacked when gzip. Throws an Error saying why when it is over the limit or unreadable. */
+export function readLabelFileBytes(path: string, limit: number = MAX_LABEL_FILE_BYTES): Buffer {
+  const fd = openSync(path, 'r');
+  let bytes: Buffer;
+  try {
+    const st = fstatSync(fd);
+    if (st.isFile() && st.size > limit) throw new Error(`the file is ${st.size} bytes, over the limit of ${limit}`);
+    const parts: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - size));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      parts.push(chunk.subarray(0, n));
+      size += n;
+      if (size > limit) throw new Error(`the file is over the limit of ${limit} bytes`);
+    }
+    bytes = Buffer.concat(parts, size);
+  } finally {
+    closeSync(fd);
+  }
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  try {
+    return gunzipSync(bytes, { maxOutputLength: limit });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new Error(`it unpacks to over the limit of ${limit} bytes`);
+    throw e;
+  }
+}
