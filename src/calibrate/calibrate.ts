@@ -24,7 +24,7 @@ import { type HeldOutRun, type ReplayFigures, replayFigures } from './held-out.j
 import { type LabelFacts, readLabelFacts } from './label-facts.js';
 import { BUDGET_MARGIN, type Budget, type BudgetScope, type Totals, inScope, runClass } from './objective.js';
 import { recordSignals } from './record-signals.js';
-import { search } from './search.js';
+import { CHANGE_COST, search } from './search.js';
 import { DEFAULT_MIN_KIND_WEIGHT, SEARCH_SPACE } from './search-space.js';
 import { type RunOutcome, prepareRun } from './simulate.js';
 
@@ -66,6 +66,8 @@ export interface CalibrateSettings {
   readonly seed: number;
   /** Restarts of each fit's search from its best point, a few parameters set at random (search.ts). @default 2 */
   readonly restarts?: number | undefined;
+  /** Step-limit runs broken each parameter moved off its starting value must earn (`--change-cost`). @default CHANGE_COST (1) */
+  readonly changeCost?: number | undefined;
   /** Family overrides (`--family`), for the per-family figures and fits. */
   readonly families?: readonly FamilyOverride[] | undefined;
   /**
@@ -94,6 +96,18 @@ export interface FoldFigures {
   readonly twoPhase: ReplayFigures;
 }
 
+/** One run held out: where it is, its fold, how its label counts it, and its replays with the fold's fit. */
+export interface HeldOutOutcome {
+  readonly file: string;
+  readonly session: string;
+  readonly fold: number;
+  readonly family: string;
+  readonly cls: HeldOutRun['cls'];
+  readonly resolved: boolean | undefined;
+  readonly onePhase: RunOutcome;
+  readonly twoPhase: RunOutcome;
+}
+
 /** Fitted options as a config file lays them over the starting point. */
 export type Fitted = { readonly policy: Readonly<Record<string, unknown>>; readonly detectors: Readonly<Record<string, Readonly<Record<string, number>>>> };
 
@@ -101,12 +115,16 @@ export type Fitted = { readonly policy: Readonly<Record<string, unknown>>; reado
 export interface Calibration {
   /** The options fitted on every run, as a config file lays them over the starting point. */
   readonly fitted: Fitted;
+  /** The options each fold's runs were replayed with (fitted without them), pooled fits, by fold. */
+  readonly foldFits: readonly Fitted[];
   /** Per family fitted on its own (`perFamily`): its options, fitted on every run of the family. */
   readonly familyFits: Readonly<Record<string, Fitted>>;
   /** With `perFamily`: the families that kept the pooled fit, and why. */
   readonly pooledFamilies: readonly { readonly family: string; readonly runs: number; readonly why: string }[];
   /** Pooled held-out figures, per replay (the fit's expected rates). */
   readonly heldOut: { readonly onePhase: ReplayFigures; readonly twoPhase: ReplayFigures };
+  /** Each labelled run held out: its fold, class and both replays' outcomes with its fold's fit (for a closer look). */
+  readonly heldOutRuns: readonly HeldOutOutcome[];
   /** The held-out figures of each fold alone (its runs replayed with the fit made without them). */
   readonly perFold: readonly FoldFigures[];
   /** The same, per family. */
@@ -230,7 +248,7 @@ export async function calibrate(s: CalibrateSettings): Promise<Calibration> {
   const fitStarted = performance.now();
   const fit = (indices: readonly number[]): { point: Point; evaluations: number } => {
     const budget = budgetFor(s, ev.evaluate(space.start, indices) as Totals);
-    return search(ev, indices, budget, s.seed, { restarts: s.restarts ?? 2 });
+    return search(ev, indices, budget, s.seed, { restarts: s.restarts ?? 2, changeCost: s.changeCost ?? CHANGE_COST });
   };
   const points: Point[] = [];
   let evaluations = 0;
@@ -280,9 +298,11 @@ export async function calibrate(s: CalibrateSettings): Promise<Calibration> {
   const one: RunOutcome[] = [];
   const two: RunOutcome[] = [];
   const fam: string[] = [];
+  const heldOutRuns: HeldOutOutcome[] = [];
   for (const [i, r] of runs.entries()) {
     const got = byKey.get(r.key);
     if (got === undefined) continue;
+    heldOutRuns.push({ file: got.file, session: got.session, fold: fold[i] as number, family: r.family, cls: r.run.cls, resolved: r.resolved, onePhase: got.onePhase, twoPhase: got.twoPhase });
     held.push({ fold: fold[i] as number, cls: r.run.cls, resolved: r.resolved, calls: got.calls });
     one.push(got.onePhase);
     two.push(got.twoPhase);
@@ -297,9 +317,11 @@ export async function calibrate(s: CalibrateSettings): Promise<Calibration> {
   const perFamily = [...new Set(fam)].sort().map((family) => ({ family, ...subset((i) => fam[i] === family) }));
   return {
     fitted: fittedOf(space, final.point),
+    foldFits: points.map((p) => fittedOf(space, p)),
     familyFits,
     pooledFamilies,
     heldOut: { onePhase: replayFigures(held, one, s.folds), twoPhase: replayFigures(held, two, s.folds) },
+    heldOutRuns,
     perFold,
     perFamily,
     starting,

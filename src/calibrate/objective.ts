@@ -146,13 +146,20 @@ function sum(t: Totals, b: Budget, field: keyof ReplayTotals, inside: boolean): 
   return (inScope(b.scope, 0) === inside ? t.one[field] : 0) + (inScope(b.scope, 1) === inside ? t.two[field] : 0);
 }
 
-/** Whether `a` is strictly better than `b` under `budget` (see the module comment). */
-export function better(a: Totals, b: Totals, budget: Budget): boolean {
+/**
+ * Whether `a` is strictly better than `b` under `budget` (see the module comment). `costA` and `costB`:
+ * step-limit runs broken taken off each point's count before they are compared (the cost of the
+ * parameters it moved, search.ts); of two equal after it, the one that costs less is better.
+ */
+export function better(a: Totals, b: Totals, budget: Budget, costA = 0, costB = 0): boolean {
   const oa = overshoot(a, budget);
   const ob = overshoot(b, budget);
   if (oa !== ob) return oa < ob;
+  const gain = sum(a, budget, 'stuckBroken', true) - costA - (sum(b, budget, 'stuckBroken', true) - costB);
+  if (gain !== 0) return gain > 0;
+  if (costA !== costB) return costA < costB;
   // more is better in the scope's replays, then fewer finished runs warned in them, then fewer outside them
-  const more: readonly (keyof ReplayTotals)[] = ['stuckBroken', 'stuckWarned', 'saved'];
+  const more: readonly (keyof ReplayTotals)[] = ['stuckWarned', 'saved'];
   for (const f of more) {
     const d = sum(a, budget, f, true) - sum(b, budget, f, true);
     if (d !== 0) return d > 0;

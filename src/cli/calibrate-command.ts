@@ -10,6 +10,7 @@ import { CalibrateError, calibrate } from '../calibrate/calibrate.js';
 import { calibratedConfig } from '../calibrate/config-file.js';
 import { BUDGET_SCOPES, type BudgetScope } from '../calibrate/objective.js';
 import { DEFAULT_MIN_KIND_WEIGHT } from '../calibrate/search-space.js';
+import { CHANGE_COST } from '../calibrate/search.js';
 import { EvalSourceError } from '../eval/eval-source.js';
 import { type FamilyOverride, parseFamilyOverride } from '../eval/families.js';
 import { detectionOptions, readConfig } from './detection-options.js';
@@ -32,6 +33,7 @@ const CALIBRATE_FLAGS: FlagSpec = {
   seed: { type: 'string' },
   restarts: { type: 'string' },
   'min-weight': { type: 'string' },
+  'change-cost': { type: 'string' },
   family: { type: 'string', multiple: true },
   'per-family': { type: 'boolean' },
   'min-family-runs': { type: 'string' },
@@ -62,6 +64,8 @@ export interface CalibrateCommandSettings {
   readonly restarts: number;
   /** The least weight of a kind the starting point weighs above 0 (`--min-weight`, default 0.8). */
   readonly minKindWeight: number;
+  /** Step-limit runs broken a moved parameter must earn (`--change-cost`, default CHANGE_COST). */
+  readonly changeCost: number;
   readonly families: readonly FamilyOverride[];
   /** Fit families of at least this many runs on their own (`--per-family`, `--min-family-runs`); undefined: pooled only. */
   readonly perFamily: number | undefined;
@@ -121,6 +125,7 @@ export function parseCalibrateArgs(args: readonly string[]): CalibrateCommandSet
     seed: integerFlag('--seed', stringOf(v, 'seed'), 1, 0, 2 ** 32 - 1),
     restarts: integerFlag('--restarts', stringOf(v, 'restarts'), 2, 0, 100),
     minKindWeight: minWeightFlag(stringOf(v, 'min-weight')),
+    changeCost: integerFlag('--change-cost', stringOf(v, 'change-cost'), CHANGE_COST, 0, 1_000_000),
     families,
     perFamily: v['per-family'] === true ? integerFlag('--min-family-runs', stringOf(v, 'min-family-runs'), MIN_FAMILY_RUNS, 2, 1_000_000) : undefined,
     output,
@@ -141,7 +146,7 @@ export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, a
   const progress = io.stderr.isTTY === true ? (line: string) => io.stderr.write(`loopwatch calibrate: ${line}\n`) : undefined;
   let result;
   try {
-    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, budgetScope: s.budgetScope, holdOther: s.holdOther, folds: s.folds, seed: s.seed, restarts: s.restarts, minKindWeight: s.minKindWeight, families: s.families, perFamily: s.perFamily, progress });
+    result = await calibrate({ dir: s.dirs, labels: s.labels, start, maxFalseAlarms: s.maxFalseAlarms, maxWarnings: s.maxWarnings, budgetScope: s.budgetScope, holdOther: s.holdOther, folds: s.folds, seed: s.seed, restarts: s.restarts, minKindWeight: s.minKindWeight, changeCost: s.changeCost, families: s.families, perFamily: s.perFamily, progress });
   } catch (e) {
     if (e instanceof EvalSourceError || e instanceof CalibrateError) throw new UsageError(e.message);
     throw e;

@@ -232,6 +232,8 @@ Options:
                          random, kept when better (default: 2)
   --min-weight W         least weight a fit gives a kind the starting point weighs above 0, so a kind
                          the runs hardly hold loops of is not set aside (default: 0.8; 0: free)
+  --change-cost N        step-limit runs broken each parameter a fit moves off its starting value must
+                         earn (default: 1; 0: every move that helps)
   --family PATTERN=NAME  agents whose name contains PATTERN are in family NAME (the per-family figures)
   --per-family           fit each family of at least --min-family-runs runs on its own (the config's
                          "families"; the others keep the pooled fit)
