@@ -78,5 +78,5 @@ export function fitSessions(o: ResolvedOptions, requested: number, isDefault: bo
 /** What a session of these options takes, and why: for messages about the memory's capacity. */
 export function sessionSizeText(o: ResolvedOptions): string {
   const kib = sessionBytes(o) / 1024;
-  return `under these detection options a session takes ${kib.toLocaleString('en-US')} KiB of WebAssembly memory (its rings are as long as the windows; the longest: ${largestWindow(o)})`;
+  return `under these detection options a session takes ${kib.toLocaleString('en-US', { maximumFractionDigits: 1 })} KiB of WebAssembly memory (its rings are as long as the windows; the longest: ${largestWindow(o)})`;
 }
