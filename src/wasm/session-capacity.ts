@@ -13,7 +13,7 @@
 import { OptionRangeError } from '../errors.js';
 import type { ResolvedOptions } from '../options/options.js';
 import * as A from './generated/abi.js';
-import { slotLayout } from './slot-layout.js';
+import { slotClassBytes, slotLayout } from './slot-layout.js';
 
 /** Bytes the module addresses at most (the last 64 KiB page is never handed out). */
 const ADDRESS_LIMIT = 0xffff0000;
@@ -21,15 +21,8 @@ const ADDRESS_LIMIT = 0xffff0000;
 /** Bytes kept for the module's static data and its input, output, list and scratch areas. */
 const AREAS = 64 * 2 ** 20;
 
-/** Bytes a slot of `size` bytes takes: its size class. */
-export function slotClassBytes(size: number): number {
-  if (size <= 4096) return Math.ceil(size / 64) * 64;
-  if (size <= 8192) return 4096 + Math.ceil((size - 4096) / 128) * 128;
-  if (size <= 16384) return 8192 + Math.ceil((size - 8192) / 512) * 512;
-  let s = 16384;
-  while (s < size) s *= 2;
-  return s;
-}
+/** Bytes a slot of `size` bytes takes: its size class (slot-layout.ts). */
+export { slotClassBytes } from './slot-layout.js';
 
 /**
  * Bytes a session of these options takes at most: its slot's class, and the class of state repeat's ring
@@ -37,7 +30,7 @@ export function slotClassBytes(size: number): number {
  */
 export function sessionBytes(o: ResolvedOptions): number {
   const layout = slotLayout(o);
-  return slotClassBytes(layout.slotSize) + (layout.stateWindow === 0 ? 0 : slotClassBytes(layout.stateWindow * 4));
+  return slotClassBytes(layout.slotSize) + layout.stateBlockBytes;
 }
 
 /** Most sessions of these options one thread's WebAssembly memory holds (Infinity for the reference engine). */

@@ -42,9 +42,24 @@ export interface SlotLayout {
   readonly stateWindow: number;
   /** Bytes of the slot in its saved form (snapshots, undo): the state ring's keys in place of its two words. */
   readonly savedSize: number;
+  /** Bytes the state ring's block takes at its full window (its size class; 0 when state repeat is off). */
+  readonly stateBlockBytes: number;
 }
 
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
+
+/**
+ * Bytes a slot (or a block beside one) of `size` bytes takes: its size class (`assembly/slots.ts`: multiples
+ * of 64 bytes up to 4 KiB, of 128 bytes up to 8 KiB, of 512 bytes up to 16 KiB, then powers of two).
+ */
+export function slotClassBytes(size: number): number {
+  if (size <= 4096) return Math.ceil(size / 64) * 64;
+  if (size <= 8192) return 4096 + Math.ceil((size - 4096) / 128) * 128;
+  if (size <= 16384) return 8192 + Math.ceil((size - 8192) / 512) * 512;
+  let s = 16384;
+  while (s < size) s *= 2;
+  return s;
+}
 
 const layouts = new WeakMap<ResolvedOptions, SlotLayout>();
 
@@ -187,6 +202,7 @@ function layOut(o: ResolvedOptions): SlotLayout {
     stateOff: stateW === 0 ? 0 : offState,
     stateWindow: stateW,
     savedSize,
+    stateBlockBytes: stateW === 0 ? 0 : slotClassBytes(stateW * 4),
   };
 }
 

@@ -380,7 +380,7 @@ export class WasmCore {
         const layout = this.layouts[it.config] as SlotLayout;
         listBytes += layout.listBytes;
         // a call may grow its state ring's block (assembly/state-ring.ts): at most the block of the whole window
-        if (layout.stateWindow !== 0) sideBytes += layout.stateWindow * 8;
+        if (layout.stateBlockBytes !== 0) sideBytes += layout.stateBlockBytes + 16;
         const need = this.scratchFor(it.config, size);
         if (need > scratch) scratch = need;
         m++;
