@@ -131,6 +131,7 @@ export const S_NEXT: u32 = 12;
 // u16 ring positions of the next write (count modulo each ring's capacity, kept to avoid divisions)
 export const S_POS: u32 = 16; // sig, tool, outcome (and flags), masked, error, state, semantic: 7 x u16
 export const SLOT_HEADER: u32 = 32;
+export const STATE_FIRST: u32 = 16; // keys of a state ring's first block beside its slot (state-ring.ts)
 export const SLOT_LIVE: u32 = 1;
 export const SLOT_POISONED: u32 = 2;
 

@@ -537,7 +537,8 @@ export function detectDeadEnd(): void {
 export function detectState(): void {
   const last = count - 1;
   const w = cu(C_ST_W);
-  const base = slot + cu(C_OFF_STATE);
+  // the ring's block beside the slot (state-ring.ts), as long as the calls seen or the window
+  const base = <usize>load<u32>(slot + cu(C_OFF_STATE));
   const next = <u32>load<u16>(slot + S_POS + 10);
   const lastPos = next == 0 ? w - 1 : next - 1;
   const key = load<u32>(base + (<usize>lastPos << 2));

@@ -3,7 +3,7 @@
 import {
   ARGS_JSON, ARGS_NONE, ARGS_STRING, ARGS_TREE, CF_ANSWERS, CF_CYCLE, CF_DEADEND, CF_EXACT, CF_FREQ, CF_MASK_TEXT, CF_RESULT, CF_RESULT_MASKED,
   CF_SEMANTIC, CF_SEM_NOTOOL, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
-  C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_SEM_CAP, C_SEM_ENTRY, C_SE_K, C_SE_MAXTEXT, C_SE_MAXTOK,
+  C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_TOOL, C_SEM_CAP, C_SEM_ENTRY, C_SE_K, C_SE_MAXTEXT, C_SE_MAXTOK,
   C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT, F_RESULT_ESCAPED,
   HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, OF_BRIEF, BRIEF_BYTES, F_PROPOSED, OUT_SIZE, O_INDEX,
   O_MASKED_LO, O_OFLAGS, O_OUT_LO, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
@@ -19,6 +19,7 @@ import { maskBytes } from './mask';
 import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedKnown, maskedRemember } from './mask-cache';
 import { saysNothingFound } from './nothing';
 import { configPtr, slotOk } from './slots';
+import { stateKeys, stateRoom } from './state-ring';
 import { textFinish, textNode, textReplace, textResume, textStart, textString, textSuspend } from './text';
 import { lastSketchLen, lastTokenCount, tokenTableSlots, tokenize } from './tokens';
 import { hashTree } from './tree';
@@ -260,6 +261,12 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     if (stateKey == 0) stateKey = 1;
   }
 
+  // room for the state key first, so a full memory records nothing
+  if ((cflags & CF_STATE) != 0 && !stateRoom(slot, cfg)) {
+    store<u32>(out + O_STATUS, ST_NO_MEMORY);
+    return ST_NO_MEMORY;
+  }
+
   // record
   const index = load<u32>(slot + S_COUNT);
   ringPut(slot, cfg, 0, C_OFF_SIG, C_CAP_SIG, <u32>sig);
@@ -273,7 +280,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   }
   ringPut(slot, cfg, 3, C_OFF_MASKED, C_CAP_MASKED, masked);
   ringPut(slot, cfg, 4, C_OFF_ERR, C_CAP_ERR, errKey);
-  if ((cflags & CF_STATE) != 0) store<u32>(slot + load<u32>(cfg + C_OFF_STATE) + (<usize>advance(slot, 5, load<u32>(cfg + C_ST_W)) << 2), stateKey);
+  if ((cflags & CF_STATE) != 0) store<u32>(stateKeys(slot, cfg) + (<usize>advance(slot, 5, load<u32>(cfg + C_ST_W)) << 2), stateKey);
   if (semantic) {
     let tp = textArea;
     let tn = textFinish();

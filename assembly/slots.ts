@@ -6,9 +6,10 @@
 //   to 16 KiB, then powers of two: a class wastes at most 3% of a slot up to 8 KiB, where sessions' slots and
 //   chanting regions are), with one free list per class in the header, so slots outlive the configuration that sized them
 //   and configuration ids can be reused. allocSlot pops the class's free list, or carves a chunk of slots at the memory top.
+//   Blocks (a slot's side storage, as state repeat's ring: state-ring.ts) share the classes and free lists.
 import {
-  CONFIGS, CONFIG_SIZE, C_CHUNK, C_LIVE, C_SLOT_SIZE, HEADER, H_CLASSES, H_MAGIC, H_MEMTOP, MAGIC, MAX_CONFIGS, SIZE_CLASSES,
-  SLOT_LIVE, SLOT_POISONED, S_CONFIG, S_COUNT, S_NEXT, S_STATE,
+  CF_STATE, CONFIGS, CONFIG_SIZE, C_CHUNK, C_FLAGS, C_LIVE, C_OFF_STATE, C_SLOT_SIZE, HEADER, H_CLASSES, H_MAGIC, H_MEMTOP, MAGIC,
+  MAX_CONFIGS, SIZE_CLASSES, SLOT_LIVE, SLOT_POISONED, S_CONFIG, S_COUNT, S_NEXT, S_STATE,
 } from './abi';
 
 /** The size class of a slot size. */
@@ -76,6 +77,24 @@ export function bump(size: u32): usize {
   return <usize>ptr;
 }
 
+/**
+ * Grows the memory, if need be, so that `bytes` more can be bumped without growing it: the host asks this
+ * before a batch whose calls may take blocks (state-ring.ts), so no batch grows the memory midway. 1 when
+ * there is that room, 0 when memory cannot grow (the batch then runs, and a block it cannot have fails its call).
+ */
+export function growFor(bytes: u32): u32 {
+  const end: u64 = ((<u64>load<u32>(HEADER + H_MEMTOP) + 15) & ~(<u64>15)) + <u64>bytes;
+  if (end > ADDRESS_LIMIT) return 0;
+  const have: u64 = <u64>memory.size() << 16;
+  if (end <= have) return 1;
+  const pages = <i32>((end - have + 0xffff) >> 16);
+  const step = <i32>min<u32>(<u32>memory.size() >> 2, 1024);
+  if (step <= pages || memory.grow(step) < 0) {
+    if (memory.grow(pages) < 0) return 0;
+  }
+  return 1;
+}
+
 /** Makes sure region `which` (its header pointer and size fields) holds `size` bytes; returns its pointer. */
 export function ensureRegion(ptrField: u32, sizeField: u32, size: u32): usize {
   if (load<u32>(HEADER + sizeField) >= size && load<u32>(HEADER + ptrField) != 0) return load<u32>(HEADER + ptrField);
@@ -137,6 +156,41 @@ export function allocSlot(id: u32): u32 {
   return s;
 }
 
+/**
+ * A zeroed block of at least `bytes` bytes (16 or more) from the free list of its size class, or carved
+ * alone at the memory top; 0 when memory is exhausted. Blocks are slots' side storage: a free block and a
+ * free slot of one class are alike, so either list feeds the other.
+ */
+export function allocBlock(bytes: u32): usize {
+  const c = classOf(bytes);
+  const size = classSize(c);
+  let p = <usize>load<u32>(classHead(c));
+  if (p == 0) {
+    p = bump(size);
+    if (p == 0) return 0;
+  } else store<u32>(classHead(c), load<u32>(<u32>p + S_NEXT));
+  memory.fill(p, 0, <usize>size);
+  return p;
+}
+
+/** Returns a block of `bytes` bytes (as asked of allocBlock) to its class's free list. */
+export function freeBlock(p: usize, bytes: u32): void {
+  if (p == 0) return;
+  const c = classOf(bytes);
+  store<u32>(<u32>p + S_STATE, 0);
+  store<u32>(<u32>p + S_NEXT, load<u32>(classHead(c)));
+  store<u32>(classHead(c), <u32>p);
+}
+
+/** Frees the side block a slot's state ring keeps (state-ring.ts), if its configuration has one. */
+function dropSideBlocks(s: u32, cfg: usize): void {
+  if ((load<u32>(cfg + C_FLAGS) & CF_STATE) == 0) return;
+  const at = s + load<u32>(cfg + C_OFF_STATE);
+  freeBlock(<usize>load<u32>(at), load<u32>(at + 4) << 2);
+  store<u32>(at, 0);
+  store<u32>(at + 4, 0);
+}
+
 /** Whether `s` looks like a live slot of a registered configuration. */
 export function slotOk(s: u32): bool {
   if (s < <u32>__heap_base || (<u64>s + 16) > (<u64>memory.size() << 16)) return false;
@@ -149,6 +203,7 @@ export function slotOk(s: u32): bool {
 export function freeSlot(s: u32): u32 {
   if (!slotOk(s)) return 1;
   const cfg = configPtr(load<u32>(s + S_CONFIG));
+  dropSideBlocks(s, cfg);
   const c = classOf(load<u32>(cfg + C_SLOT_SIZE));
   store<u32>(s + S_STATE, 0);
   store<u32>(s + S_NEXT, load<u32>(classHead(c)));
@@ -161,6 +216,7 @@ export function freeSlot(s: u32): u32 {
 export function resetSlot(s: u32): u32 {
   if (!slotOk(s)) return 1;
   const id = load<u32>(s + S_CONFIG);
+  dropSideBlocks(s, configPtr(id));
   const size = load<u32>(configPtr(id) + C_SLOT_SIZE);
   memory.fill(s, 0, size);
   store<u32>(s + S_CONFIG, id);

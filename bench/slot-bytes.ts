@@ -1,7 +1,7 @@
 /**
  * Where a session's WebAssembly bytes go: `node dist/bench/slot-bytes.js [SESSIONS [calls [fixture|real]]]`
  * prints, for each configuration of the memory bench (memory-worker.ts), the slot's layout field by field
- * (each ring, the flags, the state ring, the semantic entries), its size class, chanting's region, and the
+ * (each ring, the flags, the state ring's words and the block of keys beside the slot, the semantic entries), its size class, chanting's region, and the
  * module memory handed out per session (the memory top's growth, not the buffer's, which grows in steps)
  * after SESSIONS sessions x `calls` calls (default 1,000 x 100) of the RSS bench's stream or of the traces'.
  * A measuring tool, not a figure of the suite.
@@ -13,6 +13,7 @@ import * as A from '../src/wasm/generated/abi.js';
 import { chantLayout } from '../src/wasm/chant-layout.js';
 import { slotClassBytes } from '../src/wasm/session-capacity.js';
 import { slotLayout } from '../src/wasm/slot-layout.js';
+import { stateCapacity } from '../src/wasm/state-block.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
 import { CORE } from './index-core.js';
 import { feed, warmUp } from './rss-stream.js';
@@ -26,13 +27,17 @@ const configs: [string, LoopDetectorOptions][] = [
 ];
 
 /** The slot's parts in bytes, in layout order. */
-function parts(o: LoopDetectorOptions): [string, number][] {
+function parts(o: LoopDetectorOptions, calls: number): [string, number][] {
   const l = slotLayout(resolveOptions(o));
   const f = (k: number): number => l.fields.get(k) ?? 0;
   const names = ['sig', 'tool', 'outcome', 'masked', 'error'];
   const out: [string, number][] = [['header', A.SLOT_HEADER]];
   l.rings.forEach((r, k) => out.push([`${names[k]} ring (${r.cap})`, 4 * r.cap]));
-  out.push([`state ring (${f(A.C_ST_W)})`, 4 * f(A.C_ST_W)]);
+  if (l.stateWindow !== 0) {
+    // the ring's two words in the slot; its keys in a block beside it, as long as the calls seen (state-ring.ts)
+    const cap = stateCapacity(calls % l.stateWindow, calls, l.stateWindow);
+    out.push([`state ring's block and capacity (keys beside the slot: ${cap} of ${l.stateWindow} after ${calls} calls, ${cap === 0 ? 0 : slotClassBytes(cap * 4)} B)`, 8]);
+  }
   out.push([`outcome flags (${l.rings[2]?.cap ?? 0})`, l.rings[2]?.cap ?? 0]);
   out.push([`semantic entries (${f(A.C_SEM_CAP)} x ${f(A.C_SEM_ENTRY)} B)`, f(A.C_SEM_CAP) * f(A.C_SEM_ENTRY)]);
   return out;
@@ -48,7 +53,7 @@ for (const [name, o] of configs) {
   const r = resolveOptions(o);
   const l = slotLayout(r);
   console.log(`\n## ${name}: slot ${l.slotSize} B, class ${slotClassBytes(l.slotSize)} B`);
-  for (const [part, bytes] of parts(o)) if (bytes > 0) console.log(`| ${part} | ${bytes} B |`);
+  for (const [part, bytes] of parts(o, calls)) if (bytes > 0) console.log(`| ${part} | ${bytes} B |`);
   if (r.detectors.chanting !== null) {
     const ch = chantLayout(r.detectors.chanting);
     console.log(`| chanting region (sessions with text) | ${ch.slotSize} B, class ${slotClassBytes(ch.slotSize)} B |`);

@@ -1,6 +1,6 @@
 /**
  * How many sessions one thread's WebAssembly memory holds under some options, known before any session
- * exists: a session's slot takes its size class's bytes (`assembly/slots.ts`: multiples of 64 bytes up to
+ * exists: a session's slot takes its size class's bytes (and state repeat's ring, at its longest, its own) (`assembly/slots.ts`: multiples of 64 bytes up to
  * 4 KiB, of 128 bytes up to 8 KiB, of 512 bytes up to 16 KiB, then powers of two), slots are carved in chunks, and the memory stops
  * at 4 GiB less its last page and what the module keeps for its own areas. Engines compare their
  * `maxSessions` with it, so a session cap the memory cannot honour is refused (or, as a default, lowered)
@@ -13,7 +13,7 @@
 import { OptionRangeError } from '../errors.js';
 import type { ResolvedOptions } from '../options/options.js';
 import * as A from './generated/abi.js';
-import { slotLayout } from './slot-layout.js';
+import { slotClassBytes, slotLayout } from './slot-layout.js';
 
 /** Bytes the module addresses at most (the last 64 KiB page is never handed out). */
 const ADDRESS_LIMIT = 0xffff0000;
@@ -21,21 +21,23 @@ const ADDRESS_LIMIT = 0xffff0000;
 /** Bytes kept for the module's static data and its input, output, list and scratch areas. */
 const AREAS = 64 * 2 ** 20;
 
-/** Bytes a slot of `size` bytes takes: its size class. */
-export function slotClassBytes(size: number): number {
-  if (size <= 4096) return Math.ceil(size / 64) * 64;
-  if (size <= 8192) return 4096 + Math.ceil((size - 4096) / 128) * 128;
-  if (size <= 16384) return 8192 + Math.ceil((size - 8192) / 512) * 512;
-  let s = 16384;
-  while (s < size) s *= 2;
-  return s;
+/** Bytes a slot of `size` bytes takes: its size class (slot-layout.ts). */
+export { slotClassBytes } from './slot-layout.js';
+
+/**
+ * Bytes a session of these options takes at most: its slot's class, and the class of state repeat's ring
+ * at its full window (a block beside the slot that grows with the calls seen: assembly/state-ring.ts).
+ */
+export function sessionBytes(o: ResolvedOptions): number {
+  const layout = slotLayout(o);
+  return slotClassBytes(layout.slotSize) + layout.stateBlockBytes;
 }
 
 /** Most sessions of these options one thread's WebAssembly memory holds (Infinity for the reference engine). */
 export function sessionCapacity(o: ResolvedOptions): number {
   if (o.engine !== 'wasm') return Infinity;
   const layout = slotLayout(o);
-  const bytes = slotClassBytes(layout.slotSize);
+  const bytes = sessionBytes(o);
   const chunk = layout.fields.get(A.C_CHUNK) ?? 16;
   return Math.floor((ADDRESS_LIMIT - AREAS) / (bytes * chunk)) * chunk;
 }
@@ -68,6 +70,6 @@ export function fitSessions(o: ResolvedOptions, requested: number, isDefault: bo
 
 /** What a session of these options takes, and why: for messages about the memory's capacity. */
 export function sessionSizeText(o: ResolvedOptions): string {
-  const kib = slotClassBytes(slotLayout(o).slotSize) / 1024;
-  return `under these detection options a session takes ${kib.toLocaleString('en-US')} KiB of WebAssembly memory (its rings are as long as the windows; the longest: ${largestWindow(o)})`;
+  const kib = sessionBytes(o) / 1024;
+  return `under these detection options a session takes ${kib.toLocaleString('en-US', { maximumFractionDigits: 1 })} KiB of WebAssembly memory (its rings are as long as the windows; the longest: ${largestWindow(o)})`;
 }

@@ -6,9 +6,13 @@
  *
  * ```
  *  slot: [count | config | state | next]  sig[capSig]  tool[capTool]  outcome[capOut]  masked[capMasked]
- *        error[capErr]  state[stateWindow]  flags[capOut] (bytes)  semantic entries[semCap]
+ *        error[capErr]  state ring [block | capacity]  flags[capOut] (bytes)  semantic entries[semCap]
  *        semantic entry: [distinct tokens | sketch length | sketch[k]]   (u32 each)
  * ```
+ * State repeat's ring of keys lives in a block beside the slot, as long as the calls seen (assembly/
+ * state-ring.ts). A snapshot or an undo copy holds the slot in its saved form, the ring's window of keys
+ * in place of the block's address (`savedSize` bytes; src/wasm/state-block.ts): the form of every
+ * snapshot format, so snapshots are the same bytes as before the block.
  */
 import type { ResolvedOptions } from '../options/options.js';
 import { historyCapacity } from '../session/build-detectors.js';
@@ -32,9 +36,30 @@ export interface SlotLayout {
   readonly histCap: number;
   /** Bytes of unit lists one event can produce at most. */
   readonly listBytes: number;
+  /** Offset of the state ring's [block | capacity] words in the slot (0 when state repeat is off). */
+  readonly stateOff: number;
+  /** Keys the state ring holds at most: state repeat's window (0 when it is off). */
+  readonly stateWindow: number;
+  /** Bytes of the slot in its saved form (snapshots, undo): the state ring's keys in place of its two words. */
+  readonly savedSize: number;
+  /** Bytes the state ring's block takes at its full window (its size class; 0 when state repeat is off). */
+  readonly stateBlockBytes: number;
 }
 
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
+
+/**
+ * Bytes a slot (or a block beside one) of `size` bytes takes: its size class (`assembly/slots.ts`: multiples
+ * of 64 bytes up to 4 KiB, of 128 bytes up to 8 KiB, of 512 bytes up to 16 KiB, then powers of two).
+ */
+export function slotClassBytes(size: number): number {
+  if (size <= 4096) return Math.ceil(size / 64) * 64;
+  if (size <= 8192) return 4096 + Math.ceil((size - 4096) / 128) * 128;
+  if (size <= 16384) return 8192 + Math.ceil((size - 8192) / 512) * 512;
+  let s = 16384;
+  while (s < size) s *= 2;
+  return s;
+}
 
 const layouts = new WeakMap<ResolvedOptions, SlotLayout>();
 
@@ -93,10 +118,13 @@ function layOut(o: ResolvedOptions): SlotLayout {
   const offOut = place(capOut * 4);
   const offMasked = place(capMasked * 4);
   const offErr = place(capErr * 4);
-  const offState = place(stateW * 4);
+  // the ring's block address and capacity (assembly/state-ring.ts)
+  const offState = place(stateW === 0 ? 0 : 8);
   const offFlags = place(capOut);
   const offSem = place(semCap * semEntry);
   const slotSize = align(off, 16);
+  // the saved form holds the ring's keys where the two words are
+  const savedSize = stateW === 0 ? slotSize : align(off - 8 + stateW * 4, 16);
 
   let flags = 0;
   if (d.exactRepeat) flags |= A.CF_EXACT;
@@ -171,6 +199,10 @@ function layOut(o: ResolvedOptions): SlotLayout {
     flagsOff: offFlags,
     histCap,
     listBytes: 4 * (semW + 1 + (d.resultRepeat?.window ?? 0) + 1 + (d.deadEnd?.window ?? 0) + 1 + 3),
+    stateOff: stateW === 0 ? 0 : offState,
+    stateWindow: stateW,
+    savedSize,
+    stateBlockBytes: stateW === 0 ? 0 : slotClassBytes(stateW * 4),
   };
 }
 

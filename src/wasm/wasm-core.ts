@@ -352,6 +352,7 @@ export class WasmCore {
       let pos = inPtr;
       let m = 0;
       let listBytes = 16;
+      let sideBytes = 0;
       let scratch = 0;
       let unwritable: Error | null = null;
       if (this.chunkSlots.size !== 0) this.chunkSlots.clear();
@@ -376,7 +377,10 @@ export class WasmCore {
           trapArmed = 0;
         }
         pos += size;
-        listBytes += (this.layouts[it.config] as SlotLayout).listBytes;
+        const layout = this.layouts[it.config] as SlotLayout;
+        listBytes += layout.listBytes;
+        // a call may grow its state ring's block (assembly/state-ring.ts): at most the block of the whole window
+        if (layout.stateBlockBytes !== 0) sideBytes += layout.stateBlockBytes + 16;
         const need = this.scratchFor(it.config, size);
         if (need > scratch) scratch = need;
         m++;
@@ -389,6 +393,9 @@ export class WasmCore {
         continue;
       }
       // room for outputs, unit lists and scratch (reserving may grow memory; records already written stay)
+      // room for the blocks the calls may take, so the module never grows the memory midway (fails soft: a
+      // block the memory cannot give fails its call alone)
+      if (sideBytes !== 0 && this.instance.memory.buffer.byteLength - (this.instance.views().u32[(A.HEADER + A.H_MEMTOP) >>> 2] as number) < sideBytes + 16) this.instance.exports.growFor(sideBytes);
       const short = this.roomFor(m, listBytes, scratch);
       if (short !== null) {
         // none of these calls can run: each fails, unrecorded

@@ -19,6 +19,10 @@ export interface WasmExports {
   poisonSlot(slot: number): number;
   slotCount(slot: number): number;
   slotOk(slot: number): number;
+  /** Gives a live slot's state ring a zeroed block of `cap` keys (assembly/state-ring.ts); its address, 0 for none. */
+  stateResize(slot: number, cap: number): number;
+  /** Grows the memory so that `bytes` more can be handed out without growing it (assembly/slots.ts): 1, or 0 when it cannot grow. */
+  growFor(bytes: number): number;
   processOne(rec: number, out: number, lists: number, listsEnd: number): number;
   processBatch(recs: number, n: number, outs: number, lists: number, listsEnd: number): number;
   kernel(slot: number, sigLo: number, toolLo: number, outcomeLo: number, flags: number, out: number, lists: number, listsEnd: number): number;

@@ -31,6 +31,7 @@ import type { ObservedCall } from '../detectors/detector.js';
 import type { HistoryReader } from '../state/call-history.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
+import { restoreSlot, saveSlotInto, savedSlot } from './state-block.js';
 import { type ArgsNormaliser, CallLog } from '../state/call-log.js';
 import { maskVolatile } from '../text/mask-volatile.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
@@ -452,9 +453,9 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     // a rollback rewrites the slot whole: a quarantined slot must stay quarantined, so it is never marked
     if (this.core.poisoned(this.slot)) throw new WasmTrapError('loopwatch: this session is quarantined after a WebAssembly trap; call reset() to use it again');
-    const size = this.core.layout(this.config).slotSize;
-    this.undoBytes = undoArea(this, size);
-    this.core.copySlot(this.slot, size, this.undoBytes);
+    const layout = this.core.layout(this.config);
+    this.undoBytes = undoArea(this, layout.savedSize);
+    saveSlotInto(this.core, this.slot, layout, this.undoBytes);
     this.marked = true;
     this.undoIndex = this.lastIndex;
     this.undoEvent = this.lastEvent;
@@ -469,7 +470,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   rollback(): void {
     if (!this.marked || this.slot === 0) return;
     this.marked = false;
-    this.core.restoreSlot(this.slot, this.undoBytes, this.core.layout(this.config).slotSize);
+    const layout = this.core.layout(this.config);
+    restoreSlot(this.core, this.slot, layout, this.undoBytes.subarray(0, layout.savedSize));
     this.undoBytes = NO_BYTES;
     // the area is free again, and the thread keeps no reference to this session
     if (sharedUndoHolder === this) sharedUndoHolder = null;
@@ -505,7 +507,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   save(w: ByteWriter): void {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     if (this.core.poisoned(this.slot)) throw new SnapshotError('loopwatch: a session quarantined after a WebAssembly trap cannot be saved; reset() it first');
-    w.bytes(this.core.readSlot(this.slot, this.core.layout(this.config).slotSize));
+    w.bytes(savedSlot(this.core, this.slot, this.core.layout(this.config)));
     w.f64(this.lastIndex);
     w.optStr(this.lastErrorText);
     w.bool(this.lastInfra);
@@ -518,7 +520,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   load(r: ByteReader, version: number): void {
     if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     const state = r.bytes();
-    if (state.length !== this.core.layout(this.config).slotSize) throw new SnapshotError(`loopwatch: the snapshot's session state has ${state.length} bytes where these options lay out ${this.core.layout(this.config).slotSize}`);
+    const layout = this.core.layout(this.config);
+    if (state.length !== layout.savedSize) throw new SnapshotError(`loopwatch: the snapshot's session state has ${state.length} bytes where these options lay out ${layout.savedSize}`);
     this.lastIndex = r.f64();
     this.lastErrorText = r.optStr();
     this.lastInfra = r.bool();
@@ -530,7 +533,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     if (similar !== null) similar.load(r, old === null ? null : (i) => old.get(i), version < SUMMARY_FORM_SINCE);
     if (this.semanticHost !== null) this.semanticHost.load(r);
     if (this.chanting !== null) this.chanting.load(r, version);
-    this.core.writeSlot(this.slot, state);
+    restoreSlot(this.core, this.slot, layout, state);
     if (this.recent !== null) this.refillWords(this.history.count);
   }
 

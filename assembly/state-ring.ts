@@ -1,0 +1,69 @@
+// State repeat's ring of state keys, kept in a block beside the session's slot and sized to the calls seen.
+//
+//   slot + C_OFF_STATE:  [block pointer u32 | capacity u32 (keys)]
+//   block:               key[capacity]   (u32 each; the ring's write position is the slot's S_POS state word)
+//
+// The ring holds the last C_ST_W calls' keys. While fewer calls than that have come, it has never wrapped
+// round: its keys are those of calls 0..n-1 at positions 0..n-1, so a block of any capacity >= n holds them
+// in place. The block starts at STATE_FIRST keys and doubles (up to the window) when a call would write past
+// its end; the keys read, and so every verdict, are those of a ring of the full window. A session of 100
+// calls keeps 128 keys (512 B), not 500 (2,000 B). freeSlot and resetSlot free the block (slots.ts).
+import { CF_STATE, C_FLAGS, C_OFF_STATE, C_ST_W, STATE_FIRST, S_CONFIG, S_POS } from './abi';
+import { allocBlock, configPtr, freeBlock, slotOk } from './slots';
+
+/** The capacity a ring grows to from `cap` under window `w`. */
+// @ts-ignore: decorator
+@inline function grownCap(cap: u32, w: u32): u32 {
+  const next = cap == 0 ? STATE_FIRST : cap << 1;
+  return next < w ? next : w;
+}
+
+/**
+ * Makes sure the ring of slot `slot` (configuration at `cfg`) has room for the key its next call writes:
+ * grows the block when the write position has reached its end and the window is longer. False when memory
+ * is exhausted (nothing changed).
+ */
+export function stateRoom(slot: usize, cfg: usize): bool {
+  const at = slot + <usize>load<u32>(cfg + C_OFF_STATE);
+  const cap = load<u32>(at, 4);
+  const w = load<u32>(cfg + C_ST_W);
+  if (cap >= w || <u32>load<u16>(slot + S_POS + 10) < cap) return true;
+  const grown = grownCap(cap, w);
+  const p = allocBlock(grown << 2);
+  if (p == 0) return false;
+  const old = <usize>load<u32>(at);
+  if (old != 0) {
+    memory.copy(p, old, <usize>cap << 2);
+    freeBlock(old, cap << 2);
+  }
+  store<u32>(at, <u32>p);
+  store<u32>(at, grown, 4);
+  return true;
+}
+
+/** Where the ring's keys are (0 while the session has recorded none). */
+// @ts-ignore: decorator
+@inline export function stateKeys(slot: usize, cfg: usize): usize {
+  return <usize>load<u32>(slot + <usize>load<u32>(cfg + C_OFF_STATE));
+}
+
+/**
+ * Gives a live slot's state ring a zeroed block of `cap` keys (none when 0), freeing the one it had: the
+ * host's restore of a snapshot or a rollback, which then writes the keys. Returns the block's address, 0
+ * for none or when memory is exhausted (the slot is left with no block).
+ */
+export function stateResize(s: u32, cap: u32): u32 {
+  if (!slotOk(s)) return 0;
+  const cfg = configPtr(load<u32>(s + S_CONFIG));
+  if ((load<u32>(cfg + C_FLAGS) & CF_STATE) == 0 || cap > load<u32>(cfg + C_ST_W)) return 0;
+  const at = <usize>s + <usize>load<u32>(cfg + C_OFF_STATE);
+  freeBlock(<usize>load<u32>(at), load<u32>(at, 4) << 2);
+  store<u32>(at, 0);
+  store<u32>(at, 0, 4);
+  if (cap == 0) return 0;
+  const p = allocBlock(cap << 2);
+  if (p == 0) return 0;
+  store<u32>(at, <u32>p);
+  store<u32>(at, cap, 4);
+  return <u32>p;
+}
