@@ -114,19 +114,24 @@ export class LoopEngine {
    */
   checkLines(lines: readonly Uint8Array[]): (Verdict | null | Error)[] {
     if (!Array.isArray(lines)) throw new InvalidEventError('lines', `lines must be an array of byte arrays, received ${describe(lines)}`);
+    const t0 = this.metrics === null ? 0 : performance.now();
+    const now = this.enter();
     const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(lines.length).fill(null);
-    const events: SessionEvent[] = [];
-    const at: number[] = [];
+    const pending: Pending = { detectors: [], events: [], at: [], firstTick: 0 };
+    // `k` numbers the lines that hold a call, as checkBatch numbers its events (its errors name events[k])
+    let k = 0;
     for (let i = 0; i < lines.length; i++) {
       const e = eventOfLine(lines[i], i);
       if (e instanceof InvalidEventError) out[i] = e;
       else {
-        events.push(e);
-        at.push(i);
+        this.take(e, k++, i, now, pending, out);
+        // checked a few at a time: a call read from bytes is the engine's own young objects (args text,
+        // result view), and a batch's worth of them alive at once made every scavenge copy them
+        if (pending.detectors.length >= LINE_FLUSH) flush(pending, out);
       }
     }
-    const verdicts = this.checkBatch(events);
-    for (let k = 0; k < verdicts.length; k++) out[at[k] as number] = verdicts[k] ?? null;
+    flush(pending, out);
+    if (this.metrics !== null) this.measuredCalls('batch', k, t0, out);
     return out;
   }
 
@@ -141,39 +146,44 @@ export class LoopEngine {
     if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array of tool calls with a "session" id, received ${describe(events)}`);
     const out: (Verdict | null | Error)[] = new Array<Verdict | null | Error>(events.length).fill(null);
     const pending: Pending = { detectors: [], events: [], at: [], firstTick: 0 };
-    for (let i = 0; i < events.length; i++) {
-      const e: unknown = events[i];
-      let id: unknown;
-      try {
-        id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
-      } catch (err) {
-        out[i] = new InvalidEventError('session', `events[${i}]: ${unreadable('session', err).message}`);
-        continue;
-      }
-      if (typeof id !== 'string') {
-        out[i] = new InvalidEventError('session', `events[${i}].session must be a string, received ${describe(id)}`);
-        continue;
-      }
-      let event: ToolEvent;
-      try {
-        event = this.validate(e);
-      } catch (err) {
-        out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `events[${i}]: ${err.message}`) : (err as Error);
-        continue;
-      }
-      // validated first: an invalid event neither starts nor evicts a session
-      let detector: LoopDetector;
-      try {
-        detector = this.session(id, now, pending, out);
-      } catch (err) {
-        out[i] = err as Error; // no room for a new session (CapacityError): this call only
-        continue;
-      }
-      enqueue(pending, this.table.lastTick, detector, event, i);
-    }
+    for (let i = 0; i < events.length; i++) this.take(events[i], i, i, now, pending, out);
     flush(pending, out);
     if (this.metrics !== null) this.measuredBatch('batch', t0, out);
     return out;
+  }
+
+  /**
+   * Takes call `e` of a batch (its error, if any, naming it `events[k]`) into the pending calls, its
+   * verdict to go at `out[i]`; where it fails, the error goes there.
+   */
+  private take(e: unknown, k: number, i: number, now: number, pending: Pending, out: (Verdict | null | Error)[]): void {
+    let id: unknown;
+    try {
+      id = typeof e === 'object' && e !== null ? (e as { session?: unknown }).session : undefined;
+    } catch (err) {
+      out[i] = new InvalidEventError('session', `events[${k}]: ${unreadable('session', err).message}`);
+      return;
+    }
+    if (typeof id !== 'string') {
+      out[i] = new InvalidEventError('session', `events[${k}].session must be a string, received ${describe(id)}`);
+      return;
+    }
+    let event: ToolEvent;
+    try {
+      event = this.validate(e);
+    } catch (err) {
+      out[i] = err instanceof InvalidEventError ? new InvalidEventError(err.field, `events[${k}]: ${err.message}`) : (err as Error);
+      return;
+    }
+    // validated first: an invalid event neither starts nor evicts a session
+    let detector: LoopDetector;
+    try {
+      detector = this.session(id, now, pending, out);
+    } catch (err) {
+      out[i] = err as Error; // no room for a new session (CapacityError): this call only
+      return;
+    }
+    enqueue(pending, this.table.lastTick, detector, event, i);
   }
 
   /**
@@ -271,8 +281,13 @@ export class LoopEngine {
   }
 
   private measuredBatch(op: Operation, t0: number, out: readonly (Verdict | null | Error)[]): void {
+    this.measuredCalls(op, out.length, t0, out);
+  }
+
+  /** Measures an operation of `calls` calls whose verdicts are among `out`. */
+  private measuredCalls(op: Operation, calls: number, t0: number, out: readonly (Verdict | null | Error)[]): void {
     const m = this.metrics as EngineMetrics;
-    m.operation(op, out.length, (performance.now() - t0) / 1000);
+    m.operation(op, calls, (performance.now() - t0) / 1000);
     for (const v of out) if (v !== null && !(v instanceof Error)) m.verdict(v);
   }
 
@@ -502,6 +517,13 @@ export class LoopEngine {
     }
   }
 }
+
+/**
+ * Calls read from bytes (`checkLines`) checked at a time: enough that a crossing into the module is
+ * amortised, few enough that what was read of them dies young.
+ * @internal Exported for tests.
+ */
+export const LINE_FLUSH = 64;
 
 /** Calls of a batch not yet checked (their sessions must stay live until they are). */
 interface Pending {

@@ -9,7 +9,7 @@
  * restore the shard's sessions before any of their calls run again.
  */
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { LoopEngine } from '../engine/loop-engine.js';
+import { LINE_FLUSH, LoopEngine } from '../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
 import { liveCallOf } from '../live/live-call.js';
@@ -96,6 +96,9 @@ function run(task: RunTask): RunResult {
     if (op.op === Op.CHECK) {
       if (checks.length === 0) firstCheck = i;
       checks.push(op.event as NonNullable<PackedOp['event']>);
+      // checked a few at a time, as LoopEngine.checkLines does: the calls read out of the batch are this
+      // thread's young objects, and a whole batch of them alive at once made every scavenge copy them
+      if (checks.length >= LINE_FLUSH) flushChecks();
       continue;
     }
     flushChecks();
