@@ -8,11 +8,12 @@ import { errorText } from '../session/observe-event.js';
 import type { CallLog } from '../state/call-log.js';
 import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/failure-kinds.js';
 import { PASS_LOOK } from '../text/failure-report.js';
+import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { isTurnRejection } from '../text/turn-rejection.js';
 import { refusedArgs } from '../text/invalid-args.js';
 import { onlyWaits } from '../text/bare-wait.js';
-import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
+import { type HeadGiven, READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ResolvedOptions } from '../options/options.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
@@ -96,9 +97,11 @@ export interface OutcomeFacts {
 /**
  * The facts of a recorded call's outcome, written into `out`; its args as compared are read from the call
  * log (at `index`) to tell a change of the workspace (see workspace-changes.ts). With `ack` false, whether
- * the result acknowledges a change (CallFact.ACK) is not read (see {@link readsAcknowledgement}).
+ * the result acknowledges a change (CallFact.ACK) is not read (see {@link readsAcknowledgement}). `given`:
+ * what the engine's module read of the result's head in its pass over the call, used when it is of this
+ * call (its index is `index`).
  */
-export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts, ack = true): OutcomeFacts {
+export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts, ack = true, given?: HeadGiven): OutcomeFacts {
   out.bits = 0;
   out.target = 0;
   const error = errorText(e.error);
@@ -116,7 +119,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   }
   // what the result says, read once per distinct text (see result-reading.ts)
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
-  const read = head === undefined ? 0 : readHead(head, ack);
+  const read = head === undefined ? 0 : readHead(head, ack, given !== undefined && given.index === index ? given : undefined);
   if ((read & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
   if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
@@ -140,8 +143,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
  * repeat's signals and of fuzzy ones (semantic, similar args; a custom detector's may be fuzzy too).
  */
 export function readsAcknowledgement(o: Pick<ResolvedOptions, 'detectors' | 'custom'>): boolean {
-  const d = o.detectors;
-  return d.resultRepeat !== null || d.semantic !== null || d.similarArgs !== null || o.custom.length !== 0;
+  return weighsAcknowledgement(o);
 }
 
 /** The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0. */

@@ -89,11 +89,13 @@ export function reportScanBytewise(text: string, ack = false): number {
 
 /**
  * The first `limit` bytes of `text` masked by the module (assembly/mask.ts, the twin of mask-volatile.ts's
- * maskBytes) from the bytes the last scan wrote, when `text` is the text last scanned; else null (the
+ * maskBytes) from the bytes the last scan wrote when `text` is the text last scanned, else from its bytes
+ * written now (a head the engine's module scanned in its own pass); null when the module has no room (the
  * caller masks it itself). A view of the module's memory, valid until the next call here.
  */
 export function maskScanned(text: string, limit: number): Uint8Array | null {
-  if (text !== lastText || own === null) return null;
+  if (text !== lastText && write(text) < 0) return null;
+  if (own === null) return null;
   const n = lastN < limit ? lastN : limit;
   const dst = own.exports.reserveScratch(6 * n + 8);
   if (dst === 0) return null;

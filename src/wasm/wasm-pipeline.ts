@@ -32,7 +32,9 @@ import type { HistoryReader } from '../state/call-history.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { type ArgsNormaliser, CallLog } from '../state/call-log.js';
+import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { maskVolatile } from '../text/mask-volatile.js';
+import type { HeadGiven } from '../text/result-reading.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
 import * as A from './generated/abi.js';
 import type { ArgsPlan } from './record-writer.js';
@@ -156,6 +158,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   private lastInfra = false;
   /** The index of the call recorded last. */
   lastIndex = 0;
+  /** What the module read of the head of the result of the call recorded last (see Pipeline.head); reused. */
+  readonly head: HeadGiven = { index: -1, word: 0, key: 0 };
+  /** Whether the session weighs an acknowledgement: the module looks for its words in short result heads. */
+  private readonly readsAck: boolean;
   /** Whether mark() kept what rollback() puts back: the slot's bytes (in `undoBytes`) and the fields below. */
   private marked = false;
   /** Where mark() copied the slot's bytes: the thread's shared undo area, or an area of its own. */
@@ -172,6 +178,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     // the registered layout, shared by every session of this configuration
     const layout = this.core.layout(this.config);
     shareLayout(o, layout);
+    this.readsAck = weighsAcknowledgement(o);
     const capacity = historyCapacity(o.detectors);
     this.log = new CallLog(capacity, this, argsRetention(o.detectors, capacity, o.custom.length !== 0));
     const d = o.detectors;
@@ -206,7 +213,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       }
       reading.result = this.read(out, learnt.errorText, learnt.infra);
     };
-    const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false }];
+    const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false, readsAck: this.readsAck }];
     return (this.single = { items, plan, sink });
   }
 
@@ -265,6 +272,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     item.maxDepth = this.o.maxDepth;
     item.maskResults = this.o.detectors.resultRepeat?.masked === true;
     item.readsRings = this.readsRings();
+    item.readsAck = this.readsAck;
   }
 
   /** Reads a staged item's output (or throws its failure or status error): the call's signals. */
@@ -334,6 +342,11 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     if (status !== A.ST_OK) throw new RangeError(`loopwatch: the WebAssembly module could not process the call (status ${status})`);
     const index = u32[o4 + (A.O_INDEX >>> 2)] as number;
     this.lastIndex = index;
+    // the module's reading of the result's head (assembly/result-head.ts), for the outcome facts
+    const head = this.head;
+    head.index = index;
+    head.word = u32[o4 + (A.O_HEAD >>> 2)] as number;
+    head.key = head.word === 0 ? 0 : (u32[o4 + (A.O_HEAD_KEY_HI >>> 2)] as number) * 0x1_0000_0000 + (u32[o4 + (A.O_HEAD_KEY_LO >>> 2)] as number);
     // kept only for lastCall(), which only custom detectors read: a session holds no event of its callers'
     this.lastEvent = this.o.custom.length === 0 ? null : withPlainResult(e);
     this.lastErrorText = errorText;
@@ -469,6 +482,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   rollback(): void {
     if (!this.marked || this.slot === 0) return;
     this.marked = false;
+    this.head.index = -1;
     this.core.restoreSlot(this.slot, this.undoBytes, this.core.layout(this.config).slotSize);
     this.undoBytes = NO_BYTES;
     // the area is free again, and the thread keeps no reference to this session
@@ -495,6 +509,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   }
 
   reset(): void {
+    this.head.index = -1;
     if (this.slot !== 0) this.core.reset(this.slot);
     this.log.reset();
     this.recent?.reset();
@@ -520,6 +535,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const state = r.bytes();
     if (state.length !== this.core.layout(this.config).slotSize) throw new SnapshotError(`loopwatch: the snapshot's session state has ${state.length} bytes where these options lay out ${this.core.layout(this.config).slotSize}`);
     this.lastIndex = r.f64();
+    this.head.index = -1;
     this.lastErrorText = r.optStr();
     this.lastInfra = r.bool();
     this.lastEvent = null;
