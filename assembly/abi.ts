@@ -224,6 +224,10 @@ export const O_MASKED_LO: u32 = 152;
 export const O_HEAD: u32 = 156;
 export const O_HEAD_KEY_LO: u32 = 160;
 export const O_HEAD_KEY_HI: u32 = 164;
+// the key of a call's error text for the host's cache of what it says (53 bits of its xxh64 with seed
+// TAG_ERROR, as for O_HEAD_KEY): written for every call with an error
+export const O_ERR_KEY_LO: u32 = 168;
+export const O_ERR_KEY_HI: u32 = 172;
 export const HEAD_READ: u32 = 256;
 export const HEAD_ACKED: u32 = 512;
 // UTF-16 units of a result's head (src/text/failure-report.ts's PASS_LOOK), and of a head short enough to be an

@@ -12,6 +12,18 @@ import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_READ, HEAD_UNITS, O_HEAD, O_HEAD_KEY_H
 import { reportScan } from './report-scan';
 import { xxh64 } from './xxh64';
 
+// Scans remembered by head: a third of the traces' result heads are the text of an earlier one (a loop is
+// made of calls answered as before), and the scan of a head costs some thirty times hashing it. Direct-mapped,
+// HEAD_SLOTS entries [key u64 | bytes u32 | bits u32] in static memory (zeroed; emptied again should the
+// instance be remade): the head's 64-bit hash (never 0: 0 is an empty entry), its length, and the word
+// readResultHead writes (whose HEAD_ACKED says whether the scan looked for the acknowledgement's words, which
+// a lookup must match). A key is written last and cleared before its entry is rewritten, so an entry a trap
+// interrupts is never found. A hit gives exactly the scan's bits unless two heads of the same length share a
+// 64-bit hash, the odds the masked-hash cache (mask-cache.ts) and signatures already live with.
+const HEAD_SLOTS: u32 = 2048;
+const ENTRY: u32 = 16;
+const CACHE: usize = memory.data(HEAD_SLOTS * ENTRY, 16);
+
 /** Bytes past a text's end reportScan may read (a block of sixteen, and the next bytes). */
 const SLACK: usize = 32;
 
@@ -68,8 +80,18 @@ export function readResultHead(p: usize, n: u32, ack: bool, out: usize): void {
   }
   const key = xxh64(p, <usize>m, 0);
   const asks = ack && headUnits <= HEAD_ACK_UNITS;
-  const bits = reportScan(p, <u32>m, asks ? 1 : 0);
-  store<u32>(out + O_HEAD, bits | HEAD_READ | (asks ? HEAD_ACKED : 0));
+  const flags = HEAD_READ | (asks ? HEAD_ACKED : 0);
+  const mark = key | 1;
+  const at = CACHE + <usize>((<u32>(key >> 32) ^ <u32>key) & (HEAD_SLOTS - 1)) * ENTRY;
+  let word = load<u32>(at, 12);
+  if (load<u64>(at) != mark || load<u32>(at, 8) != <u32>m || (word & (HEAD_READ | HEAD_ACKED)) != flags) {
+    word = reportScan(p, <u32>m, asks ? 1 : 0) | flags;
+    store<u64>(at, 0);
+    store<u32>(at, <u32>m, 8);
+    store<u32>(at, word, 12);
+    store<u64>(at, mark);
+  }
+  store<u32>(out + O_HEAD, word);
   store<u32>(out + O_HEAD_KEY_LO, <u32>key);
   store<u32>(out + O_HEAD_KEY_HI, <u32>(key >> 32) & 0x1fffff);
 }

@@ -10,7 +10,7 @@ import type { ByteWriter } from '../snapshot/byte-writer.js';
 import type { HistoryReader } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
 import type { Rewindable } from '../state/rewindable.js';
-import type { HeadGiven } from '../text/result-reading.js';
+import type { ModuleReading } from '../text/module-reading.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
 
 /** No signals (shared; never mutated). */
@@ -37,10 +37,10 @@ export interface Pipeline extends Rewindable {
   /** Index of the call recorded last. */
   readonly lastIndex: number;
   /**
-   * What the engine's module read of the result's head of the call recorded last, in its pass over the call
-   * (the WebAssembly pipeline; the outcome facts read it instead of reading the head again). Absent: none.
+   * What the engine's module read of the call recorded last in its pass over the call (the WebAssembly
+   * pipeline; the outcome facts read it instead of reading its texts again). Absent: none.
    */
-  readonly head?: HeadGiven;
+  readonly reading?: ModuleReading;
   /** The call recorded last, as a new object custom detectors may keep. */
   lastCall(): ObservedCall;
   /** Feeds streamed text to the chanting detector, attributed to the latest call. */

@@ -15,11 +15,12 @@
  *
  * The engine's module reads the head of each call's result in its own pass over the call's record
  * (assembly/result-head.ts: the key and the scan from the result bytes already there, returned in the call's
- * output); a caller that has that reading ({@link HeadGiven}) passes it, and the head is neither copied into
+ * output); a caller that has that reading (module-reading.ts) passes it, and the head is neither copied into
  * a module nor scanned again. Without it (the TypeScript engine, a head the module did not read), the key
  * and the scan are taken here (module-report-scan.ts), with the same answers.
  */
 import { HEAD_ACKED, HEAD_READ } from '../wasm/generated/abi.js';
+import type { ModuleReading } from './module-reading.js';
 import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan, textKey } from '../wasm/module-report-scan.js';
 import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
 import { PASS_LOOK, reportFrom } from './failure-report.js';
@@ -42,20 +43,7 @@ export const READING_CACHE_CHARS = 1 << 19;
 /** Result heads the cache keeps at most. */
 export const READING_CACHE_ENTRIES = 1024;
 
-/**
- * What the engine's module read of a call's result head in its pass over the call (assembly/result-head.ts),
- * as the call's output gave it.
- */
-export interface HeadGiven {
-  /** The call the reading is of (its index in its session); -1 for none. */
-  index: number;
-  /** The output's head word: reportScan's bits, with HEAD_READ (0: not read) and HEAD_ACKED (the acknowledgement's words looked for). */
-  word: number;
-  /** The head's key (what {@link textKey} gives for it). */
-  key: number;
-}
-
-/** The SCAN_ bits of a {@link HeadGiven}'s word. */
+/** The SCAN_ bits of a ModuleReading's head word. */
 const SCAN_BITS = 0xff;
 
 /** A head read, and what it says. */
@@ -78,13 +66,13 @@ const ACK_UNREAD = 32;
  * its words in the scan and its masking (a sixth of the outcome reading of short results). `given`: the
  * engine module's reading of this very head (its key and scan), used when it read the head as asked here.
  */
-export function readHead(head: string, ack = true, given?: HeadGiven): number {
+export function readHead(head: string, ack = true, given?: Pick<ModuleReading, 'word' | 'key'>): number {
   const short = head.length <= ACK_LOOK;
   // the module's reading, when it read this head and looked for the acknowledgement's words exactly as asked here
   const word = given === undefined || head.length > PASS_LOOK ? 0 : given.word;
   const scanned = (word & HEAD_READ) !== 0 && ((word & HEAD_ACKED) !== 0) === (short && ack);
   // only heads of at most PASS_LOOK characters are kept; the key writes the head's bytes where the scan reads them
-  const key = scanned ? (given as HeadGiven).key : head.length <= PASS_LOOK ? textKey(head) : -1;
+  const key = scanned ? (given as ModuleReading).key : head.length <= PASS_LOOK ? textKey(head) : -1;
   const reading = key < 0 ? undefined : cache.get(key);
   if (reading !== undefined && reading.text === head) {
     const known = reading.bits;

@@ -34,7 +34,7 @@ import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { type ArgsNormaliser, CallLog } from '../state/call-log.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { maskVolatile } from '../text/mask-volatile.js';
-import type { HeadGiven } from '../text/result-reading.js';
+import type { ModuleReading } from '../text/module-reading.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
 import * as A from './generated/abi.js';
 import type { ArgsPlan } from './record-writer.js';
@@ -158,8 +158,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   private lastInfra = false;
   /** The index of the call recorded last. */
   lastIndex = 0;
-  /** What the module read of the head of the result of the call recorded last (see Pipeline.head); reused. */
-  readonly head: HeadGiven = { index: -1, word: 0, key: 0 };
+  /** What the module read of the call recorded last (see Pipeline.reading); reused. */
+  readonly reading: ModuleReading = { index: -1, word: 0, key: 0, errorKey: 0, infra: false };
   /** Whether the session weighs an acknowledgement: the module looks for its words in short result heads. */
   private readonly readsAck: boolean;
   /** Whether mark() kept what rollback() puts back: the slot's bytes (in `undoBytes`) and the fields below. */
@@ -342,11 +342,13 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     if (status !== A.ST_OK) throw new RangeError(`loopwatch: the WebAssembly module could not process the call (status ${status})`);
     const index = u32[o4 + (A.O_INDEX >>> 2)] as number;
     this.lastIndex = index;
-    // the module's reading of the result's head (assembly/result-head.ts), for the outcome facts
-    const head = this.head;
-    head.index = index;
-    head.word = u32[o4 + (A.O_HEAD >>> 2)] as number;
-    head.key = head.word === 0 ? 0 : (u32[o4 + (A.O_HEAD_KEY_HI >>> 2)] as number) * 0x1_0000_0000 + (u32[o4 + (A.O_HEAD_KEY_LO >>> 2)] as number);
+    // the module's reading of the result's head (assembly/result-head.ts) and the error's key, for the outcome facts
+    const m = this.reading;
+    m.index = index;
+    m.word = u32[o4 + (A.O_HEAD >>> 2)] as number;
+    m.key = m.word === 0 ? 0 : (u32[o4 + (A.O_HEAD_KEY_HI >>> 2)] as number) * 0x1_0000_0000 + (u32[o4 + (A.O_HEAD_KEY_LO >>> 2)] as number);
+    m.errorKey = errorText === undefined ? 0 : (u32[o4 + (A.O_ERR_KEY_HI >>> 2)] as number) * 0x1_0000_0000 + (u32[o4 + (A.O_ERR_KEY_LO >>> 2)] as number);
+    m.infra = infra;
     // kept only for lastCall(), which only custom detectors read: a session holds no event of its callers'
     this.lastEvent = this.o.custom.length === 0 ? null : withPlainResult(e);
     this.lastErrorText = errorText;
@@ -482,7 +484,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   rollback(): void {
     if (!this.marked || this.slot === 0) return;
     this.marked = false;
-    this.head.index = -1;
+    this.reading.index = -1;
     this.core.restoreSlot(this.slot, this.undoBytes, this.core.layout(this.config).slotSize);
     this.undoBytes = NO_BYTES;
     // the area is free again, and the thread keeps no reference to this session
@@ -509,7 +511,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   }
 
   reset(): void {
-    this.head.index = -1;
+    this.reading.index = -1;
     if (this.slot !== 0) this.core.reset(this.slot);
     this.log.reset();
     this.recent?.reset();
@@ -535,7 +537,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const state = r.bytes();
     if (state.length !== this.core.layout(this.config).slotSize) throw new SnapshotError(`loopwatch: the snapshot's session state has ${state.length} bytes where these options lay out ${this.core.layout(this.config).slotSize}`);
     this.lastIndex = r.f64();
-    this.head.index = -1;
+    this.reading.index = -1;
     this.lastErrorText = r.optStr();
     this.lastInfra = r.bool();
     this.lastEvent = null;

@@ -1,0 +1,82 @@
+/**
+ * What a failed call's error text says, as the outcome facts read it (src/policy/outcome-facts.ts): an
+ * infrastructure failure, a person's decline or interruption, a failure for want of a person, a turn the
+ * harness rejected, args the tool refused, and whether the error says nothing but that it failed (the
+ * error's half of failure-kinds.ts's failedSilently). Each is a function of the text alone, and a failing
+ * loop fails alike (61% of the traces' failed calls repeat an earlier call's error text), so each distinct
+ * text is read once: found by a key the engine's module computes as it hashes the error anyway
+ * (module-reading.ts), then compared (a string as a Map's key would be hashed by V8, character by
+ * character, the first time). The texts kept are bounded ({@link ERROR_CACHE_CHARS} characters,
+ * {@link ERROR_CACHE_ENTRIES} texts, none longer than {@link ERROR_KEPT_CHARS}): past either the cache
+ * starts again empty.
+ */
+import { isDeclined, needsPerson, saysOnlyExit } from './failure-kinds.js';
+import { isInfraFailure } from './infra-failure.js';
+import { refusedArgs } from './invalid-args.js';
+import { isTurnRejection } from './turn-rejection.js';
+
+/** {@link errorBits}' bit: an infrastructure failure (infra-failure.ts). */
+export const ERR_INFRA = 1;
+/** {@link errorBits}' bit: the person declined or interrupted the call (failure-kinds.ts's isDeclined). */
+export const ERR_DECLINED = 2;
+/** {@link errorBits}' bit: the call needs a person to grant access (failure-kinds.ts's needsPerson). */
+export const ERR_NEEDS_PERSON = 4;
+/** {@link errorBits}' bit: the harness rejected the turn (turn-rejection.ts). */
+export const ERR_REJECTED = 8;
+/** {@link errorBits}' bit: the error says nothing but that the call failed or found nothing (failure-kinds.ts's saysOnlyExit). */
+export const ERR_EXIT_ONLY = 16;
+/** {@link errorBits}' bit: the tool refused the call's args (invalid-args.ts). */
+export const ERR_INVALID_ARGS = 32;
+
+/** Characters of error texts the cache keeps at most. */
+export const ERROR_CACHE_CHARS = 1 << 18;
+/** Error texts the cache keeps at most. */
+export const ERROR_CACHE_ENTRIES = 1024;
+/** The longest error text kept (longer ones are read each time). */
+export const ERROR_KEPT_CHARS = 4096;
+
+/** A text read, and what it says. */
+interface ErrorReading {
+  readonly text: string;
+  readonly bits: number;
+}
+
+const cache = new Map<number, ErrorReading>();
+let cached = 0;
+
+/** What an error text says, as ERR_ bits; `infra`: whether it is an infrastructure failure, when the caller knows. */
+export function errorBits(error: string, infra = isInfraFailure(error)): number {
+  return (
+    (infra ? ERR_INFRA : 0) |
+    (isDeclined(error) ? ERR_DECLINED : 0) |
+    (needsPerson(error) ? ERR_NEEDS_PERSON : 0) |
+    (isTurnRejection(error) ? ERR_REJECTED : 0) |
+    (saysOnlyExit(error) ? ERR_EXIT_ONLY : 0) |
+    (refusedArgs(error) ? ERR_INVALID_ARGS : 0)
+  );
+}
+
+/**
+ * {@link errorBits} of `error`, read once per distinct text: `key` is the engine module's key of the text
+ * (module-reading.ts's errorKey), `infra` what the record writer found of it.
+ */
+export function readError(error: string, key: number, infra: boolean): number {
+  const known = cache.get(key);
+  if (known !== undefined && known.text === error) return known.bits;
+  const bits = errorBits(error, infra);
+  if (error.length > ERROR_KEPT_CHARS) return bits;
+  if (cached + error.length > ERROR_CACHE_CHARS || cache.size >= ERROR_CACHE_ENTRIES) {
+    cache.clear();
+    cached = 0;
+  }
+  // another text of the same key (as likely as two random 53-bit numbers being equal) is replaced
+  if (known !== undefined) cached -= known.text.length;
+  cache.set(key, { text: error, bits });
+  cached += error.length;
+  return bits;
+}
+
+/** Error texts the cache holds now (at most ERROR_CACHE_ENTRIES), and their characters (at most ERROR_CACHE_CHARS). */
+export function errorCacheSize(): { entries: number; chars: number } {
+  return { entries: cache.size, chars: cached };
+}
