@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { outcomeFacts } from '../src/policy/outcome-facts.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
-import { ERR_DECLINED, ERR_EXIT_ONLY, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECTED, errorBits, errorCacheSize, readError } from '../src/text/error-reading.js';
+import { ERR_DECLINED, ERR_EXIT_ONLY, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECTED, ERROR_LOOK, errorBits, errorCacheSize, readError } from '../src/text/error-reading.js';
 import { failedSilently, isDeclined, needsPerson } from '../src/text/failure-kinds.js';
 import { isInfraFailure } from '../src/text/infra-failure.js';
 import { refusedArgs } from '../src/text/invalid-args.js';
@@ -47,13 +47,27 @@ describe('the reading of an error text, once per distinct text', () => {
     );
   });
 
+  it('should read long errors alike by their first ERROR_LOOK characters alone, and tell apart those that differ there', () => {
+    const tail = 'x'.repeat(ERROR_LOOK);
+    for (const [k, start] of ['Exit code 1', 'The user doesn\'t want to proceed with this tool use.', 'ECONNRESET', 'Invalid params'].entries()) {
+      const a = `${start.padEnd(ERROR_LOOK - 1, ' ')}!${tail}`;
+      const b = `${start.padEnd(ERROR_LOOK - 1, ' ')}!${tail}tail of its own`;
+      const c = `${start.padEnd(ERROR_LOOK - 1, ' ')}?${tail}`;
+      const key = 999_000 + k;
+      expect(readError(a, key, isInfraFailure(a))).toBe(plain(a));
+      expect(readError(b, key, isInfraFailure(b))).toBe(plain(b));
+      expect(readError(c, key, isInfraFailure(c))).toBe(plain(c));
+      expect(readError(start, key, isInfraFailure(start))).toBe(plain(start));
+    }
+  });
+
   it('should keep one entry per distinct text, and stay within its bounds', () => {
     const before = errorCacheSize().entries;
     for (let i = 0; i < 5; i++) readError('Exit code 1 (distinct text of this test)', 12345, false);
     expect(errorCacheSize().entries).toBeLessThanOrEqual(before + 1);
     for (let i = 0; i < 3000; i++) readError(`error ${i} ${'x'.repeat(300)}`, i + 7, false);
     expect(errorCacheSize().entries).toBeLessThanOrEqual(1024);
-    expect(errorCacheSize().chars).toBeLessThanOrEqual(1 << 18);
+    expect(errorCacheSize().chars).toBeLessThanOrEqual(1 << 19);
   });
 
   it('should be given the same key by the module for the same text, and another for another text', () => {

@@ -6,14 +6,15 @@
  * loop fails alike (61% of the traces' failed calls repeat an earlier call's error text), so each distinct
  * text is read once: found by a key the engine's module computes as it hashes the error anyway
  * (module-reading.ts), then compared (a string as a Map's key would be hashed by V8, character by
- * character, the first time). The texts kept are bounded ({@link ERROR_CACHE_CHARS} characters,
- * {@link ERROR_CACHE_ENTRIES} texts, none longer than {@link ERROR_KEPT_CHARS}): past either the cache
- * starts again empty.
+ * character, the first time). Every recogniser reads the text's first {@link ERROR_LOOK} characters
+ * alone, so that is all a reading keeps and compares (a copy: the rest of a long error is never kept alive).
+ * The cache is bounded ({@link ERROR_CACHE_CHARS} characters, {@link ERROR_CACHE_ENTRIES} texts): past
+ * either it starts again empty.
  */
-import { isDeclined, needsPerson, saysOnlyExit } from './failure-kinds.js';
-import { isInfraFailure } from './infra-failure.js';
-import { refusedArgs } from './invalid-args.js';
-import { isTurnRejection } from './turn-rejection.js';
+import { KIND_LOOK, isDeclined, needsPerson, saysOnlyExit } from './failure-kinds.js';
+import { INFRA_LOOK, isInfraFailure } from './infra-failure.js';
+import { INVALID_ARGS_LOOK, refusedArgs } from './invalid-args.js';
+import { REJECTION_LOOK, isTurnRejection } from './turn-rejection.js';
 
 /** {@link errorBits}' bit: an infrastructure failure (infra-failure.ts). */
 export const ERR_INFRA = 1;
@@ -28,15 +29,16 @@ export const ERR_EXIT_ONLY = 16;
 /** {@link errorBits}' bit: the tool refused the call's args (invalid-args.ts). */
 export const ERR_INVALID_ARGS = 32;
 
-/** Characters of error texts the cache keeps at most. */
-export const ERROR_CACHE_CHARS = 1 << 18;
+/** Characters of an error text any recogniser reads (the most of their caps). */
+export const ERROR_LOOK = Math.max(INFRA_LOOK, KIND_LOOK, REJECTION_LOOK, INVALID_ARGS_LOOK);
+/** Characters of error texts the cache keeps at most (about 1 MB). */
+export const ERROR_CACHE_CHARS = 1 << 19;
 /** Error texts the cache keeps at most. */
 export const ERROR_CACHE_ENTRIES = 1024;
-/** The longest error text kept (longer ones are read each time). */
-export const ERROR_KEPT_CHARS = 4096;
 
 /** A text read, and what it says. */
 interface ErrorReading {
+  /** The text's first ERROR_LOOK characters (all of it when it is shorter). */
   readonly text: string;
   readonly bits: number;
 }
@@ -62,17 +64,20 @@ export function errorBits(error: string, infra = isInfraFailure(error)): number 
  */
 export function readError(error: string, key: number, infra: boolean): number {
   const known = cache.get(key);
-  if (known !== undefined && known.text === error) return known.bits;
+  // the same first ERROR_LOOK characters read the same, whatever follows them
+  if (known !== undefined && (error.length > ERROR_LOOK ? known.text.length === ERROR_LOOK && error.startsWith(known.text) : known.text === error)) return known.bits;
   const bits = errorBits(error, infra);
-  if (error.length > ERROR_KEPT_CHARS) return bits;
-  if (cached + error.length > ERROR_CACHE_CHARS || cache.size >= ERROR_CACHE_ENTRIES) {
+  if (cached + ERROR_LOOK > ERROR_CACHE_CHARS || cache.size >= ERROR_CACHE_ENTRIES) {
     cache.clear();
     cached = 0;
   }
+  // a head cut from a longer error is made flat, then cut: a copy, never a view of the whole
+  const text = error.length > ERROR_LOOK ? `${error.slice(0, ERROR_LOOK)} `.slice(0, -1) : error;
   // another text of the same key (as likely as two random 53-bit numbers being equal) is replaced
-  if (known !== undefined) cached -= known.text.length;
-  cache.set(key, { text: error, bits });
-  cached += error.length;
+  const was = cache.get(key);
+  if (was !== undefined) cached -= was.text.length;
+  cache.set(key, { text, bits });
+  cached += text.length;
   return bits;
 }
 
