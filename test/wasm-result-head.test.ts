@@ -13,7 +13,7 @@ import { outcomeFacts } from '../src/policy/outcome-facts.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
 import { ACK_LOOK } from '../src/text/acknowledgement.js';
 import { PASS_LOOK } from '../src/text/failure-report.js';
-import { HEAD_ACKED, HEAD_READ } from '../src/wasm/generated/abi.js';
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_READ, HEAD_UNITS } from '../src/wasm/generated/abi.js';
 import { reportScan, scanCopies, textKey } from '../src/wasm/module-report-scan.js';
 import { RawJsonString } from '../src/wasm/raw-json-string.js';
 import { WasmPipeline } from '../src/wasm/wasm-pipeline.js';
@@ -42,6 +42,11 @@ const headOf = (t: string): string => t.slice(0, PASS_LOOK);
 const cutInPair = (t: string): boolean => t.length > PASS_LOOK && /[\ud800-\udbff]/.test(t[PASS_LOOK - 1] as string) && /[\udc00-\udfff]/.test(t[PASS_LOOK] as string);
 
 describe("the module's reading of a result head in its pass over the call", () => {
+  it('should cut heads where the host does', () => {
+    expect(HEAD_UNITS).toBe(PASS_LOOK);
+    expect(HEAD_ACK_UNITS).toBe(ACK_LOOK);
+  });
+
   for (const [name, options, ack] of [['every detector', {}, true], ['exact repeat alone', exactAlone, false]] as const) {
     it(`should give the key and scan the host takes of the head (${name})`, () => {
       const p = new WasmPipeline(resolveOptions(options));

@@ -19,7 +19,7 @@
  * a module nor scanned again. Without it (the TypeScript engine, a head the module did not read), the key
  * and the scan are taken here (module-report-scan.ts), with the same answers.
  */
-import { HEAD_ACKED, HEAD_READ } from '../wasm/generated/abi.js';
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_READ, HEAD_UNITS } from '../wasm/generated/abi.js';
 import type { ModuleReading } from './module-reading.js';
 import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan, textKey } from '../wasm/module-report-scan.js';
 import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
@@ -46,6 +46,9 @@ export const READING_CACHE_ENTRIES = 1024;
 /** The SCAN_ bits of a ModuleReading's head word. */
 const SCAN_BITS = 0xff;
 
+/** Whether the module cuts heads where this file does (else its readings are never taken). */
+const SAME_CUTS = HEAD_UNITS === PASS_LOOK && HEAD_ACK_UNITS === ACK_LOOK;
+
 /** A head read, and what it says. */
 interface Reading {
   readonly text: string;
@@ -69,7 +72,7 @@ const ACK_UNREAD = 32;
 export function readHead(head: string, ack = true, given?: Pick<ModuleReading, 'word' | 'key'>): number {
   const short = head.length <= ACK_LOOK;
   // the module's reading, when it read this head and looked for the acknowledgement's words exactly as asked here
-  const word = given === undefined || head.length > PASS_LOOK ? 0 : given.word;
+  const word = given === undefined || head.length > PASS_LOOK || !SAME_CUTS ? 0 : given.word;
   const scanned = (word & HEAD_READ) !== 0 && ((word & HEAD_ACKED) !== 0) === (short && ack);
   // only heads of at most PASS_LOOK characters are kept; the key writes the head's bytes where the scan reads them
   const key = scanned ? (given as ModuleReading).key : head.length <= PASS_LOOK ? textKey(head) : -1;
