@@ -6,8 +6,8 @@
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { errorText } from '../session/observe-event.js';
 import type { CallLog } from '../state/call-log.js';
-import { KIND_LOOK, saysOnlyExit } from '../text/failure-kinds.js';
-import { ERR_DECLINED, ERR_EXIT_ONLY, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECTED, errorBits, readError } from '../text/error-reading.js';
+import { KIND_LOOK, failedSilently } from '../text/failure-kinds.js';
+import { ERR_DECLINED, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECTED, errorBits, readError } from '../text/error-reading.js';
 import type { ModuleReading } from '../text/module-reading.js';
 import { PASS_LOOK } from '../text/failure-report.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
@@ -113,7 +113,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   if (failed) {
     // what the error says, read once per distinct text where the module keyed it
     const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra);
-    out.bits |= CallFact.FAILED | failureKind(says, e.result);
+    out.bits |= CallFact.FAILED | failureKind(says, error, e.result);
     if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it
     out.target = programKey(args);
@@ -150,18 +150,16 @@ export function readsAcknowledgement(o: Pick<ResolvedOptions, 'detectors' | 'cus
 
 /**
  * The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0, from what its error
- * says (`says`: error-reading.ts's ERR_ bits) and its result.
+ * says (`says`: error-reading.ts's ERR_ bits), the error and its result.
  */
-function failureKind(says: number, result: unknown): number {
+function failureKind(says: number, error: string, result: unknown): number {
   if ((says & ERR_INFRA) !== 0) return CallFact.INFRA;
   if ((says & ERR_DECLINED) !== 0) return CallFact.DECLINED;
   if ((says & ERR_NEEDS_PERSON) !== 0) return CallFact.NEEDS_PERSON;
   if ((says & ERR_REJECTED) !== 0) return CallFact.REJECTED;
-  if ((says & ERR_EXIT_ONLY) === 0) return 0;
-  // failedSilently: the error says nothing, and the result too
-  if (result === undefined || result === null) return CallFact.SILENT;
-  const text = shortText(result, KIND_LOOK);
-  return text !== undefined && saysOnlyExit(text) ? CallFact.SILENT : 0;
+  // failedSilently, asked only of a failure with a short result or none (its expression may take long on a long run of spaces)
+  const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
+  return (result === undefined || result === null || text !== undefined) && failedSilently(error, text) ? CallFact.SILENT : 0;
 }
 
 /** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */

@@ -1,8 +1,9 @@
 /**
  * What a failed call's error text says, as the outcome facts read it (src/policy/outcome-facts.ts): an
  * infrastructure failure, a person's decline or interruption, a failure for want of a person, a turn the
- * harness rejected, args the tool refused, and whether the error says nothing but that it failed (the
- * error's half of failure-kinds.ts's failedSilently). Each is a function of the text alone, and a failing
+ * harness rejected, and args the tool refused. (Whether it says nothing but that it failed, failedSilently,
+ * is not read here: the outcome facts ask it only of a failure with a short result or none, as its expression
+ * may take long on a long run of white space.) Each is a function of the text alone, and a failing
  * loop fails alike (61% of the traces' failed calls repeat an earlier call's error text), so each distinct
  * text is read once: found by a key the engine's module computes as it hashes the error anyway
  * (module-reading.ts), then compared (a string as a Map's key would be hashed by V8, character by
@@ -11,7 +12,7 @@
  * The cache is bounded ({@link ERROR_CACHE_CHARS} characters, {@link ERROR_CACHE_ENTRIES} texts): past
  * either it starts again empty.
  */
-import { KIND_LOOK, isDeclined, needsPerson, saysOnlyExit } from './failure-kinds.js';
+import { KIND_LOOK, isDeclined, needsPerson } from './failure-kinds.js';
 import { INFRA_LOOK, isInfraFailure } from './infra-failure.js';
 import { INVALID_ARGS_LOOK, refusedArgs } from './invalid-args.js';
 import { REJECTION_LOOK, isTurnRejection } from './turn-rejection.js';
@@ -24,8 +25,6 @@ export const ERR_DECLINED = 2;
 export const ERR_NEEDS_PERSON = 4;
 /** {@link errorBits}' bit: the harness rejected the turn (turn-rejection.ts). */
 export const ERR_REJECTED = 8;
-/** {@link errorBits}' bit: the error says nothing but that the call failed or found nothing (failure-kinds.ts's saysOnlyExit). */
-export const ERR_EXIT_ONLY = 16;
 /** {@link errorBits}' bit: the tool refused the call's args (invalid-args.ts). */
 export const ERR_INVALID_ARGS = 32;
 
@@ -53,7 +52,6 @@ export function errorBits(error: string, infra = isInfraFailure(error)): number 
     (isDeclined(error) ? ERR_DECLINED : 0) |
     (needsPerson(error) ? ERR_NEEDS_PERSON : 0) |
     (isTurnRejection(error) ? ERR_REJECTED : 0) |
-    (saysOnlyExit(error) ? ERR_EXIT_ONLY : 0) |
     (refusedArgs(error) ? ERR_INVALID_ARGS : 0)
   );
 }
