@@ -187,10 +187,14 @@ export const F_PROPOSED: u32 = 512;
 // the result section holds a JSON string literal's content, escapes and all (read from event bytes): the
 // module decodes it in place, as UTF-8, before reading it
 export const F_RESULT_ESCAPED: u32 = 1024;
+// read the result's head as the outcome facts read it (a text or null result and no error: see
+// assembly/result-head.ts); F_HEAD_ACK: its session weighs an acknowledgement (look for its words in a short head)
+export const F_READ_HEAD: u32 = 2048;
+export const F_HEAD_ACK: u32 = 4096;
 export const F_DEBUG_TRAP: u32 = 0x80000000;
 
 // output record (bytes)
-export const OUT_SIZE: u32 = 160;
+export const OUT_SIZE: u32 = 176;
 export const O_STATUS: u32 = 0;
 export const O_SIG_HI: u32 = 4;
 export const O_SIG_LO: u32 = 8;
@@ -214,6 +218,23 @@ export const O_RR_VARIED: u32 = 144;
 // host, so its sessions' calls share a crossing (its rings would have moved on by the time the host reads them)
 export const O_OUT_LO: u32 = 148;
 export const O_MASKED_LO: u32 = 152;
+// the result's head as src/text/result-reading.ts reads it (its first HEAD_UNITS UTF-16 units as UTF-8), read
+// when the record asks (F_READ_HEAD): reportScan's bits with HEAD_READ (and HEAD_ACKED when the scan looked for
+// the acknowledgement's words), or 0 when not read; the key of the head for the reading cache (53 bits of
+// xxh64 with seed 0 of its bytes: low word, then the high 21 bits)
+export const O_HEAD: u32 = 156;
+export const O_HEAD_KEY_LO: u32 = 160;
+export const O_HEAD_KEY_HI: u32 = 164;
+// the key of a call's error text for the host's cache of what it says (53 bits of its xxh64 with seed
+// TAG_ERROR, as for O_HEAD_KEY): written for every call with an error
+export const O_ERR_KEY_LO: u32 = 168;
+export const O_ERR_KEY_HI: u32 = 172;
+export const HEAD_READ: u32 = 256;
+export const HEAD_ACKED: u32 = 512;
+// UTF-16 units of a result's head (src/text/failure-report.ts's PASS_LOOK), and of a head short enough to be an
+// acknowledgement (src/text/acknowledgement.ts's ACK_LOOK)
+export const HEAD_UNITS: u32 = 4096;
+export const HEAD_ACK_UNITS: u32 = 1024;
 
 // signal mask bits
 export const M_EXACT: u32 = 1;

@@ -4,7 +4,7 @@ import {
   ARGS_JSON, ARGS_NONE, ARGS_STRING, ARGS_TREE, CF_ANSWERS, CF_CYCLE, CF_DEADEND, CF_EXACT, CF_FREQ, CF_MASK_TEXT, CF_RESULT, CF_RESULT_MASKED,
   CF_SEMANTIC, CF_SEM_NOTOOL, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
   C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_TOOL, C_SEM_CAP, C_SEM_ENTRY, C_SE_K, C_SE_MAXTEXT, C_SE_MAXTOK,
-  C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT, F_RESULT_ESCAPED,
+  C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT, F_RESULT_ESCAPED, F_READ_HEAD, F_HEAD_ACK, O_HEAD, O_ERR_KEY_LO, O_ERR_KEY_HI,
   HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, OF_BRIEF, BRIEF_BYTES, F_PROPOSED, OUT_SIZE, O_INDEX,
   O_MASKED_LO, O_OFLAGS, O_OUT_LO, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
   ST_LISTS_FULL, ST_NEEDS_HOST, ST_NO_MEMORY, ST_OK, S_COUNT, S_POS, S_STATE, C_SCRATCH_FIXED, C_HIST_CAP,
@@ -24,6 +24,7 @@ import { textFinish, textNode, textReplace, textResume, textStart, textString, t
 import { lastSketchLen, lastTokenCount, tokenTableSlots, tokenize } from './tokens';
 import { hashTree } from './tree';
 import { unescapeJsonInPlace } from './json-unescape';
+import { readResultHead } from './result-head';
 import { sketchLookup, sketchRemember } from './sketch-cache';
 import { xxh64 } from './xxh64';
 
@@ -201,6 +202,9 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   const hasResult = (rflags & F_HAS_RESULT) != 0;
   // what a result says (nothing found, a brief acknowledgement) only where some detector reads it
   const answers = (cflags & CF_ANSWERS) != 0;
+  // the head of a text (or null) result as the host's outcome facts read it, where the record asks
+  const readsHead = (rflags & F_READ_HEAD) != 0 && (rflags & F_HAS_ERROR) == 0;
+  store<u32>(out + O_HEAD, 0);
   if (hasResult) {
     oflags |= OF_KNOWN;
     let rfp: u64;
@@ -210,6 +214,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
         resN = unescapeJsonInPlace(resP, resN);
       }
       rfp = xxh64(resP, resN, TAG_STRING);
+      if (readsHead) readResultHead(resP, resN, (rflags & F_HEAD_ACK) != 0, out);
       if (isBlank(resP, resN)) oflags |= OF_EMPTY;
       else if (answers && saysNothingFound(resP, resN)) oflags |= OF_NOTHING;
       if (answers && isBrief(resP, resN)) oflags |= OF_BRIEF;
@@ -218,8 +223,11 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
       textSuspend();
       rfp = hashTree(resP);
       textResume();
-      if ((rflags & F_RESULT_EMPTY) != 0) oflags |= OF_EMPTY;
-      else if (answers && (rflags & F_RESULT_NOTHING) != 0) oflags |= OF_NOTHING;
+      if ((rflags & F_RESULT_EMPTY) != 0) {
+        oflags |= OF_EMPTY;
+        // a null result reads as the empty head
+        if (readsHead) readResultHead(resP, 0, (rflags & F_HEAD_ACK) != 0, out);
+      } else if (answers && (rflags & F_RESULT_NOTHING) != 0) oflags |= OF_NOTHING;
     }
     outFp = word(TAG_RESULT, rfp);
     if ((cflags & CF_RESULT_MASKED) != 0) {
@@ -244,6 +252,9 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     if (infra) oflags |= OF_INFRA;
     const ef = xxh64(errP, errN, TAG_ERROR);
     errKey = <u32>ef;
+    // the host's key of the error text (what it says is read once per distinct text)
+    store<u32>(out + O_ERR_KEY_LO, <u32>ef);
+    store<u32>(out + O_ERR_KEY_HI, <u32>(ef >> 32) & 0x1fffff);
     if (!hasResult) outFp = ef;
     if (maskedKnown(ef, errN, MK_ERROR)) {
       masked = maskedFound();

@@ -6,11 +6,11 @@
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { errorText } from '../session/observe-event.js';
 import type { CallLog } from '../state/call-log.js';
-import { KIND_LOOK, failedSilently, isDeclined, needsPerson } from '../text/failure-kinds.js';
+import { KIND_LOOK, failedSilently } from '../text/failure-kinds.js';
+import { ERR_DECLINED, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECTED, errorBits, readError } from '../text/error-reading.js';
+import type { ModuleReading } from '../text/module-reading.js';
 import { PASS_LOOK } from '../text/failure-report.js';
-import { isInfraFailure } from '../text/infra-failure.js';
-import { isTurnRejection } from '../text/turn-rejection.js';
-import { refusedArgs } from '../text/invalid-args.js';
+import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { programKey } from '../text/command-program.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
@@ -96,9 +96,11 @@ export interface OutcomeFacts {
 /**
  * The facts of a recorded call's outcome, written into `out`; its args as compared are read from the call
  * log (at `index`) to tell a change of the workspace (see workspace-changes.ts). With `ack` false, whether
- * the result acknowledges a change (CallFact.ACK) is not read (see {@link readsAcknowledgement}).
+ * the result acknowledges a change (CallFact.ACK) is not read (see {@link readsAcknowledgement}). `given`:
+ * what the engine's module read of the call in its pass over it (its result's head, its error's key), used
+ * when it is of this call (its index is `index`).
  */
-export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts, ack = true): OutcomeFacts {
+export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts, ack = true, given?: ModuleReading): OutcomeFacts {
   out.bits = 0;
   out.target = 0;
   const error = errorText(e.error);
@@ -107,16 +109,19 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const args = log.argsOf(index);
   const writes = changes(e.tool, args);
   if (writes) out.bits |= CallFact.WRITE;
+  const mine = given !== undefined && given.index === index ? given : undefined;
   if (failed) {
-    out.bits |= CallFact.FAILED | failureKind(error, e.result);
-    if (refusedArgs(error)) out.bits |= CallFact.INVALID_ARGS;
+    // what the error says, read once per distinct text where the module keyed it
+    const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra);
+    out.bits |= CallFact.FAILED | failureKind(says, error, e.result);
+    if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it
     out.target = programKey(args);
     return out;
   }
   // what the result says, read once per distinct text (see result-reading.ts)
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
-  const read = head === undefined ? 0 : readHead(head, ack);
+  const read = head === undefined ? 0 : readHead(head, ack, mine);
   if ((read & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
   if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
@@ -140,19 +145,21 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
  * repeat's signals and of fuzzy ones (semantic, similar args; a custom detector's may be fuzzy too).
  */
 export function readsAcknowledgement(o: Pick<ResolvedOptions, 'detectors' | 'custom'>): boolean {
-  const d = o.detectors;
-  return d.resultRepeat !== null || d.semantic !== null || d.similarArgs !== null || o.custom.length !== 0;
+  return weighsAcknowledgement(o);
 }
 
-/** The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0. */
-function failureKind(error: string, result: unknown): number {
-  if (isInfraFailure(error)) return CallFact.INFRA;
-  if (isDeclined(error)) return CallFact.DECLINED;
-  if (needsPerson(error)) return CallFact.NEEDS_PERSON;
-  if (isTurnRejection(error)) return CallFact.REJECTED;
+/**
+ * The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0, from what its error
+ * says (`says`: error-reading.ts's ERR_ bits), the error and its result.
+ */
+function failureKind(says: number, error: string, result: unknown): number {
+  if ((says & ERR_INFRA) !== 0) return CallFact.INFRA;
+  if ((says & ERR_DECLINED) !== 0) return CallFact.DECLINED;
+  if ((says & ERR_NEEDS_PERSON) !== 0) return CallFact.NEEDS_PERSON;
+  if ((says & ERR_REJECTED) !== 0) return CallFact.REJECTED;
+  // failedSilently, asked only of a failure with a short result or none (its expression may take long on a long run of spaces)
   const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
-  if ((result === undefined || result === null || text !== undefined) && failedSilently(error, text)) return CallFact.SILENT;
-  return 0;
+  return (result === undefined || result === null || text !== undefined) && failedSilently(error, text) ? CallFact.SILENT : 0;
 }
 
 /** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */

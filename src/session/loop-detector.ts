@@ -307,7 +307,7 @@ export class LoopDetector {
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
     const index = this.pipeline.lastIndex;
-    const f = outcomeFacts(e, this.pipeline.log, index, this.outcome, this.readsAck);
+    const f = outcomeFacts(e, this.pipeline.log, index, this.outcome, this.readsAck, this.pipeline.reading);
     this.facts.note(index, f.bits, e.round ?? this.inFlight, f.target);
     let signals = builtIn;
     if (this.options.custom.length !== 0) {

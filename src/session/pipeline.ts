@@ -10,6 +10,7 @@ import type { ByteWriter } from '../snapshot/byte-writer.js';
 import type { HistoryReader } from '../state/call-history.js';
 import type { CallLog } from '../state/call-log.js';
 import type { Rewindable } from '../state/rewindable.js';
+import type { ModuleReading } from '../text/module-reading.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
 
 /** No signals (shared; never mutated). */
@@ -35,6 +36,11 @@ export interface Pipeline extends Rewindable {
   observe(e: ToolEvent, proposed?: boolean): readonly LoopSignal[];
   /** Index of the call recorded last. */
   readonly lastIndex: number;
+  /**
+   * What the engine's module read of the call recorded last in its pass over the call (the WebAssembly
+   * pipeline; the outcome facts read it instead of reading its texts again). Absent: none.
+   */
+  readonly reading?: ModuleReading;
   /** The call recorded last, as a new object custom detectors may keep. */
   lastCall(): ObservedCall;
   /** Feeds streamed text to the chanting detector, attributed to the latest call. */

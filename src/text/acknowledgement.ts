@@ -16,6 +16,21 @@ import { encodeUtf8, utf8Scratch } from '../fingerprint/canonical-hash.js';
 import { maskScanned } from '../wasm/module-report-scan.js';
 import { MASK_LIMIT, maskBytes } from './mask-volatile.js';
 
+/** What {@link weighsAcknowledgement} reads of a session's resolved options. */
+export interface AckReaders {
+  readonly detectors: { readonly resultRepeat: unknown; readonly semantic: unknown; readonly similarArgs: unknown };
+  readonly custom: readonly unknown[];
+}
+
+/**
+ * Whether a session with these detectors weighs an acknowledgement (CallFact.ACK): the evidence screen reads
+ * it of result repeat's signals and of fuzzy ones (semantic, similar args; a custom detector's may be fuzzy too).
+ */
+export function weighsAcknowledgement(o: AckReaders): boolean {
+  const d = o.detectors;
+  return d.resultRepeat !== null || d.semantic !== null || d.similarArgs !== null || o.custom.length !== 0;
+}
+
 /** Characters of a result read at most; a longer result is never an acknowledgement. */
 export const ACK_LOOK = 1024;
 /** Bytes of the masked result at most. */

@@ -73,5 +73,10 @@ export function needsPerson(error: string): boolean {
  * glob or `ls` finding nothing), once the lines a shell's startup prints are set aside (shell-noise.ts).
  */
 export function failedSilently(error: string, result: string | undefined): boolean {
-  return EXIT_ONLY.test(saysBeyondNothingFound(error)) && (result === undefined || EXIT_ONLY.test(saysBeyondNothingFound(result)));
+  return saysOnlyExit(error) && (result === undefined || saysOnlyExit(result));
+}
+
+/** Whether a text says nothing but that a call failed or found nothing (each half of {@link failedSilently}). */
+export function saysOnlyExit(text: string): boolean {
+  return EXIT_ONLY.test(saysBeyondNothingFound(text));
 }

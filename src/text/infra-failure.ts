@@ -9,7 +9,9 @@ const WORDS =
 const STATUS = /\b(?:HTTP(?:\/\d(?:\.\d)?)?|status(?: code)?|error(?: code)?|code)\s*[:=#]?\s*(?:429|5\d\d)\b|\b(?:429|5\d\d)\s+(?:too many requests|internal server error|bad gateway|service unavailable|gateway time-?out)/i;
 
 /** Characters of an error looked at. */
-const LOOK = 1000;
+/** Characters of an error text read. */
+export const INFRA_LOOK = 1000;
+const LOOK = INFRA_LOOK;
 
 /** Whether an error text is an infrastructure failure rather than the agent's doing. */
 export function isInfraFailure(text: string): boolean {

@@ -12,7 +12,15 @@
  * Heads are found by a key the module computes from the bytes it reads anyway (textKey), then compared: a
  * string as a Map's key costs V8 a hash of every character the first time it is used, which every call's
  * new result is (2.1 us for 1.5 KB; a bench that reads the same strings again hides it).
+ *
+ * The engine's module reads the head of each call's result in its own pass over the call's record
+ * (assembly/result-head.ts: the key and the scan from the result bytes already there, returned in the call's
+ * output); a caller that has that reading (module-reading.ts) passes it, and the head is neither copied into
+ * a module nor scanned again. Without it (the TypeScript engine, a head the module did not read), the key
+ * and the scan are taken here (module-report-scan.ts), with the same answers.
  */
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_READ, HEAD_UNITS } from '../wasm/generated/abi.js';
+import type { ModuleReading } from './module-reading.js';
 import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan, textKey } from '../wasm/module-report-scan.js';
 import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
 import { PASS_LOOK, reportFrom } from './failure-report.js';
@@ -35,6 +43,12 @@ export const READING_CACHE_CHARS = 1 << 19;
 /** Result heads the cache keeps at most. */
 export const READING_CACHE_ENTRIES = 1024;
 
+/** The SCAN_ bits of a ModuleReading's head word. */
+const SCAN_BITS = 0xff;
+
+/** Whether the module cuts heads where this file does (else its readings are never taken). */
+const SAME_CUTS = HEAD_UNITS === PASS_LOOK && HEAD_ACK_UNITS === ACK_LOOK;
+
 /** A head read, and what it says. */
 interface Reading {
   readonly text: string;
@@ -52,11 +66,16 @@ const ACK_UNREAD = 32;
  * What a result's head (its first PASS_LOOK characters: all of it when it is short) says, as READ_ bits.
  * With `ack` false, READ_ACK is not looked for (it is 0): for callers whose detectors never weigh an
  * acknowledgement (the evidence screen reads it of result repeat's and fuzzy signals only), which then skip
- * its words in the scan and its masking (a sixth of the outcome reading of short results).
+ * its words in the scan and its masking (a sixth of the outcome reading of short results). `given`: the
+ * engine module's reading of this very head (its key and scan), used when it read the head as asked here.
  */
-export function readHead(head: string, ack = true): number {
+export function readHead(head: string, ack = true, given?: Pick<ModuleReading, 'word' | 'key'>): number {
+  const short = head.length <= ACK_LOOK;
+  // the module's reading, when it read this head and looked for the acknowledgement's words exactly as asked here
+  const word = given === undefined || head.length > PASS_LOOK || !SAME_CUTS ? 0 : given.word;
+  const scanned = (word & HEAD_READ) !== 0 && ((word & HEAD_ACKED) !== 0) === (short && ack);
   // only heads of at most PASS_LOOK characters are kept; the key writes the head's bytes where the scan reads them
-  const key = head.length <= PASS_LOOK ? textKey(head) : -1;
+  const key = scanned ? (given as ModuleReading).key : head.length <= PASS_LOOK ? textKey(head) : -1;
   const reading = key < 0 ? undefined : cache.get(key);
   if (reading !== undefined && reading.text === head) {
     const known = reading.bits;
@@ -68,13 +87,12 @@ export function readHead(head: string, ack = true): number {
     return whole;
   }
   const look = head.length > PASS_LOOK ? head.slice(0, PASS_LOOK) : head;
-  const short = head.length <= ACK_LOOK;
   // the module's one pass: the failure stems, the pass patterns, the notes, a status field's name, and (short, asked) the acknowledgement's words
-  const scan = reportScan(look, short && ack);
+  const scan = scanned ? word & SCAN_BITS : reportScan(look, short && ack);
   let bits = 0;
   if (short) {
-    // read (its quick test, then masked by the module from the bytes just scanned: before reportFrom, which
-    // may scan another text) only where the module found a word every acknowledgement holds
+    // read (its quick test, then masked by the module from the bytes just scanned, or written there now:
+    // before reportFrom, which may scan another text) only where the module found a word every acknowledgement holds
     if (!ack) bits |= ACK_UNREAD;
     else if (scan < 0 ? isAcknowledgement(head) : (scan & SCAN_MAY_ACK) !== 0 && acknowledgesScanned(head)) bits |= READ_ACK;
     if (saysStillWaiting(head)) bits |= READ_WAITING;

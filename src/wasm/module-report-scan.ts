@@ -5,8 +5,11 @@
  * harness's note, whether it may hold a status field, and (when asked) whether it holds a word of the
  * acknowledgement's quick test. The last four only say where the expressions need not be asked.
  *
- * The scans run in an instance of their own (one a thread, made on first use, 256 KiB): its memory grows
- * when it must without emptying the views the engine's instance is read through in the middle of a batch.
+ * The engine's module reads each call's result head in its own pass over the call (assembly/result-head.ts,
+ * the same scan and key); the scans here are for the texts it did not read (the TypeScript engine, an output
+ * with its harness notes taken out, the acknowledgement's masking). They run in an instance of their own (one
+ * a thread, made on first use, 256 KiB): its memory grows when it must without emptying the views the
+ * engine's instance is read through in the middle of a batch.
  */
 import { WasmInstance } from './wasm-module.js';
 
@@ -39,9 +42,18 @@ let lastN = 0;
 /** Bytes the module may read past a text's end (a block of sixteen, and the next byte): the area keeps them. */
 const SLACK = 32;
 
+/** Texts written into this instance so far (each a copy of a text's bytes and a crossing). */
+let writes = 0;
+
+/** How many texts were copied into this thread's scan instance so far (for tests: heads the engine read are not). */
+export function scanCopies(): number {
+  return writes;
+}
+
 /** Writes `text` into the module's area (at areaAt); its UTF-8 length, or -1 when the module has no room. */
 function write(text: string): number {
   const inst = (own ??= new WasmInstance());
+  writes++;
   // at least what a head of 4,096 characters may take, so the area is taken from the heap once or twice
   const room = Math.max(3 * text.length, 3 * 4096) + SLACK;
   const at = inst.exports.reserveBytes(room);
@@ -89,11 +101,13 @@ export function reportScanBytewise(text: string, ack = false): number {
 
 /**
  * The first `limit` bytes of `text` masked by the module (assembly/mask.ts, the twin of mask-volatile.ts's
- * maskBytes) from the bytes the last scan wrote, when `text` is the text last scanned; else null (the
+ * maskBytes) from the bytes the last scan wrote when `text` is the text last scanned, else from its bytes
+ * written now (a head the engine's module scanned in its own pass); null when the module has no room (the
  * caller masks it itself). A view of the module's memory, valid until the next call here.
  */
 export function maskScanned(text: string, limit: number): Uint8Array | null {
-  if (text !== lastText || own === null) return null;
+  if (text !== lastText && write(text) < 0) return null;
+  if (own === null) return null;
   const n = lastN < limit ? lastN : limit;
   const dst = own.exports.reserveScratch(6 * n + 8);
   if (dst === 0) return null;

@@ -9,7 +9,9 @@
  * Args that are JSON text go in as text (the module parses and hashes them without JSON.parse); objects go
  * in through the value encoder; text that is not well-formed UTF-16, or that the module handed back, is
  * parsed here first. The host decides what only it can: the error's text and whether it is an
- * infrastructure failure, and the "nothing found" reading of results that are not text.
+ * infrastructure failure, and the "nothing found" reading of results that are not text. A call that succeeded
+ * with a text or null result is marked (F_READ_HEAD) for the module to read its head as the outcome facts do
+ * (assembly/result-head.ts).
  */
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
@@ -201,6 +203,8 @@ export class RecordWriter {
       } else w.u32(0);
       learnt.errorText = err;
       learnt.infra = infra;
+      // a call that succeeded with a text or null result: the module reads its head as the outcome facts do
+      if (err === undefined && (flags & (A.F_RESULT_TEXT | A.F_RESULT_EMPTY)) !== 0) flags |= A.F_READ_HEAD;
     }
 
     // ignored keys

@@ -55,6 +55,8 @@ export interface BatchItem {
   readsRings: boolean;
   /** Whether the call is a proposal, checked before it runs (its outcome is left out of progress). */
   proposed?: boolean;
+  /** Whether its session weighs an acknowledgement: the module then looks for its words in a short result head. */
+  readsAck?: boolean;
 }
 
 /** What the host learnt while writing an item (error text, infrastructure failure). */
@@ -371,7 +373,7 @@ export class WasmCore {
           if (!(e instanceof EncodeOverflow)) unwritable = unreadable(this.writer.field, e);
           break;
         }
-        if (it.proposed === true) dv.setUint32(pos + A.R_FLAGS, dv.getUint32(pos + A.R_FLAGS, true) | A.F_PROPOSED, true);
+        if (it.proposed === true || it.readsAck === true) dv.setUint32(pos + A.R_FLAGS, dv.getUint32(pos + A.R_FLAGS, true) | (it.proposed === true ? A.F_PROPOSED : 0) | (it.readsAck === true ? A.F_HEAD_ACK : 0), true);
         if (trapArmed !== 0 && it.slot === trapArmed) {
           dv.setUint32(pos + A.R_FLAGS, dv.getUint32(pos + A.R_FLAGS, true) | A.F_DEBUG_TRAP, true);
           trapArmed = 0;

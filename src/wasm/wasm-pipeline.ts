@@ -33,7 +33,9 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { restoreSlot, saveSlotInto, savedSlot } from './state-block.js';
 import { type ArgsNormaliser, CallLog } from '../state/call-log.js';
+import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { maskVolatile } from '../text/mask-volatile.js';
+import type { ModuleReading } from '../text/module-reading.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
 import * as A from './generated/abi.js';
 import type { ArgsPlan } from './record-writer.js';
@@ -157,6 +159,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   private lastInfra = false;
   /** The index of the call recorded last. */
   lastIndex = 0;
+  /** What the module read of the call recorded last (see Pipeline.reading); reused. */
+  readonly reading: ModuleReading = { index: -1, word: 0, key: 0, errorKey: 0, infra: false };
+  /** Whether the session weighs an acknowledgement: the module looks for its words in short result heads. */
+  private readonly readsAck: boolean;
   /** Whether mark() kept what rollback() puts back: the slot's bytes (in `undoBytes`) and the fields below. */
   private marked = false;
   /** Where mark() copied the slot's bytes: the thread's shared undo area, or an area of its own. */
@@ -173,6 +179,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     // the registered layout, shared by every session of this configuration
     const layout = this.core.layout(this.config);
     shareLayout(o, layout);
+    this.readsAck = weighsAcknowledgement(o);
     const capacity = historyCapacity(o.detectors);
     this.log = new CallLog(capacity, this, argsRetention(o.detectors, capacity, o.custom.length !== 0));
     const d = o.detectors;
@@ -207,7 +214,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       }
       reading.result = this.read(out, learnt.errorText, learnt.infra);
     };
-    const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false }];
+    const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false, readsAck: this.readsAck }];
     return (this.single = { items, plan, sink });
   }
 
@@ -266,6 +273,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     item.maxDepth = this.o.maxDepth;
     item.maskResults = this.o.detectors.resultRepeat?.masked === true;
     item.readsRings = this.readsRings();
+    item.readsAck = this.readsAck;
   }
 
   /** Reads a staged item's output (or throws its failure or status error): the call's signals. */
@@ -335,6 +343,13 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     if (status !== A.ST_OK) throw new RangeError(`loopwatch: the WebAssembly module could not process the call (status ${status})`);
     const index = u32[o4 + (A.O_INDEX >>> 2)] as number;
     this.lastIndex = index;
+    // the module's reading of the result's head (assembly/result-head.ts) and the error's key, for the outcome facts
+    const m = this.reading;
+    m.index = index;
+    m.word = u32[o4 + (A.O_HEAD >>> 2)] as number;
+    m.key = m.word === 0 ? 0 : (u32[o4 + (A.O_HEAD_KEY_HI >>> 2)] as number) * 0x1_0000_0000 + (u32[o4 + (A.O_HEAD_KEY_LO >>> 2)] as number);
+    m.errorKey = errorText === undefined ? 0 : (u32[o4 + (A.O_ERR_KEY_HI >>> 2)] as number) * 0x1_0000_0000 + (u32[o4 + (A.O_ERR_KEY_LO >>> 2)] as number);
+    m.infra = infra;
     // kept only for lastCall(), which only custom detectors read: a session holds no event of its callers'
     this.lastEvent = this.o.custom.length === 0 ? null : withPlainResult(e);
     this.lastErrorText = errorText;
@@ -470,6 +485,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   rollback(): void {
     if (!this.marked || this.slot === 0) return;
     this.marked = false;
+    this.reading.index = -1;
     const layout = this.core.layout(this.config);
     restoreSlot(this.core, this.slot, layout, this.undoBytes.subarray(0, layout.savedSize));
     this.undoBytes = NO_BYTES;
@@ -497,6 +513,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   }
 
   reset(): void {
+    this.reading.index = -1;
     if (this.slot !== 0) this.core.reset(this.slot);
     this.log.reset();
     this.recent?.reset();
@@ -523,6 +540,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const layout = this.core.layout(this.config);
     if (state.length !== layout.savedSize) throw new SnapshotError(`loopwatch: the snapshot's session state has ${state.length} bytes where these options lay out ${layout.savedSize}`);
     this.lastIndex = r.f64();
+    this.reading.index = -1;
     this.lastErrorText = r.optStr();
     this.lastInfra = r.bool();
     this.lastEvent = null;

@@ -1,0 +1,97 @@
+// The head of a call's result as src/text/result-reading.ts reads it, read in the engine's own pass over the
+// call's record (assembly/event.ts) from the result bytes already there: its first HEAD_UNITS UTF-16 units
+// (as the host's `slice(0, PASS_LOOK)` cuts the string), its key for the host's reading cache, and
+// reportScan's bits of it (with the acknowledgement's words when its session weighs them and the head is
+// short enough to be one). The host then neither copies the head into a module nor crosses into one per
+// result. The result's bytes are what the host's encoder writes of the string (a lone surrogate as U+FFFD,
+// one unit, like any character of 1 to 3 bytes; a 4-byte character is two units), so units are counted from
+// the bytes; a head cut inside a surrogate pair (the host's head would end in half a character) is not read
+// here: the host reads it itself.
+
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_READ, HEAD_UNITS, O_HEAD, O_HEAD_KEY_HI, O_HEAD_KEY_LO } from './abi';
+import { reportScan } from './report-scan';
+import { xxh64 } from './xxh64';
+
+// Scans remembered by head: a third of the traces' result heads are the text of an earlier one (a loop is
+// made of calls answered as before), and the scan of a head costs some thirty times hashing it. Direct-mapped,
+// HEAD_SLOTS entries [key u64 | bytes u32 | bits u32] in static memory (zeroed; emptied again should the
+// instance be remade): the head's 64-bit hash (never 0: 0 is an empty entry), its length, and the word
+// readResultHead writes (whose HEAD_ACKED says whether the scan looked for the acknowledgement's words, which
+// a lookup must match). A key is written last and cleared before its entry is rewritten, so an entry a trap
+// interrupts is never found. A hit gives exactly the scan's bits unless two heads of the same length share a
+// 64-bit hash, the odds the masked-hash cache (mask-cache.ts) and signatures already live with.
+const HEAD_SLOTS: u32 = 2048;
+const ENTRY: u32 = 16;
+const CACHE: usize = memory.data(HEAD_SLOTS * ENTRY, 16);
+
+/** Bytes past a text's end reportScan may read (a block of sixteen, and the next bytes). */
+const SLACK: usize = 32;
+
+/** UTF-16 units of the head headBytes measured last. */
+let headUnits: u32 = 0;
+
+/**
+ * Bytes of the first `limit` UTF-16 units of the UTF-8 text [p, p + n) (their units in headUnits); -1 when
+ * the cut falls inside a 4-byte character or the bytes are not a lead byte where one must be.
+ */
+export function headBytes(p: usize, n: u32, limit: u32): i32 {
+  let i: u32 = 0;
+  let units: u32 = 0;
+  while (i < n && units < limit) {
+    // sixteen ASCII bytes at a time while they fit under both ends
+    if (i + 16 <= n && units + 16 <= limit && i8x16.bitmask(v128.load(p + <usize>i)) == 0) {
+      i += 16;
+      units += 16;
+      continue;
+    }
+    const b = <u32>load<u8>(p + <usize>i);
+    if (b < 0x80) {
+      i++;
+      units++;
+    } else if (b < 0xc0) return -1;
+    else if (b < 0xe0) {
+      i += 2;
+      units++;
+    } else if (b < 0xf0) {
+      i += 3;
+      units++;
+    } else {
+      if (units + 2 > limit) return -1;
+      i += 4;
+      units += 2;
+    }
+  }
+  if (i > n) return -1;
+  headUnits = units;
+  return <i32>i;
+}
+
+/**
+ * Writes the reading of the head of result text [p, p + n) into output record `out` (O_HEAD, and the key):
+ * reportScan's bits with HEAD_READ (HEAD_ACKED when `ack` and the head is at most HEAD_ACK_UNITS units, the
+ * scan then looking for the acknowledgement's words), or O_HEAD 0 when the module does not read it.
+ */
+export function readResultHead(p: usize, n: u32, ack: bool, out: usize): void {
+  const m = headBytes(p, n, HEAD_UNITS);
+  // the scan reads a little past the end: never past the memory's
+  if (m < 0 || <u64>p + <u64>m + <u64>SLACK > (<u64>memory.size() << 16)) {
+    store<u32>(out + O_HEAD, 0);
+    return;
+  }
+  const key = xxh64(p, <usize>m, 0);
+  const asks = ack && headUnits <= HEAD_ACK_UNITS;
+  const flags = HEAD_READ | (asks ? HEAD_ACKED : 0);
+  const mark = key | 1;
+  const at = CACHE + <usize>((<u32>(key >> 32) ^ <u32>key) & (HEAD_SLOTS - 1)) * ENTRY;
+  let word = load<u32>(at, 12);
+  if (load<u64>(at) != mark || load<u32>(at, 8) != <u32>m || (word & (HEAD_READ | HEAD_ACKED)) != flags) {
+    word = reportScan(p, <u32>m, asks ? 1 : 0) | flags;
+    store<u64>(at, 0);
+    store<u32>(at, <u32>m, 8);
+    store<u32>(at, word, 12);
+    store<u64>(at, mark);
+  }
+  store<u32>(out + O_HEAD, word);
+  store<u32>(out + O_HEAD_KEY_LO, <u32>key);
+  store<u32>(out + O_HEAD_KEY_HI, <u32>(key >> 32) & 0x1fffff);
+}

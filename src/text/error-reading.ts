@@ -1,0 +1,85 @@
+/**
+ * What a failed call's error text says, as the outcome facts read it (src/policy/outcome-facts.ts): an
+ * infrastructure failure, a person's decline or interruption, a failure for want of a person, a turn the
+ * harness rejected, and args the tool refused. (Whether it says nothing but that it failed, failedSilently,
+ * is not read here: the outcome facts ask it only of a failure with a short result or none, as its expression
+ * may take long on a long run of white space.) Each is a function of the text alone, and a failing
+ * loop fails alike (61% of the traces' failed calls repeat an earlier call's error text), so each distinct
+ * text is read once: found by a key the engine's module computes as it hashes the error anyway
+ * (module-reading.ts), then compared (a string as a Map's key would be hashed by V8, character by
+ * character, the first time). Every recogniser reads the text's first {@link ERROR_LOOK} characters
+ * alone, so that is all a reading keeps and compares (a copy: the rest of a long error is never kept alive).
+ * The cache is bounded ({@link ERROR_CACHE_CHARS} characters, {@link ERROR_CACHE_ENTRIES} texts): past
+ * either it starts again empty.
+ */
+import { KIND_LOOK, isDeclined, needsPerson } from './failure-kinds.js';
+import { INFRA_LOOK, isInfraFailure } from './infra-failure.js';
+import { INVALID_ARGS_LOOK, refusedArgs } from './invalid-args.js';
+import { REJECTION_LOOK, isTurnRejection } from './turn-rejection.js';
+
+/** {@link errorBits}' bit: an infrastructure failure (infra-failure.ts). */
+export const ERR_INFRA = 1;
+/** {@link errorBits}' bit: the person declined or interrupted the call (failure-kinds.ts's isDeclined). */
+export const ERR_DECLINED = 2;
+/** {@link errorBits}' bit: the call needs a person to grant access (failure-kinds.ts's needsPerson). */
+export const ERR_NEEDS_PERSON = 4;
+/** {@link errorBits}' bit: the harness rejected the turn (turn-rejection.ts). */
+export const ERR_REJECTED = 8;
+/** {@link errorBits}' bit: the tool refused the call's args (invalid-args.ts). */
+export const ERR_INVALID_ARGS = 32;
+
+/** Characters of an error text any recogniser reads (the most of their caps). */
+export const ERROR_LOOK = Math.max(INFRA_LOOK, KIND_LOOK, REJECTION_LOOK, INVALID_ARGS_LOOK);
+/** Characters of error texts the cache keeps at most (about 1 MB). */
+export const ERROR_CACHE_CHARS = 1 << 19;
+/** Error texts the cache keeps at most. */
+export const ERROR_CACHE_ENTRIES = 1024;
+
+/** A text read, and what it says. */
+interface ErrorReading {
+  /** The text's first ERROR_LOOK characters (all of it when it is shorter). */
+  readonly text: string;
+  readonly bits: number;
+}
+
+const cache = new Map<number, ErrorReading>();
+let cached = 0;
+
+/** What an error text says, as ERR_ bits; `infra`: whether it is an infrastructure failure, when the caller knows. */
+export function errorBits(error: string, infra = isInfraFailure(error)): number {
+  return (
+    (infra ? ERR_INFRA : 0) |
+    (isDeclined(error) ? ERR_DECLINED : 0) |
+    (needsPerson(error) ? ERR_NEEDS_PERSON : 0) |
+    (isTurnRejection(error) ? ERR_REJECTED : 0) |
+    (refusedArgs(error) ? ERR_INVALID_ARGS : 0)
+  );
+}
+
+/**
+ * {@link errorBits} of `error`, read once per distinct text: `key` is the engine module's key of the text
+ * (module-reading.ts's errorKey), `infra` what the record writer found of it.
+ */
+export function readError(error: string, key: number, infra: boolean): number {
+  const known = cache.get(key);
+  // the same first ERROR_LOOK characters read the same, whatever follows them
+  if (known !== undefined && (error.length > ERROR_LOOK ? known.text.length === ERROR_LOOK && error.startsWith(known.text) : known.text === error)) return known.bits;
+  const bits = errorBits(error, infra);
+  if (cached + ERROR_LOOK > ERROR_CACHE_CHARS || cache.size >= ERROR_CACHE_ENTRIES) {
+    cache.clear();
+    cached = 0;
+  }
+  // a head cut from a longer error is made flat, then cut: a copy, never a view of the whole
+  const text = error.length > ERROR_LOOK ? `${error.slice(0, ERROR_LOOK)} `.slice(0, -1) : error;
+  // another text of the same key (as likely as two random 53-bit numbers being equal) is replaced
+  const was = cache.get(key);
+  if (was !== undefined) cached -= was.text.length;
+  cache.set(key, { text, bits });
+  cached += text.length;
+  return bits;
+}
+
+/** Error texts the cache holds now (at most ERROR_CACHE_ENTRIES), and their characters (at most ERROR_CACHE_CHARS). */
+export function errorCacheSize(): { entries: number; chars: number } {
+  return { entries: cache.size, chars: cached };
+}
