@@ -157,7 +157,7 @@ function failureKind(says: number, error: string, result: unknown): number {
   if ((says & ERR_DECLINED) !== 0) return CallFact.DECLINED;
   if ((says & ERR_NEEDS_PERSON) !== 0) return CallFact.NEEDS_PERSON;
   if ((says & ERR_REJECTED) !== 0) return CallFact.REJECTED;
-  // failedSilently, asked only of a failure with a short result or none (its expression may take long on a long run of spaces)
+  // failedSilently, asked only of a failure with a short result or none
   const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
   return (result === undefined || result === null || text !== undefined) && failedSilently(error, text) ? CallFact.SILENT : 0;
 }
