@@ -14,8 +14,11 @@ import { limitMemoryForTesting } from '../../src/wasm/wasm-module.js';
 
 limitMemoryForTesting(320);
 
-/** A ring of 10,000 calls per session: 64 KiB of WebAssembly memory each. */
+/** A ring of 10,000 calls per session: counted at 64 KiB of WebAssembly memory each, though state repeat's keys take room only as calls come. */
 const bigRings = { detectors: { stateRepeat: { window: 10_000 } } } as const;
+
+/** Rings of 10,000 calls inside each session's slot, taken whole from its first call (about 256 KiB a session). */
+const fullRings = { detectors: { frequency: { window: 10_000 } } } as const;
 
 const calls = (prefix: string, from: number, n: number): SessionEvent[] => Array.from({ length: n }, (_, i) => ({ session: `${prefix}${from + i}`, tool: 'read', args: { p: (from + i) % 3 }, result: 'same' }));
 
@@ -47,7 +50,7 @@ describe('WebAssembly memory capacity, computed up front', () => {
 
 describe('WebAssembly memory that runs out', () => {
   it('should evict the least recently used session for a new one when the memory is full, failing no call', () => {
-    const e = new LoopEngine(bigRings);
+    const e = new LoopEngine(fullRings);
     for (let from = 0; from < 1000; from += 50) {
       const out = e.checkBatch(calls('s', from, 50));
       expect(out.filter((v) => v instanceof Error)).toEqual([]);
@@ -63,14 +66,14 @@ describe('WebAssembly memory that runs out', () => {
   });
 
   it('should fail a call with CapacityError when the memory is another engine`s, and leave that engine`s sessions unharmed', () => {
-    const full = new LoopEngine(bigRings);
+    const full = new LoopEngine(fullRings);
     for (let from = 0; from < 600; from += 50) full.checkBatch(calls('f', from, 50));
-    const other = new LoopEngine({ detectors: { stateRepeat: { window: 9000 } } });
+    const other = new LoopEngine({ detectors: { frequency: { window: 9000 } } });
     const out = other.checkBatch(calls('o', 0, 3));
     for (const v of out) expect(v).toBeInstanceOf(CapacityError);
     expect((out[0] as Error).message).toMatch(/WebAssembly memory/);
     expect(other.stats().checks).toBe(0);
-    expect(() => new LoopDetector({ detectors: { stateRepeat: { window: 8000 } } })).toThrow(CapacityError);
+    expect(() => new LoopDetector({ detectors: { frequency: { window: 8000 } } })).toThrow(CapacityError);
     // no cascade: the engine holding the memory goes on, old sessions and new
     const live = full.sessionIds().slice(0, 5);
     expect(full.checkBatch(live.map((session) => ({ session, tool: 'read', args: { p: 1 }, result: 'same' }))).filter((v) => v instanceof Error)).toEqual([]);
