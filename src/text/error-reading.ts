@@ -2,12 +2,11 @@
  * What a failed call's error text says, as the outcome facts read it (src/policy/outcome-facts.ts): an
  * infrastructure failure, a person's decline or interruption, a failure for want of a person, a turn the
  * harness rejected, and args the tool refused. (Whether it says nothing but that it failed, failedSilently,
- * is not read here: the outcome facts ask it only of a failure with a short result or none, as its expression
- * may take long on a long run of white space.) Each is a function of the text alone, and a failing
+ * is not read here: it reads the result too, and the outcome facts ask it only of a failure with a short
+ * result or none.) Each is a function of the text alone, and a failing
  * loop fails alike (61% of the traces' failed calls repeat an earlier call's error text), so each distinct
  * text is read once: found by a key the engine's module computes as it hashes the error anyway
- * (module-reading.ts), then compared (a string as a Map's key would be hashed by V8, character by
- * character, the first time). Every recogniser reads the text's first {@link ERROR_LOOK} characters
+ * (module-reading.ts), then compared (keyed-text-cache.ts). Every recogniser reads the text's first {@link ERROR_LOOK} characters
  * alone, so that is all a reading keeps and compares (a copy: the rest of a long error is never kept alive).
  * The cache is bounded ({@link ERROR_CACHE_CHARS} characters, {@link ERROR_CACHE_ENTRIES} texts): past
  * either it starts again empty.
@@ -15,6 +14,7 @@
 import { KIND_LOOK, isDeclined, needsPerson } from './failure-kinds.js';
 import { INFRA_LOOK, isInfraFailure } from './infra-failure.js';
 import { INVALID_ARGS_LOOK, refusedArgs } from './invalid-args.js';
+import { KeyedTextCache } from './keyed-text-cache.js';
 import { REJECTION_LOOK, isTurnRejection } from './turn-rejection.js';
 
 /** {@link errorBits}' bit: an infrastructure failure (infra-failure.ts). */
@@ -35,15 +35,8 @@ export const ERROR_CACHE_CHARS = 1 << 19;
 /** Error texts the cache keeps at most. */
 export const ERROR_CACHE_ENTRIES = 1024;
 
-/** A text read, and what it says. */
-interface ErrorReading {
-  /** The text's first ERROR_LOOK characters (all of it when it is shorter). */
-  readonly text: string;
-  readonly bits: number;
-}
-
-const cache = new Map<number, ErrorReading>();
-let cached = 0;
+/** Error readings: each text's first ERROR_LOOK characters, and its ERR_ bits. */
+const cache = new KeyedTextCache<number>(ERROR_CACHE_CHARS, ERROR_CACHE_ENTRIES);
 
 /** What an error text says, as ERR_ bits; `infra`: whether it is an infrastructure failure, when the caller knows. */
 export function errorBits(error: string, infra = isInfraFailure(error)): number {
@@ -63,23 +56,14 @@ export function errorBits(error: string, infra = isInfraFailure(error)): number 
 export function readError(error: string, key: number, infra: boolean): number {
   const known = cache.get(key);
   // the same first ERROR_LOOK characters read the same, whatever follows them
-  if (known !== undefined && (error.length > ERROR_LOOK ? known.text.length === ERROR_LOOK && error.startsWith(known.text) : known.text === error)) return known.bits;
+  if (known !== undefined && (error.length > ERROR_LOOK ? known.text.length === ERROR_LOOK && error.startsWith(known.text) : known.text === error)) return known.value;
   const bits = errorBits(error, infra);
-  if (cached + ERROR_LOOK > ERROR_CACHE_CHARS || cache.size >= ERROR_CACHE_ENTRIES) {
-    cache.clear();
-    cached = 0;
-  }
   // a head cut from a longer error is made flat, then cut: a copy, never a view of the whole
-  const text = error.length > ERROR_LOOK ? `${error.slice(0, ERROR_LOOK)} `.slice(0, -1) : error;
-  // another text of the same key (as likely as two random 53-bit numbers being equal) is replaced
-  const was = cache.get(key);
-  if (was !== undefined) cached -= was.text.length;
-  cache.set(key, { text, bits });
-  cached += text.length;
+  cache.set(key, error.length > ERROR_LOOK ? `${error.slice(0, ERROR_LOOK)} `.slice(0, -1) : error, bits);
   return bits;
 }
 
 /** Error texts the cache holds now (at most ERROR_CACHE_ENTRIES), and their characters (at most ERROR_CACHE_CHARS). */
 export function errorCacheSize(): { entries: number; chars: number } {
-  return { entries: cache.size, chars: cached };
+  return cache.size();
 }

@@ -20,6 +20,7 @@
  * and the scan are taken here (module-report-scan.ts), with the same answers.
  */
 import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_READ, HEAD_UNITS } from '../wasm/generated/abi.js';
+import { KeyedTextCache } from './keyed-text-cache.js';
 import type { ModuleReading } from './module-reading.js';
 import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan, textKey } from '../wasm/module-report-scan.js';
 import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
@@ -49,15 +50,8 @@ const SCAN_BITS = 0xff;
 /** Whether the module cuts heads where this file does (else its readings are never taken). */
 const SAME_CUTS = HEAD_UNITS === PASS_LOOK && HEAD_ACK_UNITS === ACK_LOOK;
 
-/** A head read, and what it says. */
-interface Reading {
-  readonly text: string;
-  bits: number;
-}
-
-/** Readings by their text's key (module-report-scan's textKey: a string key would be hashed by V8 each call). */
-const cache = new Map<number, Reading>();
-let cached = 0;
+/** Readings by their head's key (module-report-scan's textKey): the head, and its READ_ bits. */
+const cache = new KeyedTextCache<number>(READING_CACHE_CHARS, READING_CACHE_ENTRIES);
 
 /** A cached reading's bit (never returned): the acknowledgement was not read (READ_ACK is 0 there, not known). */
 const ACK_UNREAD = 32;
@@ -78,12 +72,12 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
   const key = scanned ? (given as ModuleReading).key : head.length <= PASS_LOOK ? textKey(head) : -1;
   const reading = key < 0 ? undefined : cache.get(key);
   if (reading !== undefined && reading.text === head) {
-    const known = reading.bits;
+    const known = reading.value;
     if ((known & ACK_UNREAD) === 0) return ack ? known : known & ~READ_ACK;
     if (!ack) return known & ~ACK_UNREAD;
     // read without the acknowledgement before: read it now (its plain test) and keep the whole reading
     const whole = (known & ~ACK_UNREAD) | (isAcknowledgement(head) ? READ_ACK : 0);
-    reading.bits = whole;
+    reading.value = whole;
     return whole;
   }
   const look = head.length > PASS_LOOK ? head.slice(0, PASS_LOOK) : head;
@@ -100,28 +94,17 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
   bits |= reportFrom(look, scan);
   // the status field is read within the scanned text (its first record too): only where the module found its name
   if ((scan < 0 || (scan & SCAN_MAY_STATUS) !== 0) && reportsStatusUnderWay(head)) bits |= READ_STATUS;
-  if (key >= 0) {
-    if (cached + head.length > READING_CACHE_CHARS || cache.size >= READING_CACHE_ENTRIES) {
-      cache.clear();
-      cached = 0;
-    }
-    // a head of PASS_LOOK characters may be a view of a longer output: the joined text is made flat, then cut
-    const text = head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head;
-    const was = cache.get(key);
-    // another text of the same key (as likely as two random 53-bit numbers being equal) is replaced
-    if (was !== undefined) cached -= was.text.length;
-    cache.set(key, { text, bits });
-    cached += head.length;
-  }
+  // a head of PASS_LOOK characters may be a view of a longer output: the joined text is made flat, then cut
+  if (key >= 0) cache.set(key, head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head, bits);
   return bits & ~ACK_UNREAD;
 }
 
 /** Characters of result heads the cache holds now (at most READING_CACHE_CHARS). */
 export function readingCacheChars(): number {
-  return cached;
+  return cache.size().chars;
 }
 
 /** Result heads the cache holds now (at most READING_CACHE_ENTRIES). */
 export function readingCacheSize(): number {
-  return cache.size;
+  return cache.size().entries;
 }
