@@ -82,19 +82,13 @@ export function restoreSlot(core: WasmCore, slot: number, layout: SlotLayout, sa
     block = core.instance.exports.stateResize(slot, cap) >>> 0;
     if (block === 0 && cap !== 0) throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for a session's state ring of ${cap} keys`);
   }
-  // as core.writeSlot does: the words tying the slot to this memory stay, a quarantine is lifted
+  // the bytes before the ring's words as core.writeSlot puts them (the words tying the slot to this memory stay, a quarantine is lifted)
+  core.writeSlot(slot, saved.subarray(0, off));
   const { u8, u32 } = core.instance.views();
-  const config = u32[(slot + A.S_CONFIG) >>> 2] as number;
-  const state = u32[(slot + A.S_STATE) >>> 2] as number;
-  const next = u32[(slot + A.S_NEXT) >>> 2] as number;
-  u8.set(saved.subarray(0, off), slot);
   const tail = tailBytes(layout);
   u8.set(saved.subarray(off + keys, off + keys + tail), slot + off + 8);
   u8.fill(0, slot + off + 8 + tail, slot + layout.slotSize);
   u32[(slot + off) >>> 2] = block;
   u32[(slot + off + 4) >>> 2] = cap;
-  u32[(slot + A.S_CONFIG) >>> 2] = config;
-  u32[(slot + A.S_STATE) >>> 2] = state & ~A.SLOT_POISONED;
-  u32[(slot + A.S_NEXT) >>> 2] = next;
   if (block !== 0) u8.set(saved.subarray(off, off + cap * 4), block);
 }

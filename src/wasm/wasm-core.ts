@@ -199,19 +199,6 @@ export class WasmCore {
     return copy;
   }
 
-  /**
-   * Copies a slot's `size` bytes into `into` (at least `size` long) as they are, for a rollback within the
-   * same call (restoreSlot): no allocation, unlike readSlot.
-   */
-  copySlot(slot: number, size: number, into: Uint8Array): void {
-    into.set(this.instance.views().u8.subarray(slot, slot + size));
-  }
-
-  /** Puts back the first `size` bytes of a copySlot() copy into the live slot it came from. */
-  restoreSlot(slot: number, from: Uint8Array, size: number): void {
-    this.writeSlot(slot, size === from.length ? from : from.subarray(0, size));
-  }
-
   /** Puts a slot state readSlot() copied into a live slot of the same configuration. */
   writeSlot(slot: number, state: Uint8Array): void {
     const { u8, u32 } = this.instance.views();
