@@ -13,6 +13,7 @@ import { PASS_LOOK } from '../text/failure-report.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { programKey } from '../text/command-program.js';
+import { saysProgramMissing } from '../text/missing-program.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ResolvedOptions } from '../options/options.js';
 import type { ToolEvent } from '../types.js';
@@ -159,7 +160,16 @@ function failureKind(says: number, error: string, result: unknown): number {
   if ((says & ERR_REJECTED) !== 0) return CallFact.REJECTED;
   // failedSilently, asked only of a failure with a short result or none
   const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
-  return (result === undefined || result === null || text !== undefined) && failedSilently(error, text) ? CallFact.SILENT : 0;
+  if (result !== undefined && result !== null && text === undefined) return 0;
+  return failedSilently(error, text) || probedForAProgram(error, text) ? CallFact.SILENT : 0;
+}
+
+/**
+ * Whether a failure is a shell saying the command's program is not there (missing-program.ts), its result,
+ * if any, saying no more: a probe for a tool that found nothing, as silent as a search that found nothing.
+ */
+function probedForAProgram(error: string, result: string | undefined): boolean {
+  return saysProgramMissing(error) && (result === undefined || result === error || saysProgramMissing(result));
 }
 
 /** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */

@@ -1,0 +1,66 @@
+/**
+ * Recognises a failure that is a shell saying the program the command names is not there: the command
+ * never ran. An agent new to a machine probes for its tools (`rg`, then `python`, then `pixi`) and each
+ * probe fails so; those are different probes finding nothing, not one wall hit again (the evidence screen
+ * treats them as it treats searches that found nothing: see failure-kinds.ts). The same missing program
+ * called again and again is still a loop: the detectors of repeated calls see it.
+ *
+ * What the shells say, whole lines, after a shell's startup lines (shell-noise.ts) and an exit status:
+ *
+ * ```
+ *   bash / sh / dash   /bin/bash: line 1: rg: command not found      sh: 1: rg: not found
+ *                      /bin/bash: line 1: ./specify: No such file or directory     (the program's path)
+ *   zsh                zsh:1: command not found: pixi                zsh: command not found: pixi
+ *   fish               fish: Unknown command: rg
+ *   cmd.exe            'rg' is not recognized as an internal or external command,
+ *                      operable program or batch file.
+ *   PowerShell         rg : The term 'rg' is not recognized as the name of a cmdlet, function, script ...
+ *                      (then its "At line:1 char:1", "+ rg ..." and "Check the spelling ..." lines)
+ * ```
+ *
+ * Any other line (a program that ran and printed, another error) makes the failure a real one. Reads the
+ * first {@link MISSING_LOOK} characters only.
+ */
+import { withoutShellNoise } from './shell-noise.js';
+
+/** Characters of an error text read. */
+export const MISSING_LOOK = 1024;
+
+/** A line saying the program of the command is not there. */
+export const MISSING_PROGRAM_LINES: readonly RegExp[] = Object.freeze([
+  // bash, sh, dash: "<shell>: line N: <program>: command not found" (or its path: "No such file or directory")
+  /^(?:\S*\/)?(?:ba|da|k)?sh(?:: line \d+|:\s*\d+)?: [^\s:]+: (?:command not found|not found|No such file or directory)$/,
+  /^(?:\S*\/)?zsh(?::\d+)?: (?:command not found|no such file or directory): \S+$/i,
+  /^fish: Unknown command:? \S+$/,
+  /^'[^'\n]+' is not recognized as an internal or external command,?$/,
+  /^\S+ ?: The term '[^'\n]+' is not recognized as (?:the|a) name of a cmdlet\b.*$/,
+]);
+
+/** Lines that go with a missing program's message, or an exit status alone. */
+const COMPANION_LINES: readonly RegExp[] = Object.freeze([
+  /^operable program or batch file\.?$/,
+  /^(?:function, )?(?:script file, )?(?:or )?(?:(?:operable|executable) )?program\b.*$/,
+  /^Check the spelling of the name\b.*$/,
+  /^At (?:line:\d+ char:\d+|[^\n]*:\d+ char:\d+)$/,
+  /^\+ .*$/,
+  /^(?:error:?\s*)?\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code):?\s*\d+\]?\.?$/i,
+]);
+
+/** Escape sequences of a terminal's colours (PowerShell 7 prints its errors in red). */
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** Whether an error says only that the program its command names is not there (see the module's notes). */
+export function saysProgramMissing(error: string): boolean {
+  const head = error.length > MISSING_LOOK ? error.slice(0, MISSING_LOOK) : error;
+  const lines = withoutShellNoise(head.includes('\u001b') ? head.replace(ANSI, '') : head).split('\n');
+  // a text cut at MISSING_LOOK may end in part of a line: that part is not read
+  if (error.length > MISSING_LOOK) lines.pop();
+  let missing = false;
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (MISSING_PROGRAM_LINES.some((p) => p.test(line))) missing = true;
+    else if (!COMPANION_LINES.some((p) => p.test(line))) return false;
+  }
+  return missing;
+}
