@@ -14,7 +14,7 @@
  * policy is tuned on, and `holdout` (holdout-manifest.jsonl, written to holdout/, git-ignored too), sessions
  * from other repositories that nothing is tuned on, to measure where the default truly stands; a fix found
  * on it is measured on both. `holdout2` (holdout2-manifest.jsonl, written to holdout2/, git-ignored) came
- * later, from 22 further repositories, once `holdout` had been looked at: its first figures are the unseen
+ * later, from 27 further repositories, once `holdout` had been looked at: its first figures are the unseen
  * ones. All manifests have the same fields.
  *
  * `manifest.jsonl` beside this script has one line per file: where it came from (`repo`, `commit`,
