@@ -54,7 +54,11 @@ const ANY_SHELL_WRITE = new RegExp(SHELL_WRITES.map((p) => `(?:${p.source})`).jo
 /** Characters of a shell command read at most. */
 export const COMMAND_LOOK = 4096;
 
-/** The command text of a shell call's args: `command` or `cmd`, a string or an array of strings. */
+/**
+ * The command text of a shell call's args: `command` or `cmd`, a string or an array of strings. Not the
+ * `allow` option's commandText (allow-rules.ts), which reads args still encoded too and, as documented for
+ * `allow`, only `command`: reading `cmd` there would allow calls no rule was written for.
+ */
 export function commandText(args: unknown): string | undefined {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
   const a = args as Record<string, unknown>;
