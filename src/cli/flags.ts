@@ -25,6 +25,7 @@ export function parseFlags(args: readonly string[], spec: FlagSpec, allowPositio
     const message = (e as Error).message;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const flag = /'(-[^']*)'/.exec(message)?.[1] ?? message;
+      // parseArgs names the flag before its first `=`: `=.*$` (quadratic in a run of `=` and line breaks) sees one only in `-=`
       const name = flag.replace(/^-+/, '').replace(/=.*$/, '');
       const best = closestName(name, Object.keys(spec));
       throw new UsageError(`unknown flag ${flag}${best === undefined ? '' : ` (did you mean --${best}?)`}`);

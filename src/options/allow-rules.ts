@@ -145,7 +145,10 @@ export function resolveAllow(value: unknown): readonly ResolvedAllowRule[] {
   );
 }
 
-/** The call's command as patterns see it (its head), or undefined when its args have none. */
+/**
+ * The call's command as patterns see it (its head), or undefined when its args have none. Only `command`,
+ * as `allow` is documented; workspace-changes.ts's commandText also reads `cmd` (Codex) for its own tests.
+ */
 export function commandText(args: unknown): string | undefined {
   const a = EncodedArgs.is(args) ? args.value() : parseArgs(args);
   if (typeof a !== 'object' || a === null || Array.isArray(a)) return undefined;

@@ -24,7 +24,11 @@ import { changeTarget, changesWorkspace, commandText } from './workspace-changes
 /** A shell command that waits before it looks: it polls the world. */
 const WAITS_FIRST = /^\s*(?:sleep\s+\d+(?:\.\d+)?[smh]?\s*(?:&&|;)|timeout\s+\d+\s+\S*(?:wait|watch))/;
 
-/** A shell run around the command (`bash -lc "..."`), taken off before it is read. */
+/**
+ * A shell run around the command (`bash -lc "..."`), taken off before it is read. Narrower than
+ * command-program.ts's SHELL_C (which also takes a path, dash, pwsh, and flag groups such as `-ec`): that one
+ * would read more commands as waits (`pwsh -Command Start-Sleep 30`), a change of answers, not a tidy.
+ */
 const SHELL_PREFIX = /^(?:bash|sh|zsh)\s+-l?c\s+/;
 
 /** Character codes of b, s, t, z (a command beginning with none of b, s, z has no SHELL_PREFIX). */

@@ -42,7 +42,8 @@ export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
   /(?:^|[^0-9&>=-])>>?\s*(?!&|\/dev\/null)["']?[\w.~/$-]/,
   // files made, moved, removed
   /(?:^|[\s;&|(])(?:mv|cp|rm|mkdir|touch|ln|chmod|truncate|install)\s/,
-  // formatters and fixers that rewrite files
+  // formatters and fixers that rewrite files (`.*--fix` is read again after each `eslint` of a line: quadratic,
+  // so only a command's first COMMAND_LOOK characters are tried, 14 ms on the worst such command)
   /(?:^|[\s;&|(])(?:gofmt\s+(?:-\w+\s+)*-w|go\s+fmt|cargo\s+fmt|rustfmt|black|isort|ruff\s+format|prettier\s+.*--write|eslint\s+.*--fix|ruff\s+check\s+.*--fix)\b/,
   // installs
   /(?:^|[\s;&|(])(?:npm\s+(?:install|i|ci|add)|pnpm\s+(?:install|add|i)|yarn\s+add|pip3?\s+install|uv\s+(?:add|pip\s+install|sync)|poetry\s+add|cargo\s+add|go\s+get|bundle\s+install)\b/,
@@ -54,7 +55,11 @@ const ANY_SHELL_WRITE = new RegExp(SHELL_WRITES.map((p) => `(?:${p.source})`).jo
 /** Characters of a shell command read at most. */
 export const COMMAND_LOOK = 4096;
 
-/** The command text of a shell call's args: `command` or `cmd`, a string or an array of strings. */
+/**
+ * The command text of a shell call's args: `command` or `cmd`, a string or an array of strings. Not the
+ * `allow` option's commandText (allow-rules.ts), which reads args still encoded too and, as documented for
+ * `allow`, only `command`: reading `cmd` there would allow calls no rule was written for.
+ */
 export function commandText(args: unknown): string | undefined {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
   const a = args as Record<string, unknown>;

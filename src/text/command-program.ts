@@ -21,7 +21,10 @@ import { commandText } from '../policy/workspace-changes.js';
 /** Characters of a command read at most (a program is named near its start). */
 export const PROGRAM_LOOK = 512;
 
-/** A shell running the rest as its command (`bash -lc`, `sh -c`, `zsh -c`, `pwsh -Command`). */
+/**
+ * A shell running the rest as its command (`bash -lc`, `sh -c`, `zsh -c`, `pwsh -Command`). Wider than
+ * outcome-facts.ts's SHELL_PREFIX (`bash|sh|zsh -c` or `-lc` only), which decides which commands read as waits.
+ */
 const SHELL_C = /^(?:\S*\/)?(?:bash|sh|zsh|dash|pwsh|powershell(?:\.exe)?)\s+(?:-[a-zA-Z]+\s+)*-(?:[a-zA-Z]*c|Command)\s+/;
 
 /** A change of directory before the command (`cd /repo &&`, `cd src;`, `pushd x &&`). */

@@ -42,14 +42,18 @@ export const PASS_LOOK = 4096;
  * ok", `ok  pkg (cached)`), a clean lint or type check ("All checks passed!", "Success: no issues found",
  * "Found 0 errors", "0 problems"), a build that succeeded ("Finished `dev` profile", "compiled
  * successfully", "Build succeeded"), a tree with nothing to do ("up to date", "nothing to commit").
+ *
+ * A line-start word ("ok", "finished") follows the text's start or its last line break before it and white
+ * space other than a line break (`(?:^|\n)[^\S\n]*`): the language of `(?:^|\n)\s*`, which read the rest of a
+ * run of line breaks from each of them (4,096 of them took 50 ms, 90 ms with all seven patterns).
  */
 export const PASS_PATTERNS: readonly RegExp[] = Object.freeze([
   /\b\d+ (?:passed|passing)\b/i,
   /\ball (?:\d+ )?(?:tests?|checks?|specs?) (?:passed|pass|ok)\b/i,
-  /(?:^|\n)\s*ok\b|\btest result: ok\b/i,
+  /(?:^|\n)[^\S\n]*ok\b|\btest result: ok\b/i,
   /\b(?:no (?:issues|errors|problems|warnings)|(?:found )?0 (?:errors?|failures?|problems?|issues?))\b/i,
   /\b(?:success|succeeded|successfully)\b/i,
-  /(?:^|\n)\s*finished\b|\bbuild (?:succeeded|successful|complete)\b|\bcompiled\b/i,
+  /(?:^|\n)[^\S\n]*finished\b|\bbuild (?:succeeded|successful|complete)\b|\bcompiled\b/i,
   /\b(?:up[ -]to[ -]date|nothing to commit|working tree clean)\b/i,
 ]);
 
