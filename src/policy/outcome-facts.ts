@@ -106,7 +106,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const error = errorText(e.error);
   const failed = error !== undefined;
   if (!failed && e.result === undefined) return out;
-  const args = log.argsOf(index);
+  const args = log.factArgsOf(index);
   const writes = changes(e.tool, args);
   if (writes) out.bits |= CallFact.WRITE;
   const mine = given !== undefined && given.index === index ? given : undefined;
