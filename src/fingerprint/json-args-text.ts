@@ -46,16 +46,28 @@ export class JsonArgsText {
 
   /** The JSON text's bytes (a view of the record); throws once a pool batch's buffer has gone back. */
   get bytes(): Uint8Array {
+    return this.held().subarray(this.start, this.end);
+  }
+
+  /** Copies the JSON text's bytes into `target` at `at` (no view made); throws as {@link bytes} does. */
+  copyInto(target: Uint8Array, at: number): void {
+    this.held().copy(target, at, this.start, this.end);
+  }
+
+  /** The text's length in bytes. */
+  get length(): number {
+    return this.end - this.start;
+  }
+
+  /** The record's bytes, while they are there. */
+  private held(): Buffer {
     if (this.line.length < this.end) throw new Error('loopwatch: args were read after their batch went back to the calling thread (their bytes are gone)');
-    return this.line.subarray(this.start, this.end);
+    return this.line;
   }
 
   /** The JSON text (made once). */
   get text(): string {
-    if (this.textOf === undefined) {
-      this.bytes; // eslint-disable-line @typescript-eslint/no-unused-expressions -- throws when the bytes are gone
-      this.textOf = this.line.latin1Slice(this.start, this.end);
-    }
+    this.textOf ??= this.held().latin1Slice(this.start, this.end);
     return this.textOf;
   }
 
@@ -78,10 +90,10 @@ export class JsonArgsText {
     for (let i = 0; i < spans.length; i += 4) {
       if (spans[i] !== m) continue;
       if (spans[i + 1] === -1) return null;
-      this.bytes; // eslint-disable-line @typescript-eslint/no-unused-expressions -- throws when the bytes are gone
+      const line = this.held();
       const s = spans[i + 1] as number;
       const e = spans[i + 2] as number;
-      return spans[i + 3] === 0 ? this.line.latin1Slice(s + 1, e - 1) : (JSON.parse(this.line.latin1Slice(s, e)) as string);
+      return spans[i + 3] === 0 ? line.latin1Slice(s + 1, e - 1) : (JSON.parse(line.latin1Slice(s, e)) as string);
     }
     return undefined;
   }

@@ -64,6 +64,11 @@ export interface ArgsRetention {
   /** With `keepAll` false: the cycle periods whose units a message names (0 and 0: none). */
   readonly minPeriod: number;
   readonly maxPeriod: number;
+  /**
+   * Whether something reads every call's args as values (similar args' summary), so the outcome facts read
+   * them from those values rather than from their record's bytes (see factArgsOf). @default false
+   */
+  readonly everyValue?: boolean;
 }
 
 /** How a call's args are held (the `held` column). */
@@ -292,10 +297,10 @@ export class CallLog implements Rewindable {
   /**
    * The args of a call as the outcome facts read them (policy/outcome-facts.ts): the newest call's args still
    * in their record's bytes, as they are, while nothing has normalised them (so no tool identity applies;
-   * their members read as the parsed args' would, see JsonArgsText); else {@link argsOf}.
+   * their members read as the parsed args' would, see JsonArgsText) and nothing will; else {@link argsOf}.
    */
   factArgsOf(index: number): unknown {
-    if (this.isCurrent(index) && this.curHeld === Held.Raw && JsonArgsText.is(this.cur) && this.cur.membersNoted) return this.cur;
+    if (this.isCurrent(index) && this.curHeld === Held.Raw && this.retention.everyValue !== true && JsonArgsText.is(this.cur) && this.cur.membersNoted) return this.cur;
     return this.argsOf(index);
   }
 

@@ -122,7 +122,7 @@ export class RecordWriter {
     } else if (JsonArgsText.is(v) && !args.viaHost) {
       // JSON text in its record's bytes (ASCII, checked): copied in as they are
       kind = A.ARGS_JSON;
-      w.bytes(v.bytes);
+      w.bytesFrom(v);
     } else if (typeof v === 'string' && (args.normalised || !looksLikeJson(v))) {
       kind = A.ARGS_STRING;
       w.utf8(v);
