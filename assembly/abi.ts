@@ -321,7 +321,24 @@ export const LF_DESCRIPTION: u32 = 8;
 export const LF_TRAJECTORY: u32 = 9;
 export const LF_ID: u32 = 10;
 export const LF_CONVERSATION_ID: u32 = 11;
-export const LINE_FIELDS: u32 = 12;
+// the args' top-level members the outcome facts read (policy/workspace-changes.ts, text/command-program.ts),
+// noted as the args object is read: entries after the line's own, same layout; the last of a name wins
+export const AF_COMMAND: u32 = 12;
+export const AF_CMD: u32 = 13;
+export const AF_FILE_PATH: u32 = 14;
+export const AF_PATH: u32 = 15;
+export const AF_NOTEBOOK_PATH: u32 = 16;
+export const AF_FILE_PATH_CAMEL: u32 = 17;
+export const AF_TARGET_FILE: u32 = 18;
+export const AF_FILENAME: u32 = 19;
+export const AF_FILE: u32 = 20;
+export const AF_INPUT: u32 = 21;
+export const AF_PATCH: u32 = 22;
+/** Its kind word is 1 when a key of the args object held an escape (which may spell a name above): unsure. */
+export const AF_KEY_ESCAPED: u32 = 23;
+export const AF_FIRST: u32 = 12;
+export const AF_COUNT: u32 = 11;
+export const LINE_FIELDS: u32 = 24;
 
 // --- routing a line by its first bytes (line-route.ts) ---
 /** The bytes a routed line's opening (`{"session":"`, with any JSON whitespace between) lies within. */

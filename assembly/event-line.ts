@@ -9,9 +9,14 @@
 //   field table: LINE_FIELDS entries of [kind | start | end | escaped] (u32 each); start and end are byte
 //   offsets into the line, a string's span includes its quotes
 //
+// As it reads the value of `args`, it also notes the args object's own members the outcome facts read
+// (`command`, `cmd`, the target fields, `input`, `patch`: AF_ entries, the last of a name as JSON.parse
+// takes it; a container's span is not noted, only its kind), and whether any of its keys held an escape
+// (AF_KEY_ESCAPED: such a key may spell one of those names, so the host reads the args whole).
+//
 // Nothing here touches session state.
 
-import { K_ABSENT, K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE, LF_ARGS, LF_CONVERSATION_ID, LF_DESCRIPTION, LF_ERROR, LF_ID, LF_RESULT, LF_ROUND, LF_SESSION, LF_STEP, LF_TEXT, LF_TOOL, LF_TRAJECTORY, LINE_FIELDS, LINE_HOST, LINE_OK } from './abi';
+import { AF_CMD, AF_COMMAND, AF_FILE, AF_FILE_PATH, AF_FILE_PATH_CAMEL, AF_FILENAME, AF_INPUT, AF_KEY_ESCAPED, AF_NOTEBOOK_PATH, AF_PATCH, AF_PATH, AF_TARGET_FILE, K_ABSENT, K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE, LF_ARGS, LF_CONVERSATION_ID, LF_DESCRIPTION, LF_ERROR, LF_ID, LF_RESULT, LF_ROUND, LF_SESSION, LF_STEP, LF_TEXT, LF_TOOL, LF_TRAJECTORY, LINE_FIELDS, LINE_HOST, LINE_OK } from './abi';
 
 const ENTRY: u32 = 4;
 
@@ -24,6 +29,12 @@ let P: usize = 0;
 let E: usize = 0;
 /** Whether the last string read held a backslash escape. */
 let escaped: bool = false;
+/** Whether the value being read is the record's args (its own members are noted). */
+let noting: bool = false;
+/** The AF_ entry of the args member whose value is due, or -1. */
+let member: i32 = -1;
+/** Where the line begins (the table's offsets are from there). */
+let LINE: usize = 0;
 
 /** The field table's address. */
 export function lineFields(): usize {
@@ -172,7 +183,9 @@ function value(limit: u32): u32 {
     if (P >= E) return 0;
     const c = <u32>load<u8>(P);
     if (state == 0) {
+      const start = P;
       if (c == 0x7b || c == 0x5b) {
+        if (member >= 0) noteMember(c == 0x7b ? K_OBJECT : K_ARRAY, start);
         if (depth >= limit || depth >= STACK_CAP) return 0;
         const isObject = c == 0x7b;
         store<u8>(stack + <usize>depth, isObject ? 1 : 2);
@@ -187,17 +200,24 @@ function value(limit: u32): u32 {
         } else state = isObject ? 2 : 0;
         continue;
       }
+      let k: u32 = 0;
       if (c == 0x22) {
         if (!str()) return 0;
+        k = K_STRING;
       } else if (c == 0x2d || isDigit(c)) {
         if (!num()) return 0;
+        k = K_NUMBER;
       } else if (c == 0x74) {
         if (!literal(TRUE_W, 4)) return 0;
+        k = K_TRUE;
       } else if (c == 0x66) {
         if (!literal(FALSE_W, 5)) return 0;
+        k = K_FALSE;
       } else if (c == 0x6e) {
         if (!literal(NULL_W, 4)) return 0;
+        k = K_NULL;
       } else return 0;
+      if (member >= 0) noteMember(k, start);
       state = 1;
     } else if (state == 1) {
       const top = load<u8>(stack + <usize>(depth - 1));
@@ -210,13 +230,58 @@ function value(limit: u32): u32 {
         if (depth == 0) return kind;
       } else return 0;
     } else {
+      const keyAt = P + 1;
       if (c != 0x22 || !str()) return 0;
+      // a key of the args object itself: the member whose value comes next, if it is one the host reads
+      if (noting && depth == 1) {
+        if (escaped) store<u32>(table + (<usize>AF_KEY_ESCAPED << 4), 1);
+        else member = argMemberOf(keyAt, <u32>(P - 1 - keyAt));
+      }
       skipWs();
       if (P >= E || load<u8>(P) != 0x3a) return 0;
       P++;
       state = 0;
     }
   }
+}
+
+/** Notes the args member due (`member`): its kind, and for a scalar its span (P is past it) and escape. */
+function noteMember(kind: u32, start: usize): void {
+  const e = table + (<usize>member << 4);
+  store<u32>(e, kind);
+  store<u32>(e, <u32>(start - LINE), 4);
+  store<u32>(e, kind == K_OBJECT || kind == K_ARRAY ? 0 : <u32>(P - LINE), 8);
+  store<u32>(e, kind == K_STRING && escaped ? 1 : 0, 12);
+  member = -1;
+}
+
+/** The AF_ entry an args key names (its bytes at `p`, `n` long, no escapes), or -1. */
+function argMemberOf(p: usize, n: u32): i32 {
+  switch (n) {
+    case 3:
+      return load<u16>(p) == 0x6d63 && load<u8>(p + 2) == 0x64 ? <i32>AF_CMD : -1; // cmd
+    case 4:
+      if (load<u32>(p) == 0x68746170) return <i32>AF_PATH; // path
+      if (load<u32>(p) == 0x656c6966) return <i32>AF_FILE; // file
+      return -1;
+    case 5:
+      if (load<u32>(p) == 0x75706e69 && load<u8>(p + 4) == 0x74) return <i32>AF_INPUT; // input
+      if (load<u32>(p) == 0x63746170 && load<u8>(p + 4) == 0x68) return <i32>AF_PATCH; // patch
+      return -1;
+    case 7:
+      return load<u32>(p) == 0x6d6d6f63 && load<u16>(p + 4) == 0x6e61 && load<u8>(p + 6) == 0x64 ? <i32>AF_COMMAND : -1; // command
+    case 8:
+      if (load<u64>(p) == 0x68746150656c6966) return <i32>AF_FILE_PATH_CAMEL; // filePath
+      if (load<u64>(p) == 0x656d616e656c6966) return <i32>AF_FILENAME; // filename
+      return -1;
+    case 9:
+      return load<u64>(p) == 0x7461705f656c6966 && load<u8>(p + 8) == 0x68 ? <i32>AF_FILE_PATH : -1; // file_path
+    case 11:
+      return load<u64>(p) == 0x665f746567726174 && load<u16>(p + 8) == 0x6c69 && load<u8>(p + 10) == 0x65 ? <i32>AF_TARGET_FILE : -1; // target_file
+    case 13:
+      return load<u64>(p) == 0x6b6f6f6265746f6e && load<u32>(p + 8) == 0x7461705f && load<u8>(p + 12) == 0x68 ? <i32>AF_NOTEBOOK_PATH : -1; // notebook_path
+  }
+  return -1;
 }
 
 /** The field a top-level key names (its bytes at `p`, `n` long, no escapes), or -1. */
@@ -255,6 +320,9 @@ function fieldOf(p: usize, n: u32): i32 {
  */
 export function scanEventLine(ptr: usize, len: u32, maxNesting: u32): u32 {
   memory.fill(table, 0, LINE_FIELDS * ENTRY * 4);
+  LINE = ptr;
+  noting = false;
+  member = -1;
   P = ptr;
   E = ptr + <usize>len;
   skipWs();
@@ -274,7 +342,10 @@ export function scanEventLine(ptr: usize, len: u32, maxNesting: u32): u32 {
       P++;
       skipWs();
       const start = P;
+      noting = field == <i32>LF_ARGS;
       const kind = value(maxNesting > 1 ? maxNesting - 1 : 0);
+      noting = false;
+      member = -1;
       if (kind == 0) return LINE_HOST;
       if (field >= 0) {
         const e = table + (<usize>field << 4);

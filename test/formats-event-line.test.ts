@@ -12,6 +12,7 @@ import { createEventsReader } from '../src/formats/events.js';
 import { parseJson } from '../src/formats/json-value.js';
 import { decodeLine } from '../src/formats/line-reader.js';
 import type { TraceItem } from '../src/formats/trace-record.js';
+import { ARG_MEMBERS, JsonArgsText } from '../src/fingerprint/json-args-text.js';
 import { RawJsonString } from '../src/wasm/raw-json-string.js';
 import { sharedInstance } from '../src/wasm/wasm-module.js';
 import { runs } from './helpers/streams.js';
@@ -54,11 +55,16 @@ function agrees(bytes: Uint8Array): boolean {
   if (want.kind !== 'call') return true;
   const got = plain(fast);
   const wanted: LineCall = { session: want.session, event: want.event };
-  // args that are an object or an array stay their JSON text, which every reader of args parses alike
+  // args that are an object or an array stay their JSON text in the line's bytes, which every reader of
+  // args parses alike, and whose noted members read as the parsed args' own
   const wantArgs = want.event.args;
   if (typeof wantArgs === 'object' && wantArgs !== null) {
-    expect(typeof got.event.args).toBe('string');
-    expect(JSON.parse(got.event.args as string)).toEqual(wantArgs);
+    const args = got.event.args;
+    expect(JsonArgsText.is(args)).toBe(true);
+    if (!JsonArgsText.is(args)) return true;
+    expect(JSON.parse(args.text)).toEqual(wantArgs);
+    expect(args.value()).toEqual(wantArgs);
+    for (const m of ARG_MEMBERS) expect(args.member(m)).toEqual(Array.isArray(wantArgs) || !Object.hasOwn(wantArgs, m) ? undefined : (wantArgs as Record<string, unknown>)[m]);
     expect({ ...got, event: { ...got.event, args: wantArgs } }).toEqual(wanted);
   } else expect(got).toEqual(wanted);
   return true;

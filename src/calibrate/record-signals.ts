@@ -85,7 +85,7 @@ function observeBoth(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: num
     proposed = allowed ? NO_SIGNALS : plain(seen);
     if (proposed.length !== 0) stalledBefore = sameCallStalledAlone(p.history, p.log, p.lastIndex);
     // as LoopDetector reads it: the calls' facts, and the program a shell proposal runs
-    if (!allowed) wall = wallLength(p.history, p.lastIndex, WALL_RECORDED, facts, programKey(p.log.argsOf(p.lastIndex)));
+    if (!allowed) wall = wallLength(p.history, p.lastIndex, WALL_RECORDED, facts, programKey(p.log.factArgsOf(p.lastIndex)));
     lastRun = latestRunBack(p.history, p.lastIndex);
     if (!allowed && ranAlikeLastTwice(p.history, p.lastIndex)) alikeFrom = brokenCallSignal(p.history, p.lastIndex, '').loopStart as number;
   } finally {

@@ -5,13 +5,15 @@
 import { DEFAULT_MAX_DEPTH, type CanonicalWalkOptions, hashString, hashValue } from './canonical-hash.js';
 import { Tag, combine2 } from './combine.js';
 import { toHex, u64 } from './u64.js';
+import { JsonArgsText } from './json-args-text.js';
 
 /**
  * Args as compared: a string that holds a JSON object or array (as OpenAI delivers tool arguments) is
- * parsed; any other string stays a plain string; other values are used as they are.
+ * parsed, as is such text still in its record's bytes (JsonArgsText); any other string stays a plain
+ * string; other values are used as they are.
  */
 export function parseArgs(args: unknown): unknown {
-  if (typeof args !== 'string') return args;
+  if (typeof args !== 'string') return JsonArgsText.is(args) ? args.value() : args;
   let i = 0;
   while (i < args.length && (args.charCodeAt(i) === 32 || args.charCodeAt(i) === 9 || args.charCodeAt(i) === 10 || args.charCodeAt(i) === 13)) i++;
   const c = args.charCodeAt(i);

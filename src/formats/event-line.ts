@@ -3,8 +3,9 @@
  * checks the bytes (`assembly/event-line.ts`) and says where the values of `session`, `tool`, `args`,
  * `result`, `error`, `text`, `step`, `round` and `description` are; only those become JavaScript values. A
  * string result stays bytes (a RawJsonString, which the module decodes where it copies it). Args that are
- * an object or an array stay JSON text (as OpenAI delivers them): the module fingerprints the text without
- * building objects, and the host parses it only if a detector or a verdict needs the value (`parseArgs`
+ * an object or an array stay JSON text in the line's bytes (a JsonArgsText): the module fingerprints the
+ * bytes without building objects, the outcome facts read the few members they need from the spans the
+ * module noted, and the host parses the text only if a detector or a verdict needs the value (`parseArgs`
  * reads JSON text and the parsed value alike, so verdicts do not change). Calls given as bytes
  * (`checkLines`, src/wire/event-bytes.ts) are read this way; a pool's calling thread only asks for the
  * session ({@link eventLineSession}).
@@ -15,6 +16,7 @@
  * issue. Property tests hold the two ways to the same calls (test/formats-event-line.test.ts).
  */
 import * as A from '../wasm/generated/abi.js';
+import { JsonArgsText } from '../fingerprint/json-args-text.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { sharedInstance } from '../wasm/wasm-module.js';
 import { toolEvent } from './session-calls.js';
@@ -172,6 +174,33 @@ export function eventLineSession(bytes: Uint8Array): string | null {
   }
 }
 
+/**
+ * The args' JSON text in the line's bytes, with the spans of the members the module noted (for an object
+ * whose noted members are all strings or null, and whose keys hold no escape; else the members are read
+ * from the parsed args).
+ */
+function argsText(f: LineFields, object: boolean): JsonArgsText {
+  const e = f.at + A.LF_ARGS * 4;
+  const u32 = f.u32;
+  return new JsonArgsText(f.text, u32[e + 1] as number, u32[e + 2] as number, object ? memberSpans(f) : null);
+}
+
+/** [member, start, end, escaped] of each noted member (start -1 for null), or null when one is of another kind. */
+function memberSpans(f: LineFields): number[] | null {
+  const u32 = f.u32;
+  if (u32[f.at + A.AF_KEY_ESCAPED * 4] !== 0) return null;
+  const spans: number[] = [];
+  for (let m = 0; m < A.AF_COUNT; m++) {
+    const e = f.at + (A.AF_FIRST + m) * 4;
+    const k = u32[e] as number;
+    if (k === A.K_ABSENT) continue;
+    if (k === A.K_STRING) spans.push(m, u32[e + 1] as number, u32[e + 2] as number, u32[e + 3] as number);
+    else if (k === A.K_NULL) spans.push(m, -1, 0, 0);
+    else return null;
+  }
+  return spans;
+}
+
 function callOf(f: LineFields): LineCall {
   const tool = f.str(A.LF_TOOL);
   const session = f.str(A.LF_SESSION);
@@ -182,7 +211,7 @@ function callOf(f: LineFields): LineCall {
   const error = f.value(A.LF_ERROR);
   const failed = error !== undefined && error !== null && error !== false && error !== '';
   const argsKind = f.kind(A.LF_ARGS);
-  const args = argsKind === A.K_OBJECT || argsKind === A.K_ARRAY ? f.raw(A.LF_ARGS) : f.value(A.LF_ARGS);
+  const args = argsKind === A.K_OBJECT || argsKind === A.K_ARRAY ? argsText(f, argsKind === A.K_OBJECT) : f.value(A.LF_ARGS);
   const event = toolEvent(tool, args, f.rawValue(A.LF_RESULT), failed ? error : undefined, text, step, round);
   return { session, event: description === undefined ? event : { ...event, description } };
 }

@@ -70,24 +70,31 @@ export function shortText(result: unknown, limit: number): string | undefined {
 
 /**
  * The first `limit` characters of a text result (a string, or a JSON string literal still in its bytes, of
- * which only a prefix is decoded when it is long); undefined for a result that is not text.
+ * which only the prefix that holds them is decoded); undefined for a result that is not text.
  */
 export function textHead(result: unknown, limit: number): string | undefined {
   if (typeof result === 'string') return result.length > limit ? result.slice(0, limit) : result;
   if (!RawJsonString.is(result)) return undefined;
   const c = result.content;
-  if (c.length <= 6 * limit) return result.value().slice(0, limit);
-  // a prefix of the literal, decoded; an escape cut at its end is dropped
-  let text = Buffer.from(c.buffer, c.byteOffset, 6 * limit).latin1Slice(0, 6 * limit);
-  for (let cut = 0; cut < 6; cut++) {
-    try {
-      return (JSON.parse(`"${text}"`) as string).slice(0, limit);
-    } catch {
-      text = text.slice(0, -1);
-    }
-  }
-  return undefined;
+  // a literal without escapes is ASCII, a byte a character; else each escape is one UTF-16 unit
+  const cut = result.escaped ? unitsEnd(c, limit) : Math.min(c.length, limit);
+  if (cut === c.length) return result.value();
+  const text = Buffer.from(c.buffer, c.byteOffset, cut).latin1Slice(0, cut);
+  return result.escaped ? (JSON.parse(`"${text}"`) as string) : text;
 }
+
+/** Where the first `limit` UTF-16 units of a checked JSON string literal's content end (its length when sooner). */
+function unitsEnd(c: Uint8Array, limit: number): number {
+  let at = 0;
+  for (let units = 0; units < limit && at < c.length; units++) {
+    // a backslash begins `\uXXXX` (6 bytes) or a two-byte escape, each one unit
+    at += c[at] !== BACKSLASH ? 1 : c[at + 1] === U ? 6 : 2;
+  }
+  return Math.min(at, c.length);
+}
+
+const BACKSLASH = 0x5c;
+const U = 0x75;
 
 /**
  * A recorded call's facts: CallFact bits, and its target: the fingerprint of what a change changed, or for a
@@ -111,7 +118,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const error = errorText(e.error);
   const failed = error !== undefined;
   if (!failed && e.result === undefined) return out;
-  const args = log.argsOf(index);
+  const args = log.factArgsOf(index);
   const writes = changes(e.tool, args);
   if (writes) out.bits |= CallFact.WRITE;
   const mine = given !== undefined && given.index === index ? given : undefined;

@@ -7,7 +7,11 @@
  * The one table of tool names loopwatch keeps ({@link EDIT_TOOLS}), with the commands of a shell call that
  * write ({@link SHELL_WRITES}). A tool not named here changes the workspace only through a shell command
  * these recognise; an unknown tool is taken to read.
+ *
+ * Args are read as values, or as JSON text still in a record's bytes (JsonArgsText: the members named here
+ * decoded from their spans alone, src/fingerprint/json-args-text.ts's ARG_MEMBERS, which must list every one).
  */
+import { argMember } from '../fingerprint/json-args-text.js';
 
 /** Tools whose successful call changes the workspace, whatever their args (names as the agents give them). */
 export const EDIT_TOOLS: ReadonlySet<string> = new Set([
@@ -62,8 +66,7 @@ export const COMMAND_LOOK = 4096;
  */
 export function commandText(args: unknown): string | undefined {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-  const a = args as Record<string, unknown>;
-  const c = a.command ?? a.cmd;
+  const c = argMember(args, 'command') ?? argMember(args, 'cmd');
   if (typeof c === 'string') return c.length > COMMAND_LOOK ? c.slice(0, COMMAND_LOOK) : c;
   if (Array.isArray(c) && c.every((x) => typeof x === 'string')) return (c as string[]).join(' ').slice(0, COMMAND_LOOK);
   return undefined;
@@ -74,7 +77,7 @@ export function changesWorkspace(tool: string, args: unknown): boolean {
   if (EDIT_TOOLS.has(tool)) return true;
   const editor = EDITOR_TOOLS.get(tool);
   if (editor !== undefined) {
-    const c = typeof args === 'object' && args !== null ? (args as Record<string, unknown>).command : undefined;
+    const c = typeof args === 'object' && args !== null ? argMember(args, 'command') : undefined;
     return typeof c === 'string' && editor.has(c);
   }
   const command = commandText(args);
@@ -94,11 +97,13 @@ const PATCH_FILE = /\*\*\* (?:Update|Add|Delete) File: ([^\n]+)/;
 export function changeTarget(tool: string, args: unknown): string | undefined {
   if (typeof args === 'string') return PATCH_FILE.exec(args.slice(0, COMMAND_LOOK))?.[1]?.trim();
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-  const a = args as Record<string, unknown>;
   if (EDIT_TOOLS.has(tool) || EDITOR_TOOLS.has(tool)) {
-    for (const f of TARGET_FIELDS) if (typeof a[f] === 'string' && a[f] !== '') return a[f] as string;
+    for (const f of TARGET_FIELDS) {
+      const v = argMember(args, f);
+      if (typeof v === 'string' && v !== '') return v;
+    }
   }
-  for (const text of [a.input, a.patch, commandText(args)]) {
+  for (const text of [argMember(args, 'input'), argMember(args, 'patch'), commandText(args)]) {
     if (typeof text !== 'string') continue;
     const file = PATCH_FILE.exec(text.slice(0, COMMAND_LOOK))?.[1]?.trim();
     if (file !== undefined) return file;

@@ -57,10 +57,12 @@ export function argsRetention(d: DetectorsOptions, capacity: number, custom: boo
 const retentions = new WeakMap<DetectorsOptions, [{ capacity: number; retention: ArgsRetention } | null, { capacity: number; retention: ArgsRetention } | null]>();
 
 function retentionOf(d: DetectorsOptions, capacity: number, custom: boolean): ArgsRetention {
-  if (custom) return Object.freeze({ window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0 });
+  // similar args reads every call's args as values (its summary): the outcome facts read them from those too
+  const everyValue = d.similarArgs !== null;
+  if (custom) return Object.freeze({ window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0, everyValue });
   const cycleCalls = d.cycle !== null && d.cycle.key !== 'tool';
   const window = Math.min(capacity, Math.max(1, cycleCalls ? (d.cycle?.maxPeriod ?? 0) : 0));
-  return Object.freeze({ window, keepAll: false, minPeriod: cycleCalls ? (d.cycle?.minPeriod ?? 0) : 0, maxPeriod: cycleCalls ? (d.cycle?.maxPeriod ?? 0) : 0 });
+  return Object.freeze({ window, keepAll: false, minPeriod: cycleCalls ? (d.cycle?.minPeriod ?? 0) : 0, maxPeriod: cycleCalls ? (d.cycle?.maxPeriod ?? 0) : 0, everyValue });
 }
 
 /** The built-in detectors, and direct handles on the two the session talks to. */

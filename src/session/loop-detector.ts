@@ -453,7 +453,7 @@ export class LoopDetector {
     if (this.liveState?.latestVerdictKind !== 'dead_end' || signals.some((s) => s.kind === 'dead_end')) return null;
     const threshold = this.options.detectors.deadEnd?.threshold ?? DEAD_END_DEFAULTS.threshold;
     // a shell command meets the wall only when it runs the program the failed calls ran
-    const program = programKey(this.pipeline.log.argsOf(index));
+    const program = programKey(this.pipeline.log.factArgsOf(index));
     return wallSignal(this.pipeline.history, index, threshold, this.pipeline.log.preview(index), this.facts, program);
   }
 

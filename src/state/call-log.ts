@@ -22,6 +22,7 @@
  */
 import { SnapshotError } from '../errors.js';
 import { toHex } from '../fingerprint/u64.js';
+import { JsonArgsText } from '../fingerprint/json-args-text.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue } from '../snapshot/value-codec.js';
@@ -63,6 +64,11 @@ export interface ArgsRetention {
   /** With `keepAll` false: the cycle periods whose units a message names (0 and 0: none). */
   readonly minPeriod: number;
   readonly maxPeriod: number;
+  /**
+   * Whether something reads every call's args as values (similar args' summary), so the outcome facts read
+   * them from those values rather than from their record's bytes (see factArgsOf). @default false
+   */
+  readonly everyValue?: boolean;
 }
 
 /** How a call's args are held (the `held` column). */
@@ -171,7 +177,8 @@ export class CallLog implements Rewindable {
     // a call a cycle's message may name keeps its preview, made now while its args are at hand
     const named = !keepAll && this.newestRepeatsAPeriodBack();
     const preview = named ? this.preview(this.n - 1) : this.curPreview;
-    const args = this.cur;
+    // args still in a record's bytes are kept as their text: the bytes may be a pool batch's, which goes back
+    const args = keepAll && JsonArgsText.is(this.cur) ? this.cur.text : this.cur;
     const held = this.curHeld;
     this.settled = true;
     this.cur = undefined;
@@ -285,6 +292,16 @@ export class CallLog implements Rewindable {
       held[a] = Held.Normalised;
     }
     return args[a];
+  }
+
+  /**
+   * The args of a call as the outcome facts read them (policy/outcome-facts.ts): the newest call's args still
+   * in their record's bytes, as they are, while nothing has normalised them (so no tool identity applies;
+   * their members read as the parsed args' would, see JsonArgsText) and nothing will; else {@link argsOf}.
+   */
+  factArgsOf(index: number): unknown {
+    if (this.isCurrent(index) && this.curHeld === Held.Raw && this.retention.everyValue !== true && JsonArgsText.is(this.cur) && this.cur.membersNoted) return this.cur;
+    return this.argsOf(index);
   }
 
   /** The preview of a call, or `call #index` when its args are no longer kept. */

@@ -154,6 +154,16 @@ export class ValueEncoder {
     this.position = p + 4 + b.length;
   }
 
+  /** Writes `src`'s bytes preceded by their u32 length, copied by `src` itself (no view of them made). */
+  bytesFrom(src: { readonly length: number; copyInto(target: Uint8Array, at: number): void }): void {
+    const p = this.position;
+    const n = src.length;
+    if (p + 4 + n > this.end) throw OVERFLOW;
+    this.dv.setUint32(p, n, true);
+    src.copyInto(this.u8, p + 4);
+    this.position = p + 4 + n;
+  }
+
   /** Encodes a value with the given ignored fields and depth cap. */
   value(v: unknown, ignore: ReadonlySet<string> | null, maxDepth: number): void {
     this.ignore = ignore;

@@ -6,7 +6,8 @@
  *  every section: u32 length + bytes, padded to 4; records start on 8-byte boundaries
  * ```
  *
- * Args that are JSON text go in as text (the module parses and hashes them without JSON.parse); objects go
+ * Args that are JSON text go in as text (the module parses and hashes them without JSON.parse), JSON text
+ * still in its record's bytes (JsonArgsText) as those bytes; objects go
  * in through the value encoder; text that is not well-formed UTF-16, or that the module handed back, is
  * parsed here first. The host decides what only it can: the error's text and whether it is an
  * infrastructure failure, and the "nothing found" reading of results that are not text. A call that succeeded
@@ -21,6 +22,7 @@ import { valueSaysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
 import { ValueEncoder } from './encode-value.js';
 import { EncodedArgs } from './encoded-args.js';
+import { JsonArgsText } from '../fingerprint/json-args-text.js';
 import { RawJsonString } from './raw-json-string.js';
 import * as A from './generated/abi.js';
 
@@ -117,6 +119,10 @@ export class RecordWriter {
       // encoded by a pool's calling thread with this configuration's walk: the section as value() writes it
       kind = A.ARGS_TREE;
       w.bytes(v.bytes);
+    } else if (JsonArgsText.is(v) && !args.viaHost) {
+      // JSON text in its record's bytes (ASCII, checked): copied in as they are
+      kind = A.ARGS_JSON;
+      w.bytesFrom(v);
     } else if (typeof v === 'string' && (args.normalised || !looksLikeJson(v))) {
       kind = A.ARGS_STRING;
       w.utf8(v);
@@ -124,7 +130,7 @@ export class RecordWriter {
       kind = A.ARGS_JSON;
       w.utf8(v);
     } else {
-      let value: unknown = v;
+      let value: unknown = JsonArgsText.is(v) ? v.value() : v;
       if (typeof v === 'string') {
         try {
           value = JSON.parse(v) as unknown;

@@ -16,6 +16,7 @@ import { u64 } from '../fingerprint/u64.js';
 import { InvalidEventError } from '../errors.js';
 import { errorText, resultText } from '../text/outcome-text.js';
 import type { ToolEvent } from '../types.js';
+import { JsonArgsText } from '../fingerprint/json-args-text.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { writeTree } from './value-tree.js';
 
@@ -71,7 +72,7 @@ export function assertSendable(e: ToolEvent): void {
 }
 
 function assertFieldSendable(field: string, v: unknown): void {
-  if (v === undefined || typeof v === 'string' || RawJsonString.is(v)) return;
+  if (v === undefined || typeof v === 'string' || RawJsonString.is(v) || JsonArgsText.is(v)) return;
   let tree = false;
   try {
     tree = writeTree(null, v, 0);
