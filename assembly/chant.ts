@@ -6,8 +6,10 @@
 //   region: [slot header 16 | scalars | last stop | sentence ring | shown]  links  heads  runs  ring
 //           grams (low 16 bits)  periods  following          (offsets: assembly/abi.ts CS_*, config CH_OFF_*)
 //
-//   The one departure from period-search.ts: a gram's hash is kept as its low 16 bits. It only sorts out
-//   chain entries before their characters are compared, so the periods followed, and the hits, are the same.
+//   Two departures from period-search.ts: a gram's hash is kept as its low 16 bits (it only sorts out chain
+//   entries before their characters are compared), and a chain link as the distance back to the previous
+//   position of its bucket, u16, 0 for none (a link longer than maxP ends the walk as none does). The
+//   periods followed, and the hits, are the same.
 //
 //   chantPush(region, text, n, piece, limit): pushes UTF-16 units text[0, n) and stops
 //     - right after a character that hit (a period: CO_PERIOD, CO_AT, CS_HIT_RUN; or a repeated
@@ -155,7 +157,8 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
       const b = <u32>(h * <i32>0x9e3779b1) >>> 24;
       let q = load<i32>(heads + (<usize>b << 2));
       store<i32>(heads + (<usize>b << 2), i);
-      store<i32>(links + (<usize>(i & mask) << 2), q);
+      // the link as a distance back, 0 for none: a step longer than maxP ends the walk below either way
+      store<u16>(links + (<usize>(i & mask) << 1), <u16>(q >= 0 && i - q <= maxP ? i - q : 0));
       if (--until <= 0) {
         until = stride;
         while (q >= 0 && i - q <= maxP) {
@@ -171,7 +174,8 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
               hitRun = r;
             }
           }
-          q = load<i32>(links + (<usize>(q & mask) << 2));
+          const back = <i32>load<u16>(links + (<usize>(q & mask) << 1));
+          q = back == 0 ? -1 : q - back;
         }
       }
     }
@@ -286,8 +290,8 @@ export function chantRebase(s: u32): i32 {
   const pos = load<i32>(base + CS_POS);
   if (<i64>pos < 3 * <i64>size) return 0;
   const shift = ((pos - 2 * size) / size) * size;
+  // links are distances: they stay
   moveBack(base + load<u32>(cfg + CH_OFF_HEADS), BUCKETS, shift);
-  moveBack(base + load<u32>(cfg + CH_OFF_PREV), <u32>size, shift);
   store<i32>(base + CS_POS, pos - shift);
   for (let k: u32 = 0; k < SENTENCE_WINDOW; k++) {
     const at = base + CS_STARTS + (<usize>k << 2);

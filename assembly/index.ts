@@ -9,7 +9,7 @@ import { sketchCacheRegion } from './sketch-cache';
 
 export { CONFIGS, CONFIG_SIZE, HEADER, MAGIC, OUT_SIZE, STOP_TABLE, MAX_CONFIGS, SLOT_HEADER } from './abi';
 export { setup, allocSlot, freeSlot, resetSlot, poisonSlot, slotCount, slotOk, growFor } from './slots';
-export { stateResize } from './state-ring';
+export { stateResize, stateReserve } from './state-ring';
 export { processOne, processBatch, kernel, scratchNeeded, configure } from './event';
 export { xxh64 } from './xxh64';
 export { tokenize, lastTokenCount, lastSketchLen, sketchReaches, leastCommonFull } from './tokens';

@@ -167,10 +167,40 @@ export function allocBlock(bytes: u32): usize {
   let p = <usize>load<u32>(classHead(c));
   if (p == 0) {
     p = bump(size);
+    if (p == 0) p = splitLarger(c);
     if (p == 0) return 0;
   } else store<u32>(classHead(c), load<u32>(<u32>p + S_NEXT));
   memory.fill(p, 0, <usize>size);
   return p;
+}
+
+/**
+ * When the memory cannot grow: the first entry of the smallest larger class that has one (a free slot or
+ * block), its first classSize(c) bytes handed out and the rest put on the free lists in pieces of class
+ * sizes (every class size is a multiple of 64, so the rest always splits). This is what lets evicting a
+ * session make room for another's growing block: its slot is freed whole, into a class no block asks.
+ */
+function splitLarger(c: u32): usize {
+  for (let d = c + 1; d < SIZE_CLASSES; d++) {
+    const p = load<u32>(classHead(d));
+    if (p == 0) continue;
+    store<u32>(classHead(d), load<u32>(p + S_NEXT));
+    const used = classSize(c);
+    let at = p + used;
+    let rest = classSize(d) - used;
+    while (rest != 0) {
+      let k = classOf(rest);
+      if (classSize(k) > rest) k--;
+      const piece = classSize(k);
+      store<u32>(at + S_STATE, 0);
+      store<u32>(at + S_NEXT, load<u32>(classHead(k)));
+      store<u32>(classHead(k), at);
+      at += piece;
+      rest -= piece;
+    }
+    return <usize>p;
+  }
+  return 0;
 }
 
 /** Returns a block of `bytes` bytes (as asked of allocBlock) to its class's free list. */

@@ -19,16 +19,21 @@ import { allocBlock, configPtr, freeBlock, slotOk } from './slots';
 }
 
 /**
- * Makes sure the ring of slot `slot` (configuration at `cfg`) has room for the key its next call writes:
- * grows the block when the write position has reached its end and the window is longer. False when memory
- * is exhausted (nothing changed).
+ * Makes sure the ring of slot `slot` (configuration at `cfg`) has room for the keys its next `n` calls
+ * write: grows the block, at once, to the capacity those calls' writes would have grown it to one by one
+ * (doubling until the last write's position fits, at most the window). False when memory is exhausted
+ * (nothing changed).
  */
-export function stateRoom(slot: usize, cfg: usize): bool {
+function roomFor(slot: usize, cfg: usize, n: u32): bool {
   const at = slot + <usize>load<u32>(cfg + C_OFF_STATE);
   const cap = load<u32>(at, 4);
   const w = load<u32>(cfg + C_ST_W);
-  if (cap >= w || <u32>load<u16>(slot + S_POS + 10) < cap) return true;
-  const grown = grownCap(cap, w);
+  if (cap >= w) return true;
+  // while fewer calls than the window have come the ring has not wrapped: the write position is the call count
+  const end = <u64><u32>load<u16>(slot + S_POS + 10) + <u64>n;
+  if (end <= <u64>cap) return true;
+  let grown = grownCap(cap, w);
+  while (<u64>grown < end && grown < w) grown = grownCap(grown, w);
   const p = allocBlock(grown << 2);
   if (p == 0) return false;
   const old = <usize>load<u32>(at);
@@ -39,6 +44,24 @@ export function stateRoom(slot: usize, cfg: usize): bool {
   store<u32>(at, <u32>p);
   store<u32>(at, grown, 4);
   return true;
+}
+
+/** roomFor the key of the slot's next call (the module's own check before it records one). */
+export function stateRoom(slot: usize, cfg: usize): bool {
+  return roomFor(slot, cfg, 1);
+}
+
+/**
+ * The host's reservation before a batch: makes live slot `s`'s state ring hold the keys of its next `n`
+ * calls now, so no call of the batch needs memory the module no longer has (the host then evicts a session
+ * and asks again, as it does for a new session's slot). 1 when there is room (or the slot keeps no state
+ * ring), 0 when memory is exhausted (nothing changed) or `s` is not a live slot.
+ */
+export function stateReserve(s: u32, n: u32): u32 {
+  if (!slotOk(s)) return 0;
+  const cfg = configPtr(load<u32>(s + S_CONFIG));
+  if ((load<u32>(cfg + C_FLAGS) & CF_STATE) == 0) return 1;
+  return roomFor(<usize>s, cfg, n) ? 1 : 0;
 }
 
 /** Where the ring's keys are (0 while the session has recorded none). */

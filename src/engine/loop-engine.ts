@@ -99,9 +99,9 @@ export class LoopEngine {
     const now = this.enter();
     checkId(sessionId, 'sessionId');
     this.validate(event); // an invalid event neither starts nor evicts a session
-    if (this.metrics === null) return this.session(sessionId, now, null).check(event);
+    if (this.metrics === null) return this.sessionFor(sessionId, now).check(event);
     const t0 = performance.now();
-    const v = this.session(sessionId, now, null).check(event);
+    const v = this.sessionFor(sessionId, now).check(event);
     this.measured('check', 1, t0, v);
     return v;
   }
@@ -179,8 +179,9 @@ export class LoopEngine {
     let detector: LoopDetector;
     try {
       detector = this.session(id, now, pending, out);
+      this.roomForCall(detector, pending, out);
     } catch (err) {
-      out[i] = err as Error; // no room for a new session (CapacityError): this call only
+      out[i] = err as Error; // no room for a new session or its call (CapacityError): this call only
       return;
     }
     enqueue(pending, this.table.lastTick, detector, event, i);
@@ -200,6 +201,7 @@ export class LoopEngine {
       let detector: LoopDetector;
       try {
         detector = this.session(sessions[i] as string, now, pending, out);
+        this.roomForCall(detector, pending, out);
       } catch (err) {
         out[i] = err as Error;
         continue;
@@ -220,7 +222,7 @@ export class LoopEngine {
     const now = this.enter();
     checkId(sessionId, 'sessionId');
     this.validate(call); // an invalid call neither starts nor evicts a session
-    const d = this.session(sessionId, now, null).propose(call);
+    const d = this.sessionFor(sessionId, now).propose(call);
     if (this.metrics !== null) this.measuredDecision('propose', t0, d);
     return d;
   }
@@ -231,7 +233,7 @@ export class LoopEngine {
     const now = this.enter();
     checkId(sessionId, 'sessionId');
     this.validate(call);
-    const d = this.session(sessionId, now, null).record(call);
+    const d = this.sessionFor(sessionId, now).record(call);
     if (this.metrics !== null) this.measuredDecision('record', t0, d);
     return d;
   }
@@ -259,7 +261,7 @@ export class LoopEngine {
         if (typeof o.session !== 'string') throw new InvalidEventError('session', `calls[${i}].session must be a string, received ${describe(o.session)}`);
         if (o.phase !== 'propose' && o.phase !== 'record') throw new InvalidEventError('phase', `calls[${i}].phase must be "propose" or "record", received ${describe(o.phase)}`);
         this.validate(c);
-        const d = this.session(o.session, now, null);
+        const d = this.sessionFor(o.session, now);
         return o.phase === 'propose' ? d.propose(c as LiveCall) : d.record(c as LiveCall);
       } catch (err) {
         if (err instanceof InvalidEventError && !err.message.startsWith('calls[')) return new InvalidEventError(err.field, `calls[${i}]: ${err.message}`);
@@ -440,6 +442,27 @@ export class LoopEngine {
     return d;
   }
 
+  /** session() for one call checked now, with room made for what the call takes as it comes (roomForCall). */
+  private sessionFor(id: string, now: number): LoopDetector {
+    const d = this.session(id, now, null);
+    this.roomForCall(d, null, undefined);
+    return d;
+  }
+
+  /**
+   * Makes room for what a call of session `d` takes of the thread's WebAssembly memory as calls come (state
+   * repeat's ring grows, assembly/state-ring.ts), after its calls waiting in the batch: while the memory is
+   * full, evicts least recently used sessions as a new session's slot does, never `d` itself; a
+   * CapacityError when no other session is left to evict (the memory is other engines').
+   */
+  private roomForCall(d: LoopDetector, pending: Pending | null, out: (Verdict | null | Error)[] | undefined): void {
+    while (!d.reserve(d.queued + 1)) {
+      if (this.table.oldest() === d.sessionId || !this.evictOldest(pending, out)) {
+        throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow, and no other session of this engine to evict; the call was not recorded`);
+      }
+    }
+  }
+
   /** A new session's detector, evicting least recently used sessions while the memory has no room for it. */
   private newSession(id: string, pending: Pending | null, out: (Verdict | null | Error)[] | undefined): LoopDetector {
     for (;;) {
@@ -538,6 +561,7 @@ interface Pending {
 /** Adds call `i` to the pending calls (`tick`: the table's tick of its session's use). */
 function enqueue(pending: Pending, tick: number, detector: LoopDetector, event: ToolEvent, i: number): void {
   if (pending.detectors.length === 0) pending.firstTick = tick;
+  detector.queued++;
   pending.detectors.push(detector);
   pending.events.push(event);
   pending.at.push(i);
@@ -545,7 +569,11 @@ function enqueue(pending: Pending, tick: number, detector: LoopDetector, event: 
 
 function flush(pending: Pending, out: (Verdict | null | Error)[]): void {
   if (pending.detectors.length === 0) return;
-  LoopDetector.runValidated(pending.detectors, pending.events, out, pending.at);
+  try {
+    LoopDetector.runValidated(pending.detectors, pending.events, out, pending.at);
+  } finally {
+    for (const d of pending.detectors) d.queued = 0;
+  }
   pending.detectors.length = 0;
   pending.events.length = 0;
   pending.at.length = 0;

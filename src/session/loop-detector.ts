@@ -123,6 +123,18 @@ export class LoopDetector {
   /** The session's id in stats: the `sessionId` option, or the one given to the constructor. */
   readonly sessionId: string;
 
+  /** Calls of this session waiting in a LoopEngine's batch, which reserve() counts. @internal */
+  queued = 0;
+
+  /**
+   * Makes room now for the module memory the session's next `calls` calls take as they come (state
+   * repeat's ring); false when the thread's memory has none, so that the engine can evict a session first.
+   * @internal
+   */
+  reserve(calls: number): boolean {
+    return this.pipeline.reserve === undefined || this.pipeline.reserve(calls);
+  }
+
   /**
    * Validates every option (throws OptionTypeError / OptionRangeError naming it) and sets up the session.
    * Options that came from `resolveOptions()` are used as they are, so many sessions can share one

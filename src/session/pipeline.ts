@@ -49,6 +49,12 @@ export interface Pipeline extends Rewindable {
   readonly count: number;
   /** The is_stuck view: a call repeated `threshold` times in the frequency window. */
   anyAtThreshold(): boolean;
+  /**
+   * Makes room now for what the session's next `calls` calls take of the module's memory (state repeat's
+   * ring grows as calls come): false when the memory has none (the engine then evicts a session and asks
+   * again). Absent: the pipeline takes no memory as calls come.
+   */
+  reserve?(calls: number): boolean;
   /** Forgets every call. */
   reset(): void;
   /** Writes the session's whole state, for a snapshot (throws SnapshotError where it cannot). */

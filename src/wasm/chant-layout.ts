@@ -6,13 +6,15 @@
  *
  * ```
  *  region: [slot header | scalars | last stop | sentence ring (CS_*) ]  chunks..shown   (CHANT_HEADER bytes)
- *          links i32[size]  heads i32[256]  runs i32[maxPeriod + 1]
+ *          links u16[size]  heads i32[256]  runs i32[maxPeriod + 1]
  *          ring u16[size]  grams u16[size]  periods u16[maxPeriod + 1]  following u8[maxPeriod + 1]
  * ```
  * A gram's hash is kept as its low 16 bits (period-search.ts keeps all 32): it only sorts out chain
- * entries before their characters are compared, so the periods followed are the same.
- * 5,248 bytes with the defaults (maxPeriod 200: a ring of 256; a slot class of as many bytes); 96,000 at the
- * largest maxPeriod (4096).
+ * entries before their characters are compared, so the periods followed are the same. A link is the
+ * distance back to its bucket's previous position (0: none, as for one past maxPeriod, which ends the walk
+ * either way); regions saved before held positions, i32 (`regionFromPositions` turns them into distances).
+ * 4,736 bytes with the defaults (maxPeriod 200: a ring of 256; a slot class of as many bytes; 5,248 with
+ * links as positions).
  */
 import type { ChantingOptions } from '../options/detector-options.js';
 import { gramDropFactor, gramPlan, ringSizeFor } from '../text/period-search.js';
@@ -28,6 +30,11 @@ export interface ChantLayout extends ConfigEntry {
   readonly ringSize: number;
   /** Byte offset of the ring (u16 units) in the region. */
   readonly ringOff: number;
+  /** The region's bytes as saved before links were distances (links as i32 positions). */
+  readonly positionsSize: number;
+  /** The gram length and the longest period (what turning positions into distances needs). */
+  readonly gram: number;
+  readonly maxPeriod: number;
 }
 
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
@@ -54,7 +61,7 @@ function layOut(o: ChantingOptions): ChantLayout {
     off += align(bytes, 4);
     return at;
   };
-  const links = place(4 * size);
+  const links = place(2 * size);
   const heads = place(4 * BUCKETS);
   const runs = place(4 * periods);
   const ring = place(2 * size);
@@ -85,5 +92,31 @@ function layOut(o: ChantingOptions): ChantLayout {
     [A.CH_OFF_RUNS, runs],
     [A.CH_OFF_FOLLOW, following],
   ]);
-  return { slotSize, fields, semanticThreshold: 0, ringSize: size, ringOff: ring };
+  return { slotSize, fields, semanticThreshold: 0, ringSize: size, ringOff: ring, positionsSize: slotSize + 2 * size, gram: plan.gram, maxPeriod: o.maxPeriod };
+}
+
+/**
+ * A region saved when links were i32 positions (`layout.positionsSize` bytes) in today's form: each ring
+ * slot's link becomes the distance from the position last written there (the largest below the stream's
+ * position with that slot) back to the position it held; 0 where there is none, where it points to none
+ * (-1) or to more than maxPeriod back (the walk stops there as it stopped before). Everything after the
+ * links moves up by what they shrank (2 bytes a slot); the rest is copied as it is.
+ */
+export function regionFromPositions(old: Uint8Array, layout: ChantLayout): Uint8Array {
+  const size = layout.ringSize;
+  const out = new Uint8Array(layout.slotSize);
+  const at = A.CHANT_HEADER;
+  out.set(old.subarray(0, at));
+  const src = new DataView(old.buffer, old.byteOffset, old.byteLength);
+  const dst = new DataView(out.buffer);
+  const pos = src.getInt32(A.CS_POS, true);
+  for (let j = 0; j < size; j++) {
+    // the last position written at slot j: the largest p < pos with p = j (mod size), grams from gram - 1 on
+    const p = pos - 1 - ((((pos - 1 - j) % size) + size) % size);
+    const q = src.getInt32(at + 4 * j, true);
+    const back = p >= layout.gram - 1 && q >= 0 && p - q >= 1 && p - q <= layout.maxPeriod ? p - q : 0;
+    dst.setUint16(at + 2 * j, back, true);
+  }
+  out.set(old.subarray(at + 4 * size, layout.positionsSize), at + 2 * size);
+  return out;
 }

@@ -21,6 +21,8 @@ export interface WasmExports {
   slotOk(slot: number): number;
   /** Gives a live slot's state ring a zeroed block of `cap` keys (assembly/state-ring.ts); its address, 0 for none. */
   stateResize(slot: number, cap: number): number;
+  /** Makes a live slot's state ring hold its next `n` calls' keys now (assembly/state-ring.ts): 1, or 0 when memory is exhausted. */
+  stateReserve(slot: number, n: number): number;
   /** Grows the memory so that `bytes` more can be handed out without growing it (assembly/slots.ts): 1, or 0 when it cannot grow. */
   growFor(bytes: number): number;
   processOne(rec: number, out: number, lists: number, listsEnd: number): number;

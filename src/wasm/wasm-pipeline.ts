@@ -18,7 +18,7 @@ import { SemanticDetector, semanticSignal } from '../detectors/semantic.js';
 import { SimilarArgsDetector } from '../detectors/similar-args.js';
 import { RecentWords } from '../state/recent-words.js';
 import { stateRepeatSignal } from '../detectors/state-repeat.js';
-import { DisposedError, SnapshotError, WasmTrapError } from '../errors.js';
+import { CapacityError, DisposedError, SnapshotError, WasmTrapError } from '../errors.js';
 import type { CanonicalWalkOptions } from '../fingerprint/canonical-hash.js';
 import { parseArgs } from '../fingerprint/signature.js';
 import type { ResolvedOptions } from '../options/options.js';
@@ -340,6 +340,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       if (this.core.poisoned(this.slot)) throw new WasmTrapError('loopwatch: this session is quarantined after a WebAssembly trap; call reset() to use it again');
       throw new DisposedError('loopwatch: this session has no live WebAssembly slot');
     }
+    // no room for the state ring's block (assembly/state-ring.ts): nothing was recorded
+    if (status === A.ST_NO_MEMORY) throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room to record this call (state repeat's ring could not grow); the call was not recorded`);
     if (status !== A.ST_OK) throw new RangeError(`loopwatch: the WebAssembly module could not process the call (status ${status})`);
     const index = u32[o4 + (A.O_INDEX >>> 2)] as number;
     this.lastIndex = index;
@@ -505,6 +507,16 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   /** Whether mark() kept a state that rollback() has not put back yet. @internal */
   get holdsMark(): boolean {
     return this.marked;
+  }
+
+  reserve(calls: number): boolean {
+    const layout = this.core.layout(this.config);
+    if (layout.stateWindow === 0 || this.slot === 0) return true;
+    const { u8, u32 } = this.core.instance.views();
+    // the ring's capacity, and its write position (the calls seen while they are fewer than the window)
+    const cap = u32[(this.slot + layout.stateOff + 4) >>> 2] as number;
+    if (cap >= layout.stateWindow || (u8[this.slot + A.S_POS + 10] as number) + 256 * (u8[this.slot + A.S_POS + 11] as number) + calls <= cap) return true;
+    return this.core.instance.exports.stateReserve(this.slot, calls) === 1;
   }
 
   anyAtThreshold(): boolean {

@@ -16,7 +16,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ProseStream } from '../text/prose-stream.js';
 import type { RepeatedSentence } from '../text/sentence-repeats.js';
-import { type ChantLayout, chantLayout } from './chant-layout.js';
+import { type ChantLayout, chantLayout, regionFromPositions } from './chant-layout.js';
 import * as A from './generated/abi.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
 import type { WasmInstance } from './wasm-module.js';
@@ -179,7 +179,9 @@ export class WasmProseStream implements ProseStream {
 
   load(r: ByteReader): void {
     const region = this.live;
-    const state = r.bytes();
+    const saved = r.bytes();
+    // regions saved while links were positions (5,248 bytes with the defaults) are turned into distances
+    const state = saved.length === this.layout.positionsSize ? regionFromPositions(saved, this.layout) : saved;
     if (state.length !== this.layout.slotSize) throw new SnapshotError(`loopwatch: the snapshot's chanting state has ${state.length} bytes where these options lay out ${this.layout.slotSize}`);
     this.core.writeSlot(region, state);
     const bad = this.instance.exports.chantCheck(region);
