@@ -14,6 +14,11 @@
  * whose args hold nested objects, small and large numbers, arrays, a long string and a key outside ASCII:
  * restored now, the summaries are turned into today's form, and the next searches get the verdicts,
  * similar args included, of the session that ran all six (fails when they are read as today's form).
+ * `fixtures/snapshots/v9-chanting.json` holds a format-9 snapshot made by loopwatch 66506c1 (chanting's
+ * region in the module with its gram chain's links as 32-bit positions) after nine calls whose texts end in
+ * the same sentence: restored now, the region is turned into today's (links as 16-bit distances), and the
+ * next calls get the chanting verdicts of the session that ran all fourteen (fails when the region is read
+ * as today's form: its length differs).
  * Every fixture was taken under the hand-tuned default of its day; the format-6 and -7 ones restore into
  * `new LoopDetector()`, now the fitted default (src/snapshot/legacy-default.ts: the fit changed only
  * fields no saved state depends on).
@@ -135,5 +140,22 @@ describe('a format-8 snapshot taken with similar args on', () => {
     const similar = later.flatMap(([a]) => a?.signals.filter((s) => s.kind === 'similar_args') ?? []);
     expect(similar.length).toBeGreaterThan(0);
     expect(similar.some((s) => (s.unit ?? []).some((i) => i < 3))).toBe(true);
+  });
+});
+
+describe('a format-9 snapshot whose session has chanting state in the module', () => {
+  it('should turn its region into today\'s form and go on as the session that ran its calls', () => {
+    const f = JSON.parse(readFileSync(new URL('./fixtures/snapshots/v9-chanting.json', import.meta.url), 'utf8')) as { calls: ToolEvent[]; snapshot: string };
+    const bytes = new Uint8Array(Buffer.from(f.snapshot, 'base64'));
+    expect(Buffer.from(bytes).readUInt16LE(4)).toBe(9);
+    const restored = new LoopDetector({ sessionId: 's' });
+    restored.restore(bytes);
+    const ran = new LoopDetector({ sessionId: 's' });
+    for (const c of f.calls.slice(0, 9)) ran.check(c);
+    const later = f.calls.slice(9).map((c) => [restored.check(c), ran.check(c)]);
+    for (const [a, b] of later) expect(a).toEqual(b);
+    // the verdicts after the restore are chanting's, climbing from the text saved in format 9
+    expect(later.every(([a]) => a?.kind === 'chanting')).toBe(true);
+    expect(Buffer.from(restored.snapshot()).readUInt16LE(4)).toBe(SNAPSHOT_VERSION);
   });
 });

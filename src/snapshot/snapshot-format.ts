@@ -34,9 +34,13 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * text it read last (the same text given with several calls of one turn is read once), the two-phase state
  * counts the turns of calls in flight together, and the host keeps each recent call's facts (its turn, what
  * its outcome says, what a change changed) for the evidence screen. Version 9: similar args' summaries in
- * their second, smaller form ({@link SUMMARY_FORM_SINCE}).
+ * their second, smaller form ({@link SUMMARY_FORM_SINCE}). Version 10: the WebAssembly pipeline's chanting
+ * region keeps its gram chain's links as 16-bit distances back, not 32-bit positions (4,736 bytes with the
+ * defaults, was 5,248); an older region, told apart by its length, is turned into that form as it is read
+ * (`regionFromPositions` in wasm/chant-layout.ts), and a build that reads only up to version 9 refuses a
+ * version-10 snapshot by its version rather than by the region's length.
  */
-export const SNAPSHOT_VERSION = 9;
+export const SNAPSHOT_VERSION = 10;
 
 /**
  * The first format version whose similar args saves its summaries of args (text/args-summary.ts); before
