@@ -73,6 +73,15 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     this.n++;
   }
 
+  /**
+   * Takes call `n`'s summary as made already, in the module encoder's walk of its args
+   * (wasm/args-summary-mirror.ts): the `length` bytes at `at` of `bytes`, those record() would make.
+   */
+  recordSummary(bytes: Uint8Array, at: number, length: number): void {
+    this.ring.putFrom(this.n, bytes, at, length);
+    this.n++;
+  }
+
   /** Keeps the summary of args as compared (normalised) as call `index`'s, masked when masking. */
   private keep(index: number, args: unknown): void {
     this.ring.put(index, summarizeArgs(this.transform === null ? args : snapshotArgs(args, this.transform)));
