@@ -6,7 +6,8 @@
  * `0.5 + 0.1 * (count - threshold)`.
  *
  * What it keeps of a call is a bounded summary of its args (text/args-summary.ts, at most
- * SUMMARY_MAX_BYTES), made when the call is recorded and compared as the args were
+ * SUMMARY_MAX_BYTES), made when the call is recorded (or, for args the WebAssembly pipeline encodes from
+ * objects, in that same walk: wasm/args-summary-mirror.ts) and compared as the args were
  * (text/summary-similarity.ts): a session's memory does not grow with the size of its calls' args.
  *
  * With `onlyWhenFailing` (the policy suppresses progress), the comparison is skipped when the current call
