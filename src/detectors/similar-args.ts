@@ -6,7 +6,8 @@
  * `0.5 + 0.1 * (count - threshold)`.
  *
  * What it keeps of a call is a bounded summary of its args (text/args-summary.ts, at most
- * SUMMARY_MAX_BYTES), made when the call is recorded and compared as the args were
+ * SUMMARY_MAX_BYTES), made when the call is recorded (or, for args the WebAssembly pipeline encodes from
+ * objects, in that same walk: wasm/args-summary-mirror.ts) and compared as the args were
  * (text/summary-similarity.ts): a session's memory does not grow with the size of its calls' args.
  *
  * With `onlyWhenFailing` (the policy suppresses progress), the comparison is skipped when the current call
@@ -70,6 +71,15 @@ export class SimilarArgsDetector implements Detector, Rewindable {
   /** Summarises the call's args (read from the log, as compared) as call `n`'s. */
   record(_call: ObservedCall): void {
     this.keep(this.n, this.ctx.log.argsOf(this.n));
+    this.n++;
+  }
+
+  /**
+   * Takes call `n`'s summary as made already, in the module encoder's walk of its args
+   * (wasm/args-summary-mirror.ts): the `length` bytes at `at` of `bytes`, those record() would make.
+   */
+  recordSummary(bytes: Uint8Array, at: number, length: number): void {
+    this.ring.putFrom(this.n, bytes, at, length);
     this.n++;
   }
 

@@ -84,7 +84,7 @@ const MAX_SPARES = 4096;
 const NO_EVENT: ToolEvent = Object.freeze({ tool: '' });
 
 function blankItem(): BatchItem {
-  return { slot: 0, config: 0, event: NO_EVENT, args: { value: undefined, normalised: false, viaHost: false }, ignore: null, maxDepth: 0, maskResults: false, readsRings: false };
+  return { slot: 0, config: 0, event: NO_EVENT, args: { value: undefined, normalised: false, viaHost: false, summarize: false, summaryAt: -1, summaryLength: 0 }, ignore: null, maxDepth: 0, maskResults: false, readsRings: false };
 }
 
 function asError(err: unknown): Error {

@@ -67,11 +67,18 @@ export class SummaryRing {
 
   /** Keeps `summary` as call `index`'s, replacing the summary held in its slot. */
   put(index: number, summary: Uint8Array): void {
+    this.putFrom(index, summary, 0, summary.length);
+  }
+
+  /** Keeps the `n` bytes at `from` of `src` as call `index`'s summary, replacing the summary held in its slot. */
+  putFrom(index: number, src: Uint8Array, from: number, n: number): void {
     const s = index % this.slots;
     this.table[3 * s] = -1;
-    const n = summary.length;
     const at = this.fits(this.end, n) ? this.end : !this.oversized(n) && this.fits(0, n) ? 0 : this.makeRoom(n);
-    this.arena.set(summary, at);
+    const arena = this.arena;
+    // a loop for a few bytes; past that, a view and a native copy (~50 ns whatever the size, where the loop takes ~1.5 ns a byte)
+    if (n <= 16) for (let i = 0; i < n; i++) arena[at + i] = src[from + i] as number;
+    else arena.set(from === 0 && n === src.length ? src : src.subarray(from, from + n), at);
     this.table[3 * s] = index;
     this.table[3 * s + 1] = at;
     this.table[3 * s + 2] = n;

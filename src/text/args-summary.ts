@@ -59,7 +59,7 @@ import { hashValue } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
 import { MAX_ARGS_DEPTH, isPlainObject } from './args-similarity.js';
 import { BASE_1, BASE_2, joinHash } from './unit-hash.js';
-import { moduleHashes, moduleStringHashes } from '../wasm/module-unit-hash.js';
+import { moduleHashes, moduleHashesAt, moduleStringHashes } from '../wasm/module-unit-hash.js';
 
 /** Bytes a summary takes at most: args whose summary would be larger are kept as their fingerprint. */
 export const SUMMARY_MAX_BYTES = 4096;
@@ -110,15 +110,34 @@ export function isWordUnit(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
 }
 
-/** Builds summaries into a buffer it reuses (one per thread). */
-class SummaryWriter {
+/**
+ * Builds summaries into a buffer it reuses: one per thread for `summarizeArgs`, and one for the summaries
+ * made in the module encoder's walk (wasm/args-summary-mirror.ts), which stacks a batch's summaries from
+ * `base` on.
+ */
+export class SummaryWriter {
   bytes = new Uint8Array(SUMMARY_MAX_BYTES + 64);
   dv = new DataView(this.bytes.buffer);
+  /** Where the summary being written starts. */
+  base = 0;
   at = 0;
+
+  /** Starts a summary at `at`, the buffer grown (its bytes kept) to hold a whole one there. */
+  begin(at: number): void {
+    const need = at + SUMMARY_MAX_BYTES + 64;
+    if (this.bytes.length < need) {
+      const b = new Uint8Array(Math.max(need, 2 * this.bytes.length));
+      b.set(this.bytes.subarray(0, at));
+      this.bytes = b;
+      this.dv = new DataView(b.buffer);
+    }
+    this.base = at;
+    this.at = at;
+  }
 
   room(n: number): number {
     const p = this.at;
-    if (p + n > SUMMARY_MAX_BYTES) throw FULL;
+    if (p + n - this.base > SUMMARY_MAX_BYTES) throw FULL;
     this.at = p + n;
     return p;
   }
@@ -157,6 +176,20 @@ class SummaryWriter {
     this.dv.setUint16(start + 1, n, true);
   }
 
+  /**
+   * A short string's node from its `n` bytes at `at` of `src`, one a unit (every unit below 128: its
+   * UTF-8 is its units): the node shortString(s) writes, copied rather than read a unit at a time.
+   */
+  asciiString(src: Uint8Array, at: number, n: number): void {
+    const start = this.room(STRING_HEADER + n);
+    const b = this.bytes;
+    b[start] = S_STRING;
+    this.dv.setUint16(start + 1, n, true);
+    const p = start + STRING_HEADER;
+    if (n <= 32) for (let i = 0; i < n; i++) b[p + i] = src[at + i] as number;
+    else b.set(src.subarray(at, at + n), p);
+  }
+
   /** Units [from, to) of `s`, one or two bytes each. */
   units(s: string, from: number, to: number, wide: boolean): void {
     if (wide) {
@@ -170,14 +203,15 @@ class SummaryWriter {
   }
 }
 
-const w = new SummaryWriter();
+const main = new SummaryWriter();
 
 function anyWide(s: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (s.charCodeAt(i) > 0xff) return true;
   return false;
 }
 
-function opaque(v: unknown): void {
+/** Writes an OPAQUE node: the value's canonical fingerprint. */
+export function opaqueNode(w: SummaryWriter, v: unknown): void {
   let lo = 0;
   let hi = 0;
   try {
@@ -222,18 +256,23 @@ function midHashes(s: string, from: number, to: number): void {
   mid2 = g >>> 0;
 }
 
-/** Writes a string node. */
-function string(s: string): void {
+/**
+ * Writes a string node. `src`: when not null, the string's `s.length` bytes at `srcAt` of the module's
+ * memory, one a unit (every unit below 128): a long string is then hashed where it lies. `mayBeAscii`
+ * false: a unit is known to be 128 or more (the module cannot hash it: not tried).
+ */
+export function stringNode(w: SummaryWriter, s: string, src: Uint8Array | null = null, srcAt = 0, mayBeAscii = true): void {
   const n = s.length;
   if (n <= STRING_WHOLE) {
-    w.shortString(s);
+    if (src === null) w.shortString(s);
+    else w.asciiString(src, srcAt, n);
     return;
   }
   const K = STRING_KEPT;
   // the hashes of all but the last K units and of all but the first K, from the middle's, read once:
   // H(head ++ mid) and H(mid ++ tail) (unit-hash.ts); in the module when every unit is below 128
   const mid = n - 2 * K;
-  const inModule = moduleHashing && moduleStringHashes(s, K);
+  const inModule = moduleHashing && (src === null ? mayBeAscii && moduleStringHashes(s, K) : moduleHashesAt(src, srcAt, n, K));
   const wide = !inModule && (anyWide(s, 0, K) || anyWide(s, n - K, n));
   let head1: number, head2: number, tail1: number, tail2: number;
   if (inModule) {
@@ -299,27 +338,33 @@ function string(s: string): void {
   w.units(s, n - K, n, wide);
 }
 
-function node(v: unknown, depth: number): void {
+/** Writes a number's node (SMALL or NUMBER). */
+export function numberNode(w: SummaryWriter, v: number): void {
+  if (v === (v << 24) >> 24 && !Object.is(v, -0)) {
+    const p = w.room(2);
+    w.bytes[p] = S_SMALL;
+    w.bytes[p + 1] = v & 0xff;
+    return;
+  }
+  w.u8(S_NUMBER);
+  w.dv.setFloat64(w.room(8), v, true);
+}
+
+function node(w: SummaryWriter, v: unknown, depth: number): void {
   switch (typeof v) {
     case 'string':
-      string(v);
+      stringNode(w, v);
       return;
     case 'number':
-      if (v === (v << 24) >> 24 && !Object.is(v, -0)) {
-        w.u8(S_SMALL);
-        w.u8(v & 0xff);
-        return;
-      }
-      w.u8(S_NUMBER);
-      w.dv.setFloat64(w.room(8), v, true);
+      numberNode(w, v);
       return;
     case 'boolean':
       w.u8(v ? S_TRUE : S_FALSE);
       return;
     case 'bigint': {
       const n = Number(v);
-      if (Number.isFinite(n) && BigInt(n) === v) node(n, depth);
-      else opaque(v);
+      if (Number.isFinite(n) && BigInt(n) === v) numberNode(w, n);
+      else opaqueNode(w, v);
       return;
     }
     case 'object':
@@ -330,14 +375,14 @@ function node(v: unknown, depth: number): void {
       if (depth < MAX_ARGS_DEPTH) {
         const mark = w.at;
         try {
-          if (container(v, depth)) return;
+          if (container(w, v, depth)) return;
         } catch {
           // its parts cannot be read, or its summary would pass the budget (FULL): compared whole, by
           // fingerprint; its siblings stay as they are (when even that does not fit, its parent goes whole)
           w.at = mark;
         }
       }
-      opaque(v);
+      opaqueNode(w, v);
       return;
     default:
       w.u8(S_NULL);
@@ -345,7 +390,7 @@ function node(v: unknown, depth: number): void {
 }
 
 /** Writes an array or a plain object; false (nothing written) for another object. */
-function container(v: object, depth: number): boolean {
+function container(w: SummaryWriter, v: object, depth: number): boolean {
   if (Array.isArray(v)) {
     // more elements than a summary's bytes cannot fit (each takes one at least): FULL before the count is written
     if (v.length > SUMMARY_MAX_BYTES) throw FULL;
@@ -353,7 +398,7 @@ function container(v: object, depth: number): boolean {
     w.u8(S_ARRAY);
     w.u16(0);
     w.u16(v.length);
-    for (let i = 0; i < v.length; i++) node(v[i], depth + 1);
+    for (let i = 0; i < v.length; i++) node(w, v[i], depth + 1);
     w.dv.setUint16(start + 1, w.at - start, true);
     return true;
   }
@@ -367,7 +412,7 @@ function container(v: object, depth: number): boolean {
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
     w.shortString(k);
-    node(v[k], depth + 1);
+    node(w, v[k], depth + 1);
   }
   w.dv.setUint16(start + 1, w.at - start, true);
   return true;
@@ -378,13 +423,14 @@ function container(v: object, depth: number): boolean {
  * by the next call: copy what is kept. Never throws.
  */
 export function summarizeArgs(args: unknown): Uint8Array {
+  const w = main;
   w.at = 0;
   try {
-    node(args, 0);
+    node(w, args, 0);
   } catch (e) {
     if (e !== FULL) throw e;
     w.at = 0;
-    opaque(args);
+    opaqueNode(w, args);
   }
   return w.bytes.subarray(0, w.at);
 }

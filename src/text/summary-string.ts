@@ -203,8 +203,34 @@ function replacesWholeWord(a: StringView, b: StringView): boolean {
   return holdsWholeWord(a, p, a.length - q) || holdsWholeWord(b, p, b.length - q);
 }
 
+/** Whether comparisons whose lengths alone put them below `min` stop before reading units (off only in tests). */
+let lengthExit = true;
+/** Comparisons stopped by their lengths alone (for tests). */
+let lengthExits = 0;
+
+/**
+ * Turns the length exit off (`false`) or back on, to test that it never changes an answer; returns how
+ * many comparisons it has stopped so far.
+ * @internal For tests.
+ */
+export function setLengthExit(on: boolean): number {
+  lengthExit = on;
+  return lengthExits;
+}
+
 /** Similarity of the string nodes at `ap` of `ab` and `bp` of `bb` (`min` as argsSimilarityAtLeast takes it). */
 export function stringSimilarity(ab: Uint8Array, ap: number, bb: Uint8Array, bp: number, min: number): number {
+  if (min > 0 && lengthExit) {
+    // strings of lengths l < L are not equal, and their edit similarity is at most l / L (the distance is at
+    // least L - l; past EDIT_SAMPLE units, unitSimilarityAtLeast returns 0 below that ratio): when that is
+    // below min (with a margin for rounding), the answer is below min whatever their units, so none is read
+    const la = stringLength(ab, ap);
+    const lb = stringLength(bb, bp);
+    if (la !== lb && (la < lb ? la / lb : lb / la) < min - 1e-9) {
+      lengthExits++;
+      return 0;
+    }
+  }
   va.load(ab, ap);
   vb.load(bb, bp);
   if (sameString(va, vb)) return 1;

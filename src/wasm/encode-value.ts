@@ -13,6 +13,8 @@
  * ```
  */
 import * as A from './generated/abi.js';
+import { S_ARRAY, S_FALSE, S_NULL, S_OBJECT, S_TRUE } from '../text/args-summary.js';
+import type { ArgsSummaryMirror } from './args-summary-mirror.js';
 
 /** Thrown when the encoding does not fit; the caller grows the area and encodes again. */
 export class EncodeOverflow extends Error {
@@ -67,6 +69,11 @@ export class ValueEncoder {
    * undefined/function/symbol member or element, an ignored field, a string that is not well-formed).
    */
   lossy = false;
+  /**
+   * When not null, told every node of the value walked, to make similar args' summary of it in the same
+   * walk (args-summary-mirror.ts); null while a part it does not follow is walked.
+   */
+  mirror: ArgsSummaryMirror | null = null;
 
   /** Points the encoder at memory [start, end). */
   reset(u8: Uint8Array, dv: DataView, start: number, end: number): void {
@@ -175,20 +182,25 @@ export class ValueEncoder {
 
   private walk(v: unknown, depth: number): void {
     switch (typeof v) {
-      case 'string':
+      case 'string': {
         this.tag(A.T_STRING);
+        const at = this.position;
         this.utf8(v);
+        this.mirror?.string(v, this.u8, at + 4, this.position - at - 4, false);
         return;
+      }
       case 'number': {
         const p = this.position;
         if (p + 9 > this.end) throw OVERFLOW;
         this.u8[p] = A.T_NUMBER;
         this.dv.setFloat64(p + 1, v, true);
         this.position = p + 9;
+        this.mirror?.number(v);
         return;
       }
       case 'boolean':
         this.tag(v ? A.T_TRUE : A.T_FALSE);
+        this.mirror?.scalar(v ? S_TRUE : S_FALSE);
         return;
       case 'bigint': {
         this.lossy = true;
@@ -197,17 +209,34 @@ export class ValueEncoder {
           this.walk(n, depth);
           return;
         }
+        this.mirror?.opaque(v);
         this.tag(A.T_BIGINT);
         this.utf8(v.toString());
         return;
       }
       case 'object':
-        if (v === null) this.tag(A.T_NULL);
-        else this.object(v, depth);
+        if (v === null) {
+          this.tag(A.T_NULL);
+          this.mirror?.scalar(S_NULL);
+        } else if (this.mirror === null || this.mirror.follows(depth)) this.object(v, depth);
+        else this.unfollowed(v, depth);
         return;
       default:
         this.lossy = true;
         this.tag(A.T_NULL);
+        this.mirror?.scalar(S_NULL);
+    }
+  }
+
+  /** An object the summary keeps whole (OPAQUE), past the depth it follows: encoded with the mirror away. */
+  private unfollowed(v: object, depth: number): void {
+    const m = this.mirror as ArgsSummaryMirror;
+    m.opaque(v);
+    this.mirror = null;
+    try {
+      this.object(v, depth);
+    } finally {
+      this.mirror = m;
     }
   }
 
@@ -216,6 +245,7 @@ export class ValueEncoder {
     for (let i = this.depthOfPath - 1; i >= 0; i--) {
       if (path[i] === v) {
         this.lossy = true;
+        this.mirror?.fail();
         this.tag(A.T_CYCLE);
         this.u32(this.depthOfPath - i);
         return;
@@ -223,18 +253,21 @@ export class ValueEncoder {
     }
     if (depth >= this.maxDepth) {
       this.lossy = true;
+      this.mirror?.fail();
       this.tag(A.T_DEEP);
       return;
     }
     const start = this.position;
     try {
-      const plain = Object.getPrototypeOf(v) === OBJECT_PROTO;
+      const proto: unknown = Object.getPrototypeOf(v);
+      const plain = proto === OBJECT_PROTO;
       // a plain object can only have toJSON as an own key: looking it up on every object would be a slow,
       // megamorphic miss, so plain objects ask whether they own one (a cached own-property lookup)
       let toJSON: unknown = undefined;
       if (!plain || hasOwn.call(v, 'toJSON')) toJSON = (v as { toJSON?: unknown }).toJSON;
       if (typeof toJSON === 'function') {
         this.lossy = true;
+        this.mirror?.fail();
         const j: unknown = toJSON.call(v, '');
         if (j !== v) {
           this.walk(j, depth);
@@ -244,10 +277,14 @@ export class ValueEncoder {
       if (!plain && !Array.isArray(v)) {
         this.lossy = true;
         if (ArrayBuffer.isView(v)) {
+          this.mirror?.opaque(v);
           this.tag(A.T_BYTES);
           this.bytes(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
           return;
         }
+        // the summary reads an ArrayBuffer as an object of its own keys, a restored value by its fingerprint,
+        // and is not followed into class instances (an object without a prototype is read as a plain one)
+        if (proto !== null && !(v instanceof Map || v instanceof Set)) this.mirror?.fail();
         if (v instanceof ArrayBuffer) {
           this.tag(A.T_BYTES);
           this.bytes(new Uint8Array(v));
@@ -258,18 +295,8 @@ export class ValueEncoder {
       try {
         if (plain) this.members(v as Record<string, unknown>, depth);
         else if (Array.isArray(v)) this.array(v, depth);
-        else if (v instanceof Map) {
-          this.tag(A.T_MAP);
-          this.u32(v.size);
-          for (const [k, x] of v) {
-            this.walk(k, depth + 1);
-            this.walk(x, depth + 1);
-          }
-        } else if (v instanceof Set) {
-          this.tag(A.T_SET);
-          this.u32(v.size);
-          for (const x of v) this.walk(x, depth + 1);
-        } else {
+        else if (v instanceof Map || v instanceof Set) this.collection(v, depth);
+        else {
           this.members(v as Record<string, unknown>, depth);
         }
       } finally {
@@ -280,8 +307,32 @@ export class ValueEncoder {
       if (e instanceof EncodeOverflow) throw e;
       // a getter, proxy or toJSON that throws: the whole object is one "unsupported" marker
       this.lossy = true;
+      this.mirror?.fail();
       this.position = start;
       this.tag(A.T_UNSUPPORTED);
+    }
+  }
+
+  /** A Map or a Set: the summary keeps it whole (OPAQUE), so it is encoded with the mirror away. */
+  private collection(v: Map<unknown, unknown> | Set<unknown>, depth: number): void {
+    const m = this.mirror;
+    m?.opaque(v);
+    this.mirror = null;
+    try {
+      if (v instanceof Map) {
+          this.tag(A.T_MAP);
+          this.u32(v.size);
+          for (const [k, x] of v) {
+            this.walk(k, depth + 1);
+            this.walk(x, depth + 1);
+          }
+        } else if (v instanceof Set) {
+          this.tag(A.T_SET);
+          this.u32(v.size);
+          for (const x of v) this.walk(x, depth + 1);
+        }
+    } finally {
+      this.mirror = m;
     }
   }
 
@@ -289,14 +340,18 @@ export class ValueEncoder {
     this.tag(A.T_ARRAY);
     const n = a.length;
     this.u32(n);
+    const m = this.mirror;
+    const s = m === null ? 0 : m.open(S_ARRAY, n);
     for (let i = 0; i < n; i++) {
       const el: unknown = a[i];
       const t = typeof el;
       if (t === 'undefined' || t === 'function' || t === 'symbol') {
         this.lossy = true;
         this.tag(A.T_NULL);
+        m?.scalar(S_NULL);
       } else this.walk(el, depth + 1);
     }
+    m?.close(s, -1);
   }
 
   /**
@@ -309,23 +364,39 @@ export class ValueEncoder {
     this.u32(0);
     let n = 0;
     const ignore = this.ignore;
+    const m = this.mirror;
+    const s = m === null ? 0 : m.open(S_OBJECT, 0);
+    // the summary's members: every own key (those the encoding leaves out too, their values NULL)
+    let mn = 0;
     for (const k in obj) {
       if (!hasOwn.call(obj, k)) continue;
       if (ignore !== null && ignore.has(k)) {
         this.lossy = true;
+        m?.fail();
         continue;
       }
       const x = obj[k];
       const t = typeof x;
       if (t === 'undefined' || t === 'function' || t === 'symbol') {
         this.lossy = true;
+        if (m !== null) {
+          m.key(k);
+          m.scalar(S_NULL);
+          mn++;
+        }
         continue;
       }
+      const at = this.position;
       this.utf8(k);
+      if (m !== null) {
+        m.string(k, this.u8, at + 4, this.position - at - 4, true);
+        mn++;
+      }
       this.walk(x, depth + 1);
       n++;
     }
     this.dv.setUint32(countAt, n, true);
+    m?.close(s, mn);
   }
 
 }

@@ -48,3 +48,24 @@ export function moduleStringHashes(s: string, k: number): boolean {
   moduleHashes.at = at;
   return true;
 }
+
+/**
+ * Hashes the `n` bytes at `at` of `bytes` in the module, where they already lie, one a unit (a string
+ * whose every unit is below 128, as the module's encoding of args wrote it): true with the answers in
+ * {@link moduleHashes} (its `bytes` and `at` those given); false, nothing computed, when `bytes` is not
+ * the module's memory or the module has no area for the hashes.
+ */
+export function moduleHashesAt(bytes: Uint8Array, at: number, n: number, k: number): boolean {
+  const inst = sharedInstance();
+  let { u8, u32 } = inst.views();
+  if (u8.buffer !== bytes.buffer) return false;
+  const out = u32[(A.HEADER + A.H_BYTES) >>> 2] as number;
+  if (out === 0 || (u32[(A.HEADER + A.H_BYTES_SIZE) >>> 2] as number) < OUT_BYTES) return false;
+  inst.exports.longStringHashes(at, n, k, out);
+  ({ u8, u32 } = inst.views());
+  const h = moduleHashes.hashes;
+  for (let i = 0; i < 6; i++) h[i] = u32[(out >>> 2) + i] as number;
+  moduleHashes.bytes = u8;
+  moduleHashes.at = at;
+  return true;
+}

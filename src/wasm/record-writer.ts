@@ -20,6 +20,7 @@ import { errorText, resultText } from '../session/observe-event.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { valueSaysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
+import { ArgsSummaryMirror } from './args-summary-mirror.js';
 import { ValueEncoder } from './encode-value.js';
 import { EncodedArgs } from './encoded-args.js';
 import { JsonArgsText } from '../fingerprint/json-args-text.js';
@@ -34,6 +35,12 @@ export interface ArgsPlan {
   normalised: boolean;
   /** Parse JSON text here rather than in the module (the module asked for the host). */
   viaHost: boolean;
+  /** Make similar args' summary of the args in the encoder's walk (args-summary-mirror.ts), when they are walked. */
+  summarize: boolean;
+  /** Where that summary lies in the writer's `summaries.bytes`, -1 when none was made (written by the writer). */
+  summaryAt: number;
+  /** That summary's length in bytes. */
+  summaryLength: number;
 }
 
 /** What the writer learnt about an event while writing it. */
@@ -75,6 +82,8 @@ function looksLikeJson(s: string): boolean {
 /** Writes records; reused across calls (no allocation per record beyond what strings need). */
 export class RecordWriter {
   readonly enc = new ValueEncoder();
+  /** Similar args' summaries made as args are encoded (see ArgsPlan.summarize). */
+  readonly summaries = new ArgsSummaryMirror();
 
   /** The field being written: where a value that throws as it is read was (see `write`). */
   field = 'args';
@@ -111,6 +120,7 @@ export class RecordWriter {
 
     // args
     const v = args.value;
+    args.summaryAt = -1;
     let kind = A.ARGS_NONE;
     const sectionAt = w.position;
     if (v === undefined) {
@@ -144,7 +154,19 @@ export class RecordWriter {
       } else {
         kind = A.ARGS_TREE;
         w.u32(0);
-        w.value(value, ignore, maxDepth);
+        if (args.summarize && typeof value === 'object' && value !== null) {
+          // similar args' summary made in the same walk
+          const m = this.summaries;
+          m.begin();
+          w.mirror = m;
+          try {
+            w.value(value, ignore, maxDepth);
+          } finally {
+            w.mirror = null;
+          }
+          args.summaryAt = m.end();
+          args.summaryLength = m.length;
+        } else w.value(value, ignore, maxDepth);
         dv.setUint32(sectionAt, w.position - sectionAt - 4, true);
       }
     }

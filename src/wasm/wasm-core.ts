@@ -15,6 +15,7 @@ import type { ToolEvent } from '../types.js';
 import { EncodeOverflow } from './encode-value.js';
 import * as A from './generated/abi.js';
 import { type ArgsPlan, RecordWriter } from './record-writer.js';
+import type { ArgsSummaryMirror } from './args-summary-mirror.js';
 import { type SlotLayout, layoutKey } from './slot-layout.js';
 import { type WasmInstance, sharedInstance } from './wasm-module.js';
 
@@ -259,7 +260,7 @@ export class WasmCore {
     }
     this.running = true;
     try {
-      this.runChunks(items, sink);
+      this.runChunks(items, sink, false);
     } finally {
       this.running = false;
     }
@@ -278,7 +279,7 @@ export class WasmCore {
     const lists = u8.slice(listsAt, listsAt + this.listsSize);
     const learnt = this.learnt.map((l) => [l.errorText, l.infra] as const);
     try {
-      this.runChunks(items, sink);
+      this.runChunks(items, sink, true);
     } finally {
       const v = this.instance.views().u8;
       v.set(out, outAt);
@@ -315,7 +316,16 @@ export class WasmCore {
     return null;
   }
 
-  private runChunks(items: readonly BatchItem[], sink: OutputSink): void {
+  /**
+   * Similar args' summaries made as the calls' args were encoded (ArgsPlan.summaryAt): those of the chunk
+   * being read, and of runs nested in its sinks.
+   */
+  get summaries(): ArgsSummaryMirror {
+    return this.writer.summaries;
+  }
+
+  /** `nested`: a run started from a sink of another, whose chunk's summaries are still to be read (kept). */
+  private runChunks(items: readonly BatchItem[], sink: OutputSink, nested: boolean): void {
     let from = 0;
     while (from < items.length) {
       if (this.inSize < this.inputSize) {
@@ -345,6 +355,7 @@ export class WasmCore {
       let scratch = 0;
       let unwritable: Error | null = null;
       if (this.chunkSlots.size !== 0) this.chunkSlots.clear();
+      if (!nested) this.writer.summaries.reset();
       while (from + m < items.length) {
         const it = items[from + m] as BatchItem;
         if (it.readsRings) {

@@ -48,7 +48,7 @@ import { shareLayout, slotLayout } from './slot-layout.js';
 const PROGRESS: readonly Progress[] = ['unknown', 'stalled', 'changing', 'mixed'];
 const NO_EVENT: ToolEvent = Object.freeze({ tool: '' });
 /** No call being read. */
-const NO_PLAN: ArgsPlan = Object.freeze({ value: undefined, normalised: false, viaHost: false });
+const NO_PLAN: ArgsPlan = Object.freeze({ value: undefined, normalised: false, viaHost: false, summarize: false, summaryAt: -1, summaryLength: 0 });
 
 /**
  * The call being read, shared by every pipeline of the thread rather than kept by each session: a read
@@ -145,6 +145,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   /** The rings as TypeScript detectors read them (made when one first does). */
   private view: WasmHistoryView | null = null;
   private readonly similar: SimilarArgsDetector | null;
+  /** Whether similar args' summaries are made as the args are encoded (ArgsPlan.summarize). */
+  private readonly summarizeInWalk: boolean;
   /**
    * The newest calls' ring words, read after a call is recorded by similar args (its window) and the
    * failing-again rule (on with dead end); null when neither is on.
@@ -190,6 +192,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const reach = recentReach(o);
     this.recent = reach === 0 ? null : new RecentWords(d.similarArgs === null ? 1 : d.similarArgs.window + 1, reach);
     this.similar = d.similarArgs && this.recent !== null ? new SimilarArgsDetector({ history: this.recent, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
+    // its summaries made in the encoder's walk of the args, but of masked args (a copy, masked): by the detector
+    this.summarizeInWalk = this.similar !== null && mask === null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     // chanting's per-character work runs in the module too, in a region made when the first text arrives
     this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, wasmStream) : null;
@@ -206,7 +210,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   /** The single-call state observe() uses. */
   private singleCall(): { readonly items: BatchItem[]; readonly plan: ArgsPlan; readonly sink: OutputSink } {
     if (this.single !== null) return this.single;
-    const plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false };
+    const plan: ArgsPlan = { value: undefined, normalised: false, viaHost: false, summarize: false, summaryAt: -1, summaryLength: 0 };
     const sink: OutputSink = (_k, out, learnt, failure) => {
       if (failure !== null) {
         reading.failure = failure;
@@ -270,6 +274,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     item.config = this.config;
     item.event = e;
     item.ignore = this.walkFor(e.tool).ignoreKeys;
+    args.summarize = this.summarizeInWalk && item.ignore === null;
     item.maxDepth = this.o.maxDepth;
     item.maskResults = this.o.detectors.resultRepeat?.masked === true;
     item.readsRings = this.readsRings();
@@ -307,6 +312,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     item.slot = this.slot;
     item.event = e;
     item.ignore = this.walkFor(e.tool).ignoreKeys;
+    plan.summarize = this.summarizeInWalk && item.ignore === null;
     item.proposed = proposed;
     reading.result = NO_SIGNALS;
     reading.failure = null;
@@ -398,7 +404,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       signals.push(semanticSignal(this.log, index, unit.slice(0, -1), word(u32, o4, A.O_SE + 8), PROGRESS[word(u32, o4, A.O_SE + 12)] as Progress));
     }
     if (this.similar !== null) {
-      this.similar.record(call);
+      // its summary made as the args were encoded, when it could be (args-summary-mirror.ts)
+      const plan = reading.plan;
+      if (plan.summaryAt >= 0) this.similar.recordSummary(this.core.summaries.bytes, plan.summaryAt, plan.summaryLength);
+      else this.similar.record(call);
       const s = this.similar.check();
       if (s !== null) signals.push(s);
     }
