@@ -4,17 +4,20 @@
  * to 64 MiB each could be held); a 30 MB line of `[],[],...` from the server, answering a call in flight,
  * was parsed to 1.3 GB of RSS in 12 s. Now the calls in flight weigh at most MAX_IN_FLIGHT_BYTES (their
  * lines, and their values: the oldest forgotten first, as past MAX_IN_FLIGHT), and a line of more than
- * MAX_JSON_VALUES values is forwarded unread, byte for byte (as a line over the cap is).
+ * MAX_JSON_VALUES values is forwarded unread, byte for byte (as a line over the cap is). Calls held for
+ * a human's answer (asks) weigh at most MAX_HELD_ASK_BYTES in all (before: 64 of any size, nine in a
+ * row from one client that never answers); past it an ask is a warning, the call forwarded.
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { LiveGuard } from '../src/index.js';
 import { MAX_JSON_VALUES } from '../src/formats/json-value-count.js';
+import { MAX_HELD_ASK_BYTES } from '../src/mcp/ask-elicitation.js';
 import { McpProxy } from '../src/mcp/mcp-proxy.js';
 import { MAX_IN_FLIGHT_BYTES, ToolCallGate } from '../src/mcp/tool-call-gate.js';
 
 /** A proxy between in-memory streams; what reached the client. */
-function harness() {
+function harness(guard = new LiveGuard()) {
   const clientIn = new PassThrough();
   const serverIn = new PassThrough();
   const clientOut = new PassThrough();
@@ -22,7 +25,7 @@ function harness() {
   serverOut.resume();
   const toClient: Buffer[] = [];
   clientOut.on('data', (b: Buffer) => toClient.push(b));
-  const gate = new ToolCallGate(new LiveGuard(), 's');
+  const gate = new ToolCallGate(guard, 's');
   new McpProxy(gate, { input: clientIn, output: clientOut }, { input: serverIn, output: serverOut }, 64 << 20, () => undefined, () => undefined);
   const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
   return { gate, clientIn, serverIn, toClient, settle };
@@ -61,4 +64,24 @@ describe('the MCP proxy under a flood', () => {
     expect(Buffer.concat(h.toClient).toString('latin1')).toBe(line);
     expect(h.gate.inFlightCount).toBe(1); // not read: not paired with its call
   }, 60_000);
+
+  it('should hold at most MAX_HELD_ASK_BYTES of calls for a client that never answers its asks', async () => {
+    const h = harness(new LiveGuard({ policy: { ladder: ['ask', 'break'] } }));
+    h.clientIn.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { capabilities: { elicitation: {} } } })}\n`);
+    await h.settle();
+    const args = { target: 'x'.repeat(16 * MB) };
+    const asks = (): number => Buffer.concat(h.toClient).toString('latin1').split('\n').filter((l) => l.includes('"elicitation/create"')).length;
+    for (let i = 0; i < 16; i++) {
+      h.clientIn.write(call(i, args));
+      await h.settle();
+      // the server fails every call it gets: the same call failing again is a loop, then asked about
+      if (h.gate.inFlightCount > 0) {
+        h.serverIn.write(`${JSON.stringify({ jsonrpc: '2.0', id: i, result: { content: [{ type: 'text', text: 'gcc failed' }], isError: true } })}\n`);
+        await h.settle();
+      }
+    }
+    expect(asks()).toBeGreaterThan(0);
+    // unanswered, the session asks nine times before it denies (before: all nine held, 144 MB)
+    expect(asks()).toBe(Math.floor(MAX_HELD_ASK_BYTES / (16 * MB + 80)));
+  }, 120_000);
 });

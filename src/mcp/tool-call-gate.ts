@@ -141,12 +141,13 @@ export class ToolCallGate {
       step.forward = false;
       return;
     }
-    if (d.action === 'ask' && this.elicit && this.asks.hasRoom) {
-      step.toClient.push(this.asks.hold({ id, request: raw ?? m, tool, args, message }));
+    const bytes = weigh(json);
+    if (d.action === 'ask' && this.elicit && this.asks.hasRoom(bytes)) {
+      step.toClient.push(this.asks.hold({ id, request: raw ?? m, tool, args, message, bytes }));
       step.forward = false;
       return;
     }
-    this.track(id, { bytes: weigh(json), callId, tool, args, notes: d.action === 'allow' ? [] : [d.action === 'ask' ? askAsWarning(message) : message] });
+    this.track(id, { bytes, callId, tool, args, notes: d.action === 'allow' ? [] : [d.action === 'ask' ? askAsWarning(message) : message] });
   }
 
   private track(id: JsonRpcId, call: InFlight): void {
@@ -187,7 +188,7 @@ export class ToolCallGate {
     }
     const callId = String(call.id).length <= MAX_CALL_ID_LENGTH ? String(call.id) : undefined;
     const note = answer === 'accept' ? `${call.message} The user let this call run.` : askAsWarning(call.message);
-    this.track(call.id, { bytes: weigh(Buffer.isBuffer(call.request) ? call.request : undefined), callId, tool: call.tool, args: call.args, notes: [note] });
+    this.track(call.id, { bytes: call.bytes, callId, tool: call.tool, args: call.args, notes: [note] });
     step.toServer.push(call.request);
   }
 }
