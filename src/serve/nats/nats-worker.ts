@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { type NatsConnection, headers } from '@nats-io/transport-node';
-import { ErrorCode } from '../../errors.js';
+import { ErrorCode, InvalidEventError } from '../../errors.js';
 import { LoopEngine } from '../../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../../engine/engine-options.js';
 import type { PhasedCall } from '../call-schema.js';
@@ -264,7 +264,7 @@ export class NatsWorker {
     for (const { p, epoch, m } of chunk) {
       const where = parseCallSubject(m.subject);
       if (this.checking.get(p) !== epoch || where === null) {
-        if (where === null) m.term();
+        if (where === null) this.refuseSubject(m);
         continue;
       }
       items.push({ m, sessionId: where.sessionId, p, epoch });
@@ -335,6 +335,20 @@ export class NatsWorker {
     }
     this.stats.verdicts = this.service.counts.verdicts;
     return out;
+  }
+
+  /**
+   * A message whose subject names no session (its token is not one sessionToken() makes, such as `a=zz` or
+   * `=C3=28`): answered with an error on its reply subject (when it may be), counted as invalid, and not
+   * delivered again. Before, it was dropped without a word, and its caller waited for an answer.
+   */
+  private refuseSubject(m: JsMsg): void {
+    this.stats.invalid++;
+    const token = m.subject.split('.').slice(3).join('.');
+    const error = new InvalidEventError('subject', `the subject's session token ${JSON.stringify(token.slice(0, 80))} is not one loopwatch makes: write the session id's UTF-8 bytes, each byte outside A-Z a-z 0-9 _ - as =HH (two upper-case hex digits)`);
+    const reply = m.headers?.get(REPLY_HEADER);
+    if (reply !== undefined && isReplySubject(reply)) this.nc.publish(reply, JSON.stringify({ session: null, seq: m.seq, results: [errorResult(undefined, error)] }));
+    m.term();
   }
 
   /**
