@@ -5,6 +5,7 @@
  */
 import { describe } from '../options/checks.js';
 import { imagePlaceholder } from './image-part.js';
+import { MAX_JSON_VALUES, hasMoreValuesThan } from './json-value-count.js';
 import { MAX_NESTING } from './trace-record.js';
 
 /** A parsed JSON text, or why it is not one. */
@@ -65,8 +66,12 @@ function withoutExcerpt(message: string): string {
   return message;
 }
 
-/** Parses one record's JSON text; never throws. Nesting deeper than `maxNesting` is refused. */
+/**
+ * Parses one record's JSON text; never throws. Nesting deeper than `maxNesting` is refused, and so is a
+ * text of more than MAX_JSON_VALUES values, before it is parsed (json-value-count.ts: its memory).
+ */
 export function parseJson(text: string, maxNesting: number = MAX_NESTING): Parsed {
+  if (hasMoreValuesThan(text)) return { ok: false, message: `JSON of more than ${MAX_JSON_VALUES} values (read whole, it would take many times its size in memory)` };
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;

@@ -7,6 +7,7 @@
 import type { Layout } from './detect-layout.js';
 import { splitJson } from './json-array-splitter.js';
 import { isRecord, parseJson } from './json-value.js';
+import { MAX_JSON_VALUES, countJsonValues } from './json-value-count.js';
 import { readLineBatches } from './line-reader.js';
 import { type TraceIssue, issue } from './trace-record.js';
 
@@ -87,6 +88,8 @@ export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, optio
   let group: unknown[] | null = null;
   // the text of a bare conversation's parts held so far: past maxLineBytes, as a document read whole, it is skipped
   let groupBytes = 0;
+  // ... and its values: past MAX_JSON_VALUES, as a document read whole, it is skipped too (json-value-count.ts)
+  let groupValues = 0;
   let overflow = false;
   let decided = false;
   let prefix = file;
@@ -102,6 +105,7 @@ export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, optio
       if (group !== null && group.length > 0) out.push({ kind: 'record', value: group, file, line: piece.arrayLine, fallbackSession: `${file}:${piece.arrayLine}` });
       group = null;
       groupBytes = 0;
+      groupValues = 0;
       overflow = false;
       decided = false;
       first = false;
@@ -109,6 +113,10 @@ export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, optio
       // the rest of a conversation over the limit: not parsed, not held
     } else if (group !== null && groupBytes + piece.text.length > options.maxLineBytes) {
       out.push(issue('too-long', file, piece.arrayLine, `conversation of more than ${options.maxLineBytes} bytes (at element ${piece.index}) is longer than maxLineBytes (${options.maxLineBytes}); skipped`));
+      group = null;
+      overflow = true;
+    } else if (group !== null && (groupValues += countJsonValues(piece.text) + 1) > MAX_JSON_VALUES) {
+      out.push(issue('too-long', file, piece.arrayLine, `conversation of more than ${MAX_JSON_VALUES} JSON values (at element ${piece.index}); skipped`));
       group = null;
       overflow = true;
     } else {

@@ -12,7 +12,7 @@
  * (`transcript_path`: the version that runs now, even after an upgrade), else the one `hook install`
  * found (`--agent-version`); unknown, the agent is taken to be a current one.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { AgentName } from './hook-agent.js';
 
@@ -66,11 +66,14 @@ export function hooksOn(agent: AgentName, version: string | undefined): boolean 
   return from === null || version === undefined || compareVersions(version, from) >= 0;
 }
 
-/** Reads at most TRANSCRIPT_LOOK bytes of a regular file, from its start or its end; null when it cannot. */
+/**
+ * Reads at most TRANSCRIPT_LOOK bytes of a regular file, from its start or its end; null when it cannot.
+ * Opened without blocking: a FIFO put in the transcript's place hung the hook in open().
+ */
 function readPart(path: string, at: 'head' | 'tail'): string | null {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     return null;
   }

@@ -6,12 +6,15 @@
  * - owned by this user (`process.getuid()`), and
  * - not writable by its group or by others (mode `& 0o022` is 0), and
  * - for files: a regular file reached without a symbolic link as its last component (opened with
- *   O_NOFOLLOW, checked on the open descriptor, so it cannot be swapped between check and read).
+ *   O_NOFOLLOW, checked on the open descriptor, so it cannot be swapped between check and read), of at
+ *   most MAX_PRIVATE_FILE_BYTES (loopwatch writes none that large: a bigger one is planted, and read whole
+ *   it held 2 GB for a 1.9 GB file, and past 2 GiB it could not be read nor set aside, leaving its
+ *   session unchecked for good).
  *
  * Where the platform has no user ids (Windows: no `process.getuid`) nothing is checked: its modes do not
  * say who can write.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { NotPrivateError } from '../errors.js';
 
 /** Mode bits that let others than the owner write. */
@@ -19,6 +22,9 @@ const OTHERS_WRITE = 0o022;
 
 /** Flag that makes open() refuse a symbolic link as the last component (0 where the platform has none). */
 export const O_NOFOLLOW: number = constants.O_NOFOLLOW ?? 0;
+
+/** Largest file readPrivateFile reads, in bytes: 64 MiB (a hook's state is kilobytes, its code cache megabytes). */
+export const MAX_PRIVATE_FILE_BYTES = 64 * 1024 * 1024;
 
 /** This user's id, or null where the platform has none (then nothing is checked). */
 export function userId(): number | null {
@@ -39,11 +45,11 @@ export function notPrivate(st: Pick<Stats, 'uid' | 'mode'>, uid: number | null =
 }
 
 /**
- * The bytes of the file at `path` when it is a regular file private to this user; null when there is no
- * such file. Throws NotPrivateError when it is not private (or not a regular file, or a symbolic link),
- * and the file system's error for anything else.
+ * The bytes of the file at `path` when it is a regular file private to this user, of at most `maxBytes`;
+ * null when there is no such file. Throws NotPrivateError when it is not private (or not a regular file, a
+ * symbolic link, or larger), and the file system's error for anything else.
  */
-export function readPrivateFile(path: string): Buffer | null {
+export function readPrivateFile(path: string, maxBytes = MAX_PRIVATE_FILE_BYTES): Buffer | null {
   let fd: number;
   try {
     // O_NONBLOCK: a FIFO planted under the name does not block the open (regular files ignore the flag)
@@ -59,7 +65,12 @@ export function readPrivateFile(path: string): Buffer | null {
     if (!st.isFile()) throw new NotPrivateError(path, 'it is not a regular file');
     const why = notPrivate(st);
     if (why !== null) throw new NotPrivateError(path, why);
-    return readFileSync(fd);
+    if (st.size > maxBytes) throw new NotPrivateError(path, `it is ${st.size} bytes, more than loopwatch writes there (${maxBytes})`);
+    // the size seen, never more: a file grown meanwhile is read as it was
+    const bytes = Buffer.alloc(st.size);
+    let n = 0;
+    for (let got = 1; n < bytes.length && got > 0; n += got) got = readSync(fd, bytes, n, bytes.length - n, n);
+    return n === bytes.length ? bytes : bytes.subarray(0, n);
   } finally {
     closeSync(fd);
   }

@@ -14,7 +14,7 @@
  * file (a marker in the state directory's `.noted/`).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { AllowRule } from '../options/allow-rules.js';
 import { resolveAllow } from '../options/allow-rules.js';
@@ -50,14 +50,42 @@ export function allowlistFolders(cwd: string): string[] {
   return [cwd];
 }
 
+/**
+ * The text of the allowlist file at `path`, read through one descriptor opened without blocking (a FIFO
+ * swapped in after the stat cannot hang the hook), a regular file of at most MAX_ALLOWLIST_BYTES.
+ */
+function readText(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error('it is not a regular file');
+    if (st.size > MAX_ALLOWLIST_BYTES) throw new Error(`it is ${st.size} bytes, more than ${MAX_ALLOWLIST_BYTES}`);
+    const buf = Buffer.alloc(st.size);
+    return buf.toString('utf8', 0, readSync(fd, buf, 0, st.size, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Why JSON.parse refused a text, without the text: V8 quotes a piece of it (`Unexpected token 'd',
+ * "[default]\na"... is not valid JSON`), and a `.loopwatch.json` that links to another file (a cloned
+ * project's link to `~/.aws/credentials`) would have shown the user's notice, and its log, a piece of that file.
+ */
+function jsonProblem(e: unknown): string {
+  const at = /position (\d+)/.exec((e as Error).message);
+  return at === null ? 'not JSON' : `not JSON (at character ${at[1]})`;
+}
+
 /** Reads and checks an allowlist file; throws an Error saying why it cannot be used. */
 function readRules(path: string, size: number): readonly AllowRule[] {
   if (size > MAX_ALLOWLIST_BYTES) throw new Error(`it is ${size} bytes, more than ${MAX_ALLOWLIST_BYTES}`);
+  const text = readText(path);
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    throw new Error(`not JSON (${(e as Error).message.split('\n')[0]?.slice(0, 120)})`);
+    throw new Error(jsonProblem(e));
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('it must hold a JSON object: {"allow": [rules]}');
   const { allow, ...rest } = value as Record<string, unknown>;

@@ -21,7 +21,7 @@
  * ```
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SnapshotError } from '../errors.js';
 import { O_NOFOLLOW, readPrivateFile } from './private-path.js';
@@ -182,12 +182,15 @@ export class SessionFile {
     }
   }
 
-  /** Appends `mark` to the session's count of calls (no lock needed: one byte, O_APPEND). Never throws. */
+  /**
+   * Appends `mark` to the session's count of calls (no lock needed: one byte, O_APPEND), to a regular file
+   * only, opened without blocking (a FIFO planted under its name hung every hook of the session). Never throws.
+   */
   countCall(mark: CallMark): void {
     try {
-      const fd = openSync(this.callsPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW, 0o600);
+      const fd = openSync(this.callsPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0), 0o600);
       try {
-        writeSync(fd, mark);
+        if (fstatSync(fd).isFile()) writeSync(fd, mark);
       } finally {
         closeSync(fd);
       }

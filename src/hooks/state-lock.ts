@@ -4,7 +4,7 @@
  * with O_EXCL holding `pid time token`; its holder removes it when done.
  *
  * A lock is stale when its holder is gone (no process with its pid) or it is older than `staleMs` (a hook
- * takes milliseconds). A stale lock is broken by renaming it to a name of the breaker's own and checking
+ * takes milliseconds), or at once when it is not a regular file (a FIFO or a link planted under its name). A stale lock is broken by renaming it to a name of the breaker's own and checking
  * the renamed file is the stale one (two breakers cannot both win; a lock taken meanwhile is put back).
  *
  * Waiting is bounded, and judged by progress: a waiter gives up (the caller goes on without the state,
@@ -15,7 +15,8 @@
  * not poll in step; sleeping is Atomics.wait, which costs no CPU.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { O_NOFOLLOW } from './private-path.js';
 
 /** How long a hook waits while one holder keeps a session's lock, in milliseconds. */
 export const LOCK_WAIT_MS = 3000;
@@ -32,11 +33,31 @@ function sleep(ms: number): void {
   Atomics.wait((sleeper ??= new Int32Array(new SharedArrayBuffer(4))), 0, 0, ms);
 }
 
+/** What readLock gives for a lock that is not a regular file (a FIFO, a link, a folder): never one loopwatch made. */
+const NOT_A_LOCK = '\0not a lock';
+/** Bytes of a lock read at most (`pid time token` is about 40). */
+const LOCK_BYTES = 256;
+
+/**
+ * The content of the lock at `path` (its first LOCK_BYTES), NOT_A_LOCK when it is not a regular file, or
+ * null when there is none. Opened without following a link and without blocking: a FIFO planted under the
+ * lock's name hung every hook of the session (readFileSync waited for a writer that never came).
+ */
 function readLock(path: string): string | null {
+  let fd: number;
   try {
-    return readFileSync(path, 'latin1');
+    fd = openSync(path, constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : NOT_A_LOCK;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return NOT_A_LOCK;
+    const buf = Buffer.alloc(LOCK_BYTES);
+    return buf.toString('latin1', 0, readSync(fd, buf, 0, LOCK_BYTES, 0));
   } catch {
     return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -51,6 +72,7 @@ function alive(pid: number): boolean {
 
 /** Whether the lock with `content` (read at `path`) is stale. */
 function stale(path: string, content: string, now: number, staleMs: number): boolean {
+  if (content === NOT_A_LOCK) return true;
   const [pid, time] = content.split(' ').map(Number);
   if (pid !== undefined && time !== undefined && Number.isSafeInteger(pid) && pid > 0 && Number.isFinite(time)) {
     return now - time > staleMs || !alive(pid);

@@ -4,7 +4,9 @@
  * it and removes session files untouched for `maxAgeMs`, and leftovers of crashed hooks (temporary files,
  * locks, broken locks) older than an hour. Only files whose names are exactly loopwatch's (state-names.ts)
  * are looked at: the folder may be a project's (`--state-dir .`), whose `Cargo.lock` or `build.tmp` are not
- * loopwatch's to remove. Two hooks sweeping at once is harmless.
+ * loopwatch's to remove. The markers of notices told once (`.noted/<32 hex>`, one per version of a
+ * project's unusable `.loopwatch.json`) go after `maxAgeMs` too (a notice is then told again), so that
+ * nothing in the folder grows over weeks of use. Two hooks sweeping at once is harmless.
  */
 import { closeSync, constants, lstatSync, openSync, readdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +39,23 @@ export function sweepIfDue(dir: string, now = Date.now(), maxAgeMs = SESSION_MAX
       return 0; // an unwritable directory: nothing to sweep either
     }
   }
+  let removed = sweepNames(dir, now, (name) => maxAgeOf(name, maxAgeMs));
+  const noted = join(dir, NOTED);
+  try {
+    // a folder of its own, never through a link
+    if (lstatSync(noted).isDirectory()) removed += sweepNames(noted, now, (name) => (NOTED_NAME.test(name) ? maxAgeMs : null));
+  } catch {
+    // no notices told
+  }
+  return removed;
+}
+
+/** The markers of notices told once (project-allowlist.ts). */
+const NOTED = '.noted';
+const NOTED_NAME = /^[0-9a-f]{32}$/;
+
+/** Removes the files of `dir` older than `maxAgeOf` their name says (null: not ours); how many. Never throws. */
+function sweepNames(dir: string, now: number, maxAgeOf: (name: string) => number | null): number {
   let removed = 0;
   let names: string[];
   try {
@@ -45,7 +64,7 @@ export function sweepIfDue(dir: string, now = Date.now(), maxAgeMs = SESSION_MAX
     return 0;
   }
   for (const name of names) {
-    const age = maxAgeOf(name, maxAgeMs);
+    const age = maxAgeOf(name);
     if (age === null) continue;
     const path = join(dir, name);
     try {

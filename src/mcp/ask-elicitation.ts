@@ -17,6 +17,8 @@ import { type JsonRpcId, type JsonRpcMessage, idKey, isObject, notificationMessa
 
 /** Calls held for a human's answer at most; an ask beyond it is shown as a warning instead. */
 export const MAX_HELD_ASKS = 64;
+/** What the calls held may weigh in all (as calls in flight weigh: tool-call-gate.ts); past it an ask is a warning. */
+export const MAX_HELD_ASK_BYTES = 64 * 1024 * 1024;
 
 /** A call held until the user answers. */
 export interface HeldCall {
@@ -28,6 +30,8 @@ export interface HeldCall {
   readonly args: unknown;
   /** loopwatch's message (why it asks). */
   readonly message: string;
+  /** What it weighs in MAX_HELD_ASK_BYTES. */
+  readonly bytes: number;
 }
 
 /** How the user answered: `accept`, `refuse` (decline or cancel), or `unanswered` (the client failed). */
@@ -46,16 +50,19 @@ export class HeldAsks {
   private next = 1;
   private readonly byAsk = new Map<string, HeldCall>();
   private readonly byCall = new Map<string, string>();
+  /** What the calls held weigh, in all. */
+  private bytes = 0;
 
-  /** Whether another call can be held. */
-  get hasRoom(): boolean {
-    return this.byAsk.size < MAX_HELD_ASKS;
+  /** Whether another call weighing `bytes` can be held (at most MAX_HELD_ASKS, MAX_HELD_ASK_BYTES in all). */
+  hasRoom(bytes: number): boolean {
+    return this.byAsk.size < MAX_HELD_ASKS && this.bytes + bytes <= MAX_HELD_ASK_BYTES;
   }
 
   /** Holds `call` and returns the elicitation request to send to the client. */
   hold(call: HeldCall): JsonRpcMessage {
     const askId = `${this.prefix}${this.next++}`;
     this.byAsk.set(askId, call);
+    this.bytes += call.bytes;
     this.byCall.set(idKey(call.id), askId);
     const params = { message: `${call.message}\n\nRun the tool call "${call.tool}" anyway?`, requestedSchema: { type: 'object', properties: {} } };
     return requestMessage(askId, 'elicitation/create', params);
@@ -69,6 +76,7 @@ export class HeldAsks {
     if (call === undefined) return undefined;
     this.byAsk.delete(askId);
     this.byCall.delete(idKey(call.id));
+    this.bytes -= call.bytes;
     const action = isObject(response.result) ? response.result.action : undefined;
     return { call, answer: action === 'accept' ? 'accept' : action === 'decline' || action === 'cancel' ? 'refuse' : 'unanswered' };
   }
@@ -83,6 +91,7 @@ export class HeldAsks {
     const askId = this.byCall.get(idKey(id));
     if (askId === undefined) return undefined;
     this.byCall.delete(idKey(id));
+    this.bytes -= this.byAsk.get(askId)?.bytes ?? 0;
     this.byAsk.delete(askId);
     return notificationMessage('notifications/cancelled', { requestId: askId, reason });
   }

@@ -11,6 +11,7 @@
  * ```
  * Backpressure: a destination that cannot take more pauses the streams that feed it until it drains.
  */
+import { hasMoreValuesThan } from '../formats/json-value-count.js';
 import { frame, isObject, type JsonRpcMessage } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
 import type { ToolCallGate } from './tool-call-gate.js';
@@ -127,7 +128,7 @@ export class McpProxy {
         keep.push(m);
         continue;
       }
-      const step = this.gate.fromClient(m);
+      const step = this.gate.fromClient(m, undefined, m.method === 'tools/call' ? Buffer.from(JSON.stringify(m)) : undefined);
       if (step.forward) keep.push(m);
       for (const r of step.toServer) this.toServer.write(Buffer.isBuffer(r) ? r : frame(r));
       // answers of the batch's calls go back as a batch; the proxy's own requests and notifications alone
@@ -165,10 +166,14 @@ export class McpProxy {
   }
 }
 
-/** The JSON value of a line, or undefined when it is not JSON (then it is forwarded unread). */
+/**
+ * The JSON value of a line, or undefined when it is not JSON or holds more than MAX_JSON_VALUES values
+ * (then it is forwarded unread: parsed, a 30 MB line of `[],[],...` from a server took the proxy to 1.3 GB).
+ */
 function parse(line: Buffer): unknown {
   try {
-    return JSON.parse(line.toString('utf8')) as unknown;
+    const text = line.toString('utf8');
+    return hasMoreValuesThan(text) ? undefined : (JSON.parse(text) as unknown);
   } catch {
     return undefined;
   }

@@ -17,12 +17,23 @@ import type { LiveDecision } from '../live/live-call.js';
 import { MAX_CALL_ID_LENGTH } from '../live/live-call.js';
 import type { LiveGuard } from '../engine/live-guard.js';
 import { CONSEQUENCE } from '../policy/message.js';
+import { countJsonValues } from '../formats/json-value-count.js';
 import { HeldAsks, supportsFormElicitation } from './ask-elicitation.js';
 import { appendNotes, callOutcome, isTaskHandle, refusal } from './call-result.js';
 import { type JsonRpcId, type JsonRpcMessage, idKey, isId, paramsOf, requestId, responseId, resultMessage } from './json-rpc.js';
 
 /** Calls in flight (forwarded, response not back) remembered at most; the oldest is forgotten first (not recorded). */
 export const MAX_IN_FLIGHT = 4096;
+
+/**
+ * What the calls in flight may hold of their args, in weighed bytes (a call's line, plus IN_FLIGHT_VALUE_BYTES
+ * per JSON value in it: tiny values parsed take many times their text); past it the oldest are forgotten
+ * first (not recorded), the newest always kept. Before, 400 calls of 1 MB args whose server did not
+ * answer held 414 MB, and 4,096 calls of up to 64 MiB lines could be held.
+ */
+export const MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+/** Bytes a JSON value of a call's line weighs in MAX_IN_FLIGHT_BYTES, besides its text. */
+export const IN_FLIGHT_VALUE_BYTES = 32;
 
 /** Added to a `stop` message: an MCP server cannot end the client's run, so the model is told to. */
 export const STOP_ADVICE = ' Do not call any more tools for this task: tell the user what you tried and where you are stuck.';
@@ -44,6 +55,8 @@ export interface ClientStep {
 export type DecisionListener = (tool: string, id: JsonRpcId, d: LiveDecision) => void;
 
 interface InFlight {
+  /** What it weighs in MAX_IN_FLIGHT_BYTES. */
+  readonly bytes: number;
   readonly callId: string | undefined;
   readonly tool: string;
   readonly args: unknown;
@@ -58,6 +71,8 @@ function askAsWarning(message: string): string {
 /** The proxy's per-connection state: calls in flight, calls held for a human. */
 export class ToolCallGate {
   private readonly inFlight = new Map<string, InFlight>();
+  /** What the calls in flight weigh, in all. */
+  private inFlightBytes = 0;
   private readonly asks = new HeldAsks();
   private elicit = false;
 
@@ -67,12 +82,15 @@ export class ToolCallGate {
     private readonly onDecision: DecisionListener = () => undefined,
   ) {}
 
-  /** Handles a message from the client (`raw`: its line, when it came alone). */
-  fromClient(m: JsonRpcMessage, raw?: Buffer): ClientStep {
+  /**
+   * Handles a message from the client (`raw`: its line, when it came alone; `text`: its JSON text, which a
+   * call weighs while in flight).
+   */
+  fromClient(m: JsonRpcMessage, raw?: Buffer, text: Buffer | undefined = raw): ClientStep {
     const step: ClientStep = { forward: true, toClient: [], toServer: [] };
     const id = requestId(m);
     if (m.method === 'initialize') this.elicit = supportsFormElicitation(paramsOf(m)?.capabilities);
-    else if (m.method === 'tools/call' && id !== undefined) this.propose(m, id, raw, step);
+    else if (m.method === 'tools/call' && id !== undefined) this.propose(m, id, raw, step, text);
     else if (m.method === 'notifications/cancelled') this.cancelled(m, step);
     else if (m.method === undefined && this.asks.isOurs(m.id)) this.answered(m, step);
     return step;
@@ -84,7 +102,7 @@ export class ToolCallGate {
     if (id === undefined) return false;
     const call = this.inFlight.get(idKey(id));
     if (call === undefined) return false;
-    this.inFlight.delete(idKey(id));
+    this.forget(idKey(id));
     // a task's handle is not an outcome: the call is left to the core, which records it without one
     if (isTaskHandle(m)) return false;
     const outcome = callOutcome(m);
@@ -108,7 +126,7 @@ export class ToolCallGate {
     return this.inFlight.size;
   }
 
-  private propose(m: JsonRpcMessage, id: JsonRpcId, raw: Buffer | undefined, step: ClientStep): void {
+  private propose(m: JsonRpcMessage, id: JsonRpcId, raw: Buffer | undefined, step: ClientStep, json: Buffer | undefined): void {
     const params = paramsOf(m);
     const tool = params?.name;
     if (typeof tool !== 'string' || tool === '') return; // not a call loopwatch can read: the server answers it
@@ -123,25 +141,35 @@ export class ToolCallGate {
       step.forward = false;
       return;
     }
-    if (d.action === 'ask' && this.elicit && this.asks.hasRoom) {
-      step.toClient.push(this.asks.hold({ id, request: raw ?? m, tool, args, message }));
+    const bytes = weigh(json);
+    if (d.action === 'ask' && this.elicit && this.asks.hasRoom(bytes)) {
+      step.toClient.push(this.asks.hold({ id, request: raw ?? m, tool, args, message, bytes }));
       step.forward = false;
       return;
     }
-    this.track(id, { callId, tool, args, notes: d.action === 'allow' ? [] : [d.action === 'ask' ? askAsWarning(message) : message] });
+    this.track(id, { bytes, callId, tool, args, notes: d.action === 'allow' ? [] : [d.action === 'ask' ? askAsWarning(message) : message] });
   }
 
   private track(id: JsonRpcId, call: InFlight): void {
     const key = idKey(id);
-    this.inFlight.delete(key);
+    this.forget(key);
     this.inFlight.set(key, call);
-    if (this.inFlight.size > MAX_IN_FLIGHT) this.inFlight.delete(this.inFlight.keys().next().value as string);
+    this.inFlightBytes += call.bytes;
+    // the oldest go first; the newest is kept whatever it weighs
+    while (this.inFlight.size > 1 && (this.inFlight.size > MAX_IN_FLIGHT || this.inFlightBytes > MAX_IN_FLIGHT_BYTES)) this.forget(this.inFlight.keys().next().value as string);
+  }
+
+  private forget(key: string): void {
+    const call = this.inFlight.get(key);
+    if (call === undefined) return;
+    this.inFlight.delete(key);
+    this.inFlightBytes -= call.bytes;
   }
 
   private cancelled(m: JsonRpcMessage, step: ClientStep): void {
     const id = paramsOf(m)?.requestId;
     if (!isId(id)) return;
-    this.inFlight.delete(idKey(id));
+    this.forget(idKey(id));
     const cancel = this.asks.cancel(id, 'the client cancelled the tool call');
     if (cancel === undefined) return;
     // the server never saw the held call: the cancellation is for the proxy's elicitation only
@@ -160,7 +188,14 @@ export class ToolCallGate {
     }
     const callId = String(call.id).length <= MAX_CALL_ID_LENGTH ? String(call.id) : undefined;
     const note = answer === 'accept' ? `${call.message} The user let this call run.` : askAsWarning(call.message);
-    this.track(call.id, { callId, tool: call.tool, args: call.args, notes: [note] });
+    this.track(call.id, { bytes: call.bytes, callId, tool: call.tool, args: call.args, notes: [note] });
     step.toServer.push(call.request);
   }
+}
+
+/** What a call whose JSON text is `text` weighs in flight (see MAX_IN_FLIGHT_BYTES); a call without its text, its args' JSON. */
+function weigh(text: Buffer | undefined): number {
+  if (text === undefined) return 0;
+  const json = text.toString('latin1'); // the counted bytes are ASCII: any decoding finds them
+  return text.length + IN_FLIGHT_VALUE_BYTES * countJsonValues(json);
 }

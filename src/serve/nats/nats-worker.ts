@@ -11,11 +11,12 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { type NatsConnection, headers } from '@nats-io/transport-node';
-import { ErrorCode } from '../../errors.js';
+import { ErrorCode, InvalidEventError } from '../../errors.js';
 import { LoopEngine } from '../../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../../engine/engine-options.js';
 import type { PhasedCall } from '../call-schema.js';
 import { CheckService, errorResult } from '../check-service.js';
+import { redactSecrets } from '../../text/redact.js';
 import { type MessageCall, type MessageResult, readCallMessage } from './call-message.js';
 import type { NatsAuthOptions } from './nats-auth.js';
 import { connectNats } from './nats-connect.js';
@@ -23,7 +24,7 @@ import { type NatsLayout, ensureLayout, takeOverConsumer } from './nats-setup.js
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
 import { HEADER_ROOM, SessionStore } from './session-store.js';
-import { CALLS_STREAM, DEFAULT_PARTITIONS, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, parseCallSubject, sessionToken, verdictSubject } from './subjects.js';
+import { CALLS_STREAM, DEFAULT_PARTITIONS, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, isReplySubject, parseCallSubject, sessionToken, verdictSubject } from './subjects.js';
 
 /** Something a worker reports: partitions moving, and sessions whose state could not be kept. */
 export type WorkerEvent =
@@ -67,6 +68,8 @@ export interface WorkerStats {
   statesTooLarge: number;
   /** Answers over the server's message limit, sent as errors instead. */
   answersTooLarge: number;
+  /** Reply subjects not answered on: under `$` or `loopwatch.`, or not one to publish to (subjects.ts isReplySubject). */
+  repliesRefused: number;
 }
 
 /** Calls of a session between two snapshots, unless told otherwise. */
@@ -91,7 +94,7 @@ export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, rete
 
 /** A worker consuming partitions from JetStream. */
 export class NatsWorker {
-  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, answersTooLarge: 0 };
+  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, answersTooLarge: 0, repliesRefused: 0 };
   private readonly engine: LoopEngine;
   /** The engine's calls answered as data (it counts the verdicts: a two-phase call's once). */
   private readonly service: CheckService;
@@ -261,7 +264,7 @@ export class NatsWorker {
     for (const { p, epoch, m } of chunk) {
       const where = parseCallSubject(m.subject);
       if (this.checking.get(p) !== epoch || where === null) {
-        if (where === null) m.term();
+        if (where === null) this.refuseSubject(m);
         continue;
       }
       items.push({ m, sessionId: where.sessionId, p, epoch });
@@ -335,8 +338,24 @@ export class NatsWorker {
   }
 
   /**
+   * A message whose subject names no session (its token is not one sessionToken() makes, such as `a=zz` or
+   * `=C3=28`): answered with an error on its reply subject (when it may be), counted as invalid, and not
+   * delivered again. Before, it was dropped without a word, and its caller waited for an answer.
+   */
+  private refuseSubject(m: JsMsg): void {
+    this.stats.invalid++;
+    const token = m.subject.split('.').slice(3).join('.');
+    const error = new InvalidEventError('subject', `the subject's session token ${JSON.stringify(token.slice(0, 80))} is not one loopwatch makes: write the session id's UTF-8 bytes, each byte outside A-Z a-z 0-9 _ - as =HH (two upper-case hex digits)`);
+    const reply = m.headers?.get(REPLY_HEADER);
+    if (reply !== undefined && isReplySubject(reply)) this.nc.publish(reply, JSON.stringify({ session: null, seq: m.seq, results: [errorResult(undefined, error)] }));
+    m.term();
+  }
+
+  /**
    * Publishes a message's results to the session's verdict subject (deduplicated by sequence) and its reply
-   * subject. An answer over the server's message limit (thousands of calls in one message) goes as an
+   * subject when it is one a caller may name (isReplySubject: never the server's APIs nor the service's own
+   * subjects, which a caller could otherwise have this worker write: another session's stored state, its
+   * verdicts). An answer over the server's message limit (thousands of calls in one message) goes as an
    * error per call, or one error for the message when even that is too large: never a throw, which would
    * give the partition up and take the same message again.
    */
@@ -355,7 +374,11 @@ export class NatsWorker {
     h.set('Nats-Msg-Id', `v${m.seq}`);
     this.nc.publish(verdictSubject(s.id), body, { headers: h });
     const reply = m.headers?.get(REPLY_HEADER);
-    if (reply !== undefined && reply !== '') this.nc.publish(reply, body);
+    if (reply === undefined || reply === '') return;
+    if (isReplySubject(reply)) this.nc.publish(reply, body);
+    else if (this.stats.repliesRefused++ === 0) {
+      process.emitWarning(`loopwatch serve --nats: a message named the reply subject ${JSON.stringify(redactSecrets(reply.slice(0, 80)))}, under "$" or "loopwatch." or not one to publish to: its answer went to its verdicts subject only (said once; counted in repliesRefused)`, 'LoopwatchNatsWarning');
+    }
   }
 }
 

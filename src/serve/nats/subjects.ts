@@ -40,6 +40,21 @@ export const OP_HEADER = 'Loopwatch-Op';
 
 const SAFE = /^[A-Za-z0-9_-]+$/;
 
+/** Longest reply subject a worker answers on, in characters. */
+export const MAX_REPLY_SUBJECT = 256;
+/** A subject one can publish to: dot-separated tokens of printable ASCII, no wildcard. */
+const PUBLISHABLE = /^[!-)+,\-/-=?-~]+(?:\.[!-)+,\-/-=?-~]+)*$/;
+
+/**
+ * Whether a worker may send a message's answer to `reply`, the subject a caller named in Loopwatch-Reply
+ * (its inbox): a subject one can publish to, not under `$` (the server's JetStream, key-value and system
+ * APIs, which the worker's connection may use) nor under `loopwatch.` (the service's own calls, verdicts
+ * and events), so that no caller can have the worker publish where it may not.
+ */
+export function isReplySubject(reply: string): boolean {
+  return reply.length <= MAX_REPLY_SUBJECT && PUBLISHABLE.test(reply) && !reply.startsWith('$') && !reply.startsWith('loopwatch.');
+}
+
 /** A session id as a subject token or key (see the module's doc). */
 export function sessionToken(sessionId: string): string {
   if (SAFE.test(sessionId)) return sessionId;
