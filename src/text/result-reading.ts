@@ -6,8 +6,8 @@
  * STATUS_LOOK, which is then all of it), so each distinct head is read once (the module reads its bytes
  * for the failure stems, the pass, the notes, a status field's name and the acknowledgement's words): a call that
  * gets the answer it got before (the calls a loop is made of) costs a lookup. The texts kept are bounded
- * ({@link READING_CACHE_CHARS} characters, {@link READING_CACHE_ENTRIES} texts): past either the cache starts
- * again empty. A head cut from a longer output is kept as a copy, so that the cache never keeps the rest of
+ * ({@link READING_CACHE_CHARS} characters, {@link READING_CACHE_ENTRIES} texts, direct-mapped: a new head
+ * replaces the one in its slot; past the characters the cache starts again empty). A head cut from a longer output is kept as a copy, so that the cache never keeps the rest of
  * that output alive; a shorter head is the caller's text itself (copying every one cost a fifth of a call).
  * Heads are found by a key the module computes from the bytes it reads anyway (textKey), then compared: a
  * string as a Map's key costs V8 a hash of every character the first time it is used, which every call's
