@@ -231,6 +231,13 @@ export const O_ERR_KEY_LO: u32 = 168;
 export const O_ERR_KEY_HI: u32 = 172;
 export const HEAD_READ: u32 = 256;
 export const HEAD_ACKED: u32 = 512;
+// a head whose scan found a harness's note may hold (SCAN_MAY_NOTE) and that held one: its notes taken out
+// (assembly/notes.ts, src/text/failure-report.ts's NOTES), HEAD_NOTED is set and the rest read here, as
+// HEAD_REST_BLANK (white space alone, as trim() sees it) or else the rest's reportScan bits (without the
+// acknowledgement's words) at HEAD_REST_SHIFT
+export const HEAD_NOTED: u32 = 1024;
+export const HEAD_REST_BLANK: u32 = 2048;
+export const HEAD_REST_SHIFT: u32 = 16;
 // UTF-16 units of a result's head (src/text/failure-report.ts's PASS_LOOK), and of a head short enough to be an
 // acknowledgement (src/text/acknowledgement.ts's ACK_LOOK)
 export const HEAD_UNITS: u32 = 4096;

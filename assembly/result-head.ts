@@ -8,8 +8,9 @@
 // the bytes; a head cut inside a surrogate pair (the host's head would end in half a character) is not read
 // here: the host reads it itself.
 
-import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_READ, HEAD_UNITS, O_HEAD, O_HEAD_KEY_HI, O_HEAD_KEY_LO } from './abi';
-import { reportScan } from './report-scan';
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_NOTED, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS, O_HEAD, O_HEAD_KEY_HI, O_HEAD_KEY_LO } from './abi';
+import { blankAsTrim, takeNotes } from './notes';
+import { SCAN_MAY_NOTE, reportScan } from './report-scan';
 import { xxh64 } from './xxh64';
 
 // Scans remembered by head: a third of the traces' result heads are the text of an earlier one (a loop is
@@ -26,6 +27,9 @@ const CACHE: usize = memory.data(HEAD_SLOTS * ENTRY, 16);
 
 /** Bytes past a text's end reportScan may read (a block of sixteen, and the next bytes). */
 const SLACK: usize = 32;
+
+/** Where a head's rest is written once its notes are taken out (at most the head's bytes, and the scan's slack). */
+const REST: usize = memory.data(<i32>(HEAD_UNITS * 3 + <u32>SLACK), 16);
 
 /** UTF-16 units of the head headBytes measured last. */
 let headUnits: u32 = 0;
@@ -86,6 +90,7 @@ export function readResultHead(p: usize, n: u32, ack: bool, out: usize): void {
   let word = load<u32>(at, 12);
   if (load<u64>(at) != mark || load<u32>(at, 8) != <u32>m || (word & (HEAD_READ | HEAD_ACKED)) != flags) {
     word = reportScan(p, <u32>m, asks ? 1 : 0) | flags;
+    if ((word & SCAN_MAY_NOTE) != 0) word |= readRest(p, <u32>m);
     store<u64>(at, 0);
     store<u32>(at, <u32>m, 8);
     store<u32>(at, word, 12);
@@ -94,4 +99,16 @@ export function readResultHead(p: usize, n: u32, ack: bool, out: usize): void {
   store<u32>(out + O_HEAD, word);
   store<u32>(out + O_HEAD_KEY_LO, <u32>key);
   store<u32>(out + O_HEAD_KEY_HI, <u32>(key >> 32) & 0x1fffff);
+}
+
+/**
+ * The HEAD_NOTED bits of head [p, p + m): 0 when it holds no note; else HEAD_NOTED with HEAD_REST_BLANK, or
+ * with the reportScan bits of what is left once its notes are taken out (the host's `look.replace(NOTES, '')`
+ * then reportScan of it: src/text/failure-report.ts's reportFrom).
+ */
+function readRest(p: usize, m: u32): u32 {
+  const n = takeNotes(p, m, REST);
+  if (n < 0) return 0;
+  if (blankAsTrim(REST, <u32>n)) return HEAD_NOTED | HEAD_REST_BLANK;
+  return HEAD_NOTED | (reportScan(REST, <u32>n, 0) << HEAD_REST_SHIFT);
 }

@@ -3,7 +3,6 @@
  * when the call is recorded: by the host, for both engines. Each recogniser reads a short text only (its
  * own cap), so a call with a long result costs a length check.
  */
-import { hashString } from '../fingerprint/canonical-hash.js';
 import { errorText } from '../session/observe-event.js';
 import type { CallLog } from '../state/call-log.js';
 import { KIND_LOOK, failedSilently } from '../text/failure-kinds.js';
@@ -19,6 +18,7 @@ import type { ResolvedOptions } from '../options/options.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
+import { nameKey } from './name-keys.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
 /** A shell command that waits before it looks: it polls the world. */
@@ -148,7 +148,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   if (!writes) return out;
   out.bits |= CallFact.CHANGED;
   const target = guarded(() => changeTarget(e.tool, args), undefined);
-  if (target !== undefined) out.target = hashString(target) >>> 0 || 1;
+  if (target !== undefined) out.target = nameKey(target);
   return out;
 }
 

@@ -15,7 +15,7 @@
  * {@link programKey} is the program as a number, what a failed call's facts keep (src/policy/outcome-facts.ts)
  * and the wall compares.
  */
-import { hashString } from '../fingerprint/canonical-hash.js';
+import { nameKey } from '../policy/name-keys.js';
 import { commandText } from '../policy/workspace-changes.js';
 
 /** Characters of a command read at most (a program is named near its start). */
@@ -72,7 +72,7 @@ export function programKey(args: unknown): number {
   try {
     const command = commandText(args);
     const program = command === undefined ? undefined : commandProgram(command);
-    return program === undefined ? 0 : hashString(program) >>> 0 || 1;
+    return program === undefined ? 0 : nameKey(program);
   } catch {
     return 0;
   }

@@ -8,8 +8,8 @@
  * text is read once: found by a key the engine's module computes as it hashes the error anyway
  * (module-reading.ts), then compared (keyed-text-cache.ts). Every recogniser reads the text's first {@link ERROR_LOOK} characters
  * alone, so that is all a reading keeps and compares (a copy: the rest of a long error is never kept alive).
- * The cache is bounded ({@link ERROR_CACHE_CHARS} characters, {@link ERROR_CACHE_ENTRIES} texts): past
- * either it starts again empty.
+ * The cache is bounded ({@link ERROR_CACHE_CHARS} characters, {@link ERROR_CACHE_ENTRIES} texts, direct-mapped:
+ * a new text replaces the one in its slot; past the characters it starts again empty).
  */
 import { KIND_LOOK, isDeclined, needsPerson } from './failure-kinds.js';
 import { INFRA_LOOK, isInfraFailure } from './infra-failure.js';

@@ -68,6 +68,11 @@ function holdsPass(text: string, scan = reportScan(text)): boolean {
 /** The notes a harness adds to every output (OpenHands' exit code and working directory), not the check's words. */
 const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash )?completed with no output\)/giu;
 
+/** `text` with a harness's notes taken out (the definition assembly/notes.ts's takeNotes follows). */
+export function withoutNotes(text: string): string {
+  return text.replace(NOTES, '');
+}
+
 /** NOTES without its global flag: whether an output holds a note at all (most hold none: nothing to take out). */
 const ANY_NOTE = new RegExp(NOTES.source, 'iu');
 
@@ -97,13 +102,22 @@ export function reportOf(text: string): number {
   return reportFrom(look, PASS_LOOK === FAILURE_LOOK ? reportScan(look) : -1);
 }
 
+/** {@link reportFrom}'s `rest`: the text holds no note (what is left once they are taken out is all of it). */
+export const REST_NONE = -1;
+/** {@link reportFrom}'s `rest` bit: what is left once the notes are taken out is white space alone (trim()'s). */
+export const REST_BLANK = 0x100;
+
 /**
  * {@link reportOf} of a text of at most PASS_LOOK characters (`look`) whose reportScan bits the caller has
- * (`scan`; -1 for none: the expressions decide).
+ * (`scan`; -1 for none: the expressions decide). `rest`, when the caller has it with the scan (the engine's
+ * module reads it in its pass over the call, assembly/notes.ts): what taking the notes out of `look` leaves,
+ * REST_NONE (no note), REST_BLANK, or its reportScan bits; the notes are then neither looked for nor taken out
+ * here, unless the rest's bits leave an expression to ask of it.
  */
-export function reportFrom(look: string, scan: number): number {
+export function reportFrom(look: string, scan: number, rest?: number): number {
   if (PASS_LOOK !== FAILURE_LOOK) scan = -1;
   const failure = failureFrom(look, scan);
+  if (rest !== undefined && scan >= 0) return (passFromRest(look, scan, failure, rest) ? REPORTS_PASS : 0) | (failure ? REPORTS_FAILURE : 0);
   const head = (scan < 0 || (scan & SCAN_MAY_NOTE) !== 0) && ANY_NOTE.test(look) ? look.replace(NOTES, '') : look;
   let pass: boolean;
   if (head === look) pass = head.trim() === '' || (!failure && holdsPass(head, scan));
@@ -114,6 +128,16 @@ export function reportFrom(look: string, scan: number): number {
     pass = !failureFrom(head, rest) && holdsPass(head, rest);
   }
   return (pass ? REPORTS_PASS : 0) | (failure ? REPORTS_FAILURE : 0);
+}
+
+/** reportFrom's pass, from what taking the notes out of `look` left (`rest`, as reportFrom takes it). */
+function passFromRest(look: string, scan: number, failure: boolean, rest: number): boolean {
+  if (rest === REST_NONE) return look.trim() === '' || (!failure && holdsPass(look, scan));
+  if ((rest & REST_BLANK) !== 0) return true;
+  const bits = rest & 0xff;
+  // the rest as text only where its bits leave an expression to ask (a non-ASCII character beside a word)
+  const text = (bits & (SCAN_PASS_UNKNOWN | SCAN_FAILURE_UNKNOWN)) !== 0 ? withoutNotes(look) : '';
+  return !failureFrom(text, bits) && holdsPass(text, bits);
 }
 
 /** Whether `text` reports a failure, from its reportScan bits (`scan`; -1 for none: the expressions decide). */

@@ -6,8 +6,8 @@
  * STATUS_LOOK, which is then all of it), so each distinct head is read once (the module reads its bytes
  * for the failure stems, the pass, the notes, a status field's name and the acknowledgement's words): a call that
  * gets the answer it got before (the calls a loop is made of) costs a lookup. The texts kept are bounded
- * ({@link READING_CACHE_CHARS} characters, {@link READING_CACHE_ENTRIES} texts): past either the cache starts
- * again empty. A head cut from a longer output is kept as a copy, so that the cache never keeps the rest of
+ * ({@link READING_CACHE_CHARS} characters, {@link READING_CACHE_ENTRIES} texts, direct-mapped: a new head
+ * replaces the one in its slot; past the characters the cache starts again empty). A head cut from a longer output is kept as a copy, so that the cache never keeps the rest of
  * that output alive; a shorter head is the caller's text itself (copying every one cost a fifth of a call).
  * Heads are found by a key the module computes from the bytes it reads anyway (textKey), then compared: a
  * string as a Map's key costs V8 a hash of every character the first time it is used, which every call's
@@ -19,12 +19,12 @@
  * a module nor scanned again. Without it (the TypeScript engine, a head the module did not read), the key
  * and the scan are taken here (module-report-scan.ts), with the same answers.
  */
-import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_READ, HEAD_UNITS } from '../wasm/generated/abi.js';
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_NOTED, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS } from '../wasm/generated/abi.js';
 import { KeyedTextCache } from './keyed-text-cache.js';
 import type { ModuleReading } from './module-reading.js';
 import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan, textKey } from '../wasm/module-report-scan.js';
 import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
-import { PASS_LOOK, reportFrom } from './failure-report.js';
+import { PASS_LOOK, REST_BLANK, REST_NONE, reportFrom } from './failure-report.js';
 import { reportsStatusUnderWay } from './status-field.js';
 import { saysStillWaiting } from './still-waiting.js';
 
@@ -91,12 +91,22 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
     else if (scan < 0 ? isAcknowledgement(head) : (scan & SCAN_MAY_ACK) !== 0 && acknowledgesScanned(head)) bits |= READ_ACK;
     if (saysStillWaiting(head)) bits |= READ_WAITING;
   }
-  bits |= reportFrom(look, scan);
+  // the module took the notes out and read the rest in the same pass (assembly/notes.ts)
+  bits |= scanned ? reportFrom(look, scan, restOf(word)) : reportFrom(look, scan);
   // the status field is read within the scanned text (its first record too): only where the module found its name
   if ((scan < 0 || (scan & SCAN_MAY_STATUS) !== 0) && reportsStatusUnderWay(head)) bits |= READ_STATUS;
   // a head of PASS_LOOK characters may be a view of a longer output: the joined text is made flat, then cut
   if (key >= 0) cache.set(key, head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head, bits);
   return bits & ~ACK_UNREAD;
+}
+
+/**
+ * failure-report.ts's reportFrom's `rest` from the engine module's head word (a ModuleReading's `word`:
+ * HEAD_NOTED, HEAD_REST_BLANK, the rest's bits at HEAD_REST_SHIFT).
+ */
+export function restOf(word: number): number {
+  if ((word & HEAD_NOTED) === 0) return REST_NONE;
+  return (word & HEAD_REST_BLANK) !== 0 ? REST_BLANK : (word >>> HEAD_REST_SHIFT) & SCAN_BITS;
 }
 
 /** Characters of result heads the cache holds now (at most READING_CACHE_CHARS). */
