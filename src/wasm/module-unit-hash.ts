@@ -33,20 +33,14 @@ export const moduleHashes: { readonly hashes: Uint32Array; bytes: Uint8Array<Arr
 export function moduleStringHashes(s: string, k: number): boolean {
   const n = s.length;
   const inst = sharedInstance();
-  let { u8, u32 } = inst.views();
+  const { u8, u32 } = inst.views();
   // the area as it is: never made or grown here (see the module comment)
   const out = u32[(A.HEADER + A.H_BYTES) >>> 2] as number;
   if (out === 0 || (u32[(A.HEADER + A.H_BYTES_SIZE) >>> 2] as number) < n + OUT_BYTES) return false;
   const at = out + OUT_BYTES;
   // n bytes hold the string only when every unit takes one byte (below 128): else fewer units are read
   if (encoder.encodeInto(s, u8.subarray(at, at + n)).read !== n) return false;
-  inst.exports.longStringHashes(at, n, k, out);
-  ({ u8, u32 } = inst.views());
-  const h = moduleHashes.hashes;
-  for (let i = 0; i < 6; i++) h[i] = u32[(out >>> 2) + i] as number;
-  moduleHashes.bytes = u8;
-  moduleHashes.at = at;
-  return true;
+  return hashThere(inst, at, n, k, out);
 }
 
 /**
@@ -57,12 +51,20 @@ export function moduleStringHashes(s: string, k: number): boolean {
  */
 export function moduleHashesAt(bytes: Uint8Array, at: number, n: number, k: number): boolean {
   const inst = sharedInstance();
-  let { u8, u32 } = inst.views();
+  const { u8, u32 } = inst.views();
   if (u8.buffer !== bytes.buffer) return false;
   const out = u32[(A.HEADER + A.H_BYTES) >>> 2] as number;
   if (out === 0 || (u32[(A.HEADER + A.H_BYTES_SIZE) >>> 2] as number) < OUT_BYTES) return false;
+  return hashThere(inst, at, n, k, out);
+}
+
+/**
+ * Hashes the `n` one-byte units at `at` of the module's memory into the six words at `out`, and copies
+ * them into {@link moduleHashes} with where the bytes lie (views taken again after the call).
+ */
+function hashThere(inst: ReturnType<typeof sharedInstance>, at: number, n: number, k: number, out: number): true {
   inst.exports.longStringHashes(at, n, k, out);
-  ({ u8, u32 } = inst.views());
+  const { u8, u32 } = inst.views();
   const h = moduleHashes.hashes;
   for (let i = 0; i < 6; i++) h[i] = u32[(out >>> 2) + i] as number;
   moduleHashes.bytes = u8;
