@@ -4,7 +4,7 @@
  * never hands such a reading to a session that does weigh it: every other bit is the same either way.
  */
 import { describe, expect, it } from 'vitest';
-import { readsAcknowledgement } from '../src/policy/outcome-facts.js';
+import { weighsAcknowledgement } from '../src/text/acknowledgement.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
 import { READ_ACK, readHead } from '../src/text/result-reading.js';
 import type { Detector } from '../src/detectors/detector.js';
@@ -43,21 +43,21 @@ describe('readHead without the acknowledgement', () => {
   });
 });
 
-describe('readsAcknowledgement', () => {
+describe('weighsAcknowledgement', () => {
   const only = (...on: string[]) => {
     const all = ['exactRepeat', 'frequency', 'cycle', 'semantic', 'similarArgs', 'resultRepeat', 'deadEnd', 'stateRepeat', 'chanting'];
     return Object.fromEntries(all.map((d) => [d, on.includes(d)]));
   };
 
   it('should be true with the detectors whose signals the screen reads it of, or a custom detector', () => {
-    expect(readsAcknowledgement(resolveOptions({}))).toBe(true);
-    for (const d of ['resultRepeat', 'semantic', 'similarArgs']) expect(readsAcknowledgement(resolveOptions({ detectors: only(d) }))).toBe(true);
+    expect(weighsAcknowledgement(resolveOptions({}))).toBe(true);
+    for (const d of ['resultRepeat', 'semantic', 'similarArgs']) expect(weighsAcknowledgement(resolveOptions({ detectors: only(d) }))).toBe(true);
     const custom: Detector = { name: 'mine', record: () => undefined, check: () => null, reset: () => undefined };
-    expect(readsAcknowledgement(resolveOptions({ detectors: only('exactRepeat'), custom: [custom] }))).toBe(true);
+    expect(weighsAcknowledgement(resolveOptions({ detectors: only('exactRepeat'), custom: [custom] }))).toBe(true);
   });
 
   it('should be false without them', () => {
-    expect(readsAcknowledgement(resolveOptions({ detectors: only('exactRepeat') }))).toBe(false);
-    expect(readsAcknowledgement(resolveOptions({ detectors: only('exactRepeat', 'frequency', 'cycle', 'deadEnd', 'stateRepeat', 'chanting') }))).toBe(false);
+    expect(weighsAcknowledgement(resolveOptions({ detectors: only('exactRepeat') }))).toBe(false);
+    expect(weighsAcknowledgement(resolveOptions({ detectors: only('exactRepeat', 'frequency', 'cycle', 'deadEnd', 'stateRepeat', 'chanting') }))).toBe(false);
   });
 });

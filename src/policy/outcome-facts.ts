@@ -9,12 +9,10 @@ import { KIND_LOOK, failedSilently } from '../text/failure-kinds.js';
 import { ERR_DECLINED, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECTED, errorBits, readError } from '../text/error-reading.js';
 import type { ModuleReading } from '../text/module-reading.js';
 import { PASS_LOOK } from '../text/failure-report.js';
-import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
-import type { ResolvedOptions } from '../options/options.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
@@ -108,7 +106,7 @@ export interface OutcomeFacts {
 /**
  * The facts of a recorded call's outcome, written into `out`; its args as compared are read from the call
  * log (at `index`) to tell a change of the workspace (see workspace-changes.ts). With `ack` false, whether
- * the result acknowledges a change (CallFact.ACK) is not read (see {@link readsAcknowledgement}). `given`:
+ * the result acknowledges a change (CallFact.ACK) is not read (see text/acknowledgement.ts's weighsAcknowledgement). `given`:
  * what the engine's module read of the call in its pass over it (its result's head, its error's key), used
  * when it is of this call (its index is `index`).
  */
@@ -150,14 +148,6 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const target = guarded(() => changeTarget(e.tool, args), undefined);
   if (target !== undefined) out.target = nameKey(target);
   return out;
-}
-
-/**
- * Whether a session with these detectors weighs CallFact.ACK: the evidence screen reads it of result
- * repeat's signals and of fuzzy ones (semantic, similar args; a custom detector's may be fuzzy too).
- */
-export function readsAcknowledgement(o: Pick<ResolvedOptions, 'detectors' | 'custom'>): boolean {
-  return weighsAcknowledgement(o);
 }
 
 /**

@@ -19,7 +19,8 @@ import { CallFact, CallFacts } from '../policy/call-facts.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
 import { FAILING_AGAIN_DETECTOR, failingAgainSignal } from '../policy/failing-again.js';
 import { callFailed } from '../policy/failed-call.js';
-import { type OutcomeFacts, outcomeFacts, readsAcknowledgement } from '../policy/outcome-facts.js';
+import { type OutcomeFacts, outcomeFacts } from '../policy/outcome-facts.js';
+import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { turnThresholds } from '../policy/turns.js';
 import { VerdictPolicy } from '../policy/verdict-policy.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
@@ -145,7 +146,7 @@ export class LoopDetector {
     this.sessionId = sessionId ?? this.options.sessionId;
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
     this.facts = new CallFacts(this.pipeline.log.capacity);
-    this.readsAck = readsAcknowledgement(this.options);
+    this.readsAck = weighsAcknowledgement(this.options);
     this.screen = new EvidenceScreen(this.pipeline.log, this.facts, turnThresholds(this.options.detectors));
     this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId, this.screen);
     this.options.stats?.join();
