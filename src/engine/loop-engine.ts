@@ -178,8 +178,7 @@ export class LoopEngine {
     // validated first: an invalid event neither starts nor evicts a session
     let detector: LoopDetector;
     try {
-      detector = this.session(id, now, pending, out);
-      this.roomForCall(detector, pending, out);
+      detector = this.sessionFor(id, now, pending, out);
     } catch (err) {
       out[i] = err as Error; // no room for a new session or its call (CapacityError): this call only
       return;
@@ -200,8 +199,7 @@ export class LoopEngine {
     for (let i = 0; i < events.length; i++) {
       let detector: LoopDetector;
       try {
-        detector = this.session(sessions[i] as string, now, pending, out);
-        this.roomForCall(detector, pending, out);
+        detector = this.sessionFor(sessions[i] as string, now, pending, out);
       } catch (err) {
         out[i] = err as Error;
         continue;
@@ -442,10 +440,13 @@ export class LoopEngine {
     return d;
   }
 
-  /** session() for one call checked now, with room made for what the call takes as it comes (roomForCall). */
-  private sessionFor(id: string, now: number): LoopDetector {
-    const d = this.session(id, now, null);
-    this.roomForCall(d, null, undefined);
+  /**
+   * session() for one call checked now or taken into `pending`, with room made for what the call takes as it
+   * comes (roomForCall).
+   */
+  private sessionFor(id: string, now: number, pending: Pending | null = null, out?: (Verdict | null | Error)[]): LoopDetector {
+    const d = this.session(id, now, pending, out);
+    this.roomForCall(d, pending, out);
     return d;
   }
 
