@@ -130,6 +130,7 @@ export const S_STATE: u32 = 8;
 export const S_NEXT: u32 = 12;
 // u16 ring positions of the next write (count modulo each ring's capacity, kept to avoid divisions)
 export const S_POS: u32 = 16; // sig, tool, outcome (and flags), masked, error, state, semantic: 7 x u16
+export const S_STATE_POS: u32 = S_POS + 10; // the state ring's: the calls it has taken while fewer than its window (state-ring.ts)
 export const SLOT_HEADER: u32 = 32;
 export const STATE_FIRST: u32 = 16; // keys of a state ring's first block beside its slot (state-ring.ts)
 export const SLOT_LIVE: u32 = 1;

@@ -7,7 +7,7 @@ import {
   C_OFF_FLAGS, C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_RR_T, C_RR_W, C_SEM_CAP, C_SEM_ENTRY,
   C_SE_K, C_SE_MINSIM, MAX_SKETCH_K, C_SE_MINTOK, C_SE_THRESH, C_SE_W, C_ST_T, C_ST_W, M_CYCLE, M_DEADEND, M_EXACT, M_FREQ, M_RESULT, M_SEMANTIC,
   M_STATE, OF_BRIEF, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_RR_SAME, O_RR_VARIED, O_SE, O_ST, P_CHANGING, P_MIXED,
-  P_STALLED, P_UNKNOWN, S_COUNT, S_POS,
+  P_STALLED, P_UNKNOWN, S_COUNT, S_POS, S_STATE_POS,
 } from './abi';
 import { leastCommonExact, leastCommonFull, sketchReachesNeed } from './tokens';
 
@@ -539,7 +539,7 @@ export function detectState(): void {
   const w = cu(C_ST_W);
   // the ring's block beside the slot (state-ring.ts), as long as the calls seen or the window
   const base = <usize>load<u32>(slot + cu(C_OFF_STATE));
-  const next = <u32>load<u16>(slot + S_POS + 10);
+  const next = <u32>load<u16>(slot + S_STATE_POS);
   const lastPos = next == 0 ? w - 1 : next - 1;
   const key = load<u32>(base + (<usize>lastPos << 2));
   if (key == 0) return;

@@ -1,14 +1,14 @@
 // State repeat's ring of state keys, kept in a block beside the session's slot and sized to the calls seen.
 //
 //   slot + C_OFF_STATE:  [block pointer u32 | capacity u32 (keys)]
-//   block:               key[capacity]   (u32 each; the ring's write position is the slot's S_POS state word)
+//   block:               key[capacity]   (u32 each; the ring's write position is the slot's S_STATE_POS word)
 //
 // The ring holds the last C_ST_W calls' keys. While fewer calls than that have come, it has never wrapped
 // round: its keys are those of calls 0..n-1 at positions 0..n-1, so a block of any capacity >= n holds them
 // in place. The block starts at STATE_FIRST keys and doubles (up to the window) when a call would write past
 // its end; the keys read, and so every verdict, are those of a ring of the full window. A session of 100
 // calls keeps 128 keys (512 B), not 500 (2,000 B). freeSlot and resetSlot free the block (slots.ts).
-import { CF_STATE, C_FLAGS, C_OFF_STATE, C_ST_W, STATE_FIRST, S_CONFIG, S_POS } from './abi';
+import { CF_STATE, C_FLAGS, C_OFF_STATE, C_ST_W, STATE_FIRST, S_CONFIG, S_STATE_POS } from './abi';
 import { allocBlock, configPtr, freeBlock, slotOk } from './slots';
 
 /** The capacity a ring grows to from `cap` under window `w`. */
@@ -30,7 +30,7 @@ function roomFor(slot: usize, cfg: usize, n: u32): bool {
   const w = load<u32>(cfg + C_ST_W);
   if (cap >= w) return true;
   // while fewer calls than the window have come the ring has not wrapped: the write position is the call count
-  const end = <u64><u32>load<u16>(slot + S_POS + 10) + <u64>n;
+  const end = <u64><u32>load<u16>(slot + S_STATE_POS) + <u64>n;
   if (end <= <u64>cap) return true;
   let grown = grownCap(cap, w);
   while (<u64>grown < end && grown < w) grown = grownCap(grown, w);

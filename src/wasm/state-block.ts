@@ -74,7 +74,7 @@ export function restoreSlot(core: WasmCore, slot: number, layout: SlotLayout, sa
   const off = layout.stateOff;
   const keys = layout.stateWindow * 4;
   const dv = new DataView(saved.buffer, saved.byteOffset, saved.byteLength);
-  const pos = dv.getUint16(A.S_POS + 10, true);
+  const pos = dv.getUint16(A.S_STATE_POS, true);
   const cap = stateCapacity(pos, dv.getUint32(A.S_COUNT, true), layout.stateWindow);
   const { u32: was } = core.instance.views();
   let block = was[(slot + off) >>> 2] as number;

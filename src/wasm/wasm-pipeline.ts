@@ -524,7 +524,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const { u8, u32 } = this.core.instance.views();
     // the ring's capacity, and its write position (the calls seen while they are fewer than the window)
     const cap = u32[(this.slot + layout.stateOff + 4) >>> 2] as number;
-    if (cap >= layout.stateWindow || (u8[this.slot + A.S_POS + 10] as number) + 256 * (u8[this.slot + A.S_POS + 11] as number) + calls <= cap) return true;
+    if (cap >= layout.stateWindow || (u8[this.slot + A.S_STATE_POS] as number) + 256 * (u8[this.slot + A.S_STATE_POS + 1] as number) + calls <= cap) return true;
     return this.core.instance.exports.stateReserve(this.slot, calls) === 1;
   }
 
