@@ -14,6 +14,9 @@
  *
  * Claude Code reads PreToolUse's `additionalContext` from 2.1.9 on; before, a warning is given after the
  * call instead (agent-versions.ts), and an ask carries its reason alone.
+ *
+ * A result (`tool_response`) is compared without the fields that differ between two identical runs
+ * (VOLATILE_RESULT): timings, and the per-call file and task names of Bash's large or backgrounded output.
  */
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
@@ -21,6 +24,30 @@ import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-
 
 /** Bash's `description` is the model's free text about the command: two runs of one command differ in it. */
 const VOLATILE_INPUT = ['description'];
+
+/**
+ * Top-level fields of a built-in tool's `tool_response` that differ between two identical runs (the Agent
+ * SDK's sdk-tools.d.ts, Claude Code 2.1.336): Bash's `persistedOutputPath` (an output too large to inline
+ * is saved under a new random name per call, e.g. `tool-results/b7on7tw79.txt`), `rawOutputPath` and
+ * `backgroundTaskId`; Glob's and WebFetch's `durationMs`; WebSearch's `durationSeconds`. Left in, the same
+ * `git log` with the same output never counted as the same outcome.
+ */
+const VOLATILE_RESULT: Readonly<Record<string, readonly string[]>> = {
+  Bash: ['persistedOutputPath', 'rawOutputPath', 'backgroundTaskId'],
+  Glob: ['durationMs'],
+  WebFetch: ['durationMs'],
+  WebSearch: ['durationSeconds'],
+};
+
+/** `tool_response` (capped) without the tool's volatile fields (VOLATILE_RESULT). */
+function resultOf(tool: string, response: unknown): unknown {
+  const r = capValue(response);
+  const volatile = Object.hasOwn(VOLATILE_RESULT, tool) ? VOLATILE_RESULT[tool] : undefined;
+  if (volatile === undefined || typeof r !== 'object' || r === null || Array.isArray(r)) return r;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(r)) if (!volatile.includes(k)) out[k] = x;
+  return out;
+}
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
   const session = sessionOf(p);
@@ -34,7 +61,7 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
     const error = typeof p.error === 'string' && p.error !== '' ? capText(p.error) : p.is_interrupt === true ? 'interrupted' : true;
     return { agent: 'claude-code', eventName, phase, session, call: { ...base, error } };
   }
-  return { agent: 'claude-code', eventName, phase, session, call: { ...base, result: capValue(p.tool_response) } };
+  return { agent: 'claude-code', eventName, phase, session, call: { ...base, result: resultOf(tool, p.tool_response) } };
 }
 
 function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {

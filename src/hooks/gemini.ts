@@ -4,6 +4,12 @@
  * SessionEnd. Payloads have no call id, so a call's id is its
  * canonical signature: a record pairs with the proposal of the same call, even when calls run in parallel.
  *
+ * `run_shell_command` reports a command that exited with another code than 0 as a success whose
+ * `llmContent` ends with `Exit Code: N` (no `error`), and every run's `llmContent` ends with its own
+ * `Process Group PGID: N`; from Gemini CLI 0.49 the whole text is wrapped in `<untrusted_context>` tags.
+ * So its outcome is read as the chat reader reads it (src/formats/gemini-parts.ts shellOutcome), inside
+ * the tags: an exit code other than 0 is a failure, and the footer is left out of the result.
+ *
  * Output (gemini-cli docs/hooks/reference.md, packages/core/src/hooks/types.ts), by decision:
  * - allow: nothing;
  * - warn: BeforeTool has no context for the model: `systemMessage` tells the user now, and the model reads
@@ -15,10 +21,26 @@
 import { callSignature } from '../fingerprint/signature.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
+import { shellOutcome } from '../formats/gemini-parts.js';
 import { capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
 
 /** run_shell_command's `description` is the model's free text about the command. */
 const VOLATILE_INPUT = ['description'];
+
+/** The tags Gemini CLI (from 0.49, `wrapUntrusted` in packages/core/src/utils/textUtils.ts) puts around a shell output. */
+const UNTRUSTED_OPEN = '<untrusted_context>\n';
+const UNTRUSTED_CLOSE = '\n</untrusted_context>';
+
+/**
+ * The outcome of `run_shell_command`'s `llmContent` (uncapped: its footer is at its end), out of the
+ * untrusted-context tags (see the header), with the text capped.
+ */
+function shellOutcomeOf(llmContent: string): { readonly error: string } | { readonly result: string } {
+  const inner = llmContent.startsWith(UNTRUSTED_OPEN) && llmContent.endsWith(UNTRUSTED_CLOSE) ? llmContent.slice(UNTRUSTED_OPEN.length, -UNTRUSTED_CLOSE.length) : llmContent;
+  const o = shellOutcome(inner);
+  const text = capText(typeof o.result === 'string' ? o.result : inner);
+  return o.errorInfo === 'known' ? { error: text } : { result: text };
+}
 
 /** The error text of a tool response, or undefined when the call succeeded. */
 function errorOf(r: Record<string, unknown>): string | undefined {
@@ -38,6 +60,9 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   const r = capValue(p.tool_response);
   const o = typeof r === 'object' && r !== null && !Array.isArray(r) ? (r as Record<string, unknown>) : { llmContent: r };
   const error = errorOf(o);
+  const raw = p.tool_response;
+  const llm = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).llmContent : undefined;
+  if (error === undefined && tool === 'run_shell_command' && typeof llm === 'string') return { agent: 'gemini', eventName, phase, session, call: { ...base, ...shellOutcomeOf(llm) } };
   return { agent: 'gemini', eventName, phase, session, call: error === undefined ? { ...base, result: o.llmContent ?? o.returnDisplay } : { ...base, error } };
 }
 
