@@ -61,13 +61,20 @@ export const SHELL_FOOTER_CHARS = 512;
 /** Footer lines of Gemini CLI's shell output: the exit code, and what differs between identical runs (left out). */
 const FOOTER = /^(?:Exit Code: (-?\d+)|Signal: .*|Background PIDs: .*|Process Group PGID: .*)$/;
 
+/** The tags Gemini CLI puts around a shell output from 0.49 on (`wrapUntrusted`, packages/core/src/utils/textUtils.ts). */
+const UNTRUSTED_OPEN = '<untrusted_context>\n';
+const UNTRUSTED_CLOSE = '\n</untrusted_context>';
+
 /**
  * What `run_shell_command`'s output says (`Output: ...`, then footer lines `Error:`, `Exit Code: N`,
  * `Signal:`, `Background PIDs:`, `Process Group PGID: N`): an exit code other than 0 makes a known failure
  * (the tool itself reports success), and the footer is left out of the result, its process ids differing
- * between identical runs. Only the last {@link SHELL_FOOTER_CHARS} characters are looked at.
+ * between identical runs. Only the last {@link SHELL_FOOTER_CHARS} characters are looked at. From Gemini CLI
+ * 0.49 the output is wrapped in `<untrusted_context>` tags: it is read inside them, and the result is the
+ * inside without its footer.
  */
-export function shellOutcome(output: string): Outcome {
+export function shellOutcome(wrapped: string): Outcome {
+  const output = wrapped.length >= UNTRUSTED_OPEN.length + UNTRUSTED_CLOSE.length && wrapped.startsWith(UNTRUSTED_OPEN) && wrapped.endsWith(UNTRUSTED_CLOSE) ? wrapped.slice(UNTRUSTED_OPEN.length, -UNTRUSTED_CLOSE.length) : wrapped;
   const start = Math.max(0, output.length - SHELL_FOOTER_CHARS);
   let end = output.length;
   let code = 0;

@@ -7,8 +7,8 @@
  * `run_shell_command` reports a command that exited with another code than 0 as a success whose
  * `llmContent` ends with `Exit Code: N` (no `error`), and every run's `llmContent` ends with its own
  * `Process Group PGID: N`; from Gemini CLI 0.49 the whole text is wrapped in `<untrusted_context>` tags.
- * So its outcome is read as the chat reader reads it (src/formats/gemini-parts.ts shellOutcome), inside
- * the tags: an exit code other than 0 is a failure, and the footer is left out of the result.
+ * So its outcome is read as the chat reader reads it (src/formats/gemini-parts.ts shellOutcome, inside
+ * the tags): an exit code other than 0 is a failure, and the footer is left out of the result.
  *
  * Output (gemini-cli docs/hooks/reference.md, packages/core/src/hooks/types.ts), by decision:
  * - allow: nothing;
@@ -27,18 +27,10 @@ import { capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js
 /** run_shell_command's `description` is the model's free text about the command. */
 const VOLATILE_INPUT = ['description'];
 
-/** The tags Gemini CLI (from 0.49, `wrapUntrusted` in packages/core/src/utils/textUtils.ts) puts around a shell output. */
-const UNTRUSTED_OPEN = '<untrusted_context>\n';
-const UNTRUSTED_CLOSE = '\n</untrusted_context>';
-
-/**
- * The outcome of `run_shell_command`'s `llmContent` (uncapped: its footer is at its end), out of the
- * untrusted-context tags (see the header), with the text capped.
- */
+/** The outcome of `run_shell_command`'s `llmContent` (uncapped: its footer is at its end), with the text capped. */
 function shellOutcomeOf(llmContent: string): { readonly error: string } | { readonly result: string } {
-  const inner = llmContent.startsWith(UNTRUSTED_OPEN) && llmContent.endsWith(UNTRUSTED_CLOSE) ? llmContent.slice(UNTRUSTED_OPEN.length, -UNTRUSTED_CLOSE.length) : llmContent;
-  const o = shellOutcome(inner);
-  const text = capText(typeof o.result === 'string' ? o.result : inner);
+  const o = shellOutcome(llmContent);
+  const text = capText(typeof o.result === 'string' ? o.result : llmContent);
   return o.errorInfo === 'known' ? { error: text } : { result: text };
 }
 
