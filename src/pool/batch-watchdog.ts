@@ -10,8 +10,8 @@
  *                          (cleared when the head is answered)
  * ```
  *
- * The deadline runs from when a batch became the head, so batches queued behind a slow one are not
- * charged its time. A calling thread that held its event loop past the deadline does not make a healthy
+ * The deadline runs from when a batch became the head (and the worker's start, which has its own clock,
+ * was answered), so batches queued behind a slow one, or behind a worker's boot, are not charged its time. A calling thread that held its event loop past the deadline does not make a healthy
  * worker look hung: the expired timer only schedules the check for after the loop's poll phase, where
  * answers that arrived meanwhile are taken first (an answered head is no longer watched).
  */

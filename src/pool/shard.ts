@@ -138,7 +138,7 @@ export class Shard {
     // room for the start task beside DEPTH batches
     this.worker = new WorkerIncarnation(filename, DEPTH + 1, (reason) => this.lose(reason));
     this.watchdog = new BatchWatchdog<Batch>(deadlineMs, (what) => this.hung(what));
-    this.start([]).catch(() => undefined); // a failure shows as failed batches or the worker's end, handled there
+    this.watchdog.during('start', this.start([])).catch(() => undefined); // a failure shows as failed batches or the worker's end, handled there
   }
 
   /** The worker died by itself (its tasks failed with it): the shard recovers once nothing is in flight. */
@@ -289,7 +289,7 @@ export class Shard {
     b.failure = null;
     b.settled = false;
     this.inflight.push(b);
-    this.watchdog.watch(this.inflight[0]);
+    this.watchHead();
     this.worker.run({ kind: 'run', epoch: this.epoch, buffer, length: b.length }, [buffer]).then(
       (r) => {
         b.result = r as RunResult;
@@ -323,7 +323,7 @@ export class Shard {
         this.apply(b, b.result);
       }
     }
-    this.watchdog.watch(this.inflight[0]);
+    this.watchHead();
     if (this.recovering && this.inflight.length === 0) this.recoverOnce();
     else this.kick();
   }
@@ -353,11 +353,26 @@ export class Shard {
     for (let k = 0; k < out.length; k++) (b.owners[k] as Ticket).settle(b.slots[k] as number, out[k]);
   }
 
+  /** Starts of the worker not yet answered: batches queued behind one are not timed (a start has its own clock). */
+  private starting = 0;
+
+  /** Times the oldest unanswered batch, unless a start runs before it (a worker's boot is not its batch's time). */
+  private watchHead(): void {
+    this.watchdog.watch(this.starting === 0 ? this.inflight[0] : undefined);
+  }
+
   private start(snapshots: readonly (readonly [string, Uint8Array])[]): Promise<StartResult> {
+    this.starting++;
     this.epoch++;
     const hangMs = this.startHangMs;
     this.startHangMs = 0;
-    return this.worker.run({ kind: 'start', epoch: this.epoch, options: this.engineOptions, snapshotEvery: this.snapshotEvery, snapshots, ...(hangMs === 0 ? {} : { hangMs }) }, undefined, true) as Promise<StartResult>;
+    const started = this.worker.run({ kind: 'start', epoch: this.epoch, options: this.engineOptions, snapshotEvery: this.snapshotEvery, snapshots, ...(hangMs === 0 ? {} : { hangMs }) }, undefined, true) as Promise<StartResult>;
+    const done = (): void => {
+      this.starting--;
+      this.watchHead();
+    };
+    started.then(done, done);
+    return started;
   }
 
   /** Starts a new incarnation of the worker with the sessions' snapshots, then sends the stale batches again. */
