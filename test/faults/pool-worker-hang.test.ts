@@ -89,9 +89,15 @@ describe('LoopPool when a worker hangs', () => {
   it('should not end a healthy worker while the calling thread holds its own event loop past the deadline', async () => {
     const { p, restarts } = pool(500);
     await p.checkBatch(reads('a', 1));
-    const pending = p.checkBatch(reads('a', 3, 1));
-    const until = Date.now() + 2_500; // the answer arrives meanwhile; the deadline's timer expires too
-    while (Date.now() < until);
+    const pending = p.checkBatch(reads('a', 3, 1)); // sent in this turn's microtasks
+    // held in the check phase: the next turn runs its expired timers before it reads the answer that came meanwhile
+    await new Promise<void>((done) =>
+      setImmediate(() => {
+        const until = Date.now() + 2_500;
+        while (Date.now() < until);
+        done();
+      }),
+    );
     const out = await settles(pending, 15_000, 'calls of a healthy worker');
     expect((out.value as unknown[]).some((v) => v instanceof Error)).toBe(false);
     await new Promise((r) => setTimeout(r, 300));
