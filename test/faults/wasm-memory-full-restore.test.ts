@@ -43,14 +43,6 @@ function fill(e: LoopEngine, prefix: string): void {
   }
 }
 
-/** An engine whose sessions fill the thread's memory (it evicted once to make room). */
-function fullEngine(evicted: EvictedSession[]): LoopEngine {
-  const e = new LoopEngine({ ...options, onEvict: (s) => evicted.push(s) });
-  for (let n = 0; e.stats().evicted === 0; n++) e.checkBatch([call(`s${n}`, n)]);
-  evicted.length = 0;
-  return e;
-}
-
 describe('LoopEngine.restore when the WebAssembly memory is full', () => {
   // one engine fills the memory for the whole file: freed memory stays cut in slots too small for a big ring
   it('should evict the least recently used sessions for a restored session`s state, report what could not be persisted, and go on exactly from the snapshot', () => {
