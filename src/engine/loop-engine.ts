@@ -351,14 +351,13 @@ export class LoopEngine {
   restore(sessionId: string, bytes: Uint8Array): void {
     const now = this.enter();
     checkId(sessionId, 'sessionId');
-    const live = this.table.peek(sessionId);
+    const live = this.table.use(sessionId, now); // most recently used: the last to be evicted for its room
     if (live !== undefined) {
-      live.restore(bytes);
-      this.table.use(sessionId, now);
+      this.restoreRoom(live, bytes);
     } else {
       const d = this.newSession(sessionId, null, undefined);
       try {
-        d.restore(bytes);
+        this.restoreRoom(d, bytes);
       } catch (err) {
         d.dispose();
         throw err;
@@ -368,6 +367,23 @@ export class LoopEngine {
       this.counts.created++;
     }
     this.counts.restored++;
+  }
+
+  /**
+   * `d.restore(bytes)`, evicting least recently used sessions (never `d`) while the thread's WebAssembly
+   * memory has no room for the state it restores, as a new session's slot does; what the last try threw
+   * when no other session is left to evict.
+   */
+  private restoreRoom(d: LoopDetector, bytes: Uint8Array): void {
+    for (;;) {
+      try {
+        d.restore(bytes);
+        return;
+      } catch (err) {
+        const full = err instanceof CapacityError || (err instanceof SnapshotError && err.cause instanceof CapacityError);
+        if (!full || this.table.oldest() === d.sessionId || !this.evictOldest(null, undefined)) throw err;
+      }
+    }
   }
 
   /** One session's statistics, or null when it is not live. */

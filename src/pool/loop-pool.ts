@@ -157,7 +157,7 @@ export class LoopPool extends EventEmitter {
     // the workers' walk of each tool's args, so calls can be encoded here once for their module
     const detection = this.options.detection;
     const argsEncoder = new ArgsEncoder(ENCODED, detection.maxDepth, (tool) => detection.ignoreFields.length === 0 && (detection.tools.get(tool)?.ignoreFields?.length ?? 0) === 0);
-    this.workerShards = Array.from({ length: this.options.workers }, (_, i) => new Shard(i, filename, this.options.engine, this.options.snapshotEvery, this.options.maxBatch, events, argsEncoder));
+    this.workerShards = Array.from({ length: this.options.workers }, (_, i) => new Shard(i, filename, this.options.engine, this.options.snapshotEvery, this.options.maxBatch, events, argsEncoder, this.options.batchDeadlineMs));
     this.shards = this.options.inlineShard ? [...this.workerShards, new InlineShard(this.options.engine)] : this.workerShards;
   }
 

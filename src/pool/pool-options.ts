@@ -9,6 +9,14 @@ import { bool, describe, integer, knownKeys, record } from '../options/checks.js
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
 import { fitSessions } from '../wasm/session-capacity.js';
+import { BATCH_DEADLINE_MS } from './batch-watchdog.js';
+
+/** `batchDeadlineMs`: 0 (none) or 100 ms up to a day (a timer's range). */
+function deadline(v: unknown): number {
+  const ms = integer('options.batchDeadlineMs', v, 0, 86_400_000);
+  if (ms !== 0 && ms < 100) throw new OptionTypeError('options.batchDeadlineMs', `options.batchDeadlineMs must be 0 (no deadline) or at least 100 ms, received ${ms}`);
+  return ms;
+}
 
 /** Options of a LoopPool. */
 export interface LoopPoolOptions extends Omit<LoopDetectorOptions, 'sessionId' | 'custom' | 'onDetection' | 'stats' | 'engine'> {
@@ -37,6 +45,12 @@ export interface LoopPoolOptions extends Omit<LoopDetectorOptions, 'sessionId' |
   readonly maxBatch?: number;
   /** Most calls queued or in flight over the pool; `checkBatch` waits for room beyond it. @default 65536 */
   readonly maxQueued?: number;
+  /**
+   * A worker that leaves the batch it runs (or its start) unanswered this long (ms) is taken to hang and
+   * ended: its calls get a `SessionLostError`, its sessions come back from their snapshots or are reported
+   * lost, as when a worker dies. 0 waits for ever. Minimum 100. @default 120000
+   */
+  readonly batchDeadlineMs?: number;
 }
 
 /** Pool options, validated, with defaults. */
@@ -51,9 +65,10 @@ export interface ResolvedPoolOptions {
   readonly snapshotEvery: number;
   readonly maxBatch: number;
   readonly maxQueued: number;
+  readonly batchDeadlineMs: number;
 }
 
-const POOL_KEYS = ['workers', 'inlineShard', 'maxSessions', 'idleTtlMs', 'snapshotEvery', 'maxBatch', 'maxQueued'] as const;
+const POOL_KEYS = ['workers', 'inlineShard', 'maxSessions', 'idleTtlMs', 'snapshotEvery', 'maxBatch', 'maxQueued', 'batchDeadlineMs'] as const;
 
 /** Throws unless every value in `v` can be sent to a worker thread as data (no functions, no class instances). */
 function plainData(path: string, v: unknown, depth = 0): void {
@@ -103,5 +118,6 @@ export function resolvePoolOptions(input: unknown = {}): ResolvedPoolOptions {
     snapshotEvery: o.snapshotEvery === undefined ? 0 : integer('options.snapshotEvery', o.snapshotEvery, 0),
     maxBatch,
     maxQueued: o.maxQueued === undefined ? 65_536 : integer('options.maxQueued', o.maxQueued, 1, 1 << 24),
+    batchDeadlineMs: o.batchDeadlineMs === undefined ? BATCH_DEADLINE_MS : deadline(o.batchDeadlineMs),
   });
 }

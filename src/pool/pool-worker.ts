@@ -17,7 +17,7 @@ import type { ToolEvent } from '../types.js';
 import { Op, type PackedOp, isLiveOp, readOp } from './event-packing.js';
 import { decisionCode } from './wire-decisions.js';
 import { toWire } from './wire-errors.js';
-import type { RunResult, RunTask, StartResult, StartTask } from './worker-tasks.js';
+import type { HangTask, RunResult, RunTask, StartResult, StartTask } from './worker-tasks.js';
 
 const STALE: RunResult = { stale: true, verdictAt: [], verdicts: [], decisionAt: [], decisions: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
 
@@ -32,7 +32,15 @@ interface ShardState {
 
 let state: ShardState | null = null;
 
+/** Holds this thread `ms` (Infinity: for good) without yielding, as a detector stuck in a loop would: tests only. */
+function spin(ms: number): null {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+  return null;
+}
+
 function start(task: StartTask): StartResult {
+  if (task.hangMs !== undefined) spin(task.hangMs);
   state?.engine.close();
   const since = new Map<string, number>();
   const s: ShardState = {
@@ -183,8 +191,9 @@ function decide(engine: LoopEngine, op: PackedOp, i: number, out: RunResult): vo
  * transferred (nothing here holds a view of it once the batch is read), for the shard to write its next
  * batch into: no buffer is allocated, zeroed and collected per batch.
  */
-export default function handle(task: StartTask | RunTask): StartResult | ReturnType<typeof move> {
+export default function handle(task: StartTask | RunTask | HangTask): StartResult | null | ReturnType<typeof move> {
   if (task.kind === 'start') return start(task);
+  if (task.kind === 'hang') return spin(task.ms);
   const result = run(task);
   const buffer = task.buffer;
   return move({ [transferableSymbol]: buffer, [valueSymbol]: { ...result, buffer } });

@@ -11,7 +11,8 @@
  * sessions' last snapshots and sends the stale batches again, in order. Every incarnation ends at the
  * first sign of trouble, settling whatever it held (see worker-incarnation.ts), so nothing sent stays
  * pending; a shard whose worker cannot be started again after {@link START_ATTEMPTS} tries fails its calls
- * with an error naming it.
+ * with an error naming it. A worker that hangs (its batch unanswered past the deadline, see
+ * batch-watchdog.ts) is ended, which fails what it held: the same recovery as for a worker that died.
  */
 import { SessionLostError } from '../errors.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
@@ -22,6 +23,7 @@ import type { RunResult, StartResult } from './worker-tasks.js';
 import { decisionsInto } from './wire-decisions.js';
 import { fromWire } from './wire-errors.js';
 import { WorkerIncarnation } from './worker-incarnation.js';
+import { BatchWatchdog } from './batch-watchdog.js';
 
 /**
  * Batches in flight per shard: one running, the others waiting in the worker's own port queue. piscina
@@ -118,6 +120,10 @@ export class Shard {
   readonly sessions = new Map<string, SessionTrack>();
   /** Times the worker was replaced. */
   restarts = 0;
+  /** Ends the worker when the batch it runs (or its start) goes unanswered past the deadline. */
+  private readonly watchdog: BatchWatchdog<Batch>;
+  /** Why the watchdog ended the current incarnation (it names the recovery's reason). */
+  private hungWhy: string | null = null;
 
   constructor(
     readonly index: number,
@@ -127,10 +133,12 @@ export class Shard {
     private readonly maxBatch: number,
     private readonly events: ShardEvents,
     private readonly argsEncoder: ArgsEncoder | null = null,
+    deadlineMs = 0,
   ) {
     // room for the start task beside DEPTH batches
     this.worker = new WorkerIncarnation(filename, DEPTH + 1, (reason) => this.lose(reason));
-    this.start([]).catch(() => undefined); // a failure shows as failed batches or the worker's end, handled there
+    this.watchdog = new BatchWatchdog<Batch>(deadlineMs, (what) => this.hung(what));
+    this.watchdog.during('start', this.start([])).catch(() => undefined); // a failure shows as failed batches or the worker's end, handled there
   }
 
   /** The worker died by itself (its tasks failed with it): the shard recovers once nothing is in flight. */
@@ -143,6 +151,13 @@ export class Shard {
 
   /** Why the current incarnation ended, when it ended with no batch failing. */
   private lostWhy: string | null = null;
+
+  /** The watchdog's verdict: the worker hangs; ending it fails what it holds, and the recovery follows. */
+  private hung(what: string): void {
+    if (this.stopped || this.worker.over) return;
+    this.hungWhy = `the worker answered no ${what} within ${this.watchdog.deadlineMs} ms and was ended (a hung worker)`;
+    this.worker.end();
+  }
 
   /** Starts the recovery unless one is under way. */
   private recoverOnce(): void {
@@ -199,9 +214,22 @@ export class Shard {
   /** Stops the worker (after the pool drained), and any recovery under way. */
   async destroy(): Promise<void> {
     this.stopped = true;
+    this.watchdog.stop();
     await this.worker.stop();
     await this.recovery;
   }
+
+  /**
+   * Makes the current worker spin for `ms` (its event loop held, as a detector stuck in a loop would), or,
+   * with `atStart`, the next worker started for the shard spin while it restores its sessions. @internal
+   */
+  hangForTesting(ms: number, atStart = false): void {
+    if (atStart) this.startHangMs = ms;
+    else this.worker.run({ kind: 'hang', ms }).catch(() => undefined);
+  }
+
+  /** Set by hangForTesting: the next start spins this long first. */
+  private startHangMs = 0;
 
   /** The worker thread, for tests that kill it. @internal */
   get threads(): readonly { terminate(): Promise<number> }[] {
@@ -261,6 +289,7 @@ export class Shard {
     b.failure = null;
     b.settled = false;
     this.inflight.push(b);
+    this.watchHead();
     this.worker.run({ kind: 'run', epoch: this.epoch, buffer, length: b.length }, [buffer]).then(
       (r) => {
         b.result = r as RunResult;
@@ -294,6 +323,7 @@ export class Shard {
         this.apply(b, b.result);
       }
     }
+    this.watchHead();
     if (this.recovering && this.inflight.length === 0) this.recoverOnce();
     else this.kick();
   }
@@ -323,15 +353,33 @@ export class Shard {
     for (let k = 0; k < out.length; k++) (b.owners[k] as Ticket).settle(b.slots[k] as number, out[k]);
   }
 
+  /** Starts of the worker not yet answered: batches queued behind one are not timed (a start has its own clock). */
+  private starting = 0;
+
+  /** Times the oldest unanswered batch, unless a start runs before it (a worker's boot is not its batch's time). */
+  private watchHead(): void {
+    this.watchdog.watch(this.starting === 0 ? this.inflight[0] : undefined);
+  }
+
   private start(snapshots: readonly (readonly [string, Uint8Array])[]): Promise<StartResult> {
+    this.starting++;
     this.epoch++;
-    return this.worker.run({ kind: 'start', epoch: this.epoch, options: this.engineOptions, snapshotEvery: this.snapshotEvery, snapshots }, undefined, true) as Promise<StartResult>;
+    const hangMs = this.startHangMs;
+    this.startHangMs = 0;
+    const started = this.worker.run({ kind: 'start', epoch: this.epoch, options: this.engineOptions, snapshotEvery: this.snapshotEvery, snapshots, ...(hangMs === 0 ? {} : { hangMs }) }, undefined, true) as Promise<StartResult>;
+    const done = (): void => {
+      this.starting--;
+      this.watchHead();
+    };
+    started.then(done, done);
+    return started;
   }
 
   /** Starts a new incarnation of the worker with the sessions' snapshots, then sends the stale batches again. */
   private async recover(): Promise<void> {
-    const reason = this.failed.length !== 0 ? String((this.failed[0] as Batch).failure) : (this.lostWhy ?? 'the worker was replaced while idle');
+    const reason = this.hungWhy ?? (this.failed.length !== 0 ? String((this.failed[0] as Batch).failure) : (this.lostWhy ?? 'the worker was replaced while idle'));
     this.lostWhy = null;
+    this.hungWhy = null;
     this.worker.end();
     this.restarts++;
     this.events.restarted(this.index, reason);
@@ -341,7 +389,8 @@ export class Shard {
       // the last attempt starts the worker without snapshots, in case one of them is what kills it
       const snapshots = attempt < START_ATTEMPTS ? [...this.sessions.values()].filter((t) => t.snap !== null).map((t) => [t.id, t.snap as Uint8Array] as const) : [];
       try {
-        result = await this.start(snapshots);
+        // a start that hangs (a snapshot that makes the worker spin) is ended as a hung batch is
+        result = await this.watchdog.during('start', this.start(snapshots));
         if (this.worker.over) result = null; // it died right after starting
         else if (attempt === START_ATTEMPTS) for (const t of this.sessions.values()) t.snap = null;
       } catch {
@@ -349,6 +398,7 @@ export class Shard {
       }
       if (result === null) this.worker.end();
     }
+    this.hungWhy = null; // a start ended by the watchdog names no later recovery
     if (result === null) {
       this.broken = new Error(`loopwatch: the worker of shard ${this.index} died and could not be restarted (${reason})`);
       this.worker.end();

@@ -9,10 +9,10 @@
 import { createRequire } from 'node:module';
 import type * as PiscinaModule from 'piscina';
 import type { Piscina } from 'piscina';
-import type { RunResult, RunTask, StartResult, StartTask } from './worker-tasks.js';
+import type { HangTask, RunResult, RunTask, StartResult, StartTask } from './worker-tasks.js';
 
 /** A single-thread piscina pool: one incarnation of a shard's worker. */
-type WorkerPool = Piscina<StartTask | RunTask, StartResult | RunResult>;
+type WorkerPool = Piscina<StartTask | RunTask | HangTask, StartResult | RunResult | null>;
 
 /**
  * piscina, loaded when the first worker is started, not when loopwatch is imported: reading its modules
@@ -65,7 +65,7 @@ export class WorkerIncarnation {
   }
 
   /** Runs a task on the current incarnation (a new one if the current one is over and `renew`). */
-  run(task: StartTask | RunTask, transferList?: ArrayBuffer[], renew = false): Promise<StartResult | RunResult> {
+  run(task: StartTask | RunTask | HangTask, transferList?: ArrayBuffer[], renew = false): Promise<StartResult | RunResult | null> {
     if (renew && this.over && !this.stopped) this.pool = this.newPool();
     return this.pool.run(task, transferList === undefined ? undefined : { transferList });
   }

@@ -13,6 +13,14 @@ export interface StartTask {
   readonly options: Readonly<Record<string, unknown>>;
   readonly snapshotEvery: number;
   readonly snapshots: readonly (readonly [string, Uint8Array])[];
+  /** Tests only (Shard.hangForTesting): spin this long before starting. */
+  readonly hangMs?: number;
+}
+
+/** Tests only (Shard.hangForTesting): hold the worker's thread this long, as a worker stuck in a loop would. */
+export interface HangTask {
+  readonly kind: 'hang';
+  readonly ms: number;
 }
 
 /** A packed batch of operations. */

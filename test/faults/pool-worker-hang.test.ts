@@ -1,0 +1,115 @@
+/**
+ * Fault injection, LoopPool: a worker that hangs (its thread held, as by a detector stuck in a loop)
+ * rather than dies. The watchdog (`batchDeadlineMs`) ends it once the batch it runs goes unanswered past
+ * the deadline, and the pool recovers as for a worker that died: the calls it held get a
+ * SessionLostError, its sessions come back from their snapshots or are reported by 'sessionLost', and
+ * later calls get the verdicts of a detector fed exactly the calls answered. A worker merely slow, or a
+ * calling thread that held its own event loop past the deadline, is not ended.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { LoopDetector, LoopPool, SessionLostError } from '../../src/index.js';
+import type { LostSession, SessionEvent, Verdict } from '../../src/index.js';
+import { BATCH_DEADLINE_MS } from '../../src/pool/batch-watchdog.js';
+import { json } from '../helpers/verdicts.js';
+import { settles } from './settle.js';
+
+const pools: LoopPool[] = [];
+afterAll(async () => {
+  await Promise.all(pools.map((p) => settles(p.close(), 20_000, 'close()')));
+});
+
+const HOLD_FOREVER = 2 ** 31;
+
+/** The same read, `n` times, in session `s`: a loop the detectors see. */
+const reads = (s: string, n: number, from = 0): SessionEvent[] => Array.from({ length: n }, (_, i) => ({ session: s, tool: 'read', args: { path: `/a/${(from + i) % 2}` }, result: 'same' }));
+
+function pool(batchDeadlineMs: number, snapshotEvery = 1): { p: LoopPool; lost: LostSession[]; restarts: string[] } {
+  const p = new LoopPool({ workers: 1, batchDeadlineMs, snapshotEvery });
+  pools.push(p);
+  const lost: LostSession[] = [];
+  const restarts: string[] = [];
+  p.on('sessionLost', (s: LostSession) => lost.push(s));
+  p.on('workerRestart', (r: { reason: string }) => restarts.push(r.reason));
+  return { p, lost, restarts };
+}
+
+describe('LoopPool when a worker hangs', () => {
+  it('should end a worker that holds its batch past the deadline, fail its calls with SessionLostError and go on from the snapshots', async () => {
+    const { p, lost, restarts } = pool(1_500);
+    const before = reads('a', 3);
+    await p.checkBatch(before); // snapshots after each call
+    p.shardsForTesting[0]?.hangForTesting(HOLD_FOREVER);
+    const started = Date.now();
+    const held = await settles(p.checkBatch([...reads('a', 2, 3), ...reads('b', 1)]), 15_000, 'the calls of the hung worker');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+    const out = held.value as (Verdict | Error | null)[];
+    expect(out.every((v) => v instanceof SessionLostError)).toBe(true);
+    expect(String(out[0])).toContain('answered no batch within 1500 ms');
+    expect(restarts).toEqual([expect.stringContaining('a hung worker')]);
+    expect(lost.map((l) => [l.sessionId, l.restoredFrom])).toEqual([
+      ['a', 3],
+      ['b', null],
+    ]);
+    // session a goes on from its 3 calls, exactly as a detector fed those 3 calls and the next ones
+    const next = reads('a', 6, 3);
+    const after = await settles(p.checkBatch(next), 15_000, 'the calls after recovery');
+    const reference = new LoopDetector({}, 'a');
+    const expected = [...before, ...next].map((e) => json(reference.check(e))).slice(before.length);
+    reference.dispose();
+    expect((after.value as unknown[]).map(json)).toEqual(expected);
+    expect(expected.some((v) => v !== 'null')).toBe(true);
+    const stats = await settles(p.stats(), 15_000, 'stats()');
+    expect(stats.value?.workerRestarts).toBe(1);
+  });
+
+  it('should end a replacement worker that hangs while it restores its sessions, and start another', async () => {
+    // long enough for a replacement's boot on a loaded machine: the start's clock includes it
+    const { p, lost, restarts } = pool(3_000);
+    await p.checkBatch(reads('a', 3));
+    const shard = p.shardsForTesting[0];
+    shard?.hangForTesting(HOLD_FOREVER, true); // the next start spins
+    shard?.hangForTesting(HOLD_FOREVER); // this worker spins now
+    const held = await settles(p.checkBatch(reads('a', 1, 3)), 15_000, 'the calls of the hung worker');
+    expect(held.value?.[0]).toBeInstanceOf(SessionLostError);
+    const after = await settles(p.checkBatch(reads('a', 1, 4)), 15_000, 'a call after two hung workers');
+    expect(after.value?.[0]).not.toBeInstanceOf(Error);
+    expect(restarts).toHaveLength(1);
+    expect(lost.map((l) => l.restoredFrom)).toEqual([3]);
+  });
+
+  it('should not end a worker slower than usual but answering within the deadline', async () => {
+    const { p, restarts } = pool(3_000);
+    await p.checkBatch(reads('a', 1));
+    p.shardsForTesting[0]?.hangForTesting(500);
+    const out = await settles(p.checkBatch(reads('a', 2, 1)), 15_000, 'calls behind a slow worker');
+    expect((out.value as unknown[]).some((v) => v instanceof Error)).toBe(false);
+    expect(restarts).toEqual([]);
+  });
+
+  it('should not end a healthy worker while the calling thread holds its own event loop past the deadline', async () => {
+    const { p, restarts } = pool(500);
+    await p.checkBatch(reads('a', 1));
+    const pending = p.checkBatch(reads('a', 3, 1)); // sent in this turn's microtasks
+    // held in the check phase: the next turn runs its expired timers before it reads the answer that came meanwhile
+    await new Promise<void>((done) =>
+      setImmediate(() => {
+        const until = Date.now() + 2_500;
+        while (Date.now() < until);
+        done();
+      }),
+    );
+    const out = await settles(pending, 15_000, 'calls of a healthy worker');
+    expect((out.value as unknown[]).some((v) => v instanceof Error)).toBe(false);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(restarts).toEqual([]);
+  });
+
+  it('should take batchDeadlineMs 0 (no deadline) or 100 ms and more, and default to BATCH_DEADLINE_MS', () => {
+    expect(() => new LoopPool({ workers: 1, batchDeadlineMs: 50 })).toThrow(/batchDeadlineMs must be 0 \(no deadline\) or at least 100 ms, received 50/);
+    expect(() => new LoopPool({ workers: 1, batchDeadlineMs: -1 })).toThrow(/batchDeadlineMs/);
+    const p = new LoopPool({ workers: 1 });
+    pools.push(p);
+    expect(p.options.batchDeadlineMs).toBe(BATCH_DEADLINE_MS);
+    expect(BATCH_DEADLINE_MS).toBeGreaterThanOrEqual(60_000);
+  });
+});
