@@ -30,14 +30,15 @@
  * built library, `dist/`: run `npm run build` first), each `{"session", "exit_status": "interactive",
  * "agent": "<agent> <version>", "task_group", "source": "<repo>@<commit>:<path>"}` and `"loop": true` with
  * a `"note"` for a genuine loop. Gemini CLI chats are labelled by the session the reader names (their
- * `sessionId`). Claude Code's compaction and side-question transcripts (`subagents/agent-acompact-*`,
- * `agent-aside_question-*`) repeat their parent's calls: the reader passes them over (a note), so they get
- * no label.
+ * `sessionId`); a Gemini CLI checkpoint names none, so the reader names it after its file (`FILE:1`), and its
+ * label names that file relative to the project's root, as `eval holdout3/` run there reads it. Claude
+ * Code's compaction and side-question transcripts (`subagents/agent-acompact-*`, `agent-aside_question-*`)
+ * repeat their parent's calls: the reader passes them over (a note), so they get no label.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -126,7 +127,7 @@ for await (const item of readInputs(present)) {
   const m = byFile.get(item.file);
   if (m === undefined) continue;
   calls.set(item.session, (calls.get(item.session) ?? 0) + 1);
-  if (!labels.has(item.session)) labels.set(item.session, labelOf(item.session, m));
+  if (!labels.has(item.session)) labels.set(item.session, labelOf(fileNamed(item.session), m));
 }
 const lines = [...labels.values()];
 mkdirSync(out, { recursive: true });
@@ -136,6 +137,14 @@ const unknownNotes = [...noted].filter((s) => !labels.has(s));
 for (const s of unknownNotes) console.error(`rebuild: a loop note names session ${s}, which no reader found`);
 console.log(`rebuild: ${lines.length} sessions labelled in ${join(out, 'sessions.jsonl')} (${lines.filter((l) => l.loop).length} with a genuine loop)`);
 process.exit(bad.length + missingRepos.size + unknownNotes.length === 0 ? 0 : 1);
+
+/**
+ * A session the reader names after its file (a Gemini CLI checkpoint names none: `FILE:1`), as `eval`
+ * run from the project's root names it (`holdout3/gemini-cli/...:1`); any other session as it is.
+ */
+function fileNamed(session) {
+  return session.startsWith(out + sep) ? relative(root, session) : session;
+}
 
 /** The label of `session`, found in the file `m` describes. */
 function labelOf(session, m) {
