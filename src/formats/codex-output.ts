@@ -52,3 +52,24 @@ export function codexOutcome(output: unknown): Outcome {
   }
   return { result: contentText(output), errorInfo: 'unknown' };
 }
+
+/**
+ * What a `tool_search_output` (Codex 0.14x: the tools a `tool_search_call` found, `{status, tools: [{type,
+ * name, description, tools?}]}`) says: the names of the tools found, one a line (`namespace.tool` inside a
+ * namespace), without their long descriptions; empty when it found none. `completed` is a known success,
+ * another status a known failure.
+ */
+export function toolSearchOutcome(output: Readonly<Record<string, unknown>>): Outcome {
+  const names: string[] = [];
+  const walk = (tools: unknown, prefix: string): void => {
+    if (!Array.isArray(tools)) return;
+    for (const t of tools) {
+      if (!isRecord(t) || typeof t.name !== 'string') continue;
+      if (Array.isArray(t.tools)) walk(t.tools, `${prefix}${t.name}.`);
+      else names.push(prefix + t.name);
+    }
+  };
+  walk(output.tools, '');
+  const result = names.join('\n');
+  return output.status === undefined || output.status === 'completed' ? { result, errorInfo: 'absent' } : failure(result);
+}
