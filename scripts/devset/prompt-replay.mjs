@@ -55,7 +55,7 @@ function marks(file) {
     }
     const p = o.payload ?? {};
     if (o.type === 'event_msg' && p.type === 'user_message') out.push('P');
-    else if (o.type === 'response_item' && /^(function_call|custom_tool_call|local_shell_call)$/.test(p.type)) out.push('C');
+    else if (o.type === 'response_item' && /^(function_call|custom_tool_call|local_shell_call|web_search_call|tool_search_call)$/.test(p.type)) out.push('C');
     const c = o.message?.content;
     if (o.type === 'user' && !o.isMeta && !o.isCompactSummary && typed(c)) out.push('P');
     if (o.type === 'assistant' && Array.isArray(c)) for (const x of c) if (x.type === 'tool_use') out.push('C');
