@@ -8,7 +8,10 @@
  * calls are not sent. A call the hook denies or stops is counted and, as the recording goes on, still
  * recorded (the session is replayed whole). A measuring tool of the sets, not part of loopwatch.
  *
- *   npm run build && node scripts/devset/hook-replay.mjs [--no-prompts] FILE...   (files of holdout3/ etc.)
+ *   npm run build && node scripts/devset/hook-replay.mjs [--no-prompts] [--agent-version V] FILE...
+ *
+ * `--agent-version V` is handed to the hook (as `hook install` writes it); without it the hook cannot tell
+ * the agent's version (no transcript path is given) and warns after the call where old versions need it.
  *
  * Prints one line per session: calls sent, the first warn / deny / stop (the call's index among those sent
  * and the tool), and anything the hook printed on stderr.
@@ -24,7 +27,9 @@ const { readInputs } = await import(pathToFileURL(join(root, 'dist', 'src', 'ind
 const hook = join(root, 'dist', 'hook', 'hook-main.cjs');
 const args = process.argv.slice(2);
 const noPrompts = args.includes('--no-prompts');
-const files = args.filter((a) => a !== '--no-prompts');
+const versionAt = args.indexOf('--agent-version');
+const version = versionAt < 0 ? [] : ['--agent-version', args[versionAt + 1]];
+const files = args.filter((a, i) => a !== '--no-prompts' && i !== versionAt && i !== versionAt + 1);
 const SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'local_shell', 'container.exec']);
 
 /** The prompts (P) and calls (C) of a file in order, as prompt-replay.mjs reads them. */
@@ -121,7 +126,7 @@ for (const file of files) {
   let c = 0;
   let p = 0;
   const run = (payload) => {
-    const r = spawnSync(process.execPath, [hook, '--agent', agent, '--state-dir', state], { input: JSON.stringify(payload), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [hook, '--agent', agent, '--state-dir', state, ...version], { input: JSON.stringify(payload), encoding: 'utf8' });
     if (r.stderr.trim() !== '') stderr.push(r.stderr.trim().split('\n')[0]);
     if (r.status !== 0) stderr.push(`exit ${r.status}`);
     return decisionOf(r.stdout);
