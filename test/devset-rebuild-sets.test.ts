@@ -1,7 +1,7 @@
 /**
- * scripts/devset/rebuild.mjs builds three sets from their manifests: the devset (manifest.jsonl, the
+ * scripts/devset/rebuild.mjs builds four sets from their manifests: the devset (manifest.jsonl, the
  * default) and the held-out sets (`--set holdout`: holdout-manifest.jsonl, into holdout/; `--set holdout2`:
- * holdout2-manifest.jsonl, into holdout2/). Checked against
+ * holdout2-manifest.jsonl, into holdout2/; `--set holdout3`: holdout3-manifest.jsonl, into holdout3/). Checked against
  * an empty folder here (`--check --out`), so no mirror is needed: each set names its own manifest's files
  * as missing. An unknown set is a usage error.
  */
@@ -23,6 +23,7 @@ describe('rebuild.mjs sets', () => {
     ['devset', [], 'manifest.jsonl'],
     ['holdout', ['--set', 'holdout'], 'holdout-manifest.jsonl'],
     ['holdout2', ['--set', 'holdout2'], 'holdout2-manifest.jsonl'],
+    ['holdout3', ['--set', 'holdout3'], 'holdout3-manifest.jsonl'],
   ])('should check the %s manifest\'s files', (_name, flags, manifest) => {
     const files = lines(manifest);
     const r = run([...flags, '--check', '--out', empty]);
@@ -34,6 +35,6 @@ describe('rebuild.mjs sets', () => {
   it('should name the sets when asked for another', () => {
     const r = run(['--set', 'testset', '--check', '--out', empty]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('--set must be one of devset, holdout, holdout2, got "testset"');
+    expect(r.stderr).toContain('--set must be one of devset, holdout, holdout2, holdout3, got "testset"');
   });
 });

@@ -16,7 +16,7 @@
  * measuring tool of the sets, not part of loopwatch.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,7 +55,7 @@ function marks(file) {
     }
     const p = o.payload ?? {};
     if (o.type === 'event_msg' && p.type === 'user_message') out.push('P');
-    else if (o.type === 'response_item' && /^(function_call|custom_tool_call|local_shell_call)$/.test(p.type)) out.push('C');
+    else if (o.type === 'response_item' && /^(function_call|custom_tool_call|local_shell_call|web_search_call|tool_search_call)$/.test(p.type)) out.push('C');
     const c = o.message?.content;
     if (o.type === 'user' && !o.isMeta && !o.isCompactSummary && typed(c)) out.push('P');
     if (o.type === 'assistant' && Array.isArray(c)) for (const x of c) if (x.type === 'tool_use') out.push('C');
@@ -73,7 +73,8 @@ const options = detectionOptions('default', undefined);
 const result = { without: new Map(), with: new Map() };
 let withPrompts = 0;
 let withoutPrompts = 0;
-for (const file of walk(dir).sort()) {
+// read as `eval DIR` run from the working folder reads it: sessions named after their file (FILE:1) match
+for (const file of walk(dir).sort().map((f) => relative(process.cwd(), f))) {
   const bySession = new Map();
   for await (const it of readInputs([file])) {
     if (it.kind !== 'call' || !labels.has(it.session)) continue;

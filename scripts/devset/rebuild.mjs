@@ -9,13 +9,15 @@
  *   node scripts/devset/rebuild.mjs --check          checks an existing devset/ against the manifest only
  *   node scripts/devset/rebuild.mjs --set holdout    the held-out set instead: holdout-manifest.jsonl into holdout/
  *   node scripts/devset/rebuild.mjs --set holdout2   the second held-out set: holdout2-manifest.jsonl into holdout2/
+ *   node scripts/devset/rebuild.mjs --set holdout3   the third held-out set: holdout3-manifest.jsonl into holdout3/
  *
  * Two sets share this script: `devset` (the default: manifest.jsonl, written to devset/), the sessions the
  * policy is tuned on, and `holdout` (holdout-manifest.jsonl, written to holdout/, git-ignored too), sessions
  * from other repositories that nothing is tuned on, to measure where the default truly stands; a fix found
  * on it is measured on both. `holdout2` (holdout2-manifest.jsonl, written to holdout2/, git-ignored) came
  * later, from 27 further repositories, once `holdout` had been looked at: its first figures are the unseen
- * ones. All manifests have the same fields.
+ * ones. `holdout3` (holdout3-manifest.jsonl, into holdout3/, git-ignored) came after holdout2 had been read,
+ * from 39 further repositories, with the newest agent versions. All manifests have the same fields.
  *
  * `manifest.jsonl` beside this script has one line per file: where it came from (`repo`, `commit`,
  * `path`), what it is (`sha256`, `bytes`), who wrote it (`agent`, `version`) and its `task_group`, plus
@@ -28,14 +30,15 @@
  * built library, `dist/`: run `npm run build` first), each `{"session", "exit_status": "interactive",
  * "agent": "<agent> <version>", "task_group", "source": "<repo>@<commit>:<path>"}` and `"loop": true` with
  * a `"note"` for a genuine loop. Gemini CLI chats are labelled by the session the reader names (their
- * `sessionId`). Claude Code's compaction and side-question transcripts (`subagents/agent-acompact-*`,
- * `agent-aside_question-*`) repeat their parent's calls: the reader passes them over (a note), so they get
- * no label.
+ * `sessionId`); a Gemini CLI checkpoint names none, so the reader names it after its file (`FILE:1`), and its
+ * label names that file relative to the project's root, as `eval holdout3/` run there reads it. Claude
+ * Code's compaction and side-question transcripts (`subagents/agent-acompact-*`, `agent-aside_question-*`)
+ * repeat their parent's calls: the reader passes them over (a note), so they get no label.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -45,7 +48,7 @@ const flag = (name, fallback) => {
   const at = args.indexOf(name);
   return at < 0 ? fallback : args[at + 1];
 };
-const sets = { devset: 'manifest.jsonl', holdout: 'holdout-manifest.jsonl', holdout2: 'holdout2-manifest.jsonl' };
+const sets = { devset: 'manifest.jsonl', holdout: 'holdout-manifest.jsonl', holdout2: 'holdout2-manifest.jsonl', holdout3: 'holdout3-manifest.jsonl' };
 const set = flag('--set', 'devset');
 if (!Object.hasOwn(sets, set)) {
   console.error(`rebuild: --set must be one of ${Object.keys(sets).join(', ')}, got ${JSON.stringify(set)}`);
@@ -124,7 +127,7 @@ for await (const item of readInputs(present)) {
   const m = byFile.get(item.file);
   if (m === undefined) continue;
   calls.set(item.session, (calls.get(item.session) ?? 0) + 1);
-  if (!labels.has(item.session)) labels.set(item.session, labelOf(item.session, m));
+  if (!labels.has(item.session)) labels.set(item.session, labelOf(fileNamed(item.session), m));
 }
 const lines = [...labels.values()];
 mkdirSync(out, { recursive: true });
@@ -134,6 +137,14 @@ const unknownNotes = [...noted].filter((s) => !labels.has(s));
 for (const s of unknownNotes) console.error(`rebuild: a loop note names session ${s}, which no reader found`);
 console.log(`rebuild: ${lines.length} sessions labelled in ${join(out, 'sessions.jsonl')} (${lines.filter((l) => l.loop).length} with a genuine loop)`);
 process.exit(bad.length + missingRepos.size + unknownNotes.length === 0 ? 0 : 1);
+
+/**
+ * A session the reader names after its file (a Gemini CLI checkpoint names none: `FILE:1`), as `eval`
+ * run from the project's root names it (`holdout3/gemini-cli/...:1`); any other session as it is.
+ */
+function fileNamed(session) {
+  return session.startsWith(out + sep) ? relative(root, session) : session;
+}
 
 /** The label of `session`, found in the file `m` describes. */
 function labelOf(session, m) {

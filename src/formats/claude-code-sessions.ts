@@ -37,6 +37,19 @@ export function parentCopy(v: Readonly<Record<string, unknown>>): { readonly age
   return null;
 }
 
+/** Line types of a Claude Code workflow journal. */
+const JOURNAL_LINES = new Set(['started', 'result']);
+
+/**
+ * Whether line `v` is a line of a workflow journal: Claude Code 2.1.16x runs a workflow's agents side by
+ * side and writes `subagents/workflows/wf_<id>/journal.jsonl` beside their transcripts, a line
+ * `{type: "started" | "result", key, agentId, result?}` each time one starts or answers. The agents' calls are
+ * in their own `agent-*.jsonl`; the journal holds none.
+ */
+export function isWorkflowJournalLine(v: Readonly<Record<string, unknown>>): boolean {
+  return typeof v.type === 'string' && JOURNAL_LINES.has(v.type) && typeof v.key === 'string' && typeof v.agentId === 'string' && v.sessionId === undefined;
+}
+
 /** The prompt Claude Code opens a warmup agent with. */
 export const WARMUP_PROMPT = 'Warmup';
 

@@ -13,7 +13,8 @@
  * written again (new uuids, the same ids) is passed over, its results too, and a result is paired with its
  * call by id whichever chain its line is on. A compaction or side-question agent (a copy of its parent's
  * conversation, its calls again) is passed over with one note (claude-code-sessions.ts `parentCopy`), and so
- * is a warmup agent (the prompt "Warmup": calls that never run, answered "Warmup"; `opensWarmup`).
+ * is a warmup agent (the prompt "Warmup": calls that never run, answered "Warmup"; `opensWarmup`), and
+ * a workflow journal (2.1.16x `subagents/workflows/wf_<id>/journal.jsonl`, `isWorkflowJournalLine`).
  * `is_error: true` makes a known failure, a result without it a known success; a call without result says nothing (`unknown`). The text blocks of an assistant message
  * are said once, so they go into the `text` of its first call (with text blocks written after that call;
  * not the `(no content)` placeholder some versions write for an empty block), never into each of its
@@ -21,7 +22,7 @@
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
-import { ClaudeCodeSessions, WARMUP_PROMPT, opensWarmup, parentCopy } from './claude-code-sessions.js';
+import { ClaudeCodeSessions, WARMUP_PROMPT, isWorkflowJournalLine, opensWarmup, parentCopy } from './claude-code-sessions.js';
 import { EARLY_RESULT_LINES, EarlyResults } from './early-results.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type HeldCall, failure } from './held-calls.js';
@@ -64,6 +65,7 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
   const copies = new Set<string>();
   /** Warmup agents' sessions, whose lines are passed over (at most MAX_COPIES_NAMED remembered). */
   const warmups = new Set<string>();
+  let journal = false;
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
   function* assistant(t: Transcript, unit: RecordUnit, message: Record<string, unknown>, content: readonly unknown[]): Generator<TraceItem> {
@@ -133,6 +135,11 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
         if (copies.size < MAX_COPIES_NAMED) copies.add(copy.agent);
         const parent = typeof v.sessionId === 'string' ? ` of session ${JSON.stringify(v.sessionId)}` : '';
         return yield { kind: 'note', file: unit.file, line: unit.line, message: `passed over: agent ${JSON.stringify(copy.agent)} is ${copy.what}${parent}, a copy of its conversation that repeats its calls` };
+      }
+      if (isWorkflowJournalLine(v)) {
+        if (journal) return;
+        journal = true;
+        return yield { kind: 'note', file: unit.file, line: unit.line, message: 'passed over: a workflow journal (which agents of the workflow started, what each answered); their calls are in their own agent-*.jsonl' };
       }
       const isCall = v.type === 'assistant' || v.type === 'user';
       if (!isCall && v.isSidechain !== true) return;

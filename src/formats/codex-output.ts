@@ -6,6 +6,11 @@
  * - freeform: `Exit code: 1\nWall time: 0.4 seconds\nOutput:\n...`;
  * - unified exec: `Chunk ID: ...\nWall time: ...\nProcess exited with code 1\nOutput:\n...`.
  *
+ * Codex 0.14x's code mode (the tool `exec`, a script calling the other tools) answers with content parts
+ * whose text is `Script completed\nWall time N seconds\nOutput:\n...` (a known success), `Script
+ * failed\n...` (a known failure) or `Script error:\nExit code: 1\nWall time: ...\nOutput:\n...` (by its
+ * exit code); the output alone is the result there too.
+ *
  * Each gives the exit code (0: a known success, else a known failure) and the output alone as the result,
  * without the timing that differs between identical runs. An output object `{content, success}` says
  * success or failure by `success`. Any other output (most non-shell tools) says nothing: `unknown`.
@@ -20,6 +25,8 @@ export const HEAD_CHARS = 512;
 const FREEFORM = /^Exit code: (-?\d+)\n/;
 const UNIFIED = /^(?:[^\n]*\n){0,4}Process exited with code (-?\d+)\n/;
 const BODY = '\nOutput:\n';
+const SCRIPT = /^Script (completed|failed)\nWall time [^\n]*\n/;
+const SCRIPT_ERROR = /^Script error:\nExit code: (-?\d+)\n/;
 
 /** A result with exit code `code`: known success at 0, known failure otherwise. */
 function exited(result: string, code: number): Outcome {
@@ -35,7 +42,12 @@ function textOutcome(s: string): Outcome {
     }
   }
   const head = s.slice(0, HEAD_CHARS);
-  const m = FREEFORM.exec(head) ?? UNIFIED.exec(head);
+  const script = SCRIPT.exec(head);
+  if (script !== null) {
+    const at = head.indexOf(BODY);
+    return exited(at === -1 ? s.slice(script[0].length) : s.slice(at + BODY.length), script[1] === 'completed' ? 0 : 1);
+  }
+  const m = FREEFORM.exec(head) ?? UNIFIED.exec(head) ?? SCRIPT_ERROR.exec(head);
   if (m === null) return { result: s, errorInfo: 'unknown' };
   const at = head.indexOf(BODY);
   return exited(at === -1 ? s : s.slice(at + BODY.length), Number(m[1]));
@@ -50,5 +62,27 @@ export function codexOutcome(output: unknown): Outcome {
     if (output.success === true) return { result: text, errorInfo: 'absent' };
     return typeof text === 'string' ? textOutcome(text) : { result: text, errorInfo: 'unknown' };
   }
-  return { result: contentText(output), errorInfo: 'unknown' };
+  const text = contentText(output); // content parts (code mode's answers)
+  return typeof text === 'string' ? textOutcome(text) : { result: text, errorInfo: 'unknown' };
+}
+
+/**
+ * What a `tool_search_output` (Codex 0.14x: the tools a `tool_search_call` found, `{status, tools: [{type,
+ * name, description, tools?}]}`) says: the names of the tools found, one a line (`namespace.tool` inside a
+ * namespace), without their long descriptions; empty when it found none. `completed` is a known success,
+ * another status a known failure.
+ */
+export function toolSearchOutcome(output: Readonly<Record<string, unknown>>): Outcome {
+  const names: string[] = [];
+  const walk = (tools: unknown, prefix: string): void => {
+    if (!Array.isArray(tools)) return;
+    for (const t of tools) {
+      if (!isRecord(t) || typeof t.name !== 'string') continue;
+      if (Array.isArray(t.tools)) walk(t.tools, `${prefix}${t.name}.`);
+      else names.push(prefix + t.name);
+    }
+  };
+  walk(output.tools, '');
+  const result = names.join('\n');
+  return output.status === undefined || output.status === 'completed' ? { result, errorInfo: 'absent' } : failure(result);
 }

@@ -17,14 +17,16 @@
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
-import { codexOutcome } from './codex-output.js';
+import { codexOutcome, toolSearchOutcome } from './codex-output.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type HeldCall } from './held-calls.js';
 import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 
-const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
+const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output', 'tool_search_output']);
+/** Item types that are calls, and the tool name of those that carry none. */
+const CALLS = new Map<unknown, string | null>([['function_call', null], ['custom_tool_call', null], ['local_shell_call', 'local_shell'], ['web_search_call', 'web_search'], ['tool_search_call', 'tool_search']]);
 /** Line types that hold no tool call or result of their own. */
 const PASSED_OVER = new Set(['event_msg', 'turn_context', 'compacted']);
 
@@ -50,11 +52,11 @@ export function createCodexReader(input: InputName): FormatReader {
   function* item(it: Record<string, unknown>, unit: RecordUnit): Generator<TraceItem> {
     const type = it.type;
     const at = { file: unit.file, line: unit.line };
-    if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call' || type === 'web_search_call') {
+    if (CALLS.has(type)) {
       const turn = openTurn();
-      const tool = type === 'local_shell_call' ? 'local_shell' : type === 'web_search_call' ? 'web_search' : it.name;
-      if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${type} has no name (received ${describe(tool)})`);
-      const args = type === 'function_call' ? parseArguments(it.arguments) : type === 'custom_tool_call' ? it.input : it.action;
+      const tool = CALLS.get(type) ?? it.name;
+      if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${String(type)} has no name (received ${describe(tool)})`);
+      const args = type === 'function_call' || type === 'tool_search_call' ? parseArguments(it.arguments) : type === 'custom_tool_call' ? it.input : it.action;
       const id = typeof it.call_id === 'string' ? it.call_id : typeof it.id === 'string' ? it.id : undefined;
       const text = turnText.length === 0 || turn.length > 0 ? undefined : turnText.join('\n'); // said once: the turn's first call
       const noOutput = type === 'web_search_call' ? { result: undefined, errorInfo: 'unknown' as const } : null;
@@ -65,7 +67,8 @@ export function createCodexReader(input: InputName): FormatReader {
       if (typeof it.call_id !== 'string') return yield bad(unit, `${type} has no string "call_id" (received ${describe(it.call_id)})`);
       const met = ids.result(it.call_id);
       if (met.kind === 'replay') return; // the parent's output, replayed
-      if (met.kind === 'unknown' || !held().settle(it.call_id, codexOutcome(it.output))) {
+      const outcome = type === 'tool_search_output' ? toolSearchOutcome(it) : codexOutcome(it.output);
+      if (met.kind === 'unknown' || !held().settle(it.call_id, outcome)) {
         yield issue('unpaired-result', unit.file, unit.line, `result for call id ${JSON.stringify(it.call_id)} has no call waiting in session ${JSON.stringify(held().session)}; skipped`);
       }
     } else if (type === 'reasoning') {

@@ -4,6 +4,7 @@
  * ...); a conversation without any tool traffic reads the same in every chat format, so it only gives a
  * tentative guess and the next record is looked at too.
  */
+import { isWorkflowJournalLine } from './claude-code-sessions.js';
 import { isRecord } from './json-value.js';
 import { TRAJ_FILE } from './detect-layout.js';
 import { resourceList } from './otlp-json.js';
@@ -150,7 +151,7 @@ function streamedFormat(value: Record<string, unknown>): FormatGuess | null {
     if (value.history.some(isHistoryEvent)) return { format: 'openhands', decisive: true };
   }
   const type = value.type;
-  if (typeof type === 'string' && (typeof value.sessionId === 'string' || CLAUDE_CODE_LINES.has(type))) return { format: 'claude-code', decisive: true };
+  if (typeof type === 'string' && (typeof value.sessionId === 'string' || CLAUDE_CODE_LINES.has(type) || isWorkflowJournalLine(value))) return { format: 'claude-code', decisive: true };
   if (typeof type === 'string' && CODEX_LINES.has(type) && isRecord(value.payload)) return { format: 'codex', decisive: true };
   if (type === undefined && typeof value.id === 'string' && typeof value.timestamp === 'string' && 'instructions' in value) return { format: 'codex', decisive: true };
   if (type === undefined && value.record_type === 'state') return { format: 'codex', decisive: false };

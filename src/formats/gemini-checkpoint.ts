@@ -4,10 +4,11 @@
  * authType}`. A `model` content's `functionCall` parts (`{id?, name, args}`) are its calls and its text
  * parts (thoughts left out) are said once, the text of its first call; a `user` content's
  * `functionResponse` parts (`{id?, name, response}`) answer them, by id, else by name in order (older
- * histories carry no ids). A response with an `error` and no `output` is a known failure (Gemini CLI
- * answers a failed, denied or cancelled call so), and so is a shell command's exit code other than 0
- * (gemini-parts.ts `shellOutcome`); any other is a known success. The session is the record's
- * fallback (the file's name): a checkpoint names none.
+ * histories carry no ids; those of mid-2025 give the response an id and its call none, so a response whose
+ * id no call waits for answers the oldest call of its name waiting without one). A response with an `error`
+ * and no `output` is a known failure (Gemini CLI answers a failed, denied or cancelled call so), and so is
+ * a shell command's exit code other than 0 (gemini-parts.ts `shellOutcome`); any other is a known success.
+ * The session is the record's fallback (the file's name): a checkpoint names none.
  */
 import { describe } from '../options/checks.js';
 import { nonEmpty, partIssue } from './conversation-record.js';
@@ -53,7 +54,9 @@ export function* readGeminiCheckpoint(contents: readonly unknown[], unit: Record
         if (first !== undefined) calls.setText(first, texts.join('\n')); // said after its first call: still the content's
       } else if (isRecord(p.functionResponse)) {
         const r = p.functionResponse;
-        const key = nonEmpty(r.id) ?? (typeof r.name === 'string' ? byName(r.name) : undefined);
+        const id = nonEmpty(r.id);
+        const named = typeof r.name === 'string' ? byName(r.name) : undefined;
+        const key = id !== undefined && calls.waits(id) ? id : named !== undefined && calls.waits(named) ? named : id ?? named;
         if (key === undefined) {
           yield partIssue(unit, 'content', i, `part ${j}: functionResponse has neither an id nor a name`);
           continue;

@@ -51,6 +51,11 @@ export class SessionCalls {
     if (c !== undefined) c.text = text;
   }
 
+  /** Whether a call of id `id` is still waiting for its result. */
+  waits(id: string): boolean {
+    return this.waiting.has(id);
+  }
+
   /**
    * Pairs a result with the oldest call of that id still waiting for one. Returns an `unpaired-result` issue
    * when there is none (what it names is skipped).

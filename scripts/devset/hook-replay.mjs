@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+/**
+ * Replays recorded sessions through the built `loopwatch hook` itself, one process per event, as the agents
+ * run it: each call a PreToolUse / BeforeTool payload, then PostToolUse (PostToolUseFailure for a Claude
+ * Code call that failed) / AfterTool with its result, each prompt the person typed a UserPromptSubmit /
+ * BeforeAgent, payloads shaped as test/fixtures/hooks/. State in a temporary folder, removed at the end.
+ * Codex hooks only Bash (its shell tools, the command as one string), apply_patch and MCP tools: its other
+ * calls are not sent. A call the hook denies or stops is counted and, as the recording goes on, still
+ * recorded (the session is replayed whole). A measuring tool of the sets, not part of loopwatch.
+ *
+ *   npm run build && node scripts/devset/hook-replay.mjs [--no-prompts] [--agent-version V] FILE...
+ *
+ * `--agent-version V` is handed to the hook (as `hook install` writes it); without it the hook cannot tell
+ * the agent's version (no transcript path is given) and warns after the call where old versions need it.
+ *
+ * Prints one line per session: calls sent, the first warn / deny / stop (the call's index among those sent
+ * and the tool), and anything the hook printed on stderr.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { readInputs } = await import(pathToFileURL(join(root, 'dist', 'src', 'index.js')).href);
+const hook = join(root, 'dist', 'hook', 'hook-main.cjs');
+const args = process.argv.slice(2);
+const noPrompts = args.includes('--no-prompts');
+const versionAt = args.indexOf('--agent-version');
+const version = versionAt < 0 ? [] : ['--agent-version', args[versionAt + 1]];
+const files = args.filter((a, i) => a !== '--no-prompts' && i !== versionAt && i !== versionAt + 1);
+const SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'local_shell', 'container.exec']);
+
+/** The prompts (P) and calls (C) of a file in order, as prompt-replay.mjs reads them. */
+function marks(file) {
+  const raw = readFileSync(file, 'utf8');
+  const out = [];
+  if (file.endsWith('.json')) {
+    for (const m of JSON.parse(raw).messages ?? []) {
+      if (m.type === 'user') out.push('P');
+      for (const _ of m.toolCalls ?? []) out.push('C');
+    }
+    return out;
+  }
+  for (const line of raw.split('\n')) {
+    let o;
+    try {
+      o = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const p = o.payload ?? {};
+    if (o.type === 'event_msg' && p.type === 'user_message') out.push('P');
+    else if (o.type === 'response_item' && /^(function_call|custom_tool_call|local_shell_call|web_search_call|tool_search_call)$/.test(p.type)) out.push('C');
+    const c = o.message?.content;
+    if (o.type === 'user' && !o.isMeta && !o.isCompactSummary && typed(c)) out.push('P');
+    if (o.type === 'assistant' && Array.isArray(c)) for (const x of c) if (x.type === 'tool_use') out.push('C');
+  }
+  return out;
+}
+
+function typed(c) {
+  if (typeof c === 'string') return !/^\s*<(?:local-command|command-name|command-message|bash-)/.test(c) && !c.startsWith('[Request interrupted');
+  return Array.isArray(c) && !c.some((x) => x.type === 'tool_result') && c.some((x) => x.type === 'text' && !String(x.text).startsWith('[Request interrupted'));
+}
+
+const text = (r) => (typeof r === 'string' ? r : r === undefined ? '' : JSON.stringify(r));
+const command = (a) => (typeof a?.cmd === 'string' ? a.cmd : Array.isArray(a?.command) ? a.command.join(' ') : typeof a?.command === 'string' ? a.command : JSON.stringify(a));
+
+/** The hook payloads of one call (before, after) for `agent`, or null when the agent hooks no such tool. */
+function payloads(agent, session, e, failed, n) {
+  const base = { session_id: session, transcript_path: '/nonexistent/transcript.jsonl', cwd: '/nonexistent/project' };
+  if (agent === 'claude-code') {
+    const id = `toolu_replay_${n}`;
+    const before = { ...base, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: e.tool, tool_input: e.args ?? {}, tool_use_id: id };
+    const after = failed
+      ? { ...base, permission_mode: 'default', hook_event_name: 'PostToolUseFailure', tool_name: e.tool, tool_input: e.args ?? {}, tool_use_id: id, error: text(e.result ?? e.error), is_interrupt: false }
+      : { ...base, permission_mode: 'default', hook_event_name: 'PostToolUse', tool_name: e.tool, tool_input: e.args ?? {}, tool_use_id: id, tool_response: e.tool === 'Bash' ? { stdout: text(e.result), stderr: '', interrupted: false, isImage: false } : e.result ?? '' };
+    return [before, after];
+  }
+  if (agent === 'codex') {
+    const shell = SHELLS.has(e.tool);
+    if (!shell && e.tool !== 'apply_patch' && !e.tool.startsWith('mcp__')) return null;
+    const tool = shell ? 'Bash' : e.tool;
+    const input = shell ? { command: command(e.args) } : e.args ?? {};
+    const more = { turn_id: `turn-${n}`, model: 'gpt-5-codex', permission_mode: 'default', tool_name: tool, tool_input: input, tool_use_id: `call_replay_${n}` };
+    const response = shell ? `Exit code: ${failed ? 1 : 0}\nWall time: 0.1 seconds\nOutput:\n${text(e.result)}\n` : text(e.result);
+    return [{ ...base, hook_event_name: 'PreToolUse', ...more }, { ...base, hook_event_name: 'PostToolUse', ...more, tool_response: response }];
+  }
+  const input = e.args ?? {};
+  const response = failed ? { llmContent: text(e.result), returnDisplay: text(e.result), error: { message: text(e.result), type: 'tool_error' } } : { llmContent: text(e.result), returnDisplay: text(e.result) };
+  return [{ ...base, hook_event_name: 'BeforeTool', timestamp: 't', tool_name: e.tool, tool_input: input }, { ...base, hook_event_name: 'AfterTool', timestamp: 't', tool_name: e.tool, tool_input: input, tool_response: response }];
+}
+
+const prompt = (agent, session, n) => {
+  const base = { session_id: session, transcript_path: '/nonexistent/transcript.jsonl', cwd: '/nonexistent/project', prompt: `prompt ${n}` };
+  return agent === 'gemini' ? { ...base, hook_event_name: 'BeforeAgent', timestamp: 't' } : agent === 'codex' ? { ...base, hook_event_name: 'UserPromptSubmit', turn_id: `p-${n}`, model: 'gpt-5-codex', permission_mode: 'default' } : { ...base, hook_event_name: 'UserPromptSubmit', permission_mode: 'default' };
+};
+
+function decisionOf(out) {
+  if (out.trim() === '') return 'allow';
+  const o = JSON.parse(out);
+  const h = o.hookSpecificOutput ?? {};
+  if (o.continue === false) return 'stop';
+  if (h.permissionDecision === 'deny' || o.decision === 'deny' || o.decision === 'block') return 'deny';
+  if (h.permissionDecision === 'ask' || o.decision === 'ask') return 'ask';
+  return h.additionalContext !== undefined || o.systemMessage !== undefined ? 'warn' : 'allow';
+}
+
+for (const file of files) {
+  const agent = file.includes('/codex/') ? 'codex' : file.includes('/gemini-cli/') ? 'gemini' : 'claude-code';
+  const calls = [];
+  let session;
+  for await (const it of readInputs([file])) if (it.kind === 'call') {
+    session ??= it.session;
+    if (it.session === session) calls.push(it);
+  }
+  const m = noPrompts ? null : marks(file);
+  const fits = m !== null && m.filter((x) => x === 'C').length === calls.length;
+  const order = fits ? m : calls.map(() => 'C');
+  const state = mkdtempSync(join(tmpdir(), 'loopwatch-hook-replay-'));
+  const first = {};
+  const stderr = [];
+  let sent = 0;
+  let c = 0;
+  let p = 0;
+  const run = (payload) => {
+    const r = spawnSync(process.execPath, [hook, '--agent', agent, '--state-dir', state, ...version], { input: JSON.stringify(payload), encoding: 'utf8' });
+    if (r.stderr.trim() !== '') stderr.push(r.stderr.trim().split('\n')[0]);
+    if (r.status !== 0) stderr.push(`exit ${r.status}`);
+    return decisionOf(r.stdout);
+  };
+  try {
+    for (const x of order) {
+      if (x === 'P') {
+        run(prompt(agent, session, p++));
+        continue;
+      }
+      const it = calls[c++];
+      const pl = payloads(agent, session, it.event, it.errorInfo === 'known', c);
+      if (pl === null) continue;
+      sent++;
+      for (const [i, payload] of pl.entries()) {
+        const d = run(payload);
+        if (d !== 'allow' && first[d] === undefined) first[d] = `#${sent}${i === 1 ? ' (after)' : ''} ${it.event.tool}`;
+      }
+    }
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
+  const said = Object.entries(first).map(([d, at]) => `${d} ${at}`).join(', ') || 'quiet';
+  console.log(`${session} ${agent} ${fits ? `${p} prompts` : 'no prompts'}, ${sent} of ${calls.length} calls sent: ${said}${stderr.length ? `; stderr: ${[...new Set(stderr)].slice(0, 3).join(' | ')}` : ''}`);
+}
