@@ -12,6 +12,7 @@ import { PASS_LOOK } from '../text/failure-report.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
+import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
@@ -138,6 +139,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   else if ((read & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
   if ((read & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
   if ((read & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
+  if (!writes && guarded(() => asksStatus(args), false)) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if ((read & READ_FAILURE) !== 0) {
     out.bits |= CallFact.FAILED;
@@ -171,6 +173,12 @@ function failureKind(says: number, error: string, result: unknown): number {
  */
 function probedForAProgram(error: string, result: string | undefined): boolean {
   return saysProgramMissing(error) && (result === undefined || result === error || saysProgramMissing(result));
+}
+
+/** Whether a call's args are a shell command asking for the workspace's state (status-query.ts). */
+function asksStatus(args: unknown): boolean {
+  const command = commandText(args);
+  return command !== undefined && queriesStatus(command);
 }
 
 /** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */
