@@ -12,6 +12,7 @@ import { PASS_LOOK } from '../text/failure-report.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
+import { listedSomeMissing } from '../text/partial-listing.js';
 import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
@@ -125,6 +126,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     // what the error says, read once per distinct text where the module keyed it
     const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra);
     out.bits |= CallFact.FAILED | failureKind(says, error, e.result);
+    if ((out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && guarded(() => probedPartly(args, error), false)) out.bits |= CallFact.SILENT;
     if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it
     out.target = programKey(args);
@@ -173,6 +175,12 @@ function failureKind(says: number, error: string, result: unknown): number {
  */
 function probedForAProgram(error: string, result: string | undefined): boolean {
   return saysProgramMissing(error) && (result === undefined || result === error || saysProgramMissing(result));
+}
+
+/** Whether a failed call is an `ls` of several paths that found some and not others (partial-listing.ts). */
+function probedPartly(args: unknown, error: string): boolean {
+  const command = commandText(args);
+  return command !== undefined && listedSomeMissing(command, error);
 }
 
 /** Whether a call's args are a shell command asking for the workspace's state (status-query.ts). */
