@@ -60,8 +60,9 @@ export const CallFact = {
    */
   INVALID_ARGS: 16384,
   /**
-   * The call asks for the state of the workspace or environment and changes nothing (a status or prerequisite
-   * check: `check-prerequisites.sh`, `git status`; status-query.ts): its answer reports what is there.
+   * The call's answer reports a state, not a behaviour: it asks for the state of the workspace or environment
+   * and changes nothing (a status or prerequisite check: `check-prerequisites.sh`, `git status`;
+   * status-query.ts), or it printed only the files it wrote (`Saved: fig1.png`; saved-files.ts).
    */
   STATUS: 32768,
 } as const;

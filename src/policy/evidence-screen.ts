@@ -52,9 +52,10 @@ export const FAILED_AGAIN = 4;
 export const CHANGE_LOOKBACK = 20;
 
 /**
- * Whether a check's outcome (CallFact bits) is a status query's answer that did not fail (a prerequisite or
- * status script: status-query.ts): it reports the state the work between its runs changed, so, as a check
- * that passed, it needs only a new change in each gap; not a behaviour the edits were to change.
+ * Whether a check's outcome (CallFact bits) is a report of the state that did not fail (a prerequisite or
+ * status script: status-query.ts; a generator listing the files it wrote: saved-files.ts): it reports the
+ * state the work between its runs changed, so, as a check that passed, it needs only a new change in each
+ * gap; not a behaviour the edits were to change.
  */
 export function reportsState(outcome: number): boolean {
   return (outcome & (CallFact.STATUS | CallFact.FAILED)) === CallFact.STATUS;

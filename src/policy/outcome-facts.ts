@@ -13,6 +13,7 @@ import { onlyWaits } from '../text/bare-wait.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
+import { reportsSavedFiles } from '../text/saved-files.js';
 import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
@@ -141,7 +142,8 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   else if ((read & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
   if ((read & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
   if ((read & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
-  if (!writes && guarded(() => asksStatus(args), false)) out.bits |= CallFact.STATUS;
+  // a report of the state: a status query's answer, or a generator's list of the files it wrote
+  if (!writes && (guarded(() => asksStatus(args), false) || (head !== undefined && reportsSavedFiles(head)))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if ((read & READ_FAILURE) !== 0) {
     out.bits |= CallFact.FAILED;
