@@ -12,6 +12,9 @@
 /** Characters of an output read at most. */
 export const SAVED_LOOK = 4096;
 
+/** Characters of a line that reports a file at most (a longer line is something else: never matched). */
+const MAX_LINE = 512;
+
 /** Lines read at most (a generator saving many files is still one when its first lines all say so). */
 const MAX_LINES = 64;
 
@@ -33,16 +36,15 @@ const PATH_LINE = /^\s*['"`]?[^\s'"`]*[\/\\][^\s'"`]*['"`]?\s*$/;
 export function reportsSavedFiles(text: string): boolean {
   // a text cut at SAVED_LOOK (or given cut there) ends in a part of a line: it is not read
   const t = text.length >= SAVED_LOOK ? text.slice(0, text.lastIndexOf('\n', SAVED_LOOK - 1) + 1) : text;
-  // a cheap look first: most outputs say none of these words
-  if (!/sav|wr[io]t|export|generat|creat/i.test(t)) return false;
   let saved = 0;
   let lines = 0;
-  // line by line, without splitting: most outputs fail at their first line
+  // line by line, without splitting: most outputs fail at their first line (a long one at once)
   for (let at = 0; at < t.length && lines < MAX_LINES; ) {
     const end = t.indexOf('\n', at);
     const line = t.slice(at, end < 0 ? t.length : end);
     at = end < 0 ? t.length : end + 1;
     if (line.trim() === '') continue;
+    if (line.length > MAX_LINE) return false;
     lines++;
     if (SAVED_LINE.test(line)) saved++;
     else if (!PATH_LINE.test(line)) return false;
