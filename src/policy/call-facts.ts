@@ -59,6 +59,12 @@ export const CallFact = {
    * have more than 16 characters"; invalid-args.ts): the next call with changed args answers it.
    */
   INVALID_ARGS: 16384,
+  /**
+   * The call's answer reports a state, not a behaviour: it asks for the state of the workspace or environment
+   * and changes nothing (a status or prerequisite check: `check-prerequisites.sh`, `git status`;
+   * status-query.ts), or it printed only the files it wrote (`Saved: fig1.png`; saved-files.ts).
+   */
+  STATUS: 32768,
 } as const;
 
 /** The facts of a session's recent calls. */

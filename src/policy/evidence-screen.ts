@@ -51,6 +51,16 @@ export const FAILED_AGAIN = 4;
 /** Calls before the first repetition in which an edit counts as made before (at least; or the loop's span). */
 export const CHANGE_LOOKBACK = 20;
 
+/**
+ * Whether a check's outcome (CallFact bits) is a report of the state that did not fail (a prerequisite or
+ * status script: status-query.ts; a generator listing the files it wrote: saved-files.ts): it reports the
+ * state the work between its runs changed, so, as a check that passed, it needs only a new change in each
+ * gap; not a behaviour the edits were to change.
+ */
+export function reportsState(outcome: number): boolean {
+  return (outcome & (CallFact.STATUS | CallFact.FAILED)) === CallFact.STATUS;
+}
+
 /** The host's reading of a session's signals. */
 export class EvidenceScreen {
   constructor(
@@ -86,17 +96,19 @@ export class EvidenceScreen {
    * keeps failing (the same build error) needs each gap to change a file no earlier change changed (work
    * spreading over the code, as when one build is fixed file by file), not the same file edited again and
    * again (an attempt at one fix, retried); one that only describes a behaviour (a reproduction script
-   * printing the same thing after each edit) is not confirmed by the work between its runs.
+   * printing the same thing after each edit) is not confirmed by the work between its runs; one that reports
+   * the state (a status or prerequisite script: {@link reportsState}) counts as one that passed.
    */
   private changedBetween(reps: readonly number[], hidden: boolean): boolean {
     const oldest = this.facts.oldest;
-    // the calls kept before the first repetition kept are a gap only when there are some
-    const before = hidden && reps[0] !== undefined && reps[0] > oldest;
+    // the calls kept before the first repetition kept are a gap only when there are some, and when no gap
+    // between repetitions is kept (the rest of that gap is no longer known: its kept part alone is no answer)
+    const before = hidden && reps.length === 1 && reps[0] !== undefined && reps[0] > oldest;
     if (reps.length < (before ? 1 : 2)) return false;
     let latest = reps.length - 1;
     if (latest > 0 && (this.facts.of(reps[latest] as number) & CallFact.PROPOSED) !== 0) latest--;
     const outcome = this.facts.of(reps[latest] as number);
-    const passed = (outcome & CallFact.CLEAN) !== 0;
+    const passed = (outcome & CallFact.CLEAN) !== 0 || reportsState(outcome);
     // a check that neither passed nor failed describes a behaviour (a reproduction script's output): the
     // same description after each edit says the edits did not change it
     if (!passed && (outcome & CallFact.FAILED) === 0) return false;

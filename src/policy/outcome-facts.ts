@@ -12,6 +12,9 @@ import { PASS_LOOK } from '../text/failure-report.js';
 import { onlyWaits } from '../text/bare-wait.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
+import { listedSomeMissing } from '../text/partial-listing.js';
+import { reportsSavedFiles } from '../text/saved-files.js';
+import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
@@ -124,6 +127,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     // what the error says, read once per distinct text where the module keyed it
     const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra);
     out.bits |= CallFact.FAILED | failureKind(says, error, e.result);
+    if ((out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && guarded(() => probedPartly(args, error), false)) out.bits |= CallFact.SILENT;
     if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it
     out.target = programKey(args);
@@ -138,6 +142,8 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   else if ((read & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
   if ((read & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
   if ((read & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
+  // a report of the state: a status query's answer, or a generator's list of the files it wrote
+  if (!writes && (guarded(() => asksStatus(args), false) || (head !== undefined && reportsSavedFiles(head)))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if ((read & READ_FAILURE) !== 0) {
     out.bits |= CallFact.FAILED;
@@ -171,6 +177,18 @@ function failureKind(says: number, error: string, result: unknown): number {
  */
 function probedForAProgram(error: string, result: string | undefined): boolean {
   return saysProgramMissing(error) && (result === undefined || result === error || saysProgramMissing(result));
+}
+
+/** Whether a failed call is an `ls` of several paths that found some and not others (partial-listing.ts). */
+function probedPartly(args: unknown, error: string): boolean {
+  const command = commandText(args);
+  return command !== undefined && listedSomeMissing(command, error);
+}
+
+/** Whether a call's args are a shell command asking for the workspace's state (status-query.ts). */
+function asksStatus(args: unknown): boolean {
+  const command = commandText(args);
+  return command !== undefined && queriesStatus(command);
 }
 
 /** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */
