@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LoopEngine } from '../src/engine/loop-engine.js';
 import { SimilarArgsDetector } from '../src/detectors/similar-args.js';
+import { JsonArgsText } from '../src/fingerprint/json-args-text.js';
 import { MAX_ARGS_DEPTH } from '../src/text/args-similarity.js';
 import { STRING_KEPT, STRING_WHOLE, SUMMARY_MAX_BYTES, summarizeArgs } from '../src/text/args-summary.js';
 import { summaryOfJsonBytes } from '../src/wasm/module-args-summary.js';
@@ -141,7 +142,7 @@ describe("similar args' summary from JSON text", () => {
     expect(made).toBeGreaterThan(calls.length * 0.95);
   });
 
-  it('calls read from lines take it, with the verdicts of calls given as objects', () => {
+  it('calls read from lines take it, their args never parsed but for a message, with the verdicts of calls given as objects', () => {
     const only = {
       detectors: { exactRepeat: false, frequency: false, cycle: false, semantic: false, resultRepeat: false, deadEnd: false, stateRepeat: false, chanting: false },
       policy: { ladder: ['warn'], minConfidence: 0, progress: 'ignore' },
@@ -151,12 +152,15 @@ describe("similar args' summary from JSON text", () => {
     const line = (i: number, tool: string): Buffer =>
       Buffer.from(ascii(JSON.stringify({ session: `s${i % 2}`, tool, args: { pattern: spellings[i % 5], path: 'src/', n: i % 3, note: `caf\u00e9 ${'x'.repeat(600)}` }, error: 'No such file or directory' })));
     const summarised = vi.spyOn(SimilarArgsDetector.prototype, 'record');
-    // no verdict (each call its own tool): every summary taken from the module, none made of parsed args
+    const value = vi.spyOn(JsonArgsText.prototype, 'value');
+    // no verdict (each call its own tool): every summary taken from the module, none made of parsed args, and
+    // no args parsed at all (the outcome facts read the members they need from the bytes)
     const quiet = new LoopEngine(only);
     try {
       const got = quiet.checkLines(Array.from({ length: 40 }, (_, i) => line(i, `tool_${i}`)));
       expect(got.every((v) => v === null)).toBe(true);
       expect(summarised).not.toHaveBeenCalled();
+      expect(value).not.toHaveBeenCalled();
     } finally {
       quiet.close();
     }
