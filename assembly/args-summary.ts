@@ -296,7 +296,26 @@ function readString(): bool {
 function decode(s: usize, two: bool): bool {
   P = s;
   let o = S;
+  const quote = i8x16.splat(0x22);
+  const backslash = i8x16.splat(0x5c);
+  const space = i8x16.splat(0x20);
   while (P < E) {
+    // one byte a unit: sixteen plain bytes at a time up to the next quote, escape or other special byte
+    if (!two) {
+      while (P + 16 <= E && o + 16 <= SE) {
+        const v = v128.load(P);
+        v128.store(o, v);
+        const special = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_s(v, space)));
+        if (special != 0) {
+          const n = <usize>ctz<u32>(special);
+          P += n;
+          o += n;
+          break;
+        }
+        P += 16;
+        o += 16;
+      }
+    }
     let b = <u32>load<u8>(P);
     if (b == 0x22) {
       P++;

@@ -17,12 +17,14 @@ import { sharedInstance } from './wasm-module.js';
 export const moduleSummary: { bytes: Uint8Array<ArrayBufferLike>; at: number; length: number } = { bytes: new Uint8Array(0), at: 0, length: 0 };
 
 /**
- * Summarises the `len` bytes of JSON text at `at` of the module's memory: true with the summary in
- * {@link moduleSummary}; false when the module made none (see assembly/args-summary.ts for when).
+ * Summarises the `len` bytes of JSON text at `at` of `memory` (a view of the thread's module's memory):
+ * true with the summary in {@link moduleSummary}; false when the module made none (see
+ * assembly/args-summary.ts for when), or when `memory` is not that module's.
  */
-export function moduleJsonSummary(at: number, len: number): boolean {
+export function moduleJsonSummary(memory: Uint8Array, at: number, len: number): boolean {
   const inst = sharedInstance();
-  const u32 = inst.views().u32;
+  const { u8, u32 } = inst.views();
+  if (u8.buffer !== memory.buffer) return false;
   const area = u32[(A.HEADER + A.H_BYTES) >>> 2] as number;
   const size = u32[(A.HEADER + A.H_BYTES_SIZE) >>> 2] as number;
   if (area === 0) return false;
@@ -43,6 +45,7 @@ export function summaryOfJsonBytes(text: Uint8Array): Uint8Array | null {
   const inst = sharedInstance();
   const at = inst.exports.reserveText(text.length + 16) >>> 0;
   if (at === 0) return null;
-  inst.views().u8.set(text, at);
-  return moduleJsonSummary(at, text.length) ? moduleSummary.bytes.slice(moduleSummary.at, moduleSummary.at + moduleSummary.length) : null;
+  const u8 = inst.views().u8;
+  u8.set(text, at);
+  return moduleJsonSummary(u8, at, text.length) ? moduleSummary.bytes.slice(moduleSummary.at, moduleSummary.at + moduleSummary.length) : null;
 }

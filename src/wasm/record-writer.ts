@@ -134,7 +134,7 @@ export class RecordWriter {
       // JSON text in its record's bytes (ASCII, checked): copied in as they are, summarised by the module there
       kind = A.ARGS_JSON;
       w.bytesFrom(v);
-      if (args.summarize && moduleJsonSummary(sectionAt + 4, v.length)) {
+      if (args.summarize && moduleJsonSummary(u8, sectionAt + 4, v.length)) {
         args.summaryAt = this.summaries.take(moduleSummary.bytes, moduleSummary.at, moduleSummary.length);
         args.summaryLength = moduleSummary.length;
       }
