@@ -595,8 +595,3 @@ function number(): void {
   store<u8>(p, S_NUMBER);
   store<f64>(p + 1, v);
 }
-
-/** Bytes the area summarizeJsonArgs writes in needs before its scratch. */
-export function summaryAreaFloor(): u32 {
-  return OUT_ROOM;
-}
