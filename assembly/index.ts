@@ -22,6 +22,7 @@ export { routeSession } from './line-route';
 export { unescapeJsonInPlace } from './json-unescape';
 export { chantPush, chantRebase, chantReset, chantCheck } from './chant';
 export { longStringHashes } from './unit-hash';
+export { summarizeJsonArgs } from './args-summary';
 
 /**
  * Makes the caches' zeroed regions (masked hashes, sketches) when the thread's instance is made, so no

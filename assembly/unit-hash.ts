@@ -14,7 +14,7 @@ const BASE_1: u32 = 0x01000193;
 const BASE_2: u32 = 0x5bd1e995;
 
 /** `b^e mod 2^32`. */
-function power(b: u32, e: u32): u32 {
+export function power(b: u32, e: u32): u32 {
   let r: u32 = 1;
   let x = b;
   while (e != 0) {

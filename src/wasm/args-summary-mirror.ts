@@ -52,6 +52,18 @@ export class ArgsSummaryMirror {
     return at;
   }
 
+  /**
+   * Stacks a summary made elsewhere (the module's, of args given as JSON text: module-args-summary.ts), its
+   * `n` bytes at `at` of `src`; returns where it starts in `bytes`.
+   */
+  take(src: Uint8Array, at: number, n: number): number {
+    this.begin();
+    const w = this.w;
+    w.bytes.set(src.subarray(at, at + n), w.base);
+    w.at = w.base + n;
+    return this.end();
+  }
+
   /** The length of the summary end() placed last. */
   get length(): number {
     return this.w.at - this.w.base;

@@ -23,6 +23,7 @@ import type { ToolEvent } from '../types.js';
 import { ArgsSummaryMirror } from './args-summary-mirror.js';
 import { ValueEncoder } from './encode-value.js';
 import { EncodedArgs } from './encoded-args.js';
+import { moduleJsonSummary, moduleSummary } from './module-args-summary.js';
 import { JsonArgsText } from '../fingerprint/json-args-text.js';
 import { RawJsonString } from './raw-json-string.js';
 import * as A from './generated/abi.js';
@@ -130,9 +131,13 @@ export class RecordWriter {
       kind = A.ARGS_TREE;
       w.bytes(v.bytes);
     } else if (JsonArgsText.is(v) && !args.viaHost) {
-      // JSON text in its record's bytes (ASCII, checked): copied in as they are
+      // JSON text in its record's bytes (ASCII, checked): copied in as they are, summarised by the module there
       kind = A.ARGS_JSON;
       w.bytesFrom(v);
+      if (args.summarize && moduleJsonSummary(u8, sectionAt + 4, v.length)) {
+        args.summaryAt = this.summaries.take(moduleSummary.bytes, moduleSummary.at, moduleSummary.length);
+        args.summaryLength = moduleSummary.length;
+      }
     } else if (typeof v === 'string' && (args.normalised || !looksLikeJson(v))) {
       kind = A.ARGS_STRING;
       w.utf8(v);

@@ -42,6 +42,8 @@ export interface WasmExports {
   xxh64(ptr: number, len: number, seed: bigint): bigint;
   /** Similar args' hashes of a long string's start, middle and end (assembly/unit-hash.ts): six u32 at `out`. */
   longStringHashes(ptr: number, len: number, k: number, out: number): void;
+  /** Similar args' summary of the JSON text at `ptr` (assembly/args-summary.ts), written at `area`: its length, 0 for none. */
+  summarizeJsonArgs(ptr: number, len: number, area: number, size: number): number;
   tokenize(ptr: number, len: number, maxTokens: number, k: number, sketch: number, table: number): void;
   lastTokenCount(): number;
   lastSketchLen(): number;

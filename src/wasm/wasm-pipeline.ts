@@ -32,7 +32,7 @@ import type { HistoryReader } from '../state/call-history.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { restoreSlot, saveSlotInto, savedSlot } from './state-block.js';
-import { type ArgsNormaliser, CallLog } from '../state/call-log.js';
+import { type ArgsNormaliser, type ArgsRetention, CallLog } from '../state/call-log.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { maskVolatile } from '../text/mask-volatile.js';
 import type { ModuleReading } from '../text/module-reading.js';
@@ -61,6 +61,20 @@ const reading: { event: ToolEvent | null; plan: ArgsPlan; proposing: boolean; re
   result: NO_SIGNALS,
   failure: null,
 };
+
+/** Each retention with `everyValue` off (see noValuesRead). */
+const withoutValues = new WeakMap<ArgsRetention, ArgsRetention>();
+
+/** `r` with `everyValue` off: similar args' summaries come from the module, not from the args as values. */
+function noValuesRead(r: ArgsRetention): ArgsRetention {
+  if (r.everyValue !== true) return r;
+  let v = withoutValues.get(r);
+  if (v === undefined) {
+    v = Object.freeze({ ...r, everyValue: false });
+    withoutValues.set(r, v);
+  }
+  return v;
+}
 
 /** Per resolved options (shared by every session made from them), the canonical walk per tool. */
 const walksByOptions = new WeakMap<ResolvedOptions, Map<string, CanonicalWalkOptions>>();
@@ -183,7 +197,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     shareLayout(o, layout);
     this.readsAck = weighsAcknowledgement(o);
     const capacity = historyCapacity(o.detectors);
-    this.log = new CallLog(capacity, this, argsRetention(o.detectors, capacity, o.custom.length !== 0));
+    // similar args' summaries are made by the module (in the encoder's walk, or from JSON text) unless masked:
+    // then nothing reads every call's args as values, and the outcome facts read their members from the bytes
+    const retention = argsRetention(o.detectors, capacity, o.custom.length !== 0);
+    this.log = new CallLog(capacity, this, o.normalizeVolatile ? retention : noValuesRead(retention));
     const d = o.detectors;
     const hostRings = d.semantic !== null && d.semantic.method === 'exact';
     const ctx = hostRings ? { history: this.history, log: this.log } : null;
