@@ -90,6 +90,9 @@ function unrecorded(err: unknown): boolean {
 /** The outcome facts of the call being concluded: one object for the thread, read at once (see conclude). */
 const OUTCOME: OutcomeFacts = { bits: 0, target: 0 };
 
+/** The stats of a session with no verdict yet beyond its checks (never changed). */
+const NO_TALLY = new StatsTally();
+
 /** The decision on a call without signals in a session whose policy is not made yet. */
 const QUIET_DECISION: Decision = Object.freeze({ verdict: null, tolerated: 0 });
 
@@ -109,7 +112,11 @@ export class LoopDetector {
    * policy has decided nothing and a quiet call changes nothing it keeps, so quiet sessions never make it.
    */
   private verdicts: VerdictPolicy | null = null;
-  private readonly tally = new StatsTally();
+  /** Calls checked and calls of exempt tools (the two counts every call moves), apart from `tallied`'s. */
+  private checks = 0;
+  private skipped = 0;
+  /** The rest of the session's stats (verdicts, tolerated signals, blocked calls), made by the first of them. */
+  private tallied: StatsTally | null = null;
   /** Subscribers; null until the first subscribe() (most sessions have none). */
   private listeners: Set<VerdictListener> | null = null;
   /** Whether the last call got a verdict (isStuck). */
@@ -315,10 +322,10 @@ export class LoopDetector {
   /** Counts a check; false when the tool is exempt (counted as skipped, nothing recorded). */
   private begin(e: ToolEvent): boolean {
     const agg = this.options.stats?.tally;
-    this.tally.checks++;
+    this.checks++;
     if (agg !== undefined) agg.checks++;
     if (this.options.tools.size !== 0 && this.options.tools.get(e.tool)?.exempt === true) {
-      this.tally.skipped++;
+      this.skipped++;
       if (agg !== undefined) agg.skipped++;
       return false;
     }
@@ -327,7 +334,7 @@ export class LoopDetector {
 
   /** Takes back the count of a check begin() counted whose event turned out unreadable (nothing recorded). */
   private uncount(): void {
-    this.tally.checks--;
+    this.checks--;
     const agg = this.options.stats?.tally;
     if (agg !== undefined) agg.checks--;
   }
@@ -553,7 +560,7 @@ export class LoopDetector {
   }
 
   private count(f: (t: StatsTally) => void): void {
-    f(this.tally);
+    f((this.tallied ??= new StatsTally()));
     if (this.options.stats !== undefined) f(this.options.stats.tally);
   }
 
@@ -594,7 +601,8 @@ export class LoopDetector {
 
   /** This session's statistics (they survive `reset()`). */
   stats(): SessionStats {
-    return Object.freeze({ ...this.tally.snapshot(), sessionId: this.sessionId });
+    const t = (this.tallied ?? NO_TALLY).snapshot();
+    return Object.freeze({ ...t, checks: t.checks + this.checks, skipped: t.skipped + this.skipped, sessionId: this.sessionId });
   }
 
   /** Forgets every call and starts the action ladder again (after a successful replan, for example). */
@@ -653,7 +661,7 @@ export class LoopDetector {
   /** The state snapshot() seals. */
   private payload(): Uint8Array {
     const w = new ByteWriter();
-    this.tally.save(w);
+    (this.tallied ?? NO_TALLY).save(w, this.checks, this.skipped);
     w.bool(this.lastFlagged);
     if (this.verdicts === null) VerdictPolicy.saveUnmade(w);
     else this.verdicts.save(w);
@@ -664,7 +672,13 @@ export class LoopDetector {
   }
 
   private loadPayload(r: ByteReader, version = SNAPSHOT_VERSION): void {
-    this.tally.load(r);
+    const t = new StatsTally();
+    t.load(r);
+    this.checks = t.checks;
+    this.skipped = t.skipped;
+    t.checks = 0;
+    t.skipped = 0;
+    this.tallied = t;
     this.lastFlagged = r.bool();
     this.policy.load(r);
     this.live.load(r, version);
