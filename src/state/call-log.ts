@@ -16,7 +16,7 @@
  *
  * ```
  *   index:   n-capacity ...                n-argsWindow ... n-1
- *   kept:    tool, signature, description, step, round (refs)
+ *   kept:    tool, signature, description, step, round (a call's reference is built from these when read)
  *                                          args and previews (keepAll), or the previews a cycle's unit can name
  * ```
  */
@@ -45,7 +45,6 @@ interface LogSlot {
   readonly description: string | undefined;
   readonly step: number;
   readonly round: number;
-  readonly ref: CallRef | undefined;
   /** The settled call the push lets go of from the args ring (at `n % argsWindow`). */
   readonly args: unknown;
   readonly held: Held;
@@ -88,7 +87,7 @@ const enum Held {
 
 /**
  * Recent calls of one session. The columns most sessions never need (descriptions, steps, rounds,
- * previews, references, and args kept past their call's check) are made on first use: a session that is
+ * previews, and args kept past their call's check) are made on first use: a session that is
  * not looping costs its tools and signatures. The newest call's args are held apart until settle()
  * says whether the ring keeps them.
  */
@@ -107,7 +106,6 @@ export class CallLog implements Rewindable {
   private descriptions: (string | undefined)[] | null = null;
   private steps: Float64Array | null = null;
   private rounds: Float64Array | null = null;
-  private refs: (CallRef | undefined)[] | null = null;
   private n = 0;
   /** Whether the newest call is settled: its check is over (see settle()). */
   private settled = true;
@@ -153,7 +151,6 @@ export class CallLog implements Rewindable {
     else if (this.steps !== null) this.steps[s] = NaN;
     if (round !== undefined) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
     else if (this.rounds !== null) this.rounds[s] = NaN;
-    if (this.refs !== null) this.refs[s] = undefined;
     // the ring's entry for this index is the call `argsWindow` before, which is no longer kept
     if (this.args !== null || this.previews !== null) this.forget(this.n % this.argsWindow);
     this.cur = args;
@@ -280,25 +277,23 @@ export class CallLog implements Rewindable {
     return this.kept(index) ? this.words[3 * (index % this.capacity) + 1] : undefined;
   }
 
-  /** The reference of a call (frozen, built once per call), if it is still kept. */
+  /**
+   * The reference of a call (frozen), if it is still kept. Built each time it is asked for: only verdicts
+   * read references, so a session keeps none (a column of them cost a session with verdicts ~170 B of
+   * objects, arrays and strings: bench/session-objects.ts over real calls).
+   */
   ref(index: number): CallRef | undefined {
     if (!this.kept(index)) return undefined;
     const s = index % this.capacity;
-    const refs = (this.refs ??= new Array<CallRef | undefined>(this.capacity));
-    let r = refs[s];
-    if (r === undefined) {
-      const step = this.steps === null ? NaN : (this.steps[s] as number);
-      const round = this.rounds === null ? NaN : (this.rounds[s] as number);
-      r = Object.freeze({
-        index,
-        tool: cutText(this.toolAt(s), SHOWN_TOOL_LENGTH),
-        signature: toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number),
-        ...(Number.isNaN(step) ? {} : { step }),
-        ...(Number.isNaN(round) ? {} : { round }),
-      });
-      refs[s] = r;
-    }
-    return r;
+    const step = this.steps === null ? NaN : (this.steps[s] as number);
+    const round = this.rounds === null ? NaN : (this.rounds[s] as number);
+    return Object.freeze({
+      index,
+      tool: cutText(this.toolAt(s), SHOWN_TOOL_LENGTH),
+      signature: toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number),
+      ...(Number.isNaN(step) ? {} : { step }),
+      ...(Number.isNaN(round) ? {} : { round }),
+    });
   }
 
   /** The args of a call as compared, if they are still kept (see the module comment). */
@@ -427,7 +422,6 @@ export class CallLog implements Rewindable {
       description: this.descriptions?.[s],
       step: this.steps === null ? NaN : (this.steps[s] as number),
       round: this.rounds === null ? NaN : (this.rounds[s] as number),
-      ref: this.refs?.[s],
       args: this.args?.[a],
       held: this.heldAt(a),
       preview: this.previews?.[a],
@@ -452,7 +446,6 @@ export class CallLog implements Rewindable {
     if (this.descriptions !== null) this.descriptions[s] = u.description;
     if (this.steps !== null) this.steps[s] = u.step;
     if (this.rounds !== null) this.rounds[s] = u.round;
-    if (this.refs !== null) this.refs[s] = u.ref;
     if (this.args !== null) this.args[a] = u.args;
     if (this.held !== null) this.held[a] = u.held;
     if (this.previews !== null) this.previews[a] = u.preview;
@@ -479,6 +472,5 @@ export class CallLog implements Rewindable {
     this.descriptions = null;
     this.steps = null;
     this.rounds = null;
-    this.refs = null;
   }
 }
