@@ -31,7 +31,7 @@ interface HeapSnapshot {
 const SHARED_EDGES: ReadonlySet<string> = new Set(['map', '__proto__', 'constructor', 'options', 'o', 'p', 'core', 'rungs', 'retention', 'turns']);
 
 /** Bytes and node counts per group (`kind <- holder.field`) of the nodes one session alone reaches, and the sessions found. */
-function ownBytes(s: HeapSnapshot): { groups: Map<string, { bytes: number; count: number }>; sessions: number } {
+function ownBytes(s: HeapSnapshot): { groups: Map<string, { bytes: number; count: number }>; sessions: number; median: number } {
   const nf = s.snapshot.meta.node_fields;
   const ef = s.snapshot.meta.edge_fields;
   const nodeTypes = s.snapshot.meta.node_types[0];
@@ -79,15 +79,18 @@ function ownBytes(s: HeapSnapshot): { groups: Map<string, { bytes: number; count
     }
   });
   const groups = new Map<string, { bytes: number; count: number }>();
+  const perSession = new Float64Array(roots.length);
   for (let k = 0; k < count; k++) {
     if ((owner[k] as number) < 0) continue;
+    perSession[owner[k] as number] = (perSession[owner[k] as number] as number) + (s.nodes[k * N + iSize] as number);
     const key = `${label(k)} <- ${via[k]}`;
     const g = groups.get(key) ?? { bytes: 0, count: 0 };
     g.bytes += s.nodes[k * N + iSize] as number;
     g.count++;
     groups.set(key, g);
   }
-  return { groups, sessions: roots.length };
+  perSession.sort();
+  return { groups, sessions: roots.length, median: perSession[perSession.length >> 1] ?? 0 };
 }
 
 const [which = 'core', n = '300', c = '100', stream = 'fixture'] = process.argv.slice(2);
@@ -111,7 +114,7 @@ try {
 } finally {
   rmSync(file);
 }
-const { groups, sessions: found } = ownBytes(snapshot);
+const { groups, sessions: found, median } = ownBytes(snapshot);
 let total = 0;
 let nodes = 0;
 for (const g of groups.values()) {
@@ -120,7 +123,8 @@ for (const g of groups.values()) {
 }
 // the engine is read after the snapshot: otherwise V8 may see it dead and collect it before
 console.log(`${which} (${stream}): ${engine.size} sessions x ${calls} calls (${found} found in the snapshot); per session:`);
-console.log(`  JavaScript objects of its own: ${(total / found).toFixed(0)} B in ${(nodes / found).toFixed(1)} nodes`);
+// the median too: a thread's object that one session alone happens to reach (a shared buffer) lands on that session
+console.log(`  JavaScript objects of its own: ${(total / found).toFixed(0)} B in ${(nodes / found).toFixed(1)} nodes (median session ${median.toFixed(0)} B)`);
 console.log(`  module memory handed out: ${moduleBytes.toFixed(0)} B`);
 console.log(`  together: ${(total / found + moduleBytes).toFixed(0)} B`);
 console.log('| bytes | nodes | what <- held by |');
