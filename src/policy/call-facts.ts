@@ -69,25 +69,38 @@ export const CallFact = {
 
 /** The facts of a session's recent calls. */
 export class CallFacts implements Rewindable, ScreenFacts {
-  private readonly bits: Uint16Array;
+  /**
+   * The bits (one word a call, from `at`) and the targets (from `at + capacity`, 0: none) in one word array:
+   * by default its own, in a session the call log's (CallLog.factWords), so a session makes no typed array for them.
+   */
+  private readonly words: Uint32Array;
+  private readonly at: number;
   /** Turns, made when the first call with one is noted. */
   private turns: Float64Array | null = null;
-  /** Targets of changes, made when the first change with one is noted. */
-  private targets: Uint32Array | null = null;
   private n = 0;
 
-  constructor(readonly capacity: number) {
-    this.bits = new Uint16Array(capacity);
+  constructor(
+    readonly capacity: number,
+    words?: Uint32Array,
+    at = 0,
+  ) {
+    if (words === undefined || words.length < at + 2 * capacity) {
+      this.words = new Uint32Array(2 * capacity);
+      this.at = 0;
+    } else {
+      this.words = words;
+      this.at = at;
+    }
   }
 
   /** Notes the call at `index` (the next one, or one noted since the last mark); `target`: 0 for none. */
   note(index: number, bits: number, turn: number | undefined, target = 0): void {
     const s = index % this.capacity;
-    this.bits[s] = bits;
+    // bits are 16 bits wide, as they were in a Uint16Array of their own
+    this.words[this.at + s] = bits & 0xffff;
     if (turn !== undefined) (this.turns ??= new Float64Array(this.capacity).fill(NaN))[s] = turn;
     else if (this.turns !== null) this.turns[s] = NaN;
-    if (target !== 0) (this.targets ??= new Uint32Array(this.capacity))[s] = target;
-    else if (this.targets !== null) this.targets[s] = 0;
+    this.words[this.at + this.capacity + s] = target;
     if (index >= this.n) this.n = index + 1;
   }
 
@@ -102,7 +115,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
 
   /** The CallFact bits of a call (0 when it is no longer kept). */
   of(index: number): number {
-    return this.kept(index) ? (this.bits[index % this.capacity] as number) : 0;
+    return this.kept(index) ? (this.words[this.at + (index % this.capacity)] as number) : 0;
   }
 
   /** The model turn of a call, if one is known and the call still kept. */
@@ -117,7 +130,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
    * command ran (command-program.ts's programKey); 0 when unknown or not kept. Read it for a CHANGED or a FAILED call.
    */
   targetOf(index: number): number {
-    return this.targets === null || !this.kept(index) ? 0 : (this.targets[index % this.capacity] as number);
+    return this.kept(index) ? (this.words[this.at + this.capacity + (index % this.capacity)] as number) : 0;
   }
 
   private undo: { n: number; bits: number; turn: number; target: number } | null = null;
@@ -125,7 +138,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
   /** Remembers the slot the next note() overwrites (see Rewindable). */
   mark(): void {
     const s = this.n % this.capacity;
-    this.undo = { n: this.n, bits: this.bits[s] as number, turn: this.turns === null ? NaN : (this.turns[s] as number), target: this.targets === null ? 0 : (this.targets[s] as number) };
+    this.undo = { n: this.n, bits: this.words[this.at + s] as number, turn: this.turns === null ? NaN : (this.turns[s] as number), target: this.words[this.at + this.capacity + s] as number };
   }
 
   /** Undoes the note() made since mark(). */
@@ -134,9 +147,9 @@ export class CallFacts implements Rewindable, ScreenFacts {
     if (u === null) return;
     this.undo = null;
     const s = u.n % this.capacity;
-    this.bits[s] = u.bits;
+    this.words[this.at + s] = u.bits;
     if (this.turns !== null) this.turns[s] = u.turn;
-    if (this.targets !== null) this.targets[s] = u.target;
+    this.words[this.at + this.capacity + s] = u.target;
     this.n = u.n;
   }
 
@@ -144,18 +157,18 @@ export class CallFacts implements Rewindable, ScreenFacts {
   reset(): void {
     this.undo = null;
     this.n = 0;
-    this.bits.fill(0);
+    this.words.fill(0, this.at, this.at + 2 * this.capacity);
     this.turns = null;
-    this.targets = null;
   }
 
   /** Writes the kept calls' facts, for a snapshot. */
   save(w: ByteWriter): void {
     w.f64(this.n);
     for (let i = Math.max(0, this.n - this.capacity); i < this.n; i++) {
-      w.u32(this.bits[i % this.capacity] as number);
-      w.f64(this.turns === null ? NaN : (this.turns[i % this.capacity] as number));
-      w.u32(this.targets === null ? 0 : (this.targets[i % this.capacity] as number));
+      const s = i % this.capacity;
+      w.u32(this.words[this.at + s] as number);
+      w.f64(this.turns === null ? NaN : (this.turns[s] as number));
+      w.u32(this.words[this.at + this.capacity + s] as number);
     }
   }
 

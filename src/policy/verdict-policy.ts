@@ -195,7 +195,7 @@ export class VerdictPolicy {
     private readonly redact: boolean,
     private readonly session: string = '',
     /** The host's reading of what each signal is evidence of (see evidence-screen.ts); none: as given. */
-    private readonly screen: EvidenceScreen | null = null,
+    readonly screen: EvidenceScreen | null = null,
   ) {}
 
   private get ladder(): Ladder {
@@ -366,6 +366,12 @@ export class VerdictPolicy {
   save(w: ByteWriter): void {
     (this.climbed ?? FIRST_RUNG).save(w);
     w.f64(this.count);
+  }
+
+  /** What save() writes for a policy that has decided nothing yet (a session that makes its policy on first use). */
+  static saveUnmade(w: ByteWriter): void {
+    FIRST_RUNG.save(w);
+    w.f64(0);
   }
 
   /** Reads what save() wrote. */

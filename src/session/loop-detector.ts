@@ -22,7 +22,7 @@ import { callFailed } from '../policy/failed-call.js';
 import { type OutcomeFacts, outcomeFacts } from '../policy/outcome-facts.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { turnThresholds } from '../policy/turns.js';
-import { VerdictPolicy } from '../policy/verdict-policy.js';
+import { type Decision, type ProposalRule, VerdictPolicy } from '../policy/verdict-policy.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
 import { SNAPSHOT_VERSION, openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
@@ -87,6 +87,15 @@ function unrecorded(err: unknown): boolean {
   return err instanceof InvalidEventError || err instanceof CapacityError;
 }
 
+/** The outcome facts of the call being concluded: one object for the thread, read at once (see conclude). */
+const OUTCOME: OutcomeFacts = { bits: 0, target: 0 };
+
+/** The stats of a session with no verdict yet beyond its checks (never changed). */
+const NO_TALLY = new StatsTally();
+
+/** The decision on a call without signals in a session whose policy is not made yet. */
+const QUIET_DECISION: Decision = Object.freeze({ verdict: null, tolerated: 0 });
+
 /** The two-phase state of a session that has used none (written in its snapshots; never changed). */
 const NO_LIVE_STATE = new LiveState();
 
@@ -98,8 +107,16 @@ export class LoopDetector {
   /** The resolved options (defaults filled in). */
   readonly options: ResolvedOptions;
   private readonly pipeline: Pipeline;
-  private readonly policy: VerdictPolicy;
-  private readonly tally = new StatsTally();
+  /**
+   * The verdict policy and its evidence screen, made by the first call with a signal: before one, the
+   * policy has decided nothing and a quiet call changes nothing it keeps, so quiet sessions never make it.
+   */
+  private verdicts: VerdictPolicy | null = null;
+  /** Calls checked and calls of exempt tools (the two counts every call moves), apart from `tallied`'s. */
+  private checks = 0;
+  private skipped = 0;
+  /** The rest of the session's stats (verdicts, tolerated signals, blocked calls), made by the first of them. */
+  private tallied: StatsTally | null = null;
   /** Subscribers; null until the first subscribe() (most sessions have none). */
   private listeners: Set<VerdictListener> | null = null;
   /** Whether the last call got a verdict (isStuck). */
@@ -108,17 +125,25 @@ export class LoopDetector {
   private liveState: LiveState | null = null;
   /** What the host knows of each recent call (its turn, what its outcome means), for the evidence screen. */
   private readonly facts: CallFacts;
-  /** The host's reading of the signals (shared with the policy). */
-  private readonly screen: EvidenceScreen;
   /** The turn of the call being recorded when the caller gave none (calls in flight together), else undefined. */
   private inFlight: number | undefined = undefined;
-  /** The facts of the call being recorded (one object, reused). */
-  private readonly outcome: OutcomeFacts = { bits: 0, target: 0 };
-  /** Whether the evidence screen ever weighs an acknowledgement with these detectors (else it is not read). */
-  private readonly readsAck: boolean;
 
   private get live(): LiveState {
     return (this.liveState ??= new LiveState());
+  }
+
+  /** The verdict policy, made on first use (see `verdicts`). */
+  private get policy(): VerdictPolicy {
+    if (this.verdicts !== null) return this.verdicts;
+    const log = this.pipeline.log;
+    const screen = new EvidenceScreen(log, this.facts, turnThresholds(this.options.detectors));
+    return (this.verdicts = new VerdictPolicy(this.options.policy, log, this.options.redactSecrets, this.sessionId, screen));
+  }
+
+  /** The policy's decision; a call without signals before any had one leaves it unmade (it would decide nothing). */
+  private decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean, proposal: ProposalRule | null, failed: boolean): Decision {
+    if (signals.length === 0 && this.verdicts === null) return QUIET_DECISION;
+    return this.policy.decide(signals, index, step, waiting, proposal, failed);
   }
 
   /** The session's id in stats: the `sessionId` option, or the one given to the constructor. */
@@ -145,10 +170,7 @@ export class LoopDetector {
     this.options = resolveOptions(options);
     this.sessionId = sessionId ?? this.options.sessionId;
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
-    this.facts = new CallFacts(this.pipeline.log.capacity);
-    this.readsAck = weighsAcknowledgement(this.options);
-    this.screen = new EvidenceScreen(this.pipeline.log, this.facts, turnThresholds(this.options.detectors));
-    this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId, this.screen);
+    this.facts = new CallFacts(this.pipeline.log.capacity, this.pipeline.log.factWords, 3 * this.pipeline.log.capacity);
     this.options.stats?.join();
     if (this.options.engine === 'wasm' && !ownerFrees) releaseOnCollect(this, this.pipeline);
   }
@@ -300,10 +322,10 @@ export class LoopDetector {
   /** Counts a check; false when the tool is exempt (counted as skipped, nothing recorded). */
   private begin(e: ToolEvent): boolean {
     const agg = this.options.stats?.tally;
-    this.tally.checks++;
+    this.checks++;
     if (agg !== undefined) agg.checks++;
     if (this.options.tools.size !== 0 && this.options.tools.get(e.tool)?.exempt === true) {
-      this.tally.skipped++;
+      this.skipped++;
       if (agg !== undefined) agg.skipped++;
       return false;
     }
@@ -312,7 +334,7 @@ export class LoopDetector {
 
   /** Takes back the count of a check begin() counted whose event turned out unreadable (nothing recorded). */
   private uncount(): void {
-    this.tally.checks--;
+    this.checks--;
     const agg = this.options.stats?.tally;
     if (agg !== undefined) agg.checks--;
   }
@@ -320,8 +342,10 @@ export class LoopDetector {
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
     const index = this.pipeline.lastIndex;
-    const f = outcomeFacts(e, this.pipeline.log, index, this.outcome, this.readsAck, this.pipeline.reading);
-    this.facts.note(index, f.bits, e.round ?? this.inFlight, f.target);
+    const f = outcomeFacts(e, this.pipeline.log, index, OUTCOME, weighsAcknowledgement(this.options), this.pipeline.reading);
+    // the thread's one object: its bits read now, before a custom detector or a listener can check another call
+    const bits = f.bits;
+    this.facts.note(index, bits, e.round ?? this.inFlight, f.target);
     let signals = builtIn;
     if (this.options.custom.length !== 0) {
       const all = [...signals];
@@ -329,11 +353,11 @@ export class LoopDetector {
       signals = all;
     }
     // the same call failing again and again, a new error each time (failing-again.ts): the policy weighs it alone
-    const again = (f.bits & CallFact.FAILED) === 0 || this.options.detectors.deadEnd === null ? null : failingAgainSignal(this.pipeline.recentWords, this.facts, index, this.pipeline.log);
+    const again = (bits & CallFact.FAILED) === 0 || this.options.detectors.deadEnd === null ? null : failingAgainSignal(this.pipeline.recentWords, this.facts, index, this.pipeline.log);
     if (again !== null) signals = [...signals, again];
     if (signals.length !== 0) signals = this.counted(signals, e, this.pipeline.lastIndex);
     // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
-    const waiting = signals.length !== 0 && e.error === undefined && ((f.bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
+    const waiting = signals.length !== 0 && e.error === undefined && ((bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
     // whether the call failed, from the event (in a batch the rings may already hold later calls); the
     // policy weighs it only with signals, so a quiet call (most calls) does not read its result for it
     const failed = signals.length !== 0 && callFailed(e);
@@ -389,8 +413,8 @@ export class LoopDetector {
       // a quiet proposal (no signal) is allowed whatever the evidence: the scan of the history is skipped
       const evidence = all.length !== 0 && (blocked !== undefined || broke || wall !== null || blockingEvidence(signals, p.history, p.log, index, this.options.policy.cooldown));
       // the same call that ran last said the work was still under way: proposed again, it polls
-      const waiting = all.length !== 0 && this.screen.waitedBefore(index);
-      verdict = this.policy.decide(all, index, event.step, waiting, { evidence, stop, force: blocked !== undefined }).verdict;
+      const waiting = all.length !== 0 && (this.policy.screen as EvidenceScreen).waitedBefore(index);
+      verdict = this.decide(all, index, event.step, waiting, { evidence, stop, force: blocked !== undefined }, false).verdict;
     } finally {
       p.rollback();
       this.facts.rollback();
@@ -447,7 +471,7 @@ export class LoopDetector {
    * are kept.
    */
   freshStart(): void {
-    this.policy.freshStart();
+    this.verdicts?.freshStart();
     this.live.freshStart(this.pipeline.count);
     this.lastFlagged = false;
   }
@@ -516,7 +540,7 @@ export class LoopDetector {
   }
 
   private finish(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, failed = false): Verdict | null {
-    const decision = this.policy.decide(signals, index, step, waiting, null, failed);
+    const decision = this.decide(signals, index, step, waiting, null, failed);
     const verdict = decision.verdict;
     // no closure here: one capturing `tolerated` would make V8 allocate a context on every call
     if (decision.tolerated > 0) this.tolerate(decision.tolerated);
@@ -536,7 +560,7 @@ export class LoopDetector {
   }
 
   private count(f: (t: StatsTally) => void): void {
-    f(this.tally);
+    f((this.tallied ??= new StatsTally()));
     if (this.options.stats !== undefined) f(this.options.stats.tally);
   }
 
@@ -577,14 +601,16 @@ export class LoopDetector {
 
   /** This session's statistics (they survive `reset()`). */
   stats(): SessionStats {
-    return Object.freeze({ ...this.tally.snapshot(), sessionId: this.sessionId });
+    const t = (this.tallied ?? NO_TALLY).snapshot();
+    return Object.freeze({ ...t, checks: t.checks + this.checks, skipped: t.skipped + this.skipped, sessionId: this.sessionId });
   }
 
   /** Forgets every call and starts the action ladder again (after a successful replan, for example). */
   reset(): void {
     this.pipeline.reset();
     for (const d of this.options.custom) d.reset();
-    this.policy.reset();
+    // a reset policy is one never made
+    this.verdicts = null;
     this.facts.reset();
     this.liveState?.reset();
     this.lastFlagged = false;
@@ -635,9 +661,10 @@ export class LoopDetector {
   /** The state snapshot() seals. */
   private payload(): Uint8Array {
     const w = new ByteWriter();
-    this.tally.save(w);
+    (this.tallied ?? NO_TALLY).save(w, this.checks, this.skipped);
     w.bool(this.lastFlagged);
-    this.policy.save(w);
+    if (this.verdicts === null) VerdictPolicy.saveUnmade(w);
+    else this.verdicts.save(w);
     (this.liveState ?? NO_LIVE_STATE).save(w);
     this.pipeline.save(w);
     this.facts.save(w);
@@ -645,7 +672,13 @@ export class LoopDetector {
   }
 
   private loadPayload(r: ByteReader, version = SNAPSHOT_VERSION): void {
-    this.tally.load(r);
+    const t = new StatsTally();
+    t.load(r);
+    this.checks = t.checks;
+    this.skipped = t.skipped;
+    t.checks = 0;
+    t.skipped = 0;
+    this.tallied = t;
     this.lastFlagged = r.bool();
     this.policy.load(r);
     this.live.load(r, version);

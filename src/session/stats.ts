@@ -63,9 +63,9 @@ export class StatsTally {
     this[action]++;
   }
 
-  /** Writes the counters, for a session snapshot. */
-  save(w: ByteWriter): void {
-    for (const v of [this.checks, this.skipped, this.detections, this.falsePositives, this.tolerated, this.confidenceSum, this.warn, this.ask, this.break, this.blocked]) w.f64(v);
+  /** Writes the counters, for a session snapshot, with `checks` and `skipped` more of those two (a session keeps them apart). */
+  save(w: ByteWriter, checks = 0, skipped = 0): void {
+    for (const v of [this.checks + checks, this.skipped + skipped, this.detections, this.falsePositives, this.tolerated, this.confidenceSum, this.warn, this.ask, this.break, this.blocked]) w.f64(v);
     const kinds = this.byKind === null ? [] : [...this.byKind];
     w.u32(kinds.length);
     for (const [k, n] of kinds) {

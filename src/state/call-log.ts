@@ -16,7 +16,7 @@
  *
  * ```
  *   index:   n-capacity ...                n-argsWindow ... n-1
- *   kept:    tool, signature, description, step, round (refs)
+ *   kept:    tool, signature, description, step, round (a call's reference is built from these when read)
  *                                          args and previews (keepAll), or the previews a cycle's unit can name
  * ```
  */
@@ -32,6 +32,9 @@ import { NO_TOOL_ID, toolId, toolName } from './tool-names.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
 
+/** Words a call past the log's three that a session's CallFacts keeps in the log's array (its bits and its target). */
+export const FACT_WORDS = 2;
+
 /** What one push() overwrites, kept by mark() for rollback() (the newest call is settled by then). */
 interface LogSlot {
   readonly n: number;
@@ -42,7 +45,6 @@ interface LogSlot {
   readonly description: string | undefined;
   readonly step: number;
   readonly round: number;
-  readonly ref: CallRef | undefined;
   /** The settled call the push lets go of from the args ring (at `n % argsWindow`). */
   readonly args: unknown;
   readonly held: Held;
@@ -85,12 +87,15 @@ const enum Held {
 
 /**
  * Recent calls of one session. The columns most sessions never need (descriptions, steps, rounds,
- * previews, references, and args kept past their call's check) are made on first use: a session that is
+ * previews, and args kept past their call's check) are made on first use: a session that is
  * not looping costs its tools and signatures. The newest call's args are held apart until settle()
  * says whether the ring keeps them.
  */
 export class CallLog implements Rewindable {
-  /** Per call at `index % capacity`: its signature's high and low words and its tool's number (tool-names.ts). */
+  /**
+   * Per call at `index % capacity`: its signature's high and low words and its tool's number (tool-names.ts);
+   * past them, `FACT_WORDS` words a call that the session's CallFacts keeps there ({@link factWords}).
+   */
   private readonly words: Uint32Array;
   /** Tools the shared table gives no number, at `index % capacity` (made on first use). */
   private otherTools: (string | undefined)[] | null = null;
@@ -101,7 +106,6 @@ export class CallLog implements Rewindable {
   private descriptions: (string | undefined)[] | null = null;
   private steps: Float64Array | null = null;
   private rounds: Float64Array | null = null;
-  private refs: (CallRef | undefined)[] | null = null;
   private n = 0;
   /** Whether the newest call is settled: its check is over (see settle()). */
   private settled = true;
@@ -119,7 +123,16 @@ export class CallLog implements Rewindable {
     private readonly retention: ArgsRetention = { window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0 },
   ) {
     this.argsWindow = Math.max(1, Math.min(capacity, retention.window));
-    this.words = new Uint32Array(capacity * 3);
+    this.words = new Uint32Array(capacity * (3 + FACT_WORDS));
+  }
+
+  /**
+   * The words past the log's own, from `3 * capacity` on, where the session keeps its calls' facts
+   * (policy/call-facts.ts): one typed array and buffer a session, not three.
+   * @internal
+   */
+  get factWords(): Uint32Array {
+    return this.words;
   }
 
   /**
@@ -138,9 +151,8 @@ export class CallLog implements Rewindable {
     else if (this.steps !== null) this.steps[s] = NaN;
     if (round !== undefined) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
     else if (this.rounds !== null) this.rounds[s] = NaN;
-    if (this.refs !== null) this.refs[s] = undefined;
     // the ring's entry for this index is the call `argsWindow` before, which is no longer kept
-    if (this.args !== null) this.forget(this.n % this.argsWindow);
+    if (this.args !== null || this.previews !== null) this.forget(this.n % this.argsWindow);
     this.cur = args;
     this.curHeld = normalised ? Held.Normalised : Held.Raw;
     this.curPreview = undefined;
@@ -162,9 +174,19 @@ export class CallLog implements Rewindable {
   }
 
   private forget(a: number): void {
-    (this.args as unknown[])[a] = undefined;
-    (this.held as Held[])[a] = Held.Released;
+    if (this.args !== null) this.args[a] = undefined;
+    if (this.held !== null) this.held[a] = Held.Released;
     if (this.previews !== null) this.previews[a] = undefined;
+  }
+
+  /**
+   * How the settled call at `a` of the args ring is held. Without `keepAll` the log makes no args or held
+   * column: a call there is held as its preview exactly when it has one (settle() and load() keep one for
+   * every call they keep, forget() drops it), else let go.
+   */
+  private heldAt(a: number): Held {
+    if (this.held !== null) return this.held[a] as Held;
+    return this.previews !== null && this.previews[a] !== undefined ? Held.Preview : Held.Released;
   }
 
   /**
@@ -185,8 +207,11 @@ export class CallLog implements Rewindable {
     this.curPreview = undefined;
     if (!keepAll && !named) return;
     const a = (this.n - 1) % this.argsWindow;
-    (this.args ??= new Array<unknown>(this.argsWindow))[a] = keepAll ? args : undefined;
-    (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = keepAll ? held : Held.Preview;
+    if (keepAll) {
+      (this.args ??= new Array<unknown>(this.argsWindow))[a] = args;
+      (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = held;
+    }
+    // without keepAll a named call always has its preview, and that is how it is held (heldAt)
     if (preview !== undefined) (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = preview;
   }
 
@@ -219,7 +244,7 @@ export class CallLog implements Rewindable {
 
   /** Whether a settled call's args (and preview) are still in the ring. */
   private inRing(index: number): boolean {
-    return this.held !== null && index >= 0 && index < this.n && index >= this.n - this.argsWindow && this.held[index % this.argsWindow] !== Held.Released;
+    return index >= 0 && index < this.n && index >= this.n - this.argsWindow && this.heldAt(index % this.argsWindow) !== Held.Released;
   }
 
   /**
@@ -229,7 +254,7 @@ export class CallLog implements Rewindable {
   heldArgs(): number[] {
     const out: number[] = [];
     for (let i = Math.max(0, this.n - this.argsWindow); i < this.n; i++) {
-      if (this.isCurrent(i) ? this.cur !== undefined : this.inRing(i) && ((this.held as Held[])[i % this.argsWindow] === Held.Preview || (this.args as unknown[])[i % this.argsWindow] !== undefined)) out.push(i);
+      if (this.isCurrent(i) ? this.cur !== undefined : this.inRing(i) && (this.heldAt(i % this.argsWindow) === Held.Preview || this.args?.[i % this.argsWindow] !== undefined)) out.push(i);
     }
     return out;
   }
@@ -242,7 +267,7 @@ export class CallLog implements Rewindable {
   heldArgValues(): number[] {
     const out: number[] = [];
     for (let i = Math.max(0, this.n - this.argsWindow); i < this.n; i++) {
-      if (this.isCurrent(i) ? this.cur !== undefined : this.inRing(i) && (this.args as unknown[])[i % this.argsWindow] !== undefined) out.push(i);
+      if (this.isCurrent(i) ? this.cur !== undefined : this.inRing(i) && this.args?.[i % this.argsWindow] !== undefined) out.push(i);
     }
     return out;
   }
@@ -252,25 +277,23 @@ export class CallLog implements Rewindable {
     return this.kept(index) ? this.words[3 * (index % this.capacity) + 1] : undefined;
   }
 
-  /** The reference of a call (frozen, built once per call), if it is still kept. */
+  /**
+   * The reference of a call (frozen), if it is still kept. Built each time it is asked for: only verdicts
+   * read references, so a session keeps none (a column of them cost a session with verdicts ~170 B of
+   * objects, arrays and strings: bench/session-objects.ts over real calls).
+   */
   ref(index: number): CallRef | undefined {
     if (!this.kept(index)) return undefined;
     const s = index % this.capacity;
-    const refs = (this.refs ??= new Array<CallRef | undefined>(this.capacity));
-    let r = refs[s];
-    if (r === undefined) {
-      const step = this.steps === null ? NaN : (this.steps[s] as number);
-      const round = this.rounds === null ? NaN : (this.rounds[s] as number);
-      r = Object.freeze({
-        index,
-        tool: cutText(this.toolAt(s), SHOWN_TOOL_LENGTH),
-        signature: toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number),
-        ...(Number.isNaN(step) ? {} : { step }),
-        ...(Number.isNaN(round) ? {} : { round }),
-      });
-      refs[s] = r;
-    }
-    return r;
+    const step = this.steps === null ? NaN : (this.steps[s] as number);
+    const round = this.rounds === null ? NaN : (this.rounds[s] as number);
+    return Object.freeze({
+      index,
+      tool: cutText(this.toolAt(s), SHOWN_TOOL_LENGTH),
+      signature: toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number),
+      ...(Number.isNaN(step) ? {} : { step }),
+      ...(Number.isNaN(round) ? {} : { round }),
+    });
   }
 
   /** The args of a call as compared, if they are still kept (see the module comment). */
@@ -284,9 +307,10 @@ export class CallLog implements Rewindable {
     }
     if (!this.inRing(index)) return undefined;
     const a = index % this.argsWindow;
+    if (this.heldAt(a) === Held.Preview) return undefined;
+    // held otherwise: args kept (keepAll), so both columns are there
     const args = this.args as unknown[];
     const held = this.held as Held[];
-    if (held[a] === Held.Preview) return undefined;
     if (held[a] === Held.Raw) {
       args[a] = this.normaliser.normaliseArgs(args[a], this.toolAt(index % this.capacity));
       held[a] = Held.Normalised;
@@ -373,8 +397,10 @@ export class CallLog implements Rewindable {
       if (i < n - this.argsWindow) continue;
       const a = i % this.argsWindow;
       (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = preview;
-      (this.args ??= new Array<unknown>(this.argsWindow))[a] = undefined;
-      (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = Held.Preview;
+      if (this.retention.keepAll) {
+        (this.args ??= new Array<unknown>(this.argsWindow))[a] = undefined;
+        (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = Held.Preview;
+      }
     }
     this.n = n;
   }
@@ -396,9 +422,8 @@ export class CallLog implements Rewindable {
       description: this.descriptions?.[s],
       step: this.steps === null ? NaN : (this.steps[s] as number),
       round: this.rounds === null ? NaN : (this.rounds[s] as number),
-      ref: this.refs?.[s],
       args: this.args?.[a],
-      held: this.held === null ? Held.Released : (this.held[a] as Held),
+      held: this.heldAt(a),
       preview: this.previews?.[a],
     };
   }
@@ -421,7 +446,6 @@ export class CallLog implements Rewindable {
     if (this.descriptions !== null) this.descriptions[s] = u.description;
     if (this.steps !== null) this.steps[s] = u.step;
     if (this.rounds !== null) this.rounds[s] = u.round;
-    if (this.refs !== null) this.refs[s] = u.ref;
     if (this.args !== null) this.args[a] = u.args;
     if (this.held !== null) this.held[a] = u.held;
     if (this.previews !== null) this.previews[a] = u.preview;
@@ -448,6 +472,5 @@ export class CallLog implements Rewindable {
     this.descriptions = null;
     this.steps = null;
     this.rounds = null;
-    this.refs = null;
   }
 }

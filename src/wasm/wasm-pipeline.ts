@@ -135,7 +135,7 @@ class ReusedCall implements ObservedCall {
   isInfraFailure = false;
   errorText: string | undefined = undefined;
 
-  constructor(private readonly log: CallLog) {}
+  constructor(public log: CallLog) {}
 
   get tool(): string {
     return this.event.tool;
@@ -150,6 +150,38 @@ class ReusedCall implements ObservedCall {
   }
 }
 
+/**
+ * The call the pipelines' TypeScript detectors read, one for the thread: they read it while signals() runs,
+ * which runs no caller's code, and keep nothing of it.
+ */
+let hostCallObject: ReusedCall | null = null;
+
+/** The log the thread's reused call reads between calls: none of a session's. */
+const NO_LOG = new CallLog(1, { normaliseArgs: (args) => args });
+
+/** What a pipeline's mark() kept for rollback(): made by mark(), dropped by rollback(). */
+interface PipelineUndo {
+  /** Where mark() copied the slot's bytes: the thread's shared undo area, or an area of its own. */
+  bytes: Uint8Array;
+  readonly index: number;
+  readonly event: ToolEvent | null;
+  readonly errorText: string | undefined;
+  readonly infra: boolean;
+}
+
+/**
+ * What the module read of the call recorded last (see Pipeline.reading), one for the thread: the outcome
+ * facts read it right after the call's read (a batch concludes each call before it reads the next), so it
+ * is of the slot that read last (`slot`); a pipeline of another slot gets NO_READING.
+ */
+const threadReading: ModuleReading & { slot: number } = { slot: 0, index: -1, word: 0, key: 0, errorKey: 0, infra: false };
+const NO_READING: ModuleReading = Object.freeze({ index: -1, word: 0, key: 0, errorKey: 0, infra: false });
+
+/** The last canonical walk asked for, by the thread's pipelines (a one-entry cache before walkOf's maps). */
+let lastWalkOptions: ResolvedOptions | null = null;
+let lastWalkTool = '';
+let lastWalk: CanonicalWalkOptions | null = null;
+
 /** The WebAssembly-backed pipeline. */
 export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   readonly log: CallLog;
@@ -159,8 +191,6 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   /** The rings as TypeScript detectors read them (made when one first does). */
   private view: WasmHistoryView | null = null;
   private readonly similar: SimilarArgsDetector | null;
-  /** Whether similar args' summaries are made as the args are encoded (ArgsPlan.summarize). */
-  private readonly summarizeInWalk: boolean;
   /**
    * The newest calls' ring words, read after a call is recorded by similar args (its window) and the
    * failing-again rule (on with dead end); null when neither is on.
@@ -175,18 +205,28 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   private lastInfra = false;
   /** The index of the call recorded last. */
   lastIndex = 0;
-  /** What the module read of the call recorded last (see Pipeline.reading); reused. */
-  readonly reading: ModuleReading = { index: -1, word: 0, key: 0, errorKey: 0, infra: false };
+  /** What mark() kept that rollback() puts back (null: no mark held). */
+  private undo: PipelineUndo | null = null;
+
+  /** What the module read of the call recorded last (see Pipeline.reading): the thread's, when this slot read last. */
+  get reading(): ModuleReading {
+    return this.slot !== 0 && threadReading.slot === this.slot ? threadReading : NO_READING;
+  }
+
+  /** Forgets the module's reading of this session's last call (a rollback, a reset, a restore). */
+  private dropReading(): void {
+    if (threadReading.slot === this.slot) threadReading.index = -1;
+  }
+
   /** Whether the session weighs an acknowledgement: the module looks for its words in short result heads. */
-  private readonly readsAck: boolean;
-  /** Whether mark() kept what rollback() puts back: the slot's bytes (in `undoBytes`) and the fields below. */
-  private marked = false;
-  /** Where mark() copied the slot's bytes: the thread's shared undo area, or an area of its own. */
-  private undoBytes: Uint8Array = NO_BYTES;
-  private undoIndex = 0;
-  private undoEvent: ToolEvent | null = null;
-  private undoErrorText: string | undefined = undefined;
-  private undoInfra = false;
+  private get readsAck(): boolean {
+    return weighsAcknowledgement(this.o);
+  }
+
+  /** Whether similar args' summaries are made as the args are encoded (ArgsPlan.summarize); of masked args (a copy, masked), by the detector. */
+  private get summarizeInWalk(): boolean {
+    return this.similar !== null && !this.o.normalizeVolatile;
+  }
 
   constructor(private readonly o: ResolvedOptions) {
     this.core = sharedCore();
@@ -195,7 +235,6 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     // the registered layout, shared by every session of this configuration
     const layout = this.core.layout(this.config);
     shareLayout(o, layout);
-    this.readsAck = weighsAcknowledgement(o);
     const capacity = historyCapacity(o.detectors);
     // similar args' summaries are made by the module (in the encoder's walk, or from JSON text) unless masked:
     // then nothing reads every call's args as values, and the outcome facts read their members from the bytes
@@ -209,8 +248,6 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const reach = recentReach(o);
     this.recent = reach === 0 ? null : new RecentWords(d.similarArgs === null ? 1 : d.similarArgs.window + 1, reach);
     this.similar = d.similarArgs && this.recent !== null ? new SimilarArgsDetector({ history: this.recent, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
-    // its summaries made in the encoder's walk of the args, but of masked args (a copy, masked): by the detector
-    this.summarizeInWalk = this.similar !== null && mask === null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     // chanting's per-character work runs in the module too, in a region made when the first text arrives
     this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, wasmStream) : null;
@@ -246,14 +283,12 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     return identity === undefined ? parsed : identity(parsed, tool);
   }
 
-  private lastTool = '';
-  private lastWalk: CanonicalWalkOptions | null = null;
-
   private walkFor(tool: string): CanonicalWalkOptions {
-    if (tool === this.lastTool && this.lastWalk !== null) return this.lastWalk;
+    if (tool === lastWalkTool && this.o === lastWalkOptions && lastWalk !== null) return lastWalk;
     const w = walkOf(this.o, tool);
-    this.lastTool = tool;
-    this.lastWalk = w;
+    lastWalkOptions = this.o;
+    lastWalkTool = tool;
+    lastWalk = w;
     return w;
   }
 
@@ -369,7 +404,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const index = u32[o4 + (A.O_INDEX >>> 2)] as number;
     this.lastIndex = index;
     // the module's reading of the result's head (assembly/result-head.ts) and the error's key, for the outcome facts
-    const m = this.reading;
+    const m = threadReading;
+    m.slot = this.slot;
     m.index = index;
     m.word = u32[o4 + (A.O_HEAD >>> 2)] as number;
     m.key = m.word === 0 ? 0 : (u32[o4 + (A.O_HEAD_KEY_HI >>> 2)] as number) * 0x1_0000_0000 + (u32[o4 + (A.O_HEAD_KEY_LO >>> 2)] as number);
@@ -459,7 +495,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
 
   /** The call as the TypeScript detectors of this pipeline read it (one reused object). */
   private hostCall(index: number, e: ToolEvent, errorText: string | undefined, infra: boolean): ObservedCall {
-    const c = (this.internalCall ??= new ReusedCall(this.log));
+    const c = (hostCallObject ??= new ReusedCall(this.log));
+    c.log = this.log;
     c.index = index;
     c.event = e;
     c.isError = errorText !== undefined;
@@ -468,14 +505,13 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     return c;
   }
 
-  private internalCall: ReusedCall | null = null;
-
-  /** Lets go of the caller's event the reused call held while the detectors read it. */
+  /** Lets go of the caller's event (and this session's log) the thread's reused call held while the detectors read it. */
   private dropHostCall(): void {
-    const c = this.internalCall;
+    const c = hostCallObject;
     if (c === null) return;
     c.event = NO_EVENT;
     c.errorText = undefined;
+    c.log = NO_LOG;
   }
 
   observeText(text: string): LoopSignal | null {
@@ -497,13 +533,9 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     // a rollback rewrites the slot whole: a quarantined slot must stay quarantined, so it is never marked
     if (this.core.poisoned(this.slot)) throw new WasmTrapError('loopwatch: this session is quarantined after a WebAssembly trap; call reset() to use it again');
     const layout = this.core.layout(this.config);
-    this.undoBytes = undoArea(this, layout.savedSize);
-    saveSlotInto(this.core, this.slot, layout, this.undoBytes);
-    this.marked = true;
-    this.undoIndex = this.lastIndex;
-    this.undoEvent = this.lastEvent;
-    this.undoErrorText = this.lastErrorText;
-    this.undoInfra = this.lastInfra;
+    const bytes = undoArea(this, layout.savedSize);
+    saveSlotInto(this.core, this.slot, layout, bytes);
+    this.undo = { bytes, index: this.lastIndex, event: this.lastEvent, errorText: this.lastErrorText, infra: this.lastInfra };
     this.log.mark();
     this.recent?.mark();
     this.similar?.mark();
@@ -511,19 +543,18 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   }
 
   rollback(): void {
-    if (!this.marked || this.slot === 0) return;
-    this.marked = false;
-    this.reading.index = -1;
+    const u = this.undo;
+    if (u === null || this.slot === 0) return;
+    this.undo = null;
+    this.dropReading();
     const layout = this.core.layout(this.config);
-    restoreSlot(this.core, this.slot, layout, this.undoBytes.subarray(0, layout.savedSize));
-    this.undoBytes = NO_BYTES;
+    restoreSlot(this.core, this.slot, layout, u.bytes.subarray(0, layout.savedSize));
     // the area is free again, and the thread keeps no reference to this session
     if (sharedUndoHolder === this) sharedUndoHolder = null;
-    this.lastIndex = this.undoIndex;
-    this.lastEvent = this.undoEvent;
-    this.lastErrorText = this.undoErrorText;
-    this.lastInfra = this.undoInfra;
-    this.undoEvent = null;
+    this.lastIndex = u.index;
+    this.lastEvent = u.event;
+    this.lastErrorText = u.errorText;
+    this.lastInfra = u.infra;
     this.log.rollback();
     this.recent?.rollback();
     this.similar?.rollback();
@@ -532,7 +563,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
 
   /** Whether mark() kept a state that rollback() has not put back yet. @internal */
   get holdsMark(): boolean {
-    return this.marked;
+    return this.undo !== null;
   }
 
   reserve(calls: number): boolean {
@@ -551,7 +582,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   }
 
   reset(): void {
-    this.reading.index = -1;
+    this.dropReading();
     if (this.slot !== 0) this.core.reset(this.slot);
     this.log.reset();
     this.recent?.reset();
@@ -578,7 +609,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const layout = this.core.layout(this.config);
     if (state.length !== layout.savedSize) throw new SnapshotError(`loopwatch: the snapshot's session state has ${state.length} bytes where these options lay out ${layout.savedSize}`);
     this.lastIndex = r.f64();
-    this.reading.index = -1;
+    this.dropReading();
     this.lastErrorText = r.optStr();
     this.lastInfra = r.bool();
     this.lastEvent = null;
@@ -595,8 +626,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
 
   dispose(): void {
     if (this.slot === 0) return;
-    this.marked = false;
-    this.undoBytes = NO_BYTES;
+    this.undo = null;
+    this.dropReading();
     if (sharedUndoHolder === this) sharedUndoHolder = null;
     this.chanting?.dispose();
     this.core.free(this.slot);
