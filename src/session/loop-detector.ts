@@ -16,6 +16,7 @@ import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { CallFact, CallFacts } from '../policy/call-facts.js';
+import { factsRead } from '../policy/facts-read.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
 import { FAILING_AGAIN_DETECTOR, failingAgainSignal } from '../policy/failing-again.js';
 import { callFailed } from '../policy/failed-call.js';
@@ -116,6 +117,8 @@ export class LoopDetector {
   private readonly outcome: OutcomeFacts = { bits: 0, target: 0 };
   /** Whether the evidence screen ever weighs an acknowledgement with these detectors (else it is not read). */
   private readonly readsAck: boolean;
+  /** The outcome facts the session's verdicts can read with these detectors (facts-read.ts; the rest are not read). */
+  private readonly factsRead: number;
 
   private get live(): LiveState {
     return (this.liveState ??= new LiveState());
@@ -147,6 +150,7 @@ export class LoopDetector {
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
     this.facts = new CallFacts(this.pipeline.log.capacity);
     this.readsAck = weighsAcknowledgement(this.options);
+    this.factsRead = factsRead(this.options);
     this.screen = new EvidenceScreen(this.pipeline.log, this.facts, turnThresholds(this.options.detectors));
     this.policy = new VerdictPolicy(this.options.policy, this.pipeline.log, this.options.redactSecrets, this.sessionId, this.screen);
     this.options.stats?.join();
@@ -320,7 +324,7 @@ export class LoopDetector {
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
     const index = this.pipeline.lastIndex;
-    const f = outcomeFacts(e, this.pipeline.log, index, this.outcome, this.readsAck, this.pipeline.reading);
+    const f = outcomeFacts(e, this.pipeline.log, index, this.outcome, this.readsAck, this.pipeline.reading, this.factsRead);
     this.facts.note(index, f.bits, e.round ?? this.inFlight, f.target);
     let signals = builtIn;
     if (this.options.custom.length !== 0) {
