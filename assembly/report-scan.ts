@@ -35,6 +35,11 @@ export const SCAN_MAY_STATUS: u32 = 32;
 export const SCAN_FAILURE: u32 = 64;
 export const SCAN_FAILURE_UNKNOWN: u32 = 128;
 
+/** What reportScan is asked, besides what it always looks for: the acknowledgement's words. */
+export const ASK_ACK: u32 = 1;
+/** What reportScan is asked: skip the pass patterns (no SCAN_PASS or SCAN_PASS_UNKNOWN; every other bit the same). */
+export const SKIP_PASS: u32 = 2;
+
 // per byte, bits: WORD a word byte of `\b` (ASCII letters, digits, `_`), FIRST a word byte that may begin a
 // pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`, ACK a byte that may begin a word of ANY
 export const WORD: u32 = 1;
@@ -306,10 +311,11 @@ const ALL = SCAN_PASS | SCAN_FAILURE | SCAN_MAY_NOTE | SCAN_MAY_STATUS;
 
 /**
  * What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when
- * `ack` is 1. Reads up to 18 bytes past the end (the caller's area has room; what they hold changes nothing).
- * The same bits as reportScanBytewise (assembly/report-scan-bytewise.ts), which looks at every byte.
+ * `ask` has ASK_ACK, the pass patterns not when it has SKIP_PASS. Reads up to 18 bytes past the end (the
+ * caller's area has room; what they hold changes nothing). The same bits as reportScanBytewise
+ * (assembly/report-scan-bytewise.ts), which looks at every byte.
  */
-export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
+export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
   if (!ready) init();
   const end = ptr + <usize>len;
   const nib = i8x16.splat(0x0f);
@@ -321,10 +327,11 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
   const cStatus = i8x16.splat(C_STATUS);
   const aLetter = i8x16.splat(0x61);
   const zeroDigit = i8x16.splat(0x30);
-  // with `ack`, the pass is done once the acknowledgement's word is found too
-  const want: u32 = ack != 0 ? ALL | SCAN_MAY_ACK : ALL;
+  // with ASK_ACK, the pass is done once the acknowledgement's word is found too
+  const want: u32 = (ask & ASK_ACK) != 0 ? ALL | SCAN_MAY_ACK : ALL;
   const cut = ptr + MASK_LIMIT;
-  let out: u32 = 0;
+  // a pass found, or not asked (SCAN_PASS set from the start, taken off at the end), is no longer looked for
+  let out: u32 = (ask & SKIP_PASS) != 0 ? SCAN_PASS : 0;
   for (let p = ptr; p < end; p += 16) {
     const v0 = v128.load(p);
     const v1 = v128.load(p + 1);
@@ -414,5 +421,5 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
     }
     if ((out & want) == want) break;
   }
-  return out;
+  return (ask & SKIP_PASS) != 0 ? out & ~SCAN_PASS : out;
 }

@@ -1,8 +1,8 @@
 /**
  * A session reads only the outcome facts its detectors' verdicts can read (src/policy/facts-read.ts): with
  * exact repeat, cycle or chanting alone, a change's file and a failed command's program, whether a failure
- * was silent, and whether a call that did not fail wrote are left unread (0); every other fact is read as
- * when all are asked, and with the detectors that read them they are read as before.
+ * was silent, whether a call that did not fail wrote, and whether a check passed are left unread (0); every
+ * other fact is read as when all are asked, and with the detectors that read them they are read as before.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -18,8 +18,8 @@ const ALL = ['exactRepeat', 'frequency', 'cycle', 'semantic', 'similarArgs', 're
 const only = (...on: string[]) => ({ detectors: Object.fromEntries(ALL.map((d) => [d, on.includes(d)])) });
 const custom: Detector = { name: 'mine', record: () => undefined, check: () => null, reset: () => undefined };
 
-/** What each fact bit needs from the detectors: the bits left unread when FactsRead has none. */
-const UNREAD = CallFact.SILENT | CallFact.WRITE | CallFact.CHANGED;
+/** The bits left unread when FactsRead has none. */
+const UNREAD = CallFact.SILENT | CallFact.WRITE | CallFact.CHANGED | CallFact.CLEAN;
 
 describe('factsRead', () => {
   it('should read none of the optional facts with exact repeat, cycle or chanting alone, or the three together', () => {
@@ -32,7 +32,7 @@ describe('factsRead', () => {
   });
 
   it('should read targets and writes with a detector whose repetitions have work between them, silence with a dead end or a fuzzy one', () => {
-    for (const d of ['frequency', 'stateRepeat', 'resultRepeat']) expect(factsRead(resolveOptions(only(d)))).toBe(FactsRead.TARGET | FactsRead.WRITE_OK);
+    for (const d of ['frequency', 'stateRepeat', 'resultRepeat']) expect(factsRead(resolveOptions(only(d)))).toBe(FactsRead.TARGET | FactsRead.WRITE_OK | FactsRead.CLEAN);
     for (const d of ['deadEnd', 'semantic', 'similarArgs']) expect(factsRead(resolveOptions(only(d)))).toBe(FACTS_ALL);
   });
 });
@@ -62,6 +62,9 @@ describe('outcomeFacts with only some facts read', () => {
     expect(whole.target).not.toBe(0);
     const none = outcomeFacts(edit, p.log, p.lastIndex, { bits: 0, target: 0 }, true, p.reading, 0);
     expect(none.bits & (CallFact.WRITE | CallFact.CHANGED)).toBe(0);
+    // an empty answer is a pass (CLEAN), read only when asked
+    expect(whole.bits & CallFact.CLEAN).toBe(CallFact.CLEAN);
+    expect(none.bits & CallFact.CLEAN).toBe(0);
     expect(none.target).toBe(0);
     const failed: ToolEvent = { tool: 'Bash', args: { command: 'rg needle src' }, error: 'Exit code 1' };
     p.observe(failed);
@@ -94,7 +97,11 @@ describe('outcomeFacts with only some facts read', () => {
         p.observe(e);
         const whole = outcomeFacts(e, p.log, p.lastIndex, { bits: 0, target: 0 }, true, p.reading);
         const part = outcomeFacts(e, p.log, p.lastIndex, { bits: 0, target: 0 }, true, p.reading, read);
-        const kept = ~UNREAD | ((read & FactsRead.SILENT) !== 0 ? CallFact.SILENT : 0) | ((read & FactsRead.WRITE_OK) !== 0 || (whole.bits & CallFact.FAILED) !== 0 ? CallFact.WRITE | CallFact.CHANGED : 0);
+        const kept =
+          ~UNREAD |
+          ((read & FactsRead.SILENT) !== 0 ? CallFact.SILENT : 0) |
+          ((read & FactsRead.CLEAN) !== 0 ? CallFact.CLEAN : 0) |
+          ((read & FactsRead.WRITE_OK) !== 0 || (whole.bits & CallFact.FAILED) !== 0 ? CallFact.WRITE | CallFact.CHANGED : 0);
         expect(part.bits).toBe(whole.bits & kept);
         // a target is read only when asked, and then as the whole reading has it (a change's file needs its write read too)
         const targetRead = (read & FactsRead.TARGET) !== 0 && ((whole.bits & CallFact.CHANGED) === 0 || (read & FactsRead.WRITE_OK) !== 0);

@@ -8,8 +8,9 @@
  *   fact                               read by                                               detectors
  *   FAILED, DECLINED, NEEDS_PERSON,    failedUnchanged (a repeat's runs), failing-again,     always
  *   INFRA, WAITING, REJECTED, PACED,   waitsOnOthers / rejectedTurn at a break (the call,
- *   POLLED, CLEAN, write of a failure  its last run, earlier runs, the call before),
+ *   POLLED, write of a failure         its last run, earlier runs, the call before),
  *                                      waitedBefore at a proposal, the call's own verdict
+ *   CLEAN (a check that passed)        changedBetween (spaced kinds)                         CLEAN
  *   a change's file, a failed          changedBetween (spaced kinds), failing-again's         TARGET
  *   command's program (target)         spread, the dead-end wall
  *   SILENT                             notTheAgentsWall (dead end, fuzzy signals)            SILENT
@@ -34,10 +35,12 @@ export const FactsRead = {
   SILENT: 2,
   /** Whether a call that neither failed nor reported a failure changed the workspace (CallFact.WRITE, CHANGED). */
   WRITE_OK: 4,
+  /** Whether a call's output says a check passed (CallFact.CLEAN): the pass patterns, and a head's notes taken out for them. */
+  CLEAN: 8,
 } as const;
 
 /** Every fact: what the outcome facts read when a caller does not say (calibrate, tests). */
-export const FACTS_ALL = FactsRead.TARGET | FactsRead.SILENT | FactsRead.WRITE_OK;
+export const FACTS_ALL = FactsRead.TARGET | FactsRead.SILENT | FactsRead.WRITE_OK | FactsRead.CLEAN;
 
 /** What {@link factsRead} reads of a session's resolved options: which detectors are on (null: off). */
 export interface FactReaders {
@@ -60,7 +63,7 @@ export function factsRead(o: FactReaders): number {
   const spaced = d.frequency !== null || d.stateRepeat !== null || d.deadEnd !== null || d.resultRepeat !== null || d.semantic !== null || d.similarArgs !== null;
   const fuzzy = d.semantic !== null || d.similarArgs !== null;
   let read = 0;
-  if (spaced) read |= FactsRead.TARGET | FactsRead.WRITE_OK;
+  if (spaced) read |= FactsRead.TARGET | FactsRead.WRITE_OK | FactsRead.CLEAN;
   if (d.deadEnd !== null || fuzzy) read |= FactsRead.SILENT;
   return read;
 }

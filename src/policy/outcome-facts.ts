@@ -132,7 +132,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   }
   // what the result says, read once per distinct text (see result-reading.ts)
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
-  const said = head === undefined ? 0 : readHead(head, ack, mine);
+  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
   if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;

@@ -69,13 +69,18 @@ function write(text: string): number {
 }
 
 /**
- * The SCAN_ bits of `text` (SCAN_MAY_ACK looked for when `ack`); -1 when the module has no room for its bytes
- * (the caller asks the expressions). The text last written (by {@link textKey} or a scan) is not written again.
+ * The SCAN_ bits of `text` (SCAN_MAY_ACK looked for when `ack`; SCAN_PASS and SCAN_PASS_UNKNOWN not when
+ * `pass` is false: the pass patterns' words are skipped, every other bit is the same); -1 when the module has
+ * no room for its bytes (the caller asks the expressions). The text last written (by {@link textKey} or a
+ * scan) is not written again.
  */
-export function reportScan(text: string, ack = false): number {
+export function reportScan(text: string, ack = false, pass = true): number {
   const n = text === lastText ? lastN : write(text);
-  return n < 0 ? -1 : (own as WasmInstance).exports.reportScan(areaAt, n, ack ? 1 : 0);
+  return n < 0 ? -1 : (own as WasmInstance).exports.reportScan(areaAt, n, asked(ack, pass));
 }
+
+/** The module's `ask` word: ASK_ACK (1) and SKIP_PASS (2), assembly/report-scan.ts. */
+const asked = (ack: boolean, pass: boolean): number => (ack ? 1 : 0) | (pass ? 0 : 2);
 
 /** The low 53 bits of a u64 (a key a Map holds as a number). */
 const KEY_BITS = 53;
@@ -94,9 +99,9 @@ export function textKey(text: string): number {
 }
 
 /** {@link reportScan} by the module's reference twin, which looks at every byte (for the differential tests). */
-export function reportScanBytewise(text: string, ack = false): number {
+export function reportScanBytewise(text: string, ack = false, pass = true): number {
   const n = write(text);
-  return n < 0 ? -1 : (own as WasmInstance).exports.reportScanBytewise(areaAt, n, ack ? 1 : 0);
+  return n < 0 ? -1 : (own as WasmInstance).exports.reportScanBytewise(areaAt, n, asked(ack, pass));
 }
 
 /**

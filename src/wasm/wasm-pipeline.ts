@@ -34,6 +34,7 @@ import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { restoreSlot, saveSlotInto, savedSlot } from './state-block.js';
 import { type ArgsNormaliser, CallLog } from '../state/call-log.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
+import { FactsRead, factsRead } from '../policy/facts-read.js';
 import { maskVolatile } from '../text/mask-volatile.js';
 import type { ModuleReading } from '../text/module-reading.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
@@ -165,6 +166,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   readonly reading: ModuleReading = { index: -1, word: 0, key: 0, errorKey: 0, infra: false };
   /** Whether the session weighs an acknowledgement: the module looks for its words in short result heads. */
   private readonly readsAck: boolean;
+  /** Whether the session reads no pass (facts-read.ts's CLEAN): the module skips it in result heads. */
+  private readonly skipsPass: boolean;
   /** Whether mark() kept what rollback() puts back: the slot's bytes (in `undoBytes`) and the fields below. */
   private marked = false;
   /** Where mark() copied the slot's bytes: the thread's shared undo area, or an area of its own. */
@@ -182,6 +185,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const layout = this.core.layout(this.config);
     shareLayout(o, layout);
     this.readsAck = weighsAcknowledgement(o);
+    this.skipsPass = (factsRead(o) & FactsRead.CLEAN) === 0;
     const capacity = historyCapacity(o.detectors);
     this.log = new CallLog(capacity, this, argsRetention(o.detectors, capacity, o.custom.length !== 0));
     const d = o.detectors;
@@ -218,7 +222,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       }
       reading.result = this.read(out, learnt.errorText, learnt.infra);
     };
-    const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false, readsAck: this.readsAck }];
+    const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false, readsAck: this.readsAck, skipsPass: this.skipsPass }];
     return (this.single = { items, plan, sink });
   }
 
@@ -279,6 +283,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     item.maskResults = this.o.detectors.resultRepeat?.masked === true;
     item.readsRings = this.readsRings();
     item.readsAck = this.readsAck;
+    item.skipsPass = this.skipsPass;
   }
 
   /** Reads a staged item's output (or throws its failure or status error): the call's signals. */
