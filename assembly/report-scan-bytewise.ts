@@ -26,7 +26,7 @@ export function reportScanBytewise(ptr: usize, len: u32, ask: u32): u32 {
       }
       if ((u & NOTE) != 0 && (out & SCAN_MAY_NOTE) == 0 && noteAt(p, end, c)) out |= SCAN_MAY_NOTE;
     }
-    if ((out & SCAN_MAY_STATUS) == 0 && statusAt(p, end)) out |= SCAN_MAY_STATUS;
+    if ((out & SCAN_MAY_STATUS) == 0 && statusAt(ptr, p, end)) out |= SCAN_MAY_STATUS;
     prev = u;
   }
   return (ask & ASK_ACK) != 0 && acknowledgementWord(ptr, end) ? out | SCAN_MAY_ACK : out;

@@ -18,8 +18,9 @@
 //   word stands between non-word bytes; masking keeps letters as they are and only puts `<n>` for digits
 //   next to one (`42updated`), so in the text itself it has at most digits beside it, or is cut at the
 //   MASK_LIMIT-th byte (the masked text ends there). Without one the text is not masked at all.
-// - whether it may hold a status field (status-field.ts): the word status, state or phase (ASCII, any case),
-//   without which its expression cannot match.
+// - whether it may hold a status field (status-field.ts): the word status, state or phase (ASCII, any case)
+//   not after a word byte, then an optional quote, white space and `:` or `=` (statusAt), without which its
+//   expression cannot match.
 // The last four are only ever "maybe": the host then asks the expressions themselves.
 
 import { FAILURE_REPORTED, FAILURE_UNKNOWN, failureAt } from './failure-word';
@@ -223,9 +224,25 @@ export function noteAt(p: usize, end: usize, c: u32): bool {
   return (n == 0x62 && m == 0x61) || (n == 0x63 && m == 0x6f);
 }
 
-/** Whether status, state or phase (any case) begins at `p`. */
-export function statusAt(p: usize, end: usize): bool {
-  return at(p, end, 'status') || at(p, end, 'state') || at(p, end, 'phase');
+/**
+ * Whether a status field may begin at `p` (status-field.ts's FIELD, up to its value): status, state or phase
+ * (ASCII, any case) at the text's start or after a byte that is not an ASCII letter, digit or `_`, then an
+ * optional quote, ASCII white space and `:` or `=`; or a byte past ASCII where that white space may be (`\s`
+ * holds non-ASCII spaces: the expression decides).
+ */
+export function statusAt(ptr: usize, p: usize, end: usize): bool {
+  if (p > ptr && wordByte(<u32>load<u8>(p - 1))) return false;
+  let q: usize;
+  if (at(p, end, 'status')) q = p + 6;
+  else if (at(p, end, 'state') || at(p, end, 'phase')) q = p + 5;
+  else return false;
+  if (q < end && (load<u8>(q) == 0x22 || load<u8>(q) == 0x27)) q++;
+  for (; q < end; q++) {
+    const b = <u32>load<u8>(q);
+    if (b == 0x3a || b == 0x3d || b >= 0x80) return true;
+    if (!(b == 0x20 || (b >= 0x09 && b <= 0x0d))) return false;
+  }
+  return false;
 }
 
 // the words by their first letter
@@ -395,7 +412,7 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
       let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(c, cStatus), zero)) & live;
       while (m != 0) {
         const q = p + <usize>ctz(m);
-        if (statusAt(q, end)) {
+        if (statusAt(ptr, q, end)) {
           out |= SCAN_MAY_STATUS;
           break;
         }

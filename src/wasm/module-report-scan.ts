@@ -23,7 +23,10 @@ export const SCAN_MAY_FAIL = 4;
 export const SCAN_MAY_NOTE = 8;
 /** {@link reportScan}'s bit, when asked: a word of acknowledgement.ts's quick test is in the text (without it, no acknowledgement). */
 export const SCAN_MAY_ACK = 16;
-/** {@link reportScan}'s bit: the word status, state or phase is in the text (without it, status-field.ts's expression cannot match). */
+/**
+ * {@link reportScan}'s bit: the word status, state or phase, not after an ASCII letter, digit or `_`, then an
+ * optional quote, white space and `:` or `=`, is in the text (without it, status-field.ts's expression cannot match).
+ */
 export const SCAN_MAY_STATUS = 32;
 /** {@link reportScan}'s bit: failure-report.ts's REPORT matches (a failure word or a cross mark; decided by the module). */
 export const SCAN_FAILURE = 64;
