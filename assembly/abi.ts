@@ -192,6 +192,9 @@ export const F_RESULT_ESCAPED: u32 = 1024;
 // assembly/result-head.ts); F_HEAD_ACK: its session weighs an acknowledgement (look for its words in a short head)
 export const F_READ_HEAD: u32 = 2048;
 export const F_HEAD_ACK: u32 = 4096;
+// F_HEAD_NO_PASS: its session reads no pass (src/policy/facts-read.ts's CLEAN): the scan skips the pass
+// patterns' words, and a head's notes are not taken out (what is left is read only for its pass)
+export const F_HEAD_NO_PASS: u32 = 8192;
 export const F_DEBUG_TRAP: u32 = 0x80000000;
 
 // output record (bytes)
@@ -239,6 +242,8 @@ export const HEAD_ACKED: u32 = 512;
 export const HEAD_NOTED: u32 = 1024;
 export const HEAD_REST_BLANK: u32 = 2048;
 export const HEAD_REST_SHIFT: u32 = 16;
+// a head read without the pass (F_HEAD_NO_PASS): no SCAN_PASS or SCAN_PASS_UNKNOWN, no notes taken out
+export const HEAD_PASSLESS: u32 = 4096;
 // UTF-16 units of a result's head (src/text/failure-report.ts's PASS_LOOK), and of a head short enough to be an
 // acknowledgement (src/text/acknowledgement.ts's ACK_LOOK)
 export const HEAD_UNITS: u32 = 4096;

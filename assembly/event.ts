@@ -4,7 +4,7 @@ import {
   ARGS_JSON, ARGS_NONE, ARGS_STRING, ARGS_TREE, CF_ANSWERS, CF_CYCLE, CF_DEADEND, CF_EXACT, CF_FREQ, CF_MASK_TEXT, CF_RESULT, CF_RESULT_MASKED,
   CF_SEMANTIC, CF_SEM_NOTOOL, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
   C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_TOOL, C_SEM_CAP, C_SEM_ENTRY, C_SE_K, C_SE_MAXTEXT, C_SE_MAXTOK,
-  C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT, F_RESULT_ESCAPED, F_READ_HEAD, F_HEAD_ACK, O_HEAD, O_ERR_KEY_LO, O_ERR_KEY_HI,
+  C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT, F_RESULT_ESCAPED, F_READ_HEAD, F_HEAD_ACK, F_HEAD_NO_PASS, O_HEAD, O_ERR_KEY_LO, O_ERR_KEY_HI,
   HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, OF_BRIEF, BRIEF_BYTES, F_PROPOSED, OUT_SIZE, O_INDEX,
   O_MASKED_LO, O_OFLAGS, O_OUT_LO, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
   ST_LISTS_FULL, ST_NEEDS_HOST, ST_NO_MEMORY, ST_OK, S_COUNT, S_POS, S_STATE, C_SCRATCH_FIXED, C_HIST_CAP,
@@ -214,7 +214,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
         resN = unescapeJsonInPlace(resP, resN);
       }
       rfp = xxh64(resP, resN, TAG_STRING);
-      if (readsHead) readResultHead(resP, resN, (rflags & F_HEAD_ACK) != 0, out);
+      if (readsHead) readResultHead(resP, resN, (rflags & F_HEAD_ACK) != 0, (rflags & F_HEAD_NO_PASS) == 0, out);
       if (isBlank(resP, resN)) oflags |= OF_EMPTY;
       else if (answers && saysNothingFound(resP, resN)) oflags |= OF_NOTHING;
       if (answers && isBrief(resP, resN)) oflags |= OF_BRIEF;
@@ -226,7 +226,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
       if ((rflags & F_RESULT_EMPTY) != 0) {
         oflags |= OF_EMPTY;
         // a null result reads as the empty head
-        if (readsHead) readResultHead(resP, 0, (rflags & F_HEAD_ACK) != 0, out);
+        if (readsHead) readResultHead(resP, 0, (rflags & F_HEAD_ACK) != 0, (rflags & F_HEAD_NO_PASS) == 0, out);
       } else if (answers && (rflags & F_RESULT_NOTHING) != 0) oflags |= OF_NOTHING;
     }
     outFp = word(TAG_RESULT, rfp);

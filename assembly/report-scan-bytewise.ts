@@ -1,19 +1,20 @@
 // The reference twin of reportScan (assembly/report-scan.ts): the same SCAN_ bits from a loop that looks at
 // every byte, as the scan was before it looked sixteen bytes at a time. Kept for the differential tests
 // (test/wasm-report-scan-differential.test.ts), not called by the host.
-import { FIRST, NOTE, SCAN_FAILURE, SCAN_MAY_ACK, SCAN_MAY_NOTE, SCAN_MAY_STATUS, SCAN_PASS, SCAN_PASS_UNKNOWN, STEM, UNIT, WORD, acknowledgementWord, failureBits, init, lower, noteAt, passAt, ready, statusAt, stemAt } from './report-scan';
+import { ASK_ACK, SKIP_PASS, FIRST, NOTE, SCAN_FAILURE, SCAN_MAY_ACK, SCAN_MAY_NOTE, SCAN_MAY_STATUS, SCAN_PASS, SCAN_PASS_UNKNOWN, STEM, UNIT, WORD, acknowledgementWord, failureBits, init, lower, noteAt, passAt, ready, statusAt, stemAt } from './report-scan';
 
-/** What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when `ack` is 1. */
-export function reportScanBytewise(ptr: usize, len: u32, ack: u32): u32 {
+/** What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when `ask` has ASK_ACK, the pass's not when it has SKIP_PASS. */
+export function reportScanBytewise(ptr: usize, len: u32, ask: u32): u32 {
   if (!ready) init();
   const end = ptr + <usize>len;
+  const pass = (ask & SKIP_PASS) == 0;
   let prev: u32 = 0;
   let out: u32 = 0;
   for (let p = ptr; p < end; p++) {
     const c = <u32>load<u8>(p);
     const u = <u32>load<u8>(UNIT + <usize>c);
     if (u > WORD) {
-      if ((u & FIRST) != 0 && (prev & WORD) == 0 && (out & SCAN_PASS) == 0) {
+      if (pass && (u & FIRST) != 0 && (prev & WORD) == 0 && (out & SCAN_PASS) == 0) {
         const r = passAt(ptr, p, end, c);
         if (r == 1) out = (out & ~SCAN_PASS_UNKNOWN) | SCAN_PASS;
         else if (r == 2) out |= SCAN_PASS_UNKNOWN;
@@ -25,8 +26,8 @@ export function reportScanBytewise(ptr: usize, len: u32, ack: u32): u32 {
       }
       if ((u & NOTE) != 0 && (out & SCAN_MAY_NOTE) == 0 && noteAt(p, end, c)) out |= SCAN_MAY_NOTE;
     }
-    if ((out & SCAN_MAY_STATUS) == 0 && statusAt(p, end)) out |= SCAN_MAY_STATUS;
+    if ((out & SCAN_MAY_STATUS) == 0 && statusAt(ptr, p, end)) out |= SCAN_MAY_STATUS;
     prev = u;
   }
-  return ack != 0 && acknowledgementWord(ptr, end) ? out | SCAN_MAY_ACK : out;
+  return (ask & ASK_ACK) != 0 && acknowledgementWord(ptr, end) ? out | SCAN_MAY_ACK : out;
 }

@@ -18,8 +18,9 @@
 //   word stands between non-word bytes; masking keeps letters as they are and only puts `<n>` for digits
 //   next to one (`42updated`), so in the text itself it has at most digits beside it, or is cut at the
 //   MASK_LIMIT-th byte (the masked text ends there). Without one the text is not masked at all.
-// - whether it may hold a status field (status-field.ts): the word status, state or phase (ASCII, any case),
-//   without which its expression cannot match.
+// - whether it may hold a status field (status-field.ts): the word status, state or phase (ASCII, any case)
+//   not after a word byte, then an optional quote, white space and `:` or `=` (statusAt), without which its
+//   expression cannot match.
 // The last four are only ever "maybe": the host then asks the expressions themselves.
 
 import { FAILURE_REPORTED, FAILURE_UNKNOWN, failureAt } from './failure-word';
@@ -34,6 +35,11 @@ export const SCAN_MAY_ACK: u32 = 16;
 export const SCAN_MAY_STATUS: u32 = 32;
 export const SCAN_FAILURE: u32 = 64;
 export const SCAN_FAILURE_UNKNOWN: u32 = 128;
+
+/** What reportScan is asked, besides what it always looks for: the acknowledgement's words. */
+export const ASK_ACK: u32 = 1;
+/** What reportScan is asked: skip the pass patterns (no SCAN_PASS or SCAN_PASS_UNKNOWN; every other bit the same). */
+export const SKIP_PASS: u32 = 2;
 
 // per byte, bits: WORD a word byte of `\b` (ASCII letters, digits, `_`), FIRST a word byte that may begin a
 // pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`, ACK a byte that may begin a word of ANY
@@ -218,9 +224,25 @@ export function noteAt(p: usize, end: usize, c: u32): bool {
   return (n == 0x62 && m == 0x61) || (n == 0x63 && m == 0x6f);
 }
 
-/** Whether status, state or phase (any case) begins at `p`. */
-export function statusAt(p: usize, end: usize): bool {
-  return at(p, end, 'status') || at(p, end, 'state') || at(p, end, 'phase');
+/**
+ * Whether a status field may begin at `p` (status-field.ts's FIELD, up to its value): status, state or phase
+ * (ASCII, any case) at the text's start or after a byte that is not an ASCII letter, digit or `_`, then an
+ * optional quote, ASCII white space and `:` or `=`; or a byte past ASCII where that white space may be (`\s`
+ * holds non-ASCII spaces: the expression decides).
+ */
+export function statusAt(ptr: usize, p: usize, end: usize): bool {
+  if (p > ptr && wordByte(<u32>load<u8>(p - 1))) return false;
+  let q: usize;
+  if (at(p, end, 'status')) q = p + 6;
+  else if (at(p, end, 'state') || at(p, end, 'phase')) q = p + 5;
+  else return false;
+  if (q < end && (load<u8>(q) == 0x22 || load<u8>(q) == 0x27)) q++;
+  for (; q < end; q++) {
+    const b = <u32>load<u8>(q);
+    if (b == 0x3a || b == 0x3d || b >= 0x80) return true;
+    if (!(b == 0x20 || (b >= 0x09 && b <= 0x0d))) return false;
+  }
+  return false;
 }
 
 // the words by their first letter
@@ -306,10 +328,11 @@ const ALL = SCAN_PASS | SCAN_FAILURE | SCAN_MAY_NOTE | SCAN_MAY_STATUS;
 
 /**
  * What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when
- * `ack` is 1. Reads up to 18 bytes past the end (the caller's area has room; what they hold changes nothing).
- * The same bits as reportScanBytewise (assembly/report-scan-bytewise.ts), which looks at every byte.
+ * `ask` has ASK_ACK, the pass patterns not when it has SKIP_PASS. Reads up to 18 bytes past the end (the
+ * caller's area has room; what they hold changes nothing). The same bits as reportScanBytewise
+ * (assembly/report-scan-bytewise.ts), which looks at every byte.
  */
-export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
+export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
   if (!ready) init();
   const end = ptr + <usize>len;
   const nib = i8x16.splat(0x0f);
@@ -321,10 +344,11 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
   const cStatus = i8x16.splat(C_STATUS);
   const aLetter = i8x16.splat(0x61);
   const zeroDigit = i8x16.splat(0x30);
-  // with `ack`, the pass is done once the acknowledgement's word is found too
-  const want: u32 = ack != 0 ? ALL | SCAN_MAY_ACK : ALL;
+  // with ASK_ACK, the pass is done once the acknowledgement's word is found too
+  const want: u32 = (ask & ASK_ACK) != 0 ? ALL | SCAN_MAY_ACK : ALL;
   const cut = ptr + MASK_LIMIT;
-  let out: u32 = 0;
+  // a pass found, or not asked (SCAN_PASS set from the start, taken off at the end), is no longer looked for
+  let out: u32 = (ask & SKIP_PASS) != 0 ? SCAN_PASS : 0;
   for (let p = ptr; p < end; p += 16) {
     const v0 = v128.load(p);
     const v1 = v128.load(p + 1);
@@ -388,7 +412,7 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
       let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(c, cStatus), zero)) & live;
       while (m != 0) {
         const q = p + <usize>ctz(m);
-        if (statusAt(q, end)) {
+        if (statusAt(ptr, q, end)) {
           out |= SCAN_MAY_STATUS;
           break;
         }
@@ -414,5 +438,5 @@ export function reportScan(ptr: usize, len: u32, ack: u32): u32 {
     }
     if ((out & want) == want) break;
   }
-  return out;
+  return (ask & SKIP_PASS) != 0 ? out & ~SCAN_PASS : out;
 }

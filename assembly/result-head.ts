@@ -8,9 +8,9 @@
 // the bytes; a head cut inside a surrogate pair (the host's head would end in half a character) is not read
 // here: the host reads it itself.
 
-import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_NOTED, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS, O_HEAD, O_HEAD_KEY_HI, O_HEAD_KEY_LO } from './abi';
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_NOTED, HEAD_PASSLESS, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS, O_HEAD, O_HEAD_KEY_HI, O_HEAD_KEY_LO } from './abi';
 import { blankAsTrim, takeNotes } from './notes';
-import { SCAN_MAY_NOTE, reportScan } from './report-scan';
+import { ASK_ACK, SCAN_MAY_NOTE, SKIP_PASS, reportScan } from './report-scan';
 import { xxh64 } from './xxh64';
 
 // Scans remembered by head: a third of the traces' result heads are the text of an earlier one (a loop is
@@ -73,9 +73,10 @@ export function headBytes(p: usize, n: u32, limit: u32): i32 {
 /**
  * Writes the reading of the head of result text [p, p + n) into output record `out` (O_HEAD, and the key):
  * reportScan's bits with HEAD_READ (HEAD_ACKED when `ack` and the head is at most HEAD_ACK_UNITS units, the
- * scan then looking for the acknowledgement's words), or O_HEAD 0 when the module does not read it.
+ * scan then looking for the acknowledgement's words; HEAD_PASSLESS when not `pass`, the scan then skipping the
+ * pass patterns and the notes left in), or O_HEAD 0 when the module does not read it.
  */
-export function readResultHead(p: usize, n: u32, ack: bool, out: usize): void {
+export function readResultHead(p: usize, n: u32, ack: bool, pass: bool, out: usize): void {
   const m = headBytes(p, n, HEAD_UNITS);
   // the scan reads a little past the end: never past the memory's
   if (m < 0 || <u64>p + <u64>m + <u64>SLACK > (<u64>memory.size() << 16)) {
@@ -84,13 +85,14 @@ export function readResultHead(p: usize, n: u32, ack: bool, out: usize): void {
   }
   const key = xxh64(p, <usize>m, 0);
   const asks = ack && headUnits <= HEAD_ACK_UNITS;
-  const flags = HEAD_READ | (asks ? HEAD_ACKED : 0);
+  const flags = HEAD_READ | (asks ? HEAD_ACKED : 0) | (pass ? 0 : HEAD_PASSLESS);
   const mark = key | 1;
   const at = CACHE + <usize>((<u32>(key >> 32) ^ <u32>key) & (HEAD_SLOTS - 1)) * ENTRY;
   let word = load<u32>(at, 12);
-  if (load<u64>(at) != mark || load<u32>(at, 8) != <u32>m || (word & (HEAD_READ | HEAD_ACKED)) != flags) {
-    word = reportScan(p, <u32>m, asks ? 1 : 0) | flags;
-    if ((word & SCAN_MAY_NOTE) != 0) word |= readRest(p, <u32>m);
+  if (load<u64>(at) != mark || load<u32>(at, 8) != <u32>m || (word & (HEAD_READ | HEAD_ACKED | HEAD_PASSLESS)) != flags) {
+    word = reportScan(p, <u32>m, (asks ? ASK_ACK : 0) | (pass ? 0 : SKIP_PASS)) | flags;
+    // what is left once the notes are taken out is read for its pass alone (failure-report.ts's reportFrom)
+    if (pass && (word & SCAN_MAY_NOTE) != 0) word |= readRest(p, <u32>m);
     store<u64>(at, 0);
     store<u32>(at, <u32>m, 8);
     store<u32>(at, word, 12);

@@ -35,6 +35,7 @@ const PIECES = [
   'panic\u212Aed', '\u017Fyntaxerror', '\u212Aeyerror', 'fail\u017F', 'errors2', 'x.error', 'a-fail', 'NO ERRORS', 'ZERO failures', '\u00a0no errors', 'KeyError:', 'error_',
   'Saved', 'SENT', 'reset', 'Okay', 'book', 'ok_', 'tok', 'Cancelled', 'canceled', 'Written', 'inserted', 'appended', 'uploaded', 'Reverted', 'completed', 'succe',
   'status: running', '"status": "in_progress"', 'state=queued', 'phase: Pending', 'running_total', 'STATUS:running', '[{"Status":"queued"}]', 'Output: [{"phase": "pending"', '"stat', 'us":"waiting"',
+  'status\u00a0: running', 'state\u3000= queued', "phase': pending", 'xstatus: running', '_state=queued', '9phase: pending', 'status\n\t: waiting', 'states: running', 'status-x: running',
   'ok(', 'passed❌', '[the', '(bash', '[Python', '(Completed', 'ERROR', 'Panic', 'FATAL', 'exceptions', 'all 12 tests passed', 'ALL CHECKS OK', '0 warnings',
   '10 errors', 'x0 errors', '\n0 errors', '\tno error', 'No Fail', 'zero errors', 'Zero Errors', 'azero errors', '0  errors', ' no  failures', 'no-error', 'error.', '.error', '-fail',
   'é error', 'erroré', '\u00a0zero error', 'ﬁ', 'Error2', '_fail', 'FAILS', 'Failures:', 'RuntimeError:', 'ModuleNotFoundError', 'Panicked', 'keyerror', 'error\u212A',

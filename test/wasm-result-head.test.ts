@@ -13,7 +13,7 @@ import { outcomeFacts } from '../src/policy/outcome-facts.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
 import { ACK_LOOK } from '../src/text/acknowledgement.js';
 import { PASS_LOOK } from '../src/text/failure-report.js';
-import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_READ, HEAD_UNITS } from '../src/wasm/generated/abi.js';
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_PASSLESS, HEAD_READ, HEAD_UNITS } from '../src/wasm/generated/abi.js';
 import { reportScan, scanCopies, textKey } from '../src/wasm/module-report-scan.js';
 import { RawJsonString } from '../src/wasm/raw-json-string.js';
 import { WasmPipeline } from '../src/wasm/wasm-pipeline.js';
@@ -47,7 +47,8 @@ describe("the module's reading of a result head in its pass over the call", () =
     expect(HEAD_ACK_UNITS).toBe(ACK_LOOK);
   });
 
-  for (const [name, options, ack] of [['every detector', {}, true], ['exact repeat alone', exactAlone, false]] as const) {
+  // exact repeat alone weighs no acknowledgement and reads no pass (src/policy/facts-read.ts)
+  for (const [name, options, ack, pass] of [['every detector', {}, true, true], ['exact repeat alone', exactAlone, false, false]] as const) {
     it(`should give the key and scan the host takes of the head (${name})`, () => {
       const p = new WasmPipeline(resolveOptions(options));
       try {
@@ -59,7 +60,13 @@ describe("the module's reading of a result head in its pass over the call", () =
             if (index !== p.lastIndex) return false;
             if (cutInPair(t)) return word === 0;
             const short = head.length <= ACK_LOOK;
-            return (word & HEAD_READ) !== 0 && ((word & HEAD_ACKED) !== 0) === (short && ack) && key === textKey(head) && (word & 0xff) === reportScan(head, short && ack);
+            return (
+              (word & HEAD_READ) !== 0 &&
+              ((word & HEAD_ACKED) !== 0) === (short && ack) &&
+              ((word & HEAD_PASSLESS) === 0) === pass &&
+              key === textKey(head) &&
+              (word & 0xff) === reportScan(head, short && ack, pass)
+            );
           }),
           { numRuns: 600 },
         );
@@ -69,7 +76,7 @@ describe("the module's reading of a result head in its pass over the call", () =
     });
   }
 
-  it('should give a head met before the reading it gave it, whether the acknowledgement was asked then or now', () => {
+  it('should give a head met before the reading it gave it, whether the acknowledgement and the pass were asked then or now', () => {
     const every = new WasmPipeline(resolveOptions({}));
     const exact = new WasmPipeline(resolveOptions(exactAlone));
     const texts = ['Done', 'The file /a.ts has been updated successfully.', '9 passed', `${'x'.repeat(2000)} ok`, 'status: running'];
@@ -78,8 +85,10 @@ describe("the module's reading of a result head in its pass over the call", () =
         for (const [p, ack] of (round + k) % 2 === 0 ? ([[every, true], [exact, false]] as const) : ([[exact, false], [every, true]] as const)) {
           p.observe({ tool: 'Read', args: { k }, result: t });
           const short = t.length <= ACK_LOOK;
-          expect(p.reading.word & 0xff).toBe(reportScan(t, short && ack));
+          // exact repeat alone (ack false) reads no pass either
+          expect(p.reading.word & 0xff).toBe(reportScan(t, short && ack, ack));
           expect((p.reading.word & HEAD_ACKED) !== 0).toBe(short && ack);
+          expect((p.reading.word & HEAD_PASSLESS) !== 0).toBe(!ack);
           expect(p.reading.key).toBe(textKey(t));
         }
       }

@@ -19,6 +19,7 @@ import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead 
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
+import { FACTS_ALL, FactsRead } from './facts-read.js';
 import { nameKey } from './name-keys.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
@@ -111,46 +112,50 @@ export interface OutcomeFacts {
  * log (at `index`) to tell a change of the workspace (see workspace-changes.ts). With `ack` false, whether
  * the result acknowledges a change (CallFact.ACK) is not read (see text/acknowledgement.ts's weighsAcknowledgement). `given`:
  * what the engine's module read of the call in its pass over it (its result's head, its error's key), used
- * when it is of this call (its index is `index`).
+ * when it is of this call (its index is `index`). `read`: the facts the session's verdicts can read
+ * (facts-read.ts's FactsRead bits); the others are left unread (0), so they cost nothing.
  */
-export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts, ack = true, given?: ModuleReading): OutcomeFacts {
+export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: OutcomeFacts, ack = true, given?: ModuleReading, read = FACTS_ALL): OutcomeFacts {
   out.bits = 0;
   out.target = 0;
   const error = errorText(e.error);
   const failed = error !== undefined;
   if (!failed && e.result === undefined) return out;
   const args = log.factArgsOf(index);
-  const writes = changes(e.tool, args);
-  if (writes) out.bits |= CallFact.WRITE;
   const mine = given !== undefined && given.index === index ? given : undefined;
   if (failed) {
+    if (changes(e.tool, args)) out.bits |= CallFact.WRITE;
     // what the error says, read once per distinct text where the module keyed it
     const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra);
-    out.bits |= CallFact.FAILED | failureKind(says, error, e.result);
-    if ((out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && guarded(() => probedPartly(args, error), false)) out.bits |= CallFact.SILENT;
+    out.bits |= CallFact.FAILED | failureKind(says, error, e.result, (read & FactsRead.SILENT) !== 0);
+    if ((read & FactsRead.SILENT) !== 0 && (out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && guarded(() => probedPartly(args, error), false)) out.bits |= CallFact.SILENT;
     if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it
-    out.target = programKey(args);
+    if ((read & FactsRead.TARGET) !== 0) out.target = programKey(args);
     return out;
   }
   // what the result says, read once per distinct text (see result-reading.ts)
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
-  const read = head === undefined ? 0 : readHead(head, ack, mine);
-  if ((read & READ_ACK) !== 0) out.bits |= CallFact.ACK;
+  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0);
+  if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
   if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
-  else if ((read & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
-  if ((read & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
-  if ((read & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
-  // a report of the state: a status query's answer, or a generator's list of the files it wrote
-  if (!writes && (guarded(() => asksStatus(args), false) || (head !== undefined && reportsSavedFiles(head)))) out.bits |= CallFact.STATUS;
+  else if ((said & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
+  if ((said & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
+  if ((said & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
+  // a report of the state: a status query's answer, or a generator's list of the files it wrote (read, as a
+  // pass is, only where a check that passed is weighed: FactsRead.CLEAN)
+  if ((read & FactsRead.CLEAN) !== 0 && (guarded(() => asksStatus(args), false) || (head !== undefined && reportsSavedFiles(head))) && !changes(e.tool, args)) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
-  if ((read & READ_FAILURE) !== 0) {
+  if ((said & READ_FAILURE) !== 0) {
     out.bits |= CallFact.FAILED;
+    if (changes(e.tool, args)) out.bits |= CallFact.WRITE;
     return out;
   }
-  if (!writes) return out;
-  out.bits |= CallFact.CHANGED;
+  // whether a call that did not fail wrote: read only by detectors whose repetitions have work between them
+  if ((read & FactsRead.WRITE_OK) === 0 || !changes(e.tool, args)) return out;
+  out.bits |= CallFact.WRITE | CallFact.CHANGED;
+  if ((read & FactsRead.TARGET) === 0) return out;
   const target = guarded(() => changeTarget(e.tool, args), undefined);
   if (target !== undefined) out.target = nameKey(target);
   return out;
@@ -158,13 +163,15 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
 
 /**
  * The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0, from what its error
- * says (`says`: error-reading.ts's ERR_ bits), the error and its result.
+ * says (`says`: error-reading.ts's ERR_ bits), the error and its result; whether it was silent only when
+ * `silent` (a verdict of the session can read CallFact.SILENT).
  */
-function failureKind(says: number, error: string, result: unknown): number {
+function failureKind(says: number, error: string, result: unknown, silent: boolean): number {
   if ((says & ERR_INFRA) !== 0) return CallFact.INFRA;
   if ((says & ERR_DECLINED) !== 0) return CallFact.DECLINED;
   if ((says & ERR_NEEDS_PERSON) !== 0) return CallFact.NEEDS_PERSON;
   if ((says & ERR_REJECTED) !== 0) return CallFact.REJECTED;
+  if (!silent) return 0;
   // failedSilently, asked only of a failure with a short result or none
   const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
   if (result !== undefined && result !== null && text === undefined) return 0;

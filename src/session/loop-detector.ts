@@ -16,6 +16,7 @@ import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { CallFact, CallFacts } from '../policy/call-facts.js';
+import { factsRead } from '../policy/facts-read.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
 import { FAILING_AGAIN_DETECTOR, failingAgainSignal } from '../policy/failing-again.js';
 import { callFailed } from '../policy/failed-call.js';
@@ -342,7 +343,7 @@ export class LoopDetector {
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
     const index = this.pipeline.lastIndex;
-    const f = outcomeFacts(e, this.pipeline.log, index, OUTCOME, weighsAcknowledgement(this.options), this.pipeline.reading);
+    const f = outcomeFacts(e, this.pipeline.log, index, OUTCOME, weighsAcknowledgement(this.options), this.pipeline.reading, factsRead(this.options));
     // the thread's one object: its bits read now, before a custom detector or a listener can check another call
     const bits = f.bits;
     this.facts.note(index, bits, e.round ?? this.inFlight, f.target);

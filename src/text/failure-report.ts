@@ -130,6 +130,14 @@ export function reportFrom(look: string, scan: number, rest?: number): number {
   return (pass ? REPORTS_PASS : 0) | (failure ? REPORTS_FAILURE : 0);
 }
 
+/**
+ * reportFrom's failure alone (REPORTS_FAILURE or 0), from `look`'s reportScan bits (`scan`; -1: the
+ * expressions decide): for a caller that reads no pass, which then neither takes the notes out nor reads the pass.
+ */
+export function failureReportFrom(look: string, scan: number): number {
+  return failureFrom(look, PASS_LOOK !== FAILURE_LOOK ? -1 : scan) ? REPORTS_FAILURE : 0;
+}
+
 /** reportFrom's pass, from what taking the notes out of `look` left (`rest`, as reportFrom takes it). */
 function passFromRest(look: string, scan: number, failure: boolean, rest: number): boolean {
   if (rest === REST_NONE) return look.trim() === '' || (!failure && holdsPass(look, scan));

@@ -19,12 +19,12 @@
  * a module nor scanned again. Without it (the TypeScript engine, a head the module did not read), the key
  * and the scan are taken here (module-report-scan.ts), with the same answers.
  */
-import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_NOTED, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS } from '../wasm/generated/abi.js';
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_NOTED, HEAD_PASSLESS, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS } from '../wasm/generated/abi.js';
 import { KeyedTextCache } from './keyed-text-cache.js';
 import type { ModuleReading } from './module-reading.js';
 import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan, textKey } from '../wasm/module-report-scan.js';
 import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
-import { PASS_LOOK, REST_BLANK, REST_NONE, reportFrom } from './failure-report.js';
+import { PASS_LOOK, REST_BLANK, REST_NONE, failureReportFrom, reportFrom } from './failure-report.js';
 import { reportsStatusUnderWay } from './status-field.js';
 import { saysStillWaiting } from './still-waiting.js';
 
@@ -55,6 +55,8 @@ const cache = new KeyedTextCache<number>(READING_CACHE_CHARS, READING_CACHE_ENTR
 
 /** A cached reading's bit (never returned): the acknowledgement was not read (READ_ACK is 0 there, not known). */
 const ACK_UNREAD = 32;
+/** A cached reading's bit (never returned): the pass was not read (READ_PASS is 0 there, not known). */
+const PASS_UNREAD = 64;
 
 /**
  * What a result's head (its first PASS_LOOK characters: all of it when it is short) says, as READ_ bits.
@@ -62,27 +64,26 @@ const ACK_UNREAD = 32;
  * acknowledgement (the evidence screen reads it of result repeat's and fuzzy signals only), which then skip
  * its words in the scan and its masking (a sixth of the outcome reading of short results). `given`: the
  * engine module's reading of this very head (its key and scan), used when it read the head as asked here.
+ * With `pass` false, READ_PASS is not read (it is 0): for callers whose detectors never read a pass
+ * (facts-read.ts's CLEAN), which then skip the pass patterns in the scan and never take a head's notes out.
  */
-export function readHead(head: string, ack = true, given?: Pick<ModuleReading, 'word' | 'key'>): number {
+export function readHead(head: string, ack = true, given?: Pick<ModuleReading, 'word' | 'key'>, pass = true): number {
   const short = head.length <= ACK_LOOK;
-  // the module's reading, when it read this head and looked for the acknowledgement's words exactly as asked here
+  // the module's reading, when it read this head and looked for the acknowledgement's words and the pass exactly as asked here
   const word = given === undefined || head.length > PASS_LOOK || !SAME_CUTS ? 0 : given.word;
-  const scanned = (word & HEAD_READ) !== 0 && ((word & HEAD_ACKED) !== 0) === (short && ack);
+  const scanned = (word & HEAD_READ) !== 0 && ((word & HEAD_ACKED) !== 0) === (short && ack) && ((word & HEAD_PASSLESS) === 0) === pass;
   // only heads of at most PASS_LOOK characters are kept; the key writes the head's bytes where the scan reads them
   const key = scanned ? (given as ModuleReading).key : head.length <= PASS_LOOK ? textKey(head) : -1;
   const reading = key < 0 ? undefined : cache.get(key);
-  if (reading !== undefined && reading.text === head) {
-    const known = reading.value;
-    if ((known & ACK_UNREAD) === 0) return ack ? known : known & ~READ_ACK;
-    if (!ack) return known & ~ACK_UNREAD;
-    // read without the acknowledgement before: read it now (its plain test) and keep the whole reading
-    const whole = (known & ~ACK_UNREAD) | (isAcknowledgement(head) ? READ_ACK : 0);
-    reading.value = whole;
-    return whole;
+  // a reading made without the pass does not serve a caller that reads it: the head is read again
+  if (reading !== undefined && reading.text === head && (!pass || (reading.value & PASS_UNREAD) === 0)) {
+    // read without the acknowledgement before: read it now (its plain test) and keep the reading with it
+    if (ack && (reading.value & ACK_UNREAD) !== 0) reading.value = (reading.value & ~ACK_UNREAD) | (isAcknowledgement(head) ? READ_ACK : 0);
+    return answer(reading.value, ack, pass);
   }
   const look = head.length > PASS_LOOK ? head.slice(0, PASS_LOOK) : head;
   // the module's one pass: the failure stems, the pass patterns, the notes, a status field's name, and (short, asked) the acknowledgement's words
-  const scan = scanned ? word & SCAN_BITS : reportScan(look, short && ack);
+  const scan = scanned ? word & SCAN_BITS : reportScan(look, short && ack, pass);
   let bits = 0;
   if (short) {
     // read (its quick test, then masked by the module from the bytes just scanned, or written there now:
@@ -91,13 +92,19 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
     else if (scan < 0 ? isAcknowledgement(head) : (scan & SCAN_MAY_ACK) !== 0 && acknowledgesScanned(head)) bits |= READ_ACK;
     if (saysStillWaiting(head)) bits |= READ_WAITING;
   }
-  // the module took the notes out and read the rest in the same pass (assembly/notes.ts)
-  bits |= scanned ? reportFrom(look, scan, restOf(word)) : reportFrom(look, scan);
+  // the module took the notes out and read the rest in the same pass (assembly/notes.ts); the rest is read for its pass alone
+  if (!pass) bits |= PASS_UNREAD | failureReportFrom(look, scan);
+  else bits |= scanned ? reportFrom(look, scan, restOf(word)) : reportFrom(look, scan);
   // the status field is read within the scanned text (its first record too): only where the module found its name
   if ((scan < 0 || (scan & SCAN_MAY_STATUS) !== 0) && reportsStatusUnderWay(head)) bits |= READ_STATUS;
   // a head of PASS_LOOK characters may be a view of a longer output: the joined text is made flat, then cut
   if (key >= 0) cache.set(key, head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head, bits);
-  return bits & ~ACK_UNREAD;
+  return answer(bits, ack, pass);
+}
+
+/** A reading's READ_ bits as a caller asked them: without its marks, READ_ACK and READ_PASS 0 where not asked. */
+function answer(bits: number, ack: boolean, pass: boolean): number {
+  return bits & ~(ACK_UNREAD | PASS_UNREAD | (ack ? 0 : READ_ACK) | (pass ? 0 : READ_PASS));
 }
 
 /**

@@ -23,7 +23,10 @@ export const SCAN_MAY_FAIL = 4;
 export const SCAN_MAY_NOTE = 8;
 /** {@link reportScan}'s bit, when asked: a word of acknowledgement.ts's quick test is in the text (without it, no acknowledgement). */
 export const SCAN_MAY_ACK = 16;
-/** {@link reportScan}'s bit: the word status, state or phase is in the text (without it, status-field.ts's expression cannot match). */
+/**
+ * {@link reportScan}'s bit: the word status, state or phase, not after an ASCII letter, digit or `_`, then an
+ * optional quote, white space and `:` or `=`, is in the text (without it, status-field.ts's expression cannot match).
+ */
 export const SCAN_MAY_STATUS = 32;
 /** {@link reportScan}'s bit: failure-report.ts's REPORT matches (a failure word or a cross mark; decided by the module). */
 export const SCAN_FAILURE = 64;
@@ -69,13 +72,18 @@ function write(text: string): number {
 }
 
 /**
- * The SCAN_ bits of `text` (SCAN_MAY_ACK looked for when `ack`); -1 when the module has no room for its bytes
- * (the caller asks the expressions). The text last written (by {@link textKey} or a scan) is not written again.
+ * The SCAN_ bits of `text` (SCAN_MAY_ACK looked for when `ack`; SCAN_PASS and SCAN_PASS_UNKNOWN not when
+ * `pass` is false: the pass patterns' words are skipped, every other bit is the same); -1 when the module has
+ * no room for its bytes (the caller asks the expressions). The text last written (by {@link textKey} or a
+ * scan) is not written again.
  */
-export function reportScan(text: string, ack = false): number {
+export function reportScan(text: string, ack = false, pass = true): number {
   const n = text === lastText ? lastN : write(text);
-  return n < 0 ? -1 : (own as WasmInstance).exports.reportScan(areaAt, n, ack ? 1 : 0);
+  return n < 0 ? -1 : (own as WasmInstance).exports.reportScan(areaAt, n, asked(ack, pass));
 }
+
+/** The module's `ask` word: ASK_ACK (1) and SKIP_PASS (2), assembly/report-scan.ts. */
+const asked = (ack: boolean, pass: boolean): number => (ack ? 1 : 0) | (pass ? 0 : 2);
 
 /** The low 53 bits of a u64 (a key a Map holds as a number). */
 const KEY_BITS = 53;
@@ -94,9 +102,9 @@ export function textKey(text: string): number {
 }
 
 /** {@link reportScan} by the module's reference twin, which looks at every byte (for the differential tests). */
-export function reportScanBytewise(text: string, ack = false): number {
+export function reportScanBytewise(text: string, ack = false, pass = true): number {
   const n = write(text);
-  return n < 0 ? -1 : (own as WasmInstance).exports.reportScanBytewise(areaAt, n, ack ? 1 : 0);
+  return n < 0 ? -1 : (own as WasmInstance).exports.reportScanBytewise(areaAt, n, asked(ack, pass));
 }
 
 /**

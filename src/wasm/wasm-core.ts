@@ -58,6 +58,8 @@ export interface BatchItem {
   proposed?: boolean;
   /** Whether its session weighs an acknowledgement: the module then looks for its words in a short result head. */
   readsAck?: boolean;
+  /** Whether its session reads no pass (facts-read.ts's CLEAN): the module then skips the pass in a result head. */
+  skipsPass?: boolean;
 }
 
 /** What the host learnt while writing an item (error text, infrastructure failure). */
@@ -371,7 +373,10 @@ export class WasmCore {
           if (!(e instanceof EncodeOverflow)) unwritable = unreadable(this.writer.field, e);
           break;
         }
-        if (it.proposed === true || it.readsAck === true) dv.setUint32(pos + A.R_FLAGS, dv.getUint32(pos + A.R_FLAGS, true) | (it.proposed === true ? A.F_PROPOSED : 0) | (it.readsAck === true ? A.F_HEAD_ACK : 0), true);
+        if (it.proposed === true || it.readsAck === true || it.skipsPass === true) {
+          const asked = (it.proposed === true ? A.F_PROPOSED : 0) | (it.readsAck === true ? A.F_HEAD_ACK : 0) | (it.skipsPass === true ? A.F_HEAD_NO_PASS : 0);
+          dv.setUint32(pos + A.R_FLAGS, dv.getUint32(pos + A.R_FLAGS, true) | asked, true);
+        }
         if (trapArmed !== 0 && it.slot === trapArmed) {
           dv.setUint32(pos + A.R_FLAGS, dv.getUint32(pos + A.R_FLAGS, true) | A.F_DEBUG_TRAP, true);
           trapArmed = 0;

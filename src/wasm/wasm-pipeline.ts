@@ -34,6 +34,7 @@ import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { restoreSlot, saveSlotInto, savedSlot } from './state-block.js';
 import { type ArgsNormaliser, type ArgsRetention, CallLog } from '../state/call-log.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
+import { FactsRead, factsRead } from '../policy/facts-read.js';
 import { maskVolatile } from '../text/mask-volatile.js';
 import type { ModuleReading } from '../text/module-reading.js';
 import type { LoopSignal, Progress, ToolEvent } from '../types.js';
@@ -223,6 +224,11 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     return weighsAcknowledgement(this.o);
   }
 
+  /** Whether the session reads no pass (facts-read.ts's CLEAN): the module skips it in result heads. */
+  private get skipsPass(): boolean {
+    return (factsRead(this.o) & FactsRead.CLEAN) === 0;
+  }
+
   /** Whether similar args' summaries are made as the args are encoded (ArgsPlan.summarize); of masked args (a copy, masked), by the detector. */
   private get summarizeInWalk(): boolean {
     return this.similar !== null && !this.o.normalizeVolatile;
@@ -272,7 +278,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       }
       reading.result = this.read(out, learnt.errorText, learnt.infra);
     };
-    const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false, readsAck: this.readsAck }];
+    const items: BatchItem[] = [{ slot: this.slot, config: this.config, event: NO_EVENT, args: plan, ignore: null, maxDepth: this.o.maxDepth, maskResults: this.o.detectors.resultRepeat?.masked === true, readsRings: false, readsAck: this.readsAck, skipsPass: this.skipsPass }];
     return (this.single = { items, plan, sink });
   }
 
@@ -331,6 +337,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     item.maskResults = this.o.detectors.resultRepeat?.masked === true;
     item.readsRings = this.readsRings();
     item.readsAck = this.readsAck;
+    item.skipsPass = this.skipsPass;
   }
 
   /** Reads a staged item's output (or throws its failure or status error): the call's signals. */
