@@ -1,7 +1,7 @@
 /**
  * A session reads only the outcome facts its detectors' verdicts can read (src/policy/facts-read.ts): with
  * exact repeat, cycle or chanting alone, a change's file and a failed command's program, whether a failure
- * was silent, whether a call that did not fail wrote, and whether a check passed are left unread (0); every
+ * was silent, whether a call that did not fail wrote, and whether a check passed or reported a state are left unread (0); every
  * other fact is read as when all are asked, and with the detectors that read them they are read as before.
  */
 import fc from 'fast-check';
@@ -19,7 +19,7 @@ const only = (...on: string[]) => ({ detectors: Object.fromEntries(ALL.map((d) =
 const custom: Detector = { name: 'mine', record: () => undefined, check: () => null, reset: () => undefined };
 
 /** The bits left unread when FactsRead has none. */
-const UNREAD = CallFact.SILENT | CallFact.WRITE | CallFact.CHANGED | CallFact.CLEAN;
+const UNREAD = CallFact.SILENT | CallFact.WRITE | CallFact.CHANGED | CallFact.CLEAN | CallFact.STATUS;
 
 describe('factsRead', () => {
   it('should read none of the optional facts with exact repeat, cycle or chanting alone, or the three together', () => {
@@ -100,7 +100,7 @@ describe('outcomeFacts with only some facts read', () => {
         const kept =
           ~UNREAD |
           ((read & FactsRead.SILENT) !== 0 ? CallFact.SILENT : 0) |
-          ((read & FactsRead.CLEAN) !== 0 ? CallFact.CLEAN : 0) |
+          ((read & FactsRead.CLEAN) !== 0 ? CallFact.CLEAN | CallFact.STATUS : 0) |
           ((read & FactsRead.WRITE_OK) !== 0 || (whole.bits & CallFact.FAILED) !== 0 ? CallFact.WRITE | CallFact.CHANGED : 0);
         expect(part.bits).toBe(whole.bits & kept);
         // a target is read only when asked, and then as the whole reading has it (a change's file needs its write read too)
