@@ -10,14 +10,15 @@
  * which names the calls of its unit by their previews; a call is in a unit only if it repeats the call `p`
  * before it for a period `p` the cycle detector tries (the last `p * repetitions` calls are `p`-periodic).
  * So once its check is over ({@link CallLog.settle}), a call that repeats one of the calls `minPeriod` to
- * `maxPeriod` before it keeps its preview (made then) and no args, and any other call nothing at all: a
- * session holds no args past its newest call, whatever their size. (Similar args keeps its own bounded
- * summaries of args: detectors/similar-args.ts.)
+ * `maxPeriod` before it keeps its preview (made then; or, for args read from a record's bytes, their JSON
+ * text when no longer than the preview could be, made into the preview when a message first reads it) and
+ * no args, and any other call nothing at all: a session holds no args past its newest call, whatever their
+ * size. (Similar args keeps its own bounded summaries of args: detectors/similar-args.ts.)
  *
  * ```
  *   index:   n-capacity ...                n-argsWindow ... n-1
  *   kept:    tool, signature, description, step, round (a call's reference is built from these when read)
- *                                          args and previews (keepAll), or the previews a cycle's unit can name
+ *                                          args and previews (keepAll), or the previews (or short args texts) a cycle's unit can name
  * ```
  */
 import { SnapshotError } from '../errors.js';
