@@ -1,7 +1,8 @@
 /**
  * A session's own bytes: `node --expose-gc dist/bench/session-objects.js core|all [SESSIONS [calls
- * [fixture|real]]]` runs SESSIONS sessions x `calls` calls (default 300 x 100) of the RSS bench's stream (or
- * with `real` the traces' calls, rss-real-stream.ts) through a LoopEngine, takes one V8 heap snapshot and
+ * [fixture|real|real-lines]]]` runs SESSIONS sessions x `calls` calls (default 300 x 100) of the RSS bench's stream (or
+ * with `real` the traces' calls, rss-real-stream.ts; `real-lines` those calls as events-format records' bytes,
+ * through `checkLines`) through a LoopEngine, takes one V8 heap snapshot and
  * walks it from each session's LoopDetector: a node reached from one session only is that session's (its
  * options, hidden classes, code and what the thread shares are reached from many, or skipped). It prints per
  * session those JavaScript objects grouped by kind and the holder's field that reaches them, and the module
@@ -18,7 +19,7 @@ import * as A from '../src/wasm/generated/abi.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
 import { FLEET_DETECTORS } from './fleet-bench.js';
 import { feed, warmUp } from './rss-stream.js';
-import { feedReal, loadRealCalls } from './rss-real-stream.js';
+import { feedReal, feedRealLines, loadRealCalls } from './rss-real-stream.js';
 
 interface HeapSnapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
@@ -94,7 +95,7 @@ function ownBytes(s: HeapSnapshot): { groups: Map<string, { bytes: number; count
 }
 
 const [which = 'core', n = '300', c = '100', stream = 'fixture'] = process.argv.slice(2);
-const real = stream === 'real' ? await loadRealCalls() : null;
+const real = stream === 'real' || stream === 'real-lines' ? await loadRealCalls() : null;
 const sessions = Number(n);
 const calls = Number(c);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -103,6 +104,7 @@ warmUp(engine);
 const top = (): number => sharedCore().instance.views().u32[(A.HEADER + A.H_MEMTOP) >>> 2] as number;
 const before = top();
 if (real === null) feed(engine, sessions, calls);
+else if (stream === 'real-lines') feedRealLines(engine, real, sessions, calls);
 else feedReal(engine, real, sessions, calls);
 const moduleBytes = (top() - before) / sessions;
 gc?.();
