@@ -1,7 +1,8 @@
 // "Nothing found" results: the twin of src/text/nothing-found.ts (phrases and values must match it).
 // One pass over the first NOTHING_LOOK bytes: phrases are only tried at word starts whose first two
-// letters begin some phrase. Sixteen bytes at a time (SIMD), word starts whose byte begins some phrase
-// are found first, so most bytes cost a few vector operations.
+// letters begin some phrase. Sixteen bytes at a time (SIMD), word starts whose byte and next two may begin
+// some phrase are found first (by the byte alone in a block whose next two bytes would lie past the text),
+// so most bytes cost a few vector operations and few word starts reach the phrases.
 import { NOTHING_LOOK } from './abi';
 import { shellNoiseEnd } from './shell-noise';
 
@@ -56,7 +57,23 @@ let prefixCount: i32 = 0;
 const FIRST_LO: usize = memory.data(16);
 const FIRST_HI: usize = memory.data(16);
 let hiBits: u32 = 0;
+// the phrases' first three bytes, for a vector lookup of a block's lanes by their byte and the next two (as
+// report-lanes.ts classes them): for each of the three bytes a low-nibble and a high-nibble table of sixteen,
+// bit k on where the byte may be the phrases of two-letter beginning k's (letters in both cases). A nibble
+// product holds every byte asked for (more at most), so a lane whose bits are all off begins no phrase.
+const TRIPLES: usize = memory.data(96, 16);
 let ready = false;
+
+/** Marks byte `c` (a letter in both cases) for bit `bit` as the `at`-th byte of a phrase's first three. */
+function markTriple(bit: u32, at: usize, c: u32): void {
+  const base = TRIPLES + at * 32;
+  for (let twice = 0; twice < 2; twice++) {
+    store<u8>(base + <usize>(c & 15), load<u8>(base + <usize>(c & 15)) | bit);
+    store<u8>(base + 16 + <usize>(c >> 4), load<u8>(base + 16 + <usize>(c >> 4)) | bit);
+    if ((c | 0x20) - 0x61 >= 26) break;
+    c ^= 0x20;
+  }
+}
 
 function prepare(): void {
   for (let q = 0; q < PHRASES.length; q++) {
@@ -77,6 +94,9 @@ function prepare(): void {
     store<u8>(FIRST_LO + (f & 15), load<u8>(FIRST_LO + (f & 15)) | load<u8>(FIRST_HI + (f >> 4)));
     store<u8>(FIRST + <usize>ph.charCodeAt(0), 1);
     store<u32>(MEMBERS + (<usize>k << 2), load<u32>(MEMBERS + (<usize>k << 2)) | (<u32>1 << <u32>q));
+    // every phrase is longer than three bytes; beginnings past the eighth share its bit (more lanes at most)
+    const bit: u32 = <u32>1 << <u32>(k < 7 ? k : 7);
+    for (let b = 0; b < 3; b++) markTriple(bit, <usize>b, <u32>ph.charCodeAt(b));
   }
   ready = true;
 }
@@ -106,7 +126,35 @@ function saysNothing(ptr: usize, len: u32): bool {
   // sixteen bytes at a time: the word starts (after a byte that is not an ASCII letter or digit) whose
   // byte, lower-cased, begins some phrase
   let i: u32 = 0;
-  let carry: u32 = 0; // whether the byte before i continues a word
+  // a lane's byte and the next two (read only within the text): only the phrases' first three pass, so
+  // few lanes are left, and whether one is at a word start is asked of the byte before it alone
+  const n15 = i8x16.splat(15);
+  // the tables in registers for the whole loop
+  const lo0 = v128.load(TRIPLES);
+  const hi0 = v128.load(TRIPLES + 16);
+  const lo1 = v128.load(TRIPLES + 32);
+  const hi1 = v128.load(TRIPLES + 48);
+  const lo2 = v128.load(TRIPLES + 64);
+  const hi2 = v128.load(TRIPLES + 80);
+  while (i + 16 <= n && i + 18 <= len) {
+    const v = v128.load(ptr + i);
+    const v1 = v128.load(ptr + i + 1);
+    const v2 = v128.load(ptr + i + 2);
+    const classes = v128.and(
+      v128.and(v128.and(i8x16.swizzle(lo0, v128.and(v, n15)), i8x16.swizzle(hi0, i8x16.shr_u(v, 4))), v128.and(i8x16.swizzle(lo1, v128.and(v1, n15)), i8x16.swizzle(hi1, i8x16.shr_u(v1, 4)))),
+      v128.and(i8x16.swizzle(lo2, v128.and(v2, n15)), i8x16.swizzle(hi2, i8x16.shr_u(v2, 4))),
+    );
+    let lanes = <u32>i8x16.bitmask(i8x16.ne(classes, i8x16.splat(0)));
+    while (lanes != 0) {
+      const at = i + ctz<u32>(lanes);
+      lanes &= lanes - 1;
+      if (at > 0 && load<u8>(WORD + <usize>load<u8>(ptr + at - 1)) != 0) continue;
+      if (at + 1 < n && phraseAt(ptr, at, n)) return true;
+    }
+    i += 16;
+  }
+  // the last block, where the bytes after a lane may lie past the text: word starts whose byte begins some phrase
+  let carry: u32 = i > 0 ? <u32>load<u8>(WORD + <usize>load<u8>(ptr + i - 1)) : 0; // whether the byte before i continues a word
   while (i + 16 <= n) {
     const v = v128.load(ptr + i);
     const upper = i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x41)), i8x16.splat(26));

@@ -56,8 +56,7 @@ function noiseLine(p: usize, at: u32, end: u32): bool {
     return w >= 0 && <u32>w + 1 == cut && load<u8>(p + <u32>w) == 0x29;
   }
   // `<path>: line <n>: <message>`: the path runs to the first white space, its last byte the colon
-  let ws = at;
-  while (ws < cut && !isSpace(<u32>load<u8>(p + ws))) ws++;
+  const ws = spaceFrom(p, at, cut);
   const lineLen = <u32>LINE.length;
   if (ws - at < 2 || load<u8>(p + ws - 1) != 0x3a || !equalAt(p, ws, ws + lineLen < cut ? ws + lineLen : cut, LINE)) return false;
   let d = ws + lineLen;
@@ -71,12 +70,37 @@ function noiseLine(p: usize, at: u32, end: u32): bool {
   return false;
 }
 
+/** The first ASCII white space byte in [p + at, p + cap), or cap: sixteen bytes at a time while they lie before cap. */
+function spaceFrom(p: usize, at: u32, cap: u32): u32 {
+  let ws = at;
+  while (ws + 16 <= cap) {
+    const v = v128.load(p + ws);
+    // 0x20, or 0x09-0x0d
+    const m = <u32>i8x16.bitmask(v128.or(i8x16.eq(v, i8x16.splat(0x20)), i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x09)), i8x16.splat(5))));
+    if (m != 0) return ws + ctz<u32>(m);
+    ws += 16;
+  }
+  while (ws < cap && !isSpace(<u32>load<u8>(p + ws))) ws++;
+  return ws;
+}
+
+/** The first line feed in [p + at, p + look), or look: sixteen bytes at a time while they lie before look. */
+function lineEndFrom(p: usize, at: u32, look: u32): u32 {
+  let end = at;
+  while (end + 16 <= look) {
+    const m = <u32>i8x16.bitmask(i8x16.eq(v128.load(p + end), i8x16.splat(0x0a)));
+    if (m != 0) return end + ctz<u32>(m);
+    end += 16;
+  }
+  while (end < look && load<u8>(p + end) != 0x0a) end++;
+  return end;
+}
+
 /** Whether the line at `at` may be noise, from its first bytes (nvm's first word, or a path, a colon, ` line `). */
 function mayBeNoise(p: usize, at: u32, look: u32): bool {
   if (load<u8>(p + at) == 0x4e) return true;
   const cap = at + NOISE_WORD < look ? at + NOISE_WORD : look;
-  let ws = at;
-  while (ws < cap && !isSpace(<u32>load<u8>(p + ws))) ws++;
+  const ws = spaceFrom(p, at, cap);
   const lineEnd = ws + <u32>LINE.length < look ? ws + <u32>LINE.length : look;
   return ws < cap && ws - at >= 2 && load<u8>(p + ws - 1) == 0x3a && equalAt(p, ws, lineEnd, LINE);
 }
@@ -87,8 +111,7 @@ export function shellNoiseEnd(p: usize, len: u32): u32 {
   let at: u32 = 0;
   for (let n: u32 = 0; n < MAX_NOISE_LINES && at < look; n++) {
     if (!mayBeNoise(p, at, look)) break;
-    let end = at;
-    while (end < look && load<u8>(p + end) != 0x0a) end++;
+    const end = lineEndFrom(p, at, look);
     if (end == look && look < len) break; // the line goes on past the bytes read
     if (!noiseLine(p, at, end)) break;
     at = end < len ? end + 1 : end;

@@ -8,9 +8,10 @@
  * only reads between, and one printing a metric beside its files (the metric is its behaviour). Both
  * engines, one- and two-phase.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
-import { reportsSavedFiles } from '../src/text/saved-files.js';
+import { SAVED_LOOK, reportsSavedFiles } from '../src/text/saved-files.js';
 import { ENGINES, flaggedActions, liveActions } from './helpers/verdicts.js';
 
 const SCRIPT = '/home/me/thesis/src/decomposition/compare_r_final.py';
@@ -39,6 +40,41 @@ describe('output that only reports the files written', () => {
     for (const t of ['Saved: a.png\nPSNR: 23.1 dB', 'Error: could not save a.png', '/tmp/a', '', 'saved', 'Created 3 users', `Saved: ${'x'.repeat(5000)}.png`]) {
       expect(reportsSavedFiles(t), t).toBe(false);
     }
+  });
+});
+
+/** reportsSavedFiles as first written: every line that says anything split out and tried on both expressions. */
+function plainSavedFiles(text: string): boolean {
+  const SAVED_LINE =
+    /^\s*(?:(?:[\w-]+\s+){0,3}(?:saved|written|exported|generated|created)\s+(?:to|as|at|in|into)\s*:?(?:\s*\S+)?|(?:saved|wrote|written|exported|generated|created)\s*:?\s+['"`]?[^\s'"`]*\.[A-Za-z0-9]{1,5}['"`]?)\s*\.?\s*$/i;
+  const PATH_LINE = /^\s*['"`]?[^\s'"`]*[\/\\][^\s'"`]*['"`]?\s*$/;
+  const t = text.length >= SAVED_LOOK ? text.slice(0, text.lastIndexOf('\n', SAVED_LOOK - 1) + 1) : text;
+  const lines = t.split('\n').filter((l) => l.trim() !== '').slice(0, 64);
+  if (lines.some((l) => l.length > 512)) return false;
+  let saved = 0;
+  for (const l of lines) {
+    if (SAVED_LINE.test(l)) saved++;
+    else if (!PATH_LINE.test(l)) return false;
+  }
+  return saved > 0;
+}
+
+describe('reading a list of saved files, line by line', () => {
+  it('should answer as every line tried on both expressions', () => {
+    const line = fc.oneof(
+      fc.constantFrom('Saved: a.png', 'Figure saved to out/loss.png', 'Wrote report.html', '  /home/me/out', 'C:\\out\\a.png', "'./a/b'", 'out\\x', '/', '\\', 'PSNR: 23.1 dB', 'saved', '', ' ', '\r', 'All saved to:'),
+      fc.string({ unit: fc.constantFrom('a', '/', '\\', ' ', '.', "'", 'S', 'd', ':', '\t'), maxLength: 20 }),
+    );
+    let yes = 0;
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 8 }), (ls) => {
+        const t = ls.join('\n');
+        if (plainSavedFiles(t)) yes++;
+        expect(reportsSavedFiles(t)).toBe(plainSavedFiles(t));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(yes).toBeGreaterThan(0);
   });
 });
 

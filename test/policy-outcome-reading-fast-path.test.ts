@@ -174,7 +174,9 @@ describe('outcome readings read fast', () => {
   });
 
   it('should tell a shell write exactly as the patterns tested one by one', () => {
-    const PARTS = ['sed -i', 'sed -n', 'perl -pi', 'tee', 'patch', 'apply_patch', 'git checkout', 'git status', '> out.txt', '2>&1', '>/dev/null', '>> log', 'mv', 'cp', 'rm -rf', 'mkdir', 'gofmt -w', 'go fmt', 'black', 'prettier --write', 'eslint --fix', 'npm install', 'npm test', 'pip install', 'uv sync', 'cargo add', ' ', ';', '&&', '|', '(', 'x', 'ls'];
+    const PARTS = ['sed -i', 'sed -n', 'perl -pi', 'tee', 'patch', 'apply_patch', 'git checkout', 'git status', '> out.txt', '2>&1', '>/dev/null', '>> log', 'mv', 'cp', 'rm -rf', 'mkdir', 'gofmt -w', 'go fmt', 'black', 'prettier --write', 'eslint --fix', 'npm install', 'npm test', 'pip install', 'uv sync', 'cargo add', ' ', ';', '&&', '|', '(', 'x', 'ls',
+      // separators glued to a command's word, tabs, redirects after digits and signs (ANY_SHELL_WRITE shares the patterns' separator)
+      ';tee', '(mv a b)', '|patch', '&git\treset', 'sed\t-i', 'x>y', '1>z', '&>f', '=>g', '->h', '>&2', 'cargo fmt', 'ruff format', 'yarn add', 'pnpm i', 'go get', 'bundle install', '\ntouch', 'chmod\t'];
     const command = fc.array(fc.oneof(fc.constantFrom(...PARTS), fc.string({ maxLength: 4 })), { maxLength: 12 }).map((p) => p.join(' '));
     fc.assert(fc.property(command, (c) => changesWorkspace('Bash', { command: c }) === plainChangesWorkspace('Bash', { command: c })), { numRuns: 3000 });
   });

@@ -7,9 +7,11 @@
  * probes, each finding one tool missing, as silent as searches that found nothing. The same missing
  * program called again and again still fires, and so do different commands failing with one real error.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
-import { saysProgramMissing } from '../src/text/missing-program.js';
+import { MISSING_LOOK, MISSING_PROGRAM_LINES, saysProgramMissing } from '../src/text/missing-program.js';
+import { withoutShellNoise } from '../src/text/shell-noise.js';
 import { ENGINES, flaggedActions, liveActions, verdictsOf } from './helpers/verdicts.js';
 
 /** A Codex shell call failing with `out` (the reader gives the output as the error and the result). */
@@ -54,6 +56,55 @@ describe('what a shell says of a missing program', () => {
     expect(saysProgramMissing('Exit code: 1')).toBe(false);
     expect(saysProgramMissing('')).toBe(false);
     expect(saysProgramMissing(`${'x'.repeat(2000)}\nbash: rg: command not found`)).toBe(false);
+  });
+});
+
+/** saysProgramMissing as first written: every line tried, with no look for the patterns' words first. */
+function plainProgramMissing(error: string): boolean {
+  const COMPANIONS = [
+    /^operable program or batch file\.?$/,
+    /^(?:function, )?(?:script file, )?(?:or )?(?:(?:operable|executable) )?program\b.*$/,
+    /^Check the spelling of the name\b.*$/,
+    /^At (?:line:\d+ char:\d+|[^\n]*:\d+ char:\d+)$/,
+    /^\+ .*$/,
+    /^(?:error:?\s*)?\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code):?\s*\d+\]?\.?$/i,
+  ];
+  const head = error.length > MISSING_LOOK ? error.slice(0, MISSING_LOOK) : error;
+  const lines = withoutShellNoise(head.replace(/\u001b\[[0-9;]*m/g, '')).split('\n');
+  if (error.length > MISSING_LOOK) lines.pop();
+  let missing = false;
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (MISSING_PROGRAM_LINES.some((p) => p.test(line))) missing = true;
+    else if (!COMPANIONS.some((p) => p.test(line))) return false;
+  }
+  return missing;
+}
+
+describe('reading a missing program, words first', () => {
+  it('should answer as every line tried, colours, cases, noise lines and the cut included', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(
+        '/bin/bash: line 1: rg: command not found', 'sh: 1: rg: not found', '/bin/bash: line 1: ./specify: No such file or directory', 'zsh:1: command not found: pixi',
+        'zsh: COMMAND NOT FOUND: pixi', 'zsh: No Such File Or Directory: x', 'fish: Unknown command: rg', "'rg' is not recognized as an internal or external command,",
+        "rg : The term 'rg' is not recognized as the name of a cmdlet, function", 'operable program or batch file.', 'At line:1 char:1', '+ rg', 'exit code 127', 'Error: boom',
+        '/Users/ana/.profile: line 6: compdef: command not found', '\u001b[31m', '\u001b[0m', 'not \u001b[1mfound', 'Unknown\u001b[0m command', '\n', '\r\n', ' ',
+        // parts of a line a colour may split (joined with nothing between, half the time)
+        'sh: 1: rg: ', 'sh: 1: rg: not \u001b[1mfound', 'fish: ', 'fish: Unknown\u001b[0m command', ': rg', ' rg',
+      ),
+      fc.string({ unit: fc.constantFrom('a', 'n', 'o', 't', ' ', 'f', 'u', 'd', ':', '\n', '\u001b', '[', 'm', '1'), maxLength: 12 }),
+    );
+    const error = fc.tuple(fc.array(piece, { maxLength: 10 }), fc.nat(1100)).map(([ps, pad]) => `${pad > 1000 ? 'y'.repeat(pad) : ''}${ps.join(pad % 2 === 0 ? '\n' : '')}`);
+    let yes = 0;
+    fc.assert(
+      fc.property(error, (e) => {
+        if (plainProgramMissing(e)) yes++;
+        expect(saysProgramMissing(e)).toBe(plainProgramMissing(e));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(yes).toBeGreaterThan(0);
   });
 });
 

@@ -61,6 +61,25 @@ describe('WebAssembly "nothing found" = TypeScript twin', () => {
     }
   });
 
+  it('should find each phrase by its first three bytes in any case at every offset of a short text, its end at the text end or before', () => {
+    // the module's blocks class a lane by its byte and the next two while those are inside the text, and by its
+    // byte alone in the last block: phrases that end at the text's end, or a byte or two before it, test both
+    const near = ['no_result', 'nOt', 'cou', 'doe', 'zer', 'ret', 'fou', '0 x', '0 R', 'NO ', 'not fou'];
+    for (const p of [...NOTHING_PHRASES, ...near]) {
+      for (let mask = 0; mask < 8; mask++) {
+        const cased = [...p].map((c, i) => (i < 3 && (mask >> i) & 1 ? c.toUpperCase() : c)).join('');
+        for (let at = 0; at < 40; at++) {
+          for (const tail of ['', '.', ' x']) {
+            for (const before of ['-', 'q']) {
+              const bytes = utf8.encode(`${before.repeat(at)}${cased}${tail}`);
+              expect(wasmSays(bytes), `${JSON.stringify(before)} x ${at} + ${cased} + ${JSON.stringify(tail)}`).toBe(bytesSayNothingFound(bytes, bytes.length));
+            }
+          }
+        }
+      }
+    }
+  });
+
   it('should not see a phrase that follows a word byte, even across a sixteen-byte step', () => {
     for (let at = 10; at < 20; at++) {
       const bytes = utf8.encode(`${' '.repeat(at)}xno result`);
@@ -105,6 +124,23 @@ describe('WebAssembly "nothing found" = TypeScript twin', () => {
         expect(wasmSays(bytes), `${k} lines`).toBe(k > MAX_NOISE_LINES);
         expect(bytesSayNothingFound(bytes, bytes.length), `${k} lines`).toBe(k > MAX_NOISE_LINES);
       }
+    }
+    // the first word's white space and the line's end are found sixteen bytes at a time: paths and lines of every
+    // length around those steps, around the first word's cap (256 bytes) and the bytes read (1,024)
+    for (let d = 1; d < 300; d += d < 40 ? 1 : 7) {
+      for (const lead of ['/', 'N']) {
+        for (const after of ['\n', '\r\n', ' \n', '\t\n', '']) {
+          const path = `${lead}${'x'.repeat(d)}/.zshrc`;
+          for (const t of [`${path}: line 6: compdef: command not found${after}src`, `${path}:\tline 6: x not found${after}src`, `Now using node v18.${d} (npm v10)${after}no result`]) {
+            const bytes = utf8.encode(t);
+            expect(wasmSays(bytes), t).toBe(bytesSayNothingFound(bytes, bytes.length));
+          }
+        }
+      }
+    }
+    for (let n = 990; n < 1060; n++) {
+      const bytes = utf8.encode(`/h/.bashrc: line 1: ${'z'.repeat(n - 20)} not found\nsrc`);
+      expect(wasmSays(bytes), `${n}`).toBe(bytesSayNothingFound(bytes, bytes.length));
     }
     const long = utf8.encode(`${'/Users/ana/.profile: line 6: compdef: command not found\n'.repeat(3)}${'y '.repeat(200)}no result`);
     expect(wasmSays(long)).toBe(false);

@@ -143,17 +143,21 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   else if ((said & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
   if ((said & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
   if ((said & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
+  const failure = (said & READ_FAILURE) !== 0;
+  // whether the call writes, read once where a fact below reads it anyway: a failure's write, and whether a
+  // call that did not fail wrote (read only by detectors whose repetitions have work between them: WRITE_OK)
+  const writes = failure || (read & FactsRead.WRITE_OK) !== 0 ? changes(e.tool, args) : undefined;
   // a report of the state: a status query's answer, or a generator's list of the files it wrote (read, as a
-  // pass is, only where a check that passed is weighed: FactsRead.CLEAN)
-  if ((read & FactsRead.CLEAN) !== 0 && (guarded(() => asksStatus(args), false) || (head !== undefined && reportsSavedFiles(head))) && !changes(e.tool, args)) out.bits |= CallFact.STATUS;
+  // pass is, only where a check that passed is weighed: FactsRead.CLEAN), of a call that changes nothing (a
+  // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error)
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (guarded(() => asksStatus(args), false) || (head !== undefined && reportsSavedFiles(head))) && !(writes ?? changes(e.tool, args))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
-  if ((said & READ_FAILURE) !== 0) {
+  if (failure) {
     out.bits |= CallFact.FAILED;
-    if (changes(e.tool, args)) out.bits |= CallFact.WRITE;
+    if (writes === true) out.bits |= CallFact.WRITE;
     return out;
   }
-  // whether a call that did not fail wrote: read only by detectors whose repetitions have work between them
-  if ((read & FactsRead.WRITE_OK) === 0 || !changes(e.tool, args)) return out;
+  if (writes !== true) return out;
   out.bits |= CallFact.WRITE | CallFact.CHANGED;
   if ((read & FactsRead.TARGET) === 0) return out;
   const target = guarded(() => changeTarget(e.tool, args), undefined);

@@ -49,10 +49,20 @@ const COMPANION_LINES: readonly RegExp[] = Object.freeze([
 /** Escape sequences of a terminal's colours (PowerShell 7 prints its errors in red). */
 const ANSI = /\u001b\[[0-9;]*m/g;
 
+/**
+ * What every line of MISSING_PROGRAM_LINES holds, in any ASCII case (the zsh line's `i` flag): an error without
+ * one of these says no program is missing, and is not split into lines at all. Nearly every error holds none
+ * (304 of the traces' 3,645 hold one): over those errors 1,401 -> 380 ns an error.
+ */
+const MAY_MISS = /not found|no such file or directory|unknown command|not recognized/i;
+
 /** Whether an error says only that the program its command names is not there (see the module's notes). */
 export function saysProgramMissing(error: string): boolean {
   const head = error.length > MISSING_LOOK ? error.slice(0, MISSING_LOOK) : error;
-  const lines = withoutShellNoise(head.includes('\u001b') ? head.replace(ANSI, '') : head).split('\n');
+  // the colours taken out first: a line the patterns read is a part of this text, so it holds MAY_MISS's words
+  const plain = head.includes('\u001b') ? head.replace(ANSI, '') : head;
+  if (!MAY_MISS.test(plain)) return false;
+  const lines = withoutShellNoise(plain).split('\n');
   // a text cut at MISSING_LOOK may end in part of a line: that part is not read
   if (error.length > MISSING_LOOK) lines.pop();
   let missing = false;

@@ -47,7 +47,13 @@ export function reportsSavedFiles(text: string): boolean {
     if (line.length > MAX_LINE) return false;
     lines++;
     if (SAVED_LINE.test(line)) saved++;
-    else if (!PATH_LINE.test(line)) return false;
+    // a path alone holds a slash: a line without one is not asked (most outputs end here, at their first line)
+    else if (!hasSlash(line) || !PATH_LINE.test(line)) return false;
   }
   return saved > 0;
+}
+
+/** Whether a line holds `/` or `\\` (PATH_LINE cannot match one that holds neither). */
+function hasSlash(line: string): boolean {
+  return line.includes('/') || line.includes('\\');
 }
