@@ -2,7 +2,7 @@
  * Failures that are not the agent's wall: the person declined or interrupted the call (Claude Code's "The
  * user doesn't want to proceed with this tool use", "Permission for this tool use was denied", Gemini
  * CLI's "[Operation Cancelled]", an interrupted request), the call failed for want of a person (not
- * authorized, login required, denied by the person's policy: only a person can grant access), or it failed without a word (a search that
+ * authorized, login required, denied by the person's policy or permission settings: only a person can grant access), or it failed without a word (a search that
  * found nothing: `rg` exits 1 and prints nothing, which the readers give as an error with no text or with
  * the exit code alone; a glob or `ls` that matched nothing says only that), whatever a shell's startup
  * printed before it.
@@ -35,6 +35,10 @@ export const NEEDS_PERSON_PATTERNS: readonly RegExp[] = Object.freeze([
   /\bplease (?:log ?in|sign ?in|authenticate|re-?authenticate)\b/i,
   // the person's settings forbid the call (Gemini CLI's policy engine: "Tool execution denied by policy.")
   /\b(?:tool )?execution (?:was )?denied by (?:the )?policy\b/i,
+  // Claude Code's permission settings: "Permission to use Bash has been denied because Claude Code is running in
+  // don't ask mode.", "Permission to use Bash with command rm -rf x has been denied.", "... has been auto-denied
+  // (prompts unavailable)": a deny rule or a mode the person set, not a prompt they answered
+  /^\s*(?:error:\s*)?permission to use [\w.:-]+ (?:with command [^]*? )?has been (?:auto-)?denied\b/i,
 ]);
 
 /**
