@@ -5,7 +5,8 @@
  * listing) changes nothing, so a repetition with only reads between is no progress.
  *
  * The one table of tool names loopwatch keeps ({@link EDIT_TOOLS}), with the commands of a shell call that
- * write ({@link SHELL_WRITES}). A tool not named here changes the workspace only through a shell command
+ * write ({@link SHELL_WRITES}) and the words of an MCP tool's name that say it changes what its server holds
+ * ({@link MCP_CHANGE_WORDS}). A tool not named here changes the workspace only through a shell command
  * these recognise; an unknown tool is taken to read.
  *
  * Args are read as values, or as JSON text still in a record's bytes (JsonArgsText: the members named here
@@ -72,9 +73,33 @@ export function commandText(args: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Words of an MCP tool's name that say it changes what its server holds (`n8n_update_partial_workflow`,
+ * `create_entities`, `issue_write`, `deploy_to_vercel`): a workflow, an issue, a record of the world the
+ * agent works on, as an edit changes a file.
+ */
+export const MCP_CHANGE_WORDS: ReadonlySet<string> = new Set([
+  'create', 'update', 'delete', 'remove', 'add', 'set', 'write', 'edit', 'patch', 'put', 'insert', 'upsert', 'replace', 'append',
+  'rename', 'move', 'save', 'upload', 'publish', 'deploy', 'apply', 'activate', 'deactivate', 'merge', 'commit', 'push',
+]);
+
+/** An MCP tool's name as Claude Code and Codex give it: `mcp__<server>__<tool>`; the tool's part captured. */
+const MCP_TOOL = /^mcp__.+?__(.+)$/;
+
+/** A tool's name cut into words: at `_`, `-`, `.`, white space, and a capital after a lower-case letter. */
+const NAME_WORDS = /[_\-.\s]+|(?<=[a-z0-9])(?=[A-Z])/;
+
+/** Whether `tool` is an MCP tool (`mcp__<server>__<tool>`) whose name has a word of {@link MCP_CHANGE_WORDS}. */
+export function mcpChanges(tool: string): boolean {
+  if (!tool.startsWith('mcp__')) return false;
+  const name = MCP_TOOL.exec(tool)?.[1];
+  return name !== undefined && name.split(NAME_WORDS).some((w) => MCP_CHANGE_WORDS.has(w.toLowerCase()));
+}
+
 /** Whether a call of `tool` with (normalised) `args` changes the workspace when it succeeds. */
 export function changesWorkspace(tool: string, args: unknown): boolean {
   if (EDIT_TOOLS.has(tool)) return true;
+  if (mcpChanges(tool)) return true;
   const editor = EDITOR_TOOLS.get(tool);
   if (editor !== undefined) {
     const c = typeof args === 'object' && args !== null ? argMember(args, 'command') : undefined;
