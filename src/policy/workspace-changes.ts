@@ -39,8 +39,8 @@ export const EDITOR_TOOLS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 
 /** Shell commands that write files or the environment, tried on a shell call's command text. */
 export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
-  // patches, in-place edits, files written through a pipe
-  /(?:^|[\s;&|(])(?:apply_patch|patch|tee)(?:\s|$)/,
+  // patches (Codex's `apply_patch`, and `applypatch << 'PATCH'` as older Codex models wrote it), in-place edits, files written through a pipe
+  /(?:^|[\s;&|(])(?:apply_patch|applypatch|patch|tee)(?:\s|$)/,
   /(?:^|[\s;&|(])(?:sed|perl)\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*i/,
   /(?:^|[\s;&|(])git\s+(?:apply|am|checkout|restore|reset|merge|rebase|cherry-pick|revert|stash|switch|pull|mv|rm)\b/,
   // a redirect into a file (not a descriptor, not /dev/null)
