@@ -42,13 +42,14 @@ export const NEEDS_PERSON_PATTERNS: readonly RegExp[] = Object.freeze([
 ]);
 
 /**
- * An exit status and a note of no output, which are all a silent failure says. White space and dashes
+ * An exit status and a note of no output (`(no output)`; Gemini CLI's `Output: (empty)`, its shell's answer
+ * when a command printed nothing, the exit code beside it), which are all a silent failure says. White space and dashes
  * between them are taken one character at a time, and each run of white space a part may hold is taken
  * whole (`(?=(\s*))\1`: a lookahead's capture never gives characters back), so a text that does not match
  * fails in time linear in its length. Written as `\s*(?:...\s*|[\s—–-]+)*`, the same language took time
  * exponential in a run of spaces ("exit 1" and 30 spaces before an "x" did not finish).
  */
-const EXIT_ONLY = /^(?=(\s*))\1(?:error(?=(:?\s*))\2)?(?:\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code)(?=(\s*))\3:?(?=(\s*))\4\d+\]?\.?|\((?:no output|completed with no output)\)|[\s—–-])*$/i;
+const EXIT_ONLY = /^(?=(\s*))\1(?:error(?=(:?\s*))\2)?(?:\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code)(?=(\s*))\3:?(?=(\s*))\4\d+\]?\.?|\((?:no output|completed with no output)\)|output: ?\(empty\)|[\s—–-])*$/i;
 
 /**
  * A line in which a probe says it found nothing: a glob without a match (zsh "zsh:1: no matches found:
