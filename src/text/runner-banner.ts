@@ -10,6 +10,9 @@
 /** Characters of an output read at most. */
 export const BANNER_LOOK = 1024;
 
+/** How a banner begins, blank lines aside: npm's `> `, Yarn's `yarn run v`. */
+const BANNER_START = /^\s*(?:> |yarn run v)/;
+
 /** npm's or pnpm's first banner line: `> name@version script` (a scoped name `@org/app@1.0.0`; pnpm adds the folder). */
 const NPM_HEAD = /^> (?:@[^\s@/]+\/)?[^\s@]+@\S* \S+(?: \S.*)?$/;
 
@@ -24,7 +27,8 @@ const YARN_LINE = /^(?:yarn run v\d[\w.-]*|\$ .+|done in \d+(?:\.\d+)?m?s\.?)$/i
  * npm's or pnpm's `> name@version script` first, then `> command` lines; or Yarn 1's three lines).
  */
 export function printsOnlyBanner(text: string): boolean {
-  if (text.length > BANNER_LOOK) return false;
+  // most outputs begin otherwise: one look at their start
+  if (text.length > BANNER_LOOK || !BANNER_START.test(text)) return false;
   let lines = 0;
   let npm = false;
   let yarn = false;
