@@ -4,9 +4,11 @@
  * 2.1.45 session of holdout3, two copies, broken in both replays): the agent built an n8n workflow through
  * the n8n MCP server, each change bracketed by `deactivateWorkflow` and `activateWorkflow`, the same
  * answers each time, a new node update or new sub-workflows between. Taken as reads, nothing was done
- * between the deactivations: the same call with the same answer, stalled, broken at the fourth. With the
- * updates read as changes (src/policy/workspace-changes.ts's mcpChanges), a step re-run after each new
- * change is progress. The stuck twin still fires: the same update made again and again.
+ * between the deactivations: the same call with the same answer, stalled, broken at the third (one-phase)
+ * or blocked at the fourth (two-phase). With the updates read as changes (src/policy/workspace-changes.ts's
+ * mcpChanges), a step re-run after each new change is progress. The stuck twin still fires: the same update
+ * made again and again. (This shorter replay breaks one-phase without the fix; two-phase it is not blocked
+ * either way.)
  */
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';

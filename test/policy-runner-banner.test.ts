@@ -3,8 +3,9 @@
  * 0.104 session of holdout3, broken in both replays): `npm run lint` after each batch of `apply_patch` edits
  * answered "> codex-chrome-extension@0.1.0 lint\n> eslint .\n" each time: eslint printed nothing. Read as a
  * text that neither passed nor failed, the same answer after each edit was a behaviour the edits did not
- * change (a state repeat, stalled), and the fourth run was broken. The banner is npm's, not the check's
- * (src/text/runner-banner.ts): the run passed, and a check that passed after each new edit is progress.
+ * change (a state repeat, stalled): broken at its fifth run one-phase, blocked at its seventh two-phase.
+ * The banner is npm's, not the check's (src/text/runner-banner.ts): the run passed, and a check that
+ * passed after each new edit is progress.
  * The stuck twin still fires: the same lint again and again with the same read between.
  */
 import { describe, expect, it } from 'vitest';
