@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { failedSilently, saysOnlyExit } from '../src/text/failure-kinds.js';
 
 /** The expression as it was written before (the definition of the language; exponential on long runs of spaces). */
-const REFERENCE = /^\s*(?:error:?\s*)?(?:\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code)\s*:?\s*\d+\]?\.?\s*|\((?:no output|completed with no output)\)\s*|[\s—–-]+)*$/i;
+const REFERENCE = /^\s*(?:error:?\s*)?(?:\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code)\s*:?\s*\d+\]?\.?\s*|\((?:no output|completed with no output)\)\s*|output: ?\(empty\)\s*|[\s—–-]+)*$/i;
 
 const PIECES = [
   'exit', 'Exit', ' code', ' status', 'exited with', ' code', 'process exited with code', 'error', 'Error', ':', ' ', '  ',
-  '\t', '\n', '—', '–', '-', '1', '23', '[', ']', '.', '(no output)', '(completed with no output)', 'x', 'E', 'ok',
+  '\t', '\n', '—', '–', '-', '1', '23', '[', ']', '.', '(no output)', '(completed with no output)', 'Output: (empty)', 'output:(empty)', 'x', 'E', 'ok',
 ];
 
 describe('a silent failure read in linear time', () => {

@@ -13,6 +13,7 @@ import { onlyWaits } from '../text/bare-wait.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
+import { printsOnlyBanner } from '../text/runner-banner.js';
 import { reportsSavedFiles } from '../text/saved-files.js';
 import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
@@ -143,6 +144,8 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   else if ((said & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
   if ((said & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
   if ((said & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
+  // a package runner's banner and nothing else (`> app@0.1.0 lint`, `> eslint .`): the script printed nothing, a pass
+  else if ((read & FactsRead.CLEAN) !== 0 && (said & READ_FAILURE) === 0 && head !== undefined && printsOnlyBanner(head)) out.bits |= CallFact.CLEAN;
   const failure = (said & READ_FAILURE) !== 0;
   // whether the call writes, read once where a fact below reads it anyway: a failure's write, and whether a
   // call that did not fail wrote (read only by detectors whose repetitions have work between them: WRITE_OK)

@@ -5,7 +5,8 @@
  * listing) changes nothing, so a repetition with only reads between is no progress.
  *
  * The one table of tool names loopwatch keeps ({@link EDIT_TOOLS}), with the commands of a shell call that
- * write ({@link SHELL_WRITES}). A tool not named here changes the workspace only through a shell command
+ * write ({@link SHELL_WRITES}) and the words of an MCP tool's name that say it changes what its server holds
+ * ({@link MCP_CHANGE_WORDS}). A tool not named here changes the workspace only through a shell command
  * these recognise; an unknown tool is taken to read.
  *
  * Args are read as values, or as JSON text still in a record's bytes (JsonArgsText: the members named here
@@ -38,8 +39,8 @@ export const EDITOR_TOOLS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 
 /** Shell commands that write files or the environment, tried on a shell call's command text. */
 export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
-  // patches, in-place edits, files written through a pipe
-  /(?:^|[\s;&|(])(?:apply_patch|patch|tee)(?:\s|$)/,
+  // patches (Codex's `apply_patch`, and `applypatch << 'PATCH'` as older Codex models wrote it), in-place edits, files written through a pipe
+  /(?:^|[\s;&|(])(?:apply_patch|applypatch|patch|tee)(?:\s|$)/,
   /(?:^|[\s;&|(])(?:sed|perl)\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*i/,
   /(?:^|[\s;&|(])git\s+(?:apply|am|checkout|restore|reset|merge|rebase|cherry-pick|revert|stash|switch|pull|mv|rm)\b/,
   // a redirect into a file (not a descriptor, not /dev/null)
@@ -85,9 +86,33 @@ export function commandText(args: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Words of an MCP tool's name that say it changes what its server holds (`n8n_update_partial_workflow`,
+ * `create_entities`, `issue_write`, `deploy_to_vercel`): a workflow, an issue, a record of the world the
+ * agent works on, as an edit changes a file.
+ */
+export const MCP_CHANGE_WORDS: ReadonlySet<string> = new Set([
+  'create', 'update', 'delete', 'remove', 'add', 'set', 'write', 'edit', 'patch', 'put', 'insert', 'upsert', 'replace', 'append',
+  'rename', 'move', 'save', 'upload', 'publish', 'deploy', 'apply', 'activate', 'deactivate', 'merge', 'commit', 'push',
+]);
+
+/** An MCP tool's name as Claude Code and Codex give it: `mcp__<server>__<tool>`; the tool's part captured. */
+const MCP_TOOL = /^mcp__.+?__(.+)$/;
+
+/** A tool's name cut into words: at `_`, `-`, `.`, white space, and a capital after a lower-case letter. */
+const NAME_WORDS = /[_\-.\s]+|(?<=[a-z0-9])(?=[A-Z])/;
+
+/** Whether `tool` is an MCP tool (`mcp__<server>__<tool>`) whose name has a word of {@link MCP_CHANGE_WORDS}. */
+export function mcpChanges(tool: string): boolean {
+  if (!tool.startsWith('mcp__')) return false;
+  const name = MCP_TOOL.exec(tool)?.[1];
+  return name !== undefined && name.split(NAME_WORDS).some((w) => MCP_CHANGE_WORDS.has(w.toLowerCase()));
+}
+
 /** Whether a call of `tool` with (normalised) `args` changes the workspace when it succeeds. */
 export function changesWorkspace(tool: string, args: unknown): boolean {
   if (EDIT_TOOLS.has(tool)) return true;
+  if (mcpChanges(tool)) return true;
   const editor = EDITOR_TOOLS.get(tool);
   if (editor !== undefined) {
     const c = typeof args === 'object' && args !== null ? argMember(args, 'command') : undefined;

@@ -2,7 +2,7 @@
  * Failures that are not the agent's wall: the person declined or interrupted the call (Claude Code's "The
  * user doesn't want to proceed with this tool use", "Permission for this tool use was denied", Gemini
  * CLI's "[Operation Cancelled]", an interrupted request), the call failed for want of a person (not
- * authorized, login required, denied by the person's policy: only a person can grant access), or it failed without a word (a search that
+ * authorized, login required, denied by the person's policy or permission settings: only a person can grant access), or it failed without a word (a search that
  * found nothing: `rg` exits 1 and prints nothing, which the readers give as an error with no text or with
  * the exit code alone; a glob or `ls` that matched nothing says only that), whatever a shell's startup
  * printed before it.
@@ -35,16 +35,21 @@ export const NEEDS_PERSON_PATTERNS: readonly RegExp[] = Object.freeze([
   /\bplease (?:log ?in|sign ?in|authenticate|re-?authenticate)\b/i,
   // the person's settings forbid the call (Gemini CLI's policy engine: "Tool execution denied by policy.")
   /\b(?:tool )?execution (?:was )?denied by (?:the )?policy\b/i,
+  // Claude Code's permission settings: "Permission to use Bash has been denied because Claude Code is running in
+  // don't ask mode.", "Permission to use Bash with command rm -rf x has been denied.", "... has been auto-denied
+  // (prompts unavailable)": a deny rule or a mode the person set, not a prompt they answered
+  /^\s*(?:error:\s*)?permission to use [\w.:-]+ (?:with command [^]*? )?has been (?:auto-)?denied\b/i,
 ]);
 
 /**
- * An exit status and a note of no output, which are all a silent failure says. White space and dashes
+ * An exit status and a note of no output (`(no output)`; Gemini CLI's `Output: (empty)`, its shell's answer
+ * when a command printed nothing, the exit code beside it), which are all a silent failure says. White space and dashes
  * between them are taken one character at a time, and each run of white space a part may hold is taken
  * whole (`(?=(\s*))\1`: a lookahead's capture never gives characters back), so a text that does not match
  * fails in time linear in its length. Written as `\s*(?:...\s*|[\s—–-]+)*`, the same language took time
  * exponential in a run of spaces ("exit 1" and 30 spaces before an "x" did not finish).
  */
-const EXIT_ONLY = /^(?=(\s*))\1(?:error(?=(:?\s*))\2)?(?:\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code)(?=(\s*))\3:?(?=(\s*))\4\d+\]?\.?|\((?:no output|completed with no output)\)|[\s—–-])*$/i;
+const EXIT_ONLY = /^(?=(\s*))\1(?:error(?=(:?\s*))\2)?(?:\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code)(?=(\s*))\3:?(?=(\s*))\4\d+\]?\.?|\((?:no output|completed with no output)\)|output: ?\(empty\)|[\s—–-])*$/i;
 
 /**
  * A line in which a probe says it found nothing: a glob without a match (zsh "zsh:1: no matches found:

@@ -13,8 +13,9 @@
  *   a script named for a state:  check-prerequisites.sh, status.sh, preflight.py, env_check.sh, doctor
  *   a program's status command:  git status, gh auth status, supabase status, flutter doctor
  * ```
- * and nothing else runs after it (`&&`, `||`, `;`: a pipe into `head` or `jq` is still the query). Reads at
- * most {@link STATUS_LOOK} characters.
+ * and nothing else runs after it (`&&`, `||`, `;`: a pipe into `head` or `jq` is still the query) but
+ * commands that report where the work stands ({@link STATE_INFO}: `git rev-parse --abbrev-ref HEAD`, `git
+ * remote -v`). Reads at most {@link STATUS_LOOK} characters.
  */
 import { commandProgram } from './command-program.js';
 
@@ -39,6 +40,27 @@ const STATUS_SUBCOMMAND = /^(?:[a-z][\w-]*\s+){0,2}(?:status|doctor)(?=\s|$)/;
 /** Commands run after the first one: its answer is then not the query's alone. */
 const ANOTHER_COMMAND = /&&|\|\||;/;
 
+/**
+ * Commands that report where the work stands and change nothing, chained after a status query (`git status
+ * -s && git rev-parse --abbrev-ref HEAD && git remote -v`): the branch, the remotes, the last commits, the
+ * folder. The chain's answer is still a report of the state.
+ */
+const STATE_INFO = /^\s*(?:git\s+(?:rev-parse\s+(?:--abbrev-ref|--show-toplevel|--short|HEAD)[^|<>]*|remote(?:\s+-v)?|branch\s+(?:--show-current|-vv?)|log\s+(?:-\d+|-n\s*\d+)(?:\s+--?[\w=-]+)*)|pwd)\s*['"]?\s*$/;
+
+/** The commands of a chain (`a && b; c || d`), at most this many. */
+const MAX_CHAINED = 6;
+
+/**
+ * Whether a command is a status query followed only by commands of {@link STATE_INFO} (each part split at
+ * `&&`, `||`, `;`; the first the query).
+ */
+function chainedStatus(c: string): boolean {
+  const parts = c.split(/&&|\|\||;/);
+  if (parts.length > MAX_CHAINED) return false;
+  const [first, ...rest] = parts;
+  return first !== undefined && rest.length > 0 && rest.every((p) => STATE_INFO.test(p)) && queriesStatus(first);
+}
+
 /** Whether a shell command asks for the state of the workspace or environment (see the file's comment). */
 export function queriesStatus(command: string): boolean {
   const c = command.length > STATUS_LOOK ? command.slice(0, STATUS_LOOK) : command;
@@ -49,7 +71,7 @@ export function queriesStatus(command: string): boolean {
   const at = wordAt(c, program);
   if (at < 0) return false;
   const rest = c.slice(at + program.length);
-  if (ANOTHER_COMMAND.test(rest)) return false;
+  if (ANOTHER_COMMAND.test(rest)) return chainedStatus(c);
   const args = rest.trimStart();
   if (INTERPRETERS.has(program)) {
     const script = /^(?:-\S+\s+)*([^\s;&|'"]+)/.exec(args)?.[1];

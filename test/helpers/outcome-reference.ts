@@ -4,7 +4,7 @@
  * the acknowledgement read from the whole masked text, and the shell writes tested one by one.
  */
 import { encodeUtf8, utf8Scratch } from '../../src/fingerprint/canonical-hash.js';
-import { commandText, EDIT_TOOLS, EDITOR_TOOLS, SHELL_WRITES } from '../../src/policy/workspace-changes.js';
+import { commandText, EDIT_TOOLS, EDITOR_TOOLS, MCP_CHANGE_WORDS, SHELL_WRITES } from '../../src/policy/workspace-changes.js';
 import { ACK_BYTES, ACK_LOOK, ACK_PATTERNS } from '../../src/text/acknowledgement.js';
 import { FAILURE_LOOK, FAILURE_WORDS, PASS_LOOK, PASS_PATTERNS, REPORTS_FAILURE, REPORTS_PASS } from '../../src/text/failure-report.js';
 import { maskBytes } from '../../src/text/mask-volatile.js';
@@ -41,6 +41,12 @@ export function plainAcknowledgement(text: string): boolean {
 /** Whether a call changes the workspace, each of SHELL_WRITES tested in turn. */
 export function plainChangesWorkspace(tool: string, args: unknown): boolean {
   if (EDIT_TOOLS.has(tool)) return true;
+  // an MCP tool `mcp__<server>__<tool>` with a word of MCP_CHANGE_WORDS in its tool's part
+  const parts = tool.split('__');
+  if (parts[0] === 'mcp' && parts.length >= 3 && parts[1] !== '') {
+    const name = parts.slice(2).join('__').replace(/([a-z0-9])([A-Z])/g, '$1 $2');
+    if (name !== '' && name.split(/[_\-.\s]+/).some((w) => MCP_CHANGE_WORDS.has(w.toLowerCase()))) return true;
+  }
   const editor = EDITOR_TOOLS.get(tool);
   if (editor !== undefined) {
     const c = typeof args === 'object' && args !== null ? (args as Record<string, unknown>).command : undefined;
