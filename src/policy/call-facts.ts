@@ -67,40 +67,55 @@ export const CallFact = {
   STATUS: 32768,
 } as const;
 
+/** Where the facts' words start in their holder's, in words a call (past the call log's three). */
+const FACTS_AT = 3;
+
+/** Words kept by another (the session's call log): `words` from `wordBase` on; either may change. */
+export interface WordHolder {
+  readonly words: Uint32Array;
+  readonly wordBase: number;
+}
+
 /** The facts of a session's recent calls. */
 export class CallFacts implements Rewindable, ScreenFacts {
   /**
-   * The bits (one word a call, from `at`) and the targets (from `at + capacity`, 0: none) in one word array:
-   * by default its own, in a session the call log's (CallLog.factWords), so a session makes no typed array for them.
+   * The bits (one word a call, from `holder.wordBase + at`) and the targets (from there + `capacity`, 0:
+   * none): by default in an array of its own, in a session in the call log's words (read through the log,
+   * which may move them: CallLog.releaseWords), so a session makes no typed array for them.
    */
-  private readonly words: Uint32Array;
-  private readonly at: number;
+  private readonly holder: WordHolder;
   /** Turns, made when the first call with one is noted. */
   private turns: Float64Array | null = null;
   private n = 0;
 
+  /**
+   * `holder`: the session's call log, whose words hold the facts' past its own three a call (from
+   * `3 * capacity` on); none: an array of the facts' own (addressed from `-3 * capacity`, as the log's are).
+   */
   constructor(
     readonly capacity: number,
-    words?: Uint32Array,
-    at = 0,
+    holder?: WordHolder,
   ) {
-    if (words === undefined || words.length < at + 2 * capacity) {
-      this.words = new Uint32Array(2 * capacity);
-      this.at = 0;
+    if (holder === undefined || holder.words.length < holder.wordBase + (FACTS_AT + 2) * capacity) {
+      this.holder = { words: new Uint32Array(2 * capacity), wordBase: -FACTS_AT * capacity };
     } else {
-      this.words = words;
-      this.at = at;
+      this.holder = holder;
     }
+  }
+
+  /** The index in the holder's words of the bits of slot `s` (its target is `capacity` words on). */
+  private bitsAt(s: number): number {
+    return this.holder.wordBase + FACTS_AT * this.capacity + s;
   }
 
   /** Notes the call at `index` (the next one, or one noted since the last mark); `target`: 0 for none. */
   note(index: number, bits: number, turn: number | undefined, target = 0): void {
     const s = index % this.capacity;
     // bits are 16 bits wide, as they were in a Uint16Array of their own
-    this.words[this.at + s] = bits & 0xffff;
+    this.holder.words[this.bitsAt(s)] = bits & 0xffff;
     if (turn !== undefined) (this.turns ??= new Float64Array(this.capacity).fill(NaN))[s] = turn;
     else if (this.turns !== null) this.turns[s] = NaN;
-    this.words[this.at + this.capacity + s] = target;
+    this.holder.words[this.bitsAt(s) + this.capacity] = target;
     if (index >= this.n) this.n = index + 1;
   }
 
@@ -115,7 +130,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
 
   /** The CallFact bits of a call (0 when it is no longer kept). */
   of(index: number): number {
-    return this.kept(index) ? (this.words[this.at + (index % this.capacity)] as number) : 0;
+    return this.kept(index) ? (this.holder.words[this.bitsAt(index % this.capacity)] as number) : 0;
   }
 
   /** The model turn of a call, if one is known and the call still kept. */
@@ -130,7 +145,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
    * command ran (command-program.ts's programKey); 0 when unknown or not kept. Read it for a CHANGED or a FAILED call.
    */
   targetOf(index: number): number {
-    return this.kept(index) ? (this.words[this.at + this.capacity + (index % this.capacity)] as number) : 0;
+    return this.kept(index) ? (this.holder.words[this.bitsAt(index % this.capacity) + this.capacity] as number) : 0;
   }
 
   private undo: { n: number; bits: number; turn: number; target: number } | null = null;
@@ -138,7 +153,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
   /** Remembers the slot the next note() overwrites (see Rewindable). */
   mark(): void {
     const s = this.n % this.capacity;
-    this.undo = { n: this.n, bits: this.words[this.at + s] as number, turn: this.turns === null ? NaN : (this.turns[s] as number), target: this.words[this.at + this.capacity + s] as number };
+    this.undo = { n: this.n, bits: this.holder.words[this.bitsAt(s)] as number, turn: this.turns === null ? NaN : (this.turns[s] as number), target: this.holder.words[this.bitsAt(s) + this.capacity] as number };
   }
 
   /** Undoes the note() made since mark(). */
@@ -147,9 +162,9 @@ export class CallFacts implements Rewindable, ScreenFacts {
     if (u === null) return;
     this.undo = null;
     const s = u.n % this.capacity;
-    this.words[this.at + s] = u.bits;
+    this.holder.words[this.bitsAt(s)] = u.bits;
     if (this.turns !== null) this.turns[s] = u.turn;
-    this.words[this.at + this.capacity + s] = u.target;
+    this.holder.words[this.bitsAt(s) + this.capacity] = u.target;
     this.n = u.n;
   }
 
@@ -157,7 +172,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
   reset(): void {
     this.undo = null;
     this.n = 0;
-    this.words.fill(0, this.at, this.at + 2 * this.capacity);
+    this.holder.words.fill(0, this.bitsAt(0), this.bitsAt(0) + 2 * this.capacity);
     this.turns = null;
   }
 
@@ -166,9 +181,9 @@ export class CallFacts implements Rewindable, ScreenFacts {
     w.f64(this.n);
     for (let i = Math.max(0, this.n - this.capacity); i < this.n; i++) {
       const s = i % this.capacity;
-      w.u32(this.words[this.at + s] as number);
+      w.u32(this.holder.words[this.bitsAt(s)] as number);
       w.f64(this.turns === null ? NaN : (this.turns[s] as number));
-      w.u32(this.words[this.at + this.capacity + s] as number);
+      w.u32(this.holder.words[this.bitsAt(s) + this.capacity] as number);
     }
   }
 

@@ -29,6 +29,7 @@ import { readValue } from '../snapshot/value-codec.js';
 import { SHOWN_TOOL_LENGTH, previewCall } from '../text/call-preview.js';
 import { cutText } from '../text/shown-text.js';
 import { NO_TOOL_ID, toolId, toolName } from './tool-names.js';
+import { giveWords, takeWords } from './word-blocks.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
 
@@ -93,10 +94,14 @@ const enum Held {
  */
 export class CallLog implements Rewindable {
   /**
-   * Per call at `index % capacity`: its signature's high and low words and its tool's number (tool-names.ts);
-   * past them, `FACT_WORDS` words a call that the session's CallFacts keeps there ({@link factWords}).
+   * Per call at `index % capacity`, from `wordBase`: its signature's high and low words and its tool's number
+   * (tool-names.ts); past them, `FACT_WORDS` words a call that the session's CallFacts keeps there (it reads
+   * `words` and `wordBase` through the log, which may move them: {@link releaseWords}).
+   * @internal
    */
-  private readonly words: Uint32Array;
+  words: Uint32Array;
+  /** Where the log's words start in `words` (0 in an array of its own; a block's offset in a shared chunk). */
+  wordBase = 0;
   /** Tools the shared table gives no number, at `index % capacity` (made on first use). */
   private otherTools: (string | undefined)[] | null = null;
   /** Settled calls' args among the newest `argsWindow`, at `index % argsWindow`, and how each is held. */
@@ -121,18 +126,27 @@ export class CallLog implements Rewindable {
     readonly capacity: number,
     private readonly normaliser: ArgsNormaliser,
     private readonly retention: ArgsRetention = { window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0 },
+    shared = false,
   ) {
     this.argsWindow = Math.max(1, Math.min(capacity, retention.window));
-    this.words = new Uint32Array(capacity * (3 + FACT_WORDS));
+    if (shared) {
+      const block = takeWords(capacity * (3 + FACT_WORDS));
+      this.words = block.words;
+      this.wordBase = block.base;
+    } else this.words = new Uint32Array(capacity * (3 + FACT_WORDS));
   }
 
   /**
-   * The words past the log's own, from `3 * capacity` on, where the session keeps its calls' facts
-   * (policy/call-facts.ts): one typed array and buffer a session, not three.
-   * @internal
+   * Gives the shared block of a log made with `shared` back to the thread (a disposed session's): the words
+   * move to an array of the log's own first, so the log and its facts still read as before. Its owner calls
+   * it once (WasmPipeline.dispose); the log keeps no flag of its own (a field is 8 B a session).
    */
-  get factWords(): Uint32Array {
-    return this.words;
+  releaseWords(): void {
+    const size = this.capacity * (3 + FACT_WORDS);
+    const own = this.words.slice(this.wordBase, this.wordBase + size);
+    giveWords(size, this.words, this.wordBase);
+    this.words = own;
+    this.wordBase = 0;
   }
 
   /**
@@ -145,8 +159,8 @@ export class CallLog implements Rewindable {
     this.setTool(s, tool);
     if (description !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = description;
     else if (this.descriptions !== null) this.descriptions[s] = undefined;
-    this.words[3 * s] = sigHi;
-    this.words[3 * s + 1] = sigLo;
+    this.words[this.wordBase + 3 * s] = sigHi;
+    this.words[this.wordBase + 3 * s + 1] = sigLo;
     if (step !== undefined) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
     else if (this.steps !== null) this.steps[s] = NaN;
     if (round !== undefined) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
@@ -162,14 +176,14 @@ export class CallLog implements Rewindable {
 
   private setTool(s: number, tool: string): void {
     const id = toolId(tool);
-    this.words[3 * s + 2] = id;
+    this.words[this.wordBase + 3 * s + 2] = id;
     if (id === NO_TOOL_ID) (this.otherTools ??= new Array<string | undefined>(this.capacity))[s] = tool;
     else if (this.otherTools !== null) this.otherTools[s] = undefined;
   }
 
   /** The tool of the call at `s` (a kept call). */
   private toolAt(s: number): string {
-    const id = this.words[3 * s + 2] as number;
+    const id = this.words[this.wordBase + 3 * s + 2] as number;
     return id !== NO_TOOL_ID ? toolName(id) : ((this.otherTools as (string | undefined)[])[s] as string);
   }
 
@@ -224,11 +238,13 @@ export class CallLog implements Rewindable {
     const cap = this.capacity;
     const i = this.n - 1;
     const s = i % cap;
-    const lo = this.words[3 * s + 1];
+    const words = this.words;
+    const b = this.wordBase + 1;
+    const lo = words[b + 3 * s];
     const last = Math.min(this.retention.maxPeriod, i, cap - 1);
     for (let p = Math.max(1, this.retention.minPeriod); p <= last; p++) {
       // a collision keeps args, never loses them
-      if (this.words[3 * (s >= p ? s - p : s - p + cap) + 1] === lo) return true;
+      if (words[b + 3 * (s >= p ? s - p : s - p + cap)] === lo) return true;
     }
     return false;
   }
@@ -274,7 +290,7 @@ export class CallLog implements Rewindable {
 
   /** The low 32 bits of a call's signature, or undefined when it is no longer kept. */
   signatureLow(index: number): number | undefined {
-    return this.kept(index) ? this.words[3 * (index % this.capacity) + 1] : undefined;
+    return this.kept(index) ? this.words[this.wordBase + 3 * (index % this.capacity) + 1] : undefined;
   }
 
   /**
@@ -290,7 +306,7 @@ export class CallLog implements Rewindable {
     return Object.freeze({
       index,
       tool: cutText(this.toolAt(s), SHOWN_TOOL_LENGTH),
-      signature: toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number),
+      signature: toHex(this.words[this.wordBase + 3 * s] as number, this.words[this.wordBase + 3 * s + 1] as number),
       ...(Number.isNaN(step) ? {} : { step }),
       ...(Number.isNaN(round) ? {} : { round }),
     });
@@ -356,8 +372,8 @@ export class CallLog implements Rewindable {
       const s = i % this.capacity;
       w.str(this.toolAt(s));
       w.optStr(this.descriptions === null ? undefined : this.descriptions[s]);
-      w.u32(this.words[3 * s] as number);
-      w.u32(this.words[3 * s + 1] as number);
+      w.u32(this.words[this.wordBase + 3 * s] as number);
+      w.u32(this.words[this.wordBase + 3 * s + 1] as number);
       w.f64(this.steps === null ? NaN : (this.steps[s] as number));
       w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
       if (i < this.n - this.argsWindow) continue;
@@ -385,8 +401,8 @@ export class CallLog implements Rewindable {
       this.setTool(s, r.str());
       const d = r.optStr();
       if (d !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = d;
-      this.words[3 * s] = r.u32();
-      this.words[3 * s + 1] = r.u32();
+      this.words[this.wordBase + 3 * s] = r.u32();
+      this.words[this.wordBase + 3 * s + 1] = r.u32();
       const step = r.f64();
       if (!Number.isNaN(step)) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
       const round = r.f64();
@@ -415,10 +431,10 @@ export class CallLog implements Rewindable {
     const a = this.n % this.argsWindow;
     this.undo = {
       n: this.n,
-      toolWord: this.words[3 * s + 2] as number,
+      toolWord: this.words[this.wordBase + 3 * s + 2] as number,
       otherTool: this.otherTools?.[s],
-      sigHi: this.words[3 * s] as number,
-      sigLo: this.words[3 * s + 1] as number,
+      sigHi: this.words[this.wordBase + 3 * s] as number,
+      sigLo: this.words[this.wordBase + 3 * s + 1] as number,
       description: this.descriptions?.[s],
       step: this.steps === null ? NaN : (this.steps[s] as number),
       round: this.rounds === null ? NaN : (this.rounds[s] as number),
@@ -439,10 +455,10 @@ export class CallLog implements Rewindable {
     this.settled = true;
     this.cur = undefined;
     this.curPreview = undefined;
-    this.words[3 * s + 2] = u.toolWord;
+    this.words[this.wordBase + 3 * s + 2] = u.toolWord;
     if (this.otherTools !== null) this.otherTools[s] = u.otherTool;
-    this.words[3 * s] = u.sigHi;
-    this.words[3 * s + 1] = u.sigLo;
+    this.words[this.wordBase + 3 * s] = u.sigHi;
+    this.words[this.wordBase + 3 * s + 1] = u.sigLo;
     if (this.descriptions !== null) this.descriptions[s] = u.description;
     if (this.steps !== null) this.steps[s] = u.step;
     if (this.rounds !== null) this.rounds[s] = u.round;
@@ -455,7 +471,7 @@ export class CallLog implements Rewindable {
   signatureHex(index: number): string | undefined {
     if (!this.kept(index)) return undefined;
     const s = index % this.capacity;
-    return toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number);
+    return toHex(this.words[this.wordBase + 3 * s] as number, this.words[this.wordBase + 3 * s + 1] as number);
   }
 
   /** Forgets every call. */

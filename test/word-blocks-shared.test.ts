@@ -1,0 +1,56 @@
+/**
+ * Sessions' call-log words in blocks of the thread's shared chunks (src/state/word-blocks.ts): WebAssembly
+ * sessions make no typed array of their own for them; a disposed session's block goes back zeroed to the
+ * next session, and the disposed session's log still reads what it held (its words moved to an array of its own).
+ */
+import { describe, expect, it } from 'vitest';
+import { LoopDetector } from '../src/index.js';
+import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
+import type { CallLog } from '../src/state/call-log.js';
+import { MAX_CHUNK_BLOCKS, giveWords, takeWords } from '../src/state/word-blocks.js';
+
+const CORE: LoopDetectorOptions = { detectors: { exactRepeat: true, frequency: true, cycle: true, resultRepeat: true } };
+const logOf = (d: LoopDetector): CallLog => (d as unknown as { pipeline: { log: CallLog } }).pipeline.log;
+const call = (i: number): ToolEvent => ({ tool: 'read', args: { path: `f${i % 3}.ts` }, result: `r${i}` });
+
+describe('shared word blocks', () => {
+  it('should hand out zeroed blocks, reuse given-back ones and carve chunks of more blocks as more are taken', () => {
+    const size = 7919;
+    const a = takeWords(size);
+    a.words.fill(5, a.base, a.base + size);
+    const b = takeWords(size);
+    expect(b.words).not.toBe(a.words); // a chunk of one block, then a new chunk
+    giveWords(size, a.words, a.base);
+    const c = takeWords(size);
+    expect(c.words).toBe(a.words);
+    expect(c.base).toBe(a.base);
+    expect([...c.words.subarray(c.base, c.base + size)].every((w) => w === 0)).toBe(true);
+    const more = Array.from({ length: 3 * MAX_CHUNK_BLOCKS }, () => takeWords(size));
+    for (const m of more) expect(m.words.length).toBeLessThanOrEqual(MAX_CHUNK_BLOCKS * size);
+    expect(more.filter((m) => m.words.length === MAX_CHUNK_BLOCKS * size).length).toBeGreaterThan(0);
+  });
+
+  it('should keep a WebAssembly session\'s words in a shared chunk, and a disposed one\'s reads as they were', () => {
+    const d = new LoopDetector({ ...CORE, engine: 'wasm' });
+    const others = Array.from({ length: 4 }, () => new LoopDetector({ ...CORE, engine: 'wasm' }));
+    for (let i = 0; i < 30; i++) d.check(call(i));
+    const log = logOf(d);
+    expect(log.words.length).toBeGreaterThanOrEqual(log.wordBase + 5 * log.capacity);
+    const before = Array.from({ length: 30 }, (_, i) => log.signatureHex(i));
+    const stats = d.stats();
+    d.dispose();
+    // another session takes the block back and writes its own calls
+    const e = new LoopDetector({ ...CORE, engine: 'wasm' });
+    for (let i = 0; i < 30; i++) e.check({ tool: 'write', args: { path: `g${i}.ts` }, result: `s${i}` });
+    expect(Array.from({ length: 30 }, (_, i) => log.signatureHex(i))).toEqual(before);
+    expect(d.stats()).toEqual(stats);
+    for (const o of [...others, e]) o.dispose();
+  });
+
+  it('should give the same verdicts and snapshots as the reference engine, whose log has its own words', () => {
+    const w = new LoopDetector({ ...CORE, engine: 'wasm' });
+    const r = new LoopDetector({ ...CORE, engine: 'reference' });
+    for (let i = 0; i < 40; i++) expect(w.check(call(i))).toEqual(r.check(call(i)));
+    w.dispose();
+  });
+});
