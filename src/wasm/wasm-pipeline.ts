@@ -256,7 +256,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
     // similar args and the failing-again rule read ring words from the host's copy, taken from each call's output
     const reach = recentReach(o);
-    this.recent = reach === 0 ? null : new RecentWords(d.similarArgs === null ? 1 : d.similarArgs.window + 1, reach);
+    this.recent = reach === 0 ? null : new RecentWords(d.similarArgs === null ? 1 : d.similarArgs.window + 1, reach, true);
     this.similar = d.similarArgs && this.recent !== null ? new SimilarArgsDetector({ history: this.recent, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     // chanting's per-character work runs in the module too, in a region made when the first text arrives
@@ -644,6 +644,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.core.free(this.slot);
     this.core.release(this.config);
     this.log.releaseWords();
+    this.recent?.releaseWords();
     this.slot = 0;
     collector.unregister(this);
   }
