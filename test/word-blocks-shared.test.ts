@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
-import type { CallLog } from '../src/state/call-log.js';
+import { CallLog, FACT_WORDS } from '../src/state/call-log.js';
+import { CallFacts } from '../src/policy/call-facts.js';
 import { MAX_CHUNK_BLOCKS, giveWords, takeWords } from '../src/state/word-blocks.js';
 
 const CORE: LoopDetectorOptions = { detectors: { exactRepeat: true, frequency: true, cycle: true, resultRepeat: true } };
@@ -35,7 +36,7 @@ describe('shared word blocks', () => {
     const others = Array.from({ length: 4 }, () => new LoopDetector({ ...CORE, engine: 'wasm' }));
     for (let i = 0; i < 30; i++) d.check(call(i));
     const log = logOf(d);
-    expect(log.words.length).toBeGreaterThanOrEqual(log.wordBase + 5 * log.capacity);
+    expect(log.words.length).toBeGreaterThanOrEqual(log.wordBase + (3 + FACT_WORDS) * log.capacity);
     const before = Array.from({ length: 30 }, (_, i) => log.signatureHex(i));
     const stats = d.stats();
     d.dispose();
@@ -52,5 +53,35 @@ describe('shared word blocks', () => {
     const r = new LoopDetector({ ...CORE, engine: 'reference' });
     for (let i = 0; i < 40; i++) expect(w.check(call(i))).toEqual(r.check(call(i)));
     w.dispose();
+  });
+
+  it('should keep a call\'s tool and its facts\' bits in halves of one word, each undone apart', () => {
+    const log = new CallLog(4, { normaliseArgs: (a) => a });
+    const facts = new CallFacts(4, log);
+    const tools = ['t-a', 't-b', 't-c', 't-d', 't-e', 't-f'];
+    tools.forEach((t, i) => {
+      log.push(t, {}, true, undefined, i, i, undefined, undefined);
+      facts.note(i, 0xffff - i, undefined, 7 + i);
+    });
+    for (let i = 2; i < 6; i++) {
+      expect(log.ref(i)?.tool).toBe(tools[i]);
+      expect(facts.of(i)).toBe(0xffff - i);
+      expect(facts.targetOf(i)).toBe(7 + i);
+    }
+    // a proposal: both marked, both written, both rolled back (in either order)
+    log.mark();
+    facts.mark();
+    log.push('t-new', {}, true, undefined, 9, 9, undefined, undefined);
+    expect(facts.of(2)).toBe(0xffff - 2); // the slot's old bits stay until the facts note the new call
+    facts.note(6, 1, undefined, 0);
+    expect(log.ref(6)?.tool).toBe('t-new');
+    expect(facts.of(6)).toBe(1);
+    facts.rollback();
+    log.rollback();
+    expect(log.ref(2)?.tool).toBe('t-c');
+    expect(facts.of(2)).toBe(0xffff - 2);
+    facts.reset();
+    expect(log.ref(5)?.tool).toBe('t-f');
+    expect(facts.of(5)).toBe(0);
   });
 });

@@ -33,8 +33,11 @@ import { giveWords, takeWords } from './word-blocks.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
 
-/** Words a call past the log's three that a session's CallFacts keeps in the log's array (its bits and its target). */
-export const FACT_WORDS = 2;
+/**
+ * Words a call past the log's three that a session's CallFacts keeps in the log's words (its target; its
+ * bits are the high half of the log's tool word, whose low half is the tool's number).
+ */
+export const FACT_WORDS = 1;
 
 /** What one push() overwrites, kept by mark() for rollback() (the newest call is settled by then). */
 interface LogSlot {
@@ -95,8 +98,9 @@ const enum Held {
 export class CallLog implements Rewindable {
   /**
    * Per call at `index % capacity`, from `wordBase`: its signature's high and low words and its tool's number
-   * (tool-names.ts); past them, `FACT_WORDS` words a call that the session's CallFacts keeps there (it reads
-   * `words` and `wordBase` through the log, which may move them: {@link releaseWords}).
+   * (tool-names.ts: 16 bits, the word's low half; the high half is the call facts'); past them, `FACT_WORDS`
+   * words a call that the session's CallFacts keeps there (it reads `words` and `wordBase` through the log,
+   * which may move them: {@link releaseWords}).
    * @internal
    */
   words: Uint32Array;
@@ -176,14 +180,16 @@ export class CallLog implements Rewindable {
 
   private setTool(s: number, tool: string): void {
     const id = toolId(tool);
-    this.words[this.wordBase + 3 * s + 2] = id;
+    const i = this.wordBase + 3 * s + 2;
+    // the low half: the word's high half is the call facts' (policy/call-facts.ts)
+    this.words[i] = ((this.words[i] as number) & 0xffff0000) | id;
     if (id === NO_TOOL_ID) (this.otherTools ??= new Array<string | undefined>(this.capacity))[s] = tool;
     else if (this.otherTools !== null) this.otherTools[s] = undefined;
   }
 
   /** The tool of the call at `s` (a kept call). */
   private toolAt(s: number): string {
-    const id = this.words[this.wordBase + 3 * s + 2] as number;
+    const id = (this.words[this.wordBase + 3 * s + 2] as number) & 0xffff;
     return id !== NO_TOOL_ID ? toolName(id) : ((this.otherTools as (string | undefined)[])[s] as string);
   }
 
@@ -431,7 +437,7 @@ export class CallLog implements Rewindable {
     const a = this.n % this.argsWindow;
     this.undo = {
       n: this.n,
-      toolWord: this.words[this.wordBase + 3 * s + 2] as number,
+      toolWord: (this.words[this.wordBase + 3 * s + 2] as number) & 0xffff,
       otherTool: this.otherTools?.[s],
       sigHi: this.words[this.wordBase + 3 * s] as number,
       sigLo: this.words[this.wordBase + 3 * s + 1] as number,
@@ -455,7 +461,8 @@ export class CallLog implements Rewindable {
     this.settled = true;
     this.cur = undefined;
     this.curPreview = undefined;
-    this.words[this.wordBase + 3 * s + 2] = u.toolWord;
+    const t = this.wordBase + 3 * s + 2;
+    this.words[t] = ((this.words[t] as number) & 0xffff0000) | u.toolWord;
     if (this.otherTools !== null) this.otherTools[s] = u.otherTool;
     this.words[this.wordBase + 3 * s] = u.sigHi;
     this.words[this.wordBase + 3 * s + 1] = u.sigLo;

@@ -5,8 +5,11 @@
  * name gets no number ({@link NO_TOOL_ID}) and the log keeps the string itself.
  */
 
-/** Distinct names numbered at most (then names are kept by each log as strings). */
-export const MAX_TOOL_NAMES = 1 << 16;
+/**
+ * Distinct names numbered at most (then names are kept by each log as strings): numbers are 1 to 65,535,
+ * 16 bits, the low half of a call log's tool word (the call facts' bits are the high half).
+ */
+export const MAX_TOOL_NAMES = (1 << 16) - 1;
 
 /** The number of a name the table holds no number for. */
 export const NO_TOOL_ID = 0;
