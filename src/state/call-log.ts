@@ -113,18 +113,21 @@ export class CallLog implements Rewindable {
   private held: Held[] | null = null;
   private previews: (string | undefined)[] | null = null;
   private descriptions: (string | undefined)[] | null = null;
-  private steps: Float64Array | null = null;
-  private rounds: Float64Array | null = null;
+  /** The caller's steps (from 0) and rounds (from `capacity`), NaN for none: one array for both, made by the first. */
+  private stepRounds: Float64Array | null = null;
   private n = 0;
-  /** Whether the newest call is settled: its check is over (see settle()). */
-  private settled = true;
-  /** The newest call's args, how they are held and its preview, until it is settled. */
+  /**
+   * The newest call's args, how they are held (Released once it is settled: its check is over, see
+   * settle(); one field for both) and its preview, until it is settled.
+   */
   private cur: unknown = undefined;
-  private curHeld: Held = Held.Normalised;
+  private curHeld: Held = Held.Released;
   private curPreview: string | undefined = undefined;
 
-  /** Calls whose args and previews may be kept (the newest ones; at most `capacity`). */
-  readonly argsWindow: number;
+  /** Calls whose args and previews may be kept (the newest ones; at most `capacity`): read, not kept (a field is 8 B a session). */
+  get argsWindow(): number {
+    return Math.max(1, Math.min(this.capacity, this.retention.window));
+  }
 
   constructor(
     readonly capacity: number,
@@ -132,7 +135,6 @@ export class CallLog implements Rewindable {
     private readonly retention: ArgsRetention = { window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0 },
     shared = false,
   ) {
-    this.argsWindow = Math.max(1, Math.min(capacity, retention.window));
     if (shared) {
       const block = takeWords(capacity * (3 + FACT_WORDS));
       this.words = block.words;
@@ -165,17 +167,28 @@ export class CallLog implements Rewindable {
     else if (this.descriptions !== null) this.descriptions[s] = undefined;
     this.words[this.wordBase + 3 * s] = sigHi;
     this.words[this.wordBase + 3 * s + 1] = sigLo;
-    if (step !== undefined) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
-    else if (this.steps !== null) this.steps[s] = NaN;
-    if (round !== undefined) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
-    else if (this.rounds !== null) this.rounds[s] = NaN;
+    if (step !== undefined || round !== undefined || this.stepRounds !== null) this.setStepRound(s, step ?? NaN, round ?? NaN);
     // the ring's entry for this index is the call `argsWindow` before, which is no longer kept
     if (this.args !== null || this.previews !== null) this.forget(this.n % this.argsWindow);
     this.cur = args;
     this.curHeld = normalised ? Held.Normalised : Held.Raw;
     this.curPreview = undefined;
-    this.settled = false;
     this.n++;
+  }
+
+  /** Sets slot `s`'s step and round (NaN: none), making the array if need be. */
+  private setStepRound(s: number, step: number, round: number): void {
+    const a = (this.stepRounds ??= new Float64Array(2 * this.capacity).fill(NaN));
+    a[s] = step;
+    a[this.capacity + s] = round;
+  }
+
+  private stepOf(s: number): number {
+    return this.stepRounds === null ? NaN : (this.stepRounds[s] as number);
+  }
+
+  private roundOf(s: number): number {
+    return this.stepRounds === null ? NaN : (this.stepRounds[this.capacity + s] as number);
   }
 
   private setTool(s: number, tool: string): void {
@@ -214,7 +227,7 @@ export class CallLog implements Rewindable {
    * something can still read them (see the module comment), else they are let go. Idempotent.
    */
   settle(): void {
-    if (this.settled) return;
+    if (this.curHeld === Held.Released) return;
     const keepAll = this.retention.keepAll;
     // a call a cycle's message may name keeps its preview, made now while its args are at hand
     const named = !keepAll && this.newestRepeatsAPeriodBack();
@@ -222,7 +235,7 @@ export class CallLog implements Rewindable {
     // args still in a record's bytes are kept as their text: the bytes may be a pool batch's, which goes back
     const args = keepAll && JsonArgsText.is(this.cur) ? this.cur.text : this.cur;
     const held = this.curHeld;
-    this.settled = true;
+    this.curHeld = Held.Released;
     this.cur = undefined;
     this.curPreview = undefined;
     if (!keepAll && !named) return;
@@ -261,7 +274,7 @@ export class CallLog implements Rewindable {
 
   /** Whether `index` is the newest call, not yet settled (its args are held apart). */
   private isCurrent(index: number): boolean {
-    return !this.settled && index === this.n - 1;
+    return this.curHeld !== Held.Released && index === this.n - 1;
   }
 
   /** Whether a settled call's args (and preview) are still in the ring. */
@@ -307,8 +320,8 @@ export class CallLog implements Rewindable {
   ref(index: number): CallRef | undefined {
     if (!this.kept(index)) return undefined;
     const s = index % this.capacity;
-    const step = this.steps === null ? NaN : (this.steps[s] as number);
-    const round = this.rounds === null ? NaN : (this.rounds[s] as number);
+    const step = this.stepOf(s);
+    const round = this.roundOf(s);
     return Object.freeze({
       index,
       tool: cutText(this.toolAt(s), SHOWN_TOOL_LENGTH),
@@ -380,8 +393,8 @@ export class CallLog implements Rewindable {
       w.optStr(this.descriptions === null ? undefined : this.descriptions[s]);
       w.u32(this.words[this.wordBase + 3 * s] as number);
       w.u32(this.words[this.wordBase + 3 * s + 1] as number);
-      w.f64(this.steps === null ? NaN : (this.steps[s] as number));
-      w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
+      w.f64(this.stepOf(s));
+      w.f64(this.roundOf(s));
       if (i < this.n - this.argsWindow) continue;
       w.str(this.preview(i));
     }
@@ -410,9 +423,8 @@ export class CallLog implements Rewindable {
       this.words[this.wordBase + 3 * s] = r.u32();
       this.words[this.wordBase + 3 * s + 1] = r.u32();
       const step = r.f64();
-      if (!Number.isNaN(step)) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
       const round = r.f64();
-      if (!Number.isNaN(round)) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
+      if (!Number.isNaN(step) || !Number.isNaN(round)) this.setStepRound(s, step, round);
       if (i < n - window) continue;
       const preview = r.str();
       if (oldArgs !== null) oldArgs(i, readValue(r));
@@ -442,8 +454,8 @@ export class CallLog implements Rewindable {
       sigHi: this.words[this.wordBase + 3 * s] as number,
       sigLo: this.words[this.wordBase + 3 * s + 1] as number,
       description: this.descriptions?.[s],
-      step: this.steps === null ? NaN : (this.steps[s] as number),
-      round: this.rounds === null ? NaN : (this.rounds[s] as number),
+      step: this.stepOf(s),
+      round: this.roundOf(s),
       args: this.args?.[a],
       held: this.heldAt(a),
       preview: this.previews?.[a],
@@ -458,7 +470,7 @@ export class CallLog implements Rewindable {
     const s = u.n % this.capacity;
     const a = u.n % this.argsWindow;
     this.n = u.n;
-    this.settled = true;
+    this.curHeld = Held.Released;
     this.cur = undefined;
     this.curPreview = undefined;
     const t = this.wordBase + 3 * s + 2;
@@ -467,8 +479,7 @@ export class CallLog implements Rewindable {
     this.words[this.wordBase + 3 * s] = u.sigHi;
     this.words[this.wordBase + 3 * s + 1] = u.sigLo;
     if (this.descriptions !== null) this.descriptions[s] = u.description;
-    if (this.steps !== null) this.steps[s] = u.step;
-    if (this.rounds !== null) this.rounds[s] = u.round;
+    if (this.stepRounds !== null) this.setStepRound(s, u.step, u.round);
     if (this.args !== null) this.args[a] = u.args;
     if (this.held !== null) this.held[a] = u.held;
     if (this.previews !== null) this.previews[a] = u.preview;
@@ -485,7 +496,7 @@ export class CallLog implements Rewindable {
   reset(): void {
     this.undo = null;
     this.n = 0;
-    this.settled = true;
+    this.curHeld = Held.Released;
     this.cur = undefined;
     this.curPreview = undefined;
     this.otherTools = null;
@@ -493,7 +504,6 @@ export class CallLog implements Rewindable {
     this.held = null;
     this.previews = null;
     this.descriptions = null;
-    this.steps = null;
-    this.rounds = null;
+    this.stepRounds = null;
   }
 }
