@@ -8,6 +8,7 @@ import { LoopDetector } from '../src/index.js';
 import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
 import { CallLog, FACT_WORDS } from '../src/state/call-log.js';
 import { CallFacts } from '../src/policy/call-facts.js';
+import { SummaryRing } from '../src/state/summary-ring.js';
 import { MAX_CHUNK_BLOCKS, giveWords, takeWords } from '../src/state/word-blocks.js';
 
 const CORE: LoopDetectorOptions = { detectors: { exactRepeat: true, frequency: true, cycle: true, resultRepeat: true } };
@@ -83,5 +84,27 @@ describe('shared word blocks', () => {
     facts.reset();
     expect(log.ref(5)?.tool).toBe('t-f');
     expect(facts.of(5)).toBe(0);
+  });
+
+  it('should keep a summary ring\'s table in a shared block as in its own array, given back midway', () => {
+    const own = new SummaryRing(5);
+    const shared = new SummaryRing(5, true);
+    const neighbour = new SummaryRing(5, true);
+    const bytes = (i: number): Uint8Array => new Uint8Array(8 + (i % 7) * 13).fill(65 + (i % 26));
+    for (let i = 0; i < 40; i++) {
+      if (i === 23) shared.releaseTable();
+      own.put(i, bytes(i));
+      shared.put(i, bytes(i));
+      neighbour.put(i, bytes(i + 1));
+      if (i % 9 === 0) {
+        own.drop(i - 1);
+        shared.drop(i - 1);
+      }
+      for (let j = Math.max(0, i - 6); j <= i; j++) {
+        expect(shared.has(j)).toBe(own.has(j));
+        if (own.has(j)) expect(shared.bytes.subarray(shared.at(j), shared.at(j) + bytes(j).length)).toEqual(bytes(j));
+      }
+    }
+    neighbour.releaseTable();
   });
 });

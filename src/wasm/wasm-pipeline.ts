@@ -257,7 +257,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     // similar args and the failing-again rule read ring words from the host's copy, taken from each call's output
     const reach = recentReach(o);
     this.recent = reach === 0 ? null : new RecentWords(d.similarArgs === null ? 1 : d.similarArgs.window + 1, reach, true);
-    this.similar = d.similarArgs && this.recent !== null ? new SimilarArgsDetector({ history: this.recent, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
+    this.similar = d.similarArgs && this.recent !== null ? new SimilarArgsDetector({ history: this.recent, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress', true) : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     // chanting's per-character work runs in the module too, in a region made when the first text arrives
     this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, wasmStream) : null;
@@ -645,6 +645,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.core.release(this.config);
     this.log.releaseWords();
     this.recent?.releaseWords();
+    this.similar?.releaseWords();
     this.slot = 0;
     collector.unregister(this);
   }
