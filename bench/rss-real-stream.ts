@@ -26,3 +26,16 @@ export function feedReal(engine: LoopEngine, texts: readonly string[], sessions:
     if (batch.length > 0) engine.checkBatch(batch);
   }
 }
+
+/** As {@link feedReal}, each call given as its events-format record's bytes (`checkLines`, 1,000 a batch). */
+export function feedRealLines(engine: LoopEngine, texts: readonly string[], sessions: number, calls: number): void {
+  for (let c = 0; c < calls; c++) {
+    const batch: Uint8Array[] = [];
+    for (let s = 0; s < sessions; s++) {
+      // the session's name first, then the call's own members, as a record of the events format
+      batch.push(Buffer.from(`{"session":"session-${s}",${(texts[(s * 997 + c) % texts.length] as string).slice(1)}`));
+      if (batch.length === 1000) engine.checkLines(batch.splice(0));
+    }
+    if (batch.length > 0) engine.checkLines(batch);
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * A session's own bytes: `node --expose-gc dist/bench/session-objects.js core|all [SESSIONS [calls
- * [fixture|real]]]` runs SESSIONS sessions x `calls` calls (default 300 x 100) of the RSS bench's stream (or
- * with `real` the traces' calls, rss-real-stream.ts) through a LoopEngine, takes one V8 heap snapshot and
+ * [fixture|real|real-lines]]]` runs SESSIONS sessions x `calls` calls (default 300 x 100) of the RSS bench's stream (or
+ * with `real` the traces' calls, rss-real-stream.ts; `real-lines` those calls as events-format records' bytes,
+ * through `checkLines`) through a LoopEngine, takes one V8 heap snapshot and
  * walks it from each session's LoopDetector: a node reached from one session only is that session's (its
  * options, hidden classes, code and what the thread shares are reached from many, or skipped). It prints per
  * session those JavaScript objects grouped by kind and the holder's field that reaches them, and the module
@@ -19,7 +20,7 @@ import { sharedCore } from '../src/wasm/wasm-core.js';
 import { sharedWordBytes } from '../src/state/word-blocks.js';
 import { FLEET_DETECTORS } from './fleet-bench.js';
 import { feed, warmUp } from './rss-stream.js';
-import { feedReal, loadRealCalls } from './rss-real-stream.js';
+import { feedReal, feedRealLines, loadRealCalls } from './rss-real-stream.js';
 
 interface HeapSnapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
@@ -97,12 +98,16 @@ function ownBytes(s: HeapSnapshot): { groups: Map<string, { bytes: number; count
 }
 
 const [which = 'core', n = '300', c = '100', stream = 'fixture'] = process.argv.slice(2);
-const real = stream === 'real' ? await loadRealCalls() : null;
+const real = stream === 'real' || stream === 'real-lines' ? await loadRealCalls() : null;
 const sessions = Number(n);
 const calls = Number(c);
 const gc = (globalThis as { gc?: () => void }).gc;
 const options = { ...FLEET_DETECTORS[which as 'core' | 'all'], maxSessions: Math.max(100_000, sessions) };
-const run = (e: LoopEngine): void => (real === null ? feed(e, sessions, calls) : feedReal(e, real, sessions, calls));
+const run = (e: LoopEngine): void => {
+  if (real === null) feed(e, sessions, calls);
+  else if (stream === 'real-lines') feedRealLines(e, real, sessions, calls);
+  else feedReal(e, real, sessions, calls);
+};
 // The same stream through a first engine, kept alive while the second runs: the thread's areas (the
 // module's input, output and byte regions, sized by the largest batch; the shared word blocks' chunks) are
 // then as large as this stream needs, so the second engine's growth is its sessions' alone.

@@ -17,71 +17,12 @@ import { MAX_ARGS_DEPTH } from '../src/text/args-similarity.js';
 import { STRING_KEPT, STRING_WHOLE, SUMMARY_MAX_BYTES, summarizeArgs } from '../src/text/args-summary.js';
 import { summaryOfJsonBytes } from '../src/wasm/module-args-summary.js';
 import type { SessionEvent } from '../src/wire/session-event.js';
-import { numberText, runs } from './helpers/streams.js';
+import { ascii, jsonArgsText } from './helpers/json-args-text.js';
+import { runs } from './helpers/streams.js';
 import { traceCalls, traceDir } from './helpers/traces.js';
 
-/** `s` as JSON text of ASCII only: every unit outside it a `\u` escape (the lines the module reads). */
-function ascii(s: string): string {
-  return s.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-const escapes: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
-
-/** A string literal of `s`, each unit spelled plainly or escaped as `pick` says (`\u` in either case, `\/`). */
-function literal(s: string, pick: readonly number[]): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const how = pick[i % pick.length] as number;
-    const ch = s[i] as string;
-    if (c < 0x20 || c >= 0x7f || ch === '"' || ch === '\\' || how === 1) {
-      if (how === 2 && escapes[ch] !== undefined) out += escapes[ch];
-      else {
-        const hex = c.toString(16).padStart(4, '0');
-        out += `\\u${how === 3 ? hex.toUpperCase() : hex}`;
-      }
-    } else if (ch === '/' && how === 2) out += '\\/';
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
-const unit = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom('a', 'Z', '0', '_', ' ', '/', '.', '-', 'x', 'word') },
-  { weight: 2, arbitrary: fc.constantFrom('"', '\\', '\n', '\t', '\r', '\b', '\f', '\u0000', '\u001f', '\u007f') },
-  { weight: 2, arbitrary: fc.constantFrom('é', 'ß', 'ÿ', '日本', '😀', '\u2028', '\u00a0', '\ufeff', '\u0100') },
-  { weight: 1, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)) },
-);
-/** Short strings, and long ones past STRING_WHOLE (a run repeated, units of every kind at their ends). */
-const text = fc.oneof(
-  { weight: 5, arbitrary: fc.string({ unit, maxLength: 12 }) },
-  {
-    weight: 1,
-    arbitrary: fc
-      .tuple(fc.string({ unit, maxLength: 6 }), fc.string({ unit, minLength: 1, maxLength: 5 }), fc.integer({ min: STRING_WHOLE - 40, max: 3 * STRING_KEPT + 200 }), fc.string({ unit, maxLength: 6 }))
-      .map(([a, run, n, b]) => a + run.repeat(Math.ceil(n / run.length)) + b),
-  },
-);
-const pick = fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 4 });
-const ws = fc.constantFrom('', '', ' ', '\n  ', '\t', ' \r\n');
-const key = fc.oneof(fc.constantFrom('path', 'command', 'id', 'x', '', '0', '17', '01', '4294967295', '__proto__', 'é'), text);
-
-/** JSON text of args, written token by token (key order, repeats, spellings, white space of its own). */
-const json: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
-  v: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    fc.tuple(text, pick).map(([s, p]) => literal(s, p)),
-    numberText,
-    fc.constantFrom('true', 'false', 'null'),
-    fc.tuple(fc.array(tie('v'), { maxLength: 4 }), ws).map(([vs, w]) => `[${w}${vs.join(`${w},${w}`)}${w}]`),
-    fc.tuple(fc.array(fc.tuple(key, pick, tie('v'), ws), { maxLength: 5 }), ws).map(([ms, w]) => `{${w}${ms.map(([k, p, v, w2]) => `${literal(k, p)}${w2}:${w2}${v}`).join(`${w},`)}${w}}`),
-  ),
-})).v;
-/** Args as the lines carry them: an object or an array. */
-const args = fc.oneof(
-  fc.tuple(fc.array(fc.tuple(key, pick, json, ws), { maxLength: 6 }), ws).map(([ms, w]) => `${w}{${ms.map(([k, p, v, w2]) => `${w2}${literal(k, p)}:${v}`).join(',')}}${w}`),
-  fc.array(json, { maxLength: 5 }).map((vs) => `[${vs.join(',')}]`),
-);
+/** Args as the lines carry them: an object or an array, long strings past the summary's hashing threshold. */
+const args = jsonArgsText(STRING_WHOLE - 40, 3 * STRING_KEPT + 200);
 
 /** Nesting `depth` levels deep: `{"a":[{"a":[...1...]}]}`. */
 function nested(depth: number): string {

@@ -23,7 +23,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
-import { type DetectorContext, clampConfidence } from './context.js';
+import { type DetectorContext, clampConfidence, withPattern } from './context.js';
 import type { Detector, ObservedCall } from './detector.js';
 import { repeatProgress } from './progress.js';
 import { snapshotArgs } from './snapshot-args.js';
@@ -128,10 +128,10 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     const count = similar.length + 1;
     if (count < this.o.threshold || similar.every((i) => h.same(Ring.SIG, i, last))) return null;
     const unit = [...similar, last];
-    return {
+    const log = this.log;
+    return withPattern({
       kind: 'similar_args',
       detector: this.name,
-      pattern: `${this.log.preview(last)} is one of ${count} calls with nearly the same arguments`,
       confidence: clampConfidence(0.5 + 0.1 * (count - this.o.threshold)),
       loopStart: similar[0] as number,
       unit,
@@ -139,7 +139,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
       progress: repeatProgress(h, unit, true),
       progressGated: true,
       fuzzy: true,
-    };
+    }, () => `${log.preview(last)} is one of ${count} calls with nearly the same arguments`);
   }
 
   /**

@@ -22,6 +22,7 @@
  * Measured (docs/evaluation.md): public traces, step-limit runs warned two-phase 84.7% -> 87.4%, finished
  * runs warned 178 -> 185 of 1,231, none broken more; the devset unchanged (13.4% warned, 1 broken).
  */
+import { withPattern } from '../detectors/context.js';
 import { type HistoryReader, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 import { CallFact } from './call-facts.js';
@@ -112,16 +113,16 @@ export function failingAgainSignal(h: HistoryReader, facts: ScreenFacts, index: 
   const unit = earlier.slice(earlier.length - (FAILING_AGAIN - 1));
   unit.push(index);
   if (!allDifferent(h, unit) || spreadsOver(facts, unit)) return null;
-  return {
+  // its pattern made when read: the policy sets the signal aside where another one is kept beside it
+  return withPattern({
     kind: FAILING_AGAIN_DETECTOR,
     detector: FAILING_AGAIN_DETECTOR,
-    pattern: `${log.preview(index)} failed ${count} times in a row, with a different error each time`,
     confidence: CONFIDENCE,
     loopStart: unit[0] as number,
     unit,
     repeatCount: count,
-    progress: 'changing',
-  };
+    progress: 'changing' as const,
+  }, () => `${log.preview(index)} failed ${count} times in a row, with a different error each time`);
 }
 
 /**

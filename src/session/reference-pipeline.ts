@@ -48,6 +48,11 @@ export class ReferencePipeline implements Pipeline, ArgsNormaliser {
     return this.rings.count;
   }
 
+  /** Whether a call of `tool` has its args as compared exactly as parsed: no identity applies (the call log's ArgsNormaliser). */
+  parsedAsIs(tool: string): boolean {
+    return this.o.tools.get(tool)?.identity === undefined;
+  }
+
   /** Args as compared: JSON strings parsed, the tool's identity applied (the call log's ArgsNormaliser). */
   normaliseArgs(args: unknown, tool: string): unknown {
     const identity = this.o.tools.get(tool)?.identity;

@@ -10,14 +10,15 @@
  * which names the calls of its unit by their previews; a call is in a unit only if it repeats the call `p`
  * before it for a period `p` the cycle detector tries (the last `p * repetitions` calls are `p`-periodic).
  * So once its check is over ({@link CallLog.settle}), a call that repeats one of the calls `minPeriod` to
- * `maxPeriod` before it keeps its preview (made then) and no args, and any other call nothing at all: a
- * session holds no args past its newest call, whatever their size. (Similar args keeps its own bounded
- * summaries of args: detectors/similar-args.ts.)
+ * `maxPeriod` before it keeps its preview (made then; or, for args read from a record's bytes, their JSON
+ * text when no longer than the preview could be, made into the preview when a message first reads it) and
+ * no args, and any other call nothing at all: a session holds no args past its newest call, whatever their
+ * size. (Similar args keeps its own bounded summaries of args: detectors/similar-args.ts.)
  *
  * ```
  *   index:   n-capacity ...                n-argsWindow ... n-1
  *   kept:    tool, signature, description, step, round (a call's reference is built from these when read)
- *                                          args and previews (keepAll), or the previews a cycle's unit can name
+ *                                          args and previews (keepAll), or the previews (or short args texts) a cycle's unit can name
  * ```
  */
 import { SnapshotError } from '../errors.js';
@@ -26,7 +27,7 @@ import { JsonArgsText } from '../fingerprint/json-args-text.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue } from '../snapshot/value-codec.js';
-import { SHOWN_TOOL_LENGTH, previewCall } from '../text/call-preview.js';
+import { PREVIEW_ARGS_LENGTH, SHOWN_TOOL_LENGTH, previewCall, previewJsonCall } from '../text/call-preview.js';
 import { cutText } from '../text/shown-text.js';
 import { NO_TOOL_ID, toolId, toolName } from './tool-names.js';
 import { giveWords, takeWords } from './word-blocks.js';
@@ -59,7 +60,21 @@ interface LogSlot {
 export interface ArgsNormaliser {
   /** The args as compared. */
   normaliseArgs(args: unknown, tool: string): unknown;
+  /**
+   * Whether a call of `tool` has its args as compared exactly as parsed (no identity applies): then the
+   * preview of args still in their record's bytes is read from their text. Absent: never.
+   */
+  parsedAsIs?(tool: string): boolean;
 }
+
+/**
+ * Set in a call's tool word while the previews column holds the call's args' JSON text rather than its
+ * preview: the preview is made from that text when a message first reads it. The word's low half is the
+ * log's (the tool's number in 15 bits, tool-names.ts, and this bit); its high half the call facts' bits.
+ */
+const TEXT_KEPT = 0x8000;
+/** The tool word's bits that are the tool's number. */
+const TOOL_BITS = 0x7fff;
 
 /** Which calls' args a log keeps, and for how long: see {@link argsRetention}. */
 export interface ArgsRetention {
@@ -85,7 +100,7 @@ const enum Held {
   Raw = 1,
   /** Let go after the call's check (see settle()): neither args nor preview are kept. */
   Released = 2,
-  /** Its preview kept, made when it settled, and no args (see settle()). */
+  /** Its preview kept (or the JSON text it is made from, see settle()), and no args. */
   Preview = 3,
 }
 
@@ -98,7 +113,7 @@ const enum Held {
 export class CallLog implements Rewindable {
   /**
    * Per call at `index % capacity`, from `wordBase`: its signature's high and low words and its tool's number
-   * (tool-names.ts: 16 bits, the word's low half; the high half is the call facts'); past them, `FACT_WORDS`
+   * (tool-names.ts: 15 bits, and TEXT_KEPT, the word's low half; the high half is the call facts'); past them, `FACT_WORDS`
    * words a call that the session's CallFacts keeps there (it reads `words` and `wordBase` through the log,
    * which may move them: {@link releaseWords}).
    * @internal
@@ -202,7 +217,7 @@ export class CallLog implements Rewindable {
 
   /** The tool of the call at `s` (a kept call). */
   private toolAt(s: number): string {
-    const id = (this.words[this.wordBase + 3 * s + 2] as number) & 0xffff;
+    const id = (this.words[this.wordBase + 3 * s + 2] as number) & TOOL_BITS;
     return id !== NO_TOOL_ID ? toolName(id) : ((this.otherTools as (string | undefined)[])[s] as string);
   }
 
@@ -225,13 +240,19 @@ export class CallLog implements Rewindable {
   /**
    * Says the newest call's check is over (its verdict made): the ring keeps its args and preview when
    * something can still read them (see the module comment), else they are let go. Idempotent.
+   *
+   * A call a cycle's message may name keeps its preview, made now while its args are at hand; or, for args
+   * still in their record's bytes (the bytes may be a pool batch's or the caller's, reused after the check)
+   * whose text is no longer than the longest preview the call can have, that text, which the preview is
+   * made from when a message first reads it (most such calls are never named: their cycle never fires or
+   * the policy sets it aside).
    */
   settle(): void {
     if (this.curHeld === Held.Released) return;
     const keepAll = this.retention.keepAll;
-    // a call a cycle's message may name keeps its preview, made now while its args are at hand
     const named = !keepAll && this.newestRepeatsAPeriodBack();
-    const preview = named ? this.preview(this.n - 1) : this.curPreview;
+    const text = named && this.curPreview === undefined ? this.shortArgsText() : null;
+    const preview = text !== null ? text : named ? this.preview(this.n - 1) : this.curPreview;
     // args still in a record's bytes are kept as their text: the bytes may be a pool batch's, which goes back
     const args = keepAll && JsonArgsText.is(this.cur) ? this.cur.text : this.cur;
     const held = this.curHeld;
@@ -244,8 +265,27 @@ export class CallLog implements Rewindable {
       (this.args ??= new Array<unknown>(this.argsWindow))[a] = args;
       (this.held ??= new Array<Held>(this.argsWindow).fill(Held.Released))[a] = held;
     }
-    // without keepAll a named call always has its preview, and that is how it is held (heldAt)
+    // without keepAll a named call always has its preview (or its text), and that is how it is held (heldAt)
     if (preview !== undefined) (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = preview;
+    if (text !== null) {
+      const w = this.wordBase + 3 * ((this.n - 1) % this.capacity) + 2;
+      this.words[w] = (this.words[w] as number) | TEXT_KEPT;
+    }
+  }
+
+  /**
+   * The newest call's args' JSON text, when its preview can be made from that alone later: args still in
+   * their record's bytes, no description, no identity for the tool, and text no longer than the longest
+   * preview the call can have (so the column holds no more than it would). Else null.
+   */
+  private shortArgsText(): string | null {
+    const cur = this.cur;
+    if (this.curHeld !== Held.Raw || !JsonArgsText.is(cur)) return null;
+    const s = (this.n - 1) % this.capacity;
+    if (this.descriptions !== null && this.descriptions[s] !== undefined) return null;
+    const tool = this.toolAt(s);
+    if (cur.length > PREVIEW_ARGS_LENGTH + 1 + Math.min(tool.length, SHOWN_TOOL_LENGTH) || this.normaliser.parsedAsIs?.(tool) !== true) return null;
+    return cur.text;
   }
 
   /**
@@ -369,12 +409,25 @@ export class CallLog implements Rewindable {
     if (!this.inRing(index)) return `call #${index}`;
     const a = index % this.argsWindow;
     const previews = (this.previews ??= new Array<string | undefined>(this.argsWindow));
-    return (previews[a] ??= this.previewOf(index));
+    const kept = previews[a];
+    if (kept === undefined) return (previews[a] = this.previewOf(index));
+    const w = this.wordBase + 3 * (index % this.capacity) + 2;
+    if (((this.words[w] as number) & TEXT_KEPT) === 0) return kept;
+    // the args' JSON text kept by settle(): the preview replaces it
+    this.words[w] = (this.words[w] as number) & ~TEXT_KEPT;
+    const tool = this.toolAt(index % this.capacity);
+    return (previews[a] = previewJsonCall(tool, kept) ?? previewCall(tool, this.normaliser.normaliseArgs(kept, tool)));
   }
 
   private previewOf(index: number): string {
     const s = index % this.capacity;
     const d = this.descriptions === null ? undefined : this.descriptions[s];
+    if (d === undefined && this.isCurrent(index) && this.curHeld === Held.Raw && JsonArgsText.is(this.cur)) {
+      // args still in their record's bytes: read from their text, unparsed, unless an identity applies
+      const tool = this.toolAt(s);
+      const fromText = this.normaliser.parsedAsIs?.(tool) === true ? previewJsonCall(tool, this.cur.text) : null;
+      if (fromText !== null) return fromText;
+    }
     return previewCall(this.toolAt(s), d ?? this.argsOf(index));
   }
 
@@ -449,6 +502,7 @@ export class CallLog implements Rewindable {
     const a = this.n % this.argsWindow;
     this.undo = {
       n: this.n,
+      // the log's half: the tool and TEXT_KEPT
       toolWord: (this.words[this.wordBase + 3 * s + 2] as number) & 0xffff,
       otherTool: this.otherTools?.[s],
       sigHi: this.words[this.wordBase + 3 * s] as number,

@@ -6,10 +6,11 @@
  */
 
 /**
- * Distinct names numbered at most (then names are kept by each log as strings): numbers are 1 to 65,535,
- * 16 bits, the low half of a call log's tool word (the call facts' bits are the high half).
+ * Distinct names numbered at most (then names are kept by each log as strings): numbers are 1 to 32,767,
+ * 15 bits of a call log's tool word (whose low half's top bit is the log's TEXT_KEPT, its high half the
+ * call facts' bits: state/call-log.ts).
  */
-export const MAX_TOOL_NAMES = (1 << 16) - 1;
+export const MAX_TOOL_NAMES = (1 << 15) - 1;
 
 /** The number of a name the table holds no number for. */
 export const NO_TOOL_ID = 0;

@@ -2,6 +2,7 @@
  * Call previews: the one-line `tool {"args":...}` text messages name calls by, cut to a fixed length
  * (never inside a secret), written only as far as the cut reaches.
  */
+import { collapsedJsonText } from './json-text-preview.js';
 import { collapsedText } from './preview-text.js';
 import { CUT_MARGIN, cutText } from './shown-text.js';
 
@@ -36,4 +37,16 @@ export function previewArgs(args: unknown): string {
     shown = collapsedText(text, need, true) as string;
   }
   return cutText(shown, PREVIEW_ARGS_LENGTH, shown.length > need);
+}
+
+/**
+ * `previewCall(tool, JSON.parse(text))` for args given as JSON text (an object or array, valid JSON, as a
+ * record's bytes hold them), read from the text without parsing it; null where the parsed args' key order
+ * is not the text's (json-text-preview.ts): the caller then parses.
+ */
+export function previewJsonCall(tool: string, text: string): string | null {
+  const need = PREVIEW_ARGS_LENGTH + CUT_MARGIN;
+  const shown = collapsedJsonText(text, need);
+  if (shown === null) return null;
+  return `${cutText(tool, SHOWN_TOOL_LENGTH)} ${cutText(shown, PREVIEW_ARGS_LENGTH, shown.length > need)}`;
 }

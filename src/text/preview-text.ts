@@ -26,8 +26,11 @@ function isSpace(c: number): boolean {
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
-/** Collects collapsed characters up to a limit (reused: previews are built one at a time). */
-class Collapser {
+/**
+ * Collects collapsed characters up to a limit (reused: previews are built one at a time). Also written by
+ * json-text-preview.ts, which reads JSON text rather than values.
+ */
+export class Collapser {
   private readonly codes: number[] = [];
   private n = 0;
   private space = false;
@@ -38,6 +41,7 @@ class Collapser {
   private readonly path: object[] = [];
   private depth = 0;
 
+  /** Starts a new text of at most `max` characters. */
   start(max: number): void {
     this.n = 0;
     this.done = false;
@@ -81,34 +85,48 @@ class Collapser {
           continue;
         }
       }
-      this.add(0x5c);
-      switch (c) {
-        case 0x22:
-        case 0x5c:
-          this.add(c);
-          break;
-        case 0x08:
-          this.add(0x62);
-          break;
-        case 0x0c:
-          this.add(0x66);
-          break;
-        case 0x0a:
-          this.add(0x6e);
-          break;
-        case 0x0d:
-          this.add(0x72);
-          break;
-        case 0x09:
-          this.add(0x74);
-          break;
-        default:
-          // other control characters and lone surrogates: \u and four lower-case hex digits
-          this.add(0x75);
-          for (let k = 12; k >= 0; k -= 4) this.add(HEX.charCodeAt((c >> k) & 15));
-      }
+      this.escaped(c);
     }
     this.add(0x22);
+  }
+
+  /**
+   * Adds one code unit of a string as JSON.stringify writes it, inside its quotes, when it is not part of a
+   * surrogate pair (the caller writes a pair's two units with add()): plain, or escaped.
+   */
+  unit(c: number): void {
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0xd800 || c > 0xdfff)) this.add(c);
+    else this.escaped(c);
+  }
+
+  /** Adds the escape JSON.stringify writes for `"`, `\\`, a control character or a lone surrogate. */
+  private escaped(c: number): void {
+    this.add(0x5c);
+    switch (c) {
+      case 0x22:
+      case 0x5c:
+        this.add(c);
+        break;
+      case 0x08:
+        this.add(0x62);
+        break;
+      case 0x0c:
+        this.add(0x66);
+        break;
+      case 0x0a:
+        this.add(0x6e);
+        break;
+      case 0x0d:
+        this.add(0x72);
+        break;
+      case 0x09:
+        this.add(0x74);
+        break;
+      default:
+        // other control characters and lone surrogates: \u and four lower-case hex digits
+        this.add(0x75);
+        for (let k = 12; k >= 0; k -= 4) this.add(HEX.charCodeAt((c >> k) & 15));
+    }
   }
 
   /** Writes `v`'s JSON text; false when it is not JSON data written exactly here. */

@@ -286,6 +286,11 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     return (this.single = { items, plan, sink });
   }
 
+  /** Whether a call of `tool` has its args as compared exactly as parsed: no identity applies (the call log's ArgsNormaliser). */
+  parsedAsIs(tool: string): boolean {
+    return this.o.tools.get(tool)?.identity === undefined;
+  }
+
   /** Args as compared: JSON strings parsed, the tool's identity applied (the call log's ArgsNormaliser). */
   normaliseArgs(args: unknown, tool: string): unknown {
     const identity = this.o.tools.get(tool)?.identity;
