@@ -80,10 +80,11 @@ type Engine = typeof LoopEngine;
 
 /**
  * The traces' calls in file order, read as a scan reads them; null when the traces are absent. `traces`:
- * the folder holding `events.jsonl.gz` (default: the one beside the repository).
+ * the folder holding `events.jsonl.gz` (default: `LOOPWATCH_TRACES`, else the one beside the repository,
+ * which a git worktree outside the repository's folder does not have).
  */
-export async function traceEvents(traces?: string): Promise<SessionEvent[] | null> {
-  const dir = traces !== undefined ? resolve(traces) : defaultTraceDir(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'));
+export async function traceEvents(traces = process.env.LOOPWATCH_TRACES): Promise<SessionEvent[] | null> {
+  const dir = traces !== undefined && traces !== '' ? resolve(traces) : defaultTraceDir(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'));
   if (dir === null) return null;
   const out: SessionEvent[] = [];
   for await (const batch of readInputBatches([join(dir, 'events.jsonl.gz')])) {

@@ -17,6 +17,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { LoopEngine } from '../src/engine/loop-engine.js';
 import * as A from '../src/wasm/generated/abi.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
+import { sharedWordBytes } from '../src/state/word-blocks.js';
 import { FLEET_DETECTORS } from './fleet-bench.js';
 import { feed, warmUp } from './rss-stream.js';
 import { feedReal, feedRealLines, loadRealCalls } from './rss-real-stream.js';
@@ -69,6 +70,8 @@ function ownBytes(s: HeapSnapshot): { groups: Map<string, { bytes: number; count
         if (t === 'weak' || t === 'shortcut') continue;
         const field = t === 'element' || t === 'hidden' ? '[]' : String(s.strings[s.edges[j * E + eName] as number]);
         if (SHARED_EDGES.has(field)) continue;
+        // a call log's and the recent words' words and similar args' summary table are blocks of the thread's chunks, which the line "word chunks" counts
+        if ((field === 'words' && (name(k) === 'CallLog' || name(k) === 'RecentWords')) || (field === 'table' && name(k) === 'SummaryRing')) continue;
         const child = (s.edges[j * E + eTo] as number) / N;
         if (['code', 'closure', 'synthetic'].includes(type(child))) continue;
         if (owner[child] === -1) {
@@ -99,14 +102,27 @@ const real = stream === 'real' || stream === 'real-lines' ? await loadRealCalls(
 const sessions = Number(n);
 const calls = Number(c);
 const gc = (globalThis as { gc?: () => void }).gc;
-const engine = new LoopEngine({ ...FLEET_DETECTORS[which as 'core' | 'all'], maxSessions: Math.max(100_000, sessions) });
-warmUp(engine);
+const options = { ...FLEET_DETECTORS[which as 'core' | 'all'], maxSessions: Math.max(100_000, sessions) };
+const run = (e: LoopEngine): void => {
+  if (real === null) feed(e, sessions, calls);
+  else if (stream === 'real-lines') feedRealLines(e, real, sessions, calls);
+  else feedReal(e, real, sessions, calls);
+};
+// The same stream through a first engine, kept alive while the second runs: the thread's areas (the
+// module's input, output and byte regions, sized by the largest batch; the shared word blocks' chunks) are
+// then as large as this stream needs, so the second engine's growth is its sessions' alone.
+let warm: LoopEngine | null = new LoopEngine(options);
+warmUp(warm);
+run(warm);
+const engine = new LoopEngine(options);
 const top = (): number => sharedCore().instance.views().u32[(A.HEADER + A.H_MEMTOP) >>> 2] as number;
 const before = top();
-if (real === null) feed(engine, sessions, calls);
-else if (stream === 'real-lines') feedRealLines(engine, real, sessions, calls);
-else feedReal(engine, real, sessions, calls);
+const wordsBefore = sharedWordBytes();
+run(engine);
 const moduleBytes = (top() - before) / sessions;
+const sharedWords = (sharedWordBytes() - wordsBefore) / sessions;
+warm.close();
+warm = null;
 gc?.();
 gc?.();
 const file = writeHeapSnapshot(join(tmpdir(), `loopwatch-${process.pid}-objects.heapsnapshot`));
@@ -127,8 +143,9 @@ for (const g of groups.values()) {
 console.log(`${which} (${stream}): ${engine.size} sessions x ${calls} calls (${found} found in the snapshot); per session:`);
 // the median too: a thread's object that one session alone happens to reach (a shared buffer) lands on that session
 console.log(`  JavaScript objects of its own: ${(total / found).toFixed(0)} B in ${(nodes / found).toFixed(1)} nodes (median session ${median.toFixed(0)} B)`);
-console.log(`  module memory handed out: ${moduleBytes.toFixed(0)} B`);
-console.log(`  together: ${(total / found + moduleBytes).toFixed(0)} B`);
+console.log(`  module memory handed out: ${moduleBytes.toFixed(0)} B (its growth over the stream's second run)`);
+console.log(`  the thread's word chunks' growth (call logs', recent words, summary tables: src/state/word-blocks.ts): ${sharedWords.toFixed(0)} B`);
+console.log(`  together: ${(total / found + moduleBytes + sharedWords).toFixed(0)} B (median session: ${(median + moduleBytes + sharedWords).toFixed(0)} B)`);
 console.log('| bytes | nodes | what <- held by |');
 console.log('|---:|---:|---|');
 const rows = [...groups].sort((a, b) => b[1].bytes - a[1].bytes);

@@ -14,7 +14,8 @@ import { ByteWriter } from '../src/snapshot/byte-writer.js';
 
 const call = (index: number, text: string) => ({ index, event: { tool: 't', text } }) as unknown as ObservedCall;
 
-const bounds = (d: ChantingDetector): number => (d as unknown as { boundPos: Int32Array }).boundPos.length;
+/** Boundaries the detector's array holds (positions and calls, in one array of twice as many). */
+const bounds = (d: ChantingDetector): number => (d as unknown as { bound: Int32Array }).bound.length / 2;
 
 function snapshot(d: ChantingDetector): Uint8Array {
   const w = new ByteWriter();

@@ -1,7 +1,7 @@
 /**
  * What a session makes only when first needed (issue 29: a session's JavaScript side of at most ~1 KB): a
  * quiet session has no verdict policy, evidence screen, ladder or stats tally beyond its two counts, its
- * call log no args, held or reference columns, and its call facts live in the log's word array; the
+ * call log no args, held or reference columns, and its call facts live in the log's words (with WebAssembly, a block of the thread's shared chunks); the
  * module's reading of a call, the reused host call and the outcome facts are the thread's. Making them
  * later changes no verdict, stat or snapshot byte (the snapshot, retention and live tests hold those).
  */
@@ -16,7 +16,7 @@ const ENGINES = ['wasm', 'reference'] as const;
 interface Inside {
   verdicts: unknown;
   tallied: unknown;
-  facts: { words: Uint32Array };
+  facts: { holder: unknown };
   pipeline: Record<string, unknown> & { log: CallLog };
 }
 const inside = (d: LoopDetector): Inside => d as unknown as Inside;
@@ -38,8 +38,8 @@ describe('a session\'s objects, made on first use', () => {
       expect(d.stats().checks).toBe(100);
       const log = columns(s.pipeline.log);
       for (const c of ['args', 'held', 'previews', 'refs']) expect(log[c] ?? null).toBeNull();
-      // the facts' words are the log's: one typed array a session
-      expect(s.facts.words).toBe(s.pipeline.log.factWords);
+      // the facts' words are the log's, read through it (in a block of the thread's shared chunks with WebAssembly)
+      expect(s.facts.holder).toBe(s.pipeline.log);
       d.dispose();
     });
 

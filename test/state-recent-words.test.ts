@@ -1,7 +1,8 @@
 /**
  * The host's copy of a session's newest ring words (src/state/recent-words.ts) answers as the rings do
  * (src/state/call-history.ts): signatures and outcomes of the newest `reach` calls, tools, masked outcomes
- * and flags of the newest `slots`, around proposals rolled back and after a refill from the rings.
+ * and flags of the newest `slots`, around proposals rolled back and after a refill from the rings; its words
+ * in an array of its own or in a block of the thread's shared chunks, given back midway.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -40,11 +41,15 @@ function agrees(w: RecentWords, h: CallHistory): void {
 describe('recent words', () => {
   it('should answer as the rings do, proposals rolled back and after a refill', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 12 }), fc.array(step, { maxLength: 60 }), (slots, more, steps: Step[]) => {
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 12 }), fc.array(step, { maxLength: 60 }), fc.boolean(), fc.nat(60), (slots, more, steps: Step[], shared, releaseAt) => {
         const reach = slots + more;
-        const w = new RecentWords(slots, reach);
+        // shared: in a block of the thread's chunks beside another ring's, given back midway (the words move)
+        const w = new RecentWords(slots, reach, shared);
+        const other = shared ? new RecentWords(slots, reach, true) : null;
         const h = new CallHistory(64);
-        for (const s of steps) {
+        for (const [k, s] of steps.entries()) {
+          other?.push(0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xff);
+          if (shared && k === releaseAt) w.releaseWords();
           if (s.proposal) {
             w.mark();
             h.mark();
@@ -58,6 +63,8 @@ describe('recent words', () => {
           }
           agrees(w, h);
         }
+        if (shared && releaseAt >= steps.length) w.releaseWords();
+        other?.releaseWords();
         const refilled = new RecentWords(slots, reach);
         const word = (ring: RingId, i: number): number => [h.sig, h.tool, h.outcome, h.masked, h.error][ring]?.[h.slot(i)] as number;
         refilled.fill(h.count, word, (i) => h.flagsOf(i));

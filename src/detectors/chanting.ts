@@ -61,8 +61,11 @@ export class ChantingDetector implements Detector {
   /** The prose stream (period search, sentence tracker) and the text-to-call boundaries: made when the first text arrives. */
   private s: ProseStream | null = null;
   private readonly filter = new StructureFilter();
-  private boundPos = EMPTY;
-  private boundCall = EMPTY;
+  /**
+   * The text-to-call boundaries, in one array of twice their capacity (one typed array and buffer a
+   * session, not two): each one's stream position from 0, the call it starts from `bound.length / 2`.
+   */
+  private bound = EMPTY;
   private bounds = 0;
   /** What the boundaries not made yet hold: 0, less each rebase's shift (saved as such: snapshots hold BOUNDS). */
   private restPos = 0;
@@ -164,20 +167,18 @@ export class ChantingDetector implements Detector {
 
   private start(): void {
     this.s = this.makeStream(this.o);
-    this.boundPos = new Int32Array(FIRST_BOUNDS);
-    this.boundCall = new Int32Array(FIRST_BOUNDS);
+    this.bound = new Int32Array(2 * FIRST_BOUNDS);
     this.restPos = 0;
   }
 
   /** Doubles the boundary arrays (up to BOUNDS), the new entries as the ones not made yet. */
   private growBounds(): void {
-    const n = Math.min(BOUNDS, 2 * this.boundPos.length);
-    const pos = new Int32Array(n).fill(this.restPos);
-    pos.set(this.boundPos);
-    const call = new Int32Array(n);
-    call.set(this.boundCall);
-    this.boundPos = pos;
-    this.boundCall = call;
+    const cap = this.bound.length >> 1;
+    const n = Math.min(BOUNDS, 2 * cap);
+    const next = new Int32Array(2 * n).fill(this.restPos, 0, n);
+    next.set(this.bound.subarray(0, cap));
+    next.set(this.bound.subarray(cap), n);
+    this.bound = next;
   }
 
   /** A boundary array as BOUNDS entries, the ones not made yet holding `rest` (what snapshots hold). */
@@ -233,9 +234,9 @@ export class ChantingDetector implements Detector {
 
   private mark(): void {
     const b = this.bounds % BOUNDS;
-    if (b >= this.boundPos.length) this.growBounds();
-    this.boundPos[b] = this.stream.pos;
-    this.boundCall[b] = this.call;
+    if (b >= this.bound.length >> 1) this.growBounds();
+    this.bound[b] = this.stream.pos;
+    this.bound[(this.bound.length >> 1) + b] = this.call;
     this.bounds++;
   }
 
@@ -260,7 +261,8 @@ export class ChantingDetector implements Detector {
   private rebase(): void {
     const shift = this.stream.rebase();
     if (shift === 0) return;
-    for (let k = 0; k < this.boundPos.length; k++) this.boundPos[k] = Math.max((this.boundPos[k] as number) - shift, -(2 ** 30));
+    const cap = this.bound.length >> 1;
+    for (let k = 0; k < cap; k++) this.bound[k] = Math.max((this.bound[k] as number) - shift, -(2 ** 30));
     this.restPos = Math.max(this.restPos - shift, -(2 ** 30));
     if (this.found !== null) this.found.end -= shift;
     if (this.sentenceFound !== null) this.sentenceFound = { ...this.sentenceFound, firstStart: this.sentenceFound.firstStart - shift };
@@ -270,7 +272,7 @@ export class ChantingDetector implements Detector {
     const span = this.stream.hitRun + period;
     // a long chunk repeated across pieces of text (messages) needs one repetition more than within one
     const reps = Math.floor(span / period);
-    const pieceStart = this.boundPos[(this.bounds - 1) % BOUNDS] as number;
+    const pieceStart = this.bound[(this.bounds - 1) % BOUNDS] as number;
     if (period >= this.o.longChunk && reps < this.o.threshold && reps <= this.o.longRepetitions && end - span + 1 < pieceStart) return;
     const f = this.found;
     if (f !== null && f.period === period && f.end === end - 1) {
@@ -297,13 +299,14 @@ export class ChantingDetector implements Detector {
 
   private callAt(streamPos: number): number {
     const kept = Math.min(this.bounds, BOUNDS);
+    const cap = this.bound.length >> 1;
     let best = this.call;
     let bestPos = -Infinity;
     for (let k = 0; k < kept; k++) {
-      const p = this.boundPos[k] as number;
+      const p = this.bound[k] as number;
       if (p <= streamPos && p >= bestPos) {
         bestPos = p;
-        best = this.boundCall[k] as number;
+        best = this.bound[cap + k] as number;
       }
     }
     return best;
@@ -360,8 +363,9 @@ export class ChantingDetector implements Detector {
     w.str(this.lineBuf);
     w.u8(this.lineClass === 'unknown' ? 0 : this.lineClass === 'prose' ? 1 : 2);
     w.f64(this.bounds);
-    w.view(ChantingDetector.whole(this.boundPos, this.restPos));
-    w.view(ChantingDetector.whole(this.boundCall, 0));
+    const cap = this.bound.length >> 1;
+    w.view(ChantingDetector.whole(this.bound.subarray(0, cap), this.restPos));
+    w.view(ChantingDetector.whole(this.bound.subarray(cap), 0));
     const f = this.found;
     w.bool(f !== null);
     if (f !== null) {
@@ -399,8 +403,9 @@ export class ChantingDetector implements Detector {
     if (c > 2) throw new SnapshotError('loopwatch: the snapshot is corrupt (line state)');
     this.lineClass = c === 0 ? 'unknown' : c === 1 ? 'prose' : 'skip';
     this.bounds = r.f64();
-    this.boundPos = r.into(new Int32Array(BOUNDS));
-    this.boundCall = r.into(new Int32Array(BOUNDS));
+    this.bound = new Int32Array(2 * BOUNDS);
+    r.into(this.bound.subarray(0, BOUNDS));
+    r.into(this.bound.subarray(BOUNDS));
     this.found = r.bool() ? { period: r.u32(), span: r.i32(), end: r.i32(), chunk: r.str() } : null;
     this.sentenceFound = r.bool() ? { text: r.str(), count: r.u32(), firstStart: r.i32() } : null;
   }

@@ -21,7 +21,7 @@ import { summarySimilarityAtLeast } from '../text/summary-similarity.js';
 import { SummaryRing } from '../state/summary-ring.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
-import { OutcomeFlag, Ring } from '../state/call-history.js';
+import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 import { type DetectorContext, clampConfidence, withPattern } from './context.js';
 import type { Detector, ObservedCall } from './detector.js';
@@ -58,19 +58,31 @@ export class SimilarArgsDetector implements Detector, Rewindable {
   /** The summaries of the newest `window + 1` calls' args (masked when volatile text is masked). */
   private readonly ring: SummaryRing;
   private n = 0;
+  /** The context's rings and log, kept apart (a context object made for this detector alone would be 40 B a session). */
+  private readonly history: HistoryReader;
+  private readonly log: CallLog;
 
+  /** `shared`: the summary table in a block of the thread's chunks, given back by {@link releaseWords}. */
   constructor(
-    private readonly ctx: DetectorContext & { readonly log: CallLog },
+    ctx: DetectorContext & { readonly log: CallLog },
     private readonly o: SimilarArgsOptions,
     private readonly transform: ((s: string) => string) | null,
     private readonly onlyWhenFailing: boolean,
+    shared = false,
   ) {
-    this.ring = new SummaryRing(o.window + 1);
+    this.history = ctx.history;
+    this.log = ctx.log;
+    this.ring = new SummaryRing(o.window + 1, shared);
+  }
+
+  /** Gives the summary table's shared block back to the thread (a detector made with `shared`, disposed); once. */
+  releaseWords(): void {
+    this.ring.releaseTable();
   }
 
   /** Summarises the call's args (read from the log, as compared) as call `n`'s. */
   record(_call: ObservedCall): void {
-    this.keep(this.n, this.ctx.log.argsOf(this.n));
+    this.keep(this.n, this.log.argsOf(this.n));
     this.n++;
   }
 
@@ -89,7 +101,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
   }
 
   check(): LoopSignal | null {
-    const h = this.ctx.history;
+    const h = this.history;
     const last = this.n - 1;
     if (last < 0) return null;
     const floor = Math.max(0, last - this.o.window, h.oldest);
@@ -116,7 +128,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     const count = similar.length + 1;
     if (count < this.o.threshold || similar.every((i) => h.same(Ring.SIG, i, last))) return null;
     const unit = [...similar, last];
-    const log = this.ctx.log;
+    const log = this.log;
     return withPattern({
       kind: 'similar_args',
       detector: this.name,
@@ -138,7 +150,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
    * tool was this very call, costs no edit distance.
    */
   private worthComparing(floor: number, last: number): boolean {
-    const h = this.ctx.history;
+    const h = this.history;
     let candidates = 0;
     let other = false;
     for (let i = floor; i < last; i++) {
@@ -155,7 +167,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
    * the policy would set the signal aside and the edit distances are not worth computing.
    */
   private answeredBefore(floor: number, last: number): boolean {
-    const h = this.ctx.history;
+    const h = this.history;
     for (let i = floor; i < last; i++) {
       if (h.same(Ring.TOOL, i, last) && h.same(Ring.OUTCOME, i, last)) return true;
     }

@@ -67,40 +67,74 @@ export const CallFact = {
   STATUS: 32768,
 } as const;
 
+/** Where the targets start in their holder's words, in words a call (past the call log's three). */
+const TARGETS_AT = 3;
+
+/** Words kept by another (the session's call log): `words` from `wordBase` on; either may change. */
+export interface WordHolder {
+  readonly words: Uint32Array;
+  readonly wordBase: number;
+}
+
 /** The facts of a session's recent calls. */
 export class CallFacts implements Rewindable, ScreenFacts {
   /**
-   * The bits (one word a call, from `at`) and the targets (from `at + capacity`, 0: none) in one word array:
-   * by default its own, in a session the call log's (CallLog.factWords), so a session makes no typed array for them.
+   * Where the facts lie: in the words of a call log (CallLog, read through it, which may move them:
+   * CallLog.releaseWords), so a session makes no typed array for them. A call's bits (16) are the high half
+   * of the log's tool word of its slot (a tool number takes the low 16), its target (0: none) one word from
+   * `3 * capacity` on:
+   *   words (from wordBase):  sig hi | sig lo | bits << 16 | tool   x capacity      target x capacity
    */
-  private readonly words: Uint32Array;
-  private readonly at: number;
+  private readonly holder: WordHolder;
   /** Turns, made when the first call with one is noted. */
   private turns: Float64Array | null = null;
   private n = 0;
 
+  /**
+   * `holder`: the session's call log, whose words hold the facts' (see `holder`); none: an array of the
+   * facts' own, laid out as a log's.
+   */
   constructor(
     readonly capacity: number,
-    words?: Uint32Array,
-    at = 0,
+    holder?: WordHolder,
   ) {
-    if (words === undefined || words.length < at + 2 * capacity) {
-      this.words = new Uint32Array(2 * capacity);
-      this.at = 0;
+    if (holder === undefined || holder.words.length < holder.wordBase + (TARGETS_AT + 1) * capacity) {
+      this.holder = { words: new Uint32Array((TARGETS_AT + 1) * capacity), wordBase: 0 };
     } else {
-      this.words = words;
-      this.at = at;
+      this.holder = holder;
     }
+  }
+
+  /** The index in the holder's words of the word whose high half holds the bits of slot `s` (the log's tool word). */
+  private bitsAt(s: number): number {
+    return this.holder.wordBase + 3 * s + 2;
+  }
+
+  /** The index in the holder's words of the target of slot `s`. */
+  private targetAt(s: number): number {
+    return this.holder.wordBase + TARGETS_AT * this.capacity + s;
+  }
+
+  /** Writes slot `s`'s bits into the high half of their word, leaving the log's half (its tool) as it is. */
+  private setBits(s: number, bits: number): void {
+    const w = this.holder.words;
+    const i = this.bitsAt(s);
+    w[i] = ((w[i] as number) & 0xffff) | ((bits & 0xffff) << 16);
+  }
+
+  /** Slot `s`'s bits. */
+  private bitsOf(s: number): number {
+    return (this.holder.words[this.bitsAt(s)] as number) >>> 16;
   }
 
   /** Notes the call at `index` (the next one, or one noted since the last mark); `target`: 0 for none. */
   note(index: number, bits: number, turn: number | undefined, target = 0): void {
     const s = index % this.capacity;
     // bits are 16 bits wide, as they were in a Uint16Array of their own
-    this.words[this.at + s] = bits & 0xffff;
+    this.setBits(s, bits);
     if (turn !== undefined) (this.turns ??= new Float64Array(this.capacity).fill(NaN))[s] = turn;
     else if (this.turns !== null) this.turns[s] = NaN;
-    this.words[this.at + this.capacity + s] = target;
+    this.holder.words[this.targetAt(s)] = target;
     if (index >= this.n) this.n = index + 1;
   }
 
@@ -115,7 +149,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
 
   /** The CallFact bits of a call (0 when it is no longer kept). */
   of(index: number): number {
-    return this.kept(index) ? (this.words[this.at + (index % this.capacity)] as number) : 0;
+    return this.kept(index) ? this.bitsOf(index % this.capacity) : 0;
   }
 
   /** The model turn of a call, if one is known and the call still kept. */
@@ -130,7 +164,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
    * command ran (command-program.ts's programKey); 0 when unknown or not kept. Read it for a CHANGED or a FAILED call.
    */
   targetOf(index: number): number {
-    return this.kept(index) ? (this.words[this.at + this.capacity + (index % this.capacity)] as number) : 0;
+    return this.kept(index) ? (this.holder.words[this.targetAt(index % this.capacity)] as number) : 0;
   }
 
   private undo: { n: number; bits: number; turn: number; target: number } | null = null;
@@ -138,7 +172,7 @@ export class CallFacts implements Rewindable, ScreenFacts {
   /** Remembers the slot the next note() overwrites (see Rewindable). */
   mark(): void {
     const s = this.n % this.capacity;
-    this.undo = { n: this.n, bits: this.words[this.at + s] as number, turn: this.turns === null ? NaN : (this.turns[s] as number), target: this.words[this.at + this.capacity + s] as number };
+    this.undo = { n: this.n, bits: this.bitsOf(s), turn: this.turns === null ? NaN : (this.turns[s] as number), target: this.holder.words[this.targetAt(s)] as number };
   }
 
   /** Undoes the note() made since mark(). */
@@ -147,9 +181,9 @@ export class CallFacts implements Rewindable, ScreenFacts {
     if (u === null) return;
     this.undo = null;
     const s = u.n % this.capacity;
-    this.words[this.at + s] = u.bits;
+    this.setBits(s, u.bits);
     if (this.turns !== null) this.turns[s] = u.turn;
-    this.words[this.at + this.capacity + s] = u.target;
+    this.holder.words[this.targetAt(s)] = u.target;
     this.n = u.n;
   }
 
@@ -157,7 +191,8 @@ export class CallFacts implements Rewindable, ScreenFacts {
   reset(): void {
     this.undo = null;
     this.n = 0;
-    this.words.fill(0, this.at, this.at + 2 * this.capacity);
+    for (let s = 0; s < this.capacity; s++) this.setBits(s, 0);
+    this.holder.words.fill(0, this.targetAt(0), this.targetAt(0) + this.capacity);
     this.turns = null;
   }
 
@@ -166,9 +201,9 @@ export class CallFacts implements Rewindable, ScreenFacts {
     w.f64(this.n);
     for (let i = Math.max(0, this.n - this.capacity); i < this.n; i++) {
       const s = i % this.capacity;
-      w.u32(this.words[this.at + s] as number);
+      w.u32(this.bitsOf(s));
       w.f64(this.turns === null ? NaN : (this.turns[s] as number));
-      w.u32(this.words[this.at + this.capacity + s] as number);
+      w.u32(this.holder.words[this.targetAt(s)] as number);
     }
   }
 

@@ -36,7 +36,7 @@ import { capText } from '../text/text-limit.js';
 import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
 import { ReferencePipeline } from './reference-pipeline.js';
-import { type SessionStats, StatsTally } from './stats.js';
+import { type SessionStats, VerdictTally } from './stats.js';
 import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
 import { blockingEvidence } from '../live/evidence.js';
 import { wallSignal } from '../live/dead-end-wall.js';
@@ -92,7 +92,7 @@ function unrecorded(err: unknown): boolean {
 const OUTCOME: OutcomeFacts = { bits: 0, target: 0 };
 
 /** The stats of a session with no verdict yet beyond its checks (never changed). */
-const NO_TALLY = new StatsTally();
+const NO_TALLY = new VerdictTally();
 
 /** The decision on a call without signals in a session whose policy is not made yet. */
 const QUIET_DECISION: Decision = Object.freeze({ verdict: null, tolerated: 0 });
@@ -117,7 +117,7 @@ export class LoopDetector {
   private checks = 0;
   private skipped = 0;
   /** The rest of the session's stats (verdicts, tolerated signals, blocked calls), made by the first of them. */
-  private tallied: StatsTally | null = null;
+  private tallied: VerdictTally | null = null;
   /** Subscribers; null until the first subscribe() (most sessions have none). */
   private listeners: Set<VerdictListener> | null = null;
   /** Whether the last call got a verdict (isStuck). */
@@ -171,7 +171,7 @@ export class LoopDetector {
     this.options = resolveOptions(options);
     this.sessionId = sessionId ?? this.options.sessionId;
     this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
-    this.facts = new CallFacts(this.pipeline.log.capacity, this.pipeline.log.factWords, 3 * this.pipeline.log.capacity);
+    this.facts = new CallFacts(this.pipeline.log.capacity, this.pipeline.log);
     this.options.stats?.join();
     if (this.options.engine === 'wasm' && !ownerFrees) releaseOnCollect(this, this.pipeline);
   }
@@ -423,10 +423,7 @@ export class LoopDetector {
     if (verdict !== null && verdict.action === 'break') {
       this.live.block(sig, verdict.kind);
       this.policy.noteBlocked();
-      this.count((t) => {
-        t.checks++;
-        t.blocked++;
-      });
+      this.countBlocked();
       this.publish(verdict);
       return proposalDecision(this.sessionId, id, verdict, stop);
     }
@@ -510,10 +507,7 @@ export class LoopDetector {
     const proposed = this.live.take(id, event.tool);
     if (proposed === null || proposed === 'late') return;
     this.live.block(proposed.sig, proposed.shown?.kind ?? 'declined');
-    this.count((t) => {
-      t.checks++;
-      t.blocked++;
-    });
+    this.countBlocked();
   }
 
   /**
@@ -560,8 +554,16 @@ export class LoopDetector {
     return verdict;
   }
 
-  private count(f: (t: StatsTally) => void): void {
-    f((this.tallied ??= new StatsTally()));
+  /** Counts a blocked call, and a check for it (the session's own count, and the shared tally's). */
+  private countBlocked(): void {
+    this.checks++;
+    const agg = this.options.stats?.tally;
+    if (agg !== undefined) agg.checks++;
+    this.count((t) => t.blocked++);
+  }
+
+  private count(f: (t: VerdictTally) => void): void {
+    f((this.tallied ??= new VerdictTally()));
     if (this.options.stats !== undefined) f(this.options.stats.tally);
   }
 
@@ -602,8 +604,8 @@ export class LoopDetector {
 
   /** This session's statistics (they survive `reset()`). */
   stats(): SessionStats {
-    const t = (this.tallied ?? NO_TALLY).snapshot();
-    return Object.freeze({ ...t, checks: t.checks + this.checks, skipped: t.skipped + this.skipped, sessionId: this.sessionId });
+    const t = (this.tallied ?? NO_TALLY).snapshot(this.checks, this.skipped);
+    return Object.freeze({ ...t, sessionId: this.sessionId });
   }
 
   /** Forgets every call and starts the action ladder again (after a successful replan, for example). */
@@ -673,12 +675,8 @@ export class LoopDetector {
   }
 
   private loadPayload(r: ByteReader, version = SNAPSHOT_VERSION): void {
-    const t = new StatsTally();
-    t.load(r);
-    this.checks = t.checks;
-    this.skipped = t.skipped;
-    t.checks = 0;
-    t.skipped = 0;
+    const t = new VerdictTally();
+    [this.checks, this.skipped] = t.load(r);
     this.tallied = t;
     this.lastFlagged = r.bool();
     this.policy.load(r);

@@ -39,10 +39,11 @@ export interface AggregateStats extends DetectionStats {
   readonly sessions: number;
 }
 
-/** Mutable counters behind a stats snapshot (small: one per session, so maps are made on first use). */
-export class StatsTally {
-  checks = 0;
-  skipped = 0;
+/**
+ * Mutable counters of a session's verdicts behind a stats snapshot (small: one per session that has had a
+ * verdict or a tolerated signal; the session keeps its checks and skipped calls itself, beside it).
+ */
+export class VerdictTally {
   detections = 0;
   falsePositives = 0;
   tolerated = 0;
@@ -51,33 +52,51 @@ export class StatsTally {
   warn = 0;
   ask = 0;
   break = 0;
-  /** Verdicts by kind; null until the first verdict. */
-  byKind: Map<string, number> | null = null;
+  /**
+   * Verdicts by kind, in the order their kinds first came: kind, count, kind, count...; null until the
+   * first verdict. An array of the exact length rather than a Map (whose table alone took ~150 B of a session).
+   */
+  private kinds: (string | number)[] | null = null;
 
   /** Counts one verdict. */
   addVerdict(kind: LoopKind, action: LoopAction, confidence: number): void {
     this.detections++;
     this.confidenceSum += confidence;
-    const byKind = (this.byKind ??= new Map<string, number>());
-    byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+    this.addKind(kind, 1);
     this[action]++;
   }
 
-  /** Writes the counters, for a session snapshot, with `checks` and `skipped` more of those two (a session keeps them apart). */
+  /** Adds `n` verdicts of `kind`. */
+  private addKind(kind: string, n: number): void {
+    const kinds = this.kinds;
+    if (kinds === null) {
+      this.kinds = [kind, n];
+      return;
+    }
+    for (let k = 0; k < kinds.length; k += 2) {
+      if (kinds[k] === kind) {
+        kinds[k + 1] = (kinds[k + 1] as number) + n;
+        return;
+      }
+    }
+    this.kinds = [...kinds, kind, n];
+  }
+
+  /** Writes the counters, for a session snapshot, with the session's `checks` and `skipped`. */
   save(w: ByteWriter, checks = 0, skipped = 0): void {
-    for (const v of [this.checks + checks, this.skipped + skipped, this.detections, this.falsePositives, this.tolerated, this.confidenceSum, this.warn, this.ask, this.break, this.blocked]) w.f64(v);
-    const kinds = this.byKind === null ? [] : [...this.byKind];
-    w.u32(kinds.length);
-    for (const [k, n] of kinds) {
-      w.str(k);
-      w.f64(n);
+    for (const v of [checks, skipped, this.detections, this.falsePositives, this.tolerated, this.confidenceSum, this.warn, this.ask, this.break, this.blocked]) w.f64(v);
+    const kinds = this.kinds ?? [];
+    w.u32(kinds.length / 2);
+    for (let k = 0; k < kinds.length; k += 2) {
+      w.str(kinds[k] as string);
+      w.f64(kinds[k + 1] as number);
     }
   }
 
-  /** Reads what save() wrote. */
-  load(r: ByteReader): void {
-    this.checks = r.f64();
-    this.skipped = r.f64();
+  /** Reads what save() wrote; returns the checks and skipped calls it holds (the session's to keep). */
+  load(r: ByteReader): readonly [checks: number, skipped: number] {
+    const checks = r.f64();
+    const skipped = r.f64();
     this.detections = r.f64();
     this.falsePositives = r.f64();
     this.tolerated = r.f64();
@@ -87,23 +106,62 @@ export class StatsTally {
     this.break = r.f64();
     this.blocked = r.f64();
     const n = r.count(1 << 16, 'verdict kinds');
-    this.byKind = n === 0 ? null : new Map();
-    for (let i = 0; i < n; i++) (this.byKind as Map<string, number>).set(r.str(), r.f64());
+    this.kinds = null;
+    // as a Map read them: a kind named twice keeps its first place and its last count
+    for (let i = 0; i < n; i++) this.setKind(r.str(), r.f64());
+    return [checks, skipped];
   }
 
-  /** A frozen snapshot. */
-  snapshot(): DetectionStats {
+  private setKind(kind: string, n: number): void {
+    const kinds = this.kinds;
+    if (kinds !== null) {
+      for (let k = 0; k < kinds.length; k += 2) {
+        if (kinds[k] === kind) {
+          kinds[k + 1] = n;
+          return;
+        }
+      }
+    }
+    this.kinds = kinds === null ? [kind, n] : [...kinds, kind, n];
+  }
+
+  /** A frozen snapshot, with `checks` and `skipped` calls. */
+  snapshot(checks = 0, skipped = 0): DetectionStats {
+    const byKind: Record<string, number> = {};
+    const kinds = this.kinds ?? [];
+    for (let k = 0; k < kinds.length; k += 2) byKind[kinds[k] as string] = kinds[k + 1] as number;
     return Object.freeze({
-      checks: this.checks,
-      skipped: this.skipped,
+      checks,
+      skipped,
       detections: this.detections,
-      byKind: Object.freeze(this.byKind === null ? {} : Object.fromEntries(this.byKind)),
+      byKind: Object.freeze(byKind),
       byAction: Object.freeze({ warn: this.warn, ask: this.ask, break: this.break }),
       averageConfidence: this.detections === 0 ? 0 : Math.round((this.confidenceSum / this.detections) * 10000) / 10000,
       falsePositives: this.falsePositives,
       tolerated: this.tolerated,
       blocked: this.blocked,
     });
+  }
+}
+
+/** A tally that counts checks and skipped calls too (the totals of many sessions: StatsAggregate). */
+export class StatsTally extends VerdictTally {
+  checks = 0;
+  skipped = 0;
+
+  override save(w: ByteWriter, checks = 0, skipped = 0): void {
+    super.save(w, this.checks + checks, this.skipped + skipped);
+  }
+
+  override load(r: ByteReader): readonly [checks: number, skipped: number] {
+    const [checks, skipped] = super.load(r);
+    this.checks = checks;
+    this.skipped = skipped;
+    return [checks, skipped];
+  }
+
+  override snapshot(checks = 0, skipped = 0): DetectionStats {
+    return super.snapshot(this.checks + checks, this.skipped + skipped);
   }
 }
 

@@ -30,11 +30,15 @@ import { readValue } from '../snapshot/value-codec.js';
 import { PREVIEW_ARGS_LENGTH, SHOWN_TOOL_LENGTH, previewCall, previewJsonCall } from '../text/call-preview.js';
 import { cutText } from '../text/shown-text.js';
 import { NO_TOOL_ID, toolId, toolName } from './tool-names.js';
+import { giveWords, takeWords } from './word-blocks.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
 
-/** Words a call past the log's three that a session's CallFacts keeps in the log's array (its bits and its target). */
-export const FACT_WORDS = 2;
+/**
+ * Words a call past the log's three that a session's CallFacts keeps in the log's words (its target; its
+ * bits are the high half of the log's tool word, whose low half is the tool's number).
+ */
+export const FACT_WORDS = 1;
 
 /** What one push() overwrites, kept by mark() for rollback() (the newest call is settled by then). */
 interface LogSlot {
@@ -64,12 +68,13 @@ export interface ArgsNormaliser {
 }
 
 /**
- * Set in a call's tool word (whose numbers are below 2^17) while the previews column holds the call's
- * args' JSON text rather than its preview: the preview is made from that text when a message first reads it.
+ * Set in a call's tool word while the previews column holds the call's args' JSON text rather than its
+ * preview: the preview is made from that text when a message first reads it. The word's low half is the
+ * log's (the tool's number in 15 bits, tool-names.ts, and this bit); its high half the call facts' bits.
  */
-const TEXT_KEPT = 0x80000000;
+const TEXT_KEPT = 0x8000;
 /** The tool word's bits that are the tool's number. */
-const TOOL_BITS = 0x7fffffff;
+const TOOL_BITS = 0x7fff;
 
 /** Which calls' args a log keeps, and for how long: see {@link argsRetention}. */
 export interface ArgsRetention {
@@ -107,10 +112,15 @@ const enum Held {
  */
 export class CallLog implements Rewindable {
   /**
-   * Per call at `index % capacity`: its signature's high and low words and its tool's number (tool-names.ts);
-   * past them, `FACT_WORDS` words a call that the session's CallFacts keeps there ({@link factWords}).
+   * Per call at `index % capacity`, from `wordBase`: its signature's high and low words and its tool's number
+   * (tool-names.ts: 15 bits, and TEXT_KEPT, the word's low half; the high half is the call facts'); past them, `FACT_WORDS`
+   * words a call that the session's CallFacts keeps there (it reads `words` and `wordBase` through the log,
+   * which may move them: {@link releaseWords}).
+   * @internal
    */
-  private readonly words: Uint32Array;
+  words: Uint32Array;
+  /** Where the log's words start in `words` (0 in an array of its own; a block's offset in a shared chunk). */
+  wordBase = 0;
   /** Tools the shared table gives no number, at `index % capacity` (made on first use). */
   private otherTools: (string | undefined)[] | null = null;
   /** Settled calls' args among the newest `argsWindow`, at `index % argsWindow`, and how each is held. */
@@ -118,35 +128,46 @@ export class CallLog implements Rewindable {
   private held: Held[] | null = null;
   private previews: (string | undefined)[] | null = null;
   private descriptions: (string | undefined)[] | null = null;
-  private steps: Float64Array | null = null;
-  private rounds: Float64Array | null = null;
+  /** The caller's steps (from 0) and rounds (from `capacity`), NaN for none: one array for both, made by the first. */
+  private stepRounds: Float64Array | null = null;
   private n = 0;
-  /** Whether the newest call is settled: its check is over (see settle()). */
-  private settled = true;
-  /** The newest call's args, how they are held and its preview, until it is settled. */
+  /**
+   * The newest call's args, how they are held (Released once it is settled: its check is over, see
+   * settle(); one field for both) and its preview, until it is settled.
+   */
   private cur: unknown = undefined;
-  private curHeld: Held = Held.Normalised;
+  private curHeld: Held = Held.Released;
   private curPreview: string | undefined = undefined;
 
-  /** Calls whose args and previews may be kept (the newest ones; at most `capacity`). */
-  readonly argsWindow: number;
+  /** Calls whose args and previews may be kept (the newest ones; at most `capacity`): read, not kept (a field is 8 B a session). */
+  get argsWindow(): number {
+    return Math.max(1, Math.min(this.capacity, this.retention.window));
+  }
 
   constructor(
     readonly capacity: number,
     private readonly normaliser: ArgsNormaliser,
     private readonly retention: ArgsRetention = { window: capacity, keepAll: true, minPeriod: 0, maxPeriod: 0 },
+    shared = false,
   ) {
-    this.argsWindow = Math.max(1, Math.min(capacity, retention.window));
-    this.words = new Uint32Array(capacity * (3 + FACT_WORDS));
+    if (shared) {
+      const block = takeWords(capacity * (3 + FACT_WORDS));
+      this.words = block.words;
+      this.wordBase = block.base;
+    } else this.words = new Uint32Array(capacity * (3 + FACT_WORDS));
   }
 
   /**
-   * The words past the log's own, from `3 * capacity` on, where the session keeps its calls' facts
-   * (policy/call-facts.ts): one typed array and buffer a session, not three.
-   * @internal
+   * Gives the shared block of a log made with `shared` back to the thread (a disposed session's): the words
+   * move to an array of the log's own first, so the log and its facts still read as before. Its owner calls
+   * it once (WasmPipeline.dispose); the log keeps no flag of its own (a field is 8 B a session).
    */
-  get factWords(): Uint32Array {
-    return this.words;
+  releaseWords(): void {
+    const size = this.capacity * (3 + FACT_WORDS);
+    const own = this.words.slice(this.wordBase, this.wordBase + size);
+    giveWords(size, this.words, this.wordBase);
+    this.words = own;
+    this.wordBase = 0;
   }
 
   /**
@@ -159,31 +180,44 @@ export class CallLog implements Rewindable {
     this.setTool(s, tool);
     if (description !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = description;
     else if (this.descriptions !== null) this.descriptions[s] = undefined;
-    this.words[3 * s] = sigHi;
-    this.words[3 * s + 1] = sigLo;
-    if (step !== undefined) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
-    else if (this.steps !== null) this.steps[s] = NaN;
-    if (round !== undefined) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
-    else if (this.rounds !== null) this.rounds[s] = NaN;
+    this.words[this.wordBase + 3 * s] = sigHi;
+    this.words[this.wordBase + 3 * s + 1] = sigLo;
+    if (step !== undefined || round !== undefined || this.stepRounds !== null) this.setStepRound(s, step ?? NaN, round ?? NaN);
     // the ring's entry for this index is the call `argsWindow` before, which is no longer kept
     if (this.args !== null || this.previews !== null) this.forget(this.n % this.argsWindow);
     this.cur = args;
     this.curHeld = normalised ? Held.Normalised : Held.Raw;
     this.curPreview = undefined;
-    this.settled = false;
     this.n++;
+  }
+
+  /** Sets slot `s`'s step and round (NaN: none), making the array if need be. */
+  private setStepRound(s: number, step: number, round: number): void {
+    const a = (this.stepRounds ??= new Float64Array(2 * this.capacity).fill(NaN));
+    a[s] = step;
+    a[this.capacity + s] = round;
+  }
+
+  private stepOf(s: number): number {
+    return this.stepRounds === null ? NaN : (this.stepRounds[s] as number);
+  }
+
+  private roundOf(s: number): number {
+    return this.stepRounds === null ? NaN : (this.stepRounds[this.capacity + s] as number);
   }
 
   private setTool(s: number, tool: string): void {
     const id = toolId(tool);
-    this.words[3 * s + 2] = id;
+    const i = this.wordBase + 3 * s + 2;
+    // the low half: the word's high half is the call facts' (policy/call-facts.ts)
+    this.words[i] = ((this.words[i] as number) & 0xffff0000) | id;
     if (id === NO_TOOL_ID) (this.otherTools ??= new Array<string | undefined>(this.capacity))[s] = tool;
     else if (this.otherTools !== null) this.otherTools[s] = undefined;
   }
 
   /** The tool of the call at `s` (a kept call). */
   private toolAt(s: number): string {
-    const id = (this.words[3 * s + 2] as number) & TOOL_BITS;
+    const id = (this.words[this.wordBase + 3 * s + 2] as number) & TOOL_BITS;
     return id !== NO_TOOL_ID ? toolName(id) : ((this.otherTools as (string | undefined)[])[s] as string);
   }
 
@@ -214,7 +248,7 @@ export class CallLog implements Rewindable {
    * the policy sets it aside).
    */
   settle(): void {
-    if (this.settled) return;
+    if (this.curHeld === Held.Released) return;
     const keepAll = this.retention.keepAll;
     const named = !keepAll && this.newestRepeatsAPeriodBack();
     const text = named && this.curPreview === undefined ? this.shortArgsText() : null;
@@ -222,7 +256,7 @@ export class CallLog implements Rewindable {
     // args still in a record's bytes are kept as their text: the bytes may be a pool batch's, which goes back
     const args = keepAll && JsonArgsText.is(this.cur) ? this.cur.text : this.cur;
     const held = this.curHeld;
-    this.settled = true;
+    this.curHeld = Held.Released;
     this.cur = undefined;
     this.curPreview = undefined;
     if (!keepAll && !named) return;
@@ -234,7 +268,7 @@ export class CallLog implements Rewindable {
     // without keepAll a named call always has its preview (or its text), and that is how it is held (heldAt)
     if (preview !== undefined) (this.previews ??= new Array<string | undefined>(this.argsWindow))[a] = preview;
     if (text !== null) {
-      const w = 3 * ((this.n - 1) % this.capacity) + 2;
+      const w = this.wordBase + 3 * ((this.n - 1) % this.capacity) + 2;
       this.words[w] = (this.words[w] as number) | TEXT_KEPT;
     }
   }
@@ -263,11 +297,13 @@ export class CallLog implements Rewindable {
     const cap = this.capacity;
     const i = this.n - 1;
     const s = i % cap;
-    const lo = this.words[3 * s + 1];
+    const words = this.words;
+    const b = this.wordBase + 1;
+    const lo = words[b + 3 * s];
     const last = Math.min(this.retention.maxPeriod, i, cap - 1);
     for (let p = Math.max(1, this.retention.minPeriod); p <= last; p++) {
       // a collision keeps args, never loses them
-      if (this.words[3 * (s >= p ? s - p : s - p + cap) + 1] === lo) return true;
+      if (words[b + 3 * (s >= p ? s - p : s - p + cap)] === lo) return true;
     }
     return false;
   }
@@ -278,7 +314,7 @@ export class CallLog implements Rewindable {
 
   /** Whether `index` is the newest call, not yet settled (its args are held apart). */
   private isCurrent(index: number): boolean {
-    return !this.settled && index === this.n - 1;
+    return this.curHeld !== Held.Released && index === this.n - 1;
   }
 
   /** Whether a settled call's args (and preview) are still in the ring. */
@@ -313,7 +349,7 @@ export class CallLog implements Rewindable {
 
   /** The low 32 bits of a call's signature, or undefined when it is no longer kept. */
   signatureLow(index: number): number | undefined {
-    return this.kept(index) ? this.words[3 * (index % this.capacity) + 1] : undefined;
+    return this.kept(index) ? this.words[this.wordBase + 3 * (index % this.capacity) + 1] : undefined;
   }
 
   /**
@@ -324,12 +360,12 @@ export class CallLog implements Rewindable {
   ref(index: number): CallRef | undefined {
     if (!this.kept(index)) return undefined;
     const s = index % this.capacity;
-    const step = this.steps === null ? NaN : (this.steps[s] as number);
-    const round = this.rounds === null ? NaN : (this.rounds[s] as number);
+    const step = this.stepOf(s);
+    const round = this.roundOf(s);
     return Object.freeze({
       index,
       tool: cutText(this.toolAt(s), SHOWN_TOOL_LENGTH),
-      signature: toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number),
+      signature: toHex(this.words[this.wordBase + 3 * s] as number, this.words[this.wordBase + 3 * s + 1] as number),
       ...(Number.isNaN(step) ? {} : { step }),
       ...(Number.isNaN(round) ? {} : { round }),
     });
@@ -375,10 +411,10 @@ export class CallLog implements Rewindable {
     const previews = (this.previews ??= new Array<string | undefined>(this.argsWindow));
     const kept = previews[a];
     if (kept === undefined) return (previews[a] = this.previewOf(index));
-    const w = 3 * (index % this.capacity) + 2;
+    const w = this.wordBase + 3 * (index % this.capacity) + 2;
     if (((this.words[w] as number) & TEXT_KEPT) === 0) return kept;
     // the args' JSON text kept by settle(): the preview replaces it
-    this.words[w] = (this.words[w] as number) & TOOL_BITS;
+    this.words[w] = (this.words[w] as number) & ~TEXT_KEPT;
     const tool = this.toolAt(index % this.capacity);
     return (previews[a] = previewJsonCall(tool, kept) ?? previewCall(tool, this.normaliser.normaliseArgs(kept, tool)));
   }
@@ -408,10 +444,10 @@ export class CallLog implements Rewindable {
       const s = i % this.capacity;
       w.str(this.toolAt(s));
       w.optStr(this.descriptions === null ? undefined : this.descriptions[s]);
-      w.u32(this.words[3 * s] as number);
-      w.u32(this.words[3 * s + 1] as number);
-      w.f64(this.steps === null ? NaN : (this.steps[s] as number));
-      w.f64(this.rounds === null ? NaN : (this.rounds[s] as number));
+      w.u32(this.words[this.wordBase + 3 * s] as number);
+      w.u32(this.words[this.wordBase + 3 * s + 1] as number);
+      w.f64(this.stepOf(s));
+      w.f64(this.roundOf(s));
       if (i < this.n - this.argsWindow) continue;
       w.str(this.preview(i));
     }
@@ -437,12 +473,11 @@ export class CallLog implements Rewindable {
       this.setTool(s, r.str());
       const d = r.optStr();
       if (d !== undefined) (this.descriptions ??= new Array<string | undefined>(this.capacity))[s] = d;
-      this.words[3 * s] = r.u32();
-      this.words[3 * s + 1] = r.u32();
+      this.words[this.wordBase + 3 * s] = r.u32();
+      this.words[this.wordBase + 3 * s + 1] = r.u32();
       const step = r.f64();
-      if (!Number.isNaN(step)) (this.steps ??= new Float64Array(this.capacity).fill(NaN))[s] = step;
       const round = r.f64();
-      if (!Number.isNaN(round)) (this.rounds ??= new Float64Array(this.capacity).fill(NaN))[s] = round;
+      if (!Number.isNaN(step) || !Number.isNaN(round)) this.setStepRound(s, step, round);
       if (i < n - window) continue;
       const preview = r.str();
       if (oldArgs !== null) oldArgs(i, readValue(r));
@@ -467,13 +502,14 @@ export class CallLog implements Rewindable {
     const a = this.n % this.argsWindow;
     this.undo = {
       n: this.n,
-      toolWord: this.words[3 * s + 2] as number,
+      // the log's half: the tool and TEXT_KEPT
+      toolWord: (this.words[this.wordBase + 3 * s + 2] as number) & 0xffff,
       otherTool: this.otherTools?.[s],
-      sigHi: this.words[3 * s] as number,
-      sigLo: this.words[3 * s + 1] as number,
+      sigHi: this.words[this.wordBase + 3 * s] as number,
+      sigLo: this.words[this.wordBase + 3 * s + 1] as number,
       description: this.descriptions?.[s],
-      step: this.steps === null ? NaN : (this.steps[s] as number),
-      round: this.rounds === null ? NaN : (this.rounds[s] as number),
+      step: this.stepOf(s),
+      round: this.roundOf(s),
       args: this.args?.[a],
       held: this.heldAt(a),
       preview: this.previews?.[a],
@@ -488,16 +524,16 @@ export class CallLog implements Rewindable {
     const s = u.n % this.capacity;
     const a = u.n % this.argsWindow;
     this.n = u.n;
-    this.settled = true;
+    this.curHeld = Held.Released;
     this.cur = undefined;
     this.curPreview = undefined;
-    this.words[3 * s + 2] = u.toolWord;
+    const t = this.wordBase + 3 * s + 2;
+    this.words[t] = ((this.words[t] as number) & 0xffff0000) | u.toolWord;
     if (this.otherTools !== null) this.otherTools[s] = u.otherTool;
-    this.words[3 * s] = u.sigHi;
-    this.words[3 * s + 1] = u.sigLo;
+    this.words[this.wordBase + 3 * s] = u.sigHi;
+    this.words[this.wordBase + 3 * s + 1] = u.sigLo;
     if (this.descriptions !== null) this.descriptions[s] = u.description;
-    if (this.steps !== null) this.steps[s] = u.step;
-    if (this.rounds !== null) this.rounds[s] = u.round;
+    if (this.stepRounds !== null) this.setStepRound(s, u.step, u.round);
     if (this.args !== null) this.args[a] = u.args;
     if (this.held !== null) this.held[a] = u.held;
     if (this.previews !== null) this.previews[a] = u.preview;
@@ -507,14 +543,14 @@ export class CallLog implements Rewindable {
   signatureHex(index: number): string | undefined {
     if (!this.kept(index)) return undefined;
     const s = index % this.capacity;
-    return toHex(this.words[3 * s] as number, this.words[3 * s + 1] as number);
+    return toHex(this.words[this.wordBase + 3 * s] as number, this.words[this.wordBase + 3 * s + 1] as number);
   }
 
   /** Forgets every call. */
   reset(): void {
     this.undo = null;
     this.n = 0;
-    this.settled = true;
+    this.curHeld = Held.Released;
     this.cur = undefined;
     this.curPreview = undefined;
     this.otherTools = null;
@@ -522,7 +558,6 @@ export class CallLog implements Rewindable {
     this.held = null;
     this.previews = null;
     this.descriptions = null;
-    this.steps = null;
-    this.rounds = null;
+    this.stepRounds = null;
   }
 }

@@ -13,10 +13,11 @@
  *          (each part one slot more: the words the last push() after mark() replaced)
  * ```
  * A reader asks about no call older than `oldest` (the long part's), and about tools, masked outcomes and
- * flags of the newest `slots` calls only (similar args' window). One typed array, whatever the calls.
+ * flags of the newest `slots` calls only (similar args' window). One block of words, whatever the calls.
  */
 import { type HistoryReader, Ring, type RingId } from './call-history.js';
 import type { Rewindable } from './rewindable.js';
+import { giveWords, takeWords } from './word-blocks.js';
 
 /** Words per slot of the short part (tool, masked outcome, flags) and of the long part (signature, outcome). */
 const SHORT = 3;
@@ -28,22 +29,54 @@ const LONG_AT: readonly number[] = [0, -1, 1, -1, -1];
 
 /** The newest calls' ring words of one session, read as a {@link HistoryReader}. */
 export class RecentWords implements HistoryReader, Rewindable {
-  /** The short part's slots, its spare slot, then the long part's slots and its spare slot. */
-  private readonly words: Uint32Array;
-  /** Where the long part starts. */
+  /**
+   * The short part's slots, its spare slot, then the long part's slots and its spare slot, from `base`: in
+   * an array of its own, or a block of the thread's shared chunks (word-blocks.ts) until {@link releaseWords}.
+   */
+  private words: Uint32Array;
+  private base: number;
+  /** Where the long part starts, from `base`. */
   private readonly longAt: number;
   private n = 0;
   /** The count before the push() rollback() undoes (-2: mark() was called, the next push is kept; -1: none). */
   private undoN = -1;
 
-  /** `slots`: calls whose every word is kept; `reach` (at least `slots`): calls whose signature and outcome are. */
+  /**
+   * `slots`: calls whose every word is kept; `reach` (at least `slots`): calls whose signature and outcome
+   * are; `shared`: the words in a block of the thread's chunks, which the owner gives back ({@link releaseWords}).
+   */
   constructor(
     readonly slots: number,
     readonly reach: number = slots,
+    shared = false,
   ) {
     if (reach < slots) throw new RangeError(`loopwatch: a reach of ${reach} calls is shorter than ${slots} slots`);
     this.longAt = SHORT * (slots + 1);
-    this.words = new Uint32Array(this.longAt + LONG * (reach + 1));
+    if (shared) {
+      const block = takeWords(this.size);
+      this.words = block.words;
+      this.base = block.base;
+    } else {
+      this.words = new Uint32Array(this.size);
+      this.base = 0;
+    }
+  }
+
+  /** Words the ring takes. */
+  private get size(): number {
+    return this.longAt + LONG * (this.reach + 1);
+  }
+
+  /**
+   * Gives the shared block of a ring made with `shared` back to the thread (its owner's session is
+   * disposed): the words move to an array of their own first, so the ring reads as before. Its owner calls
+   * it once (WasmPipeline.dispose).
+   */
+  releaseWords(): void {
+    const own = this.words.slice(this.base, this.base + this.size);
+    giveWords(this.size, this.words, this.base);
+    this.words = own;
+    this.base = 0;
   }
 
   get count(): number {
@@ -57,12 +90,13 @@ export class RecentWords implements HistoryReader, Rewindable {
 
   /** Records call `count`'s words (`flags` as the module's outcome-flags byte). */
   push(tool: number, sig: number, outcome: number, masked: number, flags: number): void {
-    const p = SHORT * (this.n % this.slots);
-    const q = this.longAt + LONG * (this.n % this.reach);
+    const b = this.base;
+    const p = b + SHORT * (this.n % this.slots);
+    const q = b + this.longAt + LONG * (this.n % this.reach);
     const w = this.words;
     if (this.undoN === -2) {
-      w.copyWithin(SHORT * this.slots, p, p + SHORT);
-      w.copyWithin(this.longAt + LONG * this.reach, q, q + LONG);
+      w.copyWithin(b + SHORT * this.slots, p, p + SHORT);
+      w.copyWithin(b + this.longAt + LONG * this.reach, q, q + LONG);
       this.undoN = this.n;
     }
     w[p] = tool >>> 0;
@@ -76,14 +110,18 @@ export class RecentWords implements HistoryReader, Rewindable {
   same(ring: RingId, i: number, j: number): boolean {
     const w = this.words;
     const l = LONG_AT[ring] ?? -1;
-    if (l >= 0) return w[this.longAt + LONG * (i % this.reach) + l] === w[this.longAt + LONG * (j % this.reach) + l];
+    if (l >= 0) {
+      const b = this.base + this.longAt + l;
+      return w[b + LONG * (i % this.reach)] === w[b + LONG * (j % this.reach)];
+    }
     const s = SHORT_AT[ring] ?? -1;
     if (s < 0) throw new RangeError(`loopwatch: ring ${ring} is not kept on the host`);
-    return w[SHORT * (i % this.slots) + s] === w[SHORT * (j % this.slots) + s];
+    const b = this.base + s;
+    return w[b + SHORT * (i % this.slots)] === w[b + SHORT * (j % this.slots)];
   }
 
   flagsOf(index: number): number {
-    return this.words[SHORT * (index % this.slots) + 2] as number;
+    return this.words[this.base + SHORT * (index % this.slots) + 2] as number;
   }
 
   /**
@@ -107,15 +145,16 @@ export class RecentWords implements HistoryReader, Rewindable {
     const n = this.undoN;
     this.undoN = -1;
     if (n < 0) return;
-    const p = SHORT * (n % this.slots);
-    const q = this.longAt + LONG * (n % this.reach);
-    this.words.copyWithin(p, SHORT * this.slots, SHORT * this.slots + SHORT);
-    this.words.copyWithin(q, this.longAt + LONG * this.reach, this.longAt + LONG * this.reach + LONG);
+    const b = this.base;
+    const p = b + SHORT * (n % this.slots);
+    const q = b + this.longAt + LONG * (n % this.reach);
+    this.words.copyWithin(p, b + SHORT * this.slots, b + SHORT * this.slots + SHORT);
+    this.words.copyWithin(q, b + this.longAt + LONG * this.reach, b + this.longAt + LONG * this.reach + LONG);
     this.n = n;
   }
 
   reset(): void {
-    this.words.fill(0);
+    this.words.fill(0, this.base, this.base + this.size);
     this.n = 0;
     this.undoN = -1;
   }

@@ -26,6 +26,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { isSummary } from '../text/summary-check.js';
 import { summaryFromV1 } from '../text/summary-v1.js';
+import { giveDoubles, takeDoubles } from './word-blocks.js';
 
 /** The arena of a ring that holds nothing yet (shared: never written, a put makes one). */
 const NO_ARENA = new Uint8Array(0);
@@ -41,13 +42,37 @@ export function roomFor(live: number, n: number): number {
 /** The newest calls' args summaries of one session. */
 export class SummaryRing {
   private arena = NO_ARENA;
-  /** Per slot: the call index held (-1: none), where its summary starts, its length (one array, not three: fewer objects per session). */
-  private readonly table: Float64Array;
+  /**
+   * Per slot, from `tb`: the call index held (-1: none), where its summary starts, its length (one array,
+   * not three: fewer objects per session); an array of its own, or a block of the thread's shared chunks
+   * (word-blocks.ts) until {@link releaseTable}.
+   */
+  private table: Float64Array;
+  private tb = 0;
   private end = 0;
 
-  constructor(readonly slots: number) {
-    this.table = new Float64Array(3 * slots);
-    for (let s = 0; s < slots; s++) this.table[3 * s] = -1;
+  /** `shared`: the table in a block of the thread's chunks, which the owner gives back ({@link releaseTable}). */
+  constructor(
+    readonly slots: number,
+    shared = false,
+  ) {
+    if (shared) {
+      const block = takeDoubles(3 * slots);
+      this.table = block.words;
+      this.tb = block.base;
+    } else this.table = new Float64Array(3 * slots);
+    for (let s = 0; s < slots; s++) this.table[this.tb + 3 * s] = -1;
+  }
+
+  /**
+   * Gives the shared block of a ring made with `shared` back to the thread (its session is disposed): the
+   * table moves to an array of its own first, so the ring reads as before. Its owner calls it once.
+   */
+  releaseTable(): void {
+    const own = this.table.slice(this.tb, this.tb + 3 * this.slots);
+    giveDoubles(3 * this.slots, this.table, this.tb);
+    this.table = own;
+    this.tb = 0;
   }
 
   /** The arena the summaries lie in (read at `at(index)`); a put may replace it. */
@@ -57,12 +82,12 @@ export class SummaryRing {
 
   /** Whether call `index`'s summary is held. */
   has(index: number): boolean {
-    return index >= 0 && this.table[3 * (index % this.slots)] === index;
+    return index >= 0 && this.table[this.tb + 3 * (index % this.slots)] === index;
   }
 
   /** Where call `index`'s summary starts in `bytes` (a held one). */
   at(index: number): number {
-    return this.table[3 * (index % this.slots) + 1] as number;
+    return this.table[this.tb + 3 * (index % this.slots) + 1] as number;
   }
 
   /** Keeps `summary` as call `index`'s, replacing the summary held in its slot. */
@@ -73,15 +98,15 @@ export class SummaryRing {
   /** Keeps the `n` bytes at `from` of `src` as call `index`'s summary, replacing the summary held in its slot. */
   putFrom(index: number, src: Uint8Array, from: number, n: number): void {
     const s = index % this.slots;
-    this.table[3 * s] = -1;
+    this.table[this.tb + 3 * s] = -1;
     const at = this.fits(this.end, n) ? this.end : !this.oversized(n) && this.fits(0, n) ? 0 : this.makeRoom(n);
     const arena = this.arena;
     // a loop for a few bytes; past that, a view and a native copy (~50 ns whatever the size, where the loop takes ~1.5 ns a byte)
     if (n <= 16) for (let i = 0; i < n; i++) arena[at + i] = src[from + i] as number;
     else arena.set(from === 0 && n === src.length ? src : src.subarray(from, from + n), at);
-    this.table[3 * s] = index;
-    this.table[3 * s + 1] = at;
-    this.table[3 * s + 2] = n;
+    this.table[this.tb + 3 * s] = index;
+    this.table[this.tb + 3 * s + 1] = at;
+    this.table[this.tb + 3 * s + 2] = n;
     this.end = at + n;
   }
 
@@ -90,8 +115,8 @@ export class SummaryRing {
     let live = 0;
     let held = 1;
     for (let s = 0; s < this.slots; s++) {
-      if (this.table[3 * s] === -1) continue;
-      live += this.table[3 * s + 2] as number;
+      if (this.table[this.tb + 3 * s] === -1) continue;
+      live += this.table[this.tb + 3 * s + 2] as number;
       held++;
     }
     return 2 * this.roomAhead(live, held, n) < this.arena.length;
@@ -111,16 +136,16 @@ export class SummaryRing {
   private fits(at: number, n: number): boolean {
     if (at + n > this.arena.length) return false;
     for (let s = 0; s < this.slots; s++) {
-      if (this.table[3 * s] === -1) continue;
-      const o = this.table[3 * s + 1] as number;
-      if (o < at + n && at < o + (this.table[3 * s + 2] as number)) return false;
+      if (this.table[this.tb + 3 * s] === -1) continue;
+      const o = this.table[this.tb + 3 * s + 1] as number;
+      if (o < at + n && at < o + (this.table[this.tb + 3 * s + 2] as number)) return false;
     }
     return true;
   }
 
   /** Forgets call `index`'s summary, if held (its bytes stay until a compaction). */
   drop(index: number): void {
-    if (this.has(index)) this.table[3 * (index % this.slots)] = -1;
+    if (this.has(index)) this.table[this.tb + 3 * (index % this.slots)] = -1;
   }
 
   /**
@@ -134,20 +159,20 @@ export class SummaryRing {
     const order: number[] = [];
     let live = 0;
     for (let s = 0; s < this.slots; s++) {
-      if (this.table[3 * s] === -1) continue;
+      if (this.table[this.tb + 3 * s] === -1) continue;
       order.push(s);
-      live += this.table[3 * s + 2] as number;
+      live += this.table[this.tb + 3 * s + 2] as number;
     }
-    order.sort((x, y) => (this.table[3 * x + 1] as number) - (this.table[3 * y + 1] as number));
+    order.sort((x, y) => (this.table[this.tb + 3 * x + 1] as number) - (this.table[this.tb + 3 * y + 1] as number));
     const size = this.roomAhead(live, order.length + 1, n);
     const target = size > this.arena.length || 2 * size < this.arena.length ? new Uint8Array(size) : this.arena;
     let at = 0;
     for (const s of order) {
-      const from = this.table[3 * s + 1] as number;
-      const len = this.table[3 * s + 2] as number;
+      const from = this.table[this.tb + 3 * s + 1] as number;
+      const len = this.table[this.tb + 3 * s + 2] as number;
       if (target === this.arena) target.copyWithin(at, from, from + len);
       else target.set(this.arena.subarray(from, from + len), at);
-      this.table[3 * s + 1] = at;
+      this.table[this.tb + 3 * s + 1] = at;
       at += len;
     }
     this.arena = target;
@@ -157,7 +182,7 @@ export class SummaryRing {
 
   /** Forgets every summary (the arena is let go). */
   reset(): void {
-    for (let s = 0; s < this.slots; s++) this.table[3 * s] = -1;
+    for (let s = 0; s < this.slots; s++) this.table[this.tb + 3 * s] = -1;
     this.arena = NO_ARENA;
     this.end = 0;
   }
@@ -171,8 +196,8 @@ export class SummaryRing {
       if (!this.has(i)) continue;
       const s = i % this.slots;
       w.f64(i);
-      const o = this.table[3 * s + 1] as number;
-      w.bytes(this.arena.subarray(o, o + (this.table[3 * s + 2] as number)));
+      const o = this.table[this.tb + 3 * s + 1] as number;
+      w.bytes(this.arena.subarray(o, o + (this.table[this.tb + 3 * s + 2] as number)));
     }
   }
 

@@ -5,8 +5,12 @@
  * name gets no number ({@link NO_TOOL_ID}) and the log keeps the string itself.
  */
 
-/** Distinct names numbered at most (then names are kept by each log as strings). */
-export const MAX_TOOL_NAMES = 1 << 16;
+/**
+ * Distinct names numbered at most (then names are kept by each log as strings): numbers are 1 to 32,767,
+ * 15 bits of a call log's tool word (whose low half's top bit is the log's TEXT_KEPT, its high half the
+ * call facts' bits: state/call-log.ts).
+ */
+export const MAX_TOOL_NAMES = (1 << 15) - 1;
 
 /** The number of a name the table holds no number for. */
 export const NO_TOOL_ID = 0;

@@ -186,7 +186,6 @@ let lastWalk: CanonicalWalkOptions | null = null;
 /** The WebAssembly-backed pipeline. */
 export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   readonly log: CallLog;
-  private readonly core: WasmCore;
   private readonly config: number;
   private slot: number;
   /** The rings as TypeScript detectors read them (made when one first does). */
@@ -234,8 +233,12 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     return this.similar !== null && !this.o.normalizeVolatile;
   }
 
+  /** The thread's core (one for the thread, never replaced: read, not kept, which saves a session a field). */
+  private get core(): WasmCore {
+    return sharedCore();
+  }
+
   constructor(private readonly o: ResolvedOptions) {
-    this.core = sharedCore();
     this.config = this.core.acquire(slotLayout(o));
     this.slot = this.core.alloc(this.config);
     // the registered layout, shared by every session of this configuration
@@ -245,15 +248,16 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     // similar args' summaries are made by the module (in the encoder's walk, or from JSON text) unless masked:
     // then nothing reads every call's args as values, and the outcome facts read their members from the bytes
     const retention = argsRetention(o.detectors, capacity, o.custom.length !== 0);
-    this.log = new CallLog(capacity, this, o.normalizeVolatile ? retention : noValuesRead(retention));
+    // the log's words (and the call facts') in a block of the thread's shared chunks, given back by dispose()
+    this.log = new CallLog(capacity, this, o.normalizeVolatile ? retention : noValuesRead(retention), true);
     const d = o.detectors;
     const hostRings = d.semantic !== null && d.semantic.method === 'exact';
     const ctx = hostRings ? { history: this.history, log: this.log } : null;
     const mask = o.normalizeVolatile ? (s: string) => maskVolatile(s) : null;
     // similar args and the failing-again rule read ring words from the host's copy, taken from each call's output
     const reach = recentReach(o);
-    this.recent = reach === 0 ? null : new RecentWords(d.similarArgs === null ? 1 : d.similarArgs.window + 1, reach);
-    this.similar = d.similarArgs && this.recent !== null ? new SimilarArgsDetector({ history: this.recent, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress') : null;
+    this.recent = reach === 0 ? null : new RecentWords(d.similarArgs === null ? 1 : d.similarArgs.window + 1, reach, true);
+    this.similar = d.similarArgs && this.recent !== null ? new SimilarArgsDetector({ history: this.recent, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress', true) : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     // chanting's per-character work runs in the module too, in a region made when the first text arrives
     this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, wasmStream) : null;
@@ -644,6 +648,9 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.chanting?.dispose();
     this.core.free(this.slot);
     this.core.release(this.config);
+    this.log.releaseWords();
+    this.recent?.releaseWords();
+    this.similar?.releaseWords();
     this.slot = 0;
     collector.unregister(this);
   }
