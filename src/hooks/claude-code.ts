@@ -15,15 +15,16 @@
  * Claude Code reads PreToolUse's `additionalContext` from 2.1.9 on; before, a warning is given after the
  * call instead (agent-versions.ts), and an ask carries its reason alone.
  *
+ * A call's input is compared without Bash's `description`, the model's free text about the command
+ * (src/formats/volatile-input.ts, which the transcript reader applies too).
+ *
  * A result (`tool_response`) is compared without the fields that differ between two identical runs
  * (VOLATILE_RESULT): timings, and the per-call file and task names of Bash's large or backgrounded output.
  */
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
+import { volatileFields } from '../formats/volatile-input.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
-
-/** Bash's `description` is the model's free text about the command: two runs of one command differ in it. */
-const VOLATILE_INPUT = ['description'];
 
 /**
  * Top-level fields of a built-in tool's `tool_response` that differ between two identical runs (the Agent
@@ -54,7 +55,7 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   if (phase === 'end' || phase === 'prompt') return { agent: 'claude-code', eventName, phase, session, call: { tool: eventName } };
   const tool = toolOf(p);
   const id = callIdOf(p);
-  const args = inputOf(p, tool === 'Bash' ? VOLATILE_INPUT : []);
+  const args = inputOf(p, volatileFields('claude-code', tool));
   const base = { tool, args, ...(id === undefined ? {} : { id }) };
   if (phase === 'propose') return { agent: 'claude-code', eventName, phase, session, call: base };
   if (eventName === 'PostToolUseFailure') {
