@@ -40,8 +40,26 @@ const VOLATILE_RESULT: Readonly<Record<string, readonly string[]>> = {
   WebSearch: ['durationSeconds'],
 };
 
-/** `tool_response` (capped) without the tool's volatile fields (VOLATILE_RESULT). */
+/**
+ * Bash's `tool_response` as the transcript gives it to the model, and so as `loopwatch eval` reads it
+ * (src/formats/claude-code.ts): its `stdout` and `stderr`, those not empty, joined by a line end (each without
+ * leading line ends and trailing white space); undefined
+ * for another shape, or an interrupted or image output (kept as the object). Read as an object, no text of
+ * it was read: not a pass (`tsc` printing nothing), a wait, an empty inbox or a runner's banner.
+ */
+function shellText(response: unknown): string | undefined {
+  if (typeof response !== 'object' || response === null || Array.isArray(response)) return undefined;
+  const r = response as Record<string, unknown>;
+  if (typeof r.stdout !== 'string' || (r.stderr !== undefined && typeof r.stderr !== 'string') || r.interrupted === true || r.isImage === true) return undefined;
+  const err = typeof r.stderr === 'string' ? r.stderr : '';
+  // each without its leading line ends and trailing white space, as the transcript's text has them
+  return [r.stdout, err].map((t) => t.trimEnd().replace(/^\n+/, '')).filter((t) => t !== '').join('\n');
+}
+
+/** `tool_response` (capped) without the tool's volatile fields (VOLATILE_RESULT); Bash's as its text (shellText). */
 function resultOf(tool: string, response: unknown): unknown {
+  const text = tool === 'Bash' ? shellText(response) : undefined;
+  if (text !== undefined) return capText(text);
   const r = capValue(response);
   const volatile = Object.hasOwn(VOLATILE_RESULT, tool) ? VOLATILE_RESULT[tool] : undefined;
   if (volatile === undefined || typeof r !== 'object' || r === null || Array.isArray(r)) return r;
