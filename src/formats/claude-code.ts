@@ -4,7 +4,8 @@
  * `message.content[]` blocks, `tool_use {id, name, input}` among them (one API message may be spread over
  * several lines sharing `message.id`); user lines answer with `tool_result {tool_use_id, content, is_error}`
  * (text parts joined, images as short placeholders: image-part.ts). Other lines (summary, system,
- * file-history-snapshot, ...) hold no tool traffic and are passed over.
+ * file-history-snapshot, ...) hold no tool traffic and are passed over. A call's input is taken as Claude
+ * Code's hook compares it: Bash's free-text `description` left out (volatile-input.ts).
  *
  * The session is `sessionId` (the input's name when a line has none); sidechain lines (a subagent's work)
  * are sessions of their own, by `agentId` or, in older transcripts, by the root of their chain
@@ -29,6 +30,7 @@ import { HeldCalls, type HeldCall, failure } from './held-calls.js';
 import { contentText, isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
+import { stableInput } from './volatile-input.js';
 
 const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
@@ -92,7 +94,7 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
         const outcome = id === undefined ? undefined : early.take(id); // its result was written first
         if (outcome !== undefined) ids.result(id!);
         callsRead++;
-        const held = t.calls.hold(id, { tool: b.name, args: b.input, text, round: t.round, file: unit.file, line: unit.line }, outcome ?? null);
+        const held = t.calls.hold(id, { tool: b.name, args: stableInput('claude-code', b.name, b.input), text, round: t.round, file: unit.file, line: unit.line }, outcome ?? null);
         t.messageFirst ??= held;
       }
     }

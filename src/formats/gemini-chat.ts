@@ -16,6 +16,7 @@ import { HeldCalls, type HeldCall } from './held-calls.js';
 import { isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
+import { stableInput } from './volatile-input.js';
 
 const NO_OUTCOME = { result: undefined, errorInfo: 'unknown' } as const;
 
@@ -60,7 +61,7 @@ export class GeminiChat {
         continue;
       }
       if (id !== undefined && outcome !== null) this.ids.result(id);
-      const start = { tool: tc.name, args: tc.args, text: this.first === null ? text : undefined, round: this.round, file: unit.file, line: unit.line };
+      const start = { tool: tc.name, args: stableInput('gemini', tc.name, tc.args), text: this.first === null ? text : undefined, round: this.round, file: unit.file, line: unit.line };
       // a call without id cannot be answered later: what this record says of it is all there is
       const held = this.calls.hold(id, start, outcome ?? (id === undefined ? NO_OUTCOME : null));
       this.first ??= held;

@@ -17,6 +17,7 @@ import { isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { SessionCalls } from './session-calls.js';
 import type { TraceItem } from './trace-record.js';
+import { stableInput } from './volatile-input.js';
 
 /** Pairing key of a call or response without id: its name, in a namespace real ids cannot reach. */
 const byName = (name: string): string => `\u0000function:${name}`;
@@ -45,7 +46,7 @@ export function* readGeminiCheckpoint(contents: readonly unknown[], unit: Record
           continue;
         }
         const id = nonEmpty(p.functionCall.id) ?? byName(name);
-        const position = calls.call(id, { tool: name, args: p.functionCall.args, text: first === undefined ? partsText(texts.map((text) => ({ text }))) : undefined, round });
+        const position = calls.call(id, { tool: name, args: stableInput('gemini', name, p.functionCall.args), text: first === undefined ? partsText(texts.map((text) => ({ text }))) : undefined, round });
         first ??= position;
       } else if (model) {
         const t = partsText([p]);

@@ -4,7 +4,8 @@
  * `BeforeTool` / `AfterTool`): `{session_id, transcript_path, cwd, hook_event_name, tool_name, tool_input,
  * tool_use_id?}`, the after-event adding `tool_response` or `error`. Sessions may interleave.
  *
- * A before-event is a call (`tool_input` its args), paired with its after-event by `tool_use_id`, or, when
+ * A before-event is a call (`tool_input` its args, without the free text the agent's hook leaves out:
+ * volatile-input.ts), paired with its after-event by `tool_use_id`, or, when
  * the payloads carry none (Gemini), with the session's oldest unanswered call of the same tool. An
  * after-event without its before-event (a log of after-events only) is a call of its own. The after-event
  * decides the failure: `PostToolUseFailure`, an `error`, or a `tool_response` with an `error` (Gemini) is a
@@ -20,9 +21,12 @@ import { HeldCalls, type Outcome, failure } from './held-calls.js';
 import { isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
+import { stableInput } from './volatile-input.js';
 
 const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
 const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
+/** Gemini CLI's events: its tools' args are compared as its hook compares them (volatile-input.ts); others as Claude Code's. */
+const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool']);
 
 /** Sessions with a call waiting for its after-event, at most. */
 export const MAX_OPEN_SESSIONS = 10_000;
@@ -62,7 +66,7 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
       const calls = open.get(session) ?? new HeldCalls(session);
       open.delete(session);
       open.set(session, calls); // most recently used last
-      const start = { tool, args: v.tool_input, file: unit.file, line: unit.line };
+      const start = { tool, args: stableInput(GEMINI_EVENTS.has(v.hook_event_name) ? 'gemini' : 'claude-code', tool, v.tool_input), file: unit.file, line: unit.line };
       if (before) calls.hold(id, start);
       else {
         const outcome = afterOutcome(v);

@@ -15,15 +15,16 @@
  * Claude Code reads PreToolUse's `additionalContext` from 2.1.9 on; before, a warning is given after the
  * call instead (agent-versions.ts), and an ask carries its reason alone.
  *
+ * A call's input is compared without Bash's `description`, the model's free text about the command
+ * (src/formats/volatile-input.ts, which the transcript reader applies too).
+ *
  * A result (`tool_response`) is compared without the fields that differ between two identical runs
  * (VOLATILE_RESULT): timings, and the per-call file and task names of Bash's large or backgrounded output.
  */
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
+import { volatileFields } from '../formats/volatile-input.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
-
-/** Bash's `description` is the model's free text about the command: two runs of one command differ in it. */
-const VOLATILE_INPUT = ['description'];
 
 /**
  * Top-level fields of a built-in tool's `tool_response` that differ between two identical runs (the Agent
@@ -39,8 +40,26 @@ const VOLATILE_RESULT: Readonly<Record<string, readonly string[]>> = {
   WebSearch: ['durationSeconds'],
 };
 
-/** `tool_response` (capped) without the tool's volatile fields (VOLATILE_RESULT). */
+/**
+ * Bash's `tool_response` as the transcript gives it to the model, and so as `loopwatch eval` reads it
+ * (src/formats/claude-code.ts): its `stdout` and `stderr`, those not empty, joined by a line end (each without
+ * leading line ends and trailing white space); undefined
+ * for another shape, or an interrupted or image output (kept as the object). Read as an object, no text of
+ * it was read: not a pass (`tsc` printing nothing), a wait, an empty inbox or a runner's banner.
+ */
+function shellText(response: unknown): string | undefined {
+  if (typeof response !== 'object' || response === null || Array.isArray(response)) return undefined;
+  const r = response as Record<string, unknown>;
+  if (typeof r.stdout !== 'string' || (r.stderr !== undefined && typeof r.stderr !== 'string') || r.interrupted === true || r.isImage === true) return undefined;
+  const err = typeof r.stderr === 'string' ? r.stderr : '';
+  // each without its leading line ends and trailing white space, as the transcript's text has them
+  return [r.stdout, err].map((t) => t.trimEnd().replace(/^\n+/, '')).filter((t) => t !== '').join('\n');
+}
+
+/** `tool_response` (capped) without the tool's volatile fields (VOLATILE_RESULT); Bash's as its text (shellText). */
 function resultOf(tool: string, response: unknown): unknown {
+  const text = tool === 'Bash' ? shellText(response) : undefined;
+  if (text !== undefined) return capText(text);
   const r = capValue(response);
   const volatile = Object.hasOwn(VOLATILE_RESULT, tool) ? VOLATILE_RESULT[tool] : undefined;
   if (volatile === undefined || typeof r !== 'object' || r === null || Array.isArray(r)) return r;
@@ -54,7 +73,7 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   if (phase === 'end' || phase === 'prompt') return { agent: 'claude-code', eventName, phase, session, call: { tool: eventName } };
   const tool = toolOf(p);
   const id = callIdOf(p);
-  const args = inputOf(p, tool === 'Bash' ? VOLATILE_INPUT : []);
+  const args = inputOf(p, volatileFields('claude-code', tool));
   const base = { tool, args, ...(id === undefined ? {} : { id }) };
   if (phase === 'propose') return { agent: 'claude-code', eventName, phase, session, call: base };
   if (eventName === 'PostToolUseFailure') {

@@ -10,6 +10,9 @@
  * So its outcome is read as the chat reader reads it (src/formats/gemini-parts.ts shellOutcome, inside
  * the tags): an exit code other than 0 is a failure, and the footer is left out of the result.
  *
+ * A call's input is compared without run_shell_command's `description`, the model's free text about the
+ * command (src/formats/volatile-input.ts, which the chat readers apply too).
+ *
  * Output (gemini-cli docs/hooks/reference.md, packages/core/src/hooks/types.ts), by decision:
  * - allow: nothing;
  * - warn: BeforeTool has no context for the model: `systemMessage` tells the user now, and the model reads
@@ -22,10 +25,8 @@ import { callSignature } from '../fingerprint/signature.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { shellOutcome } from '../formats/gemini-parts.js';
+import { volatileFields } from '../formats/volatile-input.js';
 import { capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
-
-/** run_shell_command's `description` is the model's free text about the command. */
-const VOLATILE_INPUT = ['description'];
 
 /** The outcome of `run_shell_command`'s `llmContent` (uncapped: its footer is at its end), with the text capped. */
 function shellOutcomeOf(llmContent: string): { readonly error: string } | { readonly result: string } {
@@ -46,7 +47,7 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   const session = sessionOf(p);
   if (phase === 'end' || phase === 'prompt') return { agent: 'gemini', eventName, phase, session, call: { tool: eventName } };
   const tool = toolOf(p);
-  const args = inputOf(p, tool === 'run_shell_command' ? VOLATILE_INPUT : []);
+  const args = inputOf(p, volatileFields('gemini', tool));
   const base = { tool, args, id: `sig:${callSignature(tool, args)}` };
   if (phase === 'propose') return { agent: 'gemini', eventName, phase, session, call: base };
   const r = capValue(p.tool_response);

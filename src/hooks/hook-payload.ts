@@ -13,6 +13,7 @@ import { InvalidEventError } from '../errors.js';
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { toHex, u64 } from '../fingerprint/u64.js';
 import { MAX_CALL_ID_LENGTH } from '../live/live-call.js';
+import { withoutFields } from '../formats/volatile-input.js';
 import { describe } from '../options/checks.js';
 
 /** Largest payload read, in bytes: a larger one is not read (the call is allowed, or denied with --fail-closed). */
@@ -92,11 +93,7 @@ export function toolOf(p: Readonly<Record<string, unknown>>): string {
 
 /** The tool's input (`tool_input`, capped), without the fields in `volatile` (free text the model varies). */
 export function inputOf(p: Readonly<Record<string, unknown>>, volatile: readonly string[] = []): unknown {
-  const v = capValue(p.tool_input);
-  if (volatile.length === 0 || typeof v !== 'object' || v === null || Array.isArray(v)) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (!volatile.includes(k)) out[k] = x;
-  return out;
+  return withoutFields(capValue(p.tool_input), volatile);
 }
 
 /** The call's id (`tool_use_id`), when the payload has one. */

@@ -185,6 +185,15 @@ export class EvidenceScreen {
   }
 
   /**
+   * Whether the calls at `a` and `b` were made in one model turn (both kept, the turn known: turns.ts): the
+   * later was decided with the earlier, before the model could read a verdict given on it.
+   */
+  sameTurn(a: number, b: number): boolean {
+    const t = this.facts.turnOf(a);
+    return t !== undefined && t === this.facts.turnOf(b);
+  }
+
+  /**
    * Whether the latest run of the call at `index` (the same call, before it; within the calls kept) said
    * the work was still under way: the call proposed again polls.
    */

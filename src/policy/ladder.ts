@@ -72,6 +72,11 @@ export class Ladder {
     this.quiet = 0;
   }
 
+  /** The call of the latest verdict that climbed it (undefined: none, or a block's climb, which names no call). */
+  lastVerdictAt(): number | undefined {
+    return this.key === 0 ? undefined : this.at;
+  }
+
   /** Counts a call without a verdict, and steps back down after `cooldown` of them. */
   quietCall(): void {
     this.quiet++;

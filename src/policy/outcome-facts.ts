@@ -22,6 +22,8 @@ import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
 import { FACTS_ALL, FactsRead } from './facts-read.js';
 import { nameKey } from './name-keys.js';
+import { notesNoOutput } from '../text/empty-output-note.js';
+import { saysInboxEmpty } from '../text/empty-inbox.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
 /** A shell command that waits before it looks: it polls the world. */
@@ -143,9 +145,13 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
   else if ((said & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
   if ((said & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
+  // an empty mailbox checked again waits on others writing, as a status under way does
+  else if (head !== undefined && saysInboxEmpty(head)) out.bits |= CallFact.WAITING | CallFact.POLLED;
   if ((said & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
   // a package runner's banner and nothing else (`> app@0.1.0 lint`, `> eslint .`): the script printed nothing, a pass
   else if ((read & FactsRead.CLEAN) !== 0 && (said & READ_FAILURE) === 0 && head !== undefined && printsOnlyBanner(head)) out.bits |= CallFact.CLEAN;
+  // Gemini CLI's note that a shell command printed nothing (`Output: (empty)`): a pass, as an empty output is
+  else if ((read & FactsRead.CLEAN) !== 0 && (said & READ_FAILURE) === 0 && head !== undefined && notesNoOutput(head)) out.bits |= CallFact.CLEAN;
   const failure = (said & READ_FAILURE) !== 0;
   // whether the call writes, read once where a fact below reads it anyway: a failure's write, and whether a
   // call that did not fail wrote (read only by detectors whose repetitions have work between them: WRITE_OK)

@@ -314,9 +314,12 @@ export class VerdictPolicy {
     const climbed = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
     // a call waiting on a person (not authorized) or on the world (a paced poll) is asked about, not broken
     const asked = climbed === 'break' && this.screen?.waitsOnOthers(index) === true ? 'ask' : climbed;
+    // a call made in the same model turn as the latest verdict's call was decided before the model could read
+    // that verdict (parallel calls: turns.ts): it is warned about at most; a break waits for a later turn
+    const unread = asked === 'break' && this.unreadVerdict(index) ? 'warn' : asked;
     // a cycle with no outcome known: a few turns of it are not evidence enough to break (unknown-outcomes.ts);
     // a turn the harness rejected (nothing ran): the harness corrects it, warned about (turn-rejection.ts)
-    const rung = warnOnly || (asked === 'break' && ((p.progress !== 'ignore' && cycleWithoutOutcomes(primary, fused.signals)) || this.screen?.rejectedTurn(index, primary.unit ?? [index]) === true)) ? 'warn' : asked;
+    const rung = warnOnly || (unread === 'break' && ((p.progress !== 'ignore' && cycleWithoutOutcomes(primary, fused.signals)) || this.screen?.rejectedTurn(index, primary.unit ?? [index]) === true)) ? 'warn' : unread;
     let verdict = build(proposal === null ? rung : proposedAction(rung, proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
@@ -337,6 +340,12 @@ export class VerdictPolicy {
       this.count++;
     }
     return { verdict, tolerated };
+  }
+
+  /** Whether the latest verdict was given on another call of the same model turn as the call at `index`. */
+  private unreadVerdict(index: number): boolean {
+    const at = this.climbed?.lastVerdictAt();
+    return at !== undefined && at !== index && this.screen !== null && this.screen.sameTurn(at, index);
   }
 
   /** The signals with `kindWeights` applied (weighSignal), the kinds weighing 0 left out. */
