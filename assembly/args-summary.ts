@@ -12,6 +12,8 @@
 //
 // A string without escapes is its bytes (one unit a byte). An escaped one is decoded into the scratch, one
 // byte a unit while every unit is below 256, else again two bytes a unit.
+import { hex4 } from './json';
+import { NUM_OK, numEnd, numMagnitude, numNeg, readNumber } from './json-number';
 import { longStringHashes, power } from './unit-hash';
 import { xxh64 } from './xxh64';
 
@@ -39,10 +41,6 @@ const KEY_CAP: u32 = 1024;
 /** Bytes of the area before the scratch: the summary, a long string's six hashes, the keys' hashes. */
 const OUT_ROOM: u32 = MAX_BYTES + 32 + KEY_CAP * 8;
 
-const POW10: StaticArray<f64> = [
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-  1e20, 1e21, 1e22,
-];
 
 let P: usize = 0;
 let E: usize = 0;
@@ -361,21 +359,6 @@ function decode(s: usize, two: bool): bool {
   return false;
 }
 
-/** The value of the four hex digits at `p`, or -1. */
-function hex4(p: usize): i32 {
-  let v: i32 = 0;
-  for (let k: usize = 0; k < 4; k++) {
-    const c = <i32>load<u8>(p + k);
-    let d: i32;
-    if (c >= 0x30 && c <= 0x39) d = c - 0x30;
-    else if (c >= 0x61 && c <= 0x66) d = c - 0x57;
-    else if (c >= 0x41 && c <= 0x46) d = c - 0x37;
-    else return -1;
-    v = (v << 4) | d;
-  }
-  return v;
-}
-
 // @ts-ignore: decorator
 @inline function unit(i: u32): u32 {
   return wide16 ? <u32>load<u16>(U + (<usize>i << 1)) : <u32>load<u8>(U + <usize>i);
@@ -482,106 +465,15 @@ function stringNode(): void {
   copyUnits(p + 35 + <usize>(K * w), n - K, n, wide);
 }
 
-let mant: u64 = 0;
-let digits: i32 = 0;
-let pending: i32 = 0;
-let started = false;
-let tooMany = false;
-
-// @ts-ignore: decorator
-@inline function push(d: u64): void {
-  if (digits >= 15) tooMany = true;
-  else mant = mant * 10 + d;
-  digits++;
-}
-
-/** One significand digit: zeros after the first non-zero one wait until a non-zero digit follows. */
-function digit(d: u32): void {
-  if (d == 0) {
-    if (started) pending++;
-    return;
-  }
-  for (; pending > 0; pending--) push(0);
-  push(<u64>d);
-  started = true;
-}
-
-// @ts-ignore: decorator
-@inline function isDigit(b: u32): bool {
-  return b - 0x30 < 10;
-}
-
-/** A number's node (SMALL or NUMBER), its value by Clinger's fast path; gives up outside it. */
+/** A number's node (SMALL or NUMBER), its value by Clinger's fast path (json-number.ts); gives up outside it. */
 function number(): void {
-  let neg = false;
-  if (<u32>load<u8>(P) == 0x2d) {
-    neg = true;
-    P++;
-  }
-  if (P >= E || !isDigit(<u32>load<u8>(P))) {
+  if (readNumber(P, E) != NUM_OK) {
     ok = false;
     return;
   }
-  mant = 0;
-  digits = 0;
-  pending = 0;
-  started = false;
-  tooMany = false;
-  let exp10: i32 = 0;
-  if (<u32>load<u8>(P) == 0x30) {
-    P++;
-    if (P < E && isDigit(<u32>load<u8>(P))) {
-      ok = false;
-      return;
-    }
-  } else {
-    while (P < E && isDigit(<u32>load<u8>(P))) {
-      digit(<u32>load<u8>(P) - 0x30);
-      P++;
-    }
-  }
-  if (P < E && <u32>load<u8>(P) == 0x2e) {
-    P++;
-    if (P >= E || !isDigit(<u32>load<u8>(P))) {
-      ok = false;
-      return;
-    }
-    while (P < E && isDigit(<u32>load<u8>(P))) {
-      digit(<u32>load<u8>(P) - 0x30);
-      exp10--;
-      P++;
-    }
-  }
-  exp10 += pending;
-  if (P < E && (<u32>load<u8>(P) | 0x20) == 0x65) {
-    P++;
-    let eneg = false;
-    if (P < E && (<u32>load<u8>(P) == 0x2b || <u32>load<u8>(P) == 0x2d)) {
-      eneg = <u32>load<u8>(P) == 0x2d;
-      P++;
-    }
-    if (P >= E || !isDigit(<u32>load<u8>(P))) {
-      ok = false;
-      return;
-    }
-    let e: i32 = 0;
-    while (P < E && isDigit(<u32>load<u8>(P))) {
-      if (e < 100000) e = e * 10 + <i32>(<u32>load<u8>(P) - 0x30);
-      P++;
-    }
-    exp10 += eneg ? -e : e;
-  }
-  let v: f64 = 0;
-  if (started) {
-    if (tooMany || exp10 > 22 || exp10 < -22) {
-      ok = false;
-      return;
-    }
-    v = <f64>mant;
-    if (exp10 > 0) v *= unchecked(POW10[exp10]);
-    else if (exp10 < 0) v /= unchecked(POW10[-exp10]);
-  }
-  if (neg) v = -v;
+  P = numEnd;
+  const neg = numNeg;
+  const v = neg ? -numMagnitude : numMagnitude;
   // SMALL: an integer from -128 to 127, not -0
   if (v >= -128 && v <= 127 && v == Math.floor(v) && !(v == 0 && neg)) {
     const p = room(2);

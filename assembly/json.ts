@@ -6,6 +6,7 @@
 // string), or HOST (valid but outside what this parser reproduces exactly: numbers that need more than
 // the exact fast path, duplicate keys, array-index keys while collecting text, very wide objects, nesting
 // deeper than the skip stack). Nothing here touches session state.
+import { NUM_BAD, NUM_FAR, numEnd, numMagnitude, numNeg, numZero, readNumber } from './json-number';
 import { TAG_ARRAY, TAG_DEEP, TAG_FALSE, TAG_NULL, TAG_OBJECT, TAG_STRING, TAG_TRUE, close, fold, hashNumber, pair, word } from './combine';
 import { textNode, textResume, textString, textSuspend } from './text';
 import { xxh64 } from './xxh64';
@@ -21,10 +22,6 @@ const KEY_CAP: u32 = 4096;
 /** Containers skipped (beyond maxDepth) may nest this deep before the host takes over. */
 const SKIP_STACK: u32 = 65536;
 
-const POW10: StaticArray<f64> = [
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-  1e20, 1e21, 1e22,
-];
 
 let P: usize = 0;
 let E: usize = 0;
@@ -189,88 +186,17 @@ function decodeString(): u32 {
   return b >= 0x30 && b <= 0x39;
 }
 
-let mant: u64 = 0;
-let digits: i32 = 0;
-let pending: i32 = 0;
-let started = false;
-let tooMany = false;
-
-// @ts-ignore: decorator
-@inline function push(d: u64): void {
-  if (digits >= 15) tooMany = true;
-  else mant = mant * 10 + d;
-  digits++;
-}
-
-/** One significand digit: zeros after the first non-zero digit wait until a non-zero digit follows. */
-function digit(d: u32): void {
-  if (d == 0) {
-    if (started) pending++;
-    return;
-  }
-  for (; pending > 0; pending--) push(0);
-  push(<u64>d);
-  started = true;
-}
-
 /**
- * Parses a JSON number at P. Exact (Clinger's fast path: one correctly rounded multiplication or division
- * of exact doubles) for at most 15 significant digits and a decimal exponent within [-22, 22]; HOST
- * otherwise, and the host's JSON.parse decides.
+ * Parses a JSON number at P (json-number.ts: exact on Clinger's fast path); HOST outside it, and the host's
+ * JSON.parse decides.
  */
 function parseNumber(): u64 {
-  let neg = false;
-  if (<u32>load<u8>(P) == 0x2d) {
-    neg = true;
-    P++;
-  }
-  if (P >= E || !isDigit(<u32>load<u8>(P))) return fail(J_NOT_JSON);
-  mant = 0;
-  digits = 0;
-  pending = 0;
-  started = false;
-  tooMany = false;
-  let exp10: i32 = 0;
-  if (<u32>load<u8>(P) == 0x30) {
-    P++;
-    if (P < E && isDigit(<u32>load<u8>(P))) return fail(J_NOT_JSON);
-  } else {
-    while (P < E && isDigit(<u32>load<u8>(P))) {
-      digit(<u32>load<u8>(P) - 0x30);
-      P++;
-    }
-  }
-  if (P < E && <u32>load<u8>(P) == 0x2e) {
-    P++;
-    if (P >= E || !isDigit(<u32>load<u8>(P))) return fail(J_NOT_JSON);
-    while (P < E && isDigit(<u32>load<u8>(P))) {
-      digit(<u32>load<u8>(P) - 0x30);
-      exp10--;
-      P++;
-    }
-  }
-  exp10 += pending; // trailing zeros of the significand
-  if (P < E && (<u32>load<u8>(P) | 0x20) == 0x65) {
-    P++;
-    let eneg = false;
-    if (P < E && (<u32>load<u8>(P) == 0x2b || <u32>load<u8>(P) == 0x2d)) {
-      eneg = <u32>load<u8>(P) == 0x2d;
-      P++;
-    }
-    if (P >= E || !isDigit(<u32>load<u8>(P))) return fail(J_NOT_JSON);
-    let e: i32 = 0;
-    while (P < E && isDigit(<u32>load<u8>(P))) {
-      if (e < 100000) e = e * 10 + <i32>(<u32>load<u8>(P) - 0x30);
-      P++;
-    }
-    exp10 += eneg ? -e : e;
-  }
-  if (!started) return hashNumber(0.0);
-  if (tooMany || exp10 > 22 || exp10 < -22) return fail(J_HOST);
-  let v = <f64>mant;
-  if (exp10 > 0) v *= unchecked(POW10[exp10]);
-  else if (exp10 < 0) v /= unchecked(POW10[-exp10]);
-  return hashNumber(neg ? -v : v);
+  const r = readNumber(P, E);
+  if (r == NUM_BAD) return fail(J_NOT_JSON);
+  P = numEnd;
+  if (r == NUM_FAR) return fail(J_HOST);
+  if (numZero) return hashNumber(0.0);
+  return hashNumber(numNeg ? -numMagnitude : numMagnitude);
 }
 
 function literal(text: u64, n: usize, fp: u64): u64 {
