@@ -44,7 +44,7 @@ export function setAnswerGate(on: boolean): void {
 }
 
 /**
- * Turns the comparison prefilter (`worthComparing`) off (`false`) or back on, to test that it never
+ * Turns the comparison prefilter (`candidates`, and stopping once those left cannot make a signal) off (`false`) or back on, to test that it never
  * changes a verdict.
  * @internal For tests.
  */
@@ -116,13 +116,19 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     }
     const ring = this.ring;
     if (!ring.has(last)) return null;
-    if (comparePrefilter && !this.worthComparing(floor, last)) return null;
+    // the calls a comparison can find similar (see candidates); without the prefilter every one is compared
+    let left = comparePrefilter ? this.candidates(floor, last) : last - floor;
+    if (left < 0) return null;
     const bytes = ring.bytes;
     const cur = ring.at(last);
     const min = this.o.similarity;
+    const need = this.o.threshold - 1;
     const similar: number[] = [];
     for (let i = floor; i < last; i++) {
       if (!h.same(Ring.TOOL, i, last) || !ring.has(i)) continue;
+      // the candidates not yet compared can no longer make `threshold` calls: no signal, whatever they say
+      if (comparePrefilter && similar.length + left < need) return null;
+      left--;
       if (summarySimilarityAtLeast(bytes, ring.at(i), bytes, cur, min, min) >= min) similar.push(i);
     }
     const count = similar.length + 1;
@@ -143,13 +149,14 @@ export class SimilarArgsDetector implements Detector, Rewindable {
   }
 
   /**
-   * Whether the comparisons can give a signal at all: the calls they would compare (the same tool, a
-   * summary held) must be at least `threshold - 1`, and one of them must be another call (another
+   * The calls the comparisons would compare (the same tool, a summary held), or -1 when they cannot give a
+   * signal at all: they must be at least `threshold - 1`, and one of them must be another call (another
    * signature): the similar calls are among them, and a signal needs that many and one that differs. No
    * summary is read, so a call of a tool its window holds too few of, or whose every earlier call of the
-   * tool was this very call, costs no edit distance.
+   * tool was this very call, costs no edit distance; check() then stops comparing as soon as those left
+   * cannot make `threshold` calls.
    */
-  private worthComparing(floor: number, last: number): boolean {
+  private candidates(floor: number, last: number): number {
     const h = this.history;
     let candidates = 0;
     let other = false;
@@ -158,7 +165,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
       candidates++;
       if (!other && !h.same(Ring.SIG, i, last)) other = true;
     }
-    return other && candidates + 1 >= this.o.threshold;
+    return other && candidates + 1 >= this.o.threshold ? candidates : -1;
   }
 
   /**
