@@ -16,10 +16,29 @@ const NOTE_LINE = /^(?:output: \(empty\)|stdout: \(empty\)|stderr: \(empty\)|err
 /** A line that says the output was empty (at least one such line is needed). */
 const EMPTY_LINE = /^(?:output|stdout): \(empty\)$/i;
 
+/** `)`, and the letters of `empty` in lower case (a letter's code with 0x20 set is either case of it). */
+const CLOSE = 0x29;
+const EMPTY = [0x65, 0x6d, 0x70, 0x74, 0x79];
+
+/**
+ * Whether `text` holds `(empty)`, its letters in any case: what `/\(empty\)/i` finds (without the `u` flag no
+ * character past ASCII folds to one of them), from each `(` that indexOf finds, rather than the expression's
+ * try at every character (it was about a fifth of reading CLEAN's facts on the traces, in a CPU profile).
+ */
+export function holdsEmptyMark(text: string): boolean {
+  for (let at = text.indexOf('('); at >= 0 && at + 6 < text.length; at = text.indexOf('(', at + 1)) {
+    if (text.charCodeAt(at + 6) !== CLOSE) continue;
+    let k = 0;
+    while (k < 5 && (text.charCodeAt(at + 1 + k) | 0x20) === EMPTY[k]) k++;
+    if (k === 5) return true;
+  }
+  return false;
+}
+
 /** Whether a successful shell command's output is Gemini CLI's note that it printed nothing. */
 export function notesNoOutput(text: string): boolean {
   // most outputs say something: one look for the note's words first
-  if (text.length > EMPTY_NOTE_LOOK || !/\(empty\)/i.test(text)) return false;
+  if (text.length > EMPTY_NOTE_LOOK || !holdsEmptyMark(text)) return false;
   let empty = false;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
