@@ -26,6 +26,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { isSummary } from '../text/summary-check.js';
 import { summaryFromV1 } from '../text/summary-v1.js';
+import { giveArena, takeArena } from './spare-arenas.js';
 import { giveDoubles, takeDoubles } from './word-blocks.js';
 
 /** The arena of a ring that holds nothing yet (shared: never written, a put makes one). */
@@ -50,12 +51,18 @@ export class SummaryRing {
   private table: Float64Array;
   private tb = 0;
   private end = 0;
+  /** Whether arenas come from, and go back to, the thread's spares (spare-arenas.ts): a ring made `shared`. */
+  private readonly spares: boolean;
 
-  /** `shared`: the table in a block of the thread's chunks, which the owner gives back ({@link releaseTable}). */
+  /**
+   * `shared`: the table in a block of the thread's chunks, which the owner gives back ({@link releaseTable}),
+   * and arenas taken from the thread's spares and left there when let go.
+   */
   constructor(
     readonly slots: number,
     shared = false,
   ) {
+    this.spares = shared;
     if (shared) {
       const block = takeDoubles(3 * slots);
       this.table = block.words;
@@ -165,7 +172,7 @@ export class SummaryRing {
     }
     order.sort((x, y) => (this.table[this.tb + 3 * x + 1] as number) - (this.table[this.tb + 3 * y + 1] as number));
     const size = this.roomAhead(live, order.length + 1, n);
-    const target = size > this.arena.length || 2 * size < this.arena.length ? new Uint8Array(size) : this.arena;
+    const target = size > this.arena.length || 2 * size < this.arena.length ? (this.spares ? takeArena(size) : new Uint8Array(size)) : this.arena;
     let at = 0;
     for (const s of order) {
       const from = this.table[this.tb + 3 * s + 1] as number;
@@ -175,14 +182,16 @@ export class SummaryRing {
       this.table[this.tb + 3 * s + 1] = at;
       at += len;
     }
+    if (this.spares && target !== this.arena) giveArena(this.arena);
     this.arena = target;
     this.end = at;
     return at;
   }
 
-  /** Forgets every summary (the arena is let go). */
+  /** Forgets every summary (the arena is let go: to the thread's spares, for a ring made `shared`). */
   reset(): void {
     for (let s = 0; s < this.slots; s++) this.table[this.tb + 3 * s] = -1;
+    if (this.spares) giveArena(this.arena);
     this.arena = NO_ARENA;
     this.end = 0;
   }
