@@ -10,8 +10,9 @@
  * as blocked when loopwatch had asked about it and the person said no; a record that still comes is a
  * call of its own, with its outcome. Driven through `loopwatch hook`, one process per event.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
+import { ServeServer } from '../src/serve/serve-server.js';
 import { LoopDetector } from '../src/session/loop-detector.js';
 import { hook, proposeAction } from './helpers/hook-payloads.js';
 import { tempFolder } from './helpers/temp-folder.js';
@@ -55,6 +56,26 @@ describe('proposals that never ran, through the hook', () => {
       await send('claude-code', { ...deploy, hook_event_name: 'PostToolUse', tool_use_id: id, tool_response: { stdout: 'Error: not logged in', stderr: '', interrupted: false, isImage: false } });
     }
     expect(actions).toEqual(['allow', 'allow', 'warn', 'deny']); // before: allow, warn, warn, deny (the declined one counted as a run)
+  });
+});
+
+describe('proposals that never ran, through loopwatch serve\'s hook route', () => {
+  let server: ServeServer;
+  beforeAll(async () => {
+    server = await ServeServer.start({ port: 0 });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('should never count a Gemini CLI command the person declined again and again as run', async () => {
+    const call = { ...base, session_id: 'gem-declined-serve', tool_name: 'run_shell_command', tool_input: { command: 'git push --force origin main' } };
+    const actions: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await fetch(`${server.url}/v1/hooks/gemini`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...call, hook_event_name: 'BeforeTool' }) });
+      actions.push(proposeAction('gemini', await res.text()));
+    }
+    expect(actions).toEqual(['allow', 'allow', 'allow', 'allow', 'allow', 'allow']);
   });
 });
 

@@ -522,10 +522,10 @@ export class LoopDetector {
    * never recorded as run, and never counts as a repeat. When it is overdue (see propose) it is forgotten,
    * or, when its proposal was an `ask`, taken as declined (decline: it counts as blocked). A record that
    * still comes for it is recorded as a call of its own, with its outcome. Not part of the snapshot: the
-   * host says it to each detector it makes or restores.
+   * host says it to each detector it makes or restores (`false` says the opposite again).
    */
-  expectEveryOutcome(): void {
-    this.everyOutcome = true;
+  expectEveryOutcome(on = true): void {
+    this.everyOutcome = on;
   }
 
   /** A proposal with signature `sig` that did not run because it was declined: counted as blocked. */
