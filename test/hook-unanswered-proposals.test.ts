@@ -8,7 +8,10 @@
  * warned repeat. The agents send an after-event for every call they ran, so the hooks' detectors take a
  * proposal whose outcome never comes as not run (LoopDetector.expectEveryOutcome): forgotten, or counted
  * as blocked when loopwatch had asked about it and the person said no; a record that still comes is a
- * call of its own, with its outcome. Driven through `loopwatch hook`, one process per event.
+ * call of its own, with its outcome; the same call proposed again while it waits means it did not run, so
+ * it is not taken for a call in flight beside the new one (before, a declined deploy made the next four
+ * failing runs of it one turn of parallel calls, never warned). Driven through `loopwatch hook`, one
+ * process per event, and through `loopwatch serve`'s hook route.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
@@ -56,6 +59,23 @@ describe('proposals that never ran, through the hook', () => {
       await send('claude-code', { ...deploy, hook_event_name: 'PostToolUse', tool_use_id: id, tool_response: { stdout: 'Error: not logged in', stderr: '', interrupted: false, isImage: false } });
     }
     expect(actions).toEqual(['allow', 'allow', 'warn', 'deny']); // before: allow, warn, warn, deny (the declined one counted as a run)
+  });
+
+  it('should not take a declined Claude Code proposal for a call in flight beside the same call run again', async () => {
+    const session = 'cc-declined-inflight';
+    const deploy = { session_id: session, tool_name: 'Bash', tool_input: { command: 'npm run deploy' } };
+    expect(proposeAction('claude-code', await send('claude-code', { ...deploy, hook_event_name: 'PreToolUse', tool_use_id: 'toolu_d0' }))).toBe('allow');
+    await send('claude-code', { session_id: session, hook_event_name: 'UserPromptSubmit', prompt: 'ok, deploy it' });
+    const actions: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const id = `toolu_a${i}`;
+      const action = proposeAction('claude-code', await send('claude-code', { ...deploy, hook_event_name: 'PreToolUse', tool_use_id: id }));
+      actions.push(action);
+      if (action === 'deny' || action === 'stop') continue;
+      await send('claude-code', { ...deploy, hook_event_name: 'PostToolUse', tool_use_id: id, tool_response: { stdout: 'Error: not logged in', stderr: '', interrupted: false, isImage: false } });
+    }
+    // before: allow x4, the runs taken for calls in flight beside the declined one (one turn, not repeats)
+    expect(actions).toEqual(['allow', 'allow', 'warn', 'deny']);
   });
 });
 

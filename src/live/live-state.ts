@@ -103,6 +103,17 @@ export class LiveState {
     return out;
   }
 
+  /**
+   * Takes out the waiting proposals of the call with signature `sig` (for a host that records every run: the
+   * same call proposed again means these did not run). Their ids are not remembered as late.
+   */
+  takeSameCall(sig: string): PendingCall[] {
+    if (!this.pending.some((p) => p.sig === sig)) return [];
+    const out = this.pending.filter((p) => p.sig === sig);
+    this.pending = this.pending.filter((p) => p.sig !== sig);
+    return out;
+  }
+
   /** Every waiting proposal, taken out (to record them without outcome, e.g. when the session ends). */
   drain(): PendingCall[] {
     const out = this.pending;
