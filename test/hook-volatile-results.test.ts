@@ -68,6 +68,20 @@ describe('Claude Code results without their per-run fields', () => {
     expect(await repeat('claude-code', 'cc-persisted', before, after)).toEqual(LADDER);
   });
 
+  it('should stop the same MCP call whose large output Claude Code saved under a new file name each run', async () => {
+    const input = { repo: 'app', pr: 7 };
+    const before = { ...claude, hook_event_name: 'PreToolUse', tool_name: 'mcp__github__get_diff', tool_input: input };
+    const text = (i: number): string => `<persisted-output>\nOutput too large (52.3KB). Full output saved to: /home/dev/.claude/projects/-home-dev-app/s/tool-results/mcp-github-get_diff-17${i}.txt\n\nPreview (first 2KB):\ndiff --git a/x b/x\n</persisted-output>`;
+    const after = (i: number): Record<string, unknown> => ({
+      ...claude,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'mcp__github__get_diff',
+      tool_input: input,
+      tool_response: [{ type: 'text', text: text(i) }],
+    });
+    expect(await repeat('claude-code', 'cc-mcp-persisted', before, after)).toEqual(LADDER);
+  });
+
   it('should stop the same Glob finding the same files in a different time each run', async () => {
     const input = { pattern: '**/*.config.ts' };
     const before = { ...claude, hook_event_name: 'PreToolUse', tool_name: 'Glob', tool_input: input };

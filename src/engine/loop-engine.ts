@@ -213,14 +213,18 @@ export class LoopEngine {
 
   /**
    * Checks a session's call before it runs, without recording it (started on its first call): what
-   * `LoopDetector.propose` says. Throws InvalidEventError for a call that is not a readable tool call.
+   * `LoopDetector.propose` says. With `everyOutcome` the host records every call of the session that ran (an
+   * agent's hook): a proposal whose outcome never came did not run (LoopDetector.expectEveryOutcome).
+   * Throws InvalidEventError for a call that is not a readable tool call.
    */
-  propose(sessionId: string, call: LiveCall): LiveDecision {
+  propose(sessionId: string, call: LiveCall, everyOutcome = false): LiveDecision {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
     checkId(sessionId, 'sessionId');
     this.validate(call); // an invalid call neither starts nor evicts a session
-    const d = this.sessionFor(sessionId, now).propose(call);
+    const session = this.sessionFor(sessionId, now);
+    session.expectEveryOutcome(everyOutcome);
+    const d = session.propose(call);
     if (this.metrics !== null) this.measuredDecision('propose', t0, d);
     return d;
   }

@@ -5,7 +5,9 @@
  * several lines sharing `message.id`); user lines answer with `tool_result {tool_use_id, content, is_error}`
  * (text parts joined, images as short placeholders: image-part.ts). Other lines (summary, system,
  * file-history-snapshot, ...) hold no tool traffic and are passed over. A call's input is taken as Claude
- * Code's hook compares it: Bash's free-text `description` left out (volatile-input.ts).
+ * Code's hook compares it: Bash's free-text `description` left out (volatile-input.ts); a result too, the
+ * file path of a `<persisted-output>` block (a large output saved under a new name per run) masked
+ * (volatile-output.ts).
  *
  * The session is `sessionId` (the input's name when a line has none); sidechain lines (a subagent's work)
  * are sessions of their own, by `agentId` or, in older transcripts, by the root of their chain
@@ -31,6 +33,7 @@ import { contentText, isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
+import { stableResult } from './volatile-output.js';
 
 const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
@@ -110,7 +113,7 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       }
       const met = ids.result(b.tool_use_id);
       if (met.kind === 'replay') continue; // a replayed history's result: its call has its first one
-      const result = contentText(b.content);
+      const result = stableResult('', contentText(b.content)); // a persisted output's path masked, as the hook masks it
       const outcome = b.is_error === true ? failure(result) : { result, errorInfo: b.type === 'tool_result' || b.is_error === false ? ('absent' as const) : ('unknown' as const) };
       const id = JSON.stringify(b.tool_use_id);
       if (met.kind === 'unknown') {

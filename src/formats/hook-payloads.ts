@@ -10,7 +10,8 @@
  * after-event without its before-event (a log of after-events only) is a call of its own. The after-event
  * decides the failure: `PostToolUseFailure`, an `error`, or a `tool_response` with an `error` (Gemini) is a
  * known failure, any other a known success; a call whose after-event never comes says nothing (`unknown`).
- * The result is the response's `llmContent` when it has one (what the model saw), else the response.
+ * The result is the response's `llmContent` when it has one (what the model saw), else the response; a
+ * Claude Code or Codex result without what differs between identical runs (volatile-output.ts).
  * Other hook events (prompts, stops, session starts) are passed over. Sessions end with the input; only
  * sessions with a call waiting are kept, at most {@link MAX_OPEN_SESSIONS} (the least recently used first
  * gives its calls up without outcome).
@@ -22,6 +23,7 @@ import { isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
+import { stableResult } from './volatile-output.js';
 
 const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
 const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
@@ -47,6 +49,16 @@ function afterOutcome(v: Record<string, unknown>): Outcome {
   return { result, errorInfo: 'absent' };
 }
 
+/**
+ * A Claude Code (or Codex) outcome as its hook compares it: the result and error without what differs
+ * between identical runs (volatile-output.ts: timings, a large output's per-run file path).
+ */
+function stableOutcome(tool: string, o: Outcome): Outcome {
+  const result = stableResult(tool, o.result);
+  const error = o.error === undefined ? undefined : stableResult(tool, o.error);
+  return result === o.result && error === o.error ? o : { ...o, result, ...(error === undefined ? {} : { error }) };
+}
+
 /** A reader of hook payload logs for `input`. */
 export function createHookPayloadsReader(input: InputName): FormatReader {
   const open = new Map<string, HeldCalls>();
@@ -69,7 +81,7 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
       const start = { tool, args: stableInput(GEMINI_EVENTS.has(v.hook_event_name) ? 'gemini' : 'claude-code', tool, v.tool_input), file: unit.file, line: unit.line };
       if (before) calls.hold(id, start);
       else {
-        const outcome = afterOutcome(v);
+        const outcome = GEMINI_EVENTS.has(v.hook_event_name) ? afterOutcome(v) : stableOutcome(tool, afterOutcome(v));
         if (!calls.settle(id, outcome)) calls.hold(undefined, start, outcome);
       }
       yield* calls.release();

@@ -18,27 +18,15 @@
  * A call's input is compared without Bash's `description`, the model's free text about the command
  * (src/formats/volatile-input.ts, which the transcript reader applies too).
  *
- * A result (`tool_response`) is compared without the fields that differ between two identical runs
- * (VOLATILE_RESULT): timings, and the per-call file and task names of Bash's large or backgrounded output.
+ * A result (`tool_response`) is compared without what differs between two identical runs
+ * (src/formats/volatile-output.ts, which the transcript reader applies too): timings, the per-call file and
+ * task names of Bash's large or backgrounded output, the file path of a `<persisted-output>` block.
  */
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { volatileFields } from '../formats/volatile-input.js';
+import { stablePersistedText, stableResult } from '../formats/volatile-output.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
-
-/**
- * Top-level fields of a built-in tool's `tool_response` that differ between two identical runs (the Agent
- * SDK's sdk-tools.d.ts, Claude Code 2.1.336): Bash's `persistedOutputPath` (an output too large to inline
- * is saved under a new random name per call, e.g. `tool-results/b7on7tw79.txt`), `rawOutputPath` and
- * `backgroundTaskId`; Glob's and WebFetch's `durationMs`; WebSearch's `durationSeconds`. Left in, the same
- * `git log` with the same output never counted as the same outcome.
- */
-const VOLATILE_RESULT: Readonly<Record<string, readonly string[]>> = {
-  Bash: ['persistedOutputPath', 'rawOutputPath', 'backgroundTaskId'],
-  Glob: ['durationMs'],
-  WebFetch: ['durationMs'],
-  WebSearch: ['durationSeconds'],
-};
 
 /**
  * Bash's `tool_response` as the transcript gives it to the model, and so as `loopwatch eval` reads it
@@ -56,16 +44,14 @@ function shellText(response: unknown): string | undefined {
   return [r.stdout, err].map((t) => t.trimEnd().replace(/^\n+/, '')).filter((t) => t !== '').join('\n');
 }
 
-/** `tool_response` (capped) without the tool's volatile fields (VOLATILE_RESULT); Bash's as its text (shellText). */
+/**
+ * `tool_response` (capped) without what differs between identical runs (src/formats/volatile-output.ts:
+ * the tool's volatile fields, a persisted output's file path); Bash's as its text (shellText).
+ */
 function resultOf(tool: string, response: unknown): unknown {
   const text = tool === 'Bash' ? shellText(response) : undefined;
-  if (text !== undefined) return capText(text);
-  const r = capValue(response);
-  const volatile = Object.hasOwn(VOLATILE_RESULT, tool) ? VOLATILE_RESULT[tool] : undefined;
-  if (volatile === undefined || typeof r !== 'object' || r === null || Array.isArray(r)) return r;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(r)) if (!volatile.includes(k)) out[k] = x;
-  return out;
+  if (text !== undefined) return capText(stablePersistedText(text));
+  return capValue(stableResult(tool, response));
 }
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {

@@ -85,6 +85,16 @@ export function unchecked(why: string, options: Pick<HookRunOptions, 'failClosed
   return { stdout: hook.agent.reply(hook.call, denied, { warnsBefore: true }), stderr: notes + line(`${why}; the call is denied (--fail-closed)`), exitCode: 0 };
 }
 
+/**
+ * A detector for a hook's session: the agents send an after-event for every call they ran, so a proposal
+ * whose outcome never comes did not run (LoopDetector.expectEveryOutcome).
+ */
+export function hookDetector(detection: LoopDetectorOptions, session: string): LoopDetector {
+  const d = new LoopDetector(detection, session);
+  d.expectEveryOutcome();
+  return d;
+}
+
 /** The session's detector and notes, restored from its file (or fresh, the file set aside, when it cannot be). */
 function restore(file: SessionFile, call: HookCall, detection: LoopDetectorOptions, made: LoopDetector, notes: string[]): { detector: LoopDetector; meta: SessionMeta; restored: boolean } {
   const now = Date.now();
@@ -110,7 +120,7 @@ function restore(file: SessionFile, call: HookCall, detection: LoopDetectorOptio
     made.dispose();
     file.setAside();
     notes.push(line(`the state of session ${session} could not be read (${(e as Error).message}); it was set aside and the session starts again`));
-    return { detector: new LoopDetector(detection, call.session), meta: emptyMeta(now), restored: false };
+    return { detector: hookDetector(detection, call.session), meta: emptyMeta(now), restored: false };
   }
 }
 
@@ -134,7 +144,7 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
     reached.file = file;
   }
   // made before the lock is taken: the WebAssembly detector's set-up is this hook's own, not the session's
-  let detector = call.phase === 'end' ? null : new LoopDetector(detection, call.session);
+  let detector = call.phase === 'end' ? null : hookDetector(detection, call.session);
   let release: (() => void) | null = null;
   try {
     release = acquireLock(file.lockPath, options.lock);

@@ -7,6 +7,8 @@
  *  propose(A) ──allow/warn/ask──> pending A ──record(A)──> recorded with its outcome
  *      │                              └── no outcome by the next proposal (no id), or after
  *      │                                  PENDING_PROPOSALS later proposals (with an id): recorded without one
+ *      │                                  (a host that records every run, expectEveryOutcome(): not run, and
+ *      │                                  an `ask` not answered counts as blocked)
  *      └──deny/stop──> blocked[sig(A)] += 1, strikes += 1 (never recorded as run)
  *  record(A) with a verdict ──> the kind of the latest verdict, for dead-end-wall.ts
  *  `cooldown` quiet records in a row: strikes, blocked calls and the latest verdict are forgotten (the agent recovered)
@@ -83,9 +85,11 @@ export class LiveState {
   /**
    * Takes out the proposals whose outcome is not coming, before a new proposal (with `id`): those without
    * an id, an earlier proposal with the same id, those that waited PENDING_PROPOSALS proposals, and the
-   * oldest beyond MAX_PENDING - 1. The caller records them without outcome, in the order returned.
+   * oldest beyond MAX_PENDING - 1. The caller records them without outcome, in the order returned; or,
+   * with `late` false, takes them for calls that did not run: their ids are not remembered as late, so a
+   * record that still comes for one is taken as a call of its own (with its outcome).
    */
-  overdue(id: string | undefined): PendingCall[] {
+  overdue(id: string | undefined, late = true): PendingCall[] {
     const out: PendingCall[] = [];
     const keep: PendingCall[] = [];
     for (const p of this.pending) {
@@ -95,7 +99,18 @@ export class LiveState {
     }
     while (keep.length >= MAX_PENDING) out.push(keep.shift() as PendingCall);
     this.pending = keep;
-    for (const p of out) if (p.id !== undefined) this.rememberLate(p.id);
+    if (late) for (const p of out) if (p.id !== undefined) this.rememberLate(p.id);
+    return out;
+  }
+
+  /**
+   * Takes out the waiting proposals of the call with signature `sig` (for a host that records every run: the
+   * same call proposed again means these did not run). Their ids are not remembered as late.
+   */
+  takeSameCall(sig: string): PendingCall[] {
+    if (!this.pending.some((p) => p.sig === sig)) return [];
+    const out = this.pending.filter((p) => p.sig === sig);
+    this.pending = this.pending.filter((p) => p.sig !== sig);
     return out;
   }
 

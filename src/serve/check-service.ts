@@ -74,11 +74,14 @@ export class CheckService {
     return call.id === undefined ? { verdict } : { id: call.id, verdict };
   }
 
-  /** Before a call runs: the session's LiveDecision for it (LoopEngine.propose). Throws for a call the engine refuses. */
-  propose(call: ServiceCall): LiveDecision {
+  /**
+   * Before a call runs: the session's LiveDecision for it (LoopEngine.propose; `everyOutcome` for a hook
+   * route's call, whose agent records every call that ran). Throws for a call the engine refuses.
+   */
+  propose(call: ServiceCall, everyOutcome = false): LiveDecision {
     const engine = this.engineFor(call.session, call.agent);
     const c = this.admit(call, 'proposal');
-    return this.decided(this.settled(() => this.counted(() => engine.propose(c.session, c))));
+    return this.decided(this.settled(() => this.counted(() => engine.propose(c.session, c, everyOutcome))));
   }
 
   /** After a call ran, with its outcome: the session's LiveDecision (LoopEngine.record). Throws for a call the engine refuses. */

@@ -62,7 +62,8 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
     }
     // the route's agent picks a config's family (gemini is the gemini-cli family, as `loopwatch hook` has it)
     const named = { ...call.call, session, agent: agent === 'gemini' ? 'gemini-cli' : agent };
-    const d = call.phase === 'propose' ? service.propose(named) : service.record(named);
+    // the agents send an after-event for every call they ran: a proposal without one did not run (hook-run.ts)
+    const d = call.phase === 'propose' ? service.propose(named, true) : service.record(named);
     return { body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) };
   } catch (e) {
     return { body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` };

@@ -42,7 +42,7 @@ import { blockingEvidence } from '../live/evidence.js';
 import { wallSignal } from '../live/dead-end-wall.js';
 import { programKey } from '../text/command-program.js';
 import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
-import { type Blocked, LiveState } from '../live/live-state.js';
+import { type Blocked, LiveState, type PendingCall } from '../live/live-state.js';
 import { afterFreshStart } from '../live/fresh-start.js';
 import { allowedToRepeat } from '../options/allow-rules.js';
 import { DEAD_END_DEFAULTS } from '../options/detector-options.js';
@@ -129,6 +129,8 @@ export class LoopDetector {
   /** The turn of the call being recorded when the caller gave none (calls in flight together), else undefined. */
   private inFlight: number | undefined = undefined;
 
+  /** Whether the host records every call that ran (expectEveryOutcome). */
+  private everyOutcome = false;
   private get live(): LiveState {
     return (this.liveState ??= new LiveState());
   }
@@ -380,26 +382,34 @@ export class LoopDetector {
    * earlier runs count only when no new work came between them and the latest is within the policy's
    * cooldown of the proposal (src/live/evidence.ts). A blocked call is never recorded as run; proposed again, it is blocked again. An allowed
    * call waits for record() with its outcome; a call whose outcome never comes is recorded without one
-   * when the next call is proposed (calls with an `id`: after PENDING_PROPOSALS proposals). Custom
+   * when the next call is proposed (calls with an `id`: after PENDING_PROPOSALS proposals), or, for a host
+   * that records every run (expectEveryOutcome), taken as not run. Custom
    * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
    */
   propose(call: LiveCall): LiveDecision {
     const { event, id } = validateLiveCall(call, 'propose', (c) => this.validate(c));
-    for (const p of this.live.overdue(id)) this.checkInTurn(p.event, p.turn);
+    for (const p of this.live.overdue(id, !this.everyOutcome)) {
+      if (!this.everyOutcome) this.checkInTurn(p.event, p.turn);
+      else this.notRun(p);
+    }
     if (this.isExempt(event.tool)) return proposalDecision(this.sessionId, id, null, false);
     const p = this.pipeline;
     let verdict: Verdict | null;
     let sig: string;
     let stop: boolean;
-    // without a round from the caller, a call proposed while others are in flight is of their turn
-    const turn = event.round === undefined && id !== undefined ? this.live.inFlightTurn() : undefined;
+    let turn: number | undefined;
     p.mark();
     this.facts.mark();
     try {
       const signals = p.observe(event, true);
       const index = p.lastIndex;
-      this.facts.note(index, CallFact.PROPOSED, event.round ?? turn);
       sig = p.log.signatureHex(index) ?? '';
+      // a host that records every run: the same call proposed again while it waits did not run (a person
+      // declined it, another hook denied it), so it is not in flight beside this one
+      if (this.everyOutcome) for (const q of this.live.takeSameCall(sig)) this.notRun(q);
+      // without a round from the caller, a call proposed while others are in flight is of their turn
+      turn = event.round === undefined && id !== undefined ? this.live.inFlightTurn() : undefined;
+      this.facts.note(index, CallFact.PROPOSED, event.round ?? turn);
       const kept = this.live.blockedAs(sig);
       const blocked = kept !== undefined && kept.times > 0 ? kept : undefined;
       let all = blocked === undefined ? signals : [...signals, blockedSignal(p.log.preview(index), index, blocked)];
@@ -506,7 +516,31 @@ export class LoopDetector {
     const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
     if (proposed === null || proposed === 'late') return;
-    this.live.block(proposed.sig, proposed.shown?.kind ?? 'declined');
+    this.declined(proposed.sig, proposed.shown?.kind ?? 'declined');
+  }
+
+  /**
+   * Says that the host records every call that ran, and only those (the agents' hooks: Claude Code, Codex
+   * and Gemini CLI send an after-event for each call they ran): a proposal whose outcome never comes did not
+   * run (a person declined it at the agent's prompt, another hook or a permission rule denied it), so it is
+   * never recorded as run, and never counts as a repeat. When it is overdue (see propose), or the same call
+   * is proposed again while it waits (so it is not taken for a call in flight beside the new one), it is forgotten,
+   * or, when its proposal was an `ask`, taken as declined (decline: it counts as blocked). A record that
+   * still comes for it is recorded as a call of its own, with its outcome. Not part of the snapshot: the
+   * host says it to each detector it makes or restores (`false` says the opposite again).
+   */
+  expectEveryOutcome(on = true): void {
+    this.everyOutcome = on;
+  }
+
+  /** A proposal that did not run (expectEveryOutcome): forgotten, or declined when its proposal was an `ask`. */
+  private notRun(p: PendingCall): void {
+    if (p.shown?.action === 'ask') this.declined(p.sig, p.shown.kind); // the person said no
+  }
+
+  /** A proposal with signature `sig` that did not run because it was declined: counted as blocked. */
+  private declined(sig: string, kind: string): void {
+    this.live.block(sig, kind);
     this.countBlocked();
   }
 
