@@ -4,7 +4,10 @@
  *
  * - structured: `{"output": "...", "metadata": {"exit_code": 1, "duration_seconds": 0.4}}` as JSON text;
  * - freeform: `Exit code: 1\nWall time: 0.4 seconds\nOutput:\n...`;
- * - unified exec: `Chunk ID: ...\nWall time: ...\nProcess exited with code 1\nOutput:\n...`.
+ * - unified exec: `Chunk ID: ...\nWall time: ...\nProcess exited with code 1\nOutput:\n...`; from Codex 0.117
+ *   on, behind a first line `Command: <the command>`, which runs over several lines when the command does
+ *   (a heredoc) and can be longer than the header window: that echo is set aside up to the `Chunk ID:` (or
+ *   `Wall time:`) line that follows it, and the rest read as above.
  *
  * Codex 0.14x's code mode (the tool `exec`, a script calling the other tools) answers with content parts
  * whose text is `Script completed\nWall time N seconds\nOutput:\n...` (a known success), `Script
@@ -27,6 +30,19 @@ const UNIFIED = /^(?:[^\n]*\n){0,4}Process exited with code (-?\d+)\n/;
 const BODY = '\nOutput:\n';
 const SCRIPT = /^Script (completed|failed)\nWall time [^\n]*\n/;
 const SCRIPT_ERROR = /^Script error:\nExit code: (-?\d+)\n/;
+/** The command's echo Codex 0.117+ puts first on a unified exec output, and the lines that can end it. */
+const COMMAND = 'Command: ';
+const AFTER_COMMAND = ['\nChunk ID: ', '\nWall time: '] as const;
+
+/** `s` without the leading `Command: ...` echo (its lines up to the next header line), or `s` as it is. */
+function withoutCommandEcho(s: string): string {
+  if (!s.startsWith(COMMAND)) return s;
+  for (const marker of AFTER_COMMAND) {
+    const at = s.indexOf(marker, COMMAND.length);
+    if (at !== -1) return s.slice(at + 1);
+  }
+  return s;
+}
 
 /** A result with exit code `code`: known success at 0, known failure otherwise. */
 function exited(result: string, code: number): Outcome {
@@ -34,7 +50,8 @@ function exited(result: string, code: number): Outcome {
 }
 
 /** What an output string says. */
-function textOutcome(s: string): Outcome {
+function textOutcome(output: string): Outcome {
+  const s = withoutCommandEcho(output);
   if (s.startsWith('{"output"')) {
     const p = parseJson(s);
     if (p.ok && isRecord(p.value) && typeof p.value.output === 'string' && isRecord(p.value.metadata) && typeof p.value.metadata.exit_code === 'number') {
