@@ -14,6 +14,9 @@
  * failed\n...` (a known failure) or `Script error:\nExit code: 1\nWall time: ...\nOutput:\n...` (by its
  * exit code); the output alone is the result there too.
  *
+ * A command Codex's exec policy refused before it ran is answered `` `<the command>` rejected: <reason> ``
+ * (`blocked by policy`; seen from 0.10x, Windows PowerShell commands among them): a known failure.
+ *
  * Each gives the exit code (0: a known success, else a known failure) and the output alone as the result,
  * without the timing that differs between identical runs. An output object `{content, success}` says
  * success or failure by `success`. Any other output (most non-shell tools) says nothing: `unknown`.
@@ -30,6 +33,9 @@ const UNIFIED = /^(?:[^\n]*\n){0,4}Process exited with code (-?\d+)\n/;
 const BODY = '\nOutput:\n';
 const SCRIPT = /^Script (completed|failed)\nWall time [^\n]*\n/;
 const SCRIPT_ERROR = /^Script error:\nExit code: (-?\d+)\n/;
+/** The end of a refusal: `` `<command>` rejected: blocked by policy ``, looked for in its last characters. */
+const REJECTED = /` rejected: [^\n`]+$/;
+const TAIL_CHARS = 256;
 /** The command's echo Codex 0.117+ puts first on a unified exec output, and the lines that can end it. */
 const COMMAND = 'Command: ';
 const AFTER_COMMAND = ['\nChunk ID: ', '\nWall time: '] as const;
@@ -58,6 +64,7 @@ function textOutcome(output: string): Outcome {
       return exited(p.value.output, p.value.metadata.exit_code);
     }
   }
+  if (s.startsWith('`') && REJECTED.test(s.slice(-TAIL_CHARS))) return failure(s);
   const head = s.slice(0, HEAD_CHARS);
   const script = SCRIPT.exec(head);
   if (script !== null) {
