@@ -14,6 +14,10 @@
  * failed\n...` (a known failure) or `Script error:\nExit code: 1\nWall time: ...\nOutput:\n...` (by its
  * exit code); the output alone is the result there too.
  *
+ * Codex 0.114-0.122 also gives some outputs behind a bare timing header, `Wall time: N seconds\nOutput:\n...`
+ * (an MCP tool's JSON answer; an `apply_patch` run through `exec_command`, its structured output inside):
+ * the header is set aside and the rest read as above, unknown unless it says more.
+ *
  * A command Codex's exec policy refused before it ran is answered `` `<the command>` rejected: <reason> ``
  * (`blocked by policy`; seen from 0.10x, Windows PowerShell commands among them): a known failure.
  *
@@ -40,6 +44,9 @@ const TAIL_CHARS = 256;
 const COMMAND = 'Command: ';
 const AFTER_COMMAND = ['\nChunk ID: ', '\nWall time: '] as const;
 
+/** A timing header with no exit code before the output: `Wall time: 0.0468 seconds\nOutput:\n`. */
+const WALL_ONLY = /^Wall time: [^\n]*\nOutput:\n/;
+
 /** `s` without the leading `Command: ...` echo (its lines up to the next header line), or `s` as it is. */
 function withoutCommandEcho(s: string): string {
   if (!s.startsWith(COMMAND)) return s;
@@ -57,7 +64,9 @@ function exited(result: string, code: number): Outcome {
 
 /** What an output string says. */
 function textOutcome(output: string): Outcome {
-  const s = withoutCommandEcho(output);
+  const echoless = withoutCommandEcho(output);
+  const wall = WALL_ONLY.exec(echoless.slice(0, HEAD_CHARS));
+  const s = wall === null ? echoless : echoless.slice(wall[0].length);
   if (s.startsWith('{"output"')) {
     const p = parseJson(s);
     if (p.ok && isRecord(p.value) && typeof p.value.output === 'string' && isRecord(p.value.metadata) && typeof p.value.metadata.exit_code === 'number') {
