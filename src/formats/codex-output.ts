@@ -65,7 +65,7 @@ function exited(result: string, code: number): Outcome {
 /** What an output string says. */
 function textOutcome(output: string): Outcome {
   const echoless = withoutCommandEcho(output);
-  const wall = WALL_ONLY.exec(echoless.slice(0, HEAD_CHARS));
+  const wall = echoless.startsWith('Wall time: ') ? WALL_ONLY.exec(echoless.slice(0, HEAD_CHARS)) : null;
   const s = wall === null ? echoless : echoless.slice(wall[0].length);
   if (s.startsWith('{"output"')) {
     const p = parseJson(s);
