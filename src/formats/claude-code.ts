@@ -70,6 +70,11 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
   const copies = new Set<string>();
   /** Warmup agents' sessions, whose lines are passed over (at most MAX_COPIES_NAMED remembered). */
   const warmups = new Set<string>();
+  /**
+   * Their agent ids too: Claude Code 2.0.77 can go on writing a warmup agent's file under another session id
+   * after its prompt (the session resumed), so the later lines name a session no warmup opened.
+   */
+  const warmupAgents = new Set<string>();
   let journal = false;
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
@@ -151,9 +156,11 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       const session = lines.of(v); // every sidechain line: its chain leads to its root
       if (!isCall) return;
       if (typeof session !== 'string') return yield bad(unit, session.bad);
-      if (warmups.has(session)) return;
+      const agentId = v.isSidechain === true && typeof v.agentId === 'string' ? v.agentId : undefined;
+      if (warmups.has(session) || (agentId !== undefined && warmupAgents.has(agentId))) return;
       if (opensWarmup(v)) {
         if (warmups.size < MAX_COPIES_NAMED) warmups.add(session);
+        if (agentId !== undefined && warmupAgents.size < MAX_COPIES_NAMED) warmupAgents.add(agentId);
         return yield { kind: 'note', file: unit.file, line: unit.line, message: `passed over: ${JSON.stringify(session)} is a warmup agent (the prompt ${JSON.stringify(WARMUP_PROMPT)}: its calls never run)` };
       }
       const message = v.message;

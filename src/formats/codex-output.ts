@@ -4,12 +4,22 @@
  *
  * - structured: `{"output": "...", "metadata": {"exit_code": 1, "duration_seconds": 0.4}}` as JSON text;
  * - freeform: `Exit code: 1\nWall time: 0.4 seconds\nOutput:\n...`;
- * - unified exec: `Chunk ID: ...\nWall time: ...\nProcess exited with code 1\nOutput:\n...`.
+ * - unified exec: `Chunk ID: ...\nWall time: ...\nProcess exited with code 1\nOutput:\n...`; from Codex 0.117
+ *   on, behind a first line `Command: <the command>`, which runs over several lines when the command does
+ *   (a heredoc) and can be longer than the header window: that echo is set aside up to the `Chunk ID:` (or
+ *   `Wall time:`) line that follows it, and the rest read as above.
  *
  * Codex 0.14x's code mode (the tool `exec`, a script calling the other tools) answers with content parts
  * whose text is `Script completed\nWall time N seconds\nOutput:\n...` (a known success), `Script
  * failed\n...` (a known failure) or `Script error:\nExit code: 1\nWall time: ...\nOutput:\n...` (by its
  * exit code); the output alone is the result there too.
+ *
+ * Codex 0.114-0.122 also gives some outputs behind a bare timing header, `Wall time: N seconds\nOutput:\n...`
+ * (an MCP tool's JSON answer; an `apply_patch` run through `exec_command`, its structured output inside):
+ * the header is set aside and the rest read as above, unknown unless it says more.
+ *
+ * A command Codex's exec policy refused before it ran is answered `` `<the command>` rejected: <reason> ``
+ * (`blocked by policy`; seen from 0.10x, Windows PowerShell commands among them): a known failure.
  *
  * Each gives the exit code (0: a known success, else a known failure) and the output alone as the result,
  * without the timing that differs between identical runs. An output object `{content, success}` says
@@ -27,6 +37,25 @@ const UNIFIED = /^(?:[^\n]*\n){0,4}Process exited with code (-?\d+)\n/;
 const BODY = '\nOutput:\n';
 const SCRIPT = /^Script (completed|failed)\nWall time [^\n]*\n/;
 const SCRIPT_ERROR = /^Script error:\nExit code: (-?\d+)\n/;
+/** The end of a refusal: `` `<command>` rejected: blocked by policy ``, looked for in its last characters. */
+const REJECTED = /` rejected: [^\n`]+$/;
+const TAIL_CHARS = 256;
+/** The command's echo Codex 0.117+ puts first on a unified exec output, and the lines that can end it. */
+const COMMAND = 'Command: ';
+const AFTER_COMMAND = ['\nChunk ID: ', '\nWall time: '] as const;
+
+/** A timing header with no exit code before the output: `Wall time: 0.0468 seconds\nOutput:\n`. */
+const WALL_ONLY = /^Wall time: [^\n]*\nOutput:\n/;
+
+/** `s` without the leading `Command: ...` echo (its lines up to the next header line), or `s` as it is. */
+function withoutCommandEcho(s: string): string {
+  if (!s.startsWith(COMMAND)) return s;
+  for (const marker of AFTER_COMMAND) {
+    const at = s.indexOf(marker, COMMAND.length);
+    if (at !== -1) return s.slice(at + 1);
+  }
+  return s;
+}
 
 /** A result with exit code `code`: known success at 0, known failure otherwise. */
 function exited(result: string, code: number): Outcome {
@@ -34,13 +63,17 @@ function exited(result: string, code: number): Outcome {
 }
 
 /** What an output string says. */
-function textOutcome(s: string): Outcome {
+function textOutcome(output: string): Outcome {
+  const echoless = withoutCommandEcho(output);
+  const wall = echoless.startsWith('Wall time: ') ? WALL_ONLY.exec(echoless.slice(0, HEAD_CHARS)) : null;
+  const s = wall === null ? echoless : echoless.slice(wall[0].length);
   if (s.startsWith('{"output"')) {
     const p = parseJson(s);
     if (p.ok && isRecord(p.value) && typeof p.value.output === 'string' && isRecord(p.value.metadata) && typeof p.value.metadata.exit_code === 'number') {
       return exited(p.value.output, p.value.metadata.exit_code);
     }
   }
+  if (s.startsWith('`') && REJECTED.test(s.slice(-TAIL_CHARS))) return failure(s);
   const head = s.slice(0, HEAD_CHARS);
   const script = SCRIPT.exec(head);
   if (script !== null) {
