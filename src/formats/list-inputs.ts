@@ -49,7 +49,7 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
   }
   if (target.isDirectory()) return yield* walk(path, '', ignore);
   // a device, FIFO or socket given as a path (or linked to) is never opened: /dev/zero was read for ever
-  if (!target.isFile()) return yield issue('not-a-file', path, 0, `${await linkWords(path)}not a regular file (${entryKind(target)}); not read`);
+  if (!target.isFile()) return yield issue('not-a-file', path, 0, `${await linkWords(path)}not a regular file (${entryKind(target)}); not read (a stream is read from standard input: give - and pipe it in)`);
   yield { kind: 'file', file: path, name: basename(path) };
 }
 
@@ -90,7 +90,7 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>): Asy
       continue;
     }
     if (target.isFile()) yield { kind: 'file', file, name };
-    else yield issue('not-a-file', file, 0, target.isDirectory() ? 'a link to a folder; links to folders are not followed (give the folder itself to scan it)' : `a link to something that is not a regular file (${entryKind(target)}); not read`);
+    else yield issue('not-a-file', file, 0, target.isDirectory() ? 'a link to a folder; links to folders are not followed (give the folder itself to scan it)' : `a link to something that is not a regular file (${entryKind(target)}); not read (a stream is read from standard input: give - and pipe it in)`);
   }
 }
 
