@@ -3,8 +3,9 @@
  * recursively in sorted order (by code point, so the order is the same everywhere) keeping only trace
  * files, `-` for standard input. Symbolic links to files are followed; links to folders are not (no loops).
  * A folder entry named like a trace file that is not read (a FIFO, socket or device, which could block or
- * never end; a link to a folder) is a `not-a-file` issue, never skipped in silence. A path given directly
- * is read whatever it is (`<(zcat ...)` is a FIFO). An OpenHands `events/` folder of `<N>.json` files is one
+ * never end; a link to a folder) is a `not-a-file` issue, never skipped in silence. So is a path given
+ * directly that is not a regular file (`/dev/zero` was read for ever; `<(zcat ...)`, a FIFO, is refused
+ * too: a stream is given as `-` on standard input). An OpenHands `events/` folder of `<N>.json` files is one
  * input of several files (see event-folders.ts).
  */
 import type { Dirent, Stats } from 'node:fs';
