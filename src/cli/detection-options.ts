@@ -3,9 +3,9 @@
  * refine the preset's). Everything is validated before a call is read; an error names the file, the
  * option, the rule and the value received.
  */
-import { readFileSync } from 'node:fs';
 import { isLoopwatchError } from '../errors.js';
 import { jsonErrorMessage } from '../formats/json-value.js';
+import { readBoundedFile, readFailure } from '../formats/regular-file.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { FAMILIES_KEY, type FamilyOptions, familyOptions } from '../presets/config-families.js';
@@ -20,13 +20,16 @@ export { CONFIG_NOTES };
 /** Top-level keys a config file may hold: the plain-data detection options, `preset`, and its notes. */
 export const CONFIG_KEYS: readonly string[] = [...CONFIG_OPTION_KEYS, 'preset', FAMILIES_KEY, ...CONFIG_NOTES];
 
+/** Largest config file read (16 MiB; a FIFO, a device or a bigger file is refused, not read for ever). */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
 /** A config file's preset, options (its notes left out) and per-family section (unchecked). Throws UsageError. */
 export function readConfig(path: string): { preset: string | undefined; options: LoopDetectorOptions; families?: unknown } {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedFile(path, MAX_CONFIG_BYTES).toString('utf8');
   } catch (e) {
-    throw new UsageError(`--config ${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new UsageError(`--config ${path}: cannot read the file (${readFailure(e)})`);
   }
   let value: unknown;
   try {

@@ -4,10 +4,10 @@
  * parser, the checks and `serve --help` take them from there) and their reading. A password or token
  * is read from a file (a flag's value shows in `ps`); a URL may hold them too (nats-auth.ts).
  */
-import { readFileSync } from 'node:fs';
 import type { NatsAuthOptions } from '../serve/nats/nats-auth.js';
 import { type ParsedFlags, integerFlag, stringOf } from './flags.js';
 import { UsageError } from './usage-error.js';
+import { MAX_SECRET_FILE_BYTES, readBoundedFile, readFailure } from '../formats/regular-file.js';
 
 /** One connection flag: its name, its value's name in help, and its help lines. */
 export interface NatsConnectionFlag {
@@ -33,9 +33,9 @@ export const NATS_CONNECTION_FLAGS: readonly NatsConnectionFlag[] = [
 function secretLine(flag: string, path: string): string {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedFile(path, MAX_SECRET_FILE_BYTES).toString('utf8');
   } catch (e) {
-    throw new UsageError(`--${flag} ${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UsageError(`--${flag} ${path}: cannot read the file (${readFailure(e)})`);
   }
   const line = (text.split(/\r?\n/)[0] ?? '').trim();
   if (line === '') throw new UsageError(`--${flag} ${path}: the first line is empty`);

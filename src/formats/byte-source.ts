@@ -5,6 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { gunzipMembers } from './gunzip-members.js';
+import { openRegularFile } from './regular-file.js';
 
 /** How many decompressed bytes {@link peekBytes} looks at by default. */
 export const PEEK_BYTES = 64 * 1024;
@@ -20,7 +21,8 @@ export const FILE_READ_BYTES = 1024 * 1024;
  * gzip data: a `TrailingBytesError`) reject the iteration after every byte decoded before them. `onBytes` hears of each chunk read from the source, before decompression.
  */
 export async function* inputBytes(source: string | NodeJS.ReadableStream, onBytes?: (bytes: number) => void): AsyncGenerator<Uint8Array> {
-  const raw = typeof source === 'string' ? createReadStream(source, { highWaterMark: FILE_READ_BYTES }) : source;
+  // a path is read only when it is a regular file (regular-file.ts): never a device, FIFO or socket
+  const raw = typeof source === 'string' ? createReadStream('', { fd: openRegularFile(source), highWaterMark: FILE_READ_BYTES }) : source;
   const rawIt = (raw as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
   // counts the input's own bytes (compressed ones for gzip), for progress
   const it: AsyncIterator<Uint8Array | string> =

@@ -13,6 +13,7 @@
  * ```
  */
 import { TrailingBytesError } from './gunzip-members.js';
+import { NotAFileError } from './regular-file.js';
 import { type TraceIssue, issue } from './trace-record.js';
 
 /** A piece of the JSON text: a top-level value that is not an array, an element of a top-level array, or an array's end. */
@@ -238,6 +239,7 @@ export async function* splitJson(bytes: AsyncIterable<Uint8Array>, options: { re
   try {
     for await (const chunk of bytes) yield* splitter.push(chunk);
   } catch (e) {
+    if (e instanceof NotAFileError) return yield issue('not-a-file', options.file, 0, e.message);
     if (e instanceof TrailingBytesError) {
       yield* splitter.finish();
       return yield issue('read-error', options.file, 0, e.message);

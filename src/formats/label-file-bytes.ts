@@ -4,15 +4,16 @@
  * file is untrusted input (a downloaded data set's): a gzip bomb, or a FIFO or device named with
  * `--labels`, would otherwise take the memory until the process dies (a 5 MB gzip of 5 GB held 4.3 GB).
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { openRegularFile } from './regular-file.js';
 
 /** Largest labels file read, and largest text unpacked from a gzip one, in bytes (256 MiB: about two million labels). */
 export const MAX_LABEL_FILE_BYTES = 256 * 1024 * 1024;
 
 /** The file's bytes, unpacked when gzip. Throws an Error saying why when it is over the limit or unreadable. */
 export function readLabelFileBytes(path: string, limit: number = MAX_LABEL_FILE_BYTES): Buffer {
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path); // a FIFO or device named with --labels: refused, never waited on
   let bytes: Buffer;
   try {
     const st = fstatSync(fd);

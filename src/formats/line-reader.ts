@@ -6,6 +6,7 @@
  * costs what reading it costs.
  */
 import { TrailingBytesError } from './gunzip-members.js';
+import { NotAFileError } from './regular-file.js';
 import { type TraceIssue, issue } from './trace-record.js';
 
 /** Default cap on the bytes of one line (and of one JSON element): 64 MiB. */
@@ -118,6 +119,7 @@ export async function* readLineBatches(bytes: AsyncIterable<Uint8Array>, options
       if (out.length > 0) yield out;
     }
   } catch (e) {
+    if (e instanceof NotAFileError) return yield [issue('not-a-file', file, 0, e.message)];
     if (e instanceof TrailingBytesError) {
       // the data before the junk is whole: its last line too
       const l = size > 0 || tooLong ? finish(new Uint8Array(0)) : null;

@@ -3,15 +3,17 @@
  * recursively in sorted order (by code point, so the order is the same everywhere) keeping only trace
  * files, `-` for standard input. Symbolic links to files are followed; links to folders are not (no loops).
  * A folder entry named like a trace file that is not read (a FIFO, socket or device, which could block or
- * never end; a link to a folder) is a `not-a-file` issue, never skipped in silence. A path given directly
- * is read whatever it is (`<(zcat ...)` is a FIFO). An OpenHands `events/` folder of `<N>.json` files is one
+ * never end; a link to a folder) is a `not-a-file` issue, never skipped in silence. So is a path given
+ * directly that is not a regular file (`/dev/zero` was read for ever; `<(zcat ...)`, a FIFO, is refused
+ * too: a stream is given as `-` on standard input). An OpenHands `events/` folder of `<N>.json` files is one
  * input of several files (see event-folders.ts).
  */
 import type { Dirent, Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EVENTS_FOLDER, EVENT_COMPANIONS, eventFileNames } from './event-folders.js';
 import type { InputName } from './format-reader.js';
+import { entryKind } from './regular-file.js';
 import { STDIN_NAME, type TraceIssue, issue } from './trace-record.js';
 
 /** Names of the files a folder scan reads: `.jsonl`, `.ndjson`, `.json` or `.traj`, each optionally `.gz`. */
@@ -39,15 +41,17 @@ export function fsReason(e: unknown): string {
  */
 export async function* listInputs(path: string, ignore: ReadonlySet<string> = new Set()): AsyncGenerator<InputSource | TraceIssue> {
   if (path === STDIN_PATH) return yield { kind: 'stdin', file: STDIN_NAME, name: STDIN_NAME };
-  let isDir: boolean;
+  let target: Stats;
   try {
-    isDir = (await stat(path)).isDirectory();
+    target = await stat(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return yield issue(code === 'ENOENT' || code === 'ENOTDIR' ? 'missing-input' : 'read-error', path, 0, `cannot read the path: ${fsReason(e)}`);
   }
-  if (!isDir) return yield { kind: 'file', file: path, name: basename(path) };
-  yield* walk(path, '', ignore);
+  if (target.isDirectory()) return yield* walk(path, '', ignore);
+  // a device, FIFO or socket given as a path (or linked to) is never opened: /dev/zero was read for ever
+  if (!target.isFile()) return yield issue('not-a-file', path, 0, `${await linkWords(path)}not a regular file (${entryKind(target)}); not read (a stream is read from standard input: give - and pipe it in)`);
+  yield { kind: 'file', file: path, name: basename(path) };
 }
 
 async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>): AsyncGenerator<InputSource | TraceIssue> {
@@ -87,7 +91,16 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>): Asy
       continue;
     }
     if (target.isFile()) yield { kind: 'file', file, name };
-    else yield issue('not-a-file', file, 0, target.isDirectory() ? 'a link to a folder; links to folders are not followed (give the folder itself to scan it)' : `a link to something that is not a regular file (${entryKind(target)}); not read`);
+    else yield issue('not-a-file', file, 0, target.isDirectory() ? 'a link to a folder; links to folders are not followed (give the folder itself to scan it)' : `a link to something that is not a regular file (${entryKind(target)}); not read (a stream is read from standard input: give - and pipe it in)`);
+  }
+}
+
+/** "a link to something " when `path` is a symbolic link, else "" (its target's kind is said after it). */
+async function linkWords(path: string): Promise<string> {
+  try {
+    return (await lstat(path)).isSymbolicLink() ? 'a link to something that is ' : '';
+  } catch {
+    return '';
   }
 }
 
@@ -98,13 +111,4 @@ async function holdsEvents(dir: string): Promise<boolean> {
   } catch {
     return false; // walking it reports why
   }
-}
-
-/** What kind of entry `e` is, in words. */
-function entryKind(e: Dirent | Stats): string {
-  if (e.isFIFO()) return 'a FIFO';
-  if (e.isSocket()) return 'a socket';
-  if (e.isCharacterDevice() || e.isBlockDevice()) return 'a device';
-  if (e.isDirectory()) return 'a folder';
-  return 'an unknown kind of entry';
 }

@@ -111,7 +111,8 @@ export async function readSessionLabels(path: string, maxLabels: number = MAX_LA
 /**
  * Whether `path` is a regular file (or a link to one). A labels file loopwatch finds by itself (beside the
  * traces, or a folder's `sessions.jsonl`) is read only then: a FIFO or a link to `/dev/zero` planted under
- * the name would block the read or never end it. A file the user names (`--labels`) is read whatever it is.
+ * the name would block the read or never end it. A file the user names (`--labels`) that is not one is refused
+ * when it is opened (regular-file.ts), with an issue naming it.
  */
 export function isRegularFile(path: string): boolean {
   try {

@@ -9,8 +9,12 @@
  * backup are created new (`O_EXCL`), never through a link planted under their names.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { readBoundedFile, readFailure } from '../formats/regular-file.js';
+
+/** Largest settings file read (16 MiB): a FIFO, a device or a bigger file in its place is refused, not waited on. */
+export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
 
 /** A settings file as read: its parsed object (empty for a missing or empty file) and its text. */
 export interface SettingsText {
@@ -58,10 +62,10 @@ export function readSettings(path: string): SettingsText {
   }
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedFile(path, MAX_SETTINGS_BYTES).toString('utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { path, text: null, settings: {} };
-    throw new SettingsParseError(`${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new SettingsParseError(`${path}: cannot be read (${readFailure(e)})`);
   }
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '') return { path, text, settings: {} };
@@ -158,7 +162,7 @@ export function ownBackups(path: string): string[] {
 /** The text of a file, or null when it cannot be read. */
 export function textOf(path: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readBoundedFile(path, MAX_SETTINGS_BYTES).toString('utf8');
   } catch {
     return null;
   }

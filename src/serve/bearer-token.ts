@@ -3,7 +3,8 @@
  * time. Without one the server only listens on a loopback address.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { MAX_SECRET_FILE_BYTES, openRegularFile, readFailure } from '../formats/regular-file.js';
 
 /** Checks `Authorization: Bearer <token>` headers against one token. */
 export class BearerToken {
@@ -25,15 +26,17 @@ export class BearerToken {
     let text: string;
     let exposure: string | null;
     try {
-      const fd = openSync(path, 'r');
+      // a FIFO or device is refused unopened-for-reading (openRegularFile), a huge file at its size
+      const fd = openRegularFile(path);
       try {
         exposure = readableByOthers(fstatSync(fd));
-        text = readFileSync(fd, 'utf8');
+        const bytes = Buffer.alloc(MAX_SECRET_FILE_BYTES);
+        text = bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)).toString('utf8');
       } finally {
         closeSync(fd);
       }
     } catch (e) {
-      throw new Error(`--token-file ${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      throw new Error(`--token-file ${path}: cannot read the file (${readFailure(e)})`);
     }
     const token = (text.split(/\r?\n/)[0] ?? '').trim();
     if (token.length < 16 || /\s/.test(token)) throw new Error(`--token-file ${path}: the first line must hold a token of at least 16 characters without spaces`);

@@ -44,6 +44,8 @@ export interface SlotLayout {
   readonly savedSize: number;
   /** Bytes the state ring's block takes at its full window (its size class; 0 when state repeat is off). */
   readonly stateBlockBytes: number;
+  /** Semantic's ring of entries in the module: offset in the live slot, capacity (0 when off), bytes an entry, sketch size. */
+  readonly semantic: { readonly off: number; readonly cap: number; readonly entryBytes: number; readonly k: number };
 }
 
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
@@ -203,6 +205,7 @@ function layOut(o: ResolvedOptions): SlotLayout {
     stateWindow: stateW,
     savedSize,
     stateBlockBytes: stateW === 0 ? 0 : slotClassBytes(stateW * 4),
+    semantic: { off: offSem, cap: semCap, entryBytes: semEntry, k },
   };
 }
 

@@ -32,6 +32,7 @@ import type { HistoryReader } from '../state/call-history.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { restoreSlot, saveSlotInto, savedSlot } from './state-block.js';
+import { checkSavedSlot } from './saved-slot-check.js';
 import { type ArgsNormaliser, type ArgsRetention, CallLog } from '../state/call-log.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { FactsRead, factsRead } from '../policy/facts-read.js';
@@ -624,6 +625,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     const state = r.bytes();
     const layout = this.core.layout(this.config);
     if (state.length !== layout.savedSize) throw new SnapshotError(`loopwatch: the snapshot's session state has ${state.length} bytes where these options lay out ${layout.savedSize}`);
+    checkSavedSlot(layout, state);
     this.lastIndex = r.f64();
     this.dropReading();
     this.lastErrorText = r.optStr();

@@ -4,7 +4,7 @@
  * user and password or token (the client itself ignores it), and the first connection tried again with
  * backoff while the server cannot be reached (a worker started before its server), up to a bound.
  */
-import { readFileSync } from 'node:fs';
+import { MAX_SECRET_FILE_BYTES, readBoundedFile, readFailure } from '../../formats/regular-file.js';
 import { type Authenticator, type NatsConnection, type NodeConnectionOptions, connect, credsAuthenticator, nkeyAuthenticator } from '@nats-io/transport-node';
 import { type NatsAuthOptions, plainServers, redactConnection } from './nats-auth.js';
 
@@ -36,9 +36,9 @@ export class NatsUnreachableError extends Error {
 /** A file's bytes; an Error naming the file (`what`) when it cannot be read. */
 function readNamed(path: string, what: string): Uint8Array {
   try {
-    return readFileSync(path);
+    return readBoundedFile(path, MAX_SECRET_FILE_BYTES);
   } catch (e) {
-    throw new Error(`cannot read the ${what} ${JSON.stringify(path)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new Error(`cannot read the ${what} ${JSON.stringify(path)} (${readFailure(e)})`);
   }
 }
 
