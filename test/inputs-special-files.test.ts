@@ -1,10 +1,11 @@
 /**
- * An input path that is not a regular file is never opened for reading: a device (`/dev/zero`), a FIFO
- * (made with `mkfifo`), a socket, or a symbolic link to one, given as a path or met inside a scanned
+ * An input path that is not a regular file is never opened for reading: a device (`/dev/zero`) or a
+ * symbolic link to one given as a path, and a FIFO, socket, device or link to one met inside a scanned
  * folder, is a `not-a-file` issue naming the path; the other inputs are still read and the exit code is 2
  * (before: `loopwatch scan /dev/zero` read for ever). A symbolic link loop inside a folder ends the walk's
  * look at it with a named issue. The readers refuse such a path at open time too (a file swapped for a
- * FIFO after the folder walk looked at it).
+ * FIFO after the folder walk looked at it). A FIFO named on the command line (`<(zcat runs.gz)`) is a
+ * stream the user chose, as `-` is: it is read.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
@@ -48,12 +49,7 @@ async function items(gen: AsyncIterable<TraceItem>): Promise<TraceItem[]> {
 
 const PLANTS: Record<string, (path: string) => void> = {
   '/dev/zero itself': () => undefined,
-  'a FIFO (mkfifo)': (path) => execFileSync('mkfifo', [path]),
   'a link to /dev/zero': (path) => symlinkSync('/dev/zero', path),
-  'a link to a FIFO': (path) => {
-    execFileSync('mkfifo', [`${path}.fifo`]);
-    symlinkSync(`${path}.fifo`, path);
-  },
 };
 
 describe('an input path that is not a regular file', () => {
@@ -65,8 +61,25 @@ describe('an input path that is not a regular file', () => {
       const r = await run(['scan', path, join(dir, 'run.jsonl'), '--workers', '0', '--no-progress', '--jsonl'], 20_000);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`${path}: skipped (not-a-file)`);
-      expect(r.stderr).toMatch(/not a regular file \((a device|a FIFO)\); not read/);
+      expect(r.stderr).toMatch(/not a regular file \(a device\); not read/);
       expect(r.stdout.split('\n').filter((l) => l.includes('"session":"s"')).length).toBeGreaterThan(0); // run.jsonl was read
+    });
+  }
+
+  for (const how of ['itself', 'through a link']) {
+    it(`should read a FIFO named on the command line (${how}) as a stream, as <(zcat runs.gz) gives one`, async () => {
+      const dir = withRun('special-input-fifo');
+      const fifo = join(dir, 'stream.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const path = how === 'itself' ? fifo : join(dir, 'link.jsonl');
+      if (how !== 'itself') symlinkSync(fifo, path);
+      // a writer, as the shell's process substitution is: the run's lines written into the FIFO
+      const writer = spawn('sh', ['-c', `cat "${join(dir, 'run.jsonl')}" > "${fifo}"`], { stdio: 'ignore' });
+      const r = await run(['scan', path, '--workers', '0', '--no-progress', '--jsonl'], 20_000);
+      writer.kill();
+      expect(r.code, r.stderr).toBe(1); // the run loops: found, nothing skipped
+      expect(r.stderr).not.toContain('not-a-file');
+      expect(r.stdout.split('\n').filter((l) => l.includes('"session":"s"')).length).toBeGreaterThan(0);
     });
   }
 
@@ -110,7 +123,8 @@ describe('an input path that is not a regular file', () => {
       expect(got.map((i) => i.kind)).toEqual(['issue', 'input-end']);
       expect(got[0]).toMatchObject({ code: 'not-a-file', file: path });
     }
-    const all = await items(readInputs(['/dev/zero', fifo]));
-    expect(all.filter((i) => i.kind === 'issue').map((i) => (i as { code: string }).code)).toEqual(['not-a-file', 'not-a-file']);
+    // listed, a device is refused before any open (a FIFO named there is a stream the user chose: read)
+    const all = await items(readInputs(['/dev/zero']));
+    expect(all.filter((i) => i.kind === 'issue').map((i) => (i as { code: string }).code)).toEqual(['not-a-file']);
   });
 });

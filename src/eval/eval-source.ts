@@ -47,7 +47,7 @@ export async function openEvalSource(dir: string, labelsPath?: string): Promise<
   const issues: TraceIssue[] = [];
   for await (const item of listInputs(dir)) {
     if ('code' in item) issues.push(item);
-    else if (item.kind === 'file' && resolve(item.file) !== skip) inputs.push(item.file);
+    else if ((item.kind === 'file' || item.kind === 'fifo') && resolve(item.file) !== skip) inputs.push(item.file);
   }
   return { inputs, labelsPath: labelsAt, labels: readLabels(labelsAt), issues };
 }

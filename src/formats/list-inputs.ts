@@ -3,9 +3,9 @@
  * recursively in sorted order (by code point, so the order is the same everywhere) keeping only trace
  * files, `-` for standard input. Symbolic links to files are followed; links to folders are not (no loops).
  * A folder entry named like a trace file that is not read (a FIFO, socket or device, which could block or
- * never end; a link to a folder) is a `not-a-file` issue, never skipped in silence. So is a path given
- * directly that is not a regular file (`/dev/zero` was read for ever; `<(zcat ...)`, a FIFO, is refused
- * too: a stream is given as `-` on standard input). An OpenHands `events/` folder of `<N>.json` files is one
+ * never end; a link to a folder) is a `not-a-file` issue, never skipped in silence. So is a device or socket
+ * given directly (`/dev/zero` was read for ever). A FIFO given directly (`<(zcat ...)`) is a stream the user
+ * chose, as `-` is: it is read as one (kind `fifo`), never met by chance in a folder. An OpenHands `events/` folder of `<N>.json` files is one
  * input of several files (see event-folders.ts).
  */
 import type { Dirent, Stats } from 'node:fs';
@@ -23,7 +23,7 @@ export const TRACE_FILE = /\.(jsonl|ndjson|json|traj)(\.gz)?$/i;
 export const STDIN_PATH = '-';
 
 /** An input to read: standard input, a file, or the files of an OpenHands events folder (in order), and the name it goes by. */
-export type InputSource = (InputName & { readonly kind: 'file' }) | (InputName & { readonly kind: 'stdin' }) | (InputName & { readonly kind: 'parts'; readonly parts: readonly string[] });
+export type InputSource = (InputName & { readonly kind: 'file' }) | (InputName & { readonly kind: 'fifo' }) | (InputName & { readonly kind: 'stdin' }) | (InputName & { readonly kind: 'parts'; readonly parts: readonly string[] });
 
 const byCodePoint = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -49,6 +49,8 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
     return yield issue(code === 'ENOENT' || code === 'ENOTDIR' ? 'missing-input' : 'read-error', path, 0, `cannot read the path: ${fsReason(e)}`);
   }
   if (target.isDirectory()) return yield* walk(path, '', ignore);
+  // a FIFO named on the command line is a stream the user chose (`<(zcat runs.gz)`), read as standard input is
+  if (target.isFIFO()) return yield { kind: 'fifo', file: path, name: basename(path) };
   // a device, FIFO or socket given as a path (or linked to) is never opened: /dev/zero was read for ever
   if (!target.isFile()) return yield issue('not-a-file', path, 0, `${await linkWords(path)}not a regular file (${entryKind(target)}); not read (a stream is read from standard input: give - and pipe it in)`);
   yield { kind: 'file', file: path, name: basename(path) };

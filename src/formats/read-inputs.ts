@@ -4,8 +4,10 @@
  * a path that does not exist, an unreadable file, a broken line or a record of the wrong shape is an issue
  * naming the file and line, and reading carries on. Only invalid options throw.
  */
+import { createReadStream } from 'node:fs';
 import { knownKeys, integer, oneOf, record, stringList } from '../options/checks.js';
 import { OptionTypeError } from '../errors.js';
+import { FILE_READ_BYTES } from './byte-source.js';
 import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
 import { listInputs } from './list-inputs.js';
 import { readInputBatches as readOneInput } from './read-input.js';
@@ -89,7 +91,7 @@ async function* read(
   for (const path of paths) {
     for await (const input of listInputs(path, o.ignore)) {
       if (input.kind === 'issue') yield [input];
-      else yield* readOneInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'parts' ? input.parts : input.file, input, options);
+      else yield* readOneInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'fifo' ? createReadStream(input.file, { highWaterMark: FILE_READ_BYTES }) : input.kind === 'parts' ? input.parts : input.file, input, options);
     }
   }
 }
