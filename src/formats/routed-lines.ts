@@ -1,7 +1,7 @@
 /**
  * Lines a scan with worker threads hands over unread: once an input is known to be in the events format, a
- * JSON Lines line whose first bytes name its session (src/formats/line-route.ts) and that holds no
- * `"trajectory"` (which would make it a SWE-agent record: detect-format.ts) goes to the session's worker as
+ * JSON Lines line whose first bytes name its session (src/formats/line-route.ts, which also passes over a
+ * line holding `"trajectory"`: a SWE-agent record to detect-format.ts) goes to the session's worker as
  * its bytes; the worker reads it. Any line that is not read so (its record then says what the events reader
  * says of it) is read in the calling thread as before. A routed line that holds no call comes back as an
  * error, and the scan reads it again the usual way ({@link rereadLine}) for the issue the reader words.
@@ -34,13 +34,8 @@ export interface RouteGate {
   active: boolean;
 }
 
-const TRAJECTORY = Buffer.from('"trajectory"', 'latin1');
-
-/** `bytes` (line `line`) as a RawLine when it is routed by its first bytes, else null (read as usual). */
+/** `bytes` (line `line`) as a RawLine when it is routed by its first bytes (no `"trajectory"` either), else null (read as usual). */
 export function routedLine(bytes: Uint8Array, line: number): RawLine | null {
   const session = lineRouteSession(bytes);
-  if (session === null) return null;
-  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.indexOf(TRAJECTORY) !== -1) return null;
-  return { kind: 'raw', bytes, line, session };
+  return session === null ? null : { kind: 'raw', bytes, line, session };
 }
