@@ -312,7 +312,7 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
       return 'taken';
     }
     // a session ended in the open batch starts again only after that end reaches the checker
-    if (open.ends.has(keyOf(item.file, item.session))) return 'flush';
+    if (open.ends.has(routed === undefined ? key : item.session)) return 'flush';
     let tally = live.use(key, 0);
     let restart = false;
     if (tally === undefined) {
