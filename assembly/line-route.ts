@@ -13,6 +13,9 @@ import { ROUTE_OPENING_MAX, ROUTE_SESSION_MAX } from './abi';
 
 /** `session"` as one little-endian u64: what follows a quote that opens a key named "session". */
 const KEY_TAIL: u64 = 0x226e6f6973736573;
+// `trajecto` and `ry"` of `"trajectory"`: a line naming it is not routed (a SWE-agent record, detect-format.ts)
+const TRAJ_HEAD: u64 = 0x6f7463656a617274;
+const TRAJ_TAIL: u16 = 0x7972;
 
 // @ts-ignore: decorator
 @inline function isWs(b: u32): bool {
@@ -48,20 +51,27 @@ export function routeSession(ptr: usize, len: u32): u32 {
     end++;
   }
   if (end == start || end >= nameLimit) return 0;
-  // after the name: no `"session"`, no `\u`, sixteen bytes at a time: a lane is a candidate when its byte
-  // and the next make `\u`, or its byte and the next two make `"se`; candidates are then read whole
+  // after the name: no `"session"`, no `"trajectory"`, no `\u`, sixteen bytes at a time: a lane is a
+  // candidate when its byte and the next make `\u`, or its byte and the next two make `"se` or `"tr`;
+  // candidates are then read whole
   let i: u32 = end + 1;
   const quote = i8x16.splat(0x22);
   const slash = i8x16.splat(0x5c);
   const u = i8x16.splat(0x75);
   const s = i8x16.splat(0x73);
   const e = i8x16.splat(0x65);
+  const t = i8x16.splat(0x74);
+  const r = i8x16.splat(0x72);
   while (i < len) {
     const q = ptr + i;
     const v1 = v128.load(q + 1);
     const esc = v128.and(i8x16.eq(v128.load(q), slash), i8x16.eq(v1, u));
-    const key = v128.and(v128.and(i8x16.eq(v128.load(q), quote), i8x16.eq(v1, s)), i8x16.eq(v128.load(q + 2), e));
-    let hits = <u32>i8x16.bitmask(v128.or(esc, key));
+    const v0 = v128.load(q);
+    const v2 = v128.load(q + 2);
+    const q0 = i8x16.eq(v0, quote);
+    const key = v128.and(v128.and(q0, i8x16.eq(v1, s)), i8x16.eq(v2, e));
+    const traj = v128.and(v128.and(q0, i8x16.eq(v1, t)), i8x16.eq(v2, r));
+    let hits = <u32>i8x16.bitmask(v128.or(esc, v128.or(key, traj)));
     const left = len - i;
     if (left < 16) hits &= (<u32>1 << left) - 1;
     while (hits != 0) {
@@ -70,6 +80,7 @@ export function routeSession(ptr: usize, len: u32): u32 {
       if (load<u8>(ptr + at) == 0x5c) {
         if (at + 1 < len) return 0;
       } else if (at + 9 <= len && load<u64>(ptr + at + 1) == KEY_TAIL) return 0;
+      else if (at + 12 <= len && load<u64>(ptr + at + 1) == TRAJ_HEAD && load<u16>(ptr + at + 9) == TRAJ_TAIL && load<u8>(ptr + at + 11) == 0x22) return 0;
     }
     i += 16;
   }

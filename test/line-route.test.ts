@@ -12,7 +12,7 @@ import { runs } from './helpers/streams.js';
 
 /** Pieces that matter to the routing, near which the chunk edges and the line's end fall. */
 const piece = fc.oneof(
-  fc.constantFrom('"session"', '"session":"b"', '"sess\\u0069on":"b"', '\\u', '\\\\u', '\\"', '"se', '"sessio', 'session"', '"', '\\', 'u', ',', ':', '{', '}', '"x":1', 'é', '\u00ff', '\n'),
+  fc.constantFrom('"session"', '"session":"b"', '"sess\\u0069on":"b"', '\\u', '\\\\u', '\\"', '"se', '"sessio', 'session"', '"trajectory"', '"trajector', '"tr', 'trajectory"', '"', '\\', 'u', ',', ':', '{', '}', '"x":1', 'é', '\u00ff', '\n'),
   fc.string({ maxLength: 20 }),
 );
 const name = fc.oneof(
@@ -52,7 +52,7 @@ describe('routing a line by its first bytes', () => {
 
   it('at every length and chunk edge: a key or an escape in the last bytes, or cut by the end', () => {
     for (let pad = 0; pad < 40; pad++) {
-      for (const tail of ['"session"', '"session', '\\u', '\\', '"se', '"sessionX', 'x"session"']) {
+      for (const tail of ['"session"', '"session', '\\u', '\\', '"se', '"sessionX', 'x"session"', '"trajectory"', '"trajectory', '"trajectorY"', '"tr']) {
         const bytes = Buffer.from(`{"session":"s1","a":"${'x'.repeat(pad)}${tail}`, 'latin1');
         for (const junk of JUNK) expect(moduleEnd(bytes, junk)).toBe(routeSession(bytes));
         expect(lineRouteSession(bytes) === null).toBe(routeSession(bytes) === 0);
@@ -86,6 +86,8 @@ describe('routing a line by its first bytes', () => {
     expect(lineRouteSession(Buffer.from('{"session":"a","tool":"read","session":"b"}'))).toBeNull();
     expect(lineRouteSession(Buffer.from('{"session":"a","tool":"read","sess\\u0069on":"b"}'))).toBeNull();
     expect(lineRouteSession(Buffer.from('{"tool":"read","session":"a"}'))).toBeNull();
+    expect(lineRouteSession(Buffer.from('{"session":"a","tool":"read","trajectory":[]}'))).toBeNull();
+    expect(lineRouteSession(Buffer.from('{"session":"a","tool":"read","args":"a trajectory"}'))).toBe('a');
     expect(lineRouteSession(Buffer.from('{"session":"a\\u0062","tool":"read"}'))).toBeNull();
     expect(lineRouteSession(Buffer.from(`{"session":"${'x'.repeat(256)}","tool":"read"}`))).toBe('x'.repeat(256));
     expect(lineRouteSession(Buffer.from(`{"session":"${'x'.repeat(257)}","tool":"read"}`))).toBeNull();

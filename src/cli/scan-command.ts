@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { TRACE_FILE } from '../formats/list-inputs.js';
-import { FORMAT_NAMES, type FormatName, readInputBatches } from '../formats/read-inputs.js';
+import { FORMAT_NAMES, type FormatName, type ScanItem, readInputBatches, readScanBatches } from '../formats/read-inputs.js';
 import type { TraceItem } from '../formats/trace-record.js';
 import { SPECIFICITY } from '../policy/fuse.js';
 import type { LoopAction, Verdict } from '../types.js';
@@ -295,8 +295,11 @@ function listedBy(settings: ScanSettings): (r: SessionReport) => boolean {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
+/** A scan's input read on demand: with `routeLines`, events-format lines routed by their first bytes come unread (readScanBatches). */
+export type ScanSource = (routeLines: boolean) => AsyncIterable<readonly ScanItem[]>;
+
 /** Runs a scan of `items` (in batches, as `readInputBatches` reads them) with `settings`, writing the report; resolves to the outcome and exit code. */
-export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
+export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | ScanSource, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
   const { totalBytes = null, bytesRead = () => 0, onVerdict, labels = null } = hooks;
   const found = familyDetection(settings.preset, settings.config);
   const shown = shownOutput(found.pooled, settings.noRedact === true);
@@ -380,7 +383,8 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]>, sett
   let totals: ScanTotals;
   try {
     const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal, toolName: shown.tool };
-    totals = await runScan(items, checker, plan, sink);
+    // a checker over worker threads reads routed lines itself: the items hand them over unread
+    totals = await runScan(typeof items === 'function' ? items(checker.checkRouted !== undefined) : items, checker, plan, sink);
   } finally {
     unlisten?.();
     bar?.clear();
@@ -434,7 +438,8 @@ export async function scanCommand(args: readonly string[], io: CommandIo): Promi
     formats.set(file, format);
     if (formats.size > MAX_BATCH) formats.delete(formats.keys().next().value as string);
   };
-  const items = readInputBatches(settings.paths, { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n) => (read += n), onFormat, ignore });
+  const readOptions = { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n: number) => (read += n), onFormat, ignore };
+  const items: ScanSource = (routeLines) => (routeLines ? readScanBatches(settings.paths, readOptions) : readInputBatches(settings.paths, readOptions));
   const inputs = { paths: settings.paths, format: settings.format, ignore };
   return (await scanItems(items, settings, io, { totalBytes: inputBytes(settings.paths), bytesRead: () => read, labels, inputs, agentOf: scanAgentOf(labels, formats) })).exitCode;
 }

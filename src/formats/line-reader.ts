@@ -8,6 +8,7 @@
 import { TrailingBytesError } from './gunzip-members.js';
 import { NotAFileError } from './regular-file.js';
 import { type TraceIssue, issue } from './trace-record.js';
+import { type RawLine, type RouteGate, routedLine } from './routed-lines.js';
 
 /** Default cap on the bytes of one line (and of one JSON element): 64 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -27,6 +28,8 @@ export interface LineReaderOptions {
   readonly file: string;
   /** Longest line kept, in bytes (a CR before the LF counted, the LF not); longer lines become `too-long` issues. */
   readonly maxLineBytes: number;
+  /** While active, a line routed by its first bytes comes out undecoded (routed-lines.ts). @default never */
+  readonly route?: RouteGate;
 }
 
 const LF = 0x0a;
@@ -63,8 +66,9 @@ function isBlank(bytes: Uint8Array): boolean {
  * The lines of `bytes` (blank ones left out, their numbers counted), and an issue for each line skipped; an
  * error of the input ends it with a `read-error` issue.
  */
-export async function* readLines(bytes: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<TextLine | TraceIssue> {
-  for await (const batch of readLineBatches(bytes, options)) yield* batch;
+export async function* readLines(bytes: AsyncIterable<Uint8Array>, options: Omit<LineReaderOptions, 'route'>): AsyncGenerator<TextLine | TraceIssue> {
+  // no route: no line comes out undecoded
+  for await (const batch of readLineBatches(bytes, options)) yield* batch as (TextLine | TraceIssue)[];
 }
 
 /**
@@ -80,13 +84,13 @@ export const LINES_PER_BATCH = 64;
  * line: a line's own cost is then its decoding, not the promises and iterator results of the generators
  * it passes through.
  */
-export async function* readLineBatches(bytes: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<(TextLine | TraceIssue)[]> {
-  const { file, maxLineBytes } = options;
+export async function* readLineBatches(bytes: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<(TextLine | TraceIssue | RawLine)[]> {
+  const { file, maxLineBytes, route } = options;
   let parts: Uint8Array[] = [];
   let size = 0;
   let tooLong = false;
   let line = 1;
-  const finish = (last: Uint8Array): TextLine | TraceIssue | null => {
+  const finish = (last: Uint8Array): TextLine | TraceIssue | RawLine | null => {
     const n = line++;
     if (tooLong || size + last.length > maxLineBytes) {
       const got = size + last.length;
@@ -99,12 +103,16 @@ export async function* readLineBatches(bytes: AsyncIterable<Uint8Array>, options
     parts = [];
     size = 0;
     if (isBlank(whole)) return null;
+    if (route?.active === true) {
+      const raw = routedLine(whole, n);
+      if (raw !== null) return raw;
+    }
     const text = decodeLine(whole, n);
     return text === null ? issue('invalid-utf8', file, n, 'line is not valid UTF-8') : { kind: 'line', text, line: n };
   };
   try {
     for await (const chunk of bytes) {
-      let out: (TextLine | TraceIssue)[] = [];
+      let out: (TextLine | TraceIssue | RawLine)[] = [];
       let pos = size === 0 && !tooLong ? skipBlank(chunk, 0) : 0;
       for (let nl = chunk.indexOf(LF, pos); nl !== -1; nl = chunk.indexOf(LF, pos)) {
         const l = finish(chunk.subarray(pos, nl));

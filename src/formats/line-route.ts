@@ -2,7 +2,8 @@
  * The session a pool routes an events-format line by, read from the line's first bytes alone: a line that
  * opens with `{"session":"` (JSON whitespace allowed between the tokens, as Python's `json.dumps` writes)
  * and a plain name (1-256 printable ASCII bytes, no quote or backslash), whose later bytes hold neither
- * `"session"` nor `\u` (so no other member can be named "session", not even spelled with escapes),
+ * `"session"` nor `\u` (so no other member can be named "session", not even spelled with escapes), nor
+ * `"trajectory"` (a record with a trajectory is a SWE-agent record to the scan's reader, detect-format.ts),
  * belongs to that session whatever else it holds: the events reader, JSON.parse and the module's line
  * reader all give it that session, or refuse the line (which then touches no session). Such a line goes to
  * its worker unread; the worker reads it, or words why it holds no call. Any other line is read whole in
@@ -21,6 +22,7 @@ const SLACK = 18;
 /** The shortest line routed by its first bytes: an opening and a one-byte name. */
 const SHORTEST_ROUTED = '{"session":"x"'.length;
 const KEY = Buffer.from('"session"', 'latin1');
+const TRAJECTORY = Buffer.from('"trajectory"', 'latin1');
 
 const isWs = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 
@@ -58,6 +60,11 @@ export function routeSession(bytes: Uint8Array): number {
       let k = 1;
       while (k < KEY.length && bytes[i + k] === KEY[k]) k++;
       if (k === KEY.length) return 0;
+    }
+    if (c === 0x22 && i + TRAJECTORY.length <= len) {
+      let k = 1;
+      while (k < TRAJECTORY.length && bytes[i + k] === TRAJECTORY[k]) k++;
+      if (k === TRAJECTORY.length) return 0;
     }
   }
   return start | ((end - start) << 8);

@@ -25,6 +25,7 @@ import { createOtelReader } from './otel-genai.js';
 import { type RecordUnit, readRecordBatches } from './read-records.js';
 import { createSweAgentReader } from './swe-agent.js';
 import { type FormatName, type TraceIssue, type TraceItem, issue } from './trace-record.js';
+import type { RawLine, RouteGate, TraceLine } from './routed-lines.js';
 
 /** Skipped lines tolerated before the first readable record; past them the input is taken for no trace file. */
 export const SNIFF_ISSUE_LIMIT = 100;
@@ -39,7 +40,15 @@ export interface ReadInputOptions {
   readonly onBytes?: (bytes: number) => void;
   /** Hears of the format found for the input (again when a later record makes it another). */
   readonly onFormat?: (file: string, format: FormatName) => void;
+  /**
+   * Once the input is known to be in the events format, hand its lines routed by their first bytes over as
+   * TraceLine items, unread (routed-lines.ts): a scan with worker threads. @default false
+   */
+  readonly routeLines?: boolean;
 }
+
+/** What a scan reads: trace items, and with `routeLines` the lines handed over unread. */
+export type ScanItem = TraceItem | TraceLine;
 
 /** A reader of `format` for `input`. */
 export function createReader(format: FormatName, input: InputName): FormatReader {
@@ -86,12 +95,13 @@ const isParts = (s: InputSourceData): s is readonly string[] => Array.isArray(s)
  * OpenHands events folder), then its `input-end`. The calls and session ends of an input made of several
  * files name the input (a call's line is then the position of its file among them); issues name the file.
  */
-export async function* readInput(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem> {
-  for await (const batch of readInputBatches(source, input, options)) yield* batch;
+export async function* readInput(source: InputSourceData, input: InputName, options: Omit<ReadInputOptions, 'routeLines'>): AsyncGenerator<TraceItem> {
+  // no routeLines: every call is read
+  for await (const batch of readInputBatches(source, input, options)) yield* batch as TraceItem[];
 }
 
 /** {@link readInput} a batch at a time: the items of each batch of records (see `readRecordBatches`), as one array (never empty). */
-export async function* readInputBatches(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem[]> {
+export async function* readInputBatches(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<ScanItem[]> {
   if (!isParts(source)) yield* inputItems(source, input, options);
   else {
     const position = new Map(source.map((part, i) => [part, i + 1]));
@@ -103,19 +113,19 @@ export async function* readInputBatches(source: InputSourceData, input: InputNam
 }
 
 /** The records of one file or stream (`file` names it), a batch at a time, with an issue for each line or element skipped. */
-async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, options: ReadInputOptions): AsyncGenerator<(RecordUnit | TraceIssue)[]> {
+async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, options: ReadInputOptions, route?: RouteGate): AsyncGenerator<(RecordUnit | TraceIssue | RawLine)[]> {
   const peeked = await peekBytes(inputBytes(source, options.onBytes));
   // the layout is judged on the first PEEK_BYTES whatever size the reads came in
   const look = peeked.head.subarray(0, PEEK_BYTES);
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(look, peeked.complete && look.length === peeked.head.length, file);
   try {
-    yield* readRecordBatches(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout });
+    yield* readRecordBatches(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout, ...(route === undefined ? {} : { route }) });
   } finally {
     await peeked.close();
   }
 }
 
-async function* inputItems(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<TraceItem[]> {
+async function* inputItems(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<ScanItem[]> {
   const { file } = input;
   let reader = options.format === undefined ? null : createReader(options.format, input);
   if (options.format !== undefined) options.onFormat?.(file, options.format);
@@ -123,11 +133,18 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
   let decided = options.format !== undefined;
   let skipped = 0;
   let calls = 0;
-  const records = isParts(source) ? source.map((part) => recordsOf(part, part, options)) : [recordsOf(source, file, options)];
+  // lines are routed (handed over unread) once the input is known to be in the events format
+  const route: RouteGate | undefined = options.routeLines === true && !isParts(source) ? { active: false } : undefined;
+  const records = isParts(source) ? source.map((part) => recordsOf(part, part, options)) : [recordsOf(source, file, options, route)];
   for (const batches of records) {
     for await (const units of batches) {
-      const out: TraceItem[] = [];
+      const out: ScanItem[] = [];
       for (const unit of units) {
+        if (unit.kind === 'raw') {
+          calls++;
+          out.push({ kind: 'line', session: unit.session, bytes: unit.bytes, file, line: unit.line });
+          continue;
+        }
         if (unit.kind === 'issue') {
           out.push(unit);
           if (reader === null && ++skipped >= SNIFF_ISSUE_LIMIT) {
@@ -158,6 +175,7 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
           if (item.kind === 'call') calls++;
           out.push(item);
         }
+        if (route !== undefined) route.active = decided && current === 'events';
       }
       if (out.length > 0) yield out;
     }

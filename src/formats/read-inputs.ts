@@ -10,7 +10,8 @@ import { OptionTypeError } from '../errors.js';
 import { FILE_READ_BYTES } from './byte-source.js';
 import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
 import { listInputs } from './list-inputs.js';
-import { readInputBatches as readOneInput } from './read-input.js';
+import { type ScanItem, readInputBatches as readOneInput } from './read-input.js';
+export type { ScanItem };
 import { FORMAT_NAMES, type FormatName, type TraceItem } from './trace-record.js';
 
 export { FORMAT_NAMES };
@@ -75,7 +76,27 @@ export function readInputBatches(paths: readonly string[], options: ReadInputsOp
   }
   const onFormat = o.onFormat as ((file: string, format: FormatName) => void) | undefined;
   const ignore = new Set(o.ignore === undefined ? [] : stringList('options.ignore', o.ignore));
-  return read(paths, { format, maxLineBytes, stdin: stdin as NodeJS.ReadableStream | undefined, onBytes, onFormat, ignore });
+  // no routeLines: every call is read (TraceItems only)
+  return read(paths, { format, maxLineBytes, stdin: stdin as NodeJS.ReadableStream | undefined, onBytes, onFormat, ignore }) as AsyncGenerator<TraceItem[]>;
+}
+
+/**
+ * {@link readInputBatches} for a scan whose calls are checked in worker threads: the same items, except
+ * that once an input is known to be in the events format, each line that names its session in its first
+ * bytes comes as a TraceLine (its bytes and session), unread; the worker reads it (routed-lines.ts).
+ */
+export function readScanBatches(paths: readonly string[], options: ReadInputsOptions = {}): AsyncGenerator<ScanItem[]> {
+  readInputBatches(paths, options).return(undefined).catch(() => undefined); // the same checks of the options, thrown here
+  const o = options;
+  return read(paths, {
+    format: o.format,
+    maxLineBytes: o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    stdin: o.stdin,
+    onBytes: o.onBytes,
+    onFormat: o.onFormat,
+    ignore: new Set(o.ignore ?? []),
+    routeLines: true,
+  });
 }
 
 /** The items of batches, one by one. */
@@ -85,9 +106,9 @@ export async function* itemsOf(batches: AsyncIterable<readonly TraceItem[]>): As
 
 async function* read(
   paths: readonly string[],
-  o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined; onFormat: ((file: string, format: FormatName) => void) | undefined; ignore: ReadonlySet<string> },
-): AsyncGenerator<TraceItem[]> {
-  const options = { maxLineBytes: o.maxLineBytes, ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }), ...(o.onFormat === undefined ? {} : { onFormat: o.onFormat }) };
+  o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined; onFormat: ((file: string, format: FormatName) => void) | undefined; ignore: ReadonlySet<string>; routeLines?: boolean },
+): AsyncGenerator<ScanItem[]> {
+  const options = { maxLineBytes: o.maxLineBytes, routeLines: o.routeLines === true, ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }), ...(o.onFormat === undefined ? {} : { onFormat: o.onFormat }) };
   for (const path of paths) {
     for await (const input of listInputs(path, o.ignore)) {
       if (input.kind === 'issue') yield [input];

@@ -10,6 +10,7 @@ import { isRecord, parseJson } from './json-value.js';
 import { MAX_JSON_VALUES, countJsonValues } from './json-value-count.js';
 import { readLineBatches } from './line-reader.js';
 import { type TraceIssue, issue } from './trace-record.js';
+import type { RawLine, RouteGate } from './routed-lines.js';
 
 /** One parsed record and where it came from. */
 export interface RecordUnit {
@@ -29,6 +30,8 @@ export interface RecordOptions {
   readonly file: string;
   readonly maxLineBytes: number;
   readonly layout: Layout;
+  /** While active, JSON Lines lines routed by their first bytes come out as RawLines, unparsed (routed-lines.ts). */
+  readonly route?: RouteGate;
 }
 
 /** Whether `v` holds a whole session (messages, Responses items or a trajectory) rather than being part of one. */
@@ -43,19 +46,20 @@ export function isConversationPart(v: unknown): boolean {
 }
 
 /** The records of one input, with an issue for each line or element skipped. */
-export async function* readRecords(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<RecordUnit | TraceIssue> {
-  for await (const batch of readRecordBatches(bytes, options)) yield* batch;
+export async function* readRecords(bytes: AsyncIterable<Uint8Array>, options: Omit<RecordOptions, 'route'>): AsyncGenerator<RecordUnit | TraceIssue> {
+  // no route: no line comes out unparsed
+  for await (const batch of readRecordBatches(bytes, options)) yield* batch as (RecordUnit | TraceIssue)[];
 }
 
 /**
  * {@link readRecords} a batch at a time: the records and issues of each batch of lines (see
  * `readLineBatches`), or of each JSON piece, as one array (never empty).
  */
-export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<(RecordUnit | TraceIssue)[]> {
+export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, options: RecordOptions): AsyncGenerator<(RecordUnit | TraceIssue | RawLine)[]> {
   const { file } = options;
   let first = true;
   /** Records of a value read whole at `line`, into `out`: one, or the elements of an array that are not parts of one conversation. */
-  function whole(value: unknown, line: number, out: (RecordUnit | TraceIssue)[]): void {
+  function whole(value: unknown, line: number, out: (RecordUnit | TraceIssue | RawLine)[]): void {
     const prefix = first ? file : `${file}:${line}`;
     first = false;
     if (!Array.isArray(value) || value.length === 0 || isConversationPart(value[0])) {
@@ -66,8 +70,13 @@ export async function* readRecordBatches(bytes: AsyncIterable<Uint8Array>, optio
   }
   if (options.layout === 'lines') {
     for await (const lines of readLineBatches(bytes, options)) {
-      const out: (RecordUnit | TraceIssue)[] = [];
+      const out: (RecordUnit | TraceIssue | RawLine)[] = [];
       for (const l of lines) {
+        if (l.kind === 'raw') {
+          first = false;
+          out.push(l);
+          continue;
+        }
         if (l.kind === 'issue') {
           first = false;
           out.push(l);

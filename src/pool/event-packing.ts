@@ -205,6 +205,8 @@ export interface PackedOp {
   readonly bytes?: Uint8Array;
   /** LINE: why the record holds no call to check (the error its line gets in its place). */
   readonly error?: Error;
+  /** A CHECK read from a LINE (its facts go back: wire/routed-line.ts). */
+  readonly line?: true;
 }
 
 /** Reads the next operation. */
@@ -232,7 +234,7 @@ export function readOp(r: ByteReader): PackedOp {
       const index = r.u32();
       const bytes = r.view();
       const read = lineEvent(bytes, index, session);
-      return read instanceof Error ? { op, session, error: read } : { op: Op.CHECK, session, event: read };
+      return read instanceof Error ? { op, session, error: read } : { op: Op.CHECK, session, event: read, line: true };
     }
     case Op.TEXT:
       return { op, session, text: r.str() };

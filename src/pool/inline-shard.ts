@@ -12,6 +12,7 @@ import type { ToolEvent } from '../types.js';
 import { type LiveOpCode, Op, type OpCode, lineEvent } from './event-packing.js';
 import { assertSendable } from '../wire/portable-values.js';
 import type { Ticket } from './shard.js';
+import { factFlags, factStep } from '../wire/routed-line.js';
 
 /** What a LoopPool asks of a shard. */
 export interface PoolShard {
@@ -65,6 +66,7 @@ export class InlineShard implements PoolShard {
   line(owner: Ticket, slot: number, session: string, bytes: Uint8Array): void {
     const e = lineEvent(bytes, slot, session);
     if (e instanceof Error) throw e;
+    owner.fact?.(slot, factStep(e), factFlags(e));
     this.queue.push({ owner, slot, op: Op.CHECK, session, event: e });
   }
 

@@ -42,6 +42,7 @@ import { ENCODED, type LiveOpCode, Op } from './event-packing.js';
 import { atLine, eventOfLine, parsedEvent } from '../wire/event-bytes.js';
 import { eventLineSession } from '../formats/event-line.js';
 import { lineRouteSession } from '../formats/line-route.js';
+import { RoutedLine } from '../wire/routed-line.js';
 import { ArgsEncoder } from '../wasm/args-encoder.js';
 import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } from './pool-options.js';
 import { type PoolShard, InlineShard } from './inline-shard.js';
@@ -116,6 +117,15 @@ class Outcome<T> implements Ticket {
     if (n === 0) this.resolve(this.out);
   }
 
+  /** Where facts of calls read from lines go, [step, flags] per slot (checkRouted), else null. */
+  facts: Float64Array | null = null;
+
+  fact(slot: number, step: number, flags: number): void {
+    if (this.facts === null) return;
+    this.facts[2 * slot] = step;
+    this.facts[2 * slot + 1] = flags;
+  }
+
   settle(slot: number, value: unknown): void {
     this.out[slot] = value as T;
     this.onSettle();
@@ -186,6 +196,34 @@ export class LoopPool extends EventEmitter {
     this.ensureOpen();
     if (!Array.isArray(lines)) throw new InvalidEventError('lines', `lines must be an array of byte arrays, received ${describe(lines)}`);
     return this.submit<Verdict | null | Error>(lines.length, (outcome, i, touched) => this.enqueueLine(outcome, i, lines[i], touched));
+  }
+
+  /**
+   * checkBatch for calls given as events (checked as checkBatch checks them) or as lines already routed by
+   * their session (RoutedLine: read in the session's shard, as checkLines reads a routed line). For each
+   * line that holds a call, its step (NaN: none) and fact flags are written at `facts[2i]` and
+   * `facts[2i + 1]` before the promise resolves (`facts` holds two numbers per call); what `loopwatch scan`
+   * with worker threads hands its calls over with, so its calling thread never reads a routed record.
+   */
+  async checkRouted(calls: readonly (SessionEvent | RoutedLine)[], facts: Float64Array): Promise<(Verdict | null | Error)[]> {
+    this.ensureOpen();
+    return this.submit<Verdict | null | Error>(
+      calls.length,
+      (outcome, i, touched) => {
+        const c = calls[i];
+        if (!(c instanceof RoutedLine)) return this.enqueueCheck(outcome, i, c, touched);
+        this.queued++;
+        const shard = this.shards[shardOf(c.session, this.shards.length)] as PoolShard;
+        try {
+          shard.line(outcome, i, c.session, c.bytes);
+        } catch (err) {
+          outcome.settle(i, err instanceof Error ? err : new Error(String(err)));
+          return;
+        }
+        touched.add(shard);
+      },
+      facts,
+    );
   }
 
   /** Checks one call; a convenience over checkBatch (which amortises better). */
@@ -394,8 +432,9 @@ export class LoopPool extends EventEmitter {
    * Enqueues `n` operations (`enqueue(outcome, i, touched)` packs the i-th) when it is this caller's turn,
    * waiting for room whenever `maxQueued` are queued; resolves when every one has settled.
    */
-  private async submit<T>(n: number, enqueue: (outcome: Outcome<T>, i: number, touched: Set<PoolShard>) => void): Promise<T[]> {
+  private async submit<T>(n: number, enqueue: (outcome: Outcome<T>, i: number, touched: Set<PoolShard>) => void, facts: Float64Array | null = null): Promise<T[]> {
     const outcome = new Outcome<T>(n, () => this.settled());
+    outcome.facts = facts;
     let at = 0;
     await this.takeTurn();
     try {

@@ -17,6 +17,7 @@ import type { ToolEvent } from '../types.js';
 import { Op, type PackedOp, isLiveOp, readOp } from './event-packing.js';
 import { decisionCode } from './wire-decisions.js';
 import { toWire } from './wire-errors.js';
+import { factFlags, factStep as factStep_ } from '../wire/routed-line.js';
 import type { HangTask, RunResult, RunTask, StartResult, StartTask } from './worker-tasks.js';
 
 const STALE: RunResult = { stale: true, verdictAt: [], verdicts: [], decisionAt: [], decisions: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
@@ -72,7 +73,10 @@ function run(task: RunTask): RunResult {
   const s = state;
   // stale: the bytes go back (with every answer: see handle) so the pool can send them again after restoring the sessions
   if (s === null || s.epoch !== task.epoch) return STALE;
-  const out: RunResult = { verdictAt: [], verdicts: [], decisionAt: [], decisions: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [] };
+  const factAt: number[] = [];
+  const factStep: number[] = [];
+  const factFlagsOut: number[] = [];
+  const out: RunResult = { verdictAt: [], verdicts: [], decisionAt: [], decisions: [], errorAt: [], errors: [], valueAt: [], values: [], snapshots: [], dropped: [], factAt, factStep, factFlags: factFlagsOut };
   s.dropped = out.dropped;
   const r = new ByteReader(new Uint8Array(task.buffer, 0, task.length));
   const checks: NonNullable<PackedOp['event']>[] = [];
@@ -103,7 +107,13 @@ function run(task: RunTask): RunResult {
     }
     if (op.op === Op.CHECK) {
       if (checks.length === 0) firstCheck = i;
-      checks.push(op.event as NonNullable<PackedOp['event']>);
+      const event = op.event as NonNullable<PackedOp['event']>;
+      checks.push(event);
+      if (op.line === true) {
+        factAt.push(i);
+        factStep.push(factStep_(event));
+        factFlagsOut.push(factFlags(event));
+      }
       // checked a few at a time, as LoopEngine.checkLines does: the calls read out of the batch are this
       // thread's young objects, and a whole batch of them alive at once made every scavenge copy them
       if (checks.length >= LINE_FLUSH) flushChecks();

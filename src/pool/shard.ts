@@ -47,6 +47,8 @@ const START_ATTEMPTS = 3;
 /** Receives the outcome of each operation, by slot. */
 export interface Ticket {
   settle(slot: number, value: unknown): void;
+  /** The facts of a call read from its line (see wire/routed-line.ts), before it settles; for owners that ask. */
+  fact?(slot: number, step: number, flags: number): void;
 }
 
 /** What the shard knows of one session. */
@@ -333,6 +335,11 @@ export class Shard {
     for (let k = 0; k < r.verdictAt.length; k++) out[r.verdictAt[k] as number] = deepFreeze(r.verdicts[k] as Verdict);
     for (let k = 0; k < r.errorAt.length; k++) out[r.errorAt[k] as number] = fromWire(r.errors[k] as RunResult['errors'][number]);
     for (let k = 0; k < r.valueAt.length; k++) out[r.valueAt[k] as number] = r.values[k];
+    const factAt = r.factAt ?? [];
+    for (let k = 0; k < factAt.length; k++) {
+      const at = factAt[k] as number;
+      (b.owners[at] as Ticket).fact?.(b.slots[at] as number, r.factStep?.[k] as number, r.factFlags?.[k] as number);
+    }
     if (b.live !== 0) decisionsInto(out, b.ops, (k) => (b.tracks[k] as SessionTrack).id, b.ids, r);
     for (const t of b.tracks) if (t !== null) t.lastDone = b.seq;
     for (const [session, checks, bytes] of r.snapshots) {

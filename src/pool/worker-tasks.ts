@@ -58,4 +58,8 @@ export interface RunResult {
   readonly snapshots: (readonly [string, number, Uint8Array])[];
   /** Sessions the engine evicted or expired while applying this batch. */
   readonly dropped: string[];
+  /** Op indices of calls read from their lines, with each call's step (NaN: none) and fact flags (wire/routed-line.ts). */
+  readonly factAt?: number[];
+  readonly factStep?: number[];
+  readonly factFlags?: number[];
 }

@@ -22,7 +22,11 @@
  */
 import { type SessionEvent, sessionEvent } from '../../engine/loop-engine.js';
 import { SessionTable } from '../../engine/session-table.js';
-import type { TraceIssue, TraceItem, TraceNote } from '../../formats/trace-record.js';
+import type { TraceCall, TraceIssue, TraceNote } from '../../formats/trace-record.js';
+import type { ScanItem } from '../../formats/read-input.js';
+import type { TraceLine } from '../../formats/routed-lines.js';
+import { lineTool, rereadLine } from '../../formats/reread-line.js';
+import { FACT_FAILED, FACT_NO_ARGS, RoutedLine } from '../../wire/routed-line.js';
 import type { LoopAction, Verdict } from '../../types.js';
 import { MAX_BATCH_BYTES, eventHeldBytes } from './event-size.js';
 import { rebaseVerdict } from './rebase-verdict.js';
@@ -87,10 +91,18 @@ export interface ScanTotals extends ScanCounts {
 const DEPTH = 4;
 
 interface Batch {
-  events: SessionEvent[];
+  events: (SessionEvent | RoutedLine)[];
+  /**
+   * Routed mode (the checker reads lines): each call's item (its tally work is done when its verdict is
+   * in, in input order, since a line's step and outcome are known only then), and whether the session's
+   * checker run began again at it.
+   */
+  readonly items: (TraceCall | TraceLine)[];
+  readonly restart: boolean[];
   /** What the calls in `events` hold, as `eventHeldBytes` counts it. */
   bytes: number;
-  readonly sites: CallSite[];
+  /** Where each call was read (null in routed mode: known when its verdict is in). */
+  readonly sites: (CallSite | null)[];
   readonly tallies: SessionTally[];
   readonly index: number[];
   /** The tally's `base` when the call was read. */
@@ -101,18 +113,22 @@ interface Batch {
   readonly closing: SessionTally[];
 }
 
-const emptyBatch = (): Batch => ({ events: [], bytes: 0, sites: [], tallies: [], index: [], base: [], ends: new Set(), closing: [] });
+const emptyBatch = (): Batch => ({ events: [], items: [], restart: [], bytes: 0, sites: [], tallies: [], index: [], base: [], ends: new Set(), closing: [] });
 
 /** The checker's id of a session: its file and its id. */
 export const sessionKey = (file: string, session: string): string => `${file}\u0000${session}`;
 
 /** Scans `items` (in batches: `readInputBatches`) with `checker`, reporting to `sink`; the checker is left open. */
-export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checker: SessionChecker, plan: ScanPlan, sink: ScanSink): Promise<ScanTotals> {
+export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker: SessionChecker, plan: ScanPlan, sink: ScanSink): Promise<ScanTotals> {
+  // routed mode: calls go to the checker as events or as their lines' bytes (read by the checker's threads),
+  // under their bare session ids (a file's sessions all end before the next file's begin: see take)
+  const routed = checker.checkRouted;
+  const keyOf = (file: string, session: string): string => (routed === undefined ? sessionKey(file, session) : session);
   const t0 = performance.now();
   const aggregate = new ScanAggregate(plan.top, plan.listed);
   const live = new SessionTable<SessionTally>();
   const waiting = new SessionTable<SessionTally>();
-  const inFlight: { batch: Batch; verdicts: Promise<(Verdict | null | Error)[]> }[] = [];
+  const inFlight: { batch: Batch; verdicts: Promise<(Verdict | null | Error)[]>; facts: Float64Array | null }[] = [];
   const minRank = ACTION_RANK[plan.minAction];
   const batchBytes = plan.batchBytes ?? MAX_BATCH_BYTES;
   let open = emptyBatch();
@@ -123,8 +139,54 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
   let evicted = 0;
   let stopped = false;
 
+  /**
+   * Routed mode: the tally work of call `k` of `batch` (done at take time otherwise), now that its facts
+   * are in; its index and where it was read, or null for a line that held no call (its issues said).
+   */
+  const tallyCall = (batch: Batch, k: number, r: Verdict | null | Error | undefined, facts: Float64Array): { index: number; call: CallSite | (() => CallSite) } | null => {
+    const tally = batch.tallies[k] as SessionTally;
+    let item = batch.items[k] as TraceCall | TraceLine;
+    if (batch.restart[k] === true) tally.base = tally.calls; // the checker numbers its calls from 0 again
+    let step: number | undefined;
+    let failed: boolean;
+    let noArgs: boolean;
+    if (item.kind === 'line' && r instanceof Error) {
+      // the worker could not read it: read as the reader would have, for its issue (or its call)
+      const again = rereadLine(item);
+      const call = again.find((i): i is TraceCall => i.kind === 'call');
+      if (call === undefined) {
+        for (const i of again) {
+          if (i.kind !== 'issue') continue;
+          issues++;
+          sink.issue(i);
+        }
+        return null;
+      }
+      item = call;
+    }
+    if (item.kind === 'line') {
+      const st = facts[2 * k] as number;
+      const flags = facts[2 * k + 1] as number;
+      step = Number.isNaN(st) ? undefined : st;
+      failed = (flags & FACT_FAILED) !== 0;
+      noArgs = (flags & FACT_NO_ARGS) !== 0;
+    } else {
+      step = item.event.step;
+      failed = item.errorInfo === 'known';
+      noArgs = item.event.args === undefined;
+    }
+    const index = tally.calls++;
+    tally.noteStep(index, step);
+    if (failed) tally.toolFailures++;
+    if (noArgs) withoutArgs++;
+    events++;
+    const line = item;
+    const call = line.kind === 'line' ? () => ({ session: line.session, file: line.file, line: line.line, tool: lineTool(line), step }) : { session: line.session, file: line.file, line: line.line, tool: line.event.tool, step };
+    return { index, call };
+  };
+
   const settleOldest = async (): Promise<void> => {
-    const { batch, verdicts } = inFlight.shift() as (typeof inFlight)[number];
+    const { batch, verdicts, facts } = inFlight.shift() as (typeof inFlight)[number];
     let out: (Verdict | null | Error)[];
     try {
       out = await verdicts;
@@ -133,11 +195,20 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
     }
     for (let k = 0; k < batch.sites.length; k++) {
       const r = out[k];
-      if (r === null || r === undefined) continue;
-      const call = batch.sites[k] as CallSite;
+      let where: CallSite | (() => CallSite) | null = batch.sites[k] as CallSite | null;
+      let index = batch.index[k] as number;
       const tally = batch.tallies[k] as SessionTally;
-      const index = batch.index[k] as number;
+      let base = batch.base[k] as number;
+      if (facts !== null) {
+        const done = tallyCall(batch, k, r, facts);
+        if (done === null) continue;
+        ({ index, call: where } = done);
+        base = tally.base;
+      }
+      if (r === null || r === undefined) continue;
+      const callSite = (): CallSite => (typeof where === 'function' ? where() : (where as CallSite));
       if (r instanceof Error) {
+        const call = callSite();
         tally.refused++;
         issues++;
         sink.issue({ kind: 'issue', code: 'bad-record', file: call.file, line: call.line, message: `call not checked: ${r.message}` });
@@ -145,7 +216,8 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
       }
       tally.noteAny(r.action);
       if (ACTION_RANK[r.action] < minRank) continue;
-      const v = rebaseVerdict(r, batch.base[k] as number);
+      const v = rebaseVerdict(r, base);
+      const call = callSite();
       const site = plan.toolName === undefined ? call : { ...call, tool: plan.toolName(call.tool) };
       tally.addVerdict(v, index, site.tool);
       sink.verdict(v, site, index, tally);
@@ -158,7 +230,9 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
     if (open.events.length === 0 && open.ends.size === 0 && open.closing.length === 0) return;
     const batch = open;
     open = emptyBatch();
-    inFlight.push({ batch, verdicts: batch.events.length === 0 ? Promise.resolve([]) : checker.checkBatch(batch.events) });
+    const facts = routed === undefined ? null : new Float64Array(2 * batch.events.length);
+    const verdicts = batch.events.length === 0 ? Promise.resolve([]) : facts === null ? checker.checkBatch(batch.events as SessionEvent[]) : (checker.checkRouted as NonNullable<SessionChecker['checkRouted']>).call(checker, batch.events, facts);
+    inFlight.push({ batch, verdicts, facts });
     batch.events = []; // the checker has them: args and results are not kept here
     // an end that fails (a pool whose worker died) changes no verdict already given
     for (const s of batch.ends) checker.end(s).catch(() => undefined);
@@ -173,7 +247,7 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
   const endLive = (key: string, early: boolean): void => {
     const t = live.delete(key);
     if (t === undefined) return;
-    open.ends.add(key);
+    open.ends.add(keyOf(t.file, t.session));
     if (!early) return close(t);
     t.endedEarly = true;
     evicted++;
@@ -202,7 +276,7 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
   // promise would pile up a reaction per batch on it)
   let wake: ((r: 'stop') => void) | null = null;
   plan.signal?.addEventListener('abort', () => wake?.('stop'), { once: true });
-  const next = (): Promise<IteratorResult<readonly TraceItem[]> | 'stop'> =>
+  const next = (): Promise<IteratorResult<readonly ScanItem[]> | 'stop'> =>
     plan.signal === undefined
       ? it.next()
       : new Promise((resolve, reject) => {
@@ -214,7 +288,7 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
    * Takes in one item (without waiting: no promise per item). 'flush': not taken, the open batch must be
    * submitted first; 'full': taken, and the open batch is full.
    */
-  const take = (item: TraceItem): 'taken' | 'flush' | 'full' => {
+  const take = (item: ScanItem): 'taken' | 'flush' | 'full' => {
     if (item.kind === 'issue') {
       issues++;
       sink.issue(item);
@@ -238,15 +312,30 @@ export async function runScan(items: AsyncIterable<readonly TraceItem[]>, checke
       return 'taken';
     }
     // a session ended in the open batch starts again only after that end reaches the checker
-    if (open.ends.has(key)) return 'flush';
+    if (open.ends.has(routed === undefined ? key : item.session)) return 'flush';
     let tally = live.use(key, 0);
+    let restart = false;
     if (tally === undefined) {
       tally = waiting.delete(key);
       if (tally === undefined) tally = new SessionTally(item.session, item.file, seq++);
-      else tally.base = tally.calls; // the checker numbers its calls from 0 again
+      else if (routed === undefined) tally.base = tally.calls; // the checker numbers its calls from 0 again
+      else restart = true;
       if (live.size >= plan.maxLive) endLive(live.oldest() as string, true);
       live.add(key, tally, 0);
     }
+    if (routed !== undefined) {
+      // routed: the call's tally work waits for its facts (settleOldest)
+      open.events.push(item.kind === 'line' ? new RoutedLine(item.session, item.bytes) : sessionEvent(item.session, item.event));
+      open.items.push(item);
+      open.restart.push(restart);
+      open.sites.push(null);
+      open.tallies.push(tally);
+      open.index.push(-1);
+      open.base.push(0);
+      open.bytes += item.kind === 'line' ? item.bytes.length : eventHeldBytes(item.event, batchBytes - open.bytes);
+      return open.events.length >= plan.batchSize || open.bytes >= batchBytes ? 'full' : 'taken';
+    }
+    if (item.kind === 'line') throw new Error('loopwatch: a line handed over unread to a scan whose checker reads no lines');
     const index = tally.calls++;
     tally.noteStep(index, item.event.step);
     if (item.errorInfo === 'known') tally.toolFailures++;

@@ -9,11 +9,18 @@ import { resolveOptions } from '../../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../../wasm/session-capacity.js';
 import { resolvePoolOptions } from '../../pool/pool-options.js';
 import type { Verdict } from '../../types.js';
+import type { RoutedLine } from '../../wire/routed-line.js';
 
 /** Checks batches of calls of many sessions, in submission order per session. */
 export interface SessionChecker {
   /** Verdicts (or null, or the call's Error) in the order of `events`. */
   checkBatch(events: readonly SessionEvent[]): Promise<(Verdict | null | Error)[]>;
+  /**
+   * checkBatch for calls given as events or as lines routed by their session (read in the checker's
+   * threads), writing each line's facts into `facts` (LoopPool.checkRouted); only a checker over worker
+   * threads has it, and a scan then hands its events-format lines over unread.
+   */
+  checkRouted?(calls: readonly (SessionEvent | RoutedLine)[], facts: Float64Array): Promise<(Verdict | null | Error)[]>;
   /** Ends a session after every call submitted before. */
   end(session: string): Promise<void>;
   /** Drains and stops. */
@@ -94,6 +101,7 @@ export function sessionChecker(options: LoopDetectorOptions, threads: number, ma
   const pool = import('../../pool/loop-pool.js').then(({ LoopPool }) => new LoopPool(poolOptions));
   return {
     checkBatch: async (events) => (await pool).checkBatch(events),
+    checkRouted: async (calls, facts) => (await pool).checkRouted(calls, facts),
     end: async (session) => (await pool).end(session),
     close: async () => (await pool).close(),
   };
