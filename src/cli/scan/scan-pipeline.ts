@@ -205,6 +205,7 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
         ({ index, call: where } = done);
         base = tally.base;
       }
+      tally.noteSettled(index);
       if (r === null || r === undefined) continue;
       const callSite = (): CallSite => (typeof where === 'function' ? where() : (where as CallSite));
       if (r instanceof Error) {

@@ -56,8 +56,15 @@ export class SessionTally {
    * the session was ended early and came back (the checker numbers calls from 0 again, the scan does not).
    */
   base = 0;
-  /** Ring of recent steps, made only once a step differs from its index. */
+  /**
+   * Ring of recent steps, made only once a step differs from its index. It holds every call from
+   * STEP_MEMORY before the oldest call whose verdict is still to come up to the newest call read, growing
+   * while calls are read ahead of their verdicts, so what a verdict can name is the same whatever the batch
+   * size (a fixed ring of 256 was overwritten by calls read ahead: a loop's start step depended on it).
+   */
   private steps: Float64Array | null = null;
+  /** Index of the newest call whose verdict has been read (see {@link noteSettled}). */
+  private settled = -1;
 
   constructor(
     /** Session id, as the input names it. */
@@ -75,14 +82,21 @@ export class SessionTally {
       this.steps = new Float64Array(STEP_MEMORY).fill(NaN);
       for (let k = Math.max(0, index - STEP_MEMORY); k < index; k++) this.steps[k % STEP_MEMORY] = k;
     }
-    this.steps[index % STEP_MEMORY] = step;
+    // the slot holds call index - length: grow while a verdict still to come can ask for that call
+    while (index - this.steps.length >= this.settled + 1 - STEP_MEMORY) this.steps = grownRing(this.steps, index);
+    this.steps[index % this.steps.length] = step;
   }
 
-  /** The step of call `index`, when still known. */
+  /** Notes that the verdict of call `index` has been read: calls STEP_MEMORY before it can be let go. */
+  noteSettled(index: number): void {
+    if (index > this.settled) this.settled = index;
+  }
+
+  /** The step of call `index`, when still known: within STEP_MEMORY calls of the verdict's call `current`. */
   private stepOf(index: number, current: number): number | null {
     if (this.steps === null) return index;
     if (current - index >= STEP_MEMORY || index < 0) return null;
-    const s = this.steps[index % STEP_MEMORY] as number;
+    const s = this.steps[index % this.steps.length] as number;
     return Number.isNaN(s) ? null : s;
   }
 
@@ -113,4 +127,11 @@ export class SessionTally {
   reached(action: LoopAction): boolean {
     return this.worstAny !== null && ACTION_RANK[this.worstAny] >= ACTION_RANK[action];
   }
+}
+
+/** `ring` at twice its length, holding the same calls (those before `next`, the call about to be written). */
+function grownRing(ring: Float64Array, next: number): Float64Array {
+  const out = new Float64Array(ring.length * 2).fill(NaN);
+  for (let k = Math.max(0, next - ring.length); k < next; k++) out[k % out.length] = ring[k % ring.length] as number;
+  return out;
 }
