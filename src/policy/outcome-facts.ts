@@ -158,8 +158,10 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const writes = failure || (read & FactsRead.WRITE_OK) !== 0 ? changes(e.tool, args) : undefined;
   // a report of the state: a status query's answer, or a generator's list of the files it wrote (read, as a
   // pass is, only where a check that passed is weighed: FactsRead.CLEAN), of a call that changes nothing (a
-  // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error)
-  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (guarded(() => asksStatus(args), false) || (head !== undefined && reportsSavedFiles(head))) && !(writes ?? changes(e.tool, args))) out.bits |= CallFact.STATUS;
+  // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error).
+  // STATUS is weighed only as `CLEAN || (STATUS && !FAILED)` (evidence-screen.ts's changedBetween and
+  // reportsState): a call already read as a pass, or whose output reports a failure (FAILED below), is not asked
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (guarded(() => asksStatus(args), false) || (head !== undefined && reportsSavedFiles(head))) && !(writes ?? changes(e.tool, args))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
