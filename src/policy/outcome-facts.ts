@@ -53,9 +53,12 @@ function mayWait(command: string): boolean {
   return c === S || c === T;
 }
 
-/** Whether a call's args are a shell command that waits before it looks, or only waits (`sleep 30`). */
-export function waitsFirst(args: unknown): boolean {
-  const given = commandText(args);
+/**
+ * Whether a call's args are a shell command that waits before it looks, or only waits (`sleep 30`). `read`:
+ * how its command text is read (workspace-changes.ts's commandText, or a reading made once: {@link CommandOnce}).
+ */
+export function waitsFirst(args: unknown, read: (args: unknown) => string | undefined = commandText): boolean {
+  const given = read(args);
   if (given === undefined) return false;
   const first = given.charCodeAt(0);
   const c = first === B || first === S || first === Z ? given.replace(SHELL_PREFIX, '') : given;
@@ -125,9 +128,10 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const failed = error !== undefined;
   if (!failed && e.result === undefined) return out;
   const args = log.factArgsOf(index);
+  const command = once.reset(args);
   const mine = given !== undefined && given.index === index ? given : undefined;
   if (failed) {
-    if (changes(e.tool, args)) out.bits |= CallFact.WRITE;
+    if (changes(e.tool, args, command)) out.bits |= CallFact.WRITE;
     // what the error says, read once per distinct text where the module keyed it
     const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra);
     out.bits |= CallFact.FAILED | failureKind(says, error, e.result, (read & FactsRead.SILENT) !== 0);
@@ -142,7 +146,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
-  if (guarded(() => waitsFirst(args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
+  if (guarded(() => waitsFirst(args, command), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
   else if ((said & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
   if ((said & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
   // an empty mailbox checked again waits on others writing, as a status under way does
@@ -155,11 +159,13 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const failure = (said & READ_FAILURE) !== 0;
   // whether the call writes, read once where a fact below reads it anyway: a failure's write, and whether a
   // call that did not fail wrote (read only by detectors whose repetitions have work between them: WRITE_OK)
-  const writes = failure || (read & FactsRead.WRITE_OK) !== 0 ? changes(e.tool, args) : undefined;
+  const writes = failure || (read & FactsRead.WRITE_OK) !== 0 ? changes(e.tool, args, command) : undefined;
   // a report of the state: a status query's answer, or a generator's list of the files it wrote (read, as a
   // pass is, only where a check that passed is weighed: FactsRead.CLEAN), of a call that changes nothing (a
-  // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error)
-  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (guarded(() => asksStatus(args), false) || (head !== undefined && reportsSavedFiles(head))) && !(writes ?? changes(e.tool, args))) out.bits |= CallFact.STATUS;
+  // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error).
+  // STATUS is weighed only as `CLEAN || (STATUS && !FAILED)` (evidence-screen.ts's changedBetween and
+  // reportsState): a call already read as a pass, or whose output reports a failure (FAILED below), is not asked
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (guarded(() => asksStatus(args, command), false) || (head !== undefined && reportsSavedFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
@@ -206,8 +212,8 @@ function probedPartly(args: unknown, error: string): boolean {
 }
 
 /** Whether a call's args are a shell command asking for the workspace's state (status-query.ts). */
-function asksStatus(args: unknown): boolean {
-  const command = commandText(args);
+function asksStatus(args: unknown, read: (args: unknown) => string | undefined): boolean {
+  const command = read(args);
   return command !== undefined && queriesStatus(command);
 }
 
@@ -221,4 +227,45 @@ function guarded<T>(read: () => T, otherwise: T): T {
 }
 
 /** Whether a call changes the workspace (false when its args cannot be read). */
-const changes = (tool: string, args: unknown): boolean => guarded(() => changesWorkspace(tool, args), false);
+const changes = (tool: string, args: unknown, read: (args: unknown) => string | undefined): boolean => guarded(() => changesWorkspace(tool, args, read), false);
+
+/**
+ * A call's command text (workspace-changes.ts's commandText) read once for the readers of one outcomeFacts
+ * (waitsFirst, changes, asksStatus each read it: three decodes of the args' member, ~0.2 us each over the
+ * traces' commands). Its reader gives each the text, or throws again what commandText threw, so each
+ * reader's `guarded` answers as before; for other args than the call's it reads them itself.
+ */
+class CommandOnce {
+  private args: unknown = undefined;
+  private state: 0 | 1 | 2 = 0;
+  private text: string | undefined = undefined;
+  private error: unknown = undefined;
+
+  /** The reader for a new call's `args` (its text not yet read). */
+  reset(args: unknown): (args: unknown) => string | undefined {
+    this.args = args;
+    this.state = 0;
+    this.text = undefined;
+    this.error = undefined;
+    return this.read;
+  }
+
+  /** commandText(a), read once for the call's args. */
+  readonly read = (a: unknown): string | undefined => {
+    if (a !== this.args) return commandText(a);
+    if (this.state === 0) {
+      try {
+        this.text = commandText(a);
+        this.state = 1;
+      } catch (err) {
+        this.error = err;
+        this.state = 2;
+      }
+    }
+    if (this.state === 2) throw this.error;
+    return this.text;
+  };
+}
+
+/** The one CommandOnce of outcomeFacts (calls are read one at a time). */
+const once = new CommandOnce();

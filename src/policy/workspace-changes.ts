@@ -109,8 +109,11 @@ export function mcpChanges(tool: string): boolean {
   return name !== undefined && name.split(NAME_WORDS).some((w) => MCP_CHANGE_WORDS.has(w.toLowerCase()));
 }
 
-/** Whether a call of `tool` with (normalised) `args` changes the workspace when it succeeds. */
-export function changesWorkspace(tool: string, args: unknown): boolean {
+/**
+ * Whether a call of `tool` with (normalised) `args` changes the workspace when it succeeds. `read`: how its
+ * command text is read ({@link commandText}, or a caller's reading of it made once for several readers).
+ */
+export function changesWorkspace(tool: string, args: unknown, read: (args: unknown) => string | undefined = commandText): boolean {
   if (EDIT_TOOLS.has(tool)) return true;
   if (mcpChanges(tool)) return true;
   const editor = EDITOR_TOOLS.get(tool);
@@ -118,7 +121,7 @@ export function changesWorkspace(tool: string, args: unknown): boolean {
     const c = typeof args === 'object' && args !== null ? argMember(args, 'command') : undefined;
     return typeof c === 'string' && editor.has(c);
   }
-  const command = commandText(args);
+  const command = read(args);
   return command !== undefined && ANY_SHELL_WRITE.test(command);
 }
 

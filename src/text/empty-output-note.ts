@@ -13,6 +13,14 @@ export const EMPTY_NOTE_LOOK = 4096;
 /** A line of the note: the output empty, or (2025 versions) the command, its folder, empty streams, no error. */
 const NOTE_LINE = /^(?:output: \(empty\)|stdout: \(empty\)|stderr: \(empty\)|error: \(none\)|command: .*|directory: .*)$/i;
 
+/**
+ * How every line of {@link NOTE_LINE} begins: its field's name, a colon and a space. A text whose first line
+ * that says anything (white space aside: `\s` and trim() take the same set) begins otherwise is no note, so
+ * one anchored look rules out most outputs before the `(empty)` look reads the whole head (that look was about
+ * 0.5 us of the 1.1 us CLEAN adds to a real call: its texts hold many `(`).
+ */
+const NOTE_START = /^\s*(?:output|stdout|stderr|error|command|directory): /i;
+
 /** A line that says the output was empty (at least one such line is needed). */
 const EMPTY_LINE = /^(?:output|stdout): \(empty\)$/i;
 
@@ -37,8 +45,8 @@ export function holdsEmptyMark(text: string): boolean {
 
 /** Whether a successful shell command's output is Gemini CLI's note that it printed nothing. */
 export function notesNoOutput(text: string): boolean {
-  // most outputs say something: one look for the note's words first
-  if (text.length > EMPTY_NOTE_LOOK || !holdsEmptyMark(text)) return false;
+  // most outputs say something: one look at how the first line begins, then one for the note's words
+  if (text.length > EMPTY_NOTE_LOOK || !NOTE_START.test(text) || !holdsEmptyMark(text)) return false;
   let empty = false;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
