@@ -18,6 +18,9 @@
  * A call's input is compared without Bash's `description`, the model's free text about the command
  * (src/formats/volatile-input.ts, which the transcript reader applies too).
  *
+ * A call's model turn (the `message.id` its `tool_use` has in the transcript) is read from the transcript's
+ * end (transcript-turn.ts): payloads carry none.
+ *
  * A result (`tool_response`) is compared without the fields that differ between two identical runs
  * (VOLATILE_RESULT): timings, and the per-call file and task names of Bash's large or backgrounded output.
  */
@@ -25,6 +28,7 @@ import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { volatileFields } from '../formats/volatile-input.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
+import { claudeCodeTurn } from './transcript-turn.js';
 
 /**
  * Top-level fields of a built-in tool's `tool_response` that differ between two identical runs (the Agent
@@ -112,5 +116,6 @@ export const CLAUDE_CODE: HookAgent = {
   events: { propose: ['PreToolUse'], record: ['PostToolUse', 'PostToolUseFailure'], prompt: ['UserPromptSubmit'], end: ['SessionEnd'] },
   editTools: ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
   decode,
+  turn: claudeCodeTurn,
   reply,
 };
