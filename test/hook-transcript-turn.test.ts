@@ -43,6 +43,9 @@ describe('the turn of a Claude Code call, from its transcript', () => {
     expect(turn('toolu_s', { agent_id: 'a54f67e' })).not.toBe(turn('toolu_a'));
     expect(turn('toolu_s')).toBeUndefined();
     expect(turn('toolu_s', { agent_id: '../x' })).toBeUndefined();
+    // before 2.1: in the project's folder, beside the session's
+    writeFileSync(join(dir, 'agent-b1.jsonl'), toolUse('msg_8', 'toolu_o', 'ls'));
+    expect(turn('toolu_o', { agent_id: 'b1' })).toBeTypeOf('number');
   });
 
   it('should be unknown for a call not in the tail read, or no transcript', () => {

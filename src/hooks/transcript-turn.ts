@@ -7,7 +7,7 @@
  *
  * | agent       | payload's id   | the call in the transcript                               | its turn                     |
  * |-------------|----------------|----------------------------------------------------------|------------------------------|
- * | claude-code | `tool_use_id`  | an `assistant` line whose content has `tool_use` {id}    | the line's `message.id` (the blocks of one answer share it; a subagent's calls are in `<transcript>/subagents/agent-<agent_id>.jsonl`) |
+ * | claude-code | `tool_use_id`  | an `assistant` line whose content has `tool_use` {id}    | the line's `message.id` (the blocks of one answer share it; a subagent's calls are in its own transcript, `<session>/subagents/agent-<agent_id>.jsonl`, before 2.1 `agent-<agent_id>.jsonl` beside the session's) |
  * | codex       | `tool_use_id`  | a `response_item` call (`function_call`, ...) {call_id}   | the run of assistant items it is in, between tool outputs or a user's message (as the rollout reader counts rounds, src/formats/codex.ts), named by its first call's id |
  * | gemini      | none           | -                                                        | not read (BeforeTool names no call) |
  *
@@ -16,6 +16,7 @@
  * than the tail, an unreadable file) has no turn known, and the hook decides as without one. `turn_id` in
  * Codex's payload names the user's turn (every model request until the answer), not the model's: not used.
  */
+import { dirname, join } from 'node:path';
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { readTranscriptPart, type TranscriptPart } from './transcript-part.js';
 
@@ -65,30 +66,35 @@ function lastLine(part: TranscriptPart, needle: string, fits: (v: unknown) => bo
   return null;
 }
 
-/** Where a Claude Code call's own transcript is: the session's, or its subagent's beside it. */
-function claudeCodeTranscript(p: Readonly<Record<string, unknown>>): string | undefined {
+/**
+ * Where a Claude Code call's own transcript may be: the session's; a subagent's beside it, under
+ * `<session>/subagents/` (from 2.1) or, before, in the project's folder (`agent-<id>.jsonl`).
+ */
+function claudeCodeTranscripts(p: Readonly<Record<string, unknown>>): readonly string[] {
   const path = p.transcript_path;
-  if (typeof path !== 'string' || !path.endsWith('.jsonl')) return undefined;
+  if (typeof path !== 'string' || !path.endsWith('.jsonl')) return [];
   const agent = p.agent_id;
-  if (agent === undefined || agent === null || agent === '') return path;
-  if (typeof agent !== 'string' || !AGENT_ID.test(agent)) return undefined;
-  return `${path.slice(0, -'.jsonl'.length)}/subagents/agent-${agent}.jsonl`;
+  if (agent === undefined || agent === null || agent === '') return [path];
+  if (typeof agent !== 'string' || !AGENT_ID.test(agent)) return [];
+  return [`${path.slice(0, -'.jsonl'.length)}/subagents/agent-${agent}.jsonl`, join(dirname(path), `agent-${agent}.jsonl`)];
 }
 
 /** The model turn of a Claude Code payload's call (`message.id` of its `tool_use`), or undefined (see the header). */
 export function claudeCodeTurn(p: Readonly<Record<string, unknown>>): number | undefined {
   const id = p.tool_use_id;
-  const path = claudeCodeTranscript(p);
-  if (typeof id !== 'string' || id === '' || path === undefined) return undefined;
-  const part = readTranscriptPart(path, 'tail', TURN_LOOK);
-  if (part === null) return undefined;
+  if (typeof id !== 'string' || id === '') return undefined;
   const holds = (v: unknown): boolean => {
     if (!isRecord(v) || v.type !== 'assistant' || !isRecord(v.message) || typeof v.message.id !== 'string') return false;
     const content = v.message.content;
     return Array.isArray(content) && content.some((b) => isRecord(b) && b.type === 'tool_use' && b.id === id);
   };
-  const line = lastLine(part, JSON.stringify(id), holds);
-  return line === null ? undefined : turnNumber(`claude-code:${String((line.value as { message: { id: string } }).message.id)}`);
+  for (const path of claudeCodeTranscripts(p)) {
+    const part = readTranscriptPart(path, 'tail', TURN_LOOK);
+    if (part === null) continue;
+    const line = lastLine(part, JSON.stringify(id), holds);
+    if (line !== null) return turnNumber(`claude-code:${String((line.value as { message: { id: string } }).message.id)}`);
+  }
+  return undefined;
 }
 
 /** A Codex rollout line's item (`response_item` payload; a 2025 rollout's bare item), or undefined. */
