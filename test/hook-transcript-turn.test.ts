@@ -86,6 +86,15 @@ describe('the turn of a Codex call, from its rollout', () => {
     expect(turn('c9')).toBeUndefined();
   });
 
+  it('should read a 2025 rollout, its items bare (no envelope), the same way', () => {
+    const bare = join(dir, 'bare.jsonl');
+    const strip = (l: string): string => line((JSON.parse(l) as { payload: unknown }).payload);
+    writeFileSync(bare, line({ id: 's', timestamp: 't', instructions: '' }) + strip(call('b1')) + line({ record_type: 'state' }) + strip(call('b2')) + strip(output('b1')) + strip(output('b2')) + strip(call('b3')));
+    expect(turn('b1', bare)).toBeTypeOf('number');
+    expect(turn('b2', bare)).toBe(turn('b1', bare));
+    expect(turn('b3', bare)).not.toBe(turn('b1', bare));
+  });
+
   it('should be unknown when the turn begins before the tail read', () => {
     const long = join(dir, 'long.jsonl');
     writeFileSync(long, output('c0') + item({ type: 'reasoning', summary: [{ text: 'x'.repeat(TURN_LOOK) }] }) + call('c1'));

@@ -97,11 +97,14 @@ export function claudeCodeTurn(p: Readonly<Record<string, unknown>>): number | u
   return undefined;
 }
 
+/** Rollout lines that hold no item (src/formats/codex.ts passes them over). */
+const CODEX_NOT_ITEMS = new Set(['session_meta', 'event_msg', 'turn_context', 'compacted']);
+
 /** A Codex rollout line's item (`response_item` payload; a 2025 rollout's bare item), or undefined. */
 function codexItem(v: unknown): Record<string, unknown> | undefined {
-  if (!isRecord(v)) return undefined;
+  if (!isRecord(v) || typeof v.type !== 'string') return undefined;
   if (v.type === 'response_item') return isRecord(v.payload) ? v.payload : undefined;
-  return v.type === undefined ? v : undefined;
+  return CODEX_NOT_ITEMS.has(v.type) ? undefined : v;
 }
 
 const callIdOf = (it: Record<string, unknown>): unknown => it.call_id ?? it.id;
