@@ -116,17 +116,21 @@ const TURNS: readonly (readonly [string, string | null][])[] = [
   [['cat /repo/.git/HEAD', 'ref: refs/heads/master']],
 ];
 
-/** The session through the Claude Code hook (`send`: one payload's stdout), the transcript written as Claude Code does, or not at all. */
+/**
+ * The session through the Claude Code hook (`send`: one payload's stdout), the transcript written as Claude
+ * Code writes it (a turn's lines once its first call's PreToolUse hooks are done), or not at all.
+ */
 async function replay(dir: string, withTranscript: boolean, send: (payload: unknown) => Promise<string>): Promise<string[]> {
   const transcript = join(dir, 's.jsonl');
   const actions: string[] = [];
   let n = 0;
   for (const [t, calls] of TURNS.entries()) {
-    for (const [command, output] of calls) {
+    const first = n;
+    for (const [k, [command, output]] of calls.entries()) {
       const id = `toolu_${n++}`;
       const base = { session_id: 's', transcript_path: withTranscript ? transcript : join(dir, 'none.jsonl'), cwd: '/repo', permission_mode: 'default', tool_name: 'Bash', tool_input: { command }, tool_use_id: id };
-      if (withTranscript) appendFileSync(transcript, toolUse(`msg_${t}`, id, command));
       const action = proposeAction('claude-code', await send({ ...base, hook_event_name: 'PreToolUse' }));
+      if (withTranscript && k === 0) for (const [j, [c]] of calls.entries()) appendFileSync(transcript, toolUse(`msg_${t}`, `toolu_${first + j}`, c));
       actions.push(action);
       if (action === 'deny' || action === 'stop') continue;
       await send(output === null ? { ...base, hook_event_name: 'PostToolUseFailure', error: ERROR, is_interrupt: false } : { ...base, hook_event_name: 'PostToolUse', tool_response: { stdout: output, stderr: '', interrupted: false, isImage: false } });
@@ -160,7 +164,7 @@ describe('git log and git status failing together three turns running, through t
   }, 60_000);
 });
 
-/** The session's calls as the hook decodes them, each with the turn the hook reads from the transcript. */
+/** The session's calls as the hook decodes them, each with the turn the hook reads from the transcript once written. */
 function hookEvents(): ToolEvent[] {
   const dir = tempFolder('transcript-turn-events');
   const transcript = join(dir, 's.jsonl');

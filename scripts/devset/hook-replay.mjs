@@ -16,10 +16,12 @@
  * The hook reads a call's model turn from the transcript's end (src/hooks/transcript-turn.ts), so the replay
  * writes the transcript as the agent does, growing as the session goes: Claude Code's (the session's, or a
  * subagent's under `<session>/subagents/`, `agent_id` in the payloads) one `assistant` line per tool_use,
- * the turn's calls sharing a `message.id` (the recording's round), written before the call's PreToolUse, a
- * `tool_result` line after its PostToolUse; Codex's rollout a `function_call` item before PreToolUse, the
- * turn's outputs after its last call (as Codex records them). `--no-transcript` names a path that does not
- * exist instead (the hook then knows no turns).
+ * the turn's calls sharing a `message.id` (the recording's round), a `tool_result` line after each
+ * PostToolUse; Codex's rollout a `function_call` item per call, the turn's outputs before the next turn.
+ * A turn's lines are written after its first call's PreToolUse, as Claude Code writes the message only
+ * once its PreToolUse hooks are done (anthropics/claude-code issues 72018, 82413): the first call of each
+ * turn is decided without its turn, the others with it. `--no-transcript` names a path that does not exist
+ * instead (the hook then knows no turns).
  *
  * Prints one line per session: calls sent, the first warn / deny / stop (the call's index among those sent
  * and the tool), and anything the hook printed on stderr.
@@ -123,28 +125,24 @@ function transcriptOf(agent, session, state) {
     mkdirSync(dirname(own), { recursive: true });
     appendFileSync(own, `${JSON.stringify(o)}\n`);
   };
-  let round;
   let held = [];
-  const turnOf = (e, payload) => (e.round === undefined ? `solo-${payload.tool_use_id}` : `r${e.round}`);
   return {
     ids,
     prompt() {
       for (const o of held) write(o);
       held = [];
-      round = undefined;
       if (agent === 'codex') write({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'prompt' }] } });
     },
-    call(payload, e) {
-      const turn = turnOf(e, payload);
-      if (turn !== round) {
-        for (const o of held) write(o);
-        held = [];
-        round = turn;
+    /** The lines of one model turn's calls (`payloads`: their PreToolUse payloads), the previous turn's outputs first (Codex). */
+    message(turn, payloads) {
+      for (const o of held) write(o);
+      held = [];
+      for (const payload of payloads) {
+        if (agent === 'claude-code') write({ type: 'assistant', message: { id: `msg_replay_${turn}`, role: 'assistant', content: [{ type: 'tool_use', id: payload.tool_use_id, name: payload.tool_name, input: payload.tool_input }] } });
+        else if (agent === 'codex') write({ type: 'response_item', payload: { type: 'function_call', name: payload.tool_name, arguments: JSON.stringify(payload.tool_input), call_id: payload.tool_use_id } });
       }
-      if (agent === 'claude-code') write({ type: 'assistant', message: { id: `msg_replay_${turn}`, role: 'assistant', content: [{ type: 'tool_use', id: payload.tool_use_id, name: payload.tool_name, input: payload.tool_input }] } });
-      else if (agent === 'codex') write({ type: 'response_item', payload: { type: 'function_call', name: payload.tool_name, arguments: JSON.stringify(payload.tool_input), call_id: payload.tool_use_id } });
     },
-    result(payload, e) {
+    result(payload) {
       const out = text(payload.tool_response ?? payload.error);
       if (agent === 'claude-code') write({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: payload.tool_use_id, content: out }] } });
       else if (agent === 'codex') held.push({ type: 'response_item', payload: { type: 'function_call_output', call_id: payload.tool_use_id, output: out } });
@@ -180,6 +178,17 @@ for (const file of files) {
   let sent = 0;
   let c = 0;
   let p = 0;
+  let written;
+  const turnOf = (k) => (calls[k].event.round === undefined ? `solo-${k}` : `r${calls[k].event.round}`);
+  /** The PreToolUse payloads of the calls of call k's turn, from k on (consecutive calls of its round). */
+  const turnPayloads = (k) => {
+    const out = [];
+    for (let j = k; j < calls.length && turnOf(j) === turnOf(k); j++) {
+      const pl = payloads(agent, log.ids, calls[j].event, calls[j].errorInfo === 'known', j + 1);
+      if (pl !== null) out.push(pl[0]);
+    }
+    return out;
+  };
   const run = (payload) => {
     const r = spawnSync(process.execPath, [hook, '--agent', agent, '--state-dir', state, ...version], { input: JSON.stringify(payload), encoding: 'utf8' });
     if (r.stderr.trim() !== '') stderr.push(r.stderr.trim().split('\n')[0]);
@@ -198,9 +207,13 @@ for (const file of files) {
       if (pl === null) continue;
       sent++;
       for (const [i, payload] of pl.entries()) {
-        if (i === 0) log.call(payload, it.event);
-        else log.result(payload, it.event);
         const d = run(payload);
+        // the turn's lines land after its first call's PreToolUse (Claude Code writes the message then)
+        if (i === 0 && turnOf(c - 1) !== written) {
+          written = turnOf(c - 1);
+          log.message(written, turnPayloads(c - 1));
+        }
+        if (i === 1) log.result(payload);
         if (d !== 'allow' && first[d] === undefined) first[d] = `#${sent}${i === 1 ? ' (after)' : ''} ${it.event.tool}`;
       }
     }
