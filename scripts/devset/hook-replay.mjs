@@ -11,13 +11,23 @@
  *   npm run build && node scripts/devset/hook-replay.mjs [--no-prompts] [--agent-version V] FILE...
  *
  * `--agent-version V` is handed to the hook (as `hook install` writes it); without it the hook cannot tell
- * the agent's version (no transcript path is given) and warns after the call where old versions need it.
+ * the agent's version (the transcript written carries none) and warns after the call where old versions need it.
+ *
+ * The hook reads a call's model turn from the transcript's end (src/hooks/transcript-turn.ts), so the replay
+ * writes the transcript as the agent does, growing as the session goes: Claude Code's (the session's, or a
+ * subagent's under `<session>/subagents/`, `agent_id` in the payloads) one `assistant` line per tool_use,
+ * the turn's calls sharing a `message.id` (the recording's round), a `tool_result` line after each
+ * PostToolUse; Codex's rollout a `function_call` item per call, the turn's outputs before the next turn.
+ * A turn's lines are written after its first call's PreToolUse, as Claude Code writes the message only
+ * once its PreToolUse hooks are done (anthropics/claude-code issues 72018, 82413): the first call of each
+ * turn is decided without its turn, the others with it. `--no-transcript` names a path that does not exist
+ * instead (the hook then knows no turns).
  *
  * Prints one line per session: calls sent, the first warn / deny / stop (the call's index among those sent
  * and the tool), and anything the hook printed on stderr.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,9 +37,10 @@ const { readInputs } = await import(pathToFileURL(join(root, 'dist', 'src', 'ind
 const hook = join(root, 'dist', 'hook', 'hook-main.cjs');
 const args = process.argv.slice(2);
 const noPrompts = args.includes('--no-prompts');
+const noTranscript = args.includes('--no-transcript');
 const versionAt = args.indexOf('--agent-version');
 const version = versionAt < 0 ? [] : ['--agent-version', args[versionAt + 1]];
-const files = args.filter((a, i) => a !== '--no-prompts' && i !== versionAt && i !== versionAt + 1);
+const files = args.filter((a, i) => a !== '--no-prompts' && a !== '--no-transcript' && i !== versionAt && i !== versionAt + 1);
 const SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'local_shell', 'container.exec']);
 
 /** The prompts (P) and calls (C) of a file in order, as prompt-replay.mjs reads them. */
@@ -69,8 +80,7 @@ const text = (r) => (typeof r === 'string' ? r : r === undefined ? '' : JSON.str
 const command = (a) => (typeof a?.cmd === 'string' ? a.cmd : Array.isArray(a?.command) ? a.command.join(' ') : typeof a?.command === 'string' ? a.command : JSON.stringify(a));
 
 /** The hook payloads of one call (before, after) for `agent`, or null when the agent hooks no such tool. */
-function payloads(agent, session, e, failed, n) {
-  const base = { session_id: session, transcript_path: '/nonexistent/transcript.jsonl', cwd: '/nonexistent/project' };
+function payloads(agent, base, e, failed, n) {
   if (agent === 'claude-code') {
     const id = `toolu_replay_${n}`;
     const before = { ...base, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: e.tool, tool_input: e.args ?? {}, tool_use_id: id };
@@ -93,10 +103,52 @@ function payloads(agent, session, e, failed, n) {
   return [{ ...base, hook_event_name: 'BeforeTool', timestamp: 't', tool_name: e.tool, tool_input: input }, { ...base, hook_event_name: 'AfterTool', timestamp: 't', tool_name: e.tool, tool_input: input, tool_response: response }];
 }
 
-const prompt = (agent, session, n) => {
-  const base = { session_id: session, transcript_path: '/nonexistent/transcript.jsonl', cwd: '/nonexistent/project', prompt: `prompt ${n}` };
+const prompt = (agent, ids, n) => {
+  const base = { ...ids, prompt: `prompt ${n}` };
   return agent === 'gemini' ? { ...base, hook_event_name: 'BeforeAgent', timestamp: 't' } : agent === 'codex' ? { ...base, hook_event_name: 'UserPromptSubmit', turn_id: `p-${n}`, model: 'gpt-5-codex', permission_mode: 'default' } : { ...base, hook_event_name: 'UserPromptSubmit', permission_mode: 'default' };
 };
+
+/**
+ * The transcript the agent would write (see the header), and the payloads' common fields naming it: for
+ * Claude Code a subagent's session (`<session>/agent-<id>`) is the session's `session_id` and its `agent_id`.
+ */
+function transcriptOf(agent, session, state) {
+  const sub = agent === 'claude-code' ? /^(.+)\/agent-([A-Za-z0-9_-]+)$/.exec(session) : null;
+  const root = join(state, 'transcripts');
+  const id = sub === null ? session : sub[1];
+  const name = id.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const path = noTranscript || agent === 'gemini' ? '/nonexistent/transcript.jsonl' : join(root, `${name}.jsonl`);
+  const own = sub === null ? path : join(root, name, 'subagents', `agent-${sub[2]}.jsonl`);
+  const ids = { session_id: id, ...(sub === null ? {} : { agent_id: sub[2] }), transcript_path: path, cwd: '/nonexistent/project' };
+  const write = (o) => {
+    if (path.startsWith('/nonexistent/')) return;
+    mkdirSync(dirname(own), { recursive: true });
+    appendFileSync(own, `${JSON.stringify(o)}\n`);
+  };
+  let held = [];
+  return {
+    ids,
+    prompt() {
+      for (const o of held) write(o);
+      held = [];
+      if (agent === 'codex') write({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'prompt' }] } });
+    },
+    /** The lines of one model turn's calls (`payloads`: their PreToolUse payloads), the previous turn's outputs first (Codex). */
+    message(turn, payloads) {
+      for (const o of held) write(o);
+      held = [];
+      for (const payload of payloads) {
+        if (agent === 'claude-code') write({ type: 'assistant', message: { id: `msg_replay_${turn}`, role: 'assistant', content: [{ type: 'tool_use', id: payload.tool_use_id, name: payload.tool_name, input: payload.tool_input }] } });
+        else if (agent === 'codex') write({ type: 'response_item', payload: { type: 'function_call', name: payload.tool_name, arguments: JSON.stringify(payload.tool_input), call_id: payload.tool_use_id } });
+      }
+    },
+    result(payload) {
+      const out = text(payload.tool_response ?? payload.error);
+      if (agent === 'claude-code') write({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: payload.tool_use_id, content: out }] } });
+      else if (agent === 'codex') held.push({ type: 'response_item', payload: { type: 'function_call_output', call_id: payload.tool_use_id, output: out } });
+    },
+  };
+}
 
 function decisionOf(out) {
   if (out.trim() === '') return 'allow';
@@ -120,11 +172,23 @@ for (const file of files) {
   const fits = m !== null && m.filter((x) => x === 'C').length === calls.length;
   const order = fits ? m : calls.map(() => 'C');
   const state = mkdtempSync(join(tmpdir(), 'loopwatch-hook-replay-'));
+  const log = transcriptOf(agent, session, state);
   const first = {};
   const stderr = [];
   let sent = 0;
   let c = 0;
   let p = 0;
+  let written;
+  const turnOf = (k) => (calls[k].event.round === undefined ? `solo-${k}` : `r${calls[k].event.round}`);
+  /** The PreToolUse payloads of the calls of call k's turn, from k on (consecutive calls of its round). */
+  const turnPayloads = (k) => {
+    const out = [];
+    for (let j = k; j < calls.length && turnOf(j) === turnOf(k); j++) {
+      const pl = payloads(agent, log.ids, calls[j].event, calls[j].errorInfo === 'known', j + 1);
+      if (pl !== null) out.push(pl[0]);
+    }
+    return out;
+  };
   const run = (payload) => {
     const r = spawnSync(process.execPath, [hook, '--agent', agent, '--state-dir', state, ...version], { input: JSON.stringify(payload), encoding: 'utf8' });
     if (r.stderr.trim() !== '') stderr.push(r.stderr.trim().split('\n')[0]);
@@ -134,15 +198,22 @@ for (const file of files) {
   try {
     for (const x of order) {
       if (x === 'P') {
-        run(prompt(agent, session, p++));
+        log.prompt();
+        run(prompt(agent, log.ids, p++));
         continue;
       }
       const it = calls[c++];
-      const pl = payloads(agent, session, it.event, it.errorInfo === 'known', c);
+      const pl = payloads(agent, log.ids, it.event, it.errorInfo === 'known', c);
       if (pl === null) continue;
       sent++;
       for (const [i, payload] of pl.entries()) {
         const d = run(payload);
+        // the turn's lines land after its first call's PreToolUse (Claude Code writes the message then)
+        if (i === 0 && turnOf(c - 1) !== written) {
+          written = turnOf(c - 1);
+          log.message(written, turnPayloads(c - 1));
+        }
+        if (i === 1) log.result(payload);
         if (d !== 'allow' && first[d] === undefined) first[d] = `#${sent}${i === 1 ? ' (after)' : ''} ${it.event.tool}`;
       }
     }

@@ -12,9 +12,8 @@
  * (`transcript_path`: the version that runs now, even after an upgrade), else the one `hook install`
  * found (`--agent-version`); unknown, the agent is taken to be a current one.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import type { AgentName } from './hook-agent.js';
+import { readTranscriptPart } from './transcript-part.js';
 
 /** Bytes of a transcript read to find the agent's version. */
 export const TRANSCRIPT_LOOK = 64 * 1024;
@@ -66,39 +65,14 @@ export function hooksOn(agent: AgentName, version: string | undefined): boolean 
   return from === null || version === undefined || compareVersions(version, from) >= 0;
 }
 
-/**
- * Reads at most TRANSCRIPT_LOOK bytes of a regular file, from its start or its end; null when it cannot.
- * Opened without blocking: a FIFO put in the transcript's place hung the hook in open().
- */
-function readPart(path: string, at: 'head' | 'tail'): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return null;
-    const length = Math.min(st.size, TRANSCRIPT_LOOK);
-    const buf = Buffer.alloc(length);
-    const n = readSync(fd, buf, 0, length, at === 'head' ? 0 : st.size - length);
-    return buf.toString('utf8', 0, n);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** The agent's version as its transcript at `path` says it (the payload's `transcript_path`), or undefined. */
 export function transcriptVersion(agent: AgentName, path: unknown): string | undefined {
   const t = AGENT_VERSIONS[agent].transcript;
-  if (t === null || typeof path !== 'string' || path.length > 4096 || !isAbsolute(path)) return undefined;
-  const text = readPart(path, t.at);
-  if (text === null) return undefined;
+  if (t === null) return undefined;
+  const part = readTranscriptPart(path, t.at, TRANSCRIPT_LOOK);
+  if (part === null) return undefined;
   let found: string | undefined;
-  for (const m of text.matchAll(t.pattern)) {
+  for (const m of part.text.matchAll(t.pattern)) {
     found = m[1];
     if (t.at === 'head') break;
   }

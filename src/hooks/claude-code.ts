@@ -18,6 +18,9 @@
  * A call's input is compared without Bash's `description`, the model's free text about the command
  * (src/formats/volatile-input.ts, which the transcript reader applies too).
  *
+ * A call's model turn (the `message.id` its `tool_use` has in the transcript) is read from the transcript's
+ * end (transcript-turn.ts): payloads carry none.
+ *
  * A result (`tool_response`) is compared without what differs between two identical runs
  * (src/formats/volatile-output.ts, which the transcript reader applies too): timings, the per-call file and
  * task names of Bash's large or backgrounded output, the file path of a `<persisted-output>` block.
@@ -27,6 +30,7 @@ import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, after
 import { volatileFields } from '../formats/volatile-input.js';
 import { stablePersistedText, stableResult } from '../formats/volatile-output.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
+import { claudeCodeTurn } from './transcript-turn.js';
 
 /**
  * Bash's `tool_response` as the transcript gives it to the model, and so as `loopwatch eval` reads it
@@ -98,5 +102,6 @@ export const CLAUDE_CODE: HookAgent = {
   events: { propose: ['PreToolUse'], record: ['PostToolUse', 'PostToolUseFailure'], prompt: ['UserPromptSubmit'], end: ['SessionEnd'] },
   editTools: ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
   decode,
+  turn: claudeCodeTurn,
   reply,
 };

@@ -1,7 +1,8 @@
 /**
  * Codex CLI: PreToolUse before a call, PostToolUse after it ran (success or failure alike: the failure is
  * read from `tool_response`, see outcomeOf), for Bash, apply_patch and MCP tools; UserPromptSubmit (a new
- * prompt: the session's fresh start). Payloads carry `turn_id` and `model`, which Claude Code's do not.
+ * prompt: the session's fresh start). Payloads carry `turn_id` and `model`, which Claude Code's do not;
+ * `turn_id` names the user's turn, so a call's model turn is read from the rollout's end (transcript-turn.ts).
  *
  * Codex parses hook output strictly (codex-rs/hooks output_parser.rs): an unknown field, a
  * `permissionDecision` of "allow" (without `updatedInput`) or "ask", or `continue: false` on PreToolUse
@@ -22,6 +23,7 @@ import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { codexOutcome } from '../formats/codex-output.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
+import { codexTurn } from './transcript-turn.js';
 
 /**
  * The outcome a tool response says. Bash's is the output text the model reads, read as the rollout reader
@@ -90,5 +92,6 @@ export const CODEX: HookAgent = {
   events: { propose: ['PreToolUse'], record: ['PostToolUse'], prompt: ['UserPromptSubmit'], end: [] },
   editTools: ['apply_patch'],
   decode,
+  turn: codexTurn,
   reply,
 };

@@ -63,6 +63,11 @@ export interface HookAgent {
    * InvalidEventError naming the payload field that cannot be read.
    */
   decode(payload: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall;
+  /**
+   * The model turn of the call a payload carries, where the payload does not say it: read from the agent's
+   * transcript (a bounded read of its end, transcript-turn.ts); undefined when it cannot be told. Never throws.
+   */
+  turn?(payload: Readonly<Record<string, unknown>>): number | undefined;
   /** What to print on stdout for a decision on `call` (`''` when there is nothing to say). */
   reply(call: HookCall, decision: LiveDecision, context: ReplyContext): string;
 }

@@ -188,6 +188,16 @@ function log(options: HookRunOptions, call: HookCall, decision: LoggedDecision, 
   if (failed !== null) notes.push(line(failed));
 }
 
+/**
+ * The call with its model turn (`round`) when the agent's transcript tells it (HookAgent.turn): calls of
+ * one turn are one decision, as `loopwatch eval` reads them from the transcript.
+ */
+function withTurn(agent: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall): HookCall {
+  if ((call.phase !== 'propose' && call.phase !== 'record') || agent.turn === undefined || call.call.round !== undefined) return call;
+  const round = agent.turn(payload);
+  return round === undefined ? call : { ...call, call: { ...call.call, round } };
+}
+
 /** Runs the hook on one payload's text (never throws). */
 export function runHook(text: string, options: HookRunOptions): HookReply {
   let hook: { agent: HookAgent; call: HookCall };
@@ -199,7 +209,7 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
     agent = found.agent;
     const phase = phaseOf(agent, found.eventName);
     if (phase === null) return SILENT; // an event about something else than tool calls
-    hook = { agent, call: agent.decode(payload, found.eventName, phase) };
+    hook = { agent, call: withTurn(agent, payload, agent.decode(payload, found.eventName, phase)) };
   } catch (e) {
     const as = agent === null ? '' : ` as ${agent.title}'s${options.agent === undefined ? ' (detected from hook_event_name)' : ''}`;
     return unchecked(`the hook payload could not be read${as}: ${(e as Error).message}`, options, null);

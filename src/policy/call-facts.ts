@@ -24,7 +24,7 @@ export const CallFact = {
   ACK: 1,
   /** The call changed the workspace (an edit or a write) and succeeded. */
   CHANGED: 2,
-  /** The person declined the call or interrupted it: their decision, not a failure. */
+  /** The person declined the call or interrupted it (or the agent cancelled it unrun, a call beside it having failed): not a failure of its own. */
   DECLINED: 4,
   /** The call failed for want of a person (not authorized, login required, permission denied). */
   NEEDS_PERSON: 8,

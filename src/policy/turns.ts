@@ -17,6 +17,7 @@ import { RESULT_REPEAT_CONFIDENCE, VARIED_CALLS_EXTRA } from '../detectors/resul
 import type { DetectorsOptions } from '../options/options.js';
 import type { LoopSignal } from '../types.js';
 import type { PolicyLog } from './policy-log.js';
+import { CallFact } from './call-facts.js';
 import type { ScreenFacts } from './screen-facts.js';
 
 /** Turns a built-in kind's repetitions must span: its detector's own threshold. */
@@ -67,13 +68,15 @@ export function repetitionsOf(log: PolicyLog, s: LoopSignal, index: number): rea
 /**
  * Whether `calls` span at least `need` turns (a round counted once; a call without one, once each). Fewer
  * calls than `need` say nothing (the repetitions were not all found: older than the log, or a state repeat
- * keyed by a description shared by different calls): true.
+ * keyed by a description shared by different calls): true. A call that never ran (declined by the person,
+ * or cancelled by the agent when a call beside it failed: CallFact.DECLINED) is no turn of work repeated.
  */
 export function spansTurns(facts: ScreenFacts, calls: readonly number[], need: number): boolean {
   if (calls.length < need) return true;
   const rounds = new Set<number>();
   let turns = 0;
   for (const i of calls) {
+    if ((facts.of(i) & CallFact.DECLINED) !== 0) continue;
     const r = facts.turnOf(i);
     if (r === undefined) turns++;
     else if (!rounds.has(r)) {

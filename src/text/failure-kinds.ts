@@ -1,7 +1,8 @@
 /**
  * Failures that are not the agent's wall: the person declined or interrupted the call (Claude Code's "The
  * user doesn't want to proceed with this tool use", "Permission for this tool use was denied", Gemini
- * CLI's "[Operation Cancelled]", an interrupted request), the call failed for want of a person (not
+ * CLI's "[Operation Cancelled]", an interrupted request) or the agent cancelled it unrun (Claude Code's
+ * "Sibling tool call errored": a call sent beside it failed or was declined), the call failed for want of a person (not
  * authorized, login required, denied by the person's policy or permission settings: only a person can grant access), or it failed without a word (a search that
  * found nothing: `rg` exits 1 and prints nothing, which the readers give as an error with no text or with
  * the exit code alone; a glob or `ls` that matched nothing says only that), whatever a shell's startup
@@ -17,7 +18,7 @@ import { withoutShellNoise } from './shell-noise.js';
 /** Characters of an error text read. */
 export const KIND_LOOK = 512;
 
-/** What a person's decline or interruption says. */
+/** What a person's decline or interruption says (and the agent's own cancelling of a call, unrun, when a call beside it failed). */
 export const DECLINE_PATTERNS: readonly RegExp[] = Object.freeze([
   /\bthe user doesn't want to (?:proceed|take this action)\b/i,
   /\bpermission for this tool use was denied\b/i,
@@ -25,6 +26,9 @@ export const DECLINE_PATTERNS: readonly RegExp[] = Object.freeze([
   /^\s*\[(?:operation cancell?ed|request interrupted)[^\]]*\]/i,
   /\buser (?:denied|rejected|declined|cancell?ed)(?: the)? (?:execution|tool|call|request|this)\b/i,
   /^\s*user_rejected\b/i,
+  // Claude Code cancelled the call before it ran, a call sent beside it having failed or been declined:
+  // "<tool_use_error>Sibling tool call errored</tool_use_error>", "Cancelled: parallel tool call Read(…) errored"
+  /^\s*(?:<tool_use_error>\s*)?(?:sibling tool call errored\b|cancell?ed: parallel tool call\b)/i,
 ]);
 
 /** What a failure for want of a person says (access only a person can grant). */
