@@ -35,6 +35,6 @@ describe('rebuild.mjs sets', () => {
   it('should name the sets when asked for another', () => {
     const r = run(['--set', 'testset', '--check', '--out', empty]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('--set must be one of devset, holdout, holdout2, holdout3, got "testset"');
+    expect(r.stderr).toContain('--set must be one of devset, holdout, holdout2, holdout3, holdout4, got "testset"');
   });
 });
