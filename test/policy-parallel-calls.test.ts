@@ -41,7 +41,9 @@ describe.each(ENGINES)('parallel calls of one turn (%s engine, one-phase)', (eng
 
   it('should not take a cascade of cancelled sibling calls for a dead end', () => {
     expect(flaggedActions(cascade(() => 1), engine)).toEqual([]);
-    expect(flaggedActions(cascade((i) => i), engine)).toContain('warn');
+    // nor when the cancelled calls fall in later turns: a cancelled call never ran, so it repeats no
+    // failure (quiet7: it counts as declined; test/policy-cancelled-siblings.test.ts)
+    expect(flaggedActions(cascade((i) => i), engine)).toEqual([]);
   });
 });
 
