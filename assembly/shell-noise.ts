@@ -1,5 +1,5 @@
 // The lines a shell's startup prints ahead of a command's output: the twin of shellNoiseEnd in
-// src/text/shell-noise.ts (the startup files, the `ps` line and nvm's line must match it). At most
+// src/text/shell-noise.ts (the startup files, the `ps` line, nvm's line and ssh-add's must match it). At most
 // MAX_NOISE_LINES leading lines, within the first NOISE_LOOK bytes, each matched whole.
 
 const MAX_NOISE_LINES: u32 = 4;
@@ -13,6 +13,8 @@ const PS = '/bin/ps: Operation not permitted';
 const NODE = 'Now using node v';
 const NPM = ' (npm v';
 const LINE = ' line ';
+const IDENTITY = 'Identity added: ';
+const CERTIFICATE = 'Certificate added: ';
 
 // @ts-ignore: decorator
 @inline function isSpace(b: u32): bool {
@@ -42,6 +44,22 @@ function versionEnd(p: usize, i: u32, end: u32): i64 {
   return <i64>i;
 }
 
+/** The length of the ssh-add prefix [p + at, p + end) begins with, or 0. */
+function sshAddedPrefix(p: usize, at: u32, end: u32): u32 {
+  const i = <u32>IDENTITY.length;
+  if (equalAt(p, at, at + i < end ? at + i : end, IDENTITY)) return i;
+  const c = <u32>CERTIFICATE.length;
+  if (equalAt(p, at, at + c < end ? at + c : end, CERTIFICATE)) return c;
+  return 0;
+}
+
+/** Whether [p + from, p + cut) is at least one byte, ` (`, any bytes, `)`: ssh-add's `<path> (<comment>)`. */
+function pathAndComment(p: usize, from: u32, cut: u32): bool {
+  if (cut <= from || load<u8>(p + cut - 1) != 0x29) return false;
+  for (let k = from + 1; k + 2 < cut; k++) if (load<u8>(p + k) == 0x20 && load<u8>(p + k + 1) == 0x28) return true;
+  return false;
+}
+
 /** Whether the line [p + at, p + end) (no newline) is a shell-startup line. */
 function noiseLine(p: usize, at: u32, end: u32): bool {
   const cut = end > at && load<u8>(p + end - 1) == 0x0d ? end - 1 : end;
@@ -55,6 +73,8 @@ function noiseLine(p: usize, at: u32, end: u32): bool {
     const w = versionEnd(p, vu + <u32>NPM.length, cut);
     return w >= 0 && <u32>w + 1 == cut && load<u8>(p + <u32>w) == 0x29;
   }
+  const ssh = sshAddedPrefix(p, at, cut);
+  if (ssh > 0) return pathAndComment(p, at + ssh, cut);
   // `<path>: line <n>: <message>`: the path runs to the first white space, its last byte the colon
   const ws = spaceFrom(p, at, cut);
   const lineLen = <u32>LINE.length;
@@ -96,9 +116,9 @@ function lineEndFrom(p: usize, at: u32, look: u32): u32 {
   return end;
 }
 
-/** Whether the line at `at` may be noise, from its first bytes (nvm's first word, or a path, a colon, ` line `). */
+/** Whether the line at `at` may be noise, from its first bytes (nvm's first word, ssh-add's prefix, or a path, a colon, ` line `). */
 function mayBeNoise(p: usize, at: u32, look: u32): bool {
-  if (load<u8>(p + at) == 0x4e) return true;
+  if (load<u8>(p + at) == 0x4e || sshAddedPrefix(p, at, look) > 0) return true;
   const cap = at + NOISE_WORD < look ? at + NOISE_WORD : look;
   const ws = spaceFrom(p, at, cap);
   const lineEnd = ws + <u32>LINE.length < look ? ws + <u32>LINE.length : look;

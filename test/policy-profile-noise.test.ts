@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
+import { failedSilently } from '../src/text/failure-kinds.js';
 import { bytesSayNothingFound } from '../src/text/nothing-found.js';
 import { shellNoiseEnd, withoutShellNoise } from '../src/text/shell-noise.js';
 import { ENGINES, flaggedActions, liveActions } from './helpers/verdicts.js';
@@ -68,6 +69,31 @@ describe("a startup file's lines at the head of an output", () => {
     expect(says(PROFILE)).toBe(false);
     expect(says(`${PROFILE}no matches found\n`)).toBe(true);
     expect(says('bash: line 1: rg: command not found\n')).toBe(true);
+  });
+});
+
+/** ssh-add run by a startup file (holdout4 kozakana 019c4aff: the line ahead of every output, alone when a probe found nothing). */
+const SSH_ADD = 'Identity added: /Users/goki/.ssh/id_rsa_github (/Users/goki/.ssh/id_rsa_github)\n';
+
+describe("ssh-add's line at the head of an output", () => {
+  it('should be set aside, with its variants, by the string and the byte readings alike', () => {
+    expect(withoutShellNoise(`${SSH_ADD}main\n`)).toBe('main\n');
+    expect(withoutShellNoise('Identity added: /home/u/.ssh/id_ed25519 (user@host)\r\nok')).toBe('ok');
+    expect(withoutShellNoise('Certificate added: /home/u/.ssh/id_ed25519-cert.pub (u@ca)\nok')).toBe('ok');
+    expect(withoutShellNoise('Identity added: /home/u/my keys/id (a (b) c)\n')).toBe('');
+    // not ssh-add's shape, not at the head
+    for (const t of ['Identity added: /home/u/.ssh/id_ed25519\n', 'Identity added:  (user@host)\n', 'Identity added: x (y) \n', `main\n${SSH_ADD}`]) expect(withoutShellNoise(t)).toBe(t);
+    const enc = new TextEncoder();
+    for (const t of [`${SSH_ADD}main\n`, SSH_ADD, 'Identity added: a (b)\r', 'Identity added: a (\r)', 'Identity added: a (b\r', 'Identity added: a (b)\r\r', 'Identity added: (b)', 'Identity added: x (y) \n', `${SSH_ADD}${PROFILE}ok`]) {
+      const b = enc.encode(t);
+      expect(new TextDecoder().decode(b.subarray(shellNoiseEnd(b, b.length))), JSON.stringify(t)).toBe(withoutShellNoise(t));
+    }
+  });
+
+  it('should leave a failed probe with that line alone silent', () => {
+    expect(failedSilently('Exit code: 1', SSH_ADD)).toBe(true);
+    expect(failedSilently(SSH_ADD, undefined)).toBe(true);
+    expect(failedSilently(`${SSH_ADD}fatal: not a git repository`, undefined)).toBe(false);
   });
 });
 

@@ -4,7 +4,9 @@
  * macOS: "/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted"),
  * a startup file that fails under the shell that reads it (a zsh `.profile` sourced by `bash -lc`:
  * "/Users/me/.profile: line 6: compdef: command not found"), nvm switching versions ("Now using node
- * v18.20.5 (npm v10.8.2)"). They say nothing about the command: a search that found nothing, after them,
+ * v18.20.5 (npm v10.8.2)"), ssh-add run by a startup file ("Identity added: /home/u/.ssh/id_ed25519 (user@host)",
+ * "Certificate added: <path> (<key id>)": OpenSSH's ssh-add prints `<path> (<comment>)`, the comment the path
+ * when the key has none). They say nothing about the command: a search that found nothing, after them,
  * still said nothing, and a listing after them found what it lists (their "not found" is the profile's).
  *
  * Only leading lines are dropped (at most {@link MAX_NOISE_LINES}, within the first
@@ -31,6 +33,8 @@ export const SHELL_NOISE_PATTERNS: readonly RegExp[] = Object.freeze([
   /^\S+: line \d+: \/bin\/ps: Operation not permitted\r?$/,
   new RegExp(`^(?:\\S*/)?(?:${STARTUP_NAME}): line \\d+: [^\\n]*$`),
   /^Now using node v\d+(?:\.\d+)* \(npm v\d+(?:\.\d+)*\)\r?$/,
+  // the lookahead finds the last ` (` once (no nested backtracking), then the line must end in `)`
+  /^(?:Identity|Certificate) added: (?=[^\n]+ \()[^\n]*\)\r?$/,
 ]);
 
 /** `text` without the shell-startup lines it begins with. */
@@ -51,6 +55,8 @@ const PS = ascii.encode('/bin/ps: Operation not permitted');
 const NODE = ascii.encode('Now using node v');
 const NPM = ascii.encode(' (npm v');
 const LINE = ascii.encode(' line ');
+/** ssh-add's lines: the prefixes, then `<path> (<comment>)`. */
+const SSH_ADDED = [ascii.encode('Identity added: '), ascii.encode('Certificate added: ')];
 
 const isSpace = (b: number): boolean => b === 0x20 || (b >= 0x09 && b <= 0x0d);
 const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39;
@@ -73,6 +79,19 @@ function versionEnd(bytes: Uint8Array, i: number, end: number): number {
   return i;
 }
 
+/** The length of the ssh-add prefix `bytes[at, end)` begins with, or 0. */
+function sshAddedPrefix(bytes: Uint8Array, at: number, end: number): number {
+  for (const s of SSH_ADDED) if (equalAt(bytes, at, Math.min(at + s.length, end), s)) return s.length;
+  return 0;
+}
+
+/** Whether `bytes[from, cut)` is `<at least one byte> (<any bytes>)`: ssh-add's `<path> (<comment>)`. */
+function pathAndComment(bytes: Uint8Array, from: number, cut: number): boolean {
+  if (cut <= from || bytes[cut - 1] !== 0x29) return false;
+  for (let k = from + 1; k + 2 < cut; k++) if (bytes[k] === 0x20 && bytes[k + 1] === 0x28) return true;
+  return false;
+}
+
 /** Whether the line `bytes[at, end)` (no `\n`) is one of SHELL_NOISE_PATTERNS. */
 function noiseLine(bytes: Uint8Array, at: number, end: number): boolean {
   const cut = end > at && bytes[end - 1] === 0x0d ? end - 1 : end;
@@ -82,6 +101,8 @@ function noiseLine(bytes: Uint8Array, at: number, end: number): boolean {
     const w = versionEnd(bytes, v + NPM.length, cut);
     return w >= 0 && w + 1 === cut && bytes[w] === 0x29;
   }
+  const ssh = sshAddedPrefix(bytes, at, cut);
+  if (ssh > 0) return pathAndComment(bytes, at + ssh, cut);
   // `<path>: line <n>: <message>`: the path runs to the first white space, its last byte the colon
   let ws = at;
   while (ws < cut && !isSpace(bytes[ws] as number)) ws++;
@@ -101,12 +122,12 @@ function noiseLine(bytes: Uint8Array, at: number, end: number): boolean {
 export const NOISE_WORD = 256;
 
 /**
- * Whether the line at `at` may be noise, from its first bytes: nvm's first word, or a first word of at
+ * Whether the line at `at` may be noise, from its first bytes: nvm's first word, ssh-add's prefix, or a first word of at
  * most {@link NOISE_WORD} bytes ending in a colon followed by ` line ` (most outputs are rejected here,
  * without looking for the line's end).
  */
 function mayBeNoise(bytes: Uint8Array, at: number, look: number): boolean {
-  if (bytes[at] === 0x4e) return true;
+  if (bytes[at] === 0x4e || sshAddedPrefix(bytes, at, look) > 0) return true;
   const cap = Math.min(look, at + NOISE_WORD);
   let ws = at;
   while (ws < cap && !isSpace(bytes[ws] as number)) ws++;
