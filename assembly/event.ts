@@ -18,6 +18,7 @@ import { J_HOST, J_OK, hashJson, jsonFp, jsonScratchSize } from './json';
 import { maskBytes } from './mask';
 import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedKnown, maskedRemember } from './mask-cache';
 import { saysNothingFound } from './nothing';
+import { shellNoiseEnd } from './shell-noise';
 import { configPtr, slotOk } from './slots';
 import { stateKeys, stateRoom } from './state-ring';
 import { textFinish, textNode, textReplace, textResume, textStart, textString, textSuspend } from './text';
@@ -109,8 +110,16 @@ function isBrief(p: usize, n: u32): bool {
   return b == 0x20 || (b >= 0x09 && b <= 0x0d);
 }
 
+// Whether [p, p + n) is blank, or blank once a shell's startup lines are set aside (the twin of isBlank in
+// src/session/observe-event.ts).
 function isBlank(p: usize, n: u32): bool {
-  for (let i: u32 = 0; i < n; i++) {
+  if (blankFrom(p, 0, n)) return true;
+  const skip = shellNoiseEnd(p, n);
+  return skip > 0 && blankFrom(p, skip, n);
+}
+
+function blankFrom(p: usize, from: u32, n: u32): bool {
+  for (let i: u32 = from; i < n; i++) {
     const b = <u32>load<u8>(p + i);
     if (!(b == 0x20 || (b >= 0x09 && b <= 0x0d))) return false;
   }

@@ -25,6 +25,7 @@ import { isInfraFailure } from '../text/infra-failure.js';
 import { maskBytes } from '../text/mask-volatile.js';
 import { errorText, resultText } from '../text/outcome-text.js';
 import { bytesSayNothingFound, valueSaysNothingFound } from '../text/nothing-found.js';
+import { shellNoiseEnd } from '../text/shell-noise.js';
 import { capText } from '../text/text-limit.js';
 import type { ToolEvent } from '../types.js';
 
@@ -128,8 +129,19 @@ function isSpaceByte(b: number): boolean {
   return b === 0x20 || (b >= 0x09 && b <= 0x0d);
 }
 
+/**
+ * Whether UTF-8 text `bytes[0, n)` is blank, or blank once the lines a shell's startup prints ahead of it
+ * are set aside (src/text/shell-noise.ts: a probe that printed nothing after ssh-add's "Identity added: ..."
+ * printed nothing).
+ */
 function isBlank(bytes: Uint8Array, n: number): boolean {
-  for (let i = 0; i < n; i++) {
+  if (blankFrom(bytes, 0, n)) return true;
+  const skip = shellNoiseEnd(bytes, n);
+  return skip > 0 && blankFrom(bytes, skip, n);
+}
+
+function blankFrom(bytes: Uint8Array, from: number, n: number): boolean {
+  for (let i = from; i < n; i++) {
     const b = bytes[i] as number;
     if (!(b === 0x20 || (b >= 0x09 && b <= 0x0d))) return false;
   }
