@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_OPEN_SESSIONS } from '../src/formats/hook-payloads.js';
+import { AGENTS } from '../src/hooks/agents.js';
 import { hookPayloads } from './helpers/format-fixtures.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 
@@ -24,7 +25,23 @@ describe('hook payload format', () => {
     expect(calls).toHaveLength(16);
     expect(calls.filter((c) => c.session === 'sa').every((c) => c.errorInfo === 'known' && c.event.error === 'missing' && c.event.result === 'missing')).toBe(true);
     expect(calls.filter((c) => c.session === 'sb').map((c) => [c.errorInfo, c.event.args])).toEqual(Array.from({ length: 8 }, (_, i) => ['absent', { command: `ls ${i}` }]));
-    expect(calls.find((c) => c.session === 'sb')?.event.result).toEqual({ stdout: 'missing', stderr: '', interrupted: false });
+    // Bash's {stdout, stderr, ...} as the Claude Code hook compares it: its text
+    expect(calls.find((c) => c.session === 'sb')?.event.result).toBe('missing');
+  });
+
+  it("should read a Claude Code Bash result as the hook does (stdout and stderr as text: claude-code-result.ts)", async () => {
+    const responses: unknown[] = [
+      { stdout: 'a.txt\n', stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+      { stdout: 'built\n', stderr: 'warning: unused\n', interrupted: false, isImage: false, persistedOutputPath: '/tmp/x/b7on7tw79.txt' },
+      { stdout: '', stderr: '', interrupted: false, isImage: false },
+      { stdout: 'partial', stderr: '', interrupted: true, isImage: false, backgroundTaskId: 'b1' },
+      'Exit code: 0\nOutput:\nok\n',
+    ];
+    const file = write('bash.jsonl', jsonl(responses.flatMap((r, i) => [cc('PreToolUse', 'Bash', `b${i}`), cc('PostToolUse', 'Bash', `b${i}`, { tool_response: r })])));
+    const read = (await collect([file])).filter((i) => i.kind === 'call').map((c) => c.event.result);
+    const hook = responses.map((r, i) => AGENTS['claude-code'].decode(cc('PostToolUse', 'Bash', `b${i}`, { tool_response: r }), 'PostToolUse', 'record').call.result);
+    expect(read).toEqual(['a.txt', 'built\nwarning: unused', '', { stdout: 'partial', stderr: '', interrupted: true, isImage: false }, 'Exit code: 0\nOutput:\nok\n']);
+    expect(read).toEqual(hook);
   });
 
   it('should keep call order when after-events come out of order, and give an unanswered call no outcome', async () => {

@@ -11,7 +11,8 @@
  * decides the failure: `PostToolUseFailure`, an `error`, or a `tool_response` with an `error` (Gemini) is a
  * known failure, any other a known success; a call whose after-event never comes says nothing (`unknown`).
  * The result is the response's `llmContent` when it has one (what the model saw), else the response; a
- * Claude Code or Codex result without what differs between identical runs (volatile-output.ts).
+ * Claude Code or Codex result as the Claude Code hook compares it (claude-code-result.ts: Bash's as the
+ * text of its stdout and stderr, others without what differs between identical runs).
  * Other hook events (prompts, stops, session starts) are passed over. Sessions end with the input; only
  * sessions with a call waiting are kept, at most {@link MAX_OPEN_SESSIONS} (the least recently used first
  * gives its calls up without outcome).
@@ -24,6 +25,7 @@ import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
 import { stableResult } from './volatile-output.js';
+import { claudeCodeResult } from './claude-code-result.js';
 
 const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
 const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
@@ -50,11 +52,12 @@ function afterOutcome(v: Record<string, unknown>): Outcome {
 }
 
 /**
- * A Claude Code (or Codex) outcome as its hook compares it: the result and error without what differs
- * between identical runs (volatile-output.ts: timings, a large output's per-run file path).
+ * A Claude Code (or Codex) outcome as its hook compares it: the result as the hook reads it
+ * (claude-code-result.ts, shared with src/hooks/claude-code.ts: Bash's `{stdout, stderr, ...}` as its
+ * text), the error without what differs between identical runs (volatile-output.ts).
  */
 function stableOutcome(tool: string, o: Outcome): Outcome {
-  const result = stableResult(tool, o.result);
+  const result = claudeCodeResult(tool, o.result);
   const error = o.error === undefined ? undefined : stableResult(tool, o.error);
   return result === o.result && error === o.error ? o : { ...o, result, ...(error === undefined ? {} : { error }) };
 }

@@ -28,34 +28,16 @@
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { volatileFields } from '../formats/volatile-input.js';
-import { stablePersistedText, stableResult } from '../formats/volatile-output.js';
+import { claudeCodeResult } from '../formats/claude-code-result.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
 import { claudeCodeTurn } from './transcript-turn.js';
 
 /**
- * Bash's `tool_response` as the transcript gives it to the model, and so as `loopwatch eval` reads it
- * (src/formats/claude-code.ts): its `stdout` and `stderr`, those not empty, joined by a line end (each without
- * leading line ends and trailing white space); undefined
- * for another shape, or an interrupted or image output (kept as the object). Read as an object, no text of
- * it was read: not a pass (`tsc` printing nothing), a wait, an empty inbox or a runner's banner.
- */
-function shellText(response: unknown): string | undefined {
-  if (typeof response !== 'object' || response === null || Array.isArray(response)) return undefined;
-  const r = response as Record<string, unknown>;
-  if (typeof r.stdout !== 'string' || (r.stderr !== undefined && typeof r.stderr !== 'string') || r.interrupted === true || r.isImage === true) return undefined;
-  const err = typeof r.stderr === 'string' ? r.stderr : '';
-  // each without its leading line ends and trailing white space, as the transcript's text has them
-  return [r.stdout, err].map((t) => t.trimEnd().replace(/^\n+/, '')).filter((t) => t !== '').join('\n');
-}
-
-/**
- * `tool_response` (capped) without what differs between identical runs (src/formats/volatile-output.ts:
- * the tool's volatile fields, a persisted output's file path); Bash's as its text (shellText).
+ * `tool_response` (capped) as compared (src/formats/claude-code-result.ts, which the hook payload log reader
+ * shares): without what differs between identical runs; Bash's as its text.
  */
 function resultOf(tool: string, response: unknown): unknown {
-  const text = tool === 'Bash' ? shellText(response) : undefined;
-  if (text !== undefined) return capText(stablePersistedText(text));
-  return capValue(stableResult(tool, response));
+  return capValue(claudeCodeResult(tool, response));
 }
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
