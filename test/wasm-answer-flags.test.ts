@@ -2,7 +2,7 @@
  * The module finds what a result says (nothing found, a brief acknowledgement) only for configurations
  * where some detector reads it (`readsAnswers`, CF_ANSWERS): for every subset of detectors, the
  * WebAssembly pipeline must still give the reference's verdicts, call by call, on streams full of empty,
- * brief and "nothing found" answers.
+ * brief and "nothing found" answers (and a shell's startup lines, alone or ahead of one).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,9 @@ import { readsAnswers } from '../src/wasm/slot-layout.js';
 import { runs, stream } from './helpers/streams.js';
 
 /** Answers that say nothing was found, or acknowledge, in text and as values; and one real answer. */
-const answer = fc.constantFrom<unknown>('No results found.', 'nothing found', '0 matches', 'OK', 'Done.', '  ', '[]', [], {}, 'README.md\nsrc/\ntest/\ndocs/\nbench/\nassembly/\nscripts/ and more lines of a listing');
+const answer = fc.constantFrom<unknown>('No results found.', 'nothing found', '0 matches', 'OK', 'Done.', '  ', '[]', [], {}, 'README.md\nsrc/\ntest/\ndocs/\nbench/\nassembly/\nscripts/ and more lines of a listing',
+  // a shell's startup lines alone (empty once set aside), or ahead of an answer
+  'Identity added: /home/u/.ssh/id_ed25519 (user@host)\n', '/Users/a/.profile: line 6: compdef: command not found\n \n', 'Identity added: /home/u/.ssh/id_ed25519 (user@host)\nNo results found.');
 
 /**
  * Similar calls of one tool (one character apart) getting one of two answers (so different calls often
