@@ -26,6 +26,7 @@ import { UsageError, peerAsUsage } from './usage-error.js';
 import { NATS_PEERS, importPeers } from '../peers/optional-peers.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { terminalSafe } from '../text/terminal-text.js';
+import { shownMessage } from './shown-message.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
 
@@ -135,7 +136,8 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
 
 /** Says what a stop wrote; the exit code (1 when a session could not be written). */
 function reportStop(r: StopReport, dir: string | undefined, io: CommandIo): number {
-  for (const f of r.failed) io.stderr.write(`loopwatch serve: session ${JSON.stringify(f.sessionId)} could not be written: ${f.problem}\n`);
+  // the id is the client's and the problem may quote it: redacted, its control characters as escapes
+  for (const f of r.failed) io.stderr.write(`loopwatch serve: session ${shownMessage(JSON.stringify(f.sessionId))} could not be written: ${shownMessage(f.problem)}\n`);
   const where = dir === undefined ? 'not kept (--no-state)' : `written to ${dir}`;
   io.stderr.write(`loopwatch serve: stopped; ${r.persisted} sessions ${where}${r.cut > 0 ? `; ${r.cut} requests were cut at the drain limit` : ''}\n`);
   return r.failed.length === 0 ? 0 : 1;
