@@ -16,7 +16,7 @@ import { AGENTS } from '../hooks/agents.js';
 import { hookDetection } from '../hooks/hook-detection.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
-import type { NatsWorker as NatsWorkerType, NatsWorkerOptions } from '../serve/nats/nats-worker.js';
+import type { NatsWorker as NatsWorkerType, NatsWorkerOptions, WorkerEvent } from '../serve/nats/nats-worker.js';
 import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
 import { type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
 import { connectWaitMs, natsAuth } from './nats-flags.js';
@@ -143,6 +143,15 @@ function reportStop(r: StopReport, dir: string | undefined, io: CommandIo): numb
   return r.failed.length === 0 ? 0 : 1;
 }
 
+/**
+ * A NATS worker's event as `serve` says it on stderr: a session lost is named by its id (the publisher's)
+ * and its problem, both redacted and with their control characters as escapes.
+ */
+export function natsEventLine(e: WorkerEvent): string {
+  if (e.type !== 'session-lost') return `partition ${e.partition} ${e.type}`;
+  return `session ${shownMessage(JSON.stringify(e.sessionId))} (partition ${e.partition}): state not kept: ${shownMessage(e.problem)}`;
+}
+
 /** Resolves with the name of the first SIGTERM or SIGINT. */
 function stopSignal(): Promise<string> {
   return new Promise<string>((resolve) => {
@@ -171,7 +180,7 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
     worker = await NatsWorker.start({
       ...options,
       onConnectRetry: (attempt, delayMs, problem) => say(`--nats ${shown}: ${problem}; trying again in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}, up to --nats-connect-wait ${(options.connectWaitMs ?? 0) / 1000} s)`),
-      onEvent: (e) => say(e.type === 'session-lost' ? `session ${JSON.stringify(e.sessionId)} (partition ${e.partition}): state not kept: ${e.problem}` : `partition ${e.partition} ${e.type}`),
+      onEvent: (e) => say(natsEventLine(e)),
     });
   } catch (e) {
     if ((e as Error).name === 'NatsUnreachableError') {
@@ -209,7 +218,8 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   const { restored, problems, notes } = server.restoreReport;
   for (const n of notes) io.stderr.write(`loopwatch serve: ${n}\n`);
   if (options.token?.exposure != null) io.stderr.write(`loopwatch serve: ${terminalSafe(options.token.exposure)}\n`);
-  for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
+  // a problem may quote the file's session id (the client's): redacted, control characters as escapes
+  for (const p of problems) io.stderr.write(`loopwatch serve: ${terminalSafe(p.path)}: not restored: ${shownMessage(p.problem)}\n`);
   if (server.metricsUnavailable !== null) io.stderr.write(`loopwatch serve: GET /metrics answers 501: ${server.metricsUnavailable.message.replace(/^loopwatch: /, '')}\n`);
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}${options.stateDir === undefined && options.port === 0 && !args.includes('--no-state') ? '; --port 0 keeps no sessions across restarts (give --state-dir for that)' : ''}\n`);
   const signal = await stopped;
