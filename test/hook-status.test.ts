@@ -83,12 +83,14 @@ describe('loopwatch hook status', () => {
 
   it('should escape control characters and redact secrets of ids and tool names', async () => {
     const dir = newDir();
-    const id = `s\u001b]0;pwned\u0007\u009b31m ${SECRET}`;
+    // bidirectional overrides too (U+202E reverses what follows): before, status printed them raw
+    const id = `s\u001b]0;pwned\u0007\u009b31m \u202eevil\u2066 ${SECRET}`;
     await calls(dir, id, { ...READ, tool: `Read\u001b[2J ${SECRET}` }, 1);
     for (const out of [loopwatch(['hook', 'status', '--state-dir', dir]).stdout, loopwatch(['hook', 'status', '--state-dir', dir, '--json']).stdout]) {
-      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
       expect(out).not.toContain(SECRET.slice(4));
       expect(out).toContain('\\u001b');
+      expect(out).toContain('\\u202e');
     }
   }, 60_000);
 
