@@ -3,12 +3,14 @@
  * agent sent (a tool name, a JSON-RPC id, a session id, a payload's problem) are redacted and carry no
  * terminal control character: ESC sequences, C1 controls (CSI U+009B) and bidirectional overrides are
  * written as escapes. Before: redacted (mcp, hooks) but ESC, C1 and U+202E raw; the NATS worker's
- * session-lost line neither redacted nor escaped past C0.
+ * session-lost line and its process warnings (checking failed, lease round failed, could not start a
+ * partition) neither redacted nor escaped.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mcpLogLine } from '../src/cli/mcp-command.js';
 import { natsEventLine } from '../src/cli/serve-command.js';
 import { hookLine, unchecked } from '../src/hooks/hook-run.js';
+import { NATS_WARNING, warnNats } from '../src/serve/nats/nats-warning.js';
 
 const KEY = 'sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 /** Input with the key, an OSC title sequence (ESC ] ... BEL), a C1 CSI and a right-to-left override. */
@@ -43,5 +45,19 @@ describe('stderr lines quoting input', () => {
     expect(out).toMatch(/^session "x /);
     safe(out);
     expect(natsEventLine({ type: 'acquired', partition: 2 })).toBe('partition 2 acquired');
+  });
+
+  it('should redact and escape a NATS worker warning quoting an error (a session id in it)', () => {
+    const spy = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      warnNats(`checking failed (session ${EVIL} could not be loaded); partitions 1 given up and taken again`);
+      expect(spy).toHaveBeenCalledTimes(1);
+      const [message, type] = spy.mock.calls[0] as [string, string];
+      expect(type).toBe(NATS_WARNING);
+      expect(message).toMatch(/^loopwatch serve --nats: checking failed/);
+      safe(`${message}\n`);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { closestName } from '../options/checks.js';
 import type { CommandIo } from './scan-command.js';
-import { shownMessage } from './shown-message.js';
+import { shownMessage } from '../text/shown-message.js';
 import { UsageError } from './usage-error.js';
 import { version } from './version.js';
 

@@ -26,7 +26,7 @@ import { UsageError, peerAsUsage } from './usage-error.js';
 import { NATS_PEERS, importPeers } from '../peers/optional-peers.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { terminalSafe } from '../text/terminal-text.js';
-import { shownMessage } from './shown-message.js';
+import { shownMessage } from '../text/shown-message.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
 

@@ -1,12 +1,12 @@
 /**
- * A message as the CLI prints it on stderr: usage errors, internal errors, and the lines of `serve` and
- * `mcp` that quote what a client sent (a session id, a problem naming it). Cut first (never inside a
+ * A message as loopwatch prints it on stderr: usage errors, internal errors, and the lines of `serve`
+ * (its NATS worker's warnings too) that quote what a client sent (a session id, a problem naming it). Cut first (never inside a
  * secret), then redacted, then its control characters written as escapes, so no secret and no terminal
  * control sequence reaches the user's terminal, whatever the input held.
  */
-import { redactSecrets } from '../text/redact.js';
-import { cutText } from '../text/shown-text.js';
-import { terminalSafe } from '../text/terminal-text.js';
+import { redactSecrets } from './redact.js';
+import { cutText } from './shown-text.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** Characters of an error message printed. */
 const MESSAGE_LENGTH = 4096;
