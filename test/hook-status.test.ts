@@ -92,6 +92,11 @@ describe('loopwatch hook status', () => {
       expect(out).toContain('\\u001b');
       expect(out).toContain('\\u202e');
     }
+    // hook reset lists the same id (before: redacted, but ESC, C1 and U+202E printed raw)
+    const reset = loopwatch(['hook', 'reset', '--state-dir', dir]).stdout;
+    expect(reset).toContain('pwned');
+    expect(reset).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(reset).not.toContain(SECRET.slice(4));
   }, 60_000);
 
   it.skipIf(process.platform === 'win32')('should report, not read, a state file others can write, and a missing folder', async () => {
