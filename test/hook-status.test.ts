@@ -97,6 +97,12 @@ describe('loopwatch hook status', () => {
     expect(reset).toContain('pwned');
     expect(reset).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
     expect(reset).not.toContain(SECRET.slice(4));
+    // a usage error quoting a flag's value, as main.ts prints them (before: raw)
+    const bad = loopwatch(['hook', 'reset', '--agent', `x\u001b]0;pwned\u0007\u202e ${SECRET}`]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^loopwatch hook reset: /);
+    expect(bad.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(bad.stderr).not.toContain(SECRET.slice(4));
   }, 60_000);
 
   it.skipIf(process.platform === 'win32')('should report, not read, a state file others can write, and a missing folder', async () => {
