@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stateFileName } from '../src/serve/state-files.js';
-import { tempDir } from './helpers/cli.js';
+import { loopwatch, tempDir } from './helpers/cli.js';
 import { post } from './helpers/http.js';
 import { startServe } from './helpers/serve-process.js';
 
@@ -45,5 +45,14 @@ describe('loopwatch serve stderr', () => {
     expect(err).not.toContain(KEY);
     expect(err).not.toContain('AAAAAAAAAAAAAAAA');
     expect(err).not.toMatch(CONTROLS);
+  }, 30_000);
+
+  it('should escape control characters of the --nats URL in the worker\'s lines (connect retries, unreachable)', () => {
+    const r = loopwatch(['serve', '--nats', 'nats://alice:pw-Hq4-s3cret@127.0.0.1:1/\u001b]0;pwned\u0007', '--partitions', '1', '--nats-connect-wait', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('connection refused');
+    expect(r.stderr).toContain('pwned');
+    expect(r.stderr).not.toContain('pw-Hq4-s3cret');
+    expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   }, 30_000);
 });

@@ -167,7 +167,8 @@ function stopSignal(): Promise<string> {
  * credentials refused, no JetStream or a stream partitioned another way are a usage error (2).
  */
 async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<number> {
-  const say = (line: string): void => void io.stderr.write(`loopwatch serve: ${line}\n`);
+  // lines quote the --nats URL and the client's errors (which quote it): control characters as escapes
+  const say = (line: string): void => void io.stderr.write(`loopwatch serve: ${terminalSafe(line)}\n`);
   const shown = shownServers(options.servers);
   const redact = (text: string): string => redactConnection(text, options.servers, options.auth);
   const stopped = stopSignal();
