@@ -83,13 +83,26 @@ describe('loopwatch hook status', () => {
 
   it('should escape control characters and redact secrets of ids and tool names', async () => {
     const dir = newDir();
-    const id = `s\u001b]0;pwned\u0007\u009b31m ${SECRET}`;
+    // bidirectional overrides too (U+202E reverses what follows): before, status printed them raw
+    const id = `s\u001b]0;pwned\u0007\u009b31m \u202eevil\u2066 ${SECRET}`;
     await calls(dir, id, { ...READ, tool: `Read\u001b[2J ${SECRET}` }, 1);
     for (const out of [loopwatch(['hook', 'status', '--state-dir', dir]).stdout, loopwatch(['hook', 'status', '--state-dir', dir, '--json']).stdout]) {
-      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
       expect(out).not.toContain(SECRET.slice(4));
       expect(out).toContain('\\u001b');
+      expect(out).toContain('\\u202e');
     }
+    // hook reset lists the same id (before: redacted, but ESC, C1 and U+202E printed raw)
+    const reset = loopwatch(['hook', 'reset', '--state-dir', dir]).stdout;
+    expect(reset).toContain('pwned');
+    expect(reset).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(reset).not.toContain(SECRET.slice(4));
+    // a usage error quoting a flag's value, as main.ts prints them (before: raw)
+    const bad = loopwatch(['hook', 'reset', '--agent', `x\u001b]0;pwned\u0007\u202e ${SECRET}`]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^loopwatch hook reset: /);
+    expect(bad.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(bad.stderr).not.toContain(SECRET.slice(4));
   }, 60_000);
 
   it.skipIf(process.platform === 'win32')('should report, not read, a state file others can write, and a missing folder', async () => {

@@ -14,6 +14,7 @@ import { AGENT_NAMES, type AgentName } from '../hooks/hook-agent.js';
 import { MAX_PAYLOAD_BYTES } from '../hooks/hook-payload.js';
 import { type HookReply, runHook, unchecked } from '../hooks/hook-run.js';
 import { hookStateDir } from '../hooks/state-dir.js';
+import { shownMessage } from '../text/shown-message.js';
 import { type FlagSpec, choiceFlag, parseFlags, stringOf } from './flags.js';
 import type { HookIo } from './hook-io.js';
 import { UsageError } from './usage-error.js';
@@ -56,7 +57,8 @@ export async function hookCommand(args: readonly string[], io: HookIo): Promise<
     } catch (e) {
       // handled here: in the hook's bundle, UsageError is the bundle's own class, not the CLI's
       if (!(e instanceof UsageError)) throw e;
-      io.stderr.write(`loopwatch hook ${verb}: ${e.message} (see loopwatch hook --help)\n`);
+      // as main.ts prints usage errors: a message may quote a flag's value (an id, a key)
+      io.stderr.write(`loopwatch hook ${verb}: ${shownMessage(e.message)} (see loopwatch hook --help)\n`);
       return 2;
     }
   }

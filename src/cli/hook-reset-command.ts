@@ -17,6 +17,7 @@ import { hookStateDir } from '../hooks/state-dir.js';
 import { acquireLock } from '../hooks/state-lock.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import { redactSecrets } from '../text/redact.js';
+import { terminalSafe } from '../text/terminal-text.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, choiceFlag, parseFlags, stringOf } from './flags.js';
 import type { HookIo } from './hook-io.js';
@@ -87,10 +88,11 @@ export function hookResetCommand(args: readonly string[], io: Pick<HookIo, 'stdo
     const outcome = resetOne(dir, owner.agent as AgentName, owner.session, detection);
     count++;
     const why = outcome === 'started over' ? ' (its state was written under other detection options: removed)' : outcome === 'locked' ? ' (a hook held it: try again)' : '';
-    out += `  ${outcome.padEnd(12)} ${owner.agent.padEnd(11)} ${redactSecrets(owner.session.slice(0, 200))}${why}\n`;
+    // the session id is the agent's: redacted, its control characters as escapes
+    out += `  ${outcome.padEnd(12)} ${owner.agent.padEnd(11)} ${terminalSafe(redactSecrets(owner.session.slice(0, 200)))}${why}\n`;
   }
   if (count === 0) {
-    io.stdout.write(`loopwatch hook reset: no session${only === undefined ? '' : ` ${JSON.stringify(redactSecrets(only.slice(0, 200)))}`}${agent === undefined ? '' : ` of ${agent}`} in ${dir}\n`);
+    io.stdout.write(`loopwatch hook reset: no session${only === undefined ? '' : ` ${terminalSafe(JSON.stringify(redactSecrets(only.slice(0, 200))))}`}${agent === undefined ? '' : ` of ${agent}`} in ${dir}\n`);
     return 1;
   }
   io.stdout.write(`loopwatch hook reset: ${dir}\n${out}`);

@@ -20,8 +20,11 @@ import { UsageError } from './usage-error.js';
 /** Sessions listed in text at most (the most recently written); `--json` lists every one. */
 export const STATUS_SESSIONS_SHOWN = 20;
 
-/** Control characters (C0, DEL, C1) and the line separators, which no output may carry raw. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/**
+ * Control characters (C0, DEL, C1), the line separators and the bidirectional marks, embeddings,
+ * overrides and isolates (what terminal-text.ts escapes), which no output may carry raw.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 function escape(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -82,8 +85,8 @@ export function statusText(status: HookStatus, asked: string | undefined): strin
   return `${out.join('\n')}\n`;
 }
 
-/** Characters JSON leaves raw in strings that a terminal or a JavaScript reader may act on. */
-const JSON_RAW = /[\u007f-\u009f\u2028\u2029]/g;
+/** Characters JSON leaves raw in strings that a terminal or a JavaScript reader may act on (bidirectional controls too). */
+const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** The status as JSON (one object; texts redacted, control characters escaped). */
 export function statusJson(status: HookStatus): string {

@@ -9,14 +9,12 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { closestName } from '../options/checks.js';
-import { redactSecrets } from '../text/redact.js';
-import { cutText } from '../text/shown-text.js';
-import { terminalSafe } from '../text/terminal-text.js';
 import type { CommandIo } from './scan-command.js';
+import { shownMessage } from '../text/shown-message.js';
 import { UsageError } from './usage-error.js';
 import { version } from './version.js';
 
-export { version };
+export { shownMessage, version };
 
 /** Whether the benchmark suite is built beside this package (a checkout; an installed package has none). */
 const HAS_BENCH = existsSync(fileURLToPath(new URL('../../bench/index.js', import.meta.url)));
@@ -94,17 +92,6 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     io.stderr.write(internalError(first, e));
     return INTERNAL_ERROR;
   }
-}
-
-/** Characters of an error message printed. */
-const MESSAGE_LENGTH = 4096;
-
-/**
- * An error's message as printed: cut, redacted (a usage error may quote a flag's value: `--nats
- * nats://user:password@host`), its control characters as escapes (it may quote input: a session id).
- */
-export function shownMessage(message: string): string {
-  return terminalSafe(redactSecrets(cutText(message, MESSAGE_LENGTH)));
 }
 
 /** Exit code of a failure of loopwatch itself. */

@@ -12,6 +12,7 @@ import { ServerProcess } from '../mcp/server-process.js';
 import { ToolCallGate } from '../mcp/tool-call-gate.js';
 import { redactSecrets } from '../text/redact.js';
 import { oneLine } from '../text/shown-text.js';
+import { terminalSafe } from '../text/terminal-text.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, integerFlag, parseFlags, stringOf } from './flags.js';
 import type { CommandIo } from './scan-command.js';
@@ -62,9 +63,12 @@ export function mcpSettings(argv: readonly string[]): McpSettings {
   };
 }
 
-/** A line for stderr: redacted, one line, capped. */
-function logLine(text: string): string {
-  return `loopwatch mcp: ${redactSecrets(oneLine(text, 400))}\n`;
+/**
+ * A line for stderr: one line, capped, redacted, its control characters as escapes (it quotes the client's
+ * tool names and call ids, which may hold ESC sequences).
+ */
+export function mcpLogLine(text: string): string {
+  return `loopwatch mcp: ${terminalSafe(redactSecrets(oneLine(text, 400)))}\n`;
 }
 
 /** `loopwatch mcp`: resolves to the server's exit code once both sides are done. */
@@ -74,11 +78,11 @@ export async function mcpCommand(argv: readonly string[], io: CommandIo): Promis
   const reportOnce = (e: Error): void => {
     if (told) return;
     told = true;
-    io.stderr.write(logLine(`internal error; calls pass unchecked while it lasts: ${e.message}`));
+    io.stderr.write(mcpLogLine(`internal error; calls pass unchecked while it lasts: ${e.message}`));
   };
   const guard = new LiveGuard({ ...s.guard, onInternalError: reportOnce });
   const gate = new ToolCallGate(guard, s.session, (tool, id, d) => {
-    io.stderr.write(logLine(`${d.action} tools/call ${JSON.stringify(tool.slice(0, 80))} (id ${String(id).slice(0, 40)})${d.verdict === null ? '' : `: ${d.verdict.kind}`}`));
+    io.stderr.write(mcpLogLine(`${d.action} tools/call ${JSON.stringify(tool.slice(0, 80))} (id ${String(id).slice(0, 40)})${d.verdict === null ? '' : `: ${d.verdict.kind}`}`));
   });
   const server = new ServerProcess(s.command, s.args, STOP_GRACE_MS);
   const stopServer = (): void => server.stop();
@@ -91,11 +95,11 @@ export async function mcpCommand(argv: readonly string[], io: CommandIo): Promis
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
   const onSignal = (signal: NodeJS.Signals): void => server.forward(signal);
   for (const sig of signals) process.on(sig, onSignal);
-  io.stderr.write(logLine(`session ${s.session}: checking tools/call of ${s.command}${s.guard.failClosed === true ? ' (fail closed)' : ''}`));
+  io.stderr.write(mcpLogLine(`session ${s.session}: checking tools/call of ${s.command}${s.guard.failClosed === true ? ' (fail closed)' : ''}`));
   try {
     const exit = await server.exited;
     if (exit.failedToStart !== undefined) {
-      io.stderr.write(logLine(`cannot start the server ${JSON.stringify(s.command)}: ${exit.failedToStart}`));
+      io.stderr.write(mcpLogLine(`cannot start the server ${JSON.stringify(s.command)}: ${exit.failedToStart}`));
       return exit.code;
     }
     await Promise.race([outputDone, new Promise((resolve) => setTimeout(resolve, OUTPUT_WAIT_MS).unref())]);

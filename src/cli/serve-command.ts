@@ -16,7 +16,7 @@ import { AGENTS } from '../hooks/agents.js';
 import { hookDetection } from '../hooks/hook-detection.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
-import type { NatsWorker as NatsWorkerType, NatsWorkerOptions } from '../serve/nats/nats-worker.js';
+import type { NatsWorker as NatsWorkerType, NatsWorkerOptions, WorkerEvent } from '../serve/nats/nats-worker.js';
 import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
 import { type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
 import { connectWaitMs, natsAuth } from './nats-flags.js';
@@ -26,6 +26,7 @@ import { UsageError, peerAsUsage } from './usage-error.js';
 import { NATS_PEERS, importPeers } from '../peers/optional-peers.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { terminalSafe } from '../text/terminal-text.js';
+import { shownMessage } from '../text/shown-message.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
 
@@ -135,10 +136,20 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
 
 /** Says what a stop wrote; the exit code (1 when a session could not be written). */
 function reportStop(r: StopReport, dir: string | undefined, io: CommandIo): number {
-  for (const f of r.failed) io.stderr.write(`loopwatch serve: session ${JSON.stringify(f.sessionId)} could not be written: ${f.problem}\n`);
+  // the id is the client's and the problem may quote it: redacted, its control characters as escapes
+  for (const f of r.failed) io.stderr.write(`loopwatch serve: session ${shownMessage(JSON.stringify(f.sessionId))} could not be written: ${shownMessage(f.problem)}\n`);
   const where = dir === undefined ? 'not kept (--no-state)' : `written to ${dir}`;
   io.stderr.write(`loopwatch serve: stopped; ${r.persisted} sessions ${where}${r.cut > 0 ? `; ${r.cut} requests were cut at the drain limit` : ''}\n`);
   return r.failed.length === 0 ? 0 : 1;
+}
+
+/**
+ * A NATS worker's event as `serve` says it on stderr: a session lost is named by its id (the publisher's)
+ * and its problem, both redacted and with their control characters as escapes.
+ */
+export function natsEventLine(e: WorkerEvent): string {
+  if (e.type !== 'session-lost') return `partition ${e.partition} ${e.type}`;
+  return `session ${shownMessage(JSON.stringify(e.sessionId))} (partition ${e.partition}): state not kept: ${shownMessage(e.problem)}`;
 }
 
 /** Resolves with the name of the first SIGTERM or SIGINT. */
@@ -156,7 +167,8 @@ function stopSignal(): Promise<string> {
  * credentials refused, no JetStream or a stream partitioned another way are a usage error (2).
  */
 async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<number> {
-  const say = (line: string): void => void io.stderr.write(`loopwatch serve: ${line}\n`);
+  // lines quote the --nats URL and the client's errors (which quote it): control characters as escapes
+  const say = (line: string): void => void io.stderr.write(`loopwatch serve: ${terminalSafe(line)}\n`);
   const shown = shownServers(options.servers);
   const redact = (text: string): string => redactConnection(text, options.servers, options.auth);
   const stopped = stopSignal();
@@ -169,7 +181,7 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
     worker = await NatsWorker.start({
       ...options,
       onConnectRetry: (attempt, delayMs, problem) => say(`--nats ${shown}: ${problem}; trying again in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}, up to --nats-connect-wait ${(options.connectWaitMs ?? 0) / 1000} s)`),
-      onEvent: (e) => say(e.type === 'session-lost' ? `session ${JSON.stringify(e.sessionId)} (partition ${e.partition}): state not kept: ${e.problem}` : `partition ${e.partition} ${e.type}`),
+      onEvent: (e) => say(natsEventLine(e)),
     });
   } catch (e) {
     if ((e as Error).name === 'NatsUnreachableError') {
@@ -207,7 +219,8 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   const { restored, problems, notes } = server.restoreReport;
   for (const n of notes) io.stderr.write(`loopwatch serve: ${n}\n`);
   if (options.token?.exposure != null) io.stderr.write(`loopwatch serve: ${terminalSafe(options.token.exposure)}\n`);
-  for (const p of problems) io.stderr.write(`loopwatch serve: ${p.path}: not restored: ${p.problem}\n`);
+  // a problem may quote the file's session id (the client's): redacted, control characters as escapes
+  for (const p of problems) io.stderr.write(`loopwatch serve: ${terminalSafe(p.path)}: not restored: ${shownMessage(p.problem)}\n`);
   if (server.metricsUnavailable !== null) io.stderr.write(`loopwatch serve: GET /metrics answers 501: ${server.metricsUnavailable.message.replace(/^loopwatch: /, '')}\n`);
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}${options.stateDir === undefined && options.port === 0 && !args.includes('--no-state') ? '; --port 0 keeps no sessions across restarts (give --state-dir for that)' : ''}\n`);
   const signal = await stopped;

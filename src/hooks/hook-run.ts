@@ -24,6 +24,7 @@ import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import { redactSecrets } from '../text/redact.js';
 import { oneLine } from '../text/shown-text.js';
+import { terminalSafe } from '../text/terminal-text.js';
 import { agentFor, phaseOf } from './agents.js';
 import { transcriptVersion, versionIn, warnsBefore } from './agent-versions.js';
 import { type LoggedDecision, appendDecisionLine, decisionLine } from './decision-log.js';
@@ -67,8 +68,12 @@ export const SILENT: HookReply = Object.freeze({ stdout: '', stderr: '', exitCod
 /** Characters of a line on stderr (cut before it is redacted, never inside a secret). */
 const LINE_LENGTH = 2000;
 
-function line(text: string): string {
-  return `loopwatch hook: ${redactSecrets(oneLine(text, LINE_LENGTH))}\n`;
+/**
+ * A line for stderr: one line, capped, redacted, its control characters as escapes (it may quote the
+ * agent's session id or a payload that could not be read).
+ */
+export function hookLine(text: string): string {
+  return `loopwatch hook: ${terminalSafe(redactSecrets(oneLine(text, LINE_LENGTH)))}\n`;
 }
 
 /**
@@ -77,12 +82,12 @@ function line(text: string): string {
  */
 export function unchecked(why: string, options: Pick<HookRunOptions, 'failClosed'>, hook: { agent: HookAgent; call: HookCall } | null, notes = ''): HookReply {
   if (options.failClosed !== true || (hook !== null && hook.call.phase !== 'propose')) {
-    return { stdout: '', stderr: notes + line(`${why}; the call is allowed without a loop check`), exitCode: 0 };
+    return { stdout: '', stderr: notes + hookLine(`${why}; the call is allowed without a loop check`), exitCode: 0 };
   }
   const message = `[loopwatch] The loop check failed (${why}), and loopwatch is set to fail closed: this call was not run.`;
-  if (hook === null) return { stdout: '', stderr: notes + line(message), exitCode: 2 };
+  if (hook === null) return { stdout: '', stderr: notes + hookLine(message), exitCode: 2 };
   const denied: LiveDecision = { session: hook.call.session, phase: 'propose', action: 'deny', message: redactSecrets(message), verdict: null };
-  return { stdout: hook.agent.reply(hook.call, denied, { warnsBefore: true }), stderr: notes + line(`${why}; the call is denied (--fail-closed)`), exitCode: 0 };
+  return { stdout: hook.agent.reply(hook.call, denied, { warnsBefore: true }), stderr: notes + hookLine(`${why}; the call is denied (--fail-closed)`), exitCode: 0 };
 }
 
 /**
@@ -106,7 +111,7 @@ function restore(file: SessionFile, call: HookCall, detection: LoopDetectorOptio
     if (!(e instanceof SnapshotError || e instanceof NotPrivateError)) throw e;
     file.setAside();
     const why = e instanceof NotPrivateError ? `the state file of session ${session} is not the user's own hook's (${e.message}); it was not read` : `the state of session ${session} could not be read (${e.message})`;
-    notes.push(line(`${why}; it was set aside and the session starts again`));
+    notes.push(hookLine(`${why}; it was set aside and the session starts again`));
     return { detector: made, meta: emptyMeta(now), restored: false };
   }
   if (stored === null) return { detector: made, meta: emptyMeta(now), restored: false };
@@ -119,7 +124,7 @@ function restore(file: SessionFile, call: HookCall, detection: LoopDetectorOptio
     // anything else the bytes made restore() throw: they are not a state to decide on, a fresh session
     made.dispose();
     file.setAside();
-    notes.push(line(`the state of session ${session} could not be read (${(e as Error).message}); it was set aside and the session starts again`));
+    notes.push(hookLine(`the state of session ${session} could not be read (${(e as Error).message}); it was set aside and the session starts again`));
     return { detector: hookDetector(detection, call.session), meta: emptyMeta(now), restored: false };
   }
 }
@@ -136,7 +141,7 @@ interface Reached {
 function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached): LiveDecision | null {
   const file = new SessionFile(options.stateDir, call.agent, call.session);
   const tightened = prepareStateFolder(options.stateDir);
-  if (tightened !== null) notes.push(line(tightened));
+  if (tightened !== null) notes.push(hookLine(tightened));
   if (call.phase === 'propose' || call.phase === 'record') {
     // counted in before waiting: a hook that never gets through (a wait given up, a failure, the agent
     // killing it) leaves its call counted in and not checked
@@ -185,7 +190,7 @@ function replyContext(agent: HookAgent, payload: Readonly<Record<string, unknown
 function log(options: HookRunOptions, call: HookCall, decision: LoggedDecision, notes: string[]): void {
   if (options.log === undefined) return;
   const failed = appendDecisionLine(options.log, decisionLine(call, decision));
-  if (failed !== null) notes.push(line(failed));
+  if (failed !== null) notes.push(hookLine(failed));
 }
 
 /**
@@ -219,7 +224,7 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
   try {
     const tool = hook.call.phase === 'propose' || hook.call.phase === 'record';
     const allowlist = tool ? projectAllowlist(payload.cwd, options.stateDir) : { rules: [] };
-    if (allowlist.notice !== undefined) notes.push(line(allowlist.notice));
+    if (allowlist.notice !== undefined) notes.push(hookLine(allowlist.notice));
     const decision = decide(hook.call, hookDetection(options.detection, [hook.agent], allowlist.rules), options, notes, reached);
     // after the lock: no hook waits on these
     reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R');

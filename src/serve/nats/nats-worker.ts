@@ -21,6 +21,7 @@ import { type MessageCall, type MessageResult, readCallMessage } from './call-me
 import type { NatsAuthOptions } from './nats-auth.js';
 import { connectNats } from './nats-connect.js';
 import { type NatsLayout, ensureLayout, takeOverConsumer } from './nats-setup.js';
+import { warnNats } from './nats-warning.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
 import { HEADER_ROOM, SessionStore } from './session-store.js';
@@ -246,7 +247,7 @@ export class NatsWorker {
       // so that they are taken again from their acknowledgement floor, in order
       const parts = new Set(this.queue.map((x) => x.p).concat([...this.owned]));
       this.queue = [];
-      process.emitWarning(`loopwatch serve --nats: checking failed (${(e as Error).message}); partitions ${[...parts].join(', ')} given up and taken again`, 'LoopwatchNatsWarning');
+      warnNats(`checking failed (${(e as Error).message}); partitions ${[...parts].join(', ')} given up and taken again`);
       for (const p of parts) {
         this.lose(p);
         void this.leases.forfeit(p);
@@ -377,7 +378,7 @@ export class NatsWorker {
     if (reply === undefined || reply === '') return;
     if (isReplySubject(reply)) this.nc.publish(reply, body);
     else if (this.stats.repliesRefused++ === 0) {
-      process.emitWarning(`loopwatch serve --nats: a message named the reply subject ${JSON.stringify(redactSecrets(reply.slice(0, 80)))}, under "$" or "loopwatch." or not one to publish to: its answer went to its verdicts subject only (said once; counted in repliesRefused)`, 'LoopwatchNatsWarning');
+      warnNats(`a message named the reply subject ${JSON.stringify(redactSecrets(reply.slice(0, 80)))}, under "$" or "loopwatch." or not one to publish to: its answer went to its verdicts subject only (said once; counted in repliesRefused)`);
     }
   }
 }

@@ -15,6 +15,7 @@
  */
 import type { KV, KvWatchEntry } from '@nats-io/kv';
 import type { QueuedIterator } from '@nats-io/transport-node';
+import { warnNats } from './nats-warning.js';
 import { leaseKey, workerKey } from './subjects.js';
 
 /** What the worker does when ownership changes. */
@@ -89,7 +90,7 @@ export class PartitionLeases {
       try {
         await this.tick();
       } catch (e) {
-        process.emitWarning(`loopwatch serve --nats: lease round failed: ${(e as Error).message}`, 'LoopwatchNatsWarning');
+        warnNats(`lease round failed: ${(e as Error).message}`);
       }
       if (this.running) await new Promise((r) => setTimeout(r, interval));
     }
@@ -132,7 +133,7 @@ export class PartitionLeases {
       try {
         await this.handlers.acquire(p, revision);
       } catch (e) {
-        process.emitWarning(`loopwatch serve --nats: could not start partition ${p}: ${(e as Error).message}`, 'LoopwatchNatsWarning');
+        warnNats(`could not start partition ${p}: ${(e as Error).message}`);
         await this.give(p);
       }
     }
