@@ -4,33 +4,20 @@
  * file is untrusted input (a downloaded data set's): a gzip bomb, or a FIFO or device named with
  * `--labels`, would otherwise take the memory until the process dies (a 5 MB gzip of 5 GB held 4.3 GB).
  */
-import { closeSync, fstatSync, readSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { openRegularFile } from './regular-file.js';
+import { FileTooLargeError, readBoundedFile } from './regular-file.js';
 
 /** Largest labels file read, and largest text unpacked from a gzip one, in bytes (256 MiB: about two million labels). */
 export const MAX_LABEL_FILE_BYTES = 256 * 1024 * 1024;
 
 /** The file's bytes, unpacked when gzip. Throws an Error saying why when it is over the limit or unreadable. */
 export function readLabelFileBytes(path: string, limit: number = MAX_LABEL_FILE_BYTES): Buffer {
-  const fd = openRegularFile(path); // a FIFO or device named with --labels: refused, never waited on
   let bytes: Buffer;
   try {
-    const st = fstatSync(fd);
-    if (st.isFile() && st.size > limit) throw new Error(`the file is ${st.size} bytes, over the limit of ${limit}`);
-    const parts: Buffer[] = [];
-    let size = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - size));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      parts.push(chunk.subarray(0, n));
-      size += n;
-      if (size > limit) throw new Error(`the file is over the limit of ${limit} bytes`);
-    }
-    bytes = Buffer.concat(parts, size);
-  } finally {
-    closeSync(fd);
+    bytes = readBoundedFile(path, limit); // a FIFO or device named with --labels: refused, never waited on
+  } catch (e) {
+    if (!(e instanceof FileTooLargeError)) throw e;
+    throw new Error(e.size === null ? `the file is over the limit of ${limit} bytes` : `the file is ${e.size} bytes, over the limit of ${limit}`);
   }
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
   try {

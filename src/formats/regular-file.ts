@@ -48,7 +48,8 @@ export const MAX_SECRET_FILE_BYTES = 1024 * 1024;
 
 /** A file over the size a reader takes: not read. */
 export class FileTooLargeError extends Error {
-  constructor(readonly path: string, readonly limit: number) {
+  /** `size`: the file's size when its metadata said it (null when it grew past the limit as it was read). */
+  constructor(readonly path: string, readonly limit: number, readonly size: number | null = null) {
     super(`the file is over the limit of ${limit} bytes; not read`);
     this.name = 'FileTooLargeError';
   }
@@ -63,7 +64,7 @@ export function readBoundedFile(path: string, limit: number): Buffer {
   const fd = openRegularFile(path);
   try {
     const size = fstatSync(fd).size;
-    if (size > limit) throw new FileTooLargeError(path, limit);
+    if (size > limit) throw new FileTooLargeError(path, limit, size);
     const parts: Buffer[] = [];
     let got = 0;
     for (;;) {
