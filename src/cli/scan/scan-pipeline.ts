@@ -139,6 +139,16 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
   let evicted = 0;
   let stopped = false;
 
+  /** Counts a call read for `tally` (its step, whether it failed, whether it had no args); its index in the session. */
+  const countCall = (tally: SessionTally, step: number | undefined, failed: boolean, noArgs: boolean): number => {
+    const index = tally.calls++;
+    tally.noteStep(index, step);
+    if (failed) tally.toolFailures++;
+    if (noArgs) withoutArgs++;
+    events++;
+    return index;
+  };
+
   /**
    * Routed mode: the tally work of call `k` of `batch` (done at take time otherwise), now that its facts
    * are in; its index and where it was read, or null for a line that held no call (its issues said).
@@ -175,11 +185,7 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
       failed = item.errorInfo === 'known';
       noArgs = item.event.args === undefined;
     }
-    const index = tally.calls++;
-    tally.noteStep(index, step);
-    if (failed) tally.toolFailures++;
-    if (noArgs) withoutArgs++;
-    events++;
+    const index = countCall(tally, step, failed, noArgs);
     const line = item;
     const call = line.kind === 'line' ? () => ({ session: line.session, file: line.file, line: line.line, tool: lineTool(line), step }) : { session: line.session, file: line.file, line: line.line, tool: line.event.tool, step };
     return { index, call };
@@ -337,11 +343,7 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
       return open.events.length >= plan.batchSize || open.bytes >= batchBytes ? 'full' : 'taken';
     }
     if (item.kind === 'line') throw new Error('loopwatch: a line handed over unread to a scan whose checker reads no lines');
-    const index = tally.calls++;
-    tally.noteStep(index, item.event.step);
-    if (item.errorInfo === 'known') tally.toolFailures++;
-    if (item.event.args === undefined) withoutArgs++;
-    events++;
+    const index = countCall(tally, item.event.step, item.errorInfo === 'known', item.event.args === undefined);
     open.events.push(sessionEvent(key, item.event));
     open.sites.push({ session: item.session, file: item.file, line: item.line, tool: item.event.tool, step: item.event.step });
     open.tallies.push(tally);
