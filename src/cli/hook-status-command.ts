@@ -13,6 +13,7 @@ import { type HookStatus, type SessionStatus, hookStatus } from '../hooks/hook-s
 import type { DecisionNote } from '../hooks/session-meta.js';
 import { hookStateDir } from '../hooks/state-dir.js';
 import { redactSecrets } from '../text/redact.js';
+import { jsonSafe } from '../text/terminal-text.js';
 import { parseFlags, stringOf } from './flags.js';
 import type { HookIo } from './hook-io.js';
 import { UsageError } from './usage-error.js';
@@ -85,13 +86,10 @@ export function statusText(status: HookStatus, asked: string | undefined): strin
   return `${out.join('\n')}\n`;
 }
 
-/** Characters JSON leaves raw in strings that a terminal or a JavaScript reader may act on (bidirectional controls too). */
-const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
 /** The status as JSON (one object; texts redacted, control characters escaped). */
 export function statusJson(status: HookStatus): string {
   const json = JSON.stringify(status, (_k, v: unknown) => (typeof v === 'string' ? redactSecrets(v) : v), 2);
-  return `${json.replace(JSON_RAW, escape)}\n`;
+  return `${jsonSafe(json)}\n`; // what JSON leaves raw of the controls (C1, DEL, bidirectional, U+2028/9) as \uXXXX
 }
 
 /** Runs `loopwatch hook status` with `args` (after `status`). Throws UsageError. */
