@@ -13,17 +13,13 @@ import { onlyWaits } from '../text/bare-wait.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
-import { printsOnlyBanner } from '../text/runner-banner.js';
-import { reportsSavedFiles } from '../text/saved-files.js';
 import { queriesStatus } from '../text/status-query.js';
-import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
+import { READ_ACK, READ_FAILURE, READ_INBOX, READ_PASS, READ_QUIET, READ_STATUS, READ_WAITING, readHead, savesFiles } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
 import { FACTS_ALL, FactsRead } from './facts-read.js';
 import { nameKey } from './name-keys.js';
-import { notesNoOutput } from '../text/empty-output-note.js';
-import { saysInboxEmpty } from '../text/empty-inbox.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
 /** A shell command that waits before it looks: it polls the world. */
@@ -148,14 +144,13 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
   if (guarded(() => waitsFirst(args, command), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
   else if ((said & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
-  if ((said & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
-  // an empty mailbox checked again waits on others writing, as a status under way does
-  else if (head !== undefined && saysInboxEmpty(head)) out.bits |= CallFact.WAITING | CallFact.POLLED;
-  if ((said & READ_PASS) !== 0) out.bits |= CallFact.CLEAN;
-  // a package runner's banner and nothing else (`> app@0.1.0 lint`, `> eslint .`): the script printed nothing, a pass
-  else if ((read & FactsRead.CLEAN) !== 0 && (said & READ_FAILURE) === 0 && head !== undefined && printsOnlyBanner(head)) out.bits |= CallFact.CLEAN;
-  // Gemini CLI's note that a shell command printed nothing (`Output: (empty)`): a pass, as an empty output is
-  else if ((read & FactsRead.CLEAN) !== 0 && (said & READ_FAILURE) === 0 && head !== undefined && notesNoOutput(head)) out.bits |= CallFact.CLEAN;
+  // (readHead reads the rest of this once per distinct head, kept with its reading)
+  // a status under way, or an empty mailbox checked again: waits on others writing (READ_INBOX: only where no status is)
+  if ((said & (READ_STATUS | READ_INBOX)) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
+  // a pass; or, where the pass is read, no failure and the output only a package runner's banner (`> app@0.1.0
+  // lint`, `> eslint .`: the script printed nothing) or Gemini CLI's note that a command printed nothing
+  // (`Output: (empty)`): a pass, as an empty output is (READ_QUIET)
+  if ((said & (READ_PASS | READ_QUIET)) !== 0) out.bits |= CallFact.CLEAN;
   const failure = (said & READ_FAILURE) !== 0;
   // whether the call writes, read once where a fact below reads it anyway: a failure's write, and whether a
   // call that did not fail wrote (read only by detectors whose repetitions have work between them: WRITE_OK)
@@ -165,7 +160,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error).
   // STATUS is weighed only as `CLEAN || (STATUS && !FAILED)` (evidence-screen.ts's changedBetween and
   // reportsState): a call already read as a pass, or whose output reports a failure (FAILED below), is not asked
-  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (guarded(() => asksStatus(args, command), false) || (head !== undefined && reportsSavedFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (guarded(() => asksStatus(args, command), false) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;

@@ -45,8 +45,8 @@ export class KeyedTextCache<V> {
     return this.keys[s] === key ? this.entries[s] : undefined;
   }
 
-  /** Keeps `text` (which the caller has made a copy of where it must not keep a longer text alive) and its value under `key`. */
-  set(key: number, text: string, value: V): void {
+  /** Keeps `text` (which the caller has made a copy of where it must not keep a longer text alive) and its value under `key`; the entry made. */
+  set(key: number, text: string, value: V): KeyedText<V> {
     const s = (key >>> 0) & this.mask;
     const was = this.entries[s];
     if (was !== undefined) {
@@ -55,9 +55,11 @@ export class KeyedTextCache<V> {
     }
     if (this.chars + text.length > this.maxChars) this.clear();
     this.keys[s] = key;
-    this.entries[s] = { text, value };
+    const entry = { text, value };
+    this.entries[s] = entry;
     this.chars += text.length;
     this.count++;
+    return entry;
   }
 
   /** Texts kept now, and their characters. */

@@ -20,13 +20,17 @@
  * and the scan are taken here (module-report-scan.ts), with the same answers.
  */
 import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_NOTED, HEAD_PASSLESS, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS } from '../wasm/generated/abi.js';
-import { KeyedTextCache } from './keyed-text-cache.js';
+import { type KeyedText, KeyedTextCache } from './keyed-text-cache.js';
 import type { ModuleReading } from './module-reading.js';
 import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan, textKey } from '../wasm/module-report-scan.js';
 import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
 import { PASS_LOOK, REST_BLANK, REST_NONE, failureReportFrom, reportFrom } from './failure-report.js';
 import { reportsStatusUnderWay } from './status-field.js';
 import { saysStillWaiting } from './still-waiting.js';
+import { saysInboxEmpty } from './empty-inbox.js';
+import { notesNoOutput } from './empty-output-note.js';
+import { printsOnlyBanner } from './runner-banner.js';
+import { reportsSavedFiles } from './saved-files.js';
 
 /** {@link readHead}'s bit: the output says a check passed (failure-report.ts's REPORTS_PASS). */
 export const READ_PASS = 1;
@@ -38,6 +42,14 @@ export const READ_ACK = 4;
 export const READ_WAITING = 8;
 /** {@link readHead}'s bit: a status field says the work is still under way (status-field.ts, on the head as given). */
 export const READ_STATUS = 16;
+/** {@link readHead}'s bit: no status field under way, and the head says an inbox is empty (empty-inbox.ts's saysInboxEmpty). */
+export const READ_INBOX = 128;
+/**
+ * {@link readHead}'s bit, read (as READ_PASS is) only when the pass is: neither a pass nor a failure, and the
+ * head is only a package runner's banner (runner-banner.ts) or a note that a command printed nothing
+ * (empty-output-note.ts's notesNoOutput): a check that passed all the same.
+ */
+export const READ_QUIET = 256;
 
 /** Characters of result heads the cache keeps at most (about 1 MB). */
 export const READING_CACHE_CHARS = 1 << 19;
@@ -57,6 +69,13 @@ const cache = new KeyedTextCache<number>(READING_CACHE_CHARS, READING_CACHE_ENTR
 const ACK_UNREAD = 32;
 /** A cached reading's bit (never returned): the pass was not read (READ_PASS is 0 there, not known). */
 const PASS_UNREAD = 64;
+/** A cached reading's bit (never returned): {@link savesFiles} has read the head (SAVED says its answer). */
+const SAVED_KNOWN = 512;
+/** A cached reading's bit (never returned): saved-files.ts's reportsSavedFiles of the head, when SAVED_KNOWN. */
+const SAVED = 1024;
+
+/** The entry readHead read or made last (savesFiles reads the head's saved files once into it). */
+let last: KeyedText<number> | undefined;
 
 /**
  * What a result's head (its first PASS_LOOK characters: all of it when it is short) says, as READ_ bits.
@@ -79,6 +98,7 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
   if (reading !== undefined && reading.text === head && (!pass || (reading.value & PASS_UNREAD) === 0)) {
     // read without the acknowledgement before: read it now (its plain test) and keep the reading with it
     if (ack && (reading.value & ACK_UNREAD) !== 0) reading.value = (reading.value & ~ACK_UNREAD) | (isAcknowledgement(head) ? READ_ACK : 0);
+    last = reading;
     return answer(reading.value, ack, pass);
   }
   const look = head.length > PASS_LOOK ? head.slice(0, PASS_LOOK) : head;
@@ -97,14 +117,30 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
   else bits |= scanned ? reportFrom(look, scan, restOf(word)) : reportFrom(look, scan);
   // the status field is read within the scanned text (its first record too): only where the module found its name
   if ((scan < 0 || (scan & SCAN_MAY_STATUS) !== 0) && reportsStatusUnderWay(head)) bits |= READ_STATUS;
+  // else an empty mailbox (read of every head, as the outcome facts read it where no status is under way)
+  else if (saysInboxEmpty(head)) bits |= READ_INBOX;
+  // a check that printed nothing of its own: read only where the pass is, as outcome-facts.ts read them
+  if (pass && (bits & (READ_PASS | READ_FAILURE)) === 0 && (printsOnlyBanner(head) || notesNoOutput(head))) bits |= READ_QUIET;
   // a head of PASS_LOOK characters may be a view of a longer output: the joined text is made flat, then cut
-  if (key >= 0) cache.set(key, head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head, bits);
+  last = key >= 0 ? cache.set(key, head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head, bits) : undefined;
   return answer(bits, ack, pass);
 }
 
 /** A reading's READ_ bits as a caller asked them: without its marks, READ_ACK and READ_PASS 0 where not asked. */
 function answer(bits: number, ack: boolean, pass: boolean): number {
-  return bits & ~(ACK_UNREAD | PASS_UNREAD | (ack ? 0 : READ_ACK) | (pass ? 0 : READ_PASS));
+  return bits & ~(ACK_UNREAD | PASS_UNREAD | SAVED_KNOWN | SAVED | (ack ? 0 : READ_ACK) | (pass ? 0 : READ_PASS | READ_QUIET));
+}
+
+/**
+ * saved-files.ts's reportsSavedFiles of a result's head, read once per distinct head: kept in the reading
+ * readHead read or made last, when it is of this very text (the outcome facts ask it right after readHead,
+ * and of few calls: those that change nothing and are no pass nor failure), else read here.
+ */
+export function savesFiles(head: string): boolean {
+  const r = last;
+  if (r === undefined || r.text !== head) return reportsSavedFiles(head);
+  if ((r.value & SAVED_KNOWN) === 0) r.value |= SAVED_KNOWN | (reportsSavedFiles(head) ? SAVED : 0);
+  return (r.value & SAVED) !== 0;
 }
 
 /**
