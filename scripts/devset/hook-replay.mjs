@@ -40,7 +40,8 @@ const noPrompts = args.includes('--no-prompts');
 const noTranscript = args.includes('--no-transcript');
 const versionAt = args.indexOf('--agent-version');
 const version = versionAt < 0 ? [] : ['--agent-version', args[versionAt + 1]];
-const files = args.filter((a, i) => a !== '--no-prompts' && a !== '--no-transcript' && i !== versionAt && i !== versionAt + 1);
+// without --agent-version (versionAt -1) no argument is its value: the first file is a file
+const files = args.filter((a, i) => a !== '--no-prompts' && a !== '--no-transcript' && (versionAt < 0 || (i !== versionAt && i !== versionAt + 1)));
 const SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'local_shell', 'container.exec']);
 
 /** The prompts (P) and calls (C) of a file in order, as prompt-replay.mjs reads them. */

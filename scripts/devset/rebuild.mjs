@@ -11,6 +11,7 @@
  *   node scripts/devset/rebuild.mjs --set holdout2   the second held-out set: holdout2-manifest.jsonl into holdout2/
  *   node scripts/devset/rebuild.mjs --set holdout3   the third held-out set: holdout3-manifest.jsonl into holdout3/
  *   node scripts/devset/rebuild.mjs --set holdout4   the fourth held-out set: holdout4-manifest.jsonl into holdout4/
+ *   node scripts/devset/rebuild.mjs --set holdout5   the fifth held-out set: holdout5-manifest.jsonl into holdout5/
  *
  * Two sets share this script: `devset` (the default: manifest.jsonl, written to devset/), the sessions the
  * policy is tuned on, and `holdout` (holdout-manifest.jsonl, written to holdout/, git-ignored too), sessions
@@ -19,8 +20,9 @@
  * later, from 27 further repositories, once `holdout` had been looked at: its first figures are the unseen
  * ones. `holdout3` (holdout3-manifest.jsonl, into holdout3/, git-ignored) came after holdout2 had been read,
  * from 39 further repositories, with the newest agent versions. `holdout4` (holdout4-manifest.jsonl, into
- * holdout4/, git-ignored) came after holdout3 had been read, from 54 further repositories. All manifests have
- * the same fields.
+ * holdout4/, git-ignored) came after holdout3 had been read, from 54 further repositories. `holdout5`
+ * (holdout5-manifest.jsonl, into holdout5/, git-ignored) came after holdout4 had been read, from 42 further
+ * repositories; nothing is tuned on it. All manifests have the same fields.
  *
  * `manifest.jsonl` beside this script has one line per file: where it came from (`repo`, `commit`,
  * `path`), what it is (`sha256`, `bytes`), who wrote it (`agent`, `version`) and its `task_group`, plus
@@ -51,7 +53,7 @@ const flag = (name, fallback) => {
   const at = args.indexOf(name);
   return at < 0 ? fallback : args[at + 1];
 };
-const sets = { devset: 'manifest.jsonl', holdout: 'holdout-manifest.jsonl', holdout2: 'holdout2-manifest.jsonl', holdout3: 'holdout3-manifest.jsonl', holdout4: 'holdout4-manifest.jsonl' };
+const sets = { devset: 'manifest.jsonl', holdout: 'holdout-manifest.jsonl', holdout2: 'holdout2-manifest.jsonl', holdout3: 'holdout3-manifest.jsonl', holdout4: 'holdout4-manifest.jsonl', holdout5: 'holdout5-manifest.jsonl' };
 const set = flag('--set', 'devset');
 if (!Object.hasOwn(sets, set)) {
   console.error(`rebuild: --set must be one of ${Object.keys(sets).join(', ')}, got ${JSON.stringify(set)}`);
