@@ -6,7 +6,7 @@
  * | answer (start of the output)                                   | what failed                               | error text                 |
  * |----------------------------------------------------------------|-------------------------------------------|----------------------------|
  * | `apply_patch verification failed: ...`                         | a patch that does not apply (agent's)     | the whole answer           |
- * | `error: Failed to find expected lines ...`, `error: invalid hunk ...`, `error: invalid patch: ...`, `error: Failed to read ...` | the same, Codex before 0.50 (`apply_patch` run through `shell`) | the whole answer |
+ * | `error: Failed to find expected lines ...`, `error: invalid hunk ...`, `error: invalid patch: ...`, `error: Failed to read ...` | the same, Codex before 0.45 (`apply_patch` run through `shell`) | the whole answer |
  * | `failed in sandbox: <stderr>`                                  | the command failed inside the sandbox     | its stderr                 |
  * | `failed in sandbox <Kind> with execution error: ...`           | the same, the exec error written out      | the command's output (its stdout, then its stderr) |
  * | `exec_command failed[ for \`cmd\`]: ...`                       | unified exec could not run it (sandbox denial, exec policy) | the command's output, else the rest |
