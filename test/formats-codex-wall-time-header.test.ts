@@ -17,9 +17,9 @@ describe('Codex outputs behind a bare Wall time header', () => {
     expect(b).toEqual(a);
   });
 
-  it('should read a structured exit code inside, and leave an aborted run as it was', () => {
+  it('should read a structured exit code inside, and an aborted run as an interruption by the person (codex-tool-error.ts)', () => {
     const patch = '{"output":"Success. Updated the following files:\\nM docs/commands.md\\n","metadata":{"exit_code":0,"duration_seconds":0.0}}';
     expect(codexOutcome(`Wall time: 0.0000 seconds\nOutput:\n${patch}`)).toEqual({ result: 'Success. Updated the following files:\nM docs/commands.md\n', errorInfo: 'absent' });
-    expect(codexOutcome('Wall time: 406.9 seconds\naborted by user')).toEqual({ result: 'Wall time: 406.9 seconds\naborted by user', errorInfo: 'unknown' });
+    expect(codexOutcome('Wall time: 406.9 seconds\naborted by user')).toEqual({ result: 'aborted by user', error: 'aborted by user', errorInfo: 'known' });
   });
 });

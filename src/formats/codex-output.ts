@@ -21,12 +21,17 @@
  * A command Codex's exec policy refused before it ran is answered `` `<the command>` rejected: <reason> ``
  * (`blocked by policy`; seen from 0.10x, Windows PowerShell commands among them): a known failure.
  *
+ * Codex's own answers for a call that failed around its command (`apply_patch verification failed: ...`,
+ * `failed in sandbox: ...`, `exec_command failed: ...`, `write_stdin failed: ...`, `execution error: ...`, a
+ * person's `exec command rejected by user`, `aborted`: see codex-tool-error.ts) are known failures.
+ *
  * Each gives the exit code (0: a known success, else a known failure) and the output alone as the result,
  * without the timing that differs between identical runs. An output object `{content, success}` says
  * success or failure by `success`. Any other output (most non-shell tools) says nothing: `unknown`.
  * Only the first {@link HEAD_CHARS} characters are looked at for the header (linear time, whatever the size).
  */
 import { type Outcome, failure } from './held-calls.js';
+import { codexToolError } from './codex-tool-error.js';
 import { contentText, isRecord, parseJson } from './json-value.js';
 
 /** Characters of an output searched for its header. */
@@ -81,7 +86,7 @@ function textOutcome(output: string): Outcome {
     return exited(at === -1 ? s.slice(script[0].length) : s.slice(at + BODY.length), script[1] === 'completed' ? 0 : 1);
   }
   const m = FREEFORM.exec(head) ?? UNIFIED.exec(head) ?? SCRIPT_ERROR.exec(head);
-  if (m === null) return { result: s, errorInfo: 'unknown' };
+  if (m === null) return codexToolError(s) ?? { result: s, errorInfo: 'unknown' };
   const at = head.indexOf(BODY);
   return exited(at === -1 ? s : s.slice(at + BODY.length), Number(m[1]));
 }

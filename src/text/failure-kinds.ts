@@ -26,6 +26,9 @@ export const DECLINE_PATTERNS: readonly RegExp[] = Object.freeze([
   /^\s*\[(?:operation cancell?ed|request interrupted)[^\]]*\]/i,
   /\buser (?:denied|rejected|declined|cancell?ed)(?: the)? (?:execution|tool|call|request|this)\b/i,
   /^\s*user_rejected\b/i,
+  // Codex CLI: the person refused the command or patch when asked, or interrupted the turn ("aborted by user after 3.2s")
+  /^\s*(?:exec command|patch) rejected by (?:the )?user\b/i,
+  /^\s*aborted(?: by (?:the )?user\b|\s*$)/i,
   // Claude Code cancelled the call before it ran, a call sent beside it having failed or been declined:
   // "<tool_use_error>Sibling tool call errored</tool_use_error>", "Cancelled: parallel tool call Read(…) errored"
   /^\s*(?:<tool_use_error>\s*)?(?:sibling tool call errored\b|cancell?ed: parallel tool call\b)/i,

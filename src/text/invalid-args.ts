@@ -25,6 +25,8 @@ export const INVALID_ARGS_PATTERNS: readonly RegExp[] = Object.freeze([
   // Python: "missing 1 required positional argument", "got an unexpected keyword argument"
   /\bmissing\s+\d+\s+required\s+(?:positional\s+|keyword(?:-only)?\s+)?arguments?\b/i,
   /\bgot\s+an\s+unexpected\s+keyword\s+argument\b/i,
+  // serde, as Codex CLI words it: "failed to parse function arguments: invalid type: string ..."
+  /\bfailed\s+to\s+parse\s+(?:function\s+|tool\s+)?arguments\b/i,
   // generic: "Invalid params", "invalid arguments for tool"
   /\binvalid\s+(?:params|parameters|arguments|args|tool\s+(?:input|arguments))\b/i,
 ]);
