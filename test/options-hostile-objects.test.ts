@@ -8,7 +8,7 @@
  * silently dropped and `detectors.__proto__` made the detectors' prototype, "not a plain object").
  */
 import { describe, expect, it } from 'vitest';
-import { LoopDetector, LoopEngine, OptionTypeError } from '../src/index.js';
+import { LiveGuard, LoopDetector, LoopEngine, LoopPool, OptionTypeError } from '../src/index.js';
 import { configOptions } from '../src/presets/config-options.js';
 
 const CALL = { tool: 'bash', args: { command: 'npm test' } };
@@ -69,6 +69,17 @@ describe('options that fight back', () => {
         expect((caught as OptionTypeError).message).toMatch(new RegExp(`^${at.replace('.', '\\.')} could not be read: `));
       }
     }
+  });
+
+  it('should make a LiveGuard or a LoopPool whose options cannot be read an OptionTypeError', async () => {
+    const boom = { get failClosed(): never { throw new Error('getter boom'); } };
+    expect(() => new LiveGuard(boom)).toThrow(OptionTypeError);
+    expect(() => new LiveGuard(boom)).toThrow(/^options could not be read: getter boom$/);
+    expect(() => new LoopPool({ get workers(): never { throw new Error('getter boom'); } })).toThrow(/^options\.workers could not be read: getter boom$/);
+    let reads = 0;
+    const guard = new LiveGuard({ get failClosed() { return reads++ === 0; } });
+    expect(reads).toBe(1);
+    guard.engine.close();
   });
 
   it('should refuse a __proto__ key of a config at every level, with a preset as without one', () => {
