@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HookStatus } from '../src/hooks/hook-status.js';
 import { SessionFile } from '../src/hooks/session-file.js';
+import { statusText } from '../src/cli/hook-status-command.js';
 import { loopwatch } from './helpers/cli.js';
 import { afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
@@ -89,7 +90,7 @@ describe('loopwatch hook status', () => {
     for (const out of [loopwatch(['hook', 'status', '--state-dir', dir]).stdout, loopwatch(['hook', 'status', '--state-dir', dir, '--json']).stdout]) {
       expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
       expect(out).not.toContain(SECRET.slice(4));
-      expect(out).toContain('\\u001b');
+      expect(out).toMatch(/\\(x1b|u001b)/); // text: terminal-text.ts's escapes; JSON: \uXXXX, read back as the same characters
       expect(out).toContain('\\u202e');
     }
     // hook reset lists the same id (before: redacted, but ESC, C1 and U+202E printed raw)
@@ -104,6 +105,19 @@ describe('loopwatch hook status', () => {
     expect(bad.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     expect(bad.stderr).not.toContain(SECRET.slice(4));
   }, 60_000);
+
+  it('should cut a long text before redacting it, never inside a secret', () => {
+    // a long token redacted to 10 characters brought a key cut at 4 x 400 characters into the 400 shown:
+    // before, status cut at 1,600 first and printed the key's first 20 characters
+    const b64 = Buffer.from(JSON.stringify({ sub: 'x'.repeat(1000) })).toString('base64url');
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.${b64}.${'s'.repeat(43)}`;
+    const problem = `${jwt} ${'p'.repeat(1600 - jwt.length - 2 - 20)} ${SECRET} and more`;
+    expect(problem.indexOf(SECRET)).toBe(1580);
+    const out = statusText({ stateDir: '/state', problem, sessions: [], setAside: 0 }, undefined);
+    expect(out).not.toContain('ghp_');
+    expect(out).not.toContain(SECRET.slice(4, 12));
+    expect(out).not.toContain('eyJ');
+  });
 
   it.skipIf(process.platform === 'win32')('should report, not read, a state file others can write, and a missing folder', async () => {
     const dir = newDir();

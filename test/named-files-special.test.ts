@@ -50,6 +50,18 @@ describe('a named file that is a FIFO, a device or too big', () => {
     expect(() => readSettings(fifo('named-settings'))).toThrow(/cannot be read \(not a regular file \(a FIFO\)\)/);
   });
 
+  it('should refuse a token file over 1 MiB as the other secret files are, and read one under it whole', () => {
+    // before (hostile5), BearerToken read the first 1 MiB itself and took the token of a 2 MiB file
+    const dir = tempFolder('named-token-size');
+    const token = 'tok-0123456789abcdef';
+    const big = join(dir, 'big-token');
+    writeFileSync(big, `${token}\n${'#'.repeat(2 * 1024 * 1024)}\n`, { mode: 0o600 });
+    expect(() => BearerToken.fromFile(big)).toThrow(/--token-file .*big-token: cannot read the file \(the file is over the limit of 1048576 bytes\)/);
+    const last = join(dir, 'token-at-limit');
+    writeFileSync(last, `${token}\n${'#'.repeat(1024 * 1024 - token.length - 2)}\n`, { mode: 0o600 });
+    expect(BearerToken.fromFile(last).accepts(`Bearer ${token}`)).toBe(true);
+  });
+
   it('should end scan --config, eval --labels and serve --token-file at once with the path named, exit 2', async () => {
     const dir = tempFolder('named-cli');
     writeJsonl(dir, 'run.jsonl', Array.from({ length: 8 }, (_, step) => ({ session: 's', step, tool: 'bash', args: { cmd: 'ls' } })));

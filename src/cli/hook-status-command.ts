@@ -13,6 +13,7 @@ import { type HookStatus, type SessionStatus, hookStatus } from '../hooks/hook-s
 import type { DecisionNote } from '../hooks/session-meta.js';
 import { hookStateDir } from '../hooks/state-dir.js';
 import { redactSecrets } from '../text/redact.js';
+import { shownMessage } from '../text/shown-message.js';
 import { jsonSafe } from '../text/terminal-text.js';
 import { parseFlags, stringOf } from './flags.js';
 import type { HookIo } from './hook-io.js';
@@ -21,21 +22,8 @@ import { UsageError } from './usage-error.js';
 /** Sessions listed in text at most (the most recently written); `--json` lists every one. */
 export const STATUS_SESSIONS_SHOWN = 20;
 
-/**
- * Control characters (C0, DEL, C1), the line separators and the bidirectional marks, embeddings,
- * overrides and isolates (what terminal-text.ts escapes), which no output may carry raw.
- */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-function escape(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
-
-/** `text` as status prints it: cut, redacted, its control characters escaped. */
-function shown(text: string, max = 400): string {
-  const t = redactSecrets(text.length > 4 * max ? text.slice(0, 4 * max) : text);
-  return (t.length > max ? `${t.slice(0, max - 1)}…` : t).replace(CONTROL, escape);
-}
+/** `text` as status prints it: cut to `max` characters (never inside a secret), redacted, its control characters escaped. */
+const shown = (text: string, max = 400): string => shownMessage(text, max);
 
 function ago(ms: number): string {
   const s = Math.round(ms / 1000);

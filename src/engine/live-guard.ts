@@ -11,6 +11,8 @@
  *   new user instructions: guard.freshStart(session)     -> a way back after a stop
  * ```
  */
+import { OptionTypeError } from '../errors.js';
+import { cutText } from '../text/shown-text.js';
 import { LoopEngine } from './loop-engine.js';
 import type { LoopEngineOptions } from './engine-options.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../live/live-call.js';
@@ -36,6 +38,18 @@ function warnOnce(error: Error): void {
   process.emitWarning(`loopwatch: an internal error; calls are allowed without loop checks until it clears: ${error.message}`, 'LoopwatchFailOpenWarning');
 }
 
+/**
+ * `options` read once, each own property (a getter called once), or an OptionTypeError when they cannot be
+ * read (a getter or Proxy trap that throws), as the engine's own options are: never the raw error.
+ */
+function readOptions(options: LiveGuardOptions): LiveGuardOptions {
+  try {
+    return { ...options };
+  } catch (e) {
+    throw new OptionTypeError('options', `options could not be read: ${cutText(e instanceof Error ? String(e.message) : 'a value was thrown', 200)}`);
+  }
+}
+
 /** Two-phase checks for a host's sessions, failing open. */
 export class LiveGuard {
   /** The engine holding the sessions. */
@@ -52,7 +66,7 @@ export class LiveGuard {
       this.failClosed = false;
       this.onInternalError = warnOnce;
     } else {
-      const { failClosed, onInternalError, ...engineOptions } = options;
+      const { failClosed, onInternalError, ...engineOptions } = readOptions(options);
       this.engine = new LoopEngine(engineOptions);
       this.failClosed = failClosed === true;
       this.onInternalError = onInternalError ?? warnOnce;

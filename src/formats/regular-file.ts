@@ -63,22 +63,31 @@ export class FileTooLargeError extends Error {
 export function readBoundedFile(path: string, limit: number): Buffer {
   const fd = openRegularFile(path);
   try {
-    const size = fstatSync(fd).size;
-    if (size > limit) throw new FileTooLargeError(path, limit, size);
-    const parts: Buffer[] = [];
-    let got = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - got));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      parts.push(chunk.subarray(0, n));
-      got += n;
-      if (got > limit) throw new FileTooLargeError(path, limit);
-    }
-    return Buffer.concat(parts, got);
+    return readBoundedFd(fd, path, limit);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The bytes of `fd` (from {@link openRegularFile} for `path`, read from where it stands, left open), at most
+ * `limit`, as {@link readBoundedFile} reads them: for a reader that looks at the descriptor itself too (its
+ * owner and mode) before reading. Throws a {@link FileTooLargeError} past the limit, or the read's own error.
+ */
+export function readBoundedFd(fd: number, path: string, limit: number): Buffer {
+  const size = fstatSync(fd).size;
+  if (size > limit) throw new FileTooLargeError(path, limit, size);
+  const parts: Buffer[] = [];
+  let got = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - got));
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    parts.push(chunk.subarray(0, n));
+    got += n;
+    if (got > limit) throw new FileTooLargeError(path, limit);
+  }
+  return Buffer.concat(parts, got);
 }
 
 /** Why reading `path` failed, in a few words for a message: "not a regular file (a FIFO)", "ENOENT", ... */

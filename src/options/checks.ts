@@ -31,19 +31,37 @@ export function describe(value: unknown): string {
   }
 }
 
-/** Throws unless `value` is a plain object (not an array, Map, Date or class instance); returns it typed as a record. */
+/**
+ * A copy of `value`, which must be a plain object (not an array, Map, Date or class instance), typed as a
+ * record: each of its own enumerable properties read once (a getter is called once, a Proxy's keys listed
+ * once), so what is checked is what is used, however often either reads it, and a key `__proto__` stays a
+ * key. An object that cannot be read (a getter or a Proxy trap that throws, a revoked Proxy) is an
+ * OptionTypeError naming where, never the raw error.
+ */
 export function record(path: string, value: unknown): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new OptionTypeError(path, `${path} must be a plain object, received ${describe(value)}`);
+  let at = path;
+  try {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new OptionTypeError(path, `${path} must be a plain object, received ${describe(value)}`);
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    // a plain object of this realm or another (vm contexts, iframes): its prototype's prototype is null
+    const plain = proto === null || (Object.prototype.toString.call(value) === '[object Object]' && Object.getPrototypeOf(proto) === null);
+    if (!plain) {
+      const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+      throw new OptionTypeError(path, `${path} must be a plain object, received ${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`);
+    }
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      at = `${path}.${key}`;
+      Object.defineProperty(copy, key, { value: (value as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
+    }
+    return copy;
+  } catch (e) {
+    if (e instanceof OptionTypeError) throw e;
+    const why = e instanceof Error ? e.message : 'a value was thrown';
+    throw new OptionTypeError(at, `${cutText(at, 200)} could not be read: ${cutText(String(why), 200)}`);
   }
-  const proto: unknown = Object.getPrototypeOf(value);
-  // a plain object of this realm or another (vm contexts, iframes): its prototype's prototype is null
-  const plain = proto === null || (Object.prototype.toString.call(value) === '[object Object]' && Object.getPrototypeOf(proto) === null);
-  if (!plain) {
-    const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
-    throw new OptionTypeError(path, `${path} must be a plain object, received ${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`);
-  }
-  return value as Record<string, unknown>;
 }
 
 function distance(a: string, b: string): number {

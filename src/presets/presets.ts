@@ -59,11 +59,13 @@ function given(p: Record<string, unknown>, key: string, fallback: unknown): unkn
   return p[key] === undefined ? fallback : p[key];
 }
 
-/** The entries of `o` whose value is not `undefined` (an `undefined` option means "not given"). */
+/**
+ * The entries of `o` whose value is not `undefined` (an `undefined` option means "not given"), each an own
+ * property of the result: a key `__proto__` (JSON.parse makes it an own one) stays a key, which validation
+ * then refuses, never becomes the result's prototype, silently dropped by the spread that reads it.
+ */
 function defined(o: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
-  return out;
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 /**
@@ -79,9 +81,10 @@ export function merge(base: LoopDetectorOptions, extra: LoopDetectorOptions | un
   const detectors: Record<string, unknown> = { ...base.detectors };
   for (const [name, setting] of Object.entries(extraDetectors)) {
     if (setting === undefined) continue;
-    const before = detectors[name];
+    const before = Object.hasOwn(detectors, name) ? detectors[name] : undefined;
     const both = typeof setting === 'object' && setting !== null && typeof before === 'object' && before !== null;
-    detectors[name] = both ? { ...before, ...defined(setting as Record<string, unknown>) } : setting;
+    // defined as an own property: `detectors.__proto__ = x` would set the object's prototype instead
+    Object.defineProperty(detectors, name, { value: both ? { ...before, ...defined(setting as Record<string, unknown>) } : setting, enumerable: true, writable: true, configurable: true });
   }
   return { ...base, ...defined(e as Record<string, unknown>), detectors, policy: { ...base.policy, ...defined(extraPolicy) } };
 }

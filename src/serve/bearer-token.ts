@@ -3,8 +3,8 @@
  * time. Without one the server only listens on a loopback address.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { closeSync, fstatSync, readSync } from 'node:fs';
-import { MAX_SECRET_FILE_BYTES, openRegularFile, readFailure } from '../formats/regular-file.js';
+import { closeSync, fstatSync } from 'node:fs';
+import { MAX_SECRET_FILE_BYTES, openRegularFile, readBoundedFd, readFailure } from '../formats/regular-file.js';
 
 /** Checks `Authorization: Bearer <token>` headers against one token. */
 export class BearerToken {
@@ -26,12 +26,12 @@ export class BearerToken {
     let text: string;
     let exposure: string | null;
     try {
-      // a FIFO or device is refused unopened-for-reading (openRegularFile), a huge file at its size
+      // a FIFO or device is refused unopened-for-reading (openRegularFile), a file over 1 MiB at its size, as
+      // the NATS credential and TLS files are (readBoundedFd); the owner and mode are those of what is read
       const fd = openRegularFile(path);
       try {
         exposure = readableByOthers(fstatSync(fd));
-        const bytes = Buffer.alloc(MAX_SECRET_FILE_BYTES);
-        text = bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)).toString('utf8');
+        text = readBoundedFd(fd, path, MAX_SECRET_FILE_BYTES).toString('utf8');
       } finally {
         closeSync(fd);
       }

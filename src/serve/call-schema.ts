@@ -69,6 +69,20 @@ export function idAt(path: string, value: unknown, max = MAX_ID_LENGTH): string 
   return value;
 }
 
+/** A UTF-16 unit of a surrogate pair standing alone: not a character, and not one in UTF-8. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * A session id at `path`: as {@link idAt}, and well-formed Unicode. A lone surrogate (JSON's `"\ud800"`)
+ * is U+FFFD in UTF-8, so `a\ud800`, `a\udfff` and `a\ufffd` would share a state file (its name hashes the
+ * id's UTF-8), and the session be restored under another id after a restart.
+ */
+export function sessionIdAt(path: string, value: unknown): string {
+  const id = idAt(path, value);
+  if (LONE_SURROGATE.test(id)) fail(path, 'must be well-formed Unicode (a lone surrogate such as \\ud800 is not a character)', value);
+  return id;
+}
+
 function optionalString(path: string, value: unknown): string | undefined {
   if (value !== undefined && typeof value !== 'string') fail(path, 'must be a string when given', value);
   return value;
@@ -89,9 +103,9 @@ export function readCall(path: string, value: unknown, session?: string): Servic
   knownFields(path, o, CALL_FIELDS);
   const at = (f: string): string => (path === '' ? f : `${path}.${f}`);
   if (session !== undefined && o.session !== undefined && o.session !== session) {
-    fail(at('session'), `must be the session the message was published for (${JSON.stringify(session.slice(0, 80))}) when given`, o.session);
+    fail(at('session'), `must be the session the message was published for (${JSON.stringify(cutText(session, 80))}) when given`, o.session);
   }
-  if (session === undefined) session = idAt(at('session'), o.session);
+  if (session === undefined) session = sessionIdAt(at('session'), o.session);
   const id = o.id === undefined ? undefined : idAt(at('id'), o.id);
   const agent = o.agent === undefined ? undefined : idAt(at('agent'), o.agent);
   const tool = idAt(at('tool'), o.tool, MAX_TOOL_LENGTH);

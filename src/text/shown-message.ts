@@ -12,9 +12,10 @@ import { terminalSafe } from './terminal-text.js';
 const MESSAGE_LENGTH = 4096;
 
 /**
- * An error's message as printed: cut, redacted (a usage error may quote a flag's value: `--nats
- * nats://user:password@host`), its control characters as escapes (it may quote input: a session id).
+ * An error's message as printed: cut (to `max` characters, 4,096 unless told), redacted (a usage error may
+ * quote a flag's value: `--nats nats://user:password@host`), its control characters as escapes (it may
+ * quote input: a session id).
  */
-export function shownMessage(message: string): string {
-  return terminalSafe(redactSecrets(cutText(message, MESSAGE_LENGTH)));
+export function shownMessage(message: string, max = MESSAGE_LENGTH): string {
+  return terminalSafe(redactSecrets(cutText(message, max)));
 }

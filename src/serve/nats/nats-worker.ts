@@ -17,6 +17,7 @@ import type { LoopEngineOptions } from '../../engine/engine-options.js';
 import type { PhasedCall } from '../call-schema.js';
 import { CheckService, errorResult } from '../check-service.js';
 import { redactSecrets } from '../../text/redact.js';
+import { cutText } from '../../text/shown-text.js';
 import { type MessageCall, type MessageResult, readCallMessage } from './call-message.js';
 import type { NatsAuthOptions } from './nats-auth.js';
 import { connectNats } from './nats-connect.js';
@@ -346,7 +347,7 @@ export class NatsWorker {
   private refuseSubject(m: JsMsg): void {
     this.stats.invalid++;
     const token = m.subject.split('.').slice(3).join('.');
-    const error = new InvalidEventError('subject', `the subject's session token ${JSON.stringify(token.slice(0, 80))} is not one loopwatch makes: write the session id's UTF-8 bytes, each byte outside A-Z a-z 0-9 _ - as =HH (two upper-case hex digits)`);
+    const error = new InvalidEventError('subject', `the subject's session token ${JSON.stringify(cutText(token, 80))} is not one loopwatch makes: write the session id's UTF-8 bytes, each byte outside A-Z a-z 0-9 _ - as =HH (two upper-case hex digits)`);
     const reply = m.headers?.get(REPLY_HEADER);
     if (reply !== undefined && isReplySubject(reply)) this.nc.publish(reply, JSON.stringify({ session: null, seq: m.seq, results: [errorResult(undefined, error)] }));
     m.term();
@@ -378,7 +379,7 @@ export class NatsWorker {
     if (reply === undefined || reply === '') return;
     if (isReplySubject(reply)) this.nc.publish(reply, body);
     else if (this.stats.repliesRefused++ === 0) {
-      warnNats(`a message named the reply subject ${JSON.stringify(redactSecrets(reply.slice(0, 80)))}, under "$" or "loopwatch." or not one to publish to: its answer went to its verdicts subject only (said once; counted in repliesRefused)`);
+      warnNats(`a message named the reply subject ${JSON.stringify(redactSecrets(cutText(reply, 80)))}, under "$" or "loopwatch." or not one to publish to: its answer went to its verdicts subject only (said once; counted in repliesRefused)`);
     }
   }
 }
