@@ -31,6 +31,7 @@ import { type LoggedDecision, appendDecisionLine, decisionLine } from './decisio
 import type { AgentName, HookAgent, HookCall, ReplyContext } from './hook-agent.js';
 import { hookDetection } from './hook-detection.js';
 import { parsePayload } from './hook-payload.js';
+import { withTurn } from './hook-turn.js';
 import { projectAllowlist } from './project-allowlist.js';
 import { SessionFile, type StoredSession } from './session-file.js';
 import { type SessionMeta, emptyMeta, withDecision } from './session-meta.js';
@@ -191,16 +192,6 @@ function log(options: HookRunOptions, call: HookCall, decision: LoggedDecision, 
   if (options.log === undefined) return;
   const failed = appendDecisionLine(options.log, decisionLine(call, decision));
   if (failed !== null) notes.push(hookLine(failed));
-}
-
-/**
- * The call with its model turn (`round`) when the agent's transcript tells it (HookAgent.turn): calls of
- * one turn are one decision, as `loopwatch eval` reads them from the transcript.
- */
-function withTurn(agent: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall): HookCall {
-  if ((call.phase !== 'propose' && call.phase !== 'record') || agent.turn === undefined || call.call.round !== undefined) return call;
-  const round = agent.turn(payload);
-  return round === undefined ? call : { ...call, call: { ...call.call, round } };
 }
 
 /** Runs the hook on one payload's text (never throws). */
