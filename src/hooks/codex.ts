@@ -89,7 +89,7 @@ function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
 export const CODEX: HookAgent = {
   name: 'codex',
   title: 'Codex CLI',
-  events: { propose: ['PreToolUse'], record: ['PostToolUse'], prompt: ['UserPromptSubmit'], end: [] },
+  events: { propose: ['PreToolUse'], record: ['PostToolUse'], decline: [], prompt: ['UserPromptSubmit'], end: [] },
   editTools: ['apply_patch'],
   decode,
   turn: codexTurn,

@@ -3,7 +3,7 @@
  *
  * ```
  * payload text -> JSON -> agent (--agent, or detected) -> codec.decode -> HookCall
- *   -> lock the session -> state file -> LoopDetector.restore -> propose | record | freshStart (a prompt)
+ *   -> lock the session -> state file -> LoopDetector.restore -> propose | record | didNotRun (a call denied) | freshStart (a prompt)
  *   -> snapshot -> state file -> unlock -> codec.reply(decision, what the agent's version takes) -> stdout
  * ```
  *
@@ -136,8 +136,8 @@ interface Reached {
 }
 
 /**
- * Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end and
- * a prompt (a fresh start of a session that has a state; nothing to do for one that has none).
+ * Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end, a
+ * declined call and a prompt (a change to a session that has a state; nothing to do for one that has none).
  */
 function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached): LiveDecision | null {
   const file = new SessionFile(options.stateDir, call.agent, call.session);
@@ -161,6 +161,14 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
     }
     const restored = restore(file, call, detection, detector, notes);
     detector = restored.detector;
+    if (call.phase === 'decline') {
+      // the call did not run (Claude Code's PermissionDenied): never recorded as run, no longer in flight
+      if (restored.restored) {
+        detector.didNotRun(call.call);
+        file.write(detector.snapshot(), restored.meta);
+      }
+      return null;
+    }
     if (call.phase === 'prompt') {
       if (restored.restored) {
         detector.freshStart();

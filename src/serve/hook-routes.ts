@@ -4,7 +4,7 @@
  * instead of state files, so a hook can be one `curl` rather than a Node process per tool call.
  *
  * ```
- * body (the hook's stdin) -> codec.decode -> withTurn (the transcript's tail, src/hooks/hook-turn.ts) -> service.propose | record | freshStart (a prompt) | end
+ * body (the hook's stdin) -> codec.decode -> withTurn (the transcript's tail, src/hooks/hook-turn.ts) -> service.propose | record | didNotRun | freshStart (a prompt) | end
  *   -> codec.reply -> body (the hook's stdout)
  * ```
  *
@@ -65,6 +65,10 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
     // the route's agent picks a config's family (gemini is the gemini-cli family, as `loopwatch hook` has it)
     const named = { ...call.call, session, agent: agent === 'gemini' ? 'gemini-cli' : agent };
     // the agents send an after-event for every call they ran: a proposal without one did not run (hook-run.ts)
+    if (call.phase === 'decline') {
+      service.didNotRun(named);
+      return { body: '' };
+    }
     const d = call.phase === 'propose' ? service.propose(named, true) : service.record(named);
     return { body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) };
   } catch (e) {
