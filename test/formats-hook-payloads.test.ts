@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_OPEN_SESSIONS } from '../src/formats/hook-payloads.js';
 import { AGENTS } from '../src/hooks/agents.js';
 import { hookPayloads } from './helpers/format-fixtures.js';
+import { fixture } from './helpers/hook-payloads.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 
 const { write } = scratchDir('formats-hooks');
@@ -42,6 +43,29 @@ describe('hook payload format', () => {
     const hook = responses.map((r, i) => AGENTS['claude-code'].decode(cc('PostToolUse', 'Bash', `b${i}`, { tool_response: r }), 'PostToolUse', 'record').call.result);
     expect(read).toEqual(['a.txt', 'built\nwarning: unused', '', { stdout: 'partial', stderr: '', interrupted: true, isImage: false }, 'Exit code: 0\nOutput:\nok\n']);
     expect(read).toEqual(hook);
+  });
+
+  it('should read a Codex result as the Codex hook does (exit code, Command: echo, Wall time: codex-hook-result.ts)', async () => {
+    const codex = (event: string, id: string, extra: object = {}) => ({ ...fixture('codex', 'after-success.json'), hook_event_name: event, tool_use_id: id, tool_input: { command: `npm test ${id}` }, ...extra });
+    const responses: unknown[] = [
+      'Exit code: 1\nWall time: 0.4 seconds\nOutput:\nFAIL test/a.test.ts\n',
+      'Exit code: 0\nWall time: 3.2 seconds\nOutput:\nok\n',
+      'Command: npm test\nChunk ID: 7f3a\nWall time: 0.1 seconds\nProcess exited with code 2\nOutput:\nboom\n',
+      '{"output":"done\\n","metadata":{"exit_code":0,"duration_seconds":0.5}}',
+      { content: [{ type: 'text', text: 'no such issue' }], isError: true },
+      { content: [{ type: 'text', text: '#12 open' }] },
+    ];
+    const file = write('codex.jsonl', jsonl(responses.flatMap((r, i) => [codex('PreToolUse', `c${i}`), codex('PostToolUse', `c${i}`, { tool_response: r })])));
+    const read = (await collect([file])).filter((i) => i.kind === 'call').map((c) => (c.errorInfo === 'known' ? { error: c.event.error } : { result: c.event.result }));
+    const hook = responses.map((r, i) => {
+      const call = AGENTS.codex.decode(codex('PostToolUse', `c${i}`, { tool_response: r }), 'PostToolUse', 'record').call;
+      return call.error !== undefined ? { error: call.error } : { result: call.result };
+    });
+    expect(read).toEqual([{ error: 'FAIL test/a.test.ts\n' }, { result: 'ok\n' }, { error: 'boom\n' }, { result: 'done\n' }, { error: JSON.stringify(responses[4]) }, { result: responses[5] }]);
+    expect(read).toEqual(hook);
+    // a Claude Code payload with the same text is Claude Code's: read as it is
+    const cc1 = write('cc-exit.jsonl', jsonl([cc('PreToolUse', 'Bash', 'x'), cc('PostToolUse', 'Bash', 'x', { tool_response: responses[0] })]));
+    expect((await collect([cc1])).filter((i) => i.kind === 'call').map((c) => [c.errorInfo, c.event.result])).toEqual([['absent', responses[0]]]);
   });
 
   it('should keep call order when after-events come out of order, and give an unanswered call no outcome', async () => {

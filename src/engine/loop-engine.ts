@@ -248,6 +248,14 @@ export class LoopEngine {
     this.session(sessionId, now, null).decline(call);
   }
 
+  /** Says that a session's proposed call did not run, for a reason not the loop's (LoopDetector.didNotRun). */
+  didNotRun(sessionId: string, call: LiveCall): void {
+    const now = this.enter();
+    checkId(sessionId, 'sessionId');
+    this.validate(call);
+    this.session(sessionId, now, null).didNotRun(call);
+  }
+
   /**
    * Two-phase calls of many sessions, each naming its session and its `phase` (`propose` or `record`),
    * in order: each gets what propose() or record() would give. Never throws for one call: where a call

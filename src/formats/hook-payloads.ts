@@ -12,7 +12,10 @@
  * known failure, any other a known success; a call whose after-event never comes says nothing (`unknown`).
  * The result is the response's `llmContent` when it has one (what the model saw), else the response; a
  * Claude Code or Codex result as the Claude Code hook compares it (claude-code-result.ts: Bash's as the
- * text of its stdout and stderr, others without what differs between identical runs).
+ * text of its stdout and stderr, others without what differs between identical runs). A Codex payload (it
+ * carries `turn_id` or `model`, as the hook tells agents apart; a decision log line says `"agent": "codex"`)
+ * has its result read as the Codex hook reads it (codex-hook-result.ts: Bash's exit code from the output's
+ * header, the `Command:` echo and `Wall time:` left out; an MCP response's `isError`).
  * Other hook events (prompts, stops, session starts) are passed over. Sessions end with the input; only
  * sessions with a call waiting are kept, at most {@link MAX_OPEN_SESSIONS} (the least recently used first
  * gives its calls up without outcome).
@@ -26,6 +29,7 @@ import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
 import { stableResult } from './volatile-output.js';
 import { claudeCodeResult } from './claude-code-result.js';
+import { codexHookOutcome } from './codex-hook-result.js';
 
 const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
 const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
@@ -62,6 +66,21 @@ function stableOutcome(tool: string, o: Outcome): Outcome {
   return result === o.result && error === o.error ? o : { ...o, result, ...(error === undefined ? {} : { error }) };
 }
 
+/** Whether a payload is Codex CLI's (src/hooks/agents.ts detectAgent's rule; a decision log line names its agent). */
+function isCodexPayload(v: Readonly<Record<string, unknown>>): boolean {
+  return v.agent === undefined ? v.turn_id !== undefined || v.model !== undefined : v.agent === 'codex';
+}
+
+/**
+ * A Codex after-event's outcome as the Codex hook reads it (codex-hook-result.ts); a decision log's
+ * failure line (`PostToolUseFailure`, `error`: what the hook read) as any agent's.
+ */
+function codexAfterOutcome(v: Record<string, unknown>): Outcome {
+  if (v.hook_event_name === 'PostToolUseFailure' || present(v.error)) return afterOutcome(v);
+  const o = codexHookOutcome(v.tool_response);
+  return 'error' in o ? failure(o.error) : { result: o.result, errorInfo: 'absent' };
+}
+
 /** A reader of hook payload logs for `input`. */
 export function createHookPayloadsReader(input: InputName): FormatReader {
   const open = new Map<string, HeldCalls>();
@@ -84,7 +103,7 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
       const start = { tool, args: stableInput(GEMINI_EVENTS.has(v.hook_event_name) ? 'gemini' : 'claude-code', tool, v.tool_input), file: unit.file, line: unit.line };
       if (before) calls.hold(id, start);
       else {
-        const outcome = GEMINI_EVENTS.has(v.hook_event_name) ? afterOutcome(v) : stableOutcome(tool, afterOutcome(v));
+        const outcome = GEMINI_EVENTS.has(v.hook_event_name) ? afterOutcome(v) : isCodexPayload(v) ? codexAfterOutcome(v) : stableOutcome(tool, afterOutcome(v));
         if (!calls.settle(id, outcome)) calls.hold(undefined, start, outcome);
       }
       yield* calls.release();

@@ -1,7 +1,7 @@
 /**
  * The agents' codecs, and which one a payload comes from when `--agent` is not given: Gemini CLI names its
  * events BeforeTool/AfterTool/BeforeAgent; Codex's PreToolUse/PostToolUse/UserPromptSubmit payloads carry
- * `turn_id` and `model`, Claude Code's do not; only Claude Code sends PostToolUseFailure.
+ * `turn_id` and `model`, Claude Code's do not; only Claude Code sends PostToolUseFailure and PermissionDenied.
  */
 import { InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
@@ -15,14 +15,14 @@ export const AGENTS: Readonly<Record<AgentName, HookAgent>> = { 'claude-code': C
 
 /** The phase of `eventName` for `agent`, or null for an event that is not about tool calls (ignored). */
 export function phaseOf(agent: HookAgent, eventName: string): HookPhase | null {
-  for (const phase of ['propose', 'record', 'prompt', 'end'] as const) if (agent.events[phase].includes(eventName)) return phase;
+  for (const phase of ['propose', 'record', 'decline', 'prompt', 'end'] as const) if (agent.events[phase].includes(eventName)) return phase;
   return null;
 }
 
 /** The agent that sent a payload with this `hook_event_name` (see the header). */
 export function detectAgent(p: Readonly<Record<string, unknown>>, eventName: string): HookAgent {
   if (eventName === 'BeforeTool' || eventName === 'AfterTool' || eventName === 'BeforeAgent') return GEMINI;
-  if (eventName === 'PostToolUseFailure') return CLAUDE_CODE;
+  if (eventName === 'PostToolUseFailure' || eventName === 'PermissionDenied') return CLAUDE_CODE;
   if (eventName === 'SessionEnd') return typeof p.timestamp === 'string' ? GEMINI : CLAUDE_CODE;
   return p.turn_id !== undefined || p.model !== undefined ? CODEX : CLAUDE_CODE;
 }

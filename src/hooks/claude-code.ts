@@ -1,7 +1,9 @@
 /**
  * Claude Code (and the Claude Agent SDK, which runs the same hooks): PreToolUse before a call,
  * PostToolUse after it succeeded, PostToolUseFailure after it failed (`error`, `is_interrupt`),
- * UserPromptSubmit (a new prompt: the session's fresh start), SessionEnd.
+ * PermissionDenied when auto mode's classifier denied a call (`tool_name`, `tool_input`, `tool_use_id`,
+ * `reason`; the call did not run: it is taken as not run at once, not when overdue), UserPromptSubmit (a new
+ * prompt: the session's fresh start), SessionEnd.
  *
  * Output (https://code.claude.com/docs/en/hooks), by decision:
  * - allow: nothing (Claude's own permission rules apply: a hook's `permissionDecision: "allow"` would
@@ -10,7 +12,8 @@
  * - ask: `permissionDecision: "ask"`, the reason shown to the user in the prompt;
  * - deny: `permissionDecision: "deny"`, the reason shown to Claude instead of a result;
  * - stop: `continue: false` with `stopReason` (Claude stops; the user sees the reason), and the deny;
- * - after the call (warn): `additionalContext` on PostToolUse / PostToolUseFailure.
+ * - after the call (warn): `additionalContext` on PostToolUse / PostToolUseFailure;
+ * - PermissionDenied: nothing (its `retry` is the user's classifier's business, not loopwatch's).
  *
  * Claude Code reads PreToolUse's `additionalContext` from 2.1.9 on; before, a warning is given after the
  * call instead (agent-versions.ts), and an ask carries its reason alone.
@@ -47,7 +50,7 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   const id = callIdOf(p);
   const args = inputOf(p, volatileFields('claude-code', tool));
   const base = { tool, args, ...(id === undefined ? {} : { id }) };
-  if (phase === 'propose') return { agent: 'claude-code', eventName, phase, session, call: base };
+  if (phase === 'propose' || phase === 'decline') return { agent: 'claude-code', eventName, phase, session, call: base };
   if (eventName === 'PostToolUseFailure') {
     const error = typeof p.error === 'string' && p.error !== '' ? capText(p.error) : p.is_interrupt === true ? 'interrupted' : true;
     return { agent: 'claude-code', eventName, phase, session, call: { ...base, error } };
@@ -81,7 +84,7 @@ function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
 export const CLAUDE_CODE: HookAgent = {
   name: 'claude-code',
   title: 'Claude Code',
-  events: { propose: ['PreToolUse'], record: ['PostToolUse', 'PostToolUseFailure'], prompt: ['UserPromptSubmit'], end: ['SessionEnd'] },
+  events: { propose: ['PreToolUse'], record: ['PostToolUse', 'PostToolUseFailure'], decline: ['PermissionDenied'], prompt: ['UserPromptSubmit'], end: ['SessionEnd'] },
   editTools: ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
   decode,
   turn: claudeCodeTurn,

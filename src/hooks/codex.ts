@@ -21,29 +21,19 @@
 import { type HostReach, hostMessage } from '../live/host-message.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
-import { codexOutcome } from '../formats/codex-output.js';
+import { codexHookOutcome } from '../formats/codex-hook-result.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
 import { codexTurn } from './transcript-turn.js';
 
 /**
- * The outcome a tool response says. Bash's is the output text the model reads, read as the rollout reader
- * reads it (src/formats/codex-output.ts: "Exit code: N" / "Process exited with code N" headers, older
- * JSON with `metadata.exit_code`): a non-zero exit code is a failure, and the result is the output alone,
- * without the header and its timings, so two runs of a command with the same output have the same outcome
- * (and a call's outcome is the same whether read from the hook or from the rollout). An MCP tool's is an
- * object: `isError` or `success: false` is a failure.
+ * The outcome a tool response says (src/formats/codex-hook-result.ts, which the hook payload log reader
+ * shares: a call's outcome is the same whether read from the hook, a log of its payloads or the rollout),
+ * its texts capped.
  */
 function outcomeOf(r: unknown): { readonly error: string } | { readonly result: unknown } {
-  if (typeof r === 'string') {
-    const o = codexOutcome(r);
-    const text = typeof o.result === 'string' ? capText(o.result) : o.result;
-    return o.errorInfo === 'known' ? { error: typeof text === 'string' ? text : capText(JSON.stringify(text) ?? '') } : { result: text };
-  }
-  if (typeof r !== 'object' || r === null || Array.isArray(r)) return { result: r };
-  const o = r as Record<string, unknown>;
-  const exit = o.exit_code ?? o.exitCode;
-  const failed = (typeof exit === 'number' && exit !== 0) || o.isError === true || o.is_error === true || o.success === false;
-  return failed ? { error: capText(JSON.stringify(o)) } : { result: o };
+  const o = codexHookOutcome(r);
+  if ('error' in o) return { error: typeof o.error === 'string' ? capText(o.error) : capText(JSON.stringify(o.error) ?? '') };
+  return { result: typeof o.result === 'string' ? capText(o.result) : o.result };
 }
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
@@ -89,7 +79,7 @@ function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
 export const CODEX: HookAgent = {
   name: 'codex',
   title: 'Codex CLI',
-  events: { propose: ['PreToolUse'], record: ['PostToolUse'], prompt: ['UserPromptSubmit'], end: [] },
+  events: { propose: ['PreToolUse'], record: ['PostToolUse'], decline: [], prompt: ['UserPromptSubmit'], end: [] },
   editTools: ['apply_patch'],
   decode,
   turn: codexTurn,

@@ -84,7 +84,7 @@ function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
 export const GEMINI: HookAgent = {
   name: 'gemini',
   title: 'Gemini CLI',
-  events: { propose: ['BeforeTool'], record: ['AfterTool'], prompt: ['BeforeAgent'], end: ['SessionEnd'] },
+  events: { propose: ['BeforeTool'], record: ['AfterTool'], decline: [], prompt: ['BeforeAgent'], end: ['SessionEnd'] },
   editTools: ['write_file', 'replace'],
   decode,
   reply,

@@ -12,10 +12,11 @@ export type AgentName = 'claude-code' | 'codex' | 'gemini';
 export const AGENT_NAMES: readonly AgentName[] = ['claude-code', 'codex', 'gemini'];
 
 /**
- * What a hook event asks: check a call before it runs, record one that ran, give the session a fresh start
+ * What a hook event asks: check a call before it runs, record one that ran, take a proposed call as not run
+ * (`decline`: Claude Code's PermissionDenied, LoopDetector.didNotRun), give the session a fresh start
  * (a new prompt from the user: src/live/fresh-start.ts), or end the session.
  */
-export type HookPhase = 'propose' | 'record' | 'prompt' | 'end';
+export type HookPhase = 'propose' | 'record' | 'decline' | 'prompt' | 'end';
 
 /** A hook payload, decoded. */
 export interface HookCall {

@@ -3,7 +3,7 @@
  *
  * ```
  * payload text -> JSON -> agent (--agent, or detected) -> codec.decode -> HookCall
- *   -> lock the session -> state file -> LoopDetector.restore -> propose | record | freshStart (a prompt)
+ *   -> lock the session -> state file -> LoopDetector.restore -> propose | record | didNotRun (a call denied) | freshStart (a prompt)
  *   -> snapshot -> state file -> unlock -> codec.reply(decision, what the agent's version takes) -> stdout
  * ```
  *
@@ -31,6 +31,7 @@ import { type LoggedDecision, appendDecisionLine, decisionLine } from './decisio
 import type { AgentName, HookAgent, HookCall, ReplyContext } from './hook-agent.js';
 import { hookDetection } from './hook-detection.js';
 import { parsePayload } from './hook-payload.js';
+import { withTurn } from './hook-turn.js';
 import { projectAllowlist } from './project-allowlist.js';
 import { SessionFile, type StoredSession } from './session-file.js';
 import { type SessionMeta, emptyMeta, withDecision } from './session-meta.js';
@@ -135,8 +136,8 @@ interface Reached {
 }
 
 /**
- * Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end and
- * a prompt (a fresh start of a session that has a state; nothing to do for one that has none).
+ * Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end, a
+ * declined call and a prompt (a change to a session that has a state; nothing to do for one that has none).
  */
 function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached): LiveDecision | null {
   const file = new SessionFile(options.stateDir, call.agent, call.session);
@@ -160,6 +161,14 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
     }
     const restored = restore(file, call, detection, detector, notes);
     detector = restored.detector;
+    if (call.phase === 'decline') {
+      // the call did not run (Claude Code's PermissionDenied): never recorded as run, no longer in flight
+      if (restored.restored) {
+        detector.didNotRun(call.call);
+        file.write(detector.snapshot(), restored.meta);
+      }
+      return null;
+    }
     if (call.phase === 'prompt') {
       if (restored.restored) {
         detector.freshStart();
@@ -191,16 +200,6 @@ function log(options: HookRunOptions, call: HookCall, decision: LoggedDecision, 
   if (options.log === undefined) return;
   const failed = appendDecisionLine(options.log, decisionLine(call, decision));
   if (failed !== null) notes.push(hookLine(failed));
-}
-
-/**
- * The call with its model turn (`round`) when the agent's transcript tells it (HookAgent.turn): calls of
- * one turn are one decision, as `loopwatch eval` reads them from the transcript.
- */
-function withTurn(agent: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall): HookCall {
-  if ((call.phase !== 'propose' && call.phase !== 'record') || agent.turn === undefined || call.call.round !== undefined) return call;
-  const round = agent.turn(payload);
-  return round === undefined ? call : { ...call, call: { ...call.call, round } };
 }
 
 /** Runs the hook on one payload's text (never throws). */

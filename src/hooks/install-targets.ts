@@ -3,7 +3,7 @@
  *
  * | agent       | user file                          | project file            | events (matcher)                                   | timeout unit |
  * |-------------|------------------------------------|-------------------------|----------------------------------------------------|--------------|
- * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure ("*"), UserPromptSubmit, SessionEnd | seconds |
+ * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied ("*"), UserPromptSubmit, SessionEnd | seconds |
  * | codex       | $CODEX_HOME or ~/.codex/hooks.json | .codex/hooks.json       | PreToolUse, PostToolUse ("*"), UserPromptSubmit    | seconds      |
  * | gemini      | ~/.gemini/settings.json            | .gemini/settings.json   | BeforeTool, AfterTool ("*"), BeforeAgent, SessionEnd | milliseconds |
  *
@@ -54,7 +54,7 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
     case 'claude-code':
       return {
         path: scope === 'user' ? join(dirOf(env, 'CLAUDE_CONFIG_DIR', '.claude'), 'settings.json') : join(cwd, '.claude', 'settings.json'),
-        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'PostToolUseFailure', matcher: '*' }, { event: 'UserPromptSubmit' }, { event: 'SessionEnd' }],
+        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'PostToolUseFailure', matcher: '*' }, { event: 'PermissionDenied', matcher: '*' }, { event: 'UserPromptSubmit' }, { event: 'SessionEnd' }],
         handler: (command) => ({ type: 'command', command, timeout: TIMEOUT_S }),
       };
     case 'codex':

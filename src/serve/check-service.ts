@@ -91,6 +91,16 @@ export class CheckService {
     return this.decided(this.settled(() => this.counted(() => engine.record(c.session, c))));
   }
 
+  /**
+   * A proposed call that did not run, for a reason not the loop's (LoopEngine.didNotRun: never recorded as
+   * run, no longer in flight). Throws for a call the engine refuses.
+   */
+  didNotRun(call: ServiceCall): void {
+    const engine = this.engineFor(call.session, call.agent);
+    const c = call.agent === undefined ? call : withoutAgent(call);
+    this.settled(() => engine.didNotRun(c.session, c));
+  }
+
   /** Gives a session a fresh start (a new prompt: LoopEngine.freshStart; false when it was not live). What it holds of its calls is unchanged. */
   freshStart(session: string): boolean {
     return this.holding(session).freshStart(session);

@@ -4,7 +4,7 @@
  * instead of state files, so a hook can be one `curl` rather than a Node process per tool call.
  *
  * ```
- * body (the hook's stdin) -> codec.decode -> service.propose | record | freshStart (a prompt) | end
+ * body (the hook's stdin) -> codec.decode -> withTurn (the transcript's tail, src/hooks/hook-turn.ts) -> service.propose | record | didNotRun | freshStart (a prompt) | end
  *   -> codec.reply -> body (the hook's stdout)
  * ```
  *
@@ -18,6 +18,7 @@ import type { ServerResponse } from 'node:http';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
 import { AGENT_NAMES, type AgentName, type HookCall, PLAIN_REPLY } from '../hooks/hook-agent.js';
 import { parsePayload } from '../hooks/hook-payload.js';
+import { withTurn } from '../hooks/hook-turn.js';
 import { redactSecrets } from '../text/redact.js';
 import type { CheckService } from './check-service.js';
 import type { HttpRefusal } from './http-io.js';
@@ -46,7 +47,8 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
     const found = agentFor(payload, agent);
     const phase = phaseOf(found.agent, found.eventName);
     if (phase === null) return { body: '' }; // an event about something else than tool calls
-    call = found.agent.decode(payload, found.eventName, phase);
+    // the call's model turn from the agent's transcript, as `loopwatch hook` reads it (a path serve cannot read: none)
+    call = withTurn(found.agent, payload, found.agent.decode(payload, found.eventName, phase), 'served');
   } catch (e) {
     return { body: '', unchecked: `the hook payload could not be read as ${AGENTS[agent].title}'s: ${(e as Error).message}` };
   }
@@ -63,6 +65,10 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
     // the route's agent picks a config's family (gemini is the gemini-cli family, as `loopwatch hook` has it)
     const named = { ...call.call, session, agent: agent === 'gemini' ? 'gemini-cli' : agent };
     // the agents send an after-event for every call they ran: a proposal without one did not run (hook-run.ts)
+    if (call.phase === 'decline') {
+      service.didNotRun(named);
+      return { body: '' };
+    }
     const d = call.phase === 'propose' ? service.propose(named, true) : service.record(named);
     return { body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) };
   } catch (e) {

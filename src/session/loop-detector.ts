@@ -520,6 +520,20 @@ export class LoopDetector {
   }
 
   /**
+   * Says that a proposed call did not run, for a reason that is not the loop's (a permission rule, auto
+   * mode's classifier: Claude Code's PermissionDenied): taken as an overdue proposal of a host that records
+   * every run is (expectEveryOutcome), at once: never recorded as run, no longer in flight beside the calls
+   * proposed after it; forgotten, or declined when its proposal was an `ask` (the `ask` was not answered yes).
+   * Paired with its proposal as record() is; a call that was not proposed is ignored. Throws InvalidEventError.
+   */
+  didNotRun(call: LiveCall): void {
+    const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
+    const proposed = this.live.take(id, event.tool);
+    if (proposed === null || proposed === 'late') return;
+    this.notRun(proposed);
+  }
+
+  /**
    * Says that the host records every call that ran, and only those (the agents' hooks: Claude Code, Codex
    * and Gemini CLI send an after-event for each call they ran): a proposal whose outcome never comes did not
    * run (a person declined it at the agent's prompt, another hook or a permission rule denied it), so it is

@@ -1,0 +1,30 @@
+/**
+ * What a Codex CLI hook's `tool_response` (PostToolUse) says about its call, as the Codex hook reads it
+ * (src/hooks/codex.ts) and the hook payload log reader reads a logged Codex payload (hook-payloads.ts):
+ * one function, so a call's outcome is the same whether the hook saw it or a log of its payloads is read.
+ *
+ * Codex sends PostToolUse for every call that ran, success or failure. Bash's response is the text the
+ * model reads, read as the rollout reader reads a `function_call_output` (codex-output.ts: the `Command:`
+ * echo, "Exit code: N" / "Process exited with code N" headers, `Wall time:` timings, older JSON with
+ * `metadata.exit_code`): a non-zero exit code is a failure, and the result is the output alone, so two
+ * runs of a command with the same output have the same outcome. An MCP tool's response is an object:
+ * `isError`, `is_error`, `success: false` or a non-zero `exit_code` / `exitCode` is a failure (its JSON
+ * the error). Anything else is the result as it is.
+ */
+import { codexOutcome } from './codex-output.js';
+
+/** A Codex hook response read: the failure (`error`) or the result. Uncapped: the hook caps it. */
+export type CodexHookOutcome = { readonly error: unknown } | { readonly result: unknown };
+
+/** What the Codex hook `tool_response` `r` says (see the header). */
+export function codexHookOutcome(r: unknown): CodexHookOutcome {
+  if (typeof r === 'string') {
+    const o = codexOutcome(r);
+    return o.errorInfo === 'known' ? { error: o.result } : { result: o.result };
+  }
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) return { result: r };
+  const o = r as Record<string, unknown>;
+  const exit = o.exit_code ?? o.exitCode;
+  const failed = (typeof exit === 'number' && exit !== 0) || o.isError === true || o.is_error === true || o.success === false;
+  return failed ? { error: JSON.stringify(o) } : { result: o };
+}
