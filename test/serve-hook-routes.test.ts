@@ -54,6 +54,19 @@ describe('loopwatch serve hook routes', () => {
     });
   }
 
+  it("should leave a payload whose session id holds a lone surrogate unchecked, as serve's door refuses it", async () => {
+    // in UTF-8 `a\ud800` and `a\ufffd` are one id: they would share a state file (serve-session-id-unicode)
+    for (const agent of AGENTS) {
+      const call = { tool: 'bash', args: { command: 'ls' }, result: 'a.txt' };
+      const r = await hookPost(agent, beforePayload(agent, 'a\ud800', call, 'toolu_lone'));
+      expect(r.status).toBe(200);
+      expect(r.body).toBe('');
+      expect(r.unchecked).toMatch(/well-formed Unicode/);
+      const fine = await hookPost(agent, beforePayload(agent, 'a\ufffd', call, 'toolu_fine'));
+      expect(fine.unchecked).toBeNull();
+    }
+  });
+
   it('should answer an unreadable payload with an empty body and the reason in a header, and refuse an unknown agent', async () => {
     const bad = await hookPost('claude-code', '{"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"');
     expect(bad.status).toBe(200);

@@ -72,6 +72,14 @@ export function idAt(path: string, value: unknown, max = MAX_ID_LENGTH): string 
 /** A UTF-16 unit of a surrogate pair standing alone: not a character, and not one in UTF-8. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Why a session id may not name a session ({@link sessionIdAt}'s Unicode rule), said once for each door. */
+export const LONE_SURROGATE_ID = 'must be well-formed Unicode (a lone surrogate such as \\ud800 is not a character)';
+
+/** Whether `id` holds a lone surrogate: in UTF-8 it would read as another id's U+FFFD (see {@link sessionIdAt}). */
+export function hasLoneSurrogate(id: string): boolean {
+  return LONE_SURROGATE.test(id);
+}
+
 /**
  * A session id at `path`: as {@link idAt}, and well-formed Unicode. A lone surrogate (JSON's `"\ud800"`)
  * is U+FFFD in UTF-8, so `a\ud800`, `a\udfff` and `a\ufffd` would share a state file (its name hashes the
@@ -79,7 +87,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  */
 export function sessionIdAt(path: string, value: unknown): string {
   const id = idAt(path, value);
-  if (LONE_SURROGATE.test(id)) fail(path, 'must be well-formed Unicode (a lone surrogate such as \\ud800 is not a character)', value);
+  if (hasLoneSurrogate(id)) fail(path, LONE_SURROGATE_ID, value);
   return id;
 }
 

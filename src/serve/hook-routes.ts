@@ -20,6 +20,7 @@ import { AGENT_NAMES, type AgentName, type HookCall, PLAIN_REPLY } from '../hook
 import { parsePayload } from '../hooks/hook-payload.js';
 import { withTurn } from '../hooks/hook-turn.js';
 import { redactSecrets } from '../text/redact.js';
+import { hasLoneSurrogate, LONE_SURROGATE_ID } from './call-schema.js';
 import type { CheckService } from './check-service.js';
 import type { HttpRefusal } from './http-io.js';
 
@@ -49,6 +50,8 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
     if (phase === null) return { body: '' }; // an event about something else than tool calls
     // the call's model turn from the agent's transcript, as `loopwatch hook` reads it (a path serve cannot read: none)
     call = withTurn(found.agent, payload, found.agent.decode(payload, found.eventName, phase), 'served');
+    // the door's rule for session ids (call-schema.ts): a lone surrogate would share another id's state file
+    if (hasLoneSurrogate(call.session)) throw new Error(`its session id ${LONE_SURROGATE_ID}`);
   } catch (e) {
     return { body: '', unchecked: `the hook payload could not be read as ${AGENTS[agent].title}'s: ${(e as Error).message}` };
   }
