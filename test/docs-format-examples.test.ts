@@ -24,6 +24,7 @@ const FORMAT_OF: Record<string, FormatName> = {
   'Hook payloads': 'hooks',
   'OpenHands events': 'openhands',
   'Gemini CLI chats': 'gemini-cli',
+  'ATIF trajectories': 'atif',
 };
 
 /** The examples of the "Input formats" section: the bold heading and the json block after it. */

@@ -8,6 +8,7 @@
  */
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
+import { createAtifReader } from './atif.js';
 import { createClaudeCodeReader } from './claude-code.js';
 import { createCodexReader } from './codex.js';
 import { PEEK_BYTES, inputBytes, peekBytes } from './byte-source.js';
@@ -75,6 +76,8 @@ export function createReader(format: FormatName, input: InputName): FormatReader
       return createOpenHandsReader(input);
     case 'gemini-cli':
       return createGeminiCliReader(input);
+    case 'atif':
+      return createAtifReader();
   }
 }
 

@@ -302,3 +302,39 @@ export function writeGeminiCli(dir: string): [string, string] {
   writeFileSync(cleanPath, JSON.stringify(geminiChat('gem-clean', clean, false), null, 2));
   return [stuck, cleanPath];
 }
+
+/** An ATIF trajectory (Harbor): a user step, then one agent step per call, its observation holding the result. */
+export function atifTrajectory(sessionId: string, call: CallAt): object {
+  return {
+    schema_version: 'ATIF-v1.5',
+    session_id: sessionId,
+    agent: { name: 'terminus-2', version: '2.0.0', model_name: 'claude-sonnet-4-5' },
+    steps: [
+      { step_id: 1, timestamp: '2026-03-02T10:00:00Z', source: 'user', message: 'Please fix the failing test.' },
+      ...range(FIXTURE_CALLS).map((i) => {
+        const c = call(i);
+        return {
+          step_id: i + 2,
+          source: 'agent',
+          message: 'Let me try that again.',
+          reasoning_content: 'The test failed; run it once more.',
+          tool_calls: [{ tool_call_id: `call_${i}`, function_name: c.tool, arguments: c.args }],
+          observation: { results: [{ source_call_id: `call_${i}`, content: c.result }] },
+          metrics: { prompt_tokens: 1200, completion_tokens: 40, cached_tokens: 800, cost_usd: 0.002 },
+        };
+      }),
+    ],
+    final_metrics: { total_prompt_tokens: 9600, total_completion_tokens: 320, total_steps: FIXTURE_CALLS + 1 },
+  };
+}
+
+/** ATIF: one `trajectory.json` per trial, under `<trial>/agent/` as Harbor writes them. */
+export function writeAtif(dir: string): [string, string] {
+  const write = (trial: string, doc: object): string => {
+    const agent = join(dir, 'harbor-job', trial, 'agent');
+    mkdirSync(agent, { recursive: true });
+    writeFileSync(join(agent, 'trajectory.json'), JSON.stringify(doc, null, 2));
+    return join(agent, 'trajectory.json');
+  };
+  return [write('fix-tests__stuck', atifTrajectory('atif-stuck', () => STUCK)), write('fix-tests__clean', atifTrajectory('atif-clean', clean))];
+}
