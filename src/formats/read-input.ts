@@ -18,6 +18,7 @@ import { createEventsReader } from './events.js';
 import { createGeminiCliReader } from './gemini-cli.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { createHookPayloadsReader } from './hook-payloads.js';
+import { createInspectLogReader } from './inspect-log.js';
 import { isRecord } from './json-value.js';
 import { createOpenAiChatReader } from './openai-chat.js';
 import { createOpenAiResponsesReader } from './openai-responses.js';
@@ -78,6 +79,8 @@ export function createReader(format: FormatName, input: InputName): FormatReader
       return createGeminiCliReader(input);
     case 'atif':
       return createAtifReader();
+    case 'inspect':
+      return createInspectLogReader();
   }
 }
 

@@ -338,3 +338,41 @@ export function writeAtif(dir: string): [string, string] {
   };
   return [write('fix-tests__stuck', atifTrajectory('atif-stuck', () => STUCK)), write('fix-tests__clean', atifTrajectory('atif-clean', clean))];
 }
+
+/** An Inspect AI eval log (JSON form): one sample per session, tool errors recorded when failing. */
+export function inspectLog(samples: { id: string; call: CallAt; failing: boolean }[]): object {
+  return {
+    version: 2,
+    status: 'success',
+    eval: { eval_id: 'e1', run_id: 'r1', created: '2026-03-02T10:00:00+00:00', task: 'fix_tests', task_id: 't1', model: 'openai/gpt-5' },
+    plan: { name: 'plan', steps: [{ solver: 'react', params: {} }] },
+    results: { total_samples: samples.length, completed_samples: samples.length, scores: [] },
+    stats: { started_at: '2026-03-02T10:00:00+00:00', completed_at: '2026-03-02T10:05:00+00:00', model_usage: {} },
+    samples: samples.map(({ id, call, failing }) => ({
+      id,
+      epoch: 1,
+      input: 'Please fix the failing test.',
+      target: '',
+      messages: [
+        { id: 'm0', role: 'user', content: 'Please fix the failing test.', source: 'input' },
+        ...range(FIXTURE_CALLS).flatMap((i) => {
+          const c = call(i);
+          return [
+            { id: `a${i}`, role: 'assistant', content: [{ type: 'reasoning', reasoning: 'Try again.' }, { type: 'text', text: 'Let me try that again.' }], source: 'generate', model: 'gpt-5', tool_calls: [{ id: `call_${i}`, function: c.tool, arguments: c.args, type: 'function' }] },
+            { id: `t${i}`, role: 'tool', content: c.result, tool_call_id: `call_${i}`, function: c.tool, error: failing ? { type: 'unknown', message: c.result } : null },
+          ];
+        }),
+      ],
+      scores: { match: { value: 'I' } },
+      attachments: {},
+    })),
+  };
+}
+
+/** Inspect AI: both samples in one JSON log under `logs/`, as `--log-format json` writes it. */
+export function writeInspectLog(dir: string): string {
+  mkdirSync(join(dir, 'logs'), { recursive: true });
+  const file = join(dir, 'logs', '2026-03-02T10-00-00+00-00_fix-tests_k3x.json');
+  writeFileSync(file, JSON.stringify(inspectLog([{ id: 'stuck', call: () => STUCK, failing: true }, { id: 'clean', call: clean, failing: false }]), null, 2));
+  return file;
+}
