@@ -4,6 +4,7 @@
  * resolved, reasoning left out; malformed samples, messages and calls reported by file and line, the rest
  * still read; unknown fields, huge and deep values.
  */
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MAX_NESTING } from '../src/formats/trace-record.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
@@ -73,6 +74,14 @@ describe('Inspect AI eval log format', () => {
     expect(await collect([file], { format: 'inspect' })).toEqual([{ kind: 'issue', code: 'bad-record', file, line: 1, message: 'expected an Inspect eval log (an object with an "eval" object and a "samples" array), received an object without them' }]);
     const empty = write('empty.json', JSON.stringify(log([])));
     expect(await collect([empty])).toEqual([]);
+  });
+
+  it('should skip a zip archive (a .eval log), gzipped or not, with one issue saying how to get the JSON form', async () => {
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]), Buffer.alloc(64, 0xff)]);
+    const files = [write('logs/run.eval', zip), write('logs/run.eval.gz', gzipSync(zip))];
+    const message = 'a zip archive (an Inspect AI .eval log is one), which loopwatch does not open; `inspect log convert FILE --to json --output-dir DIR` writes the JSON form it reads; input skipped';
+    expect(await collect(files)).toEqual(files.map((file) => ({ kind: 'issue', code: 'unknown-format', file, line: 0, message })));
+    expect(await collect(files, { format: 'inspect' })).toEqual(files.map((file) => ({ kind: 'issue', code: 'unknown-format', file, line: 0, message })));
   });
 
   it('should read huge results, and skip a log nested too deep with one issue naming the file', async () => {

@@ -8,6 +8,7 @@
  */
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
+import { isZipHead, zipArchiveIssue } from './archive-head.js';
 import { createAtifReader } from './atif.js';
 import { createClaudeCodeReader } from './claude-code.js';
 import { createCodexReader } from './codex.js';
@@ -123,6 +124,10 @@ async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, 
   const peeked = await peekBytes(inputBytes(source, options.onBytes));
   // the layout is judged on the first PEEK_BYTES whatever size the reads came in
   const look = peeked.head.subarray(0, PEEK_BYTES);
+  if (isZipHead(look)) {
+    await peeked.close();
+    return yield [zipArchiveIssue(file)];
+  }
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(look, peeked.complete && look.length === peeked.head.length, file);
   try {
     yield* readRecordBatches(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout, ...(route === undefined ? {} : { route }) });
