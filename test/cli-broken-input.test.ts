@@ -104,7 +104,7 @@ describe('loopwatch exit codes and usage errors', () => {
     [['scan', file, '--min-action', 'panic'], '--min-action must be one of warn, ask, break, received "panic"'],
     [['scan', file, '--workers', 'two'], '--workers must be an integer from 0 to 256, received "two"'],
     [['scan', file, '--json', '--jsonl'], '--json and --jsonl cannot be used together'],
-    [['scan', file, '--format', 'xml'], '--format must be one of events, openai-chat, openai-responses, anthropic, swe-agent, claude-code, codex, otel, hooks, openhands, gemini-cli, received "xml"'],
+    [['scan', file, '--format', 'xml'], '--format must be one of events, openai-chat, openai-responses, anthropic, swe-agent, claude-code, codex, otel, hooks, openhands, gemini-cli, atif, inspect, received "xml"'],
     [['scan', file, '--preset', 'fast'], '--preset must be one of default, hand-tuned, balanced'],
     [['scan', file, '--bogus'], 'unknown flag --bogus'],
     [['frobnicate'], 'unknown command "frobnicate"'],

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
-import { FIXTURE_CALLS, writeAnthropic, writeClaudeCode, writeCodex, writeEvents, writeGeminiCli, writeHookPayloads, writeOpenAiChat, writeOpenAiResponses, writeOpenHands, writeOtel, writeSweAgent } from './helpers/format-fixtures.js';
+import { FIXTURE_CALLS, writeAnthropic, writeAtif, writeInspectLog, writeClaudeCode, writeCodex, writeEvents, writeGeminiCli, writeHookPayloads, writeOpenAiChat, writeOpenAiResponses, writeOpenHands, writeOtel, writeSweAgent } from './helpers/format-fixtures.js';
 
 const VERDICT_FIELDS = ['session', 'file', 'index', 'step', 'tool', 'kind', 'detector', 'confidence', 'action', 'loopStart', 'recommended', 'message'];
 
@@ -24,6 +24,8 @@ cases.push(['otel', [writeOtel(dir)], 'otel-stuck', 'otel-clean']);
 cases.push(['hooks', [writeHookPayloads(dir)], 'hook-stuck', 'hook-clean']);
 cases.push(['openhands', [writeOpenHands(dir)], 'oh-stuck', 'oh-clean']);
 cases.push(['gemini-cli', writeGeminiCli(dir), 'gem-stuck', 'gem-clean']);
+cases.push(['atif', writeAtif(dir), 'atif-stuck', 'atif-clean']);
+cases.push(['inspect', [writeInspectLog(dir)], 'fix_tests/stuck#1', 'fix_tests/clean#1']);
 
 describe('loopwatch scan, per format', () => {
   for (const [format, files, stuck, clean] of cases) {

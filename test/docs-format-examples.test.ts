@@ -24,6 +24,8 @@ const FORMAT_OF: Record<string, FormatName> = {
   'Hook payloads': 'hooks',
   'OpenHands events': 'openhands',
   'Gemini CLI chats': 'gemini-cli',
+  'ATIF trajectories': 'atif',
+  'Inspect AI eval logs': 'inspect',
 };
 
 /** The examples of the "Input formats" section: the bold heading and the json block after it. */

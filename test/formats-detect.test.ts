@@ -14,7 +14,7 @@ import { FORMAT_NAMES, readInputs } from '../src/formats/read-inputs.js';
 import { collect, collectAll, scratchDir } from './helpers/trace-files.js';
 
 const { dir, write } = scratchDir('formats-detect');
-const KNOWN = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages, SWE-agent, Claude Code, Codex CLI, OpenTelemetry spans (OTLP/JSON), hook payloads, OpenHands events or Gemini CLI chats';
+const KNOWN = 'loopwatch events, OpenAI chat, OpenAI Responses, Anthropic Messages, SWE-agent, Claude Code, Codex CLI, OpenTelemetry spans (OTLP/JSON), hook payloads, OpenHands events, Gemini CLI chats, ATIF trajectories (Harbor) or Inspect AI eval logs (JSON)';
 
 const line = (v: unknown): string => JSON.stringify(v) + '\n';
 const events = line({ session: 'e', tool: 'ls' });
@@ -30,7 +30,7 @@ const claudeCode = line({ type: 'assistant', sessionId: 'cc', uuid: 'u1', parent
 
 describe('format detection', () => {
   it('should list the formats', () => {
-    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks', 'openhands', 'gemini-cli']);
+    expect(FORMAT_NAMES).toEqual(['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks', 'openhands', 'gemini-cli', 'atif', 'inspect']);
   });
 
   it('should recognise each format from its first record', () => {
@@ -221,7 +221,7 @@ describe('format detection', () => {
   });
 
   it('should refuse invalid options at once, naming the option and the value', () => {
-    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", "claude-code", "codex", "otel", "hooks", "openhands", "gemini-cli", received "csv" (string)');
+    expect(() => readInputs([], { format: 'csv' as never })).toThrow('options.format must be one of "events", "openai-chat", "openai-responses", "anthropic", "swe-agent", "claude-code", "codex", "otel", "hooks", "openhands", "gemini-cli", "atif", "inspect", received "csv" (string)');
     expect(() => readInputs([], { maxLineBytes: 0 })).toThrow('options.maxLineBytes must be an integer >= 1, received 0 (number)');
     expect(() => readInputs([], { maxLineBytes: 1.5 })).toThrow(TypeError);
     expect(() => readInputs([], { stdin: 'x' as never })).toThrow('options.stdin must be a readable stream');

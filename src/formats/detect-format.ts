@@ -4,6 +4,8 @@
  * ...); a conversation without any tool traffic reads the same in every chat format, so it only gives a
  * tentative guess and the next record is looked at too.
  */
+import { isAtifTrajectory } from './atif.js';
+import { isInspectLog } from './inspect-log.js';
 import { isWorkflowJournalLine } from './claude-code-sessions.js';
 import { isRecord } from './json-value.js';
 import { TRAJ_FILE } from './detect-layout.js';
@@ -30,6 +32,8 @@ export const FORMAT_TITLES: Readonly<Record<FormatName, string>> = {
   hooks: 'hook payloads',
   openhands: 'OpenHands events',
   'gemini-cli': 'Gemini CLI chats',
+  atif: 'ATIF trajectories (Harbor)',
+  inspect: 'Inspect AI eval logs (JSON)',
 };
 
 /** The formats by title, for an input none of them fits: "a, b, ... or z". */
@@ -84,7 +88,8 @@ function fromParts(parts: readonly unknown[], fallback: FormatName): FormatGuess
 /**
  * The format of `value`, a record of the input `file`, or null when no format fits:
  * `.traj` files and objects with a `trajectory` are SWE-agent; objects with a string `tool` are loopwatch
- * events; `messages` are OpenAI chat or Anthropic (by their marks, OpenAI chat when none); `input`,
+ * events; an `ATIF-v...` `schema_version` with `steps` is an ATIF trajectory, an `eval`
+ * object with `samples` an Inspect AI eval log; `messages` are OpenAI chat or Anthropic (by their marks, OpenAI chat when none); `input`,
  * `output` or `items` arrays are OpenAI Responses; a bare array is judged by its parts. Lines of the
  * streamed formats: a `type` with a `sessionId` (or a `summary`, `file-history-snapshot` or
  * `queue-operation` line) is a Claude Code transcript; a `session_meta`, `response_item`, `event_msg`,
@@ -101,6 +106,8 @@ export function detectFormat(value: unknown, file: string): FormatGuess | null {
   if (!isRecord(value)) return null;
   if (Array.isArray(value.trajectory)) return { format: 'swe-agent', decisive: true };
   if (typeof value.tool === 'string') return { format: 'events', decisive: true };
+  if (isAtifTrajectory(value)) return { format: 'atif', decisive: true };
+  if (isInspectLog(value)) return { format: 'inspect', decisive: true };
   if (isGeminiChat(value)) return { format: 'gemini-cli', decisive: true };
   if (Array.isArray(value.messages)) return fromParts(value.messages, value.system !== undefined ? 'anthropic' : 'openai-chat');
   if (Array.isArray(value.items) || Array.isArray(value.input) || Array.isArray(value.output)) return { format: 'openai-responses', decisive: true };

@@ -8,6 +8,8 @@
  */
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
+import { isZipHead, zipArchiveIssue } from './archive-head.js';
+import { createAtifReader } from './atif.js';
 import { createClaudeCodeReader } from './claude-code.js';
 import { createCodexReader } from './codex.js';
 import { PEEK_BYTES, inputBytes, peekBytes } from './byte-source.js';
@@ -17,6 +19,7 @@ import { createEventsReader } from './events.js';
 import { createGeminiCliReader } from './gemini-cli.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { createHookPayloadsReader } from './hook-payloads.js';
+import { createInspectLogReader } from './inspect-log.js';
 import { isRecord } from './json-value.js';
 import { createOpenAiChatReader } from './openai-chat.js';
 import { createOpenAiResponsesReader } from './openai-responses.js';
@@ -75,6 +78,10 @@ export function createReader(format: FormatName, input: InputName): FormatReader
       return createOpenHandsReader(input);
     case 'gemini-cli':
       return createGeminiCliReader(input);
+    case 'atif':
+      return createAtifReader();
+    case 'inspect':
+      return createInspectLogReader();
   }
 }
 
@@ -117,6 +124,10 @@ async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, 
   const peeked = await peekBytes(inputBytes(source, options.onBytes));
   // the layout is judged on the first PEEK_BYTES whatever size the reads came in
   const look = peeked.head.subarray(0, PEEK_BYTES);
+  if (isZipHead(look)) {
+    await peeked.close();
+    return yield [zipArchiveIssue(file)];
+  }
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(look, peeked.complete && look.length === peeked.head.length, file);
   try {
     yield* readRecordBatches(peeked.all, { file, maxLineBytes: options.maxLineBytes, layout, ...(route === undefined ? {} : { route }) });

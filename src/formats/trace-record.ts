@@ -5,7 +5,7 @@
 import type { ToolEvent } from '../types.js';
 
 /** The trace formats the readers know, in the order detection tries them. */
-export const FORMAT_NAMES = ['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks', 'openhands', 'gemini-cli'] as const;
+export const FORMAT_NAMES = ['events', 'openai-chat', 'openai-responses', 'anthropic', 'swe-agent', 'claude-code', 'codex', 'otel', 'hooks', 'openhands', 'gemini-cli', 'atif', 'inspect'] as const;
 
 /** One of {@link FORMAT_NAMES}. */
 export type FormatName = (typeof FORMAT_NAMES)[number];

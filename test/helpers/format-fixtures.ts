@@ -302,3 +302,77 @@ export function writeGeminiCli(dir: string): [string, string] {
   writeFileSync(cleanPath, JSON.stringify(geminiChat('gem-clean', clean, false), null, 2));
   return [stuck, cleanPath];
 }
+
+/** An ATIF trajectory (Harbor): a user step, then one agent step per call, its observation holding the result. */
+export function atifTrajectory(sessionId: string, call: CallAt): object {
+  return {
+    schema_version: 'ATIF-v1.5',
+    session_id: sessionId,
+    agent: { name: 'terminus-2', version: '2.0.0', model_name: 'claude-sonnet-4-5' },
+    steps: [
+      { step_id: 1, timestamp: '2026-03-02T10:00:00Z', source: 'user', message: 'Please fix the failing test.' },
+      ...range(FIXTURE_CALLS).map((i) => {
+        const c = call(i);
+        return {
+          step_id: i + 2,
+          source: 'agent',
+          message: 'Let me try that again.',
+          reasoning_content: 'The test failed; run it once more.',
+          tool_calls: [{ tool_call_id: `call_${i}`, function_name: c.tool, arguments: c.args }],
+          observation: { results: [{ source_call_id: `call_${i}`, content: c.result }] },
+          metrics: { prompt_tokens: 1200, completion_tokens: 40, cached_tokens: 800, cost_usd: 0.002 },
+        };
+      }),
+    ],
+    final_metrics: { total_prompt_tokens: 9600, total_completion_tokens: 320, total_steps: FIXTURE_CALLS + 1 },
+  };
+}
+
+/** ATIF: one `trajectory.json` per trial, under `<trial>/agent/` as Harbor writes them. */
+export function writeAtif(dir: string): [string, string] {
+  const write = (trial: string, doc: object): string => {
+    const agent = join(dir, 'harbor-job', trial, 'agent');
+    mkdirSync(agent, { recursive: true });
+    writeFileSync(join(agent, 'trajectory.json'), JSON.stringify(doc, null, 2));
+    return join(agent, 'trajectory.json');
+  };
+  return [write('fix-tests__stuck', atifTrajectory('atif-stuck', () => STUCK)), write('fix-tests__clean', atifTrajectory('atif-clean', clean))];
+}
+
+/** An Inspect AI eval log (JSON form): one sample per session, tool errors recorded when failing. */
+export function inspectLog(samples: { id: string; call: CallAt; failing: boolean }[]): object {
+  return {
+    version: 2,
+    status: 'success',
+    eval: { eval_id: 'e1', run_id: 'r1', created: '2026-03-02T10:00:00+00:00', task: 'fix_tests', task_id: 't1', model: 'openai/gpt-5' },
+    plan: { name: 'plan', steps: [{ solver: 'react', params: {} }] },
+    results: { total_samples: samples.length, completed_samples: samples.length, scores: [] },
+    stats: { started_at: '2026-03-02T10:00:00+00:00', completed_at: '2026-03-02T10:05:00+00:00', model_usage: {} },
+    samples: samples.map(({ id, call, failing }) => ({
+      id,
+      epoch: 1,
+      input: 'Please fix the failing test.',
+      target: '',
+      messages: [
+        { id: 'm0', role: 'user', content: 'Please fix the failing test.', source: 'input' },
+        ...range(FIXTURE_CALLS).flatMap((i) => {
+          const c = call(i);
+          return [
+            { id: `a${i}`, role: 'assistant', content: [{ type: 'reasoning', reasoning: 'Try again.' }, { type: 'text', text: 'Let me try that again.' }], source: 'generate', model: 'gpt-5', tool_calls: [{ id: `call_${i}`, function: c.tool, arguments: c.args, type: 'function' }] },
+            { id: `t${i}`, role: 'tool', content: c.result, tool_call_id: `call_${i}`, function: c.tool, error: failing ? { type: 'unknown', message: c.result } : null },
+          ];
+        }),
+      ],
+      scores: { match: { value: 'I' } },
+      attachments: {},
+    })),
+  };
+}
+
+/** Inspect AI: both samples in one JSON log under `logs/`, as `--log-format json` writes it. */
+export function writeInspectLog(dir: string): string {
+  mkdirSync(join(dir, 'logs'), { recursive: true });
+  const file = join(dir, 'logs', '2026-03-02T10-00-00+00-00_fix-tests_k3x.json');
+  writeFileSync(file, JSON.stringify(inspectLog([{ id: 'stuck', call: () => STUCK, failing: true }, { id: 'clean', call: clean, failing: false }]), null, 2));
+  return file;
+}

@@ -1,0 +1,92 @@
+/**
+ * ATIF, the Agent Trajectory Interchange Format (Harbor / Terminal-Bench 2 trials' `agent/trajectory.json`,
+ * and other writers of the spec, v1.0-v1.5): one JSON document `{schema_version: "ATIF-v1.x", session_id,
+ * agent, steps: [...]}` per run. An `agent` step's `tool_calls` (`{tool_call_id, function_name, arguments}`)
+ * are its calls, `round` the step's position among the agent steps; a result of any step's
+ * `observation.results` (`{source_call_id, content}`) answers the call of that id (a result without one, an
+ * action outside tool calling, is passed over). The step's `message` is its first call's text; its
+ * `reasoning_content` is not (as other readers leave thoughts out). The session is `session_id`, else the
+ * record's place in the input. The format never says whether a call failed: `errorInfo` is `unknown`.
+ */
+import { describe } from '../options/checks.js';
+import { nonEmpty, partIssue } from './conversation-record.js';
+import type { FormatReader } from './format-reader.js';
+import { isRecord, parseArguments } from './json-value.js';
+import type { RecordUnit } from './read-records.js';
+import { SessionCalls } from './session-calls.js';
+import { type TraceItem, issue } from './trace-record.js';
+
+/** Versions of the spec the reader knows: `schema_version` starts with this. */
+export const ATIF_VERSION = /^ATIF-v\d/;
+
+/** Whether `v` is an ATIF trajectory by its marks: an `ATIF-v...` `schema_version` and a `steps` array. */
+export function isAtifTrajectory(v: Readonly<Record<string, unknown>>): boolean {
+  return typeof v.schema_version === 'string' && ATIF_VERSION.test(v.schema_version) && Array.isArray(v.steps);
+}
+
+/** The items of one ATIF trajectory document. */
+export function* readAtif(unit: RecordUnit): Generator<TraceItem> {
+  const v = unit.value;
+  if (!isRecord(v) || !Array.isArray(v.steps)) {
+    return yield issue('bad-record', unit.file, unit.line, `expected an ATIF trajectory (an object with a "steps" array), received ${isRecord(v) ? 'an object without one' : describe(v)}`);
+  }
+  if (v.session_id !== undefined && v.session_id !== null && nonEmpty(v.session_id) === undefined) {
+    return yield issue('bad-record', unit.file, unit.line, `"session_id" must be a non-empty string, received ${describe(v.session_id)}`);
+  }
+  const calls = new SessionCalls(nonEmpty(v.session_id) ?? unit.fallbackSession, unit.file, unit.line);
+  let round = 0;
+  for (let i = 0; i < v.steps.length; i++) {
+    const s: unknown = v.steps[i];
+    if (!isRecord(s)) {
+      yield partIssue(unit, 'step', i, `expected an object, received ${describe(s)}`);
+      continue;
+    }
+    if (s.source === 'agent') yield* agentCalls(unit, calls, s, i, round++);
+    else if (s.tool_calls !== undefined && s.tool_calls !== null) yield partIssue(unit, 'step', i, `"tool_calls" of a step whose source is ${describe(s.source)}, not "agent"`);
+    yield* results(unit, calls, s, i);
+  }
+  yield* calls.items();
+}
+
+/** Holds the tool calls of agent step `i`, with an issue for each that names no function. */
+function* agentCalls(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<string, unknown>>, i: number, round: number): Generator<TraceItem> {
+  if (s.tool_calls === undefined || s.tool_calls === null) return;
+  if (!Array.isArray(s.tool_calls)) return yield partIssue(unit, 'step', i, `"tool_calls" must be an array, received ${describe(s.tool_calls)}`);
+  let text = nonEmpty(s.message); // said once: the step's first call carries it
+  for (let j = 0; j < s.tool_calls.length; j++) {
+    const tc: unknown = s.tool_calls[j];
+    const name = isRecord(tc) ? nonEmpty(tc.function_name) : undefined;
+    if (!isRecord(tc) || name === undefined) {
+      yield partIssue(unit, 'step', i, `tool call ${j} has no "function_name" (received ${isRecord(tc) ? describe(tc.function_name) : describe(tc)})`);
+      continue;
+    }
+    calls.call(typeof tc.tool_call_id === 'string' ? tc.tool_call_id : undefined, { tool: name, args: parseArguments(tc.arguments), text, round });
+    text = undefined;
+  }
+}
+
+/** Pairs the results of step `i`'s observation with their calls. */
+function* results(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<string, unknown>>, i: number): Generator<TraceItem> {
+  const o = s.observation;
+  if (o === undefined || o === null) return;
+  if (!isRecord(o) || !Array.isArray(o.results)) return yield partIssue(unit, 'step', i, `"observation" must be an object with a "results" array, received ${isRecord(o) ? 'an object without one' : describe(o)}`);
+  for (let j = 0; j < o.results.length; j++) {
+    const r: unknown = o.results[j];
+    if (!isRecord(r)) {
+      yield partIssue(unit, 'step', i, `observation result ${j}: expected an object, received ${describe(r)}`);
+      continue;
+    }
+    if (r.source_call_id === undefined || r.source_call_id === null) continue; // an action outside tool calling
+    if (typeof r.source_call_id !== 'string') {
+      yield partIssue(unit, 'step', i, `observation result ${j}: "source_call_id" must be a string, received ${describe(r.source_call_id)}`);
+      continue;
+    }
+    const bad = calls.result(r.source_call_id, r.content, 'unknown');
+    if (bad !== null) yield bad;
+  }
+}
+
+/** A reader of ATIF trajectories (one per record; nothing kept between records). */
+export function createAtifReader(): FormatReader {
+  return { record: readAtif, finish: () => [] };
+}

@@ -1,0 +1,99 @@
+/**
+ * The ATIF reader (Harbor's Agent Trajectory Interchange Format): detected by its `schema_version`, calls of
+ * agent steps paired with their observation results by id, the step's message said once, reasoning left
+ * out; malformed steps, calls and results reported with the file and line, the rest still read; unknown
+ * fields, huge and deep values.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_NESTING } from '../src/formats/trace-record.js';
+import { collect, scratchDir } from './helpers/trace-files.js';
+
+const { write } = scratchDir('formats-atif');
+
+/** A trajectory with `steps`, and the root fields a writer gives. */
+const doc = (steps: unknown[], extra: Record<string, unknown> = {}) => ({ schema_version: 'ATIF-v1.4', session_id: 'trial-7', agent: { name: 'openhands', version: '1.0.0' }, steps, ...extra });
+
+const agentStep = {
+  step_id: 2,
+  source: 'agent',
+  message: 'I will read both files.',
+  reasoning_content: 'Two reads at once.',
+  tool_calls: [
+    { tool_call_id: 'c1', function_name: 'read_file', arguments: { path: 'a.py' } },
+    { tool_call_id: 'c2', function_name: 'read_file', arguments: '{"path": "b.py"}' },
+  ],
+  observation: { results: [{ source_call_id: 'c2', content: 'B' }, { source_call_id: 'c1', content: 'A' }, { content: 'a note from the harness' }] },
+  future_field: { anything: [1, 2, 3] },
+};
+
+describe('ATIF format', () => {
+  it('should read agent steps\' calls in order, pair results by id, say the message once and leave reasoning out', async () => {
+    const file = write('job/trial-7/agent/trajectory.json', JSON.stringify(doc([
+      { step_id: 1, source: 'user', message: 'Read a.py and b.py.' },
+      agentStep,
+      { step_id: 3, source: 'agent', message: '', tool_calls: [{ tool_call_id: 'c3', function_name: 'bash', arguments: {} }] },
+      { step_id: 4, source: 'system', message: 'context reset', observation: { results: [{ source_call_id: 'c3', content: 'late result' }] } },
+      { step_id: 5, source: 'agent', message: 'Done.' },
+    ]), null, 2));
+    const session = 'trial-7';
+    expect(await collect([file])).toEqual([
+      { kind: 'call', session, event: { tool: 'read_file', args: { path: 'a.py' }, result: 'A', text: 'I will read both files.', step: 0, round: 0 }, errorInfo: 'unknown', file, line: 1 },
+      { kind: 'call', session, event: { tool: 'read_file', args: { path: 'b.py' }, result: 'B', step: 1, round: 0 }, errorInfo: 'unknown', file, line: 1 },
+      { kind: 'call', session, event: { tool: 'bash', args: {}, result: 'late result', step: 2, round: 1 }, errorInfo: 'unknown', file, line: 1 },
+      { kind: 'end', session, file },
+    ]);
+  });
+
+  it('should report malformed steps, calls and results by file and line, and read the rest', async () => {
+    const file = write('broken.json', JSON.stringify(doc([
+      'not a step',
+      { step_id: 2, source: 'agent', message: 'x', tool_calls: [{ tool_call_id: 'k', arguments: {} }, 7, { tool_call_id: 'ok', function_name: 'ls', arguments: {} }] },
+      { step_id: 3, source: 'agent', message: 'y', tool_calls: { not: 'an array' } },
+      { step_id: 4, source: 'user', message: 'z', tool_calls: [] },
+      { step_id: 5, source: 'agent', message: '', observation: { results: [{ source_call_id: 42, content: 'n' }, null, { source_call_id: 'nobody', content: 'n' }, { source_call_id: 'ok', content: 'listed' }] } },
+      { step_id: 6, source: 'agent', message: '', observation: 'not an object' },
+    ])));
+    const items = await collect([file]);
+    expect(items.filter((i) => i.kind === 'issue').map((i) => [i.kind === 'issue' && i.code, i.kind === 'issue' && i.file, i.kind === 'issue' && i.line, i.kind === 'issue' && i.message])).toEqual([
+      ['bad-record', file, 1, 'step 0: expected an object, received "not a step" (string); skipped'],
+      ['bad-record', file, 1, 'step 1: tool call 0 has no "function_name" (received undefined); skipped'],
+      ['bad-record', file, 1, 'step 1: tool call 1 has no "function_name" (received 7 (number)); skipped'],
+      ['bad-record', file, 1, 'step 2: "tool_calls" must be an array, received an object; skipped'],
+      ['bad-record', file, 1, 'step 3: "tool_calls" of a step whose source is "user" (string), not "agent"; skipped'],
+      ['bad-record', file, 1, 'step 4: observation result 0: "source_call_id" must be a string, received 42 (number); skipped'],
+      ['bad-record', file, 1, 'step 4: observation result 1: expected an object, received null; skipped'],
+      ['unpaired-result', file, 1, 'result for call id "nobody" has no call in session "trial-7"; skipped'],
+      ['bad-record', file, 1, 'step 5: "observation" must be an object with a "results" array, received "not an object" (string); skipped'],
+    ]);
+    expect(items.filter((i) => i.kind === 'call').map((i) => i.kind === 'call' && i.event)).toEqual([{ tool: 'ls', args: {}, result: 'listed', text: 'x', step: 0, round: 0 }]);
+  });
+
+  it('should read each trajectory of a JSON Lines file, and name one without session_id by its place', async () => {
+    const file = write('two.jsonl', `${JSON.stringify(doc([agentStep]))}\n${JSON.stringify(doc([agentStep], { session_id: undefined }))}\n${JSON.stringify(doc([], { session_id: 5 }))}\n`);
+    const items = await collect([file]);
+    expect(items.filter((i) => i.kind === 'end').map((i) => i.kind === 'end' && i.session)).toEqual(['trial-7', `${file}:2`]);
+    expect(items.filter((i) => i.kind === 'issue')).toEqual([{ kind: 'issue', code: 'bad-record', file, line: 3, message: '"session_id" must be a non-empty string, received 5 (number)' }]);
+  });
+
+  it('should not take a steps array without an ATIF schema_version for a trajectory, unless forced', async () => {
+    const file = write('plain.json', JSON.stringify({ steps: [agentStep] }));
+    const detected = await collect([file]);
+    expect(detected.map((i) => i.kind === 'issue' && i.code)).toEqual(['unknown-format']);
+    const forced = await collect([file], { format: 'atif' });
+    expect(forced.filter((i) => i.kind === 'call')).toHaveLength(2);
+    const other = write('other.json', JSON.stringify({ messages: [] }));
+    expect(await collect([other], { format: 'atif' })).toEqual([{ kind: 'issue', code: 'bad-record', file: other, line: 1, message: 'expected an ATIF trajectory (an object with a "steps" array), received an object without one' }]);
+  });
+
+  it('should read huge results, and skip a trajectory nested too deep with one issue naming the file', async () => {
+    const big = 'x'.repeat(2_000_000);
+    const huge = write('huge.json', JSON.stringify(doc([{ ...agentStep, observation: { results: [{ source_call_id: 'c1', content: big }] } }])));
+    const calls = (await collect([huge])).filter((i) => i.kind === 'call');
+    expect(calls.map((c) => c.kind === 'call' && (c.event.result as string | undefined)?.length)).toEqual([big.length, undefined]);
+    let deep: unknown = 1;
+    for (let i = 0; i < MAX_NESTING + 10; i++) deep = [deep];
+    const tooDeep = write('deep.json', JSON.stringify(doc([{ ...agentStep, tool_calls: [{ tool_call_id: 'd', function_name: 'f', arguments: { deep } }] }])));
+    const items = await collect([tooDeep]);
+    expect(items.map((i) => [i.kind, i.kind === 'issue' && i.code, i.kind === 'issue' && i.file])).toEqual([['issue', 'invalid-json', tooDeep]]);
+  });
+});
