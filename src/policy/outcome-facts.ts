@@ -15,6 +15,7 @@ import { saysProgramMissing } from '../text/missing-program.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
 import { printsOnlyBanner } from '../text/runner-banner.js';
 import { reportsSavedFiles } from '../text/saved-files.js';
+import { printsFiles } from '../text/file-read.js';
 import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_PASS, READ_STATUS, READ_WAITING, readHead } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
@@ -143,7 +144,10 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   }
   // what the result says, read once per distinct text (see result-reading.ts)
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
-  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0);
+  // a command that only prints files (file-read.ts) answers with their content, which reports no outcome of
+  // its own: a spec that mentions "FAILED", or a plan whose task says "in progress", is still a read
+  const printed = (read & FactsRead.CLEAN) !== 0 && guarded(() => printsFilesOf(args, command), false);
+  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed ? READ_ACK : ~0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
   if (guarded(() => waitsFirst(args, command), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
@@ -165,7 +169,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error).
   // STATUS is weighed only as `CLEAN || (STATUS && !FAILED)` (evidence-screen.ts's changedBetween and
   // reportsState): a call already read as a pass, or whose output reports a failure (FAILED below), is not asked
-  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (guarded(() => asksStatus(args, command), false) || (head !== undefined && reportsSavedFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || guarded(() => asksStatus(args, command), false) || (head !== undefined && reportsSavedFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
@@ -215,6 +219,12 @@ function probedPartly(args: unknown, error: string): boolean {
 function asksStatus(args: unknown, read: (args: unknown) => string | undefined): boolean {
   const command = read(args);
   return command !== undefined && queriesStatus(command);
+}
+
+/** Whether a call's args are a shell command that only prints files (file-read.ts: their content is the state). */
+function printsFilesOf(args: unknown, read: (args: unknown) => string | undefined): boolean {
+  const command = read(args);
+  return command !== undefined && printsFiles(command);
 }
 
 /** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */
