@@ -23,6 +23,7 @@ import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
 import { FACTS_ALL, FactsRead } from './facts-read.js';
 import { nameKey } from './name-keys.js';
+import { pollsARunningProcess } from './process-poll.js';
 import { notesNoOutput } from '../text/empty-output-note.js';
 import { saysInboxEmpty } from '../text/empty-inbox.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
@@ -149,8 +150,9 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const printed = (read & FactsRead.CLEAN) !== 0 && guarded(() => printsFilesOf(args, command), false);
   const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed ? READ_ACK : ~0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
-  // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
-  if (guarded(() => waitsFirst(args, command), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
+  // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`), or
+  // that waits on a process the agent started (an empty `write_stdin`: process-poll.ts)
+  if (guarded(() => waitsFirst(args, command) || pollsARunningProcess(e.tool, args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
   else if ((said & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
   if ((said & READ_STATUS) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
   // an empty mailbox checked again waits on others writing, as a status under way does
