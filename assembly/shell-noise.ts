@@ -1,5 +1,5 @@
 // The lines a shell's startup prints ahead of a command's output: the twin of shellNoiseEnd in
-// src/text/shell-noise.ts (the startup files, the `ps` line, nvm's line and ssh-add's must match it). At most
+// src/text/shell-noise.ts (the startup files, the `ps` line, nvm's line and ssh-add's lines must match it). At most
 // MAX_NOISE_LINES leading lines, within the first NOISE_LOOK bytes, each matched whole.
 
 const MAX_NOISE_LINES: u32 = 4;
@@ -15,6 +15,8 @@ const NPM = ' (npm v';
 const LINE = ' line ';
 const IDENTITY = 'Identity added: ';
 const CERTIFICATE = 'Certificate added: ';
+const NO_AGENT = 'Error connecting to agent: ';
+const NO_CONNECTION = 'Could not open a connection to your authentication agent.';
 
 // @ts-ignore: decorator
 @inline function isSpace(b: u32): bool {
@@ -53,6 +55,20 @@ function sshAddedPrefix(p: usize, at: u32, end: u32): u32 {
   return 0;
 }
 
+/** Whether [p + at, p + end) begins with one of ssh-add's lines when it reaches no agent (their first bytes). */
+function noAgentPrefix(p: usize, at: u32, end: u32): bool {
+  const a = at + <u32>NO_AGENT.length;
+  const c = at + <u32>NO_CONNECTION.length;
+  return equalAt(p, at, a < end ? a : end, NO_AGENT) || equalAt(p, at, c < end ? c : end, NO_CONNECTION);
+}
+
+/** Whether the line [p + at, p + cut) (no newline, a final carriage return cut) is one of ssh-add's lines when it reaches no agent. */
+function noAgentLine(p: usize, at: u32, cut: u32): bool {
+  if (equalAt(p, at, cut, NO_CONNECTION)) return true;
+  const r = at + <u32>NO_AGENT.length;
+  return r < cut && equalAt(p, at, r, NO_AGENT) && !isSpace(<u32>load<u8>(p + r));
+}
+
 /** Whether [p + from, p + cut) is at least one byte, ` (`, any bytes, `)`: ssh-add's `<path> (<comment>)`. */
 function pathAndComment(p: usize, from: u32, cut: u32): bool {
   if (cut <= from || load<u8>(p + cut - 1) != 0x29) return false;
@@ -75,6 +91,7 @@ function noiseLine(p: usize, at: u32, end: u32): bool {
   }
   const ssh = sshAddedPrefix(p, at, cut);
   if (ssh > 0) return pathAndComment(p, at + ssh, cut);
+  if (noAgentPrefix(p, at, end)) return noAgentLine(p, at, cut);
   // `<path>: line <n>: <message>`: the path runs to the first white space, its last byte the colon
   const ws = spaceFrom(p, at, cut);
   const lineLen = <u32>LINE.length;
@@ -116,9 +133,9 @@ function lineEndFrom(p: usize, at: u32, look: u32): u32 {
   return end;
 }
 
-/** Whether the line at `at` may be noise, from its first bytes (nvm's first word, ssh-add's prefix, or a path, a colon, ` line `). */
+/** Whether the line at `at` may be noise, from its first bytes (nvm's first word, ssh-add's prefixes, or a path, a colon, ` line `). */
 function mayBeNoise(p: usize, at: u32, look: u32): bool {
-  if (load<u8>(p + at) == 0x4e || sshAddedPrefix(p, at, look) > 0) return true;
+  if (load<u8>(p + at) == 0x4e || sshAddedPrefix(p, at, look) > 0 || noAgentPrefix(p, at, look)) return true;
   const cap = at + NOISE_WORD < look ? at + NOISE_WORD : look;
   const ws = spaceFrom(p, at, cap);
   const lineEnd = ws + <u32>LINE.length < look ? ws + <u32>LINE.length : look;

@@ -90,10 +90,26 @@ describe("ssh-add's line at the head of an output", () => {
     }
   });
 
+  it("should set aside ssh-add's lines when it reaches no agent, by the string and the byte readings alike", () => {
+    expect(withoutShellNoise('Error connecting to agent: Operation not permitted\nls: specs: No such file or directory\n')).toBe('ls: specs: No such file or directory\n');
+    expect(withoutShellNoise('Error connecting to agent: No such file or directory\r\nok')).toBe('ok');
+    expect(withoutShellNoise('Could not open a connection to your authentication agent.\nok')).toBe('ok');
+    expect(withoutShellNoise(`Error connecting to agent: Connection refused\n${SSH_ADD}main\n`)).toBe('main\n');
+    // no reason, a reason after white space, more after the sentence, not at the head
+    for (const t of ['Error connecting to agent: \n', 'Error connecting to agent:  x\n', 'Error connecting to agent:\n', 'Could not open a connection to your authentication agent.x\n', 'Could not open a connection to your authentication agent\n', 'main\nError connecting to agent: Operation not permitted\n']) expect(withoutShellNoise(t)).toBe(t);
+    const enc = new TextEncoder();
+    for (const t of ['Error connecting to agent: Operation not permitted\nok', 'Error connecting to agent: x', 'Error connecting to agent: x\r', 'Error connecting to agent: \r', 'Error connecting to agent: \r\r', 'Error connecting to agent: \u00a0x\n', 'Error connecting to agent: \tx\n', 'Error connecting to agent: ', 'Error connecting to agent:', 'Could not open a connection to your authentication agent.', 'Could not open a connection to your authentication agent.\r\r\nok', 'Could not open a connection to your authentication agent.\r\nok', 'Could not open a connection to your authentication agent.!\nok', 'Could not open a connection', `Error connecting to agent: Connection refused\n${SSH_ADD}${PROFILE}ok`]) {
+      const b = enc.encode(t);
+      expect(new TextDecoder().decode(b.subarray(shellNoiseEnd(b, b.length))), JSON.stringify(t)).toBe(withoutShellNoise(t));
+    }
+  });
+
   it('should leave a failed probe with that line alone silent', () => {
     expect(failedSilently('Exit code: 1', SSH_ADD)).toBe(true);
     expect(failedSilently(SSH_ADD, undefined)).toBe(true);
     expect(failedSilently(`${SSH_ADD}fatal: not a git repository`, undefined)).toBe(false);
+    expect(failedSilently('Exit code: 1', 'Error connecting to agent: Operation not permitted\n')).toBe(true);
+    expect(failedSilently('Error connecting to agent: Operation not permitted\nfatal: not a git repository', undefined)).toBe(false);
   });
 });
 

@@ -15,7 +15,8 @@ import { runs, stream } from './helpers/streams.js';
 /** Answers that say nothing was found, or acknowledge, in text and as values; and one real answer. */
 const answer = fc.constantFrom<unknown>('No results found.', 'nothing found', '0 matches', 'OK', 'Done.', '  ', '[]', [], {}, 'README.md\nsrc/\ntest/\ndocs/\nbench/\nassembly/\nscripts/ and more lines of a listing',
   // a shell's startup lines alone (empty once set aside), or ahead of an answer
-  'Identity added: /home/u/.ssh/id_ed25519 (user@host)\n', '/Users/a/.profile: line 6: compdef: command not found\n \n', 'Identity added: /home/u/.ssh/id_ed25519 (user@host)\nNo results found.');
+  'Identity added: /home/u/.ssh/id_ed25519 (user@host)\n', '/Users/a/.profile: line 6: compdef: command not found\n \n', 'Identity added: /home/u/.ssh/id_ed25519 (user@host)\nNo results found.',
+  'Error connecting to agent: Operation not permitted\n', 'Could not open a connection to your authentication agent.\nNo results found.');
 
 /**
  * Similar calls of one tool (one character apart) getting one of two answers (so different calls often

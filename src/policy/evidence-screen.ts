@@ -139,6 +139,22 @@ export class EvidenceScreen {
     return true;
   }
 
+  /**
+   * Whether the call at `index` reports the state (its latest run, for a proposal: {@link reportsState}) and a
+   * successful change of the workspace not made before (since CHANGE_LOOKBACK calls before `loopStart`) came
+   * after its previous run: the look is at new work (a file read again after it was rewritten). Such a call is
+   * not broken, whatever its earlier runs showed: the plan moved on since.
+   */
+  looksAtNewWork(index: number, loopStart: number): boolean {
+    const own = this.facts.of(index);
+    const last = this.lastRun(index);
+    if (last === undefined) return false;
+    if (!reportsState((own & CallFact.PROPOSED) !== 0 ? this.facts.of(last) : own)) return false;
+    const from = Math.max(this.facts.oldest, Math.min(loopStart, last) - CHANGE_LOOKBACK);
+    for (let c = last + 1; c < index; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0 && this.novel(c, from)) return true;
+    return false;
+  }
+
   /** Whether the call at `c` was not made in the calls from `from`. */
   private novel(c: number, from: number): boolean {
     const sig = this.log.signatureLow(c);

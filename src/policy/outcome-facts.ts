@@ -13,6 +13,7 @@ import { onlyWaits } from '../text/bare-wait.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
+import { printsFiles } from '../text/file-read.js';
 import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_INBOX, READ_PASS, READ_QUIET, READ_STATUS, READ_WAITING, readHead, savesFiles } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
@@ -20,6 +21,7 @@ import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
 import { FACTS_ALL, FactsRead } from './facts-read.js';
 import { nameKey } from './name-keys.js';
+import { pollsARunningProcess } from './process-poll.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
 /** A shell command that waits before it looks: it polls the world. */
@@ -139,10 +141,14 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   }
   // what the result says, read once per distinct text (see result-reading.ts)
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
-  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0);
+  // a command that only prints files (file-read.ts) answers with their content, which reports no outcome of
+  // its own: a spec that mentions "FAILED", or a plan whose task says "in progress", is still a read
+  const printed = (read & FactsRead.CLEAN) !== 0 && guarded(() => printsFilesOf(args, command), false);
+  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed ? READ_ACK : ~0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
-  // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`)
-  if (guarded(() => waitsFirst(args, command), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
+  // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`), or
+  // that waits on a process the agent started (an empty `write_stdin`: process-poll.ts)
+  if (guarded(() => waitsFirst(args, command) || pollsARunningProcess(e.tool, args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
   else if ((said & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
   // (readHead reads the rest of this once per distinct head, kept with its reading)
   // a status under way, or an empty mailbox checked again: waits on others writing (READ_INBOX: only where no status is)
@@ -160,7 +166,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error).
   // STATUS is weighed only as `CLEAN || (STATUS && !FAILED)` (evidence-screen.ts's changedBetween and
   // reportsState): a call already read as a pass, or whose output reports a failure (FAILED below), is not asked
-  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (guarded(() => asksStatus(args, command), false) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || guarded(() => asksStatus(args, command), false) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
@@ -210,6 +216,12 @@ function probedPartly(args: unknown, error: string): boolean {
 function asksStatus(args: unknown, read: (args: unknown) => string | undefined): boolean {
   const command = read(args);
   return command !== undefined && queriesStatus(command);
+}
+
+/** Whether a call's args are a shell command that only prints files (file-read.ts: their content is the state). */
+function printsFilesOf(args: unknown, read: (args: unknown) => string | undefined): boolean {
+  const command = read(args);
+  return command !== undefined && printsFiles(command);
 }
 
 /** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */

@@ -316,7 +316,8 @@ export class VerdictPolicy {
     const asked = climbed === 'break' && this.screen?.waitsOnOthers(index) === true ? 'ask' : climbed;
     // a call made in the same model turn as the latest verdict's call was decided before the model could read
     // that verdict (parallel calls: turns.ts): it is warned about at most; a break waits for a later turn
-    const unread = asked === 'break' && this.unreadVerdict(index) ? 'warn' : asked;
+    // a look at the state (a file read, a status query) right after new work is checking that work: not broken
+    const unread = asked === 'break' && (this.unreadVerdict(index) || this.screen?.looksAtNewWork(index, loopStart) === true) ? 'warn' : asked;
     // a cycle with no outcome known: a few turns of it are not evidence enough to break (unknown-outcomes.ts);
     // a turn the harness rejected (nothing ran): the harness corrects it, warned about (turn-rejection.ts)
     const rung = warnOnly || (unread === 'break' && ((p.progress !== 'ignore' && cycleWithoutOutcomes(primary, fused.signals)) || this.screen?.rejectedTurn(index, primary.unit ?? [index]) === true)) ? 'warn' : unread;

@@ -50,6 +50,9 @@ export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
   // formatters and fixers that rewrite files (`.*--fix` is read again after each `eslint` of a line: quadratic,
   // so only a command's first COMMAND_LOOK characters are tried, 14 ms on the worst such command)
   /(?:^|[\s;&|(])(?:gofmt\s+(?:-\w+\s+)*-w|go\s+fmt|cargo\s+fmt|rustfmt|black|isort|ruff\s+format|prettier\s+.*--write|eslint\s+.*--fix|ruff\s+check\s+.*--fix)\b/,
+  // an interpreter's inline script that writes a file (`python3 - <<'PY'` ... `path.write_text(text)`,
+  // `node -e "fs.writeFileSync(...)"`): the script is the edit, as `perl -pi` is
+  /(?:^|[\s;&|(])(?:python3?|node|ruby|bun|deno)\s+(?:-[a-zA-Z]*\s+)*(?:-[ce]\s|-\s*<<|<<)[\s\S]*?(?:\.write_(?:text|bytes)\(|\bwriteFile(?:Sync)?\(|\bFile\.write\(|\bopen\([^)\n]*,\s*['"][wa]b?\+?['"])/,
   // installs
   /(?:^|[\s;&|(])(?:npm\s+(?:install|i|ci|add)|pnpm\s+(?:install|add|i)|yarn\s+add|pip3?\s+install|uv\s+(?:add|pip\s+install|sync)|poetry\s+add|cargo\s+add|go\s+get|bundle\s+install)\b/,
 ]);

@@ -6,7 +6,9 @@
  * "/Users/me/.profile: line 6: compdef: command not found"), nvm switching versions ("Now using node
  * v18.20.5 (npm v10.8.2)"), ssh-add run by a startup file ("Identity added: /home/u/.ssh/id_ed25519 (user@host)",
  * "Certificate added: <path> (<key id>)": OpenSSH's ssh-add prints `<path> (<comment>)`, the comment the path
- * when the key has none). They say nothing about the command: a search that found nothing, after them,
+ * when the key has none), and ssh-add run so without an agent to reach ("Error connecting to agent: Operation not
+ * permitted", where a sandbox forbids the agent's socket; OpenSSH before 8.9: "Could not open a connection to your
+ * authentication agent."). They say nothing about the command: a search that found nothing, after them,
  * still said nothing, and a listing after them found what it lists (their "not found" is the profile's).
  *
  * Only leading lines are dropped (at most {@link MAX_NOISE_LINES}, within the first
@@ -35,6 +37,9 @@ export const SHELL_NOISE_PATTERNS: readonly RegExp[] = Object.freeze([
   /^Now using node v\d+(?:\.\d+)* \(npm v\d+(?:\.\d+)*\)\r?$/,
   // the lookahead finds the last ` (` once (no nested backtracking), then the line must end in `)`
   /^(?:Identity|Certificate) added: (?=[^\n]+ \()[^\n]*\)\r?$/,
+  // ssh-add's reason (ssh_err's text) begins with a byte that is not ASCII white space
+  /^Error connecting to agent: [^\t-\r ][^\n]*$/,
+  /^Could not open a connection to your authentication agent\.\r?$/,
 ]);
 
 /** `text` without the shell-startup lines it begins with. */
@@ -57,6 +62,9 @@ const NPM = ascii.encode(' (npm v');
 const LINE = ascii.encode(' line ');
 /** ssh-add's lines: the prefixes, then `<path> (<comment>)`. */
 const SSH_ADDED = [ascii.encode('Identity added: '), ascii.encode('Certificate added: ')];
+/** ssh-add's lines when it reaches no agent: the prefix of one with a reason, the other whole. */
+const NO_AGENT = ascii.encode('Error connecting to agent: ');
+const NO_CONNECTION = ascii.encode('Could not open a connection to your authentication agent.');
 
 const isSpace = (b: number): boolean => b === 0x20 || (b >= 0x09 && b <= 0x0d);
 const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39;
@@ -85,6 +93,18 @@ function sshAddedPrefix(bytes: Uint8Array, at: number, end: number): number {
   return 0;
 }
 
+/** Whether `bytes[at, end)` begins with one of ssh-add's lines when it reaches no agent (their first bytes). */
+function noAgentPrefix(bytes: Uint8Array, at: number, end: number): boolean {
+  return equalAt(bytes, at, Math.min(at + NO_AGENT.length, end), NO_AGENT) || equalAt(bytes, at, Math.min(at + NO_CONNECTION.length, end), NO_CONNECTION);
+}
+
+/** Whether the line `bytes[at, cut)` (no `\n`, a final `\r` cut) is one of ssh-add's lines when it reaches no agent. */
+function noAgentLine(bytes: Uint8Array, at: number, cut: number): boolean {
+  if (equalAt(bytes, at, cut, NO_CONNECTION)) return true;
+  const r = at + NO_AGENT.length;
+  return r < cut && equalAt(bytes, at, r, NO_AGENT) && !isSpace(bytes[r] as number);
+}
+
 /** Whether `bytes[from, cut)` is `<at least one byte> (<any bytes>)`: ssh-add's `<path> (<comment>)`. */
 function pathAndComment(bytes: Uint8Array, from: number, cut: number): boolean {
   if (cut <= from || bytes[cut - 1] !== 0x29) return false;
@@ -103,6 +123,7 @@ function noiseLine(bytes: Uint8Array, at: number, end: number): boolean {
   }
   const ssh = sshAddedPrefix(bytes, at, cut);
   if (ssh > 0) return pathAndComment(bytes, at + ssh, cut);
+  if (noAgentPrefix(bytes, at, end)) return noAgentLine(bytes, at, cut);
   // `<path>: line <n>: <message>`: the path runs to the first white space, its last byte the colon
   let ws = at;
   while (ws < cut && !isSpace(bytes[ws] as number)) ws++;
@@ -122,12 +143,12 @@ function noiseLine(bytes: Uint8Array, at: number, end: number): boolean {
 export const NOISE_WORD = 256;
 
 /**
- * Whether the line at `at` may be noise, from its first bytes: nvm's first word, ssh-add's prefix, or a first word of at
+ * Whether the line at `at` may be noise, from its first bytes: nvm's first word, ssh-add's prefixes, or a first word of at
  * most {@link NOISE_WORD} bytes ending in a colon followed by ` line ` (most outputs are rejected here,
  * without looking for the line's end).
  */
 function mayBeNoise(bytes: Uint8Array, at: number, look: number): boolean {
-  if (bytes[at] === 0x4e || sshAddedPrefix(bytes, at, look) > 0) return true;
+  if (bytes[at] === 0x4e || sshAddedPrefix(bytes, at, look) > 0 || noAgentPrefix(bytes, at, look)) return true;
   const cap = Math.min(look, at + NOISE_WORD);
   let ws = at;
   while (ws < cap && !isSpace(bytes[ws] as number)) ws++;
