@@ -5,7 +5,8 @@
  * request, as one client opening sessions without end would), and prints, every 20,000 sessions, the
  * server's resident memory (VmRSS of /proc) and what `/healthz` says: live sessions and the bytes the
  * memory budget counts (`sessionMemory.heldBytes` of `budgetBytes`). A measuring tool, not a figure of
- * the suite (Linux only: it reads /proc).
+ * the suite (Linux only: it reads /proc). `--cli` runs another build's CLI (e.g. /work/wt/prev/dist/src/bin/loopwatch.js) to
+ * compare.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,8 +28,10 @@ interface Health {
 
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 200_000);
-  const flags = process.argv.slice(3);
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-state', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const other = process.argv[3] === '--cli';
+  const cli = other ? (process.argv[4] as string) : CLI;
+  const flags = process.argv.slice(other ? 5 : 3);
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--no-state', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (b: Buffer) => {
@@ -45,7 +48,7 @@ async function main(): Promise<void> {
     console.log(`${String(n).padStart(8)} sessions opened: RSS ${rssMb(pid).toFixed(0).padStart(5)} MB, live ${String(h.sessions).padStart(7)}, counted ${(h.sessionMemory.heldBytes / 2 ** 20).toFixed(1)} of ${(h.sessionMemory.budgetBytes / 2 ** 20).toFixed(0)} MiB`);
   };
   try {
-    console.log(`loopwatch serve ${flags.join(' ')} (node ${process.version})`);
+    console.log(`${cli} serve ${flags.join(' ')} (node ${process.version})`);
     await row(0);
     const per = 2_000;
     for (let n = 0; n < total; n += per) {

@@ -55,7 +55,7 @@ export class ServeServer {
   readonly engines: FamilyEngines;
   /** The calls' codec around the engine. */
   readonly service: CheckService;
-  /** What the sessions hold of their calls' content, and its budget. */
+  /** What the sessions hold (each its fixed cost and its calls' content), and its budget. */
   readonly memory: HeldMemory;
   /** What the start restored. */
   restoreReport: RestoreReport = { restored: 0, problems: [], notes: [] };
