@@ -67,4 +67,17 @@ describe('the memory of loopwatch serve\'s sessions', () => {
     m.add('mixed', 5_000);
     expect(m.total).toBe(3 * SMALL_CALL + 5_000 + 2 * SMALL_CALL);
   });
+
+  it('should count every session for its fixed cost too, so that many small sessions are evicted within the budget', () => {
+    const evicted: string[] = [];
+    const m = new HeldMemory(10_000, 4, 2, (s: string) => void evicted.push(s), 3_000);
+    for (let i = 0; i < 5; i++) m.add(`s${i}`, 10);
+    m.add('s0', 10); // s0 used again: s1 is now the least recently used
+    expect(m.total).toBe(5 * 3_000 + 6 * 10);
+    expect(m.enforce()).toBe(2);
+    expect(evicted).toEqual(['s1', 's2']);
+    expect(m.total).toBe(3 * 3_000 + 4 * 10);
+    m.forget('s0');
+    expect(m.total).toBe(2 * 3_000 + 2 * 10);
+  });
 });

@@ -44,7 +44,7 @@ export class CheckService {
   readonly decisions = new Map<string, number>();
 
   /**
-   * `memory`: what the sessions may hold of their calls (the HTTP server gives one; its `evict` must end
+   * `memory`: what the sessions may hold, each its fixed cost and its calls (the HTTP server gives one; its `evict` must end
    * in the engine's `onEvict` calling `memory.forget`). Without it, calls reach the engine as given.
    * `families`: the engines of a config's families (`engine` is then their pooled one): a call goes to
    * the engine its session and `agent` give (family-engines.ts).

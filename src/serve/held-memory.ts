@@ -11,7 +11,13 @@
  * are both counted), in two rings made once one of its calls is large; a session whose calls were all
  * small is counted for their sum, at most SMALL_CALL x both windows, without rings.
  *
+ * Every session is also counted for what it holds whatever its calls: `perSession` bytes (its slot and
+ * rings in the WebAssembly memory, its objects in the engine, and its entries and id in this map and the
+ * engine's table: session-cost.ts), so that a client opening sessions without end is evicted within the
+ * budget too, not only by `--max-sessions`.
+ *
  * ```
+ *   first call of S -> total += perSession
  *   call of S admitted (bytes b) -> S's ring of its kind: [n % window] replaced by b; S moved to the newest end
  *   after each request: while total > budget, evict the least recently used session (engine.evict)
  *   S ended, evicted or expired by the engine -> forget(S)
@@ -46,13 +52,15 @@ export class HeldMemory {
 
   /**
    * `budget`: bytes all sessions may hold together; `calls`, `proposals`: how many of each a session may
-   * hold the content of; `evict`: drops a session from the engine (which then calls forget()).
+   * hold the content of; `evict`: drops a session from the engine (which then calls forget());
+   * `perSession`: bytes every session is counted for beside its calls (its fixed cost).
    */
   constructor(
     readonly budget: number,
     readonly calls: number,
     readonly proposals: number,
     private readonly evict: (session: string) => void,
+    readonly perSession = 0,
   ) {}
 
   /** Bytes counted for every session together. */
@@ -63,8 +71,10 @@ export class HeldMemory {
   /** Counts a call of `bytes` admitted for `session`, the session's newest use. */
   add(session: string, bytes: number, kind: HeldKind = 'call'): void {
     let h = this.sessions.get(session);
-    if (h === undefined) h = { sum: 0, small: 0, calls: null, proposals: null };
-    else this.sessions.delete(session); // moved to the newest end below
+    if (h === undefined) {
+      h = { sum: 0, small: 0, calls: null, proposals: null };
+      this.held += this.perSession;
+    } else this.sessions.delete(session); // moved to the newest end below
     this.sessions.set(session, h);
     const before = h.sum;
     if (h.calls === null && bytes <= SMALL_CALL) {
@@ -101,7 +111,7 @@ export class HeldMemory {
     const h = this.sessions.get(session);
     if (h === undefined) return;
     this.sessions.delete(session);
-    this.held -= h.sum;
+    this.held -= h.sum + this.perSession;
   }
 
   /** Evicts the least recently used sessions while the total is over the budget; how many went. */

@@ -35,8 +35,9 @@ export interface ServeOptions {
   /** At shutdown, how long in-flight requests may take to finish, in ms, before their connections are cut. @default 10000 */
   readonly drainMs?: number;
   /**
-   * Bytes the sessions may hold of their calls' content together (args, texts..., as counted by the door:
-   * 2 per character, 48 per value, call-door.ts); past it the least recently used sessions are evicted
+   * Bytes the sessions may hold together: each its fixed cost (about 9 KB under the default options,
+   * session-cost.ts) and its calls' content (args, texts..., as counted by the door: 2 per character, 48
+   * per value, call-door.ts); past it the least recently used sessions are evicted
    * (held-memory.ts). @default a quarter of V8's heap limit (`--max-old-space-size`)
    */
   readonly sessionMemory?: number;

@@ -16,6 +16,7 @@ import { historyCapacity } from '../session/build-detectors.js';
 import { CheckService } from './check-service.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { HeldMemory } from './held-memory.js';
+import { sessionCost } from './session-cost.js';
 import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
 import { isHookPath, sendHookRefusal } from './hook-routes.js';
@@ -54,7 +55,7 @@ export class ServeServer {
   readonly engines: FamilyEngines;
   /** The calls' codec around the engine. */
   readonly service: CheckService;
-  /** What the sessions hold of their calls' content, and its budget. */
+  /** What the sessions hold (each its fixed cost and its calls' content), and its budget. */
   readonly memory: HeldMemory;
   /** What the start restored. */
   restoreReport: RestoreReport = { restored: 0, problems: [], notes: [] };
@@ -86,7 +87,9 @@ export class ServeServer {
     this.engine = this.engines.pooled;
     // a session holds content of its calls within the detectors' history (and the current one), and of its waiting proposals
     const history = Math.max(...this.engines.all.map((e) => historyCapacity(e.options.detection.detectors))) + 1;
-    memory = new HeldMemory(this.options.sessionMemory, history, MAX_PENDING, (id) => this.engines.holding(id)?.evict(id));
+    // and every session for its fixed cost (session-cost.ts), so that opening sessions without end is bounded by the budget too
+    const perSession = sessionCost(this.engines.all.map((e) => e.options.detection));
+    memory = new HeldMemory(this.options.sessionMemory, history, MAX_PENDING, (id) => this.engines.holding(id)?.evict(id), perSession);
     this.memory = memory;
     this.service = new CheckService(this.engine, memory, this.engines.all.length > 1 ? this.engines : null);
     const allow = this.options.allowHosts;

@@ -1,0 +1,28 @@
+/**
+ * What a session of `loopwatch serve` costs whatever its calls hold: the fixed bytes `--session-memory`
+ * counts for each session beside its calls' content (held-memory.ts), so that the budget bounds the
+ * sessions' memory and not only their calls'.
+ *
+ * ```
+ *   per session = WebAssembly bytes (its slot's size class + state repeat's ring at its full window:
+ *                 sessionBytes, the largest over the server's engines)
+ *               + SESSION_HEAP_BYTES (its objects in the engine, its word blocks, its entries and id in
+ *                 the engine's table and the memory's map, and the garbage a stream of new sessions leaves)
+ * ```
+ *
+ * Measured with `node dist/bench/serve-sessions-rss.js 200000` (default options: 5,952 B of
+ * WebAssembly memory a session): 100,000 live sessions of one call took 714 MB of resident memory over a
+ * fresh server's 59 MB (7.1 KB each), and 914 MB (9.1 KB each) once 200,000 had been opened and half
+ * evicted; `node --expose-gc dist/bench/session-objects.js core 1000 1 fixture` finds 528 B of the
+ * engine's objects and 328 B of word blocks a session. 5,952 + 3,072 = 9,024 B counts the churned figure.
+ */
+import type { ResolvedOptions } from '../options/options.js';
+import { sessionBytes } from '../wasm/session-capacity.js';
+
+/** Bytes of V8 heap (and the allocator's slack) a session is counted for beside its WebAssembly memory. */
+export const SESSION_HEAP_BYTES = 3_072;
+
+/** Bytes every session of engines with these detection options is counted for beside its calls. */
+export function sessionCost(detection: readonly ResolvedOptions[]): number {
+  return Math.max(0, ...detection.map((o) => sessionBytes(o))) + SESSION_HEAP_BYTES;
+}
