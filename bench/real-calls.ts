@@ -3,7 +3,8 @@
  * read into memory first (the scan's reader: parsing is not measured), then checked in file order through
  * one `LoopEngine` (`checkBatch`, 64 calls a batch, as a scan hands them over), with every default detector,
  * with each detector alone, with every detector but the three that read text and args (semantic, chanting,
- * similar args), and the seed-style pipeline on the same calls in the same run (`Md5Baseline`: md5 of the
+ * similar args), every default detector and frequency alone with `checksOnly` (as `loopwatch scan` checks;
+ * the default engine is the one users construct), and the seed-style pipeline on the same calls in the same run (`Md5Baseline`: md5 of the
  * tool and sorted-keys JSON args, a window of 20 per session).
  *
  *   node dist/bench/real-calls.js [rounds = 5] [--json] [--traces DIR] [--dist DIR]
@@ -67,8 +68,13 @@ function only(...keep: readonly string[]): LoopDetectorOptions {
 
 /** The variants: name and what checks a pass of the calls. */
 function variants(): { name: string; options: LoopDetectorOptions | null }[] {
+  // checksOnly (as `loopwatch scan` and eval's replay check: never snapshots nor proposes), beside the default
+  // engine users construct; dropped when the build measured (`--dist`) has no such option
+  const checksOnly = (o: LoopDetectorOptions): LoopDetectorOptions => ({ ...o, checksOnly: true }) as LoopDetectorOptions;
   return [
     { name: 'every default detector', options: {} },
+    { name: 'every default detector, checksOnly (as scan checks)', options: checksOnly({}) },
+    { name: 'frequency alone, checksOnly', options: checksOnly(only('frequency')) },
     ...DETECTORS.map((d) => ({ name: `${d} alone`, options: only(d) })),
     { name: 'every detector but semantic, chanting, similar args', options: only(...DETECTORS.filter((d) => d !== 'semantic' && d !== 'chanting' && d !== 'similarArgs')) },
     { name: 'seed md5 (sorted JSON, window of 20)', options: null },
@@ -126,10 +132,18 @@ export async function realCallFigures(rounds: number, traces?: string, dist?: st
   const Engine: Engine = dist === undefined ? LoopEngine : ((await import(pathToFileURL(resolve(dist, 'src', 'engine', 'loop-engine.js')).href)) as { LoopEngine: Engine }).LoopEngine;
   const calls = await traceEvents(traces);
   if (calls === null) return null;
-  const vs = variants();
+  // not counted: the JIT's first compiles (a variant the build refuses, an option it has not, is dropped)
+  const vs = variants().filter((v) => {
+    try {
+      pass(calls, v.options, Engine);
+      return true;
+    } catch (err) {
+      if (v.options !== null && 'checksOnly' in v.options) return false;
+      throw err;
+    }
+  });
   const seed = vs.length - 1;
   const exact = vs.findIndex((v) => v.name === 'exactRepeat alone');
-  for (const v of vs) pass(calls, v.options, Engine); // not counted: the JIT's first compiles
   const loadBefore = os.loadavg()[0] as number;
   const times = vs.map(() => [] as number[]);
   for (let r = 0; r < rounds; r++) {

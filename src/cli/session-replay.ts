@@ -9,7 +9,7 @@
  */
 import type { TraceCall } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
-import { LoopDetector } from '../session/loop-detector.js';
+import { LoopDetector, type SessionMode } from '../session/loop-detector.js';
 import type { Verdict } from '../types.js';
 import { type ExplainRow, previewArgs, previewOutcome } from './render/explain-text.js';
 
@@ -18,6 +18,9 @@ export interface ReplayedCall {
   readonly row: ExplainRow;
   readonly refused: Error | null;
 }
+
+/** The replay's session mode: checks only after the fact. */
+const CHECKS_ONLY: SessionMode = Object.freeze({ checksOnly: true });
 
 /** A session's calls, replayed one at a time. */
 export class SessionReplay {
@@ -30,7 +33,8 @@ export class SessionReplay {
   private readonly skips: number[] = [];
 
   constructor(options: LoopDetectorOptions, session?: string) {
-    this.detector = new LoopDetector(options, session);
+    // a replay only checks after the fact (it never snapshots nor proposes)
+    this.detector = new LoopDetector(options, session, CHECKS_ONLY);
   }
 
   /** The session's index of the call the detector numbered `d`. */

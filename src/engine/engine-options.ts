@@ -4,7 +4,7 @@
  */
 import { OptionTypeError } from '../errors.js';
 import type { MeterLike } from '../metrics/engine-metrics.js';
-import { describe, func, integer, knownKeys, record } from '../options/checks.js';
+import { bool, describe, func, integer, knownKeys, record } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { TOP_KEYS, resolveOptions } from '../options/resolve-options.js';
 import { StatsAggregate } from '../session/stats.js';
@@ -52,6 +52,13 @@ export interface LoopEngineOptions extends Omit<LoopDetectorOptions, 'sessionId'
    * registered, nothing is measured.
    */
   readonly meter?: MeterLike | false;
+  /**
+   * Every session only checks calls after the fact (LoopDetector's SessionMode.checksOnly): the very same
+   * verdicts, a check that passed read only of the call being checked (~1 us a call less with the detectors
+   * whose repetitions are spaced); propose, record, decline, snapshot and restore are refused (and an `onEvict`
+   * that takes a snapshot gets a SnapshotError). For hosts that replay recorded runs (`loopwatch scan`). @default false
+   */
+  readonly checksOnly?: boolean;
 }
 
 /** Engine options with defaults filled in and the detection options resolved once for every session. */
@@ -63,10 +70,11 @@ export interface ResolvedEngineOptions {
   readonly onEvictError: ((error: Error, session: EvictedSessionInfo) => void) | undefined;
   readonly clock: () => number;
   readonly meter: MeterLike | false | undefined;
+  readonly checksOnly: boolean;
 }
 
 /** Engine option names beside the detection options. */
-export const ENGINE_KEYS = ['maxSessions', 'idleTtlMs', 'onEvict', 'onEvictError', 'clock', 'meter'] as const;
+export const ENGINE_KEYS = ['maxSessions', 'idleTtlMs', 'onEvict', 'onEvictError', 'clock', 'meter', 'checksOnly'] as const;
 
 /** Most sessions an engine may be asked to hold. */
 export const MAX_SESSIONS_LIMIT = 10_000_000;
@@ -103,5 +111,6 @@ export function resolveEngineOptions(input: unknown = {}): ResolvedEngineOptions
     onEvictError: o.onEvictError === undefined ? undefined : func<(error: Error, session: EvictedSessionInfo) => void>('options.onEvictError', o.onEvictError),
     clock: o.clock === undefined ? now : func<() => number>('options.clock', o.clock),
     meter: resolveMeter(o.meter),
+    checksOnly: o.checksOnly === undefined ? false : bool('options.checksOnly', o.checksOnly),
   });
 }

@@ -12,7 +12,7 @@ import { CapacityError, ClosedError, InvalidEventError, SnapshotError } from '..
 import { describe } from '../options/checks.js';
 import { unreadable, validateEvent } from '../session/observe-event.js';
 import { assertSendable } from '../wire/portable-values.js';
-import { LoopDetector } from '../session/loop-detector.js';
+import { LoopDetector, type SessionMode } from '../session/loop-detector.js';
 import type { AggregateStats, SessionStats, StatsAggregate } from '../session/stats.js';
 import type { ToolEvent, Verdict } from '../types.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../live/live-call.js';
@@ -51,6 +51,9 @@ export interface EngineStats extends AggregateStats {
  * Frees the slots of an engine garbage-collected without close(): its sessions register no finaliser of
  * their own (see LoopDetector.owned); the registry holds the engine's table, the engine only weakly.
  */
+/** The mode of an engine's sessions with `checksOnly` (one object for every session). */
+const CHECKS_ONLY: SessionMode = Object.freeze({ checksOnly: true });
+
 const engines = new FinalizationRegistry<SessionTable<LoopDetector>>((table) => {
   for (const [, d] of table.entries()) d.dispose();
 });
@@ -496,7 +499,7 @@ export class LoopEngine {
   private newSession(id: string, pending: Pending | null, out: (Verdict | null | Error)[] | undefined): LoopDetector {
     for (;;) {
       try {
-        return LoopDetector.owned(this.options.detection, id);
+        return LoopDetector.owned(this.options.detection, id, this.options.checksOnly ? CHECKS_ONLY : undefined);
       } catch (err) {
         if (!(err instanceof CapacityError) || !this.evictOldest(pending, out)) throw err;
       }

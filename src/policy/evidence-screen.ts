@@ -23,6 +23,7 @@
  */
 import type { LoopSignal, Progress } from '../types.js';
 import { CallFact } from './call-facts.js';
+import type { LaterFacts } from './checked-call-clean.js';
 import type { PolicyLog } from './policy-log.js';
 import type { ScreenFacts } from './screen-facts.js';
 import { SignalCopy } from './signal-copy.js';
@@ -67,6 +68,8 @@ export class EvidenceScreen {
     private readonly log: PolicyLog,
     private readonly facts: ScreenFacts,
     private readonly turns: TurnThresholds,
+    /** CLEAN and STATUS of the call being checked, for a session that leaves them out of its facts (checksOnly); else null. */
+    private readonly later: LaterFacts | null = null,
   ) {}
 
   /** The signal as evidence of a loop at call `index`: itself, a copy marked as progress, or null (none). */
@@ -107,7 +110,7 @@ export class EvidenceScreen {
     if (reps.length < (before ? 1 : 2)) return false;
     let latest = reps.length - 1;
     if (latest > 0 && (this.facts.of(reps[latest] as number) & CallFact.PROPOSED) !== 0) latest--;
-    const outcome = this.facts.of(reps[latest] as number);
+    const outcome = this.later === null ? this.facts.of(reps[latest] as number) : this.facts.of(reps[latest] as number) | this.later.of(this.log, reps[latest] as number);
     const passed = (outcome & CallFact.CLEAN) !== 0 || reportsState(outcome);
     // a check that neither passed nor failed describes a behaviour (a reproduction script's output): the
     // same description after each edit says the edits did not change it

@@ -51,6 +51,11 @@ export interface LoopPoolOptions extends Omit<LoopDetectorOptions, 'sessionId' |
    * lost, as when a worker dies. 0 waits for ever. Minimum 100. @default 120000
    */
   readonly batchDeadlineMs?: number;
+  /**
+   * Every session only checks calls after the fact (LoopEngine's `checksOnly`): the same verdicts, cheaper;
+   * propose, record, decline, snapshot and restore are refused; not with `snapshotEvery`. @default false
+   */
+  readonly checksOnly?: boolean;
 }
 
 /** Pool options, validated, with defaults. */
@@ -68,7 +73,7 @@ export interface ResolvedPoolOptions {
   readonly batchDeadlineMs: number;
 }
 
-const POOL_KEYS = ['workers', 'inlineShard', 'maxSessions', 'idleTtlMs', 'snapshotEvery', 'maxBatch', 'maxQueued', 'batchDeadlineMs'] as const;
+const POOL_KEYS = ['workers', 'inlineShard', 'maxSessions', 'idleTtlMs', 'snapshotEvery', 'maxBatch', 'maxQueued', 'batchDeadlineMs', 'checksOnly'] as const;
 
 /** Throws unless every value in `v` can be sent to a worker thread as data (no functions, no class instances). */
 function plainData(path: string, v: unknown, depth = 0): void {
@@ -109,13 +114,18 @@ export function resolvePoolOptions(input: unknown = {}): ResolvedPoolOptions {
   // each thread's memory holds its share: a share it cannot hold is refused (or, by default, lowered)
   engine.maxSessions = fitSessions(detection, Math.max(1, Math.ceil(maxSessions / shards)), o.maxSessions === undefined, 'options.maxSessions', shards > 1 ? ` over ${shards} threads, ${Math.ceil(maxSessions / shards).toLocaleString('en-US')} each` : '');
   const maxBatch = o.maxBatch === undefined ? 1024 : integer('options.maxBatch', o.maxBatch, 1, 1 << 20);
+  const snapshotEvery = o.snapshotEvery === undefined ? 0 : integer('options.snapshotEvery', o.snapshotEvery, 0);
+  if (o.checksOnly !== undefined && bool('options.checksOnly', o.checksOnly)) {
+    if (snapshotEvery !== 0) throw new OptionTypeError('options.checksOnly', `options.checksOnly cannot be given with options.snapshotEvery (${snapshotEvery}): sessions that check only after the fact are never snapshotted`);
+    engine.checksOnly = true;
+  }
   return Object.freeze({
     engine: Object.freeze(engine),
     detection,
     workers,
     inlineShard,
     maxSessions,
-    snapshotEvery: o.snapshotEvery === undefined ? 0 : integer('options.snapshotEvery', o.snapshotEvery, 0),
+    snapshotEvery,
     maxBatch,
     maxQueued: o.maxQueued === undefined ? 65_536 : integer('options.maxQueued', o.maxQueued, 1, 1 << 24),
     batchDeadlineMs: o.batchDeadlineMs === undefined ? BATCH_DEADLINE_MS : deadline(o.batchDeadlineMs),

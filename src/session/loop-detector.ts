@@ -16,7 +16,8 @@ import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { CallFact, CallFacts } from '../policy/call-facts.js';
-import { factsRead } from '../policy/facts-read.js';
+import { FactsRead, factsRead } from '../policy/facts-read.js';
+import { CHECKED_CALL, checking, putBack } from '../policy/checked-call-clean.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
 import { FAILING_AGAIN_DETECTOR, failingAgainSignal } from '../policy/failing-again.js';
 import { callFailed } from '../policy/failed-call.js';
@@ -52,6 +53,20 @@ import { NO_SIGNALS } from './pipeline.js';
 export interface BatchEntry {
   readonly detector: LoopDetector;
   readonly event: ToolEvent;
+}
+
+/** How a session is used, beside its detection options (the constructor's third argument). */
+export interface SessionMode {
+  /**
+   * The session only checks calls after the fact (check, checkMany, checkBatch) and is never snapshotted,
+   * restored, nor asked to propose, record or decline (each of those throws: SnapshotError for the
+   * snapshots, else an Error saying so). A check that passed (CallFact.CLEAN) and a report of the state
+   * (STATUS) are then left out of each call's recorded facts and read, at its own screen, of the call being
+   * checked alone (the only call a verdict reads them of): the very same verdicts, ~1 us a call less with the
+   * detectors whose repetitions are spaced (docs/speed.md, "lazyclean"). With custom detectors (which may
+   * read any call's facts) every fact is read as the call is recorded, as without it. @default false
+   */
+  readonly checksOnly?: boolean;
 }
 
 /** Receives every verdict a session gives. */
@@ -129,6 +144,22 @@ export class LoopDetector {
   /** The turn of the call being recorded when the caller gave none (calls in flight together), else undefined. */
   private inFlight: number | undefined = undefined;
 
+  /** Whether the session only checks after the fact (SessionMode.checksOnly). */
+  readonly checksOnly: boolean;
+
+  /**
+   * Whether CLEAN and STATUS are left out of the recorded facts and read at the screen of the call checked:
+   * checksOnly, no custom detector, and detectors that read them at all.
+   */
+  private readsCleanLater(): boolean {
+    return this.checksOnly && this.options.custom.length === 0 && (factsRead(this.options) & FactsRead.CLEAN) !== 0;
+  }
+
+  /** Throws for what a session that checks only after the fact never does (`what`: propose(), a snapshot...). */
+  private twoPhase(what: string): void {
+    if (this.checksOnly) throw new Error(`loopwatch: this session checks only after the fact (checksOnly), so ${what} is refused: make it without checksOnly to check calls before they run`);
+  }
+
   /** Whether the host records every call that ran (expectEveryOutcome). */
   private everyOutcome = false;
   private get live(): LiveState {
@@ -139,7 +170,7 @@ export class LoopDetector {
   private get policy(): VerdictPolicy {
     if (this.verdicts !== null) return this.verdicts;
     const log = this.pipeline.log;
-    const screen = new EvidenceScreen(log, this.facts, turnThresholds(this.options.detectors));
+    const screen = new EvidenceScreen(log, this.facts, turnThresholds(this.options.detectors), this.readsCleanLater() ? CHECKED_CALL : null);
     return (this.verdicts = new VerdictPolicy(this.options.policy, log, this.options.redactSecrets, this.sessionId, screen));
   }
 
@@ -169,10 +200,11 @@ export class LoopDetector {
    * Options that came from `resolveOptions()` are used as they are, so many sessions can share one
    * resolution (and its slot layout); `sessionId` then names this one.
    */
-  constructor(options: LoopDetectorOptions | ResolvedOptions = {}, sessionId?: string) {
+  constructor(options: LoopDetectorOptions | ResolvedOptions = {}, sessionId?: string, mode?: SessionMode) {
     this.options = resolveOptions(options);
     this.sessionId = sessionId ?? this.options.sessionId;
-    this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options) : new ReferencePipeline(this.options);
+    this.checksOnly = mode?.checksOnly === true;
+    this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options, this.readsCleanLater()) : new ReferencePipeline(this.options);
     this.facts = new CallFacts(this.pipeline.log.capacity, this.pipeline.log);
     this.options.stats?.join();
     if (this.options.engine === 'wasm' && !ownerFrees) releaseOnCollect(this, this.pipeline);
@@ -183,10 +215,10 @@ export class LoopDetector {
    * registers no finaliser of its own: a LoopEngine's sessions, which saves each one a finalisation cell.
    * @internal
    */
-  static owned(options: ResolvedOptions, sessionId: string): LoopDetector {
+  static owned(options: ResolvedOptions, sessionId: string, mode?: SessionMode): LoopDetector {
     ownerFrees = true;
     try {
-      return new LoopDetector(options, sessionId);
+      return new LoopDetector(options, sessionId, mode);
     } finally {
       ownerFrees = false;
     }
@@ -345,7 +377,10 @@ export class LoopDetector {
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
     const index = this.pipeline.lastIndex;
-    const f = outcomeFacts(e, this.pipeline.log, index, OUTCOME, weighsAcknowledgement(this.options), this.pipeline.reading, factsRead(this.options));
+    const later = this.readsCleanLater();
+    const read = later ? factsRead(this.options) & ~FactsRead.CLEAN : factsRead(this.options);
+    const ack = weighsAcknowledgement(this.options);
+    const f = outcomeFacts(e, this.pipeline.log, index, OUTCOME, ack, this.pipeline.reading, read);
     // the thread's one object: its bits read now, before a custom detector or a listener can check another call
     const bits = f.bits;
     this.facts.note(index, bits, e.round ?? this.inFlight, f.target);
@@ -364,11 +399,14 @@ export class LoopDetector {
     // whether the call failed, from the event (in a batch the rings may already hold later calls); the
     // policy weighs it only with signals, so a quiet call (most calls) does not read its result for it
     const failed = signals.length !== 0 && callFailed(e);
+    // checksOnly: CLEAN and STATUS of this call, read (at its screen) only if a verdict reads them
+    const outer = later ? checking(this.pipeline.log, index, e, ack, this.pipeline.reading, read) : null;
     try {
       return this.finish(signals, this.pipeline.lastIndex, e.step, waiting, failed);
     } finally {
       // the verdict is made: the log lets go of the call's args unless a later message can name it
       this.pipeline.log.settle();
+      if (later) putBack(outer);
     }
   }
 
@@ -387,6 +425,7 @@ export class LoopDetector {
    * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
    */
   propose(call: LiveCall): LiveDecision {
+    this.twoPhase('propose()');
     const { event, id } = validateLiveCall(call, 'propose', (c) => this.validate(c));
     for (const p of this.live.overdue(id, !this.everyOutcome)) {
       if (!this.everyOutcome) this.checkInTurn(p.event, p.turn);
@@ -448,6 +487,7 @@ export class LoopDetector {
    * the call's result), else `allow`. Throws InvalidEventError.
    */
   record(call: LiveCall): LiveDecision {
+    this.twoPhase('record()');
     const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
     if (proposed === 'late') return lateRecord(this.sessionId, id);
@@ -513,6 +553,7 @@ export class LoopDetector {
    * Paired with its proposal as record() is; a call that was not proposed is ignored. Throws InvalidEventError.
    */
   decline(call: LiveCall): void {
+    this.twoPhase('decline()');
     const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
     if (proposed === null || proposed === 'late') return;
@@ -736,6 +777,7 @@ export class LoopDetector {
   }
 
   private snapshotable(): void {
+    if (this.checksOnly) throw new SnapshotError('loopwatch: this session checks only after the fact (checksOnly): it leaves facts a snapshot holds unread, so it is never snapshotted nor restored');
     if (this.options.custom.length !== 0) throw new SnapshotError('loopwatch: sessions with custom detectors cannot be snapshotted (their state is their own)');
     if (this.options.engine !== 'wasm') throw new SnapshotError('loopwatch: snapshots need the WebAssembly engine (engine: "wasm")');
   }

@@ -226,7 +226,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
 
   /** Whether the session reads no pass (facts-read.ts's CLEAN): the module skips it in result heads. */
   private get skipsPass(): boolean {
-    return (factsRead(this.o) & FactsRead.CLEAN) === 0;
+    return this.passLater || (factsRead(this.o) & FactsRead.CLEAN) === 0;
   }
 
   /** Whether similar args' summaries are made as the args are encoded (ArgsPlan.summarize); of masked args (a copy, masked), by the detector. */
@@ -239,7 +239,14 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     return sharedCore();
   }
 
-  constructor(private readonly o: ResolvedOptions) {
+  /**
+   * `passLater`: the session reads a check that passed only of the call being checked, at its screen, from
+   * the call's text (LoopDetector's checksOnly): the module skips the pass in result heads.
+   */
+  constructor(
+    private readonly o: ResolvedOptions,
+    private readonly passLater = false,
+  ) {
     this.config = this.core.acquire(slotLayout(o));
     this.slot = this.core.alloc(this.config);
     // the registered layout, shared by every session of this configuration

@@ -78,11 +78,13 @@ export function checkerThreads(requested: number, maxLive: number): number {
  * workers left them slower than itself alone); with 0 or 1, the calling thread checks every call. The scan
  * ends sessions itself (it keeps at most `maxLive`, the same whatever the thread count), so the checker is
  * sized never to evict or expire one on its own: that would make verdicts depend on how sessions fall
- * onto shards.
+ * onto shards. Its sessions only check after the fact (LoopEngine's `checksOnly`): a scan never snapshots,
+ * restores nor proposes.
  */
 export function sessionChecker(options: LoopDetectorOptions, threads: number, maxLive: number): SessionChecker {
   if (threads <= 1) {
-    const engine = new LoopEngine({ ...options, maxSessions: maxLive + 1, idleTtlMs: 0 });
+    // a scan only checks after the fact and never snapshots: a check that passed is read of the call checked alone
+    const engine = new LoopEngine({ ...options, maxSessions: maxLive + 1, idleTtlMs: 0, checksOnly: true });
     return {
       checkBatch: (events) => Promise.resolve(engine.checkBatch(events)),
       end: (session) => {
@@ -95,7 +97,7 @@ export function sessionChecker(options: LoopDetectorOptions, threads: number, ma
       },
     };
   }
-  const poolOptions = { ...options, workers: threads - 1, inlineShard: true, maxSessions: (maxLive + 1) * threads, idleTtlMs: 0 };
+  const poolOptions = { ...options, workers: threads - 1, inlineShard: true, maxSessions: (maxLive + 1) * threads, idleTtlMs: 0, checksOnly: true };
   resolvePoolOptions(poolOptions); // invalid options throw here, as the pool's constructor would
   // the pool's modules (piscina, the wire format: ~15 ms of loading) load only for a scan with workers
   const pool = import('../../pool/loop-pool.js').then(({ LoopPool }) => new LoopPool(poolOptions));
