@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
 import { printsFiles } from '../src/text/file-read.js';
-import { ENGINES, flaggedActions, liveActions } from './helpers/verdicts.js';
+import { ENGINES, flaggedActions, liveActions, verdictsOf } from './helpers/verdicts.js';
 
 const DIR = '/root/lab/Lab2';
 const sh = (command: string, out: string): ToolEvent => ({ tool: 'shell_command', args: { command, workdir: DIR }, result: out });
@@ -48,6 +48,13 @@ describe.each(ENGINES)('files read again at each step of the work (%s engine)', 
 
   it('should not block a read, two-phase', () => {
     expect(liveActions(steps, engine)).not.toContain('deny');
+  });
+
+  it('should give the same verdicts in a session that only checks after the fact (checksOnly: scan, eval)', () => {
+    // such a session reads CLEAN later (CLEAN_LATER), yet a file's printed content is no outcome at once
+    for (const events of [steps, stuck, rebuilds]) {
+      expect(JSON.stringify(verdictsOf(events, { engine }, { checksOnly: true }))).toBe(JSON.stringify(verdictsOf(events, { engine })));
+    }
   });
 
   it('should still break the same file read with nothing done between', () => {

@@ -53,6 +53,13 @@ describe.each(ENGINES)('a file read right after new work (%s engine)', (engine) 
     expect(liveActions(session, engine, { labelled: true }).filter((a) => a.endsWith('deny') || a.endsWith('stop'))).toEqual([]);
   });
 
+  it('should give the same verdicts in a session that only checks after the fact (checksOnly: scan, eval)', () => {
+    // such a session reads the checked call's STATUS at its screen (checked-call-clean.ts), so looksAtNewWork must too
+    for (const events of [session, stuck]) {
+      expect(JSON.stringify(verdictsOf(events, { engine }, { checksOnly: true }))).toBe(JSON.stringify(verdictsOf(events, { engine })));
+    }
+  });
+
   it('should still break the same patch and read again and again', () => {
     expect(flaggedActions(stuck, engine)).toContain('break');
   });

@@ -3,7 +3,7 @@
  * that passed (CLEAN) and a report of the state (STATUS) out of its recorded facts and reads them at the screen
  * of the call being checked: its verdicts are those of the default session, call by call, on both engines,
  * through check(), checkMany() and LoopEngine.checkBatch, for calls that pass, report the state, print only a
- * runner's banner, fail, write and repeat spaced by edits; and it refuses what would need the facts it leaves
+ * runner's banner or a file's content (its "FAILED" no outcome), fail, write, poll and repeat spaced by edits; and it refuses what would need the facts it leaves
  * unread (propose, record, decline, snapshot, restore). Over the real traces (skipped without them): every
  * verdict identical.
  */
@@ -25,12 +25,16 @@ const ARGS = [
   { tool: 'Bash', args: { command: 'npm run lint' } },
   { tool: 'Bash', args: { command: 'git status' } },
   { tool: 'Bash', args: { command: 'python gen.py' } },
+  { tool: 'Bash', args: { command: 'cat docs/spec.md' } },
   { tool: 'Bash', args: { command: 'sed -i s/a/b/ src/a.ts' } },
   { tool: 'Bash', args: { command: 'sleep 30 && gh run list' } },
   { tool: 'Edit', args: { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' } },
   { tool: 'Edit', args: { file_path: 'src/b.ts', old_string: 'a', new_string: 'b' } },
   { tool: 'Write', args: { file_path: 'src/c.ts', content: 'x' } },
   { tool: 'Read', args: { file_path: 'src/a.ts' } },
+  { tool: 'Bash', args: { command: "sed -n '1,40p' src/a.ts" } },
+  { tool: 'write_stdin', args: { session_id: 7, chars: '' } },
+  { tool: 'Bash', args: { command: "python3 - <<'PY'\nfrom pathlib import Path\nPath('src/d.ts').write_text('x')\nPY" } },
 ];
 const OUTCOMES: readonly { result?: unknown; error?: string }[] = [
   { result: '' },
@@ -54,7 +58,7 @@ const OUTCOMES: readonly { result?: unknown; error?: string }[] = [
 
 /**
  * A session's calls: each the call before it again or another, with any outcome; or (`work`) a check (one
- * of four: tests, lint, a status query, a generator; mostly with the session's usual answer) and an edit of
+ * of five: tests, lint, a status query, a generator, a file printed; mostly with the session's usual answer) and an edit of
  * a new file taking turns: checks spaced by work, whose passing (CLEAN) or report (STATUS) the screen weighs.
  */
 const session = fc
@@ -68,7 +72,7 @@ const session = fc
     let last = 0;
     let round = 0;
     for (const [k, s] of steps.entries()) {
-      if (!s.again) last = work ? s.call % 4 : s.call;
+      if (!s.again) last = work ? s.call % 5 : s.call;
       if (s.round !== undefined) round += s.round;
       const edit = work && k % 2 === 1;
       const c = edit ? { tool: 'Edit', args: { file_path: `src/f${k}.ts`, old_string: 'a', new_string: 'b' } } : (ARGS[last] as (typeof ARGS)[number]);

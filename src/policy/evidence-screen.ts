@@ -152,7 +152,9 @@ export class EvidenceScreen {
     const own = this.facts.of(index);
     const last = this.lastRun(index);
     if (last === undefined) return false;
-    if (!reportsState((own & CallFact.PROPOSED) !== 0 ? this.facts.of(last) : own)) return false;
+    // a session that checks only after the fact (checksOnly) reads STATUS of the call being checked at its screen
+    const checked = this.later === null ? own : own | this.later.of(this.log, index);
+    if (!reportsState((own & CallFact.PROPOSED) !== 0 ? this.facts.of(last) : checked)) return false;
     const from = Math.max(this.facts.oldest, Math.min(loopStart, last) - CHANGE_LOOKBACK);
     for (let c = last + 1; c < index; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0 && this.novel(c, from)) return true;
     return false;

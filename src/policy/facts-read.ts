@@ -38,6 +38,12 @@ export const FactsRead = {
   WRITE_OK: 4,
   /** Whether a call's output says a check passed (CallFact.CLEAN): the pass patterns, and a head's notes taken out for them. */
   CLEAN: 8,
+  /**
+   * CLEAN is read later, at the screen of the call being checked (a session that checks only after the
+   * fact: checked-call-clean.ts); the facts that hang on the same readings are read now as with CLEAN (a
+   * command that only prints files: its content is no outcome, outcome-facts.ts).
+   */
+  CLEAN_LATER: 16,
 } as const;
 
 /** Every fact: what the outcome facts read when a caller does not say (calibrate, tests). */

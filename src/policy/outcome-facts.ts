@@ -143,7 +143,8 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const head = e.result === null ? '' : textHead(e.result, PASS_LOOK);
   // a command that only prints files (file-read.ts) answers with their content, which reports no outcome of
   // its own: a spec that mentions "FAILED", or a plan whose task says "in progress", is still a read
-  const printed = (read & FactsRead.CLEAN) !== 0 && guarded(() => printsFilesOf(args, command), false);
+  // (CLEAN_LATER: the same whether CLEAN is read now or later, at the call's screen: checked-call-clean.ts)
+  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && guarded(() => printsFilesOf(args, command), false);
   const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed ? READ_ACK : ~0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`), or

@@ -378,7 +378,7 @@ export class LoopDetector {
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
     const index = this.pipeline.lastIndex;
     const later = this.readsCleanLater();
-    const read = later ? factsRead(this.options) & ~FactsRead.CLEAN : factsRead(this.options);
+    const read = later ? (factsRead(this.options) & ~FactsRead.CLEAN) | FactsRead.CLEAN_LATER : factsRead(this.options);
     const ack = weighsAcknowledgement(this.options);
     const f = outcomeFacts(e, this.pipeline.log, index, OUTCOME, ack, this.pipeline.reading, read);
     // the thread's one object: its bits read now, before a custom detector or a listener can check another call

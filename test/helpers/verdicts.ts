@@ -3,6 +3,7 @@
  * per session.
  */
 import { LoopDetector } from '../../src/index.js';
+import type { SessionMode } from '../../src/session/loop-detector.js';
 import type { LoopDetectorOptions, SessionEvent, ToolEvent, Verdict } from '../../src/index.js';
 
 /** The two engines every policy test runs on, which must agree. */
@@ -11,9 +12,9 @@ export const ENGINES = ['wasm', 'reference'] as const;
 /** One of {@link ENGINES}. */
 export type Engine = (typeof ENGINES)[number];
 
-/** What one LoopDetector (made with `options`) says of each event in turn. */
-export function verdictsOf(events: readonly ToolEvent[], options: LoopDetectorOptions = {}): (Verdict | null)[] {
-  const d = new LoopDetector(options);
+/** What one LoopDetector (made with `options`, and `mode`: say `{ checksOnly: true }`) says of each event in turn. */
+export function verdictsOf(events: readonly ToolEvent[], options: LoopDetectorOptions = {}, mode?: SessionMode): (Verdict | null)[] {
+  const d = new LoopDetector(options, undefined, mode);
   try {
     return events.map((e) => d.check(e));
   } finally {
