@@ -1,6 +1,7 @@
 /**
  * outcome-facts.ts reads a call's command text once for its readers (CommandOnce: waitsFirst, changes,
- * asksStatus): on random calls, with args plain, and args whose `command` throws, each fact those readers
+ * commandIs for the status query and the file prints): on random calls, with args plain, and args whose
+ * `command` throws, each fact those readers
  * give is what the reader gives reading the args itself (workspace-changes.ts's commandText each time).
  */
 import fc from 'fast-check';

@@ -110,7 +110,7 @@ export class EvidenceScreen {
     if (reps.length < (before ? 1 : 2)) return false;
     let latest = reps.length - 1;
     if (latest > 0 && (this.facts.of(reps[latest] as number) & CallFact.PROPOSED) !== 0) latest--;
-    const outcome = this.later === null ? this.facts.of(reps[latest] as number) : this.facts.of(reps[latest] as number) | this.later.of(this.log, reps[latest] as number);
+    const outcome = this.outcomeOf(reps[latest] as number);
     const passed = (outcome & CallFact.CLEAN) !== 0 || reportsState(outcome);
     // a check that neither passed nor failed describes a behaviour (a reproduction script's output): the
     // same description after each edit says the edits did not change it
@@ -149,15 +149,22 @@ export class EvidenceScreen {
    * not broken, whatever its earlier runs showed: the plan moved on since.
    */
   looksAtNewWork(index: number, loopStart: number): boolean {
-    const own = this.facts.of(index);
     const last = this.lastRun(index);
     if (last === undefined) return false;
-    // a session that checks only after the fact (checksOnly) reads STATUS of the call being checked at its screen
-    const checked = this.later === null ? own : own | this.later.of(this.log, index);
-    if (!reportsState((own & CallFact.PROPOSED) !== 0 ? this.facts.of(last) : checked)) return false;
+    if (!reportsState((this.facts.of(index) & CallFact.PROPOSED) !== 0 ? this.facts.of(last) : this.outcomeOf(index))) return false;
     const from = Math.max(this.facts.oldest, Math.min(loopStart, last) - CHANGE_LOOKBACK);
     for (let c = last + 1; c < index; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0 && this.novel(c, from)) return true;
     return false;
+  }
+
+  /**
+   * The facts of the call at `index` a verdict weighs, with CLEAN and STATUS: a session that checks only after
+   * the fact (checksOnly) leaves those out of its recorded facts and reads them at the screen of the call being
+   * checked, the only call asked for them (`later`; it throws for another).
+   */
+  private outcomeOf(index: number): number {
+    const f = this.facts.of(index);
+    return this.later === null ? f : f | this.later.of(this.log, index);
   }
 
   /** Whether the call at `c` was not made in the calls from `from`. */

@@ -144,7 +144,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // a command that only prints files (file-read.ts) answers with their content, which reports no outcome of
   // its own: a spec that mentions "FAILED", or a plan whose task says "in progress", is still a read
   // (CLEAN_LATER: the same whether CLEAN is read now or later, at the call's screen: checked-call-clean.ts)
-  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && guarded(() => printsFilesOf(args, command), false);
+  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && guarded(() => commandIs(args, command, printsFiles), false);
   const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed ? READ_ACK : ~0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`), or
@@ -167,7 +167,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error).
   // STATUS is weighed only as `CLEAN || (STATUS && !FAILED)` (evidence-screen.ts's changedBetween and
   // reportsState): a call already read as a pass, or whose output reports a failure (FAILED below), is not asked
-  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || guarded(() => asksStatus(args, command), false) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || guarded(() => commandIs(args, command, queriesStatus), false) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
@@ -213,16 +213,14 @@ function probedPartly(args: unknown, error: string): boolean {
   return command !== undefined && listedSomeMissing(command, error);
 }
 
-/** Whether a call's args are a shell command asking for the workspace's state (status-query.ts). */
-function asksStatus(args: unknown, read: (args: unknown) => string | undefined): boolean {
+/**
+ * Whether a call's args are a shell command (read by `read`) that `is` one of: asking for the workspace's
+ * state (status-query.ts's queriesStatus), only printing files (file-read.ts's printsFiles: their content is
+ * the state).
+ */
+function commandIs(args: unknown, read: (args: unknown) => string | undefined, is: (command: string) => boolean): boolean {
   const command = read(args);
-  return command !== undefined && queriesStatus(command);
-}
-
-/** Whether a call's args are a shell command that only prints files (file-read.ts: their content is the state). */
-function printsFilesOf(args: unknown, read: (args: unknown) => string | undefined): boolean {
-  const command = read(args);
-  return command !== undefined && printsFiles(command);
+  return command !== undefined && is(command);
 }
 
 /** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */
@@ -239,7 +237,7 @@ const changes = (tool: string, args: unknown, read: (args: unknown) => string | 
 
 /**
  * A call's command text (workspace-changes.ts's commandText) read once for the readers of one outcomeFacts
- * (waitsFirst, changes, asksStatus each read it: three decodes of the args' member, ~0.2 us each over the
+ * (waitsFirst, changes, commandIs each read it: three decodes of the args' member, ~0.2 us each over the
  * traces' commands). Its reader gives each the text, or throws again what commandText threw, so each
  * reader's `guarded` answers as before; for other args than the call's it reads them itself.
  */

@@ -148,11 +148,15 @@ export class LoopDetector {
   readonly checksOnly: boolean;
 
   /**
-   * Whether CLEAN and STATUS are left out of the recorded facts and read at the screen of the call checked:
-   * checksOnly, no custom detector, and detectors that read them at all.
+   * The FactsRead bits of what a call's recorded facts read (factsRead of the options, fixed with them). With
+   * checksOnly, no custom detector and detectors that read CLEAN at all, CLEAN is swapped for CLEAN_LATER:
+   * CLEAN and STATUS are left out of the recorded facts and read at the screen of the call checked.
    */
-  private readsCleanLater(): boolean {
-    return this.checksOnly && this.options.custom.length === 0 && (factsRead(this.options) & FactsRead.CLEAN) !== 0;
+  private readonly recordRead: number;
+
+  /** Whether CLEAN and STATUS are read at the screen of the call checked (see {@link recordRead}). */
+  private get readsCleanLater(): boolean {
+    return (this.recordRead & FactsRead.CLEAN_LATER) !== 0;
   }
 
   /** Throws for what a session that checks only after the fact never does (`what`: propose(), a snapshot...). */
@@ -170,7 +174,7 @@ export class LoopDetector {
   private get policy(): VerdictPolicy {
     if (this.verdicts !== null) return this.verdicts;
     const log = this.pipeline.log;
-    const screen = new EvidenceScreen(log, this.facts, turnThresholds(this.options.detectors), this.readsCleanLater() ? CHECKED_CALL : null);
+    const screen = new EvidenceScreen(log, this.facts, turnThresholds(this.options.detectors), this.readsCleanLater ? CHECKED_CALL : null);
     return (this.verdicts = new VerdictPolicy(this.options.policy, log, this.options.redactSecrets, this.sessionId, screen));
   }
 
@@ -204,7 +208,10 @@ export class LoopDetector {
     this.options = resolveOptions(options);
     this.sessionId = sessionId ?? this.options.sessionId;
     this.checksOnly = mode?.checksOnly === true;
-    this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options, this.readsCleanLater()) : new ReferencePipeline(this.options);
+    const read = factsRead(this.options);
+    const later = this.checksOnly && this.options.custom.length === 0 && (read & FactsRead.CLEAN) !== 0;
+    this.recordRead = later ? (read & ~FactsRead.CLEAN) | FactsRead.CLEAN_LATER : read;
+    this.pipeline = this.options.engine === 'wasm' ? new WasmPipeline(this.options, later) : new ReferencePipeline(this.options);
     this.facts = new CallFacts(this.pipeline.log.capacity, this.pipeline.log);
     this.options.stats?.join();
     if (this.options.engine === 'wasm' && !ownerFrees) releaseOnCollect(this, this.pipeline);
@@ -377,8 +384,8 @@ export class LoopDetector {
   /** The verdict for the call just recorded: its built-in signals, custom detectors', then the policy. */
   private conclude(builtIn: readonly LoopSignal[], e: ToolEvent): Verdict | null {
     const index = this.pipeline.lastIndex;
-    const later = this.readsCleanLater();
-    const read = later ? (factsRead(this.options) & ~FactsRead.CLEAN) | FactsRead.CLEAN_LATER : factsRead(this.options);
+    const later = this.readsCleanLater;
+    const read = this.recordRead;
     const ack = weighsAcknowledgement(this.options);
     const f = outcomeFacts(e, this.pipeline.log, index, OUTCOME, ack, this.pipeline.reading, read);
     // the thread's one object: its bits read now, before a custom detector or a listener can check another call
