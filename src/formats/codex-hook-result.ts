@@ -13,6 +13,15 @@
  */
 import { codexOutcome } from './codex-output.js';
 
+/**
+ * Whether a hook payload carries Codex CLI's marks: its PreToolUse/PostToolUse/UserPromptSubmit payloads
+ * have `turn_id` and `model`, Claude Code's, which share those event names, do not. The one rule for the
+ * hooks' agent detection (src/hooks/agents.ts) and the hook payload log reader (hook-payloads.ts).
+ */
+export function hasCodexMarks(p: Readonly<Record<string, unknown>>): boolean {
+  return p.turn_id !== undefined || p.model !== undefined;
+}
+
 /** A Codex hook response read: the failure (`error`) or the result. Uncapped: the hook caps it. */
 export type CodexHookOutcome = { readonly error: unknown } | { readonly result: unknown };
 

@@ -29,7 +29,7 @@ import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
 import { stableResult } from './volatile-output.js';
 import { claudeCodeResult } from './claude-code-result.js';
-import { codexHookOutcome } from './codex-hook-result.js';
+import { codexHookOutcome, hasCodexMarks } from './codex-hook-result.js';
 
 const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
 const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
@@ -66,9 +66,9 @@ function stableOutcome(tool: string, o: Outcome): Outcome {
   return result === o.result && error === o.error ? o : { ...o, result, ...(error === undefined ? {} : { error }) };
 }
 
-/** Whether a payload is Codex CLI's (src/hooks/agents.ts detectAgent's rule; a decision log line names its agent). */
+/** Whether a payload is Codex CLI's (codex-hook-result.ts's hasCodexMarks, as the hooks tell; a decision log line names its agent). */
 function isCodexPayload(v: Readonly<Record<string, unknown>>): boolean {
-  return v.agent === undefined ? v.turn_id !== undefined || v.model !== undefined : v.agent === 'codex';
+  return v.agent === undefined ? hasCodexMarks(v) : v.agent === 'codex';
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
+import { hasCodexMarks } from '../formats/codex-hook-result.js';
 import { CLAUDE_CODE } from './claude-code.js';
 import { CODEX } from './codex.js';
 import { GEMINI } from './gemini.js';
@@ -24,7 +25,7 @@ export function detectAgent(p: Readonly<Record<string, unknown>>, eventName: str
   if (eventName === 'BeforeTool' || eventName === 'AfterTool' || eventName === 'BeforeAgent') return GEMINI;
   if (eventName === 'PostToolUseFailure' || eventName === 'PermissionDenied') return CLAUDE_CODE;
   if (eventName === 'SessionEnd') return typeof p.timestamp === 'string' ? GEMINI : CLAUDE_CODE;
-  return p.turn_id !== undefined || p.model !== undefined ? CODEX : CLAUDE_CODE;
+  return hasCodexMarks(p) ? CODEX : CLAUDE_CODE;
 }
 
 /**
