@@ -6,9 +6,11 @@
  * one loop, the startup lines looked for once), in one module, alternating which goes first, each pass timed
  * by process.cpuUsage. Both must give the same checksum of their outputs (the flags returned, the head word
  * and key written, the fingerprint) in every round. Then, with `--visits`, how many times
- * each of the results' bytes is read, and by what (counted from the readings' rules, not timed).
+ * each of the results' bytes is read, and by what (counted from the readings' rules, not timed); with
+ * `--parts`, what each reading costs alone over every result (CPU, medians): the hash, the head's scan with
+ * no cache, "nothing found", masking.
  *
- *   node dist/bench/result-pass.js [rounds = 9] [--traces DIR] [--how head,ack,pass,answers] [--visits]
+ *   node dist/bench/result-pass.js [rounds = 9] [--traces DIR] [--how head,ack,pass,answers] [--visits] [--parts]
  */
 import * as A from '../src/wasm/generated/abi.js';
 import { sharedInstance } from '../src/wasm/wasm-module.js';
@@ -41,7 +43,7 @@ if (calls === null) {
   const inst = sharedInstance();
   const ex = inst.exports;
   // each text with 64 bytes after it (what a record's area leaves), then an output record
-  const at = ex.reserveScratch(texts.reduce((n, t) => n + t.length + 64, 0) + A.OUT_SIZE + 64);
+  const at = ex.reserveScratch(texts.reduce((n, t) => n + t.length + 64, 0) + A.OUT_SIZE + 64 + 2048 * 6 + 64);
   const { u8, u32 } = inst.views();
   const ptrs: number[] = [];
   let p = at;
@@ -86,4 +88,23 @@ if (calls === null) {
       `one pass / one after another ${median(ratios).toFixed(3)} [${ratios.map((x) => x.toFixed(2)).join(' ')}]`,
   );
   if (args.includes('--visits')) console.log(resultVisits(texts));
+  if (args.includes('--parts')) {
+    const n = (i: number): number => (texts[i] as Uint8Array).length;
+    const parts: Record<string, () => number> = {
+      'the fingerprint (xxh64)': () => ptrs.reduce((c, q, i) => c ^ Number(ex.xxh64(q, n(i), 5n) & 0xffffn), 0),
+      'both hashes in one loop (xxh64Pair)': () => ptrs.reduce((c, q, i) => c ^ Number(ex.xxh64Pair(q, n(i), 5n, 0n) & 0xffffn), 0),
+      "the head's scan, no cache (reportScan)": () => ptrs.reduce((c, q, i) => c + ex.reportScan(q, Math.min(n(i), A.HEAD_UNITS), n(i) <= A.HEAD_ACK_UNITS ? 1 : 0), 0),
+      '"nothing found" (saysNothingFound)': () => ptrs.reduce((c, q, i) => c + ex.saysNothingFound(q, n(i)), 0),
+      'masking, no cache (maskBytes)': () => ptrs.reduce((c, q, i) => c + ex.maskBytes(q, n(i), 2048, out + A.OUT_SIZE), 0),
+    };
+    const spent = new Map<string, number[]>();
+    for (let r = 0; r < rounds; r++) {
+      for (const [what, f] of Object.entries(parts)) {
+        const t0 = cpu();
+        f();
+        spent.set(what, [...(spent.get(what) ?? []), ((cpu() - t0) * 1000) / texts.length]);
+      }
+    }
+    for (const [what, xs] of spent) console.log(`${what}: ${median(xs).toFixed(0)} ns a text`);
+  }
 }

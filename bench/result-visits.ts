@@ -3,7 +3,8 @@
  * read with the acknowledgement's words and the pass, "nothing found" and brief asked): counted from each
  * reading's rules over the results' UTF-8 bytes, not timed (bench/result-pass.ts --visits prints it). A
  * reading kept by a cache is counted only where the cache misses; "met before" is a text seen earlier in the
- * traces (the module's direct-mapped caches hold 2,048 entries each, so the counts are a bound).
+ * traces (the module's direct-mapped caches hold 2,048 entries each, so the counts are a bound). The host's
+ * rows are its readings of the head as a string (result-reading.ts), at least one expression over it on a miss.
  */
 
 const MASK_LIMIT = 2048;
@@ -42,7 +43,7 @@ function trimRuns(t: Uint8Array): number {
   return s + (t.length - e) + (s < t.length ? 2 : 0);
 }
 
-/** The table: bytes read per result by each reading, before and after the summary (one pass). */
+/** The table: reads of each result byte by each reading, before and after result-pass.ts's shared passes. */
 export function resultVisits(texts: readonly Uint8Array[]): string {
   const seen = new Set<string>();
   const heads = new Set<string>();
@@ -73,23 +74,22 @@ export function resultVisits(texts: readonly Uint8Array[]): string {
       return Math.min(i + 1, n);
     })();
     const noise = noiseLook(t);
-    const fresh = again ? 0 : 1;
     add('host: the result written into the record as UTF-8', n, n);
     add('module: the result hashed (xxh64, its fingerprint)', n, n);
-    add("module: the head's UTF-16 units counted", m, m * fresh);
-    add("module: the head hashed (the host's cache key)", m, m * fresh);
-    add('module: the head scanned (reportScan; head cache missed)', headAgain ? 0 : m, headAgain || again ? 0 : m);
-    add('module: blank (leading white space)', blankLead, blankLead * fresh);
-    add("module: the shell's startup lines (first word)", 2 * noise, noise * fresh);
-    add('module: "nothing found" (first 300 bytes)', Math.min(n, NOTHING_LOOK), Math.min(n, NOTHING_LOOK) * fresh);
-    add('module: brief (trims)', trimRuns(t), trimRuns(t) * fresh);
+    add("module: the head's UTF-16 units counted", m, m);
+    add("module: the head hashed (the host's cache key; in the fingerprint's loop when the head is the whole result)", m, m === n ? 0 : m);
+    add('module: the head scanned (reportScan; head cache missed)', headAgain ? 0 : m, headAgain ? 0 : m);
+    add('module: blank (leading white space)', blankLead, blankLead);
+    add("module: the shell's startup lines (first word; once for blank and nothing found)", 2 * noise, noise);
+    add('module: "nothing found" (first 300 bytes)', Math.min(n, NOTHING_LOOK), Math.min(n, NOTHING_LOOK));
+    add('module: brief (trims)', trimRuns(t), trimRuns(t));
     add('module: masked and the mask hashed (mask cache missed)', again ? 0 : 2 * Math.min(n, MASK_LIMIT), again ? 0 : 2 * Math.min(n, MASK_LIMIT));
     add("host: the head compared with the kept one (host cache hit)", headAgain ? m : 0, headAgain ? m : 0);
     add('host: the head read by its expressions (host cache missed; at least the empty mailbox)', headAgain ? 0 : m, headAgain ? 0 : m);
   }
   const lines = [
     `${texts.length} text results, ${total} bytes (${(total / texts.length).toFixed(0)} B a result), ${repeats} met before (${((100 * repeats) / texts.length).toFixed(1)}%)`,
-    '| reading | reads of each byte, before | after (one pass) |',
+    '| reading | reads of each byte, before | after (shared passes) |',
     '|---|---|---|',
   ];
   let sb = 0;
