@@ -5,7 +5,7 @@ import {
   CF_SEMANTIC, CF_SEM_NOTOOL, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
   C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_TOOL, C_SEM_CAP, C_SEM_ENTRY, C_SE_K, C_SE_MAXTEXT, C_SE_MAXTOK,
   C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT, F_RESULT_ESCAPED, F_READ_HEAD, F_HEAD_ACK, F_HEAD_NO_PASS, O_HEAD, O_ERR_KEY_LO, O_ERR_KEY_HI,
-  HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, OF_BRIEF, BRIEF_BYTES, F_PROPOSED, OUT_SIZE, O_INDEX,
+  HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, F_PROPOSED, OUT_SIZE, O_INDEX,
   O_MASKED_LO, O_OFLAGS, O_OUT_LO, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
   ST_LISTS_FULL, ST_NEEDS_HOST, ST_NO_MEMORY, ST_OK, S_COUNT, S_POS, S_STATE, C_SCRATCH_FIXED, C_HIST_CAP,
 } from './abi';
@@ -17,8 +17,6 @@ import {
 import { J_HOST, J_OK, hashJson, jsonFp, jsonScratchSize } from './json';
 import { maskBytes } from './mask';
 import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedKnown, maskedRemember } from './mask-cache';
-import { saysNothingFound } from './nothing';
-import { shellNoiseEnd } from './shell-noise';
 import { configPtr, slotOk } from './slots';
 import { stateKeys, stateRoom } from './state-ring';
 import { textFinish, textNode, textReplace, textResume, textStart, textString, textSuspend } from './text';
@@ -26,6 +24,7 @@ import { lastSketchLen, lastTokenCount, tokenTableSlots, tokenize } from './toke
 import { hashTree } from './tree';
 import { unescapeJsonInPlace } from './json-unescape';
 import { readResultHead } from './result-head';
+import { RP_ACK, RP_ANSWERS, RP_HEAD, RP_PASS, resultFp, textResultPass } from './result-pass';
 import { sketchLookup, sketchRemember } from './sketch-cache';
 import { xxh64 } from './xxh64';
 
@@ -94,36 +93,6 @@ export function configure(id: u32): void {
 /** Scratch bytes needed to process a record of `size` bytes with configuration `id`. */
 export function scratchNeeded(size: u32, id: u32): u32 {
   return size * 7 + scratchFixed(configPtr(id));
-}
-
-/** Whether text [p, +n) is under BRIEF_BYTES once leading and trailing ASCII white space is trimmed. */
-function isBrief(p: usize, n: u32): bool {
-  let s: u32 = 0;
-  let e = n;
-  while (s < e && isSpaceByte(<u32>load<u8>(p + s))) s++;
-  while (e > s && isSpaceByte(<u32>load<u8>(p + e - 1))) e--;
-  return e - s < BRIEF_BYTES;
-}
-
-// @ts-ignore: decorator
-@inline function isSpaceByte(b: u32): bool {
-  return b == 0x20 || (b >= 0x09 && b <= 0x0d);
-}
-
-// Whether [p, p + n) is blank, or blank once a shell's startup lines are set aside (the twin of isBlank in
-// src/session/observe-event.ts).
-function isBlank(p: usize, n: u32): bool {
-  if (blankFrom(p, 0, n)) return true;
-  const skip = shellNoiseEnd(p, n);
-  return skip > 0 && blankFrom(p, skip, n);
-}
-
-function blankFrom(p: usize, from: u32, n: u32): bool {
-  for (let i: u32 = from; i < n; i++) {
-    const b = <u32>load<u8>(p + i);
-    if (!(b == 0x20 || (b >= 0x09 && b <= 0x0d))) return false;
-  }
-  return true;
 }
 
 /** The position ring `r` writes next, advanced (no division: the slot keeps each ring's position). */
@@ -222,11 +191,10 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
         // read from event bytes: decoded here, where it lies (a record is written afresh for every run)
         resN = unescapeJsonInPlace(resP, resN);
       }
-      rfp = xxh64(resP, resN, TAG_STRING);
-      if (readsHead) readResultHead(resP, resN, (rflags & F_HEAD_ACK) != 0, (rflags & F_HEAD_NO_PASS) == 0, out);
-      if (isBlank(resP, resN)) oflags |= OF_EMPTY;
-      else if (answers && saysNothingFound(resP, resN)) oflags |= OF_NOTHING;
-      if (answers && isBrief(resP, resN)) oflags |= OF_BRIEF;
+      // its fingerprint, its head, whether it is blank, says nothing was found, is brief (result-pass.ts)
+      const how = (readsHead ? RP_HEAD : 0) | ((rflags & F_HEAD_ACK) != 0 ? RP_ACK : 0) | ((rflags & F_HEAD_NO_PASS) == 0 ? RP_PASS : 0) | (answers ? RP_ANSWERS : 0);
+      oflags |= textResultPass(resP, resN, how, out);
+      rfp = resultFp();
     } else {
       // the result's strings are not action text (src/text/action-text.ts reads the tool, args, description)
       textSuspend();

@@ -11,9 +11,10 @@ export { CONFIGS, CONFIG_SIZE, HEADER, MAGIC, OUT_SIZE, STOP_TABLE, MAX_CONFIGS,
 export { setup, allocSlot, freeSlot, resetSlot, poisonSlot, slotCount, slotOk, growFor } from './slots';
 export { stateResize, stateReserve } from './state-ring';
 export { processOne, processBatch, kernel, scratchNeeded, configure } from './event';
-export { xxh64 } from './xxh64';
+export { xxh64, xxh64Pair, xxh64PairSecond } from './xxh64';
 export { tokenize, lastTokenCount, lastSketchLen, sketchReaches, leastCommonFull } from './tokens';
 export { saysNothingFound } from './nothing';
+export { textResultPass, textResultSeparate, resultFp } from './result-pass';
 export { maskBytes } from './mask';
 export { reportScan } from './report-scan';
 export { reportScanBytewise } from './report-scan-bytewise';

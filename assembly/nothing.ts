@@ -110,7 +110,11 @@ export function saysNothingFound(ptr: usize, len: u32): bool {
   return saysNothing(ptr + skip, len - skip);
 }
 
-function saysNothing(ptr: usize, len: u32): bool {
+/**
+ * Whether UTF-8 text [ptr, ptr + len), its shell-startup lines already set aside, says that nothing was found
+ * (what saysNothingFound reads past shellNoiseEnd: for a caller that has that end already).
+ */
+export function saysNothing(ptr: usize, len: u32): bool {
   if (!ready) prepare();
   const n: u32 = len < NOTHING_LOOK ? len : NOTHING_LOOK;
   let s: u32 = 0;

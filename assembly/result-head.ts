@@ -70,31 +70,46 @@ export function headBytes(p: usize, n: u32, limit: u32): i32 {
   return <i32>i;
 }
 
+/** Whether a head of `m` bytes at `p` lies far enough from the memory's end for reportScan's slack. */
+// @ts-ignore: decorator
+@inline export function headFits(p: usize, m: u32): bool {
+  return <u64>p + <u64>m + <u64>SLACK <= (<u64>memory.size() << 16);
+}
+
 /**
  * Writes the reading of the head of result text [p, p + n) into output record `out` (O_HEAD, and the key):
  * reportScan's bits with HEAD_READ (HEAD_ACKED when `ack` and the head is at most HEAD_ACK_UNITS units, the
  * scan then looking for the acknowledgement's words; HEAD_PASSLESS when not `pass`, the scan then skipping the
- * pass patterns and the notes left in), or O_HEAD 0 when the module does not read it.
+ * pass patterns and the notes left in), or O_HEAD 0 when the module does not read it. Returns the head's
+ * bytes, or -1 when its cut falls inside a character (O_HEAD is then 0 too).
  */
-export function readResultHead(p: usize, n: u32, ack: bool, pass: bool, out: usize): void {
+export function readResultHead(p: usize, n: u32, ack: bool, pass: bool, out: usize): i32 {
   const m = headBytes(p, n, HEAD_UNITS);
   // the scan reads a little past the end: never past the memory's
-  if (m < 0 || <u64>p + <u64>m + <u64>SLACK > (<u64>memory.size() << 16)) {
+  if (m < 0 || !headFits(p, <u32>m)) {
     store<u32>(out + O_HEAD, 0);
-    return;
+    return m;
   }
-  const key = xxh64(p, <usize>m, 0);
+  readHeadKeyed(p, <u32>m, xxh64(p, <usize>m, 0), ack, pass, out);
+  return m;
+}
+
+/**
+ * readResultHead's reading of a head of `m` bytes at `p` that fits (headFits), its key (xxh64 with seed 0 of
+ * its bytes) given: the head headBytes measured last.
+ */
+export function readHeadKeyed(p: usize, m: u32, key: u64, ack: bool, pass: bool, out: usize): void {
   const asks = ack && headUnits <= HEAD_ACK_UNITS;
   const flags = HEAD_READ | (asks ? HEAD_ACKED : 0) | (pass ? 0 : HEAD_PASSLESS);
   const mark = key | 1;
   const at = CACHE + <usize>((<u32>(key >> 32) ^ <u32>key) & (HEAD_SLOTS - 1)) * ENTRY;
   let word = load<u32>(at, 12);
-  if (load<u64>(at) != mark || load<u32>(at, 8) != <u32>m || (word & (HEAD_READ | HEAD_ACKED | HEAD_PASSLESS)) != flags) {
-    word = reportScan(p, <u32>m, (asks ? ASK_ACK : 0) | (pass ? 0 : SKIP_PASS)) | flags;
+  if (load<u64>(at) != mark || load<u32>(at, 8) != m || (word & (HEAD_READ | HEAD_ACKED | HEAD_PASSLESS)) != flags) {
+    word = reportScan(p, m, (asks ? ASK_ACK : 0) | (pass ? 0 : SKIP_PASS)) | flags;
     // what is left once the notes are taken out is read for its pass alone (failure-report.ts's reportFrom)
-    if (pass && (word & SCAN_MAY_NOTE) != 0) word |= readRest(p, <u32>m);
+    if (pass && (word & SCAN_MAY_NOTE) != 0) word |= readRest(p, m);
     store<u64>(at, 0);
-    store<u32>(at, <u32>m, 8);
+    store<u32>(at, m, 8);
     store<u32>(at, word, 12);
     store<u64>(at, mark);
   }

@@ -75,3 +75,89 @@ export function xxh64(ptr: usize, len: usize, seed: u64): u64 {
   }
   return avalanche(h);
 }
+
+/** The second hash xxh64Pair computed last. */
+let pairSecond: u64 = 0;
+
+/** xxh64Pair's second hash (of the same bytes, with its second seed). */
+export function xxh64PairSecond(): u64 {
+  return pairSecond;
+}
+
+/**
+ * XXH64 of memory [ptr, ptr + len) with seed `a` (returned) and with seed `b` (xxh64PairSecond()), in one
+ * pass: each 8-byte word is loaded once and goes into both hashes' rounds, whose chains are independent.
+ */
+export function xxh64Pair(ptr: usize, len: usize, a: u64, b: u64): u64 {
+  let p = ptr;
+  const end = ptr + len;
+  let h: u64;
+  let g: u64;
+  if (len >= 32) {
+    let v1 = a + P1 + P2;
+    let v2 = a + P2;
+    let v3 = a;
+    let v4 = a - P1;
+    let w1 = b + P1 + P2;
+    let w2 = b + P2;
+    let w3 = b;
+    let w4 = b - P1;
+    const limit = end - 32;
+    while (p <= limit) {
+      const x1 = load<u64>(p);
+      const x2 = load<u64>(p, 8);
+      const x3 = load<u64>(p, 16);
+      const x4 = load<u64>(p, 24);
+      v1 = round(v1, x1);
+      w1 = round(w1, x1);
+      v2 = round(v2, x2);
+      w2 = round(w2, x2);
+      v3 = round(v3, x3);
+      w3 = round(w3, x3);
+      v4 = round(v4, x4);
+      w4 = round(w4, x4);
+      p += 32;
+    }
+    h = rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18);
+    h = mergeRound(h, v1);
+    h = mergeRound(h, v2);
+    h = mergeRound(h, v3);
+    h = mergeRound(h, v4);
+    g = rotl<u64>(w1, 1) + rotl<u64>(w2, 7) + rotl<u64>(w3, 12) + rotl<u64>(w4, 18);
+    g = mergeRound(g, w1);
+    g = mergeRound(g, w2);
+    g = mergeRound(g, w3);
+    g = mergeRound(g, w4);
+  } else {
+    h = a + P5;
+    g = b + P5;
+  }
+  h += <u64>len;
+  g += <u64>len;
+  while (p + 8 <= end) {
+    const k = round(0, load<u64>(p));
+    h ^= k;
+    g ^= k;
+    h = rotl<u64>(h, 27) * P1 + P4;
+    g = rotl<u64>(g, 27) * P1 + P4;
+    p += 8;
+  }
+  if (p + 4 <= end) {
+    const k = <u64>load<u32>(p) * P1;
+    h ^= k;
+    g ^= k;
+    h = rotl<u64>(h, 23) * P2 + P3;
+    g = rotl<u64>(g, 23) * P2 + P3;
+    p += 4;
+  }
+  while (p < end) {
+    const k = <u64>load<u8>(p) * P5;
+    h ^= k;
+    g ^= k;
+    h = rotl<u64>(h, 11) * P1;
+    g = rotl<u64>(g, 11) * P1;
+    p++;
+  }
+  pairSecond = avalanche(g);
+  return avalanche(h);
+}

@@ -52,6 +52,20 @@ export interface WasmExports {
   /** The fewest common values of two full sketches whose estimate reaches `threshold`, 0xffffffff when none. */
   leastCommonFull(k: number, threshold: number): number;
   saysNothingFound(ptr: number, len: number): number;
+  /**
+   * What a text result says (assembly/result-pass.ts), the readings sharing passes: its fingerprint
+   * (resultFp()), its head into output record `out` (with `how`'s RP_HEAD), OF_EMPTY, OF_NOTHING and OF_BRIEF
+   * returned. For the tests and bench/result-pass.ts.
+   */
+  textResultPass(ptr: number, len: number, how: number, out: number): number;
+  /** textResultPass's specification: the same readings one after another. */
+  textResultSeparate(ptr: number, len: number, how: number, out: number): number;
+  /** The fingerprint (xxh64, seed TAG_STRING) of the text result textResultPass or textResultSeparate read last. */
+  resultFp(): bigint;
+  /** xxh64 of [ptr, ptr + len) with seed `a`, and with seed `b` (xxh64PairSecond()), in one pass (assembly/xxh64.ts). */
+  xxh64Pair(ptr: number, len: number, a: bigint, b: bigint): bigint;
+  /** The second hash xxh64Pair computed last. */
+  xxh64PairSecond(): bigint;
   /** What an output holds for failure-report.ts and acknowledgement.ts (assembly/report-scan.ts): SCAN_ bits. */
   reportScan(ptr: number, len: number, ack: number): number;
   /** reportScan's reference twin, a loop over every byte (assembly/report-scan-bytewise.ts); for the tests. */
