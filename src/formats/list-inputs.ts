@@ -16,8 +16,8 @@ import type { InputName } from './format-reader.js';
 import { entryKind } from './regular-file.js';
 import { STDIN_NAME, type TraceIssue, issue } from './trace-record.js';
 
-/** Names of the files a folder scan reads: `.jsonl`, `.ndjson`, `.json` or `.traj`, each optionally `.gz`. */
-export const TRACE_FILE = /\.(jsonl|ndjson|json|traj)(\.gz)?$/i;
+/** Names of the files a folder scan reads: `.jsonl`, `.ndjson`, `.json`, `.traj` or `.eval` (Inspect AI's zip logs), each optionally `.gz`. */
+export const TRACE_FILE = /\.(jsonl|ndjson|json|traj|eval)(\.gz)?$/i;
 
 /** The path standing for standard input. */
 export const STDIN_PATH = '-';
