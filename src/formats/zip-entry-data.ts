@@ -63,6 +63,11 @@ function methodName(method: number): string {
   return method === ZSTD ? 'Zstandard (method 93)' : `compression method ${method}`;
 }
 
+/** Whether entries compressed with Zstandard (method 93, Inspect AI's default since 2026) can be inflated here. */
+export const ZSTD_INFLATES = typeof zstd === 'function';
+/** The method number of Zstandard. */
+export const ZSTD_METHOD = ZSTD;
+
 /** How to inflate `e`'s data, or why it cannot be. */
 function inflaterOf(e: ZipEntry): Inflate | null {
   if (e.method === STORED) return null;

@@ -2,13 +2,17 @@
  * Zip archives built in tests, well formed or hostile on purpose: each entry stored or deflated, with its
  * CRC, sizes, method, flags or local header offset overridden at will; a ZIP64 end record; data descriptors.
  */
+import * as zlib from 'node:zlib';
 import { crc32, deflateRawSync } from 'node:zlib';
+
+/** Zstandard compression, where this Node.js's zlib has it (22.15 and later). */
+const zstd = (zlib as unknown as { zstdCompressSync?: (b: Buffer) => Buffer }).zstdCompressSync;
 
 /** One entry to write. */
 export interface ZipSpec {
   readonly name: string;
   readonly data: Buffer | string;
-  /** 0 stored, 8 deflate (the default), or any other number written as is (the data then stored). */
+  /** 0 stored, 8 deflate (the default), 93 Zstandard (where zlib has it), or any other number written as is (the data then stored). */
   readonly method?: number;
   readonly flags?: number;
   /** Overrides of what the central directory says. */
@@ -29,7 +33,7 @@ export function buildZip(specs: readonly ZipSpec[], options: { zip64?: boolean }
   for (const s of specs) {
     const raw = Buffer.isBuffer(s.data) ? s.data : Buffer.from(s.data);
     const method = s.method ?? 8;
-    const body = method === 8 ? deflateRawSync(raw) : raw;
+    const body = method === 8 ? deflateRawSync(raw) : method === 93 && typeof zstd === 'function' ? zstd(raw) : raw;
     const name = Buffer.from(s.name);
     const crc = s.crc ?? crc32(raw);
     const size = s.size ?? raw.length;
