@@ -49,9 +49,12 @@ describe('Inspect AI .eval archives', () => {
     expect(await collect([file])).toEqual([...callOf(file, 'ctf/web-1#2', 4), ...callOf(file, 'ctf/web-1#1', 5)]);
   });
 
-  it('should take the task from the journal of a log still being written, read ZIP64 end records, and be found in a folder walk', async () => {
+  it('should take the task from the journal of a log still being written, read ZIP64 end records, and be found in a folder walk that passes over an eval set\'s own files with a note', async () => {
     const file = write('walk/live.eval', buildZip([{ name: '_journal/start.json', data: start }, { name: 'samples/7_epoch_1.json', data: sample('7', 1) }], { zip64: true }));
-    expect(await collect([`${dir}/walk`])).toEqual(callOf(file, 'ctf-live/7#1', 2));
+    write('walk/logs.json', JSON.stringify({ 'live.eval': { version: 2, status: 'started', eval: spec } }));
+    write('walk/eval-set.json', JSON.stringify({ eval_set_id: 'x', tasks: [] }));
+    const note = { kind: 'note', file: `${dir}/walk`, line: 0, message: "an Inspect AI log folder: its eval-set.json and logs.json (the set's settings and a listing of the logs, no calls) passed over" };
+    expect(await collect([`${dir}/walk`])).toEqual([note, ...callOf(file, 'ctf-live/7#1', 2)]);
   });
 
   it('should skip hostile entries with one issue each naming the file and the entry, and read the rest', async () => {
