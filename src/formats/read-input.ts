@@ -129,7 +129,9 @@ async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, 
     await peeked.close();
     // an archive is read in place (its directory is at its end): a file, not a stream
     if (typeof source !== 'string') return yield [zipArchiveIssue(file)];
-    return yield* readEvalArchive(source, file, { maxEntryBytes: options.maxLineBytes });
+    const onBytes = options.onBytes;
+    // the peek's bytes were counted as they were read: the rest of the file is counted once it is read
+    return yield* readEvalArchive(source, file, { maxEntryBytes: options.maxLineBytes, ...(onBytes === undefined ? {} : { onBytes: (n: number) => onBytes(Math.max(0, n - peeked.head.length)) }) });
   }
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(look, peeked.complete && look.length === peeked.head.length, file);
   try {
