@@ -1,6 +1,6 @@
 /**
  * ATIF, the Agent Trajectory Interchange Format (Harbor / Terminal-Bench 2 trials' `agent/trajectory.json`,
- * and other writers of the spec, v1.0-v1.5): one JSON document `{schema_version: "ATIF-v1.x", session_id,
+ * and other writers of the spec, v1.0-v1.7): one JSON document `{schema_version: "ATIF-v1.x", session_id,
  * agent, steps: [...]}` per run. An `agent` step's `tool_calls` (`{tool_call_id, function_name, arguments}`)
  * are its calls, `round` the step's position among the agent steps; a result of any step's
  * `observation.results` (`{source_call_id, content}`) answers the call of that id (a result without one, an
