@@ -94,6 +94,18 @@ describe('Inspect AI .eval archives', () => {
     ]);
   });
 
+  it('should say samples stored in chunks (Inspect\'s large-sample layout) are not read, and read the others', async () => {
+    const file = write('chunked.eval', buildZip([
+      { name: 'header.json', data: header },
+      { name: 'samples/big_epoch_1/sample.json', data: '{"id": "big", "epoch": 1}' },
+      { name: 'samples/big_epoch_1/messages/0.json', data: '[]' },
+      { name: 'samples/small_epoch_1.json', data: sample('small', 1) },
+    ]));
+    const items = await collect([file]);
+    expect(calls(items)).toEqual(['ctf/small#1:listed']);
+    expect(issues(items)).toEqual([['read-error', file, "1 sample is stored in chunks (samples/<id>_epoch_<n>/sample.json and messages/...: Inspect's large-sample layout), which loopwatch does not read yet; those samples skipped"]]);
+  });
+
   it('should say an entry over --max-line-bytes is too long, and read the rest', async () => {
     const file = write('big.eval', buildZip([{ name: 'header.json', data: header }, { name: 'samples/big_epoch_1.json', data: sample('big', 1, 'y'.repeat(5000)) }, { name: 'samples/small_epoch_1.json', data: sample('small', 1) }]));
     const items = await collect([file], { maxLineBytes: 4096 });

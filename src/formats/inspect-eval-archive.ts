@@ -21,6 +21,8 @@ export const MAX_ARCHIVE_INFLATED_BYTES = 4 * 1024 * 1024 * 1024;
 
 /** A sample entry: `samples/<name>.json`, directly in the folder. */
 export const SAMPLE_ENTRY = /^samples\/[^/]+\.json$/;
+/** The shell of a sample stored in chunks (`samples/<id>_epoch_<n>/sample.json` beside `messages/<start>.json`, ...): Inspect's large-sample layout, written by none of its releases yet (2026-08), not read. */
+const CHUNKED_SHELL = /^samples\/[^/]+\/sample\.json$/;
 const HEADER = 'header.json';
 const START = '_journal/start.json';
 
@@ -93,10 +95,12 @@ export function* archiveRecords(src: ZipSource, file: string, options: EvalArchi
     }
   }
   let samples = [...byName.values()].filter((e) => SAMPLE_ENTRY.test(e.name));
-  if (!byName.has(HEADER) && !byName.has(START) && samples.length === 0) {
+  if (!byName.has(HEADER) && !byName.has(START) && samples.length === 0 && ![...byName.keys()].some((n) => CHUNKED_SHELL.test(n))) {
     out.push(issue('unknown-format', file, 0, `a zip archive that is not an Inspect AI .eval log (no ${HEADER}, ${START} or samples/*.json entry); input skipped`));
     return yield out;
   }
+  const chunked = [...byName.keys()].filter((n) => CHUNKED_SHELL.test(n)).length;
+  if (chunked > 0) out.push(issue('read-error', file, 0, `${chunked} ${chunked === 1 ? 'sample is' : 'samples are'} stored in chunks (samples/<id>_epoch_<n>/sample.json and messages/...: Inspect's large-sample layout), which loopwatch does not read yet; those samples skipped`));
   let budget = MAX_ARCHIVE_INFLATED_BYTES;
   const limits = { maxEntryBytes: options.maxEntryBytes, maxRatio: MAX_ZIP_RATIO };
   /** The JSON of entry `e`, or null with an issue in `out`. */
