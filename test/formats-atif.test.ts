@@ -96,4 +96,33 @@ describe('ATIF format', () => {
     const items = await collect([tooDeep]);
     expect(items.map((i) => [i.kind, i.kind === 'issue' && i.code, i.kind === 'issue' && i.file])).toEqual([['issue', 'invalid-json', tooDeep]]);
   });
+
+  it('should read a failure a writer marks outside the spec (Harbor\'s extra.tool_result_is_error, or is_error on the result), and an unmarked result as unknown', async () => {
+    const call = (id: string) => ({ tool_call_id: id, function_name: 'Bash', arguments: { command: `run ${id}` } });
+    const file = write('harbor/trial/agent/trajectory.json', JSON.stringify(doc([{
+      step_id: 1,
+      source: 'agent',
+      tool_calls: ['h1', 'h2', 'h3', 'o1', 'o2', 'u'].map(call),
+      observation: {
+        results: [
+          { source_call_id: 'h1', content: 'Exit code 1\n[error] tool reported failure', extra: { tool_result_metadata: { is_error: true }, tool_result_is_error: true } },
+          { source_call_id: 'h2', content: 'ok', extra: { tool_result_is_error: false } },
+          { source_call_id: 'h3', content: null, extra: { tool_result_metadata: { is_error: true, raw_tool_result: {} } } },
+          { source_call_id: 'o1', content: 'boom', is_error: true },
+          { source_call_id: 'o2', content: 'fine', is_error: false },
+          { source_call_id: 'u', content: 'who knows', extra: { tool_result_is_error: 'yes' } },
+        ],
+      },
+    }], { schema_version: 'ATIF-v1.7' })));
+    const items = await collect([file]);
+    expect(items.map((i) => i.kind === 'call' && [i.event.args, i.errorInfo, i.event.error])).toEqual([
+      [{ command: 'run h1' }, 'known', 'Exit code 1\n[error] tool reported failure'],
+      [{ command: 'run h2' }, 'absent', undefined],
+      [{ command: 'run h3' }, 'known', true],
+      [{ command: 'run o1' }, 'known', 'boom'],
+      [{ command: 'run o2' }, 'absent', undefined],
+      [{ command: 'run u' }, 'unknown', undefined],
+      false,
+    ]);
+  });
 });

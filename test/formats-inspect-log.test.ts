@@ -76,12 +76,13 @@ describe('Inspect AI eval log format', () => {
     expect(await collect([empty])).toEqual([]);
   });
 
-  it('should skip a zip archive (a .eval log), gzipped or not, with one issue saying how to get the JSON form', async () => {
+  it('should skip a file that only starts like a zip archive, gzipped or not, with one issue saying why (archives: formats-inspect-eval-archive)', async () => {
     const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]), Buffer.alloc(64, 0xff)]);
     const files = [write('logs/run.eval', zip), write('logs/run.eval.gz', gzipSync(zip))];
-    const message = 'a zip archive (an Inspect AI .eval log is one), which loopwatch does not open; `inspect log convert FILE --to json --output-dir DIR` writes the JSON form it reads; input skipped';
-    expect(await collect(files)).toEqual(files.map((file) => ({ kind: 'issue', code: 'unknown-format', file, line: 0, message })));
-    expect(await collect(files, { format: 'inspect' })).toEqual(files.map((file) => ({ kind: 'issue', code: 'unknown-format', file, line: 0, message })));
+    const messages = ['a zip archive that cannot be read: no end of central directory record at the end of the file (a truncated archive, or not a zip archive); input skipped', 'a gzipped zip archive, which is not read in place: gunzip it, then scan the archive; input skipped'];
+    const expected = files.map((file, i) => ({ kind: 'issue', code: 'read-error', file, line: 0, message: messages[i] }));
+    expect(await collect(files)).toEqual(expected);
+    expect(await collect(files, { format: 'inspect' })).toEqual(expected);
   });
 
   it('should read huge results, and skip a log nested too deep with one issue naming the file', async () => {

@@ -111,7 +111,7 @@ Examples:
   loopwatch scan runs/ --format anthropic --json > report.json
   loopwatch scan run.traj --jsonl --min-action break
   loopwatch scan ~/.claude/projects ~/.codex/sessions ~/.gemini/tmp ~/.openhands/sessions
-  loopwatch scan jobs/*/*/agent/trajectory.json logs/*_*.json    # Harbor (ATIF), Inspect JSON logs
+  loopwatch scan jobs/ logs/                        # Harbor jobs (ATIF), Inspect AI logs (.eval or JSON)
   loopwatch scan runs/ --kind cycle,exact_repeat --top 20 -o loops.txt
   loopwatch scan runs/ --html report.html --markdown >> "$GITHUB_STEP_SUMMARY"
   cat chat.jsonl | loopwatch scan - --fail-on warn --allow-skipped

@@ -1,12 +1,14 @@
 /**
  * ATIF, the Agent Trajectory Interchange Format (Harbor / Terminal-Bench 2 trials' `agent/trajectory.json`,
- * and other writers of the spec, v1.0-v1.5): one JSON document `{schema_version: "ATIF-v1.x", session_id,
+ * and other writers of the spec, v1.0-v1.7): one JSON document `{schema_version: "ATIF-v1.x", session_id,
  * agent, steps: [...]}` per run. An `agent` step's `tool_calls` (`{tool_call_id, function_name, arguments}`)
  * are its calls, `round` the step's position among the agent steps; a result of any step's
  * `observation.results` (`{source_call_id, content}`) answers the call of that id (a result without one, an
  * action outside tool calling, is passed over). The step's `message` is its first call's text; its
  * `reasoning_content` is not (as other readers leave thoughts out). The session is `session_id`, else the
- * record's place in the input. The format never says whether a call failed: `errorInfo` is `unknown`.
+ * record's place in the input. The spec never says whether a call failed, but writers do, outside it
+ * ({@link resultFailed}): a result they mark failed is a known failure (`event.error` its text, or `true`
+ * when it has none), one they mark not failed a known success; an unmarked one says nothing (`unknown`).
  */
 import { describe } from '../options/checks.js';
 import { nonEmpty, partIssue } from './conversation-record.js';
@@ -65,6 +67,20 @@ function* agentCalls(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<s
   }
 }
 
+/**
+ * What a writer says of a result's failure, outside the spec: Harbor's Claude Code trajectories copy the
+ * tool result's `is_error` into `extra.tool_result_is_error` (and `extra.tool_result_metadata.is_error`,
+ * true only); other writers put an `is_error` on the result itself. True or false when one of them says,
+ * undefined when none does.
+ */
+export function resultFailed(r: Readonly<Record<string, unknown>>): boolean | undefined {
+  if (typeof r.is_error === 'boolean') return r.is_error;
+  const extra = r.extra;
+  if (!isRecord(extra)) return undefined;
+  if (typeof extra.tool_result_is_error === 'boolean') return extra.tool_result_is_error;
+  return isRecord(extra.tool_result_metadata) && extra.tool_result_metadata.is_error === true ? true : undefined;
+}
+
 /** Pairs the results of step `i`'s observation with their calls. */
 function* results(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<string, unknown>>, i: number): Generator<TraceItem> {
   const o = s.observation;
@@ -81,7 +97,9 @@ function* results(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<stri
       yield partIssue(unit, 'step', i, `observation result ${j}: "source_call_id" must be a string, received ${describe(r.source_call_id)}`);
       continue;
     }
-    const bad = calls.result(r.source_call_id, r.content, 'unknown');
+    const failed = resultFailed(r);
+    const error = failed === true ? (typeof r.content === 'string' && r.content !== '' ? r.content : true) : undefined;
+    const bad = calls.result(r.source_call_id, r.content, failed === undefined ? 'unknown' : failed ? 'known' : 'absent', error);
     if (bad !== null) yield bad;
   }
 }

@@ -6,7 +6,7 @@
  * (reasoning left out) its first call's text, `round` its position among assistant messages; a `tool`
  * message answers the call its `tool_call_id` names, `error` (`{type, message}`, older logs' `tool_error`)
  * a known failure, none a known success. Strings stored aside as `attachment://<hash>` are read from the
- * sample's `attachments`. `.eval` files (zip) are not read.
+ * sample's `attachments`. `.eval` files (zip) hand their samples here one at a time (inspect-eval-archive.ts).
  */
 import { describe } from '../options/checks.js';
 import { nonEmpty, partIssue } from './conversation-record.js';

@@ -6,18 +6,22 @@
  * never end; a link to a folder) is a `not-a-file` issue, never skipped in silence. So is a device or socket
  * given directly (`/dev/zero` was read for ever). A FIFO given directly (`<(zcat ...)`) is a stream the user
  * chose, as `-` is: it is read as one (kind `fifo`), never met by chance in a folder. An OpenHands `events/` folder of `<N>.json` files is one
- * input of several files (see event-folders.ts).
+ * input of several files (see event-folders.ts). Of a Harbor job or trial folder only the trials' ATIF
+ * trajectories are read, with one note saying what was passed over (see harbor-layout.ts); so are an
+ * Inspect AI log folder's listing and eval set files (inspect-log-folder.ts).
  */
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EVENTS_FOLDER, EVENT_COMPANIONS, eventFileNames } from './event-folders.js';
+import { HARBOR_JOB_FILES, harborFolder, harborNote } from './harbor-layout.js';
+import { INSPECT_COMPANIONS, INSPECT_FOLDER_NOTE, isInspectLogFolder } from './inspect-log-folder.js';
 import type { InputName } from './format-reader.js';
 import { entryKind } from './regular-file.js';
-import { STDIN_NAME, type TraceIssue, issue } from './trace-record.js';
+import { STDIN_NAME, type TraceIssue, type TraceNote, issue } from './trace-record.js';
 
-/** Names of the files a folder scan reads: `.jsonl`, `.ndjson`, `.json` or `.traj`, each optionally `.gz`. */
-export const TRACE_FILE = /\.(jsonl|ndjson|json|traj)(\.gz)?$/i;
+/** Names of the files a folder scan reads: `.jsonl`, `.ndjson`, `.json`, `.traj` or `.eval` (Inspect AI's zip logs), each optionally `.gz`. */
+export const TRACE_FILE = /\.(jsonl|ndjson|json|traj|eval)(\.gz)?$/i;
 
 /** The path standing for standard input. */
 export const STDIN_PATH = '-';
@@ -39,7 +43,7 @@ export function fsReason(e: unknown): string {
  * The inputs `path` stands for, and an issue for a path or folder that cannot be read. A folder walk passes
  * over the files in `ignore` (named as the walk names them: the folder joined with the path below it).
  */
-export async function* listInputs(path: string, ignore: ReadonlySet<string> = new Set()): AsyncGenerator<InputSource | TraceIssue> {
+export async function* listInputs(path: string, ignore: ReadonlySet<string> = new Set()): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
   if (path === STDIN_PATH) return yield { kind: 'stdin', file: STDIN_NAME, name: STDIN_NAME };
   let target: Stats;
   try {
@@ -56,7 +60,8 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
   yield { kind: 'file', file: path, name: basename(path) };
 }
 
-async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>): AsyncGenerator<InputSource | TraceIssue> {
+/** `walk`'s notes are said once: below a Harbor job, its trials are not noted again. */
+async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, inHarborJob = false): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -67,13 +72,20 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>): Asy
   const events = basename(dir) === EVENTS_FOLDER ? eventFileNames(entries, (n) => TRACE_FILE.test(n)) : null;
   // an events folder is one input, named by its conversation (the folder holding it)
   if (events !== null) return yield { kind: 'parts', file: dir, name: basename(dirname(resolve(dir))), parts: events.map((n) => join(dir, n)) };
+  const harbor = await harborFolder(dir, entries);
+  if (harbor !== null && !inHarborJob) yield { kind: 'note', file: dir, line: 0, message: harborNote(harbor.kind) };
+  if (harbor?.kind === 'trial') return yield* trialInputs(dir, rel, ignore, harbor.trajectories, harbor.agentFolders);
+  const inspect = isInspectLogFolder(entries);
+  if (inspect) yield { kind: 'note', file: dir, line: 0, message: INSPECT_FOLDER_NOTE };
   const besideEvents = entries.some((e) => e.isDirectory() && e.name === EVENTS_FOLDER) && (await holdsEvents(join(dir, EVENTS_FOLDER)));
   for (const e of entries) {
     if (besideEvents && EVENT_COMPANIONS.has(e.name)) continue;
+    if (harbor !== null && HARBOR_JOB_FILES.has(e.name)) continue;
+    if (inspect && INSPECT_COMPANIONS.has(e.name)) continue;
     const file = join(dir, e.name);
     const name = rel === '' ? e.name : `${rel}/${e.name}`;
     if (e.isDirectory()) {
-      yield* walk(file, name, ignore);
+      yield* walk(file, name, ignore, inHarborJob || harbor !== null);
       continue;
     }
     if (!TRACE_FILE.test(e.name) || ignore.has(file)) continue;
@@ -95,6 +107,16 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>): Asy
     if (target.isFile()) yield { kind: 'file', file, name };
     else yield issue('not-a-file', file, 0, target.isDirectory() ? 'a link to a folder; links to folders are not followed (give the folder itself to scan it)' : `a link to something that is not a regular file (${entryKind(target)}); not read (a stream is read from standard input: give - and pipe it in)`);
   }
+}
+
+/** The inputs of a Harbor trial folder: its trajectories, else its agent folders walked. */
+async function* trialInputs(dir: string, rel: string, ignore: ReadonlySet<string>, trajectories: readonly string[], agentFolders: readonly string[]): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
+  const below = (p: string): string => (rel === '' ? p : `${rel}/${p}`);
+  for (const t of trajectories) {
+    const file = join(dir, t);
+    if (!ignore.has(file)) yield { kind: 'file', file, name: below(t) };
+  }
+  if (trajectories.length === 0) for (const a of agentFolders) yield* walk(join(dir, a), below(a), ignore, true);
 }
 
 /** "a link to something " when `path` is a symbolic link, else "" (its target's kind is said after it). */

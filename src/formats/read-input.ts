@@ -19,6 +19,7 @@ import { createEventsReader } from './events.js';
 import { createGeminiCliReader } from './gemini-cli.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { createHookPayloadsReader } from './hook-payloads.js';
+import { readEvalArchive } from './inspect-eval-archive.js';
 import { createInspectLogReader } from './inspect-log.js';
 import { isRecord } from './json-value.js';
 import { createOpenAiChatReader } from './openai-chat.js';
@@ -126,7 +127,11 @@ async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, 
   const look = peeked.head.subarray(0, PEEK_BYTES);
   if (isZipHead(look)) {
     await peeked.close();
-    return yield [zipArchiveIssue(file)];
+    // an archive is read in place (its directory is at its end): a file, not a stream
+    if (typeof source !== 'string') return yield [zipArchiveIssue(file)];
+    const onBytes = options.onBytes;
+    // the peek's bytes were counted as they were read: the rest of the file is counted once it is read
+    return yield* readEvalArchive(source, file, { maxEntryBytes: options.maxLineBytes, ...(onBytes === undefined ? {} : { onBytes: (n: number) => onBytes(Math.max(0, n - peeked.head.length)) }) });
   }
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(look, peeked.complete && look.length === peeked.head.length, file);
   try {

@@ -111,7 +111,7 @@ async function* read(
   const options = { maxLineBytes: o.maxLineBytes, routeLines: o.routeLines === true, ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }), ...(o.onFormat === undefined ? {} : { onFormat: o.onFormat }) };
   for (const path of paths) {
     for await (const input of listInputs(path, o.ignore)) {
-      if (input.kind === 'issue') yield [input];
+      if (input.kind === 'issue' || input.kind === 'note') yield [input];
       else yield* readOneInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'fifo' ? createReadStream(input.file, { highWaterMark: FILE_READ_BYTES }) : input.kind === 'parts' ? input.parts : input.file, input, options);
     }
   }

@@ -35,6 +35,6 @@ export interface ExitFacts {
 export function scanExitCode(f: ExitFacts): { readonly code: number; readonly why: string | null } {
   if (f.interrupted) return { code: INTERRUPTED, why: 'interrupted: the summary covers only the input read before Ctrl-C' };
   if (f.skipped > 0 && !f.allowSkipped) return { code: 2, why: `${f.skipped} ${f.skipped === 1 ? 'line, element, input or call was' : 'lines, elements, inputs or calls were'} skipped (named above; --allow-skipped to exit on the findings alone)` };
-  if (f.calls === 0 && !f.allowEmpty) return { code: 2, why: 'no tool calls found in the inputs (folders are searched for .jsonl, .ndjson, .json and .traj files, optionally .gz; --allow-empty to accept)' };
+  if (f.calls === 0 && !f.allowEmpty) return { code: 2, why: 'no tool calls found in the inputs (folders are searched for .jsonl, .ndjson, .json, .traj and .eval files, optionally .gz; --allow-empty to accept)' };
   return { code: f.failing > 0 ? 1 : 0, why: null };
 }
