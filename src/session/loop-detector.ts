@@ -11,7 +11,7 @@
  */
 import type { Detector, ObservedCall } from '../detectors/detector.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
-import { CapacityError, DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
+import { CapacityError, ChecksOnlyError, DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
@@ -161,7 +161,7 @@ export class LoopDetector {
 
   /** Throws for what a session that checks only after the fact never does (`what`: propose(), a snapshot...). */
   private twoPhase(what: string): void {
-    if (this.checksOnly) throw new Error(`loopwatch: this session checks only after the fact (checksOnly), so ${what} is refused: make it without checksOnly to check calls before they run`);
+    if (this.checksOnly) throw new ChecksOnlyError(`loopwatch: this session checks only after the fact (checksOnly), so ${what} is refused: make it without checksOnly to check calls before they run`);
   }
 
   /** Whether the host records every call that ran (expectEveryOutcome). */
@@ -585,6 +585,7 @@ export class LoopDetector {
    * Paired with its proposal as record() is; a call that was not proposed is ignored. Throws InvalidEventError.
    */
   didNotRun(call: LiveCall): void {
+    this.twoPhase('didNotRun()');
     const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
     if (proposed === null || proposed === 'late') return;
