@@ -29,6 +29,7 @@ export const ErrorCode = {
   ANSWER_TOO_LARGE: 'ERR_LOOPWATCH_ANSWER_TOO_LARGE',
   DUPLICATE_CALL: 'ERR_LOOPWATCH_DUPLICATE_CALL',
   MISSING_PEER: 'ERR_LOOPWATCH_MISSING_PEER',
+  CHECKS_ONLY: 'ERR_LOOPWATCH_CHECKS_ONLY',
 
   NOT_PRIVATE: 'ERR_LOOPWATCH_NOT_PRIVATE',
 } as const;
@@ -251,6 +252,22 @@ export class CapacityError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'CapacityError';
+    brand(this);
+  }
+}
+
+/**
+ * A session that checks only after the fact (`checksOnly`: LoopDetector's SessionMode, LoopEngine's and
+ * LoopPool's option) was asked to check a call before it runs or to say what became of one (propose,
+ * record, decline, didNotRun): it leaves out the facts those need. Make the session without `checksOnly`.
+ */
+export class ChecksOnlyError extends Error {
+  /** `ERR_LOOPWATCH_CHECKS_ONLY`. */
+  readonly code: ErrorCodeValue = ErrorCode.CHECKS_ONLY;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChecksOnlyError';
     brand(this);
   }
 }

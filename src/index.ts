@@ -77,6 +77,7 @@ export { maskVolatile } from './text/mask-volatile.js';
 export { isInfraFailure } from './text/infra-failure.js';
 export {
   CapacityError,
+  ChecksOnlyError,
   DetectorError,
   DisposedError,
   ErrorCode,

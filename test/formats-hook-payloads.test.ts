@@ -68,6 +68,25 @@ describe('hook payload format', () => {
     expect((await collect([cc1])).filter((i) => i.kind === 'call').map((c) => [c.errorInfo, c.event.result])).toEqual([['absent', responses[0]]]);
   });
 
+  it('should read a Gemini CLI result as the Gemini hook does (run_shell_command\'s Exit Code: footer: gemini-hook-result.ts)', async () => {
+    const cmd = (i: number) => ({ command: `npm test ${i}` });
+    const responses: unknown[] = [
+      { llmContent: 'Output: FAIL test/a.test.ts\nExit Code: 1\nProcess Group PGID: 4242', returnDisplay: 'FAIL test/a.test.ts' },
+      { llmContent: 'Output: ok\nProcess Group PGID: 4243', returnDisplay: 'ok' },
+      { llmContent: '<untrusted_context>\nOutput: boom\nExit Code: 2\nProcess Group PGID: 77\n</untrusted_context>', returnDisplay: 'boom' },
+      { llmContent: 'cancelled', returnDisplay: 'cancelled', error: { message: 'Command was cancelled by user' } },
+    ];
+    const file = write('gemini-shell.jsonl', jsonl(responses.flatMap((r, i) => [gemini('BeforeTool', 'run_shell_command', cmd(i)), gemini('AfterTool', 'run_shell_command', cmd(i), { tool_response: r })])));
+    const read = (await collect([file])).filter((i) => i.kind === 'call').map((c) => (c.errorInfo === 'known' ? { error: c.event.error } : { result: c.event.result }));
+    const hook = responses.map((r, i) => {
+      const call = AGENTS.gemini.decode(gemini('AfterTool', 'run_shell_command', cmd(i), { tool_response: r }), 'AfterTool', 'record').call;
+      return call.error !== undefined ? { error: call.error } : { result: call.result };
+    });
+    // before: the exit codes 1 and 2 read as successes, every result keeping its own PGID
+    expect(read).toEqual([{ error: 'Output: FAIL test/a.test.ts' }, { result: 'Output: ok' }, { error: 'Output: boom' }, { error: 'Command was cancelled by user' }]);
+    expect(read).toEqual(hook);
+  });
+
   it('should keep call order when after-events come out of order, and give an unanswered call no outcome', async () => {
     const file = write('order.jsonl', jsonl([
       cc('PreToolUse', 'Read', 'r1'),
@@ -96,7 +115,8 @@ describe('hook payload format', () => {
       gemini('AfterTool', 'run_shell_command', { command: 'make test' }, { tool_response: { llmContent: 'ok', returnDisplay: '' } }),
     ]));
     expect((await collect([file])).map((i) => (i.kind === 'call' ? [i.session, i.event.tool, i.event.result, i.event.error, i.errorInfo] : i.kind))).toEqual([
-      ['g1', 'run_shell_command', 'make: *** [all] Error 2', 'exit code 2', 'known'],
+      // as the Gemini hook reads it: the error's message (gemini-hook-result.ts); before, the result was llmContent
+      ['g1', 'run_shell_command', 'exit code 2', 'exit code 2', 'known'],
       ['g1', 'read_file', 'int main;', undefined, 'absent'],
       ['g1', 'run_shell_command', 'ok', undefined, 'absent'],
     ]);

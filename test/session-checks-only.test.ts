@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LoopEngine } from '../src/engine/loop-engine.js';
-import { SnapshotError } from '../src/errors.js';
+import { ChecksOnlyError, ErrorCode, SnapshotError } from '../src/errors.js';
 import type { Engine } from '../src/options/options.js';
 import { LoopPool } from '../src/pool/loop-pool.js';
 import { LoopDetector } from '../src/session/loop-detector.js';
@@ -156,6 +156,9 @@ describe('a session that only checks after the fact', () => {
     expect(() => d.propose(call)).toThrow(/checks only after the fact/);
     expect(() => d.record({ ...call, result: 'a' })).toThrow(/checks only after the fact/);
     expect(() => d.decline(call)).toThrow(/checks only after the fact/);
+    for (const refused of [() => d.propose(call), () => d.record({ ...call, result: 'a' }), () => d.decline(call), () => d.didNotRun(call)]) {
+      expect(refused).toThrow(ChecksOnlyError);
+    }
     expect(() => d.snapshot()).toThrow(SnapshotError);
     const bytes = new LoopDetector({}).snapshot();
     expect(() => d.restore(bytes)).toThrow(SnapshotError);
@@ -169,6 +172,24 @@ describe('a session that only checks after the fact', () => {
     expect(() => new LoopEngine({ checksOnly: 'yes' as unknown as boolean })).toThrow(/checksOnly/);
     expect(() => new LoopPool({ workers: 1, checksOnly: true, snapshotEvery: 10 })).toThrow(/snapshotEvery/);
     d.dispose();
+  });
+
+  it('should refuse propose, record and decline through a pool with the ChecksOnlyError class and code', async () => {
+    for (const inlineShard of [false, true]) {
+      const pool = new LoopPool({ workers: 1, inlineShard, checksOnly: true, snapshotEvery: 0 });
+      try {
+        await pool.check('s', { tool: 'Bash', args: { command: 'ls' }, result: 'a' });
+        const call = { tool: 'Bash', args: { command: 'ls' }, id: 'c1' };
+        for (const refused of [() => pool.propose('s', call), () => pool.record('s', { ...call, result: 'a' }), () => pool.decline('s', call)]) {
+          const e = await refused().then(() => null, (err: unknown) => err);
+          // before: a plain Error (name 'Error', no code) across the worker boundary
+          expect(e, `inlineShard ${inlineShard}`).toBeInstanceOf(ChecksOnlyError);
+          expect((e as ChecksOnlyError).code).toBe(ErrorCode.CHECKS_ONLY);
+        }
+      } finally {
+        await pool.close();
+      }
+    }
   });
 });
 

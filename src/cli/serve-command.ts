@@ -6,7 +6,7 @@
  * named on stderr).
  */
 import { homedir } from 'node:os';
-import { NotPrivateError } from '../errors.js';
+import { NotPrivateError, OptionRangeError } from '../errors.js';
 import { join } from 'node:path';
 import { BearerToken, isLoopback } from '../serve/bearer-token.js';
 import { DEFAULT_PORT, type ServeOptions, defaultSessionMemory } from '../serve/serve-options.js';
@@ -213,6 +213,8 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
     if (e instanceof NotPrivateError) throw new UsageError(`the state folder ${e.message}: sessions are not kept in it. Give a folder of your own (--state-dir DIR), or --no-state`);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${options.host}:${options.port} (${code})`);
+    // --session-memory below one session's fixed cost under the config's windows (session-cost.ts)
+    if (e instanceof OptionRangeError && e.option === 'sessionMemory') throw new UsageError(e.message);
     throw e;
   }
   const stopped = stopSignal(); // listening before saying so: a caller may signal as soon as it reads the line

@@ -15,7 +15,8 @@
  * text of its stdout and stderr, others without what differs between identical runs). A Codex payload (it
  * carries `turn_id` or `model`, as the hook tells agents apart; a decision log line says `"agent": "codex"`)
  * has its result read as the Codex hook reads it (codex-hook-result.ts: Bash's exit code from the output's
- * header, the `Command:` echo and `Wall time:` left out; an MCP response's `isError`).
+ * header, the `Command:` echo and `Wall time:` left out; an MCP response's `isError`), a Gemini CLI
+ * payload's as the Gemini hook reads it (gemini-hook-result.ts: run_shell_command's `Exit Code:` footer).
  * Other hook events (prompts, stops, session starts) are passed over. Sessions end with the input; only
  * sessions with a call waiting are kept, at most {@link MAX_OPEN_SESSIONS} (the least recently used first
  * gives its calls up without outcome).
@@ -30,6 +31,7 @@ import { stableInput } from './volatile-input.js';
 import { stableResult } from './volatile-output.js';
 import { claudeCodeResult } from './claude-code-result.js';
 import { codexHookOutcome, hasCodexMarks } from './codex-hook-result.js';
+import { geminiHookOutcome } from './gemini-hook-result.js';
 
 const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
 const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
@@ -81,6 +83,17 @@ function codexAfterOutcome(v: Record<string, unknown>): Outcome {
   return 'error' in o ? failure(o.error) : { result: o.result, errorInfo: 'absent' };
 }
 
+/**
+ * A Gemini CLI after-event's outcome as the Gemini hook reads it (gemini-hook-result.ts: run_shell_command's
+ * `Exit Code:` footer, an `error`'s message); a decision log's failure line (`error`: what the hook read) as
+ * any agent's.
+ */
+function geminiAfterOutcome(tool: string, v: Record<string, unknown>): Outcome {
+  if (present(v.error)) return afterOutcome(v);
+  const o = geminiHookOutcome(tool, v.tool_response);
+  return 'error' in o ? failure(o.error) : { result: o.result, errorInfo: 'absent' };
+}
+
 /** A reader of hook payload logs for `input`. */
 export function createHookPayloadsReader(input: InputName): FormatReader {
   const open = new Map<string, HeldCalls>();
@@ -103,7 +116,7 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
       const start = { tool, args: stableInput(GEMINI_EVENTS.has(v.hook_event_name) ? 'gemini' : 'claude-code', tool, v.tool_input), file: unit.file, line: unit.line };
       if (before) calls.hold(id, start);
       else {
-        const outcome = GEMINI_EVENTS.has(v.hook_event_name) ? afterOutcome(v) : isCodexPayload(v) ? codexAfterOutcome(v) : stableOutcome(tool, afterOutcome(v));
+        const outcome = GEMINI_EVENTS.has(v.hook_event_name) ? geminiAfterOutcome(tool, v) : isCodexPayload(v) ? codexAfterOutcome(v) : stableOutcome(tool, afterOutcome(v));
         if (!calls.settle(id, outcome)) calls.hold(undefined, start, outcome);
       }
       yield* calls.release();

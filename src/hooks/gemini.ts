@@ -8,7 +8,8 @@
  * `llmContent` ends with `Exit Code: N` (no `error`), and every run's `llmContent` ends with its own
  * `Process Group PGID: N`; from Gemini CLI 0.49 the whole text is wrapped in `<untrusted_context>` tags.
  * So its outcome is read as the chat reader reads it (src/formats/gemini-parts.ts shellOutcome, inside
- * the tags): an exit code other than 0 is a failure, and the footer is left out of the result.
+ * the tags): an exit code other than 0 is a failure, and the footer is left out of the result
+ * (src/formats/gemini-hook-result.ts, shared with the hook payload log reader).
  *
  * A call's input is compared without run_shell_command's `description`, the model's free text about the
  * command (src/formats/volatile-input.ts, which the chat readers apply too).
@@ -24,23 +25,18 @@
 import { callSignature } from '../fingerprint/signature.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
-import { shellOutcome } from '../formats/gemini-parts.js';
+import { geminiHookOutcome } from '../formats/gemini-hook-result.js';
 import { volatileFields } from '../formats/volatile-input.js';
 import { capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
 
-/** The outcome of `run_shell_command`'s `llmContent` (uncapped: its footer is at its end), with the text capped. */
-function shellOutcomeOf(llmContent: string): { readonly error: string } | { readonly result: string } {
-  const o = shellOutcome(llmContent);
-  const text = capText(typeof o.result === 'string' ? o.result : llmContent);
-  return o.errorInfo === 'known' ? { error: text } : { result: text };
-}
-
-/** The error text of a tool response, or undefined when the call succeeded. */
-function errorOf(r: Record<string, unknown>): string | undefined {
-  const e = r.error;
-  if (e === undefined || e === null || e === false) return undefined;
-  if (typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') return capText((e as { message: string }).message);
-  return capText(typeof e === 'string' ? e : JSON.stringify(e));
+/**
+ * The outcome a tool response says (src/formats/gemini-hook-result.ts, which the hook payload log reader
+ * shares: a call's outcome is the same whether read from the hook or a log of its payloads), capped.
+ */
+function outcomeOf(tool: string, response: unknown): { readonly error: string } | { readonly result: unknown } {
+  const o = geminiHookOutcome(tool, response);
+  if ('error' in o) return { error: capText(o.error) };
+  return { result: typeof o.result === 'string' ? capText(o.result) : capValue(o.result, 1) };
 }
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
@@ -50,13 +46,7 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   const args = inputOf(p, volatileFields('gemini', tool));
   const base = { tool, args, id: `sig:${callSignature(tool, args)}` };
   if (phase === 'propose') return { agent: 'gemini', eventName, phase, session, call: base };
-  const r = capValue(p.tool_response);
-  const o = typeof r === 'object' && r !== null && !Array.isArray(r) ? (r as Record<string, unknown>) : { llmContent: r };
-  const error = errorOf(o);
-  const raw = p.tool_response;
-  const llm = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).llmContent : undefined;
-  if (error === undefined && tool === 'run_shell_command' && typeof llm === 'string') return { agent: 'gemini', eventName, phase, session, call: { ...base, ...shellOutcomeOf(llm) } };
-  return { agent: 'gemini', eventName, phase, session, call: error === undefined ? { ...base, result: o.llmContent ?? o.returnDisplay } : { ...base, error } };
+  return { agent: 'gemini', eventName, phase, session, call: { ...base, ...outcomeOf(tool, p.tool_response) } };
 }
 
 function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {

@@ -3,7 +3,7 @@
  * the pool rebuilds the same loopwatch error class, so callers can switch on `instanceof` and `code`
  * whichever thread checked the call.
  */
-import { CapacityError, DetectorError, DisposedError, InvalidEventError, SnapshotError, WasmTrapError } from '../errors.js';
+import { CapacityError, ChecksOnlyError, DetectorError, DisposedError, InvalidEventError, SnapshotError, WasmTrapError } from '../errors.js';
 
 /** An error as plain data. */
 export interface WireError {
@@ -40,6 +40,8 @@ export function fromWire(w: WireError): Error {
       return new SnapshotError(w.message);
     case 'CapacityError':
       return new CapacityError(w.message);
+    case 'ChecksOnlyError':
+      return new ChecksOnlyError(w.message);
     default: {
       const e = new Error(w.message);
       e.name = w.name;

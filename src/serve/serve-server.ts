@@ -9,14 +9,14 @@ import type { AddressInfo } from 'node:net';
 import type { LoopEngine } from '../engine/loop-engine.js';
 import { join } from 'node:path';
 import { FamilyEngines } from './family-engines.js';
-import { MissingPeerError } from '../errors.js';
+import { MissingPeerError, OptionRangeError } from '../errors.js';
 import { HttpMetrics, detectionRegistry, promClient } from '../metrics/prometheus.js';
 import { MAX_PENDING } from '../live/live-state.js';
 import { historyCapacity } from '../session/build-detectors.js';
 import { CheckService } from './check-service.js';
 import { ConnectionDrain } from './connection-drain.js';
 import { HeldMemory } from './held-memory.js';
-import { sessionCost } from './session-cost.js';
+import { sessionCost, sessionMemoryTooSmall } from './session-cost.js';
 import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
 import { isHookPath, sendHookRefusal } from './hook-routes.js';
@@ -89,6 +89,11 @@ export class ServeServer {
     const history = Math.max(...this.engines.all.map((e) => historyCapacity(e.options.detection.detectors))) + 1;
     // and every session for its fixed cost (session-cost.ts), so that opening sessions without end is bounded by the budget too
     const perSession = sessionCost(this.engines.all.map((e) => e.options.detection));
+    const tooSmall = sessionMemoryTooSmall(this.options.sessionMemory, perSession);
+    if (tooSmall !== null) {
+      this.engines.close();
+      throw new OptionRangeError('sessionMemory', tooSmall);
+    }
     memory = new HeldMemory(this.options.sessionMemory, history, MAX_PENDING, (id) => this.engines.holding(id)?.evict(id), perSession);
     this.memory = memory;
     this.service = new CheckService(this.engine, memory, this.engines.all.length > 1 ? this.engines : null);

@@ -26,3 +26,14 @@ export const SESSION_HEAP_BYTES = 3_072;
 export function sessionCost(detection: readonly ResolvedOptions[]): number {
   return Math.max(0, ...detection.map((o) => sessionBytes(o))) + SESSION_HEAP_BYTES;
 }
+
+/**
+ * Why a `sessionMemory` budget of `budget` bytes cannot serve sessions that cost `perSession` bytes each
+ * (sessionCost) whatever their calls hold: below one session's fixed cost every session would be evicted
+ * after each request, its verdicts starting over every time. Null when the budget holds one.
+ */
+export function sessionMemoryTooSmall(budget: number, perSession: number): string | null {
+  if (budget >= perSession) return null;
+  const n = (b: number): string => b.toLocaleString('en-US');
+  return `the session memory budget (sessionMemory, serve's --session-memory) is ${n(budget)} bytes, less than what one session costs before its calls under these detection options (${n(perSession)} bytes: its WebAssembly state, as long as the windows, and its objects): every session would be dropped after each request, so nothing would be detected. Give at least ${n(perSession)} bytes (many times that to keep several sessions), or shorter windows`;
+}

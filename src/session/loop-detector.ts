@@ -11,7 +11,7 @@
  */
 import type { Detector, ObservedCall } from '../detectors/detector.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
-import { CapacityError, DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
+import { CapacityError, ChecksOnlyError, DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
@@ -161,7 +161,7 @@ export class LoopDetector {
 
   /** Throws for what a session that checks only after the fact never does (`what`: propose(), a snapshot...). */
   private twoPhase(what: string): void {
-    if (this.checksOnly) throw new Error(`loopwatch: this session checks only after the fact (checksOnly), so ${what} is refused: make it without checksOnly to check calls before they run`);
+    if (this.checksOnly) throw new ChecksOnlyError(`loopwatch: this session checks only after the fact (checksOnly), so ${what} is refused: make it without checksOnly to check calls before they run`);
   }
 
   /** Whether the host records every call that ran (expectEveryOutcome). */
@@ -512,7 +512,7 @@ export class LoopDetector {
     this.live.recorded(!counts, this.options.policy.cooldown);
     // a new change to the workspace after a block: what was blocked may run again (fresh-start.ts)
     if (verdict === null && this.liveState?.hasBlocked() === true && this.options.tools.get(event.tool)?.changesWorkspace === true && errorText(event.error) === undefined) {
-      this.freshStart();
+      this.restart();
     }
     return recordDecision(this.sessionId, id, verdict, proposed === null ? null : proposed.shown);
   }
@@ -522,10 +522,20 @@ export class LoopDetector {
    * when a person says so. The action ladder goes back to its first rung, blocked calls and strikes are
    * forgotten (so nothing is stopped for having been blocked before), and a call's first runs since are
    * judged without the loops begun before; the calls stay in the history, so a loop that comes back is
-   * found again and climbs the ladder from its first rung. Proposals waiting for their outcome stay. Stats
-   * are kept.
+   * found again and climbs the ladder from its first rung. Proposals waiting for their outcome stay, except
+   * for a host that records every run (expectEveryOutcome: an agent's hook, whose new prompt comes between
+   * the agent's turns): there they did not run (a person declined the call at the agent's own permission
+   * prompt, which sends no event), and are taken so before the fresh start (forgotten, or declined when
+   * loopwatch had asked: a yes never came), so a call the person declined and then asked for again is judged
+   * afresh; a record that still comes for one is a call of its own. Stats are kept.
    */
   freshStart(): void {
+    if (this.everyOutcome) for (const p of this.live.drain()) this.notRun(p);
+    this.restart();
+  }
+
+  /** The fresh start itself (freshStart; a new edit after a block, in record(), keeps the calls in flight). */
+  private restart(): void {
     this.verdicts?.freshStart();
     this.live.freshStart(this.pipeline.count);
     this.lastFlagged = false;
@@ -575,6 +585,7 @@ export class LoopDetector {
    * Paired with its proposal as record() is; a call that was not proposed is ignored. Throws InvalidEventError.
    */
   didNotRun(call: LiveCall): void {
+    this.twoPhase('didNotRun()');
     const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
     if (proposed === null || proposed === 'late') return;
