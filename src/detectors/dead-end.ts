@@ -15,7 +15,7 @@ import type { DeadEndOptions } from '../options/detector-options.js';
 import { OutcomeFlag, Ring } from '../state/call-history.js';
 import { oneLine } from '../text/shown-text.js';
 import type { LoopSignal, Progress } from '../types.js';
-import { type DetectorContext, clampConfidence } from './context.js';
+import { type DetectorContext, clampConfidence, withPattern } from './context.js';
 import type { Rewindable } from '../state/rewindable.js';
 import type { Detector, ObservedCall } from './detector.js';
 
@@ -23,18 +23,17 @@ const PREVIEW = 100;
 
 /** The signal for the errors of `unit` (ascending, the current call last) among the last `span` calls. */
 export function deadEndSignal(o: DeadEndOptions, errorText: string, unit: readonly number[], span: number, progress: Progress): LoopSignal {
-  const shown = oneLine(errorText, PREVIEW) || '(no message)';
-  return {
+  // the pattern made on read, from the error's text (a string: nothing of the log's)
+  return withPattern({
     kind: 'dead_end',
     detector: 'dead_end',
-    pattern: `the same error ${unit.length} times in the last ${span} calls: ${shown}`,
     confidence: clampConfidence(0.6 + 0.1 * (unit.length - o.threshold)),
     loopStart: unit[0] as number,
     unit,
     repeatCount: unit.length,
     progress,
     progressGated: true,
-  };
+  }, () => `the same error ${unit.length} times in the last ${span} calls: ${oneLine(errorText, PREVIEW) || '(no message)'}`);
 }
 
 /** Detects an agent hitting the same error again and again. */

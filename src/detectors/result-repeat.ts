@@ -13,7 +13,7 @@
 import type { ResultRepeatOptions } from '../options/detector-options.js';
 import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
-import { type DetectorContext, clampConfidence } from './context.js';
+import { type DetectorContext, clampConfidence, withPattern } from './context.js';
 import type { Detector } from './detector.js';
 
 /** Confidence of a result-repeat signal. */
@@ -55,17 +55,18 @@ export function variedSameAnswer(h: HistoryReader, unit: readonly number[]): Var
  */
 export function resultRepeatSignal(same: VariedSameAnswer, o: ResultRepeatOptions, unit: readonly number[], span: number): LoopSignal {
   const loop = same.varied && same.count >= o.threshold + VARIED_CALLS_EXTRA;
-  return {
+  const count = same.count;
+  // the pattern made on read (most of these signals are set aside: docs/speed.md, "sigcost")
+  return withPattern({
     kind: 'result_repeat',
     detector: 'result_repeat',
-    pattern: loop ? `${same.count} different calls got the very same answer in the last ${span} calls` : `the same result came back ${unit.length} times in the last ${span} calls`,
-    confidence: loop ? clampConfidence(0.5 + 0.05 * (same.count - o.threshold - VARIED_CALLS_EXTRA)) : RESULT_REPEAT_CONFIDENCE,
+    confidence: loop ? clampConfidence(0.5 + 0.05 * (count - o.threshold - VARIED_CALLS_EXTRA)) : RESULT_REPEAT_CONFIDENCE,
     loopStart: unit[0] as number,
     unit,
     repeatCount: unit.length,
-    progress: 'stalled',
+    progress: 'stalled' as const,
     progressGated: false,
-  };
+  }, () => (loop ? `${count} different calls got the very same answer in the last ${span} calls` : `the same result came back ${unit.length} times in the last ${span} calls`));
 }
 
 /** Detects results that keep coming back the same. */

@@ -32,18 +32,27 @@ export type WalkLookup = (tool: string) => { readonly ignoreKeys: ReadonlySet<st
 
 /** The signal for the action at `last` with similar earlier actions `similar` among the last `span`. */
 export function semanticSignal(log: CallLog, last: number, similar: readonly number[], span: number, progress: Progress): LoopSignal {
-  const unit = [...similar, last];
+  return semanticUnitSignal(log, [...similar, last], span, progress);
+}
+
+/**
+ * {@link semanticSignal} of its unit (taken, not copied): the similar earlier actions, then the action they
+ * are like (the last), as the module lists them.
+ */
+export function semanticUnitSignal(log: CallLog, unit: number[], span: number, progress: Progress): LoopSignal {
+  const last = unit[unit.length - 1] as number;
+  const similar = unit.length - 1;
   return withPattern({
     kind: 'semantic',
     detector: 'semantic',
-    confidence: clampConfidence(0.4 + 0.2 * similar.length),
-    loopStart: similar[0] as number,
+    confidence: clampConfidence(0.4 + 0.2 * similar),
+    loopStart: unit[0] as number,
     unit,
     repeatCount: unit.length,
     progress,
     progressGated: true,
     fuzzy: true,
-  }, () => `${log.preview(last)} is a paraphrase of ${similar.length} of the last ${span} actions`);
+  }, () => `${log.preview(last)} is a paraphrase of ${similar} of the last ${span} actions`);
 }
 
 /** Detects paraphrased repetitions of one action. */

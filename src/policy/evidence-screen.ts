@@ -74,20 +74,33 @@ export class EvidenceScreen {
 
   /** The signal as evidence of a loop at call `index`: itself, a copy marked as progress, or null (none). */
   screen(s: LoopSignal, index: number): LoopSignal | null {
-    if (!repeatsOverTurns(this.log, this.facts, this.turns, s, index)) return null;
+    if (this.setsAside(s, index)) return null;
     if (s.detector !== s.kind) return s;
-    if (s.fuzzy === true && !this.ranEnough(s, index)) return null;
-    if (s.kind === 'dead_end' && this.notTheAgentsWall(s.unit ?? [index])) return null;
-    if (s.fuzzy === true && this.ranNotTheAgentsWall(s.unit ?? [index], index)) return null;
-    if ((s.kind === 'result_repeat' || (s.fuzzy === true && s.progress === 'stalled')) && this.anyHas(s.unit ?? [index], CallFact.ACK)) {
-      // the same acknowledgement is no repeated answer: results repeating is no evidence, similar calls no stall
-      return s.kind === 'result_repeat' ? null : withProgress(s, 'mixed');
+    if (s.kind !== 'result_repeat' && s.fuzzy === true && s.progress === 'stalled' && this.anyHas(s.unit ?? [index], CallFact.ACK)) {
+      // the same acknowledgement is no repeated answer: similar calls no stall (results repeating: setsAside)
+      return withProgress(s, 'mixed');
     }
     if (s.progress === 'changing' && s.fuzzy !== true && this.failedUnchanged(repetitionsOf(this.log, s, index))) return withProgress(s, 'stalled');
     if (SPACED_KINDS.has(s.kind) && s.progress !== 'changing' && this.changedBetween(repetitionsOf(this.log, s, index), (s.loopStart ?? index) < this.facts.oldest)) {
       return withProgress(s, 'changing');
     }
     return s;
+  }
+
+  /**
+   * Whether {@link screen} returns null for `s` at call `index` (no evidence of a loop): the checks that set a
+   * signal aside, alone. Whatever else the screen makes of a signal kept, it only marks its progress: for a
+   * signal of similar calls already marked as progress (`changing`, `mixed`), which `suppress` tolerates
+   * whatever the mark, the policy asks this alone (verdict-policy.ts's weigh).
+   */
+  setsAside(s: LoopSignal, index: number): boolean {
+    if (!repeatsOverTurns(this.log, this.facts, this.turns, s, index)) return true;
+    if (s.detector !== s.kind) return false;
+    if (s.fuzzy === true && !this.ranEnough(s, index)) return true;
+    if (s.kind === 'dead_end' && this.notTheAgentsWall(s.unit ?? [index], -1)) return true;
+    if (s.fuzzy === true && this.ranNotTheAgentsWall(s.unit ?? [index], index)) return true;
+    // the same acknowledgement coming back is no repeated answer
+    return s.kind === 'result_repeat' && this.anyHas(s.unit ?? [index], CallFact.ACK);
   }
 
   /**
@@ -304,15 +317,19 @@ export class EvidenceScreen {
    * person, or a different call failing without a word (searches that found nothing). The same silent call
    * failing again is left to the detectors of repeated calls.
    */
-  private notTheAgentsWall(unit: readonly number[]): boolean {
-    const silent = new Set<number>();
+  private notTheAgentsWall(unit: readonly number[], skip: number): boolean {
+    // the signatures seen: the first, then the others (a set made only for a third call)
+    let first: number | undefined;
+    let more: number[] | null = null;
     for (const i of unit) {
+      if (i === skip) continue;
       const f = this.facts.of(i);
       if ((f & CallFact.DECLINED) !== 0) continue;
       if ((f & CallFact.SILENT) === 0) return false;
       const sig = this.log.signatureLow(i);
-      if (sig === undefined || silent.has(sig)) return false;
-      silent.add(sig);
+      if (sig === undefined || sig === first || (more !== null && more.includes(sig))) return false;
+      if (first === undefined) first = sig;
+      else (more ??= []).push(sig);
     }
     return true;
   }
@@ -323,8 +340,10 @@ export class EvidenceScreen {
    * person declined. A proposal in the unit is left out (its outcome is not known yet).
    */
   private ranNotTheAgentsWall(unit: readonly number[], index: number): boolean {
-    const ran = unit.filter((i) => i !== index || (this.facts.of(i) & CallFact.PROPOSED) === 0);
-    return ran.length > 0 && this.notTheAgentsWall(ran);
+    const skip = (this.facts.of(index) & CallFact.PROPOSED) !== 0 ? index : -1;
+    let ran = 0;
+    for (const i of unit) if (i !== skip) ran++;
+    return ran > 0 && this.notTheAgentsWall(unit, skip);
   }
 
   private anyHas(calls: readonly number[], fact: number): boolean {

@@ -73,13 +73,14 @@ export function repetitionsOf(log: PolicyLog, s: LoopSignal, index: number): rea
  */
 export function spansTurns(facts: ScreenFacts, calls: readonly number[], need: number): boolean {
   if (calls.length < need) return true;
-  const rounds = new Set<number>();
+  // the rounds seen, made by the first call with one (most events have none)
+  let rounds: Set<number> | null = null;
   let turns = 0;
   for (const i of calls) {
     if ((facts.of(i) & CallFact.DECLINED) !== 0) continue;
     const r = facts.turnOf(i);
     if (r === undefined) turns++;
-    else if (!rounds.has(r)) {
+    else if (!(rounds ??= new Set<number>()).has(r)) {
       rounds.add(r);
       turns++;
     }

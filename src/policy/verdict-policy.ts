@@ -51,6 +51,14 @@ function showsProgress(s: LoopSignal): boolean {
   return s.progress === 'changing';
 }
 
+/**
+ * Whether a signal of similar calls is marked as progress already (`changing`, `mixed`): the screen may set it
+ * aside or mark it `changing`, and either way the progress gate shows progress (see weigh).
+ */
+function markedProgress(s: LoopSignal): boolean {
+  return s.fuzzy === true && s.progressGated === true && (s.progress === 'changing' || s.progress === 'mixed');
+}
+
 /** A signal as plain, frozen data: its documented fields only, text passed through `clean` (redaction). */
 function signalData(s: LoopSignal, clean: (text: string) => string): LoopSignal {
   const out: Record<string, unknown> = {
@@ -78,6 +86,15 @@ export function weighSignal(s: LoopSignal, weights: Readonly<Record<string, numb
   if (weight === 1) return s;
   return weight > 0 ? new SignalCopy(s, clampConfidence(s.confidence * weight), s.progress, s.progressGated) : null;
 }
+
+/**
+ * A fact of the call decided on that the policy reads only for a signal it keeps (the call polls, the call
+ * failed): a boolean, or an object whose `value` reads it then (session/checked-call-flags.ts).
+ */
+export type CallFlag = boolean | { readonly value: boolean };
+
+/** A CallFlag's value. */
+const flagValue = (f: CallFlag): boolean => (typeof f === 'boolean' ? f : f.value);
 
 /** What the policy decided for one call. */
 export interface Decision {
@@ -211,9 +228,9 @@ export class VerdictPolicy {
    * Decides about the call at `index` (with the caller's `step`) given its signals, in detector order.
    * `waiting`: the call's answer says the work is still under way (polling): the verdict climbs
    * `interleavedStep` rungs (half a rung by default), as when results are still changing, however identical
-   * the answers.
+   * the answers. `waiting` and `failed` are read only for a signal kept past the screen and `minConfidence`.
    */
-  decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, proposal: ProposalRule | null = null, failed = false): Decision {
+  decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: CallFlag = false, proposal: ProposalRule | null = null, failed: CallFlag = false): Decision {
     if (signals.length === 0) {
       if (proposal === null) this.climbed?.quietCall();
       return QUIET;
@@ -231,38 +248,53 @@ export class VerdictPolicy {
    * decide() for a call with signals. A function of its own: its closures make V8 allocate a context on
    * entry, which the quiet calls (most calls) should not pay for.
    */
-  private weigh(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean, proposal: ProposalRule | null, failed: boolean): Decision {
-    // a proposal changes nothing: no quiet call, no climb, no count
-    const quiet = (): void => {
-      if (proposal === null) this.climbed?.quietCall();
-    };
+  private weigh(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: CallFlag, proposal: ProposalRule | null, failed: CallFlag): Decision {
     const p = this.p;
     let tolerated = 0;
-    const kept: LoopSignal[] = [];
+    let kept: LoopSignal[] | null = null;
+    const suppress = p.progress === 'suppress';
     for (const given of this.weighted(signals)) {
+      // a signal of similar calls already marked as progress: `suppress` tolerates it whatever the screen
+      // marks, unless the screen sets it aside (most semantic signals on real calls: docs/speed.md, "sigcost")
+      if (suppress && this.screen !== null && markedProgress(given)) {
+        if (!this.screen.setsAside(given, index)) tolerated++;
+        continue;
+      }
       const s = this.screen === null ? given : this.screen.screen(given, index);
       if (s === null) continue;
-      if (p.progress === 'suppress' && showsProgress(s)) tolerated++;
-      else kept.push(s);
+      if (suppress && showsProgress(s)) tolerated++;
+      else (kept ??= []).push(s);
     }
+    if (kept === null) return this.quiet(proposal, tolerated);
+    return this.weighKept(kept, tolerated, index, step, waiting, proposal, failed);
+  }
+
+  /** The decision on a call whose signals were all set aside or tolerated: a quiet call (not for a proposal). */
+  private quiet(proposal: ProposalRule | null, tolerated: number): Decision {
+    // a proposal changes nothing: no quiet call, no climb, no count
+    if (proposal === null) this.climbed?.quietCall();
+    return tolerated === 0 ? QUIET : { verdict: null, tolerated };
+  }
+
+  /**
+   * weigh() for the signals kept past the screen and the progress gate (non-empty). A function of its own: its
+   * closures make V8 allocate a context on entry, which calls whose signals are all set aside do not pay for.
+   */
+  private weighKept(kept: LoopSignal[], tolerated: number, index: number, step: number | undefined, waiting: CallFlag, proposal: ProposalRule | null, failed: CallFlag): Decision {
+    const quiet = (): Decision => this.quiet(proposal, tolerated);
+    const p = this.p;
     // a call failing again, a new error each time (failing-again.ts), speaks only alone, and only warns
     const warnOnly = failingAgainAlone(kept);
-    if (kept.length === 0) {
-      quiet();
-      return { verdict: null, tolerated };
-    }
     const fused = fuse(kept, p.fusion, p.agreementBonus, p.primary);
-    if (fused.confidence < p.minConfidence) {
-      quiet();
-      return { verdict: null, tolerated };
-    }
+    if (fused.confidence < p.minConfidence) return quiet();
     const noProgress = p.progress !== 'ignore' && fused.signals.some((s) => SAME_CALL_KINDS.has(s.kind) && s.progress === 'stalled');
     const onlyChanging = p.progress === 'slow' && fused.signals.every(showsProgress);
     // repetitions with new work between them (an edit before each re-run) climb `interleavedStep` rungs
     // (half a rung by default): the agent is trying things, and only a repetition that goes on many times
     // is a loop worth breaking
-    const repeated = repeatedCalls(this.log, failed, fused.signals, index);
-    const slow = onlyChanging || waiting || repeated === null || interleavedWithNewWork(this.log, repeated);
+    // (both flags read here, before onDetect runs the caller's code)
+    const repeated = repeatedCalls(this.log, flagValue(failed), fused.signals, index);
+    const slow = onlyChanging || flagValue(waiting) || repeated === null || interleavedWithNewWork(this.log, repeated);
     const rungs = slow ? p.interleavedStep : noProgress ? p.noProgressStep : 1;
 
     const primary = fused.primary;
@@ -324,10 +356,7 @@ export class VerdictPolicy {
     let verdict = build(proposal === null ? rung : proposedAction(rung, proposal));
     if (p.onDetect !== undefined) {
       const override: unknown = p.onDetect(verdict);
-      if (override === null) {
-        quiet();
-        return { verdict: null, tolerated };
-      }
+      if (override === null) return quiet();
       if (override !== undefined) {
         if (typeof override !== 'string' || !ACTIONS.has(override)) {
           throw new DetectorError('policy.onDetect', `policy.onDetect must return "warn", "ask", "break", null or nothing, returned ${String(override)}`);
@@ -336,7 +365,7 @@ export class VerdictPolicy {
       }
     }
     if (proposal === null) {
-      if (warnOnly) quiet();
+      if (warnOnly) this.climbed?.quietCall();
       else this.ladder.climb(rungs, key, loopStart, index);
       this.count++;
     }

@@ -10,7 +10,6 @@
  * ```
  */
 import type { Detector, ObservedCall } from '../detectors/detector.js';
-import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CapacityError, ChecksOnlyError, DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
@@ -20,11 +19,10 @@ import { FactsRead, factsRead } from '../policy/facts-read.js';
 import { CHECKED_CALL, checking, putBack } from '../policy/checked-call-clean.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
 import { FAILING_AGAIN_DETECTOR, failingAgainSignal } from '../policy/failing-again.js';
-import { callFailed } from '../policy/failed-call.js';
 import { type OutcomeFacts, outcomeFacts } from '../policy/outcome-facts.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { turnThresholds } from '../policy/turns.js';
-import { type Decision, type ProposalRule, VerdictPolicy } from '../policy/verdict-policy.js';
+import { type CallFlag, type Decision, type ProposalRule, VerdictPolicy } from '../policy/verdict-policy.js';
 import { ByteReader } from '../snapshot/byte-reader.js';
 import { ByteWriter } from '../snapshot/byte-writer.js';
 import { SNAPSHOT_VERSION, openSnapshot, sealSnapshot } from '../snapshot/snapshot-format.js';
@@ -32,7 +30,7 @@ import type { LoopSignal, ToolEvent, Verdict } from '../types.js';
 import { WasmPipeline, releaseOnCollect } from '../wasm/wasm-pipeline.js';
 import { errorText, validateEvent } from './observe-event.js';
 import { assertSendable } from '../wire/portable-values.js';
-import { WAITING_LOOK, saysStillWaiting } from '../text/still-waiting.js';
+import { CHECKED_FAILED, CHECKED_WAITING, checkingFlags, releaseFlags } from './checked-call-flags.js';
 import { capText } from '../text/text-limit.js';
 import { observeBatch } from './observe-batch.js';
 import type { Pipeline } from './pipeline.js';
@@ -179,7 +177,7 @@ export class LoopDetector {
   }
 
   /** The policy's decision; a call without signals before any had one leaves it unmade (it would decide nothing). */
-  private decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: boolean, proposal: ProposalRule | null, failed: boolean): Decision {
+  private decide(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: CallFlag, proposal: ProposalRule | null, failed: CallFlag): Decision {
     if (signals.length === 0 && this.verdicts === null) return QUIET_DECISION;
     return this.policy.decide(signals, index, step, waiting, proposal, failed);
   }
@@ -401,19 +399,19 @@ export class LoopDetector {
     const again = (bits & CallFact.FAILED) === 0 || this.options.detectors.deadEnd === null ? null : failingAgainSignal(this.pipeline.recentWords, this.facts, index, this.pipeline.log);
     if (again !== null) signals = [...signals, again];
     if (signals.length !== 0) signals = this.counted(signals, e, this.pipeline.lastIndex);
-    // a repeated call whose answer says the work is still under way is polling: not evidence of no progress
-    const waiting = signals.length !== 0 && e.error === undefined && ((bits & CallFact.WAITING) !== 0 || saysStillWaiting(waitingText(e.result)));
-    // whether the call failed, from the event (in a batch the rings may already hold later calls); the
-    // policy weighs it only with signals, so a quiet call (most calls) does not read its result for it
-    const failed = signals.length !== 0 && callFailed(e);
     // checksOnly: CLEAN and STATUS of this call, read (at its screen) only if a verdict reads them
     const outer = later ? checking(this.pipeline.log, index, e, ack, this.pipeline.reading, read) : null;
+    // whether the call polls (its answer says the work is still under way: not evidence of no progress) and
+    // whether it failed, read from the event (in a batch the rings may already hold later calls) only if the
+    // policy keeps a signal (checked-call-flags.ts); set after the custom detectors, which may check other calls
+    if (signals.length !== 0) checkingFlags(e, bits);
     try {
-      return this.finish(signals, this.pipeline.lastIndex, e.step, waiting, failed);
+      return this.finish(signals, this.pipeline.lastIndex, e.step, CHECKED_WAITING, CHECKED_FAILED);
     } finally {
       // the verdict is made: the log lets go of the call's args unless a later message can name it
       this.pipeline.log.settle();
       if (later) putBack(outer);
+      if (signals.length !== 0) releaseFlags();
     }
   }
 
@@ -641,7 +639,7 @@ export class LoopDetector {
     }
   }
 
-  private finish(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting = false, failed = false): Verdict | null {
+  private finish(signals: readonly LoopSignal[], index: number, step: number | undefined, waiting: CallFlag = false, failed: CallFlag = false): Verdict | null {
     const decision = this.decide(signals, index, step, waiting, null, failed);
     const verdict = decision.verdict;
     // no closure here: one capturing `tolerated` would make V8 allocate a context on every call
@@ -652,7 +650,9 @@ export class LoopDetector {
   }
 
   private tolerate(n: number): void {
-    this.count((t) => (t.tolerated += n));
+    // no closure (count's): a call whose signals are all tolerated makes no object
+    (this.tallied ??= new VerdictTally()).tolerated += n;
+    if (this.options.stats !== undefined) this.options.stats.tally.tolerated += n;
   }
 
   private publish(verdict: Verdict): Verdict {
@@ -809,12 +809,5 @@ export class LoopDetector {
   }
 }
 
-/**
- * The result as saysStillWaiting reads it (exported for `loopwatch calibrate`, which records what the policy reads). A result still in its JSON bytes is decoded only when it can be
- * short enough to be read: its text has at least one UTF-16 unit per 6 bytes (`\uXXXX`), so longer
- * content is past WAITING_LOOK, which saysStillWaiting never reads.
- */
-export function waitingText(result: unknown): unknown {
-  if (!RawJsonString.is(result)) return result;
-  return result.content.length > 6 * WAITING_LOOK ? undefined : result.value();
-}
+/** The result as saysStillWaiting reads it (checked-call-flags.ts; exported here for `loopwatch calibrate`). */
+export { waitingText } from './checked-call-flags.js';

@@ -14,7 +14,7 @@ import type { Detector } from '../detectors/detector.js';
 import { exactRepeatSignal } from '../detectors/exact-repeat.js';
 import { frequencySignal } from '../detectors/frequency.js';
 import { resultRepeatSignal } from '../detectors/result-repeat.js';
-import { SemanticDetector, semanticSignal } from '../detectors/semantic.js';
+import { SemanticDetector, semanticUnitSignal } from '../detectors/semantic.js';
 import { SimilarArgsDetector } from '../detectors/similar-args.js';
 import { RecentWords } from '../state/recent-words.js';
 import { stateRepeatSignal } from '../detectors/state-repeat.js';
@@ -477,8 +477,11 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       const s = this.semanticHost.check();
       if (s !== null) signals.push(s);
     } else if ((mask & A.M_SEMANTIC) !== 0) {
+      // the module's list: the similar actions, then this one (named by its index)
       const unit = listAt(u32, word(u32, o4, A.O_SE + 16));
-      signals.push(semanticSignal(this.log, index, unit.slice(0, -1), word(u32, o4, A.O_SE + 8), PROGRESS[word(u32, o4, A.O_SE + 12)] as Progress));
+      if (unit.length === 0) unit.push(index);
+      else unit[unit.length - 1] = index;
+      signals.push(semanticUnitSignal(this.log, unit, word(u32, o4, A.O_SE + 8), PROGRESS[word(u32, o4, A.O_SE + 12)] as Progress));
     }
     if (this.similar !== null) {
       // its summary made as the args were encoded, when it could be (args-summary-mirror.ts)
