@@ -70,5 +70,12 @@ export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   'base64 run': (n) => fill('aB3+/', n),
   'base64url run with dots': (n) => fill('aB3_-.', n),
   'white space': (n) => fill(' \t\n', n),
+  // hostile6's rules: prefixes whose body may hold the prefix itself, env names, webhook hosts
+  'PMAK-PMAK-... (a run of 39 each)': (n) => fill(`PMAK-${'a'.repeat(34)} `, n),
+  'ya29.ya29.ya29....': (n) => fill('ya29.', n),
+  'hooks.slack.com/services/ repeated': (n) => fill('https://hooks.slack.com/services/', n),
+  'A_AUTH= repeated': (n) => fill('A_AUTH=', n),
+  'A_KEY=( repeated': (n) => fill('A_KEY=(', n),
+  'dapi and 31 hex, repeated': (n) => fill(`dapi${'a'.repeat(31)} `, n),
   'a mix of every trigger': (n) => fill('sk-a eyJ- ://a: token password= -----BEGIN AIza ghp_ xoxb- Bearer ', n),
 };

@@ -4,7 +4,7 @@
  * remembered proposals stay bounded, and a wrapped class instance keeps its prototype.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_OUTCOME_CHARS, MAX_REMEMBERED_CALLS, ProposalMemo, errorWithNotes, outcomeText, runChecked, withOwn } from '../src/adapters/shared.js';
+import { MAX_OUTCOME_CHARS, MAX_REMEMBERED_CALLS, ProposalMemo, UNREADABLE_OUTCOME, errorWithNotes, outcomeText, runChecked, withOwn } from '../src/adapters/shared.js';
 import { SpyGuard } from './helpers/sdk-runs.js';
 
 describe('outcomeText', () => {
@@ -19,6 +19,10 @@ describe('outcomeText', () => {
     expect(outcomeText(circular)).toBe('[object Object]');
     expect(outcomeText(hostile)).toBe('[object Object]');
     expect(outcomeText(undefined)).toBe('undefined');
+    // hostile6: a revoked Proxy answers no question, Object.prototype.toString included (it threw)
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(outcomeText(proxy)).toBe(UNREADABLE_OUTCOME);
   });
 
   it('should cut long outcomes before anything reads them', () => {
@@ -38,6 +42,34 @@ describe('runChecked', () => {
     });
     expect(bad).toMatchObject({ failed: true, error: err });
     expect(spy.decisions.filter((d) => d.phase === 'record').map((d) => d.id)).toEqual(['a', 'b']);
+    spy.inner.close();
+  });
+
+  it('should give back what a tool returned or threw when it is a revoked Proxy, never throwing (hostile6)', async () => {
+    const spy = new SpyGuard();
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    // one returned cannot be awaited (its `then` cannot be read): it fails as it would in the SDK, and resolves
+    const ok = await runChecked(spy, 's', { id: 'a', tool: 'read', args: {} }, () => proxy);
+    expect(ok).toMatchObject({ failed: true });
+    // before: one thrown made runChecked reject (the error's text threw), into the agent's loop
+    const bad = await runChecked(spy, 's', { id: 'b', tool: 'read', args: {} }, () => {
+      throw proxy;
+    });
+    expect(bad).toMatchObject({ failed: true });
+    expect((bad as { error: unknown }).error).toBe(proxy);
+    expect(withOwn(proxy, { note: 'x' })).toBe(proxy);
+    const unreadable = Object.defineProperty(new Error('x'), 'message', {
+      get(): never {
+        throw new Error('getter boom');
+      },
+    });
+    for (const error of [proxy, unreadable]) {
+      const e = errorWithNotes(error, ['a note']) as Error;
+      expect(e).toBeInstanceOf(Error);
+      expect(e.message).toContain('a note');
+      expect(e.cause).toBe(error);
+    }
     spy.inner.close();
   });
 });

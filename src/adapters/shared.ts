@@ -42,11 +42,18 @@ export function outcomeText(value: unknown): string {
   return text.length > MAX_OUTCOME_CHARS ? text.slice(0, MAX_OUTCOME_CHARS) : text;
 }
 
+/** What a value is recorded as when nothing of it can be read (a revoked Proxy answers no question). */
+export const UNREADABLE_OUTCOME = '[a value that cannot be read]';
+
 function safeString(value: unknown): string {
   try {
     return String(value);
   } catch {
-    return Object.prototype.toString.call(value);
+    try {
+      return Object.prototype.toString.call(value);
+    } catch {
+      return UNREADABLE_OUTCOME;
+    }
   }
 }
 
@@ -104,7 +111,13 @@ export function notesOf(proposal: LiveDecision | undefined, record: LiveDecision
  */
 export function errorWithNotes(error: unknown, notes: readonly string[]): unknown {
   if (notes.length === 0) return error;
-  const message = error instanceof Error ? error.message : outcomeText(error);
+  let message: string;
+  try {
+    message = error instanceof Error ? String(error.message) : outcomeText(error);
+  } catch {
+    // a revoked Proxy (instanceof throws) or a `message` getter that throws: the notes still reach the model
+    message = outcomeText(error);
+  }
   return new Error(withNotes(message, notes), { cause: error });
 }
 
@@ -115,7 +128,12 @@ export function errorWithNotes(error: unknown, notes: readonly string[]): unknow
  * its own, whoever calls them).
  */
 export function withOwn<T extends object>(obj: T, props: Record<string, unknown>): T {
-  const proto = Object.getPrototypeOf(obj) as unknown;
+  let proto: unknown;
+  try {
+    proto = Object.getPrototypeOf(obj);
+  } catch {
+    return obj; // a revoked Proxy: nothing can be added to it, and the SDK gets it as the tool gave it
+  }
   if (proto === Object.prototype || proto === null) return { ...obj, ...props };
   return new Proxy(obj, {
     get: (target, key) => {

@@ -22,6 +22,7 @@ import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, choiceFlag, parseFlags, stringOf } from './flags.js';
 import type { HookIo } from './hook-io.js';
 import { UsageError } from './usage-error.js';
+import { cutText } from '../text/shown-text.js';
 
 const RESET_FLAGS: FlagSpec = {
   session: { type: 'string' },
@@ -89,10 +90,10 @@ export function hookResetCommand(args: readonly string[], io: Pick<HookIo, 'stdo
     count++;
     const why = outcome === 'started over' ? ' (its state was written under other detection options: removed)' : outcome === 'locked' ? ' (a hook held it: try again)' : '';
     // the session id is the agent's: redacted, its control characters as escapes
-    out += `  ${outcome.padEnd(12)} ${owner.agent.padEnd(11)} ${terminalSafe(redactSecrets(owner.session.slice(0, 200)))}${why}\n`;
+    out += `  ${outcome.padEnd(12)} ${owner.agent.padEnd(11)} ${terminalSafe(redactSecrets(cutText(owner.session, 200)))}${why}\n`;
   }
   if (count === 0) {
-    io.stdout.write(`loopwatch hook reset: no session${only === undefined ? '' : ` ${terminalSafe(JSON.stringify(redactSecrets(only.slice(0, 200))))}`}${agent === undefined ? '' : ` of ${agent}`} in ${dir}\n`);
+    io.stdout.write(`loopwatch hook reset: no session${only === undefined ? '' : ` ${terminalSafe(JSON.stringify(redactSecrets(cutText(only, 200))))}`}${agent === undefined ? '' : ` of ${agent}`} in ${dir}\n`);
     return 1;
   }
   io.stdout.write(`loopwatch hook reset: ${dir}\n${out}`);

@@ -11,7 +11,7 @@ import { DEFAULT_MAX_LINE_BYTES, McpProxy } from '../mcp/mcp-proxy.js';
 import { ServerProcess } from '../mcp/server-process.js';
 import { ToolCallGate } from '../mcp/tool-call-gate.js';
 import { redactSecrets } from '../text/redact.js';
-import { oneLine } from '../text/shown-text.js';
+import { cutText, oneLine } from '../text/shown-text.js';
 import { terminalSafe } from '../text/terminal-text.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, integerFlag, parseFlags, stringOf } from './flags.js';
@@ -52,7 +52,7 @@ export function mcpSettings(argv: readonly string[]): McpSettings {
   if (command === undefined || command === '') throw new UsageError('give the MCP server command after --, e.g. loopwatch mcp -- npx -y @modelcontextprotocol/server-everything');
   const session = stringOf(v, 'session') ?? randomUUID();
   if (session === '' || session.length > MAX_SESSION_LENGTH || /[\u0000-\u001f]/.test(session)) {
-    throw new UsageError(`--session must be 1 to ${MAX_SESSION_LENGTH} characters without control characters, received ${JSON.stringify(session.slice(0, 40))}`);
+    throw new UsageError(`--session must be 1 to ${MAX_SESSION_LENGTH} characters without control characters, received ${JSON.stringify(cutText(session, 40))}`);
   }
   return {
     command,
@@ -82,7 +82,7 @@ export async function mcpCommand(argv: readonly string[], io: CommandIo): Promis
   };
   const guard = new LiveGuard({ ...s.guard, onInternalError: reportOnce });
   const gate = new ToolCallGate(guard, s.session, (tool, id, d) => {
-    io.stderr.write(mcpLogLine(`${d.action} tools/call ${JSON.stringify(tool.slice(0, 80))} (id ${String(id).slice(0, 40)})${d.verdict === null ? '' : `: ${d.verdict.kind}`}`));
+    io.stderr.write(mcpLogLine(`${d.action} tools/call ${JSON.stringify(cutText(tool, 80))} (id ${cutText(String(id), 40)})${d.verdict === null ? '' : `: ${d.verdict.kind}`}`));
   });
   const server = new ServerProcess(s.command, s.args, STOP_GRACE_MS);
   const stopServer = (): void => server.stop();

@@ -26,6 +26,7 @@ import { basename } from 'node:path';
 import { readLabelFileBytes } from '../formats/label-file-bytes.js';
 import { fsReason } from '../formats/list-inputs.js';
 import { type TraceIssue, issue } from '../formats/trace-record.js';
+import { jsonErrorMessage } from '../formats/json-value.js';
 
 /** How one session ended, as its label says. */
 export interface SessionLabel {
@@ -54,7 +55,7 @@ function parseLine(text: string, file: string, line: number): SessionLabel | Tra
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return issue('invalid-json', file, line, `not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    return issue('invalid-json', file, line, `not JSON: ${jsonErrorMessage(e)}`);
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return issue('bad-record', file, line, 'a label must be an object {"session", "exit_status", "agent"?}');
   const o = v as Record<string, unknown>;

@@ -15,6 +15,7 @@ import { toHex, u64 } from '../fingerprint/u64.js';
 import { MAX_CALL_ID_LENGTH } from '../live/live-call.js';
 import { withoutFields } from '../formats/volatile-input.js';
 import { describe } from '../options/checks.js';
+import { jsonErrorMessage } from '../formats/json-value.js';
 
 /** Largest payload read, in bytes: a larger one is not read (the call is allowed, or denied with --fail-closed). */
 export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
@@ -34,7 +35,7 @@ export function parsePayload(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new InvalidEventError('payload', `it is not JSON (${(e as Error).message.slice(0, 120)})`);
+    throw new InvalidEventError('payload', `it is not JSON (${jsonErrorMessage(e)})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidEventError('payload', `it must be a JSON object, received ${describe(value)}`);

@@ -23,7 +23,7 @@ import type { LiveDecision } from '../live/live-call.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import { redactSecrets } from '../text/redact.js';
-import { oneLine } from '../text/shown-text.js';
+import { cutText, oneLine } from '../text/shown-text.js';
 import { terminalSafe } from '../text/terminal-text.js';
 import { agentFor, phaseOf } from './agents.js';
 import { transcriptVersion, versionIn, warnsBefore } from './agent-versions.js';
@@ -104,7 +104,7 @@ export function hookDetector(detection: LoopDetectorOptions, session: string): L
 /** The session's detector and notes, restored from its file (or fresh, the file set aside, when it cannot be). */
 function restore(file: SessionFile, call: HookCall, detection: LoopDetectorOptions, made: LoopDetector, notes: string[]): { detector: LoopDetector; meta: SessionMeta; restored: boolean } {
   const now = Date.now();
-  const session = JSON.stringify(call.session.slice(0, 80));
+  const session = JSON.stringify(cutText(call.session, 80));
   let stored: StoredSession | null;
   try {
     stored = file.load();
@@ -154,7 +154,7 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
   let release: (() => void) | null = null;
   try {
     release = acquireLock(file.lockPath, options.lock);
-    if (release === null) throw new Error(`the state of session ${JSON.stringify(call.session.slice(0, 80))} stayed locked by another hook`);
+    if (release === null) throw new Error(`the state of session ${JSON.stringify(cutText(call.session, 80))} stayed locked by another hook`);
     if (detector === null) {
       file.remove();
       return null;

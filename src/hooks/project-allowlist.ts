@@ -18,6 +18,7 @@ import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readS
 import { dirname, isAbsolute, join } from 'node:path';
 import type { AllowRule } from '../options/allow-rules.js';
 import { resolveAllow } from '../options/allow-rules.js';
+import { cutText } from '../text/shown-text.js';
 
 /** The allowlist's file name. */
 export const ALLOWLIST_FILE = '.loopwatch.json';
@@ -90,7 +91,7 @@ function readRules(path: string, size: number): readonly AllowRule[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('it must hold a JSON object: {"allow": [rules]}');
   const { allow, ...rest } = value as Record<string, unknown>;
   const stray = Object.keys(rest)[0];
-  if (stray !== undefined) throw new Error(`"${stray.slice(0, 40)}" is not a key it may hold (only "allow")`);
+  if (stray !== undefined) throw new Error(`"${cutText(stray, 40)}" is not a key it may hold (only "allow")`);
   resolveAllow(allow); // refuses an unsafe or malformed rule, naming it
   return (allow ?? []) as readonly AllowRule[];
 }

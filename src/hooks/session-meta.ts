@@ -8,6 +8,7 @@ import { SnapshotError } from '../errors.js';
 import type { LiveAction, LiveDecision } from '../live/live-call.js';
 import { redactSecrets } from '../text/redact.js';
 import type { HookCall } from './hook-agent.js';
+import { cutText } from '../text/shown-text.js';
 
 /** Decisions kept per session (the latest). */
 export const RECENT_DECISIONS = 12;
@@ -56,7 +57,7 @@ export function emptyMeta(now: number): SessionMeta {
 
 /** `text` on one line, redacted, cut to `max` characters (capped before any pattern reads it). */
 function cut(text: string, max: number): string {
-  const shown = redactSecrets(text.slice(0, 16 * 1024).replace(/\s+/g, ' ').trim());
+  const shown = redactSecrets(cutText(text, 16 * 1024).replace(/\s+/g, ' ').trim());
   return shown.length > max ? `${shown.slice(0, max - 1)}…` : shown;
 }
 

@@ -12,6 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { readBoundedFile, readFailure } from '../formats/regular-file.js';
+import { jsonErrorMessage } from '../formats/json-value.js';
+import { jsonTree } from './json-text.js';
 
 /** Largest settings file read (16 MiB): a FIFO, a device or a bigger file in its place is refused, not waited on. */
 export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
@@ -75,9 +77,15 @@ export function readSettings(path: string): SettingsText {
   } catch (e) {
     const at = /position (\d+)/.exec((e as Error).message)?.[1];
     const where = at === undefined ? '' : ` at ${position(body, Number(at))}`;
-    throw new SettingsParseError(`${path}: not plain JSON${where} (${(e as Error).message.split('\n')[0]}); comments or trailing commas included, loopwatch does not rewrite it`);
+    // without V8's excerpt of the text (it may quote a piece of a key the file holds)
+    throw new SettingsParseError(`${path}: not plain JSON${where} (${jsonErrorMessage(e).split('\n')[0]}); comments or trailing commas included, loopwatch does not rewrite it`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SettingsParseError(`${path}: holds ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}, not a JSON object of settings`);
+  try {
+    jsonTree(body); // what install and uninstall edit: refused here, naming the file, rather than as an internal error
+  } catch (e) {
+    throw new SettingsParseError(`${path}: ${(e as Error).message}, loopwatch does not edit it`);
+  }
   return { path, text, settings: value as Record<string, unknown> };
 }
 

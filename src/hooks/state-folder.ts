@@ -18,6 +18,7 @@ import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { NotPrivateError } from '../errors.js';
 import { modeText, userId } from './private-path.js';
 import { isLoopwatchName } from './state-names.js';
+import { cutText } from '../text/shown-text.js';
 
 /**
  * Makes the state folder `dir` if it is missing and checks it (see the header). Returns a line for stderr
@@ -37,7 +38,7 @@ export function prepareStateFolder(dir: string): string | null {
     return `the state folder ${dir} was open to others (mode ${modeText(st)}); it was made private (0700)`;
   }
   if ((st.mode & 0o022) !== 0) {
-    throw new NotPrivateError(dir, `others than its owner can write to it (mode ${modeText(st)}), and it holds files that are not loopwatch's (such as ${JSON.stringify(foreign.slice(0, 80))}), so it was left as it is`);
+    throw new NotPrivateError(dir, `others than its owner can write to it (mode ${modeText(st)}), and it holds files that are not loopwatch's (such as ${JSON.stringify(cutText(foreign, 80))}), so it was left as it is`);
   }
   return null;
 }

@@ -174,9 +174,10 @@ export function func<T>(path: string, value: unknown): T {
   return value as T;
 }
 
-/** An array of non-empty strings. */
-export function stringList(path: string, value: unknown): readonly string[] {
+/** An array of non-empty strings, at most `max` of them (a longer one is an OptionRangeError, read no further). */
+export function stringList(path: string, value: unknown, max = Number.POSITIVE_INFINITY): readonly string[] {
   if (!Array.isArray(value)) throw new OptionTypeError(path, `${path} must be an array of strings, received ${describe(value)}`);
+  if (value.length > max) throw new OptionRangeError(path, `${path} must be an array of at most ${max} strings, received ${value.length}`);
   value.forEach((v, i) => {
     if (typeof v !== 'string' || v.length === 0) {
       throw new OptionTypeError(`${path}[${i}]`, `${path}[${i}] must be a non-empty string, received ${describe(v)}`);

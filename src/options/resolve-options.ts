@@ -32,6 +32,12 @@ type FieldRule =
 
 /** Largest window or count any detector accepts: bounds the memory one session can take. */
 export const MAX_WINDOW = 10_000;
+/**
+ * Most fields an `ignoreFields` list (top-level or a tool's) and most tools `tools` may name: each session
+ * pays for them (a config of 200,000 tool rules cost 130 ms a session, 100,000 ignored fields as much; a
+ * 16 MiB config of either took a scan of the traces past ten minutes). Real configs name a handful.
+ */
+export const MAX_CONFIG_LIST = 1000;
 
 const int = (min: number | string, times?: string): FieldRule => (times ? { t: 'int', min, max: MAX_WINDOW, times } : { t: 'int', min, max: MAX_WINDOW });
 const unit: FieldRule = { t: 'ratio', openMin: true };
@@ -160,12 +166,14 @@ function resolveTools(value: unknown): ReadonlyMap<string, ToolRule> {
   const tools = new Map<string, ToolRule>();
   if (value === undefined) return tools;
   const all = record('options.tools', value);
+  const count = Object.keys(all).length;
+  if (count > MAX_CONFIG_LIST) throw new OptionRangeError('options.tools', `options.tools must name at most ${MAX_CONFIG_LIST} tools, received ${count}`);
   for (const [name, ruleValue] of Object.entries(all)) {
     const path = `options.tools[${JSON.stringify(name)}]`;
     const r = record(path, ruleValue);
     knownKeys(path, r, TOOL_RULE_KEYS);
     const rule: ToolRule = Object.freeze({
-      ignoreFields: r.ignoreFields === undefined ? [] : stringList(`${path}.ignoreFields`, r.ignoreFields),
+      ignoreFields: r.ignoreFields === undefined ? [] : stringList(`${path}.ignoreFields`, r.ignoreFields, MAX_CONFIG_LIST),
       identity: r.identity === undefined ? undefined : func<ToolRule['identity']>(`${path}.identity`, r.identity),
       exempt: r.exempt === undefined ? false : bool(`${path}.exempt`, r.exempt),
       changesWorkspace: r.changesWorkspace === undefined ? false : bool(`${path}.changesWorkspace`, r.changesWorkspace),
@@ -210,7 +218,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
     detectors: Object.freeze(detectors) as unknown as DetectorsOptions,
     custom: resolveCustom(o.custom),
     tools: resolveTools(o.tools),
-    ignoreFields: o.ignoreFields === undefined ? [] : stringList('options.ignoreFields', o.ignoreFields),
+    ignoreFields: o.ignoreFields === undefined ? [] : stringList('options.ignoreFields', o.ignoreFields, MAX_CONFIG_LIST),
     allow: resolveAllow(o.allow),
     normalizeVolatile: o.normalizeVolatile === undefined ? false : bool('options.normalizeVolatile', o.normalizeVolatile),
     maxDepth: o.maxDepth === undefined ? 64 : integer('options.maxDepth', o.maxDepth, 1, 1024),

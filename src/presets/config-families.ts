@@ -14,11 +14,11 @@
  * any other session, the pooled ones. Each family's options are laid over the
  * pooled ones as a preset's extra options are (policy fields one by one, a detector's fields one by one).
  */
-import { OptionTypeError } from '../errors.js';
+import { OptionRangeError, OptionTypeError } from '../errors.js';
 import { type FamilyOverride, familyOf } from './agent-families.js';
 import { describe, record } from '../options/checks.js';
 import type { LoopDetectorOptions } from '../options/options.js';
-import { resolveOptions } from '../options/resolve-options.js';
+import { MAX_CONFIG_LIST, resolveOptions } from '../options/resolve-options.js';
 import { merge } from './presets.js';
 
 /** The member of a config holding per-family options. */
@@ -35,12 +35,16 @@ export interface FamilyOptions {
 /**
  * Each family's options of a config's `families` member (undefined: none) over `pooled`, validated.
  * Throws OptionTypeError naming the family (a family that is not an object of options, an unknown key in it)
- * and OptionRangeError for a value out of range.
+ * and OptionRangeError for a value out of range or more than {@link MAX_CONFIG_LIST} families.
  */
 export function familyOptions(pooled: LoopDetectorOptions, families: unknown): FamilyOptions {
   const out = new Map<string, LoopDetectorOptions>();
   if (families !== undefined) {
-    for (const [name, extra] of Object.entries(record(`config.${FAMILIES_KEY}`, families))) {
+    const all = record(`config.${FAMILIES_KEY}`, families);
+    // each family's options are resolved here and may get an engine of their own (serve): bounded
+    const count = Object.keys(all).length;
+    if (count > MAX_CONFIG_LIST) throw new OptionRangeError(`config.${FAMILIES_KEY}`, `config.${FAMILIES_KEY} must name at most ${MAX_CONFIG_LIST} families, received ${count}`);
+    for (const [name, extra] of Object.entries(all)) {
       if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) {
         throw new OptionTypeError(`config.${FAMILIES_KEY}.${name}`, `config.${FAMILIES_KEY}.${name} must be an object of options, received ${describe(extra)}`);
       }

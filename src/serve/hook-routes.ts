@@ -23,6 +23,7 @@ import { redactSecrets } from '../text/redact.js';
 import { hasLoneSurrogate, LONE_SURROGATE_ID } from './call-schema.js';
 import type { CheckService } from './check-service.js';
 import type { HttpRefusal } from './http-io.js';
+import { cutText } from '../text/shown-text.js';
 
 /** What a hook route answers: the agent's output (possibly empty) and, when the call went unchecked, why. */
 export interface HookAnswer {
@@ -95,7 +96,7 @@ export function sendHookRefusal(res: ServerResponse, r: HttpRefusal): void {
 
 /** The `Loopwatch-Unchecked` header's value: one line, redacted, ASCII, capped. */
 export function uncheckedHeader(why: string): string {
-  return redactSecrets(why.slice(0, 400))
+  return redactSecrets(cutText(why, 400))
     .replace(/[^\x20-\x7e]/g, '?')
     .replace(/\s+/g, ' ');
 }

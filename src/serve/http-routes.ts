@@ -11,6 +11,7 @@ import { type ServiceCall, idAt, readBatch, readCall, readPhasedBatch } from './
 import type { CheckService } from './check-service.js';
 import { type BodyBudget, HttpRefusal, parseJson, readBody, sendBytes, sendJson } from './http-io.js';
 import { ROUTE_SPECS, type RouteKey, pathPattern } from './route-table.js';
+import { cutText } from '../text/shown-text.js';
 
 /** What a route handler gets. */
 export interface RouteContext {
@@ -43,7 +44,7 @@ function checked<T>(read: () => T): T {
 function requireJson(req: IncomingMessage): void {
   const type = req.headers['content-type'];
   if (type !== undefined && type.split(';')[0]?.trim().toLowerCase() === 'application/json') return;
-  throw new HttpRefusal(415, 'unsupported_media_type', `a POST body must be sent with Content-Type: application/json, received ${type === undefined ? 'none' : JSON.stringify(type.slice(0, 80))} (curl: --json, or -H 'content-type: application/json')`, 'content-type');
+  throw new HttpRefusal(415, 'unsupported_media_type', `a POST body must be sent with Content-Type: application/json, received ${type === undefined ? 'none' : JSON.stringify(cutText(type, 80))} (curl: --json, or -H 'content-type: application/json')`, 'content-type');
 }
 
 /** The body as JSON (its content type checked by route()). */
@@ -89,7 +90,7 @@ const HANDLERS: Readonly<Record<RouteKey, Handler>> = {
   'POST /v1/propose': (req, res, ctx) => oneCall(req, res, ctx, (call) => ctx.service.propose(call)),
   'POST /v1/record': (req, res, ctx) => oneCall(req, res, ctx, (call) => ctx.service.record(call)),
   'POST /v1/hooks/{agent}': async (req, res, ctx, agent) => {
-    if (!isAgentName(agent)) throw new HttpRefusal(404, 'not_found', `no hook route for ${JSON.stringify(agent.slice(0, 40))} (agents: ${AGENT_NAMES.join(', ')})`);
+    if (!isAgentName(agent)) throw new HttpRefusal(404, 'not_found', `no hook route for ${JSON.stringify(cutText(agent, 40))} (agents: ${AGENT_NAMES.join(', ')})`);
     const body = await readBody(req, ctx.bodyLimit, ctx.budget);
     const a = answerHook(ctx.service, agent, body.toString('utf8'));
     const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(a.body)) };
@@ -105,7 +106,7 @@ const HANDLERS: Readonly<Record<RouteKey, Handler>> = {
   'GET /v1/sessions/{id}/snapshot': (_req, res, ctx, param) => {
     const id = sessionParam(param);
     const bytes = ctx.service.snapshot(id);
-    if (bytes === null) throw new HttpRefusal(404, 'no_session', `session ${JSON.stringify(id.slice(0, 80))} is not live`, 'session');
+    if (bytes === null) throw new HttpRefusal(404, 'no_session', `session ${JSON.stringify(cutText(id, 80))} is not live`, 'session');
     sendBytes(res, 200, bytes);
   },
   'PUT /v1/sessions/{id}/snapshot': async (req, res, ctx, param) => {
@@ -143,8 +144,8 @@ export async function route(req: IncomingMessage, res: ServerResponse, ctx: Rout
     await r.handle(req, res, ctx, m[1] ?? '');
     return;
   }
-  if (allowed.length > 0) throw new HttpRefusal(405, 'method_not_allowed', `${req.method ?? '?'} is not allowed on ${path}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') });
-  throw new HttpRefusal(404, 'not_found', `no route ${path.slice(0, 120)} (routes: ${PATHS})`);
+  if (allowed.length > 0) throw new HttpRefusal(405, 'method_not_allowed', `${req.method ?? '?'} is not allowed on ${cutText(path, 120)}; use ${allowed.join(' or ')}`, undefined, { allow: allowed.join(', ') });
+  throw new HttpRefusal(404, 'not_found', `no route ${cutText(path, 120)} (routes: ${PATHS})`);
 }
 
 /** Route patterns as metrics label them (never a session id): a pattern's path, or the path itself when it has no `{name}`. */

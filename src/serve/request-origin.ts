@@ -17,6 +17,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isLoopback } from './bearer-token.js';
 import { HttpRefusal } from './http-io.js';
+import { cutText } from '../text/shown-text.js';
 
 /** The host part of a `Host` header or of a URL's authority (`[::1]:7878` -> `::1`), lower case, without a final dot. */
 export function hostName(authority: string): string {
@@ -54,11 +55,11 @@ export class AllowedHosts {
   refusal(req: IncomingMessage): HttpRefusal | undefined {
     const host = req.headers.host;
     if (host !== undefined && !this.allows(hostName(host))) {
-      return new HttpRefusal(403, 'bad_host', `Host ${JSON.stringify(host.slice(0, 100))} is not a name of this server (loopback, the address it listens on, or --allow-host); a DNS-rebinding page would send one like it`, 'host');
+      return new HttpRefusal(403, 'bad_host', `Host ${JSON.stringify(cutText(host, 100))} is not a name of this server (loopback, the address it listens on, or --allow-host); a DNS-rebinding page would send one like it`, 'host');
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !this.allowsOrigin(origin)) {
-      return new HttpRefusal(403, 'bad_origin', `Origin ${JSON.stringify(origin.slice(0, 100))} is not allowed: a web page may not call this server (only its own names, or --allow-host, may)`, 'origin');
+      return new HttpRefusal(403, 'bad_origin', `Origin ${JSON.stringify(cutText(origin, 100))} is not allowed: a web page may not call this server (only its own names, or --allow-host, may)`, 'origin');
     }
     return undefined;
   }

@@ -22,6 +22,7 @@ import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdi
 import { join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
 import { O_NOFOLLOW, modeText, readPrivateFile, userId } from '../hooks/private-path.js';
+import { cutText } from '../text/shown-text.js';
 
 const MAGIC = 'LWSF';
 const SUFFIX = '.lwsession';
@@ -55,7 +56,7 @@ export function prepareStateDir(dir: string): string | null {
     return `the state folder ${dir} was open to others (mode ${modeText(st)}); it was made private (0700)`;
   }
   if ((st.mode & 0o022) !== 0) {
-    throw new NotPrivateError(dir, `others than its owner can write to it (mode ${modeText(st)}), and it holds files that are not loopwatch's (such as ${JSON.stringify(foreign.slice(0, 80))})`);
+    throw new NotPrivateError(dir, `others than its owner can write to it (mode ${modeText(st)}), and it holds files that are not loopwatch's (such as ${JSON.stringify(cutText(foreign, 80))})`);
   }
   return null; // readable by others, holding other files: the session files themselves are 0600
 }

@@ -13,7 +13,8 @@ export const REDACTED = '[REDACTED]';
  * A literal every rule's match contains (case aside): text without any of them cannot hold a secret, and
  * most text that leaves loopwatch has none, so one scan replaces a dozen.
  */
-const ANY_TRIGGER = /[spr]k[-_]|gh[pousr]_|github_pat_|xox|akia|asia|aiza|eyj|bearer|basic|token|:\/\/|key|secret|passw|pwd|hf_|glpat-|npm_|sg\./i;
+const ANY_TRIGGER =
+  /[spr]k[-_]|gh[pousr]_|github_pat_|xox|xapp-|akia|asia|aiza|eyj|bearer|basic|token|:\/\/|key|secret|passw|pwd|hf_|gl(?:pat|rt|dt|ptt)-|npm_|sg\.|whsec_|gocspx-|ya29\.|pypi-|gsk_|xai-|pplx-|r8_|_v1_|shp(?:at|ss|ca|pa)_|sbp_|sntrys_|ntn_|atatt|hvs\.|dp\.(?:pt|st|sa)\.|pmak-|dapi|hooks\.slack|webhooks|_auth|credential/i;
 /**
  * What AWS secret keys, which have no literal, need: 40 base64 characters in a row, looked for only where a
  * run begins (from every character, a run of 39 would be read 39 times).

@@ -13,10 +13,12 @@ const LABEL = /[A-Z ]*/y;
  */
 function markerEnd(text: string, at: number): number {
   const e = runEnd(text, at, LABEL);
-  return e - at >= 11 && text.startsWith('PRIVATE KEY', e - 11) && text.startsWith('-----', e) ? e + 5 : -1;
+  if (!text.startsWith('-----', e)) return -1;
+  // OpenPGP's secret key is a `PGP PRIVATE KEY BLOCK`
+  return (e - at >= 11 && text.startsWith('PRIVATE KEY', e - 11)) || (e - at >= 17 && text.startsWith('PRIVATE KEY BLOCK', e - 17)) ? e + 5 : -1;
 }
 
-/** A private key block: from its BEGIN marker to its END marker, or to the end of the text. */
+/** A private key block (PEM, OpenSSH, OpenPGP): from its BEGIN marker to its END marker, or to the end of the text. */
 const privateKeyBlock: SecretRule = (text, out) => {
   let from = 0;
   for (;;) {
@@ -55,25 +57,62 @@ const shaped = (re: RegExp, extend: boolean): KeyBody => (text, from) => {
   return extend ? runEnd(text, re.lastIndex, RUN.base64url) : re.lastIndex;
 };
 
+/** A webhook URL's path after its host: ids and the secret, joined by `/` (`T0/B0/XXXX`). */
+const WEBHOOK_PATH = /[A-Za-z0-9/_-]*/y;
+/** Base64 or base64url, padded or not (Stripe's webhook signing secrets, Sentry's auth tokens). */
+const BASE64 = /[A-Za-z0-9+/=_-]*/y;
+/** Base64url and `.` (Google's OAuth access tokens). */
+const DOTTED = /[A-Za-z0-9._-]*/y;
+
 /** Keys by prefix, and what follows the prefix. */
 const KEY_BODIES: ReadonlyMap<string, KeyBody> = new Map([
   // OpenAI, Anthropic (sk-ant-...), and the same form from others
   ...['sk-', 'pk-', 'rk-'].map((p) => [p, atLeast(RUN.base64url, 16)] as const),
   // Stripe secret, restricted and publishable keys
   ...['sk', 'rk', 'pk'].flatMap((p) => [`${p}_live_`, `${p}_test_`]).map((p) => [p, atLeast(RUN.alnum, 16)] as const),
+  ['whsec_', atLeast(BASE64, 24)],
   ...['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'].map((p) => [p, atLeast(RUN.alnum, 20)] as const),
   ['github_pat_', atLeast(RUN.word, 20)],
-  ...['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-'].map((p) => [p, atLeast(RUN.alnumDash, 10)] as const),
+  // Slack: bot, user, app-level, refresh and configuration tokens
+  ...['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xapp-'].map((p) => [p, atLeast(RUN.alnumDash, 10)] as const),
   // 20 characters: not followed by a letter or digit (`_`, as after any key, may follow)
   ['AKIA', shaped(/[0-9A-Z]{16}(?![0-9A-Za-z])/y, false)],
   ['ASIA', shaped(/[0-9A-Z]{16}(?![0-9A-Za-z])/y, false)],
+  // Google: an OAuth client secret, an OAuth access token
+  ['GOCSPX-', atLeast(RUN.base64url, 20)],
+  ['ya29.', atLeast(DOTTED, 20)],
   ['hf_', atLeast(RUN.alnum, 30)],
-  ['glpat-', atLeast(RUN.base64url, 20)],
+  // GitLab: personal, runner, deploy and pipeline trigger tokens
+  ...['glpat-', 'glrt-', 'gldt-', 'glptt-'].map((p) => [p, atLeast(RUN.base64url, 20)] as const),
   ['npm_', atLeast(RUN.alnum, 30)],
+  ['pypi-AgEIcHlwaS5vcmc', atLeast(RUN.base64url, 30)],
+  // model vendors with a prefix of their own: Groq, xAI, Perplexity, Replicate
+  ['gsk_', atLeast(RUN.alnum, 30)],
+  ['xai-', atLeast(RUN.alnum, 30)],
+  ['pplx-', atLeast(RUN.alnum, 30)],
+  ['r8_', atLeast(RUN.alnum, 30)],
+  // DigitalOcean, Shopify, Supabase, Sentry, Notion, Atlassian, HashiCorp Vault, age
+  ...['dop_v1_', 'doo_v1_', 'dor_v1_'].map((p) => [p, atLeast(RUN.alnum, 32)] as const),
+  ...['shpat_', 'shpss_', 'shpca_', 'shppa_'].map((p) => [p, atLeast(RUN.alnum, 32)] as const),
+  ['sbp_', atLeast(RUN.alnum, 32)],
+  ['sntrys_', atLeast(BASE64, 32)],
+  ['ntn_', atLeast(RUN.alnum, 30)],
+  ['ATATT', atLeast(RUN.base64url, 40)],
+  ['hvs.', atLeast(RUN.base64url, 24)],
+  // Doppler, Postman, Databricks
+  ...['dp.pt.', 'dp.st.', 'dp.sa.'].map((p) => [p, atLeast(RUN.alnum, 30)] as const),
+  ['PMAK-', atLeast(RUN.alnumDash, 40)],
+  ['dapi', shaped(/[0-9a-f]{32}(?![0-9A-Za-z])/y, false)],
+  ['AGE-SECRET-KEY-1', atLeast(RUN.alnum, 40)],
   // SendGrid: SG.<id>.<secret>
   ['SG.', shaped(/[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16}/y, true)],
+  // webhook URLs whose path is the credential
+  ['hooks.slack.com/services/', atLeast(WEBHOOK_PATH, 20)],
+  ['discord.com/api/webhooks/', atLeast(WEBHOOK_PATH, 20)],
+  ['discordapp.com/api/webhooks/', atLeast(WEBHOOK_PATH, 20)],
 ]);
-const KEY_PREFIX = /(?:[spr]k-|[spr]k_(?:live|test)_|gh[pousr]_|github_pat_|xox[abposr]-|AKIA|ASIA|hf_|glpat-|npm_|SG\.)/g;
+const KEY_PREFIX =
+  /(?:[spr]k-|[spr]k_(?:live|test)_|whsec_|gh[pousr]_|github_pat_|xox[abposre]-|xapp-|AKIA|ASIA|GOCSPX-|ya29\.|hf_|gl(?:pat|rt|dt|ptt)-|npm_|pypi-AgEIcHlwaS5vcmc|gsk_|xai-|pplx-|r8_|do[opr]_v1_|shp(?:at|ss|ca|pa)_|sbp_|sntrys_|ntn_|ATATT|hvs\.|dp\.(?:pt|st|sa)\.|PMAK-|dapi|AGE-SECRET-KEY-1|SG\.|hooks\.slack\.com\/services\/|discord(?:app)?\.com\/api\/webhooks\/)/g;
 
 /** Keys and tokens known by their prefix (see {@link KEY_BODIES}) where a token starts (`startsToken`). */
 const prefixedKey: SecretRule = (text, out) => {
@@ -82,7 +121,8 @@ const prefixedKey: SecretRule = (text, out) => {
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const end = startsToken(text, m.index) ? (KEY_BODIES.get(m[0]) as KeyBody)(text, m.index + m[0].length) : -1;
     if (end >= 0) {
-      out.push(m.index, end);
+      // a webhook URL keeps its host and path (the prefix, ending in `/`): what follows is the secret
+      out.push(m[0].endsWith('/') ? m.index + m[0].length : m.index, end);
       re.lastIndex = end;
     } else re.lastIndex = m.index + 1;
   }

@@ -192,5 +192,12 @@ function keyValue(keys: RegExp, spaced: boolean): SecretRule {
   };
 }
 
+/**
+ * Secret names written as environment variables and connection strings only (case matters): `NPM_AUTH=`,
+ * `GOOGLE_CREDENTIALS:`, `OPENAI_KEY=` (a `_KEY` name with `=` right after it, as `.env` files write it;
+ * code's `SESSION_KEY = "_auth_user_id"` keeps its value), Azure's `AccountKey=` and `SharedAccessKey=`.
+ */
+const ENV_KEY = /_(?:CREDENTIALS?|AUTH)\b|\b(?:Account|SharedAccess)Key(?==)|[A-Z0-9]_KEY(?==)/g;
+
 /** The rules for secrets known by what stands before them. */
-export const VALUE_RULES: readonly SecretRule[] = [authScheme, urlPassword, keyValue(SECRET_KEY, false), keyValue(SPACED_KEY, true)];
+export const VALUE_RULES: readonly SecretRule[] = [authScheme, urlPassword, keyValue(SECRET_KEY, false), keyValue(SPACED_KEY, true), keyValue(ENV_KEY, false)];

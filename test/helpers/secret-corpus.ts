@@ -6,6 +6,10 @@
  * keys), and ordinary text that must stay as it is (paths, git SHAs, sha256 and npm integrity hashes,
  * UUIDs, base64 of words, long identifiers, URLs without credentials, prose with trigger words).
  *
+ * hostile6 added the shapes current in 2026 that were shown whole (Anthropic OAuth, OpenAI service account,
+ * Slack app and refresh tokens, Google OAuth, Stripe webhook secrets, model vendors' keys, webhook URLs, PGP
+ * blocks, Azure account keys, `.env` names ending `_KEY`, `_AUTH`, `_CREDENTIALS`).
+ *
  * No real secret is committed: the secrets are made here, of the real shapes, from a seeded generator
  * (the same corpus on every run).
  */
@@ -72,6 +76,31 @@ export const VENDOR_KEYS: readonly VendorKey[] = [
   { name: 'GitLab token', value: `glpat-${chars(B64URL, 20)}` },
   { name: 'npm token', value: `npm_${chars(ALNUM, 36)}` },
   { name: 'SendGrid key', value: `SG.${chars(B64URL, 22)}.${chars(B64URL, 43)}` },
+  // hostile6: shapes current in 2026 that were shown whole before
+  { name: 'Anthropic OAuth token', value: `sk-ant-oat01-${chars(B64URL, 93)}AA` },
+  { name: 'OpenAI service account key', value: `sk-svcacct-${chars(B64URL, 40)}T3BlbkFJ${chars(B64URL, 40)}` },
+  { name: 'Slack app-level token', value: `xapp-1-A${chars(UPPER + DIGITS, 10, [UPPER, DIGITS])}-${chars(DIGITS, 13, [DIGITS])}-${chars('0123456789abcdef', 64, [DIGITS])}` },
+  { name: 'Slack refresh token', value: `xoxe-1-${chars(ALNUM, 140)}` },
+  { name: 'Google OAuth access token', value: `ya29.a0${chars(B64URL, 150)}` },
+  { name: 'Google OAuth client secret', value: `GOCSPX-${chars(B64URL, 28)}` },
+  { name: 'Stripe webhook secret', value: `whsec_${chars(ALNUM, 32)}` },
+  { name: 'GitLab runner token', value: `glrt-${chars(B64URL, 20)}` },
+  { name: 'PyPI token', value: `pypi-AgEIcHlwaS5vcmc${chars(B64URL, 60)}` },
+  { name: 'Groq key', value: `gsk_${chars(ALNUM, 52)}` },
+  { name: 'xAI key', value: `xai-${chars(ALNUM, 80)}` },
+  { name: 'Perplexity key', value: `pplx-${chars(ALNUM, 48)}` },
+  { name: 'Replicate token', value: `r8_${chars(ALNUM, 37)}` },
+  { name: 'DigitalOcean token', value: `dop_v1_${chars('0123456789abcdef', 64, [DIGITS])}` },
+  { name: 'Shopify token', value: `shpat_${chars('0123456789abcdef', 32, [DIGITS])}` },
+  { name: 'Supabase token', value: `sbp_${chars('0123456789abcdef', 40, [DIGITS])}` },
+  { name: 'Sentry token', value: `sntrys_${base64url(`{"iat":1694033037.7,"url":"https://sentry.io","org":"${chars(LOWER, 8, [LOWER])}"}`)}_${chars(B64URL, 43)}` },
+  { name: 'Notion token', value: `ntn_${chars(ALNUM, 46)}` },
+  { name: 'Atlassian token', value: `ATATT3xFfGF0${chars(B64URL, 180)}` },
+  { name: 'HashiCorp Vault token', value: `hvs.${chars(B64URL, 90)}` },
+  { name: 'Doppler token', value: `dp.pt.${chars(ALNUM, 43)}` },
+  { name: 'Postman key', value: `PMAK-${chars('0123456789abcdef', 24, [DIGITS])}-${chars('0123456789abcdef', 34, [DIGITS])}` },
+  { name: 'Databricks token', value: `dapi${chars('0123456789abcdef', 32, [DIGITS])}` },
+  { name: 'age secret key', value: `AGE-SECRET-KEY-1${chars('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58, ['QPZRYXGFTVDWSJNKHCEMUAL', '9820354'])}` },
 ];
 
 /** A context a key is found in: the text around it. */
@@ -155,6 +184,21 @@ function contextSecrets(): CorpusSecret[] {
   out.push(secret('apiKey in JSON', JSON.stringify({ apiKey, region: 'eu' }), apiKey));
   const flag = opaque(16);
   out.push(secret('password flag', `mysql -u root --password ${flag} app`, flag));
+  // hostile6
+  const pgp = pem('PGP PRIVATE KEY BLOCK');
+  out.push(secret('OpenPGP private key block', `gpg --import <<EOF\n${pgp.block}\nEOF`, pgp.body, `gpg --import <<EOF\n${REDACTED}\nEOF`));
+  const slackHook = `T${chars(UPPER + DIGITS, 8, [UPPER, DIGITS])}/B${chars(UPPER + DIGITS, 10, [UPPER, DIGITS])}/${opaque(24)}`;
+  out.push(secret('Slack webhook URL', `curl -X POST https://hooks.slack.com/services/${slackHook} -d '{"text":"done"}'`, slackHook));
+  const discordHook = `${chars(DIGITS, 18, [DIGITS])}/${chars(B64URL, 68)}`;
+  out.push(secret('Discord webhook URL', JSON.stringify({ url: `https://discord.com/api/webhooks/${discordHook}` }), discordHook));
+  const azure = `${chars(B64, 86, [UPPER, LOWER, DIGITS, '+/'])}==`;
+  out.push(secret('Azure storage account key', `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${azure};EndpointSuffix=core.windows.net`, azure));
+  const creds = opaque(30);
+  out.push(secret('env assignment of credentials', `GOOGLE_CREDENTIALS=${creds} ./deploy`, creds));
+  const npmAuth = opaque(30);
+  out.push(secret('env assignment of an auth value', `export NPM_AUTH=${npmAuth}`, npmAuth));
+  const vendorKey = opaque(32);
+  out.push(secret('.env line of a _KEY name', `MISTRAL_KEY=${vendorKey}\nDEBUG=1`, vendorKey));
   return out;
 }
 
@@ -213,6 +257,8 @@ export const ORDINARY_CORPUS: readonly CorpusText[] = [
   { name: 'JSON nulls and booleans', text: '{"api_key": null, "password": true, "token": false}' },
   { name: 'keyword arguments set to None', text: 'def check(password, secret=None, token=None):' },
   { name: 'shell variables', text: 'mysql --password=$DB_PASSWORD --user=app; curl -H "token: ${API_TOKEN}"' },
+  { name: 'code constants named _KEY', text: 'SESSION_KEY = "_auth_user_id"; DIMENSION_KEY = "_ARRAY_DIMENSIONS"; PATTERN_KEY = Pattern.compile("[*,]")' },
+  { name: 'words near new prefixes', text: 'from django.forms.utils import flatatt; my_dapi_client; the dp.pt file; r8_init(); xai-grok is a model' },
 ];
 
 const ORDINARY_TEXT = ORDINARY_CORPUS.map((t) => t.text).join('\n');

@@ -18,6 +18,7 @@ import type { LiveDecision, LivePhase } from '../../live/live-call.js';
 import { admitCall } from '../call-door.js';
 import type { CallResult } from '../check-service.js';
 import { MAX_BATCH_CALLS, type ServiceCall, fail, objectAt, readCall } from '../call-schema.js';
+import { cutText } from '../../text/shown-text.js';
 
 /** A call of a message: a plain check, or a two-phase call when it has a `phase`. */
 export interface MessageCall extends ServiceCall {
@@ -37,7 +38,7 @@ export type CallMessage =
 export function readCallMessage(sessionId: string, data: Uint8Array, op: string | undefined): CallMessage {
   try {
     if (op === 'end') return { kind: 'end' };
-    if (op !== undefined && op !== '') throw new InvalidEventError('Loopwatch-Op', `Loopwatch-Op must be "end" when given, received "${op.slice(0, 40)}"`);
+    if (op !== undefined && op !== '') throw new InvalidEventError('Loopwatch-Op', `Loopwatch-Op must be "end" when given, received "${cutText(op, 40)}"`);
     let value: unknown;
     try {
       value = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
