@@ -24,7 +24,7 @@
 // The last four are only ever "maybe": the host then asks the expressions themselves.
 
 import { FAILURE_REPORTED, FAILURE_UNKNOWN, failureAt } from './failure-word';
-import { B_DIGITS, B_PASS, C_NOTE, C_STATUS, TABLES, initTriples, triples } from './report-lanes';
+import { B_DIGITS, B_NOTE, B_PASS, B_STATUS, B_STEMS, TABLES, initTriples, triples } from './report-lanes';
 
 /** reportScan's bits. */
 export const SCAN_PASS: u32 = 1;
@@ -215,13 +215,14 @@ export function stemAt(p: usize, end: usize, c: u32): bool {
   }
 }
 
-/** Whether a note may begin at `p` (a `[` or `(`): the two bytes after it begin a note's first word ([th [py [cu [co, (ba (co). */
+/** Whether a note may begin at `p` (its byte `c`, any byte): the two bytes after it begin a note's first word ([th [py [cu [co, (ba (co). */
 export function noteAt(p: usize, end: usize, c: u32): bool {
   if (p + 2 >= end) return false;
   const n = lower(<u32>load<u8>(p + 1));
   const m = lower(<u32>load<u8>(p + 2));
   if (c == 0x5b) return (n == 0x74 && m == 0x68) || (n == 0x70 && m == 0x79) || (n == 0x63 && (m == 0x75 || m == 0x6f));
-  return (n == 0x62 && m == 0x61) || (n == 0x63 && m == 0x6f);
+  // the lane classes let other bytes through (report-lanes.ts's note bucket is a product of nibble sets)
+  return c == 0x28 && ((n == 0x62 && m == 0x61) || (n == 0x63 && m == 0x6f));
 }
 
 /**
@@ -339,9 +340,9 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
   const zero = i8x16.splat(0);
   const bPass = i8x16.splat(B_PASS);
   const bDigits = i8x16.splat(B_DIGITS);
-  const bStems = i8x16.splat(~(B_PASS | B_DIGITS));
-  const cNote = i8x16.splat(C_NOTE);
-  const cStatus = i8x16.splat(C_STATUS);
+  const bStems = i8x16.splat(B_STEMS);
+  const bNote = i8x16.splat(B_NOTE);
+  const bStatus = i8x16.splat(B_STATUS);
   const aLetter = i8x16.splat(0x61);
   const zeroDigit = i8x16.splat(0x30);
   // with ASK_ACK, the pass is done once the acknowledgement's word is found too
@@ -360,7 +361,6 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
     const lo2 = v128.and(v2, nib);
     const hi2 = i8x16.shr_u(v2, 4);
     const b = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 96);
-    const c = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 192);
     const live: u32 = end - p >= 16 ? 0xffff : (1 << <u32>(end - p)) - 1;
     if ((out & SCAN_PASS) == 0) {
       // lanes after a byte that is not a word byte (an ASCII letter, digit or `_`); the text's first byte is at a start
@@ -387,7 +387,7 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
       }
     }
     if ((out & SCAN_FAILURE) == 0) {
-      let m = <u32>i8x16.bitmask(i8x16.ne(v128.or(v128.and(b, bStems), v128.and(c, i8x16.splat(8))), zero)) & live;
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(b, bStems), zero)) & live;
       while (m != 0) {
         const q = p + <usize>ctz(m);
         if (stemAt(q, end, <u32>load<u8>(q))) {
@@ -398,7 +398,7 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
       }
     }
     if ((out & SCAN_MAY_NOTE) == 0) {
-      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(c, cNote), zero)) & live;
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(b, bNote), zero)) & live;
       while (m != 0) {
         const q = p + <usize>ctz(m);
         if (noteAt(q, end, <u32>load<u8>(q))) {
@@ -409,7 +409,7 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
       }
     }
     if ((out & SCAN_MAY_STATUS) == 0) {
-      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(c, cStatus), zero)) & live;
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(b, bStatus), zero)) & live;
       while (m != 0) {
         const q = p + <usize>ctz(m);
         if (statusAt(ptr, q, end)) {
