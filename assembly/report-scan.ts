@@ -355,11 +355,11 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
     const v1 = v128.load(p + 1);
     const v2 = v128.load(p + 2);
     const lo0 = v128.and(v0, nib);
-    const hi0 = i8x16.shr_u(v0, 4);
+    const hi0 = v128.and(i16x8.shr_u(v0, 4), nib);
     const lo1 = v128.and(v1, nib);
-    const hi1 = i8x16.shr_u(v1, 4);
+    const hi1 = v128.and(i16x8.shr_u(v1, 4), nib);
     const lo2 = v128.and(v2, nib);
-    const hi2 = i8x16.shr_u(v2, 4);
+    const hi2 = v128.and(i16x8.shr_u(v2, 4), nib);
     const b = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 96);
     const live: u32 = end - p >= 16 ? 0xffff : (1 << <u32>(end - p)) - 1;
     if ((out & SCAN_PASS) == 0) {
