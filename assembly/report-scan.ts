@@ -55,6 +55,28 @@ export const UNIT: usize = memory.data(256);
 // the same with ACK and LETTER, for ackAt and the reference twin's acknowledgementWord
 const UNIT_ACK: usize = memory.data(256);
 export let ready = false;
+// a byte's class by its two nibbles (swizzled, as report-lanes.ts's sets are): CLASS_DIGIT 0-9, CLASS_LETTER
+// A-O a-o, P-Z p-z, or `_` (three products of nibble sets, exact): a word byte when any bit is on
+const CLASS_LO: usize = memory.data(16);
+const CLASS_HI: usize = memory.data(16);
+const CLASS_LETTERS: u8 = 0x0e;
+
+/** Fills CLASS_LO and CLASS_HI: bit 1 digits (high nibble 3, low 0-9), 2 A-O a-o (4 or 6, 1-F), 4 P-Z p-z (5 or 7, 0-A), 8 `_` (5, F). */
+function initClasses(): void {
+  for (let k: usize = 0; k < 16; k++) {
+    let lo: u32 = 0;
+    if (k <= 9) lo |= 1;
+    if (k >= 1) lo |= 2;
+    if (k <= 10) lo |= 4;
+    if (k == 15) lo |= 8;
+    store<u8>(CLASS_LO + k, <u8>lo);
+  }
+  store<u8>(CLASS_HI + 3, 1);
+  store<u8>(CLASS_HI + 4, 2);
+  store<u8>(CLASS_HI + 6, 2);
+  store<u8>(CLASS_HI + 5, 4 | 8);
+  store<u8>(CLASS_HI + 7, 4);
+}
 
 function markIn(table: usize, chars: string, bits: u32): void {
   for (let k = 0; k < chars.length; k++) {
@@ -75,6 +97,7 @@ export function init(): void {
   store<u8>(UNIT + 0xe2, STEM);
   mark('[(', NOTE);
   initTriples();
+  initClasses();
   memory.copy(UNIT_ACK, UNIT, 256);
   markIn(UNIT_ACK, 'acdeimorsuwACDEIMORSUW', ACK);
   markIn(UNIT_ACK, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', LETTER);
@@ -343,8 +366,12 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
   const bStems = i8x16.splat(B_STEMS);
   const bNote = i8x16.splat(B_NOTE);
   const bStatus = i8x16.splat(B_STATUS);
-  const aLetter = i8x16.splat(0x61);
-  const zeroDigit = i8x16.splat(0x30);
+  const classLo = v128.load(CLASS_LO);
+  const classHi = v128.load(CLASS_HI);
+  const letters = i8x16.splat(CLASS_LETTERS);
+  // whether the byte before the block is a word byte, a letter or `_` (none before the text: it is at a start)
+  let wordBefore: u32 = 0;
+  let letterBefore: u32 = 0;
   // with ASK_ACK, the pass is done once the acknowledgement's word is found too
   const want: u32 = (ask & ASK_ACK) != 0 ? ALL | SCAN_MAY_ACK : ALL;
   const cut = ptr + MASK_LIMIT;
@@ -362,15 +389,17 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
     const hi2 = v128.and(i16x8.shr_u(v2, 4), nib);
     const b = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 96);
     const live: u32 = end - p >= 16 ? 0xffff : (1 << <u32>(end - p)) - 1;
+    // the lanes' word bytes and letters (or `_`), then each lane's byte before it, carried over from the last block
+    const cls = v128.and(i8x16.swizzle(classLo, lo0), i8x16.swizzle(classHi, hi0));
+    const wordBits = ~<u32>i8x16.bitmask(i8x16.eq(cls, zero)) & 0xffff;
+    const letterBits = ~<u32>i8x16.bitmask(i8x16.eq(v128.and(cls, letters), zero)) & 0xffff;
+    const wordPrev = (wordBits << 1) | wordBefore;
+    const letterPrev = (letterBits << 1) | letterBefore;
+    wordBefore = wordBits >> 15;
+    letterBefore = letterBits >> 15;
     if ((out & SCAN_PASS) == 0) {
       // lanes after a byte that is not a word byte (an ASCII letter, digit or `_`); the text's first byte is at a start
-      const w = v128.load(p - 1);
-      const word = v128.or(
-        v128.or(i8x16.lt_u(i8x16.sub(v128.or(w, i8x16.splat(0x20)), aLetter), i8x16.splat(26)), i8x16.lt_u(i8x16.sub(w, zeroDigit), i8x16.splat(10))),
-        i8x16.eq(w, i8x16.splat(0x5f)),
-      );
-      let starts = ~<u32>i8x16.bitmask(word);
-      if (p == ptr) starts |= 1;
+      const starts = ~wordPrev;
       const a = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES);
       let m = (<u32>i8x16.bitmask(i8x16.ne(v128.or(a, v128.and(b, bPass)), zero)) & starts) | <u32>i8x16.bitmask(i8x16.ne(v128.and(b, bDigits), zero));
       m &= live;
@@ -421,10 +450,7 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
     }
     if ((want & ~out & SCAN_MAY_ACK) != 0) {
       // lanes after no ASCII letter or `_` (digits may be there: masking makes them <n>)
-      const w = v128.load(p - 1);
-      const letter = v128.or(i8x16.lt_u(i8x16.sub(v128.or(w, i8x16.splat(0x20)), aLetter), i8x16.splat(26)), i8x16.eq(w, i8x16.splat(0x5f)));
-      let free = ~<u32>i8x16.bitmask(letter);
-      if (p == ptr) free |= 1;
+      const free = ~letterPrev;
       const d = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 288);
       let m = <u32>i8x16.bitmask(i8x16.ne(d, zero)) & free & live;
       while (m != 0) {
