@@ -8,20 +8,22 @@
 // check would answer no: only the other lanes are looked at, by report-scan.ts's scalar checks.
 //
 //   set A, bits 0-7: all bui com fin no(space or t) ok(any) suc tes      (pass, at a word start)
-//   set B, bits 0-2: up(space or -) wor (pass, at a word start), a digit, a space, then p e f or i (the
-//          run's last digit: its start is found by walking back), bits 3-7: err exc fa(i or t) pan tra (stems)
-//   set C, bits 0-2: [t/[p then h/y, [c then u/o, ( then ba/co (notes), bit 3: E2 9C/9D (cross marks),
-//          bits 4-5: sta pha (status fields)
+//   set B, one bucket a bit, each a product of letter sets (more at most; the scalar checks turn the rest
+//          away): bit 0 up(space, - or r)/wor (pass, at a word start), bit 1 a digit, a space, then p e f or
+//          i (the run's last digit: its start is found by walking back), bits 2-5 err/exc, fai/fat, pan/tra,
+//          E2 9C/9D (stems), bit 6 [ or ( then t/p/c/b then h/y/u/o/a (notes), bit 7 sta/pha (status
+//          fields). Sets B and C were one set each until s14's headscan: one set's six lookups a block fewer
 //   set D, when asked, after no ASCII letter or `_`: the acknowledgement's words by their first three letters,
 //          grouped (app/add, com/cre/cha/can, don/del/mod/mov, edi/ins, ok, rem/ren/rec/rev/rep,
 //          suc/sav/sen/sch/sto/set, upd/upl/wri), each group a product of letter sets (more at most)
-/** Per set, for each of the three bytes: its low nibble's table, its high nibble's. */
+/** Per set, for each of the three bytes: its low nibble's table, its high nibble's (set C's place, the third, left empty). */
 export const TABLES: usize = memory.data(4 * 96);
-/** Set B's pass bits, its digit-run bit; set C's note bits, its status bits. */
-export const B_PASS: u8 = 0x03;
-export const B_DIGITS: u8 = 0x04;
-export const C_NOTE: u8 = 0x07;
-export const C_STATUS: u8 = 0x30;
+/** Set B's pass bit, its digit-run bit, its stem bits, its note bit, its status bit. */
+export const B_PASS: u8 = 0x01;
+export const B_DIGITS: u8 = 0x02;
+export const B_STEMS: u8 = 0x3c;
+export const B_NOTE: u8 = 0x40;
+export const B_STATUS: u8 = 0x80;
 
 /** Marks byte `c` (a letter in both cases) for bit `bit` of set `set`, as a triple's `at`-th byte (0, 1, 2). */
 function mark3(set: usize, bit: u32, at: usize, c: u32): void {
@@ -54,9 +56,6 @@ function markTriples(set: usize, first: u32, words: StaticArray<string>): void {
 }
 
 const TRIPLES_A: StaticArray<string> = ['all', 'bui', 'com', 'fin', 'no', 'ok*', 'suc', 'tes'];
-const TRIPLES_B: StaticArray<string> = ['up', 'wor'];
-const STEM_TRIPLES: StaticArray<string> = ['err', 'exc', 'fa', 'pan', 'tra'];
-const STATUS_TRIPLES: StaticArray<string> = ['sta', 'pha'];
 
 /** Marks bit `bit` of set `set` for the triples of `first` x `second` x `third` (letters; `*` any byte). */
 function markSets(set: usize, bit: u32, first: string, second: string, third: string): void {
@@ -71,36 +70,24 @@ export function initTriples(): void {
   markTriples(0, 0, TRIPLES_A);
   mark3(0, 0x10, 2, 0x20); // no, not
   mark3(0, 0x10, 2, 0x74);
-  markTriples(1, 0, TRIPLES_B);
-  mark3(1, 1, 2, 0x20); // up, up-
-  mark3(1, 1, 2, 0x2d);
-  for (let d: u32 = 0x30; d <= 0x39; d++) mark3(1, 4, 0, d);
-  mark3(1, 4, 1, 0x20);
-  for (let k = 0; k < 4; k++) mark3(1, 4, 2, <u32>'pefi'.charCodeAt(k));
-  markTriples(1, 3, STEM_TRIPLES);
-  mark3(1, 0x20, 2, 0x69); // fail, fatal
-  mark3(1, 0x20, 2, 0x74);
-  // the notes: [th [py, [cu [co, (ba (co
-  mark3(2, 1, 0, 0x5b);
-  mark3(2, 1, 1, 0x74);
-  mark3(2, 1, 1, 0x70);
-  mark3(2, 1, 2, 0x68);
-  mark3(2, 1, 2, 0x79);
-  mark3(2, 2, 0, 0x5b);
-  mark3(2, 2, 1, 0x63);
-  mark3(2, 2, 2, 0x75);
-  mark3(2, 2, 2, 0x6f);
-  mark3(2, 4, 0, 0x28);
-  mark3(2, 4, 1, 0x62);
-  mark3(2, 4, 1, 0x63);
-  mark3(2, 4, 2, 0x61);
-  mark3(2, 4, 2, 0x6f);
+  // set B, eight buckets, each a product of letter sets (more at most): up wor, the digit run, err exc,
+  // fai fat, pan tra, a cross mark, the notes, the status words
+  markSets(1, B_PASS, 'uw', 'po', ' -r');
+  for (let d: u32 = 0x30; d <= 0x39; d++) mark3(1, B_DIGITS, 0, d);
+  mark3(1, B_DIGITS, 1, 0x20);
+  for (let k = 0; k < 4; k++) mark3(1, B_DIGITS, 2, <u32>'pefi'.charCodeAt(k));
+  markSets(1, 0x04, 'e', 'rx', 'rc');
+  markSets(1, 0x08, 'f', 'a', 'it');
+  markSets(1, 0x10, 'pt', 'ar', 'na');
   // a cross mark: E2 9C 97/98, E2 9D 8C
-  mark3(2, 8, 0, 0xe2);
-  mark3(2, 8, 1, 0x9c);
-  mark3(2, 8, 1, 0x9d);
-  markAny(2, 8, 2);
-  markTriples(2, 4, STATUS_TRIPLES);
+  mark3(1, 0x20, 0, 0xe2);
+  mark3(1, 0x20, 1, 0x9c);
+  mark3(1, 0x20, 1, 0x9d);
+  markAny(1, 0x20, 2);
+  // the notes: [th [py, [cu [co, (ba (co
+  markSets(1, B_NOTE, '[(', 'tpcb', 'hyuoa');
+  markSets(1, B_STATUS, 'sp', 'th', 'a');
+  // set D: the acknowledgement's words
   markSets(3, 1, 'a', 'pd', 'pd');
   markSets(3, 2, 'c', 'orha', 'mean');
   markSets(3, 4, 'dm', 'oe', 'nldv');

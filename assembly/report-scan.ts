@@ -24,7 +24,7 @@
 // The last four are only ever "maybe": the host then asks the expressions themselves.
 
 import { FAILURE_REPORTED, FAILURE_UNKNOWN, failureAt } from './failure-word';
-import { B_DIGITS, B_PASS, C_NOTE, C_STATUS, TABLES, initTriples, triples } from './report-lanes';
+import { B_DIGITS, B_NOTE, B_PASS, B_STATUS, B_STEMS, TABLES, initTriples, triples } from './report-lanes';
 
 /** reportScan's bits. */
 export const SCAN_PASS: u32 = 1;
@@ -55,6 +55,28 @@ export const UNIT: usize = memory.data(256);
 // the same with ACK and LETTER, for ackAt and the reference twin's acknowledgementWord
 const UNIT_ACK: usize = memory.data(256);
 export let ready = false;
+// a byte's class by its two nibbles (swizzled, as report-lanes.ts's sets are): CLASS_DIGIT 0-9, CLASS_LETTER
+// A-O a-o, P-Z p-z, or `_` (three products of nibble sets, exact): a word byte when any bit is on
+const CLASS_LO: usize = memory.data(16);
+const CLASS_HI: usize = memory.data(16);
+const CLASS_LETTERS: u8 = 0x0e;
+
+/** Fills CLASS_LO and CLASS_HI: bit 1 digits (high nibble 3, low 0-9), 2 A-O a-o (4 or 6, 1-F), 4 P-Z p-z (5 or 7, 0-A), 8 `_` (5, F). */
+function initClasses(): void {
+  for (let k: usize = 0; k < 16; k++) {
+    let lo: u32 = 0;
+    if (k <= 9) lo |= 1;
+    if (k >= 1) lo |= 2;
+    if (k <= 10) lo |= 4;
+    if (k == 15) lo |= 8;
+    store<u8>(CLASS_LO + k, <u8>lo);
+  }
+  store<u8>(CLASS_HI + 3, 1);
+  store<u8>(CLASS_HI + 4, 2);
+  store<u8>(CLASS_HI + 6, 2);
+  store<u8>(CLASS_HI + 5, 4 | 8);
+  store<u8>(CLASS_HI + 7, 4);
+}
 
 function markIn(table: usize, chars: string, bits: u32): void {
   for (let k = 0; k < chars.length; k++) {
@@ -75,6 +97,7 @@ export function init(): void {
   store<u8>(UNIT + 0xe2, STEM);
   mark('[(', NOTE);
   initTriples();
+  initClasses();
   memory.copy(UNIT_ACK, UNIT, 256);
   markIn(UNIT_ACK, 'acdeimorsuwACDEIMORSUW', ACK);
   markIn(UNIT_ACK, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_', LETTER);
@@ -215,13 +238,14 @@ export function stemAt(p: usize, end: usize, c: u32): bool {
   }
 }
 
-/** Whether a note may begin at `p` (a `[` or `(`): the two bytes after it begin a note's first word ([th [py [cu [co, (ba (co). */
+/** Whether a note may begin at `p` (its byte `c`, any byte): the two bytes after it begin a note's first word ([th [py [cu [co, (ba (co). */
 export function noteAt(p: usize, end: usize, c: u32): bool {
   if (p + 2 >= end) return false;
   const n = lower(<u32>load<u8>(p + 1));
   const m = lower(<u32>load<u8>(p + 2));
   if (c == 0x5b) return (n == 0x74 && m == 0x68) || (n == 0x70 && m == 0x79) || (n == 0x63 && (m == 0x75 || m == 0x6f));
-  return (n == 0x62 && m == 0x61) || (n == 0x63 && m == 0x6f);
+  // the lane classes let other bytes through (report-lanes.ts's note bucket is a product of nibble sets)
+  return c == 0x28 && ((n == 0x62 && m == 0x61) || (n == 0x63 && m == 0x6f));
 }
 
 /**
@@ -339,11 +363,15 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
   const zero = i8x16.splat(0);
   const bPass = i8x16.splat(B_PASS);
   const bDigits = i8x16.splat(B_DIGITS);
-  const bStems = i8x16.splat(~(B_PASS | B_DIGITS));
-  const cNote = i8x16.splat(C_NOTE);
-  const cStatus = i8x16.splat(C_STATUS);
-  const aLetter = i8x16.splat(0x61);
-  const zeroDigit = i8x16.splat(0x30);
+  const bStems = i8x16.splat(B_STEMS);
+  const bNote = i8x16.splat(B_NOTE);
+  const bStatus = i8x16.splat(B_STATUS);
+  const classLo = v128.load(CLASS_LO);
+  const classHi = v128.load(CLASS_HI);
+  const letters = i8x16.splat(CLASS_LETTERS);
+  // whether the byte before the block is a word byte, a letter or `_` (none before the text: it is at a start)
+  let wordBefore: u32 = 0;
+  let letterBefore: u32 = 0;
   // with ASK_ACK, the pass is done once the acknowledgement's word is found too
   const want: u32 = (ask & ASK_ACK) != 0 ? ALL | SCAN_MAY_ACK : ALL;
   const cut = ptr + MASK_LIMIT;
@@ -354,23 +382,24 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
     const v1 = v128.load(p + 1);
     const v2 = v128.load(p + 2);
     const lo0 = v128.and(v0, nib);
-    const hi0 = i8x16.shr_u(v0, 4);
+    const hi0 = v128.and(i16x8.shr_u(v0, 4), nib);
     const lo1 = v128.and(v1, nib);
-    const hi1 = i8x16.shr_u(v1, 4);
+    const hi1 = v128.and(i16x8.shr_u(v1, 4), nib);
     const lo2 = v128.and(v2, nib);
-    const hi2 = i8x16.shr_u(v2, 4);
+    const hi2 = v128.and(i16x8.shr_u(v2, 4), nib);
     const b = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 96);
-    const c = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 192);
     const live: u32 = end - p >= 16 ? 0xffff : (1 << <u32>(end - p)) - 1;
+    // the lanes' word bytes and letters (or `_`), then each lane's byte before it, carried over from the last block
+    const cls = v128.and(i8x16.swizzle(classLo, lo0), i8x16.swizzle(classHi, hi0));
+    const wordBits = ~<u32>i8x16.bitmask(i8x16.eq(cls, zero)) & 0xffff;
+    const letterBits = ~<u32>i8x16.bitmask(i8x16.eq(v128.and(cls, letters), zero)) & 0xffff;
+    const wordPrev = (wordBits << 1) | wordBefore;
+    const letterPrev = (letterBits << 1) | letterBefore;
+    wordBefore = wordBits >> 15;
+    letterBefore = letterBits >> 15;
     if ((out & SCAN_PASS) == 0) {
       // lanes after a byte that is not a word byte (an ASCII letter, digit or `_`); the text's first byte is at a start
-      const w = v128.load(p - 1);
-      const word = v128.or(
-        v128.or(i8x16.lt_u(i8x16.sub(v128.or(w, i8x16.splat(0x20)), aLetter), i8x16.splat(26)), i8x16.lt_u(i8x16.sub(w, zeroDigit), i8x16.splat(10))),
-        i8x16.eq(w, i8x16.splat(0x5f)),
-      );
-      let starts = ~<u32>i8x16.bitmask(word);
-      if (p == ptr) starts |= 1;
+      const starts = ~wordPrev;
       const a = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES);
       let m = (<u32>i8x16.bitmask(i8x16.ne(v128.or(a, v128.and(b, bPass)), zero)) & starts) | <u32>i8x16.bitmask(i8x16.ne(v128.and(b, bDigits), zero));
       m &= live;
@@ -387,7 +416,7 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
       }
     }
     if ((out & SCAN_FAILURE) == 0) {
-      let m = <u32>i8x16.bitmask(i8x16.ne(v128.or(v128.and(b, bStems), v128.and(c, i8x16.splat(8))), zero)) & live;
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(b, bStems), zero)) & live;
       while (m != 0) {
         const q = p + <usize>ctz(m);
         if (stemAt(q, end, <u32>load<u8>(q))) {
@@ -398,7 +427,7 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
       }
     }
     if ((out & SCAN_MAY_NOTE) == 0) {
-      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(c, cNote), zero)) & live;
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(b, bNote), zero)) & live;
       while (m != 0) {
         const q = p + <usize>ctz(m);
         if (noteAt(q, end, <u32>load<u8>(q))) {
@@ -409,7 +438,7 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
       }
     }
     if ((out & SCAN_MAY_STATUS) == 0) {
-      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(c, cStatus), zero)) & live;
+      let m = <u32>i8x16.bitmask(i8x16.ne(v128.and(b, bStatus), zero)) & live;
       while (m != 0) {
         const q = p + <usize>ctz(m);
         if (statusAt(ptr, q, end)) {
@@ -421,10 +450,7 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
     }
     if ((want & ~out & SCAN_MAY_ACK) != 0) {
       // lanes after no ASCII letter or `_` (digits may be there: masking makes them <n>)
-      const w = v128.load(p - 1);
-      const letter = v128.or(i8x16.lt_u(i8x16.sub(v128.or(w, i8x16.splat(0x20)), aLetter), i8x16.splat(26)), i8x16.eq(w, i8x16.splat(0x5f)));
-      let free = ~<u32>i8x16.bitmask(letter);
-      if (p == ptr) free |= 1;
+      const free = ~letterPrev;
       const d = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 288);
       let m = <u32>i8x16.bitmask(i8x16.ne(d, zero)) & free & live;
       while (m != 0) {
