@@ -28,6 +28,8 @@ export interface ZstdFrame {
   readonly headerEnd: number;
   /** The content size its header says, or null when it says none. */
   readonly contentSize: number | null;
+  /** How many blocks it has. */
+  readonly blocks: number;
 }
 
 const MAGIC = 0xfd2fb528;
@@ -77,7 +79,8 @@ function frameAt(b: Uint8Array, start: number, room: number): ZstdFrame {
   if (windowSize > MAX_ZSTD_WINDOW) throw new ZstdDataError(`has a window of ${windowSize} bytes, over the limit of ${MAX_ZSTD_WINDOW}`);
   const headerEnd = at;
   const blockMax = Math.min(Math.max(windowSize, 1), BLOCK_MAX);
-  for (let last = false; !last;) {
+  let blocks = 0;
+  for (let last = false; !last; blocks++) {
     need(b, at, 3, 'block header');
     const h = b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16);
     last = (h & 1) === 1;
@@ -94,7 +97,7 @@ function frameAt(b: Uint8Array, start: number, room: number): ZstdFrame {
     need(b, at, 4, 'checksum');
     at += 4;
   }
-  return { start, end: at, windowSize, headerEnd, contentSize };
+  return { start, end: at, windowSize, headerEnd, contentSize, blocks };
 }
 
 /**

@@ -4,7 +4,8 @@
  * frames passed {@link zstdFrames} (no dictionary, no skippable frame, window at most 128 MiB, content sizes
  * within the output allowed), and both stop at `maxOutputLength`: zlib by its `maxOutputLength`, fzstd block
  * by block as its output is copied into a buffer of that size, a block that would write past it refused. A
- * frame whose content size lies is refused. fzstd does not check a frame's checksum (XXH64): the zip entry's
+ * frame whose content size lies is refused, and so is one whose blocks times window exceeds {@link MAX_JS_WORK}
+ * on the fzstd path. fzstd does not check a frame's checksum (XXH64): the zip entry's
  * CRC-32, checked by the caller, stands for it.
  */
 import * as zlib from 'node:zlib';
@@ -17,6 +18,14 @@ const native = (zlib as unknown as { zstdDecompressSync?: NativeInflate }).zstdD
 
 /** Which decoder {@link inflateZstd} uses here. */
 export const ZSTD_DECODER: 'node:zlib' | 'fzstd' = typeof native === 'function' ? 'node:zlib' : 'fzstd';
+
+/**
+ * The most window bytes fzstd may copy for one frame (its blocks times its window, or 64 times the output
+ * allowed if more): fzstd moves its whole window at every block, so a frame of many tiny blocks under a
+ * large window would cost time without bound. A 2 MiB window (zstd -3, streamed) costs 16 times
+ * the output; 8 MiB (-19, streamed) 64 times.
+ */
+const MAX_JS_WORK = 2 ** 33;
 
 /** Thrown from fzstd's output handler to stop it. */
 const OVER = new ZstdDataError('', true);
@@ -34,8 +43,7 @@ function descriptorFor(bytes: number): number {
  * output buffer by it, silently dropping what a block writes past it; no match of a frame reaches further
  * back than the output it may write.
  */
-function frameBytes(data: Uint8Array, f: ZstdFrame, room: number): Uint8Array {
-  const window = Math.max(128 * 1024, Math.min(f.windowSize, room));
+function frameBytes(data: Uint8Array, f: ZstdFrame, window: number): Uint8Array {
   const body = data.subarray(f.headerEnd, f.end);
   const out = new Uint8Array(6 + body.length);
   out.set([0x28, 0xb5, 0x2f, 0xfd, data[f.start + 4]! & 4, descriptorFor(window)]);
@@ -54,7 +62,11 @@ function inflateJs(data: Uint8Array, frames: readonly ZstdFrame[], max: number):
       out.set(chunk, written);
       written += chunk.length;
     });
-    d.push(frameBytes(data, f, max - written), true);
+    const window = Math.max(128 * 1024, Math.min(f.windowSize, max - written));
+    if (f.blocks * window > Math.max(MAX_JS_WORK, 64 * max)) {
+      throw new ZstdDataError(`has ${f.blocks} blocks under a window of ${window} bytes, more than fzstd (the JavaScript decoder used below Node.js 22.15) is given: fzstd copies its window at every block (Node.js 22.15 or later reads it)`);
+    }
+    d.push(frameBytes(data, f, window), true);
     if (f.contentSize !== null && written - from !== f.contentSize) {
       throw new ZstdDataError(`has a frame that says it holds ${f.contentSize} bytes but inflates to ${written - from} (corrupt data)`);
     }
