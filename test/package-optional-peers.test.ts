@@ -1,5 +1,5 @@
 /**
- * The package installed as a library user gets it from `npm i loopwatch`: its one dependency (piscina) and
+ * The package installed as a library user gets it from `npm i loopwatch`: its dependencies (piscina, fzstd) and
  * none of its optional peer dependencies (the NATS client, prom-client, the OpenTelemetry API), which npm
  * does not install. The index, every SDK adapter and `loopwatch/nats` load and type-check without them,
  * loading neither them nor piscina (that waits for a LoopPool); each part that needs a peer says which
@@ -38,16 +38,16 @@ const loaded = () => watched.filter((p) => Object.keys(cache).some((k) => k.incl
 `;
 
 describe('the package without its optional peer dependencies', () => {
-  it('should depend on piscina alone, with the NATS client, prom-client and the OpenTelemetry API optional peers, and no install script', () => {
+  it('should depend on piscina and fzstd (Zstandard below Node.js 22.15) alone, with the NATS client, prom-client and the OpenTelemetry API optional peers, and no install script', () => {
     const m = packed.manifest;
-    expect(Object.keys(m.dependencies ?? {})).toEqual(['piscina']);
+    expect(Object.keys(m.dependencies ?? {})).toEqual(['fzstd', 'piscina']);
     expect(Object.keys(m.peerDependencies ?? {}).sort()).toEqual([...PEERS].sort());
     for (const p of PEERS) expect(m.peerDependenciesMeta?.[p], p).toEqual({ optional: true });
     // npm runs these on a consumer's install (prepare: of a tarball, a folder or git); none is shipped
     expect(Object.keys(m.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(s))).toEqual([]);
     expect(m.scripts?.prepack).toBe('npm run build');
     // what npm puts beside it: its dependencies (optional peers only when the user installs them)
-    expect(packed.installed).toEqual(['piscina']);
+    expect(packed.installed).toEqual(['fzstd', 'piscina']);
     // the files run for their effects are named; every other module is free of them
     expect(m.sideEffects).toEqual(expect.arrayContaining(['./dist/src/bin/loopwatch.js', './dist/src/cli/main.js', './dist/src/cli/hook-main.js', './dist/hook/*.cjs']));
   });

@@ -14,7 +14,7 @@ import type { RecordUnit } from './read-records.js';
 import { openRegularFile, readFailure } from './regular-file.js';
 import { type TraceIssue, issue } from './trace-record.js';
 import { type ZipEntry, type ZipSource, ZipFormatError, readZipDirectory } from './zip-directory.js';
-import { MAX_ZIP_RATIO, ZSTD_INFLATES, ZSTD_METHOD, ZipEntryError, readZipEntry } from './zip-entry-data.js';
+import { MAX_ZIP_RATIO, ZipEntryError, readZipEntry } from './zip-entry-data.js';
 
 /** The most bytes inflated from one archive, all entries together. */
 export const MAX_ARCHIVE_INFLATED_BYTES = 4 * 1024 * 1024 * 1024;
@@ -94,7 +94,7 @@ export function* archiveRecords(src: ZipSource, file: string, options: EvalArchi
       byName.set(e.name, e);
     }
   }
-  let samples = [...byName.values()].filter((e) => SAMPLE_ENTRY.test(e.name));
+  const samples = [...byName.values()].filter((e) => SAMPLE_ENTRY.test(e.name));
   if (!byName.has(HEADER) && !byName.has(START) && samples.length === 0 && ![...byName.keys()].some((n) => CHUNKED_SHELL.test(n))) {
     out.push(issue('unknown-format', file, 0, `a zip archive that is not an Inspect AI .eval log (no ${HEADER}, ${START} or samples/*.json entry); input skipped`));
     return yield out;
@@ -128,12 +128,6 @@ export function* archiveRecords(src: ZipSource, file: string, options: EvalArchi
     return parsed.value;
   };
   const spec = specOf(byName, json, out, file);
-  const zstd = ZSTD_INFLATES ? 0 : samples.filter((e) => e.method === ZSTD_METHOD && e.problem === null).length;
-  if (zstd > 0) {
-    // one issue for the archive, not one a sample: every sample of a log written since 2026 is
-    out.push(issue('read-error', file, 0, `${zstd} of its ${samples.length} sample entries are compressed with Zstandard (method 93, Inspect's default since 2026), which this Node.js (${process.version}) cannot inflate (its zlib has Zstandard from 22.15 on); those samples skipped: run loopwatch on Node.js 22.15 or later, or \`inspect log convert FILE --to json --output-dir DIR\` writes the JSON form`));
-    samples = samples.filter((e) => !(e.method === ZSTD_METHOD && e.problem === null));
-  }
   for (const e of samples) {
     const sample = json(e, out);
     if (sample !== null) out.push({ kind: 'record', value: { eval: spec, samples: [sample] }, file, line: e.index + 1, fallbackSession: `${file}#${e.name}` });

@@ -1,13 +1,15 @@
 /**
- * One zip entry's bytes, read bounded: stored or deflate (and Zstandard where this Node.js's zlib has it),
- * nothing encrypted. Before anything is inflated the directory's sizes are checked against the limits (the
+ * One zip entry's bytes, read bounded: stored, deflate or Zstandard (zstd-inflate.ts: node:zlib's decoder
+ * where this Node.js has it, else a pure JavaScript one), nothing encrypted. Before anything is inflated the directory's sizes are checked against the limits (the
  * entry's size, and its compression ratio past {@link RATIO_FLOOR_BYTES}); inflating stops at the size the
- * directory says (zlib's `maxOutputLength`), so a stream that would inflate further is refused, not held;
+ * directory says (zlib's `maxOutputLength`, or zstd-inflate.ts's own bound), so a stream that would inflate further is refused, not held;
  * the local header must agree with the directory and the data end before the next entry; the CRC-32 is
  * checked. Every refusal is a {@link ZipEntryError} saying why in words.
  */
 import * as zlib from 'node:zlib';
 import type { ZipEntry, ZipSource } from './zip-directory.js';
+import { ZstdDataError } from './zstd-frames.js';
+import { inflateZstd } from './zstd-inflate.js';
 
 /** Why an entry was not read. `tooLarge`: over the size limit (the caller may call it too long, as a line would be). */
 export class ZipEntryError extends Error {
@@ -36,8 +38,6 @@ const DEFLATE = 8;
 const ZSTD = 93;
 
 type Inflate = (data: Buffer, options: { maxOutputLength: number }) => Buffer;
-/** Zstandard decompression, where this Node.js's zlib has it (22.15 and later). */
-const zstd = (zlib as unknown as { zstdDecompressSync?: Inflate }).zstdDecompressSync;
 
 let table: Uint32Array | null = null;
 
@@ -63,18 +63,12 @@ function methodName(method: number): string {
   return method === ZSTD ? 'Zstandard (method 93)' : `compression method ${method}`;
 }
 
-/** Whether entries compressed with Zstandard (method 93, Inspect AI's default since 2026) can be inflated here. */
-export const ZSTD_INFLATES = typeof zstd === 'function';
-/** The method number of Zstandard. */
-export const ZSTD_METHOD = ZSTD;
-
 /** How to inflate `e`'s data, or why it cannot be. */
 function inflaterOf(e: ZipEntry): Inflate | null {
   if (e.method === STORED) return null;
   if (e.method === DEFLATE) return zlib.inflateRawSync as Inflate;
-  if (e.method === ZSTD && typeof zstd === 'function') return zstd;
-  const zstdWords = e.method === ZSTD ? `, which this Node.js (${process.version}) cannot inflate (its zlib has Zstandard from 22.15 on)` : ' (only stored, deflate and Zstandard are read)';
-  throw new ZipEntryError(`compressed with ${methodName(e.method)}${zstdWords}`);
+  if (e.method === ZSTD) return (data, options) => inflateZstd(data, options.maxOutputLength);
+  throw new ZipEntryError(`compressed with ${methodName(e.method)} (only stored, deflate and Zstandard are read)`);
 }
 
 /** Checks `e`'s directory fields against the limits, before reading anything. */
@@ -111,6 +105,7 @@ export function readZipEntry(src: ZipSource, e: ZipEntry, limits: ZipEntryLimits
     try {
       out = inflate(data, { maxOutputLength: Math.max(1, e.size) });
     } catch (err) {
+      if (err instanceof ZstdDataError) throw new ZipEntryError(err.over ? `inflates past the ${e.size} bytes its directory entry says (a zip bomb?)` : `its ${methodName(e.method)} data ${err.message}`);
       const code = (err as NodeJS.ErrnoException).code;
       if (err instanceof RangeError || code === 'ERR_BUFFER_TOO_LARGE') throw new ZipEntryError(`inflates past the ${e.size} bytes its directory entry says (a zip bomb?)`);
       throw new ZipEntryError(`its ${methodName(e.method)} data is corrupt (${err instanceof Error ? err.message : String(err)})`);

@@ -14,6 +14,8 @@ export interface ZipSpec {
   readonly data: Buffer | string;
   /** 0 stored, 8 deflate (the default), 93 Zstandard (where zlib has it), or any other number written as is (the data then stored). */
   readonly method?: number;
+  /** The entry's data as written (compressed already, e.g. a Zstandard fixture), in place of compressing `data`. */
+  readonly body?: Buffer;
   readonly flags?: number;
   /** Overrides of what the central directory says. */
   readonly crc?: number;
@@ -33,7 +35,7 @@ export function buildZip(specs: readonly ZipSpec[], options: { zip64?: boolean }
   for (const s of specs) {
     const raw = Buffer.isBuffer(s.data) ? s.data : Buffer.from(s.data);
     const method = s.method ?? 8;
-    const body = method === 8 ? deflateRawSync(raw) : method === 93 && typeof zstd === 'function' ? zstd(raw) : raw;
+    const body = s.body !== undefined ? s.body : method === 8 ? deflateRawSync(raw) : method === 93 && typeof zstd === 'function' ? zstd(raw) : raw;
     const name = Buffer.from(s.name);
     const crc = s.crc ?? crc32(raw);
     const size = s.size ?? raw.length;
