@@ -3,13 +3,15 @@
  * running, or a poll of it, behind a header: `Chunk ID`, `Wall time`, `Process running with session ID N`,
  * `Original token count`, `Output:`. The chunk id, wall time and session id differ between two identical
  * polls, and the whole answer was the result: two polls that got the same output never compared equal
- * (devset, holdout3, holdout4: 858 such answers). The header is now set aside (codex-exec-header.ts): the
- * result is the output behind a fixed `Process running` head, the outcome unknown; an exit code, when the
- * header gives one, stays the outcome. The rollout reader and the hook read it the same way.
+ * (devset, holdout3, holdout4: 858 such answers). The chunk id and wall time are now set aside
+ * (codex-exec-header.ts): the result is the `Process running with session ID N` line and the output, the
+ * outcome unknown; an exit code, when the header gives one, stays the outcome. The session id names the
+ * process (the same in each poll of it, new for each run), so it is kept: two runs of one command answered
+ * while still running are not the same outcome. The rollout reader and the hook read it the same way.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RUNNING_HEAD } from '../src/formats/codex-exec-header.js';
+import { runningHead } from '../src/formats/codex-exec-header.js';
 import { codexOutcome } from '../src/formats/codex-output.js';
 import type { TraceCall } from '../src/formats/trace-record.js';
 import { AGENTS } from '../src/hooks/agents.js';
@@ -25,13 +27,20 @@ const exited = (chunk: string, wall: string, code: number, out: string): string 
   `Chunk ID: ${chunk}\nWall time: ${wall} seconds\nProcess exited with code ${code}\nOriginal token count: 4\nOutput:\n${out}`;
 
 describe('Codex unified exec answers of a process still running', () => {
-  it('should compare two polls by their output alone, whatever their chunk id, wall time and session id', () => {
+  it('should compare two polls of a process by their output, whatever their chunk id and wall time', () => {
     const a = codexOutcome(running('3f2a1c', '1.0021', 48213, 0, ''));
-    const b = codexOutcome(running('9be004', '5.0007', 71102, 0, ''));
-    expect(a).toEqual({ result: RUNNING_HEAD, errorInfo: 'unknown' });
+    const b = codexOutcome(running('9be004', '5.0007', 48213, 0, ''));
+    expect(a).toEqual({ result: runningHead(48213), errorInfo: 'unknown' });
+    expect(runningHead(48213)).toBe('Process running with session ID 48213\nOutput:\n');
     expect(b).toEqual(a);
-    expect(codexOutcome(running('aa', '0.5', 1, 3, 'step 1\n'))).toEqual({ result: `${RUNNING_HEAD}step 1\n`, errorInfo: 'unknown' });
-    expect(codexOutcome(`Command: /bin/bash -lc "make"\n${running('aa', '0.5', 1, 3, 'cc -c a.c\n')}`)).toEqual({ result: `${RUNNING_HEAD}cc -c a.c\n`, errorInfo: 'unknown' });
+    expect(codexOutcome(running('aa', '0.5', 1, 3, 'step 1\n'))).toEqual({ result: `${runningHead(1)}step 1\n`, errorInfo: 'unknown' });
+    expect(codexOutcome(`Command: /bin/bash -lc "make"\n${running('aa', '0.5', 1, 3, 'cc -c a.c\n')}`)).toEqual({ result: `${runningHead(1)}cc -c a.c\n`, errorInfo: 'unknown' });
+  });
+
+  it('should keep two runs of a command apart while they run, their outcome not known yet', () => {
+    const first = codexOutcome(running('d061dc', '1.0019', 45941, 20, 'yarn run v1.22.22\n$ nest build\n'));
+    const second = codexOutcome(running('37a5b7', '1.0020', 39440, 20, 'yarn run v1.22.22\n$ nest build\n'));
+    expect(second.result).not.toBe(first.result);
   });
 
   it('should keep a finished command apart from a running one with the same output, and its exit code as the outcome', () => {
@@ -63,9 +72,9 @@ describe('Codex unified exec answers of a process still running', () => {
     const items = await collect([file]);
     expect(items.filter((i) => i.kind === 'issue')).toEqual([]);
     expect(items.filter((i): i is TraceCall => i.kind === 'call').map((c) => [c.event.result, c.errorInfo])).toEqual([
-      [`${RUNNING_HEAD}RUN v4\n`, 'unknown'],
-      [RUNNING_HEAD, 'unknown'],
-      [RUNNING_HEAD, 'unknown'],
+      [`${runningHead(48213)}RUN v4\n`, 'unknown'],
+      [runningHead(48213), 'unknown'],
+      [runningHead(48213), 'unknown'],
       ['FAIL a.test.ts\n', 'known'],
     ]);
   });
@@ -76,8 +85,8 @@ describe('Codex unified exec answers of a process still running', () => {
       return AGENTS.codex.decode(payload, 'PostToolUse', 'record').call;
     };
     const a = decode(running('3f2a1c', '1.0021', 48213, 1, 'RUN v4\n'));
-    expect(a).toMatchObject({ result: `${RUNNING_HEAD}RUN v4\n` });
-    expect(decode(running('9be004', '5.0007', 71102, 1, 'RUN v4\n'))).toEqual(a);
+    expect(a).toMatchObject({ result: `${runningHead(48213)}RUN v4\n` });
+    expect(decode(running('9be004', '5.0007', 48213, 1, 'RUN v4\n'))).toEqual(a);
     expect(decode(exited('bb', '0.05', 1, 'FAIL\n'))).toMatchObject({ error: 'FAIL\n' });
   });
 });

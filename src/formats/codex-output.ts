@@ -9,8 +9,8 @@
  *   (a heredoc) and can be longer than the header window: that echo is set aside up to the `Chunk ID:` (or
  *   `Wall time:`) line that follows it, and the rest read as above. A process still running (`Process
  *   running with session ID N` in place of the exit code: a call answered before its command ended, or a
- *   poll of it) has no outcome yet: unknown, its result the output without the header's chunk id, wall
- *   time and session id (codex-exec-header.ts).
+ *   poll of it) has no outcome yet: unknown, its result the running line and the output, without the
+ *   header's chunk id and wall time (codex-exec-header.ts).
  *
  * Codex 0.14x's code mode (the tool `exec`, a script calling the other tools) answers with content parts
  * whose text is `Script completed\nWall time N seconds\nOutput:\n...` (a known success), `Script

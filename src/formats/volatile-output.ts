@@ -14,7 +14,7 @@
  *   the call's id, under the session's folder), so it is masked ({@link PERSISTED_PATH}). Left in, the
  *   same `git log` with the same large output never counted as the same outcome.
  *
- * Codex's unified exec header (chunk id, wall time, session id) is defined in codex-exec-header.ts, read
+ * Codex's unified exec header (its chunk id and wall time) is defined in codex-exec-header.ts, read
  * by the Codex rollout reader and hook alike through codex-output.ts.
  */
 

@@ -29,8 +29,8 @@ import { codexTurn } from './transcript-turn.js';
  * The outcome a tool response says. Bash's is the output text the model reads, read as the rollout reader
  * reads it (src/formats/codex-output.ts: "Exit code: N" / "Process exited with code N" headers, older
  * JSON with `metadata.exit_code`): a non-zero exit code is a failure, and the result is the output alone,
- * without the header and its timings (a process still running: unknown, the output behind a fixed head
- * without its chunk id, wall time and session id, src/formats/codex-exec-header.ts), so two runs of a command with the same output have the same outcome
+ * without the header and its timings (a process still running: unknown, the output behind its running line,
+ * without the chunk id and wall time, src/formats/codex-exec-header.ts), so two runs of a command with the same output have the same outcome
  * (and a call's outcome is the same whether read from the hook or from the rollout). An MCP tool's is an
  * object: `isError` or `success: false` is a failure.
  */
