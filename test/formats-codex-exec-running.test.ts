@@ -3,7 +3,7 @@
  * running, or a poll of it, behind a header: `Chunk ID`, `Wall time`, `Process running with session ID N`,
  * `Original token count`, `Output:`. The chunk id, wall time and session id differ between two identical
  * polls, and the whole answer was the result: two polls that got the same output never compared equal
- * (devset, holdout3, holdout4: 858 such answers). The chunk id and wall time are now set aside
+ * (devset, holdout, holdout3, holdout4: 858 such answers; holdout5 68). The chunk id and wall time are now set aside
  * (codex-exec-header.ts): the result is the `Process running with session ID N` line and the output, the
  * outcome unknown; an exit code, when the header gives one, stays the outcome. The session id names the
  * process (the same in each poll of it, new for each run), so it is kept: two runs of one command answered

@@ -21,7 +21,7 @@
  * finished command. The session id is kept: it names the process, the same in every poll of it (and in
  * `write_stdin`'s args), new for each run. Two runs of one command (`yarn build`, an edit between them)
  * both answered while still running print the same first lines whatever their outcome; masking the id
- * made them equal, a state repeat every edit-build cycle (holdout3, holdout4: 6 sessions broken).
+ * made them equal, a state repeat every edit-build cycle (holdout3: 3 interactive sessions broken).
  */
 
 /** Up to four header lines, then the line saying the process is still running. */
