@@ -49,6 +49,22 @@ const SPACED_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat', 
  */
 export const FAILED_AGAIN = 4;
 
+/**
+ * Polls of one wait (repetitions whose every run said the work is still under way: CallFact.WAITING) up to
+ * which the repeat is a wait, not a loop: past it, the repeat is evidence as any other. The six sets' Codex
+ * sessions poll one running process at most 24 times (holdout4: a Playwright run), 9 in the devset, every
+ * such wait ending (the process exited, or the session); 30 leaves that room.
+ */
+export const POLL_LIMIT = 30;
+
+/**
+ * Time one wait's polls may have waited (the sum of their `yield_time_ms`: process-poll.ts's waitedMs), in
+ * milliseconds, up to which the repeat is a wait: past it, evidence as any other. The longest wait in the
+ * sets' Codex headers (`Wall time`, summed over a process's polls) that ended is 461 s (holdout4, a GPU eval
+ * job), 396 s the longest still running when its session ended (holdout3); 15 minutes is about twice that.
+ */
+export const WAIT_LIMIT_MS = 15 * 60_000;
+
 /** Calls before the first repetition in which an edit counts as made before (at least; or the loop's span). */
 export const CHANGE_LOOKBACK = 20;
 
@@ -76,6 +92,7 @@ export class EvidenceScreen {
   screen(s: LoopSignal, index: number): LoopSignal | null {
     if (!repeatsOverTurns(this.log, this.facts, this.turns, s, index)) return null;
     if (s.detector !== s.kind) return s;
+    if (this.waitWithinBounds(repetitionsOf(this.log, s, index))) return null;
     if (s.fuzzy === true && !this.ranEnough(s, index)) return null;
     if (s.kind === 'dead_end' && this.notTheAgentsWall(s.unit ?? [index])) return null;
     if (s.fuzzy === true && this.ranNotTheAgentsWall(s.unit ?? [index], index)) return null;
@@ -210,6 +227,28 @@ export class EvidenceScreen {
     if (ran < FAILED_AGAIN) return false;
     for (let c = reps[0] as number; c < (reps[reps.length - 1] as number); c++) if ((this.facts.of(c) & (CallFact.CHANGED | CallFact.WRITE)) !== 0) return false;
     return true;
+  }
+
+  /**
+   * Whether a repeat is a wait within its bounds: every repetition that ran (a proposal's outcome is not
+   * known yet: its latest run, a repetition too, says) said the work is still under way, changed nothing and
+   * reported no failure unless paced (a process still running, polled; a status `in_progress`), and there were at
+   * most POLL_LIMIT of them, waiting at most WAIT_LIMIT_MS in all. The same answer again is then the world
+   * not done yet, not the agent stuck; a wait past the bounds is weighed as any repeat.
+   */
+  private waitWithinBounds(reps: readonly number[]): boolean {
+    let polls = 0;
+    let waited = 0;
+    for (const i of reps) {
+      const f = this.facts.of(i);
+      if ((f & CallFact.PROPOSED) !== 0) continue;
+      // a poll paced by the tool or the agent (an empty `write_stdin`, `sleep 30 && tail build.log`) may show a
+      // failure printed so far by what it waits on (a test failing while the run goes on): still a wait
+      if ((f & (CallFact.WAITING | CallFact.CHANGED)) !== CallFact.WAITING || (f & (CallFact.FAILED | CallFact.PACED)) === CallFact.FAILED) return false;
+      polls++;
+      waited += this.facts.targetOf(i);
+    }
+    return polls > 0 && polls <= POLL_LIMIT && waited <= WAIT_LIMIT_MS;
   }
 
   /**

@@ -10,6 +10,7 @@ import { ERR_DECLINED, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECT
 import type { ModuleReading } from '../text/module-reading.js';
 import { PASS_LOOK } from '../text/failure-report.js';
 import { onlyWaits } from '../text/bare-wait.js';
+import { saysProcessRunning } from '../text/still-waiting.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
@@ -21,7 +22,7 @@ import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
 import { FACTS_ALL, FactsRead } from './facts-read.js';
 import { nameKey } from './name-keys.js';
-import { pollsARunningProcess } from './process-poll.js';
+import { pollsARunningProcess, waitedMs } from './process-poll.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
 /** A shell command that waits before it looks: it polls the world. */
@@ -104,7 +105,8 @@ const U = 0x75;
 
 /**
  * A recorded call's facts: CallFact bits, and its target: the fingerprint of what a change changed, or for a
- * failure, the key of the program its shell command ran (src/text/command-program.ts's programKey); 0: none known.
+ * failure, the key of the program its shell command ran (src/text/command-program.ts's programKey), or for a
+ * wait (CallFact.WAITING, no change) how long it waited in milliseconds (process-poll.ts's waitedMs); 0: none known.
  */
 export interface OutcomeFacts {
   bits: number;
@@ -150,7 +152,9 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`), or
   // that waits on a process the agent started (an empty `write_stdin`: process-poll.ts)
   if (guarded(() => waitsFirst(args, command) || pollsARunningProcess(e.tool, args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
-  else if ((said & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
+  else if ((said & READ_WAITING) !== 0 || (head !== undefined && saysProcessRunning(head))) out.bits |= CallFact.WAITING;
+  // how long a wait waited (Codex's `yield_time_ms`: process-poll.ts), kept as its target: the evidence screen bounds a wait by it
+  if ((out.bits & CallFact.WAITING) !== 0) out.target = guarded(() => waitedMs(e.tool, args), 0);
   // (readHead reads the rest of this once per distinct head, kept with its reading)
   // a status under way, or an empty mailbox checked again: waits on others writing (READ_INBOX: only where no status is)
   if ((said & (READ_STATUS | READ_INBOX)) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
@@ -176,6 +180,8 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   }
   if (writes !== true) return out;
   out.bits |= CallFact.WRITE | CallFact.CHANGED;
+  // a change's target is its file, never a wait's length
+  out.target = 0;
   if ((read & FactsRead.TARGET) === 0) return out;
   const target = guarded(() => changeTarget(e.tool, args), undefined);
   if (target !== undefined) out.target = nameKey(target);
