@@ -94,7 +94,7 @@ export class EvidenceScreen {
     if (s.detector !== s.kind) return s;
     if (this.waitWithinBounds(repetitionsOf(this.log, s, index))) return null;
     if (s.fuzzy === true && !this.ranEnough(s, index)) return null;
-    if (s.kind === 'dead_end' && this.notTheAgentsWall(s.unit ?? [index])) return null;
+    if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index]) || this.eachSlipAnswered(s.unit ?? [index]))) return null;
     if (s.fuzzy === true && this.ranNotTheAgentsWall(s.unit ?? [index], index)) return null;
     if ((s.kind === 'result_repeat' || (s.fuzzy === true && s.progress === 'stalled')) && this.anyHas(s.unit ?? [index], CallFact.ACK)) {
       // the same acknowledgement is no repeated answer: results repeating is no evidence, similar calls no stall
@@ -354,6 +354,32 @@ export class EvidenceScreen {
       silent.add(sig);
     }
     return true;
+  }
+
+  /**
+   * Whether a dead end's failures are one slip made on different files, each answered: every failure a write
+   * naming its file (its target: outcome-facts.ts), no file twice, and each but the latest followed, before the
+   * latest, by a successful change of its file (the same patch-format slip in a new file, fixed by the next
+   * call each time). No file is stuck; a write failing again on one file stays a wall.
+   */
+  private eachSlipAnswered(unit: readonly number[]): boolean {
+    const ran = unit.filter((i) => (this.facts.of(i) & CallFact.PROPOSED) === 0);
+    if (ran.length < 2) return false;
+    const latest = ran[ran.length - 1] as number;
+    const files = new Set<number>();
+    for (const i of ran) {
+      const file = this.facts.targetOf(i);
+      if ((this.facts.of(i) & (CallFact.FAILED | CallFact.WRITE)) !== (CallFact.FAILED | CallFact.WRITE) || file === 0 || files.has(file)) return false;
+      files.add(file);
+      if (i !== latest && !this.changedLater(file, i, latest)) return false;
+    }
+    return true;
+  }
+
+  /** Whether a call after `from` and before `to` changed the file `file` (its target) and succeeded. */
+  private changedLater(file: number, from: number, to: number): boolean {
+    for (let c = from + 1; c < to; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0 && this.facts.targetOf(c) === file) return true;
+    return false;
   }
 
   /**

@@ -105,7 +105,8 @@ const U = 0x75;
 
 /**
  * A recorded call's facts: CallFact bits, and its target: the fingerprint of what a change changed, or for a
- * failure, the key of the program its shell command ran (src/text/command-program.ts's programKey), or for a
+ * failure, the key of the program its shell command ran (src/text/command-program.ts's programKey; a failed
+ * write's file, where it names one, as a change's), or for a
  * wait (CallFact.WAITING, no change) how long it waited in milliseconds (process-poll.ts's waitedMs); 0: none known.
  */
 export interface OutcomeFacts {
@@ -137,8 +138,9 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     out.bits |= CallFact.FAILED | failureKind(says, error, e.result, (read & FactsRead.SILENT) !== 0);
     if ((read & FactsRead.SILENT) !== 0 && (out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && guarded(() => probedPartly(args, error), false)) out.bits |= CallFact.SILENT;
     if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
-    // the program a failed shell command ran: a dead end's wall compares the next proposal's with it
-    if ((read & FactsRead.TARGET) !== 0) out.target = programKey(args);
+    // the program a failed shell command ran: a dead end's wall compares the next proposal's with it; a failed
+    // write's file where it names one (the evidence screen's eachSlipAnswered; the wall compares no program of a write)
+    if ((read & FactsRead.TARGET) !== 0) out.target = (out.bits & CallFact.WRITE) !== 0 ? failedWriteTarget(e.tool, args) : programKey(args);
     return out;
   }
   // what the result says, read once per distinct text (see result-reading.ts)
@@ -175,7 +177,10 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
-    if (writes === true) out.bits |= CallFact.WRITE;
+    if (writes === true) {
+      out.bits |= CallFact.WRITE;
+      out.target = (read & FactsRead.TARGET) !== 0 ? failedWriteTarget(e.tool, args) : 0;
+    }
     return out;
   }
   if (writes !== true) return out;
@@ -186,6 +191,22 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   const target = guarded(() => changeTarget(e.tool, args), undefined);
   if (target !== undefined) out.target = nameKey(target);
   return out;
+}
+
+/** The key of the file a failed write names (as a change's target: nameKey), else its program's key (programKey). */
+function failedWriteTarget(tool: string, args: unknown): number {
+  const file = guarded(() => changeTarget(tool, args), undefined);
+  return file === undefined ? programKey(args) : nameKey(file);
+}
+
+/**
+ * What a call proposed would have as its target if it failed (outcome-facts' reading of a failure): for a
+ * write naming its file, that file's key, else the program its shell command runs (0: none). A dead end's
+ * wall compares it with the failed calls' (dead-end-wall.ts): another try at the same file's write, or at the
+ * same program.
+ */
+export function failureTarget(tool: string, args: unknown): number {
+  return changes(tool, args, commandText) ? failedWriteTarget(tool, args) : programKey(args);
 }
 
 /**
