@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { ToolEvent } from '../src/index.js';
-import { POLL_LIMIT } from '../src/policy/evidence-screen.js';
 import { run } from './helpers/session.js';
 
 /**
@@ -40,14 +39,13 @@ describe('policy.interleavedStep', () => {
   });
 
   it('should climb interleavedStep on a still-waiting answer', () => {
-    // past a wait's bound (POLL_LIMIT polls are no evidence: test/policy-wait-bounds)
-    const polls: ToolEvent[] = Array.from({ length: POLL_LIMIT + 10 }, () => ({ tool: 'job_status', args: { job_id: 'j-1' }, result: '{"state": "running", "completed_steps": 3}' }));
+    const polls: ToolEvent[] = Array.from({ length: 10 }, () => ({ tool: 'job_status', args: { job_id: 'j-1' }, result: '{"state": "running", "completed_steps": 3}' }));
     // the top rung, where a poll of the world is asked about rather than broken (test/policy-polls-of-the-world)
     const top = (d: LoopDetector): number => run(d, polls).findIndex((v) => v?.action === 'break' || v?.action === 'ask');
     const def = top(new LoopDetector());
     const fast = top(new LoopDetector({ policy: { interleavedStep: 1 } }));
-    // half a rung a verdict from the first poll past the bound: warn, warn, warn, warn, ask; a rung each: warn, warn, ask
-    expect(def).toBe(POLL_LIMIT + 4);
-    expect(fast).toBe(POLL_LIMIT + 2);
+    // half a rung a verdict from the 3rd poll: warn, warn, warn, warn, ask; a rung each: warn, warn, ask
+    expect(def).toBe(6);
+    expect(fast).toBe(4);
   });
 });

@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { ToolEvent } from '../src/index.js';
-import { POLL_LIMIT } from '../src/policy/evidence-screen.js';
 import { fired, run } from './helpers/session.js';
 
 const silent = (events: ToolEvent[]) => {
@@ -28,14 +27,12 @@ describe('default policy on legitimate repetitive work', () => {
   });
 
   it('should fire when the polled job never moves, and ask the person once it has waited long', () => {
-    // "running" says the job is under way: POLL_LIMIT polls are a wait (test/policy-wait-bounds); past it
-    // identical answers climb the ladder half a rung a verdict, and at the top the person is asked (how long
-    // to wait for the world is theirs to say), not the run broken
-    const events: ToolEvent[] = Array.from({ length: POLL_LIMIT + 10 }, () => ({ tool: 'job_status', args: { job_id: 'j-8812' }, result: '{"state": "running", "completed_steps": 3, "total_steps": 16}' }));
+    // "running" says the job is under way: identical answers climb the ladder half a rung a verdict, and
+    // at the top the person is asked (how long to wait for the world is theirs to say), not the run broken
+    const events: ToolEvent[] = Array.from({ length: 10 }, () => ({ tool: 'job_status', args: { job_id: 'j-8812' }, result: '{"state": "running", "completed_steps": 3, "total_steps": 16}' }));
     const r = silent(events);
-    expect(r.verdicts.slice(0, POLL_LIMIT).every((v) => v === null)).toBe(true);
-    expect(r.verdicts[POLL_LIMIT]?.action).toBe('warn');
-    expect(r.verdicts[POLL_LIMIT + 3]?.action).toBe('warn');
+    expect(r.verdicts[2]?.action).toBe('warn');
+    expect(r.verdicts[5]?.action).toBe('warn');
     expect(r.verdicts.at(-1)!.action).toBe('ask');
   });
 

@@ -9,7 +9,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
-import { POLL_LIMIT } from '../src/policy/evidence-screen.js';
 import { onlyWaits } from '../src/text/bare-wait.js';
 import { STATUS_LOOK, reportsStatusUnderWay } from '../src/text/status-field.js';
 import { WAITING_LOOK, saysStillWaiting } from '../src/text/still-waiting.js';
@@ -28,11 +27,8 @@ const listing = (status: string, conclusion: string): string =>
 const POLL = { command: 'gh run list --branch dev --json status,conclusion,url,name,databaseId', description: 'Poll GitHub Actions runs for the current branch.' };
 const poll = (status: string, conclusion = ''): ToolEvent => ({ tool: 'run_shell_command', args: POLL, result: listing(status, conclusion) });
 
-/**
- * CI polled at once while in progress, then done: ten polls more than a wait's bound (POLL_LIMIT polls within
- * it are no evidence at all: test/policy-wait-bounds), so the verdicts past it show how a poll is weighed.
- */
-const unpaced: ToolEvent[] = [...Array.from({ length: POLL_LIMIT + 10 }, () => poll('in_progress')), poll('completed', 'failure')];
+/** CI polled at once ten times while in progress, then done. */
+const unpaced: ToolEvent[] = [...Array.from({ length: 10 }, () => poll('in_progress')), poll('completed', 'failure')];
 
 /** A deployment polled with a wait of its own before each look; its answer names no status. */
 const WAIT: ToolEvent = { tool: 'run_shell_command', args: { command: 'Start-Sleep -s 30', description: 'Waiting for 30 seconds before polling.' }, result: 'Output: (empty)' };

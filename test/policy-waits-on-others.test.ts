@@ -9,7 +9,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
-import { POLL_LIMIT } from '../src/policy/evidence-screen.js';
 import { ENGINES, type Engine, actionsOf, verdictsOf, liveActions } from './helpers/verdicts.js';
 
 const NOT_AUTHORIZED = "Error calling tool 'get_tasks': Error querying OmniFocus tasks: 316:318: execution error: Not authorized to send Apple events to OmniFocus. (-1743)";
@@ -27,8 +26,7 @@ const pacedPoll: ToolEvent[] = [
 /** The same write failing on a file the agent may not write. */
 const denied: ToolEvent[] = Array.from({ length: 8 }, () => ({ tool: 'Bash', args: { command: 'cp build/app /usr/local/bin/app' }, error: 'Exit code 1\ncp: /usr/local/bin/app: Permission denied' }));
 /** The same status asked for at once, again and again, the same answer: still in progress. */
-/** (Past a wait's bound: POLL_LIMIT polls under way are no evidence at all, test/policy-wait-bounds.) */
-const hammered: ToolEvent[] = Array.from({ length: POLL_LIMIT + 8 }, () => ({ tool: 'Bash', args: { command: 'gh run list --branch main --limit 3' }, result: RUNS('in_progress', '') }));
+const hammered: ToolEvent[] = Array.from({ length: 8 }, () => ({ tool: 'Bash', args: { command: 'gh run list --branch main --limit 3' }, result: RUNS('in_progress', '') }));
 /** The same status asked for at once, again and again, the same answer: the run is over. */
 const hammeredDone: ToolEvent[] = Array.from({ length: 8 }, () => ({ tool: 'Bash', args: { command: 'gh run list --branch main --limit 3' }, result: RUNS('completed', 'failure') }));
 

@@ -231,10 +231,11 @@ export class EvidenceScreen {
 
   /**
    * Whether a repeat is a wait within its bounds: every repetition that ran (a proposal's outcome is not
-   * known yet: its latest run, a repetition too, says) said the work is still under way, changed nothing and
-   * reported no failure unless paced (a process still running, polled; a status `in_progress`), and there were at
-   * most POLL_LIMIT of them, waiting at most WAIT_LIMIT_MS in all. The same answer again is then the world
-   * not done yet, not the agent stuck; a wait past the bounds is weighed as any repeat.
+   * known yet: its latest run, a repetition too, says) was a paced poll (CallFact.PACED: an empty
+   * `write_stdin` on a process still running, `sleep 30 && gh run list`, `sleep 30` alone) that changed
+   * nothing, and there were at most POLL_LIMIT of them, waiting at most WAIT_LIMIT_MS in all. The same answer
+   * again is then the world not done yet, not the agent stuck; a wait past the bounds is weighed as any repeat.
+   * An unpaced poll (a status asked for at once, again and again) is weighed as before: warned, asked at most.
    */
   private waitWithinBounds(reps: readonly number[]): boolean {
     let polls = 0;
@@ -242,9 +243,9 @@ export class EvidenceScreen {
     for (const i of reps) {
       const f = this.facts.of(i);
       if ((f & CallFact.PROPOSED) !== 0) continue;
-      // a poll paced by the tool or the agent (an empty `write_stdin`, `sleep 30 && tail build.log`) may show a
+      // a poll paced by the tool or the agent (an empty `write_stdin`, `sleep 30 && tail build.log`); it may show a
       // failure printed so far by what it waits on (a test failing while the run goes on): still a wait
-      if ((f & (CallFact.WAITING | CallFact.CHANGED)) !== CallFact.WAITING || (f & (CallFact.FAILED | CallFact.PACED)) === CallFact.FAILED) return false;
+      if ((f & (CallFact.WAITING | CallFact.PACED | CallFact.CHANGED)) !== (CallFact.WAITING | CallFact.PACED)) return false;
       polls++;
       waited += this.facts.targetOf(i);
     }
