@@ -44,7 +44,7 @@ describe('Codex unified exec outputs behind a Command: echo', () => {
     const long = `rg -n "${'x'.repeat(600)}" src`;
     expect(codexOutcome(echoed(long, '0.2', 1, ''))).toMatchObject({ result: '', errorInfo: 'known' });
     const running = `Command: /bin/bash -lc "${heredoc}"\nChunk ID: 7500ee\nWall time: 5.0 seconds\nProcess running with session ID 9\nOriginal token count: 1\nOutput:\nstep 1\n`;
-    expect(codexOutcome(running)).toEqual({ result: running.slice(running.indexOf('Chunk ID')), errorInfo: 'unknown' });
+    expect(codexOutcome(running)).toEqual({ result: 'Process running with session ID 9\nOutput:\nstep 1\n', errorInfo: 'unknown' });
     expect(codexOutcome('Command: ls')).toEqual({ result: 'Command: ls', errorInfo: 'unknown' });
   });
 });

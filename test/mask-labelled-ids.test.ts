@@ -29,7 +29,8 @@ describe('labelled ids are masked', () => {
     it(`should let result repeat see polls that differ only in their header as the same answer (${engine})`, () => {
       const d = new LoopDetector({ engine, detectors: { ...ALL_OFF, resultRepeat: true }, policy: { ladder: ['warn'], minConfidence: 0, progress: 'ignore' } });
       const chunks = ['f800eb', '6e6db0', 'abcdef', '0c1d2e'];
-      const verdicts = chunks.map((c, i) => d.check({ tool: 'write_stdin', args: { session_id: 52328, chars: '' }, result: poll(c, `${5 + i}.00${i}`) }));
+      // a newline sent each time: an empty poll is a wait the policy drops within its bounds (evidence-screen.ts waitWithinBounds)
+      const verdicts = chunks.map((c, i) => d.check({ tool: 'write_stdin', args: { session_id: 52328, chars: '\n' }, result: poll(c, `${5 + i}.00${i}`) }));
       d.dispose();
       expect(verdicts.map((v) => v?.kind ?? null)).toEqual([null, null, 'result_repeat', 'result_repeat']);
     });

@@ -34,7 +34,9 @@ describe('an empty write_stdin', () => {
   it('should be a poll; one with input, another tool, or other args not', () => {
     expect(pollsARunningProcess('write_stdin', { session_id: 1, chars: '' })).toBe(true);
     expect(pollsARunningProcess('write_stdin', { session_id: 1, chars: 'q' })).toBe(false);
-    expect(pollsARunningProcess('write_stdin', { session_id: 1 })).toBe(false);
+    // no `chars` at all: Codex's default is the empty string (holdout4's polls of a Playwright run)
+    expect(pollsARunningProcess('write_stdin', { session_id: 1, yield_time_ms: 1000 })).toBe(true);
+    expect(pollsARunningProcess('write_stdin', { session_id: 1, chars: 'y\n' })).toBe(false);
     expect(pollsARunningProcess('exec_command', { chars: '' })).toBe(false);
     expect(pollsARunningProcess('write_stdin', null)).toBe(false);
   });

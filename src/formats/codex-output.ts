@@ -7,7 +7,10 @@
  * - unified exec: `Chunk ID: ...\nWall time: ...\nProcess exited with code 1\nOutput:\n...`; from Codex 0.117
  *   on, behind a first line `Command: <the command>`, which runs over several lines when the command does
  *   (a heredoc) and can be longer than the header window: that echo is set aside up to the `Chunk ID:` (or
- *   `Wall time:`) line that follows it, and the rest read as above.
+ *   `Wall time:`) line that follows it, and the rest read as above. A process still running (`Process
+ *   running with session ID N` in place of the exit code: a call answered before its command ended, or a
+ *   poll of it) has no outcome yet: unknown, its result the running line and the output, without the
+ *   header's chunk id and wall time (codex-exec-header.ts).
  *
  * Codex 0.14x's code mode (the tool `exec`, a script calling the other tools) answers with content parts
  * whose text is `Script completed\nWall time N seconds\nOutput:\n...` (a known success), `Script
@@ -32,6 +35,7 @@
  */
 import { type Outcome, failure } from './held-calls.js';
 import { codexToolError } from './codex-tool-error.js';
+import { runningResult } from './codex-exec-header.js';
 import { contentText, isRecord, parseJson } from './json-value.js';
 
 /** Characters of an output searched for its header. */
@@ -86,7 +90,11 @@ function textOutcome(output: string): Outcome {
     return exited(at === -1 ? s.slice(script[0].length) : s.slice(at + BODY.length), script[1] === 'completed' ? 0 : 1);
   }
   const m = FREEFORM.exec(head) ?? UNIFIED.exec(head) ?? SCRIPT_ERROR.exec(head);
-  if (m === null) return codexToolError(s) ?? { result: s, errorInfo: 'unknown' };
+  if (m === null) {
+    const running = runningResult(s, head);
+    if (running !== undefined) return { result: running, errorInfo: 'unknown' };
+    return codexToolError(s) ?? { result: s, errorInfo: 'unknown' };
+  }
   const at = head.indexOf(BODY);
   return exited(at === -1 ? s : s.slice(at + BODY.length), Number(m[1]));
 }

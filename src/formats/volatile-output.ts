@@ -13,6 +13,9 @@
  *   preview. The size and the preview are the output's; the path is the call's (a new random name, or
  *   the call's id, under the session's folder), so it is masked ({@link PERSISTED_PATH}). Left in, the
  *   same `git log` with the same large output never counted as the same outcome.
+ *
+ * Codex's unified exec header (its chunk id and wall time) is defined in codex-exec-header.ts, read
+ * by the Codex rollout reader and hook alike through codex-output.ts.
  */
 
 /** Per tool, the top-level fields of its `tool_response` object left out of the outcome. */

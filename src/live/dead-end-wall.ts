@@ -40,7 +40,7 @@ function failedOwn(flags: number): boolean {
 
 /** What the wall reads of the calls that ran, beside the rings: the host's CallFacts (`targetOf` of a failed call is its program key). */
 export interface WallFacts {
-  /** The program key of the call at `index` when it failed (src/text/command-program.ts's programKey), 0 when none is known. */
+  /** The program key of the call at `index` when it failed (src/text/command-program.ts's programKey; a failed write naming its file: that file's key, outcome-facts.ts failureTarget), 0 when none is known. */
   targetOf(index: number): number;
   /** The CallFact bits of the call at `index`. */
   of(index: number): number;

@@ -161,7 +161,8 @@ export class CallFacts implements Rewindable, ScreenFacts {
 
   /**
    * What a change changed (a fingerprint of the file it names), or for a failure the program its shell
-   * command ran (command-program.ts's programKey); 0 when unknown or not kept. Read it for a CHANGED or a FAILED call.
+   * command ran (command-program.ts's programKey), or for a wait (WAITING, not CHANGED) how long it waited in
+   * milliseconds; 0 when unknown or not kept. Read it for a CHANGED, a FAILED or a WAITING call.
    */
   targetOf(index: number): number {
     return this.kept(index) ? (this.holder.words[this.targetAt(index % this.capacity)] as number) : 0;

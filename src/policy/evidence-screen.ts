@@ -49,6 +49,22 @@ const SPACED_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat', 
  */
 export const FAILED_AGAIN = 4;
 
+/**
+ * Polls of one wait (repetitions whose every run said the work is still under way: CallFact.WAITING) up to
+ * which the repeat is a wait, not a loop: past it, the repeat is evidence as any other. The six sets' Codex
+ * sessions poll one running process at most 24 times (holdout4: a Playwright run), 9 in the devset, every
+ * such wait ending (the process exited, or the session); 30 leaves that room.
+ */
+export const POLL_LIMIT = 30;
+
+/**
+ * Time one wait's polls may have waited (the sum of their `yield_time_ms`: process-poll.ts's waitedMs), in
+ * milliseconds, up to which the repeat is a wait: past it, evidence as any other. The longest wait in the
+ * sets' Codex headers (`Wall time`, summed over a process's polls) that ended is 461 s (holdout4, a GPU eval
+ * job), 396 s the longest still running when its session ended (holdout3); 15 minutes is about twice that.
+ */
+export const WAIT_LIMIT_MS = 15 * 60_000;
+
 /** Calls before the first repetition in which an edit counts as made before (at least; or the loop's span). */
 export const CHANGE_LOOKBACK = 20;
 
@@ -96,8 +112,9 @@ export class EvidenceScreen {
   setsAside(s: LoopSignal, index: number): boolean {
     if (!repeatsOverTurns(this.log, this.facts, this.turns, s, index)) return true;
     if (s.detector !== s.kind) return false;
+    if (this.waitWithinBounds(repetitionsOf(this.log, s, index))) return true;
     if (s.fuzzy === true && !this.ranEnough(s, index)) return true;
-    if (s.kind === 'dead_end' && this.notTheAgentsWall(s.unit ?? [index], -1)) return true;
+    if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.eachSlipAnswered(s.unit ?? [index]))) return true;
     if (s.fuzzy === true && this.ranNotTheAgentsWall(s.unit ?? [index], index)) return true;
     // the same acknowledgement coming back is no repeated answer
     return s.kind === 'result_repeat' && this.anyHas(s.unit ?? [index], CallFact.ACK);
@@ -226,6 +243,29 @@ export class EvidenceScreen {
   }
 
   /**
+   * Whether a repeat is a wait within its bounds: every repetition that ran (a proposal's outcome is not
+   * known yet: its latest run, a repetition too, says) was a paced poll (CallFact.PACED: an empty
+   * `write_stdin` on a process still running, `sleep 30 && gh run list`, `sleep 30` alone) that changed
+   * nothing, and there were at most POLL_LIMIT of them, waiting at most WAIT_LIMIT_MS in all. The same answer
+   * again is then the world not done yet, not the agent stuck; a wait past the bounds is weighed as any repeat.
+   * An unpaced poll (a status asked for at once, again and again) is weighed as before: warned, asked at most.
+   */
+  private waitWithinBounds(reps: readonly number[]): boolean {
+    let polls = 0;
+    let waited = 0;
+    for (const i of reps) {
+      const f = this.facts.of(i);
+      if ((f & CallFact.PROPOSED) !== 0) continue;
+      // a poll paced by the tool or the agent (an empty `write_stdin`, `sleep 30 && tail build.log`); it may show a
+      // failure printed so far by what it waits on (a test failing while the run goes on): still a wait
+      if ((f & (CallFact.WAITING | CallFact.PACED | CallFact.CHANGED)) !== (CallFact.WAITING | CallFact.PACED)) return false;
+      polls++;
+      waited += this.facts.targetOf(i);
+    }
+    return polls > 0 && polls <= POLL_LIMIT && waited <= WAIT_LIMIT_MS;
+  }
+
+  /**
    * Whether the calls at `a` and `b` were made in one model turn (both kept, the turn known: turns.ts): the
    * later was decided with the earlier, before the model could read a verdict given on it.
    */
@@ -332,6 +372,32 @@ export class EvidenceScreen {
       else (more ??= []).push(sig);
     }
     return true;
+  }
+
+  /**
+   * Whether a dead end's failures are one slip made on different files, each answered: every failure a write
+   * naming its file (its target: outcome-facts.ts), no file twice, and each but the latest followed, before the
+   * latest, by a successful change of its file (the same patch-format slip in a new file, fixed by the next
+   * call each time). No file is stuck; a write failing again on one file stays a wall.
+   */
+  private eachSlipAnswered(unit: readonly number[]): boolean {
+    const ran = unit.filter((i) => (this.facts.of(i) & CallFact.PROPOSED) === 0);
+    if (ran.length < 2) return false;
+    const latest = ran[ran.length - 1] as number;
+    const files = new Set<number>();
+    for (const i of ran) {
+      const file = this.facts.targetOf(i);
+      if ((this.facts.of(i) & (CallFact.FAILED | CallFact.WRITE)) !== (CallFact.FAILED | CallFact.WRITE) || file === 0 || files.has(file)) return false;
+      files.add(file);
+      if (i !== latest && !this.changedLater(file, i, latest)) return false;
+    }
+    return true;
+  }
+
+  /** Whether a call after `from` and before `to` changed the file `file` (its target) and succeeded. */
+  private changedLater(file: number, from: number, to: number): boolean {
+    for (let c = from + 1; c < to; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0 && this.facts.targetOf(c) === file) return true;
+    return false;
   }
 
   /**

@@ -10,6 +10,7 @@ import { ERR_DECLINED, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECT
 import type { ModuleReading } from '../text/module-reading.js';
 import { PASS_LOOK } from '../text/failure-report.js';
 import { onlyWaits } from '../text/bare-wait.js';
+import { saysProcessRunning } from '../text/still-waiting.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
@@ -21,7 +22,7 @@ import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
 import { FACTS_ALL, FactsRead } from './facts-read.js';
 import { nameKey } from './name-keys.js';
-import { pollsARunningProcess } from './process-poll.js';
+import { pollsARunningProcess, waitedMs } from './process-poll.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
 /** A shell command that waits before it looks: it polls the world. */
@@ -104,7 +105,9 @@ const U = 0x75;
 
 /**
  * A recorded call's facts: CallFact bits, and its target: the fingerprint of what a change changed, or for a
- * failure, the key of the program its shell command ran (src/text/command-program.ts's programKey); 0: none known.
+ * failure, the key of the program its shell command ran (src/text/command-program.ts's programKey; a failed
+ * write's file, where it names one, as a change's), or for a
+ * wait (CallFact.WAITING, no change) how long it waited in milliseconds (process-poll.ts's waitedMs); 0: none known.
  */
 export interface OutcomeFacts {
   bits: number;
@@ -135,8 +138,9 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     out.bits |= CallFact.FAILED | failureKind(says, error, e.result, (read & FactsRead.SILENT) !== 0);
     if ((read & FactsRead.SILENT) !== 0 && (out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && guarded(() => probedPartly(args, error), false)) out.bits |= CallFact.SILENT;
     if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
-    // the program a failed shell command ran: a dead end's wall compares the next proposal's with it
-    if ((read & FactsRead.TARGET) !== 0) out.target = programKey(args);
+    // the program a failed shell command ran: a dead end's wall compares the next proposal's with it; a failed
+    // write's file where it names one (the evidence screen's eachSlipAnswered; the wall compares no program of a write)
+    if ((read & FactsRead.TARGET) !== 0) out.target = (out.bits & CallFact.WRITE) !== 0 ? failedWriteTarget(e.tool, args) : programKey(args);
     return out;
   }
   // what the result says, read once per distinct text (see result-reading.ts)
@@ -150,7 +154,9 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`), or
   // that waits on a process the agent started (an empty `write_stdin`: process-poll.ts)
   if (guarded(() => waitsFirst(args, command) || pollsARunningProcess(e.tool, args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
-  else if ((said & READ_WAITING) !== 0) out.bits |= CallFact.WAITING;
+  else if ((said & READ_WAITING) !== 0 || (head !== undefined && saysProcessRunning(head))) out.bits |= CallFact.WAITING;
+  // how long a wait waited (Codex's `yield_time_ms`: process-poll.ts), kept as its target: the evidence screen bounds a wait by it
+  if ((out.bits & CallFact.WAITING) !== 0) out.target = guarded(() => waitedMs(e.tool, args), 0);
   // (readHead reads the rest of this once per distinct head, kept with its reading)
   // a status under way, or an empty mailbox checked again: waits on others writing (READ_INBOX: only where no status is)
   if ((said & (READ_STATUS | READ_INBOX)) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
@@ -171,15 +177,36 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
-    if (writes === true) out.bits |= CallFact.WRITE;
+    if (writes === true) {
+      out.bits |= CallFact.WRITE;
+      out.target = (read & FactsRead.TARGET) !== 0 ? failedWriteTarget(e.tool, args) : 0;
+    }
     return out;
   }
   if (writes !== true) return out;
   out.bits |= CallFact.WRITE | CallFact.CHANGED;
+  // a change's target is its file, never a wait's length
+  out.target = 0;
   if ((read & FactsRead.TARGET) === 0) return out;
   const target = guarded(() => changeTarget(e.tool, args), undefined);
   if (target !== undefined) out.target = nameKey(target);
   return out;
+}
+
+/** The key of the file a failed write names (as a change's target: nameKey), else its program's key (programKey). */
+function failedWriteTarget(tool: string, args: unknown): number {
+  const file = guarded(() => changeTarget(tool, args), undefined);
+  return file === undefined ? programKey(args) : nameKey(file);
+}
+
+/**
+ * What a call proposed would have as its target if it failed (outcome-facts' reading of a failure): for a
+ * write naming its file, that file's key, else the program its shell command runs (0: none). A dead end's
+ * wall compares it with the failed calls' (dead-end-wall.ts): another try at the same file's write, or at the
+ * same program.
+ */
+export function failureTarget(tool: string, args: unknown): number {
+  return changes(tool, args, commandText) ? failedWriteTarget(tool, args) : programKey(args);
 }
 
 /**

@@ -19,7 +19,7 @@ import { FactsRead, factsRead } from '../policy/facts-read.js';
 import { CHECKED_CALL, checking, putBack } from '../policy/checked-call-clean.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
 import { FAILING_AGAIN_DETECTOR, failingAgainSignal } from '../policy/failing-again.js';
-import { type OutcomeFacts, outcomeFacts } from '../policy/outcome-facts.js';
+import { type OutcomeFacts, failureTarget, outcomeFacts } from '../policy/outcome-facts.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { turnThresholds } from '../policy/turns.js';
 import { type CallFlag, type Decision, type ProposalRule, VerdictPolicy } from '../policy/verdict-policy.js';
@@ -39,7 +39,6 @@ import { type SessionStats, VerdictTally } from './stats.js';
 import { brokenCallSignal, ranAlikeLastTwice } from '../live/broken-call.js';
 import { blockingEvidence } from '../live/evidence.js';
 import { wallSignal } from '../live/dead-end-wall.js';
-import { programKey } from '../text/command-program.js';
 import { type LiveCall, type LiveDecision, lateRecord, proposalDecision, recordDecision, validateLiveCall } from '../live/live-call.js';
 import { type Blocked, LiveState, type PendingCall } from '../live/live-state.js';
 import { afterFreshStart } from '../live/fresh-start.js';
@@ -461,7 +460,7 @@ export class LoopDetector {
       const broke = kept !== undefined && kept.times === 0 && ranAlikeLastTwice(p.history, index);
       if (broke) all = [...all, brokenCallSignal(p.history, index, p.log.preview(index))];
       // another attempt at the wall of a dead end, nothing else done since: it meets that dead end (dead-end-wall.ts)
-      const wall = this.deadEndWall(signals, index);
+      const wall = this.deadEndWall(signals, index, event.tool);
       if (wall !== null) all = [...all, wall];
       if (all.length !== 0) all = this.counted(all, event, index);
       stop = this.live.strikes >= this.options.policy.stopAfter - 1;
@@ -549,11 +548,11 @@ export class LoopDetector {
    * proposal says dead end already, and the calls right before it hit one wall (a shell command: running its
    * program). Else null.
    */
-  private deadEndWall(signals: readonly LoopSignal[], index: number): LoopSignal | null {
+  private deadEndWall(signals: readonly LoopSignal[], index: number, tool: string): LoopSignal | null {
     if (this.liveState?.latestVerdictKind !== 'dead_end' || signals.some((s) => s.kind === 'dead_end')) return null;
     const threshold = this.options.detectors.deadEnd?.threshold ?? DEAD_END_DEFAULTS.threshold;
-    // a shell command meets the wall only when it runs the program the failed calls ran
-    const program = programKey(this.pipeline.log.factArgsOf(index));
+    // a shell command meets the wall only when it runs the program the failed calls ran (a write: writes their file)
+    const program = failureTarget(tool, this.pipeline.log.factArgsOf(index));
     return wallSignal(this.pipeline.history, index, threshold, this.pipeline.log.preview(index), this.facts, program);
   }
 

@@ -19,8 +19,23 @@ const SANDBOX = /\bcannot set (?:privileged )?capabilities: Operation not permit
 export const INFRA_LOOK = 1000;
 const LOOK = INFRA_LOOK;
 
-/** Whether an error text is an infrastructure failure rather than the agent's doing. */
+/**
+ * The words of an error that quotes the agent's own input after them: a patch's lines that were not found
+ * (Codex's `apply_patch`, either form: `Failed to find expected lines in <path>:` then the lines; `invalid
+ * hunk at line N, <the line>`), an edit's old text (Claude Code's `String to replace not found in file.` then
+ * `String: <old_string>`; Gemini CLI's `0 occurrences found for old_string (<old_string>)`). What follows is
+ * the agent's text, not the error's message: a patch to a line holding `timeout` failed on the patch.
+ */
+const QUOTES = /Failed to find expected lines in [^\n]*|invalid hunk at line \d+|String to replace not found in file\.|\d+ occurrences? found for old_string/;
+
+/** An error text as far as its own message goes: up to a quote of the agent's input ({@link QUOTES}), if any. */
+function ownMessage(text: string): string {
+  const m = QUOTES.exec(text);
+  return m === null ? text : text.slice(0, m.index + m[0].length);
+}
+
+/** Whether an error text is an infrastructure failure rather than the agent's doing (read in its own message: {@link ownMessage}). */
 export function isInfraFailure(text: string): boolean {
-  const t = text.length > LOOK ? text.slice(0, LOOK) : text;
+  const t = ownMessage(text.length > LOOK ? text.slice(0, LOOK) : text);
   return WORDS.test(t) || STATUS.test(t) || SANDBOX.test(t);
 }

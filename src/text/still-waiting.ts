@@ -30,3 +30,18 @@ export function saysStillWaiting(result: unknown): boolean {
   } else return false;
   return text.length <= WAITING_LOOK && PATTERN.test(text);
 }
+
+/**
+ * The line Codex's unified exec puts first in the answer of a command that has not ended (its header's
+ * chunk id, wall time and token count left out by the readers: src/formats/codex-exec-header.ts).
+ */
+const PROCESS_RUNNING = /^Process running with session ID \d+\n/;
+
+/**
+ * Whether a result's head (its first characters) says the process it answers for is still running: the
+ * tool's own line before the output, so read whatever the output's length (a long build log polled is still
+ * a wait, where saysStillWaiting reads only short outcomes).
+ */
+export function saysProcessRunning(head: string): boolean {
+  return head.charCodeAt(0) === 0x50 && PROCESS_RUNNING.test(head);
+}
