@@ -21,6 +21,16 @@ export const P5: u64 = 0x27d4eb2f165667c5;
   return acc * P1 + P4;
 }
 
+/** The four accumulators of the 32-byte stripes folded into one (XXH64's convergence step). */
+// @ts-ignore: decorator
+@inline function converge(v1: u64, v2: u64, v3: u64, v4: u64): u64 {
+  let h = rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18);
+  h = mergeRound(h, v1);
+  h = mergeRound(h, v2);
+  h = mergeRound(h, v3);
+  return mergeRound(h, v4);
+}
+
 // @ts-ignore: decorator
 @inline export function avalanche(h: u64): u64 {
   h ^= h >> 33;
@@ -49,11 +59,7 @@ export function xxh64(ptr: usize, len: usize, seed: u64): u64 {
       v4 = round(v4, load<u64>(p, 24));
       p += 32;
     }
-    h = rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18);
-    h = mergeRound(h, v1);
-    h = mergeRound(h, v2);
-    h = mergeRound(h, v3);
-    h = mergeRound(h, v4);
+    h = converge(v1, v2, v3, v4);
   } else {
     h = seed + P5;
   }
@@ -118,16 +124,8 @@ export function xxh64Pair(ptr: usize, len: usize, a: u64, b: u64): u64 {
       w4 = round(w4, x4);
       p += 32;
     }
-    h = rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18);
-    h = mergeRound(h, v1);
-    h = mergeRound(h, v2);
-    h = mergeRound(h, v3);
-    h = mergeRound(h, v4);
-    g = rotl<u64>(w1, 1) + rotl<u64>(w2, 7) + rotl<u64>(w3, 12) + rotl<u64>(w4, 18);
-    g = mergeRound(g, w1);
-    g = mergeRound(g, w2);
-    g = mergeRound(g, w3);
-    g = mergeRound(g, w4);
+    h = converge(v1, v2, v3, v4);
+    g = converge(w1, w2, w3, w4);
   } else {
     h = a + P5;
     g = b + P5;
