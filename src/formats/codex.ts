@@ -13,10 +13,12 @@
  * its calls share its `round` (0-based), and the text of its assistant messages, said once, is the text of
  * its first call. One session per input, named by the first `session_meta`: a resumed or forked session's
  * rollout carries the parent's `session_meta` and calls again, with their `call_id`s, and a call id is read
- * once (call-ids.ts), its replayed call and output passed over.
+ * once (call-ids.ts), its replayed call and output passed over. A subagent forked with its parent's context
+ * (0.107+) opens with the parent's history copied: passed over up to the fork's own output (codex-fork.ts).
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
+import { ForkCopy, isForked } from './codex-fork.js';
 import { codexOutcome, toolSearchOutcome } from './codex-output.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type HeldCall } from './held-calls.js';
@@ -38,6 +40,8 @@ export function createCodexReader(input: InputName): FormatReader {
   let turnCalls: HeldCall[] | null = null;
   let turnText: string[] = [];
   const ids = new CallIds<true>();
+  /** A forked child's copy of its parent's history, while it is read (codex-fork.ts). */
+  let fork: ForkCopy | null = null;
   const held = (): HeldCalls => (calls ??= new HeldCalls(metaId ?? input.name));
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
   const openTurn = (): HeldCall[] => {
@@ -48,6 +52,16 @@ export function createCodexReader(input: InputName): FormatReader {
     }
     return turnCalls;
   };
+
+  /** A line that is not a `session_meta`: its call or output, then the calls now complete. */
+  function* line(unit: RecordUnit): Generator<TraceItem> {
+    const v = unit.value as Record<string, unknown>;
+    if (typeof v.type === 'string' && PASSED_OVER.has(v.type)) return;
+    const it = v.type === 'response_item' ? v.payload : v; // 2025 rollouts: bare items
+    if (!isRecord(it)) return yield bad(unit, `a response_item line needs a "payload" object, received ${describe(it)}`);
+    yield* item(it, unit);
+    yield* held().release();
+  }
 
   function* item(it: Record<string, unknown>, unit: RecordUnit): Generator<TraceItem> {
     const type = it.type;
@@ -95,18 +109,24 @@ export function createCodexReader(input: InputName): FormatReader {
         if (metaId === undefined && typeof v.id === 'string' && v.id !== '' && v.record_type === undefined) metaId = v.id;
         return;
       }
+      if (fork?.copying === true) return fork.take(unit, v.type === 'session_meta' ? v.payload : undefined, v.type === 'response_item' && isRecord(v.payload) ? v.payload : undefined);
       if (v.type === 'session_meta') {
         if (!isRecord(v.payload)) return yield bad(unit, `a session_meta line needs a "payload" object, received ${describe(v.payload)}`);
-        if (metaId === undefined && typeof v.payload.id === 'string' && v.payload.id !== '') metaId = v.payload.id;
+        if (metaId === undefined && typeof v.payload.id === 'string' && v.payload.id !== '') {
+          metaId = v.payload.id;
+          if (isForked(v.payload)) fork = new ForkCopy(); // a forked child: the parent's history comes first
+        }
         return;
       }
-      if (typeof v.type === 'string' && PASSED_OVER.has(v.type)) return;
-      const it = v.type === 'response_item' ? v.payload : v; // 2025 rollouts: bare items
-      if (!isRecord(it)) return yield bad(unit, `a response_item line needs a "payload" object, received ${describe(it)}`);
-      yield* item(it, unit);
-      yield* held().release();
+      yield* line(unit);
     },
     *finish(): Generator<TraceItem> {
+      if (fork?.copying === true) {
+        // no fork output came: the lines were not a copy after all, read them as they are
+        const lines = fork.held as RecordUnit[];
+        fork = null;
+        for (const unit of lines) if ((unit.value as Record<string, unknown>).type !== 'session_meta') yield* line(unit);
+      }
       if (calls === null) return;
       yield* calls.releaseAll();
       yield { kind: 'end', session: calls.session, file: input.file };
