@@ -11,7 +11,8 @@
  *
  * Prompts are read from each session file itself: a Claude Code `user` line holding typed text (not a tool
  * result, not a meta or compaction line, not a slash command's output), a Codex rollout's `user_message`
- * event, a Gemini CLI chat's `user` message. A file whose calls the reader gives to more than one session,
+ * event (after the parent's history a forked Codex subagent copies), a Gemini CLI chat's `user` message (in a
+ * JSON Lines chat each message and tool call once, however often it is written again). A file whose calls the reader gives to more than one session,
  * or whose tool calls do not count as the reader's, is replayed without prompts (counted as such). A
  * measuring tool of the sets, not part of loopwatch.
  */
@@ -46,6 +47,13 @@ function marks(file) {
     }
     return out;
   }
+  const seen = new Set(); // Gemini CLI JSON Lines chats: a message or tool call again is the same one
+  const gemini = (m) => {
+    if (m?.type === 'user' && !seen.has(`m:${m.id}`)) out.push('P');
+    seen.add(`m:${m?.id}`);
+    for (const t of m?.type === 'gemini' ? (m.toolCalls ?? []) : []) if (!seen.has(`t:${t.id}`)) seen.add(`t:${t.id}`) && out.push('C');
+  };
+  let forked = null;
   for (const line of raw.split('\n')) {
     let o;
     try {
@@ -54,6 +62,11 @@ function marks(file) {
       continue;
     }
     const p = o.payload ?? {};
+    // a Codex subagent forked with its parent's context: the parent's copied history ends at the fork's output
+    if (o.type === 'session_meta') forked ??= typeof p.forked_from_id === 'string';
+    if (forked && o.type === 'response_item' && p.type === 'function_call_output' && String(p.output).startsWith('You are the newly spawned agent.')) out.length = 0;
+    if (o.message === undefined && (o.type === 'user' || o.type === 'gemini') && 'content' in o) gemini(o);
+    for (const m of o.$set?.messages ?? []) gemini(m);
     if (o.type === 'event_msg' && p.type === 'user_message') out.push('P');
     else if (o.type === 'response_item' && /^(function_call|custom_tool_call|local_shell_call|web_search_call|tool_search_call)$/.test(p.type)) out.push('C');
     const c = o.message?.content;
