@@ -26,11 +26,14 @@
  *
  * A result (`tool_response`) is compared without what differs between two identical runs
  * (src/formats/volatile-output.ts, which the transcript reader applies too): timings, the per-call file and
- * task names of Bash's large or backgrounded output, the file path of a `<persisted-output>` block.
+ * task names of Bash's large or backgrounded output, the file path of a `<persisted-output>` block. Zed's ACP
+ * adapter's shell tools (`mcp__acp__Bash`) answer a PostToolUse whose text says `Exited with code N`: N != 0
+ * is read as a failure (src/formats/acp-shell-result.ts).
  */
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { volatileFields } from '../formats/volatile-input.js';
+import { acpShellFailure } from '../formats/acp-shell-result.js';
 import { claudeCodeResult } from '../formats/claude-code-result.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
 import { claudeCodeTurn } from './transcript-turn.js';
@@ -55,6 +58,8 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
     const error = typeof p.error === 'string' && p.error !== '' ? capText(p.error) : p.is_interrupt === true ? 'interrupted' : true;
     return { agent: 'claude-code', eventName, phase, session, call: { ...base, error } };
   }
+  const failed = acpShellFailure(tool, p.tool_response); // Zed's ACP shell tools: the exit code is in the text
+  if (failed !== undefined) return { agent: 'claude-code', eventName, phase, session, call: { ...base, error: capText(failed) } };
   return { agent: 'claude-code', eventName, phase, session, call: { ...base, result: resultOf(tool, p.tool_response) } };
 }
 
