@@ -9,6 +9,8 @@ import { gzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { archiveRecords } from '../src/formats/inspect-eval-archive.js';
+import { MAX_STREAMED_ARCHIVE_BYTES, streamedArchiveRecords } from '../src/formats/streamed-archive.js';
+import type { TraceCall } from '../src/formats/trace-record.js';
 import { MAX_ZIP_ENTRIES } from '../src/formats/zip-directory.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 import { type ZipSpec, buildZip } from './helpers/zip-builder.js';
@@ -113,7 +115,7 @@ describe('Inspect AI .eval archives', () => {
     expect(issues(items)).toEqual([['too-long', file, expect.stringMatching(/^entry "samples\/big_epoch_1.json": inflates to \d+ bytes, over the limit of 4096 \(--max-line-bytes\); entry skipped$/)]]);
   });
 
-  it('should refuse a truncated archive, one of 100k entries, a gzipped one, a zip of other things and a zip on standard input, and read the next input', async () => {
+  it('should refuse a truncated archive, one of 100k entries, a gzipped one and a zip of other things, read one on standard input, and read the next input', async () => {
     const whole = buildZip([{ name: 'header.json', data: header }, { name: 'samples/1_epoch_1.json', data: sample('1', 1) }]);
     const cut = write('cut.eval', whole.subarray(0, whole.length - 30));
     const many = write('many.eval', buildZip(Array.from({ length: 100_000 }, (_, i) => ({ name: `summaries/${i}.json`, data: '', method: 0 })), { zip64: true }));
@@ -121,14 +123,30 @@ describe('Inspect AI .eval archives', () => {
     const other = write('other.eval', buildZip([{ name: 'word/document.json', data: '{}' }]));
     const good = write('good.eval', whole);
     const items = await collect([cut, many, gz, other, '-', good], { stdin: Readable.from([whole]) });
-    expect(calls(items)).toEqual(['ctf/1#1:listed']);
+    // the archive on standard input is read (before: skipped, 'archives are read from files')
+    expect(items.filter((i): i is TraceCall => i.kind === 'call').map((c) => c.file)).toEqual(['<stdin>', good]);
+    expect(calls(items)).toEqual(['ctf/1#1:listed', 'ctf/1#1:listed']);
     expect(issues(items)).toEqual([
       ['read-error', cut, 'a zip archive that cannot be read: no end of central directory record at the end of the file (a truncated archive, or not a zip archive); input skipped'],
       ['read-error', many, `a zip archive that cannot be read: the archive lists 100000 entries, over the limit of ${MAX_ZIP_ENTRIES}; input skipped`],
       ['read-error', gz, 'a gzipped zip archive, which is not read in place: gunzip it, then scan the archive; input skipped'],
       ['unknown-format', other, 'a zip archive that is not an Inspect AI .eval log (no header.json, _journal/start.json or samples/*.json entry); input skipped'],
-      ['unknown-format', '<stdin>', 'a zip archive (an Inspect AI .eval log is one) read from a stream; archives are read from files (give its path), or `inspect log convert FILE --to json --output-dir DIR` writes the JSON form; input skipped'],
     ]);
+  });
+
+  it('should read an archive from a stream held whole up to its bound, and skip a larger one saying to give its path', async () => {
+    const whole = buildZip([{ name: 'header.json', data: header }, { name: 'samples/1_epoch_1.json', data: sample('1', 1) }]);
+    const chunks = async function* () {
+      for (let at = 0; at < whole.length; at += 100) yield whole.subarray(at, at + 100);
+    };
+    const read = async (maxBytes: number) => {
+      const out: unknown[] = [];
+      for await (const batch of streamedArchiveRecords(chunks(), '<stdin>', { maxEntryBytes: 1 << 20 }, maxBytes)) out.push(...batch.map((i) => (i.kind === 'issue' ? [i.code, i.message] : i.kind)));
+      return out;
+    };
+    expect(await read(whole.length)).toEqual(['record']);
+    expect(await read(whole.length - 1)).toEqual([['too-long', `a zip archive (an Inspect AI .eval log is one) of more than ${whole.length - 1} bytes read from a stream, which is held whole to be read (its directory is at its end): give its path instead (a file is read in place, any size); input skipped`]]);
+    expect(MAX_STREAMED_ARCHIVE_BYTES).toBe(256 * 1024 * 1024);
   });
 
   it('should refuse a directory cut short, and an entry without its local header', () => {

@@ -1,7 +1,8 @@
 /**
  * A Claude Code tool result as loopwatch compares it, wherever it is read: by the hook
  * (src/hooks/claude-code.ts, which then caps it) and by the reader of hook payload logs (hook-payloads.ts),
- * so `scan` of a hook's log measures what the hook did. Bash's `tool_response` object becomes the text the
+ * so `scan` of a hook's log measures what the hook did. Bash's `tool_response` object (and PowerShell's, Claude
+ * Code's shell tool on Windows, of the same shape) becomes the text the
  * transcript gives the model (and `loopwatch eval` reads, claude-code.ts): its `stdout` and `stderr`; any
  * other result is left without what differs between identical runs (volatile-output.ts).
  */
@@ -23,10 +24,10 @@ export function bashResponseText(response: unknown): string | undefined {
 }
 
 /**
- * Tool `tool`'s `response` as compared (uncapped): Bash's as its text ({@link bashResponseText}) with a
+ * Tool `tool`'s `response` as compared (uncapped): Bash's and PowerShell's as their text ({@link bashResponseText}) with a
  * persisted output's path masked; any other without its volatile fields (volatile-output.ts stableResult).
  */
 export function claudeCodeResult(tool: string, response: unknown): unknown {
-  const text = tool === 'Bash' ? bashResponseText(response) : undefined;
+  const text = tool === 'Bash' || tool === 'PowerShell' ? bashResponseText(response) : undefined;
   return text !== undefined ? stablePersistedText(text) : stableResult(tool, response);
 }

@@ -18,12 +18,14 @@
  * conversation, its calls again) is passed over with one note (claude-code-sessions.ts `parentCopy`), and so
  * is a warmup agent (the prompt "Warmup": calls that never run, answered "Warmup"; `opensWarmup`), and
  * a workflow journal (2.1.16x `subagents/workflows/wf_<id>/journal.jsonl`, `isWorkflowJournalLine`).
- * `is_error: true` makes a known failure, a result without it a known success; a call without result says nothing (`unknown`). The text blocks of an assistant message
+ * `is_error: true` makes a known failure, a result without it a known success (but Zed's ACP adapter's shell
+ * tools, whose exit code is in their text: acp-shell-result.ts); a call without result says nothing (`unknown`). The text blocks of an assistant message
  * are said once, so they go into the `text` of its first call (with text blocks written after that call;
  * not the `(no content)` placeholder some versions write for an empty block), never into each of its
  * parallel calls; `round` is the message's position among the session's assistant messages.
  */
 import { describe } from '../options/checks.js';
+import { acpShellOutcome } from './acp-shell-result.js';
 import { CallIds } from './call-ids.js';
 import { ClaudeCodeSessions, WARMUP_PROMPT, isWorkflowJournalLine, opensWarmup, parentCopy } from './claude-code-sessions.js';
 import { EARLY_RESULT_LINES, EarlyResults } from './early-results.js';
@@ -99,7 +101,8 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
         const text = t.messageText.length === 0 || t.messageFirst !== null ? undefined : t.messageText.join('\n');
         const id = typeof b.id === 'string' ? b.id : undefined;
         if (id !== undefined && !ids.call(id, t.calls)) continue; // a replayed history's call, read before
-        const outcome = id === undefined ? undefined : early.take(id); // its result was written first
+        const written = id === undefined ? undefined : early.take(id); // its result was written first
+        const outcome = written === undefined ? undefined : acpShellOutcome(b.name, written);
         if (outcome !== undefined) ids.result(id!);
         callsRead++;
         const held = t.calls.hold(id, { tool: b.name, args: stableInput('claude-code', b.name, b.input), text, round: t.round, file: unit.file, line: unit.line }, outcome ?? null);
@@ -128,7 +131,8 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
         continue;
       }
       const holder = met.holder;
-      if (!holder.settle(b.tool_use_id, outcome)) {
+      const tool = holder.waitingTool(b.tool_use_id);
+      if (!holder.settle(b.tool_use_id, tool === undefined ? outcome : acpShellOutcome(tool, outcome))) {
         yield issue('unpaired-result', unit.file, unit.line, `result for call id ${id} has no call waiting in session ${JSON.stringify(holder.session)}; skipped`);
       } else if (holder !== t.calls) yield* holder.release(); // its call is in another chain's session
     }

@@ -71,6 +71,11 @@ export class HeldCalls {
     return held;
   }
 
+  /** The tool of the oldest call waiting under `id` (the one {@link settle} would settle), if any. */
+  waitingTool(id: string): string | undefined {
+    return this.waiting.get(id)?.[0]?.tool;
+  }
+
   /** Gives the oldest call waiting under `id` its outcome; false when no call waits under it. */
   settle(id: string, outcome: Outcome): boolean {
     const q = this.waiting.get(id);

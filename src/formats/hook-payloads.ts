@@ -29,6 +29,7 @@ import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
 import { stableResult } from './volatile-output.js';
+import { acpShellOutcome } from './acp-shell-result.js';
 import { claudeCodeResult } from './claude-code-result.js';
 import { codexHookOutcome, hasCodexMarks } from './codex-hook-result.js';
 import { geminiHookOutcome } from './gemini-hook-result.js';
@@ -60,9 +61,11 @@ function afterOutcome(v: Record<string, unknown>): Outcome {
 /**
  * A Claude Code (or Codex) outcome as its hook compares it: the result as the hook reads it
  * (claude-code-result.ts, shared with src/hooks/claude-code.ts: Bash's `{stdout, stderr, ...}` as its
- * text), the error without what differs between identical runs (volatile-output.ts).
+ * text; Zed's ACP shell tools' non-zero exit a failure, acp-shell-result.ts), the error without what differs
+ * between identical runs (volatile-output.ts).
  */
-function stableOutcome(tool: string, o: Outcome): Outcome {
+function stableOutcome(tool: string, given: Outcome): Outcome {
+  const o = acpShellOutcome(tool, given); // Zed's ACP shell tools: a non-zero exit in the text is a failure
   const result = claudeCodeResult(tool, o.result);
   const error = o.error === undefined ? undefined : stableResult(tool, o.error);
   return result === o.result && error === o.error ? o : { ...o, result, ...(error === undefined ? {} : { error }) };

@@ -8,7 +8,7 @@
  */
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
-import { isZipHead, zipArchiveIssue } from './archive-head.js';
+import { isZipHead } from './archive-head.js';
 import { createAtifReader } from './atif.js';
 import { createClaudeCodeReader } from './claude-code.js';
 import { createCodexReader } from './codex.js';
@@ -27,6 +27,7 @@ import { createOpenAiResponsesReader } from './openai-responses.js';
 import { createOpenHandsReader } from './openhands.js';
 import { createOtelReader } from './otel-genai.js';
 import { type RecordUnit, readRecordBatches } from './read-records.js';
+import { streamedArchiveRecords } from './streamed-archive.js';
 import { createSweAgentReader } from './swe-agent.js';
 import { type FormatName, type TraceIssue, type TraceItem, issue } from './trace-record.js';
 import type { RawLine, RouteGate, TraceLine } from './routed-lines.js';
@@ -126,9 +127,16 @@ async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, 
   // the layout is judged on the first PEEK_BYTES whatever size the reads came in
   const look = peeked.head.subarray(0, PEEK_BYTES);
   if (isZipHead(look)) {
+    if (typeof source !== 'string') {
+      // an archive's directory is at its end: a stream's is held whole (bounded), then read as a file is
+      try {
+        return yield* streamedArchiveRecords(peeked.all, file, { maxEntryBytes: options.maxLineBytes });
+      } finally {
+        await peeked.close();
+      }
+    }
     await peeked.close();
-    // an archive is read in place (its directory is at its end): a file, not a stream
-    if (typeof source !== 'string') return yield [zipArchiveIssue(file)];
+    // a file is read in place
     const onBytes = options.onBytes;
     // the peek's bytes were counted as they were read: the rest of the file is counted once it is read
     return yield* readEvalArchive(source, file, { maxEntryBytes: options.maxLineBytes, ...(onBytes === undefined ? {} : { onBytes: (n: number) => onBytes(Math.max(0, n - peeked.head.length)) }) });

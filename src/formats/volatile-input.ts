@@ -1,6 +1,6 @@
 /**
  * The args fields an agent's tool gives that are the model's free text about a call, not the call: Claude
- * Code's `Bash` and Gemini CLI's `run_shell_command` take a `description` ("List files in the build
+ * Code's `Bash` and `PowerShell` (its shell tool on Windows, 2.1.x) and Gemini CLI's `run_shell_command` take a `description` ("List files in the build
  * folder") that the model writes anew each time, so two runs of one command differ in it. Calls are
  * compared without them, by the hooks (src/hooks/claude-code.ts, gemini.ts) and by the readers of the
  * same agents' transcripts (claude-code.ts, gemini-chat.ts, gemini-checkpoint.ts, hook-payloads.ts), so
@@ -16,7 +16,7 @@ export type VolatileInputAgent = 'claude-code' | 'gemini';
 
 /** Per agent, per tool, the args fields left out of the call. */
 export const VOLATILE_INPUT: Readonly<Record<VolatileInputAgent, Readonly<Record<string, readonly string[]>>>> = Object.freeze({
-  'claude-code': Object.freeze({ Bash: Object.freeze(['description']) }),
+  'claude-code': Object.freeze({ Bash: Object.freeze(['description']), PowerShell: Object.freeze(['description']) }),
   gemini: Object.freeze({ run_shell_command: Object.freeze(['description']) }),
 });
 

@@ -21,6 +21,7 @@
 /** Per tool, the top-level fields of its `tool_response` object left out of the outcome. */
 export const VOLATILE_RESULT: Readonly<Record<string, readonly string[]>> = Object.freeze({
   Bash: Object.freeze(['persistedOutputPath', 'rawOutputPath', 'backgroundTaskId']),
+  PowerShell: Object.freeze(['persistedOutputPath', 'rawOutputPath', 'backgroundTaskId']),
   Glob: Object.freeze(['durationMs']),
   WebFetch: Object.freeze(['durationMs']),
   WebSearch: Object.freeze(['durationSeconds']),

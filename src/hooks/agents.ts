@@ -1,7 +1,7 @@
 /**
  * The agents' codecs, and which one a payload comes from when `--agent` is not given: Gemini CLI names its
  * events BeforeTool/AfterTool/BeforeAgent; Codex's PreToolUse/PostToolUse/UserPromptSubmit payloads carry
- * `turn_id` and `model`, Claude Code's do not; only Claude Code sends PostToolUseFailure and PermissionDenied.
+ * `turn_id` and `model`, Claude Code's do not; only Claude Code sends PostToolUseFailure, PermissionDenied and PostToolBatch.
  */
 import { InvalidEventError } from '../errors.js';
 import { describe } from '../options/checks.js';
@@ -23,7 +23,7 @@ export function phaseOf(agent: HookAgent, eventName: string): HookPhase | null {
 /** The agent that sent a payload with this `hook_event_name` (see the header). */
 export function detectAgent(p: Readonly<Record<string, unknown>>, eventName: string): HookAgent {
   if (eventName === 'BeforeTool' || eventName === 'AfterTool' || eventName === 'BeforeAgent') return GEMINI;
-  if (eventName === 'PostToolUseFailure' || eventName === 'PermissionDenied') return CLAUDE_CODE;
+  if (eventName === 'PostToolUseFailure' || eventName === 'PermissionDenied' || eventName === 'PostToolBatch') return CLAUDE_CODE;
   if (eventName === 'SessionEnd') return typeof p.timestamp === 'string' ? GEMINI : CLAUDE_CODE;
   return hasCodexMarks(p) ? CODEX : CLAUDE_CODE;
 }

@@ -2,8 +2,11 @@
  * Claude Code (and the Claude Agent SDK, which runs the same hooks): PreToolUse before a call,
  * PostToolUse after it succeeded, PostToolUseFailure after it failed (`error`, `is_interrupt`),
  * PermissionDenied when auto mode's classifier denied a call (`tool_name`, `tool_input`, `tool_use_id`,
- * `reason`; the call did not run: it is taken as not run at once, not when overdue), UserPromptSubmit (a new
- * prompt: the session's fresh start), SessionEnd.
+ * `reason`; the call did not run: it is taken as not run at once, not when overdue), PostToolBatch (after a
+ * turn's calls resolved, `tool_calls`: those whose result is Claude Code's rejection text were declined by
+ * the person, with or without feedback, and are taken as not run at once: declined-in-batch.ts; installed
+ * `async`, so it never holds the agent up), UserPromptSubmit (a new prompt: the session's fresh start),
+ * SessionEnd.
  *
  * Output (https://code.claude.com/docs/en/hooks), by decision:
  * - allow: nothing (Claude's own permission rules apply: a hook's `permissionDecision: "allow"` would
@@ -13,7 +16,8 @@
  * - deny: `permissionDecision: "deny"`, the reason shown to Claude instead of a result;
  * - stop: `continue: false` with `stopReason` (Claude stops; the user sees the reason), and the deny;
  * - after the call (warn): `additionalContext` on PostToolUse / PostToolUseFailure;
- * - PermissionDenied: nothing (its `retry` is the user's classifier's business, not loopwatch's).
+ * - PermissionDenied: nothing (its `retry` is the user's classifier's business, not loopwatch's);
+ * - PostToolBatch: nothing.
  *
  * Claude Code reads PreToolUse's `additionalContext` from 2.1.9 on; before, a warning is given after the
  * call instead (agent-versions.ts), and an ask carries its reason alone.
@@ -26,13 +30,17 @@
  *
  * A result (`tool_response`) is compared without what differs between two identical runs
  * (src/formats/volatile-output.ts, which the transcript reader applies too): timings, the per-call file and
- * task names of Bash's large or backgrounded output, the file path of a `<persisted-output>` block.
+ * task names of Bash's large or backgrounded output, the file path of a `<persisted-output>` block. Zed's ACP
+ * adapter's shell tools (`mcp__acp__Bash`) answer a PostToolUse whose text says `Exited with code N`: N != 0
+ * is read as a failure (src/formats/acp-shell-result.ts).
  */
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { volatileFields } from '../formats/volatile-input.js';
+import { acpShellFailure } from '../formats/acp-shell-result.js';
 import { claudeCodeResult } from '../formats/claude-code-result.js';
 import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
+import { declinedInBatch } from './declined-in-batch.js';
 import { claudeCodeTurn } from './transcript-turn.js';
 
 /**
@@ -46,6 +54,11 @@ function resultOf(tool: string, response: unknown): unknown {
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
   const session = sessionOf(p);
   if (phase === 'end' || phase === 'prompt') return { agent: 'claude-code', eventName, phase, session, call: { tool: eventName } };
+  if (eventName === 'PostToolBatch') {
+    // the batch's calls the person declined at Claude Code's prompt (declined-in-batch.ts)
+    const declined = declinedInBatch(p, (c, tool) => inputOf(c, volatileFields('claude-code', tool)));
+    return { agent: 'claude-code', eventName, phase, session, call: { tool: eventName }, declined };
+  }
   const tool = toolOf(p);
   const id = callIdOf(p);
   const args = inputOf(p, volatileFields('claude-code', tool));
@@ -55,6 +68,8 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
     const error = typeof p.error === 'string' && p.error !== '' ? capText(p.error) : p.is_interrupt === true ? 'interrupted' : true;
     return { agent: 'claude-code', eventName, phase, session, call: { ...base, error } };
   }
+  const failed = acpShellFailure(tool, p.tool_response); // Zed's ACP shell tools: the exit code is in the text
+  if (failed !== undefined) return { agent: 'claude-code', eventName, phase, session, call: { ...base, error: capText(failed) } };
   return { agent: 'claude-code', eventName, phase, session, call: { ...base, result: resultOf(tool, p.tool_response) } };
 }
 
@@ -84,7 +99,7 @@ function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
 export const CLAUDE_CODE: HookAgent = {
   name: 'claude-code',
   title: 'Claude Code',
-  events: { propose: ['PreToolUse'], record: ['PostToolUse', 'PostToolUseFailure'], decline: ['PermissionDenied'], prompt: ['UserPromptSubmit'], end: ['SessionEnd'] },
+  events: { propose: ['PreToolUse'], record: ['PostToolUse', 'PostToolUseFailure'], decline: ['PermissionDenied', 'PostToolBatch'], prompt: ['UserPromptSubmit'], end: ['SessionEnd'] },
   editTools: ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
   decode,
   turn: claudeCodeTurn,

@@ -13,7 +13,7 @@ export const AGENT_NAMES: readonly AgentName[] = ['claude-code', 'codex', 'gemin
 
 /**
  * What a hook event asks: check a call before it runs, record one that ran, take a proposed call as not run
- * (`decline`: Claude Code's PermissionDenied, LoopDetector.didNotRun), give the session a fresh start
+ * (`decline`: Claude Code's PermissionDenied, and PostToolBatch's declined calls; LoopDetector.didNotRun), give the session a fresh start
  * (a new prompt from the user: src/live/fresh-start.ts), or end the session.
  */
 export type HookPhase = 'propose' | 'record' | 'decline' | 'prompt' | 'end';
@@ -30,6 +30,16 @@ export interface HookCall {
   readonly session: string;
   /** The call (for `prompt` and `end`: only its tool is meaningful). */
   readonly call: LiveCall;
+  /**
+   * For `decline`: every call taken as not run, when they are not `call` alone (Claude Code's
+   * PostToolBatch: the batch's calls the person declined, possibly none; declined-in-batch.ts).
+   */
+  readonly declined?: readonly LiveCall[];
+}
+
+/** The calls a `decline` takes as not run: `declined`, else its `call`. */
+export function declinedCalls(c: HookCall): readonly LiveCall[] {
+  return c.declined ?? [c.call];
 }
 
 /** What a reply may say besides the decision, and what the agent can take. */

@@ -28,7 +28,7 @@ import { terminalSafe } from '../text/terminal-text.js';
 import { agentFor, phaseOf } from './agents.js';
 import { transcriptVersion, versionIn, warnsBefore } from './agent-versions.js';
 import { type LoggedDecision, appendDecisionLine, decisionLine } from './decision-log.js';
-import type { AgentName, HookAgent, HookCall, ReplyContext } from './hook-agent.js';
+import { type AgentName, type HookAgent, type HookCall, type ReplyContext, declinedCalls } from './hook-agent.js';
 import { hookDetection } from './hook-detection.js';
 import { parsePayload } from './hook-payload.js';
 import { withTurn } from './hook-turn.js';
@@ -140,6 +140,7 @@ interface Reached {
  * declined call and a prompt (a change to a session that has a state; nothing to do for one that has none).
  */
 function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached): LiveDecision | null {
+  if (call.phase === 'decline' && declinedCalls(call).length === 0) return null; // a batch nobody declined: nothing to change
   const file = new SessionFile(options.stateDir, call.agent, call.session);
   const tightened = prepareStateFolder(options.stateDir);
   if (tightened !== null) notes.push(hookLine(tightened));
@@ -162,9 +163,9 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
     const restored = restore(file, call, detection, detector, notes);
     detector = restored.detector;
     if (call.phase === 'decline') {
-      // the call did not run (Claude Code's PermissionDenied): never recorded as run, no longer in flight
+      // the call did not run (Claude Code's PermissionDenied, a batch's declined calls): never recorded as run, no longer in flight
       if (restored.restored) {
-        detector.didNotRun(call.call);
+        for (const c of declinedCalls(call)) detector.didNotRun(c);
         file.write(detector.snapshot(), restored.meta);
       }
       return null;

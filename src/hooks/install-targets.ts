@@ -3,7 +3,7 @@
  *
  * | agent       | user file                          | project file            | events (matcher)                                   | timeout unit |
  * |-------------|------------------------------------|-------------------------|----------------------------------------------------|--------------|
- * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied ("*"), UserPromptSubmit, SessionEnd | seconds |
+ * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied ("*"), PostToolBatch (async), UserPromptSubmit, SessionEnd | seconds |
  * | codex       | $CODEX_HOME or ~/.codex/hooks.json | .codex/hooks.json       | PreToolUse, PostToolUse ("*"), UserPromptSubmit    | seconds      |
  * | gemini      | ~/.gemini/settings.json            | .gemini/settings.json   | BeforeTool, AfterTool ("*"), BeforeAgent, SessionEnd | milliseconds |
  *
@@ -22,6 +22,11 @@ export type InstallScope = 'user' | 'project';
 export interface HookEvent {
   readonly event: string;
   readonly matcher?: string;
+  /**
+   * Run in the background (Claude Code's `async: true`): the agent does not wait for it, for an event whose
+   * answer says nothing to the agent (PostToolBatch: one more process a model turn, never waited for).
+   */
+  readonly async?: true;
 }
 
 /** An agent's settings for loopwatch. */
@@ -54,7 +59,7 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
     case 'claude-code':
       return {
         path: scope === 'user' ? join(dirOf(env, 'CLAUDE_CONFIG_DIR', '.claude'), 'settings.json') : join(cwd, '.claude', 'settings.json'),
-        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'PostToolUseFailure', matcher: '*' }, { event: 'PermissionDenied', matcher: '*' }, { event: 'UserPromptSubmit' }, { event: 'SessionEnd' }],
+        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'PostToolUseFailure', matcher: '*' }, { event: 'PermissionDenied', matcher: '*' }, { event: 'PostToolBatch', async: true }, { event: 'UserPromptSubmit' }, { event: 'SessionEnd' }],
         handler: (command) => ({ type: 'command', command, timeout: TIMEOUT_S }),
       };
     case 'codex':

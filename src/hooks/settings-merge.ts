@@ -107,16 +107,18 @@ export interface MergeResult {
 export function mergeHooks(text: string, settings: Record<string, unknown>, events: readonly HookEvent[], handler: Record<string, unknown>, unit: string): MergeResult {
   const hooks = hooksOf(settings);
   for (const { event } of events) if (hooks !== null) groupsOf(hooks, event); // check every event before changing any
+  const handlerOf = (e: HookEvent): Record<string, unknown> => (e.async === true ? { ...handler, async: true } : handler);
   if (hooks === null) {
     // no hooks yet: one new member holding every event
-    const value = Object.fromEntries(events.map(({ event, matcher }) => [event, [{ ...(matcher === undefined ? {} : { matcher }), hooks: [handler] }]]));
+    const value = Object.fromEntries(events.map((e) => [e.event, [{ ...(e.matcher === undefined ? {} : { matcher: e.matcher }), hooks: [handlerOf(e)] }]]));
     return { text: appendEntry(text, jsonTree(text), value, unit, 'hooks'), changes: events.map(({ event }) => ({ event, change: 'added' as const })) };
   }
-  const changes = events.map(({ event, matcher }): EventChange => {
-    if (installedAs(groupsOf(hooks, event) ?? [], matcher, handler)) return { event, change: 'unchanged' };
+  const changes = events.map((e): EventChange => {
+    const { event, matcher } = e;
+    if (installedAs(groupsOf(hooks, event) ?? [], matcher, handlerOf(e))) return { event, change: 'unchanged' };
     const stripped = strip(text, event);
     text = stripped.text;
-    const group = { ...(matcher === undefined ? {} : { matcher }), hooks: [handler] };
+    const group = { ...(matcher === undefined ? {} : { matcher }), hooks: [handlerOf(e)] };
     const { hooks: hooksNode, groups } = eventArray(text, event);
     text = groups === undefined ? appendEntry(text, hooksNode, [group], unit, event) : appendEntry(text, groups, group, unit);
     return { event, change: stripped.removed > 0 ? 'updated' : 'added' };

@@ -16,7 +16,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
-import { AGENT_NAMES, type AgentName, type HookCall, PLAIN_REPLY } from '../hooks/hook-agent.js';
+import { AGENT_NAMES, type AgentName, type HookCall, PLAIN_REPLY, declinedCalls } from '../hooks/hook-agent.js';
 import { parsePayload } from '../hooks/hook-payload.js';
 import { withTurn } from '../hooks/hook-turn.js';
 import { redactSecrets } from '../text/redact.js';
@@ -70,7 +70,7 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
     const named = { ...call.call, session, agent: agent === 'gemini' ? 'gemini-cli' : agent };
     // the agents send an after-event for every call they ran: a proposal without one did not run (hook-run.ts)
     if (call.phase === 'decline') {
-      service.didNotRun(named);
+      for (const c of declinedCalls(call)) service.didNotRun({ ...c, session, agent: named.agent });
       return { body: '' };
     }
     const d = call.phase === 'propose' ? service.propose(named, true) : service.record(named);
