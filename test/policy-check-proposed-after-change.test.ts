@@ -32,12 +32,28 @@ const session: ToolEvent[] = [
   lint(false),
 ];
 
+/** A report of the state (`git status --short`) looked at twice, then again after new files (devset 019c1e66, Codex). */
+const status = (lines: string): ToolEvent => ({ tool: 'exec_command', args: { cmd: 'git status --short' }, result: lines });
+const add = (file: string): ToolEvent => ({ tool: 'apply_patch', args: { input: `*** Begin Patch\n*** Add File: ${file}\n+#!/usr/bin/env bash\n*** End Patch` }, result: `Success. Updated the following files:\nA ${file}\n` });
+const statusAfterWork: ToolEvent[] = [
+  status(' M package.json\n'),
+  read(1),
+  status(' M package.json\n'),
+  add('scripts/configure-gitflow.sh'),
+  add('docs/git-flow.md'),
+  status(' M package.json\n?? docs/git-flow.md\n?? scripts/configure-gitflow.sh\n'),
+];
+
 /** The same patch and the same failing lint again and again. */
 const stuck: ToolEvent[] = [read(1), ...Array.from({ length: 6 }, () => [patch('<div ref={props.containerRef}>', '<div ref={ref}>'), lint(true)]).flat()];
 
 describe.each(ENGINES)('a check proposed after new work (%s engine)', (engine) => {
   it('should not warn at the proposal of the check after a new change, two-phase', () => {
     expect(liveActions(session, engine, { labelled: true })).toEqual([]);
+  });
+
+  it('should not warn at the proposal of a status look after a new change, two-phase', () => {
+    expect(liveActions(statusAfterWork, engine, { labelled: true })).toEqual([]);
   });
 
   it('should say nothing one-phase either (the check passed after the fix)', () => {

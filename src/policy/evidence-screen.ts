@@ -233,9 +233,10 @@ export class EvidenceScreen {
 
   /**
    * Whether a signal of the same call repeated, at a proposal of that call, has fewer runs than its detector's
-   * threshold and the call is a check (its latest run passed or failed, and it changes nothing itself) with a
-   * successful change not made before (since CHANGE_LOOKBACK calls before its latest run) after that run: the
-   * check is proposed to test new work, and its outcome, the evidence, is not known yet. The runs that ran are
+   * threshold and the call is a check (its latest run passed, failed or reported the state: a status query, a
+   * file printed; and it changes nothing itself) with a successful change not made before (since
+   * CHANGE_LOOKBACK calls before its latest run) after that run: the check is proposed to test new work, and its
+   * outcome, the evidence, is not known yet. The runs that ran are
    * weighed alone, as a similar call proposed is (ranEnough); the call is screened again once recorded. The
    * same error again (a dead end) is not such a signal: a stall of failures is a stall.
    */
@@ -245,7 +246,7 @@ export class EvidenceScreen {
     const last = this.lastRun(index);
     if (need === undefined || last === undefined) return false;
     const f = this.facts.of(last);
-    if ((f & (CallFact.CLEAN | CallFact.FAILED)) === 0 || (f & (CallFact.WRITE | CallFact.CHANGED)) !== 0) return false;
+    if ((f & (CallFact.CLEAN | CallFact.FAILED | CallFact.STATUS)) === 0 || (f & (CallFact.WRITE | CallFact.CHANGED)) !== 0) return false;
     let ran = 0;
     for (const i of repetitionsOf(this.log, s, index)) if (i !== index) ran++;
     if (ran >= need) return false;
