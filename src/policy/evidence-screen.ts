@@ -44,6 +44,12 @@ export function withProgress(s: LoopSignal, progress: Progress): LoopSignal {
 const SPACED_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat', 'dead_end', 'result_repeat', 'semantic', 'similar_args']);
 
 /**
+ * Kinds that say the same call repeats (not its error, not similar calls): at a proposal of a check after new
+ * work, weighed on the runs that ran (checksNewChange).
+ */
+const CHECK_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat']);
+
+/**
  * Failures of one call, each with a new error and nothing changed between, that make it stalled: again and
  * again (three different failures may be a build finding one problem after another).
  */
@@ -114,6 +120,7 @@ export class EvidenceScreen {
     if (s.detector !== s.kind) return false;
     if (this.waitWithinBounds(repetitionsOf(this.log, s, index))) return true;
     if (s.fuzzy === true && !this.ranEnough(s, index)) return true;
+    if (this.checksNewChange(s, index)) return true;
     if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.eachSlipAnswered(s.unit ?? [index]))) return true;
     if (s.fuzzy === true && this.ranNotTheAgentsWall(s.unit ?? [index], index)) return true;
     // the same acknowledgement coming back is no repeated answer
@@ -222,6 +229,30 @@ export class EvidenceScreen {
       ran++;
     }
     return ran >= need;
+  }
+
+  /**
+   * Whether a signal of the same call repeated, at a proposal of that call, has fewer runs than its detector's
+   * threshold and the call is a check (its latest run passed, failed or reported the state: a status query, a
+   * file printed; and it changes nothing itself) with a successful change not made before (since
+   * CHANGE_LOOKBACK calls before its latest run) after that run: the check is proposed to test new work, and its
+   * outcome, the evidence, is not known yet. The runs that ran are
+   * weighed alone, as a similar call proposed is (ranEnough); the call is screened again once recorded. The
+   * same error again (a dead end) is not such a signal: a stall of failures is a stall.
+   */
+  private checksNewChange(s: LoopSignal, index: number): boolean {
+    if ((this.facts.of(index) & CallFact.PROPOSED) === 0 || s.fuzzy === true || !CHECK_KINDS.has(s.kind)) return false;
+    const need = this.turns.get(s.kind);
+    const last = this.lastRun(index);
+    if (need === undefined || last === undefined) return false;
+    const f = this.facts.of(last);
+    if ((f & (CallFact.CLEAN | CallFact.FAILED | CallFact.STATUS)) === 0 || (f & (CallFact.WRITE | CallFact.CHANGED)) !== 0) return false;
+    let ran = 0;
+    for (const i of repetitionsOf(this.log, s, index)) if (i !== index) ran++;
+    if (ran >= need) return false;
+    const from = Math.max(this.facts.oldest, last - CHANGE_LOOKBACK);
+    for (let c = last + 1; c < index; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0 && this.novel(c, from)) return true;
+    return false;
   }
 
   /**

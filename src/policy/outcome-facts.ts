@@ -14,6 +14,7 @@ import { saysProcessRunning } from '../text/still-waiting.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
+import { readMissingFile } from '../text/missing-read.js';
 import { printsFiles } from '../text/file-read.js';
 import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_INBOX, READ_PASS, READ_QUIET, READ_STATUS, READ_WAITING, readHead, savesFiles } from '../text/result-reading.js';
@@ -234,10 +235,13 @@ function probedForAProgram(error: string, result: string | undefined): boolean {
   return saysProgramMissing(error) && (result === undefined || result === error || saysProgramMissing(result));
 }
 
-/** Whether a failed call is an `ls` of several paths that found some and not others (partial-listing.ts). */
+/**
+ * Whether a failed call is a probe that found (part of) nothing: an `ls` of several paths that found some and
+ * not others (partial-listing.ts), or a read of files not there (missing-read.ts).
+ */
 function probedPartly(args: unknown, error: string): boolean {
   const command = commandText(args);
-  return command !== undefined && listedSomeMissing(command, error);
+  return command !== undefined && (listedSomeMissing(command, error) || readMissingFile(command, error));
 }
 
 /**

@@ -1,0 +1,36 @@
+/**
+ * A read of a file that is not there: `cat x`, `sed -n '1,200p' x`, `head x`, `nl x` (a command that only
+ * prints files: file-read.ts's printsFiles) failing with one "<printer>: x: No such file or directory" line
+ * (GNU sed: "sed: can't read x: No such file or directory") for each missing path. A probe that found nothing
+ * (the agent guessing where a file lives while it explores: `sed -n '1,260p' AGENTS.md`, then `README.md`):
+ * the missing path is an answer, as a glob that matched nothing or an `ls` of a missing path is
+ * (failure-kinds.ts, partial-listing.ts), not the agent's wall. Different such reads are no dead end; the
+ * same read failing again is left to the detectors of repeated calls. A printer saying anything else
+ * (permission denied, is a directory) is a real failure. Reads at most {@link MISSING_LOOK} characters.
+ */
+import { printsFiles } from './file-read.js';
+import { withoutShellNoise } from './shell-noise.js';
+
+/** Characters of a failure's text read at most. */
+export const MISSING_LOOK = 2048;
+
+/** A printer's line saying a path is not there. */
+const NOT_THERE = /^(?:cat|head|nl|sed): (?:can't read )?[^\n]*: No such file or directory\r?$/;
+
+/** An exit status alone on its line ("Exit code 1", "exit status 2", "Process exited with code 1"). */
+const EXIT_LINE = /^\s*(?:error:\s*)?(?:process\s+)?(?:exit(?: code| status)?|exited with(?: code)?)\s*:?\s*\d+\s*$/i;
+
+/**
+ * Whether a failed shell `command` only prints files and its failure `text` says only that some of them are
+ * not there (at least one such line; blank lines, an exit status and shell start-up noise aside).
+ */
+export function readMissingFile(command: string, text: string): boolean {
+  if (!printsFiles(command)) return false;
+  const t = withoutShellNoise(text.length > MISSING_LOOK ? text.slice(0, MISSING_LOOK) : text);
+  let missing = 0;
+  for (const line of t.split('\n')) {
+    if (NOT_THERE.test(line)) missing++;
+    else if (line.trim() !== '' && !EXIT_LINE.test(line)) return false;
+  }
+  return missing > 0;
+}
