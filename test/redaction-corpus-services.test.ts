@@ -67,7 +67,7 @@ describe('the redaction corpus in hook output', () => {
       out.push(r.stdout, r.stderr);
     }
     showsNoSecret('hook processes', out.join('\n'));
-  });
+  }, 180_000);
 });
 
 describe('the redaction corpus in serve answers', () => {
