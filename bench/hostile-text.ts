@@ -77,5 +77,17 @@ export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   'A_AUTH= repeated': (n) => fill('A_AUTH=', n),
   'A_KEY=( repeated': (n) => fill('A_KEY=(', n),
   'dapi and 31 hex, repeated': (n) => fill(`dapi${'a'.repeat(31)} `, n),
-  'a mix of every trigger': (n) => fill('sk-a eyJ- ://a: token password= -----BEGIN AIza ghp_ xoxb- Bearer ', n),
+  // hostile7's rules: service tokens without a prefix, SAS fields, URL users, .netrc keywords
+  '1234567:AA repeated (one digit short)': (n) => fill('1234567:AA', n),
+  '12345678:AA and 34 characters, repeated': (n) => fill(`12345678:AA${'b'.repeat(32)} `, n),
+  'M and 26 characters then .abcdef., repeated': (n) => fill(`M${'a'.repeat(25)}.abcdef.`, n),
+  'MMMM...': (n) => fill('M', n),
+  '&se=&sig= repeated': (n) => fill('&se=&sig=', n),
+  '&sig= and 15 characters, repeated': (n) => fill('&sv=&sig=aaaaaaaaaaaaaaa', n),
+  ':// and 31 base64url characters then @, repeated': (n) => fill(`://${'a'.repeat(31)}@`, n),
+  'machine a.b login u password repeated': (n) => fill('machine a.b login u password ', n),
+  'login password login password ...': (n) => fill('login password ', n),
+  'SK and 31 hex, repeated': (n) => fill(`SK${'a'.repeat(31)} `, n),
+  'key-key-key-...': (n) => fill('key-', n),
+  'a mix of every trigger': (n) => fill('sk-a eyJ- ://a: token password= -----BEGIN AIza ghp_ xoxb- Bearer 1:AA &sv=&sig= machine login ', n),
 };

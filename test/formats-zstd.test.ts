@@ -86,8 +86,14 @@ describe('Zstandard data', () => {
     const tiny = (n: number) => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x88]), ...Array.from({ length: n }, (_, i) => Buffer.from([i === n - 1 ? 0x09 : 0x08, 0, 0, 0x61]))]);
     expect(refusal(() => inflateZstd(tiny(8200), 1 << 20))).toBe(ZSTD_DECODER === 'fzstd' ? 'has 8200 blocks under a window of 1048576 bytes, more than fzstd (the JavaScript decoder used below Node.js 22.15) is given: fzstd copies its window at every block (Node.js 22.15 or later reads it)' : 'read');
     expect(inflateZstd(tiny(100), 1 << 20).toString()).toBe(''.padEnd(100, 'a'));
-    // fzstd does not check the frame's XXH64 (the zip entry's CRC-32 stands for it); zlib does
-    expect(refusal(() => inflateZstd(edited(Z2, (c) => { c[c.length - 1] = c[c.length - 1]! ^ 1; }), 1000))).toMatch(ZSTD_DECODER === 'fzstd' ? /^read$/ : /^is corrupt/);
+    // a frame's content checksum (XXH64) is checked on either decoder (hostile7: fzstd's path passed it)
+    const badSum = 'has a frame whose content checksum (XXH64) does not match what it inflates to (corrupt data)';
+    expect(refusal(() => inflateZstd(edited(Z2, (c) => { c[c.length - 1] = c[c.length - 1]! ^ 1; }), 1000))).toBe(badSum);
+    expect(refusal(() => inflateZstd(edited(Z1, (c) => { c[c.length - 4] = c[c.length - 4]! ^ 0x80; }), 1000))).toBe(badSum);
+    // the second frame's checksum, the first frame good
+    expect(refusal(() => inflateZstd(Buffer.concat([Z1, edited(Z2, (c) => { c[c.length - 2] = c[c.length - 2]! ^ 1; })]), z1.length + z2.length))).toBe(badSum);
+    // without the checksum flag nothing is checked (HEADER is --no-check)
+    expect(inflateZstd(HEADER, 1000).toString()).toBe(headerJson);
   });
 
   it('should never throw anything but a refusal, nor return more than allowed, on mutated frames', () => {
@@ -125,6 +131,8 @@ describe('Inspect AI .eval archives with Zstandard entries', () => {
       zst('samples/window_epoch_1.json', z2, edited(Z2, (c) => { c[5] = 0xf8; })),
       zst('samples/liar_epoch_1.json', z1, edited(Z1, (c) => { c[6] = 0xff; })),
       zst('samples/cut_epoch_1.json', z2, Z2.subarray(0, 40)),
+      // the content is whole (the CRC-32 matches), its frame's checksum is not
+      zst('samples/sum_epoch_1.json', z2, edited(Z2, (c) => { c[c.length - 1] = c[c.length - 1]! ^ 1; })),
       zst('samples/ok_epoch_1.json', z1, Z1),
     ]));
     const items = await collect([file]);
@@ -134,6 +142,7 @@ describe('Inspect AI .eval archives with Zstandard entries', () => {
       at('window', 'its Zstandard (method 93) data has a window of 2199023255552 bytes, over the limit of 134217728'),
       at('liar', 'inflates past the 806 bytes its directory entry says (a zip bomb?)'),
       at('cut', 'its Zstandard (method 93) data is truncated (its block runs past the end of the data)'),
+      at('sum', 'its Zstandard (method 93) data has a frame whose content checksum (XXH64) does not match what it inflates to (corrupt data)'),
     ]);
   });
 });

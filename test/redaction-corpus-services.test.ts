@@ -53,7 +53,7 @@ describe('the redaction corpus in hook output', () => {
     expect(warned.length).toBeGreaterThanOrEqual(TEXTS.length);
     showsNoSecret('hook', answers.map((a) => a.out).join('\n'));
     expect(answers.filter((a) => !a.secret && a.out.includes('[REDACTED]')).map((a) => a.out)).toEqual([]);
-  });
+  }, 240_000);
 
   it('should show no key after an escaped line break in a hook process\'s stdout (the issue\'s case)', async () => {
     const stateDir = join(dir, 'hook-processes');
@@ -67,7 +67,7 @@ describe('the redaction corpus in hook output', () => {
       out.push(r.stdout, r.stderr);
     }
     showsNoSecret('hook processes', out.join('\n'));
-  });
+  }, 180_000);
 });
 
 describe('the redaction corpus in serve answers', () => {

@@ -1,7 +1,8 @@
 /**
  * The hand-written secret rules find what plain regular expressions of the same shapes find (the
  * expressions are the specification; on long runs they cost the square of the run, or overflow their
- * stack, which is why the rules are written by hand). Short random texts made of the shapes' parts.
+ * stack, which is why the rules are written by hand). Short random texts made of the shapes' parts
+ * (hostile7's prefixes among them: a random `SK` before the 32-hex part is a key to the rule).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -60,7 +61,11 @@ const SPECS: readonly [string, SecretRule, RegExp, ((m: RegExpExecArray, text: s
         `|hf_[A-Za-z0-9]{30,}|gl(?:pat|rt|dt|ptt)-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{30,}|(?:gsk_|xai-|pplx-|r8_)[A-Za-z0-9]{30,}` +
         `|(?:do[opr]_v1_|shp(?:at|ss|ca|pa)_|sbp_)[A-Za-z0-9]{32,}|sntrys_[A-Za-z0-9+/=_-]{32,}|ntn_[A-Za-z0-9]{30,}|ATATT[A-Za-z0-9_-]{40,}|hvs\\.[A-Za-z0-9_-]{24,}` +
         `|dp\\.(?:pt|st|sa)\\.[A-Za-z0-9]{30,}|PMAK-[A-Za-z0-9-]{40,}|dapi[0-9a-f]{32}(?![0-9A-Za-z])|AGE-SECRET-KEY-1[A-Za-z0-9]{40,}` +
-        `|SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,})`,
+        `|SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,}` +
+        // hostile7's prefixes
+        `|(?<!-)key-[0-9a-f]{32}(?![0-9A-Za-z])|SK[0-9a-f]{32}(?![0-9A-Za-z])|AC[0-9a-f]{32}:[0-9a-f]{32}(?![0-9A-Za-z])|lsv2_(?:pt|sk)_\\w{32,}` +
+        `|tvly-[A-Za-z0-9-]{24,}|pcsk_\\w{40,}|lin_api_[A-Za-z0-9]{32,}|HRKU-[A-Za-z0-9_-]{30,}|tskey-[A-Za-z0-9-]{24,}|gl(?:c|sa)_[A-Za-z0-9_-]{32,}` +
+        `|NRAK-[A-Z0-9]{27}(?![0-9A-Za-z])|pscale_(?:tkn|pw)_[A-Za-z0-9_-]{32,}|figd_[A-Za-z0-9_-]{32,}|sk\\.eyJ[A-Za-z0-9._-]{40,})`,
       'g',
     ),
   ],
@@ -80,6 +85,9 @@ const part = fc.oneof(
   fc.constantFrom('-----BEGIN ', 'RSA ', 'PRIVATE KEY-----', '-----END ', 'sk-', 'sk_live_', 'rk_test_', 'ghp_', 'github_pat_', 'xoxb-', 'AKIA', 'ASIA', 'AIza', 'hf_', 'glpat-', 'npm_', 'SG.', 'eyJ', 'Bearer', 'token', 'basic', '://', 'x://', 'u:', '@', '.', '-', '_', '/', '+', '=', ' ', '\n', 'A', 'a', '9'),
   // the prefixes of 2026 (hostile6)
   fc.constantFrom('whsec_', 'xoxe-', 'xapp-', 'GOCSPX-', 'ya29.', 'glrt-', 'gldt-', 'glptt-', 'pypi-AgEIcHlwaS5vcmc', 'gsk_', 'xai-', 'pplx-', 'r8_', 'dop_v1_', 'shpat_', 'sbp_', 'sntrys_', 'ntn_', 'ATATT', 'hvs.', 'dp.pt.', 'PMAK-', 'dapi', 'AGE-SECRET-KEY-1', '0123456789abcdef0123456789abcdef'),
+  // hostile7's prefixes, and what their bodies are made of
+  fc.constantFrom('key-', '-key-', 'SK', 'AC', ':', 'lsv2_pt_', 'tvly-', 'pcsk_', 'lin_api_', 'HRKU-', 'tskey-', 'glc_', 'glsa_', 'NRAK-', 'pscale_tkn_', 'figd_', 'sk.eyJ', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0'),
+  fc.constantFrom('SK0123456789abcdef0123456789abcdef', 'AC0123456789abcdef0123456789abcdef:0123456789abcdef0123456789abcdef', 'key-0123456789abcdef0123456789abcdef', 'NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ0'),
   fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
   fc.stringMatching(/^[A-Z0-9]{14,18}$/),
   fc.constantFrom(...[8, 16, 20, 30, 35, 39, 40].map((n) => 'aB3/'.repeat(12).slice(0, n))),

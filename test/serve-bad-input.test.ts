@@ -6,7 +6,7 @@
 import { request as httpRequest, Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServeServer } from '../src/serve/serve-server.js';
-import { post, rawSocket, readUntilClose } from './helpers/http.js';
+import { post, rawSocket, readUntilClose, request } from './helpers/http.js';
 
 let server: ServeServer;
 beforeAll(async () => {
@@ -112,10 +112,15 @@ describe('loopwatch serve under load', () => {
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('1');
       expect(refused.body.error.code).toBe('overloaded');
+      // hostile7: the liveness probe is answered, and counts the three held requests, not itself
+      const health = await request(`${small.url}/healthz`, 'GET');
+      expect(health.status).toBe(200);
+      expect(health.body.inFlight).toBe(3);
       const answers = holders.map((h) => readUntilClose(h, 3_000));
       for (const h of holders) h.end('"tool":"x"}'.padEnd(60 - '{"session":"hold",'.length, ' '));
       for (const a of await Promise.all(answers)) expect(a.text).toMatch(/^HTTP\/1.1 200/);
       expect((await post(`${small.url}/v1/check`, good)).status).toBe(200);
+      expect((await request(`${small.url}/healthz`, 'GET')).body.inFlight).toBe(0);
     } finally {
       await small.stop();
     }

@@ -27,6 +27,7 @@ import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, type ParsedFlags, choiceFlag, parseFlags, stringOf } from './flags.js';
 import type { HookIo } from './hook-io.js';
 import { UsageError } from './usage-error.js';
+import { terminalSafe } from '../text/terminal-text.js';
 
 const INSTALL_FLAGS: FlagSpec = {
   agent: { type: 'string' },
@@ -138,7 +139,7 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   const changed = changes.some((c) => c.change !== 'unchanged' && c.change !== 'absent');
   const agentLines = verb === 'install' ? versionNotes(agent, agentVersion).map((l, i) => `  ${(i === 0 ? 'agent' : 'note').padEnd(10)} ${l}\n`).join('') : '';
   if (!changed) {
-    io.stdout.write(`loopwatch hook ${verb}: ${target.path} (${title}): nothing to change, loopwatch is ${verb === 'install' ? 'installed already' : 'not installed there'}\n${agentLines}`);
+    io.stdout.write(safeLines(`loopwatch hook ${verb}: ${target.path} (${title}): nothing to change, loopwatch is ${verb === 'install' ? 'installed already' : 'not installed there'}\n${agentLines}`));
     return 0;
   }
   let out = `loopwatch hook ${verb}: ${target.path} (${title})\n`;
@@ -153,6 +154,15 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   const where = verb === 'install' ? whereNote(realpathSync(process.argv[1] ?? '')) : null;
   if (where !== null) out += `  note       ${where}\n`;
   if (verb === 'install' && target.note !== undefined) out += `  note       ${target.note}\n`;
-  io.stdout.write(out);
+  io.stdout.write(safeLines(out));
   return 0;
+}
+
+/**
+ * `text` with each line terminal-safe (`terminalSafe`), its line breaks kept: the paths it names are the
+ * project's (a folder someone else named, `--project`) and the command line holds them; ESC, C1 and bidi
+ * controls in a folder's name were printed raw (hostile7).
+ */
+function safeLines(text: string): string {
+  return text.split('\n').map(terminalSafe).join('\n');
 }

@@ -5,11 +5,14 @@
  * within the output allowed), and both stop at `maxOutputLength`: zlib by its `maxOutputLength`, fzstd block
  * by block as its output is copied into a buffer of that size, a block that would write past it refused. A
  * frame whose content size lies is refused, and so is one whose blocks times window exceeds {@link MAX_JS_WORK}
- * on the fzstd path. fzstd does not check a frame's checksum (XXH64): the zip entry's
- * CRC-32, checked by the caller, stands for it.
+ * on the fzstd path. fzstd does not check a frame's content checksum (the low 32 bits of XXH64 of what the
+ * frame inflates to): it is checked here, with the TypeScript XXH64 the fingerprints use, so a frame whose
+ * checksum is wrong is refused on every Node.js, as libzstd refuses it (before, fzstd's path passed it, and
+ * an entry whose checksum alone was corrupt was read when its CRC-32 matched).
  */
 import * as zlib from 'node:zlib';
 import { Decompress } from 'fzstd';
+import { xxh64 } from '../fingerprint/xxh64.js';
 import { type ZstdFrame, ZstdDataError, windowSizeOf, zstdFrames } from './zstd-frames.js';
 
 type NativeInflate = (data: Uint8Array, options: { maxOutputLength: number }) => Buffer;
@@ -70,8 +73,23 @@ function inflateJs(data: Uint8Array, frames: readonly ZstdFrame[], max: number):
     if (f.contentSize !== null && written - from !== f.contentSize) {
       throw new ZstdDataError(`has a frame that says it holds ${f.contentSize} bytes but inflates to ${written - from} (corrupt data)`);
     }
+    checkContent(data, f, out, from, written);
   }
   return out.subarray(0, written);
+}
+
+/** What a frame whose content checksum does not match is refused with, on either decoder. */
+const BAD_CHECKSUM = 'has a frame whose content checksum (XXH64) does not match what it inflates to (corrupt data)';
+
+/**
+ * Checks frame `f`'s content checksum, when it has one (the frame header's flag): its last 4 bytes, little
+ * endian, must be the low 32 bits of XXH64 (seed 0) of `out[from, to)`, what the frame inflated to.
+ */
+function checkContent(data: Uint8Array, f: ZstdFrame, out: Uint8Array, from: number, to: number): void {
+  if ((data[f.start + 4]! & 4) === 0) return;
+  const at = f.end - 4;
+  const stored = (data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16) | (data[at + 3]! << 24)) >>> 0;
+  if (xxh64(out, from, to, 0, 0) >>> 0 !== stored) throw new ZstdDataError(BAD_CHECKSUM);
 }
 
 /**
@@ -87,6 +105,8 @@ export function inflateZstd(data: Uint8Array, maxOutputLength: number): Buffer {
     if (err instanceof ZstdDataError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (typeof native === 'function' && (err instanceof RangeError || code === 'ERR_BUFFER_TOO_LARGE')) throw OVER;
+    // libzstd checks the checksum itself ("Restored data doesn't match checksum"): the same refusal as fzstd's path
+    if (typeof native === 'function' && err instanceof Error && /checksum/i.test(err.message)) throw new ZstdDataError(BAD_CHECKSUM);
     throw new ZstdDataError(`is corrupt (${err instanceof Error ? err.message : String(err)})`);
   }
 }

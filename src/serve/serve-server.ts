@@ -272,11 +272,14 @@ export class ServeServer {
     if (token !== undefined && !open && !token.accepts(req.headers.authorization)) {
       return refuse(new HttpRefusal(401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required', 'authorization', { 'www-authenticate': 'Bearer', connection: 'close' }));
     }
-    if (this.inFlight >= this.options.maxInFlight) {
+    // `/healthz` (the open path) reads no body and holds nothing: it is neither counted as in flight (it said
+    // `inFlight: 1` of an idle server) nor refused when every slot is taken (slow clients that fill them made
+    // a load balancer's probe see a dead server: 503 `overloaded`)
+    if (!open && this.inFlight >= this.options.maxInFlight) {
       return refuse(new HttpRefusal(503, 'overloaded', `${this.inFlight} requests are in flight (the limit); retry after the time in Retry-After`, undefined, { 'retry-after': '1', connection: 'close' }));
     }
-    this.inFlight++;
-    let done = false;
+    if (!open) this.inFlight++;
+    let done = open;
     const finish = (): void => {
       if (done) return;
       done = true;

@@ -4,7 +4,8 @@
  */
 import type { SecretRule } from './secret-scan.js';
 import { TOKEN_RULES } from './secret-tokens.js';
+import { SERVICE_RULES } from './secret-services.js';
 import { VALUE_RULES } from './secret-values.js';
 
 /** Every rule. */
-export const SECRET_RULES: readonly SecretRule[] = [...TOKEN_RULES, ...VALUE_RULES];
+export const SECRET_RULES: readonly SecretRule[] = [...TOKEN_RULES, ...VALUE_RULES, ...SERVICE_RULES];

@@ -64,6 +64,10 @@ const BASE64 = /[A-Za-z0-9+/=_-]*/y;
 /** Base64url and `.` (Google's OAuth access tokens). */
 const DOTTED = /[A-Za-z0-9._-]*/y;
 
+const HEX32 = /[0-9a-f]{32}(?![0-9A-Za-z])/y;
+/** Mailgun's `key-` and 32 hex digits, unless `-` stands before it (`npm-cache-key-<md5>` is a cache key). */
+const mailgunKey: KeyBody = (text, from) => (text.charCodeAt(from - 5) === 0x2d || !matchesAt(HEX32, text, from) ? -1 : HEX32.lastIndex);
+
 /** Keys by prefix, and what follows the prefix. */
 const KEY_BODIES: ReadonlyMap<string, KeyBody> = new Map([
   // OpenAI, Anthropic (sk-ant-...), and the same form from others
@@ -104,6 +108,22 @@ const KEY_BODIES: ReadonlyMap<string, KeyBody> = new Map([
   ['PMAK-', atLeast(RUN.alnumDash, 40)],
   ['dapi', shaped(/[0-9a-f]{32}(?![0-9A-Za-z])/y, false)],
   ['AGE-SECRET-KEY-1', atLeast(RUN.alnum, 40)],
+  // hostile7: Mailgun, Twilio API keys and account SID:auth token pairs
+  ['key-', mailgunKey],
+  ['SK', shaped(/[0-9a-f]{32}(?![0-9A-Za-z])/y, false)],
+  ['AC', shaped(/[0-9a-f]{32}:[0-9a-f]{32}(?![0-9A-Za-z])/y, false)],
+  // LangSmith, Tavily, Pinecone, Linear, Heroku, Tailscale, Grafana, New Relic, PlanetScale, Figma, Mapbox secret tokens
+  ...['lsv2_pt_', 'lsv2_sk_'].map((p) => [p, atLeast(RUN.word, 32)] as const),
+  ['tvly-', atLeast(RUN.alnumDash, 24)],
+  ['pcsk_', atLeast(RUN.word, 40)],
+  ['lin_api_', atLeast(RUN.alnum, 32)],
+  ['HRKU-', atLeast(RUN.base64url, 30)],
+  ['tskey-', atLeast(RUN.alnumDash, 24)],
+  ...['glc_', 'glsa_'].map((p) => [p, atLeast(RUN.base64url, 32)] as const),
+  ['NRAK-', shaped(/[A-Z0-9]{27}(?![0-9A-Za-z])/y, false)],
+  ...['pscale_tkn_', 'pscale_pw_'].map((p) => [p, atLeast(RUN.base64url, 32)] as const),
+  ['figd_', atLeast(RUN.base64url, 32)],
+  ['sk.eyJ', atLeast(DOTTED, 40)],
   // SendGrid: SG.<id>.<secret>
   ['SG.', shaped(/[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16}/y, true)],
   // webhook URLs whose path is the credential
@@ -112,7 +132,7 @@ const KEY_BODIES: ReadonlyMap<string, KeyBody> = new Map([
   ['discordapp.com/api/webhooks/', atLeast(WEBHOOK_PATH, 20)],
 ]);
 const KEY_PREFIX =
-  /(?:[spr]k-|[spr]k_(?:live|test)_|whsec_|gh[pousr]_|github_pat_|xox[abposre]-|xapp-|AKIA|ASIA|GOCSPX-|ya29\.|hf_|gl(?:pat|rt|dt|ptt)-|npm_|pypi-AgEIcHlwaS5vcmc|gsk_|xai-|pplx-|r8_|do[opr]_v1_|shp(?:at|ss|ca|pa)_|sbp_|sntrys_|ntn_|ATATT|hvs\.|dp\.(?:pt|st|sa)\.|PMAK-|dapi|AGE-SECRET-KEY-1|SG\.|hooks\.slack\.com\/services\/|discord(?:app)?\.com\/api\/webhooks\/)/g;
+  /(?:[spr]k-|[spr]k_(?:live|test)_|whsec_|gh[pousr]_|github_pat_|xox[abposre]-|xapp-|AKIA|ASIA|GOCSPX-|ya29\.|hf_|gl(?:pat|rt|dt|ptt)-|npm_|pypi-AgEIcHlwaS5vcmc|gsk_|xai-|pplx-|r8_|do[opr]_v1_|shp(?:at|ss|ca|pa)_|sbp_|sntrys_|ntn_|ATATT|hvs\.|dp\.(?:pt|st|sa)\.|PMAK-|dapi|AGE-SECRET-KEY-1|key-|SK|AC|lsv2_(?:pt|sk)_|tvly-|pcsk_|lin_api_|HRKU-|tskey-|gl(?:c|sa)_|NRAK-|pscale_(?:tkn|pw)_|figd_|sk\.eyJ|SG\.|hooks\.slack\.com\/services\/|discord(?:app)?\.com\/api\/webhooks\/)/g;
 
 /** Keys and tokens known by their prefix (see {@link KEY_BODIES}) where a token starts (`startsToken`). */
 const prefixedKey: SecretRule = (text, out) => {

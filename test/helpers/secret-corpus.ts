@@ -37,6 +37,7 @@ const DIGITS = '0123456789';
 const ALNUM = UPPER + LOWER + DIGITS;
 const B64URL = `${ALNUM}-_`;
 const B64 = `${ALNUM}+/`;
+const HEX = '0123456789abcdef';
 
 /** `n` characters of `alphabet`, at least one of each of `must` (letters and digits, as real keys have). */
 function chars(alphabet: string, n: number, must: readonly string[] = [UPPER, LOWER, DIGITS]): string {
@@ -101,6 +102,23 @@ export const VENDOR_KEYS: readonly VendorKey[] = [
   { name: 'Postman key', value: `PMAK-${chars('0123456789abcdef', 24, [DIGITS])}-${chars('0123456789abcdef', 34, [DIGITS])}` },
   { name: 'Databricks token', value: `dapi${chars('0123456789abcdef', 32, [DIGITS])}` },
   { name: 'age secret key', value: `AGE-SECRET-KEY-1${chars('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58, ['QPZRYXGFTVDWSJNKHCEMUAL', '9820354'])}` },
+  // hostile7: service tokens of 2026 still shown whole
+  { name: 'Telegram bot token', value: `${chars(DIGITS, 10, [DIGITS])}:AA${chars(B64URL, 33)}`, bare: true },
+  { name: 'Discord bot token', value: `${base64url(`1${chars(DIGITS, 18, [DIGITS])}`)}.${chars(B64URL, 6)}.${chars(B64URL, 38)}` },
+  { name: 'Mailgun key', value: `key-${chars(HEX, 32, [DIGITS])}` },
+  { name: 'Twilio API key', value: `SK${chars(HEX, 32, [DIGITS])}` },
+  { name: 'Twilio account SID and auth token', value: `AC${chars(HEX, 32, [DIGITS])}:${chars(HEX, 32, [DIGITS])}` },
+  { name: 'LangSmith key', value: `lsv2_pt_${chars(HEX, 32, [DIGITS])}_${chars(HEX, 10, [DIGITS])}` },
+  { name: 'Tavily key', value: `tvly-dev-${chars(ALNUM, 32)}` },
+  { name: 'Pinecone key', value: `pcsk_${chars(ALNUM, 5)}_${chars(ALNUM, 63)}` },
+  { name: 'Linear key', value: `lin_api_${chars(ALNUM, 40)}` },
+  { name: 'Heroku key', value: `HRKU-AA${chars(B64URL, 58)}` },
+  { name: 'Tailscale key', value: `tskey-auth-k${chars(ALNUM, 12)}-${chars(ALNUM, 33)}` },
+  { name: 'Grafana service account token', value: `glsa_${chars(ALNUM, 32)}_${chars(HEX, 8, [DIGITS])}` },
+  { name: 'New Relic user key', value: `NRAK-${chars(UPPER + DIGITS, 27, [UPPER, DIGITS])}` },
+  { name: 'PlanetScale token', value: `pscale_tkn_${chars(B64URL, 43)}` },
+  { name: 'Figma token', value: `figd_${chars(B64URL, 40)}` },
+  { name: 'Mapbox secret token', value: `sk.${base64url(`{"u":"${chars(LOWER, 8, [LOWER])}","a":"${chars(ALNUM, 12)}"}`)}.${chars(B64URL, 22)}` },
 ];
 
 /** A context a key is found in: the text around it. */
@@ -199,6 +217,21 @@ function contextSecrets(): CorpusSecret[] {
   out.push(secret('env assignment of an auth value', `export NPM_AUTH=${npmAuth}`, npmAuth));
   const vendorKey = opaque(32);
   out.push(secret('.env line of a _KEY name', `MISTRAL_KEY=${vendorKey}\nDEBUG=1`, vendorKey));
+  // hostile7
+  const telegram = VENDOR_KEYS.find((k) => k.name === 'Telegram bot token')?.value as string;
+  out.push(secret('Telegram bot token in the Bot API URL', `curl https://api.telegram.org/bot${telegram}/sendMessage -d chat_id=1`, telegram));
+  const sig = `${opaque(40)}%2B${opaque(4)}%3D`;
+  out.push(secret('Azure SAS signature', `az storage blob download --blob-url "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-31T00:00:00Z&spr=https&sig=${sig}"`, sig));
+  const portalSig = `${opaque(43)}%3D`;
+  out.push(secret("Azure SAS signature as the portal writes it", JSON.stringify({ url: `https://acct.queue.core.windows.net/q?sp=r&st=2026-12-01T00:00:00Z&se=2026-12-31T00:00:00Z&spr=https&sv=2024-05-04&sr=q&sig=${portalSig}` }), portalSig));
+  const dsn = chars(HEX, 32, [DIGITS]);
+  out.push(secret('Sentry DSN', `SENTRY_DSN=https://${dsn}@o450${chars(DIGITS, 12, [DIGITS])}.ingest.us.sentry.io/450${chars(DIGITS, 13, [DIGITS])}`, dsn));
+  const netrc = opaque(20);
+  const gho = chars('0123456789abcdef', 40, [DIGITS]);
+  out.push(secret('token as a URL user', `git remote set-url origin https://${gho}@github.com/org/repo.git`, gho));
+  out.push(secret('.netrc line', `machine api.heroku.com login ada@example.com password ${netrc}`, netrc));
+  const netrcLines = opaque(24);
+  out.push(secret('.netrc entry on several lines', `cat ~/.netrc\nmachine github.com\n  login ada\n  password ${netrcLines}\n`, netrcLines));
   return out;
 }
 
@@ -258,6 +291,15 @@ export const ORDINARY_CORPUS: readonly CorpusText[] = [
   { name: 'keyword arguments set to None', text: 'def check(password, secret=None, token=None):' },
   { name: 'shell variables', text: 'mysql --password=$DB_PASSWORD --user=app; curl -H "token: ${API_TOKEN}"' },
   { name: 'code constants named _KEY', text: 'SESSION_KEY = "_auth_user_id"; DIMENSION_KEY = "_ARRAY_DIMENSIONS"; PATTERN_KEY = Pattern.compile("[*,]")' },
+  // hostile7: near misses of the service tokens
+  { name: 'a cache key of an md5', text: `key: npm-cache-key-${sha('md5', 'i', 'hex')}` },
+  { name: 'an XML type name after digits', text: 'clm12345:AgencyIdentificationCodeContentType and 12345678:AAbbreviationsList' },
+  { name: 'a dotted identifier of Discord token lengths', text: 'NativeModuleRegistryHelper.select.someVeryLongFunctionNameForTests' },
+  { name: 'minified code', text: '!function(e){var t={};function n(r){if(t[r])return t[r].exports}}(window);a.sig=b.sv=c;MTAxMjM0NTY3ODkwMTIzNDU2Nzg5.abcdef.x' },
+  { name: 'a signature without a SAS', text: 'https://example.com/verify?sig=abcdefghijklmnop1234&user=1' },
+  { name: 'a base64 image', text: `data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk.${sha('sha256', 'j', 'base64')}` },
+  { name: 'prose about logins', text: 'Enter your login and password to continue; the machine restarts. A machine learning login page password reset; machine x login ada password' },
+  { name: 'URLs with short users', text: 'git clone git@github.com:org/repo.git; https://x-access-token@github.com/org; ssh://deploy-user-for-production@host' },
   { name: 'words near new prefixes', text: 'from django.forms.utils import flatatt; my_dapi_client; the dp.pt file; r8_init(); xai-grok is a model' },
 ];
 
