@@ -35,8 +35,7 @@ export const TRIGGERS: readonly string[] = Object.freeze([
 /** Per ASCII code: 1 for the characters of a base64 run (A-Z, a-z, 0-9, `/`, `+`). */
 const BASE64 = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
-  const ch = String.fromCharCode(c);
-  if (/[A-Za-z0-9/+]/.test(ch)) BASE64[c] = 1;
+  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 47 || c === 43) BASE64[c] = 1;
 }
 
 /**
