@@ -111,14 +111,35 @@ export const VERDICT_TEXT_LIMIT = 4096;
 
 const keep = (text: string): string => cutText(text, VERDICT_TEXT_LIMIT);
 
-/** Cut, then redactSecrets, remembering its answers (a verdict's texts repeat across its parts). */
+/** Texts a verdict's memo of redactions searches one by one before it makes a Map (see memoRedact). */
+const LISTED_TEXTS = 8;
+
+/**
+ * Cut, then redactSecrets, remembering its answers (a verdict's texts repeat across its parts: the primary's
+ * pattern in its signal entry, a tool name in each call of the unit). Most verdicts have a handful of texts,
+ * most repeats the very same string: a list searched by `===` (no hash of each text, as a Map makes), and a
+ * Map past {@link LISTED_TEXTS} of them (a long unit of many tools).
+ */
 function memoRedact(): (text: string) => string {
-  const seen = new Map<string, string>();
+  const seen: string[] = [];
+  const answers: string[] = [];
+  let map: Map<string, string> | null = null;
   return (text) => {
-    let out = seen.get(text);
-    if (out === undefined) {
-      out = redactSecrets(cutText(text, VERDICT_TEXT_LIMIT));
-      seen.set(text, out);
+    if (map === null) {
+      for (let k = 0; k < seen.length; k++) if (seen[k] === text) return answers[k] as string;
+    } else {
+      const known = map.get(text);
+      if (known !== undefined) return known;
+    }
+    const out = redactSecrets(cutText(text, VERDICT_TEXT_LIMIT));
+    if (map !== null) map.set(text, out);
+    else if (seen.length < LISTED_TEXTS) {
+      seen.push(text);
+      answers.push(out);
+    } else {
+      map = new Map<string, string>();
+      for (let k = 0; k < seen.length; k++) map.set(seen[k] as string, answers[k] as string);
+      map.set(text, out);
     }
     return out;
   };

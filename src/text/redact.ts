@@ -5,32 +5,13 @@
  * the text's length (`secret-scan.ts`), so redaction is too, whatever the text.
  */
 import { SECRET_RULES } from './secret-rules.js';
+import { mayHoldSecret } from './secret-trigger.js';
 
 /** What a secret is replaced with. */
 export const REDACTED = '[REDACTED]';
 
-/**
- * A literal every rule's match contains (case aside): text without any of them cannot hold a secret, and
- * most text that leaves loopwatch has none, so one scan replaces a dozen.
- */
-const ANY_TRIGGER =
-  /[spr]k[-_]|gh[pousr]_|github_pat_|xox|xapp-|akia|asia|aiza|eyj|bearer|basic|token|:\/\/|key|secret|passw|pwd|hf_|gl(?:pat|rt|dt|ptt)-|npm_|sg\.|whsec_|gocspx-|ya29\.|pypi-|gsk_|xai-|pplx-|r8_|_v1_|shp(?:at|ss|ca|pa)_|sbp_|sntrys_|ntn_|atatt|hvs\.|dp\.(?:pt|st|sa)\.|pmak-|dapi|hooks\.slack|webhooks|_auth|credential|(?:sk|ac)[0-9a-f]{32}|[0-9]:aa|sig=|lsv2_|tvly-|pcsk_|lin_api_|hrku-|tskey-|gl(?:c|sa)_|nrak-|pscale_|figd_/i;
-/**
- * What AWS secret keys, which have no literal, need: 40 base64 characters in a row, looked for only where a
- * run begins (from every character, a run of 39 would be read 39 times).
- */
-const FORTY_IN_A_ROW = /(?:^|[^A-Za-z0-9/+])[A-Za-z0-9/+]{40}/;
-
-/**
- * What Discord bot tokens, which have no literal either, need: a user id's base64 (from `M`, `N` or `O`) and a
- * 6-character part between dots (bounded: each start reads at most 35 characters).
- */
-const DISCORD_SHAPE = /[MNO][A-Za-z0-9_-]{22,26}\.[A-Za-z0-9_-]{6}\./;
-
-/** Whether `text` may hold a secret (when not, no rule would find one). */
-export function mayHoldSecret(text: string): boolean {
-  return ANY_TRIGGER.test(text) || FORTY_IN_A_ROW.test(text) || DISCORD_SHAPE.test(text);
-}
+/** Whether a text may hold a secret: one pass over it for the triggers and base64 runs the rules need (secret-trigger.ts). */
+export { mayHoldSecret } from './secret-trigger.js';
 
 /** Returns `text` with every secret-shaped substring replaced by `[REDACTED]`. */
 export function redactSecrets(text: string): string {
