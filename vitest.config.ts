@@ -1,15 +1,9 @@
 import { defineConfig } from 'vitest/config';
-import { fileURLToPath } from 'node:url';
-import { splitTestFiles } from './test/setup/isolation.js';
 import { LongestFirst } from './test/setup/sequencer.js';
-
-// two projects (test/setup/isolation.ts decides, from each file's text): files that may change or read
-// process-wide state run isolated, a fresh worker each; the rest share workers, their modules loaded once
-// per worker. The same files run either way; docs/testing.md has the figures.
-const { isolated, shared } = splitTestFiles(fileURLToPath(new URL('.', import.meta.url)));
 
 export default defineConfig({
   test: {
+    include: ['test/**/*.test.ts'],
     // a temp folder per run; the run fails naming any loopwatch-* folder a test leaves behind
     globalSetup: ['test/setup/temp-folders.ts'],
     testTimeout: 60_000,
@@ -18,9 +12,5 @@ export default defineConfig({
     maxWorkers: 2,
     // the longest files first (test/setup/durations.json), so no long file starts last on a fresh clone
     sequence: { sequencer: LongestFirst },
-    projects: [
-      { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
-      { extends: true, test: { name: 'shared', include: shared, isolate: false } },
-    ],
   },
 });
