@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/setup/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -9,5 +10,7 @@ export default defineConfig({
     // two test files at once, also on 2 cores (vitest's default there is 1): most files wait on child
     // processes, worker threads or sockets, so the suite ran in 385 s instead of 480-510 s here
     maxWorkers: 2,
+    // the longest files first (test/setup/durations.json), so no long file starts last on a fresh clone
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -5,14 +5,13 @@
  * `slice` first, and a key running across the cut lost its end: redaction no longer knew what was left,
  * and the first 20 characters of a GitHub token were printed (hostile5).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type NatsConnection, connect, headers } from '@nats-io/transport-node';
+import { describe, expect, it, vi } from 'vitest';
+import { headers } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import { NatsCaller } from '../src/serve/nats/nats-caller.js';
-import { NatsWorker } from '../src/serve/nats/nats-worker.js';
 import { NATS_WARNING } from '../src/serve/nats/nats-warning.js';
 import { REPLY_HEADER, inputSubject } from '../src/serve/nats/subjects.js';
-import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/nats-server.js';
+import { natsFixture } from './helpers/nats-fixture.js';
+import { natsServerBinary } from './helpers/nats-server.js';
 
 const KEY = 'ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5';
 /** 60 characters before the key: a cut at 80 falls 20 characters into it. */
@@ -20,32 +19,16 @@ const PAD = 'p'.repeat(60);
 const CALL = { tool: 'bash', args: { command: 'pytest' } };
 
 describe.skipIf(natsServerBinary === null)('subjects a NATS publisher chose, quoted', () => {
-  let server: NatsServer;
-  let worker: NatsWorker;
-  let caller: NatsCaller;
-  let nc: NatsConnection;
-  beforeAll(async () => {
-    server = await startNatsServer();
-    worker = await NatsWorker.start({ servers: server.url, partitions: 1, leaseMs: 600, workerId: 'w1', flushMs: 50 });
-    caller = await NatsCaller.connect(server.url);
-    nc = await connect({ servers: server.url });
-    for (let i = 0; i < 50 && worker.partitions().length < 1; i++) await new Promise((r) => setTimeout(r, 100));
-  }, 30_000);
-  afterAll(async () => {
-    await nc?.close();
-    await caller?.close();
-    await worker?.stop();
-    await server?.stop();
-  }, 30_000);
+  const f = natsFixture(1);
 
   it('should show no part of a key in the warning about a refused reply subject', async () => {
     const spy = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     try {
       const h = headers();
       h.set(REPLY_HEADER, `loopwatch.${PAD}.${KEY}`);
-      nc.publish(inputSubject('attacker'), JSON.stringify({ ...CALL, id: 'a1' }), { headers: h });
-      await nc.flush();
-      await caller.check('attacker', [{ ...CALL, id: 'a2' }]);
+      f.nc.publish(inputSubject('attacker'), JSON.stringify({ ...CALL, id: 'a1' }), { headers: h });
+      await f.nc.flush();
+      await f.caller.check('attacker', [{ ...CALL, id: 'a2' }]);
       const warnings = spy.mock.calls.filter((c) => (c[1] as unknown) === NATS_WARNING).map((c) => String(c[0]));
       const refused = warnings.filter((w) => w.includes('reply subject'));
       expect(refused).toHaveLength(1);
@@ -60,11 +43,11 @@ describe.skipIf(natsServerBinary === null)('subjects a NATS publisher chose, quo
   it('should show no part of a key in the error answering a subject token that names no session', async () => {
     const inbox = '_INBOX.cut.token';
     const answers: string[] = [];
-    const sub = nc.subscribe(inbox, { callback: (_e, m) => void answers.push(m.string()) });
-    await nc.flush();
+    const sub = f.nc.subscribe(inbox, { callback: (_e, m) => void answers.push(m.string()) });
+    await f.nc.flush();
     const h = headers();
     h.set(REPLY_HEADER, inbox);
-    await jetstream(nc).publish(`loopwatch.in.${PAD}=${KEY}=zz`, JSON.stringify({ ...CALL, id: 'c1' }), { headers: h });
+    await jetstream(f.nc).publish(`loopwatch.in.${PAD}=${KEY}=zz`, JSON.stringify({ ...CALL, id: 'c1' }), { headers: h });
     for (let i = 0; i < 60 && answers.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     sub.unsubscribe();
     expect(answers).toHaveLength(1);

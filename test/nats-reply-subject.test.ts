@@ -9,56 +9,39 @@
  * can publish to) is not used, counted in `repliesRefused`, and the answer still goes to the verdicts
  * subject; an inbox (`_INBOX.…`, or a prefix of the client's own) is answered as before.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NatsConnection, connect, headers } from '@nats-io/transport-node';
+import { describe, expect, it } from 'vitest';
+import { headers } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { NatsCaller } from '../src/serve/nats/nats-caller.js';
-import { NatsWorker } from '../src/serve/nats/nats-worker.js';
 import { REPLY_HEADER, VERDICTS_STREAM, inputSubject } from '../src/serve/nats/subjects.js';
-import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/nats-server.js';
+import { natsFixture } from './helpers/nats-fixture.js';
+import { natsServerBinary } from './helpers/nats-server.js';
 
 const CALL = { tool: 'bash', args: { command: 'pytest' } };
 
 describe.skipIf(natsServerBinary === null)('a reply subject a caller names', () => {
-  let server: NatsServer;
-  let worker: NatsWorker;
-  let caller: NatsCaller;
-  let nc: NatsConnection;
-  beforeAll(async () => {
-    server = await startNatsServer();
-    worker = await NatsWorker.start({ servers: server.url, partitions: 2, leaseMs: 600, workerId: 'w1', flushMs: 50 });
-    caller = await NatsCaller.connect(server.url);
-    nc = await connect({ servers: server.url });
-    for (let i = 0; i < 50 && worker.partitions().length < 2; i++) await new Promise((r) => setTimeout(r, 100));
-  }, 30_000);
-  afterAll(async () => {
-    await nc?.close();
-    await caller?.close();
-    await worker?.stop();
-    await server?.stop();
-  }, 30_000);
+  const f = natsFixture(2);
 
   /** Publishes one call of `session` naming `reply`, then waits until the worker has answered a later call of it. */
   async function callNaming(session: string, reply: string): Promise<void> {
     const h = headers();
     h.set(REPLY_HEADER, reply);
-    nc.publish(inputSubject(session), JSON.stringify({ ...CALL, id: `attack-${reply}` }), { headers: h });
-    await nc.flush();
-    await caller.check(session, [{ ...CALL, id: `after-${reply}` }]);
+    f.nc.publish(inputSubject(session), JSON.stringify({ ...CALL, id: `attack-${reply}` }), { headers: h });
+    await f.nc.flush();
+    await f.caller.check(session, [{ ...CALL, id: `after-${reply}` }]);
     await new Promise((r) => setTimeout(r, 200)); // what the worker published meanwhile has reached the server
   }
 
   it('should not publish to the JetStream API for a caller', async () => {
-    const jsm = await jetstreamManager(nc);
+    const jsm = await jetstreamManager(f.nc);
     expect((await jsm.streams.info(VERDICTS_STREAM)).config.name).toBe(VERDICTS_STREAM);
     await callNaming('attacker-1', `$JS.API.STREAM.DELETE.${VERDICTS_STREAM}`);
     await expect(jsm.streams.info(VERDICTS_STREAM)).resolves.toMatchObject({ config: { name: VERDICTS_STREAM } });
   }, 30_000);
 
   it("should not write another session's stored state for a caller", async () => {
-    await caller.check('victim', [{ ...CALL, id: 'v1' }]);
-    const kv = await new Kvm(nc).open('loopwatch-sessions');
+    await f.caller.check('victim', [{ ...CALL, id: 'v1' }]);
+    const kv = await new Kvm(f.nc).open('loopwatch-sessions');
     for (let i = 0; i < 40 && (await kv.get('s.victim')) === null; i++) await new Promise((r) => setTimeout(r, 50));
     const before = (await kv.get('s.victim'))?.revision;
     expect(before).toBeGreaterThan(0);
@@ -68,8 +51,8 @@ describe.skipIf(natsServerBinary === null)('a reply subject a caller names', () 
 
   it("should not publish into the service's own subjects for a caller", async () => {
     const heard: string[] = [];
-    const sub = nc.subscribe('loopwatch.verdicts.victim2', { callback: (_e, m) => void heard.push(m.string()) });
-    await nc.flush();
+    const sub = f.nc.subscribe('loopwatch.verdicts.victim2', { callback: (_e, m) => void heard.push(m.string()) });
+    await f.nc.flush();
     await callNaming('attacker-3', 'loopwatch.verdicts.victim2');
     sub.unsubscribe();
     expect(heard).toEqual([]);
@@ -77,11 +60,11 @@ describe.skipIf(natsServerBinary === null)('a reply subject a caller names', () 
 
   it.each(['_INBOX.x.y', 'my_inbox.caller-1.7'])('should answer on an inbox %s, and count the refused ones', async (inbox) => {
     const heard: string[] = [];
-    const sub = nc.subscribe(inbox, { callback: (_e, m) => void heard.push(m.string()) });
-    await nc.flush();
+    const sub = f.nc.subscribe(inbox, { callback: (_e, m) => void heard.push(m.string()) });
+    await f.nc.flush();
     await callNaming(`caller-${inbox}`, inbox);
     sub.unsubscribe();
     expect(heard.map((t) => JSON.parse(t) as { results: unknown[] }).map((a) => a.results)).toEqual([[{ id: `attack-${inbox}`, verdict: null }]]);
-    expect(worker.stats.repliesRefused).toBe(3);
+    expect(f.worker.stats.repliesRefused).toBe(3);
   }, 30_000);
 });

@@ -91,7 +91,9 @@ describe('the same two-phase decisions whatever runs them', () => {
   }, 120_000);
 
   it('should agree on a random fleet of interleaved sessions, two-phase calls among plain checks in the same batches, calls in parallel', async () => {
-    const fleet = randomFleet(fleetEvents(400, 12));
+    // 240 sessions: 5,363 operations (378 checks, 67 warnings, 19 denials), more than one batch of every size
+    // tried; 400 took ~10 s more of CI for nothing more
+    const fleet = randomFleet(fleetEvents(240, 12));
     expect(fleet.ops.filter((o) => o.kind === 'check').length).toBeGreaterThan(300);
     expect(decisions(fleet, 'warn')).toBeGreaterThan(50);
     expect(decisions(fleet, 'deny')).toBeGreaterThan(0);

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_PAGE_ROWS as PAGE_ROWS } from '../src/report/report-data.js';
-import { launchChromium, skipBrowserTests } from './helpers/chromium.js';
+import { openWatchedPage, skipBrowserTests } from './helpers/chromium.js';
 import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
 import { hostileFolder, sessionCalls } from './helpers/report-fixture.js';
 import { tempFolder } from './helpers/temp-folder.js';
@@ -23,8 +23,8 @@ const BULK = 250;
 describe.skipIf(skipBrowserTests)('the HTML report in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
-  const requests: string[] = [];
-  const problems: string[] = [];
+  let requests: string[] = [];
+  let problems: string[] = [];
   const shots = process.env.LOOPWATCH_REPORT_SHOTS || tempFolder('report-shots');
   let reportUrl = '';
 
@@ -36,19 +36,7 @@ describe.skipIf(skipBrowserTests)('the HTML report in Chromium', () => {
     const run = loopwatch(['scan', dir, '--html', out, '--workers', '0', '--timelines', '3']);
     expect(run.stderr).toContain('HTML report written');
     reportUrl = pathToFileURL(out).href;
-    context = await launchChromium();
-    page = await context.newPage();
-    page.on('request', (r) => requests.push(r.url()));
-    page.on('dialog', (d) => {
-      problems.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    await page.goto(reportUrl);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+    ({ context, page, requests, problems } = await openWatchedPage(reportUrl, 10_000, { console: true }));
   }, 30_000);
 
   afterAll(async () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowserTests } from './helpers/chromium.js';
+import { openWatchedPage, skipBrowserTests } from './helpers/chromium.js';
 import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
 
 /** What each payload runs, if it ever runs. */
@@ -32,8 +32,8 @@ describe.skipIf(skipBrowserTests)('a report of hostile traces in Chromium', () =
   let context: BrowserContext;
   let page: Page;
   let report = '';
-  const requests: string[] = [];
-  const problems: string[] = [];
+  let requests: string[] = [];
+  let problems: string[] = [];
 
   beforeAll(async () => {
     const dir = tempDir();
@@ -50,16 +50,7 @@ describe.skipIf(skipBrowserTests)('a report of hostile traces in Chromium', () =
     report = join(tempDir(), 'report.html');
     const run = loopwatch(['scan', dir, '--html', report, '--workers', '0', '--timelines', '20']);
     expect(run.stderr).toContain('HTML report written');
-    context = await launchChromium();
-    page = await context.newPage();
-    page.on('request', (r) => requests.push(r.url()));
-    page.on('dialog', (d) => {
-      problems.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    await page.goto(pathToFileURL(report).href);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    ({ context, page, requests, problems } = await openWatchedPage(pathToFileURL(report).href, 20_000));
   }, 120_000);
 
   afterAll(async () => {

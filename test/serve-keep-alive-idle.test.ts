@@ -57,10 +57,8 @@ describe('loopwatch serve, a kept-alive connection at its idle timeout', () => {
     expect(c.text()).toMatch(/keep-alive: timeout=5/i);
     // the event loop held past the keep-alive timeout (server and client share it here), then a request:
     // it is on its way when the server's timer fires
-    const held = Date.now();
-    while (Date.now() - held < 7_500) {
-      // held
-    }
+    // (held asleep, not spinning: Atomics.wait blocks the thread without taking a core from the other tests)
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 7_500);
     s.write(check(host, 'c2'));
     await until(() => c.text().includes('"id":"c2"') || c.ended() !== null, 10_000);
     expect(c.ended()).toBeNull();

@@ -1,11 +1,12 @@
 /**
- * What a session holds does not grow with its calls' args: after 100 calls of 1 MB args (each a fresh
+ * What a session holds does not grow with its calls' args: after 40 calls of 1 MB args (each a fresh
  * string, repeating every third call so that exact repeats, cycles and similar args all keep what they
  * keep), a session with every default detector holds less than GROWTH_BOUND bytes of JavaScript heap and
- * buffers more than after the same 100 calls with 1 KB args (the reference engine one call's args more: it
+ * buffers more than after the same 40 calls with 1 KB args (the reference engine one call's args more: it
  * holds its newest call), on both engines, and its snapshot is under SNAPSHOT_BOUND. Similar args keeps at most `window + 1` summaries of SUMMARY_MAX_BYTES (in an arena that
  * at most doubles: 88 KB with the default window of 10); the call log keeps previews, not args. Before the
- * summaries, a session held its last 11 calls' args (~11 MB more here). Measured in a child process with
+ * summaries, a session held its last 11 calls' args (~11 MB more here). 40 calls are nearly four windows
+ * of 11, as many as needed to show what is kept stops growing; 100 took ~18 s of CI for nothing more. Measured in a child process with
  * `--expose-gc` (the built package in dist/), so collection can be forced before each reading, after a
  * warm-up that grows the thread's shared buffers (module memory, UTF-8 scratch) to the largest args.
  */
@@ -22,7 +23,7 @@ const GROWTH_BOUND = 2 * 11 * SUMMARY_MAX_BYTES;
 const SNAPSHOT_BOUND = 64 * 1024;
 /** Sessions a reading is shared by: the heap's noise after collection (tens of KB) is divided among them. */
 const SESSIONS = 8;
-const CALLS = 100;
+const CALLS = 40;
 /** Large args: under the length above which Node makes external strings, so they are counted in the heap. */
 const ARG_BYTES = 1_000_000;
 const SMALL_BYTES = 1000;

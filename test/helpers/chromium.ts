@@ -5,7 +5,7 @@
  * `.ci/run` installs the browser (scripts/install-browser.sh).
  */
 import { existsSync } from 'node:fs';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import { tempFolder } from './temp-folder.js';
 
 /** Where Debian puts the browser, most fitting first; LOOPWATCH_CHROMIUM names another. */
@@ -34,4 +34,38 @@ export async function launchChromium(viewport = { width: 1366, height: 768 }, ar
     viewport,
     timeout: 15_000,
   });
+}
+
+/** A page opened in a fresh browser, with every request it made and every problem it met (dialogs, page errors). */
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Every URL the page asked for. */
+  requests: string[];
+  /** A line per dialog (dismissed), page error and, when `console` was asked for, console error or warning. */
+  problems: string[];
+}
+
+/**
+ * Launches a browser ({@link launchChromium}), opens `url` in a new page that records its requests and
+ * problems, and waits until the report says it is ready (`body[data-ready="true"]`) within `readyMs`.
+ */
+export async function openWatchedPage(url: string, readyMs: number, o: { console?: boolean } = {}): Promise<WatchedPage> {
+  const context = await launchChromium();
+  const page = await context.newPage();
+  const w: WatchedPage = { context, page, requests: [], problems: [] };
+  page.on('request', (r) => w.requests.push(r.url()));
+  page.on('dialog', (d) => {
+    w.problems.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  page.on('pageerror', (e) => w.problems.push(`page error: ${e.message}`));
+  if (o.console === true) {
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') w.problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+  }
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: readyMs });
+  return w;
 }
