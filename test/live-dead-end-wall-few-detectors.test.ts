@@ -9,17 +9,21 @@ import { LoopDetector } from '../src/index.js';
 
 const OFF = { exactRepeat: false, frequency: false, semantic: false, similarArgs: false, resultRepeat: false, stateRepeat: false, chanting: false } as const;
 
-/** Two-phase actions of `cat` on one missing file after another, until a block. */
+/**
+ * Two-phase actions of one script after another failing on the same missing module, until a block (reads of
+ * missing files, `cat x0`, `cat x1`, ..., are probes that found nothing since quiet11, not a dead end).
+ */
 function actions(engine: 'wasm' | 'reference'): string[] {
   const d = new LoopDetector({ engine, detectors: OFF });
   const out: string[] = [];
   try {
     for (let i = 0; i < 8; i++) {
-      const call = { id: `c${i}`, tool: 'bash', args: { command: `cat x${i}` } };
+      const call = { id: `c${i}`, tool: 'bash', args: { command: `python fix${i}.py` } };
       const p = d.propose(call);
       out.push(p.action);
       if (p.action === 'deny' || p.action === 'stop') break;
-      out.push(`record:${d.record({ ...call, error: `cat: x${i}: No such file or directory` }).action}`);
+      const error = `Traceback (most recent call last):\n  File "fix${i}.py", line 3\nModuleNotFoundError: No module named 'numpy'`;
+      out.push(`record:${d.record({ ...call, error }).action}`);
     }
   } finally {
     d.dispose();
