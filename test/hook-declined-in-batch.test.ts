@@ -19,6 +19,7 @@ import { mergeHooks } from '../src/hooks/settings-merge.js';
 import { ServeServer } from '../src/serve/serve-server.js';
 import { fixture, hook, proposeAction } from './helpers/hook-payloads.js';
 import { tempFolder } from './helpers/temp-folder.js';
+import { claudeHookRoute } from './helpers/http.js';
 
 const base = { ...fixture('claude-code', 'before.json'), transcript_path: '/nonexistent/s.jsonl', permission_mode: 'default' };
 const rm = { tool_name: 'Bash', tool_input: { command: 'rm -rf /tmp/build', description: 'Clean the build' }, tool_use_id: 'toolu_rm' };
@@ -98,11 +99,7 @@ describe('a call declined with feedback, through serve\'s hook route', () => {
   });
 
   it('should take the call as not run at the batch there too', async () => {
-    const send = async (payload: unknown): Promise<string> => {
-      const res = await fetch(`${server.url}/v1/hooks/claude-code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-      expect(res.headers.get('loopwatch-unchecked')).toBeNull();
-      return res.text();
-    };
+    const send = claudeHookRoute(server.url, (unchecked) => expect(unchecked).toBeNull());
     expect(await declinedThenFailing(send)).toEqual(WANT);
   });
 });

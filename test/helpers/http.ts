@@ -46,3 +46,16 @@ export function readUntilClose(s: Socket, ms: number): Promise<{ text: string; c
     });
   });
 }
+
+/**
+ * A sender of Claude Code hook payloads to serve's hook route at `serverUrl`: POSTs each as JSON, demands the
+ * answer was checked (no `Loopwatch-Unchecked` header: a fail-open answer would pass any test of actions),
+ * and returns the answer's text, as the hook would print it.
+ */
+export function claudeHookRoute(serverUrl: string, check: (unchecked: string | null) => void): (payload: unknown) => Promise<string> {
+  return async (payload) => {
+    const res = await fetch(`${serverUrl}/v1/hooks/claude-code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    check(res.headers.get('loopwatch-unchecked'));
+    return res.text();
+  };
+}
