@@ -8,7 +8,7 @@
 import * as zlib from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ZstdDataError } from '../src/formats/zstd-frames.js';
+import { ZstdDataError, zstdFrames } from '../src/formats/zstd-frames.js';
 import { ZSTD_DECODER, inflateZstd } from '../src/formats/zstd-inflate.js';
 import { loopwatch } from './helpers/cli.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
@@ -23,6 +23,12 @@ const Z1 = b64('KLUv/WQmAj0FAILLIBhwbRt4/64idGODkXRFAgiCIF6VjwAAPAHTxCjt1qPBGNTy
 const Z2 = b64('KLUv/QRYXQUAssshHICnaQPAMpJIUMTGo+6WTSL+2HYEL65fVBoDKxUpHeW673XIRGo/ew6+TijaYiB3+5DSOW8nkPLEzq2IIOPc6wcfwe26poui4vXLvDKQu/16wVBTsBvQes2G+Sq9YFwWBDyaQKgBuL0VW7e8fpDR7Zh7ngjYGY1jRuRlsB9lDfB1w8HthHkSCwB3hDgDNKtgESZgtm2KgmHB8+WwMti1yjCwqc4xrlBmplxPNw==');
 /** `zstd --no-check header.json`. */
 const HEADER = b64('KLUv/SB/JQMAQkcWGYA5LQb8Yr1MbMnbVMRGgmQC8EeEJ7YwM0ZrqVsXV3WRoplsS90JEbKtCYBFDoGDKZHjG2VxILYTA+O7OAXbsObbUNzVjXDJbdU0RtFvVRZXN8GdjqNJLqsCAAUGFlwTCg==');
+/**
+ * Z2 with four bytes changed (found by the mutated-frames property below, fast-check seed 95): its block's
+ * Huffman weights are FSE-compressed under a table whose states read no bits, so fzstd 0.1.1 (the decoder
+ * below Node.js 22.15) decoded them forever and `loopwatch scan` of a 186-byte entry never returned.
+ */
+const SPIN = b64('KLUv/QRYXQUAssshHPGnaX/AMpL9UMTGo+6WTSL+2HYEL65fVBoDKxUpHeW673XIRGo/ew6+TijaYiB3+5DSOW8nkPLEzq2IIOPc6wcfcu26poui4vXLvDKQu/16wVBTsBvQes2G+Sq9YFwWBDyaQKgBuL0VW7e8fpDR7Zh7ngjYGY1jRuRlsB9lDfB1w8HthHkSCwB3hDgDNKtgESZgtm2KgmHB8+WwMti1yjCwqc4xrlBmplxPNw==');
 /** `head -c 200000 /dev/zero | zstd -c`: 200,000 zeros in 27 bytes. */
 const ZEROS = b64('KLUv/QRYVAAAEAAAAQD7/znAAgNqCADE6XRw');
 
@@ -86,6 +92,12 @@ describe('Zstandard data', () => {
     const tiny = (n: number) => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x88]), ...Array.from({ length: n }, (_, i) => Buffer.from([i === n - 1 ? 0x09 : 0x08, 0, 0, 0x61]))]);
     expect(refusal(() => inflateZstd(tiny(8200), 1 << 20))).toBe(ZSTD_DECODER === 'fzstd' ? 'has 8200 blocks under a window of 1048576 bytes, more than fzstd (the JavaScript decoder used below Node.js 22.15) is given: fzstd copies its window at every block (Node.js 22.15 or later reads it)' : 'read');
     expect(inflateZstd(tiny(100), 1 << 20).toString()).toBe(''.padEnd(100, 'a'));
+    // Huffman weights that never end are refused by the frame walk, before any decoder runs (never decoded here)
+    const spinning = 'has a compressed block whose Huffman weights do not decode (corrupt data)';
+    expect(refusal(() => zstdFrames(SPIN, 10))).toBe(spinning);
+    expect(refusal(() => zstdFrames(SPIN, 1000))).toBe(spinning);
+    // the fixtures' own trees pass the walk (Z1, Z2 and HEADER each carry FSE-compressed weights)
+    expect(zstdFrames(Buffer.concat([Z1, Z2, HEADER]), 10_000)).toHaveLength(3);
     // a frame's content checksum (XXH64) is checked on either decoder (hostile7: fzstd's path passed it)
     const badSum = 'has a frame whose content checksum (XXH64) does not match what it inflates to (corrupt data)';
     expect(refusal(() => inflateZstd(edited(Z2, (c) => { c[c.length - 1] = c[c.length - 1]! ^ 1; }), 1000))).toBe(badSum);
@@ -115,6 +127,8 @@ describe('Inspect AI .eval archives with Zstandard entries', () => {
       zst('samples/z1_epoch_1.json', z1, Z1),
       zst('samples/z2_epoch_2.json', z2, Z2),
       zst('samples/bomb_epoch_1.json', Buffer.alloc(200_000), ZEROS, { size: 1000 }),
+      // in a child with a deadline (test/helpers/cli.ts): before the fix fzstd never returned here
+      zst('samples/spin_epoch_1.json', z2, SPIN),
       { name: 'samples/d1_epoch_1.json', data: sample('d1', 1, 'deflated') },
       zst('header.json', headerJson, HEADER),
     ]));
@@ -122,6 +136,7 @@ describe('Inspect AI .eval archives with Zstandard entries', () => {
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect([...new Set(lines.map((l) => l.session))].sort()).toEqual(['ctf/d1#1', 'ctf/z1#1', 'ctf/z2#2']);
     expect(r.stderr).toContain('entry "samples/bomb_epoch_1.json": inflates past the 1000 bytes its directory entry says (a zip bomb?); entry skipped');
+    expect(r.stderr).toContain('entry "samples/spin_epoch_1.json": its Zstandard (method 93) data has a compressed block whose Huffman weights do not decode (corrupt data); entry skipped');
     expect(r.code).not.toBe(0);
   });
 

@@ -3,8 +3,10 @@
  * entry's data is walked, so that what a decoder would be asked to do is known and bounded first. Refused,
  * each with a {@link ZstdDataError} saying why: no frame or another magic number, skippable frames (metadata,
  * not data), a reserved bit set, a dictionary, a window over {@link MAX_ZSTD_WINDOW}, frame content sizes
- * over the output allowed, a reserved block type, a block over its maximum size, data truncated or trailing.
+ * over the output allowed, a reserved block type, a block over its maximum size, data truncated or trailing,
+ * a compressed block whose Huffman weights do not decode in at most 255 steps (./zstd-huffman-weights.ts).
  */
+import { literalsTreeDecodes } from './zstd-huffman-weights.js';
 
 /** Why Zstandard data was not decoded; `over`: it would inflate past the output allowed. */
 export class ZstdDataError extends Error {
@@ -97,7 +99,25 @@ function frameAt(b: Uint8Array, start: number, room: number): ZstdFrame {
     need(b, at, 4, 'checksum');
     at += 4;
   }
+  checkTrees(b.subarray(0, at), headerEnd);
   return { start, end: at, windowSize, headerEnd, contentSize, blocks };
+}
+
+/**
+ * Checks every compressed block of the frame whose blocks start at `first` of `frame` (the data up to the
+ * frame's end, what a decoder is handed of it): a Huffman tree whose weights never end is refused before any
+ * decoder loops on it.
+ */
+function checkTrees(frame: Uint8Array, first: number): void {
+  for (let at = first, last = false; !last;) {
+    const h = frame[at]! | (frame[at + 1]! << 8) | (frame[at + 2]! << 16);
+    last = (h & 1) === 1;
+    const type = (h >>> 1) & 3;
+    if (type === 2 && !literalsTreeDecodes(frame, at + 3)) {
+      throw new ZstdDataError('has a compressed block whose Huffman weights do not decode (corrupt data)');
+    }
+    at += 3 + (type === 1 ? 1 : h >>> 3);
+  }
 }
 
 /**
