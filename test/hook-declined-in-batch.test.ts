@@ -13,7 +13,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS } from '../src/hooks/agents.js';
-import { declinedInBatch, isDeclinedResult } from '../src/hooks/declined-in-batch.js';
+import { isDeclinedResult } from '../src/formats/claude-code-declined.js';
+import { declinedInBatch } from '../src/hooks/declined-in-batch.js';
 import { installTarget } from '../src/hooks/install-targets.js';
 import { mergeHooks } from '../src/hooks/settings-merge.js';
 import { ServeServer } from '../src/serve/serve-server.js';
