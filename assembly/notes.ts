@@ -2,7 +2,7 @@
 // `replace(NOTES, '')` (the twin that defines them):
 //
 //   \[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]
-//   |\((?:bash )?completed with no output\)            flags giu
+//   |\((?:bash |powershell )?completed with no output\)            flags giu
 //
 // over UTF-8 bytes: left to right, a note taken at the first `[` or `(` where one begins, the search going on
 // after it. The letters match in either case; under `iu` two more characters fold to letters of the notes:
@@ -21,8 +21,9 @@ const THE_COMMAND = 'the command completed with exit code ';
 const COMMAND_FINISHED = 'command finished with exit code ';
 const WORKING_DIRECTORY = 'current working directory:';
 const PYTHON_INTERPRETER = 'python interpreter:';
-/** The text after `(` of the other note, its `bash ` optional. */
+/** The text after `(` of the other note, its `bash ` or `powershell ` optional. */
 const BASH = 'bash ';
+const POWERSHELL = 'powershell ';
 const NO_OUTPUT = 'completed with no output)';
 
 /** Where the last match of {@link word} ended. */
@@ -82,9 +83,9 @@ function noteEnd(p: usize, end: usize): usize {
     return 0;
   }
   if (b == LPAR) {
-    const from = word(q, end, BASH) ? after : q;
+    const from = word(q, end, BASH) || word(q, end, POWERSHELL) ? after : q;
     if (word(from, end, NO_OUTPUT)) return after;
-    // `(?:bash )?` tried with the words, then without
+    // `(?:bash |powershell )?` tried with the words, then without
     if (from != q && word(q, end, NO_OUTPUT)) return after;
   }
   return 0;

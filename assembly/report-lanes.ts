@@ -1,7 +1,7 @@
 // Where report-scan.ts's checks may begin in an output, sixteen bytes at a time (the lane classes of its pass). Each check needs its first three bytes to be one of a
 // few triples (passAt: all, bui, com, fin, no_/not, ok?, suc, tes, up_/up-, wor at a word start, or a run of
 // digits, a space and p, e, f or i; stemAt: err, exc, fai/fat, pan, tra, or a cross mark's E2 9C/9D; noteAt:
-// [th [cu [co [py (ba (co), so a block's lanes are classed by their byte and the next two, each by two nibble
+// [th [cu [co [py (ba (po (co), so a block's lanes are classed by their byte and the next two, each by two nibble
 // lookups (i8x16.swizzle): bit k of a set is on in a lane when its byte's low and high nibbles both allow
 // triple k's first byte, the next byte's its second and the one after its third. A nibble product holds every
 // byte asked for (letters in both cases; more at most), so a lane whose bits are all off is one where the
@@ -84,7 +84,7 @@ export function initTriples(): void {
   mark3(1, 0x20, 1, 0x9c);
   mark3(1, 0x20, 1, 0x9d);
   markAny(1, 0x20, 2);
-  // the notes: [th [py, [cu [co, (ba (co
+  // the notes: [th [py, [cu [co, (ba (po (co
   markSets(1, B_NOTE, '[(', 'tpcb', 'hyuoa');
   markSets(1, B_STATUS, 'sp', 'th', 'a');
   // set D: the acknowledgement's words

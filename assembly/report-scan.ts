@@ -10,7 +10,7 @@
 //   for its k, exception, panic, fatal, a cross mark), without which the failure expression cannot match;
 //   and at each stem, whether REPORT matches the word that holds it (assembly/failure-word.ts): SCAN_FAILURE
 //   when one does, else SCAN_FAILURE_UNKNOWN when a stem's word has a non-ASCII character beside it;
-// - whether it may hold a harness's note: a `[` followed by th, py, cu or co, or a `(` followed by ba or co
+// - whether it may hold a harness's note: a `[` followed by th, py, cu or co, or a `(` followed by ba, po or co
 //   (how every note of NOTES begins), without which there is no note to take out;
 // - when asked (a text short enough to be an acknowledgement), whether it may be one: it holds a word that
 //   every ACK_PATTERNS match holds (a word of DONE, completed, done, success, succeeded, ok, okay; ASCII,
@@ -238,14 +238,14 @@ export function stemAt(p: usize, end: usize, c: u32): bool {
   }
 }
 
-/** Whether a note may begin at `p` (its byte `c`, any byte): the two bytes after it begin a note's first word ([th [py [cu [co, (ba (co). */
+/** Whether a note may begin at `p` (its byte `c`, any byte): the two bytes after it begin a note's first word ([th [py [cu [co, (ba (po (co). */
 export function noteAt(p: usize, end: usize, c: u32): bool {
   if (p + 2 >= end) return false;
   const n = lower(<u32>load<u8>(p + 1));
   const m = lower(<u32>load<u8>(p + 2));
   if (c == 0x5b) return (n == 0x74 && m == 0x68) || (n == 0x70 && m == 0x79) || (n == 0x63 && (m == 0x75 || m == 0x6f));
   // the lane classes let other bytes through (report-lanes.ts's note bucket is a product of nibble sets)
-  return c == 0x28 && ((n == 0x62 && m == 0x61) || (n == 0x63 && m == 0x6f));
+  return c == 0x28 && ((n == 0x62 && m == 0x61) || (n == 0x70 && m == 0x6f) || (n == 0x63 && m == 0x6f));
 }
 
 /**

@@ -13,7 +13,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS } from '../src/hooks/agents.js';
-import { declinedInBatch, isDeclinedResult } from '../src/hooks/declined-in-batch.js';
+import { isDeclinedResult } from '../src/formats/claude-code-declined.js';
+import { declinedInBatch } from '../src/hooks/declined-in-batch.js';
 import { installTarget } from '../src/hooks/install-targets.js';
 import { mergeHooks } from '../src/hooks/settings-merge.js';
 import { ServeServer } from '../src/serve/serve-server.js';
@@ -55,7 +56,7 @@ describe('a batch\'s declined calls', () => {
     expect([FAIL, 'Permission denied', undefined, { stdout: WITHOUT }, `error: ${WITHOUT}`].map(isDeclinedResult)).toEqual([false, false, false, false, false]);
     const p = batch([{ ...rm, tool_response: WITH_FEEDBACK }, { tool_name: 'Read', tool_input: { file_path: '/a' }, tool_use_id: 'toolu_r', tool_response: 'ok' }, { tool_name: 'Bash', tool_response: WITHOUT }, 'junk']);
     const call = AGENTS['claude-code'].decode(p, 'PostToolBatch', 'decline');
-    expect(call.declined).toEqual([{ tool: 'Bash', args: { command: 'rm -rf /tmp/build' }, id: 'toolu_rm' }]); // Bash's description left out, as PreToolUse's
+    expect(call.declined).toEqual([{ tool: 'Bash', args: { command: 'rm -rf /tmp/build' }, id: 'toolu_rm', result: WITH_FEEDBACK }]); // Bash's description left out, as PreToolUse's
     expect(declinedInBatch({ tool_calls: 'x' }, () => undefined)).toEqual([]);
   });
 });

@@ -10,6 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { claudeCodeResult } from '../src/formats/claude-code-result.js';
 import { stableInput } from '../src/formats/volatile-input.js';
 import { AGENTS } from '../src/hooks/agents.js';
+import { resolveOptions } from '../src/options/resolve-options.js';
+import { REPORTS_PASS, reportOf, reportsPass } from '../src/text/failure-report.js';
+import { HEAD_NOTED, HEAD_REST_BLANK } from '../src/wasm/generated/abi.js';
+import { WasmPipeline } from '../src/wasm/wasm-pipeline.js';
 
 const base = { session_id: 's', transcript_path: '/nonexistent/s.jsonl', cwd: 'C:\\app', permission_mode: 'default' };
 const input = (description: string) => ({ command: 'npm test', description });
@@ -29,5 +33,20 @@ describe("Claude Code's PowerShell tool, read as Bash", () => {
     const c = AGENTS['claude-code'].decode({ ...base, hook_event_name: 'PostToolUse', tool_name: 'PowerShell', tool_use_id: 'a', tool_input: input('x'), tool_response: response }, 'PostToolUse', 'record').call;
     expect(c.result).toBe('FAIL test/a.test.ts'); // before: the object, its per-run output path included
     expect(claudeCodeResult('PowerShell', response)).toBe('FAIL test/a.test.ts');
+  });
+
+  it("should read '(PowerShell completed with no output)' as empty output, as Bash's note is (both engines; newuser6)", () => {
+    // the transcript's text for a command that printed nothing (28 in the sets; Bash's 510)
+    for (const note of ['(Bash completed with no output)', '(PowerShell completed with no output)']) {
+      expect(reportsPass(note)).toBe(true); // before, for PowerShell: false (the note read as words)
+      expect(reportOf(note) & REPORTS_PASS).toBe(REPORTS_PASS);
+      const p = new WasmPipeline(resolveOptions({}));
+      try {
+        p.observe({ tool: 'PowerShell', args: { command: 'Remove-Item build' }, result: note });
+        expect(p.reading.word & (HEAD_NOTED | HEAD_REST_BLANK)).toBe(HEAD_NOTED | HEAD_REST_BLANK); // the module took it out: nothing left
+      } finally {
+        p.dispose();
+      }
+    }
   });
 });

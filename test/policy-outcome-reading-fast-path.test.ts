@@ -28,7 +28,7 @@ const PIECES = [
   '0 errors', 'no failures', 'zero fail', 'Found 0 errors', 'no issues', '❌', '✗', '✘', 'ſ', 'é', '日本', '😀', 'ok', 'OK', 'okay', 'test result: ok',
   '9 passed', '12 passing', 'All checks passed!', 'all 3 tests pass', 'Success', 'succeeded', 'successfully', 'Finished', 'Build succeeded', 'compiled',
   'up to date', 'up-to-date', 'nothing to commit', 'working tree clean', '[The command completed with exit code 0.]', '[Current working directory: /srv/errors]',
-  '[Python interpreter: /usr/bin/python]', '[Command finished with exit code 1]', '(completed with no output)', '(bash completed with no output)',
+  '[Python interpreter: /usr/bin/python]', '[Command finished with exit code 1]', '(completed with no output)', '(bash completed with no output)', '(PowerShell completed with no output)',
   'The file /a/b.ts has been updated successfully.', 'has been', 'updated', 'Plan updated', 'Task #3 created', 'Done', 'set', 'offset', '"quoted part"',
   'ID: f800eb', '/usr/local/lib', 'line42', '9f86d081', 'pending', 'in progress', 'in_progress', 'running', 'queued', 'ci/running', 'not ready',
   ' ', '  ', '\n', '\t', '.', '-', '_', '7', '0', '(', ')', '[', ']', ':', '\u00a0', '\u2028', '\u3000', '\ufeff', '\u00a0ok', 'é ok', '\u3000finished',
@@ -97,7 +97,7 @@ describe('outcome readings read fast', () => {
 
   it("should find in the module's one pass what the expressions find, and never miss a stem or a note", () => {
     const STEMS = /error|fail|traceback|exception|panic|fatal|[❌✗✘]/iu;
-    const NOTE = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash )?completed with no output\)/iu;
+    const NOTE = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash |powershell )?completed with no output\)/iu;
     fc.assert(
       fc.property(text, (t) => {
         const scan = reportScan(t);

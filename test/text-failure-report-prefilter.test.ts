@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FAILURE_LOOK, FAILURE_WORDS, PASS_LOOK, PASS_PATTERNS, REPORTS_FAILURE, REPORTS_PASS, reportOf, reportsFailure, reportsPass } from '../src/text/failure-report.js';
 
 const REPORT = new RegExp(`(?:^|[^\\p{L}\\p{N}_.-])(?<!(?:^|\\s)(?:0|no|zero) )(?:${FAILURE_WORDS.join('|')})(?![\\p{L}\\p{N}_])|[❌✗✘]`, 'iu');
-const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash )?completed with no output\)/giu;
+const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash |powershell )?completed with no output\)/giu;
 const plainFailure = (t: string): boolean => REPORT.test(t.slice(0, FAILURE_LOOK));
 const plainPass = (t: string): boolean => {
   const head = t.slice(0, PASS_LOOK).replace(NOTES, '');

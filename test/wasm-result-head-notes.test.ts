@@ -20,12 +20,12 @@ import { traceCalls, traceDir } from './helpers/traces.js';
 
 const NOTES = [
   '[the command completed with exit code 0]', '[The command completed with exit code 12.]', '[Command finished with exit code 1]',
-  '[Current working directory: /workspace/repo]', '[Python interpreter: /usr/bin/python3]', '(bash completed with no output)',
+  '[Current working directory: /workspace/repo]', '[Python interpreter: /usr/bin/python3]', '(bash completed with no output)', '(powershell completed with no output)',
   '(completed with no output)', '[current working directory:\nmulti ]', '[python interpreter:]',
 ];
 const BROKEN = [
   '[the command completed with exit code ]', '[the command completed with exit code 1.', '[command finished with exit code 1.]', '[current working directory: x',
-  '(bash completed with no output', '(bash  completed with no output)', '[ the command completed with exit code 0]', '(bash )', '[python interpreter', '[command finished with exit code',
+  '(bash completed with no output', '(bash  completed with no output)', '(powershell completed with no output', '(powershel completed with no output)', '[ the command completed with exit code 0]', '(bash )', '[python interpreter', '[command finished with exit code',
 ];
 const OTHER = [
   '[', ']', '(', ')', '.', '0', '7', ' ', '\n', '\t', '\r\n', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u200a', '\u200b', '\u2028', '\u2029', '\u202f', '\u205f',
@@ -96,6 +96,9 @@ describe("the module's notes taken out of a result head", () => {
       ['[Command finiſhed with exit code 3]', true],
       ['[current wor\u212aing directory: /a] 9 passed', true],
       ['(BASH completed with no output)', true],
+      ['(PowerShell completed with no output)', true],
+      ['(POWERſHELL completed with no output)', true],
+      ['(PowerShell completed with no output', false],
       ['[command finished with exit code 3.]', false],
       ['[the command completed with exit code x]', false],
       ['(bash completed with no output', false],

@@ -86,6 +86,19 @@ export class HeldCalls {
     return true;
   }
 
+  /**
+   * Forgets the oldest call waiting under `id` without its outcome (it did not run: a person declined it);
+   * false when no call waits under it (a call that has its outcome is never forgotten).
+   */
+  forget(id: string): boolean {
+    const q = this.waiting.get(id);
+    const held = q?.shift();
+    if (held === undefined) return false;
+    if (q!.length === 0) this.waiting.delete(id);
+    this.queue.splice(this.queue.indexOf(held), 1);
+    return true;
+  }
+
   /** Releases the calls at the head that have their outcome, then the oldest past `maxHeld` without it. */
   *release(): Generator<TraceCall> {
     while (this.queue.length > 0 && (this.queue[0]!.outcome !== null || this.queue.length > this.maxHeld)) yield this.out(this.queue.shift()!);

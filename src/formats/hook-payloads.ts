@@ -17,7 +17,11 @@
  * has its result read as the Codex hook reads it (codex-hook-result.ts: Bash's exit code from the output's
  * header, the `Command:` echo and `Wall time:` left out; an MCP response's `isError`), a Gemini CLI
  * payload's as the Gemini hook reads it (gemini-hook-result.ts: run_shell_command's `Exit Code:` footer).
- * Other hook events (prompts, stops, session starts) are passed over. Sessions end with the input; only
+ * A call that did not run is forgotten, as the Claude Code hook takes it as not run (LoopDetector.didNotRun):
+ * one that `PermissionDenied` names (auto mode's classifier denied it), and one a `PostToolBatch` gives
+ * Claude Code's text for a call the person declined (claude-code-declined.ts); only a call still waiting for
+ * its after-event is (one that has its outcome ran). Other hook events (prompts, stops, session starts) are
+ * passed over. Sessions end with the input; only
  * sessions with a call waiting are kept, at most {@link MAX_OPEN_SESSIONS} (the least recently used first
  * gives its calls up without outcome).
  */
@@ -30,6 +34,7 @@ import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
 import { stableResult } from './volatile-output.js';
 import { acpShellOutcome } from './acp-shell-result.js';
+import { isDeclinedResult } from './claude-code-declined.js';
 import { claudeCodeResult } from './claude-code-result.js';
 import { codexHookOutcome, hasCodexMarks } from './codex-hook-result.js';
 import { geminiHookOutcome } from './gemini-hook-result.js';
@@ -38,6 +43,19 @@ const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
 const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
 /** Gemini CLI's events: its tools' args are compared as its hook compares them (volatile-input.ts); others as Claude Code's. */
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool']);
+
+/** Claude Code's events naming calls that did not run (the hook's `decline` phase: src/hooks/claude-code.ts). */
+const NOT_RUN = new Set(['PermissionDenied', 'PostToolBatch']);
+/** Calls of one PostToolBatch read, at most (as the hook reads: src/hooks/declined-in-batch.ts MAX_BATCH_CALLS). */
+const MAX_BATCH_CALLS = 256;
+
+/** The ids of the calls a PermissionDenied or PostToolBatch payload says did not run (see the header). */
+function notRunIds(v: Readonly<Record<string, unknown>>): string[] {
+  const idOf = (c: Readonly<Record<string, unknown>>): string[] => (typeof c.tool_use_id === 'string' && c.tool_use_id !== '' ? [c.tool_use_id] : []);
+  if (v.hook_event_name === 'PermissionDenied') return idOf(v);
+  if (!Array.isArray(v.tool_calls)) return [];
+  return v.tool_calls.slice(0, MAX_BATCH_CALLS).flatMap((c) => (isRecord(c) && isDeclinedResult(c.tool_response) ? idOf(c) : []));
+}
 
 /** Sessions with a call waiting for its after-event, at most. */
 export const MAX_OPEN_SESSIONS = 10_000;
@@ -107,9 +125,18 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
       const v = unit.value;
       if (!isRecord(v) || typeof v.hook_event_name !== 'string') return yield bad(unit, `expected a hook payload (an object with a string "hook_event_name"), received ${isRecord(v) ? `an object whose "hook_event_name" is ${describe(v.hook_event_name)}` : describe(v)}`);
       const before = BEFORE.has(v.hook_event_name);
-      if (!before && !AFTER.has(v.hook_event_name)) return;
+      const notRun = NOT_RUN.has(v.hook_event_name);
+      if (!before && !notRun && !AFTER.has(v.hook_event_name)) return;
       const session = v.session_id ?? input.name;
       if (typeof session !== 'string' || session === '') return yield bad(unit, `"session_id" must be a non-empty string, received ${describe(session)}`);
+      if (notRun) {
+        const held = open.get(session);
+        if (held === undefined) return;
+        for (const id of notRunIds(v)) held.forget(id);
+        yield* held.release();
+        if (held.size === 0) open.delete(session);
+        return;
+      }
       const tool = v.tool_name;
       if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${v.hook_event_name} payload without a "tool_name" (received ${describe(tool)})`);
       const id = typeof v.tool_use_id === 'string' && v.tool_use_id !== '' ? v.tool_use_id : byOrder(tool);

@@ -15,14 +15,18 @@
  *
  * So `loopwatch scan LOG` and `loopwatch explain SESSION LOG` read the log as a hook payload log: every
  * call of the session with its outcome, paired as the hooks paired them (a call denied before it ran has
- * none). A call the hooks could not check is logged too, `"unchecked"` saying why. The file is opened
+ * none). A call the hooks could not check is logged too, `"unchecked"` saying why. Calls Claude Code says did
+ * not run are logged as its payload named them, `"notRun": true` beside: a `PermissionDenied` line, and a
+ * `PostToolBatch` line holding only the batch's declined calls, each with Claude Code's text as
+ * `tool_response` (so `scan` forgets them as the hook did: src/formats/hook-payloads.ts). The file is opened
  * O_APPEND (one write per line: hooks of a session in parallel do not interleave lines), created 0600, and
  * written only when it is a regular file of the user's that others cannot write (not a symbolic link).
  */
 import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
 import type { LiveAction } from '../live/live-call.js';
 import { redactSecrets } from '../text/redact.js';
-import type { HookCall } from './hook-agent.js';
+import { cutText } from '../text/shown-text.js';
+import { type HookCall, declinedCalls } from './hook-agent.js';
 import { O_NOFOLLOW, notPrivate } from './private-path.js';
 
 /** The environment variable naming the decision log (when `--log` is not given). */
@@ -38,6 +42,8 @@ export interface LoggedDecision {
   readonly kind?: string;
   /** Why the call was not checked, when it was not. */
   readonly unchecked?: string;
+  /** The calls the line names did not run (Claude Code's PermissionDenied, a batch's declined calls). */
+  readonly notRun?: true;
 }
 
 /** `value` with every string redacted (keys too): used when the line's JSON text could not be redacted whole. */
@@ -63,8 +69,33 @@ function redactedJson(line: Record<string, unknown>): string {
   }
 }
 
+/** Characters of a declined call's text kept when its line would be too long (Claude Code's wording is shorter). */
+const DECLINED_TEXT_KEPT = 512;
+
+/**
+ * The log line of a `decline` (ends with a newline): Claude Code's PermissionDenied with its call, or its
+ * PostToolBatch with the calls it declined, each with its text (past {@link MAX_LOG_LINE}: inputs left out,
+ * texts cut to {@link DECLINED_TEXT_KEPT} characters).
+ */
+function declineLine(call: HookCall, decision: LoggedDecision, now: number): string {
+  const calls = declinedCalls(call);
+  const input = (c: (typeof calls)[number], full: boolean): unknown => (full ? c.args : { '[loopwatch]': `an input of ${JSON.stringify(c.args ?? null).length} characters left out` });
+  const build = (full: boolean): Record<string, unknown> => {
+    const head = { time: new Date(now).toISOString(), agent: call.agent, hook_event_name: call.eventName, session_id: call.session };
+    if (call.declined === undefined) {
+      const c = call.call;
+      return { ...head, tool_name: c.tool, tool_input: input(c, full), ...(c.id === undefined ? {} : { tool_use_id: c.id }), loopwatch: decision };
+    }
+    const text = (r: unknown): unknown => (full || typeof r !== 'string' ? r : cutText(r, DECLINED_TEXT_KEPT));
+    return { ...head, tool_calls: calls.map((c) => ({ tool_name: c.tool, tool_input: input(c, full), ...(c.id === undefined ? {} : { tool_use_id: c.id }), tool_response: text(c.result) })), loopwatch: decision };
+  };
+  const line = redactedJson(build(true));
+  return `${line.length <= MAX_LOG_LINE ? line : redactedJson(build(false))}\n`;
+}
+
 /** The log line of `decision` on `call` (ends with a newline). */
 export function decisionLine(call: HookCall, decision: LoggedDecision, now = Date.now()): string {
+  if (call.phase === 'decline') return declineLine(call, decision, now);
   const c = call.call;
   const event = call.phase === 'propose' ? 'PreToolUse' : c.error !== undefined && c.error !== null && c.error !== false && c.error !== '' ? 'PostToolUseFailure' : 'PostToolUse';
   const outcome = (full: boolean): Record<string, unknown> => {

@@ -229,6 +229,7 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
     // after the lock: no hook waits on these
     reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R');
     if (decision !== null) log(options, hook.call, { action: decision.action, ...(decision.message === undefined ? {} : { message: decision.message }), ...(decision.verdict === null ? {} : { kind: decision.verdict.kind }) }, notes);
+    else if (hook.call.phase === 'decline' && declinedCalls(hook.call).length > 0) log(options, hook.call, { action: 'allow', notRun: true }, notes); // scan of the log forgets them too
     sweepIfDue(options.stateDir);
     const stdout = decision === null ? '' : hook.agent.reply(hook.call, decision, replyContext(hook.agent, payload, decision, options, allowlist.notice === undefined ? undefined : redactSecrets(allowlist.notice)));
     return { stdout, stderr: notes.join(''), exitCode: 0 };

@@ -65,8 +65,12 @@ function holdsPass(text: string, scan = reportScan(text)): boolean {
   return scan < 0 || (scan & SCAN_PASS_UNKNOWN) !== 0 ? ANY_PASS.test(text) : (scan & SCAN_PASS) !== 0;
 }
 
-/** The notes a harness adds to every output (OpenHands' exit code and working directory), not the check's words. */
-const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash )?completed with no output\)/giu;
+/**
+ * The notes a harness adds to every output (OpenHands' exit code and working directory; Claude Code's
+ * `(Bash completed with no output)` and its PowerShell tool's `(PowerShell completed with no output)`), not
+ * the check's words.
+ */
+const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash |powershell )?completed with no output\)/giu;
 
 /** `text` with a harness's notes taken out (the definition assembly/notes.ts's takeNotes follows). */
 export function withoutNotes(text: string): string {

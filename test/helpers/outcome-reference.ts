@@ -11,7 +11,7 @@ import { maskBytes } from '../../src/text/mask-volatile.js';
 import { saysStillWaiting } from '../../src/text/still-waiting.js';
 
 const REPORT = new RegExp(`(?:^|[^\\p{L}\\p{N}_.-])(?<!(?:^|\\s)(?:0|no|zero) )(?:${FAILURE_WORDS.join('|')})(?![\\p{L}\\p{N}_])|[❌✗✘]`, 'iu');
-const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash )?completed with no output\)/giu;
+const NOTES = /\[(?:the command completed with exit code \d+\.?|current working directory:[^\]]*|python interpreter:[^\]]*|command finished with exit code \d+)\]|\((?:bash |powershell )?completed with no output\)/giu;
 
 /** Whether an output reports a failure: the full expression over the first FAILURE_LOOK characters. */
 export const plainFailure = (t: string): boolean => REPORT.test(t.slice(0, FAILURE_LOOK));
