@@ -70,7 +70,7 @@ function plainProgramMissing(error: string): boolean {
     /^(?:error:?\s*)?\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code):?\s*\d+\]?\.?$/i,
   ];
   const head = error.length > MISSING_LOOK ? error.slice(0, MISSING_LOOK) : error;
-  const lines = withoutShellNoise(head.replace(/\u001b\[[0-9;]*m/g, '')).split('\n');
+  const lines = withoutShellNoise(head.replace(/\u001b\[[0-9;]*m/g, '').replace(/^Output: /, '')).split('\n');
   if (error.length > MISSING_LOOK) lines.pop();
   let missing = false;
   for (const raw of lines) {

@@ -121,7 +121,7 @@ export class EvidenceScreen {
     if (this.waitWithinBounds(repetitionsOf(this.log, s, index))) return true;
     if (s.fuzzy === true && !this.ranEnough(s, index)) return true;
     if (this.checksNewChange(s, index)) return true;
-    if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.eachSlipAnswered(s.unit ?? [index]))) return true;
+    if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.fewOwnFailures(s.unit ?? [index]) || this.eachSlipAnswered(s.unit ?? [index]))) return true;
     if (s.fuzzy === true && this.ranNotTheAgentsWall(s.unit ?? [index], index)) return true;
     // the same acknowledgement coming back is no repeated answer
     return s.kind === 'result_repeat' && this.anyHas(s.unit ?? [index], CallFact.ACK);
@@ -403,6 +403,28 @@ export class EvidenceScreen {
       else (more ??= []).push(sig);
     }
     return true;
+  }
+
+  /**
+   * Whether a dead end holds fewer of the agent's own failures than its detector's threshold: those the person
+   * declined, and those that failed without a word (searches or reads that found nothing, programs not there:
+   * CallFact.SILENT), set aside. A silent failure says no error, so it is no repetition of one: different
+   * probes are none (notTheAgentsWall), and the same probe again is a repeated call, which the detectors of
+   * repeated calls weigh (`rg -n X` finding nothing twice, other searches between, is no wall of errors). A
+   * silent failure retried at once (the call right before it the same) is the agent pushing at a wall (`go test`
+   * failing in Codex's sandbox without a word, run again): such a dead end is kept.
+   */
+  private fewOwnFailures(unit: readonly number[]): boolean {
+    const need = this.turns.get('dead_end');
+    if (need === undefined) return false;
+    let own = 0;
+    for (const i of unit) {
+      const f = this.facts.of(i);
+      if ((f & (CallFact.DECLINED | CallFact.PROPOSED)) !== 0) continue;
+      if ((f & CallFact.SILENT) === 0) own++;
+      else if (i > this.facts.oldest && this.log.signatureLow(i - 1) === this.log.signatureLow(i)) return false;
+    }
+    return own < need;
   }
 
   /**

@@ -18,6 +18,10 @@
  *                      (then its "At line:1 char:1", "+ rg ..." and "Check the spelling ..." lines)
  * ```
  *
+ * Gemini CLI labels a shell's output `Output: ` on its first line (`Output: /usr/bin/bash: line 2: firebase:
+ * command not found`, the exit code in a footer the reader takes off: src/formats/gemini-parts.ts): the label
+ * is the CLI's, not the shell's, and is read past (quiet12).
+ *
  * Any other line (a program that ran and printed, another error) makes the failure a real one. Reads the
  * first {@link MISSING_LOOK} characters only.
  */
@@ -46,6 +50,9 @@ const COMPANION_LINES: readonly RegExp[] = Object.freeze([
   /^(?:error:?\s*)?\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code):?\s*\d+\]?\.?$/i,
 ]);
 
+/** Gemini CLI's label before a shell's output (its `run_shell_command` answer), at the text's start. */
+const OUTPUT_LABEL = /^Output: /;
+
 /** Escape sequences of a terminal's colours (PowerShell 7 prints its errors in red). */
 const ANSI = /\u001b\[[0-9;]*m/g;
 
@@ -62,7 +69,7 @@ export function saysProgramMissing(error: string): boolean {
   // the colours taken out first: a line the patterns read is a part of this text, so it holds MAY_MISS's words
   const plain = head.includes('\u001b') ? head.replace(ANSI, '') : head;
   if (!MAY_MISS.test(plain)) return false;
-  const lines = withoutShellNoise(plain).split('\n');
+  const lines = withoutShellNoise(plain.replace(OUTPUT_LABEL, '')).split('\n');
   // a text cut at MISSING_LOOK may end in part of a line: that part is not read
   if (error.length > MISSING_LOOK) lines.pop();
   let missing = false;

@@ -30,6 +30,7 @@ import { saysStillWaiting } from './still-waiting.js';
 import { saysInboxEmpty } from './empty-inbox.js';
 import { notesNoOutput } from './empty-output-note.js';
 import { printsOnlyBanner } from './runner-banner.js';
+import { reportsBuildDone } from './build-done.js';
 import { reportsSavedFiles } from './saved-files.js';
 
 /** {@link readHead}'s bit: the output says a check passed (failure-report.ts's REPORTS_PASS). */
@@ -47,7 +48,8 @@ export const READ_INBOX = 128;
 /**
  * {@link readHead}'s bit, read (as READ_PASS is) only when the pass is: neither a pass nor a failure, and the
  * head is only a package runner's banner (runner-banner.ts) or a note that a command printed nothing
- * (empty-output-note.ts's notesNoOutput): a check that passed all the same.
+ * (empty-output-note.ts's notesNoOutput), or a build's progress ending with its last target built
+ * (build-done.ts's reportsBuildDone): a check that passed all the same.
  */
 export const READ_QUIET = 256;
 
@@ -120,7 +122,8 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
   // else an empty mailbox (read of every head, as the outcome facts read it where no status is under way)
   else if (saysInboxEmpty(head)) bits |= READ_INBOX;
   // a check that printed nothing of its own: read only where the pass is, as outcome-facts.ts read them
-  if (pass && (bits & (READ_PASS | READ_FAILURE)) === 0 && (printsOnlyBanner(head) || notesNoOutput(head))) bits |= READ_QUIET;
+  // or a build that ended by building its last target (build-done.ts): a pass too
+  if (pass && (bits & (READ_PASS | READ_FAILURE)) === 0 && (printsOnlyBanner(head) || notesNoOutput(head) || reportsBuildDone(head))) bits |= READ_QUIET;
   // a head of PASS_LOOK characters may be a view of a longer output: the joined text is made flat, then cut
   last = key >= 0 ? cache.set(key, head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head, bits) : undefined;
   return answer(bits, ack, pass);
