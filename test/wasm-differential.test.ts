@@ -15,7 +15,7 @@ function signatureSpy(seen: string[]): Detector {
 describe('WebAssembly pipeline = TypeScript reference', () => {
   it('should give identical verdicts call by call on random streams and options', () => {
     const kinds = new Map<string, number>();
-    fc.assert(
+    const compare = (seed?: number) => fc.assert(
       fc.property(stream, options, (events, o) => {
         const refSeen: string[] = [];
         const wasmSeen: string[] = [];
@@ -33,12 +33,15 @@ describe('WebAssembly pipeline = TypeScript reference', () => {
           wasm.dispose();
         }
       }),
-      { numRuns: runs(400) },
+      { numRuns: runs(400), ...(seed === undefined ? {} : { seed }) },
     );
-    // the streams must exercise every built-in detector, or equality proves little
-    for (const k of ['exact_repeat', 'frequency', 'cycle', 'semantic', 'similar_args', 'result_repeat', 'dead_end', 'state_repeat', 'chanting']) {
-      expect(kinds.get(k) ?? 0, k).toBeGreaterThan(0);
-    }
+    compare();
+    // the streams must exercise every built-in detector, or equality proves little; a random run can leave
+    // a rare one out (similar args fired 4-17 times in a run of seeds 1-3, and 0 in one run of mem6k's), so
+    // a run at a seed known to reach them all is added then: still random first, never failing by chance
+    const all = ['exact_repeat', 'frequency', 'cycle', 'semantic', 'similar_args', 'result_repeat', 'dead_end', 'state_repeat', 'chanting'];
+    if (all.some((k) => !kinds.has(k))) compare(1);
+    for (const k of all) expect(kinds.get(k) ?? 0, k).toBeGreaterThan(0);
   });
 
   it('should agree on semantic similarity at any threshold and sketch size, for sets smaller and larger than the sketch', () => {
