@@ -66,15 +66,17 @@ export class SummaryRing {
     const own = this.table.slice(this.tb, this.tb + 3 * this.slots);
     giveDoubles(3 * this.slots, this.table, this.tb);
     const mine = new SummaryBlocks();
-    for (let s = 0; s < this.slots; s++) {
-      if (own[3 * s] === -1) continue;
+    const held: number[] = [];
+    for (let s = 0; s < this.slots; s++) if (own[3 * s] !== -1) held.push(s);
+    const places = mine.adopt(held.map((s) => Math.max(1, own[3 * s + 2] as number)));
+    held.forEach((s, k) => {
       const place = own[3 * s + 1] as number;
       const n = own[3 * s + 2] as number;
-      const to = mine.take(n);
+      const to = places[k] as number;
       mine.chunkOf(to).set(this.blocks.chunkOf(place).subarray(offsetOf(place), offsetOf(place) + n), offsetOf(to));
-      this.blocks.give(place, n);
+      this.blocks.give(place, Math.max(1, n));
       own[3 * s + 1] = to;
-    }
+    });
     this.blocks = mine;
     this.table = own;
     this.tb = 0;
