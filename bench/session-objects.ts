@@ -71,8 +71,8 @@ function ownBytes(s: HeapSnapshot): { groups: Map<string, { bytes: number; count
         if (t === 'weak' || t === 'shortcut') continue;
         const field = t === 'element' || t === 'hidden' ? '[]' : String(s.strings[s.edges[j * E + eName] as number]);
         if (SHARED_EDGES.has(field)) continue;
-        // a call log's and the recent words' words and similar args' summary table are blocks of the thread's chunks, which the line "word chunks" counts
-        if ((field === 'words' && (name(k) === 'CallLog' || name(k) === 'RecentWords')) || (field === 'table' && name(k) === 'SummaryRing')) continue;
+        // a call log's and the recent words' words, similar args' summary table and chanting's boundaries are blocks of the thread's chunks, which the line "word chunks" counts
+        if ((field === 'words' && (name(k) === 'CallLog' || name(k) === 'RecentWords')) || (field === 'table' && name(k) === 'SummaryRing') || (field === 'bound' && name(k) === 'ChantingDetector')) continue;
         const child = (s.edges[j * E + eTo] as number) / N;
         if (['code', 'closure', 'synthetic'].includes(type(child))) continue;
         if (owner[child] === -1) {
@@ -147,7 +147,7 @@ console.log(`${which} (${stream}): ${engine.size} sessions x ${calls} calls (${f
 // the median too: a thread's object that one session alone happens to reach (a shared buffer) lands on that session
 console.log(`  JavaScript objects of its own: ${(total / found).toFixed(0)} B in ${(nodes / found).toFixed(1)} nodes (median session ${median.toFixed(0)} B)`);
 console.log(`  module memory handed out: ${moduleBytes.toFixed(0)} B (its growth over the stream's second run)`);
-console.log(`  the thread's word chunks' growth (call logs', recent words, summary tables: src/state/word-blocks.ts): ${sharedWords.toFixed(0)} B`);
+console.log(`  the thread's word chunks' growth (call logs', recent words, summary tables, chanting's boundaries: src/state/word-blocks.ts): ${sharedWords.toFixed(0)} B`);
 console.log(`  the thread's summary chunks' growth (similar args' summaries: src/state/summary-blocks.ts): ${sharedSummaries.toFixed(0)} B`);
 const outside = moduleBytes + sharedWords + sharedSummaries;
 console.log(`  together: ${(total / found + outside).toFixed(0)} B (median session: ${(median + outside).toFixed(0)} B)`);
