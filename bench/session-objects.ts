@@ -18,6 +18,7 @@ import { LoopEngine } from '../src/engine/loop-engine.js';
 import * as A from '../src/wasm/generated/abi.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
 import { sharedWordBytes } from '../src/state/word-blocks.js';
+import { sharedSummaryBytes } from '../src/state/summary-blocks.js';
 import { FLEET_DETECTORS } from './fleet-bench.js';
 import { feed, warmUp } from './rss-stream.js';
 import { feedReal, feedRealLines, loadRealCalls } from './rss-real-stream.js';
@@ -70,8 +71,8 @@ function ownBytes(s: HeapSnapshot): { groups: Map<string, { bytes: number; count
         if (t === 'weak' || t === 'shortcut') continue;
         const field = t === 'element' || t === 'hidden' ? '[]' : String(s.strings[s.edges[j * E + eName] as number]);
         if (SHARED_EDGES.has(field)) continue;
-        // a call log's and the recent words' words and similar args' summary table are blocks of the thread's chunks, which the line "word chunks" counts
-        if ((field === 'words' && (name(k) === 'CallLog' || name(k) === 'RecentWords')) || (field === 'table' && name(k) === 'SummaryRing')) continue;
+        // a call log's and the recent words' words, similar args' summary table and chanting's boundaries are blocks of the thread's chunks, which the line "word chunks" counts
+        if ((field === 'words' && (name(k) === 'CallLog' || name(k) === 'RecentWords')) || (field === 'table' && name(k) === 'SummaryRing') || (field === 'bound' && name(k) === 'ChantingDetector')) continue;
         const child = (s.edges[j * E + eTo] as number) / N;
         if (['code', 'closure', 'synthetic'].includes(type(child))) continue;
         if (owner[child] === -1) {
@@ -109,7 +110,7 @@ const run = (e: LoopEngine): void => {
   else feedReal(e, real, sessions, calls);
 };
 // The same stream through a first engine, kept alive while the second runs: the thread's areas (the
-// module's input, output and byte regions, sized by the largest batch; the shared word blocks' chunks) are
+// module's input, output and byte regions, sized by the largest batch; the shared word and summary blocks' chunks) are
 // then as large as this stream needs, so the second engine's growth is its sessions' alone.
 let warm: LoopEngine | null = new LoopEngine(options);
 warmUp(warm);
@@ -118,9 +119,11 @@ const engine = new LoopEngine(options);
 const top = (): number => sharedCore().instance.views().u32[(A.HEADER + A.H_MEMTOP) >>> 2] as number;
 const before = top();
 const wordsBefore = sharedWordBytes();
+const summariesBefore = sharedSummaryBytes();
 run(engine);
 const moduleBytes = (top() - before) / sessions;
 const sharedWords = (sharedWordBytes() - wordsBefore) / sessions;
+const sharedSummaries = (sharedSummaryBytes() - summariesBefore) / sessions;
 warm.close();
 warm = null;
 gc?.();
@@ -144,8 +147,10 @@ console.log(`${which} (${stream}): ${engine.size} sessions x ${calls} calls (${f
 // the median too: a thread's object that one session alone happens to reach (a shared buffer) lands on that session
 console.log(`  JavaScript objects of its own: ${(total / found).toFixed(0)} B in ${(nodes / found).toFixed(1)} nodes (median session ${median.toFixed(0)} B)`);
 console.log(`  module memory handed out: ${moduleBytes.toFixed(0)} B (its growth over the stream's second run)`);
-console.log(`  the thread's word chunks' growth (call logs', recent words, summary tables: src/state/word-blocks.ts): ${sharedWords.toFixed(0)} B`);
-console.log(`  together: ${(total / found + moduleBytes + sharedWords).toFixed(0)} B (median session: ${(median + moduleBytes + sharedWords).toFixed(0)} B)`);
+console.log(`  the thread's word chunks' growth (call logs', recent words, summary tables, chanting's boundaries: src/state/word-blocks.ts): ${sharedWords.toFixed(0)} B`);
+console.log(`  the thread's summary chunks' growth (similar args' summaries: src/state/summary-blocks.ts): ${sharedSummaries.toFixed(0)} B`);
+const outside = moduleBytes + sharedWords + sharedSummaries;
+console.log(`  together: ${(total / found + outside).toFixed(0)} B (median session: ${(median + outside).toFixed(0)} B)`);
 console.log('| bytes | nodes | what <- held by |');
 console.log('|---:|---:|---|');
 const rows = [...groups].sort((a, b) => b[1].bytes - a[1].bytes);

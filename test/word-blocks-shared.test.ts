@@ -102,7 +102,7 @@ describe('shared word blocks', () => {
       }
       for (let j = Math.max(0, i - 6); j <= i; j++) {
         expect(shared.has(j)).toBe(own.has(j));
-        if (own.has(j)) expect(shared.bytes.subarray(shared.at(j), shared.at(j) + bytes(j).length)).toEqual(bytes(j));
+        if (own.has(j)) expect(shared.bytesOf(j).subarray(shared.at(j), shared.at(j) + bytes(j).length)).toEqual(bytes(j));
       }
     }
     neighbour.releaseTable();

@@ -24,6 +24,7 @@ import { SnapshotError } from '../errors.js';
 import { hashString } from '../fingerprint/canonical-hash.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
+import { giveInts, takeInts } from '../state/word-blocks.js';
 import { SNAPSHOT_VERSION } from '../snapshot/snapshot-format.js';
 import { type ProseStream, TsProseStream } from '../text/prose-stream.js';
 import { rootLength } from '../text/chunk-root.js';
@@ -62,10 +63,14 @@ export class ChantingDetector implements Detector {
   private s: ProseStream | null = null;
   private readonly filter = new StructureFilter();
   /**
-   * The text-to-call boundaries, in one array of twice their capacity (one typed array and buffer a
-   * session, not two): each one's stream position from 0, the call it starts from `bound.length / 2`.
+   * The text-to-call boundaries, in one block of twice their capacity `cap` from `bb`: each one's stream
+   * position from `bb`, the call it starts from `bb + cap`. A block of the thread's shared chunks
+   * (word-blocks.ts) for a detector made `shared` (no typed array and buffer a session, 182 B), until
+   * {@link dispose}; else an array of its own.
    */
-  private bound = EMPTY;
+  private bound: Int32Array = EMPTY;
+  private bb = 0;
+  private cap = 0;
   private bounds = 0;
   /** What the boundaries not made yet hold: 0, less each rebase's shift (saved as such: snapshots hold BOUNDS). */
   private restPos = 0;
@@ -76,8 +81,8 @@ export class ChantingDetector implements Detector {
   private call = 0;
   /**
    * The round (model turn) of the last call whose text was read (NaN: none given), and that text (or,
-   * after a snapshot was loaded, its fingerprint): the same text given with another call of the same turn
-   * is one piece of prose, read once.
+   * after a snapshot was loaded, its fingerprint; neither when the call gave no round): the same text
+   * given with another call of the same turn is one piece of prose, read once.
    */
   private textRound = NaN;
   private lastText: string | null = null;
@@ -97,7 +102,21 @@ export class ChantingDetector implements Detector {
     private readonly o: ChantingOptions,
     private readonly rebaseAt = 2 ** 30,
     private readonly makeStream: ProseStreamFactory = tsStream,
+    private shared = false,
   ) {
+  }
+
+  /** A zeroed boundary block for `cap` boundaries (`2 * cap` words): of the thread's chunks when shared. */
+  private newBounds(cap: number): { words: Int32Array; base: number } {
+    return this.shared ? takeInts(2 * cap) : { words: new Int32Array(2 * cap), base: 0 };
+  }
+
+  /** Gives back the block of boundaries held (when shared). */
+  private dropBounds(): void {
+    if (this.shared && this.cap !== 0) giveInts(2 * this.cap, this.bound, this.bb);
+    this.bound = EMPTY;
+    this.bb = 0;
+    this.cap = 0;
   }
 
   private get stream(): ProseStream {
@@ -115,7 +134,11 @@ export class ChantingDetector implements Detector {
     if (round !== undefined && round === this.textRound && this.sameText(text)) return;
     this.feed(text, true);
     this.textRound = round ?? NaN;
-    this.lastText = text;
+    // the text is read again only by a call of the same round: without one (the traces' calls, most
+    // library callers') nothing reads it, so it is not held (~250 B a session of real calls; a snapshot
+    // then saves 0 for its fingerprint, which a restored session never compares either)
+    this.lastText = round === undefined ? null : text;
+    if (round === undefined) this.lastTextHash = 0;
   }
 
   /** Whether `text` is the text read last (by its fingerprint after a snapshot was loaded). */
@@ -167,18 +190,26 @@ export class ChantingDetector implements Detector {
 
   private start(): void {
     this.s = this.makeStream(this.o);
-    this.bound = new Int32Array(2 * FIRST_BOUNDS);
+    this.dropBounds();
+    const b = this.newBounds(FIRST_BOUNDS);
+    this.bound = b.words;
+    this.bb = b.base;
+    this.cap = FIRST_BOUNDS;
     this.restPos = 0;
   }
 
   /** Doubles the boundary arrays (up to BOUNDS), the new entries as the ones not made yet. */
   private growBounds(): void {
-    const cap = this.bound.length >> 1;
+    const cap = this.cap;
     const n = Math.min(BOUNDS, 2 * cap);
-    const next = new Int32Array(2 * n).fill(this.restPos, 0, n);
-    next.set(this.bound.subarray(0, cap));
-    next.set(this.bound.subarray(cap), n);
+    const { words: next, base } = this.newBounds(n);
+    next.fill(this.restPos, base, base + n);
+    next.set(this.bound.subarray(this.bb, this.bb + cap), base);
+    next.set(this.bound.subarray(this.bb + cap, this.bb + 2 * cap), base + n);
+    this.dropBounds();
     this.bound = next;
+    this.bb = base;
+    this.cap = n;
   }
 
   /** A boundary array as BOUNDS entries, the ones not made yet holding `rest` (what snapshots hold). */
@@ -234,9 +265,9 @@ export class ChantingDetector implements Detector {
 
   private mark(): void {
     const b = this.bounds % BOUNDS;
-    if (b >= this.bound.length >> 1) this.growBounds();
-    this.bound[b] = this.stream.pos;
-    this.bound[(this.bound.length >> 1) + b] = this.call;
+    if (b >= this.cap) this.growBounds();
+    this.bound[this.bb + b] = this.stream.pos;
+    this.bound[this.bb + this.cap + b] = this.call;
     this.bounds++;
   }
 
@@ -261,8 +292,8 @@ export class ChantingDetector implements Detector {
   private rebase(): void {
     const shift = this.stream.rebase();
     if (shift === 0) return;
-    const cap = this.bound.length >> 1;
-    for (let k = 0; k < cap; k++) this.bound[k] = Math.max((this.bound[k] as number) - shift, -(2 ** 30));
+    const cap = this.cap;
+    for (let k = this.bb; k < this.bb + cap; k++) this.bound[k] = Math.max((this.bound[k] as number) - shift, -(2 ** 30));
     this.restPos = Math.max(this.restPos - shift, -(2 ** 30));
     if (this.found !== null) this.found.end -= shift;
     if (this.sentenceFound !== null) this.sentenceFound = { ...this.sentenceFound, firstStart: this.sentenceFound.firstStart - shift };
@@ -272,7 +303,7 @@ export class ChantingDetector implements Detector {
     const span = this.stream.hitRun + period;
     // a long chunk repeated across pieces of text (messages) needs one repetition more than within one
     const reps = Math.floor(span / period);
-    const pieceStart = this.bound[(this.bounds - 1) % BOUNDS] as number;
+    const pieceStart = this.bound[this.bb + ((this.bounds - 1) % BOUNDS)] as number;
     if (period >= this.o.longChunk && reps < this.o.threshold && reps <= this.o.longRepetitions && end - span + 1 < pieceStart) return;
     const f = this.found;
     if (f !== null && f.period === period && f.end === end - 1) {
@@ -299,14 +330,15 @@ export class ChantingDetector implements Detector {
 
   private callAt(streamPos: number): number {
     const kept = Math.min(this.bounds, BOUNDS);
-    const cap = this.bound.length >> 1;
+    const at = this.bb;
+    const cap = this.cap;
     let best = this.call;
     let bestPos = -Infinity;
     for (let k = 0; k < kept; k++) {
-      const p = this.bound[k] as number;
+      const p = this.bound[at + k] as number;
       if (p <= streamPos && p >= bestPos) {
         bestPos = p;
-        best = this.bound[cap + k] as number;
+        best = this.bound[at + cap + k] as number;
       }
     }
     return best;
@@ -363,9 +395,9 @@ export class ChantingDetector implements Detector {
     w.str(this.lineBuf);
     w.u8(this.lineClass === 'unknown' ? 0 : this.lineClass === 'prose' ? 1 : 2);
     w.f64(this.bounds);
-    const cap = this.bound.length >> 1;
-    w.view(ChantingDetector.whole(this.bound.subarray(0, cap), this.restPos));
-    w.view(ChantingDetector.whole(this.bound.subarray(cap), 0));
+    const cap = this.cap;
+    w.view(ChantingDetector.whole(this.bound.subarray(this.bb, this.bb + cap), this.restPos));
+    w.view(ChantingDetector.whole(this.bound.subarray(this.bb + cap, this.bb + 2 * cap), 0));
     const f = this.found;
     w.bool(f !== null);
     if (f !== null) {
@@ -403,9 +435,13 @@ export class ChantingDetector implements Detector {
     if (c > 2) throw new SnapshotError('loopwatch: the snapshot is corrupt (line state)');
     this.lineClass = c === 0 ? 'unknown' : c === 1 ? 'prose' : 'skip';
     this.bounds = r.f64();
-    this.bound = new Int32Array(2 * BOUNDS);
-    r.into(this.bound.subarray(0, BOUNDS));
-    r.into(this.bound.subarray(BOUNDS));
+    this.dropBounds();
+    const b = this.newBounds(BOUNDS);
+    this.bound = b.words;
+    this.bb = b.base;
+    this.cap = BOUNDS;
+    r.into(this.bound.subarray(b.base, b.base + BOUNDS));
+    r.into(this.bound.subarray(b.base + BOUNDS, b.base + 2 * BOUNDS));
     this.found = r.bool() ? { period: r.u32(), span: r.i32(), end: r.i32(), chunk: r.str() } : null;
     this.sentenceFound = r.bool() ? { text: r.str(), count: r.u32(), firstStart: r.i32() } : null;
   }
@@ -428,5 +464,9 @@ export class ChantingDetector implements Detector {
   dispose(): void {
     this.s?.dispose();
     this.s = null;
+    // the boundaries' shared block goes back to the thread; a disposed detector keeps no blocks of its
+    // chunks (it reads as a fresh one: its stream is gone too)
+    this.dropBounds();
+    this.shared = false;
   }
 }

@@ -119,7 +119,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     // the calls a comparison can find similar (see candidates); without the prefilter every one is compared
     let left = comparePrefilter ? this.candidates(floor, last) : last - floor;
     if (left < 0) return null;
-    const bytes = ring.bytes;
+    const bytes = ring.bytesOf(last);
     const cur = ring.at(last);
     const min = this.o.similarity;
     const need = this.o.threshold - 1;
@@ -129,7 +129,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
       // the candidates not yet compared can no longer make `threshold` calls: no signal, whatever they say
       if (comparePrefilter && similar.length + left < need) return null;
       left--;
-      if (summarySimilarityAtLeast(bytes, ring.at(i), bytes, cur, min, min) >= min) similar.push(i);
+      if (summarySimilarityAtLeast(ring.bytesOf(i), ring.at(i), bytes, cur, min, min) >= min) similar.push(i);
     }
     const count = similar.length + 1;
     if (count < this.o.threshold || similar.every((i) => h.same(Ring.SIG, i, last))) return null;

@@ -1,6 +1,6 @@
 /**
- * Blocks of 32-bit words for sessions' call logs (and the call facts kept in them) and recent words, and
- * of doubles for similar args' summary tables, carved from chunks the
+ * Blocks of 32-bit words for sessions' call logs (and the call facts kept in them) and recent words, of
+ * signed ones for chanting's text-to-call boundaries, and of doubles for similar args' summary tables, carved from chunks the
  * thread's sessions share: a session holds a chunk and an offset into it, not a typed array of its own, so
  * it makes no Uint32Array and ArrayBuffer (96 + 88 B of objects a session, beside its words:
  * bench/session-objects.ts). A block goes back to its size's free list when its session is disposed (or
@@ -40,7 +40,7 @@ interface SizePool<T> {
 }
 
 /** Chunks of one element type, and their pools by block size. */
-class Chunks<T extends Uint32Array<ArrayBufferLike> | Float64Array<ArrayBufferLike>> {
+class Chunks<T extends Uint32Array<ArrayBufferLike> | Int32Array<ArrayBufferLike> | Float64Array<ArrayBufferLike>> {
   private readonly pools = new Map<number, SizePool<T>>();
   /** Bytes of all chunks made so far (they are never let go: their blocks are reused). */
   bytes = 0;
@@ -82,6 +82,7 @@ class Chunks<T extends Uint32Array<ArrayBufferLike> | Float64Array<ArrayBufferLi
 
 const u32 = new Chunks<Uint32Array<ArrayBufferLike>>((n) => new Uint32Array(n));
 const f64 = new Chunks<Float64Array<ArrayBufferLike>>((n) => new Float64Array(n));
+const i32 = new Chunks<Int32Array<ArrayBufferLike>>((n) => new Int32Array(n));
 
 /** A zeroed block of `size` 32-bit words (size >= 1). */
 export function takeWords(size: number): WordBlock {
@@ -103,7 +104,17 @@ export function giveDoubles(size: number, words: Float64Array, base: number): vo
   f64.give(size, words, base);
 }
 
-/** Bytes of the thread's chunks, of words and of doubles (what the blocks take, used or free): for measurements. */
+/** A zeroed block of `size` signed 32-bit words (size >= 1): chanting's text-to-call boundaries. */
+export function takeInts(size: number): Block<Int32Array<ArrayBufferLike>> {
+  return i32.take(size);
+}
+
+/** Gives back a block takeInts(size) handed out; its holder must not read or write it afterwards. */
+export function giveInts(size: number, words: Int32Array, base: number): void {
+  i32.give(size, words, base);
+}
+
+/** Bytes of the thread's chunks, of words, signed words and doubles (what the blocks take, used or free): for measurements. */
 export function sharedWordBytes(): number {
-  return u32.bytes + f64.bytes;
+  return u32.bytes + f64.bytes + i32.bytes;
 }

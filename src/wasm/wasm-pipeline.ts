@@ -268,7 +268,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.similar = d.similarArgs && this.recent !== null ? new SimilarArgsDetector({ history: this.recent, log: this.log }, d.similarArgs, mask, o.policy.progress === 'suppress', true) : null;
     this.semanticHost = d.semantic && d.semantic.method === 'exact' && ctx !== null ? new SemanticDetector(ctx, d.semantic, o.normalizeVolatile, (t) => this.walkFor(t)) : null;
     // chanting's per-character work runs in the module too, in a region made when the first text arrives
-    this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, wasmStream) : null;
+    this.chanting = d.chanting ? new ChantingDetector(d.chanting, undefined, wasmStream, true) : null;
   }
 
   /**
