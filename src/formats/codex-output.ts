@@ -28,7 +28,8 @@
  * `failed in sandbox: ...`, `exec_command failed: ...`, `write_stdin failed: ...`, `execution error: ...`, a
  * person's `exec command rejected by user`, `aborted`: see codex-tool-error.ts) are known failures.
  *
- * Each gives the exit code (0: a known success, else a known failure) and the output alone as the result,
+ * Each gives the exit code (0: a known success, else a known failure) and the output alone as the result
+ * (a command stopped at its time limit, exit code 124, keeps that line before it: {@link exited}),
  * without the timing that differs between identical runs. An output object `{content, success}` says
  * success or failure by `success`. Any other output (most non-shell tools) says nothing: `unknown`.
  * Only the first {@link HEAD_CHARS} characters are looked at for the header (linear time, whatever the size).
@@ -66,9 +67,21 @@ function withoutCommandEcho(s: string): string {
   return s;
 }
 
-/** A result with exit code `code`: known success at 0, known failure otherwise. */
+/**
+ * The exit code Codex answers a command it stopped at its time limit with (`timeout_ms`, 10 s by default), as
+ * coreutils' `timeout` does; its words for it, written from 0.7x before the output (0.6x writes none).
+ */
+const TIMEOUT_CODE = 124;
+const TIMED_OUT = 'command timed out';
+
+/**
+ * A result with exit code `code`: known success at 0, known failure otherwise. A failure at the time limit
+ * keeps its status before the output (`Exit code: 124`), unless Codex said so in words: the output alone
+ * would not say the command was stopped (src/text/timeout-exit.ts).
+ */
 function exited(result: string, code: number): Outcome {
-  return code === 0 ? { result, errorInfo: 'absent' } : failure(result);
+  if (code === 0) return { result, errorInfo: 'absent' };
+  return failure(code === TIMEOUT_CODE && !result.startsWith(TIMED_OUT) ? `Exit code: ${TIMEOUT_CODE}\n${result}` : result);
 }
 
 /** What an output string says. */

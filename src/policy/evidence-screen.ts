@@ -137,10 +137,15 @@ export class EvidenceScreen {
    * spreading over the code, as when one build is fixed file by file), not the same file edited again and
    * again (an attempt at one fix, retried); one that only describes a behaviour (a reproduction script
    * printing the same thing after each edit) is not confirmed by the work between its runs; one that reports
-   * the state (a status or prerequisite script: {@link reportsState}) counts as one that passed.
+   * the state (a status or prerequisite script: {@link reportsState}) counts as one that passed. A run that
+   * failed on the infrastructure (stopped at the tool's time limit) is no repetition of the check: the run
+   * after it finishes it.
    */
-  private changedBetween(reps: readonly number[], hidden: boolean): boolean {
+  private changedBetween(all: readonly number[], hidden: boolean): boolean {
     const oldest = this.facts.oldest;
+    // a run stopped on the infrastructure (a build cut at the tool's time limit) checked nothing: the run
+    // after it goes on with it, and the gaps either side are one
+    const reps = this.ranToAnEnd(all);
     // the calls kept before the first repetition kept are a gap only when there are some, and when no gap
     // between repetitions is kept (the rest of that gap is no longer known: its kept part alone is no answer)
     const before = hidden && reps.length === 1 && reps[0] !== undefined && reps[0] > oldest;
@@ -177,6 +182,13 @@ export class EvidenceScreen {
       if (files !== null) for (const f of gap) files.add(f);
     }
     return true;
+  }
+
+  /** `reps` without the runs that failed on the infrastructure (CallFact.INFRA: a time limit, a rate limit); `reps` itself when none did. */
+  private ranToAnEnd(reps: readonly number[]): readonly number[] {
+    let cut = 0;
+    for (const i of reps) if ((this.facts.of(i) & CallFact.INFRA) !== 0) cut++;
+    return cut === 0 ? reps : reps.filter((i) => (this.facts.of(i) & CallFact.INFRA) === 0);
   }
 
   /**

@@ -41,7 +41,8 @@ export const EDITOR_TOOLS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
   // patches (Codex's `apply_patch`, and `applypatch << 'PATCH'` as older Codex models wrote it), in-place edits, files written through a pipe
   /(?:^|[\s;&|(])(?:apply_patch|applypatch|patch|tee)(?:\s|$)/,
-  /(?:^|[\s;&|(])(?:sed|perl)\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*i/,
+  // (perl's flag groups may hold digits: `perl -0pi -e`, `perl -0777 -pi -e`, a record separator before the -i)
+  /(?:^|[\s;&|(])(?:sed|perl)\s+(?:-[a-zA-Z0-9]*\s+)*-[a-zA-Z0-9]*i/,
   /(?:^|[\s;&|(])git\s+(?:apply|am|checkout|restore|reset|merge|rebase|cherry-pick|revert|stash|switch|pull|mv|rm)\b/,
   // a redirect into a file (not a descriptor, not /dev/null)
   /(?:^|[^0-9&>=-])>>?\s*(?!&|\/dev\/null)["']?[\w.~/$-]/,

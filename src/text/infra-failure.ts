@@ -1,11 +1,14 @@
 /**
  * Recognises infrastructure failures: rate limits, HTTP 429 and 5xx, timeouts, connection resets, and a
+ * command stopped at its time limit said only by its exit status (124: timeout-exit.ts), and a
  * harness's sandbox that could not start (Codex CLI's Linux sandbox without the capabilities it needs or
  * panicking, its Windows sandbox failing to create the process, its binary replaced under a running session):
  * every command fails alike there, whatever the agent runs, until a person mends the setup.
  * They say nothing about the agent's behaviour, so they never count toward a dead end and a call that
  * failed this way is never evidence of no progress.
  */
+
+import { exitedOnTimeout } from './timeout-exit.js';
 
 const WORDS =
   /\b(?:rate[ _-]?limit(?:ed|s)?|too many requests|quota exceeded|overloaded|temporarily unavailable|service unavailable|bad gateway|gateway time-?out|internal server error|timed? ?out|timeout|ETIMEDOUT|ESOCKETTIMEDOUT|ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|EAI_AGAIN|socket hang up|connection (?:reset|refused|aborted|closed)|network (?:error|is unreachable))\b/i;
@@ -14,7 +17,6 @@ const STATUS = /\b(?:HTTP(?:\/\d(?:\.\d)?)?|status(?: code)?|error(?: code)?|cod
 /** A sandbox that could not start (Codex CLI's words), not the command run in it. */
 const SANDBOX = /\bcannot set (?:privileged )?capabilities: Operation not permitted\b|\bpanicked at linux-sandbox\/|\bwindows sandbox: \w+ failed\b|\bFailed to execvp \S*codex\S* \(deleted\)/;
 
-/** Characters of an error looked at. */
 /** Characters of an error text read. */
 export const INFRA_LOOK = 1000;
 const LOOK = INFRA_LOOK;
@@ -37,5 +39,5 @@ function ownMessage(text: string): string {
 /** Whether an error text is an infrastructure failure rather than the agent's doing (read in its own message: {@link ownMessage}). */
 export function isInfraFailure(text: string): boolean {
   const t = ownMessage(text.length > LOOK ? text.slice(0, LOOK) : text);
-  return WORDS.test(t) || STATUS.test(t) || SANDBOX.test(t);
+  return WORDS.test(t) || STATUS.test(t) || SANDBOX.test(t) || exitedOnTimeout(t);
 }
