@@ -89,5 +89,12 @@ export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   'login password login password ...': (n) => fill('login password ', n),
   'SK and 31 hex, repeated': (n) => fill(`SK${'a'.repeat(31)} `, n),
   'key-key-key-...': (n) => fill('key-', n),
+  // hostile8's: a SAS field after the signature, digits before a Telegram token, Twilio's context
+  '?sig= and 16 characters, then &sv= far after, repeated': (n) => fill(`?sig=${'a'.repeat(16)}${'b'.repeat(40)}&sv=`, n),
+  'sig=16 characters& repeated, one &sv= at the end': (n) => fill(`&sig=${'a'.repeat(16)}`, n - 4) + '&sv=',
+  'digits then :AA and 35 characters, repeated': (n) => fill(`${'1'.repeat(20)}:AA${'b'.repeat(33)}`, n),
+  'twilio then quoted 32 hex, repeated': (n) => fill(`twilio '${'a'.repeat(32)}' `, n),
+  "one twilio, then '32 hex' repeated on one line": (n) => 'twilio ' + fill(`'${'a'.repeat(32)}'`, n - 7),
+  'quoted 32 hex and line breaks, twilio at the end': (n) => fill(`"${'a'.repeat(32)}"\n`, n - 6) + 'twilio',
   'a mix of every trigger': (n) => fill('sk-a eyJ- ://a: token password= -----BEGIN AIza ghp_ xoxb- Bearer 1:AA &sv=&sig= machine login ', n),
 };

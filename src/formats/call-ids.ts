@@ -11,6 +11,7 @@
  *                                                          (a replayed call)    (its replayed result)
  * ```
  */
+import { CappedMap } from './capped-map.js';
 
 /** Call ids an input's reader remembers at most (the oldest is forgotten first). */
 export const MAX_CALL_IDS = 65_536;
@@ -24,15 +25,16 @@ const UNKNOWN = { kind: 'unknown' } as const;
 /** Call ids met in one input, each with what holds the call (`T`) until its result is read. */
 export class CallIds<T> {
   /** id -> the holder while the call waits for its result, null once it has one. */
-  private readonly ids = new Map<string, T | null>();
+  private readonly ids: CappedMap<string, T | null>;
 
-  constructor(private readonly max: number = MAX_CALL_IDS) {}
+  constructor(max: number = MAX_CALL_IDS) {
+    this.ids = new CappedMap(max);
+  }
 
   /** Records a call of `id` held by `holder`; false when the id was met before (the call is a replay). */
   call(id: string, holder: T): boolean {
     if (this.ids.has(id)) return false;
     this.ids.set(id, holder);
-    if (this.ids.size > this.max) this.ids.delete(this.ids.keys().next().value!);
     return true;
   }
 

@@ -16,6 +16,7 @@
  * without a `uuid` of its own is `<sessionId>/sidechain`.
  */
 import { describe } from '../options/checks.js';
+import { CappedMap } from './capped-map.js';
 
 /** Agents of Claude Code that copy their parent's conversation (`agentId` prefix -> what they are). */
 const PARENT_COPIES: readonly (readonly [string, string])[] = [
@@ -78,13 +79,15 @@ export const MAX_SIDECHAIN_LINES = 65_536;
 /** Resolves the sessions of one transcript's lines, remembering the roots of its sidechain lines. */
 export class ClaudeCodeSessions {
   /** uuid of a sidechain line without agentId -> uuid of its root. */
-  private readonly roots = new Map<string, string>();
+  private readonly roots: CappedMap<string, string>;
 
   constructor(
     /** Session id of lines without `sessionId` (the input's name). */
     private readonly fallback: string,
-    private readonly max: number = MAX_SIDECHAIN_LINES,
-  ) {}
+    max: number = MAX_SIDECHAIN_LINES,
+  ) {
+    this.roots = new CappedMap(max);
+  }
 
   /**
    * The session of line `v` (any line type: a sidechain's system or progress lines carry its chain too),
@@ -101,7 +104,6 @@ export class ClaudeCodeSessions {
     const root = parent ?? uuid;
     if (!this.roots.has(uuid)) {
       this.roots.set(uuid, root);
-      if (this.roots.size > this.max) this.roots.delete(this.roots.keys().next().value!);
     }
     return `${id}/sidechain-${root}`;
   }

@@ -11,6 +11,7 @@
  * ```
  */
 import { toolEvent } from './session-calls.js';
+import { Fifo } from './fifo.js';
 import type { ErrorInfo, TraceCall } from './trace-record.js';
 
 /** Calls of one session waiting for their outcome, at most. */
@@ -45,8 +46,9 @@ export interface HeldCall extends CallStart {
 
 /** The held calls of one session. */
 export class HeldCalls {
-  private readonly queue: HeldCall[] = [];
-  private readonly waiting = new Map<string, HeldCall[]>();
+  private readonly queue = new Fifo<HeldCall>();
+  /** Calls without their outcome by id, oldest first (a call released without one is its id's oldest). */
+  private readonly waiting = new Map<string, Fifo<HeldCall>>();
 
   constructor(
     /** Session id, put into every call released. */
@@ -64,16 +66,16 @@ export class HeldCalls {
     const held: HeldCall = { ...start, id, outcome };
     this.queue.push(held);
     if (id !== undefined && outcome === null) {
-      const q = this.waiting.get(id);
-      if (q === undefined) this.waiting.set(id, [held]);
-      else q.push(held);
+      let q = this.waiting.get(id);
+      if (q === undefined) this.waiting.set(id, (q = new Fifo()));
+      q.push(held);
     }
     return held;
   }
 
   /** The tool of the oldest call waiting under `id` (the one {@link settle} would settle), if any. */
   waitingTool(id: string): string | undefined {
-    return this.waiting.get(id)?.[0]?.tool;
+    return this.waiting.get(id)?.peek()?.tool;
   }
 
   /** Gives the oldest call waiting under `id` its outcome; false when no call waits under it. */
@@ -101,7 +103,7 @@ export class HeldCalls {
 
   /** Releases the calls at the head that have their outcome, then the oldest past `maxHeld` without it. */
   *release(): Generator<TraceCall> {
-    while (this.queue.length > 0 && (this.queue[0]!.outcome !== null || this.queue.length > this.maxHeld)) yield this.out(this.queue.shift()!);
+    while (this.queue.length > 0 && (this.queue.peek()!.outcome !== null || this.queue.length > this.maxHeld)) yield this.out(this.queue.shift()!);
   }
 
   /** Releases every call held, in call order. */
@@ -112,8 +114,7 @@ export class HeldCalls {
   private out(c: HeldCall): TraceCall {
     if (c.outcome === null && c.id !== undefined) {
       const q = this.waiting.get(c.id);
-      const at = q?.indexOf(c) ?? -1;
-      if (at !== -1) q!.splice(at, 1);
+      q?.remove(c);
       if (q?.length === 0) this.waiting.delete(c.id);
     }
     const o = c.outcome;

@@ -17,6 +17,7 @@
 import { describe } from '../options/checks.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import type { Outcome } from './held-calls.js';
+import { CappedMap } from './capped-map.js';
 import { isRecord } from './json-value.js';
 import { attributeMap, otlpId, resourceList, unixNano } from './otlp-json.js';
 import { spanToolCall } from './otel-tool-span.js';
@@ -47,7 +48,7 @@ const idText = (v: unknown): string | undefined => (typeof v === 'string' && v !
 /** A reader of OTLP/JSON GenAI spans for `input`. */
 export function createOtelReader(input: InputName): FormatReader {
   const held: SpanCall[] = [];
-  const conversations = new Map<string, string>();
+  const conversations = new CappedMap<string, string>(MAX_TRACES);
   let seq = 0;
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
@@ -60,7 +61,6 @@ export function createOtelReader(input: InputName): FormatReader {
     for (const k of CONVERSATION_KEYS) conversation ??= idText(attrs.get(k));
     if (conversation !== undefined && !conversations.has(traceId)) {
       conversations.set(traceId, conversation);
-      if (conversations.size > MAX_TRACES) conversations.delete(conversations.keys().next().value!);
     }
     const call = spanToolCall(s, attrs);
     if (call === null) return;

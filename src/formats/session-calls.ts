@@ -5,6 +5,7 @@
  * 0-based position, then the session's end.
  */
 import type { ToolEvent } from '../types.js';
+import { Fifo } from './fifo.js';
 import { type ErrorInfo, type TraceEnd, type TraceCall, type TraceIssue, issue } from './trace-record.js';
 
 /** A call's fields as a reader knows them when it meets the call. */
@@ -24,7 +25,8 @@ interface Held {
 /** The calls of one session of a conversation format. */
 export class SessionCalls {
   private readonly calls: Held[] = [];
-  private readonly waiting = new Map<string, number[]>();
+  /** Positions of the calls waiting for their result by id, oldest first. */
+  private readonly waiting = new Map<string, Fifo<number>>();
 
   /** `session`, `file` and `line` (the conversation's) go into every item. */
   constructor(
@@ -38,9 +40,9 @@ export class SessionCalls {
     const n = this.calls.length;
     this.calls.push({ fields, text: fields.text, outcome: null });
     if (id !== undefined) {
-      const queue = this.waiting.get(id);
-      if (queue === undefined) this.waiting.set(id, [n]);
-      else queue.push(n);
+      let queue = this.waiting.get(id);
+      if (queue === undefined) this.waiting.set(id, (queue = new Fifo()));
+      queue.push(n);
     }
     return n;
   }

@@ -12,17 +12,19 @@ const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
 /**
  * Telegram bot tokens: a bot id of 8 to 10 digits, `:`, then 35 base64url characters starting `AA`
- * (`123456789:AAH...`). Any character but a digit may stand before the id (`.../bot123456789:AA...` in the
- * Bot API's URLs). The secret part is a whole run of exactly 35: longer runs are something else.
+ * (`123456789:AAH...`). Any character may stand before the id (`.../bot123456789:AA...` in the Bot API's
+ * URLs); a token glued after other digits (hostile8: `id 4` then the token, written without a space) has
+ * its last 10 digits and the secret hidden. The secret part is a whole run of exactly 35: longer runs are
+ * something else.
  */
 const telegramBotToken: SecretRule = (text, out) => {
   for (let k = text.indexOf(':AA'); k >= 0; ) {
     let d = k;
-    const stop = Math.max(0, k - 11);
+    const stop = Math.max(0, k - 10);
     while (d > stop && isDigit(text.charCodeAt(d - 1))) d--;
     const end = runEnd(text, k + 1, RUN.base64url);
     const digits = k - d;
-    if (digits >= 8 && digits <= 10 && !(d > 0 && isDigit(text.charCodeAt(d - 1))) && end - k - 1 === 35) out.push(d, end);
+    if (digits >= 8 && end - k - 1 === 35) out.push(d, end);
     // the run after this `:` holds no other `:`
     k = text.indexOf(':AA', end);
   }
@@ -67,11 +69,16 @@ const SIG_VALUE = /[A-Za-z0-9%+/=_.-]*/y;
 /** How near before the signature (characters) its SAS's `sv=` or `se=` must be. */
 const SAS_NEAR = 1024;
 
+/** Where a URL's query string ends: white space, a quote or an angle bracket. */
+const QUERY_END = /[\s"'<>]/g;
+
 /**
  * Azure shared access signatures: the value of `sig=` (16 or more characters) in a query string with `sv=`
  * or `se=` within {@link SAS_NEAR} characters before it (`?sv=2022-11-02&se=...&sig=AbC%2Bd...%3D`: Azure's
- * tools write `sig` last). Only what comes before counts, so that a text cut after the signature keeps what
- * tells it from other `sig=`. The fields' places are found once, then walked beside the signatures.
+ * tools write `sig` last), or after it in the same query string (hostile8: `?sig=...&sv=...`, a URL put
+ * together by hand: then hidden through that field's name, `?sig=[REDACTED]2022-11-02`, so that a cut
+ * between the two, which cutText moves before a secret it runs into, hides the signature too). The fields'
+ * places are found once, then walked beside the signatures, and so is where the query after each ends.
  */
 const azureSasSignature: SecretRule = (text, out) => {
   if (text.indexOf('sig=') < 0) return;
@@ -80,13 +87,29 @@ const azureSasSignature: SecretRule = (text, out) => {
   for (let m = SAS_FIELD.exec(text); m !== null; m = SAS_FIELD.exec(text)) fields.push(m.index);
   if (fields.length === 0) return;
   let f = 0;
+  let g = 0;
+  let queryEnd = -1;
   const re = SAS_SIG;
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const v = m.index + 5;
     const end = runEnd(text, v, SIG_VALUE);
     while (f < fields.length && (fields[f] as number) < m.index - SAS_NEAR) f++;
-    if (end - v >= 16 && f < fields.length && (fields[f] as number) < m.index) out.push(v, end);
+    // the first field after the signature (signatures' ends only grow: read once)
+    if (g < f) g = f;
+    while (g < fields.length && (fields[g] as number) < end) g++;
+    if (end - v >= 16) {
+      const before = f < fields.length && (fields[f] as number) < m.index;
+      if (!before && g < fields.length && queryEnd < end) {
+        QUERY_END.lastIndex = end;
+        queryEnd = QUERY_END.exec(text)?.index ?? text.length;
+      }
+      const after = !before && g < fields.length && (fields[g] as number) < Math.min(queryEnd, end + SAS_NEAR);
+      // a signature told by a field after it runs through that field's name: a cut before the field (a
+      // preview) must fall before the signature too, so the hidden part takes `&sv=` and what is between
+      if (before) out.push(v, end);
+      else if (after) out.push(v, (fields[g] as number) + 4);
+    }
     re.lastIndex = Math.max(end, v);
   }
 };
@@ -183,5 +206,42 @@ const netrcPassword: SecretRule = (text, out) => {
   }
 };
 
+/** Words on a line that say a Twilio auth token is on it: the vendor's name, its account SID's name or shape. */
+const TWILIO_CONTEXT = /twilio|account_?sid|AC[0-9a-f]{32}/gi;
+/** A quoted string of exactly 32 lower-case hex digits (a Twilio auth token's shape, and an md5's), in JSON text too (`\\"`). */
+const QUOTED_HEX32 = /(["'])[0-9a-f]{32}\\?\1/g;
+/** How far before a quoted token, on its line, the context may be (characters). */
+const TWILIO_NEAR = 256;
+
+/**
+ * Twilio auth tokens given without their SID glued on (hostile8): a quoted string of 32 lower-case hex on a
+ * line that names Twilio or an account SID before it, within {@link TWILIO_NEAR} characters
+ * (`require('twilio')(sid, '<token>')`, `Client(account_sid, "<token>")`). A bare md5, an etag, a checksum
+ * in a Twilio package's line (not quoted) keep their text. Context places are found once and walked beside
+ * the candidates.
+ */
+const twilioAuthToken: SecretRule = (text, out) => {
+  const context: number[] = [];
+  TWILIO_CONTEXT.lastIndex = 0;
+  for (let m = TWILIO_CONTEXT.exec(text); m !== null; m = TWILIO_CONTEXT.exec(text)) context.push(m.index);
+  if (context.length === 0) return;
+  let c = 0;
+  let lineStart = 0;
+  let scanned = 0;
+  const re = QUOTED_HEX32;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const i = m.index;
+    // the line's start: the last line break (or JSON's \n) before the token, read once over the text
+    for (; scanned < i; scanned++) {
+      const ch = text.charCodeAt(scanned);
+      if (ch === 0x0a || (ch === 0x5c && text.charCodeAt(scanned + 1) === 0x6e)) lineStart = scanned + 1;
+    }
+    const from = Math.max(lineStart, i - TWILIO_NEAR);
+    while (c < context.length && (context[c] as number) < from) c++;
+    if (c < context.length && (context[c] as number) < i) out.push(i + 1, i + 33);
+  }
+};
+
 /** The rules for service credentials without a prefix of their own. */
-export const SERVICE_RULES: readonly SecretRule[] = [telegramBotToken, discordBotToken, azureSasSignature, urlUserToken, netrcPassword];
+export const SERVICE_RULES: readonly SecretRule[] = [telegramBotToken, discordBotToken, azureSasSignature, urlUserToken, netrcPassword, twilioAuthToken];

@@ -15,7 +15,7 @@
  * The specification of {@link TRIGGERS}, which spells it out.
  */
 export const TRIGGER_EXPRESSION =
-  /[spr]k[-_]|gh[pousr]_|github_pat_|xox|xapp-|akia|asia|aiza|eyj|bearer|basic|token|:\/\/|key|secret|passw|pwd|hf_|gl(?:pat|rt|dt|ptt)-|npm_|sg\.|whsec_|gocspx-|ya29\.|pypi-|gsk_|xai-|pplx-|r8_|_v1_|shp(?:at|ss|ca|pa)_|sbp_|sntrys_|ntn_|atatt|hvs\.|dp\.(?:pt|st|sa)\.|pmak-|dapi|hooks\.slack|webhooks|_auth|credential|sig=|lsv2_|tvly-|pcsk_|lin_api_|hrku-|tskey-|gl(?:c|sa)_|nrak-|pscale_|figd_/i;
+  /[spr]k[-_]|gh[pousr]_|github_pat_|xox|xapp-|akia|asia|aiza|eyj|bearer|basic|token|:\/\/|key|secret|passw|pwd|hf_|gl(?:pat|rt|dt|ptt)-|npm_|sg\.|whsec_|gocspx-|ya29\.|pypi-|gsk_|xai-|pplx-|r8_|_v1_|shp(?:at|ss|ca|pa)_|sbp_|sntrys_|ntn_|atatt|hvs\.|dp\.(?:pt|st|sa)\.|pmak-|dapi|hooks\.slack|webhooks|_auth|credential|sig=|lsv2_|tvly-|pcsk_|lin_api_|hrku-|tskey-|gl(?:c|sa)_|nrak-|pscale_|figd_|twilio|account_sid|accountsid/i;
 
 /**
  * What AWS secret keys, which have no literal, need: 40 base64 characters in a row, looked for only where a
@@ -30,7 +30,7 @@ export const TRIGGERS: readonly string[] = Object.freeze([
   'npm_', 'sg.', 'whsec_', 'gocspx-', 'ya29.', 'pypi-', 'gsk_', 'xai-', 'pplx-', 'r8_', '_v1_', 'shpat_', 'shpss_', 'shpca_',
   'shppa_', 'sbp_', 'sntrys_', 'ntn_', 'atatt', 'hvs.', 'dp.pt.', 'dp.st.', 'dp.sa.', 'pmak-', 'dapi', 'hooks.slack', 'webhooks',
   '_auth', 'credential', 'sig=', 'lsv2_', 'tvly-', 'pcsk_', 'lin_api_', 'hrku-', 'tskey-', 'glc_', 'glsa_', 'nrak-',
-  'pscale_', 'figd_',
+  'pscale_', 'figd_', 'twilio', 'account_sid', 'accountsid',
 ]);
 
 /**

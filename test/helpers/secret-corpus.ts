@@ -232,6 +232,14 @@ function contextSecrets(): CorpusSecret[] {
   out.push(secret('.netrc line', `machine api.heroku.com login ada@example.com password ${netrc}`, netrc));
   const netrcLines = opaque(24);
   out.push(secret('.netrc entry on several lines', `cat ~/.netrc\nmachine github.com\n  login ada\n  password ${netrcLines}\n`, netrcLines));
+  // hostile8
+  const sigFirst = `${opaque(40)}%2B${opaque(4)}%3D`;
+  out.push(secret('Azure SAS signature before its fields', `curl -o b.txt "https://acct.blob.core.windows.net/c/b.txt?sig=${sigFirst}&sv=2022-11-02&se=2026-12-31T00:00:00Z&sp=r"`, `${sigFirst}&sv=`));
+  out.push(secret('Telegram bot token glued after a digit', `echo 7${telegram} >> bots.txt`, telegram));
+  const twilioToken = chars(HEX, 32, [DIGITS]);
+  out.push(secret('Twilio auth token beside the account SID\'s name', `client = Client(account_sid, "${twilioToken}")`, twilioToken));
+  const twilioJs = chars(HEX, 32, [DIGITS]);
+  out.push(secret('Twilio auth token in the client\'s constructor', `const client = require('twilio')(process.env.SID, '${twilioJs}');`, twilioJs));
   return out;
 }
 
@@ -300,6 +308,12 @@ export const ORDINARY_CORPUS: readonly CorpusText[] = [
   { name: 'a base64 image', text: `data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk.${sha('sha256', 'j', 'base64')}` },
   { name: 'prose about logins', text: 'Enter your login and password to continue; the machine restarts. A machine learning login page password reset; machine x login ada password' },
   { name: 'URLs with short users', text: 'git clone git@github.com:org/repo.git; https://x-access-token@github.com/org; ssh://deploy-user-for-production@host' },
+  // hostile8: near misses of the Azure SAS after its signature, Telegram after digits, Twilio auth tokens
+  { name: 'a signature, then a SAS field in another URL', text: 'curl "https://a.example.com/x?sig=abcdefghijklmnop1234" && curl "https://b.example.com/y?sv=2022-11-02"' },
+  { name: 'digits, then a run of 34 after :AA', text: `build 12345678901:AA${'b'.repeat(31)}x ok` },
+  { name: 'an md5 in quotes', text: `{"etag":"${sha('md5', 'k', 'hex')}","size":12}` },
+  { name: 'a Twilio package pinned by its md5', text: `pip install twilio==9.3.0 --hash=md5:${sha('md5', 'l', 'hex')}` },
+  { name: 'an md5 before the word Twilio', text: `{"checksum": "${sha('md5', 'm', 'hex')}", "package": "twilio"}` },
   { name: 'words near new prefixes', text: 'from django.forms.utils import flatatt; my_dapi_client; the dp.pt file; r8_init(); xai-grok is a model' },
 ];
 
