@@ -97,7 +97,7 @@ export class HeldCalls {
     const held = q?.shift();
     if (held === undefined) return false;
     if (q!.length === 0) this.waiting.delete(id);
-    this.queue.splice(this.queue.indexOf(held), 1);
+    this.queue.remove(held);
     return true;
   }
 
