@@ -136,19 +136,34 @@ function sameOutcome(a: u32, b: u32, byClass: bool, errorsByClass: bool): bool {
   return ea && errorsByClass ? same(R_MASKED, a, b) : same(R_OUT, a, b);
 }
 
-/** The early answer from the outcomes' flags over indices [list, +n), or 0xff to compare outcomes. */
-function knownOutcomes(list: usize, n: u32): u32 {
+/** Back-to-back failures on the infrastructure of one call still read as retries (src/detectors/progress.ts INFRA_RETRIES). */
+const INFRA_RETRIES: u32 = 4;
+
+/**
+ * The early answer from the outcomes' flags over indices [list, +n), or 0xff to compare outcomes. A failure
+ * on the infrastructure exempts them, unless `sameCall` and more than INFRA_RETRIES failed so back to back.
+ */
+function knownOutcomes(list: usize, n: u32, sameCall: bool = false): u32 {
   let known: u32 = 0;
   let empty = false;
   let infra = false;
+  let chain: u32 = 0;
+  let stuck = false;
+  let prev: u32 = 0;
   for (let k: u32 = 0; k < n; k++) {
-    const f = flagsOf(load<u32>(list + (<usize>k << 2)));
+    const i = load<u32>(list + (<usize>k << 2));
+    const f = flagsOf(i);
     if ((f & OF_KNOWN) != 0) known++;
-    if ((f & OF_INFRA) != 0) infra = true;
+    if ((f & OF_INFRA) != 0) {
+      infra = true;
+      chain = k > 0 && i == prev + 1 && chain > 0 ? chain + 1 : 1;
+      if (chain > INFRA_RETRIES) stuck = true;
+    } else chain = 0;
+    prev = i;
     if ((f & OF_EMPTY) != 0 && (f & OF_ERROR) == 0) empty = true;
   }
   if (known == 0) return P_UNKNOWN;
-  if (infra) return P_CHANGING;
+  if (infra && !(sameCall && stuck)) return P_CHANGING;
   if (known < n || empty) return P_MIXED;
   return 0xff;
 }
@@ -162,7 +177,7 @@ function repeatProgress(list: usize, n: u32, byClass: bool): u32 {
     n--;
     if (n < 2) return P_UNKNOWN;
   }
-  const early = knownOutcomes(list, n);
+  const early = knownOutcomes(list, n, !byClass);
   if (early != 0xff) return early;
   let sameCount: u32 = 0;
   for (let k: u32 = 1; k < n; k++) {
