@@ -87,13 +87,15 @@ describe('LoopPool when a worker hangs', () => {
   });
 
   it('should not end a healthy worker while the calling thread holds its own event loop past the deadline', async () => {
-    const { p, restarts } = pool(500);
+    // a deadline of 1.5 s, the hold 4 s past it: at 500 ms a worker starved by a loaded machine (load 15,
+    // s16's full run) itself answered no start in time, and was rightly ended
+    const { p, restarts } = pool(1_500);
     await p.checkBatch(reads('a', 1));
     const pending = p.checkBatch(reads('a', 3, 1)); // sent in this turn's microtasks
     // held in the check phase: the next turn runs its expired timers before it reads the answer that came meanwhile
     await new Promise<void>((done) =>
       setImmediate(() => {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2_500); // held asleep, not spinning
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4_000); // held asleep, not spinning
         done();
       }),
     );
