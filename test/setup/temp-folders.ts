@@ -4,7 +4,9 @@
  * (exit code 1) naming each folder prefix a test left a `loopwatch-*` folder of, e.g. `loopwatch-cli-` (3).
  * The run's folder is then removed, whatever it holds. A run's own folder keeps other runs on the machine
  * (other clones' tests) out of the count. Tests make their folders with test/helpers/temp-folder.ts, which
- * removes them when their file ends.
+ * removes them when their file ends (test/setup/temp-cleanup.ts). Vitest runs a global setup once per
+ * project as well as for the root: only the first makes the run's folder (LOOPWATCH_TEST_RUN names it, while it
+ * is TMPDIR), the others find it and do nothing, so there is one run folder, not one inside another.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,19 +30,23 @@ export function leftoverMessage(left: ReadonlyMap<string, number>): string {
   return `\nTEMP FOLDERS LEFT BEHIND by the tests: ${list}. Find the test that makes folders with that prefix and have it remove them (test/helpers/temp-folder.ts does).\n`;
 }
 
-/** The run's temp folder, and TMPDIR before it. */
+/** The run's temp folder, and TMPDIR before it (null in a setup that found the run's folder made). */
 let run: { dir: string; previous: string | undefined } | null = null;
 
-/** Before the run: a temp folder of its own, as TMPDIR. */
+/** Before the run: a temp folder of its own, as TMPDIR (once: a second setup in the same run does nothing). */
 export function setup(): void {
+  // a vitest run started by a test (temp-folders-left-behind) sets a TMPDIR of its own: a run of its own
+  if (process.env.LOOPWATCH_TEST_RUN !== undefined && process.env.LOOPWATCH_TEST_RUN === process.env.TMPDIR) return;
   run = { dir: mkdtempSync(join(tmpdir(), 'loopwatch-test-run-')), previous: process.env.TMPDIR };
   process.env.TMPDIR = run.dir;
+  process.env.LOOPWATCH_TEST_RUN = run.dir;
 }
 
 /** After the run: fails it naming what tests left behind, and removes the run's folder. */
 export function teardown(): void {
   if (run === null) return;
   const message = leftoverMessage(leftoverPrefixes(readdirSync(run.dir)));
+  delete process.env.LOOPWATCH_TEST_RUN;
   if (run.previous === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = run.previous;
   rmSync(run.dir, { recursive: true, force: true });
