@@ -14,8 +14,6 @@ const MAX_WEIGHTS = 255;
 /** The FSE table of Huffman weights has at most 2^6 states. */
 const MAX_WEIGHTS_LOG = 6;
 
-/** Thrown inside this file when a block's weights do not decode; {@link literalsTreeDecodes} answers false. */
-class Undecodable extends Error {}
 
 /** A decoding table of FSE: per state, its symbol, the bits it reads and the state those bits add to. */
 interface FseTable {
@@ -44,11 +42,11 @@ function bitsAt(b: Uint8Array, pos: number, n: number): number {
 
 /**
  * The FSE table described at byte `at` of `b` (RFC 8878, 4.1.1), accuracy at most 2^`maxLog`, and the byte
- * where its description ends; throws when the description is not a whole table.
+ * where its description ends; null when the description is not a whole table.
  */
-function readFseTable(b: Uint8Array, at: number, maxLog: number): { table: FseTable; end: number } {
+function readFseTable(b: Uint8Array, at: number, maxLog: number): { table: FseTable; end: number } | null {
   const log = (byteAt(b, at) & 15) + 5;
-  if (log > maxLog) throw new Undecodable();
+  if (log > maxLog) return null;
   const size = 1 << log;
   const counts: number[] = [];
   let pos = at * 8 + 4;
@@ -79,12 +77,16 @@ function readFseTable(b: Uint8Array, at: number, maxLog: number): { table: FseTa
       }
     }
   }
-  if (left !== 0 || counts.length > 256) throw new Undecodable();
-  return { table: spreadTable(counts, log), end: (pos + 7) >>> 3 };
+  if (left !== 0 || counts.length > 256) return null;
+  const table = spreadTable(counts, log);
+  return table === null ? null : { table, end: (pos + 7) >>> 3 };
 }
 
-/** The decoding table of `counts` (-1: a "less than one" symbol, kept at the table's top), 2^`log` states. */
-function spreadTable(counts: readonly number[], log: number): FseTable {
+/**
+ * The decoding table of `counts` (-1: a "less than one" symbol, kept at the table's top), 2^`log` states;
+ * null when the counts do not spread over the table whole.
+ */
+function spreadTable(counts: readonly number[], log: number): FseTable | null {
   const size = 1 << log;
   const symbol = new Uint8Array(size);
   const next = new Uint16Array(counts.length);
@@ -103,7 +105,7 @@ function spreadTable(counts: readonly number[], log: number): FseTable {
       do place = (place + step) & (size - 1); while (place >= high);
     }
   });
-  if (place !== 0) throw new Undecodable();
+  if (place !== 0) return null;
   const bits = new Uint8Array(size);
   const base = new Uint16Array(size);
   for (let state = 0; state < size; state++) {
@@ -115,16 +117,18 @@ function spreadTable(counts: readonly number[], log: number): FseTable {
 }
 
 /**
- * Checks the FSE-compressed Huffman weights whose tree description's header byte is at `at` of `b` (the
- * frame's bytes): decodes them with the two interleaved states of RFC 8878 4.2.1.2, reading backward from
- * the stream's last byte to where its table's description ends, and refuses the block when they would be
- * more than 255 (a table whose states read no bits never ends): throws then.
+ * Whether the FSE-compressed Huffman weights whose tree description's header byte is at `at` of `b` (the
+ * frame's bytes) decode: decoded with the two interleaved states of RFC 8878 4.2.1.2, reading backward from
+ * the stream's last byte to where its table's description ends, they must be at most 255 (a table whose
+ * states read no bits never ends).
  */
-function checkFseWeights(b: Uint8Array, at: number): void {
-  const { table, end } = readFseTable(b, at + 1, MAX_WEIGHTS_LOG);
+function fseWeightsDecode(b: Uint8Array, at: number): boolean {
+  const read = readFseTable(b, at + 1, MAX_WEIGHTS_LOG);
+  if (read === null) return false;
+  const { table, end } = read;
   const last = at + byteAt(b, at);
   const lastByte = byteAt(b, last);
-  if (lastByte === 0) throw new Undecodable();
+  if (lastByte === 0) return false;
   const stop = end * 8;
   let pos = last * 8 + highBit(lastByte);
   let state1 = 0;
@@ -132,14 +136,14 @@ function checkFseWeights(b: Uint8Array, at: number): void {
   let bits1 = table.log;
   let bits2 = table.log;
   for (let weights = 0; ; weights += 2) {
-    if (weights >= MAX_WEIGHTS) throw new Undecodable();
+    if (weights >= MAX_WEIGHTS) return false;
     pos -= bits1;
-    if (pos < stop) return;
+    if (pos < stop) return true;
     state1 += bitsAt(b, pos, bits1);
     pos -= bits2;
-    if (pos < stop) return;
+    if (pos < stop) return true;
     state2 += bitsAt(b, pos, bits2);
-    if (state1 >= table.symbol.length || state2 >= table.symbol.length) throw new Undecodable();
+    if (state1 >= table.symbol.length || state2 >= table.symbol.length) return false;
     bits1 = table.bits[state1]!;
     state1 = table.base[state1]!;
     bits2 = table.bits[state2]!;
@@ -157,12 +161,5 @@ export function literalsTreeDecodes(b: Uint8Array, at: number): boolean {
   const head = byteAt(b, at);
   if ((head & 3) !== 2) return true; // raw, RLE or treeless literals: no tree of their own
   const treeAt = at + [3, 3, 4, 5][(head >>> 2) & 3]!;
-  if (byteAt(b, treeAt) >= 128) return true;
-  try {
-    checkFseWeights(b, treeAt);
-    return true;
-  } catch (err) {
-    if (err instanceof Undecodable) return false;
-    throw err;
-  }
+  return byteAt(b, treeAt) >= 128 || fseWeightsDecode(b, treeAt);
 }
