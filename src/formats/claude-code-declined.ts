@@ -18,7 +18,10 @@
  * result that merely begins with the first sentence (an `echo`, a file holding it) is no decline. Callers take
  * as not run only a call still waiting for its outcome: a call that ran has had its PostToolUse by then.
  */
-import { contentText } from './json-value.js';
+import { contentText, isRecord } from './json-value.js';
+
+/** Calls of one PostToolBatch read, at most (a model turn's parallel calls; more are passed over). */
+export const MAX_BATCH_CALLS = 256;
 
 /** The first two sentences of every current wording (with a space after). */
 const PROCEED = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). ";
@@ -39,4 +42,26 @@ export function isDeclinedText(text: string): boolean {
 export function isDeclinedResult(response: unknown): boolean {
   const text = contentText(response);
   return typeof text === 'string' && isDeclinedText(text);
+}
+
+/** An entry of a PostToolBatch's `tool_calls` the person declined, with Claude Code's text for it. */
+export interface DeclinedEntry {
+  readonly entry: Readonly<Record<string, unknown>>;
+  readonly text: string;
+}
+
+/**
+ * The entries of a PostToolBatch's `tool_calls` (the first {@link MAX_BATCH_CALLS}) whose `tool_response` is
+ * Claude Code's text for a declined call: what the hook (src/hooks/declined-in-batch.ts) and the hook payload
+ * log reader (hook-payloads.ts) both take as not run. Anything but an array gives none.
+ */
+export function declinedEntries(toolCalls: unknown): DeclinedEntry[] {
+  if (!Array.isArray(toolCalls)) return [];
+  const declined: DeclinedEntry[] = [];
+  for (const entry of toolCalls.slice(0, MAX_BATCH_CALLS)) {
+    if (!isRecord(entry)) continue;
+    const text = contentText(entry.tool_response);
+    if (typeof text === 'string' && isDeclinedText(text)) declined.push({ entry, text });
+  }
+  return declined;
 }

@@ -34,7 +34,7 @@ import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
 import { stableResult } from './volatile-output.js';
 import { acpShellOutcome } from './acp-shell-result.js';
-import { isDeclinedResult } from './claude-code-declined.js';
+import { declinedEntries } from './claude-code-declined.js';
 import { claudeCodeResult } from './claude-code-result.js';
 import { codexHookOutcome, hasCodexMarks } from './codex-hook-result.js';
 import { geminiHookOutcome } from './gemini-hook-result.js';
@@ -46,15 +46,11 @@ const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool']);
 
 /** Claude Code's events naming calls that did not run (the hook's `decline` phase: src/hooks/claude-code.ts). */
 const NOT_RUN = new Set(['PermissionDenied', 'PostToolBatch']);
-/** Calls of one PostToolBatch read, at most (as the hook reads: src/hooks/declined-in-batch.ts MAX_BATCH_CALLS). */
-const MAX_BATCH_CALLS = 256;
-
 /** The ids of the calls a PermissionDenied or PostToolBatch payload says did not run (see the header). */
 function notRunIds(v: Readonly<Record<string, unknown>>): string[] {
   const idOf = (c: Readonly<Record<string, unknown>>): string[] => (typeof c.tool_use_id === 'string' && c.tool_use_id !== '' ? [c.tool_use_id] : []);
   if (v.hook_event_name === 'PermissionDenied') return idOf(v);
-  if (!Array.isArray(v.tool_calls)) return [];
-  return v.tool_calls.slice(0, MAX_BATCH_CALLS).flatMap((c) => (isRecord(c) && isDeclinedResult(c.tool_response) ? idOf(c) : []));
+  return declinedEntries(v.tool_calls).flatMap(({ entry }) => idOf(entry));
 }
 
 /** Sessions with a call waiting for its after-event, at most. */

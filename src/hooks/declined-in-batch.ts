@@ -11,13 +11,9 @@
  * Which texts are a decline: src/formats/claude-code-declined.ts (Claude Code's known wordings only).
  */
 import type { LiveCall } from '../live/live-call.js';
-import { isDeclinedText } from '../formats/claude-code-declined.js';
-import { contentText, isRecord } from '../formats/json-value.js';
+import { declinedEntries } from '../formats/claude-code-declined.js';
 import { MAX_CALL_ID_LENGTH } from '../live/live-call.js';
 import { MAX_TOOL_LENGTH, capText } from './hook-payload.js';
-
-/** Calls of one batch read, at most (a model turn's parallel calls; more are passed over). */
-export const MAX_BATCH_CALLS = 256;
 
 /**
  * The calls of a PostToolBatch payload the person declined (see the header), each as the hook's other
@@ -26,13 +22,8 @@ export const MAX_BATCH_CALLS = 256;
  * malformed entries are passed over.
  */
 export function declinedInBatch(p: Readonly<Record<string, unknown>>, input: (entry: Readonly<Record<string, unknown>>, tool: string) => unknown): LiveCall[] {
-  const calls = p.tool_calls;
-  if (!Array.isArray(calls)) return [];
   const declined: LiveCall[] = [];
-  for (const c of calls.slice(0, MAX_BATCH_CALLS)) {
-    if (!isRecord(c)) continue;
-    const text = contentText(c.tool_response);
-    if (typeof text !== 'string' || !isDeclinedText(text)) continue;
+  for (const { entry: c, text } of declinedEntries(p.tool_calls)) {
     const tool = c.tool_name;
     const id = c.tool_use_id;
     if (typeof tool !== 'string' || tool === '' || tool.length > MAX_TOOL_LENGTH) continue;
