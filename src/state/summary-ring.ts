@@ -120,28 +120,27 @@ export class SummaryRing {
     // a loop for a few bytes; past that, a view and a native copy (~50 ns whatever the size, where the loop takes ~1.5 ns a byte)
     if (n <= 16) for (let i = 0; i < n; i++) chunk[at + i] = src[from + i] as number;
     else chunk.set(from === 0 && n === src.length ? src : src.subarray(from, from + n), at);
-    if (this.table[t] !== -1) blocks.give(this.table[t + 1] as number, Math.max(1, this.table[t + 2] as number));
+    this.giveSlot(t);
     this.table[t] = index;
     this.table[t + 1] = place;
     this.table[t + 2] = n;
   }
 
-  /** Forgets call `index`'s summary, if held (its block is given back). */
-  drop(index: number): void {
-    if (!this.has(index)) return;
-    const t = this.tb + 3 * (index % this.slots);
+  /** Gives back the block of the summary held at table entry `t`, if one is, and marks the entry empty. */
+  private giveSlot(t: number): void {
+    if (this.table[t] === -1) return;
     this.blocks.give(this.table[t + 1] as number, Math.max(1, this.table[t + 2] as number));
     this.table[t] = -1;
   }
 
+  /** Forgets call `index`'s summary, if held (its block is given back). */
+  drop(index: number): void {
+    if (this.has(index)) this.giveSlot(this.tb + 3 * (index % this.slots));
+  }
+
   /** Forgets every summary (their blocks are given back). */
   reset(): void {
-    for (let s = 0; s < this.slots; s++) {
-      const t = this.tb + 3 * s;
-      if (this.table[t] === -1) continue;
-      this.blocks.give(this.table[t + 1] as number, Math.max(1, this.table[t + 2] as number));
-      this.table[t] = -1;
-    }
+    for (let s = 0; s < this.slots; s++) this.giveSlot(this.tb + 3 * s);
   }
 
   /** Writes the summaries of calls [from, to) that are held, for a snapshot. */
