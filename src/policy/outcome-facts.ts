@@ -137,7 +137,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     // what the error says, read once per distinct text where the module keyed it
     const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra);
     out.bits |= CallFact.FAILED | failureKind(says, error, e.result, (read & FactsRead.SILENT) !== 0);
-    if ((read & FactsRead.SILENT) !== 0 && (out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && guarded(() => probedPartly(args, error), false)) out.bits |= CallFact.SILENT;
+    if ((read & FactsRead.SILENT) !== 0 && (out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && probesPartly(args, error)) out.bits |= CallFact.SILENT;
     if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it; a failed
     // write's file where it names one (the evidence screen's eachSlipAnswered; the wall compares no program of a write)
@@ -149,15 +149,15 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // a command that only prints files (file-read.ts) answers with their content, which reports no outcome of
   // its own: a spec that mentions "FAILED", or a plan whose task says "in progress", is still a read
   // (CLEAN_LATER: the same whether CLEAN is read now or later, at the call's screen: checked-call-clean.ts)
-  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && guarded(() => commandIs(args, command, printsFiles), false);
+  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && commandIs(args, command, printsFiles);
   const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed ? READ_ACK : ~0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`), or
   // that waits on a process the agent started (an empty `write_stdin`: process-poll.ts)
-  if (guarded(() => waitsFirst(args, command) || pollsARunningProcess(e.tool, args), false)) out.bits |= CallFact.WAITING | CallFact.PACED;
+  if (waitsOrPolls(e, args, command)) out.bits |= CallFact.WAITING | CallFact.PACED;
   else if ((said & READ_WAITING) !== 0 || (head !== undefined && saysProcessRunning(head))) out.bits |= CallFact.WAITING;
   // how long a wait waited (Codex's `yield_time_ms`: process-poll.ts), kept as its target: the evidence screen bounds a wait by it
-  if ((out.bits & CallFact.WAITING) !== 0) out.target = guarded(() => waitedMs(e.tool, args), 0);
+  if ((out.bits & CallFact.WAITING) !== 0) out.target = waitedFor(e, args);
   // (readHead reads the rest of this once per distinct head, kept with its reading)
   // a status under way, or an empty mailbox checked again: waits on others writing (READ_INBOX: only where no status is)
   if ((said & (READ_STATUS | READ_INBOX)) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
@@ -174,7 +174,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error).
   // STATUS is weighed only as `CLEAN || (STATUS && !FAILED)` (evidence-screen.ts's changedBetween and
   // reportsState): a call already read as a pass, or whose output reports a failure (FAILED below), is not asked
-  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || guarded(() => commandIs(args, command, queriesStatus), false) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || commandIs(args, command, queriesStatus) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
@@ -189,14 +189,14 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // a change's target is its file, never a wait's length
   out.target = 0;
   if ((read & FactsRead.TARGET) === 0) return out;
-  const target = guarded(() => changeTarget(e.tool, args), undefined);
+  const target = targetOf(e.tool, args);
   if (target !== undefined) out.target = nameKey(target);
   return out;
 }
 
 /** The key of the file a failed write names (as a change's target: nameKey), else its program's key (programKey). */
 function failedWriteTarget(tool: string, args: unknown): number {
-  const file = guarded(() => changeTarget(tool, args), undefined);
+  const file = targetOf(tool, args);
   return file === undefined ? programKey(args) : nameKey(file);
 }
 
@@ -247,30 +247,72 @@ function probedPartly(args: unknown, error: string): boolean {
 /**
  * Whether a call's args are a shell command (read by `read`) that `is` one of: asking for the workspace's
  * state (status-query.ts's queriesStatus), only printing files (file-read.ts's printsFiles: their content is
- * the state).
+ * the state); false when reading them throws.
  */
 function commandIs(args: unknown, read: (args: unknown) => string | undefined, is: (command: string) => boolean): boolean {
-  const command = read(args);
-  return command !== undefined && is(command);
+  try {
+    const command = read(args);
+    return command !== undefined && is(command);
+  } catch {
+    return false;
+  }
 }
 
-/** `read()`, or `otherwise` when it throws (args of any kind: a getter that throws reads as nothing). */
-function guarded<T>(read: () => T, otherwise: T): T {
+// The readers below answer as `read()` under a try, `otherwise` when it throws (args of any kind: a getter that
+// throws reads as nothing), each a function of its own rather than an arrow made at every call: outcomeFacts
+// made six arrows and a context for what they captured, ~150 B of young objects a call (~0.26 KB with
+// every default detector, with `changes`' own), a seventh of a call's garbage with exact repeat alone.
+
+/** probedPartly, false when reading the args throws. */
+function probesPartly(args: unknown, error: string): boolean {
   try {
-    return read();
+    return probedPartly(args, error);
   } catch {
-    return otherwise;
+    return false;
+  }
+}
+
+/** Whether a call waits before it looks or polls a process it started (false when its args cannot be read). */
+function waitsOrPolls(e: ToolEvent, args: unknown, read: (args: unknown) => string | undefined): boolean {
+  try {
+    return waitsFirst(args, read) || pollsARunningProcess(e.tool, args);
+  } catch {
+    return false;
+  }
+}
+
+/** How long a wait waited (process-poll.ts's waitedMs), 0 when its args cannot be read. */
+function waitedFor(e: ToolEvent, args: unknown): number {
+  try {
+    return waitedMs(e.tool, args);
+  } catch {
+    return 0;
+  }
+}
+
+/** The file a write changes (workspace-changes.ts's changeTarget), undefined when its args cannot be read. */
+function targetOf(tool: string, args: unknown): string | undefined {
+  try {
+    return changeTarget(tool, args);
+  } catch {
+    return undefined;
   }
 }
 
 /** Whether a call changes the workspace (false when its args cannot be read). */
-const changes = (tool: string, args: unknown, read: (args: unknown) => string | undefined): boolean => guarded(() => changesWorkspace(tool, args, read), false);
+function changes(tool: string, args: unknown, read: (args: unknown) => string | undefined): boolean {
+  try {
+    return changesWorkspace(tool, args, read);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A call's command text (workspace-changes.ts's commandText) read once for the readers of one outcomeFacts
  * (waitsFirst, changes, commandIs each read it: three decodes of the args' member, ~0.2 us each over the
  * traces' commands). Its reader gives each the text, or throws again what commandText threw, so each
- * reader's `guarded` answers as before; for other args than the call's it reads them itself.
+ * reader's try answers as before; for other args than the call's it reads them itself.
  */
 class CommandOnce {
   private args: unknown = undefined;

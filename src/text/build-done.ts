@@ -19,9 +19,32 @@ const DONE_LINE = /^\[100%\] Built target \S+$/;
 /** What every such line holds (one indexOf rules out most outputs). */
 const MARK = '[100%] Built target ';
 
+/** Whether `c` is an ASCII character `\s` matches (tab, line feed, vertical tab, form feed, carriage return, space). */
+const asciiSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+
+/**
+ * Whether the text may end as a done build does: read back from its end over ASCII white space, then over the
+ * last word's characters, and MARK right before them. False only when the text cannot be one (most outputs:
+ * a look at their last word, where `lastIndexOf(MARK)` read back through the whole text: 665 -> 284 ns a head
+ * over the traces' 28,505 results in a loop of this alone, most of what is left reaching each text's end in
+ * memory); true when it may be one, or when a character past ASCII is met on the way (white space of other
+ * scripts: left to the full reading).
+ */
+function mayEndDone(text: string): boolean {
+  let i = text.length;
+  while (i > 0 && asciiSpace(text.charCodeAt(i - 1))) i--;
+  let j = i;
+  for (; j > 0; j--) {
+    const c = text.charCodeAt(j - 1);
+    if (c >= 0x80) return true;
+    if (asciiSpace(c)) break;
+  }
+  return j < i && j >= MARK.length && text.startsWith(MARK, j - MARK.length);
+}
+
 /** Whether the output's last line that says anything is CMake's `[100%] Built target <name>`. */
 export function reportsBuildDone(text: string): boolean {
-  if (text.length > BUILD_LOOK) return false;
+  if (text.length > BUILD_LOOK || !mayEndDone(text)) return false;
   const at = text.lastIndexOf(MARK);
   if (at < 0) return false;
   const start = text.lastIndexOf('\n', at) + 1;
