@@ -3,7 +3,7 @@
  * Code research subagents guess where a page lives and fetch what a search named: holdout3 adc23e0a's
  * subagent fetched `github.com/openclaw/skills`, its blob, its raw file, a mirror (404 each), then a
  * registry closed to it (lobehub.com, 403), and found the skill through clawhub.ai's API; its dead end "the
- * same error 7 times" warned at #18 and broke it at #39, one-phase; devset 3288a74e's subagent checking
+ * same error 7 times" warned at #18 and broke it at #39, one-phase; holdout7 3288a74e's sidechain checking
  * citations hit publishers that refuse fetchers (403). A fetch tool's failure saying only
  * "Request failed with status code 404" marks the call CallFact.SILENT (src/text/missing-page.ts, read in
  * outcome-facts.ts), as a read of a missing file is: different such fetches are no dead end. The same page
