@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
-import { fetchFoundNothing } from '../src/text/missing-page.js';
+import { TOOL_LOOK, fetchFoundNothing } from '../src/text/missing-page.js';
 import { ENGINES, flaggedActions, liveActions } from './helpers/verdicts.js';
 
 const status = (code: number): string => `Request failed with status code ${code}`;
@@ -69,6 +69,7 @@ describe('a page fetch that found nothing', () => {
     for (const code of [400, 401, 429, 500]) expect(fetchFoundNothing('WebFetch', status(code), status(code)), String(code)).toBe(false);
     expect(fetchFoundNothing('Bash', status(404), status(404))).toBe(false);
     expect(fetchFoundNothing('prefetch', status(404), undefined)).toBe(false);
+    expect(fetchFoundNothing(`mcp__${'x'.repeat(TOOL_LOOK)}__fetch`, status(404), undefined)).toBe(false);
     expect(fetchFoundNothing('WebFetch', `${status(404)}\nat fetchPage (client.js:12)`, undefined)).toBe(false);
     expect(fetchFoundNothing('WebFetch', status(404), 'Exit code 1\nTraceback ...')).toBe(false);
   });

@@ -21,6 +21,9 @@ export const PAGE_LOOK = 256;
 /** A tool that fetches a web page: its whole name, or an MCP tool's own name after its server's `__`. */
 const FETCH_TOOL = /(?:^|__)(?:web_?fetch|fetch)$/i;
 
+/** Characters of a tool's name read at most (a longer name is no fetch tool's: the text is capped before the pattern). */
+export const TOOL_LOOK = 256;
+
 /** An HTTP client's failure at a page not there or refused, alone (an `Error: ` label and white space aside). */
 const NOT_SERVED = /^\s*(?:error:\s*)?request failed with status code (?:403|404|410)\.?\s*$/i;
 
@@ -32,5 +35,5 @@ const notServed = (text: string): boolean => text.length <= PAGE_LOOK && NOT_SER
  * not there or refused, and its result, if any, says no more.
  */
 export function fetchFoundNothing(tool: string, error: string, result: string | undefined): boolean {
-  return FETCH_TOOL.test(tool) && notServed(error) && (result === undefined || result === error || notServed(result));
+  return tool.length <= TOOL_LOOK && FETCH_TOOL.test(tool) && notServed(error) && (result === undefined || result === error || notServed(result));
 }
