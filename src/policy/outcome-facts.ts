@@ -13,6 +13,7 @@ import { onlyWaits } from '../text/bare-wait.js';
 import { saysProcessRunning } from '../text/still-waiting.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
+import { fetchFoundNothing } from '../text/missing-page.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
 import { readMissingFile } from '../text/missing-read.js';
 import { printsFiles } from '../text/file-read.js';
@@ -136,7 +137,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     if (changes(e.tool, args, command)) out.bits |= CallFact.WRITE;
     // what the error says, read once per distinct text where the module keyed it
     const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra);
-    out.bits |= CallFact.FAILED | failureKind(says, error, e.result, (read & FactsRead.SILENT) !== 0);
+    out.bits |= CallFact.FAILED | failureKind(says, error, e.result, (read & FactsRead.SILENT) !== 0, e.tool);
     if ((read & FactsRead.SILENT) !== 0 && (out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && probesPartly(args, error)) out.bits |= CallFact.SILENT;
     if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it; a failed
@@ -212,10 +213,11 @@ export function failureTarget(tool: string, args: unknown): number {
 
 /**
  * The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0, from what its error
- * says (`says`: error-reading.ts's ERR_ bits), the error and its result; whether it was silent only when
- * `silent` (a verdict of the session can read CallFact.SILENT).
+ * says (`says`: error-reading.ts's ERR_ bits), the error, its result and the call's tool (a page fetch that
+ * found nothing: missing-page.ts); whether it was silent only when `silent` (a verdict of the session can
+ * read CallFact.SILENT).
  */
-function failureKind(says: number, error: string, result: unknown, silent: boolean): number {
+function failureKind(says: number, error: string, result: unknown, silent: boolean, tool: string): number {
   if ((says & ERR_INFRA) !== 0) return CallFact.INFRA;
   if ((says & ERR_DECLINED) !== 0) return CallFact.DECLINED;
   if ((says & ERR_NEEDS_PERSON) !== 0) return CallFact.NEEDS_PERSON;
@@ -224,7 +226,7 @@ function failureKind(says: number, error: string, result: unknown, silent: boole
   // failedSilently, asked only of a failure with a short result or none
   const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
   if (result !== undefined && result !== null && text === undefined) return 0;
-  return failedSilently(error, text) || probedForAProgram(error, text) ? CallFact.SILENT : 0;
+  return failedSilently(error, text) || probedForAProgram(error, text) || fetchFoundNothing(tool, error, text) ? CallFact.SILENT : 0;
 }
 
 /**

@@ -2,7 +2,8 @@
  * Recognises infrastructure failures: rate limits, HTTP 429 and 5xx, timeouts, connection resets, and a
  * command stopped at its time limit said only by its exit status (124: timeout-exit.ts), and a
  * harness's sandbox that could not start (Codex CLI's Linux sandbox without the capabilities it needs or
- * panicking, its Windows sandbox failing to create the process, its binary replaced under a running session):
+ * panicking, its Windows sandbox failing to create the process, its binary replaced under a running session;
+ * Claude Code's Bash tool unable to make its own temporary folder):
  * every command fails alike there, whatever the agent runs, until a person mends the setup.
  * They say nothing about the agent's behaviour, so they never count toward a dead end and a call that
  * failed this way is never evidence of no progress.
@@ -16,6 +17,15 @@ const STATUS = /\b(?:HTTP(?:\/\d(?:\.\d)?)?|status(?: code)?|error(?: code)?|cod
 
 /** A sandbox that could not start (Codex CLI's words), not the command run in it. */
 const SANDBOX = /\bcannot set (?:privileged )?capabilities: Operation not permitted\b|\bpanicked at linux-sandbox\/|\bwindows sandbox: \w+ failed\b|\bFailed to execvp \S*codex\S* \(deleted\)/;
+
+/**
+ * Claude Code's shell that could not start: its Bash tool makes a folder of its own (`/tmp/claude-<n>`) before
+ * each command, and where it may not (a Termux or locked-down /tmp) every command fails with Node's words for
+ * that folder, the whole error, whatever the agent runs: `EACCES: permission denied, mkdir '/tmp/claude-10603'`.
+ * A command that ran and failed so speaks through its program (`mkdir: cannot create directory ...`), never
+ * Node's `EACCES: ..., mkdir '...'` alone.
+ */
+const HARNESS_TMP = /^\s*(?:error:\s*)?EACCES: permission denied, mkdir '[^'\n]*\/claude-[\w-]+'\s*$/i;
 
 /** Characters of an error text read. */
 export const INFRA_LOOK = 1000;
@@ -39,5 +49,5 @@ function ownMessage(text: string): string {
 /** Whether an error text is an infrastructure failure rather than the agent's doing (read in its own message: {@link ownMessage}). */
 export function isInfraFailure(text: string): boolean {
   const t = ownMessage(text.length > LOOK ? text.slice(0, LOOK) : text);
-  return WORDS.test(t) || STATUS.test(t) || SANDBOX.test(t) || exitedOnTimeout(t);
+  return WORDS.test(t) || STATUS.test(t) || SANDBOX.test(t) || HARNESS_TMP.test(t) || exitedOnTimeout(t);
 }
