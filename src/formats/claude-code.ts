@@ -22,11 +22,13 @@
  * tools, whose exit code is in their text: acp-shell-result.ts); a call without result says nothing (`unknown`). The text blocks of an assistant message
  * are said once, so they go into the `text` of its first call (with text blocks written after that call;
  * not the `(no content)` placeholder some versions write for an empty block), never into each of its
- * parallel calls; `round` is the message's position among the session's assistant messages.
+ * parallel calls; `round` is the message's position among the session's assistant messages. The first call
+ * after a person's typed prompt (claude-code-prompt.ts) is `prompted`: where the hook gives a fresh start.
  */
 import { describe } from '../options/checks.js';
 import { acpShellOutcome } from './acp-shell-result.js';
 import { CallIds } from './call-ids.js';
+import { isTypedPrompt } from './claude-code-prompt.js';
 import { ClaudeCodeSessions, WARMUP_PROMPT, isWorkflowJournalLine, opensWarmup, parentCopy } from './claude-code-sessions.js';
 import { EARLY_RESULT_LINES, EarlyResults } from './early-results.js';
 import type { FormatReader, InputName } from './format-reader.js';
@@ -169,8 +171,10 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       }
       const message = v.message;
       if (!isRecord(message)) return yield bad(unit, `${v.type === 'user' ? 'a user' : 'an assistant'} line needs a "message" object, received ${describe(message)}`);
-      if (!Array.isArray(message.content)) return; // a prompt typed as plain text
       let t = sessions.get(session);
+      // a person's prompt: the next call comes after it (a prompt before the session's first call changes nothing)
+      if (t !== undefined && isTypedPrompt(v, message.content)) t.calls.prompt();
+      if (!Array.isArray(message.content)) return; // a prompt typed as plain text
       if (t === undefined) {
         t = { calls: new HeldCalls(session), round: -1, messageId: undefined, messageFirst: null, messageText: [] };
         sessions.set(session, t);

@@ -15,6 +15,8 @@
  * rollout carries the parent's `session_meta` and calls again, with their `call_id`s, and a call id is read
  * once (call-ids.ts), its replayed call and output passed over. A subagent forked with its parent's context
  * (0.107+) opens with the parent's history copied: passed over up to the fork's own output (codex-fork.ts).
+ * The first call after a person's prompt (an `event_msg` of type `user_message`, after any copied history) is
+ * `prompted`: where Codex's UserPromptSubmit hook gives the session a fresh start.
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
@@ -56,6 +58,8 @@ export function createCodexReader(input: InputName): FormatReader {
   /** A line that is not a `session_meta`: its call or output, then the calls now complete. */
   function* line(unit: RecordUnit): Generator<TraceItem> {
     const v = unit.value as Record<string, unknown>;
+    // a person's prompt (the event Codex writes for it; its response_item message repeats it): the next call comes after it
+    if (v.type === 'event_msg' && isRecord(v.payload) && v.payload.type === 'user_message') return calls?.prompt();
     if (typeof v.type === 'string' && PASSED_OVER.has(v.type)) return;
     const it = v.type === 'response_item' ? v.payload : v; // 2025 rollouts: bare items
     if (!isRecord(it)) return yield bad(unit, `a response_item line needs a "payload" object, received ${describe(it)}`);

@@ -3,7 +3,8 @@
  * A `gemini` message (`{id, type: "gemini", content, thoughts, toolCalls}`) is one model turn: each of its
  * `toolCalls` (`{id, name, args, result, status}`) is a call, its outcome from the status and the result's
  * `functionResponse` (gemini-parts.ts), and its `content` (thoughts left out) is said once, the text of its
- * first call. `user`, `info`, `error` and `warning` messages hold no calls.
+ * first call. `info`, `error` and `warning` messages hold no calls; a `user` message is a person's prompt,
+ * which makes the next call `prompted` (where the BeforeAgent hook gives a fresh start).
  *
  * Since 0.3x the CLI appends a message again each time it changes (its tool calls added, their results in,
  * its tokens counted), and `updateMessagesFromHistory` writes every message again under `$set`: a tool call
@@ -20,6 +21,9 @@ import { stableInput } from './volatile-input.js';
 
 const NO_OUTCOME = { result: undefined, errorInfo: 'unknown' } as const;
 
+/** User message ids a chat remembers (past that, a prompt written again may count twice: one more fresh start). */
+const MAX_PROMPT_IDS = 4096;
+
 /** The calls of one chat, held until their outcome is known. */
 export class GeminiChat {
   readonly calls: HeldCalls;
@@ -27,6 +31,18 @@ export class GeminiChat {
   private round = -1;
   private messageId: unknown = undefined;
   private first: HeldCall | null = null;
+  /** The ids of the user messages read (a message written again is the same prompt), at most MAX_PROMPT_IDS. */
+  private readonly prompts = new Set<unknown>();
+
+  /**
+   * A person's prompt (a `user` message, the first time its id is met; one without id each time): the next
+   * call comes after it, where Gemini CLI's BeforeAgent hook gives the session a fresh start.
+   */
+  private prompt(id: unknown): void {
+    if (id !== undefined && this.prompts.has(id)) return;
+    if (id !== undefined && this.prompts.size < MAX_PROMPT_IDS) this.prompts.add(id);
+    this.calls.prompt();
+  }
 
   constructor(session: string) {
     this.calls = new HeldCalls(session);
@@ -34,7 +50,8 @@ export class GeminiChat {
 
   /** The items of message `m` (found at `unit`; `where` names it in issues), then the calls now complete. */
   *message(m: unknown, unit: RecordUnit, where: string): Generator<TraceItem> {
-    if (!isRecord(m) || m.type !== 'gemini') return; // user, info, error and warning messages hold no calls
+    if (isRecord(m) && m.type === 'user') return this.prompt(m.id);
+    if (!isRecord(m) || m.type !== 'gemini') return; // info, error and warning messages hold no calls
     const again = m.id !== undefined && m.id === this.messageId;
     if (!again) {
       this.round++;

@@ -42,6 +42,8 @@ export interface HeldCall extends CallStart {
   text?: string;
   outcome: Outcome | null;
   readonly id: string | undefined;
+  /** A person's prompt came before it, after the session's previous call (TraceCall.prompted). */
+  readonly prompted: boolean;
 }
 
 /** The held calls of one session. */
@@ -49,6 +51,8 @@ export class HeldCalls {
   private readonly queue = new Fifo<HeldCall>();
   /** Calls without their outcome by id, oldest first (a call released without one is its id's oldest). */
   private readonly waiting = new Map<string, Fifo<HeldCall>>();
+  /** A prompt was read since the last call held: the next call held is `prompted`. */
+  private promptSeen = false;
 
   constructor(
     /** Session id, put into every call released. */
@@ -61,9 +65,18 @@ export class HeldCalls {
     return this.queue.length;
   }
 
+  /**
+   * Says that a person's typed prompt was read (a turn boundary, where an agent's hook gives the session a
+   * fresh start): the next call held is released `prompted`.
+   */
+  prompt(): void {
+    this.promptSeen = true;
+  }
+
   /** Holds a call; `id` pairs it with its outcome (none: it waits only for `outcome`, if given now). */
   hold(id: string | undefined, start: CallStart, outcome: Outcome | null = null): HeldCall {
-    const held: HeldCall = { ...start, id, outcome };
+    const held: HeldCall = { ...start, id, outcome, prompted: this.promptSeen };
+    this.promptSeen = false;
     this.queue.push(held);
     if (id !== undefined && outcome === null) {
       let q = this.waiting.get(id);
@@ -119,7 +132,8 @@ export class HeldCalls {
     }
     const o = c.outcome;
     const event = toolEvent(c.tool, c.args, o?.result, o?.errorInfo === 'known' ? o.error : undefined, c.text, undefined, c.round);
-    return { kind: 'call', session: this.session, event, errorInfo: o?.errorInfo ?? 'unknown', file: c.file, line: c.line };
+    const errorInfo = o?.errorInfo ?? 'unknown';
+    return c.prompted ? { kind: 'call', session: this.session, event, errorInfo, file: c.file, line: c.line, prompted: true } : { kind: 'call', session: this.session, event, errorInfo, file: c.file, line: c.line };
   }
 }
 

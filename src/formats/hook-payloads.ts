@@ -20,8 +20,9 @@
  * A call that did not run is forgotten, as the Claude Code hook takes it as not run (LoopDetector.didNotRun):
  * one that `PermissionDenied` names (auto mode's classifier denied it), and one a `PostToolBatch` gives
  * Claude Code's text for a call the person declined (claude-code-declined.ts); only a call still waiting for
- * its after-event is (one that has its outcome ran). Other hook events (prompts, stops, session starts) are
- * passed over. Sessions end with the input; only
+ * its after-event is (one that has its outcome ran). A prompt (`UserPromptSubmit`, `BeforeAgent`) makes the
+ * session's next call `prompted` (the hooks give a fresh start there). Other hook events (stops, session
+ * starts) are passed over. Sessions end with the input; only
  * sessions with a call waiting are kept, at most {@link MAX_OPEN_SESSIONS} (the least recently used first
  * gives its calls up without outcome).
  */
@@ -43,6 +44,9 @@ const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
 const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
 /** Gemini CLI's events: its tools' args are compared as its hook compares them (volatile-input.ts); others as Claude Code's. */
 const GEMINI_EVENTS = new Set(['BeforeTool', 'AfterTool']);
+
+/** The events of a person's prompt (UserPromptSubmit: Claude Code, Codex; BeforeAgent: Gemini CLI), where the hooks give a fresh start. */
+const PROMPT = new Set(['UserPromptSubmit', 'BeforeAgent']);
 
 /** Claude Code's events naming calls that did not run (the hook's `decline` phase: src/hooks/claude-code.ts). */
 const NOT_RUN = new Set(['PermissionDenied', 'PostToolBatch']);
@@ -114,12 +118,29 @@ function geminiAfterOutcome(tool: string, v: Record<string, unknown>): Outcome {
 /** A reader of hook payload logs for `input`. */
 export function createHookPayloadsReader(input: InputName): FormatReader {
   const open = new Map<string, HeldCalls>();
+  /** Sessions with no call waiting whose person typed a prompt since their last call, at most MAX_OPEN_SESSIONS (oldest forgotten). */
+  const prompted = new Set<unknown>();
+  /** A prompt: the session's next call comes after it. */
+  const prompt = (session: unknown): void => {
+    const held = typeof session === 'string' ? open.get(session) : undefined;
+    if (held !== undefined) return held.prompt();
+    prompted.delete(session);
+    prompted.add(session);
+    if (prompted.size > MAX_OPEN_SESSIONS) prompted.delete(prompted.values().next().value);
+  };
+  /** The held calls of a session with none waiting, told of a prompt since its last call. */
+  const opened = (session: string): HeldCalls => {
+    const calls = new HeldCalls(session);
+    if (prompted.delete(session)) calls.prompt();
+    return calls;
+  };
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
   return {
     *record(unit: RecordUnit): Generator<TraceItem> {
       const v = unit.value;
       if (!isRecord(v) || typeof v.hook_event_name !== 'string') return yield bad(unit, `expected a hook payload (an object with a string "hook_event_name"), received ${isRecord(v) ? `an object whose "hook_event_name" is ${describe(v.hook_event_name)}` : describe(v)}`);
+      if (PROMPT.has(v.hook_event_name)) return prompt(v.session_id ?? input.name);
       const before = BEFORE.has(v.hook_event_name);
       const notRun = NOT_RUN.has(v.hook_event_name);
       if (!before && !notRun && !AFTER.has(v.hook_event_name)) return;
@@ -136,7 +157,7 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
       const tool = v.tool_name;
       if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${v.hook_event_name} payload without a "tool_name" (received ${describe(tool)})`);
       const id = typeof v.tool_use_id === 'string' && v.tool_use_id !== '' ? v.tool_use_id : byOrder(tool);
-      const calls = open.get(session) ?? new HeldCalls(session);
+      const calls = open.get(session) ?? opened(session);
       open.delete(session);
       open.set(session, calls); // most recently used last
       const start = { tool, args: stableInput(GEMINI_EVENTS.has(v.hook_event_name) ? 'gemini' : 'claude-code', tool, v.tool_input), file: unit.file, line: unit.line };

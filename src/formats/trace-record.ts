@@ -55,6 +55,13 @@ export interface TraceCall {
   readonly file: string;
   /** 1-based line where the call's record starts. */
   readonly line: number;
+  /**
+   * A person's typed prompt came after the session's previous call (or before its first): where an agent's
+   * hook gives the session a fresh start (UserPromptSubmit, BeforeAgent: LoopDetector.freshStart), so scan,
+   * eval and calibrate give it one before this call. Only Claude Code transcripts, Codex rollouts, Gemini CLI
+   * chats and hook payload logs say so; absent otherwise.
+   */
+  readonly prompted?: true;
 }
 
 /** The reader knows the session is complete: no further calls of it follow in this input. */
