@@ -47,6 +47,8 @@ export const Op = {
   DECLINE: 8,
   /** Check one call given as its events-format record's bytes (read in the worker: see LoopPool.checkLines). */
   LINE: 9,
+  /** Give a session a fresh start (a person's new prompt: LoopEngine.freshStart). */
+  FRESH: 10,
 } as const;
 
 /** One of {@link Op}'s values. */
@@ -183,7 +185,7 @@ export function writeLine(w: ByteWriter, session: string, index: number, bytes: 
   w.bytes(bytes);
 }
 
-/** Writes an operation on a session that carries no event: TEXT (with `text`), END, SNAPSHOT, RESTORE (with `bytes`), STATS. */
+/** Writes an operation on a session that carries no event: TEXT (with `text`), END, SNAPSHOT, RESTORE (with `bytes`), STATS, FRESH. */
 export function writeOp(w: ByteWriter, op: Exclude<OpCode, typeof Op.CHECK | typeof Op.LINE | LiveOpCode>, session: string, text?: string, bytes?: Uint8Array): void {
   w.u8(op);
   w.str(session);
@@ -243,6 +245,7 @@ export function readOp(r: ByteReader): PackedOp {
     case Op.END:
     case Op.SNAPSHOT:
     case Op.STATS:
+    case Op.FRESH:
       return { op, session };
     default:
       throw new Error(`loopwatch: a packed batch is corrupt (operation ${String(op)})`);

@@ -136,6 +136,8 @@ export class InlineShard implements PoolShard {
       case Op.END:
         this.engine.end(x.session);
         return null;
+      case Op.FRESH:
+        return this.engine.freshStart(x.session);
       case Op.SNAPSHOT:
         return this.engine.snapshot(x.session);
       case Op.RESTORE:

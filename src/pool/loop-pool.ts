@@ -273,6 +273,14 @@ export class LoopPool extends EventEmitter {
     await this.one(Op.END, sessionId);
   }
 
+  /**
+   * Gives a session a fresh start (LoopEngine.freshStart: a person's new prompt), after its calls already
+   * submitted and before those submitted later; false when it was not live (nothing is started).
+   */
+  async freshStart(sessionId: string): Promise<boolean> {
+    return (await this.one(Op.FRESH, sessionId)) === true;
+  }
+
   /** The session's snapshot after its calls already submitted, or null when it is not live. */
   async snapshot(sessionId: string): Promise<Uint8Array | null> {
     return ((await this.one(Op.SNAPSHOT, sessionId)) as Uint8Array | null) ?? null;
@@ -451,7 +459,7 @@ export class LoopPool extends EventEmitter {
     return outcome.promise;
   }
 
-  private async one(op: typeof Op.TEXT | typeof Op.END | typeof Op.SNAPSHOT | typeof Op.RESTORE, sessionId: string, text?: string, bytes?: Uint8Array): Promise<unknown> {
+  private async one(op: typeof Op.TEXT | typeof Op.END | typeof Op.SNAPSHOT | typeof Op.RESTORE | typeof Op.FRESH, sessionId: string, text?: string, bytes?: Uint8Array): Promise<unknown> {
     this.ensureOpen();
     if (typeof sessionId !== 'string') throw new InvalidEventError('sessionId', `sessionId must be a string, received ${describe(sessionId)}`);
     await this.takeTurn();

@@ -101,7 +101,7 @@ function run(task: RunTask): RunResult {
   };
   for (; r.more(); i++) {
     const op = readOp(r);
-    if (touched !== null && (op.op === Op.CHECK || op.op === Op.TEXT || op.op === Op.RESTORE || isLiveOp(op.op))) {
+    if (touched !== null && (op.op === Op.CHECK || op.op === Op.TEXT || op.op === Op.RESTORE || op.op === Op.FRESH || isLiveOp(op.op))) {
       touched.add(op.session);
       s.since.set(op.session, (s.since.get(op.session) ?? 0) + (op.op === Op.RESTORE ? s.every : 1));
     }
@@ -140,6 +140,10 @@ function run(task: RunTask): RunResult {
           s.engine.end(op.session);
           s.since.delete(op.session);
           touched?.delete(op.session);
+          break;
+        case Op.FRESH:
+          out.valueAt.push(i);
+          out.values.push(s.engine.freshStart(op.session));
           break;
         case Op.SNAPSHOT:
           out.valueAt.push(i);
