@@ -64,6 +64,11 @@ export async function replayFolds(inputs: readonly string[], options: readonly L
         order.push(s);
       }
       const index = s.calls++;
+      // a person's prompt before the call: a fresh start in both phases, as the agents' hooks give one
+      if (item.prompted === true) {
+        (one[s.fold] as LoopEngine).freshStart(key);
+        if (s.block === null) (two[s.fold] as LoopEngine).freshStart(key);
+      }
       let v = null;
       try {
         v = (one[s.fold] as LoopEngine).check(key, item.event);

@@ -7,6 +7,9 @@
  * - it *breaks* at its first blocked proposal (deny or stop): the call would not have run, and the run
  *   would have been stopped or turned. The replay of a run ends there, since what the agent did next is
  *   not in the trace; calls from there on are the calls a break would have saved.
+ *
+ * A call after a person's prompt (TraceCall.prompted: Claude Code, Codex, Gemini CLI) comes after a fresh
+ * start (LoopEngine.freshStart), as the agents' hooks give one on each prompt.
  */
 import { sessionKey } from '../cli/scan/scan-pipeline.js';
 import { LoopEngine } from '../engine/loop-engine.js';
@@ -43,6 +46,7 @@ export async function replayTwoPhase(inputs: readonly string[], options: LoopDet
       const index = s.calls++;
       if (s.firstBlock !== null) continue; // the run would have turned here: the rest is not replayed
       const id = `call-${index}`;
+      if (item.prompted === true) engine.freshStart(key); // a person's prompt before it: as the agent's hook does
       const p = engine.propose(key, { ...item.event, id });
       if (p.action !== 'allow') {
         s.warned = true;

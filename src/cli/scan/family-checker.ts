@@ -65,6 +65,9 @@ export function familyChecker(families: FamilyOptions, optionsOf: OptionsOfSessi
       live.delete(session);
       if (c !== undefined) await c.end(session);
     },
+    freshStart: async (session) => {
+      await live.get(session)?.freshStart(session);
+    },
     close: async () => {
       await Promise.all([...checkers.values()].map((c) => c.close()));
     },

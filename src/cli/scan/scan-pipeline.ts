@@ -9,6 +9,8 @@
  *                --input-end-> every session of that input ends                       v
  *                --issue-----> sink.issue                    tally + sink.verdict per call, in input order;
  *                                                            then the batch's ended sessions: aggregate
+ *   a call after a person's prompt (TraceCall.prompted) of a live session: checker.freshStart before the
+ *   batch that holds it (the open batch handed over first when it holds the session's calls before the prompt)
  * ```
  *
  * A session is its input file and its id (the same id in two files is two sessions). Live sessions are
@@ -109,11 +111,13 @@ interface Batch {
   readonly base: number[];
   /** Checker sessions to end once the batch's calls are submitted. */
   readonly ends: Set<string>;
+  /** Checker sessions given a fresh start (a person's prompt) before the batch's calls are submitted. */
+  readonly fresh: string[];
   /** Sessions to fold into the aggregate once the batch's verdicts are in. */
   readonly closing: SessionTally[];
 }
 
-const emptyBatch = (): Batch => ({ events: [], items: [], restart: [], bytes: 0, sites: [], tallies: [], index: [], base: [], ends: new Set(), closing: [] });
+const emptyBatch = (): Batch => ({ events: [], items: [], restart: [], bytes: 0, sites: [], tallies: [], index: [], base: [], ends: new Set(), fresh: [], closing: [] });
 
 /** The checker's id of a session: its file and its id. */
 export const sessionKey = (file: string, session: string): string => `${file}\u0000${session}`;
@@ -132,6 +136,8 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
   const minRank = ACTION_RANK[plan.minAction];
   const batchBytes = plan.batchBytes ?? MAX_BATCH_BYTES;
   let open = emptyBatch();
+  /** The open batch's number (SessionTally.batch). */
+  let batchNo = 0;
   let seq = 0;
   let events = 0;
   let withoutArgs = 0;
@@ -234,9 +240,12 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
   };
 
   const submit = async (): Promise<void> => {
-    if (open.events.length === 0 && open.ends.size === 0 && open.closing.length === 0) return;
+    if (open.events.length === 0 && open.ends.size === 0 && open.closing.length === 0 && open.fresh.length === 0) return;
     const batch = open;
     open = emptyBatch();
+    batchNo++;
+    // a fresh start that fails (a pool whose worker died) is as if the prompt had not been read
+    for (const s of batch.fresh) checker.freshStart(s).catch(() => undefined);
     const facts = routed === undefined ? null : new Float64Array(2 * batch.events.length);
     const verdicts = batch.events.length === 0 ? Promise.resolve([]) : facts === null ? checker.checkBatch(batch.events as SessionEvent[]) : (checker.checkRouted as NonNullable<SessionChecker['checkRouted']>).call(checker, batch.events, facts);
     inFlight.push({ batch, verdicts, facts });
@@ -322,6 +331,11 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
     if (open.ends.has(routed === undefined ? key : item.session)) return 'flush';
     let tally = live.use(key, 0);
     let restart = false;
+    if (tally !== undefined && item.kind === 'call' && item.prompted === true) {
+      // a person's prompt since the session's previous call: a fresh start after that call is checked
+      if (tally.batch === batchNo) return 'flush';
+      open.fresh.push(keyOf(item.file, item.session));
+    }
     if (tally === undefined) {
       tally = waiting.delete(key);
       if (tally === undefined) tally = new SessionTally(item.session, item.file, seq++);
@@ -332,6 +346,7 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
     }
     if (routed !== undefined) {
       // routed: the call's tally work waits for its facts (settleOldest)
+      tally.batch = batchNo;
       open.events.push(item.kind === 'line' ? new RoutedLine(item.session, item.bytes) : sessionEvent(item.session, item.event));
       open.items.push(item);
       open.restart.push(restart);
@@ -344,6 +359,7 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
     }
     if (item.kind === 'line') throw new Error('loopwatch: a line handed over unread to a scan whose checker reads no lines');
     const index = countCall(tally, item.event.step, item.errorInfo === 'known', item.event.args === undefined);
+    tally.batch = batchNo;
     open.events.push(sessionEvent(key, item.event));
     open.sites.push({ session: item.session, file: item.file, line: item.line, tool: item.event.tool, step: item.event.step });
     open.tallies.push(tally);

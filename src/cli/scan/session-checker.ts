@@ -23,6 +23,11 @@ export interface SessionChecker {
   checkRouted?(calls: readonly (SessionEvent | RoutedLine)[], facts: Float64Array): Promise<(Verdict | null | Error)[]>;
   /** Ends a session after every call submitted before. */
   end(session: string): Promise<void>;
+  /**
+   * Gives a live session a fresh start (a person's new prompt: LoopEngine.freshStart) after every call
+   * submitted before and before those submitted after; nothing for a session that is not live.
+   */
+  freshStart(session: string): Promise<void>;
   /** Drains and stops. */
   close(): Promise<void>;
 }
@@ -91,6 +96,10 @@ export function sessionChecker(options: LoopDetectorOptions, threads: number, ma
         engine.end(session);
         return Promise.resolve();
       },
+      freshStart: (session) => {
+        engine.freshStart(session);
+        return Promise.resolve();
+      },
       close: () => {
         engine.close();
         return Promise.resolve();
@@ -105,6 +114,9 @@ export function sessionChecker(options: LoopDetectorOptions, threads: number, ma
     checkBatch: async (events) => (await pool).checkBatch(events),
     checkRouted: async (calls, facts) => (await pool).checkRouted(calls, facts),
     end: async (session) => (await pool).end(session),
+    freshStart: async (session) => {
+      await (await pool).freshStart(session);
+    },
     close: async () => (await pool).close(),
   };
 }

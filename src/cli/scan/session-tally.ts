@@ -57,6 +57,11 @@ export class SessionTally {
    */
   base = 0;
   /**
+   * The number of the scan's batch its latest call went into (scan-pipeline.ts): a fresh start after a
+   * prompt waits until that batch is handed over, so it comes after the calls before the prompt.
+   */
+  batch = -1;
+  /**
    * Ring of recent steps, made only once a step differs from its index. It holds every call from
    * STEP_MEMORY before the oldest call whose verdict is still to come up to the newest call read, growing
    * while calls are read ahead of their verdicts, so what a verdict can name is the same whatever the batch
