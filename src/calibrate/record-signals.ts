@@ -31,6 +31,7 @@ import { ReferencePipeline } from '../session/reference-pipeline.js';
 import { saysStillWaiting } from '../text/still-waiting.js';
 import type { LoopSignal, ToolEvent } from '../types.js';
 import { WasmPipeline } from '../wasm/wasm-pipeline.js';
+import { returned } from '../live/fresh-start.js';
 import { NO_SIGNALS, type RecordedCall, type RecordedRun, WALL_RECORDED, plainSignal } from './recording.js';
 
 /** The runs of a recording, in reading order, and what was skipped. */
@@ -50,7 +51,14 @@ interface OpenRun {
   pipeline: Pipeline | null;
   /** What the session's CallFacts notes of its recorded calls, for the failing-again rule (null: off, or not made yet). */
   facts: CallFacts | null;
+  /** The latest fresh start (a person's prompt), as the session's count of calls then (0: none). */
+  freshAt: number;
+  /** A fresh start came since the latest call recorded. */
+  fresh: boolean;
 }
+
+/** A recorded call as observed, before what the fresh starts say of it is added. */
+type ObservedCall = Omit<RecordedCall, 'freshAt' | 'fresh' | 'returned'>;
 
 const plain = (signals: readonly LoopSignal[]): readonly LoopSignal[] => (signals.length === 0 ? NO_SIGNALS : Object.freeze(signals.map(plainSignal)));
 
@@ -58,7 +66,7 @@ const plain = (signals: readonly LoopSignal[]): readonly LoopSignal[] => (signal
  * Proposes then records one validated call; the call's record, or null when the session could not record
  * it (a replay counts such a call as refused, with no verdict).
  */
-function recordCall(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: number, allowed: boolean): RecordedCall | null {
+function recordCall(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: number, allowed: boolean): ObservedCall | null {
   try {
     return observeBoth(p, facts, e, at, allowed);
   } catch {
@@ -72,7 +80,7 @@ function recordCall(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: numb
  * before or after it runs. `facts`: the run's facts, to which the call's are added, for the signal of a
  * call failing again (src/policy/failing-again.ts) as LoopDetector adds it; null when it is off.
  */
-function observeBoth(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: number, allowed: boolean): RecordedCall {
+function observeBoth(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: number, allowed: boolean): ObservedCall {
   const proposal = validateLiveCall(e, 'propose').event;
   let proposed: readonly LoopSignal[];
   let stalledBefore = false;
@@ -134,11 +142,16 @@ export async function recordSignals(inputs: readonly string[], options: Resolved
       const key = `${item.file}\u0000${item.session}`;
       let r = open.get(key);
       if (r === undefined) {
-        r = { session: item.session, file: item.file, calls: 0, recorded: [], pipeline: null, facts: null };
+        r = { session: item.session, file: item.file, calls: 0, recorded: [], pipeline: null, facts: null, freshAt: 0, fresh: false };
         open.set(key, r);
         runs.push(r);
       }
       const at = r.calls++;
+      // a person's prompt before the call: LoopDetector.freshStart at the session's count of calls then
+      if (item.prompted === true && r.pipeline !== null) {
+        r.freshAt = r.pipeline.count;
+        r.fresh = true;
+      }
       if (options.tools.size !== 0 && options.tools.get(item.event.tool)?.exempt === true) continue;
       let e: ToolEvent;
       try {
@@ -151,7 +164,9 @@ export async function recordSignals(inputs: readonly string[], options: Resolved
       // as LoopDetector, the failing-again rule goes with dead_end's detector
       const facts = options.detectors.deadEnd === null ? null : (r.facts ??= new CallFacts(p.log.capacity));
       const c = recordCall(p, facts, e, at, options.allow.length !== 0 && allowedToRepeat(options.allow, e.tool, e.args));
-      if (c !== null) r.recorded.push(c);
+      if (c === null) continue;
+      r.recorded.push({ ...c, freshAt: r.freshAt, fresh: r.fresh, returned: r.freshAt > 0 && returned(p.history, p.lastIndex, r.freshAt) });
+      r.fresh = false;
     }
   } finally {
     for (const r of open.values()) close(r);

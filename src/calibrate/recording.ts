@@ -45,6 +45,15 @@ export interface RecordedCall {
    * the signal of a call proposed again after it broke would say its loop began; else -1.
    */
   readonly alikeFrom: number;
+  /**
+   * The latest fresh start before it (a person's prompt: TraceCall.prompted), as the session's count of
+   * calls then; 0: none. `fresh`: that fresh start came right before this call (since the previous one
+   * recorded); `returned`: the call ran RETURNS times since (src/live/fresh-start.ts), so the loops begun
+   * before it count again.
+   */
+  readonly freshAt: number;
+  readonly fresh: boolean;
+  readonly returned: boolean;
   /** Signals of its proposal (before it ran), in detector order. */
   readonly proposed: readonly LoopSignal[];
   /** Signals of its record (after it ran), in detector order. */

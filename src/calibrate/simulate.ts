@@ -15,9 +15,14 @@
  *   when proposed again (src/live/broken-call.ts); the run ends at the first blocked proposal, as eval's replayTwoPhase ends it. Before
  *   that block no call was blocked, so a proposal is never forced, and it stops the run only when
  *   `stopAfter` is 1 (a block either way).
+ *
+ * A person's prompt before a call (RecordedCall.fresh) is a fresh start, as LoopDetector.freshStart makes it:
+ * the ladder back on its first rung, two-phase the broken call and the latest verdict forgotten, and until a
+ * call ran RETURNS times since, its signals about loops begun before left out.
  */
 import { BROKEN_DETECTOR } from '../live/broken-call.js';
 import { wallSignalOf } from '../live/dead-end-wall.js';
+import { sinceFreshStart } from '../live/fresh-start.js';
 import { signalsShowStall } from '../live/evidence.js';
 import { DEAD_END_DEFAULTS } from '../options/detector-options.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
@@ -39,6 +44,10 @@ interface PreparedCall {
   readonly lastRun: number;
   readonly alikeFrom: number;
   readonly wall: number;
+  /** RecordedCall's: the latest fresh start (0: none), whether it came right before, whether the call ran RETURNS times since. */
+  readonly freshAt: number;
+  readonly fresh: boolean;
+  readonly returned: boolean;
   readonly proposed: readonly SignalEntry[];
   readonly recorded: readonly SignalEntry[];
 }
@@ -76,7 +85,7 @@ export function prepareRun(run: RecordedRun): PreparedRun {
     const proposed = c.proposed.length === 0 ? NO_ENTRIES : c.proposed.map(entryOf);
     const recorded = c.recorded.length === 0 ? NO_ENTRIES : c.recorded.map(entryOf);
     if (proposed.length !== 0 || recorded.length !== 0) active = true;
-    return { at: c.at, failed: c.failed, waiting: c.waiting, stalledBefore: c.stalledBefore, lastRun: c.lastRun, alikeFrom: c.alikeFrom, wall: c.wall, proposed, recorded };
+    return { at: c.at, failed: c.failed, waiting: c.waiting, stalledBefore: c.stalledBefore, lastRun: c.lastRun, alikeFrom: c.alikeFrom, wall: c.wall, freshAt: c.freshAt, fresh: c.fresh, returned: c.returned, proposed, recorded };
   });
   return { session: run.session, file: run.file, calls: run.calls, sigs: Uint32Array.from(run.recorded, (c) => c.sig), facts: factsOf(run), list, active };
 }
@@ -106,13 +115,20 @@ export function simulateOnePhase(run: PreparedRun, em: Emulation): RunOutcome {
   for (let k = 0; k < list.length; k++) {
     const c = list[k] as PreparedCall;
     log.count = facts.count = k + 1;
-    const signals = emulate(c.recorded, em);
+    if (c.fresh) vp.freshStart();
+    const signals = counted(emulate(c.recorded, em), c, k);
     const v = vp.decide(signals, k, undefined, c.waiting && signals.length !== 0, null, c.failed).verdict;
     if (v === null) continue;
     warned = true;
     if (v.action === 'break') return { warned, firstBreak: c.at, saved: run.calls - c.at - 1 };
   }
   return warned ? { warned, firstBreak: null, saved: 0 } : QUIET;
+}
+
+/** The signals of call `c` (at `k`) that count after its run's latest fresh start, as LoopDetector's afterFreshStart keeps them. */
+function counted(signals: readonly LoopSignal[], c: PreparedCall, k: number): readonly LoopSignal[] {
+  if (c.freshAt <= 0 || c.returned || signals.length === 0) return signals;
+  return sinceFreshStart(signals, k, c.freshAt);
 }
 
 /** The signal of a call proposed again after it broke when it last ran (src/live/broken-call.ts), at `k`. */
@@ -145,11 +161,19 @@ export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
   for (let k = 0; k < list.length; k++) {
     const c = list[k] as PreparedCall;
     log.count = facts.count = k + 1;
+    if (c.fresh) {
+      // a person's prompt (LoopDetector.freshStart): the ladder's first rung, the broken calls and the latest verdict forgotten
+      vp.freshStart();
+      broke = -1;
+      latestKind = null;
+      quiet = 0;
+    }
     let proposed = emulate(c.proposed, em);
     const again = broke >= 0 && c.alikeFrom >= 0 && (run.sigs[broke] as number) === (run.sigs[k] as number);
     if (again) proposed = [...proposed, brokenSignal(c.alikeFrom, k)];
     const wall = latestKind === 'dead_end' && wallAt >= 1 && c.wall >= wallAt && !unweighed(c.proposed, em).some((s) => s.kind === 'dead_end');
     if (wall) proposed = [...proposed, wallSignalOf(k, wallAt, '')];
+    proposed = counted(proposed, c, k);
     if (proposed.length !== 0) {
       // evidence is read from the detectors' signals, those of kinds weighing 0 included
       // the same call's runs only when the latest is within the cooldown (src/live/evidence.ts's retriedAfter)
@@ -169,7 +193,7 @@ export function simulateTwoPhase(run: PreparedRun, em: Emulation): RunOutcome {
         if (v.action === 'break') return { warned, firstBreak: c.at, saved: run.calls - c.at };
       }
     }
-    const recorded = emulate(c.recorded, em);
+    const recorded = counted(emulate(c.recorded, em), c, k);
     const v = vp.decide(recorded, k, undefined, c.waiting && recorded.length !== 0, null, c.failed).verdict;
     if (v !== null) warned = true;
     // a warning about a call failing again is left out of the two-phase state, as LoopDetector.record leaves it

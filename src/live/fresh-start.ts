@@ -23,7 +23,7 @@ import type { LoopSignal } from '../types.js';
 export const RETURNS = 2;
 
 /** Whether the call at `last` ran at least RETURNS times since `freshAt` (reads back to `freshAt` at most). */
-function returned(h: HistoryReader, last: number, freshAt: number): boolean {
+export function returned(h: HistoryReader, last: number, freshAt: number): boolean {
   let runs = 0;
   for (let i = last - 1; i >= freshAt && i >= h.oldest; i--) {
     if (h.same(Ring.SIG, i, last) && ++runs >= RETURNS) return true;
@@ -38,5 +38,10 @@ function returned(h: HistoryReader, last: number, freshAt: number): boolean {
  */
 export function afterFreshStart(signals: readonly LoopSignal[], h: HistoryReader, last: number, freshAt: number): readonly LoopSignal[] {
   if (freshAt <= 0 || !signals.some((s) => (s.loopStart ?? last) < freshAt) || returned(h, last, freshAt)) return signals;
+  return sinceFreshStart(signals, last, freshAt);
+}
+
+/** The signals about loops begun at or after a fresh start at call `freshAt`, of the call at `last`. */
+export function sinceFreshStart(signals: readonly LoopSignal[], last: number, freshAt: number): readonly LoopSignal[] {
   return signals.filter((s) => (s.loopStart ?? last) >= freshAt);
 }
