@@ -53,6 +53,8 @@ export class HeldCalls {
   private readonly waiting = new Map<string, Fifo<HeldCall>>();
   /** A prompt was read since the last call held: the next call held is `prompted`. */
   private promptSeen = false;
+  /** A call was held. */
+  private any = false;
 
   constructor(
     /** Session id, put into every call released. */
@@ -67,16 +69,17 @@ export class HeldCalls {
 
   /**
    * Says that a person's typed prompt was read (a turn boundary, where an agent's hook gives the session a
-   * fresh start): the next call held is released `prompted`.
+   * fresh start): the next call held is released `prompted` (none before the session's first call).
    */
   prompt(): void {
-    this.promptSeen = true;
+    this.promptSeen = this.any; // before the session's first call there is nothing to start afresh
   }
 
   /** Holds a call; `id` pairs it with its outcome (none: it waits only for `outcome`, if given now). */
   hold(id: string | undefined, start: CallStart, outcome: Outcome | null = null): HeldCall {
     const held: HeldCall = { ...start, id, outcome, prompted: this.promptSeen };
     this.promptSeen = false;
+    this.any = true;
     this.queue.push(held);
     if (id !== undefined && outcome === null) {
       let q = this.waiting.get(id);

@@ -1,0 +1,77 @@
+/**
+ * `loopwatch scan` hears the person's prompts, as the agents' hooks do: in a Claude Code transcript, a
+ * Codex rollout and a Gemini CLI chat, the first call after a typed prompt comes after a fresh start
+ * (LoopDetector.freshStart). A session that does the same work again for each new prompt (run the tests,
+ * read the file) is not broken, while the same calls read as one run of calls (no prompts between them)
+ * are; a genuine loop within one prompt still breaks; and the verdicts are the same whatever the worker
+ * count and the batch size (the pool carries the fresh start in order with the calls).
+ */
+import { describe, expect, it } from 'vitest';
+import { readInputs } from '../src/index.js';
+import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
+import { type Turn, type TurnCall, writeTurns } from './helpers/prompted-sessions.js';
+
+const FORMATS = ['claude-code', 'codex', 'gemini'] as const;
+
+const failingTests: TurnCall = { command: 'npm test', result: 'FAIL src/api.test.ts\n  x returns 200 (12 ms)\nTests: 1 failed, 11 passed', failing: true };
+const readApi: TurnCall = { command: 'cat src/api.ts', result: 'export const api = 1;', failing: false };
+
+/** Eight prompts, each answered by running the tests and reading the same file: the same work again, asked for. */
+const askedAgain: Turn[] = Array.from({ length: 8 }, (_, i) => ({ prompt: `Now look at step ${i}, please.`, calls: [failingTests, readApi] }));
+
+/** The same calls with one prompt before them all. */
+const oneRun: Turn[] = [{ prompt: 'Please fix the failing test.', calls: askedAgain.flatMap((t) => t.calls) }];
+
+/** Two ordinary prompts, then one in which the agent runs the failing tests eight times in a row. */
+const loopInOnePrompt: Turn[] = [...askedAgain.slice(0, 2), { prompt: 'Make the test pass.', calls: Array.from({ length: 8 }, () => failingTests) }];
+
+/** The actions `scan --jsonl` reports for the session of `file` (extra flags in `flags`). */
+function actions(dir: string, flags: readonly string[] = []): string[] {
+  const r = loopwatch(['scan', '--jsonl', dir, ...flags]);
+  expect(r.stderr).toBe('');
+  return verdictLines(r.stdout).map((v) => String(v.action));
+}
+
+describe.each(FORMATS)('scan of a %s session with prompts', (format) => {
+  it('marks the first call after each prompt but the first (the readers give TraceCall.prompted)', async () => {
+    const dir = tempDir();
+    const file = writeTurns(dir, format, `asked-${format}`, askedAgain);
+    const prompted: boolean[] = [];
+    for await (const item of readInputs([file])) if (item.kind === 'call') prompted.push(item.prompted === true);
+    // the first prompt comes before the session's first call: nothing to start afresh
+    expect(prompted).toEqual(askedAgain.flatMap((_, i) => [i > 0, false]));
+  });
+
+  it('should not break work asked for again by each new prompt', () => {
+    const dir = tempDir();
+    writeTurns(dir, format, `asked-${format}`, askedAgain);
+    expect(actions(dir)).not.toContain('break');
+  });
+
+  it('should break the same calls read as one run of calls', () => {
+    const dir = tempDir();
+    writeTurns(dir, format, `one-run-${format}`, oneRun);
+    expect(actions(dir)).toContain('break');
+  });
+
+  it('should break a loop within one prompt', () => {
+    const dir = tempDir();
+    writeTurns(dir, format, `loop-${format}`, loopInOnePrompt);
+    expect(actions(dir)).toContain('break');
+  });
+});
+
+describe('scan with prompts, whatever the threads and batches', () => {
+  it('should give the same verdicts with worker threads and with any batch size', () => {
+    const dir = tempDir();
+    for (const format of FORMATS) {
+      writeTurns(dir, format, `asked-${format}`, askedAgain);
+      writeTurns(dir, format, `loop-${format}`, loopInOnePrompt);
+    }
+    const one = loopwatch(['scan', '--jsonl', dir, '--workers', '0']);
+    expect(verdictLines(one.stdout).some((v) => v.action === 'break')).toBe(true);
+    for (const flags of [['--workers', '2'], ['--workers', '3', '--batch-size', '1'], ['--workers', '0', '--batch-size', '3'], ['--workers', '2', '--batch-size', '5']]) {
+      expect(loopwatch(['scan', '--jsonl', dir, ...flags]).stdout, flags.join(' ')).toBe(one.stdout);
+    }
+  });
+});
