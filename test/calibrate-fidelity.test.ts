@@ -6,7 +6,7 @@
  * emulated has the confidence its detector's formula (signal-formulas.ts) gives, so a detector whose
  * formula changes without the table fails here.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ import type { LoopDetectorOptions } from '../src/index.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
 import { writeSyntheticRuns, writeTraceSample } from './helpers/calibrate-runs.js';
 import { traceDir } from './helpers/traces.js';
+import { type Turn, type TurnCall, writeTurns } from './helpers/prompted-sessions.js';
 
 const made: string[] = [];
 
@@ -127,6 +128,33 @@ describe('calibrate: simulation against real replays', () => {
     const r = await checkFidelity(dir, 3, 13, { allow: [{ tool: 'bash' }, { tool: 'search', command: 'never' }] });
     expect(r.runs).toBe(27);
     expect(r.broken).toBeGreaterThan(5);
+  }, 120_000);
+
+  it('should give runs with prompts (fresh starts) the outcomes a real replay gives', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-calibrate-prompts-'));
+    made.push(dir);
+    const failing: TurnCall = { command: 'npm test', result: 'FAIL src/api.test.ts\n  x returns 200\nTests: 1 failed', failing: true };
+    const read: TurnCall = { command: 'cat src/api.ts', result: 'export const api = 1;', failing: false };
+    const other = (i: number): TurnCall => ({ command: `cat src/part${i}.ts`, result: `export const p${i} = ${i};`, failing: false });
+    // the same work asked for again; a loop within one prompt; a loop going on across prompts (its calls
+    // run RETURNS times since the prompt count again); prompts between short repeats
+    const shapes: Turn[][] = [
+      Array.from({ length: 8 }, (_, i) => ({ prompt: `step ${i}`, calls: [failing, read] })),
+      [{ prompt: 'a', calls: [failing, read, other(1)] }, { prompt: 'b', calls: Array.from({ length: 8 }, () => failing) }],
+      Array.from({ length: 4 }, (_, i) => ({ prompt: `again ${i}`, calls: [failing, failing, failing, other(i)] })),
+      Array.from({ length: 6 }, (_, i) => ({ prompt: `p ${i}`, calls: [read, other(i % 2), failing, read, other(i % 2)] })),
+    ];
+    const labels: string[] = [];
+    for (const [k, turns] of shapes.entries()) {
+      for (const format of ['claude-code', 'codex', 'gemini'] as const) {
+        writeTurns(dir, format, `prompted-${k}-${format}`, turns);
+        labels.push(JSON.stringify({ session: `prompted-${k}-${format}`, exit_status: 'submitted' }));
+      }
+    }
+    writeFileSync(join(dir, 'sessions.jsonl'), `${labels.join('\n')}\n`);
+    const r = await checkFidelity(dir, 6, 17);
+    expect(r.runs).toBe(12);
+    expect(r.broken).toBeGreaterThan(3);
   }, 120_000);
 
   it.skipIf(traceDir === null)('should give a sample of the real traces the outcomes a real replay gives', async () => {
