@@ -1,6 +1,6 @@
 /**
  * `loopwatch scan` hears the person's prompts, as the agents' hooks do: in a Claude Code transcript, a
- * Codex rollout and a Gemini CLI chat, the first call after a typed prompt comes after a fresh start
+ * Codex rollout, a Gemini CLI chat and a hook payload log (UserPromptSubmit), the first call after a typed prompt comes after a fresh start
  * (LoopDetector.freshStart). A session that does the same work again for each new prompt (run the tests,
  * read the file) is not broken, while the same calls read as one run of calls (no prompts between them)
  * are; a genuine loop within one prompt still breaks; and the verdicts are the same whatever the worker
@@ -11,7 +11,7 @@ import { readInputs } from '../src/index.js';
 import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
 import { type Turn, type TurnCall, writeTurns } from './helpers/prompted-sessions.js';
 
-const FORMATS = ['claude-code', 'codex', 'gemini'] as const;
+const FORMATS = ['claude-code', 'codex', 'gemini', 'hooks'] as const;
 
 const failingTests: TurnCall = { command: 'npm test', result: 'FAIL src/api.test.ts\n  x returns 200 (12 ms)\nTests: 1 failed, 11 passed', failing: true };
 const readApi: TurnCall = { command: 'cat src/api.ts', result: 'export const api = 1;', failing: false };

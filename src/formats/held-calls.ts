@@ -69,10 +69,11 @@ export class HeldCalls {
 
   /**
    * Says that a person's typed prompt was read (a turn boundary, where an agent's hook gives the session a
-   * fresh start): the next call held is released `prompted` (none before the session's first call).
+   * fresh start): the next call held is released `prompted` (none before the session's first call;
+   * `afterCalls` says whether the session had calls, for a reader that made these held calls anew).
    */
-  prompt(): void {
-    this.promptSeen = this.any; // before the session's first call there is nothing to start afresh
+  prompt(afterCalls: boolean = this.any): void {
+    this.promptSeen = afterCalls; // before the session's first call there is nothing to start afresh
   }
 
   /** Holds a call; `id` pairs it with its outcome (none: it waits only for `outcome`, if given now). */

@@ -118,21 +118,31 @@ function geminiAfterOutcome(tool: string, v: Record<string, unknown>): Outcome {
 /** A reader of hook payload logs for `input`. */
 export function createHookPayloadsReader(input: InputName): FormatReader {
   const open = new Map<string, HeldCalls>();
-  /** Sessions with no call waiting whose person typed a prompt since their last call, at most MAX_OPEN_SESSIONS (oldest forgotten). */
-  const prompted = new Set<unknown>();
+  /**
+   * Sessions that had calls and have none waiting, and whether a prompt came since their latest call; at
+   * most MAX_OPEN_SESSIONS (the least recently idle forgotten: its next prompt is then taken as its first).
+   */
+  const idle = new Map<string, boolean>();
   /** A prompt: the session's next call comes after it. */
   const prompt = (session: unknown): void => {
-    const held = typeof session === 'string' ? open.get(session) : undefined;
-    if (held !== undefined) return held.prompt();
-    prompted.delete(session);
-    prompted.add(session);
-    if (prompted.size > MAX_OPEN_SESSIONS) prompted.delete(prompted.values().next().value);
+    if (typeof session !== 'string') return;
+    const held = open.get(session);
+    if (held !== undefined) held.prompt();
+    else if (idle.has(session)) idle.set(session, true);
   };
-  /** The held calls of a session with none waiting, told of a prompt since its last call. */
+  /** The held calls of a session with none waiting, told of a prompt since its latest call. */
   const opened = (session: string): HeldCalls => {
     const calls = new HeldCalls(session);
-    if (prompted.delete(session)) calls.prompt();
+    if (idle.get(session) === true) calls.prompt(true);
+    idle.delete(session);
     return calls;
+  };
+  /** A session whose calls are all released. */
+  const rests = (session: string): void => {
+    open.delete(session);
+    idle.delete(session);
+    idle.set(session, false);
+    if (idle.size > MAX_OPEN_SESSIONS) idle.delete(idle.keys().next().value!);
   };
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
@@ -151,7 +161,7 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
         if (held === undefined) return;
         for (const id of notRunIds(v)) held.forget(id);
         yield* held.release();
-        if (held.size === 0) open.delete(session);
+        if (held.size === 0) rests(session);
         return;
       }
       const tool = v.tool_name;
@@ -167,16 +177,17 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
         if (!calls.settle(id, outcome)) calls.hold(undefined, start, outcome);
       }
       yield* calls.release();
-      if (calls.size === 0) open.delete(session);
+      if (calls.size === 0) rests(session);
       if (open.size > MAX_OPEN_SESSIONS) {
         const [oldest, held] = open.entries().next().value!;
-        open.delete(oldest);
+        rests(oldest);
         yield* held.releaseAll();
       }
     },
     *finish(): Generator<TraceItem> {
       for (const calls of open.values()) yield* calls.releaseAll();
       open.clear();
+      idle.clear();
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Interactive sessions with the person's prompts in them, written as Claude Code transcripts, Codex CLI
- * rollouts and Gemini CLI chats: a list of turns, each a typed prompt and the calls the agent made for it.
+ * rollouts, Gemini CLI chats and hook payload logs: a list of turns, each a typed prompt and the calls the agent made for it.
  * The readers mark the first call after each prompt (TraceCall.prompted); scan and eval give the session a
  * fresh start there, as the agents' hooks do.
  */
@@ -93,8 +93,23 @@ export function geminiTurns(sessionId: string, turns: readonly Turn[]): object {
   };
 }
 
+/** A hook payload log of `turns` (Claude Code's: UserPromptSubmit, then PreToolUse and PostToolUse or PostToolUseFailure per call). */
+export function hookTurns(sessionId: string, turns: readonly Turn[]): object[] {
+  const common = { session_id: sessionId, transcript_path: `/home/dev/.claude/projects/-work-app/${sessionId}.jsonl`, cwd: '/work/app', permission_mode: 'default' };
+  let k = 0;
+  return turns.flatMap((t) => [
+    { ...common, hook_event_name: 'UserPromptSubmit', prompt: t.prompt },
+    ...t.calls.flatMap((c) => {
+      const pre = { ...common, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: c.command }, tool_use_id: `toolu_${sessionId}_${k++}` };
+      return [pre, c.failing ? { ...pre, hook_event_name: 'PostToolUseFailure', error: c.result } : { ...pre, hook_event_name: 'PostToolUse', tool_response: { stdout: c.result, stderr: '', interrupted: false } }];
+    }),
+    { ...common, hook_event_name: 'Stop', stop_hook_active: false },
+  ]);
+}
+
 /** Writes `turns` in `format` under `dir` as the agent names its files; the path. */
-export function writeTurns(dir: string, format: 'claude-code' | 'codex' | 'gemini', session: string, turns: readonly Turn[]): string {
+export function writeTurns(dir: string, format: 'claude-code' | 'codex' | 'gemini' | 'hooks', session: string, turns: readonly Turn[]): string {
+  if (format === 'hooks') return writeJsonl(dir, `hooks-${session}.jsonl`, hookTurns(session, turns));
   if (format === 'claude-code') return writeJsonl(dir, `${session}.jsonl`, claudeCodeTurns(session, turns));
   if (format === 'codex') {
     const day = join(dir, '2026', '01', '05');
