@@ -3,9 +3,12 @@
  * Codex rollout, a Gemini CLI chat and a hook payload log (UserPromptSubmit), the first call after a typed prompt comes after a fresh start
  * (LoopDetector.freshStart). A session that does the same work again for each new prompt (run the tests,
  * read the file) is not broken, while the same calls read as one run of calls (no prompts between them)
- * are; a genuine loop within one prompt still breaks; and the verdicts are the same whatever the worker
- * count and the batch size (the pool carries the fresh start in order with the calls).
+ * are; a genuine loop within one prompt still breaks; the verdicts are the same whatever the worker count
+ * and the batch size (the pool carries the fresh start in order with the calls); and `eval`'s two replays
+ * hear the prompts alike.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readInputs } from '../src/index.js';
 import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
@@ -72,6 +75,29 @@ describe('scan with prompts, whatever the threads and batches', () => {
     expect(verdictLines(one.stdout).some((v) => v.action === 'break')).toBe(true);
     for (const flags of [['--workers', '2'], ['--workers', '3', '--batch-size', '1'], ['--workers', '0', '--batch-size', '3'], ['--workers', '2', '--batch-size', '5']]) {
       expect(loopwatch(['scan', '--jsonl', dir, ...flags]).stdout, flags.join(' ')).toBe(one.stdout);
+    }
+  });
+});
+
+describe('eval with prompts', () => {
+  it('should neither warn nor break work asked for again by each prompt, in either replay, and break a loop within one prompt in both', () => {
+    const dir = tempDir();
+    const labels: string[] = [];
+    for (const format of FORMATS) {
+      writeTurns(dir, format, `asked-${format}`, askedAgain);
+      writeTurns(dir, format, `loop-${format}`, loopInOnePrompt);
+      labels.push(JSON.stringify({ session: `asked-${format}`, exit_status: 'interactive', agent: format }), JSON.stringify({ session: `loop-${format}`, exit_status: 'interactive', agent: format, loop: true }));
+    }
+    writeFileSync(join(dir, 'sessions.jsonl'), `${labels.join('\n')}\n`);
+    const r = loopwatch(['eval', dir, '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { falseAlarms: unknown[]; warnings: unknown[]; loops: { session: string; onePhase: { warned: boolean; firstBreak: number | null }; twoPhase: { warned: boolean; firstBreak: number | null } }[] };
+    expect(report.falseAlarms).toEqual([]);
+    expect(report.warnings).toEqual([]);
+    expect(report.loops.map((l) => l.session).sort()).toEqual(FORMATS.map((f) => `loop-${f}`).sort());
+    for (const l of report.loops) {
+      expect(l.onePhase.firstBreak, l.session).not.toBeNull();
+      expect(l.twoPhase.firstBreak, l.session).not.toBeNull();
     }
   });
 });
