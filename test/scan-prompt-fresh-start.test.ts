@@ -57,6 +57,14 @@ describe.each(FORMATS)('scan of a %s session with prompts', (format) => {
     expect(actions(dir)).toContain('break');
   });
 
+  it('should be explained as the scan sees it (explain replays the prompts too)', () => {
+    const dir = tempDir();
+    writeTurns(dir, format, `asked-${format}`, askedAgain);
+    writeTurns(dir, format, `loop-${format}`, loopInOnePrompt);
+    expect(loopwatch(['explain', `asked-${format}`, dir]).stdout).toContain('first break: none');
+    expect(loopwatch(['explain', `loop-${format}`, dir]).stdout).toMatch(/first break: #\d+ /);
+  });
+
   it('should break a loop within one prompt', () => {
     const dir = tempDir();
     writeTurns(dir, format, `loop-${format}`, loopInOnePrompt);

@@ -5,7 +5,8 @@
  *
  * The detector does not count calls of exempt tools, so its indices run behind the session's; the replay
  * keeps the detector index at which each exempt (or refused) call came (a list that grows only with them) to
- * number a verdict's loop start as the session does.
+ * number a verdict's loop start as the session does. A call after a person's prompt (TraceCall.prompted) comes
+ * after a fresh start, as in the scan.
  */
 import type { TraceCall } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
@@ -55,6 +56,8 @@ export class SessionReplay {
     const skippedBefore = this.detector.stats().skipped;
     let verdict: Verdict | null = null;
     let refused: Error | null = null;
+    // a person's prompt before it: a fresh start, as the scan gives one (and the agent's hook)
+    if (c.prompted === true && index > 0) this.detector.freshStart();
     try {
       verdict = this.detector.check(c.event);
     } catch (e) {
