@@ -13,6 +13,7 @@
  * The proxy's own messages to the client never land inside a server line still streaming (outlet.ts).
  */
 import { hasMoreValuesThan } from '../formats/json-value-count.js';
+import { keepIdTexts } from './exact-ids.js';
 import { frame, isObject, type JsonRpcMessage } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
 import { Outlet } from './outlet.js';
@@ -140,7 +141,10 @@ export class McpProxy {
 function parse(line: Buffer): unknown {
   try {
     const text = line.toString('utf8');
-    return hasMoreValuesThan(text) ? undefined : (JSON.parse(text) as unknown);
+    if (hasMoreValuesThan(text)) return undefined;
+    const value = JSON.parse(text) as unknown;
+    keepIdTexts(value, text); // an id past 2^53 written back as it came (exact-ids.ts)
+    return value;
   } catch {
     return undefined;
   }

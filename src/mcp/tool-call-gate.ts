@@ -19,6 +19,7 @@ import type { LiveGuard } from '../engine/live-guard.js';
 import { CONSEQUENCE } from '../policy/message.js';
 import { countJsonValues } from '../formats/json-value-count.js';
 import { HeldAsks, supportsFormElicitation } from './ask-elicitation.js';
+import { idTextOf, keepIdText, withIdOf } from './exact-ids.js';
 import { appendNotes, callOutcome, isTaskHandle, refusal } from './call-result.js';
 import { type JsonRpcId, type JsonRpcMessage, idKey, isId, paramsOf, requestId, responseId, resultMessage } from './json-rpc.js';
 
@@ -137,13 +138,13 @@ export class ToolCallGate {
     if (d.action !== 'allow') this.onDecision(tool, id, d);
     const message = d.message ?? '';
     if (d.action === 'deny' || d.action === 'stop') {
-      step.toClient.push(resultMessage(id, refusal(d.action === 'stop' ? (hostMessage(d, MCP_REACH) ?? '') + STOP_ADVICE : message)));
+      step.toClient.push(withIdOf(resultMessage(id, refusal(d.action === 'stop' ? (hostMessage(d, MCP_REACH) ?? '') + STOP_ADVICE : message)), m));
       step.forward = false;
       return;
     }
     const bytes = weigh(json);
     if (d.action === 'ask' && this.elicit && this.asks.hasRoom(bytes)) {
-      step.toClient.push(this.asks.hold({ id, request: raw ?? m, tool, args, message, bytes }));
+      step.toClient.push(this.asks.hold({ id, idText: idTextOf(m), request: raw ?? m, tool, args, message, bytes }));
       step.forward = false;
       return;
     }
@@ -183,7 +184,9 @@ export class ToolCallGate {
     if (got === undefined) return; // an answer to an ask already dropped
     const { call, answer } = got;
     if (answer === 'refuse') {
-      step.toClient.push(resultMessage(call.id, refusal(`${call.message} The user declined: this call did not run.`)));
+      const answer = resultMessage(call.id, refusal(`${call.message} The user declined: this call did not run.`));
+      keepIdText(answer, call.idText);
+      step.toClient.push(answer);
       return;
     }
     const callId = String(call.id).length <= MAX_CALL_ID_LENGTH ? String(call.id) : undefined;
