@@ -132,8 +132,7 @@ export class ToolCallGate {
     const tool = params?.name;
     if (typeof tool !== 'string' || tool === '') return; // not a call loopwatch can read: the server answers it
     const args = params?.arguments;
-    const text = String(id);
-    const callId = text.length <= MAX_CALL_ID_LENGTH ? text : undefined;
+    const callId = callIdOf(id);
     const d = this.guard.propose(this.session, { tool, args, ...(callId === undefined ? {} : { id: callId }) });
     if (d.action !== 'allow') this.onDecision(tool, id, d);
     const message = d.message ?? '';
@@ -189,11 +188,21 @@ export class ToolCallGate {
       step.toClient.push(answer);
       return;
     }
-    const callId = String(call.id).length <= MAX_CALL_ID_LENGTH ? String(call.id) : undefined;
+    const callId = callIdOf(call.id);
     const note = answer === 'accept' ? `${call.message} The user let this call run.` : askAsWarning(call.message);
     this.track(call.id, { bytes: call.bytes, callId, tool: call.tool, args: call.args, notes: [note] });
     step.toServer.push(call.request);
   }
+}
+
+/**
+ * The call id a JSON-RPC id gives the core: its text, when the core takes it (1 to MAX_CALL_ID_LENGTH
+ * characters). Else none, and the call is checked without one (before: an id `""` was refused by the core,
+ * so the call passed unchecked, reported as an internal error).
+ */
+function callIdOf(id: JsonRpcId): string | undefined {
+  const text = String(id);
+  return text !== '' && text.length <= MAX_CALL_ID_LENGTH ? text : undefined;
 }
 
 /** What a call whose JSON text is `text` weighs in flight (see MAX_IN_FLIGHT_BYTES); a call without its text, its args' JSON. */
