@@ -8,7 +8,8 @@
  * hook took only Claude Code's own decline wordings as not run (newuser6), so the call stayed in flight; with
  * no transcript to read turns from (`persistSession: false`), `npm test` failing alike seven times after it
  * was taken for calls of its turn and never warned (seen through the real Claude Code: all seven ran).
- * Through the built hook and serve's hook route. A batch whose calls all ran leaves the state as it was.
+ * Through the built hook and serve's hook route. A batch whose calls all ran leaves the state as it was; a
+ * batch of a session serve does not hold makes none.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,6 +85,14 @@ describe('a call an Agent SDK program declined, through serve\'s hook route', ()
   it('should be taken as not run at its batch there too', async () => {
     const send = claudeHookRoute(server.url, (unchecked) => expect(unchecked).toBeNull());
     expect(await sdkDeclinedThenFailing(send)).toEqual(WANT);
+  });
+
+  it('should make no session for a batch of a session the server does not hold (one that ended)', async () => {
+    const send = claudeHookRoute(server.url, (unchecked) => expect(unchecked).toBeNull());
+    const sessions = async (): Promise<number> => ((await (await fetch(`${server.url}/healthz`)).json()) as { sessions: number }).sessions;
+    const before = await sessions();
+    expect(await send({ ...batch([{ ...rm, tool_response: SDK_DECLINE }]), session_id: 'ended-before-its-batch' })).toBe('');
+    expect(await sessions()).toBe(before);
   });
 });
 
