@@ -4,7 +4,9 @@
  * PostToolBatch, and a call auto mode's classifier denied (PermissionDenied), are forgotten, not read as calls
  * without outcome (before: both were, so the report counted calls that never ran, as the hook does not:
  * test/hook-declined-in-batch.test.ts, test/hook-permission-denied.test.ts). Only a call still waiting for
- * its after-event is forgotten, and only for Claude Code's known wordings (src/formats/claude-code-declined.ts).
+ * its after-event is forgotten, whatever its text (newuser7: an Agent SDK program's own message for a call
+ * it declined, a wording Claude Code may change to; before, only Claude Code's known wordings were:
+ * src/formats/post-tool-batch.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { collect, scratchDir } from './helpers/trace-files.js';
@@ -43,16 +45,16 @@ describe('a hook payload log\'s calls that did not run', () => {
     ])).toEqual(['Bash d2 absent']);
   });
 
-  it('should never forget a call that ran, nor one whose text is not Claude Code\'s known wording', async () => {
+  it('should never forget a call that ran, and forget one still waiting whatever its text', async () => {
     expect(await read('kept.jsonl', [
       // ran: its output happens to be the rejection text (a file holding it), and the batch repeats it
       cc('PreToolUse', 'Bash', 'cat'),
       cc('PostToolUse', 'Bash', 'cat', { tool_response: WITH_FEEDBACK }),
-      // waiting, its batch text only the first sentence (an echo), or a wording Claude Code might change to
-      cc('PreToolUse', 'Bash', 'echo'),
+      // waiting at its batch: an Agent SDK program declined it (canUseTool, its own message), or a wording Claude Code might change to
+      cc('PreToolUse', 'Bash', 'rm'),
       cc('PreToolUse', 'Bash', 'x'),
-      batch([entry('Bash', 'cat', WITH_FEEDBACK), entry('Bash', 'echo', "The user doesn't want to proceed with this tool use."), entry('Bash', 'x', 'The user declined this tool use. To tell you how to proceed, the user said:\nno')]),
-    ])).toEqual(['Bash cat absent', 'Bash echo unknown', 'Bash x unknown']);
+      batch([entry('Bash', 'cat', WITH_FEEDBACK), entry('Bash', 'rm', 'No: not that.'), entry('Bash', 'x', 'The user declined this tool use. To tell you how to proceed, the user said:\nno')]),
+    ])).toEqual(['Bash cat absent']); // before: 'Bash rm unknown', 'Bash x unknown' too
   });
 
   it('should pass over a batch of a session it holds no call of, and a batch without calls', async () => {

@@ -117,6 +117,24 @@ describe('McpProxy messages', () => {
     expect(h.gate.inFlightCount).toBe(0);
   });
 
+  it('should check a call whose id is the empty string (without a call id), not pass it unchecked as an internal error', async () => {
+    const internal: Error[] = [];
+    const h = harness(new LiveGuard({ onInternalError: (e) => void internal.push(e) }));
+    let refused: Msg | undefined;
+    for (let n = 0; n < 8 && refused === undefined; n++) {
+      await h.client(call(''));
+      const { server, client } = h.take();
+      if (client.length > 0) refused = client[0] as Msg;
+      else {
+        expect(server).toEqual([call('')]);
+        await h.server(failed(''));
+        h.take();
+      }
+    }
+    expect(internal).toEqual([]);
+    expect(refused).toMatchObject({ id: '', result: { isError: true, content: [{ type: 'text', text: expect.stringContaining('did not run') }] } });
+  });
+
   it('should forget a cancelled call (its late answer passes unchanged) and answers it has no call for, byte for byte', async () => {
     const h = harness();
     await h.client(call(1));

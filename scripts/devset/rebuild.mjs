@@ -41,7 +41,8 @@
  * "agent": "<agent> <version>", "task_group", "source": "<repo>@<commit>:<path>"}` and `"loop": true` with
  * a `"note"` for a genuine loop. Gemini CLI chats are labelled by the session the reader names (their
  * `sessionId`); a Gemini CLI checkpoint names none, so the reader names it after its file (`FILE:1`), and its
- * label names that file relative to the project's root, as `eval holdout3/` run there reads it. Claude
+ * label names that file relative to the project's root, as `eval holdout3/` run there reads it (`eval` finds
+ * it however the folder is typed: the file's place in the set is the end of that path). Claude
  * Code's compaction and side-question transcripts (`subagents/agent-acompact-*`, `agent-aside_question-*`)
  * repeat their parent's calls: the reader passes them over (a note), so they get no label.
  */

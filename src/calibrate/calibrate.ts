@@ -10,6 +10,7 @@
  *              ─> the config: fitted on every run, the pooled held-out figures as its expected rates
  * ```
  */
+import { dirname } from 'node:path';
 import { labelFor } from '../eval/labels.js';
 import { type EvalSource, openEvalSource } from '../eval/eval-source.js';
 import { type FamilyOverride, familyOf } from '../eval/families.js';
@@ -169,7 +170,7 @@ function labelled(folderOf: ReadonlyMap<string, Folder>, runs: readonly ReturnTy
   for (const p of runs) {
     const folder = folderOf.get(p.file);
     if (folder === undefined) continue;
-    const l = labelFor(folder.source.labels.labels, p.session);
+    const l = labelFor(folder.source.labels.labels, p.session, dirname(folder.source.labelsPath));
     if (l === undefined) continue;
     const f = folder.facts.get(l.session);
     out.push({

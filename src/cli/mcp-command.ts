@@ -2,7 +2,8 @@
  * `loopwatch mcp [options] -- <server command...>`: a stdio proxy for any MCP server (src/mcp/). Starts the
  * server, forwards every message both ways, checks each `tools/call` before it reaches the server and
  * records its result. Ends when either side does: the client's end of stdin (or a closed stdout) stops the
- * server as the MCP spec says (stdin closed, then SIGTERM, then SIGKILL); a SIGTERM, SIGINT or SIGHUP to the
+ * server as the MCP spec says (stdin closed, then SIGTERM, then SIGKILL), and so does the server's own end of
+ * its stdout while it goes on running (after STOP_GRACE_MS, said on stderr); a SIGTERM, SIGINT or SIGHUP to the
  * proxy is passed to the server; the proxy exits with the server's exit code.
  */
 import { randomUUID } from 'node:crypto';
@@ -91,6 +92,15 @@ export async function mcpCommand(argv: readonly string[], io: CommandIo): Promis
   const outputDone = new Promise<void>((resolve) => {
     server.stdout.once('close', resolve);
     server.stdout.once('end', resolve);
+  });
+  // a server whose output ended but that goes on running can answer nothing more: stopped, so the client sees
+  // the connection end rather than waiting for ever (before: the proxy and the server stayed until the client left)
+  server.stdout.once('end', () => {
+    setTimeout(() => {
+      if (!server.running) return;
+      io.stderr.write(mcpLogLine('the server closed its standard output but is still running: no answer can reach the client; stopping it'));
+      server.stop();
+    }, STOP_GRACE_MS).unref();
   });
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
   const onSignal = (signal: NodeJS.Signals): void => server.forward(signal);

@@ -5,6 +5,7 @@
  * session broken), each warning on an interactive session, each miss (a `step_limit` run never warned) and
  * each resolved run broken (correct work, whatever its exit), in either replay.
  */
+import { dirname } from 'node:path';
 import type { TraceIssue, TraceNote } from '../formats/trace-record.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { type EvalTable, INTERACTIVE, JUDGED_STATUSES, type JudgedRun, evalTable } from './eval-row.js';
@@ -134,9 +135,10 @@ async function replayByFamily(source: EvalSource, options: LoopDetectorOptions, 
 /** Evaluates the runs of `source` with detection `options`. */
 export async function evaluate(source: EvalSource, options: LoopDetectorOptions = {}, settings: EvalSettings = {}): Promise<EvalReport> {
   const labels = source.labels.labels;
+  const labelsDir = dirname(source.labelsPath);
   const matched = new Set<string>();
   const judge: RunJudge = (session) => {
-    const l = labelFor(labels, session);
+    const l = labelFor(labels, session, labelsDir);
     if (l === undefined) return undefined;
     matched.add(l.session);
     return { agent: l.agent, family: familyOf(l.agent, settings.families), exitStatus: l.exitStatus, loop: l.loop, ...(l.resolved === undefined ? {} : { resolved: l.resolved }) };

@@ -20,9 +20,12 @@
  *
  * Matching a run to its label: by the exact session id; else, for ids made from a file name (SWE-agent
  * trajectories, conversations without an id), by the id without its trace extension (`.traj`, `.json`,
- * `.jsonl`, optionally `.gz`), then by that name without its folders (`runs/a/django-1.traj` → `django-1`).
+ * `.jsonl`, optionally `.gz`), then by that name without its folders (`runs/a/django-1.traj` → `django-1`);
+ * for a session named after its file (`FILE:LINE`: a Gemini CLI checkpoint names none), by the file itself
+ * however its path was typed (absolute, relative, through a link: src/formats/file-named-labels.ts).
  */
 import { basename } from 'node:path';
+import { fileNamedLabel } from '../formats/file-named-labels.js';
 import { readLabelFileBytes } from '../formats/label-file-bytes.js';
 import { fsReason } from '../formats/list-inputs.js';
 import { type TraceIssue, issue } from '../formats/trace-record.js';
@@ -104,10 +107,15 @@ export function readLabels(file: string): LabelBook {
   return { labels, issues };
 }
 
-/** The label of the run whose session id is `session` (see the module comment), if any. */
-export function labelFor(labels: ReadonlyMap<string, SessionLabel>, session: string): SessionLabel | undefined {
+/**
+ * The label of the run whose session id is `session` (see the module comment), if any; `labelsDir`, the
+ * labels file's folder, lets a session named after its file find its label however the path was typed.
+ */
+export function labelFor(labels: ReadonlyMap<string, SessionLabel>, session: string, labelsDir?: string): SessionLabel | undefined {
   const exact = labels.get(session);
   if (exact !== undefined) return exact;
   const bare = session.replace(EXTENSION, '');
-  return labels.get(bare) ?? labels.get(basename(bare));
+  const named = labels.get(bare) ?? labels.get(basename(bare));
+  if (named !== undefined || labelsDir === undefined) return named;
+  return fileNamedLabel(labels, session, labelsDir);
 }

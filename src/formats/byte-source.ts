@@ -3,7 +3,7 @@
  * (1f 8b, whatever the file is called), and a bounded look at its head so the layout can be chosen
  * before the rest is read.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, fstatSync } from 'node:fs';
 import { gunzipMembers } from './gunzip-members.js';
 import { openRegularFile } from './regular-file.js';
 
@@ -21,8 +21,7 @@ export const FILE_READ_BYTES = 1024 * 1024;
  * gzip data: a `TrailingBytesError`) reject the iteration after every byte decoded before them. `onBytes` hears of each chunk read from the source, before decompression.
  */
 export async function* inputBytes(source: string | NodeJS.ReadableStream, onBytes?: (bytes: number) => void): AsyncGenerator<Uint8Array> {
-  // a path is read only when it is a regular file (regular-file.ts): never a device, FIFO or socket
-  const raw = typeof source === 'string' ? createReadStream('', { fd: openRegularFile(source), highWaterMark: FILE_READ_BYTES }) : source;
+  const raw = typeof source === 'string' ? fileStream(source) : source;
   const rawIt = (raw as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
   // counts the input's own bytes (compressed ones for gzip), for progress
   const it: AsyncIterator<Uint8Array | string> =
@@ -63,6 +62,18 @@ export async function* inputBytes(source: string | NodeJS.ReadableStream, onByte
   } finally {
     await it.return?.();
   }
+}
+
+/**
+ * The bytes of the file `path`, read only when it is a regular file (regular-file.ts: never a device, FIFO or
+ * socket), up to the size it had when opened: a file that grows while it is read (a writer appending faster
+ * than it is read) ends there, not read for ever (before: `scan` of a folder holding such a file never
+ * finished). A size of 0 (as /proc's files give) is read to its end.
+ */
+function fileStream(path: string): NodeJS.ReadableStream {
+  const fd = openRegularFile(path);
+  const size = fstatSync(fd).size;
+  return createReadStream('', { fd, highWaterMark: FILE_READ_BYTES, ...(size > 0 ? { end: size - 1 } : {}) });
 }
 
 /** Gunzips `first` followed by the rest of `it`, member by member (see gunzip-members.ts). */

@@ -9,8 +9,20 @@
  *
  * A parent that was itself a forked child carries its own fork output in the copy: each copied
  * `session_meta` with a `forked_from_id` adds one more output to wait for, so the copy ends at the last one.
+ *
+ * The copied lines are held until the fork's output comes (read as the child's own should it never come),
+ * at most MAX_FORK_COPY_BYTES of them: a copy that passes it without its end is given up (`full`), its
+ * lines read as the child's own, as at the end of a rollout whose copy never ended. Before, a rollout
+ * whose copy never ended was held whole (64,000 calls, 59 MB: 302 MB RSS against 159 MB unforked).
  */
 import { contentText, isRecord } from './json-value.js';
+import { valueWeight } from './value-weight.js';
+
+/**
+ * What the held copy of a parent's history may weigh (valueWeight of its lines) before the copy is given
+ * up and read as the child's own. The forked rollouts of the real-session sets are 0.4-1.7 MB whole. @default 32 MiB
+ */
+export const MAX_FORK_COPY_BYTES = 32 * 1024 * 1024;
 
 /** The opening of the output Codex writes into a forked child's history (`FORKED_SPAWN_AGENT_OUTPUT_MESSAGE`). */
 export const FORK_OUTPUT_OPENING = 'You are the newly spawned agent.';
@@ -37,15 +49,29 @@ export class ForkCopy {
   private waiting = 1;
   /** The copied lines, held. */
   readonly held: unknown[] = [];
+  /** What the held lines weigh (valueWeight of their values). */
+  private weight = 0;
+
+  /** @param maxBytes what the held lines may weigh before the copy is `full` */
+  constructor(private readonly maxBytes: number = MAX_FORK_COPY_BYTES) {}
 
   /** Whether the copy is still being read. */
   get copying(): boolean {
     return this.waiting > 0;
   }
 
-  /** Takes one copied line (`meta`: the payload of a `session_meta` line, `item`: of a response item). */
-  take(line: unknown, meta: unknown, item: Record<string, unknown> | undefined): void {
+  /** Whether the held lines weigh more than the cap: the copy is to be given up, its lines read as they are. */
+  get full(): boolean {
+    return this.weight > this.maxBytes;
+  }
+
+  /**
+   * Takes one copied line (`value`: the line's parsed value, weighed; `meta`: the payload of a
+   * `session_meta` line, `item`: of a response item).
+   */
+  take(line: unknown, value: unknown, meta: unknown, item: Record<string, unknown> | undefined): void {
     this.held.push(line);
+    this.weight += valueWeight(value);
     if (meta !== undefined && isForked(meta)) this.waiting++;
     else if (item !== undefined && isForkOutput(item)) this.waiting--;
   }

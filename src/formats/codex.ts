@@ -14,13 +14,14 @@
  * its first call. One session per input, named by the first `session_meta`: a resumed or forked session's
  * rollout carries the parent's `session_meta` and calls again, with their `call_id`s, and a call id is read
  * once (call-ids.ts), its replayed call and output passed over. A subagent forked with its parent's context
- * (0.107+) opens with the parent's history copied: passed over up to the fork's own output (codex-fork.ts).
+ * (0.107+) opens with the parent's history copied: passed over up to the fork's own output (codex-fork.ts),
+ * held at most MAX_FORK_COPY_BYTES: past it, read as the child's own, with a note.
  * The first call after a person's prompt (an `event_msg` of type `user_message`, after any copied history) is
  * `prompted`: where Codex's UserPromptSubmit hook gives the session a fresh start.
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
-import { ForkCopy, isForked } from './codex-fork.js';
+import { ForkCopy, MAX_FORK_COPY_BYTES, isForked } from './codex-fork.js';
 import { codexOutcome, toolSearchOutcome } from './codex-output.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type HeldCall } from './held-calls.js';
@@ -104,6 +105,13 @@ export function createCodexReader(input: InputName): FormatReader {
     }
   }
 
+  /** The fork's copy given up (it never ended, or it passed the cap): its lines read as they are. */
+  function* giveUp(): Generator<TraceItem> {
+    const lines = (fork?.held ?? []) as RecordUnit[];
+    fork = null;
+    for (const unit of lines) if ((unit.value as Record<string, unknown>).type !== 'session_meta') yield* line(unit);
+  }
+
   return {
     *record(unit: RecordUnit): Generator<TraceItem> {
       const v = unit.value;
@@ -113,7 +121,14 @@ export function createCodexReader(input: InputName): FormatReader {
         if (metaId === undefined && typeof v.id === 'string' && v.id !== '' && v.record_type === undefined) metaId = v.id;
         return;
       }
-      if (fork?.copying === true) return fork.take(unit, v.type === 'session_meta' ? v.payload : undefined, v.type === 'response_item' && isRecord(v.payload) ? v.payload : undefined);
+      if (fork?.copying === true) {
+        fork.take(unit, v, v.type === 'session_meta' ? v.payload : undefined, v.type === 'response_item' && isRecord(v.payload) ? v.payload : undefined);
+        if (!fork.copying) fork = null; // the copy ended: its lines passed over, no longer held
+        if (fork === null || !fork.full) return;
+        const first = (fork.held[0] as RecordUnit).line;
+        yield { kind: 'note', file: unit.file, line: first, message: `the copy of its parent's history at the head of this forked rollout passed ${MAX_FORK_COPY_BYTES >> 20} MiB without the fork's own output: read as the session's own calls` };
+        return yield* giveUp();
+      }
       if (v.type === 'session_meta') {
         if (!isRecord(v.payload)) return yield bad(unit, `a session_meta line needs a "payload" object, received ${describe(v.payload)}`);
         if (metaId === undefined && typeof v.payload.id === 'string' && v.payload.id !== '') {
@@ -125,12 +140,8 @@ export function createCodexReader(input: InputName): FormatReader {
       yield* line(unit);
     },
     *finish(): Generator<TraceItem> {
-      if (fork?.copying === true) {
-        // no fork output came: the lines were not a copy after all, read them as they are
-        const lines = fork.held as RecordUnit[];
-        fork = null;
-        for (const unit of lines) if ((unit.value as Record<string, unknown>).type !== 'session_meta') yield* line(unit);
-      }
+      // no fork output came: the lines were not a copy after all
+      if (fork?.copying === true) yield* giveUp();
       if (calls === null) return;
       yield* calls.releaseAll();
       yield { kind: 'end', session: calls.session, file: input.file };

@@ -18,11 +18,11 @@
  * header, the `Command:` echo and `Wall time:` left out; an MCP response's `isError`), a Gemini CLI
  * payload's as the Gemini hook reads it (gemini-hook-result.ts: run_shell_command's `Exit Code:` footer).
  * A call that did not run is forgotten, as the Claude Code hook takes it as not run (LoopDetector.didNotRun):
- * one that `PermissionDenied` names (auto mode's classifier denied it), and one a `PostToolBatch` gives
- * Claude Code's text for a call the person declined (claude-code-declined.ts); only a call still waiting for
- * its after-event is (one that has its outcome ran). A prompt (`UserPromptSubmit`, `BeforeAgent`) makes the
- * session's next call `prompted` (the hooks give a fresh start there). Other hook events (stops, session
- * starts) are passed over. Sessions end with the input; only
+ * one that `PermissionDenied` names (auto mode's classifier denied it), and one a `PostToolBatch` names
+ * (post-tool-batch.ts: after a turn's calls resolved, one still waiting for its after-event did not run,
+ * whatever its text); only a call still waiting for its after-event is (one that has its outcome ran). A
+ * prompt (`UserPromptSubmit`, `BeforeAgent`) makes the session's next call `prompted` (the hooks give a fresh
+ * start there). Other hook events (stops, session starts) are passed over. Sessions end with the input; only
  * sessions with a call waiting are kept, at most {@link MAX_OPEN_SESSIONS} (the least recently used first
  * gives its calls up without outcome).
  */
@@ -35,7 +35,7 @@ import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
 import { stableResult } from './volatile-output.js';
 import { acpShellOutcome } from './acp-shell-result.js';
-import { declinedEntries } from './claude-code-declined.js';
+import { batchEntries } from './post-tool-batch.js';
 import { claudeCodeResult } from './claude-code-result.js';
 import { codexHookOutcome, hasCodexMarks } from './codex-hook-result.js';
 import { geminiHookOutcome } from './gemini-hook-result.js';
@@ -54,7 +54,7 @@ const NOT_RUN = new Set(['PermissionDenied', 'PostToolBatch']);
 function notRunIds(v: Readonly<Record<string, unknown>>): string[] {
   const idOf = (c: Readonly<Record<string, unknown>>): string[] => (typeof c.tool_use_id === 'string' && c.tool_use_id !== '' ? [c.tool_use_id] : []);
   if (v.hook_event_name === 'PermissionDenied') return idOf(v);
-  return declinedEntries(v.tool_calls).flatMap(({ entry }) => idOf(entry));
+  return batchEntries(v.tool_calls).flatMap(({ entry }) => idOf(entry));
 }
 
 /** Sessions with a call waiting for its after-event, at most. */

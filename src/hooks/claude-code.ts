@@ -3,10 +3,10 @@
  * PostToolUse after it succeeded, PostToolUseFailure after it failed (`error`, `is_interrupt`),
  * PermissionDenied when auto mode's classifier denied a call (`tool_name`, `tool_input`, `tool_use_id`,
  * `reason`; the call did not run: it is taken as not run at once, not when overdue), PostToolBatch (after a
- * turn's calls resolved, `tool_calls`: those whose result is Claude Code's rejection text were declined by
- * the person, with or without feedback, and are taken as not run at once: declined-in-batch.ts; installed
- * `async`, so it never holds the agent up), UserPromptSubmit (a new prompt: the session's fresh start),
- * SessionEnd.
+ * turn's calls resolved, `tool_calls`: those still waiting for their outcome did not run, declined by the
+ * person (with or without feedback) or an Agent SDK program's `canUseTool`, and are taken as not run at
+ * once: declined-in-batch.ts; installed `async`, so it never holds the agent up), UserPromptSubmit (a new
+ * prompt: the session's fresh start), SessionEnd.
  *
  * Output (https://code.claude.com/docs/en/hooks), by decision:
  * - allow: nothing (Claude's own permission rules apply: a hook's `permissionDecision: "allow"` would
@@ -55,7 +55,7 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   const session = sessionOf(p);
   if (phase === 'end' || phase === 'prompt') return { agent: 'claude-code', eventName, phase, session, call: { tool: eventName } };
   if (eventName === 'PostToolBatch') {
-    // the batch's calls the person declined at Claude Code's prompt (declined-in-batch.ts)
+    // the batch's calls: those still waiting did not run (declined-in-batch.ts)
     const declined = declinedInBatch(p, (c, tool) => inputOf(c, volatileFields('claude-code', tool)));
     return { agent: 'claude-code', eventName, phase, session, call: { tool: eventName }, declined };
   }

@@ -17,8 +17,9 @@
  * call of the session with its outcome, paired as the hooks paired them (a call denied before it ran has
  * none). A call the hooks could not check is logged too, `"unchecked"` saying why. Calls Claude Code says did
  * not run are logged as its payload named them, `"notRun": true` beside: a `PermissionDenied` line, and a
- * `PostToolBatch` line holding only the batch's declined calls, each with Claude Code's text as
- * `tool_response` (so `scan` forgets them as the hook did: src/formats/hook-payloads.ts). The file is opened
+ * `PostToolBatch` line holding only the batch's calls that were still waiting (did not run), each with the
+ * text the model read as `tool_response` (so `scan` forgets them as the hook did:
+ * src/formats/hook-payloads.ts); none for a batch whose calls all ran. The file is opened
  * O_APPEND (one write per line: hooks of a session in parallel do not interleave lines), created 0600, and
  * written only when it is a regular file of the user's that others cannot write (not a symbolic link).
  */
@@ -74,7 +75,7 @@ const DECLINED_TEXT_KEPT = 512;
 
 /**
  * The log line of a `decline` (ends with a newline): Claude Code's PermissionDenied with its call, or its
- * PostToolBatch with the calls it declined, each with its text (past {@link MAX_LOG_LINE}: inputs left out,
+ * PostToolBatch with its calls that did not run, each with its text (past {@link MAX_LOG_LINE}: inputs left out,
  * texts cut to {@link DECLINED_TEXT_KEPT} characters).
  */
 function declineLine(call: HookCall, decision: LoggedDecision, now: number): string {

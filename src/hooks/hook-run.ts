@@ -19,7 +19,7 @@
  * payload: exit code 2 with the reason on stderr, the block every agent understands).
  */
 import { NotPrivateError, SnapshotError, isLoopwatchError } from '../errors.js';
-import type { LiveDecision } from '../live/live-call.js';
+import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import { redactSecrets } from '../text/redact.js';
@@ -130,9 +130,13 @@ function restore(file: SessionFile, call: HookCall, detection: LoopDetectorOptio
   }
 }
 
-/** Where decide() got to: the session's file, once its folder is known to be private and the call counted in. */
+/**
+ * Where decide() got to: the session's file, once its folder is known to be private and the call counted in;
+ * for a `decline`, the calls it took as not run (those still waiting: the decision log names only them).
+ */
 interface Reached {
   file: SessionFile | null;
+  notRun?: readonly LiveCall[];
 }
 
 /**
@@ -140,7 +144,7 @@ interface Reached {
  * declined call and a prompt (a change to a session that has a state; nothing to do for one that has none).
  */
 function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached): LiveDecision | null {
-  if (call.phase === 'decline' && declinedCalls(call).length === 0) return null; // a batch nobody declined: nothing to change
+  if (call.phase === 'decline' && declinedCalls(call).length === 0) return null; // an empty batch: nothing to change
   const file = new SessionFile(options.stateDir, call.agent, call.session);
   const tightened = prepareStateFolder(options.stateDir);
   if (tightened !== null) notes.push(hookLine(tightened));
@@ -163,10 +167,12 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
     const restored = restore(file, call, detection, detector, notes);
     detector = restored.detector;
     if (call.phase === 'decline') {
-      // the call did not run (Claude Code's PermissionDenied, a batch's declined calls): never recorded as run, no longer in flight
+      // the call did not run (Claude Code's PermissionDenied, a batch's calls still waiting): never recorded as run, no longer in flight
       if (restored.restored) {
-        for (const c of declinedCalls(call)) detector.didNotRun(c);
-        file.write(detector.snapshot(), restored.meta);
+        const d = detector;
+        const notRun = declinedCalls(call).filter((c) => d.didNotRun(c));
+        reached.notRun = notRun;
+        if (notRun.length > 0) file.write(detector.snapshot(), restored.meta); // a batch whose calls all ran changes nothing
       }
       return null;
     }
@@ -203,6 +209,18 @@ function log(options: HookRunOptions, call: HookCall, decision: LoggedDecision, 
   if (failed !== null) notes.push(hookLine(failed));
 }
 
+/**
+ * Logs a `decline`: Claude Code's PermissionDenied as it named its call; a PostToolBatch with only its calls
+ * that did not run (`notRun`), and nothing when every call of it ran.
+ */
+function logNotRun(options: HookRunOptions, call: HookCall, notRun: readonly LiveCall[], notes: string[]): void {
+  if (call.declined === undefined) {
+    log(options, call, { action: 'allow', notRun: true }, notes);
+    return;
+  }
+  if (notRun.length > 0) log(options, { ...call, declined: notRun }, { action: 'allow', notRun: true }, notes);
+}
+
 /** Runs the hook on one payload's text (never throws). */
 export function runHook(text: string, options: HookRunOptions): HookReply {
   let hook: { agent: HookAgent; call: HookCall };
@@ -229,7 +247,7 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
     // after the lock: no hook waits on these
     reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R');
     if (decision !== null) log(options, hook.call, { action: decision.action, ...(decision.message === undefined ? {} : { message: decision.message }), ...(decision.verdict === null ? {} : { kind: decision.verdict.kind }) }, notes);
-    else if (hook.call.phase === 'decline' && declinedCalls(hook.call).length > 0) log(options, hook.call, { action: 'allow', notRun: true }, notes); // scan of the log forgets them too
+    else if (hook.call.phase === 'decline') logNotRun(options, hook.call, reached.notRun ?? [], notes); // scan of the log forgets them too
     sweepIfDue(options.stateDir);
     const stdout = decision === null ? '' : hook.agent.reply(hook.call, decision, replyContext(hook.agent, payload, decision, options, allowlist.notice === undefined ? undefined : redactSecrets(allowlist.notice)));
     return { stdout, stderr: notes.join(''), exitCode: 0 };

@@ -24,6 +24,8 @@ export const MAX_HELD_ASK_BYTES = 64 * 1024 * 1024;
 export interface HeldCall {
   /** The client's request id of the call. */
   readonly id: JsonRpcId;
+  /** The id as the client wrote it, when a double does not hold it (exact-ids.ts). */
+  readonly idText?: string | undefined;
   /** The call's request: its raw line when it came alone, else the parsed message. */
   readonly request: Buffer | JsonRpcMessage;
   readonly tool: string;

@@ -3,6 +3,7 @@
  * method, no id), responses (an id and a result or an error). Only what the proxy reads is typed; the rest
  * of a message is kept as it came.
  */
+import { exactJson } from './exact-ids.js';
 
 /** A JSON-RPC id: a string or a number (null only in an error about a message without a readable id). */
 export type JsonRpcId = string | number;
@@ -55,7 +56,7 @@ export function notificationMessage(method: string, params: Record<string, unkno
   return { jsonrpc: '2.0', method, params };
 }
 
-/** One line of the stdio framing: the message's JSON and a newline. */
+/** One line of the stdio framing: the message's JSON and a newline (ids as they came: exact-ids.ts). */
 export function frame(m: JsonRpcMessage | readonly JsonRpcMessage[]): Buffer {
-  return Buffer.from(`${JSON.stringify(m)}\n`, 'utf8');
+  return Buffer.from(`${exactJson(m)}\n`, 'utf8');
 }

@@ -10,10 +10,13 @@
  *  server stdout ─LineSplitter──> gate.fromServer ──> client stdout
  * ```
  * Backpressure: a destination that cannot take more pauses the streams that feed it until it drains.
+ * The proxy's own messages to the client never land inside a server line still streaming (outlet.ts).
  */
 import { hasMoreValuesThan } from '../formats/json-value-count.js';
+import { keepIdTexts } from './exact-ids.js';
 import { frame, isObject, type JsonRpcMessage } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
+import { Outlet } from './outlet.js';
 import type { ToolCallGate } from './tool-call-gate.js';
 
 /** Bytes of a line read as a message at most; longer lines are forwarded unread. @default 64 MiB */
@@ -23,44 +26,6 @@ export const DEFAULT_MAX_LINE_BYTES = 64 << 20;
 export interface ProxySide {
   readonly input: NodeJS.ReadableStream;
   readonly output: NodeJS.WritableStream;
-}
-
-/** A destination stream, and the sources paused while it cannot take more. */
-class Outlet {
-  private blocked = false;
-  closed = false;
-
-  constructor(
-    private readonly stream: NodeJS.WritableStream,
-    private readonly sources: readonly NodeJS.ReadableStream[],
-    private readonly isBlocked: (source: NodeJS.ReadableStream) => boolean,
-    onClosed: () => void,
-  ) {
-    stream.on('error', () => {
-      this.closed = true;
-      onClosed();
-    });
-    stream.on('drain', () => {
-      this.blocked = false;
-      for (const s of this.sources) if (!this.isBlocked(s)) s.resume();
-    });
-  }
-
-  get full(): boolean {
-    return this.blocked;
-  }
-
-  feeds(source: NodeJS.ReadableStream): boolean {
-    return this.sources.includes(source);
-  }
-
-  write(bytes: Buffer): void {
-    if (this.closed || bytes.length === 0) return;
-    if (!this.stream.write(bytes) && !this.blocked) {
-      this.blocked = true;
-      for (const s of this.sources) s.pause();
-    }
-  }
 }
 
 /** The two directions of one client-server connection. */
@@ -83,13 +48,13 @@ export class McpProxy {
     onClientGone: () => void,
   ) {
     const outlets: Outlet[] = [];
-    const isBlocked = (s: NodeJS.ReadableStream): boolean => outlets.some((o) => o.full && o.feeds(s));
+    const isBlocked = (s: NodeJS.ReadableStream): boolean => outlets.some((o) => o.holds(s));
     // the client's input feeds both: answers of the proxy's own go back to the client
-    this.toServer = new Outlet(server.output, [client.input], isBlocked, () => undefined);
-    this.toClient = new Outlet(client.output, [server.input, client.input], isBlocked, onClientGone);
+    this.toServer = new Outlet(server.output, { forwarded: client.input, own: [] }, isBlocked, () => undefined);
+    this.toClient = new Outlet(client.output, { forwarded: server.input, own: [client.input] }, isBlocked, onClientGone);
     outlets.push(this.toServer, this.toClient);
-    this.fromClient = new LineSplitter(maxLineBytes, (l) => this.clientLine(l), (b) => this.toServer.write(b));
-    this.fromServer = new LineSplitter(maxLineBytes, (l) => this.serverLine(l), (b) => this.toClient.write(b));
+    this.fromClient = new LineSplitter(maxLineBytes, (l) => this.clientLine(l), (b) => this.toServer.forward(b));
+    this.fromServer = new LineSplitter(maxLineBytes, (l) => this.serverLine(l), (b) => this.toClient.forward(b));
     client.input.on('data', (c: Buffer | string) => this.fromClient.push(typeof c === 'string' ? Buffer.from(c) : c));
     client.input.on('end', () => {
       this.fromClient.end();
@@ -98,7 +63,10 @@ export class McpProxy {
     client.input.on('error', onClientGone);
     client.input.on('close', onClientGone);
     server.input.on('data', (c: Buffer | string) => this.fromServer.push(typeof c === 'string' ? Buffer.from(c) : c));
-    server.input.on('end', () => this.fromServer.end());
+    server.input.on('end', () => {
+      this.fromServer.end();
+      this.toClient.forwardedEnd();
+    });
   }
 
   private clientLine(line: Buffer): void {
@@ -106,18 +74,18 @@ export class McpProxy {
     try {
       if (Array.isArray(value)) this.clientBatch(value, line);
       else if (isObject(value)) this.clientMessage(value, line);
-      else this.toServer.write(line);
+      else this.toServer.forward(line);
     } catch (e) {
       this.failed(e);
-      this.toServer.write(line);
+      this.toServer.forward(line);
     }
   }
 
   private clientMessage(m: JsonRpcMessage, line: Buffer): void {
     const step = this.gate.fromClient(m, line);
-    if (step.forward) this.toServer.write(line);
-    for (const r of step.toServer) this.toServer.write(Buffer.isBuffer(r) ? r : frame(r));
-    for (const r of step.toClient) this.toClient.write(frame(r));
+    if (step.forward) this.toServer.forward(line);
+    for (const r of step.toServer) this.toServer.own(Buffer.isBuffer(r) ? r : frame(r));
+    for (const r of step.toClient) this.toClient.own(frame(r));
   }
 
   private clientBatch(batch: readonly unknown[], line: Buffer): void {
@@ -130,19 +98,19 @@ export class McpProxy {
       }
       const step = this.gate.fromClient(m, undefined, m.method === 'tools/call' ? Buffer.from(JSON.stringify(m)) : undefined);
       if (step.forward) keep.push(m);
-      for (const r of step.toServer) this.toServer.write(Buffer.isBuffer(r) ? r : frame(r));
+      for (const r of step.toServer) this.toServer.own(Buffer.isBuffer(r) ? r : frame(r));
       // answers of the batch's calls go back as a batch; the proxy's own requests and notifications alone
       for (const r of step.toClient) if (r.method === undefined) answers.push(r);
-      else this.toClient.write(frame(r));
+      else this.toClient.own(frame(r));
     }
-    if (keep.length === batch.length) this.toServer.write(line);
-    else if (keep.length > 0) this.toServer.write(frame(keep as JsonRpcMessage[]));
-    if (answers.length > 0) this.toClient.write(frame(answers));
+    if (keep.length === batch.length) this.toServer.forward(line);
+    else if (keep.length > 0) this.toServer.forward(frame(keep as JsonRpcMessage[]));
+    if (answers.length > 0) this.toClient.own(frame(answers));
   }
 
   private serverLine(line: Buffer): void {
     if (this.gate.inFlightCount === 0) {
-      this.toClient.write(line); // nothing to pair a response with: not even read
+      this.toClient.forward(line); // nothing to pair a response with: not even read
       return;
     }
     const value = parse(line);
@@ -150,10 +118,10 @@ export class McpProxy {
       let changed = false;
       if (Array.isArray(value)) for (const m of value) changed = (isObject(m) && this.gate.fromServer(m)) || changed;
       else if (isObject(value)) changed = this.gate.fromServer(value);
-      this.toClient.write(changed ? frame(value as JsonRpcMessage) : line);
+      this.toClient.forward(changed ? frame(value as JsonRpcMessage) : line);
     } catch (e) {
       this.failed(e);
-      this.toClient.write(line);
+      this.toClient.forward(line);
     }
   }
 
@@ -173,7 +141,10 @@ export class McpProxy {
 function parse(line: Buffer): unknown {
   try {
     const text = line.toString('utf8');
-    return hasMoreValuesThan(text) ? undefined : (JSON.parse(text) as unknown);
+    if (hasMoreValuesThan(text)) return undefined;
+    const value = JSON.parse(text) as unknown;
+    keepIdTexts(value, text); // an id past 2^53 written back as it came (exact-ids.ts)
+    return value;
   } catch {
     return undefined;
   }

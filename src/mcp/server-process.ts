@@ -55,6 +55,11 @@ export class ServerProcess {
     return this.child.stdout;
   }
 
+  /** Whether the process is still there (started, not yet exited). */
+  get running(): boolean {
+    return !this.done;
+  }
+
   /** The process id, once started. */
   get pid(): number | undefined {
     return this.child.pid;

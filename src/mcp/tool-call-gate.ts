@@ -19,6 +19,7 @@ import type { LiveGuard } from '../engine/live-guard.js';
 import { CONSEQUENCE } from '../policy/message.js';
 import { countJsonValues } from '../formats/json-value-count.js';
 import { HeldAsks, supportsFormElicitation } from './ask-elicitation.js';
+import { idTextOf, keepIdText, withIdOf } from './exact-ids.js';
 import { appendNotes, callOutcome, isTaskHandle, refusal } from './call-result.js';
 import { type JsonRpcId, type JsonRpcMessage, idKey, isId, paramsOf, requestId, responseId, resultMessage } from './json-rpc.js';
 
@@ -131,19 +132,18 @@ export class ToolCallGate {
     const tool = params?.name;
     if (typeof tool !== 'string' || tool === '') return; // not a call loopwatch can read: the server answers it
     const args = params?.arguments;
-    const text = String(id);
-    const callId = text.length <= MAX_CALL_ID_LENGTH ? text : undefined;
+    const callId = callIdOf(id);
     const d = this.guard.propose(this.session, { tool, args, ...(callId === undefined ? {} : { id: callId }) });
     if (d.action !== 'allow') this.onDecision(tool, id, d);
     const message = d.message ?? '';
     if (d.action === 'deny' || d.action === 'stop') {
-      step.toClient.push(resultMessage(id, refusal(d.action === 'stop' ? (hostMessage(d, MCP_REACH) ?? '') + STOP_ADVICE : message)));
+      step.toClient.push(withIdOf(resultMessage(id, refusal(d.action === 'stop' ? (hostMessage(d, MCP_REACH) ?? '') + STOP_ADVICE : message)), m));
       step.forward = false;
       return;
     }
     const bytes = weigh(json);
     if (d.action === 'ask' && this.elicit && this.asks.hasRoom(bytes)) {
-      step.toClient.push(this.asks.hold({ id, request: raw ?? m, tool, args, message, bytes }));
+      step.toClient.push(this.asks.hold({ id, idText: idTextOf(m), request: raw ?? m, tool, args, message, bytes }));
       step.forward = false;
       return;
     }
@@ -183,14 +183,26 @@ export class ToolCallGate {
     if (got === undefined) return; // an answer to an ask already dropped
     const { call, answer } = got;
     if (answer === 'refuse') {
-      step.toClient.push(resultMessage(call.id, refusal(`${call.message} The user declined: this call did not run.`)));
+      const answer = resultMessage(call.id, refusal(`${call.message} The user declined: this call did not run.`));
+      keepIdText(answer, call.idText);
+      step.toClient.push(answer);
       return;
     }
-    const callId = String(call.id).length <= MAX_CALL_ID_LENGTH ? String(call.id) : undefined;
+    const callId = callIdOf(call.id);
     const note = answer === 'accept' ? `${call.message} The user let this call run.` : askAsWarning(call.message);
     this.track(call.id, { bytes: call.bytes, callId, tool: call.tool, args: call.args, notes: [note] });
     step.toServer.push(call.request);
   }
+}
+
+/**
+ * The call id a JSON-RPC id gives the core: its text, when the core takes it (1 to MAX_CALL_ID_LENGTH
+ * characters). Else none, and the call is checked without one (before: an id `""` was refused by the core,
+ * so the call passed unchecked, reported as an internal error).
+ */
+function callIdOf(id: JsonRpcId): string | undefined {
+  const text = String(id);
+  return text !== '' && text.length <= MAX_CALL_ID_LENGTH ? text : undefined;
 }
 
 /** What a call whose JSON text is `text` weighs in flight (see MAX_IN_FLIGHT_BYTES); a call without its text, its args' JSON. */

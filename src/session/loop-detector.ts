@@ -579,14 +579,17 @@ export class LoopDetector {
    * mode's classifier: Claude Code's PermissionDenied): taken as an overdue proposal of a host that records
    * every run is (expectEveryOutcome), at once: never recorded as run, no longer in flight beside the calls
    * proposed after it; forgotten, or declined when its proposal was an `ask` (the `ask` was not answered yes).
-   * Paired with its proposal as record() is; a call that was not proposed is ignored. Throws InvalidEventError.
+   * Paired with its proposal as record() is; a call that was not proposed, or no longer waits (recorded,
+   * overdue), is ignored. Returns whether the call was still waiting (so was taken as not run now). Throws
+   * InvalidEventError.
    */
-  didNotRun(call: LiveCall): void {
+  didNotRun(call: LiveCall): boolean {
     this.twoPhase('didNotRun()');
     const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
-    if (proposed === null || proposed === 'late') return;
+    if (proposed === null || proposed === 'late') return false;
     this.notRun(proposed);
+    return true;
   }
 
   /**

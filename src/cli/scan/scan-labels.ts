@@ -3,10 +3,12 @@
  * file (`sessions.jsonl` whose first record is a label) found in a folder given to scan or beside a file
  * given to scan; such a file labels the sessions of the files in and below its folder (the deepest one
  * wins) and is not read as a trace. What was picked up is said on stderr, so a label never comes from a
- * file nobody named without the user hearing of it.
+ * file nobody named without the user hearing of it. A session named after its file (`FILE:LINE`) finds its
+ * label however the path was typed (src/formats/file-named-labels.ts).
  */
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
+import { fileNamedLabel } from '../../formats/file-named-labels.js';
 import { LABELS_FILE_NAME, type SessionLabel, type SessionLabels, looksLikeLabels, readSessionLabels } from '../../formats/session-labels.js';
 import { STDIN_PATH } from '../../formats/list-inputs.js';
 import type { TraceIssue } from '../../formats/trace-record.js';
@@ -97,7 +99,12 @@ export async function scanLabels(paths: readonly string[], labelsFile: string | 
     return found;
   };
   return {
-    labelOf: (file, session) => scopeOf(file)?.labels.labels.get(session),
+    labelOf: (file, session) => {
+      const s = scopeOf(file);
+      if (s === undefined) return undefined;
+      // a session named after its file (a Gemini CLI checkpoint: FILE:LINE) finds its label however the path was typed
+      return s.labels.labels.get(session) ?? fileNamedLabel(s.labels.labels, session, s.dir ?? dirname(s.labels.file));
+    },
     ignore: beside,
     sources: scoped.map((s) => s.labels.file),
     skipped: scoped.reduce((n, s) => n + s.labels.skipped, 0),
