@@ -324,12 +324,30 @@ const ORDINARY_TEXT = ORDINARY_CORPUS.map((t) => t.text).join('\n');
  * ordinary text of the corpus holds too (`sk_live_` of `risk_live_data`) says nothing and is not looked for.
  */
 export function shownPart(output: string, s: SecretShape): string | null {
-  for (let i = 0; i + SHOWN_RUN <= s.hidden.length; i++) {
-    const part = s.hidden.slice(i, i + SHOWN_RUN);
-    if (ORDINARY_TEXT.includes(part)) continue;
-    if (output.includes(part) || output.includes(JSON.stringify(part).slice(1, -1))) return part;
-  }
+  for (const [part, escaped] of partsLookedFor(s.hidden)) if (output.includes(part) || output.includes(escaped)) return part;
   return null;
+}
+
+/** The runs of each hidden part looked for, by the hidden part: worked out once, not per output. */
+const looked = new Map<string, readonly (readonly [string, string])[]>();
+
+/**
+ * The runs of {@link SHOWN_RUN} characters of `hidden` that ordinary text does not hold, in order, each with
+ * its JSON-escaped form. Worked out once a secret: the table of every cut asks ~100,000 times, and looking
+ * for each run in all the ordinary text each time took 7 of its 8 CPU seconds.
+ */
+function partsLookedFor(hidden: string): readonly (readonly [string, string])[] {
+  let parts = looked.get(hidden);
+  if (parts === undefined) {
+    const out: (readonly [string, string])[] = [];
+    for (let i = 0; i + SHOWN_RUN <= hidden.length; i++) {
+      const part = hidden.slice(i, i + SHOWN_RUN);
+      if (!ORDINARY_TEXT.includes(part)) out.push([part, JSON.stringify(part).slice(1, -1)]);
+    }
+    parts = out;
+    looked.set(hidden, parts);
+  }
+  return parts;
 }
 
 /** Every run of 8 characters of every secret's hidden part (as it is and JSON-escaped), with the secret's name. */

@@ -1,6 +1,6 @@
 /**
  * The order test files start in: the longest first (seconds from test/setup/durations.json, which
- * `node scripts/test-durations.mjs <vitest json report>` writes), then files not listed, largest first, as
+ * `npx vitest run --reporter=default --reporter=./scripts/test-durations.mjs` writes), then files not listed, largest first, as
  * vitest orders them. On a fresh clone vitest has no timings of its own, and a 60 s file that happened to
  * start last kept one worker busy for a minute after the other had finished. With `--sequence.shuffle`
  * (and `--sequence.seed=N`), the files in a random order of that seed instead, as vitest's own shuffling
