@@ -8,26 +8,16 @@
  * a human's answer (asks) weigh at most MAX_HELD_ASK_BYTES in all (before: 64 of any size, nine in a
  * row from one client that never answers); past it an ask is a warning, the call forwarded.
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { LiveGuard } from '../src/index.js';
 import { MAX_JSON_VALUES } from '../src/formats/json-value-count.js';
 import { MAX_HELD_ASK_BYTES } from '../src/mcp/ask-elicitation.js';
-import { McpProxy } from '../src/mcp/mcp-proxy.js';
-import { MAX_IN_FLIGHT_BYTES, ToolCallGate } from '../src/mcp/tool-call-gate.js';
+import { MAX_IN_FLIGHT_BYTES } from '../src/mcp/tool-call-gate.js';
+import { inMemoryProxy } from './helpers/mcp-in-memory.js';
 
 /** A proxy between in-memory streams; what reached the client. */
 function harness(guard = new LiveGuard()) {
-  const clientIn = new PassThrough();
-  const serverIn = new PassThrough();
-  const clientOut = new PassThrough();
-  const serverOut = new PassThrough();
-  serverOut.resume();
-  const toClient: Buffer[] = [];
-  clientOut.on('data', (b: Buffer) => toClient.push(b));
-  const gate = new ToolCallGate(guard, 's');
-  new McpProxy(gate, { input: clientIn, output: clientOut }, { input: serverIn, output: serverOut }, 64 << 20, () => undefined, () => undefined);
-  const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+  const { gate, clientIn, serverIn, toClient, settle } = inMemoryProxy(guard, 64 << 20, false);
   return { gate, clientIn, serverIn, toClient, settle };
 }
 

@@ -5,25 +5,14 @@
  * it added a warning to, its own refusal, a batch forwarded without the calls it refused) carried an id the
  * client could not match: its call was never answered. The id's text is now kept (src/mcp/exact-ids.ts).
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { LiveGuard } from '../src/index.js';
 import { exactJson, idTexts, keepIdTexts } from '../src/mcp/exact-ids.js';
-import { McpProxy } from '../src/mcp/mcp-proxy.js';
-import { ToolCallGate } from '../src/mcp/tool-call-gate.js';
+import { inMemoryProxy } from './helpers/mcp-in-memory.js';
 
 /** A proxy between in-memory streams; the raw lines each side received. */
 function harness(guard: LiveGuard) {
-  const clientIn = new PassThrough();
-  const clientOut = new PassThrough();
-  const serverIn = new PassThrough();
-  const serverOut = new PassThrough();
-  const toClient: Buffer[] = [];
-  const toServer: Buffer[] = [];
-  clientOut.on('data', (b: Buffer) => toClient.push(b));
-  serverOut.on('data', (b: Buffer) => toServer.push(b));
-  new McpProxy(new ToolCallGate(guard, 's'), { input: clientIn, output: clientOut }, { input: serverIn, output: serverOut }, 1 << 20, () => undefined, () => undefined);
-  const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+  const { clientIn, serverIn, toClient, toServer, settle } = inMemoryProxy(guard);
   const lines = (bs: Buffer[]): string[] => Buffer.concat(bs.splice(0)).toString('utf8').split('\n').filter((l) => l !== '');
   return {
     client: async (text: string) => void (clientIn.write(`${text}\n`), await settle()),

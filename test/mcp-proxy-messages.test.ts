@@ -3,29 +3,18 @@
  * framing under any chunking, batches, cancellations, errors, id kinds, the in-flight cap, failing open
  * or closed. The end-to-end test runs the same code between a real SDK client and server.
  */
-import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LiveGuard } from '../src/index.js';
 import { LineSplitter } from '../src/mcp/line-splitter.js';
-import { McpProxy } from '../src/mcp/mcp-proxy.js';
-import { MAX_IN_FLIGHT, ToolCallGate } from '../src/mcp/tool-call-gate.js';
+import { MAX_IN_FLIGHT } from '../src/mcp/tool-call-gate.js';
+import { inMemoryProxy } from './helpers/mcp-in-memory.js';
 
 type Msg = Record<string, unknown>;
 
 /** A proxy between in-memory streams: what each side sent, and what reached each side. */
 function harness(guard: LiveGuard = new LiveGuard(), maxLine = 1 << 20) {
-  const clientIn = new PassThrough();
-  const clientOut = new PassThrough();
-  const serverIn = new PassThrough();
-  const serverOut = new PassThrough();
-  const toClient: Buffer[] = [];
-  const toServer: Buffer[] = [];
-  clientOut.on('data', (b: Buffer) => toClient.push(b));
-  serverOut.on('data', (b: Buffer) => toServer.push(b));
-  const failures: Error[] = [];
-  const gate = new ToolCallGate(guard, 's');
-  new McpProxy(gate, { input: clientIn, output: clientOut }, { input: serverIn, output: serverOut }, maxLine, (e) => void failures.push(e), () => undefined);
+  const { gate, clientIn, serverIn, toClient, toServer, failures } = inMemoryProxy(guard, maxLine);
   const line = (m: Msg | unknown[] | string): string => `${typeof m === 'string' ? m : JSON.stringify(m)}\n`;
   const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
   const lines = (bs: Buffer[]): unknown[] => Buffer.concat(bs).toString('utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);

@@ -9,28 +9,18 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { LiveGuard } from '../src/index.js';
-import { McpProxy } from '../src/mcp/mcp-proxy.js';
 import { OWN_HELD_BYTES } from '../src/mcp/outlet.js';
-import { ToolCallGate } from '../src/mcp/tool-call-gate.js';
 import { CLI } from './helpers/cli.js';
+import { inMemoryProxy } from './helpers/mcp-in-memory.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 /** A proxy whose every call is refused (its check fails, fail closed): each call gets an answer of the proxy's own. */
 function harness(maxLine = 1024) {
   const boom = { build: { identity: (): never => { throw new Error('identity bug'); } } };
   const guard = new LiveGuard({ tools: boom, failClosed: true, onInternalError: () => undefined });
-  const clientIn = new PassThrough();
-  const clientOut = new PassThrough();
-  const serverIn = new PassThrough();
-  const serverOut = new PassThrough();
-  serverOut.resume();
-  const toClient: Buffer[] = [];
-  clientOut.on('data', (b: Buffer) => toClient.push(b));
-  new McpProxy(new ToolCallGate(guard, 's'), { input: clientIn, output: clientOut }, { input: serverIn, output: serverOut }, maxLine, () => undefined, () => undefined);
-  const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+  const { clientIn, serverIn, toClient, settle } = inMemoryProxy(guard, maxLine, false);
   return { clientIn, serverIn, settle, received: (): string => Buffer.concat(toClient).toString('utf8') };
 }
 
