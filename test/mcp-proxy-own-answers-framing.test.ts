@@ -115,7 +115,10 @@ describe.skipIf(process.platform !== 'linux')('loopwatch mcp with a server strea
       send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'build', arguments: { target: 'ext' } } });
       await until(() => out.includes(`"id":${id},`));
     }
-    await until(() => err.includes('line started'));
+    // the proxy is inside the long line once its start has reached the client (the server's 'line started'
+    // alone can come before the proxy has read that line: call 4 was then refused before it, and the test
+    // read the output before the line came)
+    await until(() => err.includes('line started') && out.includes(head));
     send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'build', arguments: { target: 'ext' } } }); // denied: fails the same each time
     await until(() => /"id":4,/.test(out) && out.endsWith('\n'));
     const lines = out.split('\n').filter((l) => l !== '');
