@@ -6,6 +6,7 @@
  * gigabyte before the checker saw the first). It is a bound on memory, not an exact size: V8 keeps
  * Latin-1 strings at a byte a character and others at two, and objects cost what their shape costs.
  */
+import { type NodeWeights, valueWeight } from '../../formats/value-weight.js';
 import type { ToolEvent } from '../../types.js';
 
 /** Bytes of calls (as {@link eventHeldBytes} counts them) a scan's open batch takes before it is handed over. */
@@ -14,40 +15,19 @@ export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 /** What a value, a key or a property is counted besides its characters. */
 const NODE_BYTES = 16;
 
+/** A value and a key each NODE_BYTES besides their characters. */
+const SCAN_WEIGHTS: NodeWeights = { value: NODE_BYTES, key: NODE_BYTES };
+
 /**
  * About how many bytes `event` holds, counting stopped soon after `stopAt` is passed (the walk over
- * args is then cut short: the caller only needs to know it is past). Values are walked with a stack of
- * their own, so deeply nested args cannot overflow the call stack.
+ * args is then cut short: the caller only needs to know it is past). Values are walked by valueWeight
+ * (formats/value-weight.ts, the walk the Codex reader weighs a fork's copy with), with a stack of its
+ * own, so deeply nested args cannot overflow the call stack.
  */
 export function eventHeldBytes(event: ToolEvent, stopAt: number = MAX_BATCH_BYTES): number {
-  let n = NODE_BYTES * 4 + event.tool.length + sizeOf(event.text) + sizeOf(event.description);
-  n += valueBytes(event.error, stopAt - n);
-  if (n < stopAt) n += valueBytes(event.result, stopAt - n);
-  if (n < stopAt) n += valueBytes(event.args, stopAt - n);
-  return n;
-}
-
-/** A scalar's bytes: a string's length and its node. */
-function sizeOf(v: unknown): number {
-  return typeof v === 'string' ? NODE_BYTES + v.length : NODE_BYTES;
-}
-
-/** The bytes of `root` and everything under it, stopping once past `stopAt`. */
-function valueBytes(root: unknown, stopAt: number): number {
-  if (root === null || typeof root !== 'object') return sizeOf(root);
-  let n = 0;
-  const stack: unknown[] = [root];
-  while (stack.length > 0 && n < stopAt) {
-    const v = stack.pop();
-    n += NODE_BYTES;
-    if (typeof v === 'string') n += v.length;
-    else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) stack.push(v[i]);
-    else if (v !== null && typeof v === 'object') {
-      for (const k of Object.keys(v)) {
-        n += NODE_BYTES + k.length;
-        stack.push((v as Record<string, unknown>)[k]);
-      }
-    }
-  }
+  let n = NODE_BYTES * 4 + event.tool.length + valueWeight(event.text, SCAN_WEIGHTS) + valueWeight(event.description, SCAN_WEIGHTS);
+  n += valueWeight(event.error, SCAN_WEIGHTS, stopAt - n);
+  if (n < stopAt) n += valueWeight(event.result, SCAN_WEIGHTS, stopAt - n);
+  if (n < stopAt) n += valueWeight(event.args, SCAN_WEIGHTS, stopAt - n);
   return n;
 }
