@@ -31,13 +31,14 @@ export interface HookCall {
   /** The call (for `prompt` and `end`: only its tool is meaningful). */
   readonly call: LiveCall;
   /**
-   * For `decline`: every call taken as not run, when they are not `call` alone (Claude Code's
-   * PostToolBatch: the batch's calls the person declined, possibly none; declined-in-batch.ts).
+   * For `decline`: every call to take as not run if it still waits for its outcome, when they are not
+   * `call` alone (Claude Code's PostToolBatch: every call of the batch, possibly none, those that ran
+   * already recorded and left alone by LoopDetector.didNotRun; declined-in-batch.ts).
    */
   readonly declined?: readonly LiveCall[];
 }
 
-/** The calls a `decline` takes as not run: `declined`, else its `call`. */
+/** The calls a `decline` takes as not run where they still wait: `declined`, else its `call`. */
 export function declinedCalls(c: HookCall): readonly LiveCall[] {
   return c.declined ?? [c.call];
 }
