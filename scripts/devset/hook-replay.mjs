@@ -44,13 +44,13 @@ const version = versionAt < 0 ? [] : ['--agent-version', args[versionAt + 1]];
 const files = args.filter((a, i) => a !== '--no-prompts' && a !== '--no-transcript' && (versionAt < 0 || (i !== versionAt && i !== versionAt + 1)));
 const SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'local_shell', 'container.exec']);
 
-/** The prompts (P) and calls (C) of a file in order, as prompt-replay.mjs reads them. */
+/** The prompts (their text, as the hook payload carries it) and calls (C) of a file in order, as prompt-replay.mjs reads them. */
 function marks(file) {
   const raw = readFileSync(file, 'utf8');
   const out = [];
   if (file.endsWith('.json')) {
     for (const m of JSON.parse(raw).messages ?? []) {
-      if (m.type === 'user') out.push('P');
+      if (m.type === 'user') out.push({ prompt: promptText(m.content) });
       for (const _ of m.toolCalls ?? []) out.push('C');
     }
     return out;
@@ -63,13 +63,19 @@ function marks(file) {
       continue;
     }
     const p = o.payload ?? {};
-    if (o.type === 'event_msg' && p.type === 'user_message') out.push('P');
+    if (o.type === 'event_msg' && p.type === 'user_message') out.push({ prompt: promptText(p.message) });
     else if (o.type === 'response_item' && /^(function_call|custom_tool_call|local_shell_call|web_search_call|tool_search_call)$/.test(p.type)) out.push('C');
     const c = o.message?.content;
-    if (o.type === 'user' && !o.isMeta && !o.isCompactSummary && typed(c)) out.push('P');
+    if (o.type === 'user' && !o.isMeta && !o.isCompactSummary && typed(c)) out.push({ prompt: promptText(c) });
     if (o.type === 'assistant' && Array.isArray(c)) for (const x of c) if (x.type === 'tool_use') out.push('C');
   }
   return out;
+}
+
+/** A prompt's text as its hook payload carries it (a message's text parts joined; an image as `[Image]`). */
+function promptText(c) {
+  if (typeof c === 'string') return c;
+  return Array.isArray(c) ? c.map((x) => (typeof x?.text === 'string' ? x.text : '[Image]')).join('\n') : '';
 }
 
 function typed(c) {
@@ -104,8 +110,8 @@ function payloads(agent, base, e, failed, n) {
   return [{ ...base, hook_event_name: 'BeforeTool', timestamp: 't', tool_name: e.tool, tool_input: input }, { ...base, hook_event_name: 'AfterTool', timestamp: 't', tool_name: e.tool, tool_input: input, tool_response: response }];
 }
 
-const prompt = (agent, ids, n) => {
-  const base = { ...ids, prompt: `prompt ${n}` };
+const prompt = (agent, ids, n, text) => {
+  const base = { ...ids, prompt: text ?? `prompt ${n}` };
   return agent === 'gemini' ? { ...base, hook_event_name: 'BeforeAgent', timestamp: 't' } : agent === 'codex' ? { ...base, hook_event_name: 'UserPromptSubmit', turn_id: `p-${n}`, model: 'gpt-5-codex', permission_mode: 'default' } : { ...base, hook_event_name: 'UserPromptSubmit', permission_mode: 'default' };
 };
 
@@ -198,9 +204,9 @@ for (const file of files) {
   };
   try {
     for (const x of order) {
-      if (x === 'P') {
+      if (x !== 'C') {
         log.prompt();
-        run(prompt(agent, log.ids, p++));
+        run(prompt(agent, log.ids, p++, x.prompt));
         continue;
       }
       const it = calls[c++];

@@ -18,6 +18,7 @@ import { isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
+import { answersAgent } from '../text/prompt-answer.js';
 
 const NO_OUTCOME = { result: undefined, errorInfo: 'unknown' } as const;
 
@@ -36,12 +37,13 @@ export class GeminiChat {
 
   /**
    * A person's prompt (a `user` message, the first time its id is met; one without id each time): the next
-   * call comes after it, where Gemini CLI's BeforeAgent hook gives the session a fresh start.
+   * call comes after it, where Gemini CLI's BeforeAgent hook gives the session a fresh start; not after one
+   * that only answers the agent's own question ("2", "yes": src/text/prompt-answer.ts).
    */
-  private prompt(id: unknown): void {
+  private prompt(id: unknown, content: unknown): void {
     if (id !== undefined && this.prompts.has(id)) return;
     if (id !== undefined && this.prompts.size < MAX_PROMPT_IDS) this.prompts.add(id);
-    this.calls.prompt();
+    if (!answersAgent(content)) this.calls.prompt();
   }
 
   constructor(session: string) {
@@ -50,7 +52,7 @@ export class GeminiChat {
 
   /** The items of message `m` (found at `unit`; `where` names it in issues), then the calls now complete. */
   *message(m: unknown, unit: RecordUnit, where: string): Generator<TraceItem> {
-    if (isRecord(m) && m.type === 'user') return this.prompt(m.id);
+    if (isRecord(m) && m.type === 'user') return this.prompt(m.id, m.content);
     if (!isRecord(m) || m.type !== 'gemini') return; // info, error and warning messages hold no calls
     const again = m.id !== undefined && m.id === this.messageId;
     if (!again) {

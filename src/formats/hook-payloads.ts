@@ -22,7 +22,7 @@
  * (post-tool-batch.ts: after a turn's calls resolved, one still waiting for its after-event did not run,
  * whatever its text); only a call still waiting for its after-event is (one that has its outcome ran). A
  * prompt (`UserPromptSubmit`, `BeforeAgent`) makes the session's next call `prompted` (the hooks give a fresh
- * start there). Other hook events (stops, session starts) are passed over. Sessions end with the input; only
+ * start there), unless its `prompt` only answers the agent's own question ("2", "yes": src/text/prompt-answer.ts). Other hook events (stops, session starts) are passed over. Sessions end with the input; only
  * sessions with a call waiting are kept, at most {@link MAX_OPEN_SESSIONS} (the least recently used first
  * gives its calls up without outcome).
  */
@@ -39,6 +39,7 @@ import { batchEntries } from './post-tool-batch.js';
 import { claudeCodeResult } from './claude-code-result.js';
 import { codexHookOutcome, hasCodexMarks } from './codex-hook-result.js';
 import { geminiHookOutcome } from './gemini-hook-result.js';
+import { answersAgent } from '../text/prompt-answer.js';
 
 const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
 const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
@@ -150,7 +151,8 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
     *record(unit: RecordUnit): Generator<TraceItem> {
       const v = unit.value;
       if (!isRecord(v) || typeof v.hook_event_name !== 'string') return yield bad(unit, `expected a hook payload (an object with a string "hook_event_name"), received ${isRecord(v) ? `an object whose "hook_event_name" is ${describe(v.hook_event_name)}` : describe(v)}`);
-      if (PROMPT.has(v.hook_event_name)) return prompt(v.session_id ?? input.name);
+      // a prompt that only answers the agent's own question ("2", "yes") gives no fresh start: src/text/prompt-answer.ts
+      if (PROMPT.has(v.hook_event_name)) return answersAgent(v.prompt) ? undefined : prompt(v.session_id ?? input.name);
       const before = BEFORE.has(v.hook_event_name);
       const notRun = NOT_RUN.has(v.hook_event_name);
       if (!before && !notRun && !AFTER.has(v.hook_event_name)) return;

@@ -39,7 +39,7 @@ import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, after
 import { volatileFields } from '../formats/volatile-input.js';
 import { acpShellFailure } from '../formats/acp-shell-result.js';
 import { claudeCodeResult } from '../formats/claude-code-result.js';
-import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
+import { callIdOf, capText, capValue, inputOf, promptOf, sessionOf, toolOf } from './hook-payload.js';
 import { declinedInBatch } from './declined-in-batch.js';
 import { claudeCodeTurn } from './transcript-turn.js';
 
@@ -53,7 +53,8 @@ function resultOf(tool: string, response: unknown): unknown {
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
   const session = sessionOf(p);
-  if (phase === 'end' || phase === 'prompt') return { agent: 'claude-code', eventName, phase, session, call: { tool: eventName } };
+  if (phase === 'end') return { agent: 'claude-code', eventName, phase, session, call: { tool: eventName } };
+  if (phase === 'prompt') return { agent: 'claude-code', eventName, phase, session, call: { tool: eventName }, ...promptOf(p) };
   if (eventName === 'PostToolBatch') {
     // the batch's calls: those still waiting did not run (declined-in-batch.ts)
     const declined = declinedInBatch(p, (c, tool) => inputOf(c, volatileFields('claude-code', tool)));

@@ -22,7 +22,7 @@ import { type HostReach, hostMessage } from '../live/host-message.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { codexHookOutcome } from '../formats/codex-hook-result.js';
-import { callIdOf, capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
+import { callIdOf, capText, capValue, inputOf, promptOf, sessionOf, toolOf } from './hook-payload.js';
 import { codexTurn } from './transcript-turn.js';
 
 /**
@@ -38,7 +38,8 @@ function outcomeOf(r: unknown): { readonly error: string } | { readonly result: 
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
   const session = sessionOf(p);
-  if (phase === 'end' || phase === 'prompt') return { agent: 'codex', eventName, phase, session, call: { tool: eventName } };
+  if (phase === 'end') return { agent: 'codex', eventName, phase, session, call: { tool: eventName } };
+  if (phase === 'prompt') return { agent: 'codex', eventName, phase, session, call: { tool: eventName }, ...promptOf(p) };
   const tool = toolOf(p);
   const id = callIdOf(p);
   const base = { tool, args: inputOf(p), ...(id === undefined ? {} : { id }) };

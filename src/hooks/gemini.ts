@@ -27,7 +27,7 @@ import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { geminiHookOutcome } from '../formats/gemini-hook-result.js';
 import { volatileFields } from '../formats/volatile-input.js';
-import { capText, capValue, inputOf, sessionOf, toolOf } from './hook-payload.js';
+import { capText, capValue, inputOf, promptOf, sessionOf, toolOf } from './hook-payload.js';
 
 /**
  * The outcome a tool response says (src/formats/gemini-hook-result.ts, which the hook payload log reader
@@ -41,7 +41,8 @@ function outcomeOf(tool: string, response: unknown): { readonly error: string } 
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
   const session = sessionOf(p);
-  if (phase === 'end' || phase === 'prompt') return { agent: 'gemini', eventName, phase, session, call: { tool: eventName } };
+  if (phase === 'end') return { agent: 'gemini', eventName, phase, session, call: { tool: eventName } };
+  if (phase === 'prompt') return { agent: 'gemini', eventName, phase, session, call: { tool: eventName }, ...promptOf(p) };
   const tool = toolOf(p);
   const args = inputOf(p, volatileFields('gemini', tool));
   const base = { tool, args, id: `sig:${callSignature(tool, args)}` };

@@ -36,6 +36,11 @@ export interface HookCall {
    * already recorded and left alone by LoopDetector.didNotRun; declined-in-batch.ts).
    */
   readonly declined?: readonly LiveCall[];
+  /**
+   * For `prompt`: the person only answered the agent's own question ("2", "yes": src/text/prompt-answer.ts,
+   * hook-payload.ts's promptOf), which gives no fresh start: the event changes nothing.
+   */
+  readonly answer?: true;
 }
 
 /** The calls a `decline` takes as not run where they still wait: `declined`, else its `call`. */

@@ -63,7 +63,7 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
       return { body: '' };
     }
     if (call.phase === 'prompt') {
-      service.freshStart(session);
+      if (call.answer !== true) service.freshStart(session); // an answer to the agent's question: none (src/text/prompt-answer.ts)
       return { body: '' };
     }
     // the route's agent picks a config's family (gemini is the gemini-cli family, as `loopwatch hook` has it)
