@@ -16,8 +16,7 @@
  *   command's program (target)         spread, the dead-end wall
  *   SILENT                             notTheAgentsWall (dead end, fuzzy signals)            SILENT
  *   WRITE, CHANGED of a call that      changedBetween (the calls before and between runs),   WRITE_OK
- *   neither failed nor said it did     failedUnchanged over a unit with other calls between,
- *                                      a look after failed edits (edit-after-look.ts: fuzzy)
+ *   neither failed nor said it did     failedUnchanged over a unit with other calls between
  *   ACK                                result repeat's and fuzzy signals                     acknowledgement.ts
  * ```
  *

@@ -1,9 +1,9 @@
 /**
- * An edit proposed after failed edits and a look at the file is a new attempt, weighed on its outcome
- * (src/policy/edit-after-look.ts): warned before it ran, as a stall of failures, it was the largest class of
- * warnings left on the real-session sets (an edit that did not match, the file read, the edit made again with
- * the text read; most apply). A blind retry, the same failed edit sent again, a read made in the failed
- * edit's own turn, and edits that keep failing after each read are still warned. Both engines.
+ * Another edit proposed after failed edits is weighed on its outcome (src/policy/edit-after-failed-edits.ts):
+ * warned before it ran, as a stall of failures, it was the largest class of warnings left on the real-session
+ * sets (an edit that did not match, the file read or the error read, another edit of the same place; most
+ * apply). The same failed edit sent again is still warned at its proposal; edits that keep failing are
+ * warned at their record and broken as before. Both engines.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -34,8 +34,10 @@ const geminiLookedInto: ToolEvent[] = [
   { tool: 'read_file', args: { absolute_path: FILE }, result: SHOWN },
   { tool: 'replace', args: { file_path: FILE, old_string: 'items.reduce((sum, item) => sum + item.price, 0)', new_string: 'sumOf(items)' }, result: `Successfully modified file: ${FILE} (1 replacements).` },
 ];
-/** The same, the third edit tried blind (no look after the failures). */
-const blind: ToolEvent[] = [tests, edit('(a, b) => a + b', false), edit('(acc, b) => acc + b', false), edit('(sum, item) => sum + item', true)];
+/** The same without the read: the error was enough to make another edit, which applies. */
+const unread: ToolEvent[] = [tests, edit('(a, b) => a + b', false), edit('(acc, b) => acc + b', false), edit('(sum, item) => sum + item', true)];
+/** Edit after edit, each another text, each failing: a struggle that goes on blind. */
+const blind: ToolEvent[] = [tests, ...['(a, b) => a + b', '(acc, b) => acc + b', '(acc, it) => acc + it', '(s, it) => s + it', '(s, x) => s + x'].map((old) => edit(old, false))];
 /** The file read, then the very edit that failed sent again. */
 const sameAgain: ToolEvent[] = [tests, edit('(a, b) => a + b', false), edit('(acc, b) => acc + b', false), read(), edit('(acc, b) => acc + b', false)];
 /** A read after each edit, and each edit failing again: a struggle that goes on. */
@@ -68,20 +70,16 @@ describe.each(ENGINES)('an edit proposed after failed edits (%s engine)', (engin
     expect(liveActions(geminiLookedInto, engine, { labelled: true })).toEqual([]);
   });
 
-  it('should still warn the edit proposed blind after the failures', () => {
-    expect(liveActions(blind, engine, { labelled: true })).toEqual(['P3:warn']);
+  it('should not warn another edit proposed right after the failures either (the error read)', () => {
+    expect(liveActions(unread, engine, { labelled: true })).toEqual([]);
   });
 
-  it('should still warn the same failed edit sent again after a look', () => {
+  it('should still warn the same failed edit sent again, at its proposal', () => {
     expect(liveActions(sameAgain, engine, { labelled: true })[0]).toBe('P4:warn');
   });
 
-  it('should not take a read made in the failed edit own turn for a look', () => {
-    const rounds = [tests, edit('(a, b) => a + b', false, 1), edit('(acc, b) => acc + b', false, 2), read(2), edit('(sum, item) => sum + item', true, 3)];
-    expect(withRounds(rounds, engine)).toEqual(['P4:warn']);
-    // a read in a turn of its own is one
-    const later = [tests, edit('(a, b) => a + b', false, 1), edit('(acc, b) => acc + b', false, 2), read(3), edit('(sum, item) => sum + item', true, 4)];
-    expect(withRounds(later, engine)).toEqual([]);
+  it('should still warn edits that keep failing blind at the record of the third, and break them as before', () => {
+    expect(liveActions(blind, engine, { labelled: true })).toEqual(['R3:warn', 'P4:warn', 'P5:deny']);
   });
 
   it('should still warn edits that keep failing after each read, at their record', () => {
