@@ -24,6 +24,7 @@
 import type { LoopSignal, Progress } from '../types.js';
 import { CallFact } from './call-facts.js';
 import type { LaterFacts } from './checked-call-clean.js';
+import { anotherEditAfterFailed } from './edit-after-failed-edits.js';
 import type { PolicyLog } from './policy-log.js';
 import type { ScreenFacts } from './screen-facts.js';
 import { SignalCopy } from './signal-copy.js';
@@ -227,17 +228,23 @@ export class EvidenceScreen {
   /**
    * Whether a signal of similar calls made at a proposal has its detector's threshold of similar calls that
    * ran: the proposed call's outcome is not known, so its likeness to stalled calls is no stall of its own
-   * (a third edit of a file, proposed after two failed, is most often the one that works).
+   * (a third edit of a file, proposed after two failed, is most often the one that works). Similar calls that
+   * failed are a stall of failures, kept, unless they are failed edits and the proposal is another edit
+   * (edit-after-failed-edits.ts): then only the similar calls that did not fail count.
    */
   private ranEnough(s: LoopSignal, index: number): boolean {
     if ((this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
     const need = this.turns.get(s.kind);
     if (need === undefined || s.unit === undefined) return true;
     let ran = 0;
+    let another: boolean | undefined;
     for (const i of s.unit) {
       if (i === index) continue;
-      // similar calls failing are the dead end's evidence, kept: a stall of failures is a stall
-      if ((this.facts.of(i) & CallFact.FAILED) !== 0) return true;
+      if ((this.facts.of(i) & CallFact.FAILED) !== 0) {
+        // similar calls failing are the dead end's evidence, kept: a stall of failures is a stall
+        if (!(another ??= anotherEditAfterFailed(this.log, this.facts, s.unit, index))) return true;
+        continue;
+      }
       ran++;
     }
     return ran >= need;
