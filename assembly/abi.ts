@@ -138,8 +138,8 @@ export const SLOT_POISONED: u32 = 2;
 
 // a chanting region (after the slot header's first 16 bytes): the period search's and the sentence
 // tracker's scalars, what the last kernel call stopped on, the sentence ring, then the arrays at the
-// config's CH_OFF_* offsets (ring u16, gram hashes' low 16 bits u16, chain links i32, bucket heads i32,
-// followed periods u16, their runs i32, following flags u8)
+// config's CH_OFF_* offsets (ring u16, gram hashes' low 16 bits u16, chain links u16 distances, bucket
+// heads u16 low bits of positions, followed periods u16, their runs i32, following flags as bits in u32s)
 export const CS_POS: u32 = 16;
 export const CS_GRAM: u32 = 20;
 export const CS_UNTIL: u32 = 24;

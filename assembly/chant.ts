@@ -6,10 +6,20 @@
 //   region: [slot header 16 | scalars | last stop | sentence ring | shown]  links  heads  runs  ring
 //           grams (low 16 bits)  periods  following          (offsets: assembly/abi.ts CS_*, config CH_OFF_*)
 //
-//   Two departures from period-search.ts: a gram's hash is kept as its low 16 bits (it only sorts out chain
-//   entries before their characters are compared), and a chain link as the distance back to the previous
-//   position of its bucket, u16, 0 for none (a link longer than maxP ends the walk as none does). The
-//   periods followed, and the hits, are the same.
+//   Four departures from period-search.ts, none changing the periods followed or the hits:
+//   - a gram's hash is kept as its low 16 bits (it only sorts out chain entries before their characters
+//     are compared);
+//   - a chain link is the distance back to the previous position of its bucket, u16, 0 for none (a link
+//     longer than maxP ends the walk as none does);
+//   - a bucket's head is its position's low 16 bits, read back as the position 1..65535 before the
+//     current one with those bits (none when that is more than maxP back or before the stream). A head
+//     within maxP reads back exactly (maxP < 65536). A stale head may read back as a recent position q
+//     of another bucket: the walk then visits q and its chain, but every position within maxP with the
+//     current gram is in the current bucket, which the true chain (all within maxP, each link exact) has
+//     already visited before the walk leaves it, so those visits match nothing (same characters, same
+//     full hash, same bucket);
+//   - the following flags are bits (u32 words), and the periods and their runs hold maxP entries (a
+//     period is added only while fewer than maxP are followed).
 //
 //   chantPush(region, text, n, piece, limit): pushes UTF-16 units text[0, n) and stops
 //     - right after a character that hit (a period: CO_PERIOD, CO_AT, CS_HIT_RUN; or a repeated
@@ -47,7 +57,7 @@ export function chantReset(s: u32): u32 {
   memory.fill(<usize>s + CS_POS, 0, <usize>(load<u32>(cfg + C_SLOT_SIZE) - CS_POS));
   store<i32>(s + CS_UNTIL, load<i32>(cfg + CH_STRIDE));
   store<i32>(s + CS_S_HASH, FNV_OFFSET);
-  memory.fill(<usize>s + load<u32>(cfg + CH_OFF_HEADS), 0xff, BUCKETS << 2);
+  memory.fill(<usize>s + load<u32>(cfg + CH_OFF_HEADS), 0xff, BUCKETS << 1);
   return 0;
 }
 
@@ -135,7 +145,7 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
     for (let j: i32 = 0; j < followed; j++) {
       const L = <i32>load<u16>(periods + (<usize>j << 1));
       if (<i32>load<u16>(ring + (<usize>((i - L) & mask) << 1)) != ch) {
-        store<u8>(following + <usize>L, 0);
+        unfollow(following, L);
         continue;
       }
       const r = load<i32>(runs + (<usize>j << 2)) + 1;
@@ -155,17 +165,19 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
       const h = gram;
       store<u16>(grams + (<usize>(i & mask) << 1), <u16>h);
       const b = <u32>(h * <i32>0x9e3779b1) >>> 24;
-      let q = load<i32>(heads + (<usize>b << 2));
-      store<i32>(heads + (<usize>b << 2), i);
+      // the head's distance back from its low 16 bits (see the header): none unless 1..maxP and within the stream
+      const d = (i - <i32>load<u16>(heads + (<usize>b << 1))) & 0xffff;
+      let q = d != 0 && d <= maxP && d <= i ? i - d : -1;
+      store<u16>(heads + (<usize>b << 1), <u16>i);
       // the link as a distance back, 0 for none: a step longer than maxP ends the walk below either way
-      store<u16>(links + (<usize>(i & mask) << 1), <u16>(q >= 0 && i - q <= maxP ? i - q : 0));
+      store<u16>(links + (<usize>(i & mask) << 1), <u16>(q >= 0 ? i - q : 0));
       if (--until <= 0) {
         until = stride;
         while (q >= 0 && i - q <= maxP) {
           const L = i - q;
-          if (<i32>load<u16>(grams + (<usize>(q & mask) << 1)) == (h & 0xffff) && load<u8>(following + <usize>L) == 0 && sameGram(ring, mask, G, q, i)) {
+          if (<i32>load<u16>(grams + (<usize>(q & mask) << 1)) == (h & 0xffff) && !isFollowed(following, L) && sameGram(ring, mask, G, q, i)) {
             const r = runBack(ring, mask, size, G, i, L);
-            store<u8>(following + <usize>L, 1);
+            follow(following, L);
             store<u16>(periods + (<usize>followed << 1), <u16>L);
             store<i32>(runs + (<usize>followed << 2), r);
             followed++;
@@ -223,6 +235,24 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
   store<u32>(base + CS_S_FLAGS, (pending ? 1 : 0) | (words ? 2 : 0));
   store<u64>(base + CS_S_STORED, stored);
   return k;
+}
+
+/** Whether period L is followed (its bit in the following words). */
+// @ts-ignore: decorator
+@inline function isFollowed(following: usize, L: i32): bool {
+  return (load<u32>(following + (<usize>(L >>> 5) << 2)) & (<u32>1 << (<u32>L & 31))) != 0;
+}
+
+// @ts-ignore: decorator
+@inline function follow(following: usize, L: i32): void {
+  const at = following + (<usize>(L >>> 5) << 2);
+  store<u32>(at, load<u32>(at) | (<u32>1 << (<u32>L & 31)));
+}
+
+// @ts-ignore: decorator
+@inline function unfollow(following: usize, L: i32): void {
+  const at = following + (<usize>(L >>> 5) << 2);
+  store<u32>(at, load<u32>(at) & ~(<u32>1 << (<u32>L & 31)));
 }
 
 /** Whether the G units ending at q equal those ending at i. */
@@ -290,8 +320,13 @@ export function chantRebase(s: u32): i32 {
   const pos = load<i32>(base + CS_POS);
   if (<i64>pos < 3 * <i64>size) return 0;
   const shift = ((pos - 2 * size) / size) * size;
-  // links are distances: they stay
-  moveBack(base + load<u32>(cfg + CH_OFF_HEADS), BUCKETS, shift);
+  // links are distances: they stay; heads are positions' low 16 bits, moved back with them (a stale one
+  // stays stale: what it reads back as is harmless, see the header)
+  const heads = base + load<u32>(cfg + CH_OFF_HEADS);
+  for (let k: u32 = 0; k < BUCKETS; k++) {
+    const at = heads + (<usize>k << 1);
+    store<u16>(at, <u16>(<i32>load<u16>(at) - shift));
+  }
   store<i32>(base + CS_POS, pos - shift);
   for (let k: u32 = 0; k < SENTENCE_WINDOW; k++) {
     const at = base + CS_STARTS + (<usize>k << 2);
@@ -299,14 +334,6 @@ export function chantRebase(s: u32): i32 {
   }
   store<i32>(base + CS_S_START, max(load<i32>(base + CS_S_START) - shift, START_FLOOR));
   return shift;
-}
-
-function moveBack(a: usize, n: u32, shift: i32): void {
-  for (let k: u32 = 0; k < n; k++) {
-    const at = a + (<usize>k << 2);
-    const v = load<i32>(at);
-    store<i32>(at, v < 0 ? -1 : max(v - shift, -1));
-  }
 }
 
 /**
@@ -323,16 +350,27 @@ export function chantCheck(s: u32): u32 {
   if (load<i32>(base + CS_POS) < 0 || until < 1 || until > load<i32>(cfg + CH_STRIDE) || followed < 0 || followed > maxP || load<i32>(base + CS_S_LENGTH) < 0) return 2;
   const periods = base + load<u32>(cfg + CH_OFF_PERIODS);
   const following = base + load<u32>(cfg + CH_OFF_FOLLOW);
+  const words = (maxP >>> 5) + 1;
+  // bits 1..maxP only, as many as the periods followed
   let flagged: i32 = 0;
-  for (let L: i32 = 1; L <= maxP; L++) if (load<u8>(following + <usize>L) != 0) flagged++;
-  if (flagged != followed || load<u8>(following) != 0) return 3;
-  // each followed period flagged, none twice (marked 2 while checked)
-  let bad = false;
-  for (let j: i32 = 0; j < followed && !bad; j++) {
-    const L = <i32>load<u16>(periods + (<usize>j << 1));
-    if (L < 1 || L > maxP || load<u8>(following + <usize>L) != 1) bad = true;
-    else store<u8>(following + <usize>L, 2);
+  for (let k: i32 = 0; k < words; k++) {
+    const v = load<u32>(following + (<usize>k << 2));
+    const beyond = k == words - 1 ? ~(<u32>0xffffffff >>> (31 - (<u32>maxP & 31))) : 0;
+    if ((k == 0 && (v & 1) != 0) || (v & beyond) != 0) return 3;
+    flagged += <i32>popcnt<u32>(v);
   }
-  for (let L: i32 = 1; L <= maxP; L++) if (load<u8>(following + <usize>L) == 2) store<u8>(following + <usize>L, 1);
+  if (flagged != followed) return 3;
+  // each followed period flagged, none twice (its bit cleared once checked, then set again)
+  let bad = false;
+  let j: i32 = 0;
+  for (; j < followed; j++) {
+    const L = <i32>load<u16>(periods + (<usize>j << 1));
+    if (L < 1 || L > maxP || !isFollowed(following, L)) {
+      bad = true;
+      break;
+    }
+    unfollow(following, L);
+  }
+  for (let t: i32 = 0; t < j; t++) follow(following, <i32>load<u16>(periods + (<usize>t << 1)));
   return bad ? 3 : 0;
 }

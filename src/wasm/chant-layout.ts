@@ -6,15 +6,18 @@
  *
  * ```
  *  region: [slot header | scalars | last stop | sentence ring (CS_*) ]  chunks..shown   (CHANT_HEADER bytes)
- *          links u16[size]  heads i32[256]  runs i32[maxPeriod + 1]
- *          ring u16[size]  grams u16[size]  periods u16[maxPeriod + 1]  following u8[maxPeriod + 1]
+ *          links u16[size]  heads u16[256]  runs i32[maxPeriod]
+ *          ring u16[size]  grams u16[size]  periods u16[maxPeriod]  following u32[maxPeriod / 32 + 1] (bits)
  * ```
  * A gram's hash is kept as its low 16 bits (period-search.ts keeps all 32): it only sorts out chain
  * entries before their characters are compared, so the periods followed are the same. A link is the
  * distance back to its bucket's previous position (0: none, as for one past maxPeriod, which ends the walk
- * either way); regions saved before held positions, i32 (`regionFromPositions` turns them into distances).
- * 4,736 bytes with the defaults (maxPeriod 200: a ring of 256; a slot class of as many bytes; 5,248 with
- * links as positions).
+ * either way); a bucket's head is its position's low 16 bits (assembly/chant.ts says why what a stale one
+ * reads back as changes no walk's finds); the following flags are bits, and at most maxPeriod periods are
+ * followed. 4,032 bytes with the defaults (maxPeriod 200: a ring of 256; a slot class of as many bytes).
+ * Regions saved before are turned into today's on load: with heads i32, flags u8 and maxPeriod + 1
+ * periods (4,736 bytes, `regionFromWide`), and before that with links as i32 positions too (5,248,
+ * `regionFromPositions`, then `regionFromWide`).
  */
 import type { ChantingOptions } from '../options/detector-options.js';
 import { gramDropFactor, gramPlan, ringSizeFor } from '../text/period-search.js';
@@ -30,14 +33,40 @@ export interface ChantLayout extends ConfigEntry {
   readonly ringSize: number;
   /** Byte offset of the ring (u16 units) in the region. */
   readonly ringOff: number;
-  /** The region's bytes as saved before links were distances (links as i32 positions). */
+  /** The region's bytes as saved before links were distances (links as i32 positions; heads, flags and periods wide). */
   readonly positionsSize: number;
+  /** The region's bytes as saved with heads i32, flags u8 and maxPeriod + 1 periods (links distances), and where its arrays were. */
+  readonly wide: WideLayout;
   /** The gram length and the longest period (what turning positions into distances needs). */
   readonly gram: number;
   readonly maxPeriod: number;
 }
 
+/** Where a region saved with heads i32, flags u8 and maxPeriod + 1 periods held its arrays (links were distances already). */
+export interface WideLayout {
+  readonly size: number;
+  readonly heads: number;
+  readonly runs: number;
+  readonly ring: number;
+  readonly periods: number;
+  readonly following: number;
+}
+
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
+
+/** The seven arrays' offsets, in layout order (links, heads, runs, ring, grams, periods, following). */
+type Seven = [number, number, number, number, number, number, number];
+
+/** Lays out arrays of the given bytes from CHANT_HEADER on, each 4-byte aligned: their offsets and the region's size. */
+function placeAll(bytes: readonly number[]): { at: number[]; size: number } {
+  let off = A.CHANT_HEADER;
+  const at = bytes.map((b) => {
+    const o = off;
+    off += align(b, 4);
+    return o;
+  });
+  return { at, size: align(off, 16) };
+}
 
 const layouts = new WeakMap<ChantingOptions, ChantLayout>();
 
@@ -54,21 +83,13 @@ export function chantLayout(o: ChantingOptions): ChantLayout {
 function layOut(o: ChantingOptions): ChantLayout {
   const plan = gramPlan(o.maxPeriod, o.threshold, o.minLength, o.longChunk, o.longRepetitions);
   const size = ringSizeFor(o.maxPeriod, plan.gram, plan.stride);
-  const periods = o.maxPeriod + 1;
-  let off = A.CHANT_HEADER;
-  const place = (bytes: number): number => {
-    const at = off;
-    off += align(bytes, 4);
-    return at;
-  };
-  const links = place(2 * size);
-  const heads = place(4 * BUCKETS);
-  const runs = place(4 * periods);
-  const ring = place(2 * size);
-  const grams = place(2 * size);
-  const periodsOff = place(2 * periods);
-  const following = place(periods);
-  const slotSize = align(off, 16);
+  const P = o.maxPeriod;
+  const now = placeAll([2 * size, 2 * BUCKETS, 4 * P, 2 * size, 2 * size, 2 * P, 4 * ((P >>> 5) + 1)]);
+  const [links, heads, runs, ring, grams, periodsOff, following] = now.at as Seven;
+  const slotSize = now.size;
+  const old = placeAll([2 * size, 4 * BUCKETS, 4 * (P + 1), 2 * size, 2 * size, 2 * (P + 1), P + 1]);
+  const [, oHeads, oRuns, oRing, , oPeriods, oFollowing] = old.at as Seven;
+  const wide: WideLayout = { size: old.size, heads: oHeads, runs: oRuns, ring: oRing, periods: oPeriods, following: oFollowing };
   const fields = new Map<number, number>([
     [A.C_FLAGS, A.CF_CHANT],
     [A.C_SLOT_SIZE, slotSize],
@@ -92,11 +113,45 @@ function layOut(o: ChantingOptions): ChantLayout {
     [A.CH_OFF_RUNS, runs],
     [A.CH_OFF_FOLLOW, following],
   ]);
-  return { slotSize, fields, semanticThreshold: 0, ringSize: size, ringOff: ring, positionsSize: slotSize + 2 * size, gram: plan.gram, maxPeriod: o.maxPeriod };
+  return { slotSize, fields, semanticThreshold: 0, ringSize: size, ringOff: ring, positionsSize: wide.size + 2 * size, wide, gram: plan.gram, maxPeriod: o.maxPeriod };
 }
 
 /**
- * A region saved when links were i32 positions (`layout.positionsSize` bytes) in today's form: each ring
+ * A region saved with heads i32, flags u8 and maxPeriod + 1 periods (`layout.wide.size` bytes) in today's
+ * form: each head its low 16 bits (-1, none, as 0xffff: what a reset region holds), each flag a bit,
+ * the periods and runs followed (at most maxPeriod: each period once, 1..maxPeriod) copied; links, the
+ * ring and the gram hashes as they are. The region goes on with the same hits as the one saved.
+ */
+export function regionFromWide(old: Uint8Array, layout: ChantLayout): Uint8Array {
+  const w = layout.wide;
+  const f = layout.fields;
+  const get = (k: number): number => f.get(k) as number;
+  const P = layout.maxPeriod;
+  const out = new Uint8Array(layout.slotSize);
+  const src = new DataView(old.buffer, old.byteOffset, old.byteLength);
+  const dst = new DataView(out.buffer);
+  // the header and the links: where they were
+  out.set(old.subarray(0, get(A.CH_OFF_PREV) + 2 * layout.ringSize));
+  for (let b = 0; b < BUCKETS; b++) dst.setUint16(get(A.CH_OFF_HEADS) + 2 * b, src.getInt32(w.heads + 4 * b, true) & 0xffff, true);
+  out.set(old.subarray(w.runs, w.runs + 4 * P), get(A.CH_OFF_RUNS));
+  // the ring and the gram hashes lie together in both forms
+  out.set(old.subarray(w.ring, w.ring + 4 * layout.ringSize), get(A.CH_OFF_RING));
+  out.set(old.subarray(w.periods, w.periods + 2 * P), get(A.CH_OFF_PERIODS));
+  const bits = get(A.CH_OFF_FOLLOW);
+  for (let L = 0; L <= P; L++) {
+    const flag = old[w.following + L] as number;
+    if (flag === 0) continue;
+    // a flag other than 1 becomes the bit of period 0, which chantCheck refuses as it refused the flag
+    const bit = flag === 1 ? L : 0;
+    const at = bits + 4 * (bit >>> 5);
+    dst.setUint32(at, (dst.getUint32(at, true) | (1 << (bit & 31))) >>> 0, true);
+  }
+  return out;
+}
+
+/**
+ * A region saved when links were i32 positions (`layout.positionsSize` bytes) in the wide form
+ * (`layout.wide.size` bytes, heads i32 and flags u8; `regionFromWide` then makes it today's): each ring
  * slot's link becomes the distance from the position last written there (the largest below the stream's
  * position with that slot) back to the position it held; 0 where there is none, where it points to none
  * (-1) or to more than maxPeriod back (the walk stops there as it stopped before). Everything after the
@@ -104,7 +159,7 @@ function layOut(o: ChantingOptions): ChantLayout {
  */
 export function regionFromPositions(old: Uint8Array, layout: ChantLayout): Uint8Array {
   const size = layout.ringSize;
-  const out = new Uint8Array(layout.slotSize);
+  const out = new Uint8Array(layout.wide.size);
   const at = A.CHANT_HEADER;
   out.set(old.subarray(0, at));
   const src = new DataView(old.buffer, old.byteOffset, old.byteLength);
