@@ -18,8 +18,12 @@
 //     current gram is in the current bucket, which the true chain (all within maxP, each link exact) has
 //     already visited before the walk leaves it, so those visits match nothing (same characters, same
 //     full hash, same bucket);
-//   - the following flags are bits (u32 words), and the periods and their runs hold maxP entries (a
-//     period is added only while fewer than maxP are followed).
+//   - the periods followed are the set bits of the following words (u32), visited in increasing order,
+//     and each one's run is kept at its period (runs[L - 1]), not in a list in the order they began: the
+//     smallest period that hits is the same whatever the order;
+//   - the gram table has 64 buckets, not 256 (a gram's bucket is its hash's top 6 bits, not 8): a walk
+//     visits every position within maxP whose gram is the current one whichever bucket function sorts
+//     them, in the same order, and only those can match.
 //
 //   chantPush(region, text, n, piece, limit): pushes UTF-16 units text[0, n) and stops
 //     - right after a character that hit (a period: CO_PERIOD, CO_AT, CS_HIT_RUN; or a repeated
@@ -28,14 +32,16 @@
 //   and returns the units it pushed. Quiet prose costs the host one call per range of text.
 import {
   CF_CHANT, CH_DROP, CH_GRAM, CH_LONG_CHUNK, CH_LONG_NEED, CH_MAXP, CH_MINLEN, CH_NEED, CH_OFF_FOLLOW, CH_OFF_GRAMS, CH_OFF_HEADS,
-  CH_OFF_PERIODS, CH_OFF_PREV, CH_OFF_RING, CH_OFF_RUNS, CH_REPS, CH_SIZE, CH_STRIDE, CO_AT, CO_FIRST, CO_PERIOD, CO_SAID,
+  CH_OFF_PREV, CH_OFF_RING, CH_OFF_RUNS, CH_REPS, CH_SIZE, CH_STRIDE, CO_AT, CO_FIRST, CO_PERIOD, CO_SAID,
   CO_SHOWN, CS_CHUNKS, CS_FOLLOWED, CS_GRAM, CS_HASHES, CS_HIT_RUN, CS_LENGTHS, CS_POS, CS_S_FLAGS, CS_S_HASH, CS_S_LENGTH, CS_S_START,
   CS_S_STORED, CS_SHOWN, CS_STARTS, CS_UNTIL, C_FLAGS, C_SLOT_SIZE, S_CONFIG, SENTENCE_SHOWN, SENTENCE_WINDOW,
 } from './abi';
 import { configPtr, slotOk } from './slots';
 
-/** Chain heads of the gram table (as in period-search.ts). */
-const BUCKETS: u32 = 256;
+/** Chain heads of the gram table (period-search.ts has 256: the same positions match, see the header). */
+const BUCKETS: u32 = 64;
+/** A gram's bucket: the top log2(BUCKETS) bits of its hash times the golden ratio. */
+const BUCKET_SHIFT: u32 = 26;
 const HASH_BASE: i32 = 0x01000193;
 const FNV_OFFSET: i32 = <i32>0x811c9dc5;
 const FNV_PRIME: i32 = 0x01000193;
@@ -109,9 +115,10 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
   const grams = base + load<u32>(cfg + CH_OFF_GRAMS);
   const links = base + load<u32>(cfg + CH_OFF_PREV);
   const heads = base + load<u32>(cfg + CH_OFF_HEADS);
-  const periods = base + load<u32>(cfg + CH_OFF_PERIODS);
-  const runs = base + load<u32>(cfg + CH_OFF_RUNS);
+  // runs[L - 1]: the run of period L while it is followed
+  const runs = base + load<u32>(cfg + CH_OFF_RUNS) - 4;
   const following = base + load<u32>(cfg + CH_OFF_FOLLOW);
+  const flagWords = (maxP >>> 5) + 1;
 
   let pos = load<i32>(base + CS_POS);
   let gram = load<i32>(base + CS_GRAM);
@@ -140,31 +147,36 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
     pos++;
     store<u16>(ring + (<usize>(i & mask) << 1), <u16>ch);
     let hit: i32 = 0;
-    // follow the periods already followed
-    let w: i32 = 0;
-    for (let j: i32 = 0; j < followed; j++) {
-      const L = <i32>load<u16>(periods + (<usize>j << 1));
-      if (<i32>load<u16>(ring + (<usize>((i - L) & mask) << 1)) != ch) {
-        unfollow(following, L);
-        continue;
+    // follow the periods already followed, smallest first: the first that hits is the smallest
+    if (followed != 0) {
+      let w: i32 = 0;
+      for (let word: i32 = 0; word < flagWords; word++) {
+        let bits = load<u32>(following + (<usize>word << 2));
+        while (bits != 0) {
+          const L = (word << 5) + <i32>ctz<u32>(bits);
+          bits &= bits - 1;
+          if (<i32>load<u16>(ring + (<usize>((i - L) & mask) << 1)) != ch) {
+            unfollow(following, L);
+            continue;
+          }
+          const r = load<i32>(runs + (<usize>L << 2)) + 1;
+          store<i32>(runs + (<usize>L << 2), r);
+          w++;
+          if (hit == 0 && r >= (L >= longChunk ? longNeed : need) * L && r + L >= minLength) {
+            hit = L;
+            hitRun = r;
+          }
+        }
       }
-      const r = load<i32>(runs + (<usize>j << 2)) + 1;
-      store<u16>(periods + (<usize>w << 1), <u16>L);
-      store<i32>(runs + (<usize>w << 2), r);
-      w++;
-      if ((hit == 0 || L < hit) && r >= (L >= longChunk ? longNeed : need) * L && r + L >= minLength) {
-        hit = L;
-        hitRun = r;
-      }
+      followed = w;
     }
-    followed = w;
     // the gram ending here, into the table; at an anchor, start following new periods
     const leaving = i >= G ? <i32>load<u16>(ring + (<usize>((i - G) & mask) << 1)) : 0;
     gram = (gram - leaving * drop) * HASH_BASE + ch;
     if (i >= G - 1) {
       const h = gram;
       store<u16>(grams + (<usize>(i & mask) << 1), <u16>h);
-      const b = <u32>(h * <i32>0x9e3779b1) >>> 24;
+      const b = <u32>(h * <i32>0x9e3779b1) >>> BUCKET_SHIFT;
       // the head's distance back from its low 16 bits (see the header): none unless 1..maxP and within the stream
       const d = (i - <i32>load<u16>(heads + (<usize>b << 1))) & 0xffff;
       let q = d != 0 && d <= maxP && d <= i ? i - d : -1;
@@ -178,8 +190,7 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
           if (<i32>load<u16>(grams + (<usize>(q & mask) << 1)) == (h & 0xffff) && !isFollowed(following, L) && sameGram(ring, mask, G, q, i)) {
             const r = runBack(ring, mask, size, G, i, L);
             follow(following, L);
-            store<u16>(periods + (<usize>followed << 1), <u16>L);
-            store<i32>(runs + (<usize>followed << 2), r);
+            store<i32>(runs + (<usize>L << 2), r);
             followed++;
             if ((hit == 0 || L < hit) && r >= (L >= longChunk ? longNeed : need) * L && r + L >= minLength) {
               hit = L;
@@ -348,7 +359,6 @@ export function chantCheck(s: u32): u32 {
   const until = load<i32>(base + CS_UNTIL);
   const followed = load<i32>(base + CS_FOLLOWED);
   if (load<i32>(base + CS_POS) < 0 || until < 1 || until > load<i32>(cfg + CH_STRIDE) || followed < 0 || followed > maxP || load<i32>(base + CS_S_LENGTH) < 0) return 2;
-  const periods = base + load<u32>(cfg + CH_OFF_PERIODS);
   const following = base + load<u32>(cfg + CH_OFF_FOLLOW);
   const words = (maxP >>> 5) + 1;
   // bits 1..maxP only, as many as the periods followed
@@ -359,18 +369,5 @@ export function chantCheck(s: u32): u32 {
     if ((k == 0 && (v & 1) != 0) || (v & beyond) != 0) return 3;
     flagged += <i32>popcnt<u32>(v);
   }
-  if (flagged != followed) return 3;
-  // each followed period flagged, none twice (its bit cleared once checked, then set again)
-  let bad = false;
-  let j: i32 = 0;
-  for (; j < followed; j++) {
-    const L = <i32>load<u16>(periods + (<usize>j << 1));
-    if (L < 1 || L > maxP || !isFollowed(following, L)) {
-      bad = true;
-      break;
-    }
-    unfollow(following, L);
-  }
-  for (let t: i32 = 0; t < j; t++) follow(following, <i32>load<u16>(periods + (<usize>t << 1)));
-  return bad ? 3 : 0;
+  return flagged != followed ? 3 : 0;
 }
