@@ -98,7 +98,6 @@ export const CH_OFF_RING: u32 = 224;
 export const CH_OFF_GRAMS: u32 = 228;
 export const CH_OFF_PREV: u32 = 232;
 export const CH_OFF_HEADS: u32 = 236;
-export const CH_OFF_PERIODS: u32 = 240;
 export const CH_OFF_RUNS: u32 = 244;
 export const CH_OFF_FOLLOW: u32 = 248;
 
@@ -138,8 +137,9 @@ export const SLOT_POISONED: u32 = 2;
 
 // a chanting region (after the slot header's first 16 bytes): the period search's and the sentence
 // tracker's scalars, what the last kernel call stopped on, the sentence ring, then the arrays at the
-// config's CH_OFF_* offsets (ring u16, gram hashes' low 16 bits u16, chain links i32, bucket heads i32,
-// followed periods u16, their runs i32, following flags u8)
+// config's CH_OFF_* offsets (ring u16, gram hashes' low 16 bits u16, chain links u16 distances, 64 bucket
+// heads u16 low bits of positions, runs i32 by period, the periods followed as bits in u32s); 240 unused
+// (the list of followed periods before snapshot format 11)
 export const CS_POS: u32 = 16;
 export const CS_GRAM: u32 = 20;
 export const CS_UNTIL: u32 = 24;

@@ -6,10 +6,24 @@
 //   region: [slot header 16 | scalars | last stop | sentence ring | shown]  links  heads  runs  ring
 //           grams (low 16 bits)  periods  following          (offsets: assembly/abi.ts CS_*, config CH_OFF_*)
 //
-//   Two departures from period-search.ts: a gram's hash is kept as its low 16 bits (it only sorts out chain
-//   entries before their characters are compared), and a chain link as the distance back to the previous
-//   position of its bucket, u16, 0 for none (a link longer than maxP ends the walk as none does). The
-//   periods followed, and the hits, are the same.
+//   Four departures from period-search.ts, none changing the periods followed or the hits:
+//   - a gram's hash is kept as its low 16 bits (it only sorts out chain entries before their characters
+//     are compared);
+//   - a chain link is the distance back to the previous position of its bucket, u16, 0 for none (a link
+//     longer than maxP ends the walk as none does);
+//   - a bucket's head is its position's low 16 bits, read back as the position 1..65535 before the
+//     current one with those bits (none when that is more than maxP back or before the stream). A head
+//     within maxP reads back exactly (maxP < 65536). A stale head may read back as a recent position q
+//     of another bucket: the walk then visits q and its chain, but every position within maxP with the
+//     current gram is in the current bucket, which the true chain (all within maxP, each link exact) has
+//     already visited before the walk leaves it, so those visits match nothing (same characters, same
+//     full hash, same bucket);
+//   - the periods followed are the set bits of the following words (u32), visited in increasing order,
+//     and each one's run is kept at its period (runs[L - 1]), not in a list in the order they began: the
+//     smallest period that hits is the same whatever the order;
+//   - the gram table has 64 buckets, not 256 (a gram's bucket is its hash's top 6 bits, not 8): a walk
+//     visits every position within maxP whose gram is the current one whichever bucket function sorts
+//     them, in the same order, and only those can match.
 //
 //   chantPush(region, text, n, piece, limit): pushes UTF-16 units text[0, n) and stops
 //     - right after a character that hit (a period: CO_PERIOD, CO_AT, CS_HIT_RUN; or a repeated
@@ -18,14 +32,16 @@
 //   and returns the units it pushed. Quiet prose costs the host one call per range of text.
 import {
   CF_CHANT, CH_DROP, CH_GRAM, CH_LONG_CHUNK, CH_LONG_NEED, CH_MAXP, CH_MINLEN, CH_NEED, CH_OFF_FOLLOW, CH_OFF_GRAMS, CH_OFF_HEADS,
-  CH_OFF_PERIODS, CH_OFF_PREV, CH_OFF_RING, CH_OFF_RUNS, CH_REPS, CH_SIZE, CH_STRIDE, CO_AT, CO_FIRST, CO_PERIOD, CO_SAID,
+  CH_OFF_PREV, CH_OFF_RING, CH_OFF_RUNS, CH_REPS, CH_SIZE, CH_STRIDE, CO_AT, CO_FIRST, CO_PERIOD, CO_SAID,
   CO_SHOWN, CS_CHUNKS, CS_FOLLOWED, CS_GRAM, CS_HASHES, CS_HIT_RUN, CS_LENGTHS, CS_POS, CS_S_FLAGS, CS_S_HASH, CS_S_LENGTH, CS_S_START,
   CS_S_STORED, CS_SHOWN, CS_STARTS, CS_UNTIL, C_FLAGS, C_SLOT_SIZE, S_CONFIG, SENTENCE_SHOWN, SENTENCE_WINDOW,
 } from './abi';
 import { configPtr, slotOk } from './slots';
 
-/** Chain heads of the gram table (as in period-search.ts). */
-const BUCKETS: u32 = 256;
+/** Chain heads of the gram table (period-search.ts has 256: the same positions match, see the header). */
+const BUCKETS: u32 = 64;
+/** A gram's bucket: the top log2(BUCKETS) bits of its hash times the golden ratio. */
+const BUCKET_SHIFT: u32 = 26;
 const HASH_BASE: i32 = 0x01000193;
 const FNV_OFFSET: i32 = <i32>0x811c9dc5;
 const FNV_PRIME: i32 = 0x01000193;
@@ -47,7 +63,7 @@ export function chantReset(s: u32): u32 {
   memory.fill(<usize>s + CS_POS, 0, <usize>(load<u32>(cfg + C_SLOT_SIZE) - CS_POS));
   store<i32>(s + CS_UNTIL, load<i32>(cfg + CH_STRIDE));
   store<i32>(s + CS_S_HASH, FNV_OFFSET);
-  memory.fill(<usize>s + load<u32>(cfg + CH_OFF_HEADS), 0xff, BUCKETS << 2);
+  memory.fill(<usize>s + load<u32>(cfg + CH_OFF_HEADS), 0xff, BUCKETS << 1);
   return 0;
 }
 
@@ -99,9 +115,10 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
   const grams = base + load<u32>(cfg + CH_OFF_GRAMS);
   const links = base + load<u32>(cfg + CH_OFF_PREV);
   const heads = base + load<u32>(cfg + CH_OFF_HEADS);
-  const periods = base + load<u32>(cfg + CH_OFF_PERIODS);
-  const runs = base + load<u32>(cfg + CH_OFF_RUNS);
+  // runs[L - 1]: the run of period L while it is followed
+  const runs = base + load<u32>(cfg + CH_OFF_RUNS) - 4;
   const following = base + load<u32>(cfg + CH_OFF_FOLLOW);
+  const flagWords = (maxP >>> 5) + 1;
 
   let pos = load<i32>(base + CS_POS);
   let gram = load<i32>(base + CS_GRAM);
@@ -130,44 +147,50 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
     pos++;
     store<u16>(ring + (<usize>(i & mask) << 1), <u16>ch);
     let hit: i32 = 0;
-    // follow the periods already followed
-    let w: i32 = 0;
-    for (let j: i32 = 0; j < followed; j++) {
-      const L = <i32>load<u16>(periods + (<usize>j << 1));
-      if (<i32>load<u16>(ring + (<usize>((i - L) & mask) << 1)) != ch) {
-        store<u8>(following + <usize>L, 0);
-        continue;
+    // follow the periods already followed, smallest first: the first that hits is the smallest
+    if (followed != 0) {
+      let w: i32 = 0;
+      for (let word: i32 = 0; word < flagWords; word++) {
+        let bits = load<u32>(following + (<usize>word << 2));
+        while (bits != 0) {
+          const L = (word << 5) + <i32>ctz<u32>(bits);
+          bits &= bits - 1;
+          if (<i32>load<u16>(ring + (<usize>((i - L) & mask) << 1)) != ch) {
+            unfollow(following, L);
+            continue;
+          }
+          const r = load<i32>(runs + (<usize>L << 2)) + 1;
+          store<i32>(runs + (<usize>L << 2), r);
+          w++;
+          if (hit == 0 && r >= (L >= longChunk ? longNeed : need) * L && r + L >= minLength) {
+            hit = L;
+            hitRun = r;
+          }
+        }
       }
-      const r = load<i32>(runs + (<usize>j << 2)) + 1;
-      store<u16>(periods + (<usize>w << 1), <u16>L);
-      store<i32>(runs + (<usize>w << 2), r);
-      w++;
-      if ((hit == 0 || L < hit) && r >= (L >= longChunk ? longNeed : need) * L && r + L >= minLength) {
-        hit = L;
-        hitRun = r;
-      }
+      followed = w;
     }
-    followed = w;
     // the gram ending here, into the table; at an anchor, start following new periods
     const leaving = i >= G ? <i32>load<u16>(ring + (<usize>((i - G) & mask) << 1)) : 0;
     gram = (gram - leaving * drop) * HASH_BASE + ch;
     if (i >= G - 1) {
       const h = gram;
       store<u16>(grams + (<usize>(i & mask) << 1), <u16>h);
-      const b = <u32>(h * <i32>0x9e3779b1) >>> 24;
-      let q = load<i32>(heads + (<usize>b << 2));
-      store<i32>(heads + (<usize>b << 2), i);
+      const b = <u32>(h * <i32>0x9e3779b1) >>> BUCKET_SHIFT;
+      // the head's distance back from its low 16 bits (see the header): none unless 1..maxP and within the stream
+      const d = (i - <i32>load<u16>(heads + (<usize>b << 1))) & 0xffff;
+      let q = d != 0 && d <= maxP && d <= i ? i - d : -1;
+      store<u16>(heads + (<usize>b << 1), <u16>i);
       // the link as a distance back, 0 for none: a step longer than maxP ends the walk below either way
-      store<u16>(links + (<usize>(i & mask) << 1), <u16>(q >= 0 && i - q <= maxP ? i - q : 0));
+      store<u16>(links + (<usize>(i & mask) << 1), <u16>(q >= 0 ? i - q : 0));
       if (--until <= 0) {
         until = stride;
         while (q >= 0 && i - q <= maxP) {
           const L = i - q;
-          if (<i32>load<u16>(grams + (<usize>(q & mask) << 1)) == (h & 0xffff) && load<u8>(following + <usize>L) == 0 && sameGram(ring, mask, G, q, i)) {
+          if (<i32>load<u16>(grams + (<usize>(q & mask) << 1)) == (h & 0xffff) && !isFollowed(following, L) && sameGram(ring, mask, G, q, i)) {
             const r = runBack(ring, mask, size, G, i, L);
-            store<u8>(following + <usize>L, 1);
-            store<u16>(periods + (<usize>followed << 1), <u16>L);
-            store<i32>(runs + (<usize>followed << 2), r);
+            follow(following, L);
+            store<i32>(runs + (<usize>L << 2), r);
             followed++;
             if ((hit == 0 || L < hit) && r >= (L >= longChunk ? longNeed : need) * L && r + L >= minLength) {
               hit = L;
@@ -223,6 +246,24 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
   store<u32>(base + CS_S_FLAGS, (pending ? 1 : 0) | (words ? 2 : 0));
   store<u64>(base + CS_S_STORED, stored);
   return k;
+}
+
+/** Whether period L is followed (its bit in the following words). */
+// @ts-ignore: decorator
+@inline function isFollowed(following: usize, L: i32): bool {
+  return (load<u32>(following + (<usize>(L >>> 5) << 2)) & (<u32>1 << (<u32>L & 31))) != 0;
+}
+
+// @ts-ignore: decorator
+@inline function follow(following: usize, L: i32): void {
+  const at = following + (<usize>(L >>> 5) << 2);
+  store<u32>(at, load<u32>(at) | (<u32>1 << (<u32>L & 31)));
+}
+
+// @ts-ignore: decorator
+@inline function unfollow(following: usize, L: i32): void {
+  const at = following + (<usize>(L >>> 5) << 2);
+  store<u32>(at, load<u32>(at) & ~(<u32>1 << (<u32>L & 31)));
 }
 
 /** Whether the G units ending at q equal those ending at i. */
@@ -290,8 +331,13 @@ export function chantRebase(s: u32): i32 {
   const pos = load<i32>(base + CS_POS);
   if (<i64>pos < 3 * <i64>size) return 0;
   const shift = ((pos - 2 * size) / size) * size;
-  // links are distances: they stay
-  moveBack(base + load<u32>(cfg + CH_OFF_HEADS), BUCKETS, shift);
+  // links are distances: they stay; heads are positions' low 16 bits, moved back with them (a stale one
+  // stays stale: what it reads back as is harmless, see the header)
+  const heads = base + load<u32>(cfg + CH_OFF_HEADS);
+  for (let k: u32 = 0; k < BUCKETS; k++) {
+    const at = heads + (<usize>k << 1);
+    store<u16>(at, <u16>(<i32>load<u16>(at) - shift));
+  }
   store<i32>(base + CS_POS, pos - shift);
   for (let k: u32 = 0; k < SENTENCE_WINDOW; k++) {
     const at = base + CS_STARTS + (<usize>k << 2);
@@ -299,14 +345,6 @@ export function chantRebase(s: u32): i32 {
   }
   store<i32>(base + CS_S_START, max(load<i32>(base + CS_S_START) - shift, START_FLOOR));
   return shift;
-}
-
-function moveBack(a: usize, n: u32, shift: i32): void {
-  for (let k: u32 = 0; k < n; k++) {
-    const at = a + (<usize>k << 2);
-    const v = load<i32>(at);
-    store<i32>(at, v < 0 ? -1 : max(v - shift, -1));
-  }
 }
 
 /**
@@ -321,18 +359,15 @@ export function chantCheck(s: u32): u32 {
   const until = load<i32>(base + CS_UNTIL);
   const followed = load<i32>(base + CS_FOLLOWED);
   if (load<i32>(base + CS_POS) < 0 || until < 1 || until > load<i32>(cfg + CH_STRIDE) || followed < 0 || followed > maxP || load<i32>(base + CS_S_LENGTH) < 0) return 2;
-  const periods = base + load<u32>(cfg + CH_OFF_PERIODS);
   const following = base + load<u32>(cfg + CH_OFF_FOLLOW);
+  const words = (maxP >>> 5) + 1;
+  // bits 1..maxP only, as many as the periods followed
   let flagged: i32 = 0;
-  for (let L: i32 = 1; L <= maxP; L++) if (load<u8>(following + <usize>L) != 0) flagged++;
-  if (flagged != followed || load<u8>(following) != 0) return 3;
-  // each followed period flagged, none twice (marked 2 while checked)
-  let bad = false;
-  for (let j: i32 = 0; j < followed && !bad; j++) {
-    const L = <i32>load<u16>(periods + (<usize>j << 1));
-    if (L < 1 || L > maxP || load<u8>(following + <usize>L) != 1) bad = true;
-    else store<u8>(following + <usize>L, 2);
+  for (let k: i32 = 0; k < words; k++) {
+    const v = load<u32>(following + (<usize>k << 2));
+    const beyond = k == words - 1 ? ~(<u32>0xffffffff >>> (31 - (<u32>maxP & 31))) : 0;
+    if ((k == 0 && (v & 1) != 0) || (v & beyond) != 0) return 3;
+    flagged += <i32>popcnt<u32>(v);
   }
-  for (let L: i32 = 1; L <= maxP; L++) if (load<u8>(following + <usize>L) == 2) store<u8>(following + <usize>L, 1);
-  return bad ? 3 : 0;
+  return flagged != followed ? 3 : 0;
 }

@@ -2,9 +2,12 @@
  * Chanting's region keeps each gram chain link as the distance back to its bucket's previous position
  * (u16, 0 for none), not that position (i32): 512 bytes less a session with text at the defaults. A link
  * longer than maxPeriod ends the walk as none does, so the periods followed and the hits are the same (the
- * differential tests against the TypeScript twin, test/chanting-wasm-stream.test.ts, hold them so). A
- * region saved while links were positions (what older snapshots hold) is turned into distances on load:
- * exactly the region the stream would have today, and it goes on with the twin's hits.
+ * differential tests against the TypeScript twin, test/chanting-wasm-stream.test.ts, hold them so). Since
+ * snapshot format 11 the gram table has 64 buckets, not 256, each head its position's low 16 bits, and the
+ * periods followed are bits with each one's run at its period (1,488 bytes less again: 3,248). Regions saved
+ * before (what older snapshots hold) are turned into today's on load, chains made again from the ring:
+ * every head and every link reads back as the native region's wherever a walk could use it, everything
+ * else is exactly the region the stream would have today, and it goes on with the twin's hits.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,11 +15,91 @@ import { CHANTING_DEFAULTS } from '../src/index.js';
 import { ByteReader } from '../src/snapshot/byte-reader.js';
 import { ByteWriter } from '../src/snapshot/byte-writer.js';
 import { type ProseStream, TsProseStream } from '../src/text/prose-stream.js';
-import { chantLayout, regionFromPositions } from '../src/wasm/chant-layout.js';
+import { chantLayout, regionFromPositions, regionFromWide } from '../src/wasm/chant-layout.js';
 import * as A from '../src/wasm/generated/abi.js';
 import { WasmProseStream } from '../src/wasm/wasm-prose-stream.js';
 import { chantingOptions as options, prosePiece as piece } from './helpers/prose.js';
 import { runs } from './helpers/streams.js';
+import { slotClassBytes } from '../src/wasm/slot-layout.js';
+
+/** The twin's period search state a region saved before held as it is (heads i32, flags u8, maxPeriod + 1 periods). */
+interface TwinSearch {
+  readonly pos: number;
+  readonly heads: Int32Array;
+  readonly prevInBucket: Int32Array;
+  readonly periods: Uint16Array;
+  readonly runs: Int32Array;
+  readonly following: Uint8Array;
+}
+
+const twin = (ts: TsProseStream): TwinSearch => (ts as unknown as { search: TwinSearch }).search;
+
+/** The region as saved with heads i32, flags u8 and maxPeriod + 1 periods: today's header, links, ring and gram hashes, the twin's wide arrays. */
+function wideRegion(now: Uint8Array, ts: TsProseStream, o: Parameters<typeof chantLayout>[0]): Uint8Array {
+  const l = chantLayout(o);
+  const w = l.wide;
+  const t = twin(ts);
+  const old = new Uint8Array(w.size);
+  const dv = new DataView(old.buffer);
+  old.set(now.subarray(0, A.CHANT_HEADER));
+  // the twin's links (256 buckets) as distances: of the position last written at each ring slot
+  const size = l.ringSize;
+  t.prevInBucket.forEach((q, j) => {
+    const p = t.pos - 1 - ((((t.pos - 1 - j) % size) + size) % size);
+    dv.setUint16(A.CHANT_HEADER + 2 * j, p >= l.gram - 1 && q >= 0 && p - q >= 1 && p - q <= o.maxPeriod ? p - q : 0, true);
+  });
+  t.heads.forEach((q, b) => dv.setInt32(w.heads + 4 * b, q, true));
+  t.runs.forEach((r, j) => dv.setInt32(w.runs + 4 * j, r, true));
+  const ringAt = l.fields.get(A.CH_OFF_RING) as number;
+  old.set(now.subarray(ringAt, ringAt + 4 * l.ringSize), w.ring);
+  t.periods.forEach((p, j) => dv.setUint16(w.periods + 2 * j, p, true));
+  old.set(t.following, w.following);
+  return old;
+}
+
+/** The module's buckets (assembly/chant.ts). */
+const BUCKETS = 64;
+
+/** Bucket b's head as the walk at the stream's position reads it back from a region (-1: none). */
+function headRead(region: Uint8Array, o: Parameters<typeof chantLayout>[0], b: number): number {
+  const l = chantLayout(o);
+  const dv = new DataView(region.buffer, region.byteOffset, region.byteLength);
+  const pos = dv.getInt32(A.CS_POS, true);
+  const d = (pos - dv.getUint16((l.fields.get(A.CH_OFF_HEADS) as number) + 2 * b, true)) & 0xffff;
+  return d !== 0 && d <= o.maxPeriod && d <= pos ? pos - d : -1;
+}
+
+/** The links a walk from the stream's position on can follow: of positions within maxPeriod, to positions within maxPeriod (else 0). */
+function linksRead(region: Uint8Array, o: Parameters<typeof chantLayout>[0]): number[] {
+  const l = chantLayout(o);
+  const dv = new DataView(region.buffer, region.byteOffset, region.byteLength);
+  const pos = dv.getInt32(A.CS_POS, true);
+  const at = l.fields.get(A.CH_OFF_PREV) as number;
+  const out: number[] = [];
+  for (let p = Math.max(0, pos - o.maxPeriod); p < pos; p++) {
+    const d = dv.getUint16(at + 2 * (p & (l.ringSize - 1)), true);
+    out.push(d !== 0 && p - d >= pos - o.maxPeriod ? d : 0);
+  }
+  return out;
+}
+
+/**
+ * Today's region without its chains (heads and links: they are compared as the walk reads them back) and
+ * the runs of periods not followed (what a period left behind when it stopped being followed: never read).
+ */
+function withoutChains(region: Uint8Array, o: Parameters<typeof chantLayout>[0]): Uint8Array {
+  const l = chantLayout(o);
+  const heads = l.fields.get(A.CH_OFF_HEADS) as number;
+  const links = l.fields.get(A.CH_OFF_PREV) as number;
+  const runs = l.fields.get(A.CH_OFF_RUNS) as number;
+  const bits = l.fields.get(A.CH_OFF_FOLLOW) as number;
+  const out = region.slice();
+  const dv = new DataView(out.buffer);
+  out.fill(0, heads, heads + 2 * BUCKETS);
+  out.fill(0, links, links + 2 * l.ringSize);
+  for (let L = 1; L <= o.maxPeriod; L++) if (((dv.getUint32(bits + 4 * (L >>> 5), true) >>> (L & 31)) & 1) === 0) dv.setInt32(runs + 4 * (L - 1), 0, true);
+  return out;
+}
 
 /** Every field a detector reads after a push. */
 const state = (s: ProseStream): string => JSON.stringify([s.pos, s.hitPeriod, s.hitPeriod > 0 ? s.hitAt : 0, s.hitPeriod > 0 ? s.hitRun : 0, s.said]);
@@ -49,8 +132,13 @@ describe("chanting's gram chain links as distances", () => {
   it('should lay out 512 bytes less than links as positions with the defaults', () => {
     const l = chantLayout(CHANTING_DEFAULTS);
     expect(l.ringSize).toBe(256);
-    expect(l.slotSize).toBe(4_736);
+    expect(l.slotSize).toBe(3_248);
+    expect(l.wide.size).toBe(4_736);
     expect(l.positionsSize).toBe(5_248);
+  });
+
+  it('should make regions of the 3,264-byte size class with the defaults (4,736 before)', () => {
+    expect(slotClassBytes(chantLayout(CHANTING_DEFAULTS).slotSize)).toBe(3_264);
   });
 
   it('should turn a region saved with links as positions into the region of today, which goes on with the same hits', () => {
@@ -63,21 +151,25 @@ describe("chanting's gram chain links as distances", () => {
         const again = new WasmProseStream(o);
         try {
           feed(ts, wasm, pieces.slice(0, at), 0, limit);
-          // the region as saved before: links as the positions the twin keeps (what the module kept then)
+          // the region as saved before: links as the positions the twin keeps (what the module kept then),
+          // heads, flags and periods wide
           const layout = chantLayout(o);
           const now = regionOf(wasm);
+          const wide = wideRegion(now, ts, o);
           const old = new Uint8Array(layout.positionsSize);
-          old.set(now.subarray(0, A.CHANT_HEADER));
+          old.set(wide.subarray(0, A.CHANT_HEADER));
           const dv = new DataView(old.buffer);
-          const prev = (ts as unknown as { search: { prevInBucket: Int32Array } }).search.prevInBucket;
-          prev.forEach((q, j) => dv.setInt32(A.CHANT_HEADER + 4 * j, q, true));
-          old.set(now.subarray(A.CHANT_HEADER + 2 * layout.ringSize), A.CHANT_HEADER + 4 * layout.ringSize);
-          expect(regionFromPositions(old, layout)).toEqual(now);
+          twin(ts).prevInBucket.forEach((q, j) => dv.setInt32(A.CHANT_HEADER + 4 * j, q, true));
+          old.set(wide.subarray(A.CHANT_HEADER + 2 * layout.ringSize), A.CHANT_HEADER + 4 * layout.ringSize);
+          expect(regionFromPositions(old, layout)).toEqual(wide);
           const w = new ByteWriter();
           w.bytes(old);
           const b = w.finish();
           again.load(new ByteReader(b, 0, b.length));
-          expect(regionOf(again)).toEqual(now);
+          const loaded = regionOf(again);
+          expect(withoutChains(loaded, o)).toEqual(withoutChains(now, o));
+          expect(linksRead(loaded, o)).toEqual(linksRead(now, o));
+          for (let h = 0; h < BUCKETS; h++) expect(headRead(loaded, o, h)).toBe(headRead(now, o, h));
           feed(ts, again, pieces.slice(at), at, limit);
           restored++;
         } finally {
@@ -88,5 +180,64 @@ describe("chanting's gram chain links as distances", () => {
       { numRuns: runs(100) },
     );
     expect(restored).toBeGreaterThan(50);
+  });
+});
+
+describe("chanting's 64 bucket heads as low 16 bits, the periods followed as bits", () => {
+  it("should read every head back as the twin's 4 buckets do wherever the walk can use it, and turn a wide region into one that goes on with the same hits", () => {
+    let restored = 0;
+    fc.assert(
+      fc.property(options, fc.array(piece, { minLength: 2, maxLength: 16 }), fc.nat(), fc.constantFrom(2 ** 30, 600), (o, pieces, cut, limit) => {
+        const at = 1 + (cut % (pieces.length - 1));
+        const ts = new TsProseStream(o);
+        const wasm = new WasmProseStream(o);
+        const again = new WasmProseStream(o);
+        try {
+          feed(ts, wasm, pieces.slice(0, at), 0, limit);
+          const now = regionOf(wasm);
+          const t = twin(ts);
+          // the twin's head, where the next character's walk could use it (within maxPeriod), else none
+          const usable = (q: number): number => (q >= 0 && t.pos - q >= 1 && t.pos - q <= o.maxPeriod ? q : -1);
+          // the module's bucket b holds the twin's buckets 4b..4b+3 (the top 6 bits of the same product, not 8)
+          const head = (b: number): number => Math.max(...[0, 1, 2, 3].map((s) => usable(t.heads[4 * b + s] as number)));
+          for (let b = 0; b < BUCKETS; b++) expect(headRead(now, o, b)).toBe(head(b));
+          const wide = wideRegion(now, ts, o);
+          const today = regionFromWide(wide, chantLayout(o));
+          expect(withoutChains(today, o)).toEqual(withoutChains(now, o));
+          expect(linksRead(today, o)).toEqual(linksRead(now, o));
+          for (let b = 0; b < BUCKETS; b++) expect(headRead(today, o, b)).toBe(head(b));
+          const w = new ByteWriter();
+          w.bytes(wide);
+          const bytes = w.finish();
+          again.load(new ByteReader(bytes, 0, bytes.length));
+          feed(ts, again, pieces.slice(at), at, limit);
+          restored++;
+        } finally {
+          wasm.dispose();
+          again.dispose();
+        }
+      }),
+      { numRuns: runs(100) },
+    );
+    expect(restored).toBeGreaterThan(50);
+  });
+
+  it('should refuse a wide region whose flag is neither 0 nor 1, as the wide region was refused', () => {
+    const o = CHANTING_DEFAULTS;
+    const ts = new TsProseStream(o);
+    const wasm = new WasmProseStream(o);
+    const again = new WasmProseStream(o);
+    try {
+      feed(ts, wasm, ['la la la la la la la la la la la la la la la '], 0, 2 ** 30);
+      const wide = wideRegion(regionOf(wasm), ts, o);
+      wide[chantLayout(o).wide.following + 3] = 2;
+      const w = new ByteWriter();
+      w.bytes(wide);
+      const bytes = w.finish();
+      expect(() => again.load(new ByteReader(bytes, 0, bytes.length))).toThrow(/chanting state, check 3/);
+    } finally {
+      wasm.dispose();
+      again.dispose();
+    }
   });
 });

@@ -19,6 +19,10 @@
  * the same sentence: restored now, the region is turned into today's (links as 16-bit distances), and the
  * next calls get the chanting verdicts of the session that ran all fourteen (fails when the region is read
  * as today's form: its length differs).
+ * `fixtures/snapshots/v10-chanting.json` holds a format-10 snapshot made by loopwatch d4df2c8 from the same
+ * calls (chanting's region with its bucket heads as 32-bit positions, its following flags as bytes: 4,736
+ * bytes): restored now, the region is turned into today's (4,032 bytes), and the next calls get the
+ * chanting verdicts of the session that ran all fourteen (fails when the region is read as today's form).
  * Every fixture was taken under the hand-tuned default of its day; the format-6 and -7 ones restore into
  * `new LoopDetector()`, now the fitted default (src/snapshot/legacy-default.ts: the fit changed only
  * fields no saved state depends on).
@@ -157,5 +161,23 @@ describe('a format-9 snapshot whose session has chanting state in the module', (
     // the verdicts after the restore are chanting's, climbing from the text saved in format 9
     expect(later.every(([a]) => a?.kind === 'chanting')).toBe(true);
     expect(Buffer.from(restored.snapshot()).readUInt16LE(4)).toBe(SNAPSHOT_VERSION);
+  });
+});
+
+describe('a format-10 snapshot whose chanting region has 32-bit bucket heads and byte flags', () => {
+  it("should turn its region into today's form and go on as the session that ran its calls", () => {
+    const f = JSON.parse(readFileSync(new URL('./fixtures/snapshots/v10-chanting.json', import.meta.url), 'utf8')) as { calls: ToolEvent[]; snapshot: string };
+    const bytes = new Uint8Array(Buffer.from(f.snapshot, 'base64'));
+    expect(Buffer.from(bytes).readUInt16LE(4)).toBe(10);
+    const restored = new LoopDetector({ sessionId: 's' });
+    restored.restore(bytes);
+    const ran = new LoopDetector({ sessionId: 's' });
+    for (const c of f.calls.slice(0, 9)) ran.check(c);
+    const later = f.calls.slice(9).map((c) => [restored.check(c), ran.check(c)]);
+    for (const [a, b] of later) expect(a).toEqual(b);
+    expect(later.every(([a]) => a?.kind === 'chanting')).toBe(true);
+    // the snapshot written now holds today's region: 704 bytes less
+    const again = restored.snapshot();
+    expect(Buffer.from(again).readUInt16LE(4)).toBe(SNAPSHOT_VERSION);
   });
 });

@@ -38,9 +38,13 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * region keeps its gram chain's links as 16-bit distances back, not 32-bit positions (4,736 bytes with the
  * defaults, was 5,248); an older region, told apart by its length, is turned into that form as it is read
  * (`regionFromPositions` in wasm/chant-layout.ts), and a build that reads only up to version 9 refuses a
- * version-10 snapshot by its version rather than by the region's length.
+ * version-10 snapshot by its version rather than by the region's length. Version 11: that region keeps
+ * its bucket heads as their positions' low 16 bits, its following flags as bits and maxPeriod periods
+ * (4,032 bytes with the defaults); a version-10 region (4,736), told apart by its length, is turned into
+ * that form as it is read (`regionFromWide`), and a build that reads only up to version 10 refuses a
+ * version-11 snapshot by its version.
  */
-export const SNAPSHOT_VERSION = 10;
+export const SNAPSHOT_VERSION = 11;
 
 /**
  * The first format version whose similar args saves its summaries of args (text/args-summary.ts); before
