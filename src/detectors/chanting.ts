@@ -91,6 +91,8 @@ export class ChantingDetector implements Detector {
   private queued: string | null = null;
   private queuedFrom = 0;
   private queuedTo = 0;
+  /** A line feed follows the queued range (set last, by a complete text's end: nothing is queued after it). */
+  private queuedLineEnd = false;
 
   /**
    * Positions are int32 (fast ring arithmetic): at `rebaseAt` characters every stored position moves back
@@ -171,6 +173,12 @@ export class ChantingDetector implements Detector {
         // a whole line of this text: classified where it lies (no copy), its prose queued as a range
         const from = this.filter.proseIn(text, k, nl);
         if (from >= 0) this.queue(text, k + from, end);
+      } else if (complete && this.lineBuf.length === 0) {
+        // a complete text's last line, without its line feed: nothing more of it comes, so it is classified
+        // where it lies, as a line of pieces is once it has ended (no copy, no look at its start alone)
+        const from = this.filter.proseIn(text, k, end);
+        if (from >= 0) this.queue(text, k + from, end);
+        this.lineClass = from >= 0 ? 'prose' : 'skip';
       } else {
         // a line that begins here is text[k, end): its prose is queued as a range of the text
         const fresh = this.lineBuf.length === 0;
@@ -180,12 +188,16 @@ export class ChantingDetector implements Detector {
       }
       k = end;
     }
-    this.flush();
     if (complete) {
       if (this.lineBuf.length > 0) this.classify(false);
-      if (this.lineClass === 'prose') this.appendRange('\n', 0, 1);
+      // the line feed that ends a complete text's prose goes with the prose queued last (one push for both)
+      if (this.lineClass === 'prose') {
+        if (this.queued !== null) this.queuedLineEnd = true;
+        else this.appendRange('\n', 0, 1);
+      }
       this.lineClass = 'unknown';
     }
+    this.flush();
   }
 
   private start(): void {
@@ -229,13 +241,8 @@ export class ChantingDetector implements Detector {
     this.lineBuf = '';
     // a closing fence followed by text on the same line: the text after the fence is prose
     const from = this.filter.proseIn(line, 0, endOfLine ? line.length - 1 : line.length);
-    if (from >= 0) {
-      if (text !== null) this.queue(text, at + from, at + line.length);
-      else {
-        this.flush();
-        this.appendRange(line, from, line.length);
-      }
-    }
+    // (a line of pieces is queued from the line itself: pushed after the prose queued before it, as it came)
+    if (from >= 0) this.queue(text ?? line, (text === null ? 0 : at) + from, (text === null ? 0 : at) + line.length);
     this.lineClass = endOfLine ? 'unknown' : from >= 0 ? 'prose' : 'skip';
   }
 
@@ -260,7 +267,9 @@ export class ChantingDetector implements Detector {
     const text = this.queued;
     if (text === null) return;
     this.queued = null;
-    this.appendRange(text, this.queuedFrom, this.queuedTo);
+    const lineEnd = this.queuedLineEnd;
+    this.queuedLineEnd = false;
+    this.appendRange(text, this.queuedFrom, this.queuedTo, lineEnd);
   }
 
   private mark(): void {
@@ -272,17 +281,18 @@ export class ChantingDetector implements Detector {
   }
 
   /**
-   * Streams the characters of `text` from `from` to `to`: the stream runs on until a character hits (a
-   * chunk repeated, or a sentence said again), which is noted here before it goes on, and stops where
-   * positions are due to be rebased.
+   * Streams the characters of `text` from `from` to `to`, then a line feed with `lineEnd`: the stream runs
+   * on until a character hits (a chunk repeated, or a sentence said again), which is noted here before it
+   * goes on, and stops where positions are due to be rebased.
    */
-  private appendRange(text: string, from: number, to: number): void {
+  private appendRange(text: string, from: number, to: number, lineEnd = false): void {
     const s = this.stream;
     const piece = this.bounds;
+    const end = lineEnd ? to + 1 : to;
     let k = from;
-    while (k < to) {
+    while (k < end) {
       if (s.pos >= this.rebaseAt) this.rebase();
-      k = s.push(text, k, to, piece, this.rebaseAt);
+      k = s.push(text, k, to, piece, this.rebaseAt, lineEnd);
       if (s.hitPeriod > 0) this.note(s.hitPeriod, s.hitAt);
       if (s.said !== null) this.sentenceFound = s.said;
     }
@@ -455,6 +465,7 @@ export class ChantingDetector implements Detector {
     this.lineBuf = '';
     this.lineClass = 'unknown';
     this.queued = null;
+    this.queuedLineEnd = false;
     this.found = null;
     this.sentenceFound = null;
     this.filter.reset();

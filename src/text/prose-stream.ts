@@ -14,6 +14,9 @@ import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { PeriodSearch } from './period-search.js';
 import { type RepeatedSentence, SentenceRepeats } from './sentence-repeats.js';
 
+/** The unit a push with `lineEnd` adds after its range. */
+const LINE_FEED = 0x0a;
+
 /** A stream of prose characters, searched for chunks repeated back to back and sentences said again. */
 export interface ProseStream {
   /** Stream position of the next character (int32; see {@link rebase}). */
@@ -30,9 +33,11 @@ export interface ProseStream {
    * Pushes the code units of `text` from `from` (at least one) towards `to`, as from piece of text `piece`;
    * stops right after a character that hit (a period or a sentence), or before a character once the
    * position has reached `limit` (or later, while a rebase would move nothing). Returns the index after
-   * the last character pushed.
+   * the last character pushed. With `lineEnd`, a line feed follows `text[to - 1]` as the unit at index `to`
+   * (the push goes on to `to + 1`; `from` may then be `to`): a complete text's last line and the line feed
+   * that ends it take one push, not two (issue 29: a crossing into the module less for most calls' text).
    */
-  push(text: string, from: number, to: number, piece: number, limit: number): number;
+  push(text: string, from: number, to: number, piece: number, limit: number, lineEnd?: boolean): number;
   /** The character at a position still in the ring. */
   charAt(p: number): number;
   /** Moves every position back by a multiple of the ring size once they are large; returns the shift (0: none). */
@@ -68,15 +73,16 @@ export class TsProseStream implements ProseStream {
     return this.search.lastHitRun;
   }
 
-  push(text: string, from: number, to: number, piece: number, limit: number): number {
+  push(text: string, from: number, to: number, piece: number, limit: number, lineEnd = false): number {
     const search = this.search;
     const sentences = this.sentences;
     this.hitPeriod = 0;
     this.said = null;
-    for (let k = from; k < to; k++) {
+    const end = lineEnd ? to + 1 : to;
+    for (let k = from; k < end; k++) {
       const at = search.pos;
       if (k > from && at >= limit) return k;
-      const ch = text.charCodeAt(k);
+      const ch = k < to ? text.charCodeAt(k) : LINE_FEED;
       const hit = search.push(ch);
       const said = sentences.push(ch, at, piece);
       if (hit > 0 || said !== null) {
@@ -86,7 +92,7 @@ export class TsProseStream implements ProseStream {
         return k + 1;
       }
     }
-    return to;
+    return end;
   }
 
   charAt(p: number): number {

@@ -33,6 +33,24 @@ const MAY_OPEN: Uint8Array = (() => {
   return t;
 })();
 
+/** Character codes classifyBy dispatches on. */
+const BACKTICK = 0x60;
+const TILDE = 0x7e;
+const BAR = 0x7c;
+const HASH = 0x23;
+const GT = 0x3e;
+const DASH = 0x2d;
+const STAR = 0x2a;
+const PLUS = 0x2b;
+const UNDERSCORE = 0x5f;
+const EQUALS = 0x3d;
+const BRACKET = 0x5b;
+
+/** The line `text[from, to)` (the text itself when it is the line). */
+function lineOf(text: string, from: number, to: number): string {
+  return from === 0 && to === text.length ? text : text.slice(from, to);
+}
+
 /** Whether text[k] (before `to`) is an ASCII upper-case letter. */
 function upperAt(text: string, k: number, to: number): boolean {
   if (k >= to) return false;
@@ -82,7 +100,36 @@ export class StructureFilter {
     }
     const opens = k === to ? 0 : c < 0x80 ? (MAY_OPEN[c] as number) : 1;
     if (fastPath && (opens === 0 || (opens === LEVEL && !upperAt(text, k + 1, to)))) return this.inFence ? -1 : 0;
-    return this.classify(from === 0 && to === text.length ? text : text.slice(from, to));
+    // an ASCII first character is the first the regexes' \s* leaves too: only the structures it can begin are tried
+    if (fastPath && c < 0x80) return this.classifyBy(text, from, to, c, k - from);
+    return this.classify(lineOf(text, from, to));
+  }
+
+  /**
+   * classify() of the line `text[from, to)` whose first character after its leading white space (`blanks`
+   * ASCII white space characters) is the ASCII character `c`: the expressions a line beginning with `c`
+   * cannot match are not tried (the fence's first: a list item or a log line begins with a character no
+   * fence does), and the line is copied only for an expression that reads it.
+   */
+  private classifyBy(text: string, from: number, to: number, c: number, blanks: number): number {
+    if ((c === BACKTICK || c === TILDE) && blanks <= 3) return this.classify(lineOf(text, from, to));
+    if (this.inFence) return -1;
+    let structured: boolean;
+    // (TABLE is `^\s*\|`, QUOTE `^\s{0,3}>`: the character decides them)
+    if (c === BAR) structured = true;
+    else if (c === GT) structured = blanks <= 3;
+    else if (c === HASH) structured = blanks <= 3 && HEADING.test(lineOf(text, from, to));
+    else if (c >= 0x30 && c <= 0x39) {
+      const line = lineOf(text, from, to);
+      structured = LIST.test(line) || LOG.test(line);
+    } else if (c === DASH || c === STAR) {
+      const line = lineOf(text, from, to);
+      structured = LIST.test(line) || DIVIDER.test(line);
+    } else if (c === PLUS) structured = LIST.test(lineOf(text, from, to));
+    else if (c === UNDERSCORE || c === EQUALS) structured = DIVIDER.test(lineOf(text, from, to));
+    else if (c === BRACKET || (c >= 0x41 && c <= 0x5a)) structured = LOG.test(lineOf(text, from, to));
+    else structured = false;
+    return structured ? -1 : 0;
   }
 
   /** proseFrom() by the regexes alone (what proseIn decides early must agree with it). */

@@ -24,6 +24,8 @@ import type { WasmInstance } from './wasm-module.js';
 /** Code units copied into the module per call at most (a longer range is pushed a window at a time). */
 const TEXT_UNITS = 16384;
 const BAD_REGION = 0xffffffff;
+/** The unit a push with `lineEnd` adds after its range. */
+const LINE_FEED = 0x0a;
 
 /** A thread's text area: where it is, and which range of which text it holds. */
 interface TextArea {
@@ -33,10 +35,14 @@ interface TextArea {
   bytes: Buffer;
   owner: WasmProseStream | null;
   text: string;
-  /** text[from, to) is at ptr, copied for a push whose range ends at `end`. */
+  /**
+   * text[from, to) is at ptr, copied for a push whose range ends at `end`; with `lineEnd`, the push's line
+   * feed is the unit at index `end - 1` (a range that ends at `end - 1`), copied after the text when `to` is `end`.
+   */
   from: number;
   to: number;
   end: number;
+  lineEnd: boolean;
 }
 
 const areas = new WeakMap<WasmInstance, TextArea>();
@@ -47,7 +53,7 @@ function areaOf(instance: WasmInstance): TextArea {
   if (a === undefined) {
     const ptr = instance.exports.reserveText(TEXT_UNITS * 2) >>> 0;
     if (ptr === 0) throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for chanting's text area (${TEXT_UNITS * 2} bytes)`);
-    a = { ptr, u16: new Uint16Array(instance.memory.buffer), bytes: Buffer.from(instance.memory.buffer), owner: null, text: '', from: 0, to: 0, end: 0 };
+    a = { ptr, u16: new Uint16Array(instance.memory.buffer), bytes: Buffer.from(instance.memory.buffer), owner: null, text: '', from: 0, to: 0, end: 0, lineEnd: false };
     areas.set(instance, a);
   }
   // the memory grew since: the old view is detached (empty)
@@ -104,19 +110,24 @@ export class WasmProseStream implements ProseStream {
     return this.word(A.CS_HIT_RUN);
   }
 
-  push(text: string, from: number, to: number, piece: number, limit: number): number {
+  push(text: string, from: number, to: number, piece: number, limit: number, lineEnd = false): number {
     const region = this.live;
     let a = this.area;
     if (a === null || a.u16.length === 0) a = this.area = areaOf(this.instance);
-    if (a.owner !== this || a.end !== to || from < a.from || from >= a.to || a.text !== text) {
+    const end = lineEnd ? to + 1 : to;
+    if (a.owner !== this || a.end !== end || a.lineEnd !== lineEnd || from < a.from || from >= a.to || a.text !== text) {
       const n = Math.min(to - from, TEXT_UNITS);
       // UTF-16LE as the units are, lone surrogates included; the whole text when it is the range
-      a.bytes.write(n === text.length ? text : text.substring(from, from + n), a.ptr, 2 * n, 'utf16le');
+      if (n > 0) a.bytes.write(n === text.length ? text : text.substring(from, from + n), a.ptr, 2 * n, 'utf16le');
+      // the line feed after the range, when the range is all copied and the area has room for one unit more
+      const feed = lineEnd && from + n === to && n < TEXT_UNITS;
+      if (feed) a.bytes.writeUInt16LE(LINE_FEED, a.ptr + 2 * n);
       a.owner = this;
       a.text = text;
       a.from = from;
-      a.to = from + n;
-      a.end = to;
+      a.to = from + n + (feed ? 1 : 0);
+      a.end = end;
+      a.lineEnd = lineEnd;
     }
     let done: number;
     try {
@@ -132,7 +143,7 @@ export class WasmProseStream implements ProseStream {
     const k = from + done;
     this.pos += done;
     // the range is done: the area keeps no reference to the caller's text
-    if (k === to) {
+    if (k === end) {
       a.owner = null;
       a.text = '';
     }
