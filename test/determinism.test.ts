@@ -48,7 +48,7 @@ function wayPool(workers: number, inlineShard: boolean): LoopPool {
 }
 afterAll(async () => {
   await Promise.all([...wayPools.values()].map((p) => p.close()));
-});
+}, 60_000);
 
 async function everyWay(events: readonly SessionEvent[]): Promise<{ verdicts: number }> {
   const want = perSession(events);
