@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `npm test`'s build and type check, side by side: the JavaScript build (`npm run build:js`: tsc of src and
-// bench, then the bundles) beside the type check of src, test and bench (`npm run typecheck`). Both need
-// only the generated sources (`build:wasm`, `build:page`, run before this), and each is one thread: one
-// after the other they kept one of CI's two cores idle for ~40 s. Each one's output is printed whole once
-// both are done, the build's first; exits 1 when either failed, naming it.
+// `npm test`'s build and type check, two steps side by side each: first the generated sources, the WebAssembly
+// module (`npm run build:wasm`) beside the HTML report's page script (`npm run build:page`: it reads only
+// src/report/page), then the JavaScript build (`npm run build:js`: tsc of src and bench, then the bundles)
+// beside the type check of src, test and bench (`npm run typecheck`), which both need the generated sources.
+// Each is one thread: one after the other they kept one of CI's two cores idle (~40 s for the second pair).
+// Each one's output is printed whole once its pair is done, in that order; exits 1 when any failed, naming
+// it (the second pair does not start when the first failed).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -22,10 +24,12 @@ function run(script) {
   });
 }
 
-const done = await Promise.all([run('build:js'), run('typecheck')]);
-for (const r of done) process.stdout.write(r.out);
-const failed = done.filter((r) => r.code !== 0).map((r) => r.script);
-if (failed.length > 0) {
-  process.stderr.write(`npm test: ${failed.join(' and ')} failed\n`);
-  process.exit(1);
+for (const pair of [['build:wasm', 'build:page'], ['build:js', 'typecheck']]) {
+  const done = await Promise.all(pair.map(run));
+  for (const r of done) process.stdout.write(r.out);
+  const failed = done.filter((r) => r.code !== 0).map((r) => r.script);
+  if (failed.length > 0) {
+    process.stderr.write(`npm test: ${failed.join(' and ')} failed\n`);
+    process.exit(1);
+  }
 }

@@ -5,7 +5,7 @@
  * thread) in several batch sizes. The fleet's 40,000 calls (~1,000 verdicts) fill 8 or more batches of
  * every size tried and spread over every worker; 10,000 sessions took ~60 s of CI for nothing more.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LoopEngine, LoopPool } from '../src/index.js';
 import type { SessionEvent, Verdict } from '../src/index.js';
 import { fleetEvents } from '../bench/fleet.js';
@@ -33,17 +33,34 @@ function firstDifference(a: readonly string[], b: readonly string[]): string | n
   return null;
 }
 
+/**
+ * One pool per way of running it, for the fleet and the traces and both batch sizes: after each run its
+ * sessions are ended (and the pool must hold none), so the next run starts them afresh in workers that have
+ * run others. A pool a run cost 16 worker starts and as many first compiles of the engine in a new thread.
+ */
+const WAYS = [[1, false], [2, false], [4, false], [1, true]] as const;
+const wayPools = new Map<string, LoopPool>();
+function wayPool(workers: number, inlineShard: boolean): LoopPool {
+  const key = `${workers}/${inlineShard}`;
+  let p = wayPools.get(key);
+  if (p === undefined) wayPools.set(key, (p = new LoopPool({ workers, inlineShard })));
+  return p;
+}
+afterAll(async () => {
+  await Promise.all([...wayPools.values()].map((p) => p.close()));
+}, 60_000);
+
 async function everyWay(events: readonly SessionEvent[]): Promise<{ verdicts: number }> {
   const want = perSession(events);
   for (const batch of [1, 97, 4096]) expect(firstDifference(engine(events, batch), want), `engine, batches of ${batch}`).toBeNull();
-  for (const [workers, inlineShard] of [[1, false], [2, false], [4, false], [1, true]] as const) {
+  const sessions = [...new Set(events.map((e) => e.session))];
+  for (const [workers, inlineShard] of WAYS) {
+    const p = wayPool(workers, inlineShard);
     for (const batch of [61, 5000]) {
-      const p = new LoopPool({ workers, inlineShard });
-      try {
-        expect(firstDifference(await pool(p, events, batch), want), `pool of ${workers}${inlineShard ? ' and the calling thread' : ''}, batches of ${batch}`).toBeNull();
-      } finally {
-        await p.close();
-      }
+      const way = `pool of ${workers}${inlineShard ? ' and the calling thread' : ''}, batches of ${batch}`;
+      expect(firstDifference(await pool(p, events, batch), want), way).toBeNull();
+      await Promise.all(sessions.map((id) => p.end(id)));
+      expect((await p.stats()).live, `${way}: sessions left live`).toBe(0);
     }
   }
   return { verdicts: want.filter((v) => v !== 'null').length };

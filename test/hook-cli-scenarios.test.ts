@@ -1,6 +1,7 @@
 /**
- * `loopwatch hook` as agents run it: one child process per hook call, over the shared live scenarios, in
- * each agent's payload shape. Stuck loops: the model is warned (context) before the first deny, then the
+ * `loopwatch hook` as agents run it over the shared live scenarios, in each agent's payload shape: a child
+ * process per hook call for every fourth call of a session, the others through the same command in this
+ * process (helpers/hook-in-process.ts), on the same state files. Stuck loops: the model is warned (context) before the first deny, then the
  * calls are denied; legitimate work: never denied. The decisions are the library's (LoopDetector.propose
  * and record on the same calls): the door a call comes in by changes nothing.
  */
@@ -24,7 +25,7 @@ let results: HookStep[][] = [];
 
 beforeAll(async () => {
   results = await inParallel(
-    RUNS.map((r) => () => replayHook(r.agent, r.session, r.scenario.calls, ['--state-dir', stateDir])),
+    RUNS.map((r) => () => replayHook(r.agent, r.session, r.scenario.calls, ['--state-dir', stateDir], 4)),
     4,
   );
 }, 600_000);
@@ -33,7 +34,7 @@ function hookActions(steps: readonly HookStep[]): string[] {
   return steps.flatMap((s, i) => (s.propose === 'allow' ? [] : [`${i}:${s.propose}`]));
 }
 
-describe('loopwatch hook over the shared scenarios, one process per hook call', () => {
+describe('loopwatch hook over the shared scenarios, a process for every fourth hook call', () => {
   RUNS.forEach((run, k) => {
     it(`should ${run.scenario.stuck ? 'warn, then deny' : 'never deny'}: ${run.scenario.name} (${run.agent})`, () => {
       const steps = results[k] as HookStep[];

@@ -10,21 +10,27 @@
  * as blocked when loopwatch had asked about it and the person said no; a record that still comes is a
  * call of its own, with its outcome; the same call proposed again while it waits means it did not run, so
  * it is not taken for a call in flight beside the new one (before, a declined deploy made the next four
- * failing runs of it one turn of parallel calls, never warned). Driven through `loopwatch hook`, one
- * process per event, and through `loopwatch serve`'s hook route.
+ * failing runs of it one turn of parallel calls, never warned). Driven through `loopwatch hook` (a process
+ * for every fourth event, the others through the same command in this process, on the same state files),
+ * and through `loopwatch serve`'s hook route.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { ServeServer } from '../src/serve/serve-server.js';
 import { LoopDetector } from '../src/session/loop-detector.js';
+import { hookInProcess } from './helpers/hook-in-process.js';
 import { hook, proposeAction } from './helpers/hook-payloads.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 const dir = tempFolder('hook-unanswered');
 const base = { cwd: '/home/dev/app', transcript_path: '/home/dev/.claude/projects/-home-dev-app/s.jsonl' };
 
+/** Payloads sent so far: the first and every fourth after it go to a hook process, the others to the hook command in this process. */
+let sent = 0;
+
 async function send(agent: AgentName, payload: Record<string, unknown>): Promise<string> {
-  const r = await hook(['--agent', agent, '--state-dir', dir], { ...base, ...payload });
+  const run = sent++ % 4 === 0 ? hook : hookInProcess;
+  const r = await run(['--agent', agent, '--state-dir', dir], { ...base, ...payload });
   expect(r.stderr).toBe('');
   return r.stdout;
 }

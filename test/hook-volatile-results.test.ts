@@ -1,6 +1,7 @@
 /**
  * The same call with the same output, as Claude Code and Gemini CLI report it today, is the same outcome
- * through `loopwatch hook` (one process per hook call, as the agents run it): what differs between two
+ * through `loopwatch hook` (the first and the last of a session's five calls as hook processes, as the agents
+ * run it, the three between through the same command in this process, on the same state files): what differs between two
  * identical runs (a timing, a per-call file name, a process group id) is left out, so a call repeated with
  * an unchanged result is warned, then denied, then stopped.
  *
@@ -15,22 +16,28 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
+import { hookInProcess } from './helpers/hook-in-process.js';
 import { hook, proposeAction } from './helpers/hook-payloads.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 const dir = tempFolder('hook-volatile');
 
-/** Proposes one call five times in a session, each run recorded with `after(i)`; the actions it got. */
+/**
+ * Proposes one call five times in a session, each run recorded with `after(i)`; the actions it got. The
+ * first and the fifth (the stop) through hook processes, the others through the hook command in this
+ * process (a hook process is ~0.1 CPU-s, this ~3 ms).
+ */
 async function repeat(agent: AgentName, session: string, before: Record<string, unknown>, after: (i: number) => Record<string, unknown>): Promise<string[]> {
   const actions: string[] = [];
   for (let i = 0; i < 5; i++) {
     const id = agent === 'gemini' ? {} : { tool_use_id: `toolu_${session}_${i}` };
-    const b = await hook(['--agent', agent, '--state-dir', dir], { ...before, session_id: session, ...id });
+    const run = i === 0 || i === 4 ? hook : hookInProcess;
+    const b = await run(['--agent', agent, '--state-dir', dir], { ...before, session_id: session, ...id });
     expect(b.stderr).toBe('');
     const action = proposeAction(agent, b.stdout);
     actions.push(action);
     if (action === 'deny' || action === 'stop') continue;
-    const a = await hook(['--agent', agent, '--state-dir', dir], { ...after(i), session_id: session, ...id });
+    const a = await run(['--agent', agent, '--state-dir', dir], { ...after(i), session_id: session, ...id });
     expect(a.stderr).toBe('');
   }
   return actions;

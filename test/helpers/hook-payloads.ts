@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { AgentName } from '../../src/hooks/hook-agent.js';
 import type { LiveAction } from '../../src/index.js';
 import { CLI, type CliRun } from './cli.js';
+import { hookInProcess } from './hook-in-process.js';
 import type { ScriptedCall } from './live-scenarios.js';
 
 /** Every agent. */
@@ -117,20 +118,23 @@ export interface HookStep {
 
 /**
  * Replays scripted calls of one session through `loopwatch hook`, one process per hook call, as the agent
- * would: each call proposed, and recorded with its outcome when it was allowed to run.
+ * would: each call proposed, and recorded with its outcome when it was allowed to run. With `processEvery`
+ * n > 1, only the first call and every n-th after it go through hook processes, the others through the
+ * same command in this process (helpers/hook-in-process.ts), on the same state files.
  */
-export async function replayHook(agent: AgentName, session: string, calls: readonly ScriptedCall[], args: readonly string[]): Promise<HookStep[]> {
+export async function replayHook(agent: AgentName, session: string, calls: readonly ScriptedCall[], args: readonly string[], processEvery = 1): Promise<HookStep[]> {
   const steps: HookStep[] = [];
   for (const [i, c] of calls.entries()) {
     const id = `toolu_${session}_${i}`;
-    const before = await hook(['--agent', agent, ...args], beforePayload(agent, session, c, id));
+    const run = i % processEvery === 0 ? hook : hookInProcess;
+    const before = await run(['--agent', agent, ...args], beforePayload(agent, session, c, id));
     if (before.code !== 0) throw new Error(`hook exited ${before.code}: ${before.stderr}`);
     const propose = proposeAction(agent, before.stdout);
     if (propose === 'deny' || propose === 'stop') {
       steps.push({ propose, proposeReply: before.stdout, recordReply: null, stderr: before.stderr });
       continue;
     }
-    const after = await hook(['--agent', agent, ...args], afterPayload(agent, session, c, id, i));
+    const after = await run(['--agent', agent, ...args], afterPayload(agent, session, c, id, i));
     if (after.code !== 0) throw new Error(`hook exited ${after.code}: ${after.stderr}`);
     steps.push({ propose, proposeReply: before.stdout, recordReply: after.stdout, stderr: before.stderr + after.stderr });
   }
