@@ -80,11 +80,14 @@ export function optionalStringField(p: Readonly<Record<string, unknown>>, name: 
   return stringField(p, name, max);
 }
 
+/** What joins a subagent's `agent_id` to its parent's session id in its loop session. */
+export const SUBAGENT_MARK = '#';
+
 /** The loop session of a payload: `session_id`, and `agent_id` for a subagent's calls. */
 export function sessionOf(p: Readonly<Record<string, unknown>>): string {
   const session = stringField(p, 'session_id', MAX_SESSION_LENGTH);
   const agent = optionalStringField(p, 'agent_id', MAX_SESSION_LENGTH);
-  return agent === undefined ? session : `${session}#${agent}`;
+  return agent === undefined ? session : `${session}${SUBAGENT_MARK}${agent}`;
 }
 
 /** The tool name (`tool_name`). */
