@@ -9,6 +9,7 @@
  *   tool_response (after-event), error (failure event) }
  * ```
  */
+import { loopSession } from '../formats/subagent-session.js';
 import { InvalidEventError } from '../errors.js';
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { toHex, u64 } from '../fingerprint/u64.js';
@@ -80,14 +81,11 @@ export function optionalStringField(p: Readonly<Record<string, unknown>>, name: 
   return stringField(p, name, max);
 }
 
-/** What joins a subagent's `agent_id` to its parent's session id in its loop session. */
-export const SUBAGENT_MARK = '#';
-
 /** The loop session of a payload: `session_id`, and `agent_id` for a subagent's calls. */
 export function sessionOf(p: Readonly<Record<string, unknown>>): string {
   const session = stringField(p, 'session_id', MAX_SESSION_LENGTH);
   const agent = optionalStringField(p, 'agent_id', MAX_SESSION_LENGTH);
-  return agent === undefined ? session : `${session}${SUBAGENT_MARK}${agent}`;
+  return loopSession(session, agent);
 }
 
 /** The tool name (`tool_name`). */

@@ -13,7 +13,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SUBAGENT_MARK } from './hook-payload.js';
+import { SUBAGENT_MARK, isSubagentOf } from '../formats/subagent-session.js';
 import { SessionFile } from './session-file.js';
 import { type LockOptions, acquireLock } from './state-lock.js';
 import { STATE_SUFFIX, stateFileKind } from './state-names.js';
@@ -28,7 +28,6 @@ export function isSubagentSession(session: string): boolean {
  * subagent sessions ended. Never throws: a folder or file that cannot be read is left to the sweep.
  */
 export function endSubagents(dir: string, agent: string, session: string, lock: LockOptions = {}): string[] {
-  const prefix = session + SUBAGENT_MARK;
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -39,7 +38,7 @@ export function endSubagents(dir: string, agent: string, session: string, lock: 
   for (const name of names) {
     if (stateFileKind(name) !== 'state' || !name.endsWith(STATE_SUFFIX)) continue;
     const owner = SessionFile.owner(join(dir, name));
-    if (owner === null || owner.agent !== agent || !owner.session.startsWith(prefix)) continue;
+    if (owner === null || owner.agent !== agent || !isSubagentOf(owner.session, session)) continue;
     const file = new SessionFile(dir, agent, owner.session);
     try {
       const release = acquireLock(file.lockPath, lock);
