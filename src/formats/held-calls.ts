@@ -118,6 +118,12 @@ export class HeldCalls {
     return true;
   }
 
+  /** Forgets every call still waiting for its outcome (none of them ran, or none will say so: see {@link forget}). */
+  forgetWaiting(): void {
+    for (const q of this.waiting.values()) for (let held = q.shift(); held !== undefined; held = q.shift()) this.queue.remove(held);
+    this.waiting.clear();
+  }
+
   /** Releases the calls at the head that have their outcome, then the oldest past `maxHeld` without it. */
   *release(): Generator<TraceCall> {
     while (this.queue.length > 0 && (this.queue.peek()!.outcome !== null || this.queue.length > this.maxHeld)) yield this.out(this.queue.shift()!);

@@ -22,7 +22,12 @@
  * (post-tool-batch.ts: after a turn's calls resolved, one still waiting for its after-event did not run,
  * whatever its text); only a call still waiting for its after-event is (one that has its outcome ran). A
  * prompt (`UserPromptSubmit`, `BeforeAgent`) makes the session's next call `prompted` (the hooks give a fresh
- * start there), unless its `prompt` only answers the agent's own question ("2", "yes": src/text/prompt-answer.ts). Other hook events (stops, session starts) are passed over. Sessions end with the input; only
+ * start there), unless its `prompt` only answers the agent's own question ("2", "yes": src/text/prompt-answer.ts).
+ * A subagent's payloads (Claude Code's `agent_id`) are a session of their own,
+ * `<session_id>#<agent_id>`, as the hook checks them (subagent-session.ts); its calls still waiting at its
+ * SubagentStop, or at its parent's Interrupt or SessionEnd, are forgotten, as the hook ends the subagent's
+ * state there (an interrupt killed them: src/hooks/subagent-states.ts). Other hook events (stops, session
+ * starts) are passed over. Sessions end with the input; only
  * sessions with a call waiting are kept, at most {@link MAX_OPEN_SESSIONS} (the least recently used first
  * gives its calls up without outcome).
  */
@@ -31,6 +36,7 @@ import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type Outcome, failure } from './held-calls.js';
 import { isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
+import { isSubagentOf, loopSession } from './subagent-session.js';
 import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
 import { stableResult } from './volatile-output.js';
@@ -51,6 +57,8 @@ const PROMPT = new Set(['UserPromptSubmit', 'BeforeAgent']);
 
 /** Claude Code's events naming calls that did not run (the hook's `decline` phase: src/hooks/claude-code.ts). */
 const NOT_RUN = new Set(['PermissionDenied', 'PostToolBatch']);
+/** The events that end subagents: a subagent's own SubagentStop, its parent's Interrupt and SessionEnd (Claude Code). */
+const SUBAGENTS_END = new Set(['SubagentStop', 'Interrupt', 'SessionEnd']);
 /** The ids of the calls a PermissionDenied or PostToolBatch payload says did not run (see the header). */
 function notRunIds(v: Readonly<Record<string, unknown>>): string[] {
   const idOf = (c: Readonly<Record<string, unknown>>): string[] => (typeof c.tool_use_id === 'string' && c.tool_use_id !== '' ? [c.tool_use_id] : []);
@@ -145,18 +153,34 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
     idle.set(session, false);
     if (idle.size > MAX_OPEN_SESSIONS) idle.delete(idle.keys().next().value!);
   };
+  /** The end of a subagent (`own`: `session` is the subagent's), or of every subagent of `session`: the calls they still wait for are forgotten. */
+  function* endSubagents(session: string, own: boolean): Generator<TraceItem> {
+    const ended = own ? (open.has(session) ? [session] : []) : [...open.keys()].filter((s) => isSubagentOf(s, session));
+    for (const s of ended) {
+      const held = open.get(s)!;
+      held.forgetWaiting();
+      yield* held.releaseAll();
+      rests(s);
+    }
+  }
   const bad = (unit: RecordUnit, message: string): TraceItem => issue('bad-record', unit.file, unit.line, `${message}; skipped`);
 
   return {
     *record(unit: RecordUnit): Generator<TraceItem> {
       const v = unit.value;
       if (!isRecord(v) || typeof v.hook_event_name !== 'string') return yield bad(unit, `expected a hook payload (an object with a string "hook_event_name"), received ${isRecord(v) ? `an object whose "hook_event_name" is ${describe(v.hook_event_name)}` : describe(v)}`);
+      const named = v.session_id ?? input.name;
+      const agent = typeof v.agent_id === 'string' && v.agent_id !== '' ? v.agent_id : undefined;
+      const session = typeof named === 'string' && named !== '' ? loopSession(named, agent) : named;
       // a prompt that only answers the agent's own question ("2", "yes") gives no fresh start: src/text/prompt-answer.ts
-      if (PROMPT.has(v.hook_event_name)) return answersAgent(v.prompt) ? undefined : prompt(v.session_id ?? input.name);
+      if (PROMPT.has(v.hook_event_name)) return answersAgent(v.prompt) ? undefined : prompt(session);
+      if (SUBAGENTS_END.has(v.hook_event_name)) {
+        if (typeof session === 'string') yield* endSubagents(session, agent !== undefined);
+        return;
+      }
       const before = BEFORE.has(v.hook_event_name);
       const notRun = NOT_RUN.has(v.hook_event_name);
       if (!before && !notRun && !AFTER.has(v.hook_event_name)) return;
-      const session = v.session_id ?? input.name;
       if (typeof session !== 'string' || session === '') return yield bad(unit, `"session_id" must be a non-empty string, received ${describe(session)}`);
       if (notRun) {
         const held = open.get(session);

@@ -5,13 +5,15 @@
  * `arguments` are parsed when they are JSON and kept as text otherwise; the assistant message's text is
  * said once: it goes into the `text` of its first call, not of each of its parallel calls; `round` is the
  * assistant message's position among them.
- * The format never says whether a call failed: `errorInfo` is `unknown`.
+ * The format never says whether a call failed (`errorInfo` is `unknown`), but mini-swe-agent 2.x tool
+ * messages carry their command's exit status in `extra.returncode` (mini-swe-outcome.ts): read.
  */
 import { describe } from '../options/checks.js';
 import { nonEmpty, openConversation, partIssue } from './conversation-record.js';
 import type { FormatReader } from './format-reader.js';
 import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
+import { returnCodeOutcome } from './mini-swe-outcome.js';
 import { SessionCalls } from './session-calls.js';
 import type { TraceItem } from './trace-record.js';
 
@@ -60,7 +62,9 @@ export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
         yield partIssue(unit, 'message', i, `tool message without a string "tool_call_id" (received ${describe(m.tool_call_id)})`);
         continue;
       }
-      const bad = calls.result(m.tool_call_id, contentText(m.content), 'unknown');
+      const result = contentText(m.content);
+      const outcome = returnCodeOutcome(m.extra, result);
+      const bad = calls.result(m.tool_call_id, result, outcome.errorInfo, outcome.error);
       if (bad !== null) yield bad;
     } else if (m.role === 'function') {
       if (typeof m.name !== 'string') {

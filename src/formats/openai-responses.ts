@@ -4,24 +4,51 @@
  * `output_text` is the turn's text. A turn is the run of assistant items (messages, reasoning, calls)
  * between tool outputs or user messages: its calls share its `round` (0-based), and its text, said once, is
  * the text of its first call. Reasoning items are otherwise ignored, as are built-in tool items (web
- * search, file search, ...).
- * The format never says whether a call failed: `errorInfo` is `unknown`.
+ * search, file search, ...). The items are a record's `items`, else its `messages` (mini-swe-agent 2.x with a
+ * Responses model saves each response whole, `{object: 'response', output: [items]}`, among its other
+ * messages: read as its output items), else its `input` then `output`.
+ * The format never says whether a call failed (`errorInfo` is `unknown`), but mini-swe-agent's
+ * `function_call_output` items carry their command's exit status in `extra.returncode` (mini-swe-outcome.ts): read.
  */
 import { describe } from '../options/checks.js';
 import { nonEmpty, openConversation, partIssue } from './conversation-record.js';
 import type { FormatReader } from './format-reader.js';
 import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
+import { returnCodeOutcome } from './mini-swe-outcome.js';
 import { SessionCalls } from './session-calls.js';
 import type { TraceItem } from './trace-record.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call']);
 const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
 
+/** Where a record keeps its items (see the header). */
+function itemKeys(v: unknown): readonly string[] {
+  if (isRecord(v) && Array.isArray(v.items)) return ['items'];
+  return isRecord(v) && Array.isArray(v.messages) ? ['messages'] : ['input', 'output'];
+}
+
+/** The items of `parts`, a saved response (`object: 'response'` with an `output` array) standing for its output items. */
+function flatItems(parts: readonly unknown[]): readonly unknown[] {
+  if (!parts.some(isSavedResponse)) return parts;
+  const items: unknown[] = [];
+  for (const p of parts) {
+    if (isSavedResponse(p)) for (const it of p.output) items.push(it);
+    else items.push(p);
+  }
+  return items;
+}
+
+/** Whether `p` is a whole Responses API response, as mini-swe-agent saves one. */
+function isSavedResponse(p: unknown): p is { output: unknown[] } {
+  return isRecord(p) && p.object === 'response' && Array.isArray(p.output);
+}
+
 /** The items of one Responses session. */
 export function* readOpenAiResponses(unit: RecordUnit): Generator<TraceItem> {
-  const c = openConversation(unit, isRecord(unit.value) && Array.isArray(unit.value.items) ? ['items'] : ['input', 'output'], 'items');
-  if ('kind' in c) return yield c;
+  const opened = openConversation(unit, itemKeys(unit.value), 'items');
+  if ('kind' in opened) return yield opened;
+  const c = { session: opened.session, parts: flatItems(opened.parts) };
   const calls = new SessionCalls(c.session, unit.file, unit.line);
   let round = -1;
   let inTurn = false;
@@ -61,7 +88,9 @@ export function* readOpenAiResponses(unit: RecordUnit): Generator<TraceItem> {
         yield partIssue(unit, 'item', i, `${type} has no string "call_id" (received ${describe(it.call_id)})`);
         continue;
       }
-      const bad = calls.result(it.call_id, contentText(it.output), 'unknown');
+      const result = contentText(it.output);
+      const outcome = returnCodeOutcome(it.extra, result);
+      const bad = calls.result(it.call_id, result, outcome.errorInfo, outcome.error);
       if (bad !== null) yield bad;
     } else if (type === 'reasoning') {
       openTurn();

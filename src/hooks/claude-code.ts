@@ -6,7 +6,10 @@
  * turn's calls resolved, `tool_calls`: those still waiting for their outcome did not run, declined by the
  * person (with or without feedback) or an Agent SDK program's `canUseTool`, and are taken as not run at
  * once: declined-in-batch.ts; installed `async`, so it never holds the agent up), UserPromptSubmit (a new
- * prompt: the session's fresh start), SessionEnd.
+ * prompt: the session's fresh start), SessionEnd, SubagentStop (a subagent's end: `agent_id` names its
+ * session) and Interrupt (the person stopped the turn: the subagents it killed send nothing more, so
+ * they are ended, the session itself goes on; subagent-states.ts). SessionEnd ends the session's
+ * subagents too. SubagentStop and Interrupt are installed `async`.
  *
  * Output (https://code.claude.com/docs/en/hooks), by decision:
  * - allow: nothing (Claude's own permission rules apply: a hook's `permissionDecision: "allow"` would
@@ -100,7 +103,7 @@ function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
 export const CLAUDE_CODE: HookAgent = {
   name: 'claude-code',
   title: 'Claude Code',
-  events: { propose: ['PreToolUse'], record: ['PostToolUse', 'PostToolUseFailure'], decline: ['PermissionDenied', 'PostToolBatch'], prompt: ['UserPromptSubmit'], end: ['SessionEnd'] },
+  events: { propose: ['PreToolUse'], record: ['PostToolUse', 'PostToolUseFailure'], decline: ['PermissionDenied', 'PostToolBatch'], prompt: ['UserPromptSubmit'], end: ['SessionEnd', 'SubagentStop', 'Interrupt'] },
   editTools: ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
   decode,
   turn: claudeCodeTurn,

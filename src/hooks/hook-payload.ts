@@ -9,6 +9,7 @@
  *   tool_response (after-event), error (failure event) }
  * ```
  */
+import { loopSession } from '../formats/subagent-session.js';
 import { InvalidEventError } from '../errors.js';
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { toHex, u64 } from '../fingerprint/u64.js';
@@ -85,7 +86,7 @@ export function optionalStringField(p: Readonly<Record<string, unknown>>, name: 
 export function sessionOf(p: Readonly<Record<string, unknown>>): string {
   const session = stringField(p, 'session_id', MAX_SESSION_LENGTH);
   const agent = optionalStringField(p, 'agent_id', MAX_SESSION_LENGTH);
-  return agent === undefined ? session : `${session}#${agent}`;
+  return loopSession(session, agent);
 }
 
 /** The tool name (`tool_name`). */

@@ -38,6 +38,10 @@ import { type SessionMeta, emptyMeta, withDecision } from './session-meta.js';
 import { prepareStateFolder } from './state-folder.js';
 import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
+import { endSubagents, isSubagentSession } from './subagent-states.js';
+
+/** Claude Code's event for an interrupt: an `end` of the session's subagents, not of the session (subagent-states.ts). */
+const INTERRUPT = 'Interrupt';
 /** Options of one hook run. */
 export interface HookRunOptions {
   /** The agent that sends the payload. @default detected from the payload */
@@ -162,7 +166,7 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
     release = acquireLock(file.lockPath, options.lock);
     if (release === null) throw new Error(`the state of session ${JSON.stringify(cutText(call.session, 80))} stayed locked by another hook`);
     if (detector === null) {
-      file.remove();
+      if (call.eventName !== INTERRUPT) file.remove();
       return null;
     }
     const restored = restore(file, call, detection, detector, notes);
@@ -190,6 +194,8 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
   } finally {
     release?.();
     detector?.dispose();
+    // after the session's lock: a session's end (and an interrupt) ends its subagents, each under its own lock
+    if (call.phase === 'end' && !isSubagentSession(call.session)) endSubagents(options.stateDir, call.agent, call.session, options.lock);
   }
 }
 

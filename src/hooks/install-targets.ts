@@ -3,7 +3,7 @@
  *
  * | agent       | user file                          | project file            | events (matcher)                                   | timeout unit |
  * |-------------|------------------------------------|-------------------------|----------------------------------------------------|--------------|
- * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied ("*"), PostToolBatch (async), UserPromptSubmit, SessionEnd | seconds |
+ * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied ("*"), PostToolBatch (async), UserPromptSubmit, SessionEnd, SubagentStop (async), Interrupt (async) | seconds |
  * | codex       | $CODEX_HOME or ~/.codex/hooks.json | .codex/hooks.json       | PreToolUse, PostToolUse ("*"), UserPromptSubmit    | seconds      |
  * | gemini      | ~/.gemini/settings.json            | .gemini/settings.json   | BeforeTool, AfterTool ("*"), BeforeAgent, SessionEnd | milliseconds |
  *
@@ -59,7 +59,7 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
     case 'claude-code':
       return {
         path: scope === 'user' ? join(dirOf(env, 'CLAUDE_CONFIG_DIR', '.claude'), 'settings.json') : join(cwd, '.claude', 'settings.json'),
-        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'PostToolUseFailure', matcher: '*' }, { event: 'PermissionDenied', matcher: '*' }, { event: 'PostToolBatch', async: true }, { event: 'UserPromptSubmit' }, { event: 'SessionEnd' }],
+        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'PostToolUseFailure', matcher: '*' }, { event: 'PermissionDenied', matcher: '*' }, { event: 'PostToolBatch', async: true }, { event: 'UserPromptSubmit' }, { event: 'SessionEnd' }, { event: 'SubagentStop', async: true }, { event: 'Interrupt', async: true }],
         handler: (command) => ({ type: 'command', command, timeout: TIMEOUT_S }),
       };
     case 'codex':
