@@ -17,6 +17,7 @@ import { fetchFoundNothing } from '../text/missing-page.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
 import { readMissingFile } from '../text/missing-read.js';
 import { printsFiles } from '../text/file-read.js';
+import { isFileContent } from '../text/read-tool-content.js';
 import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_INBOX, READ_PASS, READ_QUIET, READ_STATUS, READ_WAITING, readHead, savesFiles } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
@@ -151,7 +152,10 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // its own: a spec that mentions "FAILED", or a plan whose task says "in progress", is still a read
   // (CLEAN_LATER: the same whether CLEAN is read now or later, at the call's screen: checked-call-clean.ts)
   const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && commandIs(args, command, printsFiles);
-  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed ? READ_ACK : ~0);
+  // a read tool's file content (read-tool-content.ts: Read, read_file, an editor's view) reports no outcome
+  // either, whichever facts are read: a plan that says "error" read back is no failure
+  const content = head !== undefined && isFileContent(e.tool, head);
+  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed || content ? READ_ACK : ~0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`), or
   // that waits on a process the agent started (an empty `write_stdin`: process-poll.ts)
