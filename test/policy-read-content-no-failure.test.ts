@@ -82,7 +82,7 @@ describe('a read tool whose file content says "error"', () => {
     fc.assert(
       fc.property(fc.constantFrom(...READ_TOOLS), content, (tool, result) => {
         const [given, own, reference] = factsOf({ tool, args: { file_path: '/a/b.md' }, result });
-        return given === own && own === reference && !failed(own);
+        return given === own && own === reference && own !== undefined && !failed(own);
       }),
       { numRuns: 200 },
     );
