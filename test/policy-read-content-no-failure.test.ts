@@ -17,6 +17,7 @@ import { ReferencePipeline } from '../src/session/reference-pipeline.js';
 import { READ_TOOLS, isFileContent } from '../src/text/read-tool-content.js';
 import { reportsFailure } from '../src/text/failure-report.js';
 import { WasmPipeline } from '../src/wasm/wasm-pipeline.js';
+import { ENGINES, flaggedActions, liveActions } from './helpers/verdicts.js';
 
 const PLAN = [
   '   41→## Launch checklist',
@@ -89,6 +90,25 @@ describe('a read tool whose file content says "error"', () => {
   });
 });
 
+describe('a read tool\'s file content, as a report of the state', () => {
+  it('should be a report of the state (CallFact.STATUS) as the same file printed by `cat` is, in both engines', () => {
+    const cat = { tool: 'Bash', args: { command: 'cat /home/dev/docs/launch.md' }, result: PLAN };
+    for (const bits of factsOf(cat)) expect(bits & CallFact.STATUS).toBe(CallFact.STATUS);
+    for (const e of [
+      { tool: 'Read', args: { file_path: '/home/dev/docs/launch.md' }, result: PLAN },
+      { tool: 'read_file', args: { file_path: '/home/dev/docs/launch.md' }, result: PLAN },
+      { tool: 'str_replace_editor', args: { command: 'view', path: '/workspace/app/errors.py' }, result: VIEW },
+    ]) {
+      for (const bits of factsOf(e)) expect(bits & (CallFact.STATUS | CallFact.FAILED), e.tool).toBe(CallFact.STATUS);
+    }
+  });
+
+  it('should not be one when the read failed', () => {
+    const e = { tool: 'Read', args: { file_path: '/home/dev/docs/lanch.md' }, error: '<tool_use_error>File does not exist.</tool_use_error>' };
+    for (const bits of factsOf(e)) expect(bits & CallFact.STATUS).toBe(0);
+  });
+});
+
 describe('a read that truly failed', () => {
   it('should still be a failed call: a Read the tool flagged (file not found, is_error), in both engines', () => {
     const e = { tool: 'Read', args: { file_path: '/home/dev/docs/lanch.md' }, error: '<tool_use_error>File does not exist.</tool_use_error>' };
@@ -119,5 +139,40 @@ describe('what is file content', () => {
     expect(isFileContent('str_replace_editor', 'ERROR:\nInvalid `view_range`: [0, 40].')).toBe(false);
     expect(isFileContent('Bash', VIEW)).toBe(false);
     expect(isFileContent('Read', 'anything at all')).toBe(true);
+  });
+});
+
+describe.each(ENGINES)('a file read again after each edit (%s engine)', (engine) => {
+  // (holdout3 a27c5d52's shape, in other words: a Gemini CLI session reading its bot's source after each
+  // edit; the source says `except Exception` and `logging.error`; some edits declined or not applied)
+  const F = '/home/ana/bot/relay.py';
+  const src = (n: number): string => `import logging, requests\n\ndef relay(msg):\n    try:\n        return requests.post(URL, json=msg, timeout=${n})\n    except Exception as error:\n        logging.error("relay failed: %s", error)\n`;
+  const read = (n: number): ToolEvent => ({ tool: 'read_file', args: { file_path: F }, result: src(n) });
+  const replace = (n: number, outcome: Partial<ToolEvent> = { result: `Successfully modified file: ${F} (1 replacements).` }): ToolEvent => ({ tool: 'replace', args: { file_path: F, old_string: `timeout=${n - 1}`, new_string: `timeout=${n}` }, ...outcome });
+  const compile: ToolEvent = { tool: 'run_shell_command', args: { command: `python3 -m py_compile ${F}` }, result: 'Output: (empty)' };
+  const session: ToolEvent[] = [
+    { tool: 'list_directory', args: { dir_path: '/home/ana/bot' }, result: 'relay.py\nconfig.json' },
+    read(1),
+    replace(2, { error: '[Operation Cancelled] Reason: User denied execution.' }),
+    replace(2),
+    compile,
+    read(2),
+    replace(3, { error: `Failed to edit, 0 occurrences found for old_string in ${F}.` }),
+    read(2),
+    replace(3),
+    compile,
+    replace(4),
+    { tool: 'run_shell_command', args: { command: 'systemctl restart relay-bot; journalctl -u relay-bot -n 5' }, result: 'Output: relay-bot.service: Failed with result exit-code.' },
+    { tool: 'run_shell_command', args: { command: 'python3 -c "import relay; relay.relay({})"' }, error: '[Operation Cancelled] Reason: Operation cancelled' },
+    read(4),
+  ];
+
+  it('should not warn, two-phase: each read is a look at the file as the last edit left it', () => {
+    expect(liveActions(session, engine)).toEqual([]);
+  });
+
+  it('should still flag the same file read again and again with nothing changed between', () => {
+    const stuck = Array.from({ length: 6 }, () => [read(1), compile]).flat();
+    expect(flaggedActions(stuck, engine)).toContain('break');
   });
 });
