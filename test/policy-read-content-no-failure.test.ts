@@ -144,7 +144,8 @@ describe('what is file content', () => {
 
 describe.each(ENGINES)('a file read again after each edit (%s engine)', (engine) => {
   // (holdout3 a27c5d52's shape, in other words: a Gemini CLI session reading its bot's source after each
-  // edit; the source says `except Exception` and `logging.error`; some edits declined or not applied)
+  // edit; the source says `except Exception` and `logging.error`; some edits declined or not applied). A
+  // guard: quiet before the fix as after it (the real session's warning needed more of its calls)
   const F = '/home/ana/bot/relay.py';
   const src = (n: number): string => `import logging, requests\n\ndef relay(msg):\n    try:\n        return requests.post(URL, json=msg, timeout=${n})\n    except Exception as error:\n        logging.error("relay failed: %s", error)\n`;
   const read = (n: number): ToolEvent => ({ tool: 'read_file', args: { file_path: F }, result: src(n) });
@@ -169,6 +170,31 @@ describe.each(ENGINES)('a file read again after each edit (%s engine)', (engine)
 
   it('should not warn, two-phase: each read is a look at the file as the last edit left it', () => {
     expect(liveActions(session, engine)).toEqual([]);
+  });
+
+  it('should not warn, two-phase: a Claude Code component read again after its edits, other files read between', () => {
+    // (devset 817a5209's shape, in other words: the button read, its neighbours read, the button edited, read again)
+    const dir = '/home/dev/web/src/pages/video/Detail';
+    const tsx = (name: string, body: string): string => `     1→import { track } from '@/analytics'\n     2→\n     3→export function ${name}() {\n     4→  ${body}\n     5→}`;
+    const readOf = (name: string, body = 'return null'): ToolEvent => ({ tool: 'Read', args: { file_path: `${dir}/${name}.tsx` }, result: tsx(name, body) });
+    const editOf = (n: number): ToolEvent => ({ tool: 'Edit', args: { file_path: `${dir}/ShareButton.tsx`, old_string: `step ${n - 1}`, new_string: `step ${n}` }, result: `The file ${dir}/ShareButton.tsx has been updated successfully.` });
+    const calls: ToolEvent[] = [
+      { tool: 'Glob', args: { pattern: '**/*.tsx', path: dir }, result: `${dir}/ShareButton.tsx\n${dir}/Footer.tsx\n${dir}/Menu.tsx` },
+      readOf('ShareButton', 'step 0'),
+      readOf('Footer'),
+      readOf('Menu'),
+      readOf('Toolbar'),
+      readOf('ShareButton', 'step 0'),
+      editOf(1),
+      readOf('Footer', 'return <Menu />'),
+      readOf('Tooltip'),
+      { tool: 'Glob', args: { pattern: '**/Tooltip*', path: dir }, result: `${dir}/Tooltip.tsx` },
+      readOf('EllipsisText'),
+      editOf(2),
+      editOf(3),
+      readOf('ShareButton', 'step 3'),
+    ];
+    expect(liveActions(calls, engine)).toEqual([]);
   });
 
   it('should still flag the same file read again and again with nothing changed between', () => {
