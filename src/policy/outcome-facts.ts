@@ -17,6 +17,7 @@ import { fetchFoundNothing } from '../text/missing-page.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
 import { readMissingFile } from '../text/missing-read.js';
 import { printsFiles } from '../text/file-read.js';
+import { isFileContent } from '../text/read-tool-content.js';
 import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_INBOX, READ_PASS, READ_QUIET, READ_STATUS, READ_WAITING, readHead, savesFiles } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
@@ -151,7 +152,11 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // its own: a spec that mentions "FAILED", or a plan whose task says "in progress", is still a read
   // (CLEAN_LATER: the same whether CLEAN is read now or later, at the call's screen: checked-call-clean.ts)
   const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && commandIs(args, command, printsFiles);
-  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed ? READ_ACK : ~0);
+  // a read tool's file content (read-tool-content.ts: Read, read_file, an editor's view) reports no outcome
+  // either, whichever facts are read: a plan that says "error" read back is no failure; and, as a printed
+  // file's, it is a report of the state (STATUS below: read again after a change, a look at the new state)
+  const content = head !== undefined && isFileContent(e.tool, head);
+  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed || content ? READ_ACK : ~0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`), or
   // that waits on a process the agent started (an empty `write_stdin`: process-poll.ts)
@@ -175,7 +180,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error).
   // STATUS is weighed only as `CLEAN || (STATUS && !FAILED)` (evidence-screen.ts's changedBetween and
   // reportsState): a call already read as a pass, or whose output reports a failure (FAILED below), is not asked
-  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || commandIs(args, command, queriesStatus) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || content || commandIs(args, command, queriesStatus) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
