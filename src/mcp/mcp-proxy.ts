@@ -14,6 +14,7 @@
  */
 import { hasMoreValuesThan } from '../formats/json-value-count.js';
 import { keepIdTexts } from './exact-ids.js';
+import { jsonText } from './json-text.js';
 import { frame, isObject, type JsonRpcMessage } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
 import { Outlet } from './outlet.js';
@@ -96,7 +97,7 @@ export class McpProxy {
         keep.push(m);
         continue;
       }
-      const step = this.gate.fromClient(m, undefined, m.method === 'tools/call' ? Buffer.from(JSON.stringify(m)) : undefined);
+      const step = this.gate.fromClient(m, undefined, m.method === 'tools/call' ? Buffer.from(jsonText(m) as string) : undefined);
       if (step.forward) keep.push(m);
       for (const r of step.toServer) this.toServer.own(Buffer.isBuffer(r) ? r : frame(r));
       // answers of the batch's calls go back as a batch; the proxy's own requests and notifications alone
