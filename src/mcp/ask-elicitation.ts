@@ -84,6 +84,14 @@ export class HeldAsks {
     return { call, answer: action === 'accept' ? 'accept' : action === 'decline' || action === 'cancel' ? 'refuse' : 'unanswered' };
   }
 
+  /**
+   * An MCP `ping` request of the proxy's own for the client (an id of its own, so the client's answer is
+   * dropped as one to an ask no longer held: it never reaches the server).
+   */
+  ping(): JsonRpcMessage {
+    return { jsonrpc: '2.0', id: `${this.prefix}ping-${this.next++}`, method: 'ping' };
+  }
+
   /** Whether a response's id is one of the proxy's (answered or not): never forwarded to the server. */
   isOurs(id: unknown): boolean {
     return typeof id === 'string' && id.startsWith(this.prefix);

@@ -125,6 +125,11 @@ export class ToolCallGate {
     return false;
   }
 
+  /** A `ping` request of the proxy's own for the client; its answer is dropped (see HeldAsks.ping). */
+  ping(): JsonRpcMessage {
+    return this.asks.ping();
+  }
+
   /** Calls forwarded whose response has not come back. */
   get inFlightCount(): number {
     return this.inFlight.size;
