@@ -96,5 +96,9 @@ export const HOSTILE_SHAPES: Readonly<Record<string, (n: number) => string>> = {
   'twilio then quoted 32 hex, repeated': (n) => fill(`twilio '${'a'.repeat(32)}' `, n),
   "one twilio, then '32 hex' repeated on one line": (n) => 'twilio ' + fill(`'${'a'.repeat(32)}'`, n - 7),
   'quoted 32 hex and line breaks, twilio at the end': (n) => fill(`"${'a'.repeat(32)}"\n`, n - 6) + 'twilio',
+  // hostile10's: secrets split by U+FFFD (an invalid byte), the rules run again over the text without it
+  'U+FFFD U+FFFD ...': (n) => fill('\uFFFD', n),
+  'ghp_ and 18 characters, U+FFFD, repeated': (n) => fill(`ghp_${'a'.repeat(18)}\uFFFD`, n),
+  'a mix of every trigger, U+FFFD between each': (n) => fill('sk-a\uFFFD eyJ-\uFFFD ://a:\uFFFD token\uFFFD password=\uFFFD -----BEGIN\uFFFD AIza\uFFFD ghp_\uFFFD ', n),
   'a mix of every trigger': (n) => fill('sk-a eyJ- ://a: token password= -----BEGIN AIza ghp_ xoxb- Bearer 1:AA &sv=&sig= machine login ', n),
 };

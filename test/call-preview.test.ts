@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PREVIEW_ARGS_LENGTH, previewCall } from '../src/text/call-preview.js';
+import { terminalSafe } from '../src/text/terminal-text.js';
 
 /** The definition: stringify, collapse every white-space run, cut. */
 function naivePreview(tool: string, args: unknown): string {
@@ -14,7 +15,7 @@ function naivePreview(tool: string, args: unknown): string {
   }
   text = text.replace(/\s+/g, ' ');
   if (text.length > PREVIEW_ARGS_LENGTH) text = text.slice(0, PREVIEW_ARGS_LENGTH - 1) + '…';
-  return `${tool} ${text}`;
+  return `${terminalSafe(tool)} ${terminalSafe(text)}`; // controls and bidirectional marks as escapes (hostile10)
 }
 
 const spacey = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n', '\t', '\u00a0', '\u2028', 'é', '😀', '\r\n'), maxLength: 3000 });

@@ -13,7 +13,8 @@
  * ```
  */
 import { randomBytes } from 'node:crypto';
-import { type JsonRpcId, type JsonRpcMessage, idKey, isObject, notificationMessage, requestMessage } from './json-rpc.js';
+import { IdTable, idKey } from './id-table.js';
+import { type JsonRpcMessage, isObject, notificationMessage, requestMessage } from './json-rpc.js';
 
 /** Calls held for a human's answer at most; an ask beyond it is shown as a warning instead. */
 export const MAX_HELD_ASKS = 64;
@@ -22,8 +23,8 @@ export const MAX_HELD_ASK_BYTES = 64 * 1024 * 1024;
 
 /** A call held until the user answers. */
 export interface HeldCall {
-  /** The client's request id of the call. */
-  readonly id: JsonRpcId;
+  /** The client's request id of the call (as parsed, whatever its type). */
+  readonly id: unknown;
   /** The id as the client wrote it, when a double does not hold it (exact-ids.ts). */
   readonly idText?: string | undefined;
   /** The call's request: its raw line when it came alone, else the parsed message. */
@@ -51,7 +52,7 @@ export class HeldAsks {
   private readonly prefix = `loopwatch-ask-${randomBytes(6).toString('hex')}-`;
   private next = 1;
   private readonly byAsk = new Map<string, HeldCall>();
-  private readonly byCall = new Map<string, string>();
+  private readonly byCall = new IdTable<string>();
   /** What the calls held weigh, in all. */
   private bytes = 0;
 
@@ -65,7 +66,7 @@ export class HeldAsks {
     const askId = `${this.prefix}${this.next++}`;
     this.byAsk.set(askId, call);
     this.bytes += call.bytes;
-    this.byCall.set(idKey(call.id), askId);
+    this.byCall.set(call.id, call.idText, askId);
     const params = { message: `${call.message}\n\nRun the tool call "${call.tool}" anyway?`, requestedSchema: { type: 'object', properties: {} } };
     return requestMessage(askId, 'elicitation/create', params);
   }
@@ -77,10 +78,18 @@ export class HeldAsks {
     const call = this.byAsk.get(askId);
     if (call === undefined) return undefined;
     this.byAsk.delete(askId);
-    this.byCall.delete(idKey(call.id));
+    this.byCall.delete(idKey(call.id, call.idText) ?? '');
     this.bytes -= call.bytes;
     const action = isObject(response.result) ? response.result.action : undefined;
     return { call, answer: action === 'accept' ? 'accept' : action === 'decline' || action === 'cancel' ? 'refuse' : 'unanswered' };
+  }
+
+  /**
+   * An MCP `ping` request of the proxy's own for the client (an id of its own, so the client's answer is
+   * dropped as one to an ask no longer held: it never reaches the server).
+   */
+  ping(): JsonRpcMessage {
+    return { jsonrpc: '2.0', id: `${this.prefix}ping-${this.next++}`, method: 'ping' };
   }
 
   /** Whether a response's id is one of the proxy's (answered or not): never forwarded to the server. */
@@ -89,10 +98,10 @@ export class HeldAsks {
   }
 
   /** Drops the held call with client id `id` (the client cancelled it): the cancellation to send for its elicitation, if any. */
-  cancel(id: JsonRpcId, reason: string): JsonRpcMessage | undefined {
-    const askId = this.byCall.get(idKey(id));
+  cancel(id: unknown, reason: string): JsonRpcMessage | undefined {
+    const key = this.byCall.find(id);
+    const askId = key === undefined ? undefined : this.byCall.delete(key);
     if (askId === undefined) return undefined;
-    this.byCall.delete(idKey(id));
     this.bytes -= this.byAsk.get(askId)?.bytes ?? 0;
     this.byAsk.delete(askId);
     return notificationMessage('notifications/cancelled', { requestId: askId, reason });

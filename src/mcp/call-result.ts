@@ -4,6 +4,7 @@
  * call it did not forward.
  */
 import { isObject } from './json-rpc.js';
+import { jsonText } from './json-text.js';
 
 /** Characters kept from each end of a result's text when it is longer than twice this. */
 export const RESULT_END_CHARS = 32_768;
@@ -28,7 +29,7 @@ function dataTag(kind: string, mime: unknown, data: unknown): string {
 
 /** The text of one content item of a tool result. */
 function itemText(item: unknown): string {
-  if (!isObject(item)) return JSON.stringify(item) ?? '';
+  if (!isObject(item)) return jsonText(item) ?? '';
   switch (item.type) {
     case 'text':
       return typeof item.text === 'string' ? item.text : '';
@@ -42,14 +43,14 @@ function itemText(item: unknown): string {
     case 'resource_link':
       return `[resource_link ${String(item.uri)}]`;
     default:
-      return JSON.stringify(item) ?? '';
+      return jsonText(item) ?? '';
   }
 }
 
 /** The text of a result's content (its structured content when it has no content), capped. */
 export function resultText(result: Record<string, unknown>): string {
   const text = Array.isArray(result.content) ? result.content.map(itemText).join('\n') : '';
-  if (text === '' && result.structuredContent !== undefined) return capText(JSON.stringify(result.structuredContent) ?? '');
+  if (text === '' && result.structuredContent !== undefined) return capText(jsonText(result.structuredContent) ?? '');
   return capText(text);
 }
 
@@ -57,7 +58,7 @@ export function resultText(result: Record<string, unknown>): string {
 export function callOutcome(response: Record<string, unknown>): CallOutcome {
   if ('error' in response) {
     const e = isObject(response.error) ? response.error : {};
-    const message = typeof e.message === 'string' ? e.message : JSON.stringify(response.error) ?? 'error';
+    const message = typeof e.message === 'string' ? e.message : jsonText(response.error) ?? 'error';
     return { error: capText(`JSON-RPC error ${String(e.code)}: ${message}`) };
   }
   const r = isObject(response.result) ? response.result : {};

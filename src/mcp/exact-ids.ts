@@ -13,6 +13,7 @@
  * writes it.
  */
 import { randomBytes } from 'node:crypto';
+import { jsonText, walkText } from './json-text.js';
 
 /** The text of each message's id, for those whose id a double does not hold exactly. */
 const written = new WeakMap<object, string>();
@@ -83,17 +84,23 @@ export function keepIdText(m: object, text: string | undefined): void {
   if (text !== undefined) written.set(m, text);
 }
 
-/** The JSON text of `m` (a message or a batch), each kept id written as it came. */
+/** The JSON text of `m` (a message or a batch), each kept id written as it came, however deep `m` nests (json-text.ts). */
 export function exactJson(m: object): string {
   const messages: unknown[] = Array.isArray(m) ? m : [m];
-  if (!messages.some((x) => typeof x === 'object' && x !== null && written.has(x))) return JSON.stringify(m);
+  if (!messages.some((x) => typeof x === 'object' && x !== null && written.has(x))) return jsonText(m) as string;
   const texts: string[] = [];
-  const json = JSON.stringify(m, function (this: unknown, key: string, v: unknown) {
-    if (key !== 'id' || typeof this !== 'object' || this === null) return v;
-    const t = written.get(this);
-    if (t === undefined) return v;
-    texts.push(t);
-    return `${MARK}${texts.length - 1}`;
-  });
+  let json: string;
+  try {
+    json = JSON.stringify(m, function (this: unknown, key: string, v: unknown) {
+      if (key !== 'id' || typeof this !== 'object' || this === null) return v;
+      const t = written.get(this);
+      if (t === undefined) return v;
+      texts.push(t);
+      return `${MARK}${texts.length - 1}`;
+    });
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return walkText(m, (holder) => written.get(holder)) as string;
+  }
   return json.replace(new RegExp(`"${MARK}(\\d+)"`, 'g'), (_, n: string) => texts[Number(n)] as string);
 }

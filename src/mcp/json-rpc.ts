@@ -5,7 +5,10 @@
  */
 import { exactJson } from './exact-ids.js';
 
-/** A JSON-RPC id: a string or a number (null only in an error about a message without a readable id). */
+/**
+ * A JSON-RPC id of the proxy's own making: a string or a number. A client's id is taken as it came
+ * (`unknown`: JSON-RPC allows strings, numbers and null, and a client may send anything; id-table.ts).
+ */
 export type JsonRpcId = string | number;
 
 /** A parsed JSON-RPC message (an object; any other JSON value is not a message the proxy reads). */
@@ -16,24 +19,17 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Whether `v` is a usable JSON-RPC id. */
-export function isId(v: unknown): v is JsonRpcId {
-  return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+/**
+ * The message's id when it is a request (a method and an id member, whatever its value: an object, `null`
+ * or `1e400` too, so that no `tools/call` passes unchecked for its id), else undefined.
+ */
+export function requestId(m: JsonRpcMessage): unknown {
+  return typeof m.method === 'string' ? m.id : undefined;
 }
 
-/** The message's id when it is a request (method and id), else undefined. */
-export function requestId(m: JsonRpcMessage): JsonRpcId | undefined {
-  return typeof m.method === 'string' && isId(m.id) ? m.id : undefined;
-}
-
-/** The message's id when it is a response (id, and result or error, no method), else undefined. */
-export function responseId(m: JsonRpcMessage): JsonRpcId | undefined {
-  return m.method === undefined && isId(m.id) && ('result' in m || 'error' in m) ? m.id : undefined;
-}
-
-/** A key for an id that keeps 1 and "1" apart (JSON-RPC does). */
-export function idKey(id: JsonRpcId): string {
-  return typeof id === 'number' ? `n:${id}` : `s:${id}`;
+/** The message's id when it is a response (an id member, and result or error, no method), else undefined. */
+export function responseId(m: JsonRpcMessage): unknown {
+  return m.method === undefined && ('result' in m || 'error' in m) ? m.id : undefined;
 }
 
 /** The params of a message, when they are an object. */
@@ -42,7 +38,7 @@ export function paramsOf(m: JsonRpcMessage): Record<string, unknown> | undefined
 }
 
 /** A response carrying `result` for request `id`. */
-export function resultMessage(id: JsonRpcId, result: Record<string, unknown>): JsonRpcMessage {
+export function resultMessage(id: unknown, result: Record<string, unknown>): JsonRpcMessage {
   return { jsonrpc: '2.0', id, result };
 }
 

@@ -9,11 +9,13 @@
  *  client stdin ──LineSplitter──> gate.fromClient ──> server stdin      (answers of its own ──> client)
  *  server stdout ─LineSplitter──> gate.fromServer ──> client stdout
  * ```
- * Backpressure: a destination that cannot take more pauses the streams that feed it until it drains.
+ * Backpressure: a destination that cannot take more pauses the streams that feed it until it drains; while
+ * the client's input is so paused, the client is pinged now and then (a client gone fails the write).
  * The proxy's own messages to the client never land inside a server line still streaming (outlet.ts).
  */
 import { hasMoreValuesThan } from '../formats/json-value-count.js';
 import { keepIdTexts } from './exact-ids.js';
+import { jsonText } from './json-text.js';
 import { frame, isObject, type JsonRpcMessage } from './json-rpc.js';
 import { LineSplitter } from './line-splitter.js';
 import { Outlet } from './outlet.js';
@@ -21,6 +23,13 @@ import type { ToolCallGate } from './tool-call-gate.js';
 
 /** Bytes of a line read as a message at most; longer lines are forwarded unread. @default 64 MiB */
 export const DEFAULT_MAX_LINE_BYTES = 64 << 20;
+
+/**
+ * While the client's input is held back (the server does not read what it was sent), how often the proxy
+ * pings the client, in ms: its input paused, the proxy would never read the end of it, so a client gone
+ * is seen only by the write to it failing (before: proxy and server stayed for ever). @default 5 s
+ */
+export const CLIENT_CHECK_MS = 5_000;
 
 /** One side of the proxy: where its messages come from and where the other side's go. */
 export interface ProxySide {
@@ -38,6 +47,7 @@ export class McpProxy {
   /**
    * @param onFailure told of a failure of the proxy itself (the line is forwarded as it came)
    * @param onClientGone the client closed its side (end of stdin, or stdout closed)
+   * @param clientCheckMs see CLIENT_CHECK_MS
    */
   constructor(
     private readonly gate: ToolCallGate,
@@ -46,6 +56,7 @@ export class McpProxy {
     maxLineBytes: number,
     private readonly onFailure: (error: Error) => void,
     onClientGone: () => void,
+    clientCheckMs: number = CLIENT_CHECK_MS,
   ) {
     const outlets: Outlet[] = [];
     const isBlocked = (s: NodeJS.ReadableStream): boolean => outlets.some((o) => o.holds(s));
@@ -53,6 +64,17 @@ export class McpProxy {
     this.toServer = new Outlet(server.output, { forwarded: client.input, own: [] }, isBlocked, () => undefined);
     this.toClient = new Outlet(client.output, { forwarded: server.input, own: [client.input] }, isBlocked, onClientGone);
     outlets.push(this.toServer, this.toClient);
+    let check: NodeJS.Timeout | undefined;
+    const stopCheck = (): void => {
+      if (check !== undefined) clearInterval(check);
+      check = undefined;
+    };
+    this.toServer.onBlockChange = (blocked) => {
+      stopCheck();
+      if (!blocked || this.toClient.closed) return;
+      check = setInterval(() => (this.toClient.closed ? stopCheck() : this.toClient.own(frame(this.gate.ping()))), clientCheckMs);
+      check.unref();
+    };
     this.fromClient = new LineSplitter(maxLineBytes, (l) => this.clientLine(l), (b) => this.toServer.forward(b));
     this.fromServer = new LineSplitter(maxLineBytes, (l) => this.serverLine(l), (b) => this.toClient.forward(b));
     client.input.on('data', (c: Buffer | string) => this.fromClient.push(typeof c === 'string' ? Buffer.from(c) : c));
@@ -96,7 +118,7 @@ export class McpProxy {
         keep.push(m);
         continue;
       }
-      const step = this.gate.fromClient(m, undefined, m.method === 'tools/call' ? Buffer.from(JSON.stringify(m)) : undefined);
+      const step = this.gate.fromClient(m, undefined, m.method === 'tools/call' ? Buffer.from(jsonText(m) as string) : undefined);
       if (step.forward) keep.push(m);
       for (const r of step.toServer) this.toServer.own(Buffer.isBuffer(r) ? r : frame(r));
       // answers of the batch's calls go back as a batch; the proxy's own requests and notifications alone

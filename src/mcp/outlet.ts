@@ -38,6 +38,8 @@ export class Outlet {
   private forwardedEnded = false;
   private held: Buffer[] = [];
   private heldBytes = 0;
+  /** Told when the destination fills (true: its sources paused) and when it drains (false). */
+  onBlockChange: (blocked: boolean) => void = () => undefined;
 
   /**
    * @param isBlocked whether a source is held back by any outlet (it is resumed only when none holds it)
@@ -55,6 +57,7 @@ export class Outlet {
     });
     stream.on('drain', () => {
       this.blocked = false;
+      this.onBlockChange(false);
       this.resumeSources();
     });
   }
@@ -109,6 +112,7 @@ export class Outlet {
       this.blocked = true;
       this.sources.forwarded.pause();
       for (const s of this.sources.own) s.pause();
+      this.onBlockChange(true);
     }
   }
 

@@ -21,7 +21,9 @@ import { countJsonValues } from '../formats/json-value-count.js';
 import { HeldAsks, supportsFormElicitation } from './ask-elicitation.js';
 import { idTextOf, keepIdText, withIdOf } from './exact-ids.js';
 import { appendNotes, callOutcome, isTaskHandle, refusal } from './call-result.js';
-import { type JsonRpcId, type JsonRpcMessage, idKey, isId, paramsOf, requestId, responseId, resultMessage } from './json-rpc.js';
+import { IdTable, idKey } from './id-table.js';
+import { type JsonRpcMessage, paramsOf, requestId, responseId, resultMessage } from './json-rpc.js';
+import { jsonText } from './json-text.js';
 
 /** Calls in flight (forwarded, response not back) remembered at most; the oldest is forgotten first (not recorded). */
 export const MAX_IN_FLIGHT = 4096;
@@ -52,13 +54,15 @@ export interface ClientStep {
   readonly toServer: (Buffer | JsonRpcMessage)[];
 }
 
-/** One line about a decision that was not `allow`, for the proxy's log. */
-export type DecisionListener = (tool: string, id: JsonRpcId, d: LiveDecision) => void;
+/** One line about a decision that was not `allow`, for the proxy's log (`id`: the call's id as shown, a string id bare, any other as JSON). */
+export type DecisionListener = (tool: string, id: string, d: LiveDecision) => void;
 
 interface InFlight {
   /** What it weighs in MAX_IN_FLIGHT_BYTES. */
   readonly bytes: number;
   readonly callId: string | undefined;
+  /** Its id as the proxy's log shows it. */
+  readonly shownId: string;
   readonly tool: string;
   readonly args: unknown;
   readonly notes: string[];
@@ -71,7 +75,7 @@ function askAsWarning(message: string): string {
 
 /** The proxy's per-connection state: calls in flight, calls held for a human. */
 export class ToolCallGate {
-  private readonly inFlight = new Map<string, InFlight>();
+  private readonly inFlight = new IdTable<InFlight>();
   /** What the calls in flight weigh, in all. */
   private inFlightBytes = 0;
   private readonly asks = new HeldAsks();
@@ -100,17 +104,16 @@ export class ToolCallGate {
   /** Handles a message from the server: true when it was changed (messages added to a call's result). */
   fromServer(m: JsonRpcMessage): boolean {
     const id = responseId(m);
-    if (id === undefined) return false;
-    const call = this.inFlight.get(idKey(id));
+    const key = id === undefined ? undefined : this.inFlight.find(id, idTextOf(m));
+    const call = key === undefined ? undefined : this.forget(key);
     if (call === undefined) return false;
-    this.forget(idKey(id));
     // a task's handle is not an outcome: the call is left to the core, which records it without one
     if (isTaskHandle(m)) return false;
     const outcome = callOutcome(m);
     const d = this.guard.record(this.session, { tool: call.tool, args: call.args, ...(call.callId === undefined ? {} : { id: call.callId }), ...outcome });
     if (d.action === 'warn' && d.message !== undefined && !call.notes.includes(d.message)) {
       call.notes.push(d.message);
-      this.onDecision(call.tool, id, d);
+      this.onDecision(call.tool, call.shownId, d);
     }
     if (call.notes.length === 0) return false;
     if (appendNotes(m, call.notes)) return true;
@@ -122,19 +125,26 @@ export class ToolCallGate {
     return false;
   }
 
+  /** A `ping` request of the proxy's own for the client; its answer is dropped (see HeldAsks.ping). */
+  ping(): JsonRpcMessage {
+    return this.asks.ping();
+  }
+
   /** Calls forwarded whose response has not come back. */
   get inFlightCount(): number {
     return this.inFlight.size;
   }
 
-  private propose(m: JsonRpcMessage, id: JsonRpcId, raw: Buffer | undefined, step: ClientStep, json: Buffer | undefined): void {
+  private propose(m: JsonRpcMessage, id: unknown, raw: Buffer | undefined, step: ClientStep, json: Buffer | undefined): void {
     const params = paramsOf(m);
     const tool = params?.name;
     if (typeof tool !== 'string' || tool === '') return; // not a call loopwatch can read: the server answers it
     const args = params?.arguments;
-    const callId = callIdOf(id);
+    const idText = idTextOf(m);
+    const callId = callIdOf(id, idText);
+    const shownId = typeof id === 'string' ? id : (idText ?? jsonText(id) ?? '');
     const d = this.guard.propose(this.session, { tool, args, ...(callId === undefined ? {} : { id: callId }) });
-    if (d.action !== 'allow') this.onDecision(tool, id, d);
+    if (d.action !== 'allow') this.onDecision(tool, shownId, d);
     const message = d.message ?? '';
     if (d.action === 'deny' || d.action === 'stop') {
       step.toClient.push(withIdOf(resultMessage(id, refusal(d.action === 'stop' ? (hostMessage(d, MCP_REACH) ?? '') + STOP_ADVICE : message)), m));
@@ -143,33 +153,33 @@ export class ToolCallGate {
     }
     const bytes = weigh(json);
     if (d.action === 'ask' && this.elicit && this.asks.hasRoom(bytes)) {
-      step.toClient.push(this.asks.hold({ id, idText: idTextOf(m), request: raw ?? m, tool, args, message, bytes }));
+      step.toClient.push(this.asks.hold({ id, idText, request: raw ?? m, tool, args, message, bytes }));
       step.forward = false;
       return;
     }
-    this.track(id, { bytes, callId, tool, args, notes: d.action === 'allow' ? [] : [d.action === 'ask' ? askAsWarning(message) : message] });
+    this.track(id, idText, { bytes, callId, shownId, tool, args, notes: d.action === 'allow' ? [] : [d.action === 'ask' ? askAsWarning(message) : message] });
   }
 
-  private track(id: JsonRpcId, call: InFlight): void {
-    const key = idKey(id);
-    this.forget(key);
-    this.inFlight.set(key, call);
+  private track(id: unknown, idText: string | undefined, call: InFlight): void {
+    this.forget(idKey(id, idText) ?? '');
+    this.inFlight.set(id, idText, call);
     this.inFlightBytes += call.bytes;
     // the oldest go first; the newest is kept whatever it weighs
-    while (this.inFlight.size > 1 && (this.inFlight.size > MAX_IN_FLIGHT || this.inFlightBytes > MAX_IN_FLIGHT_BYTES)) this.forget(this.inFlight.keys().next().value as string);
+    while (this.inFlight.size > 1 && (this.inFlight.size > MAX_IN_FLIGHT || this.inFlightBytes > MAX_IN_FLIGHT_BYTES)) this.forget(this.inFlight.oldest() as string);
   }
 
-  private forget(key: string): void {
-    const call = this.inFlight.get(key);
-    if (call === undefined) return;
-    this.inFlight.delete(key);
-    this.inFlightBytes -= call.bytes;
+  /** Takes the call of `key` out of the calls in flight. */
+  private forget(key: string): InFlight | undefined {
+    const call = this.inFlight.delete(key);
+    if (call !== undefined) this.inFlightBytes -= call.bytes;
+    return call;
   }
 
   private cancelled(m: JsonRpcMessage, step: ClientStep): void {
     const id = paramsOf(m)?.requestId;
-    if (!isId(id)) return;
-    this.forget(idKey(id));
+    if (id === undefined) return;
+    const key = this.inFlight.find(id);
+    if (key !== undefined) this.forget(key);
     const cancel = this.asks.cancel(id, 'the client cancelled the tool call');
     if (cancel === undefined) return;
     // the server never saw the held call: the cancellation is for the proxy's elicitation only
@@ -188,20 +198,22 @@ export class ToolCallGate {
       step.toClient.push(answer);
       return;
     }
-    const callId = callIdOf(call.id);
+    const callId = callIdOf(call.id, call.idText);
+    const shownId = typeof call.id === 'string' ? call.id : (call.idText ?? jsonText(call.id) ?? '');
     const note = answer === 'accept' ? `${call.message} The user let this call run.` : askAsWarning(call.message);
-    this.track(call.id, { bytes: call.bytes, callId, tool: call.tool, args: call.args, notes: [note] });
+    this.track(call.id, call.idText, { bytes: call.bytes, callId, shownId, tool: call.tool, args: call.args, notes: [note] });
     step.toServer.push(call.request);
   }
 }
 
 /**
- * The call id a JSON-RPC id gives the core: its text, when the core takes it (1 to MAX_CALL_ID_LENGTH
- * characters). Else none, and the call is checked without one (before: an id `""` was refused by the core,
- * so the call passed unchecked, reported as an internal error).
+ * The call id a JSON-RPC id gives the core: a string id, or a number's digits as written (`idText`, past
+ * 2^53), when the core takes it (1 to MAX_CALL_ID_LENGTH characters). Else none, and the call is checked
+ * without one: an id `""` (before: refused by the core, so the call passed unchecked, reported as an
+ * internal error), an object, an array, `null` or `true`.
  */
-function callIdOf(id: JsonRpcId): string | undefined {
-  const text = String(id);
+function callIdOf(id: unknown, idText: string | undefined): string | undefined {
+  const text = typeof id === 'string' ? id : typeof id === 'number' ? (idText ?? String(id)) : '';
   return text !== '' && text.length <= MAX_CALL_ID_LENGTH ? text : undefined;
 }
 

@@ -1,10 +1,14 @@
 /**
  * Call previews: the one-line `tool {"args":...}` text messages name calls by, cut to a fixed length
- * (never inside a secret), written only as far as the cut reaches.
+ * (never inside a secret), written only as far as the cut reaches. Their control and bidirectional
+ * characters are written as escapes (terminal-text.ts): a message reaches the person's terminal through
+ * the agent (a hook's `systemMessage`), and a tool named `Bash\x1b[2J` or a path holding U+202E cleared
+ * the screen or read reversed there (the JSON of args escapes C0 only).
  */
 import { collapsedJsonText } from './json-text-preview.js';
 import { collapsedText } from './preview-text.js';
 import { CUT_MARGIN, cutText } from './shown-text.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** Characters of argument text shown in a call preview. */
 export const PREVIEW_ARGS_LENGTH = 80;
@@ -13,7 +17,7 @@ export const SHOWN_TOOL_LENGTH = 256;
 
 /** A compact, single-line preview of a call: `tool {"args":...}`, the tool name cut to {@link SHOWN_TOOL_LENGTH}. */
 export function previewCall(tool: string, args: unknown): string {
-  const name = cutText(tool, SHOWN_TOOL_LENGTH);
+  const name = terminalSafe(cutText(tool, SHOWN_TOOL_LENGTH));
   return args === undefined ? name : `${name} ${previewArgs(args)}`;
 }
 
@@ -36,7 +40,7 @@ export function previewArgs(args: unknown): string {
     }
     shown = collapsedText(text, need, true) as string;
   }
-  return cutText(shown, PREVIEW_ARGS_LENGTH, shown.length > need);
+  return terminalSafe(cutText(shown, PREVIEW_ARGS_LENGTH, shown.length > need));
 }
 
 /**
@@ -48,5 +52,5 @@ export function previewJsonCall(tool: string, text: string): string | null {
   const need = PREVIEW_ARGS_LENGTH + CUT_MARGIN;
   const shown = collapsedJsonText(text, need);
   if (shown === null) return null;
-  return `${cutText(tool, SHOWN_TOOL_LENGTH)} ${cutText(shown, PREVIEW_ARGS_LENGTH, shown.length > need)}`;
+  return `${terminalSafe(cutText(tool, SHOWN_TOOL_LENGTH))} ${terminalSafe(cutText(shown, PREVIEW_ARGS_LENGTH, shown.length > need))}`;
 }

@@ -5,13 +5,19 @@
  * the text's length (`secret-scan.ts`), so redaction is too, whatever the text.
  */
 import { SECRET_RULES } from './secret-rules.js';
-import { mayHoldSecret } from './secret-trigger.js';
+import { REPLACEMENT, splitSecretSpans } from './secret-split.js';
+import { mayHoldSecret as triggered } from './secret-trigger.js';
 
 /** What a secret is replaced with. */
 export const REDACTED = '[REDACTED]';
 
-/** Whether a text may hold a secret: one pass over it for the triggers and base64 runs the rules need (secret-trigger.ts). */
-export { mayHoldSecret } from './secret-trigger.js';
+/**
+ * Whether a text may hold a secret: one pass over it for the triggers and base64 runs the rules need
+ * (secret-trigger.ts), and over it without its U+FFFD when it holds some (secret-split.ts).
+ */
+export function mayHoldSecret(text: string): boolean {
+  return triggered(text) || (text.includes(REPLACEMENT) && triggered(text.split(REPLACEMENT).join('')));
+}
 
 /** Returns `text` with every secret-shaped substring replaced by `[REDACTED]`. */
 export function redactSecrets(text: string): string {
@@ -19,12 +25,14 @@ export function redactSecrets(text: string): string {
 }
 
 /**
- * The spans every rule redacts in `text`, sorted and merged (overlapping or touching spans become one), as
- * start, end pairs. `openEnd`: `text` is the beginning of a longer text (see `SecretRule`).
+ * The spans every rule redacts in `text`, and in it without its U+FFFD (secret-split.ts), sorted and
+ * merged (overlapping or touching spans become one), as start, end pairs. `openEnd`: `text` is the
+ * beginning of a longer text (see `SecretRule`).
  */
 export function secretSpans(text: string, openEnd = false): number[] {
   const found: number[] = [];
   for (const rule of SECRET_RULES) rule(text, found, openEnd);
+  splitSecretSpans(text, found, (stripped) => secretSpans(stripped, openEnd));
   if (found.length === 0) return found;
   const order = byStart(found, text.length);
   const merged: number[] = [];
