@@ -40,6 +40,8 @@ describe.skipIf(!POSIX)('a .loopwatch.json that links to another file', () => {
 
   it('should still use a link to a good allowlist', () => {
     const { cwd, stateDir } = linkedProject(JSON.stringify({ allow: [{ command: '^make$' }] }));
-    expect(projectAllowlist(cwd, stateDir)).toEqual({ rules: [{ command: '^make$' }], path: join(cwd, '.loopwatch.json') });
+    const path = join(cwd, '.loopwatch.json');
+    expect(projectAllowlist(cwd, stateDir)).toEqual({ rules: [{ command: '^make$' }], path, notice: `loopwatch: ${path} is in use: 1 rule lets calls repeat without a warning` });
+    expect(projectAllowlist(cwd, stateDir)).toEqual({ rules: [{ command: '^make$' }], path }); // told once
   });
 });

@@ -61,10 +61,15 @@ async function builds(agent: AgentName, session: string, cwd: string, times: num
 const ALLOW = JSON.stringify({ allow: [{ command: '^python setup\\.py build_ext\\b' }] });
 
 describe.each(AGENTS)('a project allowlist (%s)', (agent) => {
-  it('should never warn, deny or stop an allowed command, from a folder below the git root', async () => {
+  it('should never warn, deny or stop an allowed command, from a folder below the git root, and say once that the file is in use', async () => {
     const steps = await builds(agent, `${agent}-allowed`, project(`${agent}-allowed`, ALLOW), 6);
-    expect(steps.map((s) => s.before.stdout + (s.after?.stdout ?? ''))).toEqual(Array(6).fill(''));
-    expect(steps.map((s) => s.before.stderr + (s.after?.stderr ?? ''))).toEqual(Array(6).fill(''));
+    const file = join(root, `${agent}-allowed`, '.loopwatch.json');
+    const told = `loopwatch: ${file} is in use: 1 rule lets calls repeat without a warning`;
+    expect(steps[0]?.before.stderr).toBe(`loopwatch hook: ${told}\n`);
+    expect(JSON.parse(steps[0]?.before.stdout as string)).toEqual({ systemMessage: told }); // the notice only: no warning
+    expect(steps.map((s) => s.before.stdout + (s.after?.stdout ?? '')).slice(1)).toEqual(Array(5).fill(''));
+    expect(steps.map((s) => s.before.stderr + (s.after?.stderr ?? '')).slice(1)).toEqual(Array(5).fill(''));
+    expect(steps[0]?.after?.stdout).toBe('');
   }, 120_000);
 
   it('should ignore a file that cannot be used, check the calls as without it, and say so once', async () => {

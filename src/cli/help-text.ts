@@ -344,9 +344,10 @@ PostToolUseFailure, AfterTool), decides, and prints the agent's answer on standa
 A new prompt from the user (UserPromptSubmit, BeforeAgent), a new successful edit after a block, or
 loopwatch hook reset gives a stopped session a fresh start. Calls meant to repeat are listed in the
 project's .loopwatch.json ({"allow": [{"tool": "Bash", "command": "^npm (run )?test\\\\b"}]}), looked for
-from the agent's working directory up to the git root. Each session's state lives in a file of the state
-directory, locked while a hook uses it (hooks of one session run in parallel); sessions untouched for 7
-days are removed.
+from the agent's working directory up to the git root; a rule there that allows every command is
+refused, and the file in use is told once per version of it. Each session's state lives in a file of
+the state directory, locked while a hook uses it (hooks of one session run in parallel); sessions
+untouched for 7 days are removed.
 
 Options:
   --agent NAME           claude-code | codex | gemini (default: detected from the payload)

@@ -11,13 +11,16 @@
  * only when it is a regular file of at most MAX_ALLOWLIST_BYTES owned by the user (a file another user
  * planted in a shared folder is not), and a file that cannot be used (not JSON, another shape, a rule
  * refused) is ignored: the calls are checked without it, and the user is told once per version of the
- * file (a marker in the state directory's `.noted/`).
+ * file (a marker in the state directory's `.noted/`). A catch-all rule (catch-all-rule.ts: every command
+ * of a shell tool, a pattern matching unrelated commands) is dropped, the file's other rules kept, and a
+ * file in use is told the same way, once per version: its path, the rules used, the rules dropped.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { AllowRule } from '../options/allow-rules.js';
 import { resolveAllow } from '../options/allow-rules.js';
+import { catchAllRule } from '../options/catch-all-rule.js';
 import { cutText } from '../text/shown-text.js';
 
 /** The allowlist's file name. */
@@ -32,7 +35,7 @@ export interface ProjectAllowlist {
   readonly rules: readonly AllowRule[];
   /** The file, when one was found. */
   readonly path?: string;
-  /** Why the file was ignored, said once per version of the file; undefined otherwise. */
+  /** That the file is in use (or why it, or some of its rules, are not), said once per version of the file; undefined otherwise. */
   readonly notice?: string;
 }
 
@@ -78,8 +81,14 @@ function jsonProblem(e: unknown): string {
   return at === null ? 'not JSON' : `not JSON (at character ${at[1]})`;
 }
 
-/** Reads and checks an allowlist file; throws an Error saying why it cannot be used. */
-function readRules(path: string, size: number): readonly AllowRule[] {
+/** An allowlist file's rules: those used, and what was said of each one dropped. */
+interface FileRules {
+  readonly rules: readonly AllowRule[];
+  readonly dropped: readonly string[];
+}
+
+/** Reads and checks an allowlist file, dropping its catch-all rules; throws an Error saying why it cannot be used. */
+function readRules(path: string, size: number): FileRules {
   if (size > MAX_ALLOWLIST_BYTES) throw new Error(`it is ${size} bytes, more than ${MAX_ALLOWLIST_BYTES}`);
   const text = readText(path);
   let value: unknown;
@@ -92,8 +101,27 @@ function readRules(path: string, size: number): readonly AllowRule[] {
   const { allow, ...rest } = value as Record<string, unknown>;
   const stray = Object.keys(rest)[0];
   if (stray !== undefined) throw new Error(`"${cutText(stray, 40)}" is not a key it may hold (only "allow")`);
-  resolveAllow(allow); // refuses an unsafe or malformed rule, naming it
-  return (allow ?? []) as readonly AllowRule[];
+  const resolved = resolveAllow(allow); // refuses an unsafe or malformed rule, naming it
+  const rules: AllowRule[] = [];
+  const dropped: string[] = [];
+  ((allow ?? []) as readonly AllowRule[]).forEach((rule, i) => {
+    const why = catchAllRule(resolved[i] as (typeof resolved)[number]);
+    if (why === null) rules.push(rule);
+    else dropped.push(`allow[${i}] ${cutText(JSON.stringify(rule), 60)} (${why})`);
+  });
+  return { rules, dropped };
+}
+
+/** What to tell the user of a file read (`read`): that it is in use, and the rules refused; undefined when it has nothing. */
+function usedNotice(path: string, read: FileRules): string | undefined {
+  const n = read.rules.length;
+  const { dropped } = read;
+  if (n === 0 && dropped.length === 0) return undefined;
+  const more = dropped.length > 3 ? ` and ${dropped.length - 3} more` : '';
+  const refused = dropped.length === 0 ? '' : `refused as catch-all: ${dropped.slice(0, 3).join('; ')}${more}`;
+  if (n === 0) return `loopwatch: ${path} is not used (${refused}); calls are checked without its allowlist`;
+  const used = `loopwatch: ${path} is in use: ${n} rule${n === 1 ? '' : 's'} let${n === 1 ? 's' : ''} calls repeat without a warning`;
+  return refused === '' ? used : `${used}; ${refused}`;
 }
 
 /** Whether `why` about the file at `path` (as `st` says it is now) has been told already; remembers it if not. */
@@ -122,12 +150,15 @@ export function projectAllowlist(cwd: unknown, stateDir: string): ProjectAllowli
     }
     const uid = process.getuid?.();
     if (!st.isFile() || (uid !== undefined && st.uid !== uid && st.uid !== 0)) continue;
+    let read: FileRules;
     try {
-      return { rules: readRules(path, st.size), path };
+      read = readRules(path, st.size);
     } catch (e) {
       const why = (e as Error).message;
       return toldBefore(stateDir, path, st, why) ? { rules: [], path } : { rules: [], path, notice: `loopwatch: ${path} is not used (${why}); calls are checked without its allowlist` };
     }
+    const notice = usedNotice(path, read);
+    return notice === undefined || toldBefore(stateDir, path, st, notice) ? { rules: read.rules, path } : { rules: read.rules, path, notice };
   }
   return NONE;
 }

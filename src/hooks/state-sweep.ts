@@ -5,8 +5,9 @@
  * locks, broken locks) older than an hour. Only files whose names are exactly loopwatch's (state-names.ts)
  * are looked at: the folder may be a project's (`--state-dir .`), whose `Cargo.lock` or `build.tmp` are not
  * loopwatch's to remove. The markers of notices told once (`.noted/<32 hex>`, one per version of a
- * project's unusable `.loopwatch.json`) go after `maxAgeMs` too (a notice is then told again), so that
- * nothing in the folder grows over weeks of use. Two hooks sweeping at once is harmless.
+ * project's `.loopwatch.json` told: in use, unusable, a rule refused) go after `maxAgeMs` too (a notice
+ * is then told again), so that nothing in the folder grows over weeks of use. Two hooks sweeping at once
+ * is harmless.
  */
 import { closeSync, constants, lstatSync, openSync, readdirSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
