@@ -3,7 +3,9 @@
  * Replays recorded sessions through the built `loopwatch hook` itself, one process per event, as the agents
  * run it: each call a PreToolUse / BeforeTool payload, then PostToolUse (PostToolUseFailure for a Claude
  * Code call that failed) / AfterTool with its result, each prompt the person typed a UserPromptSubmit /
- * BeforeAgent, payloads shaped as test/fixtures/hooks/. State in a temporary folder, removed at the end.
+ * BeforeAgent, payloads shaped as test/fixtures/hooks/ (its text as recorded: the hook itself decides which
+ * prompts give no fresh start, an answer to the agent's question or a background task's `<task-notification>`,
+ * src/text/prompt-origin.ts). State in a temporary folder, removed at the end.
  * Codex hooks only Bash (its shell tools, the command as one string), apply_patch and MCP tools: its other
  * calls are not sent. A call the hook denies or stops is counted and, as the recording goes on, still
  * recorded (the session is replayed whole). A measuring tool of the sets, not part of loopwatch.

@@ -13,7 +13,9 @@
  * result, not a meta or compaction line, not a slash command's output), a Codex rollout's `user_message`
  * event (after the parent's history a forked Codex subagent copies), a Gemini CLI chat's `user` message (in a
  * JSON Lines chat each message and tool call once, however often it is written again), but not one that only
- * answers the agent's own question ("2", "yes": src/text/prompt-answer.ts, as the readers and hooks decide). A file whose calls the reader gives to more than one session,
+ * answers the agent's own question ("2", "yes") nor a background task's notification (Claude Code's
+ * `<task-notification>…`, origin.kind "task-notification"): src/text/prompt-origin.ts, as the readers and hooks
+ * decide. A file whose calls the reader gives to more than one session,
  * or whose tool calls do not count as the reader's, is replayed without prompts (counted as such). A
  * measuring tool of the sets, not part of loopwatch.
  */
@@ -26,7 +28,7 @@ const lib = (p) => import(pathToFileURL(join(root, 'dist', 'src', p)).href);
 const { readInputs } = await lib('index.js');
 const { LoopEngine } = await lib('engine/loop-engine.js');
 const { detectionOptions } = await lib('cli/detection-options.js');
-const { answersAgent } = await lib('text/prompt-answer.js');
+const { startsAfresh } = await lib('text/prompt-origin.js');
 
 const dir = resolve(process.argv[2] ?? 'holdout2');
 const labels = new Map(readFileSync(join(dir, 'sessions.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).map((l) => [l.session, l]));
@@ -44,14 +46,14 @@ function marks(file) {
       return null;
     }
     for (const m of chat.messages ?? []) {
-      if (m.type === 'user' && !answersAgent(m.content)) out.push('P');
+      if (m.type === 'user' && startsAfresh(m.content)) out.push('P');
       for (const _ of m.toolCalls ?? []) out.push('C');
     }
     return out;
   }
   const seen = new Set(); // Gemini CLI JSON Lines chats: a message or tool call again is the same one
   const gemini = (m) => {
-    if (m?.type === 'user' && !seen.has(`m:${m.id}`) && !answersAgent(m.content)) out.push('P');
+    if (m?.type === 'user' && !seen.has(`m:${m.id}`) && startsAfresh(m.content)) out.push('P');
     seen.add(`m:${m?.id}`);
     for (const t of m?.type === 'gemini' ? (m.toolCalls ?? []) : []) if (!seen.has(`t:${t.id}`)) seen.add(`t:${t.id}`) && out.push('C');
   };
@@ -69,10 +71,10 @@ function marks(file) {
     if (forked && o.type === 'response_item' && p.type === 'function_call_output' && String(p.output).startsWith('You are the newly spawned agent.')) out.length = 0;
     if (o.message === undefined && (o.type === 'user' || o.type === 'gemini') && 'content' in o) gemini(o);
     for (const m of o.$set?.messages ?? []) gemini(m);
-    if (o.type === 'event_msg' && p.type === 'user_message') out.push(...(answersAgent(p.message) ? [] : ['P']));
+    if (o.type === 'event_msg' && p.type === 'user_message') out.push(...(startsAfresh(p.message) ? ['P'] : []));
     else if (o.type === 'response_item' && /^(function_call|custom_tool_call|local_shell_call|web_search_call|tool_search_call)$/.test(p.type)) out.push('C');
     const c = o.message?.content;
-    if (o.type === 'user' && !o.isMeta && !o.isCompactSummary && typed(c) && !answersAgent(c)) out.push('P');
+    if (o.type === 'user' && !o.isMeta && !o.isCompactSummary && typed(c) && startsAfresh(c, o.origin)) out.push('P');
     if (o.type === 'assistant' && Array.isArray(c)) for (const x of c) if (x.type === 'tool_use') out.push('C');
   }
   return out;

@@ -29,7 +29,7 @@ import { describe } from '../options/checks.js';
 import { acpShellOutcome } from './acp-shell-result.js';
 import { CallIds } from './call-ids.js';
 import { isTypedPrompt } from './claude-code-prompt.js';
-import { answersAgent } from '../text/prompt-answer.js';
+import { startsAfresh } from '../text/prompt-origin.js';
 import { ClaudeCodeSessions, WARMUP_PROMPT, isWorkflowJournalLine, opensWarmup, parentCopy } from './claude-code-sessions.js';
 import { EARLY_RESULT_LINES, EarlyResults } from './early-results.js';
 import type { FormatReader, InputName } from './format-reader.js';
@@ -174,8 +174,9 @@ export function createClaudeCodeReader(input: InputName): FormatReader {
       if (!isRecord(message)) return yield bad(unit, `${v.type === 'user' ? 'a user' : 'an assistant'} line needs a "message" object, received ${describe(message)}`);
       let t = sessions.get(session);
       // a person's prompt: the next call comes after it (a prompt before the session's first call changes
-      // nothing; one that only answers the agent's question, "2", "yes", neither: src/text/prompt-answer.ts)
-      if (t !== undefined && isTypedPrompt(v, message.content) && !answersAgent(message.content)) t.calls.prompt();
+      // nothing; one that only answers the agent's question, "2", "yes", neither, nor a background task's
+      // notification, origin.kind "task-notification": src/text/prompt-origin.ts)
+      if (t !== undefined && isTypedPrompt(v, message.content) && startsAfresh(message.content, v.origin)) t.calls.prompt();
       if (!Array.isArray(message.content)) return; // a prompt typed as plain text
       if (t === undefined) {
         t = { calls: new HeldCalls(session), round: -1, messageId: undefined, messageFirst: null, messageText: [] };

@@ -18,7 +18,7 @@
  * held at most MAX_FORK_COPY_BYTES: past it, read as the child's own, with a note.
  * The first call after a person's prompt (an `event_msg` of type `user_message`, after any copied history) is
  * `prompted`: where Codex's UserPromptSubmit hook gives the session a fresh start; not after a prompt that only
- * answers the agent's own question ("2", "yes": src/text/prompt-answer.ts).
+ * answers the agent's own question ("2", "yes": src/text/prompt-origin.ts).
  */
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
@@ -29,7 +29,7 @@ import { HeldCalls, type HeldCall } from './held-calls.js';
 import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
-import { answersAgent } from '../text/prompt-answer.js';
+import { startsAfresh } from '../text/prompt-origin.js';
 
 const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output', 'tool_search_output']);
 /** Item types that are calls, and the tool name of those that carry none. */
@@ -62,8 +62,8 @@ export function createCodexReader(input: InputName): FormatReader {
   function* line(unit: RecordUnit): Generator<TraceItem> {
     const v = unit.value as Record<string, unknown>;
     // a person's prompt (the event Codex writes for it; its response_item message repeats it): the next call comes after it
-    // (one that only answers the agent's question, "2", "yes", gives no fresh start: src/text/prompt-answer.ts)
-    if (v.type === 'event_msg' && isRecord(v.payload) && v.payload.type === 'user_message') return answersAgent(v.payload.message) ? undefined : calls?.prompt();
+    // (one that only answers the agent's question, "2", "yes", gives no fresh start: src/text/prompt-origin.ts)
+    if (v.type === 'event_msg' && isRecord(v.payload) && v.payload.type === 'user_message') return startsAfresh(v.payload.message) ? calls?.prompt() : undefined;
     if (typeof v.type === 'string' && PASSED_OVER.has(v.type)) return;
     const it = v.type === 'response_item' ? v.payload : v; // 2025 rollouts: bare items
     if (!isRecord(it)) return yield bad(unit, `a response_item line needs a "payload" object, received ${describe(it)}`);

@@ -18,7 +18,7 @@ import { isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 import { stableInput } from './volatile-input.js';
-import { answersAgent } from '../text/prompt-answer.js';
+import { startsAfresh } from '../text/prompt-origin.js';
 
 const NO_OUTCOME = { result: undefined, errorInfo: 'unknown' } as const;
 
@@ -38,12 +38,12 @@ export class GeminiChat {
   /**
    * A person's prompt (a `user` message, the first time its id is met; one without id each time): the next
    * call comes after it, where Gemini CLI's BeforeAgent hook gives the session a fresh start; not after one
-   * that only answers the agent's own question ("2", "yes": src/text/prompt-answer.ts).
+   * that only answers the agent's own question ("2", "yes": src/text/prompt-origin.ts).
    */
   private prompt(id: unknown, content: unknown): void {
     if (id !== undefined && this.prompts.has(id)) return;
     if (id !== undefined && this.prompts.size < MAX_PROMPT_IDS) this.prompts.add(id);
-    if (!answersAgent(content)) this.calls.prompt();
+    if (startsAfresh(content)) this.calls.prompt();
   }
 
   constructor(session: string) {

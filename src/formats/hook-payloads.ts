@@ -22,7 +22,8 @@
  * (post-tool-batch.ts: after a turn's calls resolved, one still waiting for its after-event did not run,
  * whatever its text); only a call still waiting for its after-event is (one that has its outcome ran). A
  * prompt (`UserPromptSubmit`, `BeforeAgent`) makes the session's next call `prompted` (the hooks give a fresh
- * start there), unless its `prompt` only answers the agent's own question ("2", "yes": src/text/prompt-answer.ts).
+ * start there), unless its `prompt` only answers the agent's own question ("2", "yes") or is a background task's notification
+ * (`<task-notification>…`, Claude Code): src/text/prompt-origin.ts.
  * A subagent's payloads (Claude Code's `agent_id`) are a session of their own,
  * `<session_id>#<agent_id>`, as the hook checks them (subagent-session.ts); its calls still waiting at its
  * SubagentStop, or at its parent's Interrupt or SessionEnd, are forgotten, as the hook ends the subagent's
@@ -45,7 +46,7 @@ import { batchEntries } from './post-tool-batch.js';
 import { claudeCodeResult } from './claude-code-result.js';
 import { codexHookOutcome, hasCodexMarks } from './codex-hook-result.js';
 import { geminiHookOutcome } from './gemini-hook-result.js';
-import { answersAgent } from '../text/prompt-answer.js';
+import { startsAfresh } from '../text/prompt-origin.js';
 
 const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
 const AFTER = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
@@ -172,8 +173,9 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
       const named = v.session_id ?? input.name;
       const agent = typeof v.agent_id === 'string' && v.agent_id !== '' ? v.agent_id : undefined;
       const session = typeof named === 'string' && named !== '' ? loopSession(named, agent) : named;
-      // a prompt that only answers the agent's own question ("2", "yes") gives no fresh start: src/text/prompt-answer.ts
-      if (PROMPT.has(v.hook_event_name)) return answersAgent(v.prompt) ? undefined : prompt(session);
+      // a prompt that only answers the agent's own question ("2", "yes") gives no fresh start, nor a background
+      // task's notification (`<task-notification>…`): src/text/prompt-origin.ts
+      if (PROMPT.has(v.hook_event_name)) return startsAfresh(v.prompt) ? prompt(session) : undefined;
       if (SUBAGENTS_END.has(v.hook_event_name)) {
         if (typeof session === 'string') yield* endSubagents(session, agent !== undefined);
         return;

@@ -37,8 +37,9 @@ export interface HookCall {
    */
   readonly declined?: readonly LiveCall[];
   /**
-   * For `prompt`: the person only answered the agent's own question ("2", "yes": src/text/prompt-answer.ts,
-   * hook-payload.ts's promptOf), which gives no fresh start: the event changes nothing.
+   * For `prompt`: the person typed nothing new (the prompt only answers the agent's own question, "2", "yes",
+   * or is a background task's notification, `<task-notification>…`: src/text/prompt-origin.ts, hook-payload.ts's
+   * promptOf), which gives no fresh start: the event changes nothing.
    */
   readonly answer?: true;
 }

@@ -17,7 +17,7 @@ import { MAX_CALL_ID_LENGTH } from '../live/live-call.js';
 import { withoutFields } from '../formats/volatile-input.js';
 import { describe } from '../options/checks.js';
 import { jsonErrorMessage } from '../formats/json-value.js';
-import { answersAgent } from '../text/prompt-answer.js';
+import { startsAfresh } from '../text/prompt-origin.js';
 
 /** Largest payload read, in bytes: a larger one is not read (the call is allowed, or denied with --fail-closed). */
 export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
@@ -106,9 +106,9 @@ export function callIdOf(p: Readonly<Record<string, unknown>>): string | undefin
 
 /**
  * What a prompt event's payload (UserPromptSubmit, BeforeAgent) adds to its HookCall: `answer` when its
- * `prompt` only answers the agent's own question ("2", "yes": src/text/prompt-answer.ts, as the readers
- * decide), which gives the session no fresh start.
+ * `prompt` only answers the agent's own question ("2", "yes") or is a background task's notification
+ * (`<task-notification>…`): src/text/prompt-origin.ts, as the readers decide; it gives the session no fresh start.
  */
 export function promptOf(p: Readonly<Record<string, unknown>>): { readonly answer?: true } {
-  return answersAgent(p.prompt) ? { answer: true } : {};
+  return startsAfresh(p.prompt) ? {} : { answer: true };
 }

@@ -149,7 +149,7 @@ interface Reached {
  */
 function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached): LiveDecision | null {
   if (call.phase === 'decline' && declinedCalls(call).length === 0) return null; // an empty batch: nothing to change
-  if (call.phase === 'prompt' && call.answer === true) return null; // an answer to the agent's question: no fresh start
+  if (call.phase === 'prompt' && call.answer === true) return null; // an answer to the agent's question, a task's notification: no fresh start
   const file = new SessionFile(options.stateDir, call.agent, call.session);
   const tightened = prepareStateFolder(options.stateDir);
   if (tightened !== null) notes.push(hookLine(tightened));

@@ -63,7 +63,7 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
       return { body: '' };
     }
     if (call.phase === 'prompt') {
-      if (call.answer !== true) service.freshStart(session); // an answer to the agent's question: none (src/text/prompt-answer.ts)
+      if (call.answer !== true) service.freshStart(session); // an answer to the agent's question, a task's notification: none (src/text/prompt-origin.ts)
       return { body: '' };
     }
     // the route's agent picks a config's family (gemini is the gemini-cli family, as `loopwatch hook` has it)
