@@ -115,7 +115,11 @@ describe('terminal-safe text', () => {
   it('should escape every control and keep everything else, cut between code points and escapes', () => {
     const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
     const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
-    const decode = (s: string): string => s.replace(/\\(?:x([0-9a-f]{2})|u([0-9a-f]{4}))/g, (_m, a: string | undefined, b: string | undefined) => String.fromCharCode(parseInt(a ?? (b as string), 16)));
+    const SHORT: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
+    const decode = (s: string): string =>
+      s.replace(/\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|([nrt]))/g, (_m, a: string | undefined, b: string | undefined, c: string | undefined) =>
+        c !== undefined ? (SHORT[c] as string) : String.fromCharCode(parseInt(a ?? (b as string), 16)),
+      );
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 60 }).map((t) => t.replace(/\\/g, '/')), fc.integer({ min: 1, max: 70 }), fc.boolean(), (t, width, fromEnd) => {
         const s = terminalSafe(t);
@@ -129,7 +133,7 @@ describe('terminal-safe text', () => {
         expect(fromEnd ? s.endsWith(body) : s.startsWith(body)).toBe(true);
         expect(isHigh(s.charCodeAt(at - 1)) && isLow(s.charCodeAt(at)), 'a pair cut in two').toBe(false);
         // no escape of s is cut: every escape of s that the kept part touches is whole in it
-        for (const m of s.matchAll(/\\(?:x[0-9a-f]{2}|u[0-9a-f]{4})/g)) {
+        for (const m of s.matchAll(/\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt])/g)) {
           const start = m.index;
           const end = start + m[0].length;
           expect(start < at && end > at, `escape at ${start} cut at ${at}`).toBe(false);

@@ -16,13 +16,17 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-
 const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const hex = (c: number, digits: number): string => c.toString(16).padStart(digits, '0');
+/** JSON's short escapes for the line breaks and tabs: the redaction rules read them as white space (a `.netrc` entry on several lines), as they read JSON text. */
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 const escapeOf = (ch: string): string => {
+  const short = SHORT_ESCAPES[ch];
+  if (short !== undefined) return short;
   const c = ch.charCodeAt(0);
   return c <= 0xff ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`;
 };
 const unicodeEscape = (ch: string): string => `\\u${hex(ch.charCodeAt(0), 4)}`;
 
-/** `text` with every control, bidirectional control and line separator written as an escape (`\x1b`, `\x0a`, `\u202e`). */
+/** `text` with every control, bidirectional control and line separator written as an escape (`\x1b`, `\n`, `\u202e`): line breaks and tabs as JSON writes them. */
 export function terminalSafe(text: string): string {
   UNSAFE.lastIndex = 0;
   return UNSAFE.test(text) ? text.replace(UNSAFE, escapeOf) : text;
@@ -62,10 +66,11 @@ export function cutSafe(text: string, width: number, fromEnd = false): string {
   let start = text.length - keep;
   const c = text.charCodeAt(start);
   if (c >= 0xdc00 && c <= 0xdfff) start++;
-  // an escape cut at its start (`1b` of `\x1b`): begin after it
+  // an escape cut at its start (`1b` of `\x1b`, `n` of `\n`): begin after it
   const back = text.lastIndexOf('\\', start);
-  if (back >= 0 && start - back < 6 && /^\\(?:x[0-9a-f]{2}|u[0-9a-f]{4})/.test(text.slice(back, back + 6))) {
-    const len = text.charCodeAt(back + 1) === 0x78 ? 4 : 6;
+  if (back >= 0 && start - back < 6 && /^\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[nrt])/.test(text.slice(back, back + 6))) {
+    const e = text.charCodeAt(back + 1);
+    const len = e === 0x78 ? 4 : e === 0x75 ? 6 : 2;
     if (back + len > start) start = back + len;
   }
   return `…${text.slice(start)}`;
