@@ -31,8 +31,16 @@ function timed(run: (n: number) => unknown, small: number, large: number, runs =
     s.push(t(small));
     l.push(t(large));
   }
-  return { small: Math.max(Math.min(...s), 1), large: Math.min(...l) };
+  return { small: Math.max(Math.min(...s), FLOOR_MS), large: Math.min(...l) };
 }
+
+/**
+ * Below this, a small run's time is timer and cache noise: growth is measured against it. A fresh-clone CI run
+ * at a load of ~12 took 87 ms for 128,000 calls sharing one id after 1.1 ms for 8,000 (80x, linear work: the
+ * large run's arrays leave the cache and reach the old generation); the quadratic cost this guards against
+ * took ~1 s at 128,000 (16.3 s at 512,000).
+ */
+const FLOOR_MS = 3;
 
 /** Most the time may grow for 16x the calls: 16x is linear, 256x quadratic; collections add some. */
 const MAX_GROWTH_16X = 64;
