@@ -125,4 +125,32 @@ describe('ATIF format', () => {
       false,
     ]);
   });
+
+  it('should give a result without source_call_id to its own step\'s unanswered calls, the last result to the last call (Harbor\'s terminus-2 writes the terminal output once per step so)', async () => {
+    const keys = (id: string, keystrokes: string) => ({ tool_call_id: id, function_name: 'bash_command', arguments: { keystrokes, duration: 0.1 } });
+    const screen = (text: string) => ({ results: [{ content: `New Terminal Output:\n\nroot@box:/app# ${text}\n` }] });
+    const file = write('jobs/2026-12-06__10-00-00/fix-build__x7/agent/trajectory.json', JSON.stringify(doc([
+      { step_id: 1, source: 'user', message: 'Build the project.' },
+      { step_id: 2, source: 'agent', message: 'Analysis: nothing built yet.\nPlan: run make.', tool_calls: [keys('call_0_1', 'make\n')], observation: screen('make: *** No targets.') },
+      // two commands and the completion mark share one screen: it answers the last call
+      { step_id: 3, source: 'agent', message: 'Plan: configure, build, done.', tool_calls: [keys('call_1_1', './configure\n'), keys('call_1_2', 'make\n'), { tool_call_id: 'call_1_task_complete', function_name: 'mark_task_complete', arguments: {} }], observation: screen('make: *** No targets.') },
+      // a reply the harness could not parse: no call, its note passed over
+      { step_id: 4, source: 'agent', message: 'I think we are done', observation: { results: [{ content: 'Previous response had parsing errors:\nERROR: Missing required fields' }] } },
+      // a context handoff: a system step whose result refers to a subagent trajectory, no call
+      { step_id: 5, source: 'system', message: 'Performed context summarization.', observation: { results: [{ subagent_trajectory_ref: [{ session_id: 'fix-build__x7-summarization-1', trajectory_path: 'trajectory.summarization-1.json' }] }] } },
+      // one result by id, one without: the one without answers the call the first left open
+      { step_id: 6, source: 'agent', message: 'Two at once.', tool_calls: [keys('call_2_1', 'ls\n'), keys('call_2_2', 'pwd\n')], observation: { results: [{ source_call_id: 'call_2_2', content: '/app' }, { content: 'a.c b.c' }] } },
+    ], { session_id: 'fix-build__x7', schema_version: 'ATIF-v1.5' })));
+    const items = await collect([file]);
+    expect(items.filter((i) => i.kind === 'issue')).toEqual([]);
+    expect(items.map((i) => i.kind === 'call' && [i.event.tool, i.event.result, i.errorInfo])).toEqual([
+      ['bash_command', 'New Terminal Output:\n\nroot@box:/app# make: *** No targets.\n', 'unknown'],
+      ['bash_command', undefined, 'unknown'],
+      ['bash_command', undefined, 'unknown'],
+      ['mark_task_complete', 'New Terminal Output:\n\nroot@box:/app# make: *** No targets.\n', 'unknown'],
+      ['bash_command', 'a.c b.c', 'unknown'],
+      ['bash_command', '/app', 'unknown'],
+      false,
+    ]);
+  });
 });

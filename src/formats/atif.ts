@@ -3,8 +3,11 @@
  * and other writers of the spec, v1.0-v1.7): one JSON document `{schema_version: "ATIF-v1.x", session_id,
  * agent, steps: [...]}` per run. An `agent` step's `tool_calls` (`{tool_call_id, function_name, arguments}`)
  * are its calls, `round` the step's position among the agent steps; a result of any step's
- * `observation.results` (`{source_call_id, content}`) answers the call of that id (a result without one, an
- * action outside tool calling, is passed over). The step's `message` is its first call's text; its
+ * `observation.results` (`{source_call_id, content}`) answers the call of that id. A result without one
+ * answers its own step's calls that no result named, the last such result the last such call (Harbor's
+ * terminus-2 writes one result, the terminal's output after all of the step's keystrokes, without an id "to
+ * indicate the observation applies to the entire step"); with no such call (an action outside tool calling,
+ * a harness note) it is passed over. The step's `message` is its first call's text; its
  * `reasoning_content` is not (as other readers leave thoughts out). The session is `session_id`, else the
  * record's place in the input. The spec never says whether a call failed, but writers do, outside it
  * ({@link resultFailed}): a result they mark failed is a known failure (`event.error` its text, or `true`
@@ -43,15 +46,16 @@ export function* readAtif(unit: RecordUnit): Generator<TraceItem> {
       yield partIssue(unit, 'step', i, `expected an object, received ${describe(s)}`);
       continue;
     }
-    if (s.source === 'agent') yield* agentCalls(unit, calls, s, i, round++);
+    const own: number[] = [];
+    if (s.source === 'agent') yield* agentCalls(unit, calls, s, i, round++, own);
     else if (s.tool_calls !== undefined && s.tool_calls !== null) yield partIssue(unit, 'step', i, `"tool_calls" of a step whose source is ${describe(s.source)}, not "agent"`);
-    yield* results(unit, calls, s, i);
+    yield* results(unit, calls, s, i, own);
   }
   yield* calls.items();
 }
 
-/** Holds the tool calls of agent step `i`, with an issue for each that names no function. */
-function* agentCalls(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<string, unknown>>, i: number, round: number): Generator<TraceItem> {
+/** Holds the tool calls of agent step `i` (their positions into `own`), with an issue for each that names no function. */
+function* agentCalls(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<string, unknown>>, i: number, round: number, own: number[]): Generator<TraceItem> {
   if (s.tool_calls === undefined || s.tool_calls === null) return;
   if (!Array.isArray(s.tool_calls)) return yield partIssue(unit, 'step', i, `"tool_calls" must be an array, received ${describe(s.tool_calls)}`);
   let text = nonEmpty(s.message); // said once: the step's first call carries it
@@ -62,7 +66,7 @@ function* agentCalls(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<s
       yield partIssue(unit, 'step', i, `tool call ${j} has no "function_name" (received ${isRecord(tc) ? describe(tc.function_name) : describe(tc)})`);
       continue;
     }
-    calls.call(typeof tc.tool_call_id === 'string' ? tc.tool_call_id : undefined, { tool: name, args: parseArguments(tc.arguments), text, round });
+    own.push(calls.call(typeof tc.tool_call_id === 'string' ? tc.tool_call_id : undefined, { tool: name, args: parseArguments(tc.arguments), text, round }));
     text = undefined;
   }
 }
@@ -81,26 +85,45 @@ export function resultFailed(r: Readonly<Record<string, unknown>>): boolean | un
   return isRecord(extra.tool_result_metadata) && extra.tool_result_metadata.is_error === true ? true : undefined;
 }
 
-/** Pairs the results of step `i`'s observation with their calls. */
-function* results(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<string, unknown>>, i: number): Generator<TraceItem> {
+/** The outcome of result `r`: its errorInfo and error, as its writer marks it ({@link resultFailed}). */
+function outcomeOf(r: Readonly<Record<string, unknown>>): { readonly errorInfo: 'unknown' | 'known' | 'absent'; readonly error: unknown } {
+  const failed = resultFailed(r);
+  const error = failed === true ? (typeof r.content === 'string' && r.content !== '' ? r.content : true) : undefined;
+  return { errorInfo: failed === undefined ? 'unknown' : failed ? 'known' : 'absent', error };
+}
+
+/**
+ * Pairs the results of step `i`'s observation with their calls: by id, then the results without one with
+ * the step's own calls (`own`) still unanswered, aligned at the end (the last result answers the last call).
+ */
+function* results(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<string, unknown>>, i: number, own: readonly number[]): Generator<TraceItem> {
   const o = s.observation;
   if (o === undefined || o === null) return;
   if (!isRecord(o) || !Array.isArray(o.results)) return yield partIssue(unit, 'step', i, `"observation" must be an object with a "results" array, received ${isRecord(o) ? 'an object without one' : describe(o)}`);
+  const idless: Readonly<Record<string, unknown>>[] = [];
   for (let j = 0; j < o.results.length; j++) {
     const r: unknown = o.results[j];
     if (!isRecord(r)) {
       yield partIssue(unit, 'step', i, `observation result ${j}: expected an object, received ${describe(r)}`);
       continue;
     }
-    if (r.source_call_id === undefined || r.source_call_id === null) continue; // an action outside tool calling
+    if (r.source_call_id === undefined || r.source_call_id === null) {
+      idless.push(r);
+      continue;
+    }
     if (typeof r.source_call_id !== 'string') {
       yield partIssue(unit, 'step', i, `observation result ${j}: "source_call_id" must be a string, received ${describe(r.source_call_id)}`);
       continue;
     }
-    const failed = resultFailed(r);
-    const error = failed === true ? (typeof r.content === 'string' && r.content !== '' ? r.content : true) : undefined;
-    const bad = calls.result(r.source_call_id, r.content, failed === undefined ? 'unknown' : failed ? 'known' : 'absent', error);
+    const { errorInfo, error } = outcomeOf(r);
+    const bad = calls.result(r.source_call_id, r.content, errorInfo, error);
     if (bad !== null) yield bad;
+  }
+  const open = own.filter((n) => !calls.answered(n));
+  for (let k = 1; k <= Math.min(open.length, idless.length); k++) {
+    const r = idless[idless.length - k]!;
+    const { errorInfo, error } = outcomeOf(r);
+    calls.resultAt(open[open.length - k]!, r.content, errorInfo, error);
   }
 }
 

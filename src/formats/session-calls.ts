@@ -18,6 +18,8 @@ export interface CallFields {
 
 interface Held {
   readonly fields: CallFields;
+  /** The id its result names, when it has one. */
+  readonly id: string | undefined;
   text: string | undefined;
   outcome: { readonly result: unknown; readonly error: unknown; readonly errorInfo: ErrorInfo } | null;
 }
@@ -38,7 +40,7 @@ export class SessionCalls {
   /** Holds a call; `id` pairs it with its result (calls without id get none). Returns its position. Until a result comes, its errorInfo is `unknown`. */
   call(id: string | undefined, fields: CallFields): number {
     const n = this.calls.length;
-    this.calls.push({ fields, text: fields.text, outcome: null });
+    this.calls.push({ fields, id, text: fields.text, outcome: null });
     if (id !== undefined) {
       let queue = this.waiting.get(id);
       if (queue === undefined) this.waiting.set(id, (queue = new Fifo()));
@@ -69,6 +71,24 @@ export class SessionCalls {
     if (queue!.length === 0) this.waiting.delete(id);
     this.calls[n]!.outcome = { result, error, errorInfo };
     return null;
+  }
+
+  /** Whether the call at `position` has its result. */
+  answered(position: number): boolean {
+    return this.calls[position]?.outcome !== null;
+  }
+
+  /**
+   * Gives the call at `position` its result, for formats whose results name no id but the place they answer
+   * (ATIF's step-level results): it no longer waits for a result by its id.
+   */
+  resultAt(position: number, result: unknown, errorInfo: ErrorInfo, error?: unknown): void {
+    const c = this.calls[position];
+    if (c === undefined) return;
+    c.outcome = { result, error, errorInfo };
+    if (c.id === undefined) return;
+    const queue = this.waiting.get(c.id);
+    if (queue !== undefined && queue.remove(position) && queue.length === 0) this.waiting.delete(c.id);
   }
 
   /** The calls in call order, then the session's end. */
