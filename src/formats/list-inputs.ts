@@ -20,8 +20,8 @@ import type { InputName } from './format-reader.js';
 import { entryKind } from './regular-file.js';
 import { STDIN_NAME, type TraceIssue, type TraceNote, issue } from './trace-record.js';
 
-/** Names of the files a folder scan reads: `.jsonl`, `.ndjson`, `.json`, `.traj` or `.eval` (Inspect AI's zip logs), each optionally `.gz`. */
-export const TRACE_FILE = /\.(jsonl|ndjson|json|traj|eval)(\.gz)?$/i;
+/** Names of the files a folder scan reads: `.jsonl`, `.ndjson`, `.json`, `.traj` or `.eval` (Inspect AI's zip logs), each optionally `.gz` (read), or `.zst` / `.xz` (opened only to be reported as compressed so: compressed-head.ts). */
+export const TRACE_FILE = /\.(jsonl|ndjson|json|traj|eval)(\.gz|\.zst|\.xz)?$/i;
 
 /** The path standing for standard input. */
 export const STDIN_PATH = '-';

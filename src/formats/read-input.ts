@@ -9,6 +9,7 @@
 import { describe } from '../options/checks.js';
 import { createAnthropicReader } from './anthropic.js';
 import { isZipHead } from './archive-head.js';
+import { unreadCompression } from './compressed-head.js';
 import { createAtifReader } from './atif.js';
 import { createClaudeCodeReader } from './claude-code.js';
 import { createCodexReader } from './codex.js';
@@ -126,6 +127,11 @@ async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, 
   const peeked = await peekBytes(inputBytes(source, options.onBytes));
   // the layout is judged on the first PEEK_BYTES whatever size the reads came in
   const look = peeked.head.subarray(0, PEEK_BYTES);
+  const packed = unreadCompression(look);
+  if (packed !== null) {
+    await peeked.close();
+    return yield [issue('read-error', file, 0, `${packed}-compressed, which loopwatch does not read (gzip it is): decompress it first (${packed === 'Zstandard' ? 'zstd -dc' : 'xz -dc'} FILE | loopwatch scan -); input skipped`)];
+  }
   if (isZipHead(look)) {
     if (typeof source !== 'string') {
       // an archive's directory is at its end: a stream's is held whole (bounded), then read as a file is
