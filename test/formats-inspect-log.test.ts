@@ -76,6 +76,19 @@ describe('Inspect AI eval log format', () => {
     expect(await collect([empty])).toEqual([]);
   });
 
+  it('should know a log written without samples (its header alone, as --no-log-samples or an eval set writes it) for an Inspect log with no calls, said in one note, not an unknown format', async () => {
+    const header = { version: 2, status: 'error', eval: { task: 'popularity', task_id: 'Qm4', model: 'mockllm/model', dataset: { name: 'popularity', samples: 100 } }, plan: { name: 'plan', steps: [] }, results: { total_samples: 0, completed_samples: 0 }, stats: { started_at: '2026-12-06T09:00:00+00:00' }, error: { message: 'model quota exceeded' } };
+    const file = write('logs/2026-12-06T09-00-00+00-00_popularity_Qm4.json', JSON.stringify(header, null, 2));
+    expect(await collect([file])).toEqual([
+      { kind: 'note', file, line: 1, message: 'passed over: an Inspect AI eval log of task "popularity" (status "error") without samples (logged with --no-log-samples, or no sample was written), so without calls' },
+    ]);
+    // still no log: an eval spec without version and status, or a spec without its task
+    const notLog = write('spec.json', JSON.stringify({ eval: { task: 'x' }, status: 'ok' }));
+    expect((await collect([notLog])).map((i) => i.kind === 'issue' && i.code)).toEqual(['unknown-format']);
+    const noTask = write('no-task.json', JSON.stringify({ ...header, eval: { model: 'm' } }));
+    expect((await collect([noTask])).map((i) => i.kind === 'issue' && i.code)).toEqual(['unknown-format']);
+  });
+
   it('should skip a file that only starts like a zip archive, gzipped or not, with one issue saying why (archives: formats-inspect-eval-archive)', async () => {
     const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]), Buffer.alloc(64, 0xff)]);
     const files = [write('logs/run.eval', zip), write('logs/run.eval.gz', gzipSync(zip))];

@@ -16,9 +16,19 @@ import type { RecordUnit } from './read-records.js';
 import { SessionCalls } from './session-calls.js';
 import { type TraceItem, issue } from './trace-record.js';
 
-/** Whether `v` is an Inspect eval log by its marks: an `eval` spec object and a `samples` array. */
+/** Whether `v` is an Inspect eval log by its marks: an `eval` spec object and a `samples` array, or a log's header alone ({@link isInspectHeader}). */
 export function isInspectLog(v: Readonly<Record<string, unknown>>): boolean {
-  return isRecord(v.eval) && Array.isArray(v.samples);
+  return isRecord(v.eval) && (Array.isArray(v.samples) || isInspectHeader(v));
+}
+
+/**
+ * Whether `v` is an Inspect eval log without samples: `{version, status, eval: {task, ...}, plan?, results?,
+ * stats?}` and no `samples` key. Inspect writes its JSON logs without the keys it has no value for, so a log
+ * of an eval run with `--no-log-samples`, one that failed before any sample was written, and a log written
+ * header-only (an eval set's logs are rewritten so) have no `samples`.
+ */
+export function isInspectHeader(v: Readonly<Record<string, unknown>>): boolean {
+  return v.samples === undefined && typeof v.version === 'number' && typeof v.status === 'string' && isRecord(v.eval) && typeof v.eval.task === 'string';
 }
 
 const ATTACHMENT = 'attachment://';
@@ -67,6 +77,9 @@ export function* readInspectLog(unit: RecordUnit): Generator<TraceItem> {
   }
   const spec = v.eval as Record<string, unknown>;
   const task = nonEmpty(spec.task) ?? 'task';
+  if (isInspectHeader(v)) {
+    return yield { kind: 'note', file: unit.file, line: unit.line, message: `passed over: an Inspect AI eval log of task ${JSON.stringify(task)} (status ${JSON.stringify(v.status)}) without samples (logged with --no-log-samples, or no sample was written), so without calls` };
+  }
   const samples = v.samples as unknown[];
   for (let i = 0; i < samples.length; i++) {
     const s: unknown = samples[i];
