@@ -6,7 +6,9 @@
  * said once: it goes into the `text` of its first call, not of each of its parallel calls; `round` is the
  * assistant message's position among them.
  * The format never says whether a call failed (`errorInfo` is `unknown`), but mini-swe-agent 2.x tool
- * messages carry their command's exit status in `extra.returncode` (mini-swe-outcome.ts): read.
+ * messages carry their command's exit status in `extra.returncode` (mini-swe-outcome.ts): read. A
+ * mini-swe-agent trajectory of a text-based model (1.x, and 2.x's text-based models) has no tool calls: its
+ * replies' fenced commands and the `user` messages answering them are its calls (mini-swe-text.ts).
  */
 import { describe } from '../options/checks.js';
 import { nonEmpty, openConversation, partIssue } from './conversation-record.js';
@@ -14,6 +16,7 @@ import type { FormatReader } from './format-reader.js';
 import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { returnCodeOutcome } from './mini-swe-outcome.js';
+import { TextTurns, isMiniSweTrajectory } from './mini-swe-text.js';
 import { SessionCalls } from './session-calls.js';
 import type { TraceItem } from './trace-record.js';
 
@@ -25,6 +28,7 @@ export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
   const c = openConversation(unit, ['messages'], 'messages');
   if ('kind' in c) return yield c;
   const calls = new SessionCalls(c.session, unit.file, unit.line);
+  const turns = isRecord(unit.value) && isMiniSweTrajectory(unit.value) ? new TextTurns(calls) : null;
   let round = 0;
   for (let i = 0; i < c.parts.length; i++) {
     const m = c.parts[i];
@@ -57,6 +61,10 @@ export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
         if (name === undefined) yield partIssue(unit, 'message', i, `"function_call" has no name`);
         else calls.call(legacyId(name), { tool: name, args: parseArguments(m.function_call.arguments), text, round: r });
       }
+      if (turns !== null && m.tool_calls === undefined && m.function_call === undefined) turns.reply(m, typeof t === 'string' ? t : undefined, r);
+    } else if (m.role === 'user' && turns !== null) {
+      const o = contentText(m.content);
+      turns.observation(m, typeof o === 'string' ? o : '');
     } else if (m.role === 'tool') {
       if (typeof m.tool_call_id !== 'string') {
         yield partIssue(unit, 'message', i, `tool message without a string "tool_call_id" (received ${describe(m.tool_call_id)})`);
@@ -75,6 +83,7 @@ export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
       if (bad !== null) yield bad;
     }
   }
+  turns?.flush();
   yield* calls.items();
 }
 
