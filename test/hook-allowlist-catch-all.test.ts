@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { projectAllowlist } from '../src/hooks/project-allowlist.js';
 import { resolveAllow } from '../src/options/allow-rules.js';
 import { PROBE_COMMANDS, catchAllRule } from '../src/options/catch-all-rule.js';
+import { refusedRules } from '../src/options/covering-rules.js';
 import { afterPayload, beforePayload, hook, proposeAction } from './helpers/hook-payloads.js';
 import { hookInProcess } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
@@ -28,9 +29,12 @@ const one = (r: object) => catchAllRule(resolveAllow([r])[0] as never);
 
 describe('catch-all rules', () => {
   it('should call a rule a catch-all when it covers a shell tool whole or matches half the unrelated commands', () => {
-    for (const r of [{ command: '.' }, { command: '$' }, { command: '^' }, { command: 'x*' }, { command: '\\w' }, { command: '[a-z]' }, { command: '^[a-z]' }, { command: 's' }, { tool: 'Bash', command: '.' }, { tool: 'run_shell_command', command: '[\\s\\S]' }]) {
-      expect(one(r), JSON.stringify(r)).toMatch(/^its command matches \d+ of 12 unrelated commands such as "rm -rf \/"$/);
+    for (const r of [{ command: '.' }, { command: '$' }, { command: '^' }, { command: 'x*' }, { command: '\\w' }, { command: '[a-z]' }, { command: '^[a-z]' }, { tool: 'Bash', command: '.' }, { tool: 'run_shell_command', command: '[\\s\\S]' }]) {
+      expect(one(r), JSON.stringify(r)).toMatch(/^its command matches \d+ of 64 unrelated commands such as "x"$/);
     }
+    // `s` matches fewer than half of the 64 probes now, but more than a quarter: refused with a project's rules judged together
+    expect(one({ command: 's' })).toBeNull();
+    expect(refusedRules(resolveAllow([{ command: 's' }]))).toEqual([{ index: 0, why: 'it matches 30 of 64 unrelated commands' }]);
     for (const tool of ['Bash', 'run_shell_command', 'exec_command', 'shell', 'PowerShell']) expect(one({ tool })).toBe(`it allows every command of ${tool}`);
   });
 
@@ -38,7 +42,7 @@ describe('catch-all rules', () => {
     for (const r of [{ command: '^npx tsc --noEmit$' }, { command: '^npm (run )?test\\b' }, { command: 'pytest|cargo test|npm test' }, { tool: 'Bash', command: '^git (status|diff)( |$)' }, { command: '^$' }, { tool: 'job_status' }, { tool: 'job_status', command: '.' }, { tool: 'write_stdin' }]) {
       expect(one(r), JSON.stringify(r)).toBeNull();
     }
-    expect(PROBE_COMMANDS).toHaveLength(12);
+    expect(PROBE_COMMANDS).toHaveLength(64);
   });
 
   it("should leave the user's own allow option as written, catch-alls included", () => {
@@ -52,14 +56,14 @@ describe("a project's .loopwatch.json", () => {
     const got = projectAllowlist(cwd, stateDir);
     expect(got.rules).toEqual([{ command: '^npm test$' }]);
     expect(got.notice).toBe(
-      `loopwatch: ${file} is in use: 1 rule lets calls repeat without a warning; refused as catch-all: allow[0] {"command":"."} (its command matches 12 of 12 unrelated commands such as "rm -rf /"); allow[2] {"tool":"Bash"} (it allows every command of Bash)`,
+      `loopwatch: ${file} is in use: 1 rule lets calls repeat without a warning; refused as too broad: allow[0] {"command":"."} (its command matches 64 of 64 unrelated commands such as "x"); allow[2] {"tool":"Bash"} (it allows every command of Bash) (to allow these anyway, copy them to the "allow" of your own --config file)`,
     );
     expect(projectAllowlist(cwd, stateDir)).toEqual({ rules: [{ command: '^npm test$' }], path: file });
     writeFileSync(file, JSON.stringify({ allow: [{ command: '.' }] }));
     utimesSync(file, new Date(), new Date(Date.now() + 5000));
     const only = projectAllowlist(cwd, stateDir);
     expect(only.rules).toEqual([]);
-    expect(only.notice).toBe(`loopwatch: ${file} is not used (refused as catch-all: allow[0] {"command":"."} (its command matches 12 of 12 unrelated commands such as "rm -rf /")); calls are checked without its allowlist`);
+    expect(only.notice).toBe(`loopwatch: ${file} is not used (refused as too broad: allow[0] {"command":"."} (its command matches 64 of 64 unrelated commands such as "x") (to allow these anyway, copy them to the "allow" of your own --config file)); calls are checked without its allowlist`);
   });
 
   it('should tell the user once per version that a file is in use, with its path and how many rules', () => {
@@ -84,13 +88,13 @@ describe("a project's .loopwatch.json", () => {
       expect(before.code).toBe(0);
       actions.push(proposeAction('claude-code', before.stdout));
       if (before.stderr !== '') told.push(before.stderr);
-      if (i === 0) expect((JSON.parse(before.stdout) as { systemMessage?: string }).systemMessage).toContain(`${file} is not used (refused as catch-all: allow[0]`);
+      if (i === 0) expect((JSON.parse(before.stdout) as { systemMessage?: string }).systemMessage).toContain(`${file} is not used (refused as too broad: allow[0]`);
       if (actions[i] === 'deny' || actions[i] === 'stop') continue;
       const after = await hookInProcess(['--agent', 'claude-code', '--state-dir', stateDir], { ...afterPayload('claude-code', 'catch-all', call, `toolu_ca_${i}`, i), cwd });
       if (after.stderr !== '') told.push(after.stderr);
     }
     expect(told).toHaveLength(1);
-    expect(told[0]).toMatch(/^loopwatch hook: loopwatch: .*\.loopwatch\.json is not used \(refused as catch-all: allow\[0\] \{"command":"\."\} .*allow\[1\] \{"tool":"Bash"\} \(it allows every command of Bash\)\); calls are checked without its allowlist\n$/);
+    expect(told[0]).toMatch(/^loopwatch hook: loopwatch: .*\.loopwatch\.json is not used \(refused as too broad: allow\[0\] \{"command":"\."\} .*allow\[1\] \{"tool":"Bash"\} \(it allows every command of Bash\) \(to allow these anyway, copy them to the "allow" of your own --config file\)\); calls are checked without its allowlist\n$/);
     expect(actions.slice(1)).toEqual(['allow', 'warn', 'deny', 'stop']); // as without the file (the first reply holds the notice)
   }, 60_000);
 });

@@ -111,7 +111,7 @@ console.log(JSON.stringify({ check: check.status, metrics: metrics.status, body,
   });
 
   it('should run the installed `loopwatch serve` without prom-client, saying /metrics needs it', async () => {
-    const serve = await startServe(['--port', '0'], join(packed.pkgDir, 'dist', 'src', 'bin', 'loopwatch.js'));
+    const serve = await startServe(['--port', '0', '--no-token'], join(packed.pkgDir, 'dist', 'src', 'bin', 'loopwatch.js'));
     try {
       expect(serve.stderr()).toContain('GET /metrics answers 501');
       expect(serve.stderr()).toContain('npm install prom-client');

@@ -23,7 +23,7 @@ const call = (session: string, agent?: string) => ({ session, ...(agent === unde
 const running: ServeProcess[] = [];
 /** Starts the built CLI's server on a free port, with a state directory of its own unless `args` give one. */
 async function serve(args: readonly string[]): Promise<ServeProcess> {
-  const s = await startServe(['--port', '0', ...(args.includes('--state-dir') ? [] : ['--state-dir', tempDir()]), ...args]);
+  const s = await startServe(['--port', '0', '--no-token', ...(args.includes('--state-dir') ? [] : ['--state-dir', tempDir()]), ...args]);
   running.push(s);
   return s;
 }

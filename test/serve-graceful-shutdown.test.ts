@@ -20,7 +20,7 @@ describe('loopwatch serve on SIGTERM', () => {
     // serve runs the shipped default preset (fitted) when none is named
     const want = perSession(events, CONFIG_PRESETS.default?.(undefined));
     const half = events.length / 2;
-    const first = await startServe(['--port', '0', '--state-dir', dir]);
+    const first = await startServe(['--port', '0', '--no-token', '--state-dir', dir]);
     const got: string[] = [];
     const r1 = await post(`${first.url}/v1/check/batch`, { calls: events.slice(0, half - 1) });
     got.push(...(r1.body.results as { verdict: unknown }[]).map((x) => json(x.verdict)));
@@ -42,7 +42,7 @@ describe('loopwatch serve on SIGTERM', () => {
     expect(first.stderr()).toContain('50 sessions written');
     expect(readdirSync(dir).filter((n) => n.endsWith('.lwsession'))).toHaveLength(50);
 
-    const second = await startServe(['--port', '0', '--state-dir', dir]);
+    const second = await startServe(['--port', '0', '--no-token', '--state-dir', dir]);
     try {
       expect(second.stderr()).toContain('50 sessions restored');
       expect(readdirSync(dir)).toHaveLength(0);
@@ -58,7 +58,7 @@ describe('loopwatch serve on SIGTERM', () => {
   it('should name a state file it cannot restore and keep it aside as .bad', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'feedbeef.lwsession'), 'not a session');
-    const s = await startServe(['--port', '0', '--state-dir', dir]);
+    const s = await startServe(['--port', '0', '--no-token', '--state-dir', dir]);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
     expect(s.stderr()).toMatch(/feedbeef\.lwsession\.bad: not restored: not a loopwatch session file/);

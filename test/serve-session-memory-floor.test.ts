@@ -35,7 +35,7 @@ describe('a session memory budget below one session\'s fixed cost', () => {
     writeFileSync(config, JSON.stringify(wide));
     const cost = sessionCost([resolveOptions(wide)]);
     expect(cost).toBeGreaterThan(1 << 20);
-    const r = loopwatch(['serve', '--port', '0', '--no-state', '--session-memory', String(1 << 20), '--config', config], '');
+    const r = loopwatch(['serve', '--port', '0', '--no-token', '--no-state', '--session-memory', String(1 << 20), '--config', config], '');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--session-memory) is 1,048,576 bytes`);
     expect(r.stderr).toContain(`at least ${cost.toLocaleString('en-US')} bytes`);

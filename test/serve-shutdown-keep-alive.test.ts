@@ -27,7 +27,7 @@ describe('loopwatch serve on SIGTERM under keep-alive load', () => {
   it('should answer every request that reached it (200 or 503 with Connection: close), resetting none', async () => {
     const dir = tempDir();
     try {
-      const server = await startServe(['--port', '0', '--state-dir', dir]);
+      const server = await startServe(['--port', '0', '--no-token', '--state-dir', dir]);
       const url = new URL(server.url);
       const clients = 48;
       const outcomes: string[] = [];

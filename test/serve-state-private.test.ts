@@ -91,7 +91,7 @@ describe('loopwatch serve state files', () => {
     chmodSync(dir, 0o777);
     writeFileSync(join(dir, 'notes.txt'), 'mine');
     await expect(ServeServer.start({ port: 0, stateDir: dir })).rejects.toThrow(NotPrivateError);
-    const r = loopwatch(['serve', '--port', '0', '--state-dir', dir]);
+    const r = loopwatch(['serve', '--port', '0', '--no-token', '--state-dir', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`the state folder ${dir}: others than its owner can write to it (mode 0777)`);
     expect(r.stderr).toContain('--no-state');

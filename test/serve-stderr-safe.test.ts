@@ -22,7 +22,7 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u20
 describe('loopwatch serve stderr', () => {
   it('should name a session it could not write without its secret or its control characters', async () => {
     const dir = tempDir();
-    const serve = await startServe(['--port', '0', '--state-dir', dir]);
+    const serve = await startServe(['--port', '0', '--no-token', '--state-dir', dir]);
     let stopped = false;
     try {
       const r = await post(`${serve.url}/v1/check`, { session: SESSION, tool: 'Bash', args: { command: 'ls' } });

@@ -5,7 +5,7 @@
  * standard output with `-o`, else to standard error. Exit code 0; 2 on a usage error, no labels, no labelled
  * run, too few task groups, or input skipped (named on stderr) unless `--allow-skipped`.
  */
-import { writeFileSync } from 'node:fs';
+import { UnsafeOutputError, writeOutputFile } from './render/open-output.js';
 import { CalibrateError, calibrate } from '../calibrate/calibrate.js';
 import { calibratedConfig } from '../calibrate/config-file.js';
 import { BUDGET_SCOPES, type BudgetScope } from '../calibrate/objective.js';
@@ -158,9 +158,9 @@ export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, a
   const report = s.json ? calibrateJson(result) : calibrateText(result, s.output);
   if (s.output !== undefined) {
     try {
-      writeFileSync(s.output, config);
+      writeOutputFile(s.output, config);
     } catch (e) {
-      throw new UsageError(`-o ${s.output}: cannot write the config (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      throw new UsageError(`-o ${s.output}: cannot write the config (${e instanceof UnsafeOutputError ? e.message : ((e as NodeJS.ErrnoException).code ?? String(e))})`);
     }
     io.stdout.write(report);
   } else {

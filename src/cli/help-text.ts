@@ -344,8 +344,9 @@ PostToolUseFailure, AfterTool), decides, and prints the agent's answer on standa
 A new prompt from the user (UserPromptSubmit, BeforeAgent), a new successful edit after a block, or
 loopwatch hook reset gives a stopped session a fresh start. Calls meant to repeat are listed in the
 project's .loopwatch.json ({"allow": [{"tool": "Bash", "command": "^npm (run )?test\\\\b"}]}), looked for
-from the agent's working directory up to the git root; a rule there that allows every command is
-refused, and the file in use is told once per version of it. Each session's state lives in a file of
+from the agent's working directory up to the git root; rules there that allow every command, alone or
+together, or every call of the agent's own tools (Read, Edit, ...) are refused (copy them to your own
+--config to accept them), and the file in use is told once per version of it. Each session's state lives in a file of
 the state directory, locked while a hook uses it (hooks of one session run in parallel); sessions
 untouched for 7 days are removed.
 

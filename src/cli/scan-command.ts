@@ -5,7 +5,7 @@
  * and their precedence: scan/exit-code.ts. Ctrl-C stops reading; what was read is still checked and
  * summarised.
  */
-import { writeFileSync } from 'node:fs';
+import { writeOutputFile } from './render/open-output.js';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { TRACE_FILE } from '../formats/list-inputs.js';
@@ -414,7 +414,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
 /** Writes the scan's Prometheus text into `file` (a file that cannot be written is said on stderr). */
 async function writeMetrics(file: string, summary: ScanSummary, cost: ScanCost, io: CommandIo): Promise<void> {
   try {
-    writeFileSync(file, await scanMetricsText(summary, cost));
+    writeOutputFile(file, await scanMetricsText(summary, cost));
     io.stderr.write(`loopwatch: metrics written to ${file}\n`);
   } catch (e) {
     io.stderr.write(`loopwatch: --metrics ${file}: ${e instanceof Error ? e.message : String(e)}\n`);

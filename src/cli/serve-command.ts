@@ -9,6 +9,8 @@ import { homedir } from 'node:os';
 import { NotPrivateError, OptionRangeError } from '../errors.js';
 import { join } from 'node:path';
 import { BearerToken, isLoopback } from '../serve/bearer-token.js';
+import { type ServeTokenFile, serveTokenFile } from '../serve/serve-token-file.js';
+import { readFailure } from '../formats/regular-file.js';
 import { DEFAULT_PORT, type ServeOptions, defaultSessionMemory } from '../serve/serve-options.js';
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { familyDetection } from './detection-options.js';
@@ -37,7 +39,10 @@ export function defaultStateDir(port: number): string {
 }
 
 /** The flags of a `loopwatch serve` run: HTTP server options, or NATS worker options with --nats. */
-export type ServeSettings = { readonly kind: 'http'; readonly options: ServeOptions } | { readonly kind: 'nats'; readonly options: NatsWorkerOptions };
+export type ServeSettings =
+  /** `defaultToken`: no --token-file nor --no-token, so the token is the user's own file (serve-token-file.ts), read or made at start. */
+  | { readonly kind: 'http'; readonly options: ServeOptions; readonly defaultToken: boolean }
+  | { readonly kind: 'nats'; readonly options: NatsWorkerOptions };
 
 /**
  * The live sessions the engine keeps: `requested` when the WebAssembly memory holds that many under the
@@ -68,7 +73,8 @@ export function serveSettings(args: readonly string[]): ServeSettings {
   if (nats === undefined) {
     const stray = given(NATS_ONLY);
     if (stray !== undefined) throw new UsageError(`--${stray} is for a NATS worker: give --nats URL too`);
-    return { kind: 'http', options: { ...serveOptions(v, engine), ...(families.size === 0 ? {} : { families }) } };
+    const defaultToken = v['token-file'] === undefined && v['no-token'] !== true;
+    return { kind: 'http', options: { ...serveOptions(v, engine), ...(families.size === 0 ? {} : { families }) }, defaultToken };
   }
   const stray = given(HTTP_ONLY);
   if (stray !== undefined) throw new UsageError(`--${stray} is for the HTTP server, not a NATS worker (--nats)`);
@@ -106,6 +112,7 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
   const host = stringOf(v, 'host') ?? '127.0.0.1';
   const port = integerFlag('--port', stringOf(v, 'port'), DEFAULT_PORT, 0, 65_535);
   const tokenFile = stringOf(v, 'token-file');
+  if (tokenFile !== undefined && v['no-token'] === true) throw new UsageError('--token-file and --no-token cannot be used together');
   let token: BearerToken | undefined;
   if (tokenFile !== undefined) {
     try {
@@ -204,7 +211,17 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
 export async function serveCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const settings = serveSettings(args);
   if (settings.kind === 'nats') return natsWorker(settings.options, io);
-  const options = settings.options;
+  let options = settings.options;
+  let made: ServeTokenFile | undefined;
+  if (settings.defaultToken) {
+    try {
+      made = serveTokenFile();
+    } catch (e) {
+      const why = e instanceof NotPrivateError ? `${e.message}` : readFailure(e);
+      throw new UsageError(`cannot use the server's token file (${terminalSafe(why)}): give --token-file FILE, or --no-token to serve any local user`);
+    }
+    options = { ...options, token: made.token };
+  }
   let server: ServeServer;
   try {
     server = await ServeServer.start(options);
@@ -220,6 +237,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   const stopped = stopSignal(); // listening before saying so: a caller may signal as soon as it reads the line
   const { restored, problems, notes } = server.restoreReport;
   for (const n of notes) io.stderr.write(`loopwatch serve: ${n}\n`);
+  if (made !== undefined) io.stderr.write(`loopwatch serve: bearer token ${made.made ? 'made in' : 'read from'} ${terminalSafe(made.path)} (0600); clients send it: curl -H @${terminalSafe(made.headerPath)} ...\n`);
   if (options.token?.exposure != null) io.stderr.write(`loopwatch serve: ${terminalSafe(options.token.exposure)}\n`);
   // a problem may quote the file's session id (the client's): redacted, control characters as escapes
   for (const p of problems) io.stderr.write(`loopwatch serve: ${terminalSafe(p.path)}: not restored: ${shownMessage(p.problem)}\n`);

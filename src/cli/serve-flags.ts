@@ -24,7 +24,13 @@ export interface ServeFlag {
 export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   { name: 'host', value: 'ADDR', mode: 'http', help: ['address to listen on (default: 127.0.0.1; another needs --token-file)'] },
   { name: 'port', value: 'N', mode: 'http', help: ['TCP port, 0 for any free one (default: 7878)'] },
-  { name: 'token-file', value: 'FILE', mode: 'http', help: ['require "Authorization: Bearer <token>", the token being the file\'s first line'] },
+  {
+    name: 'token-file',
+    value: 'FILE',
+    mode: 'http',
+    help: ['require "Authorization: Bearer <token>", the token being the file\'s first line (default: a', 'token made once in $XDG_STATE_HOME/loopwatch/serve.token, 0600, or ~/.local/state/...;', 'serve.curl-header beside it holds the header line for curl -H @FILE)'],
+  },
+  { name: 'no-token', mode: 'http', help: ['serve without a token (loopback only): any local user can then use the server'] },
   {
     name: 'allow-host',
     value: 'NAME',

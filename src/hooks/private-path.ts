@@ -14,7 +14,7 @@
  * Where the platform has no user ids (Windows: no `process.getuid`) nothing is checked: its modes do not
  * say who can write.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { NotPrivateError } from '../errors.js';
 
 /** Mode bits that let others than the owner write. */
@@ -29,6 +29,23 @@ export const MAX_PRIVATE_FILE_BYTES = 64 * 1024 * 1024;
 /** This user's id, or null where the platform has none (then nothing is checked). */
 export function userId(): number | null {
   return typeof process.getuid === 'function' ? process.getuid() : null;
+}
+
+/**
+ * Why the folder `dir` must not be used as it is named: a symbolic link of another user (planted in a shared
+ * folder such as `/tmp`, to point the user's state at a folder of theirs, their `~/.ssh` say). The target's
+ * owner is checked by its caller; a link of the user's own is theirs to make. Null otherwise, and where the
+ * platform has no user ids.
+ */
+export function foreignLink(dir: string, uid: number | null = userId()): string | null {
+  if (uid === null) return null;
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return null; // missing: the caller makes it
+  }
+  return st.isSymbolicLink() && st.uid !== uid ? `it is a symbolic link of uid ${st.uid}, not of this user (uid ${uid}): not followed` : null;
 }
 
 /** The permission bits of `st` as people write them (`0755`). */

@@ -11,16 +11,18 @@
  * only when it is a regular file of at most MAX_ALLOWLIST_BYTES owned by the user (a file another user
  * planted in a shared folder is not), and a file that cannot be used (not JSON, another shape, a rule
  * refused) is ignored: the calls are checked without it, and the user is told once per version of the
- * file (a marker in the state directory's `.noted/`). A catch-all rule (catch-all-rule.ts: every command
- * of a shell tool, a pattern matching unrelated commands) is dropped, the file's other rules kept, and a
- * file in use is told the same way, once per version: its path, the rules used, the rules dropped.
+ * file (a marker in the state directory's `.noted/`). A rule too broad (covering-rules.ts: every command
+ * of a shell tool, a pattern or rules together matching many unrelated commands, every call of one of the
+ * agent's own tools) is dropped, the file's other rules kept, and a file in use is told the same way, once
+ * per version: its path, the rules used, the rules dropped, and how the user may accept them (the `allow`
+ * of their own `--config`, which a project file cannot write).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { AllowRule } from '../options/allow-rules.js';
 import { resolveAllow } from '../options/allow-rules.js';
-import { catchAllRule } from '../options/catch-all-rule.js';
+import { refusedRules } from '../options/covering-rules.js';
 import { cutText } from '../text/shown-text.js';
 
 /** The allowlist's file name. */
@@ -102,11 +104,12 @@ function readRules(path: string, size: number): FileRules {
   const stray = Object.keys(rest)[0];
   if (stray !== undefined) throw new Error(`"${cutText(stray, 40)}" is not a key it may hold (only "allow")`);
   const resolved = resolveAllow(allow); // refuses an unsafe or malformed rule, naming it
+  const refused = new Map(refusedRules(resolved).map((r) => [r.index, r.why]));
   const rules: AllowRule[] = [];
   const dropped: string[] = [];
   ((allow ?? []) as readonly AllowRule[]).forEach((rule, i) => {
-    const why = catchAllRule(resolved[i] as (typeof resolved)[number]);
-    if (why === null) rules.push(rule);
+    const why = refused.get(i);
+    if (why === undefined) rules.push(rule);
     else dropped.push(`allow[${i}] ${cutText(JSON.stringify(rule), 60)} (${why})`);
   });
   return { rules, dropped };
@@ -118,7 +121,7 @@ function usedNotice(path: string, read: FileRules): string | undefined {
   const { dropped } = read;
   if (n === 0 && dropped.length === 0) return undefined;
   const more = dropped.length > 3 ? ` and ${dropped.length - 3} more` : '';
-  const refused = dropped.length === 0 ? '' : `refused as catch-all: ${dropped.slice(0, 3).join('; ')}${more}`;
+  const refused = dropped.length === 0 ? '' : `refused as too broad: ${dropped.slice(0, 3).join('; ')}${more} (to allow these anyway, copy them to the "allow" of your own --config file)`;
   if (n === 0) return `loopwatch: ${path} is not used (${refused}); calls are checked without its allowlist`;
   const used = `loopwatch: ${path} is in use: ${n} rule${n === 1 ? '' : 's'} let${n === 1 ? 's' : ''} calls repeat without a warning`;
   return refused === '' ? used : `${used}; ${refused}`;

@@ -16,7 +16,7 @@
  */
 import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { NotPrivateError } from '../errors.js';
-import { modeText, userId } from './private-path.js';
+import { foreignLink, modeText, userId } from './private-path.js';
 import { isLoopwatchName } from './state-names.js';
 import { cutText } from '../text/shown-text.js';
 
@@ -27,6 +27,9 @@ import { cutText } from '../text/shown-text.js';
  */
 export function prepareStateFolder(dir: string): string | null {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // looked at once the name exists: a link planted between a look and the mkdir is seen too
+  const link = foreignLink(dir);
+  if (link !== null) throw new NotPrivateError(dir, link);
   const uid = userId();
   if (uid === null) return null;
   const st = statSync(dir);

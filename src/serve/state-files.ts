@@ -21,7 +21,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
-import { O_NOFOLLOW, modeText, readPrivateFile, userId } from '../hooks/private-path.js';
+import { O_NOFOLLOW, foreignLink, modeText, readPrivateFile, userId } from '../hooks/private-path.js';
 import { cutText } from '../text/shown-text.js';
 
 const MAGIC = 'LWSF';
@@ -44,6 +44,9 @@ export function stateFileName(sessionId: string): string {
  */
 export function prepareStateDir(dir: string): string | null {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // looked at once the name exists: a link planted between a look and the mkdir is seen too
+  const link = foreignLink(dir);
+  if (link !== null) throw new NotPrivateError(dir, link);
   const uid = userId();
   if (uid === null) return null;
   const st = statSync(dir);

@@ -13,9 +13,9 @@ export interface ServeProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `loopwatch serve ...args` (the command at `cli`) and waits (up to 20 s) for its "listening on" line. */
-export function startServe(args: readonly string[], cli: string = CLI): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `loopwatch serve ...args` (the command at `cli`, in environment `env`) and waits (up to 20 s) for its "listening on" line. */
+export function startServe(args: readonly string[], cli: string = CLI, env: NodeJS.ProcessEnv = process.env): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -15,7 +15,7 @@
  * ```
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { UnsafeOutputError, writeOutputFile } from './open-output.js';
 import { CURVE_PRESETS, type CurveFigures, type CurvePoint } from '../../eval/eval-curve.js';
 import type { Share } from '../../eval/wilson.js';
 import { escapeHtml } from '../../report/embed-json.js';
@@ -118,8 +118,8 @@ ${curve.map(row).join('\n')}
 /** Writes the page of `curve` to `file`. Throws UsageError when it cannot be written. */
 export function writeCurvePage(file: string, curve: readonly CurvePoint[], facts: CurvePageFacts): void {
   try {
-    writeFileSync(file, curvePage(curve, facts));
+    writeOutputFile(file, curvePage(curve, facts));
   } catch (e) {
-    throw new UsageError(`--html ${file}: cannot write the page (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new UsageError(`--html ${file}: cannot write the page (${e instanceof UnsafeOutputError ? e.message : ((e as NodeJS.ErrnoException).code ?? String(e))})`);
   }
 }

@@ -2,7 +2,8 @@
  * Where a command's report goes: standard output, or the file `--output FILE` names, opened before any input
  * is read (a path that cannot be written is a usage error naming it) and closed once the report is whole.
  */
-import { createWriteStream, openSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { UnsafeOutputError, openOutputFile } from './open-output.js';
 import { UsageError } from '../usage-error.js';
 
 /** A report's destination. */
@@ -17,9 +18,9 @@ export function reportTarget(path: string | undefined, stdout: NodeJS.WritableSt
   if (path === undefined) return { stream: stdout, close: () => Promise.resolve() };
   let fd: number;
   try {
-    fd = openSync(path, 'w');
+    fd = openOutputFile(path);
   } catch (e) {
-    throw new UsageError(`${flag} ${path}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new UsageError(`${flag} ${path}: cannot write the file (${e instanceof UnsafeOutputError ? e.message : ((e as NodeJS.ErrnoException).code ?? String(e))})`);
   }
   const stream = createWriteStream(path, { fd });
   return {

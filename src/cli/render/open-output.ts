@@ -1,0 +1,68 @@
+/**
+ * Opening a file a command writes its output to (`--output`, `--html`, `--markdown`, `--metrics`, the
+ * calibrated config), without letting a neighbour choose what is written over. In a folder others can write
+ * (`/tmp`), a name is predictable and anyone may plant it first: a symbolic link to `~/.bashrc` made
+ * `scan --output /tmp/report.html` overwrite the user's `~/.bashrc`, and a file of theirs would have received
+ * the report (the calls' commands) for them to read. So, where the folder holding the file is writable by
+ * others:
+ *
+ * - the name is opened with O_NOFOLLOW (a link there is refused: ELOOP), and never truncated before the
+ *   descriptor says what it is: a file of another user is refused, untouched;
+ * - a new file is made 0600 (elsewhere the umask decides, as for any file the user writes).
+ *
+ * In the user's own folders a link is followed as before. Nothing is checked where the platform has no
+ * user ids (Windows).
+ */
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, statSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { O_NOFOLLOW, userId } from '../../hooks/private-path.js';
+
+/** Why an output file cannot be opened safely; its message names the reason (the caller names the flag and file). */
+export class UnsafeOutputError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'UnsafeOutputError';
+  }
+}
+
+/** Whether others than its owner can write in the folder holding `path`. */
+function sharedFolder(path: string): boolean {
+  try {
+    return (statSync(dirname(resolve(path))).mode & 0o022) !== 0;
+  } catch {
+    return false; // a missing folder: the open says so
+  }
+}
+
+/** A descriptor open for writing on `path`, the file emptied (see the header). Throws UnsafeOutputError, or the file system's error. */
+export function openOutputFile(path: string): number {
+  const uid = userId();
+  const shared = uid !== null && sharedFolder(path);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | (shared ? O_NOFOLLOW | (constants.O_NONBLOCK ?? 0) : 0), shared ? 0o600 : 0o666);
+  } catch (e) {
+    if (shared && (e as NodeJS.ErrnoException).code === 'ELOOP') throw new UnsafeOutputError(`it is a symbolic link in ${dirname(resolve(path))}, a folder others can write: not followed`);
+    throw e;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (shared && st.uid !== uid) throw new UnsafeOutputError(`it is a file of uid ${st.uid} in ${dirname(resolve(path))}, a folder others can write: not written`);
+    if (st.isFile()) ftruncateSync(fd, 0);
+    return fd;
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+}
+
+/** Writes `text` to the output file `path` (see openOutputFile), whole. */
+export function writeOutputFile(path: string, text: string): void {
+  const fd = openOutputFile(path);
+  try {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+  } finally {
+    closeSync(fd);
+  }
+}
