@@ -39,7 +39,8 @@ export interface HookCall {
   /**
    * For `prompt`: the person typed nothing new (the prompt only answers the agent's own question, "2", "yes",
    * or is a background task's notification, `<task-notification>…`: src/text/prompt-origin.ts, hook-payload.ts's
-   * promptOf), which gives no fresh start: the event changes nothing.
+   * promptOf), which gives no fresh start; the agent's turn ended all the same, so the calls still waiting
+   * for their outcome did not run (LoopDetector.endTurn).
    */
   readonly answer?: true;
 }

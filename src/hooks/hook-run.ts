@@ -145,11 +145,11 @@ interface Reached {
 
 /**
  * Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end, a
- * declined call and a prompt (a change to a session that has a state; nothing to do for one that has none).
+ * declined call and a prompt (a change to a session that has a state; nothing to do for one that has none:
+ * a prompt that only answers the agent ends its turn, LoopDetector.endTurn, a new one gives a fresh start).
  */
 function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached): LiveDecision | null {
   if (call.phase === 'decline' && declinedCalls(call).length === 0) return null; // an empty batch: nothing to change
-  if (call.phase === 'prompt' && call.answer === true) return null; // an answer to the agent's question, a task's notification: no fresh start
   const file = new SessionFile(options.stateDir, call.agent, call.session);
   const tightened = prepareStateFolder(options.stateDir);
   if (tightened !== null) notes.push(hookLine(tightened));
@@ -182,7 +182,12 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
       return null;
     }
     if (call.phase === 'prompt') {
-      if (restored.restored) {
+      if (!restored.restored) return null;
+      // an answer to the agent's question, a task's notification: no fresh start (src/text/prompt-origin.ts),
+      // but the agent's turn ended all the same: the calls still waiting did not run (declined at its prompt)
+      if (call.answer === true) {
+        if (detector.endTurn()) file.write(detector.snapshot(), restored.meta);
+      } else {
         detector.freshStart();
         file.write(detector.snapshot(), restored.meta);
       }

@@ -527,8 +527,24 @@ export class LoopDetector {
    * afresh; a record that still comes for one is a call of its own. Stats are kept.
    */
   freshStart(): void {
-    if (this.everyOutcome) for (const p of this.live.drain()) this.notRun(p);
+    this.endTurn();
     this.restart();
+  }
+
+  /**
+   * Says that the agent's turn ended: the person's prompt came, whether or not it gives a fresh start (one
+   * that only answers the agent's question, "ok", "2", gives none: src/text/prompt-origin.ts). For a host
+   * that records every run (expectEveryOutcome) the proposals still waiting did not run (a person declined
+   * the call at the agent's own permission prompt, which sends no event) and are taken so: forgotten, or
+   * declined when loopwatch had asked; they are no longer in flight beside the calls proposed after it, and
+   * a record that still comes for one is a call of its own. Nothing else changes (no fresh start). Returns
+   * whether a proposal was taken so (for any other host: false, nothing changes).
+   */
+  endTurn(): boolean {
+    if (!this.everyOutcome) return false;
+    const waiting = this.live.drain();
+    for (const p of waiting) this.notRun(p);
+    return waiting.length > 0;
   }
 
   /** The fresh start itself (freshStart; a new edit after a block, in record(), keeps the calls in flight). */
