@@ -61,3 +61,26 @@ describe.each(AGENTS)('serve hook routes, a fresh start (%s)', (agent) => {
     expect(await call(build(agent))).toBe('allow');
   });
 });
+
+describe.each(AGENTS)('serve hook routes, a call declined at the agent\'s prompt then "ok" (%s)', (agent) => {
+  // as test/hook-declined-then-answered.test.ts through `loopwatch hook`: a prompt that only answers the agent
+  // gives no fresh start, but ends its turn; the declined call (no after-event) did not run, and the failing
+  // runs after it are no longer taken for calls in flight beside it
+  async function declinedThen(id: string, prompt: string): Promise<LiveAction[]> {
+    await post(agent, { ...promptPayload(agent, id), prompt: 'clean the build and run the tests' });
+    const rm: ScriptedCall = { tool: agent === 'gemini' ? 'run_shell_command' : 'Bash', args: { command: 'rm -rf dist' }, result: 'done' };
+    expect(proposeAction(agent, await post(agent, beforePayload(agent, id, rm, `${id}_rm`)))).toBe('allow');
+    expect(await post(agent, { ...promptPayload(agent, id), prompt })).toBe('');
+    const call = session(agent, id);
+    const actions: LiveAction[] = [];
+    for (let i = 0; i < 4; i++) actions.push(await call(build(agent)));
+    return actions;
+  }
+
+  it('should judge the calls after "ok" as the calls after a new task', async () => {
+    const afterTask = await declinedThen(`${agent}-declined-task`, 'leave dist, just run the tests');
+    const afterOk = await declinedThen(`${agent}-declined-ok`, 'ok');
+    expect(afterTask).not.toEqual(['allow', 'allow', 'allow', 'allow']);
+    expect(afterOk).toEqual(afterTask);
+  });
+});

@@ -330,6 +330,17 @@ export class LoopEngine {
     return true;
   }
 
+  /**
+   * Says that a live session's agent turn ended without a fresh start (a prompt that only answers the agent:
+   * LoopDetector.endTurn); whether a proposal still waiting was taken as not run (false when the session was
+   * not live, or its host does not record every run).
+   */
+  endTurn(sessionId: string): boolean {
+    this.open();
+    const d = this.table.peek(sessionId);
+    return d === undefined ? false : d.endTurn();
+  }
+
   /** Ends a session and frees its state; false when it was not live. */
   end(sessionId: string): boolean {
     this.open();

@@ -109,6 +109,14 @@ export class CheckService {
     return this.holding(session).freshStart(session);
   }
 
+  /**
+   * Ends a session's agent turn without a fresh start (a prompt that only answers the agent:
+   * LoopEngine.endTurn); whether a proposal still waiting was taken as not run.
+   */
+  endTurn(session: string): boolean {
+    return this.holding(session).endTurn(session);
+  }
+
   /** Ends a session; false when it was not live. */
   end(session: string): boolean {
     this.memory?.forget(session);

@@ -4,7 +4,7 @@
  * instead of state files, so a hook can be one `curl` rather than a Node process per tool call.
  *
  * ```
- * body (the hook's stdin) -> codec.decode -> withTurn (the transcript's tail, src/hooks/hook-turn.ts) -> service.propose | record | didNotRun | freshStart (a prompt) | end
+ * body (the hook's stdin) -> codec.decode -> withTurn (the transcript's tail, src/hooks/hook-turn.ts) -> service.propose | record | didNotRun | freshStart or endTurn (a prompt) | end
  *   -> codec.reply -> body (the hook's stdout)
  * ```
  *
@@ -63,7 +63,10 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
       return { body: '' };
     }
     if (call.phase === 'prompt') {
-      if (call.answer !== true) service.freshStart(session); // an answer to the agent's question, a task's notification: none (src/text/prompt-origin.ts)
+      // an answer to the agent's question, a task's notification: no fresh start (src/text/prompt-origin.ts), but
+      // the agent's turn ended all the same: the calls still waiting did not run (LoopDetector.endTurn, as hook-run.ts)
+      if (call.answer === true) service.endTurn(session);
+      else service.freshStart(session);
       return { body: '' };
     }
     // the route's agent picks a config's family (gemini is the gemini-cli family, as `loopwatch hook` has it)
