@@ -109,8 +109,9 @@ describe('a config with families, read per family', () => {
 
   it('should apply the agent family\'s options in a hook, the pooled ones for another agent', async () => {
     const stuck = STUCK[0] as LiveScenario;
-    const codex = await replayHook('codex', 'fam-codex', stuck.calls, ['--state-dir', tempDir(), '--config', file]);
-    const claude = await replayHook('claude-code', 'fam-claude', stuck.calls, ['--state-dir', tempDir(), '--config', file]);
+    // the first call and every third after it through hook processes, the others in this process (the same state files)
+    const codex = await replayHook('codex', 'fam-codex', stuck.calls, ['--state-dir', tempDir(), '--config', file], 3);
+    const claude = await replayHook('claude-code', 'fam-claude', stuck.calls, ['--state-dir', tempDir(), '--config', file], 3);
     expect(codex.some((s) => s.propose === 'deny' || s.propose === 'stop')).toBe(true);
     expect(claude.some((s) => s.propose === 'deny' || s.propose === 'stop')).toBe(false);
     expect(claude.some((s) => s.propose === 'warn')).toBe(true);

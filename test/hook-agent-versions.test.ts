@@ -13,6 +13,7 @@ import type { AgentName } from '../src/hooks/hook-agent.js';
 import { installTarget } from '../src/hooks/install-targets.js';
 import type { CliRun } from './helpers/cli.js';
 import { afterPayload, beforePayload, hook, loopwatchAsync } from './helpers/hook-payloads.js';
+import { hookInProcess } from './helpers/hook-in-process.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
 
 const root = mkdtempSync(join(tmpdir(), 'loopwatch-hook-versions-'));
@@ -91,13 +92,18 @@ function transcript(agent: 'codex' | 'claude-code', version: string): string {
   return path;
 }
 
-/** The failing call three times (its third proposal warned): the proposals' and records' replies. */
+/**
+ * The failing call three times (its third proposal warned): the proposals' and records' replies. The first
+ * two calls through the hook command in this process (helpers/hook-in-process.ts, the same state files and
+ * payloads), the third, whose replies are asserted, through hook processes.
+ */
 async function warned(agent: 'codex' | 'claude-code', session: string, transcriptPath: string, args: readonly string[] = []): Promise<{ propose: string[]; record: string[] }> {
   const out = { propose: [] as string[], record: [] as string[] };
   for (let i = 0; i < 3; i++) {
     const id = `toolu_${session}_${i}`;
-    const b = await hook(['--agent', agent, '--state-dir', stateDir, ...args], { ...beforePayload(agent, session, failing, id), transcript_path: transcriptPath });
-    const a = await hook(['--agent', agent, '--state-dir', stateDir, ...args], { ...afterPayload(agent, session, failing, id, i), transcript_path: transcriptPath });
+    const run = i === 2 ? hook : hookInProcess;
+    const b = await run(['--agent', agent, '--state-dir', stateDir, ...args], { ...beforePayload(agent, session, failing, id), transcript_path: transcriptPath });
+    const a = await run(['--agent', agent, '--state-dir', stateDir, ...args], { ...afterPayload(agent, session, failing, id, i), transcript_path: transcriptPath });
     expect(b.stderr + a.stderr).toBe('');
     out.propose.push(b.stdout);
     out.record.push(a.stdout);

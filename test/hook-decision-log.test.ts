@@ -13,6 +13,7 @@ import type { AgentName } from '../src/hooks/hook-agent.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { loopwatch } from './helpers/cli.js';
 import { afterPayload, beforePayload, hook, loopwatchAsync, proposeAction } from './helpers/hook-payloads.js';
+import { hookInProcess } from './helpers/hook-in-process.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
 
 const SECRET = 'sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcd';
@@ -54,7 +55,10 @@ describe('the decision log', () => {
   it.each(['claude-code', 'codex', 'gemini'] as const)('should hold one redacted line per decision, which scan reads as the session\'s calls (%s)', async (agent) => {
     const dir = newDir();
     const log = join(dir, 'decisions.jsonl');
-    const actions = await stuck(agent, 6, (p) => hook(['--agent', agent, '--state-dir', dir, '--log', log], p));
+    // the first hook call (it makes the log file: its mode is asserted) and every third after it through
+    // hook processes, the others through the hook command in this process (the same flags and files)
+    let n = 0;
+    const actions = await stuck(agent, 6, (p) => (n++ % 3 === 0 ? hook : hookInProcess)(['--agent', agent, '--state-dir', dir, '--log', log], p));
     const text = readFileSync(log, 'utf8');
     expect(text).not.toContain(SECRET.slice(8));
     const logged = lines(log);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packedTarball } from './helpers/packed-tarball.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'loopwatch-global-'));
@@ -19,10 +20,9 @@ const pkg = join(prefix, 'lib', 'node_modules', 'loopwatch');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 beforeAll(() => {
-  // the tarball `npm pack` makes of the built clone, unpacked where `npm install -g --prefix` puts it
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', root], { cwd: repo, encoding: 'utf8' });
-  const { filename } = (JSON.parse(out) as { filename: string }[])[0] as { filename: string };
-  execFileSync('tar', ['-xzf', join(root, filename), '-C', root]);
+  // the tarball `npm pack` makes of the built clone (once per run: helpers/packed-tarball.ts), unpacked
+  // where `npm install -g --prefix` puts it
+  execFileSync('tar', ['-xzf', packedTarball().path, '-C', root]);
   mkdirSync(dirname(pkg), { recursive: true });
   renameSync(join(root, 'package'), pkg);
   const deps = Object.keys((JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);

@@ -1,6 +1,6 @@
 /**
- * The package as a user installs it: `npm pack` of the built tree (no scripts: npm test has built dist/),
- * unpacked into `<app>/node_modules/loopwatch`, with its runtime dependencies beside it as npm would put
+ * The package as a user installs it: `npm pack` of the built tree (no scripts: npm test has built dist/;
+ * packed once per run, helpers/packed-tarball.ts), unpacked into `<app>/node_modules/loopwatch`, with its runtime dependencies beside it as npm would put
  * them (links to this repository's copies) and, when asked, its optional peer dependencies too (npm
  * installs an optional peer only when the user installs it). Made in a temp folder removed by `remove()`.
  */
@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packedTarball } from './packed-tarball.js';
 
 /** This repository's root. */
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,9 +46,8 @@ export interface PackedInstall {
 export function installPacked(options: { peers: boolean }): PackedInstall {
   const app = mkdtempSync(join(tmpdir(), 'loopwatch-package-'));
   try {
-    const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', app], { cwd: REPO, encoding: 'utf8' });
-    const packed = (JSON.parse(out) as { filename: string; files: { path: string }[] }[])[0]!;
-    execFileSync('tar', ['-xzf', join(app, packed.filename), '-C', app]);
+    const packed = packedTarball();
+    execFileSync('tar', ['-xzf', packed.path, '-C', app]);
     mkdirSync(join(app, 'node_modules'));
     const pkgDir = join(app, 'node_modules', 'loopwatch');
     renameSync(join(app, 'package'), pkgDir);
@@ -60,7 +60,7 @@ export function installPacked(options: { peers: boolean }): PackedInstall {
     return {
       app,
       pkgDir,
-      files: packed.files.map((f) => f.path),
+      files: packed.files,
       manifest,
       installed,
       node: (args, input, env) => spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8', input: input ?? '', timeout: 150_000, ...(env === undefined ? {} : { env }) }),
