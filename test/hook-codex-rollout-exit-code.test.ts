@@ -98,6 +98,10 @@ describe('rolloutExitCode', () => {
     expect(code(undefined)).toBeUndefined();
     expect(code('call_a', 'relative/r.jsonl')).toBeUndefined();
     expect(code('call_a', join(dir, 'missing.jsonl'))).toBeUndefined();
+    // only a file named as a rollout is read (serve's hook route decodes a client's payload the same way)
+    const named = join(dir, 'r.log');
+    writeFileSync(named, readFileSync(rollout));
+    expect(code('call_b', named)).toBeUndefined();
   });
 
   it('should leave a response that says its exit code, or is not text, as it is', () => {

@@ -16,7 +16,9 @@
  * So a response text that says no exit code is given the one the rollout says, as the header the rollout
  * reader knows (src/formats/codex-output.ts): `Process exited with code N\nOutput:\n<text>`. Bounded and
  * fail-open as the turn's read (transcript-turn.ts): the rollout's last TURN_LOOK bytes, a few lines
- * parsed; not found, the response is read as it is.
+ * parsed; not found, the response is read as it is. Only a file named `.jsonl` (a rollout's name) is read,
+ * whoever sent the payload: `loopwatch serve`'s hook route decodes a client's payload with the same codec,
+ * and serve reads no other file (src/hooks/hook-turn.ts).
  */
 import { codexOutcome } from '../formats/codex-output.js';
 import { readTranscriptPart } from './transcript-part.js';
@@ -38,8 +40,9 @@ function endedWith(v: unknown, id: string): number | undefined {
 /** The exit code the rollout (`transcript_path`) says call `tool_use_id` of payload `p` ended with, or undefined. */
 export function rolloutExitCode(p: Readonly<Record<string, unknown>>): number | undefined {
   const id = p.tool_use_id;
-  if (typeof id !== 'string' || id === '') return undefined;
-  const part = readTranscriptPart(p.transcript_path, 'tail', TURN_LOOK);
+  const path = p.transcript_path;
+  if (typeof id !== 'string' || id === '' || typeof path !== 'string' || !path.endsWith('.jsonl')) return undefined;
+  const part = readTranscriptPart(path, 'tail', TURN_LOOK);
   if (part === null) return undefined;
   const line = lastLine(part, JSON.stringify(id), (v) => endedWith(v, id) !== undefined);
   return line === null ? undefined : endedWith(line.value, id);
