@@ -65,6 +65,16 @@ describe('hook install and the agent\'s version', () => {
     expect(gemini.stdout).toContain('  note       gemini 0.25.2 runs hooks only with "hooksConfig": {"enabled": true} in settings.json');
   });
 
+  it('should wait for an agent slow to say its version (Gemini CLI 0.61 took 6 to 8 s on a busy machine)', async () => {
+    const p = place('slow', {});
+    const bin = join(root, 'slow', 'bin');
+    writeFileSync(join(bin, 'gemini'), `#!/bin/sh\n/bin/sleep 6\necho '0.61.0'\n`);
+    chmodSync(join(bin, 'gemini'), 0o755);
+    const r = await install(p, 'gemini');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  agent      gemini 0.61.0\n');
+  }, 30_000);
+
   it('should assume a current agent when none answers, and take --agent-version instead of asking', async () => {
     const p = place('none', {});
     const r = await install(p, 'claude-code');

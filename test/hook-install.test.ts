@@ -204,7 +204,10 @@ describe('hook install flags', () => {
     const p = place();
     p.env.CODEX_HOME = join(p.home, 'codex-home');
     p.env.CLAUDE_CONFIG_DIR = join(p.home, 'claude-config');
-    expect((await run(p, ['install', '--agent', 'codex'])).code).toBe(0);
+    const codex = await run(p, ['install', '--agent', 'codex']);
+    expect(codex.code).toBe(0);
+    // codex exec 0.171 skips an untrusted hook without a word: install says how it gets to run
+    expect(codex.stdout).toContain('until then codex exec skips it without a word (automation that vets its hooks: codex exec --dangerously-bypass-hook-trust)');
     expect((await run(p, ['install', '--agent', 'claude-code'])).code).toBe(0);
     expect(existsSync(join(p.home, 'codex-home', 'hooks.json'))).toBe(true);
     expect(existsSync(join(p.home, 'claude-config', 'settings.json'))).toBe(true);

@@ -20,10 +20,46 @@ export function partsText(content: unknown): string | undefined {
   return texts.length === 0 ? undefined : texts.join('\n');
 }
 
+/** What Gemini CLI appends to a tool's output for each AfterTool hook's `additionalContext` (packages/core coreToolHookTriggers). */
+const HOOK_CONTEXT_OPEN = '\n\n<hook_context>';
+const HOOK_CONTEXT_CLOSE = '</hook_context>';
+
+/**
+ * `output` without the `<hook_context>` blocks Gemini CLI appended to its end: an AfterTool hook's
+ * `additionalContext` (loopwatch's own warning among them) is added to the tool's output as
+ * `\n\n<hook_context>...</hook_context>`, and the chat records it so. It is not what the tool said: read
+ * with it, the call the hook warned about had another result than its identical runs before it, and `scan`
+ * of the chat missed the loop the hook saw. Linear: each block is found from the end once.
+ */
+export function withoutHookContext(output: string): string {
+  let end = output.length;
+  while (output.startsWith(HOOK_CONTEXT_CLOSE, end - HOOK_CONTEXT_CLOSE.length) && end >= HOOK_CONTEXT_OPEN.length + HOOK_CONTEXT_CLOSE.length) {
+    const at = output.lastIndexOf(HOOK_CONTEXT_OPEN, end - HOOK_CONTEXT_CLOSE.length - HOOK_CONTEXT_OPEN.length);
+    if (at < 0) break;
+    end = at;
+  }
+  return end === output.length ? output : output.slice(0, end);
+}
+
+/**
+ * Whether a `user` message's `content` only sends tools' results back to the model: every part a
+ * `functionResponse` (or the `<hook_context>` text a hook's context adds beside one). Gemini CLI 0.61's JSONL
+ * chat writes such a message after each model turn's calls; it is not a person's prompt.
+ */
+export function onlyToolResults(content: unknown): boolean {
+  if (!Array.isArray(content) || content.length === 0) return false;
+  let responses = 0;
+  for (const p of content) {
+    if (isRecord(p) && isRecord(p.functionResponse)) responses++;
+    else if (!(isRecord(p) && typeof p.text === 'string' && p.text.trimStart().startsWith('<hook_context>'))) return false;
+  }
+  return responses > 0;
+}
+
 /** A `functionResponse.response`'s text: its `output` (else `error`) when a string, else the object as given. */
 function responseText(response: unknown): unknown {
   if (!isRecord(response)) return response;
-  if (typeof response.output === 'string') return response.output;
+  if (typeof response.output === 'string') return withoutHookContext(response.output);
   if (typeof response.error === 'string') return response.error;
   return response;
 }

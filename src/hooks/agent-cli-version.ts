@@ -1,7 +1,7 @@
 /**
  * The version of an installed agent, as `hook install` finds it: `claude --version` ("2.1.9 (Claude
  * Code)"), `codex --version` ("codex-cli 0.130.0"), `gemini --version` ("0.26.0"), run with the user's
- * PATH, at most 5 seconds; and what that version means for loopwatch's hook (agent-versions.ts).
+ * PATH, at most VERSION_TIMEOUT_MS; and what that version means for loopwatch's hook (agent-versions.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { AGENT_VERSIONS, hooksOn, versionIn, warnsBefore } from './agent-versions.js';
@@ -10,8 +10,11 @@ import type { AgentName } from './hook-agent.js';
 /** The command each agent is run as. */
 export const AGENT_COMMANDS: Readonly<Record<AgentName, string>> = { 'claude-code': 'claude', codex: 'codex', gemini: 'gemini' };
 
-/** Milliseconds `<agent> --version` may take. */
-const VERSION_TIMEOUT_MS = 5000;
+/**
+ * Milliseconds `<agent> --version` may take. Gemini CLI 0.61 loads its whole bundle to print its version:
+ * 6 to 8 s on a busy machine (two cores, load 10), where a 5 s limit made install say it gave none.
+ */
+export const VERSION_TIMEOUT_MS = 20_000;
 
 /** The installed agent's version, or undefined when it is not found (not on PATH, no version printed). */
 export function cliVersion(agent: AgentName, env: NodeJS.ProcessEnv = process.env): string | undefined {

@@ -14,6 +14,9 @@
  * - stop: the deny (PreToolUse cannot stop a Codex run), `systemMessage` telling the user to stop it;
  * - after the call (warn): `additionalContext` on PostToolUse.
  *
+ * Codex 0.171 sends a command's output alone as its `tool_response` (no exit code): the exit code is then
+ * read from the rollout, where the call's end is already written (codex-exit-code.ts).
+ *
  * Codex before 0.129 refuses PreToolUse's `additionalContext` (the hook counts as failed, the warning is
  * lost): for those versions (agent-versions.ts) a warning is given after the call instead, and an ask is
  * told to the user alone.
@@ -23,6 +26,7 @@ import type { LiveDecision } from '../live/live-call.js';
 import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, afterCallContext, hookJson } from './hook-agent.js';
 import { codexHookOutcome } from '../formats/codex-hook-result.js';
 import { callIdOf, capText, capValue, inputOf, promptOf, sessionOf, toolOf } from './hook-payload.js';
+import { withRolloutExitCode } from './codex-exit-code.js';
 import { codexTurn } from './transcript-turn.js';
 
 /**
@@ -44,7 +48,7 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   const id = callIdOf(p);
   const base = { tool, args: inputOf(p), ...(id === undefined ? {} : { id }) };
   if (phase === 'propose') return { agent: 'codex', eventName, phase, session, call: base };
-  return { agent: 'codex', eventName, phase, session, call: { ...base, ...outcomeOf(capValue(p.tool_response)) } };
+  return { agent: 'codex', eventName, phase, session, call: { ...base, ...outcomeOf(withRolloutExitCode(capValue(p.tool_response), p)) } };
 }
 
 /** Codex has no ask from a hook, and a hook cannot stop its run: a stop blocks the call and tells the user. */

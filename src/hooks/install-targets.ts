@@ -67,7 +67,7 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
         path: scope === 'user' ? join(dirOf(env, 'CODEX_HOME', '.codex'), 'hooks.json') : join(cwd, '.codex', 'hooks.json'),
         events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'UserPromptSubmit' }],
         handler: (command) => ({ type: 'command', command, timeout: TIMEOUT_S }),
-        note: 'Codex runs a new hook only once you have reviewed and trusted it (/hooks); Codex before 0.124 also needs [features] codex_hooks = true in config.toml.',
+        note: 'Codex runs a new hook only once you have reviewed and trusted it in the interactive codex (/hooks); until then codex exec skips it without a word (automation that vets its hooks: codex exec --dangerously-bypass-hook-trust). Codex before 0.124 also needs [features] codex_hooks = true in config.toml.',
       };
     case 'gemini':
       return {

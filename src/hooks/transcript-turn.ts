@@ -52,8 +52,11 @@ function lineAt(part: TranscriptPart, at: number): { start: number; end: number;
   }
 }
 
-/** The first parsed line from the end of `part` holding `needle` that `fits`, with its start; null when none. */
-function lastLine(part: TranscriptPart, needle: string, fits: (v: unknown) => boolean): { start: number; value: unknown } | null {
+/**
+ * The first parsed line from the end of `part` holding `needle` that `fits`, with its start; null when none
+ * (at most MAX_LINES lines holding `needle` are parsed; a line cut by the tail's start ends the search).
+ */
+export function lastLine(part: TranscriptPart, needle: string, fits: (v: unknown) => boolean): { start: number; value: unknown } | null {
   let before = part.text.length;
   for (let n = 0; n < MAX_LINES && before >= 0; n++) {
     const at = part.text.lastIndexOf(needle, before);
