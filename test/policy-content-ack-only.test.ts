@@ -6,7 +6,8 @@
  * reading cache. What they answer is what readHead's reading masked to READ_ACK gave: readAck is held to it
  * on random heads (acknowledgements among them) with either flag, and on every content head of the real
  * traces (skipped without ../shared); the facts of content calls are the same in both engines, with the
- * module's reading and without.
+ * module's reading and without. The engine's module is not asked to read such a head either (the record
+ * writer leaves F_READ_HEAD off where it is sure the result is content).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -88,9 +89,29 @@ describe('the outcome facts of file content', () => {
       expect([readingCacheSize(), readingCacheChars()]).toEqual(before);
     }
     // a shell's output is still read (and kept): the premise of the test
-    const before = readingCacheChars();
+    // (its reading added, or put in place of one of another length in its slot: the cache is direct-mapped)
+    const before = [readingCacheSize(), readingCacheChars()];
     factsOf({ tool: 'Bash', args: { command: 'npm test' }, result: `${result} shell` }, true);
-    expect(readingCacheChars()).toBeGreaterThan(before);
+    expect([readingCacheSize(), readingCacheChars()]).not.toEqual(before);
+  });
+
+  it("should not have the module read a file content's head (a read tool's, a view's with its header), but still a shell output's", () => {
+    const reading = (e: ToolEvent): number => {
+      const w = new WasmPipeline(resolveOptions({}));
+      try {
+        w.observe(e);
+        return w.reading.index === w.lastIndex ? w.reading.word : -1;
+      } finally {
+        w.dispose();
+      }
+    };
+    const text = '1\tclass ConfigError(Exception):\n2\t    pass\n';
+    expect(reading({ tool: 'Read', args: { file_path: '/w/a.py' }, result: text })).toBe(0);
+    expect(reading({ tool: 'Read', args: { file_path: '/w/a.py' }, result: null })).toBe(0);
+    expect(reading({ tool: 'str_replace_editor', args: { command: 'view', path: '/w/a.py' }, result: `Here's the result of running \`cat -n\` on /w/a.py:\n${text}` })).toBe(0);
+    // an editor's answer without a header is no content: its head is read (the premise)
+    expect(reading({ tool: 'str_replace_editor', args: { command: 'view', path: '/w' }, result: 'ERROR:\nInvalid `view_range`' })).toBeGreaterThan(0);
+    expect(reading({ tool: 'Bash', args: { command: 'cat /w/a.py' }, result: text })).toBeGreaterThan(0);
   });
 
   it('should give the same facts in both engines, with the module\'s reading and without, acknowledgements among them', () => {
