@@ -19,7 +19,7 @@ import { readMissingFile } from '../text/missing-read.js';
 import { printsFiles } from '../text/file-read.js';
 import { isFileContent } from '../text/read-tool-content.js';
 import { queriesStatus } from '../text/status-query.js';
-import { READ_ACK, READ_FAILURE, READ_INBOX, READ_PASS, READ_QUIET, READ_STATUS, READ_WAITING, readHead, savesFiles } from '../text/result-reading.js';
+import { READ_ACK, READ_FAILURE, READ_INBOX, READ_PASS, READ_QUIET, READ_STATUS, READ_WAITING, readAck, readHead, savesFiles } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
@@ -156,7 +156,8 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // either, whichever facts are read: a plan that says "error" read back is no failure; and, as a printed
   // file's, it is a report of the state (STATUS below: read again after a change, a look at the new state)
   const content = head !== undefined && isFileContent(e.tool, head);
-  const said = head === undefined ? 0 : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0) & (printed || content ? READ_ACK : ~0);
+  // (their head is read for the acknowledgement alone: readHead's other screens would be masked off)
+  const said = head === undefined ? 0 : printed || content ? readAck(head, ack) : readHead(head, ack, mine, (read & FactsRead.CLEAN) !== 0);
   if ((said & READ_ACK) !== 0) out.bits |= CallFact.ACK;
   // polling: a status still under way, or a call that waits before it looks (`sleep 30 && gh run list`), or
   // that waits on a process the agent started (an empty `write_stdin`: process-poll.ts)

@@ -38,8 +38,26 @@ export const ERROR_CACHE_ENTRIES = 1024;
 /** Error readings: each text's first ERROR_LOOK characters, and its ERR_ bits. */
 const cache = new KeyedTextCache<number>(ERROR_CACHE_CHARS, ERROR_CACHE_ENTRIES);
 
+/** Characters of an error text the recognisers but the infrastructure's read (the most of their caps). */
+export const SAYS_LOOK = Math.max(KIND_LOOK, REJECTION_LOOK, INVALID_ARGS_LOOK);
+
+/**
+ * A quick test on an error's first {@link SAYS_LOOK} characters (issue 29): every pattern of isDeclined,
+ * needsPerson, isTurnRejection and refusedArgs holds one of these words (case-insensitively, as the patterns
+ * read or more widely: `Input`), so a text without any says none of them, at one scan instead of 29
+ * expressions' (most failures: a traceback, `command not found`, a test's output). test/policy-error-screen.test.ts
+ * holds each pattern to a word and errorBits to {@link errorBitsUnscreened}.
+ */
+export const MAY_SAY = /want|denied|user|cancel|interrupted|aborted|sibling|auth|logged|required|please|exactly|your|parse|found\s+in|regist|must|validation|input|received|unexpected|invalid/i;
+
 /** What an error text says, as ERR_ bits; `infra`: whether it is an infrastructure failure, when the caller knows. */
 export function errorBits(error: string, infra = isInfraFailure(error)): number {
+  if (!MAY_SAY.test(error.length > SAYS_LOOK ? error.slice(0, SAYS_LOOK) : error)) return infra ? ERR_INFRA : 0;
+  return errorBitsUnscreened(error, infra);
+}
+
+/** {@link errorBits} without its quick test: each recogniser asked (the specification errorBits is held to). */
+export function errorBitsUnscreened(error: string, infra = isInfraFailure(error)): number {
   return (
     (infra ? ERR_INFRA : 0) |
     (isDeclined(error) ? ERR_DECLINED : 0) |

@@ -129,6 +129,18 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
   return answer(bits, ack, pass);
 }
 
+/**
+ * {@link readHead}'s READ_ACK bit of a head, read alone: for a result whose other readings the outcome facts
+ * set aside (a read tool's file content, a command that only printed files: outcome-facts.ts masks their
+ * reading to READ_ACK), so that their screens (the failure stems and the pass, a status under way, an empty
+ * mailbox, a runner's banner) are never run, nor the head kept. The same answer readHead gives (the module's
+ * words, then the masked text, read there as isAcknowledgement reads them here): READ_ACK when `ack` and
+ * the head is an acknowledgement of at most ACK_LOOK characters, else 0.
+ */
+export function readAck(head: string, ack: boolean): number {
+  return ack && head.length <= ACK_LOOK && isAcknowledgement(head) ? READ_ACK : 0;
+}
+
 /** A reading's READ_ bits as a caller asked them: without its marks, READ_ACK and READ_PASS 0 where not asked. */
 function answer(bits: number, ack: boolean, pass: boolean): number {
   return bits & ~(ACK_UNREAD | PASS_UNREAD | SAVED_KNOWN | SAVED | (ack ? 0 : READ_ACK) | (pass ? 0 : READ_PASS | READ_QUIET));

@@ -18,6 +18,7 @@ import { hashString } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
 import { errorText, resultText } from '../session/observe-event.js';
 import { isInfraFailure } from '../text/infra-failure.js';
+import { READ_TOOLS, VIEW_HEADERS, VIEW_TOOLS, isFileContent } from '../text/read-tool-content.js';
 import { valueSaysNothingFound } from '../text/nothing-found.js';
 import type { ToolEvent } from '../types.js';
 import { ArgsSummaryMirror } from './args-summary-mirror.js';
@@ -50,6 +51,29 @@ export interface WrittenEvent {
   readonly errorText: string | undefined;
   /** Whether the error was an infrastructure failure. */
   readonly infra: boolean;
+}
+
+/** The tools whose results may be a file's content (read-tool-content.ts's READ_TOOLS and VIEW_TOOLS). */
+const CONTENT_TOOLS: ReadonlySet<string> = new Set([...READ_TOOLS, ...VIEW_TOOLS]);
+
+/** VIEW_HEADERS' bytes (ASCII: a JSON literal that begins with them begins so once decoded) but SWE-agent's window's, which needs its first line read. */
+const VIEW_HEADER_BYTES: readonly Uint8Array[] = VIEW_HEADERS.filter((h) => h !== '[File: ').map((h) => Buffer.from(h, 'latin1'));
+
+/**
+ * Whether a result of a call that did not fail (text, or null) is surely a file's content (read-tool-content.ts's
+ * isFileContent of its head), which the outcome facts read for its acknowledgement alone (result-reading.ts's
+ * readAck), never through the module's reading of its head: a read tool's result, an editor's view of a
+ * string that begins with a view's header, or of a JSON literal whose bytes begin with one but SWE-agent's
+ * window's (its line count is not looked for in the bytes). False where unsure: the module then reads the
+ * head as before, and the host uses the reading or not; the facts are the same either way.
+ */
+function surelyContent(tool: string, r: unknown): boolean {
+  if (!CONTENT_TOOLS.has(tool)) return false;
+  if (READ_TOOLS.includes(tool)) return true;
+  if (typeof r === 'string') return isFileContent(tool, r);
+  if (!RawJsonString.is(r)) return false;
+  const c = r.content;
+  return VIEW_HEADER_BYTES.some((h) => c.length >= h.length && Buffer.compare(c.subarray(0, h.length), h) === 0);
 }
 
 const ignoredKeyWords = new WeakMap<ReadonlySet<string>, Uint32Array>();
@@ -237,7 +261,8 @@ export class RecordWriter {
       learnt.errorText = err;
       learnt.infra = infra;
       // a call that succeeded with a text or null result: the module reads its head as the outcome facts do
-      if (err === undefined && (flags & (A.F_RESULT_TEXT | A.F_RESULT_EMPTY)) !== 0) flags |= A.F_READ_HEAD;
+      // (but for a file's content, which the outcome facts read for the acknowledgement alone: readAck)
+      if (err === undefined && (flags & (A.F_RESULT_TEXT | A.F_RESULT_EMPTY)) !== 0 && !surelyContent(e.tool, r)) flags |= A.F_READ_HEAD;
     }
 
     // ignored keys
