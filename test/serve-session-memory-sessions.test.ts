@@ -19,7 +19,7 @@ interface Health {
 describe('loopwatch serve opening sessions without end', () => {
   it('should evict the least recently used sessions to keep their counted bytes within --session-memory', async () => {
     const budget = 2 * 2 ** 20;
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-state', '--session-memory', String(budget)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-state', '--no-token', '--session-memory', String(budget)], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {

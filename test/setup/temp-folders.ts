@@ -7,6 +7,9 @@
  * removes them when their file ends (test/setup/temp-cleanup.ts). Vitest runs a global setup once per
  * project as well as for the root: only the first makes the run's folder (LOOPWATCH_TEST_RUN names it, while it
  * is TMPDIR), the others find it and do nothing, so there is one run folder, not one inside another.
+ * XDG_STATE_HOME is set to a folder inside it too: a test that starts `loopwatch serve` or a hook without
+ * naming its state writes its token or state files there, never into the user's own ~/.local/state (a
+ * serve test that forgot --no-token once made a real serve.token there).
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,14 +34,15 @@ export function leftoverMessage(left: ReadonlyMap<string, number>): string {
 }
 
 /** The run's temp folder, and TMPDIR before it (null in a setup that found the run's folder made). */
-let run: { dir: string; previous: string | undefined } | null = null;
+let run: { dir: string; previous: string | undefined; stateHome: string | undefined } | null = null;
 
 /** Before the run: a temp folder of its own, as TMPDIR (once: a second setup in the same run does nothing). */
 export function setup(): void {
   // a vitest run started by a test (temp-folders-left-behind) sets a TMPDIR of its own: a run of its own
   if (process.env.LOOPWATCH_TEST_RUN !== undefined && process.env.LOOPWATCH_TEST_RUN === process.env.TMPDIR) return;
-  run = { dir: mkdtempSync(join(tmpdir(), 'loopwatch-test-run-')), previous: process.env.TMPDIR };
+  run = { dir: mkdtempSync(join(tmpdir(), 'loopwatch-test-run-')), previous: process.env.TMPDIR, stateHome: process.env.XDG_STATE_HOME };
   process.env.TMPDIR = run.dir;
+  process.env.XDG_STATE_HOME = join(run.dir, 'state-home');
   process.env.LOOPWATCH_TEST_RUN = run.dir;
 }
 
@@ -49,6 +53,8 @@ export function teardown(): void {
   delete process.env.LOOPWATCH_TEST_RUN;
   if (run.previous === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = run.previous;
+  if (run.stateHome === undefined) delete process.env.XDG_STATE_HOME;
+  else process.env.XDG_STATE_HOME = run.stateHome;
   rmSync(run.dir, { recursive: true, force: true });
   run = null;
   if (message !== '') {
