@@ -27,15 +27,30 @@ describe('loopwatch serve on SIGTERM', () => {
     // one request in flight when SIGTERM comes: headers and half its body sent
     const body = JSON.stringify(events[half - 1]);
     const inFlight = await rawSocket(first.url);
-    inFlight.write(`POST /v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    const answer = readUntilClose(inFlight, 10_000);
+    // `Expect: 100-continue`: the server writes its 100 Continue as it takes the request (Node's server, with no
+    // checkContinue listener, writes it and emits 'request' at once), so SIGTERM comes only once the request is
+    // in flight, however slow the machine (a fixed 100 ms wait lost that race at load 20: a 503 "stopping")
+    const answer = readUntilClose(inFlight, 30_000);
+    const taken = new Promise<void>((resolve) => {
+      let seen = '';
+      const look = (b: Buffer): void => {
+        seen += b.toString('utf8');
+        if (!seen.includes('\r\n\r\n')) return;
+        inFlight.off('data', look);
+        resolve();
+      };
+      inFlight.on('data', look);
+    });
+    inFlight.write(`POST /v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`);
+    await taken;
     first.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     // no new connections while it drains (a request on a connection already open gets 503: serve-shutdown-keep-alive)
     await expect(rawSocket(first.url)).rejects.toThrow(/ECONNREFUSED/);
     inFlight.write(body.slice(10));
-    const { text } = await answer;
+    const received = (await answer).text;
+    expect(received).toMatch(/^HTTP\/1.1 100 Continue\r\n\r\n/);
+    const text = received.slice(received.indexOf('\r\n\r\n') + 4);
     expect(text).toMatch(/^HTTP\/1.1 200/);
     got.push(json((JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { verdict: unknown }).verdict));
     expect(await first.exited).toBe(0);
