@@ -19,14 +19,14 @@ interface Health {
 describe('loopwatch serve opening sessions without end', () => {
   it('should evict the least recently used sessions to keep their counted bytes within --session-memory', async () => {
     const budget = 2 * 2 ** 20;
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-state', '--session-memory', String(budget)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-state', '--no-token', '--session-memory', String(budget)], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       const url = await new Promise<string>((resolve, reject) => {
         child.stderr.on('data', (b: Buffer) => {
           stderr += b.toString();
-          const m = /listening on (http:\/\/\S+?);/.exec(stderr);
+          const m = /listening on (http:\/\/\S+?)[;\s]/.exec(stderr);
           if (m !== null) resolve(m[1] as string);
         });
         void exited.then(() => reject(new Error(`serve exited: ${stderr}`)));
