@@ -1,6 +1,6 @@
 /**
  * What many sessions cost `loopwatch serve`: `node dist/bench/serve-sessions-rss.js SESSIONS [--cli PATH]
- * [--pad CHARS] [serve flags...]` starts `loopwatch serve --port 0 --no-state` (and the flags given, e.g.
+ * [--pad CHARS] [serve flags...]` starts `loopwatch serve --port 0 --no-state` with a token of its own (and the flags given, e.g.
  * `--session-memory 67108864`), opens SESSIONS sessions of one call each through `POST /v1/check/batch`
  * (2,000 calls a request, as one client opening sessions without end would), and prints, every 20,000
  * sessions, the server's resident memory (VmRSS of /proc) and what `/healthz` says: live sessions and the
@@ -9,9 +9,9 @@
  * field of CHARS characters (800 calls a request then, under the 4 MiB body limit). A measuring tool, not
  * a figure of the suite (Linux only: it reads /proc).
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startServeChild } from './serve-child.js';
 
 /** The CLI of this build. */
 const CLI = fileURLToPath(new URL('../src/bin/loopwatch.js', import.meta.url));
@@ -39,16 +39,7 @@ async function main(): Promise<void> {
   const cli = option('--cli') ?? CLI;
   const pad = Number(option('--pad') ?? 0);
   const flags = rest;
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--no-state', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (b: Buffer) => {
-      stderr += b.toString();
-      const m = /listening on (http:\/\/\S+?);/.exec(stderr);
-      if (m !== null) resolve(m[1] as string);
-    });
-    child.once('exit', () => reject(new Error(`serve exited: ${stderr}`)));
-  });
+  const { url, child, authorization, stop } = await startServeChild(cli, flags);
   const pid = child.pid as number;
   const health = async (): Promise<Health> => (await (await fetch(`${url}/healthz`)).json()) as Health;
   const row = async (n: number): Promise<void> => {
@@ -61,13 +52,13 @@ async function main(): Promise<void> {
     const per = pad > 1_000 ? 800 : 2_000;
     for (let n = 0; n < total; n += per) {
       const calls = Array.from({ length: Math.min(per, total - n) }, (_, i) => ({ session: `s-${n + i}`, tool: 'read_file', args: pad === 0 ? { path: `src/file-${(n + i) % 97}.ts` } : { path: `src/file-${(n + i) % 97}.ts`, body: `${n + i}`.padEnd(pad, 'x') } }));
-      const res = await fetch(`${url}/v1/check/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ calls }) });
+      const res = await fetch(`${url}/v1/check/batch`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ calls }) });
       if (res.status !== 200) throw new Error(`batch at ${n}: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
       if ((n + per) % 20_000 === 0) await row(n + per);
     }
   } finally {
-    child.kill('SIGTERM');
+    stop('SIGTERM');
   }
 }
 

@@ -59,8 +59,14 @@ describe('serve without --token-file', () => {
       expect(s.stderr()).not.toContain(token);
 
       // a neighbour: no token, a wrong one
-      expect((await post(`${s.url}/v1/check`, call)).status).toBe(401);
-      expect((await post(`${s.url}/v1/hooks/claude-code`, { session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } })).status).toBe(401);
+      const refused = await post(`${s.url}/v1/check`, call);
+      expect(refused.status).toBe(401);
+      // the refusal says where the token is and how curl sends it (before: only that a header was required)
+      expect(refused.body.error.message).toContain('serve.token in $XDG_STATE_HOME/loopwatch or ~/.local/state/loopwatch');
+      expect(refused.body.error.message).toContain('-H @serve.curl-header');
+      const hook = await post(`${s.url}/v1/hooks/claude-code`, { session_id: 'x', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+      expect(hook.status).toBe(401);
+      expect(hook.headers.get('loopwatch-unchecked')).toContain('-H @serve.curl-header');
       expect((await request(`${s.url}/v1/sessions/neighbour/snapshot`, 'GET', undefined, { authorization: 'Bearer not-the-token-0123456789' })).status).toBe(401);
       expect((await request(`${s.url}/metrics`, 'GET')).status).toBe(401);
       expect((await request(`${s.url}/healthz`, 'GET')).status).toBe(200); // liveness stays open

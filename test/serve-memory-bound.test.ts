@@ -32,7 +32,7 @@ describe('loopwatch serve with a small heap', () => {
     try {
       const url = await new Promise<URL>((resolve, reject) => {
         child.stderr.on('data', () => {
-          const m = /listening on (http:\/\/\S+?);/.exec(stderr);
+          const m = /listening on (http:\/\/\S+?)[;\s]/.exec(stderr);
           if (m !== null) resolve(new URL(m[1] as string));
         });
         void exited.then(() => reject(new Error(`serve exited: ${stderr}`)));

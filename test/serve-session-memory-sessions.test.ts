@@ -26,7 +26,7 @@ describe('loopwatch serve opening sessions without end', () => {
       const url = await new Promise<string>((resolve, reject) => {
         child.stderr.on('data', (b: Buffer) => {
           stderr += b.toString();
-          const m = /listening on (http:\/\/\S+?);/.exec(stderr);
+          const m = /listening on (http:\/\/\S+?)[;\s]/.exec(stderr);
           if (m !== null) resolve(m[1] as string);
         });
         void exited.then(() => reject(new Error(`serve exited: ${stderr}`)));
