@@ -3,8 +3,9 @@
  * answered by patches that applied is no wall (quiet22, s19: devset d7e0b7f3 and 019a177c, holdout4 019a01f5,
  * Codex's `apply_patch` slipping on its own patch language, "invalid hunk at line 100, Expected update hunk to
  * start with a @@ context marker", between patches of the same file that applied). Refusals coming one after
- * another, nothing applied between, stay a dead end, and so do patches that parse but do not match the file
- * ("Failed to find expected lines": a content slip, not one of form).
+ * another, nothing applied between, stay a dead end (and a wall: the proposal after them denied, as before
+ * the refusals were read as args refused), and so do patches that parse but do not match the file ("Failed to
+ * find expected lines": a content slip, not one of form).
  */
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
@@ -42,6 +43,13 @@ describe.each(ENGINES)('patches refused for their form (%s engine)', (engine) =>
 
   it('should still be a dead end when nothing applied between them', () => {
     expect(deadEnds(unanswered, engine)).toBeGreaterThan(0);
+  });
+
+  it('should deny, proposed, a patch after patches refused one after another, nothing written between', () => {
+    // refused args are no wall when new args answer them (live-dead-end-wall-refused-args), but a refused write
+    // again and again is: the agent cannot write the patch
+    const inARow = [1, 2, 3, 4, 5, 6].map((n) => refused(n));
+    expect(liveActions(inARow, engine, { labelled: true })).toEqual(['R2:warn', 'P3:warn', 'P4:deny', 'P5:stop']);
   });
 
   it('should leave a patch that matches nothing in the file a dead end', () => {
