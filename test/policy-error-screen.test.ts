@@ -63,6 +63,8 @@ const EXAMPLES: readonly [readonly RegExp[], readonly string[]][] = [
       "got an unexpected keyword argument 'x'",
       'failed to parse function arguments: invalid type',
       'Invalid params',
+      "invalid hunk at line 4, '' is not a valid hunk header",
+      "Invalid patch: The last line of the patch must be '*** End Patch'",
     ],
   ],
 ];

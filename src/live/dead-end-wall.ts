@@ -11,7 +11,9 @@
  *   one class of error (the same masked error, or each saying nothing was found), none for the world's
  *   reasons (a rate limit, a timeout), and none refused by the tool for its args (a schema's validation
  *   error, src/text/invalid-args.ts: the next attempt with changed args answers it; a real Gemini CLI
- *   session was denied the `ask_user` whose header was at last short enough), and
+ *   session was denied the `ask_user` whose header was at last short enough), unless they are writes (a
+ *   patch refused for its form, again and again, nothing written between, is a wall: the agent cannot
+ *   write it), and
  * - it resembles them: a shell command runs the program they ran (src/text/command-program.ts: `git log`
  *   and `git status` are one wall, `ls -la .claude/` after them is the agent leaving it). Every shell call
  *   is one tool, so the tool alone said nothing there. Any other tool's name already says what it does
@@ -60,8 +62,9 @@ export function wallLength(h: HistoryReader, last: number, max: number, programs
     const f = h.flagsOf(i);
     if (!h.same(Ring.TOOL, i, last) || !failedOwn(f)) break;
     if (program !== 0 && programs !== null && !sameProgram(programs.targetOf(i), program)) break;
-    // a tool refusing the args (a validation error) is answered by new args: no wall (invalid-args.ts)
-    if (programs !== null && (programs.of(i) & CallFact.INVALID_ARGS) !== 0) break;
+    // a tool refusing the args (a validation error) is answered by new args: no wall (invalid-args.ts); a write
+    // refused (a patch that does not parse) right after writes refused alike is: nothing was written between
+    if (programs !== null && (programs.of(i) & (CallFact.INVALID_ARGS | CallFact.WRITE)) === CallFact.INVALID_ARGS) break;
     if (i !== first && !h.same(Ring.MASKED, i, first) && (f & h.flagsOf(first) & OutcomeFlag.NOTHING) === 0) break;
     n++;
   }

@@ -122,7 +122,7 @@ export class EvidenceScreen {
     if (this.waitWithinBounds(repetitionsOf(this.log, s, index))) return true;
     if (s.fuzzy === true && !this.ranEnough(s, index)) return true;
     if (this.checksNewChange(s, index)) return true;
-    if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.fewOwnFailures(s.unit ?? [index]) || this.eachSlipAnswered(s.unit ?? [index]))) return true;
+    if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.fewOwnFailures(s.unit ?? [index]) || this.eachSlipAnswered(s.unit ?? [index]) || this.formSlipsAnswered(s.unit ?? [index]))) return true;
     if (s.fuzzy === true && this.ranNotTheAgentsWall(s.unit ?? [index], index)) return true;
     // the same acknowledgement coming back is no repeated answer
     return s.kind === 'result_repeat' && this.anyHas(s.unit ?? [index], CallFact.ACK);
@@ -462,6 +462,41 @@ export class EvidenceScreen {
       if ((this.facts.of(i) & (CallFact.FAILED | CallFact.WRITE)) !== (CallFact.FAILED | CallFact.WRITE) || file === 0 || files.has(file)) return false;
       files.add(file);
       if (i !== latest && !this.changedLater(file, i, latest)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Whether a dead end's failures are writes the tool refused for their form (a patch it could not parse:
+   * CallFact.INVALID_ARGS on a WRITE, invalid-args.ts), answered by writes that applied: from the first to the
+   * latest, at least as many successful changes of the workspace as refusals before the latest, and each file
+   * refused (its target) changed successfully after its first refusal, before the latest (the file the latest
+   * alone names is not yet answered). The agent writes patches that apply and slips on the patch language now
+   * and then (a line without `+` in an `Add File`, a hunk without `@@`), and each slip is made good. Refusals
+   * that outnumber the writes that applied, or a file never written after its refusals, stay a wall.
+   */
+  private formSlipsAnswered(unit: readonly number[]): boolean {
+    const refused = CallFact.FAILED | CallFact.WRITE | CallFact.INVALID_ARGS;
+    const ran: number[] = [];
+    for (const i of unit) {
+      const f = this.facts.of(i);
+      if ((f & CallFact.PROPOSED) !== 0) continue;
+      if ((f & refused) !== refused || this.facts.targetOf(i) === 0) return false;
+      ran.push(i);
+    }
+    if (ran.length < 2) return false;
+    const first = ran[0] as number;
+    const latest = ran[ran.length - 1] as number;
+    let applied = 0;
+    for (let c = Math.max(first + 1, this.facts.oldest); c < latest; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0) applied++;
+    if (applied < ran.length - 1) return false;
+    // each file refused before the latest, from its first refusal on (the ascending unit names it first there)
+    const seen = new Set<number>();
+    for (const i of ran) {
+      const file = this.facts.targetOf(i);
+      if (i === latest || seen.has(file)) continue;
+      seen.add(file);
+      if (!this.changedLater(file, i, latest)) return false;
     }
     return true;
   }

@@ -2,9 +2,11 @@
  * Recognises a tool refusing a call's arguments before doing anything: a schema's validation error
  * ("params/questions/0/header must NOT have more than 16 characters", "params must have required property
  * 'old_string'", pydantic's "1 validation error for Edit ... Field required", "missing 1 required
- * positional argument"). The error says what to change in the args, so the next call with changed args is
- * the agent answering it, not another knock on a wall the world put up (a page that does not exist, a
- * folder that is not a repository): a dead end's wall (src/live/dead-end-wall.ts) is not made of these.
+ * positional argument"), or a patch it could not parse ("invalid hunk at line 4"). The error says what to
+ * change in the args, so the next call with changed args is the agent answering it, not another knock on a
+ * wall the world put up (a page that does not exist, a folder that is not a repository): a dead end's wall
+ * (src/live/dead-end-wall.ts) is not made of these, nor is a dead end of patches refused answered by patches
+ * that applied (src/policy/evidence-screen.ts's formSlipsAnswered).
  *
  * The texts are words of the class (JSON Schema validators, pydantic, zod, Python's call errors), not
  * one tool's message. Reads at most {@link INVALID_ARGS_LOOK} characters.
@@ -29,6 +31,11 @@ export const INVALID_ARGS_PATTERNS: readonly RegExp[] = Object.freeze([
   /\bfailed\s+to\s+parse\s+(?:function\s+|tool\s+)?arguments\b/i,
   // generic: "Invalid params", "invalid arguments for tool"
   /\binvalid\s+(?:params|parameters|arguments|args|tool\s+(?:input|arguments))\b/i,
+  // a patch its tool could not parse (Codex's apply_patch: "invalid hunk at line 4, '' is not a valid hunk
+  // header", "Invalid patch hunk on line 3: ...", "Invalid patch: The last line of the patch must be '*** End
+  // Patch'"): the patch, the call's argument, is refused for its form before any file is read
+  /\binvalid\s+(?:patch\s+)?hunk\s+(?:at|on)\s+line\s+\d+/i,
+  /\bInvalid\s+patch:\s/,
 ]);
 
 /** Whether an error says the tool refused the call's arguments (see above). */
