@@ -8,6 +8,8 @@
  *  live slot:   [... error ring | block, capacity | flags | semantic ...]      block: key[capacity]
  *  saved form:  [... error ring | key[window]     | flags | semantic ...]      (keys past capacity are 0)
  * ```
+ * Each semantic entry's head word (count and sketch length, assembly/sem-entry.ts) is two words in the
+ * saved form, as every entry was before the head word.
  */
 import { CapacityError } from '../errors.js';
 import * as A from './generated/abi.js';
@@ -26,16 +28,56 @@ export function stateCapacity(pos: number, count: number, window: number): numbe
   return Math.min(cap, window);
 }
 
-/** Bytes after the ring's place that both forms hold (each is padded to 16 bytes past them with zeros). */
+/**
+ * Bytes after the ring's place that both forms hold alike (each is padded to 16 bytes past them with
+ * zeros): up to the semantic entries, whose head words the forms write differently.
+ */
 function tailBytes(layout: SlotLayout): number {
+  if (layout.semantic.cap !== 0) return layout.semantic.off - layout.stateOff - 8;
   return Math.min(layout.slotSize - layout.stateOff - 8, layout.savedSize - layout.stateOff - layout.stateWindow * 4);
+}
+
+/** Writes a live slot's semantic entries into `into` in their saved form (each head word as its count and length). */
+function widenSemantic(u8: Uint8Array, u32: Uint32Array, slot: number, layout: SlotLayout, into: Uint8Array): void {
+  const sem = layout.semantic;
+  const dv = new DataView(into.buffer, into.byteOffset, into.byteLength);
+  for (let e = 0; e < sem.cap; e++) {
+    const from = slot + sem.off + e * sem.entryBytes;
+    const to = sem.savedOff + e * sem.savedEntryBytes;
+    const head = u32[from >>> 2] as number;
+    dv.setUint32(to, head >>> A.SEM_LEN_BITS, true);
+    dv.setUint32(to + 4, head & A.SEM_LEN_MASK, true);
+    into.set(u8.subarray(from + 4, from + sem.entryBytes), to + 8);
+  }
+}
+
+/** Writes the semantic entries of a saved form into a live slot (each count and length as one head word). */
+function narrowSemantic(core: WasmCore, slot: number, layout: SlotLayout, saved: Uint8Array): void {
+  const sem = layout.semantic;
+  const { u8, u32 } = core.instance.views();
+  const dv = new DataView(saved.buffer, saved.byteOffset, saved.byteLength);
+  for (let e = 0; e < sem.cap; e++) {
+    const from = sem.savedOff + e * sem.savedEntryBytes;
+    const to = slot + sem.off + e * sem.entryBytes;
+    const count = Math.min(dv.getUint32(from, true), A.SEM_COUNT_MAX);
+    u32[to >>> 2] = ((count << A.SEM_LEN_BITS) | (dv.getUint32(from + 4, true) & A.SEM_LEN_MASK)) >>> 0;
+    u8.set(saved.subarray(from + 8, from + sem.savedEntryBytes), to + 4);
+  }
+  const end = slot + sem.off + sem.cap * sem.entryBytes;
+  u8.fill(0, end, slot + layout.slotSize);
 }
 
 /** Copies a live slot into `into` (at least `layout.savedSize` bytes) in its saved form. */
 export function saveSlotInto(core: WasmCore, slot: number, layout: SlotLayout, into: Uint8Array): void {
   const { u8, u32 } = core.instance.views();
+  const sem = layout.semantic;
   if (layout.stateWindow === 0) {
-    into.set(u8.subarray(slot, slot + layout.slotSize));
+    const alike = sem.cap === 0 ? layout.slotSize : sem.off;
+    into.set(u8.subarray(slot, slot + alike));
+    if (sem.cap !== 0) {
+      widenSemantic(u8, u32, slot, layout, into);
+      into.fill(0, sem.savedOff + sem.cap * sem.savedEntryBytes, layout.savedSize);
+    }
     return;
   }
   const off = layout.stateOff;
@@ -47,7 +89,10 @@ export function saveSlotInto(core: WasmCore, slot: number, layout: SlotLayout, i
   into.fill(0, off + (block === 0 ? 0 : cap * 4), off + keys);
   const tail = tailBytes(layout);
   into.set(u8.subarray(slot + off + 8, slot + off + 8 + tail), off + keys);
-  into.fill(0, off + keys + tail, layout.savedSize);
+  if (sem.cap !== 0) {
+    widenSemantic(u8, u32, slot, layout, into);
+    into.fill(0, sem.savedOff + sem.cap * sem.savedEntryBytes, layout.savedSize);
+  } else into.fill(0, off + keys + tail, layout.savedSize);
 }
 
 /** A live slot's saved form, for a snapshot (the header words that tie it to this memory zeroed). */
@@ -67,8 +112,14 @@ export function savedSlot(core: WasmCore, slot: number, layout: SlotLayout): Uin
  * block kept when it has that capacity already, as after a rollback with no growth since the mark).
  */
 export function restoreSlot(core: WasmCore, slot: number, layout: SlotLayout, saved: Uint8Array): void {
+  const sem = layout.semantic;
   if (layout.stateWindow === 0) {
-    core.writeSlot(slot, saved.length === layout.slotSize ? saved : saved.subarray(0, layout.slotSize));
+    if (sem.cap === 0) {
+      core.writeSlot(slot, saved.length === layout.slotSize ? saved : saved.subarray(0, layout.slotSize));
+      return;
+    }
+    core.writeSlot(slot, saved.subarray(0, sem.off));
+    narrowSemantic(core, slot, layout, saved);
     return;
   }
   const off = layout.stateOff;
@@ -91,4 +142,5 @@ export function restoreSlot(core: WasmCore, slot: number, layout: SlotLayout, sa
   u32[(slot + off) >>> 2] = block;
   u32[(slot + off + 4) >>> 2] = cap;
   if (block !== 0) u8.set(saved.subarray(off, off + cap * 4), block);
+  if (sem.cap !== 0) narrowSemantic(core, slot, layout, saved);
 }
