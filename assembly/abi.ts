@@ -307,6 +307,11 @@ export const NOTHING_LOOK: u32 = 300;
 // sketches remembered by action text, per thread (a power of two)
 export const SKETCH_CACHE_SLOTS: u32 = 1024;
 export const MAX_SKETCH_K: u32 = 64;
+// a semantic entry in a live slot: one word [token count << SEM_LEN_BITS | sketch length], then room for k
+// hashes (its saved form keeps two words: src/wasm/state-block.ts); a count past SEM_COUNT_MAX reads as it
+export const SEM_LEN_BITS: u32 = 7;
+export const SEM_LEN_MASK: u32 = 127;
+export const SEM_COUNT_MAX: u32 = 33554431;
 // masked hashes of results and errors remembered by their text, per thread (a power of two)
 export const MASK_CACHE_SLOTS: u32 = 2048;
 

@@ -9,6 +9,7 @@ import {
   M_STATE, OF_BRIEF, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_RR_SAME, O_RR_VARIED, O_SE, O_ST, P_CHANGING, P_MIXED,
   P_STALLED, P_UNKNOWN, S_COUNT, S_POS, S_STATE_POS,
 } from './abi';
+import { semCount, semLen } from './sem-entry';
 import { leastCommonExact, leastCommonFull, sketchReachesNeed } from './tokens';
 
 // ring ids, as src/state/call-history.ts's Ring
@@ -377,7 +378,7 @@ export function detectSemantic(): void {
   const last = count - 1;
   const cur = semEntry(last);
   const minTok = cu(C_SE_MINTOK);
-  if (load<u32>(cur) < minTok) return;
+  if (semCount(load<u32>(cur)) < minTok) return;
   const k = cu(C_SE_K);
   const w = cu(C_SE_W);
   const threshold = load<f64>(cfg + C_SE_THRESH);
@@ -391,8 +392,8 @@ export function detectSemantic(): void {
   const semLast = semNext == 0 ? semCap - 1 : semNext - 1;
   let pos = semLast >= last - floor ? semLast - (last - floor) : semLast + semCap - (last - floor);
   const needFull = leastCommonFull(k, threshold);
-  const lb = load<u32>(cur, 4);
-  const nb = load<u32>(cur);
+  const lb = semLen(load<u32>(cur));
+  const nb = semCount(load<u32>(cur));
   // two whole sets' need, leastCommonExact(na, nb, threshold), depends on na alone here: each na's is
   // computed once (most windows hold a few sizes), not once per pair (f64 divisions)
   const wholeSets = nb <= k && k <= MAX_SKETCH_K;
@@ -400,9 +401,10 @@ export function detectSemantic(): void {
   let n: u32 = 0;
   for (let i = floor; i < last; i++, pos = pos + 1 == semCap ? 0 : pos + 1) {
     const e = semBase + <usize>pos * entryBytes;
-    if (load<u32>(e) < minTok || (sameTool && !same(R_TOOL, i, last))) continue;
-    const la = load<u32>(e, 4);
-    const na = load<u32>(e);
+    const head = load<u32>(e);
+    if (semCount(head) < minTok || (sameTool && !same(R_TOOL, i, last))) continue;
+    const la = semLen(head);
+    const na = semCount(head);
     let needExact: u32 = 0;
     if (na <= k && nb <= k) {
       needExact = wholeSets ? load<u32>(EXACT_NEEDS + (<usize>na << 2)) : NEED_UNKNOWN;
@@ -414,7 +416,7 @@ export function detectSemantic(): void {
       // exceeds the ratio of the smaller set to the larger one); two empty sets are sketchReaches' to judge
       if (needExact == U32.MAX_VALUE && (na | nb) != 0) continue;
     }
-    if (sketchReachesNeed(e + 8, la, na, cur + 8, lb, nb, k, threshold, needExact, needFull)) {
+    if (sketchReachesNeed(e + 4, la, na, cur + 4, lb, nb, k, threshold, needExact, needFull)) {
       store<u32>(idx + (<usize>n << 2), i);
       n++;
     }

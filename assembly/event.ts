@@ -18,6 +18,7 @@ import { J_HOST, J_OK, hashJson, jsonFp, jsonScratchSize } from './json';
 import { maskBytes } from './mask';
 import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedKnown, maskedRemember } from './mask-cache';
 import { configPtr, slotOk } from './slots';
+import { semHead } from './sem-entry';
 import { stateKeys, stateRoom } from './state-ring';
 import { textFinish, textNode, textReplace, textResume, textStart, textString, textSuspend } from './text';
 import { lastSketchLen, lastTokenCount, tokenTableSlots, tokenize } from './tokens';
@@ -282,9 +283,8 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
         tn = maskBytes(textArea, tn, maxText, maskArea);
         tp = maskArea;
       }
-      tokenize(tp, tn, maxTok, k, entry + 8, tableArea);
-      store<u32>(entry, lastTokenCount());
-      store<u32>(entry, lastSketchLen(), 4);
+      tokenize(tp, tn, maxTok, k, entry + 4, tableArea);
+      store<u32>(entry, semHead(lastTokenCount(), lastSketchLen()));
       sketchRemember(entry);
     }
   }

@@ -10,7 +10,8 @@
 //
 // A hit gives exactly what tokenising would (the same count and sketch written the same way), unless two
 // texts of the same length share a 64-bit hash: the odds signatures already live with.
-import { HEADER, H_SKETCH_CACHE, MAX_SKETCH_K, SKETCH_CACHE_SLOTS } from './abi';
+import { HEADER, H_SKETCH_CACHE, MAX_SKETCH_K, SEM_LEN_BITS, SEM_LEN_MASK, SKETCH_CACHE_SLOTS } from './abi';
+import { semHead } from './sem-entry';
 import { zeroedRegion } from './slots';
 import { xxh64 } from './xxh64';
 
@@ -30,7 +31,7 @@ export function sketchCacheRegion(): usize {
 
 /**
  * Looks up text [p, p + n) tokenised with options `seed`; true on a hit, when the count, sketch length
- * and sketch are written to `entry` (the slot's semantic entry: count, length, then the sketch). Either
+ * and sketch are written to `entry` (the slot's semantic entry: its head word, semHead, then the sketch). Either
  * way it remembers where a miss is to be stored (sketchRemember).
  */
 export function sketchLookup(p: usize, n: u32, seed: u64, entry: usize): bool {
@@ -45,21 +46,20 @@ export function sketchLookup(p: usize, n: u32, seed: u64, entry: usize): bool {
   at = r + <usize>((<u32>key >> 1) & (SKETCH_CACHE_SLOTS - 1)) * ENTRY;
   if (load<u64>(at) != key || load<u32>(at, 8) != n) return false;
   const len = load<u32>(at, 16);
-  store<u32>(entry, load<u32>(at, 12));
-  store<u32>(entry, len, 4);
-  memory.copy(entry + 8, at + 24, <usize>len << 2);
+  store<u32>(entry, semHead(load<u32>(at, 12), len));
+  memory.copy(entry + 4, at + 24, <usize>len << 2);
   return true;
 }
 
 /** Remembers the count and sketch the last lookup missed (as tokenize wrote them to `entry`). */
 export function sketchRemember(entry: usize): void {
   if (at == 0) return;
-  const len = load<u32>(entry, 4);
+  const len = load<u32>(entry) & SEM_LEN_MASK;
   if (len > MAX_SKETCH_K) return;
   store<u64>(at, 0);
   store<u32>(at, textLen, 8);
-  store<u32>(at, load<u32>(entry), 12);
+  store<u32>(at, load<u32>(entry) >> SEM_LEN_BITS, 12);
   store<u32>(at, len, 16);
-  memory.copy(at + 24, entry + 8, <usize>len << 2);
+  memory.copy(at + 24, entry + 4, <usize>len << 2);
   store<u64>(at, key);
 }

@@ -61,7 +61,7 @@ describe('a snapshot whose slot a hostile writer changed (its checksum made agai
     }
     const sem = layout.semantic;
     const p = payload.slice();
-    new DataView(p.buffer).setUint32(at + sem.off + layout.stateWindow * 4 - 8 + 4, 0x4000_0000, true);
+    new DataView(p.buffer).setUint32(at + sem.savedOff + 4, 0x4000_0000, true);
     changed.push(p);
     for (const bytes of changed) {
       expect(() => target.restore(sealSnapshot(bytes, o))).toThrow(SnapshotError);

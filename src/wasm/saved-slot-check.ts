@@ -31,10 +31,9 @@ export function checkSavedSlot(layout: SlotLayout, saved: Uint8Array): void {
   position(STATE_RING, layout.stateWindow, 'state repeat');
   const sem = layout.semantic;
   position(SEMANTIC_RING, sem.cap, 'semantic');
-  // in the saved form, what follows the state ring's two words is moved by its window of keys
-  const off = sem.off + (layout.stateWindow === 0 ? 0 : layout.stateWindow * 4 - 8);
+  // in the saved form, what follows the state ring's two words is moved by its window of keys, and an entry's head is two words
   for (let e = 0; e < sem.cap; e++) {
-    const length = dv.getUint32(off + e * sem.entryBytes + 4, true);
+    const length = dv.getUint32(sem.savedOff + e * sem.savedEntryBytes + 4, true);
     if (length > sem.k) corrupt(`a semantic sketch of ${length} values where ${sem.k} fit`);
   }
 }

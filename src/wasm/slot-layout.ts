@@ -7,12 +7,13 @@
  * ```
  *  slot: [count | config | state | next]  sig[capSig]  tool[capTool]  outcome[capOut]  masked[capMasked]
  *        error[capErr]  state ring [block | capacity]  flags[capOut] (bytes)  semantic entries[semCap]
- *        semantic entry: [distinct tokens | sketch length | sketch[k]]   (u32 each)
+ *        semantic entry: [tokens << 7 | sketch length]  sketch[k]   (u32 each: assembly/sem-entry.ts)
  * ```
  * State repeat's ring of keys lives in a block beside the slot, as long as the calls seen (assembly/
  * state-ring.ts). A snapshot or an undo copy holds the slot in its saved form, the ring's window of keys
- * in place of the block's address (`savedSize` bytes; src/wasm/state-block.ts): the form of every
- * snapshot format, so snapshots are the same bytes as before the block.
+ * in place of the block's address and each semantic entry's head word as two, tokens and sketch length
+ * (`savedSize` bytes; src/wasm/state-block.ts): the form of every snapshot format, so snapshots are the
+ * same bytes as before the block and the one-word head.
  */
 import type { ResolvedOptions } from '../options/options.js';
 import { historyCapacity } from '../session/build-detectors.js';
@@ -44,8 +45,19 @@ export interface SlotLayout {
   readonly savedSize: number;
   /** Bytes the state ring's block takes at its full window (its size class; 0 when state repeat is off). */
   readonly stateBlockBytes: number;
-  /** Semantic's ring of entries in the module: offset in the live slot, capacity (0 when off), bytes an entry, sketch size. */
-  readonly semantic: { readonly off: number; readonly cap: number; readonly entryBytes: number; readonly k: number };
+  /**
+   * Semantic's ring of entries in the module: offset in the live slot, capacity (0 when off), bytes an
+   * entry (a head word and k hashes: assembly/sem-entry.ts), offset and bytes an entry in the saved form
+   * (the head as two words, count and length), sketch size.
+   */
+  readonly semantic: {
+    readonly off: number;
+    readonly cap: number;
+    readonly entryBytes: number;
+    readonly savedOff: number;
+    readonly savedEntryBytes: number;
+    readonly k: number;
+  };
 }
 
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
@@ -106,7 +118,9 @@ function layOut(o: ResolvedOptions): SlotLayout {
   const stateW = d.stateRepeat?.window ?? 0;
   const semanticInModule = d.semantic !== null && d.semantic.method === 'sketch';
   const k = d.semantic?.sketchSize ?? 0;
-  const semEntry = semanticInModule ? 8 + 4 * k : 0;
+  // live: one head word (assembly/sem-entry.ts), then k hashes; saved: the head as two words
+  const semEntry = semanticInModule ? 4 + 4 * k : 0;
+  const savedSemEntry = semanticInModule ? 8 + 4 * k : 0;
   const semCap = semanticInModule ? semW : 0;
 
   let off = A.SLOT_HEADER;
@@ -125,8 +139,9 @@ function layOut(o: ResolvedOptions): SlotLayout {
   const offFlags = place(capOut);
   const offSem = place(semCap * semEntry);
   const slotSize = align(off, 16);
-  // the saved form holds the ring's keys where the two words are
-  const savedSize = stateW === 0 ? slotSize : align(off - 8 + stateW * 4, 16);
+  // the saved form holds the ring's keys where the two words are, and each semantic entry's head as two words
+  const stateShift = stateW === 0 ? 0 : stateW * 4 - 8;
+  const savedSize = align(off + stateShift + semCap * (savedSemEntry - semEntry), 16);
 
   let flags = 0;
   if (d.exactRepeat) flags |= A.CF_EXACT;
@@ -205,7 +220,7 @@ function layOut(o: ResolvedOptions): SlotLayout {
     stateWindow: stateW,
     savedSize,
     stateBlockBytes: stateW === 0 ? 0 : slotClassBytes(stateW * 4),
-    semantic: { off: offSem, cap: semCap, entryBytes: semEntry, k },
+    semantic: { off: offSem, cap: semCap, entryBytes: semEntry, savedOff: offSem + stateShift, savedEntryBytes: savedSemEntry, k },
   };
 }
 

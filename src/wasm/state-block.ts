@@ -8,6 +8,8 @@
  *  live slot:   [... error ring | block, capacity | flags | semantic ...]      block: key[capacity]
  *  saved form:  [... error ring | key[window]     | flags | semantic ...]      (keys past capacity are 0)
  * ```
+ * Each semantic entry's head word (count and sketch length, assembly/sem-entry.ts) is two words in the
+ * saved form, as every entry was before the head word.
  */
 import { CapacityError } from '../errors.js';
 import * as A from './generated/abi.js';
@@ -26,16 +28,67 @@ export function stateCapacity(pos: number, count: number, window: number): numbe
   return Math.min(cap, window);
 }
 
-/** Bytes after the ring's place that both forms hold (each is padded to 16 bytes past them with zeros). */
-function tailBytes(layout: SlotLayout): number {
+/**
+ * Bytes after the ring's place copied as they are (each form is padded to 16 bytes past them with zeros):
+ * up to the semantic entries, whose head words the saved form writes differently; to the slot's end in an
+ * undo copy (`asLive`), which keeps them as they live.
+ */
+function tailBytes(layout: SlotLayout, asLive: boolean): number {
+  if (!asLive && layout.semantic.cap !== 0) return layout.semantic.off - layout.stateOff - 8;
   return Math.min(layout.slotSize - layout.stateOff - 8, layout.savedSize - layout.stateOff - layout.stateWindow * 4);
 }
 
-/** Copies a live slot into `into` (at least `layout.savedSize` bytes) in its saved form. */
-export function saveSlotInto(core: WasmCore, slot: number, layout: SlotLayout, into: Uint8Array): void {
+/**
+ * Writes a live slot's semantic entries into `into` in their saved form (each head word as its count and
+ * length): one copy of the entries as they are, then each moved up to its saved place, last first (a
+ * mark before every proposal takes this path: no view is made an entry).
+ */
+function widenSemantic(u8: Uint8Array, slot: number, layout: SlotLayout, into: Uint8Array): void {
+  const sem = layout.semantic;
+  const from = slot + sem.off;
+  into.set(u8.subarray(from, from + sem.cap * sem.entryBytes), sem.savedOff);
+  const dv = new DataView(into.buffer, into.byteOffset, into.byteLength);
+  for (let e = sem.cap - 1; e >= 0; e--) {
+    const live = sem.savedOff + e * sem.entryBytes;
+    const to = sem.savedOff + e * sem.savedEntryBytes;
+    const head = dv.getUint32(live, true);
+    into.copyWithin(to + 8, live + 4, live + sem.entryBytes);
+    dv.setUint32(to, head >>> A.SEM_LEN_BITS, true);
+    dv.setUint32(to + 4, head & A.SEM_LEN_MASK, true);
+  }
+}
+
+/** Writes the semantic entries of a saved form into a live slot (each count and length as one head word). */
+function narrowSemantic(core: WasmCore, slot: number, layout: SlotLayout, saved: Uint8Array): void {
+  const sem = layout.semantic;
   const { u8, u32 } = core.instance.views();
+  const dv = new DataView(saved.buffer, saved.byteOffset, saved.byteLength);
+  for (let e = 0; e < sem.cap; e++) {
+    const from = sem.savedOff + e * sem.savedEntryBytes;
+    const to = slot + sem.off + e * sem.entryBytes;
+    const count = Math.min(dv.getUint32(from, true), A.SEM_COUNT_MAX);
+    u32[to >>> 2] = ((count << A.SEM_LEN_BITS) | (dv.getUint32(from + 4, true) & A.SEM_LEN_MASK)) >>> 0;
+    u8.set(saved.subarray(from + 8, from + sem.savedEntryBytes), to + 4);
+  }
+  const end = slot + sem.off + sem.cap * sem.entryBytes;
+  u8.fill(0, end, slot + layout.slotSize);
+}
+
+/**
+ * Copies a live slot into `into` (at least `layout.savedSize` bytes) in its saved form; with `undo`, its
+ * semantic entries as they live (one copy: an undo copy is made before every proposal, and only
+ * restoreSlot with `undo` reads it back).
+ */
+export function saveSlotInto(core: WasmCore, slot: number, layout: SlotLayout, into: Uint8Array, undo = false): void {
+  const { u8, u32 } = core.instance.views();
+  const sem = layout.semantic;
+  const widen = !undo && sem.cap !== 0;
   if (layout.stateWindow === 0) {
-    into.set(u8.subarray(slot, slot + layout.slotSize));
+    into.set(u8.subarray(slot, slot + (widen ? sem.off : layout.slotSize)));
+    if (widen) {
+      widenSemantic(u8, slot, layout, into);
+      into.fill(0, sem.savedOff + sem.cap * sem.savedEntryBytes, layout.savedSize);
+    }
     return;
   }
   const off = layout.stateOff;
@@ -45,9 +98,12 @@ export function saveSlotInto(core: WasmCore, slot: number, layout: SlotLayout, i
   const cap = u32[(slot + off + 4) >>> 2] as number;
   if (block !== 0) into.set(u8.subarray(block, block + cap * 4), off);
   into.fill(0, off + (block === 0 ? 0 : cap * 4), off + keys);
-  const tail = tailBytes(layout);
+  const tail = tailBytes(layout, !widen);
   into.set(u8.subarray(slot + off + 8, slot + off + 8 + tail), off + keys);
-  into.fill(0, off + keys + tail, layout.savedSize);
+  if (widen) {
+    widenSemantic(u8, slot, layout, into);
+    into.fill(0, sem.savedOff + sem.cap * sem.savedEntryBytes, layout.savedSize);
+  } else into.fill(0, off + keys + tail, layout.savedSize);
 }
 
 /** A live slot's saved form, for a snapshot (the header words that tie it to this memory zeroed). */
@@ -62,13 +118,21 @@ export function savedSlot(core: WasmCore, slot: number, layout: SlotLayout): Uin
 }
 
 /**
- * Puts a slot's saved form (`saved`, `layout.savedSize` bytes) back into a live slot of the same
- * configuration: the slot's bytes, and the ring's keys into a block of the capacity they had (the live
- * block kept when it has that capacity already, as after a rollback with no growth since the mark).
+ * Puts a slot's saved form (`saved`, `layout.savedSize` bytes; with `undo`, an undo copy saveSlotInto made)
+ * back into a live slot of the same configuration: the slot's bytes, and the ring's keys into a block of
+ * the capacity they had (the live block kept when it has that capacity already, as after a rollback with
+ * no growth since the mark).
  */
-export function restoreSlot(core: WasmCore, slot: number, layout: SlotLayout, saved: Uint8Array): void {
+export function restoreSlot(core: WasmCore, slot: number, layout: SlotLayout, saved: Uint8Array, undo = false): void {
+  const sem = layout.semantic;
+  const narrow = !undo && sem.cap !== 0;
   if (layout.stateWindow === 0) {
-    core.writeSlot(slot, saved.length === layout.slotSize ? saved : saved.subarray(0, layout.slotSize));
+    if (!narrow) {
+      core.writeSlot(slot, saved.length === layout.slotSize ? saved : saved.subarray(0, layout.slotSize));
+      return;
+    }
+    core.writeSlot(slot, saved.subarray(0, sem.off));
+    narrowSemantic(core, slot, layout, saved);
     return;
   }
   const off = layout.stateOff;
@@ -85,10 +149,11 @@ export function restoreSlot(core: WasmCore, slot: number, layout: SlotLayout, sa
   // the bytes before the ring's words as core.writeSlot puts them (the words tying the slot to this memory stay, a quarantine is lifted)
   core.writeSlot(slot, saved.subarray(0, off));
   const { u8, u32 } = core.instance.views();
-  const tail = tailBytes(layout);
+  const tail = tailBytes(layout, !narrow);
   u8.set(saved.subarray(off + keys, off + keys + tail), slot + off + 8);
   u8.fill(0, slot + off + 8 + tail, slot + layout.slotSize);
   u32[(slot + off) >>> 2] = block;
   u32[(slot + off + 4) >>> 2] = cap;
   if (block !== 0) u8.set(saved.subarray(off, off + cap * 4), block);
+  if (narrow) narrowSemantic(core, slot, layout, saved);
 }

@@ -561,7 +561,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     if (this.core.poisoned(this.slot)) throw new WasmTrapError('loopwatch: this session is quarantined after a WebAssembly trap; call reset() to use it again');
     const layout = this.core.layout(this.config);
     const bytes = undoArea(this, layout.savedSize);
-    saveSlotInto(this.core, this.slot, layout, bytes);
+    saveSlotInto(this.core, this.slot, layout, bytes, true);
     this.undo = { bytes, index: this.lastIndex, event: this.lastEvent, errorText: this.lastErrorText, infra: this.lastInfra };
     this.log.mark();
     this.recent?.mark();
@@ -575,7 +575,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.undo = null;
     this.dropReading();
     const layout = this.core.layout(this.config);
-    restoreSlot(this.core, this.slot, layout, u.bytes.subarray(0, layout.savedSize));
+    restoreSlot(this.core, this.slot, layout, u.bytes.subarray(0, layout.savedSize), true);
     // the area is free again, and the thread keeps no reference to this session
     if (sharedUndoHolder === this) sharedUndoHolder = null;
     this.lastIndex = u.index;
