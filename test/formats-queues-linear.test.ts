@@ -15,6 +15,7 @@ import { CappedMap } from '../src/formats/capped-map.js';
 import { ClaudeCodeSessions } from '../src/formats/claude-code-sessions.js';
 import { Fifo } from '../src/formats/fifo.js';
 import { HeldCalls } from '../src/formats/held-calls.js';
+import { TextTurns } from '../src/formats/mini-swe-text.js';
 import { SessionCalls } from '../src/formats/session-calls.js';
 
 /** CPU milliseconds of `run(small)` and `run(large)`, the least of alternating runs. */
@@ -85,6 +86,24 @@ describe('the readers\' queues on hostile lengths', () => {
     expect(run(3000)).toBe(3000);
     const { small, large } = timed(run, 8000, 128_000);
     expect(large, `128,000 calls ${large.toFixed(0)} ms, 8,000 ${small.toFixed(0)} ms`).toBeLessThan(MAX_GROWTH_16X * small);
+  });
+
+  it('should pair 128,000 commands of one mini-swe-agent reply (extra.actions) with their outputs in time linear in their number', () => {
+    // hostile13: each output took the oldest command off an array (Array.prototype.shift): a trajectory of
+    // one reply with 160,000 actions took 12 CPU-s to scan
+    const run = (n: number): number => {
+      const calls = new SessionCalls('s', 'f', 1);
+      const turns = new TextTurns(calls);
+      turns.reply({ extra: { actions: Array.from({ length: n }, (_, i) => ({ command: `ls ${i % 3}` })) } }, undefined, 0);
+      for (let i = 0; i < n; i++) turns.observation({}, '<returncode>0</returncode>');
+      turns.flush();
+      let answered = 0;
+      for (const it of calls.items()) if (it.kind === 'call' && it.errorInfo === 'absent') answered++;
+      return answered;
+    };
+    expect(run(3000)).toBe(3000);
+    const { small, large } = timed(run, 8000, 128_000);
+    expect(large, `128,000 commands ${large.toFixed(0)} ms, 8,000 ${small.toFixed(0)} ms`).toBeLessThan(MAX_GROWTH_16X * small);
   });
 
   it('should pair results by id and by place as a plain list of the calls still waiting does', () => {
