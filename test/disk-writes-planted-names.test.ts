@@ -9,7 +9,7 @@
  * says why, serve exits 2). In the user's own folders a link is followed as before.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lchownSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync, chownSync } from 'node:fs';
+import { chmodSync, existsSync, lchownSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync, chownSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NotPrivateError } from '../src/errors.js';
@@ -66,6 +66,43 @@ describe('a report written into a folder others can write', () => {
     expect(open.status).toBe(1); // a loop warned
     expect(readFileSync(mine, 'utf8')).toContain('s1');
     expect(statSync(mine).mode & 0o777).toBe(0o600);
+  });
+
+  it.skipIf(!POSIX)('should not write through a hard link planted at its name (hostile13)', () => {
+    // where the kernel lets anyone link to any file (no fs.protected_hardlinks, macOS) a neighbour links the
+    // user's ~/.bashrc into /tmp under the report's name: a file of the user's, so the owner check passed
+    const shared = sharedFolder();
+    const input = writeJsonl(tempFolder('planted-in'), 'runs.jsonl', calls);
+    const victim = join(tempFolder('planted-home'), '.bashrc');
+    writeFileSync(victim, 'export PATH=/usr/bin\n');
+    for (const [flag, name] of [['--output', 'report.txt'], ['--html', 'report.html'], ['--metrics', 'scan.prom']] as const) {
+      const planted = join(shared, name);
+      linkSync(victim, planted);
+      const names = statSync(victim).nlink; // 2, then 3, 4: the links of the flags before stay
+      const r = loopwatch(['scan', input, '--workers', '0', flag, planted]);
+      expect(r.stderr, flag).toContain(`${flag} ${planted}: `);
+      expect(r.stderr, flag).toContain(`it is a file with ${names} names (hard links) in ${shared}, a folder others can write: not written`);
+      expect(readFileSync(victim, 'utf8'), flag).toBe('export PATH=/usr/bin\n');
+    }
+  });
+
+  it.skipIf(!ROOT)('should not follow a link planted in a folder of another user, whatever its mode (hostile13)', () => {
+    // the folder's owner can write in it though its mode says no one else can: a link to a file of the
+    // user's there was followed (the folder counted as the user's own)
+    const theirs = join(tempFolder('planted-theirs'), 'reports');
+    mkdirSync(theirs, { mode: 0o755 });
+    chmodSync(theirs, 0o755);
+    const input = writeJsonl(tempFolder('planted-in'), 'runs.jsonl', calls);
+    const victim = join(tempFolder('planted-home'), '.bashrc');
+    writeFileSync(victim, 'export PATH=/usr/bin\n');
+    const planted = join(theirs, 'report.txt');
+    symlinkSync(victim, planted);
+    lchownSync(planted, NEIGHBOUR, NEIGHBOUR);
+    chownSync(theirs, NEIGHBOUR, NEIGHBOUR);
+    const r = loopwatch(['scan', input, '--workers', '0', '--output', planted]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--output ${planted}: cannot write the file (it is a symbolic link in ${theirs}, a folder of uid ${NEIGHBOUR}: not followed)`);
+    expect(readFileSync(victim, 'utf8')).toBe('export PATH=/usr/bin\n');
   });
 
   it.skipIf(!POSIX)("should follow a link in the user's own folder as before", () => {

@@ -15,6 +15,7 @@ import { CappedMap } from '../src/formats/capped-map.js';
 import { ClaudeCodeSessions } from '../src/formats/claude-code-sessions.js';
 import { Fifo } from '../src/formats/fifo.js';
 import { HeldCalls } from '../src/formats/held-calls.js';
+import { TextTurns } from '../src/formats/mini-swe-text.js';
 import { SessionCalls } from '../src/formats/session-calls.js';
 
 /** CPU milliseconds of `run(small)` and `run(large)`, the least of alternating runs. */
@@ -71,6 +72,70 @@ describe('the readers\' queues on hostile lengths', () => {
     expect(run(3000)).toBe(3000);
     const { small, large } = timed(run, 8000, 128_000);
     expect(large, `128,000 calls ${large.toFixed(0)} ms, 8,000 ${small.toFixed(0)} ms`).toBeLessThan(MAX_GROWTH_16X * small);
+  });
+
+  it('should answer 128,000 calls sharing one id by their place (ATIF\'s results without an id) in time linear in their number', () => {
+    // hostile13: as atif.ts pairs them, the last result the last call; each answer searched the id's queue
+    // (Fifo.remove from its front): 160,000 such calls in one ATIF step took 18 CPU-s to scan
+    const run = (n: number): number => {
+      const calls = new SessionCalls('s', 'f', 1);
+      for (let i = 0; i < n; i++) calls.call('x', { tool: 'bash' });
+      for (let k = n - 1; k >= 0; k--) calls.resultAt(k, 'r', 'absent');
+      return calls.waits('x') ? -1 : n;
+    };
+    expect(run(3000)).toBe(3000);
+    const { small, large } = timed(run, 8000, 128_000);
+    expect(large, `128,000 calls ${large.toFixed(0)} ms, 8,000 ${small.toFixed(0)} ms`).toBeLessThan(MAX_GROWTH_16X * small);
+  });
+
+  it('should pair 128,000 commands of one mini-swe-agent reply (extra.actions) with their outputs in time linear in their number', () => {
+    // hostile13: each output took the oldest command off an array (Array.prototype.shift): a trajectory of
+    // one reply with 160,000 actions took 12 CPU-s to scan
+    const run = (n: number): number => {
+      const calls = new SessionCalls('s', 'f', 1);
+      const turns = new TextTurns(calls);
+      turns.reply({ extra: { actions: Array.from({ length: n }, (_, i) => ({ command: `ls ${i % 3}` })) } }, undefined, 0);
+      for (let i = 0; i < n; i++) turns.observation({}, '<returncode>0</returncode>');
+      turns.flush();
+      let answered = 0;
+      for (const it of calls.items()) if (it.kind === 'call' && it.errorInfo === 'absent') answered++;
+      return answered;
+    };
+    expect(run(3000)).toBe(3000);
+    const { small, large } = timed(run, 8000, 128_000);
+    expect(large, `128,000 commands ${large.toFixed(0)} ms, 8,000 ${small.toFixed(0)} ms`).toBeLessThan(MAX_GROWTH_16X * small);
+  });
+
+  it('should pair results by id and by place as a plain list of the calls still waiting does', () => {
+    // the model: per id, the positions not yet answered, oldest first; a result by id answers the oldest
+    const op = fc.oneof(
+      fc.record({ call: fc.constantFrom('a', 'b', undefined) }),
+      fc.record({ result: fc.constantFrom('a', 'b', 'c') }),
+      fc.record({ at: fc.nat(60) }),
+    );
+    fc.assert(fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+      const calls = new SessionCalls('s', 'f', 1);
+      const ids: (string | undefined)[] = [];
+      const answer: (string | null)[] = [];
+      ops.forEach((o, step) => {
+        if ('call' in o) {
+          expect(calls.call(o.call, { tool: 't' })).toBe(ids.length);
+          ids.push(o.call);
+          answer.push(null);
+        } else if ('result' in o) {
+          const n = ids.findIndex((id, i) => id === o.result && answer[i] === null);
+          expect(calls.result(o.result, `r${step}`, 'absent') === null).toBe(n >= 0);
+          if (n >= 0) answer[n] = `r${step}`;
+        } else if (o.at < ids.length) {
+          calls.resultAt(o.at, `r${step}`, 'absent');
+          answer[o.at] = `r${step}`;
+        }
+        for (const id of ['a', 'b', 'c']) expect(calls.waits(id)).toBe(ids.some((d, i) => d === id && answer[i] === null));
+        for (let i = 0; i < ids.length; i++) expect(calls.answered(i)).toBe(answer[i] !== null);
+      });
+      const got = [...calls.items()].flatMap((it) => (it.kind === 'call' ? [it.event.result ?? null] : []));
+      expect(got).toEqual(answer);
+    }), { numRuns: 300 });
   });
 
   it('should remember call ids and sidechain roots at a cost a call that does not grow with how many are remembered', () => {

@@ -96,6 +96,23 @@ describe('the decision log', () => {
     expect(lines(log)).toEqual([expect.objectContaining({ hook_event_name: 'PreToolUse', loopwatch: { action: 'allow', unchecked: expect.stringMatching(/stayed locked by another hook/) } })]);
   }, 60_000);
 
+  it.skipIf(process.platform === 'win32')('should make a log others can read 0600 before writing into it, saying so once (hostile13)', async () => {
+    // a log made beforehand with the umask's 0644 (`touch`) stayed readable by every local user: each line
+    // holds a session's commands and outputs (redacted, but paths, hosts, what the agent did)
+    const dir = newDir();
+    const log = join(dir, 'decisions.jsonl');
+    writeFileSync(log, '');
+    chmodSync(log, 0o644);
+    const first = await hook(['--state-dir', dir, '--log', log], beforePayload('claude-code', 's', STUCK, 'c1'));
+    expect([first.code, first.stdout]).toEqual([0, '']);
+    expect(first.stderr).toMatch(/the decision log .*decisions\.jsonl could be read by others \(mode 0644\): made 0600/);
+    expect(statSync(log).mode & 0o777).toBe(0o600);
+    expect(lines(log)).toHaveLength(1);
+    const second = await hook(['--state-dir', dir, '--log', log], beforePayload('claude-code', 's', STUCK, 'c2'));
+    expect(second.stderr).toBe('');
+    expect(lines(log)).toHaveLength(2);
+  }, 60_000);
+
   it.skipIf(process.platform === 'win32').each([
     ['a symbolic link', (path: string, dir: string) => symlinkSync(join(dir, 'elsewhere'), path), /the decision log .* cannot be written \(it is a symbolic link\)/],
     [

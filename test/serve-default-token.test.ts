@@ -7,7 +7,7 @@
  * `--no-token` serves as before, on loopback only.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, loopwatch } from './helpers/cli.js';
@@ -115,6 +115,24 @@ describe('serve without --token-file', () => {
     expect(() => serveTokenFile(join(shared, 'serve.token'))).toThrow(/others than its owner can write to it \(mode 0777\)/);
     expect(existsSync(join(shared, 'serve.token'))).toBe(false);
   }, 60_000);
+
+  it.skipIf(!POSIX)('should refuse a token folder whose parent others can write in without the sticky bit, or another user owns (hostile13)', () => {
+    // such a parent's writers could rename the user's 0700 folder away between its check and the token's
+    // write, and put their own there: the folder alone was checked
+    const open = tempFolder('serve-token-parent');
+    const state = join(open, 'state');
+    mkdirSync(state, { mode: 0o700 });
+    chmodSync(open, 0o777);
+    expect(() => serveTokenFile(join(state, 'loopwatch', 'serve.token'))).toThrow(`its parent folder ${open} (mode 0777, not sticky)`);
+    expect(existsSync(join(state, 'loopwatch', 'serve.token'))).toBe(false);
+    chmodSync(open, 0o1777); // as /tmp: others cannot rename what is not theirs
+    expect(serveTokenFile(join(state, 'loopwatch', 'serve.token')).made).toBe(true);
+    if (process.getuid?.() === 0) {
+      chmodSync(open, 0o755);
+      chownSync(open, 54321, 54321);
+      expect(() => serveTokenFile(join(state, 'loopwatch', 'serve.token'))).toThrow(`its parent folder ${open} is owned by uid 54321`);
+    }
+  });
 
   it('should serve without a token with --no-token (loopback only), as before', async () => {
     const home = tempFolder('serve-no-token');

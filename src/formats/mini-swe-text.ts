@@ -11,6 +11,7 @@
  * the reply's text its text (src/minisweagent/agents/default.py and models/utils/actions_text.py, v1.17.5
  * and v2.4.6). A reply's text is looked at up to {@link ACTION_LOOK} characters, scanned once, no regex.
  */
+import { Fifo } from './fifo.js';
 import { isRecord } from './json-value.js';
 import { type ReturnCodeOutcome, returnCodeOutcome } from './mini-swe-outcome.js';
 import type { SessionCalls } from './session-calls.js';
@@ -85,7 +86,8 @@ export function observationOutcome(m: Readonly<Record<string, unknown>>, text: s
  * follows a reply with no command). Commands left waiting at the end are held without a result.
  */
 export class TextTurns {
-  private waiting: { command: string; text: string | undefined; round: number }[] = [];
+  /** The commands of the last reply still waiting for their output (a Fifo: `Array.prototype.shift` per output was quadratic in a reply's commands). */
+  private readonly waiting = new Fifo<{ command: string; text: string | undefined; round: number }>();
 
   constructor(private readonly calls: SessionCalls) {}
 
@@ -110,7 +112,6 @@ export class TextTurns {
 
   /** Holds the commands still waiting, without a result. */
   flush(): void {
-    for (const w of this.waiting) this.calls.call(undefined, { tool: TEXT_ACTION_TOOL, args: { command: w.command }, text: w.text, round: w.round });
-    this.waiting = [];
+    for (let w = this.waiting.shift(); w !== undefined; w = this.waiting.shift()) this.calls.call(undefined, { tool: TEXT_ACTION_TOOL, args: { command: w.command }, text: w.text, round: w.round });
   }
 }

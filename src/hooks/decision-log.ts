@@ -21,14 +21,16 @@
  * text the model read as `tool_response` (so `scan` forgets them as the hook did:
  * src/formats/hook-payloads.ts); none for a batch whose calls all ran. The file is opened
  * O_APPEND (one write per line: hooks of a session in parallel do not interleave lines), created 0600, and
- * written only when it is a regular file of the user's that others cannot write (not a symbolic link).
+ * written only when it is a regular file of the user's that others cannot write (not a symbolic link). One
+ * that others can read (made earlier with the umask's 0644, `touch`) is made 0600 before the line is
+ * written, said once: it holds the session's commands.
  */
-import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import type { LiveAction } from '../live/live-call.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
 import { type HookCall, declinedCalls } from './hook-agent.js';
-import { O_NOFOLLOW, notPrivate } from './private-path.js';
+import { O_NOFOLLOW, modeText, notPrivate, userId } from './private-path.js';
 
 /** The environment variable naming the decision log (when `--log` is not given). */
 export const DECISION_LOG_ENV = 'LOOPWATCH_DECISION_LOG';
@@ -119,7 +121,7 @@ export function decisionLine(call: HookCall, decision: LoggedDecision, now = Dat
   return `${line.length <= MAX_LOG_LINE ? line : redactedJson(build(false))}\n`;
 }
 
-/** Appends `line` to the log at `path`; returns why it could not (for one line on stderr), or null. */
+/** Appends `line` to the log at `path`; returns why it could not, or that the file was made private (for one line on stderr), or null. */
 export function appendDecisionLine(path: string, line: string): string | null {
   let fd: number;
   try {
@@ -132,8 +134,10 @@ export function appendDecisionLine(path: string, line: string): string | null {
     const st = fstatSync(fd);
     const why = st.isFile() ? notPrivate(st) : 'it is not a regular file';
     if (why !== null) return `the decision log ${path} is not written: ${why}`;
+    const open = userId() !== null && (st.mode & 0o077) !== 0;
+    if (open) fchmodSync(fd, st.mode & 0o700); // others read nothing more from here on (mode bits 0600 as made)
     writeSync(fd, line);
-    return null;
+    return open ? `the decision log ${path} could be read by others (mode ${modeText(st)}): made ${modeText({ mode: st.mode & 0o700 })}` : null;
   } catch (e) {
     return `the decision log ${path} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   } finally {

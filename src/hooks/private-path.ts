@@ -14,7 +14,8 @@
  * Where the platform has no user ids (Windows: no `process.getuid`) nothing is checked: its modes do not
  * say who can write.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
 import { NotPrivateError } from '../errors.js';
 
 /** Mode bits that let others than the owner write. */
@@ -46,6 +47,34 @@ export function foreignLink(dir: string, uid: number | null = userId()): string 
     return null; // missing: the caller makes it
   }
   return st.isSymbolicLink() && st.uid !== uid ? `it is a symbolic link of uid ${st.uid}, not of this user (uid ${uid}): not followed` : null;
+}
+
+/**
+ * Why a folder of the user's inside `dir`'s parents cannot be trusted to stay where it is: a parent (the
+ * real path's, up to `/`) of another user than this one or root, or one others can write in without the
+ * sticky bit (as `/tmp` has), whose owner or writers can rename the user's folder away and put their own in
+ * its place. Null when every parent is safe, where the platform has no user ids, or when `dir` cannot be
+ * resolved (its caller's own checks then say why).
+ */
+export function unsafeParent(dir: string, uid: number | null = userId()): string | null {
+  if (uid === null) return null;
+  let at: string;
+  try {
+    at = realpathSync(dir);
+  } catch {
+    return null;
+  }
+  for (let up = dirname(at); ; up = dirname(up)) {
+    let st;
+    try {
+      st = statSync(up);
+    } catch {
+      return null;
+    }
+    if (st.uid !== uid && st.uid !== 0) return `its parent folder ${up} is owned by uid ${st.uid}, not by this user (uid ${uid}) nor root`;
+    if ((st.mode & OTHERS_WRITE) !== 0 && (st.mode & 0o1000) === 0) return `others than its owner can write in its parent folder ${up} (mode ${modeText(st)}, not sticky)`;
+    if (dirname(up) === up) return null;
+  }
 }
 
 /** The permission bits of `st` as people write them (`0755`). */

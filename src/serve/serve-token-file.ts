@@ -14,7 +14,8 @@
  * token out of curl's command line, which other users can read (`ps`, /proc/PID/cmdline).
  *
  * Nothing a neighbour plants is followed or trusted: the folder must be this user's and closed to others'
- * writes; the files are created with O_CREAT|O_EXCL|O_NOFOLLOW (a link planted at the name is not written
+ * writes, and so must its parents (root's too, or others' with the sticky bit: a neighbour who can write in a
+ * parent could swap the folder between its check and the token's write); the files are created with O_CREAT|O_EXCL|O_NOFOLLOW (a link planted at the name is not written
  * through), their mode set to 0600 on the open descriptor whatever the umask, and read back with
  * O_NOFOLLOW, refused unless a regular file of this user that others can neither read nor write.
  */
@@ -23,7 +24,7 @@ import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, open
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
-import { O_NOFOLLOW, modeText, notPrivate, userId } from '../hooks/private-path.js';
+import { O_NOFOLLOW, modeText, notPrivate, unsafeParent, userId } from '../hooks/private-path.js';
 import { BearerToken } from './bearer-token.js';
 
 /** Largest token file read, in bytes (one written is 44). */
@@ -50,12 +51,12 @@ export interface ServeTokenFile {
   readonly made: boolean;
 }
 
-/** Makes the folder (0700) if it is missing; throws NotPrivateError when it is a link, or another user's, or others may write in it. */
+/** Makes the folder (0700) if it is missing; throws NotPrivateError when it is a link, or another user's, or others may write in it or swap it (unsafeParent). */
 function privateFolder(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = lstatSync(dir);
   if (!st.isDirectory()) throw new NotPrivateError(dir, 'it is not a folder (a symbolic link or a file)');
-  const why = notPrivate(st);
+  const why = notPrivate(st) ?? unsafeParent(dir);
   if (why !== null) throw new NotPrivateError(dir, why);
 }
 

@@ -7,11 +7,14 @@
  * others:
  *
  * - the name is opened with O_NOFOLLOW (a link there is refused: ELOOP), and never truncated before the
- *   descriptor says what it is: a file of another user is refused, untouched;
+ *   descriptor says what it is: a file of another user is refused, untouched, and so is a file with more
+ *   than one name (a hard link planted there to a file of the user's, `~/.bashrc`, where the kernel lets
+ *   anyone link to any file: no fs.protected_hardlinks, macOS);
  * - a new file is made 0600 (elsewhere the umask decides, as for any file the user writes).
  *
- * In the user's own folders a link is followed as before. Nothing is checked where the platform has no
- * user ids (Windows).
+ * A folder of another user (not root) counts as one others can write whatever its mode: its owner can plant
+ * a link there to a file the user can write. In the user's own folders (and root's) a link is followed as
+ * before. Nothing is checked where the platform has no user ids (Windows).
  */
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -25,29 +28,34 @@ export class UnsafeOutputError extends Error {
   }
 }
 
-/** Whether others than its owner can write in the folder holding `path`. */
-function sharedFolder(path: string): boolean {
+/** What the folder holding `path` is when others than the user (or root) can write in it, said as in messages; null when they cannot. */
+function sharedFolder(path: string, uid: number): string | null {
+  const dir = dirname(resolve(path));
+  let st;
   try {
-    return (statSync(dirname(resolve(path))).mode & 0o022) !== 0;
+    st = statSync(dir);
   } catch {
-    return false; // a missing folder: the open says so
+    return null; // a missing folder: the open says so
   }
+  if ((st.mode & 0o022) !== 0) return `${dir}, a folder others can write`;
+  return st.uid !== uid && st.uid !== 0 ? `${dir}, a folder of uid ${st.uid}` : null;
 }
 
 /** A descriptor open for writing on `path`, the file emptied (see the header). Throws UnsafeOutputError, or the file system's error. */
 export function openOutputFile(path: string): number {
   const uid = userId();
-  const shared = uid !== null && sharedFolder(path);
+  const shared = uid === null ? null : sharedFolder(path, uid);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | (shared ? O_NOFOLLOW | (constants.O_NONBLOCK ?? 0) : 0), shared ? 0o600 : 0o666);
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | (shared !== null ? O_NOFOLLOW | (constants.O_NONBLOCK ?? 0) : 0), shared !== null ? 0o600 : 0o666);
   } catch (e) {
-    if (shared && (e as NodeJS.ErrnoException).code === 'ELOOP') throw new UnsafeOutputError(`it is a symbolic link in ${dirname(resolve(path))}, a folder others can write: not followed`);
+    if (shared !== null && (e as NodeJS.ErrnoException).code === 'ELOOP') throw new UnsafeOutputError(`it is a symbolic link in ${shared}: not followed`);
     throw e;
   }
   try {
     const st = fstatSync(fd);
-    if (shared && st.uid !== uid) throw new UnsafeOutputError(`it is a file of uid ${st.uid} in ${dirname(resolve(path))}, a folder others can write: not written`);
+    if (shared !== null && st.uid !== uid) throw new UnsafeOutputError(`it is a file of uid ${st.uid} in ${shared}: not written`);
+    if (shared !== null && st.isFile() && st.nlink > 1) throw new UnsafeOutputError(`it is a file with ${st.nlink} names (hard links) in ${shared}: not written`);
     if (st.isFile()) ftruncateSync(fd, 0);
     return fd;
   } catch (e) {
