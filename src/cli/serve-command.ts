@@ -169,7 +169,8 @@ function stopSignal(): Promise<string> {
 
 /**
  * A NATS worker until SIGTERM or SIGINT; then it releases its partitions (their sessions written) and exits
- * 0. A server that cannot be reached at start is tried again (each attempt said on stderr) for
+ * 0; when the server goes away (or does not answer) for 5 s during that, it stops anyway, saying so and
+ * which partitions it could not hand back on stderr, and exits 1. A server that cannot be reached at start is tried again (each attempt said on stderr) for
  * --nats-connect-wait seconds, then the worker exits 1 (a runtime failure: the setup may well be right);
  * credentials refused, no JetStream or a stream partitioned another way are a usage error (2).
  */
@@ -201,10 +202,13 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
   say(`NATS worker on ${shown}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 100} calls`);
   const signal = await stopped;
   say(`${signal}: releasing partitions ${worker.partitions().join(', ') || '(none)'}`);
-  await worker.stop();
+  const report = await worker.stopReported();
+  if (report.problem !== undefined) say(redact(report.problem));
   const s = worker.stats;
-  say(`stopped; ${s.calls} calls checked, ${s.verdicts} verdicts, ${s.duplicates} repeated deliveries skipped, ${s.sessionsLost} sessions whose state was not kept`);
-  return 0;
+  const left = report.notReleased.length === 0 ? '' : `; ${report.notReleased.length === 1 ? 'partition' : 'partitions'} ${report.notReleased.join(', ')} not handed back (their sessions' states not all written: the next owner checks their unacknowledged calls again once the lease is stale)`;
+  say(`stopped; ${s.calls} calls checked, ${s.verdicts} verdicts, ${s.duplicates} repeated deliveries skipped, ${s.sessionsLost} sessions whose state was not kept${left}`);
+  // 1: the server went away (or did not answer) during the stop: leases not all given up, perhaps states unwritten
+  return report.problem === undefined && report.notReleased.length === 0 ? 0 : 1;
 }
 
 /** `loopwatch serve [options]`: resolves to the exit code once stopped by SIGTERM or SIGINT. */

@@ -55,6 +55,28 @@ export interface NatsWorkerOptions extends Partial<NatsLayout> {
   readonly engine?: LoopEngineOptions;
   /** Hears partition moves and lost sessions. */
   readonly onEvent?: (e: WorkerEvent) => void;
+  /** How long a stop waits for a server that went away (or does not answer) before it gives up what is left, in ms. @default STOP_LIMIT_MS */
+  readonly stopLimitMs?: number;
+}
+
+/** How long a stop waits, unless told otherwise, for a server that is away or does not answer, in ms. */
+export const STOP_LIMIT_MS = 5_000;
+
+/** How long a stop may take in all, even with the server there (many sessions to write), in ms. */
+export const STOP_CAP_MS = 60_000;
+
+/** What a stop did: partitions handed back (their sessions written, the lease given up) and those not. */
+export interface StopReport {
+  /** Partitions released, their sessions written. */
+  readonly released: number[];
+  /**
+   * Partitions not handed back (the server went away or did not answer): their sessions' states were not
+   * all written; their calls not yet in a stored snapshot were not acknowledged, so the next owner checks
+   * them again from the stored state once its lease is stale (nothing lost, but not handed back at once).
+   */
+  readonly notReleased: number[];
+  /** Why, when some were not handed back, or when the connection could not be closed cleanly. */
+  readonly problem?: string;
 }
 
 /** Counts of a worker since start. */
@@ -117,7 +139,11 @@ export class NatsWorker {
   private idleWaiters: (() => void)[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private leases!: PartitionLeases;
-  private stopping: Promise<void> | undefined;
+  private stopping: Promise<StopReport> | undefined;
+  /** Whether the connection is up now (false from a disconnect until the client reconnects). */
+  private connected = true;
+  /** Whether stopReported() has finished (a partition still settling then is not reported as released). */
+  private stopped = false;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -139,6 +165,12 @@ export class NatsWorker {
         void this.leases.forfeit(partition);
       }
     }, () => void this.stats.statesTooLarge++);
+    void (async () => {
+      for await (const st of nc.status()) {
+        if (st.type === 'disconnect' || st.type === 'reconnecting') this.connected = false;
+        else if (st.type === 'reconnect') this.connected = true;
+      }
+    })().catch(() => undefined);
   }
 
   /** Connects, makes the shared layout if missing, and starts claiming partitions. */
@@ -175,18 +207,73 @@ export class NatsWorker {
     return [...this.owned].sort((a, b) => a - b);
   }
 
-  /** Stops: releases every partition (its sessions written), then closes the connection. Once; later calls wait for the first. */
+  /**
+   * Stops: releases every partition (its sessions written), then closes the connection. Once; later calls
+   * wait for the first. Bounded: when the server is away or does not answer for `stopLimitMs` (or the
+   * whole stop takes STOP_CAP_MS), the partitions not yet released are left as they are (see StopReport)
+   * and the connection is closed; never rejects, never waits for a server that does not come back.
+   */
   stop(): Promise<void> {
+    return this.stopReported().then(() => undefined);
+  }
+
+  /** Stops as stop() does; resolves to what it did (partitions handed back and not, and why). */
+  stopReported(): Promise<StopReport> {
     this.stopping ??= (async () => {
       clearInterval(this.flushTimer);
-      await this.leases.stop();
+      const held = this.partitions();
+      const limit = this.options.stopLimitMs ?? STOP_LIMIT_MS;
+      let problem: string | undefined;
+      const releasing = this.leases.stop().then(
+        () => undefined,
+        (e: unknown) => `releasing failed: ${(e as Error).message}`,
+      );
+      problem = await this.boundedBy(releasing, limit, 'releasing the partitions');
       this.engine.close();
-      await this.nc.drain();
+      if (problem === undefined && this.connected) {
+        const drained = this.nc.drain().then(
+          () => undefined,
+          (e: unknown) => `draining the connection failed: ${(e as Error).message}`,
+        );
+        problem = await this.boundedBy(drained, limit, 'draining the connection');
+      }
+      if (!this.nc.isClosed()) await this.nc.close().catch(() => undefined);
+      this.stopped = true;
+      const notReleased = held.filter((p) => this.owned.has(p));
+      return { released: held.filter((p) => !this.owned.has(p)), notReleased, ...(problem === undefined ? {} : { problem }) };
     })();
     return this.stopping;
   }
 
+  /**
+   * Waits for `work` (which resolves to a problem or undefined) while the server answers: gives up, with a
+   * problem, once the connection has been down or silent for `limitMs` in a row, or after STOP_CAP_MS.
+   */
+  private async boundedBy(work: Promise<string | undefined>, limitMs: number, what: string): Promise<string | undefined> {
+    const start = performance.now();
+    let downSince = this.connected ? undefined : start;
+    let done = false;
+    let timer: NodeJS.Timeout | undefined;
+    const watch = new Promise<string>((resolve) => {
+      const tick = (): void => {
+        const now = performance.now();
+        if (this.connected) downSince = undefined;
+        else downSince ??= now;
+        if (downSince !== undefined && now - downSince >= limitMs) resolve(`connection to the NATS server lost while stopping (${what}; waited ${(limitMs / 1000).toFixed(1)} s for it)`);
+        else if (now - start >= STOP_CAP_MS) resolve(`${what} took over ${STOP_CAP_MS / 1000} s`);
+        else if (!done) timer = setTimeout(tick, Math.min(100, limitMs));
+      };
+      tick();
+    });
+    const out = await Promise.race([work, watch]);
+    done = true;
+    clearTimeout(timer);
+    return out;
+  }
+
   private emit(e: WorkerEvent): void {
+    // after a stop gave up on the server, what is still settling in the background is not reported
+    if (this.stopped) return;
     this.options.onEvent?.(e);
   }
 
