@@ -150,8 +150,12 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
     // follow the periods already followed, smallest first: the first that hits is the smallest
     if (followed != 0) {
       let w: i32 = 0;
-      for (let word: i32 = 0; word < flagWords; word++) {
+      // `followed` is the count of set bits (chantCheck holds a loaded region to it): the words past the
+      // last one holding a followed period are not read
+      let left = followed;
+      for (let word: i32 = 0; left > 0 && word < flagWords; word++) {
         let bits = load<u32>(following + (<usize>word << 2));
+        left -= <i32>popcnt<u32>(bits);
         while (bits != 0) {
           const L = (word << 5) + <i32>ctz<u32>(bits);
           bits &= bits - 1;
