@@ -2,7 +2,7 @@
  * The unrelated shell commands a project's `allow` rules are tried on (catch-all-rule.ts, covering-rules.ts):
  * a rule, or the file's rules together, matching a large share of them would let most of what an agent runs
  * repeat without a warning. Twelve are written out (FIXED_PROBES); the others are generated once, at load,
- * by a small seeded generator (mulberry32, PROBE_SEED), so they are the same on every run and every
+ * by the seeded generator the rest of loopwatch draws from (seededRandom: mulberry32, PROBE_SEED), so they are the same on every run and every
  * machine, yet varied enough that rules written to dodge a short list of probes still match many of them:
  *
  * - commands agents run (COMMAND_WORDS) with subcommands, flags, paths and quoted text;
@@ -11,6 +11,7 @@
  *
  * A rule meant for the calls that repeat (`^npm (run )?test\b`, `^git status$`) matches one or two of them.
  */
+import { seededRandom } from '../fingerprint/seeded-random.js';
 
 /** The written-out probes: short, one of each kind of first character, the commands most worth warning about. */
 export const FIXED_PROBES: readonly string[] = Object.freeze([
@@ -47,21 +48,9 @@ const PATHS = ['./src/main.ts', '/etc/passwd', '~/.aws/credentials', 'build/', '
 const PREFIXES = ['cd app && ', 'FOO=1 ', 'sudo ', '(', ' ', './', 'time ', '"', 'env -i ', '\t', '{ ', '! '];
 const CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_./~:=@%+,;|&$"\'`*?!#()[]{}<>\\';
 
-/** mulberry32: a 32-bit seeded generator (Tommy Ettinger's), numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` probes drawn from `seed` (see the header): the same for the same seed. */
 export function generatedProbes(seed: number, count: number): string[] {
-  const next = mulberry32(seed);
+  const next = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
   const out: string[] = [];
   while (out.length < count) {
