@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { codexOutcome } from '../src/formats/codex-output.js';
 import type { TraceCall } from '../src/formats/trace-record.js';
 import { AGENTS } from '../src/hooks/agents.js';
-import { ERR_DECLINED, ERR_INFRA, ERR_INVALID_ARGS, errorBits } from '../src/text/error-reading.js';
+import { ERR_DECLINED, ERR_EDIT_MISMATCH, ERR_INFRA, ERR_INVALID_ARGS, errorBits } from '../src/text/error-reading.js';
 import { errorText } from '../src/text/outcome-text.js';
 import type { ToolEvent } from '../src/types.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
@@ -108,7 +108,9 @@ describe('Codex tool errors', () => {
       expect(bits(s) & ERR_INFRA).toBe(ERR_INFRA);
     }
     expect(bits('failed to parse function arguments: invalid type: string "x", expected a sequence') & ERR_INVALID_ARGS).toBe(ERR_INVALID_ARGS);
-    for (const s of [VERIFY, STDIN, DUMP, 'execution error: Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })']) expect(bits(s)).toBe(0);
+    for (const s of [STDIN, DUMP, 'execution error: Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })']) expect(bits(s)).toBe(0);
+    // a patch that matches nothing in its file is the agent's own slip, read as such (edit-mismatch.ts, quiet23)
+    expect(bits(VERIFY)).toBe(ERR_EDIT_MISMATCH);
   });
 
   it('should read them the same from the hook\'s PostToolUse', () => {

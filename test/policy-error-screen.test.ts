@@ -1,6 +1,6 @@
 /**
  * error-reading.ts's quick test (MAY_SAY, issue 29): an error text without any of its words is read as saying
- * none of isDeclined, needsPerson, isTurnRejection, refusedArgs, without asking their 29 expressions. Every
+ * none of isDeclined, needsPerson, isTurnRejection, refusedArgs, editTextNotFound, without asking their 36 expressions. Every
  * pattern is held to an example it matches, which the quick test passes; errorBits is held to
  * errorBitsUnscreened on random texts made of those examples, their pieces and other words (past SAYS_LOOK
  * too), in either case, and on every error text of the real traces (skipped without ../shared), where most
@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAY_SAY, SAYS_LOOK, errorBits, errorBitsUnscreened } from '../src/text/error-reading.js';
+import { EDIT_MISMATCH_PATTERNS } from '../src/text/edit-mismatch.js';
 import { DECLINE_PATTERNS, NEEDS_PERSON_PATTERNS } from '../src/text/failure-kinds.js';
 import { INVALID_ARGS_PATTERNS } from '../src/text/invalid-args.js';
 import { REJECTION_PATTERNS } from '../src/text/turn-rejection.js';
@@ -67,12 +68,22 @@ const EXAMPLES: readonly [readonly RegExp[], readonly string[]][] = [
       "Invalid patch: The last line of the patch must be '*** End Patch'",
     ],
   ],
+  [
+    EDIT_MISMATCH_PATTERNS,
+    [
+      'String to replace not found in file.',
+      'apply_patch verification failed: Failed to find expected lines in /a.go',
+      'Failed to edit, could not find the string to replace.',
+      'Failed to edit, 0 occurrences found for old_string in a.ts',
+      'No replacement was performed, old_str `x` did not appear verbatim in /a.py.',
+    ],
+  ],
 ];
 
 const ALL_EXAMPLES = EXAMPLES.flatMap(([, xs]) => xs);
 
 describe("errorBits' quick test", () => {
-  it('should pass an example of every pattern of the four recognisers', () => {
+  it('should pass an example of every pattern of the five recognisers', () => {
     for (const [patterns, examples] of EXAMPLES) {
       expect(examples).toHaveLength(patterns.length);
       patterns.forEach((p, i) => {

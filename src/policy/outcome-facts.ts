@@ -6,7 +6,7 @@
 import { errorText } from '../session/observe-event.js';
 import type { CallLog } from '../state/call-log.js';
 import { KIND_LOOK, failedSilently } from '../text/failure-kinds.js';
-import { ERR_DECLINED, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECTED, errorBits, readError } from '../text/error-reading.js';
+import { ERR_DECLINED, ERR_EDIT_MISMATCH, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECTED, errorBits, readError } from '../text/error-reading.js';
 import type { ModuleReading } from '../text/module-reading.js';
 import { PASS_LOOK } from '../text/failure-report.js';
 import { onlyWaits } from '../text/bare-wait.js';
@@ -141,6 +141,9 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     out.bits |= CallFact.FAILED | failureKind(says, error, e.result, (read & FactsRead.SILENT) !== 0, e.tool);
     if ((read & FactsRead.SILENT) !== 0 && (out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && probesPartly(args, error)) out.bits |= CallFact.SILENT;
     if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
+    // an edit whose old text is not in its file (edit-mismatch.ts) refused its args too: nothing was written,
+    // and the answer is another edit made with the text the file holds
+    else if ((says & ERR_EDIT_MISMATCH) !== 0 && (out.bits & CallFact.WRITE) !== 0) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it; a failed
     // write's file where it names one (the evidence screen's eachSlipAnswered; the wall compares no program of a write)
     if ((read & FactsRead.TARGET) !== 0) out.target = (out.bits & CallFact.WRITE) !== 0 ? failedWriteTarget(e.tool, args) : programKey(args);

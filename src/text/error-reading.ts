@@ -1,7 +1,7 @@
 /**
  * What a failed call's error text says, as the outcome facts read it (src/policy/outcome-facts.ts): an
  * infrastructure failure, a person's decline or interruption, a failure for want of a person, a turn the
- * harness rejected, and args the tool refused. (Whether it says nothing but that it failed, failedSilently,
+ * harness rejected, args the tool refused, and an edit whose old text is not in its file. (Whether it says nothing but that it failed, failedSilently,
  * is not read here: it reads the result too, and the outcome facts ask it only of a failure with a short
  * result or none.) Each is a function of the text alone, and a failing
  * loop fails alike (61% of the traces' failed calls repeat an earlier call's error text), so each distinct
@@ -13,6 +13,7 @@
  */
 import { KIND_LOOK, isDeclined, needsPerson } from './failure-kinds.js';
 import { INFRA_LOOK, isInfraFailure } from './infra-failure.js';
+import { EDIT_MISMATCH_LOOK, editTextNotFound } from './edit-mismatch.js';
 import { INVALID_ARGS_LOOK, refusedArgs } from './invalid-args.js';
 import { KeyedTextCache } from './keyed-text-cache.js';
 import { REJECTION_LOOK, isTurnRejection } from './turn-rejection.js';
@@ -27,9 +28,11 @@ export const ERR_NEEDS_PERSON = 4;
 export const ERR_REJECTED = 8;
 /** {@link errorBits}' bit: the tool refused the call's args (invalid-args.ts). */
 export const ERR_INVALID_ARGS = 32;
+/** {@link errorBits}' bit: an edit's old text is not in its file (edit-mismatch.ts). */
+export const ERR_EDIT_MISMATCH = 64;
 
 /** Characters of an error text any recogniser reads (the most of their caps). */
-export const ERROR_LOOK = Math.max(INFRA_LOOK, KIND_LOOK, REJECTION_LOOK, INVALID_ARGS_LOOK);
+export const ERROR_LOOK = Math.max(INFRA_LOOK, KIND_LOOK, REJECTION_LOOK, INVALID_ARGS_LOOK, EDIT_MISMATCH_LOOK);
 /** Characters of error texts the cache keeps at most (about 1 MB). */
 export const ERROR_CACHE_CHARS = 1 << 19;
 /** Error texts the cache keeps at most. */
@@ -39,16 +42,16 @@ export const ERROR_CACHE_ENTRIES = 1024;
 const cache = new KeyedTextCache<number>(ERROR_CACHE_CHARS, ERROR_CACHE_ENTRIES);
 
 /** Characters of an error text the recognisers but the infrastructure's read (the most of their caps). */
-export const SAYS_LOOK = Math.max(KIND_LOOK, REJECTION_LOOK, INVALID_ARGS_LOOK);
+export const SAYS_LOOK = Math.max(KIND_LOOK, REJECTION_LOOK, INVALID_ARGS_LOOK, EDIT_MISMATCH_LOOK);
 
 /**
  * A quick test on an error's first {@link SAYS_LOOK} characters (issue 29): every pattern of isDeclined,
- * needsPerson, isTurnRejection and refusedArgs holds one of these words (case-insensitively, as the patterns
- * read or more widely: `Input`), so a text without any says none of them, at one scan instead of 29
+ * needsPerson, isTurnRejection, refusedArgs and editTextNotFound holds one of these words (case-insensitively, as the patterns
+ * read or more widely: `Input`), so a text without any says none of them, at one scan instead of 36
  * expressions' (most failures: a traceback, `command not found`, a test's output). test/policy-error-screen.test.ts
  * holds each pattern to a word and errorBits to {@link errorBitsUnscreened}.
  */
-export const MAY_SAY = /want|denied|user|cancel|interrupted|aborted|sibling|auth|logged|required|please|exactly|your|parse|found\s+in|regist|must|validation|input|received|unexpected|invalid/i;
+export const MAY_SAY = /want|denied|user|cancel|interrupted|aborted|sibling|auth|logged|required|please|exactly|your|parse|found\s+in|regist|must|validation|input|received|unexpected|invalid|replace|expected\s+lines|occurrences|verbatim/i;
 
 /** What an error text says, as ERR_ bits; `infra`: whether it is an infrastructure failure, when the caller knows. */
 export function errorBits(error: string, infra = isInfraFailure(error)): number {
@@ -63,7 +66,8 @@ export function errorBitsUnscreened(error: string, infra = isInfraFailure(error)
     (isDeclined(error) ? ERR_DECLINED : 0) |
     (needsPerson(error) ? ERR_NEEDS_PERSON : 0) |
     (isTurnRejection(error) ? ERR_REJECTED : 0) |
-    (refusedArgs(error) ? ERR_INVALID_ARGS : 0)
+    (refusedArgs(error) ? ERR_INVALID_ARGS : 0) |
+    (editTextNotFound(error) ? ERR_EDIT_MISMATCH : 0)
   );
 }
 
