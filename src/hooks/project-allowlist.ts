@@ -69,7 +69,7 @@ export function allowlistFolders(cwd: string): string[] {
  * swapped in after the stat cannot hang the hook), a regular file of at most MAX_ALLOWLIST_BYTES.
  */
 function readText(path: string): string {
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new Error('it is not a regular file');
