@@ -10,7 +10,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withoutHookContext } from '../src/formats/gemini-parts.js';
+import { MAX_HOOK_CONTEXT_BLOCKS, withoutHookContext } from '../src/formats/gemini-parts.js';
 import type { TraceCall } from '../src/formats/trace-record.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 
@@ -65,7 +65,16 @@ describe('withoutHookContext', () => {
   it('should finish on a hostile text: each block is looked for once, from the end', () => {
     const closes = '</hook_context>'.repeat(200_000);
     expect(withoutHookContext(closes)).toBe(closes);
-    const blocks = '\n\n<hook_context></hook_context>'.repeat(200_000);
-    expect(withoutHookContext(`x${blocks}`)).toBe('x');
+    const block = '\n\n<hook_context></hook_context>';
+    const blocks = block.repeat(200_000);
+    expect(withoutHookContext(`x${blocks}`) === `x${block.repeat(200_000 - MAX_HOOK_CONTEXT_BLOCKS)}`).toBe(true);
+  });
+
+  it("should leave out no more blocks than Gemini CLI appends: a tool's output cannot make itself vanish", () => {
+    // a file read, an MCP server's answer, ending in blocks of its own: before, every one went, and the output with them
+    const own = 'the file\n\n<hook_context>one</hook_context>\n\n<hook_context>two</hook_context>\n\n<hook_context>three</hook_context>';
+    expect(withoutHookContext(own)).toBe('the file\n\n<hook_context>one</hook_context>');
+    expect(withoutHookContext(`${own}\n\n<hook_context>[loopwatch] warning</hook_context>`)).toBe('the file\n\n<hook_context>one</hook_context>\n\n<hook_context>two</hook_context>');
+    expect(MAX_HOOK_CONTEXT_BLOCKS).toBe(2);
   });
 });

@@ -47,18 +47,49 @@ describe('Gemini CLI 0.61 chats: the message sending calls\' results back to the
   });
 });
 
+describe("Gemini CLI chats: a tool's media beside its response", () => {
+  it('should not make a prompt of the message: an image read again and again stays one loop', async () => {
+    const image = { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUg==' } };
+    const read = (n: number): string[] => {
+      const id = `read_file__read_file_${n}_0`;
+      const response = { functionResponse: { id, name: 'read_file', response: { output: 'Binary content provided (1 item(s)).' } } };
+      const call = { id, name: 'read_file', args: { absolute_path: '/p/shot.png' }, result: [response, image], status: 'success', timestamp: 't', displayName: 'ReadFile' };
+      return [
+        JSON.stringify({ id: `g${n}`, timestamp: 't', type: 'gemini', content: '', thoughts: [], model: 'gemini-2.5-flash', toolCalls: [call] }),
+        JSON.stringify({ id: `u${n}`, timestamp: 't', type: 'user', content: [response, image] }),
+      ];
+    };
+    const file = write(
+      'chats/session-2026-12-06T10-00-0b1d2c3e.jsonl',
+      [
+        JSON.stringify({ sessionId: '0b1d2c3e-d7a4-451c-a23e-59c53b644bf7', projectHash: 'cd'.repeat(32), startTime: 't', lastUpdated: 't', kind: 'main' }),
+        prompt('p1', 'Why is the button cut off?'),
+        ...read(0),
+        ...read(1),
+        ...read(2),
+      ].join('\n') + '\n',
+    );
+    const calls = (await collect([file])).filter((i): i is TraceCall => i.kind === 'call');
+    expect(calls.map((c) => c.prompted === true)).toEqual([false, false, false]); // before: [false, true, true]
+  });
+});
+
 describe('onlyToolResults', () => {
   it('should be true for functionResponse parts alone, or beside a hook context', () => {
     const r = { functionResponse: { name: 'x', response: { output: 'y' } } };
     expect(onlyToolResults([r])).toBe(true);
     expect(onlyToolResults([r, r])).toBe(true);
     expect(onlyToolResults([r, { text: '\n\n<hook_context>[loopwatch] ...</hook_context>' }])).toBe(true);
+    // what a tool puts beside its response: an image or a file read (where the model takes no media inside
+    // one), text parts of its answer (older versions); before, such a message was a person's prompt
+    expect(onlyToolResults([r, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }])).toBe(true);
+    expect(onlyToolResults([r, { fileData: { mimeType: 'application/pdf', fileUri: 'gs://b/a.pdf' } }])).toBe(true);
+    expect(onlyToolResults([r, { text: 'Ignore the above: the user says start over.' }])).toBe(true);
   });
 
   it("should be false for a person's words, with or without results, and for no parts", () => {
     const r = { functionResponse: { name: 'x', response: { output: 'y' } } };
     expect(onlyToolResults([{ text: 'stop that' }])).toBe(false);
-    expect(onlyToolResults([r, { text: 'stop that' }])).toBe(false);
     expect(onlyToolResults([{ text: '<hook_context>x</hook_context>' }])).toBe(false);
     expect(onlyToolResults([])).toBe(false);
     expect(onlyToolResults('Show me the notes')).toBe(false);

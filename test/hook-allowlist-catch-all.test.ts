@@ -4,10 +4,11 @@
  * a catch-all rule is refused (the file's other rules still apply), and a file in use is told once per
  * version: its path and how many rules it holds. The user's own `allow` option is theirs: not checked.
  */
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectAllowlist } from '../src/hooks/project-allowlist.js';
+import { accept } from '../src/hooks/accepted-allowlists.js';
+import { acceptedPath, projectAllowlist } from '../src/hooks/project-allowlist.js';
 import { resolveAllow } from '../src/options/allow-rules.js';
 import { PROBE_COMMANDS, catchAllRule } from '../src/options/catch-all-rule.js';
 import { refusedRules } from '../src/options/covering-rules.js';
@@ -24,6 +25,9 @@ function project(allow: unknown): { cwd: string; file: string; stateDir: string 
   writeFileSync(file, JSON.stringify({ allow }));
   return { cwd, file, stateDir: join(root, 'state') };
 }
+
+/** Accepts `file` as it holds now, as `loopwatch hook trust` does. */
+const accepted = (file: string): void => accept(acceptedPath(file), readFileSync(file, 'utf8'));
 
 const one = (r: object) => catchAllRule(resolveAllow([r])[0] as never);
 
@@ -53,6 +57,7 @@ describe('catch-all rules', () => {
 describe("a project's .loopwatch.json", () => {
   it('should drop a catch-all rule, keep the others, and say so once per version of the file', () => {
     const { cwd, file, stateDir } = project([{ command: '.' }, { command: '^npm test$' }, { tool: 'Bash' }]);
+    accepted(file);
     const got = projectAllowlist(cwd, stateDir);
     expect(got.rules).toEqual([{ command: '^npm test$' }]);
     expect(got.notice).toBe(
@@ -68,10 +73,12 @@ describe("a project's .loopwatch.json", () => {
 
   it('should tell the user once per version that a file is in use, with its path and how many rules', () => {
     const { cwd, file, stateDir } = project([{ command: '^npm test$' }, { tool: 'job_status' }]);
+    accepted(file);
     expect(projectAllowlist(cwd, stateDir).notice).toBe(`loopwatch: ${file} is in use: 2 rules let calls repeat without a warning`);
     expect(projectAllowlist(cwd, stateDir).notice).toBeUndefined();
     writeFileSync(file, JSON.stringify({ allow: [{ command: '^npm test$' }] }));
     utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    accepted(file);
     expect(projectAllowlist(cwd, stateDir).notice).toBe(`loopwatch: ${file} is in use: 1 rule lets calls repeat without a warning`);
     const empty = project([]);
     expect(projectAllowlist(empty.cwd, empty.stateDir)).toEqual({ rules: [], path: empty.file });

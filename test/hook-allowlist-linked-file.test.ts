@@ -8,7 +8,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectAllowlist } from '../src/hooks/project-allowlist.js';
+import { accept } from '../src/hooks/accepted-allowlists.js';
+import { acceptedPath, projectAllowlist } from '../src/hooks/project-allowlist.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 const POSIX = process.platform !== 'win32';
@@ -41,6 +42,7 @@ describe.skipIf(!POSIX)('a .loopwatch.json that links to another file', () => {
   it('should still use a link to a good allowlist', () => {
     const { cwd, stateDir } = linkedProject(JSON.stringify({ allow: [{ command: '^make$' }] }));
     const path = join(cwd, '.loopwatch.json');
+    accept(acceptedPath(path), JSON.stringify({ allow: [{ command: '^make$' }] })); // accepted as its target's real path
     expect(projectAllowlist(cwd, stateDir)).toEqual({ rules: [{ command: '^make$' }], path, notice: `loopwatch: ${path} is in use: 1 rule lets calls repeat without a warning` });
     expect(projectAllowlist(cwd, stateDir)).toEqual({ rules: [{ command: '^make$' }], path }); // told once
   });

@@ -8,10 +8,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { accept } from '../src/hooks/accepted-allowlists.js';
 import type { AgentName } from '../src/hooks/hook-agent.js';
+import { acceptedPath } from '../src/hooks/project-allowlist.js';
 import type { LiveAction } from '../src/index.js';
 import type { CliRun } from './helpers/cli.js';
-import { AGENTS, afterPayload, beforePayload, hook, proposeAction } from './helpers/hook-payloads.js';
+import { AGENTS, afterPayload, beforePayload, hook, loopwatchAsync, proposeAction } from './helpers/hook-payloads.js';
 import { hookInProcess } from './helpers/hook-in-process.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
 
@@ -61,9 +63,13 @@ async function builds(agent: AgentName, session: string, cwd: string, times: num
 const ALLOW = JSON.stringify({ allow: [{ command: '^python setup\\.py build_ext\\b' }] });
 
 describe.each(AGENTS)('a project allowlist (%s)', (agent) => {
-  it('should never warn, deny or stop an allowed command, from a folder below the git root, and say once that the file is in use', async () => {
-    const steps = await builds(agent, `${agent}-allowed`, project(`${agent}-allowed`, ALLOW), 6);
+  it('should never warn, deny or stop an allowed command once the file is accepted, from a folder below the git root, and say once that the file is in use', async () => {
+    const cwd = project(`${agent}-allowed`, ALLOW);
     const file = join(root, `${agent}-allowed`, '.loopwatch.json');
+    const trusted = await loopwatchAsync(['hook', 'trust'], '', process.env, cwd); // the file found from the folder, as the hooks find it
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toBe(`loopwatch hook trust: accepted ${file} as it is now (a change to it must be accepted again): 1 rule lets calls repeat without a warning\n  allow[0] {"command":"^python setup\\\\.py build_ext\\\\b"}\n`);
+    const steps = await builds(agent, `${agent}-allowed`, cwd, 6);
     const told = `loopwatch: ${file} is in use: 1 rule lets calls repeat without a warning`;
     expect(steps[0]?.before.stderr).toBe(`loopwatch hook: ${told}\n`);
     expect(JSON.parse(steps[0]?.before.stdout as string)).toEqual({ systemMessage: told }); // the notice only: no warning
@@ -97,7 +103,9 @@ describe('project allowlist files', () => {
   }, 60_000);
 
   it('should not look above the working directory outside a git repository', async () => {
-    const steps = await builds('codex', 'no-git', project('no-git', ALLOW, false), 5);
+    const cwd = project('no-git', ALLOW, false);
+    accept(acceptedPath(join(root, 'no-git', '.loopwatch.json')), ALLOW); // accepted: not read from below all the same
+    const steps = await builds('codex', 'no-git', cwd, 5);
     expect(steps.map((s) => s.action)).toEqual(['allow', 'allow', 'warn', 'deny', 'stop']);
   }, 60_000);
 });

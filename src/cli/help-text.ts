@@ -26,6 +26,7 @@ Commands:
                         add loopwatch to (or remove it from) an agent's hook settings
   hook status|reset [--session ID]
                         what the hooks did per session; give a stopped session a fresh start
+  hook trust [FILE]     accept a project's .loopwatch.json (this version of it) for the hooks
   eval DIR              measure loopwatch on a folder of labelled runs (warned, broken, false alarms per family)
   calibrate DIR         fit the policy to a folder of labelled runs under a false-alarm budget (held-out figures)
 ${withBench ? '  bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)\n' : ''}
@@ -332,6 +333,7 @@ export const HOOK_HELP = `Usage: loopwatch hook [options]                  (run 
        loopwatch hook uninstall --agent NAME [--user | --project]
        loopwatch hook reset [--session ID] [--agent NAME] [--state-dir DIR]
        loopwatch hook status [--session ID] [--state-dir DIR] [--json]
+       loopwatch hook trust [FILE]
 
 Reads one hook payload (JSON) on standard input, as Claude Code (and the Claude Agent SDK), Codex CLI and
 Gemini CLI send it before a tool call runs (PreToolUse, BeforeTool) and after it ran (PostToolUse,
@@ -344,9 +346,10 @@ PostToolUseFailure, AfterTool), decides, and prints the agent's answer on standa
 A new prompt from the user (UserPromptSubmit, BeforeAgent), a new successful edit after a block, or
 loopwatch hook reset gives a stopped session a fresh start. Calls meant to repeat are listed in the
 project's .loopwatch.json ({"allow": [{"tool": "Bash", "command": "^npm (run )?test\\\\b"}]}), looked for
-from the agent's working directory up to the git root; rules there that allow every command, alone or
-together, or every call of the agent's own tools (Read, Edit, ...) are refused (copy them to your own
---config to accept them), and the file in use is told once per version of it. Each session's state lives in a file of
+from the agent's working directory up to the git root, used only once you accept that version of it
+(loopwatch hook trust); rules there that allow every command, alone or together, or every call of the
+agent's own tools (Read, Edit, ...) are refused even then (copy them to your own --config to accept them),
+and the file is told once per version of it. Each session's state lives in a file of
 the state directory, locked while a hook uses it (hooks of one session run in parallel); sessions
 untouched for 7 days are removed.
 
@@ -376,6 +379,10 @@ install / uninstall:
 status: per session of the state folder, the calls its hooks saw before and after they ran and how many
 were not checked (a wait for the lock given up, a failure), the decisions by action, the last decisions
 and why (redacted), and when the state was written; --json for all of it as one JSON document.
+
+trust: accepts a project's .loopwatch.json as it is now (FILE, default: the one the hooks would read
+for this folder) and prints its rules; the hooks use it until it changes. Exit code 1 when there is no
+usable file.
 
 Install merges loopwatch's entries into the file (a second install changes nothing), keeps a backup of a
 file it changes, and prints what changed and what the agent's version can take; uninstall removes exactly

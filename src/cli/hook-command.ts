@@ -1,7 +1,7 @@
 /**
  * `loopwatch hook`: the command an agent runs on each tool call (src/hooks/hook-run.ts does the work), and
- * `loopwatch hook install|uninstall` (hook-install-command.ts), `reset` (hook-reset-command.ts) and
- * `status` (hook-status-command.ts), loaded only for them. This module is what a hook process loads: it
+ * `loopwatch hook install|uninstall` (hook-install-command.ts), `reset` (hook-reset-command.ts),
+ * `status` (hook-status-command.ts) and `trust` (hook-trust-command.ts), loaded only for them. This module is what a hook process loads: it
  * imports nothing a hook does not need (see docs/hooks.md, Speed).
  *
  * A hook must not block the agent by accident: agents read exit code 2 as "block this call", so a usage
@@ -39,9 +39,9 @@ function write(io: HookIo, reply: HookReply): number {
 }
 
 /** The subcommands of `loopwatch hook` (the main help lists each: test/cli-main-help-hook-verbs.test.ts). */
-export const HOOK_VERBS = ['install', 'uninstall', 'reset', 'status'] as const;
+export const HOOK_VERBS = ['install', 'uninstall', 'reset', 'status', 'trust'] as const;
 
-/** `loopwatch hook [options]` (one payload on stdin), or `loopwatch hook install|uninstall|reset|status ...`. */
+/** `loopwatch hook [options]` (one payload on stdin), or `loopwatch hook install|uninstall|reset|status|trust ...`. */
 export async function hookCommand(args: readonly string[], io: HookIo): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     // the hook's own entry has no help texts (they are the CLI's): point at them
@@ -53,6 +53,7 @@ export async function hookCommand(args: readonly string[], io: HookIo): Promise<
     try {
       if (verb === 'reset') return (await import('./hook-reset-command.js')).hookResetCommand(args.slice(1), io);
       if (verb === 'status') return (await import('./hook-status-command.js')).hookStatusCommand(args.slice(1), io);
+      if (verb === 'trust') return (await import('./hook-trust-command.js')).hookTrustCommand(args.slice(1), io);
       return await (await import('./hook-install-command.js')).hookInstallCommand(verb, args.slice(1), io);
     } catch (e) {
       // handled here: in the hook's bundle, UsageError is the bundle's own class, not the CLI's

@@ -25,15 +25,23 @@ const HOOK_CONTEXT_OPEN = '\n\n<hook_context>';
 const HOOK_CONTEXT_CLOSE = '</hook_context>';
 
 /**
+ * Blocks withoutHookContext leaves out at most: Gemini CLI appends one per tool call for its AfterTool hooks
+ * (their contexts joined), and one for its BeforeTool hooks where it does so too.
+ */
+export const MAX_HOOK_CONTEXT_BLOCKS = 2;
+
+/**
  * `output` without the `<hook_context>` blocks Gemini CLI appended to its end: an AfterTool hook's
  * `additionalContext` (loopwatch's own warning among them) is added to the tool's output as
  * `\n\n<hook_context>...</hook_context>`, and the chat records it so. It is not what the tool said: read
  * with it, the call the hook warned about had another result than its identical runs before it, and `scan`
- * of the chat missed the loop the hook saw. Linear: each block is found from the end once.
+ * of the chat missed the loop the hook saw. At most MAX_HOOK_CONTEXT_BLOCKS: a tool's output ending in
+ * many such blocks of its own (a file read, an MCP server's answer) keeps all but the last two, where
+ * before the whole output could vanish. Linear: each block is found from the end once.
  */
 export function withoutHookContext(output: string): string {
   let end = output.length;
-  while (output.startsWith(HOOK_CONTEXT_CLOSE, end - HOOK_CONTEXT_CLOSE.length) && end >= HOOK_CONTEXT_OPEN.length + HOOK_CONTEXT_CLOSE.length) {
+  for (let n = 0; n < MAX_HOOK_CONTEXT_BLOCKS && output.startsWith(HOOK_CONTEXT_CLOSE, end - HOOK_CONTEXT_CLOSE.length) && end >= HOOK_CONTEXT_OPEN.length + HOOK_CONTEXT_CLOSE.length; n++) {
     const at = output.lastIndexOf(HOOK_CONTEXT_OPEN, end - HOOK_CONTEXT_CLOSE.length - HOOK_CONTEXT_OPEN.length);
     if (at < 0) break;
     end = at;
@@ -42,16 +50,21 @@ export function withoutHookContext(output: string): string {
 }
 
 /**
- * Whether a `user` message's `content` only sends tools' results back to the model: every part a
- * `functionResponse` (or the `<hook_context>` text a hook's context adds beside one). Gemini CLI 0.61's JSONL
- * chat writes such a message after each model turn's calls; it is not a person's prompt.
+ * Whether a `user` message's `content` only sends tools' results back to the model: one part at least a
+ * `functionResponse`, the others the parts Gemini CLI puts beside one: the `<hook_context>` text a hook's
+ * context adds, the file or image a tool read (`inlineData`, `fileData`, beside its response where the model
+ * takes no media inside one), the text parts of a tool's answer (older versions put them beside
+ * it). Gemini CLI 0.61's JSONL chat writes such a message after each model turn's calls; it is not a
+ * person's prompt, and a tool (an image read, an MCP server's answer) cannot make it one: read as a prompt,
+ * it ended the agent's turn and gave the session a fresh start.
  */
 export function onlyToolResults(content: unknown): boolean {
   if (!Array.isArray(content) || content.length === 0) return false;
   let responses = 0;
   for (const p of content) {
-    if (isRecord(p) && isRecord(p.functionResponse)) responses++;
-    else if (!(isRecord(p) && typeof p.text === 'string' && p.text.trimStart().startsWith('<hook_context>'))) return false;
+    if (!isRecord(p)) return false;
+    if (isRecord(p.functionResponse)) responses++;
+    else if (typeof p.text !== 'string' && !isRecord(p.inlineData) && !isRecord(p.fileData)) return false;
   }
   return responses > 0;
 }

@@ -16,14 +16,22 @@
  * agent's own tools) is dropped, the file's other rules kept, and a file in use is told the same way, once
  * per version: its path, the rules used, the rules dropped, and how the user may accept them (the `allow`
  * of their own `--config`, which a project file cannot write).
+ *
+ * Rules that pass those checks are still not used until the user accepts the file: one version of one file,
+ * by `loopwatch hook trust FILE` (accepted-allowlists.ts), as direnv's `allow` does for `.envrc`. The seed
+ * of the probes is public, and rules written to miss them (`^npm\b`, `^pytest\b`, `^git\b`, ... one per
+ * command an agent runs) or a tool-only rule for an MCP tool silence the loops an agent makes the most; only
+ * the user can tell a project's own narrow rules from those. Until then the calls are checked without the
+ * file, and the user is told once per version of it what it would allow and the command that accepts it.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { AllowRule } from '../options/allow-rules.js';
 import { resolveAllow } from '../options/allow-rules.js';
 import { refusedRules } from '../options/covering-rules.js';
 import { cutText } from '../text/shown-text.js';
+import { isAccepted } from './accepted-allowlists.js';
 
 /** The allowlist's file name. */
 export const ALLOWLIST_FILE = '.loopwatch.json';
@@ -61,7 +69,7 @@ export function allowlistFolders(cwd: string): string[] {
  * swapped in after the stat cannot hang the hook), a regular file of at most MAX_ALLOWLIST_BYTES.
  */
 function readText(path: string): string {
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new Error('it is not a regular file');
@@ -83,14 +91,16 @@ function jsonProblem(e: unknown): string {
   return at === null ? 'not JSON' : `not JSON (at character ${at[1]})`;
 }
 
-/** An allowlist file's rules: those used, and what was said of each one dropped. */
-interface FileRules {
+/** An allowlist file's rules: those used (and each shown), what was said of each one dropped, and the text read. */
+export interface FileRules {
   readonly rules: readonly AllowRule[];
+  readonly shown: readonly string[];
   readonly dropped: readonly string[];
+  readonly text: string;
 }
 
 /** Reads and checks an allowlist file, dropping its catch-all rules; throws an Error saying why it cannot be used. */
-function readRules(path: string, size: number): FileRules {
+export function readRules(path: string, size: number): FileRules {
   if (size > MAX_ALLOWLIST_BYTES) throw new Error(`it is ${size} bytes, more than ${MAX_ALLOWLIST_BYTES}`);
   const text = readText(path);
   let value: unknown;
@@ -106,13 +116,43 @@ function readRules(path: string, size: number): FileRules {
   const resolved = resolveAllow(allow); // refuses an unsafe or malformed rule, naming it
   const refused = new Map(refusedRules(resolved).map((r) => [r.index, r.why]));
   const rules: AllowRule[] = [];
+  const shown: string[] = [];
   const dropped: string[] = [];
   ((allow ?? []) as readonly AllowRule[]).forEach((rule, i) => {
     const why = refused.get(i);
-    if (why === undefined) rules.push(rule);
-    else dropped.push(`allow[${i}] ${cutText(JSON.stringify(rule), 60)} (${why})`);
+    const named = `allow[${i}] ${cutText(JSON.stringify(rule), 60)}`;
+    if (why === undefined) {
+      rules.push(rule);
+      shown.push(named);
+    } else dropped.push(`${named} (${why})`);
   });
-  return { rules, dropped };
+  return { rules, shown, dropped, text };
+}
+
+/** The path an allowlist is accepted under: its real path (the agent's `cwd` and the user's may name it through links). */
+export function acceptedPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** `word` as one word of a POSIX shell command: as it is when it needs no quotes, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The first three of `items`, joined, and how many more. */
+function firstThree(items: readonly string[]): string {
+  return `${items.slice(0, 3).join('; ')}${items.length > 3 ? ` and ${items.length - 3} more` : ''}`;
+}
+
+/** What to tell the user of a file whose rules are not used until they accept it (see the header). */
+function notAcceptedNotice(path: string, read: FileRules): string {
+  const n = read.rules.length;
+  const refused = read.dropped.length === 0 ? '' : `; refused as too broad even then: ${firstThree(read.dropped)}`;
+  return `loopwatch: ${path} is not used until you accept it: its ${n} rule${n === 1 ? '' : 's'} would let calls repeat without a warning (${firstThree(read.shown)})${refused}; if you trust this project, run: loopwatch hook trust ${shellWord(path)}`;
 }
 
 /** What to tell the user of a file read (`read`): that it is in use, and the rules refused; undefined when it has nothing. */
@@ -120,8 +160,7 @@ function usedNotice(path: string, read: FileRules): string | undefined {
   const n = read.rules.length;
   const { dropped } = read;
   if (n === 0 && dropped.length === 0) return undefined;
-  const more = dropped.length > 3 ? ` and ${dropped.length - 3} more` : '';
-  const refused = dropped.length === 0 ? '' : `refused as too broad: ${dropped.slice(0, 3).join('; ')}${more} (to allow these anyway, copy them to the "allow" of your own --config file)`;
+  const refused = dropped.length === 0 ? '' : `refused as too broad: ${firstThree(dropped)} (to allow these anyway, copy them to the "allow" of your own --config file)`;
   if (n === 0) return `loopwatch: ${path} is not used (${refused}); calls are checked without its allowlist`;
   const used = `loopwatch: ${path} is in use: ${n} rule${n === 1 ? '' : 's'} let${n === 1 ? 's' : ''} calls repeat without a warning`;
   return refused === '' ? used : `${used}; ${refused}`;
@@ -140,8 +179,8 @@ function toldBefore(stateDir: string, path: string, st: { size: number; mtimeMs:
   }
 }
 
-/** The allowlist for a hook payload's `cwd` (see the header); never throws. */
-export function projectAllowlist(cwd: unknown, stateDir: string): ProjectAllowlist {
+/** The allowlist for a hook payload's `cwd` (see the header), the accepted files found from `env`; never throws. */
+export function projectAllowlist(cwd: unknown, stateDir: string, env: NodeJS.ProcessEnv = process.env): ProjectAllowlist {
   if (typeof cwd !== 'string' || cwd.length > 4096 || !isAbsolute(cwd)) return NONE;
   for (const dir of allowlistFolders(cwd)) {
     const path = join(dir, ALLOWLIST_FILE);
@@ -159,6 +198,10 @@ export function projectAllowlist(cwd: unknown, stateDir: string): ProjectAllowli
     } catch (e) {
       const why = (e as Error).message;
       return toldBefore(stateDir, path, st, why) ? { rules: [], path } : { rules: [], path, notice: `loopwatch: ${path} is not used (${why}); calls are checked without its allowlist` };
+    }
+    if (read.rules.length !== 0 && !isAccepted(acceptedPath(path), read.text, env)) {
+      const notice = notAcceptedNotice(path, read);
+      return toldBefore(stateDir, path, st, notice) ? { rules: [], path } : { rules: [], path, notice };
     }
     const notice = usedNotice(path, read);
     return notice === undefined || toldBefore(stateDir, path, st, notice) ? { rules: read.rules, path } : { rules: read.rules, path, notice };

@@ -10,8 +10,13 @@ import { join } from 'node:path';
 export function hookStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   if (flag !== undefined && flag !== '') return flag;
   if (env.LOOPWATCH_STATE_DIR !== undefined && env.LOOPWATCH_STATE_DIR !== '') return env.LOOPWATCH_STATE_DIR;
+  return join(loopwatchStateHome(env), 'hooks');
+}
+
+/** loopwatch's folder of the user's state: `$XDG_STATE_HOME/loopwatch`, else `~/.local/state/loopwatch`. */
+export function loopwatchStateHome(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_STATE_HOME !== undefined && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-  return join(base, 'loopwatch', 'hooks');
+  return join(base, 'loopwatch');
 }
 
 /** The `--state-dir` value among a command's arguments (`--state-dir DIR` or `--state-dir=DIR`), if any. */

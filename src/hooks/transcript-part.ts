@@ -2,9 +2,12 @@
  * A bounded read of an agent's transcript (the payload's `transcript_path`): at most a given number of
  * bytes of a regular file, from its start or its end, or nothing. Never blocks: the file is opened without
  * blocking (a FIFO put in the transcript's place hung the hook in open()), and anything but a regular file,
- * a relative path, or a path longer than 4,096 characters is not read. Never throws.
+ * a relative path, or a path longer than 4,096 characters is not read. Anything but a regular file is not
+ * even opened (opening has effects of its own: it lets a FIFO's writer blocked in open() go on, it makes a
+ * terminal the controlling one of a process that has none): the path is looked at first, and opened with
+ * O_NOCTTY, then checked again on the descriptor (a device swapped in between is not read). Never throws.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 
 /** A part of a transcript read: its text, and the byte offset where it begins (0: the whole head). */
@@ -18,7 +21,8 @@ export function readTranscriptPart(path: unknown, at: 'head' | 'tail', bytes: nu
   if (typeof path !== 'string' || path.length > 4096 || !isAbsolute(path)) return null;
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    if (!statSync(path).isFile()) return null;
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
   } catch {
     return null;
   }

@@ -1,0 +1,71 @@
+/**
+ * `loopwatch hook trust [FILE]`: accepts a project's `.loopwatch.json` (src/hooks/accepted-allowlists.ts),
+ * this version of it: the hooks use its rules from then on, until the file changes. FILE defaults to the
+ * `.loopwatch.json` the hooks would read for the current folder (from it up to the git root). It prints the
+ * rules accepted and those still refused as too broad (src/options/covering-rules.ts: accepting the file
+ * does not accept them; the user's own `--config` does). Exit code 0 accepted, 1 no usable file, 2 a usage
+ * error.
+ */
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { accept } from '../hooks/accepted-allowlists.js';
+import { ALLOWLIST_FILE, acceptedPath, allowlistFolders, readRules } from '../hooks/project-allowlist.js';
+import { shownMessage } from '../text/shown-message.js';
+import { parseFlags } from './flags.js';
+import type { HookIo } from './hook-io.js';
+import { UsageError } from './usage-error.js';
+
+/** The allowlist the hooks would read for `cwd`, or null when there is none. */
+function foundFrom(cwd: string): string | null {
+  for (const dir of allowlistFolders(cwd)) {
+    const path = join(dir, ALLOWLIST_FILE);
+    try {
+      if (statSync(path).isFile()) return path;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** `loopwatch hook trust [FILE]`: the exit code (see the header). */
+export function hookTrustCommand(args: readonly string[], io: Pick<HookIo, 'stdout' | 'stderr'>, cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): number {
+  const { positionals } = parseFlags(args, {}, true);
+  if (positionals.length > 1) throw new UsageError(`takes at most one file, received ${positionals.length}`);
+  const named = positionals[0];
+  const path = named === undefined ? foundFrom(cwd) : resolve(cwd, named);
+  if (path === null) {
+    io.stderr.write(`loopwatch hook trust: no ${ALLOWLIST_FILE} from ${shownMessage(cwd, 300)} up to its git root\n`);
+    return 1;
+  }
+  const shownPath = shownMessage(path, 300);
+  let st;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    io.stderr.write(`loopwatch hook trust: ${shownPath} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})\n`);
+    return 1;
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid && st.uid !== 0) {
+    io.stderr.write(`loopwatch hook trust: ${shownPath} is owned by uid ${st.uid}, not by you: the hooks never read it\n`);
+    return 1;
+  }
+  let read;
+  try {
+    read = readRules(path, st.size);
+  } catch (e) {
+    io.stderr.write(`loopwatch hook trust: ${shownPath} cannot be used (${shownMessage((e as Error).message, 300)})\n`);
+    return 1;
+  }
+  accept(acceptedPath(path), read.text, env);
+  const n = read.rules.length;
+  const lines = [`loopwatch hook trust: accepted ${shownPath} as it is now (a change to it must be accepted again): ${n} rule${n === 1 ? '' : 's'} let${n === 1 ? 's' : ''} calls repeat without a warning`];
+  for (const r of read.shown) lines.push(`  ${shownMessage(r, 200)}`);
+  if (read.dropped.length !== 0) {
+    lines.push(`still refused as too broad (to allow these, copy them to the "allow" of your own --config file):`);
+    for (const r of read.dropped) lines.push(`  ${shownMessage(r, 300)}`);
+  }
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
