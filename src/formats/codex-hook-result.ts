@@ -3,7 +3,8 @@
  * (src/hooks/codex.ts) and the hook payload log reader reads a logged Codex payload (hook-payloads.ts):
  * one function, so a call's outcome is the same whether the hook saw it or a log of its payloads is read.
  *
- * Codex sends PostToolUse for every call that ran, success or failure. Bash's response is the text the
+ * Codex sends PostToolUse for a call whose tool answered (a failed command too; a patch that did not apply or
+ * an MCP tool's `isError` get none in 0.171: src/hooks/codex-missed-outcomes.ts). Bash's response is the text the
  * model reads, read as the rollout reader reads a `function_call_output` (codex-output.ts: the `Command:`
  * echo, "Exit code: N" / "Process exited with code N" headers, `Wall time:` timings, older JSON with
  * `metadata.exit_code`): a non-zero exit code is a failure, and the result is the output alone, so two

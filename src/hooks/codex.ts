@@ -1,6 +1,6 @@
 /**
- * Codex CLI: PreToolUse before a call, PostToolUse after it ran (success or failure alike: the failure is
- * read from `tool_response`, see outcomeOf), for Bash, apply_patch and MCP tools; UserPromptSubmit (a new
+ * Codex CLI: PreToolUse before a call, PostToolUse after it ran (a failure is read from `tool_response`, see
+ * outcomeOf; a failure in the tool itself comes without one, see below), for Bash, apply_patch and MCP tools; UserPromptSubmit (a new
  * prompt: the session's fresh start). Payloads carry `turn_id` and `model`, which Claude Code's do not;
  * `turn_id` names the user's turn, so a call's model turn is read from the rollout's end (transcript-turn.ts).
  *
@@ -17,6 +17,10 @@
  * Codex 0.171 sends a command's output alone as its `tool_response` (no exit code): the exit code is then
  * read from the rollout, where the call's end is already written (codex-exit-code.ts).
  *
+ * Codex 0.171 sends no PostToolUse for a call whose tool failed on its own (a patch that does not apply, an
+ * MCP tool's `isError`): the outcome is read from the rollout when a later hook of the session runs
+ * (codex-missed-outcomes.ts), and recorded before that hook's own call.
+ *
  * Codex before 0.129 refuses PreToolUse's `additionalContext` (the hook counts as failed, the warning is
  * lost): for those versions (agent-versions.ts) a warning is given after the call instead, and an ask is
  * told to the user alone.
@@ -27,7 +31,10 @@ import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, after
 import { codexHookOutcome } from '../formats/codex-hook-result.js';
 import { callIdOf, capText, capValue, inputOf, promptOf, sessionOf, toolOf } from './hook-payload.js';
 import { withRolloutExitCode } from './codex-exit-code.js';
+import { missedResponses } from './codex-missed-outcomes.js';
 import { codexTurn } from './transcript-turn.js';
+import type { LiveCall } from '../live/live-call.js';
+import { isDeclined } from '../text/failure-kinds.js';
 
 /**
  * The outcome a tool response says (src/formats/codex-hook-result.ts, which the hook payload log reader
@@ -49,6 +56,24 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   const base = { tool, args: inputOf(p), ...(id === undefined ? {} : { id }) };
   if (phase === 'propose') return { agent: 'codex', eventName, phase, session, call: base };
   return { agent: 'codex', eventName, phase, session, call: { ...base, ...outcomeOf(withRolloutExitCode(capValue(p.tool_response), p)) } };
+}
+
+/**
+ * The PostToolUse records Codex never sent for calls of `waiting` that the rollout shows answered
+ * (codex-missed-outcomes.ts), their outcome read as a PostToolUse's `tool_response` is, their turn as a
+ * PostToolUse's. A call the person declined or interrupted (`patch rejected by user`, `aborted`) is left
+ * out: it did not run, and stays waiting to be taken so.
+ */
+function missedRecords(p: Readonly<Record<string, unknown>>, waiting: readonly LiveCall[]): HookCall[] {
+  const session = sessionOf(p);
+  const out: HookCall[] = [];
+  for (const { call, response } of missedResponses(p, waiting)) {
+    const outcome = outcomeOf(capValue(response));
+    if ('error' in outcome && isDeclined(outcome.error)) continue;
+    const round = codexTurn({ transcript_path: p.transcript_path, tool_use_id: call.id });
+    out.push({ agent: 'codex', eventName: 'PostToolUse', phase: 'record', session, call: { id: call.id, tool: call.tool, args: call.args, ...outcome, ...(round === undefined ? {} : { round }) } });
+  }
+  return out;
 }
 
 /** Codex has no ask from a hook, and a hook cannot stop its run: a stop blocks the call and tells the user. */
@@ -88,5 +113,6 @@ export const CODEX: HookAgent = {
   editTools: ['apply_patch'],
   decode,
   turn: codexTurn,
+  missedRecords,
   reply,
 };

@@ -87,6 +87,13 @@ export interface HookAgent {
    * transcript (a bounded read of its end, transcript-turn.ts); undefined when it cannot be told. Never throws.
    */
   turn?(payload: Readonly<Record<string, unknown>>): number | undefined;
+  /**
+   * Records of calls that ran without the agent's after-event, read from its transcript: of `waiting` (the
+   * session's proposals with an id still waiting for their outcome), those the transcript shows answered,
+   * as `record` calls with their outcome, in `waiting`'s order (Codex: a failed apply_patch or MCP call,
+   * codex-missed-outcomes.ts). Absent: the agent sends an after-event for every call that ran. Never throws.
+   */
+  missedRecords?(payload: Readonly<Record<string, unknown>>, waiting: readonly LiveCall[]): readonly HookCall[];
   /** What to print on stdout for a decision on `call` (`''` when there is nothing to say). */
   reply(call: HookCall, decision: LiveDecision, context: ReplyContext): string;
 }

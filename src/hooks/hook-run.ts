@@ -18,7 +18,7 @@
  * another user decides nothing (state-folder.ts). With `failClosed` a call that could not be checked is denied instead (an unreadable
  * payload: exit code 2 with the reason on stderr, the block every agent understands).
  */
-import { NotPrivateError, SnapshotError, isLoopwatchError } from '../errors.js';
+import { InvalidEventError, NotPrivateError, SnapshotError, isLoopwatchError } from '../errors.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
@@ -141,14 +141,41 @@ function restore(file: SessionFile, call: HookCall, detection: LoopDetectorOptio
 interface Reached {
   file: SessionFile | null;
   notRun?: readonly LiveCall[];
+  /** The records of calls that ran without the agent's after-event (HookAgent.missedRecords), with their decisions. */
+  missed?: { readonly call: HookCall; readonly decision: LiveDecision }[];
 }
+
+/**
+ * Records the calls still waiting that ran without the agent's after-event (`missed`, the codec's
+ * HookAgent.missedRecords), before the hook's own call (`call`; a record of it is not one of them); returns
+ * the session's notes with each decision counted. A record the detector refuses is passed over.
+ */
+function recordMissed(detector: LoopDetector, call: HookCall, missed: MissedRecords, meta: SessionMeta, reached: Reached): SessionMeta {
+  const waiting = detector.waiting().filter((c) => call.phase !== 'record' || c.id !== call.call.id);
+  if (waiting.length === 0) return meta;
+  for (const m of missed(waiting)) {
+    let decision: LiveDecision;
+    try {
+      decision = detector.record(m.call);
+    } catch (e) {
+      if (e instanceof InvalidEventError) continue;
+      throw e;
+    }
+    meta = withDecision(meta, m, decision, Date.now());
+    (reached.missed ??= []).push({ call: m, decision });
+  }
+  return meta;
+}
+
+/** The codec's reading of the records an agent never sent, bound to the hook's payload. */
+type MissedRecords = (waiting: readonly LiveCall[]) => readonly HookCall[];
 
 /**
  * Loads the session, decides, saves it (the lock held throughout). Returns null for a session's end, a
  * declined call and a prompt (a change to a session that has a state; nothing to do for one that has none:
  * a prompt that only answers the agent ends its turn, LoopDetector.endTurn, a new one gives a fresh start).
  */
-function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached): LiveDecision | null {
+function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached, missed?: MissedRecords): LiveDecision | null {
   if (call.phase === 'decline' && declinedCalls(call).length === 0) return null; // an empty batch: nothing to change
   const file = new SessionFile(options.stateDir, call.agent, call.session);
   const tightened = prepareStateFolder(options.stateDir);
@@ -171,6 +198,8 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
     }
     const restored = restore(file, call, detection, detector, notes);
     detector = restored.detector;
+    // calls that ran without their after-event (a Codex patch that did not apply) are recorded first: they came before this one
+    const meta = restored.restored && missed !== undefined && call.phase !== 'decline' ? recordMissed(detector, call, missed, restored.meta, reached) : restored.meta;
     if (call.phase === 'decline') {
       // the call did not run (Claude Code's PermissionDenied, a batch's calls still waiting): never recorded as run, no longer in flight
       if (restored.restored) {
@@ -186,15 +215,15 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
       // an answer to the agent's question, a task's notification: no fresh start (src/text/prompt-origin.ts),
       // but the agent's turn ended all the same: the calls still waiting did not run (declined at its prompt)
       if (call.answer === true) {
-        if (detector.endTurn()) file.write(detector.snapshot(), restored.meta);
+        if (detector.endTurn() || reached.missed !== undefined) file.write(detector.snapshot(), meta);
       } else {
         detector.freshStart();
-        file.write(detector.snapshot(), restored.meta);
+        file.write(detector.snapshot(), meta);
       }
       return null;
     }
     const decision = call.phase === 'propose' ? detector.propose(call.call) : detector.record(call.call);
-    file.write(detector.snapshot(), withDecision(restored.meta, call, decision, Date.now()));
+    file.write(detector.snapshot(), withDecision(meta, call, decision, Date.now()));
     return decision;
   } finally {
     release?.();
@@ -212,6 +241,11 @@ function replyContext(agent: HookAgent, payload: Readonly<Record<string, unknown
   const warning = d.phase === 'propose' ? d.action === 'warn' || d.action === 'ask' : d.verdict !== null;
   const version = warning ? (transcriptVersion(agent.name, payload.transcript_path) ?? versionIn(options.agentVersion ?? '')) : undefined;
   return { warnsBefore: warnsBefore(agent.name, version), ...(notice === undefined ? {} : { notice }) };
+}
+
+/** A decision as the decision log writes it. */
+function loggedDecision(d: LiveDecision): LoggedDecision {
+  return { action: d.action, ...(d.message === undefined ? {} : { message: d.message }), ...(d.verdict === null ? {} : { kind: d.verdict.kind }) };
 }
 
 /** Appends the decision to the decision log, when there is one; a failure is one more note. */
@@ -255,10 +289,13 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
     const tool = hook.call.phase === 'propose' || hook.call.phase === 'record';
     const allowlist = tool ? projectAllowlist(payload.cwd, options.stateDir) : { rules: [] };
     if (allowlist.notice !== undefined) notes.push(hookLine(allowlist.notice));
-    const decision = decide(hook.call, hookDetection(options.detection, [hook.agent], allowlist.rules), options, notes, reached);
+    const codec = hook.agent;
+    const missed: MissedRecords | undefined = codec.missedRecords === undefined ? undefined : (waiting) => codec.missedRecords?.(payload, waiting) ?? [];
+    const decision = decide(hook.call, hookDetection(options.detection, [hook.agent], allowlist.rules), options, notes, reached, missed);
     // after the lock: no hook waits on these
     reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R');
-    if (decision !== null) log(options, hook.call, { action: decision.action, ...(decision.message === undefined ? {} : { message: decision.message }), ...(decision.verdict === null ? {} : { kind: decision.verdict.kind }) }, notes);
+    for (const m of reached.missed ?? []) log(options, m.call, loggedDecision(m.decision), notes);
+    if (decision !== null) log(options, hook.call, loggedDecision(decision), notes);
     else if (hook.call.phase === 'decline') logNotRun(options, hook.call, reached.notRun ?? [], notes); // scan of the log forgets them too
     sweepIfDue(options.stateDir);
     const stdout = decision === null ? '' : hook.agent.reply(hook.call, decision, replyContext(hook.agent, payload, decision, options, allowlist.notice === undefined ? undefined : redactSecrets(allowlist.notice)));

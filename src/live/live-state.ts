@@ -114,6 +114,11 @@ export class LiveState {
     return out;
   }
 
+  /** The waiting proposals that have an id, oldest first (left waiting). */
+  waitingWithIds(): readonly PendingCall[] {
+    return this.pending.filter((p) => p.id !== undefined);
+  }
+
   /** Every waiting proposal, taken out (to record them without outcome, e.g. when the session ends). */
   drain(): PendingCall[] {
     const out = this.pending;

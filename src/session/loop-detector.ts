@@ -45,6 +45,7 @@ import { afterFreshStart } from '../live/fresh-start.js';
 import { allowedToRepeat } from '../options/allow-rules.js';
 import { DEAD_END_DEFAULTS } from '../options/detector-options.js';
 import { NO_SIGNALS } from './pipeline.js';
+import { EncodedArgs } from '../wasm/encoded-args.js';
 
 /** One call for {@link LoopDetector.checkBatch}: the session's detector and the event. */
 export interface BatchEntry {
@@ -575,6 +576,17 @@ export class LoopDetector {
   private counted(signals: readonly LoopSignal[], e: ToolEvent, index: number): readonly LoopSignal[] {
     if (this.options.allow.length !== 0 && allowedToRepeat(this.options.allow, e.tool, e.args)) return NO_SIGNALS;
     return this.liveState === null ? signals : afterFreshStart(signals, this.pipeline.history, index, this.liveState.freshAt);
+  }
+
+  /**
+   * The proposals with an id still waiting for their outcome, oldest first, as calls (id, tool, args as
+   * proposed): a host that can learn an outcome its agent never sent (a Codex call that
+   * failed without a PostToolUse, src/hooks/codex-missed-outcomes.ts) records it with record(). Nothing
+   * changes.
+   */
+  waiting(): readonly LiveCall[] {
+    if (this.liveState === null) return [];
+    return this.liveState.waitingWithIds().map((p) => ({ id: p.id, tool: p.event.tool, args: EncodedArgs.is(p.event.args) ? p.event.args.value() : p.event.args }));
   }
 
   /**
