@@ -9,7 +9,7 @@
  *   $XDG_STATE_HOME/loopwatch/serve.curl-header    "Authorization: Bearer <token>" (0600), for curl -H @FILE
  * ```
  *
- * (`~/.local/state` without XDG_STATE_HOME; the folder 0700). The token is made once (32 random bytes,
+ * (`~/.local/state` without an absolute XDG_STATE_HOME: state-dir.ts; the folder 0700). The token is made once (32 random bytes,
  * base64url) and kept across restarts, so a hook command written once keeps working. `-H @FILE` keeps the
  * token out of curl's command line, which other users can read (`ps`, /proc/PID/cmdline).
  *
@@ -21,10 +21,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
 import { O_NOFOLLOW, modeText, notPrivate, unsafeParent, userId } from '../hooks/private-path.js';
+import { loopwatchStateHome } from '../hooks/state-dir.js';
 import { BearerToken } from './bearer-token.js';
 
 /** Largest token file read, in bytes (one written is 44). */
@@ -32,8 +32,7 @@ const MAX_TOKEN_FILE_BYTES = 4096;
 
 /** The token file of this user: `$XDG_STATE_HOME/loopwatch/serve.token` (or `~/.local/state/...`). */
 export function defaultTokenPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME !== undefined && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-  return join(base, 'loopwatch', 'serve.token');
+  return join(loopwatchStateHome(env), 'serve.token');
 }
 
 /** The curl header file beside a token file: `serve.curl-header` for `serve.token`. */
