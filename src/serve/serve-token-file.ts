@@ -20,10 +20,10 @@
  * O_NOFOLLOW, refused unless a regular file of this user that others can neither read nor write.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
-import { O_NOFOLLOW, modeText, notPrivate, unsafeParent, userId } from '../hooks/private-path.js';
+import { O_NOFOLLOW, notPrivate, readPrivateFile, unsafeParent } from '../hooks/private-path.js';
 import { loopwatchStateHome } from '../hooks/state-dir.js';
 import { BearerToken } from './bearer-token.js';
 
@@ -77,28 +77,9 @@ function createPrivate(path: string, text: string): boolean {
   return true;
 }
 
-/** The text of the private file at `path` (see the header); null when there is none. Throws NotPrivateError when it cannot be trusted. */
+/** The text of the secret file at `path` (see the header), its first MAX_TOKEN_FILE_BYTES; null when there is none. Throws NotPrivateError when it cannot be trusted. */
 function readPrivate(path: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    if (code === 'ELOOP') throw new NotPrivateError(path, 'it is a symbolic link');
-    throw e;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new NotPrivateError(path, 'it is not a regular file');
-    const why = notPrivate(st);
-    if (why !== null) throw new NotPrivateError(path, why);
-    if (userId() !== null && (st.mode & 0o077) !== 0) throw new NotPrivateError(path, `others than its owner can read it (mode ${modeText(st)})`);
-    const buf = Buffer.alloc(Math.min(st.size, MAX_TOKEN_FILE_BYTES));
-    return buf.toString('utf8', 0, readSync(fd, buf, 0, buf.length, 0));
-  } finally {
-    closeSync(fd);
-  }
+  return readPrivateFile(path, { maxBytes: MAX_TOKEN_FILE_BYTES, truncate: true, secret: true })?.toString('utf8') ?? null;
 }
 
 /**
