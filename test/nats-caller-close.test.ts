@@ -29,24 +29,17 @@ async function closing(caller: NatsCaller, ms: number): Promise<{ outcome: strin
 }
 
 describe.skipIf(natsServerBinary === null)('NatsCaller.close() without its server', () => {
-  it('should close within its bound when the server was killed, the connection closed (not left reconnecting)', async () => {
+  // killed: the client sees the socket close and reconnects; frozen (SIGSTOP): the socket stays, nothing answers
+  it.each([
+    ['was killed', 'SIGKILL'],
+    ['does not answer (frozen)', 'SIGSTOP'],
+  ] as const)('should close within its bound when the server %s, the connection closed (not left reconnecting)', async (_, signal) => {
     const server = await startNatsServer();
     cleanup.push(() => server.stop());
     const caller = await NatsCaller.connect(server.url);
-    server.process.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 300)); // the client sees the socket close and starts reconnecting
-    const { outcome, ms } = await closing(caller, 15_000);
-    expect(outcome).toBe('closed');
-    expect(ms).toBeLessThan(CLOSE_DRAIN_MS + 2_000);
-    expect(connectionOf(caller).isClosed()).toBe(true);
-  }, 30_000);
-
-  it('should close within its bound when the server does not answer (frozen), the connection closed', async () => {
-    const server = await startNatsServer();
-    cleanup.push(() => server.stop());
-    const caller = await NatsCaller.connect(server.url);
-    server.process.kill('SIGSTOP');
-    cleanup.push(async () => void server.process.kill('SIGCONT'));
+    server.process.kill(signal);
+    if (signal === 'SIGSTOP') cleanup.push(async () => void server.process.kill('SIGCONT'));
+    await new Promise((r) => setTimeout(r, 300));
     const { outcome, ms } = await closing(caller, 15_000);
     expect(outcome).toBe('closed');
     expect(ms).toBeLessThan(CLOSE_DRAIN_MS + 2_000);
