@@ -11,38 +11,24 @@ import { promisify } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NatsWorker } from '../src/serve/nats/nats-worker.js';
+import { describe, expect, it } from 'vitest';
 import { docSamples, sampleModule } from './helpers/doc-samples.js';
-import { until } from './helpers/nats-run.js';
-import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/nats-server.js';
+import { natsFixture } from './helpers/nats-fixture.js';
+import { natsServerBinary } from './helpers/nats-server.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIR = `${ROOT}dist/doc-samples-nats/`;
 
 describe.skipIf(natsServerBinary === null)("docs/service.md's NatsCaller sample", () => {
-  let server: NatsServer;
-  let worker: NatsWorker;
-  beforeAll(async () => {
-    server = await startNatsServer();
-    worker = await NatsWorker.start({ servers: server.url, partitions: 2, leaseMs: 600, workerId: 'w' });
-    await until('the worker to own its partitions', () => worker.partitions().length === 2);
-  }, 30_000);
-  afterAll(async () => {
-    try {
-      await worker?.stop();
-    } finally {
-      await server?.stop();
-    }
-  }, 30_000);
+  const f = natsFixture(2);
 
   // async: the worker runs in this process, so the sample's process must not block its event loop
   it('should run to its end in a process of its own and exit', async () => {
     const sample = docSamples().find((s) => s.where.startsWith('docs/service.md') && s.modules.includes('loopwatch/nats'));
     expect(sample).toBeDefined();
     if (sample === undefined) return;
-    const text = sampleModule(sample, []).replaceAll('nats://127.0.0.1:4222', server.url);
-    expect(text).toContain(server.url);
+    const text = sampleModule(sample, []).replaceAll('nats://127.0.0.1:4222', f.server.url);
+    expect(text).toContain(f.server.url);
     const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
     mkdirSync(DIR, { recursive: true });
     writeFileSync(`${DIR}sample.mjs`, js);

@@ -5,7 +5,6 @@
  * state directory (restored at the next start) and exits 0; 1 when a session could not be written (each is
  * named on stderr).
  */
-import { homedir } from 'node:os';
 import { NotPrivateError, OptionRangeError } from '../errors.js';
 import { join } from 'node:path';
 import { BearerToken, isLoopback } from '../serve/bearer-token.js';
@@ -16,6 +15,7 @@ import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { familyDetection } from './detection-options.js';
 import { AGENTS } from '../hooks/agents.js';
 import { hookDetection } from '../hooks/hook-detection.js';
+import { loopwatchStateHome } from '../hooks/state-dir.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions, WorkerEvent } from '../serve/nats/nats-worker.js';
@@ -33,9 +33,8 @@ import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
 
 /** The default state directory for a port: `$XDG_STATE_HOME/loopwatch/serve-<port>` (or `~/.local/state/...`). */
-export function defaultStateDir(port: number): string {
-  const base = process.env.XDG_STATE_HOME !== undefined && process.env.XDG_STATE_HOME !== '' ? process.env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-  return join(base, 'loopwatch', `serve-${port}`);
+export function defaultStateDir(port: number, env: NodeJS.ProcessEnv = process.env): string {
+  return join(loopwatchStateHome(env), `serve-${port}`);
 }
 
 /** The flags of a `loopwatch serve` run: HTTP server options, or NATS worker options with --nats. */

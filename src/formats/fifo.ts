@@ -40,7 +40,12 @@ export class Fifo<T> {
     return item;
   }
 
-  /** Removes `item` (the first held that is it, by identity); false when it is not held. Linear. */
+  /**
+   * Removes `item` (the first held that is it, by identity); false when it is not held. Linear in the items
+   * held, O(1) for the oldest. Its callers keep that bounded: HeldCalls removes from a queue it releases
+   * down to MAX_HELD_CALLS after every record (forgets in a hostile order, the newest first or the second, measured
+   * as fast as the oldest first: ~4.5 us a call held and forgotten, mend13), and otherwise the oldest.
+   */
   remove(item: T): boolean {
     if (this.length > 0 && this.peek() === item) {
       this.shift();

@@ -90,12 +90,28 @@ export function notPrivate(st: Pick<Stats, 'uid' | 'mode'>, uid: number | null =
   return null;
 }
 
+/** How {@link readPrivateFile} reads a file. */
+export interface PrivateRead {
+  /** Most bytes read. @default MAX_PRIVATE_FILE_BYTES */
+  readonly maxBytes?: number;
+  /** A larger file: refused (NotPrivateError), or only its first `maxBytes` read (`truncate`). @default false */
+  readonly truncate?: boolean;
+  /**
+   * The file holds a secret (a token): others than its owner must not read it either (mode `& 0o077` is
+   * 0), not only not write it. No message of this function ever holds the file's content, secret or not.
+   * @default false
+   */
+  readonly secret?: boolean;
+}
+
 /**
- * The bytes of the file at `path` when it is a regular file private to this user, of at most `maxBytes`;
- * null when there is no such file. Throws NotPrivateError when it is not private (or not a regular file, a
- * symbolic link, or larger), and the file system's error for anything else.
+ * The bytes of the file at `path` when it is a regular file private to this user (see {@link PrivateRead}
+ * for a secret's stricter rule and for truncation), of at most `maxBytes`; null when there is no such file.
+ * Throws NotPrivateError when it is not private (or not a regular file, a symbolic link, or larger), and the
+ * file system's error for anything else; no message holds any of the file's content.
  */
-export function readPrivateFile(path: string, maxBytes = MAX_PRIVATE_FILE_BYTES): Buffer | null {
+export function readPrivateFile(path: string, how: PrivateRead = {}): Buffer | null {
+  const maxBytes = how.maxBytes ?? MAX_PRIVATE_FILE_BYTES;
   let fd: number;
   try {
     // O_NONBLOCK: a FIFO planted under the name does not block the open (regular files ignore the flag)
@@ -111,9 +127,10 @@ export function readPrivateFile(path: string, maxBytes = MAX_PRIVATE_FILE_BYTES)
     if (!st.isFile()) throw new NotPrivateError(path, 'it is not a regular file');
     const why = notPrivate(st);
     if (why !== null) throw new NotPrivateError(path, why);
-    if (st.size > maxBytes) throw new NotPrivateError(path, `it is ${st.size} bytes, more than loopwatch writes there (${maxBytes})`);
+    if (how.secret === true && userId() !== null && (st.mode & 0o077) !== 0) throw new NotPrivateError(path, `others than its owner can read it (mode ${modeText(st)})`);
+    if (st.size > maxBytes && how.truncate !== true) throw new NotPrivateError(path, `it is ${st.size} bytes, more than loopwatch writes there (${maxBytes})`);
     // the size seen, never more: a file grown meanwhile is read as it was
-    const bytes = Buffer.alloc(st.size);
+    const bytes = Buffer.alloc(Math.min(st.size, maxBytes));
     let n = 0;
     for (let got = 1; n < bytes.length && got > 0; n += got) got = readSync(fd, bytes, n, bytes.length - n, n);
     return n === bytes.length ? bytes : bytes.subarray(0, n);

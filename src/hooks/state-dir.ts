@@ -1,22 +1,29 @@
 /**
- * Where the hooks keep their state: `--state-dir`, else `$LOOPWATCH_STATE_DIR`, else
- * `$XDG_STATE_HOME/loopwatch/hooks`, else `~/.local/state/loopwatch/hooks`. Small on purpose: the hook's
+ * Where loopwatch keeps its state: {@link loopwatchStateHome}, `$XDG_STATE_HOME/loopwatch` (else
+ * `~/.local/state/loopwatch`), holds the hooks' folder, the server's token and its sessions. The hooks':
+ * `--state-dir`, else `$LOOPWATCH_STATE_DIR`, else `<state home>/hooks`. Small on purpose: the hook's
  * loader reads it before anything else is loaded (the compiled-code cache lives there, in `.cache/`).
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+
+/**
+ * loopwatch's own folder under the user's state home: `$XDG_STATE_HOME/loopwatch`, else
+ * `~/.local/state/loopwatch`. An empty or relative XDG_STATE_HOME is ignored, as the XDG Base Directory
+ * specification asks ("If an implementation encounters a relative path in any of these variables it
+ * should consider the path invalid and ignore it"): a relative one would put the state, and the
+ * server's token, in whatever folder the command happened to start in.
+ */
+export function loopwatchStateHome(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_STATE_HOME;
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.local', 'state'), 'loopwatch');
+}
 
 /** The hooks' state directory for a `--state-dir` value (or none) and an environment. */
 export function hookStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   if (flag !== undefined && flag !== '') return flag;
   if (env.LOOPWATCH_STATE_DIR !== undefined && env.LOOPWATCH_STATE_DIR !== '') return env.LOOPWATCH_STATE_DIR;
   return join(loopwatchStateHome(env), 'hooks');
-}
-
-/** loopwatch's folder of the user's state: `$XDG_STATE_HOME/loopwatch`, else `~/.local/state/loopwatch`. */
-export function loopwatchStateHome(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME !== undefined && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-  return join(base, 'loopwatch');
 }
 
 /** The `--state-dir` value among a command's arguments (`--state-dir DIR` or `--state-dir=DIR`), if any. */

@@ -9,7 +9,7 @@
  *   $XDG_STATE_HOME/loopwatch/serve.curl-header    "Authorization: Bearer <token>" (0600), for curl -H @FILE
  * ```
  *
- * (`~/.local/state` without XDG_STATE_HOME; the folder 0700). The token is made once (32 random bytes,
+ * (`~/.local/state` without an absolute XDG_STATE_HOME: state-dir.ts; the folder 0700). The token is made once (32 random bytes,
  * base64url) and kept across restarts, so a hook command written once keeps working. `-H @FILE` keeps the
  * token out of curl's command line, which other users can read (`ps`, /proc/PID/cmdline).
  *
@@ -20,11 +20,11 @@
  * O_NOFOLLOW, refused unless a regular file of this user that others can neither read nor write.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
-import { O_NOFOLLOW, modeText, notPrivate, unsafeParent, userId } from '../hooks/private-path.js';
+import { O_NOFOLLOW, notPrivate, readPrivateFile, unsafeParent } from '../hooks/private-path.js';
+import { loopwatchStateHome } from '../hooks/state-dir.js';
 import { BearerToken } from './bearer-token.js';
 
 /** Largest token file read, in bytes (one written is 44). */
@@ -32,8 +32,7 @@ const MAX_TOKEN_FILE_BYTES = 4096;
 
 /** The token file of this user: `$XDG_STATE_HOME/loopwatch/serve.token` (or `~/.local/state/...`). */
 export function defaultTokenPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME !== undefined && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-  return join(base, 'loopwatch', 'serve.token');
+  return join(loopwatchStateHome(env), 'serve.token');
 }
 
 /** The curl header file beside a token file: `serve.curl-header` for `serve.token`. */
@@ -78,28 +77,9 @@ function createPrivate(path: string, text: string): boolean {
   return true;
 }
 
-/** The text of the private file at `path` (see the header); null when there is none. Throws NotPrivateError when it cannot be trusted. */
+/** The text of the secret file at `path` (see the header), its first MAX_TOKEN_FILE_BYTES; null when there is none. Throws NotPrivateError when it cannot be trusted. */
 function readPrivate(path: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    if (code === 'ELOOP') throw new NotPrivateError(path, 'it is a symbolic link');
-    throw e;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new NotPrivateError(path, 'it is not a regular file');
-    const why = notPrivate(st);
-    if (why !== null) throw new NotPrivateError(path, why);
-    if (userId() !== null && (st.mode & 0o077) !== 0) throw new NotPrivateError(path, `others than its owner can read it (mode ${modeText(st)})`);
-    const buf = Buffer.alloc(Math.min(st.size, MAX_TOKEN_FILE_BYTES));
-    return buf.toString('utf8', 0, readSync(fd, buf, 0, buf.length, 0));
-  } finally {
-    closeSync(fd);
-  }
+  return readPrivateFile(path, { maxBytes: MAX_TOKEN_FILE_BYTES, truncate: true, secret: true })?.toString('utf8') ?? null;
 }
 
 /**

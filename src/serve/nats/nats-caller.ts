@@ -66,11 +66,20 @@ interface NatsClient {
   readonly createInbox: () => string;
 }
 
+/** How long close() lets the connection drain before it closes it at once, in ms. */
+export const CLOSE_DRAIN_MS = 2_000;
+
+/** A check waiting for its answer: what settles it. */
+interface Waiting {
+  readonly answer: (a: MessageAnswer) => void;
+  readonly fail: (e: Error) => void;
+}
+
 /** Publishes calls for the workers and waits for answers. */
 export class NatsCaller {
   /** This client's part of every message id. */
   readonly clientId: string;
-  private inbox: { prefix: string; sub: Subscription; waiting: Map<string, (a: MessageAnswer) => void>; next: number } | undefined;
+  private inbox: { prefix: string; sub: Subscription; waiting: Map<string, Waiting>; next: number } | undefined;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -135,9 +144,15 @@ export class NatsCaller {
         inbox.waiting.delete(reply);
         reject(new Error(`no answer for session ${JSON.stringify(sessionId)} in ${timeoutMs} ms (is a loopwatch serve --nats worker running?)`));
       }, timeoutMs);
-      inbox.waiting.set(reply, (a) => {
-        clearTimeout(timer);
-        resolve(a);
+      inbox.waiting.set(reply, {
+        answer: (a) => {
+          clearTimeout(timer);
+          resolve(a);
+        },
+        fail: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
     });
     let ack: PublishAck;
@@ -175,23 +190,46 @@ export class NatsCaller {
     return { stream, seq, duplicate };
   }
 
-  /** Closes the connection. */
-  async close(): Promise<void> {
-    this.inbox?.sub.unsubscribe();
-    await this.nc.drain();
+  /**
+   * Closes the connection; resolves once it is closed, never rejects. The checks still waiting reject at
+   * once (their answers can no longer come). Bounded: the connection is drained (what was published is
+   * flushed) for at most `drainMs`, then closed at once: a server gone away (the client reconnecting,
+   * where a drain rejected after ~2 s and left the client reconnecting for ~20 s more) or not answering (a
+   * drain waited for ever) does not keep the caller, nor its process, waiting.
+   */
+  async close(drainMs = CLOSE_DRAIN_MS): Promise<void> {
+    if (this.inbox !== undefined) {
+      this.inbox.sub.unsubscribe();
+      const closed = new Error('loopwatch: the NatsCaller was closed before the answer came');
+      for (const w of this.inbox.waiting.values()) w.fail(closed);
+      this.inbox.waiting.clear();
+    }
+    if (this.nc.isClosed()) return;
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      Promise.resolve()
+        .then(() => this.nc.drain())
+        .then(
+          () => true,
+          () => false,
+        ),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), drainMs))),
+    ]);
+    clearTimeout(timer);
+    if (!drained && !this.nc.isClosed()) await this.nc.close().catch(() => undefined);
   }
 
   private ensureInbox(): NonNullable<NatsCaller['inbox']> {
     if (this.inbox !== undefined) return this.inbox;
     const prefix = this.client.createInbox();
-    const waiting = new Map<string, (a: MessageAnswer) => void>();
+    const waiting = new Map<string, Waiting>();
     const sub = this.nc.subscribe(`${prefix}.*`, {
       callback: (err, m) => {
         if (err !== null) return;
         const done = waiting.get(m.subject);
         if (done === undefined) return; // a repeated answer (after a partition moved)
         waiting.delete(m.subject);
-        done(m.json<MessageAnswer>());
+        done.answer(m.json<MessageAnswer>());
       },
     });
     this.inbox = { prefix, sub, waiting, next: 0 };

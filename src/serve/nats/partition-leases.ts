@@ -45,6 +45,8 @@ export class PartitionLeases {
   private readonly seen = new Map<string, Seen>();
   private readonly held = new Map<number, number>(); // partition -> lease revision
   private watcher: QueuedIterator<KvWatchEntry> | undefined;
+  /** When the current watch was started (performance.now()). */
+  private watchedAt = 0;
   private running = false;
   private loop: Promise<void> | undefined;
   private readonly started = performance.now();
@@ -65,14 +67,42 @@ export class PartitionLeases {
   /** Starts the heartbeat, the watch and the claim/renew loop. */
   async start(): Promise<void> {
     this.running = true;
-    this.watcher = await this.kv.watch({ key: ['w.*', 'p.*'] });
-    void (async () => {
-      for await (const e of this.watcher as QueuedIterator<KvWatchEntry>) {
-        this.seen.set(e.key, { revision: e.revision, value: e.operation === 'PUT' ? new TextDecoder().decode(e.value) : '', deleted: e.operation !== 'PUT', at: performance.now() });
-      }
-    })();
+    await this.watch();
     await this.kv.put(workerKey(this.workerId), this.workerId);
     this.loop = this.run();
+  }
+
+  /**
+   * Watches the bucket, each update into `seen`, in place of the watch before (stopped). A watch that ends
+   * or fails is said once (never an unhandled rejection, which would end the worker's process), and
+   * {@link tick} starts another.
+   */
+  private async watch(): Promise<void> {
+    this.watcher?.stop();
+    const watcher = await this.kv.watch({ key: ['w.*', 'p.*'] });
+    this.watcher = watcher;
+    this.watchedAt = performance.now();
+    void (async () => {
+      for await (const e of watcher) {
+        this.seen.set(e.key, { revision: e.revision, value: e.operation === 'PUT' ? new TextDecoder().decode(e.value) : '', deleted: e.operation !== 'PUT', at: performance.now() });
+      }
+    })()
+      .catch((e: unknown) => warnNats(`the watch of the leases failed (${(e as Error).message}); watching again`))
+      .finally(() => {
+        if (this.watcher === watcher) this.watcher = undefined;
+      });
+  }
+
+  /**
+   * Whether the watch is gone or deaf: ended, or this worker's own heartbeat (put every round) unseen for a
+   * lease. A watch whose consumer the server dropped (deleted, or gone while the worker was away) delivers
+   * nothing more and says nothing: the worker then took every other worker for dead, kept partitions it
+   * should hand over, and could never take over a dead worker's (it claimed at the last revision it saw).
+   */
+  private deafWatch(now: number): boolean {
+    if (this.watcher === undefined) return true;
+    const own = this.seen.get(workerKey(this.workerId));
+    return now - this.watchedAt > this.leaseMs && now - Math.max(own?.at ?? 0, this.watchedAt) > this.leaseMs;
   }
 
   /** Stops: releases every partition (through the handler), removes the heartbeat. */
@@ -103,6 +133,10 @@ export class PartitionLeases {
 
   private async tick(): Promise<void> {
     await this.kv.put(workerKey(this.workerId), this.workerId);
+    if (this.running && this.deafWatch(performance.now())) {
+      warnNats(`the watch of the leases ${this.watcher === undefined ? 'ended' : `heard nothing for ${(this.leaseMs / 1000).toFixed(1)} s, not even this worker's heartbeat`}; watching again`);
+      await this.watch();
+    }
     for (const [p, revision] of this.held) {
       try {
         this.held.set(p, await this.kv.update(leaseKey(p), this.workerId, revision));
