@@ -88,7 +88,6 @@ describe('onlyToolResults', () => {
   });
 
   it("should be false for a person's words, with or without results, and for no parts", () => {
-    const r = { functionResponse: { name: 'x', response: { output: 'y' } } };
     expect(onlyToolResults([{ text: 'stop that' }])).toBe(false);
     expect(onlyToolResults([{ text: '<hook_context>x</hook_context>' }])).toBe(false);
     expect(onlyToolResults([])).toBe(false);
