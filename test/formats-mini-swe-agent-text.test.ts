@@ -2,7 +2,8 @@
  * mini-swe-agent trajectories of text-based models (every 1.x run, `trajectory_format: "mini-swe-agent-1"`,
  * and 2.x's text-based models, `"mini-swe-agent-1.1"`): the command is the reply's one fenced block (or 2.x's
  * `extra.actions`), its output the next user message, whose `<returncode>` (or 2.x's `extra.returncode`) is
- * the outcome; a reply with no block or several ran nothing; a timeout is a failure. Before, such a file was
+ * the outcome; a reply with no block or several ran nothing, and the format error answering it is a failed
+ * call of `_format_error` (as the public traces count it); a timeout is a failure. Before, such a file was
  * skipped as an unknown format ("reading it as OpenAI chat found no call").
  */
 import { describe, expect, it } from 'vitest';
@@ -41,6 +42,8 @@ describe('mini-swe-agent text trajectories', () => {
     expect(items.map((i) => i.kind === 'call' && [i.event.tool, i.event.args, i.errorInfo, i.event.error !== undefined, i.event.text?.slice(0, 24), i.event.round])).toEqual([
       ['bash', { command: 'pytest -x tests/' }, 'known', true, 'THOUGHT: Run the tests f', 0],
       ['bash', { command: 'cat tests/test_a.py' }, 'absent', false, 'THOUGHT: Look at the tes', 1],
+      ['_format_error', { n_blocks: 0 }, 'known', true, 'I think I am done, no co', 2],
+      ['_format_error', { n_blocks: 2 }, 'known', true, 'Two at once:\n```bash\nls\n', 3],
       ['bash', { command: 'sleep 600' }, 'known', true, 'THOUGHT: Wait for the se', 4],
       ['bash', { command: 'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff' }, 'unknown', false, 'THOUGHT: Submit.\n\n```msw', 5],
       false,

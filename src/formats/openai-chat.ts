@@ -16,6 +16,7 @@ import type { FormatReader } from './format-reader.js';
 import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { returnCodeOutcome } from './mini-swe-outcome.js';
+import { miniSweSession } from './mini-swe-session.js';
 import { TextTurns, isMiniSweTrajectory } from './mini-swe-text.js';
 import { SessionCalls } from './session-calls.js';
 import type { TraceItem } from './trace-record.js';
@@ -27,7 +28,7 @@ const legacyId = (name: string): string => `\u0000function:${name}`;
 export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
   const c = openConversation(unit, ['messages'], 'messages');
   if ('kind' in c) return yield c;
-  const calls = new SessionCalls(c.session, unit.file, unit.line);
+  const calls = new SessionCalls(miniSweSession(unit.value, c.session, unit.fallbackSession), unit.file, unit.line);
   const turns = isRecord(unit.value) && isMiniSweTrajectory(unit.value) ? new TextTurns(calls) : null;
   let round = 0;
   for (let i = 0; i < c.parts.length; i++) {

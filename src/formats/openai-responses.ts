@@ -16,6 +16,7 @@ import type { FormatReader } from './format-reader.js';
 import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { returnCodeOutcome } from './mini-swe-outcome.js';
+import { miniSweSession } from './mini-swe-session.js';
 import { SessionCalls } from './session-calls.js';
 import type { TraceItem } from './trace-record.js';
 
@@ -48,7 +49,7 @@ function isSavedResponse(p: unknown): p is { output: unknown[] } {
 export function* readOpenAiResponses(unit: RecordUnit): Generator<TraceItem> {
   const opened = openConversation(unit, itemKeys(unit.value), 'items');
   if ('kind' in opened) return yield opened;
-  const c = { session: opened.session, parts: flatItems(opened.parts) };
+  const c = { session: miniSweSession(unit.value, opened.session, unit.fallbackSession), parts: flatItems(opened.parts) };
   const calls = new SessionCalls(c.session, unit.file, unit.line);
   let round = -1;
   let inTurn = false;

@@ -15,13 +15,15 @@
  * is the action's `id` is its result (`content`): an `error` or `user_rejected` observation, a command's exit
  * code other than 0 (-1, still running, says nothing), `success: false` or an `error` in the extras is a
  * known failure, anything else a known success. Observations answering no call (of user or system actions)
- * are passed over. Calls of one model response share a `round`. The session is the folder's conversation
+ * are passed over, but an agent's `error` observation with no `cause` is a call the harness refused as
+ * malformed (openhands-refused.ts). Calls of one model response share a `round`. The session is the folder's conversation
  * id, else the input's name.
  */
 import { describe } from '../options/checks.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type Outcome, failure } from './held-calls.js';
 import { isRecord } from './json-value.js';
+import { REFUSED_TOOL, isRefusedCall, refusedResult } from './openhands-refused.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 
@@ -97,6 +99,10 @@ class EventSession {
     } else if (flat && this.waiting !== null && !NOT_ANSWERS.has(e.observation as string)) {
       this.calls.settle(this.waiting, observationOutcome(e));
       this.waiting = null;
+    } else if (isRefusedCall(e, flat)) {
+      this.round++;
+      this.response = undefined;
+      this.calls.hold(undefined, { tool: REFUSED_TOOL, args: {}, round: this.round, file: unit.file, line: unit.line }, failure(refusedResult(e)));
     }
     yield* this.calls.release();
   }
