@@ -103,7 +103,13 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
   const maxP = load<i32>(cfg + CH_MAXP);
   const G = load<i32>(cfg + CH_GRAM);
   const stride = load<i32>(cfg + CH_STRIDE);
-  const mask = load<i32>(cfg + CH_SIZE) - 1;
+  const need = load<i32>(cfg + CH_NEED);
+  const longNeed = load<i32>(cfg + CH_LONG_NEED);
+  const minLength = load<i32>(cfg + CH_MINLEN);
+  const longChunk = load<i32>(cfg + CH_LONG_CHUNK);
+  const reps = load<i32>(cfg + CH_REPS);
+  const size = load<i32>(cfg + CH_SIZE);
+  const mask = size - 1;
   const drop = load<i32>(cfg + CH_DROP);
   const ring = base + load<u32>(cfg + CH_OFF_RING);
   const grams = base + load<u32>(cfg + CH_OFF_GRAMS);
@@ -117,6 +123,7 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
   let pos = load<i32>(base + CS_POS);
   let gram = load<i32>(base + CS_GRAM);
   let until = load<i32>(base + CS_UNTIL);
+  let hitRun = load<i32>(base + CS_HIT_RUN);
   let followed = load<i32>(base + CS_FOLLOWED);
   let sHash = load<i32>(base + CS_S_HASH);
   let sLen = load<i32>(base + CS_S_LENGTH);
@@ -132,160 +139,110 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
   // units pushed at most: the first always, then while the position is under the limit
   const room = <i64>limit - <i64>pos;
   const most: u32 = room >= <i64>n ? n : room >= 1 ? <u32>room : n > 0 ? 1 : 0;
-  // One segment at a time: the sentence tracker runs ahead through the next unit that ends a sentence
-  // (or the last unit), then the period search over the same units, stopping after a hit. The two are
-  // separate loops (one loop doing both kept too many values live). A hit before the segment's end
-  // leaves the tracker ahead of it: the tracker goes again from the segment's start to the hit (no unit
-  // before the segment's end ends a sentence, so nothing but its scalars and `shown` moved, and `shown`
-  // past the sentence's length is never read).
   let k: u32 = 0;
   while (k < most) {
-    const from = k;
-    const at = pos;
-    const h0 = sHash;
-    const len0 = sLen;
-    const start0 = sStart;
-    const pending0 = pending;
-    const words0 = words;
-    let ends = false;
-    let e = from;
-    while (e < most) {
-      const ch = <i32>load<u16>(<usize>text + (<usize>e << 1));
-      const i = at + <i32>(e - from);
-      e++;
-      // without branches on the character's class but one at a sentence end: a pending space and the
-      // character are written to `shown` whether they count or not (past the sentence's length, or into
-      // its spare last unit, they are never read)
-      const bits = unitBits(ch);
-      const add = (bits & ADDS) != 0;
-      const space = add && pending;
-      sHash = space ? (sHash ^ 0x20) * FNV_PRIME : sHash;
-      store<u16>(base + CS_SHOWN + (<usize>min(sLen, <i32>SENTENCE_SHOWN) << 1), 0x20);
-      sLen += <i32>space;
-      const c = <u32>(ch - 0x41) < 26 ? ch + 32 : ch;
-      store<u16>(base + CS_SHOWN + (<usize>min(sLen, <i32>SENTENCE_SHOWN) << 1), <u16>c);
-      sStart = add && sLen == 0 ? i : sStart;
-      sHash = add ? (sHash ^ c) * FNV_PRIME : sHash;
-      sLen += <i32>add;
-      words = words || (bits & WORD) != 0;
-      pending = !add && (pending || sLen > 0); // a line feed ends the sentence: cleared below
-      if ((bits & ENDS) != 0) {
-        ends = true;
-        break;
-      }
-    }
-    // the period search over units [from, e): `hit` is the smallest period hitting at the first unit any hits
+    const ch = <i32>load<u16>(<usize>text + (<usize>k << 1));
+    k++;
+    const i = pos;
+    pos++;
+    store<u16>(ring + (<usize>(i & mask) << 1), <u16>ch);
     let hit: i32 = 0;
-    let j = from;
-    while (j < e) {
-      const ch = <i32>load<u16>(<usize>text + (<usize>j << 1));
-      j++;
-      const i = pos;
-      pos++;
-      store<u16>(ring + (<usize>(i & mask) << 1), <u16>ch);
-      // follow the periods already followed, smallest first: the first that hits is the smallest
-      if (followed != 0) {
-        let w: i32 = 0;
-        // `followed` is the count of set bits (chantCheck holds a loaded region to it): the words past the
-        // last one holding a followed period are not read
-        let left = followed;
-        for (let word: i32 = 0; left > 0 && word < flagWords; word++) {
-          let bits = load<u32>(following + (<usize>word << 2));
-          left -= <i32>popcnt<u32>(bits);
-          while (bits != 0) {
-            const L = (word << 5) + <i32>ctz<u32>(bits);
-            bits &= bits - 1;
-            if (<i32>load<u16>(ring + (<usize>((i - L) & mask) << 1)) != ch) {
-              unfollow(following, L);
-              continue;
-            }
-            const r = load<i32>(runs + (<usize>L << 2)) + 1;
+    // follow the periods already followed, smallest first: the first that hits is the smallest
+    if (followed != 0) {
+      let w: i32 = 0;
+      // `followed` is the count of set bits (chantCheck holds a loaded region to it): the words past the
+      // last one holding a followed period are not read
+      let left = followed;
+      for (let word: i32 = 0; left > 0 && word < flagWords; word++) {
+        let bits = load<u32>(following + (<usize>word << 2));
+        left -= <i32>popcnt<u32>(bits);
+        while (bits != 0) {
+          const L = (word << 5) + <i32>ctz<u32>(bits);
+          bits &= bits - 1;
+          if (<i32>load<u16>(ring + (<usize>((i - L) & mask) << 1)) != ch) {
+            unfollow(following, L);
+            continue;
+          }
+          const r = load<i32>(runs + (<usize>L << 2)) + 1;
+          store<i32>(runs + (<usize>L << 2), r);
+          w++;
+          if (hit == 0 && r >= (L >= longChunk ? longNeed : need) * L && r + L >= minLength) {
+            hit = L;
+            hitRun = r;
+          }
+        }
+      }
+      followed = w;
+    }
+    // the gram ending here, into the table; at an anchor, start following new periods
+    const leaving = i >= G ? <i32>load<u16>(ring + (<usize>((i - G) & mask) << 1)) : 0;
+    gram = (gram - leaving * drop) * HASH_BASE + ch;
+    if (i >= G - 1) {
+      const h = gram;
+      store<u16>(grams + (<usize>(i & mask) << 1), <u16>h);
+      const b = <u32>(h * <i32>0x9e3779b1) >>> BUCKET_SHIFT;
+      // the head's distance back from its low 16 bits (see the header): none unless 1..maxP and within the stream
+      const d = (i - <i32>load<u16>(heads + (<usize>b << 1))) & 0xffff;
+      let q = d != 0 && d <= maxP && d <= i ? i - d : -1;
+      store<u16>(heads + (<usize>b << 1), <u16>i);
+      // the link as a distance back, 0 for none: a step longer than maxP ends the walk below either way
+      store<u16>(links + (<usize>(i & mask) << 1), <u16>(q >= 0 ? i - q : 0));
+      if (--until <= 0) {
+        until = stride;
+        while (q >= 0 && i - q <= maxP) {
+          const L = i - q;
+          if (<i32>load<u16>(grams + (<usize>(q & mask) << 1)) == (h & 0xffff) && !isFollowed(following, L) && sameGram(ring, mask, G, q, i)) {
+            const r = runBack(ring, mask, size, G, i, L);
+            follow(following, L);
             store<i32>(runs + (<usize>L << 2), r);
-            w++;
-            if (hit == 0 && hits(cfg, L, r)) {
+            followed++;
+            if ((hit == 0 || L < hit) && r >= (L >= longChunk ? longNeed : need) * L && r + L >= minLength) {
               hit = L;
-              store<i32>(base + CS_HIT_RUN, r);
+              hitRun = r;
             }
           }
-        }
-        followed = w;
-      }
-      // the gram ending here, into the table; at an anchor, start following new periods
-      const leaving = i >= G ? <i32>load<u16>(ring + (<usize>((i - G) & mask) << 1)) : 0;
-      gram = (gram - leaving * drop) * HASH_BASE + ch;
-      if (i >= G - 1) {
-        const h = gram;
-        store<u16>(grams + (<usize>(i & mask) << 1), <u16>h);
-        const b = <u32>(h * <i32>0x9e3779b1) >>> BUCKET_SHIFT;
-        // the head's distance back from its low 16 bits (see the header): none unless 1..maxP and within the stream
-        const d = (i - <i32>load<u16>(heads + (<usize>b << 1))) & 0xffff;
-        let q = d != 0 && d <= maxP && d <= i ? i - d : -1;
-        store<u16>(heads + (<usize>b << 1), <u16>i);
-        // the link as a distance back, 0 for none: a step longer than maxP ends the walk below either way
-        store<u16>(links + (<usize>(i & mask) << 1), <u16>(q >= 0 ? i - q : 0));
-        if (--until <= 0) {
-          until = stride;
-          while (q >= 0 && i - q <= maxP) {
-            const L = i - q;
-            if (<i32>load<u16>(grams + (<usize>(q & mask) << 1)) == (h & 0xffff) && !isFollowed(following, L) && sameGram(ring, mask, G, q, i)) {
-              const r = runBack(ring, mask, mask + 1, G, i, L);
-              follow(following, L);
-              store<i32>(runs + (<usize>L << 2), r);
-              followed++;
-              if ((hit == 0 || L < hit) && hits(cfg, L, r)) {
-                hit = L;
-                store<i32>(base + CS_HIT_RUN, r);
-              }
-            }
-            const back = <i32>load<u16>(links + (<usize>(q & mask) << 1));
-            q = back == 0 ? -1 : q - back;
-          }
+          const back = <i32>load<u16>(links + (<usize>(q & mask) << 1));
+          q = back == 0 ? -1 : q - back;
         }
       }
-      if (hit != 0) {
-        store<i32>(base + CO_PERIOD, hit);
-        store<i32>(base + CO_AT, i);
-        break;
-      }
     }
-    k = j;
-    if (j < e) {
-      // a hit before the segment's end, at no sentence end: the tracker again, through the hit only
-      sHash = h0;
-      sLen = len0;
-      sStart = start0;
-      pending = pending0;
-      words = words0;
-      for (let u = from; u < j; u++) {
-        const ch = <i32>load<u16>(<usize>text + (<usize>u << 1));
-        const bits = unitBits(ch);
-        const add = (bits & ADDS) != 0;
-        const space = add && pending;
-        sHash = space ? (sHash ^ 0x20) * FNV_PRIME : sHash;
-        sLen += <i32>space;
-        const c = <u32>(ch - 0x41) < 26 ? ch + 32 : ch;
-        sStart = add && sLen == 0 ? at + <i32>(u - from) : sStart;
-        sHash = add ? (sHash ^ c) * FNV_PRIME : sHash;
-        sLen += <i32>add;
-        words = words || (bits & WORD) != 0;
-        pending = !add && (pending || sLen > 0);
-      }
-      break;
-    }
+    // the sentence tracker, without branches on the character's class but one at a sentence end: a
+    // pending space and the character are written to `shown` whether they count or not (past the
+    // sentence's length, or into its spare last unit, they are never read)
+    const bits = unitBits(ch);
+    const add = (bits & ADDS) != 0;
+    const space = add && pending;
+    sHash = space ? (sHash ^ 0x20) * FNV_PRIME : sHash;
+    store<u16>(base + CS_SHOWN + (<usize>min(sLen, <i32>SENTENCE_SHOWN) << 1), 0x20);
+    sLen += <i32>space;
+    const c = <u32>(ch - 0x41) < 26 ? ch + 32 : ch;
+    store<u16>(base + CS_SHOWN + (<usize>min(sLen, <i32>SENTENCE_SHOWN) << 1), <u16>c);
+    sStart = add && sLen == 0 ? i : sStart;
+    sHash = add ? (sHash ^ c) * FNV_PRIME : sHash;
+    sLen += <i32>add;
+    words = words || (bits & WORD) != 0;
+    pending = !add && (pending || sLen > 0); // a line feed ends the sentence: cleared below
     let said: u32 = 0;
-    if (ends) {
-      said = finishSentence(base, sHash, sLen, sStart, words, stored, piece, load<i32>(cfg + CH_LONG_CHUNK), load<i32>(cfg + CH_REPS));
+    if ((bits & ENDS) != 0) {
+      said = finishSentence(base, sHash, sLen, sStart, words, stored, piece, longChunk, reps);
       if (sLen > 0) stored++;
       sHash = FNV_OFFSET;
       sLen = 0;
       pending = false;
       words = false;
     }
-    if (hit != 0 || said != 0) break;
+    if (hit != 0 || said != 0) {
+      if (hit != 0) {
+        store<i32>(base + CO_PERIOD, hit);
+        store<i32>(base + CO_AT, i);
+      }
+      break;
+    }
   }
   store<i32>(base + CS_POS, pos);
   store<i32>(base + CS_GRAM, gram);
   store<i32>(base + CS_UNTIL, until);
+  store<i32>(base + CS_HIT_RUN, hitRun);
   store<i32>(base + CS_FOLLOWED, followed);
   store<i32>(base + CS_S_HASH, sHash);
   store<i32>(base + CS_S_LENGTH, sLen);
@@ -293,13 +250,6 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
   store<u32>(base + CS_S_FLAGS, (pending ? 1 : 0) | (words ? 2 : 0));
   store<u64>(base + CS_S_STORED, stored);
   return k;
-}
-
-/** Whether a run `r` of period L is a chant under config `cfg` (the thresholds are read here, off the hot loop). */
-// @ts-ignore: decorator
-@inline function hits(cfg: usize, L: i32, r: i32): bool {
-  const need = L >= load<i32>(cfg + CH_LONG_CHUNK) ? load<i32>(cfg + CH_LONG_NEED) : load<i32>(cfg + CH_NEED);
-  return r >= need * L && r + L >= load<i32>(cfg + CH_MINLEN);
 }
 
 /** Whether period L is followed (its bit in the following words). */

@@ -1,9 +1,10 @@
 /**
- * Chanting's WebAssembly push runs the sentence tracker ahead to the next sentence end, then the period
- * search over the same units (assembly/chant.ts): a period that hits before that end leaves the tracker
- * ahead of the hit, and the push must take it back to the hit. Sentences with a chant inside, said again
- * after other text, are where that shows: the sentence a hit cut must hash, count and show exactly as
- * the TypeScript twin's (src/text/prose-stream.ts), whatever the hits in it and the text between.
+ * Chanting's WebAssembly push (assembly/chant.ts) stops right after a period hit, which in a chant is
+ * mostly inside a sentence: the sentence tracker must then stand exactly at the hit, so the sentence the
+ * hit cut hashes, counts and shows as the TypeScript twin's (src/text/prose-stream.ts) when it is said
+ * again after other text. Any kernel that runs the tracker and the period search apart (s20 perf33 tried
+ * one: the tracker ahead to the sentence's end, then taken back to a hit) is held to that here; that
+ * attempt without the step back, or restoring only some of the tracker, fails this test.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
