@@ -4,16 +4,16 @@
 // build:page`: it reads only src/report/page); then the JavaScript build (`npm run build:js`: tsc of src and
 // bench, then the bundles) beside the type check of src, test and bench (`npm run typecheck`), which both
 // need the generated sources. The tests (`vitest run`, with this script's arguments) need the build, not the
-// type check: they start as soon as the build is done, while the type check goes on at a lower priority
-// (nice 10), so it takes the CPU the test files leave idle while they wait on child processes, workers and
-// sockets (the type check is one thread of ~55 CPU-s; it used to hold the tests back ~35 s on 2 cores).
+// type check: they start as soon as the build is done, while the type check goes on beside them, taking the
+// CPU the test files leave idle while they wait on child processes, workers and sockets (the type check is
+// one thread of ~55 CPU-s; it used to hold the tests back ~35 s on 2 cores). At its own priority: at nice
+// 10 it got 56 CPU-s in 44 minutes on this shared machine at load 28-39, and finished long after the tests.
 // Output: each build step's whole once its pair is done; vitest's as it runs; the type check's after
 // vitest's. Exits 1 when any step failed, naming it (nothing after a failed build step starts; a failed type
 // check fails the run after the tests, as it did before them).
 //   node scripts/npm-test.mjs [vitest args...]      (npm test -- [vitest args...])
 //   node scripts/npm-test.mjs --no-tests           the build and the type check alone
 import { spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -24,18 +24,11 @@ const tests = !args.includes('--no-tests');
 
 /**
  * Runs `npm run <script> --silent` in the repository, its output kept; resolves with its exit code and its
- * output, both streams in order. `nice` lowers its priority (and its children's: set before npm starts them).
+ * output, both streams in order.
  */
-function run(script, nice = 0) {
+function run(script) {
   return new Promise((resolve) => {
     const child = spawn(npm, ['run', script, '--silent'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], shell: windows });
-    if (nice !== 0 && child.pid !== undefined) {
-      try {
-        setPriority(child.pid, nice);
-      } catch {
-        // not allowed here: it runs at the same priority, as before
-      }
-    }
     const out = [];
     child.stdout.on('data', (b) => out.push(b));
     child.stderr.on('data', (b) => out.push(b));
@@ -68,7 +61,7 @@ function report(done) {
 }
 
 report(await Promise.all([run('build:wasm'), run('build:page')]));
-const typecheck = run('typecheck', tests ? 10 : 0);
+const typecheck = run('typecheck');
 const build = await run('build:js');
 if (build.code !== 0 || !tests) report([build, await typecheck]);
 else {
