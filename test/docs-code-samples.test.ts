@@ -34,9 +34,21 @@ function typeCheck(): { errors: string[][]; declared: string[][] } {
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
   const declared: string[][] = samples.map(() => []);
+  // one host for every round, keeping each file it parsed but the samples (rewritten each round), and each
+  // round's program handed to the next: a round parses and binds only the samples again, not the libraries,
+  // @types/node and the package's declarations (each round checks the whole program as before)
+  const host = ts.createCompilerHost(OPTIONS);
+  const parsed = new Map<string, ts.SourceFile | undefined>();
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, ...rest) => {
+    if (fileName.startsWith(DIR)) return getSourceFile(fileName, ...rest);
+    if (!parsed.has(fileName)) parsed.set(fileName, getSourceFile(fileName, ...rest));
+    return parsed.get(fileName);
+  };
+  let program: ts.Program | undefined;
   for (let round = 0; ; round++) {
     samples.forEach((s, i) => writeFileSync(fileOf(i), sampleModule(s, declared[i] ?? [], typesOf(s), modulesOf(s))));
-    const program = ts.createProgram(samples.map((_, i) => fileOf(i)), OPTIONS);
+    program = ts.createProgram(samples.map((_, i) => fileOf(i)), OPTIONS, host, program);
     const errors: string[][] = samples.map(() => []);
     let added = false;
     for (const d of ts.getPreEmitDiagnostics(program)) {
