@@ -8,9 +8,10 @@
 //   and configuration ids can be reused. allocSlot pops the class's free list, or carves a chunk of slots at the memory top.
 //   Blocks (a slot's side storage, as state repeat's ring: state-ring.ts) share the classes and free lists.
 import {
-  CF_STATE, CONFIGS, CONFIG_SIZE, C_CHUNK, C_FLAGS, C_LIVE, C_OFF_STATE, C_SLOT_SIZE, HEADER, H_CLASSES, H_MAGIC, H_MEMTOP, MAGIC,
+  CF_SEMANTIC, CF_STATE, CONFIGS, CONFIG_SIZE, C_CHUNK, C_FLAGS, C_LIVE, C_OFF_STATE, C_SLOT_SIZE, HEADER, H_CLASSES, H_MAGIC, H_MEMTOP, MAGIC,
   MAX_CONFIGS, SIZE_CLASSES, SLOT_LIVE, SLOT_POISONED, S_CONFIG, S_COUNT, S_NEXT, S_STATE,
 } from './abi';
+import { sketchDropAll } from './sketch-blocks';
 
 /** The size class of a slot size. */
 function classOf(size: u32): u32 {
@@ -32,6 +33,24 @@ function classSize(c: u32): u32 {
   if (c <= 96) return 4096 + ((c - 64) << 7);
   if (c <= 112) return 8192 + ((c - 96) << 9);
   return <u32>16384 << (c - 112);
+}
+
+/** The bytes a block asked for `bytes` bytes takes (its size class's). */
+export function blockBytes(bytes: u32): u32 {
+  return classSize(classOf(bytes));
+}
+
+/**
+ * How many free slots or blocks of `bytes` bytes or more the slots' free lists hold, counted up to `most`
+ * (sketch-blocks.ts's reservation when the memory cannot grow).
+ */
+export function freeBlocksAtLeast(bytes: u32, most: u32): u32 {
+  let have: u32 = 0;
+  for (let c = classOf(bytes); c < SIZE_CLASSES && have < most; c++) {
+    if (classSize(c) < bytes) continue;
+    for (let p = load<u32>(classHead(c)); p != 0 && have < most; p = load<u32>(p + S_NEXT)) have++;
+  }
+  return have;
 }
 
 // @ts-ignore: decorator
@@ -212,8 +231,12 @@ export function freeBlock(p: usize, bytes: u32): void {
   store<u32>(classHead(c), <u32>p);
 }
 
-/** Frees the side block a slot's state ring keeps (state-ring.ts), if its configuration has one. */
+/**
+ * Frees the side blocks of a slot: its semantic entries' sketch blocks (sketch-blocks.ts) and its state ring's
+ * block (state-ring.ts), those its configuration has.
+ */
 function dropSideBlocks(s: u32, cfg: usize): void {
+  if ((load<u32>(cfg + C_FLAGS) & CF_SEMANTIC) != 0) sketchDropAll(<usize>s, cfg);
   if ((load<u32>(cfg + C_FLAGS) & CF_STATE) == 0) return;
   const at = s + load<u32>(cfg + C_OFF_STATE);
   freeBlock(<usize>load<u32>(at), load<u32>(at + 4) << 2);
