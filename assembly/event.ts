@@ -19,7 +19,7 @@ import { maskBytes } from './mask';
 import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedKnown, maskedRemember } from './mask-cache';
 import { configPtr, slotOk } from './slots';
 import { semHead, semLen } from './sem-entry';
-import { sketchAlloc, sketchClass, sketchFree } from './sketch-blocks';
+import { sketchAlloc, sketchClass, sketchFree, sketchUnfree } from './sketch-blocks';
 import { stateKeys, stateRoom } from './state-ring';
 import { textFinish, textNode, textReplace, textResume, textStart, textString, textSuspend } from './text';
 import { lastSketchLen, lastTokenCount, tokenTableSlots, tokenize } from './tokens';
@@ -277,14 +277,23 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
       store<u32>(SKETCH, semHead(lastTokenCount(), lastSketchLen()));
       sketchRemember(SKETCH);
     }
-    // the entry this call replaces (the semantic ring's next place): its block is kept for a sketch of its class
+    // the entry this call replaces (the semantic ring's next place): its block is kept for a sketch of its
+    // class, else freed before the new one is taken (a full memory can then give it back, split), and taken
+    // back when no block can be had, so a full memory records nothing
     const entry = slot + load<u32>(cfg + C_OFF_SEM) + (<usize>load<u16>(slot + S_POS + 12) << 3);
     const c = sketchClass(semLen(load<u32>(SKETCH)));
     const old = <usize>load<u32>(entry, 4);
-    if (old != 0 && c == sketchClass(semLen(load<u32>(entry)))) sketchBlock = old;
-    else if (c != 0) {
-      sketchBlock = sketchAlloc(c);
-      if (sketchBlock == 0) {
+    const oldClass = sketchClass(semLen(load<u32>(entry)));
+    if (old != 0 && c == oldClass) sketchBlock = old;
+    else {
+      // the entry lets go of its block at once: a trap before the call is recorded leaves no entry holding a freed block
+      const oldHead = load<u64>(entry);
+      if (old != 0) sketchFree(old, semLen(load<u32>(entry)));
+      store<u64>(entry, 0);
+      if (c != 0) sketchBlock = sketchAlloc(c);
+      if (c != 0 && sketchBlock == 0) {
+        if (old != 0) sketchUnfree(old, oldClass);
+        store<u64>(entry, oldHead);
         store<u32>(out + O_STATUS, ST_NO_MEMORY);
         return ST_NO_MEMORY;
       }
@@ -306,12 +315,9 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   ringPut(slot, cfg, 4, C_OFF_ERR, C_CAP_ERR, errKey);
   if ((cflags & CF_STATE) != 0) store<u32>(stateKeys(slot, cfg) + (<usize>advance(slot, 5, load<u32>(cfg + C_ST_W)) << 2), stateKey);
   if (semantic) {
-    // the sketch's hashes into the entry's block (sketchBlock): a block of the same class is kept, else the
-    // replaced entry's is freed
+    // the sketch's hashes into the block taken for them above (the replaced entry's was kept or freed there)
     const entry = slot + load<u32>(cfg + C_OFF_SEM) + (<usize>advance(slot, 6, load<u32>(cfg + C_SEM_CAP)) << 3);
     const len = semLen(load<u32>(SKETCH));
-    const old = <usize>load<u32>(entry, 4);
-    if (sketchBlock != old) sketchFree(old, semLen(load<u32>(entry)));
     if (sketchBlock != 0) memory.copy(sketchBlock, SKETCH + 4, <usize>len << 2);
     store<u32>(entry, load<u32>(SKETCH));
     store<u32>(entry, <u32>sketchBlock, 4);

@@ -75,6 +75,14 @@ export function sketchFree(p: usize, len: u32): void {
   if (p != 0) push(p, sketchClass(len));
 }
 
+/**
+ * Takes back block `p` of class `c` just freed, when no block could be had after it (sketchAlloc took
+ * nothing then, so it is still its list's head; anything else is left alone).
+ */
+export function sketchUnfree(p: usize, c: u32): void {
+  if (<usize>load<u32>(listHead(c)) == p) store<u32>(listHead(c), load<u32>(<u32>p));
+}
+
 /** Frees the sketch blocks of every entry of slot `s` (configuration at `cfg`) and clears the entries. */
 export function sketchDropAll(s: usize, cfg: usize): void {
   const cap = load<u32>(cfg + C_SEM_CAP);

@@ -39,7 +39,7 @@ describe('a semantic entry kept with one head word in the live slot', () => {
     expect(layout.stateWindow).toBeGreaterThan(0);
     expect(entryBytes).toBe(8);
     expect(savedEntryBytes).toBe(8 + 4 * k);
-    expect(layout.slotSize).toBe(3728 - cap * (4 + 4 * k - 8));
+    // 3,728 - 31 x 92 = 876, padded to 16
     expect(layout.slotSize).toBe(880);
     expect(slotClassBytes(layout.slotSize)).toBe(896);
     // at most every sketch k hashes long, in blocks of 2-hash steps
