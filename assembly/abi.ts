@@ -26,6 +26,7 @@ export const H_TEXT: u32 = 56; // UTF-16 prose the host copies in for the chanti
 export const H_TEXT_SIZE: u32 = 60;
 export const H_CLASSES: u32 = 64; // free-list heads of slot size classes, SIZE_CLASSES u32s
 export const H_SKETCH_FREE: u32 = 576; // free-list heads of semantic sketch blocks (sketch-blocks.ts), by class 0..SKETCH_CLASSES: u32s
+export const H_FREED: u32 = 712; // 1 when a slot or block was freed since the free lists were last merged (slots.ts' coalesce)
 export const H_MASK_CACHE: u32 = 1020; // the masked-hash cache (assembly/mask-cache.ts), 0 until first used (the header's last word)
 export const SIZE_CLASSES: u32 = 128;
 export const MAGIC: u32 = 0x6c77_0001;
