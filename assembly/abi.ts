@@ -25,6 +25,8 @@ export const H_BYTES_SIZE: u32 = 52;
 export const H_TEXT: u32 = 56; // UTF-16 prose the host copies in for the chanting kernel (assembly/chant.ts)
 export const H_TEXT_SIZE: u32 = 60;
 export const H_CLASSES: u32 = 64; // free-list heads of slot size classes, SIZE_CLASSES u32s
+export const H_SKETCH_FREE: u32 = 576; // free-list heads of semantic sketch blocks (sketch-blocks.ts), by class 0..SKETCH_CLASSES: u32s
+export const H_FREED: u32 = 712; // 1 when a slot or block was freed since the free lists were last merged (slots.ts' coalesce)
 export const H_MASK_CACHE: u32 = 1020; // the masked-hash cache (assembly/mask-cache.ts), 0 until first used (the header's last word)
 export const SIZE_CLASSES: u32 = 128;
 export const MAGIC: u32 = 0x6c77_0001;
@@ -307,11 +309,17 @@ export const NOTHING_LOOK: u32 = 300;
 // sketches remembered by action text, per thread (a power of two)
 export const SKETCH_CACHE_SLOTS: u32 = 1024;
 export const MAX_SKETCH_K: u32 = 64;
-// a semantic entry in a live slot: one word [token count << SEM_LEN_BITS | sketch length], then room for k
-// hashes (its saved form keeps two words: src/wasm/state-block.ts); a count past SEM_COUNT_MAX reads as it
+// a semantic entry in a live slot: one word [token count << SEM_LEN_BITS | sketch length], then the address of
+// its sketch's block (sem-entry.ts, sketch-blocks.ts; its saved form keeps the count and length as two words and
+// k hashes: src/wasm/state-block.ts); a count past SEM_COUNT_MAX reads as it
 export const SEM_LEN_BITS: u32 = 7;
 export const SEM_LEN_MASK: u32 = 127;
 export const SEM_COUNT_MAX: u32 = 33554431;
+// a live entry's second word: the address of its sketch's block (sketch-blocks.ts), 0 for an empty sketch
+export const SEM_ENTRY_LIVE: u32 = 8;
+// sketch blocks: class c holds 2c hashes (8c bytes), c = 1..SKETCH_CLASSES; a class's blocks are carved SKETCH_CHUNK bytes at a time
+export const SKETCH_CLASSES: u32 = 32;
+export const SKETCH_CHUNK: u32 = 512;
 // masked hashes of results and errors remembered by their text, per thread (a power of two)
 export const MASK_CACHE_SLOTS: u32 = 2048;
 

@@ -4,7 +4,7 @@
 import {
   CF_CYCLE_TOOL, CF_DEAD_CLASS, CF_RESULT_MASKED, CF_SEM_IDENTICAL, CF_SEM_SAMETOOL, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG,
   C_CAP_TOOL, C_CY_MAX, C_CY_MIN, C_CY_R, C_CY_W, C_DE_T, C_DE_W, C_EX_T, C_EX_W, C_FLAGS, C_FR_T, C_FR_W, C_HIST_CAP, C_OFF_ERR,
-  C_OFF_FLAGS, C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_RR_T, C_RR_W, C_SEM_CAP, C_SEM_ENTRY,
+  C_OFF_FLAGS, C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_STATE, C_OFF_TOOL, C_RR_T, C_RR_W, C_SEM_CAP,
   C_SE_K, C_SE_MINSIM, MAX_SKETCH_K, C_SE_MINTOK, C_SE_THRESH, C_SE_W, C_ST_T, C_ST_W, M_CYCLE, M_DEADEND, M_EXACT, M_FREQ, M_RESULT, M_SEMANTIC,
   M_STATE, OF_BRIEF, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, O_CY, O_DE, O_EX, O_FR, O_MASK, O_RR, O_RR_SAME, O_RR_VARIED, O_SE, O_ST, P_CHANGING, P_MIXED,
   P_STALLED, P_UNKNOWN, S_COUNT, S_POS, S_STATE_POS,
@@ -366,7 +366,7 @@ function semEntry(i: u32): usize {
   const lastPos = next == 0 ? cap - 1 : next - 1;
   const d = count - 1 - i;
   const p = lastPos >= d ? lastPos - d : lastPos + cap - d;
-  return slot + cu(C_OFF_SEM) + <usize>p * <usize>cu(C_SEM_ENTRY);
+  return slot + cu(C_OFF_SEM) + (<usize>p << 3);
 }
 
 /** leastCommonExact(na, nb, threshold) of detectSemantic's pairs, by na (NEED_UNKNOWN: not yet computed). */
@@ -386,13 +386,14 @@ export function detectSemantic(): void {
   const sameTool = (flags & CF_SEM_SAMETOOL) != 0;
   const floor: u32 = last > w ? last - w : 0;
   const semCap = cu(C_SEM_CAP);
-  const entryBytes = <usize>cu(C_SEM_ENTRY);
   const semBase = slot + cu(C_OFF_SEM);
   const semNext = <u32>load<u16>(slot + S_POS + 12);
   const semLast = semNext == 0 ? semCap - 1 : semNext - 1;
   let pos = semLast >= last - floor ? semLast - (last - floor) : semLast + semCap - (last - floor);
   const needFull = leastCommonFull(k, threshold);
   const lb = semLen(load<u32>(cur));
+  // each entry's hashes are in its block (sketch-blocks.ts)
+  const curSketch = <usize>load<u32>(cur, 4);
   const nb = semCount(load<u32>(cur));
   // two whole sets' need, leastCommonExact(na, nb, threshold), depends on na alone here: each na's is
   // computed once (most windows hold a few sizes), not once per pair (f64 divisions)
@@ -400,7 +401,7 @@ export function detectSemantic(): void {
   if (wholeSets) memory.fill(EXACT_NEEDS, 0xfe, <usize>(k + 1) << 2);
   let n: u32 = 0;
   for (let i = floor; i < last; i++, pos = pos + 1 == semCap ? 0 : pos + 1) {
-    const e = semBase + <usize>pos * entryBytes;
+    const e = semBase + (<usize>pos << 3);
     const head = load<u32>(e);
     if (semCount(head) < minTok || (sameTool && !same(R_TOOL, i, last))) continue;
     const la = semLen(head);
@@ -416,7 +417,7 @@ export function detectSemantic(): void {
       // exceeds the ratio of the smaller set to the larger one); two empty sets are sketchReaches' to judge
       if (needExact == U32.MAX_VALUE && (na | nb) != 0) continue;
     }
-    if (sketchReachesNeed(e + 4, la, na, cur + 4, lb, nb, k, threshold, needExact, needFull)) {
+    if (sketchReachesNeed(<usize>load<u32>(e, 4), la, na, curSketch, lb, nb, k, threshold, needExact, needFull)) {
       store<u32>(idx + (<usize>n << 2), i);
       n++;
     }

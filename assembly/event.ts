@@ -3,7 +3,7 @@
 import {
   ARGS_JSON, ARGS_NONE, ARGS_STRING, ARGS_TREE, CF_ANSWERS, CF_CYCLE, CF_DEADEND, CF_EXACT, CF_FREQ, CF_MASK_TEXT, CF_RESULT, CF_RESULT_MASKED,
   CF_SEMANTIC, CF_SEM_NOTOOL, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
-  C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_TOOL, C_SEM_CAP, C_SEM_ENTRY, C_SE_K, C_SE_MAXTEXT, C_SE_MAXTOK,
+  C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_TOOL, C_SEM_CAP, C_SE_K, MAX_SKETCH_K, C_SE_MAXTEXT, C_SE_MAXTOK,
   C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT, F_RESULT_ESCAPED, F_READ_HEAD, F_HEAD_ACK, F_HEAD_NO_PASS, O_HEAD, O_ERR_KEY_LO, O_ERR_KEY_HI,
   HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, F_PROPOSED, OUT_SIZE, O_INDEX,
   O_MASKED_LO, O_OFLAGS, O_OUT_LO, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
@@ -18,7 +18,8 @@ import { J_HOST, J_OK, hashJson, jsonFp, jsonScratchSize } from './json';
 import { maskBytes } from './mask';
 import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedKnown, maskedRemember } from './mask-cache';
 import { configPtr, slotOk } from './slots';
-import { semHead } from './sem-entry';
+import { semHead, semLen } from './sem-entry';
+import { sketchAlloc, sketchClass, sketchFree, sketchUnfree } from './sketch-blocks';
 import { stateKeys, stateRoom } from './state-ring';
 import { textFinish, textNode, textReplace, textResume, textStart, textString, textSuspend } from './text';
 import { lastSketchLen, lastTokenCount, tokenTableSlots, tokenize } from './tokens';
@@ -28,6 +29,9 @@ import { readResultHead } from './result-head';
 import { RP_ACK, RP_ANSWERS, RP_HEAD, RP_PASS, resultFp, textResultPass } from './result-pass';
 import { sketchLookup, sketchRemember } from './sketch-cache';
 import { xxh64 } from './xxh64';
+
+/** The call's count and sketch as tokenize or the sketch cache write them: [head word | MAX_SKETCH_K hashes]. */
+const SKETCH: usize = memory.data((MAX_SKETCH_K + 1) << 2, 16);
 
 // section pointers of the record being processed
 let toolP: usize = 0;
@@ -255,6 +259,46 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     store<u32>(out + O_STATUS, ST_NO_MEMORY);
     return ST_NO_MEMORY;
   }
+  // the action text's count and sketch (into SKETCH: [head word | hashes]), and the block its hashes take
+  let sketchBlock: usize = 0;
+  if (semantic) {
+    let tp = textArea;
+    let tn = textFinish();
+    const k = load<u32>(cfg + C_SE_K);
+    const masks = (cflags & CF_MASK_TEXT) != 0;
+    // the options that shape a sketch besides the text: masking, the token cap, k
+    const seed = (<u64>maxTok << 32) | (<u64>k << 1) | (masks ? 1 : 0);
+    if (!sketchLookup(tp, tn, seed, SKETCH)) {
+      if (masks) {
+        tn = maskBytes(textArea, tn, maxText, maskArea);
+        tp = maskArea;
+      }
+      tokenize(tp, tn, maxTok, k, SKETCH + 4, tableArea);
+      store<u32>(SKETCH, semHead(lastTokenCount(), lastSketchLen()));
+      sketchRemember(SKETCH);
+    }
+    // the entry this call replaces (the semantic ring's next place): its block is kept for a sketch of its
+    // class, else freed before the new one is taken (a full memory can then give it back, split), and taken
+    // back when no block can be had, so a full memory records nothing
+    const entry = slot + load<u32>(cfg + C_OFF_SEM) + (<usize>load<u16>(slot + S_POS + 12) << 3);
+    const c = sketchClass(semLen(load<u32>(SKETCH)));
+    const old = <usize>load<u32>(entry, 4);
+    const oldClass = sketchClass(semLen(load<u32>(entry)));
+    if (old != 0 && c == oldClass) sketchBlock = old;
+    else {
+      // the entry lets go of its block at once: a trap before the call is recorded leaves no entry holding a freed block
+      const oldHead = load<u64>(entry);
+      if (old != 0) sketchFree(old, semLen(load<u32>(entry)));
+      store<u64>(entry, 0);
+      if (c != 0) sketchBlock = sketchAlloc(c);
+      if (c != 0 && sketchBlock == 0) {
+        if (old != 0) sketchUnfree(old, oldClass);
+        store<u64>(entry, oldHead);
+        store<u32>(out + O_STATUS, ST_NO_MEMORY);
+        return ST_NO_MEMORY;
+      }
+    }
+  }
 
   // record
   const index = load<u32>(slot + S_COUNT);
@@ -271,22 +315,12 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   ringPut(slot, cfg, 4, C_OFF_ERR, C_CAP_ERR, errKey);
   if ((cflags & CF_STATE) != 0) store<u32>(stateKeys(slot, cfg) + (<usize>advance(slot, 5, load<u32>(cfg + C_ST_W)) << 2), stateKey);
   if (semantic) {
-    let tp = textArea;
-    let tn = textFinish();
-    const entry = slot + load<u32>(cfg + C_OFF_SEM) + <usize>advance(slot, 6, load<u32>(cfg + C_SEM_CAP)) * <usize>load<u32>(cfg + C_SEM_ENTRY);
-    const k = load<u32>(cfg + C_SE_K);
-    const masks = (cflags & CF_MASK_TEXT) != 0;
-    // the options that shape a sketch besides the text: masking, the token cap, k
-    const seed = (<u64>maxTok << 32) | (<u64>k << 1) | (masks ? 1 : 0);
-    if (!sketchLookup(tp, tn, seed, entry)) {
-      if (masks) {
-        tn = maskBytes(textArea, tn, maxText, maskArea);
-        tp = maskArea;
-      }
-      tokenize(tp, tn, maxTok, k, entry + 4, tableArea);
-      store<u32>(entry, semHead(lastTokenCount(), lastSketchLen()));
-      sketchRemember(entry);
-    }
+    // the sketch's hashes into the block taken for them above (the replaced entry's was kept or freed there)
+    const entry = slot + load<u32>(cfg + C_OFF_SEM) + (<usize>advance(slot, 6, load<u32>(cfg + C_SEM_CAP)) << 3);
+    const len = semLen(load<u32>(SKETCH));
+    if (sketchBlock != 0) memory.copy(sketchBlock, SKETCH + 4, <usize>len << 2);
+    store<u32>(entry, load<u32>(SKETCH));
+    store<u32>(entry, <u32>sketchBlock, 4);
   }
   store<u32>(slot + S_COUNT, index + 1);
 

@@ -10,6 +10,7 @@ import { sketchCacheRegion } from './sketch-cache';
 export { CONFIGS, CONFIG_SIZE, HEADER, MAGIC, OUT_SIZE, STOP_TABLE, MAX_CONFIGS, SLOT_HEADER } from './abi';
 export { setup, allocSlot, freeSlot, resetSlot, poisonSlot, slotCount, slotOk, growFor } from './slots';
 export { stateResize, stateReserve } from './state-ring';
+export { sketchReserve, sketchPut, sketchDrop } from './sketch-blocks';
 export { processOne, processBatch, kernel, scratchNeeded, configure } from './event';
 export { xxh64, xxh64Pair, xxh64PairSecond } from './xxh64';
 export { tokenize, lastTokenCount, lastSketchLen, sketchReaches, leastCommonFull } from './tokens';

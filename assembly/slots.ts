@@ -8,9 +8,10 @@
 //   and configuration ids can be reused. allocSlot pops the class's free list, or carves a chunk of slots at the memory top.
 //   Blocks (a slot's side storage, as state repeat's ring: state-ring.ts) share the classes and free lists.
 import {
-  CF_STATE, CONFIGS, CONFIG_SIZE, C_CHUNK, C_FLAGS, C_LIVE, C_OFF_STATE, C_SLOT_SIZE, HEADER, H_CLASSES, H_MAGIC, H_MEMTOP, MAGIC,
+  CF_SEMANTIC, CF_STATE, CONFIGS, CONFIG_SIZE, C_CHUNK, C_FLAGS, C_LIVE, C_OFF_STATE, C_SLOT_SIZE, HEADER, H_CLASSES, H_FREED, H_MAGIC, H_MEMTOP, MAGIC,
   MAX_CONFIGS, SIZE_CLASSES, SLOT_LIVE, SLOT_POISONED, S_CONFIG, S_COUNT, S_NEXT, S_STATE,
 } from './abi';
+import { sketchDropAll } from './sketch-blocks';
 
 /** The size class of a slot size. */
 function classOf(size: u32): u32 {
@@ -32,6 +33,24 @@ function classSize(c: u32): u32 {
   if (c <= 96) return 4096 + ((c - 64) << 7);
   if (c <= 112) return 8192 + ((c - 96) << 9);
   return <u32>16384 << (c - 112);
+}
+
+/** The bytes a block asked for `bytes` bytes takes (its size class's). */
+export function blockBytes(bytes: u32): u32 {
+  return classSize(classOf(bytes));
+}
+
+/**
+ * How many free slots or blocks of `bytes` bytes or more the slots' free lists hold, counted up to `most`
+ * (sketch-blocks.ts's reservation when the memory cannot grow).
+ */
+export function freeBlocksAtLeast(bytes: u32, most: u32): u32 {
+  let have: u32 = 0;
+  for (let c = classOf(bytes); c < SIZE_CLASSES && have < most; c++) {
+    if (classSize(c) < bytes) continue;
+    for (let p = load<u32>(classHead(c)); p != 0 && have < most; p = load<u32>(p + S_NEXT)) have++;
+  }
+  return have;
 }
 
 // @ts-ignore: decorator
@@ -136,8 +155,13 @@ export function allocSlot(id: u32): u32 {
   if (s == 0) {
     let chunk = load<u32>(cfg + C_CHUNK);
     if (chunk == 0) chunk = 16;
-    const base = bump(bytes * chunk);
-    if (base == 0) return 0;
+    let base = bump(bytes * chunk);
+    if (base == 0) {
+      // the memory cannot grow: one slot cut from a larger free slot or block (merged with its free neighbours if need be)
+      base = fromLarger(c);
+      if (base == 0) return 0;
+      chunk = 1;
+    }
     // slots 1..chunk-1 join the free list; slot 0 is handed out
     for (let k: u32 = 1; k < chunk; k++) {
       const p = <u32>base + k * bytes;
@@ -167,7 +191,7 @@ export function allocBlock(bytes: u32): usize {
   let p = <usize>load<u32>(classHead(c));
   if (p == 0) {
     p = bump(size);
-    if (p == 0) p = splitLarger(c);
+    if (p == 0) p = fromLarger(c);
     if (p == 0) return 0;
   } else store<u32>(classHead(c), load<u32>(<u32>p + S_NEXT));
   memory.fill(p, 0, <usize>size);
@@ -203,17 +227,126 @@ function splitLarger(c: u32): usize {
   return 0;
 }
 
+/**
+ * When the memory cannot grow: a free entry of class `c` cut from a larger one (splitLarger), or, when none is
+ * larger, from the free lists once free neighbours are merged (coalesce); 0 when there is none.
+ */
+function fromLarger(c: u32): usize {
+  let p = splitLarger(c);
+  if (p != 0 || !coalesce()) return p;
+  p = <usize>load<u32>(classHead(c));
+  if (p != 0) {
+    store<u32>(classHead(c), load<u32>(<u32>p + S_NEXT));
+    return p;
+  }
+  return splitLarger(c);
+}
+
+/** Puts the `bytes` (a multiple of 64) from `at` on the free lists, in pieces of the largest classes that fit. */
+function pushPieces(at: u32, bytes: u32): void {
+  while (bytes != 0) {
+    let k = classOf(bytes);
+    if (classSize(k) > bytes) k--;
+    const piece = classSize(k);
+    store<u32>(at + S_STATE, 0);
+    store<u32>(at + S_NEXT, load<u32>(classHead(k)));
+    store<u32>(classHead(k), at);
+    at += piece;
+    bytes -= piece;
+  }
+}
+
+/** Merges two lists of free entries sorted by address (linked through S_NEXT) into one. */
+function mergeSorted(a: u32, b: u32): u32 {
+  let head: u32 = 0;
+  let tail: u32 = 0;
+  while (a != 0 && b != 0) {
+    let p: u32;
+    if (a < b) {
+      p = a;
+      a = load<u32>(a + S_NEXT);
+    } else {
+      p = b;
+      b = load<u32>(b + S_NEXT);
+    }
+    if (tail == 0) head = p;
+    else store<u32>(tail + S_NEXT, p);
+    tail = p;
+  }
+  const rest = a != 0 ? a : b;
+  if (tail == 0) return rest;
+  store<u32>(tail + S_NEXT, rest);
+  return head;
+}
+
+/** Sorts a list of `n` free entries (linked through S_NEXT) by address: merge sort, in place. */
+function sortByAddress(list: u32, n: u32): u32 {
+  if (n < 2) return list;
+  const half = n >> 1;
+  let last = list;
+  for (let i: u32 = 1; i < half; i++) last = load<u32>(last + S_NEXT);
+  const second = load<u32>(last + S_NEXT);
+  store<u32>(last + S_NEXT, 0);
+  return mergeSorted(sortByAddress(list, half), sortByAddress(second, n - half));
+}
+
+/**
+ * When the memory cannot grow and no free entry is large enough: merges the free slots and blocks that lie
+ * side by side (the slots of one carved chunk, freed as their sessions are evicted, each too small alone for a
+ * growing state ring) and puts each run back on the free lists in pieces of the largest classes. Runs only
+ * when something was freed since it last ran (H_FREED); whether any two entries were merged.
+ */
+function coalesce(): bool {
+  if (load<u32>(HEADER + H_FREED) == 0) return false;
+  store<u32>(HEADER + H_FREED, 0);
+  // every free entry in one list, its size in its S_COUNT word
+  let all: u32 = 0;
+  let n: u32 = 0;
+  for (let c: u32 = 1; c < SIZE_CLASSES; c++) {
+    const size = classSize(c);
+    let p = load<u32>(classHead(c));
+    while (p != 0) {
+      const next = load<u32>(p + S_NEXT);
+      store<u32>(p + S_COUNT, size);
+      store<u32>(p + S_NEXT, all);
+      all = p;
+      n++;
+      p = next;
+    }
+    store<u32>(classHead(c), 0);
+  }
+  let p = sortByAddress(all, n);
+  let merged = false;
+  while (p != 0) {
+    let run: u64 = <u64>load<u32>(p + S_COUNT);
+    let q = load<u32>(p + S_NEXT);
+    while (q != 0 && <u64>p + run == <u64>q) {
+      run += <u64>load<u32>(q + S_COUNT);
+      q = load<u32>(q + S_NEXT);
+      merged = true;
+    }
+    pushPieces(p, <u32>run);
+    p = q;
+  }
+  return merged;
+}
+
 /** Returns a block of `bytes` bytes (as asked of allocBlock) to its class's free list. */
 export function freeBlock(p: usize, bytes: u32): void {
   if (p == 0) return;
   const c = classOf(bytes);
+  store<u32>(HEADER + H_FREED, 1);
   store<u32>(<u32>p + S_STATE, 0);
   store<u32>(<u32>p + S_NEXT, load<u32>(classHead(c)));
   store<u32>(classHead(c), <u32>p);
 }
 
-/** Frees the side block a slot's state ring keeps (state-ring.ts), if its configuration has one. */
+/**
+ * Frees the side blocks of a slot: its semantic entries' sketch blocks (sketch-blocks.ts) and its state ring's
+ * block (state-ring.ts), those its configuration has.
+ */
 function dropSideBlocks(s: u32, cfg: usize): void {
+  if ((load<u32>(cfg + C_FLAGS) & CF_SEMANTIC) != 0) sketchDropAll(<usize>s, cfg);
   if ((load<u32>(cfg + C_FLAGS) & CF_STATE) == 0) return;
   const at = s + load<u32>(cfg + C_OFF_STATE);
   freeBlock(<usize>load<u32>(at), load<u32>(at + 4) << 2);
@@ -235,6 +368,7 @@ export function freeSlot(s: u32): u32 {
   const cfg = configPtr(load<u32>(s + S_CONFIG));
   dropSideBlocks(s, cfg);
   const c = classOf(load<u32>(cfg + C_SLOT_SIZE));
+  store<u32>(HEADER + H_FREED, 1);
   store<u32>(s + S_STATE, 0);
   store<u32>(s + S_NEXT, load<u32>(classHead(c)));
   store<u32>(classHead(c), s);

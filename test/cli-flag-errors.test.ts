@@ -35,7 +35,7 @@ describe('loopwatch flag errors', () => {
     writeFileSync(join(dir, 'long-rings.json'), JSON.stringify({ detectors: { stateRepeat: { window: 10_000 } } }));
     const config = ['--config', join(dir, 'long-rings.json')];
     const given = loopwatch(['scan', file, ...config, '--max-sessions', '100000', '--json']);
-    expect(given.stderr).toBe('loopwatch: --max-sessions 100000 lowered to 60995: under these detection options a session takes 67.7 KiB of WebAssembly memory (its rings are as long as the windows; the longest: detectors.stateRepeat.window = 10,000), and each thread must be able to hold every live session\n');
+    expect(given.stderr).toBe('loopwatch: --max-sessions 100000 lowered to 60911: under these detection options a session takes 67.8 KiB of WebAssembly memory (its rings are as long as the windows; the longest: detectors.stateRepeat.window = 10,000), and each thread must be able to hold every live session\n');
     expect(given.code).toBe(1);
     const byDefault = loopwatch(['scan', file, ...config, '--json']);
     expect(byDefault.stderr).toBe('');

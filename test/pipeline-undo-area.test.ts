@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../src/options/resolve-options.js';
 import { WasmPipeline } from '../src/wasm/wasm-pipeline.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
+import { savedSlot } from '../src/wasm/state-block.js';
 import type { ToolEvent } from '../src/index.js';
 
 const o = resolveOptions({});
@@ -18,12 +19,16 @@ function pipelineWith(name: string, n: number): WasmPipeline {
   return p;
 }
 
-/** The slot's bytes as a snapshot would keep them (the words that tie it to memory zeroed). */
+/**
+ * The slot's bytes as a snapshot keeps them: its saved form, with the words that tie it to memory zeroed and
+ * each semantic sketch's hashes in place (the live slot holds their blocks' addresses, which a rollback
+ * may change: assembly/sketch-blocks.ts).
+ */
 function slotBytes(p: WasmPipeline): number[] {
   const core = sharedCore();
   const slot = (p as unknown as { slot: number }).slot;
   const config = (p as unknown as { config: number }).config;
-  return [...core.readSlot(slot, core.layout(config).slotSize)];
+  return [...savedSlot(core, slot, core.layout(config))];
 }
 
 const proposal = (k: number): ToolEvent => ({ tool: 'edit', args: { path: `x${k}.ts`, text: 'a'.repeat(k) } });

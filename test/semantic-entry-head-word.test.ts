@@ -1,8 +1,9 @@
 /**
  * A semantic entry in a live slot keeps its token count and sketch length in one head word
- * (assembly/sem-entry.ts): 4 + 4k bytes, not 8 + 4k, which takes the slot of every default detector from
- * 3,856 to 3,728 bytes (size class 3,904 -> 3,776: 128 B a session). The saved form (snapshots, undo
- * copies: src/wasm/state-block.ts) still writes the two words, so snapshots keep their bytes:
+ * (assembly/sem-entry.ts), and since mem32 the address of its sketch's block (assembly/sketch-blocks.ts):
+ * 8 bytes an entry, not 4 + 4k, which takes the slot of every default detector from 3,728 to 880 bytes
+ * (size class 3,776 -> 896; the hashes take blocks of their length beside it). The saved form (snapshots,
+ * undo copies: src/wasm/state-block.ts) still writes the two words and k hashes, so snapshots keep their bytes:
  * `fixtures/snapshots/v11-semantic-heads.json` holds a snapshot made by loopwatch d8118b3 (entries of two
  * head words in the live slot too) after 25 of 40 calls whose sketches differ in length (a short sketch
  * after a long one leaves the long one's hashes past its length, which snapshots hold) and the last of
@@ -31,15 +32,18 @@ const optionsOf = (d: LoopDetector): ResolvedOptions => (d as unknown as { optio
 const kindOf = (d: LoopDetector, c: ToolEvent): string | null => d.check(c)?.kind ?? null;
 
 describe('a semantic entry kept with one head word in the live slot', () => {
-  it('should take 4 + 4k bytes an entry, and put every default detector in the 3,776-byte slot class', () => {
+  it('should take 8 bytes an entry (head word, block), and put every default detector in the 896-byte slot class', () => {
     const layout = slotLayout(optionsOf(new LoopDetector()));
     const { cap, k, entryBytes, savedEntryBytes } = layout.semantic;
     expect(cap).toBeGreaterThan(0);
     expect(layout.stateWindow).toBeGreaterThan(0);
-    expect(entryBytes).toBe(4 + 4 * k);
+    expect(entryBytes).toBe(8);
     expect(savedEntryBytes).toBe(8 + 4 * k);
-    expect(layout.slotSize).toBe(3728);
-    expect(slotClassBytes(layout.slotSize)).toBe(3776);
+    // 3,728 - 31 x 92 = 876, padded to 16
+    expect(layout.slotSize).toBe(880);
+    expect(slotClassBytes(layout.slotSize)).toBe(896);
+    // at most every sketch k hashes long, in blocks of 2-hash steps
+    expect(layout.sketchBlockBytes).toBe(cap * 8 * Math.ceil(k / 2));
     // the saved form is as long as before: every entry two head words again
     expect(layout.savedSize).toBe(Math.ceil((3856 - 8 + layout.stateWindow * 4) / 16) * 16);
     expect(A.MAX_SKETCH_K).toBeLessThanOrEqual(A.SEM_LEN_MASK);

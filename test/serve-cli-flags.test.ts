@@ -47,7 +47,7 @@ describe('loopwatch serve flags', () => {
     writeFileSync(join(dir, 'long-rings.json'), JSON.stringify({ detectors: { stateRepeat: { window: 10_000 } } }));
     const r = loopwatch(['serve', '--config', join(dir, 'long-rings.json'), '--max-sessions', '100000']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--max-sessions 100000: .*detectors\.stateRepeat\.window = 10,000.*at most 60996 sessions/);
+    expect(r.stderr).toMatch(/--max-sessions 100000: .*detectors\.stateRepeat\.window = 10,000.*at most 60912 sessions/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 

@@ -25,12 +25,13 @@ const AREAS = 64 * 2 ** 20;
 export { slotClassBytes } from './slot-layout.js';
 
 /**
- * Bytes a session of these options takes at most: its slot's class, and the class of state repeat's ring
- * at its full window (a block beside the slot that grows with the calls seen: assembly/state-ring.ts).
+ * Bytes a session of these options takes at most: its slot's class, the class of state repeat's ring at
+ * its full window (a block beside the slot that grows with the calls seen: assembly/state-ring.ts), and
+ * semantic's sketch blocks with every sketch k hashes long (assembly/sketch-blocks.ts).
  */
 export function sessionBytes(o: ResolvedOptions): number {
   const layout = slotLayout(o);
-  return slotClassBytes(layout.slotSize) + layout.stateBlockBytes;
+  return slotClassBytes(layout.slotSize) + layout.stateBlockBytes + layout.sketchBlockBytes;
 }
 
 /** Most sessions of these options one thread's WebAssembly memory holds (Infinity for the reference engine). */

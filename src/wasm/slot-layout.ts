@@ -7,13 +7,14 @@
  * ```
  *  slot: [count | config | state | next]  sig[capSig]  tool[capTool]  outcome[capOut]  masked[capMasked]
  *        error[capErr]  state ring [block | capacity]  flags[capOut] (bytes)  semantic entries[semCap]
- *        semantic entry: [tokens << 7 | sketch length]  sketch[k]   (u32 each: assembly/sem-entry.ts)
+ *        semantic entry: [tokens << 7 | sketch length]  [block]     (u32 each: assembly/sem-entry.ts)
+ *        sketch block (beside the slot): hash[sketch length]          (assembly/sketch-blocks.ts)
  * ```
  * State repeat's ring of keys lives in a block beside the slot, as long as the calls seen (assembly/
  * state-ring.ts). A snapshot or an undo copy holds the slot in its saved form, the ring's window of keys
- * in place of the block's address and each semantic entry's head word as two, tokens and sketch length
- * (`savedSize` bytes; src/wasm/state-block.ts): the form of every snapshot format, so snapshots are the
- * same bytes as before the block and the one-word head.
+ * in place of the block's address and each semantic entry's head word as two, tokens and sketch length,
+ * with room for k hashes after it (`savedSize` bytes; src/wasm/state-block.ts): the form of every snapshot
+ * format. Semantic's hashes live in blocks beside the slot, as long as each sketch (assembly/sketch-blocks.ts).
  */
 import type { ResolvedOptions } from '../options/options.js';
 import { historyCapacity } from '../session/build-detectors.js';
@@ -45,10 +46,12 @@ export interface SlotLayout {
   readonly savedSize: number;
   /** Bytes the state ring's block takes at its full window (its size class; 0 when state repeat is off). */
   readonly stateBlockBytes: number;
+  /** Bytes semantic's sketch blocks take at most, every entry's sketch k hashes long (0 when the module runs no semantic). */
+  readonly sketchBlockBytes: number;
   /**
    * Semantic's ring of entries in the module: offset in the live slot, capacity (0 when off), bytes an
-   * entry (a head word and k hashes: assembly/sem-entry.ts), offset and bytes an entry in the saved form
-   * (the head as two words, count and length), sketch size.
+   * entry (a head word and its sketch block's address: assembly/sem-entry.ts), offset and bytes an entry in
+   * the saved form (the head as two words, count and length, then k hashes), sketch size.
    */
   readonly semantic: {
     readonly off: number;
@@ -118,8 +121,8 @@ function layOut(o: ResolvedOptions): SlotLayout {
   const stateW = d.stateRepeat?.window ?? 0;
   const semanticInModule = d.semantic !== null && d.semantic.method === 'sketch';
   const k = d.semantic?.sketchSize ?? 0;
-  // live: one head word (assembly/sem-entry.ts), then k hashes; saved: the head as two words
-  const semEntry = semanticInModule ? 4 + 4 * k : 0;
+  // live: one head word and its block's address (assembly/sem-entry.ts); saved: the head as two words, then k hashes
+  const semEntry = semanticInModule ? A.SEM_ENTRY_LIVE : 0;
   const savedSemEntry = semanticInModule ? 8 + 4 * k : 0;
   const semCap = semanticInModule ? semW : 0;
 
@@ -220,6 +223,7 @@ function layOut(o: ResolvedOptions): SlotLayout {
     stateWindow: stateW,
     savedSize,
     stateBlockBytes: stateW === 0 ? 0 : slotClassBytes(stateW * 4),
+    sketchBlockBytes: semCap * 8 * Math.ceil(k / 2),
     semantic: { off: offSem, cap: semCap, entryBytes: semEntry, savedOff: offSem + stateShift, savedEntryBytes: savedSemEntry, k },
   };
 }

@@ -173,6 +173,17 @@ export class WasmCore {
     return `${mib(this.instance.memory.buffer.byteLength)} in use, at most ${mib(this.instance.maxBytes)}`;
   }
 
+  /**
+   * Whether the next `calls` semantic sketches of `k` hashes at most can be had without growing the memory
+   * midway (assembly/sketch-blocks.ts): at once when the memory has room past its top for a chunk a call,
+   * else as the module finds (it grows the memory, or counts free blocks).
+   */
+  sketchRoom(calls: number, k: number): boolean {
+    const top = this.instance.views().u32[(A.HEADER + A.H_MEMTOP) >>> 2] as number;
+    if (this.instance.memory.buffer.byteLength - top >= calls * (A.SKETCH_CHUNK + 16) + 16) return true;
+    return this.instance.exports.sketchReserve(calls, k) === 1;
+  }
+
   /** Returns a slot to its free list. */
   free(slot: number): void {
     this.instance.exports.freeSlot(slot);
@@ -386,6 +397,8 @@ export class WasmCore {
         listBytes += layout.listBytes;
         // a call may grow its state ring's block (assembly/state-ring.ts): at most the block of the whole window
         if (layout.stateBlockBytes !== 0) sideBytes += layout.stateBlockBytes + 16;
+        // and its semantic sketch a block, carved from a chunk of its class (assembly/sketch-blocks.ts)
+        if (layout.semantic.cap !== 0) sideBytes += A.SKETCH_CHUNK + 16;
         const need = this.scratchFor(it.config, size);
         if (need > scratch) scratch = need;
         m++;

@@ -25,6 +25,12 @@ export interface WasmExports {
   stateReserve(slot: number, n: number): number;
   /** Grows the memory so that `bytes` more can be handed out without growing it (assembly/slots.ts): 1, or 0 when it cannot grow. */
   growFor(bytes: number): number;
+  /** Whether the next `n` semantic sketches of `k` hashes at most can be had without growing the memory midway (assembly/sketch-blocks.ts): 1 or 0. */
+  sketchReserve(n: number, k: number): number;
+  /** Gives entry `e` of a live slot head word `head` and a block for its hashes (assembly/sketch-blocks.ts): its address, 0 for no hashes, 1 when memory is exhausted. */
+  sketchPut(slot: number, e: number, head: number): number;
+  /** Frees a live slot's semantic sketch blocks and clears its entries (assembly/sketch-blocks.ts). */
+  sketchDrop(slot: number): void;
   processOne(rec: number, out: number, lists: number, listsEnd: number): number;
   processBatch(recs: number, n: number, outs: number, lists: number, listsEnd: number): number;
   kernel(slot: number, sigLo: number, toolLo: number, outcomeLo: number, flags: number, out: number, lists: number, listsEnd: number): number;

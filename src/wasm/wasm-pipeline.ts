@@ -422,8 +422,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
       if (this.core.poisoned(this.slot)) throw new WasmTrapError('loopwatch: this session is quarantined after a WebAssembly trap; call reset() to use it again');
       throw new DisposedError('loopwatch: this session has no live WebAssembly slot');
     }
-    // no room for the state ring's block (assembly/state-ring.ts): nothing was recorded
-    if (status === A.ST_NO_MEMORY) throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room to record this call (state repeat's ring could not grow); the call was not recorded`);
+    // no room for the state ring's block (assembly/state-ring.ts) or a sketch's (assembly/sketch-blocks.ts): nothing was recorded
+    if (status === A.ST_NO_MEMORY) throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room to record this call (state repeat's ring could not grow, or a semantic sketch's block could not be had); the call was not recorded`);
     if (status !== A.ST_OK) throw new RangeError(`loopwatch: the WebAssembly module could not process the call (status ${status})`);
     const index = u32[o4 + (A.O_INDEX >>> 2)] as number;
     this.lastIndex = index;
@@ -595,7 +595,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
 
   reserve(calls: number): boolean {
     const layout = this.core.layout(this.config);
-    if (layout.stateWindow === 0 || this.slot === 0) return true;
+    if (this.slot === 0) return true;
+    // each call's sketch takes a block (assembly/sketch-blocks.ts)
+    if (layout.semantic.cap !== 0 && !this.core.sketchRoom(calls, layout.semantic.k)) return false;
+    if (layout.stateWindow === 0) return true;
     const { u8, u32 } = this.core.instance.views();
     // the ring's capacity, and its write position (the calls seen while they are fewer than the window)
     const cap = u32[(this.slot + layout.stateOff + 4) >>> 2] as number;

@@ -5,7 +5,7 @@
  * session goes on exactly from its snapshot; with no other session of the engine to evict it fails, the
  * engine unharmed.
  *
- * This file's thread stops its memory at 20 MiB (instead of 4 GiB), so a few thousand sessions fill it.
+ * This file's thread stops its memory at 10 MiB (instead of 4 GiB; 20 MiB until sessions kept their semantic sketches in blocks of their length and took ~1 KB after one call), so a few thousand sessions fill it.
  */
 import { describe, expect, it } from 'vitest';
 import { CapacityError, LoopEngine, SnapshotError } from '../../src/index.js';
@@ -13,7 +13,7 @@ import type { SessionEvent } from '../../src/index.js';
 import { limitMemoryForTesting } from '../../src/wasm/wasm-module.js';
 import { json } from '../helpers/verdicts.js';
 
-limitMemoryForTesting(320);
+limitMemoryForTesting(160);
 
 /** State repeat keeps 10,000 calls: its ring of keys grows as distinct states come. */
 const options = { detectors: { stateRepeat: { window: 10_000 } } } as const;

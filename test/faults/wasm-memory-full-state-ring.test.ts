@@ -6,14 +6,14 @@
  * other session to evict it fails alone with a CapacityError, unrecorded. Verdicts stay those of the
  * TypeScript reference fed the same calls.
  *
- * This file's thread stops its memory at 20 MiB (instead of 4 GiB), so a few thousand sessions fill it.
+ * This file's thread stops its memory at 10 MiB (instead of 4 GiB; 20 MiB until sessions kept their semantic sketches in blocks of their length and took ~1 KB after one call), so a few thousand sessions fill it.
  */
 import { describe, expect, it } from 'vitest';
 import { CapacityError, LoopDetector, LoopEngine } from '../../src/index.js';
 import type { LoopDetectorOptions, SessionEvent, ToolEvent } from '../../src/index.js';
 import { limitMemoryForTesting } from '../../src/wasm/wasm-module.js';
 
-limitMemoryForTesting(320);
+limitMemoryForTesting(160);
 
 /** Call `i` of a session: states and results that come back every 7 calls, so detectors fire. */
 const call = (i: number): ToolEvent => ({ tool: 'read', args: { p: i % 7 }, description: `at ${i % 7}`, result: `r${i % 7}` });
