@@ -89,6 +89,16 @@ export class LoopEngine {
     return out;
   }
 
+  /**
+   * A live session's proposals with an id still waiting for their outcome, oldest first, as proposed
+   * (LoopDetector.waiting); none for a session that is not live. Nothing changes (the session is not
+   * touched, nor started).
+   */
+  waiting(sessionId: string): readonly LiveCall[] {
+    this.open();
+    return this.table.peek(sessionId)?.waiting() ?? [];
+  }
+
   /** Whether the session is live. */
   has(sessionId: string): boolean {
     return this.table.peek(sessionId) !== undefined;

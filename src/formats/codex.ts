@@ -16,6 +16,8 @@
  * once (call-ids.ts), its replayed call and output passed over. A subagent forked with its parent's context
  * (0.107+) opens with the parent's history copied: passed over up to the fork's own output (codex-fork.ts),
  * held at most MAX_FORK_COPY_BYTES: past it, read as the child's own, with a note.
+ * An MCP call is named and judged as the Codex hook does: `<namespace>__<name>`, its outcome read from its
+ * `McpToolCall` `item_completed` event (codex-mcp.ts).
  * The first call after a person's prompt (an `event_msg` of type `user_message`, after any copied history) is
  * `prompted`: where Codex's UserPromptSubmit hook gives the session a fresh start; not after a prompt that only
  * answers the agent's own question ("2", "yes": src/text/prompt-origin.ts).
@@ -23,9 +25,11 @@
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
 import { ForkCopy, MAX_FORK_COPY_BYTES, isForked } from './codex-fork.js';
+import { MAX_MCP_RESULTS, codexToolName, mcpCompletion } from './codex-mcp.js';
 import { codexOutcome, toolSearchOutcome } from './codex-output.js';
+import { CappedMap } from './capped-map.js';
 import type { FormatReader, InputName } from './format-reader.js';
-import { HeldCalls, type HeldCall } from './held-calls.js';
+import { HeldCalls, type HeldCall, type Outcome } from './held-calls.js';
 import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
@@ -45,6 +49,8 @@ export function createCodexReader(input: InputName): FormatReader {
   let turnCalls: HeldCall[] | null = null;
   let turnText: string[] = [];
   const ids = new CallIds<true>();
+  /** MCP calls' results from their `item_completed` events, for their outputs to come (codex-mcp.ts). */
+  const mcpResults = new CappedMap<string, Outcome>(MAX_MCP_RESULTS);
   /** A forked child's copy of its parent's history, while it is read (codex-fork.ts). */
   let fork: ForkCopy | null = null;
   const held = (): HeldCalls => (calls ??= new HeldCalls(metaId ?? input.name));
@@ -64,6 +70,9 @@ export function createCodexReader(input: InputName): FormatReader {
     // a person's prompt (the event Codex writes for it; its response_item message repeats it): the next call comes after it
     // (one that only answers the agent's question, "2", "yes", gives no fresh start: src/text/prompt-origin.ts)
     if (v.type === 'event_msg' && isRecord(v.payload) && v.payload.type === 'user_message') return startsAfresh(v.payload.message) ? calls?.prompt() : undefined;
+    // an MCP call's end: its outcome as the hook reads it, which its output line does not say (codex-mcp.ts)
+    const mcp = v.type === 'event_msg' ? mcpCompletion(v.payload) : undefined;
+    if (mcp !== undefined) return mcpResults.set(mcp.id, mcp.outcome);
     if (typeof v.type === 'string' && PASSED_OVER.has(v.type)) return;
     const it = v.type === 'response_item' ? v.payload : v; // 2025 rollouts: bare items
     if (!isRecord(it)) return yield bad(unit, `a response_item line needs a "payload" object, received ${describe(it)}`);
@@ -76,7 +85,7 @@ export function createCodexReader(input: InputName): FormatReader {
     const at = { file: unit.file, line: unit.line };
     if (CALLS.has(type)) {
       const turn = openTurn();
-      const tool = CALLS.get(type) ?? it.name;
+      const tool = CALLS.get(type) ?? codexToolName(it, it.name);
       if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${String(type)} has no name (received ${describe(tool)})`);
       const args = type === 'function_call' || type === 'tool_search_call' ? parseArguments(it.arguments) : type === 'custom_tool_call' ? it.input : it.action;
       const id = typeof it.call_id === 'string' ? it.call_id : typeof it.id === 'string' ? it.id : undefined;
@@ -89,7 +98,7 @@ export function createCodexReader(input: InputName): FormatReader {
       if (typeof it.call_id !== 'string') return yield bad(unit, `${type} has no string "call_id" (received ${describe(it.call_id)})`);
       const met = ids.result(it.call_id);
       if (met.kind === 'replay') return; // the parent's output, replayed
-      const outcome = type === 'tool_search_output' ? toolSearchOutcome(it) : codexOutcome(it.output);
+      const outcome = type === 'tool_search_output' ? toolSearchOutcome(it) : (mcpResults.get(it.call_id) ?? codexOutcome(it.output));
       if (met.kind === 'unknown' || !held().settle(it.call_id, outcome)) {
         yield issue('unpaired-result', unit.file, unit.line, `result for call id ${JSON.stringify(it.call_id)} has no call waiting in session ${JSON.stringify(held().session)}; skipped`);
       }

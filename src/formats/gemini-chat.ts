@@ -12,6 +12,7 @@
  * its tokens counted), and `updateMessagesFromHistory` writes every message again under `$set`: a tool call
  * id is read once (call-ids.ts), and a later copy only brings the outcome of a call still waiting for it.
  */
+import { geminiChatTool } from './gemini-mcp.js';
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
 import { onlyToolResults, partsText, toolCallOutcome } from './gemini-parts.js';
@@ -82,7 +83,8 @@ export class GeminiChat {
         continue;
       }
       if (id !== undefined && outcome !== null) this.ids.result(id);
-      const start = { tool: tc.name, args: stableInput('gemini', tc.name, tc.args), text: this.first === null ? text : undefined, round: this.round, file: unit.file, line: unit.line };
+      const tool = geminiChatTool(tc.name, tc.displayName); // an MCP tool as the Gemini hook names it (gemini-mcp.ts)
+      const start = { tool, args: stableInput('gemini', tool, tc.args), text: this.first === null ? text : undefined, round: this.round, file: unit.file, line: unit.line };
       // a call without id cannot be answered later: what this record says of it is all there is
       const held = this.calls.hold(id, start, outcome ?? (id === undefined ? NO_OUTCOME : null));
       this.first ??= held;

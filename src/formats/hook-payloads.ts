@@ -46,6 +46,7 @@ import { batchEntries } from './post-tool-batch.js';
 import { claudeCodeResult } from './claude-code-result.js';
 import { codexHookOutcome, hasCodexMarks } from './codex-hook-result.js';
 import { geminiHookOutcome } from './gemini-hook-result.js';
+import { geminiPayloadTool } from './gemini-mcp.js';
 import { startsAfresh } from '../text/prompt-origin.js';
 
 const BEFORE = new Set(['PreToolUse', 'BeforeTool']);
@@ -192,8 +193,10 @@ export function createHookPayloadsReader(input: InputName): FormatReader {
         if (held.size === 0) rests(session);
         return;
       }
-      const tool = v.tool_name;
-      if (typeof tool !== 'string' || tool === '') return yield bad(unit, `${v.hook_event_name} payload without a "tool_name" (received ${describe(tool)})`);
+      const toolName = v.tool_name;
+      if (typeof toolName !== 'string' || toolName === '') return yield bad(unit, `${v.hook_event_name} payload without a "tool_name" (received ${describe(toolName)})`);
+      // a Gemini MCP tool named as the Gemini hook names it (gemini-mcp.ts)
+      const tool = GEMINI_EVENTS.has(v.hook_event_name) ? geminiPayloadTool(toolName, v.mcp_context) : toolName;
       const id = typeof v.tool_use_id === 'string' && v.tool_use_id !== '' ? v.tool_use_id : byOrder(tool);
       const calls = open.get(session) ?? opened(session);
       open.delete(session);

@@ -28,6 +28,7 @@ import { type HookAgent, type HookCall, type HookPhase, type ReplyContext, after
 import { geminiHookOutcome } from '../formats/gemini-hook-result.js';
 import { volatileFields } from '../formats/volatile-input.js';
 import { capText, capValue, inputOf, promptOf, sessionOf, toolOf } from './hook-payload.js';
+import { geminiPayloadTool } from '../formats/gemini-mcp.js';
 
 /**
  * The outcome a tool response says (src/formats/gemini-hook-result.ts, which the hook payload log reader
@@ -43,7 +44,7 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   const session = sessionOf(p);
   if (phase === 'end') return { agent: 'gemini', eventName, phase, session, call: { tool: eventName } };
   if (phase === 'prompt') return { agent: 'gemini', eventName, phase, session, call: { tool: eventName }, ...promptOf(p) };
-  const tool = toolOf(p);
+  const tool = geminiPayloadTool(toolOf(p), p.mcp_context); // an MCP tool as mcp__<server>__<tool> (gemini-mcp.ts)
   const args = inputOf(p, volatileFields('gemini', tool));
   const base = { tool, args, id: `sig:${callSignature(tool, args)}` };
   if (phase === 'propose') return { agent: 'gemini', eventName, phase, session, call: base };

@@ -30,6 +30,7 @@ import { transcriptVersion, versionIn, warnsBefore } from './agent-versions.js';
 import { type LoggedDecision, appendDecisionLine, decisionLine } from './decision-log.js';
 import { type AgentName, type HookAgent, type HookCall, type ReplyContext, declinedCalls } from './hook-agent.js';
 import { hookDetection } from './hook-detection.js';
+import { missedRecordsFor } from './missed-records.js';
 import { parsePayload } from './hook-payload.js';
 import { withTurn } from './hook-turn.js';
 import { projectAllowlist } from './project-allowlist.js';
@@ -147,11 +148,11 @@ interface Reached {
 
 /**
  * Records the calls still waiting that ran without the agent's after-event (`missed`, the codec's
- * HookAgent.missedRecords), before the hook's own call (`call`; a record of it is not one of them); returns
+ * HookAgent.missedRecords), before the hook's own call (missed-records.ts: never the record of that call); returns
  * the session's notes with each decision counted. A record the detector refuses is passed over.
  */
-function recordMissed(detector: LoopDetector, call: HookCall, missed: MissedRecords, meta: SessionMeta, reached: Reached): SessionMeta {
-  const waiting = detector.waiting().filter((c) => call.phase !== 'record' || c.id !== call.call.id);
+function recordMissed(detector: LoopDetector, missed: MissedRecords, meta: SessionMeta, reached: Reached): SessionMeta {
+  const waiting = detector.waiting();
   if (waiting.length === 0) return meta;
   for (const m of missed(waiting)) {
     let decision: LiveDecision;
@@ -167,7 +168,7 @@ function recordMissed(detector: LoopDetector, call: HookCall, missed: MissedReco
   return meta;
 }
 
-/** The codec's reading of the records an agent never sent, bound to the hook's payload. */
+/** The codec's reading of the records an agent never sent, bound to the hook's payload and call (missed-records.ts). */
 type MissedRecords = (waiting: readonly LiveCall[]) => readonly HookCall[];
 
 /**
@@ -199,7 +200,7 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
     const restored = restore(file, call, detection, detector, notes);
     detector = restored.detector;
     // calls that ran without their after-event (a Codex patch that did not apply) are recorded first: they came before this one
-    const meta = restored.restored && missed !== undefined && call.phase !== 'decline' ? recordMissed(detector, call, missed, restored.meta, reached) : restored.meta;
+    const meta = restored.restored && missed !== undefined && call.phase !== 'decline' ? recordMissed(detector, missed, restored.meta, reached) : restored.meta;
     if (call.phase === 'decline') {
       // the call did not run (Claude Code's PermissionDenied, a batch's calls still waiting): never recorded as run, no longer in flight
       if (restored.restored) {
@@ -290,7 +291,7 @@ export function runHook(text: string, options: HookRunOptions): HookReply {
     const allowlist = tool ? projectAllowlist(payload.cwd, options.stateDir) : { rules: [] };
     if (allowlist.notice !== undefined) notes.push(hookLine(allowlist.notice));
     const codec = hook.agent;
-    const missed: MissedRecords | undefined = codec.missedRecords === undefined ? undefined : (waiting) => codec.missedRecords?.(payload, waiting) ?? [];
+    const missed: MissedRecords | undefined = codec.missedRecords === undefined ? undefined : (waiting) => missedRecordsFor(codec, payload, hook.call, waiting);
     const decision = decide(hook.call, hookDetection(options.detection, [hook.agent], allowlist.rules), options, notes, reached, missed);
     // after the lock: no hook waits on these
     reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R');

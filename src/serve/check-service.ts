@@ -13,7 +13,7 @@ import { isLoopwatchError } from '../errors.js';
 import type { LoopEngine } from '../engine/loop-engine.js';
 import { redactSecrets } from '../text/redact.js';
 import type { Verdict } from '../types.js';
-import type { LiveDecision } from '../live/live-call.js';
+import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import { BUILT_IN_KINDS } from '../metrics/engine-metrics.js';
 import { countInto } from '../metrics/tally.js';
 import { admitCall } from './call-door.js';
@@ -102,6 +102,11 @@ export class CheckService {
     const c = call.agent === undefined ? call : withoutAgent(call);
     if (!engine.has(c.session)) return;
     this.settled(() => engine.didNotRun(c.session, c));
+  }
+
+  /** A live session's proposals with an id still waiting for their outcome (LoopEngine.waiting); none when it is not live. */
+  waiting(session: string): readonly LiveCall[] {
+    return this.holding(session).waiting(session);
   }
 
   /** Gives a session a fresh start (a new prompt: LoopEngine.freshStart; false when it was not live). What it holds of its calls is unchanged. */

@@ -4,7 +4,9 @@
  * instead of state files, so a hook can be one `curl` rather than a Node process per tool call.
  *
  * ```
- * body (the hook's stdin) -> codec.decode -> withTurn (the transcript's tail, src/hooks/hook-turn.ts) -> service.propose | record | didNotRun | freshStart or endTurn (a prompt) | end
+ * body (the hook's stdin) -> codec.decode -> withTurn (the transcript's tail, src/hooks/hook-turn.ts)
+ *   -> the calls that ran without their after-event recorded (src/hooks/missed-records.ts: Codex's failed patches and MCP errors)
+ *   -> service.propose | record | didNotRun | freshStart or endTurn (a prompt) | end
  *   -> codec.reply -> body (the hook's stdout)
  * ```
  *
@@ -16,7 +18,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
-import { AGENT_NAMES, type AgentName, type HookCall, PLAIN_REPLY, declinedCalls } from '../hooks/hook-agent.js';
+import { AGENT_NAMES, type AgentName, type HookAgent, type HookCall, PLAIN_REPLY, declinedCalls } from '../hooks/hook-agent.js';
+import { missedRecordsFor } from '../hooks/missed-records.js';
 import { parsePayload } from '../hooks/hook-payload.js';
 import { withTurn } from '../hooks/hook-turn.js';
 import { redactSecrets } from '../text/redact.js';
@@ -44,8 +47,9 @@ function sessionOf(call: HookCall): string {
 /** Answers one hook payload of `agent` through `service` (never throws). */
 export function answerHook(service: CheckService, agent: AgentName, text: string): HookAnswer {
   let call: HookCall;
+  let payload: Record<string, unknown>;
   try {
-    const payload = parsePayload(text);
+    payload = parsePayload(text);
     const found = agentFor(payload, agent);
     const phase = phaseOf(found.agent, found.eventName);
     if (phase === null) return { body: '' }; // an event about something else than tool calls
@@ -62,6 +66,11 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
       service.end(session);
       return { body: '' };
     }
+    // the route's agent picks a config's family (gemini is the gemini-cli family, as `loopwatch hook` has it)
+    const family = agent === 'gemini' ? 'gemini-cli' : agent;
+    // calls that ran without their after-event (a Codex patch that did not apply) came before this one, and
+    // before a prompt's fresh start or turn's end would take them as not run: recorded first, as `loopwatch hook` does
+    recordMissed(service, AGENTS[agent], payload, call, session, family);
     if (call.phase === 'prompt') {
       // an answer to the agent's question, a task's notification: no fresh start (src/text/prompt-origin.ts), but
       // the agent's turn ended all the same: the calls still waiting did not run (LoopDetector.endTurn, as hook-run.ts)
@@ -69,8 +78,7 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
       else service.freshStart(session);
       return { body: '' };
     }
-    // the route's agent picks a config's family (gemini is the gemini-cli family, as `loopwatch hook` has it)
-    const named = { ...call.call, session, agent: agent === 'gemini' ? 'gemini-cli' : agent };
+    const named = { ...call.call, session, agent: family };
     // the agents send an after-event for every call they ran: a proposal without one did not run (hook-run.ts)
     if (call.phase === 'decline') {
       for (const c of declinedCalls(call)) service.didNotRun({ ...c, session, agent: named.agent });
@@ -80,6 +88,24 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
     return { body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) };
   } catch (e) {
     return { body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` };
+  }
+}
+
+/**
+ * Records the calls of engine session `session` still waiting that the agent's transcript shows ran
+ * without their after-event (missed-records.ts, the codec's reading; a served payload's transcript is read
+ * only when named `.jsonl`, as for its turn: hook-turn.ts). A record the engine refuses is passed over: the
+ * payload's own call is answered all the same.
+ */
+function recordMissed(service: CheckService, codec: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall, session: string, family: string): void {
+  if (codec.missedRecords === undefined) return;
+  for (const m of missedRecordsFor(codec, payload, call, service.waiting(session))) {
+    if (m.phase !== 'record') continue;
+    try {
+      service.record({ ...m.call, session, agent: family });
+    } catch {
+      // refused (an invalid call, no room): the call stays waiting, as without its record
+    }
   }
 }
 
