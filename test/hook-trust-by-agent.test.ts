@@ -8,7 +8,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAccepted } from '../src/hooks/accepted-allowlists.js';
-import { type ProcessTable, agentCaller } from '../src/hooks/agent-caller.js';
+import { AGENT_VARIABLES, type ProcessTable, agentCaller } from '../src/hooks/agent-caller.js';
 import { acceptedPath } from '../src/hooks/project-allowlist.js';
 import { loopwatchAsync } from './helpers/hook-payloads.js';
 import { tempFolder } from './helpers/temp-folder.js';
@@ -21,8 +21,8 @@ function project(): { file: string; text: string; env: NodeJS.ProcessEnv } {
   mkdirSync(join(root, 'p', '.git'), { recursive: true });
   const text = JSON.stringify({ allow: [{ tool: 'Bash', command: '^npm test\\b' }] });
   writeFileSync(file, text);
-  const env = { ...process.env, XDG_STATE_HOME: join(root, 'state') };
-  for (const v of ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'GEMINI_CLI', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'CODEX_MANAGED_BY_NPM']) delete env[v];
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: join(root, 'state') };
+  for (const v of AGENT_VARIABLES) delete env[v];
   return { file, text, env };
 }
 
