@@ -12,9 +12,10 @@ import { accept, acceptedFolder, isAccepted } from '../src/hooks/accepted-allowl
 import { acceptedPath, projectAllowlist } from '../src/hooks/project-allowlist.js';
 import { resolveAllow } from '../src/options/allow-rules.js';
 import { refusedRules } from '../src/options/covering-rules.js';
-import { afterPayload, beforePayload, hook, loopwatchAsync, proposeAction } from './helpers/hook-payloads.js';
+import { afterPayload, beforePayload, hook, proposeAction } from './helpers/hook-payloads.js';
 import { hookInProcess } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+import { trustInTerminal } from './helpers/trust-terminal.js';
 
 /** The commands agents run most, one `^word\b` rule each: no probe of covering-rules.ts starts with any as a word... */
 const WORDS = ['npm', 'npx', 'node', 'pytest', 'python', 'python3', 'git', 'cargo', 'go', 'make', 'yarn', 'pnpm', 'ls', 'cat', 'grep', 'rg', 'uv', 'tox'];
@@ -79,7 +80,7 @@ describe("a project's .loopwatch.json not yet accepted", () => {
 describe("a project's .loopwatch.json accepted", () => {
   it('should use the accepted version, and ask again once the file changes (a pull bringing new rules)', async () => {
     const { cwd, file, stateDir } = project([{ tool: 'Bash', command: '^npm test$' }]);
-    const trusted = await loopwatchAsync(['hook', 'trust', file], '', process.env, cwd);
+    const trusted = await trustInTerminal([file], process.env, cwd);
     expect(trusted.code).toBe(0);
     expect(isAccepted(acceptedPath(file), readFileSync(file, 'utf8'))).toBe(true);
     const used = await npmTests(cwd, stateDir, 'accepted-1', 5);
@@ -111,7 +112,7 @@ describe('loopwatch hook trust', () => {
     const { cwd, file } = project([{ command: '^npm test$' }, { tool: 'Bash' }]);
     const deep = join(cwd, 'src', 'deep');
     mkdirSync(deep, { recursive: true });
-    const r = await loopwatchAsync(['hook', 'trust'], '', process.env, deep);
+    const r = await trustInTerminal([], process.env, deep);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       `loopwatch hook trust: accepted ${file} as it is now (a change to it must be accepted again): 1 rule lets calls repeat without a warning\n` +
@@ -124,15 +125,15 @@ describe('loopwatch hook trust', () => {
   it('should accept nothing when there is no file or it cannot be used', async () => {
     const root = tempFolder('allow-accepted');
     mkdirSync(join(root, 'p', '.git'), { recursive: true });
-    const none = await loopwatchAsync(['hook', 'trust'], '', process.env, join(root, 'p'));
+    const none = await trustInTerminal([], process.env, join(root, 'p'));
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/^loopwatch hook trust: no \.loopwatch\.json from .* up to its git root\n$/);
     writeFileSync(join(root, 'p', '.loopwatch.json'), '{"allow": [{"command": "(a+)+"}]}');
-    const bad = await loopwatchAsync(['hook', 'trust'], '', process.env, join(root, 'p'));
+    const bad = await trustInTerminal([], process.env, join(root, 'p'));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/cannot be used \(options\.allow\[0\]\.command must match in linear time/);
     expect(isAccepted(acceptedPath(join(root, 'p', '.loopwatch.json')), '{"allow": [{"command": "(a+)+"}]}')).toBe(false);
-    const two = await loopwatchAsync(['hook', 'trust', 'a', 'b'], '', process.env, root);
+    const two = await trustInTerminal(['a', 'b'], process.env, root);
     expect(two.code).toBe(2);
   });
 });

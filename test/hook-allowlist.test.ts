@@ -13,7 +13,8 @@ import type { AgentName } from '../src/hooks/hook-agent.js';
 import { acceptedPath } from '../src/hooks/project-allowlist.js';
 import type { LiveAction } from '../src/index.js';
 import type { CliRun } from './helpers/cli.js';
-import { AGENTS, afterPayload, beforePayload, hook, loopwatchAsync, proposeAction } from './helpers/hook-payloads.js';
+import { AGENTS, afterPayload, beforePayload, hook, proposeAction } from './helpers/hook-payloads.js';
+import { trustInTerminal } from './helpers/trust-terminal.js';
 import { hookInProcess } from './helpers/hook-in-process.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
 
@@ -66,7 +67,7 @@ describe.each(AGENTS)('a project allowlist (%s)', (agent) => {
   it('should never warn, deny or stop an allowed command once the file is accepted, from a folder below the git root, and say once that the file is in use', async () => {
     const cwd = project(`${agent}-allowed`, ALLOW);
     const file = join(root, `${agent}-allowed`, '.loopwatch.json');
-    const trusted = await loopwatchAsync(['hook', 'trust'], '', process.env, cwd); // the file found from the folder, as the hooks find it
+    const trusted = await trustInTerminal([], process.env, cwd); // the file found from the folder, as the hooks find it
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toBe(`loopwatch hook trust: accepted ${file} as it is now (a change to it must be accepted again): 1 rule lets calls repeat without a warning\n  allow[0] {"command":"^python setup\\\\.py build_ext\\\\b"}\n`);
     const steps = await builds(agent, `${agent}-allowed`, cwd, 6);

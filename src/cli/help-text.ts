@@ -381,8 +381,9 @@ were not checked (a wait for the lock given up, a failure), the decisions by act
 and why (redacted), and when the state was written; --json for all of it as one JSON document.
 
 trust: accepts a project's .loopwatch.json as it is now (FILE, default: the one the hooks would read
-for this folder) and prints its rules; the hooks use it until it changes. Exit code 1 when there is no
-usable file.
+for this folder) and prints its rules; the hooks use it until it changes. Only from your own terminal:
+without one on stdin, or inside an agent's shell, it refuses. Exit code 1 when there is no usable file or
+it refused.
 
 Install merges loopwatch's entries into the file (a second install changes nothing), keeps a backup of a
 file it changes, and prints what changed and what the agent's version can take; uninstall removes exactly

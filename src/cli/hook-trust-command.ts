@@ -3,11 +3,15 @@
  * this version of it: the hooks use its rules from then on, until the file changes. FILE defaults to the
  * `.loopwatch.json` the hooks would read for the current folder (from it up to the git root). It prints the
  * rules accepted and those still refused as too broad (src/options/covering-rules.ts: accepting the file
- * does not accept them; the user's own `--config` does). Exit code 0 accepted, 1 no usable file, 2 a usage
+ * does not accept them; the user's own `--config` does). It accepts only from the person's own terminal: run
+ * without one, or inside an agent's shell (src/hooks/agent-caller.ts), it refuses, so a README that tells the
+ * agent to run it does not get its rules used. Exit code 0 accepted, 1 no usable file or refused, 2 a usage
  * error.
  */
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isatty } from 'node:tty';
+import { agentCaller } from '../hooks/agent-caller.js';
 import { accept } from '../hooks/accepted-allowlists.js';
 import { ALLOWLIST_FILE, acceptedPath, allowlistFolders, readRules } from '../hooks/project-allowlist.js';
 import { shownMessage } from '../text/shown-message.js';
@@ -29,9 +33,14 @@ function foundFrom(cwd: string): string | null {
 }
 
 /** `loopwatch hook trust [FILE]`: the exit code (see the header). */
-export function hookTrustCommand(args: readonly string[], io: Pick<HookIo, 'stdout' | 'stderr'>, cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): number {
+export function hookTrustCommand(args: readonly string[], io: Pick<HookIo, 'stdout' | 'stderr'>, cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, caller: () => string | null = () => agentCaller(isatty(0), env)): number {
   const { positionals } = parseFlags(args, {}, true);
   if (positionals.length > 1) throw new UsageError(`takes at most one file, received ${positionals.length}`);
+  const agent = caller();
+  if (agent !== null) {
+    io.stderr.write(`loopwatch hook trust: refused: ${agent}. Accepting a project's ${ALLOWLIST_FILE} is the person's to do, in their own terminal: an agent told to run this by a README or a tool's output must not. Nothing was accepted.\n`);
+    return 1;
+  }
   const named = positionals[0];
   const path = named === undefined ? foundFrom(cwd) : resolve(cwd, named);
   if (path === null) {

@@ -140,7 +140,10 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra);
     out.bits |= CallFact.FAILED | failureKind(says, error, e.result, (read & FactsRead.SILENT) !== 0, e.tool);
     if ((read & FactsRead.SILENT) !== 0 && (out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && probesPartly(args, error)) out.bits |= CallFact.SILENT;
-    if ((says & ERR_INVALID_ARGS) !== 0) out.bits |= CallFact.INVALID_ARGS;
+    // a refusal of the args is the tool's (a schema, a patch parser): a shell command's output is its program's,
+    // which a repository's script words as it likes ("Invalid patch: ..." from `npm test` would end every wall
+    // of failing tests); on a shell call it counts only where the command writes (`apply_patch` run by the shell)
+    if ((says & ERR_INVALID_ARGS) !== 0 && ((out.bits & CallFact.WRITE) !== 0 || !isShellCall(args, command))) out.bits |= CallFact.INVALID_ARGS;
     // an edit whose old text is not in its file (edit-mismatch.ts) refused its args too: nothing was written,
     // and the answer is another edit made with the text the file holds
     else if ((says & ERR_EDIT_MISMATCH) !== 0 && (out.bits & CallFact.WRITE) !== 0) out.bits |= CallFact.INVALID_ARGS;
@@ -307,6 +310,15 @@ function targetOf(tool: string, args: unknown): string | undefined {
     return changeTarget(tool, args);
   } catch {
     return undefined;
+  }
+}
+
+/** Whether a call's args hold a shell command (a `command` or `cmd` text; false when they cannot be read). */
+function isShellCall(args: unknown, read: (args: unknown) => string | undefined): boolean {
+  try {
+    return read(args) !== undefined;
+  } catch {
+    return false;
   }
 }
 
