@@ -228,8 +228,16 @@ export class NatsCaller {
         if (err !== null) return;
         const done = waiting.get(m.subject);
         if (done === undefined) return; // a repeated answer (after a partition moved)
+        // anyone who may publish on the server can reach this subject: a message that is not JSON is no
+        // answer (the check keeps waiting for its worker's), and never throws inside the client's callback
+        let a: MessageAnswer;
+        try {
+          a = m.json<MessageAnswer>();
+        } catch {
+          return;
+        }
         waiting.delete(m.subject);
-        done.answer(m.json<MessageAnswer>());
+        done.answer(a);
       },
     });
     this.inbox = { prefix, sub, waiting, next: 0 };
