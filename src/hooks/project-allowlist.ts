@@ -32,6 +32,7 @@ import { resolveAllow } from '../options/allow-rules.js';
 import { refusedRules } from '../options/covering-rules.js';
 import { cutText } from '../text/shown-text.js';
 import { isAccepted } from './accepted-allowlists.js';
+import { shellQuote } from './install-targets.js';
 
 /** The allowlist's file name. */
 export const ALLOWLIST_FILE = '.loopwatch.json';
@@ -138,11 +139,6 @@ export function acceptedPath(path: string): string {
   }
 }
 
-/** `word` as one word of a POSIX shell command: as it is when it needs no quotes, else in single quotes. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The first three of `items`, joined, and how many more. */
 function firstThree(items: readonly string[]): string {
   return `${items.slice(0, 3).join('; ')}${items.length > 3 ? ` and ${items.length - 3} more` : ''}`;
@@ -152,7 +148,7 @@ function firstThree(items: readonly string[]): string {
 function notAcceptedNotice(path: string, read: FileRules): string {
   const n = read.rules.length;
   const refused = read.dropped.length === 0 ? '' : `; refused as too broad even then: ${firstThree(read.dropped)}`;
-  return `loopwatch: ${path} is not used until you accept it: its ${n} rule${n === 1 ? '' : 's'} would let calls repeat without a warning (${firstThree(read.shown)})${refused}; if you trust this project, run: loopwatch hook trust ${shellWord(path)}`;
+  return `loopwatch: ${path} is not used until you accept it: its ${n} rule${n === 1 ? '' : 's'} would let calls repeat without a warning (${firstThree(read.shown)})${refused}; if you trust this project, run: loopwatch hook trust ${shellQuote(path)}`;
 }
 
 /** What to tell the user of a file read (`read`): that it is in use, and the rules refused; undefined when it has nothing. */
