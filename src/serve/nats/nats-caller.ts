@@ -230,12 +230,13 @@ export class NatsCaller {
         if (done === undefined) return; // a repeated answer (after a partition moved)
         // anyone who may publish on the server can reach this subject: a message that is not JSON is no
         // answer (the check keeps waiting for its worker's), and never throws inside the client's callback
-        let a: MessageAnswer;
+        let a: unknown;
         try {
-          a = m.json<MessageAnswer>();
+          a = m.json<unknown>();
         } catch {
           return;
         }
+        if (!isAnswer(a)) return; // JSON, but not an answer's shape (`{}`, `[]`, `null`...): no answer either
         waiting.delete(m.subject);
         done.answer(a);
       },
@@ -252,6 +253,18 @@ export class NatsCaller {
 function callKey(c: PublishedCall | undefined): string | undefined {
   if (c?.id === undefined) return undefined;
   return c.phase === undefined ? c.id : `${c.phase}:${c.id}`;
+}
+
+/**
+ * Whether a message on a reply subject has an answer's shape: an object with the message's sequence and a
+ * non-empty list of results, each an object (a verdict, a LiveDecision or an error). A worker's answer always
+ * has it; a neighbour's JSON that lacks it is no answer (before, it settled the check and decisionOf threw a
+ * TypeError reading its results).
+ */
+function isAnswer(a: unknown): a is MessageAnswer {
+  if (typeof a !== 'object' || a === null || Array.isArray(a)) return false;
+  const { seq, results } = a as { seq?: unknown; results?: unknown };
+  return typeof seq === 'number' && Array.isArray(results) && results.length > 0 && results.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r));
 }
 
 /** The LiveDecision of a one-call answer; throws the error it holds instead (loopwatch errors keep their code and field). */
