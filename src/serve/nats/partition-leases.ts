@@ -28,11 +28,22 @@ export interface LeaseHandlers {
   lost(p: number): void;
 }
 
-interface Seen {
+/** The last update of a key the watch delivered, and when this worker first saw it (performance.now()). */
+export interface Seen {
   revision: number;
   value: string;
   deleted: boolean;
   at: number;
+}
+
+/**
+ * What is known of a key after the watch delivered it at `revision`, seen at `now`. A key delivered again at
+ * the revision already seen (a new watch replays every key's last value) keeps the time it was first seen:
+ * it has not been updated since, so a dead worker's heartbeat and leases stay as stale as they were, and a
+ * watch started again does not put off taking its partitions over by one more lease.
+ */
+export function seenUpdate(before: Seen | undefined, revision: number, value: string, deleted: boolean, now: number): Seen {
+  return { revision, value, deleted, at: before !== undefined && before.revision === revision ? before.at : now };
 }
 
 /** The share of `partitions` for the worker at `rank` among `workers` live workers. */
@@ -84,7 +95,7 @@ export class PartitionLeases {
     this.watchedAt = performance.now();
     void (async () => {
       for await (const e of watcher) {
-        this.seen.set(e.key, { revision: e.revision, value: e.operation === 'PUT' ? new TextDecoder().decode(e.value) : '', deleted: e.operation !== 'PUT', at: performance.now() });
+        this.seen.set(e.key, seenUpdate(this.seen.get(e.key), e.revision, e.operation === 'PUT' ? new TextDecoder().decode(e.value) : '', e.operation !== 'PUT', performance.now()));
       }
     })()
       .catch((e: unknown) => warnNats(`the watch of the leases failed (${(e as Error).message}); watching again`))
