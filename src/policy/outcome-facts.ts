@@ -26,6 +26,7 @@ import { CallFact } from './call-facts.js';
 import { FACTS_ALL, FactsRead } from './facts-read.js';
 import { nameKey } from './name-keys.js';
 import { pollsARunningProcess, waitedMs } from './process-poll.js';
+import { readTarget } from './read-target.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
 /** A shell command that waits before it looks: it polls the world. */
@@ -110,7 +111,8 @@ const U = 0x75;
  * A recorded call's facts: CallFact bits, and its target: the fingerprint of what a change changed, or for a
  * failure, the key of the program its shell command ran (src/text/command-program.ts's programKey; a failed
  * write's file, where it names one, as a change's), or for a
- * wait (CallFact.WAITING, no change) how long it waited in milliseconds (process-poll.ts's waitedMs); 0: none known.
+ * wait (CallFact.WAITING, no change) how long it waited in milliseconds (process-poll.ts's waitedMs), or for a
+ * read tool's file content the key of the file it read (read-target.ts, as a change's); 0: none known.
  */
 export interface OutcomeFacts {
   bits: number;
@@ -171,6 +173,12 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   else if ((said & READ_WAITING) !== 0 || (head !== undefined && saysProcessRunning(head))) out.bits |= CallFact.WAITING;
   // how long a wait waited (Codex's `yield_time_ms`: process-poll.ts), kept as its target: the evidence screen bounds a wait by it
   if ((out.bits & CallFact.WAITING) !== 0) out.target = waitedFor(e, args);
+  // a read tool's file content: its target is the file it looked at (read-target.ts), the key a write of that
+  // file has; the evidence screen reads it of a call that neither failed, wrote nor waited
+  else if (content && (read & FactsRead.TARGET) !== 0) {
+    const file = readTarget(args);
+    if (file !== undefined) out.target = nameKey(file);
+  }
   // (readHead reads the rest of this once per distinct head, kept with its reading)
   // a status under way, or an empty mailbox checked again: waits on others writing (READ_INBOX: only where no status is)
   if ((said & (READ_STATUS | READ_INBOX)) !== 0) out.bits |= CallFact.WAITING | CallFact.POLLED;
