@@ -130,6 +130,17 @@ describe('loopwatch/ai-sdk (AI SDK v7, approveCalls)', () => {
     spy.inner.close();
   });
 
+  it("should fail before any call runs, naming approveCalls, when v6's lines (wrapTools + stopOnLoop) run on v7", async () => {
+    // the README's SDK lines as written, with `ai` 7 installed: v7 hands tools no run context, so the run's
+    // session never reaches them; before the fix the error told the user to spread stopOnLoop, which they had
+    const spy = new SpyGuard();
+    const script = new Script((LEGITIMATE[0] as LiveScenario).calls);
+    const run = generateText({ model: scriptedModel(script).model, prompt: 'work', tools: wrapTools(scriptedTools(script), spy), ...stopOnLoop(spy, 'run-6b', { stopWhen: isStepCount(100) }) });
+    await expect(run).rejects.toThrow(/names no session.*AI SDK 7.*approveCalls/s);
+    expect(script.executed).toEqual([]);
+    spy.inner.close();
+  });
+
   it('should also run wrapTools with a session of its own through v7 (its tools get no run context)', async () => {
     const s = STUCK[0] as LiveScenario;
     const spy = new SpyGuard();

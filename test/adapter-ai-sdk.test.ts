@@ -181,6 +181,37 @@ describe('loopwatch/ai-sdk (AI SDK v6, generateText)', () => {
     spy.inner.close();
   });
 
+  it("should never show a later run an earlier run's warning when call ids repeat (tools wrapped once)", async () => {
+    // call ids c0, c1, ... in every run, as a mock model or a provider numbering its calls gives them; the
+    // first run is warned about a call whose result came back (not thrown), the second is legitimate work
+    const spy = new SpyGuard();
+    const stuck = new Script((STUCK[2] as LiveScenario).calls);
+    const legit = new Script((LEGITIMATE[3] as LiveScenario).calls);
+    const scripts = new Map<object, Script>();
+    const scripted = tool({
+      inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }),
+      execute: async (_input, { toolCallId, experimental_context }) => (scripts.get(experimental_context as object) as Script).run(Script.index(toolCallId)),
+    });
+    const tools = wrapTools({ bash: scripted, grep: scripted, read_file: scripted }, spy);
+    const run = async (script: Script, session: string) => {
+      const context = {};
+      scripts.set(context, script);
+      const m = scriptedModel(script);
+      await generateText({ model: m.model, prompt: 'work', tools, ...stopOnLoop(spy, session, { stopWhen: stepCountIs(100), context }) });
+      return m.prompts;
+    };
+    const first = await run(stuck, 'run-7d');
+    const warned = spy.decisions.find((d) => d.session === 'run-7d' && d.action === 'warn');
+    expect(Script.index(warned?.id as string)).toBeLessThan(legit.calls.length);
+    expect(JSON.stringify(first)).toContain('[loopwatch]');
+    const prompts = await run(legit, 'run-7e');
+    expect(legit.executed).toHaveLength(legit.calls.length);
+    expect(spy.decisions.filter((d) => d.session === 'run-7e' && d.action !== 'allow')).toEqual([]);
+    // before the fix the model read run-7d's warning after the result of run-7e's call of the same id
+    expect(JSON.stringify(prompts)).not.toContain('[loopwatch]');
+    spy.inner.close();
+  });
+
   it('should fail loudly when a run starts on a session it already stopped', async () => {
     const spy = new SpyGuard();
     const s = STUCK[0] as LiveScenario;

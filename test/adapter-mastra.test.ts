@@ -137,6 +137,29 @@ describe("loopwatch/mastra (Mastra's Agent with its mock model)", () => {
     guard.close();
   });
 
+  it('should fail loudly on Mastra 0.x, which never calls processInputStep, and leave 1.x runs as they are', async () => {
+    // on Node 20 `npm install @mastra/core` gives 0.24.x: its input processors are called once a run, as
+    // processInput({ messages, abort, tracingContext }), never processInputStep. Before the fix the processor
+    // had no processInput, and a looping agent ran every call unchecked, with no word (checked by hand against
+    // @mastra/core 0.24.9: 8 looping calls ran, no warning; now none runs, and the result's tripwireReason is
+    // the message); the repository does not install 0.x, so its call is made here with 0.x's arguments
+    const guard = new LiveGuard();
+    const processor = loopwatchProcessor(guard, 's');
+    const reasons: string[] = [];
+    const abort = (reason: string): never => { reasons.push(reason); throw new Error('tripwire'); };
+    expect(() => processor.processInput({ messages: [], abort } as never)).toThrow('tripwire');
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toMatch(/needs @mastra\/core 1\.x.*npm install @mastra\/core@1/);
+    expect(() => processor.processInput({ messages: [] } as never)).toThrow(/needs @mastra\/core 1\.x/);
+    // 1.x: Mastra calls it with the run's messageList, which it returns as it is; the run is checked as before
+    const spy = new SpyGuard(guard);
+    const s = STUCK[0] as LiveScenario;
+    const { script, prompts, result } = await play(s, spy, 'run-0x');
+    expectStuckRun(s, spy, script, prompts, 'run-0x');
+    expect(result.tripwire).toBeDefined();
+    guard.close();
+  });
+
   it("should be an input and an output processor by Mastra's types, and the documented example should compile", async () => {
     const guard = new LiveGuard();
     const processor = loopwatchProcessor(guard, 's');

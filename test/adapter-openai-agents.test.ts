@@ -84,6 +84,20 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     spy.inner.close();
   });
 
+  it("should take a tool that threw (the SDK's own error text) as failed: blocked at its fourth proposal, as in the other SDKs", async () => {
+    // the tool throws; the SDK answers the model with its fixed text, which is all guardTools gets back.
+    // Before the fix it was recorded as an ordinary result ("Please try again" reads as a retry), and the
+    // failing call ran 6 times before the first block instead of 3
+    const s = STUCK[0] as LiveScenario;
+    const spy = new SpyGuard();
+    const { script, inputs, error } = await play(s, spy, 'run-2b');
+    expect(JSON.stringify(inputs)).toContain('An error occurred while running the tool. Please try again.');
+    expect(stopDecisionOf(error)?.action).toBe('stop');
+    expect(script.executed).toEqual([0, 1, 2]);
+    expect(spy.decisions.filter((d) => d.phase === 'propose').map((d) => d.action)).toEqual(['allow', 'allow', 'warn', 'deny', 'stop']);
+    spy.inner.close();
+  });
+
   it('should fail open when loopwatch itself fails: every call runs, one report', async () => {
     const s = STUCK[0] as LiveScenario;
     const { guard, errors } = brokenGuard(['bash']);

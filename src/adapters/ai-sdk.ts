@@ -43,7 +43,7 @@ export function wrapTools<T extends Record<string, AiSdkTool>>(tools: T, guard: 
   const memoOf = (o: CallOptions): { memo: ProposalMemo; session: string } => {
     const ctx = o.experimental_context;
     const s = (typeof ctx === 'object' && ctx !== null ? runSessions.get(ctx) : undefined) ?? session;
-    if (s === undefined) throw new TypeError('loopwatch: this run names no session: spread stopOnLoop(guard, session, ...) into the call, or give wrapTools a session');
+    if (s === undefined) throw new TypeError('loopwatch: this run names no session: spread stopOnLoop(guard, session, ...) into the call, or give wrapTools a session (AI SDK 7 hands tools no run context, so stopOnLoop cannot name it there: use approveCalls(guard, session, ...) instead of wrapTools, or wrapTools(tools, guard, session))');
     let memo = memos.get(s);
     if (memo === undefined) {
       memo = new ProposalMemo(guard, s);
@@ -70,6 +70,9 @@ export function wrapTools<T extends Record<string, AiSdkTool>>(tools: T, guard: 
         return memoOf(o).memo.propose(call(input, o)).action === 'ask' || mine;
       },
       execute: async (input: unknown, o: CallOptions) => {
+        // a call id can come again in another run (providers and mock models that number their calls):
+        // what the model reads of this call is this run's, never the notes an earlier call of that id left
+        notes.delete(o.toolCallId);
         const run = memoOf(o);
         const c = await runChecked(guard, run.session, call(input, o), () => settle(execute(input, o)), run.memo.take(o.toolCallId));
         if (c.blocked !== undefined) throw blockedError(c.blocked);

@@ -14,6 +14,9 @@
  *   metadata). Warnings (and `ask`: processors have no approval step) reach the model as a system message at
  *   its next step.
  * - `processOutputStep` only checks that the processor is an input processor too (it throws otherwise).
+ * - `processInput` leaves the run's messages as they are on Mastra 1.x, and ends the run on Mastra 0.x
+ *   before the model is called (its `abort`: the result's tripwire reason says to install 1.x), since 0.x
+ *   never calls `processInputStep` (the processor would check nothing there, silently).
  * - A run started on a session loopwatch already stopped throws a SessionStoppedError.
  */
 import { CallDeniedError, LoopStoppedError, SessionStoppedError } from '../errors.js';
@@ -46,6 +49,8 @@ interface ExecuteOptions {
 export interface LoopwatchProcessor {
   readonly id: 'loopwatch';
   readonly name: string;
+  /** Mastra 1.x: the run's messages as they are. Mastra 0.x (no messageList): ends the run, see MASTRA_0_MESSAGE. */
+  processInput<L>(args: { readonly messageList: L }): L;
   processInputStep<S>(args: MastraContext & { readonly tools?: Record<string, unknown>; readonly systemMessages: readonly S[] }): { tools?: Record<string, unknown>; systemMessages?: (S | MastraSystemMessage)[] };
   processOutputStep<L>(args: MastraContext & { readonly messageList: L }): L;
 }
@@ -74,6 +79,17 @@ export function loopwatchProcessor(guard: AdapterGuard, session: MastraSession):
   return {
     id: 'loopwatch',
     name: 'loopwatch',
+    processInput(args) {
+      // Mastra 1.x hands every input processor the run's messageList; 0.x (what npm installs on Node 20 unless
+      // told @mastra/core@1) hands it only messages, and never calls processInputStep: no call would be checked
+      // (0.x wraps a thrown error into "Input processor error" without its message: its abort keeps the reason)
+      if ((args as { messageList?: unknown }).messageList === undefined) {
+        const abort = (args as { abort?: unknown }).abort;
+        if (typeof abort === 'function') (abort as (reason: string) => never)(MASTRA_0_MESSAGE);
+        throw new TypeError(MASTRA_0_MESSAGE);
+      }
+      return args.messageList;
+    },
     processInputStep(args) {
       const r = runOf(args) ?? start(args);
       const stop = guard.stopped(r.session);
@@ -91,6 +107,10 @@ export function loopwatchProcessor(guard: AdapterGuard, session: MastraSession):
     },
   };
 }
+
+/** What a run on Mastra 0.x fails with: its processors have no processInputStep, where loopwatch checks each call. */
+const MASTRA_0_MESSAGE =
+  "loopwatch: loopwatchProcessor needs @mastra/core 1.x: this Mastra calls no processor's processInputStep, where loopwatch checks each call, so none would be checked (on Node 20, npm installs @mastra/core 0.24 unless told: npm install @mastra/core@1)";
 
 /** Processors have no approval step: an ask runs the call, and its message does not say a human was asked. */
 const MASTRA_REACH: HostReach = Object.freeze({ stop: 'run', asks: false });

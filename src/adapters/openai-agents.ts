@@ -7,7 +7,8 @@
  * - a tool input guardrail (first): `deny` is `rejectContent(message)` (the tool does not run, the model
  *   reads the message), `stop` is `throwException`: the run throws (a ToolCallError wrapping the SDK's
  *   ToolInputGuardrailTripwireTriggered); `stopDecisionOf(error)` gives the stop decision;
- * - `invoke`: the outcome is recorded after the tool ran; a warning is added to the output the model reads:
+ * - `invoke`: the outcome is recorded after the tool ran (the SDK's own text for a tool that threw, as an
+ *   error); a warning is added to the output the model reads:
  *   appended to text, or as a text item beside structured output (an image or file stays what it is). A
  *   tool with an `outputSchema` keeps its output as it is, without the warning.
  *
@@ -109,12 +110,20 @@ export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: Ada
       const callId = details?.toolCall?.callId;
       const { session: s, memo } = runOf(ctx);
       const c: LiveCall = { id: callId, tool: tool.name ?? '', args: parseArgs(input) };
-      const notes = notesOf(memo.take(callId), guard.record(s, { ...c, result: outcomeText(out) }));
+      const outcome = out === SDK_TOOL_ERROR_TEXT ? { error: out } : { result: outcomeText(out) };
+      const notes = notesOf(memo.take(callId), guard.record(s, { ...c, ...outcome }));
       return typed ? out : withOutputNotes(out, notes);
     };
     return withOwn(tool, { needsApproval, invoke: guardedInvoke, inputGuardrails: [propose, ...(tool.inputGuardrails ?? [])] });
   });
 }
+
+/**
+ * What a function tool's `invoke` returns when the tool threw and has no `errorFunction` of its own (the
+ * SDK's default error function, a fixed text): the tool failed, and is recorded as failed (as a result, the
+ * text's "Please try again" reads as a retry, and a tool failing again and again was blocked 3 runs later).
+ */
+const SDK_TOOL_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
 
 /** Tool output item types the SDK takes as structured output (text, image, file). */
 const STRUCTURED = new Set(['text', 'image', 'file']);
