@@ -6,17 +6,20 @@
  * version of that file (`loopwatch hook trust FILE`); a changed file must be accepted again.
  *
  * ```
- *   $XDG_STATE_HOME/loopwatch/accepted/<32 hex>     one empty file per accepted (path, text) pair
+ *   $XDG_STATE_HOME/loopwatch/accepted/<32 hex>     one file per accepted (path, text) pair:
+ *                                                   {"path": ..., "sha256": <of the text>, "time": ...}
  * ```
  *
  * (`~/.local/state` without XDG_STATE_HOME.) The name is a sha256 of the file's path and of its text, so a
  * marker says nothing of either and cannot be made for a text not yet written. The folder is the user's
  * state home, not the hooks' `--state-dir` (which may be a project's own folder, `--state-dir .`, whose
  * repository could ship markers); a marker counts only when it is a regular file of this user's, reached
- * without a symbolic link.
+ * without a symbolic link. Only its name counts: what it holds (the path and text hash, for `hook status`
+ * to list and `hook trust --revoke` to find: accepted-list.ts) is never trusted; markers written before
+ * s21 are empty.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { loopwatchStateHome } from './state-dir.js';
 import { O_NOFOLLOW, userId } from './private-path.js';
@@ -28,8 +31,17 @@ export function acceptedFolder(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The marker's name for the allowlist at `path` holding `text`: 32 hex digits. */
 export function acceptedKey(path: string, text: string): string {
-  const textHash = createHash('sha256').update(text).digest('hex');
-  return createHash('sha256').update(`${path}\n${textHash}`).digest('hex').slice(0, 32);
+  return markerKey(path, textHash(text));
+}
+
+/** The marker's name for the allowlist at `path` whose text has the sha256 `sha256` (hex). */
+export function markerKey(path: string, sha256: string): string {
+  return createHash('sha256').update(`${path}\n${sha256}`).digest('hex').slice(0, 32);
+}
+
+/** The sha256 of an allowlist's text, in hex (what a marker records, and its name is made of). */
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** Whether the user accepted the allowlist at `path` as it holds `text` now. Never throws. */
@@ -47,9 +59,16 @@ export function isAccepted(path: string, text: string, env: NodeJS.ProcessEnv = 
 export function accept(path: string, text: string, env: NodeJS.ProcessEnv = process.env): void {
   const dir = acceptedFolder(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  let fd: number;
   try {
-    closeSync(openSync(join(dir, acceptedKey(path, text)), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600));
+    fd = openSync(join(dir, acceptedKey(path, text)), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    return;
+  }
+  try {
+    writeSync(fd, `${JSON.stringify({ path, sha256: textHash(text), time: new Date().toISOString() })}\n`);
+  } finally {
+    closeSync(fd);
   }
 }
