@@ -5,7 +5,7 @@
  * listed none and there was no way to withdraw one but finding its hashed marker by hand. Revoking only
  * narrows: it works from an agent's shell too (no terminal, CLAUDECODE set).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acceptedFolder, acceptedKey, isAccepted } from '../src/hooks/accepted-allowlists.js';
@@ -78,5 +78,21 @@ describe('loopwatch hook status and hook trust --revoke', () => {
     expect(out).toContain(`marker ${key}: accepted `);
     expect(out).toContain('a marker that does not record its file');
     expect(out).not.toMatch(/[\x1b\x07\u202e]/);
+  }, 30_000);
+
+  it('should not count, nor write, markers in a folder others can write to (they could rename one to the name of their file)', async () => {
+    const p = project();
+    expect((await trustInTerminal([p.file], p.env)).code).toBe(0);
+    const real = acceptedPath(p.file);
+    expect(isAccepted(real, V1, p.env)).toBe(true);
+    chmodSync(acceptedFolder(p.env), 0o777);
+    expect(isAccepted(real, V1, p.env)).toBe(false);
+    expect(await status(p)).toContain('  none of these counts: the folder others than its owner can write to it (mode 0777)');
+    writeFileSync(p.file, V2);
+    const r = await trustInTerminal([p.file], p.env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/was not accepted: the folder .* is not used: others than its owner can write to it/);
+    chmodSync(acceptedFolder(p.env), 0o700);
+    expect(isAccepted(real, V2, p.env)).toBe(false);
   }, 30_000);
 });

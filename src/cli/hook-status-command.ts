@@ -89,6 +89,7 @@ const ACCEPTED_STATE: Readonly<Record<string, string>> = {
 export function acceptedLines(list: AcceptedList): string[] {
   if (list.entries.length === 0) return [];
   const out = ['', `accepted .loopwatch.json files (${shown(list.folder, 1000)}; loopwatch hook trust --revoke FILE withdraws one):`];
+  if (list.problem !== null) out.push(`  none of these counts: the folder ${shown(list.problem)}`);
   for (const e of list.entries) {
     const what = e.path === null ? `marker ${e.key}` : shown(e.path, 1000);
     out.push(`  ${what}: accepted ${shown(e.time, 40)}, ${ACCEPTED_STATE[e.state]}`);

@@ -103,7 +103,12 @@ export function hookTrustCommand(args: readonly string[], io: Pick<HookIo, 'stdo
     io.stderr.write(`loopwatch hook trust: ${shownPath} cannot be used (${shownMessage((e as Error).message, 300)})\n`);
     return 1;
   }
-  accept(acceptedPath(path), read.text, env);
+  try {
+    accept(acceptedPath(path), read.text, env);
+  } catch (e) {
+    io.stderr.write(`loopwatch hook trust: ${shownPath} was not accepted: ${shownMessage((e as Error).message, 600)}\n`);
+    return 1;
+  }
   const n = read.rules.length;
   const lines = [`loopwatch hook trust: accepted ${shownPath} as it is now (a change to it must be accepted again): ${n} rule${n === 1 ? '' : 's'} let${n === 1 ? 's' : ''} calls repeat without a warning`];
   for (const r of read.shown) lines.push(`  ${shownMessage(r, 200)}`);

@@ -11,7 +11,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { acceptedFolder, acceptedKey, markerKey, textHash } from './accepted-allowlists.js';
+import { acceptedFolder, acceptedKey, folderProblem, markerKey, textHash } from './accepted-allowlists.js';
 import { O_NOFOLLOW, userId } from './private-path.js';
 
 /** Largest marker read, in bytes (a path of 4,096 characters and the rest fit). */
@@ -41,6 +41,8 @@ export interface AcceptedList {
   readonly folder: string;
   readonly entries: readonly AcceptedEntry[];
   readonly more: number;
+  /** Why no marker of the folder counts (others can write to it), or null. */
+  readonly problem: string | null;
 }
 
 /** A regular file of the user's, not a link, read whole when at most `max` bytes; null otherwise. */
@@ -121,7 +123,13 @@ export function listAccepted(env: NodeJS.ProcessEnv = process.env): AcceptedList
     const time = ok && r.time !== undefined ? r.time : new Date(mtime).toISOString();
     entries.push(ok ? { key, path: r.path, time, state: stateOf(r.path, r.sha256) } : { key, path: null, time, state: 'unknown' });
   }
-  return { folder, entries, more };
+  let problem: string | null = null;
+  try {
+    problem = folderProblem(folder);
+  } catch {
+    // no folder: no markers
+  }
+  return { folder, entries, more, problem };
 }
 
 /**
