@@ -7,7 +7,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HookStatus } from '../src/hooks/hook-status.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { statusText } from '../src/cli/hook-status-command.js';
@@ -20,6 +20,15 @@ const FAILING: ScriptedCall = { tool: 'Bash', args: { command: `GITHUB_TOKEN=${S
 const READ: ScriptedCall = { tool: 'Read', args: { file_path: '/repo/a.ts' }, result: 'export {}' };
 
 const dirs: string[] = [];
+// a state home of this file's own: the accepted allowlists other test files make in the run's are listed by status
+const runStateHome = process.env.XDG_STATE_HOME;
+beforeAll(() => {
+  process.env.XDG_STATE_HOME = mkdtempSync(join(tmpdir(), 'loopwatch-hook-status-home-'));
+});
+afterAll(() => {
+  rmSync(process.env.XDG_STATE_HOME!, { recursive: true, force: true });
+  process.env.XDG_STATE_HOME = runStateHome;
+});
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });

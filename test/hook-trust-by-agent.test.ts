@@ -45,6 +45,17 @@ describe('loopwatch hook trust run by an agent', () => {
     expect(accepted(p)).toBe(false);
   });
 
+  it('should refuse with the variables Codex CLI 0.171 and Gemini CLI 0.61 were seen to set (s21: npm not the installer, no sandbox)', async () => {
+    const p = project();
+    // Codex 0.171 under danger-full-access, installed otherwise than by npm: no CODEX_SANDBOX*, no CODEX_MANAGED_BY_NPM
+    for (const seen of [{ CODEX_THREAD_ID: '01a24c09-3986-7841-aa05-50e360b92171', CODEX_CI: '1', CODEX_TOOL_CALL_ID: 'call_1' }, { GEMINI_CLI: '1' }]) {
+      const r = await trustInTerminal([p.file], { ...p.env, ...seen });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/refused: its environment has (CODEX_THREAD_ID|GEMINI_CLI)/);
+    }
+    expect(accepted(p)).toBe(false);
+  });
+
   it('should refuse in a pty made by a process named as an agent (Codex, Gemini CLI)', async () => {
     const p = project();
     const bin = tempFolder('trust-agent-bin');

@@ -26,7 +26,8 @@ Commands:
                         add loopwatch to (or remove it from) an agent's hook settings
   hook status|reset [--session ID]
                         what the hooks did per session; give a stopped session a fresh start
-  hook trust [FILE]     accept a project's .loopwatch.json (this version of it) for the hooks
+  hook trust [FILE]     accept a project's .loopwatch.json (this version of it) for the hooks;
+                        --revoke withdraws it
   eval DIR              measure loopwatch on a folder of labelled runs (warned, broken, false alarms per family)
   calibrate DIR         fit the policy to a folder of labelled runs under a false-alarm budget (held-out figures)
 ${withBench ? '  bench [options]       run the benchmark suite (ns per call, ratios against a plain-JS baseline)\n' : ''}
@@ -333,7 +334,7 @@ export const HOOK_HELP = `Usage: loopwatch hook [options]                  (run 
        loopwatch hook uninstall --agent NAME [--user | --project]
        loopwatch hook reset [--session ID] [--agent NAME] [--state-dir DIR]
        loopwatch hook status [--session ID] [--state-dir DIR] [--json]
-       loopwatch hook trust [FILE]
+       loopwatch hook trust [--revoke] [FILE]
 
 Reads one hook payload (JSON) on standard input, as Claude Code (and the Claude Agent SDK), Codex CLI and
 Gemini CLI send it before a tool call runs (PreToolUse, BeforeTool) and after it ran (PostToolUse,
@@ -378,12 +379,15 @@ install / uninstall:
 
 status: per session of the state folder, the calls its hooks saw before and after they ran and how many
 were not checked (a wait for the lock given up, a failure), the decisions by action, the last decisions
-and why (redacted), and when the state was written; --json for all of it as one JSON document.
+and why (redacted), and when the state was written; then the .loopwatch.json files you accepted (the
+file, when, and whether it is still the text accepted, changed since, or gone); --json for all of it as
+one JSON document.
 
 trust: accepts a project's .loopwatch.json as it is now (FILE, default: the one the hooks would read
 for this folder) and prints its rules; the hooks use it until it changes. Only from your own terminal:
 without one on stdin, or inside an agent's shell, it refuses. Exit code 1 when there is no usable file or
-it refused.
+it refused. --revoke withdraws every acceptance of FILE (each version): the hooks check the calls without
+its rules again. Revoking only narrows, so an agent may run it too. Exit code 1 when FILE was not accepted.
 
 Install merges loopwatch's entries into the file (a second install changes nothing), keeps a backup of a
 file it changes, and prints what changed and what the agent's version can take; uninstall removes exactly

@@ -3,10 +3,13 @@
  * state folder (its files are binary): calls seen before and after they ran and how many were not
  * checked, the decisions by action, the last decisions and why, and how long ago the state was written.
  * Everything printed is redacted (the notes were redacted when written, and are again) and has its control
- * characters escaped, so a session id or tool name cannot drive the terminal. Exit code 0, 2 on a usage
- * error.
+ * characters escaped, so a session id or tool name cannot drive the terminal. Then the project allowlists
+ * the user accepted (`hook trust`, accepted-list.ts): each file, when, and whether it still holds the text
+ * accepted; a marker's content is any text of the user's rights, escaped as the rest. Exit code 0, 2 on a
+ * usage error.
  */
 import type { LiveAction } from '../live/live-call.js';
+import { type AcceptedList, listAccepted } from '../hooks/accepted-list.js';
 import { AGENTS } from '../hooks/agents.js';
 import type { AgentName } from '../hooks/hook-agent.js';
 import { type HookStatus, type SessionStatus, hookStatus } from '../hooks/hook-status.js';
@@ -74,9 +77,31 @@ export function statusText(status: HookStatus, asked: string | undefined): strin
   return `${out.join('\n')}\n`;
 }
 
-/** The status as JSON (one object; texts redacted, control characters escaped). */
-export function statusJson(status: HookStatus): string {
-  const json = JSON.stringify(status, (_k, v: unknown) => (typeof v === 'string' ? redactSecrets(v) : v), 2);
+/** What each state of an accepted file means, as status prints it. */
+const ACCEPTED_STATE: Readonly<Record<string, string>> = {
+  'in use': 'in use (the text accepted)',
+  'changed since': 'changed since: not used until accepted again',
+  gone: 'gone',
+  unknown: 'a marker that does not record its file (written before s21, or not by hook trust)',
+};
+
+/** The accepted allowlists as text lines (none when nothing is accepted). */
+export function acceptedLines(list: AcceptedList): string[] {
+  if (list.entries.length === 0) return [];
+  const out = ['', `accepted .loopwatch.json files (${shown(list.folder, 1000)}; loopwatch hook trust --revoke FILE withdraws one):`];
+  if (list.problem !== null) out.push(`  none of these counts: the folder ${shown(list.problem)}`);
+  for (const e of list.entries) {
+    const what = e.path === null ? `marker ${e.key}` : shown(e.path, 1000);
+    out.push(`  ${what}: accepted ${shown(e.time, 40)}, ${ACCEPTED_STATE[e.state]}`);
+  }
+  if (list.more > 0) out.push(`  and ${list.more} more markers`);
+  return out;
+}
+
+/** The status as JSON (one object; texts redacted, control characters escaped), with the accepted allowlists. */
+export function statusJson(status: HookStatus, accepted?: AcceptedList): string {
+  const value = accepted === undefined ? status : { ...status, accepted };
+  const json = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'string' ? redactSecrets(v) : v), 2);
   return `${jsonSafe(json)}\n`; // what JSON leaves raw of the controls (C1, DEL, bidirectional, U+2028/9) as \uXXXX
 }
 
@@ -86,6 +111,8 @@ export function hookStatusCommand(args: readonly string[], io: HookIo): number {
   const session = stringOf(v, 'session');
   if (session === '') throw new UsageError('--session needs a session id');
   const status = hookStatus(hookStateDir(stringOf(v, 'state-dir')), session);
-  io.stdout.write(v.json === true ? statusJson(status) : statusText(status, session));
+  const accepted = session === undefined ? listAccepted() : undefined; // --session asks of one session only
+  const lines = accepted === undefined ? [] : acceptedLines(accepted);
+  io.stdout.write(v.json === true ? statusJson(status, accepted) : `${statusText(status, session)}${lines.map((l) => `${l}\n`).join('')}`);
   return 0;
 }

@@ -5,7 +5,7 @@
  *
  * ```
  *   stdin not a terminal                     -> an agent's shell (Claude Code's Bash, Codex and Gemini CLI without a pty)
- *   an agent's variable in the environment   -> CLAUDECODE, GEMINI_CLI, CODEX_SANDBOX*, CODEX_MANAGED_BY_NPM
+ *   an agent's variable in the environment   -> CLAUDECODE, GEMINI_CLI, CODEX_THREAD_ID, CODEX_SANDBOX*, ...
  *   an ancestor process named as an agent    -> claude, codex, gemini (or node running their packages): the pty
  *                                               Codex and Gemini CLI give a command is theirs, /proc says whose
  * ```
@@ -15,8 +15,26 @@
  */
 import { readFileSync } from 'node:fs';
 
-/** Variables the agents set in their commands' environment (the name's presence, any value). */
-export const AGENT_VARIABLES: readonly string[] = Object.freeze(['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'GEMINI_CLI', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'CODEX_MANAGED_BY_NPM']);
+/**
+ * Variables the agents set in their commands' environment (the name's presence, any value). Measured
+ * (s21, a shell command run by each through a mock model server, `env`): Codex CLI 0.171 sets
+ * `CODEX_THREAD_ID`, `CODEX_SESSION_ID`, `CODEX_TOOL_CALL_ID`, `CODEX_VERSION` and `CODEX_CI` for every
+ * command, `CODEX_MANAGED_BY_NPM` only when installed by npm, and no `CODEX_SANDBOX*` under
+ * `danger-full-access` on Linux (those name macOS's seatbelt and a network-less sandbox); Gemini CLI 0.61
+ * sets `GEMINI_CLI=1`. Claude Code sets `CLAUDECODE=1` (and `CLAUDE_CODE_ENTRYPOINT`) in its Bash tool.
+ */
+export const AGENT_VARIABLES: readonly string[] = Object.freeze([
+  'CLAUDECODE',
+  'CLAUDE_CODE_ENTRYPOINT',
+  'GEMINI_CLI',
+  'CODEX_THREAD_ID',
+  'CODEX_SESSION_ID',
+  'CODEX_TOOL_CALL_ID',
+  'CODEX_CI',
+  'CODEX_SANDBOX',
+  'CODEX_SANDBOX_NETWORK_DISABLED',
+  'CODEX_MANAGED_BY_NPM',
+]);
 
 /** A program name of an agent's CLI, or a path part of its package run by node. */
 const AGENT_PROGRAM = /^(?:claude|codex|gemini)(?:-[a-z0-9-]+)?$|[\\/](?:@anthropic-ai[\\/]claude-code|@openai[\\/]codex|@google[\\/]gemini-cli)[\\/]/;

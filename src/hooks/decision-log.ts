@@ -29,6 +29,7 @@ import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from
 import type { LiveAction } from '../live/live-call.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
+import { jsonSafe } from '../text/terminal-text.js';
 import { type HookCall, declinedCalls } from './hook-agent.js';
 import { O_NOFOLLOW, modeText, notPrivate, userId } from './private-path.js';
 
@@ -59,16 +60,20 @@ function redactValue(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** One JSON text, redacted: as a whole (the rules see `"password": "..."` pairs), else value by value. */
+/**
+ * One JSON text, redacted: as a whole (the rules see `"password": "..."` pairs), else value by value; what
+ * JSON leaves raw that a terminal acts on (C1, DEL, bidirectional controls: a `tail -f` of the log) as
+ * `\uXXXX`, which `scan` reads back as the same characters.
+ */
 function redactedJson(line: Record<string, unknown>): string {
   const text = JSON.stringify(line);
   const redacted = redactSecrets(text);
-  if (redacted === text) return text;
+  if (redacted === text) return jsonSafe(text);
   try {
     JSON.parse(redacted);
-    return redacted;
+    return jsonSafe(redacted);
   } catch {
-    return JSON.stringify(redactValue(line));
+    return jsonSafe(JSON.stringify(redactValue(line)));
   }
 }
 

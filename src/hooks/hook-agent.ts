@@ -4,6 +4,7 @@
  * codex.ts, gemini.ts); the command (hook-run.ts) speaks only to this contract and to the two-phase core.
  */
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
+import { jsonSafe, terminalSafe } from '../text/terminal-text.js';
 
 /** The agents `loopwatch hook` speaks to. */
 export type AgentName = 'claude-code' | 'codex' | 'gemini';
@@ -100,15 +101,18 @@ export interface HookAgent {
 
 /**
  * One line of JSON output for the agent, with the context's notice for the user (`systemMessage`, before
- * any of the output's own); `''` for an output with nothing in it.
+ * any of the output's own); `''` for an output with nothing in it. The agent decodes the JSON and prints
+ * `systemMessage` in the user's terminal: the notice (it names a file of the repository, whose name may
+ * hold ESC, OSC, C1 or bidirectional controls) has its control characters written as escapes, and what
+ * JSON leaves raw of the controls (C1, DEL, bidirectional) is `\uXXXX` in the line itself.
  */
 export function hookJson(output: Readonly<Record<string, unknown>>, context: ReplyContext = PLAIN_REPLY): string {
-  const notice = context.notice;
+  const notice = context.notice === undefined ? undefined : terminalSafe(context.notice);
   if (notice !== undefined) {
     const own = output.systemMessage;
     output = { ...output, systemMessage: typeof own === 'string' ? `${notice}\n${own}` : notice };
   }
-  return Object.keys(output).length === 0 ? '' : `${JSON.stringify(output)}\n`;
+  return Object.keys(output).length === 0 ? '' : `${jsonSafe(JSON.stringify(output))}\n`;
 }
 
 /**
