@@ -10,6 +10,7 @@ import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TraceCall } from '../src/formats/trace-record.js';
+import { missedResponses } from '../src/hooks/codex-missed-outcomes.js';
 import { runHook } from '../src/hooks/hook-run.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 import { actionsOf, verdictsOf } from './helpers/verdicts.js';
@@ -57,6 +58,37 @@ describe('Codex MCP calls in a rollout', () => {
       item({ type: 'function_call_output', call_id: 'c3', output: 'written' }),
     ].join(''));
     expect((await calls(file)).map((c) => [c.event.tool, c.errorInfo])).toEqual([['mcp__serena__read_memory', 'unknown'], ['open', 'unknown'], ['mcp__omx_state__state_write', 'unknown']]);
+  });
+
+  it("should judge an older Codex's call by its mcp_tool_call_end (result Ok or Err), as the hook's missed-outcome reader does", async () => {
+    // codex-rs protocol McpToolCallEndEvent {call_id, invocation, duration, result: Result<CallToolResult, String>}, serde's {"Ok"}/{"Err"}
+    const end = (id: string, result: unknown): string => event({ type: 'mcp_tool_call_end', call_id: id, invocation: { server: 'lw', tool: 'lookup', arguments: { key: 'beta' } }, duration: { secs: 0, nanos: 1618650 }, result });
+    const call = (id: string): string => item({ type: 'function_call', name: 'mcp__lw__lookup', arguments: '{"key":"beta"}', call_id: id });
+    const output = (id: string, text: string): string => item({ type: 'function_call_output', call_id: id, output: text });
+    const file = write('rollout-2025-09-10T08-00-00-end.jsonl', META + [
+      call('c1'), end('c1', { Ok: NO_KEY }), output('c1', 'no such key: beta'),
+      call('c2'), end('c2', { Err: 'tool call failed for `lw/lookup`: timed out' }), output('c2', 'err: tool call failed for `lw/lookup`: timed out'),
+      call('c3'), end('c3', { Ok: { content: [{ type: 'text', text: 'beta is 7' }] } }), output('c3', 'beta is 7'),
+    ].join(''));
+    const read = await calls(file);
+    const TIMED_OUT = { content: [{ type: 'text', text: 'tool call failed for `lw/lookup`: timed out' }], isError: true };
+    expect(read.map((c) => [c.event.tool, c.errorInfo, c.event.error ?? c.event.result])).toEqual([
+      ['mcp__lw__lookup', 'known', JSON.stringify(NO_KEY)],
+      ['mcp__lw__lookup', 'known', JSON.stringify(TIMED_OUT)],
+      ['mcp__lw__lookup', 'absent', { content: [{ type: 'text', text: 'beta is 7' }] }],
+    ]);
+    const waiting = ['c1', 'c2', 'c3'].map((id) => ({ id, tool: 'mcp__lw__lookup', args: { key: 'beta' } }));
+    expect(missedResponses({ transcript_path: file }, waiting).map((m) => m.response)).toEqual([NO_KEY, TIMED_OUT, { content: [{ type: 'text', text: 'beta is 7' }] }]);
+  });
+
+  it("should read a 0.171 McpToolCall that never reached its tool (an error, no result) as a failure", async () => {
+    const id = 'call_5';
+    const file = write('rollout-2026-12-06T12-41-04-error.jsonl', META +
+      item({ type: 'function_call', id: `fc_${id}`, name: 'lookup', namespace: 'mcp__lw', arguments: '{"key":"beta"}', call_id: id }) +
+      event({ type: 'item_completed', thread_id: SESSION, turn_id: TURN, item: { type: 'McpToolCall', id, server: 'lw', tool: 'lookup', arguments: { key: 'beta' }, status: 'failed', result: null, error: { message: 'server lw is not running' } } }) +
+      item({ type: 'function_call_output', call_id: id, output: 'server lw is not running' }));
+    const [c] = await calls(file);
+    expect([c?.event.tool, c?.errorInfo, c?.event.error]).toEqual(['mcp__lw__lookup', 'known', JSON.stringify({ content: [{ type: 'text', text: 'server lw is not running' }], isError: true })]);
   });
 
   it('should read an output without its item_completed as before', async () => {

@@ -63,4 +63,25 @@ describe('Gemini CLI MCP tools', () => {
     expect(await tools(chat)).toEqual(['mcp__lw__save_note', 'mcp_update_notes', 'mcp_lw_save_note']);
     expect(await tools(log)).toEqual(['mcp__lw__save_note', 'mcp_update_notes']);
   });
+
+  it('should name the MCP tool of a checkpoint (/chat save) as the hook does, its name split as Gemini CLI splits it', async () => {
+    // Gemini CLI 0.61's saveCheckpoint: {history: chat.getHistory(), authType}; a functionCall carries only {id, name, args}
+    const call = (id: string, name: string, args: unknown) => ({ role: 'model', parts: [{ functionCall: { id, name, args } }] });
+    const answer = (id: string, name: string, output: string) => ({ role: 'user', parts: [{ functionResponse: { id, name, response: { output } } }] });
+    const checkpoint = write('checkpoint-notes.json', JSON.stringify({ history: [
+      { role: 'user', parts: [{ text: 'fix the notes' }] },
+      call('c1', 'mcp_lw_save_note', { text: 'alpha is 42' }), answer('c1', 'mcp_lw_save_note', '<untrusted_context>\nsaved (1 notes)\n</untrusted_context>'),
+      call('c2', 'read_file', { file_path: 'notes.txt' }), answer('c2', 'read_file', 'alpha'),
+      call('c3', 'mcp_notes_writer_list', {}), answer('c3', 'mcp_notes_writer_list', 'none'),
+      call('c4', 'mcp_lw_a_very_long_server_na...ol_name_that_did_not_fit_here', {}), answer('c4', 'mcp_lw_a_very_long_server_na...ol_name_that_did_not_fit_here', 'x'),
+    ], authType: 'gemini-api-key' }, null, 2));
+    const calls = (await collect([checkpoint])).filter((i): i is TraceCall => i.kind === 'call');
+    expect(calls.map((c) => [c.event.tool, c.errorInfo])).toEqual([
+      ['mcp__lw__save_note', 'absent'], ['read_file', 'absent'], ['mcp__notes__writer_list', 'absent'], ['mcp_lw_a_very_long_server_na...ol_name_that_did_not_fit_here', 'absent'],
+    ]);
+    // the hook's name for the same call, told its server by mcp_context
+    const hook = GEMINI.decode(before('mcp_lw_save_note', { text: 'alpha is 42' }, context('save_note')), 'BeforeTool', 'propose');
+    expect(hook.phase === 'propose' && hook.call.tool).toBe(calls[0]?.event.tool);
+    expect(changesWorkspace(calls[0]?.event.tool ?? '', { text: 'alpha is 42' })).toBe(true);
+  });
 });

@@ -4,7 +4,8 @@
  * (a text-based model's replies, a tool-calling model's chat messages, a Responses model's saved
  * responses). Before, every one of them was named `<file>:1`, so a scan of a batch listed 500 sessions by
  * their file's line. A record's own `id` still wins, and a trajectory without an `instance_id` (a single
- * `mini` run) keeps the name of its place.
+ * `mini` run, saved as `last_mini_run.traj.json` or its `-o` file) is named by its file's stem, as a harness
+ * naming runs by their output files expects (it was `<file>:1`).
  */
 import { describe, expect, it } from 'vitest';
 import { collect, scratchDir } from './helpers/trace-files.js';
@@ -45,10 +46,16 @@ describe('mini-swe-agent trajectory sessions', () => {
     expect(await sessions(files)).toEqual(['astropy__astropy-7166', 'astropy__astropy-7166', 'django__django-11099', 'django__django-11099', 'sympy__sympy-20590', 'sympy__sympy-20590']);
   });
 
-  it('should let a record id win over the instance_id, and keep the place of a trajectory without one or of a chat without the trajectory mark', async () => {
+  it('should let a record id win over the instance_id, name a trajectory without one by its file, and keep the place of a chat without the trajectory mark', async () => {
     const withId = write('one/a.traj.json', trajectory(toolTurns, { id: 'run-7', instance_id: 'django__django-1' }));
-    const single = write('one/b.traj.json', trajectory(toolTurns, {}));
+    const single = write('one/last_mini_run.traj.json', trajectory(toolTurns, {}));
+    const named = write('one/fix-login.json', trajectory(textTurns, {}));
     const plainChat = write('one/c.json', JSON.stringify({ messages: toolTurns, instance_id: 'not-a-trajectory' }));
-    expect(await sessions([withId, single, plainChat])).toEqual(['run-7', 'run-7', `${single}:1`, `${single}:1`, `${plainChat}:1`, `${plainChat}:1`]);
+    expect(await sessions([withId, single, named, plainChat])).toEqual(['run-7', 'run-7', 'last_mini_run', 'last_mini_run', 'fix-login', 'fix-login', `${plainChat}:1`, `${plainChat}:1`]);
+  });
+
+  it('should keep the place of each run of a .jsonl of trajectories without instance_id (one file, many runs)', async () => {
+    const runs = write('one/runs.jsonl', [trajectory(toolTurns, {}), trajectory(toolTurns, {})].map((t) => JSON.stringify(JSON.parse(t))).join('\n') + '\n');
+    expect(await sessions([runs])).toEqual([`${runs}:1`, `${runs}:1`, `${runs}:2`, `${runs}:2`]);
   });
 });

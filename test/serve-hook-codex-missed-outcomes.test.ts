@@ -6,7 +6,7 @@
  * `/v1/hooks/codex` were allowed four times out of four. The payloads and rollout lines are written in the
  * shapes Codex 0.171 wrote.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHook } from '../src/hooks/hook-run.js';
@@ -91,5 +91,31 @@ describe("serve's Codex hook route and the calls that failed without a PostToolU
 
   it('should read no rollout not named .jsonl: the calls stay waiting, as before', async () => {
     expect(await walk(PATCH_KIND, 4, served, 'rollout.log')).toEqual(['allow', 'allow', 'allow', 'allow']);
+  });
+
+  it("should write serve's decision log (serve --log) as the hook's: the calls that failed without a PostToolUse among its lines", async () => {
+    const dir = tempFolder('serve-codex-missed-log');
+    const hookLog = join(dir, 'hook.jsonl');
+    const serveLog = join(dir, 'serve.jsonl');
+    const logged = await ServeServer.start({ port: 0, hookLog: serveLog });
+    try {
+      const viaServe = async (payload: string): Promise<string> => {
+        const res = await fetch(`${logged.url}/v1/hooks/codex`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+        expect([res.headers.get('loopwatch-unchecked'), res.headers.get('loopwatch-log-error')]).toEqual([null, null]);
+        return res.text();
+      };
+      const state = tempFolder('serve-codex-missed-log-hook');
+      sessions = 100; // the same session names on both sides
+      const hooked = await walk(MCP_KIND, 4, async (p) => runHook(p, { agent: 'codex', stateDir: state, log: hookLog }).stdout);
+      sessions = 100;
+      expect(await walk(MCP_KIND, 4, viaServe)).toEqual(hooked);
+    } finally {
+      await logged.stop();
+    }
+    const lines = (file: string): unknown[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => ({ ...(JSON.parse(l) as Record<string, unknown>), time: '-', transcript_path: '-' }));
+    const serveLines = lines(serveLog);
+    expect(serveLines).toEqual(lines(hookLog));
+    // the three failed lookups, recorded from the rollout, beside the four proposals
+    expect(serveLines.map((l) => (l as Record<string, unknown>).hook_event_name)).toEqual(['PreToolUse', 'PostToolUseFailure', 'PreToolUse', 'PostToolUseFailure', 'PreToolUse', 'PostToolUseFailure', 'PreToolUse']);
   });
 });

@@ -6,7 +6,7 @@
  * named on stderr).
  */
 import { NotPrivateError, OptionRangeError } from '../errors.js';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { BearerToken, isLoopback } from '../serve/bearer-token.js';
 import { type ServeTokenFile, serveTokenFile } from '../serve/serve-token-file.js';
 import { readFailure } from '../formats/regular-file.js';
@@ -107,6 +107,12 @@ function allowedHosts(given: ParsedFlags['values'][string]): string[] {
   return out;
 }
 
+/** The hook routes' decision log, `--log FILE` (its absolute path: the server's folder may change), none when not given or empty. */
+function hookLogOf(v: ParsedFlags['values']): { hookLog?: string } {
+  const given = stringOf(v, 'log');
+  return given === undefined || given === '' ? {} : { hookLog: resolve(given) };
+}
+
 function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): ServeOptions {
   const host = stringOf(v, 'host') ?? '127.0.0.1';
   const port = integerFlag('--port', stringOf(v, 'port'), DEFAULT_PORT, 0, 65_535);
@@ -137,6 +143,7 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
     maxInFlight: integerFlag('--max-in-flight', stringOf(v, 'max-in-flight'), 256, 1, 1_000_000),
     sessionMemory: integerFlag('--session-memory', stringOf(v, 'session-memory'), defaultSessionMemory(), 1 << 20),
     engine,
+    ...hookLogOf(v),
   };
 }
 

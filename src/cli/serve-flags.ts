@@ -40,6 +40,7 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   },
   { name: 'state-dir', value: 'DIR', mode: 'http', help: ['sessions kept across restarts (default: $XDG_STATE_HOME/loopwatch/serve-PORT,', 'or ~/.local/state/loopwatch/serve-PORT; none with --port 0)'] },
   { name: 'no-state', mode: 'http', help: ['keep nothing across restarts'] },
+  { name: 'log', value: 'FILE', mode: 'http', help: ['append the hook routes\' decisions to FILE, as `loopwatch hook --log` does (default: none)'] },
   { name: 'body-limit', value: 'BYTES', mode: 'http', help: ['largest request body (default: 4194304)'] },
   { name: 'max-in-flight', value: 'N', mode: 'http', help: ['requests handled at once; more get 503 (default: 256)'] },
   {

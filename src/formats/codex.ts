@@ -17,7 +17,7 @@
  * (0.107+) opens with the parent's history copied: passed over up to the fork's own output (codex-fork.ts),
  * held at most MAX_FORK_COPY_BYTES: past it, read as the child's own, with a note.
  * An MCP call is named and judged as the Codex hook does: `<namespace>__<name>`, its outcome read from its
- * `McpToolCall` `item_completed` event (codex-mcp.ts).
+ * `McpToolCall` `item_completed` event, or an older Codex's `mcp_tool_call_end` (codex-mcp.ts).
  * The first call after a person's prompt (an `event_msg` of type `user_message`, after any copied history) is
  * `prompted`: where Codex's UserPromptSubmit hook gives the session a fresh start; not after a prompt that only
  * answers the agent's own question ("2", "yes": src/text/prompt-origin.ts).
@@ -25,7 +25,7 @@
 import { describe } from '../options/checks.js';
 import { CallIds } from './call-ids.js';
 import { ForkCopy, MAX_FORK_COPY_BYTES, isForked } from './codex-fork.js';
-import { MAX_MCP_RESULTS, codexToolName, mcpCompletion } from './codex-mcp.js';
+import { MAX_MCP_RESULTS, codexToolName, mcpCompletion, mcpOutcome } from './codex-mcp.js';
 import { codexOutcome, toolSearchOutcome } from './codex-output.js';
 import { CappedMap } from './capped-map.js';
 import type { FormatReader, InputName } from './format-reader.js';
@@ -72,7 +72,7 @@ export function createCodexReader(input: InputName): FormatReader {
     if (v.type === 'event_msg' && isRecord(v.payload) && v.payload.type === 'user_message') return startsAfresh(v.payload.message) ? calls?.prompt() : undefined;
     // an MCP call's end: its outcome as the hook reads it, which its output line does not say (codex-mcp.ts)
     const mcp = v.type === 'event_msg' ? mcpCompletion(v.payload) : undefined;
-    if (mcp !== undefined) return mcpResults.set(mcp.id, mcp.outcome);
+    if (mcp !== undefined) return mcpResults.set(mcp.id, mcpOutcome(mcp.result));
     if (typeof v.type === 'string' && PASSED_OVER.has(v.type)) return;
     const it = v.type === 'response_item' ? v.payload : v; // 2025 rollouts: bare items
     if (!isRecord(it)) return yield bad(unit, `a response_item line needs a "payload" object, received ${describe(it)}`);

@@ -8,10 +8,13 @@
  * id no call waits for answers the oldest call of its name waiting without one). A response with an `error`
  * and no `output` is a known failure (Gemini CLI answers a failed, denied or cancelled call so), and so is
  * a shell command's exit code other than 0 (gemini-parts.ts `shellOutcome`); any other is a known success.
- * The session is the record's fallback (the file's name): a checkpoint names none.
+ * The session is the record's fallback (the file's name): a checkpoint names none. An MCP tool's call
+ * (`mcp_<server>_<tool>`) is named `mcp__<server>__<tool>` as the Gemini hook and the chat reader name it,
+ * its name split as Gemini CLI splits it (gemini-mcp.ts `geminiHistoryTool`).
  */
 import { describe } from '../options/checks.js';
 import { nonEmpty, partIssue } from './conversation-record.js';
+import { geminiHistoryTool } from './gemini-mcp.js';
 import { partsText, responseOutcome, shellOutcome } from './gemini-parts.js';
 import { isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
@@ -46,7 +49,8 @@ export function* readGeminiCheckpoint(contents: readonly unknown[], unit: Record
           continue;
         }
         const id = nonEmpty(p.functionCall.id) ?? byName(name);
-        const position = calls.call(id, { tool: name, args: stableInput('gemini', name, p.functionCall.args), text: first === undefined ? partsText(texts.map((text) => ({ text }))) : undefined, round });
+        const tool = geminiHistoryTool(name); // an MCP tool as the Gemini hook names it (gemini-mcp.ts)
+        const position = calls.call(id, { tool, args: stableInput('gemini', tool, p.functionCall.args), text: first === undefined ? partsText(texts.map((text) => ({ text }))) : undefined, round });
         first ??= position;
       } else if (model) {
         const t = partsText([p]);

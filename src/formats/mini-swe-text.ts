@@ -38,6 +38,11 @@ export function isMiniSweTrajectory(v: Readonly<Record<string, unknown>>): boole
   return typeof v.trajectory_format === 'string' && v.trajectory_format.startsWith('mini-swe-agent');
 }
 
+/** Whether `user` message text `text` is a text-based model's format error ("Please always provide EXACTLY ONE action ..."). */
+export function isTextFormatError(text: string): boolean {
+  return text.trimStart().startsWith(FORMAT_ERROR);
+}
+
 /** The fenced blocks of `text` (at most two: more than one is already a format error), trimmed, as `re.findall(action_regex, text, re.DOTALL)` finds them. */
 export function fencedCommands(text: string): string[] {
   const t = text.length > ACTION_LOOK ? text.slice(0, ACTION_LOOK) : text;
@@ -128,12 +133,12 @@ export class TextTurns {
     const w = this.waiting.shift();
     const refused = this.refused;
     this.refused = null;
-    if (w === undefined && refused !== null && text.trimStart().startsWith(FORMAT_ERROR)) {
+    if (w === undefined && refused !== null && isTextFormatError(text)) {
       const at = this.calls.call(undefined, { tool: FORMAT_ERROR_TOOL, args: { n_blocks: statedBlocks(text) ?? refused.blocks }, text: refused.text, round: refused.round });
       this.calls.resultAt(at, text, 'known', text);
       return;
     }
-    if (w === undefined || text.trimStart().startsWith(FORMAT_ERROR)) return;
+    if (w === undefined || isTextFormatError(text)) return;
     const outcome = observationOutcome(m, text);
     const at = this.calls.call(undefined, { tool: TEXT_ACTION_TOOL, args: { command: w.command }, text: w.text, round: w.round });
     this.calls.resultAt(at, text, outcome.errorInfo, outcome.error);

@@ -8,7 +8,8 @@
  * The format never says whether a call failed (`errorInfo` is `unknown`), but mini-swe-agent 2.x tool
  * messages carry their command's exit status in `extra.returncode` (mini-swe-outcome.ts): read. A
  * mini-swe-agent trajectory of a text-based model (1.x, and 2.x's text-based models) has no tool calls: its
- * replies' fenced commands and the `user` messages answering them are its calls (mini-swe-text.ts).
+ * replies' fenced commands and the `user` messages answering them are its calls (mini-swe-text.ts); one of
+ * a tool-calling model's, a reply the harness refused for its format is a failed call (mini-swe-toolcall-errors.ts).
  */
 import { describe } from '../options/checks.js';
 import { nonEmpty, openConversation, partIssue } from './conversation-record.js';
@@ -17,7 +18,8 @@ import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { returnCodeOutcome } from './mini-swe-outcome.js';
 import { miniSweSession } from './mini-swe-session.js';
-import { TextTurns, isMiniSweTrajectory } from './mini-swe-text.js';
+import { TextTurns, isMiniSweTrajectory, isTextFormatError } from './mini-swe-text.js';
+import { ToolCallReplies, isToolCallFormatError } from './mini-swe-toolcall-errors.js';
 import { SessionCalls } from './session-calls.js';
 import type { TraceItem } from './trace-record.js';
 
@@ -28,8 +30,9 @@ const legacyId = (name: string): string => `\u0000function:${name}`;
 export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
   const c = openConversation(unit, ['messages'], 'messages');
   if ('kind' in c) return yield c;
-  const calls = new SessionCalls(miniSweSession(unit.value, c.session, unit.fallbackSession), unit.file, unit.line);
+  const calls = new SessionCalls(miniSweSession(unit.value, c.session, unit.fallbackSession, unit.file), unit.file, unit.line);
   const turns = isRecord(unit.value) && isMiniSweTrajectory(unit.value) ? new TextTurns(calls) : null;
+  const replies = turns === null ? null : new ToolCallReplies(calls);
   let round = 0;
   for (let i = 0; i < c.parts.length; i++) {
     const m = c.parts[i];
@@ -40,7 +43,9 @@ export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
     if (m.role === 'assistant') {
       const r = round++;
       const t = contentText(m.content);
-      let text = nonEmpty(t); // said once: the message's first call carries it
+      const said = nonEmpty(t);
+      let text = said; // said once: the message's first call carries it
+      const positions: number[] = [];
       if (Array.isArray(m.tool_calls)) {
         for (let j = 0; j < m.tool_calls.length; j++) {
           const tc: unknown = m.tool_calls[j];
@@ -51,7 +56,7 @@ export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
             continue;
           }
           const args = fn === tc.function ? parseArguments(fn.arguments) : fn.input;
-          calls.call(typeof tc.id === 'string' ? tc.id : undefined, { tool: name, args, text, round: r });
+          positions.push(calls.call(typeof tc.id === 'string' ? tc.id : undefined, { tool: name, args, text, round: r }));
           text = undefined;
         }
       } else if (m.tool_calls !== undefined && m.tool_calls !== null) {
@@ -63,10 +68,16 @@ export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
         else calls.call(legacyId(name), { tool: name, args: parseArguments(m.function_call.arguments), text, round: r });
       }
       if (turns !== null && m.tool_calls === undefined && m.function_call === undefined) turns.reply(m, typeof t === 'string' ? t : undefined, r);
+      replies?.reply(positions, said, r); // a 2.x format error may answer it
     } else if (m.role === 'user' && turns !== null) {
       const o = contentText(m.content);
-      turns.observation(m, typeof o === 'string' ? o : '');
+      const text = typeof o === 'string' ? o : '';
+      // a text-based model's format error is the text turns' own; a tool-calling model's, the replies'
+      if (!isTextFormatError(text) && isToolCallFormatError(m, text) && replies?.formatError(text) === true) continue;
+      replies?.settle();
+      turns.observation(m, text);
     } else if (m.role === 'tool') {
+      replies?.settle();
       if (typeof m.tool_call_id !== 'string') {
         yield partIssue(unit, 'message', i, `tool message without a string "tool_call_id" (received ${describe(m.tool_call_id)})`);
         continue;

@@ -8,7 +8,8 @@
  * Responses model saves each response whole, `{object: 'response', output: [items]}`, among its other
  * messages: read as its output items), else its `input` then `output`.
  * The format never says whether a call failed (`errorInfo` is `unknown`), but mini-swe-agent's
- * `function_call_output` items carry their command's exit status in `extra.returncode` (mini-swe-outcome.ts): read.
+ * `function_call_output` items carry their command's exit status in `extra.returncode` (mini-swe-outcome.ts): read,
+ * and a turn it refused for its format is a failed call (mini-swe-toolcall-errors.ts).
  */
 import { describe } from '../options/checks.js';
 import { nonEmpty, openConversation, partIssue } from './conversation-record.js';
@@ -17,6 +18,8 @@ import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { returnCodeOutcome } from './mini-swe-outcome.js';
 import { miniSweSession } from './mini-swe-session.js';
+import { isMiniSweTrajectory } from './mini-swe-text.js';
+import { ToolCallReplies, isToolCallFormatError } from './mini-swe-toolcall-errors.js';
 import { SessionCalls } from './session-calls.js';
 import type { TraceItem } from './trace-record.js';
 
@@ -49,8 +52,10 @@ function isSavedResponse(p: unknown): p is { output: unknown[] } {
 export function* readOpenAiResponses(unit: RecordUnit): Generator<TraceItem> {
   const opened = openConversation(unit, itemKeys(unit.value), 'items');
   if ('kind' in opened) return yield opened;
-  const c = { session: miniSweSession(unit.value, opened.session, unit.fallbackSession), parts: flatItems(opened.parts) };
+  const c = { session: miniSweSession(unit.value, opened.session, unit.fallbackSession, unit.file), parts: flatItems(opened.parts) };
   const calls = new SessionCalls(c.session, unit.file, unit.line);
+  // a mini-swe-agent 2.x run: a format error answers the turn before it (mini-swe-toolcall-errors.ts)
+  const replies = isRecord(unit.value) && isMiniSweTrajectory(unit.value) ? new ToolCallReplies(calls) : null;
   let round = -1;
   let inTurn = false;
   let turnCalls: number[] = [];
@@ -97,6 +102,13 @@ export function* readOpenAiResponses(unit: RecordUnit): Generator<TraceItem> {
       openTurn();
     } else if (type === 'message' || type === undefined) {
       if (it.role !== 'assistant') {
+        const said = replies !== null && inTurn && it.role === 'user' ? contentText(it.content) : undefined;
+        if (typeof said === 'string' && replies !== null && isToolCallFormatError(it, said)) {
+          replies.reply(turnCalls, turnText.length === 0 ? undefined : turnText.join('\n'), round);
+          closeTurn();
+          replies.formatError(said);
+          continue;
+        }
         closeTurn();
         continue;
       }

@@ -17,16 +17,18 @@
  * | rollout line naming the call (`call_id`, `item.id`)                  | its `tool_response`                        |
  * |-----------------------------------------------------------------------|--------------------------------------------|
  * | `event_msg` `item_completed`, an `McpToolCall` with its `result`       | the result (`{content, isError}`)          |
+ * | `event_msg` `mcp_tool_call_end` (older Codex), its `result` `{Ok}`/`{Err}` | the `Ok` result, or the `Err` message as an `isError` result |
  * | `response_item` `custom_tool_call_output` / `function_call_output`    | its `output` (content parts: their text)   |
  *
  * The output line is needed either way (an MCP call's `item_completed` is written before its PostToolUse
- * runs: a call in that moment is not taken); an MCP call's `item_completed` is preferred, since its output
+ * runs: a call in that moment is not taken); an MCP call's completion (codex-mcp.ts's mcpCompletion, scan's own reading) is preferred, since its output
  * line says nothing of the error (`Wall time: ...\nOutput:` and the text). Bounded and fail-open as the
  * turn's read (transcript-turn.ts): the rollout's last TURN_LOOK bytes read once, at most MAX_LINES lines
  * parsed per waiting call and search, at most MAX_PENDING calls waiting; a file not named `.jsonl` (a
  * rollout's name), not readable, or without the call's output gives nothing, and the call waits as before.
  */
 import type { LiveCall } from '../live/live-call.js';
+import { mcpCompletion } from '../formats/codex-mcp.js';
 import { contentText, isRecord } from '../formats/json-value.js';
 import { readTranscriptPart } from './transcript-part.js';
 import { TURN_LOOK, lastLine } from './transcript-turn.js';
@@ -48,12 +50,10 @@ function outputOf(v: unknown, id: string): Record<string, unknown> | undefined {
   return OUTPUTS.has(it.type) && it.call_id === id ? it : undefined;
 }
 
-/** The `result` of a rollout line's completed MCP call `id`, or undefined. */
+/** The `result` of a rollout line's completed MCP call `id` (codex-mcp.ts, as scan reads it), or undefined. */
 function mcpResultOf(v: unknown, id: string): Record<string, unknown> | undefined {
-  if (!isRecord(v) || v.type !== 'event_msg' || !isRecord(v.payload) || v.payload.type !== 'item_completed') return undefined;
-  const item = v.payload.item;
-  if (!isRecord(item) || item.type !== 'McpToolCall' || item.id !== id || !isRecord(item.result)) return undefined;
-  return item.result;
+  const done = isRecord(v) && v.type === 'event_msg' ? mcpCompletion(v.payload) : undefined;
+  return done?.id === id ? done.result : undefined;
 }
 
 /** What the rollout `part` says call `id` answered, as a PostToolUse `tool_response`; undefined when its output is not there. */

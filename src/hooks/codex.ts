@@ -21,6 +21,10 @@
  * MCP tool's `isError`): the outcome is read from the rollout when a later hook of the session runs
  * (codex-missed-outcomes.ts), and recorded before that hook's own call.
  *
+ * SessionEnd (0.171: `{session_id, transcript_path, cwd, hook_event_name, reason}`, none of a call's `turn_id`
+ * or `model`) ends the session: its state is removed, as Claude Code's SessionEnd removes its own, rather
+ * than kept until the 7-day sweep.
+ *
  * Codex before 0.129 refuses PreToolUse's `additionalContext` (the hook counts as failed, the warning is
  * lost): for those versions (agent-versions.ts) a warning is given after the call instead, and an ask is
  * told to the user alone.
@@ -109,7 +113,7 @@ function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
 export const CODEX: HookAgent = {
   name: 'codex',
   title: 'Codex CLI',
-  events: { propose: ['PreToolUse'], record: ['PostToolUse'], decline: [], prompt: ['UserPromptSubmit'], end: [] },
+  events: { propose: ['PreToolUse'], record: ['PostToolUse'], decline: [], prompt: ['UserPromptSubmit'], end: ['SessionEnd'] },
   editTools: ['apply_patch'],
   decode,
   turn: codexTurn,

@@ -26,7 +26,7 @@
  * written, said once: it holds the session's commands.
  */
 import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
-import type { LiveAction } from '../live/live-call.js';
+import type { LiveAction, LiveDecision } from '../live/live-call.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
 import { jsonSafe } from '../text/terminal-text.js';
@@ -148,4 +148,9 @@ export function appendDecisionLine(path: string, line: string): string | null {
   } finally {
     closeSync(fd);
   }
+}
+
+/** A decision as the decision log writes it: its action, and its message and kind when it has them. */
+export function loggedDecision(d: LiveDecision): LoggedDecision {
+  return { action: d.action, ...(d.message === undefined ? {} : { message: d.message }), ...(d.verdict === null ? {} : { kind: d.verdict.kind }) };
 }

@@ -27,7 +27,7 @@ import { cutText, oneLine } from '../text/shown-text.js';
 import { terminalSafe } from '../text/terminal-text.js';
 import { agentFor, phaseOf } from './agents.js';
 import { transcriptVersion, versionIn, warnsBefore } from './agent-versions.js';
-import { type LoggedDecision, appendDecisionLine, decisionLine } from './decision-log.js';
+import { type LoggedDecision, appendDecisionLine, decisionLine, loggedDecision } from './decision-log.js';
 import { type AgentName, type HookAgent, type HookCall, type ReplyContext, declinedCalls } from './hook-agent.js';
 import { hookDetection } from './hook-detection.js';
 import { missedRecordsFor } from './missed-records.js';
@@ -242,11 +242,6 @@ function replyContext(agent: HookAgent, payload: Readonly<Record<string, unknown
   const warning = d.phase === 'propose' ? d.action === 'warn' || d.action === 'ask' : d.verdict !== null;
   const version = warning ? (transcriptVersion(agent.name, payload.transcript_path) ?? versionIn(options.agentVersion ?? '')) : undefined;
   return { warnsBefore: warnsBefore(agent.name, version), ...(notice === undefined ? {} : { notice }) };
-}
-
-/** A decision as the decision log writes it. */
-function loggedDecision(d: LiveDecision): LoggedDecision {
-  return { action: d.action, ...(d.message === undefined ? {} : { message: d.message }), ...(d.verdict === null ? {} : { kind: d.verdict.kind }) };
 }
 
 /** Appends the decision to the decision log, when there is one; a failure is one more note. */

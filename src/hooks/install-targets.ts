@@ -4,7 +4,7 @@
  * | agent       | user file                          | project file            | events (matcher)                                   | timeout unit |
  * |-------------|------------------------------------|-------------------------|----------------------------------------------------|--------------|
  * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied ("*"), PostToolBatch (async), UserPromptSubmit, SessionEnd, SubagentStop (async), Interrupt (async) | seconds |
- * | codex       | $CODEX_HOME or ~/.codex/hooks.json | .codex/hooks.json       | PreToolUse, PostToolUse ("*"), UserPromptSubmit    | seconds      |
+ * | codex       | $CODEX_HOME or ~/.codex/hooks.json | .codex/hooks.json       | PreToolUse, PostToolUse ("*"), UserPromptSubmit, SessionEnd | seconds |
  * | gemini      | ~/.gemini/settings.json            | .gemini/settings.json   | BeforeTool, AfterTool ("*"), BeforeAgent, SessionEnd | milliseconds |
  *
  * The prompt events (UserPromptSubmit, BeforeAgent) give the session a fresh start (src/live/fresh-start.ts).
@@ -65,7 +65,7 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
     case 'codex':
       return {
         path: scope === 'user' ? join(dirOf(env, 'CODEX_HOME', '.codex'), 'hooks.json') : join(cwd, '.codex', 'hooks.json'),
-        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'UserPromptSubmit' }],
+        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'UserPromptSubmit' }, { event: 'SessionEnd' }],
         handler: (command) => ({ type: 'command', command, timeout: TIMEOUT_S }),
         note: 'Codex runs a new hook only once you have reviewed and trusted it in the interactive codex (/hooks); until then codex exec skips it without a word (automation that vets its hooks: codex exec --dangerously-bypass-hook-trust). Codex before 0.124 also needs [features] codex_hooks = true in config.toml.',
       };

@@ -14,16 +14,21 @@
  * a call loopwatch fails on, is answered 200 with an empty body (the agent goes on as without loopwatch)
  * and the reason in a `Loopwatch-Unchecked` header. The route's agent is the codec used: a payload of
  * another agent is unchecked. The calls go through the CheckService, as every route's do, so they are
- * counted as /v1/propose and /v1/record count theirs.
+ * counted as /v1/propose and /v1/record count theirs. With a decision log (`serve --log FILE`), each
+ * decision is a line of it as `loopwatch hook --log` writes it (src/hooks/decision-log.ts): the calls that ran
+ * without their after-event first, as recorded, then the payload's own call; a line that cannot be written
+ * is said in a `Loopwatch-Log-Error` header, the answer unchanged.
  */
 import type { ServerResponse } from 'node:http';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
 import { AGENT_NAMES, type AgentName, type HookAgent, type HookCall, PLAIN_REPLY, declinedCalls } from '../hooks/hook-agent.js';
+import { appendDecisionLine, decisionLine, loggedDecision } from '../hooks/decision-log.js';
 import { missedRecordsFor } from '../hooks/missed-records.js';
 import { parsePayload } from '../hooks/hook-payload.js';
 import { withTurn } from '../hooks/hook-turn.js';
 import { redactSecrets } from '../text/redact.js';
 import { hasLoneSurrogate, LONE_SURROGATE_ID } from './call-schema.js';
+import type { LiveDecision } from '../live/live-call.js';
 import type { CheckService } from './check-service.js';
 import type { HttpRefusal } from './http-io.js';
 import { cutText } from '../text/shown-text.js';
@@ -32,6 +37,23 @@ import { cutText } from '../text/shown-text.js';
 export interface HookAnswer {
   readonly body: string;
   readonly unchecked?: string;
+  /** Why a decision log line could not be written (the last such reason), when one could not. */
+  readonly logError?: string;
+}
+
+/** A decision log bound to one answer: appends lines, keeps the last failure. */
+class AnswerLog {
+  error: string | undefined;
+  constructor(private readonly path: string | undefined) {}
+  /** Appends `call`'s decision `d`, when there is a log. */
+  write(call: HookCall, d: LiveDecision): void {
+    if (this.path === undefined) return;
+    this.error = appendDecisionLine(this.path, decisionLine(call, loggedDecision(d))) ?? this.error;
+  }
+  /** `a` with the log's failure, if any. */
+  answer(a: HookAnswer): HookAnswer {
+    return this.error === undefined ? a : { ...a, logError: this.error };
+  }
 }
 
 /** Whether `name` is an agent the routes speak to. */
@@ -44,8 +66,8 @@ function sessionOf(call: HookCall): string {
   return `${call.agent}:${call.session}`;
 }
 
-/** Answers one hook payload of `agent` through `service` (never throws). */
-export function answerHook(service: CheckService, agent: AgentName, text: string): HookAnswer {
+/** Answers one hook payload of `agent` through `service` (never throws); `log` the decision log to append to, if any. */
+export function answerHook(service: CheckService, agent: AgentName, text: string, log?: string): HookAnswer {
   let call: HookCall;
   let payload: Record<string, unknown>;
   try {
@@ -60,6 +82,7 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
   } catch (e) {
     return { body: '', unchecked: `the hook payload could not be read as ${AGENTS[agent].title}'s: ${(e as Error).message}` };
   }
+  const logged = new AnswerLog(log);
   try {
     const session = sessionOf(call);
     if (call.phase === 'end') {
@@ -70,39 +93,40 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
     const family = agent === 'gemini' ? 'gemini-cli' : agent;
     // calls that ran without their after-event (a Codex patch that did not apply) came before this one, and
     // before a prompt's fresh start or turn's end would take them as not run: recorded first, as `loopwatch hook` does
-    recordMissed(service, AGENTS[agent], payload, call, session, family);
+    recordMissed(service, AGENTS[agent], payload, call, session, family, logged);
     if (call.phase === 'prompt') {
       // an answer to the agent's question, a task's notification: no fresh start (src/text/prompt-origin.ts), but
       // the agent's turn ended all the same: the calls still waiting did not run (LoopDetector.endTurn, as hook-run.ts)
       if (call.answer === true) service.endTurn(session);
       else service.freshStart(session);
-      return { body: '' };
+      return logged.answer({ body: '' });
     }
     const named = { ...call.call, session, agent: family };
     // the agents send an after-event for every call they ran: a proposal without one did not run (hook-run.ts)
     if (call.phase === 'decline') {
       for (const c of declinedCalls(call)) service.didNotRun({ ...c, session, agent: named.agent });
-      return { body: '' };
+      return logged.answer({ body: '' });
     }
     const d = call.phase === 'propose' ? service.propose(named, true) : service.record(named);
-    return { body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) };
+    logged.write(call, d);
+    return logged.answer({ body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) });
   } catch (e) {
-    return { body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` };
+    return logged.answer({ body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` });
   }
 }
 
 /**
  * Records the calls of engine session `session` still waiting that the agent's transcript shows ran
  * without their after-event (missed-records.ts, the codec's reading; a served payload's transcript is read
- * only when named `.jsonl`, as for its turn: hook-turn.ts). A record the engine refuses is passed over: the
- * payload's own call is answered all the same.
+ * only when named `.jsonl`, as for its turn: hook-turn.ts), each a line of the decision log as the hook
+ * writes it. A record the engine refuses is passed over: the payload's own call is answered all the same.
  */
-function recordMissed(service: CheckService, codec: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall, session: string, family: string): void {
+function recordMissed(service: CheckService, codec: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall, session: string, family: string, log: AnswerLog): void {
   if (codec.missedRecords === undefined) return;
   for (const m of missedRecordsFor(codec, payload, call, service.waiting(session))) {
     if (m.phase !== 'record') continue;
     try {
-      service.record({ ...m.call, session, agent: family });
+      log.write(m, service.record({ ...m.call, session, agent: family }));
     } catch {
       // refused (an invalid call, no room): the call stays waiting, as without its record
     }

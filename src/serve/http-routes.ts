@@ -23,6 +23,8 @@ export interface RouteContext {
   readonly health: () => Record<string, unknown>;
   /** The Prometheus text of the server's metrics. */
   readonly metrics: () => Promise<string>;
+  /** The hook routes' decision log (ServeOptions.hookLog); none when undefined. */
+  readonly hookLog?: string;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse, ctx: RouteContext, param: string) => Promise<void> | void;
@@ -92,9 +94,10 @@ const HANDLERS: Readonly<Record<RouteKey, Handler>> = {
   'POST /v1/hooks/{agent}': async (req, res, ctx, agent) => {
     if (!isAgentName(agent)) throw new HttpRefusal(404, 'not_found', `no hook route for ${JSON.stringify(cutText(agent, 40))} (agents: ${AGENT_NAMES.join(', ')})`);
     const body = await readBody(req, ctx.bodyLimit, ctx.budget);
-    const a = answerHook(ctx.service, agent, body.toString('utf8'));
+    const a = answerHook(ctx.service, agent, body.toString('utf8'), ctx.hookLog);
     const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(a.body)) };
     if (a.unchecked !== undefined) headers['loopwatch-unchecked'] = uncheckedHeader(a.unchecked);
+    if (a.logError !== undefined) headers['loopwatch-log-error'] = uncheckedHeader(a.logError); // the decision, not its line, stands
     res.writeHead(200, headers);
     res.end(a.body);
   },

@@ -44,6 +44,12 @@ export interface ServeOptions {
   /** The engine's options (detection options, maxSessions, idleTtlMs). */
   readonly engine?: LoopEngineOptions;
   /**
+   * The decision log of the hook routes (src/hooks/decision-log.ts, as `loopwatch hook --log` writes it): a
+   * line per hook call decided, the calls that ran without their after-event (missed-records.ts) among them.
+   * @default none
+   */
+  readonly hookLog?: string;
+  /**
    * A config's families (config-families.ts): each family's detection options, laid over the pooled ones;
    * a session whose calls name an agent of the family is checked on an engine of those options, with
    * `engine`'s sessions, idle time and onEvict (family-engines.ts). @default none
@@ -67,6 +73,7 @@ export interface ResolvedServeOptions {
   readonly sessionMemory: number;
   readonly engine: LoopEngineOptions;
   readonly families: ReadonlyMap<string, LoopDetectorOptions>;
+  readonly hookLog: string | undefined;
 }
 
 /** The default of `sessionMemory`: a quarter of V8's heap limit. */
@@ -94,5 +101,6 @@ export function resolveServeOptions(o: ServeOptions): ResolvedServeOptions {
     sessionMemory: o.sessionMemory ?? defaultSessionMemory(),
     engine: o.engine ?? {},
     families: o.families ?? new Map(),
+    hookLog: o.hookLog,
   };
 }

@@ -108,7 +108,7 @@ export class ServeServer {
     this.service = new CheckService(this.engine, memory, this.engines.all.length > 1 ? this.engines : null);
     const allow = this.options.allowHosts;
     this.hosts = new AllowedHosts(this.options.host, allow.filter((h) => h !== '*'), allow.includes('*'));
-    this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health(), metrics: () => this.prometheus() };
+    this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health(), metrics: () => this.prometheus(), hookLog: this.options.hookLog };
     const t = this.options.requestTimeoutMs;
     this.server = createServer({ requestTimeout: t, headersTimeout: Math.min(t, 10_000), keepAliveTimeout: 5_000, connectionsCheckingInterval: Math.min(1_000, t) }, (req, res) => this.onRequest(req, res));
     this.server.maxConnections = this.options.maxConnections;
