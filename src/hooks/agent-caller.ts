@@ -21,7 +21,8 @@ import { readFileSync } from 'node:fs';
  * `CODEX_THREAD_ID`, `CODEX_SESSION_ID`, `CODEX_TOOL_CALL_ID`, `CODEX_VERSION` and `CODEX_CI` for every
  * command, `CODEX_MANAGED_BY_NPM` only when installed by npm, and no `CODEX_SANDBOX*` under
  * `danger-full-access` on Linux (those name macOS's seatbelt and a network-less sandbox); Gemini CLI 0.61
- * sets `GEMINI_CLI=1`. Claude Code sets `CLAUDECODE=1` (and `CLAUDE_CODE_ENTRYPOINT`) in its Bash tool.
+ * sets `GEMINI_CLI=1`. Claude Code could not be run here: it sets `CLAUDECODE=1` in its Bash tool's shell since
+ * 0.2.47, by its maintainers' word (anthropics/claude-code issue 531); `CLAUDE_CODE_ENTRYPOINT` is unconfirmed.
  */
 export const AGENT_VARIABLES: readonly string[] = Object.freeze([
   'CLAUDECODE',
