@@ -20,6 +20,7 @@ import type { CommandIo } from './scan-command.js';
 import { UsageError } from './usage-error.js';
 import { redactSecrets } from '../text/redact.js';
 import { terminalSafe } from '../text/terminal-text.js';
+import { shellQuote } from '../text/shell-quote.js';
 
 const CALIBRATE_FLAGS: FlagSpec = {
   labels: { type: 'string' },
@@ -136,7 +137,7 @@ export function parseCalibrateArgs(args: readonly string[]): CalibrateCommandSet
 
 /** The command line as the config records it. */
 function commandLine(args: readonly string[]): string {
-  return ['loopwatch', 'calibrate', ...args].map((a) => (/^[\w./:%=@+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return ['loopwatch', 'calibrate', ...args].map(shellQuote).join(' ');
 }
 
 /** Runs a calibration as parsed; resolves to the exit code. */

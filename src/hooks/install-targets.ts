@@ -87,7 +87,3 @@ export function isLoopwatchCommand(command: unknown): boolean {
   return typeof command === 'string' && /(?:\bloopwatch|\/dist\/src\/cli\/main\.js)['"]?\s+hook(?:\s|$)|\/dist\/hook\/hook-main\.cjs['"]?(?:\s|$)/.test(command);
 }
 
-/** `s` quoted for a POSIX shell when it needs quoting. */
-export function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_/.,:=+@%-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}

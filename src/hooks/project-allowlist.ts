@@ -32,7 +32,7 @@ import { resolveAllow } from '../options/allow-rules.js';
 import { refusedRules } from '../options/covering-rules.js';
 import { cutText } from '../text/shown-text.js';
 import { isAccepted } from './accepted-allowlists.js';
-import { shellQuote } from './install-targets.js';
+import { shellQuote } from '../text/shell-quote.js';
 
 /** The allowlist's file name. */
 export const ALLOWLIST_FILE = '.loopwatch.json';

@@ -9,6 +9,7 @@ import { count, el, fill, fmt, pct } from './dom.js';
 import { legend } from './legend.js';
 import { sessionTable } from './session-table.js';
 import { timelineView } from './timeline-view.js';
+import { shellQuote } from '../../text/shell-quote.js';
 
 const ACTIONS: readonly ReportAction[] = ['warn', 'ask', 'break'];
 
@@ -121,7 +122,7 @@ function main(): void {
     const t = timelines.get(row);
     fill(heading, 'Timeline: ', el('span', { class: 'id' }, r.session));
     if (t === undefined) {
-      fill(panel, el('p', { class: 'hint' }, `No timeline was kept for this session (only the worst and a sample get one). To see it call by call: `), el('pre', { class: 'command' }, `loopwatch explain '${r.session.replace(/'/g, `'\\''`)}' '${r.file.replace(/'/g, `'\\''`)}'`));
+      fill(panel, el('p', { class: 'hint' }, `No timeline was kept for this session (only the worst and a sample get one). To see it call by call: `), el('pre', { class: 'command' }, `loopwatch explain ${shellQuote(r.session)} ${shellQuote(r.file)}`));
     } else fill(panel, ...timelineView(r, t));
     heading.focus();
   };
