@@ -97,9 +97,9 @@ export const CH_REPS: u32 = 212;
 export const CH_SIZE: u32 = 216;
 export const CH_DROP: u32 = 220;
 export const CH_OFF_RING: u32 = 224;
-export const CH_OFF_GRAMS: u32 = 228;
 export const CH_OFF_PREV: u32 = 232;
 export const CH_OFF_HEADS: u32 = 236;
+export const CH_LINK_WIDE: u32 = 240; // 1: chain links are u16 (maxPeriod > 255), 0: u8
 export const CH_OFF_RUNS: u32 = 244;
 export const CH_OFF_FOLLOW: u32 = 248;
 
@@ -139,9 +139,9 @@ export const SLOT_POISONED: u32 = 2;
 
 // a chanting region (after the slot header's first 16 bytes): the period search's and the sentence
 // tracker's scalars, what the last kernel call stopped on, the sentence ring, then the arrays at the
-// config's CH_OFF_* offsets (ring u16, gram hashes' low 16 bits u16, chain links u16 distances, 64 bucket
-// heads u16 low bits of positions, runs i32 by period, the periods followed as bits in u32s); 240 unused
-// (the list of followed periods before snapshot format 11)
+// config's CH_OFF_* offsets (ring u16, chain links distances u8, or u16 when maxPeriod > 255 (CH_LINK_WIDE),
+// 64 bucket heads u16 low bits of positions, runs i32 by period, the periods followed as bits in u32s); 228
+// unused (the gram hashes' low 16 bits before snapshot format 12)
 export const CS_POS: u32 = 16;
 export const CS_GRAM: u32 = 20;
 export const CS_UNTIL: u32 = 24;

@@ -4,13 +4,15 @@
 // hits, character by character.
 //
 //   region: [slot header 16 | scalars | last stop | sentence ring | shown]  links  heads  runs  ring
-//           grams (low 16 bits)  periods  following          (offsets: assembly/abi.ts CS_*, config CH_OFF_*)
+//           following          (offsets: assembly/abi.ts CS_*, config CH_OFF_*)
 //
-//   Four departures from period-search.ts, none changing the periods followed or the hits:
-//   - a gram's hash is kept as its low 16 bits (it only sorts out chain entries before their characters
-//     are compared);
-//   - a chain link is the distance back to the previous position of its bucket, u16, 0 for none (a link
-//     longer than maxP ends the walk as none does);
+//   Five departures from period-search.ts, none changing the periods followed or the hits:
+//   - no gram hash is kept a position (period-search.ts's gramAt only sorts out chain entries before their
+//     characters are compared: a gram whose characters are the current one's has its hash, so comparing
+//     the characters alone finds the same ones; before format 12 its low 16 bits were kept);
+//   - a chain link is the distance back to the previous position of its bucket, 0 for none (a link
+//     longer than maxP ends the walk as none does): a link is at most maxP (a head further back is none),
+//     so u8 when maxP < 256 (CH_LINK_WIDE 0), else u16;
 //   - a bucket's head is its position's low 16 bits, read back as the position 1..65535 before the
 //     current one with those bits (none when that is more than maxP back or before the stream). A head
 //     within maxP reads back exactly (maxP < 65536). A stale head may read back as a recent position q
@@ -31,7 +33,7 @@
 //     - before a character once the stream position reaches `limit` (never before the first),
 //   and returns the units it pushed. Quiet prose costs the host one call per range of text.
 import {
-  CF_CHANT, CH_DROP, CH_GRAM, CH_LONG_CHUNK, CH_LONG_NEED, CH_MAXP, CH_MINLEN, CH_NEED, CH_OFF_FOLLOW, CH_OFF_GRAMS, CH_OFF_HEADS,
+  CF_CHANT, CH_DROP, CH_GRAM, CH_LINK_WIDE, CH_LONG_CHUNK, CH_LONG_NEED, CH_MAXP, CH_MINLEN, CH_NEED, CH_OFF_FOLLOW, CH_OFF_HEADS,
   CH_OFF_PREV, CH_OFF_RING, CH_OFF_RUNS, CH_REPS, CH_SIZE, CH_STRIDE, CO_AT, CO_FIRST, CO_PERIOD, CO_SAID,
   CO_SHOWN, CS_CHUNKS, CS_FOLLOWED, CS_GRAM, CS_HASHES, CS_HIT_RUN, CS_LENGTHS, CS_POS, CS_S_FLAGS, CS_S_HASH, CS_S_LENGTH, CS_S_START,
   CS_S_STORED, CS_SHOWN, CS_STARTS, CS_UNTIL, C_FLAGS, C_SLOT_SIZE, S_CONFIG, SENTENCE_SHOWN, SENTENCE_WINDOW,
@@ -112,8 +114,8 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
   const mask = size - 1;
   const drop = load<i32>(cfg + CH_DROP);
   const ring = base + load<u32>(cfg + CH_OFF_RING);
-  const grams = base + load<u32>(cfg + CH_OFF_GRAMS);
   const links = base + load<u32>(cfg + CH_OFF_PREV);
+  const wideLinks = load<u32>(cfg + CH_LINK_WIDE) != 0;
   const heads = base + load<u32>(cfg + CH_OFF_HEADS);
   // runs[L - 1]: the run of period L while it is followed
   const runs = base + load<u32>(cfg + CH_OFF_RUNS) - 4;
@@ -179,19 +181,20 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
     gram = (gram - leaving * drop) * HASH_BASE + ch;
     if (i >= G - 1) {
       const h = gram;
-      store<u16>(grams + (<usize>(i & mask) << 1), <u16>h);
       const b = <u32>(h * <i32>0x9e3779b1) >>> BUCKET_SHIFT;
       // the head's distance back from its low 16 bits (see the header): none unless 1..maxP and within the stream
       const d = (i - <i32>load<u16>(heads + (<usize>b << 1))) & 0xffff;
       let q = d != 0 && d <= maxP && d <= i ? i - d : -1;
       store<u16>(heads + (<usize>b << 1), <u16>i);
       // the link as a distance back, 0 for none: a step longer than maxP ends the walk below either way
-      store<u16>(links + (<usize>(i & mask) << 1), <u16>(q >= 0 ? i - q : 0));
+      const link = q >= 0 ? i - q : 0;
+      if (wideLinks) store<u16>(links + (<usize>(i & mask) << 1), <u16>link);
+      else store<u8>(links + <usize>(i & mask), <u8>link);
       if (--until <= 0) {
         until = stride;
         while (q >= 0 && i - q <= maxP) {
           const L = i - q;
-          if (<i32>load<u16>(grams + (<usize>(q & mask) << 1)) == (h & 0xffff) && !isFollowed(following, L) && sameGram(ring, mask, G, q, i)) {
+          if (!isFollowed(following, L) && sameGram(ring, mask, G, q, i)) {
             const r = runBack(ring, mask, size, G, i, L);
             follow(following, L);
             store<i32>(runs + (<usize>L << 2), r);
@@ -201,7 +204,7 @@ export function chantPush(s: u32, text: u32, n: u32, piece: f64, limit: i32): u3
               hitRun = r;
             }
           }
-          const back = <i32>load<u16>(links + (<usize>(q & mask) << 1));
+          const back = wideLinks ? <i32>load<u16>(links + (<usize>(q & mask) << 1)) : <i32>load<u8>(links + <usize>(q & mask));
           q = back == 0 ? -1 : q - back;
         }
       }

@@ -96,18 +96,24 @@ export function sketchDropAll(s: usize, cfg: usize): void {
 
 /**
  * Whether the next `n` sketches of `k` hashes at most can be had without growing the memory midway: the
- * memory grown now for n chunks, or (when it cannot grow) n free blocks that can hold such a sketch, among
- * the sketch classes' and the slots' free lists. The host asks this before a batch (and evicts a session
- * while it is 0); 1 or 0.
+ * memory grown now for them (a chunk a sketch at most, and never more than a block each plus a chunk a
+ * class), or (when it cannot grow) room for n blocks of their class among the sketch classes' free blocks (a
+ * block of class d gives d / c blocks of class c, split as sketchAlloc splits it) and the slots' free lists.
+ * The host asks this before a call joins a batch, for every call of the batch (the blocks are the thread's,
+ * so calls of other sessions count), and evicts a session while it is 0; 1 or 0.
  */
 export function sketchReserve(n: u32, k: u32): u32 {
   if (n == 0 || k == 0) return 1;
-  if (growFor(n * (SKETCH_CHUNK + 16)) == 1) return 1;
+  const c = sketchClass(min(k, SKETCH_CLASSES << 1));
+  const chunks = <u64>n * <u64>(SKETCH_CHUNK + 16);
+  const blocks = <u64>n * <u64>((c << 3) + 16) + <u64>(SKETCH_CLASSES * (SKETCH_CHUNK + 16));
+  const bytes = min(chunks, blocks);
+  if (bytes <= 0xffffffff && growFor(<u32>bytes) == 1) return 1;
   let have: u32 = 0;
-  for (let c = sketchClass(k); c <= SKETCH_CLASSES && have < n; c++) {
-    for (let p = load<u32>(listHead(c)); p != 0 && have < n; p = load<u32>(p)) have++;
+  for (let d = c; d <= SKETCH_CLASSES && have < n; d++) {
+    for (let p = load<u32>(listHead(d)); p != 0 && have < n; p = load<u32>(p)) have += d / c;
   }
-  if (have < n) have += freeBlocksAtLeast(sketchClass(k) << 3, n - have);
+  if (have < n) have += freeBlocksAtLeast(c << 3, n - have);
   return have >= n ? 1 : 0;
 }
 

@@ -41,14 +41,19 @@ export function blockBytes(bytes: u32): u32 {
 }
 
 /**
- * How many free slots or blocks of `bytes` bytes or more the slots' free lists hold, counted up to `most`
- * (sketch-blocks.ts's reservation when the memory cannot grow).
+ * How many blocks of `bytes` bytes the slots' free lists can be cut into, counted up to `most` (sketch-blocks.ts's
+ * reservation when the memory cannot grow): a free entry of S bytes gives S / blockBytes(bytes) of them, as
+ * allocBlock cuts them one after another (splitLarger hands out the first part, the rest goes back in pieces of
+ * the largest classes, every one a multiple of 64 bytes).
  */
 export function freeBlocksAtLeast(bytes: u32, most: u32): u32 {
+  const each = blockBytes(bytes);
   let have: u32 = 0;
   for (let c = classOf(bytes); c < SIZE_CLASSES && have < most; c++) {
-    if (classSize(c) < bytes) continue;
-    for (let p = load<u32>(classHead(c)); p != 0 && have < most; p = load<u32>(p + S_NEXT)) have++;
+    const size = classSize(c);
+    if (size < each) continue;
+    const cut = size / each;
+    for (let p = load<u32>(classHead(c)); p != 0 && have < most; p = load<u32>(p + S_NEXT)) have += cut;
   }
   return have;
 }

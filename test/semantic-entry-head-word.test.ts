@@ -7,7 +7,8 @@
  * `fixtures/snapshots/v11-semantic-heads.json` holds a snapshot made by loopwatch d8118b3 (entries of two
  * head words in the live slot too) after 25 of 40 calls whose sketches differ in length (a short sketch
  * after a long one leaves the long one's hashes past its length, which snapshots hold) and the last of
- * which semantic finds similar; this build writes the same bytes for the same calls, restores them, and goes
+ * which semantic finds similar; format-11 builds wrote the same bytes for the same calls (since format 12 chanting's
+ * region is smaller: the restored session writes the bytes of the session that ran the calls), and it goes
  * on with the verdicts of the session that ran all 40.
  */
 import { readFileSync } from 'node:fs';
@@ -49,14 +50,15 @@ describe('a semantic entry kept with one head word in the live slot', () => {
     expect(A.MAX_SKETCH_K).toBeLessThanOrEqual(A.SEM_LEN_MASK);
   });
 
-  it('should write the snapshot bytes an older build wrote for the same calls, and restore them to the same bytes', () => {
+  it('should restore the older build\'s snapshot to the bytes the session that ran the same calls writes', () => {
+    // format 12 changed chanting's region (assembly/chant.ts: no gram hashes, byte links), so today's bytes are
+    // not the format-11 fixture's; restored, it writes exactly what a session that ran the calls writes
     const saved = Buffer.from(f.snapshot, 'base64');
     const ran = new LoopDetector(f.options);
     for (const c of f.calls.slice(0, SNAPPED_AFTER)) ran.check(c);
-    expect(Buffer.compare(Buffer.from(ran.snapshot()), saved)).toBe(0);
     const restored = new LoopDetector(f.options);
     restored.restore(new Uint8Array(saved));
-    expect(Buffer.compare(Buffer.from(restored.snapshot()), saved)).toBe(0);
+    expect(Buffer.compare(Buffer.from(restored.snapshot()), Buffer.from(ran.snapshot()))).toBe(0);
   });
 
   it('should go on from the older build\'s snapshot with the verdicts of the session that ran every call', () => {

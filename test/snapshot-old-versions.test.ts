@@ -23,6 +23,10 @@
  * calls (chanting's region with its bucket heads as 32-bit positions, its following flags as bytes: 4,736
  * bytes): restored now, the region is turned into today's (4,032 bytes), and the next calls get the
  * chanting verdicts of the session that ran all fourteen (fails when the region is read as today's form).
+ * `fixtures/snapshots/v11-chanting.json` holds a format-11 snapshot made by loopwatch de6f187 from the same
+ * calls (chanting's region with its links u16 and its gram hashes' low 16 bits: 3,248 bytes): restored now,
+ * the region is turned into today's (2,480 bytes), and the next calls get the chanting verdicts of the
+ * session that ran all fourteen (fails when the region is read as today's form: its length differs).
  * Every fixture was taken under the hand-tuned default of its day; the format-6 and -7 ones restore into
  * `new LoopDetector()`, now the fitted default (src/snapshot/legacy-default.ts: the fit changed only
  * fields no saved state depends on).
@@ -179,5 +183,24 @@ describe('a format-10 snapshot whose chanting region has 32-bit bucket heads and
     // the snapshot written now holds today's region: 704 bytes less
     const again = restored.snapshot();
     expect(Buffer.from(again).readUInt16LE(4)).toBe(SNAPSHOT_VERSION);
+  });
+});
+
+describe('a format-11 snapshot whose chanting region keeps gram hashes and 16-bit links', () => {
+  it("should turn its region into today's form and go on as the session that ran its calls", () => {
+    const f = JSON.parse(readFileSync(new URL('./fixtures/snapshots/v11-chanting.json', import.meta.url), 'utf8')) as { calls: ToolEvent[]; snapshot: string };
+    const bytes = new Uint8Array(Buffer.from(f.snapshot, 'base64'));
+    expect(Buffer.from(bytes).readUInt16LE(4)).toBe(11);
+    const restored = new LoopDetector({ sessionId: 's' });
+    restored.restore(bytes);
+    // the snapshot written now holds today's region: 768 bytes less
+    const again = restored.snapshot();
+    expect(Buffer.from(again).readUInt16LE(4)).toBe(SNAPSHOT_VERSION);
+    expect(bytes.length - again.length).toBe(768);
+    const ran = new LoopDetector({ sessionId: 's' });
+    for (const c of f.calls.slice(0, 9)) ran.check(c);
+    const later = f.calls.slice(9).map((c) => [restored.check(c), ran.check(c)]);
+    for (const [a, b] of later) expect(a).toEqual(b);
+    expect(later.every(([a]) => a?.kind === 'chanting')).toBe(true);
   });
 });

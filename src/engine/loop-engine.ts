@@ -509,9 +509,10 @@ export class LoopEngine {
    * CapacityError when no other session is left to evict (the memory is other engines').
    */
   private roomForCall(d: LoopDetector, pending: Pending | null, out: (Verdict | null | Error)[] | undefined): void {
-    while (!d.reserve(d.queued + 1)) {
+    // the batch's calls so far and this one: what they take of the thread's shared blocks (semantic sketches)
+    while (!d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1)) {
       if (this.table.oldest() === d.sessionId || !this.evictOldest(pending, out)) {
-        throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow, and no other session of this engine to evict; the call was not recorded`);
+        throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow (or the batch's semantic sketches), and no other session of this engine to evict; the call was not recorded`);
       }
     }
   }

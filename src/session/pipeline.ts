@@ -51,10 +51,11 @@ export interface Pipeline extends Rewindable {
   anyAtThreshold(): boolean;
   /**
    * Makes room now for what the session's next `calls` calls take of the module's memory (state repeat's
-   * ring grows as calls come): false when the memory has none (the engine then evicts a session and asks
-   * again). Absent: the pipeline takes no memory as calls come.
+   * ring grows as calls come), and for what the next `batch` calls of the thread's sessions take of its shared
+   * blocks (a semantic sketch's block a call; `batch` >= `calls`): false when the memory has none (the engine
+   * then evicts a session and asks again). Absent: the pipeline takes no memory as calls come.
    */
-  reserve?(calls: number): boolean;
+  reserve?(calls: number, batch: number): boolean;
   /** Forgets every call. */
   reset(): void;
   /** Writes the session's whole state, for a snapshot (throws SnapshotError where it cannot). */

@@ -6,18 +6,20 @@
  *
  * ```
  *  region: [slot header | scalars | last stop | sentence ring (CS_*) ]  chunks..shown   (CHANT_HEADER bytes)
- *          links u16[size]  heads u16[64]  runs i32[maxPeriod] (by period)
- *          ring u16[size]  grams u16[size]  following u32[maxPeriod / 32 + 1] (bits, by period)
+ *          links u8[size] (u16 when maxPeriod > 255)  heads u16[64]  runs i32[maxPeriod] (by period)
+ *          ring u16[size]  following u32[maxPeriod / 32 + 1] (bits, by period)
  * ```
- * A gram's hash is kept as its low 16 bits (period-search.ts keeps all 32): it only sorts out chain
- * entries before their characters are compared, so the periods followed are the same. A link is the
+ * No gram hash is kept (period-search.ts keeps one a position: it only sorts out chain entries before their
+ * characters are compared, so comparing the characters alone follows the same periods). A link is the
  * distance back to its bucket's previous position (0: none, as for one past maxPeriod, which ends the walk
- * either way); a bucket's head is its position's low 16 bits, and there are 64 buckets, not 256
- * (assembly/chant.ts says why neither changes a walk's finds); the periods followed are the bits set in
- * the following words, each one's run kept at its period. 3,248 bytes with the defaults (maxPeriod 200: a
- * ring of 256; a slot class of 3,264). Regions saved before are turned into today's on load: with 256
- * heads i32, flags u8 and a list of periods and runs (4,736 bytes, `regionFromWide`), and before that with
- * links as i32 positions too (5,248, `regionFromPositions`, then `regionFromWide`).
+ * either way; never more than maxPeriod, so a byte when maxPeriod < 256); a bucket's head is its position's
+ * low 16 bits, and there are 64 buckets, not 256 (assembly/chant.ts says why none of this changes a walk's
+ * finds); the periods followed are the bits set in the following words, each one's run kept at its period.
+ * 2,480 bytes with the defaults (maxPeriod 200: a ring of 256; a slot class of 2,496). Regions saved before
+ * are turned into today's on load: format 11's with links u16 and the gram hashes' low 16 bits (3,248 bytes,
+ * `regionFrom11`); before, with 256 heads i32, flags u8 and a list of periods and runs (4,736 bytes,
+ * `regionFromWide`, then `regionFrom11`), and before that with links as i32 positions too (5,248,
+ * `regionFromPositions` first).
  */
 import type { ChantingOptions } from '../options/detector-options.js';
 import { gramDropFactor, gramPlan, ringSizeFor } from '../text/period-search.js';
@@ -43,6 +45,10 @@ export interface ChantLayout extends ConfigEntry {
   readonly positionsSize: number;
   /** The region's bytes as saved with heads i32, flags u8 and maxPeriod + 1 periods (links distances), and where its arrays were. */
   readonly wide: WideLayout;
+  /** The region as saved in snapshot format 11 (links u16, the gram hashes' low 16 bits u16), and where its arrays were. */
+  readonly v11: Form11Layout;
+  /** Bytes a chain link takes: 1 when maxPeriod < 256, else 2. */
+  readonly linkBytes: number;
   /** The gram length and the longest period (what turning positions into distances needs). */
   readonly gram: number;
   readonly maxPeriod: number;
@@ -58,9 +64,21 @@ export interface WideLayout {
   readonly following: number;
 }
 
+/** Where a region saved in snapshot format 11 held its arrays (links u16, gram hashes u16 after the ring). */
+export interface Form11Layout {
+  readonly size: number;
+  readonly links: number;
+  readonly heads: number;
+  readonly runs: number;
+  readonly ring: number;
+  readonly grams: number;
+  readonly following: number;
+}
+
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
 
-/** The arrays' offsets, in layout order (links, heads, runs, ring, grams, [periods,] following). */
+/** The arrays' offsets, in layout order (links, heads, runs, ring, [grams, [periods,]] following). */
+type Five = [number, number, number, number, number];
 type Six = [number, number, number, number, number, number];
 type Seven = [number, number, number, number, number, number, number];
 
@@ -91,9 +109,14 @@ function layOut(o: ChantingOptions): ChantLayout {
   const plan = gramPlan(o.maxPeriod, o.threshold, o.minLength, o.longChunk, o.longRepetitions);
   const size = ringSizeFor(o.maxPeriod, plan.gram, plan.stride);
   const P = o.maxPeriod;
-  const now = placeAll([2 * size, 2 * BUCKETS, 4 * P, 2 * size, 2 * size, 4 * ((P >>> 5) + 1)]);
-  const [links, heads, runs, ring, grams, following] = now.at as Six;
+  // a link is at most maxPeriod (a head further back reads as none)
+  const linkBytes = P < 256 ? 1 : 2;
+  const now = placeAll([linkBytes * size, 2 * BUCKETS, 4 * P, 2 * size, 4 * ((P >>> 5) + 1)]);
+  const [links, heads, runs, ring, following] = now.at as Five;
   const slotSize = now.size;
+  const f11 = placeAll([2 * size, 2 * BUCKETS, 4 * P, 2 * size, 2 * size, 4 * ((P >>> 5) + 1)]);
+  const [l11, h11, r11, ring11, g11, f11Following] = f11.at as Six;
+  const v11: Form11Layout = { size: f11.size, links: l11, heads: h11, runs: r11, ring: ring11, grams: g11, following: f11Following };
   const old = placeAll([2 * size, 4 * WIDE_BUCKETS, 4 * (P + 1), 2 * size, 2 * size, 2 * (P + 1), P + 1]);
   const [, oHeads, oRuns, oRing, , oPeriods, oFollowing] = old.at as Seven;
   const wide: WideLayout = { size: old.size, heads: oHeads, runs: oRuns, ring: oRing, periods: oPeriods, following: oFollowing };
@@ -113,18 +136,18 @@ function layOut(o: ChantingOptions): ChantLayout {
     [A.CH_SIZE, size],
     [A.CH_DROP, gramDropFactor(plan.gram) >>> 0],
     [A.CH_OFF_RING, ring],
-    [A.CH_OFF_GRAMS, grams],
     [A.CH_OFF_PREV, links],
     [A.CH_OFF_HEADS, heads],
+    [A.CH_LINK_WIDE, linkBytes - 1],
     [A.CH_OFF_RUNS, runs],
     [A.CH_OFF_FOLLOW, following],
   ]);
-  return { slotSize, fields, semanticThreshold: 0, ringSize: size, ringOff: ring, positionsSize: wide.size + 2 * size, wide, gram: plan.gram, maxPeriod: o.maxPeriod };
+  return { slotSize, fields, semanticThreshold: 0, ringSize: size, ringOff: ring, positionsSize: wide.size + 2 * size, wide, v11, linkBytes, gram: plan.gram, maxPeriod: o.maxPeriod };
 }
 
 /**
  * A region saved with 256 heads i32, flags u8 and a list of periods and runs (`layout.wide.size` bytes) in
- * today's form. The gram chains are made again from the ring (every gram ending within maxPeriod of the
+ * format 11's (`layout.v11`; `regionFrom11` then makes it today's). The gram chains are made again from the ring (every gram ending within maxPeriod of the
  * stream's position has its characters there): each such position's link to the previous one of its
  * bucket (0: none within maxPeriod), each bucket's head (0xffff: none, as a reset region holds), links of
  * older positions 0 (no walk reaches them). Each period of the list becomes its bit with its run at it; a
@@ -134,21 +157,21 @@ function layOut(o: ChantingOptions): ChantLayout {
  */
 export function regionFromWide(old: Uint8Array, layout: ChantLayout): Uint8Array {
   const w = layout.wide;
-  const get = (k: number): number => layout.fields.get(k) as number;
+  const v = layout.v11;
   const P = layout.maxPeriod;
   const G = layout.gram;
   const size = layout.ringSize;
   const mask = size - 1;
-  const out = new Uint8Array(layout.slotSize);
+  const out = new Uint8Array(v.size);
   const src = new DataView(old.buffer, old.byteOffset, old.byteLength);
   const dst = new DataView(out.buffer);
   out.set(old.subarray(0, A.CHANT_HEADER));
   // the ring and the gram hashes lie together in both forms
-  const ring = get(A.CH_OFF_RING);
+  const ring = v.ring;
   out.set(old.subarray(w.ring, w.ring + 4 * size), ring);
   // the chains, from the ring
   const pos = src.getInt32(A.CS_POS, true);
-  const links = get(A.CH_OFF_PREV);
+  const links = v.links;
   const last = new Int32Array(BUCKETS).fill(-1);
   for (let p = Math.max(G - 1, pos - P); p < pos; p++) {
     let h = 0;
@@ -158,11 +181,11 @@ export function regionFromWide(old: Uint8Array, layout: ChantLayout): Uint8Array
     dst.setUint16(links + 2 * (p & mask), q >= 0 && p - q <= P ? p - q : 0, true);
     last[b] = p;
   }
-  const heads = get(A.CH_OFF_HEADS);
+  const heads = v.heads;
   last.forEach((q, b) => dst.setUint16(heads + 2 * b, q >= 0 ? q & 0xffff : 0xffff, true));
   // the periods followed: bits, each run at its period
-  const bits = get(A.CH_OFF_FOLLOW);
-  const runs = get(A.CH_OFF_RUNS);
+  const bits = v.following;
+  const runs = v.runs;
   const set = (L: number): void => {
     const at = bits + 4 * (L >>> 5);
     dst.setUint32(at, (dst.getUint32(at, true) | (1 << (L & 31))) >>> 0, true);
@@ -185,6 +208,35 @@ export function regionFromWide(old: Uint8Array, layout: ChantLayout): Uint8Array
     dst.setInt32(runs + 4 * (L - 1), src.getInt32(w.runs + 4 * j, true), true);
   }
   if (refused) set(0);
+  return out;
+}
+
+/**
+ * A region saved in snapshot format 11 (`layout.v11.size` bytes: links u16, the gram hashes' low 16 bits
+ * after the ring) in today's form: the gram hashes left out (nothing reads them now), each link in
+ * `layout.linkBytes` (a link is at most maxPeriod; one longer, which only a corrupt region holds, ends a walk
+ * as none does, so it becomes 0), everything else copied as it is. The region goes on with the same hits.
+ */
+export function regionFrom11(old: Uint8Array, layout: ChantLayout): Uint8Array {
+  const v = layout.v11;
+  const get = (k: number): number => layout.fields.get(k) as number;
+  const size = layout.ringSize;
+  const P = layout.maxPeriod;
+  const out = new Uint8Array(layout.slotSize);
+  const src = new DataView(old.buffer, old.byteOffset, old.byteLength);
+  const dst = new DataView(out.buffer);
+  out.set(old.subarray(0, A.CHANT_HEADER));
+  const links = get(A.CH_OFF_PREV);
+  for (let j = 0; j < size; j++) {
+    const d = src.getUint16(v.links + 2 * j, true);
+    const back = d <= P ? d : 0;
+    if (layout.linkBytes === 1) out[links + j] = back;
+    else dst.setUint16(links + 2 * j, back, true);
+  }
+  out.set(old.subarray(v.heads, v.heads + 2 * BUCKETS), get(A.CH_OFF_HEADS));
+  out.set(old.subarray(v.runs, v.runs + 4 * P), get(A.CH_OFF_RUNS));
+  out.set(old.subarray(v.ring, v.ring + 2 * size), get(A.CH_OFF_RING));
+  out.set(old.subarray(v.following, v.following + 4 * ((P >>> 5) + 1)), get(A.CH_OFF_FOLLOW));
   return out;
 }
 

@@ -180,7 +180,10 @@ export class WasmCore {
    */
   sketchRoom(calls: number, k: number): boolean {
     const top = this.instance.views().u32[(A.HEADER + A.H_MEMTOP) >>> 2] as number;
-    if (this.instance.memory.buffer.byteLength - top >= calls * (A.SKETCH_CHUNK + 16) + 16) return true;
+    // what sketchReserve grows the memory for: a chunk a call at most, and never more than a block a call and a chunk a class
+    const c = (Math.min(k, 2 * A.SKETCH_CLASSES) + 1) >> 1;
+    const bytes = Math.min(calls * (A.SKETCH_CHUNK + 16), calls * (8 * c + 16) + A.SKETCH_CLASSES * (A.SKETCH_CHUNK + 16));
+    if (this.instance.memory.buffer.byteLength - top >= bytes + 16) return true;
     return this.instance.exports.sketchReserve(calls, k) === 1;
   }
 

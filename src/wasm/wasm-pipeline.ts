@@ -45,7 +45,7 @@ import type { BatchItem, Learnt, OutputSink } from './wasm-core.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
 import { type SlotHolder, WasmHistoryView } from './wasm-history.js';
 import { WasmProseStream } from './wasm-prose-stream.js';
-import { shareLayout, slotLayout } from './slot-layout.js';
+import { type SlotLayout, shareLayout, slotLayout } from './slot-layout.js';
 
 const PROGRESS: readonly Progress[] = ['unknown', 'stalled', 'changing', 'mixed'];
 const NO_EVENT: ToolEvent = Object.freeze({ tool: '' });
@@ -593,11 +593,20 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     return this.undo !== null;
   }
 
-  reserve(calls: number): boolean {
+  reserve(calls: number, batch: number): boolean {
     const layout = this.core.layout(this.config);
     if (this.slot === 0) return true;
-    // each call's sketch takes a block (assembly/sketch-blocks.ts)
-    if (layout.semantic.cap !== 0 && !this.core.sketchRoom(calls, layout.semantic.k)) return false;
+    // the state ring's room is taken now (this session's own block), and before the sketches' is counted: a
+    // block it takes is then not counted for them
+    if (!this.stateRoom(layout, calls)) return false;
+    // each call of the batch takes a sketch block (assembly/sketch-blocks.ts): the free blocks are the
+    // thread's, so they are counted for every call of the batch, not this session's alone (each session
+    // counting the same free blocks, a batch could fail its calls in a full memory rather than evict)
+    return layout.semantic.cap === 0 || this.core.sketchRoom(batch, layout.semantic.k);
+  }
+
+  /** Makes state repeat's ring hold the session's next `calls` keys now; false when the memory has no room. */
+  private stateRoom(layout: SlotLayout, calls: number): boolean {
     if (layout.stateWindow === 0) return true;
     const { u8, u32 } = this.core.instance.views();
     // the ring's capacity, and its write position (the calls seen while they are fewer than the window)

@@ -16,7 +16,7 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import type { ProseStream } from '../text/prose-stream.js';
 import type { RepeatedSentence } from '../text/sentence-repeats.js';
-import { type ChantLayout, chantLayout, regionFromPositions, regionFromWide } from './chant-layout.js';
+import { type ChantLayout, chantLayout, regionFrom11, regionFromPositions, regionFromWide } from './chant-layout.js';
 import * as A from './generated/abi.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
 import type { WasmInstance } from './wasm-module.js';
@@ -192,10 +192,12 @@ export class WasmProseStream implements ProseStream {
     const region = this.live;
     const saved = r.bytes();
     // regions saved while links were positions (5,248 bytes with the defaults) are turned into distances,
-    // then those saved with heads i32 and flags u8 (4,736 bytes) into today's form (chant-layout.ts)
+    // then those saved with heads i32 and flags u8 (4,736 bytes) into format 11's, and format 11's (links
+    // u16 and gram hashes, 3,248 bytes) into today's form (chant-layout.ts)
     const l = this.layout;
     const wide = saved.length === l.positionsSize ? regionFromPositions(saved, l) : saved;
-    const state = wide.length === l.wide.size ? regionFromWide(wide, l) : wide;
+    const form11 = wide.length === l.wide.size ? regionFromWide(wide, l) : wide;
+    const state = form11.length === l.v11.size ? regionFrom11(form11, l) : form11;
     if (state.length !== this.layout.slotSize) throw new SnapshotError(`loopwatch: the snapshot's chanting state has ${state.length} bytes where these options lay out ${this.layout.slotSize}`);
     this.core.writeSlot(region, state);
     const bad = this.instance.exports.chantCheck(region);
