@@ -4,8 +4,9 @@
  * #121, #146, then again at #149 after only two `update_plan` calls, warned a semantic loop at #149; holdout3
  * 0753d66c, 33b1ad46, b55516be, Claude Code: n8n's executions listed twice at once, then again after each
  * workflow update and test, warned at #35). A check that passed or a report of the state may have one gap
- * without a new change (evidence-screen.ts's LOOK_AGAIN) while some other gap changed the state. A look
- * repeated at once again and again, and a status polled dozens of times with nothing else, are still loops.
+ * holding nothing but acknowledgements (plan updates) or nothing at all (evidence-screen.ts's LOOK_AGAIN)
+ * while some other gap changed the state. A look repeated at once again and again, one with a read but no
+ * change between, and a status polled dozens of times with nothing else, are still loops.
  */
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
@@ -28,6 +29,10 @@ const phases: ToolEvent[] = [...phase(1), status, ...phase(2), status, ...phase(
 /** The look at once again and again: after one phase, status then plan updates only, over and over. */
 const lookingAgain: ToolEvent[] = [...phase(1), status, ...Array.from({ length: 6 }, (_, k) => [plan(`Step ${k}`), status]).flat()];
 
+/** Looked at again with a read between and no change: not a gap of acknowledgements alone, weighed as before. */
+const read: ToolEvent = { tool: 'shell', args: { command: ['bash', '-lc', "sed -n '1,40p' Source/Harness/App/Phase1Part1.h"] }, result: '#pragma once\nstruct Source_Harness_App_Phase1Part1_h {};\n' };
+const afterARead: ToolEvent[] = [...phase(1), status, ...phase(2), status, read, status];
+
 /** A CI run polled with nothing else, dozens of times, the same answer each time. */
 const RUN = '[{"databaseId":1942,"displayTitle":"release","status":"completed","conclusion":"failure"}]';
 const poll: ToolEvent = { tool: 'shell', args: { command: ['bash', '-lc', 'gh run list --limit 1 --json databaseId,displayTitle,status,conclusion'] }, result: RUN };
@@ -48,6 +53,10 @@ describe.each(ENGINES)('a look at the state taken twice at once, once (%s engine
 
   it('should still warn at a status looked at again and again with only plan updates between', () => {
     expect(flaggedActions(lookingAgain, engine).length).toBeGreaterThan(0);
+  });
+
+  it('should still warn at a status looked at again with only a read between (no acknowledgement alone)', () => {
+    expect(flaggedActions(afterARead, engine).length).toBeGreaterThan(0);
   });
 
   it('should still warn and break a status polled thirty times with nothing else', () => {
