@@ -72,6 +72,17 @@ export const POLL_LIMIT = 30;
  */
 export const WAIT_LIMIT_MS = 15 * 60_000;
 
+/**
+ * Gaps between runs of a check that passed or a report of the state (a status query, a listing: {@link
+ * reportsState}) holding nothing but acknowledgements (a plan or to-do list updated) or nothing at all, up to
+ * which a repeat whose other gaps each hold a new change is still a look at the work (`git status` after a
+ * phase's edits, then again after only an `update_plan`; n8n's executions listed twice at once, then after
+ * each workflow update): the state looked at twice with nothing between, once. A look repeated again and
+ * again with nothing new between, or with other calls (reads, runs) but no change between, is weighed as any
+ * repeat.
+ */
+export const LOOK_AGAIN = 1;
+
 /** Calls before the first repetition in which an edit counts as made before (at least; or the loop's span). */
 export const CHANGE_LOOKBACK = 20;
 
@@ -165,6 +176,11 @@ export class EvidenceScreen {
     if (!passed) for (const i of reps) if ((this.facts.of(i) & CallFact.WRITE) !== 0) return false;
     // the files changed so far: since `from`, before the first repetition, then gap by gap
     const files = passed ? null : new Set<number>();
+    // a check that passed or a report of the state may be looked at again with nothing between but plan
+    // updates (LOOK_AGAIN gaps: the state looked at twice at once, after the work was done), as long as some
+    // gap changed it
+    let idle = passed ? LOOK_AGAIN : 0;
+    let worked = 0;
     // (with a gap before the first repetition kept, none: the calls before that gap are no longer kept, and
     // the gap's own changes are what it is judged on)
     if (files !== null && !before) for (let c = from; c < first; c++) if ((this.facts.of(c) & CallFact.CHANGED) !== 0) files.add(this.facts.targetOf(c));
@@ -179,9 +195,23 @@ export class EvidenceScreen {
         if (changed || !this.novel(c, from)) continue;
         changed = files === null || (file !== 0 && !files.has(file));
       }
-      if (!changed) return false;
+      if (!changed) {
+        if (idle === 0 || !this.onlyAcknowledged(a + 1, reps[k] as number)) return false;
+        idle--;
+        continue;
+      }
+      worked++;
       if (files !== null) for (const f of gap) files.add(f);
     }
+    return worked > 0;
+  }
+
+  /**
+   * Whether every call from `from` up to `to` (excluded) was answered with an acknowledgement alone (a plan
+   * or to-do list updated: CallFact.ACK, neither a failure nor a write); true for none at all.
+   */
+  private onlyAcknowledged(from: number, to: number): boolean {
+    for (let c = from; c < to; c++) if ((this.facts.of(c) & (CallFact.ACK | CallFact.FAILED | CallFact.WRITE)) !== CallFact.ACK) return false;
     return true;
   }
 
