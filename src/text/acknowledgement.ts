@@ -74,6 +74,9 @@ function byFirstLetter(words: readonly string[]): string {
  */
 const ANY = new RegExp(`\\bok\\b|${byFirstLetter(ANY_WORDS)}`, 'i');
 
+/** The quick test {@link isAcknowledgement} asks first, of the text as given (for tests that read it step by step). */
+export const ACK_QUICK: RegExp = ANY;
+
 const decoder = new TextDecoder();
 
 /** Whether a text result acknowledges a change (see the module comment). */
