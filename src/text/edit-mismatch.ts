@@ -14,6 +14,7 @@
  * missing, a file not read yet; nor is a text found more than once ("Multiple occurrences"), which asks for
  * more context, not another text. Reads at most {@link EDIT_MISMATCH_LOOK} characters.
  */
+import { anyPattern } from './any-pattern.js';
 
 /** Characters of an error text read. */
 export const EDIT_MISMATCH_LOOK = 512;
@@ -32,8 +33,11 @@ export const EDIT_MISMATCH_PATTERNS: readonly RegExp[] = Object.freeze([
   /\bdid\s+not\s+appear\s+verbatim\b/i,
 ]);
 
+/** EDIT_MISMATCH_PATTERNS asked as one (any-pattern.ts). */
+const anyOf = anyPattern(EDIT_MISMATCH_PATTERNS);
+
 /** Whether an error says an edit's old text is not in its file (see above). */
 export function editTextNotFound(error: string): boolean {
   const t = error.length > EDIT_MISMATCH_LOOK ? error.slice(0, EDIT_MISMATCH_LOOK) : error;
-  return EDIT_MISMATCH_PATTERNS.some((p) => p.test(t));
+  return anyOf(t);
 }

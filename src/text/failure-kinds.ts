@@ -13,6 +13,7 @@
  * characters of the error text.
  */
 
+import { anyPattern } from './any-pattern.js';
 import { withoutShellNoise } from './shell-noise.js';
 
 /** Characters of an error text read. */
@@ -74,16 +75,22 @@ function saysBeyondNothingFound(text: string): string {
   return withoutShellNoise(head(text)).replace(NOTHING_MATCHED_LINE, '');
 }
 
+/** DECLINE_PATTERNS asked as one (any-pattern.ts). */
+const declined = anyPattern(DECLINE_PATTERNS);
+
+/** NEEDS_PERSON_PATTERNS asked as one (any-pattern.ts). */
+const personNeeded = anyPattern(NEEDS_PERSON_PATTERNS);
+
 /** Whether an error says the person declined or interrupted the call. */
 export function isDeclined(error: string): boolean {
   const t = head(error);
-  return DECLINE_PATTERNS.some((p) => p.test(t));
+  return declined(t);
 }
 
 /** Whether an error says the call needs a person to grant access. */
 export function needsPerson(error: string): boolean {
   const t = head(error);
-  return NEEDS_PERSON_PATTERNS.some((p) => p.test(t));
+  return personNeeded(t);
 }
 
 /**

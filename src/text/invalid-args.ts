@@ -11,6 +11,7 @@
  * The texts are words of the class (JSON Schema validators, pydantic, zod, Python's call errors), not
  * one tool's message. Reads at most {@link INVALID_ARGS_LOOK} characters.
  */
+import { anyPattern } from './any-pattern.js';
 
 /** Characters of an error text read. */
 export const INVALID_ARGS_LOOK = 512;
@@ -38,8 +39,11 @@ export const INVALID_ARGS_PATTERNS: readonly RegExp[] = Object.freeze([
   /\bInvalid\s+patch:\s/,
 ]);
 
+/** INVALID_ARGS_PATTERNS asked as one (any-pattern.ts). */
+const anyOf = anyPattern(INVALID_ARGS_PATTERNS);
+
 /** Whether an error says the tool refused the call's arguments (see above). */
 export function refusedArgs(error: string): boolean {
   const t = error.length > INVALID_ARGS_LOOK ? error.slice(0, INVALID_ARGS_LOOK) : error;
-  return INVALID_ARGS_PATTERNS.some((p) => p.test(t));
+  return anyOf(t);
 }

@@ -16,6 +16,7 @@
  * {@link withoutShellNoise} reads a string; {@link shellNoiseEnd} reads UTF-8 bytes and is what both
  * engines run before reading a result ("nothing found": assembly/shell-noise.ts is its twin).
  */
+import { anyPattern } from './any-pattern.js';
 
 /** Leading lines dropped at most. */
 export const MAX_NOISE_LINES = 4;
@@ -42,13 +43,32 @@ export const SHELL_NOISE_PATTERNS: readonly RegExp[] = Object.freeze([
   /^Could not open a connection to your authentication agent\.\r?$/,
 ]);
 
+/** SHELL_NOISE_PATTERNS asked as one (any-pattern.ts). */
+const noiseSays = anyPattern(SHELL_NOISE_PATTERNS);
+
+/** Character codes of the letters a line of SHELL_NOISE_PATTERNS without `: line ` begins with: N(ow), I(dentity), C(ertificate, ould), E(rror). */
+const N = 0x4e;
+const I = 0x49;
+const C = 0x43;
+const E = 0x45;
+
+/**
+ * Whether a line may be one of SHELL_NOISE_PATTERNS: the two startup-file lines hold `: line `, the others
+ * begin with N, I, C or E. Most first lines of an output are neither: they skip the six expressions (a
+ * failed call's error is read so up to four times: failure-kinds.ts, missing-program.ts, partial-listing.ts).
+ */
+function mayBeNoiseText(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return c === N || c === I || c === C || c === E || line.includes(': line ');
+}
+
 /** `text` without the shell-startup lines it begins with. */
 export function withoutShellNoise(text: string): string {
   let at = 0;
   for (let n = 0; n < MAX_NOISE_LINES; n++) {
     const end = text.indexOf('\n', at);
     const line = text.slice(at, end === -1 ? text.length : end);
-    if (!SHELL_NOISE_PATTERNS.some((p) => p.test(line))) break;
+    if (!mayBeNoiseText(line) || !noiseSays(line)) break;
     at = end === -1 ? text.length : end + 1;
   }
   return at === 0 ? text : text.slice(at);

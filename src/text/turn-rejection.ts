@@ -11,6 +11,7 @@
  * calls", "could not parse LLM output", "invalid format: missing 'Action:'", "no action found in your
  * response", a tool the harness does not have ('Tool "replace" not found in registry').
  */
+import { anyPattern } from './any-pattern.js';
 
 /** Characters of an error text read. */
 export const REJECTION_LOOK = 512;
@@ -26,8 +27,11 @@ export const REJECTION_PATTERNS: readonly RegExp[] = Object.freeze([
   /\btool\s+["'`]?[\w.:-]{1,64}["'`]?\s+(?:not\s+found\s+in\s+(?:the\s+)?(?:tool\s+)?registry|is\s+not\s+(?:a\s+)?registered(?:\s+tool)?)\b/i,
 ]);
 
+/** REJECTION_PATTERNS asked as one (any-pattern.ts). */
+const anyOf = anyPattern(REJECTION_PATTERNS);
+
 /** Whether an error says the harness could not read an action from the model's turn (nothing ran). */
 export function isTurnRejection(error: string): boolean {
   const t = error.length > REJECTION_LOOK ? error.slice(0, REJECTION_LOOK) : error;
-  return REJECTION_PATTERNS.some((p) => p.test(t));
+  return anyOf(t);
 }
