@@ -70,22 +70,50 @@ export function repetitionsOf(log: PolicyLog, s: LoopSignal, index: number): rea
  * calls than `need` say nothing (the repetitions were not all found: older than the log, or a state repeat
  * keyed by a description shared by different calls): true. A call that never ran (declined by the person,
  * or cancelled by the agent when a call beside it failed: CallFact.DECLINED) is no turn of work repeated.
+ * The very same call failing again beside itself in one turn (same signature, both FAILED) is a failure
+ * repeated, not one decision fanned out: it counts once of its own, as it would have one by one (par1:
+ * three identical failing calls a step were otherwise first warned at the third step).
+ *
+ * ```
+ *   round:   4     4     4     5          npm run build x3, each failing, then proposed again
+ *   turns:   1    +1    +1    +1  = 4     was 2: under the threshold of 3, so the 2nd step ran unwarned
+ * ```
  */
-export function spansTurns(facts: ScreenFacts, calls: readonly number[], need: number): boolean {
+export function spansTurns(facts: ScreenFacts, calls: readonly number[], need: number, log?: PolicyLog): boolean {
   if (calls.length < need) return true;
   // the rounds seen, made by the first call with one (most events have none)
   let rounds: Set<number> | null = null;
+  // per round, the signatures of its calls that failed (made by the first failed call with a round)
+  let failedIn: Map<number, Set<number>> | null = null;
   let turns = 0;
   for (const i of calls) {
-    if ((facts.of(i) & CallFact.DECLINED) !== 0) continue;
+    const f = facts.of(i);
+    if ((f & CallFact.DECLINED) !== 0) continue;
     const r = facts.turnOf(i);
     if (r === undefined) turns++;
     else if (!(rounds ??= new Set<number>()).has(r)) {
       rounds.add(r);
       turns++;
-    }
+      if (log !== undefined && (f & CallFact.FAILED) !== 0) noteFailed((failedIn ??= new Map()), r, log.signatureLow(i));
+    } else if (log !== undefined && (f & CallFact.FAILED) !== 0 && failedAgain((failedIn ??= new Map()), r, log.signatureLow(i))) turns++;
     if (turns >= need) return true;
   }
+  return false;
+}
+
+/** Notes a failed call's signature in its round. */
+function noteFailed(failedIn: Map<number, Set<number>>, round: number, sig: number | undefined): void {
+  if (sig === undefined) return;
+  let s = failedIn.get(round);
+  if (s === undefined) failedIn.set(round, (s = new Set<number>()));
+  s.add(sig);
+}
+
+/** Whether a failed call of `round` repeats a call of that round that failed before it (else it is noted). */
+function failedAgain(failedIn: Map<number, Set<number>>, round: number, sig: number | undefined): boolean {
+  if (sig === undefined) return false;
+  if (failedIn.get(round)?.has(sig) === true) return true;
+  noteFailed(failedIn, round, sig);
   return false;
 }
 
@@ -99,5 +127,5 @@ export function repeatsOverTurns(log: PolicyLog, facts: ScreenFacts, thresholds:
   let need = thresholds.get(s.kind);
   if (need === undefined) return true;
   if (s.kind === 'result_repeat' && s.confidence > RESULT_REPEAT_CONFIDENCE) need += VARIED_CALLS_EXTRA;
-  return spansTurns(facts, repetitionsOf(log, s, index), need);
+  return spansTurns(facts, repetitionsOf(log, s, index), need, log);
 }
