@@ -37,6 +37,36 @@ export const EDITOR_TOOLS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['str_replace_based_edit_tool', new Set(['create', 'str_replace', 'insert'])],
 ]);
 
+/**
+ * A word as a flagless expression matching it in any case (`Set-Content`, `set-content`): PowerShell's
+ * cmdlet names are caseless, and SHELL_WRITES' parts are joined into one expression without their flags.
+ */
+function caseless(word: string): string {
+  return [...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c.replace(/[.\\[\]]/g, '\\$&') : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+}
+
+/**
+ * PowerShell's cmdlets that write, move or remove files (a Codex session on Windows runs each command as
+ * `powershell.exe -Command ...`), whatever their case; `cp`, `mv`, `rm` and `>` are read as in a POSIX shell.
+ * Their short aliases (`sc`, `ac`, `ni`, `ri`, `del`, `ren`) are not: as words they are too common elsewhere
+ * (`del` in a Python one-liner, `sc` the Windows service tool).
+ */
+const POWERSHELL_WRITES = ['Set-Content', 'Add-Content', 'Out-File', 'Tee-Object', 'New-Item', 'Copy-Item', 'Move-Item', 'Remove-Item', 'Rename-Item'];
+
+/**
+ * .NET's file writes as PowerShell calls them (`[IO.File]::WriteAllText(...)`, `[System.IO.File]::Delete(...)`).
+ */
+const DOTNET_FILE_WRITES = String.raw`\[(?:System\.)?IO\.File\]::(?:WriteAll(?:Text|Lines|Bytes)|AppendAll(?:Text|Lines)|Copy|Move|Delete|Replace)\b`;
+
+/**
+ * A task tracker's or forge's commands that change the record the agent works on, as an MCP tool's `update`
+ * does (MCP_CHANGE_WORDS): beads' `bd update|create|close|reopen|delete|sync`, `bd dep add|remove`,
+ * `bd label add|remove`, `bd comments add`; GitHub's `gh issue|pr create|edit|comment|close|reopen|merge`.
+ * Their reads (`bd ready`, `bd list`, `bd show`, `gh pr view`) are not: a status polled again after such a
+ * change looks at new work.
+ */
+const TRACKER_WRITES = String.raw`bd\s+(?:update|create|close|reopen|delete|sync|(?:dep|label)\s+(?:add|remove)|comments?\s+add)\b|gh\s+(?:issue|pr)\s+(?:create|edit|comment|close|reopen|merge)\b`;
+
 /** Shell commands that write files or the environment, tried on a shell call's command text. */
 export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
   // patches (Codex's `apply_patch`, and `applypatch << 'PATCH'` as older Codex models wrote it), in-place edits, files written through a pipe
@@ -54,16 +84,21 @@ export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
   // an interpreter's inline script that writes a file (`python3 - <<'PY'` ... `path.write_text(text)`,
   // `node -e "fs.writeFileSync(...)"`): the script is the edit, as `perl -pi` is
   /(?:^|[\s;&|(])(?:python3?|node|ruby|bun|deno)\s+(?:-[a-zA-Z]*\s+)*(?:-[ce]\s|-\s*<<|<<)[\s\S]*?(?:\.write_(?:text|bytes)\(|\bwriteFile(?:Sync)?\(|\bFile\.write\(|\bopen\([^)\n]*,\s*['"][wa]b?\+?['"])/,
+  // PowerShell's cmdlets and .NET's file calls that write (any case; not followed by more of a name: `New-ItemProperty`)
+  new RegExp(String.raw`(?:^|[\s;&|(])(?:${POWERSHELL_WRITES.map(caseless).join('|')})(?![\w-])`),
+  new RegExp(DOTNET_FILE_WRITES),
+  // a task tracker's or forge's changes of its records
+  new RegExp(String.raw`(?:^|[\s;&|(])(?:${TRACKER_WRITES})`),
   // installs
   /(?:^|[\s;&|(])(?:npm\s+(?:install|i|ci|add)|pnpm\s+(?:install|add|i)|yarn\s+add|pip3?\s+install|uv\s+(?:add|pip\s+install|sync)|poetry\s+add|cargo\s+add|go\s+get|bundle\s+install)\b/,
 ]);
 
-/** What six of SHELL_WRITES begin with: a command's start or a separator before its word. */
+/** What most of SHELL_WRITES (nine of eleven) begin with: a command's start or a separator before its word. */
 const AT_WORD = String.raw`(?:^|[\s;&|(])`;
 
 /**
  * SHELL_WRITES as one expression (none has flags or state): one scan of a command where some() would make
- * seven. The patterns that begin with AT_WORD share it (`P(?:a|b)` matches where `(?:Pa)|(?:Pb)` does), so
+ * eleven. The patterns that begin with AT_WORD share it (`P(?:a|b)` matches where `(?:Pa)|(?:Pb)` does), so
  * at most places of a command one test of a byte rejects them all: 0.61x the time of the seven side by side
  * over the traces' 23,175 shell commands (187 against 308 ns a command).
  */

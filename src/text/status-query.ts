@@ -12,6 +12,7 @@
  * ```
  *   a script named for a state:  check-prerequisites.sh, status.sh, preflight.py, env_check.sh, doctor
  *   a program's status command:  git status, gh auth status, supabase status, flutter doctor
+ *   a task tracker's look:       bd ready, bd blocked, bd list, bd show
  * ```
  * and nothing else runs after it (`&&`, `||`, `;`: a pipe into `head` or `jq` is still the query) but
  * commands that report where the work stands ({@link STATE_INFO}: `git rev-parse --abbrev-ref HEAD`, `git
@@ -36,6 +37,16 @@ const MAY_QUERY = /status|prereq|doctor|preflight|health|check|verify/i;
 
 /** A program's status command: up to two subcommand words, then `status` or `doctor` (`gh auth status`). */
 const STATUS_SUBCOMMAND = /^(?:[a-z][\w-]*\s+){0,2}(?:status|doctor)(?=\s|$)/;
+
+/**
+ * A task tracker's look at its records: beads' `bd ready`, `bd blocked`, `bd list`, `bd show`, `bd stats`
+ * (what is open, ready or blocked now). Asked again after `bd update`, `bd close`, `bd dep remove`
+ * (workspace-changes.ts's tracker writes), it is a look at the new state, as `git status` after an edit is.
+ */
+const TRACKER_LOOK = /^(?:ready|blocked|list|show|stats)(?=\s|$)/;
+
+/** A cheap look first for {@link TRACKER_LOOK}: `bd` as a word. */
+const MAY_TRACK = /(?:^|[\s;&|(/])bd\s/;
 
 /** Commands run after the first one: its answer is then not the query's alone. */
 const ANOTHER_COMMAND = /&&|\|\||;/;
@@ -64,7 +75,7 @@ function chainedStatus(c: string): boolean {
 /** Whether a shell command asks for the state of the workspace or environment (see the file's comment). */
 export function queriesStatus(command: string): boolean {
   const c = command.length > STATUS_LOOK ? command.slice(0, STATUS_LOOK) : command;
-  if (!MAY_QUERY.test(c)) return false;
+  if (!MAY_QUERY.test(c) && !MAY_TRACK.test(c)) return false;
   const program = commandProgram(c);
   if (program === undefined) return false;
   // the rest of the command from the program's name on (the wrappers before it passed over)
@@ -73,6 +84,7 @@ export function queriesStatus(command: string): boolean {
   const rest = c.slice(at + program.length);
   if (ANOTHER_COMMAND.test(rest)) return chainedStatus(c);
   const args = rest.trimStart();
+  if (program === 'bd') return TRACKER_LOOK.test(args);
   if (INTERPRETERS.has(program)) {
     const script = /^(?:-\S+\s+)*([^\s;&|'"]+)/.exec(args)?.[1];
     return script !== undefined && !script.startsWith('-') && namesAState(script);
