@@ -30,6 +30,9 @@ const verdicts = (vs: unknown): string => JSON.stringify(vs);
 /** An engine whose memory was filled by batches of 50 one-call sessions, until it evicted to start another. */
 function filled(): LoopEngine {
   const e = new LoopEngine();
+  // a text first, so the thread's chanting text area is there before the memory fills (a memory filled before
+  // any text has no room for it: each text then fails its call, whatever the batch; not this file's concern)
+  expect(e.checkBatch([{ session: 'text-first', ...short(0), text: 'a first thought.' }]).filter((v) => v instanceof Error)).toEqual([]);
   for (let from = 0; e.stats().evicted === 0; from += 50) {
     expect(from, 'the memory never filled').toBeLessThan(40_000);
     const out = e.checkBatch(Array.from({ length: 50 }, (_, i): SessionEvent => ({ session: `f${from + i}`, ...short(0) })));
@@ -67,6 +70,31 @@ describe('a batch wider than any before it, in a full memory', () => {
       const before = e.stats().evicted;
       for (let round = 1; round <= 3; round++) {
         const events = ids.map((session, i): SessionEvent => ({ session, ...(i % 2 === 0 ? long(round) : short(round)) }));
+        const out = e.checkBatch(events);
+        expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
+        expect(verdicts(out), `round ${round}`).toBe(verdicts(events.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
+      }
+      expect(e.stats().evicted).toBeGreaterThan(before);
+      for (const id of ids) expect(e.has(id), id).toBe(true);
+    } finally {
+      e.close();
+    }
+  });
+  // KNOWN DEFECT, reproduced, not fixed (s21 mem35): a live session's chanting region is made when its first text
+  // is read, after the engine reserved the call's room (LoopEngine.roomForCall counts the state ring and the
+  // sketches, not this region), so in a full memory the call fails with CapacityError ("no room for another
+  // session of 2480 bytes") rather than evicting. It fails one call at a time as well, so it is not the batch's
+  // chunking. `it.fails` keeps the reproduction honest: this test starts to pass (and so fails here) once fixed.
+  it.fails('should give the first text of 200 sessions its chanting region in a batch run in chunks, failing no call', () => {
+    const e = filled();
+    try {
+      const ids = e.sessionIds().slice(-200);
+      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
+      for (const r of refs.values()) r.check(short(0));
+      const before = e.stats().evicted;
+      for (let round = 1; round <= 3; round++) {
+        // each call's text is its session's first (round 1): the chanting region is made as the call's output is read
+        const events = ids.map((session, i): SessionEvent => ({ session, ...long(round), text: `step ${round} of ${i}: thinking about the query again.` }));
         const out = e.checkBatch(events);
         expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
         expect(verdicts(out), `round ${round}`).toBe(verdicts(events.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
