@@ -343,6 +343,11 @@ export class WasmCore {
   /** `nested`: a run started from a sink of another, whose chunk's summaries are still to be read (kept). */
   private runChunks(items: readonly BatchItem[], sink: OutputSink, nested: boolean): void {
     let from = 0;
+    // the most records, and unit-list bytes, a chunk may take: unbounded until the output or list area could
+    // not grow for a chunk (the memory is full; evicting sessions frees slots and blocks, never the memory top
+    // these areas are bumped from), then what the areas hold, so a batch wider than any before runs in chunks
+    let cap = Infinity;
+    let listCap = Infinity;
     while (from < items.length) {
       if (this.inSize < this.inputSize) {
         const p = this.reserve('in', this.inputSize);
@@ -374,6 +379,7 @@ export class WasmCore {
       if (!nested) this.writer.summaries.reset();
       while (from + m < items.length) {
         const it = items[from + m] as BatchItem;
+        if (m !== 0 && (m >= cap || listBytes + (this.layouts[it.config] as SlotLayout).listBytes > listCap)) break;
         if (it.readsRings) {
           if (this.chunkSlots.has(it.slot)) break;
           this.chunkSlots.add(it.slot);
@@ -418,6 +424,13 @@ export class WasmCore {
       // block the memory cannot give fails its call alone)
       if (sideBytes !== 0 && this.instance.memory.buffer.byteLength - (this.instance.views().u32[(A.HEADER + A.H_MEMTOP) >>> 2] as number) < sideBytes + 16) this.instance.exports.growFor(sideBytes);
       const short = this.roomFor(m, listBytes, scratch);
+      if (short !== null && this.outSize >= A.OUT_SIZE && this.scratchSize >= scratch && (cap > this.outSize / A.OUT_SIZE || listCap > this.listsSize)) {
+        // the areas hold fewer records than were written: write again as many as they hold (the calls still to
+        // run are those from `from` on, so no record runs twice), as a narrower batch would have
+        cap = Math.floor(this.outSize / A.OUT_SIZE);
+        listCap = this.listsSize;
+        if (16 + (this.layouts[(items[from] as BatchItem).config] as SlotLayout).listBytes <= listCap) continue;
+      }
       if (short !== null) {
         // none of these calls can run: each fails, unrecorded
         for (let k = 0; k < m; k++) sink(from + k, 0, this.learnt[k] as Learnt, short);

@@ -1,0 +1,108 @@
+/**
+ * Fault injection, WebAssembly memory full when a batch is wider than any before it: the thread's output and
+ * unit-list areas hold the records of the widest batch run so far, and in a memory that cannot grow they
+ * cannot be made larger (evicting sessions frees slots and blocks, not the memory top those areas come from).
+ * A wider batch must then run in chunks the areas hold, evicting least recently used sessions as a narrow one
+ * does, and no call fails. Verdicts stay those of the TypeScript reference, call by call.
+ *
+ * This file's thread stops its memory at 10 MiB (instead of 4 GiB), so a few thousand sessions fill it.
+ */
+import { describe, expect, it } from 'vitest';
+import { LoopDetector, LoopEngine } from '../../src/index.js';
+import type { SessionEvent, ToolEvent } from '../../src/index.js';
+import { limitMemoryForTesting } from '../../src/wasm/wasm-module.js';
+
+limitMemoryForTesting(160);
+
+/** A call whose description is short: a sketch of a few hashes (a small block). */
+const short = (i: number): ToolEvent => ({ tool: 'read', args: { p: i % 7 }, description: `at ${i % 7}`, result: `r${i % 7}` });
+
+/** A call whose description has many distinct words: a sketch of k hashes (the largest block). */
+const long = (i: number): ToolEvent => ({
+  tool: 'search',
+  args: { q: `query ${i}` },
+  description: Array.from({ length: 40 }, (_, w) => `word${w}x${i % 5}`).join(' '),
+  result: `found ${i % 5}`,
+});
+
+const verdicts = (vs: unknown): string => JSON.stringify(vs);
+
+/** An engine whose memory was filled by batches of 50 one-call sessions, until it evicted to start another. */
+function filled(): LoopEngine {
+  const e = new LoopEngine();
+  // a text first, so the thread's chanting text area is there before the memory fills (a memory filled before
+  // any text has no room for it: each text then fails its call, whatever the batch; not this file's concern)
+  expect(e.checkBatch([{ session: 'text-first', ...short(0), text: 'a first thought.' }]).filter((v) => v instanceof Error)).toEqual([]);
+  for (let from = 0; e.stats().evicted === 0; from += 50) {
+    expect(from, 'the memory never filled').toBeLessThan(40_000);
+    const out = e.checkBatch(Array.from({ length: 50 }, (_, i): SessionEvent => ({ session: `f${from + i}`, ...short(0) })));
+    expect(out.filter((v) => v instanceof Error)).toEqual([]);
+  }
+  return e;
+}
+
+describe('a batch wider than any before it, in a full memory', () => {
+  it('should run in chunks and evict rather than fail its calls when its outputs do not fit the area (200 live sessions)', () => {
+    const e = filled();
+    try {
+      const ids = e.sessionIds().slice(-200);
+      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
+      for (const r of refs.values()) r.check(short(0));
+      const before = e.stats().evicted;
+      for (let round = 1; round <= 3; round++) {
+        const events = ids.map((session): SessionEvent => ({ session, ...long(round) }));
+        const out = e.checkBatch(events);
+        expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
+        expect(verdicts(out), `round ${round}`).toBe(verdicts(events.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
+      }
+      expect(e.stats().evicted).toBeGreaterThan(before);
+      for (const id of ids) expect(e.has(id), id).toBe(true);
+    } finally {
+      e.close();
+    }
+  });
+
+  it('should take new sessions in a batch of 200, evicting older ones, with the verdicts of one call at a time', () => {
+    const e = filled();
+    try {
+      const ids = Array.from({ length: 200 }, (_, i) => `n${i}`);
+      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
+      const before = e.stats().evicted;
+      for (let round = 1; round <= 3; round++) {
+        const events = ids.map((session, i): SessionEvent => ({ session, ...(i % 2 === 0 ? long(round) : short(round)) }));
+        const out = e.checkBatch(events);
+        expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
+        expect(verdicts(out), `round ${round}`).toBe(verdicts(events.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
+      }
+      expect(e.stats().evicted).toBeGreaterThan(before);
+      for (const id of ids) expect(e.has(id), id).toBe(true);
+    } finally {
+      e.close();
+    }
+  });
+  // KNOWN DEFECT, reproduced, not fixed (s21 mem35): a live session's chanting region is made when its first text
+  // is read, after the engine reserved the call's room (LoopEngine.roomForCall counts the state ring and the
+  // sketches, not this region), so in a full memory the call fails with CapacityError ("no room for another
+  // session of 2480 bytes") rather than evicting. It fails one call at a time as well, so it is not the batch's
+  // chunking. `it.fails` keeps the reproduction honest: this test starts to pass (and so fails here) once fixed.
+  it.fails('should give the first text of 200 sessions its chanting region in a batch run in chunks, failing no call', () => {
+    const e = filled();
+    try {
+      const ids = e.sessionIds().slice(-200);
+      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
+      for (const r of refs.values()) r.check(short(0));
+      const before = e.stats().evicted;
+      for (let round = 1; round <= 3; round++) {
+        // each call's text is its session's first (round 1): the chanting region is made as the call's output is read
+        const events = ids.map((session, i): SessionEvent => ({ session, ...long(round), text: `step ${round} of ${i}: thinking about the query again.` }));
+        const out = e.checkBatch(events);
+        expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
+        expect(verdicts(out), `round ${round}`).toBe(verdicts(events.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
+      }
+      expect(e.stats().evicted).toBeGreaterThan(before);
+      for (const id of ids) expect(e.has(id), id).toBe(true);
+    } finally {
+      e.close();
+    }
+  });
+});
