@@ -246,13 +246,14 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   }
   const stopped = stopSignal(); // listening before saying so: a caller may signal as soon as it reads the line
   const { restored, problems, notes } = server.restoreReport;
-  for (const n of notes) io.stderr.write(`loopwatch serve: ${n}\n`);
+  // notes and the listening line name the state folder (--state-dir, XDG_STATE_HOME): control characters as escapes
+  for (const n of notes) io.stderr.write(`loopwatch serve: ${terminalSafe(n)}\n`);
   if (made !== undefined) io.stderr.write(`loopwatch serve: bearer token ${made.made ? 'made in' : 'read from'} ${terminalSafe(made.path)} (0600); clients send it: curl -H @${terminalSafe(made.headerPath)} ...\n`);
   if (options.token?.exposure != null) io.stderr.write(`loopwatch serve: ${terminalSafe(options.token.exposure)}\n`);
   // a problem may quote the file's session id (the client's): redacted, control characters as escapes
   for (const p of problems) io.stderr.write(`loopwatch serve: ${terminalSafe(p.path)}: not restored: ${shownMessage(p.problem)}\n`);
   if (server.metricsUnavailable !== null) io.stderr.write(`loopwatch serve: GET /metrics answers 501: ${server.metricsUnavailable.message.replace(/^loopwatch: /, '')}\n`);
-  io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${options.stateDir}`}${options.stateDir === undefined && options.port === 0 && !args.includes('--no-state') ? '; --port 0 keeps no sessions across restarts (give --state-dir for that)' : ''}\n`);
+  io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${terminalSafe(options.stateDir)}`}${options.stateDir === undefined && options.port === 0 && !args.includes('--no-state') ? '; --port 0 keeps no sessions across restarts (give --state-dir for that)' : ''}\n`);
   const signal = await stopped;
   io.stderr.write(`loopwatch serve: ${signal}: finishing requests in flight\n`);
   return reportStop(await server.stop(), options.stateDir, io);

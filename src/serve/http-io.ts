@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonErrorMessage } from '../formats/json-value.js';
 import { redactSecrets } from '../text/redact.js';
+import { jsonSafe } from '../text/terminal-text.js';
 
 /** A request the service refuses: the HTTP status, a stable code, the field at fault (if any), a message. */
 export class HttpRefusal extends Error {
@@ -89,9 +90,14 @@ export function parseJson(body: Buffer): unknown {
   }
 }
 
-/** Sends `value` as JSON with `status`. */
+/**
+ * Sends `value` as JSON with `status`. The body echoes the client's session ids, tool names and paths (a
+ * refusal's message, a verdict's unit): what JSON leaves raw of the characters a terminal acts on (C1's CSI,
+ * the bidirectional overrides, U+2028/9) is written as `\uXXXX` (`jsonSafe`), so `curl` shows them as
+ * escapes and a JSON reader reads back the same characters.
+ */
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Readonly<Record<string, string>> = {}): void {
-  const text = JSON.stringify(value);
+  const text = jsonSafe(JSON.stringify(value));
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
