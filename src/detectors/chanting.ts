@@ -200,6 +200,16 @@ export class ChantingDetector implements Detector {
     this.flush();
   }
 
+  /**
+   * Makes the prose stream now if the first text has not made it yet (its region of the module's memory, for
+   * the WebAssembly stream), so that a caller can make room for it before a call reads its text: a
+   * CapacityError when the memory has no room, nothing changed. A stream made so reads as one made by the
+   * first text: that text's call feeds it at once.
+   */
+  ready(): void {
+    if (this.s === null) this.start();
+  }
+
   private start(): void {
     this.s = this.makeStream(this.o);
     this.dropBounds();

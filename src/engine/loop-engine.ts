@@ -112,9 +112,9 @@ export class LoopEngine {
     const now = this.enter();
     checkId(sessionId, 'sessionId');
     this.validate(event); // an invalid event neither starts nor evicts a session
-    if (this.metrics === null) return this.sessionFor(sessionId, now).check(event);
+    if (this.metrics === null) return this.sessionFor(sessionId, now, null, undefined, hasText(event)).check(event);
     const t0 = performance.now();
-    const v = this.sessionFor(sessionId, now).check(event);
+    const v = this.sessionFor(sessionId, now, null, undefined, hasText(event)).check(event);
     this.measured('check', 1, t0, v);
     return v;
   }
@@ -191,7 +191,7 @@ export class LoopEngine {
     // validated first: an invalid event neither starts nor evicts a session
     let detector: LoopDetector;
     try {
-      detector = this.sessionFor(id, now, pending, out);
+      detector = this.sessionFor(id, now, pending, out, hasText(event));
     } catch (err) {
       out[i] = err as Error; // no room for a new session or its call (CapacityError): this call only
       return;
@@ -212,7 +212,7 @@ export class LoopEngine {
     for (let i = 0; i < events.length; i++) {
       let detector: LoopDetector;
       try {
-        detector = this.sessionFor(sessions[i] as string, now, pending, out);
+        detector = this.sessionFor(sessions[i] as string, now, pending, out, hasText(events[i] as ToolEvent));
       } catch (err) {
         out[i] = err as Error;
         continue;
@@ -248,7 +248,7 @@ export class LoopEngine {
     const now = this.enter();
     checkId(sessionId, 'sessionId');
     this.validate(call);
-    const d = this.sessionFor(sessionId, now).record(call);
+    const d = this.sessionFor(sessionId, now, null, undefined, hasText(call)).record(call);
     if (this.metrics !== null) this.measuredDecision('record', t0, d);
     return d;
   }
@@ -284,7 +284,7 @@ export class LoopEngine {
         if (typeof o.session !== 'string') throw new InvalidEventError('session', `calls[${i}].session must be a string, received ${describe(o.session)}`);
         if (o.phase !== 'propose' && o.phase !== 'record') throw new InvalidEventError('phase', `calls[${i}].phase must be "propose" or "record", received ${describe(o.phase)}`);
         this.validate(c);
-        const d = this.sessionFor(o.session, now);
+        const d = this.sessionFor(o.session, now, null, undefined, o.phase === 'record' && hasText(c as LiveCall));
         return o.phase === 'propose' ? d.propose(c as LiveCall) : d.record(c as LiveCall);
       } catch (err) {
         if (err instanceof InvalidEventError && !err.message.startsWith('calls[')) return new InvalidEventError(err.field, `calls[${i}]: ${err.message}`);
@@ -325,7 +325,9 @@ export class LoopEngine {
   /** Feeds a session's streamed text (outside tool calls) to its chanting detector (LoopDetector.checkText). */
   checkText(sessionId: string, text: string): Verdict | null {
     const now = this.enter();
-    return this.session(checkId(sessionId, 'sessionId'), now, null).checkText(text);
+    const d = this.session(checkId(sessionId, 'sessionId'), now, null);
+    this.roomForText(d);
+    return d.checkText(text);
   }
 
   /**
@@ -494,12 +496,25 @@ export class LoopEngine {
 
   /**
    * session() for one call checked now or taken into `pending`, with room made for what the call takes as it
-   * comes (roomForCall).
+   * comes (roomForCall); `text`: the call reads a non-empty text (chanting's stream region is made first).
    */
-  private sessionFor(id: string, now: number, pending: Pending | null = null, out?: (Verdict | null | Error)[]): LoopDetector {
+  private sessionFor(id: string, now: number, pending: Pending | null = null, out?: (Verdict | null | Error)[], text = false): LoopDetector {
     const d = this.session(id, now, pending, out);
-    this.roomForCall(d, pending, out);
+    this.roomForCall(d, pending, out, text);
     return d;
+  }
+
+  /**
+   * Makes room for the chanting stream's region that streamed text (checkText) makes when it is the session's
+   * first: while the memory is full, evicts least recently used sessions, never `d` itself; a CapacityError
+   * when no other session is left to evict.
+   */
+  private roomForText(d: LoopDetector): void {
+    while (!d.reserve(0, 0, true)) {
+      if (this.table.oldest() === d.sessionId || !this.evictOldest(null, undefined)) {
+        throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for this session's chanting stream, and no other session of this engine to evict; the text was not read`);
+      }
+    }
   }
 
   /**
@@ -508,11 +523,11 @@ export class LoopEngine {
    * full, evicts least recently used sessions as a new session's slot does, never `d` itself; a
    * CapacityError when no other session is left to evict (the memory is other engines').
    */
-  private roomForCall(d: LoopDetector, pending: Pending | null, out: (Verdict | null | Error)[] | undefined): void {
+  private roomForCall(d: LoopDetector, pending: Pending | null, out: (Verdict | null | Error)[] | undefined, text = false): void {
     // the batch's calls so far and this one: what they take of the thread's shared blocks (semantic sketches)
-    while (!d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1)) {
+    while (!d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1, text)) {
       if (this.table.oldest() === d.sessionId || !this.evictOldest(pending, out)) {
-        throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow (or the batch's semantic sketches), and no other session of this engine to evict; the call was not recorded`);
+        throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow (or the batch's semantic sketches, or the chanting stream of its first text), and no other session of this engine to evict; the call was not recorded`);
       }
     }
   }
@@ -636,4 +651,9 @@ function flush(pending: Pending, out: (Verdict | null | Error)[]): void {
 function checkId(id: unknown, name: string): string {
   if (typeof id !== 'string') throw new InvalidEventError(name, `${name} must be a string, received ${describe(id)}`);
   return id;
+}
+
+/** Whether a call carries a non-empty text (its chanting stream's region is made before it is read). */
+function hasText(e: { text?: unknown }): boolean {
+  return typeof e.text === 'string' && e.text.length > 0;
 }

@@ -191,12 +191,13 @@ export class LoopDetector {
   /**
    * Makes room now for the module memory the session's next `calls` calls take as they come (state
    * repeat's ring), and the thread's shared blocks the next `batch` calls of any session take (semantic
-   * sketches: the calls of a batch, this session's and others'; `batch` defaults to `calls`); false when the
+   * sketches: the calls of a batch, this session's and others'; `batch` defaults to `calls`), and with `text`
+   * for the chanting stream's region the first text takes (a call that reads a text); false when the
    * thread's memory has none, so that the engine can evict a session first.
    * @internal
    */
-  reserve(calls: number, batch = calls): boolean {
-    return this.pipeline.reserve === undefined || this.pipeline.reserve(calls, Math.max(batch, calls));
+  reserve(calls: number, batch = calls, text = false): boolean {
+    return this.pipeline.reserve === undefined || this.pipeline.reserve(calls, Math.max(batch, calls), text);
   }
 
   /**

@@ -53,9 +53,11 @@ export interface Pipeline extends Rewindable {
    * Makes room now for what the session's next `calls` calls take of the module's memory (state repeat's
    * ring grows as calls come), and for what the next `batch` calls of the thread's sessions take of its shared
    * blocks (a semantic sketch's block a call; `batch` >= `calls`): false when the memory has none (the engine
-   * then evicts a session and asks again). Absent: the pipeline takes no memory as calls come.
+   * then evicts a session and asks again). With `text`, the call reads a text (a call's non-empty text, or
+   * streamed text): the region chanting's stream takes from the first text is made now too. Absent: the
+   * pipeline takes no memory as calls come.
    */
-  reserve?(calls: number, batch: number): boolean;
+  reserve?(calls: number, batch: number, text?: boolean): boolean;
   /** Forgets every call. */
   reset(): void;
   /** Writes the session's whole state, for a snapshot (throws SnapshotError where it cannot). */

@@ -593,9 +593,12 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     return this.undo !== null;
   }
 
-  reserve(calls: number, batch: number): boolean {
+  reserve(calls: number, batch: number, text = false): boolean {
     const layout = this.core.layout(this.config);
     if (this.slot === 0) return true;
+    // chanting's stream region, made when the first text is read: made now, so that a full memory evicts
+    if (text && !this.streamRoom()) return false;
+    if (calls === 0) return true;
     // the state ring's room is taken now (this session's own block), and before the sketches' is counted: a
     // block it takes is then not counted for them
     if (!this.stateRoom(layout, calls)) return false;
@@ -603,6 +606,18 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     // thread's, so they are counted for every call of the batch, not this session's alone (each session
     // counting the same free blocks, a batch could fail its calls in a full memory rather than evict)
     return layout.semantic.cap === 0 || this.core.sketchRoom(batch, layout.semantic.k);
+  }
+
+  /** Makes chanting's prose stream now if no text made it yet; false when the memory has no room for its region. */
+  private streamRoom(): boolean {
+    if (this.chanting === null) return true;
+    try {
+      this.chanting.ready();
+      return true;
+    } catch (err) {
+      if (err instanceof CapacityError) return false;
+      throw err;
+    }
   }
 
   /** Makes state repeat's ring hold the session's next `calls` keys now; false when the memory has no room. */

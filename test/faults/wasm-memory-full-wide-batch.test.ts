@@ -80,12 +80,11 @@ describe('a batch wider than any before it, in a full memory', () => {
       e.close();
     }
   });
-  // KNOWN DEFECT, reproduced, not fixed (s21 mem35): a live session's chanting region is made when its first text
-  // is read, after the engine reserved the call's room (LoopEngine.roomForCall counts the state ring and the
-  // sketches, not this region), so in a full memory the call fails with CapacityError ("no room for another
-  // session of 2480 bytes") rather than evicting. It fails one call at a time as well, so it is not the batch's
-  // chunking. `it.fails` keeps the reproduction honest: this test starts to pass (and so fails here) once fixed.
-  it.fails('should give the first text of 200 sessions its chanting region in a batch run in chunks, failing no call', () => {
+  // s21 mem35 found, mem36 fixed: a live session's chanting region is made when its first text is read, and the
+  // engine's room for a call (LoopEngine.roomForCall) did not count it, so in a full memory the call failed with
+  // CapacityError ("no room for another session of 2480 bytes") rather than evicting, one call at a time too.
+  // The call's text now has the region made before it is read (LoopDetector.reserve with `text`).
+  it('should give the first text of 200 sessions its chanting region in a batch run in chunks, failing no call', () => {
     const e = filled();
     try {
       const ids = e.sessionIds().slice(-200);
@@ -98,6 +97,44 @@ describe('a batch wider than any before it, in a full memory', () => {
         const out = e.checkBatch(events);
         expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
         expect(verdicts(out), `round ${round}`).toBe(verdicts(events.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
+      }
+      expect(e.stats().evicted).toBeGreaterThan(before);
+      for (const id of ids) expect(e.has(id), id).toBe(true);
+    } finally {
+      e.close();
+    }
+  });
+
+  it('should give the first text of sessions its chanting region one call at a time, evicting rather than failing', () => {
+    const e = filled();
+    try {
+      const ids = e.sessionIds().slice(-200);
+      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
+      for (const r of refs.values()) r.check(short(0));
+      const before = e.stats().evicted;
+      for (const [i, session] of ids.entries()) {
+        const ev = { ...long(1), text: `step 1 of ${i}: thinking about the query again.` };
+        expect(verdicts(e.check(session, ev)), session).toBe(verdicts(refs.get(session)?.check(ev)));
+      }
+      expect(e.stats().evicted).toBeGreaterThan(before);
+      for (const id of ids) expect(e.has(id), id).toBe(true);
+    } finally {
+      e.close();
+    }
+  });
+
+  it('should give streamed text (checkText) its chanting region in a full memory, evicting rather than failing', () => {
+    const e = filled();
+    try {
+      const ids = e.sessionIds().slice(-200);
+      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
+      for (const r of refs.values()) r.check(short(0));
+      const before = e.stats().evicted;
+      for (let round = 1; round <= 3; round++) {
+        for (const session of ids) {
+          const text = `again I think the answer is here. again I think the answer is here. (${round})\n`;
+          expect(verdicts(e.checkText(session, text)), `${session} round ${round}`).toBe(verdicts(refs.get(session)?.checkText(text)));
+        }
       }
       expect(e.stats().evicted).toBeGreaterThan(before);
       for (const id of ids) expect(e.has(id), id).toBe(true);
