@@ -142,4 +142,51 @@ describe('a batch wider than any before it, in a full memory', () => {
       e.close();
     }
   });
+
+  it('should give the first text of a recorded call its chanting region (record, decideBatch), evicting rather than failing', () => {
+    const e = filled();
+    try {
+      const ids = e.sessionIds().slice(-200);
+      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
+      for (const r of refs.values()) r.check(short(0));
+      const before = e.stats().evicted;
+      for (const [i, session] of ids.entries()) {
+        const ev = { ...long(1), id: `c${i}`, text: `step 1 of ${i}: thinking about the query again.` };
+        const ref = refs.get(session) as LoopDetector;
+        expect(verdicts(e.propose(session, ev)), session).toBe(verdicts(ref.propose(ev)));
+        const got = i % 2 === 0 ? e.record(session, ev) : e.decideBatch([{ session, phase: 'record', ...ev }])[0];
+        expect(verdicts(got), session).toBe(verdicts(ref.record(ev)));
+      }
+      expect(e.stats().evicted).toBeGreaterThan(before);
+      for (const id of ids) expect(e.has(id), id).toBe(true);
+    } finally {
+      e.close();
+    }
+  });
+
+  it('should save the same snapshot for a session whose first text had its region made before it was read', () => {
+    const e = filled();
+    const ids = e.sessionIds().slice(-20);
+    const text = (i: number): string => `step 1 of ${i}: thinking about the query again.`;
+    const saved = new Map<string, Uint8Array | null>();
+    try {
+      const before = e.stats().evicted;
+      for (const [i, session] of ids.entries()) e.check(session, { ...long(1), text: text(i) });
+      expect(e.stats().evicted).toBeGreaterThan(before);
+      for (const id of ids) saved.set(id, e.snapshot(id));
+    } finally {
+      e.close();
+    }
+    // WebAssembly detectors of their own given the same calls, in the memory the engine freed: their streams are made by the text
+    for (const [i, id] of ids.entries()) {
+      const d = new LoopDetector({ sessionId: id });
+      try {
+        d.check(short(0));
+        d.check({ ...long(1), text: text(i) });
+        expect(Buffer.from(saved.get(id) ?? []).equals(Buffer.from(d.snapshot())), id).toBe(true);
+      } finally {
+        d.dispose();
+      }
+    }
+  });
 });
