@@ -23,6 +23,7 @@
 import { codexOutcome } from '../formats/codex-output.js';
 import { readTranscriptPart } from './transcript-part.js';
 import { TURN_LOOK, lastLine } from './transcript-turn.js';
+import type { TranscriptTrust } from './transcript-open.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -38,11 +39,11 @@ function endedWith(v: unknown, id: string): number | undefined {
 }
 
 /** The exit code the rollout (`transcript_path`) says call `tool_use_id` of payload `p` ended with, or undefined. */
-export function rolloutExitCode(p: Readonly<Record<string, unknown>>): number | undefined {
+export function rolloutExitCode(p: Readonly<Record<string, unknown>>, trust: TranscriptTrust = 'agent'): number | undefined {
   const id = p.tool_use_id;
   const path = p.transcript_path;
   if (typeof id !== 'string' || id === '' || typeof path !== 'string' || !path.endsWith('.jsonl')) return undefined;
-  const part = readTranscriptPart(path, 'tail', TURN_LOOK);
+  const part = readTranscriptPart(path, 'tail', TURN_LOOK, trust);
   if (part === null) return undefined;
   const line = lastLine(part, JSON.stringify(id), (v) => endedWith(v, id) !== undefined);
   return line === null ? undefined : endedWith(line.value, id);
@@ -52,8 +53,8 @@ export function rolloutExitCode(p: Readonly<Record<string, unknown>>): number | 
  * PostToolUse's `tool_response` of payload `p`, with the exit code the rollout says when it is a text that
  * says none (see the header); otherwise `response` as it is.
  */
-export function withRolloutExitCode(response: unknown, p: Readonly<Record<string, unknown>>): unknown {
+export function withRolloutExitCode(response: unknown, p: Readonly<Record<string, unknown>>, trust: TranscriptTrust = 'agent'): unknown {
   if (typeof response !== 'string' || codexOutcome(response).errorInfo !== 'unknown') return response;
-  const code = rolloutExitCode(p);
+  const code = rolloutExitCode(p, trust);
   return code === undefined ? response : `Process exited with code ${code}\nOutput:\n${response}`;
 }

@@ -33,6 +33,7 @@ import { contentText, isRecord } from '../formats/json-value.js';
 import { readTranscriptPart } from './transcript-part.js';
 import { TURN_LOOK, lastLine } from './transcript-turn.js';
 import type { TranscriptPart } from './transcript-part.js';
+import type { TranscriptTrust } from './transcript-open.js';
 
 /** Rollout items that answer a call. */
 const OUTPUTS: ReadonlySet<unknown> = new Set(['function_call_output', 'custom_tool_call_output']);
@@ -72,10 +73,10 @@ function responseIn(part: TranscriptPart, id: string): unknown {
  * payload `p` (`transcript_path`) shows answered, each with its response (see the header); in `waiting`'s
  * order. Never throws.
  */
-export function missedResponses(p: Readonly<Record<string, unknown>>, waiting: readonly LiveCall[]): MissedResponse[] {
+export function missedResponses(p: Readonly<Record<string, unknown>>, waiting: readonly LiveCall[], trust: TranscriptTrust = 'agent'): MissedResponse[] {
   const path = p.transcript_path;
   if (waiting.length === 0 || typeof path !== 'string' || !path.endsWith('.jsonl')) return [];
-  const part = readTranscriptPart(path, 'tail', TURN_LOOK);
+  const part = readTranscriptPart(path, 'tail', TURN_LOOK, trust);
   if (part === null) return [];
   const out: MissedResponse[] = [];
   for (const call of waiting) {

@@ -37,6 +37,7 @@ import { callIdOf, capText, capValue, inputOf, promptOf, sessionOf, toolOf } fro
 import { withRolloutExitCode } from './codex-exit-code.js';
 import { missedResponses } from './codex-missed-outcomes.js';
 import { codexTurn } from './transcript-turn.js';
+import type { TranscriptTrust } from './transcript-open.js';
 import type { LiveCall } from '../live/live-call.js';
 import { isDeclined } from '../text/failure-kinds.js';
 
@@ -51,7 +52,7 @@ function outcomeOf(r: unknown): { readonly error: string } | { readonly result: 
   return { result: typeof o.result === 'string' ? capText(o.result) : o.result };
 }
 
-function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall {
+function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase, trust: TranscriptTrust = 'agent'): HookCall {
   const session = sessionOf(p);
   if (phase === 'end') return { agent: 'codex', eventName, phase, session, call: { tool: eventName } };
   if (phase === 'prompt') return { agent: 'codex', eventName, phase, session, call: { tool: eventName }, ...promptOf(p) };
@@ -59,7 +60,7 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   const id = callIdOf(p);
   const base = { tool, args: inputOf(p), ...(id === undefined ? {} : { id }) };
   if (phase === 'propose') return { agent: 'codex', eventName, phase, session, call: base };
-  return { agent: 'codex', eventName, phase, session, call: { ...base, ...outcomeOf(withRolloutExitCode(capValue(p.tool_response), p)) } };
+  return { agent: 'codex', eventName, phase, session, call: { ...base, ...outcomeOf(withRolloutExitCode(capValue(p.tool_response), p, trust)) } };
 }
 
 /**
@@ -68,13 +69,13 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
  * PostToolUse's. A call the person declined or interrupted (`patch rejected by user`, `aborted`) is left
  * out: it did not run, and stays waiting to be taken so.
  */
-function missedRecords(p: Readonly<Record<string, unknown>>, waiting: readonly LiveCall[]): HookCall[] {
+function missedRecords(p: Readonly<Record<string, unknown>>, waiting: readonly LiveCall[], trust: TranscriptTrust = 'agent'): HookCall[] {
   const session = sessionOf(p);
   const out: HookCall[] = [];
-  for (const { call, response } of missedResponses(p, waiting)) {
+  for (const { call, response } of missedResponses(p, waiting, trust)) {
     const outcome = outcomeOf(capValue(response));
     if ('error' in outcome && isDeclined(outcome.error)) continue;
-    const round = codexTurn({ transcript_path: p.transcript_path, tool_use_id: call.id });
+    const round = codexTurn({ transcript_path: p.transcript_path, tool_use_id: call.id }, trust);
     out.push({ agent: 'codex', eventName: 'PostToolUse', phase: 'record', session, call: { id: call.id, tool: call.tool, args: call.args, ...outcome, ...(round === undefined ? {} : { round }) } });
   }
   return out;

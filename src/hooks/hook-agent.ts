@@ -3,6 +3,7 @@
  * call, and how a decision becomes the output the agent reads. One file per agent (claude-code.ts,
  * codex.ts, gemini.ts); the command (hook-run.ts) speaks only to this contract and to the two-phase core.
  */
+import type { TranscriptTrust } from './transcript-open.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import { jsonSafe, terminalSafe } from '../text/terminal-text.js';
 
@@ -80,21 +81,22 @@ export interface HookAgent {
   readonly editTools: readonly string[];
   /**
    * The call a payload of one of `events` carries (texts capped, see hook-payload.ts). Throws
-   * InvalidEventError naming the payload field that cannot be read.
+   * InvalidEventError naming the payload field that cannot be read. `trust`: who sent the payload, for the
+   * transcript a codec reads (transcript-open.ts; default `agent`).
    */
-  decode(payload: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase): HookCall;
+  decode(payload: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase, trust?: TranscriptTrust): HookCall;
   /**
    * The model turn of the call a payload carries, where the payload does not say it: read from the agent's
    * transcript (a bounded read of its end, transcript-turn.ts); undefined when it cannot be told. Never throws.
    */
-  turn?(payload: Readonly<Record<string, unknown>>): number | undefined;
+  turn?(payload: Readonly<Record<string, unknown>>, trust?: TranscriptTrust): number | undefined;
   /**
    * Records of calls that ran without the agent's after-event, read from its transcript: of `waiting` (the
    * session's proposals with an id still waiting for their outcome), those the transcript shows answered,
    * as `record` calls with their outcome, in `waiting`'s order (Codex: a failed apply_patch or MCP call,
    * codex-missed-outcomes.ts). Absent: the agent sends an after-event for every call that ran. Never throws.
    */
-  missedRecords?(payload: Readonly<Record<string, unknown>>, waiting: readonly LiveCall[]): readonly HookCall[];
+  missedRecords?(payload: Readonly<Record<string, unknown>>, waiting: readonly LiveCall[], trust?: TranscriptTrust): readonly HookCall[];
   /** What to print on stdout for a decision on `call` (`''` when there is nothing to say). */
   reply(call: HookCall, decision: LiveDecision, context: ReplyContext): string;
 }

@@ -7,7 +7,7 @@
  * | who reads         | transcript read when                                                                   |
  * |-------------------|----------------------------------------------------------------------------------------|
  * | `loopwatch hook`  | the path is absolute, a regular file (never blocks), its last 256 KiB (transcript-part.ts) |
- * | `loopwatch serve` | the same, and its name ends in `.jsonl` (`trust: 'served'`): both agents' transcripts do |
+ * | `loopwatch serve` | the same, and its name ends in `.jsonl` (`trust: 'served'`): both agents' transcripts do; no symbolic link or second name, serve's user's or readable by anyone (transcript-open.ts) |
  *
  * The hook runs as the user, on the payload the user's agent wrote: its path is the agent's. A server's
  * client is any process that can reach the port, so serve reads no more than the hook would, and only a
@@ -16,9 +16,9 @@
  * no turn: the call is decided as each call its own turn, as before.
  */
 import type { HookAgent, HookCall } from './hook-agent.js';
+import type { TranscriptTrust } from './transcript-open.js';
 
-/** Whose payload the transcript path comes from: the agent's own hook process, or a server's client. */
-export type TranscriptTrust = 'agent' | 'served';
+export type { TranscriptTrust } from './transcript-open.js';
 
 /** Whether a served payload's `transcript_path` may be read: a `.jsonl` file name (the agents' transcripts). */
 function servedTranscript(path: unknown): boolean {
@@ -32,6 +32,6 @@ function servedTranscript(path: unknown): boolean {
 export function withTurn(agent: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall, trust: TranscriptTrust = 'agent'): HookCall {
   if ((call.phase !== 'propose' && call.phase !== 'record') || agent.turn === undefined || call.call.round !== undefined) return call;
   if (trust === 'served' && !servedTranscript(payload.transcript_path)) return call;
-  const round = agent.turn(payload);
+  const round = agent.turn(payload, trust);
   return round === undefined ? call : { ...call, call: { ...call.call, round } };
 }

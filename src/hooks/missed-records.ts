@@ -12,17 +12,19 @@
  */
 import type { LiveCall } from '../live/live-call.js';
 import type { HookAgent, HookCall } from './hook-agent.js';
+import type { TranscriptTrust } from './transcript-open.js';
 
 /**
  * The records `codec` reads for the session's calls `waiting` (its proposals with an id still waiting for
- * their outcome) from `payload`, which carries `call`; in `waiting`'s order, none when the codec reads none.
+ * their outcome) from `payload`, which carries `call` (sent by `trust`: transcript-open.ts); in `waiting`'s
+ * order, none when the codec reads none.
  */
-export function missedRecordsFor(codec: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall, waiting: readonly LiveCall[]): readonly HookCall[] {
+export function missedRecordsFor(codec: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall, waiting: readonly LiveCall[], trust: TranscriptTrust = 'agent'): readonly HookCall[] {
   if (codec.missedRecords === undefined || (call.phase !== 'propose' && call.phase !== 'record' && call.phase !== 'prompt')) return [];
   const others = call.phase === 'record' ? waiting.filter((c) => c.id !== call.call.id) : waiting;
   if (others.length === 0) return [];
   try {
-    return codec.missedRecords(payload, others);
+    return codec.missedRecords(payload, others, trust);
   } catch {
     return []; // fail-open: a codec's bug leaves the calls waiting, as without it
   }

@@ -19,6 +19,7 @@
 import { dirname, join } from 'node:path';
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { readTranscriptPart, type TranscriptPart } from './transcript-part.js';
+import type { TranscriptTrust } from './transcript-open.js';
 
 /** Bytes of a transcript's end read for a call's turn. */
 export const TURN_LOOK = 256 * 1024;
@@ -83,7 +84,7 @@ function claudeCodeTranscripts(p: Readonly<Record<string, unknown>>): readonly s
 }
 
 /** The model turn of a Claude Code payload's call (`message.id` of its `tool_use`), or undefined (see the header). */
-export function claudeCodeTurn(p: Readonly<Record<string, unknown>>): number | undefined {
+export function claudeCodeTurn(p: Readonly<Record<string, unknown>>, trust: TranscriptTrust = 'agent'): number | undefined {
   const id = p.tool_use_id;
   if (typeof id !== 'string' || id === '') return undefined;
   const holds = (v: unknown): boolean => {
@@ -92,7 +93,7 @@ export function claudeCodeTurn(p: Readonly<Record<string, unknown>>): number | u
     return Array.isArray(content) && content.some((b) => isRecord(b) && b.type === 'tool_use' && b.id === id);
   };
   for (const path of claudeCodeTranscripts(p)) {
-    const part = readTranscriptPart(path, 'tail', TURN_LOOK);
+    const part = readTranscriptPart(path, 'tail', TURN_LOOK, trust);
     if (part === null) continue;
     const line = lastLine(part, JSON.stringify(id), holds);
     if (line !== null) return turnNumber(`claude-code:${String((line.value as { message: { id: string } }).message.id)}`);
@@ -113,10 +114,10 @@ function codexItem(v: unknown): Record<string, unknown> | undefined {
 const callIdOf = (it: Record<string, unknown>): unknown => it.call_id ?? it.id;
 
 /** The model turn of a Codex payload's call (its run of assistant items, named by the run's first call), or undefined. */
-export function codexTurn(p: Readonly<Record<string, unknown>>): number | undefined {
+export function codexTurn(p: Readonly<Record<string, unknown>>, trust: TranscriptTrust = 'agent'): number | undefined {
   const id = p.tool_use_id;
   if (typeof id !== 'string' || id === '') return undefined;
-  const part = readTranscriptPart(p.transcript_path, 'tail', TURN_LOOK);
+  const part = readTranscriptPart(p.transcript_path, 'tail', TURN_LOOK, trust);
   if (part === null) return undefined;
   const isCall = (v: unknown): boolean => {
     const it = codexItem(v);

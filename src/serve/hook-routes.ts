@@ -76,7 +76,7 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
     const phase = phaseOf(found.agent, found.eventName);
     if (phase === null) return { body: '' }; // an event about something else than tool calls
     // the call's model turn from the agent's transcript, as `loopwatch hook` reads it (a path serve cannot read: none)
-    call = withTurn(found.agent, payload, found.agent.decode(payload, found.eventName, phase), 'served');
+    call = withTurn(found.agent, payload, found.agent.decode(payload, found.eventName, phase, 'served'), 'served');
     // the door's rule for session ids (call-schema.ts): a lone surrogate would share another id's state file
     if (hasLoneSurrogate(call.session)) throw new Error(`its session id ${LONE_SURROGATE_ID}`);
   } catch (e) {
@@ -123,7 +123,7 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
  */
 function recordMissed(service: CheckService, codec: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall, session: string, family: string, log: AnswerLog): void {
   if (codec.missedRecords === undefined) return;
-  for (const m of missedRecordsFor(codec, payload, call, service.waiting(session))) {
+  for (const m of missedRecordsFor(codec, payload, call, service.waiting(session), 'served')) {
     if (m.phase !== 'record') continue;
     try {
       log.write(m, service.record({ ...m.call, session, agent: family }));
