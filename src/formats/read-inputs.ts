@@ -4,12 +4,11 @@
  * a path that does not exist, an unreadable file, a broken line or a record of the wrong shape is an issue
  * naming the file and line, and reading carries on. Only invalid options throw.
  */
-import { createReadStream } from 'node:fs';
 import { knownKeys, integer, oneOf, record, stringList } from '../options/checks.js';
 import { OptionTypeError } from '../errors.js';
-import { FILE_READ_BYTES } from './byte-source.js';
 import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
 import { listInputs } from './list-inputs.js';
+import { namedFifoStream } from './named-fifo.js';
 import { type ScanItem, readInputBatches as readOneInput } from './read-input.js';
 export type { ScanItem };
 import { FORMAT_NAMES, type FormatName, type TraceItem } from './trace-record.js';
@@ -112,7 +111,7 @@ async function* read(
   for (const path of paths) {
     for await (const input of listInputs(path, o.ignore)) {
       if (input.kind === 'issue' || input.kind === 'note') yield [input];
-      else yield* readOneInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'fifo' ? createReadStream(input.file, { highWaterMark: FILE_READ_BYTES }) : input.kind === 'parts' ? input.parts : input.file, input, options);
+      else yield* readOneInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'fifo' ? namedFifoStream(input.file) : input.kind === 'parts' ? input.parts : input.file, input, options);
     }
   }
 }
