@@ -61,11 +61,14 @@ describe('loopwatch serve refuses bad requests, naming the field', () => {
     expect(suggest.body.error.message).toContain('did you mean calls?');
   });
 
-  it('should take args nested 30,000 deep, invalid UTF-8 and lone surrogates without harm', async () => {
+  it('should take args nested 30,000 deep and lone surrogates without harm, and refuse invalid UTF-8 naming its byte', async () => {
     const deep = await post(`${server.url}/v1/check`, `{"session":"deep","tool":"x","args":${'['.repeat(30_000)}${']'.repeat(30_000)}}`);
     expect(deep.status).toBe(200);
     const bytes = Buffer.concat([Buffer.from('{"session":"utf","tool":"x","args":{"p":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}}')]);
-    expect((await post(`${server.url}/v1/check`, new Uint8Array(bytes))).status).toBe(200);
+    // JSON is UTF-8 (RFC 8259): read leniently, ids differing only in invalid bytes were one session (serve-body-utf8)
+    const invalid = await post(`${server.url}/v1/check`, new Uint8Array(bytes));
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.message).toContain('byte 41 ');
     expect((await post(`${server.url}/v1/check`, '{"session":"sur","tool":"x","result":"\\ud800"}')).status).toBe(200);
     await stillServing();
   });

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonErrorMessage } from '../formats/json-value.js';
 import { redactSecrets } from '../text/redact.js';
 import { jsonSafe } from '../text/terminal-text.js';
+import { notUtf8, utf8Body } from './utf8-body.js';
 
 /** A request the service refuses: the HTTP status, a stable code, the field at fault (if any), a message. */
 export class HttpRefusal extends Error {
@@ -80,11 +81,13 @@ function tooLarge(limit: number, what: string): HttpRefusal {
   return new HttpRefusal(413, 'body_too_large', `the request body is over the limit of ${limit} bytes (${what}); send smaller batches`);
 }
 
-/** The body parsed as JSON, or a 400 refusal saying where the text stopped being JSON. */
+/** The body parsed as JSON, or a 400 refusal saying where the text stopped being UTF-8 (utf8-body.ts) or JSON. */
 export function parseJson(body: Buffer): unknown {
   if (body.length === 0) throw new HttpRefusal(400, 'bad_json', 'the request body is empty; a JSON object is expected', 'body');
+  const read = utf8Body(body);
+  if ('badAt' in read) throw new HttpRefusal(400, 'bad_json', notUtf8('the request body', read.badAt), 'body');
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(read.text);
   } catch (e) {
     throw new HttpRefusal(400, 'bad_json', `the request body is not JSON: ${jsonErrorMessage(e)}`, 'body');
   }

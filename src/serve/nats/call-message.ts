@@ -19,6 +19,7 @@ import { admitCall } from '../call-door.js';
 import type { CallResult } from '../check-service.js';
 import { MAX_BATCH_CALLS, type ServiceCall, fail, objectAt, readCall } from '../call-schema.js';
 import { cutText } from '../../text/shown-text.js';
+import { notUtf8, utf8Body } from '../utf8-body.js';
 
 /** A call of a message: a plain check, or a two-phase call when it has a `phase`. */
 export interface MessageCall extends ServiceCall {
@@ -39,9 +40,11 @@ export function readCallMessage(sessionId: string, data: Uint8Array, op: string 
   try {
     if (op === 'end') return { kind: 'end' };
     if (op !== undefined && op !== '') throw new InvalidEventError('Loopwatch-Op', `Loopwatch-Op must be "end" when given, received "${cutText(op, 40)}"`);
+    const read = utf8Body(data);
+    if ('badAt' in read) throw new InvalidEventError('body', notUtf8('the message body', read.badAt));
     let value: unknown;
     try {
-      value = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
+      value = JSON.parse(read.text);
     } catch (e) {
       throw new InvalidEventError('body', `the message body is not JSON: ${jsonErrorMessage(e)}`);
     }
