@@ -10,6 +10,8 @@
 import { chmodSync, chownSync, linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rolloutExitCode } from '../src/hooks/codex-exit-code.js';
+import { missedResponses } from '../src/hooks/codex-missed-outcomes.js';
 import { CLI } from './helpers/cli.js';
 import { startServe, type ServeProcess } from './helpers/serve-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
@@ -90,5 +92,38 @@ describe('serve reads nothing passed off as a transcript', () => {
     chownSync(file, NEIGHBOUR, NEIGHBOUR);
     chmodSync(file, 0o600);
     expect(await replay(dir, true, post())).toContain('deny');
+  });
+});
+
+describe("serve's rule holds for every read of a Codex rollout, not only the turn's", () => {
+  const line = (v: unknown): string => `${JSON.stringify(v)}\n`;
+  /** A rollout where call_1 ended with exit code 1 and was answered, and a link to it named as a rollout. */
+  function rolloutAndLink(): { rollout: string; link: string } {
+    const dir = tempFolder('serve-links-codex');
+    const rollout = join(dir, 'rollout.jsonl');
+    writeFileSync(
+      rollout,
+      line({ type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"false"}', call_id: 'call_1' } }) +
+        line({ type: 'event_msg', payload: { type: 'item_completed', item: { type: 'CommandExecution', id: 'call_1', status: 'failed', exit_code: 1 } } }) +
+        line({ type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_1', output: 'Process exited with code 1\nOutput:\n' } }),
+    );
+    const link = join(dir, 'link.jsonl');
+    symlinkSync(rollout, link);
+    return { rollout, link };
+  }
+
+  it("should read the exit code (Codex's PostToolUse) through no link", () => {
+    const { rollout, link } = rolloutAndLink();
+    expect(rolloutExitCode({ transcript_path: rollout, tool_use_id: 'call_1' }, 'served')).toBe(1);
+    expect(rolloutExitCode({ transcript_path: link, tool_use_id: 'call_1' }, 'agent')).toBe(1); // the hook follows it
+    expect(rolloutExitCode({ transcript_path: link, tool_use_id: 'call_1' }, 'served')).toBeUndefined();
+  });
+
+  it('should read the outcomes Codex never sent through no link', () => {
+    const { rollout, link } = rolloutAndLink();
+    const waiting = [{ id: 'call_1', tool: 'exec_command' }];
+    expect(missedResponses({ transcript_path: rollout }, waiting, 'served')).toHaveLength(1);
+    expect(missedResponses({ transcript_path: link }, waiting, 'agent')).toHaveLength(1);
+    expect(missedResponses({ transcript_path: link }, waiting, 'served')).toHaveLength(0);
   });
 });

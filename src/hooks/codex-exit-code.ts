@@ -18,7 +18,7 @@
  * fail-open as the turn's read (transcript-turn.ts): the rollout's last TURN_LOOK bytes, a few lines
  * parsed; not found, the response is read as it is. Only a file named `.jsonl` (a rollout's name) is read,
  * whoever sent the payload: `loopwatch serve`'s hook route decodes a client's payload with the same codec,
- * and serve reads no other file (src/hooks/hook-turn.ts).
+ * and reads it by the served rule (no link, one name, its user's or readable by anyone: transcript-open.ts).
  */
 import { codexOutcome } from '../formats/codex-output.js';
 import { readTranscriptPart } from './transcript-part.js';

@@ -118,7 +118,7 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
 /**
  * Records the calls of engine session `session` still waiting that the agent's transcript shows ran
  * without their after-event (missed-records.ts, the codec's reading; a served payload's transcript is read
- * only when named `.jsonl`, as for its turn: hook-turn.ts), each a line of the decision log as the hook
+ * only when named `.jsonl` and accepted as a served transcript, as for its turn: transcript-open.ts), each a line of the decision log as the hook
  * writes it. A record the engine refuses is passed over: the payload's own call is answered all the same.
  */
 function recordMissed(service: CheckService, codec: HookAgent, payload: Readonly<Record<string, unknown>>, call: HookCall, session: string, family: string, log: AnswerLog): void {
