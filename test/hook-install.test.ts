@@ -235,4 +235,16 @@ describe('hook install flags', () => {
     const third = await run(p, ['install', '--agent', 'codex', '--agent-version', '0.171.0']);
     expect(third.stdout).toContain('nothing to change');
   });
+  it('should say that a Codex older than 0.145 sends no SessionEnd, and a newer one nothing of it', async () => {
+    // walked: codex 0.130.0 lists the other three entries in /hooks, ignores SessionEnd without a word, and its
+    // /quit leaves the session's state behind; 0.144.6's binary names no SessionEnd event, 0.145.0's does
+    const p = place();
+    p.env.CODEX_HOME = join(p.home, 'codex-home');
+    const old = await run(p, ['install', '--agent', 'codex', '--agent-version', '0.130.0']);
+    expect(old.code).toBe(0);
+    expect(old.stdout).toContain("codex 0.130.0 sends no SessionEnd (0.145.0 and later do) and ignores that entry: a session's state stays after it ends, until the weekly sweep (7 days) or loopwatch hook reset");
+    const current = await run(p, ['install', '--agent', 'codex', '--agent-version', '0.145.0']);
+    expect(current.code).toBe(0);
+    expect(current.stdout).not.toContain('sends no SessionEnd');
+  });
 });
