@@ -212,4 +212,39 @@ describe('hook install flags', () => {
     expect(existsSync(join(p.home, 'codex-home', 'hooks.json'))).toBe(true);
     expect(existsSync(join(p.home, 'claude-config', 'settings.json'))).toBe(true);
   });
+  it("should give Codex's SessionEnd the 3 s Codex allows, and mend an install that gave it 10", async () => {
+    // Codex 0.171 clamps a SessionEnd hook's timeout to 3 s and shows "clamping SessionEnd hook timeout to 3s
+    // in .../hooks.json" under Issues in /hooks, for every user of a fresh install (seen in the real codex)
+    const p = place();
+    p.env.CODEX_HOME = join(p.home, 'codex-home');
+    expect((await run(p, ['install', '--agent', 'codex', '--agent-version', '0.171.0'])).code).toBe(0);
+    const path = join(p.home, 'codex-home', 'hooks.json');
+    const timeouts = (): Record<string, unknown> =>
+      Object.fromEntries(Object.entries(ownHandlers(read(path))).map(([event, hs]) => [event, (hs[0] as { timeout?: unknown }).timeout]));
+    expect(timeouts()).toEqual({ PreToolUse: 10, PostToolUse: 10, UserPromptSubmit: 10, SessionEnd: 3 });
+    // an install from before: SessionEnd at 10 s; installing again sets it to 3 and leaves the rest alone
+    const before = readFileSync(path, 'utf8');
+    const old = JSON.parse(before) as { hooks: Record<string, { hooks: { timeout: number }[] }[]> };
+    (old.hooks.SessionEnd as { hooks: { timeout: number }[] }[])[0]!.hooks[0]!.timeout = 10;
+    writeFileSync(path, JSON.stringify(old, null, 2) + '\n');
+    const again = await run(p, ['install', '--agent', 'codex', '--agent-version', '0.171.0']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/SessionEnd/);
+    expect(timeouts()).toEqual({ PreToolUse: 10, PostToolUse: 10, UserPromptSubmit: 10, SessionEnd: 3 });
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    const third = await run(p, ['install', '--agent', 'codex', '--agent-version', '0.171.0']);
+    expect(third.stdout).toContain('nothing to change');
+  });
+  it('should say that a Codex older than 0.145 sends no SessionEnd, and a newer one nothing of it', async () => {
+    // walked: codex 0.130.0 lists the other three entries in /hooks, ignores SessionEnd without a word, and its
+    // /quit leaves the session's state behind; 0.144.6's binary names no SessionEnd event, 0.145.0's does
+    const p = place();
+    p.env.CODEX_HOME = join(p.home, 'codex-home');
+    const old = await run(p, ['install', '--agent', 'codex', '--agent-version', '0.130.0']);
+    expect(old.code).toBe(0);
+    expect(old.stdout).toContain("codex 0.130.0 sends no SessionEnd (0.145.0 and later do) and ignores that entry: a session's state stays after it ends, until the weekly sweep (7 days) or loopwatch hook reset");
+    const current = await run(p, ['install', '--agent', 'codex', '--agent-version', '0.145.0']);
+    expect(current.code).toBe(0);
+    expect(current.stdout).not.toContain('sends no SessionEnd');
+  });
 });

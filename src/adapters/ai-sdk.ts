@@ -52,6 +52,10 @@ export function wrapTools<T extends Record<string, AiSdkTool>>(tools: T, guard: 
     }
     return { memo, session: s };
   };
+  // what the model reads of each call beside its result: kept for the call's input object, which the SDK hands
+  // to execute and then to toModelOutput (which is given no run context), so runs at the same time whose call
+  // ids repeat each read their own; by call id only for an input that is not an object
+  const notesOfInput = new WeakMap<object, readonly string[]>();
   const notes = new Map<string, string[]>();
   const out: Record<string, AiSdkTool> = {};
   for (const [name, tool] of Object.entries(tools)) {
@@ -61,7 +65,7 @@ export function wrapTools<T extends Record<string, AiSdkTool>>(tools: T, guard: 
       continue;
     }
     const own = tool.needsApproval as boolean | ((input: unknown, options: CallOptions) => boolean | PromiseLike<boolean>) | undefined;
-    const toModel = tool.toModelOutput as ((o: { toolCallId: string; output: unknown }) => unknown) | undefined;
+    const toModel = tool.toModelOutput as ((o: { toolCallId: string; input?: unknown; output: unknown }) => unknown) | undefined;
     const call = (input: unknown, o: CallOptions): LiveCall => ({ id: o.toolCallId, tool: name, args: input });
     out[name] = {
       ...tool,
@@ -77,16 +81,17 @@ export function wrapTools<T extends Record<string, AiSdkTool>>(tools: T, guard: 
         const c = await runChecked(guard, run.session, call(input, o), () => settle(execute(input, o)), run.memo.take(o.toolCallId));
         if (c.blocked !== undefined) throw blockedError(c.blocked);
         if (c.failed) throw errorWithNotes(c.error, c.notes);
-        if (c.notes.length > 0) {
+        if (typeof input === 'object' && input !== null) notesOfInput.set(input, c.notes);
+        else if (c.notes.length > 0) {
           notes.set(o.toolCallId, c.notes);
           if (notes.size > MAX_REMEMBERED_CALLS) notes.delete(notes.keys().next().value as string);
         }
         return c.value instanceof Streamed ? replay(c.value.values) : c.value;
       },
-      toModelOutput: async (o: { toolCallId: string; output: unknown }) => {
+      toModelOutput: async (o: { toolCallId: string; input?: unknown; output: unknown }) => {
         const base = (toModel === undefined ? defaultOutput(o.output) : await toModel(o)) as ModelOutput;
-        const n = notes.get(o.toolCallId);
-        return n === undefined ? base : withModelNotes(base, n);
+        const n = typeof o.input === 'object' && o.input !== null ? notesOfInput.get(o.input) : notes.get(o.toolCallId);
+        return n === undefined || n.length === 0 ? base : withModelNotes(base, n);
       },
     } as AiSdkTool;
   }

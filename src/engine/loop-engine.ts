@@ -261,12 +261,15 @@ export class LoopEngine {
     this.session(sessionId, now, null).decline(call);
   }
 
-  /** Says that a session's proposed call did not run, for a reason not the loop's (LoopDetector.didNotRun). */
-  didNotRun(sessionId: string, call: LiveCall): void {
+  /**
+   * Says that a session's proposed call did not run, for a reason not the loop's (LoopDetector.didNotRun);
+   * whether it was still waiting (false: it had run, or was never proposed).
+   */
+  didNotRun(sessionId: string, call: LiveCall): boolean {
     const now = this.enter();
     checkId(sessionId, 'sessionId');
     this.validate(call);
-    this.session(sessionId, now, null).didNotRun(call);
+    return this.session(sessionId, now, null).didNotRun(call);
   }
 
   /**

@@ -4,7 +4,7 @@
  * PATH, at most VERSION_TIMEOUT_MS; and what that version means for loopwatch's hook (agent-versions.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { AGENT_VERSIONS, hooksOn, versionIn, warnsBefore } from './agent-versions.js';
+import { AGENT_VERSIONS, hooksOn, sendsSessionEnd, versionIn, warnsBefore } from './agent-versions.js';
 import type { AgentName } from './hook-agent.js';
 
 /** The command each agent is run as. */
@@ -39,5 +39,8 @@ export function versionNotes(agent: AgentName, version: string | undefined): str
     out.push(`${command} ${version} reads no warning before a call (${v.warnsBeforeFrom} does): loopwatch gives warnings after the call instead, with its result; denials and stops are unchanged`);
   }
   if (!hooksOn(agent, version)) out.push(`${command} ${version} runs hooks only with ${v.hooksSetting} (${v.hooksOnFrom} and later: always)`);
+  if (!sendsSessionEnd(agent, version)) {
+    out.push(`${command} ${version} sends no SessionEnd (${v.sessionEndFrom} and later do) and ignores that entry: a session's state stays after it ends, until the weekly sweep (7 days) or loopwatch hook reset`);
+  }
   return out;
 }

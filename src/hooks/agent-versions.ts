@@ -5,6 +5,8 @@
  * |-------------|------------------------------------------------------------------|------------------------------|---------------------------|
  * | claude-code | from 2.1.9 (before: the field is ignored)                       | always                       | each line's `"version"` (read from its end) |
  * | codex       | from 0.129 (before: the hook counts as failed, the call runs)   | from 0.124 (`[features] codex_hooks = true` before) | the rollout's `session_meta` `"cli_version"` (read from its start) |
+ *
+ * Codex sends SessionEnd from 0.145.0 (0.144.6's binary names no such event; 0.130.0 ignores the entry).
  * | gemini      | never (BeforeTool has no context for the model)                 | from 0.26 (`hooksConfig.enabled` or `tools.enableHooks` before) | none |
  *
  * Where the agent cannot take a warning before a call, the warning is given after it, with its result
@@ -25,15 +27,20 @@ export interface AgentVersions {
   /** First version that runs hooks without a setting, and the setting before it. */
   readonly hooksOnFrom: string | null;
   readonly hooksSetting: string | null;
+  /**
+   * First version that sends SessionEnd (whose hook ends the session's state), or null when every version
+   * loopwatch installs for does (or none is known not to). An older one ignores the entry without a word.
+   */
+  readonly sessionEndFrom: string | null;
   /** Where the transcript holds the version (`head` or `tail`), and its pattern; null when it has none. */
   readonly transcript: { readonly at: 'head' | 'tail'; readonly pattern: RegExp } | null;
 }
 
 /** Each agent's versions (see the header). */
 export const AGENT_VERSIONS: Readonly<Record<AgentName, AgentVersions>> = {
-  'claude-code': { warnsBeforeFrom: '2.1.9', hooksOnFrom: null, hooksSetting: null, transcript: { at: 'tail', pattern: /"version":"(\d+\.\d+\.\d+)/g } },
-  codex: { warnsBeforeFrom: '0.129.0', hooksOnFrom: '0.124.0', hooksSetting: '[features] codex_hooks = true in config.toml', transcript: { at: 'head', pattern: /"cli_version":"(\d+\.\d+\.\d+)/g } },
-  gemini: { warnsBeforeFrom: null, hooksOnFrom: '0.26.0', hooksSetting: '"hooksConfig": {"enabled": true} in settings.json ("tools": {"enableHooks": true} before 0.24)', transcript: null },
+  'claude-code': { warnsBeforeFrom: '2.1.9', hooksOnFrom: null, hooksSetting: null, sessionEndFrom: null, transcript: { at: 'tail', pattern: /"version":"(\d+\.\d+\.\d+)/g } },
+  codex: { warnsBeforeFrom: '0.129.0', hooksOnFrom: '0.124.0', hooksSetting: '[features] codex_hooks = true in config.toml', sessionEndFrom: '0.145.0', transcript: { at: 'head', pattern: /"cli_version":"(\d+\.\d+\.\d+)/g } },
+  gemini: { warnsBeforeFrom: null, hooksOnFrom: '0.26.0', hooksSetting: '"hooksConfig": {"enabled": true} in settings.json ("tools": {"enableHooks": true} before 0.24)', sessionEndFrom: null, transcript: null },
 };
 
 /** The first `major.minor.patch` in `text`, or undefined. */
@@ -57,6 +64,12 @@ export function warnsBefore(agent: AgentName, version: string | undefined): bool
   const from = AGENT_VERSIONS[agent].warnsBeforeFrom;
   if (from === null) return false;
   return version === undefined || compareVersions(version, from) >= 0;
+}
+
+/** Whether `agent` at `version` sends SessionEnd (unknown: yes). */
+export function sendsSessionEnd(agent: AgentName, version: string | undefined): boolean {
+  const from = AGENT_VERSIONS[agent].sessionEndFrom;
+  return from === null || version === undefined || compareVersions(version, from) >= 0;
 }
 
 /** Whether `agent` at `version` runs hooks without a setting (unknown: yes). */

@@ -4,7 +4,7 @@
  * | agent       | user file                          | project file            | events (matcher)                                   | timeout unit |
  * |-------------|------------------------------------|-------------------------|----------------------------------------------------|--------------|
  * | claude-code | $CLAUDE_CONFIG_DIR or ~/.claude/settings.json | .claude/settings.json | PreToolUse, PostToolUse, PostToolUseFailure, PermissionDenied ("*"), PostToolBatch (async), UserPromptSubmit, SessionEnd, SubagentStop (async), Interrupt (async) | seconds |
- * | codex       | $CODEX_HOME or ~/.codex/hooks.json | .codex/hooks.json       | PreToolUse, PostToolUse ("*"), UserPromptSubmit, SessionEnd | seconds |
+ * | codex       | $CODEX_HOME or ~/.codex/hooks.json | .codex/hooks.json       | PreToolUse, PostToolUse ("*"), UserPromptSubmit, SessionEnd (timeout 3) | seconds |
  * | gemini      | ~/.gemini/settings.json            | .gemini/settings.json   | BeforeTool, AfterTool ("*"), BeforeAgent, SessionEnd | milliseconds |
  *
  * The prompt events (UserPromptSubmit, BeforeAgent) give the session a fresh start (src/live/fresh-start.ts).
@@ -27,6 +27,11 @@ export interface HookEvent {
    * answer says nothing to the agent (PostToolBatch: one more process a model turn, never waited for).
    */
   readonly async?: true;
+  /**
+   * The handler's timeout for this event, in the agent's unit, where the agent allows less than the others'
+   * (Codex 0.171 clamps SessionEnd's to 3 s and shows "clamping SessionEnd hook timeout to 3s" in `/hooks`).
+   */
+  readonly timeout?: number;
 }
 
 /** An agent's settings for loopwatch. */
@@ -43,6 +48,9 @@ export interface InstallTarget {
 
 /** Seconds an agent lets the hook run before it gives up on it (and runs the call). */
 const TIMEOUT_S = 10;
+
+/** The most Codex lets a SessionEnd hook run (0.171 clamps a longer one, with a warning in `/hooks`). */
+const CODEX_SESSION_END_TIMEOUT_S = 3;
 
 function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
@@ -65,7 +73,7 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
     case 'codex':
       return {
         path: scope === 'user' ? join(dirOf(env, 'CODEX_HOME', '.codex'), 'hooks.json') : join(cwd, '.codex', 'hooks.json'),
-        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'UserPromptSubmit' }, { event: 'SessionEnd' }],
+        events: [{ event: 'PreToolUse', matcher: '*' }, { event: 'PostToolUse', matcher: '*' }, { event: 'UserPromptSubmit' }, { event: 'SessionEnd', timeout: CODEX_SESSION_END_TIMEOUT_S }],
         handler: (command) => ({ type: 'command', command, timeout: TIMEOUT_S }),
         note: 'Codex runs a new hook only once you have reviewed and trusted it in the interactive codex (/hooks); until then codex exec skips it without a word (automation that vets its hooks: codex exec --dangerously-bypass-hook-trust). Codex before 0.124 also needs [features] codex_hooks = true in config.toml.',
       };

@@ -107,7 +107,11 @@ export interface MergeResult {
 export function mergeHooks(text: string, settings: Record<string, unknown>, events: readonly HookEvent[], handler: Record<string, unknown>, unit: string): MergeResult {
   const hooks = hooksOf(settings);
   for (const { event } of events) if (hooks !== null) groupsOf(hooks, event); // check every event before changing any
-  const handlerOf = (e: HookEvent): Record<string, unknown> => (e.async === true ? { ...handler, async: true } : handler);
+  const handlerOf = (e: HookEvent): Record<string, unknown> => ({
+    ...handler,
+    ...(e.timeout === undefined ? {} : { timeout: e.timeout }),
+    ...(e.async === true ? { async: true } : {}),
+  });
   if (hooks === null) {
     // no hooks yet: one new member holding every event
     const value = Object.fromEntries(events.map((e) => [e.event, [{ ...(e.matcher === undefined ? {} : { matcher: e.matcher }), hooks: [handlerOf(e)] }]]));

@@ -94,14 +94,14 @@ export class CheckService {
   /**
    * A proposed call that did not run, for a reason not the loop's (LoopEngine.didNotRun: never recorded as
    * run, no longer in flight). A session the engine does not hold has no call waiting: nothing is made for it
-   * (a hook route's PostToolBatch names every call of a turn, and may come after the session ended). Throws
-   * for a call the engine refuses.
+   * (a hook route's PostToolBatch names every call of a turn, and may come after the session ended). Whether
+   * the call was still waiting, taken now as not run. Throws for a call the engine refuses.
    */
-  didNotRun(call: ServiceCall): void {
+  didNotRun(call: ServiceCall): boolean {
     const engine = this.engineFor(call.session, call.agent);
     const c = call.agent === undefined ? call : withoutAgent(call);
-    if (!engine.has(c.session)) return;
-    this.settled(() => engine.didNotRun(c.session, c));
+    if (!engine.has(c.session)) return false;
+    return this.settled(() => engine.didNotRun(c.session, c));
   }
 
   /** A live session's proposals with an id still waiting for their outcome (LoopEngine.waiting); none when it is not live. */

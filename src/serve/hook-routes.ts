@@ -17,7 +17,8 @@
  * counted as /v1/propose and /v1/record count theirs. With a decision log (`serve --log FILE`), each
  * decision is a line of it as `loopwatch hook --log` writes it (src/hooks/decision-log.ts): the calls that ran
  * without their after-event first, as recorded, then the payload's own call; a line that cannot be written
- * is said in a `Loopwatch-Log-Error` header, the answer unchanged.
+ * is said in a `Loopwatch-Log-Error` header, the answer unchanged. The calls that did not run (Claude Code's
+ * PermissionDenied, a PostToolBatch's calls still waiting) are lines as the hook writes them (`"notRun": true`).
  */
 import type { ServerResponse } from 'node:http';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
@@ -28,7 +29,7 @@ import { parsePayload } from '../hooks/hook-payload.js';
 import { withTurn } from '../hooks/hook-turn.js';
 import { redactSecrets } from '../text/redact.js';
 import { hasLoneSurrogate, LONE_SURROGATE_ID } from './call-schema.js';
-import type { LiveDecision } from '../live/live-call.js';
+import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { CheckService } from './check-service.js';
 import type { HttpRefusal } from './http-io.js';
 import { cutText } from '../text/shown-text.js';
@@ -49,6 +50,16 @@ class AnswerLog {
   write(call: HookCall, d: LiveDecision): void {
     if (this.path === undefined) return;
     this.error = appendDecisionLine(this.path, decisionLine(call, loggedDecision(d))) ?? this.error;
+  }
+  /**
+   * Appends a `decline` as `loopwatch hook --log` does (hook-run.ts): Claude Code's PermissionDenied as it
+   * named its call; a PostToolBatch with only its calls that did not run (`notRun`), nothing when all ran.
+   */
+  notRun(call: HookCall, notRun: readonly LiveCall[]): void {
+    if (this.path === undefined) return;
+    if (call.declined !== undefined && notRun.length === 0) return;
+    const named = call.declined === undefined ? call : { ...call, declined: notRun };
+    this.error = appendDecisionLine(this.path, decisionLine(named, { action: 'allow', notRun: true })) ?? this.error;
   }
   /** `a` with the log's failure, if any. */
   answer(a: HookAnswer): HookAnswer {
@@ -104,7 +115,8 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
     const named = { ...call.call, session, agent: family };
     // the agents send an after-event for every call they ran: a proposal without one did not run (hook-run.ts)
     if (call.phase === 'decline') {
-      for (const c of declinedCalls(call)) service.didNotRun({ ...c, session, agent: named.agent });
+      const notRun = declinedCalls(call).filter((c) => service.didNotRun({ ...c, session, agent: named.agent }));
+      logged.notRun(call, notRun);
       return logged.answer({ body: '' });
     }
     const d = call.phase === 'propose' ? service.propose(named, true) : service.record(named);
