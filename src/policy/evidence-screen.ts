@@ -180,6 +180,10 @@ export class EvidenceScreen {
     // updates (LOOK_AGAIN gaps: the state looked at twice at once, after the work was done), as long as some
     // gap changed it
     let idle = passed ? LOOK_AGAIN : 0;
+    // a report of the state (a look at the world: a CI run, the processes, a local server) looked at again after
+    // the agent waited (a gap holding a wait: `sleep 30`, an empty `write_stdin`) looks at a state time moved on,
+    // up to POLL_LIMIT such gaps
+    let waits = reportsState(outcome) ? POLL_LIMIT : 0;
     let worked = 0;
     // (with a gap before the first repetition kept, none: the calls before that gap are no longer kept, and
     // the gap's own changes are what it is judged on)
@@ -194,6 +198,11 @@ export class EvidenceScreen {
         if (files !== null) gap.push(file);
         if (changed || !this.novel(c, from)) continue;
         changed = files === null || (file !== 0 && !files.has(file));
+      }
+      if (!changed && waits > 0 && this.waitedIn(a + 1, reps[k] as number)) {
+        waits--;
+        worked++;
+        continue;
       }
       if (!changed) {
         if (idle === 0 || !this.onlyAcknowledged(a + 1, reps[k] as number)) return false;
@@ -213,6 +222,15 @@ export class EvidenceScreen {
   private onlyAcknowledged(from: number, to: number): boolean {
     for (let c = from; c < to; c++) if ((this.facts.of(c) & (CallFact.ACK | CallFact.FAILED | CallFact.WRITE)) !== CallFact.ACK) return false;
     return true;
+  }
+
+  /**
+   * Whether a call from `from` up to `to` (excluded) only waited, and ran: `sleep 30`, an empty `write_stdin`
+   * on a running process (CallFact.PACED; a wait proposed has not waited yet).
+   */
+  private waitedIn(from: number, to: number): boolean {
+    for (let c = from; c < to; c++) if ((this.facts.of(c) & (CallFact.PACED | CallFact.PROPOSED)) === CallFact.PACED) return true;
+    return false;
   }
 
   /** `reps` without the runs that failed on the infrastructure (CallFact.INFRA: a time limit, a rate limit); `reps` itself when none did. */
