@@ -39,8 +39,8 @@ const gpusForever: ToolEvent[] = Array.from({ length: POLL_LIMIT + 8 }, () => [w
 
 /** `git status` looked at again with only a listing sent to `$null` between: nothing new to look at. */
 const status: ToolEvent = { tool: 'shell', args: { command: ['powershell.exe', '-NoLogo', '-Command', 'git status --short'] }, result: ' M src/app.ts\n' };
-const toNull: ToolEvent = { tool: 'shell', args: { command: ['powershell.exe', '-NoLogo', '-Command', 'Get-ChildItem -Recurse src > $null'] }, result: '' };
-const statusAfterNull: ToolEvent[] = [edit(1), ...Array.from({ length: 6 }, () => [toNull, status]).flat()];
+const toNull = (n: number): ToolEvent => ({ tool: 'shell', args: { command: ['powershell.exe', '-NoLogo', '-Command', `Get-ChildItem -Recurse src/part${n} > $null`] }, result: '' });
+const statusAfterNull: ToolEvent[] = [edit(1), ...Array.from({ length: 6 }, (_, n) => [toNull(n), status]).flat()];
 
 describe('looks at the world and writes to nowhere, read from the command', () => {
   it('should read a look at a CI run, the processes, the GPUs, the containers or a local server as a status query', () => {
