@@ -387,11 +387,15 @@ export class EvidenceScreen {
    * or it is a poll: paced by the agent (`sleep 30 && gh run list`, or `sleep 30` then the poll: see
    * pollsAfterAWait), or answered with a status field saying the world's work is still under way
    * (`"status": "in_progress"`: the model's own turn paces it, and what ends it is the world finishing, not
-   * the agent trying something else; see polledBefore). How long to wait for the world is the person's
-   * call: the verdict then asks rather than breaks.
+   * the agent trying something else; see polledBefore); or a loop whose `unit` (the calls of the loop, when
+   * given) holds a wait that ran. How long to wait for the world is the person's call: the verdict then asks
+   * rather than breaks.
    */
-  waitsOnOthers(index: number): boolean {
+  waitsOnOthers(index: number, unit: readonly number[] = []): boolean {
     const others = CallFact.NEEDS_PERSON | CallFact.PACED;
+    // a loop one of whose calls is the agent waiting (a round of `write_stdin` on a running test suite, its
+    // summary printed, its errors listed: a cycle through a wait) is a poll the agent paces
+    for (const i of unit) if (i !== index && (this.facts.of(i) & (CallFact.PACED | CallFact.PROPOSED)) === CallFact.PACED) return true;
     // recorded, the call itself counts (and, once the person granted access, the run before it)
     if ((this.facts.of(index) & (CallFact.PROPOSED | others | CallFact.POLLED)) > 0 && (this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
     const last = this.lastRun(index);
