@@ -65,7 +65,31 @@ describe('looks at the world and writes to nowhere, read from the command', () =
   });
 });
 
+/**
+ * holdout4 019ce327's shape: a Playwright suite running, the agent waiting on it (an empty `write_stdin`), then
+ * printing its summary (new counts each time) and listing its error logs (none yet, the same answer): a cycle
+ * through a wait, a poll the agent paces.
+ */
+const suiteWait: ToolEvent = { tool: 'write_stdin', args: { session_id: 3538, chars: '', yield_time_ms: 1000 }, result: 'Process running with session ID 3538\nOutput:\n[3/40] running' };
+const summary = (n: number): ToolEvent => ({ tool: 'exec_command', args: { cmd: 'cat test-results/summary.json' }, result: `{ "total": 40, "passed": ${n}, "failed": 0, "pending": ${40 - n} }` });
+const errors: ToolEvent = { tool: 'exec_command', args: { cmd: 'find test-results/errors -maxdepth 1 -type f | sort' }, result: '' };
+const suiteRounds: ToolEvent[] = [edit(1), ...Array.from({ length: 10 }, (_, n) => [suiteWait, summary(3 * n), errors]).flat()];
+
+/** holdout5 019d0025's shape: a script started, waited on, then the processes looked at: none left (an empty answer). */
+const start = (n: number): ToolEvent => ({ tool: 'exec_command', args: { cmd: `python3 /tmp/regenerate.py part${n}` }, result: `Process running with session ID ${900 + n}\nOutput:\n` });
+const waitOn = (n: number): ToolEvent => ({ tool: 'write_stdin', args: { session_id: 900 + n, chars: '', yield_time_ms: 5000 }, result: `Process running with session ID ${900 + n}\nOutput:\n` });
+const procs: ToolEvent = { tool: 'exec_command', args: { cmd: "ps -o pid=,etime=,%cpu=,command= -C python3 | sed -n '1,20p'" }, result: '' };
+const procsAfterWaits: ToolEvent[] = Array.from({ length: 5 }, (_, n) => [start(n), waitOn(n), procs]).flat();
+
 describe.each(ENGINES)('looks at the world (%s engine)', (engine) => {
+  it('should not warn at the processes looked at after each wait on a script started, their answer empty', () => {
+    expect(flaggedActions(procsAfterWaits, engine)).toEqual([]);
+  });
+
+  it('should ask, not break, at a cycle through a wait on a running suite', () => {
+    expect(flaggedActions(suiteRounds, engine)).not.toContain('break');
+  });
+
   it('should not warn at a local server looked at after each edit, one- or two-phase', () => {
     expect(flaggedActions(serverAfterEdits, engine)).toEqual([]);
     expect(liveActions(serverAfterEdits, engine, { labelled: true })).toEqual([]);

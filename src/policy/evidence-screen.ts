@@ -180,10 +180,10 @@ export class EvidenceScreen {
     // updates (LOOK_AGAIN gaps: the state looked at twice at once, after the work was done), as long as some
     // gap changed it
     let idle = passed ? LOOK_AGAIN : 0;
-    // a report of the state (a look at the world: a CI run, the processes, a local server) looked at again after
-    // the agent waited (a gap holding a wait: `sleep 30`, an empty `write_stdin`) looks at a state time moved on,
-    // up to POLL_LIMIT such gaps
-    let waits = reportsState(outcome) ? POLL_LIMIT : 0;
+    // a report of the state (a look at the world: a CI run, the processes, a local server) or a check that passed
+    // (a look whose answer is empty: `ps -C python3` with none running) looked at again after the agent waited (a
+    // gap holding a wait: `sleep 30`, an empty `write_stdin`) looks at a state time moved on, up to POLL_LIMIT such gaps
+    let waits = passed ? POLL_LIMIT : 0;
     let worked = 0;
     // (with a gap before the first repetition kept, none: the calls before that gap are no longer kept, and
     // the gap's own changes are what it is judged on)
