@@ -180,6 +180,10 @@ export class EvidenceScreen {
     // updates (LOOK_AGAIN gaps: the state looked at twice at once, after the work was done), as long as some
     // gap changed it
     let idle = passed ? LOOK_AGAIN : 0;
+    // a report of the state (a look at the world: a CI run, the processes, a local server) or a check that passed
+    // (a look whose answer is empty: `ps -C python3` with none running) looked at again after the agent waited (a
+    // gap holding a wait: `sleep 30`, an empty `write_stdin`) looks at a state time moved on, up to POLL_LIMIT such gaps
+    let waits = passed ? POLL_LIMIT : 0;
     let worked = 0;
     // (with a gap before the first repetition kept, none: the calls before that gap are no longer kept, and
     // the gap's own changes are what it is judged on)
@@ -194,6 +198,11 @@ export class EvidenceScreen {
         if (files !== null) gap.push(file);
         if (changed || !this.novel(c, from)) continue;
         changed = files === null || (file !== 0 && !files.has(file));
+      }
+      if (!changed && waits > 0 && this.waitedIn(a + 1, reps[k] as number)) {
+        waits--;
+        worked++;
+        continue;
       }
       if (!changed) {
         if (idle === 0 || !this.onlyAcknowledged(a + 1, reps[k] as number)) return false;
@@ -213,6 +222,15 @@ export class EvidenceScreen {
   private onlyAcknowledged(from: number, to: number): boolean {
     for (let c = from; c < to; c++) if ((this.facts.of(c) & (CallFact.ACK | CallFact.FAILED | CallFact.WRITE)) !== CallFact.ACK) return false;
     return true;
+  }
+
+  /**
+   * Whether a call from `from` up to `to` (excluded) only waited, and ran: `sleep 30`, an empty `write_stdin`
+   * on a running process (CallFact.PACED; a wait proposed has not waited yet).
+   */
+  private waitedIn(from: number, to: number): boolean {
+    for (let c = from; c < to; c++) if ((this.facts.of(c) & (CallFact.PACED | CallFact.PROPOSED)) === CallFact.PACED) return true;
+    return false;
   }
 
   /** `reps` without the runs that failed on the infrastructure (CallFact.INFRA: a time limit, a rate limit); `reps` itself when none did. */
@@ -369,11 +387,15 @@ export class EvidenceScreen {
    * or it is a poll: paced by the agent (`sleep 30 && gh run list`, or `sleep 30` then the poll: see
    * pollsAfterAWait), or answered with a status field saying the world's work is still under way
    * (`"status": "in_progress"`: the model's own turn paces it, and what ends it is the world finishing, not
-   * the agent trying something else; see polledBefore). How long to wait for the world is the person's
-   * call: the verdict then asks rather than breaks.
+   * the agent trying something else; see polledBefore); or a loop whose `unit` (the calls of the loop, when
+   * given) holds a wait that ran. How long to wait for the world is the person's call: the verdict then asks
+   * rather than breaks.
    */
-  waitsOnOthers(index: number): boolean {
+  waitsOnOthers(index: number, unit: readonly number[] = []): boolean {
     const others = CallFact.NEEDS_PERSON | CallFact.PACED;
+    // a loop one of whose calls is the agent waiting (a round of `write_stdin` on a running test suite, its
+    // summary printed, its errors listed: a cycle through a wait) is a poll the agent paces
+    for (const i of unit) if (i !== index && (this.facts.of(i) & (CallFact.PACED | CallFact.PROPOSED)) === CallFact.PACED) return true;
     // recorded, the call itself counts (and, once the person granted access, the run before it)
     if ((this.facts.of(index) & (CallFact.PROPOSED | others | CallFact.POLLED)) > 0 && (this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
     const last = this.lastRun(index);

@@ -366,7 +366,7 @@ export class VerdictPolicy {
     // peeked without making the ladder: a proposal (rolled back) must leave the session as it was
     const climbed = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
     // a call waiting on a person (not authorized) or on the world (a paced poll) is asked about, not broken
-    const asked = climbed === 'break' && this.screen?.waitsOnOthers(index) === true ? 'ask' : climbed;
+    const asked = climbed === 'break' && this.screen?.waitsOnOthers(index, primary.unit) === true ? 'ask' : climbed;
     // a call made in the same model turn as the latest verdict's call was decided before the model could read
     // that verdict (parallel calls: turns.ts): it is warned about at most; a break waits for a later turn
     // a look at the state (a file read, a status query) right after new work is checking that work: not broken

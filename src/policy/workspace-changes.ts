@@ -74,8 +74,9 @@ export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
   // (perl's flag groups may hold digits: `perl -0pi -e`, `perl -0777 -pi -e`, a record separator before the -i)
   /(?:^|[\s;&|(])(?:sed|perl)\s+(?:-[a-zA-Z0-9]*\s+)*-[a-zA-Z0-9]*i/,
   /(?:^|[\s;&|(])git\s+(?:apply|am|checkout|restore|reset|merge|rebase|cherry-pick|revert|stash|switch|pull|mv|rm)\b/,
-  // a redirect into a file (not a descriptor, not /dev/null)
-  /(?:^|[^0-9&>=-])>>?\s*(?!&|\/dev\/null)["']?[\w.~/$-]/,
+  // a redirect into a file (not a descriptor; not a device that keeps nothing, quoted or not: /dev/null,
+  // /dev/stderr, PowerShell's `$null`, Windows' `nul`)
+  /(?:^|[^0-9&>=-])>>?\s*(?!&|["']?(?:\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)|\$[Nn][Uu][Ll][Ll]|[Nn][Uu][Ll])(?![\w.\/-]))["']?[\w.~/$-]/,
   // files made, moved, removed
   /(?:^|[\s;&|(])(?:mv|cp|rm|mkdir|touch|ln|chmod|truncate|install)\s/,
   // formatters and fixers that rewrite files (`.*--fix` is read again after each `eslint` of a line: quadratic,

@@ -13,12 +13,15 @@
  *   a script named for a state:  check-prerequisites.sh, status.sh, preflight.py, env_check.sh, doctor
  *   a program's status command:  git status, gh auth status, supabase status, flutter doctor
  *   a task tracker's look:       bd ready, bd blocked, bd list, bd show
+ *   a look at the world:         gh run list, gh pr checks, gh issue view 4, ps, nvidia-smi, docker ps,
+ *                                kubectl get pods, curl -s http://localhost:3000/  (world-look.ts)
  * ```
  * and nothing else runs after it (`&&`, `||`, `;`: a pipe into `head` or `jq` is still the query) but
  * commands that report where the work stands ({@link STATE_INFO}: `git rev-parse --abbrev-ref HEAD`, `git
  * remote -v`). Reads at most {@link STATUS_LOOK} characters.
  */
 import { commandProgram } from './command-program.js';
+import { MAY_LOOK, looksAtTheWorld } from './world-look.js';
 
 /** Characters of a command read at most (a status query is a short command). */
 export const STATUS_LOOK = 512;
@@ -75,7 +78,7 @@ function chainedStatus(c: string): boolean {
 /** Whether a shell command asks for the state of the workspace or environment (see the file's comment). */
 export function queriesStatus(command: string): boolean {
   const c = command.length > STATUS_LOOK ? command.slice(0, STATUS_LOOK) : command;
-  if (!MAY_QUERY.test(c) && !MAY_TRACK.test(c)) return false;
+  if (!MAY_QUERY.test(c) && !MAY_TRACK.test(c) && !MAY_LOOK.test(c)) return false;
   const program = commandProgram(c);
   if (program === undefined) return false;
   // the rest of the command from the program's name on (the wrappers before it passed over)
@@ -85,6 +88,7 @@ export function queriesStatus(command: string): boolean {
   if (ANOTHER_COMMAND.test(rest)) return chainedStatus(c);
   const args = rest.trimStart();
   if (program === 'bd') return TRACKER_LOOK.test(args);
+  if (looksAtTheWorld(program, args)) return true;
   if (INTERPRETERS.has(program)) {
     const script = /^(?:-\S+\s+)*([^\s;&|'"]+)/.exec(args)?.[1];
     return script !== undefined && !script.startsWith('-') && namesAState(script);
