@@ -300,6 +300,19 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
           wake = resolve;
           it.next().then(resolve, reject);
         });
+  // the key of the session of the item before: a session's calls mostly come one after another, and the
+  // same string each time is neither built nor hashed again (here, in the tables, nor in the checker's)
+  let lastFile: string | null = null;
+  let lastSession: string | null = null;
+  let lastKey = '';
+  const keyOfItem = (file: string, session: string): string => {
+    if (session !== lastSession || file !== lastFile) {
+      lastFile = file;
+      lastSession = session;
+      lastKey = sessionKey(file, session);
+    }
+    return lastKey;
+  };
   /**
    * Takes in one item (without waiting: no promise per item). 'flush': not taken, the open batch must be
    * submitted first; 'full': taken, and the open batch is full.
@@ -318,7 +331,7 @@ export async function runScan(items: AsyncIterable<readonly ScanItem[]>, checker
       sink.note?.(item);
       return 'taken';
     }
-    const key = sessionKey(item.file, item.session);
+    const key = keyOfItem(item.file, item.session);
     if (item.kind === 'end') {
       if (live.peek(key) !== undefined) endLive(key, false);
       else {
