@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { LoopDetector, LoopEngine } from '../../src/index.js';
 import type { SessionEvent, ToolEvent } from '../../src/index.js';
 import { limitMemoryForTesting } from '../../src/wasm/wasm-module.js';
+import { fillWithOneCallSessions } from './full-memory.js';
 
 limitMemoryForTesting(160);
 
@@ -33,11 +34,7 @@ function filled(): LoopEngine {
   // a text first, so the thread's chanting text area is there before the memory fills (a memory filled before
   // any text has no room for it: each text then fails its call, whatever the batch; not this file's concern)
   expect(e.checkBatch([{ session: 'text-first', ...short(0), text: 'a first thought.' }]).filter((v) => v instanceof Error)).toEqual([]);
-  for (let from = 0; e.stats().evicted === 0; from += 50) {
-    expect(from, 'the memory never filled').toBeLessThan(40_000);
-    const out = e.checkBatch(Array.from({ length: 50 }, (_, i): SessionEvent => ({ session: `f${from + i}`, ...short(0) })));
-    expect(out.filter((v) => v instanceof Error)).toEqual([]);
-  }
+  fillWithOneCallSessions(e, short(0));
   return e;
 }
 
