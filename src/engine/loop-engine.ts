@@ -510,11 +510,7 @@ export class LoopEngine {
    * when no other session is left to evict.
    */
   private roomForText(d: LoopDetector): void {
-    while (!d.reserve(0, 0, true)) {
-      if (this.table.oldest() === d.sessionId || !this.evictOldest(null, undefined)) {
-        throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for this session's chanting stream, and no other session of this engine to evict; the text was not read`);
-      }
-    }
+    this.evictUntil(d, () => d.reserve(0, 0, true), null, undefined, `loopwatch: this thread's WebAssembly memory has no room for this session's chanting stream, and no other session of this engine to evict; the text was not read`);
   }
 
   /**
@@ -524,11 +520,18 @@ export class LoopEngine {
    * CapacityError when no other session is left to evict (the memory is other engines').
    */
   private roomForCall(d: LoopDetector, pending: Pending | null, out: (Verdict | null | Error)[] | undefined, text = false): void {
-    // the batch's calls so far and this one: what they take of the thread's shared blocks (semantic sketches)
-    while (!d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1, text)) {
-      if (this.table.oldest() === d.sessionId || !this.evictOldest(pending, out)) {
-        throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow (or the batch's semantic sketches, or the chanting stream of its first text), and no other session of this engine to evict; the call was not recorded`);
-      }
+    // the batch's calls so far and this one: what they take of the thread's shared blocks (semantic sketches),
+    // read again after each eviction (an eviction may check the batch's waiting calls first)
+    this.evictUntil(d, () => d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1, text), pending, out, `loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow (or the batch's semantic sketches, or the chanting stream of its first text), and no other session of this engine to evict; the call was not recorded`);
+  }
+
+  /**
+   * Evicts least recently used sessions (a batch's pending calls checked first if they must), never `d`
+   * itself, until `reserved()` has the room; a CapacityError saying `message` when no other session is left.
+   */
+  private evictUntil(d: LoopDetector, reserved: () => boolean, pending: Pending | null, out: (Verdict | null | Error)[] | undefined, message: string): void {
+    while (!reserved()) {
+      if (this.table.oldest() === d.sessionId || !this.evictOldest(pending, out)) throw new CapacityError(message);
     }
   }
 
