@@ -61,6 +61,11 @@ export class ChantingDetector implements Detector {
   readonly name = 'chanting';
   /** The prose stream (period search, sentence tracker) and the text-to-call boundaries: made when the first text arrives. */
   private s: ProseStream | null = null;
+  /**
+   * The stream was made by ready() and no text was fed since: a call with text that then read none (refused,
+   * or a late record) saves as a detector without a stream, as if it had never come (see save()).
+   */
+  private unread = false;
   private readonly filter = new StructureFilter();
   /**
    * The text-to-call boundaries, in one block of twice their capacity `cap` from `bb`: each one's stream
@@ -159,6 +164,7 @@ export class ChantingDetector implements Detector {
 
   private feed(text: string, complete: boolean): void {
     if (this.s === null) this.start();
+    this.unread = false;
     this.mark();
     let k = 0;
     while (k < text.length) {
@@ -207,7 +213,9 @@ export class ChantingDetector implements Detector {
    * first text: that text's call feeds it at once.
    */
   ready(): void {
-    if (this.s === null) this.start();
+    if (this.s !== null) return;
+    this.start();
+    this.unread = true;
   }
 
   private start(): void {
@@ -408,8 +416,12 @@ export class ChantingDetector implements Detector {
     w.i32(this.call);
     w.f64(this.textRound);
     w.u32(this.lastText === null ? this.lastTextHash : hashString(this.lastText) >>> 0);
-    w.bool(this.s !== null);
-    if (this.s === null) return;
+    // a stream made for a text not read yet holds nothing a stream made by that text would not: saved as none
+    if (this.s === null || this.unread) {
+      w.bool(false);
+      return;
+    }
+    w.bool(true);
     this.s.save(w);
     w.bool(this.filter.fenceOpen);
     w.str(this.lineBuf);
@@ -448,6 +460,7 @@ export class ChantingDetector implements Detector {
     }
     if (!r.bool()) return;
     if (this.s === null) this.start();
+    this.unread = false;
     this.stream.load(r);
     this.filter.fenceOpen = r.bool();
     this.lineBuf = r.str();
