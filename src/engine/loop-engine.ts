@@ -531,9 +531,12 @@ export class LoopEngine {
    * CapacityError when no other session is left to evict (the memory is other engines').
    */
   private roomForCall(d: LoopDetector, pending: Pending | null, out: (Verdict | null | Error)[] | undefined, text = false): void {
+    // every call comes here: with room (the common case) it is reserved without making a function
+    if (d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1, text)) return;
     // the batch's calls so far and this one: what they take of the thread's shared blocks (semantic sketches),
     // read again after each eviction (an eviction may check the batch's waiting calls first)
-    this.evictUntil(d, () => d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1, text), pending, out, `loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow (or the batch's semantic sketches, or the chanting stream of its first text), and no other session of this engine to evict; the call was not recorded`);
+    const reserved = (): boolean => d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1, text);
+    this.evictUntil(d, reserved, pending, out, `loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow (or the batch's semantic sketches, or the chanting stream of its first text), and no other session of this engine to evict; the call was not recorded`);
   }
 
   /**
