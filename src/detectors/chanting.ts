@@ -56,16 +56,18 @@ interface Found {
   readonly chunk: string;
 }
 
+/**
+ * Streams made by ready() that no text was fed since: a call with text that then read none (a late record,
+ * ignored) saves as a detector without a stream, as if it had never come (see save()). A set beside the
+ * detectors, not a field of each: a stream is in it only between a call's reservation and its read.
+ */
+const unread = new WeakSet<ProseStream>();
+
 /** Detects text that repeats the same chunk over and over. */
 export class ChantingDetector implements Detector {
   readonly name = 'chanting';
   /** The prose stream (period search, sentence tracker) and the text-to-call boundaries: made when the first text arrives. */
   private s: ProseStream | null = null;
-  /**
-   * The stream was made by ready() and no text was fed since: a call with text that then read none (refused,
-   * or a late record) saves as a detector without a stream, as if it had never come (see save()).
-   */
-  private unread = false;
   private readonly filter = new StructureFilter();
   /**
    * The text-to-call boundaries, in one block of twice their capacity `cap` from `bb`: each one's stream
@@ -164,7 +166,8 @@ export class ChantingDetector implements Detector {
 
   private feed(text: string, complete: boolean): void {
     if (this.s === null) this.start();
-    this.unread = false;
+    // a stream made by ready() has no boundary yet: only then can it be in the set
+    else if (this.bounds === 0) unread.delete(this.s);
     this.mark();
     let k = 0;
     while (k < text.length) {
@@ -215,7 +218,7 @@ export class ChantingDetector implements Detector {
   ready(): void {
     if (this.s !== null) return;
     this.start();
-    this.unread = true;
+    unread.add(this.stream);
   }
 
   private start(): void {
@@ -417,7 +420,7 @@ export class ChantingDetector implements Detector {
     w.f64(this.textRound);
     w.u32(this.lastText === null ? this.lastTextHash : hashString(this.lastText) >>> 0);
     // a stream made for a text not read yet holds nothing a stream made by that text would not: saved as none
-    if (this.s === null || this.unread) {
+    if (this.s === null || unread.has(this.s)) {
       w.bool(false);
       return;
     }
@@ -460,7 +463,7 @@ export class ChantingDetector implements Detector {
     }
     if (!r.bool()) return;
     if (this.s === null) this.start();
-    this.unread = false;
+    else unread.delete(this.s);
     this.stream.load(r);
     this.filter.fenceOpen = r.bool();
     this.lineBuf = r.str();
