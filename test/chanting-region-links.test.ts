@@ -41,12 +41,15 @@ const twin = (ts: TsProseStream): TwinSearch => (ts as unknown as { search: Twin
 /** The module's buckets (assembly/chant.ts). */
 const BUCKETS = 64;
 
+/** Chanting's options, as the layout takes them. */
+type Options = Parameters<typeof chantLayout>[0];
+
 /**
  * Today's region in format 11's form: links u16, and after the ring the gram hashes' low 16 bits, the twin's
  * (a ring slot's is the gram ending at the position last written there, 0 before the first gram), as the
  * module kept them before format 12.
  */
-function to11(now: Uint8Array, ts: TsProseStream, o: Parameters<typeof chantLayout>[0]): Uint8Array {
+function to11(now: Uint8Array, ts: TsProseStream, o: Options): Uint8Array {
   const l = chantLayout(o);
   const v = l.v11;
   const out = new Uint8Array(v.size);
@@ -64,7 +67,7 @@ function to11(now: Uint8Array, ts: TsProseStream, o: Parameters<typeof chantLayo
 }
 
 /** The region as saved with heads i32, flags u8 and maxPeriod + 1 periods: format 11's header, links, ring and gram hashes, the twin's wide arrays. */
-function wideRegion(now: Uint8Array, ts: TsProseStream, o: Parameters<typeof chantLayout>[0]): Uint8Array {
+function wideRegion(now: Uint8Array, ts: TsProseStream, o: Options): Uint8Array {
   const l = chantLayout(o);
   const w = l.wide;
   const t = twin(ts);
@@ -86,7 +89,7 @@ function wideRegion(now: Uint8Array, ts: TsProseStream, o: Parameters<typeof cha
 }
 
 /** Bucket b's head as the walk at the stream's position reads it back from a region in format 11's form (-1: none). */
-function headRead(region: Uint8Array, o: Parameters<typeof chantLayout>[0], b: number): number {
+function headRead(region: Uint8Array, o: Options, b: number): number {
   const l = chantLayout(o);
   const dv = new DataView(region.buffer, region.byteOffset, region.byteLength);
   const pos = dv.getInt32(A.CS_POS, true);
@@ -95,7 +98,7 @@ function headRead(region: Uint8Array, o: Parameters<typeof chantLayout>[0], b: n
 }
 
 /** The links a walk from the stream's position on can follow: of positions within maxPeriod, to positions within maxPeriod (else 0). */
-function linksRead(region: Uint8Array, o: Parameters<typeof chantLayout>[0]): number[] {
+function linksRead(region: Uint8Array, o: Options): number[] {
   const l = chantLayout(o);
   const dv = new DataView(region.buffer, region.byteOffset, region.byteLength);
   const pos = dv.getInt32(A.CS_POS, true);
@@ -112,7 +115,7 @@ function linksRead(region: Uint8Array, o: Parameters<typeof chantLayout>[0]): nu
  * A region in format 11's form without its chains (heads and links: they are compared as the walk reads them back) and
  * the runs of periods not followed (what a period left behind when it stopped being followed: never read).
  */
-function withoutChains(region: Uint8Array, o: Parameters<typeof chantLayout>[0]): Uint8Array {
+function withoutChains(region: Uint8Array, o: Options): Uint8Array {
   const l = chantLayout(o);
   const { heads, links, runs, following: bits } = l.v11;
   const out = region.slice();
@@ -151,7 +154,7 @@ function regionOf(s: WasmProseStream): Uint8Array {
 }
 
 /** The region of a stream in format 11's form (`ts`: the twin fed the same text, whose gram hashes it takes). */
-const form11 = (s: WasmProseStream, ts: TsProseStream, o: Parameters<typeof chantLayout>[0]): Uint8Array => to11(regionOf(s), ts, o);
+const form11 = (s: WasmProseStream, ts: TsProseStream, o: Options): Uint8Array => to11(regionOf(s), ts, o);
 
 /** Loads region bytes (in whatever form) into a stream. */
 function loadInto(s: WasmProseStream, region: Uint8Array): void {
@@ -159,6 +162,35 @@ function loadInto(s: WasmProseStream, region: Uint8Array): void {
   w.bytes(region);
   const b = w.finish();
   s.load(new ByteReader(b, 0, b.length));
+}
+
+/**
+ * The set-up the checks of older region forms share: random options and pieces, fed to the twin and a module
+ * stream up to a random cut; `loadOlder` then checks what it will of them and loads an older form of the
+ * region into `again`, a fresh stream, which must go on through the rest of the pieces with the twin's state
+ * at every stop. More than 50 of the runs must get that far.
+ */
+function olderFormGoesOn(loadOlder: (o: Options, ts: TsProseStream, wasm: WasmProseStream, again: WasmProseStream) => void): void {
+  let restored = 0;
+  fc.assert(
+    fc.property(options, fc.array(piece, { minLength: 2, maxLength: 16 }), fc.nat(), fc.constantFrom(2 ** 30, 600), (o, pieces, cut, limit) => {
+      const at = 1 + (cut % (pieces.length - 1));
+      const ts = new TsProseStream(o);
+      const wasm = new WasmProseStream(o);
+      const again = new WasmProseStream(o);
+      try {
+        feed(ts, wasm, pieces.slice(0, at), 0, limit);
+        loadOlder(o, ts, wasm, again);
+        feed(ts, again, pieces.slice(at), at, limit);
+        restored++;
+      } finally {
+        wasm.dispose();
+        again.dispose();
+      }
+    }),
+    { numRuns: runs(100) },
+  );
+  expect(restored).toBeGreaterThan(50);
 }
 
 describe("chanting's gram chain links as distances", () => {
@@ -178,84 +210,44 @@ describe("chanting's gram chain links as distances", () => {
   });
 
   it('should turn a region saved with links as positions into the region of today, which goes on with the same hits', () => {
-    let restored = 0;
-    fc.assert(
-      fc.property(options, fc.array(piece, { minLength: 2, maxLength: 16 }), fc.nat(), fc.constantFrom(2 ** 30, 600), (o, pieces, cut, limit) => {
-        const at = 1 + (cut % (pieces.length - 1));
-        const ts = new TsProseStream(o);
-        const wasm = new WasmProseStream(o);
-        const again = new WasmProseStream(o);
-        try {
-          feed(ts, wasm, pieces.slice(0, at), 0, limit);
-          // the region as saved before: links as the positions the twin keeps (what the module kept then),
-          // heads, flags and periods wide
-          const layout = chantLayout(o);
-          const now = form11(wasm, ts, o);
-          const wide = wideRegion(now, ts, o);
-          const old = new Uint8Array(layout.positionsSize);
-          old.set(wide.subarray(0, A.CHANT_HEADER));
-          const dv = new DataView(old.buffer);
-          twin(ts).prevInBucket.forEach((q, j) => dv.setInt32(A.CHANT_HEADER + 4 * j, q, true));
-          old.set(wide.subarray(A.CHANT_HEADER + 2 * layout.ringSize), A.CHANT_HEADER + 4 * layout.ringSize);
-          expect(regionFromPositions(old, layout)).toEqual(wide);
-          const w = new ByteWriter();
-          w.bytes(old);
-          const b = w.finish();
-          again.load(new ByteReader(b, 0, b.length));
-          const loaded = form11(again, ts, o);
-          expect(withoutChains(loaded, o)).toEqual(withoutChains(now, o));
-          expect(linksRead(loaded, o)).toEqual(linksRead(now, o));
-          for (let h = 0; h < BUCKETS; h++) expect(headRead(loaded, o, h)).toBe(headRead(now, o, h));
-          feed(ts, again, pieces.slice(at), at, limit);
-          restored++;
-        } finally {
-          wasm.dispose();
-          again.dispose();
-        }
-      }),
-      { numRuns: runs(100) },
-    );
-    expect(restored).toBeGreaterThan(50);
+    olderFormGoesOn((o, ts, wasm, again) => {
+      // the region as saved before: links as the positions the twin keeps (what the module kept then),
+      // heads, flags and periods wide
+      const layout = chantLayout(o);
+      const now = form11(wasm, ts, o);
+      const wide = wideRegion(now, ts, o);
+      const old = new Uint8Array(layout.positionsSize);
+      old.set(wide.subarray(0, A.CHANT_HEADER));
+      const dv = new DataView(old.buffer);
+      twin(ts).prevInBucket.forEach((q, j) => dv.setInt32(A.CHANT_HEADER + 4 * j, q, true));
+      old.set(wide.subarray(A.CHANT_HEADER + 2 * layout.ringSize), A.CHANT_HEADER + 4 * layout.ringSize);
+      expect(regionFromPositions(old, layout)).toEqual(wide);
+      loadInto(again, old);
+      const loaded = form11(again, ts, o);
+      expect(withoutChains(loaded, o)).toEqual(withoutChains(now, o));
+      expect(linksRead(loaded, o)).toEqual(linksRead(now, o));
+      for (let h = 0; h < BUCKETS; h++) expect(headRead(loaded, o, h)).toBe(headRead(now, o, h));
+    });
   });
 });
 
 describe("chanting's 64 bucket heads as low 16 bits, the periods followed as bits", () => {
   it("should read every head back as the twin's 4 buckets do wherever the walk can use it, and turn a wide region into one that goes on with the same hits", () => {
-    let restored = 0;
-    fc.assert(
-      fc.property(options, fc.array(piece, { minLength: 2, maxLength: 16 }), fc.nat(), fc.constantFrom(2 ** 30, 600), (o, pieces, cut, limit) => {
-        const at = 1 + (cut % (pieces.length - 1));
-        const ts = new TsProseStream(o);
-        const wasm = new WasmProseStream(o);
-        const again = new WasmProseStream(o);
-        try {
-          feed(ts, wasm, pieces.slice(0, at), 0, limit);
-          const now = form11(wasm, ts, o);
-          const t = twin(ts);
-          // the twin's head, where the next character's walk could use it (within maxPeriod), else none
-          const usable = (q: number): number => (q >= 0 && t.pos - q >= 1 && t.pos - q <= o.maxPeriod ? q : -1);
-          // the module's bucket b holds the twin's buckets 4b..4b+3 (the top 6 bits of the same product, not 8)
-          const head = (b: number): number => Math.max(...[0, 1, 2, 3].map((s) => usable(t.heads[4 * b + s] as number)));
-          for (let b = 0; b < BUCKETS; b++) expect(headRead(now, o, b)).toBe(head(b));
-          const wide = wideRegion(now, ts, o);
-          const today = regionFromWide(wide, chantLayout(o));
-          expect(withoutChains(today, o)).toEqual(withoutChains(now, o));
-          expect(linksRead(today, o)).toEqual(linksRead(now, o));
-          for (let b = 0; b < BUCKETS; b++) expect(headRead(today, o, b)).toBe(head(b));
-          const w = new ByteWriter();
-          w.bytes(wide);
-          const bytes = w.finish();
-          again.load(new ByteReader(bytes, 0, bytes.length));
-          feed(ts, again, pieces.slice(at), at, limit);
-          restored++;
-        } finally {
-          wasm.dispose();
-          again.dispose();
-        }
-      }),
-      { numRuns: runs(100) },
-    );
-    expect(restored).toBeGreaterThan(50);
+    olderFormGoesOn((o, ts, wasm, again) => {
+      const now = form11(wasm, ts, o);
+      const t = twin(ts);
+      // the twin's head, where the next character's walk could use it (within maxPeriod), else none
+      const usable = (q: number): number => (q >= 0 && t.pos - q >= 1 && t.pos - q <= o.maxPeriod ? q : -1);
+      // the module's bucket b holds the twin's buckets 4b..4b+3 (the top 6 bits of the same product, not 8)
+      const head = (b: number): number => Math.max(...[0, 1, 2, 3].map((s) => usable(t.heads[4 * b + s] as number)));
+      for (let b = 0; b < BUCKETS; b++) expect(headRead(now, o, b)).toBe(head(b));
+      const wide = wideRegion(now, ts, o);
+      const today = regionFromWide(wide, chantLayout(o));
+      expect(withoutChains(today, o)).toEqual(withoutChains(now, o));
+      expect(linksRead(today, o)).toEqual(linksRead(now, o));
+      for (let b = 0; b < BUCKETS; b++) expect(headRead(today, o, b)).toBe(head(b));
+      loadInto(again, wide);
+    });
   });
 
   it('should refuse a wide region whose flag is neither 0 nor 1, as the wide region was refused', () => {
@@ -280,30 +272,13 @@ describe("chanting's 64 bucket heads as low 16 bits, the periods followed as bit
 
 describe("chanting's region without gram hashes, links in a byte (format 12)", () => {
   it('should turn a format-11 region into exactly the region of today, which goes on with the same hits', () => {
-    let restored = 0;
-    fc.assert(
-      fc.property(options, fc.array(piece, { minLength: 2, maxLength: 16 }), fc.nat(), fc.constantFrom(2 ** 30, 600), (o, pieces, cut, limit) => {
-        const at = 1 + (cut % (pieces.length - 1));
-        const ts = new TsProseStream(o);
-        const wasm = new WasmProseStream(o);
-        const again = new WasmProseStream(o);
-        try {
-          feed(ts, wasm, pieces.slice(0, at), 0, limit);
-          const now = regionOf(wasm);
-          const old = to11(now, ts, o);
-          expect(regionFrom11(old, chantLayout(o))).toEqual(now);
-          loadInto(again, old);
-          expect(regionOf(again)).toEqual(now);
-          feed(ts, again, pieces.slice(at), at, limit);
-          restored++;
-        } finally {
-          wasm.dispose();
-          again.dispose();
-        }
-      }),
-      { numRuns: runs(100) },
-    );
-    expect(restored).toBeGreaterThan(50);
+    olderFormGoesOn((o, ts, wasm, again) => {
+      const now = regionOf(wasm);
+      const old = to11(now, ts, o);
+      expect(regionFrom11(old, chantLayout(o))).toEqual(now);
+      loadInto(again, old);
+      expect(regionOf(again)).toEqual(now);
+    });
   });
 
   it('should read a link longer than maxPeriod in a format-11 region as none, as the walk did', () => {

@@ -67,6 +67,26 @@ describe('LoopEngine two-phase calls', () => {
     expect(e.stats().checks).toBe(1);
     e.close();
   });
+
+  it('should start no session for a call whose id is refused, nor for streamed text that is not a string', () => {
+    const e = new LoopEngine({ maxSessions: 1 });
+    try {
+      e.check('old', { tool: 'read', args: { path: 'a' } });
+      const bad = { tool: 'read', args: { path: 'b' }, id: '' };
+      expect(() => e.propose('p', bad)).toThrow(/call\.id must be a non-empty string/);
+      expect(() => e.record('r', { ...bad, text: 'a thought.' })).toThrow(/call\.id must be a non-empty string/);
+      expect(() => e.decline('d', bad)).toThrow(InvalidEventError);
+      expect(() => e.didNotRun('n', bad)).toThrow(InvalidEventError);
+      const out = e.decideBatch([{ session: 'b', phase: 'record', ...bad }]);
+      expect((out[0] as Error).message).toMatch(/^calls\[0\]: call\.id must be a non-empty string/);
+      expect(() => e.checkText('t', 42 as unknown as string)).toThrow(/text must be a string, received/);
+      // none started, and so the one live session (of a cap of one) was not evicted for them
+      expect(e.sessionIds()).toEqual(['old']);
+      expect(e.stats().evicted).toBe(0);
+    } finally {
+      e.close();
+    }
+  });
 });
 
 describe('LiveGuard', () => {

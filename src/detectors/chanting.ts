@@ -56,6 +56,13 @@ interface Found {
   readonly chunk: string;
 }
 
+/**
+ * Streams made by ready() that no text was fed since: a call with text that then read none (a late record,
+ * ignored) saves as a detector without a stream, as if it had never come (see save()). A set beside the
+ * detectors, not a field of each: a stream is in it only between a call's reservation and its read.
+ */
+const unread = new WeakSet<ProseStream>();
+
 /** Detects text that repeats the same chunk over and over. */
 export class ChantingDetector implements Detector {
   readonly name = 'chanting';
@@ -159,6 +166,8 @@ export class ChantingDetector implements Detector {
 
   private feed(text: string, complete: boolean): void {
     if (this.s === null) this.start();
+    // a stream made by ready() has no boundary yet: only then can it be in the set
+    else if (this.bounds === 0) unread.delete(this.s);
     this.mark();
     let k = 0;
     while (k < text.length) {
@@ -207,7 +216,9 @@ export class ChantingDetector implements Detector {
    * first text: that text's call feeds it at once.
    */
   ready(): void {
-    if (this.s === null) this.start();
+    if (this.s !== null) return;
+    this.start();
+    unread.add(this.stream);
   }
 
   private start(): void {
@@ -408,8 +419,12 @@ export class ChantingDetector implements Detector {
     w.i32(this.call);
     w.f64(this.textRound);
     w.u32(this.lastText === null ? this.lastTextHash : hashString(this.lastText) >>> 0);
-    w.bool(this.s !== null);
-    if (this.s === null) return;
+    // a stream made for a text not read yet holds nothing a stream made by that text would not: saved as none
+    if (this.s === null || unread.has(this.s)) {
+      w.bool(false);
+      return;
+    }
+    w.bool(true);
     this.s.save(w);
     w.bool(this.filter.fenceOpen);
     w.str(this.lineBuf);
@@ -448,6 +463,7 @@ export class ChantingDetector implements Detector {
     }
     if (!r.bool()) return;
     if (this.s === null) this.start();
+    else unread.delete(this.s);
     this.stream.load(r);
     this.filter.fenceOpen = r.bool();
     this.lineBuf = r.str();

@@ -15,7 +15,7 @@ import { assertSendable } from '../wire/portable-values.js';
 import { LoopDetector, type SessionMode } from '../session/loop-detector.js';
 import type { AggregateStats, SessionStats, StatsAggregate } from '../session/stats.js';
 import type { ToolEvent, Verdict } from '../types.js';
-import type { LiveCall, LiveDecision, LivePhase } from '../live/live-call.js';
+import { type LiveCall, type LiveDecision, type LivePhase, validateLiveCall } from '../live/live-call.js';
 import { type EvictedSession, type EvictedSessionInfo, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
 import { SessionTable } from './session-table.js';
 import { type EngineMetrics, type Operation, engineMetrics } from '../metrics/engine-metrics.js';
@@ -234,7 +234,7 @@ export class LoopEngine {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
     checkId(sessionId, 'sessionId');
-    this.validate(call); // an invalid call neither starts nor evicts a session
+    this.validateLive(call); // an invalid call neither starts nor evicts a session
     const session = this.sessionFor(sessionId, now);
     session.expectEveryOutcome(everyOutcome);
     const d = session.propose(call);
@@ -247,7 +247,7 @@ export class LoopEngine {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
     checkId(sessionId, 'sessionId');
-    this.validate(call);
+    this.validateLive(call);
     const d = this.sessionFor(sessionId, now, null, undefined, hasText(call)).record(call);
     if (this.metrics !== null) this.measuredDecision('record', t0, d);
     return d;
@@ -257,7 +257,7 @@ export class LoopEngine {
   decline(sessionId: string, call: LiveCall): void {
     const now = this.enter();
     checkId(sessionId, 'sessionId');
-    this.validate(call);
+    this.validateLive(call);
     this.session(sessionId, now, null).decline(call);
   }
 
@@ -268,7 +268,7 @@ export class LoopEngine {
   didNotRun(sessionId: string, call: LiveCall): boolean {
     const now = this.enter();
     checkId(sessionId, 'sessionId');
-    this.validate(call);
+    this.validateLive(call);
     return this.session(sessionId, now, null).didNotRun(call);
   }
 
@@ -286,7 +286,7 @@ export class LoopEngine {
         const o = typeof c === 'object' && c !== null ? (c as { session?: unknown; phase?: unknown }) : {};
         if (typeof o.session !== 'string') throw new InvalidEventError('session', `calls[${i}].session must be a string, received ${describe(o.session)}`);
         if (o.phase !== 'propose' && o.phase !== 'record') throw new InvalidEventError('phase', `calls[${i}].phase must be "propose" or "record", received ${describe(o.phase)}`);
-        this.validate(c);
+        this.validateLive(c);
         const d = this.sessionFor(o.session, now, null, undefined, o.phase === 'record' && hasText(c as LiveCall));
         return o.phase === 'propose' ? d.propose(c as LiveCall) : d.record(c as LiveCall);
       } catch (err) {
@@ -328,7 +328,10 @@ export class LoopEngine {
   /** Feeds a session's streamed text (outside tool calls) to its chanting detector (LoopDetector.checkText). */
   checkText(sessionId: string, text: string): Verdict | null {
     const now = this.enter();
-    const d = this.session(checkId(sessionId, 'sessionId'), now, null);
+    checkId(sessionId, 'sessionId');
+    // refused as the session refuses it, before it starts or evicts a session or has room made for its text
+    if (typeof text !== 'string') throw new InvalidEventError('text', `text must be a string, received ${describe(text)}`);
+    const d = this.session(sessionId, now, null);
     this.roomForText(d);
     return d.checkText(text);
   }
@@ -456,6 +459,14 @@ export class LoopEngine {
     if (this.closed) throw new ClosedError('loopwatch: this LoopEngine was closed');
   }
 
+  /**
+   * A live call checked as the session will check it (validate(), and its `id`), so that an invalid call
+   * neither starts nor evicts a session, nor has room made for its text.
+   */
+  private validateLive(call: unknown): void {
+    validateLiveCall(call, 'record', (c) => this.validate(c));
+  }
+
   /** The event checked as validateEvent does, and with `strictValues`, refused as a LoopPool would refuse it. */
   private validate(event: unknown): ToolEvent {
     const e = validateEvent(event);
@@ -513,11 +524,7 @@ export class LoopEngine {
    * when no other session is left to evict.
    */
   private roomForText(d: LoopDetector): void {
-    while (!d.reserve(0, 0, true)) {
-      if (this.table.oldest() === d.sessionId || !this.evictOldest(null, undefined)) {
-        throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for this session's chanting stream, and no other session of this engine to evict; the text was not read`);
-      }
-    }
+    this.evictUntil(d, () => d.reserve(0, 0, true), null, undefined, `loopwatch: this thread's WebAssembly memory has no room for this session's chanting stream, and no other session of this engine to evict; the text was not read`);
   }
 
   /**
@@ -527,11 +534,21 @@ export class LoopEngine {
    * CapacityError when no other session is left to evict (the memory is other engines').
    */
   private roomForCall(d: LoopDetector, pending: Pending | null, out: (Verdict | null | Error)[] | undefined, text = false): void {
-    // the batch's calls so far and this one: what they take of the thread's shared blocks (semantic sketches)
-    while (!d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1, text)) {
-      if (this.table.oldest() === d.sessionId || !this.evictOldest(pending, out)) {
-        throw new CapacityError(`loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow (or the batch's semantic sketches, or the chanting stream of its first text), and no other session of this engine to evict; the call was not recorded`);
-      }
+    // every call comes here: with room (the common case) it is reserved without making a function
+    if (d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1, text)) return;
+    // the batch's calls so far and this one: what they take of the thread's shared blocks (semantic sketches),
+    // read again after each eviction (an eviction may check the batch's waiting calls first)
+    const reserved = (): boolean => d.reserve(d.queued + 1, (pending?.detectors.length ?? 0) + 1, text);
+    this.evictUntil(d, reserved, pending, out, `loopwatch: this thread's WebAssembly memory has no room for this session's state ring to grow (or the batch's semantic sketches, or the chanting stream of its first text), and no other session of this engine to evict; the call was not recorded`);
+  }
+
+  /**
+   * Evicts least recently used sessions (a batch's pending calls checked first if they must), never `d`
+   * itself, until `reserved()` has the room; a CapacityError saying `message` when no other session is left.
+   */
+  private evictUntil(d: LoopDetector, reserved: () => boolean, pending: Pending | null, out: (Verdict | null | Error)[] | undefined, message: string): void {
+    while (!reserved()) {
+      if (this.table.oldest() === d.sessionId || !this.evictOldest(pending, out)) throw new CapacityError(message);
     }
   }
 

@@ -91,6 +91,9 @@ export interface WasmExports {
 /** Most 64 KiB pages a thread's memory grows to: 4 GiB, all a 32-bit module addresses. */
 export const MAX_MEMORY_PAGES = 65536;
 
+/** Bytes of chanting's text area (wasm-prose-stream.ts: 16,384 UTF-16 code units a push), one a thread, made with its instance. */
+export const CHANT_TEXT_BYTES = 16_384 * 2;
+
 /** Pages new instances stop at (tests lower it to fill the memory quickly). */
 let maxPages = MAX_MEMORY_PAGES;
 
@@ -132,6 +135,9 @@ export class WasmInstance {
     // the caches' regions now: made at a batch's first result or text, their growth of the memory would
     // detach the views that batch's reader holds
     this.ex.cachesReady();
+    // chanting's text area too: it comes from the memory top, which evicting sessions never frees, so made at
+    // the first text of a memory already full it could never be had (every text's call failed)
+    this.ex.reserveText(CHANT_TEXT_BYTES);
     this.writeStopWords();
   }
 

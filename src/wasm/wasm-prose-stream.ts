@@ -19,10 +19,10 @@ import type { RepeatedSentence } from '../text/sentence-repeats.js';
 import { type ChantLayout, chantLayout, regionFrom11, regionFromPositions, regionFromWide } from './chant-layout.js';
 import * as A from './generated/abi.js';
 import { type WasmCore, sharedCore } from './wasm-core.js';
-import type { WasmInstance } from './wasm-module.js';
+import { CHANT_TEXT_BYTES, type WasmInstance } from './wasm-module.js';
 
 /** Code units copied into the module per call at most (a longer range is pushed a window at a time). */
-const TEXT_UNITS = 16384;
+const TEXT_UNITS = CHANT_TEXT_BYTES / 2;
 const BAD_REGION = 0xffffffff;
 /** The unit a push with `lineEnd` adds after its range. */
 const LINE_FEED = 0x0a;
@@ -47,7 +47,7 @@ interface TextArea {
 
 const areas = new WeakMap<WasmInstance, TextArea>();
 
-/** The instance's text area, reserved on first use; a CapacityError when memory has no room for it. */
+/** The instance's text area (made with the instance, wasm-module.ts); a CapacityError when memory had no room for it. */
 function areaOf(instance: WasmInstance): TextArea {
   let a = areas.get(instance);
   if (a === undefined) {

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { LoopDetector, LoopEngine } from '../../src/index.js';
 import type { SessionEvent, ToolEvent } from '../../src/index.js';
 import { limitMemoryForTesting } from '../../src/wasm/wasm-module.js';
+import { fillWithOneCallSessions } from './full-memory.js';
 
 limitMemoryForTesting(160);
 
@@ -32,11 +33,7 @@ describe('semantic sketch blocks in a full memory, a batch of many sessions', ()
     const e = new LoopEngine();
     try {
       // fill the memory with one-call sessions of small sketches until the engine evicts to start another
-      for (let from = 0; e.stats().evicted === 0; from += 50) {
-        expect(from, 'the memory never filled').toBeLessThan(40_000);
-        const out = e.checkBatch(Array.from({ length: 50 }, (_, i): SessionEvent => ({ session: `f${from + i}`, ...short(0) })));
-        expect(out.filter((v) => v instanceof Error)).toEqual([]);
-      }
+      fillWithOneCallSessions(e, short(0));
       // the newest sessions, each one call with a large sketch, all in one batch (50 calls, as the batches that filled it: the outputs fit where theirs were)
       const ids = e.sessionIds().slice(-50);
       const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { LoopDetector, LoopEngine } from '../../src/index.js';
 import type { SessionEvent, ToolEvent } from '../../src/index.js';
 import { limitMemoryForTesting } from '../../src/wasm/wasm-module.js';
+import { fillWithOneCallSessions } from './full-memory.js';
 
 limitMemoryForTesting(160);
 
@@ -30,15 +31,22 @@ const verdicts = (vs: unknown): string => JSON.stringify(vs);
 /** An engine whose memory was filled by batches of 50 one-call sessions, until it evicted to start another. */
 function filled(): LoopEngine {
   const e = new LoopEngine();
-  // a text first, so the thread's chanting text area is there before the memory fills (a memory filled before
-  // any text has no room for it: each text then fails its call, whatever the batch; not this file's concern)
-  expect(e.checkBatch([{ session: 'text-first', ...short(0), text: 'a first thought.' }]).filter((v) => v instanceof Error)).toEqual([]);
-  for (let from = 0; e.stats().evicted === 0; from += 50) {
-    expect(from, 'the memory never filled').toBeLessThan(40_000);
-    const out = e.checkBatch(Array.from({ length: 50 }, (_, i): SessionEvent => ({ session: `f${from + i}`, ...short(0) })));
-    expect(out.filter((v) => v instanceof Error)).toEqual([]);
-  }
+  // no text first: the thread's chanting text area is made with its instance (wasm-memory-full-text-area.test.ts)
+  fillWithOneCallSessions(e, short(0));
   return e;
+}
+
+/**
+ * Checks rounds 1..3 of `events(round)` as one batch each: no call fails, and every verdict is that of the
+ * session's reference detector (`refs`) given the same calls one at a time.
+ */
+function roundsMatchReference(e: LoopEngine, refs: ReadonlyMap<string, LoopDetector>, events: (round: number) => SessionEvent[]): void {
+  for (let round = 1; round <= 3; round++) {
+    const batch = events(round);
+    const out = e.checkBatch(batch);
+    expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
+    expect(verdicts(out), `round ${round}`).toBe(verdicts(batch.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
+  }
 }
 
 describe('a batch wider than any before it, in a full memory', () => {
@@ -49,12 +57,7 @@ describe('a batch wider than any before it, in a full memory', () => {
       const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
       for (const r of refs.values()) r.check(short(0));
       const before = e.stats().evicted;
-      for (let round = 1; round <= 3; round++) {
-        const events = ids.map((session): SessionEvent => ({ session, ...long(round) }));
-        const out = e.checkBatch(events);
-        expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
-        expect(verdicts(out), `round ${round}`).toBe(verdicts(events.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
-      }
+      roundsMatchReference(e, refs, (round) => ids.map((session): SessionEvent => ({ session, ...long(round) })));
       expect(e.stats().evicted).toBeGreaterThan(before);
       for (const id of ids) expect(e.has(id), id).toBe(true);
     } finally {
@@ -68,12 +71,7 @@ describe('a batch wider than any before it, in a full memory', () => {
       const ids = Array.from({ length: 200 }, (_, i) => `n${i}`);
       const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
       const before = e.stats().evicted;
-      for (let round = 1; round <= 3; round++) {
-        const events = ids.map((session, i): SessionEvent => ({ session, ...(i % 2 === 0 ? long(round) : short(round)) }));
-        const out = e.checkBatch(events);
-        expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
-        expect(verdicts(out), `round ${round}`).toBe(verdicts(events.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
-      }
+      roundsMatchReference(e, refs, (round) => ids.map((session, i): SessionEvent => ({ session, ...(i % 2 === 0 ? long(round) : short(round)) })));
       expect(e.stats().evicted).toBeGreaterThan(before);
       for (const id of ids) expect(e.has(id), id).toBe(true);
     } finally {
@@ -91,13 +89,8 @@ describe('a batch wider than any before it, in a full memory', () => {
       const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
       for (const r of refs.values()) r.check(short(0));
       const before = e.stats().evicted;
-      for (let round = 1; round <= 3; round++) {
-        // each call's text is its session's first (round 1): the chanting region is made as the call's output is read
-        const events = ids.map((session, i): SessionEvent => ({ session, ...long(round), text: `step ${round} of ${i}: thinking about the query again.` }));
-        const out = e.checkBatch(events);
-        expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
-        expect(verdicts(out), `round ${round}`).toBe(verdicts(events.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
-      }
+      // each call's text is its session's first (round 1): the chanting region is made as the call's output is read
+      roundsMatchReference(e, refs, (round) => ids.map((session, i): SessionEvent => ({ session, ...long(round), text: `step ${round} of ${i}: thinking about the query again.` })));
       expect(e.stats().evicted).toBeGreaterThan(before);
       for (const id of ids) expect(e.has(id), id).toBe(true);
     } finally {
