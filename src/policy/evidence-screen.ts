@@ -24,6 +24,7 @@
 import type { LoopSignal, Progress } from '../types.js';
 import { CallFact } from './call-facts.js';
 import type { LaterFacts } from './checked-call-clean.js';
+import { anotherCallAfterOneFailing } from './another-call-after-one-failing.js';
 import { anotherEditAfterFailed } from './edit-after-failed-edits.js';
 import type { PolicyLog } from './policy-log.js';
 import type { ScreenFacts } from './screen-facts.js';
@@ -278,7 +279,8 @@ export class EvidenceScreen {
    * ran: the proposed call's outcome is not known, so its likeness to stalled calls is no stall of its own
    * (a third edit of a file, proposed after two failed, is most often the one that works). Similar calls that
    * failed are a stall of failures, kept, unless they are failed edits and the proposal is another edit
-   * (edit-after-failed-edits.ts): then only the similar calls that did not fail count.
+   * (edit-after-failed-edits.ts), or the failures of one call and the proposal is another call
+   * (another-call-after-one-failing.ts): then only the similar calls that did not fail count.
    */
   private ranEnough(s: LoopSignal, index: number): boolean {
     if ((this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
@@ -289,8 +291,9 @@ export class EvidenceScreen {
     for (const i of s.unit) {
       if (i === index) continue;
       if ((this.facts.of(i) & CallFact.FAILED) !== 0) {
-        // similar calls failing are the dead end's evidence, kept: a stall of failures is a stall
-        if (!(another ??= anotherEditAfterFailed(this.log, this.facts, s.unit, index))) return true;
+        // similar calls failing are the dead end's evidence, kept: a stall of failures is a stall; not another
+        // edit after failed ones, nor another call after one call's failures (those weigh on their outcome)
+        if (!(another ??= anotherEditAfterFailed(this.log, this.facts, s.unit, index) || anotherCallAfterOneFailing(this.log, this.facts, s.unit, index))) return true;
         continue;
       }
       ran++;

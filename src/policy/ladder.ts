@@ -11,10 +11,20 @@
  * repetitions all after that verdict) is at most warned at its first sighting, however high the ladder
  * stands (a CI poll asked about must not make the first failed edit after it a break). Its verdict climbs
  * the ladder as any does, so its next sighting, or any other verdict, acts on the rung the session stands on.
+ * A block (a proposal broken before it ran, not recorded) climbs keyed to its loop too, held between the
+ * calls recorded before it and the next ({@link BLOCK_OFFSET}): after a stop, a different loop begun since
+ * is warned at its first sighting, as after any verdict, while the loop that was blocked keeps being refused.
  */
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import type { LoopAction } from '../types.js';
+
+/**
+ * How far before the call index it would have had a block is held (`at`): it came after the calls recorded
+ * before it and before any recorded since, so a loop begun at that index or later began after it, one begun
+ * before it did not; and, no whole index, it names no recorded call (lastVerdictAt).
+ */
+export const BLOCK_OFFSET = 0.5;
 
 /** Where a session stands on its action ladder. */
 export class Ladder {
@@ -72,9 +82,17 @@ export class Ladder {
     this.quiet = 0;
   }
 
-  /** The call of the latest verdict that climbed it (undefined: none, or a block's climb, which names no call). */
+  /**
+   * Counts a block of a proposal about the loop `key` begun at `loopStart`, the call index it would have had
+   * being `index` (it is not recorded): climbs `step` rungs, held {@link BLOCK_OFFSET} before that index.
+   */
+  climbBlocked(step: number, key: number, loopStart: number, index: number): void {
+    this.climb(step, key, loopStart, index - BLOCK_OFFSET);
+  }
+
+  /** The call of the latest verdict that climbed it (undefined: none, or a block's climb, which names no call recorded). */
   lastVerdictAt(): number | undefined {
-    return this.key === 0 ? undefined : this.at;
+    return this.key === 0 || !Number.isInteger(this.at) ? undefined : this.at;
   }
 
   /** Counts a call without a verdict, and steps back down after `cooldown` of them. */

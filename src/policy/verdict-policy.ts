@@ -215,6 +215,9 @@ export interface ProposalRule {
   readonly force: boolean;
 }
 
+/** The ladder's key of a loop whose repeated call's signature has these low 32 bits (never 0: 0 names no loop). */
+const ladderKey = (signatureLow: number | undefined): number => (signatureLow ?? 0) >>> 0 || 1;
+
 /** A ladder no verdict has climbed (what a session without one saves; never changed). */
 const FIRST_RUNG = new Ladder([], 0);
 
@@ -259,9 +262,13 @@ export class VerdictPolicy {
     return this.weigh(signals, index, step, waiting, proposal, failed);
   }
 
-  /** Counts a verdict that blocked a proposed call (the call is not recorded, the verdict stands). */
-  noteBlocked(): void {
-    this.ladder.climb(1);
+  /**
+   * Counts a verdict that blocked a proposed call (the call is not recorded, the verdict stands): the ladder
+   * climbs keyed to the blocked call (`signatureLow`: the low 32 bits of its signature, read before its
+   * proposal was rolled back), so a different loop begun after the block is a new loop (ladder.ts).
+   */
+  noteBlocked(verdict: Verdict, signatureLow: number | undefined): void {
+    this.ladder.climbBlocked(1, ladderKey(signatureLow), verdict.loopStart, verdict.index);
     this.count++;
   }
 
@@ -362,7 +369,7 @@ export class VerdictPolicy {
     };
 
     // the loop's key: the repeated call's signature (a climb left by a cooldown resumes on the same loop)
-    const key = (this.log.signatureLow(index) ?? 0) >>> 0 || 1;
+    const key = ladderKey(this.log.signatureLow(index));
     // peeked without making the ladder: a proposal (rolled back) must leave the session as it was
     const climbed = this.climbed === null ? (this.p.ladder[0] as LoopAction) : this.climbed.peek(key, loopStart);
     // a call waiting on a person (not authorized) or on the world (a paced poll) is asked about, not broken

@@ -443,6 +443,7 @@ export class LoopDetector {
     const p = this.pipeline;
     let verdict: Verdict | null;
     let sig: string;
+    let sigLow: number | undefined;
     let stop: boolean;
     let turn: number | undefined;
     p.mark();
@@ -451,6 +452,7 @@ export class LoopDetector {
       const signals = p.observe(event, true);
       const index = p.lastIndex;
       sig = p.log.signatureHex(index) ?? '';
+      sigLow = p.log.signatureLow(index);
       // a host that records every run: the same call proposed again while it waits did not run (a person
       // declined it, another hook denied it), so it is not in flight beside this one
       if (this.everyOutcome) for (const q of this.live.takeSameCall(sig)) this.notRun(q);
@@ -479,7 +481,7 @@ export class LoopDetector {
     }
     if (verdict !== null && verdict.action === 'break') {
       this.live.block(sig, verdict.kind);
-      this.policy.noteBlocked();
+      this.policy.noteBlocked(verdict, sigLow);
       this.countBlocked();
       this.publish(verdict);
       return proposalDecision(this.sessionId, id, verdict, stop);
