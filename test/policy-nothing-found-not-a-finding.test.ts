@@ -5,7 +5,9 @@
  * exist on type 'Y'`) are no "found nothing". Read as one, they joined unrelated failures into the dead end's
  * class of failures that found nothing: devset 972885bf warned at its 9th call on an `npx create-next-app`
  * that refused a non-empty folder and two `rm` of files already gone; devset 4a157229 at #333 on a `sleep`
- * given a command as its argument and two psql queries naming different columns that are not there. The
+ * given a command as its argument and two psql queries naming different columns that are not there. pytest's
+ * "collected 0 items / 6 errors" (its modules did not import) and TypeScript's "'test' does not exist in type
+ * 'UserConfigExport'" are no "found nothing" either (devset 019b55c1 #256, 019d021f #44). The
  * same wrong name coming back is still a dead end (the class of its error text), and a real "not found"
  * near them still says nothing was found. Both engines, and the module's reading against its TypeScript twin.
  */
@@ -43,6 +45,14 @@ describe('phrases that report no empty search', () => {
     expect(readings('{"code":"42703","message":"column users.foo does not exist"}')).toEqual([false, false]);
     expect(readings("src/a.tsx(27,70): error TS2339: Property 'user_login' does not exist on type 'UserData'.")).toEqual([false, false]);
     expect(readings('FATAL:  database "ynab_development" doesn\'t exist')).toEqual([false, false]);
+    expect(readings("vite.config.ts(16,3): error TS2769: No overload matches this call.\n  Object literal may only specify known properties, and 'test' does not exist in type 'UserConfigExport'.")).toEqual([false, false]);
+  });
+
+  it("should not read pytest's collection that failed to import as nothing found, but should read one that found no tests", () => {
+    expect(readings('============ test session starts ============\nplatform linux -- Python 3.11.14, pytest-9.0.2\ncollected 0 items / 6 errors\n\n==== ERRORS ====')).toEqual([false, false]);
+    expect(readings('collected 0 items / 1 error')).toEqual([false, false]);
+    expect(readings('collected 0 items\n\n===== no tests ran in 0.01s =====')).toEqual([true, true]);
+    expect(readings('collected 0 items / 1 skipped')).toEqual([true, true]);
   });
 
   it('should still read a real "not found" or "does not exist" as nothing found, beside them or alone', () => {

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTHING_LOOK, NOTHING_PHRASES, NOTHING_VALUES, bytesSayNothingFound } from '../src/text/nothing-found.js';
-import { BARE_KIND, INSTALL_NOTICE, NAME_KINDS } from '../src/text/not-a-finding.js';
+import { BARE_KIND, COLLECTION_ERRORS, ERROR_WORD, INSTALL_NOTICE, NAME_KINDS, ON_A_TYPE } from '../src/text/not-a-finding.js';
 import { MAX_NOISE_LINES, shellNoiseEnd } from '../src/text/shell-noise.js';
 import { sharedInstance } from '../src/wasm/wasm-module.js';
 import { runs } from './helpers/streams.js';
@@ -25,6 +25,8 @@ function wasmSays(bytes: Uint8Array): boolean {
 const passedOver = [
   `not found${INSTALL_NOTICE}`, `not found${INSTALL_NOTICE.slice(0, 12)}`, `${BARE_KIND} does not exist`, `${BARE_KIND}doesn't exist`,
   ...NAME_KINDS.flatMap((k) => [`${k} "x" does not exist`, `${k}  a.b  doesn't exist`, `${k} does not exist`, `x${k} y does not exist`]),
+  ...ON_A_TYPE.flatMap((w) => [`'x' does not exist${w}'Y'`, `doesn't exist${w.toUpperCase()}`, `does not exist${w.slice(0, 5)}`]),
+  `0 items${COLLECTION_ERRORS}6${ERROR_WORD}s`, `0 items${COLLECTION_ERRORS}12${ERROR_WORD}`, `0 items${COLLECTION_ERRORS}${ERROR_WORD}`, `0 items${COLLECTION_ERRORS}3 skipped`, `0 items${COLLECTION_ERRORS}1${ERROR_WORD.slice(0, 3)}`,
 ];
 const phrase = fc.constantFrom(...NOTHING_PHRASES, ...NOTHING_VALUES, ...passedOver).chain((p) =>
   fc.array(fc.boolean(), { minLength: p.length, maxLength: p.length }).map((up) => [...p].map((c, i) => (up[i] ? c.toUpperCase() : c)).join('')),

@@ -8,9 +8,13 @@
  * - a wrong name in the agent's own code or query: PostgreSQL's `column "email" does not exist`, `relation
  *   "identities" does not exist`, `type "auth.factor_type" does not exist`, `operator does not exist: uuid =
  *   text`, TypeScript's `Property 'user_login' does not exist on type 'UserData'` (`does not exist` or
- *   `doesn't exist` after one of {@link NAME_KINDS} and one name, or right after `operator`). Such an error
+ *   `doesn't exist` after one of {@link NAME_KINDS} and one name, or right after `operator`), and
+ *   TypeScript's "Object literal may only specify known properties, and 'test' does not exist in type
+ *   'UserConfigExport'" (the phrase followed by one of {@link ON_A_TYPE}). Such an error
  *   is the agent's mistake, not the world's answer: it counts as a struggle when the same mistake comes back
- *   (the dead end's class of the error text), not as one more "found nothing" joined to unrelated failures.
+ *   (the dead end's class of the error text), not as one more "found nothing" joined to unrelated failures;
+ * - a test run whose collection failed: pytest's "collected 0 items / 6 errors" (`0 items`, then
+ *   {@link COLLECTION_ERRORS}, digits and {@link ERROR_WORD}) found no tests because its modules did not import.
  *
  * Read over UTF-8 bytes, ASCII-lowercased as they are read (assembly/not-a-finding.ts is the twin): the
  * notice within the text's `len` bytes, the name and its kind before the phrase (each gap one or more
@@ -19,6 +23,15 @@
 
 /** What follows `not found` in a package runner's notice that it will install a package. */
 export const INSTALL_NOTICE = ' and will be installed';
+
+/** What follows `does not exist` in a compiler's report of a member a type does not have (TypeScript). */
+export const ON_A_TYPE: readonly string[] = Object.freeze([' on type ', ' in type ']);
+
+/** What follows `0 items` in pytest's count of modules that failed to import ("collected 0 items / 6 errors"). */
+export const COLLECTION_ERRORS = ' / ';
+
+/** The word after COLLECTION_ERRORS' count (`error` or `errors`). */
+export const ERROR_WORD = ' error';
 
 /** Words naming what a wrong name was taken for, before `<name> does not exist` (lowercase ASCII). */
 export const NAME_KINDS: readonly string[] = Object.freeze([
@@ -33,6 +46,9 @@ const ascii = new TextEncoder();
 const NOTICE = ascii.encode(INSTALL_NOTICE);
 const KINDS = NAME_KINDS.map((w) => ascii.encode(w));
 const BARE = ascii.encode(BARE_KIND);
+const TYPE_AFTER = ON_A_TYPE.map((w) => ascii.encode(w));
+const SLASH = ascii.encode(COLLECTION_ERRORS);
+const ERROR = ascii.encode(ERROR_WORD);
 
 function lower(b: number): number {
   return b >= 0x41 && b <= 0x5a ? b + 32 : b;
@@ -61,22 +77,40 @@ function spacesBefore(bytes: Uint8Array, end: number): number {
   return j;
 }
 
-/**
- * Whether `not found` at `at` of text `bytes[0, len)` is followed by {@link INSTALL_NOTICE} (a package
- * runner's notice: nothing was searched for).
- */
-export function installNoticeAt(bytes: Uint8Array, len: number, at: number): boolean {
-  const from = at + 9; // 'not found'.length
-  if (from + NOTICE.length > len) return false;
-  for (let k = 0; k < NOTICE.length; k++) if (lower(bytes[from + k] as number) !== NOTICE[k]) return false;
+/** Whether `w` (lowercase) stands at `from` of text `bytes[0, len)`. */
+function startsAt(bytes: Uint8Array, len: number, from: number, w: Uint8Array): boolean {
+  if (from + w.length > len) return false;
+  for (let k = 0; k < w.length; k++) if (lower(bytes[from + k] as number) !== w[k]) return false;
   return true;
 }
 
 /**
- * Whether `does not exist` (or `doesn't exist`) at `at` of `bytes` follows a wrong name: one of
- * {@link NAME_KINDS}, spaces, a name, spaces; or {@link BARE_KIND} and spaces.
+ * Whether `not found`, ending at `end` of text `bytes[0, len)`, is followed by {@link INSTALL_NOTICE} (a
+ * package runner's notice: nothing was searched for).
  */
-export function wrongNameAt(bytes: Uint8Array, at: number): boolean {
+export function installNoticeAt(bytes: Uint8Array, len: number, end: number): boolean {
+  return startsAt(bytes, len, end, NOTICE);
+}
+
+/**
+ * Whether `0 items`, ending at `end` of text `bytes[0, len)`, is pytest's count of modules that failed to
+ * import: {@link COLLECTION_ERRORS}, one or more digits, {@link ERROR_WORD}.
+ */
+export function collectionErrorsAt(bytes: Uint8Array, len: number, end: number): boolean {
+  if (!startsAt(bytes, len, end, SLASH)) return false;
+  let j = end + SLASH.length;
+  const digits = j;
+  while (j < len && (bytes[j] as number) >= 0x30 && (bytes[j] as number) <= 0x39) j++;
+  return j > digits && startsAt(bytes, len, j, ERROR);
+}
+
+/**
+ * Whether `does not exist` (or `doesn't exist`) from `at` to `end` of text `bytes[0, len)` reports a wrong
+ * name: after one of {@link NAME_KINDS}, spaces, a name, spaces; or after {@link BARE_KIND} and spaces; or
+ * followed by one of {@link ON_A_TYPE}.
+ */
+export function wrongNameAt(bytes: Uint8Array, len: number, at: number, end: number): boolean {
+  for (const w of TYPE_AFTER) if (startsAt(bytes, len, end, w)) return true;
   let j = spacesBefore(bytes, at);
   if (j === at) return false;
   if (wordEndsAt(bytes, j, BARE)) return true;
