@@ -4,6 +4,7 @@
 // some phrase are found first (by the byte alone in a block whose next two bytes would lie past the text),
 // so most bytes cost a few vector operations and few word starts reach the phrases.
 import { NOTHING_LOOK } from './abi';
+import { collectionErrorsAt, installNoticeAt, wrongNameAt } from './not-a-finding';
 import { shellNoiseEnd } from './shell-noise';
 
 const PHRASES: StaticArray<string> = [
@@ -13,6 +14,11 @@ const PHRASES: StaticArray<string> = [
   '0 records', '0 rows', '0 hits', 'returned nothing', 'found nothing',
 ];
 const VALUES: StaticArray<string> = ['[]', '{}', 'null', 'none', 'empty', '(empty)', '""', "''"];
+// the phrases a match of which may be passed over (not-a-finding.ts): PHRASES' indices
+const NOT_FOUND = 5;
+const DOES_NOT_EXIST = 10;
+const DOESNT_EXIST = 11;
+const ZERO_ITEMS = 21;
 
 // @ts-ignore: decorator
 @inline function isSpace(b: u32): bool {
@@ -153,7 +159,7 @@ export function saysNothing(ptr: usize, len: u32): bool {
       const at = i + ctz<u32>(lanes);
       lanes &= lanes - 1;
       if (at > 0 && load<u8>(WORD + <usize>load<u8>(ptr + at - 1)) != 0) continue;
-      if (at + 1 < n && phraseAt(ptr, at, n)) return true;
+      if (at + 1 < n && phraseAt(ptr, at, n, len)) return true;
     }
     i += 16;
   }
@@ -173,7 +179,7 @@ export function saysNothing(ptr: usize, len: u32): bool {
     while (starts != 0) {
       const at = i + ctz<u32>(starts);
       starts &= starts - 1;
-      if (at + 1 < n && phraseAt(ptr, at, n)) return true;
+      if (at + 1 < n && phraseAt(ptr, at, n, len)) return true;
     }
     i += 16;
   }
@@ -184,13 +190,16 @@ export function saysNothing(ptr: usize, len: u32): bool {
     prevWord = <u32>load<u8>(WORD + b);
     // FIRST holds lower-case letters and digits: an upper-case letter is looked up lowered
     if (wasWord != 0 || load<u8>(FIRST + (b | (prevWord & ((b >> 6) & 1)) << 5)) == 0) continue;
-    if (phraseAt(ptr, i, n)) return true;
+    if (phraseAt(ptr, i, n, len)) return true;
   }
   return false;
 }
 
-/** Whether some phrase starts at `i` (a word start whose byte begins some phrase), within the first `n` bytes. */
-function phraseAt(ptr: usize, i: u32, n: u32): bool {
+/**
+ * Whether some phrase starts at `i` (a word start whose byte begins some phrase), within the first `n` bytes
+ * of the `len`, and is not passed over where it stands (not-a-finding.ts).
+ */
+function phraseAt(ptr: usize, i: u32, n: u32, len: u32): bool {
   const c = lower(<u32>load<u8>(ptr + i));
   const key = c | (lower(<u32>load<u8>(ptr + i + 1)) << 8);
   let k = 0;
@@ -201,7 +210,10 @@ function phraseAt(ptr: usize, i: u32, n: u32): bool {
     const q = <i32>ctz<u32>(members);
     members &= members - 1;
     const ph = unchecked(PHRASES[q]);
-    if (i + <u32>ph.length <= n && matchesAt(ptr + i, ph)) return true;
+    if (i + <u32>ph.length > n || !matchesAt(ptr + i, ph)) continue;
+    const end = i + <u32>ph.length;
+    if (q == NOT_FOUND ? installNoticeAt(ptr, len, end) : q == DOES_NOT_EXIST || q == DOESNT_EXIST ? wrongNameAt(ptr, len, i, end) : q == ZERO_ITEMS ? collectionErrorsAt(ptr, len, end) : false) continue;
+    return true;
   }
   return false;
 }

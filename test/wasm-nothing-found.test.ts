@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTHING_LOOK, NOTHING_PHRASES, NOTHING_VALUES, bytesSayNothingFound } from '../src/text/nothing-found.js';
+import { BARE_KIND, COLLECTION_ERRORS, ERROR_WORD, INSTALL_NOTICE, NAME_KINDS, ON_A_TYPE } from '../src/text/not-a-finding.js';
 import { MAX_NOISE_LINES, shellNoiseEnd } from '../src/text/shell-noise.js';
 import { sharedInstance } from '../src/wasm/wasm-module.js';
 import { runs } from './helpers/streams.js';
@@ -20,7 +21,14 @@ function wasmSays(bytes: Uint8Array): boolean {
   return inst.exports.saysNothingFound(at, bytes.length) === 1;
 }
 
-const phrase = fc.constantFrom(...NOTHING_PHRASES, ...NOTHING_VALUES).chain((p) =>
+/** Phrases in the places where not-a-finding.ts passes them over, whole or cut short. */
+const passedOver = [
+  `not found${INSTALL_NOTICE}`, `not found${INSTALL_NOTICE.slice(0, 12)}`, `${BARE_KIND} does not exist`, `${BARE_KIND}doesn't exist`,
+  ...NAME_KINDS.flatMap((k) => [`${k} "x" does not exist`, `${k}  a.b  doesn't exist`, `${k} does not exist`, `x${k} y does not exist`]),
+  ...ON_A_TYPE.flatMap((w) => [`'x' does not exist${w}'Y'`, `doesn't exist${w.toUpperCase()}`, `does not exist${w.slice(0, 5)}`]),
+  `0 items${COLLECTION_ERRORS}6${ERROR_WORD}s`, `0 items${COLLECTION_ERRORS}12${ERROR_WORD}`, `0 items${COLLECTION_ERRORS}${ERROR_WORD}`, `0 items${COLLECTION_ERRORS}3 skipped`, `0 items${COLLECTION_ERRORS}1${ERROR_WORD.slice(0, 3)}`,
+];
+const phrase = fc.constantFrom(...NOTHING_PHRASES, ...NOTHING_VALUES, ...passedOver).chain((p) =>
   fc.array(fc.boolean(), { minLength: p.length, maxLength: p.length }).map((up) => [...p].map((c, i) => (up[i] ? c.toUpperCase() : c)).join('')),
 );
 const filler = fc.oneof(
@@ -78,6 +86,26 @@ describe('WebAssembly "nothing found" = TypeScript twin', () => {
         }
       }
     }
+  });
+
+  it('should pass over the same phrases where they report no empty search, at every offset', () => {
+    let over = 0;
+    for (const p of passedOver) {
+      for (let at = 0; at < 40; at++) {
+        for (const before of [' ', 'q', '\n', '"']) {
+          for (const tail of ['', ': x', '.']) {
+            const bytes = utf8.encode(`${before.repeat(at)}${p}${tail}`);
+            const ref = bytesSayNothingFound(bytes, bytes.length);
+            if (!ref) over++;
+            expect(wasmSays(bytes), `${JSON.stringify(before)} x ${at} + ${p} + ${JSON.stringify(tail)}`).toBe(ref);
+          }
+        }
+      }
+      // the notice past the bytes looked at, the phrase within them
+      const edge = utf8.encode(`${'-'.repeat(NOTHING_LOOK - 9)}${p}`);
+      expect(wasmSays(edge), `edge ${p}`).toBe(bytesSayNothingFound(edge, edge.length));
+    }
+    expect(over).toBeGreaterThan(0);
   });
 
   it('should not see a phrase that follows a word byte, even across a sixteen-byte step', () => {

@@ -8,8 +8,11 @@
  * an ASCII letter or digit), or, white space trimmed, are exactly one of `NOTHING_VALUES`. A result that is
  * not text says nothing was found when it is an empty array or an object without keys. The lines a shell's
  * startup prints ahead of a command's output (shell-noise.ts: "~/.profile: line 6: compdef: command not
- * found") are set aside first: their "not found" is the profile's, not the command's.
+ * found") are set aside first: their "not found" is the profile's, not the command's. A phrase that, where it
+ * stands, reports no empty search is passed over (not-a-finding.ts): npm's "not found and will be installed",
+ * a wrong name's "column \"email\" does not exist", pytest's "collected 0 items / 6 errors".
  */
+import { collectionErrorsAt, installNoticeAt, wrongNameAt } from './not-a-finding.js';
 import { shellNoiseEnd } from './shell-noise.js';
 
 /** Bytes of a result looked at. */
@@ -29,6 +32,15 @@ export const NOTHING_VALUES: readonly string[] = Object.freeze(['[]', '{}', 'nul
 const ascii = new TextEncoder();
 const PHRASE_BYTES = NOTHING_PHRASES.map((p) => ascii.encode(p));
 const VALUE_BYTES = NOTHING_VALUES.map((p) => ascii.encode(p));
+/** Per phrase, how a match may be passed over (not-a-finding.ts): 1 a package runner's notice, 2 a wrong name, 3 a failed collection. */
+const PASS_OVER = NOTHING_PHRASES.map((p) => (p === 'not found' ? 1 : p === 'does not exist' || p === "doesn't exist" ? 2 : p === '0 items' ? 3 : 0));
+
+/** Whether phrase match `[at, end)` of text `bytes[0, len)` is passed over by rule `pass` (PASS_OVER). */
+function passedOver(pass: number, bytes: Uint8Array, len: number, at: number, end: number): boolean {
+  if (pass === 1) return installNoticeAt(bytes, len, end);
+  if (pass === 2) return wrongNameAt(bytes, len, at, end);
+  return pass === 3 && collectionErrorsAt(bytes, len, end);
+}
 const low = new Uint8Array(NOTHING_LOOK);
 
 function isAlnum(b: number): boolean {
@@ -64,13 +76,17 @@ function saysNothing(bytes: Uint8Array, len: number): boolean {
       if (same) return true;
     }
   }
-  for (const p of PHRASE_BYTES) {
+  for (let q = 0; q < PHRASE_BYTES.length; q++) {
+    const p = PHRASE_BYTES[q] as Uint8Array;
+    const pass = PASS_OVER[q] as number;
     const last = n - p.length;
     for (let i = 0; i <= last; i++) {
       if (low[i] !== p[0] || (i > 0 && isAlnum(low[i - 1] as number))) continue;
       let k = 1;
       while (k < p.length && low[i + k] === p[k]) k++;
-      if (k === p.length) return true;
+      if (k < p.length) continue;
+      if (pass !== 0 && passedOver(pass, bytes, len, i, i + p.length)) continue;
+      return true;
     }
   }
   return false;
