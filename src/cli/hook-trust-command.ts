@@ -20,7 +20,7 @@ import { isatty } from 'node:tty';
 import { agentCaller } from '../hooks/agent-caller.js';
 import { accept } from '../hooks/accepted-allowlists.js';
 import { revokeAccepted } from '../hooks/accepted-list.js';
-import { ALLOWLIST_FILE, MAX_ALLOWLIST_BYTES, acceptedPath, allowlistFolders, readRules } from '../hooks/project-allowlist.js';
+import { ALLOWLIST_FILE, MAX_ALLOWLIST_BYTES, acceptedPath, allowlistFolders, ownAllowlistOwner, readRules } from '../hooks/project-allowlist.js';
 import { shownMessage } from '../text/shown-message.js';
 import { parseFlags } from './flags.js';
 import type { HookIo } from './hook-io.js';
@@ -91,8 +91,7 @@ export function hookTrustCommand(args: readonly string[], io: Pick<HookIo, 'stdo
     io.stderr.write(`loopwatch hook trust: ${shownPath} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})\n`);
     return 1;
   }
-  const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid && st.uid !== 0) {
+  if (!ownAllowlistOwner(st.uid)) {
     io.stderr.write(`loopwatch hook trust: ${shownPath} is owned by uid ${st.uid}, not by you: the hooks never read it\n`);
     return 1;
   }

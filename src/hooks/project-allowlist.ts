@@ -8,8 +8,9 @@
  * ```
  *
  * The rules are the `allow` option's (src/options/allow-rules.ts). The file is untrusted input: it is read
- * only when it is a regular file of at most MAX_ALLOWLIST_BYTES owned by the user (a file another user
- * planted in a shared folder is not), and a file that cannot be used (not JSON, another shape, a rule
+ * only when it is a regular file of at most MAX_ALLOWLIST_BYTES owned by the user or root (a file another
+ * user planted in a shared folder is not) that no other user may write (mode o+w), all of it checked on the
+ * descriptor read (a file renamed over the path after its look is judged as what is read), and a file that cannot be used (not JSON, another shape, a rule
  * refused) is ignored: the calls are checked without it, and the user is told once per version of the
  * file (a marker in the state directory's `.noted/`). A rule too broad (covering-rules.ts: every command
  * of a shell tool, a pattern or rules together matching many unrelated commands, every call of one of the
@@ -65,16 +66,42 @@ export function allowlistFolders(cwd: string): string[] {
   return [cwd];
 }
 
+/** How {@link projectAllowlist} and {@link readRules} go about it (tests only). */
+export interface AllowlistSeams {
+  /** Called between the look at the path and the file's opening (a test swaps the file there). */
+  readonly checked?: () => void;
+}
+
+/** Whether a file of owner `uid` may be the user's allowlist: the user's own or root's (process uid unknown: yes). */
+export function ownAllowlistOwner(uid: number): boolean {
+  const me = process.getuid?.();
+  return me === undefined || uid === me || uid === 0;
+}
+
+/**
+ * Why the file `st` describes cannot be the user's allowlist, or undefined when it can: it must be a
+ * regular file of at most MAX_ALLOWLIST_BYTES, owned by the user or root, that other users cannot write.
+ */
+export function allowlistFileProblem(st: { isFile(): boolean; size: number; uid: number; mode: number }): string | undefined {
+  if (!st.isFile()) return 'it is not a regular file';
+  if (!ownAllowlistOwner(st.uid)) return `it is owned by uid ${st.uid}, not by you`;
+  if ((st.mode & 0o002) !== 0) return 'any user may write to it (mode o+w)';
+  if (st.size > MAX_ALLOWLIST_BYTES) return `it is ${st.size} bytes, more than ${MAX_ALLOWLIST_BYTES}`;
+  return undefined;
+}
+
 /**
  * The text of the allowlist file at `path`, read through one descriptor opened without blocking (a FIFO
- * swapped in after the stat cannot hang the hook), a regular file of at most MAX_ALLOWLIST_BYTES.
+ * swapped in after the stat cannot hang the hook) and judged on that descriptor ({@link allowlistFileProblem}):
+ * a file of another user, or one others may write, renamed over the path after its look, is refused.
  */
-function readText(path: string): string {
+function readText(path: string, seams: AllowlistSeams): string {
+  seams.checked?.();
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new Error('it is not a regular file');
-    if (st.size > MAX_ALLOWLIST_BYTES) throw new Error(`it is ${st.size} bytes, more than ${MAX_ALLOWLIST_BYTES}`);
+    const problem = allowlistFileProblem(st);
+    if (problem !== undefined) throw new Error(problem);
     const buf = Buffer.alloc(st.size);
     return buf.toString('utf8', 0, readSync(fd, buf, 0, st.size, 0));
   } finally {
@@ -101,9 +128,9 @@ export interface FileRules {
 }
 
 /** Reads and checks an allowlist file, dropping its catch-all rules; throws an Error saying why it cannot be used. */
-export function readRules(path: string, size: number): FileRules {
+export function readRules(path: string, size: number, seams: AllowlistSeams = {}): FileRules {
   if (size > MAX_ALLOWLIST_BYTES) throw new Error(`it is ${size} bytes, more than ${MAX_ALLOWLIST_BYTES}`);
-  const text = readText(path);
+  const text = readText(path, seams);
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -176,7 +203,7 @@ function toldBefore(stateDir: string, path: string, st: { size: number; mtimeMs:
 }
 
 /** The allowlist for a hook payload's `cwd` (see the header), the accepted files found from `env`; never throws. */
-export function projectAllowlist(cwd: unknown, stateDir: string, env: NodeJS.ProcessEnv = process.env): ProjectAllowlist {
+export function projectAllowlist(cwd: unknown, stateDir: string, env: NodeJS.ProcessEnv = process.env, seams: AllowlistSeams = {}): ProjectAllowlist {
   if (typeof cwd !== 'string' || cwd.length > 4096 || !isAbsolute(cwd)) return NONE;
   for (const dir of allowlistFolders(cwd)) {
     const path = join(dir, ALLOWLIST_FILE);
@@ -186,11 +213,10 @@ export function projectAllowlist(cwd: unknown, stateDir: string, env: NodeJS.Pro
     } catch {
       continue;
     }
-    const uid = process.getuid?.();
-    if (!st.isFile() || (uid !== undefined && st.uid !== uid && st.uid !== 0)) continue;
+    if (!st.isFile() || !ownAllowlistOwner(st.uid)) continue;
     let read: FileRules;
     try {
-      read = readRules(path, st.size);
+      read = readRules(path, st.size, seams);
     } catch (e) {
       const why = (e as Error).message;
       return toldBefore(stateDir, path, st, why) ? { rules: [], path } : { rules: [], path, notice: `loopwatch: ${path} is not used (${why}); calls are checked without its allowlist` };

@@ -15,6 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import { IdTable, idKey } from './id-table.js';
 import { type JsonRpcMessage, isObject, notificationMessage, requestMessage } from './json-rpc.js';
+import { SHOWN_TOOL_LENGTH } from '../text/call-preview.js';
+import { shownMessage } from '../text/shown-message.js';
 
 /** Calls held for a human's answer at most; an ask beyond it is shown as a warning instead. */
 export const MAX_HELD_ASKS = 64;
@@ -67,7 +69,9 @@ export class HeldAsks {
     this.byAsk.set(askId, call);
     this.bytes += call.bytes;
     this.byCall.set(call.id, call.idText, askId);
-    const params = { message: `${call.message}\n\nRun the tool call "${call.tool}" anyway?`, requestedSchema: { type: 'object', properties: {} } };
+    // the tool's name as the loop message writes it (cut, redacted, escaped): the client shows this to a person,
+    // and the name is the server's own (its tools/list), which may hold ESC sequences, bidi controls, a secret
+    const params = { message: `${call.message}\n\nRun the tool call "${shownMessage(call.tool, SHOWN_TOOL_LENGTH)}" anyway?`, requestedSchema: { type: 'object', properties: {} } };
     return requestMessage(askId, 'elicitation/create', params);
   }
 

@@ -21,6 +21,16 @@ export function capText(s: string): string {
   return `${s.slice(0, RESULT_END_CHARS)}\n[... ${s.length} characters in all ...]\n${s.slice(-RESULT_END_CHARS)}`;
 }
 
+/**
+ * A server's value as text for the outcome: a string as it is, another primitive as `String` writes it, an
+ * object or array as JSON. `String` alone throws for an object whose JSON gives it a `toString` that is not
+ * a function (`{"toString": 1}`): before, such an error `code` or resource `uri` threw in the proxy, which
+ * spent its one internal-error line, recorded no outcome and dropped the call's warning for the model.
+ */
+function valueText(v: unknown): string {
+  return typeof v === 'object' && v !== null ? (jsonText(v) ?? '') : String(v);
+}
+
 /** A short stand-in for binary data: its length and last characters. */
 function dataTag(kind: string, mime: unknown, data: unknown): string {
   const d = typeof data === 'string' ? data : '';
@@ -38,10 +48,10 @@ function itemText(item: unknown): string {
       return dataTag(item.type, item.mimeType, item.data);
     case 'resource': {
       const r = isObject(item.resource) ? item.resource : {};
-      return typeof r.text === 'string' ? r.text : dataTag(`resource ${String(r.uri)}`, r.mimeType, r.blob);
+      return typeof r.text === 'string' ? r.text : dataTag(`resource ${valueText(r.uri)}`, r.mimeType, r.blob);
     }
     case 'resource_link':
-      return `[resource_link ${String(item.uri)}]`;
+      return `[resource_link ${valueText(item.uri)}]`;
     default:
       return jsonText(item) ?? '';
   }
@@ -59,7 +69,7 @@ export function callOutcome(response: Record<string, unknown>): CallOutcome {
   if ('error' in response) {
     const e = isObject(response.error) ? response.error : {};
     const message = typeof e.message === 'string' ? e.message : jsonText(response.error) ?? 'error';
-    return { error: capText(`JSON-RPC error ${String(e.code)}: ${message}`) };
+    return { error: capText(`JSON-RPC error ${valueText(e.code)}: ${message}`) };
   }
   const r = isObject(response.result) ? response.result : {};
   const text = resultText(r);
