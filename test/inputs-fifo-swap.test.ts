@@ -5,7 +5,7 @@
  * is made at the seam the opener gives between its look and its open, not raced.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { renameSync, symlinkSync } from 'node:fs';
+import { linkSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { namedFifoStream } from '../src/formats/named-fifo.js';
@@ -18,12 +18,18 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
-/** A FIFO with a writer of one line, and `swap`, which renames a link to /dev/zero over it. */
+/**
+ * A FIFO with a writer of one line, and `swap`, which renames a link to /dev/zero over it. The writer opens
+ * the FIFO by a second name of its own: a slow shell that opened `runs` after the swap would write into
+ * /dev/zero and leave the FIFO without a writer (seen on a loaded CI machine: the read waited for ever).
+ */
 function fifoAndDevice(): { path: string; swap: () => void } {
   const dir = tempFolder('fifo-swap');
   const path = join(dir, 'runs');
   execFileSync('mkfifo', [path]);
-  children.push(spawn('sh', ['-c', `printf 'one line\\n' > '${path}'`], { stdio: 'ignore' }));
+  const writerEnd = join(dir, 'writer-end');
+  linkSync(path, writerEnd);
+  children.push(spawn('sh', ['-c', `printf 'one line\\n' > '${writerEnd}'`], { stdio: 'ignore' }));
   const link = join(dir, 'zero');
   symlinkSync('/dev/zero', link);
   return { path, swap: () => renameSync(link, path) };
