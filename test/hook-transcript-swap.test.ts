@@ -7,7 +7,7 @@
  * gives between its look and its open, not raced.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { closeSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTranscript } from '../src/hooks/transcript-open.js';
@@ -30,9 +30,23 @@ async function transcriptAndFifo(): Promise<{ path: string; swap: () => void; wr
   execFileSync('mkfifo', [fifo]);
   const writer = spawn('sh', ['-c', `echo hello > '${fifo}'`], { stdio: 'ignore' });
   children.push(writer);
-  await sleep(200); // the writer is in open(), waiting for a reader
+  await inOpen(writer); // the writer is in open(), waiting for a reader
   expect(writer.exitCode).toBeNull();
   return { path, swap: () => renameSync(fifo, path), writer };
+}
+
+/**
+ * Waits until `writer` is blocked in the FIFO's open() (Linux: its wchan says so; up to 20 s on a loaded
+ * machine), else 200 ms where there is no /proc: a shell not yet in open() when the FIFO was opened and shut
+ * would block after it, and read as a writer that never went on.
+ */
+async function inOpen(writer: ChildProcess): Promise<void> {
+  const wchan = `/proc/${writer.pid}/wchan`;
+  if (!existsSync(wchan)) return sleep(200);
+  for (let i = 0; i < 400 && writer.exitCode === null; i++) {
+    if (readFileSync(wchan, 'utf8').includes('partner')) return;
+    await sleep(50);
+  }
 }
 
 /** Whether `writer` got past its open() within 1 s (its FIFO was opened for reading). */
