@@ -12,9 +12,7 @@ import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { FILE_READ_BYTES } from './byte-source.js';
 import { NotAFileError, entryKind } from './regular-file.js';
-
-/** Linux's O_PATH (a handle that opens nothing); 0 where there is none. */
-const O_PATH = process.platform === 'linux' ? 0o10000000 : 0;
+import { O_PATH, handlePath } from './path-handle.js';
 
 /** How {@link namedFifoStream} goes about it (tests only). */
 export interface FifoSeams {
@@ -50,7 +48,7 @@ async function openFifo(path: string, seams: FifoSeams): Promise<import('node:fs
       if (!st.isFIFO()) throw new NotAFileError(path, entryKind(st));
       seams.checked?.();
       try {
-        return await open(`/proc/self/fd/${handle}`, flags);
+        return await open(handlePath(handle), flags);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       }

@@ -20,12 +20,11 @@
  * never a file a link or a second name passes off as one, nor one only serve's own rights reach.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, statSync, type Stats } from 'node:fs';
+import { O_PATH, handlePath } from '../formats/path-handle.js';
 
 /** Whose payload a transcript path comes from: the agent's own hook process, or a server's client. */
 export type TranscriptTrust = 'agent' | 'served';
 
-/** Linux's O_PATH (a handle that opens nothing); 0 where there is none. */
-const O_PATH = process.platform === 'linux' ? 0o10000000 : 0;
 /** How a transcript is opened for reading: never blocking, never taking a terminal. */
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
@@ -73,7 +72,7 @@ function throughHandle(path: string, nofollow: number, trust: TranscriptTrust, s
     if (!acceptedTranscript(fstatSync(handle), trust)) return null;
     seams.checked?.();
     try {
-      return openSync(`/proc/self/fd/${handle}`, READ_FLAGS);
+      return openSync(handlePath(handle), READ_FLAGS);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return null;
     }
