@@ -9,24 +9,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LoopDetector, LoopEngine } from '../../src/index.js';
-import type { SessionEvent, ToolEvent } from '../../src/index.js';
+import type { SessionEvent } from '../../src/index.js';
 import { limitMemoryForTesting } from '../../src/wasm/wasm-module.js';
-import { fillWithOneCallSessions } from './full-memory.js';
+import { fillWithOneCallSessions, inFullMemory, longCall as long, roundsMatchReference, shortCall as short, verdicts } from './full-memory.js';
 
 limitMemoryForTesting(160);
-
-/** A call whose description is short: a sketch of a few hashes (a small block). */
-const short = (i: number): ToolEvent => ({ tool: 'read', args: { p: i % 7 }, description: `at ${i % 7}`, result: `r${i % 7}` });
-
-/** A call whose description has many distinct words: a sketch of k hashes (the largest block). */
-const long = (i: number): ToolEvent => ({
-  tool: 'search',
-  args: { q: `query ${i}` },
-  description: Array.from({ length: 40 }, (_, w) => `word${w}x${i % 5}`).join(' '),
-  result: `found ${i % 5}`,
-});
-
-const verdicts = (vs: unknown): string => JSON.stringify(vs);
 
 /** An engine whose memory was filled by batches of 50 one-call sessions, until it evicted to start another. */
 function filled(): LoopEngine {
@@ -36,113 +23,52 @@ function filled(): LoopEngine {
   return e;
 }
 
-/**
- * Checks rounds 1..3 of `events(round)` as one batch each: no call fails, and every verdict is that of the
- * session's reference detector (`refs`) given the same calls one at a time.
- */
-function roundsMatchReference(e: LoopEngine, refs: ReadonlyMap<string, LoopDetector>, events: (round: number) => SessionEvent[]): void {
-  for (let round = 1; round <= 3; round++) {
-    const batch = events(round);
-    const out = e.checkBatch(batch);
-    expect(out.filter((v) => v instanceof Error).map((v) => (v as Error).message).slice(0, 1), `round ${round}`).toEqual([]);
-    expect(verdicts(out), `round ${round}`).toBe(verdicts(batch.map(({ session, ...ev }) => refs.get(session)?.check(ev))));
-  }
-}
-
 describe('a batch wider than any before it, in a full memory', () => {
   it('should run in chunks and evict rather than fail its calls when its outputs do not fit the area (200 live sessions)', () => {
-    const e = filled();
-    try {
-      const ids = e.sessionIds().slice(-200);
-      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
-      for (const r of refs.values()) r.check(short(0));
-      const before = e.stats().evicted;
+    inFullMemory(short(0), 200, (e, ids, refs) => {
       roundsMatchReference(e, refs, (round) => ids.map((session): SessionEvent => ({ session, ...long(round) })));
-      expect(e.stats().evicted).toBeGreaterThan(before);
-      for (const id of ids) expect(e.has(id), id).toBe(true);
-    } finally {
-      e.close();
-    }
+    });
   });
 
   it('should take new sessions in a batch of 200, evicting older ones, with the verdicts of one call at a time', () => {
-    const e = filled();
-    try {
-      const ids = Array.from({ length: 200 }, (_, i) => `n${i}`);
-      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
-      const before = e.stats().evicted;
+    const ids = Array.from({ length: 200 }, (_, i) => `n${i}`);
+    inFullMemory(short(0), ids, (e, ids, refs) => {
       roundsMatchReference(e, refs, (round) => ids.map((session, i): SessionEvent => ({ session, ...(i % 2 === 0 ? long(round) : short(round)) })));
-      expect(e.stats().evicted).toBeGreaterThan(before);
-      for (const id of ids) expect(e.has(id), id).toBe(true);
-    } finally {
-      e.close();
-    }
+    });
   });
   // s21 mem35 found, mem36 fixed: a live session's chanting region is made when its first text is read, and the
   // engine's room for a call (LoopEngine.roomForCall) did not count it, so in a full memory the call failed with
   // CapacityError ("no room for another session of 2480 bytes") rather than evicting, one call at a time too.
   // The call's text now has the region made before it is read (LoopDetector.reserve with `text`).
   it('should give the first text of 200 sessions its chanting region in a batch run in chunks, failing no call', () => {
-    const e = filled();
-    try {
-      const ids = e.sessionIds().slice(-200);
-      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
-      for (const r of refs.values()) r.check(short(0));
-      const before = e.stats().evicted;
+    inFullMemory(short(0), 200, (e, ids, refs) => {
       // each call's text is its session's first (round 1): the chanting region is made as the call's output is read
       roundsMatchReference(e, refs, (round) => ids.map((session, i): SessionEvent => ({ session, ...long(round), text: `step ${round} of ${i}: thinking about the query again.` })));
-      expect(e.stats().evicted).toBeGreaterThan(before);
-      for (const id of ids) expect(e.has(id), id).toBe(true);
-    } finally {
-      e.close();
-    }
+    });
   });
 
   it('should give the first text of sessions its chanting region one call at a time, evicting rather than failing', () => {
-    const e = filled();
-    try {
-      const ids = e.sessionIds().slice(-200);
-      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
-      for (const r of refs.values()) r.check(short(0));
-      const before = e.stats().evicted;
+    inFullMemory(short(0), 200, (e, ids, refs) => {
       for (const [i, session] of ids.entries()) {
         const ev = { ...long(1), text: `step 1 of ${i}: thinking about the query again.` };
         expect(verdicts(e.check(session, ev)), session).toBe(verdicts(refs.get(session)?.check(ev)));
       }
-      expect(e.stats().evicted).toBeGreaterThan(before);
-      for (const id of ids) expect(e.has(id), id).toBe(true);
-    } finally {
-      e.close();
-    }
+    });
   });
 
   it('should give streamed text (checkText) its chanting region in a full memory, evicting rather than failing', () => {
-    const e = filled();
-    try {
-      const ids = e.sessionIds().slice(-200);
-      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
-      for (const r of refs.values()) r.check(short(0));
-      const before = e.stats().evicted;
+    inFullMemory(short(0), 200, (e, ids, refs) => {
       for (let round = 1; round <= 3; round++) {
         for (const session of ids) {
           const text = `again I think the answer is here. again I think the answer is here. (${round})\n`;
           expect(verdicts(e.checkText(session, text)), `${session} round ${round}`).toBe(verdicts(refs.get(session)?.checkText(text)));
         }
       }
-      expect(e.stats().evicted).toBeGreaterThan(before);
-      for (const id of ids) expect(e.has(id), id).toBe(true);
-    } finally {
-      e.close();
-    }
+    });
   });
 
   it('should give the first text of a recorded call its chanting region (record, decideBatch), evicting rather than failing', () => {
-    const e = filled();
-    try {
-      const ids = e.sessionIds().slice(-200);
-      const refs = new Map(ids.map((id) => [id, new LoopDetector({ engine: 'reference', sessionId: id })]));
-      for (const r of refs.values()) r.check(short(0));
-      const before = e.stats().evicted;
+    inFullMemory(short(0), 200, (e, ids, refs) => {
       for (const [i, session] of ids.entries()) {
         const ev = { ...long(1), id: `c${i}`, text: `step 1 of ${i}: thinking about the query again.` };
         const ref = refs.get(session) as LoopDetector;
@@ -150,11 +76,7 @@ describe('a batch wider than any before it, in a full memory', () => {
         const got = i % 2 === 0 ? e.record(session, ev) : e.decideBatch([{ session, phase: 'record', ...ev }])[0];
         expect(verdicts(got), session).toBe(verdicts(ref.record(ev)));
       }
-      expect(e.stats().evicted).toBeGreaterThan(before);
-      for (const id of ids) expect(e.has(id), id).toBe(true);
-    } finally {
-      e.close();
-    }
+    });
   });
 
   it('should save the same snapshot for a session whose first text had its region made before it was read', () => {
