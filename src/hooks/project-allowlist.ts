@@ -34,6 +34,7 @@ import { refusedRules } from '../options/covering-rules.js';
 import { cutText } from '../text/shown-text.js';
 import { isAccepted } from './accepted-allowlists.js';
 import { shellQuote } from '../text/shell-quote.js';
+import { userId } from './private-path.js';
 
 /** The allowlist's file name. */
 export const ALLOWLIST_FILE = '.loopwatch.json';
@@ -74,8 +75,8 @@ export interface AllowlistSeams {
 
 /** Whether a file of owner `uid` may be the user's allowlist: the user's own or root's (process uid unknown: yes). */
 export function ownAllowlistOwner(uid: number): boolean {
-  const me = process.getuid?.();
-  return me === undefined || uid === me || uid === 0;
+  const me = userId();
+  return me === null || uid === me || uid === 0;
 }
 
 /**

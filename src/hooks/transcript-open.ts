@@ -21,6 +21,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, statSync, type Stats } from 'node:fs';
 import { O_PATH, handlePath } from '../formats/path-handle.js';
+import { userId } from './private-path.js';
 
 /** Whose payload a transcript path comes from: the agent's own hook process, or a server's client. */
 export type TranscriptTrust = 'agent' | 'served';
@@ -40,8 +41,8 @@ export interface OpenSeams {
 export function acceptedTranscript(st: Stats, trust: TranscriptTrust): boolean {
   if (!st.isFile()) return false;
   if (trust === 'agent') return true;
-  const uid = process.getuid?.();
-  return st.nlink === 1 && (uid === undefined || st.uid === uid || (st.mode & 0o004) !== 0);
+  const uid = userId();
+  return st.nlink === 1 && (uid === null || st.uid === uid || (st.mode & 0o004) !== 0);
 }
 
 /**
