@@ -5,7 +5,9 @@
  *   npm run bench                      every scope, a table per scope
  *   npm run bench -- --scope core      only scopes whose id or name contains "core" (ids: core-objects,
  *                                      core-results, core-json, all-objects, all-json, fleet-core,
- *                                      fleet-all, threads, kernel, memory, rss, sketch)
+ *                                      fleet-all, threads, serve, nats, hook, kernel, memory, rss, sketch,
+ *                                      scan, real); one that none contains is a usage error (exit 2), as is
+ *                                      an unknown option or a number that is not one
  *   npm run bench -- --json            the same figures as JSON on stdout
  *   npm run bench -- --time 500        milliseconds per task (default 400)
  *   npm run bench -- --sessions 1,100  session counts (default 1,1000,10000)
@@ -30,7 +32,6 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { LoopDetector } from '../src/session/loop-detector.js';
 import type { LoopDetectorOptions } from '../src/options/options.js';
@@ -51,23 +52,8 @@ import { type HookFigure, type HookPhases, hookFigures, hookPhases, hookTable } 
 import { scanFigures, scanTable } from './scan-end-to-end.js';
 import { type RealCallBench, realCallTable } from './real-calls.js';
 import { defaultCheckerThreads } from '../src/cli/scan/session-checker.js';
+import { type BenchArgs, BenchUsageError, readBenchArgs } from './bench-args.js';
 
-const { values } = parseArgs({
-  options: {
-    scope: { type: 'string', default: '' },
-    json: { type: 'boolean', default: false },
-    time: { type: 'string', default: '400' },
-    sessions: { type: 'string', default: '1,1000,10000' },
-    run: { type: 'string', default: '' },
-    repeat: { type: 'string', default: '1' },
-    'fleet-sessions': { type: 'string', default: '10000' },
-    'fleet-calls': { type: 'string', default: '100' },
-  },
-});
-const FLEET_SESSIONS = Number(values['fleet-sessions']);
-const FLEET_CALLS = Number(values['fleet-calls']);
-const TIME = Number(values.time);
-const SESSION_COUNTS = (values.sessions ?? '1,1000,10000').split(',').map(Number);
 const BATCH = 1000;
 const STREAM = 20_000;
 
@@ -161,7 +147,7 @@ const threads: ThreadScaling[] = [];
 const service: ServiceFigure[] = [];
 const hook: HookFigure[] = [];
 const phases: HookPhases[] = [];
-const wanted = (scope: string) => (values.scope ?? '') === '' || scope.includes(values.scope ?? '');
+const wanted = (scope: string) => values.scope === '' || scope.includes(values.scope);
 
 async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s: Size) => ToolEvent[], withBaselines: boolean): Promise<void> {
   if (!wanted(scope)) return;
@@ -256,6 +242,24 @@ const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] 
   },
 ];
 
+/** Scopes the parent process measures itself, after the scopes above (`--scope` matches their ids). */
+const PARENT_SCOPES = ['memory', 'rss', 'sketch', 'scan', 'real'].map((id) => ({ id, name: id }));
+
+// read once SCOPES is known: a --scope that names none of them is refused (it measured nothing, exit 0)
+let args: BenchArgs;
+try {
+  args = readBenchArgs(process.argv.slice(2), [...SCOPES, ...PARENT_SCOPES]);
+} catch (e) {
+  if (!(e instanceof BenchUsageError)) throw e;
+  process.stderr.write(`loopwatch bench: ${e.message}\n`);
+  process.exit(2);
+}
+const values = { scope: args.scope, json: args.json, run: args.run };
+const FLEET_SESSIONS = args.fleetSessions;
+const FLEET_CALLS = args.fleetCalls;
+const TIME = args.time;
+const SESSION_COUNTS = args.sessions;
+
 /** The median of some numbers. */
 function median(xs: readonly number[]): number {
   const v = [...xs].sort((a, b) => a - b);
@@ -311,7 +315,7 @@ interface ScopeReport {
   phases: HookPhases[];
 }
 
-if (values.run !== undefined && values.run !== '') {
+if (values.run !== '') {
   // a child: run one scope and report its figures as JSON
   const scope = SCOPES.find((x) => x.id === values.run);
   if (scope === undefined) throw new Error(`unknown scope id ${values.run}`);
@@ -320,7 +324,7 @@ if (values.run !== undefined && values.run !== '') {
 } else {
   const started = Date.now();
   const self = fileURLToPath(import.meta.url);
-  const repeat = Math.max(1, Math.floor(Number(values.repeat)) || 1);
+  const repeat = args.repeat;
   for (const scope of SCOPES) {
     if (!wanted(scope.id) && !wanted(scope.name)) continue;
     const runs: Figure[][] = [];
