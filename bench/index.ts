@@ -68,7 +68,7 @@ export interface Figure {
   nsPerCall: number;
   /** md5 baseline ns / this ns, in the same scope, size and session count. */
   speedupVsMd5?: number;
-  /** With --repeat: the lowest and highest ns per call over the runs (the median is nsPerCall). */
+  /** With --repeat 2 or more: the lowest and highest ns per call over the runs (the median is nsPerCall). */
   minNs?: number;
   maxNs?: number;
 }
@@ -191,14 +191,17 @@ async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s:
   }
 }
 
+/** Nanoseconds as the tables print them: whole from 100, else with one decimal (the runs' spread alike). */
+const nsText = (ns: number): string => (ns >= 100 ? ns.toFixed(0) : ns.toFixed(1));
+
 function table(scope: string): string {
   const rows = figures.filter((f) => f.scope === scope);
   if (rows.length === 0) return '';
   const spread = rows.some((f) => f.minNs !== undefined);
   const lines = [`\n## ${scope}`, `| size | args | sessions | implementation | ns/call | vs md5 |${spread ? ' runs (min-max) |' : ''}`, `|---|---|---|---|---|---|${spread ? '---|' : ''}`];
   for (const f of rows) {
-    const ns = f.nsPerCall >= 10_000 ? f.nsPerCall.toFixed(0) : f.nsPerCall >= 100 ? f.nsPerCall.toFixed(0) : f.nsPerCall.toFixed(1);
-    const runs = f.minNs === undefined || f.maxNs === undefined ? '' : ` ${f.minNs.toFixed(0)}-${f.maxNs.toFixed(0)} |`;
+    const ns = nsText(f.nsPerCall);
+    const runs = f.minNs === undefined || f.maxNs === undefined ? '' : ` ${nsText(f.minNs)}-${nsText(f.maxNs)} |`;
     lines.push(`| ${f.size} | ${f.size === '-' ? '-' : `${f.argsBytes} B`} | ${f.sessions} | ${f.impl} | ${ns} | ${f.speedupVsMd5 === undefined ? '' : `${f.speedupVsMd5.toFixed(1)}x`} |${runs}`);
   }
   return lines.join('\n');
@@ -274,7 +277,8 @@ function medians(runs: readonly Figure[][]): Figure[] {
   return (runs[0] ?? []).map((f, i) => {
     const all = runs.map((r) => r[i] as Figure);
     const ns = all.map((g) => g.nsPerCall);
-    const out: Figure = { ...f, nsPerCall: median(ns), minNs: Math.min(...ns), maxNs: Math.max(...ns) };
+    // a spread only from several runs (one run's "12.8 | 13-13" said nothing)
+    const out: Figure = { ...f, nsPerCall: median(ns), ...(ns.length > 1 ? { minNs: Math.min(...ns), maxNs: Math.max(...ns) } : {}) };
     if (f.speedupVsMd5 !== undefined) out.speedupVsMd5 = median(all.map((g) => g.speedupVsMd5 as number));
     return out;
   });
