@@ -5,7 +5,9 @@
  *   npm run bench                      every scope, a table per scope
  *   npm run bench -- --scope core      only scopes whose id or name contains "core" (ids: core-objects,
  *                                      core-results, core-json, all-objects, all-json, fleet-core,
- *                                      fleet-all, threads, kernel, memory, rss, sketch)
+ *                                      fleet-all, threads, serve, nats, hook, kernel, memory, rss, sketch,
+ *                                      scan, real); one that none contains is a usage error (exit 2), as is
+ *                                      an unknown option or a number that is not one
  *   npm run bench -- --json            the same figures as JSON on stdout
  *   npm run bench -- --time 500        milliseconds per task (default 400)
  *   npm run bench -- --sessions 1,100  session counts (default 1,1000,10000)
@@ -30,7 +32,6 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { LoopDetector } from '../src/session/loop-detector.js';
 import type { LoopDetectorOptions } from '../src/options/options.js';
@@ -51,23 +52,8 @@ import { type HookFigure, type HookPhases, hookFigures, hookPhases, hookTable } 
 import { scanFigures, scanTable } from './scan-end-to-end.js';
 import { type RealCallBench, realCallTable } from './real-calls.js';
 import { defaultCheckerThreads } from '../src/cli/scan/session-checker.js';
+import { type BenchArgs, BenchUsageError, readBenchArgs } from './bench-args.js';
 
-const { values } = parseArgs({
-  options: {
-    scope: { type: 'string', default: '' },
-    json: { type: 'boolean', default: false },
-    time: { type: 'string', default: '400' },
-    sessions: { type: 'string', default: '1,1000,10000' },
-    run: { type: 'string', default: '' },
-    repeat: { type: 'string', default: '1' },
-    'fleet-sessions': { type: 'string', default: '10000' },
-    'fleet-calls': { type: 'string', default: '100' },
-  },
-});
-const FLEET_SESSIONS = Number(values['fleet-sessions']);
-const FLEET_CALLS = Number(values['fleet-calls']);
-const TIME = Number(values.time);
-const SESSION_COUNTS = (values.sessions ?? '1,1000,10000').split(',').map(Number);
 const BATCH = 1000;
 const STREAM = 20_000;
 
@@ -82,7 +68,7 @@ export interface Figure {
   nsPerCall: number;
   /** md5 baseline ns / this ns, in the same scope, size and session count. */
   speedupVsMd5?: number;
-  /** With --repeat: the lowest and highest ns per call over the runs (the median is nsPerCall). */
+  /** With --repeat 2 or more: the lowest and highest ns per call over the runs (the median is nsPerCall). */
   minNs?: number;
   maxNs?: number;
 }
@@ -161,7 +147,7 @@ const threads: ThreadScaling[] = [];
 const service: ServiceFigure[] = [];
 const hook: HookFigure[] = [];
 const phases: HookPhases[] = [];
-const wanted = (scope: string) => (values.scope ?? '') === '' || scope.includes(values.scope ?? '');
+const wanted = (scope: string) => values.scope === '' || scope.includes(values.scope);
 
 async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s: Size) => ToolEvent[], withBaselines: boolean): Promise<void> {
   if (!wanted(scope)) return;
@@ -205,14 +191,17 @@ async function callScope(scope: string, opts: LoopDetectorOptions, streamOf: (s:
   }
 }
 
+/** Nanoseconds as the tables print them: whole from 100, else with one decimal (the runs' spread alike). */
+const nsText = (ns: number): string => (ns >= 100 ? ns.toFixed(0) : ns.toFixed(1));
+
 function table(scope: string): string {
   const rows = figures.filter((f) => f.scope === scope);
   if (rows.length === 0) return '';
   const spread = rows.some((f) => f.minNs !== undefined);
   const lines = [`\n## ${scope}`, `| size | args | sessions | implementation | ns/call | vs md5 |${spread ? ' runs (min-max) |' : ''}`, `|---|---|---|---|---|---|${spread ? '---|' : ''}`];
   for (const f of rows) {
-    const ns = f.nsPerCall >= 10_000 ? f.nsPerCall.toFixed(0) : f.nsPerCall >= 100 ? f.nsPerCall.toFixed(0) : f.nsPerCall.toFixed(1);
-    const runs = f.minNs === undefined || f.maxNs === undefined ? '' : ` ${f.minNs.toFixed(0)}-${f.maxNs.toFixed(0)} |`;
+    const ns = nsText(f.nsPerCall);
+    const runs = f.minNs === undefined || f.maxNs === undefined ? '' : ` ${nsText(f.minNs)}-${nsText(f.maxNs)} |`;
     lines.push(`| ${f.size} | ${f.size === '-' ? '-' : `${f.argsBytes} B`} | ${f.sessions} | ${f.impl} | ${ns} | ${f.speedupVsMd5 === undefined ? '' : `${f.speedupVsMd5.toFixed(1)}x`} |${runs}`);
   }
   return lines.join('\n');
@@ -256,6 +245,24 @@ const SCOPES: readonly { id: string; name: string; run: () => Promise<void> }[] 
   },
 ];
 
+/** Scopes the parent process measures itself, after the scopes above (`--scope` matches their ids). */
+const PARENT_SCOPES = ['memory', 'rss', 'sketch', 'scan', 'real'].map((id) => ({ id, name: id }));
+
+// read once SCOPES is known: a --scope that names none of them is refused (it measured nothing, exit 0)
+let args: BenchArgs;
+try {
+  args = readBenchArgs(process.argv.slice(2), [...SCOPES, ...PARENT_SCOPES]);
+} catch (e) {
+  if (!(e instanceof BenchUsageError)) throw e;
+  process.stderr.write(`loopwatch bench: ${e.message}\n`);
+  process.exit(2);
+}
+const values = { scope: args.scope, json: args.json, run: args.run };
+const FLEET_SESSIONS = args.fleetSessions;
+const FLEET_CALLS = args.fleetCalls;
+const TIME = args.time;
+const SESSION_COUNTS = args.sessions;
+
 /** The median of some numbers. */
 function median(xs: readonly number[]): number {
   const v = [...xs].sort((a, b) => a - b);
@@ -270,7 +277,8 @@ function medians(runs: readonly Figure[][]): Figure[] {
   return (runs[0] ?? []).map((f, i) => {
     const all = runs.map((r) => r[i] as Figure);
     const ns = all.map((g) => g.nsPerCall);
-    const out: Figure = { ...f, nsPerCall: median(ns), minNs: Math.min(...ns), maxNs: Math.max(...ns) };
+    // a spread only from several runs (one run's "12.8 | 13-13" said nothing)
+    const out: Figure = { ...f, nsPerCall: median(ns), ...(ns.length > 1 ? { minNs: Math.min(...ns), maxNs: Math.max(...ns) } : {}) };
     if (f.speedupVsMd5 !== undefined) out.speedupVsMd5 = median(all.map((g) => g.speedupVsMd5 as number));
     return out;
   });
@@ -311,7 +319,7 @@ interface ScopeReport {
   phases: HookPhases[];
 }
 
-if (values.run !== undefined && values.run !== '') {
+if (values.run !== '') {
   // a child: run one scope and report its figures as JSON
   const scope = SCOPES.find((x) => x.id === values.run);
   if (scope === undefined) throw new Error(`unknown scope id ${values.run}`);
@@ -320,7 +328,7 @@ if (values.run !== undefined && values.run !== '') {
 } else {
   const started = Date.now();
   const self = fileURLToPath(import.meta.url);
-  const repeat = Math.max(1, Math.floor(Number(values.repeat)) || 1);
+  const repeat = args.repeat;
   for (const scope of SCOPES) {
     if (!wanted(scope.id) && !wanted(scope.name)) continue;
     const runs: Figure[][] = [];

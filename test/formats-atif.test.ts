@@ -28,6 +28,8 @@ const agentStep = {
 
 describe('ATIF format', () => {
   it('should read agent steps\' calls in order, pair results by id, say the message once and leave reasoning out', async () => {
+    // each call's step is its step's step_id (newuser18: it was the call's position, 0, 1, 2, so a verdict
+    // "at step 2" named the user's step 2 of the file, not the call)
     const file = write('job/trial-7/agent/trajectory.json', JSON.stringify(doc([
       { step_id: 1, source: 'user', message: 'Read a.py and b.py.' },
       agentStep,
@@ -37,9 +39,9 @@ describe('ATIF format', () => {
     ]), null, 2));
     const session = 'trial-7';
     expect(await collect([file])).toEqual([
-      { kind: 'call', session, event: { tool: 'read_file', args: { path: 'a.py' }, result: 'A', text: 'I will read both files.', step: 0, round: 0 }, errorInfo: 'unknown', file, line: 1 },
-      { kind: 'call', session, event: { tool: 'read_file', args: { path: 'b.py' }, result: 'B', step: 1, round: 0 }, errorInfo: 'unknown', file, line: 1 },
-      { kind: 'call', session, event: { tool: 'bash', args: {}, result: 'late result', step: 2, round: 1 }, errorInfo: 'unknown', file, line: 1 },
+      { kind: 'call', session, event: { tool: 'read_file', args: { path: 'a.py' }, result: 'A', text: 'I will read both files.', step: 2, round: 0 }, errorInfo: 'unknown', file, line: 1 },
+      { kind: 'call', session, event: { tool: 'read_file', args: { path: 'b.py' }, result: 'B', step: 2, round: 0 }, errorInfo: 'unknown', file, line: 1 },
+      { kind: 'call', session, event: { tool: 'bash', args: {}, result: 'late result', step: 3, round: 1 }, errorInfo: 'unknown', file, line: 1 },
       { kind: 'end', session, file },
     ]);
   });
@@ -65,7 +67,7 @@ describe('ATIF format', () => {
       ['unpaired-result', file, 1, 'result for call id "nobody" has no call in session "trial-7"; skipped'],
       ['bad-record', file, 1, 'step 5: "observation" must be an object with a "results" array, received "not an object" (string); skipped'],
     ]);
-    expect(items.filter((i) => i.kind === 'call').map((i) => i.kind === 'call' && i.event)).toEqual([{ tool: 'ls', args: {}, result: 'listed', text: 'x', step: 0, round: 0 }]);
+    expect(items.filter((i) => i.kind === 'call').map((i) => i.kind === 'call' && i.event)).toEqual([{ tool: 'ls', args: {}, result: 'listed', text: 'x', step: 2, round: 0 }]);
   });
 
   it('should read each trajectory of a JSON Lines file, and name one without session_id by its place', async () => {

@@ -66,9 +66,18 @@ function* agentCalls(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<s
       yield partIssue(unit, 'step', i, `tool call ${j} has no "function_name" (received ${isRecord(tc) ? describe(tc.function_name) : describe(tc)})`);
       continue;
     }
-    own.push(calls.call(typeof tc.tool_call_id === 'string' ? tc.tool_call_id : undefined, { tool: name, args: parseArguments(tc.arguments), text, round }));
+    own.push(calls.call(typeof tc.tool_call_id === 'string' ? tc.tool_call_id : undefined, { tool: name, args: parseArguments(tc.arguments), text, round, ...stepId(s.step_id) }));
     text = undefined;
   }
+}
+
+/**
+ * The step number the trajectory gives a step (`step_id`, from 1 in the spec), so verdicts, `explain` and
+ * the report name the step a person finds in the file; none (the call's position is used) when it is not
+ * a whole number from 0.
+ */
+function stepId(id: unknown): { readonly step?: number } {
+  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? { step: id } : {};
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The calls of one conversation, held until the conversation has been read, so that results can be paired
  * with their calls by id: a result names its call's id (`tool_call_id`, `call_id`, `tool_use_id`); a call
- * whose result never comes is emitted without one. Calls come out in call order, with `step` set to their
- * 0-based position, then the session's end.
+ * whose result never comes is emitted without one. Calls come out in call order, with `step` set to the
+ * step the input gives the call (ATIF's `step_id`), else to their 0-based position, then the session's end.
  */
 import type { ToolEvent } from '../types.js';
 import { Fifo } from './fifo.js';
@@ -14,6 +14,8 @@ export interface CallFields {
   readonly args?: unknown;
   readonly text?: string;
   readonly round?: number;
+  /** The input's own step number for the call, when the format numbers its steps (ATIF's `step_id`); else its position. */
+  readonly step?: number;
 }
 
 interface Held {
@@ -104,10 +106,10 @@ export class SessionCalls {
 
   /** The calls in call order, then the session's end. */
   *items(): Generator<TraceCall | TraceEnd> {
-    for (let step = 0; step < this.calls.length; step++) {
-      const c = this.calls[step]!;
+    for (let position = 0; position < this.calls.length; position++) {
+      const c = this.calls[position]!;
       const o = c.outcome;
-      const event: ToolEvent = toolEvent(c.fields.tool, c.fields.args, o?.result, o?.error, c.text, step, c.fields.round);
+      const event: ToolEvent = toolEvent(c.fields.tool, c.fields.args, o?.result, o?.error, c.text, c.fields.step ?? position, c.fields.round);
       yield { kind: 'call', session: this.session, event, errorInfo: o?.errorInfo ?? 'unknown', file: this.file, line: this.line };
     }
     yield { kind: 'end', session: this.session, file: this.file };
