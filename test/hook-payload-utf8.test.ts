@@ -69,7 +69,7 @@ describe.each(['cli', 'main'] as const)('loopwatch hook (%s) reads its stdin as 
     expect(readdirSync(dir)).toEqual([]);
   }, 120_000);
 
-  it('should read well-formed UTF-8 ids (and a byte order mark) as before: one session per id', () => {
+  it("should read well-formed UTF-8 ids as one session each (a byte order mark passed over, as serve's bodies)", () => {
     const dir = tempDir();
     const ids = ['\u00e9', '\ud83d\ude00', '\ufffd'].map((s) => Buffer.from(s, 'utf8'));
     ids.forEach((id, i) => {
