@@ -93,5 +93,5 @@ export async function hookCommand(args: readonly string[], io: HookIo): Promise<
   }
   const input = await io.readInput(MAX_PAYLOAD_BYTES);
   if (input === null) return write(io, unchecked(`the hook payload is larger than ${MAX_PAYLOAD_BYTES / (1024 * 1024)} MB`, { failClosed }, null));
-  return write(io, runHook(input.toString('utf8'), { agent, stateDir, failClosed, detection, log, ...(agentVersion === undefined ? {} : { agentVersion }) }));
+  return write(io, runHook(input, { agent, stateDir, failClosed, detection, log, ...(agentVersion === undefined ? {} : { agentVersion }) }));
 }

@@ -130,10 +130,7 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
     const text = editableText(old);
     merged = verb === 'install' ? mergeHooks(text, old.settings, target.events, target.handler(command), indentUnit(old.text)) : unmergeHooks(text, old.settings, target.events, settingsBefore(target.path));
   } catch (e) {
-    if (e instanceof Error && (e.name === 'SettingsParseError' || e.name === 'SettingsShapeError')) {
-      throw new UsageError(`${e.name === 'SettingsShapeError' ? `${target.path}: ` : ''}${e.message}; nothing was changed`);
-    }
-    throw e;
+    throw refused(e, target.path);
   }
   const changes = merged.changes;
   const title = `${AGENTS[agent].title}, ${scope} settings`;
@@ -145,18 +142,30 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   }
   let out = `loopwatch hook ${verb}: ${target.path} (${title})\n`;
   for (const c of changes) out += describeChange(c, target.events.find((e) => e.event === c.event)?.matcher);
-  if (verb === 'install') {
-    const backup = writeSettings(old, fileText(old, merged.text));
-    out += `  command    ${hookCommandLine(agent, v, cwd, agentVersion)}\n${agentLines}`;
-    out += backup === null ? '  (a new file)\n' : `  backup     ${backup}\n`;
-  } else {
-    out += writeUninstalled(old, fileText(old, merged.text)).join('');
+  try {
+    if (verb === 'install') {
+      const backup = writeSettings(old, fileText(old, merged.text));
+      out += `  command    ${hookCommandLine(agent, v, cwd, agentVersion)}\n${agentLines}`;
+      out += backup === null ? '  (a new file)\n' : `  backup     ${backup}\n`;
+    } else {
+      out += writeUninstalled(old, fileText(old, merged.text)).join('');
+    }
+  } catch (e) {
+    throw refused(e, target.path); // the file changed while it was edited (settings-file.ts)
   }
   const where = verb === 'install' ? whereNote(realpathSync(process.argv[1] ?? '')) : null;
   if (where !== null) out += `  note       ${where}\n`;
   if (verb === 'install' && target.note !== undefined) out += `  note       ${target.note}\n`;
   io.stdout.write(safeLines(out));
   return 0;
+}
+
+/** A settings file refused (read, edited or written: `SettingsParseError`, `SettingsShapeError`) as a usage error; any other error as it is. */
+function refused(e: unknown, path: string): unknown {
+  if (e instanceof Error && (e.name === 'SettingsParseError' || e.name === 'SettingsShapeError')) {
+    return new UsageError(`${e.name === 'SettingsShapeError' ? `${path}: ` : ''}${e.message}; nothing was changed`);
+  }
+  return e;
 }
 
 /**

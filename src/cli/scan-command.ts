@@ -36,6 +36,7 @@ import { promClient } from '../metrics/prometheus.js';
 import { type ScanCost, scanMetricsText } from '../metrics/scan-metrics.js';
 import { UsageError, usablePeer } from './usage-error.js';
 import { terminalSafe } from '../text/terminal-text.js';
+import { shownMessage } from '../text/shown-message.js';
 
 /** Where a command writes. */
 export interface CommandIo {
@@ -404,20 +405,21 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
   await reports.finish(summary, { totals, threads }, out);
   await target.close();
   if (settings.metricsFile !== undefined) await writeMetrics(settings.metricsFile, summary, { seconds: totals.millis / 1000, threads }, io);
-  if (settings.htmlFile !== undefined) io.stderr.write(`loopwatch: HTML report written to ${settings.htmlFile}\n`);
+  if (settings.htmlFile !== undefined) io.stderr.write(`loopwatch: HTML report written to ${terminalSafe(settings.htmlFile)}\n`);
   if (totals.evicted > 0) io.stderr.write(`loopwatch: ${plural(totals.evicted, 'session was', 'sessions were')} ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
   if (exit.why !== null) io.stderr.write(`loopwatch: ${exit.why}; exit code ${exit.code}\n`);
   else if (skipped > 0) io.stderr.write(`loopwatch: ${plural(skipped, 'line, element, input or call was', 'lines, elements, inputs or calls were')} skipped (named above)\n`);
   return { totals, summary, exitCode: exit.code };
 }
 
-/** Writes the scan's Prometheus text into `file` (a file that cannot be written is said on stderr). */
+/** Writes the scan's Prometheus text into `file` (a file that cannot be written is said on stderr); the path is printed terminal-safe. */
 async function writeMetrics(file: string, summary: ScanSummary, cost: ScanCost, io: CommandIo): Promise<void> {
   try {
     writeOutputFile(file, await scanMetricsText(summary, cost));
-    io.stderr.write(`loopwatch: metrics written to ${file}\n`);
+    io.stderr.write(`loopwatch: metrics written to ${terminalSafe(file)}\n`);
   } catch (e) {
-    io.stderr.write(`loopwatch: --metrics ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    // the path as given, and Node's message quoting it: a folder's name may hold terminal controls
+    io.stderr.write(`loopwatch: ${shownMessage(`--metrics ${file}: ${e instanceof Error ? e.message : String(e)}`)}\n`);
   }
 }
 

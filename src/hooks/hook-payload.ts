@@ -18,6 +18,8 @@ import { withoutFields } from '../formats/volatile-input.js';
 import { describe } from '../options/checks.js';
 import { jsonErrorMessage } from '../formats/json-value.js';
 import { startsAfresh } from '../text/prompt-origin.js';
+import { hasLoneSurrogate, LONE_SURROGATE_ID } from '../serve/call-schema.js';
+import { utf8Body } from '../serve/utf8-body.js';
 
 /** Largest payload read, in bytes: a larger one is not read (the call is allowed, or denied with --fail-closed). */
 export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
@@ -30,8 +32,21 @@ export const MAX_SESSION_LENGTH = 512;
 /** Longest tool name read, in characters. */
 export const MAX_TOOL_LENGTH = 1024;
 
-/** Parses a payload's text: a JSON object. Throws InvalidEventError (`payload`) otherwise. */
-export function parsePayload(text: string): Record<string, unknown> {
+/**
+ * Parses a payload, its bytes as the agent sent them (UTF-8 only) or its text: a JSON object. Throws
+ * InvalidEventError (`payload`) otherwise. Bytes that are not UTF-8 are refused, not read as U+FFFD:
+ * read leniently, session ids differing only in invalid bytes (`a<FF>`, `a<FE>`) were one session, one
+ * state file (`loopwatch hook`) or engine session (serve's hook routes). Every agent's JSON is UTF-8
+ * (RFC 8259 8.1); a UTF-8 byte order mark is passed over.
+ */
+export function parsePayload(input: string | Uint8Array): Record<string, unknown> {
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else {
+    const read = utf8Body(input);
+    if ('badAt' in read) throw new InvalidEventError('payload', `it is not UTF-8 (byte ${read.badAt} is not part of a UTF-8 character; an agent sends JSON as UTF-8)`);
+    text = read.text;
+  }
   if (text.trim() === '') throw new InvalidEventError('payload', 'standard input was empty (a hook payload is one JSON object)');
   let value: unknown;
   try {
@@ -82,10 +97,17 @@ export function optionalStringField(p: Readonly<Record<string, unknown>>, name: 
   return stringField(p, name, max);
 }
 
-/** The loop session of a payload: `session_id`, and `agent_id` for a subagent's calls. */
+/**
+ * The loop session of a payload: `session_id`, and `agent_id` for a subagent's calls, each well-formed
+ * Unicode. A lone surrogate (JSON's `"\ud800"`) is U+FFFD in UTF-8, so `a\ud800`, `a\udfff` and
+ * `a\ufffd` would share a state file (its name hashes the UTF-8), as serve's ids would (call-schema.ts).
+ */
 export function sessionOf(p: Readonly<Record<string, unknown>>): string {
   const session = stringField(p, 'session_id', MAX_SESSION_LENGTH);
   const agent = optionalStringField(p, 'agent_id', MAX_SESSION_LENGTH);
+  for (const [name, id] of [['session_id', session], ['agent_id', agent]] as const) {
+    if (id !== undefined && hasLoneSurrogate(id)) throw new InvalidEventError(name, `the hook payload's ${name} ${LONE_SURROGATE_ID}`);
+  }
   return loopSession(session, agent);
 }
 

@@ -263,8 +263,8 @@ function logNotRun(options: HookRunOptions, call: HookCall, notRun: readonly Liv
   if (notRun.length > 0) log(options, { ...call, declined: notRun }, { action: 'allow', notRun: true }, notes);
 }
 
-/** Runs the hook on one payload's text (never throws). */
-export function runHook(text: string, options: HookRunOptions): HookReply {
+/** Runs the hook on one payload, its bytes (UTF-8 only: hook-payload.ts) or its text (never throws). */
+export function runHook(text: string | Uint8Array, options: HookRunOptions): HookReply {
   let hook: { agent: HookAgent; call: HookCall };
   let agent: HookAgent | null = null;
   let payload: Record<string, unknown>;

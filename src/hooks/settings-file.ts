@@ -7,13 +7,21 @@
  * `.claude/settings.json` linked to `~/.docker/config.json` would otherwise have its target's text (its
  * credentials) copied into the project as the new settings file and its backup. The temporary file and the
  * backup are created new (`O_EXCL`), never through a link planted under their names.
+ *
+ * A settings file (or, for a new one, its folder) of another user is refused, untouched: the file renamed
+ * over it would be the installer's (root's, under `sudo`), which the user's agent can no longer write (before:
+ * replaced, its owner changed). A file changed between the read and the rename (the agent, an editor, a
+ * second install writing it) is not replaced: before, the other program's change was lost without a word.
+ * What is read just before the rename must be what was edited; a write in the microseconds between that
+ * read and the rename is still lost (no lock the agents share).
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { readBoundedFile, readFailure } from '../formats/regular-file.js';
 import { jsonErrorMessage } from '../formats/json-value.js';
 import { jsonTree } from './json-text.js';
+import { userId } from './private-path.js';
 
 /** Largest settings file read (16 MiB): a FIFO, a device or a bigger file in its place is refused, not waited on. */
 export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
@@ -51,7 +59,26 @@ function present(path: string): boolean {
   }
 }
 
-/** Reads and parses a settings file. Throws SettingsParseError, also when the file is a symbolic link. */
+/**
+ * Why the settings file at `path` (or its folder, when there is no file) is another user's, or null when it
+ * is the user's own (or missing, or the platform has no user ids).
+ */
+function othersFile(path: string): string | null {
+  const uid = userId();
+  if (uid === null) return null;
+  for (const [at, what] of [[path, 'it is'], [dirname(path), 'its folder is']] as const) {
+    let owner: number;
+    try {
+      owner = lstatSync(at).uid;
+    } catch {
+      continue; // missing: its folder is asked
+    }
+    return owner === uid ? null : `${what} owned by uid ${owner}, not by you (uid ${uid}); loopwatch does not write another user's settings (the file would become yours): run the command as that user`;
+  }
+  return null;
+}
+
+/** Reads and parses a settings file. Throws SettingsParseError, also when the file is a symbolic link or another user's. */
 export function readSettings(path: string): SettingsText {
   let link: string | null = null;
   try {
@@ -62,6 +89,8 @@ export function readSettings(path: string): SettingsText {
   if (link !== null) {
     throw new SettingsParseError(`${path}: is a symbolic link (to ${link}); loopwatch neither writes through it nor replaces it: add the hooks to the file it points to yourself, or replace the link by a file`);
   }
+  const others = othersFile(path);
+  if (others !== null) throw new SettingsParseError(`${path}: ${others}`);
   let text: string;
   try {
     text = readBoundedFile(path, MAX_SETTINGS_BYTES).toString('utf8');
@@ -129,6 +158,11 @@ export function writeSettings(old: SettingsText, text: string, now = new Date(),
   const tmp = `${old.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(tmp, text, { mode, flag: 'wx' });
   chmodSync(tmp, mode);
+  // the file as edited, or another program's change would be lost (see the header)
+  if ((present(old.path) ? textOf(old.path) : null) !== old.text) {
+    for (const made of [tmp, copy]) if (made !== null) rmSync(made, { force: true });
+    throw new SettingsParseError(`${old.path}: changed while loopwatch was editing it (another program wrote it): run the command again`);
+  }
   renameSync(tmp, old.path);
   return copy;
 }

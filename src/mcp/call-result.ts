@@ -3,6 +3,9 @@
  * result's text, capped), a warning added as one more text item, and the proxy's own error result for a
  * call it did not forward.
  */
+import { redactSecrets } from '../text/redact.js';
+import { cutText } from '../text/shown-text.js';
+import { jsonSafe } from '../text/terminal-text.js';
 import { isObject } from './json-rpc.js';
 import { jsonText } from './json-text.js';
 
@@ -93,6 +96,30 @@ export function appendNotes(response: Record<string, unknown>, notes: readonly s
   const r = response.result;
   if (!isObject(r) || !Array.isArray(r.content)) return false;
   for (const text of notes) r.content.push({ type: 'text', text });
+  return true;
+}
+
+/** Characters of a server's error `message` that is not a string kept when the proxy writes it as text (its JSON). */
+export const ODD_MESSAGE_CHARS = 1000;
+
+/**
+ * Adds `notes` to a JSON-RPC error response's `message`, after it. A `message` that is not a string (a
+ * number, an object, `null`, none: JSON-RPC wants a string, and the MCP SDK's Client refuses such an
+ * error whole) becomes one: a line saying so with the server's value as JSON (cut to
+ * {@link ODD_MESSAGE_CHARS}, redacted, its C1 and bidirectional controls as escapes: loopwatch writes
+ * it), then the notes. Before, the notes were dropped for such an error: the model was never warned
+ * before the call was refused, though stderr said `warn`. False when the response has no error object.
+ */
+export function appendErrorNotes(response: Record<string, unknown>, notes: readonly string[]): boolean {
+  const e = response.error;
+  if (!isObject(e)) return false;
+  const m = e.message;
+  if (typeof m === 'string') {
+    e.message = `${m}\n${notes.join('\n')}`;
+    return true;
+  }
+  const json = m === undefined ? 'none' : jsonSafe(redactSecrets(cutText(jsonText(m) ?? '', ODD_MESSAGE_CHARS)));
+  e.message = `[loopwatch: the server's error message is not a string; as JSON: ${json}]\n${notes.join('\n')}`;
   return true;
 }
 

@@ -20,7 +20,7 @@ import { CONSEQUENCE } from '../policy/message.js';
 import { countJsonValues } from '../formats/json-value-count.js';
 import { HeldAsks, supportsFormElicitation } from './ask-elicitation.js';
 import { idTextOf, keepIdText, withIdOf } from './exact-ids.js';
-import { appendNotes, callOutcome, isTaskHandle, refusal } from './call-result.js';
+import { appendErrorNotes, appendNotes, callOutcome, isTaskHandle, refusal } from './call-result.js';
 import { IdTable, idKey } from './id-table.js';
 import { type JsonRpcMessage, paramsOf, requestId, responseId, resultMessage } from './json-rpc.js';
 import { jsonText } from './json-text.js';
@@ -116,13 +116,7 @@ export class ToolCallGate {
       this.onDecision(call.tool, call.shownId, d);
     }
     if (call.notes.length === 0) return false;
-    if (appendNotes(m, call.notes)) return true;
-    const e = m.error;
-    if (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string') {
-      (e as { message: string }).message += `\n${call.notes.join('\n')}`;
-      return true;
-    }
-    return false;
+    return appendNotes(m, call.notes) || appendErrorNotes(m, call.notes);
   }
 
   /** A `ping` request of the proxy's own for the client; its answer is dropped (see HeldAsks.ping). */

@@ -77,8 +77,11 @@ function sessionOf(call: HookCall): string {
   return `${call.agent}:${call.session}`;
 }
 
-/** Answers one hook payload of `agent` through `service` (never throws); `log` the decision log to append to, if any. */
-export function answerHook(service: CheckService, agent: AgentName, text: string, log?: string): HookAnswer {
+/**
+ * Answers one hook payload of `agent`, its bytes (UTF-8 only, as `loopwatch hook` reads its stdin:
+ * hook-payload.ts) or its text, through `service` (never throws); `log` the decision log to append to, if any.
+ */
+export function answerHook(service: CheckService, agent: AgentName, text: string | Uint8Array, log?: string): HookAnswer {
   let call: HookCall;
   let payload: Record<string, unknown>;
   try {

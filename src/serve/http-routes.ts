@@ -94,7 +94,7 @@ const HANDLERS: Readonly<Record<RouteKey, Handler>> = {
   'POST /v1/hooks/{agent}': async (req, res, ctx, agent) => {
     if (!isAgentName(agent)) throw new HttpRefusal(404, 'not_found', `no hook route for ${JSON.stringify(cutText(agent, 40))} (agents: ${AGENT_NAMES.join(', ')})`);
     const body = await readBody(req, ctx.bodyLimit, ctx.budget);
-    const a = answerHook(ctx.service, agent, body.toString('utf8'), ctx.hookLog);
+    const a = answerHook(ctx.service, agent, body, ctx.hookLog);
     const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(a.body)) };
     if (a.unchecked !== undefined) headers['loopwatch-unchecked'] = uncheckedHeader(a.unchecked);
     if (a.logError !== undefined) headers['loopwatch-log-error'] = uncheckedHeader(a.logError); // the decision, not its line, stands

@@ -5,7 +5,7 @@
  * in invalid bytes (`a<FF>`, `a<FE>`) were one session, sharing its calls and state file, as lone
  * surrogates did before they were refused (call-schema.ts). A UTF-8 byte order mark is passed over (RFC
  * 8259 lets a parser ignore it; before it was a `bad_json` naming an invisible character). The hook routes
- * read their payloads as `loopwatch hook` reads its stdin (leniently): not this.
+ * and `loopwatch hook`'s stdin read their payloads through this too (src/hooks/hook-payload.ts).
  */
 import { isUtf8 } from 'node:buffer';
 
