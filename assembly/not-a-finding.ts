@@ -1,8 +1,9 @@
 // Phrases of "nothing found" that, where they stand, report no empty search: the twin of
 // src/text/not-a-finding.ts (the notice and the kinds must match it). npm's "The following package was not
-// found and will be installed" (`not found` then INSTALL_NOTICE), and a wrong name's `column "email" does not
-// exist` / `operator does not exist` (a kind, spaces, a name, spaces; or `operator` and spaces; or the phrase
-// followed by ` on type ` / ` in type `), and pytest's "collected 0 items / 6 errors".
+// found and will be installed" (`not found` then INSTALL_NOTICE), a shell's `command not found` (PROGRAM_WORD,
+// spaces, then `not found`), a wrong name's `column "email" does not exist` / `operator does not exist` (a
+// kind, spaces, a name, spaces; or `operator` and spaces; or the phrase followed by ` on type ` / ` in type `),
+// and pytest's "collected 0 items / 6 errors".
 
 const INSTALL_NOTICE = ' and will be installed';
 const NAME_KINDS: StaticArray<string> = [
@@ -10,6 +11,7 @@ const NAME_KINDS: StaticArray<string> = [
   'extension', 'property',
 ];
 const BARE_KIND = 'operator';
+const PROGRAM_WORD = 'command';
 const ON_TYPE = ' on type ';
 const IN_TYPE = ' in type ';
 const COLLECTION_ERRORS = ' / ';
@@ -62,6 +64,12 @@ function startsAt(ptr: usize, len: u32, from: u32, w: string): bool {
 /** Whether `not found`, ending at `end` of text [ptr, ptr + len), is followed by INSTALL_NOTICE. */
 export function installNoticeAt(ptr: usize, len: u32, end: u32): bool {
   return startsAt(ptr, len, end, INSTALL_NOTICE);
+}
+
+/** Whether `not found`, starting at `at` of the text at `ptr`, follows the word PROGRAM_WORD and spaces (a shell's missing program). */
+export function programMissingAt(ptr: usize, at: u32): bool {
+  const j = spacesBefore(ptr, at);
+  return j < at && wordEndsAt(ptr, j, PROGRAM_WORD);
 }
 
 /** Whether `0 items`, ending at `end` of text [ptr, ptr + len), is followed by ` / `, digits and ` error`. */

@@ -134,8 +134,8 @@ export class EvidenceScreen {
     if (this.waitWithinBounds(repetitionsOf(this.log, s, index))) return true;
     if (s.fuzzy === true && !this.ranEnough(s, index)) return true;
     if (this.checksNewChange(s, index)) return true;
-    if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.fewOwnFailures(s.unit ?? [index]) || this.eachSlipAnswered(s.unit ?? [index]) || this.formSlipsAnswered(s.unit ?? [index]))) return true;
-    if (s.fuzzy === true && this.ranNotTheAgentsWall(s.unit ?? [index], index)) return true;
+    if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.fewOwnFailures(s.unit ?? [index]) || this.eachSlipAnswered(s.unit ?? [index]) || this.formSlipsAnswered(s.unit ?? [index]) || this.eachRefusalANewWrite(s.unit ?? [index]))) return true;
+    if (s.fuzzy === true && (this.ranNotTheAgentsWall(s.unit ?? [index], index) || this.eachRefusalANewWrite(s.unit ?? [index]))) return true;
     // the same acknowledgement coming back is no repeated answer
     return s.kind === 'result_repeat' && this.anyHas(s.unit ?? [index], CallFact.ACK);
   }
@@ -581,6 +581,42 @@ export class EvidenceScreen {
       if (!this.changedLater(file, i, latest)) return false;
     }
     return true;
+  }
+
+  /**
+   * Whether a dead end's failures are writes the tool refused for their args (CallFact.INVALID_ARGS on a WRITE:
+   * a patch whose form did not parse, an edit whose old text is not in the file), each a different write (no
+   * two of them the same call), while the file they name changes: some write of a refused file applied after
+   * the first refusal, before the latest. Codex's `apply_patch` answers "Failed to find expected lines" when a
+   * patch's context is not in the file; the agent sends the part that does match, which applies, then the rest
+   * again in another shape (other context, a smaller hunk): each a new attempt on a file its work is changing,
+   * not one wall hit again, whether the dead end's detector or a detector of similar calls (the patches alike)
+   * saw them. The same patch sent again after the same refusal (the file read between or not) is a wall, and
+   * so are refusals that no write of their file answers (the agent cannot write the patch: refused, looked at,
+   * refused again, nothing applied).
+   */
+  private eachRefusalANewWrite(unit: readonly number[]): boolean {
+    const refused = CallFact.FAILED | CallFact.WRITE | CallFact.INVALID_ARGS;
+    const sent: number[] = [];
+    const ran: number[] = [];
+    for (const i of unit) {
+      const f = this.facts.of(i);
+      // a write proposed (its outcome not known yet) is weighed as a write sent: the same one again is no new one
+      if ((f & CallFact.PROPOSED) !== 0) {
+        if ((f & CallFact.WRITE) === 0) return false;
+      } else if ((f & refused) !== refused || this.facts.targetOf(i) === 0) {
+        return false;
+      } else {
+        ran.push(i);
+      }
+      const sig = this.log.signatureLow(i);
+      if (sig === undefined || sent.includes(sig)) return false;
+      sent.push(sig);
+    }
+    if (ran.length < 2) return false;
+    const latest = ran[ran.length - 1] as number;
+    for (const i of ran) if (i !== latest && this.changedLater(this.facts.targetOf(i), i, latest)) return true;
+    return false;
   }
 
   /** Whether a call after `from` and before `to` changed the file `file` (its target) and succeeded. */

@@ -5,6 +5,10 @@
  *   was not found and will be installed: create-next-app@16.1.1" heads the output of every `npx` of a
  *   package not yet cached, whatever the command then does (`not found` followed by
  *   {@link INSTALL_NOTICE});
+ * - a shell saying the program a command names is not there: bash's "/bin/bash: line 1: pnpm: command not
+ *   found", zsh's "zsh: command not found: pnpm" (`not found` after the word {@link PROGRAM_WORD} and spaces).
+ *   The command never ran: it is a failure of that program (the same program missing again is still a dead
+ *   end, by its error's class), not a search that came back empty to be joined to every other "not found";
  * - a wrong name in the agent's own code or query: PostgreSQL's `column "email" does not exist`, `relation
  *   "identities" does not exist`, `type "auth.factor_type" does not exist`, `operator does not exist: uuid =
  *   text`, TypeScript's `Property 'user_login' does not exist on type 'UserData'` (`does not exist` or
@@ -23,6 +27,9 @@
 
 /** What follows `not found` in a package runner's notice that it will install a package. */
 export const INSTALL_NOTICE = ' and will be installed';
+
+/** The word before `not found` in a shell's report that a command's program is not there (`command not found`). */
+export const PROGRAM_WORD = 'command';
 
 /** What follows `does not exist` in a compiler's report of a member a type does not have (TypeScript). */
 export const ON_A_TYPE: readonly string[] = Object.freeze([' on type ', ' in type ']);
@@ -46,6 +53,7 @@ const ascii = new TextEncoder();
 const NOTICE = ascii.encode(INSTALL_NOTICE);
 const KINDS = NAME_KINDS.map((w) => ascii.encode(w));
 const BARE = ascii.encode(BARE_KIND);
+const PROGRAM = ascii.encode(PROGRAM_WORD);
 const TYPE_AFTER = ON_A_TYPE.map((w) => ascii.encode(w));
 const SLASH = ascii.encode(COLLECTION_ERRORS);
 const ERROR = ascii.encode(ERROR_WORD);
@@ -90,6 +98,15 @@ function startsAt(bytes: Uint8Array, len: number, from: number, w: Uint8Array): 
  */
 export function installNoticeAt(bytes: Uint8Array, len: number, end: number): boolean {
   return startsAt(bytes, len, end, NOTICE);
+}
+
+/**
+ * Whether `not found`, starting at `at` of `bytes`, is a shell's report that a command's program is not
+ * there: the whole word {@link PROGRAM_WORD} and one or more spaces before it.
+ */
+export function programMissingAt(bytes: Uint8Array, at: number): boolean {
+  const j = spacesBefore(bytes, at);
+  return j < at && wordEndsAt(bytes, j, PROGRAM);
 }
 
 /**
