@@ -3,7 +3,8 @@
  * with other files (`isolate: false`: the modules loaded once per worker, ~0.2 s less a file). A file runs
  * isolated when its text shows it may change or read state another file in the same process would see:
  * everything under test/faults/ (faults injected into workers and WebAssembly memory), imports of the
- * WebAssembly internals (src/wasm/, assembly/: the thread's shared module, its slots and free lists),
+ * WebAssembly internals (src/wasm/, assembly/: the thread's shared module, its slots and free lists; not
+ * the modules of constants, layouts and encoders, which hold no state but caches of what they worked out),
  * vitest's mocks, spies, stubs and fake timers, hooks for tests (`…ForTesting`), process-wide settings
  * (environment variables, the working directory, exit code, listeners, warnings, globals) and heap readings
  * (`memoryUsage`, `gc`). Anything else shares. A file that needs a fresh process for another reason says
@@ -15,7 +16,9 @@ import { join } from 'node:path';
 /** What in a test file's text sends it to the isolated project. */
 export const ISOLATE_IF: readonly RegExp[] = [
   /\/\/ vitest: isolate\b/,
-  /from '(\.\.\/)+(src\/wasm|assembly)\//,
+  // any module of src/wasm but those of constants, pure layouts and encoders (and module-xxh64: a hash of
+  // bytes in the host area, which every check rewrites), whose only state is caches keyed by their input
+  /from '(\.\.\/)+(src\/wasm\/(?!(generated\/abi|slot-layout|chant-layout|raw-json-string|encode-value|encoded-args|module-xxh64)\.js')|assembly\/)/,
   /\bsharedCore\b|wasm-core/,
   /\bvi\.(mock|doMock|spyOn|stub\w*|useFakeTimers|hoisted)\b/,
   /\w+ForTesting\b/,

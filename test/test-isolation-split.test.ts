@@ -1,0 +1,28 @@
+/**
+ * test/setup/isolation.ts, which sends a test file to the isolated project (a process of its own) by its
+ * text: an import of the WebAssembly internals isolates it (the thread's shared module, its slots, free
+ * lists and scan caches), except the modules of constants, layouts and encoders, which hold no state but
+ * caches of what they worked out; any other rule still isolates such a file.
+ */
+import { describe, expect, it } from 'vitest';
+import { mustIsolate } from './setup/isolation.js';
+
+// (the texts below are built so that this file's own text matches no rule: it shares a worker)
+
+const imports = (...modules: string[]): string => modules.map((m, i) => `import { x${i} } from '${'../src/wasm/'}${m}.js';\n`).join('');
+
+describe('which test files run isolated', () => {
+  it('should share a file importing only constants, layouts and encoders of src/wasm', () => {
+    for (const m of ['generated/abi', 'slot-layout', 'chant-layout', 'raw-json-string', 'encode-value', 'encoded-args', 'module-xxh64']) expect(mustIsolate('test/a.test.ts', imports(m)), m).toBe(false);
+    expect(mustIsolate('test/a.test.ts', imports('generated/abi', 'slot-layout'))).toBe(false);
+  });
+
+  it('should isolate a file importing any other module of src/wasm or assembly, alone or beside those', () => {
+    for (const m of ['wasm-module', 'wasm-pipeline', 'module-report-scan', 'wasm-prose-stream', 'module-unit-hash', 'generated/abi-extra', 'slot-layouts']) expect(mustIsolate('test/a.test.ts', imports(m)), m).toBe(true);
+    expect(mustIsolate('test/a.test.ts', imports('generated/abi', 'wasm-module'))).toBe(true);
+    expect(mustIsolate('test/a.test.ts', imports('wasm-module', 'slot-layout'))).toBe(true);
+    expect(mustIsolate('test/a.test.ts', `import { y } from ${"'"}../../assembly/slots.js';\n`)).toBe(true);
+    expect(mustIsolate('test/faults/a.test.ts', imports('generated/abi'))).toBe(true);
+    expect(mustIsolate('test/a.test.ts', `${imports('slot-layout')}${'process'}.env.X = '1';\n`)).toBe(true);
+  });
+});
