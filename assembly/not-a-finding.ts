@@ -3,7 +3,8 @@
 // found and will be installed" (`not found` then INSTALL_NOTICE), a shell's `command not found` (PROGRAM_WORD,
 // spaces, then `not found`), a wrong name's `column "email" does not exist` / `operator does not exist` (a
 // kind, spaces, a name, spaces; or `operator` and spaces; or the phrase followed by ` on type ` / ` in type `),
-// and pytest's "collected 0 items / 6 errors".
+// Solidity's `Member "decrypt" not found or not visible ...` (MEMBER_WORD, spaces, a name, spaces, then
+// `not found`), and pytest's "collected 0 items / 6 errors".
 
 const INSTALL_NOTICE = ' and will be installed';
 const NAME_KINDS: StaticArray<string> = [
@@ -12,6 +13,7 @@ const NAME_KINDS: StaticArray<string> = [
 ];
 const BARE_KIND = 'operator';
 const PROGRAM_WORD = 'command';
+const MEMBER_WORD = 'member';
 const ON_TYPE = ' on type ';
 const IN_TYPE = ' in type ';
 const COLLECTION_ERRORS = ' / ';
@@ -70,6 +72,17 @@ export function installNoticeAt(ptr: usize, len: u32, end: u32): bool {
 export function programMissingAt(ptr: usize, at: u32): bool {
   const j = spacesBefore(ptr, at);
   return j < at && wordEndsAt(ptr, j, PROGRAM_WORD);
+}
+
+/** Whether `not found`, starting at `at` of the text at `ptr`, follows MEMBER_WORD, spaces, a name and spaces (a compiler's wrong member). */
+export function memberMissingAt(ptr: usize, at: u32): bool {
+  let j = spacesBefore(ptr, at);
+  if (j == at) return false;
+  const nameEnd = j;
+  while (j > 0 && !isSpace(<u32>load<u8>(ptr + j - 1))) j--;
+  if (j == nameEnd) return false;
+  const kindEnd = spacesBefore(ptr, j);
+  return kindEnd < j && wordEndsAt(ptr, kindEnd, MEMBER_WORD);
 }
 
 /** Whether `0 items`, ending at `end` of text [ptr, ptr + len), is followed by ` / `, digits and ` error`. */

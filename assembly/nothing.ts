@@ -4,7 +4,7 @@
 // some phrase are found first (by the byte alone in a block whose next two bytes would lie past the text),
 // so most bytes cost a few vector operations and few word starts reach the phrases.
 import { NOTHING_LOOK } from './abi';
-import { collectionErrorsAt, installNoticeAt, programMissingAt, wrongNameAt } from './not-a-finding';
+import { collectionErrorsAt, installNoticeAt, memberMissingAt, programMissingAt, wrongNameAt } from './not-a-finding';
 import { shellNoiseEnd } from './shell-noise';
 
 const PHRASES: StaticArray<string> = [
@@ -212,7 +212,7 @@ function phraseAt(ptr: usize, i: u32, n: u32, len: u32): bool {
     const ph = unchecked(PHRASES[q]);
     if (i + <u32>ph.length > n || !matchesAt(ptr + i, ph)) continue;
     const end = i + <u32>ph.length;
-    if (q == NOT_FOUND ? installNoticeAt(ptr, len, end) || programMissingAt(ptr, i) : q == DOES_NOT_EXIST || q == DOESNT_EXIST ? wrongNameAt(ptr, len, i, end) : q == ZERO_ITEMS ? collectionErrorsAt(ptr, len, end) : false) continue;
+    if (q == NOT_FOUND ? installNoticeAt(ptr, len, end) || programMissingAt(ptr, i) || memberMissingAt(ptr, i) : q == DOES_NOT_EXIST || q == DOESNT_EXIST ? wrongNameAt(ptr, len, i, end) : q == ZERO_ITEMS ? collectionErrorsAt(ptr, len, end) : false) continue;
     return true;
   }
   return false;

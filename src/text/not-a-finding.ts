@@ -14,7 +14,9 @@
  *   text`, TypeScript's `Property 'user_login' does not exist on type 'UserData'` (`does not exist` or
  *   `doesn't exist` after one of {@link NAME_KINDS} and one name, or right after `operator`), and
  *   TypeScript's "Object literal may only specify known properties, and 'test' does not exist in type
- *   'UserConfigExport'" (the phrase followed by one of {@link ON_A_TYPE}). Such an error
+ *   'UserConfigExport'" (the phrase followed by one of {@link ON_A_TYPE}), and Solidity's `Member "decrypt"
+ *   not found or not visible after argument-dependent lookup in type(library FHE)` (`not found` after the
+ *   word {@link MEMBER_WORD}, spaces, one name, spaces). Such an error
  *   is the agent's mistake, not the world's answer: it counts as a struggle when the same mistake comes back
  *   (the dead end's class of the error text), not as one more "found nothing" joined to unrelated failures;
  * - a test run whose collection failed: pytest's "collected 0 items / 6 errors" (`0 items`, then
@@ -30,6 +32,9 @@ export const INSTALL_NOTICE = ' and will be installed';
 
 /** The word before `not found` in a shell's report that a command's program is not there (`command not found`). */
 export const PROGRAM_WORD = 'command';
+
+/** The word naming a member before `<name> not found` in a compiler's report of a wrong member (Solidity). */
+export const MEMBER_WORD = 'member';
 
 /** What follows `does not exist` in a compiler's report of a member a type does not have (TypeScript). */
 export const ON_A_TYPE: readonly string[] = Object.freeze([' on type ', ' in type ']);
@@ -54,6 +59,7 @@ const NOTICE = ascii.encode(INSTALL_NOTICE);
 const KINDS = NAME_KINDS.map((w) => ascii.encode(w));
 const BARE = ascii.encode(BARE_KIND);
 const PROGRAM = ascii.encode(PROGRAM_WORD);
+const MEMBER = ascii.encode(MEMBER_WORD);
 const TYPE_AFTER = ON_A_TYPE.map((w) => ascii.encode(w));
 const SLASH = ascii.encode(COLLECTION_ERRORS);
 const ERROR = ascii.encode(ERROR_WORD);
@@ -107,6 +113,20 @@ export function installNoticeAt(bytes: Uint8Array, len: number, end: number): bo
 export function programMissingAt(bytes: Uint8Array, at: number): boolean {
   const j = spacesBefore(bytes, at);
   return j < at && wordEndsAt(bytes, j, PROGRAM);
+}
+
+/**
+ * Whether `not found`, starting at `at` of `bytes`, is a compiler's report of a wrong member: the whole word
+ * {@link MEMBER_WORD}, spaces, a name (bytes that are not white space), spaces before it.
+ */
+export function memberMissingAt(bytes: Uint8Array, at: number): boolean {
+  let j = spacesBefore(bytes, at);
+  if (j === at) return false;
+  const nameEnd = j;
+  while (j > 0 && !isSpace(bytes[j - 1] as number)) j--;
+  if (j === nameEnd) return false;
+  const kindEnd = spacesBefore(bytes, j);
+  return kindEnd < j && wordEndsAt(bytes, kindEnd, MEMBER);
 }
 
 /**

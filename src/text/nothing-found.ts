@@ -10,10 +10,10 @@
  * startup prints ahead of a command's output (shell-noise.ts: "~/.profile: line 6: compdef: command not
  * found") are set aside first: their "not found" is the profile's, not the command's. A phrase that, where it
  * stands, reports no empty search is passed over (not-a-finding.ts): npm's "not found and will be installed",
- * a shell's "command not found",
+ * a shell's "command not found", a compiler's "Member \"decrypt\" not found",
  * a wrong name's "column \"email\" does not exist", pytest's "collected 0 items / 6 errors".
  */
-import { collectionErrorsAt, installNoticeAt, programMissingAt, wrongNameAt } from './not-a-finding.js';
+import { collectionErrorsAt, installNoticeAt, memberMissingAt, programMissingAt, wrongNameAt } from './not-a-finding.js';
 import { shellNoiseEnd } from './shell-noise.js';
 
 /** Bytes of a result looked at. */
@@ -33,12 +33,12 @@ export const NOTHING_VALUES: readonly string[] = Object.freeze(['[]', '{}', 'nul
 const ascii = new TextEncoder();
 const PHRASE_BYTES = NOTHING_PHRASES.map((p) => ascii.encode(p));
 const VALUE_BYTES = NOTHING_VALUES.map((p) => ascii.encode(p));
-/** Per phrase, how a match may be passed over (not-a-finding.ts): 1 a package runner's notice or a missing program, 2 a wrong name, 3 a failed collection. */
+/** Per phrase, how a match may be passed over (not-a-finding.ts): 1 a package runner's notice, a missing program or member, 2 a wrong name, 3 a failed collection. */
 const PASS_OVER = NOTHING_PHRASES.map((p) => (p === 'not found' ? 1 : p === 'does not exist' || p === "doesn't exist" ? 2 : p === '0 items' ? 3 : 0));
 
 /** Whether phrase match `[at, end)` of text `bytes[0, len)` is passed over by rule `pass` (PASS_OVER). */
 function passedOver(pass: number, bytes: Uint8Array, len: number, at: number, end: number): boolean {
-  if (pass === 1) return installNoticeAt(bytes, len, end) || programMissingAt(bytes, at);
+  if (pass === 1) return installNoticeAt(bytes, len, end) || programMissingAt(bytes, at) || memberMissingAt(bytes, at);
   if (pass === 2) return wrongNameAt(bytes, len, at, end);
   return pass === 3 && collectionErrorsAt(bytes, len, end);
 }
