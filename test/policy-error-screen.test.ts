@@ -40,6 +40,9 @@ const EXAMPLES: readonly [readonly RegExp[], readonly string[]][] = [
       'Please log in first',
       'Tool execution denied by policy.',
       'Permission to use Bash with command rm -rf x has been denied.',
+      "Claude requested permissions to write to /a/notes.md, but you haven't granted it yet.",
+      'sed command requires approval (contains potentially dangerous operations)',
+      'Commands that change directories and perform write operations require explicit approval to ensure paths are evaluated correctly.',
     ],
   ],
   [

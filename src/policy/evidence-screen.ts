@@ -134,8 +134,8 @@ export class EvidenceScreen {
     if (this.waitWithinBounds(repetitionsOf(this.log, s, index))) return true;
     if (s.fuzzy === true && !this.ranEnough(s, index)) return true;
     if (this.checksNewChange(s, index)) return true;
-    if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.fewOwnFailures(s.unit ?? [index]) || this.eachSlipAnswered(s.unit ?? [index]) || this.formSlipsAnswered(s.unit ?? [index]) || this.eachRefusalANewWrite(s.unit ?? [index]))) return true;
-    if (s.fuzzy === true && (this.ranNotTheAgentsWall(s.unit ?? [index], index) || this.eachRefusalANewWrite(s.unit ?? [index]))) return true;
+    if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.fewOwnFailures(s.unit ?? [index]) || this.eachSlipAnswered(s.unit ?? [index]) || this.formSlipsAnswered(s.unit ?? [index]) || this.eachRefusalANewWrite(s.unit ?? [index]) || this.refusedThenAnotherWay(s.unit ?? [index]))) return true;
+    if (s.fuzzy === true && (this.ranNotTheAgentsWall(s.unit ?? [index], index) || this.eachRefusalANewWrite(s.unit ?? [index]) || this.refusedThenAnotherWay(s.unit ?? [index]))) return true;
     // the same acknowledgement coming back is no repeated answer
     return s.kind === 'result_repeat' && this.anyHas(s.unit ?? [index], CallFact.ACK);
   }
@@ -617,6 +617,45 @@ export class EvidenceScreen {
     const latest = ran[ran.length - 1] as number;
     for (const i of ran) if (i !== latest && this.changedLater(this.facts.targetOf(i), i, latest)) return true;
     return false;
+  }
+
+  /**
+   * Whether a dead end's failures (or a signal of similar calls' runs) are refusals for want of a person
+   * (CallFact.NEEDS_PERSON: the person's permission settings refused the call and no prompt could grant it,
+   * Claude Code's "Claude requested permissions to write to <file>, but you haven't granted it yet.", "Permission
+   * to use WebFetch has been auto-denied (prompts unavailable).", "This command requires approval"; or access
+   * only a person can give), each answered by the agent trying another way: no refused call sent again at once
+   * (the call right before it the same), and no call sent as often as the dead end's threshold (a call proposed,
+   * its outcome not known yet, counts as sent). The agent whose edit was refused writes the file with a script,
+   * then with `sed`, and, those refused too, sends the edit once more; the agent whose fetch of one shop's page
+   * was refused fetches another shop's. The same refused call again at once (a write refused, sent again
+   * unchanged), or again and again between other tries (quiet5's `mkdir` in don't-ask mode), stays a wall:
+   * asked about, never broken (waitsOnOthers). Cancelled calls beside a refusal ("Sibling tool call errored":
+   * CallFact.DECLINED) are none of the agent's tries.
+   */
+  private refusedThenAnotherWay(unit: readonly number[]): boolean {
+    const need = this.turns.get('dead_end');
+    if (need === undefined) return false;
+    const sent: number[] = [];
+    let refused = 0;
+    for (const i of unit) {
+      const f = this.facts.of(i);
+      if ((f & CallFact.PROPOSED) === 0) {
+        if ((f & CallFact.DECLINED) !== 0) continue;
+        if ((f & (CallFact.FAILED | CallFact.NEEDS_PERSON)) !== (CallFact.FAILED | CallFact.NEEDS_PERSON)) return false;
+        refused++;
+      }
+      const sig = this.log.signatureLow(i);
+      if (sig === undefined || (i > this.facts.oldest && this.log.signatureLow(i - 1) === sig)) return false;
+      sent.push(sig);
+    }
+    if (refused < 2) return false;
+    for (const sig of sent) {
+      let n = 0;
+      for (const t of sent) if (t === sig) n++;
+      if (n >= need) return false;
+    }
+    return true;
   }
 
   /** Whether a call after `from` and before `to` changed the file `file` (its target) and succeeded. */

@@ -51,7 +51,7 @@ export const SAYS_LOOK = Math.max(KIND_LOOK, REJECTION_LOOK, INVALID_ARGS_LOOK, 
  * expressions' (most failures: a traceback, `command not found`, a test's output). test/policy-error-screen.test.ts
  * holds each pattern to a word and errorBits to {@link errorBitsUnscreened}.
  */
-export const MAY_SAY = /want|denied|user|cancel|interrupted|aborted|sibling|auth|logged|required|please|exactly|your|parse|found\s+in|regist|must|validation|input|received|unexpected|invalid|replace|expected\s+lines|occurrences|verbatim/i;
+export const MAY_SAY = /want|denied|granted|approval|user|cancel|interrupted|aborted|sibling|auth|logged|required|please|exactly|your|parse|found\s+in|regist|must|validation|input|received|unexpected|invalid|replace|expected\s+lines|occurrences|verbatim/i;
 
 /** What an error text says, as ERR_ bits; `infra`: whether it is an infrastructure failure, when the caller knows. */
 export function errorBits(error: string, infra = isInfraFailure(error)): number {

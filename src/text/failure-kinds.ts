@@ -3,7 +3,8 @@
  * user doesn't want to proceed with this tool use", "Permission for this tool use was denied", Gemini
  * CLI's "[Operation Cancelled]", an interrupted request) or the agent cancelled it unrun (Claude Code's
  * "Sibling tool call errored": a call sent beside it failed or was declined), the call failed for want of a person (not
- * authorized, login required, denied by the person's policy or permission settings: only a person can grant access), or it failed without a word (a search that
+ * authorized, login required, denied by the person's policy or permission settings, or needing an approval those
+ * settings did not give: only a person can grant access), or it failed without a word (a search that
  * found nothing: `rg` exits 1 and prints nothing, which the readers give as an error with no text or with
  * the exit code alone; a glob or `ls` that matched nothing says only that), whatever a shell's startup
  * printed before it.
@@ -47,6 +48,16 @@ export const NEEDS_PERSON_PATTERNS: readonly RegExp[] = Object.freeze([
   // don't ask mode.", "Permission to use Bash with command rm -rf x has been denied.", "... has been auto-denied
   // (prompts unavailable)": a deny rule or a mode the person set, not a prompt they answered
   /^\s*(?:error:\s*)?permission to use [\w.:-]+ (?:with command [^]*? )?has been (?:auto-)?denied\b/i,
+  // Claude Code asking for a permission its settings did not give and no prompt could grant: "Claude requested
+  // permissions to write to /a/b.md, but you haven't granted it yet.", "... to use WebSearch, but ..."
+  /^\s*(?:error:\s*)?claude requested permissions? to [^\n]{1,300}?, but you haven['’]t granted it yet\b/i,
+  // Claude Code's checks of a shell command that needs the person's approval, refused without it: "This command
+  // requires approval", "This command uses shell operators that require approval for safety", "sed command
+  // requires approval (contains potentially dangerous operations)"
+  /^\s*(?:error:\s*)?(?:this|[\w.-]+) command (?:uses shell operators that require|requires) approval\b/i,
+  // "Commands that change directories and perform write operations require explicit approval to ensure paths
+  // are evaluated correctly."
+  /^\s*(?:error:\s*)?commands that change directories and perform write operations require explicit approval\b/i,
 ]);
 
 /**
