@@ -94,6 +94,7 @@ describe('the redaction corpus in serve answers', () => {
       expect(out).toContain('"field":"');
       showsNoSecret('serve', out);
       expect(JSON.stringify(ordinaryBodies)).not.toContain('[REDACTED]');
+      expect(client.connections(), 'connections the posts took').toBe(1);
     } finally {
       client.close();
       await server.stop();

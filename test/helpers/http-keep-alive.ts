@@ -4,12 +4,15 @@
  * fetchbench). Opt-in: the other serve tests keep `fetch`, what a user of the service most likely calls.
  */
 import { Agent, request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
 import type { JsonResponse } from './http.js';
 
 /** A poster of JSON bodies over kept-alive connections, and the way to close them. */
 export interface KeepAliveClient {
   /** POSTs `body` as JSON to `url` and reads the answer, its body parsed as JSON (or the text when it is not JSON). */
   post(url: string, body: unknown): Promise<JsonResponse>;
+  /** How many connections the requests so far were sent over (1 when every one was kept). */
+  connections(): number;
   /** Closes the kept connections: call it before the server stops. */
   close(): void;
 }
@@ -17,6 +20,7 @@ export interface KeepAliveClient {
 /** A client holding at most one connection, kept between requests (requests made at once wait for it). */
 export function keepAliveClient(): KeepAliveClient {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const sockets = new Set<Socket>();
   const post = (url: string, body: unknown): Promise<JsonResponse> =>
     new Promise((resolve, reject) => {
       const payload = Buffer.from(JSON.stringify(body), 'utf8');
@@ -38,7 +42,8 @@ export function keepAliveClient(): KeepAliveClient {
         });
       });
       req.on('error', reject);
+      req.on('socket', (socket) => sockets.add(socket));
       req.end(payload);
     });
-  return { post, close: () => agent.destroy() };
+  return { post, connections: () => sockets.size, close: () => agent.destroy() };
 }
