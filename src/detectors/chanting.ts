@@ -65,9 +65,20 @@ interface Found {
  */
 const unread = new WeakSet<ProseStream>();
 
+/**
+ * The range of prose queued for a detector's stream (see queue()): text[from, to), or none, and whether a
+ * line feed follows it (set last, by a complete text's end: nothing is queued after it). One for the
+ * thread, not fields of each detector (32 B a session): a feed() empties it first and streams it before it
+ * returns, so between feeds it holds nothing.
+ */
+const q = { text: null as string | null, from: 0, to: 0, lineEnd: false };
+
 /** Detects text that repeats the same chunk over and over. */
 export class ChantingDetector implements Detector {
-  readonly name = 'chanting';
+  /** The detector's name (a getter: a field is 8 B a session). */
+  get name(): 'chanting' {
+    return 'chanting';
+  }
   /** The prose stream (period search, sentence tracker) and the text-to-call boundaries: made when the first text arrives. */
   private s: ProseStream | null = null;
   private readonly filter = new StructureFilter();
@@ -96,12 +107,6 @@ export class ChantingDetector implements Detector {
   private textRound = NaN;
   private lastText: string | null = null;
   private lastTextHash = 0;
-  /** The range of prose queued for the stream (see queue()): text[queuedFrom, queuedTo), or none. */
-  private queued: string | null = null;
-  private queuedFrom = 0;
-  private queuedTo = 0;
-  /** A line feed follows the queued range (set last, by a complete text's end: nothing is queued after it). */
-  private queuedLineEnd = false;
 
   /**
    * Positions are int32 (fast ring arithmetic): at `rebaseAt` characters every stored position moves back
@@ -171,6 +176,9 @@ export class ChantingDetector implements Detector {
     // a stream made by ready() has no boundary yet: only then can it be in the set
     else if (this.bounds === 0) unread.delete(this.s);
     this.mark();
+    // (flush() empties the queue before it pushes, so a feed that threw leaves nothing queued; emptied here too)
+    q.text = null;
+    q.lineEnd = false;
     let k = 0;
     while (k < text.length) {
       const nl = text.indexOf('\n', k);
@@ -203,7 +211,7 @@ export class ChantingDetector implements Detector {
       if (this.lineBuf.length > 0) this.classify(false);
       // the line feed that ends a complete text's prose goes with the prose queued last (one push for both)
       if (this.lineClass === 'prose') {
-        if (this.queued !== null) this.queuedLineEnd = true;
+        if (q.text !== null) q.lineEnd = true;
         else this.appendRange('\n', 0, 1);
       }
       this.lineClass = 'unknown';
@@ -276,24 +284,24 @@ export class ChantingDetector implements Detector {
    * characters in the same order, and stops at a hit wherever it is).
    */
   private queue(text: string, from: number, to: number): void {
-    if (this.queued === text && this.queuedTo === from) {
-      this.queuedTo = to;
+    if (q.text === text && q.to === from) {
+      q.to = to;
       return;
     }
     this.flush();
-    this.queued = text;
-    this.queuedFrom = from;
-    this.queuedTo = to;
+    q.text = text;
+    q.from = from;
+    q.to = to;
   }
 
   /** Streams the queued range, if any. */
   private flush(): void {
-    const text = this.queued;
+    const text = q.text;
     if (text === null) return;
-    this.queued = null;
-    const lineEnd = this.queuedLineEnd;
-    this.queuedLineEnd = false;
-    this.appendRange(text, this.queuedFrom, this.queuedTo, lineEnd);
+    q.text = null;
+    const lineEnd = q.lineEnd;
+    q.lineEnd = false;
+    this.appendRange(text, q.from, q.to, lineEnd);
   }
 
   private mark(): void {
@@ -516,8 +524,6 @@ export class ChantingDetector implements Detector {
     if (this.cap !== 0) logClear(this.bound, this.bb);
     this.lineBuf = '';
     this.lineClass = 'unknown';
-    this.queued = null;
-    this.queuedLineEnd = false;
     this.found = null;
     this.sentenceFound = null;
     this.filter.reset();

@@ -39,7 +39,7 @@ const LENGTHS = 8192;
 /** A block's place and a summary's length in one double. */
 function pack(place: number, n: number): number {
   const chunk = Math.floor(place / OFFSET);
-  if (chunk >= 2 ** 20 || n >= LENGTHS) throw new RangeError(`loopwatch: summary chunk ${chunk} or length ${n} past what a table slot holds`);
+  if (chunk >= 2 ** 20 || n >= LENGTHS || place % 16 !== 0) throw new RangeError(`loopwatch: summary chunk ${chunk} or length ${n} (or an offset not of whole 16 bytes) past what a table slot holds`);
   return (chunk * 2 ** 20 + (place % OFFSET) / 16) * LENGTHS + n;
 }
 
