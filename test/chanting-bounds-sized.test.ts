@@ -1,7 +1,8 @@
 /**
  * Chanting remembers where each piece of text began and which call it came with (up to 256 boundaries, to
- * say which call a chant began in). A session's arrays start at 32 boundaries and double as its pieces
- * come (most sessions never reach 256; they held 2 KB each from the first text before). A snapshot still
+ * say which call a chant began in). A session's boundaries are a log of deltas (state/boundary-log.ts, branch
+ * mem38) in a block of 16 words that grows half again as its pieces come, ~2 bytes a boundary (before: two
+ * arrays of 32 boundaries doubling up to 256, 8 bytes a boundary; first 2 KB each from the first text). A snapshot still
  * holds all 256 as before (the ones not made yet as the old arrays held them: 0, moved back by each
  * rebase), and a session restored from one goes on with the signals of one that never stopped, rebased or not.
  * The WebAssembly pipeline's detectors (`shared`) keep theirs in blocks of the thread's chunks
@@ -16,8 +17,8 @@ import { ByteWriter } from '../src/snapshot/byte-writer.js';
 
 const call = (index: number, text: string) => ({ index, event: { tool: 't', text } }) as unknown as ObservedCall;
 
-/** Boundaries the detector's block holds (positions and calls, in one block of twice as many). */
-const bounds = (d: ChantingDetector): number => (d as unknown as { cap: number }).cap;
+/** Words of the detector's boundary block. */
+const words = (d: ChantingDetector): number => (d as unknown as { cap: number }).cap;
 
 function snapshot(d: ChantingDetector): Uint8Array {
   const w = new ByteWriter();
@@ -31,16 +32,21 @@ function text(i: number): string {
 }
 
 describe('chanting boundaries sized to the text', () => {
-  it.each([false, true])('should hold 32 boundaries for a few pieces of text, doubling up to 256 (shared %s)', (shared) => {
+  it.each([false, true])('should hold its boundaries in 16 words for a few pieces of text, growing to ~2 bytes a boundary (shared %s)', (shared) => {
     const d = new ChantingDetector(CHANTING_DEFAULTS, 2 ** 30, undefined, shared);
     for (let i = 0; i < 10; i++) d.record(call(i, text(i)));
-    expect(bounds(d)).toBe(32);
-    for (let i = 10; i < 40; i++) d.record(call(i, text(i)));
-    expect(bounds(d)).toBe(64);
-    for (let i = 40; i < 400; i++) d.record(call(i, text(i)));
-    expect(bounds(d)).toBe(256);
+    expect(words(d)).toBe(16);
+    // 100 boundaries: the arrays held 128 positions and 128 calls (256 words)
+    for (let i = 10; i < 100; i++) d.record(call(i, text(i)));
+    expect(words(d)).toBeLessThanOrEqual(64);
+    // past 256 pieces the oldest go: the block stops growing
+    for (let i = 100; i < 400; i++) d.record(call(i, text(i)));
+    const full = words(d);
+    expect(full).toBeLessThanOrEqual(160);
+    for (let i = 400; i < 1000; i++) d.record(call(i, text(i)));
+    expect(words(d)).toBe(full);
     d.dispose();
-    expect(bounds(d)).toBe(0);
+    expect(words(d)).toBe(0);
   });
 
   for (const [rebaseAt, shared] of [[2 ** 30, false], [300, false], [2 ** 30, true], [300, true]] as const) {

@@ -25,6 +25,7 @@ import { hashString } from '../fingerprint/canonical-hash.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { giveInts, takeInts } from '../state/word-blocks.js';
+import { ENTRY_MAX, FIRST_LOG_WORDS, logAppend, logClear, logCopy, logRead, logRoom, newestPos, wordsFor } from '../state/boundary-log.js';
 import { SNAPSHOT_VERSION } from '../snapshot/snapshot-format.js';
 import { type ProseStream, TsProseStream } from '../text/prose-stream.js';
 import { rootLength } from '../text/chunk-root.js';
@@ -39,8 +40,9 @@ import type { Detector, ObservedCall } from './detector.js';
 const CLASSIFY_AFTER = 200;
 /** Text-to-call boundaries remembered, to say which call a chant began in. */
 const BOUNDS = 256;
-/** Boundaries the arrays hold at first; they double as pieces of text come, up to BOUNDS (most sessions need fewer). */
-const FIRST_BOUNDS = 32;
+/** Scratch for the boundaries read back (on a signal, a rebase, a snapshot): positions, then calls. */
+const readPos = new Int32Array(BOUNDS);
+const readCall = new Int32Array(BOUNDS);
 const HAS_WORD = /[\p{L}\p{N}]/u;
 const EMPTY = new Int32Array(0);
 
@@ -63,23 +65,34 @@ interface Found {
  */
 const unread = new WeakSet<ProseStream>();
 
+/**
+ * The range of prose queued for a detector's stream (see queue()): text[from, to), or none, and whether a
+ * line feed follows it (set last, by a complete text's end: nothing is queued after it). One for the
+ * thread, not fields of each detector (32 B a session): a feed() empties it first and streams it before it
+ * returns, so between feeds it holds nothing.
+ */
+const q = { text: null as string | null, from: 0, to: 0, lineEnd: false };
+
 /** Detects text that repeats the same chunk over and over. */
 export class ChantingDetector implements Detector {
-  readonly name = 'chanting';
+  /** The detector's name (a getter: a field is 8 B a session). */
+  get name(): 'chanting' {
+    return 'chanting';
+  }
   /** The prose stream (period search, sentence tracker) and the text-to-call boundaries: made when the first text arrives. */
   private s: ProseStream | null = null;
   private readonly filter = new StructureFilter();
   /**
-   * The text-to-call boundaries, in one block of twice their capacity `cap` from `bb`: each one's stream
-   * position from `bb`, the call it starts from `bb + cap`. A block of the thread's shared chunks
-   * (word-blocks.ts) for a detector made `shared` (no typed array and buffer a session, 182 B), until
-   * {@link dispose}; else an array of its own.
+   * The newest BOUNDS text-to-call boundaries (each one's stream position and the call its text starts), as
+   * a log of deltas (state/boundary-log.ts) in a block of `cap` words from `bb`, grown as texts come. A block
+   * of the thread's shared chunks (word-blocks.ts) for a detector made `shared` (no typed array and buffer a
+   * session, 182 B), until {@link dispose}; else an array of its own.
    */
   private bound: Int32Array = EMPTY;
   private bb = 0;
   private cap = 0;
   private bounds = 0;
-  /** What the boundaries not made yet hold: 0, less each rebase's shift (saved as such: snapshots hold BOUNDS). */
+  /** What a snapshot's boundaries not made yet hold: 0, less each rebase's shift (snapshots hold BOUNDS). */
   private restPos = 0;
   private lineBuf = '';
   private lineClass: 'unknown' | 'prose' | 'skip' = 'unknown';
@@ -94,12 +107,6 @@ export class ChantingDetector implements Detector {
   private textRound = NaN;
   private lastText: string | null = null;
   private lastTextHash = 0;
-  /** The range of prose queued for the stream (see queue()): text[queuedFrom, queuedTo), or none. */
-  private queued: string | null = null;
-  private queuedFrom = 0;
-  private queuedTo = 0;
-  /** A line feed follows the queued range (set last, by a complete text's end: nothing is queued after it). */
-  private queuedLineEnd = false;
 
   /**
    * Positions are int32 (fast ring arithmetic): at `rebaseAt` characters every stored position moves back
@@ -115,14 +122,14 @@ export class ChantingDetector implements Detector {
   ) {
   }
 
-  /** A zeroed boundary block for `cap` boundaries (`2 * cap` words): of the thread's chunks when shared. */
-  private newBounds(cap: number): { words: Int32Array; base: number } {
-    return this.shared ? takeInts(2 * cap) : { words: new Int32Array(2 * cap), base: 0 };
+  /** A zeroed boundary block of `size` words (an empty log): of the thread's chunks when shared. */
+  private newBounds(size: number): { words: Int32Array; base: number } {
+    return this.shared ? takeInts(size) : { words: new Int32Array(size), base: 0 };
   }
 
   /** Gives back the block of boundaries held (when shared). */
   private dropBounds(): void {
-    if (this.shared && this.cap !== 0) giveInts(2 * this.cap, this.bound, this.bb);
+    if (this.shared && this.cap !== 0) giveInts(this.cap, this.bound, this.bb);
     this.bound = EMPTY;
     this.bb = 0;
     this.cap = 0;
@@ -169,6 +176,9 @@ export class ChantingDetector implements Detector {
     // a stream made by ready() has no boundary yet: only then can it be in the set
     else if (this.bounds === 0) unread.delete(this.s);
     this.mark();
+    // (flush() empties the queue before it pushes, so a feed that threw leaves nothing queued; emptied here too)
+    q.text = null;
+    q.lineEnd = false;
     let k = 0;
     while (k < text.length) {
       const nl = text.indexOf('\n', k);
@@ -201,7 +211,7 @@ export class ChantingDetector implements Detector {
       if (this.lineBuf.length > 0) this.classify(false);
       // the line feed that ends a complete text's prose goes with the prose queued last (one push for both)
       if (this.lineClass === 'prose') {
-        if (this.queued !== null) this.queuedLineEnd = true;
+        if (q.text !== null) q.lineEnd = true;
         else this.appendRange('\n', 0, 1);
       }
       this.lineClass = 'unknown';
@@ -224,33 +234,34 @@ export class ChantingDetector implements Detector {
   private start(): void {
     this.s = this.makeStream(this.o);
     this.dropBounds();
-    const b = this.newBounds(FIRST_BOUNDS);
+    const b = this.newBounds(FIRST_LOG_WORDS);
     this.bound = b.words;
     this.bb = b.base;
-    this.cap = FIRST_BOUNDS;
+    this.cap = FIRST_LOG_WORDS;
     this.restPos = 0;
   }
 
-  /** Doubles the boundary arrays (up to BOUNDS), the new entries as the ones not made yet. */
+  /** Moves the boundaries to a block half as large again (at least room for an entry), of whole 8 words. */
   private growBounds(): void {
-    const cap = this.cap;
-    const n = Math.min(BOUNDS, 2 * cap);
+    const n = Math.max(wordsFor(this.bound, this.bb, ENTRY_MAX), Math.ceil((this.cap * 1.5) / 8) * 8);
     const { words: next, base } = this.newBounds(n);
-    next.fill(this.restPos, base, base + n);
-    next.set(this.bound.subarray(this.bb, this.bb + cap), base);
-    next.set(this.bound.subarray(this.bb + cap, this.bb + 2 * cap), base + n);
+    logCopy(this.bound, this.bb, next, base);
     this.dropBounds();
     this.bound = next;
     this.bb = base;
     this.cap = n;
   }
 
-  /** A boundary array as BOUNDS entries, the ones not made yet holding `rest` (what snapshots hold). */
-  private static whole(a: Int32Array, rest: number): Int32Array {
-    if (a.length === BOUNDS) return a;
-    const all = new Int32Array(BOUNDS).fill(rest);
-    all.set(a);
-    return all;
+  /** Appends boundary (pos, call), the oldest dropped past BOUNDS (the block grown when it has no room). */
+  private pushBound(pos: number, call: number): void {
+    if (logRoom(this.bound, this.bb, this.cap) < ENTRY_MAX) this.growBounds();
+    logAppend(this.bound, this.bb, this.cap, pos, call, BOUNDS);
+  }
+
+  /** Empties the boundaries and appends `count` from readPos and readCall (a snapshot's, or a rebase's). */
+  private refill(count: number): void {
+    logClear(this.bound, this.bb);
+    for (let j = 0; j < count; j++) this.pushBound(readPos[j] as number, readCall[j] as number);
   }
 
   /**
@@ -273,31 +284,28 @@ export class ChantingDetector implements Detector {
    * characters in the same order, and stops at a hit wherever it is).
    */
   private queue(text: string, from: number, to: number): void {
-    if (this.queued === text && this.queuedTo === from) {
-      this.queuedTo = to;
+    if (q.text === text && q.to === from) {
+      q.to = to;
       return;
     }
     this.flush();
-    this.queued = text;
-    this.queuedFrom = from;
-    this.queuedTo = to;
+    q.text = text;
+    q.from = from;
+    q.to = to;
   }
 
   /** Streams the queued range, if any. */
   private flush(): void {
-    const text = this.queued;
+    const text = q.text;
     if (text === null) return;
-    this.queued = null;
-    const lineEnd = this.queuedLineEnd;
-    this.queuedLineEnd = false;
-    this.appendRange(text, this.queuedFrom, this.queuedTo, lineEnd);
+    q.text = null;
+    const lineEnd = q.lineEnd;
+    q.lineEnd = false;
+    this.appendRange(text, q.from, q.to, lineEnd);
   }
 
   private mark(): void {
-    const b = this.bounds % BOUNDS;
-    if (b >= this.cap) this.growBounds();
-    this.bound[this.bb + b] = this.stream.pos;
-    this.bound[this.bb + this.cap + b] = this.call;
+    this.pushBound(this.stream.pos, this.call);
     this.bounds++;
   }
 
@@ -323,8 +331,9 @@ export class ChantingDetector implements Detector {
   private rebase(): void {
     const shift = this.stream.rebase();
     if (shift === 0) return;
-    const cap = this.cap;
-    for (let k = this.bb; k < this.bb + cap; k++) this.bound[k] = Math.max((this.bound[k] as number) - shift, -(2 ** 30));
+    const count = logRead(this.bound, this.bb, readPos, readCall);
+    for (let j = 0; j < count; j++) readPos[j] = Math.max((readPos[j] as number) - shift, -(2 ** 30));
+    this.refill(count);
     this.restPos = Math.max(this.restPos - shift, -(2 ** 30));
     if (this.found !== null) this.found.end -= shift;
     if (this.sentenceFound !== null) this.sentenceFound = { ...this.sentenceFound, firstStart: this.sentenceFound.firstStart - shift };
@@ -334,7 +343,7 @@ export class ChantingDetector implements Detector {
     const span = this.stream.hitRun + period;
     // a long chunk repeated across pieces of text (messages) needs one repetition more than within one
     const reps = Math.floor(span / period);
-    const pieceStart = this.bound[this.bb + ((this.bounds - 1) % BOUNDS)] as number;
+    const pieceStart = newestPos(this.bound, this.bb);
     if (period >= this.o.longChunk && reps < this.o.threshold && reps <= this.o.longRepetitions && end - span + 1 < pieceStart) return;
     const f = this.found;
     if (f !== null && f.period === period && f.end === end - 1) {
@@ -359,17 +368,25 @@ export class ChantingDetector implements Detector {
     return root < this.o.longChunk && Math.floor(span / root) < this.o.threshold;
   }
 
+  /**
+   * The call of the boundary with the largest position at or before `streamPos` (this call when none); of
+   * boundaries at one position, the one a ring of BOUNDS slots (boundary b in slot b % BOUNDS) holds in its
+   * highest slot, as the slot-by-slot scan of the ring this log replaced chose.
+   */
   private callAt(streamPos: number): number {
-    const kept = Math.min(this.bounds, BOUNDS);
-    const at = this.bb;
-    const cap = this.cap;
+    const count = logRead(this.bound, this.bb, readPos, readCall);
+    const first = this.bounds - count;
     let best = this.call;
     let bestPos = -Infinity;
-    for (let k = 0; k < kept; k++) {
-      const p = this.bound[at + k] as number;
-      if (p <= streamPos && p >= bestPos) {
+    let bestSlot = -1;
+    for (let j = 0; j < count; j++) {
+      const p = readPos[j] as number;
+      if (p > streamPos || p < bestPos) continue;
+      const slot = (first + j) % BOUNDS;
+      if (p > bestPos || slot > bestSlot) {
         bestPos = p;
-        best = this.bound[at + cap + k] as number;
+        bestSlot = slot;
+        best = readCall[j] as number;
       }
     }
     return best;
@@ -430,9 +447,17 @@ export class ChantingDetector implements Detector {
     w.str(this.lineBuf);
     w.u8(this.lineClass === 'unknown' ? 0 : this.lineClass === 'prose' ? 1 : 2);
     w.f64(this.bounds);
-    const cap = this.cap;
-    w.view(ChantingDetector.whole(this.bound.subarray(this.bb, this.bb + cap), this.restPos));
-    w.view(ChantingDetector.whole(this.bound.subarray(this.bb + cap, this.bb + 2 * cap), 0));
+    // as a ring of BOUNDS slots (boundary b in slot b % BOUNDS), the slots not made yet holding restPos and 0
+    const count = logRead(this.bound, this.bb, readPos, readCall);
+    const pos = new Int32Array(BOUNDS).fill(this.restPos);
+    const calls = new Int32Array(BOUNDS);
+    const first = this.bounds - count;
+    for (let j = 0; j < count; j++) {
+      pos[(first + j) % BOUNDS] = readPos[j] as number;
+      calls[(first + j) % BOUNDS] = readCall[j] as number;
+    }
+    w.view(pos);
+    w.view(calls);
     const f = this.found;
     w.bool(f !== null);
     if (f !== null) {
@@ -470,14 +495,22 @@ export class ChantingDetector implements Detector {
     const c = r.u8();
     if (c > 2) throw new SnapshotError('loopwatch: the snapshot is corrupt (line state)');
     this.lineClass = c === 0 ? 'unknown' : c === 1 ? 'prose' : 'skip';
-    this.bounds = r.f64();
-    this.dropBounds();
-    const b = this.newBounds(BOUNDS);
-    this.bound = b.words;
-    this.bb = b.base;
-    this.cap = BOUNDS;
-    r.into(this.bound.subarray(b.base, b.base + BOUNDS));
-    r.into(this.bound.subarray(b.base + BOUNDS, b.base + 2 * BOUNDS));
+    const bounds = r.f64();
+    if (!Number.isSafeInteger(bounds) || bounds < 0) throw new SnapshotError('loopwatch: the snapshot is corrupt (chanting boundaries)');
+    this.bounds = bounds;
+    const pos = new Int32Array(BOUNDS);
+    const calls = new Int32Array(BOUNDS);
+    r.into(pos);
+    r.into(calls);
+    const count = Math.min(bounds, BOUNDS);
+    const first = bounds - count;
+    for (let j = 0; j < count; j++) {
+      readPos[j] = pos[(first + j) % BOUNDS] as number;
+      readCall[j] = calls[(first + j) % BOUNDS] as number;
+    }
+    // the slots not made yet hold restPos (moved back by each rebase since the session began)
+    if (count < BOUNDS) this.restPos = pos[count] as number;
+    this.refill(count);
     this.found = r.bool() ? { period: r.u32(), span: r.i32(), end: r.i32(), chunk: r.str() } : null;
     this.sentenceFound = r.bool() ? { text: r.str(), count: r.u32(), firstStart: r.i32() } : null;
   }
@@ -488,10 +521,9 @@ export class ChantingDetector implements Detector {
     this.lastText = null;
     this.lastTextHash = 0;
     this.bounds = 0;
+    if (this.cap !== 0) logClear(this.bound, this.bb);
     this.lineBuf = '';
     this.lineClass = 'unknown';
-    this.queued = null;
-    this.queuedLineEnd = false;
     this.found = null;
     this.sentenceFound = null;
     this.filter.reset();

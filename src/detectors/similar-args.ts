@@ -54,7 +54,10 @@ export function setComparePrefilter(on: boolean): void {
 
 /** Detects retries of one tool with slightly varied arguments, from its own summaries of their args. */
 export class SimilarArgsDetector implements Detector, Rewindable {
-  readonly name = 'similar_args';
+  /** The detector's name (a getter: a field is 8 B a session). */
+  get name(): 'similar_args' {
+    return 'similar_args';
+  }
   /** The summaries of the newest `window + 1` calls' args (masked when volatile text is masked). */
   private readonly ring: SummaryRing;
   private n = 0;

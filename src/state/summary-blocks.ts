@@ -20,7 +20,7 @@
 export const MAX_CHUNK_BLOCKS = 64;
 
 /** A place is chunk id * OFFSET + offset: a chunk is at most OFFSET bytes, unless it is one block. */
-const OFFSET = 2 ** 24;
+export const OFFSET = 2 ** 24;
 
 /** The bytes of class `c`'s blocks (see classOf). */
 function classBytes(c: number): number {

@@ -4,8 +4,14 @@
  * nothing of its callers'.
  *
  * ```
- *   table, per slot (index % slots):  index | place | length        (place: a block of the ring's SummaryBlocks)
+ *   table, per slot (index % slots):  index | where        (where: its block's place, a block of the ring's
+ *                                                              SummaryBlocks, and its length, in one double)
  * ```
+ *
+ * `where` is (chunk id * 2^20 + offset / 16) * 8192 + length: offsets are multiples of 16 (every block
+ * size is) below 2^24, lengths at most SUMMARY_MAX_BYTES (4,096), so a chunk id below 2^20 keeps it an
+ * exact double (a thread of a million summary chunks would hold tens of millions of summaries). Until
+ * branch mem38 the place and the length took a double each (264 B a session of the default window, 176 now).
  *
  * A put() gives back the block of the summary `slots` calls older and takes one of the new summary's size
  * class; a drop() gives back the dropped one's. Rings made for the thread's sessions (`shared`) take their
@@ -22,17 +28,39 @@ import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { isSummary } from '../text/summary-check.js';
 import { summaryFromV1 } from '../text/summary-v1.js';
-import { SummaryBlocks, offsetOf, sharedSummaryBlocks } from './summary-blocks.js';
+import { OFFSET, SummaryBlocks, offsetOf, sharedSummaryBlocks } from './summary-blocks.js';
 import { giveDoubles, takeDoubles } from './word-blocks.js';
+
+/** Doubles a table slot takes: the call index, its block's place and length (see pack). */
+const SLOT = 2;
+/** Lengths' room in a packed double (a summary is at most 4,096 bytes). */
+const LENGTHS = 8192;
+
+/** A block's place and a summary's length in one double. */
+function pack(place: number, n: number): number {
+  const chunk = Math.floor(place / OFFSET);
+  if (chunk >= 2 ** 20 || n >= LENGTHS || place % 16 !== 0) throw new RangeError(`loopwatch: summary chunk ${chunk} or length ${n} (or an offset not of whole 16 bytes) past what a table slot holds`);
+  return (chunk * 2 ** 20 + (place % OFFSET) / 16) * LENGTHS + n;
+}
+
+/** The place a packed double holds. */
+function placeIn(v: number): number {
+  const u = Math.floor(v / LENGTHS);
+  return Math.floor(u / 2 ** 20) * OFFSET + (u % 2 ** 20) * 16;
+}
+
+/** The length a packed double holds. */
+function lengthIn(v: number): number {
+  return v % LENGTHS;
+}
 
 /** The newest calls' args summaries of one session. */
 export class SummaryRing {
   /** Where the summaries' blocks come from: the thread's (a ring made `shared`, until {@link releaseTable}) or the ring's own. */
   private blocks: SummaryBlocks;
   /**
-   * Per slot, from `tb`: the call index held (-1: none), its block's place, its length (one array, not
-   * three: fewer objects per session); an array of its own, or a block of the thread's shared chunks
-   * (word-blocks.ts) until {@link releaseTable}.
+   * Per slot, from `tb`: the call index held (-1: none), its block's place and its length (packed: see
+   * pack); an array of its own, or a block of the thread's shared chunks (word-blocks.ts) until {@link releaseTable}.
    */
   private table: Float64Array;
   private tb = 0;
@@ -46,15 +74,15 @@ export class SummaryRing {
     shared = false,
   ) {
     if (shared) {
-      const block = takeDoubles(3 * slots);
+      const block = takeDoubles(SLOT * slots);
       this.table = block.words;
       this.tb = block.base;
       this.blocks = sharedSummaryBlocks();
     } else {
-      this.table = new Float64Array(3 * slots);
+      this.table = new Float64Array(SLOT * slots);
       this.blocks = new SummaryBlocks();
     }
-    for (let s = 0; s < slots; s++) this.table[this.tb + 3 * s] = -1;
+    for (let s = 0; s < slots; s++) this.table[this.tb + SLOT * s] = -1;
   }
 
   /**
@@ -63,19 +91,19 @@ export class SummaryRing {
    * own first, so the ring reads as before. Its owner calls it once.
    */
   releaseTable(): void {
-    const own = this.table.slice(this.tb, this.tb + 3 * this.slots);
-    giveDoubles(3 * this.slots, this.table, this.tb);
+    const own = this.table.slice(this.tb, this.tb + SLOT * this.slots);
+    giveDoubles(SLOT * this.slots, this.table, this.tb);
     const mine = new SummaryBlocks();
     const held: number[] = [];
-    for (let s = 0; s < this.slots; s++) if (own[3 * s] !== -1) held.push(s);
-    const places = mine.adopt(held.map((s) => Math.max(1, own[3 * s + 2] as number)));
+    for (let s = 0; s < this.slots; s++) if (own[SLOT * s] !== -1) held.push(s);
+    const places = mine.adopt(held.map((s) => Math.max(1, lengthIn(own[SLOT * s + 1] as number))));
     held.forEach((s, k) => {
-      const place = own[3 * s + 1] as number;
-      const n = own[3 * s + 2] as number;
+      const place = placeIn(own[SLOT * s + 1] as number);
+      const n = lengthIn(own[SLOT * s + 1] as number);
       const to = places[k] as number;
       mine.chunkOf(to).set(this.blocks.chunkOf(place).subarray(offsetOf(place), offsetOf(place) + n), offsetOf(to));
       this.blocks.give(place, Math.max(1, n));
-      own[3 * s + 1] = to;
+      own[SLOT * s + 1] = pack(to, n);
     });
     this.blocks = mine;
     this.table = own;
@@ -84,23 +112,23 @@ export class SummaryRing {
 
   /** The bytes call `index`'s summary lies in (a held one), read at `at(index)`. */
   bytesOf(index: number): Uint8Array {
-    return this.blocks.chunkOf(this.table[this.tb + 3 * (index % this.slots) + 1] as number);
+    return this.blocks.chunkOf(placeIn(this.table[this.tb + SLOT * (index % this.slots) + 1] as number));
   }
 
   /** Whether call `index`'s summary is held. */
   has(index: number): boolean {
-    return index >= 0 && this.table[this.tb + 3 * (index % this.slots)] === index;
+    return index >= 0 && this.table[this.tb + SLOT * (index % this.slots)] === index;
   }
 
   /** Where call `index`'s summary starts in `bytesOf(index)` (a held one). */
   at(index: number): number {
-    return offsetOf(this.table[this.tb + 3 * (index % this.slots) + 1] as number);
+    return offsetOf(placeIn(this.table[this.tb + SLOT * (index % this.slots) + 1] as number));
   }
 
   /** Bytes of the blocks the held summaries take (for measurements and tests). */
   heldBytes(): number {
     let n = 0;
-    for (let s = 0; s < this.slots; s++) if (this.table[this.tb + 3 * s] !== -1) n += this.table[this.tb + 3 * s + 2] as number;
+    for (let s = 0; s < this.slots; s++) if (this.table[this.tb + SLOT * s] !== -1) n += lengthIn(this.table[this.tb + SLOT * s + 1] as number);
     return n;
   }
 
@@ -111,7 +139,7 @@ export class SummaryRing {
 
   /** Keeps the `n` bytes at `from` of `src` as call `index`'s summary, replacing the summary held in its slot. */
   putFrom(index: number, src: Uint8Array, from: number, n: number): void {
-    const t = this.tb + 3 * (index % this.slots);
+    const t = this.tb + SLOT * (index % this.slots);
     const blocks = this.blocks;
     // the new block first: `src` is never a block of this ring's, but a block given back may be taken at once
     const place = blocks.take(Math.max(1, n));
@@ -122,25 +150,25 @@ export class SummaryRing {
     else chunk.set(from === 0 && n === src.length ? src : src.subarray(from, from + n), at);
     this.giveSlot(t);
     this.table[t] = index;
-    this.table[t + 1] = place;
-    this.table[t + 2] = n;
+    this.table[t + 1] = pack(place, n);
   }
 
   /** Gives back the block of the summary held at table entry `t`, if one is, and marks the entry empty. */
   private giveSlot(t: number): void {
     if (this.table[t] === -1) return;
-    this.blocks.give(this.table[t + 1] as number, Math.max(1, this.table[t + 2] as number));
+    const v = this.table[t + 1] as number;
+    this.blocks.give(placeIn(v), Math.max(1, lengthIn(v)));
     this.table[t] = -1;
   }
 
   /** Forgets call `index`'s summary, if held (its block is given back). */
   drop(index: number): void {
-    if (this.has(index)) this.giveSlot(this.tb + 3 * (index % this.slots));
+    if (this.has(index)) this.giveSlot(this.tb + SLOT * (index % this.slots));
   }
 
   /** Forgets every summary (their blocks are given back). */
   reset(): void {
-    for (let s = 0; s < this.slots; s++) this.giveSlot(this.tb + 3 * s);
+    for (let s = 0; s < this.slots; s++) this.giveSlot(this.tb + SLOT * s);
   }
 
   /** Writes the summaries of calls [from, to) that are held, for a snapshot. */
@@ -153,7 +181,7 @@ export class SummaryRing {
       const s = i % this.slots;
       w.f64(i);
       const o = this.at(i);
-      w.bytes(this.bytesOf(i).subarray(o, o + (this.table[this.tb + 3 * s + 2] as number)));
+      w.bytes(this.bytesOf(i).subarray(o, o + lengthIn(this.table[this.tb + SLOT * s + 1] as number)));
     }
   }
 
