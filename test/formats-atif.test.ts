@@ -57,15 +57,15 @@ describe('ATIF format', () => {
     ])));
     const items = await collect([file]);
     expect(items.filter((i) => i.kind === 'issue').map((i) => [i.kind === 'issue' && i.code, i.kind === 'issue' && i.file, i.kind === 'issue' && i.line, i.kind === 'issue' && i.message])).toEqual([
-      ['bad-record', file, 1, 'step 0: expected an object, received "not a step" (string); skipped'],
-      ['bad-record', file, 1, 'step 1: tool call 0 has no "function_name" (received undefined); skipped'],
-      ['bad-record', file, 1, 'step 1: tool call 1 has no "function_name" (received 7 (number)); skipped'],
-      ['bad-record', file, 1, 'step 2: "tool_calls" must be an array, received an object; skipped'],
-      ['bad-record', file, 1, 'step 3: "tool_calls" of a step whose source is "user" (string), not "agent"; skipped'],
-      ['bad-record', file, 1, 'step 4: observation result 0: "source_call_id" must be a string, received 42 (number); skipped'],
-      ['bad-record', file, 1, 'step 4: observation result 1: expected an object, received null; skipped'],
+      ['bad-record', file, 1, 'steps[0]: expected an object, received "not a step" (string); skipped'],
+      ['bad-record', file, 1, 'steps[1] (step_id 2): tool call 0 has no "function_name" (received undefined); skipped'],
+      ['bad-record', file, 1, 'steps[1] (step_id 2): tool call 1 has no "function_name" (received 7 (number)); skipped'],
+      ['bad-record', file, 1, 'steps[2] (step_id 3): "tool_calls" must be an array, received an object; skipped'],
+      ['bad-record', file, 1, 'steps[3] (step_id 4): "tool_calls" of a step whose source is "user" (string), not "agent"; skipped'],
+      ['bad-record', file, 1, 'steps[4] (step_id 5): observation result 0: "source_call_id" must be a string, received 42 (number); skipped'],
+      ['bad-record', file, 1, 'steps[4] (step_id 5): observation result 1: expected an object, received null; skipped'],
       ['unpaired-result', file, 1, 'result for call id "nobody" has no call in session "trial-7"; skipped'],
-      ['bad-record', file, 1, 'step 5: "observation" must be an object with a "results" array, received "not an object" (string); skipped'],
+      ['bad-record', file, 1, 'steps[5] (step_id 6): "observation" must be an object with a "results" array, received "not an object" (string); skipped'],
     ]);
     expect(items.filter((i) => i.kind === 'call').map((i) => i.kind === 'call' && i.event)).toEqual([{ tool: 'ls', args: {}, result: 'listed', text: 'x', step: 2, round: 0 }]);
   });

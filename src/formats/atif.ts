@@ -14,7 +14,7 @@
  * when it has none), one they mark not failed a known success; an unmarked one says nothing (`unknown`).
  */
 import { describe } from '../options/checks.js';
-import { nonEmpty, partIssue } from './conversation-record.js';
+import { nonEmpty } from './conversation-record.js';
 import type { FormatReader } from './format-reader.js';
 import { isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
@@ -43,12 +43,12 @@ export function* readAtif(unit: RecordUnit): Generator<TraceItem> {
   for (let i = 0; i < v.steps.length; i++) {
     const s: unknown = v.steps[i];
     if (!isRecord(s)) {
-      yield partIssue(unit, 'step', i, `expected an object, received ${describe(s)}`);
+      yield stepIssue(unit, s, i, `expected an object, received ${describe(s)}`);
       continue;
     }
     const own: number[] = [];
     if (s.source === 'agent') yield* agentCalls(unit, calls, s, i, round++, own);
-    else if (s.tool_calls !== undefined && s.tool_calls !== null) yield partIssue(unit, 'step', i, `"tool_calls" of a step whose source is ${describe(s.source)}, not "agent"`);
+    else if (s.tool_calls !== undefined && s.tool_calls !== null) yield stepIssue(unit, s, i, `"tool_calls" of a step whose source is ${describe(s.source)}, not "agent"`);
     yield* results(unit, calls, s, i, own);
   }
   yield* calls.items();
@@ -57,18 +57,27 @@ export function* readAtif(unit: RecordUnit): Generator<TraceItem> {
 /** Holds the tool calls of agent step `i` (their positions into `own`), with an issue for each that names no function. */
 function* agentCalls(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<string, unknown>>, i: number, round: number, own: number[]): Generator<TraceItem> {
   if (s.tool_calls === undefined || s.tool_calls === null) return;
-  if (!Array.isArray(s.tool_calls)) return yield partIssue(unit, 'step', i, `"tool_calls" must be an array, received ${describe(s.tool_calls)}`);
+  if (!Array.isArray(s.tool_calls)) return yield stepIssue(unit, s, i, `"tool_calls" must be an array, received ${describe(s.tool_calls)}`);
   let text = nonEmpty(s.message); // said once: the step's first call carries it
   for (let j = 0; j < s.tool_calls.length; j++) {
     const tc: unknown = s.tool_calls[j];
     const name = isRecord(tc) ? nonEmpty(tc.function_name) : undefined;
     if (!isRecord(tc) || name === undefined) {
-      yield partIssue(unit, 'step', i, `tool call ${j} has no "function_name" (received ${isRecord(tc) ? describe(tc.function_name) : describe(tc)})`);
+      yield stepIssue(unit, s, i, `tool call ${j} has no "function_name" (received ${isRecord(tc) ? describe(tc.function_name) : describe(tc)})`);
       continue;
     }
     own.push(calls.call(typeof tc.tool_call_id === 'string' ? tc.tool_call_id : undefined, { tool: name, args: parseArguments(tc.arguments), text, round, ...stepId(s.step_id) }));
     text = undefined;
   }
+}
+
+/**
+ * A malformed part of step `i`, named as a person finds it in the file: its place in `steps` and, when it has
+ * one, its `step_id` (`steps[1] (step_id 2)`), the number verdicts name it by.
+ */
+function stepIssue(unit: RecordUnit, s: unknown, i: number, message: string): TraceItem {
+  const id = isRecord(s) ? stepId(s.step_id).step : undefined;
+  return issue('bad-record', unit.file, unit.line, `steps[${i}]${id === undefined ? '' : ` (step_id ${id})`}: ${message}; skipped`);
 }
 
 /**
@@ -108,12 +117,12 @@ function outcomeOf(r: Readonly<Record<string, unknown>>): { readonly errorInfo: 
 function* results(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<string, unknown>>, i: number, own: readonly number[]): Generator<TraceItem> {
   const o = s.observation;
   if (o === undefined || o === null) return;
-  if (!isRecord(o) || !Array.isArray(o.results)) return yield partIssue(unit, 'step', i, `"observation" must be an object with a "results" array, received ${isRecord(o) ? 'an object without one' : describe(o)}`);
+  if (!isRecord(o) || !Array.isArray(o.results)) return yield stepIssue(unit, s, i, `"observation" must be an object with a "results" array, received ${isRecord(o) ? 'an object without one' : describe(o)}`);
   const idless: Readonly<Record<string, unknown>>[] = [];
   for (let j = 0; j < o.results.length; j++) {
     const r: unknown = o.results[j];
     if (!isRecord(r)) {
-      yield partIssue(unit, 'step', i, `observation result ${j}: expected an object, received ${describe(r)}`);
+      yield stepIssue(unit, s, i, `observation result ${j}: expected an object, received ${describe(r)}`);
       continue;
     }
     if (r.source_call_id === undefined || r.source_call_id === null) {
@@ -121,7 +130,7 @@ function* results(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<stri
       continue;
     }
     if (typeof r.source_call_id !== 'string') {
-      yield partIssue(unit, 'step', i, `observation result ${j}: "source_call_id" must be a string, received ${describe(r.source_call_id)}`);
+      yield stepIssue(unit, s, i, `observation result ${j}: "source_call_id" must be a string, received ${describe(r.source_call_id)}`);
       continue;
     }
     const { errorInfo, error } = outcomeOf(r);
