@@ -171,7 +171,7 @@ export async function realCallFigures(rounds: number, traces?: string, dist?: st
 
 /** The scope's table (markdown), or why it was skipped. */
 export function realCallTable(b: RealCallBench | null): string {
-  if (b === null) return '\n## real calls\nskipped: ../shared/data/traces is absent';
+  if (b === null) return '\n## real calls\nskipped: ../shared/data/traces is absent (or set LOOPWATCH_TRACES to the folder of events.jsonl.gz)';
   const lines = [
     `\n## real calls: the traces' ${b.calls.toLocaleString('en')} calls of ${b.sessions.toLocaleString('en')} sessions, in memory, checked in file order through one LoopEngine (checkBatch of ${BATCH}); medians of ${b.rounds} alternating rounds, load ${b.loadBefore.toFixed(1)} -> ${b.loadAfter.toFixed(1)}`,
     '| detectors | us a call | runs (min-max) | vs seed md5 (same round) | over exact repeat alone |',
