@@ -8,13 +8,9 @@
  * its C1 and bidirectional controls escaped, then the warning. The proxy runs as a child (the built CLI),
  * with a scripted server, as a client sees it.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ODD_MESSAGE_CHARS } from '../src/mcp/call-result.js';
-import { CLI } from './helpers/cli.js';
-import { tempFolder } from './helpers/temp-folder.js';
+import { callsThrough as through, stopScriptedProxies } from './helpers/mcp-scripted-server.js';
 
 const TOKEN = ['ghp', 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'].join('_');
 
@@ -37,39 +33,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 });
 `;
 
-const children: ChildProcessWithoutNullStreams[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
+afterEach(stopScriptedProxies);
 
-/** The answers the client gets to `times` identical calls of `tool` through the proxy, and the proxy's stderr. */
-async function callsThrough(tool: string, times: number): Promise<{ answers: Record<string, unknown>[]; stderr: string }> {
-  const server = join(tempFolder('mcp-odd-message'), 'server.mjs');
-  writeFileSync(server, SERVER);
-  const child = spawn(process.execPath, [CLI, 'mcp', '--', process.execPath, server]);
-  children.push(child);
-  let out = '';
-  let stderr = '';
-  child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
-  // whole lines only (a 5 MB answer comes in pieces)
-  const lines = (): Record<string, unknown>[] => out.split('\n').slice(0, -1)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  const until = async (n: number): Promise<void> => {
-    for (const end = Date.now() + 20_000; lines().length < n && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
-    expect(lines().length).toBe(n);
-  };
-  const send = (o: unknown): boolean => child.stdin.write(`${JSON.stringify(o)}\n`);
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
-  await until(1);
-  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  for (let i = 0; i < times; i++) {
-    send({ jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: tool, arguments: { target: 'all' } } });
-    await until(2 + i); // one at a time, as an agent calls
-  }
-  child.stdin.end();
-  return { answers: lines().slice(1), stderr };
-}
+/** The answers to `times` identical calls of `tool` through the proxy in front of {@link SERVER}, and its stderr. */
+const callsThrough = (tool: string, times: number): ReturnType<typeof through> => through(SERVER, 'mcp-odd-message', tool, times);
 
 
 /** The message of an answer's error. */

@@ -6,12 +6,8 @@
  * the model. So a server could silence loopwatch for its tools and hide any later internal error. The proxy
  * runs as a child (the built CLI), with a scripted server, as a client sees it.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI } from './helpers/cli.js';
-import { tempFolder } from './helpers/temp-folder.js';
+import { callsThrough as through, stopScriptedProxies } from './helpers/mcp-scripted-server.js';
 
 /** A server answering each `tools/call` with the answer named by its tool (`error-code`, `link-uri`, `resource-uri`). */
 const SERVER = `
@@ -29,37 +25,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 });
 `;
 
-const children: ChildProcessWithoutNullStreams[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
+afterEach(stopScriptedProxies);
 
-/** The answers the client gets to `times` identical calls of `tool` through the proxy, and the proxy's stderr. */
-async function callsThrough(tool: string, times: number): Promise<{ answers: Record<string, unknown>[]; stderr: string }> {
-  const server = join(tempFolder('mcp-odd'), 'server.mjs');
-  writeFileSync(server, SERVER);
-  const child = spawn(process.execPath, [CLI, 'mcp', '--', process.execPath, server]);
-  children.push(child);
-  let out = '';
-  let stderr = '';
-  child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
-  const lines = (): Record<string, unknown>[] => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
-  const until = async (n: number): Promise<void> => {
-    for (const end = Date.now() + 20_000; lines().length < n && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
-    expect(lines().length).toBe(n);
-  };
-  const send = (o: unknown): boolean => child.stdin.write(`${JSON.stringify(o)}\n`);
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
-  await until(1);
-  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  for (let i = 0; i < times; i++) {
-    send({ jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: tool, arguments: { target: 'all' } } });
-    await until(2 + i); // one at a time, as an agent calls
-  }
-  child.stdin.end();
-  return { answers: lines().slice(1), stderr };
-}
+/** The answers to `times` identical calls of `tool` through the proxy in front of {@link SERVER}, and its stderr. */
+const callsThrough = (tool: string, times: number): ReturnType<typeof through> => through(SERVER, 'mcp-odd', tool, times);
 
 /** The loopwatch warnings and refusals an answer carries (a result's text items, an error's message). */
 function told(answer: Record<string, unknown>): string[] {
