@@ -8,22 +8,12 @@
  * "not found" beside a shell's word still says nothing was found. Both engines, and the module's reading
  * against its TypeScript twin.
  */
+// vitest: isolate (the module's scratch area, through ./helpers/nothing-found-readings)
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
-import { bytesSayNothingFound } from '../src/text/nothing-found.js';
-import { sharedInstance } from '../src/wasm/wasm-module.js';
-import { ENGINES, liveActions, verdictsOf } from './helpers/verdicts.js';
+import { nothingFoundReadings as readings } from './helpers/nothing-found-readings.js';
+import { ENGINES, deadEndsAt, liveActions } from './helpers/verdicts.js';
 
-const utf8 = new TextEncoder();
-
-/** What each reading (TypeScript, then the module) says of `text`. */
-function readings(text: string): [boolean, boolean] {
-  const bytes = utf8.encode(text);
-  const inst = sharedInstance();
-  const at = inst.exports.reserveScratch(bytes.length + 64);
-  inst.views().u8.set(bytes, at);
-  return [bytesSayNothingFound(bytes, bytes.length), inst.exports.saysNothingFound(at, bytes.length) === 1];
-}
 
 describe('a shell saying a program is not there', () => {
   it('should not read bash or zsh saying a command is not found as nothing found', () => {
@@ -71,15 +61,12 @@ const sameProgramMissing: ToolEvent[] = ['build', 'test', 'lint', 'typecheck'].m
 );
 
 describe.each(ENGINES)('failures joined by what they say (%s engine)', (engine) => {
-  const deadEnds = (events: readonly ToolEvent[]): number[] =>
-    verdictsOf(events, { engine }).flatMap((v, i) => (v?.kind === 'dead_end' ? [i] : []));
-
   it('should see no dead end in a missing program beside a listing and a cd of a folder not there', () => {
-    expect(deadEnds(switchedAndBuilt)).toEqual([]);
+    expect(deadEndsAt(switchedAndBuilt, engine)).toEqual([]);
     expect(liveActions(switchedAndBuilt, engine)).toEqual([]);
   });
 
   it('should still see a dead end when the same program is missing again and again', () => {
-    expect(deadEnds(sameProgramMissing).length).toBeGreaterThan(0);
+    expect(deadEndsAt(sameProgramMissing, engine).length).toBeGreaterThan(0);
   });
 });

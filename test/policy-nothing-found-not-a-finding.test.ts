@@ -11,22 +11,12 @@
  * same wrong name coming back is still a dead end (the class of its error text), and a real "not found"
  * near them still says nothing was found. Both engines, and the module's reading against its TypeScript twin.
  */
+// vitest: isolate (the module's scratch area, through ./helpers/nothing-found-readings)
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
-import { bytesSayNothingFound } from '../src/text/nothing-found.js';
-import { sharedInstance } from '../src/wasm/wasm-module.js';
-import { ENGINES, verdictsOf } from './helpers/verdicts.js';
+import { nothingFoundReadings as readings } from './helpers/nothing-found-readings.js';
+import { ENGINES, deadEndsAt } from './helpers/verdicts.js';
 
-const utf8 = new TextEncoder();
-
-/** What each reading (TypeScript, then the module) says of `text`. */
-function readings(text: string): [boolean, boolean] {
-  const bytes = utf8.encode(text);
-  const inst = sharedInstance();
-  const at = inst.exports.reserveScratch(bytes.length + 64);
-  inst.views().u8.set(bytes, at);
-  return [bytesSayNothingFound(bytes, bytes.length), inst.exports.saysNothingFound(at, bytes.length) === 1];
-}
 
 const NPX = 'Exit code 1\nnpm warn exec The following package was not found and will be installed: create-next-app@16.1.1\n\nThe directory portfolio contains files that could conflict:\n\n  README.md\n\nEither try using a new directory name, or remove the files listed above.';
 
@@ -98,18 +88,15 @@ const sameWrongColumn: ToolEvent[] = ['id', 'id, email', 'email', '*'].map((cols
 );
 
 describe.each(ENGINES)('failures joined by what they say (%s engine)', (engine) => {
-  const deadEnds = (events: readonly ToolEvent[]): number[] =>
-    verdictsOf(events, { engine }).flatMap((v, i) => (v?.kind === 'dead_end' ? [i] : []));
-
   it("should see no dead end in npx's install notice and two rm of files already gone", () => {
-    expect(deadEnds(npxThenRm)).toEqual([]);
+    expect(deadEndsAt(npxThenRm, engine)).toEqual([]);
   });
 
   it('should see no dead end in a misused sleep and two different wrong column names', () => {
-    expect(deadEnds(sleepThenColumns)).toEqual([]);
+    expect(deadEndsAt(sleepThenColumns, engine)).toEqual([]);
   });
 
   it('should still see a dead end when the same wrong column comes back', () => {
-    expect(deadEnds(sameWrongColumn).length).toBeGreaterThan(0);
+    expect(deadEndsAt(sameWrongColumn, engine).length).toBeGreaterThan(0);
   });
 });

@@ -7,22 +7,12 @@
  * back is still a dead end (its error's class), and a "not found" that is no member's still says nothing was
  * found. Both engines, and the module's reading against its TypeScript twin.
  */
+// vitest: isolate (the module's scratch area, through ./helpers/nothing-found-readings)
 import { describe, expect, it } from 'vitest';
 import type { ToolEvent } from '../src/index.js';
-import { bytesSayNothingFound } from '../src/text/nothing-found.js';
-import { sharedInstance } from '../src/wasm/wasm-module.js';
-import { ENGINES, liveActions, verdictsOf } from './helpers/verdicts.js';
+import { nothingFoundReadings as readings } from './helpers/nothing-found-readings.js';
+import { ENGINES, deadEndsAt, liveActions } from './helpers/verdicts.js';
 
-const utf8 = new TextEncoder();
-
-/** What each reading (TypeScript, then the module) says of `text`. */
-function readings(text: string): [boolean, boolean] {
-  const bytes = utf8.encode(text);
-  const inst = sharedInstance();
-  const at = inst.exports.reserveScratch(bytes.length + 64);
-  inst.views().u8.set(bytes, at);
-  return [bytesSayNothingFound(bytes, bytes.length), inst.exports.saysNothingFound(at, bytes.length) === 1];
-}
 
 const MEMBER = (name: string, where: string): string =>
   `Error HH600: Compilation failed\nTypeError: Member "${name}" not found or not visible after argument-dependent lookup in ${where}.\n  --> contracts/Vault.sol:88:25:`;
@@ -68,15 +58,12 @@ const sameMemberAgain: ToolEvent[] = ['compile', 'compile --force', 'test', 'com
 );
 
 describe.each(ENGINES)('failures joined by what they say (%s engine)', (engine) => {
-  const deadEnds = (events: readonly ToolEvent[]): number[] =>
-    verdictsOf(events, { engine }).flatMap((v, i) => (v?.kind === 'dead_end' ? [i] : []));
-
   it('should see no dead end in two wrong members beside a listing and a cd of a folder not there', () => {
-    expect(deadEnds(builtAndFixed)).toEqual([]);
+    expect(deadEndsAt(builtAndFixed, engine)).toEqual([]);
     expect(liveActions(builtAndFixed, engine)).toEqual([]);
   });
 
   it('should still see a dead end when the same member is missing again and again', () => {
-    expect(deadEnds(sameMemberAgain).length).toBeGreaterThan(0);
+    expect(deadEndsAt(sameMemberAgain, engine).length).toBeGreaterThan(0);
   });
 });

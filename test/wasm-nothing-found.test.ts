@@ -3,23 +3,17 @@
  * against its TypeScript twin (src/text/nothing-found.ts): the same answer for any text, with phrases
  * placed at every offset around the sixteen-byte steps, in any case, after word and non-word bytes.
  */
+// vitest: isolate (the module's scratch area, through ./helpers/nothing-found-readings)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NOTHING_LOOK, NOTHING_PHRASES, NOTHING_VALUES, bytesSayNothingFound } from '../src/text/nothing-found.js';
 import { BARE_KIND, COLLECTION_ERRORS, ERROR_WORD, INSTALL_NOTICE, NAME_KINDS, ON_A_TYPE, PROGRAM_WORD } from '../src/text/not-a-finding.js';
 import { MAX_NOISE_LINES, shellNoiseEnd } from '../src/text/shell-noise.js';
-import { sharedInstance } from '../src/wasm/wasm-module.js';
+import { moduleSaysNothingFound as wasmSays } from './helpers/nothing-found-readings.js';
 import { runs } from './helpers/streams.js';
 
 const utf8 = new TextEncoder();
 
-/** The module's answer for `bytes`. */
-function wasmSays(bytes: Uint8Array): boolean {
-  const inst = sharedInstance();
-  const at = inst.exports.reserveScratch(bytes.length + 64);
-  inst.views().u8.set(bytes, at);
-  return inst.exports.saysNothingFound(at, bytes.length) === 1;
-}
 
 /** Phrases in the places where not-a-finding.ts passes them over, whole or cut short. */
 const passedOver = [

@@ -43,6 +43,10 @@ export function perSession(events: readonly SessionEvent[], options: LoopDetecto
 /** The actions at warn or above that one-phase checks (`check`) of `events` give, in order. */
 export const flaggedActions = (events: readonly ToolEvent[], engine: Engine): string[] => actionsOf(verdictsOf(events, { engine })).filter((a) => a !== '-');
 
+/** The positions of `events` at which `engine` gives a dead end's verdict. */
+export const deadEndsAt = (events: readonly ToolEvent[], engine: Engine): number[] =>
+  verdictsOf(events, { engine }).flatMap((v, i) => (v?.kind === 'dead_end' ? [i] : []));
+
 /** How {@link liveActions} goes on after a blocked call, and how it names the actions. */
 export interface LiveReplayOptions {
   /** 'skip' (default): the blocked call is not recorded and the next one is proposed; 'end': the replay ends. */
