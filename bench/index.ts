@@ -75,6 +75,11 @@ export interface Figure {
 
 type Checker = { check(e: ToolEvent): unknown };
 
+/** Prints a scope's table; a scope not run gives '' and prints nothing (not an empty line). */
+function printSection(text: string): void {
+  if (text !== '') console.log(text);
+}
+
 /**
  * Session s's j-th call is stream[(j + 13 s) mod length]: every session walks the same kind of stream (a
  * call comes round again every VARIANTS calls) whatever the session count, so session counts compare
@@ -371,9 +376,9 @@ if (values.run !== '') {
       console.log(`\n## ${scope}\n${FLEET_SESSIONS.toLocaleString('en')} sessions x ${FLEET_CALLS} calls (50% small, 40% medium, 10% large args, with results; 1 session in 8 loops from mid-way), batches of ${FLEET_BATCH} calls\n| implementation | calls/s | vs plain JS | pool vs engine (same input) | cores busy (CPU / wall) | CPU / own thread's CPU | batch p50 | batch p99 | runs (min-max calls/s) |\n|---|---|---|---|---|---|---|---|---|`);
       for (const f of fleet.filter((x) => x.scope === scope)) console.log(`| ${f.impl} | ${Math.round(f.callsPerSecond).toLocaleString('en')} | ${(f.vsBaseline ?? NaN).toFixed(2)}x | ${f.vsEngine === undefined ? '' : `${f.vsEngine.toFixed(2)}x`} | ${(f.coresBusy ?? NaN).toFixed(2)} | ${(f.cpuPerOwnCpu ?? NaN).toFixed(2)} | ${f.p50Ms.toFixed(1)} ms | ${f.p99Ms.toFixed(1)} ms | ${f.minRate === undefined ? '' : `${Math.round(f.minRate).toLocaleString('en')}-${Math.round(f.maxRate ?? NaN).toLocaleString('en')}`} |`);
     }
-    console.log(serviceTable('serve: HTTP, all default detectors', '2,000 sessions x 50 calls (fleet mix, with results); server: `loopwatch serve` in a child process; client: this process, keep-alive; p50/p99 per request', service));
-    console.log(serviceTable('nats: JetStream, all default detectors', '2,000 sessions x 100 calls as messages of 50 calls of one session, 8 partitions, worker processes on one nats-server 2.10; batched rows: calls/s from the first answer to the last on a stream filled beforehand; request/reply row: p50/p99 per call, publish to answer', service));
-    console.log(hookTable(hook, phases));
+    printSection(serviceTable('serve: HTTP, all default detectors', '2,000 sessions x 50 calls (fleet mix, with results); server: `loopwatch serve` in a child process; client: this process, keep-alive; p50/p99 per request', service));
+    printSection(serviceTable('nats: JetStream, all default detectors', '2,000 sessions x 100 calls as messages of 50 calls of one session, 8 partitions, worker processes on one nats-server 2.10; batched rows: calls/s from the first answer to the last on a stream filled beforehand; request/reply row: p50/p99 per call, publish to answer', service));
+    printSection(hookTable(hook, phases));
     if (threads.length > 0) {
       console.log(`\n## threads: how JavaScript scales across threads on this machine (bounds what a pool can gain; medians of ${threads[0]?.rounds ?? 0} alternating rounds)\n| task | one thread | two threads, same task each | scaling (2.00 = perfect) | rounds (min-max) |\n|---|---|---|---|---|`);
       for (const t of threads) console.log(`| ${t.task} | ${t.oneThreadMs.toFixed(0)} ms | ${t.twoThreadsMs.toFixed(0)} ms | ${t.scaling.toFixed(2)}x | ${t.minScaling.toFixed(2)}-${t.maxScaling.toFixed(2)}x |`);

@@ -28,7 +28,8 @@ describe('loopwatch scan --metrics', () => {
     const text = readFileSync(out, 'utf8');
     expect(value(text, 'loopwatch_scan_sessions')).toBe(summary.sessions);
     expect(value(text, 'loopwatch_scan_calls')).toBe(summary.events);
-    expect(value(text, 'loopwatch_scan_flagged_sessions_total')).toBe(summary.flaggedSessions);
+    expect(value(text, 'loopwatch_scan_sessions_flagged')).toBe(summary.flaggedSessions);
+    expect(value(text, 'loopwatch_scan_flagged_sessions_total')).toBe(summary.flaggedSessions); // the old name, until 0.2.0
     expect(value(text, 'loopwatch_scan_flagged_sessions{action="break"}')).toBe(summary.byAction.break);
     expect(value(text, 'loopwatch_scan_wasted_calls')).toBe(summary.wastedCalls);
     expect(value(text, 'loopwatch_scan_tool_failures')).toBe(summary.toolFailures);

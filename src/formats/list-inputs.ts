@@ -8,7 +8,8 @@
  * chose, as `-` is: it is read as one (kind `fifo`), never met by chance in a folder. An OpenHands `events/` folder of `<N>.json` files is one
  * input of several files (see event-folders.ts). Of a Harbor job or trial folder only the trials' ATIF
  * trajectories are read, with one note saying what was passed over (see harbor-layout.ts); so are an
- * Inspect AI log folder's listing and eval set files (inspect-log-folder.ts).
+ * Inspect AI log folder's listing and eval set files (inspect-log-folder.ts), and a SWE-bench batch run's
+ * `preds.json` (swe-bench-run-folder.ts).
  */
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { EVENTS_FOLDER, EVENT_COMPANIONS, eventFileNames } from './event-folders.js';
 import { HARBOR_JOB_FILES, harborFolder, harborNote } from './harbor-layout.js';
 import { INSPECT_COMPANIONS, INSPECT_FOLDER_NOTE, isInspectLogFolder } from './inspect-log-folder.js';
+import { SWE_BENCH_PREDS, SWE_BENCH_RUN_NOTE, isSweBenchRunFolder } from './swe-bench-run-folder.js';
 import type { InputName } from './format-reader.js';
 import { entryKind } from './regular-file.js';
 import { STDIN_NAME, type TraceIssue, type TraceNote, issue } from './trace-record.js';
@@ -77,11 +79,14 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, inHa
   if (harbor?.kind === 'trial') return yield* trialInputs(dir, rel, ignore, harbor.trajectories, harbor.agentFolders);
   const inspect = isInspectLogFolder(entries);
   if (inspect) yield { kind: 'note', file: dir, line: 0, message: INSPECT_FOLDER_NOTE };
+  const sweBenchRun = await isSweBenchRunFolder(dir, entries);
+  if (sweBenchRun) yield { kind: 'note', file: dir, line: 0, message: SWE_BENCH_RUN_NOTE };
   const besideEvents = entries.some((e) => e.isDirectory() && e.name === EVENTS_FOLDER) && (await holdsEvents(join(dir, EVENTS_FOLDER)));
   for (const e of entries) {
     if (besideEvents && EVENT_COMPANIONS.has(e.name)) continue;
     if (harbor !== null && HARBOR_JOB_FILES.has(e.name)) continue;
     if (inspect && INSPECT_COMPANIONS.has(e.name)) continue;
+    if (sweBenchRun && e.name === SWE_BENCH_PREDS) continue;
     const file = join(dir, e.name);
     const name = rel === '' ? e.name : `${rel}/${e.name}`;
     if (e.isDirectory()) {

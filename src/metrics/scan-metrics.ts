@@ -7,6 +7,14 @@ import type { ScanSummary } from '../cli/scan/scan-summary.js';
 import { BUILT_IN_KINDS } from './engine-metrics.js';
 import { promClient } from './prometheus.js';
 
+/**
+ * The old name of `loopwatch_scan_sessions_flagged`, still written (same value, HELP saying so) until
+ * loopwatch 0.2.0 so dashboards keep working. It was a gauge ending in `_total`, a suffix Prometheus keeps
+ * for counters (promtool: "non-counter metrics should not have \"_total\" suffix"). Its value is also
+ * `sum(loopwatch_scan_flagged_sessions)`.
+ */
+export const DEPRECATED_FLAGGED_TOTAL = 'loopwatch_scan_flagged_sessions_total';
+
 /** What the scan cost, beside its summary. */
 export interface ScanCost {
   /** Wall time of the scan, in seconds. */
@@ -25,7 +33,7 @@ export async function scanMetricsText(s: ScanSummary, cost: ScanCost): Promise<s
   };
   gauge('loopwatch_scan_sessions', 'Sessions read (a session is a file and an id)', s.sessions);
   gauge('loopwatch_scan_calls', 'Tool calls read', s.events);
-  gauge('loopwatch_scan_flagged_sessions_total', 'Sessions with a reported verdict', s.flaggedSessions);
+  gauge('loopwatch_scan_sessions_flagged', 'Sessions with a reported verdict', s.flaggedSessions);
   const byAction = new Gauge({ name: 'loopwatch_scan_flagged_sessions', help: 'Sessions by the highest action reported', labelNames: ['action'], registers });
   for (const [action, n] of Object.entries(s.byAction)) byAction.labels(action).set(n);
   const byKind = new Gauge({ name: 'loopwatch_scan_sessions_by_kind', help: 'Sessions with a reported verdict of each loop kind (built-in kinds, else custom)', labelNames: ['kind'], registers });
@@ -43,5 +51,6 @@ export async function scanMetricsText(s: ScanSummary, cost: ScanCost): Promise<s
   gauge('loopwatch_scan_calls_per_second', 'Calls read and checked per second, end to end', s.eventsPerSecond);
   gauge('loopwatch_scan_duration_seconds', 'Wall time of the scan', cost.seconds);
   gauge('loopwatch_scan_threads', 'Threads that checked calls', cost.threads);
+  gauge(DEPRECATED_FLAGGED_TOTAL, 'Deprecated (written until loopwatch 0.2.0): the same value as loopwatch_scan_sessions_flagged', s.flaggedSessions);
   return registry.metrics();
 }
