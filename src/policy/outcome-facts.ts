@@ -16,7 +16,7 @@ import { saysProgramMissing } from '../text/missing-program.js';
 import { fetchFoundNothing } from '../text/missing-page.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
 import { readMissingFile } from '../text/missing-read.js';
-import { printsFiles } from '../text/file-read.js';
+import { printsFilesAnyShell } from '../text/windows-file-read.js';
 import { isFileContent } from '../text/read-tool-content.js';
 import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_INBOX, READ_PASS, READ_QUIET, READ_STATUS, READ_WAITING, readAck, readHead, savesFiles } from '../text/result-reading.js';
@@ -159,7 +159,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // a command that only prints files (file-read.ts) answers with their content, which reports no outcome of
   // its own: a spec that mentions "FAILED", or a plan whose task says "in progress", is still a read
   // (CLEAN_LATER: the same whether CLEAN is read now or later, at the call's screen: checked-call-clean.ts)
-  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && commandIs(args, command, printsFiles);
+  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && commandIs(args, command, printsFilesAnyShell);
   // a read tool's file content (read-tool-content.ts: Read, read_file, an editor's view) reports no outcome
   // either, whichever facts are read: a plan that says "error" read back is no failure; and, as a printed
   // file's, it is a report of the state (STATUS below: read again after a change, a look at the new state)
@@ -268,7 +268,7 @@ function probedPartly(args: unknown, error: string): boolean {
 
 /**
  * Whether a call's args are a shell command (read by `read`) that `is` one of: asking for the workspace's
- * state (status-query.ts's queriesStatus), only printing files (file-read.ts's printsFiles: their content is
+ * state (status-query.ts's queriesStatus), only printing files (file-read.ts's printsFiles, windows-file-read.ts's on Windows: their content is
  * the state); false when reading them throws.
  */
 function commandIs(args: unknown, read: (args: unknown) => string | undefined, is: (command: string) => boolean): boolean {

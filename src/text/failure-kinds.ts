@@ -6,8 +6,8 @@
  * authorized, login required, denied by the person's policy or permission settings, or needing an approval those
  * settings did not give: only a person can grant access), or it failed without a word (a search that
  * found nothing: `rg` exits 1 and prints nothing, which the readers give as an error with no text or with
- * the exit code alone; a glob or `ls` that matched nothing says only that), whatever a shell's startup
- * printed before it.
+ * the exit code alone; a glob or `ls` that matched nothing says only that; Codex's word that the process was
+ * killed by a signal, its program silent: signal-kill.ts), whatever a shell's startup printed before it.
  *
  * Different calls failing in these ways are no dead end: a person deciding, or searches finding nothing,
  * say nothing about the agent repeating itself. Each recogniser reads the first {@link KIND_LOOK}
@@ -16,6 +16,7 @@
 
 import { anyPattern } from './any-pattern.js';
 import { withoutShellNoise } from './shell-noise.js';
+import { saysOnlyKilled } from './signal-kill.js';
 
 /** Characters of an error text read. */
 export const KIND_LOOK = 512;
@@ -106,7 +107,8 @@ export function needsPerson(error: string): boolean {
 
 /**
  * Whether a failure says nothing but that it failed or found nothing (no text, an exit status alone, a
- * glob or `ls` finding nothing), once the lines a shell's startup prints are set aside (shell-noise.ts).
+ * glob or `ls` finding nothing, the harness's word that the process was killed by a signal: signal-kill.ts),
+ * once the lines a shell's startup prints are set aside (shell-noise.ts).
  */
 export function failedSilently(error: string, result: string | undefined): boolean {
   return saysOnlyExit(error) && (result === undefined || saysOnlyExit(result));
@@ -114,5 +116,6 @@ export function failedSilently(error: string, result: string | undefined): boole
 
 /** Whether a text says nothing but that a call failed or found nothing (each half of {@link failedSilently}). */
 export function saysOnlyExit(text: string): boolean {
-  return EXIT_ONLY.test(saysBeyondNothingFound(text));
+  const rest = saysBeyondNothingFound(text);
+  return EXIT_ONLY.test(rest) || saysOnlyKilled(rest);
 }
