@@ -10,7 +10,7 @@
  * could not be written) keeps it too: test/cli-scan-output-write-failure.test.ts. Through the real CLI.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
