@@ -34,7 +34,8 @@ describe('scan prints its output paths terminal-safe', () => {
     const folder = join(dir, NAME);
     mkdirSync(folder);
     const r = loopwatch(['scan', input, '--metrics', folder, '--no-progress', '--fail-on', 'never']);
-    expect(r.stderr).toMatch(/loopwatch: --metrics .*r\\x1b\]0;owned.*: EISDIR/);
+    expect(r.stderr).toMatch(/loopwatch scan: --metrics .*r\\x1b\]0;owned.*: cannot write the file \(EISDIR\)/);
+    expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(RAW);
   }, 60_000);
 });

@@ -63,6 +63,33 @@ describe.skipIf(!asRoot)('hook install and uninstall leave another user\'s setti
   }, 60_000);
 });
 
+describe.skipIf(!asRoot)('hook install makes no folder of its own in another user\'s', () => {
+  // as root (sudo) for a user's HOME whose agent has no settings folder yet: mkdir -p made it root's
+  for (const [what, folder] of [
+    ['its folder', (root: string) => join(root, 'claude')],
+    ['its folder and the one above', (root: string) => join(root, 'config', 'claude')],
+  ] as const) {
+    it(`should refuse when ${what} is missing and the nearest existing folder is another user's, nothing made`, async () => {
+      const root = tempFolder('hook-install-owner-ancestor');
+      chownSync(root, OTHER, OTHER);
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: root, CLAUDE_CONFIG_DIR: folder(root) };
+      const r = await loopwatchAsync(['hook', 'install', '--agent', 'claude-code', '--agent-version', '2.1.9'], '', env, root);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${join(folder(root), 'settings.json')}: its folder is missing, and the nearest existing folder above it, ${root}, is owned by uid ${OTHER}, not by you (uid 0)`);
+      expect(r.stderr).toContain('nothing was changed');
+      expect(readdirSync(root)).toEqual([]);
+    }, 60_000);
+  }
+
+  it('should make the missing folders when the nearest existing one is the installer\'s own', async () => {
+    const root = tempFolder('hook-install-owner-ancestor-own');
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: root, CLAUDE_CONFIG_DIR: join(root, 'config', 'claude') };
+    const r = await loopwatchAsync(['hook', 'install', '--agent', 'claude-code', '--agent-version', '2.1.9'], '', env, root);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, 'config', 'claude', 'settings.json'), 'utf8')).toContain('PreToolUse');
+  }, 60_000);
+});
+
 describe('hook install does not replace a settings file changed after it was read', () => {
   it('should keep the other program\'s text, leave no backup or temporary file, and say so', () => {
     const dir = tempFolder('hook-install-changed');

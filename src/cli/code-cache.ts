@@ -18,7 +18,7 @@ import { chmodSync, mkdirSync, readdirSync, realpathSync, renameSync, statSync, 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
-import { notPrivate, readPrivateFile, userId } from '../hooks/private-path.js';
+import { nearestExisting, notPrivate, readPrivateFile, userId } from '../hooks/private-path.js';
 
 const PREFIX = 'hook-';
 /** Caches untouched this long (milliseconds) are removed when another is written. */
@@ -90,13 +90,17 @@ function prune(dir: string, path: string, now: number): void {
 
 /**
  * Writes the cache (0600) into its folder (made 0700; a folder of the user's that others can write to is
- * made 0700 first; one of another user's is left alone). A failure only costs later runs some time.
+ * made 0700 first; one of another user's is left alone, and so is a missing one whose nearest existing parent
+ * is another user's: root running `hook install` for a user's `HOME` made `~/.cache` root's 0700). A failure
+ * only costs later runs some time.
  */
 export function saveCodeCache(cache: CodeCache, dir: string, data: Buffer): void {
   try {
+    const uid = userId();
+    const near = uid === null ? null : nearestExisting(dir);
+    if (near !== null && near.uid !== uid) return;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = statSync(dir);
-    const uid = userId();
     if (uid !== null && st.uid !== uid) return;
     if (uid !== null && (st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
     prune(dir, cache.path, Date.now());

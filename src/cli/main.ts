@@ -12,6 +12,7 @@ import { closestName } from '../options/checks.js';
 import type { CommandIo } from './scan-command.js';
 import { shownMessage } from '../text/shown-message.js';
 import { UsageError } from './usage-error.js';
+import { OutputWriteError } from './render/output-file.js';
 import { version } from './version.js';
 
 export { shownMessage, version };
@@ -89,6 +90,10 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
       io.stderr.write(`loopwatch ${first}: ${shownMessage(e.message)} (see loopwatch ${first} --help)\n`);
       return 2;
     }
+    if (e instanceof OutputWriteError) {
+      io.stderr.write(`loopwatch ${first}: ${shownMessage(e.message)}; exit code 2\n`);
+      return 2;
+    }
     io.stderr.write(internalError(first, e));
     return INTERNAL_ERROR;
   }
@@ -104,11 +109,16 @@ export function internalError(command: string, e: unknown): string {
   return `loopwatch ${command}: internal error: ${shownMessage(detail.split('\n')[0] as string)} (a bug in loopwatch; LOOPWATCH_DEBUG=1 prints the stack)\n${stack}`;
 }
 
-/** Keeps a stream whose reader went away (EPIPE) from ending the run; `onClose` hears of it once. */
-function survivePipeClose(stream: NodeJS.WritableStream, onClose: () => void): void {
+/**
+ * Keeps a stream whose reader went away (EPIPE) from ending the run; `onClose` hears of it once. Another
+ * error goes to `onFailure` (the default: thrown, an internal error).
+ */
+function survivePipeClose(stream: NodeJS.WritableStream, onClose: () => void, onFailure = (e: NodeJS.ErrnoException): void => {
+  throw e;
+}): void {
   let told = false;
   stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') return onFailure(e);
     if (!told) onClose();
     told = true;
   });
@@ -118,9 +128,17 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await i
   const command = process.argv[2] ?? '';
   survivePipeClose(process.stderr, () => undefined);
   // mcp: a closed stdout is the client going away, which the proxy handles itself
-  survivePipeClose(process.stdout, () => {
-    if (command !== 'mcp') process.stderr.write('loopwatch: standard output was closed; the rest of the output is dropped, the run goes on for its exit code\n');
-  });
+  survivePipeClose(
+    process.stdout,
+    () => {
+      if (command !== 'mcp') process.stderr.write('loopwatch: standard output was closed; the rest of the output is dropped, the run goes on for its exit code\n');
+    },
+    // a full disk (ENOSPC) or a failing device under `> file`: the output is lost, said as such, not as a bug
+    (e) => {
+      process.stderr.write(`loopwatch ${shownMessage(command)}: standard output could not be written (${shownMessage(e.code ?? e.message)}); the output is lost, exit code 2\n`);
+      process.exit(2);
+    },
+  );
   process.on('uncaughtException', (e) => {
     process.stderr.write(internalError(command, e));
     process.exit(INTERNAL_ERROR);

@@ -5,7 +5,7 @@
  * and their precedence: scan/exit-code.ts. Ctrl-C stops reading; what was read is still checked and
  * summarised.
  */
-import { writeOutputFile } from './render/open-output.js';
+import { type PendingOutput, pendingOutputFile } from './render/pending-output.js';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { TRACE_FILE } from '../formats/list-inputs.js';
@@ -329,97 +329,103 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
     },
     io.stdout,
   );
-  const threads = checkerThreads(settings.workers, settings.maxSessions);
-  if (threads < settings.workers && settings.workersGiven === true) {
-    io.stderr.write(`loopwatch: --workers ${settings.workers} lowered to ${threads}: each thread must be able to hold all --max-sessions ${settings.maxSessions} live sessions, and all threads together at most ${MAX_LIVE_SESSIONS + 1}\n`);
-  }
-  // a config's families: each session checked with its agent's family's options (the pooled ones else)
-  const agentOf = hooks.agentOf ?? ((file: string, session: string) => labels?.labelOf(file, session)?.agent ?? undefined);
-  const optionsOf = (key: string): LoopDetectorOptions => {
-    const cut = key.indexOf('\u0000');
-    return optionsForAgent(families, agentOf(key.slice(0, cut), key.slice(cut + 1)));
-  };
-  const checker = familyChecker(families, optionsOf, (o) => sessionChecker(o, threads, settings.maxSessions));
-  for (const line of labels?.notes ?? []) io.stderr.write(`${line}\n`);
-  for (const i of labels?.issues ?? []) io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
-  if (labels !== null && labels.skipped > labels.issues.length) io.stderr.write(`loopwatch: ${plural(labels.skipped - labels.issues.length, 'further labels line was', 'further labels lines were')} skipped\n`);
-  const bar = settings.progress && !(settings.output === 'jsonl' && out === io.stdout) && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalBytes) : null;
-  const { actions = null, kinds = null } = settings;
-  const doc = settings.output === 'json' ? new JsonDocumentWriter((t) => out.write(t), shown.text) : null;
-  const stop = new AbortController();
-  const unlisten = io.onInterrupt?.(() => {
-    stop.abort();
-    bar?.clear();
-    io.stderr.write('loopwatch: interrupted; finishing the calls already read (Ctrl-C again to quit at once)\n');
-  });
-  let scanned = 0;
-  const sink: ScanSink = {
-    verdict: (v, call, index, tally) => {
-      onVerdict?.(v, call, index);
-      reports.verdict(v, tally);
-      if (settings.output !== 'jsonl' || (actions !== null && !actions.includes(v.action)) || (kinds !== null && !kinds.includes(v.kind))) return;
-      out.write(verdictLine(v, call, index, shown.text) + '\n');
-    },
-    issue: (i) => {
-      bar?.clear();
-      io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
-    },
-    note: (n) => {
-      bar?.clear();
-      io.stderr.write(`${terminalSafe(n.file)}${n.line > 0 ? `:${n.line}` : ''}: ${terminalSafe(shown.text(n.message))}\n`);
-    },
-    sessionDone: (r, tally) => {
-      if (doc !== null && listed(r)) doc.session(r);
-      reports.sessionDone(r, tally);
-    },
-    batchDone: (calls) => {
-      scanned += calls;
-      bar?.update(scanned, bytesRead());
-      // output waits for a slow reader instead of piling up in memory (not for one that is gone)
-      const html = reports.htmlStream;
-      const waits = [drained(out), html === null ? undefined : drained(html)].filter((w) => w !== undefined);
-      return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
-    },
-  };
-  let totals: ScanTotals;
+  // opened last of the outputs, before any input is read; written only at the end (pending-output.ts)
+  const metrics = settings.metricsFile === undefined ? null : pendingOutputFile(settings.metricsFile, '--metrics');
   try {
-    const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal, toolName: shown.tool };
-    // a checker over worker threads reads routed lines itself: the items hand them over unread
-    totals = await runScan(typeof items === 'function' ? items(checker.checkRouted !== undefined) : items, checker, plan, sink);
+    const threads = checkerThreads(settings.workers, settings.maxSessions);
+    if (threads < settings.workers && settings.workersGiven === true) {
+      io.stderr.write(`loopwatch: --workers ${settings.workers} lowered to ${threads}: each thread must be able to hold all --max-sessions ${settings.maxSessions} live sessions, and all threads together at most ${MAX_LIVE_SESSIONS + 1}\n`);
+    }
+    // a config's families: each session checked with its agent's family's options (the pooled ones else)
+    const agentOf = hooks.agentOf ?? ((file: string, session: string) => labels?.labelOf(file, session)?.agent ?? undefined);
+    const optionsOf = (key: string): LoopDetectorOptions => {
+      const cut = key.indexOf('\u0000');
+      return optionsForAgent(families, agentOf(key.slice(0, cut), key.slice(cut + 1)));
+    };
+    const checker = familyChecker(families, optionsOf, (o) => sessionChecker(o, threads, settings.maxSessions));
+    for (const line of labels?.notes ?? []) io.stderr.write(`${line}\n`);
+    for (const i of labels?.issues ?? []) io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
+    if (labels !== null && labels.skipped > labels.issues.length) io.stderr.write(`loopwatch: ${plural(labels.skipped - labels.issues.length, 'further labels line was', 'further labels lines were')} skipped\n`);
+    const bar = settings.progress && !(settings.output === 'jsonl' && out === io.stdout) && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalBytes) : null;
+    const { actions = null, kinds = null } = settings;
+    const doc = settings.output === 'json' ? new JsonDocumentWriter((t) => out.write(t), shown.text) : null;
+    const stop = new AbortController();
+    const unlisten = io.onInterrupt?.(() => {
+      stop.abort();
+      bar?.clear();
+      io.stderr.write('loopwatch: interrupted; finishing the calls already read (Ctrl-C again to quit at once)\n');
+    });
+    let scanned = 0;
+    const sink: ScanSink = {
+      verdict: (v, call, index, tally) => {
+        onVerdict?.(v, call, index);
+        reports.verdict(v, tally);
+        if (settings.output !== 'jsonl' || (actions !== null && !actions.includes(v.action)) || (kinds !== null && !kinds.includes(v.kind))) return;
+        out.write(verdictLine(v, call, index, shown.text) + '\n');
+      },
+      issue: (i) => {
+        bar?.clear();
+        io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
+      },
+      note: (n) => {
+        bar?.clear();
+        io.stderr.write(`${terminalSafe(n.file)}${n.line > 0 ? `:${n.line}` : ''}: ${terminalSafe(shown.text(n.message))}\n`);
+      },
+      sessionDone: (r, tally) => {
+        if (doc !== null && listed(r)) doc.session(r);
+        reports.sessionDone(r, tally);
+      },
+      batchDone: (calls) => {
+        scanned += calls;
+        bar?.update(scanned, bytesRead());
+        // output waits for a slow reader instead of piling up in memory (not for one that is gone)
+        const html = reports.htmlStream;
+        const waits = [drained(out), html === null ? undefined : drained(html)].filter((w) => w !== undefined);
+        return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
+      },
+    };
+    let totals: ScanTotals;
+    try {
+      const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal, toolName: shown.tool };
+      // a checker over worker threads reads routed lines itself: the items hand them over unread
+      totals = await runScan(typeof items === 'function' ? items(checker.checkRouted !== undefined) : items, checker, plan, sink);
+    } finally {
+      unlisten?.();
+      bar?.clear();
+      await checker.close();
+    }
+    const summary = totals.aggregate.summary(totals);
+    const failing = settings.failOn === 'never' ? 0 : totals.aggregate.reached[settings.failOn];
+    const skipped = totals.issues + (labels?.skipped ?? 0);
+    const exit = scanExitCode({ interrupted: totals.stopped, skipped, calls: totals.events, failing, allowSkipped: settings.allowSkipped === true, allowEmpty: settings.allowEmpty === true });
+    // a scan that read no call and fails (no input, a missing file) says only why: an empty summary adds nothing
+    const nothingRead = totals.events === 0 && exit.code === 2;
+    if (doc !== null) doc.end(summary);
+    else if (settings.output === 'summary' && !nothingRead) {
+      const width = out.isTTY === true ? (out.columns ?? 80) : Infinity;
+      out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped, shown: shown.text }) + '\n');
+    }
+    await reports.finish(summary, { totals, threads }, out);
+    await target.close();
+    if (metrics !== null) await writeMetrics(metrics, summary, { seconds: totals.millis / 1000, threads }, io);
+    if (settings.htmlFile !== undefined) io.stderr.write(`loopwatch: HTML report written to ${terminalSafe(settings.htmlFile)}\n`);
+    if (totals.evicted > 0) io.stderr.write(`loopwatch: ${plural(totals.evicted, 'session was', 'sessions were')} ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
+    if (exit.why !== null) io.stderr.write(`loopwatch: ${exit.why}; exit code ${exit.code}\n`);
+    else if (skipped > 0) io.stderr.write(`loopwatch: ${plural(skipped, 'line, element, input or call was', 'lines, elements, inputs or calls were')} skipped (named above)\n`);
+    return { totals, summary, exitCode: exit.code };
   } finally {
-    unlisten?.();
-    bar?.clear();
-    await checker.close();
+    metrics?.abandon(); // a scan that did not end keeps the file as it was (nothing once it is written)
   }
-  const summary = totals.aggregate.summary(totals);
-  const failing = settings.failOn === 'never' ? 0 : totals.aggregate.reached[settings.failOn];
-  const skipped = totals.issues + (labels?.skipped ?? 0);
-  const exit = scanExitCode({ interrupted: totals.stopped, skipped, calls: totals.events, failing, allowSkipped: settings.allowSkipped === true, allowEmpty: settings.allowEmpty === true });
-  // a scan that read no call and fails (no input, a missing file) says only why: an empty summary adds nothing
-  const nothingRead = totals.events === 0 && exit.code === 2;
-  if (doc !== null) doc.end(summary);
-  else if (settings.output === 'summary' && !nothingRead) {
-    const width = out.isTTY === true ? (out.columns ?? 80) : Infinity;
-    out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped, shown: shown.text }) + '\n');
-  }
-  await reports.finish(summary, { totals, threads }, out);
-  await target.close();
-  if (settings.metricsFile !== undefined) await writeMetrics(settings.metricsFile, summary, { seconds: totals.millis / 1000, threads }, io);
-  if (settings.htmlFile !== undefined) io.stderr.write(`loopwatch: HTML report written to ${terminalSafe(settings.htmlFile)}\n`);
-  if (totals.evicted > 0) io.stderr.write(`loopwatch: ${plural(totals.evicted, 'session was', 'sessions were')} ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
-  if (exit.why !== null) io.stderr.write(`loopwatch: ${exit.why}; exit code ${exit.code}\n`);
-  else if (skipped > 0) io.stderr.write(`loopwatch: ${plural(skipped, 'line, element, input or call was', 'lines, elements, inputs or calls were')} skipped (named above)\n`);
-  return { totals, summary, exitCode: exit.code };
 }
 
-/** Writes the scan's Prometheus text into `file` (a file that cannot be written is said on stderr); the path is printed terminal-safe. */
-async function writeMetrics(file: string, summary: ScanSummary, cost: ScanCost, io: CommandIo): Promise<void> {
+/** Writes the scan's Prometheus text into the `--metrics` file opened before the scan (a write that fails is said on stderr); the path is printed terminal-safe. */
+async function writeMetrics(file: PendingOutput, summary: ScanSummary, cost: ScanCost, io: CommandIo): Promise<void> {
   try {
-    writeOutputFile(file, await scanMetricsText(summary, cost));
-    io.stderr.write(`loopwatch: metrics written to ${terminalSafe(file)}\n`);
+    file.write(await scanMetricsText(summary, cost));
+    io.stderr.write(`loopwatch: metrics written to ${terminalSafe(file.path)}\n`);
   } catch (e) {
     // the path as given, and Node's message quoting it: a folder's name may hold terminal controls
-    io.stderr.write(`loopwatch: ${shownMessage(`--metrics ${file}: ${e instanceof Error ? e.message : String(e)}`)}\n`);
+    io.stderr.write(`loopwatch: ${shownMessage(`--metrics ${file.path}: ${e instanceof Error ? e.message : String(e)}`)}\n`);
   }
 }
 

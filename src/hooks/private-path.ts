@@ -50,6 +50,22 @@ export function foreignLink(dir: string, uid: number | null = userId()): string 
 }
 
 /**
+ * The nearest of `path` and its parents that exists, and its owner (null when none can be looked at). What
+ * `mkdir -p path` makes goes inside it, owned by whoever runs it: as root for a user's `HOME`, folders the
+ * user can then neither write nor add to (`~/.cache` made root's 0700 breaks every program that caches
+ * there), so a caller run for another user's folder asks this first.
+ */
+export function nearestExisting(path: string): { readonly path: string; readonly uid: number } | null {
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      return { path: at, uid: lstatSync(at).uid };
+    } catch {
+      if (dirname(at) === at) return null;
+    }
+  }
+}
+
+/**
  * Why a folder of the user's inside `dir`'s parents cannot be trusted to stay where it is: a parent (the
  * real path's, up to `/`) of another user than this one or root, or one others can write in without the
  * sticky bit (as `/tmp` has), whose owner or writers can rename the user's folder away and put their own in

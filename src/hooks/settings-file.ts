@@ -21,7 +21,7 @@ import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { readBoundedFile, readFailure } from '../formats/regular-file.js';
 import { jsonErrorMessage } from '../formats/json-value.js';
 import { jsonTree } from './json-text.js';
-import { userId } from './private-path.js';
+import { nearestExisting, userId } from './private-path.js';
 
 /** Largest settings file read (16 MiB): a FIFO, a device or a bigger file in its place is refused, not waited on. */
 export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
@@ -61,7 +61,10 @@ function present(path: string): boolean {
 
 /**
  * Why the settings file at `path` (or its folder, when there is no file) is another user's, or null when it
- * is the user's own (or missing, or the platform has no user ids).
+ * is the user's own (or missing, or the platform has no user ids). When the folder is missing too, its
+ * nearest existing ancestor is asked: writeSettings would make the missing folders (`mkdir -p`) with the
+ * installer's owner, so as root for a user's `HOME` without `~/.claude` yet, `~/.claude` became root's, a
+ * folder the user's agent can then neither write nor add files to.
  */
 function othersFile(path: string): string | null {
   const uid = userId();
@@ -75,7 +78,9 @@ function othersFile(path: string): string | null {
     }
     return owner === uid ? null : `${what} owned by uid ${owner}, not by you (uid ${uid}); loopwatch does not write another user's settings (the file would become yours): run the command as that user`;
   }
-  return null;
+  const near = nearestExisting(dirname(dirname(path)));
+  if (near === null || near.uid === uid) return null;
+  return `its folder is missing, and the nearest existing folder above it, ${near.path}, is owned by uid ${near.uid}, not by you (uid ${uid}); loopwatch does not make folders in another user's (they would be yours): run the command as that user`;
 }
 
 /** Reads and parses a settings file. Throws SettingsParseError, also when the file is a symbolic link or another user's. */

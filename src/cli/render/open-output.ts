@@ -16,7 +16,7 @@
  * a link there to a file the user can write. In the user's own folders (and root's) a link is followed as
  * before. Nothing is checked where the platform has no user ids (Windows).
  */
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, statSync, writeSync } from 'node:fs';
+import { type Stats, closeSync, constants, fstatSync, ftruncateSync, openSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { O_NOFOLLOW, userId } from '../../hooks/private-path.js';
 
@@ -43,21 +43,63 @@ function sharedFolder(path: string, uid: number): string | null {
 
 /** A descriptor open for writing on `path`, the file emptied (see the header). Throws UnsafeOutputError, or the file system's error. */
 export function openOutputFile(path: string): number {
+  const { fd, stat } = openChecked(path, false);
+  if (stat.isFile()) {
+    try {
+      ftruncateSync(fd, 0);
+    } catch (e) {
+      closeSync(fd);
+      throw e;
+    }
+  }
+  return fd;
+}
+
+/** An output file opened with openOutputFile's checks but not emptied yet (see keptOutputFile). */
+export interface KeptOutput {
+  readonly fd: number;
+  /** Whether this opening made the file (it did not exist). */
+  readonly created: boolean;
+}
+
+/**
+ * `path` opened for writing as openOutputFile opens it, but left as it is: an existing file keeps its bytes
+ * until the caller empties it (an output written only once a long run has ended, `scan --metrics`, is opened
+ * before the run so a path that cannot be written is said at once). Whether the file was made here is
+ * known from an exclusive create tried first. Throws UnsafeOutputError, or the file system's error.
+ */
+export function keptOutputFile(path: string): KeptOutput {
+  const { fd, created } = openChecked(path, true);
+  return { fd, created };
+}
+
+/** Opens `path` for writing and checks the descriptor (see the header); with `exclusiveFirst`, tries to make the file new first, to know whether it did. */
+function openChecked(path: string, exclusiveFirst: boolean): { fd: number; stat: Stats; created: boolean } {
   const uid = userId();
   const shared = uid === null ? null : sharedFolder(path, uid);
-  let fd: number;
+  const flags = constants.O_WRONLY | constants.O_CREAT | (shared !== null ? O_NOFOLLOW | (constants.O_NONBLOCK ?? 0) : 0);
+  const mode = shared !== null ? 0o600 : 0o666;
+  let fd: number | null = null;
+  let created = false;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | (shared !== null ? O_NOFOLLOW | (constants.O_NONBLOCK ?? 0) : 0), shared !== null ? 0o600 : 0o666);
+    if (exclusiveFirst) {
+      try {
+        fd = openSync(path, flags | constants.O_EXCL, mode);
+        created = true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+    }
+    fd ??= openSync(path, flags, mode);
   } catch (e) {
     if (shared !== null && (e as NodeJS.ErrnoException).code === 'ELOOP') throw new UnsafeOutputError(`it is a symbolic link in ${shared}: not followed`);
     throw e;
   }
   try {
-    const st = fstatSync(fd);
-    if (shared !== null && st.uid !== uid) throw new UnsafeOutputError(`it is a file of uid ${st.uid} in ${shared}: not written`);
-    if (shared !== null && st.isFile() && st.nlink > 1) throw new UnsafeOutputError(`it is a file with ${st.nlink} names (hard links) in ${shared}: not written`);
-    if (st.isFile()) ftruncateSync(fd, 0);
-    return fd;
+    const stat = fstatSync(fd);
+    if (shared !== null && stat.uid !== uid) throw new UnsafeOutputError(`it is a file of uid ${stat.uid} in ${shared}: not written`);
+    if (shared !== null && stat.isFile() && stat.nlink > 1) throw new UnsafeOutputError(`it is a file with ${stat.nlink} names (hard links) in ${shared}: not written`);
+    return { fd, stat, created };
   } catch (e) {
     closeSync(fd);
     throw e;
