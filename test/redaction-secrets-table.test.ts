@@ -119,7 +119,7 @@ describe('secrets in every CLI output', () => {
         clean(`explain ${session} ${flags.join(' ')} stderr`, r.stderr);
       }
     }
-  });
+  }, 180_000); // 12 explain processes: 8.7 s on a fresh clone at load ~3.5, 80.7 s at load 10-27 (past the default 60 s)
 
   it('should show them as they are with --no-redact', () => {
     const r = loopwatch(['explain', 'tool', files.get('tool') as string, '--config', config, '--json', '--no-redact']);
