@@ -123,8 +123,11 @@ export function unpackSummary(packed: Uint8Array, from: number, m: number, out: 
       } while (b === 255);
     }
     length += 4;
-    // byte by byte: a match may overlap the bytes it writes
-    for (let j = 0; j < length; j++) out[o++] = out[c++] as number;
+    if (length > 16 && o - c >= length) {
+      // a long match clear of the bytes it writes: one native copy
+      out.copyWithin(o, c, c + length);
+      o += length;
+    } else for (let j = 0; j < length; j++) out[o++] = out[c++] as number; // a match may overlap the bytes it writes
   }
   return o;
 }
