@@ -11,7 +11,7 @@
  * ```
  *
  * A summary over 256 B is mostly a long string's kept units (text: the first and last 256 of a file's
- * content or a command), which packs to about half (the traces' calls: 713 B mean, 2,551 -> 1,837 B of
+ * content or a command), which packs to about half (the traces' calls: 713 B mean, 2,551 -> 1,842 B of
  * blocks held a session after 100 real calls; branch mem39). Unpacking gives back the very bytes packed,
  * so every comparison reads what it read before.
  */

@@ -23,7 +23,7 @@
  * its length (u16) and the packed bytes, and its table length is 4,096 + the block's bytes used (a plain
  * one's is at most 4,096). Reading one (bytesOf) unpacks it into one of two buffers of the thread's (lanes:
  * a comparison reads two summaries), where at() then says it starts. Snapshots hold the summaries as put.
- * Until branch mem39 every summary was kept as put (2,551 B of blocks a session after 100 real calls, 1,837 now).
+ * Until branch mem39 every summary was kept as put (2,551 B of blocks a session after 100 real calls, 1,842 now).
  *
  * A put() replaces the summary `slots` calls older only, so a caller that marks before a put and rolls
  * back after it only has to forget the put (drop), as long as it asks for at most `slots - 1` calls before
