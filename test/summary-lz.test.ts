@@ -1,7 +1,7 @@
 /**
  * Similar args' packing of summaries over 256 B (src/state/summary-lz.ts, branch mem39): what it packs
  * unpacks to the very bytes, whatever they are (fast-check, at any offset of the source), it never gives a
- * packed form as long as the bytes, and a summary of a long text (a file's content, as Write sends it)
+ * packed form as long as the bytes, and a summary of two long texts (an edit's old and new text)
  * packs to well under its length.
  */
 import fc from 'fast-check';
@@ -67,7 +67,7 @@ describe('summary packing', () => {
 
   it('should pack a long text\'s summary to well under its length', () => {
     const content = Array.from({ length: 60 }, (_, i) => `export function handler${i}(request: Request): Response {\n  return new Response('ok ${i}');\n}\n`).join('');
-    const summary = summarizeArgs({ file_path: '/repo/src/handlers.ts', content });
+    const summary = summarizeArgs({ file_path: '/repo/src/handlers.ts', old_string: content, new_string: content.replaceAll('ok', 'fine') });
     expect(summary.length).toBeGreaterThan(PACK_OVER);
     const { m, back } = roundTrip(summary, 0, summary.length);
     expect(m).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 /**
- * Similar args' SummaryRing keeps a summary over 256 B packed when that is smaller (branch mem39): its
+ * Similar args' SummaryRing keeps a summary over PACK_OVER (768 B) packed when that is smaller (branch mem39): its
  * block takes fewer bytes (a test that fails without packing: the ring's own blocks took every summary as
  * put), every summary reads back as put (two at once, from the two lanes a comparison reads), snapshots
  * hold the summaries as put (the bytes integ's build wrote), and similar args finds the same similar calls.
@@ -11,15 +11,17 @@ import { blockBytes } from '../src/state/summary-blocks.js';
 import type { SummaryBlocks } from '../src/state/summary-blocks.js';
 import { SummaryRing } from '../src/state/summary-ring.js';
 import { summarizeArgs } from '../src/text/args-summary.js';
+import { PACK_OVER } from '../src/state/summary-lz.js';
 
 /** Args' summary, copied (summarizeArgs gives a view of the thread's buffer). */
 const summaryOf = (args: unknown): Uint8Array => summarizeArgs(args).slice();
 import { LoopDetector } from '../src/index.js';
 
-/** A Write call's args: a file's content of `lines` lines, line `k` naming `k + seed`. */
-const writeArgs = (seed: number, lines = 40): { file_path: string; content: string } => ({
+/** An Edit call's args: old and new text of `lines` lines each, line `k` naming `k + seed` (summaries over PACK_OVER with 40). */
+const writeArgs = (seed: number, lines = 40): { file_path: string; content: string; replacement: string } => ({
   file_path: `/repo/src/part${seed % 3}.ts`,
   content: Array.from({ length: lines }, (_, k) => `const value${k + seed} = compute(${k}, 'field ${k + seed}');\n`).join(''),
+  replacement: Array.from({ length: lines }, (_, k) => `let value${k + seed} = compute(${k + 1}, 'field ${k + seed}');\n`).join(''),
 });
 
 /** Call `k`'s summary as the ring gives it back. */
@@ -32,6 +34,7 @@ describe('summary ring, packed summaries', () => {
   it('should keep long summaries in fewer bytes than as put, and read them back as put', () => {
     const ring = new SummaryRing(11);
     const summaries = Array.from({ length: 11 }, (_, k) => summaryOf(writeArgs(k)));
+    for (const s of summaries) expect(s.length).toBeGreaterThan(PACK_OVER);
     summaries.forEach((s, k) => ring.put(k, s));
     const own = (ring as unknown as { blocks: SummaryBlocks }).blocks;
     const asPut = summaries.reduce((n, s) => n + blockBytes(s.length), 0);

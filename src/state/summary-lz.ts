@@ -10,14 +10,16 @@
  *   the last sequence: token and literals only (no offset)
  * ```
  *
- * A summary over 256 B is mostly a long string's kept units (text: the first and last 256 of a file's
- * content or a command), which packs to about half (the traces' calls: 713 B mean, 2,551 -> 1,842 B of
- * blocks held a session after 100 real calls; branch mem39). Unpacking gives back the very bytes packed,
- * so every comparison reads what it read before.
+ * A summary over 768 B holds more than one long string's kept units (text: an edit's old and new text, say),
+ * which packs to about half. Packing every summary over 256 B (one long string is enough: the traces' calls,
+ * 713 B mean) kept 1,842 rather than 2,551 B of blocks a session after 100 real
+ * calls but cost ~10% a call with every detector; over 768 B ~2.7% for 2,136 B of summary chunks (2,454 before;
+ * branch mem39, docs/speed.md). Unpacking gives back the very bytes packed, so every comparison reads what it
+ * read before.
  */
 
-/** Summaries longer than this are packed (when packing makes them smaller). */
-export const PACK_OVER = 256;
+/** Summaries longer than this are packed (when packing makes them smaller): see the header for why 768. */
+export const PACK_OVER = 768;
 
 /** Bits of the hash table's index. */
 const HASH_BITS = 10;

@@ -19,11 +19,11 @@
  * mem6k a ring kept one arena written round as a bip buffer and compacted, which with spares and slack was
  * about twice its summaries (median 3,183 B for 1,624 B after 100 real calls).
  *
- * A summary over PACK_OVER (256) bytes is kept packed (summary-lz.ts) when that is smaller: its block holds
+ * A summary over PACK_OVER (768) bytes is kept packed (summary-lz.ts) when that is smaller: its block holds
  * its length (u16) and the packed bytes, and its table length is 4,096 + the block's bytes used (a plain
  * one's is at most 4,096). Reading one (bytesOf) unpacks it into one of two buffers of the thread's (lanes:
  * a comparison reads two summaries), where at() then says it starts. Snapshots hold the summaries as put.
- * Until branch mem39 every summary was kept as put (2,551 B of blocks a session after 100 real calls, 1,842 now).
+ * Until branch mem39 every summary was kept as put (summary chunks 2,454 B a session after 100 real calls, 2,136 now).
  *
  * A put() replaces the summary `slots` calls older only, so a caller that marks before a put and rolls
  * back after it only has to forget the put (drop), as long as it asks for at most `slots - 1` calls before
