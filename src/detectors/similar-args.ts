@@ -132,7 +132,8 @@ export class SimilarArgsDetector implements Detector, Rewindable {
       // the candidates not yet compared can no longer make `threshold` calls: no signal, whatever they say
       if (comparePrefilter && similar.length + left < need) return null;
       left--;
-      if (summarySimilarityAtLeast(ring.bytesOf(i), ring.at(i), bytes, cur, min, min) >= min) similar.push(i);
+      // lane 1: the last call's summary stays in lane 0 when both are kept packed (state/summary-ring.ts)
+      if (summarySimilarityAtLeast(ring.bytesOf(i, 1), ring.at(i), bytes, cur, min, min) >= min) similar.push(i);
     }
     const count = similar.length + 1;
     if (count < this.o.threshold || similar.every((i) => h.same(Ring.SIG, i, last))) return null;
