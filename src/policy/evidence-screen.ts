@@ -26,6 +26,7 @@ import { CallFact } from './call-facts.js';
 import type { LaterFacts } from './checked-call-clean.js';
 import { anotherCallAfterOneFailing } from './another-call-after-one-failing.js';
 import { anotherEditAfterFailed } from './edit-after-failed-edits.js';
+import { newCallProposed, runsBeforeNewCall } from './new-call-proposed.js';
 import type { PolicyLog } from './policy-log.js';
 import type { ScreenFacts } from './screen-facts.js';
 import { SignalCopy } from './signal-copy.js';
@@ -116,10 +117,20 @@ export class EvidenceScreen {
       return withProgress(s, 'mixed');
     }
     if (s.progress === 'changing' && s.fuzzy !== true && this.failedUnchanged(repetitionsOf(this.log, s, index))) return withProgress(s, 'stalled');
-    if (SPACED_KINDS.has(s.kind) && s.progress !== 'changing' && this.changedBetween(repetitionsOf(this.log, s, index), (s.loopStart ?? index) < this.facts.oldest)) {
+    if (SPACED_KINDS.has(s.kind) && s.progress !== 'changing' && this.changedBetween(this.runsOf(s, index), (s.loopStart ?? index) < this.facts.oldest)) {
       return withProgress(s, 'changing');
     }
     return s;
+  }
+
+  /**
+   * The repetitions of `s` at call `index` whose gaps are weighed (changedBetween): for similar calls at a
+   * proposal of a new call, the calls that ran alone (new-call-proposed.ts: the gap up to the proposal is
+   * closed by no run yet); else all of them.
+   */
+  private runsOf(s: LoopSignal, index: number): readonly number[] {
+    const reps = repetitionsOf(this.log, s, index);
+    return s.fuzzy === true ? runsBeforeNewCall(this.log, this.facts, reps, index) : reps;
   }
 
   /**
@@ -280,7 +291,9 @@ export class EvidenceScreen {
    * (a third edit of a file, proposed after two failed, is most often the one that works). Similar calls that
    * failed are a stall of failures, kept, unless they are failed edits and the proposal is another edit
    * (edit-after-failed-edits.ts), or the failures of one call and the proposal is another call
-   * (another-call-after-one-failing.ts): then only the similar calls that did not fail count.
+   * (another-call-after-one-failing.ts): then only the similar calls that did not fail count; or the proposal
+   * is a call none of them was (new-call-proposed.ts): then they count as runs, failed or not, and must reach
+   * the threshold by themselves.
    */
   private ranEnough(s: LoopSignal, index: number): boolean {
     if ((this.facts.of(index) & CallFact.PROPOSED) === 0) return true;
@@ -288,12 +301,18 @@ export class EvidenceScreen {
     if (need === undefined || s.unit === undefined) return true;
     let ran = 0;
     let another: boolean | undefined;
+    // a new call proposed (none of the similar calls that ran): their failures count as runs, and the loop must
+    // stand on those runs alone (new-call-proposed.ts)
+    const fresh = newCallProposed(this.log, this.facts, s.unit, index);
     for (const i of s.unit) {
       if (i === index) continue;
       if ((this.facts.of(i) & CallFact.FAILED) !== 0) {
         // similar calls failing are the dead end's evidence, kept: a stall of failures is a stall; not another
         // edit after failed ones, nor another call after one call's failures (those weigh on their outcome)
-        if (!(another ??= anotherEditAfterFailed(this.log, this.facts, s.unit, index) || anotherCallAfterOneFailing(this.log, this.facts, s.unit, index))) return true;
+        if (!(another ??= anotherEditAfterFailed(this.log, this.facts, s.unit, index) || anotherCallAfterOneFailing(this.log, this.facts, s.unit, index))) {
+          if (!fresh) return true;
+          ran++;
+        }
         continue;
       }
       ran++;
