@@ -91,7 +91,7 @@ const outside = moduleBytes + sharedWords + sharedSummaries;
 console.log(`  together: ${(total / found + outside).toFixed(0)} B (median session: ${(median + outside).toFixed(0)} B)`);
 // the mean from the process alone, not the walk: what N sessions cost the process, over N
 const mean = grown('heap') + grown('arrayBuffers') + grown('top');
-console.log(`  the mean a platform pays, from the process's growth: ${mean.toFixed(0)} B (V8 heap in use ${grown('heap').toFixed(0)} + array buffers ${grown('arrayBuffers').toFixed(0)} + module memory's top ${grown('top').toFixed(0)})`);
+console.log(`  the mean a platform pays, from the process's growth: ${mean.toFixed(0)} B (V8 heap in use ${grown('heap').toFixed(0)} + array buffers ${grown('arrayBuffers').toFixed(0)} + module memory's top ${grown('top').toFixed(0)})${gc === undefined ? '; not a session\'s without node --expose-gc: the heap was not collected' : ''}`);
 console.log('| bytes | nodes | what <- held by |');
 console.log('|---:|---:|---|');
 const rows = [...groups].sort((a, b) => b[1].bytes - a[1].bytes);
