@@ -299,6 +299,10 @@ export const T_CYCLE: u32 = 11;
 export const T_DEEP: u32 = 12;
 export const T_UNSUPPORTED: u32 = 13;
 export const T_BYTES: u32 = 14;
+// the rest of an array past the walk's element budget: tag u32-length (src/fingerprint/element-budget.ts)
+export const T_MANY: u32 = 15;
+// array elements one walk of a value visits at most (src/fingerprint/element-budget.ts MAX_WALK_ELEMENTS)
+export const MAX_WALK_ELEMENTS: u32 = 262144;
 
 // text limits shared with the reference
 export const MAX_TEXT_NODES: u32 = 10000;

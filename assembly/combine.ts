@@ -23,6 +23,7 @@ export const TAG_STATE: u64 = 19;
 export const TAG_UNSUPPORTED: u64 = 20;
 export const TAG_BYTES: u64 = 22;
 export const TAG_MASKED_RESULT: u64 = 23;
+export const TAG_MANY: u64 = 24;
 
 // @ts-ignore: decorator
 @inline export function word(tag: u64, w: u64): u64 {

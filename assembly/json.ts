@@ -5,7 +5,8 @@
 // Returned status: OK (fingerprint in `jsonFp`), NOT_JSON (invalid: the caller hashes the text as a plain
 // string), or HOST (valid but outside what this parser reproduces exactly: numbers that need more than
 // the exact fast path, duplicate keys, array-index keys while collecting text, very wide objects, nesting
-// deeper than the skip stack). Nothing here touches session state.
+// deeper than the skip stack, more array elements than a walk's budget). Nothing here touches session state.
+import { MAX_WALK_ELEMENTS } from './abi';
 import { NUM_BAD, NUM_FAR, numEnd, numMagnitude, numNeg, numZero, readNumber } from './json-number';
 import { TAG_ARRAY, TAG_DEEP, TAG_FALSE, TAG_NULL, TAG_OBJECT, TAG_STRING, TAG_TRUE, close, fold, hashNumber, pair, word } from './combine';
 import { textNode, textResume, textString, textSuspend } from './text';
@@ -34,6 +35,8 @@ let skipBuf: usize = 0;
 let ignorePtr: usize = 0;
 let ignoreCount: u32 = 0;
 let checkIndexKeys: bool = false;
+/** Array elements read so far: past the walk's budget the host hashes the document (its "too many" marker). */
+let elements: u32 = 0;
 
 /** The fingerprint of the last document parsed with status OK. */
 export let jsonFp: u64 = 0;
@@ -361,6 +364,7 @@ function parseArray(depth: u32): u64 {
     return close(acc, 0);
   }
   while (true) {
+    if (++elements > MAX_WALK_ELEMENTS) return fail(J_HOST);
     const v = parseValue(depth + 1);
     if (status != J_OK) return 0;
     acc = fold(acc, v);
@@ -445,6 +449,7 @@ export function hashJson(ptr: usize, len: u32, depthLimit: u32, ignore: usize, i
   ignorePtr = ignore;
   ignoreCount = ignoreN;
   checkIndexKeys = indexKeysMatter;
+  elements = 0;
   const fp = parseValue(0);
   if (status == J_OK) {
     skipWs();

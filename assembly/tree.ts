@@ -2,10 +2,10 @@
 // having already applied toJSON, ignored fields, the depth cap and cycle markers). Equals
 // src/fingerprint/canonical-hash.ts's fingerprint of the value; collects action text on the way.
 import {
-  T_ARRAY, T_BIGINT, T_BYTES, T_CYCLE, T_DEEP, T_FALSE, T_MAP, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING, T_TRUE, T_UNSUPPORTED,
+  T_ARRAY, T_BIGINT, T_BYTES, T_CYCLE, T_DEEP, T_FALSE, T_MANY, T_MAP, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING, T_TRUE, T_UNSUPPORTED,
 } from './abi';
 import {
-  TAG_ARRAY, TAG_BIGINT, TAG_BYTES, TAG_CYCLE, TAG_DEEP, TAG_FALSE, TAG_MAP, TAG_NULL, TAG_OBJECT, TAG_SET, TAG_STRING, TAG_TRUE,
+  TAG_ARRAY, TAG_BIGINT, TAG_BYTES, TAG_CYCLE, TAG_DEEP, TAG_FALSE, TAG_MANY, TAG_MAP, TAG_NULL, TAG_OBJECT, TAG_SET, TAG_STRING, TAG_TRUE,
   TAG_UNSUPPORTED, close, fold, hashNumber, pair, word,
 } from './combine';
 import { textNode, textString } from './text';
@@ -67,6 +67,12 @@ function value(): u64 {
       const d = load<u32>(P);
       P += 4;
       return word(TAG_CYCLE, <u64>d);
+    }
+    case T_MANY: {
+      // the elements of an array past the walk's element budget, as one marker holding the array's length
+      const n = load<u32>(P);
+      P += 4;
+      return word(TAG_MANY, <u64>n);
     }
     case T_ARRAY: {
       const n = load<u32>(P);

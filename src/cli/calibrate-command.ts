@@ -5,7 +5,7 @@
  * standard output with `-o`, else to standard error. Exit code 0; 2 on a usage error, no labels, no labelled
  * run, too few task groups, or input skipped (named on stderr) unless `--allow-skipped`.
  */
-import { UnsafeOutputError, writeOutputFile } from './render/open-output.js';
+import { type PendingOutput, pendingOutputFile } from './render/pending-output.js';
 import { CalibrateError, calibrate } from '../calibrate/calibrate.js';
 import { calibratedConfig } from '../calibrate/config-file.js';
 import { BUDGET_SCOPES, type BudgetScope } from '../calibrate/objective.js';
@@ -144,6 +144,25 @@ function commandLine(args: readonly string[]): string {
 export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, args: readonly string[] = []): Promise<number> {
   const start = detectionOptions(s.preset, s.config);
   const file = s.config === undefined ? undefined : readConfig(s.config);
+  // the config's file is opened before anything is read, as scan's outputs are: a path that cannot be written
+  // is a usage error now, not after the whole search; it is emptied and written only at the end
+  const out = s.output === undefined ? undefined : pendingOutputFile(s.output, '-o');
+  try {
+    return await calibrateInto(s, io, args, start, file, out);
+  } finally {
+    out?.abandon();
+  }
+}
+
+/** runCalibrate once its starting options are known and its config's file (if any) is open. */
+async function calibrateInto(
+  s: CalibrateCommandSettings,
+  io: CommandIo,
+  args: readonly string[],
+  start: ReturnType<typeof detectionOptions>,
+  file: ReturnType<typeof readConfig> | undefined,
+  out: PendingOutput | undefined,
+): Promise<number> {
   const progress = io.stderr.isTTY === true ? (line: string) => io.stderr.write(`loopwatch calibrate: ${line}\n`) : undefined;
   let result;
   try {
@@ -157,11 +176,11 @@ export async function runCalibrate(s: CalibrateCommandSettings, io: CommandIo, a
   for (const i of result.issues) io.stderr.write(`${safe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${safe(i.message)}\n`);
   const config = `${JSON.stringify(calibratedConfig(result, { preset: s.preset ?? file?.preset, options: file?.options }, commandLine(args), new Date()), null, 2)}\n`;
   const report = s.json ? calibrateJson(result) : calibrateText(result, s.output);
-  if (s.output !== undefined) {
+  if (out !== undefined) {
     try {
-      writeOutputFile(s.output, config);
+      out.write(config);
     } catch (e) {
-      throw new UsageError(`-o ${s.output}: cannot write the config (${e instanceof UnsafeOutputError ? e.message : ((e as NodeJS.ErrnoException).code ?? String(e))})`);
+      throw new UsageError(`-o ${out.path}: cannot write the config (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
     }
     io.stdout.write(report);
   } else {

@@ -14,6 +14,7 @@ import { detectionOptions, familyDetection } from './detection-options.js';
 import { type FlagSpec, choiceFlag, integerFlag, parseFlags, stringOf } from './flags.js';
 import { curveText } from './render/curve-text.js';
 import { writeCurvePage } from './render/curve-page.js';
+import { type PendingOutput, pendingOutputFile } from './render/pending-output.js';
 import { evalText, listText } from './render/eval-text.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import type { CommandIo } from './scan-command.js';
@@ -110,6 +111,24 @@ function curvePolicies(s: EvalCommandSettings, options: LoopDetectorOptions, rep
 export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<number> {
   const found = familyDetection(s.preset, s.config);
   const options = { ...found.pooled, ...(s.engine === undefined ? {} : { engine: s.engine }) };
+  // the page's file is opened before anything is read, as scan's outputs are: a path that cannot be written
+  // is a usage error now, not after the whole replay; it is emptied and written only at the end
+  const page = s.html === undefined ? undefined : pendingOutputFile(s.html, '--html');
+  try {
+    return await evaluateInto(s, io, options, found.families, page);
+  } finally {
+    page?.abandon();
+  }
+}
+
+/** runEval once its options are known and its page's file (if any) is open. */
+async function evaluateInto(
+  s: EvalCommandSettings,
+  io: CommandIo,
+  options: LoopDetectorOptions,
+  familyOptions: ReturnType<typeof familyDetection>['families'],
+  page: PendingOutput | undefined,
+): Promise<number> {
   let source;
   try {
     source = await openEvalSource(s.dir, s.labels);
@@ -119,7 +138,7 @@ export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<nu
   }
   const settings = { workers: s.workers, families: s.families, by: s.by };
   // a config's families: their runs replayed with their own options (the curve stays pooled)
-  const report = await evaluate(source, options, { ...settings, familyOptions: found.families });
+  const report = await evaluate(source, options, { ...settings, familyOptions });
   // as scan prints them: secrets redacted, control characters escaped
   const safe = (text: string): string => terminalSafe(redactSecrets(text));
   for (const i of report.issues) io.stderr.write(`${safe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${safe(i.message)}\n`);
@@ -129,7 +148,7 @@ export async function runEval(s: EvalCommandSettings, io: CommandIo): Promise<nu
     return 2;
   }
   const curve = s.curve ? await evaluateCurve(source, curvePolicies(s, options, report), settings) : undefined;
-  if (s.html !== undefined && curve !== undefined) writeCurvePage(s.html, curve, { dir: s.dir, runs: report.onePhase.overall.sessions, calls: report.calls });
+  if (page !== undefined && curve !== undefined) writeCurvePage(page, curve, { dir: s.dir, runs: report.onePhase.overall.sessions, calls: report.calls });
   if (s.output === 'json') io.stdout.write(evalJson(report, curve));
   else if (s.output === 'false-alarms') io.stdout.write(listText(report.falseAlarms));
   else if (s.output === 'warnings') io.stdout.write(listText(report.warnings));

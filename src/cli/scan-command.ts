@@ -6,6 +6,7 @@
  * summarised.
  */
 import { type PendingOutput, pendingOutputFile } from './render/pending-output.js';
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { TRACE_FILE } from '../formats/list-inputs.js';
@@ -135,7 +136,10 @@ const MARKDOWN_FILE = /\.(md|markdown)$/i;
 /**
  * `--markdown [FILE]` in the form parseArgs takes: `--markdown FILE.md` becomes `--markdown=FILE.md`, and a
  * bare `--markdown` (not followed by a `.md` name) `--markdown=-`, the scan's own output. So a path to scan
- * after `--markdown` is never taken for the file to write.
+ * after `--markdown` is never taken for the file to write; a word after it that cannot be a path to scan
+ * (nothing there) or is hardly one (a file whose name is not a trace file's) is refused, naming
+ * `--markdown=FILE`: it was surely meant for the file (before, it was scanned or failed as a missing input,
+ * and the Markdown went to standard output).
  */
 function markdownArgs(args: readonly string[]): string[] {
   const out: string[] = [];
@@ -145,11 +149,26 @@ function markdownArgs(args: readonly string[]): string[] {
       out.push(...args.slice(i));
       break;
     }
+    const next = args[i + 1] ?? '';
     if (a !== '--markdown') out.push(a);
-    else if (MARKDOWN_FILE.test(args[i + 1] ?? '')) out.push(`--markdown=${args[++i] as string}`);
-    else out.push('--markdown=-');
+    else if (MARKDOWN_FILE.test(next)) out.push(`--markdown=${args[++i] as string}`);
+    else {
+      checkPathAfterMarkdown(next);
+      out.push('--markdown=-');
+    }
   }
   return out;
+}
+
+/** Throws UsageError when the word after a bare `--markdown` is not a folder or trace file there is to scan. */
+function checkPathAfterMarkdown(word: string): void {
+  if (word === '' || word.startsWith('-')) return;
+  const stat = statSync(word, { throwIfNoEntry: false });
+  const write = `write --markdown=${word} to write the Markdown summary into it (spaced, only a name ending in .md or .markdown is taken for the file)`;
+  if (stat === undefined) throw new UsageError(`--markdown ${word}: there is no such file or folder to scan; ${write}`);
+  if (!stat.isDirectory() && !TRACE_FILE.test(word)) {
+    throw new UsageError(`--markdown ${word}: a path after --markdown is one to scan, and ${word} is not a folder or a trace file (.jsonl, .json, ...); ${write}, or give it before --markdown to scan it`);
+  }
 }
 
 /** Whether the scan would read `file`: it is a path given, or a trace file (by its name) in a folder given. */

@@ -15,11 +15,13 @@
  * | typed array, DataView, ArrayBuffer  | its bytes                                                |
  * | a reference to an ancestor (cycle)  | a marker holding how many levels up the ancestor is      |
  * | nesting deeper than `maxDepth`      | a single "too deep" marker                               |
+ * | array elements past the walk's budget | one "too many" marker with the length (element-budget.ts) |
  * | a getter or proxy that throws       | an "unsupported" marker                                  |
  *
  * See `combine.ts` for how member fingerprints are combined. Results come back as the low word with the
  * high word in `u64.hi`.
  */
+import { MAX_WALK_ELEMENTS, elementsWalked } from './element-budget.js';
 import { carriedFingerprint } from './restored-value.js';
 import { Tag, close, fold, pair, sum, word } from './combine.js';
 import { u64 } from './u64.js';
@@ -100,8 +102,18 @@ export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAUL
     }
   }
   const ancestors: object[] = [];
-  return walk(value, 0, ancestors, options);
+  // a toJSON or getter may hash another value on the way: the budget of this walk is put back after it
+  const outer = elementsLeft;
+  elementsLeft = MAX_WALK_ELEMENTS;
+  try {
+    return walk(value, 0, ancestors, options);
+  } finally {
+    elementsLeft = outer;
+  }
 }
+
+/** Array elements the walk under way may still visit (see element-budget.ts). */
+let elementsLeft = MAX_WALK_ELEMENTS;
 
 function walk(v: unknown, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
   switch (typeof v) {
@@ -150,14 +162,21 @@ function walkObject(v: object, depth: number, ancestors: object[], o: CanonicalW
 function walkArray(a: readonly unknown[], depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
   let h = 0;
   let l: number = Tag.ARRAY;
-  for (let i = 0; i < a.length; i++) {
+  const n = a.length;
+  const k = elementsWalked(n, elementsLeft);
+  elementsLeft -= k;
+  for (let i = 0; i < k; i++) {
     const el = a[i];
     const el_l = isOmitted(el) ? constant(Tag.NULL) : walk(el, depth + 1, ancestors, o);
     const el_h = u64.hi;
     l = fold(h, l, el_h, el_l);
     h = u64.hi;
   }
-  return close(h, l, a.length);
+  if (k === n) return close(h, l, n);
+  // the rest past the budget: one marker holding the length
+  const ml = word(Tag.MANY, 0, n);
+  l = fold(h, l, u64.hi, ml);
+  return close(u64.hi, l, k + 1);
 }
 
 function walkMembers(obj: Record<string, unknown>, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {

@@ -40,6 +40,7 @@ export const Tag = {
   TEXT_CHUNK: 21,
   BYTES: 22,
   MASKED_RESULT: 23,
+  MANY: 24,
 } as const;
 
 /** `avalanche(round(tag, w))`: the fingerprint of one 64-bit word under a tag. Low word returned, high in `u64.hi`. */

@@ -9,10 +9,11 @@
  *  null false true deep unsupported : tag                      number : tag f64
  *  string bigint-digits bytes       : tag u32-length bytes     cycle  : tag u32-distance
  *  array set : tag u32-count values      object : tag u32-count (u32-length key-bytes value)*
- *  map       : tag u32-count (key value)*
+ *  map       : tag u32-count (key value)*  many   : tag u32-length (an array's rest past the element budget)
  * ```
  */
 import * as A from './generated/abi.js';
+import { MAX_WALK_ELEMENTS, elementsWalked } from '../fingerprint/element-budget.js';
 import { S_ARRAY, S_FALSE, S_NULL, S_OBJECT, S_TRUE } from '../text/args-summary.js';
 import type { ArgsSummaryMirror } from './args-summary-mirror.js';
 
@@ -58,6 +59,8 @@ export class ValueEncoder {
   private maxDepth = 64;
   private readonly ancestors: object[] = [];
   private depthOfPath = 0;
+  /** Array elements the value under way may still visit (fingerprint/element-budget.ts). */
+  private elementsLeft = MAX_WALK_ELEMENTS;
   /**
    * Whether to note encodings that do not say the whole value (see `lossy`); off on the engine's own path,
    * where nothing reads it.
@@ -176,6 +179,7 @@ export class ValueEncoder {
     this.ignore = ignore;
     this.maxDepth = maxDepth;
     this.depthOfPath = 0;
+    this.elementsLeft = MAX_WALK_ELEMENTS;
     this.lossy = false;
     this.walk(v, 0);
   }
@@ -339,10 +343,17 @@ export class ValueEncoder {
   private array(a: readonly unknown[], depth: number): void {
     this.tag(A.T_ARRAY);
     const n = a.length;
-    this.u32(n);
+    const k = elementsWalked(n, this.elementsLeft);
+    this.elementsLeft -= k;
+    this.u32(k === n ? n : k + 1);
     const m = this.mirror;
+    // an array cut short: similar args summarises the args itself (its summary reads every element)
+    if (k !== n) {
+      this.lossy = true;
+      m?.fail();
+    }
     const s = m === null ? 0 : m.open(S_ARRAY, n);
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < k; i++) {
       const el: unknown = a[i];
       const t = typeof el;
       if (t === 'undefined' || t === 'function' || t === 'symbol') {
@@ -350,6 +361,10 @@ export class ValueEncoder {
         this.tag(A.T_NULL);
         m?.scalar(S_NULL);
       } else this.walk(el, depth + 1);
+    }
+    if (k !== n) {
+      this.tag(A.T_MANY);
+      this.u32(n);
     }
     m?.close(s, -1);
   }

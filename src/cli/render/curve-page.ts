@@ -15,7 +15,7 @@
  * ```
  */
 import { createHash } from 'node:crypto';
-import { UnsafeOutputError, writeOutputFile } from './open-output.js';
+import type { PendingOutput } from './pending-output.js';
 import { CURVE_PRESETS, type CurveFigures, type CurvePoint } from '../../eval/eval-curve.js';
 import type { Share } from '../../eval/wilson.js';
 import { escapeHtml } from '../../report/embed-json.js';
@@ -115,11 +115,15 @@ ${curve.map(row).join('\n')}
 `;
 }
 
-/** Writes the page of `curve` to `file`. Throws UsageError when it cannot be written. */
-export function writeCurvePage(file: string, curve: readonly CurvePoint[], facts: CurvePageFacts): void {
+/**
+ * Writes the page of `curve` into `out`, the `--html` file opened before the evaluation began. Throws
+ * UsageError when it cannot be written.
+ */
+export function writeCurvePage(out: PendingOutput, curve: readonly CurvePoint[], facts: CurvePageFacts): void {
+  const page = curvePage(curve, facts);
   try {
-    writeOutputFile(file, curvePage(curve, facts));
+    out.write(page);
   } catch (e) {
-    throw new UsageError(`--html ${file}: cannot write the page (${e instanceof UnsafeOutputError ? e.message : ((e as NodeJS.ErrnoException).code ?? String(e))})`);
+    throw new UsageError(`--html ${out.path}: cannot write the page (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
 }
