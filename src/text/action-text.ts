@@ -23,8 +23,13 @@ interface Collect {
   nodes: number;
 }
 
+/** True once collection can add nothing more (node cap or text long enough): loops stop there, not at their end. */
+function full(c: Collect): boolean {
+  return c.nodes >= MAX_TEXT_NODES || c.units > c.maxUnits;
+}
+
 function collect(v: unknown, depth: number, c: Collect, ancestors: object[]): void {
-  if (c.nodes >= MAX_TEXT_NODES || c.units > c.maxUnits) return;
+  if (full(c)) return;
   c.nodes++;
   if (typeof v === 'string') {
     c.parts.push(v);
@@ -49,16 +54,23 @@ function collect(v: unknown, depth: number, c: Collect, ancestors: object[]): vo
     ancestors.push(v);
     try {
       if (Array.isArray(v)) {
-        for (const el of v) collect(el, depth + 1, c, ancestors);
+        // an index loop, not `of`: a sparse array's holes are read as undefined (as `of` does) and the loop
+        // stops once full, so a length of 2^32-1 costs the cap, not its length
+        for (let i = 0; i < v.length && !full(c); i++) collect(v[i], depth + 1, c, ancestors);
       } else if (v instanceof Map) {
         for (const [k, x] of v) {
+          if (full(c)) break;
           collect(k, depth + 1, c, ancestors);
           collect(x, depth + 1, c, ancestors);
         }
       } else if (v instanceof Set) {
-        for (const x of v) collect(x, depth + 1, c, ancestors);
+        for (const x of v) {
+          if (full(c)) break;
+          collect(x, depth + 1, c, ancestors);
+        }
       } else {
         for (const k of Object.keys(v)) {
+          if (full(c)) break;
           if (c.ignore !== null && c.ignore.has(k)) continue;
           const x = (v as Record<string, unknown>)[k];
           const t = typeof x;
