@@ -17,8 +17,8 @@ import { TURN_LOOK, claudeCodeTurn, codexTurn } from '../src/hooks/transcript-tu
 import { hook } from './helpers/hook-payloads.js';
 import { ERROR, TURNS, line, replay, toolResult, toolUse } from './helpers/transcript-turns.js';
 import { tempFolder } from './helpers/temp-folder.js';
-import { ENGINES, type Engine } from './helpers/verdicts.js';
-import { LoopDetector, type ToolEvent } from '../src/index.js';
+import { ENGINES, type Engine, liveActions } from './helpers/verdicts.js';
+import type { ToolEvent } from '../src/index.js';
 
 describe('the turn of a Claude Code call, from its transcript', () => {
   const dir = tempFolder('transcript-turn');
@@ -141,23 +141,9 @@ function hookEvents(): ToolEvent[] {
   return events;
 }
 
-/** A two-phase replay as the hook makes it: each call proposed with its turn, then recorded; `P<i>:` / `R<i>:` each action but allow. */
-function twoPhase(events: readonly ToolEvent[], engine: Engine): string[] {
-  const d = new LoopDetector({ engine });
-  const out: string[] = [];
-  try {
-    for (const [i, e] of events.entries()) {
-      const p = d.propose({ tool: e.tool, args: e.args, round: e.round, id: `c${i}` });
-      if (p.action !== 'allow') out.push(`P${i}:${p.action}`);
-      if (p.action === 'deny' || p.action === 'stop') continue;
-      const r = d.record({ ...e, id: `c${i}` });
-      if (r.action !== 'allow') out.push(`R${i}:${r.action}`);
-    }
-  } finally {
-    d.dispose();
-  }
-  return out;
-}
+/** Labelled two-phase actions of `events`, each call's round given at its proposal (as the hook does). */
+const twoPhase = (events: readonly ToolEvent[], engine: Engine): string[] =>
+  liveActions(events, engine, { labelled: true, roundAtProposal: true });
 
 describe.each(ENGINES)('the turns the hook reads, two-phase (%s engine)', (engine) => {
   it('should break no call of the turn the warning was given in', () => {

@@ -7,7 +7,6 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
 import type { ToolEvent } from '../src/index.js';
 import { ENGINES, type Engine, liveActions, verdictsOf } from './helpers/verdicts.js';
 
@@ -43,23 +42,9 @@ const sameAgain: ToolEvent[] = [tests, edit('(a, b) => a + b', false), edit('(ac
 /** A read after each edit, and each edit failing again: a struggle that goes on. */
 const stuck: ToolEvent[] = [tests, ...['(a, b) => a + b', '(acc, b) => acc + b', '(acc, it) => acc + it', '(s, it) => s + it', '(s, x) => s + x'].flatMap((old) => [edit(old, false), read()])];
 
-/** Two-phase actions of `events` with their rounds given at the proposal too (liveActions proposes without them). */
-function withRounds(events: readonly ToolEvent[], engine: Engine): string[] {
-  const d = new LoopDetector({ engine });
-  const out: string[] = [];
-  try {
-    for (const [i, e] of events.entries()) {
-      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}`, ...(e.round === undefined ? {} : { round: e.round }) });
-      if (p.action !== 'allow') out.push(`P${i}:${p.action}`);
-      if (p.action === 'deny' || p.action === 'stop') continue;
-      const r = d.record({ ...e, id: `c${i}` });
-      if (r.action !== 'allow') out.push(`R${i}:${r.action}`);
-    }
-  } finally {
-    d.dispose();
-  }
-  return out;
-}
+/** Two-phase actions of `events` with their rounds given at the proposal too (by default liveActions proposes without them). */
+const withRounds = (events: readonly ToolEvent[], engine: Engine): string[] =>
+  liveActions(events, engine, { labelled: true, roundAtProposal: true });
 
 describe.each(ENGINES)('an edit proposed after failed edits (%s engine)', (engine) => {
   it('should not warn an edit proposed after the failures were looked into (Claude Code Edit, Read)', () => {

@@ -8,31 +8,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LoopDetector } from '../src/index.js';
 import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
 import { detectionOptions } from '../src/cli/detection-options.js';
 import { ENGINES, type Engine, liveActions, verdictsOf } from './helpers/verdicts.js';
 
+/** The labelled two-phase actions of `events` through a LoopDetector made with `options`. */
+const twoPhase = (events: readonly ToolEvent[], engine: Engine, options: LoopDetectorOptions): string[] =>
+  liveActions(events, engine, { labelled: true, detector: options });
+
 /** The shipped `default` preset, as `loopwatch eval` and the coding-agent hooks run it. */
 const SHIPPED = detectionOptions('default', undefined);
-
-/** Two-phase actions (`P3:warn`: at the proposal of call 3; `R3`: at its record) with `options`. */
-function twoPhase(events: readonly ToolEvent[], engine: Engine, options: LoopDetectorOptions): string[] {
-  const d = new LoopDetector({ ...options, engine });
-  const out: string[] = [];
-  try {
-    for (const [i, e] of events.entries()) {
-      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
-      if (p.action !== 'allow') out.push(`P${i}:${p.action}`);
-      if (p.action === 'deny' || p.action === 'stop') continue;
-      const r = d.record({ ...e, id: `c${i}` });
-      if (r.action !== 'allow') out.push(`R${i}:${r.action}`);
-    }
-  } finally {
-    d.dispose();
-  }
-  return out;
-}
 
 const bash = (command: string, out: string, failed = false): ToolEvent => ({ tool: 'Bash', args: { command }, ...(failed ? { error: out } : { result: out }) });
 const NO_TESTS = 'Exit code 1\n\n----------------------------------------------------------------------\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n';

@@ -6,7 +6,7 @@
  * blocked. Ladder unit, then one-phase and two-phase on both engines.
  */
 import { describe, expect, it } from 'vitest';
-import { ENGINES, type Engine } from './helpers/verdicts.js';
+import { ENGINES, type Engine, liveActions } from './helpers/verdicts.js';
 import { LoopDetector } from '../src/index.js';
 import type { ToolEvent, Verdict } from '../src/index.js';
 import { Ladder } from '../src/policy/ladder.js';
@@ -18,6 +18,10 @@ const quiet = (n: number): ToolEvent[] => Array.from({ length: n }, (_, i): Tool
 /** Exact repeats only, so each verdict's loop is plain. */
 const ONLY_EXACT = { frequency: false, stateRepeat: false, resultRepeat: false, cycle: false } as const;
 
+/** A two-phase replay with exact repeats only: each call proposed, then recorded unless blocked. */
+const live = (events: readonly ToolEvent[], engine: Engine): string[] =>
+  liveActions(events, engine, { labelled: true, detector: { detectors: ONLY_EXACT } });
+
 function verdicts(events: readonly ToolEvent[], engine: Engine): Verdict[] {
   const d = new LoopDetector({ engine, detectors: ONLY_EXACT });
   try {
@@ -25,24 +29,6 @@ function verdicts(events: readonly ToolEvent[], engine: Engine): Verdict[] {
   } finally {
     d.dispose();
   }
-}
-
-/** A two-phase replay with exact repeats only: each call proposed, then recorded unless blocked. */
-function live(events: readonly ToolEvent[], engine: Engine): string[] {
-  const d = new LoopDetector({ engine, detectors: ONLY_EXACT });
-  const out: string[] = [];
-  try {
-    for (const [i, e] of events.entries()) {
-      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
-      if (p.action !== 'allow') out.push(`P${i}:${p.action}`);
-      if (p.action === 'deny' || p.action === 'stop') continue;
-      const r = d.record({ ...e, id: `c${i}` });
-      if (r.action !== 'allow') out.push(`R${i}:${r.action}`);
-    }
-  } finally {
-    d.dispose();
-  }
-  return out;
 }
 
 describe('the ladder and a new loop', () => {

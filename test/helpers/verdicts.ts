@@ -53,6 +53,10 @@ export interface LiveReplayOptions {
   afterBlock?: 'skip' | 'end';
   /** Each action as `P<i>:<action>` (proposal) or `R<i>:<action>` (record) rather than bare. */
   labelled?: boolean;
+  /** The LoopDetector's options (its `engine` is the replay's); the library defaults without. */
+  detector?: LoopDetectorOptions;
+  /** Give each call's `round` at its proposal too (without: the proposal carries tool, args and id only). */
+  roundAtProposal?: boolean;
 }
 
 /**
@@ -60,12 +64,13 @@ export interface LiveReplayOptions {
  * recorded with its outcome (`record`) unless it was blocked.
  */
 export function liveActions(events: readonly ToolEvent[], engine: Engine, options: LiveReplayOptions = {}): string[] {
-  const d = new LoopDetector({ engine });
+  const d = new LoopDetector({ ...options.detector, engine });
   const out: string[] = [];
   const name = (phase: string, i: number, action: string): string => (options.labelled === true ? `${phase}${i}:${action}` : action);
   try {
     for (const [i, e] of events.entries()) {
-      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}` });
+      const round = options.roundAtProposal === true && e.round !== undefined ? { round: e.round } : {};
+      const p = d.propose({ tool: e.tool, args: e.args, id: `c${i}`, ...round });
       if (p.action !== 'allow') out.push(name('P', i, p.action));
       if (p.action === 'deny' || p.action === 'stop') {
         if (options.afterBlock === 'end') break;
