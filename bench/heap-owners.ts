@@ -16,6 +16,36 @@ export interface HeapSnapshot {
   strings: string[];
 }
 
+/** Where a snapshot's flat arrays hold each field: node and edge strides, field offsets, type names, the node count. */
+export interface SnapshotLayout {
+  nodeTypes: string[];
+  edgeTypes: string[];
+  N: number;
+  E: number;
+  iType: number;
+  iName: number;
+  iSize: number;
+  iEdges: number;
+  eType: number;
+  eName: number;
+  eTo: number;
+  count: number;
+}
+
+/** The layout of `s`'s flat node and edge arrays, read from its meta. */
+export function snapshotLayout(s: HeapSnapshot): SnapshotLayout {
+  const nf = s.snapshot.meta.node_fields;
+  const ef = s.snapshot.meta.edge_fields;
+  const nodeTypes = s.snapshot.meta.node_types[0];
+  const edgeTypes = s.snapshot.meta.edge_types[0];
+  const N = nf.length;
+  const E = ef.length;
+  const [iType, iName, iSize, iEdges] = ['type', 'name', 'self_size', 'edge_count'].map((f) => nf.indexOf(f)) as [number, number, number, number];
+  const [eType, eName, eTo] = ['type', 'name_or_index', 'to_node'].map((f) => ef.indexOf(f)) as [number, number, number];
+  const count = s.nodes.length / N;
+  return { nodeTypes, edgeTypes, N, E, iType, iName, iSize, iEdges, eType, eName, eTo, count };
+}
+
 /** Fields not followed: what many sessions share (options, the thread's core, hidden classes and prototypes). */
 export const SHARED_EDGES: ReadonlySet<string> = new Set(['map', '__proto__', 'constructor', 'options', 'o', 'p', 'core', 'rungs', 'retention', 'turns']);
 
@@ -28,15 +58,7 @@ export interface OwnBytes {
 
 /** The nodes each session (each `object LoopDetector`) alone reaches in `s`, grouped by kind and the holder's field. */
 export function ownBytes(s: HeapSnapshot): OwnBytes {
-  const nf = s.snapshot.meta.node_fields;
-  const ef = s.snapshot.meta.edge_fields;
-  const nodeTypes = s.snapshot.meta.node_types[0];
-  const edgeTypes = s.snapshot.meta.edge_types[0];
-  const N = nf.length;
-  const E = ef.length;
-  const [iType, iName, iSize, iEdges] = ['type', 'name', 'self_size', 'edge_count'].map((f) => nf.indexOf(f)) as [number, number, number, number];
-  const [eType, eName, eTo] = ['type', 'name_or_index', 'to_node'].map((f) => ef.indexOf(f)) as [number, number, number];
-  const count = s.nodes.length / N;
+  const { nodeTypes, edgeTypes, N, E, iType, iName, iSize, iEdges, eType, eName, eTo, count } = snapshotLayout(s);
   const firstEdge = new Int32Array(count + 1);
   for (let k = 0, e = 0; k < count; k++) {
     firstEdge[k] = e;

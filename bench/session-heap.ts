@@ -15,28 +15,14 @@ import { sharedCore } from '../src/wasm/wasm-core.js';
 import { FLEET_DETECTORS } from './fleet-bench.js';
 import { feed, warmUp } from './rss-stream.js';
 import { feedReal, loadRealCalls } from './rss-real-stream.js';
-
-interface HeapSnapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
-  nodes: number[];
-  edges: number[];
-  strings: string[];
-}
+import { type HeapSnapshot, snapshotLayout } from './heap-owners.js';
 
 /** Bytes and counts by group: `kind name <- owner.edge`. */
 type Groups = Map<string, { bytes: number; count: number }>;
 
 function groups(file: string): Groups {
   const s = JSON.parse(readFileSync(file, 'utf8')) as HeapSnapshot;
-  const nf = s.snapshot.meta.node_fields;
-  const ef = s.snapshot.meta.edge_fields;
-  const nodeTypes = s.snapshot.meta.node_types[0];
-  const edgeTypes = s.snapshot.meta.edge_types[0];
-  const N = nf.length;
-  const E = ef.length;
-  const [iType, iName, iSize, iEdges] = ['type', 'name', 'self_size', 'edge_count'].map((f) => nf.indexOf(f)) as [number, number, number, number];
-  const [eType, eName, eTo] = ['type', 'name_or_index', 'to_node'].map((f) => ef.indexOf(f)) as [number, number, number];
-  const count = s.nodes.length / N;
+  const { nodeTypes, edgeTypes, N, E, iType, iName, iSize, iEdges, eType, eName, eTo, count } = snapshotLayout(s);
   const label = (k: number): string => {
     const type = nodeTypes[s.nodes[k * N + iType] as number] as string;
     const name = s.strings[s.nodes[k * N + iName] as number] as string;
