@@ -128,6 +128,34 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     spy.inner.close();
   });
 
+  it("should read the error an older SDK (0.14.3) put after its fixed text: blocked at the fourth proposal", async () => {
+    // @openai/agents 0.14.3's default error function answered `<fixed text> Error: <the error>`; a tool's own
+    // errorFunction returning that here is what 0.14 gives a tool that threw. Before the fix it was recorded
+    // as a result: the failing call ran 6 times before it was stopped (checked by hand with 0.14.3 installed)
+    const s = STUCK[0] as LiveScenario;
+    const script = new Script(s.calls);
+    const model = new ScriptedModel(script);
+    const tools = script.tools.map((name) =>
+      tool({
+        name,
+        description: name,
+        parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+        strict: false,
+        execute: async (_input, _ctx, details) => script.run(Script.index(details?.toolCall?.callId ?? '')),
+        errorFunction: (_ctx, error) => `An error occurred while running the tool. Please try again. Error: ${String(error)}`,
+      }),
+    );
+    const spy = new SpyGuard();
+    const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools(tools, spy, 'run-2d') });
+    const error = await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).then(() => undefined, (e: unknown) => e);
+    expect(stopDecisionOf(error)?.action).toBe('stop');
+    expect(script.executed).toEqual([0, 1, 2]);
+    expect(spy.decisions.filter((d) => d.phase === 'propose').map((d) => d.action)).toEqual(['allow', 'allow', 'warn', 'deny', 'stop']);
+    // the error recorded is the tool's own, as the model read it
+    expect(JSON.stringify(model.inputs)).toContain('Please try again. Error: Error: error: command');
+    spy.inner.close();
+  });
+
   it('should fail open when loopwatch itself fails: every call runs, one report', async () => {
     const s = STUCK[0] as LiveScenario;
     const { guard, errors } = brokenGuard(['bash']);

@@ -110,7 +110,7 @@ export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: Ada
       const callId = details?.toolCall?.callId;
       const { session: s, memo } = runOf(ctx);
       const c: LiveCall = { id: callId, tool: tool.name ?? '', args: parseArgs(input) };
-      const outcome = out === SDK_TOOL_ERROR_TEXT ? { error: hiddenError(c.tool, input) } : { result: outcomeText(out) };
+      const outcome = failureOf(out, c.tool, input) ?? { result: outcomeText(out) };
       const notes = notesOf(memo.take(callId), guard.record(s, { ...c, ...outcome }));
       return typed ? out : withOutputNotes(out, notes);
     };
@@ -124,6 +124,20 @@ export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: Ada
  * text's "Please try again" reads as a retry, and a tool failing again and again was blocked 3 runs later).
  */
 const SDK_TOOL_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
+
+/**
+ * What the SDK's default error function returned in older releases (0.14.3 checked; 0.20 gives the fixed text alone): the fixed text, then
+ * `Error: ` and the error's text. Read as a result, a tool failing again and again ran 6 times before it was
+ * stopped, and no failure was seen as one.
+ */
+const SDK_TOOL_ERROR_PREFIX = `${SDK_TOOL_ERROR_TEXT} Error: `;
+
+/** The error to record when `out` is the SDK's answer for a tool that threw (its default error function), else undefined. */
+function failureOf(out: unknown, tool: string, input: string): { error: string } | undefined {
+  if (out === SDK_TOOL_ERROR_TEXT) return { error: hiddenError(tool, input) };
+  if (typeof out === 'string' && out.startsWith(SDK_TOOL_ERROR_PREFIX) && out.length > SDK_TOOL_ERROR_PREFIX.length) return { error: out.slice(SDK_TOOL_ERROR_PREFIX.length) };
+  return undefined;
+}
 
 /**
  * The error recorded for a call the SDK answered with its fixed text: that text, naming the call by its tool
