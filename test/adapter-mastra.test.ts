@@ -149,14 +149,36 @@ describe("loopwatch/mastra (Mastra's Agent with its mock model)", () => {
     const abort = (reason: string): never => { reasons.push(reason); throw new Error('tripwire'); };
     expect(() => processor.processInput({ messages: [], abort } as never)).toThrow('tripwire');
     expect(reasons).toHaveLength(1);
-    expect(reasons[0]).toMatch(/needs @mastra\/core 1\.x.*npm install @mastra\/core@1/);
-    expect(() => processor.processInput({ messages: [] } as never)).toThrow(/needs @mastra\/core 1\.x/);
+    expect(reasons[0]).toMatch(/needs @mastra\/core 1\.2 or newer.*npm install @mastra\/core@1/);
+    expect(() => processor.processInput({ messages: [] } as never)).toThrow(/needs @mastra\/core 1\.2 or newer/);
     // 1.x: Mastra calls it with the run's messageList, which it returns as it is; the run is checked as before
     const spy = new SpyGuard(guard);
     const s = STUCK[0] as LiveScenario;
     const { script, prompts, result } = await play(s, spy, 'run-0x');
     expectStuckRun(s, spy, script, prompts, 'run-0x');
     expect(result.tripwire).toBeDefined();
+    guard.close();
+  });
+
+  it('should fail loudly on Mastra 1.0 and 1.1, which give processors no state, before any call runs', async () => {
+    // @mastra/core 1.0.4 and 1.1.0 call processInput and processInputStep with { abort, retryCount,
+    // requestContext, tracingContext, messageList, ... } and no `state` (added in 1.2.0). Before the fix every
+    // step failed inside loopwatch reading state.loopwatch ("Cannot read properties of undefined"), Mastra
+    // retried the model until "Exhausted all fallback models" and generate() threw (checked by hand against
+    // 1.0.4 and 1.1.0 installed from npm); now the run ends at processInput with its tripwire saying which
+    // Mastra is needed. The repository installs 1.71 only, so the calls are made here with 1.1's arguments
+    const guard = new LiveGuard();
+    const processor = loopwatchProcessor(guard, 's');
+    const reasons: string[] = [];
+    const abort = (reason: string): never => { reasons.push(reason); throw new Error('tripwire'); };
+    const messageList = { messages: [] };
+    expect(() => processor.processInput({ messageList, abort, retryCount: 0 } as never)).toThrow('tripwire');
+    expect(() => processor.processInputStep({ messageList, abort, retryCount: 0, stepNumber: 0, systemMessages: [], tools: {} } as never)).toThrow('tripwire');
+    expect(() => processor.processOutputStep({ messageList, abort, retryCount: 0 } as never)).toThrow(/inputProcessors/);
+    expect(reasons).toHaveLength(2);
+    for (const r of reasons) expect(r).toMatch(/needs @mastra\/core 1\.2 or newer: this Mastra gives processors no state.*npm install @mastra\/core@latest/);
+    expect(() => processor.processInputStep({ messageList, systemMessages: [] } as never)).toThrow(/needs @mastra\/core 1\.2 or newer/);
+    expect(guard.engine.stats().live).toBe(0);
     guard.close();
   });
 

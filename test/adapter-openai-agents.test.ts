@@ -98,6 +98,64 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     spy.inner.close();
   });
 
+  it('should not take different calls that each failed for their own reason for the same error (the SDK hides it)', async () => {
+    // exploring a repository: commands not installed, files not there, each failing its own way. The SDK
+    // answers every failure with the same fixed text; recorded as it is, the third failure was warned as
+    // "the same error 3 times" and the seventh told the model to stop and ask for help. The calls alone,
+    // with their real errors, get no warning
+    const calls: LiveScenario['calls'] = [
+      { tool: 'bash', args: { command: 'pytest -q' }, error: 'bash: pytest: command not found' },
+      { tool: 'read', args: { path: 'setup.cfg' }, error: "ENOENT: no such file or directory, open 'setup.cfg'" },
+      { tool: 'bash', args: { command: 'npm test' }, error: 'npm error Missing script: "test"' },
+      { tool: 'read', args: { path: 'pyproject.toml' }, error: "ENOENT: no such file or directory, open 'pyproject.toml'" },
+      { tool: 'bash', args: { command: 'make check' }, error: "make: *** No rule to make target 'check'.  Stop." },
+      { tool: 'read', args: { path: 'Makefile' }, error: "EACCES: permission denied, open 'Makefile'" },
+      { tool: 'bash', args: { command: 'cargo test' }, error: 'error: could not find `Cargo.toml`' },
+    ];
+    const direct = new LiveGuard();
+    for (const c of calls) {
+      expect(direct.propose('alone', { tool: c.tool, args: c.args }).action).toBe('allow');
+      expect(direct.record('alone', { tool: c.tool, args: c.args, error: c.error }).action).toBe('allow');
+    }
+    direct.close();
+    const spy = new SpyGuard();
+    const { script, inputs, result, error } = await play({ name: 'failing exploration', stuck: false, calls }, spy, 'run-2c');
+    expect(error).toBeUndefined();
+    expect(result?.finalOutput).toBe('done');
+    expect(script.executed).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(spy.decisions.filter((d) => d.action !== 'allow').map((d) => d.message)).toEqual([]);
+    expect(JSON.stringify(inputs)).not.toContain('[loopwatch]');
+    spy.inner.close();
+  });
+
+  it("should read the error an older SDK (0.14.3) put after its fixed text: blocked at the fourth proposal", async () => {
+    // @openai/agents 0.14.3's default error function answered `<fixed text> Error: <the error>`; a tool's own
+    // errorFunction returning that here is what 0.14 gives a tool that threw. Before the fix it was recorded
+    // as a result: the failing call ran 6 times before it was stopped (checked by hand with 0.14.3 installed)
+    const s = STUCK[0] as LiveScenario;
+    const script = new Script(s.calls);
+    const model = new ScriptedModel(script);
+    const tools = script.tools.map((name) =>
+      tool({
+        name,
+        description: name,
+        parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+        strict: false,
+        execute: async (_input, _ctx, details) => script.run(Script.index(details?.toolCall?.callId ?? '')),
+        errorFunction: (_ctx, error) => `An error occurred while running the tool. Please try again. Error: ${String(error)}`,
+      }),
+    );
+    const spy = new SpyGuard();
+    const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools(tools, spy, 'run-2d') });
+    const error = await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).then(() => undefined, (e: unknown) => e);
+    expect(stopDecisionOf(error)?.action).toBe('stop');
+    expect(script.executed).toEqual([0, 1, 2]);
+    expect(spy.decisions.filter((d) => d.phase === 'propose').map((d) => d.action)).toEqual(['allow', 'allow', 'warn', 'deny', 'stop']);
+    // the error recorded is the tool's own, as the model read it
+    expect(JSON.stringify(model.inputs)).toContain('Please try again. Error: Error: error: command');
+    spy.inner.close();
+  });
+
   it('should fail open when loopwatch itself fails: every call runs, one report', async () => {
     const s = STUCK[0] as LiveScenario;
     const { guard, errors } = brokenGuard(['bash']);

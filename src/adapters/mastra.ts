@@ -1,5 +1,5 @@
 /**
- * loopwatch for Mastra agents (`@mastra/core` 1.x), as a Processor with structural types and no import of
+ * loopwatch for Mastra agents (`@mastra/core` 1.2 or newer), as a Processor with structural types and no import of
  * Mastra. Tested through Mastra's own Agent loop with its mock model (test/adapter-mastra.test.ts).
  *
  * Mastra blocks calls only where they run: a processor's `abort` in `processOutputStep` (after the model
@@ -16,7 +16,9 @@
  * - `processOutputStep` only checks that the processor is an input processor too (it throws otherwise).
  * - `processInput` leaves the run's messages as they are on Mastra 1.x, and ends the run on Mastra 0.x
  *   before the model is called (its `abort`: the result's tripwire reason says to install 1.x), since 0.x
- *   never calls `processInputStep` (the processor would check nothing there, silently).
+ *   never calls `processInputStep` (the processor would check nothing there, silently); so it does on 1.0
+ *   and 1.1, which give processors no `state` (where a run keeps its session: each step failed with a
+ *   TypeError reading it).
  * - A run started on a session loopwatch already stopped throws a SessionStoppedError.
  */
 import { CallDeniedError, LoopStoppedError, SessionStoppedError } from '../errors.js';
@@ -66,7 +68,7 @@ interface RunState {
 
 /** loopwatch as a Mastra processor (see the module comment): add it to the agent's `inputProcessors`, last. */
 export function loopwatchProcessor(guard: AdapterGuard, session: MastraSession): LoopwatchProcessor {
-  const runOf = (ctx: MastraContext): RunState | undefined => ctx.state.loopwatch as RunState | undefined;
+  const runOf = (ctx: MastraContext): RunState | undefined => ctx.state?.loopwatch as RunState | undefined;
   const start = (ctx: MastraContext): RunState => {
     const name = typeof session === 'string' ? session : session(ctx.requestContext);
     const earlier = guard.stopped(name);
@@ -83,14 +85,13 @@ export function loopwatchProcessor(guard: AdapterGuard, session: MastraSession):
       // Mastra 1.x hands every input processor the run's messageList; 0.x (what npm installs on Node 20 unless
       // told @mastra/core@1) hands it only messages, and never calls processInputStep: no call would be checked
       // (0.x wraps a thrown error into "Input processor error" without its message: its abort keeps the reason)
-      if ((args as { messageList?: unknown }).messageList === undefined) {
-        const abort = (args as { abort?: unknown }).abort;
-        if (typeof abort === 'function') (abort as (reason: string) => never)(MASTRA_0_MESSAGE);
-        throw new TypeError(MASTRA_0_MESSAGE);
-      }
+      if ((args as { messageList?: unknown }).messageList === undefined) refuse(args, MASTRA_0_MESSAGE);
+      // 1.0 and 1.1 call processInputStep but give processors no state, where a run's session is kept
+      if (!hasState(args)) refuse(args, MASTRA_1_1_MESSAGE);
       return args.messageList;
     },
     processInputStep(args) {
+      if (!hasState(args)) refuse(args, MASTRA_1_1_MESSAGE);
       const r = runOf(args) ?? start(args);
       const stop = guard.stopped(r.session);
       if (stop !== undefined) args.abort(denialText(stop), { metadata: stop });
@@ -110,7 +111,24 @@ export function loopwatchProcessor(guard: AdapterGuard, session: MastraSession):
 
 /** What a run on Mastra 0.x fails with: its processors have no processInputStep, where loopwatch checks each call. */
 const MASTRA_0_MESSAGE =
-  "loopwatch: loopwatchProcessor needs @mastra/core 1.x: this Mastra calls no processor's processInputStep, where loopwatch checks each call, so none would be checked (on Node 20, npm installs @mastra/core 0.24 unless told: npm install @mastra/core@1)";
+  "loopwatch: loopwatchProcessor needs @mastra/core 1.2 or newer: this Mastra calls no processor's processInputStep, where loopwatch checks each call, so none would be checked (on Node 20, npm installs @mastra/core 0.24 unless told: npm install @mastra/core@1)";
+
+/** What a run on Mastra 1.0 or 1.1 fails with: its processors are given no `state`, where a run keeps its session. */
+const MASTRA_1_1_MESSAGE =
+  "loopwatch: loopwatchProcessor needs @mastra/core 1.2 or newer: this Mastra gives processors no state, where loopwatch keeps each run's session between its steps (npm install @mastra/core@latest)";
+
+/** Whether Mastra gave the processor the run's `state` (1.2 and newer). */
+function hasState(args: unknown): boolean {
+  const state = (args as { state?: unknown }).state;
+  return typeof state === 'object' && state !== null;
+}
+
+/** Ends the run before the model is called: Mastra's abort (its tripwire keeps the reason), else a TypeError. */
+function refuse(args: unknown, message: string): never {
+  const abort = (args as { abort?: unknown }).abort;
+  if (typeof abort === 'function') (abort as (reason: string) => never)(message);
+  throw new TypeError(message);
+}
 
 /** Processors have no approval step: an ask runs the call, and its message does not say a human was asked. */
 const MASTRA_REACH: HostReach = Object.freeze({ stop: 'run', asks: false });

@@ -7,8 +7,8 @@
  * - a tool input guardrail (first): `deny` is `rejectContent(message)` (the tool does not run, the model
  *   reads the message), `stop` is `throwException`: the run throws (a ToolCallError wrapping the SDK's
  *   ToolInputGuardrailTripwireTriggered); `stopDecisionOf(error)` gives the stop decision;
- * - `invoke`: the outcome is recorded after the tool ran (the SDK's own text for a tool that threw, as an
- *   error); a warning is added to the output the model reads:
+ * - `invoke`: the outcome is recorded after the tool ran (the SDK's own text for a tool that threw, naming
+ *   the call, as an error); a warning is added to the output the model reads:
  *   appended to text, or as a text item beside structured output (an image or file stays what it is). A
  *   tool with an `outputSchema` keeps its output as it is, without the warning.
  *
@@ -110,7 +110,7 @@ export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: Ada
       const callId = details?.toolCall?.callId;
       const { session: s, memo } = runOf(ctx);
       const c: LiveCall = { id: callId, tool: tool.name ?? '', args: parseArgs(input) };
-      const outcome = out === SDK_TOOL_ERROR_TEXT ? { error: out } : { result: outcomeText(out) };
+      const outcome = failureOf(out, c.tool, input) ?? { result: outcomeText(out) };
       const notes = notesOf(memo.take(callId), guard.record(s, { ...c, ...outcome }));
       return typed ? out : withOutputNotes(out, notes);
     };
@@ -124,6 +124,41 @@ export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: Ada
  * text's "Please try again" reads as a retry, and a tool failing again and again was blocked 3 runs later).
  */
 const SDK_TOOL_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
+
+/**
+ * What the SDK's default error function returned in older releases (0.14.3 checked; 0.20 gives the fixed text alone): the fixed text, then
+ * `Error: ` and the error's text. Read as a result, a tool failing again and again ran 6 times before it was
+ * stopped, and no failure was seen as one.
+ */
+const SDK_TOOL_ERROR_PREFIX = `${SDK_TOOL_ERROR_TEXT} Error: `;
+
+/** The error to record when `out` is the SDK's answer for a tool that threw (its default error function), else undefined. */
+function failureOf(out: unknown, tool: string, input: string): { error: string } | undefined {
+  if (out === SDK_TOOL_ERROR_TEXT) return { error: hiddenError(tool, input) };
+  if (typeof out === 'string' && out.startsWith(SDK_TOOL_ERROR_PREFIX) && out.length > SDK_TOOL_ERROR_PREFIX.length) return { error: out.slice(SDK_TOOL_ERROR_PREFIX.length) };
+  return undefined;
+}
+
+/**
+ * The error recorded for a call the SDK answered with its fixed text: that text, naming the call by its tool
+ * and a tag of its tool and arguments (eight letters, which error masking keeps as they are, where it masks
+ * quoted parts, paths and numbers). The SDK withholds the real error, so calls that differ are not known to
+ * fail the same way: recorded as the bare text, different calls that failed for different reasons (a missing
+ * file, a command not found) read as "the same error 3 times", and the model was told it was stuck. The same
+ * call failing again still fails the same way.
+ */
+function hiddenError(tool: string, input: string): string {
+  return `${SDK_TOOL_ERROR_TEXT} (${tool} call ${letterTag(`${tool}\u0000${input}`)})`;
+}
+
+/** A 32-bit FNV-1a hash of `text`'s UTF-16 code units, written as eight letters `a`-`p`. */
+function letterTag(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  let tag = '';
+  for (let k = 28; k >= 0; k -= 4) tag += String.fromCharCode(0x61 + ((h >>> k) & 15));
+  return tag;
+}
 
 /** Tool output item types the SDK takes as structured output (text, image, file). */
 const STRUCTURED = new Set(['text', 'image', 'file']);
