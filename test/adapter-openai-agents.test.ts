@@ -156,6 +156,38 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     spy.inner.close();
   });
 
+  it('should see the same wall hit with varying arguments when a tool hands the error over, as docs/adapters.md says', async () => {
+    // on 0.20 the SDK answers every failure with one fixed text; a tool whose errorFunction answers as 0.14.3's
+    // default did hands loopwatch the error itself, so ten pip installs each failing alike are a dead end
+    const calls = Array.from({ length: 10 }, (_, i) => ({
+      tool: 'bash',
+      args: { command: `pip install foo==1.${i}` },
+      error: `ERROR: Could not find a version that satisfies the requirement foo==1.${i}\nERROR: No matching distribution found for foo==1.${i}`,
+    }));
+    const run = async (errorFunction: boolean) => {
+      const script = new Script(calls);
+      const tools = script.tools.map((name) =>
+        tool({
+          name,
+          description: name,
+          parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+          strict: false,
+          execute: async (_input, _ctx, details) => script.run(Script.index(details?.toolCall?.callId ?? '')),
+          ...(errorFunction ? { errorFunction: (_ctx: unknown, error: unknown) => `An error occurred while running the tool. Please try again. Error: ${String(error)}` } : {}),
+        }),
+      );
+      const spy = new SpyGuard();
+      const agent = new Agent({ name: 'worker', instructions: 'work', model: new ScriptedModel(script), tools: guardTools(tools, spy, `run-2e-${errorFunction}`) });
+      await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).then(() => undefined, (e: unknown) => e);
+      spy.inner.close();
+      return spy.decisions.filter((d) => d.phase === 'propose' && d.action !== 'allow').map((d) => d.action);
+    };
+    // with the error handed over: warned, denied, stopped (as in the other SDKs, which are given the error)
+    expect(await run(true)).toEqual(['warn', 'deny', 'stop']);
+    // the SDK's fixed text alone: loopwatch cannot know the failures were alike, and says nothing
+    expect(await run(false)).toEqual([]);
+  });
+
   it('should fail open when loopwatch itself fails: every call runs, one report', async () => {
     const s = STUCK[0] as LiveScenario;
     const { guard, errors } = brokenGuard(['bash']);
