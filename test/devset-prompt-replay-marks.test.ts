@@ -126,6 +126,18 @@ describe('prompt-replay.mjs and eval read the same prompts', () => {
     expect(await evalWarns(folder, session)).toBe(false);
   });
 
+  it("should replay a session through the hook with its prompts, its subagent's lines first in the file", () => {
+    const session = 'eeee0000-0000-4000-8000-0000000000e5';
+    // the subagent's lines before any of the session's calls: the hook replay took the file's first session
+    const text = transcript(session, { copy: true, sidechain: true });
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const side = lines.filter((l) => l.isSidechain === true);
+    const file = write(`hook/claude-code/p/${session}.jsonl`, jsonl([lines[0], ...side, ...lines.slice(1).filter((l) => l.isSidechain !== true)]));
+    const r = spawnSync(process.execPath, [join('scripts', 'devset', 'hook-replay.mjs'), file], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(`${session} claude-code ${ROUNDS + 1} prompts, ${ROUNDS + 1} of ${ROUNDS + 1} calls sent: quiet`);
+  });
+
   it('should say why the prompts of a session cannot be placed', () => {
     const session = 'dddd0000-0000-4000-8000-0000000000d4';
     const marks = sessionMarks(transcript(session, { copy: false, sidechain: false }), false, startsAfresh);

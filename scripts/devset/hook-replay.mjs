@@ -5,7 +5,10 @@
  * Code call that failed) / AfterTool with its result, each prompt the person typed a UserPromptSubmit /
  * BeforeAgent, payloads shaped as test/fixtures/hooks/ (its text as recorded: the hook itself decides which
  * prompts give no fresh start, an answer to the agent's question or a background task's `<task-notification>`,
- * src/text/prompt-origin.ts). State in a temporary folder, removed at the end.
+ * src/text/prompt-origin.ts). The prompts' places among the calls are read as prompt-replay.mjs reads them
+ * (session-marks.mjs: a call id once, a Claude Code subagent's lines apart); where they do not fit the reader's
+ * calls, the session is sent without prompts ("no prompts"). A file's session is its first one that is not a
+ * Claude Code subagent's. State in a temporary folder, removed at the end.
  * Codex hooks only Bash (its shell tools, the command as one string), apply_patch and MCP tools: its other
  * calls are not sent. A call the hook denies or stops is counted and, as the recording goes on, still
  * recorded (the session is replayed whole). A measuring tool of the sets, not part of loopwatch.
@@ -36,7 +39,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { readInputs } = await import(pathToFileURL(join(root, 'dist', 'src', 'index.js')).href);
-const { CALL, marksOf, marksReader } = await import(pathToFileURL(join(root, 'scripts', 'devset', 'session-marks.mjs')).href);
+const { CALL, CLAUDE_SUBAGENT, marksOf, marksReader } = await import(pathToFileURL(join(root, 'scripts', 'devset', 'session-marks.mjs')).href);
 const marks = await marksReader(root);
 const hook = join(root, 'dist', 'hook', 'hook-main.cjs');
 const args = process.argv.slice(2);
@@ -134,14 +137,16 @@ function decisionOf(out) {
 
 for (const file of files) {
   const agent = file.includes('/codex/') ? 'codex' : file.includes('/gemini-cli/') ? 'gemini' : 'claude-code';
-  const calls = [];
-  const sessions = new Set();
-  let session;
+  // the file's session: its first one not a Claude Code subagent's (a 1.0 transcript holds its subagents' lines
+  // too, and one may come first), else its first
+  const bySession = new Map();
   for await (const it of readInputs([file])) if (it.kind === 'call') {
-    session ??= it.session;
-    sessions.add(it.session);
-    if (it.session === session) calls.push(it);
+    if (!bySession.has(it.session)) bySession.set(it.session, []);
+    bySession.get(it.session).push(it);
   }
+  const sessions = new Set(bySession.keys());
+  const session = [...sessions].find((s) => !CLAUDE_SUBAGENT.test(s)) ?? [...sessions][0];
+  const calls = bySession.get(session) ?? [];
   // the prompts as session-marks.mjs reads them (each call id once, a subagent's lines apart), when they fit
   const m = noPrompts ? {} : marksOf(marks(file), session, calls.length, sessions.size);
   const fits = m.marks !== undefined;
