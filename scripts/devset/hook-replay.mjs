@@ -5,7 +5,10 @@
  * Code call that failed) / AfterTool with its result, each prompt the person typed a UserPromptSubmit /
  * BeforeAgent, payloads shaped as test/fixtures/hooks/ (its text as recorded: the hook itself decides which
  * prompts give no fresh start, an answer to the agent's question or a background task's `<task-notification>`,
- * src/text/prompt-origin.ts). State in a temporary folder, removed at the end.
+ * src/text/prompt-origin.ts). The prompts' places among the calls are read as prompt-replay.mjs reads them
+ * (session-marks.mjs: a call id once, a Claude Code subagent's lines apart); where they do not fit the reader's
+ * calls, the session is sent without prompts ("no prompts"). A file's session is its first one that is not a
+ * Claude Code subagent's. State in a temporary folder, removed at the end.
  * Codex hooks only Bash (its shell tools, the command as one string), apply_patch and MCP tools: its other
  * calls are not sent. A call the hook denies or stops is counted and, as the recording goes on, still
  * recorded (the session is replayed whole). A measuring tool of the sets, not part of loopwatch.
@@ -29,13 +32,15 @@
  * and the tool), and anything the hook printed on stderr.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { readInputs } = await import(pathToFileURL(join(root, 'dist', 'src', 'index.js')).href);
+const { CALL, CLAUDE_SUBAGENT, marksOf, marksReader } = await import(pathToFileURL(join(root, 'scripts', 'devset', 'session-marks.mjs')).href);
+const marks = await marksReader(root);
 const hook = join(root, 'dist', 'hook', 'hook-main.cjs');
 const args = process.argv.slice(2);
 const noPrompts = args.includes('--no-prompts');
@@ -45,45 +50,6 @@ const version = versionAt < 0 ? [] : ['--agent-version', args[versionAt + 1]];
 // without --agent-version (versionAt -1) no argument is its value: the first file is a file
 const files = args.filter((a, i) => a !== '--no-prompts' && a !== '--no-transcript' && (versionAt < 0 || (i !== versionAt && i !== versionAt + 1)));
 const SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'local_shell', 'container.exec']);
-
-/** The prompts (their text, as the hook payload carries it) and calls (C) of a file in order, as prompt-replay.mjs reads them. */
-function marks(file) {
-  const raw = readFileSync(file, 'utf8');
-  const out = [];
-  if (file.endsWith('.json')) {
-    for (const m of JSON.parse(raw).messages ?? []) {
-      if (m.type === 'user') out.push({ prompt: promptText(m.content) });
-      for (const _ of m.toolCalls ?? []) out.push('C');
-    }
-    return out;
-  }
-  for (const line of raw.split('\n')) {
-    let o;
-    try {
-      o = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const p = o.payload ?? {};
-    if (o.type === 'event_msg' && p.type === 'user_message') out.push({ prompt: promptText(p.message) });
-    else if (o.type === 'response_item' && /^(function_call|custom_tool_call|local_shell_call|web_search_call|tool_search_call)$/.test(p.type)) out.push('C');
-    const c = o.message?.content;
-    if (o.type === 'user' && !o.isMeta && !o.isCompactSummary && typed(c)) out.push({ prompt: promptText(c) });
-    if (o.type === 'assistant' && Array.isArray(c)) for (const x of c) if (x.type === 'tool_use') out.push('C');
-  }
-  return out;
-}
-
-/** A prompt's text as its hook payload carries it (a message's text parts joined; an image as `[Image]`). */
-function promptText(c) {
-  if (typeof c === 'string') return c;
-  return Array.isArray(c) ? c.map((x) => (typeof x?.text === 'string' ? x.text : '[Image]')).join('\n') : '';
-}
-
-function typed(c) {
-  if (typeof c === 'string') return !/^\s*<(?:local-command|command-name|command-message|bash-)/.test(c) && !c.startsWith('[Request interrupted');
-  return Array.isArray(c) && !c.some((x) => x.type === 'tool_result') && c.some((x) => x.type === 'text' && !String(x.text).startsWith('[Request interrupted'));
-}
 
 const text = (r) => (typeof r === 'string' ? r : r === undefined ? '' : JSON.stringify(r));
 const command = (a) => (typeof a?.cmd === 'string' ? a.cmd : Array.isArray(a?.command) ? a.command.join(' ') : typeof a?.command === 'string' ? a.command : JSON.stringify(a));
@@ -171,15 +137,20 @@ function decisionOf(out) {
 
 for (const file of files) {
   const agent = file.includes('/codex/') ? 'codex' : file.includes('/gemini-cli/') ? 'gemini' : 'claude-code';
-  const calls = [];
-  let session;
+  // the file's session: its first one not a Claude Code subagent's (a 1.0 transcript holds its subagents' lines
+  // too, and one may come first), else its first
+  const bySession = new Map();
   for await (const it of readInputs([file])) if (it.kind === 'call') {
-    session ??= it.session;
-    if (it.session === session) calls.push(it);
+    if (!bySession.has(it.session)) bySession.set(it.session, []);
+    bySession.get(it.session).push(it);
   }
-  const m = noPrompts ? null : marks(file);
-  const fits = m !== null && m.filter((x) => x === 'C').length === calls.length;
-  const order = fits ? m : calls.map(() => 'C');
+  const sessions = new Set(bySession.keys());
+  const session = [...sessions].find((s) => !CLAUDE_SUBAGENT.test(s)) ?? [...sessions][0];
+  const calls = bySession.get(session) ?? [];
+  // the prompts as session-marks.mjs reads them (each call id once, a subagent's lines apart), when they fit
+  const m = noPrompts ? {} : marksOf(marks(file), session, calls.length, sessions.size);
+  const fits = m.marks !== undefined;
+  const order = fits ? m.marks : calls.map(() => CALL);
   const state = mkdtempSync(join(tmpdir(), 'loopwatch-hook-replay-'));
   const log = transcriptOf(agent, session, state);
   const first = {};
@@ -206,9 +177,9 @@ for (const file of files) {
   };
   try {
     for (const x of order) {
-      if (x !== 'C') {
+      if (x !== CALL) {
         log.prompt();
-        run(prompt(agent, log.ids, p++, x.prompt));
+        run(prompt(agent, log.ids, p++, x.text));
         continue;
       }
       const it = calls[c++];

@@ -3,20 +3,25 @@
  * The two-phase replay of `loopwatch eval` (each call proposed, then recorded, a run ending at its first
  * block), with what a hook gets and eval does not: the person's prompts. Claude Code, Codex CLI and Gemini
  * CLI call loopwatch's hook on each new prompt (UserPromptSubmit, BeforeAgent), which gives the session a
- * fresh start (LoopDetector.freshStart); the readers pass prompts over, so `eval` replays a long
- * interactive session as one run of calls. This replays each labelled session of a set both ways, in this
- * process (LoopEngine, default policy), and prints the shares warned and broken of each.
+ * fresh start (LoopDetector.freshStart). `eval`'s replays take the prompts from the readers
+ * (TraceCall.prompted); this reads them from each file itself, so that the two check each other, and
+ * replays each labelled session of a set both ways, with and without its prompts, in this process
+ * (LoopEngine, default policy), and prints the shares warned and broken of each.
  *
  *   npm run build && node scripts/devset/prompt-replay.mjs holdout2/     (devset/, holdout/ likewise)
  *
- * Prompts are read from each session file itself: a Claude Code `user` line holding typed text (not a tool
- * result, not a meta or compaction line, not a slash command's output), a Codex rollout's `user_message`
- * event (after the parent's history a forked Codex subagent copies), a Gemini CLI chat's `user` message (in a
- * JSON Lines chat each message and tool call once, however often it is written again), but not one that only
- * answers the agent's own question ("2", "yes") nor a background task's notification (Claude Code's
- * `<task-notification>…`, origin.kind "task-notification"): src/text/prompt-origin.ts, as the readers and hooks
- * decide. A file whose calls the reader gives to more than one session,
- * or whose tool calls do not count as the reader's, is replayed without prompts (counted as such). A
+ * Prompts are read from each session file itself (scripts/devset/session-marks.mjs): a Claude Code `user`
+ * line holding typed text (not a tool result, not a meta or compaction line, not a slash command's output),
+ * a Codex rollout's `user_message` event (after the parent's history a forked Codex subagent copies), a
+ * Gemini CLI chat's `user` message (in a JSON Lines chat each message and tool call once, however often it
+ * is written again), but not one that only answers the agent's own question ("2", "yes") nor a background
+ * task's notification (Claude Code's `<task-notification>…`, origin.kind "task-notification"):
+ * src/text/prompt-origin.ts, as the readers and hooks decide. A call is counted once per call id, as the
+ * reader counts it and the hook meets it (a resumed Claude Code session's history written again never ran
+ * again). A Claude Code subagent (`isSidechain` lines, its own session) has no prompts of its own: the hook
+ * gives the fresh start to the session a prompt names, never to its subagents (src/hooks/hook-run.ts), and
+ * the reader alike. A session whose calls in the file do not count as the reader's is replayed without
+ * prompts, and is listed with why ("replayed without prompts: SESSION (N calls in the file, M read)"). A
  * measuring tool of the sets, not part of loopwatch.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -28,68 +33,19 @@ const lib = (p) => import(pathToFileURL(join(root, 'dist', 'src', p)).href);
 const { readInputs } = await lib('index.js');
 const { LoopEngine } = await lib('engine/loop-engine.js');
 const { detectionOptions } = await lib('cli/detection-options.js');
-const { startsAfresh } = await lib('text/prompt-origin.js');
+const { CALL, CLAUDE_SUBAGENT, marksOf, marksReader } = await import(pathToFileURL(join(root, 'scripts', 'devset', 'session-marks.mjs')).href);
+const marks = await marksReader(root);
 
 const dir = resolve(process.argv[2] ?? 'holdout2');
 const labels = new Map(readFileSync(join(dir, 'sessions.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).map((l) => [l.session, l]));
 const walk = (d) => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f === 'sessions.jsonl' ? [] : [join(d, f)]));
 
-/** The order of prompts (P) and tool calls (C) in a session file, or null when it cannot be read. */
-function marks(file) {
-  const raw = readFileSync(file, 'utf8');
-  const out = [];
-  if (file.endsWith('.json')) {
-    let chat;
-    try {
-      chat = JSON.parse(raw);
-    } catch {
-      return null;
-    }
-    for (const m of chat.messages ?? []) {
-      if (m.type === 'user' && startsAfresh(m.content)) out.push('P');
-      for (const _ of m.toolCalls ?? []) out.push('C');
-    }
-    return out;
-  }
-  const seen = new Set(); // Gemini CLI JSON Lines chats: a message or tool call again is the same one
-  const gemini = (m) => {
-    if (m?.type === 'user' && !seen.has(`m:${m.id}`) && startsAfresh(m.content)) out.push('P');
-    seen.add(`m:${m?.id}`);
-    for (const t of m?.type === 'gemini' ? (m.toolCalls ?? []) : []) if (!seen.has(`t:${t.id}`)) seen.add(`t:${t.id}`) && out.push('C');
-  };
-  let forked = null;
-  for (const line of raw.split('\n')) {
-    let o;
-    try {
-      o = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const p = o.payload ?? {};
-    // a Codex subagent forked with its parent's context: the parent's copied history ends at the fork's output
-    if (o.type === 'session_meta') forked ??= typeof p.forked_from_id === 'string';
-    if (forked && o.type === 'response_item' && p.type === 'function_call_output' && String(p.output).startsWith('You are the newly spawned agent.')) out.length = 0;
-    if (o.message === undefined && (o.type === 'user' || o.type === 'gemini') && 'content' in o) gemini(o);
-    for (const m of o.$set?.messages ?? []) gemini(m);
-    if (o.type === 'event_msg' && p.type === 'user_message') out.push(...(startsAfresh(p.message) ? ['P'] : []));
-    else if (o.type === 'response_item' && /^(function_call|custom_tool_call|local_shell_call|web_search_call|tool_search_call)$/.test(p.type)) out.push('C');
-    const c = o.message?.content;
-    if (o.type === 'user' && !o.isMeta && !o.isCompactSummary && typed(c) && startsAfresh(c, o.origin)) out.push('P');
-    if (o.type === 'assistant' && Array.isArray(c)) for (const x of c) if (x.type === 'tool_use') out.push('C');
-  }
-  return out;
-}
-
-/** Whether a Claude Code user line's content is text a person typed. */
-function typed(c) {
-  if (typeof c === 'string') return !/^\s*<(?:local-command|command-name|command-message|bash-)/.test(c) && !c.startsWith('[Request interrupted');
-  return Array.isArray(c) && !c.some((x) => x.type === 'tool_result') && c.some((x) => x.type === 'text' && !String(x.text).startsWith('[Request interrupted'));
-}
-
 const options = detectionOptions('default', undefined);
 const result = { without: new Map(), with: new Map() };
 let withPrompts = 0;
-let withoutPrompts = 0;
+let subagents = 0;
+/** Sessions whose prompts cannot be placed among the reader's calls, each with why: replayed without prompts. */
+const unread = [];
 // read as `eval DIR` run from the working folder reads it: sessions named after their file (FILE:1) match
 for (const file of walk(dir).sort().map((f) => relative(process.cwd(), f))) {
   const bySession = new Map();
@@ -99,16 +55,16 @@ for (const file of walk(dir).sort().map((f) => relative(process.cwd(), f))) {
     bySession.get(it.session).push(it.event);
   }
   if (bySession.size === 0) continue;
-  const m = bySession.size === 1 ? marks(file) : null;
-  const [only] = bySession.values();
-  const fits = m !== null && m.filter((x) => x === 'C').length === only.length;
+  const perSession = marks(file);
   for (const [session, events] of bySession) {
+    const m = marksOf(perSession, session, events.length, bySession.size);
     const fresh = new Set();
-    if (fits) {
+    if (m.marks !== undefined) {
       let c = 0;
-      for (const x of m) if (x === 'P') fresh.add(c); else c++;
+      for (const x of m.marks) if (x === CALL) c++; else if (x.fresh) fresh.add(c);
       withPrompts++;
-    } else withoutPrompts++;
+    } else if (CLAUDE_SUBAGENT.test(session)) subagents++;
+    else unread.push(`${session} (${m.why})`);
     for (const mode of ['without', 'with']) result[mode].set(session, replay(events, mode === 'with' ? fresh : new Set()));
   }
 }
@@ -140,7 +96,8 @@ function replay(events, fresh) {
 
 const pct = (n, d) => `${((100 * n) / Math.max(d, 1)).toFixed(1)}% (${n})`;
 const ordinary = [...labels.values()].filter((l) => !l.loop).map((l) => l.session);
-console.log(`${dir}: ${ordinary.length} interactive sessions without a loop label; prompts read for ${withPrompts} sessions, ${withoutPrompts} replayed without`);
+console.log(`${dir}: ${ordinary.length} interactive sessions without a loop label; prompts read for ${withPrompts} sessions, ${subagents} subagents (no prompts of their own), ${unread.length} replayed without`);
+for (const u of unread) console.log(`  replayed without prompts: ${u}`);
 for (const mode of ['without', 'with']) {
   const runs = ordinary.map((s) => result[mode].get(s)).filter(Boolean);
   console.log(`two-phase, ${mode} prompts: warned ${pct(runs.filter((r) => r.warned).length, runs.length)}, broken ${pct(runs.filter((r) => r.broken).length, runs.length)}`);
