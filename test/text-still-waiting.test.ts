@@ -21,6 +21,12 @@ describe('saysStillWaiting', () => {
     },
   );
 
+  it('should read a status written in colour as without its codes (quiet34)', () => {
+    expect(saysStillWaiting('\u001b[1;33mWaiting for tests to start...\u001b[0m\n')).toBe(true);
+    expect(saysStillWaiting('\u001b[32mdeploy\u001b[0m: \u001b[33mpending\u001b[0m')).toBe(true);
+    expect(saysStillWaiting('\u001b[32mDone\u001b[0m: 12 passed')).toBe(false);
+  });
+
   it('should read small JSON values, and ignore long outcomes and non-text', () => {
     expect(saysStillWaiting({ status: 'pending', id: 7 })).toBe(true);
     expect(saysStillWaiting(`${'log line\n'.repeat(WAITING_LOOK / 9)} running`)).toBe(false);

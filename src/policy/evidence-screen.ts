@@ -31,6 +31,7 @@ import type { PolicyLog } from './policy-log.js';
 import type { ScreenFacts } from './screen-facts.js';
 import { SignalCopy } from './signal-copy.js';
 import { type TurnThresholds, repeatsOverTurns, repetitionsOf } from './turns.js';
+import { fewOwnResends, writeLookedAt } from './write-looked-at.js';
 
 /**
  * A copy of a signal with another progress (its pattern, when made on demand, still made on demand), of
@@ -145,6 +146,8 @@ export class EvidenceScreen {
     if (this.waitWithinBounds(repetitionsOf(this.log, s, index))) return true;
     if (s.fuzzy === true && !this.ranEnough(s, index)) return true;
     if (this.checksNewChange(s, index)) return true;
+    // the same write sent after the read its refusals asked for (write-looked-at.ts)
+    if (s.kind === 'frequency' && fewOwnResends(this.facts, repetitionsOf(this.log, s, index), index, this.turns.get('frequency') ?? 0)) return true;
     if (s.kind === 'dead_end' && (this.notTheAgentsWall(s.unit ?? [index], -1) || this.fewOwnFailures(s.unit ?? [index]) || this.eachSlipAnswered(s.unit ?? [index]) || this.formSlipsAnswered(s.unit ?? [index]) || this.eachRefusalANewWrite(s.unit ?? [index]) || this.refusedThenAnotherWay(s.unit ?? [index]))) return true;
     if (s.fuzzy === true && (this.ranNotTheAgentsWall(s.unit ?? [index], index) || this.eachRefusalANewWrite(s.unit ?? [index]) || this.refusedThenAnotherWay(s.unit ?? [index]))) return true;
     // the same acknowledgement coming back is no repeated answer
@@ -501,7 +504,7 @@ export class EvidenceScreen {
   /**
    * Whether a dead end holds fewer of the agent's own failures than its detector's threshold: those the person
    * declined, those that failed without a word (searches or reads that found nothing, programs not there:
-   * CallFact.SILENT), and writes answered by a look at their file (writeLookedAt), set aside. A silent failure says no error, so it is no repetition of one: different
+   * CallFact.SILENT), and writes answered by a look at their file (write-looked-at.ts), set aside. A silent failure says no error, so it is no repetition of one: different
    * probes are none (notTheAgentsWall), and the same probe again is a repeated call, which the detectors of
    * repeated calls weigh (`rg -n X` finding nothing twice, other searches between, is no wall of errors). A
    * silent failure retried at once (the call right before it the same) is the agent pushing at a wall (`go test`
@@ -516,35 +519,10 @@ export class EvidenceScreen {
       const f = this.facts.of(i);
       if ((f & (CallFact.DECLINED | CallFact.PROPOSED)) !== 0) continue;
       if ((f & CallFact.SILENT) === 0) {
-        if (!this.writeLookedAt(i, latest)) own++;
+        if (!writeLookedAt(this.facts, i, latest)) own++;
       } else if (i > this.facts.oldest && this.log.signatureLow(i - 1) === this.log.signatureLow(i)) return false;
     }
     return own < need;
-  }
-
-  /**
-   * Whether the failed write at `i` was answered by a look at its file: a read of that file (a read tool's
-   * content, its target: read-target.ts) after it and before `latest`, with no write of the file failing
-   * after that read, up to `latest` included. Claude Code refuses a write of a file the session has not read
-   * ("File has not been read yet. Read it first before writing to it.": after a compaction, of files read
-   * before it), and the agent reads the file: the harness's condition met, no wall of the agent's. A write
-   * failing again on the file after the read (the read did not help: "File has been unexpectedly modified.
-   * Read it again" after each read) is a wall, as is a write retried with no read between. A refusal of the
-   * args (a patch's form, an edit's old text not in the file: CallFact.INVALID_ARGS) is answered by a write
-   * that applies (formSlipsAnswered), not by a look.
-   */
-  private writeLookedAt(i: number, latest: number): boolean {
-    const f = this.facts.of(i);
-    if ((f & (CallFact.FAILED | CallFact.WRITE | CallFact.INVALID_ARGS)) !== (CallFact.FAILED | CallFact.WRITE)) return false;
-    const file = this.facts.targetOf(i);
-    if (file === 0) return false;
-    for (let c = latest; c > i; c--) {
-      if (this.facts.targetOf(c) !== file) continue;
-      const g = this.facts.of(c);
-      if ((g & (CallFact.FAILED | CallFact.WRITE)) === (CallFact.FAILED | CallFact.WRITE)) return false;
-      if (c < latest && (g & (CallFact.FAILED | CallFact.WRITE | CallFact.WAITING | CallFact.PROPOSED)) === 0) return true;
-    }
-    return false;
   }
 
   /**

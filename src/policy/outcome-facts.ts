@@ -16,6 +16,7 @@ import { saysProgramMissing } from '../text/missing-program.js';
 import { fetchFoundNothing } from '../text/missing-page.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
 import { readMissingFile } from '../text/missing-read.js';
+import { listedMissingOnWindows } from '../text/windows-listing.js';
 import { printsFilesAnyShell } from '../text/windows-file-read.js';
 import { isFileContent } from '../text/read-tool-content.js';
 import { queriesStatus } from '../text/status-query.js';
@@ -259,11 +260,12 @@ function probedForAProgram(error: string, result: string | undefined): boolean {
 
 /**
  * Whether a failed call is a probe that found (part of) nothing: an `ls` of several paths that found some and
- * not others (partial-listing.ts), or a read of files not there (missing-read.ts).
+ * not others (partial-listing.ts), a read of files not there (missing-read.ts, either shell), or PowerShell's
+ * look at paths not there (windows-listing.ts).
  */
 function probedPartly(args: unknown, error: string): boolean {
   const command = commandText(args);
-  return command !== undefined && (listedSomeMissing(command, error) || readMissingFile(command, error));
+  return command !== undefined && (listedSomeMissing(command, error) || readMissingFile(command, error) || listedMissingOnWindows(command, error));
 }
 
 /**

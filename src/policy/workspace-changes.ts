@@ -90,8 +90,9 @@ export const SHELL_WRITES: readonly RegExp[] = Object.freeze([
   new RegExp(DOTNET_FILE_WRITES),
   // a task tracker's or forge's changes of its records
   new RegExp(String.raw`(?:^|[\s;&|(])(?:${TRACKER_WRITES})`),
-  // installs
-  /(?:^|[\s;&|(])(?:npm\s+(?:install|i|ci|add)|pnpm\s+(?:install|add|i)|yarn\s+add|pip3?\s+install|uv\s+(?:add|pip\s+install|sync)|poetry\s+add|cargo\s+add|go\s+get|bundle\s+install)\b/,
+  // installs, and removals by the same package managers (`npm uninstall`, `bun remove -g x`: a `which x` after
+  // one looks at a changed environment, as after an install)
+  /(?:^|[\s;&|(])(?:npm\s+(?:install|i|ci|add|uninstall|remove|rm|un)|pnpm\s+(?:install|add|i|remove|rm|uninstall)|yarn\s+(?:add|remove)|bun\s+(?:add|install|i|remove|rm)|pip3?\s+(?:install|uninstall)|uv\s+(?:add|remove|pip\s+(?:install|uninstall)|sync)|poetry\s+(?:add|remove)|cargo\s+(?:add|remove)|go\s+get|bundle\s+install)\b/,
 ]);
 
 /** What most of SHELL_WRITES (nine of eleven) begin with: a command's start or a separator before its word. */

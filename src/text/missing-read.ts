@@ -7,9 +7,14 @@
  * (failure-kinds.ts, partial-listing.ts), not the agent's wall. Different such reads are no dead end; the
  * same read failing again is left to the detectors of repeated calls. A printer saying anything else
  * (permission denied, is a directory) is a real failure. Reads at most {@link MISSING_LOOK} characters.
+ *
+ * On Windows the same reads (windows-file-read.ts's `Get-Content`, `gc`, `type`) say it PowerShell's way,
+ * "Cannot find path '<path>' because it does not exist." (windows-missing-path.ts): read alike.
  */
 import { printsFiles } from './file-read.js';
 import { withoutShellNoise } from './shell-noise.js';
+import { printsFilesOnWindows } from './windows-file-read.js';
+import { saysPathsMissingOnWindows } from './windows-missing-path.js';
 
 /** Characters of a failure's text read at most. */
 export const MISSING_LOOK = 2048;
@@ -22,10 +27,11 @@ const EXIT_LINE = /^\s*(?:error:\s*)?(?:process\s+)?(?:exit(?: code| status)?|ex
 
 /**
  * Whether a failed shell `command` only prints files and its failure `text` says only that some of them are
- * not there (at least one such line; blank lines, an exit status and shell start-up noise aside).
+ * not there (at least one such line; blank lines, an exit status and shell start-up noise aside), on a POSIX
+ * shell or the Windows way.
  */
 export function readMissingFile(command: string, text: string): boolean {
-  if (!printsFiles(command)) return false;
+  if (!printsFiles(command)) return printsFilesOnWindows(command.trim()) && saysPathsMissingOnWindows(text);
   const t = withoutShellNoise(text.length > MISSING_LOOK ? text.slice(0, MISSING_LOOK) : text);
   let missing = 0;
   for (const line of t.split('\n')) {

@@ -57,9 +57,10 @@ const ANOTHER_COMMAND = /&&|\|\||;/;
 /**
  * Commands that report where the work stands and change nothing, chained after a status query (`git status
  * -s && git rev-parse --abbrev-ref HEAD && git remote -v`): the branch, the remotes, the last commits, the
- * folder. The chain's answer is still a report of the state.
+ * folder; and `true` (`which -a x || true`: the exit status made 0, the answer the query's). The chain's answer
+ * is still a report of the state.
  */
-const STATE_INFO = /^\s*(?:git\s+(?:rev-parse\s+(?:--abbrev-ref|--show-toplevel|--short|HEAD)[^|<>]*|remote(?:\s+-v)?|branch\s+(?:--show-current|-vv?)|log\s+(?:-\d+|-n\s*\d+)(?:\s+--?[\w=-]+)*)|pwd)\s*['"]?\s*$/;
+const STATE_INFO = /^\s*(?:true|git\s+(?:rev-parse\s+(?:--abbrev-ref|--show-toplevel|--short|HEAD)[^|<>]*|remote(?:\s+-v)?|branch\s+(?:--show-current|-vv?)|log\s+(?:-\d+|-n\s*\d+)(?:\s+--?[\w=-]+)*)|pwd)\s*['"]?\s*$/;
 
 /** The commands of a chain (`a && b; c || d`), at most this many. */
 const MAX_CHAINED = 6;

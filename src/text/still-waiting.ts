@@ -17,7 +17,14 @@ export const WAITING_WORDS: readonly string[] = Object.freeze([
 // a whole word: not part of a name such as `dependency-pending.txt` or `ci/running`
 const PATTERN = new RegExp(`(?:^|[^a-z0-9_./-])(?:${WAITING_WORDS.map((w) => w.replace(/[-_ ]/g, '[-_ ]')).join('|')})(?![a-z0-9_-]|[./][a-z0-9])`, 'i');
 
-/** Whether a call's outcome (a result as given: text, or a small JSON value) says the work is still under way. */
+/** A colour or style code (SGR: `\x1b[1;33m`), as a script writes its status in colour: taken off before the words are read. */
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/**
+ * Whether a call's outcome (a result as given: text, or a small JSON value) says the work is still under way.
+ * A status in colour (`\x1b[1;33mWaiting for tests to start...\x1b[0m`) is read without its codes: the code's
+ * last letter glued to the word hid it.
+ */
 export function saysStillWaiting(result: unknown): boolean {
   let text: string;
   if (typeof result === 'string') text = result;
@@ -28,7 +35,8 @@ export function saysStillWaiting(result: unknown): boolean {
       return false;
     }
   } else return false;
-  return text.length <= WAITING_LOOK && PATTERN.test(text);
+  if (text.length > WAITING_LOOK) return false;
+  return PATTERN.test(text.includes('\u001b') ? text.replace(SGR, '') : text);
 }
 
 /**

@@ -22,16 +22,16 @@ export const WINDOWS_READ_LOOK = 512;
 export const WINDOWS_MAX_FILES = 8;
 
 /** PowerShell running the rest as its command, with the flags that change nothing of it. */
-const POWERSHELL_C = /^(?:\S*[\\/])?(?:powershell|pwsh)(?:\.exe)?(?:\s+-(?:NoLogo|NoProfile|NonInteractive|ExecutionPolicy\s+\w+))*\s+-(?:Command|c)\s+/i;
+export const POWERSHELL_C = /^(?:\S*[\\/])?(?:powershell|pwsh)(?:\.exe)?(?:\s+-(?:NoLogo|NoProfile|NonInteractive|ExecutionPolicy\s+\w+))*\s+-(?:Command|c)\s+/i;
 
 /** cmd.exe running the rest as its command. */
-const CMD_C = /^(?:\S*[\\/])?cmd(?:\.exe)?\s+\/[cC]\s+/;
+export const CMD_C = /^(?:\S*[\\/])?cmd(?:\.exe)?\s+\/[cC]\s+/;
 
 /**
  * A path: quoted, or a word without a wildcard, an expansion, a redirect, a separator or a quote, backslashes
  * allowed, not beginning with `-` (a flag not of {@link GC_FLAG}, `-Wait` or `-Tail`, is other work).
  */
-const WIN_PATH = String.raw`(?:"[^"\n$\`*?]*"|'[^'\n]*'|(?!-)[^\s;&|<>\`$()*?{}\[\]"',=]+)`;
+export const WIN_PATH = String.raw`(?:"[^"\n$\`*?]*"|'[^'\n]*'|(?!-)[^\s;&|<>\`$()*?{}\[\]"',=]+)`;
 
 /** Get-Content's flags that keep it a printer (a flag with its value). */
 const GC_FLAG = String.raw`-(?:Raw|Path|LiteralPath|TotalCount\s+\d+|Head\s+\d+|First\s+\d+|Encoding\s+[\w-]+)`;

@@ -7,7 +7,9 @@
  * A running job's output is such a look too: a container's or a pod's logs (`docker logs api`, `docker compose
  * logs --tail 50`, `kubectl logs job/train`), a CI run watched (`gh run watch 123`), the system's journal
  * (`journalctl -u app -n 50`), the end of a log file a job is writing (`tail -n 40 logs/train.log`: a file
- * named `*.log`, or in a `log`/`logs` folder, or `nohup.out`).
+ * named `*.log`, or in a `log`/`logs` folder, or `nohup.out`). So is where the shell finds a program (`which -a
+ * opencode`): the environment's answer, asked again after an install or a removal (workspace-changes.ts), a look
+ * at the changed environment.
  * Its answer is what the world is doing now, as `git status`'s is the workspace's: asked again after the
  * agent changed something, or after it waited, it looks at a new state (status-query.ts reads it as a status
  * query; src/policy/evidence-screen.ts weighs the gaps between its runs).
@@ -68,6 +70,8 @@ export function looksAtTheWorld(program: string, args: string): boolean {
       return GH_LOOK.test(args);
     case 'ps':
       return true;
+    case 'which':
+      return args.trim() !== '';
     case 'nvidia-smi':
       return !NVIDIA_SETS.test(args);
     case 'docker':
@@ -88,4 +92,4 @@ export function looksAtTheWorld(program: string, args: string): boolean {
 }
 
 /** A cheap look first: a command naming none of these programs is no look at the world. */
-export const MAY_LOOK = /(?:^|[\s;&|(/'"])(?:gh|ps|nvidia-smi|docker|kubectl|curl|wget|journalctl|tail)\s|nvidia-smi$|journalctl$|(?:^|[\s;&|(/'"])ps$/;
+export const MAY_LOOK = /(?:^|[\s;&|(/'"])(?:gh|ps|nvidia-smi|docker|kubectl|curl|wget|journalctl|tail|which)\s|nvidia-smi$|journalctl$|(?:^|[\s;&|(/'"])ps$/;
