@@ -3,10 +3,13 @@
  * cannot change history. Plain objects and arrays are copied (strings are immutable and shared);
  * beyond `MAX_SNAPSHOT_NODES` nodes or `MAX_SNAPSHOT_DEPTH` levels a value is kept as its fingerprint, and so
  * is an array whose elements would take the copy past MAX_WALK_ELEMENTS in all (a sparse array of length
- * 2^32-1 was copied hole by hole: minutes, with `normalizeVolatile`).
+ * 2^32-1 was copied hole by hole: minutes, with `normalizeVolatile`). The parts kept as fingerprints are
+ * each a walk: once they have cost OPAQUE_WORK_MAX nodes in all (a value reusing one large object in every
+ * part), the whole args is kept as its fingerprint.
  */
 import { MAX_WALK_ELEMENTS } from '../fingerprint/element-budget.js';
-import { hashValue } from '../fingerprint/canonical-hash.js';
+import { hashValue, lastWalkNodes } from '../fingerprint/canonical-hash.js';
+import { OPAQUE_WORK_MAX } from '../text/args-summary.js';
 import { RestoredValue } from '../fingerprint/restored-value.js';
 import { toHex, u64 } from '../fingerprint/u64.js';
 
@@ -20,26 +23,41 @@ function fingerprintOf(v: unknown): string {
   return `#${toHex(u64.hi, lo)}`;
 }
 
+/** Thrown once a copy's fingerprints have cost OPAQUE_WORK_MAX nodes. */
+const SPENT = new Error('snapshot spent');
+
 /** Copies `v` within the bounds; `transform` (volatile masking) is applied to every string. */
 export function snapshotArgs(v: unknown, transform: ((s: string) => string) | null): unknown {
-  const budget = { nodes: MAX_SNAPSHOT_NODES, elements: MAX_WALK_ELEMENTS };
+  const budget = { nodes: MAX_SNAPSHOT_NODES, elements: MAX_WALK_ELEMENTS, work: 0 };
+  const part = (x: object): string => {
+    if (budget.work > OPAQUE_WORK_MAX) throw SPENT;
+    const f = fingerprintOf(x);
+    budget.work += lastWalkNodes();
+    return f;
+  };
   const copy = (x: unknown, depth: number): unknown => {
     if (typeof x === 'string') return transform === null ? x : transform(x);
     if (typeof x !== 'object' || x === null) return x;
-    if (--budget.nodes < 0 || depth >= MAX_SNAPSHOT_DEPTH) return fingerprintOf(x);
+    if (--budget.nodes < 0 || depth >= MAX_SNAPSHOT_DEPTH) return part(x);
     try {
       if (Array.isArray(x)) {
-        if (x.length > budget.elements) return fingerprintOf(x);
+        if (x.length > budget.elements) return part(x);
         budget.elements -= x.length;
         return x.map((el) => copy(el, depth + 1));
       }
-      if (x instanceof Map || x instanceof Set || ArrayBuffer.isView(x) || x instanceof RestoredValue) return fingerprintOf(x);
+      if (x instanceof Map || x instanceof Set || ArrayBuffer.isView(x) || x instanceof RestoredValue) return part(x);
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(x)) out[k] = copy((x as Record<string, unknown>)[k], depth + 1);
       return out;
-    } catch {
-      return fingerprintOf(x);
+    } catch (e) {
+      if (e === SPENT) throw e;
+      return part(x);
     }
   };
-  return copy(v, 0);
+  try {
+    return copy(v, 0);
+  } catch (e) {
+    if (e !== SPENT) throw e;
+    return fingerprintOf(v);
+  }
 }

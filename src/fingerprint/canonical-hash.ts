@@ -16,12 +16,13 @@
  * | a reference to an ancestor (cycle)  | a marker holding how many levels up the ancestor is      |
  * | nesting deeper than `maxDepth`      | a single "too deep" marker                               |
  * | array elements past the walk's budget | one "too many" marker with the length (element-budget.ts) |
+ * | an object met again past the repeat budget | one "too many" marker holding 0 (element-budget.ts) |
  * | a getter or proxy that throws       | an "unsupported" marker                                  |
  *
  * See `combine.ts` for how member fingerprints are combined. Results come back as the low word with the
  * high word in `u64.hi`.
  */
-import { MAX_WALK_ELEMENTS, elementsWalked } from './element-budget.js';
+import { MAX_WALK_ELEMENTS, RepeatBudget, TRACK_SHARED_AFTER, elementsWalked } from './element-budget.js';
 import { carriedFingerprint } from './restored-value.js';
 import { Tag, close, fold, pair, sum, word } from './combine.js';
 import { u64 } from './u64.js';
@@ -105,11 +106,35 @@ export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAUL
   // a toJSON or getter may hash another value on the way: the budget of this walk is put back after it
   const outer = elementsLeft;
   elementsLeft = MAX_WALK_ELEMENTS;
+  const outerRepeats = repeats;
+  repeats = walksUnderWay === 0 ? firstRepeats : new RepeatBudget();
+  repeats.reset();
+  walksUnderWay++;
   try {
     return walk(value, 0, ancestors, options);
   } finally {
+    lastNodes = repeats.nodes;
+    walksUnderWay--;
+    repeats = outerRepeats;
     elementsLeft = outer;
   }
+}
+
+/** The repeat budget of the outermost walk, kept from one walk to the next. */
+const firstRepeats = new RepeatBudget();
+/** The repeat budget of the walk under way (see element-budget.ts). */
+let repeats = firstRepeats;
+/** How many walks are under way (a toJSON or getter may start another). */
+let walksUnderWay = 0;
+/** The nodes the last walk to end counted. */
+let lastNodes = 0;
+
+/**
+ * The nodes (objects, array elements, own keys, Map entries, Set members: element-budget.ts) the last
+ * {@link hashValue} to end walked: its work, for a caller hashing many parts of one value.
+ */
+export function lastWalkNodes(): number {
+  return lastNodes;
 }
 
 /** Array elements the walk under way may still visit (see element-budget.ts). */
@@ -134,9 +159,26 @@ function walk(v: unknown, depth: number, ancestors: object[], o: CanonicalWalkOp
 }
 
 function walkObject(v: object, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
+  const rb = repeats;
+  const from = rb.nodes;
+  rb.count();
   const at = ancestors.lastIndexOf(v);
   if (at >= 0) return word(Tag.CYCLE, 0, ancestors.length - at);
   if (depth >= o.maxDepth) return constant(Tag.DEEP);
+  const repeat = rb.enter(v);
+  // an object met again past the repeat budget: one marker
+  if (repeat < 0) return word(Tag.MANY, 0, 0);
+  // walkWhole never throws (what throws is the "unsupported" marker)
+  const l = walkWhole(v, depth, ancestors, o);
+  if (repeat !== 0 || rb.nodes > TRACK_SHARED_AFTER) {
+    const h = u64.hi;
+    rb.leave(v, repeat, from);
+    u64.hi = h;
+  }
+  return l;
+}
+
+function walkWhole(v: object, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
   try {
     const toJSON = (v as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') {
@@ -166,6 +208,7 @@ function walkArray(a: readonly unknown[], depth: number, ancestors: object[], o:
   const k = elementsWalked(n, elementsLeft);
   elementsLeft -= k;
   for (let i = 0; i < k; i++) {
+    repeats.count();
     const el = a[i];
     const el_l = isOmitted(el) ? constant(Tag.NULL) : walk(el, depth + 1, ancestors, o);
     const el_h = u64.hi;
@@ -186,6 +229,7 @@ function walkMembers(obj: Record<string, unknown>, depth: number, ancestors: obj
   const keys = Object.keys(obj);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
+    repeats.count();
     if (o.ignoreKeys !== null && o.ignoreKeys.has(k)) continue;
     const val = obj[k];
     if (isOmitted(val)) continue;
@@ -206,6 +250,7 @@ function walkMap(m: Map<unknown, unknown>, depth: number, ancestors: object[], o
   let sh = 0;
   let sl = 0;
   for (const [k, val] of m) {
+    repeats.count();
     const kl = walk(k, depth + 1, ancestors, o);
     const kh = u64.hi;
     const vl = walk(val, depth + 1, ancestors, o);
@@ -222,6 +267,7 @@ function walkSet(s: Set<unknown>, depth: number, ancestors: object[], o: Canonic
   let sh = 0;
   let sl = 0;
   for (const el of s) {
+    repeats.count();
     const el_l = walk(el, depth + 1, ancestors, o);
     const ml = word(Tag.SET, u64.hi, el_l);
     sl = sum(sh, sl, u64.hi, ml);

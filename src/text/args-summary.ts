@@ -55,7 +55,7 @@
  *   (the whole container is OPAQUE, where the args were compared as far as they could be read), an object
  *   whose `toJSON` gives a Map or a Set (compared key by key, where the args' fingerprint said the Map's).
  */
-import { hashValue } from '../fingerprint/canonical-hash.js';
+import { hashValue, lastWalkNodes } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
 import { MAX_ARGS_DEPTH, isPlainObject } from './args-similarity.js';
 import { BASE_1, BASE_2, joinHash } from './unit-hash.js';
@@ -210,8 +210,28 @@ function anyWide(s: string, from: number, to: number): boolean {
   return false;
 }
 
-/** Writes an OPAQUE node: the value's canonical fingerprint. */
+/**
+ * Nodes (canonical-hash.ts `lastWalkNodes`) the OPAQUE parts of one summary may cost to hash; past them
+ * the summary is given up and the args are one OPAQUE node. Each part is its own walk, so without it a
+ * value reusing one large object in hundreds of parts (or parts left OPAQUE level after level as the
+ * summary fills) cost hundreds of walks of it.
+ */
+export const OPAQUE_WORK_MAX = 1 << 20;
+
+/** Nodes hashed so far for the summary under way (see OPAQUE_WORK_MAX). */
+let opaqueWork = 0;
+
+/** Thrown by opaqueNode once the summary under way has hashed OPAQUE_WORK_MAX nodes. */
+const SPENT = new Error('summary spent');
+
+/** Starts counting the work of a summary's OPAQUE parts (summarizeArgs, the encoder's mirror). */
+export function beginOpaqueWork(): void {
+  opaqueWork = 0;
+}
+
+/** Writes an OPAQUE node: the value's canonical fingerprint (throws once the summary's work is spent). */
 export function opaqueNode(w: SummaryWriter, v: unknown): void {
+  if (opaqueWork > OPAQUE_WORK_MAX) throw SPENT;
   let lo = 0;
   let hi = 0;
   try {
@@ -220,6 +240,7 @@ export function opaqueNode(w: SummaryWriter, v: unknown): void {
   } catch {
     // hashValue never throws on a value; should it, every such value is one fingerprint
   }
+  opaqueWork += lastWalkNodes();
   w.u8(S_OPAQUE);
   w.u32(lo);
   w.u32(hi);
@@ -425,11 +446,13 @@ function container(w: SummaryWriter, v: object, depth: number): boolean {
 export function summarizeArgs(args: unknown): Uint8Array {
   const w = main;
   w.at = 0;
+  beginOpaqueWork();
   try {
     node(w, args, 0);
   } catch (e) {
-    if (e !== FULL) throw e;
+    if (e !== FULL && e !== SPENT) throw e;
     w.at = 0;
+    beginOpaqueWork();
     opaqueNode(w, args);
   }
   return w.bytes.subarray(0, w.at);

@@ -20,7 +20,7 @@ export function errorText(error: unknown): string | undefined {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   if (typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
   try {
-    return JSON.stringify(error) ?? String(error);
+    return boundedJson(error, false) ?? String(error);
   } catch {
     return String(error);
   }
@@ -35,10 +35,34 @@ export function errorText(error: unknown): string | undefined {
 export function resultText(result: unknown): string {
   if (typeof result === 'string') return result;
   try {
-    return JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(result);
+    return boundedJson(result, true) ?? String(result);
   } catch {
     return fingerprintText(result);
   }
+}
+
+/** Values (array elements, holes included, object members) JSON text of an outcome may hold. */
+export const OUTCOME_JSON_VALUES = 1 << 20;
+/** UTF-16 units of strings JSON text of an outcome may hold. */
+export const OUTCOME_JSON_UNITS = 1 << 26;
+
+/** Thrown by boundedJson's replacer past its bounds. */
+const TOO_LARGE = new Error('outcome too large for JSON text');
+
+/**
+ * JSON.stringify of `v` (BigInt as its digits when `bigints`), throwing past OUTCOME_JSON_VALUES values or
+ * OUTCOME_JSON_UNITS units of strings: JSON.stringify costs what it visits, so a sparse array of 2^22 holes
+ * (9.8 s, 500 MB) or one object referenced twice at each of 40 levels (2^40 visits) cost that before its
+ * text was refused. Ordinary outcomes are far below both and read as before.
+ */
+function boundedJson(v: unknown, bigints: boolean): string | undefined {
+  let values = 0;
+  let units = 0;
+  return JSON.stringify(v, (_k, x: unknown) => {
+    if (++values > OUTCOME_JSON_VALUES) throw TOO_LARGE;
+    if (typeof x === 'string' && (units += x.length) > OUTCOME_JSON_UNITS) throw TOO_LARGE;
+    return bigints && typeof x === 'bigint' ? x.toString() : x;
+  });
 }
 
 /** `[value <16 letters>]`: a value's fingerprint as letters g..v (no digits or hex letters, which masking rewrites). */

@@ -18,7 +18,7 @@
  * ```
  */
 import { MAX_ARGS_DEPTH } from '../text/args-similarity.js';
-import { CONTAINER_HEADER, S_ARRAY, S_FALSE, S_NULL, S_OBJECT, S_TRUE, SUMMARY_MAX_BYTES, SummaryWriter, numberNode, opaqueNode, stringNode } from '../text/args-summary.js';
+import { CONTAINER_HEADER, S_ARRAY, S_FALSE, S_NULL, S_OBJECT, S_TRUE, SUMMARY_MAX_BYTES, SummaryWriter, beginOpaqueWork, numberNode, opaqueNode, stringNode } from '../text/args-summary.js';
 
 /** Writes summaries beside the encoder's walk; never throws into it. */
 export class ArgsSummaryMirror {
@@ -42,6 +42,7 @@ export class ArgsSummaryMirror {
   begin(): void {
     this.w.begin(this.used);
     this.broken = false;
+    beginOpaqueWork();
   }
 
   /** Ends a summary: where it starts in `bytes`, or -1 when it was given up (then nothing is kept). */

@@ -9,11 +9,12 @@
  *  null false true deep unsupported : tag                      number : tag f64
  *  string bigint-digits bytes       : tag u32-length bytes     cycle  : tag u32-distance
  *  array set : tag u32-count values      object : tag u32-count (u32-length key-bytes value)*
- *  map       : tag u32-count (key value)*  many   : tag u32-length (an array's rest past the element budget)
+ *  map       : tag u32-count (key value)*  many   : tag u32-length (an array's rest past the element budget;
+ *                                                   0: an object met again past the repeat budget)
  * ```
  */
 import * as A from './generated/abi.js';
-import { MAX_WALK_ELEMENTS, elementsWalked } from '../fingerprint/element-budget.js';
+import { MAX_WALK_ELEMENTS, RepeatBudget, elementsWalked } from '../fingerprint/element-budget.js';
 import { S_ARRAY, S_FALSE, S_NULL, S_OBJECT, S_TRUE } from '../text/args-summary.js';
 import type { ArgsSummaryMirror } from './args-summary-mirror.js';
 
@@ -61,6 +62,8 @@ export class ValueEncoder {
   private depthOfPath = 0;
   /** Array elements the value under way may still visit (fingerprint/element-budget.ts). */
   private elementsLeft = MAX_WALK_ELEMENTS;
+  /** Objects met again (fingerprint/element-budget.ts), counted as the reference walk counts them. */
+  private readonly repeats = new RepeatBudget();
   /**
    * Whether to note encodings that do not say the whole value (see `lossy`); off on the engine's own path,
    * where nothing reads it.
@@ -180,6 +183,7 @@ export class ValueEncoder {
     this.maxDepth = maxDepth;
     this.depthOfPath = 0;
     this.elementsLeft = MAX_WALK_ELEMENTS;
+    this.repeats.reset();
     this.lossy = false;
     this.walk(v, 0);
   }
@@ -245,6 +249,9 @@ export class ValueEncoder {
   }
 
   private object(v: object, depth: number): void {
+    const rb = this.repeats;
+    const from = rb.nodes;
+    rb.count();
     const path = this.ancestors;
     for (let i = this.depthOfPath - 1; i >= 0; i--) {
       if (path[i] === v) {
@@ -261,6 +268,24 @@ export class ValueEncoder {
       this.tag(A.T_DEEP);
       return;
     }
+    const repeat = rb.enter(v);
+    if (repeat < 0) {
+      // an object met again past the repeat budget: one marker
+      this.lossy = true;
+      this.mirror?.fail();
+      this.tag(A.T_MANY);
+      this.u32(0);
+      return;
+    }
+    try {
+      this.whole(v, depth);
+    } finally {
+      rb.leave(v, repeat, from);
+    }
+  }
+
+  private whole(v: object, depth: number): void {
+    const path = this.ancestors;
     const start = this.position;
     try {
       const proto: unknown = Object.getPrototypeOf(v);
@@ -327,13 +352,17 @@ export class ValueEncoder {
           this.tag(A.T_MAP);
           this.u32(v.size);
           for (const [k, x] of v) {
+            this.repeats.count();
             this.walk(k, depth + 1);
             this.walk(x, depth + 1);
           }
         } else if (v instanceof Set) {
           this.tag(A.T_SET);
           this.u32(v.size);
-          for (const x of v) this.walk(x, depth + 1);
+          for (const x of v) {
+            this.repeats.count();
+            this.walk(x, depth + 1);
+          }
         }
     } finally {
       this.mirror = m;
@@ -354,6 +383,7 @@ export class ValueEncoder {
     }
     const s = m === null ? 0 : m.open(S_ARRAY, n);
     for (let i = 0; i < k; i++) {
+      this.repeats.count();
       const el: unknown = a[i];
       const t = typeof el;
       if (t === 'undefined' || t === 'function' || t === 'symbol') {
@@ -385,6 +415,7 @@ export class ValueEncoder {
     let mn = 0;
     for (const k in obj) {
       if (!hasOwn.call(obj, k)) continue;
+      this.repeats.count();
       if (ignore !== null && ignore.has(k)) {
         this.lossy = true;
         m?.fail();
