@@ -12,6 +12,12 @@ import { tempFolder } from './temp-folder.js';
 /** The CLI's entry point: the bundled command. */
 export const CLI = fileURLToPath(new URL('../../dist/src/bin/loopwatch.js', import.meta.url));
 
+/**
+ * The hook's own entry (`dist/hook/hook-main.cjs`): `loopwatch hook` without the CLI around it, the command
+ * `loopwatch hook install` writes into the agents' settings, so what an agent runs on every tool call.
+ */
+export const HOOK_MAIN = fileURLToPath(new URL('../../dist/hook/hook-main.cjs', import.meta.url));
+
 /** The same command as modules, as tsc built them (`dist/src/cli/main.js`). */
 export const CLI_MODULES = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 

@@ -9,7 +9,9 @@
  * is TMPDIR), the others find it and do nothing, so there is one run folder, not one inside another.
  * XDG_STATE_HOME is set to a folder inside it too: a test that starts `loopwatch serve` or a hook without
  * naming its state writes its token or state files there, never into the user's own ~/.local/state (a
- * serve test that forgot --no-token once made a real serve.token there).
+ * serve test that forgot --no-token once made a real serve.token there). XDG_CACHE_HOME likewise: the hook
+ * processes' V8 code cache (src/cli/code-cache.ts) is written there, once per run as on a fresh CI machine,
+ * not into ~/.cache/loopwatch/hook-code, where every clone's run used to leave a ~0.7 MB cache of its own.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,15 +36,16 @@ export function leftoverMessage(left: ReadonlyMap<string, number>): string {
 }
 
 /** The run's temp folder, and TMPDIR before it (null in a setup that found the run's folder made). */
-let run: { dir: string; previous: string | undefined; stateHome: string | undefined } | null = null;
+let run: { dir: string; previous: string | undefined; stateHome: string | undefined; cacheHome: string | undefined } | null = null;
 
 /** Before the run: a temp folder of its own, as TMPDIR (once: a second setup in the same run does nothing). */
 export function setup(): void {
   // a vitest run started by a test (temp-folders-left-behind) sets a TMPDIR of its own: a run of its own
   if (process.env.LOOPWATCH_TEST_RUN !== undefined && process.env.LOOPWATCH_TEST_RUN === process.env.TMPDIR) return;
-  run = { dir: mkdtempSync(join(tmpdir(), 'loopwatch-test-run-')), previous: process.env.TMPDIR, stateHome: process.env.XDG_STATE_HOME };
+  run = { dir: mkdtempSync(join(tmpdir(), 'loopwatch-test-run-')), previous: process.env.TMPDIR, stateHome: process.env.XDG_STATE_HOME, cacheHome: process.env.XDG_CACHE_HOME };
   process.env.TMPDIR = run.dir;
   process.env.XDG_STATE_HOME = join(run.dir, 'state-home');
+  process.env.XDG_CACHE_HOME = join(run.dir, 'cache-home');
   process.env.LOOPWATCH_TEST_RUN = run.dir;
 }
 
@@ -55,6 +58,8 @@ export function teardown(): void {
   else process.env.TMPDIR = run.previous;
   if (run.stateHome === undefined) delete process.env.XDG_STATE_HOME;
   else process.env.XDG_STATE_HOME = run.stateHome;
+  if (run.cacheHome === undefined) delete process.env.XDG_CACHE_HOME;
+  else process.env.XDG_CACHE_HOME = run.cacheHome;
   rmSync(run.dir, { recursive: true, force: true });
   run = null;
   if (message !== '') {
