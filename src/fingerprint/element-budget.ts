@@ -44,7 +44,7 @@ export function elementsWalked(length: number, left: number): number {
  * fewer than TRACK_SHARED_AFTER nodes, nor one sharing a small object a few times. The same rule, counted
  * alike, is in the reference walk (`canonical-hash.ts`) and the host's encoding (`wasm/encode-value.ts`).
  */
-export const MAX_REPEAT_NODES = 262_144;
+export const MAX_REPEAT_NODES = 65_536;
 
 /** Nodes a walk counts before it notes the objects it has walked (a smaller value pays nothing). */
 export const TRACK_SHARED_AFTER = 4096;

@@ -216,7 +216,7 @@ function anyWide(s: string, from: number, to: number): boolean {
  * value reusing one large object in hundreds of parts (or parts left OPAQUE level after level as the
  * summary fills) cost hundreds of walks of it.
  */
-export const OPAQUE_WORK_MAX = 1 << 20;
+export const OPAQUE_WORK_MAX = 1 << 18;
 
 /** Nodes hashed so far for the summary under way (see OPAQUE_WORK_MAX). */
 let opaqueWork = 0;

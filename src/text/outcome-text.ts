@@ -42,7 +42,7 @@ export function resultText(result: unknown): string {
 }
 
 /** Values (array elements, holes included, object members) JSON text of an outcome may hold. */
-export const OUTCOME_JSON_VALUES = 1 << 20;
+export const OUTCOME_JSON_VALUES = 1 << 18;
 /** UTF-16 units of strings JSON text of an outcome may hold. */
 export const OUTCOME_JSON_UNITS = 1 << 26;
 
