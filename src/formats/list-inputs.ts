@@ -14,6 +14,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { undecodedEntries } from './byte-names.js';
 import { EVENTS_FOLDER, EVENT_COMPANIONS, eventFileNames } from './event-folders.js';
 import { HARBOR_JOB_FILES, harborFolder, harborNote } from './harbor-layout.js';
 import { INSPECT_COMPANIONS, INSPECT_FOLDER_NOTE, isInspectLogFolder } from './inspect-log-folder.js';
@@ -64,11 +65,17 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
 
 /** `walk`'s notes are said once: below a Harbor job, its trials are not noted again. */
 async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, inHarborJob = false): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
-  let entries: Dirent[];
+  let read: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    read = await readdir(dir, { withFileTypes: true });
   } catch (e) {
     return yield issue('read-error', dir, 0, `cannot read the folder: ${fsReason(e)}`);
+  }
+  // a name that is not UTF-8 names no file as text: said as such (its bad bytes as \xNN), never opened
+  const { kept: entries, undecoded } = await undecodedEntries(dir, read);
+  for (const u of undecoded) {
+    if (u.isDirectory) yield issue('read-error', join(dir, u.shown), 0, `the folder's name is not valid UTF-8 (shown with those bytes as \\xNN); not walked: rename it to scan it`);
+    else if (TRACE_FILE.test(u.shown)) yield issue('read-error', join(dir, u.shown), 0, `the file's name is not valid UTF-8 (shown with those bytes as \\xNN); not read: rename it to scan it`);
   }
   entries.sort(byCodePoint);
   const events = basename(dir) === EVENTS_FOLDER ? eventFileNames(entries, (n) => TRACE_FILE.test(n)) : null;
