@@ -7,12 +7,13 @@
  * other files read as before, exit 2. Through the real CLI; and the names holding OSC 0, OSC 8, CSI 2J,
  * CR, LF and C1 CSI beside them reach stdout, stderr, `--jsonl`, `--markdown` and `--metrics` as escapes.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shownName } from '../src/formats/byte-names.js';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { CLI, loopwatch, tempDir } from './helpers/cli.js';
 
 /** What a terminal acts on: C0 but the line feed ending each line, DEL, C1, bidirectional controls, line separators. */
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -43,6 +44,13 @@ describe('scan of names that are not UTF-8', () => {
     expect(r.stderr).toMatch(/\b2 lines, elements, inputs or calls were skipped/);
     const sessions = new Set(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { session: string }).session));
     expect([...sessions].sort()).toEqual(['plain', ...HOSTILE.map((_, i) => `s${i}`)].sort());
+  });
+
+  it('should say why a path given on the command line holding U+FFFD is missing', () => {
+    // Node turns the command line's bytes that are not UTF-8 into U+FFFD: a shell gives the child the name's bytes
+    const r = spawnSync('sh', ['-c', `exec "$0" "$1" scan "$2$(printf '\\377\\376')utf8.jsonl" --no-progress`, process.execPath, CLI, `${dir}/bad`], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain('skipped (missing-input): cannot read the path: no such file or directory (its name holds U+FFFD, which a name that is not valid UTF-8 becomes on the command line: rename it to scan it)');
   });
 
   it('should show names holding terminal escapes as escapes in every output', () => {

@@ -26,6 +26,9 @@ import { STDIN_NAME, type TraceIssue, type TraceNote, issue } from './trace-reco
 /** Names of the files a folder scan reads: `.jsonl`, `.ndjson`, `.json`, `.traj` or `.eval` (Inspect AI's zip logs), each optionally `.gz` (read), or `.zst` / `.xz` (opened only to be reported as compressed so: compressed-head.ts). */
 export const TRACE_FILE = /\.(jsonl|ndjson|json|traj|eval)(\.gz|\.zst|\.xz)?$/i;
 
+/** Said of a missing path holding U+FFFD: Node reads a command line's bytes that are not UTF-8 so, and that path names no file. */
+const ARGV_UNDECODED = ' (its name holds U+FFFD, which a name that is not valid UTF-8 becomes on the command line: rename it to scan it)';
+
 /** The path standing for standard input. */
 export const STDIN_PATH = '-';
 
@@ -53,7 +56,7 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
     target = await stat(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return yield issue(code === 'ENOENT' || code === 'ENOTDIR' ? 'missing-input' : 'read-error', path, 0, `cannot read the path: ${fsReason(e)}`);
+    return yield issue(code === 'ENOENT' || code === 'ENOTDIR' ? 'missing-input' : 'read-error', path, 0, `cannot read the path: ${fsReason(e)}${code === 'ENOENT' && path.includes('\ufffd') ? ARGV_UNDECODED : ''}`);
   }
   if (target.isDirectory()) return yield* walk(path, '', ignore);
   // a FIFO named on the command line is a stream the user chose (`<(zcat runs.gz)`), read as standard input is
