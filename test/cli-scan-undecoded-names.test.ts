@@ -31,6 +31,7 @@ writeFileSync(at(Buffer.from('odd\xc3.txt', 'latin1')), 'not a trace file: passe
 const HOSTILE = ['title\u001b]0;OWNED\u0007', 'link\u001b]8;;https:evil\u0007x\u001b]8;;\u0007', 'clear\u001b[2J', 'cr\roverwrite', 'nl\nline', 'c1\u009b31m', 'pipe|md'];
 HOSTILE.forEach((name, i) => writeFileSync(join(dir, `${name}.jsonl`), calls(`s${i}`)));
 writeFileSync(join(dir, 'plain.jsonl'), calls('plain'));
+writeFileSync(join(dir, 'own\ufffd.jsonl'), calls('own-replacement-character')); // U+FFFD of its own, as UTF-8: read
 
 describe('scan of names that are not UTF-8', () => {
   it('should name such a file and folder with their bytes as \\xNN, read the rest, exit 2', () => {
@@ -38,12 +39,12 @@ describe('scan of names that are not UTF-8', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`${dir}/bad\\xff\\xfeutf8.jsonl: skipped (read-error): the file's name is not valid UTF-8 (shown with those bytes as \\xNN); not read: rename it to scan it`);
     expect(r.stderr).toContain(`${dir}/sub\\xfe: skipped (read-error): the folder's name is not valid UTF-8 (shown with those bytes as \\xNN); not walked: rename it to scan it`);
-    expect(r.stderr).not.toContain('\ufffd');
+    expect(r.stderr).not.toContain('\ufffd'); // nothing about own\ufffd.jsonl either: read
     expect(r.stderr).not.toContain('no such file');
     expect(r.stderr).not.toContain('odd'); // not named like a trace file: passed over, as any such file is
     expect(r.stderr).toMatch(/\b2 lines, elements, inputs or calls were skipped/);
     const sessions = new Set(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { session: string }).session));
-    expect([...sessions].sort()).toEqual(['plain', ...HOSTILE.map((_, i) => `s${i}`)].sort());
+    expect([...sessions].sort()).toEqual(['plain', 'own-replacement-character', ...HOSTILE.map((_, i) => `s${i}`)].sort());
   });
 
   it('should say why a path given on the command line holding U+FFFD is missing', () => {
