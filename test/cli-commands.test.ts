@@ -101,7 +101,7 @@ describe('loopwatch scan determinism', () => {
     expect(reference.length).toBeGreaterThan(0);
     expect((await loopwatchInProcess(['scan', events, '--jsonl', '--workers', '1', '--batch-size', '333'])).stdout).toBe(reference);
     expect((await loopwatchInProcess(['scan', events, '--jsonl', '--workers', '3'])).stdout).toBe(reference);
-  });
+  }, 180_000); // three whole scans in this thread: a spawned scan's test had no vitest timeout while spawnSync blocked
 });
 
 describe('loopwatch scan output to a pipe', () => {

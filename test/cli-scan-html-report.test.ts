@@ -128,7 +128,7 @@ describe('scan --html', () => {
       expect(shownVerdicts + leftOut).toBe(row?.verdicts);
       expect(t.firstBreak).toBe(row?.firstBreak);
     }
-  });
+  }, 180_000); // the real traces scanned in this thread (a spawned scan had no vitest timeout while spawnSync blocked)
 
   it('should refuse report flags that cannot work, before reading anything', async () => {
     const { dir, events } = hostileFolder();

@@ -62,5 +62,5 @@ describe('scan with worker threads, lines handed over unread', () => {
       expect(many.stderr).toBe(one.stderr);
       expect(many.doc).toBe(one.doc);
     }
-  });
+  }, 180_000); // eight scans in this thread (a spawned scan had no vitest timeout while spawnSync blocked)
 });
