@@ -5,7 +5,9 @@
  * child process. A `loopwatch scan` process cost ~0.57 CPU-s in a CI run (node's own start ~0.1 of it, the
  * bundle's load most of the rest); here the modules load once per test file. What stays a process's: the
  * bundle, the process's own streams (pipes, a reader closing early), signals, the exit code as the process
- * sets it, `uncaughtException`, memory of the process: a test of those keeps `loopwatch()`.
+ * sets it, `uncaughtException`, memory of the process: a test of those keeps `loopwatch()`. One difference
+ * in text: run from src/, `main` finds no built bench suite beside it, so `bench` is missing from the
+ * command lists of the main help and of an unknown command's error (the bundle in a checkout has it).
  */
 import { Readable, Writable } from 'node:stream';
 import type { CliRun } from './cli.js';
