@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import { constants, createGzip } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { writeEvents } from './helpers/format-fixtures.js';
 
 const call = (session: string, i: number) => ({ session, tool: 'read_file', args: { path: `f${i}.py` }, result: `line ${i}` });
@@ -33,10 +34,10 @@ async function gzipOf(head: Buffer, block: Buffer, times: number, tail: Buffer):
 }
 
 describe('loopwatch scan on broken input', () => {
-  it('should name each malformed line, scan the rest, count the skips and exit 2', () => {
+  it('should name each malformed line, scan the rest, count the skips and exit 2', async () => {
     const dir = tempDir();
     const file = writeJsonl(dir, 'broken.jsonl', [call('a', 0), '{"session": "a", "tool": ', call('a', 1), '[1, 2', { session: 'b', args: {} }, call('b', 2)]);
-    const run = loopwatch(['scan', file, '--json', '--workers', '1']);
+    const run = await loopwatchInProcess(['scan', file, '--json', '--workers', '1']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${file}:2: skipped (invalid-json)`);
     expect(run.stderr).toContain(`${file}:4: skipped (invalid-json)`);
@@ -46,12 +47,12 @@ describe('loopwatch scan on broken input', () => {
     expect(doc.summary).toMatchObject({ sessions: 2, events: 3, skipped: 3 });
   });
 
-  it('should name a missing path and an unknown format, and still scan the good file', () => {
+  it('should name a missing path and an unknown format, and still scan the good file', async () => {
     const dir = tempDir();
     const good = writeEvents(dir);
     const odd = join(dir, 'odd.jsonl');
     writeFileSync(odd, '{"hello": "world"}\n');
-    const run = loopwatch(['scan', join(dir, 'nope.jsonl'), odd, good, '--workers', '0', '--json']);
+    const run = await loopwatchInProcess(['scan', join(dir, 'nope.jsonl'), odd, good, '--workers', '0', '--json']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${join(dir, 'nope.jsonl')}: skipped (missing-input)`);
     expect(run.stderr).toContain(`${odd}`);
@@ -59,24 +60,24 @@ describe('loopwatch scan on broken input', () => {
     expect(JSON.parse(run.stdout).summary).toMatchObject({ sessions: 2, events: 16, skipped: 2 });
   });
 
-  it('should exit 2 when the inputs hold no tool calls at all, unless --allow-empty', () => {
-    const run = loopwatch(['scan', tempDir(), '--workers', '0']);
+  it('should exit 2 when the inputs hold no tool calls at all, unless --allow-empty', async () => {
+    const run = await loopwatchInProcess(['scan', tempDir(), '--workers', '0']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no tool calls found in the inputs');
     expect(run.stdout).toBe(''); // only why: no empty summary before it
-    const allowed = loopwatch(['scan', tempDir(), '--workers', '0', '--allow-empty']);
+    const allowed = await loopwatchInProcess(['scan', tempDir(), '--workers', '0', '--allow-empty']);
     expect(allowed.code).toBe(0);
     expect(allowed.stderr).toBe('');
     expect(allowed.stdout).toContain('loopwatch scan: 0 sessions, 0 calls');
   });
 
-  it('should report invalid UTF-8 and a truncated gzip by file and line without crashing', () => {
+  it('should report invalid UTF-8 and a truncated gzip by file and line without crashing', async () => {
     const dir = tempDir();
     const bad = join(dir, 'bytes.jsonl');
     writeFileSync(bad, Buffer.concat([Buffer.from(JSON.stringify(call('a', 0)) + '\n'), Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]), Buffer.from(JSON.stringify(call('a', 1)) + '\n')]));
     const gz = join(dir, 'cut.jsonl.gz');
     writeFileSync(gz, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x01, 0x02]));
-    const run = loopwatch(['scan', bad, gz, '--workers', '0', '--json']);
+    const run = await loopwatchInProcess(['scan', bad, gz, '--workers', '0', '--json']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${bad}:2: skipped (invalid-utf8)`);
     expect(run.stderr).toContain(`${gz}`);
@@ -87,16 +88,16 @@ describe('loopwatch scan on broken input', () => {
 describe('loopwatch exit codes and usage errors', () => {
   const file = writeEvents(tempDir());
 
-  it('should exit 0 when no session reaches --fail-on, 1 when one does', () => {
-    expect(loopwatch(['scan', file, '--workers', '0', '--fail-on', 'never']).code).toBe(0);
-    expect(loopwatch(['scan', file, '--workers', '0', '--fail-on', 'warn']).code).toBe(1);
+  it('should exit 0 when no session reaches --fail-on, 1 when one does', async () => {
+    expect((await loopwatchInProcess(['scan', file, '--workers', '0', '--fail-on', 'never'])).code).toBe(0);
+    expect((await loopwatchInProcess(['scan', file, '--workers', '0', '--fail-on', 'warn'])).code).toBe(1);
     const clean = writeJsonl(tempDir(), 'clean.jsonl', [0, 1, 2].map((i) => call('c', i)));
-    expect(loopwatch(['scan', clean, '--workers', '0']).code).toBe(0);
+    expect((await loopwatchInProcess(['scan', clean, '--workers', '0'])).code).toBe(0);
   });
 
-  it('should report only verdicts at or above --min-action', () => {
-    const all = loopwatch(['scan', file, '--workers', '0', '--jsonl']).stdout.trim().split('\n');
-    const breaks = loopwatch(['scan', file, '--workers', '0', '--jsonl', '--min-action', 'break']).stdout.trim().split('\n');
+  it('should report only verdicts at or above --min-action', async () => {
+    const all = (await loopwatchInProcess(['scan', file, '--workers', '0', '--jsonl'])).stdout.trim().split('\n');
+    const breaks = (await loopwatchInProcess(['scan', file, '--workers', '0', '--jsonl', '--min-action', 'break'])).stdout.trim().split('\n');
     expect(breaks.length).toBeGreaterThan(0);
     expect(breaks.length).toBeLessThan(all.length);
     expect(breaks.every((l) => JSON.parse(l).action === 'break')).toBe(true);
@@ -110,29 +111,29 @@ describe('loopwatch exit codes and usage errors', () => {
     [['scan', file, '--preset', 'fast'], '--preset must be one of default, hand-tuned, balanced'],
     [['scan', file, '--bogus'], 'unknown flag --bogus'],
     [['frobnicate'], 'unknown command "frobnicate"'],
-  ])('should exit 2 on %j, saying what is wrong', (args, message) => {
-    const run = loopwatch(args);
+  ])('should exit 2 on %j, saying what is wrong', async (args, message) => {
+    const run = await loopwatchInProcess(args);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stdout).toBe('');
   });
 
-  it('should validate --config: the file, the option, the rule and the value', () => {
+  it('should validate --config: the file, the option, the rule and the value', async () => {
     const dir = tempDir();
     const cfg = (name: string, body: string): string => {
       writeFileSync(join(dir, name), body);
       return join(dir, name);
     };
-    const range = loopwatch(['scan', file, '--config', cfg('range.json', '{"detectors": {"cycle": {"maxPeriod": -1}}}')]);
+    const range = await loopwatchInProcess(['scan', file, '--config', cfg('range.json', '{"detectors": {"cycle": {"maxPeriod": -1}}}')]);
     expect(range.code).toBe(2);
     expect(range.stderr).toMatch(/range\.json: .*detectors\.cycle\.maxPeriod.*-1/);
-    const unknown = loopwatch(['scan', file, '--config', cfg('unknown.json', '{"detector": {}}')]);
+    const unknown = await loopwatchInProcess(['scan', file, '--config', cfg('unknown.json', '{"detector": {}}')]);
     expect(unknown.stderr).toContain('unknown.json: "detector" is not a config option');
-    const broken = loopwatch(['scan', file, '--config', cfg('broken.json', '{"detectors": ')]);
+    const broken = await loopwatchInProcess(['scan', file, '--config', cfg('broken.json', '{"detectors": ')]);
     expect(broken.stderr).toContain('broken.json: not valid JSON');
-    expect(loopwatch(['scan', file, '--config', join(dir, 'missing.json')]).stderr).toContain('missing.json: cannot read the file (ENOENT)');
+    expect((await loopwatchInProcess(['scan', file, '--config', join(dir, 'missing.json')])).stderr).toContain('missing.json: cannot read the file (ENOENT)');
     // a valid config that turns every detector off but exact repeats, with a preset named inside
-    const ok = loopwatch(['scan', file, '--workers', '0', '--json', '--config', cfg('ok.json', '{"preset": "conservative", "policy": {"ladder": ["warn"]}}')]);
+    const ok = await loopwatchInProcess(['scan', file, '--workers', '0', '--json', '--config', cfg('ok.json', '{"preset": "conservative", "policy": {"ladder": ["warn"]}}')]);
     expect(ok.code).toBe(0); // the ladder never reaches break
     expect(JSON.parse(ok.stdout).summary.byAction).toEqual({ warn: 1, ask: 0, break: 0 });
   });
@@ -142,7 +143,7 @@ describe('loopwatch exit codes and usage errors', () => {
     const path = join(dir, 'blank.jsonl.gz');
     const events = Buffer.from('{"session": "a", "tool": "t"}\n');
     writeFileSync(path, await gzipOf(events, Buffer.alloc(1 << 20, 10), 1024, events));
-    const run = loopwatch(['scan', path, '--workers', '0', '--json']);
+    const run = await loopwatchInProcess(['scan', path, '--workers', '0', '--json']);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).summary).toMatchObject({ sessions: 1, events: 2, skipped: 0 });
   }, 60_000);

@@ -6,19 +6,20 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLI, loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { traceDir } from './helpers/traces.js';
 import { iterateFleet } from '../src/demo/fleet/fleet.js';
 import { join } from 'node:path';
 
 describe('loopwatch help and version', () => {
-  it.each(['scan', 'demo', 'bench'])('should print help with examples for %s', (command) => {
+  it.each(['scan', 'demo', 'bench'])('should print help with examples for %s', async (command) => {
     const run = loopwatch([command, '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Usage: loopwatch ${command}`);
     expect(run.stdout).toContain('Examples:');
   });
 
-  it('should print the package version, and the command list without a command', () => {
+  it('should print the package version, and the command list without a command', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(loopwatch(['--version']).stdout.trim()).toBe(pkg.version);
     const bare = loopwatch([]);
@@ -31,7 +32,7 @@ describe('loopwatch help and version', () => {
 describe('loopwatch demo', () => {
   // 100 sessions (300 until s22): the demo's fleet costs ~8 ms of CPU a session, and what these tests assert
   // (the demo's lines, its scores the same on workers) holds at any size that has loops in it (21 of 60)
-  it('should scan the synthetic fleet and score it against the injected truth', () => {
+  it('should scan the synthetic fleet and score it against the injected truth', async () => {
     const run = loopwatch(['demo', '--sessions', '100', '--workers', '1']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('loopwatch demo: 100 synthetic sessions (seed 42), scanned with this thread');
@@ -41,7 +42,7 @@ describe('loopwatch demo', () => {
     expect(run.stdout).toMatch(/precision/);
   });
 
-  it('should count as failed exactly the fleet calls that failed', () => {
+  it('should count as failed exactly the fleet calls that failed', async () => {
     const run = JSON.parse(loopwatch(['demo', '--sessions', '120', '--workers', '0', '--json']).stdout) as { summary: { events: number; toolFailures: number } };
     let calls = 0;
     let failed = 0;
@@ -55,7 +56,7 @@ describe('loopwatch demo', () => {
     expect(run.summary.toolFailures).toBe(failed);
   });
 
-  it('should give the same scores in this thread and on workers, as JSON', () => {
+  it('should give the same scores in this thread and on workers, as JSON', async () => {
     const inThread = JSON.parse(loopwatch(['demo', '--sessions', '100', '--workers', '0', '--json']).stdout) as { score: unknown; summary: { sessions: number } };
     const pooled = JSON.parse(loopwatch(['demo', '--sessions', '100', '--workers', '2', '--json']).stdout) as { score: unknown };
     expect(inThread.summary.sessions).toBe(100);
@@ -76,17 +77,17 @@ describe('loopwatch scan determinism', () => {
   }
   const file = writeJsonl(dir, 'fleet.jsonl', lines);
 
-  it('should give identical verdict lines for any worker count, batch size and session cap above the live count', () => {
-    const reference = loopwatch(['scan', file, '--jsonl', '--workers', '0']).stdout;
+  it('should give identical verdict lines for any worker count, batch size and session cap above the live count', async () => {
+    const reference = (await loopwatchInProcess(['scan', file, '--jsonl', '--workers', '0'])).stdout;
     expect(reference.split('\n').length).toBeGreaterThan(50);
     for (const args of [['--workers', '1', '--batch-size', '7'], ['--workers', '2'], ['--workers', '3', '--batch-size', '1'], ['--workers', '0', '--max-sessions', '40']]) {
-      expect(loopwatch(['scan', file, '--jsonl', ...args]).stdout, args.join(' ')).toBe(reference);
+      expect((await loopwatchInProcess(['scan', file, '--jsonl', ...args])).stdout, args.join(' ')).toBe(reference);
     }
   });
 
-  it('should end the least recently used sessions beyond --max-sessions, say so, and stay deterministic', () => {
-    const one = loopwatch(['scan', file, '--json', '--workers', '0', '--max-sessions', '10']);
-    const two = loopwatch(['scan', file, '--json', '--workers', '2', '--max-sessions', '10']);
+  it('should end the least recently used sessions beyond --max-sessions, say so, and stay deterministic', async () => {
+    const one = await loopwatchInProcess(['scan', file, '--json', '--workers', '0', '--max-sessions', '10']);
+    const two = await loopwatchInProcess(['scan', file, '--json', '--workers', '2', '--max-sessions', '10']);
     expect(one.stderr).toContain('sessions were ended early to keep at most 10 live (--max-sessions)');
     const a = JSON.parse(one.stdout) as { summary: { evictedSessions: number; flaggedSessions: number } ; sessions: unknown[] };
     const b = JSON.parse(two.stdout) as typeof a;
@@ -94,17 +95,17 @@ describe('loopwatch scan determinism', () => {
     expect(b.sessions).toEqual(a.sessions);
   });
 
-  it.skipIf(traceDir === null)('should give the same verdicts on the real traces with 1, 2 and 3 threads', () => {
+  it.skipIf(traceDir === null)('should give the same verdicts on the real traces with 1, 2 and 3 threads', async () => {
     const events = join(traceDir as string, 'events.jsonl.gz');
-    const reference = loopwatch(['scan', events, '--jsonl', '--workers', '0']).stdout;
+    const reference = (await loopwatchInProcess(['scan', events, '--jsonl', '--workers', '0'])).stdout;
     expect(reference.length).toBeGreaterThan(0);
-    expect(loopwatch(['scan', events, '--jsonl', '--workers', '1', '--batch-size', '333']).stdout).toBe(reference);
-    expect(loopwatch(['scan', events, '--jsonl', '--workers', '3']).stdout).toBe(reference);
-  });
+    expect((await loopwatchInProcess(['scan', events, '--jsonl', '--workers', '1', '--batch-size', '333'])).stdout).toBe(reference);
+    expect((await loopwatchInProcess(['scan', events, '--jsonl', '--workers', '3'])).stdout).toBe(reference);
+  }, 180_000); // three whole scans in this thread: a spawned scan's test had no vitest timeout while spawnSync blocked
 });
 
 describe('loopwatch scan output to a pipe', () => {
-  it('should go on without output when the reader stops early (loopwatch scan --jsonl | head -1), and exit 1 for the loops', () => {
+  it('should go on without output when the reader stops early (loopwatch scan --jsonl | head -1), and exit 1 for the loops', async () => {
     const dir = tempDir();
     const lines = Array.from({ length: 4000 }, (_, i) => ({ session: `p${i % 20}`, tool: 'bash', args: { command: 'make test' }, result: 'error: 1 failed' }));
     const file = writeJsonl(dir, 'many.jsonl', lines);

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cutSafe, headSafe, jsonSafe, terminalSafe } from '../src/text/terminal-text.js';
 import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { readReport } from './helpers/report-fixture.js';
 
 /** What a terminal acts on: C0 but line breaks (outputs are lines), DEL, C1, bidirectional controls, line separators. */
@@ -45,9 +46,9 @@ function safe(what: string, out: string): void {
 }
 
 describe('control characters in what scan prints', () => {
-  it('should show them as escapes in the summary, --json, --jsonl and on stderr', () => {
+  it('should show them as escapes in the summary, --json, --jsonl and on stderr', async () => {
     for (const flags of [[], ['--json'], ['--jsonl']]) {
-      const r = loopwatch(['scan', events, '--workers', '0', '--no-progress', '--top', '100', '--labels', sessions, ...flags]);
+      const r = await loopwatchInProcess(['scan', events, '--workers', '0', '--no-progress', '--top', '100', '--labels', sessions, ...flags]);
       expect(r.stdout.length, r.stderr).toBeGreaterThan(200);
       safe(`scan ${flags.join(' ')}`, r.stdout);
       safe(`scan ${flags.join(' ')} stderr`, r.stderr);
@@ -56,16 +57,16 @@ describe('control characters in what scan prints', () => {
     }
   });
 
-  it('should show them as escapes in the Markdown summary, each row on its line', () => {
-    const r = loopwatch(['scan', events, '--workers', '0', '--no-progress', '--top', '100', '--markdown']);
+  it('should show them as escapes in the Markdown summary, each row on its line', async () => {
+    const r = await loopwatchInProcess(['scan', events, '--workers', '0', '--no-progress', '--top', '100', '--markdown']);
     safe('markdown', r.stdout);
     const rows = r.stdout.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| ---'));
     expect(rows.filter((l) => /^\| (colour|clear|link|title|nul|c1|bidi|lines) /.test(l))).toHaveLength(Object.keys(HOSTILE).length);
   });
 
-  it('should keep the HTML report free of them too (its data shows escapes, its markup none)', () => {
+  it('should keep the HTML report free of them too (its data shows escapes, its markup none)', async () => {
     const html = join(dir, 'report.html');
-    loopwatch(['scan', events, '--workers', '0', '--no-progress', '--html', html]);
+    await loopwatchInProcess(['scan', events, '--workers', '0', '--no-progress', '--html', html]);
     const report = readReport(html);
     safe('html', report.html.replace(/\t/g, ' ')); // the page script is indented with tabs
     // every string the page will show (ids, files, tools, previews, messages of the timelines)
@@ -80,7 +81,7 @@ describe('control characters in what scan prints', () => {
 });
 
 describe('control characters in what explain prints', () => {
-  it('should show them as escapes in its rows, header, footer and --json', () => {
+  it('should show them as escapes in its rows, header, footer and --json', async () => {
     // (a command line cannot hold NUL: that session is not named)
     for (const [name, bad] of Object.entries(HOSTILE).filter(([name]) => name !== 'nul')) {
       for (const flags of [[], ['--json']]) {
@@ -92,13 +93,13 @@ describe('control characters in what explain prints', () => {
     }
   });
 
-  it('should show them as escapes in the session ids it suggests', () => {
+  it('should show them as escapes in the session ids it suggests', async () => {
     const r = loopwatch(['explain', 'i', events]);
     expect(r.stderr).toContain('sessions whose id contains it');
     safe('explain suggestions', r.stderr);
   });
 
-  it('should cut a cell between code points and outside escapes', () => {
+  it('should cut a cell between code points and outside escapes', async () => {
     // tool names and outcomes of emoji and escapes, each starting a character later: the cells' cuts fall
     // at every offset of a pair and of an escape
     const emoji = '\u{1F600}'.repeat(40);
@@ -112,7 +113,7 @@ describe('control characters in what explain prints', () => {
 });
 
 describe('terminal-safe text', () => {
-  it('should escape every control and keep everything else, cut between code points and escapes', () => {
+  it('should escape every control and keep everything else, cut between code points and escapes', async () => {
     const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
     const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
     const SHORT: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
@@ -143,14 +144,14 @@ describe('terminal-safe text', () => {
     );
   });
 
-  it('should not cut inside an escape', () => {
+  it('should not cut inside an escape', async () => {
     const s = terminalSafe('ab\u001bcd\u202eef');
     for (let n = 0; n <= s.length; n++) expect(headSafe(s, n)).not.toMatch(/\\(?:x[0-9a-f]?|u[0-9a-f]{0,3})$/);
     expect(headSafe(s, 5)).toBe('ab');
     expect(cutSafe(s, 6, true)).toBe('…ef');
   });
 
-  it('should escape in JSON text what JSON leaves raw, and read back the same', () => {
+  it('should escape in JSON text what JSON leaves raw, and read back the same', async () => {
     const value = { id: `a\u009bb\u202ec\u2028d\u007f`, esc: '\u001b' };
     const json = jsonSafe(JSON.stringify(value));
     expect(json).not.toMatch(RAW_CONTROL);

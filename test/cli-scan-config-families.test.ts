@@ -8,7 +8,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
+import { tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { writeClaudeCode, writeCodex } from './helpers/format-fixtures.js';
 
 /** A config whose families differ in the exact repeat threshold only (the pooled options are the defaults: 3). */
@@ -40,32 +41,32 @@ describe('scan applies a config\'s families per agent', () => {
   ]);
   const config = familiesConfig(dir, 'alpha-agent 1.0', 'beta-agent');
 
-  it('should flag a labelled session with its family\'s options and an unlabelled one with the pooled options (jsonl, both checkers)', () => {
+  it('should flag a labelled session with its family\'s options and an unlabelled one with the pooled options (jsonl, both checkers)', async () => {
     for (const workers of ['0', '2']) {
-      const run = loopwatch(['scan', runs, '--config', config, '--jsonl', '--workers', workers]);
+      const run = await loopwatchInProcess(['scan', runs, '--config', config, '--jsonl', '--workers', workers]);
       expect(run.code, run.stderr).toBe(1);
       // threshold 2: the 2nd call; 6: the 6th; c-1 has no label: the pooled 3, the 3rd
       expect(firstRepeat(run.stdout)).toEqual({ 'a-1': 1, 'b-1': 5, 'c-1': 2 });
     }
-    const pooled = loopwatch(['scan', runs, '--jsonl', '--workers', '0']);
+    const pooled = await loopwatchInProcess(['scan', runs, '--jsonl', '--workers', '0']);
     expect(firstRepeat(pooled.stdout)).toEqual({ 'a-1': 2, 'b-1': 2, 'c-1': 2 });
   });
 
-  it('should say so in the text summary: the family with threshold 2 is flagged a call earlier', () => {
+  it('should say so in the text summary: the family with threshold 2 is flagged a call earlier', async () => {
     const row = (stdout: string, session: string) => stdout.split('\n').find((l) => l.startsWith(`  ${session} `)) ?? '';
-    const run = loopwatch(['scan', runs, '--config', config, '--workers', '0']);
+    const run = await loopwatchInProcess(['scan', runs, '--config', config, '--workers', '0']);
     expect(row(run.stdout, 'a-1')).toContain('flagged at step 1');
     expect(row(run.stdout, 'c-1')).toContain('flagged at step 2');
-    const pooled = loopwatch(['scan', runs, '--workers', '0']);
+    const pooled = await loopwatchInProcess(['scan', runs, '--workers', '0']);
     expect(row(pooled.stdout, 'a-1')).toContain('flagged at step 2');
   });
 
-  it('should take an unlabelled transcript\'s agent from its format (Claude Code, Codex)', () => {
+  it('should take an unlabelled transcript\'s agent from its format (Claude Code, Codex)', async () => {
     const d = tempDir();
     const [ccStuck] = writeClaudeCode(d);
     const [codexStuck] = writeCodex(d);
     const cfg = familiesConfig(tempDir(), 'claude-code', 'codex');
-    const run = loopwatch(['scan', d, '--config', cfg, '--jsonl', '--workers', '0']);
+    const run = await loopwatchInProcess(['scan', d, '--config', cfg, '--jsonl', '--workers', '0']);
     const first = firstRepeat(run.stdout, 'file');
     expect(first[ccStuck]).toBe(1);
     expect(first[codexStuck]).toBe(5);

@@ -1,9 +1,11 @@
 /**
- * `loopwatch scan` on files of every supported format, as a subprocess: the stuck session is flagged up to
+ * `loopwatch scan` on files of every supported format, through the CLI's `main` in this process (the bundled command
+ * as a process: cli-commands.test.ts, cli-bundle.test.ts): the stuck session is flagged up to
  * break, the clean one is not, and the outputs have the documented shapes.
  */
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
+import { tempDir, verdictLines } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { FIXTURE_CALLS, writeAnthropic, writeAtif, writeInspectLog, writeClaudeCode, writeCodex, writeEvents, writeGeminiCli, writeHookPayloads, writeOpenAiChat, writeOpenAiResponses, writeOpenHands, writeOtel, writeSweAgent } from './helpers/format-fixtures.js';
 
 const VERDICT_FIELDS = ['session', 'file', 'index', 'step', 'tool', 'kind', 'detector', 'confidence', 'action', 'loopStart', 'recommended', 'message'];
@@ -29,8 +31,8 @@ cases.push(['inspect', [writeInspectLog(dir)], 'fix_tests/stuck#1', 'fix_tests/c
 
 describe('loopwatch scan, per format', () => {
   for (const [format, files, stuck, clean] of cases) {
-    it(`should flag the stuck ${format} session up to break, and not the clean one`, () => {
-      const run = loopwatch(['scan', ...files, '--jsonl', '--workers', '1']);
+    it(`should flag the stuck ${format} session up to break, and not the clean one`, async () => {
+      const run = await loopwatchInProcess(['scan', ...files, '--jsonl', '--workers', '1']);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(1); // a session reached break (the default --fail-on)
       const lines = verdictLines(run.stdout);
@@ -44,8 +46,8 @@ describe('loopwatch scan, per format', () => {
       expect(lines.some((l) => l.session === clean)).toBe(false);
     });
 
-    it(`should read ${format} the same when forced with --format, and summarise it as JSON`, () => {
-      const run = loopwatch(['scan', ...files, '--json', '--format', format, '--workers', '0']);
+    it(`should read ${format} the same when forced with --format, and summarise it as JSON`, async () => {
+      const run = await loopwatchInProcess(['scan', ...files, '--json', '--format', format, '--workers', '0']);
       expect(run.code).toBe(1);
       const doc = JSON.parse(run.stdout) as { summary: Record<string, unknown>; sessions: { session: string; calls: number; worstAction: string | null }[] };
       expect(doc.summary).toMatchObject({ sessions: 2, events: 2 * FIXTURE_CALLS, flaggedSessions: 1, skipped: 0 });
@@ -58,36 +60,36 @@ describe('loopwatch scan, per format', () => {
     });
   }
 
-  it('should scan a folder of mixed formats, gzip included, and read standard input', () => {
+  it('should scan a folder of mixed formats, gzip included, and read standard input', async () => {
     const mixed = tempDir();
     writeEvents(mixed, 'a.jsonl.gz');
     writeOpenAiChat(mixed, 'b.jsonl');
     writeAnthropic(mixed, 'c.json');
     writeSweAgent(mixed);
-    const run = loopwatch(['scan', mixed, '--json', '--workers', '2']);
+    const run = await loopwatchInProcess(['scan', mixed, '--json', '--workers', '2']);
     expect(run.stderr).toBe('');
     const doc = JSON.parse(run.stdout) as { summary: { sessions: number; flaggedSessions: number; events: number } };
     expect(doc.summary).toMatchObject({ sessions: 8, flaggedSessions: 4, events: 8 * FIXTURE_CALLS });
 
-    const piped = loopwatch(['scan', '-', '--json', '--workers', '0'], `${JSON.stringify({ session: 's', tool: 't', args: { a: 1 } })}\n`);
+    const piped = await loopwatchInProcess(['scan', '-', '--json', '--workers', '0'], `${JSON.stringify({ session: 's', tool: 't', args: { a: 1 } })}\n`);
     expect(piped.code).toBe(0);
     expect(JSON.parse(piped.stdout).summary).toMatchObject({ sessions: 1, events: 1, flaggedSessions: 0 });
   });
 
-  it('should check calls whose arguments were not recorded by tool name, and say so in the summary', () => {
+  it('should check calls whose arguments were not recorded by tool name, and say so in the summary', async () => {
     const file = writeOtel(tempDir(), 'no-args.jsonl', false);
-    const run = loopwatch(['scan', file, '--workers', '0']);
+    const run = await loopwatchInProcess(['scan', file, '--workers', '0']);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`${2 * FIXTURE_CALLS} calls had no recorded arguments: compared by tool name only`);
     expect(run.stdout).toMatch(/otel-stuck\s+8\s+\d+ break/);
-    const doc = JSON.parse(loopwatch(['scan', file, '--json', '--workers', '0']).stdout) as { summary: Record<string, unknown> };
+    const doc = JSON.parse((await loopwatchInProcess(['scan', file, '--json', '--workers', '0'])).stdout) as { summary: Record<string, unknown> };
     expect(doc.summary).toMatchObject({ events: 2 * FIXTURE_CALLS, callsWithoutArgs: 2 * FIXTURE_CALLS, skipped: 0 });
-    const withArgs = loopwatch(['scan', writeOtel(tempDir()), '--workers', '0']);
+    const withArgs = await loopwatchInProcess(['scan', writeOtel(tempDir()), '--workers', '0']);
     expect(withArgs.stdout).not.toContain('no recorded arguments');
   });
 
-  it('should print a readable summary naming the stuck session and where its loop began', () => {
-    const run = loopwatch(['scan', writeEvents(tempDir()), '--workers', '0']);
+  it('should print a readable summary naming the stuck session and where its loop began', async () => {
+    const run = await loopwatchInProcess(['scan', writeEvents(tempDir()), '--workers', '0']);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('loopwatch scan: 2 sessions, 16 calls');
     expect(run.stdout).toMatch(/flagged sessions \(warn or above\): 1 of 2/);

@@ -9,17 +9,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TIMELINE_SAMPLE } from '../src/report/timeline-picks.js';
-import { loopwatch, tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
+import { tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { CLEAN_ID, HOSTILE_IDS, SECRET_ID, hostileFolder, readReport, sessionCalls } from './helpers/report-fixture.js';
 import { traceDir } from './helpers/traces.js';
 
 const shownIds = [...HOSTILE_IDS.filter((id) => id !== SECRET_ID), 'token=[REDACTED]', CLEAN_ID];
 
 describe('scan --html', () => {
-  it('should write one self-contained file holding hostile ids as data, never as markup', () => {
+  it('should write one self-contained file holding hostile ids as data, never as markup', async () => {
     const { dir } = hostileFolder();
     const out = join(tempDir(), 'report.html');
-    const run = loopwatch(['scan', dir, '--html', out, '--workers', '0']);
+    const run = await loopwatchInProcess(['scan', dir, '--html', out, '--workers', '0']);
     expect(run.code).toBe(1); // loops at break, nothing skipped: the labels file was not read as a trace
     expect(run.stderr).toContain(`labels of 6 sessions from ${join(dir, 'sessions.jsonl')}`);
     expect(run.stderr).toContain(`HTML report written to ${out}`);
@@ -47,16 +48,16 @@ describe('scan --html', () => {
     expect(doc.limits.join(' ')).toContain('3 of the 5 flagged sessions are labelled as having finished');
   });
 
-  it('should give the worst sessions and a sample timelines whose verdicts are the scan verdicts', () => {
+  it('should give the worst sessions and a sample timelines whose verdicts are the scan verdicts', async () => {
     const { dir, events } = hostileFolder();
     const out = join(tempDir(), 'report.html');
-    loopwatch(['scan', dir, '--html', out, '--timelines', '2', '--workers', '0']);
+    await loopwatchInProcess(['scan', dir, '--html', out, '--timelines', '2', '--workers', '0']);
     const { rows, doc } = readReport(out);
     const t = doc.timelines;
     expect(t).toMatchObject({ worst: 2, sampled: TIMELINE_SAMPLE, missing: null });
     expect(t.items.filter((i) => i.why === 'worst')).toHaveLength(2);
     expect(t.items.length).toBeLessThanOrEqual(2 + TIMELINE_SAMPLE);
-    const jsonl = verdictLines(loopwatch(['scan', events, '--jsonl', '--workers', '0']).stdout);
+    const jsonl = verdictLines((await loopwatchInProcess(['scan', events, '--jsonl', '--workers', '0'])).stdout);
     for (const item of t.items) {
       const row = rows[item.row];
       expect(row).toBeDefined();
@@ -73,20 +74,20 @@ describe('scan --html', () => {
     expect(call?.outcome).toContain('<script>alert(3)</script>');
   });
 
-  it('should list only the sessions passing --action, and keep no timeline with --timelines 0', () => {
+  it('should list only the sessions passing --action, and keep no timeline with --timelines 0', async () => {
     const { dir } = hostileFolder();
     const out = join(tempDir(), 'report.html');
-    loopwatch(['scan', dir, '--html', out, '--action', 'break', '--timelines', '0', '--workers', '0']);
+    await loopwatchInProcess(['scan', dir, '--html', out, '--action', 'break', '--timelines', '0', '--workers', '0']);
     const { rows, doc } = readReport(out);
     expect(rows).toHaveLength(5);
     expect(doc.totals.sessions).toBe(6);
     expect(doc.timelines).toMatchObject({ worst: 0, sampled: 0, items: [], missing: null });
   });
 
-  it('should say why sessions read from standard input have no timeline', () => {
+  it('should say why sessions read from standard input have no timeline', async () => {
     const input = [...HOSTILE_IDS.flatMap((id) => sessionCalls(id, true))].map((l) => JSON.stringify(l)).join('\n');
     const out = join(tempDir(), 'report.html');
-    const run = loopwatch(['scan', '-', '--html', out, '--workers', '0'], input);
+    const run = await loopwatchInProcess(['scan', '-', '--html', out, '--workers', '0'], input);
     expect(run.code).toBe(1);
     const { rows, doc } = readReport(out);
     expect(rows.map((r) => r.file)).toEqual(Array(5).fill('<stdin>'));
@@ -94,11 +95,11 @@ describe('scan --html', () => {
     expect(doc.timelines.missing).toContain('standard input, which cannot be read twice');
   });
 
-  it('should take labels from --labels instead of the file beside the traces, which is then passed over', () => {
+  it('should take labels from --labels instead of the file beside the traces, which is then passed over', async () => {
     const { dir } = hostileFolder();
     const other = writeJsonl(tempDir(), 'labels.jsonl', [{ session: 'loop-a', label: 'exit_cost' }, 'not json']);
     const out = join(tempDir(), 'report.html');
-    const run = loopwatch(['scan', dir, '--html', out, '--labels', other, '--workers', '0', '--allow-skipped']);
+    const run = await loopwatchInProcess(['scan', dir, '--html', out, '--labels', other, '--workers', '0', '--allow-skipped']);
     expect(run.stderr).toContain(`labels of 1 sessions from ${other} (--labels)`);
     expect(run.stderr).toContain(`${join(dir, 'sessions.jsonl')} looks like labels: not read as a trace (and not used: --labels was given)`);
     expect(run.stderr).toContain(`${other}:2: skipped (invalid-json)`);
@@ -106,12 +107,12 @@ describe('scan --html', () => {
     expect(rows.filter((r) => r.label !== null).map((r) => [r.session, r.label])).toEqual([['loop-a', 'exit_cost']]);
     expect(doc.totals.skipped).toBe(1);
     // a bad labels line is skipped input like any other: exit 2 without --allow-skipped
-    expect(loopwatch(['scan', dir, '--labels', other, '--workers', '0']).code).toBe(2);
+    expect((await loopwatchInProcess(['scan', dir, '--labels', other, '--workers', '0'])).code).toBe(2);
   });
 
-  it.skipIf(traceDir === null)('should label the real traces from the sessions.jsonl beside them, with timelines that agree with the table', () => {
+  it.skipIf(traceDir === null)('should label the real traces from the sessions.jsonl beside them, with timelines that agree with the table', async () => {
     const out = join(tempDir(), 'report.html');
-    const run = loopwatch(['scan', traceDir as string, '--html', out]);
+    const run = await loopwatchInProcess(['scan', traceDir as string, '--html', out]);
     expect(run.code).toBe(1); // the labels file is not read as a trace: nothing skipped
     const { rows, doc } = readReport(out);
     expect(rows).toHaveLength(doc.totals.sessions);
@@ -127,9 +128,9 @@ describe('scan --html', () => {
       expect(shownVerdicts + leftOut).toBe(row?.verdicts);
       expect(t.firstBreak).toBe(row?.firstBreak);
     }
-  });
+  }, 180_000); // the real traces scanned in this thread (a spawned scan had no vitest timeout while spawnSync blocked)
 
-  it('should refuse report flags that cannot work, before reading anything', () => {
+  it('should refuse report flags that cannot work, before reading anything', async () => {
     const { dir, events } = hostileFolder();
     const cases: [string[], string][] = [
       [['--html'], '--html needs a value'],
@@ -143,20 +144,20 @@ describe('scan --html', () => {
     ];
     const before = readFileSync(events, 'utf8');
     for (const [flags, message] of cases) {
-      const run = loopwatch(['scan', dir, ...flags, '--workers', '0']);
+      const run = await loopwatchInProcess(['scan', dir, ...flags, '--workers', '0']);
       expect(run.stderr).toMatch(/^loopwatch scan: .* \(see loopwatch scan --help\)\n$/);
       expect(run.stderr).toContain(message);
       expect(run.code).toBe(2);
     }
     expect(readFileSync(events, 'utf8')).toBe(before);
-    expect(loopwatch(['scan', events, '-o', events]).stderr).toContain(`--output ${events}: the scan reads that file; it would be overwritten`);
+    expect((await loopwatchInProcess(['scan', events, '-o', events])).stderr).toContain(`--output ${events}: the scan reads that file; it would be overwritten`);
   });
 });
 
 describe('scan --markdown', () => {
-  it('should print the Markdown summary instead of the text one, ids escaped inside their cells', () => {
+  it('should print the Markdown summary instead of the text one, ids escaped inside their cells', async () => {
     const { dir } = hostileFolder();
-    const run = loopwatch(['scan', dir, '--markdown', '--workers', '0']);
+    const run = await loopwatchInProcess(['scan', dir, '--markdown', '--workers', '0']);
     expect(run.code).toBe(1);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toBe('## loopwatch scan');
@@ -174,19 +175,19 @@ describe('scan --markdown', () => {
     expect(run.stdout).toContain('| exact\\_repeat | 5 | 0 | 35 |');
   });
 
-  it('should write --markdown FILE.md and --markdown=FILE beside the usual output, never taking a path to scan for the file', () => {
+  it('should write --markdown FILE.md and --markdown=FILE beside the usual output, never taking a path to scan for the file', async () => {
     const { dir, events } = hostileFolder();
     const out = tempDir();
     const md = join(out, 'summary.md');
-    const both = loopwatch(['scan', '--markdown', md, dir, '--json', '--workers', '0']);
+    const both = await loopwatchInProcess(['scan', '--markdown', md, dir, '--json', '--workers', '0']);
     expect(JSON.parse(both.stdout).summary.sessions).toBe(6);
     expect(readFileSync(md, 'utf8')).toContain('## loopwatch scan');
     const step = join(out, 'step_summary_1');
     writeFileSync(step, '');
-    loopwatch(['scan', events, `--markdown=${step}`, '--workers', '0']);
+    await loopwatchInProcess(['scan', events, `--markdown=${step}`, '--workers', '0']);
     expect(readFileSync(step, 'utf8')).toContain('### Worst sessions');
     // a bare --markdown before a path: the path is scanned, and the report is the Markdown
-    const bare = loopwatch(['scan', '--markdown', events, '--workers', '0']);
+    const bare = await loopwatchInProcess(['scan', '--markdown', events, '--workers', '0']);
     expect(bare.stdout.startsWith('## loopwatch scan')).toBe(true);
   });
 });

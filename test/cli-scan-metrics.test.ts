@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 const dir = tempDir();
 const file = writeJsonl(dir, 'runs.jsonl', [
@@ -19,9 +20,9 @@ const value = (text: string, series: string): number | undefined => {
 };
 
 describe('loopwatch scan --metrics', () => {
-  it('should write the summary as Prometheus gauges beside the usual output', () => {
+  it('should write the summary as Prometheus gauges beside the usual output', async () => {
     const out = join(dir, 'scan.prom');
-    const run = loopwatch(['scan', file, '--workers', '0', '--json', '--metrics', out]);
+    const run = await loopwatchInProcess(['scan', file, '--workers', '0', '--json', '--metrics', out]);
     expect(run.code).toBe(1); // the stuck session reached break
     expect(run.stderr).toContain(`metrics written to ${out}`);
     const summary = JSON.parse(run.stdout).summary as { sessions: number; events: number; flaggedSessions: number; byAction: Record<string, number>; wastedCalls: number; toolFailures: number };
@@ -39,8 +40,8 @@ describe('loopwatch scan --metrics', () => {
     for (const line of text.split('\n')) if (line !== '' && !line.startsWith('#')) expect(line).toMatch(/^loopwatch_scan_/);
   });
 
-  it('should refuse a metrics file the scan would read', () => {
-    const run = loopwatch(['scan', dir, '--metrics', join(dir, 'more.jsonl')]);
+  it('should refuse a metrics file the scan would read', async () => {
+    const run = await loopwatchInProcess(['scan', dir, '--metrics', join(dir, 'more.jsonl')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--metrics');
   });

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summaryText } from '../src/cli/render/summary-text.js';
 import type { ScanSummary } from '../src/cli/scan/scan-summary.js';
-import { CLI, loopwatch, tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
+import { CLI, tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 const long = `swe-bench/django__django-11099/attempt-3/${'x'.repeat(40)}`;
 const calls = (session: string, n: number, tool = 'bash', error?: string) => Array.from({ length: n }, () => ({ session, tool, args: { command: 'make test' }, result: 'FAILED', ...(error === undefined ? {} : { error }) }));
@@ -23,15 +24,15 @@ const file = writeJsonl(dir, 'runs.jsonl', [
 ]);
 
 describe('loopwatch scan report options', () => {
-  it('should print session ids whole when the report does not go to a terminal, and --json has them whole', () => {
-    const run = loopwatch(['scan', file, '--workers', '0']);
+  it('should print session ids whole when the report does not go to a terminal, and --json has them whole', async () => {
+    const run = await loopwatchInProcess(['scan', file, '--workers', '0']);
     expect(run.stdout).toContain(`  ${long} `);
-    const doc = JSON.parse(loopwatch(['scan', file, '--json', '--workers', '0']).stdout) as { sessions: { session: string; file: string }[] };
+    const doc = JSON.parse((await loopwatchInProcess(['scan', file, '--json', '--workers', '0'])).stdout) as { sessions: { session: string; file: string }[] };
     expect(doc.sessions.map((s) => s.session)).toContain(long);
   });
 
-  it('should cut a long id only to what a narrow terminal leaves, and not at 44 characters on a wide one', () => {
-    const summary = JSON.parse(loopwatch(['scan', file, '--json', '--workers', '0']).stdout).summary as ScanSummary;
+  it('should cut a long id only to what a narrow terminal leaves, and not at 44 characters on a wide one', async () => {
+    const summary = JSON.parse((await loopwatchInProcess(['scan', file, '--json', '--workers', '0'])).stdout).summary as ScanSummary;
     const wide = summaryText(summary, { minAction: 'warn', width: 220 });
     expect(wide).toContain(`  ${long} `);
     const narrow = summaryText(summary, { minAction: 'warn', width: 100 });
@@ -40,51 +41,51 @@ describe('loopwatch scan report options', () => {
     expect(row.indexOf('…')).toBeGreaterThanOrEqual(2 + 20);
   });
 
-  it('should list --top N worst sessions and tools, and filter by --action and --kind', () => {
-    const one = JSON.parse(loopwatch(['scan', file, '--json', '--workers', '0', '--top', '1']).stdout) as { summary: ScanSummary };
+  it('should list --top N worst sessions and tools, and filter by --action and --kind', async () => {
+    const one = JSON.parse((await loopwatchInProcess(['scan', file, '--json', '--workers', '0', '--top', '1'])).stdout) as { summary: ScanSummary };
     expect(one.summary.worstSessions.map((s) => s.session)).toEqual([long]);
     expect(one.summary.topTools).toHaveLength(1);
-    const cycles = JSON.parse(loopwatch(['scan', file, '--json', '--workers', '0', '--kind', 'cycle']).stdout) as { summary: ScanSummary; sessions: { session: string }[] };
+    const cycles = JSON.parse((await loopwatchInProcess(['scan', file, '--json', '--workers', '0', '--kind', 'cycle'])).stdout) as { summary: ScanSummary; sessions: { session: string }[] };
     expect(cycles.sessions.map((s) => s.session)).toEqual(['cycler']);
     expect(cycles.summary.sessions).toBe(4); // the counts cover every session; the filters choose what is listed
-    const warnOnly = verdictLines(loopwatch(['scan', file, '--jsonl', '--workers', '0', '--action', 'warn']).stdout);
+    const warnOnly = verdictLines((await loopwatchInProcess(['scan', file, '--jsonl', '--workers', '0', '--action', 'warn'])).stdout);
     expect(warnOnly.length).toBeGreaterThan(0);
     expect(new Set(warnOnly.map((l) => l.action))).toEqual(new Set(['warn']));
-    expect(loopwatch(['scan', file, '--kind', 'cycles']).stderr).toContain('--kind must be one of exact_repeat, cycle, frequency, state_repeat, dead_end, similar_args, semantic, result_repeat, chanting, received "cycles" (did you mean cycle?)');
+    expect((await loopwatchInProcess(['scan', file, '--kind', 'cycles'])).stderr).toContain('--kind must be one of exact_repeat, cycle, frequency, state_repeat, dead_end, similar_args, semantic, result_repeat, chanting, received "cycles" (did you mean cycle?)');
   });
 
-  it('should write the report into --output FILE, and refuse a path it cannot write before reading anything', () => {
+  it('should write the report into --output FILE, and refuse a path it cannot write before reading anything', async () => {
     const out = join(tempDir(), 'report.json');
-    const run = loopwatch(['scan', file, '--json', '--workers', '0', '--output', out]);
+    const run = await loopwatchInProcess(['scan', file, '--json', '--workers', '0', '--output', out]);
     expect(run.stdout).toBe('');
     expect(JSON.parse(readFileSync(out, 'utf8')).summary.sessions).toBe(4);
-    const bad = loopwatch(['scan', file, '--output', join(out, 'not-a-folder', 'x.json')]);
+    const bad = await loopwatchInProcess(['scan', file, '--output', join(out, 'not-a-folder', 'x.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^loopwatch scan: --output .*: cannot write the file \(ENOTDIR\)/);
   });
 
-  it('should count tool failures (as the input says) apart from calls the checker refused', () => {
-    const doc = JSON.parse(loopwatch(['scan', file, '--json', '--workers', '0']).stdout) as { summary: ScanSummary; sessions: Record<string, unknown>[] };
+  it('should count tool failures (as the input says) apart from calls the checker refused', async () => {
+    const doc = JSON.parse((await loopwatchInProcess(['scan', file, '--json', '--workers', '0'])).stdout) as { summary: ScanSummary; sessions: Record<string, unknown>[] };
     expect(doc.summary).toMatchObject({ toolFailures: 8, refusedCalls: 0 });
     expect(doc.sessions.find((s) => s.session === long)).toMatchObject({ toolFailures: 8, refusedCalls: 0 });
     expect(doc.sessions.every((s) => !('failedCalls' in s))).toBe(true);
   });
 
-  it('should rank skipped input above loops found unless --allow-skipped, and empty input as 2 unless --allow-empty', () => {
+  it('should rank skipped input above loops found unless --allow-skipped, and empty input as 2 unless --allow-empty', async () => {
     const broken = writeJsonl(tempDir(), 'broken.jsonl', [...calls('a', 6), '{"truncated": ']);
-    const run = loopwatch(['scan', broken, '--workers', '0']);
+    const run = await loopwatchInProcess(['scan', broken, '--workers', '0']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('loopwatch: 1 line, element, input or call was skipped (named above; --allow-skipped to exit on the findings alone); exit code 2');
-    const allowed = loopwatch(['scan', broken, '--workers', '0', '--allow-skipped']);
+    const allowed = await loopwatchInProcess(['scan', broken, '--workers', '0', '--allow-skipped']);
     expect(allowed.code).toBe(1);
     expect(allowed.stderr).toContain('loopwatch: 1 line, element, input or call was skipped (named above)\n');
-    expect(loopwatch(['scan', tempDir(), '--allow-skipped']).code).toBe(2);
-    expect(loopwatch(['scan', tempDir(), '--allow-empty']).code).toBe(0);
+    expect((await loopwatchInProcess(['scan', tempDir(), '--allow-skipped'])).code).toBe(2);
+    expect((await loopwatchInProcess(['scan', tempDir(), '--allow-empty'])).code).toBe(0);
   });
 
-  it('should say 1 session, 1 call', () => {
+  it('should say 1 session, 1 call', async () => {
     const single = writeJsonl(tempDir(), 'one.jsonl', [{ session: 'x', tool: 't' }]);
-    expect(loopwatch(['scan', single, '--workers', '0']).stdout).toContain('loopwatch scan: 1 session, 1 call in');
+    expect((await loopwatchInProcess(['scan', single, '--workers', '0'])).stdout).toContain('loopwatch scan: 1 session, 1 call in');
   });
 
   it('should print the summary of what was read on Ctrl-C and exit 130', async () => {

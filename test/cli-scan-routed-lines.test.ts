@@ -10,7 +10,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 /** Lines of one file: sessions s0..s3 looping at times, with odd lines among them. */
 function fileLines(seed: number): string[] {
@@ -40,26 +41,26 @@ describe('scan with worker threads, lines handed over unread', () => {
   // a line of bytes that are not UTF-8 in a routed record
   writeFileSync(b, Buffer.concat([Buffer.from(fileLines(3).join('\n') + '\n'), Buffer.from('{"session": "s1", "tool": "bash", "args": {"command": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}\n')]));
 
-  const run = (extra: readonly string[]): { stdout: string; stderr: string; doc: string } => {
-    const jsonl = loopwatch(['scan', a, b, '--jsonl', '--min-action', 'warn', '--fail-on', 'never', '--no-progress', ...extra]);
-    const doc = loopwatch(['scan', a, b, '--json', '--fail-on', 'never', '--no-progress', ...extra]);
+  const run = async (extra: readonly string[]): Promise<{ stdout: string; stderr: string; doc: string }> => {
+    const jsonl = await loopwatchInProcess(['scan', a, b, '--jsonl', '--min-action', 'warn', '--fail-on', 'never', '--no-progress', ...extra]);
+    const doc = await loopwatchInProcess(['scan', a, b, '--json', '--fail-on', 'never', '--no-progress', ...extra]);
     return { stdout: jsonl.stdout, stderr: jsonl.stderr.split('\n').sort().join('\n'), doc: doc.stdout.replace(/"(seconds|millis|callsPerSecond|eventsPerSecond)": ?[0-9.e+-]+/g, '') };
   };
 
   it.each([
     ['--max-sessions', '100000'],
     ['--max-sessions', '2'],
-  ])('should give what one thread gives, whatever the threads and batch size (%s %s)', (flag, value) => {
-    const one = run(['--workers', '1', flag, value]);
+  ])('should give what one thread gives, whatever the threads and batch size (%s %s)', async (flag, value) => {
+    const one = await run(['--workers', '1', flag, value]);
     expect(one.stdout).not.toBe('');
     expect(one.stderr).toContain('skipped (bad-record)');
     expect(one.stderr).toContain('skipped (invalid-json)');
     expect(one.stderr).toContain('skipped (invalid-utf8)');
     for (const extra of [['--workers', '2'], ['--workers', '3'], ['--workers', '2', '--batch-size', '3']]) {
-      const many = run([...extra, flag, value]);
+      const many = await run([...extra, flag, value]);
       expect(many.stdout).toBe(one.stdout);
       expect(many.stderr).toBe(one.stderr);
       expect(many.doc).toBe(one.doc);
     }
-  });
+  }, 180_000); // eight scans in this thread (a spawned scan had no vitest timeout while spawnSync blocked)
 });

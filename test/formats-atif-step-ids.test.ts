@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loopwatch, tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 import { writeFileSync } from 'node:fs';
 
@@ -36,15 +37,15 @@ describe('ATIF step numbers', () => {
     expect(steps).toEqual([0, 1, 2, 3, 40]);
   });
 
-  it('should name the trajectory\'s steps in scan --jsonl, the summary and explain', () => {
+  it('should name the trajectory\'s steps in scan --jsonl, the summary and explain', async () => {
     const dir = tempDir();
     const file = join(dir, 'trajectory.json');
     writeFileSync(file, JSON.stringify(looping(5)));
-    const jsonl = loopwatch(['scan', file, '--jsonl', '--workers', '0']);
+    const jsonl = await loopwatchInProcess(['scan', file, '--jsonl', '--workers', '0']);
     expect(jsonl.code).toBe(1);
     const verdicts = jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l) as { index: number; step: number; loopStart: number });
     expect(verdicts.map((v) => [v.index, v.step, v.loopStart])).toEqual([[2, 4, 0], [3, 5, 0], [4, 6, 0]]);
-    const summary = loopwatch(['scan', file, '--workers', '0', '--no-progress']);
+    const summary = await loopwatchInProcess(['scan', file, '--workers', '0', '--no-progress']);
     expect(summary.stdout).toContain('step 2, flagged at step 4');
     const explain = loopwatch(['explain', 'fix-tests__a1b2', file]);
     expect(explain.code).toBe(0);

@@ -8,7 +8,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 const COMMAND = 'python3 -m pytest -q test_calc.py';
 
@@ -42,9 +43,9 @@ function batchRun(ids: readonly string[], withTrajectories = true): string {
 }
 
 describe('a SWE-bench batch run folder', () => {
-  it('should read the trajectories and pass preds.json over with a note, not skip it as unknown', () => {
+  it('should read the trajectories and pass preds.json over with a note, not skip it as unknown', async () => {
     const dir = batchRun(['calc-1', 'calc-2']);
-    const run = loopwatch(['scan', dir, '--json', '--workers', '0']);
+    const run = await loopwatchInProcess(['scan', dir, '--json', '--workers', '0']);
     expect(run.stderr).not.toContain('unknown-format');
     expect(run.stderr).toContain('preds.json (the patches submitted, no calls) passed over');
     expect(run.code).toBe(1); // each run's loop reached break; nothing skipped
@@ -52,9 +53,9 @@ describe('a SWE-bench batch run folder', () => {
     expect(summary).toMatchObject({ sessions: 2, events: 12, skipped: 0, toolFailures: 12 });
   });
 
-  it('should still report a preds.json beside no trajectory (not plainly a batch run)', () => {
+  it('should still report a preds.json beside no trajectory (not plainly a batch run)', async () => {
     const dir = batchRun(['calc-1'], false);
-    const run = loopwatch(['scan', dir]);
+    const run = await loopwatchInProcess(['scan', dir]);
     expect(run.stderr).toContain('preds.json:1: skipped (unknown-format)');
     expect(run.code).toBe(2);
   });

@@ -8,10 +8,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readInputs } from '../src/index.js';
 import { answeredRounds, taskedRounds } from './helpers/answered-rounds.js';
-import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
+import { type CliRun, loopwatch, tempDir, verdictLines } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { writeTurns } from './helpers/prompted-sessions.js';
 
 const FORMATS = ['claude-code', 'codex', 'gemini', 'hooks'] as const;
@@ -48,28 +49,31 @@ describe('the readers, on prompts that only answer the agent', () => {
 });
 
 describe('scan of a loop whose rounds the person only answers', () => {
-  const scan = loopwatch(['scan', '--jsonl', dir]);
+  let scan: CliRun;
   const bySession = new Map<string, string[]>();
-  for (const v of verdictLines(scan.stdout)) bySession.set(String(v.session), [...(bySession.get(String(v.session)) ?? []), String(v.action)]);
+  beforeAll(async () => {
+    scan = await loopwatchInProcess(['scan', '--jsonl', dir]);
+    for (const v of verdictLines(scan.stdout)) bySession.set(String(v.session), [...(bySession.get(String(v.session)) ?? []), String(v.action)]);
+  });
 
-  it.each(FORMATS)('should break the answered rounds (%s)', (format) => {
+  it.each(FORMATS)('should break the answered rounds (%s)', async (format) => {
     expect(scan.stderr).toBe('');
     expect(bySession.get(`answered-${format}`)).toContain('break');
   });
 
-  it.each(FORMATS)('should stay quiet when each part of each round was asked for by a new task (%s)', (format) => {
+  it.each(FORMATS)('should stay quiet when each part of each round was asked for by a new task (%s)', async (format) => {
     expect(bySession.get(`tasked-${format}`)).toBeUndefined();
   });
 
-  it('should give the same verdicts with worker threads and any batch size', () => {
+  it('should give the same verdicts with worker threads and any batch size', async () => {
     for (const flags of [['--workers', '2', '--batch-size', '1'], ['--workers', '0', '--batch-size', '3']]) {
-      expect(loopwatch(['scan', '--jsonl', dir, ...flags]).stdout, flags.join(' ')).toBe(scan.stdout);
+      expect((await loopwatchInProcess(['scan', '--jsonl', dir, ...flags])).stdout, flags.join(' ')).toBe(scan.stdout);
     }
   });
 });
 
 describe('eval of a loop whose rounds the person only answers', () => {
-  it('should warn the answered rounds in both replays, and leave the tasked ones unwarned', () => {
+  it('should warn the answered rounds in both replays, and leave the tasked ones unwarned', async () => {
     const r = loopwatch(['eval', dir, '--labels', labels, '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { falseAlarms: unknown[]; warnings: unknown[]; loops: { session: string; onePhase: { warned: boolean }; twoPhase: { warned: boolean } }[] };

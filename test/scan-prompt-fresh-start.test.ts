@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readInputs } from '../src/index.js';
 import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { type Turn, type TurnCall, writeTurns } from './helpers/prompted-sessions.js';
 
 const FORMATS = ['claude-code', 'codex', 'gemini', 'hooks'] as const;
@@ -29,8 +30,8 @@ const oneRun: Turn[] = [{ prompt: 'Please fix the failing test.', calls: askedAg
 const loopInOnePrompt: Turn[] = [...askedAgain.slice(0, 2), { prompt: 'Make the test pass.', calls: Array.from({ length: 8 }, () => failingTests) }];
 
 /** The actions `scan --jsonl` reports for the session of `file` (extra flags in `flags`). */
-function actions(dir: string, flags: readonly string[] = []): string[] {
-  const r = loopwatch(['scan', '--jsonl', dir, ...flags]);
+async function actions(dir: string, flags: readonly string[] = []): Promise<string[]> {
+  const r = await loopwatchInProcess(['scan', '--jsonl', dir, ...flags]);
   expect(r.stderr).toBe('');
   return verdictLines(r.stdout).map((v) => String(v.action));
 }
@@ -45,19 +46,19 @@ describe.each(FORMATS)('scan of a %s session with prompts', (format) => {
     expect(prompted).toEqual(askedAgain.flatMap((_, i) => [i > 0, false]));
   });
 
-  it('should not break work asked for again by each new prompt', () => {
+  it('should not break work asked for again by each new prompt', async () => {
     const dir = tempDir();
     writeTurns(dir, format, `asked-${format}`, askedAgain);
-    expect(actions(dir)).not.toContain('break');
+    expect(await actions(dir)).not.toContain('break');
   });
 
-  it('should break the same calls read as one run of calls', () => {
+  it('should break the same calls read as one run of calls', async () => {
     const dir = tempDir();
     writeTurns(dir, format, `one-run-${format}`, oneRun);
-    expect(actions(dir)).toContain('break');
+    expect(await actions(dir)).toContain('break');
   });
 
-  it('should be explained as the scan sees it (explain replays the prompts too)', () => {
+  it('should be explained as the scan sees it (explain replays the prompts too)', async () => {
     const dir = tempDir();
     writeTurns(dir, format, `asked-${format}`, askedAgain);
     writeTurns(dir, format, `loop-${format}`, loopInOnePrompt);
@@ -65,30 +66,30 @@ describe.each(FORMATS)('scan of a %s session with prompts', (format) => {
     expect(loopwatch(['explain', `loop-${format}`, dir]).stdout).toMatch(/first break: #\d+ /);
   });
 
-  it('should break a loop within one prompt', () => {
+  it('should break a loop within one prompt', async () => {
     const dir = tempDir();
     writeTurns(dir, format, `loop-${format}`, loopInOnePrompt);
-    expect(actions(dir)).toContain('break');
+    expect(await actions(dir)).toContain('break');
   });
 });
 
 describe('scan with prompts, whatever the threads and batches', () => {
-  it('should give the same verdicts with worker threads and with any batch size', () => {
+  it('should give the same verdicts with worker threads and with any batch size', async () => {
     const dir = tempDir();
     for (const format of FORMATS) {
       writeTurns(dir, format, `asked-${format}`, askedAgain);
       writeTurns(dir, format, `loop-${format}`, loopInOnePrompt);
     }
-    const one = loopwatch(['scan', '--jsonl', dir, '--workers', '0']);
+    const one = await loopwatchInProcess(['scan', '--jsonl', dir, '--workers', '0']);
     expect(verdictLines(one.stdout).some((v) => v.action === 'break')).toBe(true);
     for (const flags of [['--workers', '2'], ['--workers', '3', '--batch-size', '1'], ['--workers', '0', '--batch-size', '3'], ['--workers', '2', '--batch-size', '5']]) {
-      expect(loopwatch(['scan', '--jsonl', dir, ...flags]).stdout, flags.join(' ')).toBe(one.stdout);
+      expect((await loopwatchInProcess(['scan', '--jsonl', dir, ...flags])).stdout, flags.join(' ')).toBe(one.stdout);
     }
   });
 });
 
 describe('eval with prompts', () => {
-  it('should neither warn nor break work asked for again by each prompt, in either replay, and break a loop within one prompt in both', () => {
+  it('should neither warn nor break work asked for again by each prompt, in either replay, and break a loop within one prompt in both', async () => {
     const dir = tempDir();
     const labels: string[] = [];
     for (const format of FORMATS) {

@@ -5,10 +5,11 @@
  * UserPromptSubmit's prompt text), so scan finds a loop that spans background tasks' completions; the same
  * calls after typed tasks stay quiet (each starts afresh), whatever the worker count and batch size.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readInputs } from '../src/index.js';
 import { answeredRounds, taskedRounds } from './helpers/answered-rounds.js';
-import { loopwatch, tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
+import { type CliRun, tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { hookTurns, type Turn } from './helpers/prompted-sessions.js';
 import { claudeCodeMarked, notifiedRounds, type OriginMarks } from './helpers/task-notifications.js';
 
@@ -49,22 +50,25 @@ describe('the readers, on background tasks\' notifications', () => {
 });
 
 describe('scan of a loop that spans background tasks\' notifications', () => {
-  const scan = loopwatch(['scan', '--jsonl', dir]);
+  let scan: CliRun;
   const bySession = new Map<string, string[]>();
-  for (const v of verdictLines(scan.stdout)) bySession.set(String(v.session), [...(bySession.get(String(v.session)) ?? []), String(v.action)]);
+  beforeAll(async () => {
+    scan = await loopwatchInProcess(['scan', '--jsonl', dir]);
+    for (const v of verdictLines(scan.stdout)) bySession.set(String(v.session), [...(bySession.get(String(v.session)) ?? []), String(v.action)]);
+  });
 
-  it.each(FORMATS)('should break the loop (%s)', (format) => {
+  it.each(FORMATS)('should break the loop (%s)', async (format) => {
     expect(scan.stderr).toBe('');
     expect(bySession.get(`notified-${format}`)).toContain('break');
   });
 
-  it.each(FORMATS)('should stay quiet when each part of each round was asked for by a typed task (%s)', (format) => {
+  it.each(FORMATS)('should stay quiet when each part of each round was asked for by a typed task (%s)', async (format) => {
     expect(bySession.get(`tasked-${format}`)).toBeUndefined();
   });
 
-  it('should give the same verdicts with worker threads and any batch size', () => {
+  it('should give the same verdicts with worker threads and any batch size', async () => {
     for (const flags of [['--workers', '2', '--batch-size', '1'], ['--workers', '0', '--batch-size', '3']]) {
-      expect(loopwatch(['scan', '--jsonl', dir, ...flags]).stdout, flags.join(' ')).toBe(scan.stdout);
+      expect((await loopwatchInProcess(['scan', '--jsonl', dir, ...flags])).stdout, flags.join(' ')).toBe(scan.stdout);
     }
   });
 });

@@ -28,7 +28,7 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `loopwatch ...args` (with `input` on stdin, if given). */
+/** Runs `loopwatch ...args` (with `input` on stdin, if given); `loopwatchInProcess` (cli-in-process.ts) runs it without a process. */
 export function loopwatch(args: readonly string[], input?: string): CliRun {
   const r = spawnSync(process.execPath, [CLI, ...args], { input: input ?? '', encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
