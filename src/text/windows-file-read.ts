@@ -28,6 +28,19 @@ export const POWERSHELL_C = /^(?:\S*[\\/])?(?:powershell|pwsh)(?:\.exe)?(?:\s+-(
 export const CMD_C = /^(?:\S*[\\/])?cmd(?:\.exe)?\s+\/[cC]\s+/;
 
 /**
+ * The command a Windows shell is given to run (`powershell -Command "Get-Content a"`, `cmd /c type a`: the
+ * part after the shell and its flags, without the quotes around the whole of it), or `command` as it is when
+ * no shell runs it.
+ */
+export function commandInShell(command: string): string {
+  const shell = POWERSHELL_C.exec(command) ?? CMD_C.exec(command);
+  if (shell === null) return command;
+  const c = command.slice(shell[0].length).trim();
+  const q = c[0];
+  return (q === '"' || q === "'") && c.length > 1 && c.endsWith(q) ? c.slice(1, -1).trim() : c;
+}
+
+/**
  * A path: quoted, or a word without a wildcard, an expansion, a redirect, a separator or a quote, backslashes
  * allowed, not beginning with `-` (a flag not of {@link GC_FLAG}, `-Wait` or `-Tail`, is other work).
  */
@@ -44,14 +57,7 @@ const WIN_BUILD_PATH = new RegExp(String.raw`(?:^|[\s/\\'"])(?:${BUILD_FOLDERS.m
 
 /** Whether a command (already trimmed) only prints files the Windows way (see the file's comment). */
 export function printsFilesOnWindows(command: string): boolean {
-  let c = command.length > WINDOWS_READ_LOOK ? command.slice(0, WINDOWS_READ_LOOK) : command;
-  const shell = POWERSHELL_C.exec(c) ?? CMD_C.exec(c);
-  if (shell !== null) {
-    c = c.slice(shell[0].length).trim();
-    // `powershell -Command "Get-Content a"`: the quotes around the whole command
-    const q = c[0];
-    if ((q === '"' || q === "'") && c.length > 1 && c.endsWith(q)) c = c.slice(1, -1).trim();
-  }
+  const c = commandInShell(command.length > WINDOWS_READ_LOOK ? command.slice(0, WINDOWS_READ_LOOK) : command);
   // G(et-Content), g(c), t(ype), in either case: most commands begin otherwise
   const first = c.charCodeAt(0) | 0x20;
   if (first !== 0x67 && first !== 0x74) return false;

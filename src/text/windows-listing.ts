@@ -9,7 +9,7 @@
  * chained or assigned (`Get-ChildItem x | Select-Object Name` is other work). Reads at most
  * {@link WINDOWS_LISTING_LOOK} characters of the command.
  */
-import { CMD_C, POWERSHELL_C, WIN_PATH } from './windows-file-read.js';
+import { WIN_PATH, commandInShell } from './windows-file-read.js';
 import { saysPathsMissingOnWindows } from './windows-missing-path.js';
 
 /** Characters of a command read at most (a look at paths is a short command). */
@@ -26,14 +26,7 @@ const WINDOWS_LIST = new RegExp(String.raw`^(?:Get-ChildItem|gci|ls|dir|Get-Item
 
 /** Whether a command (already trimmed) only looks at paths the Windows way (see the file's comment). */
 export function listsPathsOnWindows(command: string): boolean {
-  let c = command.length > WINDOWS_LISTING_LOOK ? command.slice(0, WINDOWS_LISTING_LOOK) : command;
-  const shell = POWERSHELL_C.exec(c) ?? CMD_C.exec(c);
-  if (shell !== null) {
-    c = c.slice(shell[0].length).trim();
-    // `powershell -Command "Get-ChildItem a"`: the quotes around the whole command
-    const q = c[0];
-    if ((q === '"' || q === "'") && c.length > 1 && c.endsWith(q)) c = c.slice(1, -1).trim();
-  }
+  const c = commandInShell(command.length > WINDOWS_LISTING_LOOK ? command.slice(0, WINDOWS_LISTING_LOOK) : command);
   // G(et-ChildItem, et-Item, ci, i), l(s), d(ir), in either case: most commands begin otherwise
   const first = c.charCodeAt(0) | 0x20;
   if (first !== 0x67 && first !== 0x6c && first !== 0x64) return false;
