@@ -34,7 +34,11 @@ class ScriptedModel implements Model {
   }
 }
 
-function scriptedTools(script: Script) {
+/** What @openai/agents 0.14.3's default error function answered a tool that threw: its fixed text, then the error. */
+const answerAsOldSdk = (_ctx: unknown, error: unknown): string => `An error occurred while running the tool. Please try again. Error: ${String(error)}`;
+
+/** The script's tools, each running its scripted call; `errorFunction` answers a tool that threw (the SDK's own when absent). */
+function scriptedTools(script: Script, errorFunction?: typeof answerAsOldSdk) {
   return script.tools.map((name) =>
     tool({
       name,
@@ -42,6 +46,7 @@ function scriptedTools(script: Script) {
       parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
       strict: false,
       execute: async (_input, _ctx, details) => script.run(Script.index(details?.toolCall?.callId ?? '')),
+      ...(errorFunction === undefined ? {} : { errorFunction }),
     }),
   );
 }
@@ -135,16 +140,7 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     const s = STUCK[0] as LiveScenario;
     const script = new Script(s.calls);
     const model = new ScriptedModel(script);
-    const tools = script.tools.map((name) =>
-      tool({
-        name,
-        description: name,
-        parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
-        strict: false,
-        execute: async (_input, _ctx, details) => script.run(Script.index(details?.toolCall?.callId ?? '')),
-        errorFunction: (_ctx, error) => `An error occurred while running the tool. Please try again. Error: ${String(error)}`,
-      }),
-    );
+    const tools = scriptedTools(script, answerAsOldSdk);
     const spy = new SpyGuard();
     const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools(tools, spy, 'run-2d') });
     const error = await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).then(() => undefined, (e: unknown) => e);
@@ -166,16 +162,7 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     }));
     const run = async (errorFunction: boolean) => {
       const script = new Script(calls);
-      const tools = script.tools.map((name) =>
-        tool({
-          name,
-          description: name,
-          parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
-          strict: false,
-          execute: async (_input, _ctx, details) => script.run(Script.index(details?.toolCall?.callId ?? '')),
-          ...(errorFunction ? { errorFunction: (_ctx: unknown, error: unknown) => `An error occurred while running the tool. Please try again. Error: ${String(error)}` } : {}),
-        }),
-      );
+      const tools = scriptedTools(script, errorFunction ? answerAsOldSdk : undefined);
       const spy = new SpyGuard();
       const agent = new Agent({ name: 'worker', instructions: 'work', model: new ScriptedModel(script), tools: guardTools(tools, spy, `run-2e-${errorFunction}`) });
       await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).then(() => undefined, (e: unknown) => e);

@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LiveGuard, LoopDetector, LoopEngine, callSignature } from '../src/index.js';
-import type { Detector, ObservedCall } from '../src/index.js';
 import { MAX_WALK_ELEMENTS } from '../src/fingerprint/element-budget.js';
 import * as A from '../src/wasm/generated/abi.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
+import { engineSignatures } from './helpers/engine-signatures.js';
 
 /** A sparse array of `length` holding `values` at their indices (a few bytes of memory, whatever `length`). */
 function sparse(length: number, values: Record<number, unknown> = {}): unknown[] {
@@ -30,24 +30,6 @@ function counted(length: number): { value: unknown[]; reads: () => number } {
     },
   });
   return { value, reads: () => reads };
-}
-
-function spy(seen: string[]): Detector {
-  return { name: 'spy', record: (c: ObservedCall) => void seen.push(c.signature), check: () => null, reset: () => undefined };
-}
-
-/** The call signatures each engine gives `args` (the reference's semantic detector left out: see the test). */
-function signatures(args: unknown): { reference: string; wasm: string } {
-  const out: string[][] = [[], []];
-  for (const [k, engine] of (['reference', 'wasm'] as const).entries()) {
-    const d = new LoopDetector({ engine, detectors: { semantic: false }, custom: [spy(out[k] as string[])] });
-    try {
-      d.check({ tool: 't', args });
-    } finally {
-      d.dispose();
-    }
-  }
-  return { reference: out[0]?.[0] as string, wasm: out[1]?.[0] as string };
 }
 
 const wasmBytes = (): number => sharedCore().instance.memory.buffer.byteLength;
@@ -119,12 +101,12 @@ describe('the element budget in both engines', () => {
       JSON.stringify(numbers(n)),
     ];
     for (const v of values) {
-      const s = signatures(v);
+      const s = engineSignatures(v);
       expect(s.wasm).toBe(s.reference);
     }
     // JSON text over the budget (left to the host by the module's JSON hasher) hashes as its parsed value
     const text = JSON.stringify({ q: numbers(n + 2) });
-    expect(signatures(text).wasm).toBe(callSignature('t', JSON.parse(text)));
+    expect(engineSignatures(text).wasm).toBe(callSignature('t', JSON.parse(text)));
   }, 60_000);
 
   it('should hash arrays under the budget as before, in both engines', () => {
@@ -134,14 +116,14 @@ describe('the element budget in both engines', () => {
     const ref: string[] = [];
     const wasm: string[] = [];
     for (const v of samples) {
-      const s = signatures(v);
+      const s = engineSignatures(v);
       ref.push(s.reference);
       wasm.push(s.wasm);
     }
     expect(wasm).toEqual(ref);
     expect(callSignature('t', ref.join(','))).toBe(BEFORE.samples);
     const whole = Array.from({ length: MAX_WALK_ELEMENTS }, (_, i) => (i % 3 === 0 ? i : `s${i % 7}`));
-    expect(signatures(whole)).toEqual({ reference: BEFORE.atBudget, wasm: BEFORE.atBudget });
+    expect(engineSignatures(whole)).toEqual({ reference: BEFORE.atBudget, wasm: BEFORE.atBudget });
   }, 60_000);
 });
 

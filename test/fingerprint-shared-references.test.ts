@@ -8,12 +8,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LiveGuard, LoopDetector, LoopEngine } from '../src/index.js';
-import type { Detector, ObservedCall } from '../src/index.js';
 import { hashValue } from '../src/fingerprint/canonical-hash.js';
 import { u64 } from '../src/fingerprint/u64.js';
 import { MAX_REPEAT_NODES, MAX_WALK_ELEMENTS, TRACK_SHARED_AFTER } from '../src/fingerprint/element-budget.js';
 import { OUTCOME_JSON_VALUES, resultText } from '../src/text/outcome-text.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
+import { engineSignatures } from './helpers/engine-signatures.js';
 
 type Shape = 'object' | 'array' | 'map';
 
@@ -34,24 +34,6 @@ function countedLeaf(): { leaf: object; reads: () => number } {
     },
   });
   return { leaf, reads: () => reads };
-}
-
-function spy(seen: string[]): Detector {
-  return { name: 'spy', record: (c: ObservedCall) => void seen.push(c.signature), check: () => null, reset: () => undefined };
-}
-
-/** The call signatures each engine gives `args`. */
-function signatures(args: unknown): { reference: string; wasm: string } {
-  const out: string[][] = [[], []];
-  for (const [k, engine] of (['reference', 'wasm'] as const).entries()) {
-    const d = new LoopDetector({ engine, detectors: { semantic: false }, custom: [spy(out[k] as string[])] });
-    try {
-      d.check({ tool: 't', args });
-    } finally {
-      d.dispose();
-    }
-  }
-  return { reference: out[0]?.[0] as string, wasm: out[1]?.[0] as string };
 }
 
 function fingerprint(v: unknown): string {
@@ -96,7 +78,7 @@ describe('a value reusing one object many times', () => {
   it('should give both engines the same signature past the budget', { timeout: 600_000 }, () => {
     for (const shape of ['object', 'array', 'map'] as const) {
       for (const levels of [12, 18, 40]) {
-        const s = signatures({ q: doubling(levels, shape, { x: 1 }) });
+        const s = engineSignatures({ q: doubling(levels, shape, { x: 1 }) });
         expect(s.wasm, `${shape} ${levels}`).toBe(s.reference);
       }
     }
@@ -118,14 +100,14 @@ describe('a value reusing one object many times', () => {
     const leaf = { path: '/a/b', lines: [1, 2, 3] };
     const big = { rows: Array.from({ length: 2 * TRACK_SHARED_AFTER }, (_, i) => ({ i, leaf })), again: doubling(10, 'object', leaf) };
     expect(fingerprint(big)).toBe(fingerprint(treeOf(big)));
-    const s = signatures(big);
+    const s = engineSignatures(big);
     expect(s.wasm).toBe(s.reference);
-    expect(signatures(treeOf(big)).reference).toBe(s.reference);
+    expect(engineSignatures(treeOf(big)).reference).toBe(s.reference);
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), fc.integer({ min: 1, max: 6 }), (j, k) => {
         const dag = { parts: Array.from({ length: k }, () => j), pair: [j, { j }] };
         expect(fingerprint(dag)).toBe(fingerprint(treeOf(dag)));
-        const sig = signatures(dag);
+        const sig = engineSignatures(dag);
         expect(sig.wasm).toBe(sig.reference);
       }),
       { numRuns: 60, seed: 23 },
