@@ -11,7 +11,8 @@ import { LiveGuard, LoopDetector, LoopEngine } from '../src/index.js';
 import { hashValue } from '../src/fingerprint/canonical-hash.js';
 import { u64 } from '../src/fingerprint/u64.js';
 import { MAX_REPEAT_NODES, MAX_WALK_ELEMENTS, TRACK_SHARED_AFTER } from '../src/fingerprint/element-budget.js';
-import { OUTCOME_JSON_VALUES, resultText } from '../src/text/outcome-text.js';
+import { OUTCOME_JSON_VALUES, errorText, resultText } from '../src/text/outcome-text.js';
+import { outcomeText } from '../src/adapters/shared.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
 import { engineSignatures } from './helpers/engine-signatures.js';
 
@@ -141,6 +142,26 @@ describe("an outcome's text", () => {
     const c = countedLeaf();
     expect(resultText({ r: doubling(40, 'array', c.leaf) })).toMatch(/^\[value [g-v]{16}\]$/);
     expect(c.reads()).toBeLessThanOrEqual(4 * OUTCOME_JSON_VALUES + 16 * MAX_REPEAT_NODES);
+  });
+
+  it("should stand an error or an SDK tool's value reusing one object many times as its fingerprint, after a bounded read", () => {
+    // the JSON text past its bounds once fell back to String(), which walks an array's elements as JSON does:
+    // errorText of `[v, v]` 24 levels deep took 7.6 s for a 268 MB string (past ~27 levels, past any length)
+    const reads: number[] = [];
+    for (const text of [(v: unknown) => errorText(v), (v: unknown) => outcomeText(v)]) {
+      const c = countedLeaf();
+      expect(text({ r: doubling(40, 'array', c.leaf) })).toMatch(/^\[value [g-v]{16}\]$/);
+      expect(text(doubling(40, 'array', c.leaf))).toMatch(/^\[value [g-v]{16}\]$/);
+      reads.push(c.reads());
+    }
+    const c = countedLeaf();
+    void new LiveGuard().record('s', { tool: 't', args: { a: 1 }, error: doubling(40, 'array', c.leaf) });
+    reads.push(c.reads());
+    for (const r of reads) expect(r).toBeLessThanOrEqual(8 * OUTCOME_JSON_VALUES + 32 * MAX_REPEAT_NODES);
+    // the adapters' outcome text of a sparse array result: its fingerprint, as resultText gives it
+    const a: unknown[] = [];
+    a.length = 1 << 22;
+    expect(outcomeText(a)).toBe(resultText(a));
   });
 
   it('should keep ordinary results as their JSON', () => {

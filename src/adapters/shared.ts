@@ -12,6 +12,7 @@
  */
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import { FULL_REACH, type HostReach, hostMessage } from '../live/host-message.js';
+import { outcomeJson } from '../text/outcome-text.js';
 
 /** The part of a LiveGuard an adapter uses (structural, so a guard from another copy of loopwatch works too). */
 export interface AdapterGuard {
@@ -28,14 +29,15 @@ export const MAX_REMEMBERED_CALLS = 256;
 
 /**
  * A tool's result or error as text loopwatch can record: a string as it is, an Error as its name and message,
- * anything else as JSON (or String() when it is not JSON), cut to MAX_OUTCOME_CHARS. Never throws.
+ * anything else as JSON (or String() when it is not JSON; past the outcome text's bounds its fingerprint in
+ * letters: text/outcome-text.ts outcomeJson), cut to MAX_OUTCOME_CHARS. Never throws.
  */
 export function outcomeText(value: unknown): string {
   let text: string;
   try {
     if (typeof value === 'string') text = value;
     else if (value instanceof Error) text = `${value.name}: ${value.message}`;
-    else text = JSON.stringify(value) ?? String(value);
+    else text = outcomeJson(value, false) ?? String(value);
   } catch {
     text = safeString(value);
   }

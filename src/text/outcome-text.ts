@@ -9,8 +9,8 @@ import { u64 } from '../fingerprint/u64.js';
 
 /**
  * The text of an error: `undefined` when there is none (absent, null, false or an empty string);
- * `''` for `true`; the message of an Error or of an object with a `message`; otherwise its JSON, or its
- * String() when JSON cannot write it. Throws when none of these can be read (a getter or Proxy trap that
+ * `''` for `true`; the message of an Error or of an object with a `message`; otherwise its JSON (past
+ * {@link outcomeJson}'s bounds its fingerprint in letters), or its String() when JSON cannot write it. Throws when none of these can be read (a getter or Proxy trap that
  * throws, an object neither JSON nor String can write): such an event is refused (validateEvent).
  */
 export function errorText(error: unknown): string | undefined {
@@ -20,7 +20,7 @@ export function errorText(error: unknown): string | undefined {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   if (typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
   try {
-    return boundedJson(error, false) ?? String(error);
+    return outcomeJson(error, false) ?? String(error);
   } catch {
     return String(error);
   }
@@ -35,7 +35,7 @@ export function errorText(error: unknown): string | undefined {
 export function resultText(result: unknown): string {
   if (typeof result === 'string') return result;
   try {
-    return boundedJson(result, true) ?? String(result);
+    return outcomeJson(result, true) ?? String(result);
   } catch {
     return fingerprintText(result);
   }
@@ -48,6 +48,22 @@ export const OUTCOME_JSON_UNITS = 1 << 26;
 
 /** Thrown by boundedJson's replacer past its bounds. */
 const TOO_LARGE = new Error('outcome too large for JSON text');
+
+/**
+ * The JSON text of an outcome (BigInt as its digits when `bigints`; undefined where JSON.stringify gives
+ * none), or past {@link boundedJson}'s bounds its fingerprint in letters: never its String(), which walks an
+ * array's elements as JSON.stringify does (`[v, v]` forty levels deep: 2^40 visits, a string past any
+ * length). Throws what JSON.stringify throws otherwise (a cycle, a BigInt when not `bigints`, a getter).
+ * errorText, resultText and the SDK adapters' outcome text read values through it.
+ */
+export function outcomeJson(v: unknown, bigints: boolean): string | undefined {
+  try {
+    return boundedJson(v, bigints);
+  } catch (e) {
+    if (e === TOO_LARGE) return fingerprintText(v);
+    throw e;
+  }
+}
 
 /**
  * JSON.stringify of `v` (BigInt as its digits when `bigints`), throwing past OUTCOME_JSON_VALUES values or
