@@ -25,6 +25,7 @@
  * Any other line (a program that ran and printed, another error) makes the failure a real one. Reads the
  * first {@link MISSING_LOOK} characters only.
  */
+import { withoutColour } from './colour-codes.js';
 import { withoutShellNoise } from './shell-noise.js';
 
 /** Characters of an error text read. */
@@ -53,9 +54,6 @@ const COMPANION_LINES: readonly RegExp[] = Object.freeze([
 /** Gemini CLI's label before a shell's output (its `run_shell_command` answer), at the text's start. */
 const OUTPUT_LABEL = /^Output: /;
 
-/** Escape sequences of a terminal's colours (PowerShell 7 prints its errors in red). */
-const ANSI = /\u001b\[[0-9;]*m/g;
-
 /**
  * What every line of MISSING_PROGRAM_LINES holds, in any ASCII case (the zsh line's `i` flag): an error without
  * one of these says no program is missing, and is not split into lines at all. Nearly every error holds none
@@ -67,7 +65,7 @@ const MAY_MISS = /not found|no such file or directory|unknown command|not recogn
 export function saysProgramMissing(error: string): boolean {
   const head = error.length > MISSING_LOOK ? error.slice(0, MISSING_LOOK) : error;
   // the colours taken out first: a line the patterns read is a part of this text, so it holds MAY_MISS's words
-  const plain = head.includes('\u001b') ? head.replace(ANSI, '') : head;
+  const plain = withoutColour(head);
   if (!MAY_MISS.test(plain)) return false;
   const lines = withoutShellNoise(plain.replace(OUTPUT_LABEL, '')).split('\n');
   // a text cut at MISSING_LOOK may end in part of a line: that part is not read

@@ -11,6 +11,7 @@
  * On Windows the same reads (windows-file-read.ts's `Get-Content`, `gc`, `type`) say it PowerShell's way,
  * "Cannot find path '<path>' because it does not exist." (windows-missing-path.ts): read alike.
  */
+import { EXIT_STATUS_LINE } from './exit-status-line.js';
 import { printsFiles } from './file-read.js';
 import { withoutShellNoise } from './shell-noise.js';
 import { printsFilesOnWindows } from './windows-file-read.js';
@@ -21,9 +22,6 @@ export const MISSING_LOOK = 2048;
 
 /** A printer's line saying a path is not there. */
 const NOT_THERE = /^(?:cat|head|nl|sed): (?:can't read )?[^\n]*: No such file or directory\r?$/;
-
-/** An exit status alone on its line ("Exit code 1", "exit status 2", "Process exited with code 1"). */
-const EXIT_LINE = /^\s*(?:error:\s*)?(?:process\s+)?(?:exit(?: code| status)?|exited with(?: code)?)\s*:?\s*\d+\s*$/i;
 
 /**
  * Whether a failed shell `command` only prints files and its failure `text` says only that some of them are
@@ -36,7 +34,7 @@ export function readMissingFile(command: string, text: string): boolean {
   let missing = 0;
   for (const line of t.split('\n')) {
     if (NOT_THERE.test(line)) missing++;
-    else if (line.trim() !== '' && !EXIT_LINE.test(line)) return false;
+    else if (line.trim() !== '' && !EXIT_STATUS_LINE.test(line)) return false;
   }
   return missing > 0;
 }

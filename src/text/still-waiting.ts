@@ -4,6 +4,7 @@
  * themselves, evidence that the agent is stuck. Only short outcomes are read (a status, not a log or a
  * listing that happens to contain the word).
  */
+import { withoutColour } from './colour-codes.js';
 
 /** Longest outcome text read, in characters; longer outcomes never say "still waiting". */
 export const WAITING_LOOK = 300;
@@ -16,9 +17,6 @@ export const WAITING_WORDS: readonly string[] = Object.freeze([
 
 // a whole word: not part of a name such as `dependency-pending.txt` or `ci/running`
 const PATTERN = new RegExp(`(?:^|[^a-z0-9_./-])(?:${WAITING_WORDS.map((w) => w.replace(/[-_ ]/g, '[-_ ]')).join('|')})(?![a-z0-9_-]|[./][a-z0-9])`, 'i');
-
-/** A colour or style code (SGR: `\x1b[1;33m`), as a script writes its status in colour: taken off before the words are read. */
-const SGR = /\u001b\[[0-9;]*m/g;
 
 /**
  * Whether a call's outcome (a result as given: text, or a small JSON value) says the work is still under way.
@@ -36,7 +34,7 @@ export function saysStillWaiting(result: unknown): boolean {
     }
   } else return false;
   if (text.length > WAITING_LOOK) return false;
-  return PATTERN.test(text.includes('\u001b') ? text.replace(SGR, '') : text);
+  return PATTERN.test(withoutColour(text));
 }
 
 /**

@@ -23,12 +23,11 @@
  * anything else (access denied, a parameter not found) is not one, nor is a 5.1 record whose error id is not
  * PathNotFound. Reads at most {@link WINDOWS_MISSING_LOOK} characters; a longer text is not read.
  */
+import { withoutColour } from './colour-codes.js';
+import { EXIT_STATUS_LINE } from './exit-status-line.js';
 
 /** Characters of a failure's text read at most (three 5.1 records of long paths). */
 export const WINDOWS_MISSING_LOOK = 4096;
-
-/** A colour or style code (SGR), as pwsh 7 writes its errors. */
-const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** A record's first line: a cmdlet's name (`Get-Content`, `gc`, `Resolve-Path`), a colon, and the rest. */
 const RECORD_HEAD = /^([A-Za-z]+(?:-[A-Za-z]+)?) ?: ?(.*)$/;
@@ -51,9 +50,6 @@ const WRAP_REST = /^\s{2,}[^\s+]/;
 
 /** pwsh 7's gutter: "Line |", "   2 |  code", "     |  ~~~", "     | message". */
 const GUTTER = /^\s*(?:Line|\d+)? ?\|(?: (.*))?$/;
-
-/** An exit status alone on its line ("Exit code 1", "Process exited with code 1"). */
-const EXIT_LINE = /^\s*(?:error:\s*)?(?:process\s+)?(?:exit(?: code| status)?|exited with(?: code)?)\s*:?\s*\d+\s*$/i;
 
 /** The line after the record beginning at `i` when it says a path is not there, or -1. */
 function missingRecordEnd(lines: readonly string[], i: number): number {
@@ -105,11 +101,11 @@ function gutterRecordEnd(lines: readonly string[], from: number): number {
  */
 export function saysPathsMissingOnWindows(text: string): boolean {
   if (text.length > WINDOWS_MISSING_LOOK || !text.includes('Cannot find path')) return false;
-  const lines = (text.includes('\u001b') ? text.replace(ANSI, '') : text).replaceAll('\r', '').split('\n');
+  const lines = withoutColour(text).replaceAll('\r', '').split('\n');
   let missing = 0;
   for (let i = 0; i < lines.length; ) {
     const line = lines[i]!;
-    if (line.trim() === '' || EXIT_LINE.test(line)) {
+    if (line.trim() === '' || EXIT_STATUS_LINE.test(line)) {
       i++;
       continue;
     }
