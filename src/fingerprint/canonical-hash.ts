@@ -170,11 +170,8 @@ function walkObject(v: object, depth: number, ancestors: object[], o: CanonicalW
   if (repeat < 0) return word(Tag.MANY, 0, 0);
   // walkWhole never throws (what throws is the "unsupported" marker)
   const l = walkWhole(v, depth, ancestors, o);
-  if (repeat !== 0 || rb.nodes > TRACK_SHARED_AFTER) {
-    const h = u64.hi;
-    rb.leave(v, repeat, from);
-    u64.hi = h;
-  }
+  // leave() reads and writes only its own map, never u64.hi (the high word of `l`)
+  if (repeat !== 0 || rb.nodes > TRACK_SHARED_AFTER) rb.leave(v, repeat, from);
   return l;
 }
 
