@@ -135,6 +135,15 @@ export function acquireLock(path: string, options: LockOptions = {}): (() => voi
       const fd = openSync(path, 'wx', 0o600);
       try {
         writeSync(fd, token);
+      } catch (e) {
+        // a full disk creates the lock but cannot fill it: an empty lock names no holder, so it would keep
+        // the session's next hooks waiting until it is stale (LOCK_STALE_MS), each giving up unchecked
+        try {
+          unlinkSync(path);
+        } catch {
+          // gone already
+        }
+        throw e;
       } finally {
         closeSync(fd);
       }
