@@ -160,9 +160,9 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   return 0;
 }
 
-/** A settings file refused (read, edited or written: `SettingsParseError`, `SettingsShapeError`) as a usage error; any other error as it is. */
+/** A settings file refused (read, edited or written: `SettingsParseError`, `SettingsShapeError`, `SettingsWriteError`) as a usage error; any other error as it is. */
 function refused(e: unknown, path: string): unknown {
-  if (e instanceof Error && (e.name === 'SettingsParseError' || e.name === 'SettingsShapeError')) {
+  if (e instanceof Error && (e.name === 'SettingsParseError' || e.name === 'SettingsShapeError' || e.name === 'SettingsWriteError')) {
     return new UsageError(`${e.name === 'SettingsShapeError' ? `${path}: ` : ''}${e.message}; nothing was changed`);
   }
   return e;

@@ -42,6 +42,17 @@ export class SettingsParseError extends Error {
   }
 }
 
+/**
+ * A settings file loopwatch may not or could not write (read-only, its folder not writable, a full disk):
+ * nothing is left behind, the message names the file and why.
+ */
+export class SettingsWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingsWriteError';
+  }
+}
+
 /** Line and column of character `at` of `text`, for a parse error. */
 function position(text: string, at: number): string {
   const before = text.slice(0, at);
@@ -148,28 +159,41 @@ export function fileText(old: SettingsText, body: string): string {
  * one and `backup` is true. Returns the backup's path, or null.
  */
 export function writeSettings(old: SettingsText, text: string, now = new Date(), backup = true): string | null {
-  mkdirSync(dirname(old.path), { recursive: true });
-  let copy: string | null = null;
   let mode = 0o644;
   if (old.text !== null) {
     mode = statSync(old.path).mode & 0o777;
-    if (backup) {
+    // renaming over it would get past the user's own protection (root's writes too)
+    if (process.platform !== 'win32' && (mode & 0o200) === 0) {
+      throw new SettingsWriteError(`${old.path}: is read-only (mode ${mode.toString(8).padStart(4, '0')}); loopwatch does not replace a file you made read-only: make it writable (chmod u+w) and run the command again, or add the hooks yourself`);
+    }
+  }
+  // whole or nothing: a step that fails (a folder not writable, a full disk) removes what the earlier ones made
+  const made: string[] = [];
+  try {
+    mkdirSync(dirname(old.path), { recursive: true });
+    let copy: string | null = null;
+    if (old.text !== null && backup) {
       const stamp = `${old.path}.bak-${now.toISOString().replace(/[-:]/g, '')}`;
       copy = stamp;
       for (let n = 1; present(copy); n++) copy = `${stamp}-${n}`;
       copyFileSync(old.path, copy, constants.COPYFILE_EXCL);
+      made.push(copy);
     }
+    const tmp = `${old.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    made.push(tmp); // 'wx' may create it and then fail to fill it
+    writeFileSync(tmp, text, { mode, flag: 'wx' });
+    chmodSync(tmp, mode);
+    // the file as edited, or another program's change would be lost (see the header)
+    if ((present(old.path) ? textOf(old.path) : null) !== old.text) {
+      throw new SettingsParseError(`${old.path}: changed while loopwatch was editing it (another program wrote it): run the command again`);
+    }
+    renameSync(tmp, old.path);
+    return copy;
+  } catch (e) {
+    for (const path of made) rmSync(path, { force: true });
+    if (e instanceof SettingsParseError) throw e;
+    throw new SettingsWriteError(`${old.path}: cannot be written (${(e as Error).message})`);
   }
-  const tmp = `${old.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, text, { mode, flag: 'wx' });
-  chmodSync(tmp, mode);
-  // the file as edited, or another program's change would be lost (see the header)
-  if ((present(old.path) ? textOf(old.path) : null) !== old.text) {
-    for (const made of [tmp, copy]) if (made !== null) rmSync(made, { force: true });
-    throw new SettingsParseError(`${old.path}: changed while loopwatch was editing it (another program wrote it): run the command again`);
-  }
-  renameSync(tmp, old.path);
-  return copy;
 }
 
 /**
