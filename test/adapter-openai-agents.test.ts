@@ -11,9 +11,11 @@ import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUARDRAIL_NAMES, guardTools, stopDecisionOf } from '../src/adapters/openai-agents.js';
 import { LiveGuard, SessionStoppedError } from '../src/index.js';
+import type { LiveDecision } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
 import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
+import { SECRET_SHAPES, shownPart } from './helpers/secret-shapes.js';
 
 beforeAll(() => setTracingDisabled(true));
 afterAll(() => setTracingDisabled(false));
@@ -32,6 +34,12 @@ class ScriptedModel implements Model {
   async *getStreamedResponse(): AsyncIterable<never> {
     throw new Error('not scripted');
   }
+}
+
+/** The text of each function call's result in the model's last input, by call id. */
+function resultTexts(inputs: readonly unknown[]): Map<string, string> {
+  const items = (inputs.at(-1) ?? []) as { type: string; callId?: string; output?: { type?: string; text?: string } }[];
+  return new Map(items.filter((i) => i.type === 'function_call_result').map((i) => [i.callId as string, i.output?.text ?? JSON.stringify(i.output)]));
 }
 
 /** What @openai/agents 0.14.3's default error function answered a tool that threw: its fixed text, then the error. */
@@ -149,6 +157,49 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     expect(spy.decisions.filter((d) => d.phase === 'propose').map((d) => d.action)).toEqual(['allow', 'allow', 'warn', 'deny', 'stop']);
     // the error recorded is the tool's own, as the model read it
     expect(JSON.stringify(model.inputs)).toContain('Please try again. Error: Error: error: command');
+    spy.inner.close();
+  });
+
+  it("should put the warning before the SDK's error text, in place of its \"Please try again.\"", async () => {
+    // a tool that threw is answered by the SDK with its fixed text; before the fix the warned call read
+    // "... Please try again." and then "[loopwatch] ... Stop repeating it", two opposite orders at once
+    const s = STUCK[0] as LiveScenario;
+    const spy = new SpyGuard();
+    const { inputs } = await play(s, spy, 'run-2f');
+    const warn = spy.decisions.find((d) => d.phase === 'propose' && d.action === 'warn') as LiveDecision;
+    const outputs = resultTexts(inputs);
+    expect(outputs.get(warn.id as string)).toBe(`${warn.message}\n\nAn error occurred while running the tool.`);
+    // the failures loopwatch says nothing of keep the SDK's text as it is
+    expect(outputs.get(Script.id(0))).toBe('An error occurred while running the tool. Please try again.');
+    spy.inner.close();
+  });
+
+  it("should keep the tool's own error after the warning, where the tool hands it over (0.14.3's answer)", async () => {
+    const s = STUCK[0] as LiveScenario;
+    const script = new Script(s.calls);
+    const model = new ScriptedModel(script);
+    const spy = new SpyGuard();
+    const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools(scriptedTools(script, answerAsOldSdk), spy, 'run-2g') });
+    await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).catch(() => undefined);
+    const warn = spy.decisions.find((d) => d.phase === 'propose' && d.action === 'warn') as LiveDecision;
+    const error = (s.calls[0] as { error: string }).error;
+    expect(resultTexts(model.inputs).get(warn.id as string)).toBe(`${warn.message}\n\nAn error occurred while running the tool. Error: Error: ${error}`);
+    spy.inner.close();
+  });
+
+  it('should show no secret of a failing call in what loopwatch adds for the model', async () => {
+    // the same failing call, its arguments and its error carrying keys: what the model reads of every call
+    // that ran or was blocked (the SDK's text, loopwatch's warning and denial) shows none of them
+    const keys = SECRET_SHAPES.filter((k) => k.name === 'Anthropic key' || k.name === 'AWS access key id');
+    const command = `curl -H "x-api-key: ${keys[0]?.text}" https://api.example.com`;
+    const calls = Array.from({ length: 8 }, () => ({ tool: 'bash', args: { command }, error: `401 for key ${keys[0]?.text} (aws ${keys[1]?.text})` }));
+    const spy = new SpyGuard();
+    const { inputs, error } = await play({ name: 'a failing call with keys', stuck: true, calls }, spy, 'run-2h');
+    expect(stopDecisionOf(error)?.action).toBe('stop');
+    const outputs = [...resultTexts(inputs).values()];
+    expect(outputs.filter((o) => o.includes('[loopwatch]'))).toHaveLength(2);
+    for (const k of keys) expect(outputs.map((o) => shownPart(o, k))).toEqual(outputs.map(() => null));
+    for (const d of spy.decisions) for (const k of keys) expect(shownPart(d.message ?? '', k)).toBeNull();
     spy.inner.close();
   });
 

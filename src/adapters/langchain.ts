@@ -1,5 +1,6 @@
 /**
- * loopwatch for LangChain v1 agents (`createAgent` from `langchain`): a middleware, with structural types and
+ * loopwatch for LangChain v1 agents (`createAgent` from `langchain` 1.2.34 or newer; older ones fail at the
+ * first tool call, before it runs, saying so: OLD_LANGCHAIN): a middleware, with structural types and
  * no import of LangChain. The session is the thread (`configurable.thread_id`), else `options.session`, else
  * the run's own (named after the run's first message, so runs without a thread never share one).
  *
@@ -95,6 +96,7 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
   };
 
   const wrapToolCall = async <R extends LangChainToolCallRequest, M>(request: R, handler: (request: R) => M | Promise<M>): Promise<M> => {
+    if (isOldToolNode(request.runtime)) throw new TypeError(OLD_LANGCHAIN);
     const session = sessionOf(request.state, request.runtime);
     const { id, name, args } = request.toolCall;
     const call = { id, tool: name, args };
@@ -142,6 +144,21 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
     beforeModel: { canJumpTo: ['end' as const], hook: beforeModel },
     ...(options.z === undefined ? {} : { stateSchema: options.z.object({ loopwatch: options.z.string().optional() }) }),
   };
+}
+
+/**
+ * Why a run on LangChain before 1.2.34 fails at its first tool call, before the tool runs. Its tool node
+ * gives `wrapToolCall` a runtime without `configurable`, so a call's session is not the thread the other hooks
+ * see (a stop never ended the run: the model was called again and again, each call blocked, until the
+ * recursion limit), and before 1.2.13 it runs the registered tool whatever tool the middleware hands it (a
+ * denied call ran; a tool's error was run twice, then thrown out of the run as an "Error in middleware").
+ */
+export const OLD_LANGCHAIN =
+  'loopwatch: loopwatchMiddleware needs langchain 1.2.34 or newer: this LangChain gives a tool call\'s middleware no thread (runtime.configurable), and before 1.2.13 runs a call loopwatch blocked, so the call was not run (npm install langchain@latest @langchain/core@latest)';
+
+/** Whether `runtime` is the one LangChain's tool node gave wrapToolCall before 1.2.34 (no `configurable` key at all). */
+function isOldToolNode(runtime: LangChainRuntime | undefined): boolean {
+  return typeof runtime === 'object' && runtime !== null && !('configurable' in runtime);
 }
 
 /**

@@ -9,8 +9,9 @@
  *   ToolInputGuardrailTripwireTriggered); `stopDecisionOf(error)` gives the stop decision;
  * - `invoke`: the outcome is recorded after the tool ran (the SDK's own text for a tool that threw, naming
  *   the call, as an error); a warning is added to the output the model reads:
- *   appended to text, or as a text item beside structured output (an image or file stays what it is). A
- *   tool with an `outputSchema` keeps its output as it is, without the warning.
+ *   appended to text, or as a text item beside structured output (an image or file stays what it is); for a
+ *   tool that threw, put before the SDK's text, whose "Please try again." it replaces. A tool with an
+ *   `outputSchema` keeps its output as it is, without the warning.
  *
  * The session is the run's: each run (each RunContext) has its own unless `session` names one (a name, or a
  * function of the RunContext), so tools guarded once serve concurrent runs. A run started on a named session
@@ -110,9 +111,10 @@ export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: Ada
       const callId = details?.toolCall?.callId;
       const { session: s, memo } = runOf(ctx);
       const c: LiveCall = { id: callId, tool: tool.name ?? '', args: parseArgs(input) };
-      const outcome = failureOf(out, c.tool, input) ?? { result: outcomeText(out) };
-      const notes = notesOf(memo.take(callId), guard.record(s, { ...c, ...outcome }));
-      return typed ? out : withOutputNotes(out, notes);
+      const failure = failureOf(out, c.tool, input);
+      const notes = notesOf(memo.take(callId), guard.record(s, { ...c, ...(failure ?? { result: outcomeText(out) }) }));
+      if (typed) return out;
+      return failure !== undefined && typeof out === 'string' ? failureWithNotes(out, notes) : withOutputNotes(out, notes);
     };
     return withOwn(tool, { needsApproval, invoke: guardedInvoke, inputGuardrails: [propose, ...(tool.inputGuardrails ?? [])] });
   });
@@ -125,12 +127,26 @@ export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: Ada
  */
 const SDK_TOOL_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
 
+/** The SDK's fixed text for a tool that threw without its retry hint, as the model reads it after loopwatch's warning. */
+const SDK_TOOL_FAILED = 'An error occurred while running the tool.';
+
 /**
  * What the SDK's default error function returned in older releases (0.14.3 checked; 0.20 gives the fixed text alone): the fixed text, then
  * `Error: ` and the error's text. Read as a result, a tool failing again and again ran 6 times before it was
  * stopped, and no failure was seen as one.
  */
 const SDK_TOOL_ERROR_PREFIX = `${SDK_TOOL_ERROR_TEXT} Error: `;
+
+/**
+ * The SDK's answer for a tool that threw, with loopwatch's notes for the model first and the SDK's retry hint
+ * ("Please try again.") taken out when there are notes: the model was otherwise told to retry, then told it
+ * was in a loop and to stop repeating the call. What the SDK says of the failure (and the error after it, as
+ * older releases give it) stays, after the notes.
+ */
+function failureWithNotes(out: string, notes: readonly string[]): string {
+  if (notes.length === 0) return out;
+  return [...notes, `${SDK_TOOL_FAILED}${out.slice(SDK_TOOL_ERROR_TEXT.length)}`].join('\n\n');
+}
 
 /** The error to record when `out` is the SDK's answer for a tool that threw (its default error function), else undefined. */
 function failureOf(out: unknown, tool: string, input: string): { error: string } | undefined {
