@@ -28,6 +28,7 @@ import { UsageError, peerAsUsage } from './usage-error.js';
 import { NATS_PEERS, importPeers } from '../peers/optional-peers.js';
 import { acquireText, lostText, releaseText, workersText } from '../serve/nats/move-reason.js';
 import { LineBudget } from './line-budget.js';
+import { EvictionNotice } from './eviction-notice.js';
 import { type StartedMetrics, type WorkerMetricsSettings, metricsUsable, startWorkerMetrics } from './worker-metrics.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { terminalSafe } from '../text/terminal-text.js';
@@ -269,7 +270,23 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
     }
     options = { ...options, token: made.token };
   }
-  let server: ServeServer;
+  let server: ServeServer | undefined;
+  // evictions said on stderr, counted together (at most a line a minute), the budget as it stands then
+  const evictions = new EvictionNotice(
+    (line) => void io.stderr.write(`loopwatch serve: ${line}\n`),
+    () => `${server?.engines.size ?? 0} sessions live, ${(server?.memory.total ?? 0).toLocaleString('en-US')} of ${(server?.memory.budget ?? 0).toLocaleString('en-US')} bytes held`,
+  );
+  const given = options.engine?.onEvict;
+  options = {
+    ...options,
+    engine: {
+      ...options.engine,
+      onEvict: (s) => {
+        if (s.reason === 'evicted') evictions.evicted();
+        given?.(s);
+      },
+    },
+  };
   try {
     server = await ServeServer.start(options);
   } catch (e) {
@@ -293,5 +310,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${terminalSafe(options.stateDir)}`}${options.stateDir === undefined && options.port === 0 && !args.includes('--no-state') ? '; --port 0 keeps no sessions across restarts (give --state-dir for that)' : ''}\n`);
   const signal = await stopped;
   io.stderr.write(`loopwatch serve: ${signal}: finishing requests in flight\n`);
-  return reportStop(await server.stop(), options.stateDir, io);
+  const report = await server.stop();
+  evictions.flush();
+  return reportStop(report, options.stateDir, io);
 }
