@@ -44,7 +44,13 @@ describe('stderr lines quoting input', () => {
     const out = `${natsEventLine({ type: 'session-lost', partition: 3, sessionId: EVIL, problem: `could not write ${EVIL}` })}\n`;
     expect(out).toMatch(/^session "x /);
     safe(out);
-    expect(natsEventLine({ type: 'acquired', partition: 2 })).toBe('partition 2 acquired');
+    expect(natsEventLine({ type: 'acquired', partition: 2, reason: { why: 'free' } })).toBe('partition 2 acquired: free (no worker held it)');
+    // a worker id is read from the owners bucket, which any client allowed to write it can fill
+    const stale = `${natsEventLine({ type: 'acquired', partition: 4, reason: { why: 'stale', from: EVIL, silentMs: 5_200 } })}\n`;
+    expect(stale).toMatch(/^partition 4 acquired: worker "x /);
+    safe(stale);
+    safe(`${natsEventLine({ type: 'lost', partition: 1, reason: { why: 'taken', by: EVIL } })}\n`);
+    safe(`${natsEventLine({ type: 'workers', change: { joined: [EVIL], stopped: [], silent: [{ worker: EVIL, silentMs: 6_000 }], live: 2 } })}\n`);
   });
 
   it('should redact and escape a NATS worker warning quoting an error (a session id in it)', () => {

@@ -26,6 +26,10 @@ import { HTTP_ONLY, NATS_ONLY, SERVE_FLAGS } from './serve-flags.js';
 import type { CommandIo } from './scan-command.js';
 import { UsageError, peerAsUsage } from './usage-error.js';
 import { NATS_PEERS, importPeers } from '../peers/optional-peers.js';
+import { acquireText, lostText, releaseText, workersText } from '../serve/nats/move-reason.js';
+import { LineBudget } from './line-budget.js';
+import { EvictionNotice } from './eviction-notice.js';
+import { type StartedMetrics, type WorkerMetricsSettings, metricsUsable, startWorkerMetrics } from './worker-metrics.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { terminalSafe } from '../text/terminal-text.js';
 import { shownMessage } from '../text/shown-message.js';
@@ -41,7 +45,7 @@ export function defaultStateDir(port: number, env: NodeJS.ProcessEnv = process.e
 export type ServeSettings =
   /** `defaultToken`: no --token-file nor --no-token, so the token is the user's own file (serve-token-file.ts), read or made at start. */
   | { readonly kind: 'http'; readonly options: ServeOptions; readonly defaultToken: boolean }
-  | { readonly kind: 'nats'; readonly options: NatsWorkerOptions };
+  | { readonly kind: 'nats'; readonly options: NatsWorkerOptions; readonly metrics?: WorkerMetricsSettings };
 
 /**
  * The live sessions the engine keeps: `requested` when the WebAssembly memory holds that many under the
@@ -78,6 +82,9 @@ export function serveSettings(args: readonly string[]): ServeSettings {
   const stray = given(HTTP_ONLY);
   if (stray !== undefined) throw new UsageError(`--${stray} is for the HTTP server, not a NATS worker (--nats)`);
   if (!nats.split(',').every((u) => /^(nats|tls):\/\/[^\s]+$/.test(u) || /^[\w.-]+:\d+$/.test(u))) throw new UsageError(`--nats must be a server URL such as nats://127.0.0.1:4222 (or several, separated by commas), received "${shownServers(nats)}"`);
+  const metricsPort = stringOf(v, 'metrics-port');
+  const tokenStray = given(['token-file', 'no-token']);
+  if (metricsPort === undefined && tokenStray !== undefined) throw new UsageError(`--${tokenStray} is for a NATS worker's /metrics: give --metrics-port N too`);
   const workerId = stringOf(v, 'worker-id');
   if (workerId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(workerId)) throw new UsageError(`--worker-id must be 1 to 64 letters, digits, _ or -, received "${workerId}"`);
   return {
@@ -92,7 +99,20 @@ export function serveSettings(args: readonly string[]): ServeSettings {
       leaseMs: integerFlag('--lease-ms', stringOf(v, 'lease-ms'), 5_000, 300, 600_000),
       ...(workerId === undefined ? {} : { workerId }),
     },
+    ...(metricsPort === undefined ? {} : { metrics: { port: integerFlag('--metrics-port', metricsPort, 0, 0, 65_535), ...tokenOf(v), defaultToken: v['token-file'] === undefined && v['no-token'] !== true } }),
   };
+}
+
+/** The token of --token-file (a UsageError naming what is wrong with the file); none without it. Refuses it beside --no-token. */
+function tokenOf(v: ParsedFlags['values']): { token?: BearerToken } {
+  const tokenFile = stringOf(v, 'token-file');
+  if (tokenFile === undefined) return {};
+  if (v['no-token'] === true) throw new UsageError('--token-file and --no-token cannot be used together');
+  try {
+    return { token: BearerToken.fromFile(tokenFile) };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 /** The names of `--allow-host` (repeated, or comma-separated). Throws UsageError for one that is not a host name. */
@@ -116,16 +136,7 @@ function hookLogOf(v: ParsedFlags['values']): { hookLog?: string } {
 function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): ServeOptions {
   const host = stringOf(v, 'host') ?? '127.0.0.1';
   const port = integerFlag('--port', stringOf(v, 'port'), DEFAULT_PORT, 0, 65_535);
-  const tokenFile = stringOf(v, 'token-file');
-  if (tokenFile !== undefined && v['no-token'] === true) throw new UsageError('--token-file and --no-token cannot be used together');
-  let token: BearerToken | undefined;
-  if (tokenFile !== undefined) {
-    try {
-      token = BearerToken.fromFile(tokenFile);
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-  }
+  const { token } = tokenOf(v);
   if (token === undefined && !isLoopback(host)) throw new UsageError(`--host ${host} is not a loopback address: give --token-file so that only callers with the token are served`);
   const allowHosts = allowedHosts(v['allow-host']);
   if (token === undefined && allowHosts.includes('*')) throw new UsageError('--allow-host * serves requests whatever host they name, which only a token makes safe: give --token-file too');
@@ -157,12 +168,24 @@ function reportStop(r: StopReport, dir: string | undefined, io: CommandIo): numb
 }
 
 /**
- * A NATS worker's event as `serve` says it on stderr: a session lost is named by its id (the publisher's)
- * and its problem, both redacted and with their control characters as escapes.
+ * A NATS worker's event as `serve` says it on stderr, one line: a partition taken, given up or lost and why
+ * (`partition 3 acquired: worker "b" stopped answering (its lease not renewed for 5.2 s)`), workers joining
+ * or going, a session lost named by its id (the publisher's) and its problem. What came from the bucket or
+ * a publisher (worker ids, session ids, problems) is cut, redacted and has its control characters as escapes.
  */
 export function natsEventLine(e: WorkerEvent): string {
-  if (e.type !== 'session-lost') return `partition ${e.partition} ${e.type}`;
-  return `session ${shownMessage(JSON.stringify(e.sessionId))} (partition ${e.partition}): state not kept: ${shownMessage(e.problem)}`;
+  switch (e.type) {
+    case 'acquired':
+      return `partition ${e.partition} acquired: ${shownMessage(acquireText(e.reason))}`;
+    case 'released':
+      return `partition ${e.partition} released: ${shownMessage(releaseText(e.reason))}`;
+    case 'lost':
+      return `partition ${e.partition} lost: ${shownMessage(lostText(e.reason))}`;
+    case 'workers':
+      return shownMessage(workersText(e.change) ?? `${e.change.live} live workers`);
+    case 'session-lost':
+      return `session ${shownMessage(JSON.stringify(e.sessionId))} (partition ${e.partition}): state not kept: ${shownMessage(e.problem)}`;
+  }
 }
 
 /** Resolves with the name of the first SIGTERM or SIGINT. */
@@ -180,9 +203,12 @@ function stopSignal(): Promise<string> {
  * --nats-connect-wait seconds, then the worker exits 1 (a runtime failure: the setup may well be right);
  * credentials refused, no JetStream or a stream partitioned another way are a usage error (2).
  */
-async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<number> {
+async function natsWorker(options: NatsWorkerOptions, metrics: WorkerMetricsSettings | undefined, io: CommandIo): Promise<number> {
   // lines quote the --nats URL and the client's errors (which quote it): control characters as escapes
   const say = (line: string): void => void io.stderr.write(`loopwatch serve: ${terminalSafe(line)}\n`);
+  // partition moves come in bursts (every partition at a start, a join, a stop): a budget of lines, those left out counted
+  const events = new LineBudget(say);
+  if (metrics !== undefined) metricsUsable();
   const shown = shownServers(options.servers);
   const redact = (text: string): string => redactConnection(text, options.servers, options.auth);
   const stopped = stopSignal();
@@ -195,7 +221,7 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
     worker = await NatsWorker.start({
       ...options,
       onConnectRetry: (attempt, delayMs, problem) => say(`--nats ${shown}: ${problem}; trying again in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}, up to --nats-connect-wait ${(options.connectWaitMs ?? 0) / 1000} s)`),
-      onEvent: (e) => say(natsEventLine(e)),
+      onEvent: (e) => void events.say(natsEventLine(e)),
     });
   } catch (e) {
     if ((e as Error).name === 'NatsUnreachableError') {
@@ -205,13 +231,25 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
     // credentials refused, no JetStream, a stream partitioned another way: the setup, not a bug
     throw new UsageError(`--nats ${shown}: ${redact((e as Error).message)}`);
   }
+  let served: StartedMetrics | undefined;
+  if (metrics !== undefined) {
+    try {
+      served = await startWorkerMetrics(worker, metrics);
+    } catch (e) {
+      await worker.stop(); // its partitions handed back: the others take them at once
+      throw e;
+    }
+  }
   say(`NATS worker on ${shown}, ${options.partitions ?? DEFAULT_PARTITIONS} partitions, snapshots every ${options.snapshotEvery ?? 100} calls`);
+  for (const line of served?.lines ?? []) say(line);
   const signal = await stopped;
   say(`${signal}: releasing partitions ${worker.partitions().join(', ') || '(none)'}`);
   const report = await worker.stopReported();
+  await served?.listener.close();
   if (report.problem !== undefined) say(redact(report.problem));
   const s = worker.stats;
   const left = report.notReleased.length === 0 ? '' : `; ${report.notReleased.length === 1 ? 'partition' : 'partitions'} ${report.notReleased.join(', ')} not handed back (their sessions' states not all written: the next owner checks their unacknowledged calls again once the lease is stale)`;
+  if (events.leftOut > 0) say(`${events.leftOut} partition lines left out since the last one said (more than the budget at once; /metrics counts every move)`);
   say(`stopped; ${s.calls} calls checked, ${s.verdicts} verdicts, ${s.duplicates} repeated deliveries skipped, ${s.sessionsLost} sessions whose state was not kept${left}`);
   // 1: the server went away (or did not answer) during the stop: leases not all given up, perhaps states unwritten
   return report.problem === undefined && report.notReleased.length === 0 ? 0 : 1;
@@ -220,7 +258,7 @@ async function natsWorker(options: NatsWorkerOptions, io: CommandIo): Promise<nu
 /** `loopwatch serve [options]`: resolves to the exit code once stopped by SIGTERM or SIGINT. */
 export async function serveCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const settings = serveSettings(args);
-  if (settings.kind === 'nats') return natsWorker(settings.options, io);
+  if (settings.kind === 'nats') return natsWorker(settings.options, settings.metrics, io);
   let options = settings.options;
   let made: ServeTokenFile | undefined;
   if (settings.defaultToken) {
@@ -232,7 +270,23 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
     }
     options = { ...options, token: made.token };
   }
-  let server: ServeServer;
+  let server: ServeServer | undefined;
+  // evictions said on stderr, counted together (at most a line a minute), the budget as it stands then
+  const evictions = new EvictionNotice(
+    (line) => void io.stderr.write(`loopwatch serve: ${line}\n`),
+    () => `${server?.engines.size ?? 0} sessions live, ${(server?.memory.total ?? 0).toLocaleString('en-US')} of ${(server?.memory.budget ?? 0).toLocaleString('en-US')} bytes held`,
+  );
+  const given = options.engine?.onEvict;
+  options = {
+    ...options,
+    engine: {
+      ...options.engine,
+      onEvict: (s) => {
+        if (s.reason === 'evicted') evictions.evicted();
+        given?.(s);
+      },
+    },
+  };
   try {
     server = await ServeServer.start(options);
   } catch (e) {
@@ -256,5 +310,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   io.stderr.write(`loopwatch serve: listening on ${server.url}${options.token === undefined ? '' : ' (bearer token required)'}; ${restored} sessions restored${options.stateDir === undefined ? '' : ` from ${terminalSafe(options.stateDir)}`}${options.stateDir === undefined && options.port === 0 && !args.includes('--no-state') ? '; --port 0 keeps no sessions across restarts (give --state-dir for that)' : ''}\n`);
   const signal = await stopped;
   io.stderr.write(`loopwatch serve: ${signal}: finishing requests in flight\n`);
-  return reportStop(await server.stop(), options.stateDir, io);
+  const report = await server.stop();
+  evictions.flush();
+  return reportStop(report, options.stateDir, io);
 }

@@ -27,10 +27,10 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   {
     name: 'token-file',
     value: 'FILE',
-    mode: 'http',
-    help: ['require "Authorization: Bearer <token>", the token being the file\'s first line (default: a', 'token made once in $XDG_STATE_HOME/loopwatch/serve.token, 0600, or ~/.local/state/...;', 'serve.curl-header beside it holds the header line for curl -H @FILE)'],
+    mode: 'both',
+    help: ['require "Authorization: Bearer <token>", the token being the file\'s first line (default: a', 'token made once in $XDG_STATE_HOME/loopwatch/serve.token, 0600, or ~/.local/state/...;', 'serve.curl-header beside it holds the header line for curl -H @FILE); a NATS worker\'s', '/metrics (--metrics-port) needs the same token'],
   },
-  { name: 'no-token', mode: 'http', help: ['serve without a token (loopback only): any local user can then use the server'] },
+  { name: 'no-token', mode: 'both', help: ['serve without a token (loopback only): any local user can then use the server (or read', 'a NATS worker\'s /metrics)'] },
   {
     name: 'allow-host',
     value: 'NAME',
@@ -61,6 +61,12 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   { name: 'partitions', value: 'N', mode: 'nats', help: ['partitions of the calls stream, fixed when it is made (default: 16)'] },
   { name: 'snapshot-every', value: 'N', mode: 'nats', help: ['write a session\'s snapshot every N of its calls (default: 100)'] },
   { name: 'lease-ms', value: 'MS', mode: 'nats', help: ['a partition\'s lease: not renewed for this long, another worker takes it', '(default: 5000)'] },
+  {
+    name: 'metrics-port',
+    value: 'N',
+    mode: 'nats',
+    help: ['serve GET /metrics (Prometheus: calls, verdicts, sessions, partitions owned, moves) and', 'GET /healthz on 127.0.0.1:N (0: any free one, said at start); /metrics needs the token'],
+  },
   { name: 'worker-id', value: 'ID', mode: 'nats', help: ['this worker\'s name in the leases (default: HOST-PID-RANDOM)'] },
   // the connection: credentials, TLS, the wait for a server at start (nats-flags.ts reads them)
   ...NATS_CONNECTION_FLAGS.map((f): ServeFlag => ({ ...f, mode: 'nats' })),

@@ -105,6 +105,12 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
   res.end(text);
 }
 
+/** Sends the Prometheus text exposition (`GET /metrics` of serve and of a NATS worker); no body for a HEAD request. */
+export function sendPrometheus(res: ServerResponse, text: string, head = false): void {
+  res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(head ? undefined : text);
+}
+
 /** Sends bytes (a snapshot) with `status`. */
 export function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array): void {
   res.writeHead(status, { 'content-type': 'application/octet-stream', 'content-length': bytes.byteLength });

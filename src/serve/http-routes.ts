@@ -9,7 +9,7 @@ import { AGENT_NAMES } from '../hooks/hook-agent.js';
 import { answerHook, isAgentName, uncheckedHeader } from './hook-routes.js';
 import { type ServiceCall, idAt, readBatch, readCall, readPhasedBatch } from './call-schema.js';
 import type { CheckService } from './check-service.js';
-import { type BodyBudget, HttpRefusal, parseJson, readBody, sendBytes, sendJson } from './http-io.js';
+import { type BodyBudget, HttpRefusal, parseJson, readBody, sendBytes, sendJson, sendPrometheus } from './http-io.js';
 import { ROUTE_SPECS, type RouteKey, pathPattern } from './route-table.js';
 import { cutText } from '../text/shown-text.js';
 
@@ -74,11 +74,7 @@ async function oneCall(req: IncomingMessage, res: ServerResponse, ctx: RouteCont
 /** The handler of each route of the table. */
 const HANDLERS: Readonly<Record<RouteKey, Handler>> = {
   'GET /healthz': (_req, res, ctx) => sendJson(res, 200, ctx.health()),
-  'GET /metrics': async (_req, res, ctx) => {
-    const text = await ctx.metrics();
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-    res.end(text);
-  },
+  'GET /metrics': async (_req, res, ctx) => sendPrometheus(res, await ctx.metrics()),
   'POST /v1/check': async (req, res, ctx) => {
     const body = await jsonBody(req, ctx);
     const call = checked(() => readCall('', body));

@@ -22,15 +22,22 @@ import { type MessageCall, type MessageResult, readCallMessage } from './call-me
 import type { NatsAuthOptions } from './nats-auth.js';
 import { connectNats } from './nats-connect.js';
 import { type NatsLayout, ensureLayout, takeOverConsumer } from './nats-setup.js';
+import type { AcquireReason, LostReason, ReleaseReason, WorkersChange } from './move-reason.js';
 import { warnNats } from './nats-warning.js';
+import type { DetectionSource } from '../../metrics/prometheus.js';
+import type { WorkerSource } from '../../metrics/nats-worker-metrics.js';
+import { countInto } from '../../metrics/tally.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
 import { HEADER_ROOM, SessionStore } from './session-store.js';
 import { CALLS_STREAM, DEFAULT_PARTITIONS, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, isReplySubject, parseCallSubject, sessionToken, verdictSubject } from './subjects.js';
 
-/** Something a worker reports: partitions moving, and sessions whose state could not be kept. */
+/** Something a worker reports: partitions moving and why, workers joining and going, and sessions whose state could not be kept. */
 export type WorkerEvent =
-  | { readonly type: 'acquired' | 'released' | 'lost'; readonly partition: number }
+  | { readonly type: 'acquired'; readonly partition: number; readonly reason: AcquireReason }
+  | { readonly type: 'released'; readonly partition: number; readonly reason: ReleaseReason }
+  | { readonly type: 'lost'; readonly partition: number; readonly reason: LostReason }
+  | { readonly type: 'workers'; readonly change: WorkersChange }
   | { readonly type: 'session-lost'; readonly partition: number; readonly sessionId: string; readonly problem: string };
 
 /** Options of a NATS worker. */
@@ -119,6 +126,8 @@ export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, rete
 /** A worker consuming partitions from JetStream. */
 export class NatsWorker {
   readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, answersTooLarge: 0, repliesRefused: 0 };
+  /** Partition moves by `move/reason` (`acquired/stale`, `released/share`, ...: move-reason.ts), for /metrics. */
+  readonly moves = new Map<string, number>();
   private readonly engine: LoopEngine;
   /** The engine's calls answered as data (it counts the verdicts: a two-phase call's once). */
   private readonly service: CheckService;
@@ -161,7 +170,7 @@ export class NatsWorker {
       this.nc.publish(`${SESSION_LOST_PREFIX}.${sessionToken(sessionId)}`, JSON.stringify({ session: sessionId, partition, problem }));
       if (broken && this.owned.has(partition)) {
         // its held calls cannot be acknowledged: start the partition again from its acknowledgement floor
-        this.lose(partition);
+        this.lose(partition, { why: 'broken', problem });
         void this.leases.forfeit(partition);
       }
     }, () => void this.stats.statesTooLarge++);
@@ -188,9 +197,10 @@ export class NatsWorker {
       const w = new NatsWorker(nc, jetstream(nc), jsm, layout, new SessionStore(sessions, () => maxPayload(nc)), options);
       const id = options.workerId ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}-${randomBytes(3).toString('hex')}`;
       w.leases = new PartitionLeases(owners, id, layout.partitions, options.leaseMs ?? 5_000, {
-        acquire: (p, epoch) => w.acquire(p, epoch),
-        release: (p) => w.release(p),
-        lost: (p) => w.lose(p),
+        acquire: (p, epoch, reason) => w.acquire(p, epoch, reason),
+        release: (p, reason) => w.release(p, reason),
+        lost: (p, reason) => w.lose(p, reason),
+        workers: (change) => w.emit({ type: 'workers', change }),
       });
       const flushMs = options.flushMs ?? 1_000;
       w.flushTimer = setInterval(() => w.book.saveDue(false, flushMs), Math.max(10, flushMs / 4));
@@ -271,38 +281,60 @@ export class NatsWorker {
     return out;
   }
 
+  /** What /metrics reads of this worker: the detection series (prometheus.ts) and the worker's own (nats-worker-metrics.ts). */
+  metricsSources(): { detection: DetectionSource; worker: WorkerSource } {
+    const service = this.service;
+    return {
+      detection: {
+        stats: () => this.engine.stats(),
+        liveSessions: () => this.engine.size,
+        verdicts: () => service.verdicts,
+        decisions: () => service.decisions,
+        failed: () => service.counts.failed,
+      },
+      worker: {
+        partitionsOwned: () => this.owned.size,
+        moves: () => this.moves,
+        duplicates: () => this.stats.duplicates,
+        sessionsLost: () => this.stats.sessionsLost,
+        connected: () => this.connected && !this.nc.isClosed(),
+      },
+    };
+  }
+
   private emit(e: WorkerEvent): void {
+    if (e.type === 'acquired' || e.type === 'released' || e.type === 'lost') countInto(this.moves, `${e.type}/${e.reason.why}`);
     // after a stop gave up on the server, what is still settling in the background is not reported
     if (this.stopped) return;
     this.options.onEvent?.(e);
   }
 
-  private async acquire(p: number, epoch: number): Promise<void> {
+  private async acquire(p: number, epoch: number, reason: AcquireReason): Promise<void> {
     const name = await takeOverConsumer(this.jsm, p, epoch, this.layout);
     this.owned.add(p);
     this.checking.set(p, epoch);
     const consumer = await this.js.consumers.get(CALLS_STREAM, name);
     this.consumers.set(p, await consumer.consume({ max_messages: 1000, callback: (m) => this.enqueue({ p, epoch, m }) }));
-    this.emit({ type: 'acquired', partition: p });
+    this.emit({ type: 'acquired', partition: p, reason });
   }
 
-  private async release(p: number): Promise<void> {
+  private async release(p: number, reason: ReleaseReason): Promise<void> {
     this.checking.delete(p);
     await this.consumers.get(p)?.close();
     this.consumers.delete(p);
     await this.idle();
     await this.book.release(p);
     this.owned.delete(p);
-    this.emit({ type: 'released', partition: p });
+    this.emit({ type: 'released', partition: p, reason });
   }
 
-  private lose(p: number): void {
+  private lose(p: number, reason: LostReason): void {
     this.owned.delete(p);
     this.checking.delete(p);
     void this.consumers.get(p)?.close();
     this.consumers.delete(p);
     this.book.abandon(p);
-    this.emit({ type: 'lost', partition: p });
+    this.emit({ type: 'lost', partition: p, reason });
   }
 
   private enqueue(d: Delivery): void {
@@ -337,7 +369,7 @@ export class NatsWorker {
       this.queue = [];
       warnNats(`checking failed (${(e as Error).message}); partitions ${[...parts].join(', ')} given up and taken again`);
       for (const p of parts) {
-        this.lose(p);
+        this.lose(p, { why: 'broken', problem: (e as Error).message });
         void this.leases.forfeit(p);
       }
     } finally {

@@ -15,17 +15,20 @@
  */
 import type { KV, KvWatchEntry } from '@nats-io/kv';
 import type { QueuedIterator } from '@nats-io/transport-node';
+import type { AcquireReason, LostReason, ReleaseReason, WorkersChange } from './move-reason.js';
 import { warnNats } from './nats-warning.js';
 import { leaseKey, workerKey } from './subjects.js';
 
 /** What the worker does when ownership changes. */
 export interface LeaseHandlers {
   /** The partition is now this worker's (`epoch`: the lease's revision, new at every claim): start consuming it. */
-  acquire(p: number, epoch: number): Promise<void>;
+  acquire(p: number, epoch: number, reason: AcquireReason): Promise<void>;
   /** Give the partition up: stop consuming and write its sessions (resolves when written). */
-  release(p: number): Promise<void>;
+  release(p: number, reason: ReleaseReason): Promise<void>;
   /** The partition was taken by another worker: drop it without writing. */
-  lost(p: number): void;
+  lost(p: number, reason: LostReason): void;
+  /** Workers joined, stopped or went silent since the last round (not called for the first round's view). */
+  workers?(change: WorkersChange): void;
 }
 
 /** The last update of a key the watch delivered, and when this worker first saw it (performance.now()). */
@@ -54,6 +57,8 @@ export function shareOf(partitions: number, workers: number, rank: number): numb
 /** Partition leases of one worker. */
 export class PartitionLeases {
   private readonly seen = new Map<string, Seen>();
+  /** The last worker each lease key was put by (kept after its delete: who handed the partition back). */
+  private readonly lastHolder = new Map<string, string>();
   private readonly held = new Map<number, number>(); // partition -> lease revision
   private watcher: QueuedIterator<KvWatchEntry> | undefined;
   /** When the current watch was started (performance.now()). */
@@ -61,6 +66,8 @@ export class PartitionLeases {
   private running = false;
   private loop: Promise<void> | undefined;
   private readonly started = performance.now();
+  /** The live workers of the last round that claimed (undefined before it: the first view is no change). */
+  private lastLive: Set<string> | undefined;
 
   constructor(
     private readonly kv: KV,
@@ -95,6 +102,7 @@ export class PartitionLeases {
     this.watchedAt = performance.now();
     void (async () => {
       for await (const e of watcher) {
+        if (e.operation === 'PUT' && e.key.startsWith('p.')) this.lastHolder.set(e.key, new TextDecoder().decode(e.value));
         this.seen.set(e.key, seenUpdate(this.seen.get(e.key), e.revision, e.operation === 'PUT' ? new TextDecoder().decode(e.value) : '', e.operation !== 'PUT', performance.now()));
       }
     })()
@@ -120,7 +128,7 @@ export class PartitionLeases {
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
-    for (const p of this.owned()) await this.give(p);
+    for (const p of this.owned()) await this.give(p, { why: 'stop' });
     await this.kv.delete(workerKey(this.workerId)).catch(() => undefined);
     this.watcher?.stop();
   }
@@ -153,7 +161,10 @@ export class PartitionLeases {
         this.held.set(p, await this.kv.update(leaseKey(p), this.workerId, revision));
       } catch {
         this.held.delete(p);
-        this.handlers.lost(p);
+        const s = this.seen.get(leaseKey(p));
+        // the one that took it, when the watch has shown it already
+        const by = s !== undefined && !s.deleted && s.revision > revision && s.value !== this.workerId ? s.value : undefined;
+        this.handlers.lost(p, by === undefined ? { why: 'taken' } : { why: 'taken', by });
       }
     }
     const now = performance.now();
@@ -162,12 +173,15 @@ export class PartitionLeases {
     const live = [...this.seen].filter(([k]) => k.startsWith('w.')).filter(([k]) => !this.stale(k, now)).map(([k]) => k.slice(2));
     if (!live.includes(this.workerId)) live.push(this.workerId);
     live.sort();
+    this.sayWorkers(live, now);
     const share = shareOf(this.partitions, live.length, live.indexOf(this.workerId));
     const mine = this.owned();
-    for (let i = mine.length - 1; i >= share; i--) await this.give(mine[i] as number);
+    for (let i = mine.length - 1; i >= share; i--) await this.give(mine[i] as number, { why: 'share', workers: live.length, share });
     for (let p = 0; p < this.partitions && this.held.size < share && this.running; p++) {
       if (this.held.has(p) || !this.stale(leaseKey(p), now)) continue;
       const s = this.seen.get(leaseKey(p));
+      const before = this.lastHolder.get(leaseKey(p));
+      const reason: AcquireReason = s === undefined || s.deleted ? { why: 'free', ...(before === undefined || before === this.workerId ? {} : { from: before }) } : { why: 'stale', from: s.value, silentMs: now - s.at };
       let revision: number;
       try {
         revision = s === undefined || s.deleted ? await this.kv.create(leaseKey(p), this.workerId) : await this.kv.update(leaseKey(p), this.workerId, s.revision);
@@ -176,10 +190,10 @@ export class PartitionLeases {
         continue; // another worker won it
       }
       try {
-        await this.handlers.acquire(p, revision);
+        await this.handlers.acquire(p, revision, reason);
       } catch (e) {
         warnNats(`could not start partition ${p}: ${(e as Error).message}`);
-        await this.give(p);
+        await this.give(p, { why: 'failed', problem: (e as Error).message });
       }
     }
   }
@@ -192,11 +206,32 @@ export class PartitionLeases {
     await this.kv.delete(leaseKey(p), { previousSeq: revision }).catch(() => undefined);
   }
 
+  /**
+   * Tells the handler which workers joined, stopped (heartbeat deleted) or went silent (heartbeat stale)
+   * since the last round; the first round's view is the start, not a change.
+   */
+  private sayWorkers(live: readonly string[], now: number): void {
+    const before = this.lastLive;
+    this.lastLive = new Set(live);
+    if (before === undefined || this.handlers.workers === undefined) return;
+    const joined = live.filter((w) => !before.has(w));
+    const gone = [...before].filter((w) => !this.lastLive?.has(w));
+    if (joined.length === 0 && gone.length === 0) return;
+    const stopped: string[] = [];
+    const silent: { worker: string; silentMs: number }[] = [];
+    for (const w of gone) {
+      const s = this.seen.get(workerKey(w));
+      if (s === undefined || s.deleted) stopped.push(w);
+      else silent.push({ worker: w, silentMs: now - s.at });
+    }
+    this.handlers.workers({ joined, stopped, silent, live: live.length });
+  }
+
   /** Releases a held partition: the handler writes its sessions, then the lease is deleted. */
-  private async give(p: number): Promise<void> {
+  private async give(p: number, reason: ReleaseReason): Promise<void> {
     const revision = this.held.get(p);
     if (revision === undefined) return;
-    await this.handlers.release(p);
+    await this.handlers.release(p, reason);
     this.held.delete(p);
     await this.kv.delete(leaseKey(p), { previousSeq: revision }).catch(() => undefined);
   }
