@@ -310,6 +310,8 @@ export const MAX_TOKEN_BYTES: u32 = 256;
 export const MASK_LIMIT: u32 = 2048;
 export const MASK_QUOTE_MAX: u32 = 200;
 export const NOTHING_LOOK: u32 = 300;
+// bytes at the end of an error read for the tests that failed (src/text/test-place.ts PLACE_LOOK)
+export const PLACE_LOOK: u32 = 16384;
 // sketches remembered by action text, per thread (a power of two)
 export const SKETCH_CACHE_SLOTS: u32 = 1024;
 export const MAX_SKETCH_K: u32 = 64;

@@ -24,6 +24,7 @@ export const TAG_UNSUPPORTED: u64 = 20;
 export const TAG_BYTES: u64 = 22;
 export const TAG_MASKED_RESULT: u64 = 23;
 export const TAG_MANY: u64 = 24;
+export const TAG_TEST_PLACE: u64 = 25;
 
 // @ts-ignore: decorator
 @inline export function word(tag: u64, w: u64): u64 {

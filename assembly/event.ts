@@ -16,6 +16,7 @@ import {
 } from './detect';
 import { J_HOST, J_OK, hashJson, jsonFp, jsonScratchSize } from './json';
 import { maskBytes } from './mask';
+import { testPlace } from './test-place';
 import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedKnown, maskedRemember } from './mask-cache';
 import { configPtr, slotOk } from './slots';
 import { semHead, semLen } from './sem-entry';
@@ -241,8 +242,10 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     if (maskedKnown(ef, errN, MK_ERROR)) {
       masked = maskedFound();
     } else {
+      // a failure naming the tests that failed is of their place too (test-place.ts)
+      const place = testPlace(errP, errN);
       const m = maskBytes(errP, errN, MASK_LIMIT, maskArea);
-      masked = <u32>xxh64(maskArea, m, TAG_ERROR_CLASS);
+      masked = <u32>xxh64(maskArea, m, place != 0 ? place : TAG_ERROR_CLASS);
       maskedRemember(masked);
     }
   }

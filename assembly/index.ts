@@ -17,6 +17,7 @@ export { tokenize, lastTokenCount, lastSketchLen, sketchReaches, leastCommonFull
 export { saysNothingFound } from './nothing';
 export { textResultPass, textResultSeparate, resultFp } from './result-pass';
 export { maskBytes } from './mask';
+export { testPlace } from './test-place';
 export { reportScan } from './report-scan';
 export { reportScanBytewise } from './report-scan-bytewise';
 export { scanEventLine, lineFields } from './event-line';

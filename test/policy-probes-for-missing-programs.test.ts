@@ -67,6 +67,7 @@ function plainProgramMissing(error: string): boolean {
     /^Check the spelling of the name\b.*$/,
     /^At (?:line:\d+ char:\d+|[^\n]*:\d+ char:\d+)$/,
     /^\+ .*$/,
+    /^Caused by: No such file or directory \(os error 2\)$/,
     /^(?:error:?\s*)?\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code):?\s*\d+\]?\.?$/i,
   ];
   const head = error.length > MISSING_LOOK ? error.slice(0, MISSING_LOOK) : error;

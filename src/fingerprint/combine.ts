@@ -41,6 +41,7 @@ export const Tag = {
   BYTES: 22,
   MASKED_RESULT: 23,
   MANY: 24,
+  TEST_PLACE: 25,
 } as const;
 
 /** `avalanche(round(tag, w))`: the fingerprint of one 64-bit word under a tag. Low word returned, high in `u64.hi`. */

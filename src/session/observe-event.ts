@@ -5,7 +5,8 @@
  *
  * Outcome keys of a call (low 32 bits of 64-bit fingerprints):
  * - `outcome`: the result's canonical fingerprint, else the error text's;
- * - `masked`: for a failure, its error class (the error text masked); otherwise the masked result text;
+ * - `masked`: for a failure, its error class (the error text masked, with the tests it names as failed: test-place.ts);
+ *   otherwise the masked result text;
  * - `error`: the exact error text's;
  * - flags: KNOWN, ERROR, INFRA (rate limit, 5xx, timeout, reset), EMPTY (blank or null result),
  *   NOTHING (a result saying nothing was found), BRIEF (a text result under 64 bytes: an acknowledgement).
@@ -26,6 +27,7 @@ import { maskBytes } from '../text/mask-volatile.js';
 import { errorText, resultText } from '../text/outcome-text.js';
 import { bytesSayNothingFound, valueSaysNothingFound } from '../text/nothing-found.js';
 import { shellNoiseEnd } from '../text/shell-noise.js';
+import { testPlace } from '../text/test-place.js';
 import { capText } from '../text/text-limit.js';
 import type { ToolEvent } from '../types.js';
 
@@ -250,8 +252,11 @@ export class EventObserver {
         outL = el;
         outH = eh;
       }
+      // a failure naming the tests that failed is of their place too (test-place.ts): other tests failing alike are another class
+      const pl = testPlace(bytes, n);
+      const ph = u64.hi;
       const m = maskBytes(bytes, n);
-      h.masked[s] = xxh64(m, 0, m.length, 0, Tag.ERROR_CLASS);
+      h.masked[s] = pl === 0 && ph === 0 ? xxh64(m, 0, m.length, 0, Tag.ERROR_CLASS) : xxh64(m, 0, m.length, ph, pl);
     }
     h.outcome[s] = outL;
     h.flags[s] = flags;

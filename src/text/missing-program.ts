@@ -16,6 +16,8 @@
  *                      operable program or batch file.
  *   PowerShell         rg : The term 'rg' is not recognized as the name of a cmdlet, function, script ...
  *                      (then its "At line:1 char:1", "+ rg ..." and "Check the spelling ..." lines)
+ *   uv run             error: Failed to spawn: `ruff`
+ *                        Caused by: No such file or directory (os error 2)
  * ```
  *
  * Gemini CLI labels a shell's output `Output: ` on its first line (`Output: /usr/bin/bash: line 2: firebase:
@@ -39,6 +41,8 @@ export const MISSING_PROGRAM_LINES: readonly RegExp[] = Object.freeze([
   /^fish: Unknown command:? \S+$/,
   /^'[^'\n]+' is not recognized as an internal or external command,?$/,
   /^\S+ ?: The term '[^'\n]+' is not recognized as (?:the|a) name of a cmdlet\b.*$/,
+  // uv running a program its environment does not hold (`uv run ruff check .`), with the cause below (COMPANION_LINES)
+  /^error: Failed to spawn: `[^`\n]+`$/,
 ]);
 
 /** Lines that go with a missing program's message, or an exit status alone. */
@@ -48,6 +52,8 @@ const COMPANION_LINES: readonly RegExp[] = Object.freeze([
   /^Check the spelling of the name\b.*$/,
   /^At (?:line:\d+ char:\d+|[^\n]*:\d+ char:\d+)$/,
   /^\+ .*$/,
+  // uv's cause of a failed spawn when the program is not there (another cause, "Permission denied", is a real failure)
+  /^Caused by: No such file or directory \(os error 2\)$/,
   /^(?:error:?\s*)?\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code):?\s*\d+\]?\.?$/i,
 ]);
 

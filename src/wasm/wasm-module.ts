@@ -77,6 +77,8 @@ export interface WasmExports {
   /** reportScan's reference twin, a loop over every byte (assembly/report-scan-bytewise.ts); for the tests. */
   reportScanBytewise(ptr: number, len: number, ack: number): number;
   maskBytes(src: number, len: number, limit: number, dst: number): number;
+  /** The place of a failure whose error is [src, src + len): the tests it names as failed (assembly/test-place.ts), 0n for none. For the tests. */
+  testPlace(src: number, len: number): bigint;
   scanEventLine(ptr: number, len: number, maxNesting: number): number;
   routeSession(ptr: number, len: number): number;
   lineFields(): number;

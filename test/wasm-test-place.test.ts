@@ -1,0 +1,64 @@
+/**
+ * The module's reading of the tests a failure names (assembly/test-place.ts) against its TypeScript twin
+ * (src/text/test-place.ts): the same 64-bit place for any text, `FAILED` lines and node ids placed at every
+ * offset, around the PLACE_LOOK cut and past it; and the two PLACE_LOOKs are one number.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { u64 } from '../src/fingerprint/u64.js';
+import { PLACE_LOOK as ABI_PLACE_LOOK } from '../src/wasm/generated/abi.js';
+import { PLACE_LOOK, testPlace } from '../src/text/test-place.js';
+import { sharedInstance } from '../src/wasm/wasm-module.js';
+import { runs } from './helpers/streams.js';
+
+const utf8 = new TextEncoder();
+
+/** The module's place of `bytes`. */
+function wasmPlace(bytes: Uint8Array): bigint {
+  const inst = sharedInstance();
+  const at = inst.exports.reserveScratch(bytes.length + 16);
+  inst.views().u8.set(bytes, at);
+  return BigInt.asUintN(64, inst.exports.testPlace(at, bytes.length));
+}
+
+/** The twin's place of `bytes`. */
+function tsPlace(bytes: Uint8Array): bigint {
+  const lo = testPlace(bytes, bytes.length);
+  return (BigInt(u64.hi >>> 0) << 32n) | BigInt(lo >>> 0);
+}
+
+const piece = fc.oneof(
+  fc.constantFrom('FAILED ', 'FAILED', 'FAILED tests/a.py::test_x', 'FAILED t.py::T::t[1-2] - assert 1 == 2', 'ERROR tests/b.py', 'FAILED (failures=1)', '::', ':', 'tests/test_a.py', ' - ', '\n', '\r\n', ' ', '\t', 'E   AssertionError', 'x', 'é', '🙂'),
+  fc.string({ unit: fc.constantFrom('F', 'A', 'I', 'L', 'E', 'D', ' ', ':', '\n', 'a', '/'), maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 10 }),
+);
+const text = fc.array(piece, { maxLength: 80 }).map((ps) => ps.join(''));
+
+describe('WebAssembly test place = TypeScript twin', () => {
+  it('should read the same PLACE_LOOK', () => {
+    expect(ABI_PLACE_LOOK).toBe(PLACE_LOOK);
+  });
+
+  it('should give the same place for any text', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const bytes = utf8.encode(t);
+        expect(wasmPlace(bytes)).toBe(tsPlace(bytes));
+      }),
+      { numRuns: runs(3000) },
+    );
+  });
+
+  it('should give the same place with a summary line at every offset around the cut', () => {
+    const line = 'FAILED tests/test_orders.py::test_total[case3] - AssertionError: assert 1 == 2\n';
+    for (const at of [0, 1, 2, 7, 8, 30, line.length - 1]) {
+      for (const fill of ['x', '\n']) {
+        for (const extra of [-9, -8, -1, 0, 1, 7, 8, 80]) {
+          const before = fill.repeat(Math.max(0, PLACE_LOOK + extra - at));
+          const bytes = utf8.encode(`${before}${line.slice(at)}${line}`);
+          expect(wasmPlace(bytes), `${JSON.stringify(fill)} ${at} ${extra}`).toBe(tsPlace(bytes));
+        }
+      }
+    }
+  });
+});
