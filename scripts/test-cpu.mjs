@@ -1,6 +1,7 @@
 // Sums the CPU seconds per test file that test/setup/cpu-use.ts writes with LOOPWATCH_TEST_CPU set:
 //   LOOPWATCH_TEST_CPU=/tmp/cpu.jsonl npx vitest run ... && node scripts/test-cpu.mjs /tmp/cpu.jsonl [N]
-// prints the total and the N largest files (default 30), one `seconds file` a line.
+// prints the totals and the N largest files (default 30) by their worker's own CPU (the file's CPU less
+// the child processes it waited for), one `own all file` a line.
 import { readFileSync } from 'node:fs';
 
 const [path, top = '30'] = process.argv.slice(2);
@@ -11,10 +12,12 @@ if (path === undefined) {
 const byFile = new Map();
 for (const line of readFileSync(path, 'utf8').split('\n')) {
   if (line.trim() === '') continue;
-  const { file, cpu } = JSON.parse(line);
-  byFile.set(file, (byFile.get(file) ?? 0) + cpu);
+  // lines written before `children` was recorded count as the worker's own
+  const { file, cpu, children = 0 } = JSON.parse(line);
+  const sum = byFile.get(file) ?? { cpu: 0, own: 0 };
+  byFile.set(file, { cpu: sum.cpu + cpu, own: sum.own + cpu - children });
 }
-const rows = [...byFile].sort((a, b) => b[1] - a[1]);
-const total = rows.reduce((s, [, c]) => s + c, 0);
-console.log(`${total.toFixed(1)} CPU-s in ${rows.length} files`);
-for (const [file, cpu] of rows.slice(0, Number(top))) console.log(`${cpu.toFixed(1).padStart(7)} ${file}`);
+const rows = [...byFile].sort((a, b) => b[1].own - a[1].own);
+const total = (key) => rows.reduce((s, [, c]) => s + c[key], 0).toFixed(1);
+console.log(`${total('cpu')} CPU-s in ${rows.length} files, ${total('own')} of it the workers' own`);
+for (const [file, c] of rows.slice(0, Number(top))) console.log(`${c.own.toFixed(1).padStart(7)} ${c.cpu.toFixed(1).padStart(7)} ${file}`);
