@@ -332,24 +332,34 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
   const target = reportTarget(settings.outputFile, io.stdout);
   const out = target.stream;
   const listed = listedBy(settings);
-  const reports = new ReportOutputs(
-    {
-      htmlFile: settings.htmlFile,
-      markdownFile: settings.markdownFile,
-      markdownOutput: settings.output === 'markdown',
-      timelines: settings.timelines ?? DEFAULT_TIMELINES,
-      labels,
-      inputs: hooks.inputs ?? null,
-      options,
-      preset: settings.preset ?? 'default',
-      minAction: settings.minAction,
-      failOn: settings.failOn,
-      listed,
-    },
-    io.stdout,
-  );
-  // opened last of the outputs, before any input is read; written only at the end (pending-output.ts)
-  const metrics = settings.metricsFile === undefined ? null : pendingOutputFile(settings.metricsFile, '--metrics');
+  let made: ReportOutputs | null = null;
+  let metrics: PendingOutput | null = null;
+  try {
+    made = new ReportOutputs(
+      {
+        htmlFile: settings.htmlFile,
+        markdownFile: settings.markdownFile,
+        markdownOutput: settings.output === 'markdown',
+        timelines: settings.timelines ?? DEFAULT_TIMELINES,
+        labels,
+        inputs: hooks.inputs ?? null,
+        options,
+        preset: settings.preset ?? 'default',
+        minAction: settings.minAction,
+        failOn: settings.failOn,
+        listed,
+      },
+      io.stdout,
+    );
+    // opened last of the outputs, before any input is read; written only at the end (pending-output.ts)
+    metrics = settings.metricsFile === undefined ? null : pendingOutputFile(settings.metricsFile, '--metrics');
+  } catch (e) {
+    // an output that cannot be written: those opened before it are left as they were
+    made?.abandon();
+    target.abandon();
+    throw e;
+  }
+  const reports = made;
   try {
     const threads = checkerThreads(settings.workers, settings.maxSessions);
     if (threads < settings.workers && settings.workersGiven === true) {
@@ -433,7 +443,10 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
     else if (skipped > 0) io.stderr.write(`loopwatch: ${plural(skipped, 'line, element, input or call was', 'lines, elements, inputs or calls were')} skipped (named above)\n`);
     return { totals, summary, exitCode: exit.code };
   } finally {
-    metrics?.abandon(); // a scan that did not end keeps the file as it was (nothing once it is written)
+    // a scan that did not end keeps each file as it was (nothing once it is written)
+    metrics?.abandon();
+    reports.abandon();
+    target.abandon();
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * An agent's settings file, read and written for `hook install`: plain JSON only (a file with comments or
  * other syntax is refused, and left as it is), edited in place (json-text.ts: its own formatting kept),
- * written atomically (a temporary file renamed over it, with the file's mode), after a copy of the old
+ * written atomically (files/replace-whole.ts: `.<name>.<pid>.tmp` beside it, with the file's mode, synced and
+ * renamed over it), after a copy of the old
  * file is kept beside it (`<file>.bak-<UTC time>`, which uninstall removes once the file is as it was).
  * A settings file that is a symbolic link is refused, never written through nor replaced: a project's
  * `.claude/settings.json` linked to `~/.docker/config.json` would otherwise have its target's text (its
@@ -15,13 +16,13 @@
  * What is read just before the rename must be what was edited; a write in the microseconds between that
  * read and the rename is still lost (no lock the agents share).
  */
-import { randomBytes } from 'node:crypto';
-import { chmodSync, constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { readBoundedFile, readFailure } from '../formats/regular-file.js';
 import { jsonErrorMessage } from '../formats/json-value.js';
 import { jsonTree } from './json-text.js';
 import { nearestExisting, userId } from './private-path.js';
+import { type WholeFile, wholeFileBeside, writeAll } from '../files/replace-whole.js';
 
 /** Largest settings file read (16 MiB): a FIFO, a device or a bigger file in its place is refused, not waited on. */
 export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
@@ -169,6 +170,7 @@ export function writeSettings(old: SettingsText, text: string, now = new Date(),
   }
   // whole or nothing: a step that fails (a folder not writable, a full disk) removes what the earlier ones made
   const made: string[] = [];
+  let whole: WholeFile | null = null;
   try {
     mkdirSync(dirname(old.path), { recursive: true });
     let copy: string | null = null;
@@ -179,17 +181,16 @@ export function writeSettings(old: SettingsText, text: string, now = new Date(),
       copyFileSync(old.path, copy, constants.COPYFILE_EXCL);
       made.push(copy);
     }
-    const tmp = `${old.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    made.push(tmp); // 'wx' may create it and then fail to fill it
-    writeFileSync(tmp, text, { mode, flag: 'wx' });
-    chmodSync(tmp, mode);
+    whole = wholeFileBeside(old.path, mode);
+    writeAll(whole.fd, Buffer.from(text, 'utf8'));
     // the file as edited, or another program's change would be lost (see the header)
     if ((present(old.path) ? textOf(old.path) : null) !== old.text) {
       throw new SettingsParseError(`${old.path}: changed while loopwatch was editing it (another program wrote it): run the command again`);
     }
-    renameSync(tmp, old.path);
+    whole.commit();
     return copy;
   } catch (e) {
+    whole?.discard();
     for (const path of made) rmSync(path, { force: true });
     if (e instanceof SettingsParseError) throw e;
     throw new SettingsWriteError(`${old.path}: cannot be written (${(e as Error).message})`);

@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { O_NOFOLLOW } from './private-path.js';
+import { processAlive } from '../files/process-alive.js';
 
 /** How long a hook waits while one holder keeps a session's lock, in milliseconds. */
 export const LOCK_WAIT_MS = 3000;
@@ -61,21 +62,12 @@ function readLock(path: string): string | null {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Whether the lock with `content` (read at `path`) is stale. */
 function stale(path: string, content: string, now: number, staleMs: number): boolean {
   if (content === NOT_A_LOCK) return true;
   const [pid, time] = content.split(' ').map(Number);
   if (pid !== undefined && time !== undefined && Number.isSafeInteger(pid) && pid > 0 && Number.isFinite(time)) {
-    return now - time > staleMs || !alive(pid);
+    return now - time > staleMs || !processAlive(pid);
   }
   // created but not written yet (or garbage): judged by its age
   try {

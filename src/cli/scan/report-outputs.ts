@@ -70,8 +70,19 @@ export class ReportOutputs {
       const target = reportTarget(plan.htmlFile, stdout, '--html');
       this.html = { target, writer: new HtmlReportWriter((t) => target.stream.write(t), title) };
     } else this.html = null;
-    this.markdown = plan.markdownFile === undefined ? null : reportTarget(plan.markdownFile, stdout, '--markdown');
+    try {
+      this.markdown = plan.markdownFile === undefined ? null : reportTarget(plan.markdownFile, stdout, '--markdown');
+    } catch (e) {
+      this.html?.target.abandon(); // left as it was
+      throw e;
+    }
     this.picks = new TimelinePicks(this.html === null ? 0 : plan.timelines);
+  }
+
+  /** Ends the reports unwritten (a scan that failed): each file as it was before the scan. Never throws. */
+  abandon(): void {
+    this.html?.target.abandon();
+    this.markdown?.abandon();
   }
 
   /** Whether there is anything to do. */

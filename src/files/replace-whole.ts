@@ -1,0 +1,93 @@
+/**
+ * A file written whole or not at all: the bytes go into a new file beside it, `.<name>.<pid>.tmp` (a dot
+ * file, not a name a collector of `*.prom` or a folder scan of `*.jsonl` reads), made 0600 and exclusively
+ * (never through a link planted under its name), given the mode the file is to have, synced, then renamed
+ * over the file's name; a reader sees the old bytes or the new, never part of them. Every output file
+ * loopwatch writes goes through here (cli/render/pending-output.ts for the commands' outputs, the agents'
+ * settings files of `hook install`).
+ *
+ * Before the new file is made, the leftovers of earlier writes of the same name are removed
+ * (stale-temps.ts): a run killed by SIGKILL between making its file and renaming it leaves one.
+ */
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { removeStaleTemps } from './stale-temps.js';
+
+/** This process's temp files under way (made, not yet renamed or removed): never taken for leftovers. */
+const WRITING = new Set<string>();
+
+/** The name of the file a write of `path` by process `pid` goes into before it is renamed over `path`. */
+export function tempBeside(path: string, pid = process.pid): string {
+  return join(dirname(path), `.${basename(path)}.${pid}.tmp`);
+}
+
+/** A new file beside a path, written and then renamed over it (or discarded). */
+export interface WholeFile {
+  /** The descriptor to write the bytes into. */
+  readonly fd: number;
+  /** Where the bytes go until the rename. */
+  readonly temp: string;
+  /** Syncs and closes the file and renames it over the path; on a failure the file is removed and the error thrown. */
+  commit(): void;
+  /** Closes and removes the file, the path untouched. Never throws. */
+  discard(): void;
+}
+
+/**
+ * A new file beside `path` that will take its name, with `mode` (the permission bits). Throws the file
+ * system's error when it cannot be made (the folder is not writable: EACCES; a file or link holds the name:
+ * EEXIST).
+ */
+export function wholeFileBeside(path: string, mode: number): WholeFile {
+  const temp = tempBeside(path);
+  removeStaleTemps(path, (t) => WRITING.has(t));
+  const fd = openSync(temp, 'wx', 0o600);
+  WRITING.add(temp);
+  let open = true;
+  const close = (): void => {
+    if (!open) return;
+    open = false;
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+  };
+  const discard = (): void => {
+    close();
+    WRITING.delete(temp);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // gone already
+    }
+  };
+  try {
+    fchmodSync(fd, mode & 0o7777);
+  } catch (e) {
+    discard();
+    throw e;
+  }
+  return {
+    fd,
+    temp,
+    commit() {
+      try {
+        fsyncSync(fd);
+        open = false;
+        closeSync(fd);
+        renameSync(temp, path);
+        WRITING.delete(temp);
+      } catch (e) {
+        discard();
+        throw e;
+      }
+    },
+    discard,
+  };
+}
+
+/** Writes all of `bytes` at the descriptor's position. */
+export function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+}
