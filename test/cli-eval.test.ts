@@ -55,7 +55,7 @@ describe('loopwatch eval', () => {
     for (const family of ['mini-swe-agent', 'OpenHands', 'SWE-agent', 'tau-bench', 'my-agent v2']) expect(run.stdout).toContain(family);
     expect(run.stdout).toMatch(/False alarms \(submitted runs broken\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+tau-bench\s+alarm-1/);
     expect(run.stdout).toMatch(/Misses \(step_limit runs never warned\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+my-agent v2\s+quiet-limit/);
-  });
+  }, 180_000); // in this process now (vitest's timer runs): the first eval in a fresh worker loads its modules, 59 s at load ~27
 
   it('should give the same figures as JSON, matching a trajectory to its label by file name', async () => {
     const run = await loopwatchInProcess(['eval', dir, '--json']);

@@ -104,7 +104,7 @@ describe('loopwatch eval on interactive sessions', () => {
     }
     expect(doc.falseAlarms.map((r) => r.session)).toEqual(['cc-stuck']);
     expect(doc.warnings.map((r) => r.session)).toEqual(['cx-warned']);
-  });
+  }, 180_000); // in this process now (vitest's timer runs): the first eval in a fresh worker loads its modules, 59 s at load ~27
 
   it('should show interactive columns and list each flagged session with its first verdict and call', async () => {
     const dir = sessions(false);

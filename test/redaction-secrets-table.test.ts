@@ -109,7 +109,7 @@ describe('secrets in every CLI output', () => {
       clean(`scan ${flags.join(' ')} stdout`, r.stdout);
       clean(`scan ${flags.join(' ')} stderr`, r.stderr);
     }
-  });
+  }, 180_000); // three scans in this process now (vitest's timer runs): 32 s at load ~27
 
   it('should show no secret in explain, as text or --json, nor on stderr', async () => {
     for (const session of [...Object.keys(PLACEMENTS), 'bad']) {
