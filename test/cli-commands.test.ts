@@ -40,7 +40,7 @@ describe('loopwatch demo', () => {
     expect(run.stdout).toContain('against the injected truth');
     expect(run.stdout).toMatch(/recall/);
     expect(run.stdout).toMatch(/precision/);
-  });
+  }, 180_000); // demo runs in this process now (vitest's timer runs): past 60 s at load ~28
 
   it('should count as failed exactly the fleet calls that failed', async () => {
     const run = JSON.parse((await loopwatchInProcess(['demo', '--sessions', '120', '--workers', '0', '--json'])).stdout) as { summary: { events: number; toolFailures: number } };
@@ -54,14 +54,14 @@ describe('loopwatch demo', () => {
     expect(failed).toBeGreaterThan(0);
     expect(failed).toBeLessThan(calls);
     expect(run.summary.toolFailures).toBe(failed);
-  });
+  }, 180_000); // demo runs in this process now (vitest's timer runs): past 60 s at load ~28
 
   it('should give the same scores in this thread and on workers, as JSON', async () => {
     const inThread = JSON.parse((await loopwatchInProcess(['demo', '--sessions', '100', '--workers', '0', '--json'])).stdout) as { score: unknown; summary: { sessions: number } };
     const pooled = JSON.parse((await loopwatchInProcess(['demo', '--sessions', '100', '--workers', '2', '--json'])).stdout) as { score: unknown };
     expect(inThread.summary.sessions).toBe(100);
     expect(pooled.score).toEqual(inThread.score);
-  });
+  }, 180_000); // demo runs in this process now (vitest's timer runs): past 60 s at load ~28
 });
 
 describe('loopwatch scan determinism', () => {
