@@ -14,7 +14,8 @@ import { openEvalSource } from '../src/eval/eval-source.js';
 import { LoopDetector, LoopEngine, LoopPool, configOptions } from '../src/index.js';
 import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
 import { writeSyntheticRuns } from './helpers/calibrate-runs.js';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir } from './helpers/cli.js';
 
 const made: string[] = [];
 afterAll(() => {
@@ -49,7 +50,7 @@ describe('loopwatch calibrate on a sample', () => {
     expect(report.onePhase.overall.stepLimitBroken.count).toBeGreaterThan(0);
   }, 120_000);
 
-  it('should report held-out figures per fold, pooled over the folds', () => {
+  it('should report held-out figures per fold, pooled over the folds', async () => {
     expect(first.perFold.map((f) => f.fold)).toEqual([1, 2, 3]);
     expect(first.perFold.reduce((n, f) => n + f.runs, 0)).toBe(first.data.runs);
     for (const phase of ['onePhase', 'twoPhase'] as const) {
@@ -73,7 +74,7 @@ describe('loopwatch calibrate on a sample', () => {
     const out = tempDir();
     made.push(out);
     const file = join(out, 'fitted.json');
-    const run = loopwatch(['calibrate', dir, '--folds', '3', '--seed', '5', '--restarts', '1', '--max-false-alarms', '2%', '-o', file]);
+    const run = await loopwatchInProcess(['calibrate', dir, '--folds', '3', '--seed', '5', '--restarts', '1', '--max-false-alarms', '2%', '-o', file]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('held out');
@@ -84,10 +85,10 @@ describe('loopwatch calibrate on a sample', () => {
     expect((config.fitted as { command: string }).command).toContain('loopwatch calibrate');
     expect((config.expected as { twoPhase: { finishedBroken: { rate: number } } }).twoPhase.finishedBroken.rate).toBeCloseTo(first.heldOut.twoPhase.finishedBroken.rate as number, 4);
 
-    const evaluated = loopwatch(['eval', dir, '--config', file, '--json']);
+    const evaluated = await loopwatchInProcess(['eval', dir, '--config', file, '--json']);
     expect(evaluated.stderr).toBe('');
     expect(evaluated.code).toBe(0);
-    const scanned = loopwatch(['scan', join(dir, 'events.jsonl'), '--config', file, '--json']);
+    const scanned = await loopwatchInProcess(['scan', join(dir, 'events.jsonl'), '--config', file, '--json']);
     // (scan notes the label file beside the runs on stderr)
     expect(scanned.stderr).not.toMatch(/config|option|error/i);
     expect([0, 1]).toContain(scanned.code);
@@ -113,8 +114,8 @@ describe('loopwatch calibrate on a sample', () => {
     }
   }, 180_000);
 
-  it('should send the config to standard output and the report to standard error without -o', () => {
-    const run = loopwatch(['calibrate', dir, '--folds', '3', '--seed', '5', '--restarts', '0', '--json']);
+  it('should send the config to standard output and the report to standard error without -o', async () => {
+    const run = await loopwatchInProcess(['calibrate', dir, '--folds', '3', '--seed', '5', '--restarts', '0', '--json']);
     expect(run.code).toBe(0);
     const config = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(config.policy).toBeDefined();

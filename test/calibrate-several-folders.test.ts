@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { calibrate } from '../src/calibrate/calibrate.js';
 import { writeSyntheticRuns } from './helpers/calibrate-runs.js';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir } from './helpers/cli.js';
 
 const made: string[] = [];
 afterAll(() => {
@@ -50,14 +51,14 @@ describe('loopwatch calibrate on several folders', () => {
     expect(two.starting).toEqual(one.starting);
   }, 120_000);
 
-  it('should take several folders on the command line, and --labels with one only', () => {
+  it('should take several folders on the command line, and --labels with one only', async () => {
     const dir = writeSyntheticRuns(18, 5);
     made.push(dir);
     const [a, b] = splitRuns(dir);
-    const run = loopwatch(['calibrate', a, b, '--folds', '2', '--restarts', '0', '--json', '-o', join(dir, 'fit.json')]);
+    const run = await loopwatchInProcess(['calibrate', a, b, '--folds', '2', '--restarts', '0', '--json', '-o', join(dir, 'fit.json')]);
     expect(run.code, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as { data: { runs: number } }).data.runs).toBe(18);
-    const refused = loopwatch(['calibrate', a, b, '--labels', join(a, 'sessions.jsonl')]);
+    const refused = await loopwatchInProcess(['calibrate', a, b, '--labels', join(a, 'sessions.jsonl')]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--labels names the label file of one folder/);
   }, 120_000);

@@ -33,17 +33,17 @@ describe('loopwatch demo', () => {
   // 100 sessions (300 until s22): the demo's fleet costs ~8 ms of CPU a session, and what these tests assert
   // (the demo's lines, its scores the same on workers) holds at any size that has loops in it (21 of 60)
   it('should scan the synthetic fleet and score it against the injected truth', async () => {
-    const run = loopwatch(['demo', '--sessions', '100', '--workers', '1']);
+    const run = await loopwatchInProcess(['demo', '--sessions', '100', '--workers', '1']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('loopwatch demo: 100 synthetic sessions (seed 42), scanned with this thread');
     expect(run.stdout).toContain('loopwatch scan: 100 sessions');
     expect(run.stdout).toContain('against the injected truth');
     expect(run.stdout).toMatch(/recall/);
     expect(run.stdout).toMatch(/precision/);
-  });
+  }, 180_000); // demo runs in this process now (vitest's timer runs): past 60 s at load ~28
 
   it('should count as failed exactly the fleet calls that failed', async () => {
-    const run = JSON.parse(loopwatch(['demo', '--sessions', '120', '--workers', '0', '--json']).stdout) as { summary: { events: number; toolFailures: number } };
+    const run = JSON.parse((await loopwatchInProcess(['demo', '--sessions', '120', '--workers', '0', '--json'])).stdout) as { summary: { events: number; toolFailures: number } };
     let calls = 0;
     let failed = 0;
     for (const s of iterateFleet({ sessions: 120, seed: 42 })) {
@@ -54,14 +54,14 @@ describe('loopwatch demo', () => {
     expect(failed).toBeGreaterThan(0);
     expect(failed).toBeLessThan(calls);
     expect(run.summary.toolFailures).toBe(failed);
-  });
+  }, 180_000); // demo runs in this process now (vitest's timer runs): past 60 s at load ~28
 
   it('should give the same scores in this thread and on workers, as JSON', async () => {
-    const inThread = JSON.parse(loopwatch(['demo', '--sessions', '100', '--workers', '0', '--json']).stdout) as { score: unknown; summary: { sessions: number } };
-    const pooled = JSON.parse(loopwatch(['demo', '--sessions', '100', '--workers', '2', '--json']).stdout) as { score: unknown };
+    const inThread = JSON.parse((await loopwatchInProcess(['demo', '--sessions', '100', '--workers', '0', '--json'])).stdout) as { score: unknown; summary: { sessions: number } };
+    const pooled = JSON.parse((await loopwatchInProcess(['demo', '--sessions', '100', '--workers', '2', '--json'])).stdout) as { score: unknown };
     expect(inThread.summary.sessions).toBe(100);
     expect(pooled.score).toEqual(inThread.score);
-  });
+  }, 180_000); // demo runs in this process now (vitest's timer runs): past 60 s at load ~28
 });
 
 describe('loopwatch scan determinism', () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cutSafe, headSafe, jsonSafe, terminalSafe } from '../src/text/terminal-text.js';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
 import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { readReport } from './helpers/report-fixture.js';
 
@@ -85,7 +85,7 @@ describe('control characters in what explain prints', () => {
     // (a command line cannot hold NUL: that session is not named)
     for (const [name, bad] of Object.entries(HOSTILE).filter(([name]) => name !== 'nul')) {
       for (const flags of [[], ['--json']]) {
-        const r = loopwatch(['explain', `${name} ${bad}`, events, ...flags]);
+        const r = await loopwatchInProcess(['explain', `${name} ${bad}`, events, ...flags]);
         expect(r.stdout, r.stderr).toContain(`tool-${name}`);
         safe(`explain ${name} ${flags.join(' ')}`, r.stdout);
         safe(`explain ${name} ${flags.join(' ')} stderr`, r.stderr);
@@ -94,7 +94,7 @@ describe('control characters in what explain prints', () => {
   });
 
   it('should show them as escapes in the session ids it suggests', async () => {
-    const r = loopwatch(['explain', 'i', events]);
+    const r = await loopwatchInProcess(['explain', 'i', events]);
     expect(r.stderr).toContain('sessions whose id contains it');
     safe('explain suggestions', r.stderr);
   });
@@ -104,7 +104,7 @@ describe('control characters in what explain prints', () => {
     // at every offset of a pair and of an escape
     const emoji = '\u{1F600}'.repeat(40);
     const file = writeJsonl(dir, 'cut.jsonl', Array.from({ length: 24 }, (_, k) => ({ session: 'cut', tool: `${'x'.repeat(k)}${emoji}`, args: { k }, result: `${'y'.repeat(k)}${'\u001b'.repeat(80)}` })));
-    const r = loopwatch(['explain', 'cut', file]);
+    const r = await loopwatchInProcess(['explain', 'cut', file]);
     expect(r.stdout).toContain('\\x1b');
     expect(r.stdout).not.toContain('\ufffd');
     expect(r.stdout).not.toMatch(/\\(?:x[0-9a-f]?|u[0-9a-f]{0,3})…/);

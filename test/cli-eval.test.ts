@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
 
 /** A run stuck on one failing command, a run that works, and their labels. */
 function labelledRuns(badLabel = false): string {
@@ -44,8 +45,8 @@ interface Row {
 describe('loopwatch eval', () => {
   const dir = labelledRuns();
 
-  it('should table every family one-phase and two-phase, with intervals, and list the false alarms and misses', () => {
-    const run = loopwatch(['eval', dir]);
+  it('should table every family one-phase and two-phase, with intervals, and list the false alarms and misses', async () => {
+    const run = await loopwatchInProcess(['eval', dir]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('5 labelled runs judged, 1 runs without a label left out, 1 labels without a run');
@@ -54,10 +55,10 @@ describe('loopwatch eval', () => {
     for (const family of ['mini-swe-agent', 'OpenHands', 'SWE-agent', 'tau-bench', 'my-agent v2']) expect(run.stdout).toContain(family);
     expect(run.stdout).toMatch(/False alarms \(submitted runs broken\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+tau-bench\s+alarm-1/);
     expect(run.stdout).toMatch(/Misses \(step_limit runs never warned\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+my-agent v2\s+quiet-limit/);
-  });
+  }, 180_000); // in this process now (vitest's timer runs): the first eval in a fresh worker loads its modules, 59 s at load ~27
 
-  it('should give the same figures as JSON, matching a trajectory to its label by file name', () => {
-    const run = loopwatch(['eval', dir, '--json']);
+  it('should give the same figures as JSON, matching a trajectory to its label by file name', async () => {
+    const run = await loopwatchInProcess(['eval', dir, '--json']);
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout) as { onePhase: { rows: Row[]; overall: Row }; twoPhase: { overall: Row }; falseAlarms: { session: string }[]; misses: { session: string }[]; unlabelled: number; unlabelledFirst: string[]; unmatchedLabels: number };
     const swe = doc.onePhase.rows.find((r) => r.group === 'SWE-agent') as Row;
@@ -77,40 +78,40 @@ describe('loopwatch eval', () => {
     expect(doc.unmatchedLabels).toBe(1);
   });
 
-  it('should list the runs of one list for loopwatch explain, and take family overrides and rows per agent', () => {
-    expect(loopwatch(['eval', dir, '--list', 'misses']).stdout).toBe(`quiet-limit\tmy-agent v2\t5\t${join(dir, 'events.jsonl')}\n`);
-    const overridden = JSON.parse(loopwatch(['eval', dir, '--json', '--family', 'MY-AGENT=ReAct']).stdout) as { onePhase: { rows: Row[] } };
+  it('should list the runs of one list for loopwatch explain, and take family overrides and rows per agent', async () => {
+    expect((await loopwatchInProcess(['eval', dir, '--list', 'misses'])).stdout).toBe(`quiet-limit\tmy-agent v2\t5\t${join(dir, 'events.jsonl')}\n`);
+    const overridden = JSON.parse((await loopwatchInProcess(['eval', dir, '--json', '--family', 'MY-AGENT=ReAct'])).stdout) as { onePhase: { rows: Row[] } };
     expect(overridden.onePhase.rows.map((r) => r.group)).toContain('ReAct');
-    const byAgent = JSON.parse(loopwatch(['eval', dir, '--json', '--by', 'agent']).stdout) as { onePhase: { rows: Row[] } };
+    const byAgent = JSON.parse((await loopwatchInProcess(['eval', dir, '--json', '--by', 'agent'])).stdout) as { onePhase: { rows: Row[] } };
     expect(byAgent.onePhase.rows.map((r) => r.group)).toContain('tau2-bench llm_agent');
   });
 
-  it('should name a bad label by file and line, judge the rest, and exit 2 unless --allow-skipped', () => {
+  it('should name a bad label by file and line, judge the rest, and exit 2 unless --allow-skipped', async () => {
     const bad = labelledRuns(true);
-    const run = loopwatch(['eval', bad]);
+    const run = await loopwatchInProcess(['eval', bad]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${join(bad, 'sessions.jsonl')}:3: skipped (invalid-json)`);
     expect(run.stderr).toContain(`${join(bad, 'sessions.jsonl')}:4: skipped (bad-record): session "done-1" is already labelled on line 2`);
     expect(run.stdout).toContain('5 labelled runs judged');
-    expect(loopwatch(['eval', bad, '--allow-skipped']).code).toBe(0);
+    expect((await loopwatchInProcess(['eval', bad, '--allow-skipped'])).code).toBe(0);
   });
 
-  it('should refuse a folder without labels, no folder, a bad --family, and runs that match no label', () => {
+  it('should refuse a folder without labels, no folder, a bad --family, and runs that match no label', async () => {
     const empty = tempDir();
     writeJsonl(empty, 'events.jsonl', [{ session: 'a', tool: 'ls', args: {} }]);
-    const none = loopwatch(['eval', empty]);
+    const none = await loopwatchInProcess(['eval', empty]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no labels');
-    expect(loopwatch(['eval']).stderr).toContain('name the folder of runs');
-    expect(loopwatch(['eval', dir, '--family', 'nope']).stderr).toContain('--family must be PATTERN=FAMILY');
+    expect((await loopwatchInProcess(['eval'])).stderr).toContain('name the folder of runs');
+    expect((await loopwatchInProcess(['eval', dir, '--family', 'nope'])).stderr).toContain('--family must be PATTERN=FAMILY');
     writeJsonl(empty, 'sessions.jsonl', [{ session: 'b', exit_status: 'submitted' }]);
-    const unmatched = loopwatch(['eval', empty]);
+    const unmatched = await loopwatchInProcess(['eval', empty]);
     expect(unmatched.code).toBe(2);
     expect(unmatched.stderr).toContain('no run matched a label');
   });
 
-  it('should print its help with examples', () => {
-    const run = loopwatch(['eval', '--help']);
+  it('should print its help with examples', async () => {
+    const run = await loopwatchInProcess(['eval', '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: loopwatch eval');
     expect(run.stdout).toContain('sessions.jsonl');

@@ -6,7 +6,8 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
 import { writeEvents } from './helpers/format-fixtures.js';
 
 const dirs: string[] = [];
@@ -20,27 +21,27 @@ afterAll(() => {
 });
 
 describe('loopwatch explain on a folder with labels', () => {
-  it('should pass over the labels file, exit 0, and show the session label in the footer', () => {
+  it('should pass over the labels file, exit 0, and show the session label in the footer', async () => {
     const dir = folder();
     writeEvents(dir);
     writeJsonl(dir, 'sessions.jsonl', [{ session: 'stuck', exit_status: 'step_limit', resolved: false, agent: 'SWE-agent' }, { session: 'clean', exit_status: 'submitted' }]);
-    const run = loopwatch(['explain', 'stuck', dir]);
+    const run = await loopwatchInProcess(['explain', 'stuck', dir]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('step_limit');
-    expect(scanStderr(dir)).toContain('not read as a trace');
+    expect(await scanStderr(dir)).toContain('not read as a trace');
   });
 
-  it('should still read a sessions.jsonl that holds no labels as an input', () => {
+  it('should still read a sessions.jsonl that holds no labels as an input', async () => {
     const dir = folder();
     writeEvents(dir, 'sessions.jsonl');
-    const run = loopwatch(['explain', 'stuck', dir]);
+    const run = await loopwatchInProcess(['explain', 'stuck', dir]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('sessions.jsonl');
   });
 });
 
 /** What scan says on stderr about the same folder (the rule explain now shares). */
-function scanStderr(dir: string): string {
-  return loopwatch(['scan', dir, '--fail-on', 'never']).stderr;
+async function scanStderr(dir: string): Promise<string> {
+  return (await loopwatchInProcess(['scan', dir, '--fail-on', 'never'])).stderr;
 }

@@ -1,14 +1,15 @@
 /**
- * `loopwatch explain` as a subprocess: one session replayed call by call with the verdicts a LoopDetector
- * gives beside the right calls, none for a clean session, suggestions for an unknown one, `--json`,
- * `--around`, skipped input, and one session of the real traces.
+ * `loopwatch explain` (the CLI's `main` in this process: helpers/cli-in-process.ts): one session replayed
+ * call by call with the verdicts a LoopDetector gives beside the right calls, none for a clean session,
+ * suggestions for an unknown one, `--json`, `--around`, skipped input, and one session of the real traces.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
 import { FIXTURE_CALLS, writeEvents } from './helpers/format-fixtures.js';
 import { traceCalls, traceDir } from './helpers/traces.js';
 
@@ -33,8 +34,8 @@ function expectedVerdicts(session: string): ({ action: string; kind: string } | 
 }
 
 describe('loopwatch explain', () => {
-  it('should show BREAK and the kind beside the calls the detector flags in the stuck session', () => {
-    const run = loopwatch(['explain', 'stuck', events]);
+  it('should show BREAK and the kind beside the calls the detector flags in the stuck session', async () => {
+    const run = await loopwatchInProcess(['explain', 'stuck', events]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const lines = callLines(run.stdout);
@@ -52,8 +53,8 @@ describe('loopwatch explain', () => {
     expect(run.stdout).toContain(`calls after it: ${FIXTURE_CALLS - firstBreak - 1}`);
   });
 
-  it('should show no verdict for the clean session', () => {
-    const run = loopwatch(['explain', 'clean', events]);
+  it('should show no verdict for the clean session', async () => {
+    const run = await loopwatchInProcess(['explain', 'clean', events]);
     expect(run.code).toBe(0);
     const lines = callLines(run.stdout);
     expect(lines.size).toBe(FIXTURE_CALLS);
@@ -62,16 +63,16 @@ describe('loopwatch explain', () => {
     expect(run.stdout).toContain('first verdict: none');
   });
 
-  it('should exit 2 on an unknown session and suggest the ids that contain it', () => {
-    const run = loopwatch(['explain', 'stu', events]);
+  it('should exit 2 on an unknown session and suggest the ids that contain it', async () => {
+    const run = await loopwatchInProcess(['explain', 'stu', events]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('no calls of session "stu"');
     expect(run.stderr).toContain('contains it: stuck');
   });
 
-  it('should print one parseable JSON array with --json', () => {
-    const run = loopwatch(['explain', 'stuck', events, '--json']);
+  it('should print one parseable JSON array with --json', async () => {
+    const run = await loopwatchInProcess(['explain', 'stuck', events, '--json']);
     expect(run.code).toBe(0);
     const rows = JSON.parse(run.stdout) as Record<string, unknown>[];
     expect(rows).toHaveLength(FIXTURE_CALLS);
@@ -82,15 +83,15 @@ describe('loopwatch explain', () => {
     expect(rows.map((r) => (r.verdict as { action?: string } | null)?.action ?? null)).toEqual(flagged);
   });
 
-  it('should hide the calls farther than N from every verdict with --around N', () => {
+  it('should hide the calls farther than N from every verdict with --around N', async () => {
     const path = writeJsonl(dir, 'long.jsonl', [
       ...Array.from({ length: 10 }, (_, i) => ({ session: 's', step: i, tool: 'read_file', args: { path: `f${i}.py` }, result: `body ${i}` })),
       ...Array.from({ length: 4 }, (_, i) => ({ session: 's', step: 10 + i, tool: 'bash', args: { command: 'make' }, error: 'exit 2' })),
     ]);
-    const all = callLines(loopwatch(['explain', 's', path]).stdout);
+    const all = callLines((await loopwatchInProcess(['explain', 's', path])).stdout);
     const flagged = [...all].filter(([, l]) => /WARN|ASK|BREAK/.test(l)).map(([i]) => i);
     expect(flagged.length).toBeGreaterThan(0);
-    const run = loopwatch(['explain', 's', path, '--around', '1']);
+    const run = await loopwatchInProcess(['explain', 's', path, '--around', '1']);
     expect(run.code).toBe(0);
     const shown = [...callLines(run.stdout).keys()];
     expect(shown).toEqual([...all.keys()].filter((i) => flagged.some((f) => Math.abs(f - i) <= 1)));
@@ -98,34 +99,34 @@ describe('loopwatch explain', () => {
     expect(run.stdout).toMatch(/… \d+ calls/);
   });
 
-  it('should name skipped lines with file:line on stderr and exit 2', () => {
+  it('should name skipped lines with file:line on stderr and exit 2', async () => {
     const path = writeJsonl(dir, 'broken.jsonl', [{ session: 'x', tool: 'ls', args: {} }, '{not json', { session: 'x', tool: 'ls', args: { path: 'a' } }]);
-    const run = loopwatch(['explain', 'x', path]);
+    const run = await loopwatchInProcess(['explain', 'x', path]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${path}:2: skipped (invalid-json)`);
     expect(callLines(run.stdout).size).toBe(2);
   });
 
-  it('should print help with examples', () => {
-    const run = loopwatch(['explain', '--help']);
+  it('should print help with examples', async () => {
+    const run = await loopwatchInProcess(['explain', '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Usage: loopwatch explain[\s\S]*Examples:\n  loopwatch explain /);
-    expect(loopwatch(['--help']).stdout).toContain('explain SESSION');
+    expect((await loopwatchInProcess(['--help'])).stdout).toContain('explain SESSION');
   });
 
-  it('should reject a missing session and conflicting options as usage errors', () => {
-    expect(loopwatch(['explain']).code).toBe(2);
-    const run = loopwatch(['explain', 'stuck', events, '--all', '--around', '2']);
+  it('should reject a missing session and conflicting options as usage errors', async () => {
+    expect((await loopwatchInProcess(['explain'])).code).toBe(2);
+    const run = await loopwatchInProcess(['explain', 'stuck', events, '--all', '--around', '2']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--all and --around cannot be used together');
-    expect(loopwatch(['explain', 'stuck', events, '--around', 'x']).stderr).toContain('--around must be an integer');
+    expect((await loopwatchInProcess(['explain', 'stuck', events, '--around', 'x'])).stderr).toContain('--around must be an integer');
   });
 
-  it.skipIf(traceDir === null)('should explain a session of the real traces with its agent and exit status', () => {
+  it.skipIf(traceDir === null)('should explain a session of the real traces with its agent and exit status', async () => {
     const first = gunzipSync(readFileSync(join(traceDir as string, 'events.jsonl.gz'))).toString('utf8').split('\n', 1)[0] as string;
     const session = (JSON.parse(first) as { session: string }).session;
     const calls = traceCalls().filter(([s]) => s === session).length;
-    const run = loopwatch(['explain', session, join(traceDir as string, 'events.jsonl.gz')]);
+    const run = await loopwatchInProcess(['explain', session, join(traceDir as string, 'events.jsonl.gz')]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`session ${session}, ${calls} calls`);

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
+import { tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
 import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 const loop = (n: number) => Array.from({ length: n }, () => ({ session: 'task-1', tool: 'bash', args: { command: 'make test' }, result: 'FAILED' }));
@@ -49,10 +49,10 @@ describe('sessions are a file and an id', () => {
   });
 
   it('should refuse to explain an id found in several inputs, naming them, and explain it in one', async () => {
-    const both = loopwatch(['explain', 'task-1', dir]);
+    const both = await loopwatchInProcess(['explain', 'task-1', dir]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain(`session "task-1" is in 2 inputs (${a}, ${b})`);
-    const one = loopwatch(['explain', 'task-1', b]);
+    const one = await loopwatchInProcess(['explain', 'task-1', b]);
     expect(one.code).toBe(0);
     expect(one.stdout).toContain(`session task-1, 4 calls from ${b}`);
   });

@@ -12,7 +12,8 @@ import { evaluate } from '../src/eval/eval-report.js';
 import { openEvalSource } from '../src/eval/eval-source.js';
 import { PRESETS } from '../src/cli/detection-options.js';
 import { writeSyntheticRuns } from './helpers/calibrate-runs.js';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir } from './helpers/cli.js';
 
 const dir = writeSyntheticRuns(36, 6);
 const out = tempDir();
@@ -27,7 +28,7 @@ writeFileSync(config, JSON.stringify({ policy: { ladder: ['warn', 'warn', 'warn'
 
 describe('loopwatch eval --curve', () => {
   it('should give each preset and the config the figures of its own full evaluation', async () => {
-    const run = loopwatch(['eval', dir, '--config', config, '--curve', '--json']);
+    const run = await loopwatchInProcess(['eval', dir, '--config', config, '--curve', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const curve = (JSON.parse(run.stdout) as { curve: CurvePoint[] }).curve;
     expect(curve.map((p) => p.policy)).toEqual([...CURVE_PRESETS, config]);
@@ -46,22 +47,22 @@ describe('loopwatch eval --curve', () => {
     expect(broken(curve[3])).toBeGreaterThan(broken(curve[0]));
   }, 120_000);
 
-  it('should print the curve as a table after the report, and no curve without --curve', () => {
-    const run = loopwatch(['eval', dir, '--curve']);
+  it('should print the curve as a table after the report, and no curve without --curve', async () => {
+    const run = await loopwatchInProcess(['eval', dir, '--curve']);
     expect(run.code, run.stderr).toBe(0);
     const at = run.stdout.indexOf('Curve: step_limit runs broken against finished work broken (false alarms) and warned');
     expect(at).toBeGreaterThan(0);
     const table = run.stdout.slice(at).split('\n');
     for (const name of CURVE_PRESETS) expect(table.some((l) => l.startsWith(`${name} `) && /(\d+\.\d%|-) .*(\d+\.\d%|-) /.test(l))).toBe(true);
-    expect(loopwatch(['eval', dir]).stdout).not.toContain('Curve:');
-    const refused = loopwatch(['eval', dir, '--curve', '--list', 'misses']);
+    expect((await loopwatchInProcess(['eval', dir])).stdout).not.toContain('Curve:');
+    const refused = await loopwatchInProcess(['eval', dir, '--curve', '--list', 'misses']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--list and --curve cannot be used together/);
   }, 120_000);
 
-  it('should plot the curve in a self-contained page with --html', () => {
+  it('should plot the curve in a self-contained page with --html', async () => {
     const page = join(out, 'curve.html');
-    const run = loopwatch(['eval', dir, '--config', config, '--html', page]);
+    const run = await loopwatchInProcess(['eval', dir, '--config', config, '--html', page]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('Curve:');
     const html = readFileSync(page, 'utf8');

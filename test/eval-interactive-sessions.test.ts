@@ -8,7 +8,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -83,8 +84,8 @@ interface Doc {
 }
 
 describe('loopwatch eval on interactive sessions', () => {
-  it('should count interactive sessions warned and broken per family, one-phase and two-phase, with their intervals', () => {
-    const run = loopwatch(['eval', sessions(false), '--json']);
+  it('should count interactive sessions warned and broken per family, one-phase and two-phase, with their intervals', async () => {
+    const run = await loopwatchInProcess(['eval', sessions(false), '--json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout) as Doc;
@@ -103,11 +104,11 @@ describe('loopwatch eval on interactive sessions', () => {
     }
     expect(doc.falseAlarms.map((r) => r.session)).toEqual(['cc-stuck']);
     expect(doc.warnings.map((r) => r.session)).toEqual(['cx-warned']);
-  });
+  }, 180_000); // in this process now (vitest's timer runs): the first eval in a fresh worker loads its modules, 59 s at load ~27
 
-  it('should show interactive columns and list each flagged session with its first verdict and call', () => {
+  it('should show interactive columns and list each flagged session with its first verdict and call', async () => {
     const dir = sessions(false);
-    const run = loopwatch(['eval', dir]);
+    const run = await loopwatchInProcess(['eval', dir]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/runs interactive warned\s+broken\s+1st brk\n/);
     expect(run.stdout).toMatch(/claude-code\s+2\s+2 50\.0% \[9\.5-90\.5\]\s+50\.0% \[9\.5-90\.5\]/);
@@ -115,12 +116,12 @@ describe('loopwatch eval on interactive sessions', () => {
     expect(run.stdout).not.toContain('step_limit');
     expect(run.stdout).toMatch(/False alarms \(submitted runs and interactive sessions broken\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+claude-code\s+cc-stuck\s+10\s+\w+ at #\d+, break at #\d+/);
     expect(run.stdout).toMatch(/Warnings on interactive sessions \(warned, not broken\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+codex\s+cx-warned\s+9\s+\w+ at #\d+\s+\w+ at #\d+\n/);
-    expect(loopwatch(['eval', dir, '--list', 'warnings']).stdout).toBe(`cx-warned\tcodex\t9\t${join(dir, 'rollout-cx-warned.jsonl')}\n`);
-    expect(loopwatch(['eval', dir, '--list', 'false-alarms']).stdout).toBe(`cc-stuck\tclaude-code\t10\t${join(dir, 'cc-stuck.jsonl')}\n`);
+    expect((await loopwatchInProcess(['eval', dir, '--list', 'warnings'])).stdout).toBe(`cx-warned\tcodex\t9\t${join(dir, 'rollout-cx-warned.jsonl')}\n`);
+    expect((await loopwatchInProcess(['eval', dir, '--list', 'false-alarms'])).stdout).toBe(`cc-stuck\tclaude-code\t10\t${join(dir, 'cc-stuck.jsonl')}\n`);
   });
 
-  it('should show both groups of columns when benchmark runs and interactive sessions are mixed, and neither list nor column of interactive sessions without one', () => {
-    const mixed = loopwatch(['eval', sessions(true)]);
+  it('should show both groups of columns when benchmark runs and interactive sessions are mixed, and neither list nor column of interactive sessions without one', async () => {
+    const mixed = await loopwatchInProcess(['eval', sessions(true)]);
     expect(mixed.code).toBe(0);
     expect(mixed.stdout).toMatch(/runs step_limit warned\s+broken\s+submitted warned\s+broken\s+interactive warned\s+broken\s+1st brk saved\/limit calls\n/);
     expect(mixed.stdout).toContain('Misses (step_limit runs never warned): 0');
@@ -128,14 +129,14 @@ describe('loopwatch eval on interactive sessions', () => {
     dirs.push(dir);
     writeJsonl(dir, 'events.jsonl', Array.from({ length: 6 }, (_, i) => ({ session: 'done-1', tool: 'read_file', args: { path: `src/f${i}.py` }, result: `body ${i}` })));
     writeJsonl(dir, 'sessions.jsonl', [{ session: 'done-1', exit_status: 'submitted', agent: 'mini-swe-agent 1.15.0' }]);
-    const bench = loopwatch(['eval', dir]);
+    const bench = await loopwatchInProcess(['eval', dir]);
     expect(bench.stdout).not.toContain('interactive');
     expect(bench.stdout).toContain('False alarms (submitted runs broken): 0');
   });
 
-  it('should judge a session labelled as a genuine loop apart: flagging it is no false alarm, and it is listed with its verdicts', () => {
+  it('should judge a session labelled as a genuine loop apart: flagging it is no false alarm, and it is listed with its verdicts', async () => {
     const dir = sessions(false, true);
-    const doc = JSON.parse(loopwatch(['eval', dir, '--json']).stdout) as Doc;
+    const doc = JSON.parse((await loopwatchInProcess(['eval', dir, '--json'])).stdout) as Doc;
     for (const t of [doc.onePhase, doc.twoPhase]) {
       const cc = t.rows.find((r) => r.group === 'claude-code') as Row;
       expect(cc.interactiveBroken).toMatchObject({ count: 0, of: 1 });
@@ -144,7 +145,7 @@ describe('loopwatch eval on interactive sessions', () => {
     }
     expect(doc.falseAlarms).toEqual([]);
     expect(doc.loops.map((r) => r.session)).toEqual(['cc-stuck']);
-    const text = loopwatch(['eval', dir]).stdout;
+    const text = (await loopwatchInProcess(['eval', dir])).stdout;
     expect(text).toContain('False alarms (submitted runs and interactive sessions broken): 0');
     expect(text).toMatch(/Genuine loops \(interactive sessions labelled loop: true; should be flagged; warned 1 \/ 1 of 1, broken 1 \/ 1 of 1\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+claude-code\s+cc-stuck\s+10\s+\w+ at #\d+, break at #\d+/);
   });

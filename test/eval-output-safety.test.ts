@@ -8,7 +8,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
 import { SECRET_SHAPES, shownPart } from './helpers/secret-shapes.js';
 
 /** What a terminal acts on: C0 but line breaks and tabs (the tables' own), DEL, C1, bidirectional controls, line separators. */
@@ -46,20 +47,20 @@ function safe(what: string, out: string): void {
 }
 
 describe('what eval prints of its runs and labels', () => {
-  it('should show control characters as escapes and no secret in the tables, --list and --json', () => {
+  it('should show control characters as escapes and no secret in the tables, --list and --json', async () => {
     for (const flags of [[], ['--list', 'false-alarms'], ['--list', 'misses'], ['--json'], ['--by', 'agent']]) {
-      const r = loopwatch(['eval', runsDir, '--workers', '0', ...flags]);
+      const r = await loopwatchInProcess(['eval', runsDir, '--workers', '0', ...flags]);
       expect(r.code, `${flags.join(' ')}: ${r.stderr}`).toBe(0);
       safe(`eval ${flags.join(' ')} stdout`, r.stdout);
       safe(`eval ${flags.join(' ')} stderr`, r.stderr);
     }
   });
 
-  it('should still list each run, its escapes visible and its JSON readable', () => {
-    const list = loopwatch(['eval', runsDir, '--workers', '0', '--list', 'false-alarms']);
+  it('should still list each run, its escapes visible and its JSON readable', async () => {
+    const list = await loopwatchInProcess(['eval', runsDir, '--workers', '0', '--list', 'false-alarms']);
     expect(list.stdout).toContain('run 0 clear\\x1b[2J\\x1b[H\t');
     expect(list.stdout).toContain('secret 0 [REDACTED]');
-    const json = JSON.parse(loopwatch(['eval', runsDir, '--workers', '0', '--json']).stdout) as { falseAlarms: { session: string }[] };
+    const json = JSON.parse((await loopwatchInProcess(['eval', runsDir, '--workers', '0', '--json'])).stdout) as { falseAlarms: { session: string }[] };
     expect(json.falseAlarms.map((r) => r.session)).toContain('run 4 admin\u202eexe.txt');
   });
 });

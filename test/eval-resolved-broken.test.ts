@@ -7,7 +7,8 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -44,8 +45,8 @@ interface Doc {
 }
 
 describe('loopwatch eval: resolved runs broken', () => {
-  it('should count the resolved runs broken, all and submitted, in both replays', () => {
-    const run = loopwatch(['eval', runs(true), '--json']);
+  it('should count the resolved runs broken, all and submitted, in both replays', async () => {
+    const run = await loopwatchInProcess(['eval', runs(true), '--json']);
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout) as Doc;
     for (const t of [doc.onePhase, doc.twoPhase]) {
@@ -54,32 +55,32 @@ describe('loopwatch eval: resolved runs broken', () => {
     }
   });
 
-  it('should print the line under the tables', () => {
-    const run = loopwatch(['eval', runs(true)]);
+  it('should print the line under the tables', async () => {
+    const run = await loopwatchInProcess(['eval', runs(true)]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Resolved runs broken (correct work a break would have destroyed): one-phase 2 of 3 (66.7%), submitted 1 of 2 (50.0%); two-phase 2 of 3 (66.7%), submitted 1 of 2 (50.0%)');
   });
 
-  it('should list the resolved runs broken, with where each replay broke them', () => {
+  it('should list the resolved runs broken, with where each replay broke them', async () => {
     const dir = runs(true);
-    const run = loopwatch(['eval', dir]);
+    const run = await loopwatchInProcess(['eval', dir]);
     expect(run.code).toBe(0);
     const at = run.stdout.indexOf('Resolved runs broken (labelled resolved');
     expect(at).toBeGreaterThan(0);
     const listed = run.stdout.slice(at).split('\n').filter((l) => l.startsWith('  ') && !l.includes('session'));
     expect(listed.map((l) => /\b(ok-broken|limit-ok|ok-quiet|wrong-broken)\b/.exec(l)?.[1])).toEqual(['ok-broken', 'limit-ok']);
     for (const l of listed) expect(l).toMatch(/break at #\d+.*break at #\d+/);
-    const doc = JSON.parse(loopwatch(['eval', dir, '--json']).stdout) as { resolvedBroken: { session: string }[] };
+    const doc = JSON.parse((await loopwatchInProcess(['eval', dir, '--json'])).stdout) as { resolvedBroken: { session: string }[] };
     expect(doc.resolvedBroken.map((r) => r.session)).toEqual(['ok-broken', 'limit-ok']);
-    const list = loopwatch(['eval', dir, '--list', 'resolved']);
+    const list = await loopwatchInProcess(['eval', dir, '--list', 'resolved']);
     expect(list.code).toBe(0);
     expect(list.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0])).toEqual(['ok-broken', 'limit-ok']);
   });
 
-  it('should print no such line when no label says whether its run was resolved', () => {
-    const run = loopwatch(['eval', runs(false)]);
+  it('should print no such line when no label says whether its run was resolved', async () => {
+    const run = await loopwatchInProcess(['eval', runs(false)]);
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain('Resolved runs');
-    expect(loopwatch(['eval', runs(false), '--list', 'resolved']).stdout).toBe('');
+    expect((await loopwatchInProcess(['eval', runs(false), '--list', 'resolved'])).stdout).toBe('');
   });
 });

@@ -6,7 +6,8 @@
  * them as `unjudged`.
  */
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
 
 /** Four stuck runs labelled with a status eval does not know, two finished runs labelled `submitted`, one `unknown`. */
 function mislabelledRuns(): string {
@@ -31,27 +32,27 @@ function mislabelledRuns(): string {
 describe('eval with exit statuses no figure counts', () => {
   const dir = mislabelledRuns();
 
-  it('should say how many runs carry a status no figure counts, which, and the statuses counted', () => {
-    const run = loopwatch(['eval', dir]);
+  it('should say how many runs carry a status no figure counts, which, and the statuses counted', async () => {
+    const run = await loopwatchInProcess(['eval', dir]);
     expect(run.code).toBe(0);
     const first = run.stdout.split('\n')[0] as string;
     expect(first).toContain('7 labelled runs judged, 5 of them labelled with an exit status no figure counts ("exit_step_limit" 4, "unknown" 1; counted: submitted, step_limit, exit_cost, exit_context, interactive)');
   });
 
-  it('should give them by status in --json', () => {
-    const run = loopwatch(['eval', dir, '--json']);
+  it('should give them by status in --json', async () => {
+    const run = await loopwatchInProcess(['eval', dir, '--json']);
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.stdout) as { unjudged: Record<string, number> };
     expect(doc.unjudged).toEqual({ exit_step_limit: 4, unknown: 1 });
   });
 
-  it('should say nothing more when every status is counted', () => {
+  it('should say nothing more when every status is counted', async () => {
     const ok = tempDir();
     writeJsonl(ok, 'events.jsonl', [{ session: 'a', tool: 'ls', args: {}, result: 'x' }]);
     writeJsonl(ok, 'sessions.jsonl', [{ session: 'a', exit_status: 'submitted' }]);
-    const run = loopwatch(['eval', ok]);
+    const run = await loopwatchInProcess(['eval', ok]);
     expect(run.code).toBe(0);
     expect(run.stdout.split('\n')[0]).not.toContain('no figure counts');
-    expect((JSON.parse(loopwatch(['eval', ok, '--json']).stdout) as { unjudged: object }).unjudged).toEqual({});
+    expect((JSON.parse((await loopwatchInProcess(['eval', ok, '--json'])).stdout) as { unjudged: object }).unjudged).toEqual({});
   });
 });

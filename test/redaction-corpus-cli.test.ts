@@ -8,7 +8,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CliRun, loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { type CliRun, tempDir, writeJsonl } from './helpers/cli.js';
 import { readReport } from './helpers/report-fixture.js';
 import { ORDINARY_CORPUS, SECRET_CORPUS, leakedSecrets } from './helpers/secret-corpus.js';
 
@@ -34,27 +35,27 @@ function showsNoSecret(what: string, out: string): void {
   expect(leakedSecrets(out), what).toEqual([]);
 }
 
-const scan = (...flags: string[]): CliRun => loopwatch(['scan', events, '--workers', '1', '--no-progress', '--top', '10000', ...flags]);
+const scan = (...flags: string[]): Promise<CliRun> => loopwatchInProcess(['scan', events, '--workers', '1', '--no-progress', '--top', '10000', ...flags]);
 
 describe('the redaction corpus in scan outputs', () => {
-  it('should show no secret in the text summary, nor on stderr, and every ordinary text whole', () => {
-    const r = scan();
+  it('should show no secret in the text summary, nor on stderr, and every ordinary text whole', async () => {
+    const r = await scan();
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('skipped (bad-record)');
     showsNoSecret('summary', r.stdout);
     showsNoSecret('stderr', r.stderr);
     for (const [i] of ORDINARY_CORPUS.entries()) expect(r.stdout, ordinaryId(i)).toContain(ordinaryId(i));
-  });
+  }, 180_000); // a scan of the corpus in this process now (vitest's timer runs): past 60 s at load ~30
 
-  it('should show no secret in --json or --jsonl, and every ordinary text whole', () => {
+  it('should show no secret in --json or --jsonl, and every ordinary text whole', async () => {
     for (const flag of ['--json', '--jsonl']) {
-      const r = scan(flag);
+      const r = await scan(flag);
       showsNoSecret(flag, r.stdout);
       for (const [i] of ORDINARY_CORPUS.entries()) expect(r.stdout, `${flag}: ${ordinaryId(i)}`).toContain(JSON.stringify(ordinaryId(i)));
     }
-  });
+  }, 180_000); // two scans of the corpus in this process now: past 60 s at load ~30
 
-  it('should show no secret in the HTML report (table, timelines), and every ordinary text whole', () => {
+  it('should show no secret in the HTML report (table, timelines), and every ordinary text whole', async () => {
     // a report gives at most 1,000 timelines (hostile7's corpus has more secrets): the secrets go in parts,
     // each part's report with every ordinary text too
     const PART = 900;
@@ -65,7 +66,7 @@ describe('the redaction corpus in scan outputs', () => {
       ORDINARY_CORPUS.forEach((t, i) => part.push(...calls(ordinaryId(i), t.text)));
       const file = writeJsonl(dir, `part-${from}.jsonl`, part);
       const html = join(dir, `report-${from}.html`);
-      const r = loopwatch(['scan', file, '--workers', '1', '--no-progress', '--top', '10000', '--html', html, '--timelines', '1000']);
+      const r = await loopwatchInProcess(['scan', file, '--workers', '1', '--no-progress', '--top', '10000', '--html', html, '--timelines', '1000']);
       expect(r.stderr).toContain('HTML report written');
       const report = readReport(html);
       const data = JSON.stringify([report.rows, report.doc]);
@@ -75,8 +76,8 @@ describe('the redaction corpus in scan outputs', () => {
     }
   }, 120_000);
 
-  it('should show no secret in the Markdown summary, and every ordinary text whole (its escapes aside)', () => {
-    const r = scan('--markdown');
+  it('should show no secret in the Markdown summary, and every ordinary text whole (its escapes aside)', async () => {
+    const r = await scan('--markdown');
     showsNoSecret('markdown', r.stdout);
     const plain = r.stdout.replace(/\\(.)/g, '$1').replace(/\u200d/g, '');
     for (const [i] of ORDINARY_CORPUS.entries()) expect(plain, ordinaryId(i)).toContain(ordinaryId(i));
@@ -84,9 +85,9 @@ describe('the redaction corpus in scan outputs', () => {
 });
 
 describe('the redaction corpus in explain', () => {
-  it('should show no secret in explain, as text or --json, and every ordinary text whole', () => {
-    const text = loopwatch(['explain', 'all', all]);
-    const json = loopwatch(['explain', 'all', all, '--json']);
+  it('should show no secret in explain, as text or --json, and every ordinary text whole', async () => {
+    const text = await loopwatchInProcess(['explain', 'all', all]);
+    const json = await loopwatchInProcess(['explain', 'all', all, '--json']);
     expect(json.code, json.stderr).toBe(0);
     showsNoSecret('explain', text.stdout);
     showsNoSecret('explain --json', json.stdout);
@@ -94,8 +95,8 @@ describe('the redaction corpus in explain', () => {
     for (const t of ORDINARY_CORPUS) expect(outcomes, t.name).toContain(t.text);
   });
 
-  it('should show no secret when asked for a session that is not there (the ids it suggests)', () => {
-    const r = loopwatch(['explain', 's', events]);
+  it('should show no secret when asked for a session that is not there (the ids it suggests)', async () => {
+    const r = await loopwatchInProcess(['explain', 's', events]);
     expect(r.stderr).toContain('sessions whose id contains it');
     showsNoSecret('explain stderr', r.stderr);
   });

@@ -12,7 +12,8 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector, ServeServer } from '../src/index.js';
 import type { ToolEvent, Verdict } from '../src/index.js';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
 import { post } from './helpers/http.js';
 import { SECRET_SHAPES, type SecretShape, shownPart } from './helpers/secret-shapes.js';
 
@@ -42,7 +43,7 @@ const padded = (s: SecretShape, pad: number): string => '.'.repeat(pad) + s.text
 describe('secrets in verdicts and published events', () => {
   for (const placement of Object.keys(PLACEMENTS) as Placement[]) {
     for (const s of SECRET_SHAPES) {
-      it(`should not show a ${s.name} placed in the ${placement}, at any offset, in either engine`, () => {
+      it(`should not show a ${s.name} placed in the ${placement}, at any offset, in either engine`, async () => {
         const p = PLACEMENTS[placement];
         for (const engine of ['wasm', 'reference'] as const) {
           for (const pad of offsets(p.shown, s.text.length)) {
@@ -59,7 +60,7 @@ describe('secrets in verdicts and published events', () => {
     }
   }
 
-  it('should show every secret whole when redaction is off (the table would see a leak)', () => {
+  it('should show every secret whole when redaction is off (the table would see a leak)', async () => {
     for (const s of SECRET_SHAPES) {
       const d = new LoopDetector({ redactSecrets: false });
       const v = PLACEMENTS.tool.events(s.text).map((e) => d.check(e))[2];
@@ -98,9 +99,9 @@ describe('secrets in every CLI output', () => {
     for (const s of SECRET_SHAPES) expect(shownPart(out, s), `${what}: ${s.name}`).toBeNull();
   };
 
-  it('should show no secret in the scan summary, --json or --jsonl, nor on stderr', () => {
+  it('should show no secret in the scan summary, --json or --jsonl, nor on stderr', async () => {
     for (const flags of [[], ['--json'], ['--jsonl']]) {
-      const r = loopwatch(['scan', ...files.values(), badFile, '--config', config, '--workers', '1', '--no-progress', ...flags]);
+      const r = await loopwatchInProcess(['scan', ...files.values(), badFile, '--config', config, '--workers', '1', '--no-progress', ...flags]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout.length).toBeGreaterThan(100);
       expect(r.stderr).toContain('skipped (bad-record)');
@@ -108,22 +109,22 @@ describe('secrets in every CLI output', () => {
       clean(`scan ${flags.join(' ')} stdout`, r.stdout);
       clean(`scan ${flags.join(' ')} stderr`, r.stderr);
     }
-  });
+  }, 180_000); // three scans in this process now (vitest's timer runs): 32 s at load ~27
 
-  it('should show no secret in explain, as text or --json, nor on stderr', () => {
+  it('should show no secret in explain, as text or --json, nor on stderr', async () => {
     for (const session of [...Object.keys(PLACEMENTS), 'bad']) {
       for (const flags of [[], ['--json']]) {
-        const r = loopwatch(['explain', session, files.get(session) ?? badFile, '--config', config, '--format', 'events', ...flags]);
+        const r = await loopwatchInProcess(['explain', session, files.get(session) ?? badFile, '--config', config, '--format', 'events', ...flags]);
         expect(r.stdout, r.stderr).toContain(session === 'bad' ? 'run' : 'verdict');
         clean(`explain ${session} ${flags.join(' ')} stdout`, r.stdout);
         clean(`explain ${session} ${flags.join(' ')} stderr`, r.stderr);
       }
     }
-  }, 180_000); // 12 explain processes: 8.7 s on a fresh clone at load ~3.5, 80.7 s at load 10-27 (past the default 60 s)
+  }, 180_000); // 12 explain runs (processes until s26: 8.7 s on a fresh clone at load ~3.5, 80.7 s at load 10-27, past the default 60 s)
 
-  it('should show them as they are with --no-redact', () => {
-    const r = loopwatch(['explain', 'tool', files.get('tool') as string, '--config', config, '--json', '--no-redact']);
-    const s = loopwatch(['scan', badFile, '--no-redact', '--workers', '1', '--no-progress']);
+  it('should show them as they are with --no-redact', async () => {
+    const r = await loopwatchInProcess(['explain', 'tool', files.get('tool') as string, '--config', config, '--json', '--no-redact']);
+    const s = await loopwatchInProcess(['scan', badFile, '--no-redact', '--workers', '1', '--no-progress']);
     for (const secret of SECRET_SHAPES) expect(shownPart(r.stdout, secret), secret.name).not.toBeNull();
     expect(SECRET_SHAPES.filter((secret) => shownPart(s.stderr, secret) !== null).length).toBeGreaterThan(SECRET_SHAPES.length / 2);
   });

@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readInputs } from '../src/index.js';
-import { loopwatch, tempDir, verdictLines } from './helpers/cli.js';
+import { tempDir, verdictLines } from './helpers/cli.js';
 import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { type Turn, type TurnCall, writeTurns } from './helpers/prompted-sessions.js';
 
@@ -62,8 +62,8 @@ describe.each(FORMATS)('scan of a %s session with prompts', (format) => {
     const dir = tempDir();
     writeTurns(dir, format, `asked-${format}`, askedAgain);
     writeTurns(dir, format, `loop-${format}`, loopInOnePrompt);
-    expect(loopwatch(['explain', `asked-${format}`, dir]).stdout).toContain('first break: none');
-    expect(loopwatch(['explain', `loop-${format}`, dir]).stdout).toMatch(/first break: #\d+ /);
+    expect((await loopwatchInProcess(['explain', `asked-${format}`, dir])).stdout).toContain('first break: none');
+    expect((await loopwatchInProcess(['explain', `loop-${format}`, dir])).stdout).toMatch(/first break: #\d+ /);
   });
 
   it('should break a loop within one prompt', async () => {
@@ -98,7 +98,7 @@ describe('eval with prompts', () => {
       labels.push(JSON.stringify({ session: `asked-${format}`, exit_status: 'interactive', agent: format }), JSON.stringify({ session: `loop-${format}`, exit_status: 'interactive', agent: format, loop: true }));
     }
     writeFileSync(join(dir, 'sessions.jsonl'), `${labels.join('\n')}\n`);
-    const r = loopwatch(['eval', dir, '--json']);
+    const r = await loopwatchInProcess(['eval', dir, '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { falseAlarms: unknown[]; warnings: unknown[]; loops: { session: string; onePhase: { warned: boolean; firstBreak: number | null }; twoPhase: { warned: boolean; firstBreak: number | null } }[] };
     expect(report.falseAlarms).toEqual([]);

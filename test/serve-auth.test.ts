@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BearerToken } from '../src/serve/bearer-token.js';
 import { ServeServer } from '../src/serve/serve-server.js';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
+import { tempDir } from './helpers/cli.js';
 import { post, request } from './helpers/http.js';
 
 const TOKEN = 'tok-0123456789abcdef';
@@ -37,16 +38,16 @@ describe('loopwatch serve with a bearer token', () => {
     expect((await request(`${server.url}/healthz`, 'GET')).status).toBe(200);
   });
 
-  it('should refuse to listen beyond loopback without a token, and a token file that is unusable', () => {
-    const wide = loopwatch(['serve', '--host', '0.0.0.0', '--port', '0']);
+  it('should refuse to listen beyond loopback without a token, and a token file that is unusable', async () => {
+    const wide = await loopwatchInProcess(['serve', '--host', '0.0.0.0', '--port', '0']);
     expect(wide.code).toBe(2);
     expect(wide.stderr).toContain('--token-file');
     const dir = tempDir();
     writeFileSync(join(dir, 'short'), 'abc\n');
-    const short = loopwatch(['serve', '--port', '0', '--token-file', join(dir, 'short')]);
+    const short = await loopwatchInProcess(['serve', '--port', '0', '--token-file', join(dir, 'short')]);
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('at least 16 characters');
-    const missing = loopwatch(['serve', '--port', '0', '--token-file', join(dir, 'nope')]);
+    const missing = await loopwatchInProcess(['serve', '--port', '0', '--token-file', join(dir, 'nope')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('ENOENT');
   });

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultStateDir, serveSettings } from '../src/cli/serve-command.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 describe('loopwatch serve flags', () => {
@@ -22,14 +22,14 @@ describe('loopwatch serve flags', () => {
     [['--nats', 'nats://127.0.0.1:4222', '--worker-id', 'a b'], '--worker-id must be 1 to 64 letters'],
     [['--no-state', '--state-dir', '/tmp/x'], '--no-state and --state-dir cannot be used together'],
     [['--preset', 'nope'], '--preset must be one of'],
-  ])('should refuse %j in one line, exit 2', (args, message) => {
-    const r = loopwatch(['serve', ...args]);
+  ])('should refuse %j in one line, exit 2', async (args, message) => {
+    const r = await loopwatchInProcess(['serve', ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('should keep state in serve-PORT for a port given, and in no shared folder for --port 0 unless --state-dir names one', () => {
+  it('should keep state in serve-PORT for a port given, and in no shared folder for --port 0 unless --state-dir names one', async () => {
     const stateOf = (args: string[]): string | undefined => {
       const s = serveSettings(args);
       if (s.kind !== 'http') throw new Error('expected the HTTP server');
@@ -42,24 +42,24 @@ describe('loopwatch serve flags', () => {
     expect(stateOf(['--port', '8123', '--no-state'])).toBeUndefined();
   });
 
-  it('should refuse a --max-sessions the WebAssembly memory cannot hold under --config in one line naming the window, exit 2', () => {
+  it('should refuse a --max-sessions the WebAssembly memory cannot hold under --config in one line naming the window, exit 2', async () => {
     const dir = tempFolder('serve-flags');
     writeFileSync(join(dir, 'long-rings.json'), JSON.stringify({ detectors: { stateRepeat: { window: 10_000 } } }));
-    const r = loopwatch(['serve', '--config', join(dir, 'long-rings.json'), '--max-sessions', '100000']);
+    const r = await loopwatchInProcess(['serve', '--config', join(dir, 'long-rings.json'), '--max-sessions', '100000']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--max-sessions 100000: .*detectors\.stateRepeat\.window = 10,000.*at most 60912 sessions/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('should name a NATS server it cannot reach, try again until --nats-connect-wait is spent, then exit 1 (not a usage error)', () => {
-    const r = loopwatch(['serve', '--nats', 'nats://127.0.0.1:1', '--nats-connect-wait', '1']);
+  it('should name a NATS server it cannot reach, try again until --nats-connect-wait is spent, then exit 1 (not a usage error)', async () => {
+    const r = await loopwatchInProcess(['serve', '--nats', 'nats://127.0.0.1:1', '--nats-connect-wait', '1']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--nats nats:\/\/127\.0\.0\.1:1: connection refused; trying again in 0\.3 s \(attempt 1, up to --nats-connect-wait 1 s\)/);
     expect(r.stderr).toMatch(/--nats nats:\/\/127\.0\.0\.1:1: no NATS server reachable at nats:\/\/127\.0\.0\.1:1 \(connection refused\) after \d+ attempts in 1 s/);
   });
 
-  it('should list serve in the main help', () => {
-    expect(loopwatch(['--help']).stdout).toContain('serve [options]');
-    expect(loopwatch(['serve', '--help']).stdout).toContain('POST /v1/check');
+  it('should list serve in the main help', async () => {
+    expect((await loopwatchInProcess(['--help'])).stdout).toContain('serve [options]');
+    expect((await loopwatchInProcess(['serve', '--help'])).stdout).toContain('POST /v1/check');
   });
 });

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BearerToken } from '../src/serve/bearer-token.js';
 import { ServeServer } from '../src/serve/serve-server.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 let server: ServeServer;
 beforeAll(async () => {
@@ -98,11 +98,11 @@ describe('loopwatch serve refuses what a web page could send', () => {
     }
   });
 
-  it('should refuse --allow-host * without a token, and a value that is not a host name, in one line', () => {
-    const star = loopwatch(['serve', '--port', '0', '--allow-host', '*']);
+  it('should refuse --allow-host * without a token, and a value that is not a host name, in one line', async () => {
+    const star = await loopwatchInProcess(['serve', '--port', '0', '--allow-host', '*']);
     expect(star.code).toBe(2);
     expect(star.stderr).toMatch(/--allow-host \* .*--token-file/);
-    const bad = loopwatch(['serve', '--port', '0', '--allow-host', 'a.example,not a host']);
+    const bad = await loopwatchInProcess(['serve', '--port', '0', '--allow-host', 'a.example,not a host']);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe('loopwatch serve: --allow-host must be a host name or address (or *), received "not a host" (see loopwatch serve --help)');
   });
