@@ -111,6 +111,8 @@ export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAUL
   elementsLeft = MAX_WALK_ELEMENTS;
   const outerUnits = unitsLeft;
   unitsLeft = MAX_WALK_UNITS;
+  const outerWhole = wholeUnits;
+  wholeUnits = 0;
   const outerRepeats = repeats;
   repeats = walksUnderWay === 0 ? firstRepeats : new RepeatBudget();
   repeats.reset();
@@ -120,11 +122,12 @@ export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAUL
   } finally {
     lastNodes = repeats.nodes;
     lastCut = repeats.cut;
-    lastUnits = MAX_WALK_UNITS - unitsLeft;
+    lastUnits = MAX_WALK_UNITS - unitsLeft + wholeUnits;
     walksUnderWay--;
     repeats = outerRepeats;
     elementsLeft = outer;
     unitsLeft = outerUnits;
+    wholeUnits = outerWhole;
   }
 }
 
@@ -136,7 +139,7 @@ let repeats = firstRepeats;
 let walksUnderWay = 0;
 /** The nodes the last walk to end counted. */
 let lastNodes = 0;
-/** The units the last walk to end hashed inside its containers. */
+/** The units the last walk to end hashed (its value's own, when one string or bytes, included). */
 let lastUnits = 0;
 /** Whether the last walk to end put the repeat marker in an object's place. */
 let lastCut = false;
@@ -158,8 +161,8 @@ export function lastWalkNodes(): number {
 }
 
 /**
- * The string units (and bytes) inside containers the last {@link hashValue} to end hashed (unit-budget.ts):
- * its work, for a caller hashing many parts of one value.
+ * The string units (and bytes) the last {@link hashValue} to end hashed (unit-budget.ts), those of a value
+ * that is one string or typed array included: its work, for a caller hashing many parts of one value.
  */
 export function lastWalkUnits(): number {
   return lastUnits;
@@ -169,13 +172,18 @@ export function lastWalkUnits(): number {
 let elementsLeft = MAX_WALK_ELEMENTS;
 /** String units (and bytes) the walk under way may still hash inside containers (see unit-budget.ts). */
 let unitsLeft = MAX_WALK_UNITS;
+/** Units of the value under way hashed whole: itself one string, BigInt or typed array (depth 0). */
+let wholeUnits = 0;
 
 /**
  * Whether `n` units met inside a container fit what is left of the walk's units: taken when they do
  * (unit-budget.ts). A value that is itself one string (depth 0) is hashed whole and not counted.
  */
 function takeUnits(n: number, depth: number): boolean {
-  if (depth === 0) return true;
+  if (depth === 0) {
+    wholeUnits += n;
+    return true;
+  }
   if (n > unitsLeft) return false;
   unitsLeft -= n;
   return true;
