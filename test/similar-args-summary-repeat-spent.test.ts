@@ -9,42 +9,26 @@ import { describe, expect, it } from 'vitest';
 import { hashValue } from '../src/fingerprint/canonical-hash.js';
 import { summarizeArgs } from '../src/text/args-summary.js';
 import { snapshotArgs } from '../src/detectors/snapshot-args.js';
-
-function counted(): { leaf: object; reads: () => number } {
-  let reads = 0;
-  const leaf = new Proxy({ x: 1 }, {
-    get(t, k, r) {
-      reads++;
-      return Reflect.get(t, k, r) as unknown;
-    },
-  });
-  return { leaf, reads: () => reads };
-}
-
-function doubling(levels: number, leaf: unknown): unknown {
-  let v = leaf;
-  for (let i = 0; i < levels; i++) v = [v, v];
-  return v;
-}
+import { countedLeaf as counted, doubling } from './helpers/shared-values.js';
 
 /** Reads of the leaf by one walk of the whole args (the unit every bound below is counted in). */
 function oneWalk(): number {
   const c = counted();
-  hashValue({ q: doubling(40, c.leaf) });
+  hashValue({ q: doubling(40, 'array', c.leaf) });
   return c.reads();
 }
 
 describe('a value reusing one object past the repeat budget', () => {
   it("should cost similar args' summary at most three walks of it (six before)", () => {
     const c = counted();
-    summarizeArgs({ q: doubling(40, c.leaf) });
+    summarizeArgs({ q: doubling(40, 'array', c.leaf) });
     expect(c.reads()).toBeGreaterThan(0);
     expect(c.reads()).toBeLessThanOrEqual(3 * oneWalk());
   });
 
   it('should cost the masked args copy at most three walks of it (six before)', () => {
     const c = counted();
-    snapshotArgs({ q: doubling(40, c.leaf) }, (s) => s);
+    snapshotArgs({ q: doubling(40, 'array', c.leaf) }, (s) => s);
     expect(c.reads()).toBeGreaterThan(0);
     expect(c.reads()).toBeLessThanOrEqual(3 * oneWalk());
   });
