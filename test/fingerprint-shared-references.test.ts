@@ -15,27 +15,7 @@ import { OUTCOME_JSON_VALUES, errorText, resultText } from '../src/text/outcome-
 import { outcomeText } from '../src/adapters/shared.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
 import { engineSignatures } from './helpers/engine-signatures.js';
-
-type Shape = 'object' | 'array' | 'map';
-
-/** `levels` levels each referencing the one below twice, over `leaf`. */
-function doubling(levels: number, shape: Shape, leaf: unknown): unknown {
-  let v = leaf;
-  for (let i = 0; i < levels; i++) v = shape === 'array' ? [v, v] : shape === 'map' ? new Map([['a', v], ['b', v]]) : { a: v, b: v };
-  return v;
-}
-
-/** A leaf object behind a Proxy that counts the reads of its properties. */
-function countedLeaf(): { leaf: object; reads: () => number } {
-  let reads = 0;
-  const leaf = new Proxy({ x: 1 }, {
-    get(t, k, r) {
-      reads++;
-      return Reflect.get(t, k, r) as unknown;
-    },
-  });
-  return { leaf, reads: () => reads };
-}
+import { countedLeaf, doubling } from './helpers/shared-values.js';
 
 function fingerprint(v: unknown): string {
   const lo = hashValue(v);

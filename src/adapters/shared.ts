@@ -12,7 +12,7 @@
  */
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import { FULL_REACH, type HostReach, hostMessage } from '../live/host-message.js';
-import { outcomeJson } from '../text/outcome-text.js';
+import { outcomeJson, outcomeString } from '../text/outcome-text.js';
 
 /** The part of a LiveGuard an adapter uses (structural, so a guard from another copy of loopwatch works too). */
 export interface AdapterGuard {
@@ -37,7 +37,7 @@ export function outcomeText(value: unknown): string {
   try {
     if (typeof value === 'string') text = value;
     else if (value instanceof Error) text = `${value.name}: ${value.message}`;
-    else text = outcomeJson(value, false) ?? String(value);
+    else text = outcomeJson(value, false) ?? outcomeString(value);
   } catch {
     text = safeString(value);
   }
@@ -49,7 +49,7 @@ export const UNREADABLE_OUTCOME = '[a value that cannot be read]';
 
 function safeString(value: unknown): string {
   try {
-    return String(value);
+    return outcomeString(value);
   } catch {
     try {
       return Object.prototype.toString.call(value);

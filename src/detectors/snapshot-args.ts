@@ -5,10 +5,13 @@
  * is an array whose elements would take the copy past MAX_WALK_ELEMENTS in all (a sparse array of length
  * 2^32-1 was copied hole by hole: minutes, with `normalizeVolatile`). The parts kept as fingerprints are
  * each a walk: once they have cost OPAQUE_WORK_MAX nodes in all (a value reusing one large object in every
- * part), the whole args is kept as its fingerprint.
+ * part), the whole args is kept as its fingerprint; so is it once the strings masked and the parts hashed
+ * have cost MAX_WALK_UNITS units in all (fingerprint/unit-budget.ts: one string of 1 MB in every element of
+ * an array was masked once per element).
  */
 import { MAX_WALK_ELEMENTS } from '../fingerprint/element-budget.js';
-import { hashValue, lastWalkNodes } from '../fingerprint/canonical-hash.js';
+import { hashValue, lastWalkCut, lastWalkNodes, lastWalkUnits } from '../fingerprint/canonical-hash.js';
+import { MAX_WALK_UNITS } from '../fingerprint/unit-budget.js';
 import { OPAQUE_WORK_MAX } from '../text/args-summary.js';
 import { RestoredValue } from '../fingerprint/restored-value.js';
 import { toHex, u64 } from '../fingerprint/u64.js';
@@ -23,20 +26,27 @@ function fingerprintOf(v: unknown): string {
   return `#${toHex(u64.hi, lo)}`;
 }
 
-/** Thrown once a copy's fingerprints have cost OPAQUE_WORK_MAX nodes. */
+/** Thrown once a copy's fingerprints have cost OPAQUE_WORK_MAX nodes, or its work MAX_WALK_UNITS units. */
 const SPENT = new Error('snapshot spent');
 
 /** Copies `v` within the bounds; `transform` (volatile masking) is applied to every string. */
 export function snapshotArgs(v: unknown, transform: ((s: string) => string) | null): unknown {
-  const budget = { nodes: MAX_SNAPSHOT_NODES, elements: MAX_WALK_ELEMENTS, work: 0 };
+  const budget = { nodes: MAX_SNAPSHOT_NODES, elements: MAX_WALK_ELEMENTS, work: 0, units: 0 };
   const part = (x: object): string => {
-    if (budget.work > OPAQUE_WORK_MAX) throw SPENT;
+    if (budget.work > OPAQUE_WORK_MAX || budget.units > MAX_WALK_UNITS) throw SPENT;
     const f = fingerprintOf(x);
     budget.work += lastWalkNodes();
+    budget.units += lastWalkUnits();
+    // a part reusing one object past the repeat budget: the next part spends the copy (as similar args' summary)
+    if (lastWalkCut()) budget.work = OPAQUE_WORK_MAX + 1;
     return f;
   };
   const copy = (x: unknown, depth: number): unknown => {
-    if (typeof x === 'string') return transform === null ? x : transform(x);
+    if (typeof x === 'string') {
+      if (transform === null) return x;
+      if ((budget.units += x.length) > MAX_WALK_UNITS) throw SPENT;
+      return transform(x);
+    }
     if (typeof x !== 'object' || x === null) return x;
     if (--budget.nodes < 0 || depth >= MAX_SNAPSHOT_DEPTH) return part(x);
     try {

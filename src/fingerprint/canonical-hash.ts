@@ -17,12 +17,14 @@
  * | nesting deeper than `maxDepth`      | a single "too deep" marker                               |
  * | array elements past the walk's budget | one "too many" marker with the length (element-budget.ts) |
  * | an object met again past the repeat budget | one "too many" marker holding 0 (element-budget.ts) |
+ * | a string or bytes past the walk's units  | one "too many" marker with the length; a key: its member left out (unit-budget.ts) |
  * | a getter or proxy that throws       | an "unsupported" marker                                  |
  *
  * See `combine.ts` for how member fingerprints are combined. Results come back as the low word with the
  * high word in `u64.hi`.
  */
 import { MAX_WALK_ELEMENTS, RepeatBudget, TRACK_SHARED_AFTER, elementsWalked } from './element-budget.js';
+import { MAX_WALK_UNITS } from './unit-budget.js';
 import { carriedFingerprint } from './restored-value.js';
 import { Tag, close, fold, pair, sum, word } from './combine.js';
 import { u64 } from './u64.js';
@@ -74,10 +76,11 @@ export function hashNumber(n: number): number {
   return word(Tag.NUMBER, f64Words[1] as number, f64Words[0] as number);
 }
 
-function hashBigInt(b: bigint): number {
+function hashBigInt(b: bigint, depth: number): number {
   const n = Number(b);
   if (Number.isFinite(n) && BigInt(n) === b) return hashNumber(n);
-  return hashString(b.toString(), Tag.BIGINT);
+  const digits = b.toString();
+  return takeUnits(digits.length, depth) ? hashString(digits, Tag.BIGINT) : tooManyUnits(digits.length);
 }
 
 function constant(tag: number): number {
@@ -106,6 +109,10 @@ export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAUL
   // a toJSON or getter may hash another value on the way: the budget of this walk is put back after it
   const outer = elementsLeft;
   elementsLeft = MAX_WALK_ELEMENTS;
+  const outerUnits = unitsLeft;
+  unitsLeft = MAX_WALK_UNITS;
+  const outerWhole = wholeUnits;
+  wholeUnits = 0;
   const outerRepeats = repeats;
   repeats = walksUnderWay === 0 ? firstRepeats : new RepeatBudget();
   repeats.reset();
@@ -114,9 +121,13 @@ export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAUL
     return walk(value, 0, ancestors, options);
   } finally {
     lastNodes = repeats.nodes;
+    lastCut = repeats.cut;
+    lastUnits = MAX_WALK_UNITS - unitsLeft + wholeUnits;
     walksUnderWay--;
     repeats = outerRepeats;
     elementsLeft = outer;
+    unitsLeft = outerUnits;
+    wholeUnits = outerWhole;
   }
 }
 
@@ -128,6 +139,18 @@ let repeats = firstRepeats;
 let walksUnderWay = 0;
 /** The nodes the last walk to end counted. */
 let lastNodes = 0;
+/** The units the last walk to end hashed (its value's own, when one string or bytes, included). */
+let lastUnits = 0;
+/** Whether the last walk to end put the repeat marker in an object's place. */
+let lastCut = false;
+
+/**
+ * Whether the last {@link hashValue} to end met an object again past the repeat budget (element-budget.ts):
+ * its value reuses objects as only a hostile value does, and walking other parts of it costs as much again.
+ */
+export function lastWalkCut(): boolean {
+  return lastCut;
+}
 
 /**
  * The nodes (objects, array elements, own keys, Map entries, Set members: element-budget.ts) the last
@@ -137,19 +160,50 @@ export function lastWalkNodes(): number {
   return lastNodes;
 }
 
+/**
+ * The string units (and bytes) the last {@link hashValue} to end hashed (unit-budget.ts), those of a value
+ * that is one string or typed array included: its work, for a caller hashing many parts of one value.
+ */
+export function lastWalkUnits(): number {
+  return lastUnits;
+}
+
 /** Array elements the walk under way may still visit (see element-budget.ts). */
 let elementsLeft = MAX_WALK_ELEMENTS;
+/** String units (and bytes) the walk under way may still hash inside containers (see unit-budget.ts). */
+let unitsLeft = MAX_WALK_UNITS;
+/** Units of the value under way hashed whole: itself one string, BigInt or typed array (depth 0). */
+let wholeUnits = 0;
+
+/**
+ * Whether `n` units met inside a container fit what is left of the walk's units: taken when they do
+ * (unit-budget.ts). A value that is itself one string (depth 0) is hashed whole and not counted.
+ */
+function takeUnits(n: number, depth: number): boolean {
+  if (depth === 0) {
+    wholeUnits += n;
+    return true;
+  }
+  if (n > unitsLeft) return false;
+  unitsLeft -= n;
+  return true;
+}
+
+/** The marker of `n` units past the walk's units (unit-budget.ts). */
+function tooManyUnits(n: number): number {
+  return word(Tag.MANY, 0, n);
+}
 
 function walk(v: unknown, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {
   switch (typeof v) {
     case 'string':
-      return hashString(v);
+      return takeUnits(v.length, depth) ? hashString(v) : tooManyUnits(v.length);
     case 'number':
       return hashNumber(v);
     case 'boolean':
       return constant(v ? Tag.TRUE : Tag.FALSE);
     case 'bigint':
-      return hashBigInt(v);
+      return hashBigInt(v, depth);
     case 'object':
       if (v === null) return constant(Tag.NULL);
       return walkObject(v, depth, ancestors, o);
@@ -182,8 +236,8 @@ function walkWhole(v: object, depth: number, ancestors: object[], o: CanonicalWa
       const j: unknown = toJSON.call(v, '');
       if (j !== v) return walk(j, depth, ancestors, o);
     }
-    if (ArrayBuffer.isView(v)) return xxh64(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), 0, v.byteLength, 0, BYTES_TAG);
-    if (v instanceof ArrayBuffer) return xxh64(new Uint8Array(v), 0, v.byteLength, 0, BYTES_TAG);
+    if (ArrayBuffer.isView(v)) return takeUnits(v.byteLength, depth) ? xxh64(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), 0, v.byteLength, 0, BYTES_TAG) : tooManyUnits(v.byteLength);
+    if (v instanceof ArrayBuffer) return takeUnits(v.byteLength, depth) ? xxh64(new Uint8Array(v), 0, v.byteLength, 0, BYTES_TAG) : tooManyUnits(v.byteLength);
     ancestors.push(v);
     try {
       if (Array.isArray(v)) return walkArray(v, depth, ancestors, o);
@@ -230,6 +284,8 @@ function walkMembers(obj: Record<string, unknown>, depth: number, ancestors: obj
     if (o.ignoreKeys !== null && o.ignoreKeys.has(k)) continue;
     const val = obj[k];
     if (isOmitted(val)) continue;
+    // a key past the walk's units leaves its member out (counted before the value, as the encoding writes it)
+    if (!takeUnits(k.length, depth + 1)) continue;
     const vl = walk(val, depth + 1, ancestors, o);
     const vh = u64.hi;
     const kl = hashString(k);

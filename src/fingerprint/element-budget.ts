@@ -57,6 +57,8 @@ export class RepeatBudget {
   left = MAX_REPEAT_NODES;
   /** How many repeats the walk is inside. */
   inside = 0;
+  /** Whether the walk has put the marker in a repeat's place (its value was past the budget). */
+  cut = false;
   private noted: Map<object, number> | null = null;
 
   /** Starts a new walk. */
@@ -64,6 +66,7 @@ export class RepeatBudget {
     this.nodes = 0;
     this.left = MAX_REPEAT_NODES;
     this.inside = 0;
+    this.cut = false;
     if (this.noted !== null) this.noted = null;
   }
 
@@ -78,14 +81,19 @@ export class RepeatBudget {
    * may be walked (then {@link leave} with 1), -1 for a repeat to replace by the marker.
    */
   enter(v: object): number {
-    if (this.inside > 0 && this.left <= 0) return -1;
+    if (this.inside > 0 && this.left <= 0) return this.cutHere();
     const noted = this.noted;
     if (noted === null) return 0;
     const cost = noted.get(v);
     if (cost === undefined) return 0;
-    if (cost > this.left) return -1;
+    if (cost > this.left) return this.cutHere();
     this.inside++;
     return 1;
+  }
+
+  private cutHere(): number {
+    this.cut = true;
+    return -1;
   }
 
   /** Leaving object `v`, entered with `repeat` from {@link enter} when `nodes` was `from`. */

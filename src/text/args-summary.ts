@@ -55,7 +55,8 @@
  *   (the whole container is OPAQUE, where the args were compared as far as they could be read), an object
  *   whose `toJSON` gives a Map or a Set (compared key by key, where the args' fingerprint said the Map's).
  */
-import { hashValue, lastWalkNodes } from '../fingerprint/canonical-hash.js';
+import { hashValue, lastWalkCut, lastWalkNodes, lastWalkUnits } from '../fingerprint/canonical-hash.js';
+import { MAX_WALK_UNITS } from '../fingerprint/unit-budget.js';
 import { u64 } from '../fingerprint/u64.js';
 import { MAX_ARGS_DEPTH, isPlainObject } from './args-similarity.js';
 import { BASE_1, BASE_2, joinHash } from './unit-hash.js';
@@ -221,17 +222,26 @@ export const OPAQUE_WORK_MAX = 1 << 18;
 /** Nodes hashed so far for the summary under way (see OPAQUE_WORK_MAX). */
 let opaqueWork = 0;
 
-/** Thrown by opaqueNode once the summary under way has hashed OPAQUE_WORK_MAX nodes. */
+/**
+ * String units the summary under way has read: its long strings' and what its OPAQUE parts' walks hashed
+ * (canonical-hash.ts `lastWalkUnits`). Past MAX_WALK_UNITS (fingerprint/unit-budget.ts) the summary is
+ * given up as past OPAQUE_WORK_MAX: without it, one string of 1 MB in every element of an array was read
+ * whole for each element, each part's walk with units of its own.
+ */
+let unitsRead = 0;
+
+/** Thrown once the summary under way has hashed OPAQUE_WORK_MAX nodes or read MAX_WALK_UNITS units. */
 const SPENT = new Error('summary spent');
 
 /** Starts counting the work of a summary's OPAQUE parts (summarizeArgs, the encoder's mirror). */
 export function beginOpaqueWork(): void {
   opaqueWork = 0;
+  unitsRead = 0;
 }
 
 /** Writes an OPAQUE node: the value's canonical fingerprint (throws once the summary's work is spent). */
 export function opaqueNode(w: SummaryWriter, v: unknown): void {
-  if (opaqueWork > OPAQUE_WORK_MAX) throw SPENT;
+  if (opaqueWork > OPAQUE_WORK_MAX || unitsRead > MAX_WALK_UNITS) throw SPENT;
   let lo = 0;
   let hi = 0;
   try {
@@ -241,6 +251,10 @@ export function opaqueNode(w: SummaryWriter, v: unknown): void {
     // hashValue never throws on a value; should it, every such value is one fingerprint
   }
   opaqueWork += lastWalkNodes();
+  unitsRead += lastWalkUnits();
+  // a part reusing one object past the repeat budget: the next part spends the summary (each such part
+  // costs a whole budget, `[v, v]` forty levels deep had six before OPAQUE_WORK_MAX)
+  if (lastWalkCut()) opaqueWork = OPAQUE_WORK_MAX + 1;
   w.u8(S_OPAQUE);
   w.u32(lo);
   w.u32(hi);
@@ -289,6 +303,8 @@ export function stringNode(w: SummaryWriter, s: string, src: Uint8Array | null =
     else w.asciiString(src, srcAt, n);
     return;
   }
+  // a long string's units are all read: counted against the summary's (see unitsRead)
+  if ((unitsRead += n) > MAX_WALK_UNITS) throw SPENT;
   const K = STRING_KEPT;
   // the hashes of all but the last K units and of all but the first K, from the middle's, read once:
   // H(head ++ mid) and H(mid ++ tail) (unit-hash.ts); in the module when every unit is below 128

@@ -6,11 +6,13 @@
  */
 import { hashValue } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
+import { MAX_WALK_UNITS } from '../fingerprint/unit-budget.js';
 
 /**
  * The text of an error: `undefined` when there is none (absent, null, false or an empty string);
  * `''` for `true`; the message of an Error or of an object with a `message`; otherwise its JSON (past
- * {@link outcomeJson}'s bounds its fingerprint in letters), or its String() when JSON cannot write it. Throws when none of these can be read (a getter or Proxy trap that
+ * {@link outcomeJson}'s bounds its fingerprint in letters), or when JSON cannot write it its String() (an
+ * array's fingerprint: {@link outcomeString}). Throws when none of these can be read (a getter or Proxy trap that
  * throws, an object neither JSON nor String can write): such an event is refused (validateEvent).
  */
 export function errorText(error: unknown): string | undefined {
@@ -20,9 +22,9 @@ export function errorText(error: unknown): string | undefined {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   if (typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
   try {
-    return outcomeJson(error, false) ?? String(error);
+    return outcomeJson(error, false) ?? outcomeString(error);
   } catch {
-    return String(error);
+    return outcomeString(error);
   }
 }
 
@@ -35,7 +37,7 @@ export function errorText(error: unknown): string | undefined {
 export function resultText(result: unknown): string {
   if (typeof result === 'string') return result;
   try {
-    return outcomeJson(result, true) ?? String(result);
+    return outcomeJson(result, true) ?? outcomeString(result);
   } catch {
     return fingerprintText(result);
   }
@@ -43,8 +45,12 @@ export function resultText(result: unknown): string {
 
 /** Values (array elements, holes included, object members) JSON text of an outcome may hold. */
 export const OUTCOME_JSON_VALUES = 1 << 18;
-/** UTF-16 units of strings JSON text of an outcome may hold. */
-export const OUTCOME_JSON_UNITS = 1 << 26;
+/**
+ * UTF-16 units of strings (values and keys) JSON text of an outcome may hold: a walk's units
+ * (fingerprint/unit-budget.ts), so that a result holding one long string in every element is read at most
+ * that much, as its fingerprint is.
+ */
+export const OUTCOME_JSON_UNITS = MAX_WALK_UNITS;
 
 /** Thrown by boundedJson's replacer past its bounds. */
 const TOO_LARGE = new Error('outcome too large for JSON text');
@@ -67,18 +73,30 @@ export function outcomeJson(v: unknown, bigints: boolean): string | undefined {
 
 /**
  * JSON.stringify of `v` (BigInt as its digits when `bigints`), throwing past OUTCOME_JSON_VALUES values or
- * OUTCOME_JSON_UNITS units of strings: JSON.stringify costs what it visits, so a sparse array of 2^22 holes
+ * OUTCOME_JSON_UNITS units of strings and keys: JSON.stringify costs what it visits, so a sparse array of 2^22 holes
  * (9.8 s, 500 MB) or one object referenced twice at each of 40 levels (2^40 visits) cost that before its
  * text was refused. Ordinary outcomes are far below both and read as before.
  */
 function boundedJson(v: unknown, bigints: boolean): string | undefined {
   let values = 0;
   let units = 0;
-  return JSON.stringify(v, (_k, x: unknown) => {
+  return JSON.stringify(v, function (this: unknown, k: string, x: unknown) {
     if (++values > OUTCOME_JSON_VALUES) throw TOO_LARGE;
+    // a member's key is written as its value is (an array's index keys are not written)
+    if (!Array.isArray(this) && (units += k.length) > OUTCOME_JSON_UNITS) throw TOO_LARGE;
     if (typeof x === 'string' && (units += x.length) > OUTCOME_JSON_UNITS) throw TOO_LARGE;
     return bigints && typeof x === 'bigint' ? x.toString() : x;
   });
+}
+
+/**
+ * String() of an outcome JSON could not write (a cycle, a BigInt, a toJSON giving nothing), but an array
+ * stands as its fingerprint in letters: an array's String() is its join, which walks every element as JSON
+ * does, so an array both cyclic and reusing one array at each of forty levels (2^40 elements) never ended.
+ * Throws what String() throws (a revoked Proxy).
+ */
+export function outcomeString(v: unknown): string {
+  return Array.isArray(v) ? fingerprintText(v) : String(v);
 }
 
 /** `[value <16 letters>]`: a value's fingerprint as letters g..v (no digits or hex letters, which masking rewrites). */

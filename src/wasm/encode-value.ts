@@ -10,11 +10,13 @@
  *  string bigint-digits bytes       : tag u32-length bytes     cycle  : tag u32-distance
  *  array set : tag u32-count values      object : tag u32-count (u32-length key-bytes value)*
  *  map       : tag u32-count (key value)*  many   : tag u32-length (an array's rest past the element budget;
- *                                                   0: an object met again past the repeat budget)
+ *                                                   0: an object met again past the repeat budget; a
+ *                                                   string's or bytes' length past the walk's units)
  * ```
  */
 import * as A from './generated/abi.js';
 import { MAX_WALK_ELEMENTS, RepeatBudget, elementsWalked } from '../fingerprint/element-budget.js';
+import { MAX_WALK_UNITS } from '../fingerprint/unit-budget.js';
 import { S_ARRAY, S_FALSE, S_NULL, S_OBJECT, S_TRUE } from '../text/args-summary.js';
 import type { ArgsSummaryMirror } from './args-summary-mirror.js';
 
@@ -62,6 +64,8 @@ export class ValueEncoder {
   private depthOfPath = 0;
   /** Array elements the value under way may still visit (fingerprint/element-budget.ts). */
   private elementsLeft = MAX_WALK_ELEMENTS;
+  /** String units (and bytes) the value under way may still write inside containers (fingerprint/unit-budget.ts). */
+  private unitsLeft = MAX_WALK_UNITS;
   /** Objects met again (fingerprint/element-budget.ts), counted as the reference walk counts them. */
   private readonly repeats = new RepeatBudget();
   /**
@@ -183,14 +187,33 @@ export class ValueEncoder {
     this.maxDepth = maxDepth;
     this.depthOfPath = 0;
     this.elementsLeft = MAX_WALK_ELEMENTS;
+    this.unitsLeft = MAX_WALK_UNITS;
     this.repeats.reset();
     this.lossy = false;
     this.walk(v, 0);
   }
 
+  /**
+   * Whether `n` units met at `depth` fit what is left of the value's units, taken when they do; else the
+   * "too many" marker holding `n` is written in their place (fingerprint/unit-budget.ts, as the reference).
+   */
+  private takeUnits(n: number, depth: number): boolean {
+    if (depth === 0) return true;
+    if (n <= this.unitsLeft) {
+      this.unitsLeft -= n;
+      return true;
+    }
+    this.lossy = true;
+    this.mirror?.fail();
+    this.tag(A.T_MANY);
+    this.u32(n);
+    return false;
+  }
+
   private walk(v: unknown, depth: number): void {
     switch (typeof v) {
       case 'string': {
+        if (!this.takeUnits(v.length, depth)) return;
         this.tag(A.T_STRING);
         const at = this.position;
         this.utf8(v);
@@ -217,9 +240,11 @@ export class ValueEncoder {
           this.walk(n, depth);
           return;
         }
+        const digits = v.toString();
+        if (!this.takeUnits(digits.length, depth)) return;
         this.mirror?.opaque(v);
         this.tag(A.T_BIGINT);
-        this.utf8(v.toString());
+        this.utf8(digits);
         return;
       }
       case 'object':
@@ -306,6 +331,7 @@ export class ValueEncoder {
       if (!plain && !Array.isArray(v)) {
         this.lossy = true;
         if (ArrayBuffer.isView(v)) {
+          if (!this.takeUnits(v.byteLength, depth)) return;
           this.mirror?.opaque(v);
           this.tag(A.T_BYTES);
           this.bytes(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
@@ -315,6 +341,7 @@ export class ValueEncoder {
         // and is not followed into class instances (an object without a prototype is read as a plain one)
         if (proto !== null && !(v instanceof Map || v instanceof Set)) this.mirror?.fail();
         if (v instanceof ArrayBuffer) {
+          if (!this.takeUnits(v.byteLength, depth)) return;
           this.tag(A.T_BYTES);
           this.bytes(new Uint8Array(v));
           return;
@@ -432,6 +459,13 @@ export class ValueEncoder {
         }
         continue;
       }
+      // a key past the value's units leaves its member out (the reference walk's rule, in the same order)
+      if (k.length > this.unitsLeft) {
+        this.lossy = true;
+        m?.fail();
+        continue;
+      }
+      this.unitsLeft -= k.length;
       const at = this.position;
       this.utf8(k);
       if (m !== null) {

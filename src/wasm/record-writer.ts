@@ -26,6 +26,7 @@ import { ValueEncoder } from './encode-value.js';
 import { EncodedArgs } from './encoded-args.js';
 import { moduleJsonSummary, moduleSummary } from './module-args-summary.js';
 import { JsonArgsText } from '../fingerprint/json-args-text.js';
+import { MAX_WALK_UNITS } from '../fingerprint/unit-budget.js';
 import { RawJsonString } from './raw-json-string.js';
 import * as A from './generated/abi.js';
 
@@ -154,7 +155,8 @@ export class RecordWriter {
       // encoded by a pool's calling thread with this configuration's walk: the section as value() writes it
       kind = A.ARGS_TREE;
       w.bytes(v.bytes);
-    } else if (JsonArgsText.is(v) && !args.viaHost) {
+    } else if (JsonArgsText.is(v) && !args.viaHost && v.length <= MAX_WALK_UNITS) {
+      // (longer text may hold more string units than a walk hashes: the host walks it, fingerprint/unit-budget.ts)
       // JSON text in its record's bytes (ASCII, checked): copied in as they are, summarised by the module there
       kind = A.ARGS_JSON;
       w.bytesFrom(v);
@@ -165,7 +167,7 @@ export class RecordWriter {
     } else if (typeof v === 'string' && (args.normalised || !looksLikeJson(v))) {
       kind = A.ARGS_STRING;
       w.utf8(v);
-    } else if (typeof v === 'string' && !args.viaHost && (v as string & { isWellFormed(): boolean }).isWellFormed()) {
+    } else if (typeof v === 'string' && !args.viaHost && v.length <= MAX_WALK_UNITS && (v as string & { isWellFormed(): boolean }).isWellFormed()) {
       kind = A.ARGS_JSON;
       w.utf8(v);
     } else {
