@@ -95,7 +95,7 @@ describe.skipIf(natsServerBinary === null)('a session over the server\'s message
     expect(seen.stored.get('s.big')?.snapshot.byteLength).toBe(0);
 
     // no flapping: the partition never lost, nothing delivered twice; the big session reported once
-    expect(events.filter((e) => e.type !== 'session-lost')).toEqual([{ type: 'acquired', partition: 0 }]);
+    expect(events.filter((e) => e.type !== 'session-lost')).toEqual([{ type: 'acquired', partition: 0, reason: { why: 'free' } }]);
     expect(worker.stats.duplicates).toBe(0);
     const lost = events.filter((e) => e.type === 'session-lost');
     expect(lost).toEqual([{ type: 'session-lost', partition: 0, sessionId: 'big', problem: expect.stringMatching(/bytes, over the 32768 bytes the server takes in a message \(max_payload\): it is not kept/) }]);
