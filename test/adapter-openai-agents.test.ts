@@ -160,6 +160,58 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     spy.inner.close();
   });
 
+  it.each(['ignores', 'honours'])("should take a call the SDK's own timeout ended as failed, tool %s the abort signal: stopped, not left to loop", async (_how, how) => {
+    // a tool with the SDK's `timeoutMs` that never answers: the Runner answers the model "Tool 'fetch_page'
+    // timed out after 20ms." and abandons (or, when the tool honours the signal, sees the SDK's
+    // ToolTimeoutError thrown from) the guarded invoke. Before the fix no such call was recorded at all:
+    // 8 identical calls ran, each timing out, and the run ended "done" with no warning
+    const calls = Array.from({ length: 8 }, () => ({ tool: 'fetch_page', args: { url: 'https://example.com/slow' } }));
+    const script = new Script(calls);
+    const model = new ScriptedModel(script);
+    const slow = tool({
+      name: 'fetch_page',
+      description: 'fetch a page',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+      strict: false,
+      timeoutMs: 20,
+      execute: (_input, _ctx, details) =>
+        new Promise<string>((_resolve, reject) => {
+          script.executed.push(Script.index(details?.toolCall?.callId ?? ''));
+          if (how === 'honours') details?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+        }),
+    });
+    const spy = new SpyGuard();
+    const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools([slow], spy, `run-timeout-${how}`) });
+    const error = await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).then(() => undefined, (e: unknown) => e);
+    const records = spy.decisions.filter((d) => d.phase === 'record');
+    expect(records.length).toBeGreaterThan(0);
+    expect(JSON.stringify(model.inputs)).toContain("Tool 'fetch_page' timed out after 20ms.");
+    // a timeout is the world's (infrastructure): given more rope than a tool that threw, still stopped
+    expect(stopDecisionOf(error)?.action).toBe('stop');
+    expect(script.executed.length).toBeLessThan(calls.length);
+    expect(spy.proposals()).toContain('deny');
+    spy.inner.close();
+  });
+
+  it("should read the SDK's timeout text a tool's own invoke returns outside the Runner as an error", async () => {
+    const slow = tool({
+      name: 'fetch_page',
+      description: 'fetch a page',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+      strict: false,
+      timeoutMs: 15,
+      execute: () => new Promise<string>(() => {}),
+    });
+    const recorded: unknown[] = [];
+    const guard = new LiveGuard();
+    const spyRecord = { propose: guard.propose.bind(guard), stopped: guard.stopped.bind(guard), record: (s: string, c: Parameters<LiveGuard['record']>[1]) => (recorded.push(c), guard.record(s, c)) };
+    const [guarded] = guardTools([slow], spyRecord, 'direct');
+    const out = await (guarded as typeof slow).invoke({} as never, '{}', { toolCall: { callId: 'd1' } } as never);
+    expect(out).toBe("Tool 'fetch_page' timed out after 15ms.");
+    expect(recorded).toEqual([expect.objectContaining({ tool: 'fetch_page', error: "Tool 'fetch_page' timed out after 15ms." })]);
+    guard.close();
+  });
+
   it("should put the warning before the SDK's error text, in place of its \"Please try again.\"", async () => {
     // a tool that threw is answered by the SDK with its fixed text; before the fix the warned call read
     // "... Please try again." and then "[loopwatch] ... Stop repeating it", two opposite orders at once
