@@ -8,6 +8,7 @@
  */
 import { Agent, Runner, ToolCallError, ToolInputGuardrailTripwireTriggered, Usage, setTracingDisabled, tool } from '@openai/agents';
 import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUARDRAIL_NAMES, guardTools, stopDecisionOf } from '../src/adapters/openai-agents.js';
 import { LiveGuard, SessionStoppedError } from '../src/index.js';
@@ -44,6 +45,14 @@ function resultTexts(inputs: readonly unknown[]): Map<string, string> {
 
 /** What @openai/agents 0.14.3's default error function answered a tool that threw: its fixed text, then the error. */
 const answerAsOldSdk = (_ctx: unknown, error: unknown): string => `An error occurred while running the tool. Please try again. Error: ${String(error)}`;
+
+/**
+ * docs/adapters.md's errorFunction for handing loopwatch the error on 0.20, as written there (the test below
+ * checks the page has this text). `String(err)` of an Error already starts with "Error: ": the page's sample
+ * gave "... Error: Error: <message>" before newuser24.
+ */
+const DOCS_ERROR_FUNCTION = "errorFunction: (_ctx, err) => `An error occurred while running the tool. Please try again. Error: ${err instanceof Error ? err.message : String(err)}`";
+const answerAsDocs = (_ctx: unknown, err: unknown): string => `An error occurred while running the tool. Please try again. Error: ${err instanceof Error ? err.message : String(err)}`;
 
 /** The script's tools, each running its scripted call; `errorFunction` answers a tool that threw (the SDK's own when absent). */
 function scriptedTools(script: Script, errorFunction?: typeof answerAsOldSdk) {
@@ -265,17 +274,23 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     }));
     const run = async (errorFunction: boolean) => {
       const script = new Script(calls);
-      const tools = scriptedTools(script, errorFunction ? answerAsOldSdk : undefined);
+      const tools = scriptedTools(script, errorFunction ? answerAsDocs : undefined);
       const spy = new SpyGuard();
-      const agent = new Agent({ name: 'worker', instructions: 'work', model: new ScriptedModel(script), tools: guardTools(tools, spy, `run-2e-${errorFunction}`) });
+      const model = new ScriptedModel(script);
+      const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools(tools, spy, `run-2e-${errorFunction}`) });
       await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).then(() => undefined, (e: unknown) => e);
       spy.inner.close();
-      return spy.decisions.filter((d) => d.phase === 'propose' && d.action !== 'allow').map((d) => d.action);
+      return { actions: spy.decisions.filter((d) => d.phase === 'propose' && d.action !== 'allow').map((d) => d.action), seen: JSON.stringify(model.inputs) };
     };
+    expect(readFileSync(new URL('../docs/adapters.md', import.meta.url), 'utf8')).toContain(DOCS_ERROR_FUNCTION);
     // with the error handed over: warned, denied, stopped (as in the other SDKs, which are given the error)
-    expect(await run(true)).toEqual(['warn', 'deny', 'stop']);
+    const handed = await run(true);
+    expect(handed.actions).toEqual(['warn', 'deny', 'stop']);
+    // the model reads the error once named, not "Error: Error: ERROR: ..."
+    expect(handed.seen).toContain('Please try again. Error: ERROR: Could not find a version');
+    expect(handed.seen).not.toContain('Error: Error:');
     // the SDK's fixed text alone: loopwatch cannot know the failures were alike, and says nothing
-    expect(await run(false)).toEqual([]);
+    expect((await run(false)).actions).toEqual([]);
   });
 
   it('should fail open when loopwatch itself fails: every call runs, one report', async () => {
