@@ -8,6 +8,7 @@
  */
 import { Agent, Runner, ToolCallError, ToolInputGuardrailTripwireTriggered, Usage, setTracingDisabled, tool } from '@openai/agents';
 import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUARDRAIL_NAMES, guardTools, stopDecisionOf } from '../src/adapters/openai-agents.js';
 import { LiveGuard, SessionStoppedError } from '../src/index.js';
@@ -44,6 +45,14 @@ function resultTexts(inputs: readonly unknown[]): Map<string, string> {
 
 /** What @openai/agents 0.14.3's default error function answered a tool that threw: its fixed text, then the error. */
 const answerAsOldSdk = (_ctx: unknown, error: unknown): string => `An error occurred while running the tool. Please try again. Error: ${String(error)}`;
+
+/**
+ * docs/adapters.md's errorFunction for handing loopwatch the error on 0.20, as written there (the test below
+ * checks the page has this text). `String(err)` of an Error already starts with "Error: ": the page's sample
+ * gave "... Error: Error: <message>" before newuser24.
+ */
+const DOCS_ERROR_FUNCTION = "errorFunction: (_ctx, err) => `An error occurred while running the tool. Please try again. Error: ${err instanceof Error ? err.message : String(err)}`";
+const answerAsDocs = (_ctx: unknown, err: unknown): string => `An error occurred while running the tool. Please try again. Error: ${err instanceof Error ? err.message : String(err)}`;
 
 /** The script's tools, each running its scripted call; `errorFunction` answers a tool that threw (the SDK's own when absent). */
 function scriptedTools(script: Script, errorFunction?: typeof answerAsOldSdk) {
@@ -160,6 +169,58 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     spy.inner.close();
   });
 
+  it.each(['ignores', 'honours'])("should take a call the SDK's own timeout ended as failed, tool %s the abort signal: stopped, not left to loop", async (_how, how) => {
+    // a tool with the SDK's `timeoutMs` that never answers: the Runner answers the model "Tool 'fetch_page'
+    // timed out after 20ms." and abandons (or, when the tool honours the signal, sees the SDK's
+    // ToolTimeoutError thrown from) the guarded invoke. Before the fix no such call was recorded at all:
+    // 8 identical calls ran, each timing out, and the run ended "done" with no warning
+    const calls = Array.from({ length: 8 }, () => ({ tool: 'fetch_page', args: { url: 'https://example.com/slow' } }));
+    const script = new Script(calls);
+    const model = new ScriptedModel(script);
+    const slow = tool({
+      name: 'fetch_page',
+      description: 'fetch a page',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+      strict: false,
+      timeoutMs: 20,
+      execute: (_input, _ctx, details) =>
+        new Promise<string>((_resolve, reject) => {
+          script.executed.push(Script.index(details?.toolCall?.callId ?? ''));
+          if (how === 'honours') details?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+        }),
+    });
+    const spy = new SpyGuard();
+    const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools([slow], spy, `run-timeout-${how}`) });
+    const error = await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).then(() => undefined, (e: unknown) => e);
+    const records = spy.decisions.filter((d) => d.phase === 'record');
+    expect(records.length).toBeGreaterThan(0);
+    expect(JSON.stringify(model.inputs)).toContain("Tool 'fetch_page' timed out after 20ms.");
+    // a timeout is the world's (infrastructure): given more rope than a tool that threw, still stopped
+    expect(stopDecisionOf(error)?.action).toBe('stop');
+    expect(script.executed.length).toBeLessThan(calls.length);
+    expect(spy.proposals()).toContain('deny');
+    spy.inner.close();
+  });
+
+  it("should read the SDK's timeout text a tool's own invoke returns outside the Runner as an error", async () => {
+    const slow = tool({
+      name: 'fetch_page',
+      description: 'fetch a page',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+      strict: false,
+      timeoutMs: 15,
+      execute: () => new Promise<string>(() => {}),
+    });
+    const recorded: unknown[] = [];
+    const guard = new LiveGuard();
+    const spyRecord = { propose: guard.propose.bind(guard), stopped: guard.stopped.bind(guard), record: (s: string, c: Parameters<LiveGuard['record']>[1]) => (recorded.push(c), guard.record(s, c)) };
+    const [guarded] = guardTools([slow], spyRecord, 'direct');
+    const out = await (guarded as typeof slow).invoke({} as never, '{}', { toolCall: { callId: 'd1' } } as never);
+    expect(out).toBe("Tool 'fetch_page' timed out after 15ms.");
+    expect(recorded).toEqual([expect.objectContaining({ tool: 'fetch_page', error: "Tool 'fetch_page' timed out after 15ms." })]);
+    guard.close();
+  });
+
   it("should put the warning before the SDK's error text, in place of its \"Please try again.\"", async () => {
     // a tool that threw is answered by the SDK with its fixed text; before the fix the warned call read
     // "... Please try again." and then "[loopwatch] ... Stop repeating it", two opposite orders at once
@@ -213,17 +274,23 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     }));
     const run = async (errorFunction: boolean) => {
       const script = new Script(calls);
-      const tools = scriptedTools(script, errorFunction ? answerAsOldSdk : undefined);
+      const tools = scriptedTools(script, errorFunction ? answerAsDocs : undefined);
       const spy = new SpyGuard();
-      const agent = new Agent({ name: 'worker', instructions: 'work', model: new ScriptedModel(script), tools: guardTools(tools, spy, `run-2e-${errorFunction}`) });
+      const model = new ScriptedModel(script);
+      const agent = new Agent({ name: 'worker', instructions: 'work', model, tools: guardTools(tools, spy, `run-2e-${errorFunction}`) });
       await new Runner({ tracingDisabled: true }).run(agent, 'work', { maxTurns: 100 }).then(() => undefined, (e: unknown) => e);
       spy.inner.close();
-      return spy.decisions.filter((d) => d.phase === 'propose' && d.action !== 'allow').map((d) => d.action);
+      return { actions: spy.decisions.filter((d) => d.phase === 'propose' && d.action !== 'allow').map((d) => d.action), seen: JSON.stringify(model.inputs) };
     };
+    expect(readFileSync(new URL('../docs/adapters.md', import.meta.url), 'utf8')).toContain(DOCS_ERROR_FUNCTION);
     // with the error handed over: warned, denied, stopped (as in the other SDKs, which are given the error)
-    expect(await run(true)).toEqual(['warn', 'deny', 'stop']);
+    const handed = await run(true);
+    expect(handed.actions).toEqual(['warn', 'deny', 'stop']);
+    // the model reads the error once named, not "Error: Error: ERROR: ..."
+    expect(handed.seen).toContain('Please try again. Error: ERROR: Could not find a version');
+    expect(handed.seen).not.toContain('Error: Error:');
     // the SDK's fixed text alone: loopwatch cannot know the failures were alike, and says nothing
-    expect(await run(false)).toEqual([]);
+    expect((await run(false)).actions).toEqual([]);
   });
 
   it('should fail open when loopwatch itself fails: every call runs, one report', async () => {

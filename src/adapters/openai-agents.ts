@@ -8,7 +8,8 @@
  *   reads the message), `stop` is `throwException`: the run throws (a ToolCallError wrapping the SDK's
  *   ToolInputGuardrailTripwireTriggered); `stopDecisionOf(error)` gives the stop decision;
  * - `invoke`: the outcome is recorded after the tool ran (the SDK's own text for a tool that threw, naming
- *   the call, as an error); a warning is added to the output the model reads:
+ *   the call, as an error; a call the SDK's `timeoutMs` ended, as the error `Tool 'x' timed out after Nms.`,
+ *   whose answer the Runner gives the model without loopwatch's warning); a warning is added to the output the model reads:
  *   appended to text, or as a text item beside structured output (an image or file stays what it is); for a
  *   tool that threw, put before the SDK's text, whose "Please try again." it replaces. A tool with an
  *   `outputSchema` keeps its output as it is, without the warning.
@@ -54,7 +55,7 @@ export interface AgentsTool {
 export type AgentsSession = string | ((runContext: unknown) => string);
 
 type Approval = (runContext: unknown, input: unknown, callId?: string) => Promise<boolean>;
-type Invoke = (runContext: unknown, input: string, details?: { toolCall?: { callId?: string } }) => unknown;
+type Invoke = (runContext: unknown, input: string, details?: { toolCall?: { callId?: string }; signal?: AbortSignal }) => unknown;
 
 /** Names of loopwatch's guardrails, as they appear in the SDK's traces and results. */
 export const GUARDRAIL_NAMES = Object.freeze({ input: 'loopwatch-propose' });
@@ -107,11 +108,22 @@ export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: Ada
       return asks || (own !== undefined && (await own.call(tool, ctx, input, callId)));
     };
     const guardedInvoke: Invoke = async (ctx, input, details) => {
-      const out = await invoke.call(tool, ctx, input, details);
+      const watch = watchTimeout(details?.signal);
+      let out: unknown;
+      try {
+        out = await Promise.race([invoke.call(tool, ctx, input, details), watch.timedOut]);
+      } finally {
+        watch.stop();
+      }
       const callId = details?.toolCall?.callId;
       const { session: s, memo } = runOf(ctx);
       const c: LiveCall = { id: callId, tool: tool.name ?? '', args: parseArgs(input) };
-      const failure = failureOf(out, c.tool, input);
+      if (out instanceof TimedOut) {
+        // the Runner already answered the model with its timeout text: only the record is left to make
+        notesOf(memo.take(callId), guard.record(s, { ...c, error: out.text }));
+        return out.text;
+      }
+      const failure = failureOf(out, c.tool, input) ?? timeoutOf(out, c.tool, (tool as { timeoutMs?: unknown }).timeoutMs);
       const notes = notesOf(memo.take(callId), guard.record(s, { ...c, ...(failure ?? { result: outcomeText(out) }) }));
       if (typed) return out;
       return failure !== undefined && typeof out === 'string' ? failureWithNotes(out, notes) : withOutputNotes(out, notes);
@@ -153,6 +165,49 @@ function failureOf(out: unknown, tool: string, input: string): { error: string }
   if (out === SDK_TOOL_ERROR_TEXT) return { error: hiddenError(tool, input) };
   if (typeof out === 'string' && out.startsWith(SDK_TOOL_ERROR_PREFIX) && out.length > SDK_TOOL_ERROR_PREFIX.length) return { error: out.slice(SDK_TOOL_ERROR_PREFIX.length) };
   return undefined;
+}
+
+/** A tool call the SDK's own per-tool timeout (`timeoutMs`) ended, with the SDK's text for it. */
+class TimedOut {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Watches the signal the Runner gives a tool with `timeoutMs` (0.20 enforces the timeout around the tool, so
+ * the tool's own invoke never returns when it times out: it is abandoned, or throws the SDK's
+ * ToolTimeoutError after the Runner has answered the model with `Tool 'x' timed out after Nms.`). Before this,
+ * a call timing out was not recorded at all, and a tool timing out again and again was never warned.
+ * `timedOut` settles with the SDK's text when the signal is aborted by that timeout; other aborts are ignored.
+ */
+function watchTimeout(signal: AbortSignal | undefined): { timedOut: Promise<TimedOut>; stop: () => void } {
+  if (signal === undefined || typeof signal?.addEventListener !== 'function') return { timedOut: new Promise<never>(() => {}), stop: () => {} };
+  let onAbort = (): void => {};
+  const timedOut = new Promise<TimedOut>((resolve) => {
+    onAbort = () => {
+      const text = timeoutTextOf(signal.reason);
+      if (text !== undefined) resolve(new TimedOut(text));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return { timedOut, stop: () => signal.removeEventListener('abort', onAbort) };
+}
+
+/** The SDK's text when `reason` is its ToolTimeoutError (read by shape: a tool name, a timeout, a message), else undefined. */
+function timeoutTextOf(reason: unknown): string | undefined {
+  if (typeof reason !== 'object' || reason === null) return undefined;
+  const r = reason as { toolName?: unknown; timeoutMs?: unknown; message?: unknown };
+  return typeof r.toolName === 'string' && typeof r.timeoutMs === 'number' && typeof r.message === 'string' ? r.message : undefined;
+}
+
+/**
+ * The error to record when `out` is the SDK's text for a timed-out call, `Tool 'x' timed out after Nms.`, as
+ * the tool's own invoke returns it when called outside the Runner (which enforces the timeout itself), else undefined.
+ */
+function timeoutOf(out: unknown, tool: string, timeoutMs: unknown): { error: string } | undefined {
+  if (typeof timeoutMs !== 'number') return undefined;
+  const text = `Tool '${tool}' timed out after ${timeoutMs}ms.`;
+  return out === text ? { error: text } : undefined;
 }
 
 /**
