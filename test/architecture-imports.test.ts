@@ -25,7 +25,7 @@ const FLOORS: readonly { readonly name: string; readonly paths: readonly string[
   },
   { name: 'engine', paths: ['engine/', 'metrics/engine-metrics.ts'] },
   { name: 'pool', paths: ['pool/'] },
-  { name: 'hosts', paths: ['serve/', 'nats.ts', 'hooks/', 'mcp/', 'adapters/', 'metrics/'] },
+  { name: 'hosts', paths: ['serve/', 'nats.ts', 'hooks/', 'files/', 'mcp/', 'adapters/', 'metrics/'] },
   { name: 'tools', paths: ['cli/', 'report/', 'eval/', 'calibrate/', 'demo/', 'metrics/scan-metrics.ts'] },
   { name: 'surface', paths: ['index.ts'] },
 ];
