@@ -16,8 +16,10 @@ export const READ_TARGET_FIELDS: readonly string[] = Object.freeze([...TARGET_FI
 
 /** The path a read's args name (the first non-empty string of READ_TARGET_FIELDS), or undefined (none, or args that cannot be read). */
 export function readTarget(args: unknown): string | undefined {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  if (typeof args !== 'object' || args === null) return undefined;
   try {
+    // (a revoked Proxy throws even at Array.isArray)
+    if (Array.isArray(args)) return undefined;
     for (const f of READ_TARGET_FIELDS) {
       const v = argMember(args, f);
       if (typeof v === 'string' && v !== '') return v;
