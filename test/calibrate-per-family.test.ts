@@ -13,7 +13,8 @@ import { calibratedConfig } from '../src/calibrate/config-file.js';
 import type { EvalRow } from '../src/eval/eval-row.js';
 import { configOptions } from '../src/index.js';
 import { replayHook } from './helpers/hook-payloads.js';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { STUCK, type LiveScenario } from './helpers/live-scenarios.js';
 
 type Line = Record<string, unknown>;
@@ -92,14 +93,14 @@ describe('a config with families, read per family', () => {
   const file = join(cfgDir, 'families.json');
   writeFileSync(file, JSON.stringify({ ...quiet, families: { 'alpha-agent': { policy: { ladder: ['warn', 'warn', 'break'] } }, codex: { policy: { ladder: ['warn', 'warn', 'break'] } } } }));
 
-  it('should replay each family with its own options in eval, the others with the pooled ones', () => {
-    const withFamilies = loopwatch(['eval', dir, '--config', file, '--json']);
+  it('should replay each family with its own options in eval, the others with the pooled ones', async () => {
+    const withFamilies = await loopwatchInProcess(['eval', dir, '--config', file, '--json']);
     expect(withFamilies.code, withFamilies.stderr).toBe(0);
     expect(row(withFamilies.stdout, 'alpha-agent').stepLimitBroken.count).toBeGreaterThan(0);
     expect(row(withFamilies.stdout, 'beta-agent').stepLimitBroken.count).toBe(0);
     const pooledFile = join(cfgDir, 'pooled.json');
     writeFileSync(pooledFile, JSON.stringify(quiet));
-    const pooled = loopwatch(['eval', dir, '--config', pooledFile, '--json']);
+    const pooled = await loopwatchInProcess(['eval', dir, '--config', pooledFile, '--json']);
     expect(row(pooled.stdout, 'alpha-agent').stepLimitBroken.count).toBe(0);
     // every labelled run is counted once, none unlabelled
     const all = JSON.parse(withFamilies.stdout) as { twoPhase: { overall: EvalRow }; unlabelled: number };

@@ -9,7 +9,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeSyntheticRuns } from './helpers/calibrate-runs.js';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 /** Labelled runs whose labels file is gone: any command that reads its input says "no labels". */
 const unlabelled = writeSyntheticRuns(4, 2);
@@ -27,26 +28,26 @@ const commands = [
 
 describe('eval --html and calibrate -o, opened before the run', () => {
   for (const [command, flag] of commands) {
-    it(`${command} ${flag}: should refuse a path that cannot be written before reading anything`, () => {
+    it(`${command} ${flag}: should refuse a path that cannot be written before reading anything`, async () => {
       const missing = join(out, 'no-such-folder', 'file');
-      const r = loopwatch([command, unlabelled, flag, missing]);
+      const r = await loopwatchInProcess([command, unlabelled, flag, missing]);
       expect(r.code).toBe(2);
       // the output's error, not the input's "no labels" (which came first before: the run was tried)
       expect(r.stderr).toBe(`loopwatch ${command}: ${flag} ${missing}: cannot write the file (ENOENT) (see loopwatch ${command} --help)\n`);
       const folder = join(out, `${command}-folder`);
       mkdirSync(folder);
-      expect(loopwatch([command, unlabelled, flag, folder]).stderr).toBe(`loopwatch ${command}: ${flag} ${folder}: cannot write the file (EISDIR) (see loopwatch ${command} --help)\n`);
+      expect((await loopwatchInProcess([command, unlabelled, flag, folder])).stderr).toBe(`loopwatch ${command}: ${flag} ${folder}: cannot write the file (EISDIR) (see loopwatch ${command} --help)\n`);
     });
 
-    it(`${command} ${flag}: should leave an existing file as it was when the run fails, and make none`, () => {
+    it(`${command} ${flag}: should leave an existing file as it was when the run fails, and make none`, async () => {
       const kept = join(out, `${command}-kept`);
       writeFileSync(kept, 'the last good one\n');
-      const r = loopwatch([command, unlabelled, flag, kept]);
+      const r = await loopwatchInProcess([command, unlabelled, flag, kept]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('no labels');
       expect(readFileSync(kept, 'utf8')).toBe('the last good one\n');
       const fresh = join(out, `${command}-fresh`);
-      expect(loopwatch([command, unlabelled, flag, fresh]).code).toBe(2);
+      expect((await loopwatchInProcess([command, unlabelled, flag, fresh])).code).toBe(2);
       expect(() => readFileSync(fresh)).toThrow(/ENOENT/);
     });
   }

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HOOK_VERBS } from '../src/cli/hook-command.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 describe('loopwatch --help', () => {
-  it('should name every hook subcommand', () => {
-    const r = loopwatch(['--help']);
+  it('should name every hook subcommand', async () => {
+    const r = await loopwatchInProcess(['--help']);
     expect(r.code).toBe(0);
     const hookLines = r.stdout.split('\n').filter((l) => l.startsWith('  hook '));
     const named = new Set(hookLines.flatMap((l) => (l.trim().split(/\s+/)[1] ?? '').split('|')));

@@ -5,11 +5,12 @@
  * ahead overwrote: with `--batch-size 1000` a loop that began at step 10 was said to begin at step 5642.
  */
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 /** `scan --json`'s sessions' first loop start steps for `file` read in batches of `batchSize`. */
-function loopStartSteps(file: string, batchSize: number): unknown[] {
-  const r = loopwatch(['scan', file, '--json', '--batch-size', String(batchSize), '--workers', '0', '--no-progress']);
+async function loopStartSteps(file: string, batchSize: number): Promise<unknown[]> {
+  const r = await loopwatchInProcess(['scan', file, '--json', '--batch-size', String(batchSize), '--workers', '0', '--no-progress']);
   const out = JSON.parse(r.stdout) as Record<string, unknown>;
   const found: unknown[] = [];
   JSON.stringify(out, (k, v: unknown) => {
@@ -20,13 +21,13 @@ function loopStartSteps(file: string, batchSize: number): unknown[] {
 }
 
 describe('scan: a loop start named by its step', () => {
-  it('should name the same step whatever the batch size, when steps are not call indices and calls are read ahead', () => {
+  it('should name the same step whatever the batch size, when steps are not call indices and calls are read ahead', async () => {
     const dir = tempDir();
     // 3,000 repeats of one call, step 2i + 10: steps differ from indices, so the scan keeps them
     const file = writeJsonl(dir, 'run.jsonl', Array.from({ length: 3000 }, (_, i) => ({ session: 's', step: 2 * i + 10, tool: 'bash', args: { cmd: 'ls' } })));
-    const small = loopStartSteps(file, 1);
+    const small = await loopStartSteps(file, 1);
     expect(small.length).toBeGreaterThan(0);
     expect(small[0]).toBe(10);
-    for (const size of [64, 1000, 3000]) expect(loopStartSteps(file, size), `--batch-size ${size}`).toEqual(small);
+    for (const size of [64, 1000, 3000]) expect(await loopStartSteps(file, size), `--batch-size ${size}`).toEqual(small);
   });
 });

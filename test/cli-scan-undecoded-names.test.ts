@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shownName } from '../src/formats/byte-names.js';
-import { CLI, loopwatch, tempDir } from './helpers/cli.js';
+import { CLI, tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 /** What a terminal acts on: C0 but the line feed ending each line, DEL, C1, bidirectional controls, line separators. */
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -34,8 +35,8 @@ writeFileSync(join(dir, 'plain.jsonl'), calls('plain'));
 writeFileSync(join(dir, 'own\ufffd.jsonl'), calls('own-replacement-character')); // U+FFFD of its own, as UTF-8: read
 
 describe('scan of names that are not UTF-8', () => {
-  it('should name such a file and folder with their bytes as \\xNN, read the rest, exit 2', () => {
-    const r = loopwatch(['scan', dir, '--no-progress', '--workers', '0', '--jsonl', '--min-action', 'break']);
+  it('should name such a file and folder with their bytes as \\xNN, read the rest, exit 2', async () => {
+    const r = await loopwatchInProcess(['scan', dir, '--no-progress', '--workers', '0', '--jsonl', '--min-action', 'break']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`${dir}/bad\\xff\\xfeutf8.jsonl: skipped (read-error): the file's name is not valid UTF-8 (shown with those bytes as \\xNN); not read: rename it to scan it`);
     expect(r.stderr).toContain(`${dir}/sub\\xfe: skipped (read-error): the folder's name is not valid UTF-8 (shown with those bytes as \\xNN); not walked: rename it to scan it`);
@@ -54,10 +55,10 @@ describe('scan of names that are not UTF-8', () => {
     expect(r.stderr).toContain('skipped (missing-input): cannot read the path: no such file or directory (its name holds U+FFFD, which a name that is not valid UTF-8 becomes on the command line: rename it to scan it)');
   });
 
-  it('should show names holding terminal escapes as escapes in every output', () => {
+  it('should show names holding terminal escapes as escapes in every output', async () => {
     const metrics = join(tempDir(), 'm.prom');
     for (const flags of [[], ['--jsonl'], ['--json'], ['--markdown'], ['--metrics', metrics]]) {
-      const r = loopwatch(['scan', dir, '--no-progress', '--workers', '0', '--top', '20', ...flags]);
+      const r = await loopwatchInProcess(['scan', dir, '--no-progress', '--workers', '0', '--top', '20', ...flags]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout, flags.join(' ')).not.toMatch(RAW);
       expect(r.stderr, flags.join(' ')).not.toMatch(RAW);

@@ -15,7 +15,8 @@ import { describe, expect, it } from 'vitest';
 import { NotPrivateError } from '../src/errors.js';
 import { prepareStateFolder } from '../src/hooks/state-folder.js';
 import { prepareStateDir } from '../src/serve/state-files.js';
-import { CLI, loopwatch, writeJsonl } from './helpers/cli.js';
+import { CLI, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 const POSIX = typeof process.getuid === 'function';
@@ -33,7 +34,7 @@ function sharedFolder(): string {
 const calls = Array.from({ length: 4 }, () => ({ session: 's1', tool: 'bash', args: { command: 'make test' }, result: 'FAILED' }));
 
 describe('a report written into a folder others can write', () => {
-  it.skipIf(!POSIX)('should not follow a symbolic link planted at its name: the target is left as it was', () => {
+  it.skipIf(!POSIX)('should not follow a symbolic link planted at its name: the target is left as it was', async () => {
     const shared = sharedFolder();
     const input = writeJsonl(tempFolder('planted-in'), 'runs.jsonl', calls);
     const victim = join(tempFolder('planted-home'), '.bashrc');
@@ -42,21 +43,21 @@ describe('a report written into a folder others can write', () => {
       const planted = join(shared, name);
       symlinkSync(victim, planted); // the neighbour's link would do the same; one of this user's is made here so that the kernel's
       // own guard (fs.protected_symlinks, where it is on) does not refuse it first: the check tested is loopwatch's
-      const r = loopwatch(['scan', input, '--workers', '0', flag, planted]);
+      const r = await loopwatchInProcess(['scan', input, '--workers', '0', flag, planted]);
       expect(r.stderr, flag).toContain(`${planted}: `);
       expect(r.stderr, flag).toContain(`it is a symbolic link in ${shared}, a folder others can write: not followed`);
       expect(readFileSync(victim, 'utf8'), flag).toBe('export PATH=/usr/bin\n');
     }
   });
 
-  it.skipIf(!ROOT)("should leave another user's file there untouched, and make a new file 0600 whatever the umask", () => {
+  it.skipIf(!ROOT)("should leave another user's file there untouched, and make a new file 0600 whatever the umask", async () => {
     const shared = sharedFolder();
     const input = writeJsonl(tempFolder('planted-in'), 'runs.jsonl', calls);
     const theirs = join(shared, 'report.txt');
     writeFileSync(theirs, 'the neighbour reads this\n');
     chmodSync(theirs, 0o666);
     chownSync(theirs, NEIGHBOUR, NEIGHBOUR);
-    const r = loopwatch(['scan', input, '--workers', '0', '--output', theirs]);
+    const r = await loopwatchInProcess(['scan', input, '--workers', '0', '--output', theirs]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--output ${theirs}: cannot write the file (it is a file of uid ${NEIGHBOUR} in ${shared}, a folder others can write: not written)`);
     expect(readFileSync(theirs, 'utf8')).toBe('the neighbour reads this\n');
@@ -68,7 +69,7 @@ describe('a report written into a folder others can write', () => {
     expect(statSync(mine).mode & 0o777).toBe(0o600);
   });
 
-  it.skipIf(!POSIX)('should not write through a hard link planted at its name (hostile13)', () => {
+  it.skipIf(!POSIX)('should not write through a hard link planted at its name (hostile13)', async () => {
     // where the kernel lets anyone link to any file (no fs.protected_hardlinks, macOS) a neighbour links the
     // user's ~/.bashrc into /tmp under the report's name: a file of the user's, so the owner check passed
     const shared = sharedFolder();
@@ -79,14 +80,14 @@ describe('a report written into a folder others can write', () => {
       const planted = join(shared, name);
       linkSync(victim, planted);
       const names = statSync(victim).nlink; // 2, then 3, 4: the links of the flags before stay
-      const r = loopwatch(['scan', input, '--workers', '0', flag, planted]);
+      const r = await loopwatchInProcess(['scan', input, '--workers', '0', flag, planted]);
       expect(r.stderr, flag).toContain(`${flag} ${planted}: `);
       expect(r.stderr, flag).toContain(`it is a file with ${names} names (hard links) in ${shared}, a folder others can write: not written`);
       expect(readFileSync(victim, 'utf8'), flag).toBe('export PATH=/usr/bin\n');
     }
   });
 
-  it.skipIf(!ROOT)('should not follow a link planted in a folder of another user, whatever its mode (hostile13)', () => {
+  it.skipIf(!ROOT)('should not follow a link planted in a folder of another user, whatever its mode (hostile13)', async () => {
     // the folder's owner can write in it though its mode says no one else can: a link to a file of the
     // user's there was followed (the folder counted as the user's own)
     const theirs = join(tempFolder('planted-theirs'), 'reports');
@@ -99,25 +100,25 @@ describe('a report written into a folder others can write', () => {
     symlinkSync(victim, planted);
     lchownSync(planted, NEIGHBOUR, NEIGHBOUR);
     chownSync(theirs, NEIGHBOUR, NEIGHBOUR);
-    const r = loopwatch(['scan', input, '--workers', '0', '--output', planted]);
+    const r = await loopwatchInProcess(['scan', input, '--workers', '0', '--output', planted]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--output ${planted}: cannot write the file (it is a symbolic link in ${theirs}, a folder of uid ${NEIGHBOUR}: not followed)`);
     expect(readFileSync(victim, 'utf8')).toBe('export PATH=/usr/bin\n');
   });
 
-  it.skipIf(!POSIX)("should follow a link in the user's own folder as before", () => {
+  it.skipIf(!POSIX)("should follow a link in the user's own folder as before", async () => {
     const own = tempFolder('own-out');
     const input = writeJsonl(own, 'runs.jsonl', calls);
     const target = join(own, 'real.txt');
     writeFileSync(target, 'old\n');
     symlinkSync(target, join(own, 'link.txt'));
-    loopwatch(['scan', input, '--workers', '0', '--output', join(own, 'link.txt')]);
+    await loopwatchInProcess(['scan', input, '--workers', '0', '--output', join(own, 'link.txt')]);
     expect(readFileSync(target, 'utf8')).toContain('s1');
   });
 });
 
 describe('a state folder named through a link of another user', () => {
-  it.skipIf(!ROOT)('should be refused by the hooks and by serve, and nothing written where it points', () => {
+  it.skipIf(!ROOT)('should be refused by the hooks and by serve, and nothing written where it points', async () => {
     const shared = sharedFolder();
     const mine = join(tempFolder('planted-own'), 'ssh');
     mkdirSync(mine, { mode: 0o700 });
@@ -134,7 +135,7 @@ describe('a state folder named through a link of another user', () => {
     });
     expect(hook.status).toBe(0); // fails open: the call runs
     expect(hook.stderr).toContain('symbolic link of uid');
-    const serve = loopwatch(['serve', '--port', '0', '--no-token', '--state-dir', planted]);
+    const serve = await loopwatchInProcess(['serve', '--port', '0', '--no-token', '--state-dir', planted]);
     expect(serve.code).toBe(2);
     expect(serve.stderr).toContain(`the state folder ${planted}: it is a symbolic link of uid ${NEIGHBOUR}`);
     expect(readdirSync(mine)).toEqual(['id_rsa']);

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { tempDir } from './helpers/cli.js';
 import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 import { writeFileSync } from 'node:fs';
@@ -47,7 +47,7 @@ describe('ATIF step numbers', () => {
     expect(verdicts.map((v) => [v.index, v.step, v.loopStart])).toEqual([[2, 4, 0], [3, 5, 0], [4, 6, 0]]);
     const summary = await loopwatchInProcess(['scan', file, '--workers', '0', '--no-progress']);
     expect(summary.stdout).toContain('step 2, flagged at step 4');
-    const explain = loopwatch(['explain', 'fix-tests__a1b2', file]);
+    const explain = await loopwatchInProcess(['explain', 'fix-tests__a1b2', file]);
     expect(explain.code).toBe(0);
     expect(explain.stdout).toContain('first verdict: #2 (step 4) exact_repeat (warn)');
     expect(explain.stdout).toContain('first break: #3 (step 5) exact_repeat; calls after it: 1');

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TraceCall } from '../src/formats/trace-record.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 
 const { dir, write } = scratchDir('formats-parent-copies');
@@ -56,8 +56,8 @@ describe('Claude Code compaction and side-question transcripts', () => {
     expect(notes[0]!.kind === 'note' && notes[0]!.message).toBe(`passed over: agent "acompact-216e850932df6f43" is a compaction of session "${SESSION}", a copy of its conversation that repeats its calls`);
   });
 
-  it('should say so on stderr in a scan without counting it as skipped input', () => {
-    const run = loopwatch(['scan', project(), '--workers', '0', '--no-progress']);
+  it('should say so on stderr in a scan without counting it as skipped input', async () => {
+    const run = await loopwatchInProcess(['scan', project(), '--workers', '0', '--no-progress']);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('agent-acompact-216e850932df6f43.jsonl:1: passed over: agent "acompact-216e850932df6f43" is a compaction');
     expect(run.stderr).toContain('is a side question');

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FORMAT_ERROR_TOOL, statedBlocks } from '../src/formats/mini-swe-text.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 
 const { write } = scratchDir('formats-mini-swe-agent-format-errors');
@@ -26,9 +26,9 @@ describe('mini-swe-agent format errors', () => {
     expect([statedBlocks(refusal(3)), statedBlocks(refusal(0)), statedBlocks('Please always provide EXACTLY ONE action.')]).toEqual([3, 0, undefined]);
   });
 
-  it('should flag a run stuck on format errors, which had one call and read as quiet before', () => {
+  it('should flag a run stuck on format errors, which had one call and read as quiet before', async () => {
     const file = write('stuck/repo__repo-7.traj.json', stuck(12));
-    const r = loopwatch(['scan', file, '--json', '--no-progress']);
+    const r = await loopwatchInProcess(['scan', file, '--json', '--no-progress']);
     const report = JSON.parse(r.stdout) as { summary: { events: number; flaggedSessions: number } };
     expect([report.summary.events, report.summary.flaggedSessions]).toEqual([13, 1]);
   });

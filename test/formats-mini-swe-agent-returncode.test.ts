@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NOT_EXECUTED } from '../src/formats/mini-swe-outcome.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 
 const { write } = scratchDir('formats-mini-swe');
@@ -82,9 +82,9 @@ describe('mini-swe-agent 2.x trajectories: extra.returncode', () => {
     ]);
   });
 
-  it('should count the failed commands in scan\'s summary', () => {
+  it('should count the failed commands in scan\'s summary', async () => {
     const file = write('scan/run.traj.json', JSON.stringify(chatTrajectory));
-    const r = loopwatch(['scan', file, '--json', '--no-progress']);
+    const r = await loopwatchInProcess(['scan', file, '--json', '--no-progress']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { summary: { events: number; toolFailures: number } };
     expect(report.summary).toMatchObject({ events: 5, toolFailures: 2 });

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FORMAT_ERROR_TOOL } from '../src/formats/mini-swe-text.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 
 const { write } = scratchDir('formats-mini-swe-agent-toolcall-errors');
@@ -69,11 +69,11 @@ describe('mini-swe-agent 2.x tool-calling format errors', () => {
     expect(await callsOf(file)).toEqual([['bash', { command: 'ls' }, 'absent', 0]]);
   });
 
-  it('should flag a run stuck on format errors, which had one call and read as quiet before', () => {
+  it('should flag a run stuck on format errors, which had one call and read as quiet before', async () => {
     const stuck: unknown[] = [...task, ...ls];
     for (let i = 0; i < 12; i++) stuck.push({ role: 'assistant', content: 'The fix is complete.', tool_calls: null }, refusal(NO_CALLS));
     const file = write('stuck/repo__repo-7.traj.json', trajectory(stuck));
-    const report = JSON.parse(loopwatch(['scan', file, '--json', '--no-progress']).stdout) as { summary: { events: number; flaggedSessions: number } };
+    const report = JSON.parse((await loopwatchInProcess(['scan', file, '--json', '--no-progress'])).stdout) as { summary: { events: number; flaggedSessions: number } };
     expect([report.summary.events, report.summary.flaggedSessions]).toEqual([13, 1]);
   });
 });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { REFUSED_TOOL } from '../src/formats/openhands-refused.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 const { write } = scratchDir('formats-openhands-refused-calls');
 const jsonl = (lines: readonly unknown[]): string => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -55,7 +55,7 @@ describe('OpenHands calls the harness refused', () => {
     const events: unknown[] = [user, run(1, 'ls'), ran(2, 1, 'a.py', 0)];
     for (let i = 0; i < 12; i++) events.push(refused(3 + i, MISSING));
     const file = write('stuck/trajectory.jsonl', jsonl(events));
-    const r = loopwatch(['scan', file, '--json', '--no-progress']);
+    const r = await loopwatchInProcess(['scan', file, '--json', '--no-progress']);
     const report = JSON.parse(r.stdout) as { summary: { events: number; flaggedSessions: number } };
     expect(report.summary.events).toBe(13);
     expect(report.summary.flaggedSessions).toBe(1);

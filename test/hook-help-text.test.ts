@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../src/cli/detection-options.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 describe('loopwatch hook --help', () => {
-  it('should list every preset name, reset, the allowlist and --agent-version', () => {
-    const r = loopwatch(['hook', '--help']);
+  it('should list every preset name, reset, the allowlist and --agent-version', async () => {
+    const r = await loopwatchInProcess(['hook', '--help']);
     expect(r.code).toBe(0);
     const presets = /--preset NAME[^\n]*\n\s+([^\n]+)\n/.exec(r.stdout)?.[1];
     expect(presets?.split(', ')).toEqual(Object.keys(PRESETS));

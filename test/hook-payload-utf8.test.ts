@@ -6,7 +6,10 @@
  * were one session failing it five times, and the fifth was stopped. A lone surrogate in a session id
  * (JSON's `"\ud800"`) is U+FFFD in UTF-8 too, so `loopwatch hook` merged those (serve's routes refused them).
  * Now such a payload is not read: the call is allowed, one line on stderr (the hook) or the
- * `Loopwatch-Unchecked` header (serve) says why, and no state is written.
+ * `Loopwatch-Unchecked` header (serve) says why, and no state is written. The bytes are decoded by the hook
+ * command, not by the entry's reading of stdin: of each case the first id's two calls are processes of each
+ * entry (their stdin takes the bytes as they are), the other ids' calls `hookInProcess` with the same bytes on
+ * the same state folder.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, tempDir } from './helpers/cli.js';
+import { hookInProcess } from './helpers/hook-in-process.js';
 import { startServe, type ServeProcess } from './helpers/serve-process.js';
 
 const HOOK_MAIN = fileURLToPath(new URL('../dist/hook/hook-main.cjs', import.meta.url));
@@ -36,48 +40,53 @@ interface Run {
   readonly stderr: string;
 }
 
-/** One hook process (`entry`: the CLI's `hook` or hook-main.cjs) with `input` on stdin. */
-function runHook(entry: 'cli' | 'main', stateDir: string, input: Buffer): Run {
+/**
+ * One hook call with `input` on stdin: the first id's (`first`) a process of `entry` (the CLI's `hook` or
+ * hook-main.cjs), the others' the hook command in this process.
+ */
+async function runHook(entry: 'cli' | 'main', stateDir: string, input: Buffer, first: boolean): Promise<Run> {
+  const args = ['--agent', 'claude-code', '--state-dir', stateDir];
+  if (!first) return hookInProcess(args, input);
   const argv = entry === 'cli' ? [CLI, 'hook'] : [HOOK_MAIN];
-  const r = spawnSync(process.execPath, [...argv, '--agent', 'claude-code', '--state-dir', stateDir], { input, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [...argv, ...args], { input, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe.each(['cli', 'main'] as const)('loopwatch hook (%s) reads its stdin as UTF-8 only', (entry) => {
-  it('should allow a call whose payload is not UTF-8, say so once, and keep no state for it', () => {
+  it('should allow a call whose payload is not UTF-8, say so once, and keep no state for it', async () => {
     const dir = tempDir();
-    INVALID.forEach((id, i) => {
+    for (const [i, id] of INVALID.entries()) {
       for (const event of ['PreToolUse', 'PostToolUseFailure'] as const) {
-        const r = runHook(entry, dir, payload(id, event, `toolu_${i}`));
+        const r = await runHook(entry, dir, payload(id, event, `toolu_${i}`), i === 0);
         expect(r).toEqual({ code: 0, stdout: '', stderr: expect.stringMatching(/^loopwatch hook: the hook payload could not be read: it is not UTF-8 \(byte 16 is not part of a UTF-8 character; an agent sends JSON as UTF-8\); the call is allowed without a loop check\n$/) });
       }
-    });
+    }
     expect(readdirSync(dir)).toEqual([]);
   }, 120_000);
 
-  it('should not take session ids with a lone surrogate for one session', () => {
+  it('should not take session ids with a lone surrogate for one session', async () => {
     const dir = tempDir();
-    LONE.forEach((id, i) => {
+    for (const [i, id] of LONE.entries()) {
       for (const event of ['PreToolUse', 'PostToolUseFailure'] as const) {
-        const r = runHook(entry, dir, payload(id, event, `toolu_${i}`));
+        const r = await runHook(entry, dir, payload(id, event, `toolu_${i}`), i === 0);
         expect(r.code).toBe(0);
         expect(r.stdout).toBe('');
         expect(r.stderr).toContain("session_id must be well-formed Unicode (a lone surrogate such as \\ud800 is not a character); the call is allowed without a loop check");
         expect(r.stderr.split('\n')).toHaveLength(2);
       }
-    });
+    }
     expect(readdirSync(dir)).toEqual([]);
   }, 120_000);
 
-  it("should read well-formed UTF-8 ids as one session each (a byte order mark passed over, as serve's bodies)", () => {
+  it("should read well-formed UTF-8 ids as one session each (a byte order mark passed over, as serve's bodies)", async () => {
     const dir = tempDir();
     const ids = ['\u00e9', '\ud83d\ude00', '\ufffd'].map((s) => Buffer.from(s, 'utf8'));
-    ids.forEach((id, i) => {
+    for (const [i, id] of ids.entries()) {
       for (const event of ['PreToolUse', 'PostToolUseFailure'] as const) {
         const input = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), payload(id, event, `toolu_${i}`)]);
-        expect(runHook(entry, dir, input)).toEqual({ code: 0, stdout: '', stderr: '' });
+        expect(await runHook(entry, dir, input, i === 0)).toEqual({ code: 0, stdout: '', stderr: '' });
       }
-    });
+    }
     expect(readdirSync(dir).filter((n) => n.endsWith('.lwhook'))).toHaveLength(3);
   }, 120_000);
 });

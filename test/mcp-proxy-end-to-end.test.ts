@@ -15,6 +15,7 @@ import { CONFIG_PRESETS, LoopDetector } from '../src/index.js';
 import { hostMessage } from '../src/live/host-message.js';
 import { STOP_ADVICE } from '../src/mcp/tool-call-gate.js';
 import { CLI, loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { BUILD_ERROR, type McpFixtures, writeMcpFixtures } from './helpers/mcp-fixtures.js';
 import { LEGITIMATE, STUCK, type ScriptedCall } from './helpers/live-scenarios.js';
 import { replay } from './helpers/live-replay.js';
@@ -250,15 +251,16 @@ describe('loopwatch mcp lifetime and framing', () => {
     expect(p.err()).toMatch(/^echo-server: up$/m);
   });
 
-  it('should print its help, refuse bad flags in one line, and leave the arguments after -- to the server', () => {
-    const help = loopwatch(['mcp', '--help']);
+  it('should print its help, refuse bad flags in one line, and leave the arguments after -- to the server', async () => {
+    const help = await loopwatchInProcess(['mcp', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: loopwatch mcp \[options\] -- <server command>/);
-    expect(loopwatch(['--help']).stdout).toMatch(/^ {2}mcp \[options\] -- <server command\.\.\.>$/m);
-    const typo = loopwatch(['mcp', '--sesion', 'x', '--', process.execPath, fx.echo]);
+    expect((await loopwatchInProcess(['--help'])).stdout).toMatch(/^ {2}mcp \[options\] -- <server command\.\.\.>$/m);
+    const typo = await loopwatchInProcess(['mcp', '--sesion', 'x', '--', process.execPath, fx.echo]);
     expect([typo.code, typo.stderr]).toEqual([2, 'loopwatch mcp: unknown flag --sesion (did you mean --session?) (see loopwatch mcp --help)\n']);
-    expect(loopwatch(['mcp', '--max-line-bytes', '10', '--', process.execPath, fx.echo]).stderr).toMatch(/--max-line-bytes must be an integer from 1024 to/);
-    // --help after -- is the server's: the echo server gets it as an argument and echoes stdin
+    expect((await loopwatchInProcess(['mcp', '--max-line-bytes', '10', '--', process.execPath, fx.echo])).stderr).toMatch(/--max-line-bytes must be an integer from 1024 to/);
+    // --help after -- is the server's: the echo server gets it as an argument and echoes stdin (a process: the
+    // proxy's own stdin and stdout)
     const own = loopwatch(['mcp', '--', process.execPath, fx.echo, '--help'], 'hello\n');
     expect([own.code, own.stdout]).toEqual([0, 'hello\n']);
   });

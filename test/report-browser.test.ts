@@ -13,7 +13,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_PAGE_ROWS as PAGE_ROWS } from '../src/report/report-data.js';
 import { openWatchedPage, skipBrowserTests } from './helpers/chromium.js';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { hostileFolder, sessionCalls } from './helpers/report-fixture.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
@@ -33,7 +34,7 @@ describe.skipIf(skipBrowserTests)('the HTML report in Chromium', () => {
     mkdirSync(join(dir, 'more'));
     writeJsonl(dir, 'more/bulk.jsonl', Array.from({ length: BULK }, (_, i) => sessionCalls(`bulk-${String(i).padStart(3, '0')}`, false, 1 + (i % 9))).flat());
     const out = join(tempDir(), 'report.html');
-    const run = loopwatch(['scan', dir, '--html', out, '--workers', '0', '--timelines', '3']);
+    const run = await loopwatchInProcess(['scan', dir, '--html', out, '--workers', '0', '--timelines', '3']);
     expect(run.stderr).toContain('HTML report written');
     reportUrl = pathToFileURL(out).href;
     ({ context, page, requests, problems } = await openWatchedPage(reportUrl, 10_000, { console: true }));

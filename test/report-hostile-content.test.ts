@@ -13,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWatchedPage, skipBrowserTests } from './helpers/chromium.js';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 /** What each payload runs, if it ever runs. */
 const RUN = "window.__lwPwned=(window.__lwPwned||0)+1;document.title='pwned'";
@@ -48,7 +49,7 @@ describe.skipIf(skipBrowserTests)('a report of hostile traces in Chromium', () =
     writeJsonl(dir, 'sessions.jsonl', PAYLOADS.map((p, k) => ({ session: `${k} ${p}`, agent: p, exit_status: p, resolved: false })));
     expect(statSync(file).size).toBeGreaterThan(10_000_000);
     report = join(tempDir(), 'report.html');
-    const run = loopwatch(['scan', dir, '--html', report, '--workers', '0', '--timelines', '20']);
+    const run = await loopwatchInProcess(['scan', dir, '--html', report, '--workers', '0', '--timelines', '20']);
     expect(run.stderr).toContain('HTML report written');
     ({ context, page, requests, problems } = await openWatchedPage(pathToFileURL(report).href, 20_000));
   }, 120_000);

@@ -13,7 +13,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportDocument, ReportSession } from '../src/report/report-data.js';
 import { launchChromium, skipBrowserTests } from './helpers/chromium.js';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { HtmlReportWriter } from '../src/report/html-report-writer.js';
 import { hostileFolder, readReport } from './helpers/report-fixture.js';
 
@@ -36,7 +37,7 @@ describe.skipIf(skipBrowserTests)('the HTML report key and layout in Chromium', 
     mkdirSync(join(dir, DEEP), { recursive: true });
     longFile = writeJsonl(dir, join(DEEP, LONG_NAME), cycling('long-path-session'));
     const out = join(tempDir(), 'report.html');
-    const run = loopwatch(['scan', dir, '--html', out, '--workers', '0']);
+    const run = await loopwatchInProcess(['scan', dir, '--html', out, '--workers', '0']);
     expect(run.stderr).toContain('HTML report written');
     reportPath = out;
     context = await launchChromium({ width: 1280, height: 900 });

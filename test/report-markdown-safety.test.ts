@@ -8,7 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loopwatch, tempDir, writeJsonl } from './helpers/cli.js';
+import { tempDir, writeJsonl } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
 const IDS = [
   'see https://evil.example/x now',
@@ -34,7 +35,7 @@ const IDS = [
 const dir = tempDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const events = writeJsonl(dir, 'events.jsonl', IDS.flatMap((session) => Array.from({ length: 3 }, () => ({ session, tool: `run ${session}`, args: {} }))));
-const markdown = loopwatch(['scan', events, '--workers', '0', '--no-progress', '--top', '100', '--markdown']).stdout;
+const markdown = (await loopwatchInProcess(['scan', events, '--workers', '0', '--no-progress', '--top', '100', '--markdown'])).stdout;
 /** The rows of the worst-sessions table. */
 const rows = markdown.slice(markdown.indexOf('### Worst sessions')).split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| ---') && !l.startsWith('| session'));
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readInputs } from '../src/index.js';
 import { answeredRounds, taskedRounds } from './helpers/answered-rounds.js';
-import { type CliRun, loopwatch, tempDir, verdictLines } from './helpers/cli.js';
+import { type CliRun, tempDir, verdictLines } from './helpers/cli.js';
 import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { writeTurns } from './helpers/prompted-sessions.js';
 
@@ -74,7 +74,7 @@ describe('scan of a loop whose rounds the person only answers', () => {
 
 describe('eval of a loop whose rounds the person only answers', () => {
   it('should warn the answered rounds in both replays, and leave the tasked ones unwarned', async () => {
-    const r = loopwatch(['eval', dir, '--labels', labels, '--json']);
+    const r = await loopwatchInProcess(['eval', dir, '--labels', labels, '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { falseAlarms: unknown[]; warnings: unknown[]; loops: { session: string; onePhase: { warned: boolean }; twoPhase: { warned: boolean } }[] };
     expect(report.falseAlarms).toEqual([]);

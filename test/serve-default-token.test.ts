@@ -10,7 +10,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, loopwatch } from './helpers/cli.js';
+import { CLI } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { post, request } from './helpers/http.js';
 import { type ServeProcess, startServe } from './helpers/serve-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
@@ -143,7 +144,7 @@ describe('serve without --token-file', () => {
     } finally {
       await stop(s);
     }
-    const both = loopwatch(['serve', '--no-token', '--token-file', '/nonexistent']);
+    const both = await loopwatchInProcess(['serve', '--no-token', '--token-file', '/nonexistent']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--token-file and --no-token cannot be used together');
   }, 60_000);

@@ -11,14 +11,14 @@ import { serveSettings } from '../src/cli/serve-command.js';
 import { SERVE_FLAG_TABLE } from '../src/cli/serve-flags.js';
 import { ROUTE_SPECS } from '../src/serve/route-table.js';
 import { ServeServer } from '../src/serve/serve-server.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { request } from './helpers/http.js';
 
 let server: ServeServer;
 let help: string;
 beforeAll(async () => {
   server = await ServeServer.start({ port: 0 });
-  const r = loopwatch(['serve', '--help']);
+  const r = await loopwatchInProcess(['serve', '--help']);
   expect(r.code).toBe(0);
   help = r.stdout;
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runHook } from '../src/hooks/hook-run.js';
 import { ServeServer } from '../src/serve/serve-server.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { fixture } from './helpers/hook-payloads.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
@@ -53,7 +53,7 @@ describe("serve's decision log of calls that did not run", () => {
     expect(served.map((l) => l.hook_event_name)).toEqual(['PreToolUse', 'PostToolUse', 'PreToolUse', 'PostToolBatch', 'PreToolUse', 'PermissionDenied']);
     expect(served[3]).toMatchObject({ tool_calls: [{ tool_name: 'Bash', tool_input: { command: 'rm -rf build' }, tool_use_id: 'rm', tool_response: DECLINED }], loopwatch: { action: 'allow', notRun: true } });
     expect(served).toEqual(lines(hookLog));
-    const scan = loopwatch(['scan', serveLog, '--json']);
+    const scan = await loopwatchInProcess(['scan', serveLog, '--json']);
     const report = JSON.parse(scan.stdout) as { sessions: { session: string; calls: number }[] };
     expect(report.sessions).toEqual([expect.objectContaining({ session: 'cc-served-not-run', calls: 1 })]); // before: 3 (rm and curl without outcome)
   }, 60_000);

@@ -10,7 +10,7 @@ import { OptionRangeError } from '../src/errors.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
 import { ServeServer } from '../src/serve/serve-server.js';
 import { sessionCost } from '../src/serve/session-cost.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 const wide = { detectors: Object.fromEntries(['exactRepeat', 'frequency', 'cycle', 'semantic', 'similarArgs', 'resultRepeat', 'deadEnd', 'stateRepeat'].map((n) => [n, { window: 10_000 }])) };
@@ -30,12 +30,12 @@ describe('a session memory budget below one session\'s fixed cost', () => {
     await s.stop();
   });
 
-  it('should be refused by loopwatch serve (exit code 2), the config\'s windows making a session larger than the 1 MiB the flag allows', () => {
+  it('should be refused by loopwatch serve (exit code 2), the config\'s windows making a session larger than the 1 MiB the flag allows', async () => {
     const config = join(tempFolder('serve-memory-floor'), 'wide.json');
     writeFileSync(config, JSON.stringify(wide));
     const cost = sessionCost([resolveOptions(wide)]);
     expect(cost).toBeGreaterThan(1 << 20);
-    const r = loopwatch(['serve', '--port', '0', '--no-token', '--no-state', '--session-memory', String(1 << 20), '--config', config], '');
+    const r = await loopwatchInProcess(['serve', '--port', '0', '--no-token', '--no-state', '--session-memory', String(1 << 20), '--config', config], '');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--session-memory) is 1,048,576 bytes`);
     expect(r.stderr).toContain(`at least ${cost.toLocaleString('en-US')} bytes`);

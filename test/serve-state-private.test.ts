@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NotPrivateError } from '../src/errors.js';
 import { ServeServer } from '../src/serve/serve-server.js';
 import { stateFileName } from '../src/serve/state-files.js';
-import { loopwatch } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { post } from './helpers/http.js';
 import { SECRET_SHAPES, shownPart } from './helpers/secret-shapes.js';
 
@@ -91,7 +91,7 @@ describe('loopwatch serve state files', () => {
     chmodSync(dir, 0o777);
     writeFileSync(join(dir, 'notes.txt'), 'mine');
     await expect(ServeServer.start({ port: 0, stateDir: dir })).rejects.toThrow(NotPrivateError);
-    const r = loopwatch(['serve', '--port', '0', '--no-token', '--state-dir', dir]);
+    const r = await loopwatchInProcess(['serve', '--port', '0', '--no-token', '--state-dir', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`the state folder ${dir}: others than its owner can write to it (mode 0777)`);
     expect(r.stderr).toContain('--no-state');

@@ -9,7 +9,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stateFileName } from '../src/serve/state-files.js';
-import { loopwatch, tempDir } from './helpers/cli.js';
+import { tempDir } from './helpers/cli.js';
+import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { post } from './helpers/http.js';
 import { startServe } from './helpers/serve-process.js';
 
@@ -47,8 +48,8 @@ describe('loopwatch serve stderr', () => {
     expect(err).not.toMatch(CONTROLS);
   }, 30_000);
 
-  it('should escape control characters of the --nats URL in the worker\'s lines (connect retries, unreachable)', () => {
-    const r = loopwatch(['serve', '--nats', 'nats://alice:pw-Hq4-s3cret@127.0.0.1:1/\u001b]0;pwned\u0007', '--partitions', '1', '--nats-connect-wait', '1']);
+  it('should escape control characters of the --nats URL in the worker\'s lines (connect retries, unreachable)', async () => {
+    const r = await loopwatchInProcess(['serve', '--nats', 'nats://alice:pw-Hq4-s3cret@127.0.0.1:1/\u001b]0;pwned\u0007', '--partitions', '1', '--nats-connect-wait', '1']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('connection refused');
     expect(r.stderr).toContain('pwned');

@@ -10,10 +10,10 @@
  */
 import type { CliRun } from './cli.js';
 
-/** `loopwatch hook ...args` in this process, `payload` (JSON, or text as given) on its standard input. */
+/** `loopwatch hook ...args` in this process, `payload` (JSON, text as given, or a Buffer's bytes as they are) on its standard input. */
 export async function hookInProcess(args: readonly string[], payload: unknown): Promise<CliRun> {
   const { hookCommand } = await import('../../src/cli/hook-command.js');
-  const input = Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload), 'utf8');
+  const input = Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload), 'utf8');
   let stdout = '';
   let stderr = '';
   const code = await hookCommand(args, {
