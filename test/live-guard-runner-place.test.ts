@@ -6,26 +6,9 @@
  * file failing before any test on one module that does not load or compile (test/helpers/runner-output.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { LiveGuard } from '../src/index.js';
 import type { Engine } from '../src/options/options.js';
-import { RUNNERS, type ShellCall, runnerSameTestAgain, runnerSuiteOneByOne, runnerWallEveryFile } from './helpers/runner-output.js';
-
-/** Each call's decisions through one guard: `propose/record`, and the kind of the verdict shown, if any. */
-function decisions(engine: Engine, calls: readonly ShellCall[]): string[] {
-  const guard = new LiveGuard({ engine });
-  try {
-    return calls.map((c) => {
-      const call = { tool: c.tool, args: c.args };
-      const p = guard.propose('s', call);
-      if (p.action === 'deny' || p.action === 'stop') return `${p.action}:${p.verdict?.kind ?? ''}`;
-      const r = guard.record('s', { ...call, error: c.error });
-      const kind = r.verdict?.kind ?? p.verdict?.kind;
-      return `${p.action}/${r.action}${kind === undefined ? '' : `:${kind}`}`;
-    });
-  } finally {
-    guard.close();
-  }
-}
+import { guardDecisions as decisions } from './helpers/guard-decisions.js';
+import { RUNNERS, runnerSameTestAgain, runnerSuiteOneByOne, runnerWallEveryFile } from './helpers/runner-output.js';
 
 const ENGINES: readonly Engine[] = ['wasm', 'reference'];
 const CASES = ENGINES.flatMap((engine) => RUNNERS.map((runner) => ({ engine, runner, name: `${runner.name}, ${engine} engine` })));
