@@ -7,32 +7,9 @@
  * failing again under other flags, every file failing to import one module, a pin tried at each version.
  */
 import { describe, expect, it } from 'vitest';
-import { LiveGuard } from '../src/index.js';
 import type { Engine } from '../src/options/options.js';
+import { guardDecisions as decisions } from './helpers/guard-decisions.js';
 import { collectionErrorEveryFile, pinVersions, sameTestAgain, suiteFileByFile } from './helpers/pytest-output.js';
-
-interface Call {
-  readonly tool: string;
-  readonly args: Record<string, unknown>;
-  readonly error: string;
-}
-
-/** Each call's decisions through one guard: `propose/record`, and the kind of the verdict shown, if any. */
-function decisions(engine: Engine, calls: readonly Call[]): string[] {
-  const guard = new LiveGuard({ engine });
-  try {
-    return calls.map((c) => {
-      const call = { tool: c.tool, args: c.args };
-      const p = guard.propose('s', call);
-      if (p.action === 'deny' || p.action === 'stop') return `${p.action}:${p.verdict?.kind ?? ''}`;
-      const r = guard.record('s', { ...call, error: c.error });
-      const kind = r.verdict?.kind ?? p.verdict?.kind;
-      return `${p.action}/${r.action}${kind === undefined ? '' : `:${kind}`}`;
-    });
-  } finally {
-    guard.close();
-  }
-}
 
 const ENGINES: readonly Engine[] = ['wasm', 'reference'];
 

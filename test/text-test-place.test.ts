@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { u64 } from '../src/fingerprint/u64.js';
 import { PLACE_LOOK, testPlace } from '../src/text/test-place.js';
 import { pytestCollectionError, pytestOutput } from './helpers/pytest-output.js';
+import { RUNNERS } from './helpers/runner-output.js';
 
 const utf8 = new TextEncoder();
 
@@ -51,3 +52,52 @@ describe('the tests a failure names', () => {
     expect(place(`${'y'.repeat(10)}${line}${'z'.repeat(PLACE_LOOK - line.length)}`)).toBe(0n);
   });
 });
+
+describe.each(RUNNERS)('the tests a $name run names as failed', (runner) => {
+  const a = { module: 'orders', test: 'total_case3', got: 17, want: 19, line: 41 };
+  const b = { module: 'refunds', test: 'total_case5', got: 17, want: 19, line: 48 };
+
+  it('should be one place for the same test failing, whatever values and lines it shows', () => {
+    expect(place(runner.output([a]))).not.toBe(0n);
+    expect(place(runner.output([{ ...a, got: 18 }]))).toBe(place(runner.output([a])));
+    expect(place(`Exit code 1\n${runner.output([a])}`)).toBe(place(runner.output([a])));
+  });
+
+  it('should be another place for a test of another module, another test of the module, or more tests', () => {
+    const p = place(runner.output([a]));
+    expect(place(runner.output([b]))).not.toBe(p);
+    expect(place(runner.output([{ ...a, test: 'total_case4' }]))).not.toBe(p);
+    expect(place(runner.output([a, { ...a, test: 'total_case4' }]))).not.toBe(p);
+  });
+
+  it('should be none for a run that fails before any test (a module that does not load or compile)', () => {
+    expect(place(runner.wall('orders', 'core'))).toBe(0n);
+  });
+});
+
+describe('lines that name no failed test', () => {
+  it('should give no place', () => {
+    for (const line of [
+      ' FAIL  src/a.test.ts [ src/a.test.ts ]',
+      ' FAIL  src/a.test.ts',
+      'FAIL src/a.test.ts',
+      '  ● Test suite failed to run',
+      '    ● a › b',
+      'FAIL\tgithub.com/dev/shop/orders\t0.004s',
+      'FAIL\tgithub.com/dev/shop/orders [build failed]',
+      '\t--- FAIL: TestA/case1 (0.00s)',
+      '--- FAIL: ',
+      'test a::b ... ok',
+      'test result: FAILED. 1 passed; 1 failed',
+      'test a::b ... ignored',
+      '---- a::b stderr ----',
+      'rspec spec/a_spec.rb:12',
+      '  1) Orders total',
+      'FAILED',
+    ]) {
+      expect(place(line), line).toBe(0n);
+      expect(place(`${line}\n`), line).toBe(0n);
+    }
+  });
+});
+

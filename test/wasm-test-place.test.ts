@@ -28,10 +28,21 @@ function tsPlace(bytes: Uint8Array): bigint {
 }
 
 const piece = fc.oneof(
-  fc.constantFrom('FAILED ', 'FAILED', 'FAILED tests/a.py::test_x', 'FAILED t.py::T::t[1-2] - assert 1 == 2', 'ERROR tests/b.py', 'FAILED (failures=1)', '::', ':', 'tests/test_a.py', ' - ', '\n', '\r\n', ' ', '\t', 'E   AssertionError', 'x', 'é', '🙂'),
-  fc.string({ unit: fc.constantFrom('F', 'A', 'I', 'L', 'E', 'D', ' ', ':', '\n', 'a', '/'), maxLength: 30 }),
+  fc.constantFrom('FAILED ', 'FAILED', 'FAILED tests/a.py::test_x', 'FAILED t.py::T::t[1-2] - assert 1 == 2', 'ERROR tests/b.py', 'FAILED (failures=1)', '::', ':', 'tests/test_a.py', ' - ', '\n', '\r\n', ' ', '\t', 'E   AssertionError', 'x', 'é', '🙂',
+    ' FAIL  ', ' FAIL  src/a.test.ts > a > b', ' > ', '>', '  ● ', '  ● a › b', ' › ', '●', '›', '--- FAIL: ', '--- FAIL: TestA (0.00s)', '---- ', ' stdout ----', '---- a::b stdout ----', 'test ', ' ... FAILED', 'test a::b ... FAILED', ' ... ', 'rspec ./', 'rspec ./spec/a_spec.rb:12 # A b'),
+  fc.string({ unit: fc.constantFrom('F', 'A', 'I', 'L', 'E', 'D', ' ', ':', '\n', 'a', '/', '-', '>', '.', '\r', 't', 's', '›', '●'), maxLength: 30 }),
   fc.string({ unit: 'binary', maxLength: 10 }),
 );
+/** A failed test's line of each runner read. */
+const LINES = [
+  'FAILED tests/test_orders.py::test_total[case3] - AssertionError: assert 1 == 2\n',
+  ' FAIL  src/orders.test.ts > orders > total with discount case3\n',
+  '  ● orders › total with discount case3\r\n',
+  '--- FAIL: TestOrdersTotal (0.00s)\n',
+  'test orders::tests::total_case3 ... FAILED\n',
+  '---- orders::tests::total_case3 stdout ----\n',
+  'rspec ./spec/orders_spec.rb:41 # Orders total with discount case3\n',
+];
 const text = fc.array(piece, { maxLength: 80 }).map((ps) => ps.join(''));
 
 describe('WebAssembly test place = TypeScript twin', () => {
@@ -49,14 +60,16 @@ describe('WebAssembly test place = TypeScript twin', () => {
     );
   });
 
-  it('should give the same place with a summary line at every offset around the cut', () => {
-    const line = 'FAILED tests/test_orders.py::test_total[case3] - AssertionError: assert 1 == 2\n';
-    for (const at of [0, 1, 2, 7, 8, 30, line.length - 1]) {
-      for (const fill of ['x', '\n']) {
-        for (const extra of [-9, -8, -1, 0, 1, 7, 8, 80]) {
-          const before = fill.repeat(Math.max(0, PLACE_LOOK + extra - at));
-          const bytes = utf8.encode(`${before}${line.slice(at)}${line}`);
-          expect(wasmPlace(bytes), `${JSON.stringify(fill)} ${at} ${extra}`).toBe(tsPlace(bytes));
+  it('should give the same place with a summary line of each runner at every offset around the cut', () => {
+    for (const line of LINES) {
+      expect(tsPlace(utf8.encode(line)), line).not.toBe(0n);
+      for (const at of [0, 1, 2, 7, 8, 30, line.length - 1]) {
+        for (const fill of ['x', '\n']) {
+          for (const extra of [-9, -8, -1, 0, 1, 7, 8, 80]) {
+            const before = fill.repeat(Math.max(0, PLACE_LOOK + extra - at));
+            const bytes = utf8.encode(`${before}${line.slice(at)}${line}`);
+            expect(wasmPlace(bytes), `${JSON.stringify(line)} ${JSON.stringify(fill)} ${at} ${extra}`).toBe(tsPlace(bytes));
+          }
         }
       }
     }

@@ -1,0 +1,30 @@
+/**
+ * What a LiveGuard decides over a scripted run of failing calls, as short strings to compare: each call
+ * proposed, and recorded with its error unless the proposal was denied or stopped.
+ */
+import { LiveGuard } from '../../src/index.js';
+import type { Engine } from '../../src/options/options.js';
+
+/** A failing call as the scenarios script it. */
+export interface FailingCall {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly error: string;
+}
+
+/** Each call's decisions through one guard: `propose/record`, and the kind of the verdict shown, if any. */
+export function guardDecisions(engine: Engine, calls: readonly FailingCall[]): string[] {
+  const guard = new LiveGuard({ engine });
+  try {
+    return calls.map((c) => {
+      const call = { tool: c.tool, args: c.args };
+      const p = guard.propose('s', call);
+      if (p.action === 'deny' || p.action === 'stop') return `${p.action}:${p.verdict?.kind ?? ''}`;
+      const r = guard.record('s', { ...call, error: c.error });
+      const kind = r.verdict?.kind ?? p.verdict?.kind;
+      return `${p.action}/${r.action}${kind === undefined ? '' : `:${kind}`}`;
+    });
+  } finally {
+    guard.close();
+  }
+}
