@@ -71,6 +71,16 @@ describe.each(AGENTS)('the %s hook shapes', (agent) => {
     ]);
   }, 240_000);
 
+  it.skipIf(agent === 'codex')('should tell the person, not the model, that loopwatch stopped the run and how to go on', () => {
+    // (PreToolUse cannot stop Codex: its systemMessage tells the person to stop the run, replies.json)
+    const stop = JSON.parse(repeated.propose[4] as string) as { stopReason?: string; reason?: string; hookSpecificOutput?: { permissionDecisionReason?: string } };
+    expect(stop.stopReason).toMatch(/^loopwatch stopped this run: \[loopwatch\] You appear to be in a loop/);
+    expect(stop.stopReason).toContain('A new request from you gives the agent a fresh start (a bare "continue" or "yes" does not)');
+    expect(stop.stopReason).toContain('.loopwatch.json');
+    // the model's reason is the verdict's message alone
+    expect(stop.hookSpecificOutput?.permissionDecisionReason ?? stop.reason).toMatch(/^\[loopwatch\] You appear to be in a loop(?![^]*loopwatch stopped this run)/);
+  });
+
   it('should allow, warn, deny, then stop the same failing call, each in the agent\'s reply shape', () => {
     expect(repeated.propose.map(shape)).toEqual([replies.propose.allow, replies.propose.allow, replies.propose.warn, replies.propose.deny, replies.propose.stop]);
     expect(repeated.record.slice(0, 2).map(shape)).toEqual([replies.record.allow, replies.record.allow]);

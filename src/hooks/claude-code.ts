@@ -45,6 +45,7 @@ import { claudeCodeResult } from '../formats/claude-code-result.js';
 import { callIdOf, capText, capValue, inputOf, promptOf, sessionOf, toolOf } from './hook-payload.js';
 import { declinedInBatch } from './declined-in-batch.js';
 import { claudeCodeTurn } from './transcript-turn.js';
+import { stopReasonFor } from './stop-reason.js';
 
 /**
  * `tool_response` (capped) as compared (src/formats/claude-code-result.ts, which the hook payload log reader
@@ -95,7 +96,7 @@ function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
     case 'deny':
       return hookJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m } }, ctx);
     case 'stop':
-      return hookJson({ continue: false, stopReason: m, hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m } }, ctx);
+      return hookJson({ continue: false, stopReason: stopReasonFor(m), hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: m } }, ctx);
   }
 }
 

@@ -29,6 +29,7 @@ import { geminiHookOutcome } from '../formats/gemini-hook-result.js';
 import { volatileFields } from '../formats/volatile-input.js';
 import { capText, capValue, inputOf, promptOf, sessionOf, toolOf } from './hook-payload.js';
 import { geminiPayloadTool } from '../formats/gemini-mcp.js';
+import { stopReasonFor } from './stop-reason.js';
 
 /**
  * The outcome a tool response says (src/formats/gemini-hook-result.ts, which the hook payload log reader
@@ -68,7 +69,7 @@ function reply(c: HookCall, d: LiveDecision, ctx: ReplyContext): string {
     case 'deny':
       return hookJson({ decision: 'deny', reason: m }, ctx);
     case 'stop':
-      return hookJson({ continue: false, stopReason: m, decision: 'deny', reason: m }, ctx);
+      return hookJson({ continue: false, stopReason: stopReasonFor(m), decision: 'deny', reason: m }, ctx);
   }
 }
 
