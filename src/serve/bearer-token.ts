@@ -5,6 +5,25 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { closeSync, fstatSync } from 'node:fs';
 import { MAX_SECRET_FILE_BYTES, openRegularFile, readBoundedFd, readFailure } from '../formats/regular-file.js';
+import { HttpRefusal } from './http-io.js';
+
+/**
+ * What a request without the token is told: where the token is (serve printed the file at its start), and
+ * how curl sends it; the same text in a hook route's `Loopwatch-Unchecked` header, where a hook command
+ * without the header would otherwise leave the agent unchecked with no hint why. Names no path of the
+ * server's user (the caller may be anyone who reaches the port).
+ */
+const UNAUTHORIZED =
+  'a valid "Authorization: Bearer <token>" header is required: the token is the first line of the file loopwatch serve named when it started ' +
+  '(--token-file, else serve.token in $XDG_STATE_HOME/loopwatch or ~/.local/state/loopwatch); curl sends it with -H @serve.curl-header from that folder';
+
+/**
+ * The answer to a request without the token (`loopwatch serve`'s routes, a NATS worker's `/metrics`): 401,
+ * where the token is and how to send it, and the connection closed.
+ */
+export function unauthorized(): HttpRefusal {
+  return new HttpRefusal(401, 'unauthorized', UNAUTHORIZED, 'authorization', { 'www-authenticate': 'Bearer', connection: 'close' });
+}
 
 /** Checks `Authorization: Bearer <token>` headers against one token. */
 export class BearerToken {

@@ -7,7 +7,7 @@
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BearerToken } from './bearer-token.js';
+import { type BearerToken, unauthorized } from './bearer-token.js';
 import { HttpRefusal, sendJson, sendPrometheus, sendRefusal } from './http-io.js';
 import { AllowedHosts } from './request-origin.js';
 
@@ -81,7 +81,7 @@ export class MetricsListener {
     if (misnamed !== undefined) return refuse(misnamed);
     const token = this.options.token;
     if (token !== undefined && !token.accepts(req.headers.authorization)) {
-      return refuse(new HttpRefusal(401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required (the token loopwatch serve named when it started)', 'authorization', { 'www-authenticate': 'Bearer' }));
+      return refuse(unauthorized());
     }
     this.options.metrics().then(
       (text) => sendPrometheus(res, text, req.method === 'HEAD'),

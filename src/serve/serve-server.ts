@@ -21,19 +21,11 @@ import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
 import { isHookPath, sendHookRefusal } from './hook-routes.js';
 import { AllowedHosts } from './request-origin.js';
+import { unauthorized } from './bearer-token.js';
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
 import { prepareStateDir, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
 
 /** Methods metrics name as they are (others are `other`, so labels stay bounded). */
-/**
- * What a request without the token is told: where the token is (serve printed the file at its start), and
- * how curl sends it; the same text in a hook route's `Loopwatch-Unchecked` header, where a hook command
- * without the header would otherwise leave the agent unchecked with no hint why. Names no path of the
- * server's user (the caller may be anyone who reaches the port).
- */
-const UNAUTHORIZED =
-  'a valid "Authorization: Bearer <token>" header is required: the token is the first line of the file loopwatch serve named when it started ' +
-  '(--token-file, else serve.token in $XDG_STATE_HOME/loopwatch or ~/.local/state/loopwatch); curl sends it with -H @serve.curl-header from that folder';
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
 
 /** What a start restored from the state directory. */
@@ -279,7 +271,7 @@ export class ServeServer {
     if (misnamed !== undefined) return refuse(misnamed);
     const token = this.options.token;
     if (token !== undefined && !open && !token.accepts(req.headers.authorization)) {
-      return refuse(new HttpRefusal(401, 'unauthorized', UNAUTHORIZED, 'authorization', { 'www-authenticate': 'Bearer', connection: 'close' }));
+      return refuse(unauthorized());
     }
     // `/healthz` (the open path) reads no body and holds nothing: it is neither counted as in flight (it said
     // `inFlight: 1` of an idle server) nor refused when every slot is taken (slow clients that fill them made
