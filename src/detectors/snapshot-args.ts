@@ -10,9 +10,8 @@
  * an array was masked once per element).
  */
 import { MAX_WALK_ELEMENTS } from '../fingerprint/element-budget.js';
-import { hashValue, lastWalkCut, lastWalkNodes, lastWalkUnits } from '../fingerprint/canonical-hash.js';
-import { MAX_WALK_UNITS } from '../fingerprint/unit-budget.js';
-import { OPAQUE_WORK_MAX } from '../text/args-summary.js';
+import { hashValue } from '../fingerprint/canonical-hash.js';
+import { PartsWork } from '../fingerprint/parts-work.js';
 import { RestoredValue } from '../fingerprint/restored-value.js';
 import { toHex, u64 } from '../fingerprint/u64.js';
 
@@ -26,25 +25,23 @@ function fingerprintOf(v: unknown): string {
   return `#${toHex(u64.hi, lo)}`;
 }
 
-/** Thrown once a copy's fingerprints have cost OPAQUE_WORK_MAX nodes, or its work MAX_WALK_UNITS units. */
+/** Thrown once a copy's fingerprints and masked strings have spent their work (PartsWork). */
 const SPENT = new Error('snapshot spent');
 
 /** Copies `v` within the bounds; `transform` (volatile masking) is applied to every string. */
 export function snapshotArgs(v: unknown, transform: ((s: string) => string) | null): unknown {
-  const budget = { nodes: MAX_SNAPSHOT_NODES, elements: MAX_WALK_ELEMENTS, work: 0, units: 0 };
+  const budget = { nodes: MAX_SNAPSHOT_NODES, elements: MAX_WALK_ELEMENTS };
+  const work = new PartsWork();
   const part = (x: object): string => {
-    if (budget.work > OPAQUE_WORK_MAX || budget.units > MAX_WALK_UNITS) throw SPENT;
+    if (work.spent()) throw SPENT;
     const f = fingerprintOf(x);
-    budget.work += lastWalkNodes();
-    budget.units += lastWalkUnits();
-    // a part reusing one object past the repeat budget: the next part spends the copy (as similar args' summary)
-    if (lastWalkCut()) budget.work = OPAQUE_WORK_MAX + 1;
+    work.walked();
     return f;
   };
   const copy = (x: unknown, depth: number): unknown => {
     if (typeof x === 'string') {
       if (transform === null) return x;
-      if ((budget.units += x.length) > MAX_WALK_UNITS) throw SPENT;
+      if (!work.read(x.length)) throw SPENT;
       return transform(x);
     }
     if (typeof x !== 'object' || x === null) return x;

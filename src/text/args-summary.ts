@@ -55,8 +55,8 @@
  *   (the whole container is OPAQUE, where the args were compared as far as they could be read), an object
  *   whose `toJSON` gives a Map or a Set (compared key by key, where the args' fingerprint said the Map's).
  */
-import { hashValue, lastWalkCut, lastWalkNodes, lastWalkUnits } from '../fingerprint/canonical-hash.js';
-import { MAX_WALK_UNITS } from '../fingerprint/unit-budget.js';
+import { hashValue } from '../fingerprint/canonical-hash.js';
+import { PartsWork } from '../fingerprint/parts-work.js';
 import { u64 } from '../fingerprint/u64.js';
 import { MAX_ARGS_DEPTH, isPlainObject } from './args-similarity.js';
 import { BASE_1, BASE_2, joinHash } from './unit-hash.js';
@@ -212,36 +212,22 @@ function anyWide(s: string, from: number, to: number): boolean {
 }
 
 /**
- * Nodes (canonical-hash.ts `lastWalkNodes`) the OPAQUE parts of one summary may cost to hash; past them
- * the summary is given up and the args are one OPAQUE node. Each part is its own walk, so without it a
- * value reusing one large object in hundreds of parts (or parts left OPAQUE level after level as the
- * summary fills) cost hundreds of walks of it.
+ * What the summary under way has cost: its OPAQUE parts' walks and its long strings' units (past
+ * MAX_WALK_UNITS, one string of 1 MB in every element of an array was read whole for each element).
  */
-export const OPAQUE_WORK_MAX = 1 << 18;
+const work = new PartsWork();
 
-/** Nodes hashed so far for the summary under way (see OPAQUE_WORK_MAX). */
-let opaqueWork = 0;
-
-/**
- * String units the summary under way has read: its long strings' and what its OPAQUE parts' walks hashed
- * (canonical-hash.ts `lastWalkUnits`). Past MAX_WALK_UNITS (fingerprint/unit-budget.ts) the summary is
- * given up as past OPAQUE_WORK_MAX: without it, one string of 1 MB in every element of an array was read
- * whole for each element, each part's walk with units of its own.
- */
-let unitsRead = 0;
-
-/** Thrown once the summary under way has hashed OPAQUE_WORK_MAX nodes or read MAX_WALK_UNITS units. */
+/** Thrown once the summary under way has spent its work (PartsWork). */
 const SPENT = new Error('summary spent');
 
 /** Starts counting the work of a summary's OPAQUE parts (summarizeArgs, the encoder's mirror). */
 export function beginOpaqueWork(): void {
-  opaqueWork = 0;
-  unitsRead = 0;
+  work.reset();
 }
 
 /** Writes an OPAQUE node: the value's canonical fingerprint (throws once the summary's work is spent). */
 export function opaqueNode(w: SummaryWriter, v: unknown): void {
-  if (opaqueWork > OPAQUE_WORK_MAX || unitsRead > MAX_WALK_UNITS) throw SPENT;
+  if (work.spent()) throw SPENT;
   let lo = 0;
   let hi = 0;
   try {
@@ -250,11 +236,9 @@ export function opaqueNode(w: SummaryWriter, v: unknown): void {
   } catch {
     // hashValue never throws on a value; should it, every such value is one fingerprint
   }
-  opaqueWork += lastWalkNodes();
-  unitsRead += lastWalkUnits();
-  // a part reusing one object past the repeat budget: the next part spends the summary (each such part
-  // costs a whole budget, `[v, v]` forty levels deep had six before OPAQUE_WORK_MAX)
-  if (lastWalkCut()) opaqueWork = OPAQUE_WORK_MAX + 1;
+  // (a part reusing one object past the repeat budget spends the summary: `[v, v]` forty levels deep had six
+  // such parts, each a whole budget, before OPAQUE_WORK_MAX)
+  work.walked();
   w.u8(S_OPAQUE);
   w.u32(lo);
   w.u32(hi);
@@ -303,8 +287,8 @@ export function stringNode(w: SummaryWriter, s: string, src: Uint8Array | null =
     else w.asciiString(src, srcAt, n);
     return;
   }
-  // a long string's units are all read: counted against the summary's (see unitsRead)
-  if ((unitsRead += n) > MAX_WALK_UNITS) throw SPENT;
+  // a long string's units are all read: counted against the summary's work
+  if (!work.read(n)) throw SPENT;
   const K = STRING_KEPT;
   // the hashes of all but the last K units and of all but the first K, from the middle's, read once:
   // H(head ++ mid) and H(mid ++ tail) (unit-hash.ts); in the module when every unit is below 128
