@@ -1,7 +1,9 @@
 // Where a failing test run failed: the twin of src/text/test-place.ts (the ids of the tests a runner names as
 // failed, in the last PLACE_LOOK bytes of an error, folded in order): pytest's `FAILED tests/a.py::test_x`,
-// vitest's ` FAIL  file > suite > test`, jest's `  ● suite › test`, go test's `--- FAIL: TestX`, cargo
-// test's `test a::b ... FAILED` and `---- a::b stdout ----`, rspec's `rspec ./spec/x_spec.rb:12`.
+// vitest's ` FAIL  file > suite > test`, jest's `  ● suite › test` of its last `FAIL file`, go test's
+// `--- FAIL: TestX`, libtest's list after `failures:` (`    a::b`), rspec's `rspec ./spec/x_spec.rb:12 # desc`
+// without the line number, mocha's `  1) Suite` ... `test:` after its `  <n> failing`, phpunit's
+// `1) A::testB` after its `There was 1 failure:`.
 import { PLACE_LOOK } from './abi';
 import { TAG_TEST_PLACE, close, fold } from './combine';
 import { xxh64 } from './xxh64';
@@ -11,6 +13,8 @@ const CR: u32 = 0x0d;
 const SPACE: u32 = 0x20;
 const TAB: u32 = 0x09;
 const COLON: u32 = 0x3a;
+const ZERO: u32 = 0x30;
+const NINE: u32 = 0x39;
 
 // the runners' marks, as bytes (their lengths beside them)
 const PYTEST: usize = memory.data<u8>([0x46, 0x41, 0x49, 0x4c, 0x45, 0x44, 0x20]); // `FAILED `
@@ -19,43 +23,72 @@ const VITEST: usize = memory.data<u8>([0x20, 0x46, 0x41, 0x49, 0x4c, 0x20, 0x20]
 const VITEST_N: usize = 7;
 const JEST: usize = memory.data<u8>([0x20, 0x20, 0xe2, 0x97, 0x8f, 0x20]); // `  ● `
 const JEST_N: usize = 6;
+const JEST_FILE: usize = memory.data<u8>([0x46, 0x41, 0x49, 0x4c, 0x20]); // `FAIL ` (jest's file header)
+const JEST_FILE_N: usize = 5;
 const GO: usize = memory.data<u8>([0x2d, 0x2d, 0x2d, 0x20, 0x46, 0x41, 0x49, 0x4c, 0x3a, 0x20]); // `--- FAIL: `
 const GO_N: usize = 10;
-const CARGO: usize = memory.data<u8>([0x74, 0x65, 0x73, 0x74, 0x20]); // `test `
-const CARGO_N: usize = 5;
-const CARGO_TAIL: usize = memory.data<u8>([0x20, 0x2e, 0x2e, 0x2e, 0x20, 0x46, 0x41, 0x49, 0x4c, 0x45, 0x44]); // ` ... FAILED`
-const CARGO_TAIL_N: usize = 11;
-const CARGO_OUT: usize = memory.data<u8>([0x2d, 0x2d, 0x2d, 0x2d, 0x20]); // `---- `
-const CARGO_OUT_N: usize = 5;
-const CARGO_OUT_TAIL: usize = memory.data<u8>([0x20, 0x73, 0x74, 0x64, 0x6f, 0x75, 0x74, 0x20, 0x2d, 0x2d, 0x2d, 0x2d]); // ` stdout ----`
-const CARGO_OUT_TAIL_N: usize = 12;
+const CARGO_LIST: usize = memory.data<u8>([0x66, 0x61, 0x69, 0x6c, 0x75, 0x72, 0x65, 0x73, 0x3a]); // `failures:` (libtest's list of the failed tests' names)
+const CARGO_LIST_N: usize = 9;
+const CARGO_INDENT: usize = memory.data<u8>([0x20, 0x20, 0x20, 0x20]); // four spaces (a name's indent in that list)
+const CARGO_INDENT_N: usize = 4;
 const RSPEC: usize = memory.data<u8>([0x72, 0x73, 0x70, 0x65, 0x63, 0x20, 0x2e, 0x2f]); // `rspec ./`
 const RSPEC_N: usize = 8;
+const RSPEC_DESC: usize = memory.data<u8>([0x20, 0x23, 0x20]); // ` # ` (rspec's location, then description)
+const RSPEC_DESC_N: usize = 3;
+const MOCHA_COUNT: usize = memory.data<u8>([0x20, 0x66, 0x61, 0x69, 0x6c, 0x69, 0x6e, 0x67]); // ` failing` (mocha's `  <n> failing`)
+const MOCHA_COUNT_N: usize = 8;
+const MOCHA_INDENT: usize = memory.data<u8>([0x20, 0x20]); // two spaces (mocha's `  1) `)
+const MOCHA_INDENT_N: usize = 2;
+const MOCHA_MORE: usize = memory.data<u8>([0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20]); // seven spaces (the further lines of mocha's title)
+const MOCHA_MORE_N: usize = 7;
+const PHPUNIT_THERE: usize = memory.data<u8>([0x54, 0x68, 0x65, 0x72, 0x65, 0x20, 0x77]); // `There w` (phpunit's section headings)
+const PHPUNIT_THERE_N: usize = 7;
+const PHPUNIT_FAILURE: usize = memory.data<u8>([0x20, 0x66, 0x61, 0x69, 0x6c, 0x75, 0x72, 0x65, 0x3a]); // ` failure:`
+const PHPUNIT_FAILURE_N: usize = 9;
+const PHPUNIT_FAILURES: usize = memory.data<u8>([0x20, 0x66, 0x61, 0x69, 0x6c, 0x75, 0x72, 0x65, 0x73, 0x3a]); // ` failures:`
+const PHPUNIT_FAILURES_N: usize = 10;
+const NUMBERED: usize = memory.data<u8>([0x29, 0x20]); // `) ` (after a failure's number)
+const NUMBERED_N: usize = 2;
 const GT: usize = memory.data<u8>([0x20, 0x3e, 0x20]); // ` > `
 const GT_N: usize = 3;
 const ANGLE: usize = memory.data<u8>([0x20, 0xe2, 0x80, 0xba, 0x20]); // ` › `
 const ANGLE_N: usize = 5;
 
-// the id a line names, [idFrom, idTo), set by failedId
+// the section of a runner's output the lines read are in (the twin's Section)
+const NONE: i32 = 0;
+const MOCHA: i32 = 1;
+const PHPUNIT: i32 = 2;
+const CARGO: i32 = 3;
+
+// what a scan holds from line to line (the twin's Scan): the id a line names, [idFrom, idTo), hashed with
+// seed; the section; jest's file's hash
 let idFrom: usize = 0;
 let idTo: usize = 0;
+let section: i32 = NONE;
+let seed: u64 = TAG_TEST_PLACE;
+let jestFile: u64 = TAG_TEST_PLACE;
 
 // @ts-ignore: decorator
 @inline function endsId(b: u32): bool {
   return b == SPACE || b == TAB || b == CR || b == LF;
 }
 
+// @ts-ignore: decorator
+@inline function isDigit(b: u32): bool {
+  return b >= ZERO && b <= NINE;
+}
+
 /** Whether [p, end) begins with the n bytes at pat. */
 function at(p: usize, end: usize, pat: usize, n: usize): bool {
-  if (end - p < n) return false;
+  if (end < p || end - p < n) return false;
   for (let k: usize = 0; k < n; k++) if (load<u8>(p + k) != load<u8>(pat + k)) return false;
   return true;
 }
 
-/** Whether [from, to) holds the n bytes at pat. */
-function holds(from: usize, to: usize, pat: usize, n: usize): bool {
-  for (let k = from; k + n <= to; k++) if (at(k, to, pat, n)) return true;
-  return false;
+/** Where the n bytes at pat first begin in [from, to), or 0 (no id starts at address 0). */
+function find(from: usize, to: usize, pat: usize, n: usize): usize {
+  for (let k = from; k + n <= to; k++) if (at(k, to, pat, n)) return k;
+  return 0;
 }
 
 /** Whether [from, to) holds `::`. */
@@ -78,6 +111,13 @@ function indentEnd(from: usize, end: usize): usize {
   return j;
 }
 
+/** The end of the digits at from. */
+function digitsEnd(from: usize, end: usize): usize {
+  let j = from;
+  while (j < end && isDigit(<u32>load<u8>(j))) j++;
+  return j;
+}
+
 /** The end of the line at from without its CR (the first CR or LF, or end). */
 function textEnd(from: usize, end: usize): usize {
   let j = from;
@@ -85,43 +125,142 @@ function textEnd(from: usize, end: usize): usize {
   return j;
 }
 
-/** Whether the line at i names a failed test; its id in [idFrom, idTo). */
-function failedId(i: usize, end: usize): bool {
+/** The start of the line after the one at from (end past the last). */
+function nextLine(from: usize, end: usize): usize {
+  let j = from;
+  while (j < end && <u32>load<u8>(j) != LF) j++;
+  return j < end ? j + 1 : end;
+}
+
+/** Whether [i, to) is `<n>) ` and more: the start of what follows, or 0. */
+function numbered(i: usize, to: usize): usize {
+  const d = digitsEnd(i, to);
+  return d > i && at(d, to, NUMBERED, NUMBERED_N) ? d + NUMBERED_N : 0;
+}
+
+/** The end (its colon) of mocha's failure title from `from` on the line ending at `to`, or 0 (the twin's mochaTitleEnd). */
+function mochaTitleEnd(from: usize, to: usize, end: usize): usize {
+  let lineEnd = to;
+  while (true) {
+    if (lineEnd > from && <u32>load<u8>(lineEnd - 1) == COLON) return lineEnd - 1;
+    const next = nextLine(lineEnd, end);
+    if (next >= end || !at(next, end, MOCHA_MORE, MOCHA_MORE_N)) return 0;
+    lineEnd = textEnd(next, end);
+  }
+  return 0;
+}
+
+/** Sets the section a heading line [i, to) opens (or jest's file); false when the line is none. */
+function heading(i: usize, to: usize): bool {
+  const n = to - i;
+  if (n == CARGO_LIST_N && at(i, to, CARGO_LIST, CARGO_LIST_N)) {
+    section = CARGO;
+    return true;
+  }
+  if (at(i, to, MOCHA_INDENT, MOCHA_INDENT_N)) {
+    const d = digitsEnd(i + MOCHA_INDENT_N, to);
+    if (d > i + MOCHA_INDENT_N && d + MOCHA_COUNT_N == to && at(d, to, MOCHA_COUNT, MOCHA_COUNT_N)) {
+      section = MOCHA;
+      return true;
+    }
+    return false;
+  }
+  if (at(i, to, PHPUNIT_THERE, PHPUNIT_THERE_N)) {
+    const failures = (n >= PHPUNIT_FAILURE_N && at(to - PHPUNIT_FAILURE_N, to, PHPUNIT_FAILURE, PHPUNIT_FAILURE_N)) || (n >= PHPUNIT_FAILURES_N && at(to - PHPUNIT_FAILURES_N, to, PHPUNIT_FAILURES, PHPUNIT_FAILURES_N));
+    section = failures ? PHPUNIT : NONE;
+    return true;
+  }
+  if (at(i, to, JEST_FILE, JEST_FILE_N)) {
+    jestFile = xxh64(i + JEST_FILE_N, wordEnd(i + JEST_FILE_N, to) - (i + JEST_FILE_N), TAG_TEST_PLACE);
+    return true;
+  }
+  return false;
+}
+
+/** The id a line [i, to) in a runner's section names, in [idFrom, idTo); false when it names none. */
+function sectionId(i: usize, to: usize, end: usize): bool {
+  if (section == CARGO) {
+    if (!at(i, to, CARGO_INDENT, CARGO_INDENT_N) || to == i + CARGO_INDENT_N || <u32>load<u8>(i + CARGO_INDENT_N) == SPACE) {
+      section = NONE;
+      return false;
+    }
+    idFrom = i + CARGO_INDENT_N;
+    idTo = to;
+    return true;
+  }
+  if (section == MOCHA) {
+    if (!at(i, to, MOCHA_INDENT, MOCHA_INDENT_N)) return false;
+    const from = numbered(i + MOCHA_INDENT_N, to);
+    if (from == 0) return false;
+    const titleEnd = mochaTitleEnd(from, to, end);
+    if (titleEnd <= from) return false;
+    idFrom = from;
+    idTo = titleEnd;
+    return true;
+  }
+  if (section == PHPUNIT) {
+    const from = numbered(i, to);
+    if (from == 0 || !holdsPair(from, to)) return false;
+    idFrom = from;
+    idTo = to;
+    return true;
+  }
+  return false;
+}
+
+/** The id a line [i, to) names as a failed test of a runner that needs no section, in [idFrom, idTo). */
+function lineId(i: usize, to: usize): bool {
   let from: usize = 0;
-  let to: usize = 0;
-  if (at(i, end, PYTEST, PYTEST_N)) {
+  let end: usize = 0;
+  if (at(i, to, PYTEST, PYTEST_N)) {
     from = i + PYTEST_N;
-    to = wordEnd(from, end);
-    if (!holdsPair(from, to)) return false;
-  } else if (at(i, end, VITEST, VITEST_N)) {
+    end = wordEnd(from, to);
+    if (!holdsPair(from, end)) return false;
+  } else if (at(i, to, VITEST, VITEST_N)) {
     from = i + VITEST_N;
-    to = textEnd(from, end);
-    if (!holds(from, to, GT, GT_N)) return false;
-  } else if (at(i, end, JEST, JEST_N)) {
+    end = to;
+    if (find(from, end, GT, GT_N) == 0) return false;
+  } else if (at(i, to, JEST, JEST_N)) {
     from = i + JEST_N;
-    to = textEnd(from, end);
-    if (!holds(from, to, ANGLE, ANGLE_N)) return false;
-  } else if (at(indentEnd(i, end), end, GO, GO_N)) {
-    from = indentEnd(i, end) + GO_N;
-    to = wordEnd(from, end);
-  } else if (at(i, end, CARGO, CARGO_N)) {
-    from = i + CARGO_N;
-    to = wordEnd(from, end);
-    if (!at(to, end, CARGO_TAIL, CARGO_TAIL_N)) return false;
-  } else if (at(i, end, CARGO_OUT, CARGO_OUT_N)) {
-    from = i + CARGO_OUT_N;
-    to = wordEnd(from, end);
-    if (!at(to, end, CARGO_OUT_TAIL, CARGO_OUT_TAIL_N)) return false;
-  } else if (at(i, end, RSPEC, RSPEC_N)) {
-    from = i + RSPEC_N;
-    to = textEnd(from, end);
+    end = to;
+    if (find(from, end, ANGLE, ANGLE_N) == 0) return false;
+    seed = jestFile;
+  } else if (at(indentEnd(i, to), to, GO, GO_N)) {
+    from = indentEnd(i, to) + GO_N;
+    end = wordEnd(from, to);
+  } else if (at(i, to, RSPEC, RSPEC_N)) {
+    // the location without its line number (an edit above the example moves it), then the description
+    const loc = i + RSPEC_N;
+    const desc = find(loc, to, RSPEC_DESC, RSPEC_DESC_N);
+    let locTo = desc == 0 ? to : desc;
+    let d = locTo;
+    while (d > loc && isDigit(<u32>load<u8>(d - 1))) d--;
+    if (d < locTo && d > loc && <u32>load<u8>(d - 1) == COLON) locTo = d - 1;
+    if (locTo == loc) return false;
+    if (desc == 0) {
+      from = loc;
+      end = locTo;
+    } else {
+      seed = xxh64(loc, locTo - loc, TAG_TEST_PLACE);
+      from = desc + RSPEC_DESC_N;
+      end = to;
+    }
   } else {
     return false;
   }
-  if (to == from) return false;
+  if (end == from) return false;
   idFrom = from;
-  idTo = to;
+  idTo = end;
   return true;
+}
+
+/** Whether the line at i names a failed test, after reading what it opens; its id in [idFrom, idTo), hashed with seed. */
+function failedId(i: usize, end: usize): bool {
+  const to = textEnd(i, end);
+  seed = TAG_TEST_PLACE;
+  if (heading(i, to)) return false;
+  if (sectionId(i, to, end)) return true;
+  return lineId(i, to);
 }
 
 /** The place of the failure whose error text is [p, p + len): its 64-bit key, 0 when it names no test. */
@@ -133,15 +272,16 @@ export function testPlace(p: usize, len: usize): u64 {
     while (i < end && <u32>load<u8>(i) != LF) i++;
     i++;
   }
+  section = NONE;
+  jestFile = TAG_TEST_PLACE;
   let acc: u64 = TAG_TEST_PLACE;
   let count: u64 = 0;
   while (i < end) {
     if (failedId(i, end)) {
-      acc = fold(acc, xxh64(idFrom, idTo - idFrom, TAG_TEST_PLACE));
+      acc = fold(acc, xxh64(idFrom, idTo - idFrom, seed));
       count++;
     }
-    while (i < end && <u32>load<u8>(i) != LF) i++;
-    i++;
+    i = nextLine(i, end);
   }
   return count == 0 ? 0 : close(acc, count);
 }

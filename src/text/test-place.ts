@@ -14,20 +14,30 @@
  * begins there; a line names a failed test when it begins (the id in brackets):
  * - pytest: `FAILED [tests/a.py::test_x] - ...`, the word holding `::` (a node id);
  * - vitest: ` FAIL  [src/a.test.ts > suite > test]`, the rest of the line, holding ` > `;
- * - jest: `  ● [suite › test]`, the rest of the line, holding ` › `;
+ * - jest: `  ● [suite › test]`, the rest of the line, holding ` › `, of the file its last `FAIL <file>` names
+ *   (jest's ids name no file; the same describe and test in two files are two tests);
  * - go test: `--- FAIL: [TestX] (0.00s)`, and a subtest's, indented by spaces: `    --- FAIL: [TestX/case]`;
- * - cargo test (libtest): `test [a::b] ... FAILED` and `---- [a::b] stdout ----`;
- * - rspec: `rspec ./[spec/a_spec.rb:12 # Suite test]`, the rest of the line.
+ * - cargo test (libtest): after a line `failures:`, its list of the failed tests' names, `    [a::b]`, to the
+ *   first line of another form (the list is sorted, and printed alike with and without `-q`; the `test a::b
+ *   ... FAILED` lines and `---- a::b stdout ----` headings are not: the first are not in `-q`'s output, both
+ *   come in the order the tests ended);
+ * - rspec: `rspec ./[spec/a_spec.rb]:12 # [Suite test]`, the file without the line number (an edit above the
+ *   example moves it) and the description;
+ * - mocha: after its `  <n> failing`, `  1) [Suite` and the title's further lines, indented seven spaces and
+ *   more, to the one ending with `:` (`       test]:`), suites and test alike;
+ * - phpunit: after its `There was 1 failure:` or `There were <n> failures:`, `1) [Tests\A::testB ...]`, the rest
+ *   of the line after the number, holding `::`. Its errors (`There were <n> errors:`: an exception, a class
+ *   not found in every file) are not read.
  *
  * A run that fails before any test names none, and stays one wall whichever file it ran: pytest's `ERROR
  * <file>`, vitest's failed suite (` FAIL  file [ file ]`), jest's `● Test suite failed to run` and its `FAIL
  * <file>` (printed for a file failing tests and for one that does not load alike), go's `FAIL\t<pkg> [build
- * failed]`, a crate that does not compile, rspec's `An error occurred while loading`. mocha's numbered
- * failures (`  1) Suite` then the test on the next line) and phpunit's are not read. No id: no place (0),
- * and the class is the masked text's alone, as before.
+ * failed]`, a crate that does not compile, rspec's `An error occurred while loading`, mocha's `Error: Cannot
+ * find module` before its summary, phpunit's class not found (an error, or a runner warning). No id: no place
+ * (0), and the class is the masked text's alone, as before.
  *
- * The place is `close(fold(...fold(TEST_PLACE, xxh64(id1, TEST_PLACE)...), count)`, in the order printed;
- * pytest's ids hash as they did.
+ * The place is `close(fold(...fold(TEST_PLACE, xxh64(id1, seed1)...), count)`, in the order printed, each
+ * id's seed TEST_PLACE, or `xxh64(file, TEST_PLACE)` for jest's and rspec's; pytest's ids hash as they did.
  */
 import { Tag, close, fold } from '../fingerprint/combine.js';
 import { u64 } from '../fingerprint/u64.js';
@@ -47,18 +57,30 @@ const PYTEST = ascii('FAILED ');
 const VITEST = ascii(' FAIL  ');
 /** jest's failed test heading: `  ● <suite> › <test>` (U+25CF, a space). */
 const JEST = [0x20, 0x20, 0xe2, 0x97, 0x8f, 0x20];
+/** jest's header of a test file's results: `FAIL <file>` (no colours). */
+const JEST_FILE = ascii('FAIL ');
 /** go test's failed test: `--- FAIL: TestName (0.00s)`. */
 const GO = ascii('--- FAIL: ');
-/** cargo test's (libtest's) failed test: `test <path>::<name> ... FAILED`. */
-const CARGO = ascii('test ');
-/** What follows the test's path on cargo test's line. */
-const CARGO_TAIL = ascii(' ... FAILED');
-/** libtest's heading of a failed test's output: `---- <path>::<name> stdout ----`. */
-const CARGO_OUT = ascii('---- ');
-/** What follows the test's path in libtest's heading. */
-const CARGO_OUT_TAIL = ascii(' stdout ----');
+/** libtest's (cargo test's) heading of the failed tests' names: `failures:`, each name on a line of its own. */
+const CARGO_LIST = ascii('failures:');
+/** The indent of a name in libtest's list. */
+const CARGO_INDENT = ascii('    ');
 /** rspec's failed example: `rspec ./spec/x_spec.rb:12 # Orders total`. */
 const RSPEC = ascii('rspec ./');
+/** What parts rspec's location from the example's description. */
+const RSPEC_DESC = ascii(' # ');
+/** mocha's summary of the failed tests' count, `  <n> failing`: its failures follow. */
+const MOCHA_COUNT = ascii(' failing');
+/** The indent of mocha's numbered failure (`  1) <suite>`) and of its title's further lines (seven spaces and more). */
+const MOCHA_INDENT = ascii('  ');
+const MOCHA_MORE = ascii('       ');
+/** phpunit's heading of a section: `There was 1 failure:`, `There were 2 errors:`. */
+const PHPUNIT_THERE = ascii('There w');
+/** The ends of phpunit's headings of its failures. */
+const PHPUNIT_FAILURE = ascii(' failure:');
+const PHPUNIT_FAILURES = ascii(' failures:');
+/** The end of a numbered failure's number: `1) `. */
+const NUMBERED = ascii(') ');
 /** vitest's separator of file, suites and test. */
 const GT = ascii(' > ');
 /** jest's separator of suites and test: ` › ` (U+203A). */
@@ -69,6 +91,32 @@ const CR = 0x0d;
 const SPACE = 0x20;
 const TAB = 0x09;
 const COLON = 0x3a;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/** The section of a runner's output the lines read are in: where a numbered or indented line names a test. */
+const enum Section {
+  NONE = 0,
+  /** After mocha's `  <n> failing`: `  1) <suite>` ... `<test>:`. */
+  MOCHA = 1,
+  /** After phpunit's `There was 1 failure:`: `1) <class>::<method>` (its errors' sections are not read). */
+  PHPUNIT = 2,
+  /** After libtest's `failures:`: `    <path>::<name>`, to the first other line. */
+  CARGO = 3,
+}
+
+/** What a scan holds from line to line: the id a line names, the section, the seed of jest's and rspec's ids. */
+interface Scan {
+  from: number;
+  to: number;
+  section: Section;
+  /** The seed of the id's hash: its file's, for jest's and rspec's; else TEST_PLACE. */
+  seedHi: number;
+  seedLo: number;
+  /** The hash of jest's file (its last `FAIL <file>`), or TEST_PLACE before one. */
+  fileHi: number;
+  fileLo: number;
+}
 
 /** Whether `b` ends an id (white space). */
 function endsId(b: number): boolean {
@@ -82,10 +130,10 @@ function at(bytes: Uint8Array, i: number, end: number, pat: readonly number[]): 
   return true;
 }
 
-/** Whether `bytes[from, to)` holds `pat` (a few bytes long). */
-function holds(bytes: Uint8Array, from: number, to: number, pat: readonly number[]): boolean {
-  for (let k = from; k + pat.length <= to; k++) if (at(bytes, k, to, pat)) return true;
-  return false;
+/** Where `pat` (a few bytes long) first begins in `bytes[from, to)`, or -1. */
+function find(bytes: Uint8Array, from: number, to: number, pat: readonly number[]): number {
+  for (let k = from; k + pat.length <= to; k++) if (at(bytes, k, to, pat)) return k;
+  return -1;
 }
 
 /** Whether `bytes[from, to)` holds `::`. */
@@ -108,6 +156,13 @@ function indentEnd(bytes: Uint8Array, from: number, end: number): number {
   return j;
 }
 
+/** The end of the digits at `from`. */
+function digitsEnd(bytes: Uint8Array, from: number, end: number): number {
+  let j = from;
+  while (j < end && (bytes[j] as number) >= ZERO && (bytes[j] as number) <= NINE) j++;
+  return j;
+}
+
 /** The end of the line at `from` without its CR (the first CR or LF, or `end`). */
 function textEnd(bytes: Uint8Array, from: number, end: number): number {
   let j = from;
@@ -115,43 +170,141 @@ function textEnd(bytes: Uint8Array, from: number, end: number): number {
   return j;
 }
 
-/** The id a line at `i` names as a failed test, as `[from, to)` in `span`; false when it names none. */
-function failedId(bytes: Uint8Array, i: number, end: number, span: number[]): boolean {
-  let from = -1;
-  let to = -1;
-  if (at(bytes, i, end, PYTEST)) {
-    from = i + PYTEST.length;
-    to = wordEnd(bytes, from, end);
-    if (!holdsPair(bytes, from, to)) return false;
-  } else if (at(bytes, i, end, VITEST)) {
-    from = i + VITEST.length;
-    to = textEnd(bytes, from, end);
-    if (!holds(bytes, from, to, GT)) return false;
-  } else if (at(bytes, i, end, JEST)) {
-    from = i + JEST.length;
-    to = textEnd(bytes, from, end);
-    if (!holds(bytes, from, to, ANGLE)) return false;
-  } else if (at(bytes, indentEnd(bytes, i, end), end, GO)) {
-    from = indentEnd(bytes, i, end) + GO.length;
-    to = wordEnd(bytes, from, end);
-  } else if (at(bytes, i, end, CARGO)) {
-    from = i + CARGO.length;
-    to = wordEnd(bytes, from, end);
-    if (!at(bytes, to, end, CARGO_TAIL)) return false;
-  } else if (at(bytes, i, end, CARGO_OUT)) {
-    from = i + CARGO_OUT.length;
-    to = wordEnd(bytes, from, end);
-    if (!at(bytes, to, end, CARGO_OUT_TAIL)) return false;
-  } else if (at(bytes, i, end, RSPEC)) {
-    from = i + RSPEC.length;
-    to = textEnd(bytes, from, end);
+/** The start of the line after the one at `from` (`end` past the last). */
+function nextLine(bytes: Uint8Array, from: number, end: number): number {
+  let j = from;
+  while (j < end && bytes[j] !== LF) j++;
+  return j < end ? j + 1 : end;
+}
+
+/** Whether the line `bytes[i, to)` is `<n>) ` and more: the start of what follows, or -1. */
+function numbered(bytes: Uint8Array, i: number, to: number): number {
+  const d = digitsEnd(bytes, i, to);
+  return d > i && at(bytes, d, to, NUMBERED) ? d + NUMBERED.length : -1;
+}
+
+/**
+ * mocha's failure title from `from` (after `  <n>) `) on the line ending at `to`: its suites and test, one a
+ * line, further lines indented seven spaces and more, the last ending with `:`. The title's end (its colon),
+ * or -1 when no line of it ends so.
+ */
+function mochaTitleEnd(bytes: Uint8Array, from: number, to: number, end: number): number {
+  let lineEnd = to;
+  for (;;) {
+    if (lineEnd > from && bytes[lineEnd - 1] === COLON) return lineEnd - 1;
+    const next = nextLine(bytes, lineEnd, end);
+    if (next >= end || !at(bytes, next, end, MOCHA_MORE)) return -1;
+    lineEnd = textEnd(bytes, next, end);
+  }
+}
+
+/** Sets the section a heading line `bytes[i, to)` opens; false when the line is none. */
+function heading(bytes: Uint8Array, i: number, to: number, scan: Scan): boolean {
+  if (to - i === CARGO_LIST.length && at(bytes, i, to, CARGO_LIST)) {
+    scan.section = Section.CARGO;
+  } else if (at(bytes, i, to, MOCHA_INDENT) && digitsEnd(bytes, i + 2, to) > i + 2 && digitsEnd(bytes, i + 2, to) + MOCHA_COUNT.length === to && at(bytes, digitsEnd(bytes, i + 2, to), to, MOCHA_COUNT)) {
+    scan.section = Section.MOCHA;
+  } else if (at(bytes, i, to, PHPUNIT_THERE)) {
+    const n = to - i;
+    const failures = (n >= PHPUNIT_FAILURE.length && at(bytes, to - PHPUNIT_FAILURE.length, to, PHPUNIT_FAILURE)) || (n >= PHPUNIT_FAILURES.length && at(bytes, to - PHPUNIT_FAILURES.length, to, PHPUNIT_FAILURES));
+    scan.section = failures ? Section.PHPUNIT : Section.NONE;
+  } else if (at(bytes, i, to, JEST_FILE)) {
+    const w = wordEnd(bytes, i + JEST_FILE.length, to);
+    scan.fileLo = xxh64(bytes, i + JEST_FILE.length, w, 0, Tag.TEST_PLACE);
+    scan.fileHi = u64.hi;
   } else {
     return false;
   }
-  if (to === from) return false;
-  span[0] = from;
-  span[1] = to;
   return true;
+}
+
+/** The id a line in a runner's section names, in `scan`; false when it names none. */
+function sectionId(bytes: Uint8Array, i: number, to: number, end: number, scan: Scan): boolean {
+  if (scan.section === Section.CARGO) {
+    if (!at(bytes, i, to, CARGO_INDENT) || to === i + CARGO_INDENT.length || bytes[i + CARGO_INDENT.length] === SPACE) {
+      scan.section = Section.NONE;
+      return false;
+    }
+    scan.from = i + CARGO_INDENT.length;
+    scan.to = to;
+    return true;
+  }
+  if (scan.section === Section.MOCHA) {
+    if (!at(bytes, i, to, MOCHA_INDENT)) return false;
+    const from = numbered(bytes, i + MOCHA_INDENT.length, to);
+    if (from < 0) return false;
+    const titleEnd = mochaTitleEnd(bytes, from, to, end);
+    if (titleEnd <= from) return false;
+    scan.from = from;
+    scan.to = titleEnd;
+    return true;
+  }
+  if (scan.section === Section.PHPUNIT) {
+    const from = numbered(bytes, i, to);
+    if (from < 0 || !holdsPair(bytes, from, to)) return false;
+    scan.from = from;
+    scan.to = to;
+    return true;
+  }
+  return false;
+}
+
+/** The id a line `bytes[i, to)` names as a failed test of a runner that needs no section, in `scan`. */
+function lineId(bytes: Uint8Array, i: number, to: number, scan: Scan): boolean {
+  let from = -1;
+  let idTo = -1;
+  if (at(bytes, i, to, PYTEST)) {
+    from = i + PYTEST.length;
+    idTo = wordEnd(bytes, from, to);
+    if (!holdsPair(bytes, from, idTo)) return false;
+  } else if (at(bytes, i, to, VITEST)) {
+    from = i + VITEST.length;
+    idTo = to;
+    if (find(bytes, from, idTo, GT) < 0) return false;
+  } else if (at(bytes, i, to, JEST)) {
+    from = i + JEST.length;
+    idTo = to;
+    if (find(bytes, from, idTo, ANGLE) < 0) return false;
+    scan.seedHi = scan.fileHi;
+    scan.seedLo = scan.fileLo;
+  } else if (at(bytes, indentEnd(bytes, i, to), to, GO)) {
+    from = indentEnd(bytes, i, to) + GO.length;
+    idTo = wordEnd(bytes, from, to);
+  } else if (at(bytes, i, to, RSPEC)) {
+    // the location without its line number (an edit above the example moves it), then the description
+    const loc = i + RSPEC.length;
+    const desc = find(bytes, loc, to, RSPEC_DESC);
+    let locTo = desc < 0 ? to : desc;
+    let d = locTo;
+    while (d > loc && (bytes[d - 1] as number) >= ZERO && (bytes[d - 1] as number) <= NINE) d--;
+    if (d < locTo && d > loc && bytes[d - 1] === COLON) locTo = d - 1;
+    if (locTo === loc) return false;
+    if (desc < 0) {
+      from = loc;
+      idTo = locTo;
+    } else {
+      scan.seedLo = xxh64(bytes, loc, locTo, 0, Tag.TEST_PLACE);
+      scan.seedHi = u64.hi;
+      from = desc + RSPEC_DESC.length;
+      idTo = to;
+    }
+  } else {
+    return false;
+  }
+  if (idTo === from) return false;
+  scan.from = from;
+  scan.to = idTo;
+  return true;
+}
+
+/** The id the line at `i` names as a failed test, in `scan`, after reading what the line opens. */
+function failedId(bytes: Uint8Array, i: number, end: number, scan: Scan): boolean {
+  const to = textEnd(bytes, i, end);
+  scan.seedHi = 0;
+  scan.seedLo = Tag.TEST_PLACE;
+  if (heading(bytes, i, to, scan)) return false;
+  if (sectionId(bytes, i, to, end, scan)) return true;
+  return lineId(bytes, i, to, scan);
 }
 
 /**
@@ -168,16 +321,15 @@ export function testPlace(bytes: Uint8Array, len: number): number {
   let ah = 0;
   let al: number = Tag.TEST_PLACE;
   let count = 0;
-  const span = [0, 0];
+  const scan: Scan = { from: 0, to: 0, section: Section.NONE, seedHi: 0, seedLo: Tag.TEST_PLACE, fileHi: 0, fileLo: Tag.TEST_PLACE };
   while (i < len) {
-    if (failedId(bytes, i, len, span)) {
-      const l = xxh64(bytes, span[0] as number, span[1] as number, 0, Tag.TEST_PLACE);
+    if (failedId(bytes, i, len, scan)) {
+      const l = xxh64(bytes, scan.from, scan.to, scan.seedHi, scan.seedLo);
       al = fold(ah, al, u64.hi, l);
       ah = u64.hi;
       count++;
     }
-    while (i < len && bytes[i] !== LF) i++;
-    i++;
+    i = nextLine(bytes, i, len);
   }
   if (count === 0) {
     u64.hi = 0;
