@@ -1,14 +1,16 @@
 /**
  * A suite fixed one failing test after another under the runners besides pytest (vitest, jest, go test,
- * cargo test, rspec): each run failing another test with an assertion of the same form is ordinary work,
+ * cargo test, rspec, mocha, phpunit): each run failing another test with an assertion of the same form is ordinary work,
  * where the masked outputs alone read as one dead end. The tests each run names as failed are the failure's place
  * (src/text/test-place.ts). The walls stay walls: the same test failing again under other flags, and every
  * file failing before any test on one module that does not load or compile (test/helpers/runner-output.ts).
+ * Since quiet38 the same test moved by an edit (rspec's line number) or run with `-q` (cargo's terse output)
+ * is still the same test, and a test of the same name in another file (jest's ids name no file) another.
  */
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../src/options/options.js';
 import { guardDecisions as decisions } from './helpers/guard-decisions.js';
-import { RUNNERS, runnerSameTestAgain, runnerSuiteOneByOne, runnerWallEveryFile } from './helpers/runner-output.js';
+import { RUNNERS, RUNNERS_NAMING_FILES, runnerSameNameEachFile, runnerSameTestAgain, runnerSuiteOneByOne, runnerWallEveryFile } from './helpers/runner-output.js';
 
 const ENGINES: readonly Engine[] = ['wasm', 'reference'];
 const CASES = ENGINES.flatMap((engine) => RUNNERS.map((runner) => ({ engine, runner, name: `${runner.name}, ${engine} engine` })));
@@ -28,5 +30,13 @@ describe.each(CASES)('a LiveGuard over failing $name runs', ({ engine, runner })
     const d = decisions(engine, runnerWallEveryFile(runner));
     expect(d.slice(0, 5)).toEqual(['allow/allow', 'allow/allow', 'allow/warn:dead_end', 'warn/allow:dead_end', 'deny:dead_end']);
     expect(d.slice(5)).toEqual(['stop:dead_end', 'stop:dead_end', 'stop:dead_end']);
+  });
+});
+
+const NAMING_FILES = ENGINES.flatMap((engine) => RUNNERS_NAMING_FILES.map((runner) => ({ engine, runner, name: `${runner.name}, ${engine} engine` })));
+
+describe.each(NAMING_FILES)('a LiveGuard over $name runs of every file failing a test of one name', ({ engine, runner }) => {
+  it('should not warn: each file fails its own test', () => {
+    expect(decisions(engine, runnerSameNameEachFile(runner))).toEqual(Array.from({ length: 8 }, () => 'allow/allow'));
   });
 });

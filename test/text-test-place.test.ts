@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { u64 } from '../src/fingerprint/u64.js';
 import { PLACE_LOOK, testPlace } from '../src/text/test-place.js';
 import { pytestCollectionError, pytestOutput } from './helpers/pytest-output.js';
-import { RUNNERS } from './helpers/runner-output.js';
+import { RUNNERS, RUNNERS_NAMING_FILES } from './helpers/runner-output.js';
 
 const utf8 = new TextEncoder();
 
@@ -73,6 +73,78 @@ describe.each(RUNNERS)('the tests a $name run names as failed', (runner) => {
   it('should be none for a run that fails before any test (a module that does not load or compile)', () => {
     expect(place(runner.wall('orders', 'core'))).toBe(0n);
   });
+
+  it('should be one place for the same test moved by an edit (its line), run with other flags', () => {
+    const p = place(runner.output([a]));
+    expect(place(runner.output([{ ...a, line: 47 }]))).toBe(p);
+    expect(place(runner.output([a], '-q'))).toBe(p);
+  });
+});
+
+// go test's id names no package: its file names it, unmasked, in the output (another class by its text)
+describe.each(RUNNERS_NAMING_FILES.filter((r) => r.name !== 'go test'))('a test of the same name in two files, under $name', (runner) => {
+  it('should be two places', () => {
+    const a = { module: 'orders', test: 'total_case3', got: 17, want: 19, line: 41 };
+    expect(place(runner.output([a]))).not.toBe(place(runner.output([{ ...a, module: 'refunds' }])));
+  });
+});
+
+describe('the runners read since quiet38', () => {
+  it('should read cargo test alike with and without -q, by its sorted list of failed tests', () => {
+    const pretty = ['test a::x ... FAILED', 'test a::y ... FAILED', '', 'failures:', '', '---- a::x stdout ----', 'boom', '', 'failures:', '    a::x', '    a::y', '', 'test result: FAILED. 0 passed; 2 failed'].join('\n');
+    const quiet = ['a::y --- FAILED', 'a::x --- FAILED', '', 'failures:', '', '---- a::y stdout ----', 'boom', '', 'failures:', '    a::x', '    a::y', '', 'test result: FAILED. 0 passed; 2 failed'].join('\n');
+    expect(place(pretty)).not.toBe(0n);
+    expect(place(quiet)).toBe(place(pretty));
+    // the tests ended in another order: the same sorted list
+    expect(place(quiet.replace('a::y --- FAILED\na::x', 'a::x --- FAILED\na::y'))).toBe(place(pretty));
+    // the list ends at the first line of another form
+    expect(place('failures:\n    a::x\nnote: x\n    a::y\n')).toBe(place('failures:\n    a::x\n'));
+    expect(place('failures:\n\n    a::x\n')).toBe(0n);
+    expect(place('failures:\n     a::x\n')).toBe(0n);
+  });
+
+  it('should read rspec\'s example without its line number, with its description', () => {
+    const at12 = place('rspec ./spec/orders_spec.rb:12 # Orders total');
+    expect(at12).not.toBe(0n);
+    expect(place('rspec ./spec/orders_spec.rb:31 # Orders total')).toBe(at12);
+    expect(place('rspec ./spec/refunds_spec.rb:12 # Orders total')).not.toBe(at12);
+    expect(place('rspec ./spec/orders_spec.rb:12 # Orders total with tax')).not.toBe(at12);
+    expect(place('rspec ./spec/orders_spec.rb[1:2] # Orders total')).not.toBe(at12);
+    expect(place('rspec ./spec/orders_spec.rb:12')).toBe(place('rspec ./spec/orders_spec.rb:40'));
+  });
+
+  it('should read jest\'s test of the file its FAIL header names', () => {
+    const t = (file: string) => place(`FAIL ${file}\n  total\n    ✕ applies discount (5 ms)\n\n  ● total › applies discount\n\n    expect(received).toBe(expected)`);
+    expect(t('src/orders.test.ts')).not.toBe(0n);
+    expect(t('src/refunds.test.ts')).not.toBe(t('src/orders.test.ts'));
+    expect(place('FAIL src/orders.test.ts (5.2 s)\n  ● total › applies discount')).toBe(t('src/orders.test.ts'));
+  });
+
+  it('should read mocha\'s failures after its count of them, whatever their depth', () => {
+    const tree = '  total\n    1) applies discount\n\n\n  0 passing (4ms)\n  1 failing\n\n';
+    const one = place(`${tree}  1) total\n       applies discount:\n     Error: x\n`);
+    expect(one).not.toBe(0n);
+    expect(place(`${tree}  1) total\r\n       applies discount:\r\n     Error: y\r\n`)).not.toBe(0n);
+    expect(place(`${tree}  1) total\n       applies coupon:\n`)).not.toBe(one);
+    expect(place(`${tree}  1) carts\n       applies discount:\n`)).not.toBe(one);
+    expect(place(`${tree}  1) total\n       with coupons\n         applies discount:\n`)).not.toBe(one);
+    expect(place(`${tree}  1) top level case:\n`)).not.toBe(0n);
+    expect(place(`${tree}  1) total\n       "before each" hook for "applies discount":\n`)).not.toBe(0n);
+    // the tree before the count, a title whose lines end with no colon, a title's line less indented: none
+    expect(place('  total\n    1) applies discount\n  1) total\n       applies discount:\n')).toBe(0n);
+    expect(place(`${tree}  1) total\n       applies discount\n`)).toBe(0n);
+    expect(place(`${tree}  1) total\n     applies discount:\n`)).toBe(0n);
+  });
+
+  it('should read phpunit\'s failures, not its errors', () => {
+    const f = place('There was 1 failure:\n\n1) Shop\\Tests\\OrdersTest::testTotal\nFailed asserting that 17 matches expected 19.\n\nFAILURES!');
+    expect(f).not.toBe(0n);
+    expect(place('There were 2 failures:\n\n1) Shop\\Tests\\OrdersTest::testTotal\n')).toBe(f);
+    expect(place('There were 2 errors:\n\n1) Shop\\Tests\\OrdersTest::testTotal\nError: Class "X" not found\n')).toBe(0n);
+    expect(place('There was 1 failure:\n\n1) Shop\\Tests\\OrdersTest::testTotal\n--\nThere was 1 risky test:\n\n2) Shop\\Tests\\CartsTest::testAdd\n')).toBe(f);
+    expect(place('1) Shop\\Tests\\OrdersTest::testTotal\n')).toBe(0n);
+    expect(place('There was 1 failure:\n\n1) a failure with no method\n')).toBe(0n);
+  });
 });
 
 describe('lines that name no failed test', () => {
@@ -88,6 +160,14 @@ describe('lines that name no failed test', () => {
       '\t--- FAIL: TestA/case1 (0.00s)',
       '--- FAIL: ',
       'test a::b ... ok',
+      'test a::b ... FAILED',
+      '---- a::b stdout ----',
+      'a::b --- FAILED',
+      '    a::b',
+      'failures:',
+      '  1 failing',
+      'There was 1 failure:',
+      '1) A::testB',
       'test result: FAILED. 1 passed; 1 failed',
       'test a::b ... ignored',
       '---- a::b stderr ----',

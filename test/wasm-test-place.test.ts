@@ -29,8 +29,10 @@ function tsPlace(bytes: Uint8Array): bigint {
 
 const piece = fc.oneof(
   fc.constantFrom('FAILED ', 'FAILED', 'FAILED tests/a.py::test_x', 'FAILED t.py::T::t[1-2] - assert 1 == 2', 'ERROR tests/b.py', 'FAILED (failures=1)', '::', ':', 'tests/test_a.py', ' - ', '\n', '\r\n', ' ', '\t', 'E   AssertionError', 'x', 'é', '🙂',
-    ' FAIL  ', ' FAIL  src/a.test.ts > a > b', ' > ', '>', '  ● ', '  ● a › b', ' › ', '●', '›', '--- FAIL: ', '--- FAIL: TestA (0.00s)', '---- ', ' stdout ----', '---- a::b stdout ----', 'test ', ' ... FAILED', 'test a::b ... FAILED', ' ... ', 'rspec ./', 'rspec ./spec/a_spec.rb:12 # A b'),
-  fc.string({ unit: fc.constantFrom('F', 'A', 'I', 'L', 'E', 'D', ' ', ':', '\n', 'a', '/', '-', '>', '.', '\r', 't', 's', '›', '●'), maxLength: 30 }),
+    ' FAIL  ', ' FAIL  src/a.test.ts > a > b', ' > ', '>', '  ● ', '  ● a › b', ' › ', '●', '›', '--- FAIL: ', '--- FAIL: TestA (0.00s)', '---- ', ' stdout ----', '---- a::b stdout ----', 'test ', ' ... FAILED', 'test a::b ... FAILED', ' ... ', 'rspec ./', 'rspec ./spec/a_spec.rb:12 # A b',
+    'failures:', 'failures:\n', '    ', '    a::b\n', 'FAIL ', 'FAIL src/a.test.ts\n', ' # ', ':12', 'rspec ./spec/a_spec.rb', '  1 failing', '  1 failing\n', '  ', '       ', '  1) ', '1) ',
+    '  1) A\n       b:', '  1) a:', ':\n', 'There was 1 failure:\n', 'There were 2 failures:', 'There were 2 errors:\n', 'There w', '1) A\\B::testC\n', ') '),
+  fc.string({ unit: fc.constantFrom('F', 'A', 'I', 'L', 'E', 'D', ' ', ':', '\n', 'a', '/', '-', '>', '.', '\r', 't', 's', '›', '●', '1', '2', ')', '#'), maxLength: 30 }),
   fc.string({ unit: 'binary', maxLength: 10 }),
 );
 /** A failed test's line of each runner read. */
@@ -39,9 +41,11 @@ const LINES = [
   ' FAIL  src/orders.test.ts > orders > total with discount case3\n',
   '  ● orders › total with discount case3\r\n',
   '--- FAIL: TestOrdersTotal (0.00s)\n',
-  'test orders::tests::total_case3 ... FAILED\n',
-  '---- orders::tests::total_case3 stdout ----\n',
+  'failures:\n    orders::tests::total_case3\n    orders::tests::total_case4\n',
   'rspec ./spec/orders_spec.rb:41 # Orders total with discount case3\n',
+  'FAIL src/orders.test.ts\n  ● orders › total with discount case3\n',
+  '  1 failing\n\n  1) total\n       with coupons\n         applies discount case3:\n',
+  'There was 1 failure:\n\n1) Shop\\Tests\\OrdersTest::testTotal with data set "case3" (17, 19)\n',
 ];
 const text = fc.array(piece, { maxLength: 80 }).map((ps) => ps.join(''));
 

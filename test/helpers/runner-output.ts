@@ -1,7 +1,9 @@
 /**
  * The output of failing test runs of the runners coding agents run besides pytest (test/helpers/pytest-output.ts),
  * as each prints it to a pipe (no colours), in the shapes the real sessions hold: vitest, jest, go test, cargo
- * test and rspec. Each runner gives a failing run (its tests failing an assertion) and a run that fails before
+ * test, rspec, mocha and phpunit (cargo's, mocha's and phpunit's as cargo 1.95, mocha 12.0.3 and PHPUnit 9.6.7
+ * printed them, run here on a small crate, test file and test class; the others' from their documented formats).
+ * Each runner gives a failing run (its tests failing an assertion) and a run that fails before
  * any test (a module that does not load, a build that does not compile), and the three scenarios of a
  * developer's or an agent's work: a suite fixed one failing test after another, the same test failing again under other flags,
  * every file failing on the same missing module.
@@ -26,8 +28,8 @@ export interface Runner {
   readonly name: string;
   /** The command running the tests of `module`, with `flags`. */
   command(module: string, flags: string): string;
-  /** The output of a run with `failing` failing (all of one module). */
-  output(failing: readonly RunnerFailure[]): string;
+  /** The output of a run with `failing` failing (all of one module), run with `flags` (cargo's `-q` is terse). */
+  output(failing: readonly RunnerFailure[], flags?: string): string;
   /** The output of a run of `module` that fails before any test: `missing` does not load or compile. */
   wall(module: string, missing: string): string;
 }
@@ -151,17 +153,27 @@ const goTest: Runner = {
 const cargo: Runner = {
   name: 'cargo test',
   command: (m, flags) => `cargo test ${m}:: ${flags}`.trim(),
-  output: (failing) => {
+  output: (failing, flags = '') => {
+    // as cargo 1.95 prints it: the `---- stdout ----` sections in the order the tests ended (here the last
+    // first), the list of names after them sorted; `-q` prints `<name> --- FAILED` for `test <name> ... FAILED`
+    const quiet = /(?:^|\s)(?:-q|--quiet)(?:\s|$)/.test(flags);
     const lines = ['    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.12s', '     Running unittests src/lib.rs (target/debug/deps/shop-3f2a9c1d4e5b6a7c)', '', `running ${failing.length + 1} tests`];
     const m = failing[0]?.module ?? 'orders';
-    lines.push(`test ${m}::tests::sums_lines ... ok`);
-    for (const f of failing) lines.push(`test ${f.module}::tests::${f.test} ... FAILED`);
-    lines.push('', 'failures:', '');
-    for (const f of failing) {
-      const id = `${f.module}::tests::${f.test}`;
-      lines.push(`---- ${id} stdout ----`, '', `thread '${id}' panicked at src/${f.module}.rs:${f.line}:9:`, 'assertion `left == right` failed', `  left: ${f.got}`, ` right: ${f.want}`, 'note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace', '');
+    const ended = [...failing].reverse();
+    if (quiet) {
+      lines.push(`. 1/${failing.length + 1}`);
+      for (const f of ended) lines.push(`${f.module}::tests::${f.test} --- FAILED`);
+    } else {
+      lines.push(`test ${m}::tests::sums_lines ... ok`);
+      for (const f of ended) lines.push(`test ${f.module}::tests::${f.test} ... FAILED`);
     }
-    lines.push('', 'failures:', ...failing.map((f) => `    ${f.module}::tests::${f.test}`), '', `test result: FAILED. 1 passed; ${failing.length} failed; 0 ignored; 0 measured; 11 filtered out; finished in 0.00s`, '', 'error: test failed, to rerun pass `--lib`');
+    lines.push('', 'failures:', '');
+    for (const f of ended) {
+      const id = `${f.module}::tests::${f.test}`;
+      lines.push(`---- ${id} stdout ----`, '', `thread '${id}' (11470) panicked at src/${f.module}.rs:${f.line}:9:`, 'assertion `left == right` failed', `  left: ${f.got}`, ` right: ${f.want}`, 'note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace', '');
+    }
+    const names = failing.map((f) => `${f.module}::tests::${f.test}`).sort();
+    lines.push('', 'failures:', ...names.map((n) => `    ${n}`), '', `test result: FAILED. 1 passed; ${failing.length} failed; 0 ignored; 0 measured; 11 filtered out; finished in 0.00s`, '', 'error: test failed, to rerun pass `--lib`');
     return lines.join('\n');
   },
   wall: (m, missing) =>
@@ -218,8 +230,108 @@ const rspec: Runner = {
     ].join('\n'),
 };
 
+const mocha: Runner = {
+  name: 'mocha',
+  command: (m, flags) => `npx mocha test/${m}.test.js ${flags}`.trim(),
+  output: (failing) => {
+    // as mocha 12.0.3 prints it (spec reporter): the tree with each failed test numbered, the summary, then
+    // each failure's title, its suites and test one a line, the last ending with `:`
+    const lines = ['', '', '  total', '    ✔ sums lines'];
+    failing.forEach((f, k) => lines.push(`    ${k + 1}) ${f.test}`));
+    lines.push('', '', '  1 passing (41ms)', `  ${failing.length} failing`, '');
+    failing.forEach((f, k) => {
+      lines.push(
+        `  ${k + 1}) total`,
+        `       ${f.test}:`,
+        '',
+        '      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+        '',
+        `${f.got} !== ${f.want}`,
+        '',
+        '      + expected - actual',
+        '',
+        `      -${f.got}`,
+        `      +${f.want}`,
+        '      ',
+        `      at Context.<anonymous> (test/${f.module}.test.js:${f.line}:53)`,
+        '      at process.processImmediate (node:internal/timers:483:21)',
+        '',
+      );
+    });
+    lines.push('', '');
+    return lines.join('\n');
+  },
+  wall: (m, missing) =>
+    [
+      '',
+      ` Exception during run: Error: Cannot find module '../lib/${missing}'`,
+      'Require stack:',
+      `- /home/dev/shop/test/${m}.test.js`,
+      '    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)',
+      '    at Module._load (node:internal/modules/cjs/loader:1038:27)',
+      `    at Object.<anonymous> (/home/dev/shop/test/${m}.test.js:1:1)`,
+      '    at async singleRun (/home/dev/shop/node_modules/mocha/lib/cli/run-helpers.cjs:174:3)',
+      '    at async exports.handler (/home/dev/shop/node_modules/mocha/lib/cli/run.cjs:143:5) {',
+      "  code: 'MODULE_NOT_FOUND',",
+      `  requireStack: [ '/home/dev/shop/test/${m}.test.js' ]`,
+      '}',
+    ].join('\n'),
+};
+
+/** A module's name as a PHP class's: `orders` -> `Orders`. */
+function phpClass(m: string): string {
+  return `${m.slice(0, 1).toUpperCase()}${m.slice(1)}Test`;
+}
+
+/** A test's name as a PHP method's: `total with discount case3` -> `testTotalWithDiscountCase3`. */
+function phpMethod(t: string): string {
+  return `test${t.split(/[\s_]+/).map((w) => `${w.slice(0, 1).toUpperCase()}${w.slice(1)}`).join('')}`;
+}
+
+const phpunit: Runner = {
+  name: 'phpunit',
+  command: (m, flags) => `vendor/bin/phpunit tests/${phpClass(m)}.php ${flags}`.trim(),
+  output: (failing) => {
+    // as PHPUnit 9.6.7 prints it: the progress, `There was 1 failure:`, each numbered `Class::method`, `FAILURES!`
+    const lines = ['PHPUnit 9.6.7 by Sebastian Bergmann and contributors.', '', `.${'F'.repeat(failing.length)}${' '.repeat(62)}${failing.length + 1} / ${failing.length + 1} (100%)`, '', 'Time: 00:00.012, Memory: 4.00 MB', ''];
+    lines.push(failing.length === 1 ? 'There was 1 failure:' : `There were ${failing.length} failures:`, '');
+    failing.forEach((f, k) => {
+      lines.push(`${k + 1}) Shop\\Tests\\${phpClass(f.module)}::${phpMethod(f.test)}`, `Failed asserting that ${f.got} is identical to ${f.want}.`, '', `/home/dev/shop/tests/${phpClass(f.module)}.php:${f.line}`, '');
+    });
+    lines.push('FAILURES!', `Tests: ${failing.length + 1}, Assertions: ${failing.length + 1}, Failures: ${failing.length}.`);
+    return lines.join('\n');
+  },
+  wall: (m, missing) =>
+    // a class every test of the file needs, not found: phpunit's errors, not its failures
+    [
+      'PHPUnit 9.6.7 by Sebastian Bergmann and contributors.',
+      '',
+      `EE${' '.repeat(63)}2 / 2 (100%)`,
+      '',
+      'Time: 00:00.010, Memory: 4.00 MB',
+      '',
+      'There were 2 errors:',
+      '',
+      `1) Shop\\Tests\\${phpClass(m)}::testSumsLines`,
+      `Error: Class "Shop\\${missing}\\Builder" not found`,
+      '',
+      `/home/dev/shop/tests/${phpClass(m)}.php:12`,
+      '',
+      `2) Shop\\Tests\\${phpClass(m)}::testTotal`,
+      `Error: Class "Shop\\${missing}\\Builder" not found`,
+      '',
+      `/home/dev/shop/tests/${phpClass(m)}.php:19`,
+      '',
+      'ERRORS!',
+      'Tests: 2, Assertions: 0, Errors: 2.',
+    ].join('\n'),
+};
+
 /** The runners, by name. */
-export const RUNNERS: readonly Runner[] = [vitest, jest, goTest, cargo, rspec];
+export const RUNNERS: readonly Runner[] = [vitest, jest, goTest, cargo, rspec, mocha, phpunit];
+
+/** The runners whose failed tests' ids, or outputs, name the test's file (all but mocha). */
+export const RUNNERS_NAMING_FILES: readonly Runner[] = RUNNERS.filter((r) => r !== mocha);
 
 /** A shell call as the scenarios below script it. */
 export interface ShellCall {
@@ -255,10 +367,20 @@ export function runnerSuiteOneByOne(runner: Runner, tool = 'Bash'): ShellCall[] 
   });
 }
 
-/** The same test failing the same way, run six times with other flags: a wall. */
+/**
+ * Every module's file failing a test of the same name (`total > applies discount`, `Total::testApplies...`),
+ * each in its file: other tests, though jest's `● total › applies discount` and mocha's title name no file.
+ * Not mocha's: its output names the file only in the stack (a path, masked), so its tests of one title are
+ * one test to loopwatch.
+ */
+export function runnerSameNameEachFile(runner: Runner, tool = 'Bash'): ShellCall[] {
+  return MODULES.map((m, i) => ({ tool, args: { command: runner.command(m, '') }, error: `Exit code 1\n${runner.output([{ module: m, test: caseName(runner, 3), got: 10 + i, want: 12 + i, line: 41 }])}` }));
+}
+
+/** The same test failing the same way, run six times with other flags (cargo's `-q` among them), its line moved by edits between: a wall. */
 export function runnerSameTestAgain(runner: Runner, tool = 'Bash'): ShellCall[] {
   const flags = ['', '--verbose', '-x', '--bail', '-q', '--no-color'];
-  return flags.map((f, i) => ({ tool, args: { command: runner.command('orders', f) }, error: `Exit code 1\n${runner.output([{ module: 'orders', test: caseName(runner, 3), got: 17 + (i % 2), want: 19, line: 41 }])}` }));
+  return flags.map((f, i) => ({ tool, args: { command: runner.command('orders', f) }, error: `Exit code 1\n${runner.output([{ module: 'orders', test: caseName(runner, 3), got: 17 + (i % 2), want: 19, line: 41 + (i % 3) * 4 }], f)}` }));
 }
 
 /** Every module's tests run, each failing before any test on the same missing module: a wall. */

@@ -1,0 +1,37 @@
+/**
+ * mocha's and phpunit's failed tests, read since quiet38 (src/text/test-place.ts), through the built hooks
+ * (dist/hook/hook-main.cjs, one process per hook call for Claude Code, as it runs them): a suite fixed one
+ * failing test after another, each run failing another test with an assertion of the same form, is
+ * ordinary work, allowed throughout, with nothing said; before, the masked outputs were one dead end. The
+ * same test failing again and again under other flags, its line moved by edits, is still warned. Codex's
+ * and Gemini CLI's hooks read the same outputs in their own payloads.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AgentName } from '../src/hooks/hook-agent.js';
+import { AGENTS, replayHook } from './helpers/hook-payloads.js';
+import { RUNNERS, runnerSameTestAgain, runnerSuiteOneByOne } from './helpers/runner-output.js';
+import { tempFolder } from './helpers/temp-folder.js';
+
+/** The shell tool of each agent. */
+const SHELL: Readonly<Record<AgentName, string>> = { 'claude-code': 'Bash', codex: 'Bash', gemini: 'run_shell_command' };
+
+const READ_SINCE_QUIET38 = RUNNERS.filter((r) => r.name === 'mocha' || r.name === 'phpunit');
+const CASES = AGENTS.flatMap((agent) => READ_SINCE_QUIET38.map((runner) => ({ agent, runner, name: `${runner.name} through the ${agent} hook` })));
+
+describe.each(CASES)('failing $name', ({ agent, runner }) => {
+  // Claude Code's hook calls as processes; the others' every fourth (the rest in this process, same state)
+  const every = agent === 'claude-code' ? 1 : 4;
+  const folder = (what: string) => tempFolder(`hook-runner-${what}-${runner.name}-${agent}`);
+
+  it('should allow a suite fixed one failing test after another, saying nothing', async () => {
+    const steps = await replayHook(agent, 'suite', runnerSuiteOneByOne(runner, SHELL[agent]), ['--state-dir', folder('suite')], every);
+    expect(steps.map((s) => s.propose)).toEqual(Array.from({ length: 8 }, () => 'allow'));
+    for (const s of steps) expect(s.recordReply).not.toMatch(/loopwatch/i);
+  }, 120_000);
+
+  it('should still warn about the same test failing again and again', async () => {
+    const steps = await replayHook(agent, 'again', runnerSameTestAgain(runner, SHELL[agent]), ['--state-dir', folder('again')], every);
+    expect(steps.slice(0, 2).map((s) => s.recordReply)).not.toContainEqual(expect.stringMatching(/loopwatch/i));
+    expect(steps.some((s) => s.propose !== 'allow' || /loopwatch/i.test(s.recordReply ?? ''))).toBe(true);
+  }, 120_000);
+});
