@@ -234,10 +234,10 @@ export class LoopEngine {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
     checkId(sessionId, 'sessionId');
-    this.validateLive(call); // an invalid call neither starts nor evicts a session
+    const valid = this.validateLive(call); // an invalid call neither starts nor evicts a session
     const session = this.sessionFor(sessionId, now);
     session.expectEveryOutcome(everyOutcome);
-    const d = session.propose(call);
+    const d = session.propose(valid);
     if (this.metrics !== null) this.measuredDecision('propose', t0, d);
     return d;
   }
@@ -247,8 +247,8 @@ export class LoopEngine {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
     checkId(sessionId, 'sessionId');
-    this.validateLive(call);
-    const d = this.sessionFor(sessionId, now, null, undefined, hasText(call)).record(call);
+    const valid = this.validateLive(call);
+    const d = this.sessionFor(sessionId, now, null, undefined, hasText(valid)).record(valid);
     if (this.metrics !== null) this.measuredDecision('record', t0, d);
     return d;
   }
@@ -463,8 +463,10 @@ export class LoopEngine {
    * A live call checked as the session will check it (validate(), and its `id`), so that an invalid call
    * neither starts nor evicts a session, nor has room made for its text.
    */
-  private validateLive(call: unknown): void {
-    validateLiveCall(call, 'record', (c) => this.validate(c));
+  private validateLive(call: unknown): LiveCall {
+    const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
+    // the session checks it again (its own options), on what was read here: an outcome is read once
+    return id === undefined ? event : { ...event, id };
   }
 
   /** The event checked as validateEvent does, and with `strictValues`, refused as a LoopPool would refuse it. */

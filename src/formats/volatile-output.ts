@@ -44,11 +44,15 @@ export function stablePersistedText(text: string): string {
   if (at < 0) return text;
   let out = '';
   let from = 0;
+  // the first blank line at or after `at`, looked for again only once `at` has passed it (-1: none left):
+  // looked for from each block, a text of many blocks and no blank line was read to its end from each one
+  let blank = -2;
   while (at >= 0) {
     const end = text.indexOf('</persisted-output>', at);
     const stop = end < 0 ? text.length : end;
     // the path is on the block's first lines; the preview (the output's own text) is left as it is
-    const preview = text.indexOf('\n\n', at);
+    if (blank !== -1 && blank < at) blank = text.indexOf('\n\n', at);
+    const preview = blank;
     const head = preview < 0 || preview > stop ? stop : preview;
     out += text.slice(from, at) + text.slice(at, head).replace(SAVED_TO, `$1${PERSISTED_PATH}`);
     from = head;

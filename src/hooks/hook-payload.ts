@@ -27,6 +27,12 @@ export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
 export const MAX_TEXT = 16 * 1024;
 /** Containers of a payload's values nested deeper than this are replaced by a marker. */
 export const MAX_VALUE_DEPTH = 64;
+/**
+ * Values (elements and members, at any depth) of one payload value (a tool's input, its response) kept as a
+ * structure: a value holding more is kept as its JSON text, capped (capValue). The largest of the real
+ * sessions' sets holds 1,874 (a tool input 1,689).
+ */
+export const MAX_PAYLOAD_VALUES = 16_384;
 /** Longest session id (and subagent id) read, in characters. */
 export const MAX_SESSION_LENGTH = 512;
 /** Longest tool name read, in characters. */
@@ -69,16 +75,58 @@ export function capText(s: string): string {
 
 /**
  * A copy of a JSON value with every string capped (capText, or `cap`: `loopwatch serve` also redacts) and
- * nesting beyond MAX_VALUE_DEPTH replaced.
+ * nesting beyond MAX_VALUE_DEPTH replaced. A value holding more than MAX_PAYLOAD_VALUES values (counted as
+ * the copy would keep them) is its JSON text, capped: its head, its length and a fingerprint of the whole
+ * (`loopwatch serve` keeps a call's args past its own limit so, call-door.ts), so what the hook does with it
+ * afterwards (similar args, the pending call in the state file, its fingerprint) costs a string, not its values.
  */
 export function capValue(v: unknown, depth = 0, cap: (s: string) => string = capText): unknown {
+  if (typeof v === 'object' && v !== null && depth < MAX_VALUE_DEPTH && valuesOver(v, depth, MAX_PAYLOAD_VALUES)) return cap(wholeText(v, depth));
+  return copyCapped(v, depth, cap);
+}
+
+/** The copy capValue makes of a value within MAX_PAYLOAD_VALUES. */
+function copyCapped(v: unknown, depth: number, cap: (s: string) => string): unknown {
   if (typeof v === 'string') return cap(v);
   if (typeof v !== 'object' || v === null) return v;
-  if (depth >= MAX_VALUE_DEPTH) return '[loopwatch: nested too deep]';
-  if (Array.isArray(v)) return v.map((x) => capValue(x, depth + 1, cap));
+  if (depth >= MAX_VALUE_DEPTH) return NESTED_TOO_DEEP;
+  if (Array.isArray(v)) return v.map((x) => copyCapped(x, depth + 1, cap));
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[cap(k)] = capValue(x, depth + 1, cap);
+  for (const [k, x] of Object.entries(v)) out[cap(k)] = copyCapped(x, depth + 1, cap);
   return out;
+}
+
+const NESTED_TOO_DEEP = '[loopwatch: nested too deep]';
+
+/**
+ * Whether `v` (at `depth`) holds more than `max` values (elements and members, each counted once; what lies
+ * at MAX_VALUE_DEPTH is one value, its marker's): stops counting at the first value past `max`.
+ */
+function valuesOver(v: object, depth: number, max: number): boolean {
+  let left = max;
+  const count = (x: unknown, d: number): boolean => {
+    if (typeof x !== 'object' || x === null || d >= MAX_VALUE_DEPTH) return true;
+    // an index loop, not Object.values: nothing is copied before the count says it may be
+    if (Array.isArray(x)) {
+      if ((left -= x.length) < 0) return false;
+      for (let i = 0; i < x.length; i++) if (!count(x[i], d + 1)) return false;
+      return true;
+    }
+    const keys = Object.keys(x);
+    if ((left -= keys.length) < 0) return false;
+    for (const k of keys) if (!count((x as Record<string, unknown>)[k], d + 1)) return false;
+    return true;
+  };
+  return !count(v, depth);
+}
+
+/** The JSON text of a value (JSON data: a payload's), or of its copy with the nesting past MAX_VALUE_DEPTH replaced when too deep to write. */
+function wholeText(v: object, depth: number): string {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return JSON.stringify(copyCapped(v, depth, (s) => s));
+  }
 }
 
 /** The string field `name`, 1 to `max` characters. Throws InvalidEventError naming it. */

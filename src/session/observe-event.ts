@@ -100,11 +100,15 @@ export function validateEvent(event: unknown): ToolEvent {
   if (step !== undefined && !(typeof step === 'number' && Number.isFinite(step))) notFinite('step', step);
   if (round !== undefined && !(typeof round === 'number' && Number.isFinite(round))) notFinite('round', round);
   if (error !== undefined && typeof error !== 'string') {
+    let text: string | undefined;
     try {
-      errorText(error);
+      text = errorText(error);
     } catch (err) {
       throw unreadable('error', err);
     }
+    // an object's text read once, for every part after (the text, or `true` for none: as a pool sends an
+    // error to its workers, portable-values.ts): a hostile error object was walked again by each of them
+    if (typeof error === 'object' && error !== null && text !== undefined) error = text === '' ? true : text;
   }
   return {
     tool,
