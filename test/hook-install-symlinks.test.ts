@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeSettings } from '../src/hooks/settings-file.js';
 import type { CliRun } from './helpers/cli.js';
-import { loopwatchAsync } from './helpers/hook-payloads.js';
+import { hookVerbInProcess } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 const CREDENTIALS = '{"auths":{"registry.example":{"auth":"c2VjcmV0dXNlcjpTM2NyZXRQYXNzd29yZA=="}}}\n';
@@ -35,7 +35,7 @@ function place(): Place {
 }
 
 function run(p: Place, args: readonly string[]): Promise<CliRun> {
-  return loopwatchAsync(['hook', ...args, ...(args[0] === 'install' ? ['--agent-version', '2.1.9'] : [])], '', p.env, p.project);
+  return hookVerbInProcess([...args, ...(args[0] === 'install' ? ['--agent-version', '2.1.9'] : [])], p.env, p.project);
 }
 
 /** Every file's text under `dir` (links as `-> target`), by name. */

@@ -12,7 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionFile } from '../src/hooks/session-file.js';
-import { hook, loopwatchAsync, proposeAction } from './helpers/hook-payloads.js';
+import { hook, proposeAction } from './helpers/hook-payloads.js';
+import { hookVerbInProcess } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 const S = '1697ec0d-5b61-420d-92cd-2a8845ad1a86';
@@ -64,7 +65,7 @@ describe('a subagent whose call an interrupt cut off', () => {
 
   it('should have SubagentStop and Interrupt installed, in the background', async () => {
     const dir = tempFolder('hook-subagent-install');
-    const r = await loopwatchAsync(['hook', 'install', '--agent', 'claude-code', '--project'], '', { ...process.env, HOME: dir }, dir);
+    const r = await hookVerbInProcess(['install', '--agent', 'claude-code', '--project'], { ...process.env, HOME: dir }, dir);
     expect(r.code).toBe(0);
     const hooks = (JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { async?: boolean }[] }[]> }).hooks;
     expect([hooks.SubagentStop?.[0]?.hooks[0]?.async, hooks.Interrupt?.[0]?.hooks[0]?.async]).toEqual([true, true]);
