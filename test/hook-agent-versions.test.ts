@@ -8,13 +8,15 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { installTarget } from '../src/hooks/install-targets.js';
 import type { CliRun } from './helpers/cli.js';
 import { afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
-import { hookInProcess, hookVerbInProcess } from './helpers/hook-in-process.js';
+import { hookInProcess, hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const root = mkdtempSync(join(tmpdir(), 'loopwatch-hook-versions-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -13,11 +13,13 @@
  */
 import { chownSync, chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readSettings, writeSettings } from '../src/hooks/settings-file.js';
 import type { AgentName } from '../src/hooks/hook-agent.js';
-import { hookVerbInProcess } from './helpers/hook-in-process.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const OTHER = 12345;
 const TEXT = '{\n  "theme": "dark"\n}\n';

@@ -7,9 +7,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { hookVerbInProcess } from './helpers/hook-in-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const HOSTILE = 'p\u001b]8;;https:evil\u0007x\u001b[2J\u009b31m\u202eevil';
 /** Controls a terminal acts on: C0 but line breaks, DEL, C1, bidirectional controls. */

@@ -12,10 +12,12 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from './helpers/cli.js';
-import { hookVerbInProcess } from './helpers/hook-in-process.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const POSIX = process.platform !== 'win32';
 const SETTINGS = '{\n  "theme": "dark",\n  "env": { "ANTHROPIC_API_KEY": "kept-as-is" }\n}\n';

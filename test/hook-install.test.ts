@@ -9,13 +9,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { installTarget, isLoopwatchCommand } from '../src/hooks/install-targets.js';
 import type { CliRun } from './helpers/cli.js';
 import { AGENTS, fixture, loopwatchAsync } from './helpers/hook-payloads.js';
-import { hookVerbInProcess } from './helpers/hook-in-process.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 interface Place {
   home: string;

@@ -10,11 +10,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { hook, proposeAction } from './helpers/hook-payloads.js';
-import { hookVerbInProcess } from './helpers/hook-in-process.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const S = '1697ec0d-5b61-420d-92cd-2a8845ad1a86';
 const A = 'a5ea9dfc7afc981c5';

@@ -9,13 +9,15 @@
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptedFolder, acceptedKey, isAccepted } from '../src/hooks/accepted-allowlists.js';
 import { AGENT_VARIABLES } from '../src/hooks/agent-caller.js';
 import { acceptedPath, projectAllowlist } from '../src/hooks/project-allowlist.js';
 import type { CliRun } from './helpers/cli.js';
-import { hookVerbInProcess } from './helpers/hook-in-process.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 /** `loopwatch hook trust ...args` from the person's terminal (input a terminal, no agent's variable), in `cwd`. */
 const trustInTerminal = (args: readonly string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<CliRun> => hookVerbInProcess(['trust', ...args], env, cwd, true);

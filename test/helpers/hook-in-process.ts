@@ -45,3 +45,19 @@ export async function hookInProcess(args: readonly string[], payload: unknown, p
 export function hookVerbInProcess(args: readonly string[], env?: NodeJS.ProcessEnv, cwd?: string, inputIsTTY = false): Promise<CliRun> {
   return hookInProcess(args, '', { ...(env === undefined ? {} : { env }), ...(cwd === undefined ? {} : { cwd }), inputIsTTY });
 }
+
+/**
+ * Loads the modules of `loopwatch hook` and its verbs (a `beforeAll` of a file that runs them here, 180 s):
+ * loaded (and, from src/, transformed) inside a test, they count against its timeout, which a loaded machine
+ * ran past (hook-install's first case took 43 and 60 s at load ~20, against 3 s once loaded). A process
+ * loads its bundle outside the test's clock as well: spawnSync blocks the timer.
+ */
+export async function loadHookVerbs(): Promise<void> {
+  await Promise.all([
+    import('../../src/cli/hook-command.js'),
+    import('../../src/cli/hook-install-command.js'),
+    import('../../src/cli/hook-reset-command.js'),
+    import('../../src/cli/hook-status-command.js'),
+    import('../../src/cli/hook-trust-command.js'),
+  ]);
+}
