@@ -15,6 +15,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processContext } from '../src/cli/command-context.js';
 import { parseEvalArgs, runEval } from '../src/cli/eval-command.js';
 import { UsageError } from '../src/cli/usage-error.js';
 import { defaultTraceDir } from '../src/eval/trace-dir.js';
@@ -38,7 +39,7 @@ if (dir === null) {
 try {
   if (engine !== 'wasm' && engine !== 'reference') throw new UsageError(`--engine must be wasm or reference, received "${engine}"`);
   const settings = { ...parseEvalArgs([...args, dir]), engine: engine as 'wasm' | 'reference' };
-  process.exitCode = await runEval(settings, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+  process.exitCode = await runEval(settings, { ...processContext(), stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
 } catch (e) {
   if (!(e instanceof UsageError)) throw e;
   console.error(`npm run eval: ${e.message}`);

@@ -8,13 +8,15 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { installTarget } from '../src/hooks/install-targets.js';
 import type { CliRun } from './helpers/cli.js';
-import { afterPayload, beforePayload, hook, loopwatchAsync } from './helpers/hook-payloads.js';
-import { hookInProcess } from './helpers/hook-in-process.js';
+import { afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
+import { hookInProcess, hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const root = mkdtempSync(join(tmpdir(), 'loopwatch-hook-versions-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -37,7 +39,7 @@ function place(name: string, versions: Partial<Record<'claude' | 'codex' | 'gemi
 }
 
 function install(p: { env: NodeJS.ProcessEnv; home: string }, agent: AgentName): Promise<CliRun> {
-  return loopwatchAsync(['hook', 'install', '--agent', agent], '', p.env, p.home);
+  return hookVerbInProcess(['install', '--agent', agent], p.env, p.home);
 }
 
 function installedCommand(p: { env: NodeJS.ProcessEnv; home: string }, agent: AgentName): string {
@@ -80,10 +82,10 @@ describe('hook install and the agent\'s version', () => {
     const r = await install(p, 'claude-code');
     expect(r.stdout).toContain('  agent      claude --version gave no version: assumed current (2.1.9 or later takes warnings before a call)\n');
     expect(installedCommand(p, 'claude-code')).toMatch(/ --agent claude-code$/);
-    const given = await loopwatchAsync(['hook', 'install', '--agent', 'claude-code', '--agent-version', '2.1.3'], '', p.env, p.home);
+    const given = await hookVerbInProcess(['install', '--agent', 'claude-code', '--agent-version', '2.1.3'], p.env, p.home);
     expect(given.stdout).toContain('  updated ');
     expect(installedCommand(p, 'claude-code')).toMatch(/ --agent-version 2\.1\.3$/);
-    const bad = await loopwatchAsync(['hook', 'install', '--agent', 'codex', '--agent-version', 'latest'], '', p.env, p.home);
+    const bad = await hookVerbInProcess(['install', '--agent', 'codex', '--agent-version', 'latest'], p.env, p.home);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--agent-version must be a version such as 2\.1\.9, received "latest"/);
   });

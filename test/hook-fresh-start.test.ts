@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import type { LiveAction } from '../src/index.js';
 import { AGENTS, afterPayload, beforePayload, editCall, hook, loopwatchAsync, promptPayload, proposeAction, readCall } from './helpers/hook-payloads.js';
-import { hookInProcess } from './helpers/hook-in-process.js';
+import { hookInProcess, hookVerbInProcess } from './helpers/hook-in-process.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-fresh-'));
@@ -99,7 +99,7 @@ describe.each(AGENTS)('a fresh start after a stop (%s)', (agent) => {
   it('should let the command run after loopwatch hook reset --session', async () => {
     const s = session(agent, `${agent}-reset`);
     await untilStopped(s, agent);
-    const r = await loopwatchAsync(['hook', 'reset', '--session', `${agent}-reset`, '--state-dir', stateDir], '');
+    const r = await hookVerbInProcess(['reset', '--session', `${agent}-reset`, '--state-dir', stateDir]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`fresh start  ${agent.padEnd(11)} ${agent}-reset\n`);
@@ -116,6 +116,7 @@ describe('without a fresh start', () => {
   }, 120_000);
 
   it('should say so when no session matches hook reset', async () => {
+    // a process: reset through the command's own entry (the others run in this one)
     const r = await loopwatchAsync(['hook', 'reset', '--session', 'nobody', '--state-dir', stateDir], '');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`loopwatch hook reset: no session "nobody" in ${stateDir}\n`);

@@ -6,9 +6,11 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { loopwatchAsync } from './helpers/hook-payloads.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const KEY = 'sk-ant-api03-Zt8Kq2Lm5Np7Rs4Vw1Xy9Bc3Df6Gh0Jk-Qa2Ws4EdRf5Tg6Yh';
 
@@ -21,7 +23,7 @@ async function install(text: string): Promise<{ code: number | null; stderr: str
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
   delete env.CODEX_HOME;
   delete env.CLAUDE_CONFIG_DIR;
-  const r = await loopwatchAsync(['hook', 'install', '--agent', 'claude-code', '--agent-version', '2.1.9'], '', env, home);
+  const r = await hookVerbInProcess(['install', '--agent', 'claude-code', '--agent-version', '2.1.9'], env, home);
   return { code: r.code, stderr: r.stderr, after: readFileSync(file, 'utf8') };
 }
 

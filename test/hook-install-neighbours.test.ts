@@ -4,7 +4,8 @@
  * - a file of another user (or, for a new file, a folder of another user) is refused by name, exit 2,
  *   untouched (its bytes, owner and mode), nothing made beside it. Before, install renamed its own file over
  *   it: run as root (`sudo`), the user's `~/.claude/settings.json` became root's, which the user's agent can
- *   no longer write. Through the real CLI, as root (only root can give a file to another user here);
+ *   no longer write. Through the hook command in the test's process (hookVerbInProcess), as root (only root can
+ *   give a file to another user here);
  * - a file changed between install's read and its rename (the agent, an editor, a second install) is not
  *   replaced: the other program's text stays, no backup or temporary file is left, and the command says so
  *   (exit 2). Before, the change was lost without a word. The change is made at writeSettings's seam (after
@@ -12,11 +13,13 @@
  */
 import { chownSync, chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readSettings, writeSettings } from '../src/hooks/settings-file.js';
 import type { AgentName } from '../src/hooks/hook-agent.js';
-import { loopwatchAsync } from './helpers/hook-payloads.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const OTHER = 12345;
 const TEXT = '{\n  "theme": "dark"\n}\n';
@@ -40,7 +43,7 @@ describe.skipIf(!asRoot)('hook install and uninstall leave another user\'s setti
       chmodSync(path, 0o600);
       chownSync(path, OTHER, OTHER);
       for (const verb of ['install', 'uninstall']) {
-        const r = await loopwatchAsync(['hook', verb, '--agent', agent, ...(verb === 'install' ? ['--agent-version', '2.1.9'] : [])], '', env, root);
+        const r = await hookVerbInProcess([verb, '--agent', agent, ...(verb === 'install' ? ['--agent-version', '2.1.9'] : [])], env, root);
         expect(r.code).toBe(2);
         expect(r.stderr).toContain(`${path}: it is owned by uid ${OTHER}, not by you (uid 0); loopwatch does not write another user's settings`);
         expect(r.stderr).toContain('nothing was changed');
@@ -56,7 +59,7 @@ describe.skipIf(!asRoot)('hook install and uninstall leave another user\'s setti
     const { path, env } = userSettings('claude-code', root);
     mkdirSync(join(path, '..'));
     chownSync(join(path, '..'), OTHER, OTHER);
-    const r = await loopwatchAsync(['hook', 'install', '--agent', 'claude-code', '--agent-version', '2.1.9'], '', env, root);
+    const r = await hookVerbInProcess(['install', '--agent', 'claude-code', '--agent-version', '2.1.9'], env, root);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${path}: its folder is owned by uid ${OTHER}`);
     expect(readdirSync(join(path, '..'))).toEqual([]);
@@ -73,7 +76,7 @@ describe.skipIf(!asRoot)('hook install makes no folder of its own in another use
       const root = tempFolder('hook-install-owner-ancestor');
       chownSync(root, OTHER, OTHER);
       const env: NodeJS.ProcessEnv = { ...process.env, HOME: root, CLAUDE_CONFIG_DIR: folder(root) };
-      const r = await loopwatchAsync(['hook', 'install', '--agent', 'claude-code', '--agent-version', '2.1.9'], '', env, root);
+      const r = await hookVerbInProcess(['install', '--agent', 'claude-code', '--agent-version', '2.1.9'], env, root);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`${join(folder(root), 'settings.json')}: its folder is missing, and the nearest existing folder above it, ${root}, is owned by uid ${OTHER}, not by you (uid 0)`);
       expect(r.stderr).toContain('nothing was changed');
@@ -84,7 +87,7 @@ describe.skipIf(!asRoot)('hook install makes no folder of its own in another use
   it('should make the missing folders when the nearest existing one is the installer\'s own', async () => {
     const root = tempFolder('hook-install-owner-ancestor-own');
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: root, CLAUDE_CONFIG_DIR: join(root, 'config', 'claude') };
-    const r = await loopwatchAsync(['hook', 'install', '--agent', 'claude-code', '--agent-version', '2.1.9'], '', env, root);
+    const r = await hookVerbInProcess(['install', '--agent', 'claude-code', '--agent-version', '2.1.9'], env, root);
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, 'config', 'claude', 'settings.json'), 'utf8')).toContain('PreToolUse');
   }, 60_000);

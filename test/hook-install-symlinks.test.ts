@@ -8,11 +8,13 @@
  */
 import { lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeSettings } from '../src/hooks/settings-file.js';
 import type { CliRun } from './helpers/cli.js';
-import { loopwatchAsync } from './helpers/hook-payloads.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const CREDENTIALS = '{"auths":{"registry.example":{"auth":"c2VjcmV0dXNlcjpTM2NyZXRQYXNzd29yZA=="}}}\n';
 
@@ -35,7 +37,7 @@ function place(): Place {
 }
 
 function run(p: Place, args: readonly string[]): Promise<CliRun> {
-  return loopwatchAsync(['hook', ...args, ...(args[0] === 'install' ? ['--agent-version', '2.1.9'] : [])], '', p.env, p.project);
+  return hookVerbInProcess([...args, ...(args[0] === 'install' ? ['--agent-version', '2.1.9'] : [])], p.env, p.project);
 }
 
 /** Every file's text under `dir` (links as `-> target`), by name. */

@@ -7,9 +7,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { loopwatchAsync } from './helpers/hook-payloads.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const HOSTILE = 'p\u001b]8;;https:evil\u0007x\u001b[2J\u009b31m\u202eevil';
 /** Controls a terminal acts on: C0 but line breaks, DEL, C1, bidirectional controls. */
@@ -25,7 +27,7 @@ describe('hook install in a folder with controls in its name', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
     delete env.CLAUDE_CONFIG_DIR;
     for (const args of [['install', '--agent-version', '2.1.9'], ['install', '--agent-version', '2.1.9'], ['uninstall']]) {
-      const r = await loopwatchAsync(['hook', ...args, '--agent', 'claude-code', '--project'], '', env, project);
+      const r = await hookVerbInProcess([...args, '--agent', 'claude-code', '--project'], env, project);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('p\\x1b]8;;https:evil\\x07x\\x1b[2J\\x9b31m\\u202eevil');
       expect(r.stdout).not.toMatch(RAW);

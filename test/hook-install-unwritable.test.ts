@@ -12,9 +12,12 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from './helpers/cli.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const POSIX = process.platform !== 'win32';
 const SETTINGS = '{\n  "theme": "dark",\n  "env": { "ANTHROPIC_API_KEY": "kept-as-is" }\n}\n';
@@ -32,20 +35,25 @@ function home(mode = 0o644): { home: string; folder: string; file: string; env: 
   return { home: h, folder, file, env };
 }
 
-/** `loopwatch hook VERB --agent claude-code` in HOME's env; `full`: with no file writable (`ulimit -f 0`). */
-function hook(verb: string, env: NodeJS.ProcessEnv, full = false): { code: number | null; stdout: string; stderr: string } {
-  const node = [process.execPath, CLI, 'hook', verb, '--agent', 'claude-code', ...(verb === 'install' ? ['--agent-version', '2.1.9'] : [])];
-  const r = full
-    ? spawnSync('/bin/sh', ['-c', 'ulimit -f 0 && exec "$@"', 'sh', ...node], { env, encoding: 'utf8', cwd: env.HOME })
-    : spawnSync(node[0]!, node.slice(1), { env, encoding: 'utf8', cwd: env.HOME });
+/** The arguments of `loopwatch hook VERB --agent claude-code`. */
+const args = (verb: string): string[] => [verb, '--agent', 'claude-code', ...(verb === 'install' ? ['--agent-version', '2.1.9'] : [])];
+
+/** `loopwatch hook VERB --agent claude-code` in HOME's env, in the test's process. */
+function hook(verb: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return hookVerbInProcess(args(verb), env, env.HOME);
+}
+
+/** The same as a process with no file writable (`ulimit -f 0`: a limit of the process, so a process of its own). */
+function hookOnFullDisk(verb: string, env: NodeJS.ProcessEnv): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('/bin/sh', ['-c', 'ulimit -f 0 && exec "$@"', 'sh', process.execPath, CLI, 'hook', ...args(verb)], { env, encoding: 'utf8', cwd: env.HOME });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe.skipIf(!POSIX)('hook install where the settings cannot be written', () => {
-  it('should refuse a settings file the user made read-only, and leave it as it was', () => {
+  it('should refuse a settings file the user made read-only, and leave it as it was', async () => {
     const h = home(0o444);
     for (const verb of ['install', 'uninstall']) {
-      const r = hook(verb, h.env);
+      const r = await hook(verb, h.env);
       if (verb === 'uninstall') expect(r.code).toBe(0); // nothing of loopwatch's there: nothing to change
       else {
         expect(r.code).toBe(2);
@@ -60,7 +68,7 @@ describe.skipIf(!POSIX)('hook install where the settings cannot be written', () 
 
   it('should leave nothing behind on a full disk and name the file, not "a bug in loopwatch"', () => {
     const h = home();
-    const r = hook('install', h.env, true);
+    const r = hookOnFullDisk('install', h.env);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${h.file}: cannot be written (EFBIG`);
     expect(r.stderr).toContain('nothing was changed');

@@ -2,17 +2,22 @@
  * `loopwatch hook install|uninstall` on temporary home and project folders: loopwatch's entries merged
  * into each agent's settings file beside what is there (installing twice changes nothing), a backup of a
  * file it changes, exactly its own entries removed, a file it cannot read left alone; and the command it
- * installs runs.
+ * installs runs. The commands run in the test's process (hookVerbInProcess, with the temporary HOME and
+ * project folder as their environment and folder), but the install whose command is run: that one is a
+ * `loopwatch` process, whose entry passes its own environment, folder and script.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { installTarget, isLoopwatchCommand } from '../src/hooks/install-targets.js';
 import type { CliRun } from './helpers/cli.js';
 import { AGENTS, fixture, loopwatchAsync } from './helpers/hook-payloads.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 interface Place {
   home: string;
@@ -35,7 +40,7 @@ function place(): Place {
 }
 
 function run(p: Place, args: readonly string[]): Promise<CliRun> {
-  return loopwatchAsync(['hook', ...args], '', p.env, p.project);
+  return hookVerbInProcess(args, p.env, p.project);
 }
 
 function settingsPath(p: Place, agent: AgentName, scope: 'user' | 'project'): string {
@@ -180,7 +185,8 @@ describe.each(AGENTS)('hook install --agent %s', (agent) => {
 
   it('should install a command that runs the hook', async () => {
     const p = place();
-    expect((await run(p, ['install', '--agent', agent, '--state-dir', 'state'])).code).toBe(0);
+    // a process: HOME, the folder a relative --state-dir is taken from and the hook's entry are the process's own
+    expect((await loopwatchAsync(['hook', 'install', '--agent', agent, '--state-dir', 'state'], '', p.env, p.project)).code).toBe(0);
     const [handler] = Object.values(ownHandlers(read(settingsPath(p, agent, 'user')))).flat() as { command: string }[];
     expect(handler?.command).toMatch(/dist\/hook\/hook-main\.cjs --agent/);
     const out = execFileSync('/bin/sh', ['-c', handler?.command as string], { input: JSON.stringify(fixture(agent, 'before.json')), encoding: 'utf8', env: p.env });

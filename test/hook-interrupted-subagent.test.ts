@@ -10,10 +10,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SessionFile } from '../src/hooks/session-file.js';
-import { hook, loopwatchAsync, proposeAction } from './helpers/hook-payloads.js';
+import { hook, proposeAction } from './helpers/hook-payloads.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
 
 const S = '1697ec0d-5b61-420d-92cd-2a8845ad1a86';
 const A = 'a5ea9dfc7afc981c5';
@@ -64,7 +67,7 @@ describe('a subagent whose call an interrupt cut off', () => {
 
   it('should have SubagentStop and Interrupt installed, in the background', async () => {
     const dir = tempFolder('hook-subagent-install');
-    const r = await loopwatchAsync(['hook', 'install', '--agent', 'claude-code', '--project'], '', { ...process.env, HOME: dir }, dir);
+    const r = await hookVerbInProcess(['install', '--agent', 'claude-code', '--project'], { ...process.env, HOME: dir }, dir);
     expect(r.code).toBe(0);
     const hooks = (JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { async?: boolean }[] }[]> }).hooks;
     expect([hooks.SubagentStop?.[0]?.hooks[0]?.async, hooks.Interrupt?.[0]?.hooks[0]?.async]).toEqual([true, true]);

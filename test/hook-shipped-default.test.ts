@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loopwatchAsync, replayHook } from './helpers/hook-payloads.js';
+import { replayHook } from './helpers/hook-payloads.js';
+import { hookVerbInProcess } from './helpers/hook-in-process.js';
 import { STUCK } from './helpers/live-scenarios.js';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'loopwatch-hook-shipped-'));
@@ -46,7 +47,7 @@ describe('loopwatch hook and the shipped default', () => {
     expect(after.map((s) => s.propose)).toEqual(['warn', 'deny']);
     expect(after.every((s) => s.stderr === '')).toBe(true);
     // reset without flags takes the options as the hook does: the session gets a fresh start, its state kept
-    const r = await loopwatchAsync(['hook', 'reset', '--session', 'old-state', '--state-dir', stateDir], '');
+    const r = await hookVerbInProcess(['reset', '--session', 'old-state', '--state-dir', stateDir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('fresh start  claude-code old-state\n');
     expect(r.stdout).not.toContain('written under other detection options');

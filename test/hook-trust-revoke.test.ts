@@ -3,17 +3,24 @@
  * whether each still holds the text accepted), and `loopwatch hook trust --revoke FILE` removes every
  * acceptance of one file, so the hooks check the calls without its rules again. On integ (de6f187) status
  * listed none and there was no way to withdraw one but finding its hashed marker by hand. Revoking only
- * narrows: it works from an agent's shell too (no terminal, CLAUDECODE set).
+ * narrows: it works from an agent's shell too (no terminal, CLAUDECODE set). The commands run in the test's
+ * process (hookVerbInProcess: the project's folder and environment through their io, `trust` told its input
+ * is a terminal); hook-trust-by-agent keeps them processes on a terminal, as the person runs them.
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptedFolder, acceptedKey, isAccepted } from '../src/hooks/accepted-allowlists.js';
 import { AGENT_VARIABLES } from '../src/hooks/agent-caller.js';
 import { acceptedPath, projectAllowlist } from '../src/hooks/project-allowlist.js';
-import { loopwatchAsync } from './helpers/hook-payloads.js';
+import type { CliRun } from './helpers/cli.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
-import { trustInTerminal } from './helpers/trust-terminal.js';
+
+beforeAll(loadHookVerbs, 180_000); // the modules of the commands run here, loaded outside the tests' clocks
+
+/** `loopwatch hook trust ...args` from the person's terminal (input a terminal, no agent's variable), in `cwd`. */
+const trustInTerminal = (args: readonly string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<CliRun> => hookVerbInProcess(['trust', ...args], env, cwd, true);
 
 const V1 = JSON.stringify({ allow: [{ tool: 'Bash', command: '^npm test\\b' }] });
 const V2 = JSON.stringify({ allow: [{ tool: 'Bash', command: '^npm run lint\\b' }] });
@@ -30,7 +37,7 @@ function project(): { cwd: string; file: string; env: NodeJS.ProcessEnv; stateDi
   return { cwd, file, env, stateDir: join(root, 'state') };
 }
 
-const status = async (p: { env: NodeJS.ProcessEnv; stateDir: string }): Promise<string> => (await loopwatchAsync(['hook', 'status', '--state-dir', p.stateDir], '', p.env)).stdout;
+const status = async (p: { env: NodeJS.ProcessEnv; stateDir: string }): Promise<string> => (await hookVerbInProcess(['status', '--state-dir', p.stateDir], p.env)).stdout;
 
 describe('loopwatch hook status and hook trust --revoke', () => {
   it('should list an accepted file, say when it changed, and revoke every version of it, from an agent too', async () => {
@@ -45,14 +52,14 @@ describe('loopwatch hook status and hook trust --revoke', () => {
     expect((await trustInTerminal([p.file], p.env)).code).toBe(0); // the second version accepted too
     expect(isAccepted(real, V1, p.env) && isAccepted(real, V2, p.env)).toBe(true);
     // an agent's shell: no terminal, an agent's variable
-    const r = await loopwatchAsync(['hook', 'trust', '--revoke'], '', { ...p.env, CLAUDECODE: '1' }, p.cwd);
+    const r = await hookVerbInProcess(['trust', '--revoke'], { ...p.env, CLAUDECODE: '1' }, p.cwd);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`loopwatch hook trust --revoke: ${real} is no longer accepted (2 versions revoked): the hooks check the calls without its rules\n`);
     expect(r.code).toBe(0);
     expect(isAccepted(real, V1, p.env) || isAccepted(real, V2, p.env)).toBe(false);
     expect(projectAllowlist(p.cwd, p.stateDir, p.env).rules).toEqual([]);
     expect(await status(p)).not.toContain('accepted .loopwatch.json files');
-    const again = await loopwatchAsync(['hook', 'trust', '--revoke', p.file], '', p.env);
+    const again = await hookVerbInProcess(['trust', '--revoke', p.file], p.env);
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(`loopwatch hook trust --revoke: ${real} was not accepted: nothing to revoke\n`);
   }, 60_000);
@@ -64,7 +71,7 @@ describe('loopwatch hook status and hook trust --revoke', () => {
     writeFileSync(join(acceptedFolder(p.env), acceptedKey(real, V1)), ''); // as integ wrote it
     expect(isAccepted(real, V1, p.env)).toBe(true);
     expect(await status(p)).toContain(`marker ${acceptedKey(real, V1)}: accepted `);
-    const r = await loopwatchAsync(['hook', 'trust', '--revoke', p.file], '', p.env);
+    const r = await hookVerbInProcess(['trust', '--revoke', p.file], p.env);
     expect(r.code).toBe(0);
     expect(isAccepted(real, V1, p.env)).toBe(false);
   }, 30_000);

@@ -3,6 +3,7 @@
  * refine the preset's). Everything is validated before a call is read; an error names the file, the
  * option, the rule and the value received.
  */
+import { resolve } from 'node:path';
 import { isLoopwatchError } from '../errors.js';
 import { jsonErrorMessage } from '../formats/json-value.js';
 import { readBoundedFile, readFailure } from '../formats/regular-file.js';
@@ -23,11 +24,11 @@ export const CONFIG_KEYS: readonly string[] = [...CONFIG_OPTION_KEYS, 'preset', 
 /** Largest config file read (16 MiB; a FIFO, a device or a bigger file is refused, not read for ever). */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
-/** A config file's preset, options (its notes left out) and per-family section (unchecked). Throws UsageError. */
-export function readConfig(path: string): { preset: string | undefined; options: LoopDetectorOptions; families?: unknown } {
+/** A config file's preset, options (its notes left out) and per-family section (unchecked); a relative `path` is read from `cwd` when given (named as given). Throws UsageError. */
+export function readConfig(path: string, cwd?: string): { preset: string | undefined; options: LoopDetectorOptions; families?: unknown } {
   let text: string;
   try {
-    text = readBoundedFile(path, MAX_CONFIG_BYTES).toString('utf8');
+    text = readBoundedFile(cwd === undefined ? path : resolve(cwd, path), MAX_CONFIG_BYTES).toString('utf8');
   } catch (e) {
     throw new UsageError(`--config ${path}: cannot read the file (${readFailure(e)})`);
   }
@@ -53,16 +54,16 @@ export function readConfig(path: string): { preset: string | undefined; options:
  * The detection options for `--preset` and `--config` (either may be absent), validated. Throws UsageError
  * naming the file, the option, the rule and the value.
  */
-export function detectionOptions(preset: string | undefined, configPath: string | undefined): LoopDetectorOptions {
-  return familyDetection(preset, configPath).pooled;
+export function detectionOptions(preset: string | undefined, configPath: string | undefined, cwd?: string): LoopDetectorOptions {
+  return familyDetection(preset, configPath, cwd).pooled;
 }
 
 /**
  * The detection options for `--preset` and `--config`, pooled and per family (a config's `families`,
  * config-families.ts), validated. Throws UsageError naming the file, the option, the rule and the value.
  */
-export function familyDetection(preset: string | undefined, configPath: string | undefined): FamilyOptions {
-  const config = configPath === undefined ? undefined : readConfig(configPath);
+export function familyDetection(preset: string | undefined, configPath: string | undefined, cwd?: string): FamilyOptions {
+  const config = configPath === undefined ? undefined : readConfig(configPath, cwd);
   const name = preset ?? config?.preset ?? 'default';
   const build = Object.hasOwn(PRESETS, name) ? PRESETS[name] : undefined;
   if (build === undefined) {

@@ -26,6 +26,7 @@ import { type EventChange, type MergeResult, mergeHooks, unmergeHooks } from '..
 import { writeUninstalled } from '../hooks/settings-restore.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, type ParsedFlags, choiceFlag, parseFlags, stringOf } from './flags.js';
+import type { CommandContext } from './command-context.js';
 import type { HookIo } from './hook-io.js';
 import { UsageError } from './usage-error.js';
 import { terminalSafe } from '../text/terminal-text.js';
@@ -46,16 +47,19 @@ const INSTALL_FLAGS: FlagSpec = {
  * The script an agent's hook runs, as arguments after `node`: the hook's own entry (dist/hook/hook-main.cjs,
  * the fastest start), else the CLI's (`main.js hook`, in a checkout that was not built with npm run build).
  */
-function hookEntry(): string[] {
-  const self = realpathSync(process.argv[1] ?? '');
+function hookEntry(script: string): string[] {
+  const self = realpathSync(script);
   if (self.endsWith('hook-main.cjs')) return [self];
   const direct = resolve(dirname(self), '..', '..', 'hook', 'hook-main.cjs');
   return existsSync(direct) ? [direct] : [self, 'hook'];
 }
 
-/** The command line an agent runs for `agent`, with the hook options given to install and the agent's version. */
-export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], cwd: string, agentVersion?: string): string {
-  const parts = [process.execPath, ...hookEntry(), '--agent', agent];
+/**
+ * The command line an agent runs for `agent`, with the hook options given to install (relative paths made
+ * absolute from `cwd`) and the agent's version; `script`: the one install runs as (its hook entry is beside it).
+ */
+export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], { cwd, script }: Pick<CommandContext, 'cwd' | 'script'>, agentVersion?: string): string {
+  const parts = [process.execPath, ...hookEntry(script), '--agent', agent];
   const stateDir = stringOf(v, 'state-dir');
   if (stateDir !== undefined) parts.push('--state-dir', isAbsolute(stateDir) ? stateDir : resolve(cwd, stateDir));
   if (v['fail-closed'] === true) parts.push('--fail-closed');
@@ -100,7 +104,8 @@ function describeChange(c: EventChange, matcher: string | undefined): string {
 }
 
 /** `loopwatch hook install|uninstall [options]`: resolves to the exit code. */
-export async function hookInstallCommand(verb: 'install' | 'uninstall', args: readonly string[], io: Pick<HookIo, 'stdout'>): Promise<number> {
+export async function hookInstallCommand(verb: 'install' | 'uninstall', args: readonly string[], io: Pick<HookIo, 'stdout' | 'env' | 'cwd' | 'script'>): Promise<number> {
+  const { cwd, env } = io;
   const { values: v } = parseFlags(args, INSTALL_FLAGS, false);
   if (v.agent === undefined) throw new UsageError(`${verb} needs --agent (${AGENT_NAMES.join(', ')})`);
   const agent = choiceFlag('--agent', stringOf(v, 'agent'), 'claude-code', AGENT_NAMES);
@@ -110,23 +115,22 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
     const stray = ['state-dir', 'fail-closed', 'preset', 'config', 'agent-version', 'log'].find((f) => v[f] !== undefined);
     if (stray !== undefined) throw new UsageError(`--${stray} is for install`);
   } else if (v.preset !== undefined || v.config !== undefined) {
-    detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')); // refused now rather than on every call
+    detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config'), cwd); // refused now rather than on every call
   }
   let agentVersion: string | undefined;
   if (verb === 'install') {
     const given = stringOf(v, 'agent-version');
-    agentVersion = given === undefined ? cliVersion(agent) : versionIn(given);
+    agentVersion = given === undefined ? cliVersion(agent, env) : versionIn(given);
     if (given !== undefined && agentVersion === undefined) throw new UsageError(`--agent-version must be a version such as 2.1.9, received ${JSON.stringify(given.slice(0, 40))}`);
   }
-  const cwd = process.cwd();
-  const target = installTarget(agent, scope, cwd);
+  const target = installTarget(agent, scope, cwd, env);
   let old;
   let merged: MergeResult;
   try {
     const outside = scope === 'project' ? outsideProject(target.path, cwd) : null;
     if (outside !== null) throw new SettingsParseError(outside);
     old = readSettings(target.path);
-    const command = verb === 'install' ? hookCommandLine(agent, v, cwd, agentVersion) : '';
+    const command = verb === 'install' ? hookCommandLine(agent, v, io, agentVersion) : '';
     const text = editableText(old);
     merged = verb === 'install' ? mergeHooks(text, old.settings, target.events, target.handler(command), indentUnit(old.text)) : unmergeHooks(text, old.settings, target.events, settingsBefore(target.path));
   } catch (e) {
@@ -145,7 +149,7 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   try {
     if (verb === 'install') {
       const backup = writeSettings(old, fileText(old, merged.text));
-      out += `  command    ${hookCommandLine(agent, v, cwd, agentVersion)}\n${agentLines}`;
+      out += `  command    ${hookCommandLine(agent, v, io, agentVersion)}\n${agentLines}`;
       out += backup === null ? '  (a new file)\n' : `  backup     ${backup}\n`;
     } else {
       out += writeUninstalled(old, fileText(old, merged.text)).join('');
@@ -153,7 +157,7 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   } catch (e) {
     throw refused(e, target.path); // the file changed while it was edited (settings-file.ts)
   }
-  const where = verb === 'install' ? whereNote(realpathSync(process.argv[1] ?? '')) : null;
+  const where = verb === 'install' ? whereNote(realpathSync(io.script)) : null;
   if (where !== null) out += `  note       ${where}\n`;
   if (verb === 'install' && target.note !== undefined) out += `  note       ${target.note}\n`;
   io.stdout.write(safeLines(out));

@@ -6,9 +6,10 @@
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { CommandIo } from './scan-command.js';
+import { type CommandContext, processContext } from './command-context.js';
 
-/** A hook process's input and output. */
-export interface HookIo {
+/** A hook process's input and output, and the environment, working folder and script it runs with (command-context.ts). */
+export interface HookIo extends CommandContext {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
   /** All of standard input, or null when it is larger than `max` bytes. */
@@ -35,7 +36,7 @@ export async function readStream(stream: NodeJS.ReadableStream, max: number): Pr
 
 /** The HookIo of the CLI's streams. */
 export function streamHookIo(io: CommandIo): HookIo {
-  return { stdout: io.stdout, stderr: io.stderr, readInput: (max) => readStream(io.stdin, max), inputIsTTY: io.stdin.isTTY === true };
+  return { env: io.env, cwd: io.cwd, script: io.script, stdout: io.stdout, stderr: io.stderr, readInput: (max) => readStream(io.stdin, max), inputIsTTY: io.stdin.isTTY === true };
 }
 
 /**
@@ -96,5 +97,5 @@ function stdinIsTTY(): boolean {
 
 /** The HookIo of descriptors 0, 1 and 2 (hook-main.ts). */
 export function fdHookIo(): HookIo {
-  return { stdout: fdWriter(1), stderr: fdWriter(2), readInput: readFd0, inputIsTTY: stdinIsTTY() };
+  return { ...processContext(), stdout: fdWriter(1), stderr: fdWriter(2), readInput: readFd0, inputIsTTY: stdinIsTTY() };
 }

@@ -7,7 +7,7 @@
  * command's) cannot be read: it is removed, and the session starts over.
  */
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SnapshotError } from '../errors.js';
 import { AGENTS } from '../hooks/agents.js';
 import { AGENT_NAMES, type AgentName } from '../hooks/hook-agent.js';
@@ -58,8 +58,8 @@ function resetOne(dir: string, agent: AgentName, session: string, detection: Ret
   }
 }
 
-/** `loopwatch hook reset [options]`: resolves to the exit code (1: no session matched). */
-export function hookResetCommand(args: readonly string[], io: Pick<HookIo, 'stdout'>): number {
+/** `loopwatch hook reset [options]`: resolves to the exit code (1: no session matched). The state folder is found from the io's environment and folder. */
+export function hookResetCommand(args: readonly string[], io: Pick<HookIo, 'stdout' | 'env' | 'cwd'>): number {
   const { values: v } = parseFlags(args, RESET_FLAGS, false);
   const only = stringOf(v, 'session');
   if (only === '') throw new UsageError('--session needs a session id');
@@ -69,11 +69,12 @@ export function hookResetCommand(args: readonly string[], io: Pick<HookIo, 'stdo
   // as written under other options (a state written under the hand-tuned default matches too: legacy-default.ts)
   const preset = stringOf(v, 'preset');
   const config = stringOf(v, 'config');
-  const detection = preset === undefined && config === undefined ? {} : detectionOptions(preset, config);
-  const dir = hookStateDir(stringOf(v, 'state-dir'));
+  const detection = preset === undefined && config === undefined ? {} : detectionOptions(preset, config, io.cwd);
+  const dir = hookStateDir(stringOf(v, 'state-dir'), io.env); // as given, in what is printed
+  const at = resolve(io.cwd, dir);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(STATE_SUFFIX));
+    names = readdirSync(at).filter((n) => n.endsWith(STATE_SUFFIX));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') throw new UsageError(`${dir}: cannot be read (${code ?? (e as Error).message})`);
@@ -82,11 +83,11 @@ export function hookResetCommand(args: readonly string[], io: Pick<HookIo, 'stdo
   let out = '';
   let count = 0;
   for (const name of names.sort()) {
-    const owner = SessionFile.owner(join(dir, name));
+    const owner = SessionFile.owner(join(at, name));
     if (owner === null || !(AGENT_NAMES as readonly string[]).includes(owner.agent)) continue;
     if (agent !== undefined && owner.agent !== agent) continue;
     if (only !== undefined && owner.session !== only && !owner.session.startsWith(`${only}#`)) continue;
-    const outcome = resetOne(dir, owner.agent as AgentName, owner.session, detection);
+    const outcome = resetOne(at, owner.agent as AgentName, owner.session, detection);
     count++;
     const why = outcome === 'started over' ? ' (its state was written under other detection options: removed)' : outcome === 'locked' ? ' (a hook held it: try again)' : '';
     // the session id is the agent's: redacted, its control characters as escapes

@@ -18,6 +18,7 @@ import { hookStateDir } from '../hooks/state-dir.js';
 import { redactSecrets } from '../text/redact.js';
 import { shownMessage } from '../text/shown-message.js';
 import { jsonSafe } from '../text/terminal-text.js';
+import { resolve } from 'node:path';
 import { parseFlags, stringOf } from './flags.js';
 import type { HookIo } from './hook-io.js';
 import { UsageError } from './usage-error.js';
@@ -105,13 +106,14 @@ export function statusJson(status: HookStatus, accepted?: AcceptedList): string 
   return `${jsonSafe(json)}\n`; // what JSON leaves raw of the controls (C1, DEL, bidirectional, U+2028/9) as \uXXXX
 }
 
-/** Runs `loopwatch hook status` with `args` (after `status`). Throws UsageError. */
-export function hookStatusCommand(args: readonly string[], io: HookIo): number {
+/** Runs `loopwatch hook status` with `args` (after `status`), the state folder and the accepted files found from the io's environment and folder. Throws UsageError. */
+export function hookStatusCommand(args: readonly string[], io: Pick<HookIo, 'stdout' | 'env' | 'cwd'>): number {
   const { values: v } = parseFlags(args, { session: { type: 'string' }, 'state-dir': { type: 'string' }, json: { type: 'boolean' } }, false);
   const session = stringOf(v, 'session');
   if (session === '') throw new UsageError('--session needs a session id');
-  const status = hookStatus(hookStateDir(stringOf(v, 'state-dir')), session);
-  const accepted = session === undefined ? listAccepted() : undefined; // --session asks of one session only
+  const dir = hookStateDir(stringOf(v, 'state-dir'), io.env);
+  const status = { ...hookStatus(resolve(io.cwd, dir), session), stateDir: dir }; // the folder as given, in what is printed
+  const accepted = session === undefined ? listAccepted(io.env) : undefined; // --session asks of one session only
   const lines = accepted === undefined ? [] : acceptedLines(accepted);
   io.stdout.write(v.json === true ? statusJson(status, accepted) : `${statusText(status, session)}${lines.map((l) => `${l}\n`).join('')}`);
   return 0;

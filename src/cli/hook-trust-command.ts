@@ -16,7 +16,6 @@
  */
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isatty } from 'node:tty';
 import { agentCaller } from '../hooks/agent-caller.js';
 import { accept } from '../hooks/accepted-allowlists.js';
 import { revokeAccepted } from '../hooks/accepted-list.js';
@@ -67,8 +66,12 @@ function revoke(named: string | undefined, io: Pick<HookIo, 'stdout' | 'stderr'>
   return 0;
 }
 
-/** `loopwatch hook trust [FILE]`: the exit code (see the header). */
-export function hookTrustCommand(args: readonly string[], io: Pick<HookIo, 'stdout' | 'stderr'>, cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env, caller: () => string | null = () => agentCaller(isatty(0), env)): number {
+/**
+ * `loopwatch hook trust [FILE]`: the exit code (see the header). The folder, the environment and whether
+ * standard input is a terminal are the io's; `caller` says whether an agent runs it (agent-caller.ts).
+ */
+export function hookTrustCommand(args: readonly string[], io: Pick<HookIo, 'stdout' | 'stderr' | 'env' | 'cwd' | 'inputIsTTY'>, caller: () => string | null = () => agentCaller(io.inputIsTTY, io.env)): number {
+  const { cwd, env } = io;
   const { values, positionals } = parseFlags(args, { revoke: { type: 'boolean' } }, true);
   if (positionals.length > 1) throw new UsageError(`takes at most one file, received ${positionals.length}`);
   if (values.revoke === true) return revoke(positionals[0], io, cwd, env);

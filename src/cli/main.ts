@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { closestName } from '../options/checks.js';
 import type { CommandIo } from './scan-command.js';
+import { processContext } from './command-context.js';
 import { shownMessage } from '../text/shown-message.js';
 import { UsageError } from './usage-error.js';
 import { OutputWriteError } from './render/output-file.js';
@@ -153,7 +154,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await i
     process.on('SIGINT', handler);
     return () => process.off('SIGINT', handler);
   };
-  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, onInterrupt });
+  const code = await main(process.argv.slice(2), { ...processContext(), stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, onInterrupt });
   process.exitCode = code;
   // an interrupted scan may have left a read of standard input waiting: let the process end
   if (code === 130) process.stdin.destroy();

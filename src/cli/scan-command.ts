@@ -38,9 +38,10 @@ import { type ScanCost, scanMetricsText } from '../metrics/scan-metrics.js';
 import { UsageError, usablePeer } from './usage-error.js';
 import { terminalSafe } from '../text/terminal-text.js';
 import { shownMessage } from '../text/shown-message.js';
+import type { CommandContext } from './command-context.js';
 
-/** Where a command writes. */
-export interface CommandIo {
+/** A command's streams, and the environment, working folder and script it runs with (command-context.ts). */
+export interface CommandIo extends CommandContext {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };

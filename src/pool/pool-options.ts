@@ -48,7 +48,8 @@ export interface LoopPoolOptions extends Omit<LoopDetectorOptions, 'sessionId' |
   /**
    * A worker that leaves the batch it runs (or its start) unanswered this long (ms) is taken to hang and
    * ended: its calls get a `SessionLostError`, its sessions come back from their snapshots or are reported
-   * lost, as when a worker dies. 0 waits for ever. Minimum 100. @default 120000
+   * lost, as when a worker dies. A worker's boot (a start restoring nothing) gets at least 60000. 0 waits
+   * for ever. Minimum 100. @default 120000
    */
   readonly batchDeadlineMs?: number;
   /**

@@ -139,8 +139,8 @@ export class Shard {
   ) {
     // room for the start task beside DEPTH batches
     this.worker = new WorkerIncarnation(filename, DEPTH + 1, (reason) => this.lose(reason));
-    this.watchdog = new BatchWatchdog<Batch>(deadlineMs, (what) => this.hung(what));
-    this.watchdog.during('start', this.start([])).catch(() => undefined); // a failure shows as failed batches or the worker's end, handled there
+    this.watchdog = new BatchWatchdog<Batch>(deadlineMs, (what, ms) => this.hung(what, ms));
+    this.watchdog.during('start', this.start([]), true).catch(() => undefined); // a failure shows as failed batches or the worker's end, handled there
   }
 
   /** The worker died by itself (its tasks failed with it): the shard recovers once nothing is in flight. */
@@ -155,9 +155,9 @@ export class Shard {
   private lostWhy: string | null = null;
 
   /** The watchdog's verdict: the worker hangs; ending it fails what it holds, and the recovery follows. */
-  private hung(what: string): void {
+  private hung(what: string, ms: number): void {
     if (this.stopped || this.worker.over) return;
-    this.hungWhy = `the worker answered no ${what} within ${this.watchdog.deadlineMs} ms and was ended (a hung worker)`;
+    this.hungWhy = `the worker answered no ${what} within ${ms} ms and was ended (a hung worker)`;
     this.worker.end();
   }
 
@@ -397,7 +397,7 @@ export class Shard {
       const snapshots = attempt < START_ATTEMPTS ? [...this.sessions.values()].filter((t) => t.snap !== null).map((t) => [t.id, t.snap as Uint8Array] as const) : [];
       try {
         // a start that hangs (a snapshot that makes the worker spin) is ended as a hung batch is
-        result = await this.watchdog.during('start', this.start(snapshots));
+        result = await this.watchdog.during('start', this.start(snapshots), snapshots.length === 0);
         if (this.worker.over) result = null; // it died right after starting
         else if (attempt === START_ATTEMPTS) for (const t of this.sessions.values()) t.snap = null;
       } catch {

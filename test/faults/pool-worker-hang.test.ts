@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { LoopDetector, LoopPool, SessionLostError } from '../../src/index.js';
 import type { LostSession, SessionEvent, Verdict } from '../../src/index.js';
-import { BATCH_DEADLINE_MS } from '../../src/pool/batch-watchdog.js';
+import { BATCH_DEADLINE_MS, WORKER_BOOT_DEADLINE_MS } from '../../src/pool/batch-watchdog.js';
 import { json } from '../helpers/verdicts.js';
 import { settles } from './settle.js';
 
@@ -105,6 +105,27 @@ describe('LoopPool when a worker hangs', () => {
     expect(restarts).toEqual([]);
   });
 
+  it("should not hold a worker's boot (a start restoring nothing) to a deadline shorter than WORKER_BOOT_DEADLINE_MS", async () => {
+    // before: at load 18 a pool with a deadline of 100 or 200 ms ended every boot ("answered no start within
+    // 100 ms"), and its attempts spent, broke the shard: every call failed. A boot runs nothing of the user's.
+    const { p, restarts } = pool(100, 0);
+    const first = await settles(p.checkBatch(reads('a', 1)), 30_000, 'the first call of a pool with a 100 ms deadline');
+    expect(first.value?.[0]).not.toBeInstanceOf(Error);
+    expect(restarts).toEqual([]);
+    // a replacement's boot made 1 s long (its sessions have no snapshot: nothing to restore) is waited for
+    const shard = p.shardsForTesting[0];
+    shard?.hangForTesting(1_000, true);
+    await shard?.threads[0]?.terminate();
+    const t = Date.now();
+    const after = await settles(p.checkBatch(reads('b', 1)), 30_000, 'a call after a slow boot');
+    expect(after.value?.[0]).not.toBeInstanceOf(Error);
+    // answered by the worker that booted for 1 s (the bound is below: longer under load is fine), not by one
+    // started again after the slow one was ended at 100 ms
+    expect(Date.now() - t).toBeGreaterThanOrEqual(950);
+    expect(restarts).toEqual([expect.stringContaining('exited')]);
+    expect(restarts.join()).not.toContain('answered no start');
+  });
+
   it('should take batchDeadlineMs 0 (no deadline) or 100 ms and more, and default to BATCH_DEADLINE_MS', () => {
     expect(() => new LoopPool({ workers: 1, batchDeadlineMs: 50 })).toThrow(/batchDeadlineMs must be 0 \(no deadline\) or at least 100 ms, received 50/);
     expect(() => new LoopPool({ workers: 1, batchDeadlineMs: -1 })).toThrow(/batchDeadlineMs/);
@@ -112,5 +133,6 @@ describe('LoopPool when a worker hangs', () => {
     pools.push(p);
     expect(p.options.batchDeadlineMs).toBe(BATCH_DEADLINE_MS);
     expect(BATCH_DEADLINE_MS).toBeGreaterThanOrEqual(60_000);
+    expect(WORKER_BOOT_DEADLINE_MS).toBeGreaterThanOrEqual(60_000);
   });
 });

@@ -10,7 +10,7 @@
  * command lists of the main help and of an unknown command's error (the bundle in a checkout has it).
  */
 import { Readable, Writable } from 'node:stream';
-import type { CliRun } from './cli.js';
+import { CLI, type CliRun } from './cli.js';
 
 /** A stream that keeps every chunk written to it, as UTF-8 text. */
 function collector(): { stream: Writable; text: () => string } {
@@ -30,7 +30,8 @@ export async function loopwatchInProcess(args: readonly string[], input?: string
   const stdout = collector();
   const stderr = collector();
   const stdin = Readable.from(input === undefined || input === '' ? [] : [Buffer.from(input, 'utf8')], { objectMode: false });
-  const code = await main(args, { stdout: stdout.stream, stderr: stderr.stream, stdin });
+  // this process's environment and folder; the script the built command's, as a process of it would have
+  const code = await main(args, { env: process.env, cwd: process.cwd(), script: CLI, stdout: stdout.stream, stderr: stderr.stream, stdin });
   // let writes queued on the collectors land before reading them
   await new Promise((r) => setImmediate(r));
   return { code, stdout: stdout.text(), stderr: stderr.text() };
