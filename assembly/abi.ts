@@ -235,6 +235,10 @@ export const O_HEAD_KEY_HI: u32 = 164;
 // TAG_ERROR, as for O_HEAD_KEY): written for every call with an error
 export const O_ERR_KEY_LO: u32 = 168;
 export const O_ERR_KEY_HI: u32 = 172;
+// O_ERR_KEY_HI's top bit: the error may say something src/text/error-reading.ts reads (assembly/error-screen.ts:
+// one of MAY_SAY's words in its first ERROR_SAYS_UNITS UTF-16 units); without it the host reads none
+export const ERR_MAY_SAY: u32 = 0x80000000;
+export const ERROR_SAYS_UNITS: u32 = 512;
 export const HEAD_READ: u32 = 256;
 export const HEAD_ACKED: u32 = 512;
 // a head whose scan found a harness's note may hold (SCAN_MAY_NOTE) and that held one: its notes taken out

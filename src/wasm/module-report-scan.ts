@@ -101,6 +101,16 @@ export function textKey(text: string): number {
   return n < 0 ? -1 : Number(BigInt.asUintN(KEY_BITS, (own as WasmInstance).exports.xxh64(areaAt, n, 0n)));
 }
 
+/**
+ * The module's screen of an error text (assembly/error-screen.ts, which the engine's module asks as it keys
+ * an error): whether it may say something error-reading.ts reads; null when the module has no room for its
+ * bytes. For the differential tests against error-screen.ts's errorMaySay.
+ */
+export function errorScreen(text: string): boolean | null {
+  const n = write(text);
+  return n < 0 ? null : (own as WasmInstance).exports.errorMaySay(areaAt, n) !== 0;
+}
+
 /** {@link reportScan} by the module's reference twin, which looks at every byte (for the differential tests). */
 export function reportScanBytewise(text: string, ack = false, pass = true): number {
   const n = write(text);
