@@ -250,6 +250,12 @@ export const HEAD_REST_BLANK: u32 = 2048;
 export const HEAD_REST_SHIFT: u32 = 16;
 // a head read without the pass (F_HEAD_NO_PASS): no SCAN_PASS or SCAN_PASS_UNKNOWN, no notes taken out
 export const HEAD_PASSLESS: u32 = 4096;
+// a head of at most HEAD_WAIT_UNITS units (src/text/still-waiting.ts's WAITING_LOOK, empty-inbox.ts's INBOX_LOOK):
+// its scan looked for the words of a wait or an empty mailbox (HEAD_WAIT_LOOKED), and found one, or an ESC, in
+// it (HEAD_MAY_WAIT, report-scan.ts's SCAN_MAY_WAIT); without HEAD_MAY_WAIT neither reading can say yes
+export const HEAD_WAIT_LOOKED: u32 = 8192;
+export const HEAD_MAY_WAIT: u32 = 16384;
+export const HEAD_WAIT_UNITS: u32 = 300;
 // UTF-16 units of a result's head (src/text/failure-report.ts's PASS_LOOK), and of a head short enough to be an
 // acknowledgement (src/text/acknowledgement.ts's ACK_LOOK)
 export const HEAD_UNITS: u32 = 4096;

@@ -12,6 +12,7 @@ import { MAY_SAY, SAYS_LOOK } from '../src/text/error-reading.js';
 import { ERROR_SCREEN, errorMaySay } from '../src/text/error-screen.js';
 import { errorScreen } from '../src/wasm/module-report-scan.js';
 import { ERROR_SAYS_UNITS } from '../src/wasm/generated/abi.js';
+import { WasmInstance } from '../src/wasm/wasm-module.js';
 import { traceCalls, traceDir } from './helpers/traces.js';
 
 /** MAY_SAY's words and `found`/`expected` with what may follow them. */
@@ -62,6 +63,33 @@ describe("the module's screen of an error text", () => {
     expect(errorMaySay('found\u00e9')).toBe(true);
     expect(errorScreen('found \u00e9')).toBe(true);
     expect(MAY_SAY.test('found \u00e9')).toBe(false);
+  });
+
+  it('should give the byte loop\'s answer sixteen bytes at a time, a word at any lane or cut by the text\'s end, whatever lies after it', () => {
+    const inst = new WasmInstance();
+    const at = inst.exports.reserveBytes(8192);
+    const encoder = new TextEncoder();
+    const check = (t: string, after: string): void => {
+      const u8 = inst.views().u8;
+      const n = encoder.encodeInto(t, u8.subarray(at, at + 4096)).written;
+      // what lies after the end: the rest of a word, were the end not the end
+      u8.fill(0x20, at + n, at + n + 64);
+      encoder.encodeInto(after, u8.subarray(at + n, at + n + 64));
+      const fast = inst.exports.errorMaySay(at, n);
+      expect(fast, JSON.stringify(t)).toBe(inst.exports.errorMaySayBytewise(at, n));
+      expect(fast !== 0, JSON.stringify(t)).toBe(errorMaySay(t));
+    };
+    for (const w of WORDS) {
+      for (let k = 0; k < 36; k++) {
+        check(`${'x'.repeat(k)}${w}`, '');
+        check(`${'é'.repeat(k)}${w.toUpperCase()}-`, '');
+        check(`${'x'.repeat(k)}${w.slice(0, -1)}`, w.slice(-1));
+      }
+    }
+    fc.assert(
+      fc.property(text, fc.constantFrom('', 'user', ' in', 'lines'), (t, after) => check(t, after)),
+      { numRuns: 3000 },
+    );
   });
 
   it('should give the twin\'s answer on random texts, and never "none" of a text MAY_SAY matches', () => {
