@@ -11,8 +11,9 @@
 //   none) then a byte past ASCII: `\s` holds non-ASCII spaces, which "maybe" covers.
 
 import { ERROR_SAYS_UNITS } from './abi';
-import { init as initLanes, lower, ready as lanesReady } from './report-scan';
+import { anyAt, at, init as initLanes, ready as lanesReady } from './report-scan';
 import { TABLES, triples } from './report-lanes';
+import { headBytes } from './result-head';
 
 let ready = false;
 
@@ -20,20 +21,6 @@ function init(): void {
   // the lanes' tables (report-lanes.ts's set E) are filled with report-scan.ts's
   if (!lanesReady) initLanes();
   ready = true;
-}
-
-/** Whether the bytes at `p` (before `end`) are `s` (lower-case ASCII; letters in either case). */
-function at(p: usize, end: usize, s: string): bool {
-  const n = <usize>s.length;
-  if (p + n > end) return false;
-  for (let k: usize = 0; k < n; k++) if (lower(<u32>load<u8>(p + k)) != <u32>s.charCodeAt(<i32>k)) return false;
-  return true;
-}
-
-/** Whether one of `words` is at `p`. */
-function anyAt(p: usize, end: usize, words: StaticArray<string>): bool {
-  for (let k = 0; k < words.length; k++) if (at(p, end, unchecked(words[k]))) return true;
-  return false;
 }
 
 /** `word` at `p`, then ASCII white space and `next`, or ASCII white space (or none) and a byte past ASCII. */
@@ -91,25 +78,13 @@ function sayAt(p: usize, end: usize, c: u32): bool {
   }
 }
 
-/** The bytes of UTF-8 text [ptr, ptr + len) that hold its first `units` UTF-16 units (a sequence begun before them whole). */
+/** The bytes of UTF-8 text [ptr, ptr + len) that hold its first `units` UTF-16 units (a 4-byte character begun before them whole). */
 export function unitsEnd(ptr: usize, len: u32, units: u32): u32 {
   // a unit takes a byte at least: a text of at most `units` bytes is whole
   if (len <= units) return len;
-  let q: u32 = 0;
-  let u: u32 = 0;
-  while (q < len && u < units) {
-    // sixteen ASCII bytes at a time while they fit under both ends
-    if (q + 16 <= len && u + 16 <= units && i8x16.bitmask(v128.load(ptr + <usize>q)) == 0) {
-      q += 16;
-      u += 16;
-      continue;
-    }
-    const b = <u32>load<u8>(ptr + <usize>q);
-    if ((b & 0xc0) != 0x80) u += b >= 0xf0 ? 2 : 1;
-    q++;
-  }
-  while (q < len && (<u32>load<u8>(ptr + <usize>q) & 0xc0) == 0x80) q++;
-  return q;
+  // result-head.ts's count (-1: the cut falls inside a 4-byte character, which one unit more holds whole)
+  const m = headBytes(ptr, len, units);
+  return <u32>(m >= 0 ? m : headBytes(ptr, len, units + 1));
 }
 
 /** Bytes past a text's end the lanes read (a block of sixteen, and the next two). */

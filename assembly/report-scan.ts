@@ -120,7 +120,7 @@ export function init(): void {
 }
 
 /** Whether the bytes at `p` (before `end`) are `s` (lower-case ASCII; letters in either case). */
-function at(p: usize, end: usize, s: string): bool {
+export function at(p: usize, end: usize, s: string): bool {
   const n = <usize>s.length;
   if (p + n > end) return false;
   for (let k: usize = 0; k < n; k++) if (lower(<u32>load<u8>(p + k)) != <u32>s.charCodeAt(<i32>k)) return false;
@@ -329,7 +329,7 @@ const WAIT_S: StaticArray<string> = ['scheduled', 'starting'];
 const WAIT_M: StaticArray<string> = ['messages', 'mail'];
 
 /** Whether one of `words` is at `p` (letters in either case). */
-function anyAt(p: usize, end: usize, words: StaticArray<string>): bool {
+export function anyAt(p: usize, end: usize, words: StaticArray<string>): bool {
   for (let k = 0; k < words.length; k++) if (at(p, end, unchecked(words[k]))) return true;
   return false;
 }
