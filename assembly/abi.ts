@@ -235,6 +235,10 @@ export const O_HEAD_KEY_HI: u32 = 164;
 // TAG_ERROR, as for O_HEAD_KEY): written for every call with an error
 export const O_ERR_KEY_LO: u32 = 168;
 export const O_ERR_KEY_HI: u32 = 172;
+// O_ERR_KEY_HI's top bit: the error may say something src/text/error-reading.ts reads (assembly/error-screen.ts:
+// one of MAY_SAY's words in its first ERROR_SAYS_UNITS UTF-16 units); without it the host reads none
+export const ERR_MAY_SAY: u32 = 0x80000000;
+export const ERROR_SAYS_UNITS: u32 = 512;
 export const HEAD_READ: u32 = 256;
 export const HEAD_ACKED: u32 = 512;
 // a head whose scan found a harness's note may hold (SCAN_MAY_NOTE) and that held one: its notes taken out
@@ -246,6 +250,12 @@ export const HEAD_REST_BLANK: u32 = 2048;
 export const HEAD_REST_SHIFT: u32 = 16;
 // a head read without the pass (F_HEAD_NO_PASS): no SCAN_PASS or SCAN_PASS_UNKNOWN, no notes taken out
 export const HEAD_PASSLESS: u32 = 4096;
+// a head of at most HEAD_WAIT_UNITS units (src/text/still-waiting.ts's WAITING_LOOK, empty-inbox.ts's INBOX_LOOK):
+// its scan looked for the words of a wait or an empty mailbox (HEAD_WAIT_LOOKED), and found one, or an ESC, in
+// it (HEAD_MAY_WAIT, report-scan.ts's SCAN_MAY_WAIT); without HEAD_MAY_WAIT neither reading can say yes
+export const HEAD_WAIT_LOOKED: u32 = 8192;
+export const HEAD_MAY_WAIT: u32 = 16384;
+export const HEAD_WAIT_UNITS: u32 = 300;
 // UTF-16 units of a result's head (src/text/failure-report.ts's PASS_LOOK), and of a head short enough to be an
 // acknowledgement (src/text/acknowledgement.ts's ACK_LOOK)
 export const HEAD_UNITS: u32 = 4096;

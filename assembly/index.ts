@@ -20,6 +20,7 @@ export { maskBytes } from './mask';
 export { testPlace } from './test-place';
 export { reportScan } from './report-scan';
 export { reportScanBytewise } from './report-scan-bytewise';
+export { errorMaySay, errorMaySayBytewise } from './error-screen';
 export { scanEventLine, lineFields } from './event-line';
 export { routeSession } from './line-route';
 export { unescapeJsonInPlace } from './json-unescape';

@@ -13,11 +13,17 @@
 //          i (the run's last digit: its start is found by walking back), bits 2-5 err/exc, fai/fat, pan/tra,
 //          E2 9C/9D (stems), bit 6 [ or ( then t/p/c/b then h/y/u/o/a (notes), bit 7 sta/pha (status
 //          fields). Sets B and C were one set each until s14's headscan: one set's six lookups a block fewer
+//   set C, when asked (a head of a few hundred units): the words of a wait or an empty mailbox by their first
+//          three letters (src/text/wait-screen.ts), grouped: pen/pro, que, run/rea, wai/mai, mes, sch/sta,
+//          ini/emp, and an ESC (any two bytes after it: a colour code may split a word)
+//   set E, for an error text (assembly/error-screen.ts, any case, anywhere): MAY_SAY's words by their first
+//          three letters, grouped: app/abo/aut, can/den/gra/wan, exa/exp, int/inp/inv/use/une, log/mus/occ/you,
+//          ple/par/sib, req/reg/rec/rep, fou/val/ver
 //   set D, when asked, after no ASCII letter or `_`: the acknowledgement's words by their first three letters,
 //          grouped (app/add, com/cre/cha/can, don/del/mod/mov, edi/ins, ok, rem/ren/rec/rev/rep,
 //          suc/sav/sen/sch/sto/set, upd/upl/wri), each group a product of letter sets (more at most)
-/** Per set, for each of the three bytes: its low nibble's table, its high nibble's (set C's place, the third, left empty). */
-export const TABLES: usize = memory.data(4 * 96);
+/** Per set (A, B, C, D, E), for each of the three bytes: its low nibble's table, its high nibble's. */
+export const TABLES: usize = memory.data(5 * 96);
 /** Set B's pass bit, its digit-run bit, its stem bits, its note bit, its status bit. */
 export const B_PASS: u8 = 0x01;
 export const B_DIGITS: u8 = 0x02;
@@ -87,6 +93,26 @@ export function initTriples(): void {
   // the notes: [th [py, [cu [co, (ba (po (co
   markSets(1, B_NOTE, '[(', 'tpcb', 'hyuoa');
   markSets(1, B_STATUS, 'sp', 'th', 'a');
+  // set C: the words of a wait or an empty mailbox, and an ESC
+  markSets(2, 1, 'p', 'er', 'no');
+  markSets(2, 2, 'q', 'u', 'e');
+  markSets(2, 4, 'r', 'ue', 'na');
+  markSets(2, 8, 'wm', 'a', 'i');
+  markSets(2, 16, 'm', 'e', 's');
+  markSets(2, 32, 's', 'ct', 'ha');
+  markSets(2, 64, 'ie', 'nm', 'ip');
+  mark3(2, 128, 0, 0x1b);
+  markAny(2, 128, 1);
+  markAny(2, 128, 2);
+  // set E: MAY_SAY's words (error-screen.ts)
+  markSets(4, 1, 'a', 'pbu', 'pot');
+  markSets(4, 2, 'cdgw', 'aer', 'na');
+  markSets(4, 4, 'e', 'x', 'ap');
+  markSets(4, 8, 'iu', 'ns', 'tpvne');
+  markSets(4, 16, 'lmoy', 'ouc', 'gscu');
+  markSets(4, 32, 'ps', 'lai', 'erb');
+  markSets(4, 64, 'r', 'e', 'qgcp');
+  markSets(4, 128, 'fv', 'oae', 'ulr');
   // set D: the acknowledgement's words
   markSets(3, 1, 'a', 'pd', 'pd');
   markSets(3, 2, 'c', 'orha', 'mean');

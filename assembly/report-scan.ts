@@ -21,9 +21,15 @@
 // - whether it may hold a status field (status-field.ts): the word status, state or phase (ASCII, any case)
 //   not after a word byte, then an optional quote, white space and `:` or `=` (statusAt), without which its
 //   expression cannot match.
-// The last four are only ever "maybe": the host then asks the expressions themselves.
+// - when asked (a head short enough for them), whether it may hold a word of a wait or an empty mailbox
+//   (still-waiting.ts's WAITING_WORDS, empty-inbox.ts's EMPTY): pending, progress, processing, provisioning,
+//   queued, running, ready, waiting, scheduled, starting, initiali, messages, mail, empty (ASCII, any case,
+//   anywhere), or an ESC (still-waiting.ts reads the text without its colour codes, which may split a word):
+//   src/text/wait-screen.ts's WAIT_SCREEN, its twin. Without one neither expression can match.
+// The last five are only ever "maybe": the host then asks the expressions themselves.
 
 import { FAILURE_REPORTED, FAILURE_UNKNOWN, failureAt } from './failure-word';
+import { HEAD_MAY_WAIT } from './abi';
 import { B_DIGITS, B_NOTE, B_PASS, B_STATUS, B_STEMS, TABLES, initTriples, triples } from './report-lanes';
 
 /** reportScan's bits. */
@@ -35,11 +41,15 @@ export const SCAN_MAY_ACK: u32 = 16;
 export const SCAN_MAY_STATUS: u32 = 32;
 export const SCAN_FAILURE: u32 = 64;
 export const SCAN_FAILURE_UNKNOWN: u32 = 128;
+/** When asked (ASK_WAIT): a word of a wait or an empty mailbox, or an ESC (the bit result-head.ts's word carries it in). */
+export const SCAN_MAY_WAIT: u32 = HEAD_MAY_WAIT;
 
 /** What reportScan is asked, besides what it always looks for: the acknowledgement's words. */
 export const ASK_ACK: u32 = 1;
 /** What reportScan is asked: skip the pass patterns (no SCAN_PASS or SCAN_PASS_UNKNOWN; every other bit the same). */
 export const SKIP_PASS: u32 = 2;
+/** What reportScan is asked, besides what it always looks for: the words of a wait or an empty mailbox (SCAN_MAY_WAIT). */
+export const ASK_WAIT: u32 = 4;
 
 // per byte, bits: WORD a word byte of `\b` (ASCII letters, digits, `_`), FIRST a word byte that may begin a
 // pass pattern, STEM a byte that may begin a stem, NOTE `[` or `(`, ACK a byte that may begin a word of ANY
@@ -110,7 +120,7 @@ export function init(): void {
 }
 
 /** Whether the bytes at `p` (before `end`) are `s` (lower-case ASCII; letters in either case). */
-function at(p: usize, end: usize, s: string): bool {
+export function at(p: usize, end: usize, s: string): bool {
   const n = <usize>s.length;
   if (p + n > end) return false;
   for (let k: usize = 0; k < n; k++) if (lower(<u32>load<u8>(p + k)) != <u32>s.charCodeAt(<i32>k)) return false;
@@ -313,6 +323,33 @@ export function ackAt(p: usize, end: usize, cut: usize, c: u32): bool {
   }
 }
 
+const WAIT_P: StaticArray<string> = ['pending', 'progress', 'processing', 'provisioning'];
+const WAIT_R: StaticArray<string> = ['running', 'ready'];
+const WAIT_S: StaticArray<string> = ['scheduled', 'starting'];
+const WAIT_M: StaticArray<string> = ['messages', 'mail'];
+
+/** Whether one of `words` is at `p` (letters in either case). */
+export function anyAt(p: usize, end: usize, words: StaticArray<string>): bool {
+  for (let k = 0; k < words.length; k++) if (at(p, end, unchecked(words[k]))) return true;
+  return false;
+}
+
+/** Whether a word of a wait or an empty mailbox (src/text/wait-screen.ts's WAIT_SCREEN), or an ESC, is at `p` (its byte `c`). */
+export function waitAt(p: usize, end: usize, c: u32): bool {
+  if (c == 0x1b) return true;
+  switch (lower(c)) {
+    case 0x70: return anyAt(p, end, WAIT_P);
+    case 0x71: return at(p, end, 'queued');
+    case 0x72: return anyAt(p, end, WAIT_R);
+    case 0x77: return at(p, end, 'waiting');
+    case 0x73: return anyAt(p, end, WAIT_S);
+    case 0x69: return at(p, end, 'initiali');
+    case 0x6d: return anyAt(p, end, WAIT_M);
+    case 0x65: return at(p, end, 'empty');
+    default: return false;
+  }
+}
+
 /** Whether [ptr, end) holds a word of the acknowledgement's patterns with no letter beside it, byte by byte (the reference twin's; reportScan finds it in its blocks). */
 export function acknowledgementWord(ptr: usize, end: usize): bool {
   const cut = ptr + MASK_LIMIT;
@@ -352,7 +389,7 @@ const ALL = SCAN_PASS | SCAN_FAILURE | SCAN_MAY_NOTE | SCAN_MAY_STATUS;
 
 /**
  * What UTF-8 text [ptr, ptr + len) holds, as SCAN_ bits (see the module comment); ANY's words looked for when
- * `ask` has ASK_ACK, the pass patterns not when it has SKIP_PASS. Reads up to 18 bytes past the end (the
+ * `ask` has ASK_ACK, the pass patterns not when it has SKIP_PASS, a wait's words when it has ASK_WAIT. Reads up to 18 bytes past the end (the
  * caller's area has room; what they hold changes nothing). The same bits as reportScanBytewise
  * (assembly/report-scan-bytewise.ts), which looks at every byte.
  */
@@ -373,7 +410,7 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
   let wordBefore: u32 = 0;
   let letterBefore: u32 = 0;
   // with ASK_ACK, the pass is done once the acknowledgement's word is found too
-  const want: u32 = (ask & ASK_ACK) != 0 ? ALL | SCAN_MAY_ACK : ALL;
+  const want: u32 = ((ask & ASK_ACK) != 0 ? ALL | SCAN_MAY_ACK : ALL) | ((ask & ASK_WAIT) != 0 ? SCAN_MAY_WAIT : 0);
   const cut = ptr + MASK_LIMIT;
   // a pass found, or not asked (SCAN_PASS set from the start, taken off at the end), is no longer looked for
   let out: u32 = (ask & SKIP_PASS) != 0 ? SCAN_PASS : 0;
@@ -457,6 +494,18 @@ export function reportScan(ptr: usize, len: u32, ask: u32): u32 {
         const q = p + <usize>ctz(m);
         if (ackAt(q, end, cut, <u32>load<u8>(q))) {
           out |= SCAN_MAY_ACK;
+          break;
+        }
+        m &= m - 1;
+      }
+    }
+    if ((want & ~out & SCAN_MAY_WAIT) != 0) {
+      const w = triples(lo0, hi0, lo1, hi1, lo2, hi2, TABLES + 192);
+      let m = <u32>i8x16.bitmask(i8x16.ne(w, zero)) & live;
+      while (m != 0) {
+        const q = p + <usize>ctz(m);
+        if (waitAt(q, end, <u32>load<u8>(q))) {
+          out |= SCAN_MAY_WAIT;
           break;
         }
         m &= m - 1;

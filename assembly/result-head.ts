@@ -8,9 +8,9 @@
 // the bytes; a head cut inside a surrogate pair (the host's head would end in half a character) is not read
 // here: the host reads it itself.
 
-import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_NOTED, HEAD_PASSLESS, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS, O_HEAD, O_HEAD_KEY_HI, O_HEAD_KEY_LO } from './abi';
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_NOTED, HEAD_PASSLESS, HEAD_WAIT_LOOKED, HEAD_WAIT_UNITS, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS, O_HEAD, O_HEAD_KEY_HI, O_HEAD_KEY_LO } from './abi';
 import { blankAsTrim, takeNotes } from './notes';
-import { ASK_ACK, SCAN_MAY_NOTE, SKIP_PASS, reportScan } from './report-scan';
+import { ASK_ACK, ASK_WAIT, SCAN_MAY_NOTE, SKIP_PASS, reportScan } from './report-scan';
 import { xxh64 } from './xxh64';
 
 // Scans remembered by head: a third of the traces' result heads are the text of an earlier one (a loop is
@@ -100,12 +100,14 @@ export function readResultHead(p: usize, n: u32, ack: bool, pass: bool, out: usi
  */
 export function readHeadKeyed(p: usize, m: u32, key: u64, ack: bool, pass: bool, out: usize): void {
   const asks = ack && headUnits <= HEAD_ACK_UNITS;
-  const flags = HEAD_READ | (asks ? HEAD_ACKED : 0) | (pass ? 0 : HEAD_PASSLESS);
+  // a head short enough for a wait's or an empty mailbox's reading: their words looked for (HEAD_MAY_WAIT)
+  const waits = headUnits <= HEAD_WAIT_UNITS;
+  const flags = HEAD_READ | (asks ? HEAD_ACKED : 0) | (pass ? 0 : HEAD_PASSLESS) | (waits ? HEAD_WAIT_LOOKED : 0);
   const mark = key | 1;
   const at = CACHE + <usize>((<u32>(key >> 32) ^ <u32>key) & (HEAD_SLOTS - 1)) * ENTRY;
   let word = load<u32>(at, 12);
-  if (load<u64>(at) != mark || load<u32>(at, 8) != m || (word & (HEAD_READ | HEAD_ACKED | HEAD_PASSLESS)) != flags) {
-    word = reportScan(p, m, (asks ? ASK_ACK : 0) | (pass ? 0 : SKIP_PASS)) | flags;
+  if (load<u64>(at) != mark || load<u32>(at, 8) != m || (word & (HEAD_READ | HEAD_ACKED | HEAD_PASSLESS | HEAD_WAIT_LOOKED)) != flags) {
+    word = reportScan(p, m, (asks ? ASK_ACK : 0) | (pass ? 0 : SKIP_PASS) | (waits ? ASK_WAIT : 0)) | flags;
     // what is left once the notes are taken out is read for its pass alone (failure-report.ts's reportFrom)
     if (pass && (word & SCAN_MAY_NOTE) != 0) word |= readRest(p, m);
     store<u64>(at, 0);

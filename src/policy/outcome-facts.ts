@@ -140,7 +140,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   if (failed) {
     if (changes(e.tool, args, command)) out.bits |= CallFact.WRITE;
     // what the error says, read once per distinct text where the module keyed it
-    const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra);
+    const says = mine === undefined ? errorBits(error) : readError(error, mine.errorKey, mine.infra, mine.errorMaySay);
     out.bits |= CallFact.FAILED | failureKind(says, error, e.result, (read & FactsRead.SILENT) !== 0, e.tool);
     if ((read & FactsRead.SILENT) !== 0 && (out.bits & (CallFact.SILENT | CallFact.DECLINED | CallFact.NEEDS_PERSON | CallFact.INFRA | CallFact.REJECTED)) === 0 && probesPartly(args, error)) out.bits |= CallFact.SILENT;
     // a refusal of the args is the tool's (a schema, a patch parser): a shell command's output is its program's,

@@ -73,9 +73,12 @@ export function errorBitsUnscreened(error: string, infra = isInfraFailure(error)
 
 /**
  * {@link errorBits} of `error`, read once per distinct text: `key` is the engine module's key of the text
- * (module-reading.ts's errorKey), `infra` what the record writer found of it.
+ * (module-reading.ts's errorKey), `infra` what the record writer found of it, `maySay` the module's screen of
+ * it (module-reading.ts's errorMaySay): false, the text holds none of {@link MAY_SAY}'s words (error-screen.ts),
+ * so it says nothing but what `infra` says, read without the cache.
  */
-export function readError(error: string, key: number, infra: boolean): number {
+export function readError(error: string, key: number, infra: boolean, maySay = true): number {
+  if (!maySay) return infra ? ERR_INFRA : 0;
   const known = cache.get(key);
   // the same first ERROR_LOOK characters read the same, whatever follows them
   if (known !== undefined && (error.length > ERROR_LOOK ? known.text.length === ERROR_LOOK && error.startsWith(known.text) : known.text === error)) return known.value;

@@ -13,6 +13,11 @@ export interface ModuleReading {
   key: number;
   /** The error text's key (53 bits of the module's hash of it); meaningful for a call with an error only. */
   errorKey: number;
+  /**
+   * Whether the error may say something error-reading.ts reads: the module's screen of it (assembly/error-screen.ts,
+   * the twin of error-screen.ts's ERROR_SCREEN); false only where it holds none of MAY_SAY's words. Meaningful for a call with an error only.
+   */
+  errorMaySay: boolean;
   /** Whether the error is an infrastructure failure (infra-failure.ts), as the record writer found it. */
   infra: boolean;
 }

@@ -4,7 +4,7 @@
  * failure. All are functions of the result's first {@link PASS_LOOK} characters alone (the acknowledgement
  * and the status read a result of at most {@link ACK_LOOK} characters, the status field one of at most
  * STATUS_LOOK, which is then all of it), so each distinct head is read once (the module reads its bytes
- * for the failure stems, the pass, the notes, a status field's name and the acknowledgement's words): a call that
+ * for the failure stems, the pass, the notes, a status field's name, the acknowledgement's words and, in a short head, a wait's: wait-screen.ts): a call that
  * gets the answer it got before (the calls a loop is made of) costs a lookup. The texts kept are bounded
  * ({@link READING_CACHE_CHARS} characters, {@link READING_CACHE_ENTRIES} texts, direct-mapped: a new head
  * replaces the one in its slot; past the characters the cache starts again empty). A head cut from a longer output is kept as a copy, so that the cache never keeps the rest of
@@ -19,7 +19,7 @@
  * a module nor scanned again. Without it (the TypeScript engine, a head the module did not read), the key
  * and the scan are taken here (module-report-scan.ts), with the same answers.
  */
-import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_NOTED, HEAD_PASSLESS, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS } from '../wasm/generated/abi.js';
+import { HEAD_ACKED, HEAD_ACK_UNITS, HEAD_MAY_WAIT, HEAD_NOTED, HEAD_PASSLESS, HEAD_READ, HEAD_REST_BLANK, HEAD_REST_SHIFT, HEAD_UNITS, HEAD_WAIT_LOOKED } from '../wasm/generated/abi.js';
 import { type KeyedText, KeyedTextCache } from './keyed-text-cache.js';
 import type { ModuleReading } from './module-reading.js';
 import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan, textKey } from '../wasm/module-report-scan.js';
@@ -107,12 +107,14 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
   // the module's one pass: the failure stems, the pass patterns, the notes, a status field's name, and (short, asked) the acknowledgement's words
   const scan = scanned ? word & SCAN_BITS : reportScan(look, short && ack, pass);
   let bits = 0;
+  // the module looked for a wait's and an empty mailbox's words in a head this short (wait-screen.ts): without one, neither reading can say yes
+  const mayWait = !scanned || (word & HEAD_WAIT_LOOKED) === 0 || (word & HEAD_MAY_WAIT) !== 0;
   if (short) {
     // read (its quick test, then masked by the module from the bytes just scanned, or written there now:
     // before reportFrom, which may scan another text) only where the module found a word every acknowledgement holds
     if (!ack) bits |= ACK_UNREAD;
     else if (scan < 0 ? isAcknowledgement(head) : (scan & SCAN_MAY_ACK) !== 0 && acknowledgesScanned(head)) bits |= READ_ACK;
-    if (saysStillWaiting(head)) bits |= READ_WAITING;
+    if (mayWait && saysStillWaiting(head)) bits |= READ_WAITING;
   }
   // the module took the notes out and read the rest in the same pass (assembly/notes.ts); the rest is read for its pass alone
   if (!pass) bits |= PASS_UNREAD | failureReportFrom(look, scan);
@@ -120,7 +122,7 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
   // the status field is read within the scanned text (its first record too): only where the module found its name
   if ((scan < 0 || (scan & SCAN_MAY_STATUS) !== 0) && reportsStatusUnderWay(head)) bits |= READ_STATUS;
   // else an empty mailbox (read of every head, as the outcome facts read it where no status is under way)
-  else if (saysInboxEmpty(head)) bits |= READ_INBOX;
+  else if (mayWait && saysInboxEmpty(head)) bits |= READ_INBOX;
   // a check that printed nothing of its own: read only where the pass is, as outcome-facts.ts read them
   // or a build that ended by building its last target (build-done.ts): a pass too
   if (pass && (bits & (READ_PASS | READ_FAILURE)) === 0 && (printsOnlyBanner(head) || notesNoOutput(head) || reportsBuildDone(head))) bits |= READ_QUIET;

@@ -32,6 +32,8 @@ export const SCAN_MAY_STATUS = 32;
 export const SCAN_FAILURE = 64;
 /** {@link reportScan}'s bit: no failure word found, but one stem's word has a non-ASCII character beside it (ask REPORT). */
 export const SCAN_FAILURE_UNKNOWN = 128;
+/** {@link reportScan}'s bit, when asked (`wait`): a word of wait-screen.ts's WAIT_SCREEN, or an ESC, is in the text (without it, neither a wait nor an empty mailbox is read). */
+export const SCAN_MAY_WAIT = 16384;
 
 const encoder = new TextEncoder();
 let own: WasmInstance | null = null;
@@ -77,13 +79,13 @@ function write(text: string): number {
  * no room for its bytes (the caller asks the expressions). The text last written (by {@link textKey} or a
  * scan) is not written again.
  */
-export function reportScan(text: string, ack = false, pass = true): number {
+export function reportScan(text: string, ack = false, pass = true, wait = false): number {
   const n = text === lastText ? lastN : write(text);
-  return n < 0 ? -1 : (own as WasmInstance).exports.reportScan(areaAt, n, asked(ack, pass));
+  return n < 0 ? -1 : (own as WasmInstance).exports.reportScan(areaAt, n, asked(ack, pass, wait));
 }
 
-/** The module's `ask` word: ASK_ACK (1) and SKIP_PASS (2), assembly/report-scan.ts. */
-const asked = (ack: boolean, pass: boolean): number => (ack ? 1 : 0) | (pass ? 0 : 2);
+/** The module's `ask` word: ASK_ACK (1), SKIP_PASS (2) and ASK_WAIT (4), assembly/report-scan.ts. */
+const asked = (ack: boolean, pass: boolean, wait = false): number => (ack ? 1 : 0) | (pass ? 0 : 2) | (wait ? 4 : 0);
 
 /** The low 53 bits of a u64 (a key a Map holds as a number). */
 const KEY_BITS = 53;
@@ -101,10 +103,20 @@ export function textKey(text: string): number {
   return n < 0 ? -1 : Number(BigInt.asUintN(KEY_BITS, (own as WasmInstance).exports.xxh64(areaAt, n, 0n)));
 }
 
-/** {@link reportScan} by the module's reference twin, which looks at every byte (for the differential tests). */
-export function reportScanBytewise(text: string, ack = false, pass = true): number {
+/**
+ * The module's screen of an error text (assembly/error-screen.ts, which the engine's module asks as it keys
+ * an error): whether it may say something error-reading.ts reads; null when the module has no room for its
+ * bytes. For the differential tests against error-screen.ts's errorMaySay.
+ */
+export function errorScreen(text: string): boolean | null {
   const n = write(text);
-  return n < 0 ? -1 : (own as WasmInstance).exports.reportScanBytewise(areaAt, n, asked(ack, pass));
+  return n < 0 ? null : (own as WasmInstance).exports.errorMaySay(areaAt, n) !== 0;
+}
+
+/** {@link reportScan} by the module's reference twin, which looks at every byte (for the differential tests). */
+export function reportScanBytewise(text: string, ack = false, pass = true, wait = false): number {
+  const n = write(text);
+  return n < 0 ? -1 : (own as WasmInstance).exports.reportScanBytewise(areaAt, n, asked(ack, pass, wait));
 }
 
 /**

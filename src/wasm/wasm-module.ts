@@ -76,6 +76,10 @@ export interface WasmExports {
   reportScan(ptr: number, len: number, ack: number): number;
   /** reportScan's reference twin, a loop over every byte (assembly/report-scan-bytewise.ts); for the tests. */
   reportScanBytewise(ptr: number, len: number, ack: number): number;
+  /** Whether an error text may say something error-reading.ts reads (assembly/error-screen.ts): 1 maybe, 0 none. */
+  errorMaySay(ptr: number, len: number): number;
+  /** errorMaySay's reference twin, a loop over every byte (assembly/error-screen.ts); for the tests. */
+  errorMaySayBytewise(ptr: number, len: number): number;
   maskBytes(src: number, len: number, limit: number, dst: number): number;
   /** The place of a failure whose error is [src, src + len): the tests it names as failed (assembly/test-place.ts), 0n for none. For the tests. */
   testPlace(src: number, len: number): bigint;

@@ -176,8 +176,8 @@ interface PipelineUndo {
  * facts read it right after the call's read (a batch concludes each call before it reads the next), so it
  * is of the slot that read last (`slot`); a pipeline of another slot gets NO_READING.
  */
-const threadReading: ModuleReading & { slot: number } = { slot: 0, index: -1, word: 0, key: 0, errorKey: 0, infra: false };
-const NO_READING: ModuleReading = Object.freeze({ index: -1, word: 0, key: 0, errorKey: 0, infra: false });
+const threadReading: ModuleReading & { slot: number } = { slot: 0, index: -1, word: 0, key: 0, errorKey: 0, errorMaySay: true, infra: false };
+const NO_READING: ModuleReading = Object.freeze({ index: -1, word: 0, key: 0, errorKey: 0, errorMaySay: true, infra: false });
 
 /** The last canonical walk asked for, by the thread's pipelines (a one-entry cache before walkOf's maps). */
 let lastWalkOptions: ResolvedOptions | null = null;
@@ -433,7 +433,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     m.index = index;
     m.word = u32[o4 + (A.O_HEAD >>> 2)] as number;
     m.key = m.word === 0 ? 0 : (u32[o4 + (A.O_HEAD_KEY_HI >>> 2)] as number) * 0x1_0000_0000 + (u32[o4 + (A.O_HEAD_KEY_LO >>> 2)] as number);
-    m.errorKey = errorText === undefined ? 0 : (u32[o4 + (A.O_ERR_KEY_HI >>> 2)] as number) * 0x1_0000_0000 + (u32[o4 + (A.O_ERR_KEY_LO >>> 2)] as number);
+    // the key's high word carries the module's screen of the error's words (assembly/error-screen.ts) in its top bit
+    const errHi = errorText === undefined ? 0 : (u32[o4 + (A.O_ERR_KEY_HI >>> 2)] as number);
+    m.errorKey = errorText === undefined ? 0 : (errHi & 0x1fffff) * 0x1_0000_0000 + (u32[o4 + (A.O_ERR_KEY_LO >>> 2)] as number);
+    m.errorMaySay = (errHi & A.ERR_MAY_SAY) !== 0;
     m.infra = infra;
     // kept only for lastCall(), which only custom detectors read: a session holds no event of its callers'
     this.lastEvent = this.o.custom.length === 0 ? null : withPlainResult(e);
