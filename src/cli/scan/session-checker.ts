@@ -10,6 +10,8 @@ import { sessionCapacity, sessionSizeText } from '../../wasm/session-capacity.js
 import { resolvePoolOptions } from '../../pool/pool-options.js';
 import type { Verdict } from '../../types.js';
 import type { RoutedLine } from '../../wire/routed-line.js';
+import type { RouteFilter } from '../../formats/routed-lines.js';
+import { shardOf } from '../../pool/shard-of.js';
 
 /** Checks batches of calls of many sessions, in submission order per session. */
 export interface SessionChecker {
@@ -21,6 +23,12 @@ export interface SessionChecker {
    * threads has it, and a scan then hands its events-format lines over unread.
    */
   checkRouted?(calls: readonly (SessionEvent | RoutedLine)[], facts: Float64Array): Promise<(Verdict | null | Error)[]>;
+  /**
+   * With checkRouted: the sessions whose lines a worker thread reads, so the scan hands them over unread;
+   * the calling thread's own shard's lines are parsed where they are read (V8's JSON.parse and objects cost
+   * less than reading a record from its bytes, and that shard is checked in the calling thread either way).
+   */
+  routesLineOf?: RouteFilter;
   /** Ends a session after every call submitted before. */
   end(session: string): Promise<void>;
   /**
@@ -113,6 +121,8 @@ export function sessionChecker(options: LoopDetectorOptions, threads: number, ma
   return {
     checkBatch: async (events) => (await pool).checkBatch(events),
     checkRouted: async (calls, facts) => (await pool).checkRouted(calls, facts),
+    // the pool's shards are its workers' and then the calling thread's (LoopPool: inlineShard)
+    routesLineOf: (session) => shardOf(session, threads) !== threads - 1,
     end: async (session) => (await pool).end(session),
     freshStart: async (session) => {
       await (await pool).freshStart(session);
