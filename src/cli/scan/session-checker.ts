@@ -64,9 +64,10 @@ export const MIN_CORES_FOR_WORKERS = 4;
 
 /**
  * The threads a scan (or the demo) checks calls with by default: the machine's cores, or only the calling
- * thread on a machine of fewer than MIN_CORES_FOR_WORKERS. The calling thread also reads, decompresses and
- * parses the input (about half of a one-thread scan's time) and packs the calls of the workers' sessions;
- * on two cores that leaves a second thread less to gain than it costs (measured on a 2-core VM:
+ * thread on a machine of fewer than MIN_CORES_FOR_WORKERS. The calling thread also reads and decompresses
+ * the input, parses its own shard's lines and hands the workers' lines over unread; on two cores a second
+ * thread costs more CPU than it takes off the first (the traces x10: 10.7 s of CPU with one thread, 16.2 s
+ * with two, docs/speed.md "perf40"; measured on a 2-core VM before:
  * `loopwatch scan` of the 28,505 trace calls 1.21 s with one thread, 1.28 s with two; of 228,040 calls,
  * 7.9-8.5 s against 9.2-9.7 s; after the reading was made cheaper, 0.90 s against 1.11 s, the two
  * threads burning 1.86 CPU seconds against 1.28: see docs/speed.md, "Scan end to end").
