@@ -12,6 +12,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { TRACE_FILE } from '../formats/list-inputs.js';
 import { FORMAT_NAMES, type FormatName, type ScanItem, readInputBatches, readScanBatches } from '../formats/read-inputs.js';
 import type { TraceItem } from '../formats/trace-record.js';
+import type { RouteFilter } from '../formats/routed-lines.js';
 import { SPECIFICITY } from '../policy/fuse.js';
 import type { LoopAction, Verdict } from '../types.js';
 import type { LoopDetectorOptions } from '../options/options.js';
@@ -316,8 +317,11 @@ function listedBy(settings: ScanSettings): (r: SessionReport) => boolean {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-/** A scan's input read on demand: with `routeLines`, events-format lines routed by their first bytes come unread (readScanBatches). */
-export type ScanSource = (routeLines: boolean) => AsyncIterable<readonly ScanItem[]>;
+/**
+ * A scan's input read on demand: with `routeLines`, events-format lines routed by their first bytes come
+ * unread (readScanBatches), only those of the sessions `only` takes when it is given.
+ */
+export type ScanSource = (routeLines: boolean, only?: RouteFilter) => AsyncIterable<readonly ScanItem[]>;
 
 /** Runs a scan of `items` (in batches, as `readInputBatches` reads them) with `settings`, writing the report; resolves to the outcome and exit code. */
 export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | ScanSource, settings: ScanSettings, io: CommandIo, hooks: ScanHooks = {}): Promise<ScanOutcome> {
@@ -418,7 +422,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
     try {
       const plan = { minAction: settings.minAction, maxLive: settings.maxSessions, batchSize: settings.batchSize, top: settings.top ?? DEFAULT_TOP, listed, signal: stop.signal, toolName: shown.tool };
       // a checker over worker threads reads routed lines itself: the items hand them over unread
-      totals = await runScan(typeof items === 'function' ? items(checker.checkRouted !== undefined) : items, checker, plan, sink);
+      totals = await runScan(typeof items === 'function' ? items(checker.checkRouted !== undefined, checker.routesLineOf) : items, checker, plan, sink);
     } finally {
       unlisten?.();
       bar?.clear();
@@ -480,7 +484,7 @@ export async function scanCommand(args: readonly string[], io: CommandIo): Promi
     if (formats.size > MAX_BATCH) formats.delete(formats.keys().next().value as string);
   };
   const readOptions = { ...(settings.format === undefined ? {} : { format: settings.format }), stdin: io.stdin, onBytes: (n: number) => (read += n), onFormat, ignore };
-  const items: ScanSource = (routeLines) => (routeLines ? readScanBatches(settings.paths, readOptions) : readInputBatches(settings.paths, readOptions));
+  const items: ScanSource = (routeLines, only) => (routeLines ? readScanBatches(settings.paths, readOptions, only) : readInputBatches(settings.paths, readOptions));
   const inputs = { paths: settings.paths, format: settings.format, ignore };
   return (await scanItems(items, settings, io, { totalBytes: inputBytes(settings.paths), bytesRead: () => read, labels, inputs, agentOf: scanAgentOf(labels, formats) })).exitCode;
 }

@@ -104,7 +104,7 @@ export async function* readLineBatches(bytes: AsyncIterable<Uint8Array>, options
     size = 0;
     if (isBlank(whole)) return null;
     if (route?.active === true) {
-      const raw = routedLine(whole, n);
+      const raw = routedLine(whole, n, route.only);
       if (raw !== null) return raw;
     }
     const text = decodeLine(whole, n);

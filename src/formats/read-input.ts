@@ -31,7 +31,7 @@ import { type RecordUnit, readRecordBatches } from './read-records.js';
 import { streamedArchiveRecords } from './streamed-archive.js';
 import { createSweAgentReader } from './swe-agent.js';
 import { type FormatName, type TraceIssue, type TraceItem, issue } from './trace-record.js';
-import type { RawLine, RouteGate, TraceLine } from './routed-lines.js';
+import type { RawLine, RouteFilter, RouteGate, TraceLine } from './routed-lines.js';
 
 /** Skipped lines tolerated before the first readable record; past them the input is taken for no trace file. */
 export const SNIFF_ISSUE_LIMIT = 100;
@@ -51,6 +51,8 @@ export interface ReadInputOptions {
    * TraceLine items, unread (routed-lines.ts): a scan with worker threads. @default false
    */
   readonly routeLines?: boolean;
+  /** With `routeLines`, only these sessions' lines are handed over unread (the others are read). @default every session's */
+  readonly routeOnly?: RouteFilter;
 }
 
 /** What a scan reads: trace items, and with `routeLines` the lines handed over unread. */
@@ -164,7 +166,7 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
   let skipped = 0;
   let calls = 0;
   // lines are routed (handed over unread) once the input is known to be in the events format
-  const route: RouteGate | undefined = options.routeLines === true && !isParts(source) ? { active: false } : undefined;
+  const route: RouteGate | undefined = options.routeLines === true && !isParts(source) ? { active: false, ...(options.routeOnly === undefined ? {} : { only: options.routeOnly }) } : undefined;
   const records = isParts(source) ? source.map((part) => recordsOf(part, part, options)) : [recordsOf(source, file, options, route)];
   for (const batches of records) {
     for await (const units of batches) {

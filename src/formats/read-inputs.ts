@@ -9,6 +9,7 @@ import { OptionTypeError } from '../errors.js';
 import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
 import { listInputs } from './list-inputs.js';
 import { namedFifoStream } from './named-fifo.js';
+import type { RouteFilter } from './routed-lines.js';
 import { type ScanItem, readInputBatches as readOneInput } from './read-input.js';
 export type { ScanItem };
 import { FORMAT_NAMES, type FormatName, type TraceItem } from './trace-record.js';
@@ -82,9 +83,10 @@ export function readInputBatches(paths: readonly string[], options: ReadInputsOp
 /**
  * {@link readInputBatches} for a scan whose calls are checked in worker threads: the same items, except
  * that once an input is known to be in the events format, each line that names its session in its first
- * bytes comes as a TraceLine (its bytes and session), unread; the worker reads it (routed-lines.ts).
+ * bytes comes as a TraceLine (its bytes and session), unread; the worker reads it (routed-lines.ts). With
+ * `only`, just the lines of the sessions it takes (the others are read here as readInputBatches reads them).
  */
-export function readScanBatches(paths: readonly string[], options: ReadInputsOptions = {}): AsyncGenerator<ScanItem[]> {
+export function readScanBatches(paths: readonly string[], options: ReadInputsOptions = {}, only?: RouteFilter): AsyncGenerator<ScanItem[]> {
   readInputBatches(paths, options).return(undefined).catch(() => undefined); // the same checks of the options, thrown here
   const o = options;
   return read(paths, {
@@ -95,6 +97,7 @@ export function readScanBatches(paths: readonly string[], options: ReadInputsOpt
     onFormat: o.onFormat,
     ignore: new Set(o.ignore ?? []),
     routeLines: true,
+    routeOnly: only,
   });
 }
 
@@ -105,9 +108,9 @@ export async function* itemsOf(batches: AsyncIterable<readonly TraceItem[]>): As
 
 async function* read(
   paths: readonly string[],
-  o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined; onFormat: ((file: string, format: FormatName) => void) | undefined; ignore: ReadonlySet<string>; routeLines?: boolean },
+  o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined; onFormat: ((file: string, format: FormatName) => void) | undefined; ignore: ReadonlySet<string>; routeLines?: boolean; routeOnly?: RouteFilter | undefined },
 ): AsyncGenerator<ScanItem[]> {
-  const options = { maxLineBytes: o.maxLineBytes, routeLines: o.routeLines === true, ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }), ...(o.onFormat === undefined ? {} : { onFormat: o.onFormat }) };
+  const options = { maxLineBytes: o.maxLineBytes, routeLines: o.routeLines === true, ...(o.routeOnly === undefined ? {} : { routeOnly: o.routeOnly }), ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }), ...(o.onFormat === undefined ? {} : { onFormat: o.onFormat }) };
   for (const path of paths) {
     for await (const input of listInputs(path, o.ignore)) {
       if (input.kind === 'issue' || input.kind === 'note') yield [input];

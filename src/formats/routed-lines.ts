@@ -29,13 +29,21 @@ export interface TraceLine {
   readonly line: number;
 }
 
+/** Which sessions' lines are handed over unread (the others are read as usual), by the session their first bytes name. */
+export type RouteFilter = (session: string) => boolean;
+
 /** Whether lines are routed now: set by the input's reader once its format is known to be events. */
 export interface RouteGate {
   active: boolean;
+  /** Only these sessions' lines are routed. @default every session's */
+  readonly only?: RouteFilter;
 }
 
-/** `bytes` (line `line`) as a RawLine when it is routed by its first bytes (no `"trajectory"` either), else null (read as usual). */
-export function routedLine(bytes: Uint8Array, line: number): RawLine | null {
+/**
+ * `bytes` (line `line`) as a RawLine when it is routed by its first bytes (no `"trajectory"` either) and
+ * `only` (if given) takes its session, else null (read as usual).
+ */
+export function routedLine(bytes: Uint8Array, line: number, only?: RouteFilter): RawLine | null {
   const session = lineRouteSession(bytes);
-  return session === null ? null : { kind: 'raw', bytes, line, session };
+  return session === null || (only !== undefined && !only(session)) ? null : { kind: 'raw', bytes, line, session };
 }

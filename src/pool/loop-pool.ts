@@ -48,6 +48,7 @@ import { type LoopPoolOptions, type ResolvedPoolOptions, resolvePoolOptions } fr
 import { type PoolShard, InlineShard } from './inline-shard.js';
 import { liveCallError, readLiveCall } from './live-calls.js';
 import { Shard, type Ticket } from './shard.js';
+import { shardOf } from './shard-of.js';
 
 /** A session whose state its dead worker took with it (restored to an earlier snapshot, or empty). */
 export interface LostSession {
@@ -83,22 +84,8 @@ export function workerFile(): string {
   throw new Error(`loopwatch: the pool's worker module is missing (looked for ${places.join(', ')}); run \`npm run build\``);
 }
 
-/**
- * Which shard holds a session: FNV-1a over the id's UTF-16 code units, then MurmurHash3's 32-bit finaliser
- * (fmix32). FNV-1a alone keeps its low bit the parity of the code units' low bits (its prime is odd), so with
- * 2 shards a session's shard was only whether its id held an odd number of odd characters (every anagram of
- * an id on one shard); the finaliser makes each bit of the result depend on every bit of the hash.
- */
-export function shardOf(sessionId: string, shards: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < sessionId.length; i++) h = Math.imul(h ^ sessionId.charCodeAt(i), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return (h >>> 0) % shards;
-}
+/** Which shard holds a session (shard-of.ts; exported here as before). */
+export { shardOf };
 
 /** One caller's operations: results by slot, resolved when every one has settled. */
 class Outcome<T> implements Ticket {

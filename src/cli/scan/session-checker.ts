@@ -10,6 +10,8 @@ import { sessionCapacity, sessionSizeText } from '../../wasm/session-capacity.js
 import { resolvePoolOptions } from '../../pool/pool-options.js';
 import type { Verdict } from '../../types.js';
 import type { RoutedLine } from '../../wire/routed-line.js';
+import type { RouteFilter } from '../../formats/routed-lines.js';
+import { shardOf } from '../../pool/shard-of.js';
 
 /** Checks batches of calls of many sessions, in submission order per session. */
 export interface SessionChecker {
@@ -21,6 +23,12 @@ export interface SessionChecker {
    * threads has it, and a scan then hands its events-format lines over unread.
    */
   checkRouted?(calls: readonly (SessionEvent | RoutedLine)[], facts: Float64Array): Promise<(Verdict | null | Error)[]>;
+  /**
+   * With checkRouted: the sessions whose lines a worker thread reads, so the scan hands them over unread;
+   * the calling thread's own shard's lines are parsed where they are read (V8's JSON.parse and objects cost
+   * less than reading a record from its bytes, and that shard is checked in the calling thread either way).
+   */
+  routesLineOf?: RouteFilter;
   /** Ends a session after every call submitted before. */
   end(session: string): Promise<void>;
   /**
@@ -56,9 +64,10 @@ export const MIN_CORES_FOR_WORKERS = 4;
 
 /**
  * The threads a scan (or the demo) checks calls with by default: the machine's cores, or only the calling
- * thread on a machine of fewer than MIN_CORES_FOR_WORKERS. The calling thread also reads, decompresses and
- * parses the input (about half of a one-thread scan's time) and packs the calls of the workers' sessions;
- * on two cores that leaves a second thread less to gain than it costs (measured on a 2-core VM:
+ * thread on a machine of fewer than MIN_CORES_FOR_WORKERS. The calling thread also reads and decompresses
+ * the input, parses its own shard's lines and hands the workers' lines over unread; on two cores a second
+ * thread costs more CPU than it takes off the first (the traces x10: 10.7 s of CPU with one thread, 16.2 s
+ * with two, docs/speed.md "perf40"; measured on a 2-core VM before:
  * `loopwatch scan` of the 28,505 trace calls 1.21 s with one thread, 1.28 s with two; of 228,040 calls,
  * 7.9-8.5 s against 9.2-9.7 s; after the reading was made cheaper, 0.90 s against 1.11 s, the two
  * threads burning 1.86 CPU seconds against 1.28: see docs/speed.md, "Scan end to end").
@@ -113,6 +122,8 @@ export function sessionChecker(options: LoopDetectorOptions, threads: number, ma
   return {
     checkBatch: async (events) => (await pool).checkBatch(events),
     checkRouted: async (calls, facts) => (await pool).checkRouted(calls, facts),
+    // the pool's shards are its workers' and then the calling thread's (LoopPool: inlineShard)
+    routesLineOf: (session) => shardOf(session, threads) !== threads - 1,
     end: async (session) => (await pool).end(session),
     freshStart: async (session) => {
       await (await pool).freshStart(session);
