@@ -2,15 +2,17 @@
  * hostile28: the hooks' session state (`<hash>.lwhook`) and serve's session files (`<hash>.lwsession`)
  * were written with their own temp names (`<name>.<pid>.<8 hex>.tmp`, left for the state sweep an hour
  * later); now they go through files/replace-whole.ts as every other output does: `.<name>.<pid>.tmp`,
- * 0600, renamed over the file; a leftover of a gone process removed by the next write; a link or another's
+ * 0600, renamed over the file; a leftover of a gone process removed by the next write (serve's) or the
+ * state sweep (the hooks', which do not read their folder on every call); a link or another's
  * file planted under that name never followed and never blocking the write (another name of its own then).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempBeside } from '../src/files/replace-whole.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { stateFileKind } from '../src/hooks/state-names.js';
+import { sweepIfDue } from '../src/hooks/state-sweep.js';
 import { readStateFiles, stateFileName, writeStateFile } from '../src/serve/state-files.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -32,13 +34,22 @@ const writers = (): { name: string; path: string; dir: string; write: () => void
 };
 
 describe('state files written whole by the one mechanism', () => {
-  it('should remove a leftover temp of a gone process at the next write', () => {
+  it("should remove a leftover temp of a gone process: serve's at the next write, the hooks' at the state sweep", () => {
     for (const w of writers()) {
       const left = tempBeside(w.path, GONE_PID);
+      const own = tempBeside(w.path); // a process of this pid before, gone: its name is passed by another
       writeFileSync(left, 'half a state', { mode: 0o600 });
+      writeFileSync(own, 'half a state', { mode: 0o600 });
       w.write();
-      expect(readdirSync(w.dir).sort(), w.name).toEqual([w.path.slice(w.dir.length + 1)]);
+      expect(w.bytes().length, w.name).toBeGreaterThan(3);
       expect(statSync(w.path).mode & 0o777, w.name).toBe(0o600);
+      if (w.name === 'hook state') {
+        expect(readdirSync(w.dir).filter((n) => n.endsWith('.tmp')).sort(), w.name).toEqual([left, own].map((p) => p.slice(w.dir.length + 1)).sort());
+        const hourAgo = Date.now() / 1000 - 7200;
+        for (const p of [left, own]) utimesSync(p, hourAgo, hourAgo);
+        sweepIfDue(w.dir);
+      }
+      expect(readdirSync(w.dir).filter((n) => n !== '.sweep').sort(), w.name).toEqual([w.path.slice(w.dir.length + 1)]);
     }
   });
 

@@ -139,8 +139,9 @@ export class SessionFile {
 
   /**
    * Writes the snapshot and notes (without notes: notes that start now) to a new file beside the state
-   * file (0600; not synced: on every call, on the agent's path), renamed over it: replace-whole.ts, `.<name>.<pid>.tmp`, whose leftovers the next
-   * write removes (a planted link or another's file there never followed, never blocking the write).
+   * file (0600; not synced, the folder not read for leftovers: on every call, on the agent's path), renamed over
+   * it: replace-whole.ts, `.<name>.<pid>.tmp`, whose leftovers the state sweep removes (a planted link or
+   * another's file there never followed, never blocking the write).
    */
   write(snapshot: Uint8Array, meta: SessionMeta = emptyMeta(Date.now())): void {
     const notes = encodeMeta(meta);
@@ -150,7 +151,7 @@ export class SessionFile {
     head.writeUInt32LE(this.id.length, 5);
     const length = Buffer.alloc(4);
     length.writeUInt32LE(notes.length, 0);
-    const whole = wholeFileBeside(this.path, 0o600, { sync: false });
+    const whole = wholeFileBeside(this.path, 0o600, { sync: false, removeLeftovers: false });
     try {
       for (const part of [head, this.id, length, notes, snapshot]) writeAll(whole.fd, part);
     } catch (e) {
