@@ -365,7 +365,8 @@ Options:
   --agent-version V      the agent's version, used when the session's transcript does not say it
                          (install writes it)
   --log FILE             append each decision to FILE, one JSON line (a hook payload with the decision;
-                         redacted), which loopwatch scan reads (default: $LOOPWATCH_DECISION_LOG, else none)
+                         redacted), which loopwatch scan reads (default: $LOOPWATCH_DECISION_LOG, else none);
+                         past 64 MiB it is moved to FILE.1 and a new one begun
   -h, --help             this help
 
 install / uninstall:

@@ -3,7 +3,7 @@
  * SIGKILL (or a power cut) between making `.<name>.<pid>.tmp` and renaming it over `<name>` leaves that
  * file, half written. The next write of the same name removes each such file that is
  *
- * - named exactly so, for the same `<name>`, with a pid of digits: another process's, or this process's
+ * - named exactly so (or `.<name>.<pid>.<8 hex>.tmp`), for the same `<name>`, with a pid of digits: another process's, or this process's
  *   when it is not writing that file itself (`busy`): a process of the same pid before it (a container's
  *   processes get the same few pids each start) left it, and it would take the name of this write;
  * - a regular file (looked at without following a link: a link planted under the name is left, and so is
@@ -21,13 +21,13 @@ import { basename, dirname, join } from 'node:path';
 import { userId } from '../hooks/private-path.js';
 import { processAlive } from './process-alive.js';
 
-/** The pid in `entry` when it is a temp name of a write of `name` (`.<name>.<pid>.tmp`), else null. */
+/** The pid in `entry` when it is a temp name of a write of `name` (`.<name>.<pid>.tmp`, or `.<name>.<pid>.<8 hex>.tmp` when that was held), else null. */
 function tempPid(entry: string, name: string): number | null {
   const head = `.${name}.`;
   if (!entry.startsWith(head) || !entry.endsWith('.tmp')) return null;
-  const digits = entry.slice(head.length, -'.tmp'.length);
-  if (!/^[1-9][0-9]{0,9}$/.test(digits)) return null;
-  const pid = Number(digits);
+  const m = /^([1-9][0-9]{0,9})(?:\.[0-9a-f]{8})?$/.exec(entry.slice(head.length, -'.tmp'.length));
+  if (m === null) return null;
+  const pid = Number(m[1]);
   return pid <= 0x7fffffff ? pid : null;
 }
 

@@ -7,7 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { opendir } from 'node:fs/promises';
 
 /** A folder entry whose name is not valid UTF-8: the name as shown, and whether it is a folder. */
 export interface UndecodedEntry {
@@ -40,23 +40,31 @@ export function shownName(name: Uint8Array): string {
 
 /**
  * Of `entries` (read from `dir` as text), those whose names are their own, and the entries of `dir` whose
- * names are not valid UTF-8 (sorted by their shown names). The folder is read again as bytes only when a
- * name holds U+FFFD (what a bad byte becomes), so an ordinary walk costs nothing more.
+ * names are not valid UTF-8 (sorted by their shown names; at most `max` of them, the first met). The folder
+ * is read again as bytes, one entry at a time, only when a name holds U+FFFD (what a bad byte becomes), so
+ * an ordinary walk costs nothing more.
  */
-export async function undecodedEntries(dir: string, entries: readonly Dirent[]): Promise<{ readonly kept: Dirent[]; readonly undecoded: UndecodedEntry[] }> {
+export async function undecodedEntries(dir: string, entries: readonly Dirent[], max = Infinity): Promise<{ readonly kept: Dirent[]; readonly undecoded: UndecodedEntry[] }> {
   if (!entries.some((e) => e.name.includes('\ufffd'))) return { kept: [...entries], undecoded: [] };
-  let raw: Dirent<Buffer>[];
+  // the names holding U+FFFD that are truly so named (valid UTF-8 holding the character itself)
+  const own = new Set<string>();
+  const undecoded: UndecodedEntry[] = [];
   try {
-    raw = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
+    const d = await opendir(dir, { encoding: 'buffer' as BufferEncoding, bufferSize: 1024 });
+    try {
+      for (let r = await d.read(); r !== null; r = await d.read()) {
+        const name = r.name as unknown as Buffer;
+        if (isUtf8(name)) {
+          const text = name.toString('utf8');
+          if (text.includes('\ufffd')) own.add(text);
+        } else if (undecoded.length < max) undecoded.push({ shown: shownName(name), isDirectory: r.isDirectory() });
+      }
+    } finally {
+      await d.close().catch(() => undefined);
+    }
   } catch {
     return { kept: [...entries], undecoded: [] }; // gone meanwhile: the entries fail as they did
   }
-  const own = new Set<string>();
-  const undecoded: UndecodedEntry[] = [];
-  for (const e of raw) {
-    if (isUtf8(e.name)) own.add(e.name.toString('utf8'));
-    else undecoded.push({ shown: shownName(e.name), isDirectory: e.isDirectory() });
-  }
   undecoded.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
-  return { kept: entries.filter((e) => own.has(e.name)), undecoded };
+  return { kept: entries.filter((e) => !e.name.includes('\ufffd') || own.has(e.name)), undecoded };
 }

@@ -5,13 +5,15 @@
  * Concatenated members are read one after another. What follows the last member is ignored when it is
  * zero padding; anything else ends the output with a {@link TrailingBytesError} raised *after* every
  * decoded byte. A corrupt or truncated member raises its error after the bytes decoded before it, so
- * nothing decodable is lost (zlib's own gunzip drops the output of the step that failed).
+ * nothing decodable is lost (zlib's own gunzip drops the output of the step that failed). Data inflating
+ * past the ratio of inflate-ratio.ts (200:1 past 64 MiB, over all members) ends with an `InflateRatioError`.
  *
  * ```
  *   member := 1f 8b 08 FLG MTIME(4) XFL OS [XLEN(2) extra] [name \0] [comment \0] [HCRC(2)]  deflate  CRC32(4) ISIZE(4)
  * ```
  */
 import * as zlib from 'node:zlib';
+import { INFLATE_RATIO_FLOOR_BYTES, checkInflateRatio, inflateRatioCap } from './inflate-ratio.js';
 
 /** Bytes after the last gzip member that are neither another member nor zero padding. */
 export class TrailingBytesError extends Error {
@@ -197,19 +199,44 @@ async function* inflateMember(q: ByteQueue, check: { crc: number; size: number }
   }
 }
 
+/** How far gzip data may inflate (inflate-ratio.ts). */
+export interface InflateLimits {
+  /** Highest inflated : compressed ratio, over all members. @default inflateRatioCap() */
+  readonly maxRatio?: number;
+  /** Inflated bytes under which the ratio is not looked at. @default INFLATE_RATIO_FLOOR_BYTES */
+  readonly floorBytes?: number;
+}
+
 /**
  * The decompressed bytes of the gzip data in `source` (which starts with a member). Errors: a corrupt or
  * truncated member (after the bytes decoded before it), a {@link TrailingBytesError} for non-zero bytes after
- * the last member.
+ * the last member, an `InflateRatioError` once the bytes inflated pass the ratio (inflate-ratio.ts).
  */
-export async function* gunzipMembers(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const it = source[Symbol.asyncIterator]();
+export async function* gunzipMembers(source: AsyncIterable<Uint8Array>, limits: InflateLimits = {}): AsyncGenerator<Uint8Array> {
+  const maxRatio = limits.maxRatio ?? inflateRatioCap();
+  const floor = limits.floorBytes ?? INFLATE_RATIO_FLOOR_BYTES;
+  const sourceIt = source[Symbol.asyncIterator]();
+  let compressed = 0;
+  let inflated = 0;
+  // counts the compressed bytes read (those read ahead of the inflater too: the ratio is judged leniently)
+  const it: AsyncIterator<Uint8Array> = {
+    next: async () => {
+      const r = await sourceIt.next();
+      if (r.done !== true) compressed += r.value.length;
+      return r;
+    },
+    return: async (v?: unknown) => (sourceIt.return === undefined ? { done: true, value: v } : sourceIt.return(v)),
+  };
   const q = new ByteQueue(it);
   try {
     let members = 0;
     while (await readHeader(q)) {
       const check = { crc: 0, size: 0 };
-      yield* inflateMember(q, check);
+      for await (const c of inflateMember(q, check)) {
+        inflated += c.length;
+        checkInflateRatio(compressed, inflated, maxRatio, floor);
+        yield c;
+      }
       const trailer = await q.take(8);
       if (trailer.length < 8) throw truncated();
       const view = Buffer.from(trailer.buffer, trailer.byteOffset, 8);

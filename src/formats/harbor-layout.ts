@@ -9,7 +9,7 @@
  * folders walked as usual. What is passed over is said in one note (no skip: the scan stays clean).
  */
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { folderEntries, folderEntriesCap } from './folder-entries.js';
 import { join } from 'node:path';
 
 /** An ATIF trajectory a Harbor agent writes in its `agent/` folder. */
@@ -17,6 +17,8 @@ export const HARBOR_TRAJECTORY = /^trajectory(\.[\w.-]+)?\.json$/;
 
 /** The files of a job folder that are no trace: the job's settings and results. */
 export const HARBOR_JOB_FILES: ReadonlySet<string> = new Set(['config.json', 'result.json']);
+/** Names a Harbor folder is known by that are not named like trace files (a walk keeps them to look at). */
+export const HARBOR_MARKERS: ReadonlySet<string> = new Set(['trial.log', 'job.log']);
 
 /** What a folder is in Harbor's layout. */
 export type HarborFolder =
@@ -31,10 +33,13 @@ function isTrial(entries: readonly Dirent[]): boolean {
   return has(entries, 'config.json', false) && (has(entries, 'agent', true) || has(entries, 'steps', true)) && (has(entries, 'result.json', false) || has(entries, 'trial.log', false));
 }
 
-/** The entries of `dir`, or none when it cannot be read (walking it reports why). */
+/** A name Harbor's layout looks at: a folder, a trajectory, a job's or trial's marker file. */
+const harborName = (e: Dirent): boolean => e.isDirectory() || HARBOR_JOB_FILES.has(e.name) || HARBOR_MARKERS.has(e.name) || HARBOR_TRAJECTORY.test(e.name);
+
+/** The entries of `dir` Harbor's layout looks at (the first of them by name, folder-entries.ts), or none when it cannot be read (walking it reports why). */
 async function entriesOf(dir: string): Promise<Dirent[]> {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return (await folderEntries(dir, harborName, folderEntriesCap())).entries;
   } catch {
     return [];
   }

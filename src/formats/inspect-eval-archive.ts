@@ -14,7 +14,8 @@ import type { RecordUnit } from './read-records.js';
 import { openRegularFile, readFailure } from './regular-file.js';
 import { type TraceIssue, issue } from './trace-record.js';
 import { type ZipEntry, type ZipSource, ZipFormatError, readZipDirectory } from './zip-directory.js';
-import { MAX_ZIP_RATIO, ZipEntryError, readZipEntry } from './zip-entry-data.js';
+import { inflateRatioCap } from './inflate-ratio.js';
+import { ZipEntryError, readZipEntry } from './zip-entry-data.js';
 
 /** The most bytes inflated from one archive, all entries together. */
 export const MAX_ARCHIVE_INFLATED_BYTES = 4 * 1024 * 1024 * 1024;
@@ -102,7 +103,7 @@ export function* archiveRecords(src: ZipSource, file: string, options: EvalArchi
   const chunked = [...byName.keys()].filter((n) => CHUNKED_SHELL.test(n)).length;
   if (chunked > 0) out.push(issue('read-error', file, 0, `${chunked} ${chunked === 1 ? 'sample is' : 'samples are'} stored in chunks (samples/<id>_epoch_<n>/sample.json and messages/...: Inspect's large-sample layout), which loopwatch does not read yet; those samples skipped`));
   let budget = MAX_ARCHIVE_INFLATED_BYTES;
-  const limits = { maxEntryBytes: options.maxEntryBytes, maxRatio: MAX_ZIP_RATIO };
+  const limits = { maxEntryBytes: options.maxEntryBytes, maxRatio: inflateRatioCap() };
   /** The JSON of entry `e`, or null with an issue in `out`. */
   const json = (e: ZipEntry, sink: (RecordUnit | TraceIssue)[]): unknown => {
     if (e.size > budget) {

@@ -12,11 +12,12 @@
  * `preds.json` (swe-bench-run-folder.ts).
  */
 import type { Dirent, Stats } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { undecodedEntries } from './byte-names.js';
 import { EVENTS_FOLDER, EVENT_COMPANIONS, eventFileNames } from './event-folders.js';
-import { HARBOR_JOB_FILES, harborFolder, harborNote } from './harbor-layout.js';
+import { folderEntries, folderEntriesCap, MAX_FOLDER_ENTRIES_ENV } from './folder-entries.js';
+import { HARBOR_JOB_FILES, HARBOR_MARKERS, harborFolder, harborNote } from './harbor-layout.js';
 import { INSPECT_COMPANIONS, INSPECT_FOLDER_NOTE, isInspectLogFolder } from './inspect-log-folder.js';
 import { SWE_BENCH_PREDS, SWE_BENCH_RUN_NOTE, isSweBenchRunFolder } from './swe-bench-run-folder.js';
 import type { InputName } from './format-reader.js';
@@ -35,7 +36,18 @@ export const STDIN_PATH = '-';
 /** An input to read: standard input, a file, or the files of an OpenHands events folder (in order), and the name it goes by. */
 export type InputSource = (InputName & { readonly kind: 'file' }) | (InputName & { readonly kind: 'fifo' }) | (InputName & { readonly kind: 'stdin' }) | (InputName & { readonly kind: 'parts'; readonly parts: readonly string[] });
 
-const byCodePoint = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/**
+ * Whether a walk may use the folder entry `e`: a folder, a name a trace file has, a name the layouts look
+ * for (Harbor's `trial.log`, `job.log`), or a name holding U+FFFD (a name that is not UTF-8: said as such).
+ * Only these are held and counted against the cap (a folder of a million `.txt` files holds none of them).
+ */
+const usable = (e: Dirent): boolean => e.isDirectory() || TRACE_FILE.test(e.name) || HARBOR_MARKERS.has(e.name) || e.name.includes('\ufffd');
+
+/** How a walk reads: the most entries of one folder it holds. */
+export interface ListOptions {
+  /** Most usable entries of one folder read (the first by name); past it, one issue names the folder. @default {@link folderEntriesCap}() */
+  readonly maxFolderEntries?: number;
+}
 
 /** Why `e` (a failed fs call) failed, in words. */
 export function fsReason(e: unknown): string {
@@ -49,7 +61,8 @@ export function fsReason(e: unknown): string {
  * The inputs `path` stands for, and an issue for a path or folder that cannot be read. A folder walk passes
  * over the files in `ignore` (named as the walk names them: the folder joined with the path below it).
  */
-export async function* listInputs(path: string, ignore: ReadonlySet<string> = new Set()): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
+export async function* listInputs(path: string, ignore: ReadonlySet<string> = new Set(), options: ListOptions = {}): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
+  const max = options.maxFolderEntries ?? folderEntriesCap();
   if (path === STDIN_PATH) return yield { kind: 'stdin', file: STDIN_NAME, name: STDIN_NAME };
   let target: Stats;
   try {
@@ -58,7 +71,7 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
     const code = (e as NodeJS.ErrnoException).code;
     return yield issue(code === 'ENOENT' || code === 'ENOTDIR' ? 'missing-input' : 'read-error', path, 0, `cannot read the path: ${fsReason(e)}${code === 'ENOENT' && path.includes('\ufffd') ? ARGV_UNDECODED : ''}`);
   }
-  if (target.isDirectory()) return yield* walk(path, '', ignore);
+  if (target.isDirectory()) return yield* walk(path, '', ignore, max);
   // a FIFO named on the command line is a stream the user chose (`<(zcat runs.gz)`), read as standard input is
   if (target.isFIFO()) return yield { kind: 'fifo', file: path, name: basename(path) };
   // a device, FIFO or socket given as a path (or linked to) is never opened: /dev/zero was read for ever
@@ -67,31 +80,32 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
 }
 
 /** `walk`'s notes are said once: below a Harbor job, its trials are not noted again. */
-async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, inHarborJob = false): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
+async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, max: number, inHarborJob = false): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
   let read: Dirent[];
   try {
-    read = await readdir(dir, { withFileTypes: true });
+    const listed = await folderEntries(dir, usable, max);
+    read = listed.entries;
+    if (listed.seen > read.length) yield issue('read-error', dir, 0, tooManyEntries(listed.seen, read.length));
   } catch (e) {
     return yield issue('read-error', dir, 0, `cannot read the folder: ${fsReason(e)}`);
   }
   // a name that is not UTF-8 names no file as text: said as such (its bad bytes as \xNN), never opened
-  const { kept: entries, undecoded } = await undecodedEntries(dir, read);
+  const { kept: entries, undecoded } = await undecodedEntries(dir, read, max);
   for (const u of undecoded) {
     if (u.isDirectory) yield issue('read-error', join(dir, u.shown), 0, `the folder's name is not valid UTF-8 (shown with those bytes as \\xNN); not walked: rename it to scan it`);
     else if (TRACE_FILE.test(u.shown)) yield issue('read-error', join(dir, u.shown), 0, `the file's name is not valid UTF-8 (shown with those bytes as \\xNN); not read: rename it to scan it`);
   }
-  entries.sort(byCodePoint);
   const events = basename(dir) === EVENTS_FOLDER ? eventFileNames(entries, (n) => TRACE_FILE.test(n)) : null;
   // an events folder is one input, named by its conversation (the folder holding it)
   if (events !== null) return yield { kind: 'parts', file: dir, name: basename(dirname(resolve(dir))), parts: events.map((n) => join(dir, n)) };
   const harbor = await harborFolder(dir, entries);
   if (harbor !== null && !inHarborJob) yield { kind: 'note', file: dir, line: 0, message: harborNote(harbor.kind) };
-  if (harbor?.kind === 'trial') return yield* trialInputs(dir, rel, ignore, harbor.trajectories, harbor.agentFolders);
+  if (harbor?.kind === 'trial') return yield* trialInputs(dir, rel, ignore, max, harbor.trajectories, harbor.agentFolders);
   const inspect = isInspectLogFolder(entries);
   if (inspect) yield { kind: 'note', file: dir, line: 0, message: INSPECT_FOLDER_NOTE };
   const sweBenchRun = await isSweBenchRunFolder(dir, entries);
   if (sweBenchRun) yield { kind: 'note', file: dir, line: 0, message: SWE_BENCH_RUN_NOTE };
-  const besideEvents = entries.some((e) => e.isDirectory() && e.name === EVENTS_FOLDER) && (await holdsEvents(join(dir, EVENTS_FOLDER)));
+  const besideEvents = entries.some((e) => e.isDirectory() && e.name === EVENTS_FOLDER) && (await holdsEvents(join(dir, EVENTS_FOLDER), max));
   for (const e of entries) {
     if (besideEvents && EVENT_COMPANIONS.has(e.name)) continue;
     if (harbor !== null && HARBOR_JOB_FILES.has(e.name)) continue;
@@ -100,7 +114,7 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, inHa
     const file = join(dir, e.name);
     const name = rel === '' ? e.name : `${rel}/${e.name}`;
     if (e.isDirectory()) {
-      yield* walk(file, name, ignore, inHarborJob || harbor !== null);
+      yield* walk(file, name, ignore, max, inHarborJob || harbor !== null);
       continue;
     }
     if (!TRACE_FILE.test(e.name) || ignore.has(file)) continue;
@@ -125,13 +139,13 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, inHa
 }
 
 /** The inputs of a Harbor trial folder: its trajectories, else its agent folders walked. */
-async function* trialInputs(dir: string, rel: string, ignore: ReadonlySet<string>, trajectories: readonly string[], agentFolders: readonly string[]): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
+async function* trialInputs(dir: string, rel: string, ignore: ReadonlySet<string>, max: number, trajectories: readonly string[], agentFolders: readonly string[]): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
   const below = (p: string): string => (rel === '' ? p : `${rel}/${p}`);
   for (const t of trajectories) {
     const file = join(dir, t);
     if (!ignore.has(file)) yield { kind: 'file', file, name: below(t) };
   }
-  if (trajectories.length === 0) for (const a of agentFolders) yield* walk(join(dir, a), below(a), ignore, true);
+  if (trajectories.length === 0) for (const a of agentFolders) yield* walk(join(dir, a), below(a), ignore, max, true);
 }
 
 /** "a link to something " when `path` is a symbolic link, else "" (its target's kind is said after it). */
@@ -144,10 +158,15 @@ async function linkWords(path: string): Promise<string> {
 }
 
 /** Whether `dir` is an OpenHands events folder. */
-async function holdsEvents(dir: string): Promise<boolean> {
+async function holdsEvents(dir: string, max: number): Promise<boolean> {
   try {
-    return eventFileNames(await readdir(dir, { withFileTypes: true }), (n) => TRACE_FILE.test(n)) !== null;
+    return eventFileNames((await folderEntries(dir, usable, max)).entries, (n) => TRACE_FILE.test(n)) !== null;
   } catch {
     return false; // walking it reports why
   }
+}
+
+/** Said of a folder holding more usable entries than the cap: how many were read, how many not, and how to go on. */
+function tooManyEntries(seen: number, read: number): string {
+  return `the folder holds ${seen} trace files and folders, more than the ${read} a walk reads of one folder (held in memory to be sorted): the first ${read} by name were read, the other ${seen - read} not; move some of them to another folder, or raise the cap with ${MAX_FOLDER_ENTRIES_ENV}=N`;
 }

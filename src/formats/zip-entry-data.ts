@@ -8,6 +8,7 @@
  */
 import * as zlib from 'node:zlib';
 import type { ZipEntry, ZipSource } from './zip-directory.js';
+import { overInflateRatio } from './inflate-ratio.js';
 import { ZstdDataError } from './zstd-frames.js';
 import { inflateZstd } from './zstd-inflate.js';
 
@@ -23,13 +24,11 @@ export class ZipEntryError extends Error {
 export interface ZipEntryLimits {
   /** Largest entry once inflated, in bytes. */
   readonly maxEntryBytes: number;
-  /** Highest inflated : compressed ratio of an entry inflating past {@link RATIO_FLOOR_BYTES}. */
+  /** Highest inflated : compressed ratio of an entry inflating past {@link RATIO_FLOOR_BYTES} (inflate-ratio.ts's rule, `inflateRatioCap()`). */
   readonly maxRatio: number;
 }
 
-/** Highest compression ratio taken by default: JSON logs compress 5-30x; deflate's most is about 1032x. */
-export const MAX_ZIP_RATIO = 200;
-/** Entries inflating to at most this many bytes are never refused for their ratio. */
+/** Entries inflating to at most this many bytes are never refused for their ratio (an entry's sizes are known before it is inflated: judged whole, so a floor smaller than a stream's). */
 export const RATIO_FLOOR_BYTES = 1024 * 1024;
 
 const LOCAL = 0x04034b50;
@@ -76,7 +75,7 @@ function checkListed(e: ZipEntry, limits: ZipEntryLimits): void {
   if (e.problem !== null) throw new ZipEntryError(e.problem);
   if ((e.flags & 0x41) !== 0) throw new ZipEntryError('encrypted, which is not read');
   if (e.size > limits.maxEntryBytes) throw new ZipEntryError(`inflates to ${e.size} bytes, over the limit of ${limits.maxEntryBytes} (--max-line-bytes)`, true);
-  if (e.size > RATIO_FLOOR_BYTES && e.size > limits.maxRatio * Math.max(e.compressedSize, 1)) {
+  if (overInflateRatio(e.compressedSize, e.size, limits.maxRatio, RATIO_FLOOR_BYTES)) {
     throw new ZipEntryError(`inflates ${e.compressedSize} bytes to ${e.size}, a ratio over ${limits.maxRatio}:1 (a zip bomb?)`);
   }
   if (e.method === STORED && e.compressedSize !== e.size) throw new ZipEntryError(`stored, but its directory entry says ${e.compressedSize} bytes stored for ${e.size}`);

@@ -23,9 +23,12 @@
  * O_APPEND (one write per line: hooks of a session in parallel do not interleave lines), created 0600, and
  * written only when it is a regular file of the user's that others cannot write (not a symbolic link). One
  * that others can read (made earlier with the umask's 0644, `touch`) is made 0600 before the line is
- * written, said once: it holds the session's commands.
+ * written, said once: it holds the session's commands. A log that a line would take past
+ * {@link MAX_DECISION_LOG_BYTES} is renamed to `FILE.1` (replacing the one before: the name itself, never
+ * what a link planted there points to) and a new one begun, said on stderr: a looping agent's log holds at
+ * most two files' worth.
  */
-import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, renameSync, type Stats, writeSync } from 'node:fs';
 import type { LiveAction, LiveDecision } from '../live/live-call.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
@@ -35,6 +38,8 @@ import { O_NOFOLLOW, modeText, notPrivate, userId } from './private-path.js';
 
 /** The environment variable naming the decision log (when `--log` is not given). */
 export const DECISION_LOG_ENV = 'LOOPWATCH_DECISION_LOG';
+/** Largest decision log, in bytes (64 MiB): a line that would take it past this moves it to `FILE.1` first. */
+export const MAX_DECISION_LOG_BYTES = 64 * 1024 * 1024;
 /** A line longer than this (characters) logs its call's input and outcome as a note of their size instead. */
 export const MAX_LOG_LINE = 256 * 1024;
 
@@ -126,27 +131,65 @@ export function decisionLine(call: HookCall, decision: LoggedDecision, now = Dat
   return `${line.length <= MAX_LOG_LINE ? line : redactedJson(build(false))}\n`;
 }
 
-/** Appends `line` to the log at `path`; returns why it could not, or that the file was made private (for one line on stderr), or null. */
-export function appendDecisionLine(path: string, line: string): string | null {
-  let fd: number;
+/** Opens the log at `path` to append (made 0600, never through a link, never blocking); the descriptor, or why not. */
+function openLog(path: string): number | string {
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0), 0o600);
+    return openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0), 0o600);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return `the decision log ${path} cannot be written (${code === 'ELOOP' ? 'it is a symbolic link' : (code ?? (e as Error).message)})`;
   }
+}
+
+/** Whether `path` still names the file `st` is of (another hook may have moved it aside meanwhile). */
+function stillNames(path: string, st: Stats): boolean {
   try {
-    const st = fstatSync(fd);
+    const now = lstatSync(path);
+    return now.ino === st.ino && now.dev === st.dev;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Appends `line` to the log at `path`, first moving a log it would take past `maxBytes` to `path.1`; returns
+ * why it could not, or that the file was made private or moved aside (for one line on stderr), or null.
+ */
+export function appendDecisionLine(path: string, line: string, maxBytes: number = MAX_DECISION_LOG_BYTES): string | null {
+  let fd = openLog(path);
+  if (typeof fd === 'string') return fd;
+  const said: string[] = [];
+  try {
+    let st = fstatSync(fd);
     const why = st.isFile() ? notPrivate(st) : 'it is not a regular file';
     if (why !== null) return `the decision log ${path} is not written: ${why}`;
+    const bytes = Buffer.byteLength(line);
+    if (st.size > 0 && st.size + bytes > maxBytes) {
+      // the name moved, not the file's bytes copied; a hook that moved it first is followed, not moved again
+      if (stillNames(path, st)) {
+        try {
+          renameSync(path, `${path}.1`);
+          said.push(`the decision log ${path} reached ${st.size} bytes: moved to ${path}.1 (replacing the one before), a new log begun`);
+        } catch (e) {
+          return `the decision log ${path} is full (${st.size} bytes) and cannot be moved to ${path}.1 (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): no more lines are written to it`;
+        }
+      }
+      closeSync(fd);
+      fd = openLog(path);
+      if (typeof fd === 'string') return fd;
+      st = fstatSync(fd);
+      const again = st.isFile() ? notPrivate(st) : 'it is not a regular file';
+      if (again !== null) return `the decision log ${path} is not written: ${again}`;
+    }
     const open = userId() !== null && (st.mode & 0o077) !== 0;
     if (open) fchmodSync(fd, st.mode & 0o700); // others read nothing more from here on (mode bits 0600 as made)
     writeSync(fd, line);
-    return open ? `the decision log ${path} could be read by others (mode ${modeText(st)}): made ${modeText({ mode: st.mode & 0o700 })}` : null;
+    if (open) said.push(`the decision log ${path} could be read by others (mode ${modeText(st)}): made ${modeText({ mode: st.mode & 0o700 })}`);
+    return said.length === 0 ? null : said.join('; ');
   } catch (e) {
     return `the decision log ${path} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   } finally {
-    closeSync(fd);
+    if (typeof fd === 'number') closeSync(fd);
   }
 }
 

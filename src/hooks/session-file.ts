@@ -20,8 +20,9 @@
  *                           a failure, or the agent killing the hook
  * ```
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { wholeFileBeside, writeAll } from '../files/replace-whole.js';
 import { join } from 'node:path';
 import { SnapshotError } from '../errors.js';
 import { O_NOFOLLOW, readPrivateFile } from './private-path.js';
@@ -137,8 +138,10 @@ export class SessionFile {
   }
 
   /**
-   * Writes the snapshot and notes (without notes: notes that start now) to a new temporary file (0600),
-   * renamed over the state file.
+   * Writes the snapshot and notes (without notes: notes that start now) to a new file beside the state
+   * file (0600; not synced, the folder not read for leftovers: on every call, on the agent's path), renamed over
+   * it: replace-whole.ts, `.<name>.<pid>.tmp`, whose leftovers the state sweep removes (a planted link or
+   * another's file there never followed, never blocking the write).
    */
   write(snapshot: Uint8Array, meta: SessionMeta = emptyMeta(Date.now())): void {
     const notes = encodeMeta(meta);
@@ -148,18 +151,14 @@ export class SessionFile {
     head.writeUInt32LE(this.id.length, 5);
     const length = Buffer.alloc(4);
     length.writeUInt32LE(notes.length, 0);
-    const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const whole = wholeFileBeside(this.path, 0o600, { sync: false, removeLeftovers: false });
     try {
-      writeFileSync(tmp, Buffer.concat([head, this.id, length, notes, snapshot]), { mode: 0o600, flag: 'wx' });
-      renameSync(tmp, this.path);
+      for (const part of [head, this.id, length, notes, snapshot]) writeAll(whole.fd, part);
     } catch (e) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // nothing was written, or it is gone already
-      }
+      whole.discard();
       throw e;
     }
+    whole.commit();
   }
 
   /** Moves a state file that could not be read aside (`.bad`); the session starts again. */

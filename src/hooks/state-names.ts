@@ -4,7 +4,8 @@
  *
  * ```
  *   <hash>.lwhook                          a session's state               session-file.ts
- *   <hash>.lwhook.<pid>.<8 hex>.tmp        a state being written           session-file.ts
+ *   .<hash>.lwhook.<pid>.tmp               a state being written           session-file.ts (replace-whole.ts;
+ *   .<hash>.lwhook.<pid>.<8 hex>.tmp         the same when that name is held;  older versions: <hash>.lwhook.<pid>.<8 hex>.tmp)
  *   <hash>.lock                            the session's lock              state-lock.ts
  *   <hash>.lock.<pid>.<8 hex>.broken       a stale lock being broken       state-lock.ts
  *   <hash>.bad                             a state set aside               session-file.ts
@@ -21,7 +22,7 @@ export type StateFileKind = 'state' | 'bad' | 'calls' | 'leftover';
 
 const HASH = '[0-9a-f]{32}';
 const SESSION_FILE = new RegExp(`^${HASH}\\.(lwhook|bad|calls)$`);
-const LEFTOVER = new RegExp(`^${HASH}\\.(?:lock|lwhook\\.\\d{1,10}\\.[0-9a-f]{8}\\.tmp|lock\\.\\d{1,10}\\.[0-9a-f]{8}\\.broken)$`);
+const LEFTOVER = new RegExp(`^(?:${HASH}\\.(?:lock|lwhook\\.\\d{1,10}\\.[0-9a-f]{8}\\.tmp|lock\\.\\d{1,10}\\.[0-9a-f]{8}\\.broken)|\\.${HASH}\\.lwhook\\.\\d{1,10}(?:\\.[0-9a-f]{8})?\\.tmp)$`);
 const KINDS: Readonly<Record<string, StateFileKind>> = { lwhook: 'state', bad: 'bad', calls: 'calls' };
 
 /** Suffix of a session's state file. */

@@ -6,7 +6,8 @@
  *
  * ```
  *   <dir>/<sha256(id) hex>.lwsession:  "LWSF" | u32 id byte length (LE) | id (UTF-8) | snapshot bytes (LWSS)
- *   <dir>/<same>.lwsession.<pid>.<8 hex>.tmp   while it is written
+ *   <dir>/.<same>.lwsession.<pid>.tmp          while it is written (replace-whole.ts; `.<pid>.<8 hex>.tmp`
+ *                                              when that name is held; older versions: `<same>.lwsession.<pid>.<8 hex>.tmp`)
  *   <dir>/<same>.lwsession.bad                 a file that could not be restored, kept for inspection
  * ```
  *
@@ -17,17 +18,18 @@
  * is refused (NotPrivateError). A file is read only when it is the user's own, not writable by others and
  * not a symbolic link (private-path.ts); another is set aside, never restored.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { wholeFileBeside, writeAll } from '../files/replace-whole.js';
 import { join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
-import { O_NOFOLLOW, foreignLink, modeText, readPrivateFile, userId } from '../hooks/private-path.js';
+import { foreignLink, modeText, readPrivateFile, userId } from '../hooks/private-path.js';
 import { cutText } from '../text/shown-text.js';
 
 const MAGIC = 'LWSF';
 const SUFFIX = '.lwsession';
 /** Every name this module writes in a state directory. */
-const OWN_NAME = /^[0-9a-f]{64}\.lwsession(?:\.bad|\.\d+\.[0-9a-f]{8}\.tmp)?$/;
+const OWN_NAME = /^(?:[0-9a-f]{64}\.lwsession(?:\.bad|\.\d+\.[0-9a-f]{8}\.tmp)?|\.[0-9a-f]{64}\.lwsession\.\d+(?:\.[0-9a-f]{8})?\.tmp)$/;
 
 /** A session file read back: its id and snapshot, or why it could not be read. */
 export type StateFile = { readonly path: string; readonly sessionId: string; readonly snapshot: Uint8Array } | { readonly path: string; readonly problem: string };
@@ -71,25 +73,14 @@ export function writeStateFile(dir: string, sessionId: string, snapshot: Uint8Ar
   head.write(MAGIC, 0, 'latin1');
   head.writeUInt32LE(id.length, 4);
   const path = join(dir, stateFileName(sessionId));
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
+  const whole = wholeFileBeside(path, 0o600, { sync: false });
   try {
-    for (const part of [head, id, snapshot]) for (let at = 0; at < part.length; ) at += writeSync(fd, part, at);
-    closeSync(fd);
-    renameSync(tmp, path);
+    for (const part of [head, id, snapshot]) writeAll(whole.fd, part);
   } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {
-      // closed already
-    }
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never made, or gone
-    }
+    whole.discard();
     throw e;
   }
+  whole.commit();
 }
 
 /** Every session file in `dir` (none when it does not exist), read back; one that is not private is a problem, unread. */

@@ -1,0 +1,78 @@
+/**
+ * hostile28: a folder of millions of entries was listed whole (`readdir`) before it was sorted, every name
+ * and `Dirent` held at once (1M entries: ~300 MB; 10M: ~2.5 GB) before one call was read. Now a walk holds
+ * at most the cap's worth of one folder's trace files and folders (formats/folder-entries.ts), the first by
+ * name whatever order the file system lists them in, and says of a folder past it how many were not read
+ * and how to go on; the rest of the walk carries on; the scan exits 2. Other entries (`.txt`) are not held
+ * or counted. The cap is lowered here through the option and the environment variable.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_FOLDER_ENTRIES_ENV, folderEntries, folderEntriesCap } from '../src/formats/folder-entries.js';
+import { listInputs } from '../src/formats/list-inputs.js';
+import { CLI, tempDir } from './helpers/cli.js';
+
+const dir = tempDir();
+const big = join(dir, 'big');
+mkdirSync(big);
+// created in an order that is not the names' (tmpfs lists by creation)
+const names = Array.from({ length: 300 }, (_, i) => `s${String((i * 7919) % 300).padStart(3, '0')}.jsonl`);
+for (const n of names) closeSync(openSync(join(big, n), 'w'));
+for (let i = 0; i < 50; i++) closeSync(openSync(join(big, `note${i}.txt`), 'w'));
+mkdirSync(join(dir, 'small'));
+const call = `${JSON.stringify({ session: 'x', tool: 'Bash', args: { command: 'ls' } })}\n`;
+writeFileSync(join(dir, 'small', 'a.jsonl'), call);
+writeFileSync(join(big, 's000.jsonl'), call);
+
+/** What listInputs gives for `path` with the cap `max`: the names of the files, and the issues' messages. */
+async function listed(path: string, max: number): Promise<{ files: string[]; issues: string[] }> {
+  const files: string[] = [];
+  const issues: string[] = [];
+  for await (const x of listInputs(path, new Set(), { maxFolderEntries: max })) {
+    if (x.kind === 'file') files.push(x.name);
+    else if (x.kind === 'issue') issues.push(`${x.file}: ${x.message}`);
+  }
+  return { files, issues };
+}
+
+describe('a folder of more entries than the cap', () => {
+  it('should read the first entries by name up to the cap and name the folder with the count left', async () => {
+    const r = await listed(dir, 100);
+    const sorted = [...names].sort();
+    expect(r.files).toEqual([...sorted.slice(0, 100).map((n) => `big/${n}`), 'small/a.jsonl']);
+    expect(r.issues).toHaveLength(1);
+    expect(r.issues[0]).toContain(`${big}: the folder holds 300 trace files and folders, more than the 100`);
+    expect(r.issues[0]).toContain('the other 200 not');
+    expect(r.issues[0]).toContain(MAX_FOLDER_ENTRIES_ENV);
+  });
+
+  it('should read every entry, with no issue, at the cap exactly, and not count other files', async () => {
+    const r = await listed(dir, 300);
+    expect(r.files).toHaveLength(301);
+    expect(r.issues).toEqual([]);
+  });
+
+  it('should hold the same first entries whatever the cap below the count', async () => {
+    for (const max of [1, 7, 64, 299]) {
+      const { entries, seen } = await folderEntries(big, (e) => e.name.endsWith('.jsonl'), max);
+      expect(seen).toBe(300);
+      expect(entries.map((e) => e.name)).toEqual([...names].sort().slice(0, max));
+    }
+  });
+
+  it('should take the cap from the environment when it is a whole number', () => {
+    expect(folderEntriesCap({ [MAX_FOLDER_ENTRIES_ENV]: '25' })).toBe(25);
+    expect(folderEntriesCap({ [MAX_FOLDER_ENTRIES_ENV]: '0' })).toBe(1_000_000);
+    expect(folderEntriesCap({ [MAX_FOLDER_ENTRIES_ENV]: 'lots' })).toBe(1_000_000);
+    expect(folderEntriesCap({})).toBe(1_000_000);
+  });
+
+  it('should say so through the CLI, read the rest, and exit 2', () => {
+    const r = spawnSync(process.execPath, [CLI, 'scan', dir, '--no-progress', '--workers', '0'], { encoding: 'utf8', env: { ...process.env, [MAX_FOLDER_ENTRIES_ENV]: '10' } });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${big}: skipped (read-error): the folder holds 300 trace files and folders, more than the 10 a walk reads of one folder`);
+    expect(r.stdout + r.stderr).toMatch(/2 calls|2 tool calls|calls: 2/);
+  });
+});
