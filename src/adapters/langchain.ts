@@ -25,7 +25,7 @@ import { LoopStoppedError, SessionStoppedError } from '../errors.js';
 import type { HostReach } from '../live/host-message.js';
 import type { LiveDecision } from '../live/live-call.js';
 import { OLD_LANGCHAIN, ThreadsByFirstMessage, isOldToolNode, runsStandIns } from './langchain-old.js';
-import { type AdapterGuard, MAX_REMEMBERED_CALLS, denialText, notesOf, outcomeText, withNotes } from './shared.js';
+import { type AbortSignalLike, type AdapterGuard, MAX_REMEMBERED_CALLS, denialText, notesOf, outcomeText, withNotes } from './shared.js';
 
 /** The guard the middleware needs: a LiveGuard (its engine's snapshots keep a thread's state in the graph). */
 export interface LangChainGuard extends AdapterGuard {
@@ -49,7 +49,7 @@ export interface LangChainState {
 /** The run's runtime (its `configurable` holds the thread id). */
 export interface LangChainRuntime {
   readonly configurable?: { readonly thread_id?: unknown };
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignalLike;
 }
 
 /** A ToolMessage, as far as loopwatch reads and amends it. */
@@ -164,7 +164,7 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
 const ONE_STEP_MS = 1000;
 
 /** Settles when `signal` is aborted, or after `ms` (at once without a signal). */
-function abortedOrAfter(signal: AbortSignal | undefined, ms: number): Promise<void> {
+function abortedOrAfter(signal: AbortSignalLike | undefined, ms: number): Promise<void> {
   if (signal === undefined || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = (): void => {
