@@ -100,7 +100,8 @@ export type { EngineStats, SessionEvent, SessionLiveCall } from './engine/loop-e
 export type { EvictedSession, EvictedSessionInfo, LoopEngineOptions, ResolvedEngineOptions } from './engine/engine-options.js';
 export type { InstrumentOptions, MeterLike, MetricAttributes } from './metrics/engine-metrics.js';
 export { LoopPool } from './pool/loop-pool.js';
-export type { LostSession, PoolStats } from './pool/loop-pool.js';
+export type { PoolStats } from './pool/loop-pool.js';
+export type { LoopPoolEvents, LostSession, WorkerRestart } from './pool/pool-events.js';
 export type { LoopPoolOptions } from './pool/pool-options.js';
 export { readInputs, FORMAT_NAMES } from './formats/read-inputs.js';
 export type { FormatName, ReadInputsOptions } from './formats/read-inputs.js';

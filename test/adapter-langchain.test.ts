@@ -13,7 +13,7 @@ import { MemorySaver } from '@langchain/langgraph';
 import { FakeToolCallingModel, MiddlewareError, createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OLD_LANGCHAIN, loopwatchMiddleware } from '../src/adapters/langchain.js';
+import { loopwatchMiddleware } from '../src/adapters/langchain.js';
 import type { LangChainGuard, LangChainMiddlewareOptions } from '../src/adapters/langchain.js';
 import { LiveGuard, LoopStoppedError, SessionStoppedError } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
@@ -178,27 +178,6 @@ describe('loopwatch/langchain (createAgent with the fake tool-calling model)', (
     for (const run of both) expect(run.script.executed).toHaveLength(10);
     expect(new Set(spy.decisions.map((d) => d.session)).size).toBe(4);
     spy.inner.close();
-  });
-
-  it('should fail at the first call, before its tool runs, on LangChain before 1.2.34 (its tool node gives no thread)', async () => {
-    // langchain 1.0.6, 1.2.0 and 1.2.33 installed from npm beside a packed loopwatch (newuser21): their tool
-    // node hands wrapToolCall a runtime without `configurable`, so a stop never ended the run (1.2.33: each
-    // later call blocked until the recursion limit), and before 1.2.13 its handler runs the registered tool
-    // whatever tool the request names (a denied call ran; a failing tool ran twice, then its error was thrown
-    // out of the run as "Error in middleware"). The repository installs 1.5.14 only, so the call is made here
-    // as 1.2.33's tool node makes it (and as 1.5.14's, which goes on as before)
-    const ran: string[] = [];
-    const handler = async (request: { toolCall: { name: string } }) => (ran.push(request.toolCall.name), { content: 'ok' });
-    const middleware = loopwatchMiddleware(spied(new SpyGuard()), {});
-    const call = { id: 'c0', name: 'bash', args: { command: 'ls' } };
-    const state = { messages: [{ id: 'm0' }] };
-    const old = middleware.wrapToolCall({ toolCall: call, tool: {}, state, runtime: { context: undefined, writer: undefined, interrupt: undefined, signal: undefined } }, handler);
-    await expect(old).rejects.toThrow(new TypeError(OLD_LANGCHAIN));
-    expect(OLD_LANGCHAIN).toContain('langchain 1.2.34 or newer');
-    expect(ran).toEqual([]);
-    const now = middleware.wrapToolCall({ toolCall: call, tool: {}, state, runtime: { context: undefined, store: undefined, configurable: undefined, writer: undefined, interrupt: undefined, signal: undefined } }, handler);
-    await expect(now).resolves.toEqual({ content: 'ok' });
-    expect(ran).toEqual(['bash']);
   });
 
   it('should fail loudly when a run starts on a thread it stopped before', async () => {

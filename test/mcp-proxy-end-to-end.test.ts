@@ -277,4 +277,17 @@ describe('loopwatch mcp lifetime and framing', () => {
     expect(await new Promise((resolve) => missing.once('exit', resolve))).toBe(127);
     expect(err2).toMatch(/cannot start the server "\/nonexistent\/mcp-server": ENOENT/);
   });
+
+  it('should say where the server command goes when it is given without --, and what a server not found means', async () => {
+    // a new user's slip (newuser26): `"args": ["mcp", "node", "server.mjs"]` was refused as "unexpected
+    // argument "node" (this command takes no paths)", and a command not on the client's PATH as a bare ENOENT
+    const r = loopwatch(['mcp', '--session', 'x', 'node', fx.echo]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('loopwatch mcp: unexpected argument "node": the MCP server command goes after --, e.g. loopwatch mcp -- node ...');
+    const missing = spawn(process.execPath, [CLI, 'mcp', '--', 'no-such-mcp-server-command'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    missing.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
+    expect(await new Promise((resolve) => missing.once('exit', resolve))).toBe(127);
+    expect(err).toContain('cannot start the server "no-such-mcp-server-command": ENOENT (no such command on the PATH the proxy was given: write its absolute path after --)');
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The package installed as a library user gets it from `npm i loopwatch`: its dependencies (piscina, fzstd) and
  * none of its optional peer dependencies (the NATS client, prom-client, the OpenTelemetry API), which npm
- * does not install. The index, every SDK adapter and `loopwatch/nats` load and type-check without them,
+ * does not install. The index, every SDK adapter and `loopwatch/nats` load and type-check without them (and
+ * without Node's types: the published declarations stand alone),
  * loading neither them nor piscina (that waits for a LoopPool); each part that needs a peer says which
  * packages to install (MissingPeerError, `ERR_LOOPWATCH_MISSING_PEER`); what does not need them works.
  */
@@ -158,17 +159,25 @@ setImmediate(() => console.log(JSON.stringify({ actions: v.map((x) => x && x.act
     expect(got.warnings[0]![1]).toContain('npm install @opentelemetry/api');
   });
 
-  it('should type-check the index, every subpath and a meter option without the peers installed', () => {
-    const use = `import { LoopEngine, type LoopEngineOptions, type Verdict } from 'loopwatch';
+  it('should type-check the index, every subpath and a meter option, from .mts and .cts, without the peers and without Node\'s types (skipLibCheck false)', () => {
+    // a consumer whose tsconfig checks libraries' declarations and has no @types/node (nor the DOM's types):
+    // before newuser26 loopwatch's own declarations named Node's (Buffer, NodeJS.ReadableStream, node:events,
+    // node:http, AbortSignal): 8 errors
+    const use = `import { LoopEngine, LoopPool, readInputs, BearerToken, type LoopEngineOptions, type LostSession, type Verdict } from 'loopwatch';
 ${ADAPTERS.map((a, i) => `import * as a${i} from 'loopwatch/${a}';`).join('\n')}
 import { NatsCaller, MissingPeerError } from 'loopwatch/nats';
 const options: LoopEngineOptions = { meter: false };
 const v: (Verdict | null)[] = new LoopEngine(options).checkBatch([{ session: 's', tool: 't' }]) as (Verdict | null)[];
-console.log(v, ${ADAPTERS.map((_, i) => `a${i}`).join(', ')}, NatsCaller.connect, MissingPeerError);
+const pool = new LoopPool({ workers: 1 }).on('sessionLost', (s: LostSession) => s.sessionId);
+async function* lines() { yield '{}'; }
+export const all = [v, pool, readInputs(['-'], { stdin: lines() }), BearerToken, ${ADAPTERS.map((_, i) => `a${i}`).join(', ')}, NatsCaller.connect, MissingPeerError];
 `;
     writeFileSync(join(packed.app, 'use.mts'), use);
+    writeFileSync(join(packed.app, 'use.cts'), use);
+    const compilerOptions = { noEmit: true, strict: true, skipLibCheck: false, types: [], lib: ['es2022'], target: 'es2022', module: 'node16', moduleResolution: 'node16' };
+    writeFileSync(join(packed.app, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['use.mts', 'use.cts'] }));
     const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-    const r = packed.node([tsc, '--noEmit', '--strict', '--skipLibCheck', 'false', '--types', 'node', '--typeRoots', join(REPO, 'node_modules', '@types'), '--module', 'node16', '--moduleResolution', 'node16', 'use.mts']);
+    const r = packed.node([tsc, '-p', '.']);
     expect(r.stdout + r.stderr).toBe('');
   }, 180_000);
 });

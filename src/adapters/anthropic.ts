@@ -20,7 +20,7 @@
  */
 import { CallDeniedError, LoopStoppedError, SessionStoppedError } from '../errors.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
-import { type AdapterGuard, errorWithNotes, runChecked, withNotes, withOwn } from './shared.js';
+import { type AbortControllerLike, type AdapterGuard, errorWithNotes, runChecked, withNotes, withOwn } from './shared.js';
 
 /** The parts of a runnable tool guardTools touches (parameters typed `never`, so any tool's `run` fits). */
 export interface AnthropicRunnableTool {
@@ -44,7 +44,7 @@ interface ToolsetUse {
 /** Options of guardTools. */
 export interface AnthropicGuardOptions {
   /** Aborted with the LoopStoppedError when loopwatch stops the run (pass its `signal` in the runner's request options). @default none */
-  readonly controller?: AbortController;
+  readonly controller?: AbortControllerLike;
   /** Asked on `ask` (the call runs only when it resolves true). @default none: the call runs with the message */
   readonly approve?: (decision: LiveDecision) => boolean | PromiseLike<boolean>;
 }

@@ -1,8 +1,9 @@
 /**
- * loopwatch for LangChain v1 agents (`createAgent` from `langchain` 1.2.34 or newer; older ones fail at the
- * first tool call, before it runs, saying so: OLD_LANGCHAIN): a middleware, with structural types and
+ * loopwatch for LangChain v1 agents (`createAgent` from `langchain` 1.2.13 or newer; older ones fail at the
+ * first tool call, before it runs, saying so: langchain-old.ts): a middleware, with structural types and
  * no import of LangChain. The session is the thread (`configurable.thread_id`), else `options.session`, else
- * the run's own (named after the run's first message, so runs without a thread never share one).
+ * the run's own (named after the run's first message, so runs without a thread never share one). Before
+ * 1.2.28 no hook sees the thread: there a thread's session is named after its first message.
  *
  * - `wrapToolCall`: each call is proposed before it runs and recorded after (the ToolMessage's content; an
  *   error status or a thrown error as the error); a warning is appended to the ToolMessage the model reads;
@@ -23,7 +24,8 @@
 import { LoopStoppedError, SessionStoppedError } from '../errors.js';
 import type { HostReach } from '../live/host-message.js';
 import type { LiveDecision } from '../live/live-call.js';
-import { type AdapterGuard, MAX_REMEMBERED_CALLS, denialText, notesOf, outcomeText, withNotes } from './shared.js';
+import { OLD_LANGCHAIN, ThreadsByFirstMessage, isOldToolNode, runsStandIns } from './langchain-old.js';
+import { type AbortSignalLike, type AdapterGuard, MAX_REMEMBERED_CALLS, denialText, notesOf, outcomeText, withNotes } from './shared.js';
 
 /** The guard the middleware needs: a LiveGuard (its engine's snapshots keep a thread's state in the graph). */
 export interface LangChainGuard extends AdapterGuard {
@@ -47,7 +49,7 @@ export interface LangChainState {
 /** The run's runtime (its `configurable` holds the thread id). */
 export interface LangChainRuntime {
   readonly configurable?: { readonly thread_id?: unknown };
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignalLike;
 }
 
 /** A ToolMessage, as far as loopwatch reads and amends it. */
@@ -79,8 +81,12 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
   const exit = options.exitBehavior ?? 'end';
   // no approval step (an ask runs the call); 'continue' only denies a stop's call
   const reach: HostReach = { stop: exit === 'continue' ? 'call' : 'run', asks: false };
+  // LangChain before 1.2.34: calls say no thread, the hooks (from 1.2.28) do; before 1.2.13 a blocked call runs
+  const threads = new ThreadsByFirstMessage();
+  let standIns: Promise<boolean> | undefined;
+  let oldThrownAt = -Infinity;
   const sessionOf = (state: LangChainState | undefined, runtime: LangChainRuntime | undefined): string => {
-    const thread = runtime?.configurable?.thread_id;
+    const thread = runtime?.configurable?.thread_id ?? (isOldToolNode(runtime) ? threads.threadOf(state?.messages?.[0]?.id) : undefined);
     if (typeof thread === 'string' && thread.length > 0) return thread;
     if (options.session !== undefined) return options.session;
     const first = state?.messages?.[0]?.id;
@@ -96,7 +102,13 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
   };
 
   const wrapToolCall = async <R extends LangChainToolCallRequest, M>(request: R, handler: (request: R) => M | Promise<M>): Promise<M> => {
-    if (isOldToolNode(request.runtime)) throw new TypeError(OLD_LANGCHAIN);
+    if (isOldToolNode(request.runtime) && !(await (standIns ??= runsStandIns(request, handler)))) {
+      // calls of one step fail together: the first one's error alone is the run's (LangGraph keeps the first
+      // error of a step and drops those thrown once the step is aborted; thrown together, it throws an AggregateError)
+      if (performance.now() - oldThrownAt < ONE_STEP_MS) await abortedOrAfter(request.runtime?.signal, ONE_STEP_MS);
+      oldThrownAt = performance.now();
+      throw new TypeError(OLD_LANGCHAIN);
+    }
     const session = sessionOf(request.state, request.runtime);
     const { id, name, args } = request.toolCall;
     const call = { id, tool: name, args };
@@ -121,6 +133,7 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
   };
 
   const beforeModel: Hook = (state, runtime) => {
+    threads.note(state.messages?.[0]?.id, runtime?.configurable?.thread_id);
     const session = sessionOf(state, runtime);
     const saved = options.z === undefined ? undefined : snapshotOf(guard, session);
     const stop = exit === 'end' ? guard.stopped(session) : undefined;
@@ -129,6 +142,7 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
     return saved === undefined && end === undefined ? undefined : { ...(saved === undefined ? {} : { loopwatch: saved }), ...end };
   };
   const beforeAgent: Hook = (state, runtime) => {
+    threads.note(state.messages?.[0]?.id, runtime?.configurable?.thread_id);
     const session = sessionOf(state, runtime);
     if (options.z !== undefined && typeof state.loopwatch === 'string' && !guard.engine.has(session)) restore(guard, session, state.loopwatch);
     const earlier = exit === 'continue' ? undefined : guard.stopped(session);
@@ -146,19 +160,21 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
   };
 }
 
-/**
- * Why a run on LangChain before 1.2.34 fails at its first tool call, before the tool runs. Its tool node
- * gives `wrapToolCall` a runtime without `configurable`, so a call's session is not the thread the other hooks
- * see (a stop never ended the run: the model was called again and again, each call blocked, until the
- * recursion limit), and before 1.2.13 it runs the registered tool whatever tool the middleware hands it (a
- * denied call ran; a tool's error was run twice, then thrown out of the run as an "Error in middleware").
- */
-export const OLD_LANGCHAIN =
-  'loopwatch: loopwatchMiddleware needs langchain 1.2.34 or newer: this LangChain gives a tool call\'s middleware no thread (runtime.configurable), and before 1.2.13 runs a call loopwatch blocked, so the call was not run (npm install langchain@latest @langchain/core@latest)';
+/** How long calls failing on an old LangChain wait for their step to be aborted by the first one's error. */
+const ONE_STEP_MS = 1000;
 
-/** Whether `runtime` is the one LangChain's tool node gave wrapToolCall before 1.2.34 (no `configurable` key at all). */
-function isOldToolNode(runtime: LangChainRuntime | undefined): boolean {
-  return typeof runtime === 'object' && runtime !== null && !('configurable' in runtime);
+/** Settles when `signal` is aborted, or after `ms` (at once without a signal). */
+function abortedOrAfter(signal: AbortSignalLike | undefined, ms: number): Promise<void> {
+  if (signal === undefined || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**

@@ -14,6 +14,10 @@
  *   tool that threw, put before the SDK's text, whose "Please try again." it replaces. A tool with an
  *   `outputSchema` keeps its output as it is, without the warning.
  *
+ * Needs `@openai/agents` 0.3.8 or newer (tool guardrails came then): with an older SDK, whose Runner never runs
+ * a tool's guardrails (loopwatch warned, but a call it blocked ran), a run fails at its first tool call,
+ * before the tool runs, with a TypeError saying to upgrade.
+ *
  * The session is the run's: each run (each RunContext) has its own unless `session` names one (a name, or a
  * function of the RunContext), so tools guarded once serve concurrent runs. A run started on a named session
  * loopwatch already stopped throws a SessionStoppedError.
@@ -62,6 +66,10 @@ export const GUARDRAIL_NAMES = Object.freeze({ input: 'loopwatch-propose' });
 
 let runs = 0;
 
+/** What a run on an SDK before 0.3.8 is told, at its first tool call, before the tool runs. */
+const OLD_OPENAI_AGENTS =
+  'loopwatch: guardTools needs @openai/agents 0.3.8 or newer: this SDK does not run a tool\'s input guardrails, so a call loopwatch blocked would run; the call was not run (npm install @openai/agents@latest)';
+
 /** The tools, function tools checked by loopwatch (see the module comment). */
 export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: AdapterGuard, session?: AgentsSession): T[] {
   const named = new WeakMap<object, string>();
@@ -85,11 +93,15 @@ export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: Ada
     return { session: s, memo };
   };
   const call = (c: AgentsFunctionCall): LiveCall => ({ id: c.callId, tool: c.name, args: parseArgs(c.arguments) });
+  // the calls loopwatch's guardrail saw: an SDK before 0.3.8 (whose tools have no inputGuardrails) never runs it
+  const guarded = new Set<string>();
 
   const propose: AgentsToolGuardrail<{ toolCall: AgentsFunctionCall; context?: unknown }> = {
     type: 'tool_input',
     name: GUARDRAIL_NAMES.input,
     run: async ({ toolCall, context }) => {
+      guarded.add(toolCall.callId);
+      if (guarded.size > MAX_REMEMBERED_CALLS) guarded.delete(guarded.values().next().value as string);
       const { memo } = runOf(context);
       const d = memo.propose(call(toolCall));
       if (d.action !== 'deny' && d.action !== 'stop') return { behavior: { type: 'allow' } };
@@ -103,11 +115,14 @@ export function guardTools<T extends AgentsTool>(tools: readonly T[], guard: Ada
     if (tool.type !== 'function' || typeof invoke !== 'function') return tool;
     const own = tool.needsApproval as Approval | undefined;
     const typed = (tool as { outputSchema?: unknown }).outputSchema !== undefined;
+    const sdkRunsGuardrails = 'inputGuardrails' in tool;
     const needsApproval: Approval = async (ctx, input, callId) => {
       const asks = callId !== undefined && runOf(ctx).memo.propose({ id: callId, tool: tool.name ?? '', args: input }).action === 'ask';
       return asks || (own !== undefined && (await own.call(tool, ctx, input, callId)));
     };
     const guardedInvoke: Invoke = async (ctx, input, details) => {
+      const id = details?.toolCall?.callId;
+      if (!sdkRunsGuardrails && (id === undefined || !guarded.delete(id))) throw new TypeError(OLD_OPENAI_AGENTS);
       const watch = watchTimeout(details?.signal);
       let out: unknown;
       try {

@@ -21,6 +21,18 @@ export interface AdapterGuard {
   stopped(session: string): LiveDecision | undefined;
 }
 
+/** An AbortSignal, as far as the adapters read it (structural: the published types need neither Node's nor the DOM's). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** An AbortController, as far as the adapters use it (structural, as AbortSignalLike). */
+export interface AbortControllerLike {
+  abort(reason?: unknown): void;
+}
+
 /** Characters of a tool's outcome that are recorded at most (the rest is cut before any check sees it). */
 export const MAX_OUTCOME_CHARS = 16_384;
 

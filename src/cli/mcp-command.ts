@@ -45,10 +45,25 @@ export interface McpSettings {
   readonly maxLineBytes: number;
 }
 
+/**
+ * The flags before `--`. A server command given without `--` (`loopwatch mcp npx -y ...`, an easy slip in a
+ * client's config) is refused saying where it goes (before: "this command takes no paths").
+ */
+function flagsBeforeDash(argv: readonly string[], dash: number): ReturnType<typeof parseFlags> {
+  try {
+    return parseFlags(dash < 0 ? argv : argv.slice(0, dash), MCP_FLAGS, false);
+  } catch (e) {
+    const arg = dash < 0 && e instanceof UsageError ? /^unexpected argument "([^]*)" \(/.exec(e.message)?.[1] : undefined;
+    if (arg === undefined) throw e;
+    const shown = JSON.stringify(cutText(arg, 80));
+    throw new UsageError(`unexpected argument ${shown}: the MCP server command goes after --, e.g. loopwatch mcp -- ${shown.slice(1, -1)} ... ("args": ["mcp", "--", ${shown}, ...] in a client's config)`);
+  }
+}
+
 /** Parses `loopwatch mcp` arguments: flags before `--`, the server command after. Throws UsageError. */
 export function mcpSettings(argv: readonly string[]): McpSettings {
   const dash = argv.indexOf('--');
-  const { values: v } = parseFlags(dash < 0 ? argv : argv.slice(0, dash), MCP_FLAGS, false);
+  const { values: v } = flagsBeforeDash(argv, dash);
   const [command, ...args] = dash < 0 ? [] : argv.slice(dash + 1);
   if (command === undefined || command === '') throw new UsageError('give the MCP server command after --, e.g. loopwatch mcp -- npx -y @modelcontextprotocol/server-everything');
   const session = stringOf(v, 'session') ?? randomUUID();
@@ -109,7 +124,9 @@ export async function mcpCommand(argv: readonly string[], io: CommandIo): Promis
   try {
     const exit = await server.exited;
     if (exit.failedToStart !== undefined) {
-      io.stderr.write(mcpLogLine(`cannot start the server ${JSON.stringify(s.command)}: ${exit.failedToStart}`));
+      // ENOENT: not found on the PATH the client gave the proxy (GUI apps start servers with a short one)
+      const hint = exit.failedToStart === 'ENOENT' ? ' (no such command on the PATH the proxy was given: write its absolute path after --)' : '';
+      io.stderr.write(mcpLogLine(`cannot start the server ${JSON.stringify(s.command)}: ${exit.failedToStart}${hint}`));
       return exit.code;
     }
     await Promise.race([outputDone, new Promise((resolve) => setTimeout(resolve, OUTPUT_WAIT_MS).unref())]);

@@ -31,7 +31,7 @@ import { type RecordUnit, readRecordBatches } from './read-records.js';
 import { streamedArchiveRecords } from './streamed-archive.js';
 import { createSweAgentReader } from './swe-agent.js';
 import { type FormatName, type TraceIssue, type TraceItem, issue } from './trace-record.js';
-import type { RawLine, RouteFilter, RouteGate, TraceLine } from './routed-lines.js';
+import type { RawLine, RouteFilter, RouteGate, ScanItem } from './routed-lines.js';
 
 /** Skipped lines tolerated before the first readable record; past them the input is taken for no trace file. */
 export const SNIFF_ISSUE_LIMIT = 100;
@@ -55,8 +55,8 @@ export interface ReadInputOptions {
   readonly routeOnly?: RouteFilter;
 }
 
-/** What a scan reads: trace items, and with `routeLines` the lines handed over unread. */
-export type ScanItem = TraceItem | TraceLine;
+export type { ScanItem } from './routed-lines.js';
+
 
 /** A reader of `format` for `input`. */
 export function createReader(format: FormatName, input: InputName): FormatReader {

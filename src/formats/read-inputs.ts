@@ -9,8 +9,8 @@ import { OptionTypeError } from '../errors.js';
 import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
 import { listInputs } from './list-inputs.js';
 import { namedFifoStream } from './named-fifo.js';
-import type { RouteFilter } from './routed-lines.js';
-import { type ScanItem, readInputBatches as readOneInput } from './read-input.js';
+import { readInputBatches as readOneInput } from './read-input.js';
+import type { RouteFilter, ScanItem } from './routed-lines.js';
 export type { ScanItem };
 import { FORMAT_NAMES, type FormatName, type TraceItem } from './trace-record.js';
 
@@ -21,8 +21,8 @@ export type { FormatName };
 export interface ReadInputsOptions {
   /** Read every input in this format instead of detecting it per input. @default detected */
   readonly format?: FormatName;
-  /** The stream `-` reads. @default process.stdin */
-  readonly stdin?: NodeJS.ReadableStream;
+  /** The stream `-` reads (a Node readable stream, or any async iterable of bytes or text). @default process.stdin */
+  readonly stdin?: AsyncIterable<Uint8Array | string>;
   /**
    * Longest line (or JSON element, or document) kept, in bytes, at least 1; longer ones are `too-long`
    * issues, skipped without being held whole. @default 67108864 (64 MiB)
@@ -92,7 +92,7 @@ export function readScanBatches(paths: readonly string[], options: ReadInputsOpt
   return read(paths, {
     format: o.format,
     maxLineBytes: o.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-    stdin: o.stdin,
+    stdin: o.stdin as NodeJS.ReadableStream | undefined,
     onBytes: o.onBytes,
     onFormat: o.onFormat,
     ignore: new Set(o.ignore ?? []),

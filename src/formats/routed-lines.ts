@@ -7,6 +7,7 @@
  * error, and the scan reads it again the usual way ({@link rereadLine}) for the issue the reader words.
  */
 import { lineRouteSession } from './line-route.js';
+import type { TraceItem } from './trace-record.js';
 
 /** A line handed over as bytes, with the session its first bytes name. */
 export interface RawLine {
@@ -47,3 +48,6 @@ export function routedLine(bytes: Uint8Array, line: number, only?: RouteFilter):
   const session = lineRouteSession(bytes);
   return session === null || (only !== undefined && !only(session)) ? null : { kind: 'raw', bytes, line, session };
 }
+
+/** What a scan reads: trace items, and with `routeLines` the lines handed over unread. */
+export type ScanItem = TraceItem | TraceLine;

@@ -28,7 +28,7 @@
  * shows how far plain JavaScript scales across two threads on the machine at hand. Args that are JSON data travel in the
  * module's own encoding (see EncodedArgs), so a worker neither rebuilds nor walks them.
  */
-import { EventEmitter } from 'node:events';
+import { type LostSession, LoopPoolEmitterBase } from './pool-events.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ClosedError, InvalidEventError } from '../errors.js';
@@ -49,14 +49,6 @@ import { type PoolShard, InlineShard } from './inline-shard.js';
 import { liveCallError, readLiveCall } from './live-calls.js';
 import { Shard, type Ticket } from './shard.js';
 import { shardOf } from './shard-of.js';
-
-/** A session whose state its dead worker took with it (restored to an earlier snapshot, or empty). */
-export interface LostSession {
-  readonly sessionId: string;
-  /** Calls checked in the snapshot it was restored to; null when it starts again empty. */
-  readonly restoredFrom: number | null;
-  readonly shard: number;
-}
 
 /** Pool totals: the workers' engine stats summed, and the pool's own counts. */
 export interface PoolStats extends EngineStats {
@@ -121,7 +113,7 @@ class Outcome<T> implements Ticket {
 }
 
 /** Loop detection for many sessions over worker threads, sessions sticky to one worker each. */
-export class LoopPool extends EventEmitter {
+export class LoopPool extends LoopPoolEmitterBase {
   /** The pool's options, resolved. */
   readonly options: ResolvedPoolOptions;
   private readonly shards: PoolShard[];

@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { closeSync, fstatSync } from 'node:fs';
 import { MAX_SECRET_FILE_BYTES, openRegularFile, readBoundedFd, readFailure } from '../formats/regular-file.js';
-import { HttpRefusal } from './http-io.js';
+import { HttpRefusal } from './http-refusal.js';
 
 /**
  * What a request without the token is told: where the token is (serve printed the file at its start), and

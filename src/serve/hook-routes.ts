@@ -31,7 +31,7 @@ import { redactSecrets } from '../text/redact.js';
 import { hasLoneSurrogate, LONE_SURROGATE_ID } from './call-schema.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { CheckService } from './check-service.js';
-import type { HttpRefusal } from './http-io.js';
+import type { HttpRefusal } from './http-refusal.js';
 import { cutText } from '../text/shown-text.js';
 
 /** What a hook route answers: the agent's output (possibly empty) and, when the call went unchecked, why. */

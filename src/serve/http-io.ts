@@ -7,21 +7,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonErrorMessage } from '../formats/json-value.js';
 import { redactSecrets } from '../text/redact.js';
 import { jsonSafe } from '../text/terminal-text.js';
+import { HttpRefusal } from './http-refusal.js';
 import { notUtf8, utf8Body } from './utf8-body.js';
 
-/** A request the service refuses: the HTTP status, a stable code, the field at fault (if any), a message. */
-export class HttpRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-    readonly headers: Readonly<Record<string, string>> = {},
-  ) {
-    super(message);
-    this.name = 'HttpRefusal';
-  }
-}
+export { HttpRefusal };
 
 /** Bytes of request bodies held at once by every request together, and the most allowed. */
 export interface BodyBudget {

@@ -16,7 +16,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { isLoopback } from './bearer-token.js';
-import { HttpRefusal } from './http-io.js';
+import { HttpRefusal } from './http-refusal.js';
 import { cutText } from '../text/shown-text.js';
 
 /** The host part of a `Host` header or of a URL's authority (`[::1]:7878` -> `::1`), lower case, without a final dot. */
