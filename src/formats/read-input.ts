@@ -57,7 +57,6 @@ export interface ReadInputOptions {
 
 export type { ScanItem } from './routed-lines.js';
 
-
 /** A reader of `format` for `input`. */
 export function createReader(format: FormatName, input: InputName): FormatReader {
   switch (format) {
