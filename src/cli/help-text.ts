@@ -122,7 +122,7 @@ Examples:
 /** Help for `loopwatch explain`. */
 export const EXPLAIN_HELP = `Usage: loopwatch explain [options] SESSION [paths... | -]
 
-Replays one session of recorded trajectories through a detector, call by call: index, step, the call,
+Replays one session of recorded trajectories through a detector, call by call: its number (from 1), step, the call,
 what came back, and beside it loopwatch's verdict (action, kind, confidence, where the loop began, the
 recommended step), with the signals behind a fused verdict indented under it. A footer counts the
 verdicts per action and the calls made after the first break. SESSION is the exact id; when no call has
@@ -136,7 +136,7 @@ Options:
   --config FILE          detection options as JSON (may name a "preset"; refines it)
   --all                  print every call (the default)
   --around N             print only calls within N of a verdict (… marks the calls left out)
-  --json                 a JSON array: {index, step, tool, args, outcome, verdict} per call printed
+  --json                 a JSON array: {index (from 0), step, tool, args, outcome, verdict} per call printed
   --no-redact            print calls, outcomes, verdicts and skipped-line messages as they are (secrets
                          included); by default secrets in them are replaced by [REDACTED]
   -h, --help             this help
