@@ -32,6 +32,7 @@ import { EvictionNotice } from './eviction-notice.js';
 import { type StartedMetrics, type WorkerMetricsSettings, metricsUsable, startWorkerMetrics } from './worker-metrics.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { terminalSafe } from '../text/terminal-text.js';
+import { parentGone } from './parent-watch.js';
 import { shownMessage } from '../text/shown-message.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
@@ -204,12 +205,13 @@ export function natsEventLine(e: WorkerEvent): string {
   }
 }
 
-/** Resolves with the name of the first SIGTERM or SIGINT. */
+/** Resolves with the name of the first SIGTERM or SIGINT, or why npx that started the server is gone (parent-watch.ts). */
 function stopSignal(): Promise<string> {
-  return new Promise<string>((resolve) => {
+  const signal = new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
+  return Promise.race([signal, parentGone()]); // npx ended by a signal it does not pass on (parent-watch.ts)
 }
 
 /**
