@@ -391,7 +391,8 @@ its rules again. Revoking only narrows, so an agent may run it too. Exit code 1 
 
 Install merges loopwatch's entries into the file (a second install changes nothing), keeps a backup of a
 file it changes, and prints what changed and what the agent's version can take; uninstall removes exactly
-loopwatch's entries, and what install added around them. A file that is not plain JSON is left alone.
+loopwatch's entries, and what install added around them. A file that is not plain JSON is left alone:
+for one with comments (Gemini's JSONC) install prints the entries to add by hand.
 
 reset: gives every session of the state directory a fresh start, or --session ID's (and its subagents');
 --agent NAME only that agent's; --preset / --config as installed (a state written under other options is
