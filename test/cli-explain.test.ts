@@ -16,7 +16,7 @@ import { traceCalls, traceDir } from './helpers/traces.js';
 const dir = tempDir();
 const events = writeEvents(dir);
 
-/** The call lines of a text run (`index step call ...`), by index. */
+/** The call lines of a text run (`number step call ...`), by call number (from 1). */
 function callLines(stdout: string): Map<number, string> {
   const out = new Map<number, string>();
   for (const line of stdout.split('\n')) {
@@ -43,13 +43,13 @@ describe('loopwatch explain', () => {
     const expected = expectedVerdicts('stuck');
     expect(expected.some((v) => v?.action === 'break')).toBe(true);
     expected.forEach((v, i) => {
-      const line = lines.get(i) as string;
+      const line = lines.get(i + 1) as string; // explain numbers calls from 1
       expect(line).toContain('bash {"command":"pytest -x');
       if (v === null) expect(line).not.toMatch(/WARN|ASK|BREAK/);
       else expect(line).toMatch(new RegExp(`${v.action.toUpperCase()}\\s+${v.kind} \\d\\.\\d\\d since #\\d+`));
     });
     const firstBreak = expected.findIndex((v) => v?.action === 'break');
-    expect(run.stdout).toContain(`first break: #${firstBreak} (step ${firstBreak})`);
+    expect(run.stdout).toContain(`first break: #${firstBreak + 1} (step ${firstBreak})`);
     expect(run.stdout).toContain(`calls after it: ${FIXTURE_CALLS - firstBreak - 1}`);
   });
 
@@ -95,7 +95,7 @@ describe('loopwatch explain', () => {
     expect(run.code).toBe(0);
     const shown = [...callLines(run.stdout).keys()];
     expect(shown).toEqual([...all.keys()].filter((i) => flagged.some((f) => Math.abs(f - i) <= 1)));
-    expect(shown).not.toContain(0);
+    expect(shown).not.toContain(1); // the first call, far from every verdict
     expect(run.stdout).toMatch(/… \d+ calls/);
   });
 

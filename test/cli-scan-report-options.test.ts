@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { summaryText } from '../src/cli/render/summary-text.js';
+import { MIN_SESSION_WIDTH, summaryText } from '../src/cli/render/summary-text.js';
 import type { ScanSummary } from '../src/cli/scan/scan-summary.js';
 import { CLI, tempDir, verdictLines, writeJsonl } from './helpers/cli.js';
 import { loopwatchInProcess } from './helpers/cli-in-process.js';
@@ -38,7 +38,7 @@ describe('loopwatch scan report options', () => {
     const narrow = summaryText(summary, { minAction: 'warn', width: 100 });
     const row = narrow.split('\n').find((l) => l.includes('swe-bench/')) as string;
     expect(row).toContain('…');
-    expect(row.indexOf('…')).toBeGreaterThanOrEqual(2 + 20);
+    expect(row.indexOf('…')).toBeGreaterThanOrEqual(2 + MIN_SESSION_WIDTH - 1); // the id keeps MIN_SESSION_WIDTH characters, its `…` the last of them
   });
 
   it('should list --top N worst sessions and tools, and filter by --action and --kind', async () => {

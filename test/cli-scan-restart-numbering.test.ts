@@ -21,7 +21,7 @@ describe('numbering after a session restarts', () => {
       ['a', 5, 3],
       ['a', 6, 3],
     ]);
-    for (const l of lines) expect(l.message).toContain(`since call #${l.loopStart})`);
+    for (const l of lines) expect(l.message).toContain(`since call #${(l.loopStart as number) + 1})`); // counted from 1 for a person (call-number.ts)
     expect(run.stderr).toContain('2 sessions were ended early to keep at most 1 live');
   });
 

@@ -70,7 +70,7 @@ describe.skipIf(!POSIX)('hook install where the settings cannot be written', () 
     const h = home();
     const r = hookOnFullDisk('install', h.env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${h.file}: cannot be written (EFBIG`);
+    expect(r.stderr).toContain(`${h.file}: cannot be written (the file is too large (past the file size limit))`);
     expect(r.stderr).toContain('nothing was changed');
     expect(r.stderr).not.toMatch(/internal error|a bug in loopwatch/);
     expect(readFileSync(h.file, 'utf8')).toBe(SETTINGS);

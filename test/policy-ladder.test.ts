@@ -94,7 +94,7 @@ describe('action ladder and policy', () => {
 
   it('should write a message that names the pattern, the start and what to do', () => {
     const v = run(new LoopDetector({ detectors: exactOnly }), times(3, { ...ls, step: 41 }))[2]!;
-    expect(v.message).toMatch(/^\[loopwatch\] You appear to be in a loop \(exact_repeat, confidence 0\.\d\d, since call #0\): bash \{"command":"ls"\} called 3 times in a row\./);
+    expect(v.message).toMatch(/^\[loopwatch\] You appear to be in a loop \(exact_repeat, confidence 0\.\d\d, since call #1\): bash \{"command":"ls"\} called 3 times in a row\./);
     expect(v.message).toContain('try a different approach');
     expect(v.step).toBe(41);
     expect(v.index).toBe(2);

@@ -123,7 +123,11 @@ describe.skipIf(skipBrowserTests)('the HTML report in Chromium', () => {
     expect(await page.locator('#lw-timeline tr.v-break').count()).toBe(7);
     expect(await page.locator('#lw-timeline tr.loop').count()).toBe(10);
     expect(await page.locator('#lw-timeline tr.wasted').count()).toBe(6);
-    expect(await page.locator('#lw-timeline .facts').textContent()).toContain('first break at #5, 6 calls after it · label: submitted');
+    expect(await page.locator('#lw-timeline .facts').textContent()).toContain('first break at call #6, 6 calls after it · label: submitted');
+    // calls counted from 1 where a person reads them (the data's index stays from 0)
+    expect(await page.locator('#lw-timeline tr[data-index="0"] td').first().textContent()).toBe('1');
+    expect(await page.locator('#lw-timeline tr.v-warn td.verdict').textContent()).toMatch(/ since call #[1-9]\d* → /);
+    expect((await column('loopStart')).filter((t) => t !== '')).toEqual(expect.arrayContaining([expect.stringMatching(/^(call #[1-9]\d*|step \d+) → (call #[1-9]\d*|step \d+)$/)]));
     expect(await page.locator('#lw-timeline tr[data-index="5"] td.call').textContent()).toBe('bash {"command":"pytest -x </script><b>bold</b>"}');
     expect(await page.locator('#lw-timeline b, #lw-timeline script').count()).toBe(0);
     // the address opens it again

@@ -122,7 +122,7 @@ Examples:
 /** Help for `loopwatch explain`. */
 export const EXPLAIN_HELP = `Usage: loopwatch explain [options] SESSION [paths... | -]
 
-Replays one session of recorded trajectories through a detector, call by call: index, step, the call,
+Replays one session of recorded trajectories through a detector, call by call: its number (from 1), step, the call,
 what came back, and beside it loopwatch's verdict (action, kind, confidence, where the loop began, the
 recommended step), with the signals behind a fused verdict indented under it. A footer counts the
 verdicts per action and the calls made after the first break. SESSION is the exact id; when no call has
@@ -136,7 +136,7 @@ Options:
   --config FILE          detection options as JSON (may name a "preset"; refines it)
   --all                  print every call (the default)
   --around N             print only calls within N of a verdict (… marks the calls left out)
-  --json                 a JSON array: {index, step, tool, args, outcome, verdict} per call printed
+  --json                 a JSON array: {index (from 0), step, tool, args, outcome, verdict} per call printed
   --no-redact            print calls, outcomes, verdicts and skipped-line messages as they are (secrets
                          included); by default secrets in them are replaced by [REDACTED]
   -h, --help             this help
@@ -392,7 +392,8 @@ its rules again. Revoking only narrows, so an agent may run it too. Exit code 1 
 
 Install merges loopwatch's entries into the file (a second install changes nothing), keeps a backup of a
 file it changes, and prints what changed and what the agent's version can take; uninstall removes exactly
-loopwatch's entries, and what install added around them. A file that is not plain JSON is left alone.
+loopwatch's entries, and what install added around them. A file that is not plain JSON is left alone:
+for one with comments (Gemini's JSONC) install prints the entries to add by hand.
 
 reset: gives every session of the state directory a fresh start, or --session ID's (and its subagents');
 --agent NAME only that agent's; --preset / --config as installed (a state written under other options is

@@ -19,10 +19,10 @@ import { AGENT_NAMES, type AgentName } from '../hooks/hook-agent.js';
 import { AGENTS } from '../hooks/agents.js';
 import { cliVersion, versionNotes } from '../hooks/agent-cli-version.js';
 import { versionIn } from '../hooks/agent-versions.js';
-import { type InstallScope, installTarget } from '../hooks/install-targets.js';
+import { type InstallScope, type InstallTarget, installTarget } from '../hooks/install-targets.js';
 import { shellQuote } from '../text/shell-quote.js';
 import { SettingsParseError, editableText, fileText, indentUnit, outsideProject, ownBackups, readSettings, writeSettings } from '../hooks/settings-file.js';
-import { type EventChange, type MergeResult, mergeHooks, unmergeHooks } from '../hooks/settings-merge.js';
+import { type EventChange, type MergeResult, hooksValue, mergeHooks, unmergeHooks } from '../hooks/settings-merge.js';
 import { writeUninstalled } from '../hooks/settings-restore.js';
 import { detectionOptions } from './detection-options.js';
 import { type FlagSpec, type ParsedFlags, choiceFlag, parseFlags, stringOf } from './flags.js';
@@ -134,6 +134,7 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
     const text = editableText(old);
     merged = verb === 'install' ? mergeHooks(text, old.settings, target.events, target.handler(command), indentUnit(old.text)) : unmergeHooks(text, old.settings, target.events, settingsBefore(target.path));
   } catch (e) {
+    if (e instanceof SettingsParseError && e.notPlainJson) io.stdout.write(safeLines(byHand(verb, agent, target, hookCommandLine(agent, v, cwd, agentVersion), scope)));
     throw refused(e, target.path);
   }
   const changes = merged.changes;
@@ -164,10 +165,28 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   return 0;
 }
 
+/**
+ * What to do by hand with a settings file loopwatch does not edit for its syntax (comments or trailing
+ * commas: JSONC, which Gemini CLI accepts): for install, the exact entries to add, as JSON; for uninstall,
+ * which entries to take out. Editing JSONC in place would need a parser that keeps every comment where it
+ * was and a check that the agent reads the result alike; the entries printed are exact, and the user's
+ * file stays theirs.
+ */
+function byHand(verb: 'install' | 'uninstall', agent: AgentName, target: InstallTarget, command: string, scope: InstallScope): string {
+  const title = `${AGENTS[agent].title}, ${scope} settings`;
+  const events = target.events.map((e) => e.event).join(', ');
+  if (verb === 'uninstall') {
+    return `loopwatch hook uninstall: ${target.path} (${title}) is not plain JSON (comments or trailing commas), so loopwatch does not edit it. Take loopwatch's entries out yourself: under "hooks", in ${events}, the handlers whose "command" runs loopwatch (… hook-main.cjs --agent ${agent} …), if any, and a group or event they leave empty.\n`;
+  }
+  const entries = JSON.stringify({ hooks: hooksValue(target.events, target.handler(command)) }, null, 2);
+  return `loopwatch hook install: ${target.path} (${title}) is not plain JSON (comments or trailing commas), so loopwatch does not edit it (its comments would be lost). Add these entries to it yourself: the "hooks" member as it is when the file has none; else each event into its "hooks" (an event already there takes the group at the end of its array):\n${entries}\n`;
+}
+
 /** A settings file refused (read, edited or written: `SettingsParseError`, `SettingsShapeError`, `SettingsWriteError`) as a usage error; any other error as it is. */
 function refused(e: unknown, path: string): unknown {
   if (e instanceof Error && (e.name === 'SettingsParseError' || e.name === 'SettingsShapeError' || e.name === 'SettingsWriteError')) {
-    return new UsageError(`${e.name === 'SettingsShapeError' ? `${path}: ` : ''}${e.message}; nothing was changed`);
+    const byHandToo = e instanceof SettingsParseError && e.notPlainJson ? ': make the change printed above by hand' : '';
+    return new UsageError(`${e.name === 'SettingsShapeError' ? `${path}: ` : ''}${e.message}; nothing was changed${byHandToo}`);
   }
   return e;
 }

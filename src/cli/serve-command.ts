@@ -32,6 +32,7 @@ import { EvictionNotice } from './eviction-notice.js';
 import { type StartedMetrics, type WorkerMetricsSettings, metricsUsable, startWorkerMetrics } from './worker-metrics.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { terminalSafe } from '../text/terminal-text.js';
+import { parentGone } from './parent-watch.js';
 import { shownMessage } from '../text/shown-message.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
@@ -158,10 +159,26 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
   };
 }
 
+/** Session ids named at most per problem of a stop. */
+const SESSIONS_NAMED = 3;
+
 /** Says what a stop wrote; the exit code (1 when a session could not be written). */
 function reportStop(r: StopReport, dir: string | undefined, io: CommandIo): number {
-  // the id is the client's and the problem may quote it: redacted, its control characters as escapes
-  for (const f of r.failed) io.stderr.write(`loopwatch serve: session ${shownMessage(JSON.stringify(f.sessionId))} could not be written: ${shownMessage(f.problem)}\n`);
+  // the id is the client's and the problem may quote it: redacted, its control characters as escapes; the
+  // sessions one problem kept from being written said once, with a few of their ids (a refusing folder
+  // was one line per session, each with Node's text)
+  const byProblem = new Map<string, { ids: string[]; all: number }>();
+  for (const f of r.failed) {
+    const p = byProblem.get(f.problem) ?? { ids: [], all: 0 };
+    if (p.ids.length < SESSIONS_NAMED) p.ids.push(f.sessionId);
+    p.all++;
+    byProblem.set(f.problem, p);
+  }
+  for (const [problem, { ids, all }] of byProblem) {
+    const named = ids.slice(0, SESSIONS_NAMED).map((id) => shownMessage(JSON.stringify(id))).join(', ');
+    const who = all === 1 ? `session ${named}` : `${all} sessions (${named}${all > SESSIONS_NAMED ? `, and ${all - SESSIONS_NAMED} more` : ''})`;
+    io.stderr.write(`loopwatch serve: ${who} could not be written${dir === undefined ? '' : ` to ${terminalSafe(dir)}`}: ${shownMessage(problem)}\n`);
+  }
   const where = dir === undefined ? 'not kept (--no-state)' : `written to ${dir}`;
   io.stderr.write(`loopwatch serve: stopped; ${r.persisted} sessions ${where}${r.cut > 0 ? `; ${r.cut} requests were cut at the drain limit` : ''}\n`);
   return r.failed.length === 0 ? 0 : 1;
@@ -188,12 +205,13 @@ export function natsEventLine(e: WorkerEvent): string {
   }
 }
 
-/** Resolves with the name of the first SIGTERM or SIGINT. */
+/** Resolves with the name of the first SIGTERM or SIGINT, or why npx that started the server is gone (parent-watch.ts). */
 function stopSignal(): Promise<string> {
-  return new Promise<string>((resolve) => {
+  const signal = new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
+  return Promise.race([signal, parentGone()]); // npx ended by a signal it does not pass on (parent-watch.ts)
 }
 
 /**

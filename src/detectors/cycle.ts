@@ -18,12 +18,13 @@ import type { LoopSignal, Progress } from '../types.js';
 import { type DetectorContext, clampConfidence, withPattern, range } from './context.js';
 import type { Detector } from './detector.js';
 import { cycleProgress } from './progress.js';
+import { callName } from '../text/call-number.js';
 
 /** The signal for a unit of `period` calls ending at `last`, periodic since `start`. */
 export function cycleSignal(log: CallLog, o: CycleOptions, last: number, start: number, period: number, progress: Progress): LoopSignal {
   const repeats = Math.floor((last - start + 1) / period);
   const unit = range(last - period + 1, last);
-  const names = () => unit.map((i) => (o.key === 'tool' ? (log.ref(i)?.tool ?? `call #${i}`) : log.preview(i)));
+  const names = () => unit.map((i) => (o.key === 'tool' ? (log.ref(i)?.tool ?? callName(i)) : log.preview(i)));
   return withPattern({
     kind: 'cycle',
     detector: 'cycle',

@@ -40,6 +40,7 @@ import { prepareStateFolder } from './state-folder.js';
 import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
 import { endSubagents, isSubagentSession } from './subagent-states.js';
+import { fileFailure } from '../files/file-failure.js';
 
 /** Claude Code's event for an interrupt: an `end` of the session's subagents, not of the session (subagent-states.ts). */
 const INTERRUPT = 'Interrupt';
@@ -263,6 +264,20 @@ function logNotRun(options: HookRunOptions, call: HookCall, notRun: readonly Liv
   if (notRun.length > 0) log(options, { ...call, declined: notRun }, { action: 'allow', notRun: true }, notes);
 }
 
+/**
+ * A file system error met while keeping a session's state, in words: the file and what went wrong, and what
+ * to do, with the hook's own way out (another state folder) when it is about the state folder; Node's text
+ * (`EACCES: permission denied, open '.../x.lock'`) said neither.
+ */
+function stateFailure(e: unknown, stateDir: string): string {
+  const f = fileFailure(e);
+  const inState = f.path !== undefined && (f.path === stateDir || f.path.startsWith(`${stateDir}/`));
+  if (!inState) return f.fix === null ? f.text : `${f.text}; ${f.fix}`;
+  const what = f.path === stateDir ? f.verb : `${f.verb} ${(f.path as string).slice(stateDir.length + 1)}`;
+  const another = 'give the hook another state folder (--state-dir DIR in its command, or LOOPWATCH_STATE_DIR)';
+  return `the session's state cannot be kept in ${stateDir} (cannot ${what}: ${f.why}); ${f.fix === null ? another : `${f.fix}, or ${another}`}`;
+}
+
 /** Runs the hook on one payload, its bytes (UTF-8 only: hook-payload.ts) or its text (never throws). */
 export function runHook(text: string | Uint8Array, options: HookRunOptions): HookReply {
   let hook: { agent: HookAgent; call: HookCall };
@@ -299,7 +314,7 @@ export function runHook(text: string | Uint8Array, options: HookRunOptions): Hoo
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const label = err.code ?? err.name ?? 'Error';
-    const why = e instanceof NotPrivateError ? `the state folder ${err.message}` : err.code === 'ENOSPC' ? 'the disk is full' : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
+    const why = e instanceof NotPrivateError ? `the state folder ${err.message}` : typeof err.code === 'string' ? stateFailure(e, options.stateDir) : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
     const denied = options.failClosed === true && hook.call.phase === 'propose';
     if (hook.call.phase === 'propose' || hook.call.phase === 'record') log(options, hook.call, { action: denied ? 'deny' : 'allow', unchecked: why }, notes);
     return unchecked(`${hook.agent.title}: ${why}`, options, hook, notes.join(''));

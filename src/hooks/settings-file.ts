@@ -23,6 +23,7 @@ import { jsonErrorMessage } from '../formats/json-value.js';
 import { jsonTree } from './json-text.js';
 import { nearestExisting, userId } from './private-path.js';
 import { type WholeFile, wholeFileBeside, writeAll } from '../files/replace-whole.js';
+import { fileFailure } from '../files/file-failure.js';
 
 /** Largest settings file read (16 MiB): a FIFO, a device or a bigger file in its place is refused, not waited on. */
 export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
@@ -37,7 +38,14 @@ export interface SettingsText {
 
 /** A settings file that is not a JSON object: the message says where and why. */
 export class SettingsParseError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /**
+     * Whether the file is refused for its syntax alone (comments, trailing commas: JSONC, which Gemini CLI
+     * accepts): install can then print the entries to add by hand.
+     */
+    readonly notPlainJson = false,
+  ) {
     super(message);
     this.name = 'SettingsParseError';
   }
@@ -124,7 +132,7 @@ export function readSettings(path: string): SettingsText {
     const at = /position (\d+)/.exec((e as Error).message)?.[1];
     const where = at === undefined ? '' : ` at ${position(body, Number(at))}`;
     // without V8's excerpt of the text (it may quote a piece of a key the file holds)
-    throw new SettingsParseError(`${path}: not plain JSON${where} (${jsonErrorMessage(e).split('\n')[0]}); comments or trailing commas included, loopwatch does not rewrite it`);
+    throw new SettingsParseError(`${path}: not plain JSON${where} (${jsonErrorMessage(e).split('\n')[0]}); comments or trailing commas included, loopwatch does not rewrite it (its comments would be lost)`, true);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SettingsParseError(`${path}: holds ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}, not a JSON object of settings`);
   try {
@@ -193,7 +201,8 @@ export function writeSettings(old: SettingsText, text: string, now = new Date(),
     whole?.discard();
     for (const path of made) rmSync(path, { force: true });
     if (e instanceof SettingsParseError) throw e;
-    throw new SettingsWriteError(`${old.path}: cannot be written (${(e as Error).message})`);
+    const f = fileFailure(e);
+    throw new SettingsWriteError(`${old.path}: cannot be written (${f.why})${f.fix === null ? '' : `; ${f.fix}`}`);
   }
 }
 

@@ -100,6 +100,24 @@ export interface MergeResult {
   readonly changes: readonly EventChange[];
 }
 
+/** loopwatch's handler for event `e`: `handler`, with the event's own timeout and `async` when it has them. */
+function handlerFor(handler: Record<string, unknown>, e: HookEvent): Record<string, unknown> {
+  return { ...handler, ...(e.timeout === undefined ? {} : { timeout: e.timeout }), ...(e.async === true ? { async: true } : {}) };
+}
+
+/** loopwatch's group for event `e`: its matcher, if any, and its handler. */
+function groupFor(handler: Record<string, unknown>, e: HookEvent): Record<string, unknown> {
+  return { ...(e.matcher === undefined ? {} : { matcher: e.matcher }), hooks: [handlerFor(handler, e)] };
+}
+
+/**
+ * The `hooks` object install adds to settings that have none: each event of `events` with loopwatch's group
+ * (also what install prints for a file it does not edit, to be added by hand).
+ */
+export function hooksValue(events: readonly HookEvent[], handler: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(events.map((e) => [e.event, [groupFor(handler, e)]]));
+}
+
 /**
  * Adds loopwatch's `handler` to each event of `events`, editing `text` (whose parse is `settings`) in
  * place: `unit` is the file's indentation. Throws SettingsShapeError (nothing changed).
@@ -107,22 +125,16 @@ export interface MergeResult {
 export function mergeHooks(text: string, settings: Record<string, unknown>, events: readonly HookEvent[], handler: Record<string, unknown>, unit: string): MergeResult {
   const hooks = hooksOf(settings);
   for (const { event } of events) if (hooks !== null) groupsOf(hooks, event); // check every event before changing any
-  const handlerOf = (e: HookEvent): Record<string, unknown> => ({
-    ...handler,
-    ...(e.timeout === undefined ? {} : { timeout: e.timeout }),
-    ...(e.async === true ? { async: true } : {}),
-  });
   if (hooks === null) {
     // no hooks yet: one new member holding every event
-    const value = Object.fromEntries(events.map((e) => [e.event, [{ ...(e.matcher === undefined ? {} : { matcher: e.matcher }), hooks: [handlerOf(e)] }]]));
-    return { text: appendEntry(text, jsonTree(text), value, unit, 'hooks'), changes: events.map(({ event }) => ({ event, change: 'added' as const })) };
+    return { text: appendEntry(text, jsonTree(text), hooksValue(events, handler), unit, 'hooks'), changes: events.map(({ event }) => ({ event, change: 'added' as const })) };
   }
   const changes = events.map((e): EventChange => {
     const { event, matcher } = e;
-    if (installedAs(groupsOf(hooks, event) ?? [], matcher, handlerOf(e))) return { event, change: 'unchanged' };
+    if (installedAs(groupsOf(hooks, event) ?? [], matcher, handlerFor(handler, e))) return { event, change: 'unchanged' };
     const stripped = strip(text, event);
     text = stripped.text;
-    const group = { ...(matcher === undefined ? {} : { matcher }), hooks: [handlerOf(e)] };
+    const group = groupFor(handler, e);
     const { hooks: hooksNode, groups } = eventArray(text, event);
     text = groups === undefined ? appendEntry(text, hooksNode, [group], unit, event) : appendEntry(text, groups, group, unit);
     return { event, change: stripped.removed > 0 ? 'updated' : 'added' };

@@ -7,7 +7,8 @@
  */
 import { rmSync, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type SettingsText, ownBackups, textOf, writeSettings } from './settings-file.js';
+import { type SettingsText, SettingsWriteError, ownBackups, textOf, writeSettings } from './settings-file.js';
+import { type FileFailure, fileFailure } from '../files/file-failure.js';
 
 function emptyObject(text: string): boolean {
   try {
@@ -18,6 +19,19 @@ function emptyObject(text: string): boolean {
   }
 }
 
+/** Removes the file at `path`: null when it is gone, else why not (fileFailure). */
+function removed(path: string): FileFailure | null {
+  try {
+    rmSync(path, { force: true });
+    return null;
+  } catch (e) {
+    return fileFailure(e);
+  }
+}
+
+/** What to do about a file that could not be removed: `make the folder writable by you (...) and run uninstall again, or delete it yourself`. */
+const removeFix = (f: FileFailure): string => (f.fix === null ? 'delete it yourself' : `${f.fix} and run uninstall again, or delete it yourself`);
+
 /** Writes what uninstall leaves of `old` (the file's new text: `text`); returns the lines saying what became of it. */
 export function writeUninstalled(old: SettingsText, text: string, now = new Date()): string[] {
   const backups = ownBackups(old.path);
@@ -25,11 +39,16 @@ export function writeUninstalled(old: SettingsText, text: string, now = new Date
   const kept = backups.filter((b) => !same.includes(b)).map((b) => `  backup     ${b} (kept: not the file as it is now)\n`);
   if (same.length !== 0) {
     writeSettings(old, text, now, false);
-    for (const b of same) rmSync(b, { force: true });
-    return [`  restored   the file as it was before install; its backup is removed (${same.join(', ')})\n`, ...kept];
+    const tried = same.map((b) => ({ b, why: removed(b) }));
+    const gone = tried.filter((t) => t.why === null).map((t) => t.b);
+    const said = gone.length === 0 ? '' : `; its backup is removed (${gone.join(', ')})`;
+    const left = tried.filter((t) => t.why !== null).map((t) => `  backup     ${t.b} (could not be removed: ${(t.why as FileFailure).why}; delete it yourself)\n`);
+    return [`  restored   the file as it was before install${said}\n`, ...left, ...kept];
   }
   if (backups.length === 0 && emptyObject(text)) {
-    rmSync(old.path, { force: true });
+    const f = removed(old.path);
+    // nothing changed yet: said as install's write failures are, naming the file and what to do
+    if (f !== null) throw new SettingsWriteError(`${old.path}: loopwatch's entries are all it holds, but it cannot be removed (${f.why}): ${removeFix(f)}`);
     try {
       rmdirSync(dirname(old.path)); // a folder install made for the file, left empty
     } catch {

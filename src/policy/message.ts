@@ -3,6 +3,7 @@
  * to do next, in plain words the model can act on.
  */
 import type { LoopAction, Recommendation } from '../types.js';
+import { callName } from '../text/call-number.js';
 
 const ADVICE: Readonly<Record<Recommendation, string>> = {
   replan: 'Stop repeating it: step back, reconsider what you know, and try a different approach.',
@@ -20,7 +21,7 @@ export const CONSEQUENCE: Readonly<Record<LoopAction, string>> = {
 /** The consequence of a break given before a call runs (see LoopDetector.propose): the call is blocked. */
 export const BLOCKED = ' This call was blocked and did not run.';
 
-/** The message for a verdict. */
+/** The message for a verdict; `loopStart` is the 0-based index of the call the loop began at, said as `call #N` counted from 1 (call-number.ts). */
 export function verdictMessage(
   pattern: string,
   kind: string,
@@ -33,7 +34,7 @@ export function verdictMessage(
 ): string {
   const evidence = stalled ? ' The results have not changed either.' : '';
   return (
-    `[loopwatch] You appear to be in a loop (${kind}, confidence ${confidence.toFixed(2)}, since call #${loopStart}): ` +
+    `[loopwatch] You appear to be in a loop (${kind}, confidence ${confidence.toFixed(2)}, since ${callName(loopStart)}): ` +
     `${pattern}.${evidence} ${ADVICE[recommended]}${consequence}`
   );
 }

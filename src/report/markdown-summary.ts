@@ -16,6 +16,7 @@ import type { MatrixRow } from './report-data.js';
 import { redactSecrets } from '../text/redact.js';
 import { oneLine } from '../text/shown-text.js';
 import { terminalSafe } from '../text/terminal-text.js';
+import { loopBeganText } from '../text/call-number.js';
 
 /** Longest text put in a cell, in characters (before escaping). */
 export const CELL_CAP = 200;
@@ -49,7 +50,7 @@ export interface MarkdownExtras {
 function loopBegan(s: SessionReport): string {
   const f = s.firstVerdict;
   if (f === null) return '';
-  return `${f.loopStartStep === null ? `call #${f.loopStart}` : `step ${f.loopStartStep}`}, flagged at step ${f.step}`;
+  return loopBeganText(f.loopStart, f.loopStartStep, f.index, f.step);
 }
 
 /** The Markdown summary (ends with a newline). */

@@ -35,8 +35,10 @@ export interface ReportSession {
   readonly loopStart: number | null;
   /** The input's step of that call, when known. */
   readonly loopStartStep: number | null;
-  /** Step of the call the first verdict was about, or null. */
+  /** Step of the call the first verdict was about (its index when the input gives no steps), or null. */
   readonly flaggedAt: number | null;
+  /** Index of the call the first verdict was about, or null. */
+  readonly flaggedCall: number | null;
   /** Index of the first break-level verdict, or null. */
   readonly firstBreak: number | null;
   /** Calls after the first break-level verdict. */

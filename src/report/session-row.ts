@@ -26,6 +26,7 @@ export function sessionRow(r: SessionReport, row: number, label: SessionLabel | 
     loopStart: f?.loopStart ?? null,
     loopStartStep: f?.loopStartStep ?? null,
     flaggedAt: f?.step ?? null,
+    flaggedCall: f?.index ?? null,
     firstBreak: r.firstBreak,
     wasted: r.wastedCalls,
     toolFailures: r.toolFailures,

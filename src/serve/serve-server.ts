@@ -24,6 +24,17 @@ import { AllowedHosts } from './request-origin.js';
 import { unauthorized } from './bearer-token.js';
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
 import { prepareStateDir, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
+import { fileFailure } from '../files/file-failure.js';
+
+/**
+ * Why a session's state file could not be written, in words and with what to do (file-failure.ts), without
+ * the file's name: the same for every session a folder refuses, so a stop says it once for all of them.
+ * Node's text (`EACCES: permission denied, open '.../3f2a….state'`) named neither.
+ */
+function writeProblem(e: unknown): string {
+  const f = fileFailure(e);
+  return f.fix === null ? f.why : `${f.why}; ${f.fix}`;
+}
 
 /** Methods metrics name as they are (others are `other`, so labels stay bounded). */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
@@ -174,7 +185,7 @@ export class ServeServer {
             writeStateFile(at, id, engine.snapshot(id) as Uint8Array);
             persisted++;
           } catch (e) {
-            failed.push({ sessionId: id, problem: e instanceof Error ? e.message : String(e) });
+            failed.push({ sessionId: id, problem: writeProblem(e) });
           }
         }
       }

@@ -33,6 +33,7 @@ import { NO_TOOL_ID, toolId, toolName } from './tool-names.js';
 import { giveWords, takeWords } from './word-blocks.js';
 import type { CallRef } from '../types.js';
 import type { Rewindable } from './rewindable.js';
+import { callName } from '../text/call-number.js';
 
 /**
  * Words a call past the log's three that a session's CallFacts keeps in the log's words (its target; its
@@ -403,10 +404,10 @@ export class CallLog implements Rewindable {
     return this.argsOf(index);
   }
 
-  /** The preview of a call, or `call #index` when its args are no longer kept. */
+  /** The preview of a call, or `call #N` (counted from 1, call-number.ts) when its args are no longer kept. */
   preview(index: number): string {
     if (this.isCurrent(index)) return (this.curPreview ??= this.previewOf(index));
-    if (!this.inRing(index)) return `call #${index}`;
+    if (!this.inRing(index)) return callName(index);
     const a = index % this.argsWindow;
     const previews = (this.previews ??= new Array<string | undefined>(this.argsWindow));
     const kept = previews[a];
@@ -432,7 +433,7 @@ export class CallLog implements Rewindable {
   }
 
   /**
-   * Writes the kept calls for a snapshot: for the newest `argsWindow`, previews as they read now (`call #i`
+   * Writes the kept calls for a snapshot: for the newest `argsWindow`, previews as they read now (`call #N`
    * for a call let go, as no message will read it). No args: sessions with custom detectors, the only
    * ones whose log keeps args, are not snapshotted.
    */

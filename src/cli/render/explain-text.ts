@@ -8,6 +8,7 @@
 import { previewArgs as argsPreview } from '../../text/call-preview.js';
 import { oneLine } from '../../text/shown-text.js';
 import { headSafe, jsonSafe, terminalSafe } from '../../text/terminal-text.js';
+import { callNumber } from '../../text/call-number.js';
 import type { LoopAction, ToolEvent, Verdict } from '../../types.js';
 
 /** Characters of result or error text kept in an outcome preview. */
@@ -75,7 +76,7 @@ const gap = (n: number, idxW: number): string => `${'…'.padStart(idxW)} ${n} c
 function verdictText(r: ExplainRow): string {
   const v = r.verdict;
   if (v === null) return '';
-  return `${v.action.toUpperCase().padEnd(5)} ${v.kind} ${conf(v.confidence)} since #${r.loopStart ?? v.loopStart} ${v.recommended}`;
+  return `${v.action.toUpperCase().padEnd(5)} ${v.kind} ${conf(v.confidence)} since #${callNumber(r.loopStart ?? v.loopStart)} ${v.recommended}`;
 }
 
 /** The rows shown with `--around n`: those within `n` calls of a verdict. */
@@ -90,7 +91,7 @@ export function aroundVerdicts(rows: readonly ExplainRow[], n: number): ExplainR
 
 /** The call lines of `shown` (rows of a session of `total` calls, in order), fitted to `width` columns. */
 export function callLines(shown: readonly ExplainRow[], total: number, width: number): string[] {
-  const idxW = Math.max(1, String(Math.max(0, total - 1)).length);
+  const idxW = Math.max(1, String(Math.max(1, total)).length);
   const stepW = Math.max(4, ...shown.map((r) => String(r.step ?? '').length));
   const verdictW = Math.max(0, ...shown.map((r) => verdictText(r).length));
   const lead = idxW + 1 + stepW + 2;
@@ -104,7 +105,7 @@ export function callLines(shown: readonly ExplainRow[], total: number, width: nu
     if (r.index > next) out.push(gap(r.index - next, idxW));
     next = r.index + 1;
     const call = terminalSafe(r.args === '' ? r.tool : `${r.tool} ${r.args}`);
-    out.push(line(`${String(r.index).padStart(idxW)} ${String(r.step ?? '').padStart(stepW)}  ${cell(call, callW)}  ${cell(terminalSafe(r.outcome), outW)}  ${verdictText(r)}`));
+    out.push(line(`${String(callNumber(r.index)).padStart(idxW)} ${String(r.step ?? '').padStart(stepW)}  ${cell(call, callW)}  ${cell(terminalSafe(r.outcome), outW)}  ${verdictText(r)}`));
     const signals = r.verdict?.signals ?? [];
     if (signals.length > 1) {
       for (const s of signals) {
@@ -121,7 +122,7 @@ export function callLines(shown: readonly ExplainRow[], total: number, width: nu
 export function footerLines(rows: readonly ExplainRow[], context: ExplainContext): string[] {
   const byAction: Record<LoopAction, number> = { warn: 0, ask: 0, break: 0 };
   for (const r of rows) if (r.verdict !== null) byAction[r.verdict.action]++;
-  const at = (r: ExplainRow): string => `#${r.index}${r.step === null ? '' : ` (step ${r.step})`}`;
+  const at = (r: ExplainRow): string => `#${callNumber(r.index)}${r.step === null ? '' : ` (step ${r.step})`}`;
   const first = rows.find((r) => r.verdict !== null);
   const firstBreak = rows.find((r) => r.verdict?.action === 'break');
   const lines = [`calls: ${rows.length} · verdicts: warn ${byAction.warn} · ask ${byAction.ask} · break ${byAction.break}`];

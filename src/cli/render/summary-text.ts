@@ -6,6 +6,7 @@
  */
 import { cutSafe, terminalSafe } from '../../text/terminal-text.js';
 import type { ScanSummary, SessionReport } from '../scan/scan-summary.js';
+import { loopBeganText } from '../../text/call-number.js';
 
 /** Fewest characters of a session id shown, however narrow the terminal. */
 export const MIN_SESSION_WIDTH = 20;
@@ -23,8 +24,7 @@ function cell(s: string, width: number, fromEnd = false): string {
 function loopBegan(s: SessionReport): string {
   const f = s.firstVerdict;
   if (f === null) return '';
-  const at = f.loopStartStep === null ? `call #${f.loopStart}` : `step ${f.loopStartStep}`;
-  return `${at}, flagged at step ${f.step}`;
+  return loopBeganText(f.loopStart, f.loopStartStep, f.index, f.step);
 }
 
 /** How the report is laid out. */

@@ -6,6 +6,7 @@
  * with the call's index (they used to restart from 0 while the index went on).
  */
 import type { Verdict } from '../../types.js';
+import { callName } from '../../text/call-number.js';
 
 /** `v` with its call numbers moved on by `base` (`v` itself when `base` is 0). */
 export function rebaseVerdict(v: Verdict, base: number): Verdict {
@@ -16,6 +17,6 @@ export function rebaseVerdict(v: Verdict, base: number): Verdict {
     loopStart,
     index: v.index + base,
     unit: Object.freeze(v.unit.map((u) => Object.freeze({ ...u, index: u.index + base }))),
-    message: v.message.replace(`since call #${v.loopStart})`, `since call #${loopStart})`),
+    message: v.message.replace(`since ${callName(v.loopStart)})`, `since ${callName(loopStart)})`),
   });
 }

@@ -42,7 +42,7 @@ function marks(actions: readonly ReportAction[]): HTMLElement {
     item(el('span', { class: 'mark muted' }, '–'), 'no verdict at or above the minimum action'),
     item(el('span', { class: 'pill' }, 'timeline'), 'choose the session to see its calls with the verdicts beside them'),
     item(el('span', { class: 'pill muted' }, 'ended early'), 'cut to stay within --max-sessions; its detectors started afresh'),
-    item('step 7 → 15', 'loop start: the step where the loop began → the step it was flagged at'),
+    item('call #7 → call #15', 'loop start: the call where the loop began → the call it was flagged at, counted from 1 (by the input\'s own steps when it gives them: step 7 → step 15)'),
     item('✓', 'the run solved its task (when the labels say)'),
     item(el('span', { class: 'mark heat' }, '12 (3 sessions)'), 'matrix: verdicts, and the sessions that had one; the deeper the shade, the more verdicts'),
   );

@@ -7,6 +7,7 @@
 import { type ReportAction, type ReportSession, TABLE_PAGE_ROWS } from '../report-data.js';
 import { el, fill, fmt } from './dom.js';
 import { fileCell } from './file-cell.js';
+import { callName, loopBegan } from '../../text/call-number.js';
 
 const PAGE_ROWS = TABLE_PAGE_ROWS;
 
@@ -78,8 +79,9 @@ function commonFolder(files: readonly string[]): string {
 
 function loopCell(r: ReportSession): string {
   if (r.loopStart === null) return '';
-  const at = r.loopStartStep === null ? `#${r.loopStart}` : `step ${r.loopStartStep}`;
-  return r.flaggedAt === null ? at : `${at} → ${r.flaggedAt}`;
+  if (r.flaggedAt === null || r.flaggedCall === null) return callName(r.loopStart);
+  const b = loopBegan(r.loopStart, r.loopStartStep, r.flaggedCall, r.flaggedAt);
+  return `${b.from} → ${b.at}`;
 }
 
 /** Builds the table into `host`. */

@@ -7,6 +7,7 @@
 import type { ReportSession, ReportTimeline, TimelineCall, TimelineGap } from '../report-data.js';
 import { count, el, fmt } from './dom.js';
 import { timelineKey } from './legend.js';
+import { callName, callNumber } from '../../text/call-number.js';
 
 const inSpans = (t: ReportTimeline, i: number): boolean => t.spans.some(([s, e]) => i >= s && i <= e);
 const wasted = (t: ReportTimeline, i: number): boolean => t.firstBreak !== null && i > t.firstBreak;
@@ -27,7 +28,7 @@ function strip(t: ReportTimeline): HTMLElement {
   };
   gapCell(t.before, 'before');
   for (const c of t.shown) {
-    const title = `#${c.index}${c.step === null ? '' : ` (step ${c.step})`} ${c.tool}${c.verdict === null ? '' : ` — ${c.verdict.action} ${c.verdict.kind}`}`;
+    const title = `${callName(c.index)}${c.step === null ? '' : ` (step ${c.step})`} ${c.tool}${c.verdict === null ? '' : ` — ${c.verdict.action} ${c.verdict.kind}`}`;
     cells.push(el('span', { class: `cell ${stateClass(t, c)}`, title }));
   }
   gapCell(t.after, 'after');
@@ -42,7 +43,7 @@ function verdictCell(c: TimelineCall): HTMLElement {
     'td',
     { class: 'verdict', title: v.message },
     el('span', { class: `badge ${v.action}` }, v.action),
-    ` ${v.kind} ${v.confidence.toFixed(2)} since #${v.loopStart} → ${v.recommended}`,
+    ` ${v.kind} ${v.confidence.toFixed(2)} since ${callName(v.loopStart)} → ${v.recommended}`,
     v.detector === v.kind ? null : el('span', { class: 'muted' }, ` (${v.detector})`),
     signals,
   );
@@ -52,7 +53,7 @@ const HEADS = ['#', 'step', 'call', 'outcome', 'verdict'] as const;
 
 function callRow(t: ReportTimeline, c: TimelineCall): HTMLTableRowElement {
   const cells = [
-    el('td', { class: 'num' }, c.index),
+    el('td', { class: 'num' }, callNumber(c.index)),
     el('td', { class: 'num muted' }, c.step ?? ''),
     el('td', { class: 'call' }, el('strong', {}, c.tool), c.args === '' ? null : ` ${c.args}`),
     el('td', { class: 'outcome' }, c.outcome),
@@ -73,7 +74,7 @@ export function timelineView(r: ReportSession, t: ReportTimeline): HTMLElement[]
   const where = t.why === 'worst' ? 'among the worst sessions' : 'sampled';
   const shownText = t.before === null && t.after === null ? `all ${count(t.calls, 'call')}` : `${fmt(t.shown.length)} of ${count(t.calls, 'call')}`;
   const wastedCalls = t.firstBreak === null ? 0 : t.calls - t.firstBreak - 1;
-  const facts = [shownText, where, t.firstBreak === null ? 'no break' : `first break at #${t.firstBreak}, ${count(wastedCalls, 'call')} after it`];
+  const facts = [shownText, where, t.firstBreak === null ? 'no break' : `first break at ${callName(t.firstBreak)}, ${count(wastedCalls, 'call')} after it`];
   if (r.label !== null) facts.push(`label: ${r.label}`);
   return [
     el('p', { class: 'facts' }, facts.join(' · ')),
