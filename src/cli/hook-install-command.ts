@@ -134,7 +134,7 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
     const text = editableText(old);
     merged = verb === 'install' ? mergeHooks(text, old.settings, target.events, target.handler(command), indentUnit(old.text)) : unmergeHooks(text, old.settings, target.events, settingsBefore(target.path));
   } catch (e) {
-    if (e instanceof SettingsParseError && e.notPlainJson) io.stdout.write(safeLines(byHand(verb, agent, target, hookCommandLine(agent, v, cwd, agentVersion), scope)));
+    if (e instanceof SettingsParseError && e.notPlainJson) io.stdout.write(safeLines(byHand(verb, agent, target, hookCommandLine(agent, v, io, agentVersion), scope)));
     throw refused(e, target.path);
   }
   const changes = merged.changes;
