@@ -45,9 +45,18 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * version-11 snapshot by its version. Version 12: that region keeps no gram hashes and its links in a byte
  * when maxPeriod < 256 (2,480 bytes with the defaults, was 3,248); a version-11 region, told apart by its
  * length, is turned into that form as it is read (`regionFrom11`), and a build that reads only up to
- * version 11 refuses a version-12 snapshot by its version.
+ * version 11 refuses a version-12 snapshot by its version. Version 13: a call the log has let go is saved as
+`call #N` counted from 1, as a person reads it (text/call-number.ts); an older snapshot's `call #i` (from 0)
+is renamed as it is read ({@link CALL_NAMES_FROM_ONE_SINCE}), so a restored session writes the bytes of the
+session that ran the calls.
  */
-export const SNAPSHOT_VERSION = 12;
+export const SNAPSHOT_VERSION = 13;
+
+/**
+ * The first format version whose call log names a call it let go from 1 (`call #1`: the session's first
+ * call); before it, from 0, renamed as it is read (state/call-log.ts `load`).
+ */
+export const CALL_NAMES_FROM_ONE_SINCE = 13;
 
 /**
  * The first format version whose similar args saves its summaries of args (text/args-summary.ts); before

@@ -458,8 +458,10 @@ export class CallLog implements Rewindable {
    * Reads what save() wrote, replacing every call (all settled, in the ring). `oldArgs`, for a snapshot of
    * a format before ARGS_SUMMARIES_SINCE taken with similar args on: that log kept the args of its window
    * (`window + 1` calls of similar args', or more), read and handed to `oldArgs` by call index, not kept.
+   * `namesFromZero`, for a snapshot of a format before CALL_NAMES_FROM_ONE_SINCE: a let-go call's preview
+   * reads `call #i` counted from 0, renamed `call #N` counted from 1 as today's log writes it.
    */
-  load(r: ByteReader, oldArgs: ((index: number, args: unknown) => void) | null = null): void {
+  load(r: ByteReader, oldArgs: ((index: number, args: unknown) => void) | null = null, namesFromZero = false): void {
     const capacity = r.u32();
     if (capacity !== this.capacity) throw new SnapshotError(`loopwatch: the snapshot keeps ${capacity} calls where these options keep ${this.capacity}`);
     const window = r.u32();
@@ -480,7 +482,8 @@ export class CallLog implements Rewindable {
       const round = r.f64();
       if (!Number.isNaN(step) || !Number.isNaN(round)) this.setStepRound(s, step, round);
       if (i < n - window) continue;
-      const preview = r.str();
+      const read = r.str();
+      const preview = namesFromZero && read === `call #${i}` ? callName(i) : read;
       if (oldArgs !== null) oldArgs(i, readValue(r));
       if (i < n - this.argsWindow) continue;
       const a = i % this.argsWindow;

@@ -4,7 +4,7 @@
  * chanting, the exact semantic method). Signals come back in the reference's detector order, built by the
  * same functions, so verdicts are identical to the reference pipeline's.
  */
-import { ARGS_SUMMARIES_SINCE, SUMMARY_FORM_SINCE } from '../snapshot/snapshot-format.js';
+import { ARGS_SUMMARIES_SINCE, CALL_NAMES_FROM_ONE_SINCE, SUMMARY_FORM_SINCE } from '../snapshot/snapshot-format.js';
 import { EncodedArgs } from './encoded-args.js';
 import { withPlainResult } from './raw-json-string.js';
 import { ChantingDetector, type ProseStreamFactory } from '../detectors/chanting.js';
@@ -674,7 +674,7 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     // before ARGS_SUMMARIES_SINCE, the log held similar args' window of args: summarised as they are read
     const similar = this.similar;
     const old = similar !== null && version < ARGS_SUMMARIES_SINCE ? new Map<number, unknown>() : null;
-    this.log.load(r, old === null ? null : (i, args) => old.set(i, args));
+    this.log.load(r, old === null ? null : (i, args) => old.set(i, args), version < CALL_NAMES_FROM_ONE_SINCE);
     if (similar !== null) similar.load(r, old === null ? null : (i) => old.get(i), version < SUMMARY_FORM_SINCE);
     if (this.semanticHost !== null) this.semanticHost.load(r);
     if (this.chanting !== null) this.chanting.load(r, version);
