@@ -123,7 +123,7 @@ describe('a state directory that cannot be used', () => {
     const open = await hook(['--state-dir', file], beforePayload('claude-code', 's', CALL, 'c1'));
     expect(open.code).toBe(0);
     expect(open.stdout).toBe('');
-    expect(oneLine(open.stderr)).toMatch(/^loopwatch hook: Claude Code: E\w+: .*; the call is allowed without a loop check\n$/);
+    expect(oneLine(open.stderr)).toMatch(/^loopwatch hook: Claude Code: the session's state cannot be kept in .*not-a-directory \(cannot .*\); .*the call is allowed without a loop check\n$/);
     const closed = await hook(['--state-dir', file, '--fail-closed'], beforePayload('claude-code', 's', CALL, 'c1'));
     expect(closed.code).toBe(0);
     expect(JSON.parse(closed.stdout)).toEqual({

@@ -82,6 +82,8 @@ function fixFor(code: string | undefined): string | null {
     case 'ENOSPC':
     case 'EDQUOT':
       return 'free some space on its disk';
+    case 'EFBIG':
+      return 'raise the file size limit this runs under (ulimit -f)';
     default:
       return null;
   }

@@ -271,9 +271,11 @@ function logNotRun(options: HookRunOptions, call: HookCall, notRun: readonly Liv
  */
 function stateFailure(e: unknown, stateDir: string): string {
   const f = fileFailure(e);
-  const inState = f.path !== undefined && (f.path === stateDir || f.path.startsWith(`${stateDir}/`));
+  // a write to an open file names no path (EFBIG under a file size limit, ENOSPC): the state's files are the
+  // only ones the hook writes while it keeps a session's state
+  const inState = f.path === undefined || f.path === stateDir || f.path.startsWith(`${stateDir}/`);
   if (!inState) return f.fix === null ? f.text : `${f.text}; ${f.fix}`;
-  const what = f.path === stateDir ? f.verb : `${f.verb} ${(f.path as string).slice(stateDir.length + 1)}`;
+  const what = f.path === undefined || f.path === stateDir ? f.verb : `${f.verb} ${f.path.slice(stateDir.length + 1)}`;
   const another = 'give the hook another state folder (--state-dir DIR in its command, or LOOPWATCH_STATE_DIR)';
   return `the session's state cannot be kept in ${stateDir} (cannot ${what}: ${f.why}); ${f.fix === null ? another : `${f.fix}, or ${another}`}`;
 }
