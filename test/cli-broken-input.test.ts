@@ -138,13 +138,16 @@ describe('loopwatch exit codes and usage errors', () => {
     expect(JSON.parse(ok.stdout).summary.byAction).toEqual({ warn: 1, ask: 0, break: 0 });
   });
 
-  it('should read a 1 MB gzip of newlines (a gigabyte of blank lines) at the cost of decompressing it', async () => {
+  it('should refuse a 1 MB gzip of newlines (a gigabyte of blank lines) as a decompression bomb past 200:1, keeping what came before', async () => {
+    // hostile28 (formats/inflate-ratio.ts): past 64 MiB inflated, more than 200 bytes out per byte in is refused,
+    // named with its line and figures, exit 2; the event before the bomb is read, the one after it is not
     const dir = tempDir();
     const path = join(dir, 'blank.jsonl.gz');
     const events = Buffer.from('{"session": "a", "tool": "t"}\n');
     writeFileSync(path, await gzipOf(events, Buffer.alloc(1 << 20, 10), 1024, events));
     const run = await loopwatchInProcess(['scan', path, '--workers', '0', '--json']);
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout).summary).toMatchObject({ sessions: 1, events: 2, skipped: 0 });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/blank\.jsonl\.gz:\d+: skipped \(read-error\): input could not be read past this line: inflates \d+ bytes to \d+ \(so far\), a ratio over 200:1/);
+    expect(JSON.parse(run.stdout).summary).toMatchObject({ sessions: 1, events: 1 });
   }, 60_000);
 });

@@ -55,10 +55,10 @@ describe('scan applies a config\'s families per agent', () => {
   it('should say so in the text summary: the family with threshold 2 is flagged a call earlier', async () => {
     const row = (stdout: string, session: string) => stdout.split('\n').find((l) => l.startsWith(`  ${session} `)) ?? '';
     const run = await loopwatchInProcess(['scan', runs, '--config', config, '--workers', '0']);
-    expect(row(run.stdout, 'a-1')).toContain('flagged at step 1');
-    expect(row(run.stdout, 'c-1')).toContain('flagged at step 2');
+    expect(row(run.stdout, 'a-1')).toContain('flagged at call #2');
+    expect(row(run.stdout, 'c-1')).toContain('flagged at call #3');
     const pooled = await loopwatchInProcess(['scan', runs, '--workers', '0']);
-    expect(row(pooled.stdout, 'a-1')).toContain('flagged at step 2');
+    expect(row(pooled.stdout, 'a-1')).toContain('flagged at call #3');
   });
 
   it('should take an unlabelled transcript\'s agent from its format (Claude Code, Codex)', async () => {

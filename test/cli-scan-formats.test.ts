@@ -94,6 +94,6 @@ describe('loopwatch scan, per format', () => {
     expect(run.stdout).toContain('loopwatch scan: 2 sessions, 16 calls');
     expect(run.stdout).toMatch(/flagged sessions \(warn or above\): 1 of 2/);
     expect(run.stdout).toContain('top looping tools');
-    expect(run.stdout).toMatch(/stuck\s+8\s+\d+ break\s+\w+\s+step \d+, flagged at step \d+/);
+    expect(run.stdout).toMatch(/stuck\s+8\s+\d+ break\s+\w+\s+call #1, flagged at call #\d+/);
   });
 });
