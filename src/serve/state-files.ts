@@ -23,6 +23,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, unl
 import { wholeFileBeside, writeAll } from '../files/replace-whole.js';
 import { join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
+import { fileFailure } from '../files/file-failure.js';
 import { foreignLink, modeText, readPrivateFile, userId } from '../hooks/private-path.js';
 import { cutText } from '../text/shown-text.js';
 
@@ -99,8 +100,10 @@ export function readStateFiles(dir: string): StateFile[] {
     try {
       bytes = readPrivateFile(path);
     } catch (e) {
-      if (!(e instanceof NotPrivateError)) throw e;
-      out.push({ path, problem: `not read: ${e.message.slice(path.length + 2)} (a file loopwatch did not write)` });
+      if (e instanceof NotPrivateError) out.push({ path, problem: `not read: ${e.message.slice(path.length + 2)} (a file loopwatch did not write)` });
+      // one file the user may not read (mode 0000, another owner's): said in words, set aside, the rest restored
+      else if (typeof (e as NodeJS.ErrnoException).code === 'string') out.push({ path, problem: `not read: ${fileFailure(e).why}` });
+      else throw e;
       continue;
     }
     if (bytes === null) continue; // gone meanwhile
