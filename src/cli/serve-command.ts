@@ -323,7 +323,8 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
     if (e instanceof NotPrivateError) throw new UsageError(`the state folder ${e.message}: sessions are not kept in it. Give a folder of your own (--state-dir DIR), or --no-state`);
     const code = (e as NodeJS.ErrnoException).code;
     // a file of the state folder (it could not be read, set aside, made): said as such, not as the port refused
-    if (typeof (e as NodeJS.ErrnoException).path === 'string' && options.stateDir !== undefined) throw new UsageError(stateFolderFailure(e, options.stateDir));
+    const at = (e as NodeJS.ErrnoException).path;
+    if (typeof at === 'string' && options.stateDir !== undefined && (at === options.stateDir || at.startsWith(`${options.stateDir}/`))) throw new UsageError(stateFolderFailure(e, options.stateDir));
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${options.host}:${options.port} (${code})`);
     // --session-memory below one session's fixed cost under the config's windows (session-cost.ts)
     if (e instanceof OptionRangeError && e.option === 'sessionMemory') throw new UsageError(e.message);
