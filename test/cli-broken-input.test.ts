@@ -131,7 +131,7 @@ describe('loopwatch exit codes and usage errors', () => {
     expect(unknown.stderr).toContain('unknown.json: "detector" is not a config option');
     const broken = await loopwatchInProcess(['scan', file, '--config', cfg('broken.json', '{"detectors": ')]);
     expect(broken.stderr).toContain('broken.json: not valid JSON');
-    expect((await loopwatchInProcess(['scan', file, '--config', join(dir, 'missing.json')])).stderr).toContain('missing.json: cannot read the file (ENOENT)');
+    expect((await loopwatchInProcess(['scan', file, '--config', join(dir, 'missing.json')])).stderr).toContain('missing.json: cannot read the file (no such file or folder)');
     // a valid config that turns every detector off but exact repeats, with a preset named inside
     const ok = await loopwatchInProcess(['scan', file, '--workers', '0', '--json', '--config', cfg('ok.json', '{"preset": "conservative", "policy": {"ladder": ["warn"]}}')]);
     expect(ok.code).toBe(0); // the ladder never reaches break

@@ -33,10 +33,10 @@ describe('eval --html and calibrate -o, opened before the run', () => {
       const r = await loopwatchInProcess([command, unlabelled, flag, missing]);
       expect(r.code).toBe(2);
       // the output's error, not the input's "no labels" (which came first before: the run was tried)
-      expect(r.stderr).toBe(`loopwatch ${command}: ${flag} ${missing}: cannot write the file (ENOENT) (see loopwatch ${command} --help)\n`);
+      expect(r.stderr).toBe(`loopwatch ${command}: ${flag} ${missing}: cannot write the file (no such file or folder) (see loopwatch ${command} --help)\n`);
       const folder = join(out, `${command}-folder`);
       mkdirSync(folder);
-      expect((await loopwatchInProcess([command, unlabelled, flag, folder])).stderr).toBe(`loopwatch ${command}: ${flag} ${folder}: cannot write the file (EISDIR) (see loopwatch ${command} --help)\n`);
+      expect((await loopwatchInProcess([command, unlabelled, flag, folder])).stderr).toBe(`loopwatch ${command}: ${flag} ${folder}: cannot write the file (it is a folder) (see loopwatch ${command} --help)\n`);
     });
 
     it(`${command} ${flag}: should leave an existing file as it was when the run fails, and make none`, async () => {

@@ -137,7 +137,7 @@ describe('scan --html', () => {
       [['--html', ''], '--html needs a file name'],
       [['--html', events], `--html ${events}: the scan reads that file; it would be overwritten`],
       [['--html', join(dir, 'r.html'), '-o', join(dir, 'r.html')], `--html ${join(dir, 'r.html')}: --output writes that file already`],
-      [['--html', join(dir, 'no/such/dir/r.html')], `--html ${join(dir, 'no/such/dir/r.html')}: cannot write the file (ENOENT)`],
+      [['--html', join(dir, 'no/such/dir/r.html')], `--html ${join(dir, 'no/such/dir/r.html')}: cannot write the file (no such file or folder)`],
       [['--markdown', '--json'], '--markdown without a file and --json cannot be used together (write --markdown=FILE for both)'],
       [['--timelines', '1001'], '--timelines must be an integer from 0 to 1,000, received "1001"'],
       [['--labels', join(dir, 'none.jsonl')], `--labels ${join(dir, 'none.jsonl')}: no such file`],

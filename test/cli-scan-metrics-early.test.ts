@@ -62,21 +62,21 @@ describe('scan --metrics is opened before any input is read', () => {
   const dir = tempFolder('scan-metrics-early');
 
   const refusals: [string, () => string, string][] = [
-    ['a folder', () => (mkdirSync(join(dir, 'folder.prom')), join(dir, 'folder.prom')), 'EISDIR'],
-    ['a path whose folder is missing', () => join(dir, 'missing', 'm.prom'), 'ENOENT'],
-    ['a dangling link', () => (symlinkSync(join(dir, 'nowhere', 'm.prom'), join(dir, 'dangling.prom')), join(dir, 'dangling.prom')), 'ENOENT'],
+    ['a folder', () => (mkdirSync(join(dir, 'folder.prom')), join(dir, 'folder.prom')), 'it is a folder'],
+    ['a path whose folder is missing', () => join(dir, 'missing', 'm.prom'), 'no such file or folder'],
+    ['a dangling link', () => (symlinkSync(join(dir, 'nowhere', 'm.prom'), join(dir, 'dangling.prom')), join(dir, 'dangling.prom')), 'no such file or folder'],
     ['a FIFO without a reader in a folder others can write', () => {
       const fifo = join(sharedFolder(), 'm.prom');
       execFileSync('mkfifo', [fifo]);
       return fifo;
-    }, 'ENXIO'],
+    }, 'nothing reads it (a FIFO without a reader, or a device that is not there)'],
   ];
-  for (const [what, make, code] of refusals) {
+  for (const [what, make, why] of refusals) {
     it(`should refuse ${what} at once, exit 2, the input unread`, async () => {
       const path = make();
       const r = await scanOpenStdin(['--metrics', path], 30_000);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`loopwatch scan: --metrics ${path}: cannot write the file (${code}) (see loopwatch scan --help)\n`);
+      expect(r.stderr).toBe(`loopwatch scan: --metrics ${path}: cannot write the file (${why}) (see loopwatch scan --help)\n`);
       expect(r.stdout).toBe('');
     }, 60_000);
   }

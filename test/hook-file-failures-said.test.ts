@@ -64,4 +64,30 @@ describe.skipIf(!canDropPrivileges)('file failures said in words', () => {
     expect(existsSync(join(folder, 'settings.json'))).toBe(true);
     mkdirSync(folder, { recursive: true });
   });
+
+  it('should say a decision log in a read-only folder cannot be written, in words with what to do, and allow the call', () => {
+    const home = unprivilegedFolder('hook-file-failures');
+    const env = { PATH: process.env.PATH, HOME: home };
+    const logs = join(home, 'logs');
+    expect(run(['/bin/sh', '-c', `mkdir -m 700 "${logs}" && chmod 500 "${logs}"`], env).code).toBe(0);
+    const log = join(logs, 'decisions.jsonl');
+    const r = run([process.execPath, HOOK_MAIN, '--agent', 'claude-code', '--state-dir', join(home, 'state'), '--log', log], env, PAYLOAD);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`the decision log ${log} cannot be written (permission denied); make the folder writable by you (ls -ld shows whose it is; chmod u+w when it is yours)`);
+    expect(r.stderr).not.toContain('EACCES');
+    expect(existsSync(log)).toBe(false);
+  });
+
+  it('should say of a read-only decision log that the file is to be made writable, and keep its bytes', () => {
+    const home = unprivilegedFolder('hook-file-failures');
+    const env = { PATH: process.env.PATH, HOME: home };
+    const log = join(home, 'decisions.jsonl');
+    expect(run(['/bin/sh', '-c', `printf 'old\\n' > "${log}" && chmod 400 "${log}"`], env).code).toBe(0);
+    const r = run([process.execPath, HOOK_MAIN, '--agent', 'claude-code', '--state-dir', join(home, 'state'), '--log', log], env, PAYLOAD);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`the decision log ${log} cannot be written (permission denied); make the file writable by you (ls -l shows whose it is; chmod u+w when it is yours)`);
+    expect(r.stderr).not.toContain('EACCES');
+    expect(readFileSync(log, 'utf8')).toBe('old\n');
+  });
 });

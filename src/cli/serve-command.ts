@@ -32,6 +32,7 @@ import { EvictionNotice } from './eviction-notice.js';
 import { type StartedMetrics, type WorkerMetricsSettings, metricsUsable, startWorkerMetrics } from './worker-metrics.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { terminalSafe } from '../text/terminal-text.js';
+import { fileFailure } from '../files/file-failure.js';
 import { parentGone } from './parent-watch.js';
 import { shownMessage } from '../text/shown-message.js';
 import { resolveOptions } from '../options/resolve-options.js';
@@ -161,6 +162,16 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
 
 /** Session ids named at most per problem of a stop. */
 const SESSIONS_NAMED = 3;
+
+/**
+ * A file of the state folder that stopped a start (a state file that could be neither read nor set aside,
+ * the folder not writable by its owner), in words with what to do and serve's own ways out; it was said
+ * as `cannot listen on 127.0.0.1:8787 (EACCES)`, the port blamed for the folder.
+ */
+function stateFolderFailure(e: unknown, dir: string): string {
+  const f = fileFailure(e);
+  return terminalSafe(`the state folder ${dir} cannot be used (${f.text})${f.fix === null ? '' : `; ${f.fix}`}, or give another (--state-dir DIR), or --no-state`);
+}
 
 /** Says what a stop wrote; the exit code (1 when a session could not be written). */
 function reportStop(r: StopReport, dir: string | undefined, io: CommandIo): number {
@@ -311,6 +322,9 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
     // a state folder of another user, or one others can write: refused rather than served without persistence
     if (e instanceof NotPrivateError) throw new UsageError(`the state folder ${e.message}: sessions are not kept in it. Give a folder of your own (--state-dir DIR), or --no-state`);
     const code = (e as NodeJS.ErrnoException).code;
+    // a file of the state folder (it could not be read, set aside, made): said as such, not as the port refused
+    const at = (e as NodeJS.ErrnoException).path;
+    if (typeof at === 'string' && options.stateDir !== undefined && (at === options.stateDir || at.startsWith(`${options.stateDir}/`))) throw new UsageError(stateFolderFailure(e, options.stateDir));
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${options.host}:${options.port} (${code})`);
     // --session-memory below one session's fixed cost under the config's windows (session-cost.ts)
     if (e instanceof OptionRangeError && e.option === 'sessionMemory') throw new UsageError(e.message);

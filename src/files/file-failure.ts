@@ -22,6 +22,7 @@ const MEANINGS: Readonly<Record<string, string>> = {
   ENAMETOOLONG: 'the name is too long',
   EIO: 'an input/output error of the device',
   EFBIG: 'the file is too large (past the file size limit)',
+  ENXIO: 'nothing reads it (a FIFO without a reader, or a device that is not there)',
 };
 
 /** The system calls loopwatch makes on files, as a verb. */
@@ -54,29 +55,33 @@ export interface FileFailure {
   /** `cannot open /x/y.lock: permission denied` (without the path when the error names none). */
   readonly text: string;
   /**
-   * What to do, said of the file's folder, for the codes a person can act on (permissions, a read-only or
-   * full disk), else null: `make the folder writable by you (chmod u+w)`.
+   * What to do, said of the file's folder (or of the file itself, when asked), for the codes a person can act
+   * on (permissions, a read-only or full disk), else null: `make the folder writable by you (chmod u+w)`.
    */
   readonly fix: string | null;
 }
 
-/** `e` (a Node file system error, or anything thrown) as a {@link FileFailure}. */
-export function fileFailure(e: unknown): FileFailure {
+/**
+ * `e` (a Node file system error, or anything thrown) as a {@link FileFailure}; `of` says what a permission
+ * fix is about: the file's folder (the default: a file made, renamed or removed there) or the file itself (an
+ * existing file opened for writing).
+ */
+export function fileFailure(e: unknown, of: 'folder' | 'file' = 'folder'): FileFailure {
   const err = e as NodeJS.ErrnoException;
   const code = typeof err?.code === 'string' ? err.code : undefined;
   const path = typeof err?.path === 'string' ? err.path : undefined;
   const why = code === undefined ? (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '' : (MEANINGS[code] ?? code);
   const verb = typeof err?.syscall === 'string' ? (VERBS[err.syscall] ?? err.syscall) : 'use';
   const text = path === undefined ? why : `cannot ${verb} ${path}: ${why}`;
-  return { path, why, verb, text, fix: fixFor(code) };
+  return { path, why, verb, text, fix: fixFor(code, of) };
 }
 
-/** What to do about `code`, said of the file's folder. */
-function fixFor(code: string | undefined): string | null {
+/** What to do about `code`, said of the file's folder or of the file. */
+function fixFor(code: string | undefined, of: 'folder' | 'file'): string | null {
   switch (code) {
     case 'EACCES':
     case 'EPERM':
-      return 'make the folder writable by you (ls -ld shows whose it is; chmod u+w when it is yours)';
+      return `make the ${of} writable by you (ls -${of === 'folder' ? 'ld' : 'l'} shows whose it is; chmod u+w when it is yours)`;
     case 'EROFS':
       return 'use a folder on a writable file system';
     case 'ENOSPC':

@@ -5,6 +5,7 @@
  * itself, so what is read is what was checked (`loopwatch scan /dev/zero` read for ever).
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Dirent, type Stats } from 'node:fs';
+import { fileFailure } from '../files/file-failure.js';
 
 /** What kind of entry `e` is, in words ("a FIFO", "a device", ...). */
 export function entryKind(e: Dirent | Stats): string {
@@ -90,8 +91,11 @@ export function readBoundedFd(fd: number, path: string, limit: number): Buffer {
   return Buffer.concat(parts, got);
 }
 
-/** Why reading `path` failed, in a few words for a message: "not a regular file (a FIFO)", "ENOENT", ... */
+/**
+ * Why reading `path` failed, in a few words for a message: "not a regular file (a FIFO)", "permission denied",
+ * "no such file or folder" (files/file-failure.ts), in place of Node's bare code (`EACCES`, `ENOENT`).
+ */
 export function readFailure(e: unknown): string {
   if (e instanceof NotAFileError || e instanceof FileTooLargeError) return e.message.replace(/; not read$/, '');
-  return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+  return typeof (e as NodeJS.ErrnoException).code === 'string' ? fileFailure(e).why : e instanceof Error ? e.message : String(e);
 }

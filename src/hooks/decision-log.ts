@@ -28,8 +28,9 @@
  * what a link planted there points to) and a new one begun, said on stderr: a looping agent's log holds at
  * most two files' worth.
  */
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, renameSync, type Stats, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fchmodSync, fstatSync, lstatSync, openSync, renameSync, type Stats, writeSync } from 'node:fs';
 import type { LiveAction, LiveDecision } from '../live/live-call.js';
+import { fileFailure } from '../files/file-failure.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
 import { jsonSafe } from '../text/terminal-text.js';
@@ -136,9 +137,18 @@ function openLog(path: string): number | string {
   try {
     return openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0), 0o600);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return `the decision log ${path} cannot be written (${code === 'ELOOP' ? 'it is a symbolic link' : (code ?? (e as Error).message)})`;
+    return `the decision log ${path} cannot be written (${inWords(e, existsSync(path) ? 'file' : 'folder')}`;
   }
+}
+
+/**
+ * Why the log could not be written, in words (files/file-failure.ts), closing the parenthesis it is said in,
+ * then what to do when a person can act on it (`permission denied); make the folder writable by you (...)`),
+ * in place of a bare `EACCES)`.
+ */
+function inWords(e: unknown, of: 'folder' | 'file'): string {
+  const f = fileFailure(e, of);
+  return f.fix === null ? `${f.why})` : `${f.why}); ${f.fix}`;
 }
 
 /** Whether `path` still names the file `st` is of (another hook may have moved it aside meanwhile). */
@@ -171,7 +181,8 @@ export function appendDecisionLine(path: string, line: string, maxBytes: number 
           renameSync(path, `${path}.1`);
           said.push(`the decision log ${path} reached ${st.size} bytes: moved to ${path}.1 (replacing the one before), a new log begun`);
         } catch (e) {
-          return `the decision log ${path} is full (${st.size} bytes) and cannot be moved to ${path}.1 (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): no more lines are written to it`;
+          const f = fileFailure(e);
+          return `the decision log ${path} is full (${st.size} bytes) and cannot be moved to ${path}.1 (${f.why}): no more lines are written to it${f.fix === null ? '' : `; ${f.fix}`}`;
         }
       }
       closeSync(fd);
@@ -187,7 +198,7 @@ export function appendDecisionLine(path: string, line: string, maxBytes: number 
     if (open) said.push(`the decision log ${path} could be read by others (mode ${modeText(st)}): made ${modeText({ mode: st.mode & 0o700 })}`);
     return said.length === 0 ? null : said.join('; ');
   } catch (e) {
-    return `the decision log ${path} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+    return `the decision log ${path} cannot be written (${inWords(e, 'folder')}`;
   } finally {
     if (typeof fd === 'number') closeSync(fd);
   }

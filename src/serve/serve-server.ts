@@ -36,6 +36,13 @@ function writeProblem(e: unknown): string {
   return f.fix === null ? f.why : `${f.why}; ${f.fix}`;
 }
 
+/** Why a state file read back was not restored: a file system error in words with what to do (`cannot remove .../x: permission denied; ...`), else the error's message. */
+function restoreProblem(e: unknown): string {
+  if (typeof (e as NodeJS.ErrnoException).code !== 'string') return e instanceof Error ? e.message : String(e);
+  const f = fileFailure(e);
+  return f.fix === null ? f.text : `${f.text}; ${f.fix}`;
+}
+
 /** Methods metrics name as they are (others are `other`, so labels stay bounded). */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
 
@@ -244,8 +251,7 @@ export class ServeServer {
         removeStateFile(f.path);
         restored++;
       } catch (e) {
-        const problem = e instanceof Error ? e.message : String(e);
-        problems.push({ path: setAsideStateFile(f.path), problem });
+        problems.push({ path: setAsideStateFile(f.path), problem: restoreProblem(e) });
       }
     }
     return { restored, problems, notes: note === null ? [] : [note] };

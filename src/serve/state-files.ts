@@ -23,6 +23,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, unl
 import { wholeFileBeside, writeAll } from '../files/replace-whole.js';
 import { join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
+import { fileFailure } from '../files/file-failure.js';
 import { foreignLink, modeText, readPrivateFile, userId } from '../hooks/private-path.js';
 import { cutText } from '../text/shown-text.js';
 
@@ -83,6 +84,9 @@ export function writeStateFile(dir: string, sessionId: string, snapshot: Uint8Ar
   whole.commit();
 }
 
+/** The codes of a file the user may not read, set aside as a problem rather than stopping the start. */
+const NOT_ALLOWED: ReadonlySet<string> = new Set(['EACCES', 'EPERM']);
+
 /** Every session file in `dir` (none when it does not exist), read back; one that is not private is a problem, unread. */
 export function readStateFiles(dir: string): StateFile[] {
   let names: string[];
@@ -99,8 +103,11 @@ export function readStateFiles(dir: string): StateFile[] {
     try {
       bytes = readPrivateFile(path);
     } catch (e) {
-      if (!(e instanceof NotPrivateError)) throw e;
-      out.push({ path, problem: `not read: ${e.message.slice(path.length + 2)} (a file loopwatch did not write)` });
+      if (e instanceof NotPrivateError) out.push({ path, problem: `not read: ${e.message.slice(path.length + 2)} (a file loopwatch did not write)` });
+      // one file the user may not read (mode 0000, another owner's): said in words, set aside, the rest restored;
+      // anything else (too many open files, a device error) may pass: it stops the start, the file kept as it is
+      else if (NOT_ALLOWED.has((e as NodeJS.ErrnoException).code ?? '')) out.push({ path, problem: `not read: ${fileFailure(e).why}` });
+      else throw e;
       continue;
     }
     if (bytes === null) continue; // gone meanwhile

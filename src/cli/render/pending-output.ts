@@ -21,9 +21,10 @@
  * the calls read and writes its outputs), abandons every open output (each file begun beside is removed, a
  * file an opening made is removed), then the signal is raised again, so the process ends by it.
  */
-import { closeSync, fstatSync, ftruncateSync, lstatSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, lstatSync, unlinkSync } from 'node:fs';
 import { UnsafeOutputError, keptOutputFile } from './open-output.js';
 import { UsageError } from '../usage-error.js';
+import { fileFailure } from '../../files/file-failure.js';
 import { type WholeFile, wholeFileBeside, writeAll } from '../../files/replace-whole.js';
 
 /** An output file opened before a run. */
@@ -46,7 +47,7 @@ export function pendingOutputFile(path: string, flag: string): PendingOutput {
   try {
     opened = keptOutputFile(path);
   } catch (e) {
-    throw new UsageError(`${flag} ${path}: cannot write the file (${e instanceof UnsafeOutputError ? e.message : ((e as NodeJS.ErrnoException).code ?? String(e))})`);
+    throw new UsageError(`${flag} ${path}: cannot write the file (${e instanceof UnsafeOutputError ? `${e.message})` : cannotOpen(e, path)}`);
   }
   const { fd, created } = opened;
   let state: 'opened' | 'begun' | 'closed' = 'opened';
@@ -121,6 +122,16 @@ export function pendingOutputFile(path: string, flag: string): PendingOutput {
   if (OPEN.size === 0) watch();
   OPEN.add(pending);
   return pending;
+}
+
+/**
+ * Why `path` could not be opened, in words (file-failure.ts), closing the parenthesis it is said in, and what
+ * to do when a person can act on it: `permission denied); make the file writable by you (...)` in place of a
+ * bare `EACCES)`. A permission fix is said of the file when it exists, else of the folder it would be made in.
+ */
+function cannotOpen(e: unknown, path: string): string {
+  const f = fileFailure(e, existsSync(path) ? 'file' : 'folder');
+  return f.fix === null ? `${f.why})` : `${f.why}); ${f.fix}`;
 }
 
 /** Whether the file opened (`own`) is still named by `path` and is the writer's own with one link: then it is written whole beside it. */
