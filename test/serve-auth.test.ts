@@ -49,6 +49,6 @@ describe('loopwatch serve with a bearer token', () => {
     expect(short.stderr).toContain('at least 16 characters');
     const missing = await loopwatchInProcess(['serve', '--port', '0', '--token-file', join(dir, 'nope')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('ENOENT');
+    expect(missing.stderr).toContain('nope: cannot read the file (no such file or folder)');
   });
 });
