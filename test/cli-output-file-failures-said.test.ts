@@ -1,6 +1,6 @@
 /**
  * An output file scan cannot write (`--output`, `--html`, `--markdown=FILE`, `--metrics`) is said in words a
- * person acts on (files/file-failure.ts), through the real CLI as a user permissions apply to
+ * person acts on (text/file-failure.ts), through the real CLI as a user permissions apply to
  * (helpers/unprivileged.ts): the file, what went wrong, what to do, exit 2, the input unread and nothing
  * left behind. Before, it said `cannot write the file (EACCES)`.
  */

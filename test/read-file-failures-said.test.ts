@@ -1,6 +1,6 @@
 /**
  * A file a flag names that cannot be read (`scan --config`, `serve --nats-nkey`, `--nats-token-file`) is said
- * in words (formats/regular-file.ts readFailure through files/file-failure.ts), through the real CLI as a
+ * in words (formats/regular-file.ts readFailure through text/file-failure.ts), through the real CLI as a
  * user permissions apply to (helpers/unprivileged.ts): `cannot read the file (permission denied)` where it
  * said `(EACCES)`, exit 2.
  */

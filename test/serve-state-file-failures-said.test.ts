@@ -1,6 +1,6 @@
 /**
  * serve's state folder, when a file in it cannot be read or set aside, said in words a person acts on
- * (files/file-failure.ts), through the real CLI as a user permissions apply to (helpers/unprivileged.ts).
+ * (text/file-failure.ts), through the real CLI as a user permissions apply to (helpers/unprivileged.ts).
  * Before, a state file the user could not read stopped the start as `cannot listen on 127.0.0.1:0 (EACCES)`
  * (the port blamed for the folder), as did one that could not be set aside (the folder made read-only).
  */

@@ -32,7 +32,7 @@ import { EvictionNotice } from './eviction-notice.js';
 import { type StartedMetrics, type WorkerMetricsSettings, metricsUsable, startWorkerMetrics } from './worker-metrics.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { terminalSafe } from '../text/terminal-text.js';
-import { fileFailure } from '../files/file-failure.js';
+import { fileFailure } from '../text/file-failure.js';
 import { parentGone } from './parent-watch.js';
 import { shownMessage } from '../text/shown-message.js';
 import { resolveOptions } from '../options/resolve-options.js';

@@ -5,7 +5,7 @@
  * itself, so what is read is what was checked (`loopwatch scan /dev/zero` read for ever).
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Dirent, type Stats } from 'node:fs';
-import { fileFailure } from '../files/file-failure.js';
+import { fileFailure } from '../text/file-failure.js';
 
 /** What kind of entry `e` is, in words ("a FIFO", "a device", ...). */
 export function entryKind(e: Dirent | Stats): string {
@@ -93,7 +93,7 @@ export function readBoundedFd(fd: number, path: string, limit: number): Buffer {
 
 /**
  * Why reading `path` failed, in a few words for a message: "not a regular file (a FIFO)", "permission denied",
- * "no such file or folder" (files/file-failure.ts), in place of Node's bare code (`EACCES`, `ENOENT`).
+ * "no such file or folder" (text/file-failure.ts), in place of Node's bare code (`EACCES`, `ENOENT`).
  */
 export function readFailure(e: unknown): string {
   if (e instanceof NotAFileError || e instanceof FileTooLargeError) return e.message.replace(/; not read$/, '');

@@ -30,7 +30,7 @@
  */
 import { closeSync, constants, existsSync, fchmodSync, fstatSync, lstatSync, openSync, renameSync, type Stats, writeSync } from 'node:fs';
 import type { LiveAction, LiveDecision } from '../live/live-call.js';
-import { fileFailure } from '../files/file-failure.js';
+import { fileFailure } from '../text/file-failure.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
 import { jsonSafe } from '../text/terminal-text.js';
@@ -142,7 +142,7 @@ function openLog(path: string): number | string {
 }
 
 /**
- * Why the log could not be written, in words (files/file-failure.ts), closing the parenthesis it is said in,
+ * Why the log could not be written, in words (text/file-failure.ts), closing the parenthesis it is said in,
  * then what to do when a person can act on it (`permission denied); make the folder writable by you (...)`),
  * in place of a bare `EACCES)`.
  */

@@ -40,7 +40,7 @@ import { prepareStateFolder } from './state-folder.js';
 import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
 import { endSubagents, isSubagentSession } from './subagent-states.js';
-import { fileFailure } from '../files/file-failure.js';
+import { fileFailure } from '../text/file-failure.js';
 
 /** Claude Code's event for an interrupt: an `end` of the session's subagents, not of the session (subagent-states.ts). */
 const INTERRUPT = 'Interrupt';

@@ -23,7 +23,7 @@ import { jsonErrorMessage } from '../formats/json-value.js';
 import { jsonTree } from './json-text.js';
 import { nearestExisting, userId } from './private-path.js';
 import { type WholeFile, wholeFileBeside, writeAll } from '../files/replace-whole.js';
-import { fileFailure } from '../files/file-failure.js';
+import { fileFailure } from '../text/file-failure.js';
 
 /** Largest settings file read (16 MiB): a FIFO, a device or a bigger file in its place is refused, not waited on. */
 export const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;

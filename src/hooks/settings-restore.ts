@@ -8,7 +8,7 @@
 import { rmSync, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type SettingsText, SettingsWriteError, ownBackups, textOf, writeSettings } from './settings-file.js';
-import { type FileFailure, fileFailure } from '../files/file-failure.js';
+import { type FileFailure, fileFailure } from '../text/file-failure.js';
 
 function emptyObject(text: string): boolean {
   try {

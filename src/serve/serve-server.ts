@@ -24,7 +24,7 @@ import { AllowedHosts } from './request-origin.js';
 import { unauthorized } from './bearer-token.js';
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
 import { prepareStateDir, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
-import { fileFailure } from '../files/file-failure.js';
+import { fileFailure } from '../text/file-failure.js';
 
 /**
  * Why a session's state file could not be written, in words and with what to do (file-failure.ts), without

@@ -23,7 +23,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, unl
 import { wholeFileBeside, writeAll } from '../files/replace-whole.js';
 import { join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
-import { fileFailure } from '../files/file-failure.js';
+import { fileFailure } from '../text/file-failure.js';
 import { foreignLink, modeText, readPrivateFile, userId } from '../hooks/private-path.js';
 import { cutText } from '../text/shown-text.js';
 

@@ -24,7 +24,7 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, lstatSync, unlinkSync } from 'node:fs';
 import { UnsafeOutputError, keptOutputFile } from './open-output.js';
 import { UsageError } from '../usage-error.js';
-import { fileFailure } from '../../files/file-failure.js';
+import { fileFailure } from '../../text/file-failure.js';
 import { type WholeFile, wholeFileBeside, writeAll } from '../../files/replace-whole.js';
 
 /** An output file opened before a run. */
