@@ -32,7 +32,7 @@ import { EvictionNotice } from './eviction-notice.js';
 import { type StartedMetrics, type WorkerMetricsSettings, metricsUsable, startWorkerMetrics } from './worker-metrics.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { terminalSafe } from '../text/terminal-text.js';
-import { fileFailure } from '../text/file-failure.js';
+import { fileFailure, isInFolder } from '../text/file-failure.js';
 import { parentGone } from './parent-watch.js';
 import { shownMessage } from '../text/shown-message.js';
 import { resolveOptions } from '../options/resolve-options.js';
@@ -324,7 +324,7 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
     const code = (e as NodeJS.ErrnoException).code;
     // a file of the state folder (it could not be read, set aside, made): said as such, not as the port refused
     const at = (e as NodeJS.ErrnoException).path;
-    if (typeof at === 'string' && options.stateDir !== undefined && (at === options.stateDir || at.startsWith(`${options.stateDir}/`))) throw new UsageError(stateFolderFailure(e, options.stateDir));
+    if (typeof at === 'string' && options.stateDir !== undefined && isInFolder(at, options.stateDir)) throw new UsageError(stateFolderFailure(e, options.stateDir));
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${options.host}:${options.port} (${code})`);
     // --session-memory below one session's fixed cost under the config's windows (session-cost.ts)
     if (e instanceof OptionRangeError && e.option === 'sessionMemory') throw new UsageError(e.message);

@@ -40,7 +40,7 @@ import { prepareStateFolder } from './state-folder.js';
 import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
 import { endSubagents, isSubagentSession } from './subagent-states.js';
-import { fileFailure } from '../text/file-failure.js';
+import { fileFailure, isInFolder } from '../text/file-failure.js';
 
 /** Claude Code's event for an interrupt: an `end` of the session's subagents, not of the session (subagent-states.ts). */
 const INTERRUPT = 'Interrupt';
@@ -273,7 +273,7 @@ function stateFailure(e: unknown, stateDir: string): string {
   const f = fileFailure(e);
   // a write to an open file names no path (EFBIG under a file size limit, ENOSPC): the state's files are the
   // only ones the hook writes while it keeps a session's state
-  const inState = f.path === undefined || f.path === stateDir || f.path.startsWith(`${stateDir}/`);
+  const inState = f.path === undefined || isInFolder(f.path, stateDir);
   if (!inState) return f.fix === null ? f.text : `${f.text}; ${f.fix}`;
   const what = f.path === undefined || f.path === stateDir ? f.verb : `${f.verb} ${f.path.slice(stateDir.length + 1)}`;
   const another = 'give the hook another state folder (--state-dir DIR in its command, or LOOPWATCH_STATE_DIR)';

@@ -93,3 +93,8 @@ function fixFor(code: string | undefined, of: 'folder' | 'file'): string | null 
       return null;
   }
 }
+
+/** Whether `path` is the folder `dir` or lies inside it, both as given (not resolved): whose failure a file's is. */
+export function isInFolder(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(`${dir}/`);
+}
