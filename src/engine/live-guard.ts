@@ -12,9 +12,11 @@
  * ```
  */
 import { OptionTypeError } from '../errors.js';
+import { bool, func, knownKeys } from '../options/checks.js';
+import { TOP_KEYS } from '../options/resolve-options.js';
 import { cutText } from '../text/shown-text.js';
 import { LoopEngine } from './loop-engine.js';
-import type { LoopEngineOptions } from './engine-options.js';
+import { ENGINE_KEYS, type LoopEngineOptions } from './engine-options.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../live/live-call.js';
 
 /** Options of a LiveGuard: the engine's, and what happens when loopwatch itself fails. */
@@ -30,6 +32,9 @@ export interface LiveGuardOptions extends LoopEngineOptions {
    */
   readonly onInternalError?: (error: Error) => void;
 }
+
+/** LiveGuard option names beside the engine's (named in an unknown option's error, and its "did you mean"). */
+export const GUARD_KEYS = ['failClosed', 'onInternalError'] as const;
 
 /** Sessions whose stop decision is remembered at most (the oldest is forgotten first). */
 export const MAX_STOPPED = 1024;
@@ -66,10 +71,14 @@ export class LiveGuard {
       this.failClosed = false;
       this.onInternalError = warnOnce;
     } else {
-      const { failClosed, onInternalError, ...engineOptions } = readOptions(options);
+      const read = readOptions(options);
+      // the guard's own options are checked as the engine checks its: a `failClosed: 'true'` read as false
+      // would fail open in silence, an `onInternalError` that is no function would lose every report
+      knownKeys('options', read as Record<string, unknown>, [...TOP_KEYS, ...ENGINE_KEYS, ...GUARD_KEYS]);
+      const { failClosed, onInternalError, ...engineOptions } = read;
+      this.failClosed = failClosed === undefined ? false : bool('options.failClosed', failClosed);
+      this.onInternalError = onInternalError === undefined ? warnOnce : func<(error: Error) => void>('options.onInternalError', onInternalError);
       this.engine = new LoopEngine(engineOptions);
-      this.failClosed = failClosed === true;
-      this.onInternalError = onInternalError ?? warnOnce;
     }
   }
 
