@@ -28,6 +28,7 @@ export const ErrorCode = {
   SESSION_STOPPED: 'ERR_LOOPWATCH_SESSION_STOPPED',
   ANSWER_TOO_LARGE: 'ERR_LOOPWATCH_ANSWER_TOO_LARGE',
   DUPLICATE_CALL: 'ERR_LOOPWATCH_DUPLICATE_CALL',
+  ANSWER_TIMEOUT: 'ERR_LOOPWATCH_ANSWER_TIMEOUT',
   MISSING_PEER: 'ERR_LOOPWATCH_MISSING_PEER',
   CHECKS_ONLY: 'ERR_LOOPWATCH_CHECKS_ONLY',
 
@@ -199,6 +200,33 @@ export class DuplicateCallError extends Error {
     super(message);
     this.name = 'DuplicateCallError';
     this.msgId = msgId;
+    brand(this);
+  }
+}
+
+/**
+ * A call published to the NATS service got no answer within the caller's time (`NatsCaller.check`,
+ * `propose`, `record`). Not a refusal: a message the stream stored (`seq` is its sequence) stays there and
+ * is checked, in order with its session's other calls, once a worker holds its partition (a dead worker's
+ * partition is taken after its lease, `--lease-ms`, runs out), so the session's state goes on from it.
+ * Publishing it again with the same call ids within the stream's duplicate window is dropped as a repeat.
+ */
+export class AnswerTimeoutError extends Error {
+  /** `ERR_LOOPWATCH_ANSWER_TIMEOUT`. */
+  readonly code: ErrorCodeValue = ErrorCode.ANSWER_TIMEOUT;
+  /** The session. */
+  readonly sessionId: string;
+  /** How long the caller waited, in ms. */
+  readonly timeoutMs: number;
+  /** The message's sequence in the calls stream, or undefined when the stream had not yet stored it. */
+  readonly seq: number | undefined;
+
+  constructor(sessionId: string, timeoutMs: number, seq: number | undefined, message: string) {
+    super(message);
+    this.name = 'AnswerTimeoutError';
+    this.sessionId = sessionId;
+    this.timeoutMs = timeoutMs;
+    this.seq = seq;
     brand(this);
   }
 }

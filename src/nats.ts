@@ -12,9 +12,9 @@
  * const answer = await caller.check('run-1', [{ id: 'c1', tool: 'bash', args: { command: 'pytest -q' } }]);
  * ```
  */
-export { NatsCaller } from './serve/nats/nats-caller.js';
+export { ANSWER_TIMEOUT_MS, NatsCaller } from './serve/nats/nats-caller.js';
 export type { MessageAnswer, NatsCallerOptions, PublishAck, PublishedCall } from './serve/nats/nats-caller.js';
 export type { MessageResult } from './serve/nats/call-message.js';
 export type { NatsAuthOptions } from './serve/nats/nats-auth.js';
 export { inputSubject, sessionToken, verdictSubject } from './serve/nats/subjects.js';
-export { DuplicateCallError, MissingPeerError } from './errors.js';
+export { AnswerTimeoutError, ClosedError, DuplicateCallError, MissingPeerError } from './errors.js';

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
-import { DuplicateCallError, ErrorCode, InvalidEventError } from '../../errors.js';
+import { AnswerTimeoutError, ClosedError, DuplicateCallError, ErrorCode, InvalidEventError } from '../../errors.js';
 import { NATS_PEERS, importPeers } from '../../peers/optional-peers.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../../live/live-call.js';
 import type { ToolEvent } from '../../types.js';
@@ -65,6 +65,9 @@ interface NatsClient {
   readonly headers: () => MsgHdrs;
   readonly createInbox: () => string;
 }
+
+/** How long check(), propose() and record() wait for an answer by default, in ms (twice a worker's default lease). */
+export const ANSWER_TIMEOUT_MS = 10_000;
 
 /** How long close() lets the connection drain before it closes it at once, in ms. */
 export const CLOSE_DRAIN_MS = 2_000;
@@ -133,16 +136,19 @@ export class NatsCaller {
 
   /**
    * Publishes calls of one session and waits (up to `timeoutMs`) for the worker's answer. Rejects at once
-   * with a DuplicateCallError when the stream dropped the message as a repeat (it will not be answered).
+   * with a DuplicateCallError when the stream dropped the message as a repeat (it will not be answered),
+   * and with an AnswerTimeoutError when no answer came in time (the message stays stored and is checked
+   * later: a call in a dead worker's partition waits for its lease, `--lease-ms`, to run out).
    */
-  async check(sessionId: string, calls: readonly PublishedCall[], timeoutMs = 10_000): Promise<MessageAnswer> {
+  async check(sessionId: string, calls: readonly PublishedCall[], timeoutMs = ANSWER_TIMEOUT_MS): Promise<MessageAnswer> {
     const inbox = this.ensureInbox();
     const reply = `${inbox.prefix}.${inbox.next++}`;
     let timer: NodeJS.Timeout | undefined;
+    let stored: number | undefined;
     const answer = new Promise<MessageAnswer>((resolve, reject) => {
       timer = setTimeout(() => {
         inbox.waiting.delete(reply);
-        reject(new Error(`no answer for session ${JSON.stringify(sessionId)} in ${timeoutMs} ms (is a loopwatch serve --nats worker running?)`));
+        reject(answerTimeout(sessionId, timeoutMs, stored));
       }, timeoutMs);
       inbox.waiting.set(reply, {
         answer: (a) => {
@@ -163,6 +169,7 @@ export class NatsCaller {
       inbox.waiting.delete(reply);
       throw e;
     }
+    stored = ack.seq;
     if (ack.duplicate) {
       clearTimeout(timer);
       inbox.waiting.delete(reply);
@@ -200,7 +207,7 @@ export class NatsCaller {
   async close(drainMs = CLOSE_DRAIN_MS): Promise<void> {
     if (this.inbox !== undefined) {
       this.inbox.sub.unsubscribe();
-      const closed = new Error('loopwatch: the NatsCaller was closed before the answer came');
+      const closed = new ClosedError('loopwatch: the NatsCaller was closed before the answer came');
       for (const w of this.inbox.waiting.values()) w.fail(closed);
       this.inbox.waiting.clear();
     }
@@ -244,6 +251,14 @@ export class NatsCaller {
     this.inbox = { prefix, sub, waiting, next: 0 };
     return this.inbox;
   }
+}
+
+/** The error of a check whose answer did not come in `timeoutMs`; `seq` is its message's, when stored. */
+function answerTimeout(sessionId: string, timeoutMs: number, seq: number | undefined): AnswerTimeoutError {
+  const where = seq === undefined
+    ? 'the stream had not acknowledged the message yet (the NATS server slow or unreachable)'
+    : `the message is stored (calls stream sequence ${seq}) and is still checked, in order, once a worker holds its partition: is a loopwatch serve --nats worker running? (a dead worker's partition moves after its --lease-ms); publishing it again with the same call ids within 2 minutes is dropped as a repeat`;
+  return new AnswerTimeoutError(sessionId, timeoutMs, seq, `no answer for session ${JSON.stringify(sessionId)} in ${timeoutMs} ms: ${where}`);
 }
 
 /**
