@@ -188,7 +188,8 @@ export class SessionLostError extends Error {
 /**
  * A call published to the NATS service was dropped by the stream as a repeat: a message with the same
  * `Nats-Msg-Id` (its session, its caller and its call id) was stored within the stream's duplicate window,
- * so this one is not stored and gets no answer of its own. Give each call of a session its own id.
+ * so this one is not stored and gets no answer of its own. Give each call of a session its own id (a call
+ * whose check timed out is stored, and still checked: it needs no resend).
  */
 export class DuplicateCallError extends Error {
   /** `ERR_LOOPWATCH_DUPLICATE_CALL`. */

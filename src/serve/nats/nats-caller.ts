@@ -174,7 +174,7 @@ export class NatsCaller {
       clearTimeout(timer);
       inbox.waiting.delete(reply);
       const id = this.messageId(sessionId, calls) ?? '';
-      throw new DuplicateCallError(id, `the stream dropped this message as a repeat: a message with id ${JSON.stringify(id)} (this client, the session and the call id${calls.length > 1 ? 's' : ''}) was stored within its duplicate window, so this one was not stored and gets no answer; give each call of a session its own id`);
+      throw new DuplicateCallError(id, `the stream dropped this message as a repeat: a message with id ${JSON.stringify(id)} (this client, the session and the call id${calls.length > 1 ? 's' : ''}) was stored within its duplicate window, so this one was not stored and gets no answer; give each call of a session its own id (a call whose check timed out is stored and still checked: send it no more)`);
     }
     return answer;
   }
