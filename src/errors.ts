@@ -29,6 +29,7 @@ export const ErrorCode = {
   ANSWER_TOO_LARGE: 'ERR_LOOPWATCH_ANSWER_TOO_LARGE',
   DUPLICATE_CALL: 'ERR_LOOPWATCH_DUPLICATE_CALL',
   ANSWER_TIMEOUT: 'ERR_LOOPWATCH_ANSWER_TIMEOUT',
+  NO_STREAM: 'ERR_LOOPWATCH_NO_STREAM',
   MISSING_PEER: 'ERR_LOOPWATCH_MISSING_PEER',
   CHECKS_ONLY: 'ERR_LOOPWATCH_CHECKS_ONLY',
 
@@ -228,6 +229,22 @@ export class AnswerTimeoutError extends Error {
     this.sessionId = sessionId;
     this.timeoutMs = timeoutMs;
     this.seq = seq;
+    brand(this);
+  }
+}
+
+/**
+ * A call published to the NATS service found no stream to store it: the server runs without JetStream, or
+ * no `loopwatch serve --nats` worker has yet made loopwatch's streams on it (the first worker's start
+ * does). Nothing was stored. The NATS client's own error is the `cause`.
+ */
+export class NoStreamError extends Error {
+  /** `ERR_LOOPWATCH_NO_STREAM`. */
+  readonly code: ErrorCodeValue = ErrorCode.NO_STREAM;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NoStreamError';
     brand(this);
   }
 }

@@ -5,10 +5,12 @@
  * not tell that the call was stored and would still be checked (its session's state going on from it), and
  * retrying it met a DuplicateCallError telling it to give each call its own id. Now an AnswerTimeoutError
  * (`ERR_LOOPWATCH_ANSWER_TIMEOUT`) says so, with the message's stream sequence; and a check waiting at
- * close() rejects with a ClosedError (`ERR_LOOPWATCH_CLOSED`) rather than a plain Error.
+ * close() rejects with a ClosedError (`ERR_LOOPWATCH_CLOSED`) rather than a plain Error. A call published
+ * before any worker made the streams rejected with the NATS client's "jetstream is not enabled" on a server
+ * running JetStream; now a NoStreamError (`ERR_LOOPWATCH_NO_STREAM`) says to start a worker first.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AnswerTimeoutError, ClosedError, DuplicateCallError, NatsCaller } from '../src/nats.js';
+import { AnswerTimeoutError, ClosedError, DuplicateCallError, NatsCaller, NoStreamError } from '../src/nats.js';
 import { NatsWorker } from '../src/serve/nats/nats-worker.js';
 import { until } from './helpers/nats-run.js';
 import { natsServerBinary, startNatsServer } from './helpers/nats-server.js';
@@ -22,9 +24,19 @@ afterEach(async () => {
 const make = (id: string) => ({ id, tool: 'bash', args: { command: 'make' }, error: 'make: *** [all] Error 1' });
 
 describe.skipIf(natsServerBinary === null)('NatsCaller: no answer in time', () => {
-  it('should reject with an AnswerTimeoutError naming the stored sequence, and the stored call is still checked when a worker comes', async () => {
+  it('should say no stream takes calls before a worker made them, reject with an AnswerTimeoutError naming the stored sequence, and the stored call is still checked when a worker comes', async () => {
     const server = await startNatsServer();
     cleanup.push(() => server.stop());
+    // before any worker: no stream takes the calls (the NATS client says "jetstream is not enabled")
+    const early = await NatsCaller.connect(server.url);
+    const noStream = await early.check('t0', [make('c1')], 5_000).then(() => null, (e: unknown) => e);
+    expect(noStream).toBeInstanceOf(NoStreamError);
+    expect(noStream).toMatchObject({
+      code: 'ERR_LOOPWATCH_NO_STREAM',
+      message: "loopwatch: the call was not stored: no stream on this NATS server takes loopwatch's calls yet: the first loopwatch serve --nats worker to start makes the streams, so start one on this server, then publish",
+    });
+    await expect(early.end('t0')).rejects.toBeInstanceOf(NoStreamError);
+    await early.close();
     // a worker makes the streams, then goes: calls are stored and wait for the next worker
     const first = await NatsWorker.start({ servers: server.url, partitions: 1, leaseMs: 600, workerId: 'w1' });
     await until('the first worker to own its partition', () => first.partitions().length === 1);

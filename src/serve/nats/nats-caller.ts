@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
-import { AnswerTimeoutError, ClosedError, DuplicateCallError, ErrorCode, InvalidEventError } from '../../errors.js';
+import { AnswerTimeoutError, ClosedError, DuplicateCallError, ErrorCode, InvalidEventError, NoStreamError } from '../../errors.js';
 import { NATS_PEERS, importPeers } from '../../peers/optional-peers.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../../live/live-call.js';
 import type { ToolEvent } from '../../types.js';
@@ -130,7 +130,9 @@ export class NatsCaller {
       h = this.client.headers();
       h.set(REPLY_HEADER, reply);
     }
-    const { stream, seq, duplicate } = await this.js.publish(inputSubject(sessionId), body, { ...(msgID === undefined ? {} : { msgID }), ...(h === undefined ? {} : { headers: h }) });
+    const { stream, seq, duplicate } = await this.js.publish(inputSubject(sessionId), body, { ...(msgID === undefined ? {} : { msgID }), ...(h === undefined ? {} : { headers: h }) }).catch((e: unknown) => {
+      throw this.publishFailure(e);
+    });
     return { stream, seq, duplicate };
   }
 
@@ -193,8 +195,23 @@ export class NatsCaller {
   async end(sessionId: string): Promise<PublishAck> {
     const h = this.client.headers();
     h.set(OP_HEADER, 'end');
-    const { stream, seq, duplicate } = await this.js.publish(inputSubject(sessionId), '', { headers: h });
+    const { stream, seq, duplicate } = await this.js.publish(inputSubject(sessionId), '', { headers: h }).catch((e: unknown) => {
+      throw this.publishFailure(e);
+    });
     return { stream, seq, duplicate };
+  }
+
+  /**
+   * What a failed publish says: a publish nothing answered (the NATS client's `JetStreamNotEnabled`, also
+   * when JetStream runs but no stream takes the subject) is a NoStreamError saying which of the two, from
+   * the server's info; any other error as it is.
+   */
+  private publishFailure(e: unknown): unknown {
+    if (!(e instanceof Error) || e.name !== 'JetStreamNotEnabled') return e;
+    const why = this.nc.info?.jetstream === false
+      ? 'this NATS server runs without JetStream (start it with -js): the calls are kept in a JetStream stream'
+      : "no stream on this NATS server takes loopwatch's calls yet: the first loopwatch serve --nats worker to start makes the streams, so start one on this server, then publish";
+    return new NoStreamError(`loopwatch: the call was not stored: ${why}`, { cause: e });
   }
 
   /**
