@@ -8,7 +8,7 @@ import {
   TAG_ARRAY, TAG_BIGINT, TAG_BYTES, TAG_CYCLE, TAG_DEEP, TAG_FALSE, TAG_MANY, TAG_MAP, TAG_NULL, TAG_OBJECT, TAG_SET, TAG_STRING, TAG_TRUE,
   TAG_UNSUPPORTED, close, fold, hashNumber, pair, word,
 } from './combine';
-import { textNode, textString } from './text';
+import { textNode, textResume, textString, textSuspend } from './text';
 import { xxh64 } from './xxh64';
 
 let P: usize = 0;
@@ -17,6 +17,20 @@ let P: usize = 0;
 export function hashTree(ptr: usize): u64 {
   P = ptr;
   return value();
+}
+
+/**
+ * The fingerprint of the encoded value at `ptr`, hashed apart from any record (no action text collected):
+ * the host's record writer asks it of a result it has just encoded, where it would otherwise walk the value
+ * a second time for its fingerprint (src/text/outcome-text.ts `resultText`).
+ */
+export function encodedFp(ptr: usize): u64 {
+  const p = P;
+  textSuspend();
+  const fp = hashTree(ptr);
+  textResume();
+  P = p;
+  return fp;
 }
 
 /** Where the last hashTree stopped. */
