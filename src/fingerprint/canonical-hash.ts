@@ -18,6 +18,7 @@
  * | array elements past the walk's budget | one "too many" marker with the length (element-budget.ts) |
  * | an object met again past the repeat budget | one "too many" marker holding 0 (element-budget.ts) |
  * | a string or bytes past the walk's units  | one "too many" marker with the length; a key: its member left out (unit-budget.ts) |
+ * | an object of more own keys than the member cap | one "too many members" marker with its key count (member-budget.ts) |
  * | a getter or proxy that throws       | an "unsupported" marker                                  |
  *
  * See `combine.ts` for how member fingerprints are combined. Results come back as the low word with the
@@ -25,6 +26,7 @@
  */
 import { MAX_WALK_ELEMENTS, RepeatBudget, TRACK_SHARED_AFTER, elementsWalked } from './element-budget.js';
 import { MAX_WALK_UNITS } from './unit-budget.js';
+import { MAX_WALK_MEMBERS } from './member-budget.js';
 import { carriedFingerprint } from './restored-value.js';
 import { Tag, close, fold, pair, sum, word } from './combine.js';
 import { u64 } from './u64.js';
@@ -279,6 +281,8 @@ function walkMembers(obj: Record<string, unknown>, depth: number, ancestors: obj
   let n = 0;
   const keys = Object.keys(obj);
   for (let i = 0; i < keys.length; i++) {
+    // past the member cap the object is one marker holding its key count (member-budget.ts)
+    if (i === MAX_WALK_MEMBERS) return tooManyMembers(keys.length);
     const k = keys[i] as string;
     repeats.count();
     if (o.ignoreKeys !== null && o.ignoreKeys.has(k)) continue;
@@ -297,6 +301,13 @@ function walkMembers(obj: Record<string, unknown>, depth: number, ancestors: obj
   }
   const l = fold(0, Tag.OBJECT, sh, sl);
   return close(u64.hi, l, n);
+}
+
+/** An object of `n` own keys, past the member cap: close(fold(OBJECT, many(n)), 0) (member-budget.ts). */
+function tooManyMembers(n: number): number {
+  const ml = word(Tag.MANY, 0, n);
+  const l = fold(0, Tag.OBJECT, u64.hi, ml);
+  return close(u64.hi, l, 0);
 }
 
 function walkMap(m: Map<unknown, unknown>, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {

@@ -131,7 +131,7 @@ export class RecordWriter {
   private encodedAt = 0;
   /** The fingerprint in letters of the result encoded at `encodedAt` (the same as `hashValue`'s). */
   private readonly encodedLetters = (): string => {
-    const h = (this.hashEncoded as (ptr: number) => bigint)(this.encodedAt);
+    const h = BigInt.asUintN(64, (this.hashEncoded as (ptr: number) => bigint)(this.encodedAt));
     return fingerprintLetters(Number(h & 0xffffffffn), Number(h >> 32n));
   };
 
