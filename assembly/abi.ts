@@ -311,6 +311,8 @@ export const T_UNSUPPORTED: u32 = 13;
 export const T_BYTES: u32 = 14;
 // the rest of an array past the walk's element budget: tag u32-length (src/fingerprint/element-budget.ts)
 export const T_MANY: u32 = 15;
+// an object of more own keys than a walk's member cap: tag u32-key-count (src/fingerprint/member-budget.ts)
+export const T_WIDE: u32 = 16;
 // array elements one walk of a value visits at most (src/fingerprint/element-budget.ts MAX_WALK_ELEMENTS)
 export const MAX_WALK_ELEMENTS: u32 = 262144;
 

@@ -27,6 +27,7 @@ export { unescapeJsonInPlace } from './json-unescape';
 export { chantPush, chantRebase, chantReset, chantCheck } from './chant';
 export { longStringHashes } from './unit-hash';
 export { summarizeJsonArgs } from './args-summary';
+export { encodedFp } from './tree';
 
 /**
  * Makes the caches' zeroed regions (masked hashes, sketches) when the thread's instance is made, so no

@@ -2,13 +2,13 @@
 // having already applied toJSON, ignored fields, the depth cap and cycle markers). Equals
 // src/fingerprint/canonical-hash.ts's fingerprint of the value; collects action text on the way.
 import {
-  T_ARRAY, T_BIGINT, T_BYTES, T_CYCLE, T_DEEP, T_FALSE, T_MANY, T_MAP, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING, T_TRUE, T_UNSUPPORTED,
+  T_ARRAY, T_BIGINT, T_BYTES, T_CYCLE, T_DEEP, T_FALSE, T_MANY, T_MAP, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING, T_TRUE, T_UNSUPPORTED, T_WIDE,
 } from './abi';
 import {
   TAG_ARRAY, TAG_BIGINT, TAG_BYTES, TAG_CYCLE, TAG_DEEP, TAG_FALSE, TAG_MANY, TAG_MAP, TAG_NULL, TAG_OBJECT, TAG_SET, TAG_STRING, TAG_TRUE,
   TAG_UNSUPPORTED, close, fold, hashNumber, pair, word,
 } from './combine';
-import { textNode, textString } from './text';
+import { textNode, textResume, textString, textSuspend } from './text';
 import { xxh64 } from './xxh64';
 
 let P: usize = 0;
@@ -17,6 +17,20 @@ let P: usize = 0;
 export function hashTree(ptr: usize): u64 {
   P = ptr;
   return value();
+}
+
+/**
+ * The fingerprint of the encoded value at `ptr`, hashed apart from any record (no action text collected):
+ * the host's record writer asks it of a result it has just encoded, where it would otherwise walk the value
+ * a second time for its fingerprint (src/text/outcome-text.ts `resultText`).
+ */
+export function encodedFp(ptr: usize): u64 {
+  const p = P;
+  textSuspend();
+  const fp = hashTree(ptr);
+  textResume();
+  P = p;
+  return fp;
 }
 
 /** Where the last hashTree stopped. */
@@ -73,6 +87,12 @@ function value(): u64 {
       const n = load<u32>(P);
       P += 4;
       return word(TAG_MANY, <u64>n);
+    }
+    case T_WIDE: {
+      // an object past the walk's member cap, as one marker holding its key count (close(fold(OBJECT, many(n)), 0))
+      const n = load<u32>(P);
+      P += 4;
+      return close(fold(TAG_OBJECT, word(TAG_MANY, <u64>n)), 0);
     }
     case T_ARRAY: {
       const n = load<u32>(P);

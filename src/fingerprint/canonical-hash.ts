@@ -18,6 +18,7 @@
  * | array elements past the walk's budget | one "too many" marker with the length (element-budget.ts) |
  * | an object met again past the repeat budget | one "too many" marker holding 0 (element-budget.ts) |
  * | a string or bytes past the walk's units  | one "too many" marker with the length; a key: its member left out (unit-budget.ts) |
+ * | an object of more own keys than the member cap | one "too many members" marker with its key count (member-budget.ts) |
  * | a getter or proxy that throws       | an "unsupported" marker                                  |
  *
  * See `combine.ts` for how member fingerprints are combined. Results come back as the low word with the
@@ -25,6 +26,7 @@
  */
 import { MAX_WALK_ELEMENTS, RepeatBudget, TRACK_SHARED_AFTER, elementsWalked } from './element-budget.js';
 import { MAX_WALK_UNITS } from './unit-budget.js';
+import { MAX_WALK_MEMBERS } from './member-budget.js';
 import { carriedFingerprint } from './restored-value.js';
 import { Tag, close, fold, pair, sum, word } from './combine.js';
 import { u64 } from './u64.js';
@@ -116,6 +118,11 @@ export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAUL
   const outerRepeats = repeats;
   repeats = walksUnderWay === 0 ? firstRepeats : new RepeatBudget();
   repeats.reset();
+  const outerNoting = noting;
+  noting = nextNoting;
+  nextNoting = null;
+  const outerPositional = positional;
+  positional = false;
   walksUnderWay++;
   try {
     return walk(value, 0, ancestors, options);
@@ -123,6 +130,9 @@ export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAUL
     lastNodes = repeats.nodes;
     lastCut = repeats.cut;
     lastUnits = MAX_WALK_UNITS - unitsLeft + wholeUnits;
+    lastPositional = positional;
+    noting = outerNoting;
+    positional = outerPositional;
     walksUnderWay--;
     repeats = outerRepeats;
     elementsLeft = outer;
@@ -130,6 +140,36 @@ export function hashValue(value: unknown, options: CanonicalWalkOptions = DEFAUL
     wholeUnits = outerWhole;
   }
 }
+
+/**
+ * The fingerprint of `value` (the default walk), with in `notes` the fingerprint of each object it hashed
+ * whole no more than `maxDepth` levels down, as (low, high) words: one walk for a caller that needs the
+ * fingerprint of every container of a value (the snapshot's value codec), where hashing each on its own
+ * walks a value once per level it lies at. Returns whether each noted fingerprint is the one `hashValue`
+ * gives that object on its own: true unless the walk met a marker whose meaning depends on where the walk
+ * began (a cycle, the depth cap, an element, unit, member or repeat budget's "too many"), or `value`
+ * carries a restored fingerprint (then nothing is noted).
+ */
+export function hashValueNoting(value: unknown, notes: Map<object, readonly [number, number]>, maxDepth: number): boolean {
+  if (typeof value === 'object' && value !== null && carriedFingerprint(value) !== undefined) return false;
+  nextNoting = notes;
+  notingDepth = maxDepth;
+  try {
+    hashValue(value);
+  } finally {
+    nextNoting = null;
+  }
+  return !lastPositional;
+}
+
+/** The notes the next walk to start fills (hashValueNoting), and those of the walk under way. */
+let nextNoting: Map<object, readonly [number, number]> | null = null;
+let noting: Map<object, readonly [number, number]> | null = null;
+/** How deep the walk under way notes objects. */
+let notingDepth = 0;
+/** Whether the walk under way, and the last to end, met a marker that depends on where the walk began. */
+let positional = false;
+let lastPositional = false;
 
 /** The repeat budget of the outermost walk, kept from one walk to the next. */
 const firstRepeats = new RepeatBudget();
@@ -184,7 +224,10 @@ function takeUnits(n: number, depth: number): boolean {
     wholeUnits += n;
     return true;
   }
-  if (n > unitsLeft) return false;
+  if (n > unitsLeft) {
+    positional = true;
+    return false;
+  }
   unitsLeft -= n;
   return true;
 }
@@ -217,13 +260,23 @@ function walkObject(v: object, depth: number, ancestors: object[], o: CanonicalW
   const from = rb.nodes;
   rb.count();
   const at = ancestors.lastIndexOf(v);
-  if (at >= 0) return word(Tag.CYCLE, 0, ancestors.length - at);
-  if (depth >= o.maxDepth) return constant(Tag.DEEP);
+  if (at >= 0) {
+    positional = true;
+    return word(Tag.CYCLE, 0, ancestors.length - at);
+  }
+  if (depth >= o.maxDepth) {
+    positional = true;
+    return constant(Tag.DEEP);
+  }
   const repeat = rb.enter(v);
   // an object met again past the repeat budget: one marker
-  if (repeat < 0) return word(Tag.MANY, 0, 0);
+  if (repeat < 0) {
+    positional = true;
+    return word(Tag.MANY, 0, 0);
+  }
   // walkWhole never throws (what throws is the "unsupported" marker)
   const l = walkWhole(v, depth, ancestors, o);
+  if (noting !== null && depth <= notingDepth) noting.set(v, [l, u64.hi]);
   // leave() reads and writes only its own map, never u64.hi (the high word of `l`)
   if (repeat !== 0 || rb.nodes > TRACK_SHARED_AFTER) rb.leave(v, repeat, from);
   return l;
@@ -268,6 +321,7 @@ function walkArray(a: readonly unknown[], depth: number, ancestors: object[], o:
   }
   if (k === n) return close(h, l, n);
   // the rest past the budget: one marker holding the length
+  positional = true;
   const ml = word(Tag.MANY, 0, n);
   l = fold(h, l, u64.hi, ml);
   return close(u64.hi, l, k + 1);
@@ -279,6 +333,8 @@ function walkMembers(obj: Record<string, unknown>, depth: number, ancestors: obj
   let n = 0;
   const keys = Object.keys(obj);
   for (let i = 0; i < keys.length; i++) {
+    // past the member cap the object is one marker holding its key count (member-budget.ts)
+    if (i === MAX_WALK_MEMBERS) return tooManyMembers(keys.length);
     const k = keys[i] as string;
     repeats.count();
     if (o.ignoreKeys !== null && o.ignoreKeys.has(k)) continue;
@@ -297,6 +353,14 @@ function walkMembers(obj: Record<string, unknown>, depth: number, ancestors: obj
   }
   const l = fold(0, Tag.OBJECT, sh, sl);
   return close(u64.hi, l, n);
+}
+
+/** An object of `n` own keys, past the member cap: close(fold(OBJECT, many(n)), 0) (member-budget.ts). */
+function tooManyMembers(n: number): number {
+  positional = true;
+  const ml = word(Tag.MANY, 0, n);
+  const l = fold(0, Tag.OBJECT, u64.hi, ml);
+  return close(u64.hi, l, 0);
 }
 
 function walkMap(m: Map<unknown, unknown>, depth: number, ancestors: object[], o: CanonicalWalkOptions): number {

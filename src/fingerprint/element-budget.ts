@@ -28,7 +28,7 @@ export function elementsWalked(length: number, left: number): number {
 /**
  * The repeat budget of a canonical walk: a value can reuse one object many times (`v = [v, v]` forty times
  * over, `{a: v, b: v}`), a few hundred bytes that a walk meeting every reference visits 2^40 times. The
- * element budget above bounds the arrays' elements, not objects' members, Maps or Sets. So one walk counts
+ * element budget above bounds the arrays' elements, not objects' members (member-budget.ts caps those one object at a time), Maps or Sets. So one walk counts
  * its work in nodes (an object entered, an array element, an object's own key, a Map entry, a Set member)
  * and, once it has counted more than {@link TRACK_SHARED_AFTER} of them, notes each object it has walked
  * whole with the nodes that walk took. Meeting a noted object again (not an ancestor: that is a cycle) is

@@ -13,14 +13,17 @@
  *   snapshot or a state file (a result is capped only: a session keeps nothing of it but its
  *   fingerprint). Two calls that differ only in a secret look the same.
  *
- * The cost is linear in the call: one walk to cap and redact, one to measure.
+ * The cost is linear in the call: one walk to measure, one to cap and redact (capValue's own count of the
+ * values is not made again: the measure bounds them below it). On the hook routes the agent's codec has
+ * counted and capped the payload already (hook-payload.ts), within MAX_PAYLOAD_VALUES; the door's measure,
+ * within its smaller MAX_CALL_VALUES and MAX_CALL_CHARS, is a second count there (see docs/reliability.md).
  *
  * ```
  *   body -> call-schema.ts (ServiceCall) -> admitCall -> CheckService -> engine
  *   hook payload -> the agent's codec (capped) -> admitCall -> CheckService -> engine
  * ```
  */
-import { MAX_TEXT, MAX_VALUE_DEPTH, capText, capValue } from '../hooks/hook-payload.js';
+import { MAX_TEXT, MAX_VALUE_DEPTH, capCounted, capText, capValue } from '../hooks/hook-payload.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
 import { TEXT_LIMIT } from '../text/text-limit.js';
@@ -107,7 +110,9 @@ export function doorValue(v: unknown, redact = true): { readonly value: unknown;
     return { value: whole, bytes: 2 * whole.length + VALUE_BYTES };
   }
   const bytes = 2 * c.chars + VALUE_BYTES * c.values;
-  const kept = capValue(v, 0, safeCap);
+  // within MAX_CALL_VALUES, below capValue's own count (MAX_PAYLOAD_VALUES: a test holds it so), so copied
+  // without counting it again
+  const kept = capCounted(v, safeCap);
   if (!redact) return { value: kept, bytes };
   // redacted as JSON text, where a secret-named key and its value are seen together ({"password": "x"})
   const text = JSON.stringify(kept);
@@ -117,7 +122,7 @@ export function doorValue(v: unknown, redact = true): { readonly value: unknown;
     return { value: JSON.parse(clean) as unknown, bytes };
   } catch {
     // a span reached across the JSON's structure: each string on its own
-    return { value: capValue(kept, 0, redactSecrets), bytes };
+    return { value: capCounted(kept, redactSecrets), bytes };
   }
 }
 

@@ -6,7 +6,7 @@
  * its fingerprint alone. Read back, every comparison similar args makes gives what it gave before.
  */
 import { SnapshotError } from '../errors.js';
-import { hashValue } from '../fingerprint/canonical-hash.js';
+import { hashValue, hashValueNoting } from '../fingerprint/canonical-hash.js';
 import { RestoredValue, carriedFingerprint, carryFingerprint } from '../fingerprint/restored-value.js';
 import { u64 } from '../fingerprint/u64.js';
 import { MAX_ARGS_DEPTH, isPlainObject } from '../text/args-similarity.js';
@@ -31,7 +31,31 @@ const JSON_DATA = 9;
 const ELEMENT_BYTES = 1;
 const MEMBER_BYTES = 6;
 
-function fingerprint(w: ByteWriter, v: unknown): void {
+/** Containers' fingerprints noted in one walk of the value being written (noteFingerprints), or null. */
+type Notes = Map<object, readonly [number, number]> | null;
+
+/**
+ * The fingerprint of every object of `v` writeValue may write one for (MAX_ARGS_DEPTH levels down), from one
+ * walk of `v`; null where that walk's are not each object's own (hashValueNoting): each is then hashed alone.
+ */
+function noteFingerprints(v: unknown): Notes {
+  if (typeof v !== 'object' || v === null) return null;
+  const notes = new Map<object, readonly [number, number]>();
+  try {
+    return hashValueNoting(v, notes, MAX_ARGS_DEPTH) ? notes : null;
+  } catch {
+    return null;
+  }
+}
+
+function fingerprint(w: ByteWriter, v: unknown, notes: Notes): void {
+  // a restored value answers with its carried fingerprint (hashValue's), which the walk of its parent does not read
+  const noted = notes !== null && typeof v === 'object' && v !== null && carriedFingerprint(v) === undefined ? notes.get(v) : undefined;
+  if (noted !== undefined) {
+    w.u32(noted[0]);
+    w.u32(noted[1]);
+    return;
+  }
   let lo: number;
   let hi: number;
   try {
@@ -46,12 +70,17 @@ function fingerprint(w: ByteWriter, v: unknown): void {
 }
 
 /**
- * Writes a value as similar args sees it, `depth` levels down from the args. Never throws for the value:
- * a container whose parts cannot be read (a getter or Proxy trap that throws) is written whole as its
- * fingerprint, which is how similar args compares it (args-similarity.ts), and every count written is
- * one readValue reads back.
+ * Writes a value as similar args sees it. Never throws for the value: a container whose parts cannot be
+ * read (a getter or Proxy trap that throws) is written whole as its fingerprint, which is how similar args
+ * compares it (args-similarity.ts), and every count written is one readValue reads back. The containers'
+ * fingerprints come from one walk of the value (each hashed alone, a walk per level, gave the same bytes).
  */
-export function writeValue(w: ByteWriter, v: unknown, depth = 0): void {
+export function writeValue(w: ByteWriter, v: unknown): void {
+  writeAt(w, v, 0, noteFingerprints(v));
+}
+
+/** Writes `v`, `depth` levels down from the args, with its containers' noted fingerprints. */
+function writeAt(w: ByteWriter, v: unknown, depth: number, notes: Notes): void {
   switch (typeof v) {
     case 'undefined':
       w.u8(UNDEFINED);
@@ -75,7 +104,7 @@ export function writeValue(w: ByteWriter, v: unknown, depth = 0): void {
       if (depth >= MAX_ARGS_DEPTH) break;
       const mark = w.length;
       try {
-        if (writeContainer(w, v, depth)) return;
+        if (writeContainer(w, v, depth, notes)) return;
       } catch {
         w.length = mark; // its parts cannot be read: it is written whole, as its fingerprint
       }
@@ -85,7 +114,7 @@ export function writeValue(w: ByteWriter, v: unknown, depth = 0): void {
       break;
   }
   w.u8(OPAQUE);
-  fingerprint(w, v);
+  fingerprint(w, v, notes);
 }
 
 /** Encodes args that are JSON data nested at most 256 deep (deeper ones go as writeValue writes them). */
@@ -103,23 +132,23 @@ export function writeArgs(w: ByteWriter, v: unknown): void {
 }
 
 /** Writes an array or a plain object member by member; false (nothing written) for other objects. */
-function writeContainer(w: ByteWriter, v: object, depth: number): boolean {
+function writeContainer(w: ByteWriter, v: object, depth: number, notes: Notes): boolean {
   if (Array.isArray(v)) {
     w.u8(ARRAY);
-    fingerprint(w, v);
+    fingerprint(w, v, notes);
     w.u32(v.length);
-    for (let i = 0; i < v.length; i++) writeValue(w, v[i], depth + 1);
+    for (let i = 0; i < v.length; i++) writeAt(w, v[i], depth + 1, notes);
     return true;
   }
   if (!isPlainObject(v)) return false;
   const keys = Object.keys(v);
   const values = keys.map((k) => v[k]);
   w.u8(OBJECT);
-  fingerprint(w, v);
+  fingerprint(w, v, notes);
   w.u32(keys.length);
   for (let i = 0; i < keys.length; i++) {
     w.str(keys[i] as string);
-    writeValue(w, values[i], depth + 1);
+    writeAt(w, values[i], depth + 1, notes);
   }
   return true;
 }

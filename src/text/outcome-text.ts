@@ -32,14 +32,16 @@ export function errorText(error: unknown): string | undefined {
  * The text of a result for masking: itself when a string, else its JSON (BigInt as digits), or String()
  * when JSON has none (a function, a symbol); a value neither can write (a cycle, a getter that throws)
  * stands as its fingerprint, in letters masking keeps, so that different such results never mask alike.
- * Never throws.
+ * Never throws. `fingerprint`, when given, is the result's fingerprint in letters
+ * ({@link fingerprintLetters} of `hashValue(result)`) from a caller that has it without walking the value
+ * again (the module's record writer, which has just encoded it); by default the value is hashed here.
  */
-export function resultText(result: unknown): string {
+export function resultText(result: unknown, fingerprint: (v: unknown) => string = fingerprintText): string {
   if (typeof result === 'string') return result;
   try {
-    return outcomeJson(result, true) ?? outcomeString(result);
+    return outcomeJson(result, true, fingerprint) ?? outcomeString(result);
   } catch {
-    return fingerprintText(result);
+    return fingerprint(result);
   }
 }
 
@@ -62,11 +64,11 @@ const TOO_LARGE = new Error('outcome too large for JSON text');
  * length). Throws what JSON.stringify throws otherwise (a cycle, a BigInt when not `bigints`, a getter).
  * errorText, resultText and the SDK adapters' outcome text read values through it.
  */
-export function outcomeJson(v: unknown, bigints: boolean): string | undefined {
+export function outcomeJson(v: unknown, bigints: boolean, fingerprint: (v: unknown) => string = fingerprintText): string | undefined {
   try {
     return boundedJson(v, bigints);
   } catch (e) {
-    if (e === TOO_LARGE) return fingerprintText(v);
+    if (e === TOO_LARGE) return fingerprint(v);
     throw e;
   }
 }
@@ -102,7 +104,11 @@ export function outcomeString(v: unknown): string {
 /** `[value <16 letters>]`: a value's fingerprint as letters g..v (no digits or hex letters, which masking rewrites). */
 function fingerprintText(v: unknown): string {
   const lo = hashValue(v);
-  const hi = u64.hi;
+  return fingerprintLetters(lo, u64.hi);
+}
+
+/** `[value <16 letters>]` of a fingerprint's (low, high) words: the text a result JSON cannot write stands as. */
+export function fingerprintLetters(lo: number, hi: number): string {
   let s = '[value ';
   for (const w of [hi, lo]) for (let i = 28; i >= 0; i -= 4) s += String.fromCharCode(0x67 + ((w >>> i) & 15));
   return `${s}]`;

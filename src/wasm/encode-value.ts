@@ -12,11 +12,13 @@
  *  map       : tag u32-count (key value)*  many   : tag u32-length (an array's rest past the element budget;
  *                                                   0: an object met again past the repeat budget; a
  *                                                   string's or bytes' length past the walk's units)
+ *  wide : tag u32-count (an object of more own keys than the member cap: fingerprint/member-budget.ts)
  * ```
  */
 import * as A from './generated/abi.js';
 import { MAX_WALK_ELEMENTS, RepeatBudget, elementsWalked } from '../fingerprint/element-budget.js';
 import { MAX_WALK_UNITS } from '../fingerprint/unit-budget.js';
+import { MAX_WALK_MEMBERS } from '../fingerprint/member-budget.js';
 import { S_ARRAY, S_FALSE, S_NULL, S_OBJECT, S_TRUE } from '../text/args-summary.js';
 import type { ArgsSummaryMirror } from './args-summary-mirror.js';
 
@@ -431,6 +433,7 @@ export class ValueEncoder {
    * visits them (and inherited enumerable keys, skipped here), walking a plain object's shape's enum cache.
    */
   private members(obj: Record<string, unknown>, depth: number): void {
+    const start = this.position;
     this.tag(A.T_OBJECT);
     const countAt = this.position;
     this.u32(0);
@@ -440,8 +443,15 @@ export class ValueEncoder {
     const s = m === null ? 0 : m.open(S_OBJECT, 0);
     // the summary's members: every own key (those the encoding leaves out too, their values NULL)
     let mn = 0;
+    // own keys met; past the member cap the rest are only counted (fingerprint/member-budget.ts)
+    let seen = 0;
     for (const k in obj) {
       if (!hasOwn.call(obj, k)) continue;
+      if (seen >= MAX_WALK_MEMBERS) {
+        seen++;
+        continue;
+      }
+      seen++;
       this.repeats.count();
       if (ignore !== null && ignore.has(k)) {
         this.lossy = true;
@@ -474,6 +484,15 @@ export class ValueEncoder {
       }
       this.walk(x, depth + 1);
       n++;
+    }
+    if (seen > MAX_WALK_MEMBERS) {
+      // the object is one marker holding its key count, written over the members walked
+      this.lossy = true;
+      m?.fail();
+      this.position = start;
+      this.tag(A.T_WIDE);
+      this.u32(seen);
+      return;
     }
     this.dv.setUint32(countAt, n, true);
     m?.close(s, mn);

@@ -17,6 +17,8 @@
 import { hashString } from '../fingerprint/canonical-hash.js';
 import { u64 } from '../fingerprint/u64.js';
 import { errorText, resultText } from '../session/observe-event.js';
+import { fingerprintLetters } from '../text/outcome-text.js';
+import { carriedFingerprint } from '../fingerprint/restored-value.js';
 import { isInfraFailure } from '../text/infra-failure.js';
 import { READ_TOOLS, VIEW_HEADERS, VIEW_TOOLS, isFileContent } from '../text/read-tool-content.js';
 import { valueSaysNothingFound } from '../text/nothing-found.js';
@@ -95,6 +97,11 @@ function ignoredWords(keys: ReadonlySet<string>): Uint32Array {
   return w;
 }
 
+/** Whether `v` came back from a snapshot with its original's fingerprint, which hashValue answers and its encoding does not hold. */
+function restored(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && carriedFingerprint(v) !== undefined;
+}
+
 /** Whether a string (after JSON white space) starts like an object or array. */
 function looksLikeJson(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
@@ -113,6 +120,20 @@ export class RecordWriter {
 
   /** The field being written: where a value that throws as it is read was (see `write`). */
   field = 'args';
+
+  /**
+   * The module's fingerprint of a value encoded in its memory (assembly/tree.ts `encodedFp`), when the
+   * memory written into is that module's: a result's text that is its fingerprint is then read from the
+   * encoding, not from a second walk of the value (text/outcome-text.ts `resultText`).
+   */
+  hashEncoded: ((ptr: number) => bigint) | null = null;
+  /** Where the result being written was encoded. */
+  private encodedAt = 0;
+  /** The fingerprint in letters of the result encoded at `encodedAt` (the same as `hashValue`'s). */
+  private readonly encodedLetters = (): string => {
+    const h = BigInt.asUintN(64, (this.hashEncoded as (ptr: number) => bigint)(this.encodedAt));
+    return fingerprintLetters(Number(h & 0xffffffffn), Number(h >> 32n));
+  };
 
   /**
    * Writes one record at `at` (8-aligned) of memory ending at `end`; returns the record's size.
@@ -243,7 +264,11 @@ export class RecordWriter {
         w.value(r, null, 64);
         dv.setUint32(s, w.position - s - 4, true);
         this.pad();
-        if (maskResults) resultTextOf = resultText(r);
+        if (maskResults) {
+          // the fingerprint resultText may stand the result as is that of the encoding just written
+          this.encodedAt = s + 4;
+          resultTextOf = this.hashEncoded === null || restored(r) ? resultText(r) : resultText(r, this.encodedLetters);
+        }
       }
       if (resultTextOf !== null) {
         w.utf8(resultTextOf);

@@ -104,6 +104,7 @@ export class WasmCore {
 
   constructor(instance: WasmInstance = sharedInstance()) {
     this.instance = instance;
+    this.writer.hashEncoded = (ptr) => instance.exports.encodedFp(ptr);
   }
 
   /**

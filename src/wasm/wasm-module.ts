@@ -46,6 +46,8 @@ export interface WasmExports {
   stuck(slot: number): number;
   debugTrap(): void;
   xxh64(ptr: number, len: number, seed: bigint): bigint;
+  /** The fingerprint of the value the host encoded at `ptr` (assembly/tree.ts), no action text collected. */
+  encodedFp(ptr: number): bigint;
   /** Similar args' hashes of a long string's start, middle and end (assembly/unit-hash.ts): six u32 at `out`. */
   longStringHashes(ptr: number, len: number, k: number, out: number): void;
   /** Similar args' summary of the JSON text at `ptr` (assembly/args-summary.ts), written at `area`: its length, 0 for none. */
