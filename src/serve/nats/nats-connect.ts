@@ -7,6 +7,7 @@
 import { MAX_SECRET_FILE_BYTES, readBoundedFile, readFailure } from '../../formats/regular-file.js';
 import { type Authenticator, type NatsConnection, type NodeConnectionOptions, connect, credsAuthenticator, nkeyAuthenticator } from '@nats-io/transport-node';
 import { type NatsAuthOptions, plainServers, redactConnection } from './nats-auth.js';
+import { connectProblem } from '../../text/network-failure.js';
 
 /** How the first connection is made. */
 export interface ConnectPlan {
@@ -101,7 +102,7 @@ export async function connectNats(servers: string | readonly string[], auth: Nat
     try {
       return await connect(options);
     } catch (e) {
-      const problem = redact((e as Error).message);
+      const problem = connectProblem(redact((e as Error).message)); // a code it quotes (ENOTFOUND) said in words
       if (!unreachable(e)) throw Object.assign(new Error(problem), { name: (e as Error).name });
       const left = until - performance.now();
       if (left <= 0) throw new NatsUnreachableError(`no NATS server reachable at ${redact(plainServers(servers).urls.join(','))} (${problem})${plan.waitMs === undefined || plan.waitMs === 0 ? '' : ` after ${attempt} attempts in ${Math.round(plan.waitMs / 1000)} s`}`);
