@@ -247,13 +247,25 @@ async function natsWorker(options: NatsWorkerOptions, metrics: WorkerMetricsSett
     throw peerAsUsage(e);
   });
   let worker: NatsWorkerType;
+  // a signal while no server can be reached ends the trying at once (before: held for --nats-connect-wait)
+  const connecting = new AbortController();
+  let stopSignalName: string | undefined;
+  void stopped.then((s) => {
+    stopSignalName = s;
+    connecting.abort();
+  });
   try {
     worker = await NatsWorker.start({
       ...options,
+      connectSignal: connecting.signal,
       onConnectRetry: (attempt, delayMs, problem) => say(`--nats ${shown}: ${problem}; trying again in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}, up to --nats-connect-wait ${(options.connectWaitMs ?? 0) / 1000} s)`),
       onEvent: (e) => void events.say(natsEventLine(e)),
     });
   } catch (e) {
+    if ((e as Error).name === 'NatsConnectStoppedError') {
+      say(`${stopSignalName ?? 'stopped'}: stopped before a NATS server was reached at ${shown}; nothing was held`);
+      return 0;
+    }
     if ((e as Error).name === 'NatsUnreachableError') {
       say(`--nats ${shown}: ${redact((e as Error).message)}`);
       return 1;
