@@ -114,8 +114,8 @@ describe('loopwatch eval on interactive sessions', () => {
     expect(run.stdout).toMatch(/claude-code\s+2\s+2 50\.0% \[9\.5-90\.5\]\s+50\.0% \[9\.5-90\.5\]/);
     expect(run.stdout).toMatch(/codex\s+1\s+1 100\.0% \[20\.7-100\.0\] 0\.0% \[0\.0-79\.3\]/);
     expect(run.stdout).not.toContain('step_limit');
-    expect(run.stdout).toMatch(/False alarms \(submitted runs and interactive sessions broken\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+claude-code\s+cc-stuck\s+10\s+\w+ at #\d+, break at #\d+/);
-    expect(run.stdout).toMatch(/Warnings on interactive sessions \(warned, not broken\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+codex\s+cx-warned\s+9\s+\w+ at #\d+\s+\w+ at #\d+\n/);
+    expect(run.stdout).toMatch(/False alarms \(submitted runs and interactive sessions broken\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+claude-code\s+cc-stuck\s+10\s+\w+ at call #\d+, break at call #\d+/);
+    expect(run.stdout).toMatch(/Warnings on interactive sessions \(warned, not broken\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+codex\s+cx-warned\s+9\s+\w+ at call #\d+\s+\w+ at call #\d+\n/);
     expect((await loopwatchInProcess(['eval', dir, '--list', 'warnings'])).stdout).toBe(`cx-warned\tcodex\t9\t${join(dir, 'rollout-cx-warned.jsonl')}\n`);
     expect((await loopwatchInProcess(['eval', dir, '--list', 'false-alarms'])).stdout).toBe(`cc-stuck\tclaude-code\t10\t${join(dir, 'cc-stuck.jsonl')}\n`);
   });
@@ -147,6 +147,6 @@ describe('loopwatch eval on interactive sessions', () => {
     expect(doc.loops.map((r) => r.session)).toEqual(['cc-stuck']);
     const text = (await loopwatchInProcess(['eval', dir])).stdout;
     expect(text).toContain('False alarms (submitted runs and interactive sessions broken): 0');
-    expect(text).toMatch(/Genuine loops \(interactive sessions labelled loop: true; should be flagged; warned 1 \/ 1 of 1, broken 1 \/ 1 of 1\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+claude-code\s+cc-stuck\s+10\s+\w+ at #\d+, break at #\d+/);
+    expect(text).toMatch(/Genuine loops \(interactive sessions labelled loop: true; should be flagged; warned 1 \/ 1 of 1, broken 1 \/ 1 of 1\): 1 \(one-phase 1, two-phase 1\)\n.*\n\s+claude-code\s+cc-stuck\s+10\s+\w+ at call #\d+, break at call #\d+/);
   });
 });

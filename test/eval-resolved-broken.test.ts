@@ -69,7 +69,7 @@ describe('loopwatch eval: resolved runs broken', () => {
     expect(at).toBeGreaterThan(0);
     const listed = run.stdout.slice(at).split('\n').filter((l) => l.startsWith('  ') && !l.includes('session'));
     expect(listed.map((l) => /\b(ok-broken|limit-ok|ok-quiet|wrong-broken)\b/.exec(l)?.[1])).toEqual(['ok-broken', 'limit-ok']);
-    for (const l of listed) expect(l).toMatch(/break at #\d+.*break at #\d+/);
+    for (const l of listed) expect(l).toMatch(/break at call #\d+.*break at call #\d+/);
     const doc = JSON.parse((await loopwatchInProcess(['eval', dir, '--json'])).stdout) as { resolvedBroken: { session: string }[] };
     expect(doc.resolvedBroken.map((r) => r.session)).toEqual(['ok-broken', 'limit-ok']);
     const list = await loopwatchInProcess(['eval', dir, '--list', 'resolved']);

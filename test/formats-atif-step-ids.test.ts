@@ -49,7 +49,7 @@ describe('ATIF step numbers', () => {
     expect(summary.stdout).toContain('step 2, flagged at step 4');
     const explain = await loopwatchInProcess(['explain', 'fix-tests__a1b2', file]);
     expect(explain.code).toBe(0);
-    expect(explain.stdout).toContain('first verdict: #3 (step 4) exact_repeat (warn)');
-    expect(explain.stdout).toContain('first break: #4 (step 5) exact_repeat; calls after it: 1');
+    expect(explain.stdout).toContain("first verdict: call #3 (input's step 4) exact_repeat (warn)");
+    expect(explain.stdout).toContain("first break: call #4 (input's step 5) exact_repeat; calls after it: 1");
   });
 });

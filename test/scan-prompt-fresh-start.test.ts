@@ -63,7 +63,7 @@ describe.each(FORMATS)('scan of a %s session with prompts', (format) => {
     writeTurns(dir, format, `asked-${format}`, askedAgain);
     writeTurns(dir, format, `loop-${format}`, loopInOnePrompt);
     expect((await loopwatchInProcess(['explain', `asked-${format}`, dir])).stdout).toContain('first break: none');
-    expect((await loopwatchInProcess(['explain', `loop-${format}`, dir])).stdout).toMatch(/first break: #\d+ /);
+    expect((await loopwatchInProcess(['explain', `loop-${format}`, dir])).stdout).toMatch(/first break: call #\d+ /);
   });
 
   it('should break a loop within one prompt', async () => {

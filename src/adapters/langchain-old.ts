@@ -29,7 +29,7 @@ export function isOldToolNode(runtime: unknown): boolean {
  */
 export async function runsStandIns<R extends { toolCall: object }>(request: R, handler: (request: R) => unknown): Promise<boolean> {
   try {
-    await handler({ ...request, toolCall: { ...request.toolCall, name: PROBE_NAME }, tool: { name: PROBE_NAME, invoke: async () => '' } });
+    await handler({ ...request, toolCall: { ...request.toolCall, name: PROBE_NAME }, tool: { name: PROBE_NAME, description: 'loopwatch stand-in (probe)', metadata: { loopwatch: 'probe' }, invoke: async () => '' } });
     return true;
   } catch {
     return false;

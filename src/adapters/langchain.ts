@@ -114,7 +114,7 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
     const call = { id, tool: name, args };
     const p = guard.propose(session, call);
     if (p.action === 'stop' && exit === 'error' && !thrown.has(session)) throwStop(session, p);
-    if (p.action === 'deny' || p.action === 'stop') return answer(request, handler, denialText(p, reach));
+    if (p.action === 'deny' || p.action === 'stop') return answer(request, handler, denialText(p, reach), 'denied');
     let out: M;
     try {
       out = await handler(request);
@@ -122,7 +122,7 @@ export function loopwatchMiddleware<O = undefined, F = unknown>(guard: LangChain
       if (passesThrough(error, request)) throw error;
       // as LangChain's ToolNode answers a tool's error when no middleware wraps the call
       const notes = notesOf(p, guard.record(session, { ...call, error: outcomeText(error) }), reach);
-      return answer(request, handler, withNotes(`${String(error)}\n Please fix your mistakes.`, notes));
+      return answer(request, handler, withNotes(`${String(error)}\n Please fix your mistakes.`, notes), 'tool-error');
     }
     const msg = out as ToolMessageLike;
     const text = outcomeText(msg.content ?? out);
@@ -178,11 +178,24 @@ function abortedOrAfter(signal: AbortSignalLike | undefined, ms: number): Promis
 }
 
 /**
+ * Why a stand-in tool stands in, as `tool.metadata.loopwatch` says it to a middleware listed after
+ * loopwatch's (which the stand-in passes through): `denied` (the call did not run: loopwatch's reason is
+ * its text), `tool-error` (the tool threw, and the stand-in gives LangChain's error text for it, the same
+ * call's second pass), `probe` (LangChain 1.2.13-1.2.33: asked once whether the tool node runs a stand-in).
+ */
+export type StandInReason = 'denied' | 'tool-error' | 'probe';
+
+/** A stand-in tool named `name`, answering `text`, marked with why it stands in ({@link StandInReason}). */
+function standInTool(name: string, text: string, why: StandInReason) {
+  return { name, description: `loopwatch stand-in (${why})`, metadata: { loopwatch: why }, invoke: async () => text };
+}
+
+/**
  * The call answered with `text` and without running its tool: the handler gets a stand-in tool that returns
  * the text, so LangChain's ToolNode makes the ToolMessage (marked as an error, as toolCallLimitMiddleware does).
  */
-async function answer<R extends LangChainToolCallRequest, M>(request: R, handler: (request: R) => M | Promise<M>, text: string): Promise<M> {
-  const out = await handler({ ...request, tool: { name: request.toolCall.name, invoke: async () => text } });
+async function answer<R extends LangChainToolCallRequest, M>(request: R, handler: (request: R) => M | Promise<M>, text: string, why: StandInReason): Promise<M> {
+  const out = await handler({ ...request, tool: standInTool(request.toolCall.name, text, why) });
   if (typeof out === 'object' && out !== null) (out as ToolMessageLike).status = 'error';
   return out;
 }

@@ -37,6 +37,7 @@ import { parentGone } from './parent-watch.js';
 import { shownMessage } from '../text/shown-message.js';
 import { resolveOptions } from '../options/resolve-options.js';
 import { sessionCapacity, sessionSizeText } from '../wasm/session-capacity.js';
+import { connectProblem, listenFailure } from '../text/network-failure.js';
 
 /** The default state directory for a port: `$XDG_STATE_HOME/loopwatch/serve-<port>` (or `~/.local/state/...`). */
 export function defaultStateDir(port: number, env: NodeJS.ProcessEnv = process.env): string {
@@ -212,7 +213,7 @@ export function natsEventLine(e: WorkerEvent): string {
     case 'workers':
       return shownMessage(workersText(e.change) ?? `${e.change.live} live workers`);
     case 'session-lost':
-      return `session ${shownMessage(JSON.stringify(e.sessionId))} (partition ${e.partition}): state not kept: ${shownMessage(e.problem)}`;
+      return `session ${shownMessage(JSON.stringify(e.sessionId))} (partition ${e.partition}): state not kept: ${shownMessage(connectProblem(e.problem))}`;
   }
 }
 
@@ -246,13 +247,25 @@ async function natsWorker(options: NatsWorkerOptions, metrics: WorkerMetricsSett
     throw peerAsUsage(e);
   });
   let worker: NatsWorkerType;
+  // a signal while no server can be reached ends the trying at once (before: held for --nats-connect-wait)
+  const connecting = new AbortController();
+  let stopSignalName: string | undefined;
+  void stopped.then((s) => {
+    stopSignalName = s;
+    connecting.abort();
+  });
   try {
     worker = await NatsWorker.start({
       ...options,
+      connectSignal: connecting.signal,
       onConnectRetry: (attempt, delayMs, problem) => say(`--nats ${shown}: ${problem}; trying again in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}, up to --nats-connect-wait ${(options.connectWaitMs ?? 0) / 1000} s)`),
       onEvent: (e) => void events.say(natsEventLine(e)),
     });
   } catch (e) {
+    if ((e as Error).name === 'NatsConnectStoppedError') {
+      say(`${stopSignalName ?? 'stopped'}: stopped before a NATS server was reached at ${shown}; nothing was held`);
+      return 0;
+    }
     if ((e as Error).name === 'NatsUnreachableError') {
       say(`--nats ${shown}: ${redact((e as Error).message)}`);
       return 1;
@@ -321,11 +334,11 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   } catch (e) {
     // a state folder of another user, or one others can write: refused rather than served without persistence
     if (e instanceof NotPrivateError) throw new UsageError(`the state folder ${e.message}: sessions are not kept in it. Give a folder of your own (--state-dir DIR), or --no-state`);
-    const code = (e as NodeJS.ErrnoException).code;
     // a file of the state folder (it could not be read, set aside, made): said as such, not as the port refused
     const at = (e as NodeJS.ErrnoException).path;
     if (typeof at === 'string' && options.stateDir !== undefined && isInFolder(at, options.stateDir)) throw new UsageError(stateFolderFailure(e, options.stateDir));
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${options.host}:${options.port} (${code})`);
+    const listen = listenFailure(e, { host: options.host ?? '127.0.0.1', port: options.port ?? DEFAULT_PORT, portFlag: '--port', hostFlag: '--host' });
+    if (listen !== null) throw new UsageError(terminalSafe(listen));
     // --session-memory below one session's fixed cost under the config's windows (session-cost.ts)
     if (e instanceof OptionRangeError && e.option === 'sessionMemory') throw new UsageError(e.message);
     throw e;

@@ -15,6 +15,7 @@ import type { NatsWorker } from '../serve/nats/nats-worker.js';
 import { serveTokenFile } from '../serve/serve-token-file.js';
 import { terminalSafe } from '../text/terminal-text.js';
 import { UsageError, peerAsUsage } from './usage-error.js';
+import { listenFailure } from '../text/network-failure.js';
 
 /** A NATS worker's `--metrics-port` listener: its port, and its token (`defaultToken`: the user's serve.token, read or made at start). */
 export interface WorkerMetricsSettings {
@@ -76,8 +77,8 @@ export async function startWorkerMetrics(worker: NatsWorker, settings: WorkerMet
       }),
     });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`--metrics-port ${settings.port}: cannot listen on 127.0.0.1:${settings.port} (${code})`);
+    const listen = listenFailure(e, { host: '127.0.0.1', port: settings.port, portFlag: '--metrics-port', hostFlag: null });
+    if (listen !== null) throw new UsageError(`--metrics-port ${settings.port}: ${listen}`);
     throw e;
   }
   lines.push(`GET /metrics and /healthz on ${listener.url}${token === undefined ? ' (no token: any local user may read them)' : ' (/metrics needs the bearer token)'}`);

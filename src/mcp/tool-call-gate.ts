@@ -6,7 +6,8 @@
  *                                 ├─warn───────────> forwarded; the message added to its result
  *                                 ├─ask────────────> held, the user asked (elicitation), or as warn
  *                                 └─deny / stop────> answered here: {content: [message], isError: true}
- *  server ──response to a call in flight──> record (result text, or error) ──> forwarded (+ messages)
+ *  server ──response to a call in flight──> record (result text, or error) ──> forwarded (+ messages;
+ *                                           an error's secrets redacted, error-redaction.ts)
  *  client ──notifications/cancelled──> the call leaves the in-flight table (the core records it without
  *                                      outcome later); a held call is dropped
  *  anything else ──> forwarded unchanged
@@ -21,6 +22,7 @@ import { countJsonValues } from '../formats/json-value-count.js';
 import { HeldAsks, supportsFormElicitation } from './ask-elicitation.js';
 import { idTextOf, keepIdText, withIdOf } from './exact-ids.js';
 import { appendErrorNotes, appendNotes, callOutcome, isTaskHandle, refusal } from './call-result.js';
+import { redactErrorAnswer } from './error-redaction.js';
 import { IdTable, idKey } from './id-table.js';
 import { type JsonRpcMessage, paramsOf, requestId, responseId, resultMessage } from './json-rpc.js';
 import { jsonText } from './json-text.js';
@@ -101,7 +103,7 @@ export class ToolCallGate {
     return step;
   }
 
-  /** Handles a message from the server: true when it was changed (messages added to a call's result). */
+  /** Handles a message from the server: true when it was changed (messages added to a call's result, an error's secrets redacted). */
   fromServer(m: JsonRpcMessage): boolean {
     const id = responseId(m);
     const key = id === undefined ? undefined : this.inFlight.find(id, idTextOf(m));
@@ -115,8 +117,10 @@ export class ToolCallGate {
       call.notes.push(d.message);
       this.onDecision(call.tool, call.shownId, d);
     }
-    if (call.notes.length === 0) return false;
-    return appendNotes(m, call.notes) || appendErrorNotes(m, call.notes);
+    // recorded as it came (detection unmoved); an error's secrets are redacted before the client reads it
+    const redacted = redactErrorAnswer(m);
+    if (call.notes.length === 0) return redacted;
+    return appendNotes(m, call.notes) || appendErrorNotes(m, call.notes) || redacted;
   }
 
   /** A `ping` request of the proxy's own for the client; its answer is dropped (see HeldAsks.ping). */

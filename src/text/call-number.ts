@@ -17,6 +17,25 @@ export function callName(index: number): string {
   return `call #${callNumber(index)}`;
 }
 
+/**
+ * Whether `step` is the input's own number for the call at 0-based `index`: given, and not the index itself
+ * (loopwatch numbers the calls of an input that gives no steps by their index, from 0, so such a step says
+ * nothing a person's call number does not).
+ */
+export function ownStep(index: number, step: number | null | undefined): step is number {
+  return step !== null && step !== undefined && step !== index;
+}
+
+/** `call #5`, or `call #5 (input's step 40)` when the input numbers the call itself ({@link ownStep}). */
+export function callAt(index: number, step: number | null | undefined): string {
+  return ownStep(index, step) ? `${callName(index)} (input's step ${step})` : callName(index);
+}
+
+/** Whether any of `calls` has a step of the input's own ({@link ownStep}): a step column is then worth showing. */
+export function anyOwnStep(calls: readonly { readonly index: number; readonly step: number | null }[]): boolean {
+  return calls.some((c) => ownStep(c.index, c.step));
+}
+
 /** Where a session's first loop began and the call it was flagged at, each named for a person. */
 export interface LoopBegan {
   /** `call #1` or `step 4`. */

@@ -7,6 +7,7 @@
 import { type EvalRow, type EvalTable, JUDGED_STATUSES, type JudgedRun } from '../../eval/eval-row.js';
 import type { EvalReport, ListedRun } from '../../eval/eval-report.js';
 import type { Share } from '../../eval/wilson.js';
+import { callName, callNumber } from '../../text/call-number.js';
 import { redactSecrets } from '../../text/redact.js';
 import { cutSafe, terminalSafe } from '../../text/terminal-text.js';
 
@@ -55,7 +56,7 @@ function header(title: string, c: Columns): string {
 }
 
 function line(r: EvalRow, c: Columns): string {
-  const brk = r.medianFirstBreak === null ? '-' : `#${r.medianFirstBreak}`;
+  const brk = r.medianFirstBreak === null ? '-' : `#${callNumber(r.medianFirstBreak)}`;
   const cells = [textCell(r.group, 24), n(r.sessions).padStart(6)];
   if (c.bench) cells.push(n(r.stepLimitWarned.of).padStart(10), cell(shareText(r.stepLimitWarned), SHARE), cell(shareText(r.stepLimitBroken), SHARE), n(r.submittedWarned.of).padStart(9), cell(shareText(r.submittedWarned), SHARE), cell(shareText(r.submittedBroken), SHARE));
   if (c.interactive) cells.push(n(r.interactiveWarned.of).padStart(11), cell(shareText(r.interactiveWarned), SHARE), cell(shareText(r.interactiveBroken), SHARE));
@@ -81,8 +82,8 @@ function flagged(runs: readonly ListedRun[], pick: (r: JudgedRun) => boolean): s
 function verdictAt(r: JudgedRun | null, none: string): string {
   if (r === null) return none;
   const f = r.first;
-  if (f === null) return r.firstBreak === null ? none : `break at #${r.firstBreak}`;
-  return `${f.kind} at #${f.index}${r.firstBreak === null ? '' : `, break at #${r.firstBreak}`}`;
+  if (f === null) return r.firstBreak === null ? none : `break at ${callName(r.firstBreak)}`;
+  return `${f.kind} at ${callName(f.index)}${r.firstBreak === null ? '' : `, break at ${callName(r.firstBreak)}`}`;
 }
 
 function listing(title: string, runs: readonly ListedRun[], said: (r: JudgedRun | null) => string): string[] {
@@ -91,10 +92,12 @@ function listing(title: string, runs: readonly ListedRun[], said: (r: JudgedRun 
   const out = [`${title}: ${n(runs.length)} (one-phase ${n(one)}, two-phase ${n(two)})`];
   if (runs.length === 0) return out;
   const width = Math.min(60, Math.max(7, ...runs.map((r) => shown(r.session).length)));
-  out.push(`  ${cell('family', 16)} ${cell('session', width)} ${'calls'.padStart(6)}  ${cell('one-phase', 38)} two-phase`);
-  for (const r of runs) {
-    out.push(`  ${textCell(r.family, 16)} ${textCell(r.session, width)} ${n(r.calls).padStart(6)}  ${cell(said(r.onePhase), 38)} ${said(r.twoPhase)}`);
-  }
+  const ones = runs.map((r) => said(r.onePhase));
+  const oneWidth = Math.min(60, Math.max(38, ...ones.map((s) => s.length)));
+  out.push(`  ${cell('family', 16)} ${cell('session', width)} ${'calls'.padStart(6)}  ${cell('one-phase', oneWidth)} two-phase`);
+  runs.forEach((r, i) => {
+    out.push(`  ${textCell(r.family, 16)} ${textCell(r.session, width)} ${n(r.calls).padStart(6)}  ${cell(ones[i] as string, oneWidth)} ${said(r.twoPhase)}`);
+  });
   return out;
 }
 
@@ -109,8 +112,8 @@ export interface EvalTextContext {
 const NOTE_BENCH = [
   'Shares of the runs in each group, with their 95% Wilson interval. step_limit: runs cut off by their step cap (warned: a',
   'message was shown; broken: a break stopped or turned the run); submitted: runs the agent finished (broken: a false alarm,',
-  'work a break would have destroyed). 1st brk: median call of the first break. saved/limit calls: calls from the first',
-  'break on, in runs ended on a step, cost or context limit, of all their calls.',
+  "work a break would have destroyed). 1st brk: median call of the first break (#1: a run's first call). saved/limit",
+  'calls: calls from the first break on, in runs ended on a step, cost or context limit, of all their calls.',
 ];
 
 /** The note under the tables when some runs are interactive sessions (`bench`: with the benchmark columns). */
@@ -120,7 +123,7 @@ function noteInteractive(bench: boolean): string[] {
     ...(bench ? ['step_limit: runs cut off by their step cap (warned: a message was shown; broken: a break stopped or turned the run);', 'submitted: runs the agent finished (broken: a false alarm, work a break would have destroyed).'] : []),
     "interactive: a person's sessions, ordinary work (warned: a message shown, a cost; broken: a false alarm); sessions",
     'labelled as genuine loops (loop: true) are left out of these shares and listed below, one-phase / two-phase.',
-    '1st brk: median call of the first break.',
+    "1st brk: median call of the first break (#1: a run's first call).",
     ...(bench ? ['saved/limit calls: calls from the first break on, in runs ended on a step, cost or context limit, of all their calls.'] : []),
   ];
 }

@@ -8,7 +8,7 @@
 import { previewArgs as argsPreview } from '../../text/call-preview.js';
 import { oneLine } from '../../text/shown-text.js';
 import { headSafe, jsonSafe, terminalSafe } from '../../text/terminal-text.js';
-import { callNumber } from '../../text/call-number.js';
+import { anyOwnStep, callAt, callNumber } from '../../text/call-number.js';
 import type { LoopAction, ToolEvent, Verdict } from '../../types.js';
 
 /** Characters of result or error text kept in an outcome preview. */
@@ -92,20 +92,23 @@ export function aroundVerdicts(rows: readonly ExplainRow[], n: number): ExplainR
 /** The call lines of `shown` (rows of a session of `total` calls, in order), fitted to `width` columns. */
 export function callLines(shown: readonly ExplainRow[], total: number, width: number): string[] {
   const idxW = Math.max(1, String(Math.max(1, total)).length);
-  const stepW = Math.max(4, ...shown.map((r) => String(r.step ?? '').length));
+  // the step column only when the input numbers its calls itself: a step that is the call's index, from 0, beside a # from 1 misleads
+  const steps = anyOwnStep(shown);
+  const stepW = steps ? Math.max(4, ...shown.map((r) => String(r.step ?? '').length)) : 0;
+  const stepCell = (s: string): string => (steps ? ` ${s.padStart(stepW)}` : '');
   const verdictW = Math.max(0, ...shown.map((r) => verdictText(r).length));
-  const lead = idxW + 1 + stepW + 2;
+  const lead = idxW + (steps ? 1 + stepW : 0) + 2;
   const rest = Math.max(30, width - lead - 2 - (verdictW > 0 ? 2 + Math.min(verdictW, 48) : 0));
   const callW = Math.max(16, Math.round(rest * 0.6));
   const outW = Math.max(10, rest - callW);
   const line = (s: string): string => cut(s.trimEnd(), width);
-  const out = [line(`${'#'.padStart(idxW)} ${'step'.padStart(stepW)}  ${cell('call', callW)}  ${cell('outcome', outW)}  ${verdictW > 0 ? 'verdict' : ''}`)];
+  const out = [line(`${'#'.padStart(idxW)}${stepCell('step')}  ${cell('call', callW)}  ${cell('outcome', outW)}  ${verdictW > 0 ? 'verdict' : ''}`)];
   let next = 0;
   for (const r of shown) {
     if (r.index > next) out.push(gap(r.index - next, idxW));
     next = r.index + 1;
     const call = terminalSafe(r.args === '' ? r.tool : `${r.tool} ${r.args}`);
-    out.push(line(`${String(callNumber(r.index)).padStart(idxW)} ${String(r.step ?? '').padStart(stepW)}  ${cell(call, callW)}  ${cell(terminalSafe(r.outcome), outW)}  ${verdictText(r)}`));
+    out.push(line(`${String(callNumber(r.index)).padStart(idxW)}${stepCell(String(r.step ?? ''))}  ${cell(call, callW)}  ${cell(terminalSafe(r.outcome), outW)}  ${verdictText(r)}`));
     const signals = r.verdict?.signals ?? [];
     if (signals.length > 1) {
       for (const s of signals) {
@@ -122,7 +125,7 @@ export function callLines(shown: readonly ExplainRow[], total: number, width: nu
 export function footerLines(rows: readonly ExplainRow[], context: ExplainContext): string[] {
   const byAction: Record<LoopAction, number> = { warn: 0, ask: 0, break: 0 };
   for (const r of rows) if (r.verdict !== null) byAction[r.verdict.action]++;
-  const at = (r: ExplainRow): string => `#${callNumber(r.index)}${r.step === null ? '' : ` (step ${r.step})`}`;
+  const at = (r: ExplainRow): string => callAt(r.index, r.step);
   const first = rows.find((r) => r.verdict !== null);
   const firstBreak = rows.find((r) => r.verdict?.action === 'break');
   const lines = [`calls: ${rows.length} · verdicts: warn ${byAction.warn} · ask ${byAction.ask} · break ${byAction.break}`];

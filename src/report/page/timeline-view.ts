@@ -7,7 +7,7 @@
 import type { ReportSession, ReportTimeline, TimelineCall, TimelineGap } from '../report-data.js';
 import { count, el, fmt } from './dom.js';
 import { timelineKey } from './legend.js';
-import { callName, callNumber } from '../../text/call-number.js';
+import { anyOwnStep, callAt, callName, callNumber } from '../../text/call-number.js';
 
 const inSpans = (t: ReportTimeline, i: number): boolean => t.spans.some(([s, e]) => i >= s && i <= e);
 const wasted = (t: ReportTimeline, i: number): boolean => t.firstBreak !== null && i > t.firstBreak;
@@ -28,7 +28,7 @@ function strip(t: ReportTimeline): HTMLElement {
   };
   gapCell(t.before, 'before');
   for (const c of t.shown) {
-    const title = `${callName(c.index)}${c.step === null ? '' : ` (step ${c.step})`} ${c.tool}${c.verdict === null ? '' : ` — ${c.verdict.action} ${c.verdict.kind}`}`;
+    const title = `${callAt(c.index, c.step)} ${c.tool}${c.verdict === null ? '' : ` — ${c.verdict.action} ${c.verdict.kind}`}`;
     cells.push(el('span', { class: `cell ${stateClass(t, c)}`, title }));
   }
   gapCell(t.after, 'after');
@@ -54,7 +54,7 @@ const HEADS = ['#', 'step', 'call', 'outcome', 'verdict'] as const;
 function callRow(t: ReportTimeline, c: TimelineCall): HTMLTableRowElement {
   const cells = [
     el('td', { class: 'num' }, callNumber(c.index)),
-    el('td', { class: 'num muted' }, c.step ?? ''),
+    el('td', { class: 'num muted' }, anyOwnStep(t.shown) ? (c.step ?? '') : ''),
     el('td', { class: 'call' }, el('strong', {}, c.tool), c.args === '' ? null : ` ${c.args}`),
     el('td', { class: 'outcome' }, c.outcome),
     verdictCell(c),

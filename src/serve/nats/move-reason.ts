@@ -9,6 +9,7 @@
  * sentences hold them only cut to ID_SHOWN characters; `serve` escapes and redacts the line as a whole.
  */
 import { cutText } from '../../text/shown-text.js';
+import { connectProblem } from '../../text/network-failure.js';
 
 /** Why a partition was taken. */
 export type AcquireReason =
@@ -61,13 +62,13 @@ export function acquireText(r: AcquireReason): string {
 /** The sentence for a partition given up. */
 export function releaseText(r: ReleaseReason): string {
   if (r.why === 'stop') return 'this worker is stopping (sessions written, handed back)';
-  if (r.why === 'failed') return `its consumer could not be started (${r.problem}); handed back`;
+  if (r.why === 'failed') return `its consumer could not be started (${connectProblem(r.problem)}); handed back`;
   return `over this worker's share (${r.share} of the partitions among ${r.workers} live workers)`;
 }
 
 /** The sentence for a partition lost. */
 export function lostText(r: LostReason): string {
-  if (r.why === 'broken') return `a session's state could not be kept (${r.problem}); taken again from its acknowledgement floor`;
+  if (r.why === 'broken') return `a session's state could not be kept (${connectProblem(r.problem)}); taken again from its acknowledgement floor`;
   return `${r.by === undefined ? 'another worker' : `worker ${id(r.by)}`} took it: this worker did not renew its lease in time (stalled, or cut off from the server); its sessions' unwritten calls are checked again by the new owner`;
 }
 

@@ -7,6 +7,7 @@
 import { MAX_SECRET_FILE_BYTES, readBoundedFile, readFailure } from '../../formats/regular-file.js';
 import { type Authenticator, type NatsConnection, type NodeConnectionOptions, connect, credsAuthenticator, nkeyAuthenticator } from '@nats-io/transport-node';
 import { type NatsAuthOptions, plainServers, redactConnection } from './nats-auth.js';
+import { connectProblem } from '../../text/network-failure.js';
 
 /** How the first connection is made. */
 export interface ConnectPlan {
@@ -16,6 +17,12 @@ export interface ConnectPlan {
   readonly waitMs?: number;
   /** Hears each failed attempt that will be tried again (its message redacted) and the wait before the next. */
   readonly onRetry?: (attempt: number, delayMs: number, problem: string) => void;
+  /**
+   * Ends the trying when aborted (the worker was signalled to stop while no server could be reached):
+   * rejects with a NatsConnectStoppedError, at once, whatever attempt or wait is under way; a connection
+   * that comes after is closed. Before, a SIGTERM was held until --nats-connect-wait ran out (60 s).
+   */
+  readonly signal?: AbortSignal;
   /** Passed to the client as they are (reconnection policy and the like). */
   readonly client?: Omit<NodeConnectionOptions, 'servers' | 'name' | 'user' | 'pass' | 'token' | 'authenticator' | 'tls'>;
 }
@@ -31,6 +38,23 @@ export class NatsUnreachableError extends Error {
     super(message);
     this.name = 'NatsUnreachableError';
   }
+}
+
+/** The worker was told to stop (ConnectPlan.signal) before a server could be reached. */
+export class NatsConnectStoppedError extends Error {
+  constructor() {
+    super('stopped before a NATS server was reached');
+    this.name = 'NatsConnectStoppedError';
+  }
+}
+
+/** Settles (never resolves) with a NatsConnectStoppedError when `signal` is aborted; never, without one. */
+function stoppedBy(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal === undefined) return;
+    if (signal.aborted) return reject(new NatsConnectStoppedError());
+    signal.addEventListener('abort', () => reject(new NatsConnectStoppedError()), { once: true });
+  });
 }
 
 /** A file's bytes; an Error naming the file (`what`) when it cannot be read. */
@@ -97,17 +121,24 @@ export async function connectNats(servers: string | readonly string[], auth: Nat
   const redact = (text: string): string => redactConnection(text, servers, auth);
   const until = performance.now() + (plan.waitMs ?? 0);
   let delay = RETRY_FIRST_MS;
+  const stopped = stoppedBy(plan.signal);
+  stopped.catch(() => undefined); // read only when a race loses to it
   for (let attempt = 1; ; attempt++) {
     try {
-      return await connect(options);
+      const trying = connect(options);
+      // a connection made after the stop is closed, not left to hold the process
+      if (plan.signal !== undefined) void trying.then((nc) => (plan.signal?.aborted === true ? nc.close() : undefined), () => undefined);
+      return await Promise.race([trying, stopped]);
     } catch (e) {
-      const problem = redact((e as Error).message);
+      if (e instanceof NatsConnectStoppedError) throw e;
+      const problem = connectProblem(redact((e as Error).message)); // a code it quotes (ENOTFOUND) said in words
       if (!unreachable(e)) throw Object.assign(new Error(problem), { name: (e as Error).name });
       const left = until - performance.now();
       if (left <= 0) throw new NatsUnreachableError(`no NATS server reachable at ${redact(plainServers(servers).urls.join(','))} (${problem})${plan.waitMs === undefined || plan.waitMs === 0 ? '' : ` after ${attempt} attempts in ${Math.round(plan.waitMs / 1000)} s`}`);
       const wait = Math.min(delay, left);
       plan.onRetry?.(attempt, wait, problem);
-      await new Promise((r) => setTimeout(r, wait));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([new Promise((r) => (timer = setTimeout(r, wait))), stopped]).finally(() => clearTimeout(timer));
       delay = Math.min(delay * 2, RETRY_MAX_MS);
     }
   }

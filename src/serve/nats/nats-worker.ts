@@ -50,6 +50,8 @@ export interface NatsWorkerOptions extends Partial<NatsLayout> {
   readonly connectWaitMs?: number;
   /** Hears each failed attempt to reach the server at start that will be tried again (its message redacted). */
   readonly onConnectRetry?: (attempt: number, delayMs: number, problem: string) => void;
+  /** Ends the trying to reach a server at start when aborted (start rejects with a NatsConnectStoppedError). */
+  readonly connectSignal?: AbortSignal;
   /** This worker's id (unique among the workers). @default `<host>-<pid>-<random>` */
   readonly workerId?: string;
   /** Calls of a session between two snapshots written to the bucket. @default 100 */
@@ -190,6 +192,7 @@ export class NatsWorker {
       client: { maxReconnectAttempts: -1 },
       ...(options.connectWaitMs === undefined ? {} : { waitMs: options.connectWaitMs }),
       ...(options.onConnectRetry === undefined ? {} : { onRetry: options.onConnectRetry }),
+      ...(options.connectSignal === undefined ? {} : { signal: options.connectSignal }),
     });
     try {
       const jsm = await jetstreamManager(nc);
