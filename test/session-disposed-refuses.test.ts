@@ -6,11 +6,9 @@
  * (checkText() even made chanting's region again, which nothing freed).
  */
 import { describe, expect, it } from 'vitest';
-import { CHANTING_DEFAULTS, DisposedError, LoopDetector, LoopEngine } from '../src/index.js';
+import { DisposedError, LoopDetector, LoopEngine } from '../src/index.js';
 import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
-import { chantLayout } from '../src/wasm/chant-layout.js';
-import * as A from '../src/wasm/generated/abi.js';
-import { sharedCore } from '../src/wasm/wasm-core.js';
+import { liveRegions } from './helpers/chant-regions.js';
 
 const call = (i: number): ToolEvent => ({ tool: 'read', args: { path: `f${i % 2}.ts` }, result: 'same', text: 'I will read the file again. I will read the file again.' });
 
@@ -34,15 +32,6 @@ const uses: readonly [string, (d: LoopDetector) => unknown][] = [
   ['subscribe', (d) => d.subscribe(() => {})],
   ['reportFalsePositive', (d) => d.reportFalsePositive()],
 ];
-
-/** Chanting regions live in this thread's module under the default chanting options. */
-function liveRegions(): number {
-  const core = sharedCore();
-  const id = core.acquire(chantLayout(CHANTING_DEFAULTS));
-  const live = core.instance.views().u32[(A.CONFIGS + id * A.CONFIG_SIZE + A.C_LIVE) >>> 2] as number;
-  core.release(id);
-  return live;
-}
 
 const options = (engine: 'wasm' | 'reference'): LoopDetectorOptions => ({ engine, detectors: { chanting: true, similarArgs: true } });
 
