@@ -15,6 +15,7 @@ import { sharedCore } from '../src/wasm/wasm-core.js';
 import { WasmProseStream } from '../src/wasm/wasm-prose-stream.js';
 import { chantingOptions, prosePiece } from './helpers/prose.js';
 import { runs } from './helpers/streams.js';
+import { liveRegions } from './helpers/chant-regions.js';
 import { ENGINES, json } from './helpers/verdicts.js';
 
 const chantingOnly = { exactRepeat: false, frequency: false, cycle: false, semantic: false, similarArgs: false, resultRepeat: false, deadEnd: false, stateRepeat: false } as const;
@@ -30,15 +31,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 /** What a detector says of each step, as text. */
 function said(d: LoopDetector, steps: readonly Step[], from = 0): string[] {
   return steps.map((s, i) => json(s.kind === 'call' ? d.check({ tool: 'reply', args: { turn: i + from }, text: s.text }) : d.checkText(s.text)));
-}
-
-/** Chanting regions live in this thread's module under the default chanting options. */
-function liveRegions(): number {
-  const core = sharedCore();
-  const id = core.acquire(chantLayout(CHANTING_DEFAULTS));
-  const live = core.instance.views().u32[(A.CONFIGS + id * A.CONFIG_SIZE + A.C_LIVE) >>> 2] as number;
-  core.release(id);
-  return live;
 }
 
 const chantingChant = 'I will check the configuration file again now. ';

@@ -55,9 +55,7 @@ describe('summary ring, packed summaries', () => {
     const second = ring.bytesOf(1, 1);
     expect(first.slice(ring.at(0), ring.at(0) + a.length)).toEqual(a);
     expect(second.slice(ring.at(1), ring.at(1) + b.length)).toEqual(b);
-    ring.releaseTable();
-    expect(readBack(ring, 0)).toEqual(a);
-    expect(readBack(ring, 1, 1)).toEqual(b);
+    ring.dropTable();
   });
 
   it('should save the summaries as put, and load them back', () => {

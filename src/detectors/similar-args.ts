@@ -65,7 +65,7 @@ export class SimilarArgsDetector implements Detector, Rewindable {
   private readonly history: HistoryReader;
   private readonly log: CallLog;
 
-  /** `shared`: the summary table in a block of the thread's chunks, given back by {@link releaseWords}. */
+  /** `shared`: the summary table in a block of the thread's chunks, given back by {@link dropWords}. */
   constructor(
     ctx: DetectorContext & { readonly log: CallLog },
     private readonly o: SimilarArgsOptions,
@@ -78,9 +78,12 @@ export class SimilarArgsDetector implements Detector, Rewindable {
     this.ring = new SummaryRing(o.window + 1, shared);
   }
 
-  /** Gives the summary table's shared block back to the thread (a detector made with `shared`, disposed); once. */
-  releaseWords(): void {
-    this.ring.releaseTable();
+  /**
+   * Gives the summary table's shared block and its summaries' blocks back to the thread, uncopied (a
+   * detector made with `shared`, disposed: nothing reads it again); once.
+   */
+  dropWords(): void {
+    this.ring.dropTable();
   }
 
   /** Summarises the call's args (read from the log, as compared) as call `n`'s. */

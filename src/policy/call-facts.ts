@@ -79,8 +79,8 @@ export interface WordHolder {
 /** The facts of a session's recent calls. */
 export class CallFacts implements Rewindable, ScreenFacts {
   /**
-   * Where the facts lie: in the words of a call log (CallLog, read through it, which may move them:
-   * CallLog.releaseWords), so a session makes no typed array for them. A call's bits (16) are the high half
+   * Where the facts lie: in the words of a call log (CallLog, read through it, which lets go of them when
+   * its session is disposed: CallLog.dropWords), so a session makes no typed array for them. A call's bits (16) are the high half
    * of the log's tool word of its slot (a tool number takes the low 16), its target (0: none) one word from
    * `3 * capacity` on:
    *   words (from wordBase):  sig hi | sig lo | bits << 16 | tool   x capacity      target x capacity

@@ -10,7 +10,7 @@
  * ```
  */
 import type { Detector, ObservedCall } from '../detectors/detector.js';
-import { CapacityError, ChecksOnlyError, DetectorError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
+import { CapacityError, ChecksOnlyError, DetectorError, DisposedError, InvalidEventError, SnapshotError, isLoopwatchError } from '../errors.js';
 import { describe } from '../options/checks.js';
 import type { LoopDetectorOptions, ResolvedOptions } from '../options/options.js';
 import { resolveOptions } from '../options/resolve-options.js';
@@ -162,6 +162,14 @@ export class LoopDetector {
     if (this.checksOnly) throw new ChecksOnlyError(`loopwatch: this session checks only after the fact (checksOnly), so ${what} is refused: make it without checksOnly to check calls before they run`);
   }
 
+  /**
+   * Throws a DisposedError once the session is disposed: nothing reads a disposed session (its shared
+   * blocks went back to the thread uncopied, WasmPipeline.dispose), and none of its state is used again.
+   */
+  private usable(): void {
+    if (this.pipeline.disposed) throw new DisposedError('loopwatch: this LoopDetector was disposed');
+  }
+
   /** Whether the host records every call that ran (expectEveryOutcome). */
   private everyOutcome = false;
   private get live(): LiveState {
@@ -237,6 +245,7 @@ export class LoopDetector {
    * Throws {@link InvalidEventError} (nothing recorded) when the event is not a readable tool call.
    */
   check(event: ToolEvent): Verdict | null {
+    this.usable();
     const e = this.validate(event);
     if (!this.begin(e)) return null;
     let signals: readonly LoopSignal[];
@@ -266,6 +275,7 @@ export class LoopDetector {
    * trap, a custom detector that threw) the first such error is thrown afterwards.
    */
   checkMany(events: readonly ToolEvent[]): (Verdict | null)[] {
+    this.usable();
     if (!Array.isArray(events)) throw new InvalidEventError('events', `events must be an array, received ${describe(events)}`);
     const valid = events.map((ev: unknown, i) => {
       try {
@@ -433,6 +443,7 @@ export class LoopDetector {
    * detectors see calls when they are recorded, not when proposed. Throws InvalidEventError.
    */
   propose(call: LiveCall): LiveDecision {
+    this.usable();
     this.twoPhase('propose()');
     const { event, id } = validateLiveCall(call, 'propose', (c) => this.validate(c));
     for (const p of this.live.overdue(id, !this.everyOutcome)) {
@@ -497,6 +508,7 @@ export class LoopDetector {
    * the call's result), else `allow`. Throws InvalidEventError.
    */
   record(call: LiveCall): LiveDecision {
+    this.usable();
     this.twoPhase('record()');
     const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
@@ -533,6 +545,7 @@ export class LoopDetector {
    * afresh; a record that still comes for one is a call of its own. Stats are kept.
    */
   freshStart(): void {
+    this.usable();
     this.endTurn();
     this.restart();
   }
@@ -547,6 +560,7 @@ export class LoopDetector {
    * whether a proposal was taken so (for any other host: false, nothing changes).
    */
   endTurn(): boolean {
+    this.usable();
     if (!this.everyOutcome) return false;
     const waiting = this.live.drain();
     for (const p of waiting) this.notRun(p);
@@ -590,6 +604,7 @@ export class LoopDetector {
    * changes.
    */
   waiting(): readonly LiveCall[] {
+    this.usable();
     if (this.liveState === null) return [];
     return this.liveState.waitingWithIds().map((p) => ({ id: p.id, tool: p.event.tool, args: EncodedArgs.is(p.event.args) ? p.event.args.value() : p.event.args }));
   }
@@ -600,6 +615,7 @@ export class LoopDetector {
    * Paired with its proposal as record() is; a call that was not proposed is ignored. Throws InvalidEventError.
    */
   decline(call: LiveCall): void {
+    this.usable();
     this.twoPhase('decline()');
     const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
@@ -617,6 +633,7 @@ export class LoopDetector {
    * InvalidEventError.
    */
   didNotRun(call: LiveCall): boolean {
+    this.usable();
     this.twoPhase('didNotRun()');
     const { event, id } = validateLiveCall(call, 'record', (c) => this.validate(c));
     const proposed = this.live.take(id, event.tool);
@@ -636,6 +653,7 @@ export class LoopDetector {
    * host says it to each detector it makes or restores (`false` says the opposite again).
    */
   expectEveryOutcome(on = true): void {
+    this.usable();
     this.everyOutcome = on;
   }
 
@@ -655,6 +673,7 @@ export class LoopDetector {
    * text is chanting. Lines may be split across calls. A piece is read up to `TEXT_LIMIT` characters.
    */
   checkText(text: string): Verdict | null {
+    this.usable();
     if (typeof text !== 'string') throw new InvalidEventError('text', `text must be a string, received ${describe(text)}`);
     const s = this.pipeline.observeText(capText(text));
     if (s === null && this.options.detectors.chanting === null) return null;
@@ -724,6 +743,7 @@ export class LoopDetector {
 
   /** Subscribes to verdicts; returns the function that unsubscribes. */
   subscribe(listener: VerdictListener): () => void {
+    this.usable();
     if (typeof listener !== 'function') throw new TypeError(`listener must be a function, received ${describe(listener)}`);
     (this.listeners ??= new Set()).add(listener);
     return () => {
@@ -736,11 +756,13 @@ export class LoopDetector {
    * reached its threshold (the ToolLoopDetector `is_stuck()` view).
    */
   isStuck(): boolean {
+    this.usable();
     return this.lastFlagged || this.pipeline.anyAtThreshold();
   }
 
   /** Reports that a verdict of this session was a false positive (counted in stats). */
   reportFalsePositive(): void {
+    this.usable();
     this.count((t) => t.falsePositives++);
   }
 
@@ -752,6 +774,7 @@ export class LoopDetector {
 
   /** Forgets every call and starts the action ladder again (after a successful replan, for example). */
   reset(): void {
+    this.usable();
     this.pipeline.reset();
     for (const d of this.options.custom) d.reset();
     // a reset policy is one never made
@@ -769,6 +792,7 @@ export class LoopDetector {
    * throws {@link SnapshotError} otherwise, or when the state cannot be written (its bytes would pass 4 GiB).
    */
   snapshot(): Uint8Array {
+    this.usable();
     this.snapshotable();
     let payload: Uint8Array;
     try {
@@ -786,6 +810,7 @@ export class LoopDetector {
    * were taken under other options.
    */
   restore(bytes: Uint8Array): void {
+    this.usable();
     this.snapshotable();
     const { bytes: b, start, end, version } = openSnapshot(bytes, this.options);
     let backup: Uint8Array | null;
@@ -836,8 +861,10 @@ export class LoopDetector {
   }
 
   /**
-   * Releases the session's WebAssembly slot now rather than when the detector is garbage-collected.
-   * The detector must not be used afterwards.
+   * Releases the session's WebAssembly slot and its blocks of the thread's shared memory now rather than
+   * when the detector is garbage-collected. The detector is not used afterwards: every method but
+   * `stats()` and `dispose()` then throws a {@link DisposedError} (its calls' state was given back, not
+   * copied, so nothing could read it).
    */
   dispose(): void {
     this.pipeline.dispose();

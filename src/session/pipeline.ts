@@ -67,6 +67,11 @@ export interface Pipeline extends Rewindable {
    * snapshot format `version` (snapshot-format.ts).
    */
   load(r: ByteReader, version: number): void;
-  /** Releases what the pipeline holds outside the JavaScript heap (a WebAssembly slot). */
+  /**
+   * Releases what the pipeline holds (a WebAssembly slot, the thread's shared blocks, uncopied): nothing
+   * reads it afterwards, and a call it is asked to record throws a DisposedError.
+   */
   dispose(): void;
+  /** Whether dispose() was called (LoopDetector refuses every read of a disposed session). */
+  readonly disposed: boolean;
 }

@@ -2,7 +2,7 @@
  * The reference pipeline: every built-in detector in plain TypeScript over the call-history rings. It
  * defines what the answers are; the WebAssembly pipeline must give the same ones.
  */
-import { SnapshotError } from '../errors.js';
+import { DisposedError, SnapshotError } from '../errors.js';
 import type { ChantingDetector } from '../detectors/chanting.js';
 import type { Detector } from '../detectors/detector.js';
 import type { FrequencyDetector } from '../detectors/frequency.js';
@@ -79,6 +79,7 @@ export class ReferencePipeline implements Pipeline, ArgsNormaliser {
   }
 
   observe(e: ToolEvent, proposed = false): readonly LoopSignal[] {
+    if (this.disposed) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     // the reference reads values as given: a result still in its JSON bytes becomes its string first
     const call = this.observer.observe(withPlainResult(e), proposed);
     this.last = call;
@@ -132,5 +133,10 @@ export class ReferencePipeline implements Pipeline, ArgsNormaliser {
     for (const d of this.detectors) d.reset();
   }
 
-  dispose(): void {}
+  /** Whether dispose() was called: the reference holds nothing outside the heap, but refuses calls as the module's pipeline does. */
+  disposed = false;
+
+  dispose(): void {
+    this.disposed = true;
+  }
 }

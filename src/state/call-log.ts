@@ -77,6 +77,9 @@ const TEXT_KEPT = 0x8000;
 /** The tool word's bits that are the tool's number. */
 const TOOL_BITS = 0x7fff;
 
+/** The words of a log whose shared block was given back (see CallLog.dropWords): none. */
+const NO_WORDS = new Uint32Array(0);
+
 /** Which calls' args a log keeps, and for how long: see {@link argsRetention}. */
 export interface ArgsRetention {
   /** Calls whose args (and previews) may be kept: the newest ones, at least 1. */
@@ -116,7 +119,7 @@ export class CallLog implements Rewindable {
    * Per call at `index % capacity`, from `wordBase`: its signature's high and low words and its tool's number
    * (tool-names.ts: 15 bits, and TEXT_KEPT, the word's low half; the high half is the call facts'); past them, `FACT_WORDS`
    * words a call that the session's CallFacts keeps there (it reads `words` and `wordBase` through the log,
-   * which may move them: {@link releaseWords}).
+   * which lets go of them when its session is disposed: {@link dropWords}).
    * @internal
    */
   words: Uint32Array;
@@ -159,16 +162,19 @@ export class CallLog implements Rewindable {
   }
 
   /**
-   * Gives the shared block of a log made with `shared` back to the thread (a disposed session's): the words
-   * move to an array of the log's own first, so the log and its facts still read as before. Its owner calls
-   * it once (WasmPipeline.dispose); the log keeps no flag of its own (a field is 8 B a session).
+   * Gives the shared block of a log made with `shared` back to the thread (a disposed session's), as it is:
+   * nothing reads a disposed session (LoopDetector refuses every read with a DisposedError), so its words
+   * are not copied first, and the log reads as holding no call afterwards (a call a custom detector kept
+   * reads no args nor signature, as one past the log's window). Its owner calls it once
+   * (WasmPipeline.dispose); the log keeps no flag of its own (a field is 8 B a session).
    */
-  releaseWords(): void {
-    const size = this.capacity * (3 + FACT_WORDS);
-    const own = this.words.slice(this.wordBase, this.wordBase + size);
-    giveWords(size, this.words, this.wordBase);
-    this.words = own;
+  dropWords(): void {
+    giveWords(this.capacity * (3 + FACT_WORDS), this.words, this.wordBase);
+    this.words = NO_WORDS;
     this.wordBase = 0;
+    this.n = 0;
+    this.cur = undefined;
+    this.curHeld = Held.Released;
   }
 
   /**

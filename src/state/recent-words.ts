@@ -27,11 +27,14 @@ const LONG = 2;
 const SHORT_AT: readonly number[] = [-1, 0, -1, 1, -1];
 const LONG_AT: readonly number[] = [0, -1, 1, -1, -1];
 
+/** The words of a ring whose shared block was given back (see RecentWords.dropWords): none. */
+const NO_WORDS = new Uint32Array(0);
+
 /** The newest calls' ring words of one session, read as a {@link HistoryReader}. */
 export class RecentWords implements HistoryReader, Rewindable {
   /**
    * The short part's slots, its spare slot, then the long part's slots and its spare slot, from `base`: in
-   * an array of its own, or a block of the thread's shared chunks (word-blocks.ts) until {@link releaseWords}.
+   * an array of its own, or a block of the thread's shared chunks (word-blocks.ts) until {@link dropWords}.
    */
   private words: Uint32Array;
   private base: number;
@@ -43,7 +46,7 @@ export class RecentWords implements HistoryReader, Rewindable {
 
   /**
    * `slots`: calls whose every word is kept; `reach` (at least `slots`): calls whose signature and outcome
-   * are; `shared`: the words in a block of the thread's chunks, which the owner gives back ({@link releaseWords}).
+   * are; `shared`: the words in a block of the thread's chunks, which the owner gives back ({@link dropWords}).
    */
   constructor(
     readonly slots: number,
@@ -69,13 +72,13 @@ export class RecentWords implements HistoryReader, Rewindable {
 
   /**
    * Gives the shared block of a ring made with `shared` back to the thread (its owner's session is
-   * disposed): the words move to an array of their own first, so the ring reads as before. Its owner calls
-   * it once (WasmPipeline.dispose).
+   * disposed), as it is: nothing reads a disposed session (LoopDetector refuses every read with a
+   * DisposedError), so the words are not copied first; the ring holds none afterwards. Its owner calls it
+   * once (WasmPipeline.dispose).
    */
-  releaseWords(): void {
-    const own = this.words.slice(this.base, this.base + this.size);
+  dropWords(): void {
     giveWords(this.size, this.words, this.base);
-    this.words = own;
+    this.words = NO_WORDS;
     this.base = 0;
   }
 

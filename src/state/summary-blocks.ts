@@ -92,32 +92,11 @@ export class SummaryBlocks {
     return place;
   }
 
-  /** Gives back the block take(n) (or adopt) handed out at `place`; nothing may read or write it afterwards. */
+  /** Gives back the block take(n) handed out at `place`; nothing may read or write it afterwards. */
   give(place: number, n: number): void {
     const pool = (this.pools[classOf(n)] ??= { free: [], chunk: -1, next: 0, end: 0, live: 0 });
     if (pool.live > 0) pool.live--;
     pool.free.push(place);
-  }
-
-  /**
-   * Blocks for summaries of `sizes` bytes in one chunk made for them (each at its class's size, so give
-   * and take treat them as any block): where a ring moves its summaries to blocks of its own, one array
-   * rather than one chunk a class. Returns their places, in order.
-   */
-  adopt(sizes: readonly number[]): number[] {
-    if (sizes.length === 0) return [];
-    let total = 0;
-    for (const n of sizes) total += blockBytes(n);
-    const id = this.chunks.length;
-    this.chunks.push(new Uint8Array(total));
-    this.bytes += total;
-    const places: number[] = [];
-    let at = 0;
-    for (const n of sizes) {
-      places.push(id * OFFSET + at);
-      at += blockBytes(n);
-    }
-    return places;
   }
 }
 

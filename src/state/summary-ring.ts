@@ -75,20 +75,23 @@ const packOut = new Uint8Array(SUMMARY_MAX_BYTES);
 /** The thread's buffers packed summaries are read into, by lane. */
 const lanes = [new Uint8Array(SUMMARY_MAX_BYTES), new Uint8Array(SUMMARY_MAX_BYTES)] as const;
 
+/** The table of a ring whose shared block was given back (see SummaryRing.dropTable): none. */
+const NO_TABLE = new Float64Array(0);
+
 /** The newest calls' args summaries of one session. */
 export class SummaryRing {
-  /** Where the summaries' blocks come from: the thread's (a ring made `shared`, until {@link releaseTable}) or the ring's own. */
+  /** Where the summaries' blocks come from: the thread's (a ring made `shared`, until {@link dropTable}) or the ring's own. */
   private blocks: SummaryBlocks;
   /**
    * Per slot, from `tb`: the call index held (-1: none), its block's place and its length (packed: see
-   * pack); an array of its own, or a block of the thread's shared chunks (word-blocks.ts) until {@link releaseTable}.
+   * pack); an array of its own, or a block of the thread's shared chunks (word-blocks.ts) until {@link dropTable}.
    */
   private table: Float64Array;
   private tb = 0;
 
   /**
    * `shared`: the table in a block of the thread's chunks and the summaries in the thread's summary blocks,
-   * which the owner gives back ({@link releaseTable}).
+   * which the owner gives back ({@link dropTable}).
    */
   constructor(
     readonly slots: number,
@@ -107,28 +110,21 @@ export class SummaryRing {
   }
 
   /**
-   * Gives the shared table block and summary blocks of a ring made with `shared` back to the thread (its
-   * session is disposed): the table moves to an array of its own and the summaries to blocks of the ring's
-   * own first, so the ring reads as before. Its owner calls it once.
+   * Gives the shared table block and the held summaries' blocks of a ring made with `shared` back to the
+   * thread (its session is disposed), as they are: nothing reads a disposed session (LoopDetector refuses
+   * every read with a DisposedError), so nothing is copied first; the ring holds no table afterwards. Its
+   * owner calls it once.
    */
-  releaseTable(): void {
-    const own = this.table.slice(this.tb, this.tb + SLOT * this.slots);
-    giveDoubles(SLOT * this.slots, this.table, this.tb);
-    const mine = new SummaryBlocks();
-    const held: number[] = [];
-    for (let s = 0; s < this.slots; s++) if (own[SLOT * s] !== -1) held.push(s);
-    const places = mine.adopt(held.map((s) => Math.max(1, usedBytes(lengthIn(own[SLOT * s + 1] as number)))));
-    held.forEach((s, k) => {
-      const place = placeIn(own[SLOT * s + 1] as number);
-      const code = lengthIn(own[SLOT * s + 1] as number);
-      const n = usedBytes(code);
-      const to = places[k] as number;
-      mine.chunkOf(to).set(this.blocks.chunkOf(place).subarray(offsetOf(place), offsetOf(place) + n), offsetOf(to));
-      this.blocks.give(place, Math.max(1, n));
-      own[SLOT * s + 1] = pack(to, code);
-    });
-    this.blocks = mine;
-    this.table = own;
+  dropTable(): void {
+    const t = this.table;
+    const tb = this.tb;
+    for (let s = 0; s < this.slots; s++) {
+      if (t[tb + SLOT * s] === -1) continue;
+      const v = t[tb + SLOT * s + 1] as number;
+      this.blocks.give(placeIn(v), Math.max(1, usedBytes(lengthIn(v))));
+    }
+    giveDoubles(SLOT * this.slots, t, tb);
+    this.table = NO_TABLE;
     this.tb = 0;
   }
 

@@ -319,6 +319,11 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     return this.slot === 0 ? 0 : this.core.count(this.slot);
   }
 
+  /** Whether dispose() was called (its slot is 0 then). */
+  get disposed(): boolean {
+    return this.slot === 0;
+  }
+
   /** The session's slot handle, 0 once disposed (what its history view reads). */
   get liveSlot(): number {
     return this.slot;
@@ -545,6 +550,8 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   }
 
   observeText(text: string): LoopSignal | null {
+    // (a disposed session's chanting would make a region again that nothing frees)
+    if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     if (this.chanting === null) return null;
     this.chanting.recordText(text, Math.max(this.count - 1, 0));
     return this.chanting.check();
@@ -639,8 +646,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
   }
 
   reset(): void {
+    // a disposed session's shared blocks went back as they were: its log and rings hold none to reset
+    if (this.slot === 0) throw new DisposedError('loopwatch: this LoopDetector was disposed');
     this.dropReading();
-    if (this.slot !== 0) this.core.reset(this.slot);
+    this.core.reset(this.slot);
     this.log.reset();
     this.recent?.reset();
     const hostDetectors: (Detector | null)[] = [this.similar, this.semanticHost, this.chanting];
@@ -690,9 +699,10 @@ export class WasmPipeline implements Pipeline, ArgsNormaliser, SlotHolder {
     this.chanting?.dispose();
     this.core.free(this.slot);
     this.core.release(this.config);
-    this.log.releaseWords();
-    this.recent?.releaseWords();
-    this.similar?.releaseWords();
+    // nothing reads a disposed session (LoopDetector refuses every read): its shared blocks go back as they are
+    this.log.dropWords();
+    this.recent?.dropWords();
+    this.similar?.dropWords();
     this.slot = 0;
     collector.unregister(this);
   }
