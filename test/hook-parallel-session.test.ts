@@ -7,14 +7,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import type { HookStatus } from '../src/hooks/hook-status.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { LOCK_WAIT_MS } from '../src/hooks/state-lock.js';
 import { CLI, type CliRun } from './helpers/cli.js';
-import { hookVerbInProcess } from './helpers/hook-in-process.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
 import { tempFolder } from './helpers/temp-folder.js';
@@ -35,6 +35,9 @@ function expectQuiet(runs: readonly CliRun[]): void {
 }
 
 describe('ten hook processes of one session at once', () => {
+  // hook status runs in this process: its modules loaded outside the cases' clocks (helpers/hook-in-process.ts)
+  beforeAll(loadHookVerbs, 180_000);
+
   it.each(['claude-code', 'gemini'] as const)('should count every call exactly once (%s payloads)', async (agent) => {
     const dir = tempFolder('hook-parallel');
     const args = ['--agent', agent, '--state-dir', dir];
