@@ -1,6 +1,8 @@
 /**
- * Each agent's documented hook shapes (test/fixtures/hooks/<agent>/): its payloads go through `loopwatch
- * hook` (the CLI, one process per hook call) and every kind of decision comes back in the agent's own
+ * Each agent's documented hook shapes (test/fixtures/hooks/<agent>/): its payloads go through the hook
+ * command (of each session the first call's two hooks as processes of the hook's entry,
+ * dist/hook/hook-main.cjs, as the agents run them; the others through the same command in this process, on
+ * the same state files: helpers/hook-in-process.ts) and every kind of decision comes back in the agent's own
  * reply shape (replies.json, with `<message>` for loopwatch's message). The agent is detected from the
  * payload where --agent is not given.
  */
@@ -10,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { AGENTS, fixture, hook } from './helpers/hook-payloads.js';
+import { hookInProcess } from './helpers/hook-in-process.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 const dir = tempFolder('hook-fixtures');
@@ -38,7 +41,8 @@ async function run(agent: AgentName, session: string, calls: number, command: (i
     const id = { tool_use_id: `toolu_${session}_${i}` };
     const input = (p: Record<string, unknown>): Record<string, unknown> => ({ ...(p.tool_input as object), command: command(i) });
     const before = fixture(agent, 'before.json');
-    const b = await hook(['--state-dir', dir, ...args], { ...before, session_id: session, tool_input: input(before), ...(agent === 'gemini' ? {} : id) });
+    const hookCall = i === 0 ? hook : hookInProcess;
+    const b = await hookCall(['--state-dir', dir, ...args], { ...before, session_id: session, tool_input: input(before), ...(agent === 'gemini' ? {} : id) });
     expect(b.stderr).toBe('');
     expect(b.code).toBe(0);
     out.propose.push(b.stdout);
@@ -47,7 +51,7 @@ async function run(agent: AgentName, session: string, calls: number, command: (i
       continue;
     }
     const after = fixture(agent, 'after-failure.json');
-    const a = await hook(['--state-dir', dir, ...args], { ...after, session_id: session, tool_input: input(after), ...(agent === 'gemini' ? {} : id) });
+    const a = await hookCall(['--state-dir', dir, ...args], { ...after, session_id: session, tool_input: input(after), ...(agent === 'gemini' ? {} : id) });
     expect(a.stderr).toBe('');
     out.record.push(a.stdout);
   }
@@ -107,7 +111,7 @@ describe.each(AGENTS)('the %s hook shapes', (agent) => {
     const session = `${agent}-same`;
     const file = new SessionFile(dir, agent, session);
     expect(existsSync(file.path)).toBe(true);
-    const r = await hook(['--state-dir', dir], { ...fixture(agent, 'session-end.json'), session_id: session });
+    const r = await hookInProcess(['--state-dir', dir], { ...fixture(agent, 'session-end.json'), session_id: session });
     expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(existsSync(file.path)).toBe(false);
   });

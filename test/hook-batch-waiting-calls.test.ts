@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS } from '../src/hooks/agents.js';
 import { LoopDetector } from '../src/index.js';
 import { ServeServer } from '../src/serve/serve-server.js';
-import { fixture, hook, proposeAction } from './helpers/hook-payloads.js';
+import { fixture, processesFirst, proposeAction } from './helpers/hook-payloads.js';
 import { claudeHookRoute } from './helpers/http.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
@@ -49,8 +49,10 @@ const WANT = ['allow', 'allow', 'allow', 'warn', 'deny', 'stop', 'stop', 'stop']
 describe('a call an Agent SDK program declined, through the built hook', () => {
   it('should be taken as not run at its batch: the calls after it are not of its turn', async () => {
     const dir = tempFolder('hook-batch-waiting');
+    // the first 2 hook calls processes (the decline among them), the rest in this process on the same state
+    const run = processesFirst(2);
     const send = async (payload: unknown): Promise<string> => {
-      const r = await hook(['--agent', 'claude-code', '--state-dir', join(dir, 'state')], payload);
+      const r = await run(['--agent', 'claude-code', '--state-dir', join(dir, 'state')], payload);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
       return r.stdout;
@@ -62,12 +64,13 @@ describe('a call an Agent SDK program declined, through the built hook', () => {
     const dir = tempFolder('hook-batch-ran');
     const args = ['--agent', 'claude-code', '--state-dir', join(dir, 'state')];
     const ls = { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_ls' };
-    await hook(args, { ...base, ...ls, hook_event_name: 'PreToolUse' });
-    await hook(args, { ...base, ...ls, hook_event_name: 'PostToolUse', tool_response: { stdout: 'a\n', stderr: '', interrupted: false, isImage: false } });
+    const run = processesFirst(1); // the PreToolUse a process, the rest in this process on the same state
+    await run(args, { ...base, ...ls, hook_event_name: 'PreToolUse' });
+    await run(args, { ...base, ...ls, hook_event_name: 'PostToolUse', tool_response: { stdout: 'a\n', stderr: '', interrupted: false, isImage: false } });
     const files = (): string[] => (readdirSync(join(dir, 'state'), { recursive: true }) as string[]).filter((f) => statSync(join(dir, 'state', f)).isFile()).sort();
     const bytes = (): [string, Buffer][] => files().map((f) => [f, readFileSync(join(dir, 'state', f))]);
     const before = bytes();
-    expect(await hook(args, batch([{ ...ls, tool_response: 'a' }]))).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await run(args, batch([{ ...ls, tool_response: 'a' }]))).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(before.length).toBeGreaterThan(0);
     expect(bytes()).toEqual(before);
   }, 60_000);

@@ -82,7 +82,10 @@ describe('the decision log', () => {
     const dir = newDir();
     const log = join(dir, 'env.jsonl');
     const env = { ...process.env, LOOPWATCH_DECISION_LOG: log };
-    await stuck('claude-code', 2, (p) => loopwatchAsync(['hook', '--state-dir', dir], JSON.stringify(p), env));
+    // the first hook call a `loopwatch hook` process with the variable in its environment; the others the
+    // same command in this process, the variable in the environment its io gives it (not this process's)
+    let n = 0;
+    await stuck('claude-code', 2, (p) => (n++ === 0 ? loopwatchAsync(['hook', '--state-dir', dir], JSON.stringify(p), env) : hookInProcess(['--state-dir', dir], p, { env })));
     expect(lines(log).map((l) => l.hook_event_name)).toEqual(['PreToolUse', 'PostToolUseFailure', 'PreToolUse', 'PostToolUseFailure']);
   }, 60_000);
 
@@ -103,12 +106,12 @@ describe('the decision log', () => {
     const log = join(dir, 'decisions.jsonl');
     writeFileSync(log, '');
     chmodSync(log, 0o644);
-    const first = await hook(['--state-dir', dir, '--log', log], beforePayload('claude-code', 's', STUCK, 'c1'));
+    const first = await hookInProcess(['--state-dir', dir, '--log', log], beforePayload('claude-code', 's', STUCK, 'c1'));
     expect([first.code, first.stdout]).toEqual([0, '']);
     expect(first.stderr).toMatch(/the decision log .*decisions\.jsonl could be read by others \(mode 0644\): made 0600/);
     expect(statSync(log).mode & 0o777).toBe(0o600);
     expect(lines(log)).toHaveLength(1);
-    const second = await hook(['--state-dir', dir, '--log', log], beforePayload('claude-code', 's', STUCK, 'c2'));
+    const second = await hookInProcess(['--state-dir', dir, '--log', log], beforePayload('claude-code', 's', STUCK, 'c2'));
     expect(second.stderr).toBe('');
     expect(lines(log)).toHaveLength(2);
   }, 60_000);
@@ -127,7 +130,7 @@ describe('the decision log', () => {
     const dir = newDir();
     const log = join(dir, 'decisions.jsonl');
     spoil(log, dir);
-    const r = await hook(['--state-dir', dir, '--log', log], beforePayload('claude-code', 's', STUCK, 'c1'));
+    const r = await hookInProcess(['--state-dir', dir, '--log', log], beforePayload('claude-code', 's', STUCK, 'c1'));
     expect([r.code, r.stdout]).toEqual([0, '']);
     expect(r.stderr.split('\n')).toHaveLength(2);
     expect(r.stderr).toMatch(why);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { ServeServer } from '../src/serve/serve-server.js';
 import { LoopDetector } from '../src/session/loop-detector.js';
-import { hook, proposeAction } from './helpers/hook-payloads.js';
+import { processesFirst, proposeAction } from './helpers/hook-payloads.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
 const dir = tempFolder('hook-declined-prompt');
@@ -45,8 +45,9 @@ async function declinedThenAskedAgain(send: Send, session: string): Promise<stri
 
 describe('a call declined at the agent\'s own prompt, then a new prompt', () => {
   it('should judge the call asked for again afresh, through the hook', async () => {
+    const run = processesFirst(1); // the first hook call a process, the rest in this process on the same state
     const send: Send = async (p) => {
-      const r = await hook(['--agent', 'claude-code', '--state-dir', dir, '--config', config], { ...base, ...p });
+      const r = await run(['--agent', 'claude-code', '--state-dir', dir, '--config', config], { ...base, ...p });
       expect(r.stderr).toBe('');
       return r.stdout;
     };
@@ -60,8 +61,9 @@ describe('a call declined at the agent\'s own prompt, then a new prompt', () => 
       const shell = agent === 'gemini' ? { tool_name: 'run_shell_command', tool_input: { command: 'make release' } } : { tool_name: 'Bash', tool_input: { command: 'make release' } };
       const result = agent === 'gemini' ? { llmContent: 'Output: make: *** [release] Error 1\nExit Code: 2' } : 'Exit code: 2\nWall time: 0.1 seconds\nOutput:\nmake: *** [release] Error 1\n';
       const before = agent === 'gemini' ? 'BeforeTool' : 'PreToolUse';
+      const run = processesFirst(1); // each agent's first hook call a process, the rest in this process
       const send = async (p: Record<string, unknown>) => {
-        const r = await hook(['--agent', agent, '--state-dir', dir, '--config', config], { ...base, session_id: session, ...(agent === 'codex' ? { turn_id: 't1', model: 'gpt-5' } : {}), ...p });
+        const r = await run(['--agent', agent, '--state-dir', dir, '--config', config], { ...base, session_id: session, ...(agent === 'codex' ? { turn_id: 't1', model: 'gpt-5' } : {}), ...p });
         expect(r.stderr).toBe('');
         return proposeAction(agent, r.stdout);
       };

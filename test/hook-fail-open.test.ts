@@ -3,6 +3,10 @@
  * not the session's, an unreadable or huge payload, an unusable state directory, a misconfigured command)
  * the call is allowed and one line on stderr says why, secrets redacted; the session starts again where
  * its state could not be read. With --fail-closed such a call is denied instead.
+ *
+ * The hook call that meets each failure, the payload past the size read from standard input and the exit
+ * codes are hook processes (the entry, dist/hook/hook-main.cjs); the calls around them run the same command
+ * in this process on the same state files (helpers/hook-in-process.ts), ~9 processes a run of ~47 before.
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +15,7 @@ import { LoopDetector } from '../src/index.js';
 import { MAX_PAYLOAD_BYTES } from '../src/hooks/hook-payload.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { afterPayload, beforePayload, fixture, hook } from './helpers/hook-payloads.js';
+import { hookInProcess } from './helpers/hook-in-process.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
@@ -20,10 +25,10 @@ function newDir(): string {
   return tempFolder('hook-failopen');
 }
 
-/** One call proposed and recorded in `session` (Claude Code payloads). */
+/** One call proposed and recorded in `session` (Claude Code payloads), the hooks in this process. */
 async function oneCall(dir: string, session: string, id: string, extra: readonly string[] = []): Promise<string> {
-  const b = await hook(['--state-dir', dir, ...extra], beforePayload('claude-code', session, CALL, id));
-  const a = await hook(['--state-dir', dir, ...extra], afterPayload('claude-code', session, CALL, id));
+  const b = await hookInProcess(['--state-dir', dir, ...extra], beforePayload('claude-code', session, CALL, id));
+  const a = await hookInProcess(['--state-dir', dir, ...extra], afterPayload('claude-code', session, CALL, id));
   expect([b.code, a.code]).toEqual([0, 0]);
   return b.stderr + a.stderr;
 }
@@ -61,7 +66,7 @@ describe('a state file that is not the session\'s', () => {
     expect(oneLine(r.stderr)).toMatch(why);
     expect(r.stderr).toMatch(/it was set aside and the session starts again/);
     expect(existsSync(f.path.replace(/\.lwhook$/, '.bad'))).toBe(true);
-    expect(await hook(['--state-dir', dir], afterPayload('claude-code', 's', CALL, 'c2'))).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await hookInProcess(['--state-dir', dir], afterPayload('claude-code', 's', CALL, 'c2'))).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(checksOf(dir, 's')).toBe(1);
   }, 60_000);
 
@@ -81,7 +86,7 @@ describe('a payload loopwatch cannot read', () => {
     ['without an event name', JSON.stringify({ session_id: 's', tool_name: 'Bash' }), /hook_event_name must be a non-empty string, received undefined/],
     ['without a session', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash' }), /session_id must be a string of 1 to 512 characters, received undefined/],
   ])('should allow the call and say why in one line: %s', async (_name, payload, why) => {
-    const r = await hook(['--state-dir', newDir()], payload);
+    const r = await hookInProcess(['--state-dir', newDir()], payload);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(oneLine(r.stderr)).toMatch(why);
@@ -90,7 +95,7 @@ describe('a payload loopwatch cannot read', () => {
 
   it('should redact secrets from what it prints about a payload', async () => {
     const secret = 'sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-    const r = await hook(['--state-dir', newDir()], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: `${secret}${'x'.repeat(2000)}` }));
+    const r = await hookInProcess(['--state-dir', newDir()], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: `${secret}${'x'.repeat(2000)}` }));
     expect(r.code).toBe(0);
     expect(oneLine(r.stderr)).toMatch(/tool_name must be a string of 1 to 1024 characters, received "/);
     expect(r.stderr).not.toContain('ABCDEFGHIJKLMNOP');
@@ -105,12 +110,12 @@ describe('a payload loopwatch cannot read', () => {
 
   it('should say nothing about events that are not about tool calls', async () => {
     for (const event of ['UserPromptSubmit', 'Stop', 'SessionStart', 'BeforeModel']) {
-      expect(await hook(['--state-dir', newDir()], { session_id: 's', hook_event_name: event, prompt: 'hi' })).toEqual({ code: 0, stdout: '', stderr: '' });
+      expect(await hookInProcess(['--state-dir', newDir()], { session_id: 's', hook_event_name: event, prompt: 'hi' })).toEqual({ code: 0, stdout: '', stderr: '' });
     }
   });
 
   it('should name both agents when --agent does not match the payload', async () => {
-    const r = await hook(['--agent', 'codex', '--state-dir', newDir()], fixture('gemini', 'before.json'));
+    const r = await hookInProcess(['--agent', 'codex', '--state-dir', newDir()], fixture('gemini', 'before.json'));
     expect(r.code).toBe(0);
     expect(oneLine(r.stderr)).toMatch(/--agent codex, but hook_event_name "BeforeTool" is a Gemini CLI event \(Codex CLI sends PreToolUse, PostToolUse\)/);
   });
@@ -124,13 +129,13 @@ describe('a state directory that cannot be used', () => {
     expect(open.code).toBe(0);
     expect(open.stdout).toBe('');
     expect(oneLine(open.stderr)).toMatch(/^loopwatch hook: Claude Code: the session's state cannot be kept in .*not-a-directory \(cannot .*\); .*the call is allowed without a loop check\n$/);
-    const closed = await hook(['--state-dir', file, '--fail-closed'], beforePayload('claude-code', 's', CALL, 'c1'));
+    const closed = await hookInProcess(['--state-dir', file, '--fail-closed'], beforePayload('claude-code', 's', CALL, 'c1'));
     expect(closed.code).toBe(0);
     expect(JSON.parse(closed.stdout)).toEqual({
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^\[loopwatch\] The loop check failed \(.*\), and loopwatch is set to fail closed: this call was not run\.$/) },
     });
     expect(oneLine(closed.stderr)).toMatch(/the call is denied \(--fail-closed\)\n$/);
-    const after = await hook(['--state-dir', file, '--fail-closed'], afterPayload('claude-code', 's', CALL, 'c1'));
+    const after = await hookInProcess(['--state-dir', file, '--fail-closed'], afterPayload('claude-code', 's', CALL, 'c1'));
     expect(after.stdout).toBe('');
     expect(oneLine(after.stderr)).toMatch(/the call is allowed without a loop check/);
   });
@@ -150,7 +155,7 @@ describe('a hook command with a bad flag', () => {
     const r = await hook(['--agnet', 'codex'], beforePayload('claude-code', 's', CALL, 'c1'));
     expect(r.code).toBe(1);
     expect(oneLine(r.stderr)).toMatch(/unknown flag --agnet \(did you mean --agent\?\); the call is allowed without a loop check/);
-    const bad = await hook(['--agent', 'cursor'], beforePayload('claude-code', 's', CALL, 'c1'));
+    const bad = await hookInProcess(['--agent', 'cursor'], beforePayload('claude-code', 's', CALL, 'c1'));
     expect(bad.code).toBe(1);
     expect(oneLine(bad.stderr)).toMatch(/--agent must be one of claude-code, codex, gemini, received "cursor"/);
     expect((await hook(['--agnet', 'codex', '--fail-closed'], '{}')).code).toBe(2);

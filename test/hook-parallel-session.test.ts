@@ -7,13 +7,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import type { HookStatus } from '../src/hooks/hook-status.js';
 import { SessionFile } from '../src/hooks/session-file.js';
 import { LOCK_WAIT_MS } from '../src/hooks/state-lock.js';
-import { CLI, type CliRun, loopwatch } from './helpers/cli.js';
+import { CLI, type CliRun } from './helpers/cli.js';
+import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
 import { afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
 import { tempFolder } from './helpers/temp-folder.js';
@@ -34,6 +35,9 @@ function expectQuiet(runs: readonly CliRun[]): void {
 }
 
 describe('ten hook processes of one session at once', () => {
+  // hook status runs in this process: its modules loaded outside the cases' clocks (helpers/hook-in-process.ts)
+  beforeAll(loadHookVerbs, 180_000);
+
   it.each(['claude-code', 'gemini'] as const)('should count every call exactly once (%s payloads)', async (agent) => {
     const dir = tempFolder('hook-parallel');
     const args = ['--agent', agent, '--state-dir', dir];
@@ -58,14 +62,15 @@ describe('ten hook processes of one session at once', () => {
       const after = await Promise.all(many.map((c, i) => hook(args, afterPayload('claude-code', 'wide', c, `toolu_${i}`))));
       const told = (runs: readonly CliRun[]): number => runs.filter((r) => /stayed locked by another hook; the call is allowed without a loop check\n$/.test(r.stderr)).length;
       for (const r of [...before, ...after]) expect([r.code, r.stderr === '' || told([r]) === 1]).toEqual([0, true]);
-      const status = loopwatch(['hook', 'status', '--state-dir', dir, '--session', 'wide', '--json']);
+      // the hooks are processes (their locks between processes are the point); status reads their files here
+      const status = await hookVerbInProcess(['status', '--state-dir', dir, '--session', 'wide', '--json']);
       const [s] = (JSON.parse(status.stdout) as HookStatus).sessions;
       // every call was counted in, and is either checked or counted as not checked, as its hook said
       expect(s!.calls).toEqual({ proposals: 30, checked: 30 - told(before), records: 30, recorded: 30 - told(after) });
       expect([s!.unchecked, s!.dropped]).toEqual([told(before), told(after)]);
       // what was checked is in the state: no decision lost between the lock holders
       expect([s!.notes!.proposals, s!.notes!.records]).toEqual([30 - told(before), 30 - told(after)]);
-      const text = loopwatch(['hook', 'status', '--state-dir', dir]).stdout;
+      const text = (await hookVerbInProcess(['status', '--state-dir', dir])).stdout;
       expect(text).toContain(`calls:     30 before they ran (${told(before)} not checked), 30 after (${told(after)} not recorded)`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -93,7 +98,7 @@ describe('ten hook processes of one session at once', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^loopwatch hook: Claude Code: Error: the state of session "held" stayed locked by another hook; the call is allowed without a loop check\n$/);
-    const [s] = (JSON.parse(loopwatch(['hook', 'status', '--state-dir', dir, '--json']).stdout) as HookStatus).sessions;
+    const [s] = (JSON.parse((await hookVerbInProcess(['status', '--state-dir', dir, '--json'])).stdout) as HookStatus).sessions;
     expect([s!.calls, s!.unchecked]).toEqual([{ proposals: 1, checked: 0, records: 0, recorded: 0 }, 1]);
   }, 60_000);
 
@@ -108,7 +113,7 @@ describe('ten hook processes of one session at once', () => {
       for (let i = 0; i < 200 && !existsSync(file.callsPath); i++) await new Promise((r) => setTimeout(r, 50));
       child.kill('SIGKILL');
       await new Promise((r) => child.once('close', r));
-      const [s] = (JSON.parse(loopwatch(['hook', 'status', '--state-dir', dir, '--json']).stdout) as HookStatus).sessions;
+      const [s] = (JSON.parse((await hookVerbInProcess(['status', '--state-dir', dir, '--json'])).stdout) as HookStatus).sessions;
       expect([s!.calls, s!.unchecked]).toEqual([{ proposals: 1, checked: 0, records: 0, recorded: 0 }, 1]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

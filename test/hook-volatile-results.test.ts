@@ -24,14 +24,15 @@ const dir = tempFolder('hook-volatile');
 
 /**
  * Proposes one call five times in a session, each run recorded with `after(i)`; the actions it got. The
- * first and the fifth (the stop) through hook processes, the others through the hook command in this
- * process (a hook process is ~0.1 CPU-s, this ~3 ms).
+ * first run's two hooks through hook processes, the others through the hook command in this process on the
+ * same state files (a hook process is ~0.1 CPU-s, this ~3 ms; what is checked is the reading of the results,
+ * the same in both).
  */
 async function repeat(agent: AgentName, session: string, before: Record<string, unknown>, after: (i: number) => Record<string, unknown>): Promise<string[]> {
   const actions: string[] = [];
   for (let i = 0; i < 5; i++) {
     const id = agent === 'gemini' ? {} : { tool_use_id: `toolu_${session}_${i}` };
-    const run = i === 0 || i === 4 ? hook : hookInProcess;
+    const run = i === 0 ? hook : hookInProcess;
     const b = await run(['--agent', agent, '--state-dir', dir], { ...before, session_id: session, ...id });
     expect(b.stderr).toBe('');
     const action = proposeAction(agent, b.stdout);
@@ -159,8 +160,10 @@ describe('Gemini CLI shell results without their process group id', () => {
 
   it('should never deny npm test after each distinct edit, the failures going down', async () => {
     const actions: string[] = [];
+    let calls = 0;
     const run = async (payload: Record<string, unknown>): Promise<string> => {
-      const r = await hook(['--agent', 'gemini', '--state-dir', dir], { ...payload, session_id: 'gm-progress' });
+      // the first hook call a process, the rest in this process (the same state files)
+      const r = await (calls++ === 0 ? hook : hookInProcess)(['--agent', 'gemini', '--state-dir', dir], { ...payload, session_id: 'gm-progress' });
       expect(r.stderr).toBe('');
       return r.stdout;
     };

@@ -34,6 +34,13 @@ describe('loopwatch\'s state home', () => {
     for (const relative of ['state', './state', '../state', 'a/b']) expect(folders(relative)).toEqual(under(fallback));
   });
 
+  it('should take the home folder from the environment it is given, os.homedir() without HOME', () => {
+    // a command run with another environment than the process's (a test's, through its io) gets that HOME
+    expect(loopwatchStateHome({ HOME: '/home/other' })).toBe('/home/other/.local/state/loopwatch');
+    expect(hookStateDir(undefined, { HOME: '/home/other' })).toBe('/home/other/.local/state/loopwatch/hooks');
+    expect(loopwatchStateHome({ HOME: '' })).toBe(fallback);
+  });
+
   it('should still take the hooks\' --state-dir and $LOOPWATCH_STATE_DIR first', () => {
     expect(hookStateDir('/x/flag', { LOOPWATCH_STATE_DIR: '/x/env', XDG_STATE_HOME: '/x/xdg' })).toBe('/x/flag');
     expect(hookStateDir(undefined, { LOOPWATCH_STATE_DIR: '/x/env', XDG_STATE_HOME: '/x/xdg' })).toBe('/x/env');

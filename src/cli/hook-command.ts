@@ -72,9 +72,9 @@ export async function hookCommand(args: readonly string[], io: HookIo): Promise<
   try {
     const { values: v } = parseFlags(args, HOOK_FLAGS, false);
     agent = v.agent === undefined ? undefined : choiceFlag('--agent', stringOf(v, 'agent'), 'claude-code', AGENT_NAMES);
-    stateDir = hookStateDir(stringOf(v, 'state-dir'));
+    stateDir = hookStateDir(stringOf(v, 'state-dir'), io.env);
     agentVersion = stringOf(v, 'agent-version');
-    const logged = stringOf(v, 'log') ?? process.env[DECISION_LOG_ENV];
+    const logged = stringOf(v, 'log') ?? io.env[DECISION_LOG_ENV];
     log = logged === '' ? undefined : logged;
     const preset = stringOf(v, 'preset');
     const config = stringOf(v, 'config');
@@ -93,5 +93,5 @@ export async function hookCommand(args: readonly string[], io: HookIo): Promise<
   }
   const input = await io.readInput(MAX_PAYLOAD_BYTES);
   if (input === null) return write(io, unchecked(`the hook payload is larger than ${MAX_PAYLOAD_BYTES / (1024 * 1024)} MB`, { failClosed }, null));
-  return write(io, runHook(input, { agent, stateDir, failClosed, detection, log, ...(agentVersion === undefined ? {} : { agentVersion }) }));
+  return write(io, runHook(input, { agent, stateDir, failClosed, detection, log, env: io.env, ...(agentVersion === undefined ? {} : { agentVersion }) }));
 }

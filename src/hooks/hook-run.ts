@@ -60,6 +60,8 @@ export interface HookRunOptions {
   readonly agentVersion?: string;
   /** The decision log to append each decision to (decision-log.ts). @default none */
   readonly log?: string;
+  /** The environment the accepted allowlists' markers are found from (accepted-allowlists.ts: XDG_STATE_HOME, HOME). @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** What the hook process prints and returns. */
@@ -300,7 +302,7 @@ export function runHook(text: string | Uint8Array, options: HookRunOptions): Hoo
   const reached: Reached = { file: null };
   try {
     const tool = hook.call.phase === 'propose' || hook.call.phase === 'record';
-    const allowlist = tool ? projectAllowlist(payload.cwd, options.stateDir) : { rules: [] };
+    const allowlist = tool ? projectAllowlist(payload.cwd, options.stateDir, options.env) : { rules: [] };
     if (allowlist.notice !== undefined) notes.push(hookLine(allowlist.notice));
     const codec = hook.agent;
     const missed: MissedRecords | undefined = codec.missedRecords === undefined ? undefined : (waiting) => missedRecordsFor(codec, payload, hook.call, waiting);

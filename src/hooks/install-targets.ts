@@ -11,9 +11,9 @@
  *
  * Every file holds `{"hooks": {"<event>": [{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}]}}`.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentName } from './hook-agent.js';
+import { homeFolder } from './state-dir.js';
 
 /** Whose settings: the user's, or the project's (the current directory). */
 export type InstallScope = 'user' | 'project';
@@ -52,13 +52,9 @@ const TIMEOUT_S = 10;
 /** The most Codex lets a SessionEnd hook run (0.171 clamps a longer one, with a warning in `/hooks`). */
 const CODEX_SESSION_END_TIMEOUT_S = 3;
 
-function homeOf(env: NodeJS.ProcessEnv): string {
-  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
-}
-
 function dirOf(env: NodeJS.ProcessEnv, variable: string, fallback: string): string {
   const v = env[variable];
-  return v !== undefined && v !== '' ? v : join(homeOf(env), fallback);
+  return v !== undefined && v !== '' ? v : join(homeFolder(env), fallback);
 }
 
 /** The settings of `agent` for `scope` (`cwd`: the project's directory). */
@@ -79,7 +75,7 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
       };
     case 'gemini':
       return {
-        path: scope === 'user' ? join(homeOf(env), '.gemini', 'settings.json') : join(cwd, '.gemini', 'settings.json'),
+        path: scope === 'user' ? join(homeFolder(env), '.gemini', 'settings.json') : join(cwd, '.gemini', 'settings.json'),
         events: [{ event: 'BeforeTool', matcher: '*' }, { event: 'AfterTool', matcher: '*' }, { event: 'BeforeAgent' }, { event: 'SessionEnd' }],
         handler: (command) => ({ name: 'loopwatch', type: 'command', command, timeout: TIMEOUT_S * 1000, description: 'loop detection (loopwatch)' }),
       };

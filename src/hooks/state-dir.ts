@@ -16,7 +16,16 @@ import { isAbsolute, join } from 'node:path';
  */
 export function loopwatchStateHome(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_STATE_HOME;
-  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.local', 'state'), 'loopwatch');
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homeFolder(env), '.local', 'state'), 'loopwatch');
+}
+
+/**
+ * The user's home folder in `env`: its HOME when set and not empty, else `os.homedir()`. For `process.env`
+ * that is what `os.homedir()` alone returns (it reads HOME first); a command run with another environment (a
+ * test's, through its io: src/cli/command-context.ts) gets that environment's HOME.
+ */
+export function homeFolder(env: NodeJS.ProcessEnv): string {
+  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
 }
 
 /** The hooks' state directory for a `--state-dir` value (or none) and an environment. */

@@ -6,7 +6,9 @@
  * through many calls makes most of them here and keeps some through `hook()`, so the process entry (the
  * bundled command, its code cache, stdin, the exit code) still answers, reading and writing the same state
  * files. The state is in those files only (a hook keeps nothing between calls), so a call here sees what a
- * process would.
+ * process would. What a hook call reads of its environment (the default state folder: LOOPWATCH_STATE_DIR,
+ * XDG_STATE_HOME, HOME; LOOPWATCH_DECISION_LOG; the accepted allowlists' markers) comes through its io
+ * (citime18), so `place.env` stands for a hook process's environment.
  *
  * `hook install|uninstall|reset|status|trust` run here too ({@link hookVerbInProcess}): what they read of the
  * process (its environment, folder and script: src/cli/command-context.ts) comes through their io, so a test

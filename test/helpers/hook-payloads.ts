@@ -120,6 +120,17 @@ export function hook(args: readonly string[], payload: unknown): Promise<CliRun>
   return nodeAsync(HOOK_MAIN, args, typeof payload === 'string' ? payload : JSON.stringify(payload));
 }
 
+/**
+ * A hook runner for one session's calls: its first `processes` calls hook processes ({@link hook}: the
+ * entry, its stdin and exit code, as the agents run them), the rest the same command in this process on the
+ * same state files (helpers/hook-in-process.ts: ~3 ms a call against ~0.1 CPU-s a process). For a test whose
+ * point is what the hook decides, not the process it runs in.
+ */
+export function processesFirst(processes = 1): (args: readonly string[], payload: unknown) => Promise<CliRun> {
+  let n = 0;
+  return (args, payload) => (n++ < processes ? hook(args, payload) : hookInProcess(args, payload));
+}
+
 /** What one scripted call got through the hook: the proposal's action and reply, the record's reply. */
 export interface HookStep {
   readonly propose: LiveAction;
