@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_FOLDER_ENTRIES_ENV, folderEntries } from '../src/formats/folder-entries.js';
 import { folderSizeBound } from '../src/formats/folder-size-bound.js';
-import { listInputs } from '../src/formats/list-inputs.js';
 import { CLI, tempDir } from './helpers/cli.js';
+import { listed } from './helpers/listed-inputs.js';
 
 vi.mock('node:fs/promises', async (original) => {
   const real = await original<typeof import('node:fs/promises')>();
@@ -29,16 +29,6 @@ for (let f = 0; f < 20; f++) {
   for (let i = 0; i < 10; i++) writeFileSync(join(d, `s${i}.jsonl`), call);
 }
 
-/** The names listInputs gives for `path` with the cap `max`, and its issues as `file: message`. */
-async function listed(path: string, max: number): Promise<{ files: string[]; issues: string[] }> {
-  const files: string[] = [];
-  const issues: string[] = [];
-  for await (const x of listInputs(path, new Set(), { maxFolderEntries: max })) {
-    if (x.kind === 'file') files.push(x.name);
-    else if (x.kind === 'issue') issues.push(`${x.file}: ${x.message}`);
-  }
-  return { files, issues };
-}
 
 describe('the folder cap holds for a whole walk', () => {
   it('should stop a tree of folders each within the cap once the walk passes it, naming the root once', async () => {

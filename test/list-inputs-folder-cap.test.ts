@@ -11,8 +11,8 @@ import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_FOLDER_ENTRIES_ENV, folderEntries, folderEntriesCap } from '../src/formats/folder-entries.js';
-import { listInputs } from '../src/formats/list-inputs.js';
 import { CLI, tempDir } from './helpers/cli.js';
+import { listed } from './helpers/listed-inputs.js';
 
 const dir = tempDir();
 const big = join(dir, 'big');
@@ -26,16 +26,6 @@ const call = `${JSON.stringify({ session: 'x', tool: 'Bash', args: { command: 'l
 writeFileSync(join(dir, 'small', 'a.jsonl'), call);
 writeFileSync(join(big, 's000.jsonl'), call);
 
-/** What listInputs gives for `path` with the cap `max`: the names of the files, and the issues' messages. */
-async function listed(path: string, max: number): Promise<{ files: string[]; issues: string[] }> {
-  const files: string[] = [];
-  const issues: string[] = [];
-  for await (const x of listInputs(path, new Set(), { maxFolderEntries: max })) {
-    if (x.kind === 'file') files.push(x.name);
-    else if (x.kind === 'issue') issues.push(`${x.file}: ${x.message}`);
-  }
-  return { files, issues };
-}
 
 describe('a folder of more entries than the cap', () => {
   // hostile30: the cap is the walk's (the root's 2 folders count too), the folders after the one past it are not walked
