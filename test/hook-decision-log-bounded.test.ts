@@ -3,11 +3,12 @@
  * forever). A line that would take the log past its bound now moves it to FILE.1 (the name replaced, never
  * a link's target) and begins a new one, 0600, said on stderr; when FILE.1 cannot be replaced, no more
  * lines are written and that is said. The bound is lowered here through the function's parameter.
+ * hostile30: the bound was a constant; `LOOPWATCH_DECISION_LOG_MAX_BYTES` sets it (at least 1 MiB).
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_DECISION_LOG_BYTES, appendDecisionLine } from '../src/hooks/decision-log.js';
+import { DECISION_LOG_MAX_ENV, MAX_DECISION_LOG_BYTES, MIN_DECISION_LOG_BYTES, appendDecisionLine, decisionLogCap } from '../src/hooks/decision-log.js';
 import { tempDir } from './helpers/cli.js';
 
 const line = (i: number): string => `${JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', n: i })}\n`;
@@ -57,5 +58,27 @@ describe('the decision log bounded', () => {
     expect(readFileSync(victim, 'utf8')).toBe('');
     expect(existsSync(join(dir, 'log.1'))).toBe(false);
     expect(MAX_DECISION_LOG_BYTES).toBe(64 * 1024 * 1024);
+  });
+
+  it('should take its bound from LOOPWATCH_DECISION_LOG_MAX_BYTES, never under 1 MiB', () => {
+    expect(decisionLogCap({ [DECISION_LOG_MAX_ENV]: '16M' })).toBe(16 * 1024 * 1024);
+    expect(decisionLogCap({ [DECISION_LOG_MAX_ENV]: '2 GiB' })).toBe(2 * 1024 ** 3);
+    expect(decisionLogCap({ [DECISION_LOG_MAX_ENV]: '3000000' })).toBe(3_000_000);
+    expect(decisionLogCap({ [DECISION_LOG_MAX_ENV]: '100' })).toBe(MIN_DECISION_LOG_BYTES);
+    expect(decisionLogCap({ [DECISION_LOG_MAX_ENV]: 'lots' })).toBe(MAX_DECISION_LOG_BYTES);
+    expect(decisionLogCap({})).toBe(MAX_DECISION_LOG_BYTES);
+    const log = join(tempDir(), 'decisions.jsonl');
+    const big = (i: number): string => `${JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', n: i, pad: 'x'.repeat(200_000) })}\n`;
+    const before = process.env[DECISION_LOG_MAX_ENV];
+    process.env[DECISION_LOG_MAX_ENV] = '1M';
+    try {
+      for (let i = 0; i < 12; i++) appendDecisionLine(log, big(i));
+    } finally {
+      if (before === undefined) delete process.env[DECISION_LOG_MAX_ENV];
+      else process.env[DECISION_LOG_MAX_ENV] = before;
+    }
+    expect(statSync(log).size).toBeLessThanOrEqual(MIN_DECISION_LOG_BYTES);
+    expect(statSync(`${log}.1`).size).toBeLessThanOrEqual(MIN_DECISION_LOG_BYTES);
+    expect(statSync(`${log}.1`).size).toBeGreaterThan(800_000);
   });
 });

@@ -11,8 +11,8 @@ import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_FOLDER_ENTRIES_ENV, folderEntries, folderEntriesCap } from '../src/formats/folder-entries.js';
-import { listInputs } from '../src/formats/list-inputs.js';
 import { CLI, tempDir } from './helpers/cli.js';
+import { listed } from './helpers/listed-inputs.js';
 
 const dir = tempDir();
 const big = join(dir, 'big');
@@ -26,30 +26,21 @@ const call = `${JSON.stringify({ session: 'x', tool: 'Bash', args: { command: 'l
 writeFileSync(join(dir, 'small', 'a.jsonl'), call);
 writeFileSync(join(big, 's000.jsonl'), call);
 
-/** What listInputs gives for `path` with the cap `max`: the names of the files, and the issues' messages. */
-async function listed(path: string, max: number): Promise<{ files: string[]; issues: string[] }> {
-  const files: string[] = [];
-  const issues: string[] = [];
-  for await (const x of listInputs(path, new Set(), { maxFolderEntries: max })) {
-    if (x.kind === 'file') files.push(x.name);
-    else if (x.kind === 'issue') issues.push(`${x.file}: ${x.message}`);
-  }
-  return { files, issues };
-}
 
 describe('a folder of more entries than the cap', () => {
-  it('should read the first entries by name up to the cap and name the folder with the count left', async () => {
+  // hostile30: the cap is the walk's (the root's 2 folders count too), the folders after the one past it are not walked
+  it('should read the first entries by name up to the cap, name the walk with where it stopped, and walk no further', async () => {
     const r = await listed(dir, 100);
     const sorted = [...names].sort();
-    expect(r.files).toEqual([...sorted.slice(0, 100).map((n) => `big/${n}`), 'small/a.jsonl']);
+    expect(r.files).toEqual(sorted.slice(0, 98).map((n) => `big/${n}`));
     expect(r.issues).toHaveLength(1);
-    expect(r.issues[0]).toContain(`${big}: the folder holds 300 trace files and folders, more than the 100`);
-    expect(r.issues[0]).toContain('the other 200 not');
+    expect(r.issues[0]).toContain(`${dir}: the walk holds more than 100 trace files and folders`);
+    expect(r.issues[0]).toContain(`it stopped at ${big}, which holds 300 of them, of which the first 98 by name were read; the folders after it were not walked`);
     expect(r.issues[0]).toContain(MAX_FOLDER_ENTRIES_ENV);
   });
 
   it('should read every entry, with no issue, at the cap exactly, and not count other files', async () => {
-    const r = await listed(dir, 300);
+    const r = await listed(dir, 303);
     expect(r.files).toHaveLength(301);
     expect(r.issues).toEqual([]);
   });
@@ -72,7 +63,8 @@ describe('a folder of more entries than the cap', () => {
   it('should say so through the CLI, read the rest, and exit 2', () => {
     const r = spawnSync(process.execPath, [CLI, 'scan', dir, '--no-progress', '--workers', '0'], { encoding: 'utf8', env: { ...process.env, [MAX_FOLDER_ENTRIES_ENV]: '10' } });
     expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`${big}: skipped (read-error): the folder holds 300 trace files and folders, more than the 10 a walk reads of one folder`);
-    expect(r.stdout + r.stderr).toMatch(/2 calls|2 tool calls|calls: 2/);
+    expect(r.stderr).toContain(`${dir}: skipped (read-error): the walk holds more than 10 trace files and folders`);
+    // big/s000.jsonl, the first by name, is read; small/ (after big/) is not walked
+    expect(r.stdout + r.stderr).toMatch(/1 call|1 tool call|calls: 1/);
   });
 });

@@ -100,6 +100,7 @@ export function serveSettings(args: readonly string[]): ServeSettings {
       partitions: integerFlag('--partitions', stringOf(v, 'partitions'), DEFAULT_PARTITIONS, 1, 1024),
       snapshotEvery: integerFlag('--snapshot-every', stringOf(v, 'snapshot-every'), 100, 1, 1_000_000),
       leaseMs: integerFlag('--lease-ms', stringOf(v, 'lease-ms'), 5_000, 300, 600_000),
+      sessionMemory: integerFlag('--session-memory', stringOf(v, 'session-memory'), defaultSessionMemory(), 1 << 20),
       ...(workerId === undefined ? {} : { workerId }),
     },
     ...(metricsPort === undefined ? {} : { metrics: { port: integerFlag('--metrics-port', metricsPort, 0, 0, 65_535), ...tokenOf(v), defaultToken: v['token-file'] === undefined && v['no-token'] !== true } }),

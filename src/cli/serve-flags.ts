@@ -46,7 +46,7 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   {
     name: 'session-memory',
     value: 'BYTES',
-    mode: 'http',
+    mode: 'both',
     help: ['what the sessions may hold together (about 9 KB each, and their calls\' content); past it', 'the least recently used are dropped (default: a quarter of the heap limit, --max-old-space-size)'],
   },
   { name: 'max-sessions', value: 'N', mode: 'both', help: ['sessions held at once; the least recently used is dropped first (default: 100000)'] },

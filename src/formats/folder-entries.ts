@@ -17,11 +17,12 @@
  */
 import type { Dir, Dirent } from 'node:fs';
 import { opendir, readdir } from 'node:fs/promises';
+import { folderSizeBound } from './folder-size-bound.js';
 
 /**
- * Most entries of one folder a walk reads by default (trace files and folders; others are not counted): a
- * million, held in ~300 MB (a scan reads some 1,700 small files a second: a folder past this would take
- * ten minutes). `LOOPWATCH_MAX_FOLDER_ENTRIES` changes it.
+ * Most entries one walk reads by default (trace files and folders, over all its folders; others are not
+ * counted): a million, held in ~300 MB (a scan reads some 1,700 small files a second: a walk past this would
+ * take ten minutes). `LOOPWATCH_MAX_FOLDER_ENTRIES` changes it.
  */
 export const MAX_FOLDER_ENTRIES = 1_000_000;
 
@@ -81,17 +82,20 @@ async function eachEntry(dir: string, each: (e: Dirent) => void): Promise<void> 
  * The entries of `dir` that `keep` takes, at most `max` of them (the first by name), sorted. Throws the file
  * system's error when the folder cannot be opened or read on.
  *
- * The folder's entries are counted first (nothing held): when there are at most `max` of them, it is read
- * whole with `readdir`, whose names come sorted by byte (libuv sorts them in C: sorting a million names in
- * JavaScript took 4-7 s more on this machine), and sorted again by code unit (nearly in order already: 0.1
- * s). Only a larger folder goes through the heap.
+ * A folder holding at most `whole` entries in all is read whole with `readdir`, whose names come sorted by
+ * byte (libuv sorts them in C: sorting a million names in JavaScript took 4-7 s more, 12-14 s for names met
+ * in a random order at load ~15), then sorted again by code unit (nearly in order already: 0.1 s). When its
+ * size bounds its entries (folder-size-bound.ts: ext4, tmpfs, btrfs, XFS, ZFS) within `whole`, it is listed
+ * once; else it is counted first (nothing held), and only a folder past `whole` goes through the heap.
  */
-export async function folderEntries(dir: string, keep: (e: Dirent) => boolean, max: number): Promise<FolderEntries> {
+export async function folderEntries(dir: string, keep: (e: Dirent) => boolean, max: number, whole: number = max): Promise<FolderEntries> {
+  const bound = await folderSizeBound(dir);
   let all = 0;
-  await eachEntry(dir, () => all++);
-  if (all <= max) {
+  if (bound === null || bound > whole) await eachEntry(dir, () => all++);
+  if (all <= whole) {
     const kept = (await readdir(dir, { withFileTypes: true })).filter(keep);
-    if (kept.length <= max) return { entries: kept.sort(byName), seen: kept.length }; // else it grew meanwhile
+    // else it grew meanwhile, past what may be held whole
+    if (kept.length <= whole) return kept.length <= max ? { entries: kept.sort(byName), seen: kept.length } : { entries: kept.sort(byName).slice(0, max), seen: kept.length };
   }
   const held: Dirent[] = [];
   let heaped = false;
@@ -107,7 +111,7 @@ export async function folderEntries(dir: string, keep: (e: Dirent) => boolean, m
       for (let i = (held.length >> 1) - 1; i >= 0; i--) siftDown(held, i);
       heaped = true;
     }
-    if (byName(e, held[0]!) < 0) {
+    if (max > 0 && byName(e, held[0]!) < 0) {
       held[0] = e;
       siftDown(held, 0);
     }

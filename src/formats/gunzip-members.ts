@@ -44,18 +44,26 @@ const crc32: ((data: Uint8Array, value?: number) => number) | undefined = (zlib 
 /** The compressed bytes, with room to give back what a member did not use. */
 class ByteQueue {
   private head: Uint8Array[] = [];
+  /** Bytes handed out and not given back: where the readers are in the compressed data. */
+  taken = 0;
   constructor(private readonly it: AsyncIterator<Uint8Array>) {}
 
   /** The next chunk (given-back bytes first), or null at the end. */
   async next(): Promise<Uint8Array | null> {
     const h = this.head.shift();
-    if (h !== undefined) return h;
+    if (h !== undefined) {
+      this.taken += h.length;
+      return h;
+    }
     const r = await this.it.next();
-    return r.done === true ? null : r.value;
+    if (r.done === true) return null;
+    this.taken += r.value.length;
+    return r.value;
   }
 
   /** Puts bytes back in front. */
   unshift(bytes: Uint8Array): void {
+    this.taken -= bytes.length;
     if (bytes.length > 0) this.head.unshift(bytes);
   }
 
@@ -111,10 +119,16 @@ async function readHeader(q: ByteQueue): Promise<boolean> {
   return true;
 }
 
-/** Inflates one member's deflate data, yielding its bytes; gives back to `q` what follows the data. */
-async function* inflateMember(q: ByteQueue, check: { crc: number; size: number }): AsyncGenerator<Uint8Array> {
+/**
+ * Inflates one member's deflate data, yielding its bytes; gives back to `q` what follows the data. Before
+ * each chunk is yielded, `check.used` is set to the deflate bytes the inflater had consumed when it made it
+ * (its `bytesWritten`, counted as it consumes input, not as input is written to it).
+ */
+async function* inflateMember(q: ByteQueue, check: { crc: number; size: number; used: number }): AsyncGenerator<Uint8Array> {
   const inf = zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK });
   const out: Uint8Array[] = [];
+  // for each chunk in `out`, the bytes consumed when it was made
+  const usedAt: number[] = [];
   let queued = 0;
   // set from the inflater's events (an object, so the checks below are not narrowed away)
   const state: { ended: boolean; failure: { error: unknown } | null } = { ended: false, failure: null };
@@ -126,6 +140,7 @@ async function* inflateMember(q: ByteQueue, check: { crc: number; size: number }
   };
   inf.on('data', (c: Buffer) => {
     out.push(c);
+    usedAt.push(inf.bytesWritten);
     queued += c.length;
     if (queued >= HIGH_WATER) inf.pause();
     notify();
@@ -170,6 +185,7 @@ async function* inflateMember(q: ByteQueue, check: { crc: number; size: number }
     for (;;) {
       const c = out.shift();
       if (c !== undefined) {
+        check.used = usedAt.shift() ?? inf.bytesWritten;
         queued -= c.length;
         if (queued < HIGH_WATER && inf.isPaused()) inf.resume();
         if (crc32 !== undefined) check.crc = crc32(c, check.crc);
@@ -216,25 +232,18 @@ export async function* gunzipMembers(source: AsyncIterable<Uint8Array>, limits: 
   const maxRatio = limits.maxRatio ?? inflateRatioCap();
   const floor = limits.floorBytes ?? INFLATE_RATIO_FLOOR_BYTES;
   const sourceIt = source[Symbol.asyncIterator]();
-  let compressed = 0;
   let inflated = 0;
-  // counts the compressed bytes read (those read ahead of the inflater too: the ratio is judged leniently)
-  const it: AsyncIterator<Uint8Array> = {
-    next: async () => {
-      const r = await sourceIt.next();
-      if (r.done !== true) compressed += r.value.length;
-      return r;
-    },
-    return: async (v?: unknown) => (sourceIt.return === undefined ? { done: true, value: v } : sourceIt.return(v)),
-  };
-  const q = new ByteQueue(it);
+  const q = new ByteQueue(sourceIt);
   try {
     let members = 0;
     while (await readHeader(q)) {
-      const check = { crc: 0, size: 0 };
+      const check = { crc: 0, size: 0, used: 0 };
+      // judged on the compressed bytes that made the bytes so far: those before the member's data (earlier
+      // members, this header), and the data the inflater had consumed (not what was read ahead of it)
+      const start = q.taken;
       for await (const c of inflateMember(q, check)) {
         inflated += c.length;
-        checkInflateRatio(compressed, inflated, maxRatio, floor);
+        checkInflateRatio(start + check.used, inflated, maxRatio, floor);
         yield c;
       }
       const trailer = await q.take(8);
@@ -253,6 +262,6 @@ export async function* gunzipMembers(source: AsyncIterable<Uint8Array>, limits: 
     }
     if (junk) throw new TrailingBytesError(bytes);
   } finally {
-    await it.return?.();
+    await sourceIt.return?.();
   }
 }

@@ -16,12 +16,13 @@ import { lstat, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { undecodedEntries } from './byte-names.js';
 import { EVENTS_FOLDER, EVENT_COMPANIONS, eventFileNames } from './event-folders.js';
-import { folderEntries, folderEntriesCap, MAX_FOLDER_ENTRIES_ENV } from './folder-entries.js';
+import { folderEntries, folderEntriesCap } from './folder-entries.js';
 import { HARBOR_JOB_FILES, HARBOR_MARKERS, harborFolder, harborNote } from './harbor-layout.js';
 import { INSPECT_COMPANIONS, INSPECT_FOLDER_NOTE, isInspectLogFolder } from './inspect-log-folder.js';
 import { SWE_BENCH_PREDS, SWE_BENCH_RUN_NOTE, isSweBenchRunFolder } from './swe-bench-run-folder.js';
 import type { InputName } from './format-reader.js';
 import { entryKind } from './regular-file.js';
+import { WalkBudget } from './walk-budget.js';
 import { STDIN_NAME, type TraceIssue, type TraceNote, issue } from './trace-record.js';
 
 /** Names of the files a folder scan reads: `.jsonl`, `.ndjson`, `.json`, `.traj` or `.eval` (Inspect AI's zip logs), each optionally `.gz` (read), or `.zst` / `.xz` (opened only to be reported as compressed so: compressed-head.ts). */
@@ -43,9 +44,9 @@ export type InputSource = (InputName & { readonly kind: 'file' }) | (InputName &
  */
 const usable = (e: Dirent): boolean => e.isDirectory() || TRACE_FILE.test(e.name) || HARBOR_MARKERS.has(e.name) || e.name.includes('\ufffd');
 
-/** How a walk reads: the most entries of one folder it holds. */
+/** How a walk reads: the most entries it holds. */
 export interface ListOptions {
-  /** Most usable entries of one folder read (the first by name); past it, one issue names the folder. @default {@link folderEntriesCap}() */
+  /** Most usable entries one walk lists, over all its folders (walk-budget.ts); past it, one issue names the walk's root. @default {@link folderEntriesCap}() */
   readonly maxFolderEntries?: number;
 }
 
@@ -71,7 +72,7 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
     const code = (e as NodeJS.ErrnoException).code;
     return yield issue(code === 'ENOENT' || code === 'ENOTDIR' ? 'missing-input' : 'read-error', path, 0, `cannot read the path: ${fsReason(e)}${code === 'ENOENT' && path.includes('\ufffd') ? ARGV_UNDECODED : ''}`);
   }
-  if (target.isDirectory()) return yield* walk(path, '', ignore, max);
+  if (target.isDirectory()) return yield* walk(path, '', ignore, new WalkBudget(path, max));
   // a FIFO named on the command line is a stream the user chose (`<(zcat runs.gz)`), read as standard input is
   if (target.isFIFO()) return yield { kind: 'fifo', file: path, name: basename(path) };
   // a device, FIFO or socket given as a path (or linked to) is never opened: /dev/zero was read for ever
@@ -80,17 +81,19 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
 }
 
 /** `walk`'s notes are said once: below a Harbor job, its trials are not noted again. */
-async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, max: number, inHarborJob = false): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
+async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, budget: WalkBudget, inHarborJob = false): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
+  // past the cap, nothing more is listed (the folder where it ran out was said, once)
+  if (budget.spent) return;
   let read: Dirent[];
   try {
-    const listed = await folderEntries(dir, usable, max);
+    const listed = await folderEntries(dir, usable, budget.left, budget.cap);
     read = listed.entries;
-    if (listed.seen > read.length) yield issue('read-error', dir, 0, tooManyEntries(listed.seen, read.length));
+    if (budget.take(dir, listed.seen, read.length)) yield issue('read-error', budget.root, 0, budget.overMessage());
   } catch (e) {
     return yield issue('read-error', dir, 0, `cannot read the folder: ${fsReason(e)}`);
   }
   // a name that is not UTF-8 names no file as text: said as such (its bad bytes as \xNN), never opened
-  const { kept: entries, undecoded } = await undecodedEntries(dir, read, max);
+  const { kept: entries, undecoded } = await undecodedEntries(dir, read, budget.left);
   for (const u of undecoded) {
     if (u.isDirectory) yield issue('read-error', join(dir, u.shown), 0, `the folder's name is not valid UTF-8 (shown with those bytes as \\xNN); not walked: rename it to scan it`);
     else if (TRACE_FILE.test(u.shown)) yield issue('read-error', join(dir, u.shown), 0, `the file's name is not valid UTF-8 (shown with those bytes as \\xNN); not read: rename it to scan it`);
@@ -100,12 +103,12 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, max:
   if (events !== null) return yield { kind: 'parts', file: dir, name: basename(dirname(resolve(dir))), parts: events.map((n) => join(dir, n)) };
   const harbor = await harborFolder(dir, entries);
   if (harbor !== null && !inHarborJob) yield { kind: 'note', file: dir, line: 0, message: harborNote(harbor.kind) };
-  if (harbor?.kind === 'trial') return yield* trialInputs(dir, rel, ignore, max, harbor.trajectories, harbor.agentFolders);
+  if (harbor?.kind === 'trial') return yield* trialInputs(dir, rel, ignore, budget, harbor.trajectories, harbor.agentFolders);
   const inspect = isInspectLogFolder(entries);
   if (inspect) yield { kind: 'note', file: dir, line: 0, message: INSPECT_FOLDER_NOTE };
   const sweBenchRun = await isSweBenchRunFolder(dir, entries);
   if (sweBenchRun) yield { kind: 'note', file: dir, line: 0, message: SWE_BENCH_RUN_NOTE };
-  const besideEvents = entries.some((e) => e.isDirectory() && e.name === EVENTS_FOLDER) && (await holdsEvents(join(dir, EVENTS_FOLDER), max));
+  const besideEvents = entries.some((e) => e.isDirectory() && e.name === EVENTS_FOLDER) && (await holdsEvents(join(dir, EVENTS_FOLDER), budget.left));
   for (const e of entries) {
     if (besideEvents && EVENT_COMPANIONS.has(e.name)) continue;
     if (harbor !== null && HARBOR_JOB_FILES.has(e.name)) continue;
@@ -114,7 +117,7 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, max:
     const file = join(dir, e.name);
     const name = rel === '' ? e.name : `${rel}/${e.name}`;
     if (e.isDirectory()) {
-      yield* walk(file, name, ignore, max, inHarborJob || harbor !== null);
+      yield* walk(file, name, ignore, budget, inHarborJob || harbor !== null);
       continue;
     }
     if (!TRACE_FILE.test(e.name) || ignore.has(file)) continue;
@@ -139,13 +142,13 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, max:
 }
 
 /** The inputs of a Harbor trial folder: its trajectories, else its agent folders walked. */
-async function* trialInputs(dir: string, rel: string, ignore: ReadonlySet<string>, max: number, trajectories: readonly string[], agentFolders: readonly string[]): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
+async function* trialInputs(dir: string, rel: string, ignore: ReadonlySet<string>, budget: WalkBudget, trajectories: readonly string[], agentFolders: readonly string[]): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
   const below = (p: string): string => (rel === '' ? p : `${rel}/${p}`);
   for (const t of trajectories) {
     const file = join(dir, t);
     if (!ignore.has(file)) yield { kind: 'file', file, name: below(t) };
   }
-  if (trajectories.length === 0) for (const a of agentFolders) yield* walk(join(dir, a), below(a), ignore, max, true);
+  if (trajectories.length === 0) for (const a of agentFolders) yield* walk(join(dir, a), below(a), ignore, budget, true);
 }
 
 /** "a link to something " when `path` is a symbolic link, else "" (its target's kind is said after it). */
@@ -164,9 +167,4 @@ async function holdsEvents(dir: string, max: number): Promise<boolean> {
   } catch {
     return false; // walking it reports why
   }
-}
-
-/** Said of a folder holding more usable entries than the cap: how many were read, how many not, and how to go on. */
-function tooManyEntries(seen: number, read: number): string {
-  return `the folder holds ${seen} trace files and folders, more than the ${read} a walk reads of one folder (held in memory to be sorted): the first ${read} by name were read, the other ${seen - read} not; move some of them to another folder, or raise the cap with ${MAX_FOLDER_ENTRIES_ENV}=N`;
 }

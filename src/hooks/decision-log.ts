@@ -24,7 +24,7 @@
  * written only when it is a regular file of the user's that others cannot write (not a symbolic link). One
  * that others can read (made earlier with the umask's 0644, `touch`) is made 0600 before the line is
  * written, said once: it holds the session's commands. A log that a line would take past
- * {@link MAX_DECISION_LOG_BYTES} is renamed to `FILE.1` (replacing the one before: the name itself, never
+ * {@link decisionLogCap} (64 MiB, or `LOOPWATCH_DECISION_LOG_MAX_BYTES`, at least 1 MiB) is renamed to `FILE.1` (replacing the one before: the name itself, never
  * what a link planted there points to) and a new one begun, said on stderr: a looping agent's log holds at
  * most two files' worth.
  */
@@ -39,8 +39,24 @@ import { O_NOFOLLOW, modeText, notPrivate, userId } from './private-path.js';
 
 /** The environment variable naming the decision log (when `--log` is not given). */
 export const DECISION_LOG_ENV = 'LOOPWATCH_DECISION_LOG';
-/** Largest decision log, in bytes (64 MiB): a line that would take it past this moves it to `FILE.1` first. */
+/** Largest decision log by default, in bytes (64 MiB): a line that would take it past this moves it to `FILE.1` first. */
 export const MAX_DECISION_LOG_BYTES = 64 * 1024 * 1024;
+/** The environment variable that sets the largest decision log: bytes, or with `K`, `M` or `G` (KiB, MiB, GiB). */
+export const DECISION_LOG_MAX_ENV = 'LOOPWATCH_DECISION_LOG_MAX_BYTES';
+/** Least largest decision log (1 MiB): a smaller setting is taken as this, so a line of {@link MAX_LOG_LINE} always fits. */
+export const MIN_DECISION_LOG_BYTES = 1024 * 1024;
+
+const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/**
+ * The largest decision log in force: `LOOPWATCH_DECISION_LOG_MAX_BYTES` (`50000000`, `16M`, `2G`), at least
+ * {@link MIN_DECISION_LOG_BYTES}; {@link MAX_DECISION_LOG_BYTES} when unset or not such a size.
+ */
+export function decisionLogCap(env: NodeJS.ProcessEnv = process.env): number {
+  const m = /^([0-9]{1,15})\s*([kmg]?)i?b?$/i.exec(env[DECISION_LOG_MAX_ENV]?.trim() ?? '');
+  if (m === null) return MAX_DECISION_LOG_BYTES;
+  return Math.max(MIN_DECISION_LOG_BYTES, Number(m[1]) * (UNITS[(m[2] ?? '').toLowerCase()] ?? 1));
+}
 /** A line longer than this (characters) logs its call's input and outcome as a note of their size instead. */
 export const MAX_LOG_LINE = 256 * 1024;
 
@@ -165,7 +181,7 @@ function stillNames(path: string, st: Stats): boolean {
  * Appends `line` to the log at `path`, first moving a log it would take past `maxBytes` to `path.1`; returns
  * why it could not, or that the file was made private or moved aside (for one line on stderr), or null.
  */
-export function appendDecisionLine(path: string, line: string, maxBytes: number = MAX_DECISION_LOG_BYTES): string | null {
+export function appendDecisionLine(path: string, line: string, maxBytes: number = decisionLogCap()): string | null {
   let fd = openLog(path);
   if (typeof fd === 'string') return fd;
   const said: string[] = [];

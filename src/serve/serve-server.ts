@@ -84,6 +84,8 @@ export class ServeServer {
   private readonly hosts: AllowedHosts;
   private readonly startedAt = Date.now();
   private inFlight = 0;
+  /** Requests in flight whose bodies were not all received when last looked at (they hold no slot: {@link busy}). */
+  private readonly receiving = new Set<IncomingMessage>();
   private readonly drain: ConnectionDrain;
   private stopping = false;
   private stopped: Promise<StopReport> | undefined;
@@ -273,6 +275,12 @@ export class ServeServer {
     };
   }
 
+  /** Requests in flight that hold a slot: those whose bodies were all received (each is looked at until it has been). */
+  private busy(): number {
+    for (const r of this.receiving) if (r.complete) this.receiving.delete(r);
+    return this.inFlight - this.receiving.size;
+  }
+
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const t0 = performance.now();
     this.drain.track(req.socket, res);
@@ -293,15 +301,23 @@ export class ServeServer {
     // `/healthz` (the open path) reads no body and holds nothing: it is neither counted as in flight (it said
     // `inFlight: 1` of an idle server) nor refused when every slot is taken (slow clients that fill them made
     // a load balancer's probe see a dead server: 503 `overloaded`)
-    if (!open && this.inFlight >= this.options.maxInFlight) {
-      return refuse(new HttpRefusal(503, 'overloaded', `${this.inFlight} requests are in flight (the limit); retry after the time in Retry-After`, undefined, { 'retry-after': '1', connection: 'close' }));
+    // hostile30: a request still receiving its body holds no slot (256 clients sending a byte a second held
+    // every slot for the request timeout: every other caller got 503); its bytes are bounded by the body
+    // budget, its time by the request timeout, and such requests by the connection limit
+    const busy = open ? 0 : this.busy();
+    if (!open && busy >= this.options.maxInFlight) {
+      return refuse(new HttpRefusal(503, 'overloaded', `${busy} requests are in flight (the limit); retry after the time in Retry-After`, undefined, { 'retry-after': '1', connection: 'close' }));
     }
-    if (!open) this.inFlight++;
+    if (!open) {
+      this.inFlight++;
+      if (!req.complete) this.receiving.add(req);
+    }
     let done = open;
     const finish = (): void => {
       if (done) return;
       done = true;
       this.inFlight--;
+      this.receiving.delete(req);
     };
     res.once('close', finish);
     route(req, res, this.ctx).then(finish, (e: unknown) => {

@@ -11,7 +11,12 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { type NatsConnection, headers } from '@nats-io/transport-node';
-import { ErrorCode, InvalidEventError } from '../../errors.js';
+import { ErrorCode, InvalidEventError, OptionRangeError } from '../../errors.js';
+import { MAX_PENDING } from '../../live/live-state.js';
+import { historyCapacity } from '../../session/build-detectors.js';
+import { HeldMemory } from '../held-memory.js';
+import { defaultSessionMemory } from '../serve-options.js';
+import { sessionCost, sessionMemoryTooSmall } from '../session-cost.js';
 import { LoopEngine } from '../../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../../engine/engine-options.js';
 import type { PhasedCall } from '../call-schema.js';
@@ -62,6 +67,12 @@ export interface NatsWorkerOptions extends Partial<NatsLayout> {
   readonly leaseMs?: number;
   /** The engine's options (detection options, maxSessions). */
   readonly engine?: LoopEngineOptions;
+  /**
+   * What the live sessions may hold together, in bytes (each its fixed cost and its calls' content, as
+   * `loopwatch serve` counts them: held-memory.ts); past it the least recently used are evicted, their
+   * state written to the bucket and read back at their next call. @default a quarter of the heap limit
+   */
+  readonly sessionMemory?: number;
   /** Hears partition moves and lost sessions. */
   readonly onEvent?: (e: WorkerEvent) => void;
   /** How long a stop waits for a server that went away (or does not answer) before it gives up what is left, in ms. @default STOP_LIMIT_MS */
@@ -133,6 +144,8 @@ export class NatsWorker {
   private readonly engine: LoopEngine;
   /** The engine's calls answered as data (it counts the verdicts: a two-phase call's once). */
   private readonly service: CheckService;
+  /** What the live sessions hold, counted as `loopwatch serve` counts it; the least recently used evicted past its budget. */
+  readonly memory: HeldMemory;
   private readonly book: SessionBook;
   /** Partitions held (their sessions may be written). */
   private readonly owned = new Set<number>();
@@ -164,8 +177,26 @@ export class NatsWorker {
     store: SessionStore,
     private readonly options: NatsWorkerOptions,
   ) {
-    this.engine = new LoopEngine({ ...options.engine, idleTtlMs: 0, onEvict: (s) => this.book.evicted(s.sessionId, s.snapshot()) });
-    this.service = new CheckService(this.engine);
+    // hostile30: bounded by what the sessions hold, not only by their count (20,000 sessions of 2 KB calls took 367 MB)
+    let memory: HeldMemory | null = null;
+    this.engine = new LoopEngine({
+      ...options.engine,
+      idleTtlMs: 0,
+      onEvict: (s) => {
+        memory?.forget(s.sessionId);
+        this.book.evicted(s.sessionId, s.snapshot());
+      },
+    });
+    const perSession = sessionCost([this.engine.options.detection]);
+    const budget = options.sessionMemory ?? defaultSessionMemory();
+    const tooSmall = sessionMemoryTooSmall(budget, perSession);
+    if (tooSmall !== null) {
+      this.engine.close();
+      throw new OptionRangeError('sessionMemory', tooSmall);
+    }
+    memory = new HeldMemory(budget, historyCapacity(this.engine.options.detection.detectors) + 1, MAX_PENDING, (id) => this.engine.evict(id), perSession);
+    this.memory = memory;
+    this.service = new CheckService(this.engine, memory);
     this.book = new SessionBook(this.engine, store, options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY, (p) => this.owned.has(p), (sessionId, partition, problem, broken) => {
       this.stats.sessionsLost++;
       this.emit({ type: 'session-lost', partition, sessionId, problem });
@@ -429,7 +460,7 @@ export class NatsWorker {
       }
       run();
       if (msg.kind === 'end') {
-        this.engine.end(sessionId);
+        this.service.end(sessionId);
         s.ended = true;
         this.publish(m, s, []);
       } else {
