@@ -9,53 +9,23 @@ import { KIND_LOOK, failedSilently } from '../text/failure-kinds.js';
 import { ERR_DECLINED, ERR_EDIT_MISMATCH, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECTED, errorBits, readError } from '../text/error-reading.js';
 import type { ModuleReading } from '../text/module-reading.js';
 import { PASS_LOOK } from '../text/failure-report.js';
-import { onlyWaits } from '../text/bare-wait.js';
 import { saysProcessRunning } from '../text/still-waiting.js';
-import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { fetchFoundNothing } from '../text/missing-page.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
 import { readMissingFile } from '../text/missing-read.js';
 import { listedMissingOnWindows } from '../text/windows-listing.js';
-import { printsFilesAnyShell } from '../text/windows-file-read.js';
 import { isFileContent } from '../text/read-tool-content.js';
-import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_INBOX, READ_PASS, READ_QUIET, READ_STATUS, READ_WAITING, readAck, readHead, savesFiles } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
+import { CommandReading, commandReadings } from './command-readings.js';
 import { FACTS_ALL, FactsRead } from './facts-read.js';
 import { nameKey } from './name-keys.js';
 import { pollsARunningProcess, waitedMs } from './process-poll.js';
 import { readTarget } from './read-target.js';
-import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
-
-/** A shell command that waits before it looks: it polls the world. */
-const WAITS_FIRST = /^\s*(?:sleep\s+\d+(?:\.\d+)?[smh]?\s*(?:&&|;)|timeout\s+\d+\s+\S*(?:wait|watch))/;
-
-/**
- * A shell run around the command (`bash -lc "..."`), taken off before it is read. Narrower than
- * command-program.ts's SHELL_C (which also takes a path, dash, pwsh, and flag groups such as `-ec`): that one
- * would read more commands as waits (`pwsh -Command Start-Sleep 30`), a change of answers, not a tidy.
- */
-const SHELL_PREFIX = /^(?:bash|sh|zsh)\s+-l?c\s+/;
-
-/** Character codes of b, s, t, z (a command beginning with none of b, s, z has no SHELL_PREFIX). */
-const B = 0x62;
-const S = 0x73;
-const T = 0x74;
-const Z = 0x7a;
-
-/**
- * Whether a command may be one WAITS_FIRST or onlyWaits reads: both begin with white space (`\s`, the set
- * trimStart takes off) then sleep, start-sleep or timeout (onlyWaits' ASCII letters in either case: a
- * non-ASCII letter never folds to one without the u flag). Most commands begin otherwise: they skip the
- * three expressions (~5% of exact repeat alone's time on the traces).
- */
-function mayWait(command: string): boolean {
-  const c = command.trimStart().charCodeAt(0) | 0x20;
-  return c === S || c === T;
-}
+import { changeTarget, commandText, toolChanges } from './workspace-changes.js';
 
 /**
  * Whether a call's args are a shell command that waits before it looks, or only waits (`sleep 30`). `read`:
@@ -63,10 +33,7 @@ function mayWait(command: string): boolean {
  */
 export function waitsFirst(args: unknown, read: (args: unknown) => string | undefined = commandText): boolean {
   const given = read(args);
-  if (given === undefined) return false;
-  const first = given.charCodeAt(0);
-  const c = first === B || first === S || first === Z ? given.replace(SHELL_PREFIX, '') : given;
-  return mayWait(c) && (WAITS_FIRST.test(c) || onlyWaits(c));
+  return given !== undefined && commandReadings(given).says(CommandReading.WAITS_FIRST);
 }
 
 /**
@@ -152,7 +119,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     else if ((says & ERR_EDIT_MISMATCH) !== 0 && (out.bits & CallFact.WRITE) !== 0) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it; a failed
     // write's file where it names one (the evidence screen's eachSlipAnswered; the wall compares no program of a write)
-    if ((read & FactsRead.TARGET) !== 0) out.target = (out.bits & CallFact.WRITE) !== 0 ? failedWriteTarget(e.tool, args) : programKey(args);
+    if ((read & FactsRead.TARGET) !== 0) out.target = (out.bits & CallFact.WRITE) !== 0 ? failedWriteTarget(e.tool, args, command) : programOf(args, command);
     return out;
   }
   // what the result says, read once per distinct text (see result-reading.ts)
@@ -160,7 +127,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // a command that only prints files (file-read.ts) answers with their content, which reports no outcome of
   // its own: a spec that mentions "FAILED", or a plan whose task says "in progress", is still a read
   // (CLEAN_LATER: the same whether CLEAN is read now or later, at the call's screen: checked-call-clean.ts)
-  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && commandIs(args, command, printsFilesAnyShell);
+  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && commandIs(args, command, CommandReading.PRINTS_FILES);
   // a read tool's file content (read-tool-content.ts: Read, read_file, an editor's view) reports no outcome
   // either, whichever facts are read: a plan that says "error" read back is no failure; and, as a printed
   // file's, it is a report of the state (STATUS below: read again after a change, a look at the new state)
@@ -196,13 +163,13 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error).
   // STATUS is weighed only as `CLEAN || (STATUS && !FAILED)` (evidence-screen.ts's changedBetween and
   // reportsState): a call already read as a pass, or whose output reports a failure (FAILED below), is not asked
-  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || content || commandIs(args, command, queriesStatus) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || content || commandIs(args, command, CommandReading.QUERIES_STATUS) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
     if (writes === true) {
       out.bits |= CallFact.WRITE;
-      out.target = (read & FactsRead.TARGET) !== 0 ? failedWriteTarget(e.tool, args) : 0;
+      out.target = (read & FactsRead.TARGET) !== 0 ? failedWriteTarget(e.tool, args, command) : 0;
     }
     return out;
   }
@@ -216,10 +183,13 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   return out;
 }
 
-/** The key of the file a failed write names (as a change's target: nameKey), else its program's key (programKey). */
-function failedWriteTarget(tool: string, args: unknown): number {
+/**
+ * The key of the file a failed write names (as a change's target: nameKey), else its program's key (programOf;
+ * its command text read by `read`).
+ */
+function failedWriteTarget(tool: string, args: unknown, read: (args: unknown) => string | undefined): number {
   const file = targetOf(tool, args);
-  return file === undefined ? programKey(args) : nameKey(file);
+  return file === undefined ? programOf(args, read) : nameKey(file);
 }
 
 /**
@@ -229,7 +199,7 @@ function failedWriteTarget(tool: string, args: unknown): number {
  * same program.
  */
 export function failureTarget(tool: string, args: unknown): number {
-  return changes(tool, args, commandText) ? failedWriteTarget(tool, args) : programKey(args);
+  return changes(tool, args, commandText) ? failedWriteTarget(tool, args, commandText) : programOf(args, commandText);
 }
 
 /**
@@ -269,16 +239,30 @@ function probedPartly(args: unknown, error: string): boolean {
 }
 
 /**
- * Whether a call's args are a shell command (read by `read`) that `is` one of: asking for the workspace's
- * state (status-query.ts's queriesStatus), only printing files (file-read.ts's printsFiles, windows-file-read.ts's on Windows: their content is
- * the state); false when reading them throws.
+ * Whether a call's args are a shell command (read by `read`) that `is` one of (command-readings.ts, each read
+ * once per distinct command): asking for the workspace's state (status-query.ts's queriesStatus), only
+ * printing files (file-read.ts's printsFiles, windows-file-read.ts's on Windows: their content is the state);
+ * false when reading them throws.
  */
-function commandIs(args: unknown, read: (args: unknown) => string | undefined, is: (command: string) => boolean): boolean {
+function commandIs(args: unknown, read: (args: unknown) => string | undefined, is: CommandReading): boolean {
   try {
     const command = read(args);
-    return command !== undefined && is(command);
+    return command !== undefined && commandReadings(command).says(is);
   } catch {
     return false;
+  }
+}
+
+/**
+ * The key of the program a call's shell command runs (command-program.ts's programKey: commandProgramKey of its
+ * command text, read by `read`, kept with the command's other readings), 0 when none or its args cannot be read.
+ */
+function programOf(args: unknown, read: (args: unknown) => string | undefined): number {
+  try {
+    const command = read(args);
+    return command === undefined ? 0 : commandReadings(command).program();
+  } catch {
+    return 0;
   }
 }
 
@@ -332,10 +316,16 @@ function isShellCall(args: unknown, read: (args: unknown) => string | undefined)
   }
 }
 
-/** Whether a call changes the workspace (false when its args cannot be read). */
+/**
+ * Whether a call changes the workspace (workspace-changes.ts's changesWorkspace: by its tool, else by its shell
+ * command, read by `read`, whose reading is kept with the command's others); false when its args cannot be read.
+ */
 function changes(tool: string, args: unknown, read: (args: unknown) => string | undefined): boolean {
   try {
-    return changesWorkspace(tool, args, read);
+    const known = toolChanges(tool, args);
+    if (known !== undefined) return known;
+    const command = read(args);
+    return command !== undefined && commandReadings(command).says(CommandReading.WRITES);
   } catch {
     return false;
   }
