@@ -7,8 +7,9 @@
  * the 255 distinct commands before it ran (in any session), most of them `git status`, `ls`, a test run.
  *
  * Each reading is made when first asked (a session's verdicts read only some: facts-read.ts) and kept with the
- * text. At most {@link COMMAND_READINGS} commands are kept (past that the memo starts again empty), each of at
- * most {@link READINGS_LOOK} characters (a longer one is read each time): at most ~0.5 MB whatever the input.
+ * text. At most {@link COMMAND_READINGS} commands are kept (a table of slots: a command takes its slot from the
+ * one there), each of at most {@link READINGS_LOOK} characters (a longer one is read each time): at most ~0.5 MB
+ * whatever the input.
  */
 import { printsFilesAnyShell } from '../text/windows-file-read.js';
 import { queriesStatus } from '../text/status-query.js';
@@ -18,7 +19,7 @@ import { shellCommandWrites } from './workspace-changes.js';
 
 /** Longest command remembered, in characters (98% of the traces' shell commands are shorter). */
 export const READINGS_LOOK = 1024;
-/** Commands remembered at most. */
+/** Commands remembered at most (a power of two: the table's slots). */
 export const COMMAND_READINGS = 256;
 
 /** The yes-or-no readings of a command's text, as bits. */
@@ -85,22 +86,43 @@ function read(reading: CommandReading, command: string): boolean {
   }
 }
 
-const memo = new Map<string, CommandReadings>();
+/** Slots of the table of commands kept (a power of two). */
+const SLOTS = COMMAND_READINGS;
+
+/** The commands kept, each in the slot its {@link slotOf} names (a newer command in the same slot replaces it). */
+const kept = new Array<CommandReadings | undefined>(SLOTS).fill(undefined);
+let keptCount = 0;
+
+/** Characters of a longer command read for its slot, spread over it (a short one is read whole). */
+const SAMPLES = 32;
+
+/**
+ * The slot of a command: a hash of its length and of at most {@link SAMPLES} characters spread over it, so a
+ * command costs no hash of all its characters (a Map's key would: as much as the readings it saves, on the
+ * fresh strings a call's args give). Two commands in the same slot only take turns in it.
+ */
+function slotOf(c: string): number {
+  const n = c.length;
+  let h = Math.imul(n, 0x9e3779b1);
+  if (n <= SAMPLES) for (let i = 0; i < n; i++) h = Math.imul(h ^ c.charCodeAt(i), 0x01000193);
+  else for (let k = 0; k < SAMPLES; k++) h = Math.imul(h ^ c.charCodeAt(Math.floor((k * (n - 1)) / (SAMPLES - 1))), 0x01000193);
+  return (h ^ (h >>> 15)) & (SLOTS - 1);
+}
 
 /** The readings of `command`: the ones kept for the same text (compared whole), else new ones (kept if short). */
 export function commandReadings(command: string): CommandReadings {
   if (command.length > READINGS_LOOK) return new CommandReadings(command);
-  let r = memo.get(command);
-  if (r === undefined) {
-    if (memo.size >= COMMAND_READINGS) memo.clear();
-    // a command cut from a longer text may be a view of all of it: kept as a copy, made flat then cut
-    r = new CommandReadings(`${command} `.slice(0, -1));
-    memo.set(r.command, r);
-  }
+  const slot = slotOf(command);
+  const was = kept[slot];
+  if (was !== undefined && was.command === command) return was;
+  // a command cut from a longer text may be a view of all of it: kept as a copy, made flat then cut
+  const r = new CommandReadings(`${command} `.slice(0, -1));
+  if (was === undefined) keptCount++;
+  kept[slot] = r;
   return r;
 }
 
 /** Commands remembered now (at most COMMAND_READINGS). */
 export function commandReadingsKept(): number {
-  return memo.size;
+  return keptCount;
 }
