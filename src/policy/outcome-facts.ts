@@ -10,22 +10,25 @@ import { ERR_DECLINED, ERR_EDIT_MISMATCH, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS
 import type { ModuleReading } from '../text/module-reading.js';
 import { PASS_LOOK } from '../text/failure-report.js';
 import { saysProcessRunning } from '../text/still-waiting.js';
+import { commandWaitsFirst } from '../text/waits-first.js';
+import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { fetchFoundNothing } from '../text/missing-page.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
 import { readMissingFile } from '../text/missing-read.js';
 import { listedMissingOnWindows } from '../text/windows-listing.js';
+import { printsFilesAnyShell } from '../text/windows-file-read.js';
 import { isFileContent } from '../text/read-tool-content.js';
+import { queriesStatus } from '../text/status-query.js';
 import { READ_ACK, READ_FAILURE, READ_INBOX, READ_PASS, READ_QUIET, READ_STATUS, READ_WAITING, readAck, readHead, savesFiles } from '../text/result-reading.js';
 import type { ToolEvent } from '../types.js';
 import { RawJsonString } from '../wasm/raw-json-string.js';
 import { CallFact } from './call-facts.js';
-import { CommandReading, commandReadings } from './command-readings.js';
 import { FACTS_ALL, FactsRead } from './facts-read.js';
 import { nameKey } from './name-keys.js';
 import { pollsARunningProcess, waitedMs } from './process-poll.js';
 import { readTarget } from './read-target.js';
-import { changeTarget, commandText, toolChanges } from './workspace-changes.js';
+import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
 /**
  * Whether a call's args are a shell command that waits before it looks, or only waits (`sleep 30`). `read`:
@@ -33,7 +36,7 @@ import { changeTarget, commandText, toolChanges } from './workspace-changes.js';
  */
 export function waitsFirst(args: unknown, read: (args: unknown) => string | undefined = commandText): boolean {
   const given = read(args);
-  return given !== undefined && commandReadings(given).says(CommandReading.WAITS_FIRST);
+  return given !== undefined && commandWaitsFirst(given);
 }
 
 /**
@@ -119,7 +122,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
     else if ((says & ERR_EDIT_MISMATCH) !== 0 && (out.bits & CallFact.WRITE) !== 0) out.bits |= CallFact.INVALID_ARGS;
     // the program a failed shell command ran: a dead end's wall compares the next proposal's with it; a failed
     // write's file where it names one (the evidence screen's eachSlipAnswered; the wall compares no program of a write)
-    if ((read & FactsRead.TARGET) !== 0) out.target = (out.bits & CallFact.WRITE) !== 0 ? failedWriteTarget(e.tool, args, command) : programOf(args, command);
+    if ((read & FactsRead.TARGET) !== 0) out.target = (out.bits & CallFact.WRITE) !== 0 ? failedWriteTarget(e.tool, args) : programKey(args);
     return out;
   }
   // what the result says, read once per distinct text (see result-reading.ts)
@@ -127,7 +130,7 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // a command that only prints files (file-read.ts) answers with their content, which reports no outcome of
   // its own: a spec that mentions "FAILED", or a plan whose task says "in progress", is still a read
   // (CLEAN_LATER: the same whether CLEAN is read now or later, at the call's screen: checked-call-clean.ts)
-  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && commandIs(args, command, CommandReading.PRINTS_FILES);
+  const printed = (read & (FactsRead.CLEAN | FactsRead.CLEAN_LATER)) !== 0 && commandIs(args, command, printsFilesAnyShell);
   // a read tool's file content (read-tool-content.ts: Read, read_file, an editor's view) reports no outcome
   // either, whichever facts are read: a plan that says "error" read back is no failure; and, as a printed
   // file's, it is a report of the state (STATUS below: read again after a change, a look at the new state)
@@ -163,13 +166,13 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   // call known to write is not asked what it reports: 7,558 of the traces' 24,860 calls with a result and no error).
   // STATUS is weighed only as `CLEAN || (STATUS && !FAILED)` (evidence-screen.ts's changedBetween and
   // reportsState): a call already read as a pass, or whose output reports a failure (FAILED below), is not asked
-  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || content || commandIs(args, command, CommandReading.QUERIES_STATUS) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
+  if ((read & FactsRead.CLEAN) !== 0 && writes !== true && (out.bits & CallFact.CLEAN) === 0 && !failure && (printed || content || commandIs(args, command, queriesStatus) || (head !== undefined && savesFiles(head))) && !(writes ?? changes(e.tool, args, command))) out.bits |= CallFact.STATUS;
   // a write whose answer reports a failure ("error: Failed to find expected lines") changed nothing
   if (failure) {
     out.bits |= CallFact.FAILED;
     if (writes === true) {
       out.bits |= CallFact.WRITE;
-      out.target = (read & FactsRead.TARGET) !== 0 ? failedWriteTarget(e.tool, args, command) : 0;
+      out.target = (read & FactsRead.TARGET) !== 0 ? failedWriteTarget(e.tool, args) : 0;
     }
     return out;
   }
@@ -183,13 +186,10 @@ export function outcomeFacts(e: ToolEvent, log: CallLog, index: number, out: Out
   return out;
 }
 
-/**
- * The key of the file a failed write names (as a change's target: nameKey), else its program's key (programOf;
- * its command text read by `read`).
- */
-function failedWriteTarget(tool: string, args: unknown, read: (args: unknown) => string | undefined): number {
+/** The key of the file a failed write names (as a change's target: nameKey), else its program's key (programKey). */
+function failedWriteTarget(tool: string, args: unknown): number {
   const file = targetOf(tool, args);
-  return file === undefined ? programOf(args, read) : nameKey(file);
+  return file === undefined ? programKey(args) : nameKey(file);
 }
 
 /**
@@ -199,7 +199,7 @@ function failedWriteTarget(tool: string, args: unknown, read: (args: unknown) =>
  * same program.
  */
 export function failureTarget(tool: string, args: unknown): number {
-  return changes(tool, args, commandText) ? failedWriteTarget(tool, args, commandText) : programOf(args, commandText);
+  return changes(tool, args, commandText) ? failedWriteTarget(tool, args) : programKey(args);
 }
 
 /**
@@ -239,30 +239,16 @@ function probedPartly(args: unknown, error: string): boolean {
 }
 
 /**
- * Whether a call's args are a shell command (read by `read`) that `is` one of (command-readings.ts, each read
- * once per distinct command): asking for the workspace's state (status-query.ts's queriesStatus), only
- * printing files (file-read.ts's printsFiles, windows-file-read.ts's on Windows: their content is the state);
- * false when reading them throws.
+ * Whether a call's args are a shell command (read by `read`) that `is` one of: asking for the workspace's
+ * state (status-query.ts's queriesStatus), only printing files (file-read.ts's printsFiles, windows-file-read.ts's on Windows: their content is
+ * the state); false when reading them throws.
  */
-function commandIs(args: unknown, read: (args: unknown) => string | undefined, is: CommandReading): boolean {
+function commandIs(args: unknown, read: (args: unknown) => string | undefined, is: (command: string) => boolean): boolean {
   try {
     const command = read(args);
-    return command !== undefined && commandReadings(command).says(is);
+    return command !== undefined && is(command);
   } catch {
     return false;
-  }
-}
-
-/**
- * The key of the program a call's shell command runs (command-program.ts's programKey: commandProgramKey of its
- * command text, read by `read`, kept with the command's other readings), 0 when none or its args cannot be read.
- */
-function programOf(args: unknown, read: (args: unknown) => string | undefined): number {
-  try {
-    const command = read(args);
-    return command === undefined ? 0 : commandReadings(command).program();
-  } catch {
-    return 0;
   }
 }
 
@@ -316,16 +302,10 @@ function isShellCall(args: unknown, read: (args: unknown) => string | undefined)
   }
 }
 
-/**
- * Whether a call changes the workspace (workspace-changes.ts's changesWorkspace: by its tool, else by its shell
- * command, read by `read`, whose reading is kept with the command's others); false when its args cannot be read.
- */
+/** Whether a call changes the workspace (false when its args cannot be read). */
 function changes(tool: string, args: unknown, read: (args: unknown) => string | undefined): boolean {
   try {
-    const known = toolChanges(tool, args);
-    if (known !== undefined) return known;
-    const command = read(args);
-    return command !== undefined && commandReadings(command).says(CommandReading.WRITES);
+    return changesWorkspace(tool, args, read);
   } catch {
     return false;
   }
