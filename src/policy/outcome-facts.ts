@@ -9,8 +9,8 @@ import { KIND_LOOK, failedSilently } from '../text/failure-kinds.js';
 import { ERR_DECLINED, ERR_EDIT_MISMATCH, ERR_INFRA, ERR_INVALID_ARGS, ERR_NEEDS_PERSON, ERR_REJECTED, errorBits, readError } from '../text/error-reading.js';
 import type { ModuleReading } from '../text/module-reading.js';
 import { PASS_LOOK } from '../text/failure-report.js';
-import { onlyWaits } from '../text/bare-wait.js';
 import { saysProcessRunning } from '../text/still-waiting.js';
+import { commandWaitsFirst } from '../text/waits-first.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { fetchFoundNothing } from '../text/missing-page.js';
@@ -30,43 +30,13 @@ import { pollsARunningProcess, waitedMs } from './process-poll.js';
 import { readTarget } from './read-target.js';
 import { changeTarget, changesWorkspace, commandText } from './workspace-changes.js';
 
-/** A shell command that waits before it looks: it polls the world. */
-const WAITS_FIRST = /^\s*(?:sleep\s+\d+(?:\.\d+)?[smh]?\s*(?:&&|;)|timeout\s+\d+\s+\S*(?:wait|watch))/;
-
-/**
- * A shell run around the command (`bash -lc "..."`), taken off before it is read. Narrower than
- * command-program.ts's SHELL_C (which also takes a path, dash, pwsh, and flag groups such as `-ec`): that one
- * would read more commands as waits (`pwsh -Command Start-Sleep 30`), a change of answers, not a tidy.
- */
-const SHELL_PREFIX = /^(?:bash|sh|zsh)\s+-l?c\s+/;
-
-/** Character codes of b, s, t, z (a command beginning with none of b, s, z has no SHELL_PREFIX). */
-const B = 0x62;
-const S = 0x73;
-const T = 0x74;
-const Z = 0x7a;
-
-/**
- * Whether a command may be one WAITS_FIRST or onlyWaits reads: both begin with white space (`\s`, the set
- * trimStart takes off) then sleep, start-sleep or timeout (onlyWaits' ASCII letters in either case: a
- * non-ASCII letter never folds to one without the u flag). Most commands begin otherwise: they skip the
- * three expressions (~5% of exact repeat alone's time on the traces).
- */
-function mayWait(command: string): boolean {
-  const c = command.trimStart().charCodeAt(0) | 0x20;
-  return c === S || c === T;
-}
-
 /**
  * Whether a call's args are a shell command that waits before it looks, or only waits (`sleep 30`). `read`:
  * how its command text is read (workspace-changes.ts's commandText, or a reading made once: {@link CommandOnce}).
  */
 export function waitsFirst(args: unknown, read: (args: unknown) => string | undefined = commandText): boolean {
   const given = read(args);
-  if (given === undefined) return false;
-  const first = given.charCodeAt(0);
-  const c = first === B || first === S || first === Z ? given.replace(SHELL_PREFIX, '') : given;
-  return mayWait(c) && (WAITS_FIRST.test(c) || onlyWaits(c));
+  return given !== undefined && commandWaitsFirst(given);
 }
 
 /**

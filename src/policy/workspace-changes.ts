@@ -153,17 +153,32 @@ export function mcpChanges(tool: string): boolean {
 /**
  * Whether a call of `tool` with (normalised) `args` changes the workspace when it succeeds. `read`: how its
  * command text is read ({@link commandText}, or a caller's reading of it made once for several readers).
+ * {@link toolChanges}, else {@link shellCommandWrites} of the command text.
  */
 export function changesWorkspace(tool: string, args: unknown, read: (args: unknown) => string | undefined = commandText): boolean {
+  const known = toolChanges(tool, args);
+  if (known !== undefined) return known;
+  const command = read(args);
+  return command !== undefined && shellCommandWrites(command);
+}
+
+/**
+ * Whether a call of `tool` changes the workspace by what its tool is: true for an edit tool or an MCP tool
+ * named for a change, an editor tool's answer by its `command` member; undefined for any other tool, whose
+ * shell command (if its args hold one) decides ({@link shellCommandWrites}).
+ */
+export function toolChanges(tool: string, args: unknown): boolean | undefined {
   if (EDIT_TOOLS.has(tool)) return true;
   if (mcpChanges(tool)) return true;
   const editor = EDITOR_TOOLS.get(tool);
-  if (editor !== undefined) {
-    const c = typeof args === 'object' && args !== null ? argMember(args, 'command') : undefined;
-    return typeof c === 'string' && editor.has(c);
-  }
-  const command = read(args);
-  return command !== undefined && ANY_SHELL_WRITE.test(command);
+  if (editor === undefined) return undefined;
+  const c = typeof args === 'object' && args !== null ? argMember(args, 'command') : undefined;
+  return typeof c === 'string' && editor.has(c);
+}
+
+/** Whether a shell command writes files or the environment (one of {@link SHELL_WRITES}): a function of its text alone. */
+export function shellCommandWrites(command: string): boolean {
+  return ANY_SHELL_WRITE.test(command);
 }
 
 /** Fields that name the file an edit changes, in the order tried. */

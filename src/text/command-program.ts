@@ -71,9 +71,14 @@ function baseName(word: string): string {
 export function programKey(args: unknown): number {
   try {
     const command = commandText(args);
-    const program = command === undefined ? undefined : commandProgram(command);
-    return program === undefined ? 0 : nameKey(program);
+    return command === undefined ? 0 : commandProgramKey(command);
   } catch {
     return 0;
   }
+}
+
+/** The key of the program `command` runs ({@link commandProgram}), 0 when it names none: a function of its text alone. */
+export function commandProgramKey(command: string): number {
+  const program = commandProgram(command);
+  return program === undefined ? 0 : nameKey(program);
 }
