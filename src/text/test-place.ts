@@ -54,14 +54,10 @@
 import { Tag, close, fold } from '../fingerprint/combine.js';
 import { u64 } from '../fingerprint/u64.js';
 import { xxh64 } from '../fingerprint/xxh64.js';
+import { ascii, at, digitsEnd, endsId, find, holdsPair, indentEnd, isText, isWordByte, nextLine, textEnd, wordEnd } from './line-bytes.js';
 
 /** Bytes at the end of an error read for the tests that failed. */
 export const PLACE_LOOK = 16384;
-
-/** ASCII text as its bytes. */
-function ascii(t: string): readonly number[] {
-  return Array.from(t, (c) => c.charCodeAt(0));
-}
 
 /** pytest's summary line: `FAILED <file>::<test> - <message>`. */
 const PYTEST = ascii('FAILED ');
@@ -111,9 +107,7 @@ const GT = ascii(' > ');
 const ANGLE = [0x20, 0xe2, 0x80, 0xba, 0x20];
 
 const LF = 0x0a;
-const CR = 0x0d;
 const SPACE = 0x20;
-const TAB = 0x09;
 const COLON = 0x3a;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -151,65 +145,6 @@ interface Scan {
   classSeen: boolean;
   /** go test's ids read since its last package line. */
   goIds: number;
-}
-
-/** Whether `b` ends an id (white space). */
-function endsId(b: number): boolean {
-  return b === SPACE || b === TAB || b === CR || b === LF;
-}
-
-/** Whether `bytes[i, end)` begins with `pat`. */
-function at(bytes: Uint8Array, i: number, end: number, pat: readonly number[]): boolean {
-  if (end - i < pat.length) return false;
-  for (let k = 0; k < pat.length; k++) if (bytes[i + k] !== pat[k]) return false;
-  return true;
-}
-
-/** Where `pat` (a few bytes long) first begins in `bytes[from, to)`, or -1. */
-function find(bytes: Uint8Array, from: number, to: number, pat: readonly number[]): number {
-  for (let k = from; k + pat.length <= to; k++) if (at(bytes, k, to, pat)) return k;
-  return -1;
-}
-
-/** Whether `bytes[from, to)` holds `::`. */
-function holdsPair(bytes: Uint8Array, from: number, to: number): boolean {
-  for (let k = from; k + 1 < to; k++) if (bytes[k] === COLON && bytes[k + 1] === COLON) return true;
-  return false;
-}
-
-/** The end of the word at `from` (the first white space byte, or `end`). */
-function wordEnd(bytes: Uint8Array, from: number, end: number): number {
-  let j = from;
-  while (j < end && !endsId(bytes[j] as number)) j++;
-  return j;
-}
-
-/** The end of the spaces at `from` (a go subtest's indent). */
-function indentEnd(bytes: Uint8Array, from: number, end: number): number {
-  let j = from;
-  while (j < end && bytes[j] === SPACE) j++;
-  return j;
-}
-
-/** The end of the digits at `from`. */
-function digitsEnd(bytes: Uint8Array, from: number, end: number): number {
-  let j = from;
-  while (j < end && (bytes[j] as number) >= ZERO && (bytes[j] as number) <= NINE) j++;
-  return j;
-}
-
-/** The end of the line at `from` without its CR (the first CR or LF, or `end`). */
-function textEnd(bytes: Uint8Array, from: number, end: number): number {
-  let j = from;
-  while (j < end && bytes[j] !== LF && bytes[j] !== CR) j++;
-  return j;
-}
-
-/** The start of the line after the one at `from` (`end` past the last). */
-function nextLine(bytes: Uint8Array, from: number, end: number): number {
-  let j = from;
-  while (j < end && bytes[j] !== LF) j++;
-  return j < end ? j + 1 : end;
 }
 
 /** Whether the line `bytes[i, to)` is `<n>) ` and more: the start of what follows, or -1. */
@@ -285,11 +220,6 @@ function sectionId(bytes: Uint8Array, i: number, to: number, end: number, scan: 
   return false;
 }
 
-/** Whether `bytes[from, to)` is exactly `pat`. */
-function isText(bytes: Uint8Array, from: number, to: number, pat: readonly number[]): boolean {
-  return to - from === pat.length && at(bytes, from, to, pat);
-}
-
 /** Whether jest's title `bytes[from, to)` with no ` › ` names a test: not one of jest's own headings. */
 function jestTopLevel(bytes: Uint8Array, from: number, to: number): boolean {
   return bytes[from] !== SPACE && !isText(bytes, from, to, JEST_SUITE_FAILED) && !isText(bytes, from, to, JEST_CONSOLE);
@@ -340,11 +270,6 @@ function testdoxError(bytes: Uint8Array, to: number, end: number): boolean {
     i = nextLine(bytes, t, end);
   }
   return false;
-}
-
-/** Whether `b` is an ASCII letter, digit or `_`. */
-function isWordByte(b: number): boolean {
-  return (b >= ZERO && b <= NINE) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f;
 }
 
 /** The id a line `bytes[i, to)` names as a failed test of a runner that needs no section, in `scan`. */
