@@ -87,8 +87,10 @@ let section: i32 = NONE;
 let seed: u64 = TAG_TEST_PLACE;
 let jestFile: u64 = TAG_TEST_PLACE;
 let jestFileSeen: bool = false;
+let testdoxClassFrom: usize = 0; // 0 before a heading (no line starts at address 0)
+let testdoxClassTo: usize = 0;
+let testdoxClassHashed: usize = 0;
 let testdoxClass: u64 = TAG_TEST_PLACE;
-let testdoxClassSeen: bool = false;
 let goIds: i32 = 0;
 
 // @ts-ignore: decorator
@@ -254,8 +256,17 @@ function goPackage(i: usize, to: usize): bool {
 /** Reads [i, to) as testdox's class heading (`Orders (Shop\Tests\Orders)`) when it is one. */
 function readTestdoxClass(i: usize, to: usize): void {
   if (to == i || endsId(<u32>load<u8>(i)) || <u32>load<u8>(to - 1) != CLOSE || find(i, to, TESTDOX_CLASS, TESTDOX_CLASS_N) == 0) return;
-  testdoxClass = xxh64(i, to - i, TAG_TEST_PLACE);
-  testdoxClassSeen = true;
+  testdoxClassFrom = i;
+  testdoxClassTo = to;
+}
+
+/** The hash of testdox's last class heading, hashed once (the twin's seedTestdoxClass). */
+function testdoxClassSeed(): u64 {
+  if (testdoxClassHashed != testdoxClassFrom) {
+    testdoxClass = xxh64(testdoxClassFrom, testdoxClassTo - testdoxClassFrom, TAG_TEST_PLACE);
+    testdoxClassHashed = testdoxClassFrom;
+  }
+  return testdoxClass;
 }
 
 /** The end of the spaces and box-drawing characters at from (testdox's frame, `   │ `). */
@@ -313,11 +324,11 @@ function lineId(i: usize, to: usize, textEndAt: usize): bool {
     from = indentEnd(i, to) + GO_N;
     end = wordEnd(from, to);
     go = true;
-  } else if (testdoxClassSeen && at(i, to, TESTDOX, TESTDOX_N)) {
+  } else if (testdoxClassFrom != 0 && at(i, to, TESTDOX, TESTDOX_N)) {
     from = i + TESTDOX_N;
     end = to;
     if (testdoxError(to, textEndAt)) return false;
-    seed = testdoxClass;
+    seed = testdoxClassSeed();
   } else if (at(i, to, RSPEC, RSPEC_N)) {
     // the location without its line number (an edit above the example moves it), then the description
     const loc = i + RSPEC_N;
@@ -368,8 +379,10 @@ export function testPlace(p: usize, len: usize): u64 {
   section = NONE;
   jestFile = TAG_TEST_PLACE;
   jestFileSeen = false;
+  testdoxClassFrom = 0;
+  testdoxClassTo = 0;
+  testdoxClassHashed = 0;
   testdoxClass = TAG_TEST_PLACE;
-  testdoxClassSeen = false;
   goIds = 0;
   let acc: u64 = TAG_TEST_PLACE;
   let count: u64 = 0;

@@ -203,8 +203,9 @@ describe('the shapes read since quiet39', () => {
     expect(place(`${heading} ✘ Total\n   ┐\n   ├ Failed asserting that false is true.\n   ┴\n`)).toBe(f);
     // a test with no message below it is read
     expect(place(`${heading} ✘ Total\n\nTime: 00:00.021, Memory: 6.00 MB\n`)).toBe(f);
-    // no class heading above: not read
+    // no class heading above: not read; two above: the last's
     expect(place(failed('Total', 'Failed asserting that 17 is identical to 19.'))).toBe(0n);
+    expect(place(`Carts (Shop\\Tests\\Carts)\nsome (other) line)\n${heading}${failed('Total', 'Failed asserting that 17 is identical to 19.')}`)).toBe(f);
   });
 });
 

@@ -52,6 +52,7 @@ const LINES = [
   '--- FAIL: TestTotal (0.00s)\nFAIL\ngithub.com/dev/shop/orders\nFAIL\tgithub.com/dev/shop/orders\t0.031s\n',
   'Orders (Shop\\Tests\\Orders)\n ✔ Sums lines\n ✘ Total with discount case 3\n   │\n   │ Failed asserting that 17 is identical to 19.\n',
   'Orders (Shop\\Tests\\Orders)\n ✘ Total\n   ┐\n   ├ Error: Class "X" not found\n ✘ Total with discount case 3\n\n',
+  'Carts (A)\n ✘ Total\nOrders (Shop\\Tests\\Orders)\nx (y)\n ✘ Total\n',
 ];
 const text = fc.array(piece, { maxLength: 80 }).map((ps) => ps.join(''));
 

@@ -139,10 +139,12 @@ interface Scan {
   fileHi: number;
   fileLo: number;
   fileSeen: boolean;
-  /** The hash of testdox's class heading (its last), whether one was read. */
+  /** Where testdox's class heading (its last) is, -1 before one; the hash of the one at `classHashed`, hashed when a test of it is read. */
+  classFrom: number;
+  classTo: number;
+  classHashed: number;
   classHi: number;
   classLo: number;
-  classSeen: boolean;
   /** go test's ids read since its last package line. */
   goIds: number;
 }
@@ -237,9 +239,19 @@ function goPackage(bytes: Uint8Array, i: number, to: number, scan: Scan): boolea
 /** Reads the line `bytes[i, to)` as testdox's class heading (`Orders (Shop\Tests\Orders)`) when it is one. */
 function testdoxClass(bytes: Uint8Array, i: number, to: number, scan: Scan): void {
   if (to === i || endsId(bytes[i] as number) || bytes[to - 1] !== CLOSE || find(bytes, i, to, TESTDOX_CLASS) < 0) return;
-  scan.classLo = xxh64(bytes, i, to, 0, Tag.TEST_PLACE);
-  scan.classHi = u64.hi;
-  scan.classSeen = true;
+  scan.classFrom = i;
+  scan.classTo = to;
+}
+
+/** Seeds the id with the hash of testdox's last class heading, hashed once (a line of that shape is common, a test under it not). */
+function seedTestdoxClass(bytes: Uint8Array, scan: Scan): void {
+  if (scan.classHashed !== scan.classFrom) {
+    scan.classLo = xxh64(bytes, scan.classFrom, scan.classTo, 0, Tag.TEST_PLACE);
+    scan.classHi = u64.hi;
+    scan.classHashed = scan.classFrom;
+  }
+  scan.seedHi = scan.classHi;
+  scan.seedLo = scan.classLo;
 }
 
 /** The end of the spaces and box-drawing characters at `from` (testdox's frame, `   │ `). */
@@ -295,12 +307,11 @@ function lineId(bytes: Uint8Array, i: number, to: number, end: number, scan: Sca
     from = indentEnd(bytes, i, to) + GO.length;
     idTo = wordEnd(bytes, from, to);
     go = true;
-  } else if (scan.classSeen && at(bytes, i, to, TESTDOX)) {
+  } else if (scan.classFrom >= 0 && at(bytes, i, to, TESTDOX)) {
     from = i + TESTDOX.length;
     idTo = to;
     if (testdoxError(bytes, to, end)) return false;
-    scan.seedHi = scan.classHi;
-    scan.seedLo = scan.classLo;
+    seedTestdoxClass(bytes, scan);
   } else if (at(bytes, i, to, RSPEC)) {
     // the location without its line number (an edit above the example moves it), then the description
     const loc = i + RSPEC.length;
@@ -355,7 +366,7 @@ export function testPlace(bytes: Uint8Array, len: number): number {
   let ah = 0;
   let al: number = Tag.TEST_PLACE;
   let count = 0;
-  const scan: Scan = { from: 0, to: 0, section: Section.NONE, seedHi: 0, seedLo: Tag.TEST_PLACE, fileHi: 0, fileLo: Tag.TEST_PLACE, fileSeen: false, classHi: 0, classLo: Tag.TEST_PLACE, classSeen: false, goIds: 0 };
+  const scan: Scan = { from: 0, to: 0, section: Section.NONE, seedHi: 0, seedLo: Tag.TEST_PLACE, fileHi: 0, fileLo: Tag.TEST_PLACE, fileSeen: false, classFrom: -1, classTo: -1, classHashed: -1, classHi: 0, classLo: Tag.TEST_PLACE, goIds: 0 };
   while (i < len) {
     if (failedId(bytes, i, len, scan)) {
       const l = xxh64(bytes, scan.from, scan.to, scan.seedHi, scan.seedLo);
