@@ -171,6 +171,11 @@ for (const file of files) {
   const sessions = new Set(bySession.keys());
   const session = [...sessions].find((s) => !CLAUDE_SUBAGENT.test(s)) ?? [...sessions][0];
   const calls = bySession.get(session) ?? [];
+  if (session === undefined) {
+    // a chat without a tool call (or a file of no session loopwatch reads): nothing to send
+    console.log(`${file} ${agent} no calls`);
+    continue;
+  }
   // the prompts as session-marks.mjs reads them (each call id once, a subagent's lines apart), when they fit
   const m = noPrompts ? {} : marksOf(marks(file), session, calls.length, sessions.size);
   const fits = m.marks !== undefined;
