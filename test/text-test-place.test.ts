@@ -8,6 +8,7 @@ import { u64 } from '../src/fingerprint/u64.js';
 import { PLACE_LOOK, testPlace } from '../src/text/test-place.js';
 import { pytestCollectionError, pytestOutput } from './helpers/pytest-output.js';
 import { RUNNERS, RUNNERS_NAMING_FILES } from './helpers/runner-output.js';
+import { RUNNER_VARIANTS } from './helpers/runner-variants.js';
 
 const utf8 = new TextEncoder();
 
@@ -53,7 +54,7 @@ describe('the tests a failure names', () => {
   });
 });
 
-describe.each(RUNNERS)('the tests a $name run names as failed', (runner) => {
+describe.each([...RUNNERS, ...RUNNER_VARIANTS])('the tests a $name run names as failed', (runner) => {
   const a = { module: 'orders', test: 'total_case3', got: 17, want: 19, line: 41 };
   const b = { module: 'refunds', test: 'total_case5', got: 17, want: 19, line: 48 };
 
@@ -81,11 +82,18 @@ describe.each(RUNNERS)('the tests a $name run names as failed', (runner) => {
   });
 });
 
-// go test's id names no package: its file names it, unmasked, in the output (another class by its text)
-describe.each(RUNNERS_NAMING_FILES.filter((r) => r.name !== 'go test'))('a test of the same name in two files, under $name', (runner) => {
+// go test's ids name no package: the `FAIL\t<package>` line after them does (quiet39)
+describe.each([...RUNNERS_NAMING_FILES, ...RUNNER_VARIANTS])('a test of the same name in two files, under $name', (runner) => {
+  const a = { module: 'orders', test: 'total_case3', got: 17, want: 19, line: 41 };
+
   it('should be two places', () => {
-    const a = { module: 'orders', test: 'total_case3', got: 17, want: 19, line: 41 };
     expect(place(runner.output([a]))).not.toBe(place(runner.output([{ ...a, module: 'refunds' }])));
+  });
+
+  it('should be a third place run together', () => {
+    const both = place(runner.output([a, { ...a, module: 'refunds' }]));
+    expect(both).not.toBe(place(runner.output([a])));
+    expect(both).not.toBe(place(runner.output([{ ...a, module: 'refunds' }])));
   });
 });
 
@@ -147,6 +155,60 @@ describe('the runners read since quiet38', () => {
   });
 });
 
+describe('the shapes read since quiet39', () => {
+  const jestFile = (file: string, body: string) => place(`FAIL ${file}\n${body}`);
+
+  it('should read jest\'s test outside a describe below its file\'s FAIL line, not jest\'s own headings', () => {
+    const t = jestFile('src/orders.test.js', '  ● applies discount\n\n    expect(received).toBe(expected)\n');
+    expect(t).not.toBe(0n);
+    expect(jestFile('src/refunds.test.js', '  ● applies discount\n')).not.toBe(t);
+    expect(jestFile('src/orders.test.js', '  ● Console\n\n    console.log\n      hi\n\n  ● applies discount\n')).toBe(t);
+    expect(jestFile('src/orders.test.js', '  ● Test suite failed to run\n\n    Cannot find module \'./core\'\n')).toBe(0n);
+    expect(jestFile('src/orders.test.js', '  ● Console\r\n')).toBe(0n);
+    expect(jestFile('src/orders.test.js', '  ●  TCPSERVERWRAP\n')).toBe(0n);
+    expect(jestFile('src/orders.test.js', '  ● \n')).toBe(0n);
+    // with no FAIL line above it, a bullet is no test of jest's
+    expect(place('  ● applies discount\n')).toBe(0n);
+    // a describe's test is read with or without it, as before
+    expect(place('  ● total › applies discount\n')).not.toBe(0n);
+  });
+
+  it('should read go\'s package after its failed tests, and no package with none', () => {
+    const ids = '--- FAIL: TestTotal (0.00s)\n    total_test.go:10: total = 17, want 19\nFAIL\n';
+    const orders = place(`${ids}FAIL\tgithub.com/dev/shop/orders\t0.031s\nFAIL\n`);
+    expect(orders).not.toBe(0n);
+    expect(place(`${ids}FAIL\tgithub.com/dev/shop/orders\t0.5s\nFAIL\n`)).toBe(orders);
+    expect(place(`${ids}FAIL\tgithub.com/dev/shop/refunds\t0.031s\nFAIL\n`)).not.toBe(orders);
+    // a package built on its own, before or after: no place of its own
+    expect(place(`FAIL\tgithub.com/dev/shop/carts [build failed]\n${ids}FAIL\tgithub.com/dev/shop/orders\t0.031s\nFAIL\tgithub.com/dev/shop/taxes [setup failed]\n`)).toBe(orders);
+    expect(place('FAIL\tgithub.com/dev/shop/carts [build failed]\nFAIL\n')).toBe(0n);
+    expect(place(`ok  \tgithub.com/dev/shop/carts\t0.003s\n${ids}FAIL\tgithub.com/dev/shop/orders\t0.031s\n`)).toBe(orders);
+  });
+
+  it('should read testdox\'s failed tests of their class, not its errors', () => {
+    const heading = 'PHPUnit 9.6.7 by Sebastian Bergmann and contributors.\n\nOrders (Shop\\Tests\\Orders)\n ✔ Sums lines\n';
+    const failed = (name: string, message: string) => ` ✘ ${name}\n   │\n   │ ${message}\n   │\n   │ /home/dev/shop/tests/OrdersTest.php:6\n   │\n\n`;
+    const f = place(`${heading}${failed('Total', 'Failed asserting that 17 is identical to 19.')}FAILURES!\n`);
+    expect(f).not.toBe(0n);
+    expect(place(`${heading}${failed('Total', 'Failed asserting that 18 is identical to 19.')}`)).toBe(f);
+    expect(place(`${heading.replace(/Orders/g, 'Carts')}${failed('Total', 'Failed asserting that 17 is identical to 19.')}`)).not.toBe(f);
+    // a failure with its own message is a failure; an exception is an error, not read
+    expect(place(`${heading}${failed('Total', 'total of case 3: Failed asserting that 17 is identical to 19.')}`)).toBe(f);
+    expect(place(`${heading}${failed('Total', 'Error: Class "Shop\\Core\\Builder" not found')}`)).toBe(0n);
+    expect(place(`${heading}${failed('Total', 'TypeError: total(): Argument #1 must be of type array')}`)).toBe(0n);
+    expect(place(`${heading}${failed('Total', 'Shop\\Core\\MissingRateException: no rate')}`)).toBe(0n);
+    expect(place(`${heading}${failed('Total', 'Errors: 3')}`)).toBe(f);
+    // PHPUnit 9's other frame, ┐ ├ ┴
+    expect(place(`${heading} ✘ Total\n   ┐\n   ├ Error: Class "X" not found\n   ┴\n`)).toBe(0n);
+    expect(place(`${heading} ✘ Total\n   ┐\n   ├ Failed asserting that false is true.\n   ┴\n`)).toBe(f);
+    // a test with no message below it is read
+    expect(place(`${heading} ✘ Total\n\nTime: 00:00.021, Memory: 6.00 MB\n`)).toBe(f);
+    // no class heading above: not read; two above: the last's
+    expect(place(failed('Total', 'Failed asserting that 17 is identical to 19.'))).toBe(0n);
+    expect(place(`Carts (Shop\\Tests\\Carts)\nsome (other) line)\n${heading}${failed('Total', 'Failed asserting that 17 is identical to 19.')}`)).toBe(f);
+  });
+});
+
 describe('lines that name no failed test', () => {
   it('should give no place', () => {
     for (const line of [
@@ -174,6 +236,10 @@ describe('lines that name no failed test', () => {
       'rspec spec/a_spec.rb:12',
       '  1) Orders total',
       'FAILED',
+      '  ● applies discount',
+      ' ✘ Total',
+      'Orders (Shop\\Tests\\Orders)',
+      'FAIL\tgithub.com/dev/shop/orders\t0.004s',
     ]) {
       expect(place(line), line).toBe(0n);
       expect(place(`${line}\n`), line).toBe(0n);

@@ -31,8 +31,10 @@ const piece = fc.oneof(
   fc.constantFrom('FAILED ', 'FAILED', 'FAILED tests/a.py::test_x', 'FAILED t.py::T::t[1-2] - assert 1 == 2', 'ERROR tests/b.py', 'FAILED (failures=1)', '::', ':', 'tests/test_a.py', ' - ', '\n', '\r\n', ' ', '\t', 'E   AssertionError', 'x', 'é', '🙂',
     ' FAIL  ', ' FAIL  src/a.test.ts > a > b', ' > ', '>', '  ● ', '  ● a › b', ' › ', '●', '›', '--- FAIL: ', '--- FAIL: TestA (0.00s)', '---- ', ' stdout ----', '---- a::b stdout ----', 'test ', ' ... FAILED', 'test a::b ... FAILED', ' ... ', 'rspec ./', 'rspec ./spec/a_spec.rb:12 # A b',
     'failures:', 'failures:\n', '    ', '    a::b\n', 'FAIL ', 'FAIL src/a.test.ts\n', ' # ', ':12', 'rspec ./spec/a_spec.rb', '  1 failing', '  1 failing\n', '  ', '       ', '  1) ', '1) ',
-    '  1) A\n       b:', '  1) a:', ':\n', 'There was 1 failure:\n', 'There were 2 failures:', 'There were 2 errors:\n', 'There w', '1) A\\B::testC\n', ') '),
-  fc.string({ unit: fc.constantFrom('F', 'A', 'I', 'L', 'E', 'D', ' ', ':', '\n', 'a', '/', '-', '>', '.', '\r', 't', 's', '›', '●', '1', '2', ')', '#'), maxLength: 30 }),
+    '  1) A\n       b:', '  1) a:', ':\n', 'There was 1 failure:\n', 'There were 2 failures:', 'There were 2 errors:\n', 'There w', '1) A\\B::testC\n', ') ',
+    '  ● Console', '  ● Test suite failed to run', '  ●  ', '  ● a\n', 'Console', 'FAIL\t', 'FAIL\tgithub.com/a/b\t0.01s\n', 'FAIL\ta [build failed]\n', '--- FAIL: TestA\n',
+    ' ✘ ', ' ✘ Total\n', '✘', 'Orders (A\\B)\n', 'A (B)', ' (', ')', '   │', '   │ ', '│', '├', '┐', '┴', '\u2500', 'Error: ', 'Error:', 'Exception: ', 'TypeError: x', 'A\\BException: ', ': '),
+  fc.string({ unit: fc.constantFrom('F', 'A', 'I', 'L', 'E', 'D', ' ', ':', '\n', 'a', '/', '-', '>', '.', '\r', 't', 's', '›', '●', '1', '2', ')', '#', '✘', '│', '(', '\t'), maxLength: 30 }),
   fc.string({ unit: 'binary', maxLength: 10 }),
 );
 /** A failed test's line of each runner read. */
@@ -46,6 +48,11 @@ const LINES = [
   'FAIL src/orders.test.ts\n  ● orders › total with discount case3\n',
   '  1 failing\n\n  1) total\n       with coupons\n         applies discount case3:\n',
   'There was 1 failure:\n\n1) Shop\\Tests\\OrdersTest::testTotal with data set "case3" (17, 19)\n',
+  'FAIL src/orders.test.js\n  ● Console\n\n  ● applies discount case3\n',
+  '--- FAIL: TestTotal (0.00s)\nFAIL\ngithub.com/dev/shop/orders\nFAIL\tgithub.com/dev/shop/orders\t0.031s\n',
+  'Orders (Shop\\Tests\\Orders)\n ✔ Sums lines\n ✘ Total with discount case 3\n   │\n   │ Failed asserting that 17 is identical to 19.\n',
+  'Orders (Shop\\Tests\\Orders)\n ✘ Total\n   ┐\n   ├ Error: Class "X" not found\n ✘ Total with discount case 3\n\n',
+  'Carts (A)\n ✘ Total\nOrders (Shop\\Tests\\Orders)\nx (y)\n ✘ Total\n',
 ];
 const text = fc.array(piece, { maxLength: 80 }).map((ps) => ps.join(''));
 

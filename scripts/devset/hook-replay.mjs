@@ -13,10 +13,15 @@
  * calls are not sent. A call the hook denies or stops is counted and, as the recording goes on, still
  * recorded (the session is replayed whole). A measuring tool of the sets, not part of loopwatch.
  *
- *   npm run build && node scripts/devset/hook-replay.mjs [--no-prompts] [--agent-version V] FILE...
+ *   npm run build && node scripts/devset/hook-replay.mjs [--no-prompts] [--in-process] [--agent-version V] FILE...
  *
  * `--agent-version V` is handed to the hook (as `hook install` writes it); without it the hook cannot tell
  * the agent's version (the transcript written carries none) and warns after the call where old versions need it.
+ *
+ * `--in-process` runs each event through the built hook's command in this process (dist/src/cli/hook-command.js,
+ * the same flags, state files and payload on its input: what test/helpers/hook-in-process.ts does), not one
+ * process per event: ~3 ms a call against ~0.1 CPU-s, so that whole sets can be replayed; the process entry (the
+ * bundle, its code cache, the exit code) is what it leaves out.
  *
  * The hook reads a call's model turn from the transcript's end (src/hooks/transcript-turn.ts), so the replay
  * writes the transcript as the agent does, growing as the session goes: Claude Code's (the session's, or a
@@ -45,10 +50,12 @@ const hook = join(root, 'dist', 'hook', 'hook-main.cjs');
 const args = process.argv.slice(2);
 const noPrompts = args.includes('--no-prompts');
 const noTranscript = args.includes('--no-transcript');
+const inProcess = args.includes('--in-process');
+const hookCommand = inProcess ? (await import(pathToFileURL(join(root, 'dist', 'src', 'cli', 'hook-command.js')).href)).hookCommand : null;
 const versionAt = args.indexOf('--agent-version');
 const version = versionAt < 0 ? [] : ['--agent-version', args[versionAt + 1]];
 // without --agent-version (versionAt -1) no argument is its value: the first file is a file
-const files = args.filter((a, i) => a !== '--no-prompts' && a !== '--no-transcript' && (versionAt < 0 || (i !== versionAt && i !== versionAt + 1)));
+const files = args.filter((a, i) => a !== '--no-prompts' && a !== '--no-transcript' && a !== '--in-process' && (versionAt < 0 || (i !== versionAt && i !== versionAt + 1)));
 const SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'local_shell', 'container.exec']);
 
 const text = (r) => (typeof r === 'string' ? r : r === undefined ? '' : JSON.stringify(r));
@@ -125,6 +132,23 @@ function transcriptOf(agent, session, state) {
   };
 }
 
+/** One hook call through the built command in this process: its status, stdout and stderr, as spawnSync gives them. */
+async function inProcessRun(hookArgs, payload) {
+  const input = Buffer.from(JSON.stringify(payload), 'utf8');
+  let stdout = '';
+  let stderr = '';
+  const status = await hookCommand(hookArgs, {
+    env: process.env,
+    cwd: process.cwd(),
+    script: join(root, 'dist', 'src', 'bin', 'loopwatch.js'),
+    stdout: { write: (t) => (stdout += t) },
+    stderr: { write: (t) => (stderr += t) },
+    readInput: async (max) => (input.length > max ? null : input),
+    inputIsTTY: false,
+  });
+  return { status, stdout, stderr };
+}
+
 function decisionOf(out) {
   if (out.trim() === '') return 'allow';
   const o = JSON.parse(out);
@@ -147,6 +171,11 @@ for (const file of files) {
   const sessions = new Set(bySession.keys());
   const session = [...sessions].find((s) => !CLAUDE_SUBAGENT.test(s)) ?? [...sessions][0];
   const calls = bySession.get(session) ?? [];
+  if (session === undefined) {
+    // a chat without a tool call (or a file of no session loopwatch reads): nothing to send
+    console.log(`${file} ${agent} no calls`);
+    continue;
+  }
   // the prompts as session-marks.mjs reads them (each call id once, a subagent's lines apart), when they fit
   const m = noPrompts ? {} : marksOf(marks(file), session, calls.length, sessions.size);
   const fits = m.marks !== undefined;
@@ -169,8 +198,9 @@ for (const file of files) {
     }
     return out;
   };
-  const run = (payload) => {
-    const r = spawnSync(process.execPath, [hook, '--agent', agent, '--state-dir', state, ...version], { input: JSON.stringify(payload), encoding: 'utf8' });
+  const hookArgs = ['--agent', agent, '--state-dir', state, ...version];
+  const run = async (payload) => {
+    const r = inProcess ? await inProcessRun(hookArgs, payload) : spawnSync(process.execPath, [hook, ...hookArgs], { input: JSON.stringify(payload), encoding: 'utf8' });
     if (r.stderr.trim() !== '') stderr.push(r.stderr.trim().split('\n')[0]);
     if (r.status !== 0) stderr.push(`exit ${r.status}`);
     return decisionOf(r.stdout);
@@ -179,7 +209,7 @@ for (const file of files) {
     for (const x of order) {
       if (x !== CALL) {
         log.prompt();
-        run(prompt(agent, log.ids, p++, x.text));
+        await run(prompt(agent, log.ids, p++, x.text));
         continue;
       }
       const it = calls[c++];
@@ -187,7 +217,7 @@ for (const file of files) {
       if (pl === null) continue;
       sent++;
       for (const [i, payload] of pl.entries()) {
-        const d = run(payload);
+        const d = await run(payload);
         // the turn's lines land after its first call's PreToolUse (Claude Code writes the message then)
         if (i === 0 && turnOf(c - 1) !== written) {
           written = turnOf(c - 1);

@@ -15,8 +15,14 @@
  * - pytest: `FAILED [tests/a.py::test_x] - ...`, the word holding `::` (a node id);
  * - vitest: ` FAIL  [src/a.test.ts > suite > test]`, the rest of the line, holding ` > `;
  * - jest: `  ● [suite › test]`, the rest of the line, holding ` › `, of the file its last `FAIL <file>` names
- *   (jest's ids name no file; the same describe and test in two files are two tests);
+ *   (jest's ids name no file; the same describe and test in two files are two tests); below a `FAIL <file>`, a
+ *   test outside any describe too, `  ● [test]`, but for jest's own headings there, `● Test suite failed to run`
+ *   (a file that does not load) and `● Console` (what its tests logged), and a title beginning with a space
+ *   (`●  TCPSERVERWRAP`, an open handle);
  * - go test: `--- FAIL: [TestX] (0.00s)`, and a subtest's, indented by spaces: `    --- FAIL: [TestX/case]`;
+ *   then the package they are of, `FAIL\t[github.com/a/b]\t0.004s` (printed after its tests), is read as an id
+ *   as well, so `TestX` failing in two packages (`go test ./...`, a test file of one name in each) is two
+ *   places; a package with no `--- FAIL:` line above it (`FAIL\t<pkg> [build failed]`) is not read;
  * - cargo test (libtest): after a line `failures:`, its list of the failed tests' names, `    [a::b]`, to the
  *   first line of another form (the list is sorted, and printed alike with and without `-q`; the `test a::b
  *   ... FAILED` lines and `---- a::b stdout ----` headings are not: the first are not in `-q`'s output, both
@@ -27,7 +33,12 @@
  *   more, to the one ending with `:` (`       test]:`), suites and test alike;
  * - phpunit: after its `There was 1 failure:` or `There were <n> failures:`, `1) [Tests\A::testB ...]`, the rest
  *   of the line after the number, holding `::`. Its errors (`There were <n> errors:`: an exception, a class
- *   not found in every file) are not read.
+ *   not found in every file) are not read;
+ * - phpunit's `--testdox`: below a class's heading (`Orders (Shop\Tests\Orders)`: a line at the margin ending
+ *   with `)`, holding ` (`), each ` ✘ [Total with discount case 3]`, the rest of the line, of that heading's
+ *   class; but not an error, whose message (the first line below it with more than spaces and box-drawing
+ *   characters, `   │ Error: Class "X" not found`) begins with a PHP class name ending `Error` or `Exception`
+ *   and `: `, as its errors are not read without `--testdox` (PHPUnit 9 marks failures and errors alike, `✘`).
  *
  * A run that fails before any test names none, and stays one wall whichever file it ran: pytest's `ERROR
  * <file>`, vitest's failed suite (` FAIL  file [ file ]`), jest's `● Test suite failed to run` and its `FAIL
@@ -37,19 +48,16 @@
  * (0), and the class is the masked text's alone, as before.
  *
  * The place is `close(fold(...fold(TEST_PLACE, xxh64(id1, seed1)...), count)`, in the order printed, each
- * id's seed TEST_PLACE, or `xxh64(file, TEST_PLACE)` for jest's and rspec's; pytest's ids hash as they did.
+ * id's seed TEST_PLACE, or `xxh64(file, TEST_PLACE)` for jest's and rspec's, `xxh64(heading, TEST_PLACE)` for
+ * testdox's; pytest's ids hash as they did.
  */
 import { Tag, close, fold } from '../fingerprint/combine.js';
 import { u64 } from '../fingerprint/u64.js';
 import { xxh64 } from '../fingerprint/xxh64.js';
+import { ascii, at, digitsEnd, endsId, find, holdsPair, indentEnd, isText, isWordByte, nextLine, textEnd, wordEnd } from './line-bytes.js';
 
 /** Bytes at the end of an error read for the tests that failed. */
 export const PLACE_LOOK = 16384;
-
-/** ASCII text as its bytes. */
-function ascii(t: string): readonly number[] {
-  return Array.from(t, (c) => c.charCodeAt(0));
-}
 
 /** pytest's summary line: `FAILED <file>::<test> - <message>`. */
 const PYTEST = ascii('FAILED ');
@@ -59,8 +67,20 @@ const VITEST = ascii(' FAIL  ');
 const JEST = [0x20, 0x20, 0xe2, 0x97, 0x8f, 0x20];
 /** jest's header of a test file's results: `FAIL <file>` (no colours). */
 const JEST_FILE = ascii('FAIL ');
+/** jest's headings below a file's `FAIL <file>` that name no test: a file that does not load, what its tests logged. */
+const JEST_SUITE_FAILED = ascii('Test suite failed to run');
+const JEST_CONSOLE = ascii('Console');
 /** go test's failed test: `--- FAIL: TestName (0.00s)`. */
 const GO = ascii('--- FAIL: ');
+/** go test's line of a package that failed, after its tests: `FAIL\t<package>\t0.004s`. */
+const GO_PACKAGE = ascii('FAIL\t');
+/** phpunit's `--testdox` failed (or erred) test: ` ✘ <name>` (U+2718). */
+const TESTDOX = [0x20, 0xe2, 0x9c, 0x98, 0x20];
+/** What parts a testdox class heading's name from its class: `Orders (Shop\Tests\Orders)`. */
+const TESTDOX_CLASS = ascii(' (');
+/** The endings of a PHP throwable's class name (`Error`, `TypeError`, `RuntimeException`). */
+const PHP_ERROR = ascii('Error');
+const PHP_EXCEPTION = ascii('Exception');
 /** libtest's (cargo test's) heading of the failed tests' names: `failures:`, each name on a line of its own. */
 const CARGO_LIST = ascii('failures:');
 /** The indent of a name in libtest's list. */
@@ -87,12 +107,14 @@ const GT = ascii(' > ');
 const ANGLE = [0x20, 0xe2, 0x80, 0xba, 0x20];
 
 const LF = 0x0a;
-const CR = 0x0d;
 const SPACE = 0x20;
-const TAB = 0x09;
 const COLON = 0x3a;
 const ZERO = 0x30;
 const NINE = 0x39;
+const CLOSE = 0x29;
+const BACKSLASH = 0x5c;
+/** The lead bytes of U+2500..U+257F, box drawing (testdox's `│`, `├`, `┐`, `┴`): 0xe2 then 0x94 or 0x95. */
+const BOX = 0xe2;
 
 /** The section of a runner's output the lines read are in: where a numbered or indented line names a test. */
 const enum Section {
@@ -110,71 +132,21 @@ interface Scan {
   from: number;
   to: number;
   section: Section;
-  /** The seed of the id's hash: its file's, for jest's and rspec's; else TEST_PLACE. */
+  /** The seed of the id's hash: its file's, for jest's and rspec's; its class heading's for testdox's; else TEST_PLACE. */
   seedHi: number;
   seedLo: number;
-  /** The hash of jest's file (its last `FAIL <file>`), or TEST_PLACE before one. */
+  /** The hash of jest's file (its last `FAIL <file>`), or TEST_PLACE before one; whether one was read. */
   fileHi: number;
   fileLo: number;
-}
-
-/** Whether `b` ends an id (white space). */
-function endsId(b: number): boolean {
-  return b === SPACE || b === TAB || b === CR || b === LF;
-}
-
-/** Whether `bytes[i, end)` begins with `pat`. */
-function at(bytes: Uint8Array, i: number, end: number, pat: readonly number[]): boolean {
-  if (end - i < pat.length) return false;
-  for (let k = 0; k < pat.length; k++) if (bytes[i + k] !== pat[k]) return false;
-  return true;
-}
-
-/** Where `pat` (a few bytes long) first begins in `bytes[from, to)`, or -1. */
-function find(bytes: Uint8Array, from: number, to: number, pat: readonly number[]): number {
-  for (let k = from; k + pat.length <= to; k++) if (at(bytes, k, to, pat)) return k;
-  return -1;
-}
-
-/** Whether `bytes[from, to)` holds `::`. */
-function holdsPair(bytes: Uint8Array, from: number, to: number): boolean {
-  for (let k = from; k + 1 < to; k++) if (bytes[k] === COLON && bytes[k + 1] === COLON) return true;
-  return false;
-}
-
-/** The end of the word at `from` (the first white space byte, or `end`). */
-function wordEnd(bytes: Uint8Array, from: number, end: number): number {
-  let j = from;
-  while (j < end && !endsId(bytes[j] as number)) j++;
-  return j;
-}
-
-/** The end of the spaces at `from` (a go subtest's indent). */
-function indentEnd(bytes: Uint8Array, from: number, end: number): number {
-  let j = from;
-  while (j < end && bytes[j] === SPACE) j++;
-  return j;
-}
-
-/** The end of the digits at `from`. */
-function digitsEnd(bytes: Uint8Array, from: number, end: number): number {
-  let j = from;
-  while (j < end && (bytes[j] as number) >= ZERO && (bytes[j] as number) <= NINE) j++;
-  return j;
-}
-
-/** The end of the line at `from` without its CR (the first CR or LF, or `end`). */
-function textEnd(bytes: Uint8Array, from: number, end: number): number {
-  let j = from;
-  while (j < end && bytes[j] !== LF && bytes[j] !== CR) j++;
-  return j;
-}
-
-/** The start of the line after the one at `from` (`end` past the last). */
-function nextLine(bytes: Uint8Array, from: number, end: number): number {
-  let j = from;
-  while (j < end && bytes[j] !== LF) j++;
-  return j < end ? j + 1 : end;
+  fileSeen: boolean;
+  /** Where testdox's class heading (its last) is, -1 before one; the hash of the one at `classHashed`, hashed when a test of it is read. */
+  classFrom: number;
+  classTo: number;
+  classHashed: number;
+  classHi: number;
+  classLo: number;
+  /** go test's ids read since its last package line. */
+  goIds: number;
 }
 
 /** Whether the line `bytes[i, to)` is `<n>) ` and more: the start of what follows, or -1. */
@@ -212,6 +184,7 @@ function heading(bytes: Uint8Array, i: number, to: number, scan: Scan): boolean 
     const w = wordEnd(bytes, i + JEST_FILE.length, to);
     scan.fileLo = xxh64(bytes, i + JEST_FILE.length, w, 0, Tag.TEST_PLACE);
     scan.fileHi = u64.hi;
+    scan.fileSeen = true;
   } else {
     return false;
   }
@@ -249,10 +222,73 @@ function sectionId(bytes: Uint8Array, i: number, to: number, end: number, scan: 
   return false;
 }
 
+/** Whether jest's title `bytes[from, to)` with no ` › ` names a test: not one of jest's own headings. */
+function jestTopLevel(bytes: Uint8Array, from: number, to: number): boolean {
+  return bytes[from] !== SPACE && !isText(bytes, from, to, JEST_SUITE_FAILED) && !isText(bytes, from, to, JEST_CONSOLE);
+}
+
+/** Whether the line `bytes[i, to)` is go test's `FAIL\t<package>` after ids of its tests: the package's id, in `scan`. */
+function goPackage(bytes: Uint8Array, i: number, to: number, scan: Scan): boolean {
+  if (scan.goIds === 0 || !at(bytes, i, to, GO_PACKAGE)) return false;
+  scan.goIds = 0;
+  scan.from = i + GO_PACKAGE.length;
+  scan.to = wordEnd(bytes, scan.from, to);
+  return scan.to > scan.from;
+}
+
+/** Reads the line `bytes[i, to)` as testdox's class heading (`Orders (Shop\Tests\Orders)`) when it is one. */
+function testdoxClass(bytes: Uint8Array, i: number, to: number, scan: Scan): void {
+  if (to === i || endsId(bytes[i] as number) || bytes[to - 1] !== CLOSE || find(bytes, i, to, TESTDOX_CLASS) < 0) return;
+  scan.classFrom = i;
+  scan.classTo = to;
+}
+
+/** Seeds the id with the hash of testdox's last class heading, hashed once (a line of that shape is common, a test under it not). */
+function seedTestdoxClass(bytes: Uint8Array, scan: Scan): void {
+  if (scan.classHashed !== scan.classFrom) {
+    scan.classLo = xxh64(bytes, scan.classFrom, scan.classTo, 0, Tag.TEST_PLACE);
+    scan.classHi = u64.hi;
+    scan.classHashed = scan.classFrom;
+  }
+  scan.seedHi = scan.classHi;
+  scan.seedLo = scan.classLo;
+}
+
+/** The end of the spaces and box-drawing characters at `from` (testdox's frame, `   │ `). */
+function frameEnd(bytes: Uint8Array, from: number, end: number): number {
+  let j = from;
+  for (;;) {
+    if (j < end && bytes[j] === SPACE) j++;
+    else if (j + 2 < end && bytes[j] === BOX && (bytes[j + 1] === 0x94 || bytes[j + 1] === 0x95)) j += 3;
+    else return j;
+  }
+}
+
+/**
+ * Whether the testdox test whose line ends at `to` erred: the first line below it with more than its frame,
+ * while lines begin with a space, begins with a PHP class name ending `Error` or `Exception`, then `: `.
+ */
+function testdoxError(bytes: Uint8Array, to: number, end: number): boolean {
+  let i = nextLine(bytes, to, end);
+  while (i < end && bytes[i] === SPACE) {
+    const t = textEnd(bytes, i, end);
+    const c = frameEnd(bytes, i, t);
+    if (c < t) {
+      let k = c;
+      while (k < t && (isWordByte(bytes[k] as number) || bytes[k] === BACKSLASH)) k++;
+      if (k + 1 >= t || bytes[k] !== COLON || bytes[k + 1] !== SPACE) return false;
+      return (k - c >= PHP_ERROR.length && at(bytes, k - PHP_ERROR.length, k, PHP_ERROR)) || (k - c >= PHP_EXCEPTION.length && at(bytes, k - PHP_EXCEPTION.length, k, PHP_EXCEPTION));
+    }
+    i = nextLine(bytes, t, end);
+  }
+  return false;
+}
+
 /** The id a line `bytes[i, to)` names as a failed test of a runner that needs no section, in `scan`. */
-function lineId(bytes: Uint8Array, i: number, to: number, scan: Scan): boolean {
+function lineId(bytes: Uint8Array, i: number, to: number, end: number, scan: Scan): boolean {
   let from = -1;
   let idTo = -1;
+  let go = false;
   if (at(bytes, i, to, PYTEST)) {
     from = i + PYTEST.length;
     idTo = wordEnd(bytes, from, to);
@@ -264,12 +300,18 @@ function lineId(bytes: Uint8Array, i: number, to: number, scan: Scan): boolean {
   } else if (at(bytes, i, to, JEST)) {
     from = i + JEST.length;
     idTo = to;
-    if (find(bytes, from, idTo, ANGLE) < 0) return false;
+    if (find(bytes, from, idTo, ANGLE) < 0 && !(scan.fileSeen && from < idTo && jestTopLevel(bytes, from, idTo))) return false;
     scan.seedHi = scan.fileHi;
     scan.seedLo = scan.fileLo;
   } else if (at(bytes, indentEnd(bytes, i, to), to, GO)) {
     from = indentEnd(bytes, i, to) + GO.length;
     idTo = wordEnd(bytes, from, to);
+    go = true;
+  } else if (scan.classFrom >= 0 && at(bytes, i, to, TESTDOX)) {
+    from = i + TESTDOX.length;
+    idTo = to;
+    if (testdoxError(bytes, to, end)) return false;
+    seedTestdoxClass(bytes, scan);
   } else if (at(bytes, i, to, RSPEC)) {
     // the location without its line number (an edit above the example moves it), then the description
     const loc = i + RSPEC.length;
@@ -289,9 +331,11 @@ function lineId(bytes: Uint8Array, i: number, to: number, scan: Scan): boolean {
       idTo = to;
     }
   } else {
+    testdoxClass(bytes, i, to, scan);
     return false;
   }
   if (idTo === from) return false;
+  if (go) scan.goIds++;
   scan.from = from;
   scan.to = idTo;
   return true;
@@ -304,7 +348,8 @@ function failedId(bytes: Uint8Array, i: number, end: number, scan: Scan): boolea
   scan.seedLo = Tag.TEST_PLACE;
   if (heading(bytes, i, to, scan)) return false;
   if (sectionId(bytes, i, to, end, scan)) return true;
-  return lineId(bytes, i, to, scan);
+  if (goPackage(bytes, i, to, scan)) return true;
+  return lineId(bytes, i, to, end, scan);
 }
 
 /**
@@ -321,7 +366,7 @@ export function testPlace(bytes: Uint8Array, len: number): number {
   let ah = 0;
   let al: number = Tag.TEST_PLACE;
   let count = 0;
-  const scan: Scan = { from: 0, to: 0, section: Section.NONE, seedHi: 0, seedLo: Tag.TEST_PLACE, fileHi: 0, fileLo: Tag.TEST_PLACE };
+  const scan: Scan = { from: 0, to: 0, section: Section.NONE, seedHi: 0, seedLo: Tag.TEST_PLACE, fileHi: 0, fileLo: Tag.TEST_PLACE, fileSeen: false, classFrom: -1, classTo: -1, classHashed: -1, classHi: 0, classLo: Tag.TEST_PLACE, goIds: 0 };
   while (i < len) {
     if (failedId(bytes, i, len, scan)) {
       const l = xxh64(bytes, scan.from, scan.to, scan.seedHi, scan.seedLo);

@@ -145,13 +145,13 @@ export interface HookStep {
  * Replays scripted calls of one session through `loopwatch hook`, one process per hook call, as the agent
  * would: each call proposed, and recorded with its outcome when it was allowed to run. With `processEvery`
  * n > 1, only the first call and every n-th after it go through hook processes, the others through the
- * same command in this process (helpers/hook-in-process.ts), on the same state files.
+ * same command in this process (helpers/hook-in-process.ts), on the same state files; with 0, none.
  */
 export async function replayHook(agent: AgentName, session: string, calls: readonly ScriptedCall[], args: readonly string[], processEvery = 1): Promise<HookStep[]> {
   const steps: HookStep[] = [];
   for (const [i, c] of calls.entries()) {
     const id = `toolu_${session}_${i}`;
-    const run = i % processEvery === 0 ? hook : hookInProcess;
+    const run = processEvery > 0 && i % processEvery === 0 ? hook : hookInProcess;
     const before = await run(['--agent', agent, ...args], beforePayload(agent, session, c, id));
     if (before.code !== 0) throw new Error(`hook exited ${before.code}: ${before.stderr}`);
     const propose = proposeAction(agent, before.stdout);

@@ -1,8 +1,9 @@
 /**
  * The output of failing test runs of the runners coding agents run besides pytest (test/helpers/pytest-output.ts),
  * as each prints it to a pipe (no colours), in the shapes the real sessions hold: vitest, jest, go test, cargo
- * test, rspec, mocha and phpunit (cargo's, mocha's and phpunit's as cargo 1.95, mocha 12.0.3 and PHPUnit 9.6.7
- * printed them, run here on a small crate, test file and test class; the others' from their documented formats).
+ * test, rspec, mocha and phpunit (cargo's, mocha's, phpunit's and go's as cargo 1.95, mocha 12.0.3, PHPUnit 9.6.7
+ * and go 1.19 printed them, run here on a small crate, test file, test class and module of three packages; the
+ * others' from their documented formats; jest's top-level tests and phpunit's `--testdox`: runner-variants.ts).
  * Each runner gives a failing run (its tests failing an assertion) and a run that fails before
  * any test (a module that does not load, a build that does not compile), and the three scenarios of a
  * developer's or an agent's work: a suite fixed one failing test after another, the same test failing again under other flags,
@@ -26,12 +27,18 @@ export interface RunnerFailure {
 /** A test runner's command and outputs. */
 export interface Runner {
   readonly name: string;
+  /**
+   * Whether a suite is fixed in one module, case by case (go's `-run TestTotal/case<n>`, cargo's `<module>::`,
+   * testdox's class: the runners whose output names the module unmasked, or whose cases are run so), not one
+   * file after another.
+   */
+  readonly oneModule?: boolean;
   /** The command running the tests of `module`, with `flags`. */
   command(module: string, flags: string): string;
-  /** The output of a run with `failing` failing (all of one module), run with `flags` (cargo's `-q` is terse). */
+  /** The output of a run with `failing` failing (go's grouped by package), run with `flags` (cargo's `-q` is terse). */
   output(failing: readonly RunnerFailure[], flags?: string): string;
-  /** The output of a run of `module` that fails before any test: `missing` does not load or compile. */
-  wall(module: string, missing: string): string;
+  /** The output of a run of `module` (of its test `test` alone, where given) that fails before any test: `missing` does not load or compile. */
+  wall(module: string, missing: string, test?: string): string;
 }
 
 const vitest: Runner = {
@@ -136,22 +143,29 @@ const jest: Runner = {
 
 const goTest: Runner = {
   name: 'go test',
+  oneModule: true,
   command: (m, flags) => `go test ./${m}/ ${flags}`.trim(),
   output: (failing) => {
-    const m = failing[0]?.module ?? 'orders';
+    // as go 1.19 prints it: each package's failed tests, then its `FAIL\t<package>\t<time>` line; every
+    // package's test file named alike (`total_test.go`, after the `total.go` it tests)
     const lines: string[] = [];
-    for (const f of failing) {
-      const name = 'TestTotal';
-      lines.push(`--- FAIL: ${name} (0.00s)`, `    --- FAIL: ${name}/${f.test} (0.00s)`, `        ${f.module}_test.go:${f.line}: total = ${f.got}, want ${f.want}`);
+    const modules = [...new Set(failing.map((f) => f.module))];
+    for (const m of modules) {
+      for (const f of failing.filter((x) => x.module === m)) {
+        const name = 'TestTotal';
+        lines.push(`--- FAIL: ${name} (0.00s)`, `    --- FAIL: ${name}/${f.test} (0.00s)`, `        total_test.go:${f.line}: total = ${f.got}, want ${f.want}`);
+      }
+      lines.push('FAIL', `FAIL\tgithub.com/dev/shop/${m}\t0.004s`);
     }
-    lines.push('FAIL', `FAIL\tgithub.com/dev/shop/${m}\t0.004s`, 'FAIL');
+    lines.push('FAIL');
     return lines.join('\n');
   },
-  wall: (m, missing) => [`# github.com/dev/shop/${m} [github.com/dev/shop/${m}.test]`, `./${m}_test.go:5:2: undefined: ${missing}.Build`, `FAIL\tgithub.com/dev/shop/${m} [build failed]`, 'FAIL'].join('\n'),
+  wall: (m, missing) => [`# github.com/dev/shop/${m} [github.com/dev/shop/${m}.test]`, `./total_test.go:5:2: undefined: ${missing}.Build`, `FAIL\tgithub.com/dev/shop/${m} [build failed]`, 'FAIL'].join('\n'),
 };
 
 const cargo: Runner = {
   name: 'cargo test',
+  oneModule: true,
   command: (m, flags) => `cargo test ${m}:: ${flags}`.trim(),
   output: (failing, flags = '') => {
     // as cargo 1.95 prints it: the `---- stdout ----` sections in the order the tests ended (here the last
@@ -343,19 +357,19 @@ export interface ShellCall {
 const MODULES = ['orders', 'refunds', 'invoices', 'carts', 'coupons', 'taxes', 'shipping', 'payments'];
 
 /** The case name of the `n`th test, in the runner's style. */
-function caseName(runner: Runner, n: number): string {
+export function caseName(runner: Runner, n: number): string {
   return runner === goTest || runner === cargo ? `total_case${n}` : `total with discount case${n}`;
 }
 
 /**
  * A suite fixed one failing test after another: eight runs, each failing another test with an assertion of
  * the same form. For vitest, jest and rspec each run is of another file (`total > applies discount case<n>` in
- * `src/<module>.test.ts`); go test's and cargo test's outputs name the test's file or module unmasked
- * (`orders_test.go:41:`, `orders::tests::...`), so a file of theirs is another text already, and their runs
- * are of the numbered cases of one module (`go test ./orders/ -run TestTotal/case<n>`), alike masked.
+ * `src/<module>.test.ts`); for the runners fixing a suite in one module ({@link Runner.oneModule}: cargo test's
+ * output names the module unmasked, `orders::tests::...`) the runs are of the numbered cases of one module
+ * (`go test ./orders/ -run TestTotal/case<n>`), alike masked.
  */
 export function runnerSuiteOneByOne(runner: Runner, tool = 'Bash'): ShellCall[] {
-  const oneModule = runner === goTest || runner === cargo;
+  const oneModule = runner.oneModule === true;
   return MODULES.map((m, i) => {
     const module = oneModule ? 'orders' : m;
     const test = caseName(runner, i + 2);
@@ -368,8 +382,9 @@ export function runnerSuiteOneByOne(runner: Runner, tool = 'Bash'): ShellCall[] 
 }
 
 /**
- * Every module's file failing a test of the same name (`total > applies discount`, `Total::testApplies...`),
- * each in its file: other tests, though jest's `● total › applies discount` and mocha's title name no file.
+ * Every module's file failing a test of the same name (`total > applies discount`, `Total::testApplies...`,
+ * go's `TestTotal/total_case3` in each package's `total_test.go`), each in its file: other tests, though jest's
+ * `● total › applies discount`, go's `--- FAIL:` lines and mocha's title name no file.
  * Not mocha's: its output names the file only in the stack (a path, masked), so its tests of one title are
  * one test to loopwatch.
  */
