@@ -77,7 +77,7 @@ function payloads(agent, base, e, failed, n) {
     const tool = shell ? 'Bash' : e.tool;
     const input = shell ? { command: command(e.args) } : e.args ?? {};
     const more = { turn_id: `turn-${n}`, model: 'gpt-5-codex', permission_mode: 'default', tool_name: tool, tool_input: input, tool_use_id: `call_replay_${n}` };
-    const response = shell ? `Exit code: ${failed ? 1 : 0}\nWall time: 0.1 seconds\nOutput:\n${text(e.result)}\n` : text(e.result);
+    const response = shell ? `Exit code: ${failed ? 1 : 0}\nWall time: 0.1 seconds\nOutput:\n${text(e.result)}` : text(e.result);
     return [{ ...base, hook_event_name: 'PreToolUse', ...more }, { ...base, hook_event_name: 'PostToolUse', ...more, tool_response: response }];
   }
   const input = e.args ?? {};

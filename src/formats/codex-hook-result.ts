@@ -13,6 +13,7 @@
  * the error). Anything else is the result as it is.
  */
 import { codexOutcome } from './codex-output.js';
+import { type Outcome, failure } from './held-calls.js';
 
 /**
  * Whether a hook payload carries Codex CLI's marks: its PreToolUse/PostToolUse/UserPromptSubmit payloads
@@ -23,18 +24,20 @@ export function hasCodexMarks(p: Readonly<Record<string, unknown>>): boolean {
   return p.turn_id !== undefined || p.model !== undefined;
 }
 
-/** A Codex hook response read: the failure (`error`) or the result. Uncapped: the hook caps it. */
-export type CodexHookOutcome = { readonly error: unknown } | { readonly result: unknown };
-
-/** What the Codex hook `tool_response` `r` says (see the header). */
-export function codexHookOutcome(r: unknown): CodexHookOutcome {
+/**
+ * What the Codex hook `tool_response` `r` says (see the header), in the rollout reader's terms (held-calls.ts's
+ * Outcome): a failure is {@link failure} of its output, so one that printed nothing is `error: true` with an
+ * empty result, as `scan` and `eval` read the same call from the rollout, never an empty error text (which
+ * every part reads as no error at all). Uncapped: the hook caps it.
+ */
+export function codexHookOutcome(r: unknown): Outcome {
   if (typeof r === 'string') {
     const o = codexOutcome(r);
-    return o.errorInfo === 'known' ? { error: o.result } : { result: o.result };
+    return o.errorInfo === 'known' ? failure(o.result) : { result: o.result, errorInfo: 'absent' };
   }
-  if (typeof r !== 'object' || r === null || Array.isArray(r)) return { result: r };
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) return { result: r, errorInfo: 'absent' };
   const o = r as Record<string, unknown>;
   const exit = o.exit_code ?? o.exitCode;
   const failed = (typeof exit === 'number' && exit !== 0) || o.isError === true || o.is_error === true || o.success === false;
-  return failed ? { error: JSON.stringify(o) } : { result: o };
+  return failed ? failure(JSON.stringify(o)) : { result: o, errorInfo: 'absent' };
 }

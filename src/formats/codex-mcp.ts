@@ -21,7 +21,7 @@
  *   {@link MAX_MCP_RESULTS} calls back, each taken by its call's output.
  */
 import { codexHookOutcome } from './codex-hook-result.js';
-import { type Outcome, failure } from './held-calls.js';
+import type { Outcome } from './held-calls.js';
 import { isRecord } from './json-value.js';
 
 /** MCP results held for outputs still to come (older ones are forgotten: their outputs read as before). */
@@ -77,6 +77,5 @@ export function mcpCompletion(payload: unknown): McpCompletion | undefined {
 
 /** What a completed MCP call's result says, as the hook reads it (codex-hook-result.ts). */
 export function mcpOutcome(result: unknown): Outcome {
-  const o = codexHookOutcome(result);
-  return 'error' in o ? failure(o.error) : { result: o.result, errorInfo: 'absent' };
+  return codexHookOutcome(result);
 }

@@ -111,8 +111,7 @@ function isCodexPayload(v: Readonly<Record<string, unknown>>): boolean {
  */
 function codexAfterOutcome(v: Record<string, unknown>): Outcome {
   if (v.hook_event_name === 'PostToolUseFailure' || present(v.error)) return afterOutcome(v);
-  const o = codexHookOutcome(v.tool_response);
-  return 'error' in o ? failure(o.error) : { result: o.result, errorInfo: 'absent' };
+  return codexHookOutcome(v.tool_response);
 }
 
 /**

@@ -46,10 +46,12 @@ import { isDeclined } from '../text/failure-kinds.js';
  * shares: a call's outcome is the same whether read from the hook, a log of its payloads or the rollout),
  * its texts capped.
  */
-function outcomeOf(r: unknown): { readonly error: string } | { readonly result: unknown } {
+function outcomeOf(r: unknown): { readonly result: unknown; readonly error?: string | true } {
   const o = codexHookOutcome(r);
-  if ('error' in o) return { error: typeof o.error === 'string' ? capText(o.error) : capText(JSON.stringify(o.error) ?? '') };
-  return { result: typeof o.result === 'string' ? capText(o.result) : o.result };
+  const result = typeof o.result === 'string' ? capText(o.result) : o.result;
+  if (o.errorInfo !== 'known') return { result };
+  // a failure that printed nothing is `error: true` (the rollout reader's reading), not an empty text
+  return { result, error: typeof o.error === 'string' ? capText(o.error) : true };
 }
 
 function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: HookPhase, trust: TranscriptTrust = 'agent'): HookCall {
@@ -74,7 +76,7 @@ function missedRecords(p: Readonly<Record<string, unknown>>, waiting: readonly L
   const out: HookCall[] = [];
   for (const { call, response } of missedResponses(p, waiting, trust)) {
     const outcome = outcomeOf(capValue(response));
-    if ('error' in outcome && isDeclined(outcome.error)) continue;
+    if (typeof outcome.error === 'string' && isDeclined(outcome.error)) continue;
     const round = codexTurn({ transcript_path: p.transcript_path, tool_use_id: call.id }, trust);
     out.push({ agent: 'codex', eventName: 'PostToolUse', phase: 'record', session, call: { id: call.id, tool: call.tool, args: call.args, ...outcome, ...(round === undefined ? {} : { round }) } });
   }
