@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEAD_END_DEFAULTS } from '../src/index.js';
 import { maskVolatile } from '../src/text/mask-volatile.js';
 import { isInfraFailure } from '../src/text/infra-failure.js';
+import { deadEndSignal } from '../src/detectors/dead-end.js';
 import { fired, only, run } from './helpers/session.js';
 
 const ok = (i: number) => ({ tool: 'bash', args: { command: `echo ${i}` }, result: String(i) });
@@ -15,6 +16,15 @@ describe('dead end detector', () => {
     expect(v[5]!.recommended).toBe('backtrack');
     expect(v[5]!.loopStart).toBe(0);
     expect(v[5]!.pattern).toContain('No rule to make target');
+  });
+
+  it('should say that the calls failed with no output, not show a blank error, when the error is blank', () => {
+    // a blank error reaches the signal through the two-phase hook (a Codex command that printed a lone newline)
+    for (const blank of ['', '\n', '  \n\t']) {
+      const s = deadEndSignal(DEAD_END_DEFAULTS, blank, [0, 2, 4], 5, 'stalled');
+      expect(s.pattern).toBe('3 calls in the last 5 failed with no output');
+    }
+    expect(deadEndSignal(DEAD_END_DEFAULTS, 'make: *** No rule', [0, 2, 4], 5, 'stalled').pattern).toBe('the same error 3 times in the last 5 calls: make: *** No rule');
   });
 
   it('should detect the same error class with varying arguments', () => {

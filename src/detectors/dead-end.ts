@@ -33,7 +33,11 @@ export function deadEndSignal(o: DeadEndOptions, errorText: string, unit: readon
     repeatCount: unit.length,
     progress,
     progressGated: true,
-  }, () => `the same error ${unit.length} times in the last ${span} calls: ${oneLine(errorText, PREVIEW) || '(no message)'}`);
+  }, () => {
+    const shown = oneLine(errorText, PREVIEW);
+    // an error with no text is a call that failed without a word (an exit status alone): say so, not a blank
+    return shown === '' ? `${unit.length} calls in the last ${span} failed with no output` : `the same error ${unit.length} times in the last ${span} calls: ${shown}`;
+  });
 }
 
 /** Detects an agent hitting the same error again and again. */
