@@ -110,9 +110,19 @@ export class LiveGuard {
     }
   }
 
-  /** The decision that stopped the session's run, if one did. */
+  /**
+   * The decision that stopped the session's run, if one did: remembered by the guard (MAX_STOPPED sessions),
+   * else kept by the engine's live session, in its snapshot (so also after `guard.engine.restore`). Never throws.
+   */
   stopped(session: string): LiveDecision | undefined {
-    return this.stops.get(session);
+    const d = this.stops.get(session);
+    if (d !== undefined) return d;
+    try {
+      return this.engine.stopped(session);
+    } catch (err) {
+      this.report(err);
+      return undefined;
+    }
   }
 
   /**

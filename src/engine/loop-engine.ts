@@ -359,6 +359,15 @@ export class LoopEngine {
     return d === undefined ? false : d.endTurn();
   }
 
+  /**
+   * The decision that stopped a live session's run (LoopDetector.stopped: kept in its snapshot, so it
+   * outlives a restore), or undefined when none did or the session is not live.
+   */
+  stopped(sessionId: string): LiveDecision | undefined {
+    this.open();
+    return this.table.peek(sessionId)?.stopped();
+  }
+
   /** Ends a session and frees its state; false when it was not live. */
   end(sessionId: string): boolean {
     this.open();
