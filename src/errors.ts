@@ -30,6 +30,7 @@ export const ErrorCode = {
   DUPLICATE_CALL: 'ERR_LOOPWATCH_DUPLICATE_CALL',
   ANSWER_TIMEOUT: 'ERR_LOOPWATCH_ANSWER_TIMEOUT',
   NO_STREAM: 'ERR_LOOPWATCH_NO_STREAM',
+  NATS_UNREACHABLE: 'ERR_LOOPWATCH_NATS_UNREACHABLE',
   MISSING_PEER: 'ERR_LOOPWATCH_MISSING_PEER',
   CHECKS_ONLY: 'ERR_LOOPWATCH_CHECKS_ONLY',
 
@@ -245,6 +246,23 @@ export class NoStreamError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'NoStreamError';
+    brand(this);
+  }
+}
+
+/**
+ * No NATS server could be reached (`NatsCaller.connect`, `loopwatch serve --nats`) within the wait: the
+ * setup may be right, the server is not there (yet). The message names the servers (credentials redacted)
+ * and what went wrong; retry later, or check the address. Credentials refused, a bad file or TLS fail with
+ * their own errors, at once.
+ */
+export class NatsUnreachableError extends Error {
+  /** `ERR_LOOPWATCH_NATS_UNREACHABLE`. */
+  readonly code: ErrorCodeValue = ErrorCode.NATS_UNREACHABLE;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'NatsUnreachableError';
     brand(this);
   }
 }

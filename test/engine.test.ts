@@ -58,12 +58,12 @@ describe('LoopEngine verdicts', () => {
     const call = { tool: 'read', args: { path: 'a' } };
     const out = engine.checkBatch([{ ...call, session: 'a' }, { ...call } as SessionEvent, { session: 'a', tool: '' } as SessionEvent, { ...call, session: 'a' }, { ...call, session: 'a' }]);
     expect(out[1]).toBeInstanceOf(InvalidEventError);
-    expect((out[1] as Error).message).toMatch(/events\[1\]\.session must be a string, received undefined/);
+    expect((out[1] as Error).message).toMatch(/events\[1\]\.session must be a non-empty string, received undefined/);
     expect(out[2]).toBeInstanceOf(InvalidEventError);
     expect((out[2] as Error).message).toMatch(/^events\[2\]: event\.tool must be a non-empty string/);
     expect(out[0]).toBeNull();
     expect((out[4] as Verdict).kind).toBe('exact_repeat');
-    expect(() => engine.check(7 as unknown as string, call)).toThrow(/sessionId must be a string/);
+    expect(() => engine.check(7 as unknown as string, call)).toThrow(/sessionId must be a non-empty string/);
     engine.close();
   });
 });

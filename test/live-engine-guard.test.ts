@@ -61,7 +61,7 @@ describe('LoopEngine two-phase calls', () => {
     expect((out[0] as LiveDecision).action).toBe('allow');
     expect(out[1]).toBeInstanceOf(InvalidEventError);
     expect((out[1] as Error).message).toMatch(/calls\[1\]\.phase must be "propose" or "record"/);
-    expect((out[2] as Error).message).toMatch(/calls\[2\]\.session must be a string/);
+    expect((out[2] as Error).message).toMatch(/calls\[2\]\.session must be a non-empty string/);
     expect((out[3] as Error).message).toMatch(/^calls\[3\]: event\.tool must be a non-empty string/);
     expect((out[4] as LiveDecision).session).toBe('a');
     expect(e.stats().checks).toBe(1);

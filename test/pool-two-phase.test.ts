@@ -159,7 +159,7 @@ describe('LoopPool two-phase calls', () => {
       const got = await p.decideBatch(bad as SessionLiveCall[]);
       expect(got.map(json)).toEqual(want);
       expect(got[4]).toBeInstanceOf(InvalidEventError);
-      await expect(p.propose(5 as never, { tool: 'a' })).rejects.toThrow(/sessionId must be a string/);
+      await expect(p.propose(5 as never, { tool: 'a' })).rejects.toThrow(/sessionId must be a non-empty string/);
       await expect(p.record('s', { tool: 'a', id: '' })).rejects.toMatchObject({ field: 'id' });
       await expect(p.decideBatch('no' as never)).rejects.toBeInstanceOf(InvalidEventError);
     }

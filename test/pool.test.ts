@@ -108,7 +108,7 @@ describe('LoopPool verdicts', () => {
       { ...call, session: 'a' },
       { ...call, session: 'a' },
     ]);
-    expect((out[1] as Error).message).toMatch(/events\[1\]\.session must be a string/);
+    expect((out[1] as Error).message).toMatch(/events\[1\]\.session must be a non-empty string/);
     expect(out[2]).toBeInstanceOf(InvalidEventError);
     expect(out[3]).toBeInstanceOf(InvalidEventError);
     expect((out[3] as Error).message).toMatch(/events\[3\]: event.args: it cannot be sent to a worker thread/);

@@ -126,6 +126,9 @@ describe.skipIf(skipBrowserTests)('the HTML report in Chromium', () => {
     expect(await page.locator('#lw-timeline .facts').textContent()).toContain('first break at call #6, 6 calls after it · label: submitted');
     // calls counted from 1 where a person reads them (the data's index stays from 0)
     expect(await page.locator('#lw-timeline tr[data-index="0"] td').first().textContent()).toBe('1');
+    // the fixture's steps are the calls' indexes (no step of the input's own): no step column, not a blank one
+    expect(await page.locator('#lw-timeline table.calls thead th').allTextContents()).toEqual(['#', 'call', 'outcome', 'verdict']);
+    expect(await page.locator('#lw-timeline tr[data-index="0"] td').nth(1).getAttribute('data-label')).toBe('call');
     expect(await page.locator('#lw-timeline tr.v-warn td.verdict').textContent()).toMatch(/ since call #[1-9]\d* → /);
     expect((await column('loopStart')).filter((t) => t !== '')).toEqual(expect.arrayContaining([expect.stringMatching(/^(call #[1-9]\d*|step \d+) → (call #[1-9]\d*|step \d+)$/)]));
     expect(await page.locator('#lw-timeline tr[data-index="5"] td.call').textContent()).toBe('bash {"command":"pytest -x </script><b>bold</b>"}');

@@ -41,6 +41,13 @@ import { terminalSafe } from '../text/terminal-text.js';
 import { shownMessage } from '../text/shown-message.js';
 import type { CommandContext } from './command-context.js';
 
+/**
+ * Said once after a scan that skipped an input in no known format (an `unknown-format` issue): how to bring
+ * a custom trajectory in, the events format being the one a converter writes most simply (docs/cli.md).
+ */
+export const CONVERT_HINT =
+  'loopwatch: to scan a trajectory of your own format, write it as loopwatch events, one JSON object a line: {"session": "run-1", "tool": "bash", "args": {"command": "make"}, "result": "...", "error": "..."} (docs/cli.md, "Input formats")\n';
+
 /** A command's streams, and the environment, working folder and script it runs with (command-context.ts). */
 export interface CommandIo extends CommandContext {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -390,6 +397,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
       io.stderr.write('loopwatch: interrupted; finishing the calls already read (Ctrl-C again to quit at once)\n');
     });
     let scanned = 0;
+    let unknownFormats = 0;
     const sink: ScanSink = {
       verdict: (v, call, index, tally) => {
         onVerdict?.(v, call, index);
@@ -398,6 +406,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
         out.write(verdictLine(v, call, index, shown.text) + '\n');
       },
       issue: (i) => {
+        if (i.code === 'unknown-format') unknownFormats++;
         bar?.clear();
         io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
       },
@@ -446,6 +455,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
     if (totals.evicted > 0) io.stderr.write(`loopwatch: ${plural(totals.evicted, 'session was', 'sessions were')} ended early to keep at most ${settings.maxSessions} live (--max-sessions)\n`);
     if (exit.why !== null) io.stderr.write(`loopwatch: ${exit.why}; exit code ${exit.code}\n`);
     else if (skipped > 0) io.stderr.write(`loopwatch: ${plural(skipped, 'line, element, input or call was', 'lines, elements, inputs or calls were')} skipped (named above)\n`);
+    if (unknownFormats > 0) io.stderr.write(CONVERT_HINT);
     return { totals, summary, exitCode: exit.code };
   } finally {
     // a scan that did not end keeps each file as it was (nothing once it is written)

@@ -11,7 +11,7 @@
  *   new user instructions: guard.freshStart(session)     -> a way back after a stop
  * ```
  */
-import { OptionTypeError } from '../errors.js';
+import { ClosedError, ErrorCode, OptionTypeError } from '../errors.js';
 import { bool, func, knownKeys } from '../options/checks.js';
 import { TOP_KEYS } from '../options/resolve-options.js';
 import { cutText } from '../text/shown-text.js';
@@ -39,8 +39,14 @@ export const GUARD_KEYS = ['failClosed', 'onInternalError'] as const;
 /** Sessions whose stop decision is remembered at most (the oldest is forgotten first). */
 export const MAX_STOPPED = 1024;
 
+/** What a closed guard says, once: it never opens again, so "until it clears" would not be true. */
+export const GUARD_CLOSED_MESSAGE = 'loopwatch: this LiveGuard was closed; its calls are allowed without loop checks (make a new guard)';
+/** What a guard over an engine its caller closed says, once. */
+export const ENGINE_CLOSED_MESSAGE = "loopwatch: this LiveGuard's LoopEngine was closed; its calls are allowed without loop checks (make a new guard)";
+
 function warnOnce(error: Error): void {
-  process.emitWarning(`loopwatch: an internal error; calls are allowed without loop checks until it clears: ${error.message}`, 'LoopwatchFailOpenWarning');
+  const closed = (error as { code?: unknown }).code === ErrorCode.CLOSED;
+  process.emitWarning(closed ? error.message : `loopwatch: an internal error; calls are allowed without loop checks until it clears: ${error.message}`, 'LoopwatchFailOpenWarning');
 }
 
 /**
@@ -62,6 +68,7 @@ export class LiveGuard {
   private readonly failClosed: boolean;
   private readonly onInternalError: (error: Error) => void;
   private reported = false;
+  private closed = false;
   private readonly stops = new Map<string, LiveDecision>();
 
   /** A guard over a new engine made with `options`, or over an engine the caller made. */
@@ -103,9 +110,19 @@ export class LiveGuard {
     }
   }
 
-  /** The decision that stopped the session's run, if one did. */
+  /**
+   * The decision that stopped the session's run, if one did: remembered by the guard (MAX_STOPPED sessions),
+   * else kept by the engine's live session, in its snapshot (so also after `guard.engine.restore`). Never throws.
+   */
   stopped(session: string): LiveDecision | undefined {
-    return this.stops.get(session);
+    const d = this.stops.get(session);
+    if (d !== undefined) return d;
+    try {
+      return this.engine.stopped(session);
+    } catch (err) {
+      this.report(err);
+      return undefined;
+    }
   }
 
   /**
@@ -131,8 +148,12 @@ export class LiveGuard {
     }
   }
 
-  /** Frees every session. */
+  /**
+   * Frees every session. A guard used afterwards still never throws: its calls are allowed (denied with
+   * `failClosed`) and a ClosedError ({@link GUARD_CLOSED_MESSAGE}) is reported once, as an internal error is.
+   */
   close(): void {
+    this.closed = true;
     this.stops.clear();
     this.engine.close();
   }
@@ -165,8 +186,10 @@ export class LiveGuard {
   private report(err: unknown): void {
     if (this.reported) return;
     this.reported = true;
+    // the engine's own ClosedError names the engine, which a guard's user may never have seen, and not what the guard does
+    const error = err instanceof ClosedError ? new ClosedError(this.closed ? GUARD_CLOSED_MESSAGE : ENGINE_CLOSED_MESSAGE) : err instanceof Error ? err : new Error(String(err));
     try {
-      this.onInternalError(err instanceof Error ? err : new Error(String(err)));
+      this.onInternalError(error);
     } catch {
       // a reporter that throws must not break the host either
     }

@@ -20,6 +20,7 @@ import { type EvictedSession, type EvictedSessionInfo, type LoopEngineOptions, t
 import { SessionTable } from './session-table.js';
 import { type EngineMetrics, type Operation, engineMetrics } from '../metrics/engine-metrics.js';
 import type { SessionEvent } from '../wire/session-event.js';
+import { SESSION_ID_RULE, isSessionId } from './session-id.js';
 
 export { type SessionEvent, sessionEvent } from '../wire/session-event.js';
 
@@ -177,8 +178,8 @@ export class LoopEngine {
       out[i] = new InvalidEventError('session', `events[${k}]: ${unreadable('session', err).message}`);
       return;
     }
-    if (typeof id !== 'string') {
-      out[i] = new InvalidEventError('session', `events[${k}].session must be a string, received ${describe(id)}`);
+    if (!isSessionId(id)) {
+      out[i] = new InvalidEventError('session', `events[${k}].session ${SESSION_ID_RULE}, received ${describe(id)}`);
       return;
     }
     let event: ToolEvent;
@@ -284,7 +285,7 @@ export class LoopEngine {
     const out = calls.map((c: unknown, i): LiveDecision | Error => {
       try {
         const o = typeof c === 'object' && c !== null ? (c as { session?: unknown; phase?: unknown }) : {};
-        if (typeof o.session !== 'string') throw new InvalidEventError('session', `calls[${i}].session must be a string, received ${describe(o.session)}`);
+        if (!isSessionId(o.session)) throw new InvalidEventError('session', `calls[${i}].session ${SESSION_ID_RULE}, received ${describe(o.session)}`);
         if (o.phase !== 'propose' && o.phase !== 'record') throw new InvalidEventError('phase', `calls[${i}].phase must be "propose" or "record", received ${describe(o.phase)}`);
         this.validateLive(c);
         const d = this.sessionFor(o.session, now, null, undefined, o.phase === 'record' && hasText(c as LiveCall));
@@ -357,6 +358,15 @@ export class LoopEngine {
     this.open();
     const d = this.table.peek(sessionId);
     return d === undefined ? false : d.endTurn();
+  }
+
+  /**
+   * The decision that stopped a live session's run (LoopDetector.stopped: kept in its snapshot, so it
+   * outlives a restore), or undefined when none did or the session is not live.
+   */
+  stopped(sessionId: string): LiveDecision | undefined {
+    this.open();
+    return this.table.peek(sessionId)?.stopped();
   }
 
   /** Ends a session and frees its state; false when it was not live. */
@@ -671,7 +681,7 @@ function flush(pending: Pending, out: (Verdict | null | Error)[]): void {
 }
 
 function checkId(id: unknown, name: string): string {
-  if (typeof id !== 'string') throw new InvalidEventError(name, `${name} must be a string, received ${describe(id)}`);
+  if (!isSessionId(id)) throw new InvalidEventError(name, `${name} ${SESSION_ID_RULE}, received ${describe(id)}`);
   return id;
 }
 

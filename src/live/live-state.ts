@@ -13,13 +13,15 @@
  *  record(A) with a verdict ──> the kind of the latest verdict, for dead-end-wall.ts
  *  `cooldown` quiet records in a row: strikes, blocked calls and the latest verdict are forgotten (the agent recovered)
  *  a fresh start (fresh-start.ts): strikes and blocked calls forgotten, the call count it came at kept
+ *  propose(A) ──stop──> the stop decision kept (LoopDetector.stopped) until a fresh start asked for or a reset
  * ```
  */
 import { SnapshotError } from '../errors.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue, writeValue } from '../snapshot/value-codec.js';
-import type { LoopAction, ToolEvent } from '../types.js';
+import { deepFreeze } from '../wire/deep-freeze.js';
+import type { LiveDecision, LoopAction, ToolEvent } from '../types.js';
 import { EncodedArgs } from '../wasm/encoded-args.js';
 import type { Shown } from './live-call.js';
 
@@ -36,6 +38,8 @@ export const LATE_IDS = 32;
  * that proposes calls with ids and never records them is not taken for one endless turn).
  */
 export const MAX_TURN_CALLS = 16;
+/** The first snapshot format version that keeps the stop decision (LiveState.stopDecision). */
+export const STOP_DECISION_SINCE = 14;
 
 /** A proposal waiting for its outcome. */
 export interface PendingCall {
@@ -81,6 +85,12 @@ export class LiveState {
   freshAt = 0;
   /** The kind of the latest verdict a recorded call got, until `cooldown` quiet records or a fresh start (null: none). */
   latestVerdictKind: string | null = null;
+  /**
+   * The decision that stopped the session's run (null: none), kept in the snapshot (format 14) so a host's
+   * stop condition still sees it after a restart. Only a fresh start asked for (LoopDetector.freshStart) or
+   * a reset forgets it, not one taken by itself, as LiveGuard's own memory of stops.
+   */
+  stopDecision: LiveDecision | null = null;
 
   /**
    * Takes out the proposals whose outcome is not coming, before a new proposal (with `id`): those without
@@ -251,6 +261,7 @@ export class LiveState {
     this.turnCalls = 0;
     this.freshAt = 0;
     this.latestVerdictKind = null;
+    this.stopDecision = null;
   }
 
   /** Writes the state, for a session snapshot. */
@@ -293,11 +304,13 @@ export class LiveState {
       w.f64(p.event.round ?? NaN);
       w.f64(p.turn ?? NaN);
     }
+    w.optStr(this.stopDecision === null ? undefined : JSON.stringify(this.stopDecision));
   }
 
   /**
    * Reads what save() wrote, in snapshot format `version` (before 7: no fresh start was held; before 8, no
-   * turns of calls in flight together: the pending calls read as of none).
+   * turns of calls in flight together: the pending calls read as of none; before 14, no stop decision: read
+   * as none, the session's next stop keeps one).
    */
   load(r: ByteReader, version: number): void {
     this.reset();
@@ -332,5 +345,22 @@ export class LiveState {
       const event: ToolEvent = { tool, args, description, step: Number.isNaN(step) ? undefined : step, round: Number.isNaN(round) ? undefined : round };
       this.pending.push({ id, event, shown, sig, age, turn: Number.isNaN(turn) ? undefined : turn });
     }
+    if (version >= STOP_DECISION_SINCE) this.stopDecision = readStop(r.optStr());
   }
+}
+
+/** A stop decision as save() wrote it (JSON), frozen; a SnapshotError for one that is no stop decision. */
+function readStop(text: string | undefined): LiveDecision | null {
+  if (text === undefined) return null;
+  let d: unknown;
+  try {
+    d = JSON.parse(text);
+  } catch {
+    throw new SnapshotError('loopwatch: the snapshot is corrupt (its stop decision is not JSON)');
+  }
+  const o = d as Record<string, unknown> | null;
+  if (typeof o !== 'object' || o === null || o.action !== 'stop' || o.phase !== 'propose' || typeof o.session !== 'string' || typeof o.verdict !== 'object' || o.verdict === null) {
+    throw new SnapshotError('loopwatch: the snapshot is corrupt (its stop decision is not a stop)');
+  }
+  return deepFreeze(o) as unknown as LiveDecision;
 }

@@ -7,6 +7,7 @@ import { InvalidEventError } from '../errors.js';
 import { type ValidLiveCall, validateLiveCall } from '../live/live-call.js';
 import { describe } from '../options/checks.js';
 import { type LiveOpCode, Op } from './event-packing.js';
+import { SESSION_ID_RULE, isSessionId } from '../engine/session-id.js';
 
 /** A two-phase call ready to pack. */
 export interface PoolLiveCall extends ValidLiveCall {
@@ -23,12 +24,12 @@ export function readLiveCall(c: unknown, i: number, single: { readonly op: LiveO
   let op: LiveOpCode;
   if (single === null) {
     const o = typeof c === 'object' && c !== null ? (c as { session?: unknown; phase?: unknown }) : {};
-    if (typeof o.session !== 'string') throw new InvalidEventError('session', `calls[${i}].session must be a string, received ${describe(o.session)}`);
+    if (!isSessionId(o.session)) throw new InvalidEventError('session', `calls[${i}].session ${SESSION_ID_RULE}, received ${describe(o.session)}`);
     if (o.phase !== 'propose' && o.phase !== 'record') throw new InvalidEventError('phase', `calls[${i}].phase must be "propose" or "record", received ${describe(o.phase)}`);
     session = o.session;
     op = o.phase === 'propose' ? Op.PROPOSE : Op.RECORD;
   } else {
-    if (typeof single.session !== 'string') throw new InvalidEventError('sessionId', `sessionId must be a string, received ${describe(single.session)}`);
+    if (!isSessionId(single.session)) throw new InvalidEventError('sessionId', `sessionId ${SESSION_ID_RULE}, received ${describe(single.session)}`);
     session = single.session;
     op = single.op;
   }

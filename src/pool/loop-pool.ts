@@ -36,6 +36,7 @@ import { describe } from '../options/checks.js';
 import { unreadable, validateEvent } from '../session/observe-event.js';
 import type { EngineStats } from '../engine/loop-engine.js';
 import type { SessionEvent, SessionLiveCall } from '../engine/loop-engine.js';
+import { SESSION_ID_RULE, isSessionId } from '../engine/session-id.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
 import { ENCODED, type LiveOpCode, Op } from './event-packing.js';
@@ -347,8 +348,8 @@ export class LoopPool extends LoopPoolEmitterBase {
       outcome.settle(i, new InvalidEventError('session', `events[${i}]: ${unreadable('session', err).message}`));
       return;
     }
-    if (typeof id !== 'string') {
-      outcome.settle(i, new InvalidEventError('session', `events[${i}].session must be a string, received ${describe(id)}`));
+    if (!isSessionId(id)) {
+      outcome.settle(i, new InvalidEventError('session', `events[${i}].session ${SESSION_ID_RULE}, received ${describe(id)}`));
       return;
     }
     let event;

@@ -24,6 +24,7 @@ import { decisionsInto } from './wire-decisions.js';
 import { fromWire } from './wire-errors.js';
 import { WorkerIncarnation } from './worker-incarnation.js';
 import { BatchWatchdog } from './batch-watchdog.js';
+import { deepFreeze } from '../wire/deep-freeze.js';
 
 /**
  * Batches in flight per shard: one running, the others waiting in the worker's own port queue. piscina
@@ -93,14 +94,6 @@ export interface ShardEvents {
   restored(sessionId: string, shard: number): void;
   /** The shard's worker died and was replaced. */
   restarted(shard: number, reason: string): void;
-}
-
-function deepFreeze<T>(v: T): T {
-  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
-    for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
-    Object.freeze(v);
-  }
-  return v;
 }
 
 /** One worker thread's share of the sessions. */

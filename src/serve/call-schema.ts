@@ -38,6 +38,13 @@ export interface ServiceCall extends ToolEvent {
 /** Characters of an unknown field's path named in a refusal. */
 export const SHOWN_FIELD_LENGTH = 128;
 
+/**
+ * Why a single call's body may not have a `phase` (a NATS message's call and a `/v1/decide/batch` call do):
+ * over HTTP the route is the phase, and the batch route takes calls with one.
+ */
+export const PHASE_IN_BODY =
+  'phase is not a field of a single call: the route is the phase (POST /v1/propose before the call runs, POST /v1/record after it ran); calls with a phase go to POST /v1/decide/batch as {"calls": [{"phase": "propose" | "record", ...call}]}';
+
 /** Fields a call may have. */
 export const CALL_FIELDS: readonly string[] = ['session', 'id', 'agent', 'tool', 'args', 'result', 'error', 'text', 'description', 'step', 'round'];
 
@@ -108,6 +115,8 @@ function optionalNumber(path: string, value: unknown): number | undefined {
  */
 export function readCall(path: string, value: unknown, session?: string): ServiceCall {
   const o = objectAt(path === '' ? 'body' : path, value);
+  // a whole body with a phase is a call in the NATS or batch shape sent to a route that is itself the phase
+  if (path === '' && Object.hasOwn(o, 'phase')) throw new InvalidEventError('phase', PHASE_IN_BODY);
   knownFields(path, o, CALL_FIELDS);
   const at = (f: string): string => (path === '' ? f : `${path}.${f}`);
   if (session !== undefined && o.session !== undefined && o.session !== session) {

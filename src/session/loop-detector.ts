@@ -495,7 +495,9 @@ export class LoopDetector {
       this.policy.noteBlocked(verdict, sigLow);
       this.countBlocked();
       this.publish(verdict);
-      return proposalDecision(this.sessionId, id, verdict, stop);
+      const d = proposalDecision(this.sessionId, id, verdict, stop);
+      if (d.action === 'stop') this.live.stopDecision = d;
+      return d;
     }
     this.live.add(id, event, verdict === null ? null : { kind: verdict.kind, action: verdict.action }, sig, turn);
     return proposalDecision(this.sessionId, id, verdict, false);
@@ -548,6 +550,19 @@ export class LoopDetector {
     this.usable();
     this.endTurn();
     this.restart();
+    if (this.liveState !== null) this.liveState.stopDecision = null;
+  }
+
+  /**
+   * The decision that stopped the session's run (a `stop` from propose), or undefined: kept until a fresh
+   * start (freshStart) or a reset, and in the snapshot, so a host's stop condition sees it after a restore.
+   * Restored under another session id, it names this session.
+   */
+  stopped(): LiveDecision | undefined {
+    this.usable();
+    const d = this.liveState?.stopDecision ?? null;
+    if (d === null) return undefined;
+    return d.session === this.sessionId ? d : Object.freeze({ ...d, session: this.sessionId });
   }
 
   /**

@@ -48,9 +48,11 @@ export const SNAPSHOT_MAGIC = 'LWSS';
  * version 11 refuses a version-12 snapshot by its version. Version 13: a call the log has let go is saved as
 `call #N` counted from 1, as a person reads it (text/call-number.ts); an older snapshot's `call #i` (from 0)
 is renamed as it is read ({@link CALL_NAMES_FROM_ONE_SINCE}), so a restored session writes the bytes of the
-session that ran the calls.
+session that ran the calls. Version 14: the two-phase state keeps the decision that stopped the session's run
+(live/live-state.ts `STOP_DECISION_SINCE`), so `LiveGuard.stopped` still gives it after a restore; an older
+snapshot reads as none kept.
  */
-export const SNAPSHOT_VERSION = 13;
+export const SNAPSHOT_VERSION = 14;
 
 /**
  * The first format version whose call log names a call it let go from 1 (`call #1`: the session's first

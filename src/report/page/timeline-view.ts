@@ -49,25 +49,28 @@ function verdictCell(c: TimelineCall): HTMLElement {
   );
 }
 
+/** The columns, the step column only where a shown call has a step of the input's own (as `explain` prints it). */
 const HEADS = ['#', 'step', 'call', 'outcome', 'verdict'] as const;
+const heads = (steps: boolean): readonly string[] => (steps ? HEADS : HEADS.filter((h) => h !== 'step'));
 
-function callRow(t: ReportTimeline, c: TimelineCall): HTMLTableRowElement {
+function callRow(t: ReportTimeline, c: TimelineCall, steps: boolean): HTMLTableRowElement {
   const cells = [
     el('td', { class: 'num' }, callNumber(c.index)),
-    el('td', { class: 'num muted' }, anyOwnStep(t.shown) ? (c.step ?? '') : ''),
+    steps ? el('td', { class: 'num muted' }, c.step ?? '') : null,
     el('td', { class: 'call' }, el('strong', {}, c.tool), c.args === '' ? null : ` ${c.args}`),
     el('td', { class: 'outcome' }, c.outcome),
     verdictCell(c),
-  ];
+  ].filter((td): td is HTMLTableCellElement => td !== null);
+  const names = heads(steps);
   // the column's name on each cell: a narrow window draws the rows as cards, each cell named by it
   cells.forEach((td, i) => {
-    td.setAttribute('data-label', HEADS[i] ?? '');
+    td.setAttribute('data-label', names[i] ?? '');
     td.setAttribute('role', 'cell');
   });
   return el('tr', { class: stateClass(t, c), 'data-index': c.index, role: 'row' }, ...cells);
 }
 
-const gapRow = (g: TimelineGap | null, where: string): HTMLTableRowElement | null => (g === null ? null : el('tr', { class: 'gap', role: 'row' }, el('td', { colspan: 5, role: 'cell' }, `… ${gapText(g, where)}`)));
+const gapRow = (g: TimelineGap | null, where: string, columns: number): HTMLTableRowElement | null => (g === null ? null : el('tr', { class: 'gap', role: 'row' }, el('td', { colspan: columns, role: 'cell' }, `… ${gapText(g, where)}`)));
 
 /** The timeline of `r` drawn from `t`. */
 export function timelineView(r: ReportSession, t: ReportTimeline): HTMLElement[] {
@@ -76,6 +79,8 @@ export function timelineView(r: ReportSession, t: ReportTimeline): HTMLElement[]
   const wastedCalls = t.firstBreak === null ? 0 : t.calls - t.firstBreak - 1;
   const facts = [shownText, where, t.firstBreak === null ? 'no break' : `first break at ${callName(t.firstBreak)}, ${count(wastedCalls, 'call')} after it`];
   if (r.label !== null) facts.push(`label: ${r.label}`);
+  const steps = anyOwnStep(t.shown);
+  const names = heads(steps);
   return [
     el('p', { class: 'facts' }, facts.join(' · ')),
     t.note === null ? null : el('p', { class: 'note' }, `Note: ${t.note}.`),
@@ -87,8 +92,8 @@ export function timelineView(r: ReportSession, t: ReportTimeline): HTMLElement[]
       el(
         'table',
         { class: 'calls', role: 'table' },
-        el('thead', { role: 'rowgroup' }, el('tr', { role: 'row' }, ...HEADS.map((h, i) => el('th', { scope: 'col', role: 'columnheader', class: i < 2 ? 'num' : null }, h)))),
-        el('tbody', { role: 'rowgroup' }, gapRow(t.before, 'before'), ...t.shown.map((c) => callRow(t, c)), gapRow(t.after, 'after')),
+        el('thead', { role: 'rowgroup' }, el('tr', { role: 'row' }, ...names.map((h) => el('th', { scope: 'col', role: 'columnheader', class: h === '#' || h === 'step' ? 'num' : null }, h)))),
+        el('tbody', { role: 'rowgroup' }, gapRow(t.before, 'before', names.length), ...t.shown.map((c) => callRow(t, c, steps)), gapRow(t.after, 'after', names.length)),
       ),
     ),
   ].filter((e): e is HTMLElement => e !== null);

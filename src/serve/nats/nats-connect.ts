@@ -8,6 +8,7 @@ import { MAX_SECRET_FILE_BYTES, readBoundedFile, readFailure } from '../../forma
 import { type Authenticator, type NatsConnection, type NodeConnectionOptions, connect, credsAuthenticator, nkeyAuthenticator } from '@nats-io/transport-node';
 import { type NatsAuthOptions, plainServers, redactConnection } from './nats-auth.js';
 import { connectProblem } from '../../text/network-failure.js';
+import { NatsUnreachableError } from '../../errors.js';
 
 /** How the first connection is made. */
 export interface ConnectPlan {
@@ -32,13 +33,8 @@ export const RETRY_FIRST_MS = 250;
 /** The longest wait between two attempts, in ms. */
 export const RETRY_MAX_MS = 5_000;
 
-/** The server could not be reached within the wait: the setup may be right, the server is not there (yet). */
-export class NatsUnreachableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'NatsUnreachableError';
-  }
-}
+/** The server could not be reached within the wait (errors.ts, where every error with a code is listed). */
+export { NatsUnreachableError };
 
 /** The worker was told to stop (ConnectPlan.signal) before a server could be reached. */
 export class NatsConnectStoppedError extends Error {
