@@ -72,6 +72,9 @@ describe.skipIf(natsServerBinary === null)('the NATS streams bounded in bytes', 
       try {
         await until('the stored calls to be checked', () => worker.stats.calls === stored);
         await until('the checked calls to be purged', async () => (await jsm.streams.info('LOOPWATCH_CALLS')).state.messages === 0);
+        // a purged call published again within the duplicate window is still dropped as a repeat
+        const again = await caller.publish('flood-0', [{ id: 'c0', tool: 'write', args: { path: '/f0', text: '0-'.padEnd(16_000, 'x') } }]);
+        expect(again.duplicate).toBe(true);
         const answer = await caller.check('after', [{ id: 'a1', tool: 'bash', args: { command: 'ls' } }], 30_000);
         expect(answer.results.map((r) => 'verdict' in r)).toEqual([true]);
         expect(worker.stats.calls).toBe(stored + 1);
