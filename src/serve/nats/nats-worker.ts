@@ -397,13 +397,15 @@ export class NatsWorker {
     this.purging = true;
     try {
       for (const [p, at] of [...this.purged]) {
-        const floor = (await this.jsm.consumers.info(CALLS_STREAM, at.name)).ack_floor.stream_seq;
-        if (floor + 1 <= at.below || this.purged.get(p) !== at) continue;
-        await this.jsm.streams.purge(CALLS_STREAM, { filter: partitionFilter(p), seq: floor + 1 });
-        at.below = floor + 1;
+        try {
+          const floor = (await this.jsm.consumers.info(CALLS_STREAM, at.name)).ack_floor.stream_seq;
+          if (floor + 1 <= at.below || this.purged.get(p) !== at) continue;
+          await this.jsm.streams.purge(CALLS_STREAM, { filter: partitionFilter(p), seq: floor + 1 });
+          at.below = floor + 1;
+        } catch {
+          // the server away, or the partition moved meanwhile: the next turn tries again
+        }
       }
-    } catch {
-      // the server away, or the partition moved meanwhile: the next turn tries again
     } finally {
       this.purging = false;
     }
