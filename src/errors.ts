@@ -31,6 +31,7 @@ export const ErrorCode = {
   ANSWER_TIMEOUT: 'ERR_LOOPWATCH_ANSWER_TIMEOUT',
   NO_STREAM: 'ERR_LOOPWATCH_NO_STREAM',
   NATS_UNREACHABLE: 'ERR_LOOPWATCH_NATS_UNREACHABLE',
+  STORE_FULL: 'ERR_LOOPWATCH_STORE_FULL',
   MISSING_PEER: 'ERR_LOOPWATCH_MISSING_PEER',
   CHECKS_ONLY: 'ERR_LOOPWATCH_CHECKS_ONLY',
 
@@ -263,6 +264,23 @@ export class NatsUnreachableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'NatsUnreachableError';
+    brand(this);
+  }
+}
+
+/**
+ * A call published to the NATS service was refused by its calls stream, which is full: it holds its
+ * `--stream-max-bytes` of calls not yet checked (a worker drops the calls it has checked). Nothing was
+ * stored, so the call gets no answer: send it again later, once the workers have caught up. The NATS
+ * client's own error is the `cause`.
+ */
+export class StoreFullError extends Error {
+  /** `ERR_LOOPWATCH_STORE_FULL`. */
+  readonly code: ErrorCodeValue = ErrorCode.STORE_FULL;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreFullError';
     brand(this);
   }
 }

@@ -17,4 +17,4 @@ export type { MessageAnswer, NatsCallerOptions, PublishAck, PublishedCall } from
 export type { MessageResult } from './serve/nats/call-message.js';
 export type { NatsAuthOptions } from './serve/nats/nats-auth.js';
 export { inputSubject, sessionToken, verdictSubject } from './serve/nats/subjects.js';
-export { AnswerTimeoutError, ClosedError, DuplicateCallError, MissingPeerError, NatsUnreachableError, NoStreamError } from './errors.js';
+export { AnswerTimeoutError, ClosedError, DuplicateCallError, MissingPeerError, NatsUnreachableError, NoStreamError, StoreFullError } from './errors.js';

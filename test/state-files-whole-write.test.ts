@@ -71,7 +71,7 @@ describe('state files written whole by the one mechanism', () => {
     const [hook, serve] = writers();
     hook!.write();
     serve!.write();
-    const files = readStateFiles(serve!.dir);
+    const files = [...readStateFiles(serve!.dir)];
     expect(files).toHaveLength(1);
     expect('sessionId' in files[0]! && files[0].sessionId).toBe('sess-1');
     expect([...(new SessionFile(hook!.dir, 'claude-code', 'sess-1').read() ?? [])]).toEqual([1, 2, 3]);

@@ -19,7 +19,7 @@ import { loopwatchStateHome } from '../hooks/state-dir.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions, WorkerEvent } from '../serve/nats/nats-worker.js';
-import { DEFAULT_PARTITIONS } from '../serve/nats/subjects.js';
+import { DEFAULT_PARTITIONS, DEFAULT_STREAM_MAX_BYTES } from '../serve/nats/subjects.js';
 import { type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
 import { connectWaitMs, natsAuth } from './nats-flags.js';
 import { HTTP_ONLY, NATS_ONLY, SERVE_FLAGS } from './serve-flags.js';
@@ -100,6 +100,7 @@ export function serveSettings(args: readonly string[]): ServeSettings {
       partitions: integerFlag('--partitions', stringOf(v, 'partitions'), DEFAULT_PARTITIONS, 1, 1024),
       snapshotEvery: integerFlag('--snapshot-every', stringOf(v, 'snapshot-every'), 100, 1, 1_000_000),
       leaseMs: integerFlag('--lease-ms', stringOf(v, 'lease-ms'), 5_000, 300, 600_000),
+      maxBytes: integerFlag('--stream-max-bytes', stringOf(v, 'stream-max-bytes'), DEFAULT_STREAM_MAX_BYTES, 1 << 20),
       sessionMemory: integerFlag('--session-memory', stringOf(v, 'session-memory'), defaultSessionMemory(), 1 << 20),
       ...(workerId === undefined ? {} : { workerId }),
     },

@@ -62,6 +62,12 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   { name: 'snapshot-every', value: 'N', mode: 'nats', help: ['write a session\'s snapshot every N of its calls (default: 100)'] },
   { name: 'lease-ms', value: 'MS', mode: 'nats', help: ['a partition\'s lease: not renewed for this long, another worker takes it', '(default: 5000)'] },
   {
+    name: 'stream-max-bytes',
+    value: 'N',
+    mode: 'nats',
+    help: ['what each stream may store, in bytes; past it a new call is refused (the caller gets', 'a StoreFullError) while checked calls are purged (default: 1073741824, 1 GiB)'],
+  },
+  {
     name: 'metrics-port',
     value: 'N',
     mode: 'nats',

@@ -23,7 +23,7 @@ import { isHookPath, sendHookRefusal } from './hook-routes.js';
 import { AllowedHosts } from './request-origin.js';
 import { unauthorized } from './bearer-token.js';
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
-import { prepareStateDir, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
+import { MAX_SET_ASIDE, prepareStateDir, pruneSetAside, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
 import { fileFailure } from '../text/file-failure.js';
 
 /**
@@ -245,18 +245,28 @@ export class ServeServer {
     const note = prepareStateDir(dir);
     let restored = 0;
     const problems: { path: string; problem: string }[] = [];
-    const files = this.stateDirs(dir).flatMap(([at, engine]) => readStateFiles(at).map((f) => [f, engine] as const));
-    for (const [f, engine] of files) {
-      try {
-        if ('problem' in f) throw new Error(f.problem);
-        this.service.restore(f.sessionId, f.snapshot, engine);
-        removeStateFile(f.path);
-        restored++;
-      } catch (e) {
-        problems.push({ path: setAsideStateFile(f.path), problem: restoreProblem(e) });
+    const notes = note === null ? [] : [note];
+    // removed once every file was read: a start stopped by a read error (too many open files) keeps them all
+    const restoredPaths: string[] = [];
+    for (const [at, engine] of this.stateDirs(dir)) {
+      // one file at a time: the start holds the sessions restored (within --session-memory) and one file
+      for (const f of readStateFiles(at)) {
+        try {
+          if ('problem' in f) throw new Error(f.problem);
+          this.service.restore(f.sessionId, f.snapshot, engine);
+          restoredPaths.push(f.path);
+          restored++;
+        } catch (e) {
+          problems.push({ path: setAsideStateFile(f.path), problem: restoreProblem(e) });
+        }
       }
     }
-    return { restored, problems, notes: note === null ? [] : [note] };
+    for (const path of restoredPaths) removeStateFile(path);
+    for (const [at] of this.stateDirs(dir)) {
+      const pruned = pruneSetAside(at);
+      if (pruned > 0) notes.push(`${pruned} older file${pruned === 1 ? '' : 's'} set aside as .bad in ${at} removed: the newest ${MAX_SET_ASIDE} are kept`);
+    }
+    return { restored, problems, notes };
   }
 
   /** Where each engine's sessions are persisted: the pooled engine's in `dir`, a family's in a folder of it named by the family. */

@@ -19,7 +19,7 @@
  * not a symbolic link (private-path.ts); another is set aside, never restored.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { wholeFileBeside, writeAll } from '../files/replace-whole.js';
 import { join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
@@ -87,43 +87,86 @@ export function writeStateFile(dir: string, sessionId: string, snapshot: Uint8Ar
 /** The codes of a file the user may not read, set aside as a problem rather than stopping the start. */
 const NOT_ALLOWED: ReadonlySet<string> = new Set(['EACCES', 'EPERM']);
 
-/** Every session file in `dir` (none when it does not exist), read back; one that is not private is a problem, unread. */
-export function readStateFiles(dir: string): StateFile[] {
+/**
+ * Every session file in `dir` (none when it does not exist), read back one at a time as the caller asks
+ * for it; one that is not private is a problem, unread. hostile31: lazily, so a start holds one file's
+ * bytes (64 MiB at most) beside the sessions already restored (bounded by `--session-memory`), not every
+ * file of the folder at once.
+ */
+export function* readStateFiles(dir: string): Generator<StateFile> {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw e;
   }
-  const out: StateFile[] = [];
   for (const name of names.filter((n) => n.endsWith(SUFFIX)).sort()) {
     const path = join(dir, name);
     let bytes: Buffer | null;
     try {
       bytes = readPrivateFile(path);
     } catch (e) {
-      if (e instanceof NotPrivateError) out.push({ path, problem: `not read: ${e.message.slice(path.length + 2)} (a file loopwatch did not write)` });
+      if (e instanceof NotPrivateError) yield { path, problem: `not read: ${e.message.slice(path.length + 2)} (a file loopwatch did not write)` };
       // one file the user may not read (mode 0000, another owner's): said in words, set aside, the rest restored;
       // anything else (too many open files, a device error) may pass: it stops the start, the file kept as it is
-      else if (NOT_ALLOWED.has((e as NodeJS.ErrnoException).code ?? '')) out.push({ path, problem: `not read: ${fileFailure(e).why}` });
+      else if (NOT_ALLOWED.has((e as NodeJS.ErrnoException).code ?? '')) yield { path, problem: `not read: ${fileFailure(e).why}` };
       else throw e;
       continue;
     }
     if (bytes === null) continue; // gone meanwhile
     const idLength = bytes.length >= 8 ? bytes.readUInt32LE(4) : -1;
     if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== MAGIC || 8 + idLength > bytes.length) {
-      out.push({ path, problem: 'not a loopwatch session file (bad header)' });
+      yield { path, problem: 'not a loopwatch session file (bad header)' };
       continue;
     }
     const sessionId = bytes.toString('utf8', 8, 8 + idLength);
     if (stateFileName(sessionId) !== name) {
-      out.push({ path, problem: 'its name does not match the session id it holds' });
+      yield { path, problem: 'its name does not match the session id it holds' };
       continue;
     }
-    out.push({ path, sessionId, snapshot: bytes.subarray(8 + idLength) });
+    yield { path, sessionId, snapshot: bytes.subarray(8 + idLength) };
   }
-  return out;
+}
+
+/** Files set aside as `.bad` kept in a state folder at most: the newest by modification time. */
+export const MAX_SET_ASIDE = 100;
+
+/**
+ * Removes the files set aside (`<hash>.lwsession.bad`) in `dir` past its newest `keep`, by modification
+ * time (names breaking ties), so a folder that keeps holding files that cannot be restored does not grow
+ * without end (hostile31: they were never removed). Only the user's own regular files are removed.
+ * Returns how many were removed.
+ */
+export function pruneSetAside(dir: string, keep = MAX_SET_ASIDE): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(`${SUFFIX}.bad`));
+  } catch {
+    return 0;
+  }
+  if (names.length <= keep) return 0;
+  const uid = userId();
+  const seen: { name: string; mtimeMs: number }[] = [];
+  for (const name of names) {
+    try {
+      const st = lstatSync(join(dir, name));
+      if (st.isFile() && (uid === null || st.uid === uid)) seen.push({ name, mtimeMs: st.mtimeMs });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  seen.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let removed = 0;
+  for (const { name } of seen.slice(keep)) {
+    try {
+      unlinkSync(join(dir, name));
+      removed++;
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
 }
 
 /** Removes a session file that was restored (its state lives in memory now). */
@@ -137,7 +180,12 @@ export function setAsideStateFile(path: string): string {
   renameSync(path, bad);
   try {
     const st = lstatSync(bad); // never through a link
-    if (st.isFile() && st.uid === userId()) chmodSync(bad, 0o600);
+    if (st.isFile() && st.uid === userId()) {
+      chmodSync(bad, 0o600);
+      // dated when set aside: pruneSetAside keeps the newest
+      const now = new Date();
+      utimesSync(bad, now, now);
+    }
   } catch {
     // another user's file (it stays theirs), or a platform without modes
   }

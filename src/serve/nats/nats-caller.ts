@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
-import { AnswerTimeoutError, ClosedError, DuplicateCallError, ErrorCode, InvalidEventError, NoStreamError } from '../../errors.js';
+import { AnswerTimeoutError, ClosedError, DuplicateCallError, ErrorCode, InvalidEventError, NoStreamError, StoreFullError } from '../../errors.js';
 import { NATS_PEERS, importPeers } from '../../peers/optional-peers.js';
 import type { LiveCall, LiveDecision, LivePhase } from '../../live/live-call.js';
 import type { ToolEvent } from '../../types.js';
@@ -204,9 +204,12 @@ export class NatsCaller {
   /**
    * What a failed publish says: a publish nothing answered (the NATS client's `JetStreamNotEnabled`, also
    * when JetStream runs but no stream takes the subject) is a NoStreamError saying which of the two, from
-   * the server's info; any other error as it is.
+   * the server's info; one the full calls stream refused is a StoreFullError; any other error as it is.
    */
   private publishFailure(e: unknown): unknown {
+    if (e instanceof Error && /maximum bytes exceeded/i.test(e.message)) {
+      return new StoreFullError("loopwatch: the call was not stored: loopwatch's calls stream on this NATS server is full (its --stream-max-bytes of calls not yet checked: the workers are behind, or none runs); it gets no answer: send it again later", { cause: e });
+    }
     if (!(e instanceof Error) || e.name !== 'JetStreamNotEnabled') return e;
     const why = this.nc.info?.jetstream === false
       ? 'this NATS server runs without JetStream (start it with -js): the calls are kept in a JetStream stream'

@@ -4,7 +4,7 @@
  * is made by its owner: takeOverConsumer). Every worker runs it at start; it is idempotent, and refuses to run against a calls stream partitioned
  * another way (partitions cannot change under live sessions).
  */
-import { AckPolicy, DeliverPolicy, type JetStreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, DiscardPolicy, type JetStreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type KV, Kvm } from '@nats-io/kv';
 import { CALLS_PREFIX, CALLS_STREAM, INPUT_PREFIX, OWNERS_BUCKET, SESSIONS_BUCKET, VERDICTS_PREFIX, VERDICTS_STREAM, partitionConsumer, partitionFilter } from './subjects.js';
@@ -15,6 +15,13 @@ export interface NatsLayout {
   readonly partitions: number;
   /** How long calls and verdicts are kept, in ms. */
   readonly retentionMs: number;
+  /**
+   * What each of the two streams may store, in bytes. The calls stream refuses a call past it (discard
+   * new: the caller's publish fails with a StoreFullError, nothing is dropped unchecked), and the workers
+   * purge the calls they have checked, so it fills only with calls not yet checked. The verdicts stream, a
+   * record (answers go to the caller's reply subject), drops its oldest past it.
+   */
+  readonly maxBytes: number;
   /** Window in which a repeated Nats-Msg-Id (call id) is dropped, in ms. */
   readonly duplicateWindowMs: number;
   /** Messages a partition's consumer may have delivered and not yet acknowledged. */
@@ -44,8 +51,11 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, la
   if (have !== null && have !== layout.partitions) {
     throw new Error(`the ${CALLS_STREAM} stream on this server has ${Number.isNaN(have) ? 'no partition transform' : `${have} partitions`}, not ${layout.partitions}: use --partitions ${have}, or delete the stream when no session is live`);
   }
+  const calls = { max_bytes: layout.maxBytes, discard: DiscardPolicy.New };
+  const verdicts = { max_bytes: layout.maxBytes, discard: DiscardPolicy.Old };
   if (have === null) {
     await jsm.streams.add({
+      ...calls,
       name: CALLS_STREAM,
       subjects: [`${INPUT_PREFIX}.*`],
       subject_transform: { src: `${INPUT_PREFIX}.*`, dest: `${CALLS_PREFIX}.{{partition(${layout.partitions},1)}}.{{wildcard(1)}}` },
@@ -54,11 +64,17 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, la
       max_age: ns(layout.retentionMs),
       duplicate_window: ns(layout.duplicateWindowMs),
     });
-  }
+  } else await boundStream(jsm, CALLS_STREAM, calls);
+  let verdictsHeld = true;
   try {
     await jsm.streams.info(VERDICTS_STREAM);
   } catch {
+    verdictsHeld = false;
+  }
+  if (verdictsHeld) await boundStream(jsm, VERDICTS_STREAM, verdicts);
+  else {
     await jsm.streams.add({
+      ...verdicts,
       name: VERDICTS_STREAM,
       subjects: [`${VERDICTS_PREFIX}.*`],
       retention: RetentionPolicy.Limits,
@@ -72,6 +88,17 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, la
   const sessions = await kvm.create(SESSIONS_BUCKET, { history: 1, ttl: layout.retentionMs });
   const owners = await kvm.create(OWNERS_BUCKET, { history: 1 });
   return { sessions, owners };
+}
+
+/**
+ * Gives an existing stream the store bound this worker was started with (hostile31: streams made before
+ * had none, and a flood grew the server's store for the day of max_age: 538 MB after 60,000 calls). The
+ * last worker started sets it; the others keep what they find.
+ */
+async function boundStream(jsm: JetStreamManager, name: string, bound: { max_bytes: number; discard: DiscardPolicy }): Promise<void> {
+  const { config } = await jsm.streams.info(name);
+  if (config.max_bytes === bound.max_bytes && config.discard === bound.discard) return;
+  await jsm.streams.update(name, { ...config, ...bound });
 }
 
 /** Partition `p`'s durable consumer of ownership epoch `epoch`, delivering from stream sequence `from` (0: from the start). */

@@ -35,7 +35,7 @@ import { countInto } from '../../metrics/tally.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
 import { HEADER_ROOM, SessionStore } from './session-store.js';
-import { CALLS_STREAM, DEFAULT_PARTITIONS, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, isReplySubject, parseCallSubject, sessionToken, verdictSubject } from './subjects.js';
+import { CALLS_STREAM, DEFAULT_PARTITIONS, DEFAULT_STREAM_MAX_BYTES, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, isReplySubject, parseCallSubject, partitionFilter, sessionToken, verdictSubject } from './subjects.js';
 
 /** Something a worker reports: partitions moving and why, workers joining and going, and sessions whose state could not be kept. */
 export type WorkerEvent =
@@ -73,6 +73,8 @@ export interface NatsWorkerOptions extends Partial<NatsLayout> {
    * state written to the bucket and read back at their next call. @default a quarter of the heap limit
    */
   readonly sessionMemory?: number;
+  /** How often the calls this worker has checked are purged from its partitions of the calls stream, in ms. @default PURGE_EVERY_MS */
+  readonly purgeEveryMs?: number;
   /** Hears partition moves and lost sessions. */
   readonly onEvent?: (e: WorkerEvent) => void;
   /** How long a stop waits for a server that went away (or does not answer) before it gives up what is left, in ms. @default STOP_LIMIT_MS */
@@ -133,8 +135,11 @@ interface Delivery {
   readonly m: JsMsg;
 }
 
+/** How often, unless told otherwise, a worker purges the calls it has checked from its partitions, in ms. */
+export const PURGE_EVERY_MS = 5_000;
+
 /** The defaults of the shared layout. */
-export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
+export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, maxBytes: DEFAULT_STREAM_MAX_BYTES, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
 
 /** A worker consuming partitions from JetStream. */
 export class NatsWorker {
@@ -158,6 +163,10 @@ export class NatsWorker {
    */
   private readonly checking = new Map<number, number>();
   private readonly consumers = new Map<number, ConsumerMessages>();
+  /** Each held partition's consumer name and the stream sequence below which its calls were purged. */
+  private readonly purged = new Map<number, { name: string; below: number }>();
+  private purgeTimer: NodeJS.Timeout | undefined;
+  private purging = false;
   private queue: Delivery[] = [];
   private busy = false;
   private idleWaiters: (() => void)[] = [];
@@ -238,6 +247,7 @@ export class NatsWorker {
       });
       const flushMs = options.flushMs ?? 1_000;
       w.flushTimer = setInterval(() => w.book.saveDue(false, flushMs), Math.max(10, flushMs / 4));
+      w.purgeTimer = setInterval(() => void w.purgeChecked(), options.purgeEveryMs ?? PURGE_EVERY_MS);
       await w.leases.start();
       return w;
     } catch (e) {
@@ -265,6 +275,7 @@ export class NatsWorker {
   stopReported(): Promise<StopReport> {
     this.stopping ??= (async () => {
       clearInterval(this.flushTimer);
+      clearInterval(this.purgeTimer);
       const held = this.partitions();
       const limit = this.options.stopLimitMs ?? STOP_LIMIT_MS;
       let problem: string | undefined;
@@ -347,6 +358,7 @@ export class NatsWorker {
     const name = await takeOverConsumer(this.jsm, p, epoch, this.layout);
     this.owned.add(p);
     this.checking.set(p, epoch);
+    this.purged.set(p, { name, below: 0 });
     const consumer = await this.js.consumers.get(CALLS_STREAM, name);
     this.consumers.set(p, await consumer.consume({ max_messages: 1000, callback: (m) => this.enqueue({ p, epoch, m }) }));
     this.emit({ type: 'acquired', partition: p, reason });
@@ -354,6 +366,7 @@ export class NatsWorker {
 
   private async release(p: number, reason: ReleaseReason): Promise<void> {
     this.checking.delete(p);
+    this.purged.delete(p);
     await this.consumers.get(p)?.close();
     this.consumers.delete(p);
     await this.idle();
@@ -365,10 +378,37 @@ export class NatsWorker {
   private lose(p: number, reason: LostReason): void {
     this.owned.delete(p);
     this.checking.delete(p);
+    this.purged.delete(p);
     void this.consumers.get(p)?.close();
     this.consumers.delete(p);
     this.book.abandon(p);
     this.emit({ type: 'lost', partition: p, reason });
+  }
+
+  /**
+   * Purges from each held partition the calls at or below its consumer's acknowledgement floor: checked,
+   * and in a stored snapshot, so nothing reads them again (a next owner starts after the floor). hostile31:
+   * with the store bounded (`maxBytes`, discard new), the calls kept for the day of max_age would
+   * otherwise fill it and have every new call refused; purged, it holds the calls not yet checked. A
+   * failure (the server away) is left for the next turn.
+   */
+  private async purgeChecked(): Promise<void> {
+    if (this.purging || !this.connected) return;
+    this.purging = true;
+    try {
+      for (const [p, at] of [...this.purged]) {
+        try {
+          const floor = (await this.jsm.consumers.info(CALLS_STREAM, at.name)).ack_floor.stream_seq;
+          if (floor + 1 <= at.below || this.purged.get(p) !== at) continue;
+          await this.jsm.streams.purge(CALLS_STREAM, { filter: partitionFilter(p), seq: floor + 1 });
+          at.below = floor + 1;
+        } catch {
+          // the server away, or the partition moved meanwhile: the next turn tries again
+        }
+      }
+    } finally {
+      this.purging = false;
+    }
   }
 
   private enqueue(d: Delivery): void {

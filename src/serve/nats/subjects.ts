@@ -17,6 +17,9 @@
 
 /** Partitions of the calls stream unless told otherwise. */
 export const DEFAULT_PARTITIONS = 16;
+
+/** What each stream may store unless told otherwise (`--stream-max-bytes`), in bytes: 1 GiB. */
+export const DEFAULT_STREAM_MAX_BYTES = 1 << 30;
 /** The stream every call goes into. */
 export const CALLS_STREAM = 'LOOPWATCH_CALLS';
 /** The stream verdicts are kept in (deduplicated). */
