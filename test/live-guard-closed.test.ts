@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClosedError, ErrorCode, LiveGuard, LoopEngine } from '../src/index.js';
-import { ENGINE_CLOSED_MESSAGE, GUARD_CLOSED_MESSAGE } from '../src/engine/live-guard.js';
+import { ENGINE_CLOSED_MESSAGE, GUARD_CLOSED_MESSAGE, UNREADABLE_CALL_WARNING } from '../src/engine/live-guard.js';
 
 const call = { tool: 'bash', args: { command: 'ls' } };
 
@@ -50,5 +50,15 @@ describe('LiveGuard after close()', () => {
     expect(g.propose('s', call).failedOpen).toBe(true);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]?.[0]).toBe(ENGINE_CLOSED_MESSAGE);
+  });
+
+  it('should say a call it could not read was allowed, not that an internal error will clear (lead, s28)', () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const g = new LiveGuard();
+    expect(g.propose('', call)).toMatchObject({ action: 'allow', failedOpen: true });
+    expect(g.propose('s', { tool: 42 } as never)).toMatchObject({ action: 'allow', failedOpen: true });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(new RegExp(`^${UNREADABLE_CALL_WARNING.replace(/[()]/g, '\\$&')}: .*non-empty string`));
+    expect(String(warn.mock.calls[0]?.[0])).not.toMatch(/internal error|until it clears/);
   });
 });

@@ -44,9 +44,18 @@ export const GUARD_CLOSED_MESSAGE = 'loopwatch: this LiveGuard was closed; its c
 /** What a guard over an engine its caller closed says, once. */
 export const ENGINE_CLOSED_MESSAGE = "loopwatch: this LiveGuard's LoopEngine was closed; its calls are allowed without loop checks (make a new guard)";
 
+/** What a guard says, once, of a call it could not read (the caller's input, not loopwatch's fault; nothing to clear). */
+export const UNREADABLE_CALL_WARNING = 'loopwatch: a call that could not be read was allowed without a loop check (said once)';
+
 function warnOnce(error: Error): void {
-  const closed = (error as { code?: unknown }).code === ErrorCode.CLOSED;
-  process.emitWarning(closed ? error.message : `loopwatch: an internal error; calls are allowed without loop checks until it clears: ${error.message}`, 'LoopwatchFailOpenWarning');
+  const code = (error as { code?: unknown }).code;
+  const text =
+    code === ErrorCode.CLOSED
+      ? error.message
+      : code === ErrorCode.INVALID_EVENT
+        ? `${UNREADABLE_CALL_WARNING}: ${error.message}`
+        : `loopwatch: an internal error; calls are allowed without loop checks until it clears: ${error.message}`;
+  process.emitWarning(text, 'LoopwatchFailOpenWarning');
 }
 
 /**
