@@ -9,14 +9,12 @@ import type { AddressInfo } from 'node:net';
 import type { LoopEngine } from '../engine/loop-engine.js';
 import { join } from 'node:path';
 import { FamilyEngines } from './family-engines.js';
-import { MissingPeerError, OptionRangeError } from '../errors.js';
+import { MissingPeerError } from '../errors.js';
 import { HttpMetrics, detectionRegistry, promClient } from '../metrics/prometheus.js';
-import { MAX_PENDING } from '../live/live-state.js';
-import { historyCapacity } from '../session/build-detectors.js';
 import { CheckService } from './check-service.js';
 import { ConnectionDrain } from './connection-drain.js';
-import { HeldMemory } from './held-memory.js';
-import { sessionCost, sessionMemoryTooSmall } from './session-cost.js';
+import type { HeldMemory } from './held-memory.js';
+import { sessionMemory } from './session-cost.js';
 import { HttpRefusal, sendRefusal } from './http-io.js';
 import { type RouteContext, isOpenPath, route, routeLabel } from './http-routes.js';
 import { isHookPath, sendHookRefusal } from './hook-routes.js';
@@ -106,16 +104,14 @@ export class ServeServer {
       this.options.families,
     );
     this.engine = this.engines.pooled;
-    // a session holds content of its calls within the detectors' history (and the current one), and of its waiting proposals
-    const history = Math.max(...this.engines.all.map((e) => historyCapacity(e.options.detection.detectors))) + 1;
-    // and every session for its fixed cost (session-cost.ts), so that opening sessions without end is bounded by the budget too
-    const perSession = sessionCost(this.engines.all.map((e) => e.options.detection));
-    const tooSmall = sessionMemoryTooSmall(this.options.sessionMemory, perSession);
-    if (tooSmall !== null) {
+    // a session holds content of its calls within the detectors' history (and the current one), and of its waiting
+    // proposals, and every session its fixed cost (session-cost.ts), so that opening sessions without end is bounded too
+    try {
+      memory = sessionMemory(this.options.sessionMemory, this.engines.all.map((e) => e.options.detection), (id) => this.engines.holding(id)?.evict(id));
+    } catch (e) {
       this.engines.close();
-      throw new OptionRangeError('sessionMemory', tooSmall);
+      throw e;
     }
-    memory = new HeldMemory(this.options.sessionMemory, history, MAX_PENDING, (id) => this.engines.holding(id)?.evict(id), perSession);
     this.memory = memory;
     this.service = new CheckService(this.engine, memory, this.engines.all.length > 1 ? this.engines : null);
     const allow = this.options.allowHosts;

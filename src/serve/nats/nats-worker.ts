@@ -11,12 +11,10 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { type NatsConnection, headers } from '@nats-io/transport-node';
-import { ErrorCode, InvalidEventError, OptionRangeError } from '../../errors.js';
-import { MAX_PENDING } from '../../live/live-state.js';
-import { historyCapacity } from '../../session/build-detectors.js';
-import { HeldMemory } from '../held-memory.js';
+import { ErrorCode, InvalidEventError } from '../../errors.js';
+import type { HeldMemory } from '../held-memory.js';
 import { defaultSessionMemory } from '../serve-options.js';
-import { sessionCost, sessionMemoryTooSmall } from '../session-cost.js';
+import { sessionMemory } from '../session-cost.js';
 import { LoopEngine } from '../../engine/loop-engine.js';
 import type { LoopEngineOptions } from '../../engine/engine-options.js';
 import type { PhasedCall } from '../call-schema.js';
@@ -196,14 +194,12 @@ export class NatsWorker {
         this.book.evicted(s.sessionId, s.snapshot());
       },
     });
-    const perSession = sessionCost([this.engine.options.detection]);
-    const budget = options.sessionMemory ?? defaultSessionMemory();
-    const tooSmall = sessionMemoryTooSmall(budget, perSession);
-    if (tooSmall !== null) {
+    try {
+      memory = sessionMemory(options.sessionMemory ?? defaultSessionMemory(), [this.engine.options.detection], (id) => this.engine.evict(id));
+    } catch (e) {
       this.engine.close();
-      throw new OptionRangeError('sessionMemory', tooSmall);
+      throw e;
     }
-    memory = new HeldMemory(budget, historyCapacity(this.engine.options.detection.detectors) + 1, MAX_PENDING, (id) => this.engine.evict(id), perSession);
     this.memory = memory;
     this.service = new CheckService(this.engine, memory);
     this.book = new SessionBook(this.engine, store, options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY, (p) => this.owned.has(p), (sessionId, partition, problem, broken) => {
