@@ -5,7 +5,7 @@
  * `tool_call_id`; a run stuck repeating one failing command is flagged. Before, every such file was skipped
  * as an unknown format (exit 2) and an events folder read as one session per file.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../src/formats/detect-format.js';
@@ -64,6 +64,10 @@ describe('OpenHands SDK events', () => {
       ['end'],
     ]);
     expect(items.every((i) => i.kind !== 'call' || i.session === 'run.jsonl')).toBe(true);
+    // the same events as one JSON array (an export) read the same
+    const array = write('run.json', JSON.stringify(readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown), null, 1));
+    const calls = (list: typeof items) => list.map((i) => (i.kind === 'call' ? [i.event, i.errorInfo] : i.kind));
+    expect(calls(await collect([array]))).toEqual(calls(items));
   });
 
   it('should read an events folder as one session in index order, its base_state.json left out, and report a result without its call', async () => {
