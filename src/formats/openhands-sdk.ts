@@ -71,6 +71,7 @@ function observationOutcome(o: unknown): Outcome {
 
 /** Reads one conversation's SDK events into its calls. */
 export class SdkEventSession {
+  /** The conversation's calls, held until their outcome is read. */
   readonly calls: HeldCalls;
   private round = -1;
   private response: unknown;
