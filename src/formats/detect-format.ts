@@ -8,6 +8,7 @@ import { isAtifTrajectory } from './atif.js';
 import { isInspectLog } from './inspect-log.js';
 import { isWorkflowJournalLine } from './claude-code-sessions.js';
 import { isRecord } from './json-value.js';
+import { isOpenHandsSdkEvent } from './openhands-sdk.js';
 import { TRAJ_FILE } from './detect-layout.js';
 import { resourceList } from './otlp-json.js';
 import { FORMAT_NAMES, type FormatName } from './trace-record.js';
@@ -97,7 +98,7 @@ function fromParts(parts: readonly unknown[], fallback: FormatName): FormatGuess
  * instructions}`) is a Codex CLI rollout; an object with a `resourceSpans` array is an OTLP/JSON trace export,
  * one with a `batches` array of span resources (or either under `trace`) a Grafana Tempo trace;
  * one with a string `hook_event_name` is a hook payload; an `action` or `observation` with its `source` is an
- * OpenHands event, and an `instance_id` (evaluation) or `issue` (resolver) with a `history` of actions and
+ * OpenHands event, and so is an event of the OpenHands SDK (a known `kind` with its `source` and `id`), and an `instance_id` (evaluation) or `issue` (resolver) with a `history` of actions and
  * observations (with their source or, older, flattened without it) an OpenHands output line.
  */
 export function detectFormat(value: unknown, file: string): FormatGuess | null {
@@ -152,7 +153,7 @@ function streamedFormat(value: Record<string, unknown>): FormatGuess | null {
   const otel = otelGuess(value);
   if (otel !== null) return otel;
   if (typeof value.hook_event_name === 'string') return { format: 'hooks', decisive: true };
-  if (isOpenHandsEvent(value)) return { format: 'openhands', decisive: true };
+  if (isOpenHandsEvent(value) || isOpenHandsSdkEvent(value)) return { format: 'openhands', decisive: true };
   if (Array.isArray(value.history) && (typeof value.instance_id === 'string' || typeof value.instance_id === 'number' || isRecord(value.issue))) {
     if (value.history.length === 0) return { format: 'openhands', decisive: false };
     if (value.history.some(isHistoryEvent)) return { format: 'openhands', decisive: true };

@@ -24,6 +24,7 @@ import type { FormatReader, InputName } from './format-reader.js';
 import { HeldCalls, type Outcome, failure } from './held-calls.js';
 import { isRecord } from './json-value.js';
 import { REFUSED_TOOL, isRefusedCall, refusedResult } from './openhands-refused.js';
+import { SdkEventSession, isOpenHandsSdkEvent } from './openhands-sdk.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
 
@@ -108,12 +109,21 @@ class EventSession {
   }
 }
 
-/** A reader of OpenHands events for `input` (a folder of event files, a trajectory, or evaluation or resolver output). */
+/**
+ * A reader of OpenHands events for `input` (a folder of event files, a trajectory, or evaluation or resolver
+ * output); the V1 SDK's events (`kind`) are read by openhands-sdk.ts, a later event of a kind it does not
+ * know passed over.
+ */
 export function createOpenHandsReader(input: InputName): FormatReader {
   let stream: EventSession | null = null;
+  let sdk: SdkEventSession | null = null;
   return {
     *record(unit: RecordUnit): Generator<TraceItem> {
       const v = unit.value;
+      if (isOpenHandsSdkEvent(v) || (sdk !== null && isRecord(v) && typeof v.kind === 'string')) {
+        sdk ??= new SdkEventSession(input.name);
+        return yield* sdk.event(v as Record<string, unknown>, unit);
+      }
       if (isRecord(v) && Array.isArray(v.history)) {
         const s = new EventSession(outputSession(v, unit.fallbackSession));
         for (let i = 0; i < v.history.length; i++) yield* s.event(v.history[i], unit, `history event ${i}: `);
@@ -124,9 +134,11 @@ export function createOpenHandsReader(input: InputName): FormatReader {
       yield* stream.event(v, unit, '');
     },
     *finish(): Generator<TraceItem> {
-      if (stream === null) return;
-      yield* stream.calls.releaseAll();
-      yield { kind: 'end', session: stream.calls.session, file: input.file };
+      for (const s of [stream?.calls, sdk?.calls]) {
+        if (s === undefined) continue;
+        yield* s.releaseAll();
+        yield { kind: 'end', session: s.session, file: input.file };
+      }
     },
   };
 }

@@ -2,13 +2,18 @@
  * SWE-agent trajectories (`.traj`): one JSON document `{trajectory: [{action, observation, thought?, ...}],
  * info?, history?}` per file, one session. The tool is the first word of the action, `args` is
  * `{command: action}`, the result the observation and the text the thought. The session id is the file's
- * path relative to the folder scanned, or its base name. Steps without an action are issues.
+ * path relative to the folder scanned, or its base name. Steps without an action are issues, but a last step whose
+ * action is empty is no call: SWE-agent 1.x ends a run that exits on an error (the cost limit, repeated
+ * format errors, an environment or runtime error: `attempt_autosubmission_after_error`) with such a step, the
+ * exit message its thought. A document with a `history` and no `trajectory` is read from its messages
+ * (swe-agent-history.ts).
  * The format never says whether a call failed: `errorInfo` is `unknown`.
  */
 import { describe } from '../options/checks.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
+import { readSweAgentHistory } from './swe-agent-history.js';
 import { toolEvent } from './session-calls.js';
 import { type TraceItem, issue } from './trace-record.js';
 
@@ -22,6 +27,7 @@ export function actionTool(action: string): string {
 /** The items of one trajectory document; `session` is its id. */
 export function* readSweAgent(unit: RecordUnit, session: string): Generator<TraceItem> {
   const v = unit.value;
+  if (isRecord(v) && !Array.isArray(v.trajectory) && Array.isArray(v.history)) return yield* readSweAgentHistory(v.history, unit, session, actionTool);
   if (!isRecord(v) || !Array.isArray(v.trajectory)) {
     return yield issue('bad-record', unit.file, unit.line, `expected an object with a "trajectory" array, received ${isRecord(v) ? `an object without one` : describe(v)}`);
   }
@@ -29,6 +35,7 @@ export function* readSweAgent(unit: RecordUnit, session: string): Generator<Trac
   for (let i = 0; i < v.trajectory.length; i++) {
     const s: unknown = v.trajectory[i];
     const action = isRecord(s) ? s.action : undefined;
+    if (typeof action === 'string' && action.trim() === '' && i === v.trajectory.length - 1) continue; // the step SWE-agent 1.x ends a run with when it exits on an error: no call
     const tool = typeof action === 'string' ? actionTool(action) : '';
     if (!isRecord(s) || typeof action !== 'string' || tool === '') {
       const got = isRecord(s) ? `action ${describe(action)}` : describe(s);

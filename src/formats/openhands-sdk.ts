@@ -1,0 +1,105 @@
+/**
+ * OpenHands V1 events, as the OpenHands software agent SDK writes them (OpenHands 1.x, its CLI and its agent
+ * server: a conversation's `events/event-<NNNNN>-<uuid>.json` files, or the events as JSON Lines). Every event
+ * names its class in `kind`; three of them carry the calls:
+ * - `ActionEvent` `{tool_name, tool_call_id, tool_call: {name, arguments}, action, thought, llm_response_id}`
+ *   is a call: the tool `tool_name`, the args the validated `action` without its `kind` (else the
+ *   `tool_call`'s JSON `arguments` without the model's `security_risk` and `summary`, which are no tool
+ *   input), the `thought` its text; calls of one `llm_response_id` share a round.
+ * - `ObservationEvent` `{tool_call_id, observation: {content, is_error, exit_code?, metadata?}}` answers the
+ *   call of its `tool_call_id`: `is_error`, or an exit code other than 0 (-1, still running, says nothing), is
+ *   a known failure, anything else a known success; the result is the content's text.
+ * - `UserRejectObservation` (a person or a hook declined it) and `AgentErrorEvent` (the SDK refused it: an
+ *   unknown tool, arguments that do not validate) answer it with a known failure. An `AgentErrorEvent` with no
+ *   call waiting (a version that writes no `ActionEvent` for a refused call) is a call of
+ *   {@link REFUSED_TOOL} on its own, as the older event stream's refused calls are (openhands-refused.ts).
+ * Other kinds (messages, the system prompt, state updates, condensations, ...) are passed over; a result
+ * whose call was never seen is reported (`unpaired-result`).
+ */
+import { partsText } from './gemini-parts.js';
+import { HeldCalls, type Outcome, failure } from './held-calls.js';
+import { isRecord } from './json-value.js';
+import { REFUSED_TOOL } from './openhands-refused.js';
+import type { RecordUnit } from './read-records.js';
+import { type TraceItem, issue } from './trace-record.js';
+
+/** Event kinds of the SDK (openhands/sdk/event), by which a record is told to be one of its events. */
+export const SDK_EVENT_KINDS: ReadonlySet<string> = new Set([
+  'ActionEvent', 'ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent', 'MessageEvent', 'SystemPromptEvent',
+  'ConversationStateUpdateEvent', 'ConversationErrorEvent', 'PauseEvent', 'Condensation', 'CondensationRequest',
+  'CondensationSummaryEvent', 'LLMCompletionLogEvent', 'TokenEvent', 'HookExecutionEvent', 'StreamingDeltaEvent',
+]);
+
+/** Fields the model puts in a call's arguments beside the tool's own (the risk analyzer's and the summary). */
+const NOT_ARGS = new Set(['security_risk', 'summary']);
+
+/** Whether `v` is an event of the OpenHands SDK: a known `kind` with its `source` and `id`. */
+export function isOpenHandsSdkEvent(v: unknown): boolean {
+  return isRecord(v) && typeof v.kind === 'string' && SDK_EVENT_KINDS.has(v.kind) && typeof v.source === 'string' && typeof v.id === 'string';
+}
+
+/** The args of an action event: its validated action without `kind`, else its tool call's arguments. */
+function actionArgs(e: Readonly<Record<string, unknown>>): unknown {
+  if (isRecord(e.action)) {
+    const { kind: _kind, ...args } = e.action;
+    return args;
+  }
+  const raw = isRecord(e.tool_call) ? e.tool_call.arguments : undefined;
+  let parsed: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return { arguments: raw }; // not JSON: kept as the model wrote it
+    }
+  }
+  if (!isRecord(parsed)) return parsed;
+  const args: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(parsed)) if (!NOT_ARGS.has(k)) args[k] = v;
+  return args;
+}
+
+/** What an observation says about its call. */
+function observationOutcome(o: unknown): Outcome {
+  if (!isRecord(o)) return { result: undefined, errorInfo: 'absent' };
+  const result = partsText(o.content) ?? (typeof o.content === 'string' ? o.content : undefined);
+  if (o.is_error === true) return failure(result);
+  const exit = typeof o.exit_code === 'number' ? o.exit_code : isRecord(o.metadata) ? o.metadata.exit_code : undefined;
+  if (typeof exit === 'number' && exit !== 0) return exit === -1 ? { result, errorInfo: 'unknown' } : failure(result);
+  return { result, errorInfo: 'absent' };
+}
+
+/** Reads one conversation's SDK events into its calls. */
+export class SdkEventSession {
+  /** The conversation's calls, held until their outcome is read. */
+  readonly calls: HeldCalls;
+  private round = -1;
+  private response: unknown;
+
+  constructor(session: string) {
+    this.calls = new HeldCalls(session);
+  }
+
+  /** The items of event `e`, found at `unit`. */
+  *event(e: Readonly<Record<string, unknown>>, unit: RecordUnit): Generator<TraceItem> {
+    const id = typeof e.tool_call_id === 'string' ? e.tool_call_id : undefined;
+    const tool = typeof e.tool_name === 'string' && e.tool_name !== '' ? e.tool_name : undefined;
+    if (e.kind === 'ActionEvent') {
+      if (e.llm_response_id === undefined || e.llm_response_id !== this.response) this.round++;
+      this.response = e.llm_response_id;
+      const text = partsText(e.thought);
+      this.calls.hold(id, { tool: tool ?? 'unknown', args: actionArgs(e), text, round: this.round, file: unit.file, line: unit.line });
+    } else if (e.kind === 'ObservationEvent' || e.kind === 'UserRejectObservation' || e.kind === 'AgentErrorEvent') {
+      const outcome = e.kind === 'ObservationEvent' ? observationOutcome(e.observation) : failure(e.kind === 'AgentErrorEvent' ? e.error : e.rejection_reason);
+      if (id !== undefined && this.calls.settle(id, outcome)) return yield* this.calls.release();
+      if (e.kind === 'AgentErrorEvent') {
+        this.round++;
+        this.response = undefined;
+        this.calls.hold(undefined, { tool: REFUSED_TOOL, args: {}, round: this.round, file: unit.file, line: unit.line }, outcome);
+      } else {
+        yield issue('unpaired-result', unit.file, unit.line, `${String(e.kind)} for call id ${JSON.stringify(e.tool_call_id)} has no call waiting in session ${JSON.stringify(this.calls.session)}; skipped`);
+      }
+    }
+    yield* this.calls.release();
+  }
+}
