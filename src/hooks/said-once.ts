@@ -42,6 +42,9 @@ export function saidNote(v: Verdict): SaidNote {
  */
 export function repeatsSaid(last: SaidNote | undefined, v: Verdict): boolean {
   if (last === undefined || last.kind !== v.kind || v.loopStart > last.index) return false;
+  // the call warned about, again: its result's reply is where the model reads a warning the agent showed only
+  // the person before the call (Gemini CLI's BeforeTool `systemMessage`, an old Codex's): said again
+  if (v.index === last.index) return false;
   return ACTION_RANK[v.action] <= ACTION_RANK[last.action] && ADVICE_RANK[v.recommended] <= ADVICE_RANK[last.recommended];
 }
 
