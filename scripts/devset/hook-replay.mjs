@@ -13,7 +13,7 @@
  * calls are not sent. A call the hook denies or stops is counted and, as the recording goes on, still
  * recorded (the session is replayed whole). A measuring tool of the sets, not part of loopwatch.
  *
- *   npm run build && node scripts/devset/hook-replay.mjs [--no-prompts] [--in-process] [--agent-version V] FILE...
+ *   npm run build && node scripts/devset/hook-replay.mjs [--no-prompts] [--in-process] [--decisions] [--codex-as-hooked] [--agent-version V] FILE...
  *
  * `--agent-version V` is handed to the hook (as `hook install` writes it); without it the hook cannot tell
  * the agent's version (the transcript written carries none) and warns after the call where old versions need it.
@@ -30,11 +30,18 @@
  * PostToolUse; Codex's rollout a `function_call` item per call, the turn's outputs before the next turn.
  * A turn's lines are written after its first call's PreToolUse, as Claude Code writes the message only
  * once its PreToolUse hooks are done (anthropics/claude-code issues 72018, 82413): the first call of each
- * turn is decided without its turn, the others with it. `--no-transcript` names a path that does not exist
- * instead (the hook then knows no turns).
+ * turn is decided without its turn, the others with it. Codex writes a call's item into the rollout before it
+ * runs the tool (codex-rs stream_events_utils.rs `handle_output_item_done`), so a Codex turn's lines are
+ * written before its first call's PreToolUse, a shell call's as the rollout recorded it (`function_call`
+ * with the reader's arguments, `local_shell_call` with its action: the hook reads them there,
+ * src/hooks/codex-recorded-call.ts); `--codex-as-hooked` writes them as before quiet41 (after the first
+ * PreToolUse, each call's line holding the hook's `{command}`). `--no-transcript` names a path that does not
+ * exist instead (the hook then knows no turns).
  *
  * Prints one line per session: calls sent, the first warn / deny / stop (the call's index among those sent
- * and the tool), and anything the hook printed on stderr.
+ * and the tool), how many of each the hook said (`said: 3 warn, 1 deny`), and anything the hook printed on
+ * stderr. `--decisions` prints before it a `DEC <call> <0 before | 1 after> <decision> <tool> <reply's head>`
+ * line for each decision the hook said (`DEC prompt ...` for a prompt's).
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -51,11 +58,14 @@ const args = process.argv.slice(2);
 const noPrompts = args.includes('--no-prompts');
 const noTranscript = args.includes('--no-transcript');
 const inProcess = args.includes('--in-process');
+const decisions = args.includes('--decisions');
+const codexAsHooked = args.includes('--codex-as-hooked');
 const hookCommand = inProcess ? (await import(pathToFileURL(join(root, 'dist', 'src', 'cli', 'hook-command.js')).href)).hookCommand : null;
 const versionAt = args.indexOf('--agent-version');
 const version = versionAt < 0 ? [] : ['--agent-version', args[versionAt + 1]];
 // without --agent-version (versionAt -1) no argument is its value: the first file is a file
-const files = args.filter((a, i) => a !== '--no-prompts' && a !== '--no-transcript' && a !== '--in-process' && (versionAt < 0 || (i !== versionAt && i !== versionAt + 1)));
+const FLAGS = new Set(['--no-prompts', '--no-transcript', '--in-process', '--decisions', '--codex-as-hooked']);
+const files = args.filter((a, i) => !FLAGS.has(a) && (versionAt < 0 || (i !== versionAt && i !== versionAt + 1)));
 const SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'local_shell', 'container.exec']);
 
 const text = (r) => (typeof r === 'string' ? r : r === undefined ? '' : JSON.stringify(r));
@@ -116,10 +126,16 @@ function transcriptOf(agent, session, state) {
       if (agent === 'codex') write({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'prompt' }] } });
     },
     /** The lines of one model turn's calls (`payloads`: their PreToolUse payloads), the previous turn's outputs first (Codex). */
-    message(turn, payloads) {
+    message(turn, payloads, events) {
       for (const o of held) write(o);
       held = [];
-      for (const payload of payloads) {
+      for (const [k, payload] of payloads.entries()) {
+        const e = events[k];
+        if (agent === 'codex' && !codexAsHooked && SHELLS.has(e.tool)) {
+          // the shell call as the rollout records it (its arguments as the reader read them)
+          write({ type: 'response_item', payload: e.tool === 'local_shell' ? { type: 'local_shell_call', call_id: payload.tool_use_id, action: e.args } : { type: 'function_call', name: e.tool, arguments: JSON.stringify(e.args ?? {}), call_id: payload.tool_use_id } });
+          continue;
+        }
         if (agent === 'claude-code') write({ type: 'assistant', message: { id: `msg_replay_${turn}`, role: 'assistant', content: [{ type: 'tool_use', id: payload.tool_use_id, name: payload.tool_name, input: payload.tool_input }] } });
         else if (agent === 'codex') write({ type: 'response_item', payload: { type: 'function_call', name: payload.tool_name, arguments: JSON.stringify(payload.tool_input), call_id: payload.tool_use_id } });
       }
@@ -183,6 +199,7 @@ for (const file of files) {
   const state = mkdtempSync(join(tmpdir(), 'loopwatch-hook-replay-'));
   const log = transcriptOf(agent, session, state);
   const first = {};
+  const said = {};
   const stderr = [];
   let sent = 0;
   let c = 0;
@@ -192,44 +209,59 @@ for (const file of files) {
   /** The PreToolUse payloads of the calls of call k's turn, from k on (consecutive calls of its round). */
   const turnPayloads = (k) => {
     const out = [];
+    const events = [];
     for (let j = k; j < calls.length && turnOf(j) === turnOf(k); j++) {
       const pl = payloads(agent, log.ids, calls[j].event, calls[j].errorInfo === 'known', j + 1);
-      if (pl !== null) out.push(pl[0]);
+      if (pl !== null) {
+        out.push(pl[0]);
+        events.push(calls[j].event);
+      }
     }
-    return out;
+    return [out, events];
   };
   const hookArgs = ['--agent', agent, '--state-dir', state, ...version];
   const run = async (payload) => {
     const r = inProcess ? await inProcessRun(hookArgs, payload) : spawnSync(process.execPath, [hook, ...hookArgs], { input: JSON.stringify(payload), encoding: 'utf8' });
     if (r.stderr.trim() !== '') stderr.push(r.stderr.trim().split('\n')[0]);
     if (r.status !== 0) stderr.push(`exit ${r.status}`);
-    return decisionOf(r.stdout);
+    return { decision: decisionOf(r.stdout), stdout: r.stdout };
   };
   try {
     for (const x of order) {
       if (x !== CALL) {
         log.prompt();
-        await run(prompt(agent, log.ids, p++, x.text));
+        const r = await run(prompt(agent, log.ids, p++, x.text));
+        if (decisions && r.decision !== 'allow') console.log(`DEC prompt ${r.decision} ${JSON.stringify(r.stdout.trim().slice(0, 300))}`);
         continue;
       }
       const it = calls[c++];
       const pl = payloads(agent, log.ids, it.event, it.errorInfo === 'known', c);
       if (pl === null) continue;
       sent++;
+      // Codex writes a call's item into the rollout before it runs the tool (so before PreToolUse)
+      const early = agent === 'codex' && !codexAsHooked;
       for (const [i, payload] of pl.entries()) {
-        const d = await run(payload);
+        if (early && i === 0 && turnOf(c - 1) !== written) {
+          written = turnOf(c - 1);
+          log.message(written, ...turnPayloads(c - 1));
+        }
+        const r = await run(payload);
+        const d = r.decision;
         // the turn's lines land after its first call's PreToolUse (Claude Code writes the message then)
         if (i === 0 && turnOf(c - 1) !== written) {
           written = turnOf(c - 1);
-          log.message(written, turnPayloads(c - 1));
+          log.message(written, ...turnPayloads(c - 1));
         }
         if (i === 1) log.result(payload);
+        if (d !== 'allow') said[d] = (said[d] ?? 0) + 1;
+        if (decisions && d !== 'allow') console.log(`DEC ${sent} ${i} ${d} ${it.event.tool} ${JSON.stringify(r.stdout.trim().slice(0, 300))}`);
         if (d !== 'allow' && first[d] === undefined) first[d] = `#${sent}${i === 1 ? ' (after)' : ''} ${it.event.tool}`;
       }
     }
   } finally {
     rmSync(state, { recursive: true, force: true });
   }
-  const said = Object.entries(first).map(([d, at]) => `${d} ${at}`).join(', ') || 'quiet';
-  console.log(`${session} ${agent} ${fits ? `${p} prompts` : 'no prompts'}, ${sent} of ${calls.length} calls sent: ${said}${stderr.length ? `; stderr: ${[...new Set(stderr)].slice(0, 3).join(' | ')}` : ''}`);
+  const firsts = Object.entries(first).map(([d, at]) => `${d} ${at}`).join(', ') || 'quiet';
+  const counts = Object.keys(said).length === 0 ? '' : ` (said: ${Object.entries(said).map(([d, n]) => `${n} ${d}`).join(', ')})`;
+  console.log(`${session} ${agent} ${fits ? `${p} prompts` : 'no prompts'}, ${sent} of ${calls.length} calls sent: ${firsts}${counts}${stderr.length ? `; stderr: ${[...new Set(stderr)].slice(0, 3).join(' | ')}` : ''}`);
 }

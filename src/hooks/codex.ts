@@ -25,6 +25,9 @@
  * or `model`) ends the session: its state is removed, as Claude Code's SessionEnd removes its own, rather
  * than kept until the 7-day sweep.
  *
+ * A shell call's `tool_input` is its command alone; the call's arguments are read from the rollout as it
+ * records them, so that the hook and `scan` of the rollout compare the same calls (codex-recorded-call.ts).
+ *
  * Codex before 0.129 refuses PreToolUse's `additionalContext` (the hook counts as failed, the warning is
  * lost): for those versions (agent-versions.ts) a warning is given after the call instead, and an ask is
  * told to the user alone.
@@ -36,6 +39,7 @@ import { codexHookOutcome } from '../formats/codex-hook-result.js';
 import { callIdOf, capText, capValue, inputOf, promptOf, sessionOf, toolOf } from './hook-payload.js';
 import { withRolloutExitCode } from './codex-exit-code.js';
 import { missedResponses } from './codex-missed-outcomes.js';
+import { recordedShellArgs } from './codex-recorded-call.js';
 import { codexTurn } from './transcript-turn.js';
 import type { TranscriptTrust } from './transcript-open.js';
 import type { LiveCall } from '../live/live-call.js';
@@ -60,7 +64,9 @@ function decode(p: Readonly<Record<string, unknown>>, eventName: string, phase: 
   if (phase === 'prompt') return { agent: 'codex', eventName, phase, session, call: { tool: eventName }, ...promptOf(p) };
   const tool = toolOf(p);
   const id = callIdOf(p);
-  const base = { tool, args: inputOf(p), ...(id === undefined ? {} : { id }) };
+  // a shell call as the rollout records it, where it is there (codex-recorded-call.ts): as `scan` reads it
+  const args = (tool === 'Bash' ? recordedShellArgs(p, trust) : undefined) ?? inputOf(p);
+  const base = { tool, args, ...(id === undefined ? {} : { id }) };
   if (phase === 'propose') return { agent: 'codex', eventName, phase, session, call: base };
   return { agent: 'codex', eventName, phase, session, call: { ...base, ...outcomeOf(withRolloutExitCode(capValue(p.tool_response), p, trust)) } };
 }

@@ -70,6 +70,8 @@ export interface LoggedDecision {
   readonly unchecked?: string;
   /** The calls the line names did not run (Claude Code's PermissionDenied, a batch's declined calls). */
   readonly notRun?: true;
+  /** The verdict (its `kind`) repeated what the hook last said to the session, and was not said again (said-once.ts). */
+  readonly repeat?: true;
 }
 
 /** `value` with every string redacted (keys too): used when the line's JSON text could not be redacted whole. */

@@ -4,6 +4,7 @@
  * ```
  * payload text -> JSON -> agent (--agent, or detected) -> codec.decode -> HookCall
  *   -> lock the session -> state file -> LoopDetector.restore -> propose | record | didNotRun (a call denied) | freshStart (a prompt)
+ *   -> a verdict that would repeat what the hook last said kept quiet (said-once.ts)
  *   -> snapshot -> state file -> unlock -> codec.reply(decision, what the agent's version takes) -> stdout
  * ```
  *
@@ -19,7 +20,7 @@
  * payload: exit code 2 with the reason on stderr, the block every agent understands).
  */
 import { InvalidEventError, NotPrivateError, SnapshotError, isLoopwatchError } from '../errors.js';
-import type { LiveCall, LiveDecision } from '../live/live-call.js';
+import { type LiveCall, type LiveDecision, liveDecision } from '../live/live-call.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import { redactSecrets } from '../text/redact.js';
@@ -35,7 +36,8 @@ import { parsePayload } from './hook-payload.js';
 import { withTurn } from './hook-turn.js';
 import { projectAllowlist } from './project-allowlist.js';
 import { SessionFile, type StoredSession } from './session-file.js';
-import { type SessionMeta, emptyMeta, withDecision } from './session-meta.js';
+import { type SessionMeta, emptyMeta, withDecision, withSaid } from './session-meta.js';
+import { speak } from './said-once.js';
 import { prepareStateFolder } from './state-folder.js';
 import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
@@ -147,6 +149,8 @@ interface Reached {
   notRun?: readonly LiveCall[];
   /** The records of calls that ran without the agent's after-event (HookAgent.missedRecords), with their decisions. */
   missed?: { readonly call: HookCall; readonly decision: LiveDecision }[];
+  /** The decision's verdict, when it repeated what the hook last said and was kept quiet (said-once.ts). */
+  repeat?: LiveDecision;
 }
 
 /**
@@ -179,7 +183,7 @@ type MissedRecords = (waiting: readonly LiveCall[]) => readonly HookCall[];
  * declined call and a prompt (a change to a session that has a state; nothing to do for one that has none:
  * a prompt that only answers the agent ends its turn, LoopDetector.endTurn, a new one gives a fresh start).
  */
-function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached, missed?: MissedRecords): LiveDecision | null {
+function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRunOptions, notes: string[], reached: Reached, says: (d: LiveDecision) => boolean, missed?: MissedRecords): LiveDecision | null {
   if (call.phase === 'decline' && declinedCalls(call).length === 0) return null; // an empty batch: nothing to change
   const file = new SessionFile(options.stateDir, call.agent, call.session);
   const tightened = prepareStateFolder(options.stateDir);
@@ -222,13 +226,16 @@ function decide(call: HookCall, detection: LoopDetectorOptions, options: HookRun
         if (detector.endTurn() || reached.missed !== undefined) file.write(detector.snapshot(), meta);
       } else {
         detector.freshStart();
-        file.write(detector.snapshot(), meta);
+        file.write(detector.snapshot(), withSaid(meta, undefined)); // a fresh start: what was said is forgotten
       }
       return null;
     }
-    const decision = call.phase === 'propose' ? detector.propose(call.call) : detector.record(call.call);
-    file.write(detector.snapshot(), withDecision(meta, call, decision, Date.now()));
-    return decision;
+    const verdict = call.phase === 'propose' ? detector.propose(call.call) : detector.record(call.call);
+    // a warning said once: one that would say nothing new is kept quiet (said-once.ts)
+    const spoken = speak(verdict, meta.said, says);
+    if (spoken.repeat !== undefined) reached.repeat = verdict;
+    file.write(detector.snapshot(), withSaid(withDecision(meta, call, spoken.decision, Date.now()), spoken.said));
+    return spoken.decision;
   } finally {
     release?.();
     detector?.dispose();
@@ -306,14 +313,18 @@ export function runHook(text: string | Uint8Array, options: HookRunOptions): Hoo
     if (allowlist.notice !== undefined) notes.push(hookLine(allowlist.notice));
     const codec = hook.agent;
     const missed: MissedRecords | undefined = codec.missedRecords === undefined ? undefined : (waiting) => missedRecordsFor(codec, payload, hook.call, waiting);
-    const decision = decide(hook.call, hookDetection(options.detection, [hook.agent], allowlist.rules), options, notes, reached, missed);
+    const notice = allowlist.notice === undefined ? undefined : redactSecrets(allowlist.notice);
+    const reply = (d: LiveDecision): string => hook.agent.reply(hook.call, d, replyContext(hook.agent, payload, d, options, notice));
+    // a decision is said when the agent's reply for it is not the reply for `allow`
+    const says = (d: LiveDecision): boolean => reply(d) !== reply(liveDecision(d.session, d.phase, d.id, 'allow', null));
+    const decision = decide(hook.call, hookDetection(options.detection, [hook.agent], allowlist.rules), options, notes, reached, says, missed);
     // after the lock: no hook waits on these
     reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R');
     for (const m of reached.missed ?? []) log(options, m.call, loggedDecision(m.decision), notes);
-    if (decision !== null) log(options, hook.call, loggedDecision(decision), notes);
+    if (decision !== null) log(options, hook.call, reached.repeat?.verdict == null ? loggedDecision(decision) : { action: decision.action, kind: reached.repeat.verdict.kind, repeat: true }, notes);
     else if (hook.call.phase === 'decline') logNotRun(options, hook.call, reached.notRun ?? [], notes); // scan of the log forgets them too
     sweepIfDue(options.stateDir);
-    const stdout = decision === null ? '' : hook.agent.reply(hook.call, decision, replyContext(hook.agent, payload, decision, options, allowlist.notice === undefined ? undefined : redactSecrets(allowlist.notice)));
+    const stdout = decision === null ? '' : reply(decision);
     return { stdout, stderr: notes.join(''), exitCode: 0 };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;

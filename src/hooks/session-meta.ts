@@ -9,6 +9,7 @@ import type { LiveAction, LiveDecision } from '../live/live-call.js';
 import { redactSecrets } from '../text/redact.js';
 import type { HookCall } from './hook-agent.js';
 import { cutText } from '../text/shown-text.js';
+import { type SaidNote, isSaidNote } from './said-once.js';
 
 /** Decisions kept per session (the latest). */
 export const RECENT_DECISIONS = 12;
@@ -48,6 +49,8 @@ export interface SessionMeta {
   readonly actions: Readonly<Record<LiveAction, number>>;
   /** The latest decisions, oldest first. */
   readonly recent: readonly DecisionNote[];
+  /** What the hook last said about a loop (said-once.ts); absent before its first warning, and after a fresh start. */
+  readonly said?: SaidNote;
 }
 
 /** The notes of a session that starts at `now`. */
@@ -79,7 +82,15 @@ export function withDecision(meta: SessionMeta, call: HookCall, decision: LiveDe
     records: meta.records + (phase === 'record' ? 1 : 0),
     actions: { ...meta.actions, [decision.action]: meta.actions[decision.action] + 1 },
     recent: recent.slice(-RECENT_DECISIONS),
+    ...(meta.said === undefined ? {} : { said: meta.said }),
   };
+}
+
+/** `meta` with `said` as what the hook last said (none: forgotten, as after a fresh start). */
+export function withSaid(meta: SessionMeta, said: SaidNote | undefined): SessionMeta {
+  if (said === meta.said) return meta;
+  const { said: _old, ...rest } = meta;
+  return said === undefined ? rest : { ...rest, said };
 }
 
 /** The notes as bytes (UTF-8 JSON). */
@@ -106,7 +117,7 @@ export function decodeMeta(bytes: Uint8Array): SessionMeta {
   }
   const actions = (typeof o === 'object' && o !== null ? o.actions : null) as Record<string, unknown> | null;
   const ok =
-    typeof o === 'object' && o !== null && count(o.started) && count(o.proposals) && count(o.records) && typeof actions === 'object' && actions !== null && ACTIONS.every((a) => count(actions[a])) && Array.isArray(o.recent) && o.recent.length <= RECENT_DECISIONS && o.recent.every(isNote);
+    typeof o === 'object' && o !== null && count(o.started) && count(o.proposals) && count(o.records) && typeof actions === 'object' && actions !== null && ACTIONS.every((a) => count(actions[a])) && Array.isArray(o.recent) && o.recent.length <= RECENT_DECISIONS && o.recent.every(isNote) && (o.said === undefined || isSaidNote(o.said));
   if (!ok) throw new SnapshotError('the state file\'s notes are not loopwatch\'s');
-  return { started: o.started as number, proposals: o.proposals as number, records: o.records as number, actions: actions as unknown as Record<LiveAction, number>, recent: o.recent as DecisionNote[] };
+  return { started: o.started as number, proposals: o.proposals as number, records: o.records as number, actions: actions as unknown as Record<LiveAction, number>, recent: o.recent as DecisionNote[], ...(o.said === undefined ? {} : { said: o.said as SaidNote }) };
 }
