@@ -50,6 +50,8 @@ describe('what a server says of a port that is taken', () => {
     expect(saysPortTaken('Address already in use - bind(2) for "127.0.0.1" port 3000 (Errno::EADDRINUSE)')).toBe(true);
     expect(saysPortTaken('[2026-01-02T03:04:05Z] ERROR: Only one usage of each socket address (protocol/network address/port) is normally permitted.')).toBe(true);
     expect(saysPortTaken('\u001b[31mPort 3000 is already in use\u001b[0m')).toBe(true);
+    // Gemini CLI's label before a shell's output
+    expect(saysPortTaken('Output: Error: listen EADDRINUSE: address already in use 127.0.0.1:3000\nExit Code: 1')).toBe(true);
   });
 
   it('should read a server that ran, or another error beside the port, as a real failure', () => {
@@ -57,6 +59,8 @@ describe('what a server says of a port that is taken', () => {
     expect(saysPortTaken('Port 8501 is already in use\nKeyError: region')).toBe(false);
     expect(saysPortTaken('Traceback (most recent call last):\n  File "app.py", line 3, in <module>\nOSError: [Errno 98] Address already in use')).toBe(false);
     expect(saysPortTaken('The disk is in use by another process')).toBe(false);
+    expect(saysPortTaken('Error: Browser is already in use for /tmp/profile, use --isolated to run multiple instances')).toBe(false);
+    expect(saysPortTaken("Cannot use Foo\\Bar as Bar because the name is already in use")).toBe(false);
     expect(saysPortTaken('Exit code: 1')).toBe(false);
     expect(saysPortTaken('')).toBe(false);
     expect(saysPortTaken(`${'x'.repeat(PORT_LOOK + 10)}\nPort 8501 is already in use`)).toBe(false);

@@ -20,8 +20,9 @@
  *   Windows         ... Only one usage of each socket address (protocol/network address/port) is normally permitted.
  * ```
  *
- * Any other line (a stack trace, another error) makes the failure a real one: only a short failure that says
- * nothing else is a probe. Reads the first {@link PORT_LOOK} characters only.
+ * Gemini CLI labels a shell's output `Output: ` on its first line: the label is the CLI's and is read past, as
+ * missing-program.ts reads it. Any other line (a stack trace, another error) makes the failure a real one: only
+ * a short failure that says nothing else is a probe. Reads the first {@link PORT_LOOK} characters only.
  */
 import { withoutColour } from './colour-codes.js';
 import { withoutShellNoise } from './shell-noise.js';
@@ -52,6 +53,9 @@ const COMPANION_LINES: readonly RegExp[] = Object.freeze([
  */
 const LOG_PREFIX = /^(?:\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+)?(?:\[?(?:ERROR|FATAL|CRITICAL|WARN(?:ING)?|INFO)\]?:?\s+)?/;
 
+/** Gemini CLI's label before a shell's output (its `run_shell_command` answer), at the text's start. */
+const OUTPUT_LABEL = /^Output: /;
+
 /**
  * What every line of PORT_TAKEN_LINES holds, in any ASCII case: an error without one of these says no port
  * is taken, and is not split into lines at all.
@@ -63,7 +67,7 @@ export function saysPortTaken(error: string): boolean {
   const head = error.length > PORT_LOOK ? error.slice(0, PORT_LOOK) : error;
   const plain = withoutColour(head);
   if (!MAY_SAY.test(plain)) return false;
-  const lines = withoutShellNoise(plain).split('\n');
+  const lines = withoutShellNoise(plain.replace(OUTPUT_LABEL, '')).split('\n');
   // a text cut at PORT_LOOK may end in part of a line: that part is not read
   if (error.length > PORT_LOOK) lines.pop();
   let taken = false;
