@@ -33,7 +33,7 @@ import { countInto } from '../../metrics/tally.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
 import { HEADER_ROOM, SessionStore } from './session-store.js';
-import { CALLS_STREAM, DEFAULT_PARTITIONS, DEFAULT_STREAM_MAX_BYTES, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, isReplySubject, parseCallSubject, partitionFilter, sessionToken, verdictSubject } from './subjects.js';
+import { CALLS_STREAM, DEFAULT_PARTITIONS, DEFAULT_SESSIONS_MAX_BYTES, DEFAULT_STREAM_MAX_BYTES, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, isReplySubject, parseCallSubject, partitionFilter, sessionToken, verdictSubject } from './subjects.js';
 
 /** Something a worker reports: partitions moving and why, workers joining and going, and sessions whose state could not be kept. */
 export type WorkerEvent =
@@ -41,7 +41,8 @@ export type WorkerEvent =
   | { readonly type: 'released'; readonly partition: number; readonly reason: ReleaseReason }
   | { readonly type: 'lost'; readonly partition: number; readonly reason: LostReason }
   | { readonly type: 'workers'; readonly change: WorkersChange }
-  | { readonly type: 'session-lost'; readonly partition: number; readonly sessionId: string; readonly problem: string };
+  | { readonly type: 'session-lost'; readonly partition: number; readonly sessionId: string; readonly problem: string }
+  | { readonly type: 'sessions-full'; readonly problem: string };
 
 /** Options of a NATS worker. */
 export interface NatsWorkerOptions extends Partial<NatsLayout> {
@@ -110,6 +111,8 @@ export interface WorkerStats {
   sessionsLost: number;
   /** Writes of a session's state over the server's message limit, made as a marker instead (sessions reported once each). */
   statesTooLarge: number;
+  /** Writes of a session's state the full sessions bucket did not take (its calls answered; each session reported once). */
+  statesNotStored: number;
   /** Answers over the server's message limit, sent as errors instead. */
   answersTooLarge: number;
   /** Reply subjects not answered on: under `$` or `loopwatch.`, or not one to publish to (subjects.ts isReplySubject). */
@@ -137,11 +140,11 @@ interface Delivery {
 export const PURGE_EVERY_MS = 5_000;
 
 /** The defaults of the shared layout. */
-export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, maxBytes: DEFAULT_STREAM_MAX_BYTES, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
+export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, maxBytes: DEFAULT_STREAM_MAX_BYTES, sessionsMaxBytes: DEFAULT_SESSIONS_MAX_BYTES, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
 
 /** A worker consuming partitions from JetStream. */
 export class NatsWorker {
-  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, answersTooLarge: 0, repliesRefused: 0 };
+  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, statesNotStored: 0, answersTooLarge: 0, repliesRefused: 0 };
   /** Partition moves by `move/reason` (`acquired/stale`, `released/share`, ...: move-reason.ts), for /metrics. */
   readonly moves = new Map<string, number>();
   private readonly engine: LoopEngine;
@@ -211,7 +214,7 @@ export class NatsWorker {
         this.lose(partition, { why: 'broken', problem });
         void this.leases.forfeit(partition);
       }
-    }, () => void this.stats.statesTooLarge++);
+    }, () => void this.stats.statesTooLarge++, () => void this.stats.statesNotStored++);
     void (async () => {
       for await (const st of nc.status()) {
         if (st.type === 'disconnect' || st.type === 'reconnecting') this.connected = false;
@@ -233,7 +236,10 @@ export class NatsWorker {
     try {
       const jsm = await jetstreamManager(nc);
       const { sessions, owners } = await ensureLayout(nc, jsm, layout);
-      const w = new NatsWorker(nc, jetstream(nc), jsm, layout, new SessionStore(sessions, () => maxPayload(nc)), options);
+      let said: ((e: WorkerEvent) => void) | undefined;
+      const store = new SessionStore(sessions, () => maxPayload(nc), (e) => said?.({ type: 'sessions-full', problem: `${e.message}: the sessions whose state it does not take are still answered, each reported once (session-lost), and start again empty if their partition moves or they are evicted` }));
+      const w = new NatsWorker(nc, jetstream(nc), jsm, layout, store, options);
+      said = (e) => w.emit(e);
       const id = options.workerId ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}-${randomBytes(3).toString('hex')}`;
       w.leases = new PartitionLeases(owners, id, layout.partitions, options.leaseMs ?? 5_000, {
         acquire: (p, epoch, reason) => w.acquire(p, epoch, reason),

@@ -20,6 +20,10 @@ export const DEFAULT_PARTITIONS = 16;
 
 /** What each stream may store unless told otherwise (`--stream-max-bytes`), in bytes: 1 GiB. */
 export const DEFAULT_STREAM_MAX_BYTES = 1 << 30;
+/** What the sessions bucket may hold unless told otherwise (`--sessions-max-bytes`), in bytes: 1 GiB. */
+export const DEFAULT_SESSIONS_MAX_BYTES = 1 << 30;
+/** The least a stream or the sessions bucket may be given (`--stream-max-bytes`, `--sessions-max-bytes`), in bytes: 1 MiB. */
+export const MIN_STORE_BYTES = 1 << 20;
 /** The stream every call goes into. */
 export const CALLS_STREAM = 'LOOPWATCH_CALLS';
 /** The stream verdicts are kept in (deduplicated). */
