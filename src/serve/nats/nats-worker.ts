@@ -33,7 +33,7 @@ import { countInto } from '../../metrics/tally.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
 import { HEADER_ROOM, SessionStore } from './session-store.js';
-import { CALLS_STREAM, DEFAULT_PARTITIONS, DEFAULT_SESSIONS_MAX_BYTES, DEFAULT_STREAM_MAX_BYTES, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, isReplySubject, parseCallSubject, partitionFilter, sessionToken, verdictSubject } from './subjects.js';
+import { CALLS_STREAM, DEFAULT_PARTITIONS, DEFAULT_SESSIONS_MAX_BYTES, DEFAULT_STREAM_MAX_BYTES, OP_HEADER, PURGE_SUBJECT, REPLY_HEADER, SESSION_LOST_PREFIX, isReplySubject, parseCallSubject, partitionFilter, sessionToken, verdictSubject } from './subjects.js';
 
 /** Something a worker reports: partitions moving and why, workers joining and going, and sessions whose state could not be kept. */
 export type WorkerEvent =
@@ -74,6 +74,12 @@ export interface NatsWorkerOptions extends Partial<NatsLayout> {
   readonly sessionMemory?: number;
   /** How often the calls this worker has checked are purged from its partitions of the calls stream, in ms. @default PURGE_EVERY_MS */
   readonly purgeEveryMs?: number;
+  /**
+   * Bytes of calls acknowledged (checked and stored) since the last purge past which they are purged at
+   * once, not at the next turn: a burst over the stream's bound within one turn is then stored, its checked
+   * calls no longer counted against it. @default the stream's maxBytes / PURGE_SHARE
+   */
+  readonly purgeAtBytes?: number;
   /** Hears partition moves and lost sessions. */
   readonly onEvent?: (e: WorkerEvent) => void;
   /** How long a stop waits for a server that went away (or does not answer) before it gives up what is left, in ms. @default STOP_LIMIT_MS */
@@ -139,6 +145,9 @@ interface Delivery {
 /** How often, unless told otherwise, a worker purges the calls it has checked from its partitions, in ms. */
 export const PURGE_EVERY_MS = 5_000;
 
+/** A worker purges at once once the calls it acknowledged since its last purge take this share of the stream's bound (1 / PURGE_SHARE). */
+export const PURGE_SHARE = 8;
+
 /** The defaults of the shared layout. */
 export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, maxBytes: DEFAULT_STREAM_MAX_BYTES, sessionsMaxBytes: DEFAULT_SESSIONS_MAX_BYTES, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
 
@@ -167,7 +176,11 @@ export class NatsWorker {
   /** Each held partition's consumer name and the stream sequence below which its calls were purged. */
   private readonly purged = new Map<number, { name: string; below: number }>();
   private purgeTimer: NodeJS.Timeout | undefined;
-  private purging = false;
+  /** The purge running, and the one asked for meanwhile (it starts once the running one is done). */
+  private purgeRun: Promise<void> | null = null;
+  private purgeNext: Promise<void> | null = null;
+  /** Bytes of calls acknowledged since the last purge began (about: session-book.ts storedBytes). */
+  private ackedBytes = 0;
   private queue: Delivery[] = [];
   private busy = false;
   private idleWaiters: (() => void)[] = [];
@@ -214,7 +227,10 @@ export class NatsWorker {
         this.lose(partition, { why: 'broken', problem });
         void this.leases.forfeit(partition);
       }
-    }, () => void this.stats.statesTooLarge++, () => void this.stats.statesNotStored++);
+    }, () => void this.stats.statesTooLarge++, () => void this.stats.statesNotStored++, (bytes) => {
+      this.ackedBytes += bytes;
+      if (this.ackedBytes >= (options.purgeAtBytes ?? layout.maxBytes / PURGE_SHARE)) void this.purgeNow();
+    });
     void (async () => {
       for await (const st of nc.status()) {
         if (st.type === 'disconnect' || st.type === 'reconnecting') this.connected = false;
@@ -249,7 +265,13 @@ export class NatsWorker {
       });
       const flushMs = options.flushMs ?? 1_000;
       w.flushTimer = setInterval(() => w.book.saveDue(false, flushMs), Math.max(10, flushMs / 4));
-      w.purgeTimer = setInterval(() => void w.purgeChecked(), options.purgeEveryMs ?? PURGE_EVERY_MS);
+      w.purgeTimer = setInterval(() => void w.purgeNow(), options.purgeEveryMs ?? PURGE_EVERY_MS);
+      // a caller whose call the full stream refused asks for a purge at once, then publishes again (once)
+      nc.subscribe(PURGE_SUBJECT, {
+        callback: (err, m) => {
+          if (err === null) void w.purgeNow().then(() => m.reply !== undefined && m.reply !== '' && m.respond());
+        },
+      });
       await w.leases.start();
       return w;
     } catch (e) {
@@ -388,6 +410,23 @@ export class NatsWorker {
   }
 
   /**
+   * Purges now (purgeChecked), or once the purge running is done: resolves when a purge that began after
+   * this call is done. Purges asked for meanwhile (the timer, the bytes acknowledged, callers refused by
+   * the full stream: anyone on the server may ask) share that one: one at a time, one waiting at most.
+   */
+  private purgeNow(): Promise<void> {
+    if (this.purgeRun === null) {
+      this.purgeRun = this.purgeChecked().finally(() => (this.purgeRun = null));
+      return this.purgeRun;
+    }
+    this.purgeNext ??= this.purgeRun.then(() => {
+      this.purgeNext = null;
+      return this.purgeNow();
+    });
+    return this.purgeNext;
+  }
+
+  /**
    * Purges from each held partition the calls at or below its consumer's acknowledgement floor: checked,
    * and in a stored snapshot, so nothing reads them again (a next owner starts after the floor). hostile31:
    * with the store bounded (`maxBytes`, discard new), the calls kept for the day of max_age would
@@ -395,21 +434,17 @@ export class NatsWorker {
    * failure (the server away) is left for the next turn.
    */
   private async purgeChecked(): Promise<void> {
-    if (this.purging || !this.connected) return;
-    this.purging = true;
-    try {
-      for (const [p, at] of [...this.purged]) {
-        try {
-          const floor = (await this.jsm.consumers.info(CALLS_STREAM, at.name)).ack_floor.stream_seq;
-          if (floor + 1 <= at.below || this.purged.get(p) !== at) continue;
-          await this.jsm.streams.purge(CALLS_STREAM, { filter: partitionFilter(p), seq: floor + 1 });
-          at.below = floor + 1;
-        } catch {
-          // the server away, or the partition moved meanwhile: the next turn tries again
-        }
+    if (!this.connected || this.stopping !== undefined) return;
+    this.ackedBytes = 0;
+    for (const [p, at] of [...this.purged]) {
+      try {
+        const floor = (await this.jsm.consumers.info(CALLS_STREAM, at.name)).ack_floor.stream_seq;
+        if (floor + 1 <= at.below || this.purged.get(p) !== at) continue;
+        await this.jsm.streams.purge(CALLS_STREAM, { filter: partitionFilter(p), seq: floor + 1 });
+        at.below = floor + 1;
+      } catch {
+        // the server away, or the partition moved meanwhile: the next turn tries again
       }
-    } finally {
-      this.purging = false;
     }
   }
 

@@ -67,6 +67,8 @@ export class SessionBook {
     private readonly tooLarge: () => void = () => undefined,
     /** Hears each write of a session's state refused for a full sessions bucket. */
     private readonly notStored: () => void = () => undefined,
+    /** Hears the messages acknowledged (checked and in a stored snapshot): the bytes they take in the calls stream, about. */
+    private readonly acked: (bytes: number) => void = () => undefined,
   ) {}
 
   /** The booked session, or undefined. */
@@ -124,6 +126,7 @@ export class SessionBook {
   applied(s: BookedSession, m: JsMsg, calls: number): void {
     if (m.seq <= s.savedSeq) {
       m.ack();
+      this.acked(storedBytes(m));
       return;
     }
     if (m.seq > s.lastSeq) {
@@ -168,7 +171,12 @@ export class SessionBook {
           // from the older state after the calls acknowledged since: calls missing from its verdicts)
           if (lastSeq <= upto) s.revision = revision;
           s.savedSeq = upto;
-          for (const m of held) m.ack();
+          let bytes = 0;
+          for (const m of held) {
+            m.ack();
+            bytes += storedBytes(m);
+          }
+          this.acked(bytes);
           // an ended or evicted session lives on in the bucket alone
           if ((s.ended || !this.engine.has(s.id)) && s.held.length === 0 && this.sessions.get(s.id) === s) this.sessions.delete(s.id);
         },
@@ -250,4 +258,9 @@ export class SessionBook {
     s.held = [];
     this.engine.end(s.id);
   }
+}
+
+/** About what a message takes in the calls stream: its subject and data (its headers, a few dozen bytes, left out). */
+function storedBytes(m: JsMsg): number {
+  return m.subject.length + m.data.byteLength;
 }

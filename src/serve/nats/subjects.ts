@@ -40,6 +40,11 @@ export const CALLS_PREFIX = 'loopwatch.calls';
 export const VERDICTS_PREFIX = 'loopwatch.verdicts';
 /** Subject on which a worker reports a session whose state could not be kept: `loopwatch.events.session-lost.<session>`. */
 export const SESSION_LOST_PREFIX = 'loopwatch.events.session-lost';
+/**
+ * Subject on which a caller whose call the full calls stream refused asks the workers to purge what they
+ * have checked at once (core NATS request; each worker answers once its purge is done): `loopwatch.control.purge`.
+ */
+export const PURGE_SUBJECT = 'loopwatch.control.purge';
 /** Header naming a subject the worker also sends the call's result to (request/reply through a stream). */
 export const REPLY_HEADER = 'Loopwatch-Reply';
 /** Header of an operation other than checking calls: `end` ends the session. */
