@@ -30,6 +30,7 @@ import { warnNats } from './nats-warning.js';
 import type { DetectionSource } from '../../metrics/prometheus.js';
 import type { WorkerSource } from '../../metrics/nats-worker-metrics.js';
 import { countInto } from '../../metrics/tally.js';
+import { FairQueue } from './fair-queue.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
 import { HEADER_ROOM, SessionStore } from './session-store.js';
@@ -181,7 +182,8 @@ export class NatsWorker {
   private purgeNext: Promise<void> | null = null;
   /** Bytes of calls acknowledged since the last purge began (about: session-book.ts storedBytes). */
   private ackedBytes = 0;
-  private queue: Delivery[] = [];
+  /** Deliveries not yet checked, by session (hostile32: taken round-robin between sessions, fair-queue.ts). */
+  private readonly queue = new FairQueue<Delivery>();
   private busy = false;
   private idleWaiters: (() => void)[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
@@ -449,7 +451,7 @@ export class NatsWorker {
   }
 
   private enqueue(d: Delivery): void {
-    this.queue.push(d);
+    this.queue.push(d.m.subject, d);
     if (!this.busy) {
       this.busy = true;
       void this.drain();
@@ -463,21 +465,17 @@ export class NatsWorker {
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) {
-        const chunk = this.queue;
-        this.queue = [];
-        // a slice at a time, letting the event loop run between slices: heartbeats and lease renewals must
-        // not wait behind a long backlog, or the other workers take this busy worker for a dead one
-        for (let at = 0; at < chunk.length; at += CHECK_SLICE) {
-          if (at > 0) await new Promise<void>((r) => setImmediate(r));
-          await this.check(chunk.length <= CHECK_SLICE ? chunk : chunk.slice(at, at + CHECK_SLICE));
-        }
+      // a slice at a time, letting the event loop run between slices: heartbeats and lease renewals must
+      // not wait behind a long backlog, or the other workers take this busy worker for a dead one; each
+      // slice taken round-robin between the sessions with calls pending (what came meanwhile included)
+      for (let first = true; this.queue.size > 0; first = false) {
+        if (!first) await new Promise<void>((r) => setImmediate(r));
+        await this.check(this.queue.take(CHECK_SLICE));
       }
     } catch (e) {
       // a session could not be loaded (the server went away?): give up the partitions of what is queued,
       // so that they are taken again from their acknowledgement floor, in order
-      const parts = new Set(this.queue.map((x) => x.p).concat([...this.owned]));
-      this.queue = [];
+      const parts = new Set(this.queue.clear().map((x) => x.p).concat([...this.owned]));
       warnNats(`checking failed (${(e as Error).message}); partitions ${[...parts].join(', ')} given up and taken again`);
       for (const p of parts) {
         this.lose(p, { why: 'broken', problem: (e as Error).message });
