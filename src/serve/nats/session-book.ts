@@ -262,5 +262,5 @@ export class SessionBook {
 
 /** About what a message takes in the calls stream: its subject and data (its headers, a few dozen bytes, left out). */
 function storedBytes(m: JsMsg): number {
-  return m.subject.length + m.data.byteLength;
+  return (m.subject?.length ?? 0) + (m.data?.byteLength ?? 0);
 }
