@@ -7,6 +7,7 @@
  * same whatever the order the logs are given in, the worker count or the batch size.
  */
 import { describe, expect, it } from 'vitest';
+import { type Standing, planSampleCopies } from '../src/formats/inspect-sample-copies.js';
 import { loopwatch, verdictLines } from './helpers/cli.js';
 import { scratchDir } from './helpers/trace-files.js';
 import { buildZip } from './helpers/zip-builder.js';
@@ -95,5 +96,28 @@ describe('scan: an Inspect AI sample logged again by a retry is read once', () =
     const alone = loopwatch(['scan', first, fresh, '--no-progress']);
     expect(alone.stdout).toContain('3 sessions, 8 calls');
     expect(alone.stdout).not.toContain('passed over');
+  });
+});
+
+describe('planSampleCopies: the samples remembered are capped', () => {
+  const standing = (file: string, created: number, samples: readonly string[]): Standing => ({ file, task: 't', complete: true, created, samples });
+  const logs = new Map([
+    ['a.eval', standing('a.eval', 1, ['samples/1_epoch_1.json', 'samples/2_epoch_1.json'])],
+    ['b.eval', standing('b.eval', 2, ['samples/1_epoch_1.json', 'samples/2_epoch_1.json'])],
+    ['c.eval', standing('c.eval', 3, ['samples/1_epoch_1.json'])],
+  ]);
+  const read = (f: string) => logs.get(f) ?? null;
+
+  it('should pass over the older copies within the cap and name the log where it stopped looking', () => {
+    const all = planSampleCopies(['c.eval', 'a.eval', 'b.eval'], 1024, 100, read);
+    expect([...all.passOver].map(([f, p]) => [f, [...p.entries], p.keptIn])).toEqual([
+      ['a.eval', ['samples/1_epoch_1.json', 'samples/2_epoch_1.json'], 'c.eval'],
+      ['b.eval', ['samples/1_epoch_1.json'], 'c.eval'], // its sample 2 is the newest copy
+    ]);
+    expect(all.capped).toBeNull();
+    const capped = planSampleCopies(['a.eval', 'b.eval', 'c.eval'], 1024, 4, read);
+    expect([...capped.passOver].map(([f, p]) => [f, [...p.entries]])).toEqual([['a.eval', ['samples/1_epoch_1.json', 'samples/2_epoch_1.json']]]);
+    expect(capped.capped?.file).toBe('c.eval');
+    expect(capped.capped?.message).toContain('more than 4 Inspect AI samples');
   });
 });
