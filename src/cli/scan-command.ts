@@ -398,6 +398,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
     });
     let scanned = 0;
     let unknownFormats = 0;
+    let samplesPassedOver = 0;
     const sink: ScanSink = {
       verdict: (v, call, index, tally) => {
         onVerdict?.(v, call, index);
@@ -411,6 +412,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
         io.stderr.write(`${terminalSafe(i.file)}${i.line > 0 ? `:${i.line}` : ''}: skipped (${i.code}): ${terminalSafe(shown.text(i.message))}\n`);
       },
       note: (n) => {
+        samplesPassedOver += n.samplesPassedOver ?? 0;
         bar?.clear();
         io.stderr.write(`${terminalSafe(n.file)}${n.line > 0 ? `:${n.line}` : ''}: ${terminalSafe(shown.text(n.message))}\n`);
       },
@@ -446,7 +448,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
     if (doc !== null) doc.end(summary);
     else if (settings.output === 'summary' && !nothingRead) {
       const width = out.isTTY === true ? (out.columns ?? 80) : Infinity;
-      out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped, shown: shown.text }) + '\n');
+      out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped, shown: shown.text, samplesPassedOver }) + '\n');
     }
     await reports.finish(summary, { totals, threads }, out);
     await target.close();

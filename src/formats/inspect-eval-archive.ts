@@ -12,7 +12,8 @@ import { closeSync, fstatSync, readSync } from 'node:fs';
 import { parseJson, isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { openRegularFile, readFailure } from './regular-file.js';
-import { type TraceIssue, issue } from './trace-record.js';
+import { type TraceIssue, type TraceNote, issue } from './trace-record.js';
+import { type PassedOver, passedOverNote } from './inspect-sample-copies.js';
 import { type ZipEntry, type ZipSource, ZipFormatError, readZipDirectory } from './zip-directory.js';
 import { inflateRatioCap } from './inflate-ratio.js';
 import { ZipEntryError, readZipEntry } from './zip-entry-data.js';
@@ -30,7 +31,7 @@ const START = '_journal/start.json';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The bytes of the open file `fd` as a {@link ZipSource}. */
-function fileSource(fd: number): ZipSource {
+export function fileSource(fd: number): ZipSource {
   const size = fstatSync(fd).size;
   return {
     size,
@@ -53,13 +54,15 @@ export interface EvalArchiveOptions {
   readonly maxEntryBytes: number;
   /** Hears of the archive's size once it is read. */
   readonly onBytes?: (bytes: number) => void;
+  /** Sample entries not read: copies of samples a newer log of the same task holds (inspect-sample-copies.ts). */
+  readonly passOver?: PassedOver;
 }
 
 /**
  * The records of the `.eval` archive at `path` (`file` names it in items), a sample at a time, with an issue
  * for each entry not read (or one for the archive when it cannot be read at all).
  */
-export function* readEvalArchive(path: string, file: string, options: EvalArchiveOptions): Generator<(RecordUnit | TraceIssue)[]> {
+export function* readEvalArchive(path: string, file: string, options: EvalArchiveOptions): Generator<(RecordUnit | TraceIssue | TraceNote)[]> {
   let fd: number;
   try {
     fd = openRegularFile(path);
@@ -76,7 +79,7 @@ export function* readEvalArchive(path: string, file: string, options: EvalArchiv
 }
 
 /** The records of the archive `src` (see {@link readEvalArchive}); exported for tests of archives built in memory. */
-export function* archiveRecords(src: ZipSource, file: string, options: EvalArchiveOptions): Generator<(RecordUnit | TraceIssue)[]> {
+export function* archiveRecords(src: ZipSource, file: string, options: EvalArchiveOptions): Generator<(RecordUnit | TraceIssue | TraceNote)[]> {
   const head = src.read(0, 2);
   if (head[0] === 0x1f && head[1] === 0x8b) return yield [issue('read-error', file, 0, 'a gzipped zip archive, which is not read in place: gunzip it, then scan the archive; input skipped')];
   let entries: ZipEntry[];
@@ -87,7 +90,7 @@ export function* archiveRecords(src: ZipSource, file: string, options: EvalArchi
     return yield [issue('read-error', file, 0, `a zip archive that cannot be read: ${e.message}; input skipped`)];
   }
   const byName = new Map<string, ZipEntry>();
-  const out: (RecordUnit | TraceIssue)[] = [];
+  const out: (RecordUnit | TraceIssue | TraceNote)[] = [];
   for (const e of entries) {
     if (e.problem !== null && SAMPLE_ENTRY.test(e.name) === false && e.name !== HEADER && e.name !== START) out.push(entryIssue(file, e, e.problem));
     else {
@@ -105,7 +108,7 @@ export function* archiveRecords(src: ZipSource, file: string, options: EvalArchi
   let budget = MAX_ARCHIVE_INFLATED_BYTES;
   const limits = { maxEntryBytes: options.maxEntryBytes, maxRatio: inflateRatioCap() };
   /** The JSON of entry `e`, or null with an issue in `out`. */
-  const json = (e: ZipEntry, sink: (RecordUnit | TraceIssue)[]): unknown => {
+  const json = (e: ZipEntry, sink: (RecordUnit | TraceIssue | TraceNote)[]): unknown => {
     if (e.size > budget) {
       sink.push(entryIssue(file, e, `the archive's entries inflate past ${MAX_ARCHIVE_INFLATED_BYTES} bytes in all`));
       return null;
@@ -129,16 +132,22 @@ export function* archiveRecords(src: ZipSource, file: string, options: EvalArchi
     return parsed.value;
   };
   const spec = specOf(byName, json, out, file);
+  let passed = 0;
   for (const e of samples) {
+    if (options.passOver?.entries.has(e.name) === true) {
+      passed++;
+      continue;
+    }
     const sample = json(e, out);
     if (sample !== null) out.push({ kind: 'record', value: { eval: spec, samples: [sample] }, file, line: e.index + 1, fallbackSession: `${file}#${e.name}` });
     if (out.length > 0) yield out.splice(0);
   }
+  if (passed > 0) out.push(passedOverNote(file, passed, options.passOver!));
   if (out.length > 0) yield out;
 }
 
 /** The eval spec (task, model, ...) from `header.json`, else `_journal/start.json`; `{}` when neither has one. */
-function specOf(byName: ReadonlyMap<string, ZipEntry>, json: (e: ZipEntry, sink: (RecordUnit | TraceIssue)[]) => unknown, out: (RecordUnit | TraceIssue)[], file: string): Record<string, unknown> {
+function specOf(byName: ReadonlyMap<string, ZipEntry>, json: (e: ZipEntry, sink: (RecordUnit | TraceIssue | TraceNote)[]) => unknown, out: (RecordUnit | TraceIssue | TraceNote)[], file: string): Record<string, unknown> {
   for (const name of [HEADER, START]) {
     const e = byName.get(name);
     if (e === undefined) continue;

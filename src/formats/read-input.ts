@@ -21,6 +21,7 @@ import { createGeminiCliReader } from './gemini-cli.js';
 import type { FormatReader, InputName } from './format-reader.js';
 import { createHookPayloadsReader } from './hook-payloads.js';
 import { readEvalArchive } from './inspect-eval-archive.js';
+import type { PassedOver } from './inspect-sample-copies.js';
 import { createInspectLogReader } from './inspect-log.js';
 import { isRecord } from './json-value.js';
 import { createOpenAiChatReader } from './openai-chat.js';
@@ -30,7 +31,7 @@ import { createOtelReader } from './otel-genai.js';
 import { type RecordUnit, readRecordBatches } from './read-records.js';
 import { streamedArchiveRecords } from './streamed-archive.js';
 import { createSweAgentReader } from './swe-agent.js';
-import { type FormatName, type TraceIssue, type TraceItem, issue } from './trace-record.js';
+import { type FormatName, type TraceIssue, type TraceItem, type TraceNote, issue } from './trace-record.js';
 import type { RawLine, RouteFilter, RouteGate, ScanItem } from './routed-lines.js';
 
 /** Skipped lines tolerated before the first readable record; past them the input is taken for no trace file. */
@@ -53,6 +54,8 @@ export interface ReadInputOptions {
   readonly routeLines?: boolean;
   /** With `routeLines`, only these sessions' lines are handed over unread (the others are read). @default every session's */
   readonly routeOnly?: RouteFilter;
+  /** Per `.eval` file, the samples it passes over as copies of a newer log's (inspect-sample-copies.ts). @default none */
+  readonly passOver?: ReadonlyMap<string, PassedOver>;
 }
 
 export type { ScanItem } from './routed-lines.js';
@@ -124,7 +127,7 @@ export async function* readInputBatches(source: InputSourceData, input: InputNam
 }
 
 /** The records of one file or stream (`file` names it), a batch at a time, with an issue for each line or element skipped. */
-async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, options: ReadInputOptions, route?: RouteGate): AsyncGenerator<(RecordUnit | TraceIssue | RawLine)[]> {
+async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, options: ReadInputOptions, route?: RouteGate): AsyncGenerator<(RecordUnit | TraceIssue | TraceNote | RawLine)[]> {
   const peeked = await peekBytes(inputBytes(source, options.onBytes));
   // the layout is judged on the first PEEK_BYTES whatever size the reads came in
   const look = peeked.head.subarray(0, PEEK_BYTES);
@@ -145,8 +148,9 @@ async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, 
     await peeked.close();
     // a file is read in place
     const onBytes = options.onBytes;
+    const passOver = options.passOver?.get(file);
     // the peek's bytes were counted as they were read: the rest of the file is counted once it is read
-    return yield* readEvalArchive(source, file, { maxEntryBytes: options.maxLineBytes, ...(onBytes === undefined ? {} : { onBytes: (n: number) => onBytes(Math.max(0, n - peeked.head.length)) }) });
+    return yield* readEvalArchive(source, file, { maxEntryBytes: options.maxLineBytes, ...(passOver === undefined ? {} : { passOver }), ...(onBytes === undefined ? {} : { onBytes: (n: number) => onBytes(Math.max(0, n - peeked.head.length)) }) });
   }
   const layout = options.format === 'swe-agent' ? 'json' : detectLayout(look, peeked.complete && look.length === peeked.head.length, file);
   try {
@@ -174,6 +178,10 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
         if (unit.kind === 'raw') {
           calls++;
           out.push({ kind: 'line', session: unit.session, bytes: unit.bytes, file, line: unit.line });
+          continue;
+        }
+        if (unit.kind === 'note') {
+          out.push(unit);
           continue;
         }
         if (unit.kind === 'issue') {

@@ -7,12 +7,13 @@
 import { knownKeys, integer, oneOf, record, stringList } from '../options/checks.js';
 import { OptionTypeError } from '../errors.js';
 import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
-import { listInputs } from './list-inputs.js';
+import { type InputSource, listInputs } from './list-inputs.js';
+import { planSampleCopies } from './inspect-sample-copies.js';
 import { namedFifoStream } from './named-fifo.js';
 import { readInputBatches as readOneInput } from './read-input.js';
 import type { RouteFilter, ScanItem } from './routed-lines.js';
 export type { ScanItem };
-import { FORMAT_NAMES, type FormatName, type TraceItem } from './trace-record.js';
+import { FORMAT_NAMES, type FormatName, type TraceIssue, type TraceItem, type TraceNote } from './trace-record.js';
 
 export { FORMAT_NAMES };
 export type { FormatName };
@@ -106,15 +107,22 @@ export async function* itemsOf(batches: AsyncIterable<readonly TraceItem[]>): As
   for await (const batch of batches) yield* batch;
 }
 
+/** An Inspect AI `.eval` log, by its name (Inspect names every one so). */
+const EVAL_LOG = /\.eval$/i;
+
 async function* read(
   paths: readonly string[],
   o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined; onFormat: ((file: string, format: FormatName) => void) | undefined; ignore: ReadonlySet<string>; routeLines?: boolean; routeOnly?: RouteFilter | undefined },
 ): AsyncGenerator<ScanItem[]> {
-  const options = { maxLineBytes: o.maxLineBytes, routeLines: o.routeLines === true, ...(o.routeOnly === undefined ? {} : { routeOnly: o.routeOnly }), ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }), ...(o.onFormat === undefined ? {} : { onFormat: o.onFormat }) };
-  for (const path of paths) {
-    for await (const input of listInputs(path, o.ignore)) {
-      if (input.kind === 'issue' || input.kind === 'note') yield [input];
-      else yield* readOneInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'fifo' ? namedFifoStream(input.file) : input.kind === 'parts' ? input.parts : input.file, input, options);
-    }
+  // every input is listed first: the .eval logs among them are looked at together before any is read
+  const inputs: (InputSource | TraceIssue | TraceNote)[] = [];
+  for (const path of paths) for await (const input of listInputs(path, o.ignore)) inputs.push(input);
+  const logs = o.format === undefined || o.format === 'inspect' ? inputs.filter((i) => i.kind === 'file' && EVAL_LOG.test(i.file)).map((i) => i.file) : [];
+  const plan = logs.length < 2 ? null : planSampleCopies(logs, o.maxLineBytes);
+  const options = { maxLineBytes: o.maxLineBytes, routeLines: o.routeLines === true, ...(o.routeOnly === undefined ? {} : { routeOnly: o.routeOnly }), ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }), ...(o.onFormat === undefined ? {} : { onFormat: o.onFormat }), ...(plan === null || plan.passOver.size === 0 ? {} : { passOver: plan.passOver }) };
+  if (plan?.capped != null) yield [plan.capped];
+  for (const input of inputs) {
+    if (input.kind === 'issue' || input.kind === 'note') yield [input];
+    else yield* readOneInput(input.kind === 'stdin' ? (o.stdin ?? process.stdin) : input.kind === 'fifo' ? namedFifoStream(input.file) : input.kind === 'parts' ? input.parts : input.file, input, options);
   }
 }

@@ -6,7 +6,7 @@
  */
 import { archiveRecords, type EvalArchiveOptions } from './inspect-eval-archive.js';
 import type { RecordUnit } from './read-records.js';
-import { type TraceIssue, issue } from './trace-record.js';
+import { type TraceIssue, type TraceNote, issue } from './trace-record.js';
 
 /** The largest archive read from a stream (held in memory whole to be read). */
 export const MAX_STREAMED_ARCHIVE_BYTES = 256 * 1024 * 1024;
@@ -15,7 +15,7 @@ export const MAX_STREAMED_ARCHIVE_BYTES = 256 * 1024 * 1024;
  * The records of the archive whose bytes `chunks` gives (`file` names it), as archiveRecords gives them; one
  * issue when it is larger than `maxBytes` (its bytes past that are not read).
  */
-export async function* streamedArchiveRecords(chunks: AsyncIterable<Uint8Array>, file: string, options: EvalArchiveOptions, maxBytes = MAX_STREAMED_ARCHIVE_BYTES): AsyncGenerator<(RecordUnit | TraceIssue)[]> {
+export async function* streamedArchiveRecords(chunks: AsyncIterable<Uint8Array>, file: string, options: EvalArchiveOptions, maxBytes = MAX_STREAMED_ARCHIVE_BYTES): AsyncGenerator<(RecordUnit | TraceIssue | TraceNote)[]> {
   const held: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of chunks) {

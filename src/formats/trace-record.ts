@@ -109,6 +109,8 @@ export interface TraceNote {
   readonly line: number;
   /** What was passed over, and why. */
   readonly message: string;
+  /** Inspect AI samples passed over as copies of ones read from a newer log (inspect-sample-copies.ts), counted in the scan's summary. */
+  readonly samplesPassedOver?: number;
 }
 
 /** Anything a trace reader yields. */
