@@ -20,7 +20,7 @@ import { type EvictedSession, type EvictedSessionInfo, type LoopEngineOptions, t
 import { SessionTable } from './session-table.js';
 import { type EngineMetrics, type Operation, engineMetrics } from '../metrics/engine-metrics.js';
 import type { SessionEvent } from '../wire/session-event.js';
-import { SESSION_ID_RULE, isSessionId } from './session-id.js';
+import { SESSION_ID_RULE, checkSessionId, isSessionId } from './session-id.js';
 
 export { type SessionEvent, sessionEvent } from '../wire/session-event.js';
 
@@ -59,7 +59,11 @@ const engines = new FinalizationRegistry<SessionTable<LoopDetector>>((table) => 
   for (const [, d] of table.entries()) d.dispose();
 });
 
-/** Loop detection for many sessions in one thread. */
+/**
+ * Loop detection for many sessions in one thread. Every method that takes a session id throws
+ * InvalidEventError for one that is not a non-empty string (src/engine/session-id.ts), whether it starts the
+ * session (`check`) or only looks it up (`end`, `snapshot`, `stopped`, `has`, ...).
+ */
 export class LoopEngine {
   /** The engine's options, resolved. */
   readonly options: ResolvedEngineOptions;
@@ -97,12 +101,12 @@ export class LoopEngine {
    */
   waiting(sessionId: string): readonly LiveCall[] {
     this.open();
-    return this.table.peek(sessionId)?.waiting() ?? [];
+    return this.table.peek(checkSessionId(sessionId))?.waiting() ?? [];
   }
 
   /** Whether the session is live. */
   has(sessionId: string): boolean {
-    return this.table.peek(sessionId) !== undefined;
+    return this.table.peek(checkSessionId(sessionId)) !== undefined;
   }
 
   /**
@@ -111,7 +115,7 @@ export class LoopEngine {
    */
   check(sessionId: string, event: ToolEvent): Verdict | null {
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     this.validate(event); // an invalid event neither starts nor evicts a session
     if (this.metrics === null) return this.sessionFor(sessionId, now, null, undefined, hasText(event)).check(event);
     const t0 = performance.now();
@@ -234,7 +238,7 @@ export class LoopEngine {
   propose(sessionId: string, call: LiveCall, everyOutcome = false): LiveDecision {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     const valid = this.validateLive(call); // an invalid call neither starts nor evicts a session
     const session = this.sessionFor(sessionId, now);
     session.expectEveryOutcome(everyOutcome);
@@ -247,7 +251,7 @@ export class LoopEngine {
   record(sessionId: string, call: LiveCall): LiveDecision {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     const valid = this.validateLive(call);
     const d = this.sessionFor(sessionId, now, null, undefined, hasText(valid)).record(valid);
     if (this.metrics !== null) this.measuredDecision('record', t0, d);
@@ -257,7 +261,7 @@ export class LoopEngine {
   /** Says that a session's proposed call was declined and did not run (LoopDetector.decline). */
   decline(sessionId: string, call: LiveCall): void {
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     this.validateLive(call);
     this.session(sessionId, now, null).decline(call);
   }
@@ -268,7 +272,7 @@ export class LoopEngine {
    */
   didNotRun(sessionId: string, call: LiveCall): boolean {
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     this.validateLive(call);
     return this.session(sessionId, now, null).didNotRun(call);
   }
@@ -329,7 +333,7 @@ export class LoopEngine {
   /** Feeds a session's streamed text (outside tool calls) to its chanting detector (LoopDetector.checkText). */
   checkText(sessionId: string, text: string): Verdict | null {
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     // refused as the session refuses it, before it starts or evicts a session or has room made for its text
     if (typeof text !== 'string') throw new InvalidEventError('text', `text must be a string, received ${describe(text)}`);
     const d = this.session(sessionId, now, null);
@@ -343,7 +347,7 @@ export class LoopEngine {
    */
   freshStart(sessionId: string): boolean {
     this.open();
-    const d = this.table.peek(sessionId);
+    const d = this.table.peek(checkSessionId(sessionId));
     if (d === undefined) return false;
     d.freshStart();
     return true;
@@ -356,7 +360,7 @@ export class LoopEngine {
    */
   endTurn(sessionId: string): boolean {
     this.open();
-    const d = this.table.peek(sessionId);
+    const d = this.table.peek(checkSessionId(sessionId));
     return d === undefined ? false : d.endTurn();
   }
 
@@ -366,13 +370,13 @@ export class LoopEngine {
    */
   stopped(sessionId: string): LiveDecision | undefined {
     this.open();
-    return this.table.peek(sessionId)?.stopped();
+    return this.table.peek(checkSessionId(sessionId))?.stopped();
   }
 
   /** Ends a session and frees its state; false when it was not live. */
   end(sessionId: string): boolean {
     this.open();
-    const d = this.table.delete(sessionId);
+    const d = this.table.delete(checkSessionId(sessionId));
     if (d === undefined) return false;
     d.dispose();
     this.counts.ended++;
@@ -386,7 +390,7 @@ export class LoopEngine {
    */
   evict(sessionId: string): boolean {
     this.open();
-    if (this.table.peek(sessionId) === undefined) return false;
+    if (this.table.peek(checkSessionId(sessionId)) === undefined) return false;
     this.drop(sessionId, 'evicted');
     return true;
   }
@@ -394,7 +398,7 @@ export class LoopEngine {
   /** The session's snapshot (see LoopDetector.snapshot), or null when it is not live. */
   snapshot(sessionId: string): Uint8Array | null {
     this.open();
-    const d = this.table.peek(sessionId);
+    const d = this.table.peek(checkSessionId(sessionId));
     return d === undefined ? null : d.snapshot();
   }
 
@@ -404,7 +408,7 @@ export class LoopEngine {
    */
   restore(sessionId: string, bytes: Uint8Array): void {
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     const live = this.table.use(sessionId, now); // most recently used: the last to be evicted for its room
     if (live !== undefined) {
       this.restoreRoom(live, bytes);
@@ -442,7 +446,7 @@ export class LoopEngine {
 
   /** One session's statistics, or null when it is not live. */
   sessionStats(sessionId: string): SessionStats | null {
-    return this.table.peek(sessionId)?.stats() ?? null;
+    return this.table.peek(checkSessionId(sessionId))?.stats() ?? null;
   }
 
   /** Totals over every session the engine ran, and the session lifecycle counts. */
@@ -678,11 +682,6 @@ function flush(pending: Pending, out: (Verdict | null | Error)[]): void {
   pending.detectors.length = 0;
   pending.events.length = 0;
   pending.at.length = 0;
-}
-
-function checkId(id: unknown, name: string): string {
-  if (!isSessionId(id)) throw new InvalidEventError(name, `${name} ${SESSION_ID_RULE}, received ${describe(id)}`);
-  return id;
 }
 
 /** Whether a call carries a non-empty text (its chanting stream's region is made before it is read). */
