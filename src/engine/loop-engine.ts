@@ -18,6 +18,7 @@ import type { ToolEvent, Verdict } from '../types.js';
 import { type LiveCall, type LiveDecision, type LivePhase, validateLiveCall } from '../live/live-call.js';
 import { type EvictedSession, type EvictedSessionInfo, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
 import { SessionTable } from './session-table.js';
+import { DroppedStops } from './dropped-stops.js';
 import { type EngineMetrics, type Operation, engineMetrics } from '../metrics/engine-metrics.js';
 import type { SessionEvent } from '../wire/session-event.js';
 import { SESSION_ID_RULE, checkSessionId, isSessionId } from './session-id.js';
@@ -70,6 +71,8 @@ export class LoopEngine {
   private readonly table = new SessionTable<LoopDetector>();
   private readonly aggregate: StatsAggregate;
   private readonly counts = { created: 0, ended: 0, expired: 0, evicted: 0, restored: 0 };
+  /** The stops of sessions dropped while stopped, given back when their id starts again. */
+  private readonly droppedStops = new DroppedStops();
   private closed = false;
   /** OpenTelemetry instruments, or null when no MeterProvider is registered (nothing is measured). */
   private readonly metrics: EngineMetrics | null;
@@ -343,11 +346,12 @@ export class LoopEngine {
 
   /**
    * Gives a live session a fresh start (LoopDetector.freshStart: the user gave new instructions, or a
-   * person said so); false when it was not live (nothing is started).
+   * person said so); false when it was not live (nothing is started; a stop it was dropped with is forgotten).
    */
   freshStart(sessionId: string): boolean {
     this.open();
-    const d = this.table.peek(checkSessionId(sessionId));
+    this.droppedStops.forget(checkSessionId(sessionId));
+    const d = this.table.peek(sessionId);
     if (d === undefined) return false;
     d.freshStart();
     return true;
@@ -365,18 +369,21 @@ export class LoopEngine {
   }
 
   /**
-   * The decision that stopped a live session's run (LoopDetector.stopped: kept in its snapshot, so it
-   * outlives a restore), or undefined when none did or the session is not live.
+   * The decision that stopped a session's run (LoopDetector.stopped: kept in its snapshot, so it outlives a
+   * restore), or undefined when none did. A session evicted or expired while stopped keeps it too
+   * (src/engine/dropped-stops.ts: MAX_STOPPED sessions), and has it again when its id starts again.
    */
   stopped(sessionId: string): LiveDecision | undefined {
     this.open();
-    return this.table.peek(checkSessionId(sessionId))?.stopped();
+    const d = this.table.peek(checkSessionId(sessionId));
+    return d === undefined ? this.droppedStops.get(sessionId) : d.stopped();
   }
 
-  /** Ends a session and frees its state; false when it was not live. */
+  /** Ends a session and frees its state (a stop it was dropped with is forgotten too); false when it was not live. */
   end(sessionId: string): boolean {
     this.open();
-    const d = this.table.delete(checkSessionId(sessionId));
+    this.droppedStops.forget(checkSessionId(sessionId));
+    const d = this.table.delete(sessionId);
     if (d === undefined) return false;
     d.dispose();
     this.counts.ended++;
@@ -424,6 +431,8 @@ export class LoopEngine {
       this.table.add(sessionId, d, now);
       this.counts.created++;
     }
+    // the snapshot says whether the session is stopped, as it does for a live one
+    this.droppedStops.forget(sessionId);
     this.counts.restored++;
   }
 
@@ -466,6 +475,7 @@ export class LoopEngine {
     this.closed = true;
     for (const [, d] of this.table.entries()) d.dispose();
     this.table.clear();
+    this.droppedStops.clear();
     engines.unregister(this);
   }
 
@@ -519,6 +529,9 @@ export class LoopEngine {
     if (live !== undefined) return live;
     this.makeRoom(pending, out);
     const d = this.newSession(id, pending, out);
+    // a session dropped while stopped starts again stopped, as a restore of its snapshot would
+    const stop = this.droppedStops.size === 0 ? undefined : this.droppedStops.take(id);
+    if (stop !== undefined) d.keepStop(stop);
     this.table.add(id, d, now);
     this.counts.created++;
     return d;
@@ -623,6 +636,8 @@ export class LoopEngine {
       valid = false;
       if (failed !== undefined) this.evictFailed(failed, Object.freeze(info));
     }
+    const stop = d.stopped();
+    if (stop !== undefined) this.droppedStops.keep(id, stop);
     d.dispose();
     this.counts[reason]++;
     this.metrics?.droppedSession(reason);
