@@ -10,18 +10,9 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidEventError, LiveGuard, LoopEngine, LoopPool } from '../src/index.js';
 import { SESSION_ID_RULE } from '../src/engine/session-id.js';
+import { thrown } from './helpers/thrown.js';
 
 const call = { tool: 'bash', args: { command: 'ls' } };
-
-/** What `f` throws. */
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
 
 /** Every LoopEngine method that only looks a session up, called with `id`. */
 function lookups(engine: LoopEngine, id: unknown): [string, () => unknown][] {
