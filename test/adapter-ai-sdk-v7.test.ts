@@ -14,7 +14,7 @@ import { approveCalls, stopOnLoop, wrapTools } from '../src/adapters/ai-sdk.js';
 import { SessionStoppedError } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
-import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
+import { Script, SpyGuard, brokenGuard, restoredStopped, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
 
 type CallOptions = Parameters<MockLanguageModelV4['doGenerate']>[0];
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>;
@@ -88,6 +88,12 @@ describe('loopwatch/ai-sdk (AI SDK v7, approveCalls)', () => {
     const spy = new SpyGuard();
     await play(STUCK[0] as LiveScenario, spy, 'run-4');
     await expect(play(LEGITIMATE[0] as LiveScenario, spy, 'run-4')).rejects.toThrow(SessionStoppedError);
+    spy.inner.close();
+  });
+
+  it('should throw SessionStoppedError when a run starts on a session restored stopped', async () => {
+    const { spy } = restoredStopped('run-9');
+    await expect(play(LEGITIMATE[0] as LiveScenario, spy, 'run-9')).rejects.toThrow(SessionStoppedError);
     spy.inner.close();
   });
 

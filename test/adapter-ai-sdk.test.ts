@@ -14,7 +14,7 @@ import { stopOnLoop, wrapTools } from '../src/adapters/ai-sdk.js';
 import { LiveGuard, SessionStoppedError } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
-import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
+import { Script, SpyGuard, brokenGuard, restoredStopped, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
@@ -218,6 +218,12 @@ describe('loopwatch/ai-sdk (AI SDK v6, generateText)', () => {
     await play(s, spy, 'run-8');
     expect(spy.stopped('run-8')?.action).toBe('stop');
     await expect(play(LEGITIMATE[0] as LiveScenario, spy, 'run-8')).rejects.toThrow(SessionStoppedError);
+    spy.inner.close();
+  });
+
+  it('should throw SessionStoppedError when a run starts on a session restored stopped', async () => {
+    const { spy } = restoredStopped('run-9');
+    await expect(play(LEGITIMATE[0] as LiveScenario, spy, 'run-9')).rejects.toThrow(SessionStoppedError);
     spy.inner.close();
   });
 

@@ -16,7 +16,7 @@ import type { AnthropicGuardOptions } from '../src/adapters/anthropic.js';
 import { LiveGuard, LoopStoppedError, SessionStoppedError } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
-import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
+import { Script, SpyGuard, brokenGuard, restoredStopped, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
 
 /** A Messages API that makes scripted call i in its i-th answer (all of them, then a final answer); keeps the request bodies. */
 function scriptedFetch(script: Script): { fetch: typeof fetch; bodies: string[] } {
@@ -194,6 +194,20 @@ describe('loopwatch/anthropic (the SDK tool runner with a scripted fetch)', () =
     expect(new Set(spy.decisions.map((d) => d.session))).toEqual(new Set(['run-7']));
     expect(spy.proposals()).toContain('deny');
     for (const d of spy.decisions.filter((x) => x.action === 'deny' || x.action === 'stop')) expect(script.executed).not.toContain(Script.index(d.id as string));
+    spy.inner.close();
+  });
+
+  it('should throw SessionStoppedError, as every adapter does, when a run starts on a session restored stopped', async () => {
+    // before, its first request threw a LoopStoppedError, as if this run had looped (AI SDK, Mastra, LangChain
+    // and the Agents SDK throw SessionStoppedError there)
+    const { spy, stop } = restoredStopped('run-9');
+    const script = new Script((LEGITIMATE[0] as LiveScenario).calls);
+    const { fetch, bodies } = scriptedFetch(script);
+    const { error } = await runWith(new Anthropic({ apiKey: 'test-key', fetch, maxRetries: 0 }), guardTools(scriptedTools(script), spy, 'run-9'));
+    expect(error).toBeInstanceOf(SessionStoppedError);
+    expect(error).not.toBeInstanceOf(LoopStoppedError);
+    expect((error as SessionStoppedError).decision).toEqual(stop);
+    expect(bodies).toEqual([]);
     spy.inner.close();
   });
 

@@ -18,7 +18,7 @@ import type { LangChainGuard, LangChainMiddlewareOptions } from '../src/adapters
 import { LiveGuard, LoopStoppedError, SessionStoppedError } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
-import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
+import { Script, SpyGuard, brokenGuard, restoredStopped, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
 
 /** LangChain's fake tool-calling model, scripted with call i at step i, keeping the messages it was given. */
 class ScriptedModel extends FakeToolCallingModel {
@@ -190,6 +190,14 @@ describe('loopwatch/langchain (createAgent with the fake tool-calling model)', (
     // 'continue' never ends a run for a loop, so a new run on the thread goes on (denying)
     const goOn = await play(LEGITIMATE[0] as LiveScenario, spy, 'thread-8', { exitBehavior: 'continue' });
     expect(goOn.error).toBeUndefined();
+    spy.inner.close();
+  });
+
+  it('should throw SessionStoppedError when a run starts on a thread restored stopped', async () => {
+    const { spy } = restoredStopped('thread-9');
+    const again = await play(LEGITIMATE[0] as LiveScenario, spy, 'thread-9');
+    expect(again.error).toBeInstanceOf(SessionStoppedError);
+    expect(again.script.executed).toEqual([]);
     spy.inner.close();
   });
 

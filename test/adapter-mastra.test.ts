@@ -16,10 +16,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loopwatchProcessor } from '../src/adapters/mastra.js';
 import type { MastraSession } from '../src/adapters/mastra.js';
-import { LiveGuard } from '../src/index.js';
+import { LiveGuard, SessionStoppedError } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
-import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
+import { Script, SpyGuard, brokenGuard, restoredStopped, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 
@@ -125,6 +125,18 @@ describe("loopwatch/mastra (Mastra's Agent with its mock model)", () => {
     spy.inner.end('run-5');
     const { script } = await play(LEGITIMATE[0] as LiveScenario, spy, 'run-5');
     expect(script.executed).toHaveLength(10);
+    spy.inner.close();
+  });
+
+  it('should throw SessionStoppedError when a run starts on a session restored stopped (its message: Mastra wraps it)', async () => {
+    const { spy, stop } = restoredStopped('run-9');
+    const e = await play(LEGITIMATE[0] as LiveScenario, spy, 'run-9').then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    // Mastra 1.x runs input processors as a workflow and throws its own MastraError, with the messages only
+    expect((e as { code?: unknown }).code).toBe('PROCESSOR_WORKFLOW_FAILED');
+    expect((e as Error).message).toContain(new SessionStoppedError(stop).message);
     spy.inner.close();
   });
 

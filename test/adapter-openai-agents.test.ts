@@ -15,7 +15,7 @@ import { LiveGuard, SessionStoppedError } from '../src/index.js';
 import type { LiveDecision } from '../src/index.js';
 import { LEGITIMATE, STUCK } from './helpers/live-scenarios.js';
 import type { LiveScenario } from './helpers/live-scenarios.js';
-import { Script, SpyGuard, brokenGuard, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
+import { Script, SpyGuard, brokenGuard, restoredStopped, expectFailedOpenRun, expectLegitimateRun, expectStuckRun } from './helpers/sdk-runs.js';
 import { SECRET_SHAPES, shownPart } from './helpers/secret-shapes.js';
 
 beforeAll(() => setTracingDisabled(true));
@@ -402,6 +402,16 @@ describe('loopwatch/openai-agents (Runner with a scripted Model)', () => {
     const first = await play(STUCK[0] as LiveScenario, spy, 'run-5');
     expect(stopDecisionOf(first.error)?.action).toBe('stop');
     const again = await play(LEGITIMATE[0] as LiveScenario, spy, 'run-5');
+    let e = again.error as { error?: unknown; cause?: unknown } | undefined;
+    while (e !== undefined && !(e instanceof SessionStoppedError)) e = (e.error ?? e.cause) as typeof e;
+    expect(e).toBeInstanceOf(SessionStoppedError);
+    expect(again.script.executed).toEqual([]);
+    spy.inner.close();
+  });
+
+  it('should throw SessionStoppedError when a run starts on a named session restored stopped', async () => {
+    const { spy } = restoredStopped('run-9');
+    const again = await play(LEGITIMATE[0] as LiveScenario, spy, 'run-9');
     let e = again.error as { error?: unknown; cause?: unknown } | undefined;
     while (e !== undefined && !(e instanceof SessionStoppedError)) e = (e.error ?? e.cause) as typeof e;
     expect(e).toBeInstanceOf(SessionStoppedError);

@@ -9,18 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { InvalidEventError, LiveGuard, LoopEngine } from '../src/index.js';
 import { PHASE_IN_BODY, readCall } from '../src/serve/call-schema.js';
 import { SESSION_ID_RULE } from '../src/engine/session-id.js';
+import { thrown } from './helpers/thrown.js';
 
 const call = { tool: 'bash', args: { command: 'ls' } };
-
-/** What `f` throws. */
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
 
 describe("the empty session id ''", () => {
   it('should be refused by serve and by LoopEngine alike, naming the rule', () => {

@@ -15,8 +15,10 @@
  *   tool's throws the LoopStoppedError there, so the runner rejects with it. `options.controller`, when
  *   given, is aborted with the same error at once, which also cancels the calls and streams still running.
  *
- * The session is the tools': guard the tools per run. Guarded tools handed to a new run after a stop make it
- * throw a SessionStoppedError before its first request.
+ * The session is the tools': guard the tools per run. A run on a session stopped before it (guarded tools
+ * handed to a new run after their stop, or tools guarded for a session restored stopped) throws a
+ * SessionStoppedError before its first request, as every adapter's run does; LoopStoppedError is the stop
+ * of the run that looped.
  */
 import { CallDeniedError, LoopStoppedError, SessionStoppedError } from '../errors.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
@@ -56,7 +58,9 @@ type Run = (call: LiveCall, run: () => unknown) => Promise<unknown>;
  * and returns the tool runner's `tools` list as it is typed (`BetaToolRunnerParams['tools']`).
  */
 export function guardTools<T extends object>(tools: readonly T[], guard: AdapterGuard, session: string, options: AnthropicGuardOptions = {}): T[] {
-  let ended = false;
+  // this run's own stop ends it with a LoopStoppedError once; any other stop (a later run's, or one the
+  // session had before these tools were guarded: a restored snapshot's) is a SessionStoppedError
+  let stoppedHere = false;
   const checked: Run = async (call, run) => {
     const p = guard.propose(session, call);
     const refused = p.action === 'ask' && options.approve !== undefined && !(await options.approve(p));
@@ -65,6 +69,7 @@ export function guardTools<T extends object>(tools: readonly T[], guard: Adapter
     if (c.blocked !== undefined) {
       if (c.blocked.action !== 'stop') throw new CallDeniedError(c.blocked);
       const stop = new LoopStoppedError(c.blocked);
+      stoppedHere = true;
       options.controller?.abort(stop);
       throw stop;
     }
@@ -75,8 +80,8 @@ export function guardTools<T extends object>(tools: readonly T[], guard: Adapter
   const toJSON = (tool: object) => (): unknown => {
     const stop = guard.stopped(session);
     if (stop !== undefined) {
-      const first = !ended;
-      ended = true;
+      const first = stoppedHere;
+      stoppedHere = false;
       throw first ? new LoopStoppedError(stop) : new SessionStoppedError(stop);
     }
     const own = (tool as { toJSON?: unknown }).toJSON;

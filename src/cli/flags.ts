@@ -3,6 +3,7 @@
  * error is one line naming the flag, the rule and what was received; an unknown flag gets the closest known
  * one ("did you mean").
  */
+import { BYTE_SIZE_SPELLING, parseByteSize } from '../text/byte-size.js';
 import { parseArgs } from 'node:util';
 import { closestName } from '../options/checks.js';
 import { UsageError } from './usage-error.js';
@@ -54,6 +55,20 @@ export function integerFlag(flag: string, text: string | undefined, fallback: nu
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(v) || v < min || v > max) {
     const rule = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max.toLocaleString('en-US')}`;
     throw new UsageError(`${flag} must be an integer ${rule}, received "${text}"`);
+  }
+  return v;
+}
+
+/**
+ * The size in bytes `text` of `flag` (src/text/byte-size.ts: `4194304`, `64M`, `2GiB`), `fallback` when
+ * absent. Throws UsageError for what is no size, or one below `min` or above `max`, in integerFlag's words.
+ */
+export function byteSizeFlag(flag: string, text: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (text === undefined) return fallback;
+  const v = parseByteSize(text);
+  if (v === null || v < min || v > max) {
+    const rule = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max.toLocaleString('en-US')}`;
+    throw new UsageError(`${flag} must be an integer ${rule} bytes (${BYTE_SIZE_SPELLING}), received "${text}"`);
   }
   return v;
 }

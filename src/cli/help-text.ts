@@ -318,8 +318,8 @@ Options:
   --fail-closed          on an internal error, refuse the call instead of letting it through
   --preset NAME          detection preset (${Object.keys(PRESETS).join(' | ')}; default: default)
   --config FILE          detection options as JSON (may name a "preset"; refines it)
-  --max-line-bytes N     longest line read as a message (default: 67108864); longer ones are forwarded
-                         unread
+  --max-line-bytes BYTES longest line read as a message, in bytes or with K, M or G (64M; default:
+                         67108864); longer ones are forwarded unread
   -h, --help             this help
 
 Examples:

@@ -15,7 +15,7 @@ import { redactSecrets } from '../text/redact.js';
 import { cutText, oneLine } from '../text/shown-text.js';
 import { terminalSafe } from '../text/terminal-text.js';
 import { detectionOptions } from './detection-options.js';
-import { type FlagSpec, integerFlag, parseFlags, stringOf } from './flags.js';
+import { type FlagSpec, byteSizeFlag, parseFlags, stringOf } from './flags.js';
 import type { CommandIo } from './scan-command.js';
 import type { LiveGuardOptions } from '../engine/live-guard.js';
 import { UsageError } from './usage-error.js';
@@ -75,7 +75,7 @@ export function mcpSettings(argv: readonly string[]): McpSettings {
     args,
     session,
     guard: { ...detectionOptions(stringOf(v, 'preset'), stringOf(v, 'config')), failClosed: v['fail-closed'] === true },
-    maxLineBytes: integerFlag('--max-line-bytes', stringOf(v, 'max-line-bytes'), DEFAULT_MAX_LINE_BYTES, 1024, 1 << 30),
+    maxLineBytes: byteSizeFlag('--max-line-bytes', stringOf(v, 'max-line-bytes'), DEFAULT_MAX_LINE_BYTES, 1024, 1 << 30),
   };
 }
 

@@ -20,7 +20,7 @@ import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions, WorkerEvent } from '../serve/nats/nats-worker.js';
 import { DEFAULT_PARTITIONS, DEFAULT_SESSIONS_MAX_BYTES, DEFAULT_STREAM_MAX_BYTES, MIN_STORE_BYTES } from '../serve/nats/subjects.js';
-import { type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
+import { type ParsedFlags, byteSizeFlag, integerFlag, parseFlags, stringOf } from './flags.js';
 import { connectWaitMs, natsAuth } from './nats-flags.js';
 import { HTTP_ONLY, NATS_ONLY, SERVE_FLAGS } from './serve-flags.js';
 import type { CommandIo } from './scan-command.js';
@@ -100,9 +100,9 @@ export function serveSettings(args: readonly string[]): ServeSettings {
       partitions: integerFlag('--partitions', stringOf(v, 'partitions'), DEFAULT_PARTITIONS, 1, 1024),
       snapshotEvery: integerFlag('--snapshot-every', stringOf(v, 'snapshot-every'), 100, 1, 1_000_000),
       leaseMs: integerFlag('--lease-ms', stringOf(v, 'lease-ms'), 5_000, 300, 600_000),
-      maxBytes: integerFlag('--stream-max-bytes', stringOf(v, 'stream-max-bytes'), DEFAULT_STREAM_MAX_BYTES, MIN_STORE_BYTES),
-      sessionsMaxBytes: integerFlag('--sessions-max-bytes', stringOf(v, 'sessions-max-bytes'), DEFAULT_SESSIONS_MAX_BYTES, MIN_STORE_BYTES),
-      sessionMemory: integerFlag('--session-memory', stringOf(v, 'session-memory'), defaultSessionMemory(), 1 << 20),
+      maxBytes: byteSizeFlag('--stream-max-bytes', stringOf(v, 'stream-max-bytes'), DEFAULT_STREAM_MAX_BYTES, MIN_STORE_BYTES),
+      sessionsMaxBytes: byteSizeFlag('--sessions-max-bytes', stringOf(v, 'sessions-max-bytes'), DEFAULT_SESSIONS_MAX_BYTES, MIN_STORE_BYTES),
+      sessionMemory: byteSizeFlag('--session-memory', stringOf(v, 'session-memory'), defaultSessionMemory(), 1 << 20),
       ...(workerId === undefined ? {} : { workerId }),
     },
     ...(metricsPort === undefined ? {} : { metrics: { port: integerFlag('--metrics-port', metricsPort, 0, 0, 65_535), ...tokenOf(v), defaultToken: v['token-file'] === undefined && v['no-token'] !== true } }),
@@ -156,9 +156,9 @@ function serveOptions(v: ParsedFlags['values'], engine: LoopEngineOptions): Serv
     token,
     allowHosts,
     stateDir,
-    bodyLimit: integerFlag('--body-limit', stringOf(v, 'body-limit'), 4 << 20, 1024, 1 << 30),
+    bodyLimit: byteSizeFlag('--body-limit', stringOf(v, 'body-limit'), 4 << 20, 1024, 1 << 30),
     maxInFlight: integerFlag('--max-in-flight', stringOf(v, 'max-in-flight'), 256, 1, 1_000_000),
-    sessionMemory: integerFlag('--session-memory', stringOf(v, 'session-memory'), defaultSessionMemory(), 1 << 20),
+    sessionMemory: byteSizeFlag('--session-memory', stringOf(v, 'session-memory'), defaultSessionMemory(), 1 << 20),
     engine,
     ...hookLogOf(v),
   };

@@ -63,7 +63,7 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
   { name: 'lease-ms', value: 'MS', mode: 'nats', help: ['a partition\'s lease: not renewed for this long, another worker takes it', '(default: 5000)'] },
   {
     name: 'stream-max-bytes',
-    value: 'N',
+    value: 'BYTES',
     mode: 'nats',
     help: ['what each stream may store, in bytes; past it a new call is refused (the caller gets', 'a StoreFullError) while checked calls are purged (default: 1073741824, 1 GiB)'],
   },

@@ -46,6 +46,8 @@ Options of both:
 ${flagLines('both')}
   -h, --help             this help
 
+BYTES: a size in bytes (4194304), or with K, M or G (KiB, MiB, GiB: 64M, 2G).
+
 Examples:
   loopwatch serve --port 7878
   curl -s localhost:7878/v1/check --json '{"session":"run-1","tool":"bash","args":{"command":"ls"}}'

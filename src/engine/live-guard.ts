@@ -36,9 +36,6 @@ export interface LiveGuardOptions extends LoopEngineOptions {
 /** LiveGuard option names beside the engine's (named in an unknown option's error, and its "did you mean"). */
 export const GUARD_KEYS = ['failClosed', 'onInternalError'] as const;
 
-/** Sessions whose stop decision is remembered at most (the oldest is forgotten first). */
-export const MAX_STOPPED = 1024;
-
 /** What a closed guard says, once: it never opens again, so "until it clears" would not be true. */
 export const GUARD_CLOSED_MESSAGE = 'loopwatch: this LiveGuard was closed; its calls are allowed without loop checks (make a new guard)';
 /** What a guard over an engine its caller closed says, once. */
@@ -78,7 +75,6 @@ export class LiveGuard {
   private readonly onInternalError: (error: Error) => void;
   private reported = false;
   private closed = false;
-  private readonly stops = new Map<string, LiveDecision>();
 
   /** A guard over a new engine made with `options`, or over an engine the caller made. */
   constructor(options: LiveGuardOptions | LoopEngine = {}) {
@@ -100,9 +96,7 @@ export class LiveGuard {
 
   /** Before the call runs: may it? Never throws. */
   propose(session: string, call: LiveCall): LiveDecision {
-    const d = this.guarded(session, 'propose', call, () => this.engine.propose(session, call));
-    if (d.action === 'stop') this.rememberStop(session, d);
-    return d;
+    return this.guarded(session, 'propose', call, () => this.engine.propose(session, call));
   }
 
   /** After the call ran, with its `result` or `error`: anything to add to its result? Never throws. */
@@ -120,12 +114,10 @@ export class LiveGuard {
   }
 
   /**
-   * The decision that stopped the session's run, if one did: remembered by the guard (MAX_STOPPED sessions),
-   * else kept by the engine's live session, in its snapshot (so also after `guard.engine.restore`). Never throws.
+   * The decision that stopped the session's run, if one did (LoopEngine.stopped: kept in the session's
+   * snapshot, so also after `guard.engine.restore`, and by the engine when it evicts the session). Never throws.
    */
   stopped(session: string): LiveDecision | undefined {
-    const d = this.stops.get(session);
-    if (d !== undefined) return d;
     try {
       return this.engine.stopped(session);
     } catch (err) {
@@ -139,7 +131,6 @@ export class LiveGuard {
    * the calls it blocked; the next run of a call of before is judged as new. Never throws.
    */
   freshStart(session: string): void {
-    this.stops.delete(session);
     try {
       this.engine.freshStart(session);
     } catch (err) {
@@ -149,7 +140,6 @@ export class LiveGuard {
 
   /** Ends a session (its state and stop decision are forgotten). */
   end(session: string): void {
-    this.stops.delete(session);
     try {
       this.engine.end(session);
     } catch (err) {
@@ -163,14 +153,7 @@ export class LiveGuard {
    */
   close(): void {
     this.closed = true;
-    this.stops.clear();
     this.engine.close();
-  }
-
-  private rememberStop(session: string, d: LiveDecision): void {
-    this.stops.delete(session);
-    this.stops.set(session, d);
-    if (this.stops.size > MAX_STOPPED) this.stops.delete(this.stops.keys().next().value as string);
   }
 
   private guarded(session: string, phase: LivePhase, call: LiveCall, run: () => LiveDecision): LiveDecision {

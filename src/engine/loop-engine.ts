@@ -18,9 +18,10 @@ import type { ToolEvent, Verdict } from '../types.js';
 import { type LiveCall, type LiveDecision, type LivePhase, validateLiveCall } from '../live/live-call.js';
 import { type EvictedSession, type EvictedSessionInfo, type LoopEngineOptions, type ResolvedEngineOptions, resolveEngineOptions } from './engine-options.js';
 import { SessionTable } from './session-table.js';
+import { DroppedStops } from './dropped-stops.js';
 import { type EngineMetrics, type Operation, engineMetrics } from '../metrics/engine-metrics.js';
 import type { SessionEvent } from '../wire/session-event.js';
-import { SESSION_ID_RULE, isSessionId } from './session-id.js';
+import { SESSION_ID_RULE, checkSessionId, isSessionId } from './session-id.js';
 
 export { type SessionEvent, sessionEvent } from '../wire/session-event.js';
 
@@ -59,13 +60,19 @@ const engines = new FinalizationRegistry<SessionTable<LoopDetector>>((table) => 
   for (const [, d] of table.entries()) d.dispose();
 });
 
-/** Loop detection for many sessions in one thread. */
+/**
+ * Loop detection for many sessions in one thread. Every method that takes a session id throws
+ * InvalidEventError for one that is not a non-empty string (src/engine/session-id.ts), whether it starts the
+ * session (`check`) or only looks it up (`end`, `snapshot`, `stopped`, `has`, ...).
+ */
 export class LoopEngine {
   /** The engine's options, resolved. */
   readonly options: ResolvedEngineOptions;
   private readonly table = new SessionTable<LoopDetector>();
   private readonly aggregate: StatsAggregate;
   private readonly counts = { created: 0, ended: 0, expired: 0, evicted: 0, restored: 0 };
+  /** The stops of sessions dropped while stopped, given back when their id starts again. */
+  private readonly droppedStops = new DroppedStops();
   private closed = false;
   /** OpenTelemetry instruments, or null when no MeterProvider is registered (nothing is measured). */
   private readonly metrics: EngineMetrics | null;
@@ -97,12 +104,12 @@ export class LoopEngine {
    */
   waiting(sessionId: string): readonly LiveCall[] {
     this.open();
-    return this.table.peek(sessionId)?.waiting() ?? [];
+    return this.table.peek(checkSessionId(sessionId))?.waiting() ?? [];
   }
 
   /** Whether the session is live. */
   has(sessionId: string): boolean {
-    return this.table.peek(sessionId) !== undefined;
+    return this.table.peek(checkSessionId(sessionId)) !== undefined;
   }
 
   /**
@@ -111,7 +118,7 @@ export class LoopEngine {
    */
   check(sessionId: string, event: ToolEvent): Verdict | null {
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     this.validate(event); // an invalid event neither starts nor evicts a session
     if (this.metrics === null) return this.sessionFor(sessionId, now, null, undefined, hasText(event)).check(event);
     const t0 = performance.now();
@@ -234,7 +241,7 @@ export class LoopEngine {
   propose(sessionId: string, call: LiveCall, everyOutcome = false): LiveDecision {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     const valid = this.validateLive(call); // an invalid call neither starts nor evicts a session
     const session = this.sessionFor(sessionId, now);
     session.expectEveryOutcome(everyOutcome);
@@ -247,7 +254,7 @@ export class LoopEngine {
   record(sessionId: string, call: LiveCall): LiveDecision {
     const t0 = this.metrics === null ? 0 : performance.now();
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     const valid = this.validateLive(call);
     const d = this.sessionFor(sessionId, now, null, undefined, hasText(valid)).record(valid);
     if (this.metrics !== null) this.measuredDecision('record', t0, d);
@@ -257,7 +264,7 @@ export class LoopEngine {
   /** Says that a session's proposed call was declined and did not run (LoopDetector.decline). */
   decline(sessionId: string, call: LiveCall): void {
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     this.validateLive(call);
     this.session(sessionId, now, null).decline(call);
   }
@@ -268,7 +275,7 @@ export class LoopEngine {
    */
   didNotRun(sessionId: string, call: LiveCall): boolean {
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     this.validateLive(call);
     return this.session(sessionId, now, null).didNotRun(call);
   }
@@ -329,7 +336,7 @@ export class LoopEngine {
   /** Feeds a session's streamed text (outside tool calls) to its chanting detector (LoopDetector.checkText). */
   checkText(sessionId: string, text: string): Verdict | null {
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     // refused as the session refuses it, before it starts or evicts a session or has room made for its text
     if (typeof text !== 'string') throw new InvalidEventError('text', `text must be a string, received ${describe(text)}`);
     const d = this.session(sessionId, now, null);
@@ -339,10 +346,11 @@ export class LoopEngine {
 
   /**
    * Gives a live session a fresh start (LoopDetector.freshStart: the user gave new instructions, or a
-   * person said so); false when it was not live (nothing is started).
+   * person said so); false when it was not live (nothing is started; a stop it was dropped with is forgotten).
    */
   freshStart(sessionId: string): boolean {
     this.open();
+    this.droppedStops.forget(checkSessionId(sessionId));
     const d = this.table.peek(sessionId);
     if (d === undefined) return false;
     d.freshStart();
@@ -356,22 +364,25 @@ export class LoopEngine {
    */
   endTurn(sessionId: string): boolean {
     this.open();
-    const d = this.table.peek(sessionId);
+    const d = this.table.peek(checkSessionId(sessionId));
     return d === undefined ? false : d.endTurn();
   }
 
   /**
-   * The decision that stopped a live session's run (LoopDetector.stopped: kept in its snapshot, so it
-   * outlives a restore), or undefined when none did or the session is not live.
+   * The decision that stopped a session's run (LoopDetector.stopped: kept in its snapshot, so it outlives a
+   * restore), or undefined when none did. A session evicted or expired while stopped keeps it too
+   * (src/engine/dropped-stops.ts: MAX_STOPPED sessions), and has it again when its id starts again.
    */
   stopped(sessionId: string): LiveDecision | undefined {
     this.open();
-    return this.table.peek(sessionId)?.stopped();
+    const d = this.table.peek(checkSessionId(sessionId));
+    return d === undefined ? this.droppedStops.get(sessionId) : d.stopped();
   }
 
-  /** Ends a session and frees its state; false when it was not live. */
+  /** Ends a session and frees its state (a stop it was dropped with is forgotten too); false when it was not live. */
   end(sessionId: string): boolean {
     this.open();
+    this.droppedStops.forget(checkSessionId(sessionId));
     const d = this.table.delete(sessionId);
     if (d === undefined) return false;
     d.dispose();
@@ -386,7 +397,7 @@ export class LoopEngine {
    */
   evict(sessionId: string): boolean {
     this.open();
-    if (this.table.peek(sessionId) === undefined) return false;
+    if (this.table.peek(checkSessionId(sessionId)) === undefined) return false;
     this.drop(sessionId, 'evicted');
     return true;
   }
@@ -394,7 +405,7 @@ export class LoopEngine {
   /** The session's snapshot (see LoopDetector.snapshot), or null when it is not live. */
   snapshot(sessionId: string): Uint8Array | null {
     this.open();
-    const d = this.table.peek(sessionId);
+    const d = this.table.peek(checkSessionId(sessionId));
     return d === undefined ? null : d.snapshot();
   }
 
@@ -404,7 +415,7 @@ export class LoopEngine {
    */
   restore(sessionId: string, bytes: Uint8Array): void {
     const now = this.enter();
-    checkId(sessionId, 'sessionId');
+    checkSessionId(sessionId);
     const live = this.table.use(sessionId, now); // most recently used: the last to be evicted for its room
     if (live !== undefined) {
       this.restoreRoom(live, bytes);
@@ -420,6 +431,8 @@ export class LoopEngine {
       this.table.add(sessionId, d, now);
       this.counts.created++;
     }
+    // the snapshot says whether the session is stopped, as it does for a live one
+    this.droppedStops.forget(sessionId);
     this.counts.restored++;
   }
 
@@ -442,7 +455,7 @@ export class LoopEngine {
 
   /** One session's statistics, or null when it is not live. */
   sessionStats(sessionId: string): SessionStats | null {
-    return this.table.peek(sessionId)?.stats() ?? null;
+    return this.table.peek(checkSessionId(sessionId))?.stats() ?? null;
   }
 
   /** Totals over every session the engine ran, and the session lifecycle counts. */
@@ -462,6 +475,7 @@ export class LoopEngine {
     this.closed = true;
     for (const [, d] of this.table.entries()) d.dispose();
     this.table.clear();
+    this.droppedStops.clear();
     engines.unregister(this);
   }
 
@@ -515,6 +529,9 @@ export class LoopEngine {
     if (live !== undefined) return live;
     this.makeRoom(pending, out);
     const d = this.newSession(id, pending, out);
+    // a session dropped while stopped starts again stopped, as a restore of its snapshot would
+    const stop = this.droppedStops.size === 0 ? undefined : this.droppedStops.take(id);
+    if (stop !== undefined) d.keepStop(stop);
     this.table.add(id, d, now);
     this.counts.created++;
     return d;
@@ -619,6 +636,8 @@ export class LoopEngine {
       valid = false;
       if (failed !== undefined) this.evictFailed(failed, Object.freeze(info));
     }
+    const stop = d.stopped();
+    if (stop !== undefined) this.droppedStops.keep(id, stop);
     d.dispose();
     this.counts[reason]++;
     this.metrics?.droppedSession(reason);
@@ -678,11 +697,6 @@ function flush(pending: Pending, out: (Verdict | null | Error)[]): void {
   pending.detectors.length = 0;
   pending.events.length = 0;
   pending.at.length = 0;
-}
-
-function checkId(id: unknown, name: string): string {
-  if (!isSessionId(id)) throw new InvalidEventError(name, `${name} ${SESSION_ID_RULE}, received ${describe(id)}`);
-  return id;
 }
 
 /** Whether a call carries a non-empty text (its chanting stream's region is made before it is read). */

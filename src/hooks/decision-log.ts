@@ -29,6 +29,7 @@
  * what a link planted there points to) and a new one begun, said on stderr: a looping agent's log holds at
  * most two files' worth.
  */
+import { parseByteSize } from '../text/byte-size.js';
 import { closeSync, constants, existsSync, fchmodSync, fstatSync, lstatSync, openSync, readSync, renameSync, type Stats, writeSync } from 'node:fs';
 import type { LiveAction, LiveDecision } from '../live/live-call.js';
 import { fileFailure } from '../text/file-failure.js';
@@ -47,16 +48,14 @@ export const DECISION_LOG_MAX_ENV = 'LOOPWATCH_DECISION_LOG_MAX_BYTES';
 /** Least largest decision log (1 MiB): a smaller setting is taken as this, so a line of {@link MAX_LOG_LINE} always fits. */
 export const MIN_DECISION_LOG_BYTES = 1024 * 1024;
 
-const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
-
 /**
- * The largest decision log in force: `LOOPWATCH_DECISION_LOG_MAX_BYTES` (`50000000`, `16M`, `2G`), at least
- * {@link MIN_DECISION_LOG_BYTES}; {@link MAX_DECISION_LOG_BYTES} when unset or not such a size.
+ * The largest decision log in force: `LOOPWATCH_DECISION_LOG_MAX_BYTES` (`50000000`, `16M`, `2G`: read as
+ * every byte flag is, src/text/byte-size.ts), at least {@link MIN_DECISION_LOG_BYTES};
+ * {@link MAX_DECISION_LOG_BYTES} when unset or not such a size.
  */
 export function decisionLogCap(env: NodeJS.ProcessEnv = process.env): number {
-  const m = /^([0-9]{1,15})\s*([kmg]?)i?b?$/i.exec(env[DECISION_LOG_MAX_ENV]?.trim() ?? '');
-  if (m === null) return MAX_DECISION_LOG_BYTES;
-  return Math.max(MIN_DECISION_LOG_BYTES, Number(m[1]) * (UNITS[(m[2] ?? '').toLowerCase()] ?? 1));
+  const n = parseByteSize(env[DECISION_LOG_MAX_ENV] ?? '');
+  return n === null ? MAX_DECISION_LOG_BYTES : Math.max(MIN_DECISION_LOG_BYTES, n);
 }
 /** A line longer than this (characters) logs its call's input and outcome as a note of their size instead. */
 export const MAX_LOG_LINE = 256 * 1024;

@@ -7,7 +7,7 @@ import { InvalidEventError } from '../errors.js';
 import { type ValidLiveCall, validateLiveCall } from '../live/live-call.js';
 import { describe } from '../options/checks.js';
 import { type LiveOpCode, Op } from './event-packing.js';
-import { SESSION_ID_RULE, isSessionId } from '../engine/session-id.js';
+import { SESSION_ID_RULE, checkSessionId, isSessionId } from '../engine/session-id.js';
 
 /** A two-phase call ready to pack. */
 export interface PoolLiveCall extends ValidLiveCall {
@@ -29,8 +29,7 @@ export function readLiveCall(c: unknown, i: number, single: { readonly op: LiveO
     session = o.session;
     op = o.phase === 'propose' ? Op.PROPOSE : Op.RECORD;
   } else {
-    if (!isSessionId(single.session)) throw new InvalidEventError('sessionId', `sessionId ${SESSION_ID_RULE}, received ${describe(single.session)}`);
-    session = single.session;
+    session = checkSessionId(single.session);
     op = single.op;
   }
   const { event, id } = validateLiveCall(c, 'record');

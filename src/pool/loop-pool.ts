@@ -36,7 +36,7 @@ import { describe } from '../options/checks.js';
 import { unreadable, validateEvent } from '../session/observe-event.js';
 import type { EngineStats } from '../engine/loop-engine.js';
 import type { SessionEvent, SessionLiveCall } from '../engine/loop-engine.js';
-import { SESSION_ID_RULE, isSessionId } from '../engine/session-id.js';
+import { SESSION_ID_RULE, checkSessionId, isSessionId } from '../engine/session-id.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
 import { ENCODED, type LiveOpCode, Op } from './event-packing.js';
@@ -113,7 +113,10 @@ class Outcome<T> implements Ticket {
   }
 }
 
-/** Loop detection for many sessions over worker threads, sessions sticky to one worker each. */
+/**
+ * Loop detection for many sessions over worker threads, sessions sticky to one worker each. Every method that
+ * takes a session id rejects one that is not a non-empty string with InvalidEventError, as LoopEngine does.
+ */
 export class LoopPool extends LoopPoolEmitterBase {
   /** The pool's options, resolved. */
   readonly options: ResolvedPoolOptions;
@@ -441,7 +444,7 @@ export class LoopPool extends LoopPoolEmitterBase {
 
   private async one(op: typeof Op.TEXT | typeof Op.END | typeof Op.SNAPSHOT | typeof Op.RESTORE | typeof Op.FRESH, sessionId: string, text?: string, bytes?: Uint8Array): Promise<unknown> {
     this.ensureOpen();
-    if (typeof sessionId !== 'string') throw new InvalidEventError('sessionId', `sessionId must be a string, received ${describe(sessionId)}`);
+    checkSessionId(sessionId);
     await this.takeTurn();
     const outcome = new Outcome<unknown>(1, () => this.settled());
     try {

@@ -22,24 +22,7 @@ import { AllowedHosts } from './request-origin.js';
 import { unauthorized } from './bearer-token.js';
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
 import { MAX_SET_ASIDE, MAX_STATE_ENTRIES, listStateFiles, prepareStateDir, pruneSetAside, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
-import { fileFailure } from '../text/file-failure.js';
-
-/**
- * Why a session's state file could not be written, in words and with what to do (file-failure.ts), without
- * the file's name: the same for every session a folder refuses, so a stop says it once for all of them.
- * Node's text (`EACCES: permission denied, open '.../3f2a….state'`) named neither.
- */
-function writeProblem(e: unknown): string {
-  const f = fileFailure(e);
-  return f.fix === null ? f.why : `${f.why}; ${f.fix}`;
-}
-
-/** Why a state file read back was not restored: a file system error in words with what to do (`cannot remove .../x: permission denied; ...`), else the error's message. */
-function restoreProblem(e: unknown): string {
-  if (typeof (e as NodeJS.ErrnoException).code !== 'string') return e instanceof Error ? e.message : String(e);
-  const f = fileFailure(e);
-  return f.fix === null ? f.text : `${f.text}; ${f.fix}`;
-}
+import { fileProblem } from '../text/file-failure.js';
 
 /** Methods metrics name as they are (others are `other`, so labels stay bounded). */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH']);
@@ -198,7 +181,9 @@ export class ServeServer {
             writeStateFile(at, id, engine.snapshot(id) as Uint8Array);
             persisted++;
           } catch (e) {
-            failed.push({ sessionId: id, problem: writeProblem(e) });
+            // without the file's name: the same for every session a folder refuses, so a stop says it once for all
+            // of them (Node's text, `EACCES: permission denied, open '.../3f2a….state'`, named neither)
+            failed.push({ sessionId: id, problem: fileProblem(e, false) });
           }
         }
       }
@@ -265,7 +250,7 @@ export class ServeServer {
           restoredPaths.push(f.path);
           restored++;
         } catch (e) {
-          problems.push({ path: setAsideStateFile(f.path), problem: restoreProblem(e) });
+          problems.push({ path: setAsideStateFile(f.path), problem: fileProblem(e) });
         }
       }
     }

@@ -566,6 +566,17 @@ export class LoopDetector {
   }
 
   /**
+   * Takes `decision` as the one that stopped the session's run (stopped() gives it, the snapshot keeps it, a
+   * fresh start forgets it): what a LoopEngine gives a session it starts again after dropping it stopped
+   * (src/engine/dropped-stops.ts).
+   * @internal
+   */
+  keepStop(decision: LiveDecision): void {
+    this.usable();
+    this.live.stopDecision = decision;
+  }
+
+  /**
    * Says that the agent's turn ended: the person's prompt came, whether or not it gives a fresh start (one
    * that only answers the agent's question, "ok", "2", gives none: src/text/prompt-origin.ts). For a host
    * that records every run (expectEveryOutcome) the proposals still waiting did not run (a person declined

@@ -76,6 +76,19 @@ export function fileFailure(e: unknown, of: 'folder' | 'file' = 'folder'): FileF
   return { path, why, verb, text, fix: fixFor(code, of) };
 }
 
+/**
+ * `e` in one line with what to do when there is something to do (`cannot remove /x/y: permission denied;
+ * make the folder writable by you ...`); with `named` false, without the file's name (`permission denied;
+ * ...`: the same for every file a folder refuses, so it can be said once for all of them). An error that is
+ * not a file system error is its message.
+ */
+export function fileProblem(e: unknown, named = true): string {
+  if (typeof (e as NodeJS.ErrnoException | null)?.code !== 'string') return e instanceof Error ? e.message : String(e);
+  const f = fileFailure(e);
+  const said = named ? f.text : f.why;
+  return f.fix === null ? said : `${said}; ${f.fix}`;
+}
+
 /** What to do about `code`, said of the file's folder or of the file. */
 function fixFor(code: string | undefined, of: 'folder' | 'file'): string | null {
   switch (code) {

@@ -33,6 +33,26 @@ export class SpyGuard implements AdapterGuard {
   }
 }
 
+/**
+ * A SpyGuard over a new LiveGuard (a restarted host) whose session `session` was restored from the snapshot
+ * of a run loopwatch stopped (one that ran the same failing build again and again), and that stop.
+ */
+export function restoredStopped(session: string): { spy: SpyGuard; stop: LiveDecision } {
+  const before = new LiveGuard();
+  const call = { tool: 'bash', args: { command: 'make' } };
+  for (let i = 0; i < 12 && before.stopped(session) === undefined; i++) {
+    const d = before.propose(session, call);
+    if (d.action === 'allow' || d.action === 'warn') before.record(session, { ...call, error: 'make: *** Error 2' });
+  }
+  const bytes = before.engine.snapshot(session) as Uint8Array;
+  before.close();
+  const spy = new SpyGuard();
+  spy.inner.engine.restore(session, bytes);
+  const stop = spy.stopped(session);
+  expect(stop?.action).toBe('stop');
+  return { spy, stop: stop as LiveDecision };
+}
+
 /** A guard whose engine throws inside every check (a per-tool identity function with a bug), and its reports. */
 export function brokenGuard(tools: readonly string[]): { guard: SpyGuard; errors: Error[] } {
   const errors: Error[] = [];

@@ -9,6 +9,7 @@ import { type Authenticator, type NatsConnection, type NodeConnectionOptions, co
 import { type NatsAuthOptions, plainServers, redactConnection } from './nats-auth.js';
 import { connectProblem } from '../../text/network-failure.js';
 import { NatsUnreachableError } from '../../errors.js';
+import { hostOf, unresolvedHosts } from './unresolved-hosts.js';
 
 /** How the first connection is made. */
 export interface ConnectPlan {
@@ -79,7 +80,7 @@ export function connectionOptions(servers: string | readonly string[], auth: Nat
   const tls = auth.tlsCaFile !== undefined || auth.tlsCertFile !== undefined || plain.urls.some((u) => u.startsWith('tls://'));
   // the client gives Node no server name for an address it was given (only for those the cluster tells of),
   // and Node then checks the certificate against "localhost": with one host, check against it
-  const hosts = new Set(plain.urls.map((u) => /^(?:[a-z][a-z0-9+.-]*:\/\/)?(\[[^\]]*\]|[^:/]+)/i.exec(u)?.[1]?.replace(/^\[|\]$/g, '')));
+  const hosts = new Set(plain.urls.map(hostOf));
   const host = hosts.size === 1 ? [...hosts][0] : undefined;
   return {
     servers: plain.urls,
@@ -109,8 +110,10 @@ function unreachable(e: unknown): boolean {
 /**
  * Connects to `servers` with `auth`. While no server can be reached it tries again, waiting RETRY_FIRST_MS,
  * then twice as long each time up to RETRY_MAX_MS, for `plan.waitMs` in all; then rejects with a
- * NatsUnreachableError. Any other failure (credentials refused, a bad file, TLS) rejects at once. Every
- * message is redacted (passwords and tokens of the URLs and `auth`).
+ * NatsUnreachableError. When no server's host name resolves (DNS says there is no such name: ENOTFOUND)
+ * it rejects with one at once, saying so: only what can heal is tried again. Any other failure (credentials
+ * refused, a bad file, TLS) rejects at once. Every message is redacted (passwords and tokens of the URLs
+ * and `auth`).
  */
 export async function connectNats(servers: string | readonly string[], auth: NatsAuthOptions, plan: ConnectPlan): Promise<NatsConnection> {
   const options = { ...plan.client, ...connectionOptions(servers, auth), name: plan.name };
@@ -129,6 +132,8 @@ export async function connectNats(servers: string | readonly string[], auth: Nat
       if (e instanceof NatsConnectStoppedError) throw e;
       const problem = connectProblem(redact((e as Error).message)); // a code it quotes (ENOTFOUND) said in words
       if (!unreachable(e)) throw Object.assign(new Error(problem), { name: (e as Error).name });
+      const unknown = await noServerResolves(e, options.servers as string[]);
+      if (unknown !== null) throw new NatsUnreachableError(`no NATS server reachable at ${redact(plainServers(servers).urls.join(','))}: ${redact(unknown)}; not tried again (check the address)`);
       const left = until - performance.now();
       if (left <= 0) throw new NatsUnreachableError(`no NATS server reachable at ${redact(plainServers(servers).urls.join(','))} (${problem})${plan.waitMs === undefined || plan.waitMs === 0 ? '' : ` after ${attempt} attempts in ${Math.round(plan.waitMs / 1000)} s`}`);
       const wait = Math.min(delay, left);
@@ -138,4 +143,18 @@ export async function connectNats(servers: string | readonly string[], auth: Nat
       delay = Math.min(delay * 2, RETRY_MAX_MS);
     }
   }
+}
+
+/**
+ * After a failed attempt `e` that quotes ENOTFOUND: when no server of `urls` has a host name that resolves,
+ * what to say of them (`the host name nats.internl does not resolve (no such name: DNS does not know it)`);
+ * else null (an address, or a name that resolves, may still answer: tried again).
+ */
+async function noServerResolves(e: unknown, urls: readonly string[]): Promise<string | null> {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOTFOUND' && !/\bENOTFOUND\b/.test(String((e as Error).message).slice(0, 4096))) return null;
+  const hosts = new Set(urls.map(hostOf));
+  const unknown = await unresolvedHosts(urls);
+  if (unknown.length === 0 || unknown.length !== hosts.size) return null;
+  const names = unknown.map((h) => JSON.stringify(h)).join(', ');
+  return `${unknown.length === 1 ? `the host name ${names} does` : `the host names ${names} do`} not resolve (no such host name: DNS does not know it)`;
 }
