@@ -1,8 +1,8 @@
 /**
- * newuser31: a NATS address whose host name DNS does not know (`getaddrinfo ENOTFOUND`) is said at once, not
- * tried again for the whole connect wait (`--nats-connect-wait`, 60 s by default, with a retry line every
- * few seconds that only repeated the DNS error). Only what can heal is tried again: a name that resolves, or
- * an address, among the servers keeps the retries (the client names one failing host only, of servers it
+ * newuser31: a NATS address whose host name DNS does not know (`getaddrinfo ENOTFOUND`) is said in those words
+ * from the first retry line and in the last error (it was `getaddrinfo ENOTFOUND` on every line); it is still
+ * tried for the whole connect wait, since a container network's DNS knows a server's name only once its
+ * container runs (Docker Compose). A name that resolves, or an address, among the servers keeps the usual words (the client names one failing host only, of servers it
  * tries in a random order). No nats-server is needed: `.invalid` never resolves (RFC 6761) and port 1
  * refuses at once.
  */
@@ -23,13 +23,15 @@ async function attempt(servers: string[], waitMs: number): Promise<{ error: unkn
 }
 
 describe('a NATS address whose host name does not resolve', () => {
-  it('should be refused at once, saying the name does not resolve, with no retry', async () => {
-    const { error, retries, ms } = await attempt(['nats://deploy:S3cretPw42@no-such-host.invalid:4222'], 8_000);
+  it('should say at the first retry that the name does not resolve, keep trying for the wait, and end saying so', async () => {
+    const { error, retries } = await attempt(['nats://deploy:S3cretPw42@no-such-host.invalid:4222'], 700);
+    const said = 'the host name "no-such-host.invalid" does not resolve (no such host name: DNS does not know it; check the address, or start the server\'s container first)';
     expect(error).toBeInstanceOf(NatsUnreachableError);
-    expect((error as Error).message).toContain('the host name "no-such-host.invalid" does not resolve (no such host name: DNS does not know it); not tried again');
+    expect(retries.length).toBeGreaterThan(0);
+    expect(retries[0]).toBe(said);
+    expect((error as Error).message).toContain(said);
+    expect((error as Error).message).toMatch(/after \d+ attempts/);
     expect((error as Error).message).not.toContain('S3cretPw42');
-    expect(retries).toEqual([]);
-    expect(ms).toBeLessThan(4_000);
   }, 20_000);
 
   it('should still be tried again beside an address that may come up', async () => {

@@ -86,8 +86,8 @@ describe('socket codes a client quotes, in words', () => {
       () => undefined,
       (x: unknown) => x,
     );
-    // said at once, as not a name that resolves (newuser31: before, the client's `getaddrinfo ENOTFOUND ...` with these words after it)
-    expect(String((e as Error).message)).toMatch(/the host name "no-such-host\.invalid" does not resolve \(no such host name: DNS does not know it\)/);
+    // said as a name that does not resolve (newuser31: before, the client's `getaddrinfo ENOTFOUND ...` with these words after it)
+    expect(String((e as Error).message)).toMatch(/the host name "no-such-host\.invalid" does not resolve \(no such host name: DNS does not know it;/);
   });
 
   it('should add nothing to a message that says it in words already, or quotes no code', () => {

@@ -111,7 +111,8 @@ function unreachable(e: unknown): boolean {
  * Connects to `servers` with `auth`. While no server can be reached it tries again, waiting RETRY_FIRST_MS,
  * then twice as long each time up to RETRY_MAX_MS, for `plan.waitMs` in all; then rejects with a
  * NatsUnreachableError. When no server's host name resolves (DNS says there is no such name: ENOTFOUND)
- * it rejects with one at once, saying so: only what can heal is tried again. Any other failure (credentials
+ * each retry and the last error say so in those words (a typo, or a container whose name its network's DNS
+ * knows only once it runs: tried again for the wait, as an address that refuses is). Any other failure (credentials
  * refused, a bad file, TLS) rejects at once. Every message is redacted (passwords and tokens of the URLs
  * and `auth`).
  */
@@ -130,10 +131,11 @@ export async function connectNats(servers: string | readonly string[], auth: Nat
       return await Promise.race([trying, stopped]);
     } catch (e) {
       if (e instanceof NatsConnectStoppedError) throw e;
-      const problem = connectProblem(redact((e as Error).message)); // a code it quotes (ENOTFOUND) said in words
-      if (!unreachable(e)) throw Object.assign(new Error(problem), { name: (e as Error).name });
+      if (!unreachable(e)) throw Object.assign(new Error(connectProblem(redact((e as Error).message))), { name: (e as Error).name });
+      // a name no server's DNS knows is said as that at the first attempt; still tried again, since a container
+      // network's DNS knows a server's name only once its container runs (Docker Compose)
       const unknown = await noServerResolves(e, options.servers as string[]);
-      if (unknown !== null) throw new NatsUnreachableError(`no NATS server reachable at ${redact(plainServers(servers).urls.join(','))}: ${redact(unknown)}; not tried again (check the address)`);
+      const problem = unknown === null ? connectProblem(redact((e as Error).message)) : redact(unknown); // a code it quotes (ENOTFOUND) said in words
       const left = until - performance.now();
       if (left <= 0) throw new NatsUnreachableError(`no NATS server reachable at ${redact(plainServers(servers).urls.join(','))} (${problem})${plan.waitMs === undefined || plan.waitMs === 0 ? '' : ` after ${attempt} attempts in ${Math.round(plan.waitMs / 1000)} s`}`);
       const wait = Math.min(delay, left);
@@ -156,5 +158,5 @@ async function noServerResolves(e: unknown, urls: readonly string[]): Promise<st
   const unknown = await unresolvedHosts(urls);
   if (unknown.length === 0 || unknown.length !== hosts.size) return null;
   const names = unknown.map((h) => JSON.stringify(h)).join(', ');
-  return `${unknown.length === 1 ? `the host name ${names} does` : `the host names ${names} do`} not resolve (no such host name: DNS does not know it)`;
+  return `${unknown.length === 1 ? `the host name ${names} does` : `the host names ${names} do`} not resolve (no such host name: DNS does not know it; check the address, or start the server's container first)`;
 }

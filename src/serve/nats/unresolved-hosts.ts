@@ -1,9 +1,8 @@
 /**
  * Which NATS servers' host names DNS says do not exist: a first connection that failed with `ENOTFOUND` is
- * tried again only while some server may still come (a refused or unreachable address can heal when the
- * server starts; a name no DNS knows is a typo or another network's name, and waiting 60 s for it only
- * hides that). The client's message names one host only, of servers it tries in a random order, so each
- * host is looked up here, once, after such a failure.
+ * said as that (a typo, or a name only another network knows, or a container's name its network's DNS knows
+ * only once it runs), not as the client's `getaddrinfo ENOTFOUND`. The client's message names one host only,
+ * of servers it tries in a random order, so each host is looked up here after such a failure.
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
