@@ -8,7 +8,8 @@
  * so no more than one sample is held. The archive is read through zip-directory.ts and zip-entry-data.ts,
  * bounded; an entry that cannot be read is an issue naming the file and the entry, and the rest is read.
  */
-import { closeSync, fstatSync, readSync } from 'node:fs';
+import { closeSync } from 'node:fs';
+import { fileSource } from './zip-file-source.js';
 import { parseJson, isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { openRegularFile, readFailure } from './regular-file.js';
@@ -29,24 +30,6 @@ const HEADER = 'header.json';
 const START = '_journal/start.json';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** The bytes of the open file `fd` as a {@link ZipSource}. */
-export function fileSource(fd: number): ZipSource {
-  const size = fstatSync(fd).size;
-  return {
-    size,
-    read(position: number, length: number): Buffer {
-      const b = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - position)));
-      let got = 0;
-      while (got < b.length) {
-        const n = readSync(fd, b, got, b.length - got, position + got);
-        if (n === 0) break;
-        got += n;
-      }
-      return b.subarray(0, got);
-    },
-  };
-}
 
 /** How an archive is read. */
 export interface EvalArchiveOptions {

@@ -12,7 +12,7 @@
  * they are (said once).
  */
 import { closeSync } from 'node:fs';
-import { fileSource } from './inspect-eval-archive.js';
+import { fileSource } from './zip-file-source.js';
 import { inflateRatioCap } from './inflate-ratio.js';
 import { isRecord, parseJson } from './json-value.js';
 import { openRegularFile } from './regular-file.js';
