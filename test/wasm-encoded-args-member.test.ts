@@ -34,11 +34,12 @@ describe('encoded args read one member at a time', () => {
         const decoded = decodeJsonData(bytes) as Record<string, unknown> | null;
         const want = decoded?.[name];
         const e = new EncodedArgs(bytes);
-        expect(e.member(name)).toStrictEqual(want);
-        expect(argMember(e, name)).toStrictEqual(want);
+        // toEqual: a decoded object whose own `constructor` member is an object is never toStrictEqual another decode
+        expect(e.member(name)).toEqual(want);
+        expect(argMember(e, name)).toEqual(want);
         expect(e.isObject).toBe(typeof v === 'object' && v !== null && !Array.isArray(v));
         e.value();
-        expect(e.member(name)).toStrictEqual(want);
+        expect(e.member(name)).toEqual(want);
       }),
       { numRuns: 1000 },
     );

@@ -14,6 +14,8 @@ const UNDECODED: unique symbol = Symbol('undecoded');
 /** A call's args as encoded bytes, with the JSON data they stand for decoded on first use. */
 export class EncodedArgs extends ArgsInBytes {
   private decoded: unknown = UNDECODED;
+  /** The reader member() walks the bytes with, made on its first use (the facts ask a call a few members). */
+  private reader: EncodingReader | null = null;
   readonly #brand = true;
 
   /** `bytes`: one value in the module's encoding, of JSON data only (the caller's own copy). */
@@ -48,7 +50,9 @@ export class EncodedArgs extends ArgsInBytes {
    */
   member(name: string): unknown {
     if (this.decoded !== UNDECODED || !this.isObject || name in OBJECT_PROTO || !ASCII.test(name)) return (this.value() as Record<string, unknown> | null)?.[name];
-    return new EncodingReader(this.bytes).member(name);
+    const r = (this.reader ??= new EncodingReader(this.bytes));
+    r.at = 0;
+    return r.member(name);
   }
 }
 
