@@ -19,6 +19,25 @@
 /** The args members the outcome facts read, in the module's AF_ order (assembly/abi.ts). */
 export const ARG_MEMBERS: readonly string[] = Object.freeze(['command', 'cmd', 'file_path', 'path', 'notebook_path', 'filePath', 'target_file', 'filename', 'file', 'input', 'patch']);
 
+/**
+ * Args still in bytes (not JSON text) whose members the outcome facts read one at a time ({@link member}),
+ * without the args made into values: wasm/encoded-args.ts's EncodedArgs, a pool batch's encoding of them.
+ */
+export abstract class ArgsInBytes {
+  readonly #inBytes = true;
+
+  /** Whether `v` is ArgsInBytes (a brand check: it runs no code of the value's, unlike `instanceof`). */
+  static isArgsInBytes(v: unknown): v is ArgsInBytes {
+    return typeof v === 'object' && v !== null && #inBytes in v;
+  }
+
+  /** Whether the args, as values, are a plain object (not an array, a string or a scalar). */
+  abstract get isObject(): boolean;
+
+  /** What `args[name]` gives of the args as values (an object's member; undefined where there is none). */
+  abstract member(name: string): unknown;
+}
+
 const UNPARSED: unique symbol = Symbol('unparsed');
 
 /** JSON args text in its record's bytes, with the members the outcome facts read noted by span. */
@@ -106,9 +125,11 @@ function readMember(v: unknown, name: string): unknown {
 }
 
 /**
- * A member of a call's args as the outcome facts read it: from JsonArgsText's noted spans, or `args[name]`
+ * A member of a call's args as the outcome facts read it: from JsonArgsText's noted spans, from ArgsInBytes'
+ * encoding, or `args[name]`
  * of args as values (any object: its getters may throw, as before).
  */
 export function argMember(args: object, name: string): unknown {
-  return JsonArgsText.is(args) ? args.member(name) : (args as Record<string, unknown>)[name];
+  if (JsonArgsText.is(args)) return args.member(name);
+  return ArgsInBytes.isArgsInBytes(args) ? args.member(name) : (args as Record<string, unknown>)[name];
 }

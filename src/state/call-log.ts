@@ -23,7 +23,7 @@
  */
 import { SnapshotError } from '../errors.js';
 import { toHex } from '../fingerprint/u64.js';
-import { JsonArgsText } from '../fingerprint/json-args-text.js';
+import { ArgsInBytes, JsonArgsText } from '../fingerprint/json-args-text.js';
 import type { ByteReader } from '../snapshot/byte-reader.js';
 import type { ByteWriter } from '../snapshot/byte-writer.js';
 import { readValue } from '../snapshot/value-codec.js';
@@ -403,10 +403,12 @@ export class CallLog implements Rewindable {
   /**
    * The args of a call as the outcome facts read them (policy/outcome-facts.ts): the newest call's args still
    * in their record's bytes, as they are, while nothing has normalised them (so no tool identity applies;
-   * their members read as the parsed args' would, see JsonArgsText) and nothing will; else {@link argsOf}.
+   * their members read as the parsed args' would, see JsonArgsText), or an object's still in a pool batch's
+   * encoding (ArgsInBytes: its members decoded one at a time, the others never), and nothing will; else
+   * {@link argsOf}.
    */
   factArgsOf(index: number): unknown {
-    if (this.isCurrent(index) && this.curHeld === Held.Raw && this.retention.everyValue !== true && JsonArgsText.is(this.cur) && this.cur.membersNoted) return this.cur;
+    if (this.isCurrent(index) && this.curHeld === Held.Raw && this.retention.everyValue !== true && ((JsonArgsText.is(this.cur) && this.cur.membersNoted) || (ArgsInBytes.isArgsInBytes(this.cur) && this.cur.isObject))) return this.cur;
     return this.argsOf(index);
   }
 
