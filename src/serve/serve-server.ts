@@ -21,6 +21,7 @@ import { isHookPath, sendHookRefusal } from './hook-routes.js';
 import { AllowedHosts } from './request-origin.js';
 import { unauthorized } from './bearer-token.js';
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
+import type { SaidNotes } from './said-notes.js';
 import { MAX_SET_ASIDE, prepareStateDir, pruneSetAside, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
 import { fileFailure } from '../text/file-failure.js';
 
@@ -92,12 +93,14 @@ export class ServeServer {
     this.options = resolveServeOptions(options);
     // the engine tells the memory of every session it drops (ended ones are told by the service)
     let memory: HeldMemory | null = null;
+    let said: SaidNotes | null = null;
     const given = this.options.engine.onEvict;
     this.engines = new FamilyEngines(
       {
         ...this.options.engine,
         onEvict: (s) => {
           memory?.forget(s.sessionId);
+          said?.forget(s.sessionId); // what the hook routes said goes with its session
           given?.(s);
         },
       },
@@ -114,6 +117,7 @@ export class ServeServer {
     }
     this.memory = memory;
     this.service = new CheckService(this.engine, memory, this.engines.all.length > 1 ? this.engines : null);
+    said = this.service.said;
     const allow = this.options.allowHosts;
     this.hosts = new AllowedHosts(this.options.host, allow.filter((h) => h !== '*'), allow.includes('*'));
     this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health(), metrics: () => this.prometheus(), hookLog: this.options.hookLog };
@@ -187,7 +191,7 @@ export class ServeServer {
           try {
             if (refused !== undefined) throw new Error(refused);
             if (at !== dir) prepareStateDir(at);
-            writeStateFile(at, id, engine.snapshot(id) as Uint8Array);
+            writeStateFile(at, id, engine.snapshot(id) as Uint8Array, this.service.said.get(id));
             persisted++;
           } catch (e) {
             failed.push({ sessionId: id, problem: writeProblem(e) });
@@ -250,6 +254,8 @@ export class ServeServer {
         try {
           if ('problem' in f) throw new Error(f.problem);
           this.service.restore(f.sessionId, f.snapshot, engine);
+          // what the hook routes last said, kept with the session (not when restoring it evicted it again)
+          if (engine.has(f.sessionId)) this.service.said.set(f.sessionId, f.said);
           restoredPaths.push(f.path);
           restored++;
         } catch (e) {
