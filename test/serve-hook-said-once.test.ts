@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentName } from '../src/hooks/hook-agent.js';
 import { runHook } from '../src/hooks/hook-run.js';
 import { ServeServer } from '../src/serve/serve-server.js';
+import { prepareStateDir, readStateFiles, writeStateFile } from '../src/serve/state-files.js';
 import { AGENTS, afterPayload, beforePayload, promptPayload, readCall } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
 import { tempFolder } from './helpers/temp-folder.js';
@@ -100,5 +101,23 @@ describe('what serve\'s hook routes said, bounded with the session', () => {
     }
     // the loop warned about before the restart goes on: nothing new to say
     expect(saidOf(after)).toEqual([]);
+  });
+});
+
+describe('a state file\'s note of what was said, read back', () => {
+  it('should restore a good note, and set aside a file whose note is not one loopwatch writes', () => {
+    const dir = tempFolder('serve-said-note-file');
+    prepareStateDir(dir);
+    const note = { kind: 'frequency', loopStart: 1, index: 5, action: 'warn', recommended: 'replan' } as const;
+    writeStateFile(dir, 'a', new Uint8Array([1, 2, 3]), note);
+    writeStateFile(dir, 'b', new Uint8Array([4]));
+    const bad = { ...note, action: 'shout' } as unknown as typeof note;
+    writeStateFile(dir, 'c', new Uint8Array([5]), bad);
+    const read = [...readStateFiles(dir)];
+    const of = (id: string) => read.find((f) => 'sessionId' in f && f.sessionId === id);
+    expect(of('a')).toMatchObject({ said: note });
+    expect([...((of('a') as { snapshot: Uint8Array }).snapshot)]).toEqual([1, 2, 3]);
+    expect(of('b')).not.toHaveProperty('said');
+    expect(read.filter((f) => 'problem' in f).map((f) => (f as { problem: string }).problem)).toEqual(["its note of what the hook routes said is not one loopwatch writes"]);
   });
 });
