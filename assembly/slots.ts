@@ -121,7 +121,16 @@ export function growFor(bytes: u32): u32 {
 
 /** Makes sure region `which` (its header pointer and size fields) holds `size` bytes; returns its pointer. */
 export function ensureRegion(ptrField: u32, sizeField: u32, size: u32): usize {
-  if (load<u32>(HEADER + sizeField) >= size && load<u32>(HEADER + ptrField) != 0) return load<u32>(HEADER + ptrField);
+  const old = <usize>load<u32>(HEADER + ptrField);
+  const oldSize = load<u32>(HEADER + sizeField);
+  if (oldSize >= size && old != 0) return old;
+  // a region at the memory top (nothing handed out after it: the input area doubling for one large call) grows
+  // in place, so its old bytes are not left behind below the new region at each step
+  if (old != 0 && <u64>old + <u64>oldSize == <u64>load<u32>(HEADER + H_MEMTOP)) {
+    if (bump(size - oldSize) == 0) return 0;
+    store<u32>(HEADER + sizeField, size);
+    return old;
+  }
   const p = bump(size);
   if (p == 0) return 0;
   store<u32>(HEADER + ptrField, <u32>p);

@@ -4,6 +4,7 @@
  * a link's target) and begins a new one, 0600, said on stderr; when FILE.1 cannot be replaced, no more
  * lines are written and that is said. The bound is lowered here through the function's parameter.
  * hostile30: the bound was a constant; `LOOPWATCH_DECISION_LOG_MAX_BYTES` sets it (at least 1 MiB).
+ * hostile33: a log's lines begin with their time (decision-log.ts LOG_LINE_START), as the hook's own do: a file begun otherwise is not appended to.
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { DECISION_LOG_MAX_ENV, MAX_DECISION_LOG_BYTES, MIN_DECISION_LOG_BYTES, appendDecisionLine, decisionLogCap } from '../src/hooks/decision-log.js';
 import { tempDir } from './helpers/cli.js';
 
-const line = (i: number): string => `${JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', n: i })}\n`;
+const line = (i: number): string => `${JSON.stringify({ time: '2026-12-07T00:00:00.000Z', hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', n: i })}\n`;
 
 describe('the decision log bounded', () => {
   it('should move a full log to FILE.1 and begin a new one, each under the bound', () => {
@@ -68,7 +69,7 @@ describe('the decision log bounded', () => {
     expect(decisionLogCap({ [DECISION_LOG_MAX_ENV]: 'lots' })).toBe(MAX_DECISION_LOG_BYTES);
     expect(decisionLogCap({})).toBe(MAX_DECISION_LOG_BYTES);
     const log = join(tempDir(), 'decisions.jsonl');
-    const big = (i: number): string => `${JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', n: i, pad: 'x'.repeat(200_000) })}\n`;
+    const big = (i: number): string => `${JSON.stringify({ time: '2026-12-07T00:00:00.000Z', hook_event_name: 'PreToolUse', session_id: 's', n: i, pad: 'x'.repeat(200_000) })}\n`;
     const before = process.env[DECISION_LOG_MAX_ENV];
     process.env[DECISION_LOG_MAX_ENV] = '1M';
     try {

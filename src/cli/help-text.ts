@@ -331,6 +331,7 @@ Examples:
 /** Help for \`loopwatch hook\`. */
 export const HOOK_HELP = `Usage: loopwatch hook [options]                  (run by an agent's hook, one payload on stdin)
        loopwatch hook install --agent NAME [--user | --project] [--state-dir DIR] [--fail-closed] [--log FILE]
+                              [--preset NAME] [--config FILE] [--agent-version V]
        loopwatch hook uninstall --agent NAME [--user | --project]
        loopwatch hook reset [--session ID] [--agent NAME] [--state-dir DIR]
        loopwatch hook status [--session ID] [--state-dir DIR] [--json]

@@ -19,7 +19,7 @@ import { loopwatchStateHome } from '../hooks/state-dir.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
 import { redactConnection, shownServers } from '../serve/nats/nats-auth.js';
 import type { NatsWorker as NatsWorkerType, NatsWorkerOptions, WorkerEvent } from '../serve/nats/nats-worker.js';
-import { DEFAULT_PARTITIONS, DEFAULT_STREAM_MAX_BYTES } from '../serve/nats/subjects.js';
+import { DEFAULT_PARTITIONS, DEFAULT_SESSIONS_MAX_BYTES, DEFAULT_STREAM_MAX_BYTES, MIN_STORE_BYTES } from '../serve/nats/subjects.js';
 import { type ParsedFlags, integerFlag, parseFlags, stringOf } from './flags.js';
 import { connectWaitMs, natsAuth } from './nats-flags.js';
 import { HTTP_ONLY, NATS_ONLY, SERVE_FLAGS } from './serve-flags.js';
@@ -100,7 +100,8 @@ export function serveSettings(args: readonly string[]): ServeSettings {
       partitions: integerFlag('--partitions', stringOf(v, 'partitions'), DEFAULT_PARTITIONS, 1, 1024),
       snapshotEvery: integerFlag('--snapshot-every', stringOf(v, 'snapshot-every'), 100, 1, 1_000_000),
       leaseMs: integerFlag('--lease-ms', stringOf(v, 'lease-ms'), 5_000, 300, 600_000),
-      maxBytes: integerFlag('--stream-max-bytes', stringOf(v, 'stream-max-bytes'), DEFAULT_STREAM_MAX_BYTES, 1 << 20),
+      maxBytes: integerFlag('--stream-max-bytes', stringOf(v, 'stream-max-bytes'), DEFAULT_STREAM_MAX_BYTES, MIN_STORE_BYTES),
+      sessionsMaxBytes: integerFlag('--sessions-max-bytes', stringOf(v, 'sessions-max-bytes'), DEFAULT_SESSIONS_MAX_BYTES, MIN_STORE_BYTES),
       sessionMemory: integerFlag('--session-memory', stringOf(v, 'session-memory'), defaultSessionMemory(), 1 << 20),
       ...(workerId === undefined ? {} : { workerId }),
     },
@@ -216,6 +217,8 @@ export function natsEventLine(e: WorkerEvent): string {
       return shownMessage(workersText(e.change) ?? `${e.change.live} live workers`);
     case 'session-lost':
       return `session ${shownMessage(JSON.stringify(e.sessionId))} (partition ${e.partition}): state not kept: ${shownMessage(connectProblem(e.problem))}`;
+    case 'sessions-full':
+      return shownMessage(e.problem);
   }
 }
 

@@ -68,6 +68,12 @@ export const SERVE_FLAG_TABLE: readonly ServeFlag[] = [
     help: ['what each stream may store, in bytes; past it a new call is refused (the caller gets', 'a StoreFullError) while checked calls are purged (default: 1073741824, 1 GiB)'],
   },
   {
+    name: 'sessions-max-bytes',
+    value: 'N',
+    mode: 'nats',
+    help: ['what the sessions bucket (stored session states) may hold, in bytes; past 7/8 of it a', 'new session\'s state is not stored (it is answered, and reported once), the rest kept for', 'the sessions it holds (default: 1073741824, 1 GiB; at least 1048576)'],
+  },
+  {
     name: 'metrics-port',
     value: 'N',
     mode: 'nats',

@@ -20,6 +20,11 @@ import { removeStaleTemps } from './stale-temps.js';
 /** This process's temp files under way (made, not yet renamed or removed): never taken for leftovers. */
 const WRITING = new Set<string>();
 
+/** Whether `temp` is a temp file this process is writing now (made, not yet renamed or removed): not a leftover. */
+export function writingNow(temp: string): boolean {
+  return WRITING.has(temp);
+}
+
 /** The name of the file a write of `path` by process `pid` goes into before it is renamed over `path` (`tag`: 8 hex digits when that name is taken). */
 export function tempBeside(path: string, pid = process.pid, tag = ''): string {
   return join(dirname(path), `.${basename(path)}.${pid}${tag === '' ? '' : `.${tag}`}.tmp`);
@@ -77,7 +82,7 @@ export interface WholeFileOptions {
  */
 export function wholeFileBeside(path: string, mode: number, options: WholeFileOptions = {}): WholeFile {
   const sync = options.sync ?? true;
-  if (options.removeLeftovers ?? true) removeStaleTemps(path, (t) => WRITING.has(t));
+  if (options.removeLeftovers ?? true) removeStaleTemps(path, writingNow);
   const { temp, fd } = makeTemp(path);
   WRITING.add(temp);
   let open = true;

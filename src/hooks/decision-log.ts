@@ -21,14 +21,15 @@
  * text the model read as `tool_response` (so `scan` forgets them as the hook did:
  * src/formats/hook-payloads.ts); none for a batch whose calls all ran. The file is opened
  * O_APPEND (one write per line: hooks of a session in parallel do not interleave lines), created 0600, and
- * written only when it is a regular file of the user's that others cannot write (not a symbolic link). One
+ * written only when it is a regular file of the user's that others cannot write (not a symbolic link), empty or
+ * begun by a decision line ({@link LOG_LINE_START}: never another file of the user's, `~/.bashrc`). One
  * that others can read (made earlier with the umask's 0644, `touch`) is made 0600 before the line is
  * written, said once: it holds the session's commands. A log that a line would take past
  * {@link decisionLogCap} (64 MiB, or `LOOPWATCH_DECISION_LOG_MAX_BYTES`, at least 1 MiB) is renamed to `FILE.1` (replacing the one before: the name itself, never
  * what a link planted there points to) and a new one begun, said on stderr: a looping agent's log holds at
  * most two files' worth.
  */
-import { closeSync, constants, existsSync, fchmodSync, fstatSync, lstatSync, openSync, renameSync, type Stats, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fchmodSync, fstatSync, lstatSync, openSync, readSync, renameSync, type Stats, writeSync } from 'node:fs';
 import type { LiveAction, LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
 import { fileFailure } from '../text/file-failure.js';
@@ -151,10 +152,31 @@ export function decisionLine(call: HookCall, decision: LoggedDecision, now = Dat
   return `${line.length <= MAX_LOG_LINE ? line : redactedJson(build(false))}\n`;
 }
 
-/** Opens the log at `path` to append (made 0600, never through a link, never blocking); the descriptor, or why not. */
+/**
+ * How every decision log begins: each line is a JSON object whose first member is its time, and a log is
+ * only ever begun by one of its lines (made empty, or moved aside and begun again).
+ */
+export const LOG_LINE_START = '{"time":"';
+
+/**
+ * Why the file open on `fd` (`size` bytes) is not a decision log to append to, or null: an empty file is one
+ * (`touch`ed for it), a file of loopwatch's lines too; any other file of the user's (`~/.bashrc`,
+ * `~/.ssh/authorized_keys`) is not, whatever named it. The log is named by a flag or by the agent's
+ * environment, which a project can set (Gemini CLI loads a project's `.env`): a line appended to a shell's
+ * start-up file would be run by the next shell (`$(...)` in a command the agent proposed).
+ */
+function notALog(fd: number, size: number): string | null {
+  if (size === 0) return null;
+  const head = Buffer.alloc(LOG_LINE_START.length);
+  const n = readSync(fd, head, 0, head.length, 0);
+  if (n === head.length && head.toString('latin1') === LOG_LINE_START) return null;
+  return `it holds ${size} bytes that are not a decision log (its lines begin ${JSON.stringify(LOG_LINE_START)}): a file of the user's is never appended to; name a new or empty file`;
+}
+
+/** Opens the log at `path` to append (read too: how it begins is looked at; made 0600, never through a link, never blocking); the descriptor, or why not. */
 function openLog(path: string): number | string {
   try {
-    return openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0), 0o600);
+    return openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0), 0o600);
   } catch (e) {
     return `the decision log ${path} cannot be written (${inWords(e, existsSync(path) ? 'file' : 'folder')}`;
   }
@@ -190,7 +212,7 @@ export function appendDecisionLine(path: string, line: string, maxBytes: number 
   const said: string[] = [];
   try {
     let st = fstatSync(fd);
-    const why = st.isFile() ? notPrivate(st) : 'it is not a regular file';
+    const why = st.isFile() ? (notPrivate(st) ?? notALog(fd, st.size)) : 'it is not a regular file';
     if (why !== null) return `the decision log ${path} is not written: ${why}`;
     const bytes = Buffer.byteLength(line);
     if (st.size > 0 && st.size + bytes > maxBytes) {
@@ -208,7 +230,7 @@ export function appendDecisionLine(path: string, line: string, maxBytes: number 
       fd = openLog(path);
       if (typeof fd === 'string') return fd;
       st = fstatSync(fd);
-      const again = st.isFile() ? notPrivate(st) : 'it is not a regular file';
+      const again = st.isFile() ? (notPrivate(st) ?? notALog(fd, st.size)) : 'it is not a regular file';
       if (again !== null) return `the decision log ${path} is not written: ${again}`;
     }
     const open = userId() !== null && (st.mode & 0o077) !== 0;

@@ -19,6 +19,7 @@
  * another user decides nothing (state-folder.ts). With `failClosed` a call that could not be checked is denied instead (an unreadable
  * payload: exit code 2 with the reason on stderr, the block every agent understands).
  */
+import { isAbsolute } from 'node:path';
 import { InvalidEventError, NotPrivateError, SnapshotError, isLoopwatchError } from '../errors.js';
 import { type LiveCall, type LiveDecision } from '../live/live-call.js';
 import type { LoopDetectorOptions } from '../options/options.js';
@@ -257,7 +258,9 @@ function replyContext(agent: HookAgent, payload: Readonly<Record<string, unknown
 /** Appends the decision to the decision log, when there is one; a failure is one more note. */
 function log(options: HookRunOptions, call: HookCall, decision: LoggedDecision, notes: string[]): void {
   if (options.log === undefined) return;
-  const failed = appendDecisionLine(options.log, decisionLine(call, decision));
+  // agents run hooks in the project's folder: a relative name would be a file of whatever project it is
+  // (and LOOPWATCH_DECISION_LOG can come from a project's .env, which Gemini CLI loads)
+  const failed = isAbsolute(options.log) ? appendDecisionLine(options.log, decisionLine(call, decision)) : `the decision log ${options.log} is not written: it is a relative path, which would name a file in the project the agent works in; name it by an absolute path`;
   if (failed !== null) notes.push(hookLine(failed));
 }
 

@@ -28,10 +28,16 @@ export function homeFolder(env: NodeJS.ProcessEnv): string {
   return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
 }
 
-/** The hooks' state directory for a `--state-dir` value (or none) and an environment. */
+/**
+ * The hooks' state directory for a `--state-dir` value (or none) and an environment. A relative
+ * `LOOPWATCH_STATE_DIR` is ignored, as a relative XDG_STATE_HOME is: agents run hooks in the project's
+ * folder, so it would put the sessions' state (their calls) in the project, and a project's `.env` (which
+ * Gemini CLI loads into its hooks' environment) could set it so.
+ */
 export function hookStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   if (flag !== undefined && flag !== '') return flag;
-  if (env.LOOPWATCH_STATE_DIR !== undefined && env.LOOPWATCH_STATE_DIR !== '') return env.LOOPWATCH_STATE_DIR;
+  const named = env.LOOPWATCH_STATE_DIR;
+  if (named !== undefined && isAbsolute(named)) return named;
   return join(loopwatchStateHome(env), 'hooks');
 }
 

@@ -28,7 +28,7 @@ export const CallFact = {
   DECLINED: 4,
   /** The call failed for want of a person (not authorized, login required, permission denied). */
   NEEDS_PERSON: 8,
-  /** The call failed without a word (an exit status, no output): a search that found nothing; or a shell said its program is not there (a probe for a tool). */
+  /** The call failed without a word (an exit status, no output): a search that found nothing; or a shell said its program is not there (a probe for a tool), or a server that the port it was to listen on is taken (a probe of a port). */
   SILENT: 16,
   /** The outcome says the work is still under way (polling): a short text saying so, or a status field (POLLED). */
   WAITING: 32,

@@ -13,6 +13,7 @@ import { saysProcessRunning } from '../text/still-waiting.js';
 import { commandWaitsFirst } from '../text/waits-first.js';
 import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
+import { saysPortTaken } from '../text/port-taken.js';
 import { fetchFoundNothing } from '../text/missing-page.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
 import { readMissingFile } from '../text/missing-read.js';
@@ -217,7 +218,7 @@ function failureKind(says: number, error: string, result: unknown, silent: boole
   // failedSilently, asked only of a failure with a short result or none
   const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
   if (result !== undefined && result !== null && text === undefined) return 0;
-  return failedSilently(error, text) || probedForAProgram(error, text) || fetchFoundNothing(tool, error, text) ? CallFact.SILENT : 0;
+  return failedSilently(error, text) || probedForAProgram(error, text) || probedATakenPort(error, text) || fetchFoundNothing(tool, error, text) ? CallFact.SILENT : 0;
 }
 
 /**
@@ -226,6 +227,15 @@ function failureKind(says: number, error: string, result: unknown, silent: boole
  */
 function probedForAProgram(error: string, result: string | undefined): boolean {
   return saysProgramMissing(error) && (result === undefined || result === error || saysProgramMissing(result));
+}
+
+/**
+ * Whether a failure is a server saying the port it was to listen on is taken (port-taken.ts), its result, if
+ * any, saying no more: a probe of one port that found it in use, as silent as a search that found nothing (a
+ * server started on the next port after it is a new try, not the same wall again).
+ */
+function probedATakenPort(error: string, result: string | undefined): boolean {
+  return saysPortTaken(error) && (result === undefined || result === error || saysPortTaken(result));
 }
 
 /**

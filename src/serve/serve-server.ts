@@ -22,7 +22,7 @@ import { AllowedHosts } from './request-origin.js';
 import { unauthorized } from './bearer-token.js';
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
 import type { SaidNotes } from './said-notes.js';
-import { MAX_SET_ASIDE, prepareStateDir, pruneSetAside, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
+import { MAX_SET_ASIDE, MAX_STATE_ENTRIES, listStateFiles, prepareStateDir, pruneSetAside, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
 import { fileFailure } from '../text/file-failure.js';
 
 /**
@@ -187,10 +187,18 @@ export class ServeServer {
         refused = e instanceof Error ? e.message : String(e);
       }
       for (const [at, engine] of this.stateDirs(dir)) {
+        // a family's folder prepared once, not once a session (its check may read the folder)
+        let folderFailed: unknown = refused === undefined ? undefined : new Error(refused);
+        if (folderFailed === undefined && at !== dir && engine.sessionIds().length > 0) {
+          try {
+            prepareStateDir(at);
+          } catch (e) {
+            folderFailed = e;
+          }
+        }
         for (const id of engine.sessionIds()) {
           try {
-            if (refused !== undefined) throw new Error(refused);
-            if (at !== dir) prepareStateDir(at);
+            if (folderFailed !== undefined) throw folderFailed;
             writeStateFile(at, id, engine.snapshot(id) as Uint8Array, this.service.said.get(id));
             persisted++;
           } catch (e) {
@@ -249,8 +257,12 @@ export class ServeServer {
     // removed once every file was read: a start stopped by a read error (too many open files) keeps them all
     const restoredPaths: string[] = [];
     for (const [at, engine] of this.stateDirs(dir)) {
+      // listed as a stream, at most MAX_STATE_ENTRIES entries (the rest left for a later start)
+      const listing = listStateFiles(at);
+      if (listing.more) notes.push(`the state folder ${at} holds more than ${MAX_STATE_ENTRIES} entries: the first ${listing.read} listed were read (${listing.names.length} session files among them), the others were left as they are for a later start`);
+      if (listing.leftovers > 0) notes.push(`${listing.leftovers} unfinished session file${listing.leftovers === 1 ? '' : 's'} of an earlier run removed from ${at}`);
       // one file at a time: the start holds the sessions restored (within --session-memory) and one file
-      for (const f of readStateFiles(at)) {
+      for (const f of readStateFiles(at, listing)) {
         try {
           if ('problem' in f) throw new Error(f.problem);
           this.service.restore(f.sessionId, f.snapshot, engine);

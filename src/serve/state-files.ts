@@ -21,8 +21,10 @@
  * not a symbolic link (private-path.ts); another is set aside, never restored.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, utimesSync } from 'node:fs';
-import { wholeFileBeside, writeAll } from '../files/replace-whole.js';
+import { chmodSync, lstatSync, mkdirSync, renameSync, statSync, unlinkSync, utimesSync } from 'node:fs';
+import { eachName } from '../files/folder-names.js';
+import { processAlive } from '../files/process-alive.js';
+import { wholeFileBeside, writeAll, writingNow } from '../files/replace-whole.js';
 import { join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
 import { fileFailure } from '../text/file-failure.js';
@@ -38,6 +40,69 @@ const MAX_NOTE_BYTES = 1024;
 const SUFFIX = '.lwsession';
 /** Every name this module writes in a state directory. */
 const OWN_NAME = /^(?:[0-9a-f]{64}\.lwsession(?:\.bad|\.\d+\.[0-9a-f]{8}\.tmp)?|\.[0-9a-f]{64}\.lwsession\.\d+(?:\.[0-9a-f]{8})?\.tmp)$/;
+
+/** A temp name of a write of a session file (`.<hash>.lwsession.<pid>.tmp`, older `<hash>.lwsession.<pid>.<8 hex>.tmp`): its pid. */
+const TEMP_NAME = /^(?:\.[0-9a-f]{64}\.lwsession\.([1-9][0-9]{0,9})(?:\.[0-9a-f]{8})?|[0-9a-f]{64}\.lwsession\.([1-9][0-9]{0,9})\.[0-9a-f]{8})\.tmp$/;
+
+/**
+ * Most entries of a state folder read at `serve`'s start (200,000): twice the sessions one engine keeps by
+ * default (`--max-sessions`), so a folder a previous run wrote is read whole, and one filled by someone else
+ * costs a bounded start. The entries past it are not read, said in a note, and left for a later start
+ * (those restored are removed, so the next start reaches the rest).
+ */
+export const MAX_STATE_ENTRIES = 200_000;
+
+/** The session files of a state folder listed at start, and whether it held more entries than were read. */
+export interface StateListing {
+  /** The folder. */
+  readonly dir: string;
+  /** The session files' names among the entries read, sorted. */
+  readonly names: readonly string[];
+  /** Entries read. */
+  readonly read: number;
+  /** Whether the folder held more entries than {@link MAX_STATE_ENTRIES} (or the bound given): not read. */
+  readonly more: boolean;
+  /** Temp files of writes by processes now gone, removed as they were met (a serve killed while it wrote). */
+  readonly leftovers: number;
+}
+
+/**
+ * Lists the session files of `dir` as a stream, at most `max` entries read (no listing when the folder does
+ * not exist), removing on the way the temp files of writes left by processes now gone (the user's own
+ * regular files only): each write no longer reads the folder for them (hostile33: a stop writing 8,000
+ * sessions read the folder 8,000 times, 129 s).
+ */
+export function listStateFiles(dir: string, max = MAX_STATE_ENTRIES): StateListing {
+  const uid = userId();
+  let leftovers = 0;
+  const names: string[] = [];
+  let listed: { read: number; more: boolean };
+  try {
+    listed = eachName(dir, max, (name) => {
+      if (name.endsWith(SUFFIX)) {
+        names.push(name);
+        return;
+      }
+      const m = TEMP_NAME.exec(name);
+      const pid = m === null ? NaN : Number(m[1] ?? m[2]);
+      // this process's own pid: a process of that pid before it left it, unless this process writes it now
+      if (!(pid <= 0x7fffffff) || (pid === process.pid ? writingNow(join(dir, name)) : processAlive(pid))) return;
+      try {
+        const st = lstatSync(join(dir, name));
+        if (st.isFile() && (uid === null || st.uid === uid)) {
+          unlinkSync(join(dir, name));
+          leftovers++;
+        }
+      } catch {
+        // gone meanwhile, or not ours to remove
+      }
+    });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { dir, names: [], read: 0, more: false, leftovers: 0 };
+    throw e;
+  }
+  return { dir, names: names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), ...listed, leftovers };
+}
 
 /** A session file read back: its id, snapshot and what the hook routes last said to it (when they did), or why it could not be read. */
 export type StateFile = { readonly path: string; readonly sessionId: string; readonly snapshot: Uint8Array; readonly said?: SaidNote } | { readonly path: string; readonly problem: string };
@@ -63,7 +128,11 @@ export function prepareStateDir(dir: string): string | null {
   if (!st.isDirectory()) throw new NotPrivateError(dir, 'it is not a folder');
   if (st.uid !== uid) throw new NotPrivateError(dir, `it is owned by uid ${st.uid}, not by this user (uid ${uid})`);
   if ((st.mode & 0o077) === 0) return null;
-  const foreign = readdirSync(dir).find((name) => !OWN_NAME.test(name));
+  // the first name that is not loopwatch's, read as a stream (a folder of own names is read through)
+  let foreign: string | undefined;
+  eachName(dir, Number.POSITIVE_INFINITY, (name) => {
+    if (foreign === undefined && !OWN_NAME.test(name)) foreign = name;
+  });
   if (foreign === undefined) {
     chmodSync(dir, 0o700);
     return `the state folder ${dir} was open to others (mode ${modeText(st)}); it was made private (0700)`;
@@ -92,7 +161,8 @@ export function writeStateFile(dir: string, sessionId: string, snapshot: Uint8Ar
   }
   parts.push(snapshot);
   const path = join(dir, stateFileName(sessionId));
-  const whole = wholeFileBeside(path, 0o600, { sync: false });
+  // leftovers of killed writes are removed once at start (listStateFiles), not by reading the folder per file
+  const whole = wholeFileBeside(path, 0o600, { sync: false, removeLeftovers: false });
   try {
     for (const part of parts) writeAll(whole.fd, part);
   } catch (e) {
@@ -106,20 +176,13 @@ export function writeStateFile(dir: string, sessionId: string, snapshot: Uint8Ar
 const NOT_ALLOWED: ReadonlySet<string> = new Set(['EACCES', 'EPERM']);
 
 /**
- * Every session file in `dir` (none when it does not exist), read back one at a time as the caller asks
- * for it; one that is not private is a problem, unread. hostile31: lazily, so a start holds one file's
- * bytes (64 MiB at most) beside the sessions already restored (bounded by `--session-memory`), not every
- * file of the folder at once.
+ * The session files `listing` names (by default, `dir`'s as {@link listStateFiles} lists them), read back
+ * one at a time as the caller asks for each; one that is not private is a problem, unread, and one gone
+ * meanwhile is passed over. hostile31: lazily, so a start holds one file's bytes (64 MiB at most) beside
+ * the sessions already restored (bounded by `--session-memory`), not every file of the folder at once.
  */
-export function* readStateFiles(dir: string): Generator<StateFile> {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw e;
-  }
-  for (const name of names.filter((n) => n.endsWith(SUFFIX)).sort()) {
+export function* readStateFiles(dir: string, listing: StateListing = listStateFiles(dir)): Generator<StateFile> {
+  for (const name of listing.names) {
     const path = join(dir, name);
     let bytes: Buffer | null;
     try {
@@ -174,36 +237,43 @@ export const MAX_SET_ASIDE = 100;
 /**
  * Removes the files set aside (`<hash>.lwsession.bad`) in `dir` past its newest `keep`, by modification
  * time (names breaking ties), so a folder that keeps holding files that cannot be restored does not grow
- * without end (hostile31: they were never removed). Only the user's own regular files are removed.
- * Returns how many were removed.
+ * without end (hostile31: they were never removed). Only the user's own regular files are removed. The
+ * folder is read as a stream, at most `max` entries, holding the newest `keep` met so far: a file pushed
+ * out of them is older than `keep` others, so it goes at once. Returns how many were removed.
  */
-export function pruneSetAside(dir: string, keep = MAX_SET_ASIDE): number {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith(`${SUFFIX}.bad`));
-  } catch {
-    return 0;
-  }
-  if (names.length <= keep) return 0;
+export function pruneSetAside(dir: string, keep = MAX_SET_ASIDE, max = MAX_STATE_ENTRIES): number {
   const uid = userId();
-  const seen: { name: string; mtimeMs: number }[] = [];
-  for (const name of names) {
-    try {
-      const st = lstatSync(join(dir, name));
-      if (st.isFile() && (uid === null || st.uid === uid)) seen.push({ name, mtimeMs: st.mtimeMs });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  seen.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // the newest met so far, newest first
+  const newest: { name: string; mtimeMs: number }[] = [];
+  const before = (a: { name: string; mtimeMs: number }, b: { name: string; mtimeMs: number }): boolean => a.mtimeMs > b.mtimeMs || (a.mtimeMs === b.mtimeMs && a.name < b.name);
   let removed = 0;
-  for (const { name } of seen.slice(keep)) {
+  const remove = (name: string): void => {
     try {
       unlinkSync(join(dir, name));
       removed++;
     } catch {
       // gone meanwhile, or not ours to remove
     }
+  };
+  try {
+    eachName(dir, max, (name) => {
+      if (!name.endsWith(`${SUFFIX}.bad`)) return;
+      let seen;
+      try {
+        const st = lstatSync(join(dir, name));
+        if (!st.isFile() || (uid !== null && st.uid !== uid)) return;
+        seen = { name, mtimeMs: st.mtimeMs };
+      } catch {
+        return; // gone meanwhile
+      }
+      let at = newest.length;
+      while (at > 0 && before(seen, newest[at - 1]!)) at--;
+      if (at === keep) return remove(name);
+      newest.splice(at, 0, seen);
+      if (newest.length > keep) remove(newest.pop()!.name);
+    });
+  } catch {
+    // no folder, or it could not be read on: what was removed stays removed
   }
   return removed;
 }

@@ -22,6 +22,13 @@ export interface NatsLayout {
    * record (answers go to the caller's reply subject), drops its oldest past it.
    */
   readonly maxBytes: number;
+  /**
+   * What the sessions bucket (each session's stored state) may hold, in bytes. Past it the server refuses
+   * a write (discard new); a worker stores no new session past 7/8 of it, keeping the rest for the rewrites
+   * of the sessions the bucket holds (bucket-room.ts). A session whose state is not stored is answered as
+   * before and reported once (session-book.ts `notKept`).
+   */
+  readonly sessionsMaxBytes: number;
   /** Window in which a repeated Nats-Msg-Id (call id) is dropped, in ms. */
   readonly duplicateWindowMs: number;
   /** Messages a partition's consumer may have delivered and not yet acknowledged. */
@@ -85,7 +92,9 @@ export async function ensureLayout(nc: NatsConnection, jsm: JetStreamManager, la
   }
   const kvm = new Kvm(nc);
   // a session untouched for the retention time is forgotten, as its calls are
-  const sessions = await kvm.create(SESSIONS_BUCKET, { history: 1, ttl: layout.retentionMs });
+  const sessions = await kvm.create(SESSIONS_BUCKET, { history: 1, ttl: layout.retentionMs, max_bytes: layout.sessionsMaxBytes });
+  // hostile32: a bucket made before had no bound (a flood of distinct sessions grew it for the day of its TTL)
+  await boundStream(jsm, `KV_${SESSIONS_BUCKET}`, { max_bytes: layout.sessionsMaxBytes, discard: DiscardPolicy.New });
   const owners = await kvm.create(OWNERS_BUCKET, { history: 1 });
   return { sessions, owners };
 }

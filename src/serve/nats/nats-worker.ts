@@ -30,10 +30,11 @@ import { warnNats } from './nats-warning.js';
 import type { DetectionSource } from '../../metrics/prometheus.js';
 import type { WorkerSource } from '../../metrics/nats-worker-metrics.js';
 import { countInto } from '../../metrics/tally.js';
+import { FairQueue } from './fair-queue.js';
 import { PartitionLeases } from './partition-leases.js';
 import { type BookedSession, SessionBook } from './session-book.js';
 import { HEADER_ROOM, SessionStore } from './session-store.js';
-import { CALLS_STREAM, DEFAULT_PARTITIONS, DEFAULT_STREAM_MAX_BYTES, OP_HEADER, REPLY_HEADER, SESSION_LOST_PREFIX, isReplySubject, parseCallSubject, partitionFilter, sessionToken, verdictSubject } from './subjects.js';
+import { CALLS_STREAM, DEFAULT_PARTITIONS, DEFAULT_SESSIONS_MAX_BYTES, DEFAULT_STREAM_MAX_BYTES, OP_HEADER, PURGE_SUBJECT, REPLY_HEADER, SESSION_LOST_PREFIX, isReplySubject, parseCallSubject, partitionFilter, sessionToken, verdictSubject } from './subjects.js';
 
 /** Something a worker reports: partitions moving and why, workers joining and going, and sessions whose state could not be kept. */
 export type WorkerEvent =
@@ -41,7 +42,8 @@ export type WorkerEvent =
   | { readonly type: 'released'; readonly partition: number; readonly reason: ReleaseReason }
   | { readonly type: 'lost'; readonly partition: number; readonly reason: LostReason }
   | { readonly type: 'workers'; readonly change: WorkersChange }
-  | { readonly type: 'session-lost'; readonly partition: number; readonly sessionId: string; readonly problem: string };
+  | { readonly type: 'session-lost'; readonly partition: number; readonly sessionId: string; readonly problem: string }
+  | { readonly type: 'sessions-full'; readonly problem: string };
 
 /** Options of a NATS worker. */
 export interface NatsWorkerOptions extends Partial<NatsLayout> {
@@ -73,6 +75,12 @@ export interface NatsWorkerOptions extends Partial<NatsLayout> {
   readonly sessionMemory?: number;
   /** How often the calls this worker has checked are purged from its partitions of the calls stream, in ms. @default PURGE_EVERY_MS */
   readonly purgeEveryMs?: number;
+  /**
+   * Bytes of calls acknowledged (checked and stored) since the last purge past which they are purged at
+   * once, not at the next turn: a burst over the stream's bound within one turn is then stored, its checked
+   * calls no longer counted against it. @default the stream's maxBytes / PURGE_SHARE
+   */
+  readonly purgeAtBytes?: number;
   /** Hears partition moves and lost sessions. */
   readonly onEvent?: (e: WorkerEvent) => void;
   /** How long a stop waits for a server that went away (or does not answer) before it gives up what is left, in ms. @default STOP_LIMIT_MS */
@@ -110,6 +118,8 @@ export interface WorkerStats {
   sessionsLost: number;
   /** Writes of a session's state over the server's message limit, made as a marker instead (sessions reported once each). */
   statesTooLarge: number;
+  /** Writes of a session's state the full sessions bucket did not take (its calls answered; each session reported once). */
+  statesNotStored: number;
   /** Answers over the server's message limit, sent as errors instead. */
   answersTooLarge: number;
   /** Reply subjects not answered on: under `$` or `loopwatch.`, or not one to publish to (subjects.ts isReplySubject). */
@@ -136,12 +146,15 @@ interface Delivery {
 /** How often, unless told otherwise, a worker purges the calls it has checked from its partitions, in ms. */
 export const PURGE_EVERY_MS = 5_000;
 
+/** A worker purges at once once the calls it acknowledged since its last purge take this share of the stream's bound (1 / PURGE_SHARE). */
+export const PURGE_SHARE = 8;
+
 /** The defaults of the shared layout. */
-export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, maxBytes: DEFAULT_STREAM_MAX_BYTES, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
+export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, maxBytes: DEFAULT_STREAM_MAX_BYTES, sessionsMaxBytes: DEFAULT_SESSIONS_MAX_BYTES, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
 
 /** A worker consuming partitions from JetStream. */
 export class NatsWorker {
-  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, answersTooLarge: 0, repliesRefused: 0 };
+  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, statesNotStored: 0, answersTooLarge: 0, repliesRefused: 0 };
   /** Partition moves by `move/reason` (`acquired/stale`, `released/share`, ...: move-reason.ts), for /metrics. */
   readonly moves = new Map<string, number>();
   private readonly engine: LoopEngine;
@@ -164,8 +177,13 @@ export class NatsWorker {
   /** Each held partition's consumer name and the stream sequence below which its calls were purged. */
   private readonly purged = new Map<number, { name: string; below: number }>();
   private purgeTimer: NodeJS.Timeout | undefined;
-  private purging = false;
-  private queue: Delivery[] = [];
+  /** The purge running, and the one asked for meanwhile (it starts once the running one is done). */
+  private purgeRun: Promise<void> | null = null;
+  private purgeNext: Promise<void> | null = null;
+  /** Bytes of calls acknowledged since the last purge began (about: session-book.ts storedBytes). */
+  private ackedBytes = 0;
+  /** Deliveries not yet checked, by session (hostile32: taken round-robin between sessions, fair-queue.ts). */
+  private readonly queue = new FairQueue<Delivery>();
   private busy = false;
   private idleWaiters: (() => void)[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
@@ -211,7 +229,10 @@ export class NatsWorker {
         this.lose(partition, { why: 'broken', problem });
         void this.leases.forfeit(partition);
       }
-    }, () => void this.stats.statesTooLarge++);
+    }, () => void this.stats.statesTooLarge++, () => void this.stats.statesNotStored++, (bytes) => {
+      this.ackedBytes += bytes;
+      if (this.ackedBytes >= (options.purgeAtBytes ?? layout.maxBytes / PURGE_SHARE)) void this.purgeNow();
+    });
     void (async () => {
       for await (const st of nc.status()) {
         if (st.type === 'disconnect' || st.type === 'reconnecting') this.connected = false;
@@ -233,7 +254,10 @@ export class NatsWorker {
     try {
       const jsm = await jetstreamManager(nc);
       const { sessions, owners } = await ensureLayout(nc, jsm, layout);
-      const w = new NatsWorker(nc, jetstream(nc), jsm, layout, new SessionStore(sessions, () => maxPayload(nc)), options);
+      let said: ((e: WorkerEvent) => void) | undefined;
+      const store = new SessionStore(sessions, () => maxPayload(nc), (e) => said?.({ type: 'sessions-full', problem: `${e.message}: the sessions whose state it does not take are still answered, each reported once (session-lost), and start again empty if their partition moves or they are evicted` }));
+      const w = new NatsWorker(nc, jetstream(nc), jsm, layout, store, options);
+      said = (e) => w.emit(e);
       const id = options.workerId ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}-${randomBytes(3).toString('hex')}`;
       w.leases = new PartitionLeases(owners, id, layout.partitions, options.leaseMs ?? 5_000, {
         acquire: (p, epoch, reason) => w.acquire(p, epoch, reason),
@@ -243,7 +267,13 @@ export class NatsWorker {
       });
       const flushMs = options.flushMs ?? 1_000;
       w.flushTimer = setInterval(() => w.book.saveDue(false, flushMs), Math.max(10, flushMs / 4));
-      w.purgeTimer = setInterval(() => void w.purgeChecked(), options.purgeEveryMs ?? PURGE_EVERY_MS);
+      w.purgeTimer = setInterval(() => void w.purgeNow(), options.purgeEveryMs ?? PURGE_EVERY_MS);
+      // a caller whose call the full stream refused asks for a purge at once, then publishes again (once)
+      nc.subscribe(PURGE_SUBJECT, {
+        callback: (err, m) => {
+          if (err === null) void w.purgeNow().then(() => m.reply !== undefined && m.reply !== '' && m.respond());
+        },
+      });
       await w.leases.start();
       return w;
     } catch (e) {
@@ -382,6 +412,23 @@ export class NatsWorker {
   }
 
   /**
+   * Purges now (purgeChecked), or once the purge running is done: resolves when a purge that began after
+   * this call is done. Purges asked for meanwhile (the timer, the bytes acknowledged, callers refused by
+   * the full stream: anyone on the server may ask) share that one: one at a time, one waiting at most.
+   */
+  private purgeNow(): Promise<void> {
+    if (this.purgeRun === null) {
+      this.purgeRun = this.purgeChecked().finally(() => (this.purgeRun = null));
+      return this.purgeRun;
+    }
+    this.purgeNext ??= this.purgeRun.then(() => {
+      this.purgeNext = null;
+      return this.purgeNow();
+    });
+    return this.purgeNext;
+  }
+
+  /**
    * Purges from each held partition the calls at or below its consumer's acknowledgement floor: checked,
    * and in a stored snapshot, so nothing reads them again (a next owner starts after the floor). hostile31:
    * with the store bounded (`maxBytes`, discard new), the calls kept for the day of max_age would
@@ -389,26 +436,22 @@ export class NatsWorker {
    * failure (the server away) is left for the next turn.
    */
   private async purgeChecked(): Promise<void> {
-    if (this.purging || !this.connected) return;
-    this.purging = true;
-    try {
-      for (const [p, at] of [...this.purged]) {
-        try {
-          const floor = (await this.jsm.consumers.info(CALLS_STREAM, at.name)).ack_floor.stream_seq;
-          if (floor + 1 <= at.below || this.purged.get(p) !== at) continue;
-          await this.jsm.streams.purge(CALLS_STREAM, { filter: partitionFilter(p), seq: floor + 1 });
-          at.below = floor + 1;
-        } catch {
-          // the server away, or the partition moved meanwhile: the next turn tries again
-        }
+    if (!this.connected || this.stopping !== undefined) return;
+    this.ackedBytes = 0;
+    for (const [p, at] of [...this.purged]) {
+      try {
+        const floor = (await this.jsm.consumers.info(CALLS_STREAM, at.name)).ack_floor.stream_seq;
+        if (floor + 1 <= at.below || this.purged.get(p) !== at) continue;
+        await this.jsm.streams.purge(CALLS_STREAM, { filter: partitionFilter(p), seq: floor + 1 });
+        at.below = floor + 1;
+      } catch {
+        // the server away, or the partition moved meanwhile: the next turn tries again
       }
-    } finally {
-      this.purging = false;
     }
   }
 
   private enqueue(d: Delivery): void {
-    this.queue.push(d);
+    this.queue.push(d.m.subject, d);
     if (!this.busy) {
       this.busy = true;
       void this.drain();
@@ -422,21 +465,17 @@ export class NatsWorker {
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) {
-        const chunk = this.queue;
-        this.queue = [];
-        // a slice at a time, letting the event loop run between slices: heartbeats and lease renewals must
-        // not wait behind a long backlog, or the other workers take this busy worker for a dead one
-        for (let at = 0; at < chunk.length; at += CHECK_SLICE) {
-          if (at > 0) await new Promise<void>((r) => setImmediate(r));
-          await this.check(chunk.length <= CHECK_SLICE ? chunk : chunk.slice(at, at + CHECK_SLICE));
-        }
+      // a slice at a time, letting the event loop run between slices: heartbeats and lease renewals must
+      // not wait behind a long backlog, or the other workers take this busy worker for a dead one; each
+      // slice taken round-robin between the sessions with calls pending (what came meanwhile included)
+      for (let first = true; this.queue.size > 0; first = false) {
+        if (!first) await new Promise<void>((r) => setImmediate(r));
+        await this.check(this.queue.take(CHECK_SLICE));
       }
     } catch (e) {
       // a session could not be loaded (the server went away?): give up the partitions of what is queued,
       // so that they are taken again from their acknowledgement floor, in order
-      const parts = new Set(this.queue.map((x) => x.p).concat([...this.owned]));
-      this.queue = [];
+      const parts = new Set(this.queue.clear().map((x) => x.p).concat([...this.owned]));
       warnNats(`checking failed (${(e as Error).message}); partitions ${[...parts].join(', ')} given up and taken again`);
       for (const p of parts) {
         this.lose(p, { why: 'broken', problem: (e as Error).message });

@@ -10,7 +10,7 @@
  */
 import type { JsMsg } from '@nats-io/jetstream';
 import type { LoopEngine } from '../../engine/loop-engine.js';
-import { type SessionStore, type StoredSession, ValueTooLargeError } from './session-store.js';
+import { BucketFullError, type SessionStore, type StoredSession, ValueTooLargeError } from './session-store.js';
 
 /** One session's place in the stream. */
 export interface BookedSession {
@@ -39,6 +39,8 @@ export interface BookedSession {
   again: boolean;
   /** Whether a write of its state was refused as too large here (reported once). */
   tooLarge: boolean;
+  /** Whether a write of its state was refused for a full sessions bucket here (reported once). */
+  notStored: boolean;
 }
 
 /**
@@ -63,6 +65,10 @@ export class SessionBook {
     private readonly problem: SessionProblem,
     /** Hears each write of a session's state refused as over the server's message limit. */
     private readonly tooLarge: () => void = () => undefined,
+    /** Hears each write of a session's state refused for a full sessions bucket. */
+    private readonly notStored: () => void = () => undefined,
+    /** Hears the messages acknowledged (checked and in a stored snapshot): the bytes they take in the calls stream, about. */
+    private readonly acked: (bytes: number) => void = () => undefined,
   ) {}
 
   /** The booked session, or undefined. */
@@ -80,7 +86,7 @@ export class SessionBook {
   async load(id: string, partition: number, current: () => boolean): Promise<BookedSession | undefined> {
     const { stored, revision, problem } = await this.store.load(id);
     if (!current()) return undefined;
-    const s: BookedSession = { id, partition, revision, lastSeq: 0, savedSeq: 0, calls: 0, sinceSave: 0, held: [], heldSince: 0, ended: false, parked: null, saving: null, again: false, tooLarge: false };
+    const s: BookedSession = { id, partition, revision, lastSeq: 0, savedSeq: 0, calls: 0, sinceSave: 0, held: [], heldSince: 0, ended: false, parked: null, saving: null, again: false, tooLarge: false, notStored: false };
     if (problem !== undefined) this.problem(id, partition, `its stored state cannot be read (${problem}); it starts again empty`, false);
     if (stored !== null) {
       s.lastSeq = s.savedSeq = stored.lastSeq;
@@ -120,6 +126,7 @@ export class SessionBook {
   applied(s: BookedSession, m: JsMsg, calls: number): void {
     if (m.seq <= s.savedSeq) {
       m.ack();
+      this.acked(storedBytes(m));
       return;
     }
     if (m.seq > s.lastSeq) {
@@ -164,7 +171,12 @@ export class SessionBook {
           // from the older state after the calls acknowledged since: calls missing from its verdicts)
           if (lastSeq <= upto) s.revision = revision;
           s.savedSeq = upto;
-          for (const m of held) m.ack();
+          let bytes = 0;
+          for (const m of held) {
+            m.ack();
+            bytes += storedBytes(m);
+          }
+          this.acked(bytes);
           // an ended or evicted session lives on in the bucket alone
           if ((s.ended || !this.engine.has(s.id)) && s.held.length === 0 && this.sessions.get(s.id) === s) this.sessions.delete(s.id);
         },
@@ -192,6 +204,7 @@ export class SessionBook {
     try {
       return await this.store.save(s.id, s.revision, stored);
     } catch (e) {
+      if (e instanceof BucketFullError) return this.notKept(s, stored, e);
       if (!(e instanceof ValueTooLargeError)) throw e;
       this.tooLarge();
       if (!s.tooLarge && this.owns(s.partition)) {
@@ -200,6 +213,26 @@ export class SessionBook {
       }
       return this.store.save(s.id, s.revision, { ...stored, notKept: true, snapshot: new Uint8Array(0) });
     }
+  }
+
+  /**
+   * hostile32: a state the full sessions bucket did not take. The session's calls were checked and answered;
+   * its state lives on in this worker's engine, and its held calls are acknowledged all the same (holding
+   * them would stall its partition at the consumer's pending limit, and dropping the partition would only
+   * meet the full bucket again). So that no older state of it stands in the bucket (a next owner would
+   * start from it, after the calls acknowledged since), its key is deleted (a delete marker: the server
+   * takes one when full). Reported the first time; its next writes try again (a new session's once the
+   * bucket is under the share kept for new ones). A next owner, or its next call after an eviction, starts
+   * it again empty.
+   */
+  private async notKept(s: BookedSession, stored: StoredSession, e: BucketFullError): Promise<{ revision: number; lastSeq: number }> {
+    this.notStored();
+    if (!s.notStored && this.owns(s.partition)) {
+      s.notStored = true;
+      this.problem(s.id, s.partition, `${e.message}: it is kept in this worker's memory only, and starts again empty if its partition moves or it is evicted`, false);
+    }
+    if (s.revision > 0) await this.store.forget(s.id, s.revision);
+    return { revision: 0, lastSeq: stored.lastSeq };
   }
 
   /** Writes every session of `partition` and waits for the writes; then forgets them. */
@@ -225,4 +258,9 @@ export class SessionBook {
     s.held = [];
     this.engine.end(s.id);
   }
+}
+
+/** About what a message takes in the calls stream: its subject and data (its headers, a few dozen bytes, left out). */
+function storedBytes(m: JsMsg): number {
+  return (m.subject?.length ?? 0) + (m.data?.byteLength ?? 0);
 }

@@ -12,6 +12,7 @@
  * from there rather than from an older state.
  */
 import type { KV } from '@nats-io/kv';
+import { BucketRoom, NEW_SESSIONS_SHARE } from './bucket-room.js';
 import { sessionKey } from './subjects.js';
 
 const MAGIC = 0x4c574b56; // "LWKV"
@@ -83,15 +84,47 @@ export class ValueTooLargeError extends Error {
   }
 }
 
+/**
+ * A session's state was not written because the sessions bucket is full (`--sessions-max-bytes`): the
+ * server refused it, or it is a new session and the bucket holds NEW_SESSIONS_SHARE of its bound already
+ * (the rest is kept for the sessions it holds: bucket-room.ts).
+ */
+export class BucketFullError extends Error {
+  constructor(
+    /** `refused`: the server refused the write; `reserved`: a new session, past the share kept for new ones. */
+    readonly why: 'refused' | 'reserved',
+    /** The bucket's bound in bytes, when known. */
+    readonly maxBytes: number | undefined,
+  ) {
+    const bound = maxBytes === undefined || maxBytes <= 0 ? '' : ` (${maxBytes} bytes, --sessions-max-bytes)`;
+    super(why === 'refused'
+      ? `the sessions bucket is full${bound}`
+      : `the sessions bucket is ${Math.round(NEW_SESSIONS_SHARE * 100)}% full${bound}, the rest kept for the sessions it holds`);
+    this.name = 'BucketFullError';
+  }
+}
+
 /** Reads, writes and forgets sessions in the bucket. */
 export class SessionStore {
   /**
    * @param maxPayload The server's largest message in bytes (`max_payload` of the connection's server info,
    * read at each write: a reconnection may reach a server with another).
    */
+  /** Whether the bucket refused a write and no new session was stored since (a refusal after one was is said again). */
+  private refusing = false;
+
+  /**
+   * @param onFull hears the first write refused for a full bucket since a new session was stored (once each time it fills)
+   * @param room whether a new session may be stored (bucket-room.ts; by default read from the bucket's status)
+   */
   constructor(
     private readonly kv: KV,
     private readonly maxPayload: () => number = () => 1024 * 1024,
+    private readonly onFull: (e: BucketFullError) => void = () => undefined,
+    private readonly room: BucketRoom = new BucketRoom(async () => {
+      const st = await kv.status();
+      return { bytes: st.size, maxBytes: st.max_bytes };
+    }),
   ) {}
 
   /** The session's stored state and the key's revision. */
@@ -113,26 +146,44 @@ export class SessionStore {
    * sequence, and a stored sequence never goes back); otherwise `s` is written over it. Resolves to the
    * key's revision and the stream sequence the stored state holds (when that sequence is past `s.lastSeq`,
    * the revision is another writer's: no base for the caller's next write). A value over the server's
-   * message limit is not sent: rejects with a ValueTooLargeError.
+   * message limit is not sent: rejects with a ValueTooLargeError; a write the full bucket refuses (or a new
+   * session's, past the share kept for new ones) with a BucketFullError.
    */
   async save(sessionId: string, revision: number, s: StoredSession): Promise<{ revision: number; lastSeq: number }> {
     const key = sessionKey(sessionId);
     const value = encodeStored(s);
     const limit = this.maxPayload() - HEADER_ROOM;
     if (value.byteLength > limit) throw new ValueTooLargeError(value.byteLength, limit);
+    if (revision === 0 && !(await this.room.forNew(value.byteLength))) throw this.full('reserved');
     let at = revision;
     for (let attempt = 0; ; attempt++) {
       try {
-        return { revision: at === 0 ? await this.kv.create(key, value) : await this.kv.update(key, value, at), lastSeq: s.lastSeq };
+        const written = at === 0 ? await this.kv.create(key, value) : await this.kv.update(key, value, at);
+        if (at === 0) {
+          this.room.wrote(value.byteLength);
+          this.refusing = false;
+        }
+        return { revision: written, lastSeq: s.lastSeq };
       } catch (e) {
         // the client refuses a message over the limit it was told (a server reached since may have another)
         if (/max_payload/i.test((e as Error).message)) throw new ValueTooLargeError(value.byteLength, limit);
+        if (/maximum bytes exceeded/i.test((e as Error).message)) throw this.full('refused');
         const now = await this.load(sessionId);
         if (attempt >= 5 || now.revision === at) throw e;
         if (now.stored !== null && now.stored.lastSeq >= s.lastSeq) return { revision: now.revision, lastSeq: now.stored.lastSeq };
         at = now.revision;
       }
     }
+  }
+
+  /** A BucketFullError, said to onFull when it is the first since a write went through. */
+  private full(why: BucketFullError['why']): BucketFullError {
+    const e = new BucketFullError(why, this.room.estimate()?.maxBytes);
+    if (!this.refusing) {
+      this.refusing = true;
+      this.onFull(e);
+    }
+    return e;
   }
 
   /** Forgets an ended session's marker once no call of it can be delivered again (if nobody rewrote it). */

@@ -20,6 +20,10 @@ export const DEFAULT_PARTITIONS = 16;
 
 /** What each stream may store unless told otherwise (`--stream-max-bytes`), in bytes: 1 GiB. */
 export const DEFAULT_STREAM_MAX_BYTES = 1 << 30;
+/** What the sessions bucket may hold unless told otherwise (`--sessions-max-bytes`), in bytes: 1 GiB. */
+export const DEFAULT_SESSIONS_MAX_BYTES = 1 << 30;
+/** The least a stream or the sessions bucket may be given (`--stream-max-bytes`, `--sessions-max-bytes`), in bytes: 1 MiB. */
+export const MIN_STORE_BYTES = 1 << 20;
 /** The stream every call goes into. */
 export const CALLS_STREAM = 'LOOPWATCH_CALLS';
 /** The stream verdicts are kept in (deduplicated). */
@@ -36,6 +40,11 @@ export const CALLS_PREFIX = 'loopwatch.calls';
 export const VERDICTS_PREFIX = 'loopwatch.verdicts';
 /** Subject on which a worker reports a session whose state could not be kept: `loopwatch.events.session-lost.<session>`. */
 export const SESSION_LOST_PREFIX = 'loopwatch.events.session-lost';
+/**
+ * Subject on which a caller whose call the full calls stream refused asks the workers to purge what they
+ * have checked at once (core NATS request; each worker answers once its purge is done): `loopwatch.control.purge`.
+ */
+export const PURGE_SUBJECT = 'loopwatch.control.purge';
 /** Header naming a subject the worker also sends the call's result to (request/reply through a stream). */
 export const REPLY_HEADER = 'Loopwatch-Reply';
 /** Header of an operation other than checking calls: `end` ends the session. */
