@@ -32,6 +32,7 @@
 import { parseByteSize } from '../text/byte-size.js';
 import { closeSync, constants, existsSync, fchmodSync, fstatSync, lstatSync, openSync, readSync, renameSync, type Stats, writeSync } from 'node:fs';
 import type { LiveAction, LiveDecision } from '../live/live-call.js';
+import type { Verdict } from '../types.js';
 import { fileFailure } from '../text/file-failure.js';
 import { redactSecrets } from '../text/redact.js';
 import { cutText } from '../text/shown-text.js';
@@ -246,4 +247,12 @@ export function appendDecisionLine(path: string, line: string, maxBytes: number 
 /** A decision as the decision log writes it: its action, and its message and kind when it has them. */
 export function loggedDecision(d: LiveDecision): LoggedDecision {
   return { action: d.action, ...(d.message === undefined ? {} : { message: d.message }), ...(d.verdict === null ? {} : { kind: d.verdict.kind }) };
+}
+
+/**
+ * A decision as logged once the hook said it or kept it quiet (said-once.ts): `repeat`, the verdict kept quiet,
+ * logs as `allow` with its kind and `repeat: true`; else loggedDecision.
+ */
+export function loggedSpoken(d: LiveDecision, repeat: Verdict | undefined): LoggedDecision {
+  return repeat === undefined ? loggedDecision(d) : { action: d.action, kind: repeat.kind, repeat: true };
 }

@@ -21,7 +21,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { InvalidEventError, NotPrivateError, SnapshotError, isLoopwatchError } from '../errors.js';
-import { type LiveCall, type LiveDecision, liveDecision } from '../live/live-call.js';
+import { type LiveCall, type LiveDecision } from '../live/live-call.js';
 import type { LoopDetectorOptions } from '../options/options.js';
 import { LoopDetector } from '../session/loop-detector.js';
 import { redactSecrets } from '../text/redact.js';
@@ -29,7 +29,7 @@ import { cutText, oneLine } from '../text/shown-text.js';
 import { terminalSafe } from '../text/terminal-text.js';
 import { agentFor, phaseOf } from './agents.js';
 import { transcriptVersion, versionIn, warnsBefore } from './agent-versions.js';
-import { type LoggedDecision, appendDecisionLine, decisionLine, loggedDecision } from './decision-log.js';
+import { type LoggedDecision, appendDecisionLine, decisionLine, loggedDecision, loggedSpoken } from './decision-log.js';
 import { type AgentName, type HookAgent, type HookCall, type ReplyContext, declinedCalls } from './hook-agent.js';
 import { hookDetection } from './hook-detection.js';
 import { missedRecordsFor } from './missed-records.js';
@@ -38,7 +38,7 @@ import { withTurn } from './hook-turn.js';
 import { projectAllowlist } from './project-allowlist.js';
 import { SessionFile, type StoredSession } from './session-file.js';
 import { type SessionMeta, emptyMeta, withDecision, withSaid } from './session-meta.js';
-import { speak } from './said-once.js';
+import { saidBy, speak } from './said-once.js';
 import { prepareStateFolder } from './state-folder.js';
 import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
@@ -319,12 +319,12 @@ export function runHook(text: string | Uint8Array, options: HookRunOptions): Hoo
     const notice = allowlist.notice === undefined ? undefined : redactSecrets(allowlist.notice);
     const reply = (d: LiveDecision): string => hook.agent.reply(hook.call, d, replyContext(hook.agent, payload, d, options, notice));
     // a decision is said when the agent's reply for it is not the reply for `allow`
-    const says = (d: LiveDecision): boolean => reply(d) !== reply(liveDecision(d.session, d.phase, d.id, 'allow', null));
+    const says = saidBy(reply);
     const decision = decide(hook.call, hookDetection(options.detection, [hook.agent], allowlist.rules), options, notes, reached, says, missed);
     // after the lock: no hook waits on these
     reached.file?.countCall(hook.call.phase === 'propose' ? 'P' : 'R');
     for (const m of reached.missed ?? []) log(options, m.call, loggedDecision(m.decision), notes);
-    if (decision !== null) log(options, hook.call, reached.repeat?.verdict == null ? loggedDecision(decision) : { action: decision.action, kind: reached.repeat.verdict.kind, repeat: true }, notes);
+    if (decision !== null) log(options, hook.call, loggedSpoken(decision, reached.repeat?.verdict ?? undefined), notes);
     else if (hook.call.phase === 'decline') logNotRun(options, hook.call, reached.notRun ?? [], notes); // scan of the log forgets them too
     sweepIfDue(options.stateDir);
     const stdout = decision === null ? '' : reply(decision);

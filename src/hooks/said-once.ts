@@ -72,6 +72,14 @@ export function speak(decision: LiveDecision, last: SaidNote | undefined, says: 
   return { decision, said: says(decision) ? saidNote(v) : last };
 }
 
+/**
+ * Whether the agent's reply for a decision carries its verdict (speak's `says`): `reply` of it is not `reply`
+ * of `allow` (a warning an old Codex cannot take before the call is not said).
+ */
+export function saidBy(reply: (d: LiveDecision) => string): (d: LiveDecision) => boolean {
+  return (d) => reply(d) !== reply(liveDecision(d.session, d.phase, d.id, 'allow', null));
+}
+
 const ACTIONS = new Set(Object.keys(ACTION_RANK));
 const ADVICE = new Set(Object.keys(ADVICE_RANK));
 

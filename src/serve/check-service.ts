@@ -20,6 +20,7 @@ import { admitCall } from './call-door.js';
 import type { PhasedCall, ServiceCall } from './call-schema.js';
 import type { HeldKind, HeldMemory } from './held-memory.js';
 import type { FamilyEngines } from './family-engines.js';
+import { SaidNotes } from './said-notes.js';
 
 /** One call's answer: its id (when the call had one) and verdict, or the error it met. */
 export type CallResult =
@@ -42,6 +43,11 @@ export class CheckService {
   readonly verdicts = new Map<string, number>();
   /** Two-phase decisions by `phase/action`, for /metrics. */
   readonly decisions = new Map<string, number>();
+  /**
+   * What the hook routes last said to each session (said-notes.ts): forgotten here when a session ends, is given
+   * a fresh start or is restored; the engine's `onEvict` must forget an evicted or expired one (the HTTP server's does).
+   */
+  readonly said = new SaidNotes();
 
   /**
    * `memory`: what the sessions may hold, each its fixed cost and its calls (the HTTP server gives one; its `evict` must end
@@ -111,6 +117,7 @@ export class CheckService {
 
   /** Gives a session a fresh start (a new prompt: LoopEngine.freshStart; false when it was not live). What it holds of its calls is unchanged. */
   freshStart(session: string): boolean {
+    this.said.forget(session); // a fresh start: what was said is forgotten
     return this.holding(session).freshStart(session);
   }
 
@@ -125,6 +132,7 @@ export class CheckService {
   /** Ends a session; false when it was not live. */
   end(session: string): boolean {
     this.memory?.forget(session);
+    this.said.forget(session);
     return this.holding(session).end(session);
   }
 
@@ -140,6 +148,7 @@ export class CheckService {
    */
   restore(session: string, bytes: Uint8Array, engine: LoopEngine = this.holding(session)): void {
     engine.restore(session, bytes);
+    this.said.forget(session); // the note, if any, is the snapshot's file's (serve-server.ts)
     // what the snapshot holds of its calls is in the bytes, in a smaller form than in memory
     this.memory?.restored(session, 2 * bytes.length);
     this.memory?.enforce();

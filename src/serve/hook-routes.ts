@@ -7,6 +7,8 @@
  * body (the hook's stdin) -> codec.decode -> withTurn (the transcript's tail, src/hooks/hook-turn.ts)
  *   -> the calls that ran without their after-event recorded (src/hooks/missed-records.ts: Codex's failed patches and MCP errors)
  *   -> service.propose | record | didNotRun | freshStart or endTurn (a prompt) | end
+ *   -> a verdict that would repeat what the route last said to the session kept quiet (src/hooks/said-once.ts,
+ *      its memory the service's SaidNotes: said-notes.ts)
  *   -> codec.reply -> body (the hook's stdout)
  * ```
  *
@@ -23,13 +25,15 @@
 import type { ServerResponse } from 'node:http';
 import { AGENTS, agentFor, phaseOf } from '../hooks/agents.js';
 import { AGENT_NAMES, type AgentName, type HookAgent, type HookCall, PLAIN_REPLY, declinedCalls } from '../hooks/hook-agent.js';
-import { appendDecisionLine, decisionLine, loggedDecision } from '../hooks/decision-log.js';
+import { appendDecisionLine, decisionLine, loggedSpoken } from '../hooks/decision-log.js';
+import { saidBy, speak } from '../hooks/said-once.js';
 import { missedRecordsFor } from '../hooks/missed-records.js';
 import { parsePayload } from '../hooks/hook-payload.js';
 import { withTurn } from '../hooks/hook-turn.js';
 import { redactSecrets } from '../text/redact.js';
 import { hasLoneSurrogate, LONE_SURROGATE_ID } from './call-schema.js';
 import type { LiveCall, LiveDecision } from '../live/live-call.js';
+import type { Verdict } from '../types.js';
 import type { CheckService } from './check-service.js';
 import type { HttpRefusal } from './http-refusal.js';
 import { cutText } from '../text/shown-text.js';
@@ -46,10 +50,10 @@ export interface HookAnswer {
 class AnswerLog {
   error: string | undefined;
   constructor(private readonly path: string | undefined) {}
-  /** Appends `call`'s decision `d`, when there is a log. */
-  write(call: HookCall, d: LiveDecision): void {
+  /** Appends `call`'s decision `d` (`repeat`: the verdict kept quiet, said-once.ts), when there is a log. */
+  write(call: HookCall, d: LiveDecision, repeat?: Verdict): void {
     if (this.path === undefined) return;
-    this.error = appendDecisionLine(this.path, decisionLine(call, loggedDecision(d))) ?? this.error;
+    this.error = appendDecisionLine(this.path, decisionLine(call, loggedSpoken(d, repeat))) ?? this.error;
   }
   /**
    * Appends a `decline` as `loopwatch hook --log` does (hook-run.ts): Claude Code's PermissionDenied as it
@@ -123,8 +127,12 @@ export function answerHook(service: CheckService, agent: AgentName, text: string
       return logged.answer({ body: '' });
     }
     const d = call.phase === 'propose' ? service.propose(named, true) : service.record(named);
-    logged.write(call, d);
-    return logged.answer({ body: AGENTS[agent].reply(call, { ...d, session: call.session }, PLAIN_REPLY) });
+    const reply = (x: LiveDecision): string => AGENTS[agent].reply(call, { ...x, session: call.session }, PLAIN_REPLY);
+    // a warning said once, as `loopwatch hook` says it: one that would say nothing new is kept quiet (said-once.ts)
+    const spoken = speak(d, service.said.get(session), saidBy(reply));
+    service.said.set(session, spoken.said);
+    logged.write(call, spoken.decision, spoken.repeat);
+    return logged.answer({ body: reply(spoken.decision) });
   } catch (e) {
     return logged.answer({ body: '', unchecked: `${(e as Error).name}: ${(e as Error).message}` });
   }

@@ -21,6 +21,7 @@ import { isHookPath, sendHookRefusal } from './hook-routes.js';
 import { AllowedHosts } from './request-origin.js';
 import { unauthorized } from './bearer-token.js';
 import { type ResolvedServeOptions, type ServeOptions, resolveServeOptions } from './serve-options.js';
+import type { SaidNotes } from './said-notes.js';
 import { MAX_SET_ASIDE, MAX_STATE_ENTRIES, listStateFiles, prepareStateDir, pruneSetAside, readStateFiles, removeStateFile, setAsideStateFile, writeStateFile } from './state-files.js';
 import { fileProblem } from '../text/file-failure.js';
 
@@ -75,12 +76,14 @@ export class ServeServer {
     this.options = resolveServeOptions(options);
     // the engine tells the memory of every session it drops (ended ones are told by the service)
     let memory: HeldMemory | null = null;
+    let said: SaidNotes | null = null;
     const given = this.options.engine.onEvict;
     this.engines = new FamilyEngines(
       {
         ...this.options.engine,
         onEvict: (s) => {
           memory?.forget(s.sessionId);
+          said?.forget(s.sessionId); // what the hook routes said goes with its session
           given?.(s);
         },
       },
@@ -97,6 +100,7 @@ export class ServeServer {
     }
     this.memory = memory;
     this.service = new CheckService(this.engine, memory, this.engines.all.length > 1 ? this.engines : null);
+    said = this.service.said;
     const allow = this.options.allowHosts;
     this.hosts = new AllowedHosts(this.options.host, allow.filter((h) => h !== '*'), allow.includes('*'));
     this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health(), metrics: () => this.prometheus(), hookLog: this.options.hookLog };
@@ -178,7 +182,7 @@ export class ServeServer {
         for (const id of engine.sessionIds()) {
           try {
             if (folderFailed !== undefined) throw folderFailed;
-            writeStateFile(at, id, engine.snapshot(id) as Uint8Array);
+            writeStateFile(at, id, engine.snapshot(id) as Uint8Array, this.service.said.get(id));
             persisted++;
           } catch (e) {
             // without the file's name: the same for every session a folder refuses, so a stop says it once for all
@@ -247,6 +251,8 @@ export class ServeServer {
         try {
           if ('problem' in f) throw new Error(f.problem);
           this.service.restore(f.sessionId, f.snapshot, engine);
+          // what the hook routes last said, kept with the session (not when restoring it evicted it again)
+          if (engine.has(f.sessionId)) this.service.said.set(f.sessionId, f.said);
           restoredPaths.push(f.path);
           restored++;
         } catch (e) {

@@ -6,6 +6,8 @@
  *
  * ```
  *   <dir>/<sha256(id) hex>.lwsession:  "LWSF" | u32 id byte length (LE) | id (UTF-8) | snapshot bytes (LWSS)
+ *                                  or "LWSN" | u32 id length | id | u32 note length (LE) | note (JSON, UTF-8) | snapshot
+ *                                  for a session the hook routes said a warning to (its SaidNote, said-notes.ts)
  *   <dir>/.<same>.lwsession.<pid>.tmp          while it is written (replace-whole.ts; `.<pid>.<8 hex>.tmp`
  *                                              when that name is held; older versions: `<same>.lwsession.<pid>.<8 hex>.tmp`)
  *   <dir>/<same>.lwsession.bad                 a file that could not be restored, kept for inspection
@@ -27,9 +29,14 @@ import { join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
 import { fileFailure } from '../text/file-failure.js';
 import { foreignLink, modeText, readPrivateFile, userId } from '../hooks/private-path.js';
+import { type SaidNote, isSaidNote } from '../hooks/said-once.js';
 import { cutText } from '../text/shown-text.js';
 
 const MAGIC = 'LWSF';
+/** The magic of a file that holds what the hook routes last said to its session beside its snapshot. */
+const MAGIC_SAID = 'LWSN';
+/** Bytes of a said note read back at most (a note said-once.ts writes is far shorter). */
+const MAX_NOTE_BYTES = 1024;
 const SUFFIX = '.lwsession';
 /** Every name this module writes in a state directory. */
 const OWN_NAME = /^(?:[0-9a-f]{64}\.lwsession(?:\.bad|\.\d+\.[0-9a-f]{8}\.tmp)?|\.[0-9a-f]{64}\.lwsession\.\d+(?:\.[0-9a-f]{8})?\.tmp)$/;
@@ -97,8 +104,8 @@ export function listStateFiles(dir: string, max = MAX_STATE_ENTRIES): StateListi
   return { dir, names: names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), ...listed, leftovers };
 }
 
-/** A session file read back: its id and snapshot, or why it could not be read. */
-export type StateFile = { readonly path: string; readonly sessionId: string; readonly snapshot: Uint8Array } | { readonly path: string; readonly problem: string };
+/** A session file read back: its id, snapshot and what the hook routes last said to it (when they did), or why it could not be read. */
+export type StateFile = { readonly path: string; readonly sessionId: string; readonly snapshot: Uint8Array; readonly said?: SaidNote } | { readonly path: string; readonly problem: string };
 
 /** The file name of a session's snapshot. */
 export function stateFileName(sessionId: string): string {
@@ -136,17 +143,28 @@ export function prepareStateDir(dir: string): string | null {
   return null; // readable by others, holding other files: the session files themselves are 0600
 }
 
-/** Writes a session's snapshot into `dir` (prepared by prepareStateDir), atomically, readable by the user only. */
-export function writeStateFile(dir: string, sessionId: string, snapshot: Uint8Array): void {
+/**
+ * Writes a session's snapshot into `dir` (prepared by prepareStateDir), atomically, readable by the user only,
+ * with what the hook routes last said to it (`said`), when they did.
+ */
+export function writeStateFile(dir: string, sessionId: string, snapshot: Uint8Array, said?: SaidNote): void {
   const id = Buffer.from(sessionId, 'utf8');
   const head = Buffer.alloc(8);
-  head.write(MAGIC, 0, 'latin1');
+  head.write(said === undefined ? MAGIC : MAGIC_SAID, 0, 'latin1');
   head.writeUInt32LE(id.length, 4);
+  const parts: Uint8Array[] = [head, id];
+  if (said !== undefined) {
+    const note = Buffer.from(JSON.stringify(said), 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(note.length, 0);
+    parts.push(length, note);
+  }
+  parts.push(snapshot);
   const path = join(dir, stateFileName(sessionId));
   // leftovers of killed writes are removed once at start (listStateFiles), not by reading the folder per file
   const whole = wholeFileBeside(path, 0o600, { sync: false, removeLeftovers: false });
   try {
-    for (const part of [head, id, snapshot]) writeAll(whole.fd, part);
+    for (const part of parts) writeAll(whole.fd, part);
   } catch (e) {
     whole.discard();
     throw e;
@@ -179,7 +197,8 @@ export function* readStateFiles(dir: string, listing: StateListing = listStateFi
     }
     if (bytes === null) continue; // gone meanwhile
     const idLength = bytes.length >= 8 ? bytes.readUInt32LE(4) : -1;
-    if (bytes.length < 8 || bytes.toString('latin1', 0, 4) !== MAGIC || 8 + idLength > bytes.length) {
+    const magic = bytes.toString('latin1', 0, 4);
+    if (bytes.length < 8 || (magic !== MAGIC && magic !== MAGIC_SAID) || 8 + idLength > bytes.length) {
       yield { path, problem: 'not a loopwatch session file (bad header)' };
       continue;
     }
@@ -188,8 +207,28 @@ export function* readStateFiles(dir: string, listing: StateListing = listStateFi
       yield { path, problem: 'its name does not match the session id it holds' };
       continue;
     }
-    yield { path, sessionId, snapshot: bytes.subarray(8 + idLength) };
+    if (magic === MAGIC) {
+      yield { path, sessionId, snapshot: bytes.subarray(8 + idLength) };
+      continue;
+    }
+    const said = saidNoteAt(bytes, 8 + idLength);
+    if (typeof said === 'string') yield { path, problem: said };
+    else yield { path, sessionId, snapshot: bytes.subarray(said.end), said: said.note };
   }
+}
+
+/** The said note of an `LWSN` file starting at `at`, and where the snapshot starts; or why it cannot be read. */
+function saidNoteAt(bytes: Buffer, at: number): { note: SaidNote; end: number } | string {
+  const length = at + 4 <= bytes.length ? bytes.readUInt32LE(at) : -1;
+  if (length < 0 || length > MAX_NOTE_BYTES || at + 4 + length > bytes.length) return 'not a loopwatch session file (bad said note header)';
+  let note: unknown;
+  try {
+    note = JSON.parse(bytes.toString('utf8', at + 4, at + 4 + length));
+  } catch {
+    note = undefined;
+  }
+  if (!isSaidNote(note)) return 'its note of what the hook routes said is not one loopwatch writes';
+  return { note, end: at + 4 + length };
 }
 
 /** Files set aside as `.bad` kept in a state folder at most: the newest by modification time. */
