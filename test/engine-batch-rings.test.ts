@@ -28,6 +28,12 @@ const smallRings = fc.record({
   policy: fc.record({ minConfidence: fc.constantFrom(0, 0.5), progress: fc.constantFrom('suppress' as const, 'slow' as const) }),
 }) as fc.Arbitrary<LoopDetectorOptions>;
 
+/** The calibrate point under which devset 98743092's batched scan broke a call later than the call checked alone. */
+const POINT: LoopDetectorOptions = {
+  policy: { ladder: ['warn', 'warn', 'break'], minConfidence: 0.5, agreementBonus: 0.1, noProgressStep: 2, interleavedStep: 0.5, cooldown: 0, kindWeights: { exact_repeat: 0.8, frequency: 1, cycle: 1.5, semantic: 1, similar_args: 0.8, result_repeat: 1, dead_end: 0.6, state_repeat: 0, chanting: 1 } },
+  detectors: { exactRepeat: { threshold: 2 }, frequency: { threshold: 4 }, semantic: { minSimilar: 2 }, similarArgs: { threshold: 2 }, deadEnd: { threshold: 3 }, stateRepeat: { threshold: 3 } },
+};
+
 const LISTING = 'README.md\npackage.json\nsrc/\ntest/\ndocs/\nbuild/\nassembly/\nscripts/';
 
 /** Varied commands all answering the same listing, and a recurring failure: the shapes the newer rules read. */
@@ -56,4 +62,33 @@ describe('engine batches of one session over small rings', () => {
       { numRuns: runs(300) },
     );
   });
+
+  it('should keep the signals about a loop begun before a fresh start as one by one, once the call ran twice since', () => {
+    // devset 98743092's shape: a file read among other work, a prompt, then read again and again with a few
+    // searches between, so that by the time a read's verdict is built the batch's later calls have wrapped
+    // the module's rings over the runs since the fresh start (afterFreshStart once read them there)
+    const read = (f: string): SessionEvent => ({ session: 's', tool: 'Read', args: { file_path: f }, result: `line 1\nline 2 of ${f}` });
+    const grep = (q: string): SessionEvent => ({ session: 's', tool: 'Grep', args: { pattern: q }, result: `no matches for ${q}` });
+    fc.assert(
+      fc.property(fc.integer({ min: 20, max: 60 }), fc.integer({ min: 2, max: 4 }), fc.constantFrom<LoopDetectorOptions>({}, POINT), (n, every, o) => {
+        const before = [read('a.py'), grep('x'), read('p.py'), grep('y'), read('p.py'), read('b.py'), read('p.py'), grep('z')];
+        const after = [read('p.py'), read('p.py'), grep('w'), ...Array.from({ length: n }, (_, i) => (i % every === every - 1 ? grep(`q${i}`) : read('p.py')))];
+        for (const engine of ['wasm', 'reference'] as const) {
+          const d = new LoopDetector({ ...o, engine }, 's');
+          const want = before.map((e) => json(d.check(e)));
+          d.freshStart();
+          want.push(...after.map((e) => json(d.check(e))));
+          d.dispose();
+          const batched = new LoopEngine({ ...o, engine });
+          const got = batched.checkBatch(before).map(json);
+          batched.freshStart('s');
+          got.push(...batched.checkBatch(after).map(json));
+          batched.close();
+          expect(got, engine).toEqual(want);
+        }
+      }),
+      { numRuns: runs(40) },
+    );
+  });
 });
+
