@@ -23,7 +23,7 @@ import { type RunJudge, replayOnePhase } from '../src/eval/trace-eval.js';
 import { replayTwoPhase } from '../src/eval/two-phase-eval.js';
 import type { LoopDetectorOptions } from '../src/index.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
-import { writeSyntheticRuns, writeTraceSample } from './helpers/calibrate-runs.js';
+import { PROMPT_LOOP_POINT, writeSyntheticRuns, writeTraceSample } from './helpers/calibrate-runs.js';
 import { traceDir } from './helpers/traces.js';
 import { type Turn, type TurnCall, writeTurns } from './helpers/prompted-sessions.js';
 
@@ -175,11 +175,7 @@ describe('calibrate: simulation against real replays', () => {
       labels.push(JSON.stringify({ session: `prompt-loop-${format}`, exit_status: 'submitted' }));
     }
     writeFileSync(join(dir, 'sessions.jsonl'), `${labels.join('\n')}\n`);
-    const point: LoopDetectorOptions = {
-      policy: { ladder: ['warn', 'warn', 'break'], minConfidence: 0.5, agreementBonus: 0.1, noProgressStep: 2, interleavedStep: 0.5, cooldown: 0, kindWeights: { exact_repeat: 0.8, frequency: 1, cycle: 1.5, semantic: 1, similar_args: 0.8, result_repeat: 1, dead_end: 0.6, state_repeat: 0, chanting: 1 } },
-      detectors: { exactRepeat: { threshold: 2 }, frequency: { threshold: 4 }, semantic: { minSimilar: 2 }, similarArgs: { threshold: 2 }, deadEnd: { threshold: 3 }, stateRepeat: { threshold: 3 } },
-    };
-    const r = await checkFidelity(dir, 4, 19, point);
+    const r = await checkFidelity(dir, 4, 19, PROMPT_LOOP_POINT);
     expect(r.runs).toBe(3);
     expect(r.broken).toBeGreaterThan(0);
   }, 120_000);

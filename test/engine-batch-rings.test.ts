@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector, LoopEngine } from '../src/index.js';
 import type { LoopDetectorOptions, SessionEvent } from '../src/index.js';
+import { PROMPT_LOOP_POINT } from './helpers/calibrate-runs.js';
 import { runs, stream } from './helpers/streams.js';
 import { json } from './helpers/verdicts.js';
 
@@ -27,12 +28,6 @@ const smallRings = fc.record({
   }),
   policy: fc.record({ minConfidence: fc.constantFrom(0, 0.5), progress: fc.constantFrom('suppress' as const, 'slow' as const) }),
 }) as fc.Arbitrary<LoopDetectorOptions>;
-
-/** The calibrate point under which devset 98743092's batched scan broke a call later than the call checked alone. */
-const POINT: LoopDetectorOptions = {
-  policy: { ladder: ['warn', 'warn', 'break'], minConfidence: 0.5, agreementBonus: 0.1, noProgressStep: 2, interleavedStep: 0.5, cooldown: 0, kindWeights: { exact_repeat: 0.8, frequency: 1, cycle: 1.5, semantic: 1, similar_args: 0.8, result_repeat: 1, dead_end: 0.6, state_repeat: 0, chanting: 1 } },
-  detectors: { exactRepeat: { threshold: 2 }, frequency: { threshold: 4 }, semantic: { minSimilar: 2 }, similarArgs: { threshold: 2 }, deadEnd: { threshold: 3 }, stateRepeat: { threshold: 3 } },
-};
 
 const LISTING = 'README.md\npackage.json\nsrc/\ntest/\ndocs/\nbuild/\nassembly/\nscripts/';
 
@@ -70,7 +65,7 @@ describe('engine batches of one session over small rings', () => {
     const read = (f: string): SessionEvent => ({ session: 's', tool: 'Read', args: { file_path: f }, result: `line 1\nline 2 of ${f}` });
     const grep = (q: string): SessionEvent => ({ session: 's', tool: 'Grep', args: { pattern: q }, result: `no matches for ${q}` });
     fc.assert(
-      fc.property(fc.integer({ min: 20, max: 60 }), fc.integer({ min: 2, max: 4 }), fc.constantFrom<LoopDetectorOptions>({}, POINT), (n, every, o) => {
+      fc.property(fc.integer({ min: 20, max: 60 }), fc.integer({ min: 2, max: 4 }), fc.constantFrom<LoopDetectorOptions>({}, PROMPT_LOOP_POINT), (n, every, o) => {
         const before = [read('a.py'), grep('x'), read('p.py'), grep('y'), read('p.py'), read('b.py'), read('p.py'), grep('z')];
         const after = [read('p.py'), read('p.py'), grep('w'), ...Array.from({ length: n }, (_, i) => (i % every === every - 1 ? grep(`q${i}`) : read('p.py')))];
         for (const engine of ['wasm', 'reference'] as const) {
