@@ -23,7 +23,7 @@ import { type RunJudge, replayOnePhase } from '../src/eval/trace-eval.js';
 import { replayTwoPhase } from '../src/eval/two-phase-eval.js';
 import type { LoopDetectorOptions } from '../src/index.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
-import { writeSyntheticRuns, writeTraceSample } from './helpers/calibrate-runs.js';
+import { PROMPT_LOOP_POINT, writeSyntheticRuns, writeTraceSample } from './helpers/calibrate-runs.js';
 import { traceDir } from './helpers/traces.js';
 import { type Turn, type TurnCall, writeTurns } from './helpers/prompted-sessions.js';
 
@@ -155,6 +155,29 @@ describe('calibrate: simulation against real replays', () => {
     const r = await checkFidelity(dir, 6, 17);
     expect(r.runs).toBe(12);
     expect(r.broken).toBeGreaterThan(3);
+  }, 120_000);
+
+  it("should break a read looped on across a prompt where a real replay breaks it, the scan's calls batched (devset 98743092's shape)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loopwatch-calibrate-prompt-loop-'));
+    made.push(dir);
+    const cat = (f: string): TurnCall => ({ command: `cat ${f}`, result: `line 1\nline 2 of ${f}`, failing: false });
+    const grep = (q: string): TurnCall => ({ command: `grep -rn ${q} src`, result: `no matches for ${q}`, failing: false });
+    // a file read among other work, a prompt, then read again and again with a few searches between: the
+    // replay's batch holds the later reads when a read's verdict is built (its rings wrapped over the runs
+    // since the prompt), and its signals about the loop begun before the prompt were dropped there alone
+    const turns: Turn[] = [
+      { prompt: 'fix the prompts', calls: [cat('a.py'), grep('x'), cat('p.py'), grep('y'), cat('p.py'), cat('b.py'), cat('p.py'), grep('z')] },
+      { prompt: 'it still fails', calls: [cat('p.py'), cat('p.py'), grep('w'), ...Array.from({ length: 40 }, (_, i) => (i % 3 === 2 ? grep(`q${i}`) : cat('p.py')))] },
+    ];
+    const labels: string[] = [];
+    for (const format of ['claude-code', 'codex', 'gemini'] as const) {
+      writeTurns(dir, format, `prompt-loop-${format}`, turns);
+      labels.push(JSON.stringify({ session: `prompt-loop-${format}`, exit_status: 'submitted' }));
+    }
+    writeFileSync(join(dir, 'sessions.jsonl'), `${labels.join('\n')}\n`);
+    const r = await checkFidelity(dir, 4, 19, PROMPT_LOOP_POINT);
+    expect(r.runs).toBe(3);
+    expect(r.broken).toBeGreaterThan(0);
   }, 120_000);
 
   it.skipIf(traceDir === null)('should give a sample of the real traces the outcomes a real replay gives', async () => {

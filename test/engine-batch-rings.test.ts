@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector, LoopEngine } from '../src/index.js';
 import type { LoopDetectorOptions, SessionEvent } from '../src/index.js';
+import { PROMPT_LOOP_POINT } from './helpers/calibrate-runs.js';
 import { runs, stream } from './helpers/streams.js';
 import { json } from './helpers/verdicts.js';
 
@@ -56,4 +57,33 @@ describe('engine batches of one session over small rings', () => {
       { numRuns: runs(300) },
     );
   });
+
+  it('should keep the signals about a loop begun before a fresh start as one by one, once the call ran twice since', () => {
+    // devset 98743092's shape: a file read among other work, a prompt, then read again and again with a few
+    // searches between, so that by the time a read's verdict is built the batch's later calls have wrapped
+    // the module's rings over the runs since the fresh start (afterFreshStart once read them there)
+    const read = (f: string): SessionEvent => ({ session: 's', tool: 'Read', args: { file_path: f }, result: `line 1\nline 2 of ${f}` });
+    const grep = (q: string): SessionEvent => ({ session: 's', tool: 'Grep', args: { pattern: q }, result: `no matches for ${q}` });
+    fc.assert(
+      fc.property(fc.integer({ min: 20, max: 60 }), fc.integer({ min: 2, max: 4 }), fc.constantFrom<LoopDetectorOptions>({}, PROMPT_LOOP_POINT), (n, every, o) => {
+        const before = [read('a.py'), grep('x'), read('p.py'), grep('y'), read('p.py'), read('b.py'), read('p.py'), grep('z')];
+        const after = [read('p.py'), read('p.py'), grep('w'), ...Array.from({ length: n }, (_, i) => (i % every === every - 1 ? grep(`q${i}`) : read('p.py')))];
+        for (const engine of ['wasm', 'reference'] as const) {
+          const d = new LoopDetector({ ...o, engine }, 's');
+          const want = before.map((e) => json(d.check(e)));
+          d.freshStart();
+          want.push(...after.map((e) => json(d.check(e))));
+          d.dispose();
+          const batched = new LoopEngine({ ...o, engine });
+          const got = batched.checkBatch(before).map(json);
+          batched.freshStart('s');
+          got.push(...batched.checkBatch(after).map(json));
+          batched.close();
+          expect(got, engine).toEqual(want);
+        }
+      }),
+      { numRuns: runs(40) },
+    );
+  });
 });
+

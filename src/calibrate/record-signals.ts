@@ -165,7 +165,7 @@ export async function recordSignals(inputs: readonly string[], options: Resolved
       const facts = options.detectors.deadEnd === null ? null : (r.facts ??= new CallFacts(p.log.capacity));
       const c = recordCall(p, facts, e, at, options.allow.length !== 0 && allowedToRepeat(options.allow, e.tool, e.args));
       if (c === null) continue;
-      r.recorded.push({ ...c, freshAt: r.freshAt, fresh: r.fresh, returned: r.freshAt > 0 && returned(p.history, p.lastIndex, r.freshAt) });
+      r.recorded.push({ ...c, freshAt: r.freshAt, fresh: r.fresh, returned: r.freshAt > 0 && returned(p.log, p.lastIndex, r.freshAt) });
       r.fresh = false;
     }
   } finally {

@@ -16,17 +16,26 @@
  * after the fix, and again ten calls later), while a call that keeps coming back is found again sooner
  * than a new loop would be. Proposals waiting for their outcome stay: their records still pair with them.
  */
-import { type HistoryReader, Ring } from '../state/call-history.js';
+import type { PolicyLog } from '../policy/policy-log.js';
 import type { LoopSignal } from '../types.js';
 
 /** Runs since a fresh start after which a call's old repetitions count again. */
 export const RETURNS = 2;
 
-/** Whether the call at `last` ran at least RETURNS times since `freshAt` (reads back to `freshAt` at most). */
-export function returned(h: HistoryReader, last: number, freshAt: number): boolean {
+/**
+ * Whether the call at `last` ran at least RETURNS times since `freshAt`, by the signatures of the session's
+ * call log (reads back to `freshAt` at most, and no further than the log keeps calls). The log, not the
+ * detectors' rings: in a batch the module's rings already hold the session's later calls (and a ring may
+ * keep fewer calls than the log), so a read of them depended on how the calls were batched.
+ */
+export function returned(log: PolicyLog, last: number, freshAt: number): boolean {
+  const sig = log.signatureLow(last);
+  if (sig === undefined) return false;
   let runs = 0;
-  for (let i = last - 1; i >= freshAt && i >= h.oldest; i--) {
-    if (h.same(Ring.SIG, i, last) && ++runs >= RETURNS) return true;
+  for (let i = last - 1; i >= freshAt; i--) {
+    const s = log.signatureLow(i);
+    if (s === undefined) return false;
+    if (s === sig && ++runs >= RETURNS) return true;
   }
   return false;
 }
@@ -36,8 +45,8 @@ export function returned(h: HistoryReader, last: number, freshAt: number): boole
  * them, unless the call ran fewer than RETURNS times since, when those about loops begun before `freshAt`
  * are left out.
  */
-export function afterFreshStart(signals: readonly LoopSignal[], h: HistoryReader, last: number, freshAt: number): readonly LoopSignal[] {
-  if (freshAt <= 0 || !signals.some((s) => (s.loopStart ?? last) < freshAt) || returned(h, last, freshAt)) return signals;
+export function afterFreshStart(signals: readonly LoopSignal[], log: PolicyLog, last: number, freshAt: number): readonly LoopSignal[] {
+  if (freshAt <= 0 || !signals.some((s) => (s.loopStart ?? last) < freshAt) || returned(log, last, freshAt)) return signals;
   return sinceFreshStart(signals, last, freshAt);
 }
 

@@ -620,7 +620,7 @@ export class LoopDetector {
 
   private counted(signals: readonly LoopSignal[], e: ToolEvent, index: number): readonly LoopSignal[] {
     if (this.options.allow.length !== 0 && allowedToRepeat(this.options.allow, e.tool, e.args)) return NO_SIGNALS;
-    return this.liveState === null ? signals : afterFreshStart(signals, this.pipeline.history, index, this.liveState.freshAt);
+    return this.liveState === null ? signals : afterFreshStart(signals, this.pipeline.log, index, this.liveState.freshAt);
   }
 
   /**

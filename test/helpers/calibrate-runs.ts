@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { traceDir } from './traces.js';
 import { seededRandom } from '../../src/fingerprint/seeded-random.js';
+import type { LoopDetectorOptions } from '../../src/index.js';
 
 /** One synthetic call line of the events format. */
 type Line = Record<string, unknown>;
@@ -94,3 +95,13 @@ export function writeTraceSample(every: number, offset = 0): string | null {
   writeFileSync(join(dir, 'sessions.jsonl'), `${kept.join('\n')}\n`);
   return dir;
 }
+
+/**
+ * The calibrate point (calibrate-fidelity's devset case, seed 7) under which devset session 98743092's
+ * batched scan broke a call later than the same calls checked one by one (a fresh start's reading of the
+ * module's rings, which a batch had moved on).
+ */
+export const PROMPT_LOOP_POINT: LoopDetectorOptions = {
+  policy: { ladder: ['warn', 'warn', 'break'], minConfidence: 0.5, agreementBonus: 0.1, noProgressStep: 2, interleavedStep: 0.5, cooldown: 0, kindWeights: { exact_repeat: 0.8, frequency: 1, cycle: 1.5, semantic: 1, similar_args: 0.8, result_repeat: 1, dead_end: 0.6, state_repeat: 0, chanting: 1 } },
+  detectors: { exactRepeat: { threshold: 2 }, frequency: { threshold: 4 }, semantic: { minSimilar: 2 }, similarArgs: { threshold: 2 }, deadEnd: { threshold: 3 }, stateRepeat: { threshold: 3 } },
+};
