@@ -12,11 +12,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { sharedInstance as SharedInstance } from '../src/wasm/wasm-module.js';
 import { traceEvents } from './real-calls.js';
-
-const cpu = (): number => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
+import { cpuMicros } from './bench-stats.js';
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
 
@@ -61,9 +57,9 @@ if (calls === null) {
     const spent = { a: 0, b: 0 };
     const yes = { a: 0, b: 0 };
     for (const w of r % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) {
-      const t0 = cpu();
+      const t0 = cpuMicros();
       yes[w] = (w === 'a' ? a : b)();
-      spent[w] = ((cpu() - t0) * 1000) / texts.length;
+      spent[w] = ((cpuMicros() - t0) * 1000) / texts.length;
     }
     if (yes.a !== yes.b) throw new Error(`the builds differ: A says nothing found ${yes.a} times, B ${yes.b}`);
     ta.push(spent.a);

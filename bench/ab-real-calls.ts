@@ -24,6 +24,7 @@ import type { LoopEngine, SessionEvent } from '../src/engine/loop-engine.js';
 import type { LoopDetectorOptions } from '../src/options/options.js';
 import { Md5Baseline } from './baselines.js';
 import { traceEvents } from './real-calls.js';
+import { cpuMicros, median } from './bench-stats.js';
 
 const DETECTORS = ['exactRepeat', 'frequency', 'cycle', 'semantic', 'similarArgs', 'resultRepeat', 'deadEnd', 'stateRepeat', 'chanting'] as const;
 /** The detector sets by name: exact repeat alone, and every default detector. */
@@ -41,16 +42,6 @@ async function engineOf(dist: string): Promise<Engine> {
   return ((await import(pathToFileURL(resolve(dist, 'src', 'engine', 'loop-engine.js')).href)) as { LoopEngine: Engine }).LoopEngine;
 }
 
-const cpu = (): number => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
-
-const median = (xs: readonly number[]): number => {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 === 1 ? (v[v.length >> 1] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
-};
-
 /** One round: CPU nanoseconds a call of A, B and the seed over every call. */
 function round(calls: readonly SessionEvent[], callsB: readonly SessionEvent[], A: Engine, B: Engine, options: LoopDetectorOptions, chunk: number, turn: number): { a: number; b: number; s: number } {
   const ea = new A(options);
@@ -61,7 +52,7 @@ function round(calls: readonly SessionEvent[], callsB: readonly SessionEvent[], 
   for (let from = 0, k = turn; from < calls.length; from += chunk, k++) {
     const to = Math.min(from + chunk, calls.length);
     for (const w of orders[k % 3] as readonly ('a' | 'b' | 's')[]) {
-      const t0 = cpu();
+      const t0 = cpuMicros();
       if (w === 's') {
         for (let i = from; i < to; i++) {
           const e = calls[i] as SessionEvent;
@@ -74,7 +65,7 @@ function round(calls: readonly SessionEvent[], callsB: readonly SessionEvent[], 
         const own = w === 'a' ? calls : callsB;
         for (let i = from; i < to; i += 64) engine.checkBatch(own.slice(i, Math.min(i + 64, to)));
       }
-      spent[w] += cpu() - t0;
+      spent[w] += cpuMicros() - t0;
     }
   }
   ea.close();

@@ -53,6 +53,7 @@ import { scanFigures, scanTable } from './scan-end-to-end.js';
 import { type RealCallBench, realCallTable } from './real-calls.js';
 import { defaultCheckerThreads } from '../src/cli/scan/session-checker.js';
 import { type BenchArgs, BenchUsageError, readBenchArgs } from './bench-args.js';
+import { median } from './bench-stats.js';
 
 const BATCH = 1000;
 const STREAM = 20_000;
@@ -269,11 +270,6 @@ const TIME = args.time;
 const SESSION_COUNTS = args.sessions;
 
 /** The median of some numbers. */
-function median(xs: readonly number[]): number {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
-}
-
 /**
  * Per figure, the median over the runs (figures come in the same order in every run); a ratio is the
  * median of the ratios each run measured side by side, never one run's baseline over another's figure.

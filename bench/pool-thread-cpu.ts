@@ -20,6 +20,7 @@ import { LoopEngine, type SessionEvent } from '../src/engine/loop-engine.js';
 import { LoopPool } from '../src/pool/loop-pool.js';
 import { FLEET_BATCH, FLEET_DETECTORS } from './fleet-bench.js';
 import { fleetEvents } from './fleet.js';
+import { median } from './bench-stats.js';
 
 /** This thread's CPU microseconds so far (NaN where /proc cannot be read). */
 function ownCpu(): number {
@@ -37,11 +38,6 @@ function allCpu(): number {
   const u = process.cpuUsage();
   return u.user + u.system;
 }
-
-const median = (xs: readonly number[]): number => {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 === 1 ? (v[v.length >> 1] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
-};
 
 /** `xs` in batches of FLEET_BATCH. */
 function batches<T>(xs: readonly T[]): T[][] {

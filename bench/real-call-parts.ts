@@ -27,6 +27,7 @@ import { LoopEngine, type SessionEvent } from '../src/engine/loop-engine.js';
 import type { LoopDetectorOptions } from '../src/options/options.js';
 import { Md5Baseline } from './baselines.js';
 import { traceEvents } from './real-calls.js';
+import { cpuMicros, median } from './bench-stats.js';
 
 const DETECTORS = ['exactRepeat', 'frequency', 'cycle', 'semantic', 'similarArgs', 'resultRepeat', 'deadEnd', 'stateRepeat', 'chanting'] as const;
 
@@ -73,33 +74,23 @@ function variants(calls: readonly SessionEvent[]): [string, readonly SessionEven
   ];
 }
 
-const cpu = (): number => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
-
-const median = (xs: readonly number[]): number => {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 === 1 ? (v[v.length >> 1] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
-};
-
 /** CPU microseconds a call of one pass over `calls` (fresh sessions), or of the seed pipeline over `seedCalls`. */
 function pass(Engine: typeof LoopEngine, options: LoopDetectorOptions, calls: readonly SessionEvent[] | null, seedCalls: readonly SessionEvent[]): number {
   if (calls === null) {
     const seeds = new Map<string, Md5Baseline>();
-    const t0 = cpu();
+    const t0 = cpuMicros();
     for (const e of seedCalls) {
       let s = seeds.get(e.session);
       if (s === undefined) seeds.set(e.session, (s = new Md5Baseline()));
       s.check(e);
     }
-    return (cpu() - t0) / seedCalls.length;
+    return (cpuMicros() - t0) / seedCalls.length;
   }
   const engine = new Engine(options);
-  const t0 = cpu();
+  const t0 = cpuMicros();
   for (let i = 0; i < calls.length; i += 64) engine.checkBatch(calls.slice(i, i + 64));
   engine.close();
-  return (cpu() - t0) / calls.length;
+  return (cpuMicros() - t0) / calls.length;
 }
 
 const args = process.argv.slice(2);

@@ -28,6 +28,7 @@ import { readInputBatches } from '../src/formats/read-inputs.js';
 import { LoopEngine, type SessionEvent, sessionEvent } from '../src/engine/loop-engine.js';
 import type { LoopDetectorOptions } from '../src/options/options.js';
 import { Md5Baseline } from './baselines.js';
+import { median } from './bench-stats.js';
 
 /** Calls a `checkBatch` takes at once (what `readInputBatches` hands a scan). */
 const BATCH = 64;
@@ -117,11 +118,6 @@ function pass(calls: readonly SessionEvent[], options: LoopDetectorOptions | nul
   const ns = Number(process.hrtime.bigint() - t0) / calls.length;
   engine.close();
   return ns;
-}
-
-function median(xs: readonly number[]): number {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
 }
 
 /**

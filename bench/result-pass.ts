@@ -16,11 +16,7 @@ import * as A from '../src/wasm/generated/abi.js';
 import { sharedInstance } from '../src/wasm/wasm-module.js';
 import { traceEvents } from './real-calls.js';
 import { resultVisits } from './result-visits.js';
-
-const cpu = (): number => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
+import { cpuMicros } from './bench-stats.js';
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
 
@@ -74,9 +70,9 @@ if (calls === null) {
     const spent = { a: 0, b: 0 };
     const check = { a: 0, b: 0 };
     for (const w of r % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) {
-      const t0 = cpu();
+      const t0 = cpuMicros();
       check[w] = (w === 'a' ? separate : fused)();
-      spent[w] = ((cpu() - t0) * 1000) / texts.length;
+      spent[w] = ((cpuMicros() - t0) * 1000) / texts.length;
     }
     if (check.a !== check.b) throw new Error(`the readings differ: checksum ${check.a} one after another, ${check.b} in one pass`);
     ta.push(spent.a);
@@ -100,9 +96,9 @@ if (calls === null) {
     const spent = new Map<string, number[]>();
     for (let r = 0; r < rounds; r++) {
       for (const [what, f] of Object.entries(parts)) {
-        const t0 = cpu();
+        const t0 = cpuMicros();
         f();
-        spent.set(what, [...(spent.get(what) ?? []), ((cpu() - t0) * 1000) / texts.length]);
+        spent.set(what, [...(spent.get(what) ?? []), ((cpuMicros() - t0) * 1000) / texts.length]);
       }
     }
     for (const [what, xs] of spent) console.log(`${what}: ${median(xs).toFixed(0)} ns a text`);

@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultTraceDir } from '../src/eval/trace-dir.js';
 import { writeCopies } from './scan-end-to-end.js';
+import { median } from './bench-stats.js';
 
 const CPU_AT_EXIT = new URL('./cpu-at-exit.js', import.meta.url).href;
 
@@ -39,11 +40,6 @@ function once(dist: string, file: string, workers: string, cpuFile: string): Run
   const c = JSON.parse(readFileSync(cpuFile, 'utf8')) as { userMs: number; systemMs: number; maxRssKb: number; mainMs: number | null; othersMs: number[] };
   return { ms, cpuMs: c.userMs + c.systemMs, mainMs: c.mainMs ?? NaN, othersMs: c.othersMs.reduce((a, b) => a + b, 0), rssMb: c.maxRssKb / 1024 };
 }
-
-const median = (xs: readonly number[]): number => {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
-};
 
 async function main(): Promise<void> {
   const [a = '', b = '', roundsArg = '3', copiesArg = '10', workersArg = '1,2'] = process.argv.slice(2);

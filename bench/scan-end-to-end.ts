@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { createGzip, gunzipSync } from 'node:zlib';
 import { defaultTraceDir } from '../src/eval/trace-dir.js';
 import { defaultCheckerThreads } from '../src/cli/scan/session-checker.js';
+import { median } from './bench-stats.js';
 
 /** The command as the package's `bin` runs it: the bundle (scripts/build-cli.mjs). */
 const CLI = fileURLToPath(new URL('../src/bin/loopwatch.js', import.meta.url));
@@ -64,11 +65,6 @@ export interface ScanBench {
   readonly copies: number;
   readonly loadBefore: number;
   readonly loadAfter: number;
-}
-
-function median(xs: readonly number[]): number {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
 }
 
 /** One run: wall ms, CPU ms of all threads, peak RSS KB; throws when the scan fails. */

@@ -11,6 +11,7 @@
  * It bounds what a worker pool can gain here: loop detection per call is a mix of the two.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { median } from './bench-stats.js';
 
 /** The tasks, by name. */
 const TASKS = {
@@ -58,11 +59,6 @@ export interface ThreadScaling {
 
 /** Rounds per task (one thread, then two, alternating). */
 const ROUNDS = 5;
-
-function median(xs: readonly number[]): number {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 === 1 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
-}
 
 function inWorker(task: TaskName): Promise<void> {
   return new Promise((resolve, reject) => {
