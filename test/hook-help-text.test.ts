@@ -10,7 +10,7 @@ describe('loopwatch hook --help', () => {
   it('should list every preset name, reset, the allowlist and --agent-version', async () => {
     const r = await loopwatchInProcess(['hook', '--help']);
     expect(r.code).toBe(0);
-    const presets = /--preset NAME[^\n]*\n\s+([^\n]+)\n/.exec(r.stdout)?.[1];
+    const presets = /--preset NAME +detection preset[^\n]*\n\s+([^\n]+)\n/.exec(r.stdout)?.[1]; // the option's line, not the usage lines naming [--preset NAME]
     expect(presets?.split(', ')).toEqual(Object.keys(PRESETS));
     expect(r.stdout).toContain('loopwatch hook reset [--session ID]');
     expect(r.stdout).toContain('.loopwatch.json');
