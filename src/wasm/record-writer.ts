@@ -137,8 +137,11 @@ export class RecordWriter {
 
   /**
    * Writes one record at `at` (8-aligned) of memory ending at `end`; returns the record's size.
-   * Throws EncodeOverflow (from the encoder) when it does not fit; another error means a value threw as
-   * it was read, in `field`.
+   * When it does not fit: with `countPastEnd`, the event is walked whole all the same, nothing written past
+   * `end`, and the size it needs is returned (larger than `end - at`: the record is not whole, and no
+   * summary of its args is kept), so that the area can grow once to that size, not double and begin the
+   * record again until it fits; else EncodeOverflow (from the encoder) is thrown. Another error means a
+   * value threw as it was read, in `field`.
    */
   write(
     u8: Uint8Array,
@@ -152,9 +155,33 @@ export class RecordWriter {
     maxDepth: number,
     maskResults: boolean,
     learnt: { errorText: string | undefined; infra: boolean },
+    countPastEnd = false,
   ): number {
     const w = this.enc;
     this.field = 'args';
+    w.counting = countPastEnd;
+    try {
+      return this.record(w, u8, dv, at, end, slot, e, args, ignore, maxDepth, maskResults, learnt);
+    } finally {
+      w.counting = false;
+    }
+  }
+
+  private record(
+    w: ValueEncoder,
+    u8: Uint8Array,
+    dv: DataView,
+    at: number,
+    end: number,
+    slot: number,
+    e: ToolEvent,
+    args: ArgsPlan,
+    ignore: ReadonlySet<string> | null,
+    maxDepth: number,
+    maskResults: boolean,
+    learnt: { errorText: string | undefined; infra: boolean },
+  ): number {
+    // (with the encoder counting, positions may pass `end`: nothing there is written, read or patched)
     w.reset(u8, dv, at, end);
     w.u32(0); // size
     w.u32(slot);
@@ -181,7 +208,7 @@ export class RecordWriter {
       // JSON text in its record's bytes (ASCII, checked): copied in as they are, summarised by the module there
       kind = A.ARGS_JSON;
       w.bytesFrom(v);
-      if (args.summarize && moduleJsonSummary(u8, sectionAt + 4, v.length)) {
+      if (args.summarize && w.position <= end && moduleJsonSummary(u8, sectionAt + 4, v.length)) {
         args.summaryAt = this.summaries.take(moduleSummary.bytes, moduleSummary.at, moduleSummary.length);
         args.summaryLength = moduleSummary.length;
       }
@@ -219,7 +246,7 @@ export class RecordWriter {
           args.summaryAt = m.end();
           args.summaryLength = m.length;
         } else w.value(value, ignore, maxDepth);
-        dv.setUint32(sectionAt, w.position - sectionAt - 4, true);
+        if (w.position <= end) dv.setUint32(sectionAt, w.position - sectionAt - 4, true);
       }
     }
     this.pad();
@@ -262,12 +289,15 @@ export class RecordWriter {
         const s = w.position;
         w.u32(0);
         w.value(r, null, 64);
-        dv.setUint32(s, w.position - s - 4, true);
+        // (an encoding past the area's end, counted only: not all there)
+        const whole = w.position <= end;
+        if (whole) dv.setUint32(s, w.position - s - 4, true);
         this.pad();
         if (maskResults) {
-          // the fingerprint resultText may stand the result as is that of the encoding just written
+          // the fingerprint resultText may stand the result as is that of the encoding just written (the
+          // host's when that is not whole: the same text)
           this.encodedAt = s + 4;
-          resultTextOf = this.hashEncoded === null || restored(r) ? resultText(r) : resultText(r, this.encodedLetters);
+          resultTextOf = this.hashEncoded === null || !whole || restored(r) ? resultText(r) : resultText(r, this.encodedLetters);
         }
       }
       if (resultTextOf !== null) {
@@ -303,6 +333,7 @@ export class RecordWriter {
     }
     w.align(8);
     const size = w.position - at;
+    if (w.position > end) return size;
     dv.setUint32(at, size, true);
     dv.setUint32(at + 8, flags, true);
     return size;
