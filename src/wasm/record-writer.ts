@@ -79,6 +79,9 @@ function surelyContent(tool: string, r: unknown): boolean {
   return VIEW_HEADER_BYTES.some((h) => c.length >= h.length && Buffer.compare(c.subarray(0, h.length), h) === 0);
 }
 
+/** A fingerprint in letters, of the length of every one (fingerprintLetters'), for a record only counted. */
+const sameLengthLetters = (): string => fingerprintLetters(0, 0);
+
 const ignoredKeyWords = new WeakMap<ReadonlySet<string>, Uint32Array>();
 
 /** The fingerprints of ignored field names, as (lo, hi) word pairs, cached per set. */
@@ -294,10 +297,11 @@ export class RecordWriter {
         if (whole) dv.setUint32(s, w.position - s - 4, true);
         this.pad();
         if (maskResults) {
-          // the fingerprint resultText may stand the result as is that of the encoding just written (the
-          // host's when that is not whole: the same text)
+          // the fingerprint resultText may stand the result as is that of the encoding just written; a record
+          // only counted (not whole) needs the text's length alone, which letters of the same length give
+          // without walking the result again (the record is written again once the area holds it)
           this.encodedAt = s + 4;
-          resultTextOf = this.hashEncoded === null || !whole || restored(r) ? resultText(r) : resultText(r, this.encodedLetters);
+          resultTextOf = !whole ? resultText(r, sameLengthLetters) : this.hashEncoded === null || restored(r) ? resultText(r) : resultText(r, this.encodedLetters);
         }
       }
       if (resultTextOf !== null) {
