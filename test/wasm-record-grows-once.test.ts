@@ -6,10 +6,13 @@
  * size counted (encode-value.ts `counting`), and the area grows once to that size: the record is written
  * twice at most, its objects listed once more than a call that fits.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import type { Detector, ObservedCall, ToolEvent } from '../src/index.js';
-import { RecordWriter } from '../src/wasm/record-writer.js';
+import { type ArgsPlan, RecordWriter } from '../src/wasm/record-writer.js';
+import { EncodeOverflow } from '../src/wasm/encode-value.js';
+import { runs } from './helpers/streams.js';
 
 /** Counts RecordWriter#write calls while `f` runs. */
 function writesDuring(f: () => void): number {
@@ -88,5 +91,33 @@ describe('a record larger than the input area', () => {
     } finally {
       wasm.dispose();
     }
+  });
+
+  it('should count the size the whole record takes, writing nothing past the area\'s end', () => {
+    const size = 1 << 16;
+    const buf = new ArrayBuffer(size);
+    const u8 = new Uint8Array(buf);
+    const dv = new DataView(buf);
+    const writer = new RecordWriter();
+    const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constantFrom('\ud800', 'x\udfff', 'é'.repeat(300)));
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, text, fc.double(), fc.boolean(), fc.constant(null), fc.array(tie('v'), { maxLength: 6 }), fc.dictionary(text, tie('v'), { maxKeys: 6 })),
+    })).v;
+    const plan = (v: unknown): ArgsPlan => ({ value: v, normalised: false, viaHost: false, summarize: true, summaryAt: -1, summaryLength: 0 });
+    fc.assert(
+      fc.property(value, fc.option(value), fc.option(text), fc.nat(), (args, result, error, cut) => {
+        const e: ToolEvent = { tool: 'Edit', args, ...(result === null ? {} : { result }), ...(error === null ? {} : { error }) };
+        const whole = writer.write(u8, dv, 0, size, 1, e, plan(args), null, 64, true, { errorText: undefined, infra: false });
+        // an area ending anywhere before the record's end: counted to the same size, nothing past its end written
+        const end = 8 * (cut % (whole >>> 3));
+        u8.fill(0xa5);
+        const counted = writer.write(u8, dv, 0, end, 1, e, plan(args), null, 64, true, { errorText: undefined, infra: false }, true);
+        expect(counted).toBe(whole);
+        expect(u8.subarray(end).every((b) => b === 0xa5)).toBe(true);
+        // without counting, it does not fit
+        expect(() => writer.write(u8, dv, 0, end, 1, e, plan(args), null, 64, true, { errorText: undefined, infra: false })).toThrow(EncodeOverflow);
+      }),
+      { numRuns: runs(300) },
+    );
   });
 });
