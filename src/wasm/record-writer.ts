@@ -162,29 +162,9 @@ export class RecordWriter {
   ): number {
     const w = this.enc;
     this.field = 'args';
+    // set at each record (this writer's encoder writes nothing else): with it, positions may pass `end`, and
+    // nothing there is written, read or patched
     w.counting = countPastEnd;
-    try {
-      return this.record(w, u8, dv, at, end, slot, e, args, ignore, maxDepth, maskResults, learnt);
-    } finally {
-      w.counting = false;
-    }
-  }
-
-  private record(
-    w: ValueEncoder,
-    u8: Uint8Array,
-    dv: DataView,
-    at: number,
-    end: number,
-    slot: number,
-    e: ToolEvent,
-    args: ArgsPlan,
-    ignore: ReadonlySet<string> | null,
-    maxDepth: number,
-    maskResults: boolean,
-    learnt: { errorText: string | undefined; infra: boolean },
-  ): number {
-    // (with the encoder counting, positions may pass `end`: nothing there is written, read or patched)
     w.reset(u8, dv, at, end);
     w.u32(0); // size
     w.u32(slot);
