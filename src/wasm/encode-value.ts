@@ -22,7 +22,10 @@ import { MAX_WALK_MEMBERS } from '../fingerprint/member-budget.js';
 import { S_ARRAY, S_FALSE, S_NULL, S_OBJECT, S_TRUE } from '../text/args-summary.js';
 import type { ArgsSummaryMirror } from './args-summary-mirror.js';
 
-/** Thrown when the encoding does not fit; the caller grows the area and encodes again. */
+/**
+ * Thrown when the encoding does not fit (and the encoder is not `counting`); the caller measures the
+ * encoding with `counting` on, grows the area once to that size and encodes again.
+ */
 export class EncodeOverflow extends Error {
   constructor() {
     super('encode area too small');
@@ -86,6 +89,13 @@ export class ValueEncoder {
    * walk (args-summary-mirror.ts); null while a part it does not follow is walked.
    */
   mirror: ArgsSummaryMirror | null = null;
+  /**
+   * Measuring as it writes: a write that would pass the area's end is skipped and only counted, so `position`
+   * ends where the whole encoding would (the bytes that fit are written, the others not), and the mirror is
+   * given up at the first such write (it reads the bytes written). Off: a write that does not fit throws
+   * EncodeOverflow.
+   */
+  counting = false;
 
   /** Points the encoder at memory [start, end). */
   reset(u8: Uint8Array, dv: DataView, start: number, end: number): void {
@@ -96,10 +106,20 @@ export class ValueEncoder {
     this.end = end;
   }
 
+  /**
+   * A write that would end at `q`, past the area's end: counted when `counting`, else EncodeOverflow.
+   * Whether it fits is checked before anything is written, so nothing is ever written past the end.
+   */
+  private past(q: number): void {
+    if (!this.counting) throw OVERFLOW;
+    this.mirror?.fail();
+    this.position = q;
+  }
+
   /** Writes a u32 (little-endian) at the current position. */
   u32(v: number): void {
     const p = this.position;
-    if (p + 4 > this.end) throw OVERFLOW;
+    if (p + 4 > this.end) return this.past(p + 4);
     this.dv.setUint32(p, v, true);
     this.position = p + 4;
   }
@@ -107,7 +127,7 @@ export class ValueEncoder {
   /** Moves the position to the next multiple of `n`, a power of two (the skipped bytes are left as they are). */
   align(n: number): void {
     const q = (this.position + n - 1) & ~(n - 1);
-    if (q > this.end) throw OVERFLOW;
+    if (q > this.end) return this.past(q);
     this.position = q;
   }
 
@@ -115,7 +135,7 @@ export class ValueEncoder {
   zeros(count: number): void {
     const p = this.position;
     const q = p + 4 * count;
-    if (q > this.end) throw OVERFLOW;
+    if (q > this.end) return this.past(q);
     // a few words: plain stores beat TypedArray.prototype.fill's call
     for (let k = p; k < q; k += 4) this.dv.setUint32(k, 0, true);
     this.position = q;
@@ -123,7 +143,7 @@ export class ValueEncoder {
 
   private tag(t: number): void {
     const p = this.position;
-    if (p >= this.end) throw OVERFLOW;
+    if (p >= this.end) return this.past(p + 1);
     this.u8[p] = t;
     this.position = p + 1;
   }
@@ -133,7 +153,11 @@ export class ValueEncoder {
     const at = this.position;
     const n = s.length;
     const u8 = this.u8;
-    if (at + 4 + n > this.end) throw OVERFLOW;
+    if (at + 4 + n > this.end) {
+      const bytes = Buffer.byteLength(s, 'utf8');
+      if (this.trackLoss && bytes !== n && !(s as string & { isWellFormed(): boolean }).isWellFormed()) this.lossy = true;
+      return this.past(at + 4 + bytes);
+    }
     let p = at + 4;
     if (n <= ASCII_LOOP_MAX) {
       let i = 0;
@@ -157,17 +181,25 @@ export class ValueEncoder {
    * Writes a string's UTF-8 at `p` (up to the area's end) and returns the byte count. Buffer's utf8Write
    * takes an offset, where encodeInto would need a new subarray view (~100 bytes of garbage) per string;
    * it is what Buffer#write calls once it has checked its arguments (checked here already: ~10 ns a
-   * string saved here).
+   * string saved here). When counting, a string that does not fit is not written and its byte count is
+   * returned (its length word, at `p - 4`, fits: utf8 checked its UTF-16 length first).
    */
   private encodeAt(s: string, p: number): number {
-    if (p + 3 * s.length > this.end && p + Buffer.byteLength(s, 'utf8') > this.end) throw OVERFLOW;
+    if (p + 3 * s.length > this.end) {
+      const n = Buffer.byteLength(s, 'utf8');
+      if (p + n > this.end) {
+        if (!this.counting) throw OVERFLOW;
+        this.mirror?.fail();
+        return n;
+      }
+    }
     return HAS_UTF8_WRITE ? this.buf.utf8Write(s, p, this.end - p) : this.buf.write(s, p, 'utf8');
   }
 
   /** Writes raw bytes preceded by their u32 length. */
   bytes(b: Uint8Array): void {
     const p = this.position;
-    if (p + 4 + b.length > this.end) throw OVERFLOW;
+    if (p + 4 + b.length > this.end) return this.past(p + 4 + b.length);
     this.dv.setUint32(p, b.length, true);
     this.u8.set(b, p + 4);
     this.position = p + 4 + b.length;
@@ -177,7 +209,7 @@ export class ValueEncoder {
   bytesFrom(src: { readonly length: number; copyInto(target: Uint8Array, at: number): void }): void {
     const p = this.position;
     const n = src.length;
-    if (p + 4 + n > this.end) throw OVERFLOW;
+    if (p + 4 + n > this.end) return this.past(p + 4 + n);
     this.dv.setUint32(p, n, true);
     src.copyInto(this.u8, p + 4);
     this.position = p + 4 + n;
@@ -224,7 +256,11 @@ export class ValueEncoder {
       }
       case 'number': {
         const p = this.position;
-        if (p + 9 > this.end) throw OVERFLOW;
+        if (p + 9 > this.end) {
+          this.past(p + 9);
+          this.mirror?.number(v);
+          return;
+        }
         this.u8[p] = A.T_NUMBER;
         this.dv.setFloat64(p + 1, v, true);
         this.position = p + 9;
@@ -494,7 +530,8 @@ export class ValueEncoder {
       this.u32(seen);
       return;
     }
-    this.dv.setUint32(countAt, n, true);
+    // (a count past the area's end when counting: not written)
+    if (countAt + 4 <= this.end) this.dv.setUint32(countAt, n, true);
     m?.close(s, mn);
   }
 

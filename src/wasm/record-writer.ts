@@ -79,6 +79,9 @@ function surelyContent(tool: string, r: unknown): boolean {
   return VIEW_HEADER_BYTES.some((h) => c.length >= h.length && Buffer.compare(c.subarray(0, h.length), h) === 0);
 }
 
+/** A fingerprint in letters, of the length of every one (fingerprintLetters'), for a record only counted. */
+const sameLengthLetters = (): string => fingerprintLetters(0, 0);
+
 const ignoredKeyWords = new WeakMap<ReadonlySet<string>, Uint32Array>();
 
 /** The fingerprints of ignored field names, as (lo, hi) word pairs, cached per set. */
@@ -137,8 +140,11 @@ export class RecordWriter {
 
   /**
    * Writes one record at `at` (8-aligned) of memory ending at `end`; returns the record's size.
-   * Throws EncodeOverflow (from the encoder) when it does not fit; another error means a value threw as
-   * it was read, in `field`.
+   * When it does not fit: with `countPastEnd`, the event is walked whole all the same, nothing written past
+   * `end`, and the size it needs is returned (larger than `end - at`: the record is not whole, and no
+   * summary of its args is kept), so that the area can grow once to that size, not double and begin the
+   * record again until it fits; else EncodeOverflow (from the encoder) is thrown. Another error means a
+   * value threw as it was read, in `field`.
    */
   write(
     u8: Uint8Array,
@@ -152,9 +158,13 @@ export class RecordWriter {
     maxDepth: number,
     maskResults: boolean,
     learnt: { errorText: string | undefined; infra: boolean },
+    countPastEnd = false,
   ): number {
     const w = this.enc;
     this.field = 'args';
+    // set at each record (this writer's encoder writes nothing else): with it, positions may pass `end`, and
+    // nothing there is written, read or patched
+    w.counting = countPastEnd;
     w.reset(u8, dv, at, end);
     w.u32(0); // size
     w.u32(slot);
@@ -181,7 +191,7 @@ export class RecordWriter {
       // JSON text in its record's bytes (ASCII, checked): copied in as they are, summarised by the module there
       kind = A.ARGS_JSON;
       w.bytesFrom(v);
-      if (args.summarize && moduleJsonSummary(u8, sectionAt + 4, v.length)) {
+      if (args.summarize && w.position <= end && moduleJsonSummary(u8, sectionAt + 4, v.length)) {
         args.summaryAt = this.summaries.take(moduleSummary.bytes, moduleSummary.at, moduleSummary.length);
         args.summaryLength = moduleSummary.length;
       }
@@ -219,7 +229,7 @@ export class RecordWriter {
           args.summaryAt = m.end();
           args.summaryLength = m.length;
         } else w.value(value, ignore, maxDepth);
-        dv.setUint32(sectionAt, w.position - sectionAt - 4, true);
+        if (w.position <= end) dv.setUint32(sectionAt, w.position - sectionAt - 4, true);
       }
     }
     this.pad();
@@ -262,12 +272,16 @@ export class RecordWriter {
         const s = w.position;
         w.u32(0);
         w.value(r, null, 64);
-        dv.setUint32(s, w.position - s - 4, true);
+        // (an encoding past the area's end, counted only: not all there)
+        const whole = w.position <= end;
+        if (whole) dv.setUint32(s, w.position - s - 4, true);
         this.pad();
         if (maskResults) {
-          // the fingerprint resultText may stand the result as is that of the encoding just written
+          // the fingerprint resultText may stand the result as is that of the encoding just written; a record
+          // only counted (not whole) needs the text's length alone, which letters of the same length give
+          // without walking the result again (the record is written again once the area holds it)
           this.encodedAt = s + 4;
-          resultTextOf = this.hashEncoded === null || restored(r) ? resultText(r) : resultText(r, this.encodedLetters);
+          resultTextOf = !whole ? resultText(r, sameLengthLetters) : this.hashEncoded === null || restored(r) ? resultText(r) : resultText(r, this.encodedLetters);
         }
       }
       if (resultTextOf !== null) {
@@ -303,6 +317,7 @@ export class RecordWriter {
     }
     w.align(8);
     const size = w.position - at;
+    if (w.position > end) return size;
     dv.setUint32(at, size, true);
     dv.setUint32(at + 8, flags, true);
     return size;

@@ -376,6 +376,8 @@ export class WasmCore {
       let sideBytes = 0;
       let scratch = 0;
       let unwritable: Error | null = null;
+      // the size of a first record that did not fit, counted past the area's end (0: none)
+      let measured = 0;
       if (this.chunkSlots.size !== 0) this.chunkSlots.clear();
       if (!nested) this.writer.summaries.reset();
       while (from + m < items.length) {
@@ -388,10 +390,17 @@ export class WasmCore {
         const learnt = (this.learnt[m] ??= { errorText: undefined, infra: false });
         let size: number;
         try {
-          size = this.writer.write(u8, dv, pos, end, it.slot, it.event, it.args, it.ignore, it.maxDepth, it.maskResults, learnt);
+          // a chunk's first record is walked whole even when it does not fit, its size counted, so the area
+          // grows once to hold it (not doubled and the record begun again, its values walked again, until it
+          // fits); a later record that does not fit goes first in the next chunk
+          size = this.writer.write(u8, dv, pos, end, it.slot, it.event, it.args, it.ignore, it.maxDepth, it.maskResults, learnt, m === 0);
         } catch (e) {
           // an event that cannot be written: the records before it go first, then it fails on its own
           if (!(e instanceof EncodeOverflow)) unwritable = unreadable(this.writer.field, e);
+          break;
+        }
+        if (size > end - pos) {
+          measured = size;
           break;
         }
         if (it.proposed === true || it.readsAck === true || it.skipsPass === true) {
@@ -417,7 +426,11 @@ export class WasmCore {
         if (unwritable !== null) {
           sink(from, 0, this.learnt[0] as Learnt, unwritable);
           from++;
-        } else this.inputSize *= 2;
+        } else {
+          // the size counted, in whole 64 KiB pages, and at least twice the area (a value that reads larger
+          // when walked again, a getter's, makes it grow again until the record fits)
+          this.inputSize = Math.max(2 * this.inputSize, Math.ceil(measured / 65536) * 65536);
+        }
         continue;
       }
       // room for outputs, unit lists and scratch (reserving may grow memory; records already written stay)
