@@ -34,7 +34,7 @@ import { type LoggedDecision, appendDecisionLine, decisionLine, decisionLogCap, 
 import { type AgentName, type HookAgent, type HookCall, type ReplyContext, declinedCalls } from './hook-agent.js';
 import { hookDetection } from './hook-detection.js';
 import { missedRecordsFor } from './missed-records.js';
-import { parsePayload } from './hook-payload.js';
+import { parsePayload, sessionOf } from './hook-payload.js';
 import { withTurn } from './hook-turn.js';
 import { projectAllowlist } from './project-allowlist.js';
 import { SessionFile, type StoredSession } from './session-file.js';
@@ -296,10 +296,14 @@ function stateFailure(e: unknown, stateDir: string): string {
   return `the session's state cannot be kept in ${stateDir} (cannot ${what}: ${f.why}); ${f.fix === null ? another : `${f.fix}, or ${another}`}`;
 }
 
-/** The session a payload that could not be decoded names (its `session_id`, when a short string), for its notice. */
+/** The session a payload that could not be decoded names (its `session_id`, when the hooks take it), for its notice. */
 function noticeSession(agent: string | undefined, payload: Record<string, unknown> | undefined): NoticeSession | null {
-  const session = payload?.session_id;
-  return typeof session === 'string' && session.length > 0 && session.length <= 512 ? { agent: agent ?? 'unknown', session } : null;
+  if (payload === undefined) return null;
+  try {
+    return { agent: agent ?? 'unknown', session: sessionOf(payload) };
+  } catch {
+    return null; // a session id the hooks refuse (too long, a lone surrogate: hook-payload.ts) is no session to remember
+  }
 }
 
 /**
