@@ -9,7 +9,7 @@
  * environment matters); the others run the same command in this process (helpers/hook-in-process.ts), and
  * the lock held too long runs runHook itself (its lock options).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DECISION_LOG_MAX_ENV } from '../src/hooks/decision-log.js';
@@ -94,6 +94,17 @@ describe.each(AGENTS)('a call %s\'s hook could not check', (agent) => {
     expect(quiet.stderr).toMatch(/stayed locked by another hook; the call is allowed without a loop check\n$/);
     expect(checked.map((r) => [r.stdout, r.stderr])).toEqual([['', ''], ['', '']]);
     expect(shown(back.stdout)).toMatch(NOTICE);
+  });
+
+  it.skipIf(process.platform === 'win32')('should keep no marker in a state folder that is not the user\'s own, and so tell each call', async () => {
+    const dir = tempFolder('hook-notice');
+    chmodSync(dir, 0o777);
+    writeFileSync(join(dir, 'notes.txt'), 'a shared folder');
+    for (let i = 0; i < 2; i++) {
+      const r = await hookInProcess(['--agent', agent, '--state-dir', dir], toollessPayload(agent, 's'));
+      expect([r.code, shown(r.stdout)]).toEqual([0, expect.stringMatching(/the hook payload could not be read/)]);
+    }
+    expect(readdirSync(dir)).toEqual(['notes.txt']);
   });
 
   it('should redact a secret from what the person is shown, and keep it to one short line', async () => {

@@ -307,6 +307,20 @@ function noticeSession(agent: string | undefined, payload: Record<string, unknow
 }
 
 /**
+ * The state folder when the hooks may write in it (prepareStateFolder: the user's own, made private; said
+ * in `notes` when it was tightened), else null (a marker is then kept nowhere). Never throws.
+ */
+function privateStateDir(stateDir: string, notes: string[]): string | null {
+  try {
+    const tightened = prepareStateFolder(stateDir);
+    if (tightened !== null) notes.push(hookLine(tightened));
+    return stateDir;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * A bad `LOOPWATCH_DECISION_LOG_MAX_BYTES` where a decision log is kept: said on stderr each call (one of
  * `notes`), and returned for the person once per session and value (else undefined).
  */
@@ -332,8 +346,10 @@ export function runHook(text: string | Uint8Array, options: HookRunOptions): Hoo
     hook = { agent, call: withTurn(agent, payload, agent.decode(payload, found.eventName, phase)) };
   } catch (e) {
     const as = agent === null ? '' : ` as ${agent.title}'s${options.agent === undefined ? ' (detected from hook_event_name)' : ''}`;
-    const tell = tellUnchecked(options.stateDir, noticeSession(agent?.name ?? options.agent, payload));
-    return unchecked(`the hook payload could not be read${as}: ${(e as Error).message}`, options, null, '', tell);
+    const session = noticeSession(agent?.name ?? options.agent, payload);
+    const notes: string[] = [];
+    const tell = tellUnchecked(session === null ? null : privateStateDir(options.stateDir, notes), session);
+    return unchecked(`the hook payload could not be read${as}: ${(e as Error).message}`, options, null, notes.join(''), tell);
   }
   const notes: string[] = [];
   const reached: Reached = { file: null };
