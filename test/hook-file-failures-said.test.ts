@@ -10,6 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, HOOK_MAIN } from './helpers/cli.js';
+import { UNCHECKED_REPLY } from './helpers/hook-payloads.js';
 import { canDropPrivileges, unprivileged, unprivilegedFolder } from './helpers/unprivileged.js';
 
 /** Runs `argv` as the unprivileged user with `env` and `input` on stdin. */
@@ -30,7 +31,7 @@ describe.skipIf(!canDropPrivileges)('file failures said in words', () => {
     expect(run(['/bin/sh', '-c', `mkdir -m 700 "${state}" && chmod 500 "${state}"`], env).code).toBe(0);
     const r = run([process.execPath, HOOK_MAIN, '--agent', 'claude-code', '--state-dir', state], env, PAYLOAD);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('');
+    expect(r.stdout).toMatch(UNCHECKED_REPLY);
     expect(r.stderr).toMatch(new RegExp(`the session's state cannot be kept in ${state} \\(cannot open [0-9a-f]+\\.lock: permission denied\\); make the folder writable by you \\(.*\\), or give the hook another state folder \\(--state-dir DIR in its command, or LOOPWATCH_STATE_DIR\\); the call is allowed without a loop check`));
     expect(r.stderr).not.toContain('EACCES');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -15,7 +15,7 @@ import { SessionFile } from '../src/hooks/session-file.js';
 import { LOCK_WAIT_MS } from '../src/hooks/state-lock.js';
 import { CLI, type CliRun } from './helpers/cli.js';
 import { hookVerbInProcess, loadHookVerbs } from './helpers/hook-in-process.js';
-import { afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
+import { UNCHECKED_REPLY, afterPayload, beforePayload, hook } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
@@ -96,7 +96,7 @@ describe('ten hook processes of one session at once', () => {
     const r = await hook(['--state-dir', dir], beforePayload('claude-code', 'held', CALLS[0] as ScriptedCall, 'toolu_0'));
     expect(Date.now() - t).toBeGreaterThanOrEqual(LOCK_WAIT_MS);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('');
+    expect(r.stdout).toMatch(UNCHECKED_REPLY);
     expect(r.stderr).toMatch(/^loopwatch hook: Claude Code: Error: the state of session "held" stayed locked by another hook; the call is allowed without a loop check\n$/);
     const [s] = (JSON.parse((await hookVerbInProcess(['status', '--state-dir', dir, '--json'])).stdout) as HookStatus).sessions;
     expect([s!.calls, s!.unchecked]).toEqual([{ proposals: 1, checked: 0, records: 0, recorded: 0 }, 1]);

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, tempDir } from './helpers/cli.js';
 import { hookInProcess } from './helpers/hook-in-process.js';
+import { UNCHECKED_REPLY } from './helpers/hook-payloads.js';
 import { startServe, type ServeProcess } from './helpers/serve-process.js';
 
 const HOOK_MAIN = fileURLToPath(new URL('../dist/hook/hook-main.cjs', import.meta.url));
@@ -58,7 +59,7 @@ describe.each(['cli', 'main'] as const)('loopwatch hook (%s) reads its stdin as 
     for (const [i, id] of INVALID.entries()) {
       for (const event of ['PreToolUse', 'PostToolUseFailure'] as const) {
         const r = await runHook(entry, dir, payload(id, event, `toolu_${i}`), i === 0);
-        expect(r).toEqual({ code: 0, stdout: '', stderr: expect.stringMatching(/^loopwatch hook: the hook payload could not be read: it is not UTF-8 \(byte 16 is not part of a UTF-8 character; an agent sends JSON as UTF-8\); the call is allowed without a loop check\n$/) });
+        expect(r).toEqual({ code: 0, stdout: expect.stringMatching(UNCHECKED_REPLY), stderr: expect.stringMatching(/^loopwatch hook: the hook payload could not be read: it is not UTF-8 \(byte 16 is not part of a UTF-8 character; an agent sends JSON as UTF-8\); the call is allowed without a loop check\n$/) });
       }
     }
     expect(readdirSync(dir)).toEqual([]);
@@ -70,7 +71,7 @@ describe.each(['cli', 'main'] as const)('loopwatch hook (%s) reads its stdin as 
       for (const event of ['PreToolUse', 'PostToolUseFailure'] as const) {
         const r = await runHook(entry, dir, payload(id, event, `toolu_${i}`), i === 0);
         expect(r.code).toBe(0);
-        expect(r.stdout).toBe('');
+        expect(r.stdout).toMatch(UNCHECKED_REPLY);
         expect(r.stderr).toContain("session_id must be well-formed Unicode (a lone surrogate such as \\ud800 is not a character); the call is allowed without a loop check");
         expect(r.stderr.split('\n')).toHaveLength(2);
       }

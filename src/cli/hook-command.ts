@@ -88,7 +88,8 @@ export async function hookCommand(args: readonly string[], io: HookIo): Promise<
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     // a misconfigured hook command must not block the agent's calls (unless it is set to fail closed)
-    const reply = unchecked(`loopwatch hook ${args.join(' ')}: ${e.message}`, { failClosed }, null);
+    // exit code 1: the agents do not read the reply's JSON, so no notice for the person in it
+    const reply = unchecked(`loopwatch hook ${args.join(' ')}: ${e.message}`, { failClosed }, null, '', false);
     return write(io, { ...reply, exitCode: reply.exitCode === 2 ? 2 : HOOK_USAGE_ERROR });
   }
   const input = await io.readInput(MAX_PAYLOAD_BYTES);

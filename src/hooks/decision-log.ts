@@ -29,7 +29,7 @@
  * what a link planted there points to) and a new one begun, said on stderr: a looping agent's log holds at
  * most two files' worth.
  */
-import { parseByteSize } from '../text/byte-size.js';
+import { BYTE_SIZE_SPELLING, parseByteSize } from '../text/byte-size.js';
 import { closeSync, constants, existsSync, fchmodSync, fstatSync, lstatSync, openSync, readSync, renameSync, type Stats, writeSync } from 'node:fs';
 import type { LiveAction, LiveDecision } from '../live/live-call.js';
 import type { Verdict } from '../types.js';
@@ -57,6 +57,18 @@ export const MIN_DECISION_LOG_BYTES = 1024 * 1024;
 export function decisionLogCap(env: NodeJS.ProcessEnv = process.env): number {
   const n = parseByteSize(env[DECISION_LOG_MAX_ENV] ?? '');
   return n === null ? MAX_DECISION_LOG_BYTES : Math.max(MIN_DECISION_LOG_BYTES, n);
+}
+/** Characters of a bad {@link DECISION_LOG_MAX_ENV} value quoted in its problem. */
+const SHOWN_VALUE = 40;
+
+/**
+ * What is wrong with `LOOPWATCH_DECISION_LOG_MAX_BYTES` in `env`: a value that is not a size (it is then
+ * taken as 64 MiB, {@link decisionLogCap}); null when it is unset, blank or a size.
+ */
+export function decisionLogCapProblem(env: NodeJS.ProcessEnv = process.env): string | null {
+  const value = env[DECISION_LOG_MAX_ENV] ?? '';
+  if (value.trim() === '' || parseByteSize(value) !== null) return null;
+  return `${DECISION_LOG_MAX_ENV}=${JSON.stringify(cutText(value, SHOWN_VALUE))} is not a size (${BYTE_SIZE_SPELLING}); the decision log is kept under 64 MiB`;
 }
 /** A line longer than this (characters) logs its call's input and outcome as a note of their size instead. */
 export const MAX_LOG_LINE = 256 * 1024;

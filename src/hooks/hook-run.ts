@@ -13,7 +13,8 @@
  * allowlist (`.loopwatch.json`, project-allowlist.ts) added to `allow`.
  *
  * Inside someone else's agent loopwatch does no harm: anything that goes wrong (an unreadable payload, a
- * lock held too long, a full disk, a bug) allows the call and says so in one line on stderr; a state file
+ * lock held too long, a full disk, a bug) allows the call and says so in one line on stderr, and to the person
+ * in the agent's reply (`systemMessage`, once per session until a call of it is checked: unchecked-notice.ts); a state file
  * that is not the session's (corrupt, foreign, written under other options, or not the user's own hook's:
  * another owner, writable by others) is set aside and the session starts again, and a state folder of
  * another user decides nothing (state-folder.ts). With `failClosed` a call that could not be checked is denied instead (an unreadable
@@ -29,11 +30,11 @@ import { cutText, oneLine } from '../text/shown-text.js';
 import { terminalSafe } from '../text/terminal-text.js';
 import { agentFor, phaseOf } from './agents.js';
 import { transcriptVersion, versionIn, warnsBefore } from './agent-versions.js';
-import { type LoggedDecision, appendDecisionLine, decisionLine, loggedDecision, loggedSpoken } from './decision-log.js';
+import { type LoggedDecision, appendDecisionLine, decisionLine, decisionLogCap, decisionLogCapProblem, loggedDecision, loggedSpoken } from './decision-log.js';
 import { type AgentName, type HookAgent, type HookCall, type ReplyContext, declinedCalls } from './hook-agent.js';
 import { hookDetection } from './hook-detection.js';
 import { missedRecordsFor } from './missed-records.js';
-import { parsePayload } from './hook-payload.js';
+import { parsePayload, sessionOf } from './hook-payload.js';
 import { withTurn } from './hook-turn.js';
 import { projectAllowlist } from './project-allowlist.js';
 import { SessionFile, type StoredSession } from './session-file.js';
@@ -44,6 +45,8 @@ import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
 import { endSubagents, isSubagentSession } from './subagent-states.js';
 import { fileFailure, isInFolder } from '../text/file-failure.js';
+import { toldBefore } from './told-once.js';
+import { type NoticeSession, tellUnchecked, uncheckedCleared, uncheckedReply } from './unchecked-notice.js';
 
 /** Claude Code's event for an interrupt: an `end` of the session's subagents, not of the session (subagent-states.ts). */
 const INTERRUPT = 'Interrupt';
@@ -90,11 +93,12 @@ export function hookLine(text: string): string {
 
 /**
  * The reply when the call could not be checked (`why`): allowed, or denied with `failClosed` (by the
- * agent's own deny when the payload was read, else by exit code 2).
+ * agent's own deny when the payload was read, else by exit code 2). An allowed call is also told to the
+ * person (`systemMessage`, unchecked-notice.ts) when `tell`.
  */
-export function unchecked(why: string, options: Pick<HookRunOptions, 'failClosed'>, hook: { agent: HookAgent; call: HookCall } | null, notes = ''): HookReply {
+export function unchecked(why: string, options: Pick<HookRunOptions, 'failClosed'>, hook: { agent: HookAgent; call: HookCall } | null, notes = '', tell = true): HookReply {
   if (options.failClosed !== true || (hook !== null && hook.call.phase !== 'propose')) {
-    return { stdout: '', stderr: notes + hookLine(`${why}; the call is allowed without a loop check`), exitCode: 0 };
+    return { stdout: tell ? uncheckedReply(why) : '', stderr: notes + hookLine(`${why}; the call is allowed without a loop check`), exitCode: 0 };
   }
   const message = `[loopwatch] The loop check failed (${why}), and loopwatch is set to fail closed: this call was not run.`;
   if (hook === null) return { stdout: '', stderr: notes + hookLine(message), exitCode: 2 };
@@ -260,7 +264,7 @@ function log(options: HookRunOptions, call: HookCall, decision: LoggedDecision, 
   if (options.log === undefined) return;
   // agents run hooks in the project's folder: a relative name would be a file of whatever project it is
   // (and LOOPWATCH_DECISION_LOG can come from a project's .env, which Gemini CLI loads)
-  const failed = isAbsolute(options.log) ? appendDecisionLine(options.log, decisionLine(call, decision)) : `the decision log ${options.log} is not written: it is a relative path, which would name a file in the project the agent works in; name it by an absolute path`;
+  const failed = isAbsolute(options.log) ? appendDecisionLine(options.log, decisionLine(call, decision), decisionLogCap(options.env)) : `the decision log ${options.log} is not written: it is a relative path, which would name a file in the project the agent works in; name it by an absolute path`;
   if (failed !== null) notes.push(hookLine(failed));
 }
 
@@ -292,11 +296,47 @@ function stateFailure(e: unknown, stateDir: string): string {
   return `the session's state cannot be kept in ${stateDir} (cannot ${what}: ${f.why}); ${f.fix === null ? another : `${f.fix}, or ${another}`}`;
 }
 
+/** The session a payload that could not be decoded names (its `session_id`, when the hooks take it), for its notice. */
+function noticeSession(agent: string | undefined, payload: Record<string, unknown> | undefined): NoticeSession | null {
+  if (payload === undefined) return null;
+  try {
+    return { agent: agent ?? 'unknown', session: sessionOf(payload) };
+  } catch {
+    return null; // a session id the hooks refuse (too long, a lone surrogate: hook-payload.ts) is no session to remember
+  }
+}
+
+/**
+ * The state folder when the hooks may write in it (prepareStateFolder: the user's own, made private; said
+ * in `notes` when it was tightened), else null (a marker is then kept nowhere). Never throws.
+ */
+function privateStateDir(stateDir: string, notes: string[]): string | null {
+  try {
+    const tightened = prepareStateFolder(stateDir);
+    if (tightened !== null) notes.push(hookLine(tightened));
+    return stateDir;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A bad `LOOPWATCH_DECISION_LOG_MAX_BYTES` where a decision log is kept: said on stderr each call (one of
+ * `notes`), and returned for the person once per session and value (else undefined).
+ */
+function logCapNotice(options: HookRunOptions, call: HookCall, notes: string[]): string | undefined {
+  if (options.log === undefined) return undefined;
+  const problem = decisionLogCapProblem(options.env);
+  if (problem === null) return undefined;
+  notes.push(hookLine(problem));
+  return toldBefore(options.stateDir, `log size\n${problem}\n${call.agent}\n${call.session}`) ? undefined : `loopwatch: ${problem}`;
+}
+
 /** Runs the hook on one payload, its bytes (UTF-8 only: hook-payload.ts) or its text (never throws). */
 export function runHook(text: string | Uint8Array, options: HookRunOptions): HookReply {
   let hook: { agent: HookAgent; call: HookCall };
   let agent: HookAgent | null = null;
-  let payload: Record<string, unknown>;
+  let payload: Record<string, unknown> | undefined;
   try {
     payload = parsePayload(text);
     const found = agentFor(payload, options.agent);
@@ -306,7 +346,10 @@ export function runHook(text: string | Uint8Array, options: HookRunOptions): Hoo
     hook = { agent, call: withTurn(agent, payload, agent.decode(payload, found.eventName, phase)) };
   } catch (e) {
     const as = agent === null ? '' : ` as ${agent.title}'s${options.agent === undefined ? ' (detected from hook_event_name)' : ''}`;
-    return unchecked(`the hook payload could not be read${as}: ${(e as Error).message}`, options, null);
+    const session = noticeSession(agent?.name ?? options.agent, payload);
+    const notes: string[] = [];
+    const tell = tellUnchecked(session === null ? null : privateStateDir(options.stateDir, notes), session);
+    return unchecked(`the hook payload could not be read${as}: ${(e as Error).message}`, options, null, notes.join(''), tell);
   }
   const notes: string[] = [];
   const reached: Reached = { file: null };
@@ -316,8 +359,8 @@ export function runHook(text: string | Uint8Array, options: HookRunOptions): Hoo
     if (allowlist.notice !== undefined) notes.push(hookLine(allowlist.notice));
     const codec = hook.agent;
     const missed: MissedRecords | undefined = codec.missedRecords === undefined ? undefined : (waiting) => missedRecordsFor(codec, payload, hook.call, waiting);
-    const notice = allowlist.notice === undefined ? undefined : redactSecrets(allowlist.notice);
-    const reply = (d: LiveDecision): string => hook.agent.reply(hook.call, d, replyContext(hook.agent, payload, d, options, notice));
+    const replyWith = (notice: string | undefined) => (d: LiveDecision): string => hook.agent.reply(hook.call, d, replyContext(hook.agent, payload, d, options, notice === undefined ? undefined : redactSecrets(notice)));
+    const reply = replyWith(allowlist.notice);
     // a decision is said when the agent's reply for it is not the reply for `allow`
     const says = saidBy(reply);
     const decision = decide(hook.call, hookDetection(options.detection, [hook.agent], allowlist.rules), options, notes, reached, says, missed);
@@ -327,14 +370,19 @@ export function runHook(text: string | Uint8Array, options: HookRunOptions): Hoo
     if (decision !== null) log(options, hook.call, loggedSpoken(decision, reached.repeat?.verdict ?? undefined), notes);
     else if (hook.call.phase === 'decline') logNotRun(options, hook.call, reached.notRun ?? [], notes); // scan of the log forgets them too
     sweepIfDue(options.stateDir);
-    const stdout = decision === null ? '' : reply(decision);
+    if (tool) uncheckedCleared(options.stateDir, hook.call);
+    const logNotice = tool ? logCapNotice(options, hook.call, notes) : undefined;
+    const stdout = decision === null ? '' : logNotice === undefined ? reply(decision) : replyWith(allowlist.notice === undefined ? logNotice : `${allowlist.notice}\n${logNotice}`)(decision);
     return { stdout, stderr: notes.join(''), exitCode: 0 };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const label = err.code ?? err.name ?? 'Error';
     const why = e instanceof NotPrivateError ? `the state folder ${err.message}` : typeof err.code === 'string' ? stateFailure(e, options.stateDir) : err.message.startsWith(label) ? err.message : `${label}: ${err.message}`;
     const denied = options.failClosed === true && hook.call.phase === 'propose';
-    if (hook.call.phase === 'propose' || hook.call.phase === 'record') log(options, hook.call, { action: denied ? 'deny' : 'allow', unchecked: why }, notes);
-    return unchecked(`${hook.agent.title}: ${why}`, options, hook, notes.join(''));
+    const tool = hook.call.phase === 'propose' || hook.call.phase === 'record';
+    if (tool) log(options, hook.call, { action: denied ? 'deny' : 'allow', unchecked: why }, notes);
+    // a state folder refused as not the user's own is not written to (its markers neither): told on each call
+    const tell = tool && tellUnchecked(e instanceof NotPrivateError ? null : options.stateDir, hook.call);
+    return unchecked(`${hook.agent.title}: ${why}`, options, hook, notes.join(''), tell);
   }
 }

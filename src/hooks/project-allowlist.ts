@@ -25,8 +25,7 @@
  * the user can tell a project's own narrow rules from those. Until then the calls are checked without the
  * file, and the user is told once per version of it what it would allow and the command that accepts it.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { AllowRule } from '../options/allow-rules.js';
 import { resolveAllow } from '../options/allow-rules.js';
@@ -35,6 +34,7 @@ import { cutText } from '../text/shown-text.js';
 import { isAccepted } from './accepted-allowlists.js';
 import { shellQuote } from '../text/shell-quote.js';
 import { userId } from './private-path.js';
+import { toldBefore } from './told-once.js';
 
 /** The allowlist's file name. */
 export const ALLOWLIST_FILE = '.loopwatch.json';
@@ -191,16 +191,8 @@ function usedNotice(path: string, read: FileRules): string | undefined {
 }
 
 /** Whether `why` about the file at `path` (as `st` says it is now) has been told already; remembers it if not. */
-function toldBefore(stateDir: string, path: string, st: { size: number; mtimeMs: number }, why: string): boolean {
-  const key = createHash('sha256').update(`${path}\n${st.size}\n${st.mtimeMs}\n${why}`).digest('hex').slice(0, 32);
-  const dir = join(stateDir, '.noted');
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    closeSync(openSync(join(dir, key), 'wx', 0o600));
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EEXIST';
-  }
+function toldOnce(stateDir: string, path: string, st: { size: number; mtimeMs: number }, why: string): boolean {
+  return toldBefore(stateDir, `${path}\n${st.size}\n${st.mtimeMs}\n${why}`);
 }
 
 /** The allowlist for a hook payload's `cwd` (see the header), the accepted files found from `env`; never throws. */
@@ -220,14 +212,14 @@ export function projectAllowlist(cwd: unknown, stateDir: string, env: NodeJS.Pro
       read = readRules(path, st.size, seams);
     } catch (e) {
       const why = (e as Error).message;
-      return toldBefore(stateDir, path, st, why) ? { rules: [], path } : { rules: [], path, notice: `loopwatch: ${path} is not used (${why}); calls are checked without its allowlist` };
+      return toldOnce(stateDir, path, st, why) ? { rules: [], path } : { rules: [], path, notice: `loopwatch: ${path} is not used (${why}); calls are checked without its allowlist` };
     }
     if (read.rules.length !== 0 && !isAccepted(acceptedPath(path), read.text, env)) {
       const notice = notAcceptedNotice(path, read);
-      return toldBefore(stateDir, path, st, notice) ? { rules: [], path } : { rules: [], path, notice };
+      return toldOnce(stateDir, path, st, notice) ? { rules: [], path } : { rules: [], path, notice };
     }
     const notice = usedNotice(path, read);
-    return notice === undefined || toldBefore(stateDir, path, st, notice) ? { rules: read.rules, path } : { rules: read.rules, path, notice };
+    return notice === undefined || toldOnce(stateDir, path, st, notice) ? { rules: read.rules, path } : { rules: read.rules, path, notice };
   }
   return NONE;
 }

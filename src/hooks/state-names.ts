@@ -12,7 +12,7 @@
  *   <hash>.calls                           the session's count of calls    session-file.ts
  *   .sweep                                 the sweep's marker              state-sweep.ts
  *   .cache                                 older versions' code cache (no longer written there)
- *   .noted                                 markers of notices told once (the project allowlist's)
+ *   .noted                                 markers of notices told once (told-once.ts: the project allowlist's, unchecked calls, a bad log size)
  *   <hash>: 32 lower-case hex digits (a hash of the agent and session id)
  * ```
  */

@@ -13,6 +13,7 @@ import { closeSync, constants, lstatSync, openSync, readdirSync, statSync, unlin
 import { join } from 'node:path';
 import { O_NOFOLLOW } from './private-path.js';
 import { SWEEP_MARKER, stateFileKind } from './state-names.js';
+import { NOTED_FOLDER } from './told-once.js';
 
 /** Sessions untouched this long (milliseconds) are removed: 7 days. */
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
@@ -41,7 +42,7 @@ export function sweepIfDue(dir: string, now = Date.now(), maxAgeMs = SESSION_MAX
     }
   }
   let removed = sweepNames(dir, now, (name) => maxAgeOf(name, maxAgeMs));
-  const noted = join(dir, NOTED);
+  const noted = join(dir, NOTED_FOLDER);
   try {
     // a folder of its own, never through a link
     if (lstatSync(noted).isDirectory()) removed += sweepNames(noted, now, (name) => (NOTED_NAME.test(name) ? maxAgeMs : null));
@@ -51,8 +52,6 @@ export function sweepIfDue(dir: string, now = Date.now(), maxAgeMs = SESSION_MAX
   return removed;
 }
 
-/** The markers of notices told once (project-allowlist.ts). */
-const NOTED = '.noted';
 const NOTED_NAME = /^[0-9a-f]{32}$/;
 
 /** Removes the files of `dir` older than `maxAgeOf` their name says (null: not ours); how many. Never throws. */

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionFile } from '../../src/hooks/session-file.js';
 import { HOOK_MAIN } from '../helpers/cli.js';
-import { beforePayload, proposeAction } from '../helpers/hook-payloads.js';
+import { UNCHECKED_REPLY, beforePayload } from '../helpers/hook-payloads.js';
 import { tempFolder } from '../helpers/temp-folder.js';
 
 const POSIX = process.platform !== 'win32';
@@ -35,7 +35,7 @@ describe.skipIf(!POSIX)('a hook on a full disk', () => {
     mkdirSync(dir, { mode: 0o700 });
     const r = hookCall(dir, 'a', true);
     expect(r.code).toBe(0);
-    expect(proposeAction('claude-code', r.stdout)).toBe('allow');
+    expect(r.stdout).toMatch(UNCHECKED_REPLY); // allowed, the person told
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/the session's state cannot be kept in .*state \(cannot write: the file is too large \(past the file size limit\)\); raise the file size limit .*the call is allowed without a loop check/);
     expect(readdirSync(dir).filter((n) => n.endsWith('.lock'))).toEqual([]);

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LoopDetector } from '../../src/index.js';
 import { SessionFile } from '../../src/hooks/session-file.js';
 import { emptyMeta } from '../../src/hooks/session-meta.js';
-import { afterPayload, beforePayload, hook, proposeAction } from '../helpers/hook-payloads.js';
+import { UNCHECKED_REPLY, afterPayload, beforePayload, hook, proposeAction } from '../helpers/hook-payloads.js';
 import type { ScriptedCall } from '../helpers/live-scenarios.js';
 
 const ROOT = process.getuid?.() === 0;
@@ -128,7 +128,7 @@ describe('a state folder that is not private', () => {
     plant(dir);
     chownSync(dir, NOBODY, NOBODY);
     const r = await firstCall(dir);
-    expect([r.code, r.stdout]).toEqual([0, '']);
+    expect([r.code, r.stdout]).toEqual([0, expect.stringMatching(UNCHECKED_REPLY)]);
     expect(r.stderr).toMatch(/^loopwatch hook: Claude Code: the state folder .*: it is owned by uid 65534, not by this user \(uid 0\); the call is allowed without a loop check\n$/);
     const closed = await firstCall(dir, ['--fail-closed']);
     expect(proposeAction('claude-code', closed.stdout)).toBe('deny');
@@ -140,7 +140,7 @@ describe('a state folder that is not private', () => {
     plant(dir);
     writeFileSync(join(dir, 'notes.txt'), 'a shared folder');
     const r = await firstCall(dir);
-    expect([r.code, r.stdout]).toEqual([0, '']);
+    expect([r.code, r.stdout]).toEqual([0, expect.stringMatching(UNCHECKED_REPLY)]);
     expect(r.stderr).toMatch(/the state folder .*: others than its owner can write to it \(mode 0777\), and it holds files that are not loopwatch's \(such as "notes.txt"\), so it was left as it is; the call is allowed without a loop check\n$/);
     expect(statSync(dir).mode & 0o777).toBe(0o777);
   }, 60_000);

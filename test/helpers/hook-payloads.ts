@@ -180,3 +180,6 @@ export async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit:
   );
   return out;
 }
+
+/** The reply to a call allowed unchecked: only the notice for the person (`systemMessage`, src/hooks/unchecked-notice.ts). */
+export const UNCHECKED_REPLY = /^\{"systemMessage":"loopwatch could not check this call for loops and allowed it \(.*\); details on the hook's stderr"\}\n$/;
