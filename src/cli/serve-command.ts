@@ -14,6 +14,7 @@ import { DEFAULT_PORT, type ServeOptions, defaultSessionMemory } from '../serve/
 import { ServeServer, type StopReport } from '../serve/serve-server.js';
 import { familyDetection } from './detection-options.js';
 import { AGENTS } from '../hooks/agents.js';
+import { decisionLogCapProblem } from '../hooks/decision-log.js';
 import { hookDetection } from '../hooks/hook-detection.js';
 import { loopwatchStateHome } from '../hooks/state-dir.js';
 import type { LoopEngineOptions } from '../engine/engine-options.js';
@@ -354,6 +355,9 @@ export async function serveCommand(args: readonly string[], io: CommandIo): Prom
   for (const n of notes) io.stderr.write(`loopwatch serve: ${terminalSafe(n)}\n`);
   if (made !== undefined) io.stderr.write(`loopwatch serve: bearer token ${made.made ? 'made in' : 'read from'} ${terminalSafe(made.path)} (0600); clients send it: curl -H @${terminalSafe(made.headerPath)} ...\n`);
   if (options.token?.exposure != null) io.stderr.write(`loopwatch serve: ${terminalSafe(options.token.exposure)}\n`);
+  // the hook routes' decision log takes its bound from the environment as the hook does: a value that is no size is said once here (hostile34 says it in the hook)
+  const logCapProblem = options.hookLog === undefined ? null : decisionLogCapProblem(process.env);
+  if (logCapProblem !== null) io.stderr.write(`loopwatch serve: ${terminalSafe(logCapProblem)}\n`);
   // a problem may quote the file's session id (the client's): redacted, control characters as escapes
   for (const p of problems) io.stderr.write(`loopwatch serve: ${terminalSafe(p.path)}: not restored: ${shownMessage(p.problem)}\n`);
   if (server.metricsUnavailable !== null) io.stderr.write(`loopwatch serve: GET /metrics answers 501: ${server.metricsUnavailable.message.replace(/^loopwatch: /, '')}\n`);
