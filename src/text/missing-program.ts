@@ -27,8 +27,7 @@
  * Any other line (a program that ran and printed, another error) makes the failure a real one. Reads the
  * first {@link MISSING_LOOK} characters only.
  */
-import { withoutColour } from './colour-codes.js';
-import { withoutShellNoise } from './shell-noise.js';
+import { type OnlyLinesReading, saysOnly } from './only-lines.js';
 
 /** Characters of an error text read. */
 export const MISSING_LOOK = 1024;
@@ -57,9 +56,6 @@ const COMPANION_LINES: readonly RegExp[] = Object.freeze([
   /^(?:error:?\s*)?\[?(?:exit(?: code| status)?|exited with(?: code)?|process exited with code):?\s*\d+\]?\.?$/i,
 ]);
 
-/** Gemini CLI's label before a shell's output (its `run_shell_command` answer), at the text's start. */
-const OUTPUT_LABEL = /^Output: /;
-
 /**
  * What every line of MISSING_PROGRAM_LINES holds, in any ASCII case (the zsh line's `i` flag): an error without
  * one of these says no program is missing, and is not split into lines at all. Nearly every error holds none
@@ -67,21 +63,10 @@ const OUTPUT_LABEL = /^Output: /;
  */
 const MAY_MISS = /not found|no such file or directory|unknown command|not recognized/i;
 
+/** The missing-program lines as a reading of only-lines.ts. */
+const PROGRAM_MISSING: OnlyLinesReading = { look: MISSING_LOOK, screen: MAY_MISS, says: MISSING_PROGRAM_LINES, companions: COMPANION_LINES };
+
 /** Whether an error says only that the program its command names is not there (see the module's notes). */
 export function saysProgramMissing(error: string): boolean {
-  const head = error.length > MISSING_LOOK ? error.slice(0, MISSING_LOOK) : error;
-  // the colours taken out first: a line the patterns read is a part of this text, so it holds MAY_MISS's words
-  const plain = withoutColour(head);
-  if (!MAY_MISS.test(plain)) return false;
-  const lines = withoutShellNoise(plain.replace(OUTPUT_LABEL, '')).split('\n');
-  // a text cut at MISSING_LOOK may end in part of a line: that part is not read
-  if (error.length > MISSING_LOOK) lines.pop();
-  let missing = false;
-  for (const raw of lines) {
-    const line = raw.trim();
-    if (line === '') continue;
-    if (MISSING_PROGRAM_LINES.some((p) => p.test(line))) missing = true;
-    else if (!COMPANION_LINES.some((p) => p.test(line))) return false;
-  }
-  return missing;
+  return saysOnly(error, PROGRAM_MISSING);
 }

@@ -24,8 +24,7 @@
  * missing-program.ts reads it. Any other line (a stack trace, another error) makes the failure a real one: only
  * a short failure that says nothing else is a probe. Reads the first {@link PORT_LOOK} characters only.
  */
-import { withoutColour } from './colour-codes.js';
-import { withoutShellNoise } from './shell-noise.js';
+import { type OnlyLinesReading, saysOnly } from './only-lines.js';
 
 /** Characters of an error text read. */
 export const PORT_LOOK = 1024;
@@ -53,29 +52,16 @@ const COMPANION_LINES: readonly RegExp[] = Object.freeze([
  */
 const LOG_PREFIX = /^(?:\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+)?(?:\[?(?:ERROR|FATAL|CRITICAL|WARN(?:ING)?|INFO)\]?:?\s+)?/;
 
-/** Gemini CLI's label before a shell's output (its `run_shell_command` answer), at the text's start. */
-const OUTPUT_LABEL = /^Output: /;
-
 /**
  * What every line of PORT_TAKEN_LINES holds, in any ASCII case: an error without one of these says no port
  * is taken, and is not split into lines at all.
  */
 const MAY_SAY = /in use|eaddrinuse|socket address/i;
 
+/** The port-taken lines as a reading of only-lines.ts. */
+const PORT_TAKEN: OnlyLinesReading = { look: PORT_LOOK, screen: MAY_SAY, says: PORT_TAKEN_LINES, companions: COMPANION_LINES, linePrefix: LOG_PREFIX };
+
 /** Whether an error says only that the port or address its server was to listen on is taken (see the module's notes). */
 export function saysPortTaken(error: string): boolean {
-  const head = error.length > PORT_LOOK ? error.slice(0, PORT_LOOK) : error;
-  const plain = withoutColour(head);
-  if (!MAY_SAY.test(plain)) return false;
-  const lines = withoutShellNoise(plain.replace(OUTPUT_LABEL, '')).split('\n');
-  // a text cut at PORT_LOOK may end in part of a line: that part is not read
-  if (error.length > PORT_LOOK) lines.pop();
-  let taken = false;
-  for (const raw of lines) {
-    const line = raw.trim().replace(LOG_PREFIX, '');
-    if (line === '') continue;
-    if (PORT_TAKEN_LINES.some((p) => p.test(line))) taken = true;
-    else if (!COMPANION_LINES.some((p) => p.test(line))) return false;
-  }
-  return taken;
+  return saysOnly(error, PORT_TAKEN);
 }
