@@ -6,21 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, LiveGuard, OptionTypeError } from '../src/index.js';
+import { thrown } from './helpers/thrown.js';
 
 /** The error `make` throws, or undefined. */
-function thrown(make: () => unknown): (Error & { code?: string; option?: string }) | undefined {
-  try {
-    make();
-    return undefined;
-  } catch (e) {
-    return e as Error & { code?: string; option?: string };
-  }
-}
+const thrownError = (make: () => unknown) => thrown(make) as (Error & { code?: string; option?: string }) | undefined;
 
 describe('LiveGuard options', () => {
   it('should refuse a failClosed that is not a boolean, naming the option and what it received', () => {
     for (const [value, shown] of [['true', '"true" (string)'], [1, '1 (number)'], [null, 'null']] as const) {
-      const e = thrown(() => new LiveGuard({ failClosed: value as unknown as boolean }));
+      const e = thrownError(() => new LiveGuard({ failClosed: value as unknown as boolean }));
       expect(e).toBeInstanceOf(OptionTypeError);
       expect(e?.code).toBe(ErrorCode.OPTION_TYPE);
       expect(e?.option).toBe('options.failClosed');
@@ -29,13 +23,13 @@ describe('LiveGuard options', () => {
   });
 
   it('should refuse an onInternalError that is not a function', () => {
-    const e = thrown(() => new LiveGuard({ onInternalError: 42 as unknown as () => void }));
+    const e = thrownError(() => new LiveGuard({ onInternalError: 42 as unknown as () => void }));
     expect(e).toBeInstanceOf(OptionTypeError);
     expect(e?.message).toBe('options.onInternalError must be a function, received 42 (number)');
   });
 
   it("should name the guard's own options when one is misspelt", () => {
-    const e = thrown(() => new LiveGuard({ failClose: true } as never));
+    const e = thrownError(() => new LiveGuard({ failClose: true } as never));
     expect(e?.code).toBe(ErrorCode.UNKNOWN_OPTION);
     expect(e?.message).toMatch(/^options\.failClose is not a known option \(did you mean "failClosed"\?\); known options of options: .*, failClosed, onInternalError$/);
   });

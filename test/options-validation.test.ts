@@ -43,6 +43,7 @@ import type {
   ToolLoopParams,
 } from '../src/index.js';
 import { MAX_WINDOW } from '../src/options/resolve-options.js';
+import { thrown } from './helpers/thrown.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
@@ -87,12 +88,9 @@ const oneOfRule = (...values: string[]): string => `one of ${values.map((v) => `
 
 /** Returns what `fn` throws (fails the test when it does not throw). */
 function thrownBy(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected the call to throw');
+  const e = thrown(fn);
+  if (e === undefined) throw new Error('expected the call to throw');
+  return e as Error;
 }
 
 /** Asserts `fn` throws an OptionTypeError for `option` whose message is `<option> must be <rule>, received <received>`. */

@@ -20,6 +20,7 @@ import { AllowedHosts } from '../src/serve/request-origin.js';
 import { redactSecrets } from '../src/text/redact.js';
 import { tempDir } from './helpers/cli.js';
 import { shownPart } from './helpers/secret-shapes.js';
+import { thrown } from './helpers/thrown.js';
 
 const KEY = 'ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 const SECRET = { name: 'GitHub token', text: KEY, hidden: KEY };
@@ -30,19 +31,17 @@ const shown = (message: string): string | null => shownPart(redactSecrets(messag
 /** `key` placed so that a cut at `at` falls ten characters into it (after `=`, where a key is known). */
 const across = (at: number, before = 'a'): string => `${before.repeat(at - 11)}=${KEY}`;
 
-function thrown(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected a throw');
+/** The message of what `run` throws (fails the test when it does not throw). */
+function thrownMessage(run: () => unknown): string {
+  const e = thrown(run);
+  if (e === undefined) throw new Error('expected a throw');
+  return (e as Error).message;
 }
 
 describe('quoted input is cut before a secret, never inside one', () => {
   it("should not quote V8's excerpt of a hook payload that is not JSON", () => {
     for (const text of [KEY, `x ${KEY}`, `{"a":${KEY}}`]) {
-      const message = thrown(() => parsePayload(text));
+      const message = thrownMessage(() => parsePayload(text));
       expect(message).toMatch(/not JSON/);
       expect(shown(message), message).toBeNull();
     }
