@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS } from '../src/hooks/agents.js';
 import { LoopDetector } from '../src/index.js';
 import { ServeServer } from '../src/serve/serve-server.js';
-import { fixture, processesFirst, proposeAction } from './helpers/hook-payloads.js';
+import { claudeCodeSender, fixture, processesFirst, proposeAction } from './helpers/hook-payloads.js';
 import { claudeHookRoute } from './helpers/http.js';
 import { tempFolder } from './helpers/temp-folder.js';
 
@@ -50,13 +50,7 @@ describe('a call an Agent SDK program declined, through the built hook', () => {
   it('should be taken as not run at its batch: the calls after it are not of its turn', async () => {
     const dir = tempFolder('hook-batch-waiting');
     // the first 2 hook calls processes (the decline among them), the rest in this process on the same state
-    const run = processesFirst(2);
-    const send = async (payload: unknown): Promise<string> => {
-      const r = await run(['--agent', 'claude-code', '--state-dir', join(dir, 'state')], payload);
-      expect(r.code).toBe(0);
-      expect(r.stderr).toBe('');
-      return r.stdout;
-    };
+    const send = claudeCodeSender(join(dir, 'state'), 2);
     expect(await sdkDeclinedThenFailing(send)).toEqual(WANT);
   }, 90_000);
 

@@ -17,7 +17,7 @@ import { declinedInBatch } from '../src/hooks/declined-in-batch.js';
 import { installTarget } from '../src/hooks/install-targets.js';
 import { mergeHooks } from '../src/hooks/settings-merge.js';
 import { ServeServer } from '../src/serve/serve-server.js';
-import { fixture, hook, processesFirst, proposeAction } from './helpers/hook-payloads.js';
+import { claudeCodeSender, fixture, hook, proposeAction } from './helpers/hook-payloads.js';
 import { tempFolder } from './helpers/temp-folder.js';
 import { claudeHookRoute } from './helpers/http.js';
 
@@ -66,13 +66,7 @@ describe('a call declined with feedback, through the built hook', () => {
   it('should take the call as not run at the batch: the calls after it are not of its turn', async () => {
     const dir = tempFolder('hook-declined-batch');
     // the first 2 hook calls processes (the decline among them), the rest in this process on the same state
-    const run = processesFirst(2);
-    const send = async (payload: unknown): Promise<string> => {
-      const r = await run(['--agent', 'claude-code', '--state-dir', join(dir, 'state')], payload);
-      expect(r.code).toBe(0);
-      expect(r.stderr).toBe('');
-      return r.stdout;
-    };
+    const send = claudeCodeSender(join(dir, 'state'), 2);
     expect(await declinedThenFailing(send)).toEqual(WANT);
   }, 90_000);
 

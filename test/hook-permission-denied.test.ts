@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installTarget } from '../src/hooks/install-targets.js';
 import { ServeServer } from '../src/serve/serve-server.js';
-import { fixture, hook, processesFirst, proposeAction } from './helpers/hook-payloads.js';
+import { claudeCodeSender, fixture, hook, proposeAction } from './helpers/hook-payloads.js';
 import { tempFolder } from './helpers/temp-folder.js';
 import { claudeHookRoute } from './helpers/http.js';
 
@@ -42,13 +42,7 @@ describe("Claude Code's PermissionDenied, through the built hook", () => {
   it('should take the call as not run at once: the calls after it are not of its turn', async () => {
     const dir = tempFolder('hook-permission-denied');
     // the first 2 hook calls processes (the decline among them), the rest in this process on the same state
-    const run = processesFirst(2);
-    const send = async (payload: unknown): Promise<string> => {
-      const r = await run(['--agent', 'claude-code', '--state-dir', join(dir, 'state')], payload);
-      expect(r.code).toBe(0);
-      expect(r.stderr).toBe('');
-      return r.stdout;
-    };
+    const send = claudeCodeSender(join(dir, 'state'), 2);
     expect(await deniedThenFailing(send)).toEqual(WANT);
   }, 60_000);
 

@@ -131,6 +131,20 @@ export function processesFirst(processes = 1): (args: readonly string[], payload
   return (args, payload) => (n++ < processes ? hook(args, payload) : hookInProcess(args, payload));
 }
 
+/**
+ * Sends one Claude Code session's hook calls ({@link processesFirst}: the first `processes` as hook processes,
+ * the rest in this process) with the state in `stateDir`, and gives each call's stdout; a call that exits
+ * non-zero or prints on stderr fails the test (throws, with both).
+ */
+export function claudeCodeSender(stateDir: string, processes: number): (payload: unknown) => Promise<string> {
+  const run = processesFirst(processes);
+  return async (payload) => {
+    const r = await run(['--agent', 'claude-code', '--state-dir', stateDir], payload);
+    if (r.code !== 0 || r.stderr !== '') throw new Error(`hook exited ${r.code}, stderr: ${JSON.stringify(r.stderr)}`);
+    return r.stdout;
+  };
+}
+
 /** What one scripted call got through the hook: the proposal's action and reply, the record's reply. */
 export interface HookStep {
   readonly propose: LiveAction;
