@@ -76,7 +76,7 @@ export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], { cw
   return parts.map(shellQuote).join(' ');
 }
 
-/** Said by an install whose command cannot clear Node's start variables (Windows: no `env`). */
+/** Said by an install whose command cannot clear Node's start variables (Windows, or no `env` at /usr/bin or /bin). */
 const WINDOWS_NOTE = 'the command runs Node with the agent\'s environment as it is: NODE_OPTIONS, OPENSSL_CONF and the like there (a project\'s settings can set them) act before loopwatch starts (docs/hooks.md, "What a project\'s environment can do")';
 
 /** How to get a lasting copy of loopwatch (it is not on the npm registry yet): from a clone. */
