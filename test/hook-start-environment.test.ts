@@ -14,7 +14,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installTarget } from '../src/hooks/install-targets.js';
-import { START_VARIABLES, leftToNode } from '../src/hooks/start-environment.js';
+import { START_VARIABLES, leftToNode, startPrefix } from '../src/hooks/start-environment.js';
 import { homeFolder } from '../src/hooks/state-dir.js';
 import { beforePayload, loopwatchAsync, proposeAction } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
@@ -144,5 +144,22 @@ describe('folders named by a relative HOME or XDG_CACHE_HOME', () => {
     expect(homeFolder({ HOME: '.' })).toBe(userInfo().homedir);
     expect(homeFolder({ HOME: 'home' })).toBe(userInfo().homedir);
     expect(homeFolder({ HOME: '/somewhere/else' })).toBe('/somewhere/else');
+  });
+});
+
+describe('the words before Node, and reading them back', () => {
+  const names = START_VARIABLES.map((v) => v.name);
+
+  it('should be none on Windows or where no env is found, else env by its absolute path with every variable', () => {
+    expect(startPrefix('win32', () => true)).toEqual([]);
+    expect(startPrefix('linux', () => false)).toEqual([]);
+    expect(startPrefix('darwin', (p) => p === '/bin/env')).toEqual(['/bin/env', ...names.flatMap((n) => ['-u', n])]);
+  });
+
+  it('should find every variable left to Node by a line without env, or with some -u missing', () => {
+    expect(leftToNode('/usr/bin/node /x/dist/hook/hook-main.cjs --agent codex')).toEqual(names);
+    expect(leftToNode('/usr/bin/env -u NODE_OPTIONS /usr/bin/node /x/dist/hook/hook-main.cjs')).toEqual(names.slice(1));
+    expect(leftToNode(`${startPrefix('linux', () => true).join(' ')} /usr/bin/node /x/dist/hook/hook-main.cjs`)).toEqual([]);
+    expect(leftToNode('node /x/dist/hook/hook-main.cjs -u NODE_OPTIONS')).toEqual(names); // -u after Node is Node's, not env's
   });
 });
