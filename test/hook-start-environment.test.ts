@@ -14,7 +14,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installTarget } from '../src/hooks/install-targets.js';
-import { START_VARIABLES, leftToNode, startPrefix } from '../src/hooks/start-environment.js';
+import { START_VARIABLES, leftToNode, programLookedUp, startPrefix } from '../src/hooks/start-environment.js';
 import { homeFolder } from '../src/hooks/state-dir.js';
 import { beforePayload, loopwatchAsync, proposeAction } from './helpers/hook-payloads.js';
 import type { ScriptedCall } from './helpers/live-scenarios.js';
@@ -126,6 +126,16 @@ describe('a line installed before', () => {
     const said = await status();
     expect(said).toContain(`${settingsPath(p.home)} (Gemini CLI, user settings): ${START_VARIABLES.map((v) => v.name).join(', ')} reach Node before loopwatch starts; run loopwatch hook install --agent gemini again`);
   });
+
+  it('should name a hand-written line whose program is found on the agent\'s PATH (npx), in a project\'s settings too', async () => {
+    const p = place();
+    const claude = join(p.project, '.claude');
+    mkdirSync(claude);
+    writeFileSync(join(claude, 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'npx --no-install loopwatch hook --agent claude-code' }] }] } }));
+    const r = await loopwatchAsync(['hook', 'status'], '', envWith({ HOME: p.home }), p.project);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`${join(claude, 'settings.json')} (Claude Code, project settings): ${START_VARIABLES.map((v) => v.name).join(', ')} reach Node before loopwatch starts; npx found on the agent's PATH; run loopwatch hook install --agent claude-code --project again`);
+  });
 });
 
 describe('folders named by a relative HOME or XDG_CACHE_HOME', () => {
@@ -140,7 +150,7 @@ describe('folders named by a relative HOME or XDG_CACHE_HOME', () => {
     expect(readdirSync(join(p.home, '.cache', 'loopwatch', 'hook-code')).some((n) => n.endsWith('.v8'))).toBe(true);
   });
 
-  it('should take the user\'s recorded home for a relative HOME, and an absolute HOME as it is (guard)', () => {
+  it('should take the user\'s recorded home for a relative HOME (an absolute HOME as it is)', () => {
     expect(homeFolder({ HOME: '.' })).toBe(userInfo().homedir);
     expect(homeFolder({ HOME: 'home' })).toBe(userInfo().homedir);
     expect(homeFolder({ HOME: '/somewhere/else' })).toBe('/somewhere/else');
@@ -161,5 +171,14 @@ describe('the words before Node, and reading them back', () => {
     expect(leftToNode('/usr/bin/env -u NODE_OPTIONS /usr/bin/node /x/dist/hook/hook-main.cjs')).toEqual(names.slice(1));
     expect(leftToNode(`${startPrefix('linux', () => true).join(' ')} /usr/bin/node /x/dist/hook/hook-main.cjs`)).toEqual([]);
     expect(leftToNode('node /x/dist/hook/hook-main.cjs -u NODE_OPTIONS')).toEqual(names); // -u after Node is Node's, not env's
+  });
+
+  it('should tell a program named without a path (found on PATH) from one named by its path', () => {
+    expect(programLookedUp('npx --no-install loopwatch hook --agent codex')).toBe('npx');
+    expect(programLookedUp('loopwatch hook --agent codex')).toBe('loopwatch');
+    expect(programLookedUp('env -u NODE_OPTIONS /usr/bin/node /x/dist/hook/hook-main.cjs')).toBe('env');
+    expect(programLookedUp('/usr/bin/env -u NODE_OPTIONS node /x/dist/hook/hook-main.cjs')).toBe('node');
+    expect(programLookedUp(`${startPrefix('linux', () => true).join(' ')} /usr/bin/node /x/dist/hook/hook-main.cjs`)).toBeNull();
+    expect(programLookedUp("'/opt/my node/bin/node' /x/dist/hook/hook-main.cjs")).toBeNull();
   });
 });

@@ -6,8 +6,8 @@
  * characters escaped, so a session id or tool name cannot drive the terminal. Then the project allowlists
  * the user accepted (`hook trust`, accepted-list.ts): each file, when, and whether it still holds the text
  * accepted; a marker's content is any text of the user's rights, escaped as the rest. Then the agents'
- * settings whose loopwatch command leaves Node's start variables (NODE_OPTIONS, ...) to the agent's
- * environment, with the install that writes the line anew (installed-lines.ts). Exit code 0, 2 on a usage
+ * settings whose loopwatch command is open to the agent's environment (Node's start variables, a program
+ * found on PATH), with the install that writes the line anew (installed-lines.ts). Exit code 0, 2 on a usage
  * error.
  */
 import type { LiveAction } from '../live/live-call.js';
@@ -103,15 +103,16 @@ export function acceptedLines(list: AcceptedList): string[] {
 }
 
 /**
- * The installed commands open to the agent's environment as text lines (none when every one clears Node's
- * start variables): each settings file, the variables, and the install that writes its line anew.
+ * The installed commands open to the agent's environment as text lines (none when every one is closed to
+ * it): each settings file, the variables and programs, and the install that writes its line anew.
  */
 export function openInstallLines(open: readonly OpenInstall[]): string[] {
   if (open.length === 0) return [];
-  const out = ['', 'installed hook commands that leave Node\'s start variables to the agent\'s environment (which a project can set; docs/hooks.md):'];
+  const out = ['', 'installed hook commands open to the agent\'s environment (which a project can set; docs/hooks.md):'];
   for (const o of open) {
     const again = `loopwatch hook install --agent ${o.agent}${o.scope === 'project' ? ' --project' : ''}`;
-    out.push(`  ${shown(o.path, 1000)} (${AGENTS[o.agent].title}, ${o.scope} settings): ${o.left.join(', ')} reach Node before loopwatch starts; run ${again} again`);
+    const what = [...(o.left.length === 0 ? [] : [`${o.left.join(', ')} reach Node before loopwatch starts`]), ...(o.lookedUp.length === 0 ? [] : [`${o.lookedUp.map((p) => shown(p, 80)).join(', ')} found on the agent's PATH`])];
+    out.push(`  ${shown(o.path, 1000)} (${AGENTS[o.agent].title}, ${o.scope} settings): ${what.join('; ')}; run ${again} again`);
   }
   return out;
 }

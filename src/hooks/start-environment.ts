@@ -56,3 +56,19 @@ export function leftToNode(command: string): string[] {
   for (let i = 1; i + 1 < words.length && words[i] === '-u'; i += 2) cleared.add(words[i + 1] as string);
   return START_VARIABLES.map((v) => v.name).filter((n) => !cleared.has(n));
 }
+
+/**
+ * The program an installed hook command starts, when it is named without a path (`loopwatch`, `npx`, `node`:
+ * looked up on the agent's PATH, which a project can set), else null; the program after an `env -u ...`.
+ */
+export function programLookedUp(command: string): string | null {
+  const words = command.trim().split(/\s+/);
+  let i = 0;
+  if (/^(?:\S*\/)?env$/.test(words[0] ?? '')) {
+    if (!(words[0] as string).includes('/')) return words[0] as string;
+    i = 1;
+    while (words[i] === '-u') i += 2;
+  }
+  const program = (words[i] ?? '').replace(/^['"]|['"]$/g, '');
+  return program === '' || program.includes('/') || /^[A-Za-z]:\\/.test(program) ? null : program;
+}
