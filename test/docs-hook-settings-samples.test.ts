@@ -26,12 +26,12 @@ function docSample(agent: AgentName): unknown {
   return JSON.parse(found[0] ?? '');
 }
 
-/** `value` with every hook command's Node and package paths replaced by one placeholder, keys sorted. */
+/** `value` with every hook command's Node and package paths replaced by one placeholder (the `env -u ...` before them kept), keys sorted. */
 function normalised(value: unknown): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
     if (v !== null && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]));
-    if (typeof v === 'string') return v.replace(/^\S+ \S+\/dist\/hook\/hook-main\.cjs /, 'NODE HOOK ').replace(/ --agent-version \S+/, '');
+    if (typeof v === 'string') return v.replace(/(?<!\S)\S+ \S+\/dist\/hook\/hook-main\.cjs /, 'NODE HOOK ').replace(/ --agent-version \S+/, '');
     return v;
   };
   return JSON.stringify(sort(value), null, 1);

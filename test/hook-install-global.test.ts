@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packedTarball } from './helpers/packed-tarball.js';
+import { startPrefix } from '../src/hooks/start-environment.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'loopwatch-global-'));
@@ -48,7 +49,7 @@ function install(cli: string, name: string): { command: string; stdout: string; 
 describe('hook install from a global install of the packed clone', () => {
   it('should write the absolute node and hook script it was installed from, which run without PATH', () => {
     const { command, stdout, home } = install(join(prefix, 'bin', 'loopwatch'), 'home-global');
-    expect(command).toBe(`${process.execPath} ${join(realpathSync(pkg), 'dist', 'hook', 'hook-main.cjs')} --agent claude-code`);
+    expect(command).toBe(`${startPrefix().join(' ')} ${process.execPath} ${join(realpathSync(pkg), 'dist', 'hook', 'hook-main.cjs')} --agent claude-code`);
     expect(stdout).not.toContain('note       this loopwatch runs from');
     const payload = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't1', cwd: home });
     const run = spawnSync('/bin/sh', ['-c', command], { input: payload, env: { HOME: home }, encoding: 'utf8' });

@@ -15,20 +15,24 @@
  * Writing a cache removes the same install's caches of other versions, and any cache untouched for 30 days.
  */
 import { chmodSync, mkdirSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { NotPrivateError } from '../errors.js';
 import { nearestExisting, notPrivate, readPrivateFile, userId } from '../hooks/private-path.js';
+import { homeFolder } from '../hooks/state-dir.js';
 
 const PREFIX = 'hook-';
 /** Caches untouched this long (milliseconds) are removed when another is written. */
 const UNUSED_MS = 30 * 24 * 3600 * 1000;
 
-/** The folder of the hook's code caches for an environment. */
+/**
+ * The folder of the hook's code caches for an environment. A relative XDG_CACHE_HOME (or LOCALAPPDATA) is
+ * ignored, as the XDG Base Directory specification asks and as state-dir.ts ignores a relative
+ * XDG_STATE_HOME: the hook runs in the project's folder, so it put the cache into the project.
+ */
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_CACHE_HOME;
   const local = process.platform === 'win32' ? env.LOCALAPPDATA : undefined;
-  const base = xdg !== undefined && xdg !== '' ? xdg : local !== undefined && local !== '' ? local : join(homedir(), '.cache');
+  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : local !== undefined && isAbsolute(local) ? local : join(homeFolder(env), '.cache');
   return join(base, 'loopwatch', 'hook-code');
 }
 

@@ -4,10 +4,12 @@
  * them out, and says what changed. A file it cannot read as JSON, or whose `hooks` has another shape, is
  * left as it is (exit code 2).
  *
- * The installed command is `<node> <this package>/dist/hook/hook-main.cjs --agent NAME ...` (`loopwatch
- * hook` without the CLI around it, see hook-main.ts): absolute paths, so it runs whatever the agent's PATH
- * and working directory, and without npx (whose start alone costs several times a hook's budget). Moving
- * or upgrading Node or loopwatch: install again (it replaces its entries).
+ * The installed command is `/usr/bin/env -u NODE_OPTIONS ... <node> <this package>/dist/hook/hook-main.cjs
+ * --agent NAME ...` (`loopwatch hook` without the CLI around it, see hook-main.ts): absolute paths, so it
+ * runs whatever the agent's PATH (which a project can set: start-environment.ts) and working directory,
+ * without the variables Node acts on as it starts (NODE_OPTIONS, OPENSSL_CONF, ...: the agent's environment
+ * may be the project's), and without npx (whose start alone costs several times a hook's budget). Moving or
+ * upgrading Node or loopwatch: install again (it replaces its entries, an older line included).
  *
  * Install also asks the agent its version (`claude --version`, ...: agent-cli-version.ts), says what that
  * version can take (a warning before a call; hooks without a setting), and writes it into the command
@@ -20,6 +22,7 @@ import { AGENTS } from '../hooks/agents.js';
 import { cliVersion, versionNotes } from '../hooks/agent-cli-version.js';
 import { versionIn } from '../hooks/agent-versions.js';
 import { type InstallScope, type InstallTarget, installTarget } from '../hooks/install-targets.js';
+import { startPrefix } from '../hooks/start-environment.js';
 import { shellQuote } from '../text/shell-quote.js';
 import { SettingsParseError, editableText, fileText, indentUnit, outsideProject, ownBackups, readSettings, writeSettings } from '../hooks/settings-file.js';
 import { type EventChange, type MergeResult, hooksValue, mergeHooks, unmergeHooks } from '../hooks/settings-merge.js';
@@ -59,7 +62,7 @@ function hookEntry(script: string): string[] {
  * absolute from `cwd`) and the agent's version; `script`: the one install runs as (its hook entry is beside it).
  */
 export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], { cwd, script }: Pick<CommandContext, 'cwd' | 'script'>, agentVersion?: string): string {
-  const parts = [process.execPath, ...hookEntry(script), '--agent', agent];
+  const parts = [...startPrefix(), process.execPath, ...hookEntry(script), '--agent', agent];
   const stateDir = stringOf(v, 'state-dir');
   if (stateDir !== undefined) parts.push('--state-dir', isAbsolute(stateDir) ? stateDir : resolve(cwd, stateDir));
   if (v['fail-closed'] === true) parts.push('--fail-closed');
@@ -72,6 +75,9 @@ export function hookCommandLine(agent: AgentName, v: ParsedFlags['values'], { cw
   if (agentVersion !== undefined) parts.push('--agent-version', agentVersion);
   return parts.map(shellQuote).join(' ');
 }
+
+/** Said by an install whose command cannot clear Node's start variables (Windows, or no `env` at /usr/bin or /bin). */
+const WINDOWS_NOTE = 'the command runs Node with the agent\'s environment as it is: NODE_OPTIONS, OPENSSL_CONF and the like there (a project\'s settings can set them) act before loopwatch starts (docs/hooks.md, "What a project\'s environment can do")';
 
 /** How to get a lasting copy of loopwatch (it is not on the npm registry yet): from a clone. */
 const LASTING_COPY = 'from a clone of loopwatch: npm ci && npm run build && npm install -g . (or npm pack, then npm install -g ./loopwatch-<version>.tgz)';
@@ -161,6 +167,7 @@ export async function hookInstallCommand(verb: 'install' | 'uninstall', args: re
   const where = verb === 'install' ? whereNote(realpathSync(io.script)) : null;
   if (where !== null) out += `  note       ${where}\n`;
   if (verb === 'install' && target.note !== undefined) out += `  note       ${target.note}\n`;
+  if (verb === 'install' && startPrefix().length === 0) out += `  note       ${WINDOWS_NOTE}\n`;
   io.stdout.write(safeLines(out));
   return 0;
 }

@@ -5,8 +5,10 @@
  * Everything printed is redacted (the notes were redacted when written, and are again) and has its control
  * characters escaped, so a session id or tool name cannot drive the terminal. Then the project allowlists
  * the user accepted (`hook trust`, accepted-list.ts): each file, when, and whether it still holds the text
- * accepted; a marker's content is any text of the user's rights, escaped as the rest. Exit code 0, 2 on a
- * usage error.
+ * accepted; a marker's content is any text of the user's rights, escaped as the rest. Then the agents'
+ * settings whose loopwatch command is open to the agent's environment (Node's start variables, a program
+ * found on PATH), with the install that writes the line anew (installed-lines.ts). Exit code 0, 2 on a usage
+ * error.
  */
 import type { LiveAction } from '../live/live-call.js';
 import { type AcceptedList, listAccepted } from '../hooks/accepted-list.js';
@@ -14,6 +16,7 @@ import { AGENTS } from '../hooks/agents.js';
 import type { AgentName } from '../hooks/hook-agent.js';
 import { type HookStatus, type SessionStatus, hookStatus } from '../hooks/hook-status.js';
 import type { DecisionNote } from '../hooks/session-meta.js';
+import { type OpenInstall, openInstalls } from '../hooks/installed-lines.js';
 import { hookStateDir } from '../hooks/state-dir.js';
 import { redactSecrets } from '../text/redact.js';
 import { shownMessage } from '../text/shown-message.js';
@@ -99,9 +102,24 @@ export function acceptedLines(list: AcceptedList): string[] {
   return out;
 }
 
-/** The status as JSON (one object; texts redacted, control characters escaped), with the accepted allowlists. */
-export function statusJson(status: HookStatus, accepted?: AcceptedList): string {
-  const value = accepted === undefined ? status : { ...status, accepted };
+/**
+ * The installed commands open to the agent's environment as text lines (none when every one is closed to
+ * it): each settings file, the variables and programs, and the install that writes its line anew.
+ */
+export function openInstallLines(open: readonly OpenInstall[]): string[] {
+  if (open.length === 0) return [];
+  const out = ['', 'installed hook commands open to the agent\'s environment (which a project can set; docs/hooks.md):'];
+  for (const o of open) {
+    const again = `loopwatch hook install --agent ${o.agent}${o.scope === 'project' ? ' --project' : ''}`;
+    const what = [...(o.left.length === 0 ? [] : [`${o.left.join(', ')} reach Node before loopwatch starts`]), ...(o.lookedUp.length === 0 ? [] : [`${o.lookedUp.map((p) => shown(p, 80)).join(', ')} found on the agent's PATH`])];
+    out.push(`  ${shown(o.path, 1000)} (${AGENTS[o.agent].title}, ${o.scope} settings): ${what.join('; ')}; run ${again} again`);
+  }
+  return out;
+}
+
+/** The status as JSON (one object; texts redacted, control characters escaped), with the accepted allowlists and the open installs. */
+export function statusJson(status: HookStatus, accepted?: AcceptedList, open?: readonly OpenInstall[]): string {
+  const value = accepted === undefined ? status : { ...status, accepted, ...(open === undefined ? {} : { openInstalls: open }) };
   const json = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'string' ? redactSecrets(v) : v), 2);
   return `${jsonSafe(json)}\n`; // what JSON leaves raw of the controls (C1, DEL, bidirectional, U+2028/9) as \uXXXX
 }
@@ -114,7 +132,8 @@ export function hookStatusCommand(args: readonly string[], io: Pick<HookIo, 'std
   const dir = hookStateDir(stringOf(v, 'state-dir'), io.env);
   const status = { ...hookStatus(resolve(io.cwd, dir), session), stateDir: dir }; // the folder as given, in what is printed
   const accepted = session === undefined ? listAccepted(io.env) : undefined; // --session asks of one session only
-  const lines = accepted === undefined ? [] : acceptedLines(accepted);
-  io.stdout.write(v.json === true ? statusJson(status, accepted) : `${statusText(status, session)}${lines.map((l) => `${l}\n`).join('')}`);
+  const open = session === undefined ? openInstalls(io.cwd, io.env) : undefined;
+  const lines = accepted === undefined ? [] : [...acceptedLines(accepted), ...openInstallLines(open ?? [])];
+  io.stdout.write(v.json === true ? statusJson(status, accepted, open) : `${statusText(status, session)}${lines.map((l) => `${l}\n`).join('')}`);
   return 0;
 }

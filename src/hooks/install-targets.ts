@@ -57,6 +57,13 @@ function dirOf(env: NodeJS.ProcessEnv, variable: string, fallback: string): stri
   return v !== undefined && v !== '' ? v : join(homeFolder(env), fallback);
 }
 
+/**
+ * Gemini CLI loads a trusted folder's `.env` into its hooks' environment, and runs each hook with `bash -c`:
+ * BASH_ENV or LD_PRELOAD there run the project's code before any hook command, which no command line can
+ * refuse. Its `advanced.excludedEnvVars` (merged by union: a project cannot take the user's out) does.
+ */
+const GEMINI_ENV_NOTE = 'Gemini CLI loads a trusted folder\'s .env into its hooks\' environment, where BASH_ENV or LD_PRELOAD run the project\'s code before any hook command starts; to keep them out, list them in ~/.gemini/settings.json: "advanced": {"excludedEnvVars": ["DEBUG", "DEBUG_MODE", "BASH_ENV", "LD_PRELOAD", "LD_LIBRARY_PATH", "NODE_OPTIONS"]} (docs/hooks.md)';
+
 /** The settings of `agent` for `scope` (`cwd`: the project's directory). */
 export function installTarget(agent: AgentName, scope: InstallScope, cwd: string, env: NodeJS.ProcessEnv = process.env): InstallTarget {
   switch (agent) {
@@ -78,6 +85,7 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
         path: scope === 'user' ? join(homeFolder(env), '.gemini', 'settings.json') : join(cwd, '.gemini', 'settings.json'),
         events: [{ event: 'BeforeTool', matcher: '*' }, { event: 'AfterTool', matcher: '*' }, { event: 'BeforeAgent' }, { event: 'SessionEnd' }],
         handler: (command) => ({ name: 'loopwatch', type: 'command', command, timeout: TIMEOUT_S * 1000, description: 'loop detection (loopwatch)' }),
+        note: GEMINI_ENV_NOTE,
       };
   }
 }

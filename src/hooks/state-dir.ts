@@ -4,7 +4,7 @@
  * `--state-dir`, else `$LOOPWATCH_STATE_DIR`, else `<state home>/hooks`. Small on purpose: the hook's
  * loader reads it before anything else is loaded (the compiled-code cache lives there, in `.cache/`).
  */
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
 /**
@@ -20,12 +20,23 @@ export function loopwatchStateHome(env: NodeJS.ProcessEnv = process.env): string
 }
 
 /**
- * The user's home folder in `env`: its HOME when set and not empty, else `os.homedir()`. For `process.env`
- * that is what `os.homedir()` alone returns (it reads HOME first); a command run with another environment (a
- * test's, through its io: src/cli/command-context.ts) gets that environment's HOME.
+ * The user's home folder in `env`: its HOME when it is an absolute path, else the user's home as the system
+ * records it (`os.userInfo()`; `os.homedir()` where there is no such record). For `process.env` that is what
+ * `os.homedir()` alone returns (it reads HOME first); a command run with another environment (a test's,
+ * through its io: src/cli/command-context.ts) gets that environment's HOME. A relative HOME is ignored as a
+ * relative XDG_STATE_HOME is: the hook runs in the project's folder, so it put the state (and the code cache)
+ * into the project (an agent that lets a project set its hooks' variables: start-environment.ts).
  */
 export function homeFolder(env: NodeJS.ProcessEnv): string {
-  return env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+  const home = env.HOME;
+  if (home !== undefined && isAbsolute(home)) return home;
+  try {
+    const recorded = userInfo().homedir;
+    if (isAbsolute(recorded)) return recorded;
+  } catch {
+    // no record of the user (a container's uid): os.homedir() below
+  }
+  return homedir();
 }
 
 /**

@@ -1,0 +1,64 @@
+/**
+ * The loopwatch hook commands installed in the agents' settings (the user's, and the project's of a folder),
+ * and which of them are open to the agent's environment (start-environment.ts): a line that leaves Node's
+ * start variables to it (written before `hook install` cleared them, or by hand), or that starts a program
+ * by name, found on the agent's PATH (`npx loopwatch hook`, written by hand). `hook status` names these,
+ * with the install to run again. Read-only; a settings file that cannot be read is passed over.
+ */
+import { AGENT_NAMES, type AgentName } from './hook-agent.js';
+import { type InstallScope, installTarget, isLoopwatchCommand } from './install-targets.js';
+import { textOf } from './settings-file.js';
+import { leftToNode, programLookedUp } from './start-environment.js';
+
+/** One settings file holding a loopwatch command open to the agent's environment. */
+export interface OpenInstall {
+  readonly agent: AgentName;
+  readonly scope: InstallScope;
+  /** The settings file. */
+  readonly path: string;
+  /** The start variables its loopwatch command(s) leave to Node, in START_VARIABLES' order. */
+  readonly left: readonly string[];
+  /** The programs its loopwatch command(s) start by name, found on the agent's PATH (`npx`, `loopwatch`). */
+  readonly lookedUp: readonly string[];
+}
+
+/** A `"command": "..."` member of a settings text (JSON or JSONC), its string as written. */
+const COMMAND_MEMBER = /"command"\s*:\s*("(?:[^"\\]|\\.)*")/g;
+
+/** The loopwatch commands of a settings text. */
+function loopwatchCommands(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(COMMAND_MEMBER)) {
+    try {
+      const command: unknown = JSON.parse(m[1] as string);
+      if (isLoopwatchCommand(command)) out.push(command as string);
+    } catch {
+      // not a JSON string (a JSONC oddity): passed over
+    }
+  }
+  return out;
+}
+
+/**
+ * The agents' settings files (user scope from `env`, project scope in `cwd`) whose loopwatch commands are
+ * open to the agent's environment; none on Windows, where no command can clear Node's start variables.
+ */
+export function openInstalls(cwd: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): OpenInstall[] {
+  if (platform === 'win32') return [];
+  const out: OpenInstall[] = [];
+  const seen = new Set<string>();
+  for (const agent of AGENT_NAMES) {
+    for (const scope of ['user', 'project'] as const) {
+      const path = installTarget(agent, scope, cwd, env).path;
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const text = textOf(path);
+      if (text === null) continue;
+      const own = loopwatchCommands(text);
+      const left = new Set(own.flatMap(leftToNode));
+      const lookedUp = new Set(own.map(programLookedUp).filter((p): p is string => p !== null));
+      if (left.size > 0 || lookedUp.size > 0) out.push({ agent, scope, path, left: [...left], lookedUp: [...lookedUp] });
+    }
+  }
+  return out;
+}
