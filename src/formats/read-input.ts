@@ -60,8 +60,8 @@ export interface ReadInputOptions {
 
 export type { ScanItem } from './routed-lines.js';
 
-/** A reader of `format` for `input`. */
-export function createReader(format: FormatName, input: InputName): FormatReader {
+/** A reader of `format` for `input`; `passOver`: the Inspect AI samples a JSON log of it passes over (inspect-sample-copies.ts). */
+export function createReader(format: FormatName, input: InputName, passOver?: PassedOver): FormatReader {
   switch (format) {
     case 'events':
       return createEventsReader(input);
@@ -88,7 +88,7 @@ export function createReader(format: FormatName, input: InputName): FormatReader
     case 'atif':
       return createAtifReader();
     case 'inspect':
-      return createInspectLogReader();
+      return createInspectLogReader(passOver);
   }
 }
 
@@ -162,7 +162,8 @@ async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, 
 
 async function* inputItems(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<ScanItem[]> {
   const { file } = input;
-  let reader = options.format === undefined ? null : createReader(options.format, input);
+  const passOver = options.passOver?.get(file);
+  let reader = options.format === undefined ? null : createReader(options.format, input, passOver);
   if (options.format !== undefined) options.onFormat?.(file, options.format);
   let current = options.format;
   let decided = options.format !== undefined;
@@ -200,7 +201,7 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
           }
           if (guess !== null) {
             if (guess.format !== current) {
-              reader = createReader(guess.format, input);
+              reader = createReader(guess.format, input, passOver);
               options.onFormat?.(file, guess.format);
             }
             current = guess.format;
