@@ -31,6 +31,7 @@ import { createOtelReader } from './otel-genai.js';
 import { type RecordUnit, readRecordBatches } from './read-records.js';
 import { streamedArchiveRecords } from './streamed-archive.js';
 import { createSweAgentReader } from './swe-agent.js';
+import { terminalBenchNote } from './terminal-bench-results.js';
 import { type FormatName, type TraceIssue, type TraceItem, type TraceNote, issue } from './trace-record.js';
 import type { RawLine, RouteFilter, RouteGate, ScanItem } from './routed-lines.js';
 
@@ -196,6 +197,12 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
         const guess = options.format === undefined ? detectFormat(unit.value, unit.file) : null;
         if (!decided) {
           if (guess === null && reader === null) {
+            // a harness's document known to hold no calls: said for what it is, not an unknown format
+            const known = terminalBenchNote(unit.value);
+            if (known !== null) {
+              out.push({ kind: 'note', file: unit.file, line: unit.line, message: known });
+              return yield out;
+            }
             out.push(issue('unknown-format', unit.file, unit.line, `the first record is ${shape(unit.value)}, not ${KNOWN_FORMATS}; input skipped`));
             return yield out;
           }
