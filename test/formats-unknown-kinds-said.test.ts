@@ -41,7 +41,7 @@ describe('unknown record kinds are said once per kind per input', () => {
     const swe = write('run.traj', JSON.stringify({ history: [{ role: 'system', content: 'x' }, { role: 'assistant', action: 'ls', thought: 't' }, { role: 'user', content: 'a.py' }, { role: 'critic', content: 'no' }] }));
     expect(await notes([atif, chat, claude, swe])).toEqual([
       `${atif}:1: passed over: ATIF step source "environment", which loopwatch does not know (said once for this input); calls it may hold are not read`,
-      `${chat}:1: passed over: OpenAI chat message role (none), which loopwatch does not know (said once for this input); calls it may hold are not read`,
+      `${chat}:1: passed over: OpenAI chat message role or item type "function_call", which loopwatch does not know (said once for this input); calls it may hold are not read`,
       `${claude}:1: passed over: Anthropic message role "reviewer", which loopwatch does not know (said once for this input); calls it may hold are not read`,
       `${swe}:1: passed over: SWE-agent history message role "critic", which loopwatch does not know (said once for this input); calls it may hold are not read`,
     ]);

@@ -43,7 +43,7 @@ export function* readAnthropic(unit: RecordUnit, unknown = new UnknownKinds('Ant
       continue;
     }
     const assistant = m.role === 'assistant';
-    const said = unknown.unless(ROLES, m.role, unit.file, unit.line);
+    const said = typeof m.role === 'string' ? unknown.unless(ROLES, m.role, unit.file, unit.line) : null; // a message without a role is no kind
     if (said !== null) yield said;
     const r = assistant ? round++ : -1;
     if (!Array.isArray(m.content)) continue;

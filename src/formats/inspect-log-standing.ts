@@ -47,8 +47,11 @@ export function jsonLogStanding(v: unknown, file: string): Standing | null {
   return { file, task: v.eval.task_id, complete: v.status === 'success', created: Number.isNaN(created) ? -Infinity : created, samples };
 }
 
-/** The standing of the JSON file at `path`, or null when it is no Inspect log (by its head), cannot be read, is over `maxBytes` or is not JSON. */
-export function readJsonLogStanding(path: string, maxBytes: number): Standing | null {
+/**
+ * What `read` makes of the regular file at `path`, opened for it and closed after; null when the file cannot
+ * be opened or `read` throws (the log is then read as it is, and its issues said then).
+ */
+export function standingAt(path: string, read: (fd: number) => Standing | null): Standing | null {
   let fd: number;
   try {
     fd = openRegularFile(path);
@@ -56,14 +59,21 @@ export function readJsonLogStanding(path: string, maxBytes: number): Standing | 
     return null;
   }
   try {
-    const head = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
-    if (!INSPECT_HEAD.test(head.subarray(0, n).toString('latin1'))) return null;
-    const parsed = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(readBoundedFd(fd, path, maxBytes)));
-    return parsed.ok ? jsonLogStanding(parsed.value, path) : null;
+    return read(fd);
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
+}
+
+/** The standing of the JSON file at `path`, or null when it is no Inspect log (by its head), cannot be read, is over `maxBytes` or is not JSON. */
+export function readJsonLogStanding(path: string, maxBytes: number): Standing | null {
+  return standingAt(path, (fd) => {
+    const head = Buffer.alloc(HEAD_BYTES);
+    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
+    if (!INSPECT_HEAD.test(head.subarray(0, n).toString('latin1'))) return null;
+    const parsed = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(readBoundedFd(fd, path, maxBytes)));
+    return parsed.ok ? jsonLogStanding(parsed.value, path) : null;
+  });
 }

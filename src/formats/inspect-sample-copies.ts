@@ -12,12 +12,10 @@
  * given or read in. At most {@link MAX_SAMPLE_KEYS} samples are remembered; past them the rest are read as
  * they are (said once).
  */
-import { closeSync } from 'node:fs';
 import { fileSource } from './zip-file-source.js';
 import { inflateRatioCap } from './inflate-ratio.js';
 import { isRecord, parseJson } from './json-value.js';
-import { openRegularFile } from './regular-file.js';
-import { type Standing, readJsonLogStanding } from './inspect-log-standing.js';
+import { type Standing, readJsonLogStanding, standingAt } from './inspect-log-standing.js';
 import type { TraceNote } from './trace-record.js';
 import { type ZipEntry, type ZipSource, readZipDirectory } from './zip-directory.js';
 import { readZipEntry } from './zip-entry-data.js';
@@ -92,19 +90,7 @@ export const JSON_LOG = /\.json$/i;
 /** The standing of the `.eval` file at `path` (see {@link standingOf}), or of the JSON log there (inspect-log-standing.ts), or null. */
 function readStanding(path: string, maxEntryBytes: number): Standing | null {
   if (!EVAL_LOG.test(path)) return readJsonLogStanding(path, maxEntryBytes);
-  let fd: number;
-  try {
-    fd = openRegularFile(path);
-  } catch {
-    return null;
-  }
-  try {
-    return standingOf(fileSource(fd), path, maxEntryBytes);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return standingAt(path, (fd) => standingOf(fileSource(fd), path, maxEntryBytes));
 }
 
 /**

@@ -23,7 +23,7 @@ export function* readSweAgentHistory(history: readonly unknown[], unit: RecordUn
   let step = 0;
   for (let i = 0; i < history.length; i++) {
     const m = history[i];
-    if (isRecord(m)) {
+    if (isRecord(m) && typeof m.role === 'string') {
       const said = unknown.unless(ROLES, m.role, unit.file, unit.line);
       if (said !== null) yield said;
     }
