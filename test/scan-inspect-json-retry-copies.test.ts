@@ -7,6 +7,7 @@
  * passed-over count is said on stderr, in the text summary and in `--json`, the same whatever the order,
  * workers or batch size; a JSON file that is no Inspect log is left alone.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loopwatch, verdictLines } from './helpers/cli.js';
 import { scratchDir } from './helpers/trace-files.js';
@@ -64,6 +65,12 @@ describe('scan: an Inspect AI sample logged again by a retry in the JSON form is
     const expected = [2, 3].map((i) => `guess_number/0#1 ${retry} #${i} ${i === 2 ? 'warn' : 'break'}`);
     for (const r of runs) expect(verdicts(r.stdout)).toEqual(expected);
     expect(runs.map((r) => r.stderr.match(/passed over/g)?.length)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('should read a log on standard input as it comes, compared with no other (docs/cli.md says so)', () => {
+    const r = loopwatch(['scan', '-', retry, '--no-progress'], readFileSync(first, 'utf8'));
+    expect(r.stdout).toContain('loopwatch scan: 4 sessions, 13 calls');
+    expect(r.stderr).not.toContain('passed over');
   });
 
   it('should compare a JSON log with a .eval log of the same task, and leave JSON that is no Inspect log alone', () => {
