@@ -61,6 +61,7 @@ describe('OpenHands SDK events', () => {
       [9, 'terminal', { command: 'rm -rf /', is_input: false }, 2, 'known', 'User rejected the action', null],
       [11, 'nope', { a: 1 }, 3, 'known', "Tool 'nope' not found", null],
       [13, '_invalid_action', {}, 4, 'known', 'Error validating args', null],
+      ['note'], // SomeNewerEvent: a kind the reader does not know, said (unknown-kinds.ts)
       ['end'],
     ]);
     expect(items.every((i) => i.kind !== 'call' || i.session === 'run.jsonl')).toBe(true);

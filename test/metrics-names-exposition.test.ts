@@ -60,6 +60,8 @@ const summary: ScanSummary = {
   eventsPerSecond: 1000,
   skipped: 0,
   evictedSessions: 0,
+  samplesPassedOver: 0,
+  unknownKinds: 0,
   topTools: [],
   worstSessions: [],
 };

@@ -70,6 +70,8 @@ describe('failing_again, a built-in loop kind', () => {
       eventsPerSecond: 1000,
       skipped: 0,
       evictedSessions: 0,
+      samplesPassedOver: 0,
+      unknownKinds: 0,
       topTools: [],
       worstSessions: [],
     };

@@ -399,6 +399,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
     let scanned = 0;
     let unknownFormats = 0;
     let samplesPassedOver = 0;
+    let unknownKinds = 0;
     const sink: ScanSink = {
       verdict: (v, call, index, tally) => {
         onVerdict?.(v, call, index);
@@ -413,6 +414,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
       },
       note: (n) => {
         samplesPassedOver += n.samplesPassedOver ?? 0;
+        unknownKinds += n.unknownKinds ?? 0;
         bar?.clear();
         io.stderr.write(`${terminalSafe(n.file)}${n.line > 0 ? `:${n.line}` : ''}: ${terminalSafe(shown.text(n.message))}\n`);
       },
@@ -439,7 +441,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
       bar?.clear();
       await checker.close();
     }
-    const summary = totals.aggregate.summary(totals);
+    const summary = totals.aggregate.summary({ ...totals, samplesPassedOver, unknownKinds });
     const failing = settings.failOn === 'never' ? 0 : totals.aggregate.reached[settings.failOn];
     const skipped = totals.issues + (labels?.skipped ?? 0);
     const exit = scanExitCode({ interrupted: totals.stopped, skipped, calls: totals.events, failing, allowSkipped: settings.allowSkipped === true, allowEmpty: settings.allowEmpty === true });
@@ -448,7 +450,7 @@ export async function scanItems(items: AsyncIterable<readonly TraceItem[]> | Sca
     if (doc !== null) doc.end(summary);
     else if (settings.output === 'summary' && !nothingRead) {
       const width = out.isTTY === true ? (out.columns ?? 80) : Infinity;
-      out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped, shown: shown.text, samplesPassedOver }) + '\n');
+      out.write(summaryText(summary, { minAction: settings.minAction, width, interrupted: totals.stopped, shown: shown.text }) + '\n');
     }
     await reports.finish(summary, { totals, threads }, out);
     await target.close();

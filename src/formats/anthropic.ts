@@ -13,6 +13,10 @@ import { contentText, isRecord } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { SessionCalls } from './session-calls.js';
 import type { TraceItem } from './trace-record.js';
+import { UnknownKinds } from './unknown-kinds.js';
+
+/** Message roles the reader knows (`system` where a log keeps the system prompt among the messages); another is said once per input. */
+const ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'system']);
 
 const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
@@ -26,8 +30,8 @@ function assistantText(content: readonly unknown[]): string | undefined {
   return texts.length === 0 ? undefined : texts.join('\n');
 }
 
-/** The items of one Anthropic conversation. */
-export function* readAnthropic(unit: RecordUnit): Generator<TraceItem> {
+/** The items of one Anthropic conversation; `unknown` says a role the reader does not know once per input. */
+export function* readAnthropic(unit: RecordUnit, unknown = new UnknownKinds('Anthropic message role')): Generator<TraceItem> {
   const c = openConversation(unit, ['messages'], 'messages');
   if ('kind' in c) return yield c;
   const calls = new SessionCalls(c.session, unit.file, unit.line);
@@ -39,6 +43,8 @@ export function* readAnthropic(unit: RecordUnit): Generator<TraceItem> {
       continue;
     }
     const assistant = m.role === 'assistant';
+    const said = typeof m.role === 'string' ? unknown.unless(ROLES, m.role, unit.file, unit.line) : null; // a message without a role is no kind
+    if (said !== null) yield said;
     const r = assistant ? round++ : -1;
     if (!Array.isArray(m.content)) continue;
     let text = assistant ? assistantText(m.content) : undefined; // said once: the message's first call carries it
@@ -69,7 +75,8 @@ export function* readAnthropic(unit: RecordUnit): Generator<TraceItem> {
   yield* calls.items();
 }
 
-/** A reader of Anthropic conversations (one per record; nothing kept between records). */
+/** A reader of Anthropic conversations (one per record; only the roles already said are kept between records). */
 export function createAnthropicReader(): FormatReader {
-  return { record: readAnthropic, finish: () => [] };
+  const unknown = new UnknownKinds('Anthropic message role');
+  return { record: (unit) => readAnthropic(unit, unknown), finish: () => [] };
 }

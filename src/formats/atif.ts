@@ -20,6 +20,10 @@ import { isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { SessionCalls } from './session-calls.js';
 import { type TraceItem, issue } from './trace-record.js';
+import { UnknownKinds } from './unknown-kinds.js';
+
+/** The step sources of the spec; a step of another is said once per input (its calls, if any, are an issue). */
+const SOURCES: ReadonlySet<string> = new Set(['system', 'user', 'agent']);
 
 /** Versions of the spec the reader knows: `schema_version` starts with this. */
 export const ATIF_VERSION = /^ATIF-v\d/;
@@ -29,8 +33,8 @@ export function isAtifTrajectory(v: Readonly<Record<string, unknown>>): boolean 
   return typeof v.schema_version === 'string' && ATIF_VERSION.test(v.schema_version) && Array.isArray(v.steps);
 }
 
-/** The items of one ATIF trajectory document. */
-export function* readAtif(unit: RecordUnit): Generator<TraceItem> {
+/** The items of one ATIF trajectory document; `unknown` says a step source the spec does not name once per input. */
+export function* readAtif(unit: RecordUnit, unknown = new UnknownKinds('ATIF step source')): Generator<TraceItem> {
   const v = unit.value;
   if (!isRecord(v) || !Array.isArray(v.steps)) {
     return yield issue('bad-record', unit.file, unit.line, `expected an ATIF trajectory (an object with a "steps" array), received ${isRecord(v) ? 'an object without one' : describe(v)}`);
@@ -49,6 +53,10 @@ export function* readAtif(unit: RecordUnit): Generator<TraceItem> {
     const own: number[] = [];
     if (s.source === 'agent') yield* agentCalls(unit, calls, s, i, round++, own);
     else if (s.tool_calls !== undefined && s.tool_calls !== null) yield stepIssue(unit, s, i, `"tool_calls" of a step whose source is ${describe(s.source)}, not "agent"`);
+    else {
+      const said = unknown.unless(SOURCES, s.source, unit.file, unit.line);
+      if (said !== null) yield said;
+    }
     yield* results(unit, calls, s, i, own);
   }
   yield* calls.items();
@@ -145,7 +153,8 @@ function* results(unit: RecordUnit, calls: SessionCalls, s: Readonly<Record<stri
   }
 }
 
-/** A reader of ATIF trajectories (one per record; nothing kept between records). */
+/** A reader of ATIF trajectories (one per record; only the step sources already said are kept between records). */
 export function createAtifReader(): FormatReader {
-  return { record: readAtif, finish: () => [] };
+  const unknown = new UnknownKinds('ATIF step source');
+  return { record: (unit) => readAtif(unit, unknown), finish: () => [] };
 }

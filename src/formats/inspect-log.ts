@@ -15,6 +15,8 @@ import { contentText, isRecord, parseArguments } from './json-value.js';
 import type { RecordUnit } from './read-records.js';
 import { SessionCalls } from './session-calls.js';
 import { type TraceItem, issue } from './trace-record.js';
+import { sampleEntryName } from './inspect-log-standing.js';
+import { type PassedOver, passedOverNote } from './inspect-sample-copies.js';
 
 /** Whether `v` is an Inspect eval log by its marks: an `eval` spec object and a `samples` array, or a log's header alone ({@link isInspectHeader}). */
 export function isInspectLog(v: Readonly<Record<string, unknown>>): boolean {
@@ -69,8 +71,11 @@ function sampleSession(task: string, s: Readonly<Record<string, unknown>>, index
   return `${task}/${id}#${epoch}`;
 }
 
-/** The items of one Inspect eval log document: each sample's calls, then its end. */
-export function* readInspectLog(unit: RecordUnit): Generator<TraceItem> {
+/**
+ * The items of one Inspect eval log document: each sample's calls, then its end; a sample `passOver` names
+ * (a copy of one a newer log of its task holds: inspect-sample-copies.ts) is passed over, said in one note.
+ */
+export function* readInspectLog(unit: RecordUnit, passOver?: PassedOver): Generator<TraceItem> {
   const v = unit.value;
   if (!isRecord(v) || !isInspectLog(v)) {
     return yield issue('bad-record', unit.file, unit.line, `expected an Inspect eval log (an object with an "eval" object and a "samples" array), received ${isRecord(v) ? 'an object without them' : describe(v)}`);
@@ -81,14 +86,23 @@ export function* readInspectLog(unit: RecordUnit): Generator<TraceItem> {
     return yield { kind: 'note', file: unit.file, line: unit.line, message: `passed over: an Inspect AI eval log of task ${JSON.stringify(task)} (status ${JSON.stringify(v.status)}) without samples (logged with --no-log-samples, or no sample was written), so without calls` };
   }
   const samples = v.samples as unknown[];
+  let passed = 0;
   for (let i = 0; i < samples.length; i++) {
     const s: unknown = samples[i];
+    if (passOver !== undefined && isRecord(s)) {
+      const name = sampleEntryName(s);
+      if (name !== null && passOver.entries.has(name)) {
+        passed++;
+        continue;
+      }
+    }
     if (!isRecord(s) || !Array.isArray(s.messages)) {
       yield partIssue(unit, 'sample', i, `expected an object with a "messages" array, received ${isRecord(s) ? 'an object without one' : describe(s)}`);
       continue;
     }
     yield* sampleCalls(unit, sampleSession(task, s, i), s.messages, isRecord(s.attachments) ? s.attachments : {});
   }
+  if (passed > 0) yield passedOverNote(unit.file, passed, passOver!);
 }
 
 /** The calls of one sample's messages, then its end. */
@@ -133,7 +147,7 @@ function* sampleCalls(unit: RecordUnit, session: string, messages: readonly unkn
   yield* calls.items();
 }
 
-/** A reader of Inspect eval logs (one per record; nothing kept between records). */
-export function createInspectLogReader(): FormatReader {
-  return { record: readInspectLog, finish: () => [] };
+/** A reader of Inspect eval logs (one per record; nothing kept between records); `passOver`: the samples of a JSON log read from a newer log. */
+export function createInspectLogReader(passOver?: PassedOver): FormatReader {
+  return { record: (unit) => readInspectLog(unit, passOver), finish: () => [] };
 }

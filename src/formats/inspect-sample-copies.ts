@@ -3,22 +3,24 @@
  * new log of the same task (the same `eval.task_id`, a new `run_id` and `eval_id`) holding again, unchanged
  * (the same `uuid`), every sample the old log completed, beside the samples it runs again; the old log stays
  * beside it (`--no-retry-cleanup`, a log left `started`, a retry by hand), and so does a copied `.eval` file.
- * A folder scan would count those samples twice. Before any `.eval` file is read, each one's directory and
- * spec (`header.json`, else `_journal/start.json`) are read: a sample (task id, `samples/<id>_epoch_<n>.json`)
- * held by several logs is read from the newest complete one only (a log whose header says `success` before
+ * A folder scan would count those samples twice. Before any log is read, each `.eval` file's directory and
+ * spec (`header.json`, else `_journal/start.json`) are read, and each JSON log's head, then the log whole
+ * (inspect-log-standing.ts; its samples named as a `.eval` file names them, so both forms are compared): a sample (task id, `samples/<id>_epoch_<n>.json`)
+ * held by several logs is read from the newest complete one only (a log whose header (a JSON log's `status`) says `success` before
  * any other, then the latest `eval.created`, then the greater path), and passed over in the others, each
  * such log saying how many with one note. The choice rests on the logs alone, never on the order they are
  * given or read in. At most {@link MAX_SAMPLE_KEYS} samples are remembered; past them the rest are read as
  * they are (said once).
  */
-import { closeSync } from 'node:fs';
 import { fileSource } from './zip-file-source.js';
 import { inflateRatioCap } from './inflate-ratio.js';
 import { isRecord, parseJson } from './json-value.js';
-import { openRegularFile } from './regular-file.js';
+import { type Standing, readJsonLogStanding, standingAt } from './inspect-log-standing.js';
 import type { TraceNote } from './trace-record.js';
 import { type ZipEntry, type ZipSource, readZipDirectory } from './zip-directory.js';
 import { readZipEntry } from './zip-entry-data.js';
+
+export type { Standing };
 
 /** The most samples (and passed-over copies) remembered by one plan. */
 export const MAX_SAMPLE_KEYS = 1_000_000;
@@ -38,16 +40,6 @@ export interface SampleCopiesPlan {
   readonly passOver: ReadonlyMap<string, PassedOver>;
   /** A note when {@link MAX_SAMPLE_KEYS} was reached, else null. */
   readonly capped: TraceNote | null;
-}
-
-/** How a log ranks among the logs of its task, and the sample entries it holds. */
-export interface Standing {
-  /** The log's path. */
-  readonly file: string;
-  readonly task: string;
-  readonly complete: boolean;
-  readonly created: number;
-  readonly samples: readonly string[];
 }
 
 /** Whether log `a` is newer than log `b` (see the file's comment): complete first, then created, then path. */
@@ -90,21 +82,15 @@ function standingOf(src: ZipSource, file: string, maxEntryBytes: number): Standi
   return null;
 }
 
-/** The standing of the `.eval` file at `path`, or null (see {@link standingOf}). */
+/** An Inspect AI `.eval` log, by its name (Inspect names every one so); other files are looked at as JSON logs. */
+export const EVAL_LOG = /\.eval$/i;
+/** A file that may be an Inspect AI log in its JSON form, by its name (its head tells: inspect-log-standing.ts). */
+export const JSON_LOG = /\.json$/i;
+
+/** The standing of the `.eval` file at `path` (see {@link standingOf}), or of the JSON log there (inspect-log-standing.ts), or null. */
 function readStanding(path: string, maxEntryBytes: number): Standing | null {
-  let fd: number;
-  try {
-    fd = openRegularFile(path);
-  } catch {
-    return null;
-  }
-  try {
-    return standingOf(fileSource(fd), path, maxEntryBytes);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  if (!EVAL_LOG.test(path)) return readJsonLogStanding(path, maxEntryBytes);
+  return standingAt(path, (fd) => standingOf(fileSource(fd), path, maxEntryBytes));
 }
 
 /**

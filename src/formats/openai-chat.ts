@@ -22,12 +22,20 @@ import { TextTurns, isMiniSweTrajectory, isTextFormatError } from './mini-swe-te
 import { ToolCallReplies, isToolCallFormatError } from './mini-swe-toolcall-errors.js';
 import { SessionCalls } from './session-calls.js';
 import type { TraceItem } from './trace-record.js';
+import { UnknownKinds } from './unknown-kinds.js';
+
+/**
+ * Message roles the reader knows (mini-swe-agent 2.x ends a run with an `exit` message); another role is said
+ * once per input, and so is an item without a role whose `type` names a call (`function_call`,
+ * `custom_tool_call`: the Responses API's items, which this reader does not read).
+ */
+export const CHAT_ROLES: ReadonlySet<string> = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function', 'exit']);
 
 /** Pairing key of a legacy `function_call` (no id): its name, in a namespace real ids cannot reach. */
 const legacyId = (name: string): string => `\u0000function:${name}`;
 
-/** The items of one OpenAI chat conversation. */
-export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
+/** The items of one OpenAI chat conversation; `unknown` says a role the reader does not know once per input. */
+export function* readOpenAiChat(unit: RecordUnit, unknown = new UnknownKinds('OpenAI chat message role or item type')): Generator<TraceItem> {
   const c = openConversation(unit, ['messages'], 'messages');
   if ('kind' in c) return yield c;
   const calls = new SessionCalls(miniSweSession(unit.value, c.session, unit.fallbackSession, unit.file), unit.file, unit.line);
@@ -93,13 +101,18 @@ export function* readOpenAiChat(unit: RecordUnit): Generator<TraceItem> {
       }
       const bad = calls.result(legacyId(m.name), contentText(m.content), 'unknown');
       if (bad !== null) yield bad;
+    } else {
+      const kind = typeof m.role === 'string' ? m.role : typeof m.type === 'string' && m.type.endsWith('_call') ? m.type : undefined;
+      const said = kind === undefined ? null : unknown.unless(CHAT_ROLES, kind, unit.file, unit.line);
+      if (said !== null) yield said;
     }
   }
   turns?.flush();
   yield* calls.items();
 }
 
-/** A reader of OpenAI chat conversations (one per record; nothing kept between records). */
+/** A reader of OpenAI chat conversations (one per record; only the roles already said are kept between records). */
 export function createOpenAiChatReader(): FormatReader {
-  return { record: readOpenAiChat, finish: () => [] };
+  const unknown = new UnknownKinds('OpenAI chat message role or item type');
+  return { record: (unit) => readOpenAiChat(unit, unknown), finish: () => [] };
 }

@@ -13,8 +13,10 @@
  *   unknown tool, arguments that do not validate) answer it with a known failure. An `AgentErrorEvent` with no
  *   call waiting (a version that writes no `ActionEvent` for a refused call) is a call of
  *   {@link REFUSED_TOOL} on its own, as the older event stream's refused calls are (openhands-refused.ts).
- * Other kinds (messages, the system prompt, state updates, condensations, ...) are passed over; a result
- * whose call was never seen is reported (`unpaired-result`).
+ * Other kinds of {@link SDK_EVENT_KINDS} (messages, the system prompt, state updates, condensations, ...) are
+ * passed over; a kind not among them (`ACPToolCallEvent`, a tool call an ACP server ran, and kinds a later SDK
+ * adds) is passed over too, said once per input (unknown-kinds.ts); a result whose call was never seen is
+ * reported (`unpaired-result`).
  */
 import { partsText } from './gemini-parts.js';
 import { HeldCalls, type Outcome, failure } from './held-calls.js';
@@ -22,12 +24,14 @@ import { isRecord } from './json-value.js';
 import { REFUSED_TOOL } from './openhands-refused.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
+import { UnknownKinds } from './unknown-kinds.js';
 
 /** Event kinds of the SDK (openhands/sdk/event), by which a record is told to be one of its events. */
 export const SDK_EVENT_KINDS: ReadonlySet<string> = new Set([
   'ActionEvent', 'ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent', 'MessageEvent', 'SystemPromptEvent',
   'ConversationStateUpdateEvent', 'ConversationErrorEvent', 'PauseEvent', 'Condensation', 'CondensationRequest',
   'CondensationSummaryEvent', 'LLMCompletionLogEvent', 'TokenEvent', 'HookExecutionEvent', 'StreamingDeltaEvent',
+  'InterruptEvent',
 ]);
 
 /** Fields the model puts in a call's arguments beside the tool's own (the risk analyzer's and the summary). */
@@ -75,6 +79,7 @@ export class SdkEventSession {
   readonly calls: HeldCalls;
   private round = -1;
   private response: unknown;
+  private readonly unknown = new UnknownKinds('OpenHands SDK event kind');
 
   constructor(session: string) {
     this.calls = new HeldCalls(session);
@@ -99,6 +104,9 @@ export class SdkEventSession {
       } else {
         yield issue('unpaired-result', unit.file, unit.line, `${String(e.kind)} for call id ${JSON.stringify(e.tool_call_id)} has no call waiting in session ${JSON.stringify(this.calls.session)}; skipped`);
       }
+    } else if (typeof e.kind !== 'string' || !SDK_EVENT_KINDS.has(e.kind)) {
+      const said = this.unknown.note(e.kind, unit.file, unit.line);
+      if (said !== null) yield said;
     }
     yield* this.calls.release();
   }

@@ -31,6 +31,7 @@ import { createOtelReader } from './otel-genai.js';
 import { type RecordUnit, readRecordBatches } from './read-records.js';
 import { streamedArchiveRecords } from './streamed-archive.js';
 import { createSweAgentReader } from './swe-agent.js';
+import { terminalBenchNote } from './terminal-bench-results.js';
 import { type FormatName, type TraceIssue, type TraceItem, type TraceNote, issue } from './trace-record.js';
 import type { RawLine, RouteFilter, RouteGate, ScanItem } from './routed-lines.js';
 
@@ -60,8 +61,8 @@ export interface ReadInputOptions {
 
 export type { ScanItem } from './routed-lines.js';
 
-/** A reader of `format` for `input`. */
-export function createReader(format: FormatName, input: InputName): FormatReader {
+/** A reader of `format` for `input`; `passOver`: the Inspect AI samples a JSON log of it passes over (inspect-sample-copies.ts). */
+export function createReader(format: FormatName, input: InputName, passOver?: PassedOver): FormatReader {
   switch (format) {
     case 'events':
       return createEventsReader(input);
@@ -88,7 +89,7 @@ export function createReader(format: FormatName, input: InputName): FormatReader
     case 'atif':
       return createAtifReader();
     case 'inspect':
-      return createInspectLogReader();
+      return createInspectLogReader(passOver);
   }
 }
 
@@ -162,7 +163,8 @@ async function* recordsOf(source: string | NodeJS.ReadableStream, file: string, 
 
 async function* inputItems(source: InputSourceData, input: InputName, options: ReadInputOptions): AsyncGenerator<ScanItem[]> {
   const { file } = input;
-  let reader = options.format === undefined ? null : createReader(options.format, input);
+  const passOver = options.passOver?.get(file);
+  let reader = options.format === undefined ? null : createReader(options.format, input, passOver);
   if (options.format !== undefined) options.onFormat?.(file, options.format);
   let current = options.format;
   let decided = options.format !== undefined;
@@ -195,12 +197,18 @@ async function* inputItems(source: InputSourceData, input: InputName, options: R
         const guess = options.format === undefined ? detectFormat(unit.value, unit.file) : null;
         if (!decided) {
           if (guess === null && reader === null) {
+            // a harness's document known to hold no calls: said for what it is, not an unknown format
+            const known = terminalBenchNote(unit.value);
+            if (known !== null) {
+              out.push({ kind: 'note', file: unit.file, line: unit.line, message: known });
+              return yield out;
+            }
             out.push(issue('unknown-format', unit.file, unit.line, `the first record is ${shape(unit.value)}, not ${KNOWN_FORMATS}; input skipped`));
             return yield out;
           }
           if (guess !== null) {
             if (guess.format !== current) {
-              reader = createReader(guess.format, input);
+              reader = createReader(guess.format, input, passOver);
               options.onFormat?.(file, guess.format);
             }
             current = guess.format;

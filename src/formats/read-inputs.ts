@@ -8,7 +8,7 @@ import { knownKeys, integer, oneOf, record, stringList } from '../options/checks
 import { OptionTypeError } from '../errors.js';
 import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
 import { type InputSource, listInputs } from './list-inputs.js';
-import { planSampleCopies } from './inspect-sample-copies.js';
+import { EVAL_LOG, JSON_LOG, planSampleCopies } from './inspect-sample-copies.js';
 import { namedFifoStream } from './named-fifo.js';
 import { readInputBatches as readOneInput } from './read-input.js';
 import type { RouteFilter, ScanItem } from './routed-lines.js';
@@ -107,17 +107,14 @@ export async function* itemsOf(batches: AsyncIterable<readonly TraceItem[]>): As
   for await (const batch of batches) yield* batch;
 }
 
-/** An Inspect AI `.eval` log, by its name (Inspect names every one so). */
-const EVAL_LOG = /\.eval$/i;
-
 async function* read(
   paths: readonly string[],
   o: { format: FormatName | undefined; maxLineBytes: number; stdin: NodeJS.ReadableStream | undefined; onBytes: ((bytes: number) => void) | undefined; onFormat: ((file: string, format: FormatName) => void) | undefined; ignore: ReadonlySet<string>; routeLines?: boolean; routeOnly?: RouteFilter | undefined },
 ): AsyncGenerator<ScanItem[]> {
-  // every input is listed first: the .eval logs among them are looked at together before any is read
+  // every input is listed first: the Inspect logs among them (.eval, and JSON ones told by their head) are looked at together before any is read
   const inputs: (InputSource | TraceIssue | TraceNote)[] = [];
   for (const path of paths) for await (const input of listInputs(path, o.ignore)) inputs.push(input);
-  const logs = o.format === undefined || o.format === 'inspect' ? inputs.filter((i) => i.kind === 'file' && EVAL_LOG.test(i.file)).map((i) => i.file) : [];
+  const logs = o.format === undefined || o.format === 'inspect' ? inputs.filter((i) => i.kind === 'file' && (EVAL_LOG.test(i.file) || JSON_LOG.test(i.file))).map((i) => i.file) : [];
   const plan = logs.length < 2 ? null : planSampleCopies(logs, o.maxLineBytes);
   const options = { maxLineBytes: o.maxLineBytes, routeLines: o.routeLines === true, ...(o.routeOnly === undefined ? {} : { routeOnly: o.routeOnly }), ...(o.format === undefined ? {} : { format: o.format }), ...(o.onBytes === undefined ? {} : { onBytes: o.onBytes }), ...(o.onFormat === undefined ? {} : { onFormat: o.onFormat }), ...(plan === null || plan.passOver.size === 0 ? {} : { passOver: plan.passOver }) };
   if (plan?.capped != null) yield [plan.capped];

@@ -16,6 +16,7 @@ import type { RecordUnit } from './read-records.js';
 import { readSweAgentHistory } from './swe-agent-history.js';
 import { toolEvent } from './session-calls.js';
 import { type TraceItem, issue } from './trace-record.js';
+import { UnknownKinds } from './unknown-kinds.js';
 
 /** The tool of a shell-like action: its first word. */
 export function actionTool(action: string): string {
@@ -24,10 +25,10 @@ export function actionTool(action: string): string {
   return space === -1 ? trimmed : trimmed.slice(0, space);
 }
 
-/** The items of one trajectory document; `session` is its id. */
-export function* readSweAgent(unit: RecordUnit, session: string): Generator<TraceItem> {
+/** The items of one trajectory document; `session` is its id; `unknown` says a history role the reader does not know once per input. */
+export function* readSweAgent(unit: RecordUnit, session: string, unknown = new UnknownKinds('SWE-agent history message role')): Generator<TraceItem> {
   const v = unit.value;
-  if (isRecord(v) && !Array.isArray(v.trajectory) && Array.isArray(v.history)) return yield* readSweAgentHistory(v.history, unit, session, actionTool);
+  if (isRecord(v) && !Array.isArray(v.trajectory) && Array.isArray(v.history)) return yield* readSweAgentHistory(v.history, unit, session, actionTool, unknown);
   if (!isRecord(v) || !Array.isArray(v.trajectory)) {
     return yield issue('bad-record', unit.file, unit.line, `expected an object with a "trajectory" array, received ${isRecord(v) ? `an object without one` : describe(v)}`);
   }
@@ -51,8 +52,9 @@ export function* readSweAgent(unit: RecordUnit, session: string): Generator<Trac
 /** A reader of SWE-agent trajectories for `input`: each document is a session named by the input. */
 export function createSweAgentReader(input: InputName): FormatReader {
   let documents = 0;
+  const unknown = new UnknownKinds('SWE-agent history message role');
   return {
-    record: (unit) => readSweAgent(unit, documents++ === 0 ? input.name : `${input.name}#${documents - 1}`),
+    record: (unit) => readSweAgent(unit, documents++ === 0 ? input.name : `${input.name}#${documents - 1}`, unknown),
     finish: () => [],
   };
 }

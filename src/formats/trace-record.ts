@@ -111,6 +111,8 @@ export interface TraceNote {
   readonly message: string;
   /** Inspect AI samples passed over as copies of ones read from a newer log (inspect-sample-copies.ts), counted in the scan's summary. */
   readonly samplesPassedOver?: number;
+  /** 1 when the note names a record kind its reader does not know (unknown-kinds.ts), counted in the scan's summary. */
+  readonly unknownKinds?: number;
 }
 
 /** Anything a trace reader yields. */

@@ -149,6 +149,10 @@ export interface ReportTotals {
   /** Lines, elements, inputs or calls skipped. */
   readonly skipped: number;
   readonly endedEarly: number;
+  /** Inspect AI samples passed over as copies of ones read from a newer log of the same task. */
+  readonly samplesPassedOver: number;
+  /** Record kinds the readers did not know, passed over (one per kind per input). */
+  readonly unknownKinds: number;
   /** Whether the scan was interrupted (Ctrl-C). */
   readonly interrupted: boolean;
 }

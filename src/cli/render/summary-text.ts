@@ -37,8 +37,6 @@ export interface SummaryTextOptions {
   readonly interrupted?: boolean;
   /** Session ids and files as shown (redacted unless `--no-redact`). @default as they are */
   readonly shown?: (text: string) => string;
-  /** Inspect AI samples passed over as copies of a newer log's (inspect-sample-copies.ts). @default 0 */
-  readonly samplesPassedOver?: number;
 }
 
 /** The worst-sessions table, its columns fitted to `width`. */
@@ -70,8 +68,8 @@ export function summaryText(s: ScanSummary, options: SummaryTextOptions): string
   lines.push(`loopwatch scan: ${count(s.sessions, 'session')}, ${count(s.events, 'call')} in ${seconds.toFixed(1)} s (${n(s.eventsPerSecond)} calls/s)`);
   if (options.interrupted === true) lines.push('interrupted: this covers only the input read before Ctrl-C');
   if (s.skipped > 0) lines.push(`skipped: ${count(s.skipped, 'line, element, input or call', 'lines, elements, inputs or calls')} (each named on stderr)`);
-  const copies = options.samplesPassedOver ?? 0;
-  if (copies > 0) lines.push(`passed over: ${count(copies, 'Inspect AI sample', 'Inspect AI samples')} logged again by a newer log of the same task (eval-retry), each read once from the newest (logs named on stderr)`);
+  if (s.samplesPassedOver > 0) lines.push(`passed over: ${count(s.samplesPassedOver, 'Inspect AI sample', 'Inspect AI samples')} logged again by a newer log of the same task (eval-retry), each read once from the newest (logs named on stderr)`);
+  if (s.unknownKinds > 0) lines.push(`passed over: ${count(s.unknownKinds, 'record kind', 'record kinds')} the readers do not know, whose calls, if any, are not read (each named on stderr once per input)`);
   if (s.evictedSessions > 0) lines.push(`ended early: ${count(s.evictedSessions, 'session')}, to stay within --max-sessions`);
   if (s.callsWithoutArgs > 0) lines.push(`${count(s.callsWithoutArgs, 'call')} had no recorded arguments: compared by tool name only`);
   lines.push('');

@@ -163,6 +163,8 @@ export class ReportOutputs {
         toolFailures: s.toolFailures,
         skipped: s.skipped + (labels?.skipped ?? 0),
         endedEarly: s.evictedSessions,
+        samplesPassedOver: s.samplesPassedOver,
+        unknownKinds: s.unknownKinds,
         interrupted: c.totals.stopped,
       },
       matrix,

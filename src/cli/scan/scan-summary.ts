@@ -44,6 +44,10 @@ export interface ScanSummary {
   readonly skipped: number;
   /** Sessions ended early to stay within the live-session cap. */
   readonly evictedSessions: number;
+  /** Inspect AI samples passed over as copies of ones read from a newer log of the same task (eval-retry; each log named on stderr). */
+  readonly samplesPassedOver: number;
+  /** Record kinds a reader did not know, passed over: one per kind per input (each named on stderr). */
+  readonly unknownKinds: number;
   /** Tools named by the most reported verdicts: tool, verdicts, sessions. */
   readonly topTools: readonly { readonly tool: string; readonly verdicts: number; readonly sessions: number }[];
   /** The sessions that wasted the most calls (then: reached the highest action, had the most verdicts), among those listed. */
@@ -58,6 +62,10 @@ export interface ScanCounts {
   readonly issues: number;
   readonly evicted: number;
   readonly millis: number;
+  /** Inspect AI samples passed over as copies (the readers' notes). @default 0 */
+  readonly samplesPassedOver?: number;
+  /** Unknown record kinds passed over, one per kind per input (the readers' notes). @default 0 */
+  readonly unknownKinds?: number;
 }
 
 /** The scan's findings, folded in a session at a time, in bounded memory. */
@@ -126,6 +134,8 @@ export class ScanAggregate {
       eventsPerSecond: counts.millis > 0 ? Math.round(counts.events / (counts.millis / 1000)) : 0,
       skipped: counts.issues,
       evictedSessions: counts.evicted,
+      samplesPassedOver: counts.samplesPassedOver ?? 0,
+      unknownKinds: counts.unknownKinds ?? 0,
       topTools,
       worstSessions: this.worst.list().map((e) => e.r),
     };

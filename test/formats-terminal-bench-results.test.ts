@@ -1,0 +1,63 @@
+/**
+ * A Terminal-Bench 1 run folder (`tb run`: the run's `results.json` and `run_metadata.json` beside one folder
+ * per task and trial, each with its `results.json`, `commands.txt`, `panes/` and `sessions/` terminal
+ * recordings) holds no calls loopwatch reads. Its JSON documents are said for what they are (a note each,
+ * no skip), where they were `unknown-format` issues; the scan then exits as a scan without calls does (2,
+ * 0 with `--allow-empty`). Shapes trimmed from the Terminal-Bench leaderboard's published runs.
+ */
+import { describe, expect, it } from 'vitest';
+import { loopwatch } from './helpers/cli.js';
+import { collect, scratchDir } from './helpers/trace-files.js';
+
+const { dir, write } = scratchDir('formats-terminal-bench-results');
+
+const trial = (task: string, resolved: boolean | null) => ({
+  id: '3dafcef4-2041-4164-9119-1a42f3a76320',
+  trial_name: `${task}.1-of-1.2025-08-07__20-46-16`,
+  task_id: task,
+  instruction: 'Say hello.',
+  is_resolved: resolved,
+  failure_mode: resolved === null ? 'agent_timeout' : 'unset',
+  parser_results: resolved === null ? null : { test_hello: resolved ? 'passed' : 'failed' },
+  recording_path: `2025-08-07__20-46-16/${task}/${task}.1-of-1.2025-08-07__20-46-16/sessions/agent.cast`,
+  total_input_tokens: null,
+  total_output_tokens: null,
+  trial_started_at: '2025-08-07T20:46:17.000000+00:00',
+});
+const run = 'runs/2025-08-07__20-46-16';
+for (const [task, resolved] of [['hello-world', true], ['fix-git', false], ['play-zork', null]] as const) {
+  const t = `${run}/${task}/${task}.1-of-1.2025-08-07__20-46-16`;
+  write(`${t}/results.json`, JSON.stringify(trial(task, resolved), null, 4));
+  write(`${t}/commands.txt`, "['asciinema rec --stdin /logs/agent.cast', 'Enter']\n['clear', 'Enter']\n");
+  write(`${t}/panes/post-agent.txt`, 'root@1a2b:/app# \n');
+  write(`${t}/sessions/agent.log`, 'root@1a2b:/app# echo hello\nhello\n');
+}
+write(`${run}/results.json`, JSON.stringify({ id: 'c36971c5', results: [trial('hello-world', true), trial('fix-git', false)], pass_at_k: {}, n_resolved: 1, n_unresolved: 1, resolved_ids: ['hello-world'], unresolved_ids: ['fix-git'], accuracy: 0.5 }, null, 4));
+write(`${run}/run_metadata.json`, JSON.stringify({ run_id: '2025-08-07__20-46-16', uuid: '029570ff', dataset_path: null, dataset_name: 'terminal-bench-core', dataset_version: '0.1.1', output_path: '/home/u/terminal-bench/runs', agent_name: 'mini-swe-agent', task_ids: ['hello-world', 'fix-git'] }, null, 4));
+write(`${run}/tb.lock`, '{}');
+
+describe('a Terminal-Bench 1 run folder', () => {
+  it('should say what each of its JSON documents is, with no unknown-format issue', async () => {
+    const items = await collect([`${dir}/${run}`]);
+    expect(items.filter((i) => i.kind === 'issue')).toEqual([]);
+    const notes = items.filter((i) => i.kind === 'note').map((i) => (i.kind === 'note' ? i.message : ''));
+    expect(notes).toHaveLength(5);
+    expect(notes).toContain("passed over: a Terminal-Bench 1 run's results (2 trials), the outcomes of its trials and no calls: tb run keeps the agent's session only as a terminal recording (sessions/agent.cast and agent.log, commands.txt, panes/), keystrokes and screens rather than calls, which loopwatch does not read");
+    expect(notes).toContain('passed over: a Terminal-Bench 1 run\'s run_metadata.json (agent "mini-swe-agent"), its settings and no calls');
+    expect(notes.filter((n) => n.startsWith("passed over: a Terminal-Bench 1 trial's results (task "))).toHaveLength(3);
+    expect(notes.filter((n) => n.includes('(task "play-zork", resolved: not known)'))).toHaveLength(1);
+  });
+
+  it('should exit as a scan without calls: 2, naming why, and 0 with --allow-empty', () => {
+    const r = loopwatch(['scan', `${dir}/${run}`, '--no-progress']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('unknown-format');
+    expect(r.stderr).toContain('no tool calls found in the inputs');
+    expect(loopwatch(['scan', `${dir}/${run}`, '--no-progress', '--allow-empty']).code).toBe(0);
+  });
+
+  it('should leave an object that only looks like one an unknown format', async () => {
+    const file = write('other/results.json', JSON.stringify({ trial_name: 'x', task_id: 'y' }));
+    expect((await collect([file])).map((i) => (i.kind === 'issue' ? i.code : i.kind))).toEqual(['unknown-format']);
+  });
+});
