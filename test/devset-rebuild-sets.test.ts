@@ -1,10 +1,10 @@
 /**
- * scripts/devset/rebuild.mjs builds nine sets from their manifests: the devset (manifest.jsonl, the
+ * scripts/devset/rebuild.mjs builds ten sets from their manifests: the devset (manifest.jsonl, the
  * default) and the held-out sets (`--set holdout`: holdout-manifest.jsonl, into holdout/; `--set holdout2`:
- * holdout2-manifest.jsonl, into holdout2/; `--set holdout3` to `--set holdout8` likewise). Checked against
+ * holdout2-manifest.jsonl, into holdout2/; `--set holdout3` to `--set holdout9` likewise). Checked against
  * an empty folder here (`--check --out`), so no mirror is needed: each set names its own manifest's files
  * as missing. An unknown set is a usage error. Where the sets were rebuilt (/work/sets, or
- * LOOPWATCH_SETS), the fifth to eighth held-out sets are checked against their manifests too; each skipped
+ * LOOPWATCH_SETS), the fifth to ninth held-out sets are checked against their manifests too; each skipped
  * where it is absent.
  */
 import { spawnSync } from 'node:child_process';
@@ -31,6 +31,7 @@ describe('rebuild.mjs sets', () => {
     ['holdout6', ['--set', 'holdout6'], 'holdout6-manifest.jsonl'],
     ['holdout7', ['--set', 'holdout7'], 'holdout7-manifest.jsonl'],
     ['holdout8', ['--set', 'holdout8'], 'holdout8-manifest.jsonl'],
+    ['holdout9', ['--set', 'holdout9'], 'holdout9-manifest.jsonl'],
   ])('should check the %s manifest\'s files', (_name, flags, manifest) => {
     const files = lines(manifest);
     const r = run([...flags, '--check', '--out', empty]);
@@ -42,11 +43,11 @@ describe('rebuild.mjs sets', () => {
   it('should name the sets when asked for another', () => {
     const r = run(['--set', 'testset', '--check', '--out', empty]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('--set must be one of devset, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, got "testset"');
+    expect(r.stderr).toContain('--set must be one of devset, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, got "testset"');
   });
 
   const sets = process.env.LOOPWATCH_SETS ?? '/work/sets';
-  for (const set of ['holdout5', 'holdout6', 'holdout7', 'holdout8']) {
+  for (const set of ['holdout5', 'holdout6', 'holdout7', 'holdout8', 'holdout9']) {
     const built = join(sets, set);
     it.skipIf(!existsSync(join(built, 'sessions.jsonl')))(`should find a rebuilt ${set} whole against its manifest`, () => {
       const files = lines(`${set}-manifest.jsonl`);

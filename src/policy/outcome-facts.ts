@@ -15,6 +15,8 @@ import { programKey } from '../text/command-program.js';
 import { saysProgramMissing } from '../text/missing-program.js';
 import { saysPortTaken } from '../text/port-taken.js';
 import { fetchFoundNothing } from '../text/missing-page.js';
+import { readToolFoundNoFile } from '../text/missing-read-tool.js';
+import { answerTooLarge } from '../text/answer-too-large.js';
 import { listedSomeMissing } from '../text/partial-listing.js';
 import { readMissingFile } from '../text/missing-read.js';
 import { listedMissingOnWindows } from '../text/windows-listing.js';
@@ -206,8 +208,9 @@ export function failureTarget(tool: string, args: unknown): number {
 /**
  * The CallFact bit of a failure that is not the agent's wall (see failure-kinds.ts), or 0, from what its error
  * says (`says`: error-reading.ts's ERR_ bits), the error, its result and the call's tool (a page fetch that
- * found nothing: missing-page.ts); whether it was silent only when `silent` (a verdict of the session can
- * read CallFact.SILENT).
+ * found nothing: missing-page.ts; a read tool's read of a file not there:
+ * missing-read-tool.ts; an answer too large to pass on: answer-too-large.ts); whether it was silent only when
+ * `silent` (a verdict of the session can read CallFact.SILENT).
  */
 function failureKind(says: number, error: string, result: unknown, silent: boolean, tool: string): number {
   if ((says & ERR_INFRA) !== 0) return CallFact.INFRA;
@@ -218,7 +221,7 @@ function failureKind(says: number, error: string, result: unknown, silent: boole
   // failedSilently, asked only of a failure with a short result or none
   const text = result === undefined || result === null ? undefined : shortText(result, KIND_LOOK);
   if (result !== undefined && result !== null && text === undefined) return 0;
-  return failedSilently(error, text) || probedForAProgram(error, text) || probedATakenPort(error, text) || fetchFoundNothing(tool, error, text) ? CallFact.SILENT : 0;
+  return failedSilently(error, text) || probedForAProgram(error, text) || probedATakenPort(error, text) || fetchFoundNothing(tool, error, text) || readToolFoundNoFile(tool, error, text) || answerTooLarge(error, text) ? CallFact.SILENT : 0;
 }
 
 /**
