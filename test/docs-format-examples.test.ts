@@ -29,10 +29,13 @@ const FORMAT_OF: Record<string, FormatName> = {
   'Inspect AI eval logs': 'inspect',
 };
 
-/** The examples of the "Input formats" section: the bold heading and the json block after it. */
+/**
+ * The examples of the "Input formats" section: the bold heading and the json block after it, before the next
+ * bold heading (a paragraph with no example, as Terminal-Bench 1's or the unknown record kinds', has none).
+ */
 function examples(): { title: string; text: string }[] {
   const section = DOC.slice(DOC.indexOf('## Input formats'), DOC.indexOf('\n## ', DOC.indexOf('## Input formats') + 1));
-  return [...section.matchAll(/^\*\*([^*]+)\*\*[\s\S]*?```json\n([\s\S]*?)```/gm)].map((m) => ({ title: m[1]!, text: m[2]! }));
+  return [...section.matchAll(/^\*\*([^*]+)\*\*(?:(?!\n\*\*)[\s\S])*?```json\n([\s\S]*?)```/gm)].map((m) => ({ title: m[1]!, text: m[2]! }));
 }
 
 describe('docs/cli.md format examples', () => {
