@@ -10,12 +10,12 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NatsCaller } from '../src/serve/nats/nats-caller.js';
+import { describe, expect, it } from 'vitest';
 import { type WorkerEvent, NatsWorker } from '../src/serve/nats/nats-worker.js';
 import { decodeStored } from '../src/serve/nats/session-store.js';
 import { SESSIONS_BUCKET, sessionKey } from '../src/serve/nats/subjects.js';
-import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/nats-server.js';
+import { natsCallerFixture } from './helpers/nats-fixture.js';
+import { natsServerBinary } from './helpers/nats-server.js';
 import { until } from './helpers/nats-run.js';
 
 const BOUND = 1 << 20;
@@ -24,24 +24,15 @@ const BOUND = 1 << 20;
 const big = (i: number, j: number): { id: string; tool: string; args: { path: string; text: string } } => ({ id: `c${j}`, tool: 'write', args: { path: `/f${i}`, text: `${i}-${j}-`.padEnd(16_000, 'x') } });
 
 describe.skipIf(natsServerBinary === null)('the NATS sessions bucket bounded in bytes', () => {
-  let server: NatsServer;
-  let caller: NatsCaller;
-  beforeAll(async () => {
-    server = await startNatsServer();
-    caller = await NatsCaller.connect(server.url);
-  }, 30_000);
-  afterAll(async () => {
-    await caller?.close();
-    await server?.stop();
-  }, 30_000);
+  const f = natsCallerFixture();
 
   it('should answer every call of a flood of new sessions, report each one not stored once, keep the sessions stored before, and stay within the bound', async () => {
     // a first worker makes the bucket with the default bound; the next, told a smaller one, sets it
-    const first = await NatsWorker.start({ servers: server.url, partitions: 1, leaseMs: 600, workerId: 'w0' });
+    const first = await NatsWorker.start({ servers: f.server.url, partitions: 1, leaseMs: 600, workerId: 'w0' });
     await first.stop();
     const events: WorkerEvent[] = [];
-    const worker = await NatsWorker.start({ servers: server.url, partitions: 1, leaseMs: 600, workerId: 'w1', flushMs: 50, snapshotEvery: 1, sessionsMaxBytes: BOUND, onEvent: (e) => void events.push(e) });
-    const nc = await connect({ servers: server.url });
+    const worker = await NatsWorker.start({ servers: f.server.url, partitions: 1, leaseMs: 600, workerId: 'w1', flushMs: 50, snapshotEvery: 1, sessionsMaxBytes: BOUND, onEvent: (e) => void events.push(e) });
+    const nc = await connect({ servers: f.server.url });
     try {
       const jsm = await jetstreamManager(nc);
       const kv = await new Kvm(nc).open(SESSIONS_BUCKET);
@@ -53,13 +44,13 @@ describe.skipIf(natsServerBinary === null)('the NATS sessions bucket bounded in 
       await until('the partition', () => worker.partitions().length === 1);
 
       // two sessions stored before the flood
-      for (const id of ['keep-a', 'keep-b']) await caller.check(id, [big(-1, 0)], 30_000);
+      for (const id of ['keep-a', 'keep-b']) await f.caller.check(id, [big(-1, 0)], 30_000);
       await until('the kept sessions stored', async () => (await kv.get(sessionKey('keep-a'))) !== null && (await kv.get(sessionKey('keep-b'))) !== null);
 
       // a flood of new sessions, each a 16 KB call, until the bucket has refused several: every call answered
       let flooded = 0;
       for (; flooded < 600 && worker.stats.statesNotStored < 40; flooded += 20) {
-        const answers = await Promise.all(Array.from({ length: 20 }, (_, k) => caller.check(`flood-${flooded + k}`, [big(flooded + k, 0)], 30_000)));
+        const answers = await Promise.all(Array.from({ length: 20 }, (_, k) => f.caller.check(`flood-${flooded + k}`, [big(flooded + k, 0)], 30_000)));
         for (const a of answers) expect(a.results.map((r) => 'verdict' in r)).toEqual([true]);
       }
       expect(worker.stats.statesNotStored).toBeGreaterThanOrEqual(40);
@@ -68,7 +59,7 @@ describe.skipIf(natsServerBinary === null)('the NATS sessions bucket bounded in 
       // the sessions stored before are still live and still written: their third identical call is a repeat,
       // and their stored state follows their calls
       for (const id of ['keep-a', 'keep-b']) {
-        const answer = await caller.check(id, [big(-1, 0), big(-1, 0)].map((c, j) => ({ ...c, id: `again${j}` })), 30_000);
+        const answer = await f.caller.check(id, [big(-1, 0), big(-1, 0)].map((c, j) => ({ ...c, id: `again${j}` })), 30_000);
         expect(answer.results.map((r) => ('verdict' in r ? (r.verdict?.kind ?? null) : 'error'))).toEqual([null, 'exact_repeat']);
         await until(`${id}'s stored state to hold its new calls`, async () => {
           const e = await kv.get(sessionKey(id));

@@ -8,35 +8,26 @@
  */
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../src/errors.js';
-import { NatsCaller } from '../src/serve/nats/nats-caller.js';
 import { NatsWorker } from '../src/serve/nats/nats-worker.js';
-import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/nats-server.js';
+import { natsCallerFixture } from './helpers/nats-fixture.js';
+import { natsServerBinary } from './helpers/nats-server.js';
 import { until } from './helpers/nats-run.js';
 
 const BOUND = 1 << 20;
 
 describe.skipIf(natsServerBinary === null)('the NATS streams bounded in bytes', () => {
-  let server: NatsServer;
-  let caller: NatsCaller;
-  beforeAll(async () => {
-    server = await startNatsServer();
-    caller = await NatsCaller.connect(server.url);
-  }, 30_000);
-  afterAll(async () => {
-    await caller?.close();
-    await server?.stop();
-  }, 30_000);
+  const f = natsCallerFixture();
 
   it('should refuse calls past the bound with a StoreFullError, check every call it stored, and take calls again once they are purged', async () => {
     // a first worker makes the streams with the default bound; a second one, told a smaller one, sets it
-    const first = await NatsWorker.start({ servers: server.url, partitions: 1, leaseMs: 600, workerId: 'w0' });
+    const first = await NatsWorker.start({ servers: f.server.url, partitions: 1, leaseMs: 600, workerId: 'w0' });
     await first.stop();
-    const nc = await connect({ servers: server.url });
+    const nc = await connect({ servers: f.server.url });
     const jsm = await jetstreamManager(nc);
     try {
-      const setter = await NatsWorker.start({ servers: server.url, partitions: 1, leaseMs: 600, workerId: 'w1', maxBytes: BOUND });
+      const setter = await NatsWorker.start({ servers: f.server.url, partitions: 1, leaseMs: 600, workerId: 'w1', maxBytes: BOUND });
       await setter.stop();
       for (const name of ['LOOPWATCH_CALLS', 'LOOPWATCH_VERDICTS']) {
         const { config } = await jsm.streams.info(name);
@@ -50,7 +41,7 @@ describe.skipIf(natsServerBinary === null)('the NATS streams bounded in bytes', 
       for (let i = 0; i < 100; i++) {
         const call = { id: `c${i}`, tool: 'write', args: { path: `/f${i}`, text: `${i}-`.padEnd(16_000, 'x') } };
         try {
-          await caller.publish(`flood-${i % 10}`, [call]);
+          await f.caller.publish(`flood-${i % 10}`, [call]);
           stored++;
         } catch (e) {
           refused.push(e);
@@ -68,14 +59,14 @@ describe.skipIf(natsServerBinary === null)('the NATS streams bounded in bytes', 
       expect(full.state.messages).toBe(stored);
 
       // a worker checks every stored call, then purges them: the store takes calls again
-      const worker = await NatsWorker.start({ servers: server.url, partitions: 1, leaseMs: 600, workerId: 'w2', maxBytes: BOUND, flushMs: 50, purgeEveryMs: 50 });
+      const worker = await NatsWorker.start({ servers: f.server.url, partitions: 1, leaseMs: 600, workerId: 'w2', maxBytes: BOUND, flushMs: 50, purgeEveryMs: 50 });
       try {
         await until('the stored calls to be checked', () => worker.stats.calls === stored);
         await until('the checked calls to be purged', async () => (await jsm.streams.info('LOOPWATCH_CALLS')).state.messages === 0);
         // a purged call published again within the duplicate window is still dropped as a repeat
-        const again = await caller.publish('flood-0', [{ id: 'c0', tool: 'write', args: { path: '/f0', text: '0-'.padEnd(16_000, 'x') } }]);
+        const again = await f.caller.publish('flood-0', [{ id: 'c0', tool: 'write', args: { path: '/f0', text: '0-'.padEnd(16_000, 'x') } }]);
         expect(again.duplicate).toBe(true);
-        const answer = await caller.check('after', [{ id: 'a1', tool: 'bash', args: { command: 'ls' } }], 30_000);
+        const answer = await f.caller.check('after', [{ id: 'a1', tool: 'bash', args: { command: 'ls' } }], 30_000);
         expect(answer.results.map((r) => 'verdict' in r)).toEqual([true]);
         expect(worker.stats.calls).toBe(stored + 1);
       } finally {

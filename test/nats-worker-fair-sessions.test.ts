@@ -5,10 +5,11 @@
  * answered while that backlog is still being checked, and the backlog's calls keep their order (the
  * flood's verdicts are those of the same calls checked alone). Real nats-server; counts, no times.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NatsCaller } from '../src/serve/nats/nats-caller.js';
 import { NatsWorker } from '../src/serve/nats/nats-worker.js';
-import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/nats-server.js';
+import { natsCallerFixture } from './helpers/nats-fixture.js';
+import { natsServerBinary, startNatsServer } from './helpers/nats-server.js';
 import { VerdictCollector, until } from './helpers/nats-run.js';
 
 /** The flood: one session's calls, each command three times in a row (so every third is a repeat). */
@@ -16,27 +17,18 @@ const FLOOD = 3_000;
 const floodCall = (i: number): { id: string; tool: string; args: { command: string } } => ({ id: `f${i}`, tool: 'bash', args: { command: `make step-${Math.floor(i / 3)}` } });
 
 describe.skipIf(natsServerBinary === null)('sessions of one NATS partition served fairly', () => {
-  let server: NatsServer;
-  let caller: NatsCaller;
-  beforeAll(async () => {
-    server = await startNatsServer();
-    caller = await NatsCaller.connect(server.url);
-  }, 30_000);
-  afterAll(async () => {
-    await caller?.close();
-    await server?.stop();
-  }, 30_000);
+  const f = natsCallerFixture();
 
   it('should answer a call stored behind another session\'s backlog before that backlog is checked, the backlog in order', async () => {
     // the layout made, then no worker while the flood and the legit call are stored behind it
-    const maker = await NatsWorker.start({ servers: server.url, partitions: 1, leaseMs: 600, workerId: 'maker' });
+    const maker = await NatsWorker.start({ servers: f.server.url, partitions: 1, leaseMs: 600, workerId: 'maker' });
     await maker.stop();
-    const verdicts = await VerdictCollector.start(server.url);
-    const messages = Array.from({ length: FLOOD }, (_, i) => caller.publish('flood', [floodCall(i)]));
+    const verdicts = await VerdictCollector.start(f.server.url);
+    const messages = Array.from({ length: FLOOD }, (_, i) => f.caller.publish('flood', [floodCall(i)]));
     await Promise.all(messages);
-    const legit = caller.check('legit', [{ id: 'l1', tool: 'read', args: { path: '/README.md' } }], 120_000);
+    const legit = f.caller.check('legit', [{ id: 'l1', tool: 'read', args: { path: '/README.md' } }], 120_000);
     await new Promise((r) => setTimeout(r, 200)); // stored (the check publishes first)
-    const worker = await NatsWorker.start({ servers: server.url, partitions: 1, leaseMs: 5_000, workerId: 'w1', flushMs: 100 });
+    const worker = await NatsWorker.start({ servers: f.server.url, partitions: 1, leaseMs: 5_000, workerId: 'w1', flushMs: 100 });
     try {
       const answer = await legit;
       const checkedThen = worker.stats.calls;

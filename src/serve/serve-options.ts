@@ -32,6 +32,11 @@ export interface ServeOptions {
   readonly maxConnections?: number;
   /** A request whose headers and body are not in after this many ms is answered 408 and closed (slow clients). @default 30000 */
   readonly requestTimeoutMs?: number;
+  /**
+   * How long a kept-alive connection may stay quiet before it is closed, in ms (advertised as `Keep-Alive:
+   * timeout=` in whole seconds; Node waits 1 s more, then connection-drain.ts KEEP_ALIVE_GRACE_MS). @default 5000
+   */
+  readonly keepAliveTimeoutMs?: number;
   /** At shutdown, how long in-flight requests may take to finish, in ms, before their connections are cut. @default 10000 */
   readonly drainMs?: number;
   /**
@@ -69,6 +74,7 @@ export interface ResolvedServeOptions {
   readonly maxInFlight: number;
   readonly maxConnections: number;
   readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
   readonly drainMs: number;
   readonly sessionMemory: number;
   readonly engine: LoopEngineOptions;
@@ -97,6 +103,7 @@ export function resolveServeOptions(o: ServeOptions): ResolvedServeOptions {
     maxInFlight: o.maxInFlight ?? 256,
     maxConnections: o.maxConnections ?? 4096,
     requestTimeoutMs: o.requestTimeoutMs ?? 30_000,
+    keepAliveTimeoutMs: o.keepAliveTimeoutMs ?? 5_000,
     drainMs: o.drainMs ?? 10_000,
     sessionMemory: o.sessionMemory ?? defaultSessionMemory(),
     engine: o.engine ?? {},

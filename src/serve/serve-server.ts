@@ -105,7 +105,7 @@ export class ServeServer {
     this.hosts = new AllowedHosts(this.options.host, allow.filter((h) => h !== '*'), allow.includes('*'));
     this.ctx = { service: this.service, bodyLimit: this.options.bodyLimit, budget: { used: 0, limit: this.options.maxBufferedBytes }, health: () => this.health(), metrics: () => this.prometheus(), hookLog: this.options.hookLog };
     const t = this.options.requestTimeoutMs;
-    this.server = createServer({ requestTimeout: t, headersTimeout: Math.min(t, 10_000), keepAliveTimeout: 5_000, connectionsCheckingInterval: Math.min(1_000, t) }, (req, res) => this.onRequest(req, res));
+    this.server = createServer({ requestTimeout: t, headersTimeout: Math.min(t, 10_000), keepAliveTimeout: this.options.keepAliveTimeoutMs, connectionsCheckingInterval: Math.min(1_000, t) }, (req, res) => this.onRequest(req, res));
     this.server.maxConnections = this.options.maxConnections;
     this.drain = new ConnectionDrain(this.server);
   }
