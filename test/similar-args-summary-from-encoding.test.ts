@@ -20,7 +20,7 @@ import handle from '../src/pool/pool-worker.js';
 import type { RunResult } from '../src/pool/worker-tasks.js';
 import { ByteWriter } from '../src/snapshot/byte-writer.js';
 import { MAX_ARGS_DEPTH } from '../src/text/args-similarity.js';
-import { STRING_KEPT, STRING_WHOLE, SUMMARY_MAX_BYTES, summarizeArgs } from '../src/text/args-summary.js';
+import { STRING_KEPT, SUMMARY_MAX_BYTES, summarizeArgs } from '../src/text/args-summary.js';
 import { ArgsEncoder } from '../src/wasm/args-encoder.js';
 import { ValueEncoder } from '../src/wasm/encode-value.js';
 import { EncodedArgs, decodeJsonData } from '../src/wasm/encoded-args.js';
@@ -29,6 +29,7 @@ import { summaryOfEncodedBytes } from '../src/wasm/module-args-summary.js';
 import { type ArgsPlan, RecordWriter } from '../src/wasm/record-writer.js';
 import { sharedInstance } from '../src/wasm/wasm-module.js';
 import { runs } from './helpers/streams.js';
+import { deepOf, longTextOf, overBudgetOf, summaryNumber } from './helpers/summary-arbitraries.js';
 import { traceCalls, traceDir } from './helpers/traces.js';
 
 const area = new Uint8Array(1 << 22);
@@ -81,23 +82,9 @@ function agrees(v: unknown): boolean {
 const words = fc.constantFrom('foo', 'fo0', 'src/', ' ', '.py', '1', '_x', '-', 'baz qux', '\n', '"', '\\', '\u0000', '\u001f');
 const wideWords = fc.constantFrom('é', 'ÿ', '\u0080', '語', '\u{1F600}', '\ufeff', '\u07ff', '\u0800', '\uffff', '\u{10ffff}');
 const shortText = fc.array(fc.oneof(words, words, wideWords), { maxLength: 12 }).map((xs) => xs.join(''));
-/** Strings past STRING_WHOLE units: ASCII, or with a unit outside ASCII at their start, middle or end. */
-const longText = fc
-  .tuple(fc.array(words, { minLength: 90, maxLength: 260 }), fc.option(fc.tuple(wideWords, fc.nat()), { nil: undefined }))
-  .map(([ws, wide]) => {
-    let s = ws.join('');
-    while (s.length <= STRING_WHOLE) s += s;
-    if (wide === undefined) return s;
-    const i = wide[1] % s.length;
-    // (not between a surrogate pair's halves)
-    const j = i > 0 && s.charCodeAt(i - 1) >= 0xd800 && s.charCodeAt(i - 1) < 0xdc00 ? i + 1 : i;
-    return s.slice(0, j) + wide[0] + s.slice(j);
-  });
-const number = fc.oneof(
-  fc.integer({ min: -200, max: 200 }),
-  fc.constantFrom(0.5, -0, NaN, Infinity, -Infinity, 1e21, 127, 128, -128, -129, 255, 2 ** 31, 2 ** 53, Number.MIN_VALUE),
-  fc.double(),
-);
+/** Strings past STRING_WHOLE units: ASCII, or with a unit outside ASCII at their start, middle or end (not within a pair). */
+const longText = longTextOf(words, wideWords).filter((t) => (t as string & { isWellFormed(): boolean }).isWellFormed());
+const number = summaryNumber;
 const key = fc.constantFrom('a', 'b', 'path', 'q', '__proto__', 'é', '語', '', '0', '17', '01', '4294967294', '4294967295', '-1', 'toJSON');
 
 const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
@@ -112,18 +99,9 @@ const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
   ),
 })).v;
 
-/** Nested `depth` levels deep (arrays and objects in turn), around MAX_ARGS_DEPTH. */
-const deep = fc.tuple(fc.integer({ min: MAX_ARGS_DEPTH - 3, max: MAX_ARGS_DEPTH + 3 }), shortText).map(([d, leaf]) => {
-  let v: unknown = leaf;
-  for (let i = 0; i < d; i++) v = i % 2 === 0 ? [v, i] : { k: v, n: i };
-  return v;
-});
-
-/** Past the budget: many long strings, alone or beside small siblings. */
-const overBudget = fc.tuple(longText, fc.integer({ min: 6, max: 12 }), fc.boolean()).map(([s, n, nested]) => {
-  const big = Array.from({ length: n }, (_, i) => `${i}${s}`);
-  return nested ? { small: 'x', big, tail: [1, 2] } : big;
-});
+/** Nested around MAX_ARGS_DEPTH; past the budget: many long strings, alone or beside small siblings. */
+const deep = deepOf(shortText);
+const overBudget = overBudgetOf(longText);
 
 /** Args as agents send them: an object at the top (arrays too), any JSON data below. */
 const args = fc.oneof(fc.dictionary(fc.oneof(key, fc.constantFrom('command', 'file_path')), fc.oneof(value, deep), { maxKeys: 5, noNullPrototype: true }), fc.array(value, { maxLength: 3 }), deep, overBudget);
