@@ -27,6 +27,7 @@ export { unescapeJsonInPlace } from './json-unescape';
 export { chantPush, chantRebase, chantReset, chantCheck } from './chant';
 export { longStringHashes } from './unit-hash';
 export { summarizeJsonArgs } from './args-summary';
+export { summarizeEncodedArgs } from './args-summary-encoded';
 export { encodedFp } from './tree';
 
 /**

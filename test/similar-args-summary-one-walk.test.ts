@@ -12,11 +12,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SimilarArgsDetector } from '../src/detectors/similar-args.js';
 import { LoopDetector } from '../src/index.js';
 import { MAX_ARGS_DEPTH } from '../src/text/args-similarity.js';
-import { STRING_WHOLE, setModuleHashing, summarizeArgs } from '../src/text/args-summary.js';
+import { setModuleHashing, summarizeArgs } from '../src/text/args-summary.js';
 import * as A from '../src/wasm/generated/abi.js';
 import { type ArgsPlan, RecordWriter } from '../src/wasm/record-writer.js';
 import { sharedInstance } from '../src/wasm/wasm-module.js';
 import { runs } from './helpers/streams.js';
+import { deepOf, longTextOf, overBudgetOf, summaryNumber } from './helpers/summary-arbitraries.js';
 
 const writer = new RecordWriter();
 
@@ -41,20 +42,8 @@ const words = fc.constantFrom('foo', 'fo0', 'bar', 'src/', ' ', '.py', '1', '_x'
 const wideWords = fc.constantFrom('é', '語', '\u{1F600}', '\uD800', '\uDC00x', 'ÿ');
 const shortText = fc.array(fc.oneof(words, words, wideWords), { maxLength: 12 }).map((xs) => xs.join(''));
 /** Strings past STRING_WHOLE units: ASCII, or with a wide unit or a lone surrogate at their start, middle or end. */
-const longText = fc
-  .tuple(fc.array(words, { minLength: 90, maxLength: 260 }), fc.option(fc.tuple(wideWords, fc.nat()), { nil: undefined }))
-  .map(([ws, wide]) => {
-    let s = ws.join('');
-    while (s.length <= STRING_WHOLE) s += s;
-    if (wide === undefined) return s;
-    const i = wide[1] % s.length;
-    return s.slice(0, i) + wide[0] + s.slice(i);
-  });
-const number = fc.oneof(
-  fc.integer({ min: -200, max: 200 }),
-  fc.constantFrom(0.5, -0, NaN, Infinity, -Infinity, 1e21, 127, 128, -128, -129, 255, 2 ** 31, 2 ** 53, Number.MIN_VALUE),
-  fc.double(),
-);
+const longText = longTextOf(words, wideWords);
+const number = summaryNumber;
 
 class Point {
   x = 1;
@@ -92,18 +81,9 @@ function odd(): fc.Arbitrary<unknown> {
   ).map((make) => make());
 }
 
-/** Nested `depth` levels down (arrays and objects in turn), around MAX_ARGS_DEPTH. */
-const deep = fc.tuple(fc.integer({ min: MAX_ARGS_DEPTH - 3, max: MAX_ARGS_DEPTH + 3 }), shortText).map(([d, leaf]) => {
-  let v: unknown = leaf;
-  for (let i = 0; i < d; i++) v = i % 2 === 0 ? [v, i] : { k: v, n: i };
-  return v;
-});
-
-/** Past the budget: many long strings, or a wide array, alone or beside small siblings. */
-const overBudget = fc.tuple(longText, fc.integer({ min: 6, max: 12 }), fc.boolean()).map(([s, n, nested]) => {
-  const big = Array.from({ length: n }, (_, i) => `${i}${s}`);
-  return nested ? { small: 'x', big, tail: [1, 2] } : big;
-});
+/** Nested around MAX_ARGS_DEPTH; past the budget: many long strings, alone or beside small siblings. */
+const deep = deepOf(shortText);
+const overBudget = overBudgetOf(longText);
 
 const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
   v: fc.oneof(

@@ -7,8 +7,9 @@
  * ```
  *
  * Args that are JSON text go in as text (the module parses and hashes them without JSON.parse), JSON text
- * still in its record's bytes (JsonArgsText) as those bytes; objects go
- * in through the value encoder; text that is not well-formed UTF-16, or that the module handed back, is
+ * still in its record's bytes (JsonArgsText) as those bytes, args a pool's calling thread encoded
+ * (EncodedArgs) as their encoding (similar args' summary of those two made by the module where they lie:
+ * module-args-summary.ts); objects go in through the value encoder; text that is not well-formed UTF-16, or that the module handed back, is
  * parsed here first. The host decides what only it can: the error's text and whether it is an
  * infrastructure failure, and the "nothing found" reading of results that are not text. A call that succeeded
  * with a text or null result is marked (F_READ_HEAD) for the module to read its head as the outcome facts do
@@ -26,7 +27,7 @@ import type { ToolEvent } from '../types.js';
 import { ArgsSummaryMirror } from './args-summary-mirror.js';
 import { ValueEncoder } from './encode-value.js';
 import { EncodedArgs } from './encoded-args.js';
-import { moduleJsonSummary, moduleSummary } from './module-args-summary.js';
+import { moduleEncodedSummary, moduleJsonSummary, moduleSummary } from './module-args-summary.js';
 import { JsonArgsText } from '../fingerprint/json-args-text.js';
 import { MAX_WALK_UNITS } from '../fingerprint/unit-budget.js';
 import { RawJsonString } from './raw-json-string.js';
@@ -183,9 +184,17 @@ export class RecordWriter {
     if (v === undefined) {
       w.u32(0);
     } else if (EncodedArgs.is(v)) {
-      // encoded by a pool's calling thread with this configuration's walk: the section as value() writes it
+      // encoded by a pool's calling thread with this configuration's walk: the section as value() writes it.
+      // Similar args' summary of them made by the module there, as of the decoded args (the log's argsOf), so
+      // not when a tool's identity gave them (the log holds those as given); at most MAX_WALK_UNITS bytes, so
+      // its long strings' units are within a summary's work (PartsWork)
       kind = A.ARGS_TREE;
       w.bytes(v.bytes);
+      const n = v.bytes.length;
+      if (args.summarize && !args.normalised && n <= MAX_WALK_UNITS && w.position <= end && moduleEncodedSummary(u8, sectionAt + 4, n)) {
+        args.summaryAt = this.summaries.take(moduleSummary.bytes, moduleSummary.at, moduleSummary.length);
+        args.summaryLength = moduleSummary.length;
+      }
     } else if (JsonArgsText.is(v) && !args.viaHost && v.length <= MAX_WALK_UNITS) {
       // (longer text may hold more string units than a walk hashes: the host walks it, fingerprint/unit-budget.ts)
       // JSON text in its record's bytes (ASCII, checked): copied in as they are, summarised by the module there

@@ -52,6 +52,8 @@ export interface WasmExports {
   longStringHashes(ptr: number, len: number, k: number, out: number): void;
   /** Similar args' summary of the JSON text at `ptr` (assembly/args-summary.ts), written at `area`: its length, 0 for none. */
   summarizeJsonArgs(ptr: number, len: number, area: number, size: number): number;
+  /** Similar args' summary of the value encoded at `ptr` (assembly/args-summary-encoded.ts), written at `area`: its length, 0 for none. */
+  summarizeEncodedArgs(ptr: number, len: number, area: number, size: number): number;
   tokenize(ptr: number, len: number, maxTokens: number, k: number, sketch: number, table: number): void;
   lastTokenCount(): number;
   lastSketchLen(): number;
