@@ -268,7 +268,8 @@ export class NatsWorker {
       const jsm = await jetstreamManager(nc);
       const { sessions, owners } = await ensureLayout(nc, jsm, layout);
       let said: ((e: WorkerEvent) => void) | undefined;
-      const store = new SessionStore(sessions, () => maxPayload(nc), (e) => said?.({ type: 'sessions-full', problem: `${e.message}: the sessions whose state it does not take are still answered, each reported once (session-lost), and start again empty if their partition moves or they are evicted` }));
+      let live: () => number = () => 1;
+      const store = new SessionStore(sessions, () => maxPayload(nc), (e) => said?.({ type: 'sessions-full', problem: `${e.message}: the sessions whose state it does not take are still answered, each reported once (session-lost), and start again empty if their partition moves or they are evicted` }), () => live());
       const w = new NatsWorker(nc, jetstream(nc), jsm, layout, store, options);
       said = (e) => w.emit(e);
       const id = options.workerId ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -278,6 +279,7 @@ export class NatsWorker {
         lost: (p, reason) => w.lose(p, reason),
         workers: (change) => w.emit({ type: 'workers', change }),
       });
+      live = () => w.leases.liveWorkers();
       const flushMs = options.flushMs ?? 1_000;
       w.flushTimer = setInterval(() => w.book.saveDue(false, flushMs), Math.max(10, flushMs / 4));
       w.purgeTimer = setInterval(() => void w.purgeNow(), options.purgeEveryMs ?? PURGE_EVERY_MS);
