@@ -124,6 +124,10 @@ export interface WorkerStats {
   answersTooLarge: number;
   /** Reply subjects not answered on: under `$` or `loopwatch.`, or not one to publish to (subjects.ts isReplySubject). */
   repliesRefused: number;
+  /** Purge requests heard on loopwatch.control.purge (anyone who may publish there can send one). */
+  purgeRequests: number;
+  /** Of those, the ones answered at once without a purge: nothing acknowledged since the last purge began, so nothing to purge. */
+  purgeRequestsIdle: number;
 }
 
 /** Calls of a session between two snapshots, unless told otherwise. */
@@ -149,12 +153,15 @@ export const PURGE_EVERY_MS = 5_000;
 /** A worker purges at once once the calls it acknowledged since its last purge take this share of the stream's bound (1 / PURGE_SHARE). */
 export const PURGE_SHARE = 8;
 
+/** A purge asked for on loopwatch.control.purge begins at least this long after the last purge began, in ms (requests meanwhile share it). */
+export const PURGE_ASKED_EVERY_MS = 250;
+
 /** The defaults of the shared layout. */
 export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, retentionMs: 24 * 3_600_000, maxBytes: DEFAULT_STREAM_MAX_BYTES, sessionsMaxBytes: DEFAULT_SESSIONS_MAX_BYTES, duplicateWindowMs: 120_000, maxAckPending: 20_000, ackWaitMs: 60_000 };
 
 /** A worker consuming partitions from JetStream. */
 export class NatsWorker {
-  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, statesNotStored: 0, answersTooLarge: 0, repliesRefused: 0 };
+  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, statesNotStored: 0, answersTooLarge: 0, repliesRefused: 0, purgeRequests: 0, purgeRequestsIdle: 0 };
   /** Partition moves by `move/reason` (`acquired/stale`, `released/share`, ...: move-reason.ts), for /metrics. */
   readonly moves = new Map<string, number>();
   private readonly engine: LoopEngine;
@@ -182,6 +189,12 @@ export class NatsWorker {
   private purgeNext: Promise<void> | null = null;
   /** Bytes of calls acknowledged since the last purge began (about: session-book.ts storedBytes). */
   private ackedBytes = 0;
+  /** Whether calls may lie at or below a consumer's acknowledgement floor unpurged beside those acknowledged (a partition taken, a call refused). */
+  private purgeOwed = false;
+  /** When the last purge began (performance.now() ms). */
+  private purgeAt = -Infinity;
+  /** The purge asked for by requests, waiting for PURGE_ASKED_EVERY_MS to pass since the last one began. */
+  private purgeAsked: Promise<void> | null = null;
   /** Deliveries not yet checked, by session (hostile32: taken round-robin between sessions, fair-queue.ts). */
   private readonly queue = new FairQueue<Delivery>();
   private busy = false;
@@ -255,7 +268,8 @@ export class NatsWorker {
       const jsm = await jetstreamManager(nc);
       const { sessions, owners } = await ensureLayout(nc, jsm, layout);
       let said: ((e: WorkerEvent) => void) | undefined;
-      const store = new SessionStore(sessions, () => maxPayload(nc), (e) => said?.({ type: 'sessions-full', problem: `${e.message}: the sessions whose state it does not take are still answered, each reported once (session-lost), and start again empty if their partition moves or they are evicted` }));
+      let live: () => number = () => 1;
+      const store = new SessionStore(sessions, () => maxPayload(nc), (e) => said?.({ type: 'sessions-full', problem: `${e.message}: the sessions whose state it does not take are still answered, each reported once (session-lost), and start again empty if their partition moves or they are evicted` }), () => live());
       const w = new NatsWorker(nc, jetstream(nc), jsm, layout, store, options);
       said = (e) => w.emit(e);
       const id = options.workerId ?? `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -265,13 +279,14 @@ export class NatsWorker {
         lost: (p, reason) => w.lose(p, reason),
         workers: (change) => w.emit({ type: 'workers', change }),
       });
+      live = () => w.leases.liveWorkers();
       const flushMs = options.flushMs ?? 1_000;
       w.flushTimer = setInterval(() => w.book.saveDue(false, flushMs), Math.max(10, flushMs / 4));
       w.purgeTimer = setInterval(() => void w.purgeNow(), options.purgeEveryMs ?? PURGE_EVERY_MS);
       // a caller whose call the full stream refused asks for a purge at once, then publishes again (once)
       nc.subscribe(PURGE_SUBJECT, {
         callback: (err, m) => {
-          if (err === null) void w.purgeNow().then(() => m.reply !== undefined && m.reply !== '' && m.respond());
+          if (err === null) void w.purgeRequested().then(() => m.reply !== undefined && m.reply !== '' && m.respond());
         },
       });
       await w.leases.start();
@@ -385,6 +400,8 @@ export class NatsWorker {
     this.owned.add(p);
     this.checking.set(p, epoch);
     this.purged.set(p, { name, below: 0 });
+    // calls the last owner checked may lie at or below the new consumer's floor, not purged yet
+    this.purgeOwed = true;
     const consumer = await this.js.consumers.get(CALLS_STREAM, name);
     this.consumers.set(p, await consumer.consume({ max_messages: 1000, callback: (m) => this.enqueue({ p, epoch, m }) }));
     this.emit({ type: 'acquired', partition: p, reason });
@@ -429,6 +446,30 @@ export class NatsWorker {
   }
 
   /**
+   * hostile36: a purge asked for on loopwatch.control.purge, which anyone who may publish there can ask
+   * for. Before, each request cost a purge turn (a consumer info and a purge per partition held), one
+   * running and one waiting at any time, so a flood of requests kept the server and the worker busy. Now a
+   * request costs nothing past what the worker would do anyway: when nothing was acknowledged since the last
+   * purge began (nothing to purge), it is counted (`purgeRequestsIdle`) and answered at once; otherwise it
+   * waits for a purge that begins at least PURGE_ASKED_EVERY_MS after the last one, which every request
+   * meanwhile shares.
+   */
+  private purgeRequested(): Promise<void> {
+    this.stats.purgeRequests++;
+    if (this.ackedBytes === 0 && !this.purgeOwed) {
+      this.stats.purgeRequestsIdle++;
+      return Promise.resolve();
+    }
+    this.purgeAsked ??= new Promise<void>((resolve) => {
+      setTimeout(resolve, Math.max(0, this.purgeAt + PURGE_ASKED_EVERY_MS - performance.now())).unref();
+    }).then(() => {
+      this.purgeAsked = null;
+      return this.purgeNow();
+    });
+    return this.purgeAsked;
+  }
+
+  /**
    * Purges from each held partition the calls at or below its consumer's acknowledgement floor: checked,
    * and in a stored snapshot, so nothing reads them again (a next owner starts after the floor). hostile31:
    * with the store bounded (`maxBytes`, discard new), the calls kept for the day of max_age would
@@ -438,6 +479,8 @@ export class NatsWorker {
   private async purgeChecked(): Promise<void> {
     if (!this.connected || this.stopping !== undefined) return;
     this.ackedBytes = 0;
+    this.purgeOwed = false;
+    this.purgeAt = performance.now();
     for (const [p, at] of [...this.purged]) {
       try {
         const floor = (await this.jsm.consumers.info(CALLS_STREAM, at.name)).ack_floor.stream_seq;
@@ -579,6 +622,7 @@ export class NatsWorker {
     const reply = m.headers?.get(REPLY_HEADER);
     if (reply !== undefined && isReplySubject(reply)) this.nc.publish(reply, JSON.stringify({ session: null, seq: m.seq, results: [errorResult(undefined, error)] }));
     m.term();
+    this.purgeOwed = true;
   }
 
   /**

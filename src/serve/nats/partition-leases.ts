@@ -77,6 +77,11 @@ export class PartitionLeases {
     private readonly handlers: LeaseHandlers,
   ) {}
 
+  /** Live workers as the last round saw them, this one included (1 before the first round). */
+  liveWorkers(): number {
+    return Math.max(1, this.lastLive?.size ?? 1);
+  }
+
   /** Partitions held now. */
   owned(): number[] {
     return [...this.held.keys()].sort((a, b) => a - b);

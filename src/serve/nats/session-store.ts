@@ -115,16 +115,22 @@ export class SessionStore {
 
   /**
    * @param onFull hears the first write refused for a full bucket since a new session was stored (once each time it fills)
+   * @param workers the live workers sharing the bucket (this one included), for the room's part of each
    * @param room whether a new session may be stored (bucket-room.ts; by default read from the bucket's status)
    */
   constructor(
     private readonly kv: KV,
     private readonly maxPayload: () => number = () => 1024 * 1024,
     private readonly onFull: (e: BucketFullError) => void = () => undefined,
-    private readonly room: BucketRoom = new BucketRoom(async () => {
-      const st = await kv.status();
-      return { bytes: st.size, maxBytes: st.max_bytes };
-    }),
+    workers: () => number = () => 1,
+    private readonly room: BucketRoom = new BucketRoom(
+      async () => {
+        const st = await kv.status();
+        return { bytes: st.size, maxBytes: st.max_bytes };
+      },
+      undefined,
+      workers,
+    ),
   ) {}
 
   /** The session's stored state and the key's revision. */
@@ -154,25 +160,31 @@ export class SessionStore {
     const value = encodeStored(s);
     const limit = this.maxPayload() - HEADER_ROOM;
     if (value.byteLength > limit) throw new ValueTooLargeError(value.byteLength, limit);
-    if (revision === 0 && !(await this.room.forNew(value.byteLength))) throw this.full('reserved');
-    let at = revision;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const written = at === 0 ? await this.kv.create(key, value) : await this.kv.update(key, value, at);
-        if (at === 0) {
-          this.room.wrote(value.byteLength);
-          this.refusing = false;
+    const fresh = revision === 0;
+    if (fresh && !(await this.room.forNew(value.byteLength))) throw this.full('reserved');
+    let created = false;
+    try {
+      let at = revision;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const written = at === 0 ? await this.kv.create(key, value) : await this.kv.update(key, value, at);
+          if (at === 0) {
+            created = true;
+            this.refusing = false;
+          }
+          return { revision: written, lastSeq: s.lastSeq };
+        } catch (e) {
+          // the client refuses a message over the limit it was told (a server reached since may have another)
+          if (/max_payload/i.test((e as Error).message)) throw new ValueTooLargeError(value.byteLength, limit);
+          if (/maximum bytes exceeded/i.test((e as Error).message)) throw this.full('refused');
+          const now = await this.load(sessionId);
+          if (attempt >= 5 || now.revision === at) throw e;
+          if (now.stored !== null && now.stored.lastSeq >= s.lastSeq) return { revision: now.revision, lastSeq: now.stored.lastSeq };
+          at = now.revision;
         }
-        return { revision: written, lastSeq: s.lastSeq };
-      } catch (e) {
-        // the client refuses a message over the limit it was told (a server reached since may have another)
-        if (/max_payload/i.test((e as Error).message)) throw new ValueTooLargeError(value.byteLength, limit);
-        if (/maximum bytes exceeded/i.test((e as Error).message)) throw this.full('refused');
-        const now = await this.load(sessionId);
-        if (attempt >= 5 || now.revision === at) throw e;
-        if (now.stored !== null && now.stored.lastSeq >= s.lastSeq) return { revision: now.revision, lastSeq: now.stored.lastSeq };
-        at = now.revision;
       }
+    } finally {
+      if (fresh) this.room.settled(value.byteLength, created);
     }
   }
 
