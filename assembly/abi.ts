@@ -82,7 +82,7 @@ export const C_FREE_HEAD: u32 = 164;
 export const C_LIVE: u32 = 168;
 export const C_HIST_CAP: u32 = 172;
 export const C_CHUNK: u32 = 176;
-export const C_SCRATCH_FIXED: u32 = 180; // scratch bytes a record needs beyond 7 per record byte (set by configure())
+export const C_SCRATCH_FIXED: u32 = 180; // scratch bytes a record of any size needs (set by configure())
 
 // chanting configs (C_FLAGS = CF_CHANT): a text stream's region (assembly/chant.ts), laid out by
 // src/wasm/chant-layout.ts; C_SLOT_SIZE, C_LIVE and C_CHUNK as for session slots

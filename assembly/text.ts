@@ -51,6 +51,11 @@ export function textString(p: usize, n: u32): void {
   appendRaw(p, n);
 }
 
+/** Appends more bytes of the string last given to textString (a string taken in pieces: json.ts). */
+export function textMore(p: usize, n: u32): void {
+  if (on) appendRaw(p, n);
+}
+
 /** Enters / leaves a part of the value that contributes no text (an ignored member). */
 export function textSuspend(): void {
   suspended++;
