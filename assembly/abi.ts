@@ -315,6 +315,9 @@ export const T_MANY: u32 = 15;
 export const T_WIDE: u32 = 16;
 // array elements one walk of a value visits at most (src/fingerprint/element-budget.ts MAX_WALK_ELEMENTS)
 export const MAX_WALK_ELEMENTS: u32 = 262144;
+// decoded bytes of one JSON string the module holds at once (a multiple of 32): a longer one is hashed and
+// taken as action text in pieces (assembly/json.ts), so the scratch does not grow with the record
+export const JSON_STRING_WINDOW: u32 = 65536;
 
 // text limits shared with the reference
 export const MAX_TEXT_NODES: u32 = 10000;

@@ -6,7 +6,7 @@
 // string), or HOST (valid but outside what this parser reproduces exactly: numbers that need more than
 // the exact fast path, duplicate keys, array-index keys while collecting text, very wide objects, nesting
 // deeper than the skip stack, more array elements than a walk's budget). Nothing here touches session state.
-import { MAX_WALK_ELEMENTS } from './abi';
+import { JSON_STRING_WINDOW, MAX_WALK_ELEMENTS } from './abi';
 import { NUM_BAD, NUM_FAR, numEnd, numMagnitude, numNeg, numZero, readNumber } from './json-number';
 import { TAG_ARRAY, TAG_DEEP, TAG_FALSE, TAG_NULL, TAG_OBJECT, TAG_STRING, TAG_TRUE, close, fold, hashNumber, pair, word } from './combine';
 import { textMore, textNode, textResume, textString, textSuspend } from './text';
@@ -28,7 +28,7 @@ const SKIP_STACK: u32 = 65536;
  * its action text taken, in pieces as it is decoded (strFlush), so the scratch is this window whatever the
  * record's size. Its hash and text are those of the whole string (xxh64-stream.ts; text.ts textMore).
  */
-const STR_WINDOW: u32 = 65536;
+const STR_WINDOW: u32 = JSON_STRING_WINDOW;
 
 
 let P: usize = 0;

@@ -48,8 +48,8 @@ export function streamStripes(ptr: usize, len: usize): void {
 /** Ends the stream with its last `len` bytes at `ptr` (any length); returns the hash of all it took. */
 export function streamEnd(ptr: usize, len: usize): u64 {
   const whole = len & ~(<usize>31);
+  const total = taken + <u64>len;
   streamStripes(ptr, whole);
-  const total = taken + <u64>(len);
   const h = total >= 32 ? converge(v1, v2, v3, v4) : seed0 + P5;
   return finish(h + total, ptr + whole, ptr + len);
 }
