@@ -10,24 +10,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, type InPlaceFiller } from '../src/snapshot/byte-writer.js';
 import { ArgsEncoder } from '../src/wasm/args-encoder.js';
+import { callsDuring } from './helpers/method-calls.js';
 import { runs } from './helpers/streams.js';
 
 /** Counts ArgsEncoder#fill calls (each one walk of the args) while `f` runs. */
-function fillsDuring(f: () => void): number {
-  const proto = ArgsEncoder.prototype as unknown as { fill: (...a: unknown[]) => number };
-  const fill = proto.fill;
-  let n = 0;
-  proto.fill = function (this: unknown, ...a: unknown[]) {
-    n++;
-    return fill.apply(this, a);
-  };
-  try {
-    f();
-  } finally {
-    proto.fill = fill;
-  }
-  return n;
-}
+const fillsDuring = (f: () => void): number => callsDuring(ArgsEncoder.prototype, 'fill', f);
 
 /** The bytes `args` encode to in a writer of `capacity` bytes, after a few bytes already written. */
 function encoded(args: unknown, capacity: number): Uint8Array | null {
