@@ -82,7 +82,7 @@ export const C_FREE_HEAD: u32 = 164;
 export const C_LIVE: u32 = 168;
 export const C_HIST_CAP: u32 = 172;
 export const C_CHUNK: u32 = 176;
-export const C_SCRATCH_FIXED: u32 = 180; // scratch bytes a record needs beyond 7 per record byte (set by configure())
+export const C_SCRATCH_FIXED: u32 = 180; // scratch bytes a record of any size needs (set by configure())
 
 // chanting configs (C_FLAGS = CF_CHANT): a text stream's region (assembly/chant.ts), laid out by
 // src/wasm/chant-layout.ts; C_SLOT_SIZE, C_LIVE and C_CHUNK as for session slots
@@ -315,6 +315,9 @@ export const T_MANY: u32 = 15;
 export const T_WIDE: u32 = 16;
 // array elements one walk of a value visits at most (src/fingerprint/element-budget.ts MAX_WALK_ELEMENTS)
 export const MAX_WALK_ELEMENTS: u32 = 262144;
+// decoded bytes of one JSON string the module holds at once (a multiple of 32): a longer one is hashed and
+// taken as action text in pieces (assembly/json.ts), so the scratch does not grow with the record
+export const JSON_STRING_WINDOW: u32 = 65536;
 
 // text limits shared with the reference
 export const MAX_TEXT_NODES: u32 = 10000;

@@ -80,15 +80,24 @@ function readSections(rec: usize): void {
 }
 
 /**
- * Scratch bytes a configuration needs besides 7 per record byte (JSON decoding and masking scale with the
- * record): fixed JSON stacks, the text and masking areas for action text, the token table, index lists.
+ * Bytes of the masking area: masking reads at most MASK_LIMIT bytes of a result or error, and maxText of the
+ * action text, and writes at most 6 bytes a byte read (+ 8, and a vector store's 16 past its end).
+ */
+function maskRoom(maxText: u32): u32 {
+  return (maxText > MASK_LIMIT ? maxText : MASK_LIMIT) * 6 + 64;
+}
+
+/**
+ * Scratch bytes a configuration needs for a record of any size (none scales with the record: JSON strings
+ * are decoded through a fixed window, masking reads a bounded head): the JSON window and stacks, the masking
+ * and text areas, the token table, index lists, and alignment.
  */
 function scratchFixed(cfg: usize): u32 {
   const maxText = load<u32>(cfg + C_SE_MAXTEXT);
   const maxTok = load<u32>(cfg + C_SE_MAXTOK);
   const tokens = tokenTableSlots(maxTok > 0 ? maxTok : 1);
   const indexList = (load<u32>(cfg + C_HIST_CAP) + load<u32>(cfg + C_ST_W) + 64) << 2;
-  return jsonScratchSize(0) + maxText * 6 + 64 + maxText + 16 + (tokens << 2) + indexList + 256;
+  return jsonScratchSize() + maskRoom(maxText) + maxText + 16 + (tokens << 2) + indexList + 256;
 }
 
 /** Records a configuration's scratch need in its config entry (the host calls this once per new config). */
@@ -97,9 +106,9 @@ export function configure(id: u32): void {
   store<u32>(cfg + C_SCRATCH_FIXED, scratchFixed(cfg));
 }
 
-/** Scratch bytes needed to process a record of `size` bytes with configuration `id`. */
-export function scratchNeeded(size: u32, id: u32): u32 {
-  return size * 7 + scratchFixed(configPtr(id));
+/** Scratch bytes needed to process a record of any size with configuration `id`. */
+export function scratchNeeded(id: u32): u32 {
+  return scratchFixed(configPtr(id));
 }
 
 /** The position ring `r` writes next, advanced (no division: the slot keeps each ring's position). */
@@ -134,16 +143,15 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   const rflags = load<u32>(rec + R_FLAGS);
   readSections(rec);
   const scratch = <usize>load<u32>(HEADER + H_SCRATCH);
-  if (scratch == 0 || load<u32>(HEADER + H_SCRATCH_SIZE) < load<u32>(rec + R_SIZE) * 7 + load<u32>(cfg + C_SCRATCH_FIXED)) {
+  if (scratch == 0 || load<u32>(HEADER + H_SCRATCH_SIZE) < load<u32>(cfg + C_SCRATCH_FIXED)) {
     store<u32>(out + O_STATUS, ST_NO_MEMORY);
     return ST_NO_MEMORY;
   }
   // scratch layout: [json | mask | text | token table | token buffer | index list]
   const jsonArea = scratch;
-  const maskArea = (jsonArea + jsonScratchSize(load<u32>(rec + R_SIZE)) + 15) & ~15;
+  const maskArea = (jsonArea + jsonScratchSize() + 15) & ~15;
   const maxText = load<u32>(cfg + C_SE_MAXTEXT);
-  const recSize = load<u32>(rec + R_SIZE);
-  const textArea = (maskArea + (<usize>(recSize > maxText ? recSize : maxText) * 6 + 64) + 15) & ~15;
+  const textArea = (maskArea + <usize>maskRoom(maxText) + 15) & ~15;
   const tableArea = (textArea + maxText + 16 + 15) & ~15;
   const maxTok = load<u32>(cfg + C_SE_MAXTOK);
   const idxArea = (tableArea + (<usize>tokenTableSlots(maxTok > 0 ? maxTok : 1) << 2) + 15) & ~15;

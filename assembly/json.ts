@@ -6,11 +6,12 @@
 // string), or HOST (valid but outside what this parser reproduces exactly: numbers that need more than
 // the exact fast path, duplicate keys, array-index keys while collecting text, very wide objects, nesting
 // deeper than the skip stack, more array elements than a walk's budget). Nothing here touches session state.
-import { MAX_WALK_ELEMENTS } from './abi';
+import { JSON_STRING_WINDOW, MAX_WALK_ELEMENTS } from './abi';
 import { NUM_BAD, NUM_FAR, numEnd, numMagnitude, numNeg, numZero, readNumber } from './json-number';
 import { TAG_ARRAY, TAG_DEEP, TAG_FALSE, TAG_NULL, TAG_OBJECT, TAG_STRING, TAG_TRUE, close, fold, hashNumber, pair, word } from './combine';
-import { textNode, textResume, textString, textSuspend } from './text';
+import { textMore, textNode, textResume, textString, textSuspend } from './text';
 import { xxh64 } from './xxh64';
+import { streamBegin, streamEnd, streamStripes } from './xxh64-stream';
 
 export const J_OK: u32 = 0;
 export const J_NOT_JSON: u32 = 1;
@@ -22,6 +23,12 @@ const MAX_KEYS: u32 = 256;
 const KEY_CAP: u32 = 4096;
 /** Containers skipped (beyond maxDepth) may nest this deep before the host takes over. */
 const SKIP_STACK: u32 = 65536;
+/**
+ * Decoded bytes of one string held at once (a multiple of 32, XXH64's stripe): a longer string is hashed, and
+ * its action text taken, in pieces as it is decoded (strFlush), so the scratch is this window whatever the
+ * record's size. Its hash and text are those of the whole string (xxh64-stream.ts; text.ts textMore).
+ */
+const STR_WINDOW: u32 = JSON_STRING_WINDOW;
 
 
 let P: usize = 0;
@@ -29,6 +36,13 @@ let E: usize = 0;
 let status: u32 = J_OK;
 let maxDepth: u32 = 64;
 let strBuf: usize = 0;
+/** Past this the window may not hold the next write (a vector store of 16 bytes): the decode lets go of a piece. */
+let strLimit: usize = 0;
+/** Bytes of the string being decoded already let go of (hashed, taken as text): 0 while it lies whole in the window. */
+let strFlushed: u32 = 0;
+/** Whether the string being decoded is hashed, and taken as action text (known before it is decoded). */
+let strHashing: bool = false;
+let strTexting: bool = false;
 let keyBuf: usize = 0;
 let keyTop: u32 = 0;
 let skipBuf: usize = 0;
@@ -95,17 +109,56 @@ export function putUtf8(o: usize, cp: u32): usize {
 }
 
 /**
+ * The window's whole stripes before `o` let go of: hashed into the stream and taken as text as the string
+ * asks (the first piece begins both), the rest (under 32 bytes) moved to the window's start; returns where
+ * the decode goes on.
+ */
+function strFlush(o: usize): usize {
+  const n = o - strBuf;
+  const whole = n & ~(<usize>31);
+  if (strHashing) {
+    if (strFlushed == 0) streamBegin(TAG_STRING);
+    streamStripes(strBuf, whole);
+  }
+  if (strTexting) {
+    if (strFlushed == 0) textString(strBuf, <u32>whole);
+    else textMore(strBuf, <u32>whole);
+  }
+  strFlushed += <u32>whole;
+  memory.copy(strBuf, strBuf + whole, n - whole);
+  return strBuf + (n - whole);
+}
+
+/** XXH64 (seed TAG_STRING) of the string just decoded, `n` bytes in all. */
+function stringHash(n: u32): u64 {
+  return strFlushed == 0 ? xxh64(strBuf, n, TAG_STRING) : streamEnd(strBuf, n - strFlushed);
+}
+
+/** Appends the string just decoded (`n` bytes in all) to the action text: what was not let go of yet. */
+function stringText(n: u32): void {
+  if (strFlushed == 0) textString(strBuf, n);
+  else textMore(strBuf, n - strFlushed);
+}
+
+/**
  * Decodes the string at P (just after its opening quote) into strBuf as UTF-8, lone surrogates as
  * U+FFFD (what TextEncoder makes of JSON.parse's result). Returns the byte length; P ends after the quote.
+ * A string past the window is let go of in pieces (strFlush): `hash` and `text` say what to make of them,
+ * and stringHash, stringText give the whole string's hash and text.
  */
-function decodeString(): u32 {
+function decodeString(hash: bool, text: bool): u32 {
   let o = strBuf;
+  strFlushed = 0;
+  strHashing = hash;
+  strTexting = text;
   const quote = i8x16.splat(0x22);
   const backslash = i8x16.splat(0x5c);
   const space = i8x16.splat(0x20);
   while (true) {
-    // sixteen bytes at a time while none is a quote, a backslash or a control character
+    // sixteen bytes at a time while none is a quote, a backslash or a control character (room for the
+    // vector store made first)
     while (P + 16 <= E) {
+      if (o > strLimit) o = strFlush(o);
       const v = v128.load(P);
       const special = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_u(v, space)));
       v128.store(o, v);
@@ -119,6 +172,8 @@ function decodeString(): u32 {
       o += 16;
       P += 16;
     }
+    // room for one code point (at most 4 bytes)
+    if (o > strLimit) o = strFlush(o);
     if (P >= E) {
       fail(J_NOT_JSON);
       return 0;
@@ -181,7 +236,7 @@ function decodeString(): u32 {
       return 0;
     }
   }
-  return <u32>(o - strBuf);
+  return <u32>(o - strBuf) + strFlushed;
 }
 
 // @ts-ignore: decorator
@@ -220,7 +275,7 @@ function memberKey(): bool {
     return false;
   }
   P++;
-  decodeString();
+  decodeString(false, false);
   if (status != J_OK) return false;
   skipWs();
   if (P >= E || <u32>load<u8>(P) != 0x3a) {
@@ -235,7 +290,7 @@ function memberKey(): bool {
 function skipScalar(b: u32): bool {
   if (b == 0x22) {
     P++;
-    decodeString();
+    decodeString(false, false);
   } else if (b == 0x2d || isDigit(b)) {
     parseNumber();
     if (status == J_HOST) status = J_OK;
@@ -315,7 +370,7 @@ function isIgnored(k: u64): bool {
   return false;
 }
 
-/** Whether decoded key bytes [strBuf, +n) are an array index ("0", "17", < 2^32 - 1): JS orders those first. */
+/** Whether decoded key bytes [strBuf, +n) are an array index ("0", "17", < 2^32 - 1): JS orders those first (a key past the window is none). */
 function isIndexKey(n: u32): bool {
   if (n == 0 || n > 10) return false;
   if (n > 1 && <u32>load<u8>(strBuf) == 0x30) return false;
@@ -337,10 +392,10 @@ function parseValue(depth: u32): u64 {
   const text = textNode();
   if (b == 0x22) {
     P++;
-    const n = decodeString();
+    const n = decodeString(true, text);
     if (status != J_OK) return 0;
-    if (text) textString(strBuf, n);
-    return xxh64(strBuf, n, TAG_STRING);
+    if (text) stringText(n);
+    return stringHash(n);
   }
   if (b == 0x2d || isDigit(b)) return parseNumber();
   if (b == 0x74) return literal(0x65757274, 4, word(TAG_TRUE, 0));
@@ -398,9 +453,9 @@ function parseObject(depth: u32): u64 {
     skipWs();
     if (P >= E || <u32>load<u8>(P) != 0x22) return fail(J_NOT_JSON);
     P++;
-    const kn = decodeString();
+    const kn = decodeString(true, false);
     if (status != J_OK) return 0;
-    const key = xxh64(strBuf, kn, TAG_STRING);
+    const key = stringHash(kn);
     if (keyTop - keysStart >= MAX_KEYS || keyTop >= KEY_CAP) return fail(J_HOST);
     for (let i = keysStart; i < keyTop; i++) {
       if (load<u64>(keyBuf + (<usize>i << 3)) == key) return fail(J_HOST);
@@ -434,8 +489,9 @@ function parseObject(depth: u32): u64 {
 }
 
 /**
- * Hashes JSON text [ptr, ptr + len). `scratch` needs len + 8 bytes for decoded strings, then 8 * 4096 for
- * keys and SKIP_STACK bytes for skipping. Returns J_OK (fingerprint in jsonFp), J_NOT_JSON or J_HOST.
+ * Hashes JSON text [ptr, ptr + len). `scratch` needs jsonScratchSize() bytes, whatever `len`: the window for
+ * decoded strings, 8 * KEY_CAP for keys and SKIP_STACK bytes for skipping. Returns J_OK (fingerprint in
+ * jsonFp), J_NOT_JSON or J_HOST.
  */
 export function hashJson(ptr: usize, len: u32, depthLimit: u32, ignore: usize, ignoreN: u32, scratch: usize, indexKeysMatter: bool): u32 {
   P = ptr;
@@ -443,7 +499,8 @@ export function hashJson(ptr: usize, len: u32, depthLimit: u32, ignore: usize, i
   status = J_OK;
   maxDepth = depthLimit;
   strBuf = scratch;
-  keyBuf = (scratch + len + 15) & ~7;
+  strLimit = scratch + STR_WINDOW - 16;
+  keyBuf = (scratch + STR_WINDOW + 15) & ~7;
   keyTop = 0;
   skipBuf = keyBuf + 8 * KEY_CAP;
   ignorePtr = ignore;
@@ -459,7 +516,7 @@ export function hashJson(ptr: usize, len: u32, depthLimit: u32, ignore: usize, i
   return status;
 }
 
-/** Scratch bytes hashJson needs for an input of `len` bytes. */
-export function jsonScratchSize(len: u32): u32 {
-  return len + 16 + 8 * KEY_CAP + SKIP_STACK;
+/** Scratch bytes hashJson needs, for an input of any length. */
+export function jsonScratchSize(): u32 {
+  return STR_WINDOW + 16 + 8 * KEY_CAP + SKIP_STACK;
 }

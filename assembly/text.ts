@@ -51,6 +51,15 @@ export function textString(p: usize, n: u32): void {
   appendRaw(p, n);
 }
 
+/**
+ * Appends more bytes of the string last given to textString (a string taken in pieces: json.ts). With the
+ * option's cap (maxTextLength at most 10,000 bytes) a string's first piece (at least JSON_STRING_WINDOW - 32
+ * bytes) has already filled the text; this keeps the text the whole string's whatever the cap.
+ */
+export function textMore(p: usize, n: u32): void {
+  if (on) appendRaw(p, n);
+}
+
 /** Enters / leaves a part of the value that contributes no text (an ignored member). */
 export function textSuspend(): void {
   suspended++;

@@ -23,7 +23,7 @@ export const P5: u64 = 0x27d4eb2f165667c5;
 
 /** The four accumulators of the 32-byte stripes folded into one (XXH64's convergence step). */
 // @ts-ignore: decorator
-@inline function converge(v1: u64, v2: u64, v3: u64, v4: u64): u64 {
+@inline export function converge(v1: u64, v2: u64, v3: u64, v4: u64): u64 {
   let h = rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18);
   h = mergeRound(h, v1);
   h = mergeRound(h, v2);
@@ -63,7 +63,12 @@ export function xxh64(ptr: usize, len: usize, seed: u64): u64 {
   } else {
     h = seed + P5;
   }
-  h += <u64>len;
+  return finish(h + <u64>len, p, end);
+}
+
+/** XXH64's last steps: the bytes [p, end) after the last whole stripe (fewer than 32) into h, then the avalanche. */
+// @ts-ignore: decorator
+@inline export function finish(h: u64, p: usize, end: usize): u64 {
   while (p + 8 <= end) {
     h ^= round(0, load<u64>(p));
     h = rotl<u64>(h, 27) * P1 + P4;

@@ -21,7 +21,7 @@ export async function kernelTasks(batch: number): Promise<{ name: string; fn: ()
   const ex = core.instance.exports;
   const out = ex.reserveOutput(A.OUT_SIZE * 16) >>> 0;
   const lists = ex.reserveLists(1 << 16) >>> 0;
-  ex.reserveScratch(ex.scratchNeeded(4096, config) >>> 0);
+  ex.reserveScratch(ex.scratchNeeded(config) >>> 0);
   // a stream of signatures as a working agent makes them: mostly new calls, one repeat of an earlier call
   // in 32 (so the window always holds some equal keys, and frequency and cycle have work to do)
   const keys = new Uint32Array(4096);

@@ -4,8 +4,8 @@
  * each new area bumped above the last and the old ones left behind: one call with a 64 MB string as args
  * and result took the memory from 1 MB to 705 MB, 256 MB of it input areas no longer used. A region at the
  * memory top (nothing handed out after it, as the input area is while it doubles) now grows in place
- * (assembly/slots.ts `ensureRegion`): 577 MB. What the call needs stays: the area that holds its record, and
- * the scratch for it (7 bytes a record byte: JSON decoding and masking).
+ * (assembly/slots.ts `ensureRegion`): 577 MB. What the call needs stays: the area that holds its record (its
+ * scratch no longer grows with it since hostile38: test/wasm-json-string-window.test.ts; 81 MB).
  */
 import { describe, expect, it } from 'vitest';
 import { LiveGuard } from '../src/index.js';

@@ -9,32 +9,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
-import type { Detector, ObservedCall, ToolEvent } from '../src/index.js';
+import type { ToolEvent } from '../src/index.js';
 import { type ArgsPlan, RecordWriter } from '../src/wasm/record-writer.js';
 import { EncodeOverflow } from '../src/wasm/encode-value.js';
+import { expectEnginesAgree } from './helpers/engine-signatures.js';
+import { callsDuring } from './helpers/method-calls.js';
 import { runs } from './helpers/streams.js';
 
 /** Counts RecordWriter#write calls while `f` runs. */
-function writesDuring(f: () => void): number {
-  const proto = RecordWriter.prototype as unknown as { write: (...a: unknown[]) => number };
-  const write = proto.write;
-  let n = 0;
-  proto.write = function (this: unknown, ...a: unknown[]) {
-    n++;
-    return write.apply(this, a);
-  };
-  try {
-    f();
-  } finally {
-    proto.write = write;
-  }
-  return n;
-}
-
-/** A custom detector that notes every call's signature. */
-function signatureSpy(seen: string[]): Detector {
-  return { name: 'spy', record: (c: ObservedCall) => void seen.push(`${c.index}:${c.signature}`), check: () => null, reset: () => undefined };
-}
+const writesDuring = (f: () => void): number => callsDuring(RecordWriter.prototype, 'write', f);
 
 describe('a record larger than the input area', () => {
   it('should be written twice at most, its objects listed once more than when it fits', () => {
@@ -80,17 +63,7 @@ describe('a record larger than the input area', () => {
       events.push({ tool: 'Edit', args, result: k % 2 === 0 ? { out: piece(n >> 1, k + 3), code: 0 } : piece(n, k + 4) });
       events.push({ tool: 'Edit', args, error: k % 3 === 0 ? `failed: ${piece(64, k)}` : undefined });
     }
-    const refSeen: string[] = [];
-    const wasmSeen: string[] = [];
-    const ref = new LoopDetector({ engine: 'reference', custom: [signatureSpy(refSeen)] });
-    const wasm = new LoopDetector({ engine: 'wasm', custom: [signatureSpy(wasmSeen)] });
-    try {
-      for (const e of events) expect(JSON.stringify(wasm.check(e))).toBe(JSON.stringify(ref.check(e)));
-      expect(wasmSeen).toEqual(refSeen);
-      expect(wasm.stats()).toEqual(ref.stats());
-    } finally {
-      wasm.dispose();
-    }
+    expectEnginesAgree(events);
   });
 
   it('should count the size the whole record takes, writing nothing past the area\'s end', () => {

@@ -2,10 +2,11 @@
 
 /** Writes bytes in place for ByteWriter.inPlace. */
 export interface InPlaceFiller {
-  /** Writes into u8[start, end) and returns how many bytes it wrote; throws when they do not fit. */
+  /**
+   * Writes into u8[start, end) and returns how many bytes the whole of it takes: when that is more than
+   * `end - start`, what did not fit was counted, not written (nothing past `end`), and the bytes are not whole.
+   */
   fill(u8: Uint8Array, dv: DataView, start: number, end: number): number;
-  /** Whether `e`, thrown by fill, means only that the room was too small. */
-  overflowed(e: unknown): boolean;
 }
 
 /** Writes numbers, strings and bytes one after another. */
@@ -74,18 +75,18 @@ export class ByteWriter {
 
   /**
    * Lets `filler` write bytes in place after the last ones (it is handed the buffer, a view of it and the
-   * free range [start, end)) and keeps the count it returns; when it throws what `overflowed` recognises,
-   * the buffer doubles and it writes again.
+   * free range [start, end)) and keeps the count it returns. When the count passes the buffer's end (the
+   * bytes past it counted, not written), the buffer grows once to hold it and `filler` writes again: two
+   * fills at most, but for a filler whose bytes grow between fills (each time the buffer then grows again).
    */
   inPlace(filler: InPlaceFiller): void {
     for (;;) {
-      try {
-        this.length += filler.fill(this.buf, this.dv, this.length, this.buf.length);
+      const n = filler.fill(this.buf, this.dv, this.length, this.buf.length);
+      if (this.length + n <= this.buf.length) {
+        this.length += n;
         return;
-      } catch (e) {
-        if (!filler.overflowed(e)) throw e;
-        this.room(this.buf.length - this.length + 1);
       }
+      this.room(n);
     }
   }
 

@@ -6,7 +6,7 @@
  * as the same JSON data, their fingerprints computed again only if a comparison needs one).
  */
 import type { ByteWriter, InPlaceFiller } from '../snapshot/byte-writer.js';
-import { EncodeOverflow, ValueEncoder } from './encode-value.js';
+import { ValueEncoder } from './encode-value.js';
 
 /** Encodes args as JSON data in the module's encoding, or says they cannot go so. */
 export class ArgsEncoder implements InPlaceFiller {
@@ -24,6 +24,9 @@ export class ArgsEncoder implements InPlaceFiller {
     private readonly unfiltered: (tool: string) => boolean,
   ) {
     this.enc.trackLoss = true;
+    // args larger than the writer's room are walked whole all the same and their size counted, so the
+    // writer grows once to hold them (ByteWriter.inPlace), not double and walk them again until they fit
+    this.enc.counting = true;
   }
 
   /**
@@ -53,15 +56,10 @@ export class ArgsEncoder implements InPlaceFiller {
     return true;
   }
 
-  /** @internal ByteWriter.inPlace's side. */
+  /** @internal ByteWriter.inPlace's side: the encoding's size, counted past `end` when it does not fit. */
   fill(u8: Uint8Array, dv: DataView, start: number, end: number): number {
     this.enc.reset(u8, dv, start, end);
     this.enc.value(this.pending, null, this.maxDepth);
     return this.enc.position - start;
-  }
-
-  /** @internal */
-  overflowed(e: unknown): boolean {
-    return e instanceof EncodeOverflow;
   }
 }

@@ -132,7 +132,7 @@ export class WasmCore {
       this.layouts[id] = layout;
       this.keys[id] = key;
       this.refs[id] = 0;
-      this.scratchAsked[id] = -1;
+      this.scratchNeed[id] = this.instance.exports.scratchNeeded(id) >>> 0;
     }
     this.refs[id] = (this.refs[id] ?? 0) + 1;
     this.idByLayout.set(layout, id);
@@ -242,8 +242,7 @@ export class WasmCore {
   private listsPtr = 0;
   private listsSize = 0;
   private scratchSize = 0;
-  /** Per config: the largest record size its scratch need was asked for, and that need. */
-  private readonly scratchAsked: number[] = [];
+  /** Per config: the scratch bytes a record of any size needs (assembly/event.ts scratchNeeded). */
   private readonly scratchNeed: number[] = [];
 
   /** Makes a region hold `size` bytes; its address, or 0 when the memory has no room for it. */
@@ -255,15 +254,6 @@ export class WasmCore {
   /** The error of a call that needed `bytes` of room the memory does not have. */
   private noRoom(what: string, bytes: number): CapacityError {
     return new CapacityError(`loopwatch: this thread's WebAssembly memory (${this.memoryText()}) has no room for ${what} (${bytes} bytes); the call was not recorded`);
-  }
-
-  private scratchFor(config: number, recordSize: number): number {
-    if ((this.scratchAsked[config] ?? -1) < recordSize) {
-      const asked = Math.max(recordSize, 2 * (this.scratchAsked[config] ?? 0), 4096);
-      this.scratchAsked[config] = asked;
-      this.scratchNeed[config] = this.instance.exports.scratchNeeded(asked, config) >>> 0;
-    }
-    return this.scratchNeed[config] as number;
   }
 
   /** Whether a run is under way (its sinks may start another: a verdict listener checking a session). */
@@ -418,7 +408,7 @@ export class WasmCore {
         if (layout.stateBlockBytes !== 0) sideBytes += layout.stateBlockBytes + 16;
         // and its semantic sketch a block, carved from a chunk of its class (assembly/sketch-blocks.ts)
         if (layout.semantic.cap !== 0) sideBytes += A.SKETCH_CHUNK + 16;
-        const need = this.scratchFor(it.config, size);
+        const need = this.scratchNeed[it.config] as number;
         if (need > scratch) scratch = need;
         m++;
       }

@@ -34,7 +34,8 @@ export interface WasmExports {
   processOne(rec: number, out: number, lists: number, listsEnd: number): number;
   processBatch(recs: number, n: number, outs: number, lists: number, listsEnd: number): number;
   kernel(slot: number, sigLo: number, toolLo: number, outcomeLo: number, flags: number, out: number, lists: number, listsEnd: number): number;
-  scratchNeeded(size: number, config: number): number;
+  /** Scratch bytes a record of any size needs with configuration `config` (none scales with the record). */
+  scratchNeeded(config: number): number;
   configure(config: number): void;
   reserveInput(size: number): number;
   reserveOutput(size: number): number;

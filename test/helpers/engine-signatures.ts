@@ -2,8 +2,9 @@
  * The call signature each engine gives one call's args: a LoopDetector per engine with a custom detector
  * that keeps every recorded signature (the semantic detector left out: a signature does not depend on it).
  */
+import { expect } from 'vitest';
 import { LoopDetector } from '../../src/index.js';
-import type { Detector, ObservedCall } from '../../src/index.js';
+import type { Detector, LoopDetectorOptions, ObservedCall, ToolEvent } from '../../src/index.js';
 
 /** A detector that only keeps the signature of each call recorded. */
 export function signatureSpy(seen: string[]): Detector {
@@ -22,4 +23,22 @@ export function engineSignatures(args: unknown): { reference: string; wasm: stri
     }
   }
   return { reference: out[0]?.[0] as string, wasm: out[1]?.[0] as string };
+}
+
+/**
+ * Runs `events` through a reference and a WebAssembly LoopDetector made with `options`: each call's verdict,
+ * every call's signature and the stats must be equal.
+ */
+export function expectEnginesAgree(events: readonly ToolEvent[], options: LoopDetectorOptions = {}): void {
+  const refSeen: string[] = [];
+  const wasmSeen: string[] = [];
+  const ref = new LoopDetector({ ...options, engine: 'reference', custom: [signatureSpy(refSeen)] });
+  const wasm = new LoopDetector({ ...options, engine: 'wasm', custom: [signatureSpy(wasmSeen)] });
+  try {
+    for (const e of events) expect(JSON.stringify(wasm.check(e))).toBe(JSON.stringify(ref.check(e)));
+    expect(wasmSeen).toEqual(refSeen);
+    expect(wasm.stats()).toEqual(ref.stats());
+  } finally {
+    wasm.dispose();
+  }
 }
