@@ -104,17 +104,24 @@ export class BucketFullError extends Error {
   }
 }
 
+/** The share of the bound the fill must fall below before a full bucket is said again (sessions-full). */
+export const DRAINED_SHARE = 3 / 4;
+
 /** Reads, writes and forgets sessions in the bucket. */
 export class SessionStore {
   /**
    * @param maxPayload The server's largest message in bytes (`max_payload` of the connection's server info,
    * read at each write: a reconnection may reach a server with another).
    */
-  /** Whether the bucket refused a write and no new session was stored since (a refusal after one was is said again). */
+  /**
+   * Whether the bucket refused a write and has not drained since: a refusal after a new session was stored
+   * with the fill below DRAINED_SHARE of the bound is said again. Not reset by any new session stored: near
+   * the mark, each read of the fill may leave room for one more, and a flood would say the fill each time.
+   */
   private refusing = false;
 
   /**
-   * @param onFull hears the first write refused for a full bucket since a new session was stored (once each time it fills)
+   * @param onFull hears the first write refused for a full bucket since it drained (once each time it fills)
    * @param workers the live workers sharing the bucket (this one included), for the room's part of each
    * @param room whether a new session may be stored (bucket-room.ts; by default read from the bucket's status)
    */
@@ -170,7 +177,7 @@ export class SessionStore {
           const written = at === 0 ? await this.kv.create(key, value) : await this.kv.update(key, value, at);
           if (at === 0) {
             created = true;
-            this.refusing = false;
+            if (this.refusing && this.drained()) this.refusing = false;
           }
           return { revision: written, lastSeq: s.lastSeq };
         } catch (e) {
@@ -188,7 +195,13 @@ export class SessionStore {
     }
   }
 
-  /** A BucketFullError, said to onFull when it is the first since a write went through. */
+  /** Whether the fill as last known is below DRAINED_SHARE of the bound (true when unknown or unbounded). */
+  private drained(): boolean {
+    const f = this.room.estimate();
+    return f === null || f.maxBytes <= 0 || f.bytes < f.maxBytes * DRAINED_SHARE;
+  }
+
+  /** A BucketFullError, said to onFull when it is the first since the bucket drained. */
   private full(why: BucketFullError['why']): BucketFullError {
     const e = new BucketFullError(why, this.room.estimate()?.maxBytes);
     if (!this.refusing) {
