@@ -13,8 +13,9 @@ export default defineConfig({
     // a temp folder per run; the run fails naming any loopwatch-* folder a test leaves behind (made once
     // however many projects run it: test/setup/temp-folders.ts)
     globalSetup: ['test/setup/temp-folders.ts'],
-    // each test file's temp folders removed when it ends, also in a shared worker
-    setupFiles: ['test/setup/temp-cleanup.ts', 'test/setup/cpu-use.ts'],
+    // each test file's temp folders removed when it ends, also in a shared worker; the variables Node acts on
+    // as it starts removed from the environment, as the installed hook line does (test/setup/start-variables.ts)
+    setupFiles: ['test/setup/temp-cleanup.ts', 'test/setup/cpu-use.ts', 'test/setup/start-variables.ts'],
     testTimeout: 60_000,
     // two test files at once, also on 2 cores (vitest's default there is 1): most files wait on child
     // processes, worker threads or sockets, so the suite ran in 385 s instead of 480-510 s here

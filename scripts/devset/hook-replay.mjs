@@ -54,6 +54,11 @@ const { readInputs } = await import(pathToFileURL(join(root, 'dist', 'src', 'ind
 const { CALL, CLAUDE_SUBAGENT, marksOf, marksReader } = await import(pathToFileURL(join(root, 'scripts', 'devset', 'session-marks.mjs')).href);
 const marks = await marksReader(root);
 const hook = join(root, 'dist', 'hook', 'hook-main.cjs');
+// the hook's environment as the installed line leaves it (`env -u NODE_OPTIONS ...`): a replay run with, say,
+// NODE_EXTRA_CA_CERTS set would otherwise get the hook's notice about it on each session's first call
+const { START_VARIABLES } = await import(pathToFileURL(join(root, 'dist', 'src', 'hooks', 'start-environment.js')).href);
+const hookEnv = { ...process.env };
+for (const v of START_VARIABLES) delete hookEnv[v.name];
 const args = process.argv.slice(2);
 const noPrompts = args.includes('--no-prompts');
 const noTranscript = args.includes('--no-transcript');
@@ -154,7 +159,7 @@ async function inProcessRun(hookArgs, payload) {
   let stdout = '';
   let stderr = '';
   const status = await hookCommand(hookArgs, {
-    env: process.env,
+    env: hookEnv,
     cwd: process.cwd(),
     script: join(root, 'dist', 'src', 'bin', 'loopwatch.js'),
     stdout: { write: (t) => (stdout += t) },
@@ -221,7 +226,7 @@ for (const file of files) {
   };
   const hookArgs = ['--agent', agent, '--state-dir', state, ...version];
   const run = async (payload) => {
-    const r = inProcess ? await inProcessRun(hookArgs, payload) : spawnSync(process.execPath, [hook, ...hookArgs], { input: JSON.stringify(payload), encoding: 'utf8' });
+    const r = inProcess ? await inProcessRun(hookArgs, payload) : spawnSync(process.execPath, [hook, ...hookArgs], { input: JSON.stringify(payload), encoding: 'utf8', env: hookEnv });
     if (r.stderr.trim() !== '') stderr.push(r.stderr.trim().split('\n')[0]);
     if (r.status !== 0) stderr.push(`exit ${r.status}`);
     return { decision: decisionOf(r.stdout), stdout: r.stdout };

@@ -45,6 +45,7 @@ import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
 import { endSubagents, isSubagentSession } from './subagent-states.js';
 import { fileFailure, isInFolder } from '../text/file-failure.js';
+import { startEnvironmentNotice } from './start-environment-notice.js';
 import { toldBefore } from './told-once.js';
 import { type NoticeSession, tellUnchecked, uncheckedCleared, uncheckedReply } from './unchecked-notice.js';
 
@@ -372,7 +373,12 @@ export function runHook(text: string | Uint8Array, options: HookRunOptions): Hoo
     sweepIfDue(options.stateDir);
     if (tool) uncheckedCleared(options.stateDir, hook.call);
     const logNotice = tool ? logCapNotice(options, hook.call, notes) : undefined;
-    const stdout = decision === null ? '' : logNotice === undefined ? reply(decision) : replyWith(allowlist.notice === undefined ? logNotice : `${allowlist.notice}\n${logNotice}`)(decision);
+    // variables Node acted on as the hook started: the line that started it is old, or Windows' (start-environment-notice.ts)
+    const started = tool ? startEnvironmentNotice(options.stateDir, hook.call, options.env ?? process.env) : undefined;
+    if (started !== undefined) notes.push(hookLine(started));
+    const startNotice = started === undefined ? undefined : `loopwatch: ${started}`;
+    const notices = [allowlist.notice, startNotice, logNotice].filter((n): n is string => n !== undefined);
+    const stdout = decision === null ? '' : notices.length === 0 ? reply(decision) : replyWith(notices.join('\n'))(decision);
     return { stdout, stderr: notes.join(''), exitCode: 0 };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
