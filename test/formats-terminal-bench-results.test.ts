@@ -1,8 +1,9 @@
 /**
  * A Terminal-Bench 1 run folder (`tb run`: the run's `results.json` and `run_metadata.json` beside one folder
  * per task and trial, each with its `results.json`, `commands.txt`, `panes/` and `sessions/` terminal
- * recordings) holds no calls loopwatch reads. Its JSON documents are said for what they are (a note each,
- * no skip), where they were `unknown-format` issues; the scan then exits as a scan without calls does (2,
+ * recordings) holds no calls loopwatch reads. Walked as a folder it is said once, with how many trials it
+ * holds (one note, no skip); its JSON documents given on their own are said for what they are (a note each),
+ * where they were `unknown-format` issues; the scan then exits as a scan without calls does (2,
  * 0 with `--allow-empty`). Shapes trimmed from the Terminal-Bench leaderboard's published runs.
  */
 import { describe, expect, it } from 'vitest';
@@ -36,22 +37,39 @@ write(`${run}/results.json`, JSON.stringify({ id: 'c36971c5', results: [trial('h
 write(`${run}/run_metadata.json`, JSON.stringify({ run_id: '2025-08-07__20-46-16', uuid: '029570ff', dataset_path: null, dataset_name: 'terminal-bench-core', dataset_version: '0.1.1', output_path: '/home/u/terminal-bench/runs', agent_name: 'mini-swe-agent', task_ids: ['hello-world', 'fix-git'] }, null, 4));
 write(`${run}/tb.lock`, '{}');
 
+const WHY = "tb run keeps the agent's session only as a terminal recording (sessions/agent.cast and agent.log, commands.txt, panes/), keystrokes and screens rather than calls, which loopwatch does not read";
+const trialFile = (task: string) => `${dir}/${run}/${task}/${task}.1-of-1.2025-08-07__20-46-16/results.json`;
+
 describe('a Terminal-Bench 1 run folder', () => {
-  it('should say what each of its JSON documents is, with no unknown-format issue', async () => {
+  it('should say the run once, with how many trials it holds, with no unknown-format issue', async () => {
     const items = await collect([`${dir}/${run}`]);
     expect(items.filter((i) => i.kind === 'issue')).toEqual([]);
+    expect(items.filter((i) => i.kind === 'note').map((i) => (i.kind === 'note' ? `${i.file}: ${i.message}` : ''))).toEqual([
+      `${dir}/${run}: passed over: a Terminal-Bench 1 run, its results.json and run_metadata.json and the results.json of its 3 trials (outcomes and settings, no calls): ${WHY}`,
+    ]);
+  });
+
+  it('should say each of its JSON documents given on its own for what it is', async () => {
+    const items = await collect([`${dir}/${run}/results.json`, `${dir}/${run}/run_metadata.json`, trialFile('hello-world'), trialFile('play-zork')]);
+    expect(items.filter((i) => i.kind === 'issue')).toEqual([]);
     const notes = items.filter((i) => i.kind === 'note').map((i) => (i.kind === 'note' ? i.message : ''));
-    expect(notes).toHaveLength(5);
-    expect(notes).toContain("passed over: a Terminal-Bench 1 run's results (2 trials), the outcomes of its trials and no calls: tb run keeps the agent's session only as a terminal recording (sessions/agent.cast and agent.log, commands.txt, panes/), keystrokes and screens rather than calls, which loopwatch does not read");
+    expect(notes).toHaveLength(4);
+    expect(notes).toContain(`passed over: a Terminal-Bench 1 run's results (2 trials), the outcomes of its trials and no calls: ${WHY}`);
     expect(notes).toContain('passed over: a Terminal-Bench 1 run\'s run_metadata.json (agent "mini-swe-agent"), its settings and no calls');
-    expect(notes.filter((n) => n.startsWith("passed over: a Terminal-Bench 1 trial's results (task "))).toHaveLength(3);
+    expect(notes.filter((n) => n.startsWith("passed over: a Terminal-Bench 1 trial's results (task "))).toHaveLength(2);
     expect(notes.filter((n) => n.includes('(task "play-zork", resolved: not known)'))).toHaveLength(1);
+  });
+
+  it('should say a trial folder scanned on its own by its results', async () => {
+    const notes = (await collect([`${dir}/${run}/fix-git`])).filter((i) => i.kind === 'note').map((i) => (i.kind === 'note' ? i.message : ''));
+    expect(notes).toEqual([`passed over: a Terminal-Bench 1 trial's results (task "fix-git", resolved: false), its outcome and no calls: ${WHY}`]);
   });
 
   it('should exit as a scan without calls: 2, naming why, and 0 with --allow-empty', () => {
     const r = loopwatch(['scan', `${dir}/${run}`, '--no-progress']);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toContain('unknown-format');
+    expect(r.stderr.split('\n').filter((l) => l.includes('Terminal-Bench 1'))).toHaveLength(1);
     expect(r.stderr).toContain('no tool calls found in the inputs');
     expect(loopwatch(['scan', `${dir}/${run}`, '--no-progress', '--allow-empty']).code).toBe(0);
   });

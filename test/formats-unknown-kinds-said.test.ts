@@ -1,6 +1,6 @@
 /**
  * A record kind a reader does not know is said, once per kind per input, not dropped unseen: the OpenHands
- * SDK's `ACPToolCallEvent` (a tool call an ACP server ran, which the reader does not read), an ATIF step
+ * SDK's (a kind a later SDK adds, here a made-up `ACPPlanEvent`; its `ACPToolCallEvent` is read: formats-openhands-acp-calls.test.ts), an ATIF step
  * source past the spec's three, a chat message role the OpenAI or Anthropic reader (and mini-swe-agent's,
  * through it) does not know, a SWE-agent history role. One helper (unknown-kinds.ts) for all of them; the
  * scan counts them in its summary (text, `--json`), and a note is no skip (the exit code is unchanged).
@@ -18,18 +18,18 @@ const id = (): string => `0000${(n++).toString(16).padStart(4, '0')}-1111-4222-8
 const at = '2026-11-02T09:00:00.000000';
 const sdkAction = (call: string) => ({ id: id(), timestamp: at, source: 'agent', thought: [], action: { command: 'ls', kind: 'TerminalAction' }, tool_name: 'terminal', tool_call_id: call, tool_call: { id: call, name: 'terminal', arguments: '{"command": "ls"}', origin: 'completion' }, llm_response_id: `r${call}`, kind: 'ActionEvent' });
 const sdkObservation = (call: string) => ({ id: id(), timestamp: at, source: 'environment', tool_name: 'terminal', tool_call_id: call, observation: { content: [{ type: 'text', text: 'a.py' }], is_error: false, exit_code: 0, kind: 'TerminalObservation' }, action_id: 'x', kind: 'ObservationEvent' });
-const acp = (call: string) => ({ id: id(), timestamp: at, source: 'agent', tool_call_id: call, title: 'Run ls', status: 'completed', tool_kind: 'execute', raw_input: { command: 'ls' }, raw_output: 'a.py', is_error: false, kind: 'ACPToolCallEvent' });
+const acp = (call: string, kind = 'ACPPlanEvent') => ({ id: id(), timestamp: at, source: 'agent', tool_call_id: call, title: 'Plan', status: 'completed', kind });
 
 /** The notes of the items read from `files`, as file:line: message. */
 const notes = async (files: string[]) => (await collect(files)).filter((i) => i.kind === 'note').map((i) => (i.kind === 'note' ? `${i.file}:${i.line}: ${i.message}` : ''));
 
 describe('unknown record kinds are said once per kind per input', () => {
-  it('should say the OpenHands SDK ACPToolCallEvent once for its input, the calls it knows read, InterruptEvent quiet', async () => {
+  it('should say an OpenHands SDK event kind it does not know once for its input, the calls it knows read, InterruptEvent quiet', async () => {
     const file = write('acp.jsonl', jsonl([sdkAction('c1'), sdkObservation('c1'), acp('a1'), acp('a2'), { id: id(), timestamp: at, source: 'user', kind: 'InterruptEvent' }, acp('a3')]));
     const other = write('acp-2.jsonl', jsonl([sdkAction('c1'), acp('a1')]));
     expect(await notes([file, other])).toEqual([
-      `${file}:3: passed over: OpenHands SDK event kind "ACPToolCallEvent", which loopwatch does not know (said once for this input); calls it may hold are not read`,
-      `${other}:2: passed over: OpenHands SDK event kind "ACPToolCallEvent", which loopwatch does not know (said once for this input); calls it may hold are not read`,
+      `${file}:3: passed over: OpenHands SDK event kind "ACPPlanEvent", which loopwatch does not know (said once for this input); calls it may hold are not read`,
+      `${other}:2: passed over: OpenHands SDK event kind "ACPPlanEvent", which loopwatch does not know (said once for this input); calls it may hold are not read`,
     ]);
     expect((await collect([file])).filter((i) => i.kind === 'call')).toHaveLength(1);
   });
@@ -48,7 +48,7 @@ describe('unknown record kinds are said once per kind per input', () => {
   });
 
   it('should count them in the summary and keep the exit code of a clean scan', () => {
-    const file = write('count/acp.jsonl', jsonl([sdkAction('c1'), sdkObservation('c1'), acp('a1'), { ...acp('a2'), kind: 'ACPPlanEvent' }]));
+    const file = write('count/acp.jsonl', jsonl([sdkAction('c1'), sdkObservation('c1'), acp('a1'), acp('a2', 'ACPDiffEvent')]));
     const text = loopwatch(['scan', file, '--no-progress']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('passed over: 2 record kinds the readers do not know');

@@ -73,6 +73,13 @@ describe('scan --metrics series names', () => {
     expect(text).toContain('# TYPE loopwatch_scan_sessions_flagged gauge\nloopwatch_scan_sessions_flagged 2\n');
   });
 
+  it('should write the samples and record kinds passed over, as the summary counts them', async () => {
+    const text = await scanMetricsText({ ...summary, samplesPassedOver: 2, unknownKinds: 3 }, { seconds: 0.5, threads: 1 });
+    expect(namingProblems(text, (name) => name === DEPRECATED_FLAGGED_TOTAL)).toEqual([]);
+    expect(text).toContain('# TYPE loopwatch_scan_samples_passed_over gauge\nloopwatch_scan_samples_passed_over 2\n');
+    expect(text).toContain('# TYPE loopwatch_scan_unknown_kinds gauge\nloopwatch_scan_unknown_kinds 3\n');
+  });
+
   it('should still write the old name until 0.2.0, with the same value and a HELP that names the new one', async () => {
     const text = await scanMetricsText(summary, { seconds: 0.5, threads: 1 });
     expect(text).toContain(`\n${DEPRECATED_FLAGGED_TOTAL} 2\n`);

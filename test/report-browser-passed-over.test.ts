@@ -1,7 +1,7 @@
 /**
  * The HTML report says what the scan passed over on purpose, as the text summary and `--json` do: Inspect AI
  * samples logged again by a newer log of their task (read once, from the newest), and record kinds the
- * readers do not know (an OpenHands SDK `ACPToolCallEvent`). Checked in a real browser (Debian's Chromium,
+ * readers do not know (an OpenHands SDK event kind a later SDK adds). Checked in a real browser (Debian's Chromium,
  * through playwright-core), the report opened from disk as a person opens it.
  */
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ describe.skipIf(skipBrowserTests)('the HTML report says what was passed over', (
     write('logs/b.json', jsonLog('success', '2025-10-06T11:00:00Z', [sample('0', ['ls']), sample('1', ['pwd', 'make'])]));
     write('sdk.jsonl', [
       { id: 'e1', timestamp: 't', source: 'agent', thought: [], action: { command: 'ls', kind: 'TerminalAction' }, tool_name: 'terminal', tool_call_id: 'c1', tool_call: { id: 'c1', name: 'terminal', arguments: '{}' }, llm_response_id: 'r1', kind: 'ActionEvent' },
-      { id: 'e2', timestamp: 't', source: 'agent', tool_call_id: 'a1', title: 'Run ls', raw_input: { command: 'ls' }, kind: 'ACPToolCallEvent' },
+      { id: 'e2', timestamp: 't', source: 'agent', title: 'Plan', kind: 'ACPPlanEvent' },
     ].map((l) => JSON.stringify(l)).join('\n') + '\n');
     const out = join(tempDir(), 'report.html');
     const run = await loopwatchInProcess(['scan', dir, '--html', out, '--workers', '0']);

@@ -4,10 +4,14 @@
  * without brackets, and `@name` mentions someone; and a line or paragraph separator (U+2028, U+2029), `\r`
  * or NEL in an id could end a table row. Checked on the Markdown itself and, when it is installed, with
  * cmark-gfm, GitHub's own renderer (`bash scripts/install-cmark-gfm.sh`; skipped with a message otherwise).
+ * It also says what the scan passed over (Inspect AI samples logged again, record kinds the readers do not
+ * know), as the text summary and the HTML report do.
  */
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ScanSummary } from '../src/cli/scan/scan-summary.js';
+import { markdownSummary } from '../src/report/markdown-summary.js';
 import { tempDir, writeJsonl } from './helpers/cli.js';
 import { loopwatchInProcess } from './helpers/cli-in-process.js';
 
@@ -65,5 +69,29 @@ describe('the Markdown summary', () => {
     expect(body.match(/<tr>/g)).toHaveLength(IDS.length);
     expect(body).toContain('https://evil.example/x');
     expect(body).toContain('www.evil.example');
+  });
+});
+
+describe('the Markdown summary says what was passed over', () => {
+  const summary: ScanSummary = {
+    sessions: 1, events: 2, callsWithoutArgs: 0, flaggedSessions: 0, byKind: {}, byAction: { warn: 0, ask: 0, break: 0 }, wastedCalls: 0,
+    toolFailures: 0, refusedCalls: 0, eventsPerSecond: 1, skipped: 0, evictedSessions: 0, samplesPassedOver: 0, unknownKinds: 0, topTools: [], worstSessions: [],
+  };
+  const extras = { matrix: [], minAction: 'warn' };
+
+  it('should say the Inspect AI samples and record kinds passed over, and nothing when there are none', () => {
+    const md = markdownSummary({ ...summary, samplesPassedOver: 2, unknownKinds: 1 }, extras);
+    expect(md).toContain('> **Passed over**: 2 Inspect AI samples logged again by a newer log of the same task (eval-retry), each read once, from the newest log (the logs named on stderr).\n');
+    expect(md).toContain('> **Passed over**: 1 record kind the readers do not know (named on stderr); calls they may hold are in no figure.\n');
+    expect(markdownSummary(summary, extras)).not.toContain('Passed over');
+  });
+
+  it('should say a record kind a reader does not know in a real scan\'s --markdown', async () => {
+    const file = writeJsonl(dir, 'sdk-unknown.jsonl', [
+      { id: 'e1', timestamp: 't', source: 'agent', thought: [], action: { command: 'ls', kind: 'TerminalAction' }, tool_name: 'terminal', tool_call_id: 'c1', tool_call: { id: 'c1', name: 'terminal', arguments: '{}' }, llm_response_id: 'r1', kind: 'ActionEvent' },
+      { id: 'e2', timestamp: 't', source: 'agent', title: 'Plan', kind: 'ACPPlanEvent' },
+    ]);
+    const run = await loopwatchInProcess(['scan', file, '--workers', '0', '--no-progress', '--markdown']);
+    expect(run.stdout).toContain('> **Passed over**: 1 record kind the readers do not know');
   });
 });

@@ -37,8 +37,10 @@ export interface CallStart {
   readonly line: number;
 }
 
-/** A call waiting in the queue; its `text` may still be set. */
+/** A call waiting in the queue; its `text` may still be set, and its `tool` and `args` by {@link HeldCalls.settle}. */
 export interface HeldCall extends CallStart {
+  tool: string;
+  args?: unknown;
   text?: string;
   outcome: Outcome | null;
   readonly id: string | undefined;
@@ -95,13 +97,20 @@ export class HeldCalls {
     return this.waiting.get(id)?.peek()?.tool;
   }
 
-  /** Gives the oldest call waiting under `id` its outcome; false when no call waits under it. */
-  settle(id: string, outcome: Outcome): boolean {
+  /**
+   * Gives the oldest call waiting under `id` its outcome (and, from a format whose last word on a call is the
+   * authoritative one, its final tool and args, the args kept when it has none); false when no call waits under it.
+   */
+  settle(id: string, outcome: Outcome, final?: Pick<CallStart, 'tool' | 'args'>): boolean {
     const q = this.waiting.get(id);
     const held = q?.shift();
     if (held === undefined) return false;
     if (q!.length === 0) this.waiting.delete(id);
     held.outcome = outcome;
+    if (final !== undefined) {
+      held.tool = final.tool;
+      if (final.args !== undefined) held.args = final.args; // a final word without args keeps the earlier ones
+    }
     return true;
   }
 

@@ -9,7 +9,8 @@
  * input of several files (see event-folders.ts). Of a Harbor job or trial folder only the trials' ATIF
  * trajectories are read, with one note saying what was passed over (see harbor-layout.ts); so are an
  * Inspect AI log folder's listing and eval set files (inspect-log-folder.ts), and a SWE-bench batch run's
- * `preds.json` (swe-bench-run-folder.ts).
+ * `preds.json` (swe-bench-run-folder.ts), and a Terminal-Bench 1 run's results and settings
+ * (terminal-bench-run-folder.ts).
  */
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
@@ -20,6 +21,7 @@ import { folderEntries, folderEntriesCap } from './folder-entries.js';
 import { HARBOR_JOB_FILES, HARBOR_MARKERS, harborFolder, harborNote } from './harbor-layout.js';
 import { INSPECT_COMPANIONS, INSPECT_FOLDER_NOTE, isInspectLogFolder } from './inspect-log-folder.js';
 import { SWE_BENCH_PREDS, SWE_BENCH_RUN_NOTE, isSweBenchRunFolder } from './swe-bench-run-folder.js';
+import { TB_RESULTS, TB_RUN_METADATA, isTerminalBenchRunFolder, isTerminalBenchTrialFolder, terminalBenchRunNote } from './terminal-bench-run-folder.js';
 import type { InputName } from './format-reader.js';
 import { entryKind } from './regular-file.js';
 import { WalkBudget } from './walk-budget.js';
@@ -80,8 +82,16 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
   yield { kind: 'file', file: path, name: basename(path) };
 }
 
-/** `walk`'s notes are said once: below a Harbor job, its trials are not noted again. */
-async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, budget: WalkBudget, inHarborJob = false): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
+/** The trials a walk met below a Terminal-Bench 1 run folder, said in its one note. */
+interface TerminalBenchRun {
+  trials: number;
+}
+
+/**
+ * `walk`'s notes are said once: below a Harbor job, its trials are not noted again; below a Terminal-Bench 1
+ * run (`tbRun`), its trials' results are counted into the run's note.
+ */
+async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, budget: WalkBudget, inHarborJob = false, tbRun: TerminalBenchRun | null = null): AsyncGenerator<InputSource | TraceIssue | TraceNote> {
   // past the cap, nothing more is listed (the folder where it ran out was said, once)
   if (budget.spent) return;
   let read: Dirent[];
@@ -108,16 +118,21 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, budg
   if (inspect) yield { kind: 'note', file: dir, line: 0, message: INSPECT_FOLDER_NOTE };
   const sweBenchRun = await isSweBenchRunFolder(dir, entries);
   if (sweBenchRun) yield { kind: 'note', file: dir, line: 0, message: SWE_BENCH_RUN_NOTE };
+  const ownRun = tbRun === null && (await isTerminalBenchRunFolder(dir, entries)) ? { trials: 0 } : null;
+  const run = tbRun ?? ownRun;
+  const tbTrial = tbRun !== null && isTerminalBenchTrialFolder(entries);
+  if (tbTrial) tbRun.trials++;
   const besideEvents = entries.some((e) => e.isDirectory() && e.name === EVENTS_FOLDER) && (await holdsEvents(join(dir, EVENTS_FOLDER), budget.left));
   for (const e of entries) {
     if (besideEvents && EVENT_COMPANIONS.has(e.name)) continue;
     if (harbor !== null && HARBOR_JOB_FILES.has(e.name)) continue;
     if (inspect && INSPECT_COMPANIONS.has(e.name)) continue;
     if (sweBenchRun && e.name === SWE_BENCH_PREDS) continue;
+    if ((ownRun !== null && (e.name === TB_RESULTS || e.name === TB_RUN_METADATA)) || (tbTrial && e.name === TB_RESULTS)) continue;
     const file = join(dir, e.name);
     const name = rel === '' ? e.name : `${rel}/${e.name}`;
     if (e.isDirectory()) {
-      yield* walk(file, name, ignore, budget, inHarborJob || harbor !== null);
+      yield* walk(file, name, ignore, budget, inHarborJob || harbor !== null, run);
       continue;
     }
     if (!TRACE_FILE.test(e.name) || ignore.has(file)) continue;
@@ -139,6 +154,8 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, budg
     if (target.isFile()) yield { kind: 'file', file, name };
     else yield issue('not-a-file', file, 0, target.isDirectory() ? 'a link to a folder; links to folders are not followed (give the folder itself to scan it)' : `a link to something that is not a regular file (${entryKind(target)}); not read (a stream is read from standard input: give - and pipe it in)`);
   }
+  // said once its trials are counted, after the run's folder is walked
+  if (ownRun !== null) yield { kind: 'note', file: dir, line: 0, message: terminalBenchRunNote(ownRun.trials) };
 }
 
 /** The inputs of a Harbor trial folder: its trajectories, else its agent folders walked. */

@@ -13,14 +13,16 @@
  *   unknown tool, arguments that do not validate) answer it with a known failure. An `AgentErrorEvent` with no
  *   call waiting (a version that writes no `ActionEvent` for a refused call) is a call of
  *   {@link REFUSED_TOOL} on its own, as the older event stream's refused calls are (openhands-refused.ts).
+ * - `ACPToolCallEvent` is a call an ACP server ran, emitted several times as it goes and read once
+ *   (openhands-acp.ts): each is a round of its own.
  * Other kinds of {@link SDK_EVENT_KINDS} (messages, the system prompt, state updates, condensations, ...) are
- * passed over; a kind not among them (`ACPToolCallEvent`, a tool call an ACP server ran, and kinds a later SDK
- * adds) is passed over too, said once per input (unknown-kinds.ts); a result whose call was never seen is
- * reported (`unpaired-result`).
+ * passed over; a kind not among them (kinds a later SDK adds) is passed over too, said once per input
+ * (unknown-kinds.ts); a result whose call was never seen is reported (`unpaired-result`).
  */
 import { partsText } from './gemini-parts.js';
 import { HeldCalls, type Outcome, failure } from './held-calls.js';
 import { isRecord } from './json-value.js';
+import { acpCallStart, acpOutcome, isAcpTerminal } from './openhands-acp.js';
 import { REFUSED_TOOL } from './openhands-refused.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
@@ -31,7 +33,7 @@ export const SDK_EVENT_KINDS: ReadonlySet<string> = new Set([
   'ActionEvent', 'ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent', 'MessageEvent', 'SystemPromptEvent',
   'ConversationStateUpdateEvent', 'ConversationErrorEvent', 'PauseEvent', 'Condensation', 'CondensationRequest',
   'CondensationSummaryEvent', 'LLMCompletionLogEvent', 'TokenEvent', 'HookExecutionEvent', 'StreamingDeltaEvent',
-  'InterruptEvent',
+  'InterruptEvent', 'ACPToolCallEvent',
 ]);
 
 /** Fields the model puts in a call's arguments beside the tool's own (the risk analyzer's and the summary). */
@@ -104,10 +106,25 @@ export class SdkEventSession {
       } else {
         yield issue('unpaired-result', unit.file, unit.line, `${String(e.kind)} for call id ${JSON.stringify(e.tool_call_id)} has no call waiting in session ${JSON.stringify(this.calls.session)}; skipped`);
       }
+    } else if (e.kind === 'ACPToolCallEvent') {
+      this.acpCall(e, id, unit);
     } else if (typeof e.kind !== 'string' || !SDK_EVENT_KINDS.has(e.kind)) {
       const said = this.unknown.note(e.kind, unit.file, unit.line);
       if (said !== null) yield said;
     }
     yield* this.calls.release();
+  }
+
+  /** Reads one emission of an ACP tool call: held at the first of its id, settled by its terminal one. */
+  private acpCall(e: Readonly<Record<string, unknown>>, id: string | undefined, unit: RecordUnit): void {
+    const terminal = isAcpTerminal(e);
+    const start = acpCallStart(e);
+    if (id !== undefined && this.calls.waitingTool(id) !== undefined) {
+      if (terminal) this.calls.settle(id, acpOutcome(e), start);
+      return; // an update of a call still running: its terminal emission has the final word
+    }
+    this.round++;
+    this.response = undefined;
+    this.calls.hold(terminal ? undefined : id, { ...start, round: this.round, file: unit.file, line: unit.line }, terminal ? acpOutcome(e) : null);
   }
 }

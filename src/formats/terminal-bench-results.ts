@@ -11,6 +11,7 @@
  * replies, not read either). These JSON documents are told by their keys and passed over with a note saying
  * what they are (no skip), where they were `unknown-format` issues and a run folder's scan exited 2 for
  * them; a scan that finds no call in them still exits 2 unless `--allow-empty`, as any scan without calls.
+ * A run folder walked whole says them in one note instead (terminal-bench-run-folder.ts).
  */
 import { isRecord } from './json-value.js';
 
@@ -20,7 +21,7 @@ const NAME_CHARS = 80;
 const quoted = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v.slice(0, NAME_CHARS)) : 'unnamed');
 
 /** Where a Terminal-Bench 1 trial keeps its agent's session, and why it is not read. */
-const WHY = "tb run keeps the agent's session only as a terminal recording (sessions/agent.cast and agent.log, commands.txt, panes/), keystrokes and screens rather than calls, which loopwatch does not read";
+export const TERMINAL_BENCH_WHY = "tb run keeps the agent's session only as a terminal recording (sessions/agent.cast and agent.log, commands.txt, panes/), keystrokes and screens rather than calls, which loopwatch does not read";
 
 /** Whether `v` is one trial's `results.json`. */
 function isTrialResults(v: Readonly<Record<string, unknown>>): boolean {
@@ -35,10 +36,10 @@ export function terminalBenchNote(v: unknown): string | null {
   if (!isRecord(v)) return null;
   if (isTrialResults(v)) {
     const resolved = typeof v.is_resolved === 'boolean' ? String(v.is_resolved) : 'not known';
-    return `passed over: a Terminal-Bench 1 trial's results (task ${quoted(v.task_id)}, resolved: ${resolved}), its outcome and no calls: ${WHY}`;
+    return `passed over: a Terminal-Bench 1 trial's results (task ${quoted(v.task_id)}, resolved: ${resolved}), its outcome and no calls: ${TERMINAL_BENCH_WHY}`;
   }
   if (Array.isArray(v.results) && 'n_resolved' in v && 'accuracy' in v && (v.results.length === 0 || (isRecord(v.results[0]) && isTrialResults(v.results[0])))) {
-    return `passed over: a Terminal-Bench 1 run's results (${v.results.length} ${v.results.length === 1 ? 'trial' : 'trials'}), the outcomes of its trials and no calls: ${WHY}`;
+    return `passed over: a Terminal-Bench 1 run's results (${v.results.length} ${v.results.length === 1 ? 'trial' : 'trials'}), the outcomes of its trials and no calls: ${TERMINAL_BENCH_WHY}`;
   }
   if (typeof v.run_id === 'string' && typeof v.agent_name === 'string' && 'output_path' in v && Array.isArray(v.task_ids)) {
     return `passed over: a Terminal-Bench 1 run's run_metadata.json (agent ${quoted(v.agent_name)}), its settings and no calls`;

@@ -1,6 +1,6 @@
 /**
  * Record kinds a reader does not know, said once per kind per input rather than dropped unseen. A harness
- * adds kinds (the OpenHands SDK's `ACPToolCallEvent`, an ATIF step `source` past the spec's three, a chat
+ * adds kinds (an OpenHands SDK event kind, an ATIF step `source` past the spec's three, a chat
  * `role` a later API adds): one of them may hold calls a reader of today would never read, so the person is
  * told which kind, where first met, and that it was passed over. Each reader keeps one {@link UnknownKinds}
  * per input (a reader is made per input); a note is no skip (the scan's exit code is unchanged) and the

@@ -47,6 +47,8 @@ export async function scanMetricsText(s: ScanSummary, cost: ScanCost): Promise<s
   gauge('loopwatch_scan_tool_failures', 'Calls the input says failed', s.toolFailures);
   gauge('loopwatch_scan_refused_calls', 'Calls the checker refused', s.refusedCalls);
   gauge('loopwatch_scan_skipped', 'Lines, elements or inputs skipped, and calls not checked', s.skipped);
+  gauge('loopwatch_scan_samples_passed_over', 'Inspect AI samples passed over, logged again by a newer log of their task (eval-retry) and read from that one', s.samplesPassedOver);
+  gauge('loopwatch_scan_unknown_kinds', 'Record kinds the readers do not know, passed over (counted once per kind per input)', s.unknownKinds);
   gauge('loopwatch_scan_sessions_ended_early', 'Sessions ended early to stay within --max-sessions', s.evictedSessions);
   gauge('loopwatch_scan_calls_per_second', 'Calls read and checked per second, end to end', s.eventsPerSecond);
   gauge('loopwatch_scan_duration_seconds', 'Wall time of the scan', cost.seconds);

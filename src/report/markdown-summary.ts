@@ -1,6 +1,7 @@
 /**
  * The scan's summary as GitHub-flavoured Markdown, for CI job pages (`$GITHUB_STEP_SUMMARY`) and pull
- * request comments: the totals, the detector x action matrix and the worst sessions, as tables. Text from
+ * request comments: what was skipped or passed over (Inspect AI samples logged again, record kinds the readers
+ * do not know), the totals, the detector x action matrix and the worst sessions, as tables. Text from
  * the input is capped, redacted and escaped so it stays inside its cell and renders as written: pipes,
  * backslashes and the characters that start emphasis, links, code, HTML, entities or math are
  * backslash-escaped, white space runs (line breaks, U+2028 and U+2029 among them) become one space and
@@ -58,6 +59,8 @@ export function markdownSummary(s: ScanSummary, x: MarkdownExtras): string {
   const out: string[] = ['## loopwatch scan', ''];
   if (x.interrupted === true) out.push('> **Interrupted**: this covers only the input read before Ctrl-C.', '');
   if (s.skipped > 0) out.push(`> **Skipped**: ${n(s.skipped)} lines, elements, inputs or calls could not be read (named on stderr) and are in no figure.`, '');
+  if (s.samplesPassedOver > 0) out.push(`> **Passed over**: ${n(s.samplesPassedOver)} Inspect AI ${s.samplesPassedOver === 1 ? 'sample' : 'samples'} logged again by a newer log of the same task (eval-retry), each read once, from the newest log (the logs named on stderr).`, '');
+  if (s.unknownKinds > 0) out.push(`> **Passed over**: ${n(s.unknownKinds)} record ${s.unknownKinds === 1 ? 'kind' : 'kinds'} the readers do not know (named on stderr); calls they may hold are in no figure.`, '');
   out.push(row(['sessions', 'calls', `flagged (${x.minAction}+)`, 'break', 'ask', 'warn', 'calls after first break', 'budget wasted']));
   out.push(row(['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
   out.push(row([n(s.sessions), n(s.events), `${n(s.flaggedSessions)} (${pct(s.flaggedSessions, s.sessions)})`, n(s.byAction.break), n(s.byAction.ask), n(s.byAction.warn), n(s.wastedCalls), pct(s.wastedCalls, s.events)]));
