@@ -109,7 +109,7 @@ function readValue(r: ByteReader): unknown {
   const tag = r.u8();
   switch (tag) {
     case ENCODED:
-      return new EncodedArgs(r.bytes());
+      return new EncodedArgs(r.latin1());
     case RAW_STRING: {
       // a view of the batch: a check keeps no result past itself (see RawJsonString.literal)
       const escaped = r.bool();

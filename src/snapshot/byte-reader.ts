@@ -62,6 +62,16 @@ export class ByteReader {
     return this.buf.subarray(p, p + n);
   }
 
+  /**
+   * Length-prefixed bytes as a latin1 string, one char a byte (a copy on V8's heap, with no ArrayBuffer of
+   * its own: a pool worker's args, wasm/encoded-args.ts).
+   */
+  latin1(): string {
+    const n = this.u32();
+    const p = this.take(n);
+    return this.text.latin1Slice(p, p + n);
+  }
+
   /** Length-prefixed bytes (a copy). */
   bytes(): Uint8Array {
     const n = this.u32();

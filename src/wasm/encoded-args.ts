@@ -9,18 +9,36 @@
 import * as A from './generated/abi.js';
 import { ArgsInBytes } from '../fingerprint/json-args-text.js';
 
+declare global {
+  interface Buffer {
+    /** Node's own latin1 encoder (what `write(s, at, n, 'latin1')` calls, without its argument checks). */
+    latin1Write(s: string, at: number, n: number): number;
+  }
+}
+
 const UNDECODED: unique symbol = Symbol('undecoded');
 
-/** A call's args as encoded bytes, with the JSON data they stand for decoded on first use. */
+/**
+ * A call's args as encoded bytes, with the JSON data they stand for decoded on first use. The bytes are held
+ * as a one-byte (latin1) string, one char a byte: on V8's heap, with no ArrayBuffer of their own (a pool's
+ * worker made one a call, its backing store and its sweeping ~10% of a pool's CPU with the core detectors,
+ * docs/speed.md "perf47"), and not a view of the batch they came in, which goes back to the calling thread.
+ */
 export class EncodedArgs extends ArgsInBytes {
   private decoded: unknown = UNDECODED;
   /** The reader member() walks the bytes with, made on its first use (the facts ask a call a few members). */
   private reader: EncodingReader | null = null;
+  /** The encoding, one latin1 char a byte. */
+  private readonly held: string;
   readonly #brand = true;
 
-  /** `bytes`: one value in the module's encoding, of JSON data only (the caller's own copy). */
-  constructor(readonly bytes: Uint8Array) {
+  /**
+   * `encoding`: one value in the module's encoding, of JSON data only: bytes (copied), or already a latin1
+   * string of them, one char a byte (`ByteReader.latin1`).
+   */
+  constructor(encoding: Uint8Array | string) {
     super();
+    this.held = typeof encoding === 'string' ? encoding : Buffer.from(encoding.buffer, encoding.byteOffset, encoding.byteLength).latin1Slice(0, encoding.byteLength);
   }
 
   /**
@@ -31,15 +49,31 @@ export class EncodedArgs extends ArgsInBytes {
     return typeof v === 'object' && v !== null && #brand in v;
   }
 
+  /** The encoding's length in bytes. */
+  get length(): number {
+    return this.held.length;
+  }
+
+  /** The encoding's bytes (a new copy each time: for tests and rare paths; the record writer uses copyInto). */
+  get bytes(): Uint8Array {
+    const b = Buffer.from(this.held, 'latin1');
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  }
+
+  /** Copies the encoding's bytes into `target` at `at` (which must have room: RecordWriter.bytesFrom checks). */
+  copyInto(target: Uint8Array, at: number): void {
+    (Buffer.prototype.latin1Write as (this: Uint8Array, s: string, at: number, n: number) => number).call(target, this.held, at, this.held.length);
+  }
+
   /** The args as JSON data (decoded once). */
   value(): unknown {
-    if (this.decoded === UNDECODED) this.decoded = decodeJsonData(this.bytes);
+    if (this.decoded === UNDECODED) this.decoded = decodeHeld(this.held);
     return this.decoded;
   }
 
   /** Whether the args are an object (the encoding's first tag). */
   get isObject(): boolean {
-    return this.bytes[0] === A.T_OBJECT;
+    return this.held.charCodeAt(0) === A.T_OBJECT;
   }
 
   /**
@@ -50,7 +84,7 @@ export class EncodedArgs extends ArgsInBytes {
    */
   member(name: string): unknown {
     if (this.decoded !== UNDECODED || !this.isObject || name in OBJECT_PROTO || !ASCII.test(name)) return (this.value() as Record<string, unknown> | null)?.[name];
-    const r = (this.reader ??= new EncodingReader(this.bytes));
+    const r = (this.reader ??= new EncodingReader(this.held));
     r.at = 0;
     return r.member(name);
   }
@@ -61,21 +95,26 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 /** Decodes one value of JSON data from the module's encoding; throws on any other tag or a short buffer. */
 export function decodeJsonData(bytes: Uint8Array): unknown {
-  const r = new EncodingReader(bytes);
+  return decodeHeld(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).latin1Slice(0, bytes.byteLength));
+}
+
+/** decodeJsonData of the encoding held as a latin1 string, one char a byte. */
+function decodeHeld(held: string): unknown {
+  const r = new EncodingReader(held);
   const v = r.value();
-  if (r.at !== bytes.length) throw new RangeError('loopwatch: encoded args have bytes left over');
+  if (r.at !== held.length) throw new RangeError('loopwatch: encoded args have bytes left over');
   return v;
 }
 
+/** Scratch for a double's 8 bytes (little-endian, as the encoding holds them). */
+const F64_BYTES = new Uint8Array(8);
+const F64_VIEW = new DataView(F64_BYTES.buffer);
+
+/** Reads the encoding held as a latin1 string (one char a byte) with `charCodeAt`. */
 class EncodingReader {
   at = 0;
-  private readonly dv: DataView;
-  private readonly text: Buffer;
 
-  constructor(private readonly bytes: Uint8Array) {
-    this.dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+  constructor(private readonly bytes: string) {}
 
   private take(n: number): number {
     if (this.at + n > this.bytes.length) throw new RangeError('loopwatch: encoded args end too early');
@@ -84,14 +123,29 @@ class EncodingReader {
     return p;
   }
 
-  private u32(): number {
-    return this.dv.getUint32(this.take(4), true);
+  private u8(): number {
+    return this.bytes.charCodeAt(this.take(1));
   }
 
+  private u32(): number {
+    const b = this.bytes;
+    const p = this.take(4);
+    return (b.charCodeAt(p) | (b.charCodeAt(p + 1) << 8) | (b.charCodeAt(p + 2) << 16) | (b.charCodeAt(p + 3) << 24)) >>> 0;
+  }
+
+  private f64(): number {
+    const p = this.take(8);
+    for (let i = 0; i < 8; i++) F64_BYTES[i] = this.bytes.charCodeAt(p + i);
+    return F64_VIEW.getFloat64(0, true);
+  }
+
+  /** A length-prefixed UTF-8 string: ASCII as it lies (a latin1 char below 0x80 is that ASCII char), else decoded as Buffer's utf8 does. */
   private str(): string {
     const n = this.u32();
     const p = this.take(n);
-    return this.text.toString('utf8', p, p + n);
+    const b = this.bytes;
+    for (let i = p; i < p + n; i++) if (b.charCodeAt(i) > 0x7f) return Buffer.from(b.slice(p, p + n), 'latin1').toString('utf8');
+    return b.slice(p, p + n);
   }
 
   /**
@@ -100,7 +154,7 @@ class EncodingReader {
    * there is none or the value is not an object.
    */
   member(name: string): unknown {
-    if (this.bytes[this.take(1)] !== A.T_OBJECT) return undefined;
+    if (this.u8() !== A.T_OBJECT) return undefined;
     const n = this.u32();
     let found = -1;
     for (let i = 0; i < n; i++) {
@@ -117,13 +171,13 @@ class EncodingReader {
 
   /** Whether the bytes at `p` are ASCII `name`'s. */
   private spells(p: number, name: string): boolean {
-    for (let i = 0; i < name.length; i++) if (this.bytes[p + i] !== name.charCodeAt(i)) return false;
+    for (let i = 0; i < name.length; i++) if (this.bytes.charCodeAt(p + i) !== name.charCodeAt(i)) return false;
     return true;
   }
 
   /** Moves past one value without making it (as value() reads it, and refuses what it refuses). */
   private skip(): void {
-    const tag = this.bytes[this.take(1)];
+    const tag = this.u8();
     switch (tag) {
       case A.T_NULL:
       case A.T_FALSE:
@@ -155,7 +209,7 @@ class EncodingReader {
   }
 
   value(): unknown {
-    const tag = this.bytes[this.take(1)];
+    const tag = this.u8();
     switch (tag) {
       case A.T_NULL:
         return null;
@@ -164,7 +218,7 @@ class EncodingReader {
       case A.T_TRUE:
         return true;
       case A.T_NUMBER:
-        return this.dv.getFloat64(this.take(8), true);
+        return this.f64();
       case A.T_STRING:
         return this.str();
       case A.T_ARRAY: {

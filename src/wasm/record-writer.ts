@@ -189,8 +189,8 @@ export class RecordWriter {
       // not when a tool's identity gave them (the log holds those as given); at most MAX_WALK_UNITS bytes, so
       // its long strings' units are within a summary's work (PartsWork)
       kind = A.ARGS_TREE;
-      w.bytes(v.bytes);
-      const n = v.bytes.length;
+      w.bytesFrom(v);
+      const n = v.length;
       if (args.summarize && !args.normalised && n <= MAX_WALK_UNITS && w.position <= end && moduleEncodedSummary(u8, sectionAt + 4, n)) {
         args.summaryAt = this.summaries.take(moduleSummary.bytes, moduleSummary.at, moduleSummary.length);
         args.summaryLength = moduleSummary.length;
