@@ -15,7 +15,7 @@ import { ENGINES, actionsOf } from './helpers/verdicts.js';
 afterEach(() => setStructureFastPath(true));
 
 /** Pieces a line is made of: structure openers, white space (ASCII and Unicode), prose, fences. */
-const PIECES = [' ', '  ', '   ', '    ', '\t', '\u00a0', '\u2003', '\ufeff', '```', '~~~', '`', '|', '- ', '* ', '+ ', '• ', '1. ', '12) ', '# ', '### ', '> ', '---', '***', '___', '===', '[', '2024-01-02', '12:30', 'INFO ', 'ERROR', 'WARNING', 'TRACE', 'CRITICAL ', 'Done', 'Now', 'the file', 'let me', 'x', '.', '!', 'é', 'Ω', 'I will', 'Fix', 'Ei', 'The', 'IT ', 'Do', 'N', 'WARNINGS', 'Critical'];
+const PIECES = [' ', '  ', '   ', '    ', '\t', '\u00a0', '\u2003', '\ufeff', '```', '~~~', '`', '|', '- ', '* ', '+ ', '• ', '1. ', '12) ', '# ', '### ', '> ', '---', '***', '___', '===', '[', '2024-01-02', '12:30', 'INFO ', 'ERROR', 'WARNING', 'TRACE', 'CRITICAL ', 'Done', 'Now', 'the file', 'let me', 'x', '.', '!', 'é', 'Ω', 'I will', 'Fix', 'Ei', 'The', 'IT ', 'Do', 'N', 'WARNINGS', 'Critical', '**', '**Status**: ', ':**', '**:'];
 
 function randomLine(next: () => number): string {
   const n = Math.floor(next() * 6);

@@ -52,6 +52,8 @@ const SPACED_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat', 
  * work, weighed on the runs that ran (checksNewChange).
  */
 const CHECK_KINDS: ReadonlySet<string> = new Set(['frequency', 'state_repeat']);
+/** Kinds of similar calls whose signal at a proposal identical to an earlier run is weighed as CHECK_KINDS' (checksNewChange). */
+const RERUN_FUZZY_KINDS: ReadonlySet<string> = new Set(['semantic', 'similar_args']);
 
 /**
  * Failures of one call, each with a new error and nothing changed between, that make it stalled: again and
@@ -330,10 +332,13 @@ export class EvidenceScreen {
    * CHANGE_LOOKBACK calls before its latest run) after that run: the check is proposed to test new work, and its
    * outcome, the evidence, is not known yet. The runs that ran are
    * weighed alone, as a similar call proposed is (ranEnough); the call is screened again once recorded. The
-   * same error again (a dead end) is not such a signal: a stall of failures is a stall.
+   * same error again (a dead end) is not such a signal: a stall of failures is a stall. A signal of similar
+   * calls (RERUN_FUZZY_KINDS) is one too when the proposal is the very call run before (its latest run found
+   * by signature): `aws s3api put-bucket-cors --cors-configuration file://cors.json` proposed again after
+   * the agent rewrote the file it names is the same check of new work, not a paraphrase.
    */
   private checksNewChange(s: LoopSignal, index: number): boolean {
-    if ((this.facts.of(index) & CallFact.PROPOSED) === 0 || s.fuzzy === true || !CHECK_KINDS.has(s.kind)) return false;
+    if ((this.facts.of(index) & CallFact.PROPOSED) === 0 || !(s.fuzzy === true ? RERUN_FUZZY_KINDS.has(s.kind) : CHECK_KINDS.has(s.kind))) return false;
     const need = this.turns.get(s.kind);
     const last = this.lastRun(index);
     if (need === undefined || last === undefined) return false;

@@ -1,7 +1,8 @@
 /**
  * Recognises lines of structured text that legitimately repeat and are not chanting: code fences and
- * what they enclose, table rows, list items, headings, block quotes, dividers and log lines (a timestamp or
- * an upper-case level first). A closing fence followed by text on the same line (a stream whose fence was
+ * what they enclose, table rows, list items, headings, block quotes, dividers, log lines (a timestamp or
+ * an upper-case level first) and field lines (a bold label and its colon first, `**Status**: done` or
+ * `**Status:** done`: a report's fields under each of its headings say the same words, and are not chant). A closing fence followed by text on the same line (a stream whose fence was
  * not followed by a line break) closes the block, and the text after it is prose again.
  */
 
@@ -13,6 +14,10 @@ const HEADING = /^\s{0,3}#{1,6}\s/;
 const QUOTE = /^\s{0,3}>/;
 const DIVIDER = /^\s*(?:[-*_=]\s*){3,}$/;
 const LOG = /^\s*(?:\[?\d{2,4}[-/.:]\d{1,2}|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\b)/;
+/** A field line: a bold label of at most 60 characters, then its colon (inside or after the bold). */
+const FIELD = /^\s*\*\*[^*]{1,60}(?::\*\*|\*\*\s*:)/;
+/** Characters of a line start beginning `**` within which it may still become a field line (FIELD's longest start). */
+const FIELD_SPAN = 66;
 /** A line start that may still become a divider (only divider characters and white space so far). */
 const MAYBE_DIVIDER = /^\s*(?:[-*_=]\s*)*$/;
 
@@ -124,7 +129,7 @@ export class StructureFilter {
       structured = LIST.test(line) || LOG.test(line);
     } else if (c === DASH || c === STAR) {
       const line = lineOf(text, from, to);
-      structured = LIST.test(line) || DIVIDER.test(line);
+      structured = LIST.test(line) || DIVIDER.test(line) || (c === STAR && FIELD.test(line));
     } else if (c === PLUS) structured = LIST.test(lineOf(text, from, to));
     else if (c === UNDERSCORE || c === EQUALS) structured = DIVIDER.test(lineOf(text, from, to));
     else if (c === BRACKET || (c >= 0x41 && c <= 0x5a)) structured = LOG.test(lineOf(text, from, to));
@@ -142,7 +147,7 @@ export class StructureFilter {
       return line.slice(mark).trim() === '' ? -1 : mark;
     }
     if (this.inFence) return -1;
-    const structured = TABLE.test(line) || LIST.test(line) || HEADING.test(line) || QUOTE.test(line) || DIVIDER.test(line) || LOG.test(line);
+    const structured = TABLE.test(line) || LIST.test(line) || HEADING.test(line) || QUOTE.test(line) || DIVIDER.test(line) || LOG.test(line) || FIELD.test(line);
     return structured ? -1 : 0;
   }
 
@@ -153,11 +158,13 @@ export class StructureFilter {
 
   /**
    * Whether the start of a line that has not ended yet is enough to classify it: DECIDING_PREFIX
-   * characters after its leading white space that cannot still become a divider.
+   * characters after its leading white space that cannot still become a divider, nor a field line (a start
+   * beginning `**` is decided once FIELD_SPAN characters are known or its label's colon has come).
    */
   static decided(start: string): boolean {
     const t = start.trimStart();
-    return t.length >= DECIDING_PREFIX && !MAYBE_DIVIDER.test(t);
+    if (t.length < DECIDING_PREFIX || MAYBE_DIVIDER.test(t)) return false;
+    return !t.startsWith('**') || t.length >= FIELD_SPAN || FIELD.test(t);
   }
 
   /** Leaves any open code block. */
