@@ -11,15 +11,6 @@ const ADVICE: Readonly<Record<Recommendation, string>> = {
   escalate: 'You are stuck: stop and ask the user or a supervisor for help instead of retrying.',
 };
 
-/**
- * Advice a kind gives instead of ADVICE's, where ADVICE's words would be untrue of it: `failing_again`'s
- * calls failing one after another, each another call (losing-streak.ts) or the same call with another
- * error each time (failing-again.ts), were no repetition to stop.
- */
-const KIND_ADVICE: Readonly<Record<string, Partial<Record<Recommendation, string>>>> = {
-  failing_again: { replan: 'None of these tries has worked: step back, reconsider what you know, and try a different approach.' },
-};
-
 /** What follows from a verdict's action, said at the end of its message. */
 export const CONSEQUENCE: Readonly<Record<LoopAction, string>> = {
   warn: '',
@@ -44,6 +35,6 @@ export function verdictMessage(
   const evidence = stalled ? ' The results have not changed either.' : '';
   return (
     `[loopwatch] You appear to be in a loop (${kind}, confidence ${confidence.toFixed(2)}, since ${callName(loopStart)}): ` +
-    `${pattern}.${evidence} ${(Object.hasOwn(KIND_ADVICE, kind) ? KIND_ADVICE[kind]?.[recommended] : undefined) ?? ADVICE[recommended]}${consequence}`
+    `${pattern}.${evidence} ${ADVICE[recommended]}${consequence}`
   );
 }
