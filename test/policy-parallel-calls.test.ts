@@ -81,6 +81,6 @@ describe.each(ENGINES)('parallel calls in flight together (%s engine, two-phase)
   });
 
   it('should warn on the same Reads one by one when each fails', () => {
-    expect(live(engine, numbered(14, () => ({ error: 'File does not exist.' })), false).some((x) => x.endsWith(':warn'))).toBe(true);
+    expect(live(engine, numbered(14, () => ({ error: 'Error: the file could not be decoded as text.' })), false).some((x) => x.endsWith(':warn'))).toBe(true);
   });
 });
