@@ -27,9 +27,10 @@ export function startVariablesSet(env: NodeJS.ProcessEnv): string[] {
 
 /** What to say about `names` (the variables seen), with the fix for `platform`. */
 export function startEnvironmentText(names: readonly string[], platform: NodeJS.Platform = process.platform): string {
-  const seen = `the hook's Node was started with ${names.join(', ')} set (acted on before loopwatch runs; a project's settings or .env can set ${names.length === 1 ? 'it' : 'them'})`;
-  if (platform === 'win32') return `${seen}; on Windows the hook's line cannot clear ${names.length === 1 ? 'it' : 'them'}: unset ${names.length === 1 ? 'it' : 'them'} where the agent starts, and keep ${names.length === 1 ? 'it' : 'them'} out of projects' settings`;
-  return `${seen}; run loopwatch hook install again: its line starts Node without ${names.length === 1 ? 'it' : 'them'}`;
+  const it = names.length === 1 ? 'it' : 'them';
+  const seen = `the hook's Node was started with ${names.join(', ')} set (acted on before loopwatch runs; a project's settings or .env can set ${it})`;
+  if (platform === 'win32') return `${seen}; on Windows the hook's line cannot clear ${it}: unset ${it} where the agent starts, and keep ${it} out of projects' settings`;
+  return `${seen}; run loopwatch hook install again: its line starts Node without ${it}`;
 }
 
 /**

@@ -44,16 +44,34 @@ export function startPrefix(platform: NodeJS.Platform = process.platform, exists
   return env === undefined ? [] : [env, ...START_VARIABLES.flatMap((v) => ['-u', v.name])];
 }
 
+/** A hook command's words, read past a leading `env` and its `-u NAME` words. */
+interface EnvPrefix {
+  readonly words: readonly string[];
+  /** The leading `env` word (with or without a path), or null when the command does not begin with one. */
+  readonly env: string | null;
+  /** The names its `-u NAME` words clear. */
+  readonly cleared: ReadonlySet<string>;
+  /** Where the words after `env -u ...` begin (0 without `env`). */
+  readonly after: number;
+}
+
+/** Splits `command` into words and reads its leading `env -u NAME ...`, if any. */
+function envPrefix(command: string): EnvPrefix {
+  const words = command.trim().split(/\s+/);
+  const cleared = new Set<string>();
+  if (!/^(?:\S*\/)?env$/.test(words[0] ?? '')) return { words, env: null, cleared, after: 0 };
+  let i = 1;
+  for (; words[i] === '-u'; i += 2) if (words[i + 1] !== undefined) cleared.add(words[i + 1] as string);
+  return { words, env: words[0] as string, cleared, after: i };
+}
+
 /**
  * The {@link START_VARIABLES} names an installed hook command leaves to Node: all of them for a command
  * that does not begin with `env` (a line written before install cleared them, or by hand), else those its
  * `-u NAME` words do not clear.
  */
 export function leftToNode(command: string): string[] {
-  const words = command.trim().split(/\s+/);
-  if (!/^(?:\S*\/)?env$/.test(words[0] ?? '')) return START_VARIABLES.map((v) => v.name);
-  const cleared = new Set<string>();
-  for (let i = 1; i + 1 < words.length && words[i] === '-u'; i += 2) cleared.add(words[i + 1] as string);
+  const { cleared } = envPrefix(command);
   return START_VARIABLES.map((v) => v.name).filter((n) => !cleared.has(n));
 }
 
@@ -62,13 +80,8 @@ export function leftToNode(command: string): string[] {
  * looked up on the agent's PATH, which a project can set), else null; the program after an `env -u ...`.
  */
 export function programLookedUp(command: string): string | null {
-  const words = command.trim().split(/\s+/);
-  let i = 0;
-  if (/^(?:\S*\/)?env$/.test(words[0] ?? '')) {
-    if (!(words[0] as string).includes('/')) return words[0] as string;
-    i = 1;
-    while (words[i] === '-u') i += 2;
-  }
-  const program = (words[i] ?? '').replace(/^['"]|['"]$/g, '');
+  const { words, env, after } = envPrefix(command);
+  if (env !== null && !env.includes('/')) return env;
+  const program = (words[after] ?? '').replace(/^['"]|['"]$/g, '');
   return program === '' || program.includes('/') || /^[A-Za-z]:\\/.test(program) ? null : program;
 }
