@@ -18,8 +18,13 @@ import { type NatsServer, natsServerBinary, startNatsServer } from './helpers/na
 import { until } from './helpers/nats-run.js';
 
 const BOUND = 1 << 20;
-/** What a stored state of one 16 KB call takes in the bucket, about (its value, key and headers). */
-const VALUE = 17_000;
+/**
+ * How many stored values past the mark the bucket may hold at its peak. Each worker's part is taken from
+ * the room at its own last read, which misses what the other worker wrote since; near the mark the two
+ * reads are a round trip apart, so the bucket ends a value or two past the mark for each worker (seen:
+ * 1.7 values, 2.7 at CI's load of ~4; 19 values before hostile36, when each worker held the mark alone).
+ */
+const VALUES_PAST_MARK = 4;
 
 const big = (i: number): { id: string; tool: string; args: { path: string; text: string } } => ({ id: 'c0', tool: 'write', args: { path: `/f${i}`, text: `${i}-`.padEnd(16_000, 'x') } });
 
@@ -60,9 +65,13 @@ describe.skipIf(natsServerBinary === null)('the sessions bucket\'s mark held by 
       // both workers stored new sessions, and both were refused some
       expect(a.stats.statesNotStored).toBeGreaterThan(0);
       expect(b.stats.statesNotStored).toBeGreaterThan(0);
-      const final = (await jsm.streams.info(`KV_${SESSIONS_BUCKET}`)).state.bytes;
-      // the mark holds for the bucket: one value past it at most (a read is one round trip old)
-      expect(Math.max(peak, final), `bucket peak ${peak}, final ${final}, mark ${BOUND * NEW_SESSIONS_SHARE}`).toBeLessThanOrEqual(BOUND * NEW_SESSIONS_SHARE + VALUE);
+      const state = (await jsm.streams.info(`KV_${SESSIONS_BUCKET}`)).state;
+      const final = state.bytes;
+      // what one stored session takes in the stream (value, key, headers): every session here is alike
+      const value = Math.ceil(state.bytes / state.messages);
+      // the mark holds for the bucket: a few values past it at most (each worker's read is a round trip old)
+      const allowed = BOUND * NEW_SESSIONS_SHARE + VALUES_PAST_MARK * value;
+      expect(Math.max(peak, final), `bucket peak ${peak}, final ${final}, mark ${BOUND * NEW_SESSIONS_SHARE}, value ${value}`).toBeLessThanOrEqual(allowed);
     } finally {
       await caller.close();
       await nc.close();
