@@ -6,6 +6,7 @@
  * are shaped from the SDK's model (openhands/sdk/event/acp_tool_call.py), not copied from a session.
  */
 import { describe, expect, it } from 'vitest';
+import { SdkEventSession } from '../src/formats/openhands-sdk.js';
 import { collect, scratchDir } from './helpers/trace-files.js';
 
 const { write } = scratchDir('formats-openhands-acp');
@@ -62,5 +63,33 @@ describe('OpenHands SDK ACPToolCallEvent', () => {
       acp('t1', 'completed', { title: '', tool_kind: 'read', raw_output: 'x = 1' }),
     ]));
     expect(await calls(file)).toEqual([{ tool: 'read', args: { path: 'a.py' }, result: 'x = 1', round: 0, errorInfo: 'absent', line: 1 }]);
+  });
+
+  it('should report and skip an emission without a tool_call_id that is not terminal, and read a terminal one as a call', async () => {
+    const file = write('no-id.jsonl', jsonl([
+      acp('t1', 'completed', { raw_input: { command: 'ls' }, raw_output: 'a.py' }),
+      acp(undefined as unknown as string, 'pending', { raw_input: { command: 'make' } }),
+      acp('t2', 'completed', { raw_input: { command: 'pwd' }, raw_output: '/w' }),
+      acp(undefined as unknown as string, 'completed', { raw_input: { command: 'make' }, raw_output: 'ok' }),
+    ]));
+    const items = await collect([file]);
+    expect(items.filter((i) => i.kind === 'issue').map((i) => i.kind === 'issue' && [i.code, i.line, i.message])).toEqual([
+      ['bad-record', 2, 'ACPToolCallEvent with status "pending" has no "tool_call_id", so nothing ties it to its call\'s later emissions (a terminal one without an id is read as a call on its own); skipped'],
+    ]);
+    expect((await calls(file)).map((c) => [c.args, c.result, c.errorInfo, c.line])).toEqual([
+      [{ command: 'ls' }, 'a.py', 'absent', 1],
+      [{ command: 'pwd' }, '/w', 'absent', 3],
+      [{ command: 'make' }, 'ok', 'absent', 4],
+    ]);
+  });
+
+  it('should not hold later calls back behind an emission without a tool_call_id: each is released once it settles', () => {
+    const session = new SdkEventSession('s');
+    const unit = (line: number) => ({ kind: 'record' as const, value: null, file: 'f.jsonl', line, fallbackSession: 'f.jsonl:1' });
+    const kinds = (e: Record<string, unknown>, line: number) => [...session.event(e, unit(line))].map((i) => `${i.kind}@${i.line}`);
+    expect(kinds(acp(undefined as unknown as string, 'in_progress', { raw_input: { command: 'make' } }), 1)).toEqual(['issue@1']);
+    expect(kinds(acp('t1', 'pending'), 2)).toEqual([]);
+    expect(kinds(acp('t1', 'completed', { raw_input: { command: 'ls' }, raw_output: 'a.py' }), 3)).toEqual(['call@2']);
+    expect(session.calls.size).toBe(0);
   });
 });

@@ -8,9 +8,18 @@
  * input and output. So a call is read once: held at its first emission (its place in the session), its tool
  * and args taken from its terminal emission, which settles it. An id is used again after the call ended (an
  * ACP server counts its ids afresh each session): a later emission under it is another call.
+ *
+ * The SDK always writes a `tool_call_id` (the ACP server's `toolCallId`, required by the protocol); an event
+ * without one was written or cut by something else. Its terminal emission is whole (tool, final input,
+ * output, status): it is read as a call on its own. An earlier one is only the call's state so far, which
+ * nothing can tie to the emissions after it: read as a call it would count the call twice, held it would hold
+ * back every later call of the session to its end (as loopwatch did before). It is reported (`bad-record`, its file
+ * and line) and skipped.
  */
 import type { CallStart, Outcome } from './held-calls.js';
 import { failure } from './held-calls.js';
+import type { RecordUnit } from './read-records.js';
+import { type TraceIssue, issue } from './trace-record.js';
 
 /** The statuses after which the SDK emits no more for a call (acp_agent.py `_TERMINAL_TOOL_CALL_STATUSES`). */
 export const ACP_TERMINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed']);
@@ -33,4 +42,10 @@ export function acpCallStart(e: Readonly<Record<string, unknown>>): Pick<CallSta
 export function acpOutcome(e: Readonly<Record<string, unknown>>): Outcome {
   const result = e.raw_output ?? undefined;
   return e.is_error === true || e.status === 'failed' ? failure(result) : { result, errorInfo: 'absent' };
+}
+
+/** The report of ACP tool call event `e` (at `unit`), not terminal and without a `tool_call_id`: skipped. */
+export function acpWithoutId(e: Readonly<Record<string, unknown>>, unit: RecordUnit): TraceIssue {
+  const status = typeof e.status === 'string' ? `status ${JSON.stringify(e.status)}` : 'no status';
+  return issue('bad-record', unit.file, unit.line, `ACPToolCallEvent with ${status} has no "tool_call_id", so nothing ties it to its call's later emissions (a terminal one without an id is read as a call on its own); skipped`);
 }

@@ -14,7 +14,8 @@
  *   call waiting (a version that writes no `ActionEvent` for a refused call) is a call of
  *   {@link REFUSED_TOOL} on its own, as the older event stream's refused calls are (openhands-refused.ts).
  * - `ACPToolCallEvent` is a call an ACP server ran, emitted several times as it goes and read once
- *   (openhands-acp.ts): each is a round of its own.
+ *   (openhands-acp.ts): each is a round of its own. One with no `tool_call_id` is read only from its terminal
+ *   emission, a call on its own; an earlier one is reported and skipped, never held (openhands-acp.ts).
  * Other kinds of {@link SDK_EVENT_KINDS} (messages, the system prompt, state updates, condensations, ...) are
  * passed over; a kind not among them (kinds a later SDK adds) is passed over too, said once per input
  * (unknown-kinds.ts); a result whose call was never seen is reported (`unpaired-result`).
@@ -22,7 +23,7 @@
 import { partsText } from './gemini-parts.js';
 import { HeldCalls, type Outcome, failure } from './held-calls.js';
 import { isRecord } from './json-value.js';
-import { acpCallStart, acpOutcome, isAcpTerminal } from './openhands-acp.js';
+import { acpCallStart, acpOutcome, acpWithoutId, isAcpTerminal } from './openhands-acp.js';
 import { REFUSED_TOOL } from './openhands-refused.js';
 import type { RecordUnit } from './read-records.js';
 import { type TraceItem, issue } from './trace-record.js';
@@ -107,7 +108,8 @@ export class SdkEventSession {
         yield issue('unpaired-result', unit.file, unit.line, `${String(e.kind)} for call id ${JSON.stringify(e.tool_call_id)} has no call waiting in session ${JSON.stringify(this.calls.session)}; skipped`);
       }
     } else if (e.kind === 'ACPToolCallEvent') {
-      this.acpCall(e, id, unit);
+      if (id === undefined && !isAcpTerminal(e)) yield acpWithoutId(e, unit);
+      else this.acpCall(e, id, unit);
     } else if (typeof e.kind !== 'string' || !SDK_EVENT_KINDS.has(e.kind)) {
       const said = this.unknown.note(e.kind, unit.file, unit.line);
       if (said !== null) yield said;
@@ -115,7 +117,7 @@ export class SdkEventSession {
     yield* this.calls.release();
   }
 
-  /** Reads one emission of an ACP tool call: held at the first of its id, settled by its terminal one. */
+  /** Reads one emission of an ACP tool call (an id-less one only when terminal): held at the first of its id, settled by its terminal one. */
   private acpCall(e: Readonly<Record<string, unknown>>, id: string | undefined, unit: RecordUnit): void {
     const terminal = isAcpTerminal(e);
     const start = acpCallStart(e);
