@@ -86,7 +86,7 @@ describe('OpenHands SDK ACPToolCallEvent', () => {
   it('should not hold later calls back behind an emission without a tool_call_id: each is released once it settles', () => {
     const session = new SdkEventSession('s');
     const unit = (line: number) => ({ kind: 'record' as const, value: null, file: 'f.jsonl', line, fallbackSession: 'f.jsonl:1' });
-    const kinds = (e: Record<string, unknown>, line: number) => [...session.event(e, unit(line))].map((i) => `${i.kind}@${"line" in i ? i.line : "-"}`);
+    const kinds = (e: Record<string, unknown>, line: number) => [...session.event(e, unit(line))].map((i) => `${i.kind}@${'line' in i ? i.line : '-'}`);
     expect(kinds(acp(undefined as unknown as string, 'in_progress', { raw_input: { command: 'make' } }), 1)).toEqual(['issue@1']);
     expect(kinds(acp('t1', 'pending'), 2)).toEqual([]);
     expect(kinds(acp('t1', 'completed', { raw_input: { command: 'ls' }, raw_output: 'a.py' }), 3)).toEqual(['call@2']);
