@@ -5,9 +5,11 @@
  * that shape (an errored first attempt, its retry, an unrelated fresh run of the same task, and a `.eval`
  * copy of a JSON log, as `inspect log convert` leaves): each sample is read from the newest complete log, the
  * passed-over count is said on stderr, in the text summary and in `--json`, the same whatever the order,
- * workers or batch size; a JSON file that is no Inspect log is left alone.
+ * workers or batch size; a JSON file that is no Inspect log is left alone; gzipped logs (`.json.gz`) are
+ * compared as plain ones are.
  */
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { loopwatch, verdictLines } from './helpers/cli.js';
 import { scratchDir } from './helpers/trace-files.js';
@@ -91,5 +93,18 @@ describe('scan: an Inspect AI sample logged again by a retry in the JSON form is
     expect(r.stdout).toContain('loopwatch scan: 2 sessions, 5 calls');
     // equal standing: the greater path is read (a.json > a.eval)
     expect(r.stderr).toContain(`${asEval}: 1 Inspect AI sample passed over: logged again by a newer log of the same task (eval-retry, an eval set's retry, or a copy), read from ${asJson}`);
+  });
+
+  it('should compare gzipped JSON logs (.json.gz) as plain ones, with each other and with plain ones', () => {
+    const { dir: d3, write: w3 } = scratchDir('scan-inspect-json-gz');
+    const gzFirst = w3('both/a.json.gz', gzipSync(readFileSync(first)));
+    const gzRetry = w3('both/b.json.gz', gzipSync(readFileSync(retry)));
+    const mixedFirst = w3('mixed/a.json.gz', gzipSync(readFileSync(first)));
+    const plainRetry = w3('mixed/b.json', readFileSync(retry));
+    for (const [folder, older, newer] of [['both', gzFirst, gzRetry], ['mixed', mixedFirst, plainRetry]] as const) {
+      const r = loopwatch(['scan', `${d3}/${folder}`, '--jsonl', '--no-progress']);
+      expect(verdicts(r.stdout)).toEqual([2, 3].map((i) => `guess_number/0#1 ${newer} #${i} ${i === 2 ? 'warn' : 'break'}`));
+      expect(r.stderr).toContain(`${older}: 2 Inspect AI samples passed over: logged again by a newer log of the same task (eval-retry, an eval set's retry, or a copy), read from ${newer}`);
+    }
   });
 });

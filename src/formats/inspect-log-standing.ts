@@ -4,12 +4,15 @@
  * convert --to json`), for the pass that finds samples logged again by a newer log (inspect-sample-copies.ts):
  * its task id, whether it is complete (`status` `success`), `eval.created`, and its samples, each named as
  * a `.eval` archive names its entry (`samples/<id>_epoch_<n>.json`), so a JSON log and a `.eval` log of one
- * task are compared too. Only a plain file is looked at (a gzipped one is read as it is), and only when its
- * first bytes are an Inspect log's (`{"version": N, "status": "...", "eval"`: Inspect writes these keys
- * first), so other JSON files cost one read of their head; the log itself is read whole, at most
- * `maxBytes` (`--max-line-bytes`, past which the reader skips it anyway), one log at a time.
+ * task are compared too. A regular file is looked at, plain or gzipped (`.json.gz`, inflated here as the
+ * reader inflates it), and only when its first bytes are an Inspect log's (`{"version": N, "status": "...",
+ * "eval"`: Inspect writes these keys first), so other JSON files cost one read of their head (a gzipped one:
+ * its first {@link GZIP_HEAD_BYTES}, inflated as far as they go); the log itself is read whole, at most
+ * `maxBytes` (`--max-line-bytes`, past which the reader skips it anyway) compressed and inflated alike,
+ * one log at a time. A gzipped log that does not inflate whole is read as it is (the reader says why).
  */
 import { closeSync, readSync } from 'node:fs';
+import { constants, gunzipSync } from 'node:zlib';
 import { isRecord, parseJson } from './json-value.js';
 import { openRegularFile, readBoundedFd } from './regular-file.js';
 
@@ -67,13 +70,30 @@ export function standingAt(path: string, read: (fd: number) => Standing | null):
   }
 }
 
-/** The standing of the JSON file at `path`, or null when it is no Inspect log (by its head), cannot be read, is over `maxBytes` or is not JSON. */
+/** A gzipped file, by its name. */
+const GZIP = /\.gz$/i;
+/** Compressed bytes of a gzipped file's head inflated to tell an Inspect JSON log. */
+export const GZIP_HEAD_BYTES = 4096;
+
+/** The first {@link HEAD_BYTES} of the file open at `fd`: its own bytes, or when `gzipped` what its compressed head inflates to. */
+function headOf(fd: number, gzipped: boolean): Buffer {
+  const raw = Buffer.alloc(gzipped ? GZIP_HEAD_BYTES : HEAD_BYTES);
+  const n = readSync(fd, raw, 0, raw.length, 0);
+  if (!gzipped) return raw.subarray(0, n);
+  // a sync flush at the end of the input gives what the bytes read inflate to, without asking for the rest
+  return gunzipSync(raw.subarray(0, n), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(HEAD_BYTES, GZIP_HEAD_BYTES * 1032) }).subarray(0, HEAD_BYTES);
+}
+
+/**
+ * The standing of the JSON file at `path` (gzipped when named `.gz`), or null when it is no Inspect log (by
+ * its head), cannot be read or inflated, is over `maxBytes` (compressed or inflated) or is not JSON.
+ */
 export function readJsonLogStanding(path: string, maxBytes: number): Standing | null {
+  const gzipped = GZIP.test(path);
   return standingAt(path, (fd) => {
-    const head = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
-    if (!INSPECT_HEAD.test(head.subarray(0, n).toString('latin1'))) return null;
-    const parsed = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(readBoundedFd(fd, path, maxBytes)));
+    if (!INSPECT_HEAD.test(headOf(fd, gzipped).toString('latin1'))) return null;
+    const bytes = readBoundedFd(fd, path, maxBytes);
+    const parsed = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(gzipped ? gunzipSync(bytes, { maxOutputLength: maxBytes }) : bytes));
     return parsed.ok ? jsonLogStanding(parsed.value, path) : null;
   });
 }

@@ -84,8 +84,8 @@ function standingOf(src: ZipSource, file: string, maxEntryBytes: number): Standi
 
 /** An Inspect AI `.eval` log, by its name (Inspect names every one so); other files are looked at as JSON logs. */
 export const EVAL_LOG = /\.eval$/i;
-/** A file that may be an Inspect AI log in its JSON form, by its name (its head tells: inspect-log-standing.ts). */
-export const JSON_LOG = /\.json$/i;
+/** A file that may be an Inspect AI log in its JSON form, plain or gzipped, by its name (its head tells: inspect-log-standing.ts). */
+export const JSON_LOG = /\.json(\.gz)?$/i;
 
 /** The standing of the `.eval` file at `path` (see {@link standingOf}), or of the JSON log there (inspect-log-standing.ts), or null. */
 function readStanding(path: string, maxEntryBytes: number): Standing | null {
