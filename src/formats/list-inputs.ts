@@ -10,7 +10,8 @@
  * trajectories are read, with one note saying what was passed over (see harbor-layout.ts); so are an
  * Inspect AI log folder's listing and eval set files (inspect-log-folder.ts), and a SWE-bench batch run's
  * `preds.json` (swe-bench-run-folder.ts), and a Terminal-Bench 1 run's results and settings
- * (terminal-bench-run-folder.ts).
+ * (terminal-bench-run-folder.ts). The episode folders of a Terminus agent's own log are one issue for the
+ * folder holding them (terminus-episodes.ts).
  */
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
@@ -22,6 +23,7 @@ import { HARBOR_JOB_FILES, HARBOR_MARKERS, harborFolder, harborNote } from './ha
 import { INSPECT_COMPANIONS, INSPECT_FOLDER_NOTE, isInspectLogFolder } from './inspect-log-folder.js';
 import { SWE_BENCH_PREDS, SWE_BENCH_RUN_NOTE, isSweBenchRunFolder } from './swe-bench-run-folder.js';
 import { TB_RESULTS, TB_RUN_METADATA, isTerminalBenchRunFolder, isTerminalBenchTrialFolder, terminalBenchRunNote } from './terminal-bench-run-folder.js';
+import { TERMINUS_EPISODE, TERMINUS_PROMPT, isTerminusEpisode, terminusEpisodesIssue } from './terminus-episodes.js';
 import type { InputName } from './format-reader.js';
 import { entryKind } from './regular-file.js';
 import { WalkBudget } from './walk-budget.js';
@@ -123,6 +125,7 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, budg
   const tbTrial = tbRun !== null && isTerminalBenchTrialFolder(entries);
   if (tbTrial) tbRun.trials++;
   const besideEvents = entries.some((e) => e.isDirectory() && e.name === EVENTS_FOLDER) && (await holdsEvents(join(dir, EVENTS_FOLDER), budget.left));
+  let episodes = 0;
   for (const e of entries) {
     if (besideEvents && EVENT_COMPANIONS.has(e.name)) continue;
     if (harbor !== null && HARBOR_JOB_FILES.has(e.name)) continue;
@@ -132,7 +135,8 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, budg
     const file = join(dir, e.name);
     const name = rel === '' ? e.name : `${rel}/${e.name}`;
     if (e.isDirectory()) {
-      yield* walk(file, name, ignore, budget, inHarborJob || harbor !== null, run);
+      if (TERMINUS_EPISODE.test(e.name) && (await holdsEpisode(file, budget.left))) episodes++;
+      else yield* walk(file, name, ignore, budget, inHarborJob || harbor !== null, run);
       continue;
     }
     if (!TRACE_FILE.test(e.name) || ignore.has(file)) continue;
@@ -154,6 +158,7 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, budg
     if (target.isFile()) yield { kind: 'file', file, name };
     else yield issue('not-a-file', file, 0, target.isDirectory() ? 'a link to a folder; links to folders are not followed (give the folder itself to scan it)' : `a link to something that is not a regular file (${entryKind(target)}); not read (a stream is read from standard input: give - and pipe it in)`);
   }
+  if (episodes > 0) yield terminusEpisodesIssue(dir, episodes);
   // said once its trials are counted, after the run's folder is walked
   if (ownRun !== null) yield { kind: 'note', file: dir, line: 0, message: terminalBenchRunNote(ownRun.trials) };
 }
@@ -174,6 +179,16 @@ async function linkWords(path: string): Promise<string> {
     return (await lstat(path)).isSymbolicLink() ? 'a link to something that is ' : '';
   } catch {
     return '';
+  }
+}
+
+/** Whether `dir` is a Terminus episode folder (terminus-episodes.ts): a walk would use none of its entries but the episode's own files. */
+async function holdsEpisode(dir: string, max: number): Promise<boolean> {
+  try {
+    const entries = (await folderEntries(dir, usable, max)).entries;
+    return isTerminusEpisode(entries, (await lstat(join(dir, TERMINUS_PROMPT)).catch(() => null))?.isFile() === true);
+  } catch {
+    return false; // walking it reports why
   }
 }
 
