@@ -14,6 +14,7 @@
  * looks its shell up. On Windows the line is written without `env` (cmd and PowerShell have none).
  */
 import { existsSync } from 'node:fs';
+import { MAX_COMMAND_CHARS } from './install-targets.js';
 
 /** One variable the installed command clears, and what it does to a Node process that starts with it. */
 export interface StartVariable {
@@ -57,7 +58,7 @@ interface EnvPrefix {
 
 /** Splits `command` into words and reads its leading `env -u NAME ...`, if any. */
 function envPrefix(command: string): EnvPrefix {
-  const words = command.trim().split(/\s+/);
+  const words = command.slice(0, MAX_COMMAND_CHARS).trim().split(/\s+/);
   const cleared = new Set<string>();
   if (!/^(?:\S*\/)?env$/.test(words[0] ?? '')) return { words, env: null, cleared, after: 0 };
   let i = 1;
