@@ -32,6 +32,18 @@ export const START_VARIABLES: readonly StartVariable[] = [
   { name: 'NODE_COMPILE_CACHE', why: 'Node 22 and later read compiled code from the folder it names' },
 ];
 
+/**
+ * `env` as the line `hook install` writes leaves it to the hook's Node: without the {@link START_VARIABLES}
+ * (a copy). What a harness that starts the hook itself (the hook bench, the replay of the sets, the test
+ * setup) gives it, so a variable of the machine (a CI's NODE_EXTRA_CA_CERTS) neither costs its parse on every
+ * start nor draws the hook's notice on each session's first call.
+ */
+export function installedLineEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const left = { ...env };
+  for (const v of START_VARIABLES) delete left[v.name];
+  return left;
+}
+
 /** Where `env` is looked for (an absolute path: the agent's PATH may be the project's). */
 const ENV_PATHS = ['/usr/bin/env', '/bin/env'];
 
