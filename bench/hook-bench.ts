@@ -17,6 +17,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SessionFile } from '../src/hooks/session-file.js';
+import { installedLineEnvironment } from '../src/hooks/start-environment.js';
 import { LoopDetector } from '../src/session/loop-detector.js';
 import { quantile } from './service-figures.js';
 
@@ -87,12 +88,15 @@ function run(args: readonly string[], input: string, env: NodeJS.ProcessEnv): nu
 export function hookFigures(rounds = Number(process.env.LOOPWATCH_BENCH_HOOK_ROUNDS ?? 60)): HookFigure[] {
   const loadStart = os.loadavg()[0] as number;
   const dirs: string[] = [];
+  // every variant (the floor too) with the environment the installed line leaves: without it, a machine's
+  // NODE_EXTRA_CA_CERTS or NODE_OPTIONS would be parsed on each start and draw the hook's notice (stderr)
+  const env = installedLineEnvironment(process.env);
   const variants: { name: string; args: (dir: string) => string[]; env: NodeJS.ProcessEnv }[] = [
-    { name: 'node -e 0 (Node alone)', args: () => ['-e', '0'], env: process.env },
-    { name: 'installed hook (hook-main.cjs: bundle + code cache)', args: (d) => [HOOK_MAIN, '--agent', 'claude-code', '--state-dir', d], env: process.env },
-    { name: 'installed hook, code cache off', args: (d) => [HOOK_MAIN, '--agent', 'claude-code', '--state-dir', d], env: { ...process.env, LOOPWATCH_HOOK_CODE_CACHE: 'off' } },
-    { name: 'loopwatch hook (the CLI: main.js, then the bundle + cache)', args: (d) => [CLI, 'hook', '--agent', 'claude-code', '--state-dir', d], env: process.env },
-    { name: 'hook from the modules one by one (no bundle, no cache)', args: (d) => [MODULES, '--agent', 'claude-code', '--state-dir', d], env: process.env },
+    { name: 'node -e 0 (Node alone)', args: () => ['-e', '0'], env },
+    { name: 'installed hook (hook-main.cjs: bundle + code cache)', args: (d) => [HOOK_MAIN, '--agent', 'claude-code', '--state-dir', d], env },
+    { name: 'installed hook, code cache off', args: (d) => [HOOK_MAIN, '--agent', 'claude-code', '--state-dir', d], env: { ...env, LOOPWATCH_HOOK_CODE_CACHE: 'off' } },
+    { name: 'loopwatch hook (the CLI: main.js, then the bundle + cache)', args: (d) => [CLI, 'hook', '--agent', 'claude-code', '--state-dir', d], env },
+    { name: 'hook from the modules one by one (no bundle, no cache)', args: (d) => [MODULES, '--agent', 'claude-code', '--state-dir', d], env },
   ];
   const state = variants.map((v) => {
     const dir = mkdtempSync(join(os.tmpdir(), 'loopwatch-bench-hook-'));
@@ -121,7 +125,7 @@ export function hookPhases(runs = 20): HookPhases {
   const dir = mkdtempSync(join(os.tmpdir(), 'loopwatch-bench-hook-'));
   seedSession(dir);
   const all = Array.from({ length: runs }, () => {
-    const r = spawnSync(process.execPath, [PHASES, dir], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [PHASES, dir], { encoding: 'utf8', env: installedLineEnvironment(process.env) });
     if (r.status !== 0) throw new Error(`hook-phases-entry exited ${r.status}: ${r.stderr}`);
     return JSON.parse(r.stdout) as Omit<HookPhases, 'runs'>;
   });

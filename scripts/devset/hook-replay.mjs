@@ -56,9 +56,8 @@ const marks = await marksReader(root);
 const hook = join(root, 'dist', 'hook', 'hook-main.cjs');
 // the hook's environment as the installed line leaves it (`env -u NODE_OPTIONS ...`): a replay run with, say,
 // NODE_EXTRA_CA_CERTS set would otherwise get the hook's notice about it on each session's first call
-const { START_VARIABLES } = await import(pathToFileURL(join(root, 'dist', 'src', 'hooks', 'start-environment.js')).href);
-const hookEnv = { ...process.env };
-for (const v of START_VARIABLES) delete hookEnv[v.name];
+const { installedLineEnvironment } = await import(pathToFileURL(join(root, 'dist', 'src', 'hooks', 'start-environment.js')).href);
+const hookEnv = installedLineEnvironment(process.env);
 const args = process.argv.slice(2);
 const noPrompts = args.includes('--no-prompts');
 const noTranscript = args.includes('--no-transcript');

@@ -45,6 +45,7 @@ import { type LockOptions, acquireLock } from './state-lock.js';
 import { sweepIfDue } from './state-sweep.js';
 import { endSubagents, isSubagentSession } from './subagent-states.js';
 import { fileFailure, isInFolder } from '../text/file-failure.js';
+import { projectPreloadNotice } from './project-preload.js';
 import { startEnvironmentNotice } from './start-environment-notice.js';
 import { toldBefore } from './told-once.js';
 import { type NoticeSession, tellUnchecked, uncheckedCleared, uncheckedReply } from './unchecked-notice.js';
@@ -374,10 +375,11 @@ export function runHook(text: string | Uint8Array, options: HookRunOptions): Hoo
     if (tool) uncheckedCleared(options.stateDir, hook.call);
     const logNotice = tool ? logCapNotice(options, hook.call, notes) : undefined;
     // variables Node acted on as the hook started: the line that started it is old, or Windows' (start-environment-notice.ts)
-    const started = tool ? startEnvironmentNotice(options.stateDir, hook.call, options.env ?? process.env) : undefined;
-    if (started !== undefined) notes.push(hookLine(started));
-    const startNotice = started === undefined ? undefined : `loopwatch: ${started}`;
-    const notices = [allowlist.notice, startNotice, logNotice].filter((n): n is string => n !== undefined);
+    // and variables that run the project's code before any hook command (project-preload.ts)
+    const env = options.env ?? process.env;
+    const started = tool ? [startEnvironmentNotice(options.stateDir, hook.call, env), projectPreloadNotice(options.stateDir, hook.call, env, payload.cwd)].filter((n) => n !== undefined) : [];
+    for (const n of started) notes.push(hookLine(n));
+    const notices = [allowlist.notice, ...started.map((n) => `loopwatch: ${n}`), logNotice].filter((n): n is string => n !== undefined);
     const stdout = decision === null ? '' : notices.length === 0 ? reply(decision) : replyWith(notices.join('\n'))(decision);
     return { stdout, stderr: notes.join(''), exitCode: 0 };
   } catch (e) {

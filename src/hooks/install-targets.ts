@@ -91,11 +91,17 @@ export function installTarget(agent: AgentName, scope: InstallScope, cwd: string
 }
 
 /**
+ * Characters of a hook command read (64 KiB; the line install writes is a few hundred): a settings file of
+ * 16 MiB holding one command gives no regex megabytes to walk.
+ */
+export const MAX_COMMAND_CHARS = 64 * 1024;
+
+/**
  * Whether a hook command is loopwatch's: it runs `loopwatch hook` (by name, through npx, or as
  * `node .../dist/src/cli/main.js hook`) or the hook's own entry `.../dist/hook/hook-main.cjs` (as install
- * writes it). Uninstall removes exactly these.
+ * writes it), within its first {@link MAX_COMMAND_CHARS} characters. Uninstall removes exactly these.
  */
 export function isLoopwatchCommand(command: unknown): boolean {
-  return typeof command === 'string' && /(?:\bloopwatch|\/dist\/src\/cli\/main\.js)['"]?\s+hook(?:\s|$)|\/dist\/hook\/hook-main\.cjs['"]?(?:\s|$)/.test(command);
+  return typeof command === 'string' && /(?:\bloopwatch|\/dist\/src\/cli\/main\.js)['"]?\s+hook(?:\s|$)|\/dist\/hook\/hook-main\.cjs['"]?(?:\s|$)/.test(command.slice(0, MAX_COMMAND_CHARS));
 }
 

@@ -3,11 +3,14 @@
  * and which of them are open to the agent's environment (start-environment.ts): a line that leaves Node's
  * start variables to it (written before `hook install` cleared them, or by hand), or that starts a program
  * by name, found on the agent's PATH (`npx loopwatch hook`, written by hand). `hook status` names these,
- * with the install to run again. Read-only; a settings file that cannot be read is passed over.
+ * with the install to run again. Read-only. The file is read as the agent reads it, through the structure
+ * install reads (settings-hooks.ts), comments allowed as Gemini CLI allows them; a settings file that cannot
+ * be read, or is not a JSON object (the agent runs none of its hooks), is passed over.
  */
 import { AGENT_NAMES, type AgentName } from './hook-agent.js';
-import { type InstallScope, installTarget, isLoopwatchCommand } from './install-targets.js';
+import { type InstallScope, installTarget } from './install-targets.js';
 import { textOf } from './settings-file.js';
+import { loopwatchCommandsOf, settingsObjectOf } from './settings-hooks.js';
 import { leftToNode, programLookedUp } from './start-environment.js';
 
 /** One settings file holding a loopwatch command open to the agent's environment. */
@@ -20,23 +23,6 @@ export interface OpenInstall {
   readonly left: readonly string[];
   /** The programs its loopwatch command(s) start by name, found on the agent's PATH (`npx`, `loopwatch`). */
   readonly lookedUp: readonly string[];
-}
-
-/** A `"command": "..."` member of a settings text (JSON or JSONC), its string as written. */
-const COMMAND_MEMBER = /"command"\s*:\s*("(?:[^"\\]|\\.)*")/g;
-
-/** The loopwatch commands of a settings text. */
-function loopwatchCommands(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(COMMAND_MEMBER)) {
-    try {
-      const command: unknown = JSON.parse(m[1] as string);
-      if (isLoopwatchCommand(command)) out.push(command as string);
-    } catch {
-      // not a JSON string (a JSONC oddity): passed over
-    }
-  }
-  return out;
 }
 
 /**
@@ -53,8 +39,9 @@ export function openInstalls(cwd: string, env: NodeJS.ProcessEnv, platform: Node
       if (seen.has(path)) continue;
       seen.add(path);
       const text = textOf(path);
-      if (text === null) continue;
-      const own = loopwatchCommands(text);
+      const settings = text === null ? null : settingsObjectOf(text);
+      if (settings === null) continue;
+      const own = loopwatchCommandsOf(settings);
       const left = new Set(own.flatMap(leftToNode));
       const lookedUp = new Set(own.map(programLookedUp).filter((p): p is string => p !== null));
       if (left.size > 0 || lookedUp.size > 0) out.push({ agent, scope, path, left: [...left], lookedUp: [...lookedUp] });

@@ -9,6 +9,7 @@
 import type { HookEvent } from './install-targets.js';
 import { isLoopwatchCommand } from './install-targets.js';
 import { type JsonEntry, type JsonMember, type JsonNode, appendEntry, jsonTree, memberOf, removeEntry } from './json-text.js';
+import { type HookGroup, isJsonObject, loopwatchHandlers } from './settings-hooks.js';
 
 /** What happened to one event. */
 export interface EventChange {
@@ -24,12 +25,6 @@ export class SettingsShapeError extends Error {
   }
 }
 
-type Group = Record<string, unknown> & { hooks?: unknown };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function kind(v: unknown): string {
   return Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
@@ -37,26 +32,26 @@ function kind(v: unknown): string {
 /** The `hooks` object of the settings, or null when there is none. */
 function hooksOf(settings: Record<string, unknown>): Record<string, unknown> | null {
   if (settings.hooks === undefined) return null;
-  if (!isObject(settings.hooks)) throw new SettingsShapeError(`"hooks" is ${kind(settings.hooks)}, not an object`);
+  if (!isJsonObject(settings.hooks)) throw new SettingsShapeError(`"hooks" is ${kind(settings.hooks)}, not an object`);
   return settings.hooks;
 }
 
-function groupsOf(hooks: Record<string, unknown>, event: string): Group[] | null {
+function groupsOf(hooks: Record<string, unknown>, event: string): HookGroup[] | null {
   const groups = hooks[event];
   if (groups === undefined) return null;
   if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is ${kind(groups)}, not an array`);
   groups.forEach((g, i) => {
-    if (!isObject(g)) throw new SettingsShapeError(`"hooks.${event}[${i}]" is ${kind(g)}, not an object`);
+    if (!isJsonObject(g)) throw new SettingsShapeError(`"hooks.${event}[${i}]" is ${kind(g)}, not an object`);
     if (g.hooks !== undefined && !Array.isArray(g.hooks)) throw new SettingsShapeError(`"hooks.${event}[${i}].hooks" is ${kind(g.hooks)}, not an array`);
   });
-  return groups as Group[];
+  return groups as HookGroup[];
 }
 
 /** Whether the groups hold exactly one loopwatch handler, equal to `handler`, in a group with `matcher`. */
-function installedAs(groups: readonly Group[], matcher: string | undefined, handler: Record<string, unknown>): boolean {
-  const own = groups.flatMap((g) => (Array.isArray(g.hooks) ? g.hooks.filter((h: unknown) => isObject(h) && isLoopwatchCommand(h.command)).map((h) => ({ g, h })) : []));
+function installedAs(groups: readonly HookGroup[], matcher: string | undefined, handler: Record<string, unknown>): boolean {
+  const own = loopwatchHandlers(groups);
   const only = own.length === 1 ? own[0] : undefined;
-  return only !== undefined && only.g.matcher === matcher && JSON.stringify(only.h) === JSON.stringify(handler);
+  return only !== undefined && only.group.matcher === matcher && JSON.stringify(only.handler) === JSON.stringify(handler);
 }
 
 /** The event array `event` of the text's `hooks` object, as spans (undefined when absent). */
@@ -152,7 +147,7 @@ export function unmergeHooks(text: string, settings: Record<string, unknown>, ev
   const hooks = hooksOf(settings);
   if (hooks === null) return { text, changes: events.map(({ event }) => ({ event, change: 'absent' })) };
   for (const { event } of events) groupsOf(hooks, event);
-  const had = before === undefined ? null : isObject(before.hooks) ? before.hooks : undefined;
+  const had = before === undefined ? null : isJsonObject(before.hooks) ? before.hooks : undefined;
   const changes = events.map(({ event }): EventChange => {
     const stripped = strip(text, event);
     if (stripped.removed === 0) return { event, change: 'absent' };

@@ -14,6 +14,7 @@
  * looks its shell up. On Windows the line is written without `env` (cmd and PowerShell have none).
  */
 import { existsSync } from 'node:fs';
+import { MAX_COMMAND_CHARS } from './install-targets.js';
 
 /** One variable the installed command clears, and what it does to a Node process that starts with it. */
 export interface StartVariable {
@@ -30,6 +31,18 @@ export const START_VARIABLES: readonly StartVariable[] = [
   { name: 'NODE_V8_COVERAGE', why: 'Node writes a coverage file into the folder it names (the project\'s, when relative) at exit' },
   { name: 'NODE_COMPILE_CACHE', why: 'Node 22 and later read compiled code from the folder it names' },
 ];
+
+/**
+ * `env` as the line `hook install` writes leaves it to the hook's Node: without the {@link START_VARIABLES}
+ * (a copy). What a harness that starts the hook itself (the hook bench, the replay of the sets, the test
+ * setup) gives it, so a variable of the machine (a CI's NODE_EXTRA_CA_CERTS) neither costs its parse on every
+ * start nor draws the hook's notice on each session's first call.
+ */
+export function installedLineEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const left = { ...env };
+  for (const v of START_VARIABLES) delete left[v.name];
+  return left;
+}
 
 /** Where `env` is looked for (an absolute path: the agent's PATH may be the project's). */
 const ENV_PATHS = ['/usr/bin/env', '/bin/env'];
@@ -57,7 +70,7 @@ interface EnvPrefix {
 
 /** Splits `command` into words and reads its leading `env -u NAME ...`, if any. */
 function envPrefix(command: string): EnvPrefix {
-  const words = command.trim().split(/\s+/);
+  const words = command.slice(0, MAX_COMMAND_CHARS).trim().split(/\s+/);
   const cleared = new Set<string>();
   if (!/^(?:\S*\/)?env$/.test(words[0] ?? '')) return { words, env: null, cleared, after: 0 };
   let i = 1;
