@@ -5,13 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LoopDetector } from '../src/index.js';
 import { loopwatchInProcess } from './helpers/cli-in-process.js';
 import { tempDir, writeJsonl } from './helpers/cli.js';
 import { FIXTURE_CALLS, writeEvents } from './helpers/format-fixtures.js';
-import { traceCalls, traceDir } from './helpers/traces.js';
+import { traceCalls, traceDir, traceEventsText } from './helpers/traces.js';
 
 const dir = tempDir();
 const events = writeEvents(dir);
@@ -124,7 +123,7 @@ describe('loopwatch explain', () => {
   });
 
   it.skipIf(traceDir === null)('should explain a session of the real traces with its agent and exit status', async () => {
-    const first = gunzipSync(readFileSync(join(traceDir as string, 'events.jsonl.gz'))).toString('utf8').split('\n', 1)[0] as string;
+    const first = traceEventsText().split('\n', 1)[0] as string;
     const session = (JSON.parse(first) as { session: string }).session;
     const calls = traceCalls().filter(([s]) => s === session).length;
     const run = await loopwatchInProcess(['explain', session, join(traceDir as string, 'events.jsonl.gz')]);

@@ -8,11 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { LoopEngine, type SessionEvent } from '../src/engine/loop-engine.js';
 import { LoopPool } from '../src/pool/loop-pool.js';
 import { lineRouteSession } from '../src/formats/line-route.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { runs } from './helpers/streams.js';
-import { traceDir } from './helpers/traces.js';
+import { traceDir, traceEventsText } from './helpers/traces.js';
 
 const record = fc.record(
   {
@@ -184,7 +181,7 @@ describe('checkLines: calls given as bytes', () => {
   });
 
   it.skipIf(traceDir === null)('gives checkBatch\'s verdicts on the real traces, in an engine and in a pool', async () => {
-    const text = gunzipSync(readFileSync(join(traceDir as string, 'events.jsonl.gz'))).toString('utf8');
+    const text = traceEventsText();
     const lines = text.split('\n').filter((l) => l.trim() !== '');
     const want = expected(lines);
     const engine = new LoopEngine({ maxSessions: 10_000 });

@@ -6,8 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { traceDir } from './traces.js';
+import { traceDir, traceEventsText } from './traces.js';
 import { seededRandom } from '../../src/fingerprint/seeded-random.js';
 import type { LoopDetectorOptions } from '../../src/index.js';
 
@@ -88,7 +87,7 @@ export function writeTraceSample(every: number, offset = 0): string | null {
   const labels = readFileSync(join(traceDir, 'sessions.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
   const kept = labels.filter((_, i) => i % every === offset);
   const sessions = new Set(kept.map((l) => (JSON.parse(l) as { session: string }).session));
-  const events = gunzipSync(readFileSync(join(traceDir, 'events.jsonl.gz'))).toString('utf8').split('\n');
+  const events = traceEventsText().split('\n');
   const dir = mkdtempSync(join(tmpdir(), 'loopwatch-calibrate-traces-'));
   const mine = events.filter((l) => l.trim() !== '' && sessions.has((JSON.parse(l) as { session: string }).session));
   writeFileSync(join(dir, 'events.jsonl'), `${mine.join('\n')}\n`);

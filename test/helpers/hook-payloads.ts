@@ -15,9 +15,15 @@ import type { ScriptedCall } from './live-scenarios.js';
 /** Every agent. */
 export const AGENTS: readonly AgentName[] = ['claude-code', 'codex', 'gemini'];
 
-/** A fixture file of test/fixtures/hooks/<agent>/, parsed. */
+/** The fixture files' texts read so far, by agent and name (each is read once per worker process). */
+const fixtureTexts = new Map<string, string>();
+
+/** A fixture file of test/fixtures/hooks/<agent>/, parsed (a new object on every call). */
 export function fixture(agent: AgentName, name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(fileURLToPath(new URL(`../fixtures/hooks/${agent}/${name}`, import.meta.url)), 'utf8')) as Record<string, unknown>;
+  const key = `${agent}/${name}`;
+  let text = fixtureTexts.get(key);
+  if (text === undefined) fixtureTexts.set(key, (text = readFileSync(fileURLToPath(new URL(`../fixtures/hooks/${key}`, import.meta.url)), 'utf8')));
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 /** The payload an agent sends before `call` runs (`id`: its tool-use id, where the agent has one). */

@@ -12,10 +12,24 @@ import { defaultTraceDir } from '../../src/eval/trace-dir.js';
 /** Where the traces are, or null. */
 export const traceDir = defaultTraceDir(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'));
 
-/** The trace calls in order, each with its session. */
+/** The unzipped events file, once per worker process (a string: every caller parses its own objects). */
+let eventsText: string | undefined;
+
+/**
+ * The text of the traces' events.jsonl.gz, unzipped once per worker process and kept (~0.2 CPU-s a read: 21
+ * files read it, most in the shared workers); '' when the traces are absent. The objects of each call of
+ * {@link traceCalls} are parsed from it anew, so no file sees another's objects.
+ */
+export function traceEventsText(): string {
+  if (traceDir === null) return '';
+  eventsText ??= gunzipSync(readFileSync(join(traceDir, 'events.jsonl.gz'))).toString('utf8');
+  return eventsText;
+}
+
+/** The trace calls in order, each with its session (new objects on every call). */
 export function traceCalls(): [string, ToolEvent][] {
   if (traceDir === null) return [];
-  const text = gunzipSync(readFileSync(join(traceDir, 'events.jsonl.gz'))).toString('utf8');
+  const text = traceEventsText();
   const out: [string, ToolEvent][] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
