@@ -117,7 +117,44 @@ function guardDecisions(engine: 'reference' | 'wasm', events: readonly ToolEvent
   }
 }
 
+/** White space of about a long text's length, or of one that reaches the held head's edge. */
+const pad = fc.tuple(fc.constantFrom(A.LONG_UNITS, A.LONG_HEAD_UNITS, 2 * A.LONG_HEAD_UNITS), fc.integer({ min: -40, max: 40 }), fc.constantFrom(' ', '\n', ' \t')).map(([n, d, w]) => w.repeat(Math.ceil((n + d) / w.length)));
+
+/** Long answers: blank, brief, saying nothing was found, after a shell's startup lines; white space ahead, behind or both. */
+const longAnswer = fc.tuple(
+  fc.constantFrom('No results found.', 'none', 'OK', '', 'nothing found here', 'README.md src/ test/ docs/ bench/ assembly/ scripts/ and more lines of a listing', 'collected 0 items / 2 errors'),
+  fc.constantFrom('', 'Identity added: /home/u/.ssh/id_ed25519 (user@host)\n', '/Users/a/.profile: line 6: compdef: command not found\n \n'),
+  pad,
+  fc.constantFrom('behind', 'ahead', 'both', 'word after'),
+).map(([said, noise, w, where]) => {
+  const long = where === 'ahead' ? w + said : where === 'both' ? w + said + w : where === 'word after' ? said + w + 'x' : said + w;
+  return noise + (long.length > A.LONG_UNITS ? long : long + ' '.repeat(A.LONG_UNITS + 1 - long.length));
+});
+
+/** Similar calls of one tool getting one of two long answers (different calls often get the same one). */
+const answerStream = fc
+  .tuple(fc.array(fc.constantFrom('find . -name parser', 'find . -name parsed', 'grep -rn handler src'), { minLength: 1, maxLength: 3 }), longAnswer, longAnswer, fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 2, maxLength: 12 }))
+  .map(([commands, first, second, picks]) => picks.map(([p, b]): ToolEvent => ({ tool: 'bash', args: { command: commands[p % commands.length] as string }, result: b ? second : first })));
+
+const CORE = { exactRepeat: true, frequency: true, cycle: true, semantic: false, similarArgs: false, resultRepeat: false, deadEnd: false, stateRepeat: false, chanting: false } as const;
+
+/** Configurations whose detectors read what a result says (empty, brief, nothing found). */
+const answerReaders = fc.record({
+  detectors: fc.constantFrom<LoopDetectorOptions['detectors']>(
+    { ...CORE, semantic: { method: 'exact', sameTool: false, minTokens: 1, threshold: 0.3 } },
+    { ...CORE, similarArgs: { threshold: 2, window: 3 } },
+    { ...CORE, resultRepeat: true },
+    { ...CORE, resultRepeat: { masked: false, threshold: 2, window: 3 } },
+    { ...CORE, deadEnd: { threshold: 2, window: 4 } },
+  ),
+  policy: fc.record({ progress: fc.constantFrom('suppress' as const, 'ignore' as const, 'slow' as const), minConfidence: fc.constantFrom(0, 0.5) }),
+}) as fc.Arbitrary<LoopDetectorOptions>;
+
 describe('texts longer than LONG_UNITS units, not copied whole into the module', () => {
+  it('should read long answers as the reference does: blank, brief, nothing found, past a shell\'s startup lines', () => {
+    fc.assert(fc.property(answerStream, answerReaders, (events, o) => expectEnginesAgree(events, o)), { numRuns: runs(60), seed: 41 });
+  });
+
   it('should give the reference\'s signatures and verdicts, characters and surrogates on every edge', () => {
     fc.assert(fc.property(stream, options, (events, o) => expectEnginesAgree(events, o)), { numRuns: runs(40), seed: 41 });
   });
@@ -145,6 +182,17 @@ describe('texts longer than LONG_UNITS units, not copied whole into the module',
         }
         expectEnginesAgree([ea, eb, ea, eb, eb], { detectors: { resultRepeat: { masked: false, threshold: 2, window: 4 }, deadEnd: { threshold: 2, window: 4 } } });
       }
+    }
+  });
+
+  it('should read the failed tests at a long error\'s end, as the reference does', () => {
+    // one head, failures of one test or of another at the end: one place, or two
+    const body = 'Error: tests failed\n'.padEnd(A.MASK_LIMIT + 100, '=') + '\n' + 'log line\n'.repeat(A.LONG_UNITS / 9);
+    const failed = (t: string): string => `${body}FAILED tests/test_${t}.py::test_${t} - assert 1 == 2\n1 failed in 0.5s\n`;
+    for (const names of [['a', 'a', 'a', 'a'], ['a', 'b', 'a', 'b'], ['a', 'b', 'c', 'd']]) {
+      const events = names.map((t, k): ToolEvent => ({ tool: 'Bash', args: { command: `pytest -k case${k}` }, error: failed(t) }));
+      expectEnginesAgree(events, { detectors: { deadEnd: { threshold: 2, window: 4 } } });
+      expect(guardDecisions('wasm', events), names.join('')).toEqual(guardDecisions('reference', events));
     }
   });
 
