@@ -14,6 +14,7 @@ import { LiveGuard, LoopDetector } from '../src/index.js';
 import type { LoopDetectorOptions, ToolEvent } from '../src/index.js';
 import * as A from '../src/wasm/generated/abi.js';
 import { PIECE_UNITS } from '../src/wasm/long-text.js';
+import { MAX_WINDOW } from '../src/options/resolve-options.js';
 import { sharedCore } from '../src/wasm/wasm-core.js';
 import { expectEnginesAgree, signatureSpy } from './helpers/engine-signatures.js';
 import { runs } from './helpers/streams.js';
@@ -194,6 +195,20 @@ describe('texts longer than LONG_UNITS units, not copied whole into the module',
       expectEnginesAgree(events, { detectors: { deadEnd: { threshold: 2, window: 4 } } });
       expect(guardDecisions('wasm', events), names.join('')).toEqual(guardDecisions('reference', events));
     }
+  });
+
+  it('should hold in a long section\'s head and tail every byte a reading takes of them', () => {
+    // the head's bytes (at least its units less one: a pair is not cut) hold the action text (maxTextLength is
+    // at most MAX_WINDOW bytes, and one more is read), a result's head (HEAD_UNITS units, 3 bytes a unit at
+    // most, and a 4-byte character's), masking's, and the startup lines' 1,024 bytes
+    expect(A.LONG_HEAD_UNITS - 1).toBeGreaterThan(MAX_WINDOW + 1);
+    expect(A.LONG_HEAD_UNITS - 1).toBeGreaterThan(3 * A.HEAD_UNITS + 4);
+    expect(A.LONG_HEAD_UNITS - 1).toBeGreaterThan(A.MASK_LIMIT);
+    // the tail holds the test place's look and the byte before it; a long text is longer than both
+    expect(A.LONG_TAIL_UNITS - 1).toBeGreaterThan(A.PLACE_LOOK + 1);
+    expect(A.LONG_UNITS).toBeGreaterThanOrEqual(Math.max(A.LONG_HEAD_UNITS, A.LONG_TAIL_UNITS));
+    // a piece's bytes and a carry of under 32 fit the window
+    expect(3 * PIECE_UNITS + 31).toBeLessThanOrEqual(A.LONG_WINDOW);
   });
 
   it('should leave the input area as it was after a call of many megabytes', () => {
