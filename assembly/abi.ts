@@ -318,6 +318,22 @@ export const MAX_WALK_ELEMENTS: u32 = 262144;
 // decoded bytes of one JSON string the module holds at once (a multiple of 32): a longer one is hashed and
 // taken as action text in pieces (assembly/json.ts), so the scratch does not grow with the record
 export const JSON_STRING_WINDOW: u32 = 65536;
+// a record's section (tool, args text, description, result text, error) of more than LONG_UNITS UTF-16 units is
+// not copied whole (assembly/long-section.ts, src/wasm/long-text.ts): its length word has LONG_BIT and holds
+// the body's length, the body [n | lead | trail | hash u64 | head (u32 length, bytes) | tail (u32 length, bytes)]:
+// the text's UTF-8 length, its leading and trailing ASCII white space bytes, its xxh64 with the section's seed
+// (hashed by the host through LONG_WINDOW), the bytes of its first LONG_HEAD_UNITS units and (an error's) of
+// its last LONG_TAIL_UNITS, a surrogate pair never cut (so each holds more than a reading of it takes)
+export const LONG_BIT: u32 = 0x80000000;
+export const LONG_UNITS: u32 = 65536;
+export const LONG_HEAD_UNITS: u32 = 16384;
+export const LONG_TAIL_UNITS: u32 = 16448;
+export const LONG_WINDOW: u32 = 65536;
+export const LB_N: u32 = 0;
+export const LB_LEAD: u32 = 4;
+export const LB_TRAIL: u32 = 8;
+export const LB_HASH: u32 = 12;
+export const LB_HEAD: u32 = 20;
 
 // text limits shared with the reference
 export const MAX_TEXT_NODES: u32 = 10000;

@@ -5,7 +5,7 @@ import {
   CF_SEMANTIC, CF_SEM_NOTOOL, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
   C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_TOOL, C_SEM_CAP, C_SE_K, MAX_SKETCH_K, C_SE_MAXTEXT, C_SE_MAXTOK,
   C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT, F_RESULT_ESCAPED, F_READ_HEAD, F_HEAD_ACK, F_HEAD_NO_PASS, O_HEAD, O_ERR_KEY_LO, O_ERR_KEY_HI, ERR_MAY_SAY,
-  HEADER, H_SCRATCH, H_SCRATCH_SIZE, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, F_PROPOSED, OUT_SIZE, O_INDEX,
+  HEADER, H_SCRATCH, H_SCRATCH_SIZE, LONG_BIT, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, F_PROPOSED, OUT_SIZE, O_INDEX,
   O_MASKED_LO, O_OFLAGS, O_OUT_LO, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
   ST_LISTS_FULL, ST_NEEDS_HOST, ST_NO_MEMORY, ST_OK, S_COUNT, S_POS, S_STATE, C_SCRATCH_FIXED, C_HIST_CAP,
 } from './abi';
@@ -28,9 +28,10 @@ import { lastSketchLen, lastTokenCount, tokenTableSlots, tokenize } from './toke
 import { hashTree } from './tree';
 import { unescapeJsonInPlace } from './json-unescape';
 import { readResultHead } from './result-head';
-import { RP_ACK, RP_ANSWERS, RP_HEAD, RP_PASS, resultFp, textResultPass } from './result-pass';
+import { RP_ACK, RP_ANSWERS, RP_HEAD, RP_PASS, resultFp, textResultPass, textResultPassLong } from './result-pass';
 import { sketchLookup, sketchRemember } from './sketch-cache';
 import { xxh64 } from './xxh64';
+import { longBody, longHash, longHead, longLength, longTail, longTailLength } from './long-section';
 
 /** The call's count and sketch as tokenize or the sketch cache write them: [head word | MAX_SKETCH_K hashes]. */
 const SKETCH: usize = memory.data((MAX_SKETCH_K + 1) << 2, 16);
@@ -50,30 +51,52 @@ let errP: usize = 0;
 let errN: u32 = 0;
 let ignoreP: usize = 0;
 let ignoreN: u32 = 0;
+// the bodies of the sections too long to be copied whole (long-section.ts), 0 for a section held whole: its
+// pointer above is then the text's head, its length the whole text's
+let toolL: usize = 0;
+let argsL: usize = 0;
+let descL: usize = 0;
+let resL: usize = 0;
+let errL: usize = 0;
 
 function section(p: usize): usize {
-  return p + 4 + ((<usize>load<u32>(p) + 3) & ~3);
+  return p + 4 + ((<usize>(load<u32>(p) & ~LONG_BIT) + 3) & ~3);
+}
+
+/** The bytes a section at `p` holds of its text (its head when the section is long). */
+function sectionText(p: usize, long: usize): usize {
+  return long != 0 ? longHead(long) : p + 4;
+}
+
+/** The whole length of the text of a section at `p`. */
+function sectionLength(p: usize, long: usize): u32 {
+  return long != 0 ? longLength(long) : load<u32>(p);
 }
 
 function readSections(rec: usize): void {
   let p = rec + R_BODY;
-  toolN = load<u32>(p);
-  toolP = p + 4;
+  toolL = longBody(p);
+  toolN = sectionLength(p, toolL);
+  toolP = sectionText(p, toolL);
   p = section(p);
-  argsN = load<u32>(p);
-  argsP = p + 4;
+  argsL = longBody(p);
+  argsN = sectionLength(p, argsL);
+  argsP = sectionText(p, argsL);
   p = section(p);
-  descN = load<u32>(p);
-  descP = p + 4;
+  descL = longBody(p);
+  descN = sectionLength(p, descL);
+  descP = sectionText(p, descL);
   p = section(p);
-  resN = load<u32>(p);
-  resP = p + 4;
+  resL = longBody(p);
+  resN = sectionLength(p, resL);
+  resP = sectionText(p, resL);
   p = section(p);
   resTextN = load<u32>(p);
   resTextP = p + 4;
   p = section(p);
-  errN = load<u32>(p);
-  errP = p + 4;
+  errL = longBody(p);
+  errN = sectionLength(p, errL);
+  errP = sectionText(p, errL);
   p = section(p);
   ignoreN = load<u32>(p);
   ignoreP = (p + 4 + 7) & ~7;
@@ -157,7 +180,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   const idxArea = (tableArea + (<usize>tokenTableSlots(maxTok > 0 ? maxTok : 1) << 2) + 15) & ~15;
 
   const semantic = (cflags & CF_SEMANTIC) != 0;
-  const toolFp = xxh64(toolP, toolN, TAG_STRING);
+  const toolFp = toolL != 0 ? longHash(toolL) : xxh64(toolP, toolN, TAG_STRING);
   // the action text starts with the tool name unless the semantic options leave it out
   const textToolN: u32 = (cflags & CF_SEM_NOTOOL) != 0 ? 0 : toolN;
   textStart(textArea, maxText, toolP, textToolN, semantic);
@@ -180,7 +203,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     argsFp = hashTree(argsP);
   } else if (kind == ARGS_STRING) {
     if (textNode()) textString(argsP, argsN);
-    argsFp = xxh64(argsP, argsN, TAG_STRING);
+    argsFp = argsL != 0 ? longHash(argsL) : xxh64(argsP, argsN, TAG_STRING);
   } else {
     argsFp = word(TAG_NULL, 0);
   }
@@ -208,7 +231,8 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
       }
       // its fingerprint, its head, whether it is blank, says nothing was found, is brief (result-pass.ts)
       const how = (readsHead ? RP_HEAD : 0) | ((rflags & F_HEAD_ACK) != 0 ? RP_ACK : 0) | ((rflags & F_HEAD_NO_PASS) == 0 ? RP_PASS : 0) | (answers ? RP_ANSWERS : 0);
-      oflags |= textResultPass(resP, resN, how, out);
+      // (a long text: its head, hash and white space at either end, as read whole)
+      oflags |= resL != 0 ? textResultPassLong(resL, how, out) : textResultPass(resP, resN, how, out);
       rfp = resultFp();
     } else {
       // the result's strings are not action text (src/text/action-text.ts reads the tool, args, description)
@@ -242,7 +266,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     oflags |= OF_KNOWN | OF_ERROR;
     infra = (rflags & F_INFRA) != 0;
     if (infra) oflags |= OF_INFRA;
-    const ef = xxh64(errP, errN, TAG_ERROR);
+    const ef = errL != 0 ? longHash(errL) : xxh64(errP, errN, TAG_ERROR);
     errKey = <u32>ef;
     // the host's key of the error text (what it says is read once per distinct text)
     store<u32>(out + O_ERR_KEY_LO, <u32>ef);
@@ -252,7 +276,8 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
       masked = maskedFound();
     } else {
       // a failure naming the tests that failed is of their place too (test-place.ts)
-      const place = testPlace(errP, errN);
+      // (a long error's last bytes: more than PLACE_LOOK, all testPlace reads)
+      const place = errL != 0 ? testPlace(longTail(errL), longTailLength(errL)) : testPlace(errP, errN);
       const m = maskBytes(errP, errN, MASK_LIMIT, maskArea);
       masked = <u32>xxh64(maskArea, m, place != 0 ? place : TAG_ERROR_CLASS);
       maskedRemember(masked);
@@ -261,7 +286,7 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
   // the state key (only state repeat reads it: a description's hash and a combine saved elsewhere)
   let stateKey: u32 = 0;
   if ((cflags & CF_STATE) != 0 && (oflags & OF_KNOWN) != 0 && !infra) {
-    const a = (rflags & F_HAS_DESC) != 0 ? xxh64(descP, descN, TAG_STRING) : sig;
+    const a = (rflags & F_HAS_DESC) != 0 ? (descL != 0 ? longHash(descL) : xxh64(descP, descN, TAG_STRING)) : sig;
     stateKey = <u32>combine2(TAG_STATE, a, outFp);
     if (stateKey == 0) stateKey = 1;
   }

@@ -13,6 +13,8 @@ export { stateResize, stateReserve } from './state-ring';
 export { sketchReserve, sketchPut, sketchDrop } from './sketch-blocks';
 export { processOne, processBatch, kernel, scratchNeeded, configure } from './event';
 export { xxh64, xxh64Pair, xxh64PairSecond } from './xxh64';
+export { streamBegin, streamStripes, streamEnd } from './xxh64-stream';
+export { longWindow } from './long-section';
 export { tokenize, lastTokenCount, lastSketchLen, sketchReaches, leastCommonFull } from './tokens';
 export { saysNothingFound } from './nothing';
 export { textResultPass, textResultSeparate, resultFp } from './result-pass';

@@ -85,12 +85,15 @@ export function memberMissingAt(ptr: usize, at: u32): bool {
   return kindEnd < j && wordEndsAt(ptr, kindEnd, MEMBER_WORD);
 }
 
-/** Whether `0 items`, ending at `end` of text [ptr, ptr + len), is followed by ` / `, digits and ` error`. */
-export function collectionErrorsAt(ptr: usize, len: u32, end: u32): bool {
+/**
+ * Whether `0 items`, ending at `end` of text [ptr, ptr + len), is followed by ` / `, digits and ` error`; the
+ * digits read within [ptr, ptr + held) (a long section's head: a run of them past it reads as ended there).
+ */
+export function collectionErrorsAt(ptr: usize, len: u32, end: u32, held: u32): bool {
   if (!startsAt(ptr, len, end, COLLECTION_ERRORS)) return false;
   let j = end + <u32>COLLECTION_ERRORS.length;
   const digits = j;
-  while (j < len && <u32>load<u8>(ptr + j) - 0x30 < 10) j++;
+  while (j < len && j < held && <u32>load<u8>(ptr + j) - 0x30 < 10) j++;
   return j > digits && startsAt(ptr, len, j, ERROR_WORD);
 }
 

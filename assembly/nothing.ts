@@ -121,12 +121,23 @@ export function saysNothingFound(ptr: usize, len: u32): bool {
  * (what saysNothingFound reads past shellNoiseEnd: for a caller that has that end already).
  */
 export function saysNothing(ptr: usize, len: u32): bool {
+  let e: u32 = len;
+  while (e > 0 && isSpace(<u32>load<u8>(ptr + e - 1))) e--;
+  return saysNothingHeld(ptr, len, len, e);
+}
+
+/**
+ * saysNothing of a text of `len` bytes of which only [ptr, ptr + held) may be read (a long section's head:
+ * long-section.ts), ending at `e` once its trailing white space is trimmed (given: it may lie past the held
+ * bytes). Past its first NOTHING_LOOK bytes the reading looks only at the end of a run of digits (pytest's
+ * `collected 0 items / N errors`), read within the held bytes.
+ */
+export function saysNothingHeld(ptr: usize, len: u32, held: u32, e: u32): bool {
   if (!ready) prepare();
   const n: u32 = len < NOTHING_LOOK ? len : NOTHING_LOOK;
   let s: u32 = 0;
-  let e: u32 = len;
-  while (s < e && isSpace(<u32>load<u8>(ptr + s))) s++;
-  while (e > s && isSpace(<u32>load<u8>(ptr + e - 1))) e--;
+  // (a text all white space: no value matches, wherever s stops)
+  while (s < e && s < held && isSpace(<u32>load<u8>(ptr + s))) s++;
   if (e - s <= 8 && e <= n) {
     for (let v = 0; v < VALUES.length; v++) {
       const val = unchecked(VALUES[v]);
@@ -159,7 +170,7 @@ export function saysNothing(ptr: usize, len: u32): bool {
       const at = i + ctz<u32>(lanes);
       lanes &= lanes - 1;
       if (at > 0 && load<u8>(WORD + <usize>load<u8>(ptr + at - 1)) != 0) continue;
-      if (at + 1 < n && phraseAt(ptr, at, n, len)) return true;
+      if (at + 1 < n && phraseAt(ptr, at, n, len, held)) return true;
     }
     i += 16;
   }
@@ -179,7 +190,7 @@ export function saysNothing(ptr: usize, len: u32): bool {
     while (starts != 0) {
       const at = i + ctz<u32>(starts);
       starts &= starts - 1;
-      if (at + 1 < n && phraseAt(ptr, at, n, len)) return true;
+      if (at + 1 < n && phraseAt(ptr, at, n, len, held)) return true;
     }
     i += 16;
   }
@@ -190,7 +201,7 @@ export function saysNothing(ptr: usize, len: u32): bool {
     prevWord = <u32>load<u8>(WORD + b);
     // FIRST holds lower-case letters and digits: an upper-case letter is looked up lowered
     if (wasWord != 0 || load<u8>(FIRST + (b | (prevWord & ((b >> 6) & 1)) << 5)) == 0) continue;
-    if (phraseAt(ptr, i, n, len)) return true;
+    if (phraseAt(ptr, i, n, len, held)) return true;
   }
   return false;
 }
@@ -199,7 +210,7 @@ export function saysNothing(ptr: usize, len: u32): bool {
  * Whether some phrase starts at `i` (a word start whose byte begins some phrase), within the first `n` bytes
  * of the `len`, and is not passed over where it stands (not-a-finding.ts).
  */
-function phraseAt(ptr: usize, i: u32, n: u32, len: u32): bool {
+function phraseAt(ptr: usize, i: u32, n: u32, len: u32, held: u32): bool {
   const c = lower(<u32>load<u8>(ptr + i));
   const key = c | (lower(<u32>load<u8>(ptr + i + 1)) << 8);
   let k = 0;
@@ -212,7 +223,7 @@ function phraseAt(ptr: usize, i: u32, n: u32, len: u32): bool {
     const ph = unchecked(PHRASES[q]);
     if (i + <u32>ph.length > n || !matchesAt(ptr + i, ph)) continue;
     const end = i + <u32>ph.length;
-    if (q == NOT_FOUND ? installNoticeAt(ptr, len, end) || programMissingAt(ptr, i) || memberMissingAt(ptr, i) : q == DOES_NOT_EXIST || q == DOESNT_EXIST ? wrongNameAt(ptr, len, i, end) : q == ZERO_ITEMS ? collectionErrorsAt(ptr, len, end) : false) continue;
+    if (q == NOT_FOUND ? installNoticeAt(ptr, len, end) || programMissingAt(ptr, i) || memberMissingAt(ptr, i) : q == DOES_NOT_EXIST || q == DOESNT_EXIST ? wrongNameAt(ptr, len, i, end) : q == ZERO_ITEMS ? collectionErrorsAt(ptr, len, end, held) : false) continue;
     return true;
   }
   return false;

@@ -10,10 +10,11 @@
 
 import { BRIEF_BYTES, HEAD_UNITS, O_HEAD, OF_BRIEF, OF_EMPTY, OF_NOTHING } from './abi';
 import { TAG_STRING } from './combine';
-import { saysNothing, saysNothingFound } from './nothing';
+import { saysNothing, saysNothingFound, saysNothingHeld } from './nothing';
 import { headBytes, headFits, readHeadKeyed, readResultHead } from './result-head';
 import { shellNoiseEnd } from './shell-noise';
 import { xxh64, xxh64Pair, xxh64PairSecond } from './xxh64';
+import { longHash, longHead, longHeadLength, longLead, longLength, longTrail } from './long-section';
 
 /** What a text result's reading is asked: read the head (the record's F_READ_HEAD, no error). */
 export const RP_HEAD: u32 = 1;
@@ -104,5 +105,40 @@ export function textResultPass(p: usize, n: u32, how: u32, out: usize): u32 {
   if (skip > 0 && blankFrom(p, skip, n)) f = OF_EMPTY;
   else if (saysNothing(p + skip, n - skip)) f = OF_NOTHING;
   if (isBrief(p, n)) f |= OF_BRIEF;
+  return f;
+}
+
+/**
+ * What textResultPass gives of a text result too long to be copied whole (long-section.ts): its hash and
+ * head as the section holds them, and its blankness and brevity from its white space at either end. The
+ * readings of the whole text, from what they read of it: the head (HEAD_UNITS units, at most 3 bytes a unit,
+ * within the LONG_HEAD_UNITS units held, and never the whole text), the shell's startup lines and "nothing
+ * found" (their first bytes), blank past the startup lines (white space from there to the held head's end,
+ * and the trailing white space reaching back into it), brief (the text between its white space).
+ */
+export function textResultPassLong(body: usize, how: u32, out: usize): u32 {
+  const p = longHead(body);
+  const held = longHeadLength(body);
+  const n = longLength(body);
+  const lead = longLead(body);
+  const trail = longTrail(body);
+  lastFp = longHash(body);
+  if ((how & RP_HEAD) != 0) {
+    const m = headBytes(p, held, HEAD_UNITS);
+    if (m < 0 || !headFits(p, <u32>m)) store<u32>(out + O_HEAD, 0);
+    else readHeadKeyed(p, <u32>m, xxh64(p, <usize>m, 0), (how & RP_ACK) != 0, (how & RP_PASS) != 0, out);
+  }
+  const blank = lead >= n;
+  const brief = blank || n - trail - lead < BRIEF_BYTES;
+  if (blank) return (how & RP_ANSWERS) != 0 && brief ? OF_EMPTY | OF_BRIEF : OF_EMPTY;
+  // the bytes past the held head are all white space when the trailing white space reaches back into it
+  const restBlank = n - trail <= held;
+  const skip = shellNoiseEnd(p, held);
+  if ((how & RP_ANSWERS) == 0) return skip > 0 && restBlank && blankFrom(p, skip, held) ? OF_EMPTY : 0;
+  let f: u32 = 0;
+  if (skip > 0 && restBlank && blankFrom(p, skip, held)) f = OF_EMPTY;
+  // (its trailing white space trimmed at n - trail, which may lie past the held head)
+  else if (saysNothingHeld(p + skip, n - skip, held - skip, n - trail - skip)) f = OF_NOTHING;
+  if (brief) f |= OF_BRIEF;
   return f;
 }

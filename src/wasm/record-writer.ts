@@ -32,6 +32,8 @@ import { JsonArgsText } from '../fingerprint/json-args-text.js';
 import { MAX_WALK_UNITS } from '../fingerprint/unit-budget.js';
 import { RawJsonString } from './raw-json-string.js';
 import * as A from './generated/abi.js';
+import { Tag } from '../fingerprint/combine.js';
+import { isLongText, splitsPair, type LongTextWriter } from './long-text.js';
 
 /** How one event's args are to be written. */
 export interface ArgsPlan {
@@ -131,6 +133,14 @@ export class RecordWriter {
    * encoding, not from a second walk of the value (text/outcome-text.ts `resultText`).
    */
   hashEncoded: ((ptr: number) => bigint) | null = null;
+  /**
+   * Writes texts of more than LONG_UNITS units as long sections (long-text.ts: their hash, head and white
+   * space, not their bytes), when the memory written into is the module's; null: every text whole.
+   */
+  longText: LongTextWriter | null = null;
+  /** The area's end and its DataView, for a long section's length word. */
+  private dv: DataView = new DataView(new ArrayBuffer(0));
+  private end = 0;
   /** Where the result being written was encoded. */
   private encodedAt = 0;
   /** The fingerprint in letters of the result encoded at `encodedAt` (the same as `hashValue`'s). */
@@ -167,12 +177,14 @@ export class RecordWriter {
     // nothing there is written, read or patched
     w.counting = countPastEnd;
     w.reset(u8, dv, at, end);
+    this.dv = dv;
+    this.end = end;
     w.u32(0); // size
     w.u32(slot);
     w.u32(0); // flags
     let flags = 0;
 
-    w.utf8(e.tool);
+    this.text(e.tool, Tag.STRING, false);
     this.pad();
 
 
@@ -206,7 +218,7 @@ export class RecordWriter {
       }
     } else if (typeof v === 'string' && (args.normalised || !looksLikeJson(v))) {
       kind = A.ARGS_STRING;
-      w.utf8(v);
+      this.text(v, Tag.STRING, false);
     } else if (typeof v === 'string' && !args.viaHost && v.length <= MAX_WALK_UNITS && (v as string & { isWellFormed(): boolean }).isWellFormed()) {
       kind = A.ARGS_JSON;
       w.utf8(v);
@@ -221,7 +233,7 @@ export class RecordWriter {
       }
       if (typeof value === 'string') {
         kind = A.ARGS_STRING;
-        w.utf8(value);
+        this.text(value, Tag.STRING, false);
       } else {
         kind = A.ARGS_TREE;
         w.u32(0);
@@ -257,7 +269,7 @@ export class RecordWriter {
       // description
       if (e.description !== undefined) {
         flags |= A.F_HAS_DESC;
-        w.utf8(e.description);
+        this.text(e.description, Tag.STRING, false);
         this.pad();
       } else w.u32(0);
 
@@ -267,7 +279,7 @@ export class RecordWriter {
         w.u32(0);
       } else if (typeof r === 'string') {
         flags |= A.F_HAS_RESULT | A.F_RESULT_TEXT;
-        w.utf8(r);
+        this.text(r, Tag.STRING, false);
         this.pad();
       } else if (RawJsonString.is(r)) {
         // the literal's bytes as read: the module decodes the escapes where they land
@@ -294,6 +306,13 @@ export class RecordWriter {
         }
       }
       if (resultTextOf !== null) {
+        // masking reads its first MASK_LIMIT bytes alone, and no other reading its length: a long one is cut
+        // past them (a surrogate pair kept whole, so its first bytes are the same)
+        if (isLongText(resultTextOf)) {
+          let k = A.MASK_LIMIT + 1;
+          if (splitsPair(resultTextOf, k)) k--;
+          resultTextOf = resultTextOf.substring(0, k);
+        }
         w.utf8(resultTextOf);
         this.pad();
       } else w.u32(0);
@@ -305,7 +324,7 @@ export class RecordWriter {
         flags |= A.F_HAS_ERROR;
         infra = isInfraFailure(err);
         if (infra) flags |= A.F_INFRA;
-        w.utf8(err);
+        this.text(err, Tag.ERROR, true);
         this.pad();
       } else w.u32(0);
       learnt.errorText = err;
@@ -330,6 +349,12 @@ export class RecordWriter {
     dv.setUint32(at, size, true);
     dv.setUint32(at + 8, flags, true);
     return size;
+  }
+
+  /** Writes a section's text: a long one (long-text.ts) as its hash of `seed`, head and white space, and its tail with `tail`. */
+  private text(s: string, seed: number, tail: boolean): void {
+    if (this.longText !== null && isLongText(s)) this.longText.write(this.enc, this.dv, this.end, s, seed, tail);
+    else this.enc.utf8(s);
   }
 
   private pad(): void {

@@ -18,6 +18,7 @@ import { type ArgsPlan, RecordWriter } from './record-writer.js';
 import type { ArgsSummaryMirror } from './args-summary-mirror.js';
 import { type SlotLayout, layoutKey } from './slot-layout.js';
 import { type WasmInstance, sharedInstance } from './wasm-module.js';
+import { LongTextWriter } from './long-text.js';
 
 /**
  * What a configuration registers in the module's config table: its slots' size and its u32 fields (a
@@ -105,6 +106,10 @@ export class WasmCore {
   constructor(instance: WasmInstance = sharedInstance()) {
     this.instance = instance;
     this.writer.hashEncoded = (ptr) => instance.exports.encodedFp(ptr);
+    this.writer.longText = new LongTextWriter(
+      { longWindow: () => instance.exports.longWindow(), streamBegin: (seed) => instance.exports.streamBegin(seed), streamStripes: (p, n) => instance.exports.streamStripes(p, n), streamEnd: (p, n) => instance.exports.streamEnd(p, n) },
+      instance.memory,
+    );
   }
 
   /**

@@ -47,6 +47,14 @@ export interface WasmExports {
   stuck(slot: number): number;
   debugTrap(): void;
   xxh64(ptr: number, len: number, seed: bigint): bigint;
+  /** Where the host encodes a long text's pieces to be hashed (assembly/long-section.ts): LONG_WINDOW bytes. */
+  longWindow(): number;
+  /** Starts a streaming xxh64 with `seed` (assembly/xxh64-stream.ts). */
+  streamBegin(seed: bigint): void;
+  /** Takes `len` bytes (a multiple of 32) at `ptr` into the stream. */
+  streamStripes(ptr: number, len: number): void;
+  /** Ends the stream with its last `len` bytes at `ptr`: the hash of every byte it took. */
+  streamEnd(ptr: number, len: number): bigint;
   /** The fingerprint of the value the host encoded at `ptr` (assembly/tree.ts), no action text collected. */
   encodedFp(ptr: number): bigint;
   /** Similar args' hashes of a long string's start, middle and end (assembly/unit-hash.ts): six u32 at `out`. */
