@@ -284,6 +284,8 @@ export const OF_EMPTY: u32 = 8;
 export const OF_NOTHING: u32 = 16;
 export const OF_PROPOSED: u32 = 32;
 export const OF_BRIEF: u32 = 64;
+// the failure names the tests that failed (test-place.ts)
+export const OF_TESTS: u32 = 128;
 // a text result is brief (an acknowledgement, not an answer) under this many bytes, white space trimmed
 export const BRIEF_BYTES: u32 = 64;
 

@@ -5,7 +5,7 @@ import {
   CF_SEMANTIC, CF_SEM_NOTOOL, CF_STATE, C_CAP_ERR, C_CAP_MASKED, C_CAP_OUT, C_CAP_SIG, C_CAP_TOOL, C_FLAGS, C_MAXDEPTH, C_OFF_ERR, C_OFF_FLAGS,
   C_OFF_MASKED, C_OFF_OUT, C_OFF_SEM, C_OFF_SIG, C_OFF_TOOL, C_SEM_CAP, C_SE_K, MAX_SKETCH_K, C_SE_MAXTEXT, C_SE_MAXTOK,
   C_ST_W, F_ARGS_SHIFT, F_DEBUG_TRAP, F_HAS_DESC, F_HAS_ERROR, F_HAS_RESULT, F_INFRA, F_RESULT_EMPTY, F_RESULT_NOTHING, F_RESULT_TEXT, F_RESULT_ESCAPED, F_READ_HEAD, F_HEAD_ACK, F_HEAD_NO_PASS, O_HEAD, O_ERR_KEY_LO, O_ERR_KEY_HI, ERR_MAY_SAY,
-  HEADER, H_SCRATCH, H_SCRATCH_SIZE, LONG_BIT, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, F_PROPOSED, OUT_SIZE, O_INDEX,
+  HEADER, H_SCRATCH, H_SCRATCH_SIZE, LONG_BIT, MASK_LIMIT, OF_EMPTY, OF_ERROR, OF_INFRA, OF_KNOWN, OF_NOTHING, OF_PROPOSED, OF_TESTS, F_PROPOSED, OUT_SIZE, O_INDEX,
   O_MASKED_LO, O_OFLAGS, O_OUT_LO, O_SIG_HI, O_SIG_LO, O_STATUS, O_TOOL_HI, O_TOOL_LO, R_BODY, R_FLAGS, R_SIZE, R_SLOT, SLOT_POISONED, ST_BAD_SLOT,
   ST_LISTS_FULL, ST_NEEDS_HOST, ST_NO_MEMORY, ST_OK, S_COUNT, S_POS, S_STATE, C_SCRATCH_FIXED, C_HIST_CAP,
 } from './abi';
@@ -17,7 +17,7 @@ import {
 import { J_HOST, J_OK, hashJson, jsonFp, jsonScratchSize } from './json';
 import { maskBytes } from './mask';
 import { testPlace } from './test-place';
-import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedKnown, maskedRemember } from './mask-cache';
+import { MK_ERROR, MK_RESULT, MK_RESULT_TEXT, maskedFound, maskedFoundFlags, maskedKnown, maskedRemember } from './mask-cache';
 import { errorMaySay } from './error-screen';
 import { configPtr, slotOk } from './slots';
 import { semHead, semLen } from './sem-entry';
@@ -274,13 +274,16 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
     if (!hasResult) outFp = ef;
     if (maskedKnown(ef, errN, MK_ERROR)) {
       masked = maskedFound();
+      oflags |= maskedFoundFlags();
     } else {
-      // a failure naming the tests that failed is of their place too (test-place.ts)
+      // a failure naming the tests that failed is of their place too (test-place.ts), and says so (OF_TESTS)
       // (a long error's last bytes: more than PLACE_LOOK, all testPlace reads)
       const place = errL != 0 ? testPlace(longTail(errL), longTailLength(errL)) : testPlace(errP, errN);
       const m = maskBytes(errP, errN, MASK_LIMIT, maskArea);
       masked = <u32>xxh64(maskArea, m, place != 0 ? place : TAG_ERROR_CLASS);
-      maskedRemember(masked);
+      const tests: u32 = place != 0 ? OF_TESTS : 0;
+      oflags |= tests;
+      maskedRemember(masked, tests);
     }
   }
   // the state key (only state repeat reads it: a description's hash and a combine saved elsewhere)

@@ -3,7 +3,7 @@
 // of the traces' results are the text of an earlier one), while masking costs some twenty times what
 // hashing the same bytes does: a text met recently gets its masked hash from here instead of masked again.
 //
-//   entry: [key u64 | text length u32 | kind u32 | masked hash u32 | pad u32]
+//   entry: [key u64 | text length u32 | kind u32 | masked hash u32 | outcome flags read with it u32]
 //   direct-mapped, MASK_CACHE_SLOTS entries, in a zeroed region (slots.ts's zeroedRegion) made with the
 //   thread's instance (its pointer in the header, so it survives re-instantiation; none: every lookup misses); a key is written last, and cleared before its entry is rewritten, so an
 //   entry interrupted by a trap is never found.
@@ -27,6 +27,7 @@ let key: u64 = 0;
 let textLen: u32 = 0;
 let textKind: u32 = 0;
 let found: u32 = 0;
+let foundFlags: u32 = 0;
 
 /** Bytes of the cache's region. */
 const BYTES: u32 = MASK_CACHE_SLOTS * ENTRY;
@@ -53,6 +54,7 @@ export function maskedKnown(fp: u64, n: u32, kind: u32): bool {
   at = r + <usize>((<u32>(fp >> 32) ^ <u32>fp) & (MASK_CACHE_SLOTS - 1)) * ENTRY;
   if (load<u64>(at) != key || load<u32>(at, 8) != n || load<u32>(at, 12) != kind) return false;
   found = load<u32>(at, 16);
+  foundFlags = load<u32>(at, 20);
   return true;
 }
 
@@ -61,13 +63,19 @@ export function maskedFound(): u32 {
   return found;
 }
 
-/** Remembers `masked` for the text the last lookup missed. */
-export function maskedRemember(masked: u32): void {
+/** The outcome flags remembered with the masked hash the last maskedKnown() found (OF_TESTS of an error). */
+export function maskedFoundFlags(): u32 {
+  return foundFlags;
+}
+
+/** Remembers `masked` for the text the last lookup missed, and `flags`, outcome flags read of the text with it. */
+export function maskedRemember(masked: u32, flags: u32 = 0): void {
   if (at == 0) return;
   store<u64>(at, 0);
   store<u32>(at, textLen, 8);
   store<u32>(at, textKind, 12);
   store<u32>(at, masked, 16);
+  store<u32>(at, flags, 20);
   store<u64>(at, key);
 }
 

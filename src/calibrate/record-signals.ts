@@ -22,6 +22,7 @@ import type { ResolvedOptions } from '../options/options.js';
 import { CallFact, CallFacts } from '../policy/call-facts.js';
 import { type HistoryReader, Ring } from '../state/call-history.js';
 import { failingAgainSignal } from '../policy/failing-again.js';
+import { losingStreakSignal } from '../policy/losing-streak.js';
 import { outcomeFacts } from '../policy/outcome-facts.js';
 import { assertSendable } from '../wire/portable-values.js';
 import { waitingText } from '../session/loop-detector.js';
@@ -105,7 +106,7 @@ function observeBoth(p: Pipeline, facts: CallFacts | null, e: ToolEvent, at: num
   // what the session's CallFacts notes of the call (read before the log lets go of its args)
   const f = outcomeFacts(e, p.log, index, { bits: 0, target: 0 });
   facts?.note(index, f.bits, e.round, f.target);
-  const again = facts === null || allowed || (f.bits & CallFact.FAILED) === 0 ? null : failingAgainSignal(p.history, facts, index, p.log);
+  const again = facts === null || allowed || (f.bits & CallFact.FAILED) === 0 ? null : (failingAgainSignal(p.history, facts, index, p.log) ?? losingStreakSignal(p.history, facts, index, p.log));
   const recorded = allowed ? NO_SIGNALS : plain(again === null ? observed : [...observed, again]);
   p.log.settle();
   const failed = callFailed(e);

@@ -113,7 +113,15 @@ export function failingAgainSignal(h: HistoryReader, facts: ScreenFacts, index: 
   const unit = earlier.slice(earlier.length - (FAILING_AGAIN - 1));
   unit.push(index);
   if (!allDifferent(h, unit) || spreadsOver(facts, unit)) return null;
-  // its pattern made when read: the policy sets the signal aside where another one is kept beside it
+  return failingSignal(unit, count, () => `${log.preview(index)} failed ${count} times in a row, with a different error each time`);
+}
+
+/**
+ * A failing-again signal (this kind, its confidence, `changing`: every failure another) over the calls `unit`
+ * (ascending, the current call last), `count` failures in all; its pattern made when read (the policy sets
+ * the signal aside where another one is kept beside it). losing-streak.ts's signal is one too.
+ */
+export function failingSignal(unit: readonly number[], count: number, pattern: () => string): LoopSignal {
   return withPattern({
     kind: FAILING_AGAIN_DETECTOR,
     detector: FAILING_AGAIN_DETECTOR,
@@ -122,7 +130,7 @@ export function failingAgainSignal(h: HistoryReader, facts: ScreenFacts, index: 
     unit,
     repeatCount: count,
     progress: 'changing' as const,
-  }, () => `${log.preview(index)} failed ${count} times in a row, with a different error each time`);
+  }, pattern);
 }
 
 /**

@@ -19,6 +19,7 @@ import { FactsRead, factsRead } from '../policy/facts-read.js';
 import { CHECKED_CALL, checking, putBack } from '../policy/checked-call-clean.js';
 import { EvidenceScreen } from '../policy/evidence-screen.js';
 import { FAILING_AGAIN_DETECTOR, failingAgainSignal } from '../policy/failing-again.js';
+import { losingStreakSignal } from '../policy/losing-streak.js';
 import { type OutcomeFacts, failureTarget, outcomeFacts } from '../policy/outcome-facts.js';
 import { weighsAcknowledgement } from '../text/acknowledgement.js';
 import { turnThresholds } from '../policy/turns.js';
@@ -409,7 +410,8 @@ export class LoopDetector {
       signals = all;
     }
     // the same call failing again and again, a new error each time (failing-again.ts): the policy weighs it alone
-    const again = (bits & CallFact.FAILED) === 0 || this.options.detectors.deadEnd === null ? null : failingAgainSignal(this.pipeline.recentWords, this.facts, index, this.pipeline.log);
+    // or call after call failing, each another way (losing-streak.ts): weighed alike
+    const again = (bits & CallFact.FAILED) === 0 || this.options.detectors.deadEnd === null ? null : failingAgainSignal(this.pipeline.recentWords, this.facts, index, this.pipeline.log) ?? losingStreakSignal(this.pipeline.recentWords, this.facts, index, this.pipeline.log);
     if (again !== null) signals = [...signals, again];
     if (signals.length !== 0) signals = this.counted(signals, e, this.pipeline.lastIndex);
     // checksOnly: CLEAN and STATUS of this call, read (at its screen) only if a verdict reads them

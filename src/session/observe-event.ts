@@ -259,6 +259,7 @@ export class EventObserver {
       // a failure naming the tests that failed is of their place too (test-place.ts): other tests failing alike are another class
       const pl = testPlace(bytes, n);
       const ph = u64.hi;
+      if (pl !== 0 || ph !== 0) flags |= OutcomeFlag.TESTS;
       const m = maskBytes(bytes, n);
       h.masked[s] = pl === 0 && ph === 0 ? xxh64(m, 0, m.length, 0, Tag.ERROR_CLASS) : xxh64(m, 0, m.length, ph, pl);
     }

@@ -31,6 +31,11 @@ export const OutcomeFlag = {
   PROPOSED: 32,
   /** The result is text under {@link BRIEF_BYTES} bytes, white space trimmed: an acknowledgement ("OK", "available"), not an answer. */
   BRIEF: 64,
+  /**
+   * The failure names the tests that failed (src/text/test-place.ts: a test run whose tests failed, the code's
+   * failure, not the call's): losing-streak.ts counts no such run as a try of the agent's gone wrong.
+   */
+  TESTS: 128,
 } as const;
 
 /** Bytes under which a text result is brief (as assembly/abi.ts's BRIEF_BYTES). */
