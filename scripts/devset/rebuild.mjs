@@ -16,6 +16,7 @@
  *   node scripts/devset/rebuild.mjs --set holdout7   the seventh held-out set: holdout7-manifest.jsonl into holdout7/
  *   node scripts/devset/rebuild.mjs --set holdout8   the eighth held-out set: holdout8-manifest.jsonl into holdout8/
  *   node scripts/devset/rebuild.mjs --set holdout9   the ninth held-out set: holdout9-manifest.jsonl into holdout9/
+ *   node scripts/devset/rebuild.mjs --set holdout10  the tenth held-out set: holdout10-manifest.jsonl into holdout10/
  *
  * Two sets share this script: `devset` (the default: manifest.jsonl, written to devset/), the sessions the
  * policy is tuned on, and `holdout` (holdout-manifest.jsonl, written to holdout/, git-ignored too), sessions
@@ -33,7 +34,9 @@
  * git-ignored) came after every earlier set had been fitted on or read, from 28 further repositories (`~/.claude`
  * folders committed whole, found by their `statsig/` files); its first figures are the unseen ones. `holdout9` (holdout9-manifest.jsonl, into holdout9/, git-ignored) came
  * after holdout8 had been fitted on, from 28 further repositories, sought for Codex CLI and Gemini CLI sessions but
- * holding one Gemini CLI chat among Claude Code sessions (docs/evaluation.md says why). All manifests
+ * holding one Gemini CLI chat among Claude Code sessions (docs/evaluation.md says why). `holdout10`
+ * (holdout10-manifest.jsonl, into holdout10/, git-ignored) came after holdout9 had been fitted on, from 23 further
+ * repositories, mostly Claude Code 2.x; its first figures are the unseen ones. All manifests
  * have the same fields.
  *
  * `manifest.jsonl` beside this script has one line per file: where it came from (`repo`, `commit`,
@@ -66,7 +69,7 @@ const flag = (name, fallback) => {
   const at = args.indexOf(name);
   return at < 0 ? fallback : args[at + 1];
 };
-const sets = { devset: 'manifest.jsonl', holdout: 'holdout-manifest.jsonl', holdout2: 'holdout2-manifest.jsonl', holdout3: 'holdout3-manifest.jsonl', holdout4: 'holdout4-manifest.jsonl', holdout5: 'holdout5-manifest.jsonl', holdout6: 'holdout6-manifest.jsonl', holdout7: 'holdout7-manifest.jsonl', holdout8: 'holdout8-manifest.jsonl', holdout9: 'holdout9-manifest.jsonl' };
+const sets = { devset: 'manifest.jsonl', holdout: 'holdout-manifest.jsonl', holdout2: 'holdout2-manifest.jsonl', holdout3: 'holdout3-manifest.jsonl', holdout4: 'holdout4-manifest.jsonl', holdout5: 'holdout5-manifest.jsonl', holdout6: 'holdout6-manifest.jsonl', holdout7: 'holdout7-manifest.jsonl', holdout8: 'holdout8-manifest.jsonl', holdout9: 'holdout9-manifest.jsonl', holdout10: 'holdout10-manifest.jsonl' };
 const set = flag('--set', 'devset');
 if (!Object.hasOwn(sets, set)) {
   console.error(`rebuild: --set must be one of ${Object.keys(sets).join(', ')}, got ${JSON.stringify(set)}`);

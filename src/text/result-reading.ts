@@ -24,7 +24,7 @@ import { type KeyedText, KeyedTextCache } from './keyed-text-cache.js';
 import type { ModuleReading } from './module-reading.js';
 import { SCAN_MAY_ACK, SCAN_MAY_STATUS, reportScan, textKey } from '../wasm/module-report-scan.js';
 import { ACK_LOOK, acknowledgesScanned, isAcknowledgement } from './acknowledgement.js';
-import { PASS_LOOK, REST_BLANK, REST_NONE, failureReportFrom, reportFrom } from './failure-report.js';
+import { PASS_LOOK, REPORTS_FAILURE, REPORTS_PASS, REST_BLANK, REST_NONE, failureReportFrom, reportFrom, reportOf } from './failure-report.js';
 import { reportsStatusUnderWay } from './status-field.js';
 import { saysStillWaiting } from './still-waiting.js';
 import { saysInboxEmpty } from './empty-inbox.js';
@@ -32,6 +32,7 @@ import { notesNoOutput } from './empty-output-note.js';
 import { printsOnlyBanner } from './runner-banner.js';
 import { reportsBuildDone } from './build-done.js';
 import { reportsSavedFiles } from './saved-files.js';
+import { mayListPassedTests, withoutPassedTests } from './passed-test-lines.js';
 
 /** {@link readHead}'s bit: the output says a check passed (failure-report.ts's REPORTS_PASS). */
 export const READ_PASS = 1;
@@ -123,12 +124,30 @@ export function readHead(head: string, ack = true, given?: Pick<ModuleReading, '
   if ((scan < 0 || (scan & SCAN_MAY_STATUS) !== 0) && reportsStatusUnderWay(head)) bits |= READ_STATUS;
   // else an empty mailbox (read of every head, as the outcome facts read it where no status is under way)
   else if (mayWait && saysInboxEmpty(head)) bits |= READ_INBOX;
+  // a failure word that stands only in the names of tests that passed (`✓ should throw error ...`) is no
+  // failure: the head read again without those lines (passed-test-lines.ts), for its failure and its pass
+  if ((bits & READ_FAILURE) !== 0 && mayListPassedTests(look)) bits = withPassedTestsOut(look, bits, pass);
   // a check that printed nothing of its own: read only where the pass is, as outcome-facts.ts read them
   // or a build that ended by building its last target (build-done.ts): a pass too
   if (pass && (bits & (READ_PASS | READ_FAILURE)) === 0 && (printsOnlyBanner(head) || notesNoOutput(head) || reportsBuildDone(head))) bits |= READ_QUIET;
   // a head of PASS_LOOK characters may be a view of a longer output: the joined text is made flat, then cut
   last = key >= 0 ? cache.set(key, head.length === PASS_LOOK ? `${head} `.slice(0, -1) : head, bits) : undefined;
   return answer(bits, ack, pass);
+}
+
+/**
+ * `bits` with the pass and the failure read again of `look` without the lines of tests that passed
+ * (passed-test-lines.ts): the failure only where another line reports one; the pass (where it is read) as
+ * those lines leave it.
+ */
+function withPassedTestsOut(look: string, bits: number, pass: boolean): number {
+  const rest = withoutPassedTests(look);
+  if (rest === look) return bits;
+  const report = pass ? reportOf(rest) : failureReportFrom(rest, -1);
+  let out = bits & ~(READ_FAILURE | READ_PASS);
+  if ((report & REPORTS_FAILURE) !== 0) out |= READ_FAILURE;
+  if (pass && (report & REPORTS_PASS) !== 0) out |= READ_PASS;
+  return out;
 }
 
 /**
