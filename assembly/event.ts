@@ -29,18 +29,11 @@ import { hashTree } from './tree';
 import { unescapeJsonInPlace } from './json-unescape';
 import { readResultHead } from './result-head';
 import { RP_ACK, RP_ANSWERS, RP_HEAD, RP_PASS, resultFp, textResultPass } from './result-pass';
-import { sketchLookup, sketchLookupMasked, sketchRemember } from './sketch-cache';
+import { sketchLookup, sketchRemember } from './sketch-cache';
 import { xxh64 } from './xxh64';
 
 /** The call's count and sketch as tokenize or the sketch cache write them: [head word | MAX_SKETCH_K hashes]. */
 const SKETCH: usize = memory.data((MAX_SKETCH_K + 1) << 2, 16);
-/** Action texts tokenised since the instance was made (the sketch cache's misses; for tests and measurements). */
-let sketchesTokenised: u32 = 0;
-
-/** How many action texts the semantic detector tokenised in this instance: those the sketch cache did not hold. */
-export function tokenisedTexts(): u32 {
-  return sketchesTokenised;
-}
 
 // section pointers of the record being processed
 let toolP: usize = 0;
@@ -292,12 +285,8 @@ export function processOne(rec: usize, out: usize, lists: usize, listsEnd: usize
         tn = maskBytes(textArea, tn, maxText, maskArea);
         tp = maskArea;
       }
-      // a masked text may have been met as another raw text (what masking hides differs): its sketch is this one's
-      if (!masks || !sketchLookupMasked(tp, tn, seed, SKETCH)) {
-        tokenize(tp, tn, maxTok, k, SKETCH + 4, tableArea);
-        store<u32>(SKETCH, semHead(lastTokenCount(), lastSketchLen()));
-        sketchesTokenised++;
-      }
+      tokenize(tp, tn, maxTok, k, SKETCH + 4, tableArea);
+      store<u32>(SKETCH, semHead(lastTokenCount(), lastSketchLen()));
       sketchRemember(SKETCH);
     }
     // the entry this call replaces (the semantic ring's next place): its block is kept for a sketch of its

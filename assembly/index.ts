@@ -11,7 +11,7 @@ export { CONFIGS, CONFIG_SIZE, HEADER, MAGIC, OUT_SIZE, STOP_TABLE, MAX_CONFIGS,
 export { setup, allocSlot, freeSlot, resetSlot, poisonSlot, slotCount, slotOk, growFor } from './slots';
 export { stateResize, stateReserve } from './state-ring';
 export { sketchReserve, sketchPut, sketchDrop } from './sketch-blocks';
-export { processOne, processBatch, kernel, scratchNeeded, configure, tokenisedTexts } from './event';
+export { processOne, processBatch, kernel, scratchNeeded, configure } from './event';
 export { xxh64, xxh64Pair, xxh64PairSecond } from './xxh64';
 export { tokenize, lastTokenCount, lastSketchLen, sketchReaches, leastCommonFull } from './tokens';
 export { saysNothingFound } from './nothing';

@@ -8,11 +8,6 @@
 //   thread's instance (its pointer in the header, so it survives re-instantiation; none: every lookup misses); a key is written last, and cleared before its entry is rewritten,
 //   so an entry interrupted by a trap is never found.
 //
-// With masking, a text missed is masked and looked up again as masked text (its own key: the seed xor
-// MASKED_SEED): texts that differ only in what masking hides (ids, times, counts, paths of a temporary folder)
-// share one sketch, which tokenising the masked text would give them all. The traces' 28,505 action texts are
-// ~18,000 distinct, ~9,800 once masked (branch perf48).
-//
 // A hit gives exactly what tokenising would (the same count and sketch written the same way), unless two
 // texts of the same length share a 64-bit hash: the odds signatures already live with.
 import { HEADER, H_SKETCH_CACHE, MAX_SKETCH_K, SEM_LEN_BITS, SEM_LEN_MASK, SKETCH_CACHE_SLOTS } from './abi';
@@ -25,13 +20,6 @@ const ENTRY: u32 = 24 + MAX_SKETCH_K * 4;
 let at: usize = 0; // the entry of the last lookup
 let key: u64 = 0;
 let textLen: u32 = 0;
-// the masked text's entry, when its lookup missed (0: none to remember)
-let maskedAt: usize = 0;
-let maskedKey: u64 = 0;
-let maskedLen: u32 = 0;
-
-/** Xor-ed into the seed of a masked text's key, so it names no raw text's entry (the seed holds the options). */
-const MASKED_SEED: u64 = 0x9e3779b97f4a7c15;
 
 /** Bytes of the cache's region. */
 const BYTES: u32 = SKETCH_CACHE_SLOTS * ENTRY;
@@ -47,7 +35,6 @@ export function sketchCacheRegion(): usize {
  * way it remembers where a miss is to be stored (sketchRemember).
  */
 export function sketchLookup(p: usize, n: u32, seed: u64, entry: usize): bool {
-  maskedAt = 0;
   const r = <usize>load<u32>(HEADER + H_SKETCH_CACHE);
   if (r == 0) {
     at = 0;
@@ -57,54 +44,22 @@ export function sketchLookup(p: usize, n: u32, seed: u64, entry: usize): bool {
   key = xxh64(p, n, seed) | 1;
   textLen = n;
   at = r + <usize>((<u32>key >> 1) & (SKETCH_CACHE_SLOTS - 1)) * ENTRY;
-  return found(at, key, n, entry);
-}
-
-/**
- * After sketchLookup missed a text, looks up its masked form [p, p + n) (tokenised with the same options
- * `seed`); true on a hit, written to `entry` as sketchLookup writes it. On a miss, sketchRemember
- * remembers the masked text's entry too.
- */
-export function sketchLookupMasked(p: usize, n: u32, seed: u64, entry: usize): bool {
-  maskedAt = 0;
-  const r = <usize>load<u32>(HEADER + H_SKETCH_CACHE);
-  if (r == 0) return false;
-  const k = xxh64(p, n, seed ^ MASKED_SEED) | 1;
-  const e = r + <usize>((<u32>k >> 1) & (SKETCH_CACHE_SLOTS - 1)) * ENTRY;
-  if (found(e, k, n, entry)) return true;
-  maskedAt = e;
-  maskedKey = k;
-  maskedLen = n;
-  return false;
-}
-
-/** Whether entry `e` holds key `k` of a text of `n` bytes; if so its count and sketch are written to `entry`. */
-function found(e: usize, k: u64, n: u32, entry: usize): bool {
-  if (load<u64>(e) != k || load<u32>(e, 8) != n) return false;
-  const len = load<u32>(e, 16);
-  store<u32>(entry, semHead(load<u32>(e, 12), len));
-  memory.copy(entry + 4, e + 24, <usize>len << 2);
+  if (load<u64>(at) != key || load<u32>(at, 8) != n) return false;
+  const len = load<u32>(at, 16);
+  store<u32>(entry, semHead(load<u32>(at, 12), len));
+  memory.copy(entry + 4, at + 24, <usize>len << 2);
   return true;
 }
 
-/**
- * Remembers the count and sketch the last lookup missed (as tokenize wrote them to `entry`, or as the masked
- * text's entry held them), and the masked text's when its lookup missed too.
- */
+/** Remembers the count and sketch the last lookup missed (as tokenize wrote them to `entry`). */
 export function sketchRemember(entry: usize): void {
+  if (at == 0) return;
   const len = load<u32>(entry) & SEM_LEN_MASK;
   if (len > MAX_SKETCH_K) return;
-  if (maskedAt != 0) write(maskedAt, maskedKey, maskedLen, entry, len);
-  maskedAt = 0;
-  if (at != 0) write(at, key, textLen, entry, len);
-}
-
-/** Writes entry `e` (key `k`, a text of `n` bytes) from `entry`'s head word and `len` hashes; its key last. */
-function write(e: usize, k: u64, n: u32, entry: usize, len: u32): void {
-  store<u64>(e, 0);
-  store<u32>(e, n, 8);
-  store<u32>(e, load<u32>(entry) >> SEM_LEN_BITS, 12);
-  store<u32>(e, len, 16);
-  memory.copy(e + 24, entry + 4, <usize>len << 2);
-  store<u64>(e, k);
+  store<u64>(at, 0);
+  store<u32>(at, textLen, 8);
+  store<u32>(at, load<u32>(entry) >> SEM_LEN_BITS, 12);
+  store<u32>(at, len, 16);
+  memory.copy(at + 24, entry + 4, <usize>len << 2);
+  store<u64>(at, key);
 }

@@ -58,8 +58,6 @@ export interface WasmExports {
   tokenize(ptr: number, len: number, maxTokens: number, k: number, sketch: number, table: number): void;
   lastTokenCount(): number;
   lastSketchLen(): number;
-  /** Action texts the semantic detector tokenised in this instance: those the sketch cache did not hold (assembly/event.ts); for tests. */
-  tokenisedTexts(): number;
   /** Whether two bottom-k sketches' Jaccard reaches `threshold` (assembly/tokens.ts); exported for the tests. */
   sketchReaches(a: number, la: number, na: number, b: number, lb: number, nb: number, k: number, threshold: number, needFull: number): number;
   /** The fewest common values of two full sketches whose estimate reaches `threshold`, 0xffffffff when none. */
