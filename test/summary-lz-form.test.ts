@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_MAX_BYTES, summarizeArgs } from '../src/text/args-summary.js';
+import { repetitiveBytes } from './helpers/repetitive-bytes.js';
 import { packSummary } from '../src/state/summary-lz.js';
 
 /** The 4 bytes at `i`, little-endian, as a signed 32-bit number. */
@@ -64,26 +65,10 @@ function packed(src: Uint8Array, from: number, n: number): number[] | null {
   return m < 0 ? null : Array.from(out.subarray(0, m));
 }
 
-/** Bytes with repeats at every distance: copies of earlier pieces, runs, a few values, and noise. */
-const repetitive = fc
-  .array(fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.uint8Array({ minLength: 1, maxLength: 60 }).map((b) => b.map((x) => x & 3)), fc.tuple(fc.nat(300), fc.integer({ min: 1, max: 600 })), fc.tuple(fc.nat(255), fc.integer({ min: 1, max: 300 }), fc.constant('run'))), { maxLength: 40 })
-  .map((parts) => {
-    const out: number[] = [];
-    for (const p of parts) {
-      if (p instanceof Uint8Array) out.push(...p);
-      else if (p.length === 3) for (let k = 0; k < p[1]; k++) out.push(p[0]);
-      else if (out.length > 0) {
-        const from = Math.max(0, out.length - 1 - p[0]);
-        for (let k = 0; k < p[1]; k++) out.push(out[from + k] as number);
-      }
-    }
-    return Uint8Array.from(out.slice(0, SUMMARY_MAX_BYTES));
-  });
-
 describe('summary packing: the one form', () => {
   it('should write the greedy form byte for byte, for any bytes at any offset, packing after packing', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.oneof(repetitive, fc.uint8Array({ maxLength: 1500 })), fc.nat(20)), { minLength: 1, maxLength: 3 }), (inputs) => {
+      fc.property(fc.array(fc.tuple(fc.oneof(repetitiveBytes, fc.uint8Array({ maxLength: 1500 })), fc.nat(20)), { minLength: 1, maxLength: 3 }), (inputs) => {
         // several packings in a row: nothing one leaves in the table may change the next one's form
         for (const [bytes, before] of inputs) {
           const src = new Uint8Array(before + bytes.length + 9).fill(0xaa);
