@@ -5,10 +5,13 @@
  * sessions; the order within a chunk turns from chunk to chunk and round to round. On a shared machine the
  * load then moves both builds alike, and CPU time leaves out the time the process waited for a core.
  *
- *   node dist/bench/ab-real-calls.js DIST_A DIST_B [rounds = 7] [exact,all] [--traces DIR] [--chunk 1024] [--fresh]
+ *   node dist/bench/ab-real-calls.js DIST_A DIST_B [rounds = 7] [exact,all] [--traces DIR] [--chunk 1024] [--fresh] [--volatile]
  *
  * A set is `exact` (exact repeat alone), `all` (every default detector), or a detector's option name
  * (`chanting`, `semantic`, ...): that detector alone, as `real-calls.js` measures each detector.
+ *
+ * `--volatile` turns `normalizeVolatile` on in every set (texts and errors masked: the semantic detector's
+ * action texts among them).
  *
  * `--fresh` reads the calls again before each round, a copy for each build (not timed): each round then
  * meets strings never used before, as a scan does (V8 hashes a string the first time it is a Map's key, and keeps the hash: a bench
@@ -92,8 +95,9 @@ if (calls === null) {
   const chunk = Number(flag('--chunk') ?? 1024);
   const us = (ns: number): string => (ns / 1000).toFixed(2);
   for (const name of setsArg.split(',')) {
-    const options = SETS[name] ?? ((DETECTORS as readonly string[]).includes(name) ? alone(name) : undefined);
-    if (options === undefined) throw new Error(`unknown detector set ${name}: exact, all or a detector's option name`);
+    const named = SETS[name] ?? ((DETECTORS as readonly string[]).includes(name) ? alone(name) : undefined);
+    if (named === undefined) throw new Error(`unknown detector set ${name}: exact, all or a detector's option name`);
+    const options: LoopDetectorOptions = args.includes('--volatile') ? { ...named, normalizeVolatile: true } : named;
     round(calls, calls, A, B, options, chunk, 0); // not counted: the JIT's first compiles
     const rs: { a: number; b: number; s: number }[] = [];
     for (let r = 0; r < Number(roundsArg); r++) {

@@ -7,23 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_MAX_BYTES, summarizeArgs } from '../src/text/args-summary.js';
+import { repetitiveBytes } from './helpers/repetitive-bytes.js';
 import { PACK_OVER, packSummary, unpackSummary } from '../src/state/summary-lz.js';
-
-/** Bytes with repeats in them: pieces copied from earlier, runs, and noise. */
-const repetitive = fc
-  .array(fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.tuple(fc.nat(300), fc.integer({ min: 1, max: 600 })), fc.tuple(fc.nat(255), fc.integer({ min: 1, max: 300 }), fc.constant('run'))), { maxLength: 40 })
-  .map((parts) => {
-    const out: number[] = [];
-    for (const p of parts) {
-      if (p instanceof Uint8Array) out.push(...p);
-      else if (p.length === 3) for (let k = 0; k < p[1]; k++) out.push(p[0]);
-      else if (out.length > 0) {
-        const from = Math.max(0, out.length - 1 - p[0]);
-        for (let k = 0; k < p[1]; k++) out.push(out[from + k] as number);
-      }
-    }
-    return Uint8Array.from(out.slice(0, SUMMARY_MAX_BYTES));
-  });
 
 /** Packs then unpacks the `n` bytes at `from` of `src`; returns the packed length (-1: not packed) and what unpacking gave. */
 function roundTrip(src: Uint8Array, from: number, n: number): { m: number; back: Uint8Array | null } {
@@ -41,7 +26,7 @@ function roundTrip(src: Uint8Array, from: number, n: number): { m: number; back:
 describe('summary packing', () => {
   it('should unpack to the very bytes packed, or not pack them, for any bytes at any offset', () => {
     fc.assert(
-      fc.property(fc.oneof(repetitive, fc.uint8Array({ maxLength: 1500 })), fc.nat(20), fc.nat(20), (bytes, before, after) => {
+      fc.property(fc.oneof(repetitiveBytes, fc.uint8Array({ maxLength: 1500 })), fc.nat(20), fc.nat(20), (bytes, before, after) => {
         const src = new Uint8Array(before + bytes.length + after).fill(0xaa);
         src.set(bytes, before);
         const { m, back } = roundTrip(src, before, bytes.length);

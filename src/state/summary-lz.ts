@@ -23,10 +23,10 @@ export const PACK_OVER = 768;
 
 /** Bits of the hash table's index. */
 const HASH_BITS = 10;
-/** Where the hash table last saw each 4-byte group's hash, and the packing that wrote it (no fill a call). */
+/** Where the hash table last saw each 4-byte group's hash (-1: not in this packing; filled at each packing's start). */
 const seen = new Int32Array(1 << HASH_BITS);
-const seenIn = new Int32Array(1 << HASH_BITS);
-let packing = 0;
+/** The group seen there: a candidate is told from a collision without reading its bytes. */
+const seenGroup = new Int32Array(1 << HASH_BITS);
 
 /** The 4 bytes at `i` as one number. */
 function group(a: Uint8Array, i: number): number {
@@ -49,21 +49,25 @@ function moreLength(out: Uint8Array, o: number, n: number): number {
  * not be smaller than `n` (then `out` holds nothing of use). `out` must hold `n` bytes.
  */
 export function packSummary(src: Uint8Array, from: number, n: number, out: Uint8Array): number {
-  packing = (packing + 1) | 0;
+  // one native fill of 4 KB: cheaper than telling this packing's entries from older ones at every byte
+  seen.fill(-1);
   const end = from + n;
   // a match starts at least 5 bytes before the end (LZ4's rule: the last bytes are literals)
   const last = end - 5;
   let o = 0;
   let anchor = from;
   let i = from;
+  // the group at i, rolled on a byte at a time past bytes no match starts at (read afresh after a match)
+  let v = i < last ? group(src, i) : 0;
   while (i < last) {
-    const v = group(src, i);
     const k = Math.imul(v, -1640531535) >>> (32 - HASH_BITS);
-    const c = seenIn[k] === packing ? (seen[k] as number) : -1;
+    const c = seen[k] as number;
+    const cv = seenGroup[k] as number;
     seen[k] = i;
-    seenIn[k] = packing;
-    if (c < 0 || group(src, c) !== v) {
+    seenGroup[k] = v;
+    if (c < 0 || cv !== v) {
       i++;
+      v = (v >>> 8) | ((src[i + 3] as number) << 24);
       continue;
     }
     let length = 4;
@@ -80,6 +84,7 @@ export function packSummary(src: Uint8Array, from: number, n: number, out: Uint8
     if (length - 4 >= 15) o = moreLength(out, o, length - 4);
     i += length;
     anchor = i;
+    if (i < last) v = group(src, i);
   }
   const literals = end - anchor;
   if (o + 1 + literals + (literals >> 7) + 1 >= n) return -1;
