@@ -32,7 +32,14 @@ export type LostReason =
   /** The lease's renewal was refused: another worker (`by`, when known) took it after this one did not renew it in time. */
   | { readonly why: 'taken'; readonly by?: string }
   /** A session's state could not be loaded or kept (`problem`): given up, to be taken again from its acknowledgement floor. */
-  | { readonly why: 'broken'; readonly problem: string };
+  | { readonly why: 'broken'; readonly problem: string }
+  /**
+   * hostile40: a delivery of its consumer never reached this worker (delivery `got` came after
+   * `after`: lost in flight, in a reconnect, or pulled by another client). Its call comes back after the
+   * consumer's ack wait, behind newer calls of its session; given up, to be taken again from its
+   * acknowledgement floor, so that the lost call is checked in stream order.
+   */
+  | { readonly why: 'gap'; readonly after: number; readonly got: number };
 
 /** Which workers' heartbeats appeared or went since the last lease round. */
 export interface WorkersChange {
@@ -69,6 +76,7 @@ export function releaseText(r: ReleaseReason): string {
 /** The sentence for a partition lost. */
 export function lostText(r: LostReason): string {
   if (r.why === 'broken') return `a session's state could not be kept (${connectProblem(r.problem)}); taken again from its acknowledgement floor`;
+  if (r.why === 'gap') return `a delivery of its consumer did not reach this worker (delivery ${r.got} came after ${r.after}: lost in flight, or pulled by another client); taken again from its acknowledgement floor, so that the lost call is checked in order`;
   return `${r.by === undefined ? 'another worker' : `worker ${id(r.by)}`} took it: this worker did not renew its lease in time (stalled, or cut off from the server); its sessions' unwritten calls are checked again by the new owner`;
 }
 

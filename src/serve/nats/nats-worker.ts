@@ -124,6 +124,8 @@ export interface WorkerStats {
   answersTooLarge: number;
   /** Reply subjects not answered on: under `$` or `loopwatch.`, or not one to publish to (subjects.ts isReplySubject). */
   repliesRefused: number;
+  /** Times a partition's consumer skipped a delivery number (a delivery lost in flight): each time the partition was taken again (hostile40). */
+  deliveriesLost: number;
   /** Purge requests heard on loopwatch.control.purge (anyone who may publish there can send one). */
   purgeRequests: number;
   /** Of those, the ones answered at once without a purge: nothing acknowledged since the last purge began, so nothing to purge. */
@@ -161,7 +163,7 @@ export const DEFAULT_LAYOUT: NatsLayout = { partitions: DEFAULT_PARTITIONS, rete
 
 /** A worker consuming partitions from JetStream. */
 export class NatsWorker {
-  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, statesNotStored: 0, answersTooLarge: 0, repliesRefused: 0, purgeRequests: 0, purgeRequestsIdle: 0 };
+  readonly stats: WorkerStats = { messages: 0, calls: 0, verdicts: 0, duplicates: 0, invalid: 0, sessionsLost: 0, statesTooLarge: 0, statesNotStored: 0, answersTooLarge: 0, repliesRefused: 0, deliveriesLost: 0, purgeRequests: 0, purgeRequestsIdle: 0 };
   /** Partition moves by `move/reason` (`acquired/stale`, `released/share`, ...: move-reason.ts), for /metrics. */
   readonly moves = new Map<string, number>();
   private readonly engine: LoopEngine;
@@ -181,6 +183,16 @@ export class NatsWorker {
    */
   private readonly checking = new Map<number, number>();
   private readonly consumers = new Map<number, ConsumerMessages>();
+  /**
+   * hostile40: the last delivery (the consumer's delivery sequence) this worker received of each partition
+   * checked now. The consumer numbers its deliveries one by one, redeliveries included, and only this
+   * worker pulls from it: a number skipped is a delivery lost in flight (a reconnect, or another client
+   * pulling from the consumer). Its call would come back after the ack wait behind newer calls of its
+   * session, and pass for a repeat of a call already checked (its sequence at or below the session's);
+   * so the partition is given up at once, before anything after the gap is checked, and taken again from
+   * its acknowledgement floor.
+   */
+  private readonly delivered = new Map<number, number>();
   /** Each held partition's consumer name and the stream sequence below which its calls were purged. */
   private readonly purged = new Map<number, { name: string; below: number }>();
   private purgeTimer: NodeJS.Timeout | undefined;
@@ -403,12 +415,14 @@ export class NatsWorker {
     // calls the last owner checked may lie at or below the new consumer's floor, not purged yet
     this.purgeOwed = true;
     const consumer = await this.js.consumers.get(CALLS_STREAM, name);
+    this.delivered.set(p, (await consumer.info(true)).delivered.consumer_seq);
     this.consumers.set(p, await consumer.consume({ max_messages: 1000, callback: (m) => this.enqueue({ p, epoch, m }) }));
     this.emit({ type: 'acquired', partition: p, reason });
   }
 
   private async release(p: number, reason: ReleaseReason): Promise<void> {
     this.checking.delete(p);
+    this.delivered.delete(p);
     this.purged.delete(p);
     await this.consumers.get(p)?.close();
     this.consumers.delete(p);
@@ -421,6 +435,7 @@ export class NatsWorker {
   private lose(p: number, reason: LostReason): void {
     this.owned.delete(p);
     this.checking.delete(p);
+    this.delivered.delete(p);
     this.purged.delete(p);
     void this.consumers.get(p)?.close();
     this.consumers.delete(p);
@@ -494,6 +509,17 @@ export class NatsWorker {
   }
 
   private enqueue(d: Delivery): void {
+    if (this.checking.get(d.p) !== d.epoch) return;
+    const after = this.delivered.get(d.p);
+    const got = d.m.info.deliverySequence;
+    if (after !== undefined && got !== after + 1) {
+      this.stats.deliveriesLost++;
+      // said by the event (lostText), counted in deliveriesLost
+      this.lose(d.p, { why: 'gap', after, got });
+      void this.leases.forfeit(d.p);
+      return;
+    }
+    this.delivered.set(d.p, got);
     this.queue.push(d.m.subject, d);
     if (!this.busy) {
       this.busy = true;
