@@ -20,7 +20,7 @@ import { reportsStatusUnderWay } from '../src/text/status-field.js';
 import { saysStillWaiting } from '../src/text/still-waiting.js';
 import { SCAN_FAILURE, SCAN_FAILURE_UNKNOWN, SCAN_MAY_ACK, SCAN_MAY_FAIL, SCAN_MAY_NOTE, SCAN_MAY_STATUS, SCAN_PASS, SCAN_PASS_UNKNOWN, reportScan } from '../src/wasm/module-report-scan.js';
 import { RawJsonString } from '../src/wasm/raw-json-string.js';
-import { plainAcknowledgement, plainChangesWorkspace, plainFailure, plainReport } from './helpers/outcome-reference.js';
+import { plainAcknowledgement, plainChangesWorkspace, plainFailure, plainHeadReport, plainReport } from './helpers/outcome-reference.js';
 import { traceCalls, traceDir } from './helpers/traces.js';
 
 const PIECES = [
@@ -39,6 +39,8 @@ const PIECES = [
   'ok(', 'passed❌', '[the', '(bash', '[Python', '(Completed', 'ERROR', 'Panic', 'FATAL', 'exceptions', 'all 12 tests passed', 'ALL CHECKS OK', '0 warnings',
   '10 errors', 'x0 errors', '\n0 errors', '\tno error', 'No Fail', 'zero errors', 'Zero Errors', 'azero errors', '0  errors', ' no  failures', 'no-error', 'error.', '.error', '-fail',
   'é error', 'erroré', '\u00a0zero error', 'ﬁ', 'Error2', '_fail', 'FAILS', 'Failures:', 'RuntimeError:', 'ModuleNotFoundError', 'Panicked', 'keyerror', 'error\u212A',
+  // quiet48: lines of tests that passed (a check mark first, after white space and colour codes)
+  '\n  ✓ throws an error', '✔ fails on bad input\n', '\n\u001b[32m✓\u001b[39m error', '\r√ error', ' ✓', '\n✕ fails',
 ];
 const words = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 6 }), fc.string({ unit: 'grapheme', maxLength: 3 })), { maxLength: 40 }).map((p) => p.join(''));
 /** Texts near the caps: padding to about ACK_LOOK, the masked ACK_BYTES or PASS_LOOK characters, then words. */
@@ -57,7 +59,7 @@ function raw(s: string): RawJsonString {
 function plainResult(result: unknown): number {
   const short = shortText(result, ACK_LOOK);
   const head = result === null ? '' : textHead(result, PASS_LOOK);
-  let bits = head === undefined ? 0 : plainReport(head);
+  let bits = head === undefined ? 0 : plainHeadReport(head);
   if (short !== undefined && plainAcknowledgement(short)) bits |= READ_ACK;
   if (short !== undefined && saysStillWaiting(short)) bits |= READ_WAITING;
   if (head !== undefined && reportsStatusUnderWay(head)) bits |= READ_STATUS;

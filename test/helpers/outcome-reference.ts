@@ -25,6 +25,37 @@ export const plainPass = (t: string): boolean => {
 /** reportOf's bits from the plain definitions. */
 export const plainReport = (t: string): number => (plainPass(t) ? REPORTS_PASS : 0) | (plainFailure(t) ? REPORTS_FAILURE : 0);
 
+/**
+ * `t` without the lines of tests that passed, plainly (passed-test-lines.ts): from each line start (the text's
+ * start, or after \n, \r, U+2028 or U+2029, as a multiline `^` has it), white space but \n and colour codes
+ * in any order, then a check mark: that line goes, up to and with its \n.
+ */
+export function plainWithoutPassedTests(t: string): string {
+  const passed = /(?:[^\S\n]|\u001b\[[0-9;]*m)*[✓✔√]/uy;
+  let out = '';
+  let i = 0;
+  while (i < t.length) {
+    passed.lastIndex = i;
+    if ((i === 0 || '\n\r\u2028\u2029'.includes(t[i - 1] as string)) && passed.test(t)) {
+      const end = t.indexOf('\n', i);
+      i = end < 0 ? t.length : end + 1;
+      continue;
+    }
+    out += t[i];
+    i++;
+  }
+  return out;
+}
+
+/** readHead's report of a head (its first PASS_LOOK characters): a failure read where only passed tests' lines say one is read again without them. */
+export function plainHeadReport(head: string): number {
+  const report = plainReport(head);
+  const look = head.slice(0, PASS_LOOK);
+  if ((report & REPORTS_FAILURE) === 0 || !/[✓✔√]/u.test(look)) return report;
+  const rest = plainWithoutPassedTests(look);
+  return rest === look ? report : plainReport(rest);
+}
+
 const decoder = new TextDecoder();
 const DONE = 'updated|modified|created|written|saved|applied|deleted|removed|added|changed|edited|moved|renamed|sent|scheduled|cancell?ed|committed|approved|stored|uploaded|recorded|reverted|replaced|inserted|appended|set';
 const ANY = new RegExp(`(?:success|succeeded|\\bok\\b|okay|done|completed|${DONE})`, 'i');
@@ -59,5 +90,5 @@ export function plainChangesWorkspace(tool: string, args: unknown): boolean {
 /** What a text result's head says, as ResultReading bits (see result-reading.ts), from the plain definitions. */
 export function plainReading(head: string): { ack: boolean; waiting: boolean; report: number } {
   const short = head.length <= ACK_LOOK;
-  return { ack: short && plainAcknowledgement(head), waiting: short && saysStillWaiting(head), report: plainReport(head) };
+  return { ack: short && plainAcknowledgement(head), waiting: short && saysStillWaiting(head), report: plainHeadReport(head) };
 }
