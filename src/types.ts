@@ -29,7 +29,8 @@ export interface ToolEvent {
 
 /**
  * The kinds of loop the built-in detectors report, and `failing_again`: the policy's own signal (one
- * action failing again and again, another error each time: src/policy/failing-again.ts), which only warns.
+ * action failing again and again, other output each time: src/policy/failing-again.ts; or call after call
+ * failing: src/policy/losing-streak.ts), which only warns.
  */
 export type BuiltInLoopKind =
   | 'exact_repeat'

@@ -113,7 +113,18 @@ export function failingAgainSignal(h: HistoryReader, facts: ScreenFacts, index: 
   const unit = earlier.slice(earlier.length - (FAILING_AGAIN - 1));
   unit.push(index);
   if (!allDifferent(h, unit) || spreadsOver(facts, unit)) return null;
-  return failingSignal(unit, count, () => `${log.preview(index)} failed ${count} times in a row, with a different error each time`);
+  return failingSignal(unit, count, () => `${log.preview(index)} ${failedAgainWords(count)}`);
+}
+
+/**
+ * What a failing-again signal says of the call's `count` failures in a row: that its output was another
+ * each time, which is what was checked (the outcome fingerprints of the latest FAILING_AGAIN, all different),
+ * not that its errors were (one build failing at one line three times, its log around it changing: quiet48,
+ * holdout10 8ff84e31).
+ */
+export function failedAgainWords(count: number): string {
+  const other = count === FAILING_AGAIN ? 'each time' : `each of the latest ${FAILING_AGAIN} times`;
+  return `failed ${count} times in a row, with other output ${other}`;
 }
 
 /**

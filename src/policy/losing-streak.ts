@@ -19,7 +19,7 @@
  * src/state/recent-words.ts for the module) and the host's facts (CallFact bits and turns), so both engines
  * give the same verdicts. A call proposed and not run is passed over; any other call ends the streak.
  */
-import { type HistoryReader, OutcomeFlag } from '../state/call-history.js';
+import { type HistoryReader, OutcomeFlag, Ring } from '../state/call-history.js';
 import type { LoopSignal } from '../types.js';
 import { CallFact } from './call-facts.js';
 import { type CallNames, failingSignal } from './failing-again.js';
@@ -89,5 +89,26 @@ export function losingStreakSignal(h: HistoryReader, facts: ScreenFacts, index: 
   if (count < LOSING_STREAK || count % LOSING_STREAK !== 0) return null;
   const unit = streak.slice(count - LOSING_STREAK);
   if (turnsOf(facts, unit) < LOSING_STREAK) return null;
-  return failingSignal(unit, count, () => `${count} calls in a row failed, each another way, none succeeding between; the latest: ${log.preview(index)}`);
+  const calls = distinctCalls(h, streak);
+  return failingSignal(unit, count, () => `${streakWords(count, calls)}; the latest: ${log.preview(index)}`);
+}
+
+/** How many different calls (by signature) the calls `calls` are, compared pair by pair (a streak: at most LOOK_BACK). */
+function distinctCalls(h: HistoryReader, calls: readonly number[]): number {
+  let distinct = 0;
+  for (let a = 0; a < calls.length; a++) {
+    let seen = false;
+    for (let b = 0; b < a && !seen; b++) seen = h.same(Ring.SIG, calls[a] as number, calls[b] as number);
+    if (!seen) distinct++;
+  }
+  return distinct;
+}
+
+/**
+ * What a losing streak's signal says of its `count` calls, `calls` of them different: each a different call
+ * when they all were, else how many were (a streak may try one call twice among others), and that each failed.
+ */
+export function streakWords(count: number, calls: number): string {
+  const which = calls === count ? `${count} different calls in a row` : `${count} calls in a row (${calls} different ones)`;
+  return `${which} each failed, none succeeding between`;
 }

@@ -11,6 +11,20 @@ const ADVICE: Readonly<Record<Recommendation, string>> = {
   escalate: 'You are stuck: stop and ask the user or a supervisor for help instead of retrying.',
 };
 
+/**
+ * Advice a kind gives instead of ADVICE's, where ADVICE's words would be untrue of it: `failing_again`'s
+ * calls, failing one after another, each another call (losing-streak.ts) or one call re-run after edits with
+ * other output each time (failing-again.ts), repeated nothing that "Stop repeating it" could stop.
+ */
+const KIND_ADVICE: Readonly<Record<string, Partial<Record<Recommendation, string>>>> = {
+  failing_again: { replan: 'None of these tries has worked: step back, reconsider what you know, and try a different approach.' },
+};
+
+/** The advice of a verdict of `kind` recommending `recommended`: the kind's own (KIND_ADVICE, own keys only), else ADVICE's. */
+function adviceFor(kind: string, recommended: Recommendation): string {
+  return (Object.hasOwn(KIND_ADVICE, kind) ? KIND_ADVICE[kind]?.[recommended] : undefined) ?? ADVICE[recommended];
+}
+
 /** What follows from a verdict's action, said at the end of its message. */
 export const CONSEQUENCE: Readonly<Record<LoopAction, string>> = {
   warn: '',
@@ -35,6 +49,6 @@ export function verdictMessage(
   const evidence = stalled ? ' The results have not changed either.' : '';
   return (
     `[loopwatch] You appear to be in a loop (${kind}, confidence ${confidence.toFixed(2)}, since ${callName(loopStart)}): ` +
-    `${pattern}.${evidence} ${ADVICE[recommended]}${consequence}`
+    `${pattern}.${evidence} ${adviceFor(kind, recommended)}${consequence}`
   );
 }

@@ -16,7 +16,7 @@ export const KIND_MEANINGS: Readonly<Record<BuiltInLoopKind, string>> = {
   dead_end: 'the same error again and again',
   state_repeat: 'the same call with the same outcome seen again',
   chanting: "the agent's own text repeating a chunk or sentence",
-  failing_again: 'the same call failing again and again, another error each time (a warning only)',
+  failing_again: 'the same call failing again and again, other output each time, or call after call failing (a warning only)',
 };
 
 /** What `kind` means; a name the built-ins do not use (`constructor` included: own keys only) is a custom detector's. */
