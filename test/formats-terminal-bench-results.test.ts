@@ -37,7 +37,7 @@ write(`${run}/results.json`, JSON.stringify({ id: 'c36971c5', results: [trial('h
 write(`${run}/run_metadata.json`, JSON.stringify({ run_id: '2025-08-07__20-46-16', uuid: '029570ff', dataset_path: null, dataset_name: 'terminal-bench-core', dataset_version: '0.1.1', output_path: '/home/u/terminal-bench/runs', agent_name: 'mini-swe-agent', task_ids: ['hello-world', 'fix-git'] }, null, 4));
 write(`${run}/tb.lock`, '{}');
 
-const WHY = "tb run keeps the agent's session only as a terminal recording (sessions/agent.cast and agent.log, commands.txt, panes/), keystrokes and screens rather than calls, which loopwatch does not read";
+const WHY = "tb run keeps the agent's session as a terminal recording (sessions/agent.cast and agent.log, commands.txt, panes/), keystrokes and screens rather than calls, which loopwatch does not read";
 const trialFile = (task: string) => `${dir}/${run}/${task}/${task}.1-of-1.2025-08-07__20-46-16/results.json`;
 
 describe('a Terminal-Bench 1 run folder', () => {
@@ -46,6 +46,28 @@ describe('a Terminal-Bench 1 run folder', () => {
     expect(items.filter((i) => i.kind === 'issue')).toEqual([]);
     expect(items.filter((i) => i.kind === 'note').map((i) => (i.kind === 'note' ? `${i.file}: ${i.message}` : ''))).toEqual([
       `${dir}/${run}: passed over: a Terminal-Bench 1 run, its results.json and run_metadata.json and the results.json of its 3 trials (outcomes and settings, no calls): ${WHY}`,
+    ]);
+  });
+
+  it('should say the Terminus agent episodes its trials keep in agent-logs/, not that the session is kept only as a terminal recording', async () => {
+    const terminus = 'runs/2025-08-08__09-00-00';
+    for (const task of ['hello-world', 'fix-git']) {
+      const t = `${terminus}/${task}/${task}.1-of-1.2025-08-08__09-00-00`;
+      write(`${t}/results.json`, JSON.stringify(trial(task, true), null, 4));
+      write(`${t}/sessions/agent.log`, 'root@1a2b:/app# echo hello\nhello\n');
+      for (let n = 0; n < (task === 'fix-git' ? 3 : 2); n++) {
+        write(`${t}/agent-logs/episode-${n}/prompt.txt`, 'root@1a2b:/app# ');
+        write(`${t}/agent-logs/episode-${n}/debug.json`, JSON.stringify({ model: 'm', messages: [] }));
+        write(`${t}/agent-logs/episode-${n}/response.json`, JSON.stringify({ state_analysis: 's', explanation: 'e', commands: [{ keystrokes: 'ls\n', is_blocking: true, timeout_sec: 5 }], is_task_complete: false }));
+      }
+    }
+    write(`${terminus}/results.json`, JSON.stringify({ id: 'd1', results: [], pass_at_k: {}, n_resolved: 2, n_unresolved: 0, resolved_ids: [], unresolved_ids: [], accuracy: 1 }));
+    write(`${terminus}/run_metadata.json`, JSON.stringify({ run_id: '2025-08-08__09-00-00', uuid: 'f1', dataset_name: 'terminal-bench-core', agent_name: 'terminus', task_ids: [] }));
+    write(`${terminus}/run.log`, '');
+    const items = await collect([`${dir}/${terminus}`]);
+    expect(items.filter((i) => i.kind === 'issue').map((i) => (i.kind === 'issue' ? i.code : ''))).toEqual(['unknown-format', 'unknown-format']);
+    expect(items.filter((i) => i.kind === 'note').map((i) => (i.kind === 'note' ? i.message : ''))).toEqual([
+      "passed over: a Terminal-Bench 1 run, its results.json and run_metadata.json and the results.json of its 2 trials (outcomes and settings, no calls): tb run keeps the agent's session as a terminal recording (sessions/agent.cast and agent.log, commands.txt, panes/) and the Terminus agent's own log, 5 episodes in agent-logs/ (the model's prompts and replies, said on their own), keystrokes and screens rather than calls, which loopwatch does not read",
     ]);
   });
 

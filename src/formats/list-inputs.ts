@@ -84,9 +84,10 @@ export async function* listInputs(path: string, ignore: ReadonlySet<string> = ne
   yield { kind: 'file', file: path, name: basename(path) };
 }
 
-/** The trials a walk met below a Terminal-Bench 1 run folder, said in its one note. */
+/** The trials and Terminus agent episodes a walk met below a Terminal-Bench 1 run folder, said in its one note. */
 interface TerminalBenchRun {
   trials: number;
+  episodes: number;
 }
 
 /**
@@ -120,7 +121,7 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, budg
   if (inspect) yield { kind: 'note', file: dir, line: 0, message: INSPECT_FOLDER_NOTE };
   const sweBenchRun = await isSweBenchRunFolder(dir, entries);
   if (sweBenchRun) yield { kind: 'note', file: dir, line: 0, message: SWE_BENCH_RUN_NOTE };
-  const ownRun = tbRun === null && (await isTerminalBenchRunFolder(dir, entries)) ? { trials: 0 } : null;
+  const ownRun = tbRun === null && (await isTerminalBenchRunFolder(dir, entries)) ? { trials: 0, episodes: 0 } : null;
   const run = tbRun ?? ownRun;
   const tbTrial = tbRun !== null && isTerminalBenchTrialFolder(entries);
   if (tbTrial) tbRun.trials++;
@@ -159,8 +160,9 @@ async function* walk(dir: string, rel: string, ignore: ReadonlySet<string>, budg
     else yield issue('not-a-file', file, 0, target.isDirectory() ? 'a link to a folder; links to folders are not followed (give the folder itself to scan it)' : `a link to something that is not a regular file (${entryKind(target)}); not read (a stream is read from standard input: give - and pipe it in)`);
   }
   if (episodes > 0) yield terminusEpisodesIssue(dir, episodes);
+  if (run !== null) run.episodes += episodes;
   // said once its trials are counted, after the run's folder is walked
-  if (ownRun !== null) yield { kind: 'note', file: dir, line: 0, message: terminalBenchRunNote(ownRun.trials) };
+  if (ownRun !== null) yield { kind: 'note', file: dir, line: 0, message: terminalBenchRunNote(ownRun.trials, ownRun.episodes) };
 }
 
 /** The inputs of a Harbor trial folder: its trajectories, else its agent folders walked. */

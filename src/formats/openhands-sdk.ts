@@ -5,9 +5,12 @@
  * - `ActionEvent` `{tool_name, tool_call_id, tool_call: {name, arguments}, action, thought, llm_response_id}`
  *   is a call: the tool `tool_name`, the args the validated `action` without its `kind` (else the
  *   `tool_call`'s JSON `arguments` without the model's `security_risk` and `summary`, which are no tool
- *   input), the `thought` its text; calls of one `llm_response_id` share a round.
- * - `ObservationEvent` `{tool_call_id, observation: {content, is_error, exit_code?, metadata?}}` answers the
- *   call of its `tool_call_id`: `is_error`, or an exit code other than 0 (-1, still running, says nothing), is
+ *   input), the `thought` its text; calls of one `llm_response_id` share a round. One without `tool_call_id`
+ *   (the SDK always writes it) is answered by the observation naming its event `id` by `action_id`, if one
+ *   comes before the model's next response, else read with its outcome unknown and reported
+ *   (openhands-action-id.ts).
+ * - `ObservationEvent` `{tool_call_id, action_id, observation: {content, is_error, exit_code?, metadata?}}`
+ *   answers the call of its `tool_call_id`: `is_error`, or an exit code other than 0 (-1, still running, says nothing), is
  *   a known failure, anything else a known success; the result is the content's text.
  * - `UserRejectObservation` (a person or a hook declined it) and `AgentErrorEvent` (the SDK refused it: an
  *   unknown tool, arguments that do not validate) answer it with a known failure. An `AgentErrorEvent` with no
@@ -21,8 +24,9 @@
  * (unknown-kinds.ts); a result whose call was never seen is reported (`unpaired-result`).
  */
 import { partsText } from './gemini-parts.js';
-import { HeldCalls, type Outcome, failure } from './held-calls.js';
+import { HeldCalls, MAX_HELD_CALLS, type Outcome, failure } from './held-calls.js';
 import { isRecord } from './json-value.js';
+import { type IdlessAction, UNANSWERED, actionKey, idlessUnanswered } from './openhands-action-id.js';
 import { acpCallStart, acpOutcome, acpWithoutId, isAcpTerminal } from './openhands-acp.js';
 import { REFUSED_TOOL } from './openhands-refused.js';
 import type { RecordUnit } from './read-records.js';
@@ -83,6 +87,8 @@ export class SdkEventSession {
   private round = -1;
   private response: unknown;
   private readonly unknown = new UnknownKinds('OpenHands SDK event kind');
+  /** Actions of the current round written without `tool_call_id`, waiting for an answer naming them by `action_id`. */
+  private idless: IdlessAction[] = [];
 
   constructor(session: string) {
     this.calls = new HeldCalls(session);
@@ -93,13 +99,23 @@ export class SdkEventSession {
     const id = typeof e.tool_call_id === 'string' ? e.tool_call_id : undefined;
     const tool = typeof e.tool_name === 'string' && e.tool_name !== '' ? e.tool_name : undefined;
     if (e.kind === 'ActionEvent') {
-      if (e.llm_response_id === undefined || e.llm_response_id !== this.response) this.round++;
+      if (e.llm_response_id === undefined || e.llm_response_id !== this.response) {
+        yield* this.giveUpIdless();
+        this.round++;
+      }
       this.response = e.llm_response_id;
       const text = partsText(e.thought);
-      this.calls.hold(id, { tool: tool ?? 'unknown', args: actionArgs(e), text, round: this.round, file: unit.file, line: unit.line });
+      const start = { tool: tool ?? 'unknown', args: actionArgs(e), text, round: this.round, file: unit.file, line: unit.line };
+      if (id !== undefined) this.calls.hold(id, start);
+      else if (typeof e.id === 'string') this.calls.hold(this.waitIdless(actionKey(e.id), unit), start);
+      else {
+        this.calls.hold(undefined, start, UNANSWERED);
+        yield idlessUnanswered(unit, 'no-event-id');
+      }
     } else if (e.kind === 'ObservationEvent' || e.kind === 'UserRejectObservation' || e.kind === 'AgentErrorEvent') {
       const outcome = e.kind === 'ObservationEvent' ? observationOutcome(e.observation) : failure(e.kind === 'AgentErrorEvent' ? e.error : e.rejection_reason);
       if (id !== undefined && this.calls.settle(id, outcome)) return yield* this.calls.release();
+      if (this.idless.length > 0 && typeof e.action_id === 'string' && this.calls.settle(actionKey(e.action_id), outcome)) return yield* this.calls.release();
       if (e.kind === 'AgentErrorEvent') {
         this.round++;
         this.response = undefined;
@@ -115,6 +131,22 @@ export class SdkEventSession {
       if (said !== null) yield said;
     }
     yield* this.calls.release();
+  }
+
+  /**
+   * Notes id-less action `key` (at `unit`) as waiting for its answer; returns `key`. The ones no longer waiting
+   * (answered, or released past the held calls' bound) are dropped when the list doubles that bound.
+   */
+  private waitIdless(key: string, unit: RecordUnit): string {
+    if (this.idless.length >= 2 * MAX_HELD_CALLS) this.idless = this.idless.filter((a) => this.calls.waitingTool(a.key) !== undefined);
+    this.idless.push({ key, file: unit.file, line: unit.line });
+    return key;
+  }
+
+  /** Reads the id-less actions of the round ending that are still unanswered with their outcome unknown, reporting each. */
+  private *giveUpIdless(): Generator<TraceItem> {
+    for (const a of this.idless) if (this.calls.settle(a.key, UNANSWERED)) yield idlessUnanswered(a, 'no-answer');
+    this.idless = [];
   }
 
   /** Reads one emission of an ACP tool call (an id-less one only when terminal): held at the first of its id, settled by its terminal one. */

@@ -6,9 +6,10 @@
  * and trial, `<task>/<trial>/`, holding the trial's `results.json` (`{id, trial_name, task_id, instruction,
  * is_resolved, failure_mode, parser_results, ...}`), `commands.txt` (the keys the harness typed into tmux),
  * `panes/` (the terminal's screen before and after) and `sessions/` (asciinema recordings, `agent.cast`,
- * and their text, `agent.log`). The agent's session is kept only as a terminal recording, keystrokes and
- * screens, not as calls and results (the Terminus agent also writes `agent-logs/episode-N/`, its prompts and
- * replies, not read either). These JSON documents are told by their keys and passed over with a note saying
+ * and their text, `agent.log`). The agent's session is kept as a terminal recording, keystrokes and screens,
+ * not as calls and results; the Terminus agent also writes its own log, `agent-logs/episode-N/` (its prompts
+ * and replies, keystrokes and screens too: terminus-episodes.ts), which a run folder's note counts
+ * (terminal-bench-run-folder.ts). These JSON documents are told by their keys and passed over with a note saying
  * what they are (no skip), where they were `unknown-format` issues and a run folder's scan exited 2 for
  * them; a scan that finds no call in them still exits 2 unless `--allow-empty`, as any scan without calls.
  * A run folder walked whole says them in one note instead (terminal-bench-run-folder.ts).
@@ -20,8 +21,14 @@ const NAME_CHARS = 80;
 
 const quoted = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v.slice(0, NAME_CHARS)) : 'unnamed');
 
+/** Where a Terminal-Bench 1 trial keeps its agent's session, in the words of the notes. */
+export const TERMINAL_BENCH_RECORDING = "tb run keeps the agent's session as a terminal recording (sessions/agent.cast and agent.log, commands.txt, panes/)";
+
+/** Why what a Terminal-Bench 1 trial keeps of its agent's session is not read, in the words of the notes. */
+export const TERMINAL_BENCH_NOT_CALLS = 'keystrokes and screens rather than calls, which loopwatch does not read';
+
 /** Where a Terminal-Bench 1 trial keeps its agent's session, and why it is not read. */
-export const TERMINAL_BENCH_WHY = "tb run keeps the agent's session only as a terminal recording (sessions/agent.cast and agent.log, commands.txt, panes/), keystrokes and screens rather than calls, which loopwatch does not read";
+export const TERMINAL_BENCH_WHY = `${TERMINAL_BENCH_RECORDING}, ${TERMINAL_BENCH_NOT_CALLS}`;
 
 /** Whether `v` is one trial's `results.json`. */
 function isTrialResults(v: Readonly<Record<string, unknown>>): boolean {
