@@ -43,7 +43,7 @@ describe('rebuild.mjs sets', () => {
   it('should name the sets when asked for another', () => {
     const r = run(['--set', 'testset', '--check', '--out', empty]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('--set must be one of devset, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, got "testset"');
+    expect(r.stderr).toContain('--set must be one of devset, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, got "testset"');
   });
 
   const sets = process.env.LOOPWATCH_SETS ?? '/work/sets';

@@ -108,8 +108,11 @@ describe('LoopPool when a worker hangs', () => {
   it("should not hold a worker's boot (a start restoring nothing) to a deadline shorter than WORKER_BOOT_DEADLINE_MS", async () => {
     // before: at load 18 a pool with a deadline of 100 or 200 ms ended every boot ("answered no start within
     // 100 ms"), and its attempts spent, broke the shard: every call failed. A boot runs nothing of the user's.
-    const { p, restarts } = pool(100, 0);
-    const first = await settles(p.checkBatch(reads('a', 1)), 30_000, 'the first call of a pool with a 100 ms deadline');
+    // (a batch deadline of 400 ms, not 100: s31's fresh-clone CI at load 10-25 lost 'b' here twice, not
+    // reproduced alone beside four busy loops; suspected: the first batch a fresh worker checks after its
+    // boot is held to that deadline. 400 ms is still well below the 1 s boot this case makes)
+    const { p, restarts } = pool(400, 0);
+    const first = await settles(p.checkBatch(reads('a', 1)), 30_000, 'the first call of a pool with a 400 ms deadline');
     expect(first.value?.[0]).not.toBeInstanceOf(Error);
     expect(restarts).toEqual([]);
     // a replacement's boot made 1 s long (its sessions have no snapshot: nothing to restore) is waited for
@@ -120,7 +123,7 @@ describe('LoopPool when a worker hangs', () => {
     const after = await settles(p.checkBatch(reads('b', 1)), 30_000, 'a call after a slow boot');
     expect(after.value?.[0]).not.toBeInstanceOf(Error);
     // answered by the worker that booted for 1 s (the bound is below: longer under load is fine), not by one
-    // started again after the slow one was ended at 100 ms
+    // started again after the slow one was ended at 400 ms
     expect(Date.now() - t).toBeGreaterThanOrEqual(950);
     expect(restarts).toEqual([expect.stringContaining('exited')]);
     expect(restarts.join()).not.toContain('answered no start');
