@@ -499,7 +499,9 @@ export class NatsWorker {
     for (const [p, at] of [...this.purged]) {
       try {
         const floor = (await this.jsm.consumers.info(CALLS_STREAM, at.name)).ack_floor.stream_seq;
-        if (floor + 1 <= at.below || this.purged.get(p) !== at) continue;
+        // hostile43: nothing acknowledged yet (floor 0): nothing to purge, and the server reads a purge up to
+        // sequence 1 as one without a bound (it purged every call of the partition, unchecked ones included)
+        if (floor < 1 || floor + 1 <= at.below || this.purged.get(p) !== at) continue;
         await this.jsm.streams.purge(CALLS_STREAM, { filter: partitionFilter(p), seq: floor + 1 });
         at.below = floor + 1;
       } catch {
